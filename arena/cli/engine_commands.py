@@ -1,0 +1,9 @@
+"""CLI commands of the engine layer (registered by arena.cli.main)."""
+
+from __future__ import annotations
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""

@@ -1,0 +1,72 @@
+"""Entry point of the ``arena`` command.
+
+Commands live in one module per noun (``engine_commands``, ``bot_commands``,
+``tournament_commands``, ``rating_commands``, ``bench_commands``) and register themselves here.
+Domain errors (:class:`arena.errors.ArenaError`) become ``Error: ...`` and exit code 1 in
+exactly one place, :class:`ArenaGroup`, so no command needs its own try/except.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+import typer
+from typer.core import TyperGroup
+
+from arena.errors import ArenaError
+
+__all__ = ["app", "main"]
+
+
+class ArenaGroup(TyperGroup):
+    """Root command group that renders every ArenaError as a one-line message."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ArenaError as exc:
+            typer.echo(f"Error: {exc}", err=True)
+            raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            typer.echo("Interrupted.", err=True)
+            raise typer.Exit(130) from None
+
+
+app = typer.Typer(
+    cls=ArenaGroup,
+    name="arena",
+    help=(
+        "Palaestra Arena: the rules engine of the card game Palaestra and an arena where bots "
+        "play tournaments.\n\nExample: arena run tournaments/swiss.yaml"
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def _register() -> None:
+    from arena.cli import (
+        bench_commands,
+        bot_commands,
+        engine_commands,
+        rating_commands,
+        tournament_commands,
+    )
+
+    for module in (engine_commands, bot_commands, tournament_commands, rating_commands,
+                   bench_commands):
+        module.register(app)
+
+
+_register()
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""The one exception tree of Palaestra Arena.
+
+Every error a user can cause derives from :class:`ArenaError`; the command line turns any of
+them into ``Error: <message>`` and exit code 1, so the message must read well on its own line.
+Anything else escaping to the CLI is a bug in the arena.
+
+    ArenaError
+    ├── CardError             a card or hand written in bad notation
+    ├── RulesError            a game set up or driven against the rules (bad player count,
+    │   │                     an option index that is not legal)
+    │   └── IllegalChoiceError
+    ├── ReplayError           a game record that does not replay to the same game
+    ├── BotError              a bot that cannot be found, loaded or registered
+    │   ├── BotNotFoundError
+    │   ├── ManifestError     a bot.yaml that is missing fields or is not YAML
+    │   └── SubmitError       a submission refused (name clash, failing check)
+    ├── ProtocolError         a message that breaks protocol v1
+    ├── SandboxError          the sandbox could not be set up
+    ├── SpecError             a tournament spec that does not validate
+    ├── StoreError            the results database is missing, locked or from another spec
+    │   └── TournamentNotFoundError
+    └── ClusterError          the Ray backend is unavailable or failed
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ArenaError",
+    "BotError",
+    "BotNotFoundError",
+    "CardError",
+    "ClusterError",
+    "IllegalChoiceError",
+    "ManifestError",
+    "ProtocolError",
+    "ReplayError",
+    "RulesError",
+    "SandboxError",
+    "SpecError",
+    "StoreError",
+    "SubmitError",
+    "TournamentNotFoundError",
+]
+
+
+class ArenaError(Exception):
+    """Base of every error a user can cause; its message is shown as ``Error: ...``."""
+
+
+class CardError(ArenaError, ValueError):
+    """A card name or hand that is not valid Palaestra notation."""
+
+
+class RulesError(ArenaError):
+    """A game set up or driven against the rules."""
+
+
+class IllegalChoiceError(RulesError):
+    """A choice index outside the legal options of the pending decision."""
+
+
+class ReplayError(ArenaError):
+    """A game record whose replay diverges from what it recorded."""
+
+
+class BotError(ArenaError):
+    """A bot that cannot be found, loaded, checked or registered."""
+
+
+class BotNotFoundError(BotError):
+    """No registered bot and no path of that name."""
+
+
+class ManifestError(BotError):
+    """A bot.yaml that is not valid."""
+
+
+class SubmitError(BotError):
+    """A submission that was refused."""
+
+
+class ProtocolError(ArenaError):
+    """A message that breaks the referee-bot line protocol."""
+
+
+class SandboxError(ArenaError):
+    """The sandbox could not be prepared."""
+
+
+class SpecError(ArenaError):
+    """A tournament spec that does not validate; the message names the field."""
+
+
+class StoreError(ArenaError):
+    """The results database cannot serve the request."""
+
+
+class TournamentNotFoundError(StoreError):
+    """No stored tournament of that name."""
+
+
+class ClusterError(ArenaError):
+    """The Ray backend is unavailable or failed."""

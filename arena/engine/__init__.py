@@ -1,0 +1,53 @@
+"""The Palaestra rules engine: cards, Desmos, effects, turns, observations and records.
+
+Imports nothing from the protocol, sandbox, tournament or CLI layers.
+
+    >>> from arena.engine import GameConfig, RandomAgent, play_game
+    >>> state = play_game(GameConfig(players=("a", "b"), seed=1), [RandomAgent(1), RandomAgent(2)])
+    >>> state.result.placements in ([1, 2], [2, 1], [1, 1])
+    True
+"""
+
+from arena.engine.agents import Agent, FirstOptionAgent, RandomAgent, play_game
+from arena.engine.cards import DECK, NOTATION, Card, Kind, parse_cards
+from arena.engine.config import GameConfig, rounds_for
+from arena.engine.decision import DECISION_KINDS, Decision, Option
+from arena.engine.desmos import Category, Desmos, desmos, evaluate
+from arena.engine.effects import EFFECTS, Effect, effect_of
+from arena.engine.game import new_game
+from arena.engine.observation import Observation
+from arena.engine.record import build_record, replay
+from arena.engine.start import first_starting_seat, next_starting_seat
+from arena.engine.state import GameResult, State
+
+__all__ = [
+    "DECISION_KINDS",
+    "DECK",
+    "EFFECTS",
+    "NOTATION",
+    "Agent",
+    "Card",
+    "Category",
+    "Decision",
+    "Desmos",
+    "Effect",
+    "FirstOptionAgent",
+    "GameConfig",
+    "GameResult",
+    "Kind",
+    "Observation",
+    "Option",
+    "RandomAgent",
+    "State",
+    "build_record",
+    "desmos",
+    "effect_of",
+    "evaluate",
+    "first_starting_seat",
+    "new_game",
+    "next_starting_seat",
+    "parse_cards",
+    "play_game",
+    "replay",
+    "rounds_for",
+]

@@ -1,0 +1,258 @@
+"""The rulebook's levers, shared by every card effect: draws, forced discards, reveals, peeks,
+exchanges and trap removal.
+
+Functions named ``step_*`` are pushed on the state's stack; functions named ``ask_*`` pose a
+decision whose continuation does the work. Both keep the zone bookkeeping (graveyards,
+revealed cards, events) in one place so that effects stay one line of rules each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from arena.engine.cards import KIND_OF, NOTATION, PALAESTRON, Kind
+from arena.engine.decision import Option
+from arena.engine.state import State, Trap
+
+__all__ = [
+    "ask_exchange_with_seat",
+    "ask_hand_card",
+    "ask_opponent",
+    "ask_reveal",
+    "card_options",
+    "hand_options",
+    "step_draw",
+    "step_forced_discard",
+    "step_to_effect_graveyard",
+    "take_trap",
+]
+
+_GOD = int(Kind.GOD)
+_PASS: dict[str, Option] = {}
+_CARD_OPTION: dict[tuple[str, str], Option] = {}
+_SEAT_OPTION: dict[int, Option] = {}
+
+
+def _card_option(key: str, name: str) -> Option:
+    option = _CARD_OPTION.get((key, name))
+    if option is None:
+        option = _CARD_OPTION[(key, name)] = {key: name}
+    return option
+
+
+def pass_option(key: str) -> Option:
+    option = _PASS.get(key)
+    if option is None:
+        option = _PASS[key] = {key: None}
+    return option
+
+
+def seat_option(seat: int) -> Option:
+    option = _SEAT_OPTION.get(seat)
+    if option is None:
+        option = _SEAT_OPTION[seat] = {"seat": seat}
+    return option
+
+
+def card_options(cards: list[int], key: str = "card", revealed: set[int] | None = None,
+                 leaving: bool = True) -> tuple[list[Option], list[int]]:
+    """One option per distinct card face (copies are interchangeable); never the Palaestron.
+
+    Where two copies differ only in being revealed, a card leaving the hand is the revealed
+    copy and a card being revealed is the hidden one, so no choice wastes information.
+    """
+    options: list[Option] = []
+    payloads: list[int] = []
+    index: dict[str, int] = {}
+    for card in cards:
+        if card == PALAESTRON:  # it enters a hand only by being drawn, and is played at once
+            continue
+        name = NOTATION[card]
+        at = index.get(name)
+        if at is None:
+            index[name] = len(payloads)
+            options.append(_card_option(key, name))
+            payloads.append(card)
+        elif revealed is not None and (card in revealed) == leaving:
+            payloads[at] = card
+    return options, payloads
+
+
+def hand_options(state: State, seat: int, key: str = "card",
+                 leaving: bool = True) -> tuple[list[Option], list[int]]:
+    return card_options(state.hands[seat], key, state.revealed[seat], leaving)
+
+
+# ---------------------------------------------------------------------------- draws
+def step_draw(state: State, seat: int) -> None:
+    """Draw one card; an empty pile is first rebuilt from both graveyards (ruling 6); the
+    Palaestron is played at once as an interrupt (ruling 10)."""
+    pile = state.draw_pile
+    if not pile:
+        _reshuffle(state)
+        pile = state.draw_pile
+        if not pile:
+            state.emit({"type": "pile_exhausted", "seat": seat})
+            return
+    card = pile.pop()
+    if card == PALAESTRON:
+        from arena.engine.effects import start_palaestron
+
+        start_palaestron(state, seat)
+        return
+    state.add_to_hand(seat, card)
+    if state.track_events:
+        state.emit_split(seat, {"type": "draw", "seat": seat, "card": NOTATION[card]},
+                         {"type": "draw", "seat": seat})
+
+
+def _reshuffle(state: State) -> None:
+    pile = state.effect_graveyard + state.discard_graveyard
+    state.effect_graveyard = []
+    state.discard_graveyard = []
+    state.rng.shuffle(pile)
+    state.draw_pile = pile
+    state.emit({"type": "reshuffle", "cards": len(pile)})
+
+
+# ---------------------------------------------------------------------------- discards
+def step_forced_discard(state: State, seat: int, source: str) -> None:
+    """A forced discard of the player's own choice (rulebook "Forced Discards")."""
+    if not state.hands[seat]:
+        return
+    options, payloads = hand_options(state, seat)
+    state.ask(seat, "discard", options, payloads, discard_forced, seat, source,
+              context={"why": "forced discard", "source": source})
+
+
+def discard_forced(state: State, card: int, seat: int, source: str) -> None:
+    """Carry out a forced discard of ``card``: revealed, the right graveyard, a God's effect,
+    then a draw back to five."""
+    state.remove_from_hand(seat, card)
+    state.emit({"type": "forced_discard", "seat": seat, "card": NOTATION[card], "source": source})
+    state.push(step_draw, seat)
+    if KIND_OF[card] == _GOD:
+        from arena.engine.effects import push_effect
+
+        state.limbo.append(card)
+        state.push(step_to_effect_graveyard, card)
+        push_effect(state, card, seat, "discarded")
+    else:
+        state.discard_graveyard.append(card)
+
+
+def step_to_effect_graveyard(state: State, card: int) -> None:
+    state.limbo.remove(card)
+    state.effect_graveyard.append(card)
+
+
+def voluntary_discard(state: State, card: int, seat: int, why: str) -> None:
+    """A discard the player chose (a swap, an effect's cost): no God fires (ruling 6)."""
+    state.remove_from_hand(seat, card)
+    state.discard_graveyard.append(card)
+    state.emit({"type": "discard", "seat": seat, "card": NOTATION[card], "why": why})
+
+
+# ---------------------------------------------------------------------------- choices
+def ask_opponent(state: State, seat: int, then: Callable[..., None], *ctx: Any,
+                 why: str, candidates: list[int] | None = None) -> None:
+    """Make ``seat`` choose an opponent (a ``target`` decision)."""
+    seats = state.opponents(seat) if candidates is None else candidates
+    if not seats:
+        return
+    state.ask(seat, "target", [seat_option(s) for s in seats], seats, then, *ctx,
+              context={"why": why})
+
+
+def ask_hand_card(state: State, seat: int, kind: str, then: Callable[..., None], *ctx: Any,
+                  why: str, optional: bool = False, leaving: bool = True) -> None:
+    """Make ``seat`` choose one card of its own hand (optionally: pass first)."""
+    options, payloads = hand_options(state, seat, "card", leaving)
+    if not options:
+        return
+    if optional:
+        options = [pass_option("card"), *options]
+        payloads = [-1, *payloads]
+    state.ask(seat, kind, options, payloads, then, *ctx, context={"why": why})
+
+
+def ask_reveal(state: State, seat: int, source: str) -> None:
+    """``seat`` reveals one card of its choice: public until it leaves that hand."""
+    options, payloads = hand_options(state, seat, "card", leaving=False)
+    if options:
+        state.ask(seat, "reveal", options, payloads, _reveal, seat, source,
+                  context={"why": "reveal a card", "source": source})
+
+
+def _reveal(state: State, card: int, seat: int, source: str) -> None:
+    state.revealed[seat].add(card)
+    state.emit({"type": "reveal", "seat": seat, "card": NOTATION[card], "source": source})
+
+
+def peek_hand(state: State, viewer: int, target: int, source: str) -> None:
+    """``viewer`` looks at ``target``'s hand; everyone sees that it happened."""
+    if state.track_events:
+        state.emit({"type": "peek", "seat": viewer, "target": target, "source": source,
+                    "cards": [NOTATION[c] for c in state.hands[target]]}, viewer)
+        state.emit({"type": "peek", "seat": viewer, "target": target, "source": source},
+                   ~viewer)
+
+
+def reveal_hand(state: State, target: int, source: str) -> None:
+    """Every card of ``target``'s hand becomes public until it leaves the hand."""
+    hand = state.hands[target]
+    state.revealed[target].update(hand)
+    state.emit({"type": "reveal_hand", "seat": target, "source": source,
+                "cards": [NOTATION[c] for c in hand]})
+
+
+def ask_exchange_with_seat(state: State, seat: int, target: int, source: str) -> None:
+    """After a peek: ``seat`` may take one of ``target``'s cards and give one of its own."""
+    options, payloads = card_options(state.hands[target], "card")
+    if not options or not state.hands[seat]:
+        return
+    state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads],
+              _exchange_take, seat, target, source,
+              context={"why": "take a card (or pass)", "source": source, "from_seat": target})
+
+
+def _exchange_take(state: State, taken: int, seat: int, target: int, source: str) -> None:
+    if taken < 0:
+        return
+    ask_hand_card(state, seat, "give", _exchange_give, seat, target, taken, source,
+                  why=f"give a card in exchange for {NOTATION[taken]}")
+
+
+def _exchange_give(state: State, given: int, seat: int, target: int, taken: int,
+                   source: str) -> None:
+    exchange_cards(state, seat, given, target, taken, source)
+
+
+def exchange_cards(state: State, seat: int, given: int, target: int, taken: int,
+                   source: str) -> None:
+    """Move ``given`` from ``seat`` to ``target`` and ``taken`` the other way."""
+    was_public = taken in state.revealed[target] or given in state.revealed[seat]
+    state.remove_from_hand(target, taken)
+    state.remove_from_hand(seat, given)
+    state.add_to_hand(seat, taken)
+    state.add_to_hand(target, given)
+    if state.track_events:
+        detail = {"type": "exchange", "seat": seat, "target": target, "source": source,
+                  "gave": NOTATION[given], "took": NOTATION[taken]}
+        state.emit(detail, seat)
+        state.emit(detail, target)
+        public = {"type": "exchange", "seat": seat, "target": target, "source": source}
+        if was_public:
+            public = detail
+        for other in range(state.n):
+            if other not in (seat, target):
+                state.emit(public, other)
+
+
+# ---------------------------------------------------------------------------- traps
+def take_trap(state: State, owner: int, trap: Trap, how: str) -> None:
+    """Remove a trap from its Arena to the Discard Graveyard (destroyed, cleared, expired)."""
+    state.traps[owner].remove(trap)
+    state.discard_graveyard.append(trap.card)
+    state.emit({"type": f"trap_{how}", "seat": owner, "card": NOTATION[trap.card]})

@@ -1,0 +1,53 @@
+"""In-process agents: anything that picks an option index for a decision.
+
+The built-in random agent is here; bots over the line protocol implement the same contract
+on the other side of a pipe (``arena.sdk``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from arena.engine.config import GameConfig
+from arena.engine.decision import Decision
+from arena.engine.game import new_game
+from arena.engine.observation import Observation
+from arena.engine.state import State
+
+__all__ = ["Agent", "FirstOptionAgent", "RandomAgent", "play_game"]
+
+
+class Agent(Protocol):
+    """Returns the index of the chosen option in ``decision.options``."""
+
+    def choose(self, decision: Decision, observation: Observation) -> int: ...
+
+
+class RandomAgent:
+    """Uniformly random legal choices, from its own seed."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, decision: Decision, observation: Observation) -> int:
+        return self.rng.randrange(len(decision.options))
+
+
+class FirstOptionAgent:
+    """Always the safe default (option 0): what a forfeited seat plays."""
+
+    def choose(self, decision: Decision, observation: Observation) -> int:
+        return 0
+
+
+def play_game(config: GameConfig, agents: Sequence[Agent]) -> State:
+    """Play a whole game in-process, each seat asking its agent; returns the finished state."""
+    if len(agents) != len(config.players):
+        raise ValueError("one agent per player")
+    state = new_game(config)
+    while state.decision is not None:
+        decision = state.decision
+        state.apply(agents[decision.seat].choose(decision, state.observe(decision.seat)))
+    return state

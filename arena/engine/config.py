@@ -1,0 +1,78 @@
+"""Settings of one game: who plays, the seed, and the metadata the tie-breakers read."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from arena.errors import RulesError
+
+__all__ = ["ROUNDS_BY_PLAYERS", "GameConfig", "rounds_for"]
+
+#: "2-3 players: 5 rounds; 4 players: 4 rounds; 5 players: 3 rounds".
+ROUNDS_BY_PLAYERS = {2: 5, 3: 5, 4: 4, 5: 3}
+
+
+def rounds_for(players: int) -> int:
+    """Rounds for a table size; any other player count is refused (ruling 7)."""
+    try:
+        return ROUNDS_BY_PLAYERS[players]
+    except KeyError:
+        raise RulesError(
+            f"Palaestra is played by 2 to 5 players, not {players}"
+        ) from None
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Everything that fixes a game before the first choice: same config + same choices =
+    same game.
+
+    ``last_book_finished`` holds one date (or None) per seat for the showdown tie-breaker
+    (ruling 12); ``event_date`` is the day the game counts as played.
+    """
+
+    players: tuple[str, ...] = ("north", "south")
+    seed: int = 0
+    starting_seat: int = 0
+    last_book_finished: tuple[dt.date | None, ...] = ()
+    event_date: dt.date = field(default_factory=lambda: dt.date(2026, 11, 29))
+    track_events: bool = True
+
+    def __post_init__(self) -> None:
+        players = tuple(self.players)
+        object.__setattr__(self, "players", players)
+        rounds_for(len(players))
+        if not 0 <= self.starting_seat < len(players):
+            raise RulesError(
+                f"starting seat {self.starting_seat} is not a seat of a {len(players)}-player game"
+            )
+        books = tuple(self.last_book_finished) or (None,) * len(players)
+        if len(books) != len(players):
+            raise RulesError("last_book_finished needs one entry per player")
+        object.__setattr__(self, "last_book_finished", books)
+
+    @property
+    def rounds(self) -> int:
+        return rounds_for(len(self.players))
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "players": list(self.players),
+            "seed": self.seed,
+            "starting_seat": self.starting_seat,
+            "last_book_finished": [d.isoformat() if d else None for d in self.last_book_finished],
+            "event_date": self.event_date.isoformat(),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, object]) -> GameConfig:
+        books = data.get("last_book_finished") or []
+        assert isinstance(books, list)
+        return cls(
+            players=tuple(str(p) for p in data["players"]),  # type: ignore[attr-defined]
+            seed=int(data["seed"]),  # type: ignore[call-overload]
+            starting_seat=int(data.get("starting_seat", 0)),  # type: ignore[call-overload]
+            last_book_finished=tuple(dt.date.fromisoformat(b) if b else None for b in books),
+            event_date=dt.date.fromisoformat(str(data.get("event_date", "2026-11-29"))),
+        )

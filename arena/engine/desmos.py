@@ -1,0 +1,414 @@
+"""The Desmos (hand) evaluator: category and tie key of up to five cards (rulings 2-5).
+
+A hand's value is ``(category, key)``; bigger is better and equal values are a true tie.
+
+* Cards group by kind (God, Agari, Umbrae, Arcoi, Sophoi, Fate, Beast); unused Crowns group
+  together as kind Crown; the Palaestron never counts and is ignored.
+* Categories are exact shapes, best first: The Ascension (five natural Gods) > Quartet (4+1) >
+  Full Domain (3+2) > Rank Flush (five of one rank number, any kinds) > Straight (5 of one kind)
+  > Triplet (3+1+1) > Two Pair (2+2+1) > Pair (2+1+1+1) > High Hand (five different kinds).
+  A hand scores the highest category it satisfies.
+* Crowns are wild: each stands for any card (kind and rank; duplicates allowed) or stays a
+  Crown; the best assignment counts. A Crown never counts toward The Ascension.
+* Tie key: each card's family tier (God 5, Crown 4 whatever it stands for, any Class 3, Fate 2,
+  Beast 1), groups ordered by size, then strongest tier (then the rest of their tiers, which
+  only matters between assignments that are never the best), read card by card.
+  Rank numbers never break ties.
+* Short hands (0-4 cards; the engine can hold one mid-turn, e.g. after an instant Ascension
+  elsewhere) evaluate too: the five-card shapes (Ascension, Full Domain, Rank Flush, Straight)
+  are impossible; Quartet needs a group of 4, Triplet a group of 3, Two Pair two groups of 2,
+  Pair a group of 2, anything else is a High Hand.
+
+Why it is fast: a hand's value depends only on its kind counts (Crowns included) and its rank
+counts, so every card id has a bit-packed code (3 bits per kind count, 3 bits per rank count)
+and a hand's *signature* is the plain sum of its cards' codes. :func:`evaluate` is one sum and
+one dict lookup; the dict is filled lazily, one shape analysis per distinct signature.
+:func:`evaluate_naive` is the independent oracle the tests hold the fast path to.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from arena.engine.cards import DECK, KIND_OF, NOTATION, PALAESTRON, RANK_OF, TIER_OF, Kind
+from arena.errors import CardError
+
+__all__ = [
+    "HAND_SIZE",
+    "Category",
+    "Desmos",
+    "Value",
+    "category_of",
+    "census",
+    "compare",
+    "desmos",
+    "evaluate",
+    "evaluate_naive",
+]
+
+#: Cards in a full Desmos.
+HAND_SIZE = 5
+
+#: ``(category, tie key)``; compare lexicographically, bigger is better.
+Value = tuple[int, tuple[int, ...]]
+
+
+class Category(enum.IntEnum):
+    """Desmos categories, ordered so that a bigger value is a better hand (ruling 3)."""
+
+    HIGH_HAND = 0
+    PAIR = 1
+    TWO_PAIR = 2
+    TRIPLET = 3
+    STRAIGHT = 4
+    RANK_FLUSH = 5
+    FULL_DOMAIN = 6
+    QUARTET = 7
+    ASCENSION = 8
+
+    @property
+    def label(self) -> str:
+        """The rulebook's name of the category, e.g. ``"The Ascension"``."""
+        return _CATEGORY_LABEL[self]
+
+
+_CATEGORY_LABEL = {
+    Category.HIGH_HAND: "High Hand",
+    Category.PAIR: "Pair",
+    Category.TWO_PAIR: "Two Pair",
+    Category.TRIPLET: "Triplet",
+    Category.STRAIGHT: "Straight",
+    Category.RANK_FLUSH: "Rank Flush",
+    Category.FULL_DOMAIN: "Full Domain",
+    Category.QUARTET: "Quartet",
+    Category.ASCENSION: "The Ascension",
+}
+
+_GOD = int(Kind.GOD)
+_CROWN = int(Kind.CROWN)
+_NATURAL_KINDS = 7  # kinds 0..6; a Crown may join any of them
+_CROWN_TIER = 4
+_DECK_COUNT = len(DECK) - 1  # the 51 cards that can be part of a Desmos
+
+# ---------------------------------------------------------------------------------------------
+# Signatures: bits 0..23 hold 3-bit counts of the kinds 0..7 (7 = Crown), bits 24..44 the
+# 3-bit counts of ranks 1..7 (natural cards only; a Crown has no rank of its own). Five cards
+# never overflow a 3-bit field, so the sum of codes is the signature.
+# ---------------------------------------------------------------------------------------------
+_RANK_BASE = 24
+_MAX_RANK = max(RANK_OF)
+
+
+def _code(cid: int) -> int:
+    kind, rank = KIND_OF[cid], RANK_OF[cid]
+    if cid == PALAESTRON:
+        return 0
+    if kind == _CROWN:
+        return 1 << (3 * _CROWN)
+    return (1 << (3 * kind)) + (1 << (_RANK_BASE + 3 * (rank - 1)))
+
+
+#: Signature code of each card id (the Palaestron's is 0: it never counts).
+CODE: tuple[int, ...] = tuple(_code(cid) for cid in range(len(DECK)))
+
+#: Natural tier by kind (Crown: 4).
+_KIND_TIER: tuple[int, ...] = tuple(
+    next(TIER_OF[cid] for cid in range(len(DECK)) if KIND_OF[cid] == kind)
+    for kind in range(_CROWN + 1)
+)
+#: Kinds that have a card of a given rank: a Crown standing in a Rank Flush must be one of them.
+_KINDS_WITH_RANK: dict[int, frozenset[int]] = {
+    rank: frozenset(KIND_OF[cid] for cid in range(_DECK_COUNT) if RANK_OF[cid] == rank)
+    for rank in range(1, _MAX_RANK + 1)
+}
+
+# Category of each group-size partition (sizes sorted descending). Five cards: the exact shapes
+# of ruling 3 (the Rank Flush and the Ascension are checked apart, they are not kind shapes).
+# Fewer cards: the biggest group decides, two groups of two make Two Pair.
+_SHAPE: dict[tuple[int, ...], Category] = {
+    (5,): Category.STRAIGHT,
+    (4, 1): Category.QUARTET,
+    (3, 2): Category.FULL_DOMAIN,
+    (3, 1, 1): Category.TRIPLET,
+    (2, 2, 1): Category.TWO_PAIR,
+    (2, 1, 1, 1): Category.PAIR,
+    (1, 1, 1, 1, 1): Category.HIGH_HAND,
+    (4,): Category.QUARTET,
+    (3, 1): Category.TRIPLET,
+    (2, 2): Category.TWO_PAIR,
+    (2, 1, 1): Category.PAIR,
+    (1, 1, 1, 1): Category.HIGH_HAND,
+    (3,): Category.TRIPLET,
+    (2, 1): Category.PAIR,
+    (1, 1, 1): Category.HIGH_HAND,
+    (2,): Category.PAIR,
+    (1, 1): Category.HIGH_HAND,
+    (1,): Category.HIGH_HAND,
+    (): Category.HIGH_HAND,
+}
+
+
+def _solve(signature: int) -> Value:
+    """Best value of any hand with this signature: try each way to spread the Crowns over kinds.
+
+    Only kinds matter for shapes and tiers (a Crown's tier is 4 whatever it stands for), so a
+    Crown's choices are "join kind K" (7 ways) or "stay a Crown"; its rank only matters for a
+    Rank Flush, where it takes the common rank if its kind has a card of that rank.
+    """
+    kinds = [(signature >> (3 * k)) & 7 for k in range(_NATURAL_KINDS)]
+    crowns = (signature >> (3 * _CROWN)) & 7
+    ranks = [(signature >> (_RANK_BASE + 3 * r)) & 7 for r in range(_MAX_RANK)]
+    naturals = sum(kinds)
+    size = naturals + crowns
+    if size > HAND_SIZE or sum(ranks) != naturals:
+        raise CardError(f"a Desmos has at most {HAND_SIZE} cards")
+    common_rank = next((r + 1 for r, n in enumerate(ranks) if n == naturals), 0)
+    if size < HAND_SIZE or naturals == 0:
+        common_rank = 0  # a Rank Flush needs five cards of one rank number
+    best: Value = (-1, ())
+    for spread in itertools.combinations_with_replacement(range(_CROWN + 1), crowns):
+        groups: list[tuple[int, tuple[int, ...]]] = []
+        for kind in range(_CROWN + 1):
+            natural = kinds[kind] if kind < _CROWN else 0
+            joined = spread.count(kind)
+            if natural + joined:
+                tiers = sorted([_KIND_TIER[kind]] * natural + [_CROWN_TIER] * joined, reverse=True)
+                groups.append((natural + joined, tuple(tiers)))
+        groups.sort(reverse=True)
+        category = _SHAPE[tuple(size for size, _ in groups)]
+        if crowns == 0 and kinds[_GOD] == HAND_SIZE:
+            category = Category.ASCENSION
+        elif (
+            common_rank
+            and category < Category.RANK_FLUSH
+            and all(kind in _KINDS_WITH_RANK[common_rank] for kind in spread)
+        ):
+            category = Category.RANK_FLUSH
+        value = (int(category), tuple(tier for _, tiers in groups for tier in tiers))
+        if value > best:
+            best = value
+    return best
+
+
+class _Table(dict[int, Value]):
+    """Signature -> value, each signature solved once, on first sight."""
+
+    def __missing__(self, signature: int) -> Value:
+        value = self[signature] = _solve(signature)
+        return value
+
+
+_TABLE = _Table()
+
+
+def _signature(cards: Sequence[int]) -> int:
+    """Signature of a hand of any length, refusing more than five counting cards."""
+    counting = [cid for cid in cards if cid != PALAESTRON]
+    if len(counting) > HAND_SIZE:
+        raise CardError(f"a Desmos has at most {HAND_SIZE} cards, got {len(counting)}")
+    return sum(CODE[cid] for cid in counting)
+
+
+def evaluate(cards: Sequence[int]) -> Value:
+    """Value ``(category, tie key)`` of a hand of distinct card ids (at most 5 counting cards).
+
+    The hot path of showdowns and bots: a five-card hand costs one sum and one dict lookup.
+    Ids are trusted (no range or duplicate check, see :func:`desmos` for a checked call).
+    """
+    try:
+        a, b, c, d, e = cards
+    except ValueError:
+        return _TABLE[_signature(cards)]
+    code = CODE
+    return _TABLE[code[a] + code[b] + code[c] + code[d] + code[e]]
+
+
+def category_of(cards: Sequence[int]) -> Category:
+    """The hand's category."""
+    return Category(evaluate(cards)[0])
+
+
+# ---------------------------------------------------------------------------------------------
+# The naive oracle. It shares nothing with the signature path: it substitutes every face for
+# every Crown, builds the concrete cards and tests each category's definition in turn.
+# ---------------------------------------------------------------------------------------------
+
+#: (kind, rank) of every distinct face a Crown may stand for: the 51 non-Palaestron cards with
+#: copies merged (identical copies give identical hands); the Crown face means "stays a Crown".
+_FACES: tuple[tuple[int, int], ...] = tuple(
+    dict.fromkeys((KIND_OF[cid], RANK_OF[cid]) for cid in range(_DECK_COUNT))
+)
+
+_Played = tuple[int, int, int]  # (kind, rank, tier) of a card as it counts in the hand
+
+
+def _kind_counts(hand: Sequence[_Played]) -> list[int]:
+    return sorted(Counter(kind for kind, _, _ in hand).values(), reverse=True)
+
+
+def _is_ascension(hand: Sequence[_Played]) -> bool:
+    # Natural Gods only: a Crown keeps tier 4 even standing for a God.
+    return len(hand) == HAND_SIZE and all(kind == _GOD and tier == 5 for kind, _, tier in hand)
+
+
+def _is_quartet(hand: Sequence[_Played]) -> bool:
+    counts = _kind_counts(hand)
+    return counts == [4, 1] if len(hand) == HAND_SIZE else 4 in counts
+
+
+def _is_full_domain(hand: Sequence[_Played]) -> bool:
+    return len(hand) == HAND_SIZE and _kind_counts(hand) == [3, 2]
+
+
+def _is_rank_flush(hand: Sequence[_Played]) -> bool:
+    ranks = {rank for _, rank, _ in hand}
+    return len(hand) == HAND_SIZE and len(ranks) == 1 and 0 not in ranks
+
+
+def _is_straight(hand: Sequence[_Played]) -> bool:
+    return len(hand) == HAND_SIZE and len({kind for kind, _, _ in hand}) == 1
+
+
+def _is_triplet(hand: Sequence[_Played]) -> bool:
+    counts = _kind_counts(hand)
+    return counts == [3, 1, 1] if len(hand) == HAND_SIZE else 3 in counts
+
+
+def _is_two_pair(hand: Sequence[_Played]) -> bool:
+    counts = _kind_counts(hand)
+    return counts == [2, 2, 1] if len(hand) == HAND_SIZE else counts.count(2) == 2
+
+
+def _is_pair(hand: Sequence[_Played]) -> bool:
+    counts = _kind_counts(hand)
+    return counts == [2, 1, 1, 1] if len(hand) == HAND_SIZE else counts.count(2) == 1
+
+
+_DEFINITIONS = (
+    (Category.ASCENSION, _is_ascension),
+    (Category.QUARTET, _is_quartet),
+    (Category.FULL_DOMAIN, _is_full_domain),
+    (Category.RANK_FLUSH, _is_rank_flush),
+    (Category.STRAIGHT, _is_straight),
+    (Category.TRIPLET, _is_triplet),
+    (Category.TWO_PAIR, _is_two_pair),
+    (Category.PAIR, _is_pair),
+)
+
+
+def _naive_category(hand: Sequence[_Played]) -> Category:
+    for category, holds in _DEFINITIONS:
+        if holds(hand):
+            return category
+    return Category.HIGH_HAND
+
+
+def _naive_key(hand: Sequence[_Played]) -> tuple[int, ...]:
+    by_kind: dict[int, list[int]] = {}
+    for kind, _, tier in hand:
+        by_kind.setdefault(kind, []).append(tier)
+    groups = [sorted(tiers, reverse=True) for tiers in by_kind.values()]
+    groups.sort(key=lambda tiers: (len(tiers), tiers[0], tiers), reverse=True)
+    return tuple(tier for tiers in groups for tier in tiers)
+
+
+def evaluate_naive(cards: Sequence[int]) -> Value:
+    """The same value as :func:`evaluate`, computed the slow, obviously-correct way.
+
+    Every Crown tries every face (or staying a Crown); each concrete hand is tested against
+    each category's definition, best first; the best ``(category, key)`` over all substitutions
+    wins. Used by the tests as the oracle for the fast path.
+    """
+    counting = [cid for cid in cards if cid != PALAESTRON]
+    if len(counting) > HAND_SIZE:
+        raise CardError(f"a Desmos has at most {HAND_SIZE} cards, got {len(counting)}")
+    natural = [(KIND_OF[cid], RANK_OF[cid], TIER_OF[cid]) for cid in counting
+               if KIND_OF[cid] != _CROWN]
+    crowns = len(counting) - len(natural)
+    best: Value = (-1, ())
+    for faces in itertools.product(_FACES, repeat=crowns):
+        hand = natural + [(kind, rank, _CROWN_TIER) for kind, rank in faces]
+        value = (int(_naive_category(hand)), _naive_key(hand))
+        if value > best:
+            best = value
+    return best
+
+
+# ---------------------------------------------------------------------------------------------
+# Checked API
+# ---------------------------------------------------------------------------------------------
+
+
+def _checked(cards: Sequence[int]) -> tuple[int, ...]:
+    """The counting cards of a hand, after checking ids (range, duplicates, at most five)."""
+    ids = tuple(cards)
+    for cid in ids:
+        if not isinstance(cid, int) or not 0 <= cid < len(DECK):
+            raise CardError(f"unknown card id {cid!r} (ids run 0..{len(DECK) - 1})")
+    if len(set(ids)) != len(ids):
+        raise CardError("the same card appears twice in the hand")
+    counting = tuple(cid for cid in ids if cid != PALAESTRON)
+    if len(counting) > HAND_SIZE:
+        raise CardError(f"a Desmos has at most {HAND_SIZE} cards, got {len(counting)}")
+    return counting
+
+
+@dataclass(frozen=True, order=True)
+class Desmos:
+    """A hand with its value. Orders (and compares equal) by ``(category, key)`` only, so
+    ``a == b`` means a true tie; ``cards`` (the counting cards, Palaestron dropped) rides along.
+    """
+
+    category: Category
+    key: tuple[int, ...]
+    cards: tuple[int, ...] = field(compare=False)
+
+    @property
+    def value(self) -> Value:
+        return (int(self.category), self.key)
+
+    def describe(self) -> str:
+        """One line for people, e.g. ``Quartet (key 5 5 5 5 4): God-1 God-2 God-3 God-4 Crown``."""
+        key = " ".join(str(tier) for tier in self.key)
+        hand = " ".join(NOTATION[cid] for cid in self.cards)
+        return f"{self.category.label} (key {key}): {hand}"
+
+
+def desmos(cards: Sequence[int]) -> Desmos:
+    """Checked evaluation of a hand of card ids (Palaestron ignored) into a :class:`Desmos`."""
+    counting = _checked(cards)
+    category, key = evaluate(counting)
+    return Desmos(Category(category), key, counting)
+
+
+def compare(a: Sequence[int] | Desmos, b: Sequence[int] | Desmos) -> int:
+    """1 if hand ``a`` beats ``b``, -1 if it loses, 0 for a true tie."""
+    va = a.value if isinstance(a, Desmos) else desmos(a).value
+    vb = b.value if isinstance(b, Desmos) else desmos(b).value
+    return (va > vb) - (va < vb)
+
+
+# ---------------------------------------------------------------------------------------------
+# Census
+# ---------------------------------------------------------------------------------------------
+
+
+def _signatures_of_all_hands() -> Iterator[tuple[int, int]]:
+    """(signature, number of hands) over every 5-card hand of the 51 counting cards."""
+    codes = [CODE[cid] for cid in range(_DECK_COUNT)]
+    return iter(Counter(map(sum, itertools.combinations(codes, HAND_SIZE))).items())
+
+
+def census() -> dict[Category, int]:
+    """Hands per category over all C(51, 5) = 2,349,060 five-card hands without the Palaestron.
+
+    Each distinct signature is evaluated once and weighted by how many hands share it.
+    """
+    counts = dict.fromkeys(Category, 0)
+    for signature, hands in _signatures_of_all_hands():
+        counts[Category(_TABLE[signature][0])] += hands
+    return counts

@@ -1,0 +1,435 @@
+"""Every card's effect, in one table: the place to read (or change) what a card does.
+
+An effect resolves for the seat that played it, triggered it from a trap, or (Gods only) was
+forced to discard it. Effects only use the levers of ``actions.py``; every choice they need
+is a decision of its player. The table ``EFFECTS`` is what RULES.md prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from arena.engine import actions
+from arena.engine.actions import (
+    ask_exchange_with_seat,
+    ask_hand_card,
+    ask_opponent,
+    ask_reveal,
+    card_options,
+    pass_option,
+    peek_hand,
+    reveal_hand,
+    step_draw,
+    step_forced_discard,
+    step_to_effect_graveyard,
+    take_trap,
+)
+from arena.engine.cards import DECK, NOTATION, PALAESTRON, Card
+from arena.engine.state import State
+
+__all__ = ["EFFECTS", "Effect", "effect_of", "push_effect", "start_palaestron"]
+
+Resolver = Callable[[State, int, str], None]
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A card face's effect: its name, its rules text and the code that resolves it."""
+
+    face: str
+    name: str
+    text: str
+    resolve: Resolver
+
+
+# ============================================================================ Gods
+def hermes(state: State, seat: int, src: str) -> None:
+    ask_opponent(state, seat, _hermes, seat, src, why="Hermes: whose hand to trade with")
+
+
+def _hermes(state: State, target: int, seat: int, src: str) -> None:
+    peek_hand(state, seat, target, src)
+    ask_exchange_with_seat(state, seat, target, src)
+
+
+def hades(state: State, seat: int, src: str) -> None:
+    options, payloads = card_options(state.discard_graveyard)
+    if not options or not state.hands[seat]:
+        return
+    state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads], _graveyard_take,
+              seat, src, context={"why": "take a card from the Discard Graveyard (or pass)"})
+
+
+def _graveyard_take(state: State, taken: int, seat: int, src: str) -> None:
+    if taken >= 0:
+        ask_hand_card(state, seat, "give", _graveyard_give, seat, taken, src,
+                      why=f"put a card in the Discard Graveyard for {NOTATION[taken]}")
+
+
+def _graveyard_give(state: State, given: int, seat: int, taken: int, src: str) -> None:
+    if given < 0:
+        return
+    state.discard_graveyard.remove(taken)
+    state.remove_from_hand(seat, given)
+    state.discard_graveyard.append(given)
+    state.add_to_hand(seat, taken)
+    state.emit({"type": "graveyard_exchange", "seat": seat, "source": src,
+                "took": NOTATION[taken], "gave": NOTATION[given]})
+
+
+def poseidon(state: State, seat: int, src: str) -> None:
+    for target in reversed(state.opponents(seat)):
+        state.push(step_forced_discard, target, src)
+
+
+def athena(state: State, seat: int, src: str) -> None:
+    _look_and_exchange_top(state, seat, src, 3)
+
+
+def ares(state: State, seat: int, src: str) -> None:
+    ask_opponent(state, seat, _ares, seat, src, why="Ares: whose hand to sack")
+
+
+def _ares(state: State, target: int, seat: int, src: str) -> None:
+    peek_hand(state, seat, target, src)
+    options, payloads = card_options(state.hands[target], "card", state.revealed[target])
+    if options:
+        state.ask(seat, "card", options, payloads, _ares_pick, target, src,
+                  context={"why": "the card they must discard", "from_seat": target})
+
+
+def _ares_pick(state: State, card: int, target: int, src: str) -> None:
+    actions.discard_forced(state, card, target, src)
+
+
+def apollo(state: State, seat: int, src: str) -> None:
+    ask_opponent(state, seat, _apollo, src, why="Apollo: whose hand to bring to light")
+
+
+def _apollo(state: State, target: int, src: str) -> None:
+    reveal_hand(state, target, src)
+    for trap in list(state.traps[target]):
+        take_trap(state, target, trap, "destroyed")
+
+
+def zeus(state: State, seat: int, src: str) -> None:
+    ask_opponent(state, seat, _zeus, src, why="Zeus: whom to strike")
+
+
+def _zeus(state: State, target: int, src: str) -> None:
+    for trap in list(state.traps[target]):
+        take_trap(state, target, trap, "destroyed")
+    state.push(step_forced_discard, target, src)
+    state.push(step_forced_discard, target, src)
+
+
+# ============================================================================ Classes
+def agari(state: State, seat: int, src: str) -> None:
+    ask_opponent(state, seat, _raid, src, why="Raid: who must discard")
+
+
+def _raid(state: State, target: int, src: str) -> None:
+    state.push(step_forced_discard, target, src)
+
+
+def umbrae(state: State, seat: int, src: str) -> None:
+    ask_opponent(state, seat, _spy, seat, src, why="Spy: whose hand to look at")
+
+
+def _spy(state: State, target: int, seat: int, src: str) -> None:
+    peek_hand(state, seat, target, src)
+
+
+def arcoi(state: State, seat: int, src: str) -> None:
+    options = []
+    payloads = []
+    for owner in state.opponents(seat):
+        for slot in range(len(state.traps[owner])):
+            options.append({"seat": owner, "slot": slot})
+            payloads.append((owner, slot))
+    if options:
+        state.ask(seat, "target", options, payloads, _snipe, context={"why": "trap to destroy"})
+    else:
+        ask_opponent(state, seat, _make_reveal, src, why="no trap to snipe: who reveals a card")
+
+
+def _snipe(state: State, pick: tuple[int, int]) -> None:
+    owner, slot = pick
+    take_trap(state, owner, state.traps[owner][slot], "destroyed")
+
+
+def _make_reveal(state: State, target: int, src: str) -> None:
+    ask_reveal(state, target, src)
+
+
+def sophoi(state: State, seat: int, src: str) -> None:
+    _look_and_exchange_top(state, seat, src, 2)
+
+
+def crown(state: State, seat: int, src: str) -> None:
+    _look_and_exchange_top(state, seat, src, 1)
+
+
+def _look_and_exchange_top(state: State, seat: int, src: str, depth: int) -> None:
+    """Look at the top ``depth`` cards; you may exchange one of your cards for one of them."""
+    top = state.draw_pile[-depth:][::-1]
+    if not top:
+        return
+    if state.track_events:
+        state.emit({"type": "look", "seat": seat, "source": src, "zone": "draw_pile",
+                    "cards": [NOTATION[c] for c in top]}, seat)
+        state.emit({"type": "look", "seat": seat, "source": src, "zone": "draw_pile",
+                    "count": len(top)}, ~seat)
+    options, payloads = card_options(top)
+    state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads], _pile_take, seat,
+              src, context={"why": "take a card from the top of the draw pile (or pass)"})
+
+
+def _pile_take(state: State, taken: int, seat: int, src: str) -> None:
+    if taken >= 0:
+        ask_hand_card(state, seat, "give", _pile_give, seat, taken, src,
+                      why=f"put a card in the draw pile in place of {NOTATION[taken]}")
+
+
+def _pile_give(state: State, given: int, seat: int, taken: int, src: str) -> None:
+    pile = state.draw_pile
+    pile[pile.index(taken)] = given
+    state.remove_from_hand(seat, given)
+    state.add_to_hand(seat, taken)
+    state.emit({"type": "pile_exchange", "seat": seat, "source": src})
+
+
+# ============================================================================ Fates
+def clotho(state: State, seat: int, src: str) -> None:
+    state.push(_cycle_discard, seat, src)
+    state.push(step_draw, seat)
+
+
+def _cycle_discard(state: State, seat: int, src: str) -> None:
+    ask_hand_card(state, seat, "discard", _spin_discard, seat, src, why="Spin: discard a card")
+
+
+def _spin_discard(state: State, card: int, seat: int, src: str) -> None:
+    actions.voluntary_discard(state, card, seat, src)
+
+
+def lachesis(state: State, seat: int, src: str) -> None:
+    if not state.draw_pile:
+        return
+    top = state.draw_pile[-1]
+    state.emit({"type": "look", "seat": seat, "source": src, "zone": "draw_pile",
+                "cards": [NOTATION[top]]}, seat)
+    state.emit({"type": "look", "seat": seat, "source": src, "zone": "draw_pile", "count": 1},
+               ~seat)
+    state.ask(seat, "card", [pass_option("bottom"), {"bottom": NOTATION[top]}], [False, True],
+              _measure, src, context={"why": "keep the top card on top, or move it to the bottom"})
+
+
+def _measure(state: State, to_bottom: bool, src: str) -> None:
+    if to_bottom:
+        state.draw_pile.insert(0, state.draw_pile.pop())
+        state.emit({"type": "pile_bottomed", "source": src})
+
+
+def atropos(state: State, seat: int, src: str) -> None:
+    ask_opponent(state, seat, _make_reveal, src, why="Cut: who reveals a card")
+
+
+def tyche(state: State, seat: int, src: str) -> None:
+    if state.discard_graveyard and state.hands[seat]:
+        top = state.discard_graveyard[-1]
+        if top == PALAESTRON:
+            return
+        ask_hand_card(state, seat, "give", _graveyard_give, seat, top, src, optional=True,
+                      why=f"exchange a card for {NOTATION[top]} (or pass)")
+
+
+def nemesis(state: State, seat: int, src: str) -> None:
+    ask_opponent(state, seat, _nemesis, seat, src, why="Retribution: who gives you a card")
+
+
+def _nemesis(state: State, target: int, seat: int, src: str) -> None:
+    ask_hand_card(state, target, "give", _nemesis_received, seat, target, src,
+                  why="give a card to the player who played Nemesis")
+
+
+def _nemesis_received(state: State, given: int, seat: int, target: int, src: str) -> None:
+    ask_hand_card(state, seat, "give", _nemesis_returned, seat, target, given, src,
+                  why="give a card back")
+
+
+def _nemesis_returned(state: State, returned: int, seat: int, target: int, received: int,
+                      src: str) -> None:
+    actions.exchange_cards(state, seat, returned, target, received, src)
+
+
+# ============================================================================ Beasts
+def salamander(state: State, seat: int, src: str) -> None:
+    if state.draw_pile:
+        card = state.draw_pile.pop()
+        state.discard_graveyard.append(card)
+        state.emit({"type": "burn", "seat": seat, "card": NOTATION[card], "source": src})
+
+
+def hippocamp(state: State, seat: int, src: str) -> None:
+    if state.draw_pile:
+        state.emit({"type": "look", "seat": seat, "source": src, "zone": "draw_pile",
+                    "cards": [NOTATION[state.draw_pile[-1]]]}, seat)
+        state.emit({"type": "look", "seat": seat, "source": src, "zone": "draw_pile",
+                    "count": 1}, ~seat)
+
+
+def basilisk(state: State, seat: int, src: str) -> None:
+    owners = [s for s in state.opponents(seat) if state.traps[s]]
+    ask_opponent(state, seat, _petrify, seat, src, candidates=owners,
+                 why="Petrify: whose traps to look at")
+
+
+def _petrify(state: State, target: int, seat: int, src: str) -> None:
+    state.emit({"type": "peek_traps", "seat": seat, "target": target, "source": src,
+                "cards": [NOTATION[t.card] for t in state.traps[target]]}, seat)
+    state.emit({"type": "peek_traps", "seat": seat, "target": target, "source": src}, ~seat)
+
+
+def griffin(state: State, seat: int, src: str) -> None:
+    if state.discard_graveyard:
+        card = state.discard_graveyard.pop()
+        state.draw_pile.append(card)
+        state.emit({"type": "updraft", "seat": seat, "card": NOTATION[card], "source": src})
+
+
+def phoenix(state: State, seat: int, src: str) -> None:
+    state.push(_rebirth_return, seat, src)
+    state.push(step_draw, seat)
+
+
+def _rebirth_return(state: State, seat: int, src: str) -> None:
+    ask_hand_card(state, seat, "give", _rebirth_put, seat, src,
+                  why="Rebirth: put a card on top of the draw pile")
+
+
+def _rebirth_put(state: State, card: int, seat: int, src: str) -> None:
+    state.remove_from_hand(seat, card)
+    state.draw_pile.append(card)
+    state.emit({"type": "return_to_pile", "seat": seat, "source": src})
+
+
+# ============================================================================ the table
+EFFECTS: dict[str, Effect] = {e.face: e for e in (
+    Effect("God-1", "Hermes, Messenger's Trade",
+           "Choose an opponent and look at their hand; you may exchange one of your cards "
+           "for one of theirs.", hermes),
+    Effect("God-2", "Hades, Lord of the Dead",
+           "You may exchange one card of your hand for any card in the Discard Graveyard.",
+           hades),
+    Effect("God-3", "Poseidon, Tidal Wave",
+           "Every opponent, in seat order, makes a forced discard of their choice.", poseidon),
+    Effect("God-4", "Athena, Foresight",
+           "Look at the top three cards of the draw pile; you may exchange one card of your "
+           "hand for one of them (yours takes its place).", athena),
+    Effect("God-5", "Ares, Sack",
+           "Choose an opponent and look at their hand; they make a forced discard of the "
+           "card you choose.", ares),
+    Effect("God-6", "Apollo, Sunlight",
+           "Choose an opponent: their whole hand is revealed, and every trap in their Arena "
+           "goes to the Discard Graveyard.", apollo),
+    Effect("God-7", "Zeus, Thunderbolt",
+           "Choose an opponent: every trap in their Arena goes to the Discard Graveyard, then "
+           "they make two forced discards of their choice.", zeus),
+    *(Effect(f"Agari-{r}", "Agari, Raid",
+             "Choose an opponent: they make a forced discard of their choice.", agari)
+      for r in range(1, 7)),
+    *(Effect(f"Umbrae-{r}", "Umbrae, Spy",
+             "Choose an opponent and look at their hand.", umbrae) for r in range(1, 7)),
+    *(Effect(f"Arcoi-{r}", "Arcoi, Snipe",
+             "Choose a trap in an opponent's Arena: it goes to the Discard Graveyard. With no "
+             "trap to hit, choose an opponent: they reveal a card of their choice.", arcoi)
+      for r in range(1, 6)),
+    *(Effect(f"Sophoi-{r}", "Sophoi, Study",
+             "Look at the top two cards of the draw pile; you may exchange one card of your "
+             "hand for one of them.", sophoi) for r in range(1, 6)),
+    Effect("Fate-1", "Clotho, Spin",
+           "Draw a card, then discard a card of your choice (not a forced discard).", clotho),
+    Effect("Fate-2", "Lachesis, Measure",
+           "Look at the top card of the draw pile; you may move it to the bottom.", lachesis),
+    Effect("Fate-3", "Atropos, Cut",
+           "Choose an opponent: they reveal a card of their choice.", atropos),
+    Effect("Fate-4", "Tyche, Fortune",
+           "You may exchange one card of your hand for the top card of the Discard Graveyard.",
+           tyche),
+    Effect("Fate-5", "Nemesis, Retribution",
+           "Choose an opponent: they give you a card of their choice, then you give them a "
+           "card of your choice.", nemesis),
+    Effect("Beast-1", "Salamander (Fire), Burn",
+           "The top card of the draw pile goes face up to the Discard Graveyard.", salamander),
+    Effect("Beast-2", "Hippocamp (Water), Tide-sight",
+           "Look at the top card of the draw pile.", hippocamp),
+    Effect("Beast-3", "Basilisk (Earth), Petrify",
+           "Choose an opponent who has traps and look at them.", basilisk),
+    Effect("Beast-4", "Griffin (Air), Updraft",
+           "The top card of the Discard Graveyard goes on top of the draw pile.", griffin),
+    Effect("Beast-5", "Phoenix (Aether), Rebirth",
+           "Draw a card, then put a card of your hand on top of the draw pile.", phoenix),
+    Effect("Crown", "Crown, Royal Favour",
+           "Look at the top card of the draw pile; you may exchange one card of your hand "
+           "for it.", crown),
+)}
+
+_EFFECT_BY_ID: tuple[Effect | None, ...] = tuple(
+    EFFECTS.get(NOTATION[cid]) for cid in range(len(DECK))
+)
+
+
+def effect_of(card: int | Card | str) -> Effect:
+    """The effect of a card id, face or notation."""
+    if isinstance(card, int):
+        effect = _EFFECT_BY_ID[card]
+    else:
+        effect = EFFECTS.get(str(card))
+    if effect is None:
+        raise KeyError(f"{card} has no play effect")
+    return effect
+
+
+def push_effect(state: State, card: int, seat: int, how: str) -> None:
+    """Schedule ``card``'s effect for ``seat``; ``how`` is played, trap or discarded."""
+    state.push(_resolve, card, seat, how)
+
+
+def _resolve(state: State, card: int, seat: int, how: str) -> None:
+    effect = _EFFECT_BY_ID[card]
+    assert effect is not None
+    state.emit({"type": "effect", "seat": seat, "card": NOTATION[card], "how": how})
+    effect.resolve(state, seat, NOTATION[card])
+
+
+# ============================================================================ Palaestron
+PALAESTRON_TEXT = (
+    "Played at once when drawn (also in the deal). For each player in seat order from its "
+    "player: a forced discard of their choice (then a draw back), then they reveal a card of "
+    "their choice. Then every trap in every Arena goes to the Discard Graveyard. The "
+    "Palaestron goes to the Effect Graveyard and its player draws a replacement."
+)
+
+
+def start_palaestron(state: State, seat: int) -> None:
+    """Interrupt whatever is happening: the Palaestron was drawn by ``seat`` (ruling 10)."""
+    state.limbo.append(PALAESTRON)
+    state.emit({"type": "palaestron", "seat": seat})
+    state.push(step_draw, seat)
+    state.push(step_to_effect_graveyard, PALAESTRON)
+    state.push(_clear_all_traps)
+    for player in reversed(state.seats_from(seat)):
+        state.push(_palaestron_reveal, player)
+        state.push(step_forced_discard, player, "Palaestron")
+
+
+def _palaestron_reveal(state: State, seat: int) -> None:
+    ask_reveal(state, seat, "Palaestron")
+
+
+def _clear_all_traps(state: State) -> None:
+    for owner in range(state.n):
+        for trap in list(state.traps[owner]):
+            take_trap(state, owner, trap, "cleared")

@@ -1,0 +1,280 @@
+"""The mutable state of one game and the machinery that drives it.
+
+The game is a stack machine so that a state can be copied at any point (search bots need
+that): the rules push *steps* (a module-level function and its immutable arguments) and a
+step either finishes, pushes more steps, or asks a :class:`Decision`. Answering the decision
+calls its continuation with the chosen option's payload. Zones hold card ids (see cards.py).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from arena.engine.cards import KIND_OF, NOTATION, Kind
+from arena.engine.config import GameConfig
+from arena.engine.decision import Decision, Option
+from arena.errors import IllegalChoiceError, RulesError
+
+if TYPE_CHECKING:
+    from arena.engine.observation import Observation
+
+__all__ = ["GameResult", "State", "Trap"]
+
+Step = tuple[Callable[..., None], tuple[Any, ...]]
+Continuation = Callable[..., None]
+
+_GOD = int(Kind.GOD)
+
+
+class Trap:
+    """A face-down card in its owner's Arena."""
+
+    __slots__ = ("card", "set_turn", "owner_turns")
+
+    def __init__(self, card: int, set_turn: int, owner_turns: int) -> None:
+        self.card = card
+        #: global turn index when it was set: a trap is triggerable from the next turn on.
+        self.set_turn = set_turn
+        #: how many turns its owner had completed when it was set (for expiry, ruling 9).
+        self.owner_turns = owner_turns
+
+    def __repr__(self) -> str:
+        return f"Trap({NOTATION[self.card]}, set_turn={self.set_turn})"
+
+
+class GameResult:
+    """How a finished game ended."""
+
+    __slots__ = ("placements", "desmos", "ascension", "tiebreak", "forfeits", "keys")
+
+    def __init__(self, placements: list[int], desmos: list[str], ascension: bool,
+                 tiebreak: str, forfeits: dict[int, str], keys: list[list[Any]]) -> None:
+        self.placements = placements
+        self.desmos = desmos
+        self.ascension = ascension
+        self.tiebreak = tiebreak
+        self.forfeits = forfeits
+        self.keys = keys
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "placements": list(self.placements),
+            "desmos": list(self.desmos),
+            "ascension": self.ascension,
+            "tiebreak": self.tiebreak,
+            "forfeits": {str(seat): reason for seat, reason in sorted(self.forfeits.items())},
+        }
+
+    @property
+    def winners(self) -> list[int]:
+        return [seat for seat, place in enumerate(self.placements) if place == 1]
+
+    @property
+    def losers(self) -> list[int]:
+        worst = max(self.placements)
+        return [seat for seat, place in enumerate(self.placements) if place == worst]
+
+
+class State:
+    """One game in progress. Drive it with :attr:`decision` and :meth:`apply`."""
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        self.players = config.players
+        self.n = len(config.players)
+        self.rounds = config.rounds
+        self.rng = random.Random(config.seed)
+        self.hands: list[list[int]] = [[] for _ in range(self.n)]
+        self.revealed: list[set[int]] = [set() for _ in range(self.n)]
+        self.traps: list[list[Trap]] = [[] for _ in range(self.n)]
+        self.own_turns = [0] * self.n
+        self.draw_pile: list[int] = []  # top of the pile is the END of the list
+        self.effect_graveyard: list[int] = []
+        self.discard_graveyard: list[int] = []
+        self.limbo: list[int] = []  # cards resolving right now (played, triggered, Palaestron)
+        self.round = 1
+        self.turn = 0  # global turn index, 0-based
+        self.turn_in_round = 0
+        self.active = config.starting_seat
+        self.phase = "deal"
+        self.decision: Decision | None = None
+        self._then: Continuation | None = None
+        self._ctx: tuple[Any, ...] = ()
+        self._payloads: Sequence[Any] = ()
+        self._stack: list[Step] = []
+        self.choices: list[tuple[int, str, int]] = []
+        self.track_events = config.track_events
+        self.log: list[tuple[int | None, dict[str, Any]]] = []
+        self.feeds: list[list[dict[str, Any]]] = [[] for _ in range(self.n)]
+        self.turn_log: list[dict[str, Any]] = []
+        self.forfeits: dict[int, str] = {}
+        self.forfeit_log: list[tuple[int, str, int]] = []
+        self.result: GameResult | None = None
+        self.ascended: int | None = None
+        self.scratch: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ driving
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    def apply(self, index: int) -> None:
+        """Answer the pending decision with the option at ``index`` and run to the next one."""
+        decision = self.decision
+        if decision is None:
+            raise RulesError("the game is over: there is no decision to answer")
+        if not 0 <= index < len(decision.options):
+            raise IllegalChoiceError(
+                f"option {index} is not legal for this {decision.kind} decision "
+                f"(0..{len(decision.options) - 1})"
+            )
+        then, ctx, payload = self._then, self._ctx, self._payloads[index]
+        self.choices.append((decision.seat, decision.kind, index))
+        self.decision = None
+        self._then = None
+        assert then is not None
+        then(self, payload, *ctx)
+        self.run()
+
+    def run(self) -> None:
+        """Execute steps until a decision is pending or the game is over."""
+        stack = self._stack
+        while self.decision is None and self.result is None:
+            if self.ascended is not None:
+                from arena.engine.showdown import finish_by_ascension
+
+                finish_by_ascension(self, self.ascended)
+                return
+            if not stack:
+                raise RulesError("internal error: the rules ran out of steps")  # pragma: no cover
+            fn, args = stack.pop()
+            fn(self, *args)
+
+    def push(self, fn: Callable[..., None], *args: Any) -> None:
+        """Schedule a step; steps run last-pushed first, so push in reverse order."""
+        self._stack.append((fn, args))
+
+    def ask(self, seat: int, kind: str, options: Sequence[Option], payloads: Sequence[Any],
+            then: Continuation, *ctx: Any, context: dict[str, Any] | None = None) -> None:
+        """Make ``seat`` choose; ``then(state, payload, *ctx)`` continues with the choice.
+
+        A choice with a single legal option is no choice: it is taken without asking.
+        """
+        if len(options) == 1:
+            then(self, payloads[0], *ctx)
+            return
+        self.decision = Decision(seat, kind, tuple(options), context or {})
+        self._payloads = payloads
+        self._then = then
+        self._ctx = ctx
+
+    def forfeit(self, seat: int, reason: str) -> None:
+        """Mark ``seat`` as forfeited: it is placed last; the caller plays its safe defaults."""
+        if seat not in self.forfeits:
+            self.forfeits[seat] = reason
+            self.forfeit_log.append((seat, reason, len(self.choices)))
+            self.emit({"type": "forfeit", "seat": seat, "reason": reason})
+
+    # ------------------------------------------------------------------ events
+    def emit(self, event: dict[str, Any], to: int | None = None) -> None:
+        """Record an event: public (``to=None``), private to seat ``to`` (``to >= 0``), or
+        for everyone but seat ``~to`` (``to < 0``)."""
+        if not self.track_events:
+            return
+        event["turn"] = self.turn
+        self.log.append((to, event))
+        if to is None:
+            for feed in self.feeds:
+                feed.append(event)
+        elif to >= 0:
+            self.feeds[to].append(event)
+        else:
+            hidden_from = ~to
+            for seat, feed in enumerate(self.feeds):
+                if seat != hidden_from:
+                    feed.append(event)
+
+    def emit_split(self, seat: int, private: dict[str, Any], public: dict[str, Any]) -> None:
+        """One happening seen two ways: in full by ``seat``, without its secret by the rest."""
+        self.emit(private, seat)
+        self.emit(public, ~seat)
+
+    def events_for(self, seat: int, start: int = 0) -> list[dict[str, Any]]:
+        """Events ``seat`` may see, from position ``start`` of its own feed."""
+        return self.feeds[seat][start:]
+
+    # ------------------------------------------------------------------ zones
+    def add_to_hand(self, seat: int, card: int) -> None:
+        hand = self.hands[seat]
+        hand.append(card)
+        if KIND_OF[card] == _GOD and len(hand) == 5 and seat not in self.forfeits:
+            if all(KIND_OF[c] == _GOD for c in hand) and self.ascended is None:
+                self.ascended = seat
+
+    def remove_from_hand(self, seat: int, card: int) -> None:
+        self.hands[seat].remove(card)
+        self.revealed[seat].discard(card)
+
+    def opponents(self, seat: int) -> list[int]:
+        """Other seats in seat order ("clockwise") starting after ``seat``."""
+        n = self.n
+        return [(seat + k) % n for k in range(1, n)]
+
+    def seats_from(self, seat: int) -> list[int]:
+        n = self.n
+        return [(seat + k) % n for k in range(n)]
+
+    def card_count(self) -> int:
+        """Cards in every zone; always 52 (the conservation invariant)."""
+        return (sum(len(h) for h in self.hands) + sum(len(t) for t in self.traps)
+                + len(self.draw_pile) + len(self.effect_graveyard)
+                + len(self.discard_graveyard) + len(self.limbo))
+
+    def all_cards(self) -> list[int]:
+        cards = [c for h in self.hands for c in h]
+        cards += [t.card for ts in self.traps for t in ts]
+        return cards + self.draw_pile + self.effect_graveyard + self.discard_graveyard + self.limbo
+
+    # ------------------------------------------------------------------ views
+    def observe(self, seat: int) -> Observation:
+        """What ``seat`` may know now (never another seat's hidden card)."""
+        from arena.engine.observation import Observation
+
+        return Observation.of(self, seat)
+
+    def record(self) -> dict[str, Any]:
+        from arena.engine.record import build_record
+
+        return build_record(self)
+
+    def clone(self) -> State:
+        """An independent copy (events are not copied: a clone is for search)."""
+        other = State.__new__(State)
+        other.__dict__.update(self.__dict__)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.hands = [list(h) for h in self.hands]
+        other.revealed = [set(r) for r in self.revealed]
+        other.traps = [[Trap(t.card, t.set_turn, t.owner_turns) for t in ts] for ts in self.traps]
+        other.own_turns = list(self.own_turns)
+        other.draw_pile = list(self.draw_pile)
+        other.effect_graveyard = list(self.effect_graveyard)
+        other.discard_graveyard = list(self.discard_graveyard)
+        other.limbo = list(self.limbo)
+        other._stack = list(self._stack)
+        other.choices = list(self.choices)
+        other.track_events = False
+        other.log = []
+        other.feeds = [[] for _ in range(self.n)]
+        other.turn_log = list(self.turn_log)
+        other.forfeits = dict(self.forfeits)
+        other.forfeit_log = list(self.forfeit_log)
+        other.scratch = {k: dict(v) if isinstance(v, dict) else v for k, v in self.scratch.items()}
+        return other
+
+    def __repr__(self) -> str:
+        hands = " | ".join(" ".join(NOTATION[c] for c in h) for h in self.hands)
+        return f"<State round {self.round}/{self.rounds} turn {self.turn} seat {self.active}: {hands}>"
+

@@ -1,0 +1,192 @@
+"""The shape of a game: the deal, rounds of turns, trigger windows, trap expiry.
+
+A turn (ruling 7) is exactly one of Hold / Play a card / Set a Trap, then an optional Swap;
+every hand is back to five at the end of every turn.
+"""
+
+from __future__ import annotations
+
+from arena.engine.actions import (
+    hand_options,
+    pass_option,
+    step_draw,
+    step_to_effect_graveyard,
+    take_trap,
+    voluntary_discard,
+)
+from arena.engine.cards import NOTATION, PALAESTRON
+from arena.engine.decision import Option
+from arena.engine.state import State, Trap
+
+__all__ = ["MAX_TRAPS", "TRAP_LIFETIME", "begin_game", "trigger_window"]
+
+#: "Max 2 Traps per Arena."
+MAX_TRAPS = 2
+#: A trap expires at the end of its owner's second turn after the one it was set in.
+TRAP_LIFETIME = 3
+
+_HOLD: Option = {"action": "hold"}
+_PLAY: dict[str, Option] = {name: {"action": "play", "card": name} for name in set(NOTATION)}
+_SET: dict[str, Option] = {name: {"action": "trap", "card": name} for name in set(NOTATION)}
+_NO_SWAP = pass_option("swap")
+_NO_TRIGGER = pass_option("trap")
+
+
+def begin_game(state: State) -> None:
+    """Shuffle, deal five to each player in seat order, then resolve a dealt Palaestron."""
+    pile = list(range(52))
+    state.rng.shuffle(pile)
+    state.draw_pile = pile
+    state.emit({"type": "game_start", "players": list(state.players), "rounds": state.rounds,
+                "starting_seat": state.active})
+    holder = None
+    order = state.seats_from(state.active)
+    for _ in range(5):
+        for seat in order:
+            card = pile.pop()
+            if card == PALAESTRON:
+                holder = seat
+            else:
+                state.add_to_hand(seat, card)
+    if state.track_events:
+        for seat in range(state.n):
+            state.emit({"type": "deal", "seat": seat,
+                        "cards": [NOTATION[c] for c in state.hands[seat]]}, seat)
+    state.phase = "play"
+    state.push(start_turn)
+    if holder is not None:
+        from arena.engine.effects import start_palaestron
+
+        start_palaestron(state, holder)
+
+
+def start_turn(state: State) -> None:
+    if state.round > state.rounds:
+        from arena.engine.showdown import showdown
+
+        state.push(showdown)
+        return
+    seat = state.active
+    state.scratch["turn"] = {"round": state.round, "seat": seat, "action": "hold", "card": None,
+                             "swap": False}
+    state.emit({"type": "turn_start", "seat": seat, "round": state.round})
+    state.push(_turn_decision)
+    trigger_window(state, state.seats_from(seat), "turn_start")
+
+
+def trigger_window(state: State, seats: list[int], window: str) -> None:
+    """Offer each seat holding a triggerable trap one chance to trigger it (ruling 9)."""
+    for seat in reversed(seats):
+        if state.traps[seat]:
+            state.push(_offer_trigger, seat, window)
+
+
+def _offer_trigger(state: State, seat: int, window: str) -> None:
+    traps = state.traps[seat]
+    options: list[Option] = [_NO_TRIGGER]
+    slots = [-1]
+    for slot, trap in enumerate(traps):
+        if trap.set_turn < state.turn:
+            options.append({"trap": NOTATION[trap.card], "slot": slot})
+            slots.append(slot)
+    if len(slots) > 1:
+        state.ask(seat, "trigger", options, slots, _on_trigger, seat, window,
+                  context={"why": "trigger a trap (or pass)", "window": window})
+
+
+def _on_trigger(state: State, slot: int, seat: int, window: str) -> None:
+    if slot < 0:
+        return
+    from arena.engine.effects import push_effect
+
+    trap = state.traps[seat].pop(slot)
+    state.limbo.append(trap.card)
+    state.emit({"type": "trap_triggered", "seat": seat, "card": NOTATION[trap.card],
+                "window": window})
+    state.push(step_to_effect_graveyard, trap.card)
+    push_effect(state, trap.card, seat, "trap")
+
+
+def _turn_decision(state: State) -> None:
+    seat = state.active
+    hand = state.hands[seat]
+    names, cards = hand_options(state, seat)
+    options: list[Option] = [_HOLD]
+    payloads: list[int] = [-1]
+    for name, card in zip(names, cards):
+        options.append(_PLAY[name["card"]])
+        payloads.append(card)
+    if len(state.traps[seat]) < MAX_TRAPS:
+        for name, card in zip(names, cards):
+            options.append(_SET[name["card"]])
+            payloads.append(card + 100)
+    if not hand:  # pragma: no cover - only with an exhausted deck
+        payloads = [-1]
+        options = [_HOLD]
+    state.ask(seat, "turn", options, payloads, _on_turn, seat, context={"round": state.round})
+
+
+def _on_turn(state: State, payload: int, seat: int) -> None:
+    record = state.scratch["turn"]
+    state.push(_swap_decision, seat)
+    if payload < 0:
+        state.emit({"type": "hold", "seat": seat})
+        return
+    if payload < 100:
+        card = payload
+        record["action"] = "play"
+        record["card"] = NOTATION[card]
+        from arena.engine.effects import push_effect
+
+        state.remove_from_hand(seat, card)
+        state.limbo.append(card)
+        state.emit({"type": "play", "seat": seat, "card": NOTATION[card]})
+        state.push(step_draw, seat)
+        state.push(step_to_effect_graveyard, card)
+        push_effect(state, card, seat, "played")
+        trigger_window(state, state.opponents(seat), "declare")
+        return
+    card = payload - 100
+    record["action"] = "trap"
+    record["card"] = NOTATION[card]
+    state.remove_from_hand(seat, card)
+    state.traps[seat].append(Trap(card, state.turn, state.own_turns[seat]))
+    if state.track_events:
+        state.emit_split(seat, {"type": "set_trap", "seat": seat, "card": NOTATION[card]},
+                         {"type": "set_trap", "seat": seat})
+    state.push(step_draw, seat)
+
+
+def _swap_decision(state: State, seat: int) -> None:
+    state.push(_end_turn, seat)
+    names, cards = hand_options(state, seat, "swap")
+    state.ask(seat, "swap", [_NO_SWAP, *names], [-1, *cards], _on_swap, seat,
+              context={"round": state.round})
+
+
+def _on_swap(state: State, card: int, seat: int) -> None:
+    if card < 0:
+        return
+    state.scratch["turn"]["swap"] = True
+    voluntary_discard(state, card, seat, "swap")
+    state.push(step_draw, seat)
+
+
+def _end_turn(state: State, seat: int) -> None:
+    state.own_turns[seat] += 1
+    done = state.own_turns[seat]
+    for trap in list(state.traps[seat]):
+        if done - trap.owner_turns >= TRAP_LIFETIME:
+            take_trap(state, seat, trap, "expired")
+    record = dict(state.scratch["turn"])
+    record["hand_size_after"] = len(state.hands[seat])
+    record["traps_after"] = [len(t) for t in state.traps]
+    state.turn_log.append(record)
+    state.turn += 1
+    state.turn_in_round += 1
+    state.active = (state.active + 1) % state.n
+    if state.turn_in_round == state.n:
+        state.emit({"type": "round_end", "round": state.round})
+        state.round += 1
+        state.turn_in_round = 0
+    state.push(start_turn)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from arena.engine.cards import KIND_OF, NOTATION, PALAESTRON, Kind
+from arena.engine.cards import FACE_OF, KIND_OF, NOTATION, PALAESTRON, Kind
 from arena.engine.decision import Option
 from arena.engine.state import State, Trap
 
@@ -55,6 +55,16 @@ def seat_option(seat: int) -> Option:
     return option
 
 
+def _option_table(key: str) -> tuple[Option, ...]:
+    table = _TABLES.get(key)
+    if table is None:
+        table = _TABLES[key] = tuple({key: name} for name in NOTATION)
+    return table
+
+
+_TABLES: dict[str, tuple[Option, ...]] = {}
+
+
 def card_options(cards: list[int], key: str = "card", revealed: set[int] | None = None,
                  leaving: bool = True) -> tuple[list[Option], list[int]]:
     """One option per distinct card face (copies are interchangeable); never the Palaestron.
@@ -62,17 +72,20 @@ def card_options(cards: list[int], key: str = "card", revealed: set[int] | None 
     Where two copies differ only in being revealed, a card leaving the hand is the revealed
     copy and a card being revealed is the hidden one, so no choice wastes information.
     """
+    table = _TABLES.get(key) or _option_table(key)
+    faces = [FACE_OF[c] for c in cards]
+    if len(set(faces)) == len(faces) and PALAESTRON not in cards:
+        return [table[c] for c in cards], list(cards)
     options: list[Option] = []
     payloads: list[int] = []
-    index: dict[str, int] = {}
-    for card in cards:
+    index: dict[int, int] = {}
+    for card, face in zip(cards, faces):
         if card == PALAESTRON:  # it enters a hand only by being drawn, and is played at once
             continue
-        name = NOTATION[card]
-        at = index.get(name)
+        at = index.get(face)
         if at is None:
-            index[name] = len(payloads)
-            options.append(_card_option(key, name))
+            index[face] = len(payloads)
+            options.append(table[card])
             payloads.append(card)
         elif revealed is not None and (card in revealed) == leaving:
             payloads[at] = card

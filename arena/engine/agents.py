@@ -29,10 +29,10 @@ class RandomAgent:
     """Uniformly random legal choices, from its own seed."""
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+        self._random = random.Random(seed).random
 
     def choose(self, decision: Decision, observation: Observation) -> int:
-        return self.rng.randrange(len(decision.options))
+        return int(self._random() * len(decision.options))
 
 
 class FirstOptionAgent:

@@ -6,7 +6,6 @@ no swap, pass). The lists are shared, cached objects: treat them as read-only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = ["DECISION_KINDS", "Decision", "Option"]
@@ -17,15 +16,30 @@ Option = dict[str, Any]
 DECISION_KINDS = ("turn", "swap", "trigger", "target", "card", "discard", "reveal", "give", "rps")
 
 
-@dataclass(frozen=True, slots=True)
 class Decision:
-    """Who must choose, what kind of choice it is, and the legal options in order."""
+    """Who must choose, what kind of choice it is, and the legal options in order.
 
-    seat: int
-    kind: str
-    options: tuple[Option, ...]
-    #: Why the choice is asked (the card whose effect asks it, the step), for bots and logs.
-    context: dict[str, Any] = field(default_factory=dict)
+    ``context`` says why the choice is asked (the card whose effect asks it, the step).
+    A plain slotted class: one is built per decision, on the hot path. Read-only by contract.
+    """
+
+    __slots__ = ("seat", "kind", "options", "context")
+
+    def __init__(self, seat: int, kind: str, options: tuple[Option, ...],
+                 context: dict[str, Any] | None = None) -> None:
+        self.seat = seat
+        self.kind = kind
+        self.options = options
+        self.context = context if context is not None else {}
+
+    def __repr__(self) -> str:
+        return f"Decision(seat={self.seat}, kind={self.kind!r}, options={list(self.options)})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Decision) and self.seat == other.seat
+                and self.kind == other.kind and self.options == other.options)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "options": list(self.options),

@@ -95,11 +95,13 @@ _CROWN_TIER = 4
 _DECK_COUNT = len(DECK) - 1  # the 51 cards that can be part of a Desmos
 
 # ---------------------------------------------------------------------------------------------
-# Signatures: bits 0..23 hold 3-bit counts of the kinds 0..7 (7 = Crown), bits 24..44 the
-# 3-bit counts of ranks 1..7 (natural cards only; a Crown has no rank of its own). Five cards
-# never overflow a 3-bit field, so the sum of codes is the signature.
+# Signatures. A hand's value depends only on its kind counts (Crowns as a kind) and its rank
+# counts. CODE packs them: bits 0..23 hold 3-bit counts of the kinds 0..7 (7 = Crown), bits
+# 24..44 the 3-bit counts of ranks 1..7 (natural cards only; a Crown has no rank of its own).
+# Five cards never overflow a field, so the sum of the codes is the hand's signature.
 # ---------------------------------------------------------------------------------------------
 _RANK_BASE = 24
+_KIND_BITS = (1 << _RANK_BASE) - 1
 _MAX_RANK = max(RANK_OF)
 
 
@@ -112,8 +114,40 @@ def _code(cid: int) -> int:
     return (1 << (3 * kind)) + (1 << (_RANK_BASE + 3 * (rank - 1)))
 
 
-#: Signature code of each card id (the Palaestron's is 0: it never counts).
+#: Packed signature code of each card id (the Palaestron's is 0: it never counts).
 CODE: tuple[int, ...] = tuple(_code(cid) for cid in range(len(DECK)))
+
+
+def _splitmix64(seed: int) -> Iterator[int]:
+    """A fixed stream of well-mixed 64-bit numbers (same on every platform and Python)."""
+    mask = (1 << 64) - 1
+    state = seed
+    while True:
+        state = (state + 0x9E3779B97F4A7C15) & mask
+        z = state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133CEB11) & mask
+        yield z ^ (z >> 31)
+
+
+def _hot_keys() -> tuple[int, ...]:
+    # One 56-bit number per kind and per rank; a card's key is its kind's plus its rank's.
+    stream = _splitmix64(0x5041_4C41_4553_5452)  # "PALAESTR"
+    per_kind = [next(stream) >> 8 for _ in range(_CROWN + 1)]
+    per_rank = [next(stream) >> 8 for _ in range(_MAX_RANK + 1)]
+    return tuple(
+        0 if cid == PALAESTRON
+        else per_kind[KIND_OF[cid]] + (0 if KIND_OF[cid] == _CROWN else per_rank[RANK_OF[cid]])
+        for cid in range(len(DECK))
+    )
+
+
+#: Hot-path key of each card id. A hand's key (the sum) is a pseudo-random linear function of
+#: the same kind and rank counts as its signature. Used as the dict key instead of the packed
+#: signature because packed signatures share their low bits (the dict's slot index) in
+#: clusters, which makes long probe chains; these keys spread evenly. The test suite checks
+#: exhaustively that no two hands of 0..5 cards with different signatures share a key.
+KEY: tuple[int, ...] = _hot_keys()
 
 #: Natural tier by kind (Crown: 4).
 _KIND_TIER: tuple[int, ...] = tuple(
@@ -152,23 +186,18 @@ _SHAPE: dict[tuple[int, ...], Category] = {
 }
 
 
-def _solve(signature: int) -> Value:
-    """Best value of any hand with this signature: try each way to spread the Crowns over kinds.
+def _solve(reduced: int) -> Value:
+    """Best value for kind counts (low bits) and a common rank (``reduced >> 24``, 0 if none).
 
     Only kinds matter for shapes and tiers (a Crown's tier is 4 whatever it stands for), so a
     Crown's choices are "join kind K" (7 ways) or "stay a Crown"; its rank only matters for a
-    Rank Flush, where it takes the common rank if its kind has a card of that rank.
+    Rank Flush, where it takes the common rank, which its kind must have a card of.
     """
-    kinds = [(signature >> (3 * k)) & 7 for k in range(_NATURAL_KINDS)]
-    crowns = (signature >> (3 * _CROWN)) & 7
-    ranks = [(signature >> (_RANK_BASE + 3 * r)) & 7 for r in range(_MAX_RANK)]
-    naturals = sum(kinds)
-    size = naturals + crowns
-    if size > HAND_SIZE or sum(ranks) != naturals:
+    kinds = [(reduced >> (3 * k)) & 7 for k in range(_CROWN)]
+    crowns = (reduced >> (3 * _CROWN)) & 7
+    common_rank = reduced >> _RANK_BASE
+    if sum(kinds) + crowns > HAND_SIZE:
         raise CardError(f"a Desmos has at most {HAND_SIZE} cards")
-    common_rank = next((r + 1 for r, n in enumerate(ranks) if n == naturals), 0)
-    if size < HAND_SIZE or naturals == 0:
-        common_rank = 0  # a Rank Flush needs five cards of one rank number
     best: Value = (-1, ())
     for spread in itertools.combinations_with_replacement(range(_CROWN + 1), crowns):
         groups: list[tuple[int, tuple[int, ...]]] = []
@@ -194,37 +223,61 @@ def _solve(signature: int) -> Value:
     return best
 
 
-class _Table(dict[int, Value]):
-    """Signature -> value, each signature solved once, on first sight."""
-
-    def __missing__(self, signature: int) -> Value:
-        value = self[signature] = _solve(signature)
-        return value
-
-
-_TABLE = _Table()
+def _rank_info(rank_part: int) -> tuple[int, int]:
+    """(natural cards, their common rank number or 0) from the rank half of a signature."""
+    counts = [(rank_part >> (3 * r)) & 7 for r in range(_MAX_RANK)]
+    naturals = sum(counts)
+    common = next((r + 1 for r, n in enumerate(counts) if n == naturals), 0) if naturals else 0
+    return naturals, common
 
 
-def _signature(cards: Sequence[int]) -> int:
-    """Signature of a hand of any length, refusing more than five counting cards."""
+_RANK_INFO: dict[int, tuple[int, int]] = {}
+_SOLVED: dict[int, Value] = {}  # reduced signature -> value
+_VALUES: dict[Value, Value] = {}  # interning: equal values share one tuple (cache-friendly)
+
+
+def _value_of_signature(signature: int) -> Value:
+    """Value of a packed signature, via what it depends on: kind counts and a common rank."""
+    rank_part = signature >> _RANK_BASE
+    info = _RANK_INFO.get(rank_part)
+    if info is None:
+        info = _RANK_INFO[rank_part] = _rank_info(rank_part)
+    naturals, common = info
+    kind_part = signature & _KIND_BITS
+    if naturals + (kind_part >> (3 * _CROWN)) != HAND_SIZE:
+        common = 0  # a Rank Flush needs five cards
+    reduced = kind_part | (common << _RANK_BASE)
+    value = _SOLVED.get(reduced)
+    if value is None:
+        solved = _solve(reduced)
+        value = _SOLVED[reduced] = _VALUES.setdefault(solved, solved)
+    return value
+
+
+_HOT: dict[int, Value] = {}  # hand key (sum of KEY) -> value, filled on first sight
+
+
+def _evaluate_slow(cards: Sequence[int]) -> Value:
+    """Any hand length, and the first sight of a key: solve it and remember it."""
     counting = [cid for cid in cards if cid != PALAESTRON]
     if len(counting) > HAND_SIZE:
         raise CardError(f"a Desmos has at most {HAND_SIZE} cards, got {len(counting)}")
-    return sum(CODE[cid] for cid in counting)
+    value = _value_of_signature(sum(CODE[cid] for cid in counting))
+    _HOT[sum(KEY[cid] for cid in counting)] = value
+    return value
 
 
 def evaluate(cards: Sequence[int]) -> Value:
     """Value ``(category, tie key)`` of a hand of distinct card ids (at most 5 counting cards).
 
-    The hot path of showdowns and bots: a five-card hand costs one sum and one dict lookup.
-    Ids are trusted (no range or duplicate check, see :func:`desmos` for a checked call).
+    The hot path of showdowns and bots: a five-card hand costs five additions and one dict
+    lookup. Ids are trusted (no range or duplicate check; :func:`desmos` checks them).
     """
     try:
         a, b, c, d, e = cards
-    except ValueError:
-        return _TABLE[_signature(cards)]
-    code = CODE
-    return _TABLE[code[a] + code[b] + code[c] + code[d] + code[e]]
+        return _HOT[KEY[a] + KEY[b] + KEY[c] + KEY[d] + KEY[e]]
+    except (ValueError, KeyError):
+        return _evaluate_slow(cards)
 
 
 def category_of(cards: Sequence[int]) -> Category:
@@ -237,77 +290,44 @@ def category_of(cards: Sequence[int]) -> Category:
 # every Crown, builds the concrete cards and tests each category's definition in turn.
 # ---------------------------------------------------------------------------------------------
 
-#: (kind, rank) of every distinct face a Crown may stand for: the 51 non-Palaestron cards with
-#: copies merged (identical copies give identical hands); the Crown face means "stays a Crown".
+#: (kind, rank) of every face a Crown may stand for: the 51 non-Palaestron cards with identical
+#: copies merged (they give identical hands); the Crown face itself means "stays a Crown".
 _FACES: tuple[tuple[int, int], ...] = tuple(
     dict.fromkeys((KIND_OF[cid], RANK_OF[cid]) for cid in range(_DECK_COUNT))
 )
+_GOD_TIER = TIER_OF[0]
 
 _Played = tuple[int, int, int]  # (kind, rank, tier) of a card as it counts in the hand
 
 
-def _kind_counts(hand: Sequence[_Played]) -> list[int]:
-    return sorted(Counter(kind for kind, _, _ in hand).values(), reverse=True)
-
-
-def _is_ascension(hand: Sequence[_Played]) -> bool:
-    # Natural Gods only: a Crown keeps tier 4 even standing for a God.
-    return len(hand) == HAND_SIZE and all(kind == _GOD and tier == 5 for kind, _, tier in hand)
-
-
-def _is_quartet(hand: Sequence[_Played]) -> bool:
-    counts = _kind_counts(hand)
-    return counts == [4, 1] if len(hand) == HAND_SIZE else 4 in counts
-
-
-def _is_full_domain(hand: Sequence[_Played]) -> bool:
-    return len(hand) == HAND_SIZE and _kind_counts(hand) == [3, 2]
-
-
-def _is_rank_flush(hand: Sequence[_Played]) -> bool:
-    ranks = {rank for _, rank, _ in hand}
-    return len(hand) == HAND_SIZE and len(ranks) == 1 and 0 not in ranks
-
-
-def _is_straight(hand: Sequence[_Played]) -> bool:
-    return len(hand) == HAND_SIZE and len({kind for kind, _, _ in hand}) == 1
-
-
-def _is_triplet(hand: Sequence[_Played]) -> bool:
-    counts = _kind_counts(hand)
-    return counts == [3, 1, 1] if len(hand) == HAND_SIZE else 3 in counts
-
-
-def _is_two_pair(hand: Sequence[_Played]) -> bool:
-    counts = _kind_counts(hand)
-    return counts == [2, 2, 1] if len(hand) == HAND_SIZE else counts.count(2) == 2
-
-
-def _is_pair(hand: Sequence[_Played]) -> bool:
-    counts = _kind_counts(hand)
-    return counts == [2, 1, 1, 1] if len(hand) == HAND_SIZE else counts.count(2) == 1
-
-
-_DEFINITIONS = (
-    (Category.ASCENSION, _is_ascension),
-    (Category.QUARTET, _is_quartet),
-    (Category.FULL_DOMAIN, _is_full_domain),
-    (Category.RANK_FLUSH, _is_rank_flush),
-    (Category.STRAIGHT, _is_straight),
-    (Category.TRIPLET, _is_triplet),
-    (Category.TWO_PAIR, _is_two_pair),
-    (Category.PAIR, _is_pair),
-)
-
-
-def _naive_category(hand: Sequence[_Played]) -> Category:
-    for category, holds in _DEFINITIONS:
-        if holds(hand):
-            return category
+def _naive_category(hand: list[_Played]) -> Category:
+    """The best category whose definition (ruling 3) the concrete, Crown-free hand meets."""
+    kinds = [kind for kind, _, _ in hand]
+    sizes = sorted((kinds.count(kind) for kind in set(kinds)), reverse=True)  # cards per kind
+    full = len(hand) == HAND_SIZE
+    if full and all(kind == _GOD and tier == _GOD_TIER for kind, _, tier in hand):
+        return Category.ASCENSION  # five natural Gods (a Crown keeps tier 4 as a God)
+    if sizes == [4, 1] if full else 4 in sizes:
+        return Category.QUARTET
+    if full and sizes == [3, 2]:
+        return Category.FULL_DOMAIN
+    if full and len({rank for _, rank, _ in hand}) == 1 and hand[0][1] != 0:
+        return Category.RANK_FLUSH  # one rank number; a Crown that stays has none
+    if full and sizes == [5]:
+        return Category.STRAIGHT
+    if sizes == [3, 1, 1] if full else 3 in sizes:
+        return Category.TRIPLET
+    if sizes == [2, 2, 1] if full else sizes.count(2) == 2:
+        return Category.TWO_PAIR
+    if sizes == [2, 1, 1, 1] if full else sizes.count(2) == 1:
+        return Category.PAIR
+    if full and sizes != [1, 1, 1, 1, 1]:
+        raise AssertionError(f"no category for kind sizes {sizes}")
     return Category.HIGH_HAND
 
 
-def _naive_key(hand: Sequence[_Played]) -> tuple[int, ...]:
+def _naive_key(hand: list[_Played]) -> tuple[int, ...]:
+    """Ruling 5 read literally: tiers grouped by kind, groups by size then strongest tier."""
     by_kind: dict[int, list[int]] = {}
     for kind, _, tier in hand:
         by_kind.setdefault(kind, []).append(tier)
@@ -319,9 +339,10 @@ def _naive_key(hand: Sequence[_Played]) -> tuple[int, ...]:
 def evaluate_naive(cards: Sequence[int]) -> Value:
     """The same value as :func:`evaluate`, computed the slow, obviously-correct way.
 
-    Every Crown tries every face (or staying a Crown); each concrete hand is tested against
-    each category's definition, best first; the best ``(category, key)`` over all substitutions
-    wins. Used by the tests as the oracle for the fast path.
+    Every Crown tries every face (or staying a Crown; the Crowns are identical, so unordered
+    choices cover every substitution); each concrete hand is tested against each category's
+    definition, best first; the best ``(category, key)`` over all substitutions wins.
+    The tests hold the fast path to this oracle.
     """
     counting = [cid for cid in cards if cid != PALAESTRON]
     if len(counting) > HAND_SIZE:
@@ -330,9 +351,12 @@ def evaluate_naive(cards: Sequence[int]) -> Value:
                if KIND_OF[cid] != _CROWN]
     crowns = len(counting) - len(natural)
     best: Value = (-1, ())
-    for faces in itertools.product(_FACES, repeat=crowns):
+    for faces in itertools.combinations_with_replacement(_FACES, crowns):
         hand = natural + [(kind, rank, _CROWN_TIER) for kind, rank in faces]
-        value = (int(_naive_category(hand)), _naive_key(hand))
+        category = _naive_category(hand)
+        if category < best[0]:
+            continue
+        value = (int(category), _naive_key(hand))
         if value > best:
             best = value
     return best
@@ -397,18 +421,15 @@ def compare(a: Sequence[int] | Desmos, b: Sequence[int] | Desmos) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-def _signatures_of_all_hands() -> Iterator[tuple[int, int]]:
-    """(signature, number of hands) over every 5-card hand of the 51 counting cards."""
-    codes = [CODE[cid] for cid in range(_DECK_COUNT)]
-    return iter(Counter(map(sum, itertools.combinations(codes, HAND_SIZE))).items())
-
-
 def census() -> dict[Category, int]:
     """Hands per category over all C(51, 5) = 2,349,060 five-card hands without the Palaestron.
 
-    Each distinct signature is evaluated once and weighted by how many hands share it.
+    Counts how many hands share each packed signature (the sum of their codes), then values
+    each distinct signature once.
     """
+    codes = CODE[:_DECK_COUNT]
+    hands_by_signature = Counter(map(sum, itertools.combinations(codes, HAND_SIZE)))
     counts = dict.fromkeys(Category, 0)
-    for signature, hands in _signatures_of_all_hands():
-        counts[Category(_TABLE[signature][0])] += hands
+    for signature, hands in hands_by_signature.items():
+        counts[Category(_value_of_signature(signature)[0])] += hands
     return counts

@@ -8,7 +8,6 @@ event feed. It never holds another seat's hidden card: the hidden cards a seat h
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from arena.engine.cards import NOTATION
@@ -17,9 +16,17 @@ from arena.engine.state import State
 __all__ = ["Observation"]
 
 
-@dataclass(frozen=True, slots=True)
 class Observation:
-    """A frozen snapshot for one seat; card lists are in notation (``"God-3"``)."""
+    """A snapshot for one seat, taken when built; card lists are in notation (``"God-3"``).
+
+    Built at every decision, so it copies only small tuples and keeps the event feed as a
+    (list, length) view of the append-only feed. Treat it as read-only.
+    """
+
+    __slots__ = ("seat", "players", "round", "rounds", "turn", "active_seat", "phase",
+                 "hand_ids", "trap_cards", "hand_sizes", "trap_counts", "revealed_ids",
+                 "effect_graveyard_ids", "discard_graveyard_ids", "draw_pile", "_feed",
+                 "_feed_len")
 
     seat: int
     players: tuple[str, ...]
@@ -29,39 +36,44 @@ class Observation:
     active_seat: int
     phase: str
     hand_ids: tuple[int, ...]
-    trap_cards: tuple[tuple[int, int, bool], ...]  # (card id, own turns left, triggerable)
+    #: (card id, own turns left before it expires, triggerable now) per own trap
+    trap_cards: tuple[tuple[int, int, bool], ...]
     hand_sizes: tuple[int, ...]
     trap_counts: tuple[int, ...]
     revealed_ids: tuple[tuple[int, ...], ...]
     effect_graveyard_ids: tuple[int, ...]
     discard_graveyard_ids: tuple[int, ...]
     draw_pile: int
-    _feed: list[dict[str, Any]]
-    _feed_len: int
+
+    def __init__(self, state: State, seat: int) -> None:
+        self.seat = seat
+        self.players = state.players
+        self.round = state.round
+        self.rounds = state.rounds
+        self.turn = state.turn
+        self.active_seat = state.active
+        self.phase = state.phase
+        self.hand_ids = tuple(state.hands[seat])
+        traps = state.traps[seat]
+        if traps:
+            done = state.own_turns[seat]
+            self.trap_cards = tuple((t.card, 3 - (done - t.owner_turns), t.set_turn < state.turn)
+                                    for t in traps)
+        else:
+            self.trap_cards = ()
+        self.hand_sizes = tuple(map(len, state.hands))
+        self.trap_counts = tuple(map(len, state.traps))
+        self.revealed_ids = tuple(map(tuple, state.revealed))
+        self.effect_graveyard_ids = tuple(state.effect_graveyard)
+        self.discard_graveyard_ids = tuple(state.discard_graveyard)
+        self.draw_pile = len(state.draw_pile)
+        feed = state.feeds[seat]
+        self._feed = feed
+        self._feed_len = len(feed)
 
     @classmethod
     def of(cls, state: State, seat: int) -> Observation:
-        turns_done = state.own_turns[seat]
-        return cls(
-            seat,
-            state.players,
-            state.round,
-            state.rounds,
-            state.turn,
-            state.active,
-            state.phase,
-            tuple(state.hands[seat]),
-            tuple((t.card, 3 - (turns_done - t.owner_turns), t.set_turn < state.turn)
-                  for t in state.traps[seat]),
-            tuple(len(h) for h in state.hands),
-            tuple(len(t) for t in state.traps),
-            tuple(tuple(r) for r in state.revealed),
-            tuple(state.effect_graveyard),
-            tuple(state.discard_graveyard),
-            len(state.draw_pile),
-            state.feeds[seat],
-            len(state.feeds[seat]),
-        )
+        return cls(state, seat)
 
     # -- notation views -------------------------------------------------------------
     @property

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from arena.engine.cards import KIND_OF, NOTATION, Kind
 from arena.engine.config import GameConfig
 from arena.engine.decision import Decision, Option
 from arena.errors import IllegalChoiceError, RulesError
 
-if TYPE_CHECKING:
-    from arena.engine.observation import Observation
 
 __all__ = ["GameResult", "State", "Trap"]
 
@@ -240,9 +238,7 @@ class State:
     # ------------------------------------------------------------------ views
     def observe(self, seat: int) -> Observation:
         """What ``seat`` may know now (never another seat's hidden card)."""
-        from arena.engine.observation import Observation
-
-        return Observation.of(self, seat)
+        return Observation(self, seat)
 
     def record(self) -> dict[str, Any]:
         from arena.engine.record import build_record
@@ -278,3 +274,5 @@ class State:
         hands = " | ".join(" ".join(NOTATION[c] for c in h) for h in self.hands)
         return f"<State round {self.round}/{self.rounds} turn {self.turn} seat {self.active}: {hands}>"
 
+
+from arena.engine.observation import Observation  # noqa: E402  (observation imports State)

@@ -70,7 +70,7 @@ def _graveyard_take(state: State, taken: int, seat: int, src: str) -> None:
 def _graveyard_give(state: State, given: int, seat: int, taken: int, src: str) -> None:
     if given < 0:
         return
-    state.discard_graveyard.remove(taken)
+    state.take_from_discard_graveyard(taken)
     state.remove_from_hand(seat, given)
     state.discard_graveyard.append(given)
     state.add_to_hand(seat, taken)
@@ -294,7 +294,8 @@ def _petrify(state: State, target: int, seat: int, src: str) -> None:
 
 def griffin(state: State, seat: int, src: str) -> None:
     if state.discard_graveyard:
-        card = state.discard_graveyard.pop()
+        card = state.discard_graveyard[-1]
+        state.take_from_discard_graveyard(card)
         state.draw_pile.append(card)
         state.emit({"type": "updraft", "seat": seat, "card": NOTATION[card], "source": src})
 

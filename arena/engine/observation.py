@@ -25,8 +25,8 @@ class Observation:
 
     __slots__ = ("seat", "players", "round", "rounds", "turn", "active_seat", "phase",
                  "hand_ids", "trap_cards", "hand_sizes", "trap_counts", "revealed_ids",
-                 "effect_graveyard_ids", "discard_graveyard_ids", "draw_pile", "_feed",
-                 "_feed_len")
+                 "draw_pile", "_feed", "_feed_len", "_effect_gy", "_effect_gy_len",
+                 "_discard_gy", "_discard_gy_len")
 
     seat: int
     players: tuple[str, ...]
@@ -41,8 +41,6 @@ class Observation:
     hand_sizes: tuple[int, ...]
     trap_counts: tuple[int, ...]
     revealed_ids: tuple[tuple[int, ...], ...]
-    effect_graveyard_ids: tuple[int, ...]
-    discard_graveyard_ids: tuple[int, ...]
     draw_pile: int
 
     def __init__(self, state: State, seat: int) -> None:
@@ -64,8 +62,12 @@ class Observation:
         self.hand_sizes = tuple(map(len, state.hands))
         self.trap_counts = tuple(map(len, state.traps))
         self.revealed_ids = tuple(map(tuple, state.revealed))
-        self.effect_graveyard_ids = tuple(state.effect_graveyard)
-        self.discard_graveyard_ids = tuple(state.discard_graveyard)
+        # graveyards grow in place and are replaced when a card leaves (State
+        # .take_from_discard_graveyard, reshuffles), so a (list, length) view is a snapshot
+        self._effect_gy = state.effect_graveyard
+        self._effect_gy_len = len(self._effect_gy)
+        self._discard_gy = state.discard_graveyard
+        self._discard_gy_len = len(self._discard_gy)
         self.draw_pile = len(state.draw_pile)
         feed = state.feeds[seat]
         self._feed = feed
@@ -76,6 +78,14 @@ class Observation:
         return cls(state, seat)
 
     # -- notation views -------------------------------------------------------------
+    @property
+    def effect_graveyard_ids(self) -> list[int]:
+        return self._effect_gy[: self._effect_gy_len]
+
+    @property
+    def discard_graveyard_ids(self) -> list[int]:
+        return self._discard_gy[: self._discard_gy_len]
+
     @property
     def hand(self) -> list[str]:
         return [NOTATION[c] for c in self.hand_ids]

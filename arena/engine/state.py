@@ -196,8 +196,13 @@ class State:
 
     def emit_split(self, seat: int, private: dict[str, Any], public: dict[str, Any]) -> None:
         """One happening seen two ways: in full by ``seat``, without its secret by the rest."""
-        self.emit(private, seat)
-        self.emit(public, ~seat)
+        if not self.track_events:
+            return
+        private["turn"] = public["turn"] = self.turn
+        self.log.append((seat, private))
+        self.log.append((~seat, public))
+        for other, feed in enumerate(self.feeds):
+            feed.append(private if other == seat else public)
 
     def events_for(self, seat: int, start: int = 0) -> list[dict[str, Any]]:
         """Events ``seat`` may see, from position ``start`` of its own feed."""
@@ -210,6 +215,16 @@ class State:
         if KIND_OF[card] == _GOD and len(hand) == 5 and seat not in self.forfeits:
             if all(KIND_OF[c] == _GOD for c in hand) and self.ascended is None:
                 self.ascended = seat
+
+    def take_from_discard_graveyard(self, card: int) -> None:
+        """Remove a card from the Discard Graveyard.
+
+        Graveyards only ever grow in place; a removal builds a new list, so observations can
+        keep (list, length) views of them instead of copying them at every decision.
+        """
+        graveyard = list(self.discard_graveyard)
+        graveyard.remove(card)
+        self.discard_graveyard = graveyard
 
     def remove_from_hand(self, seat: int, card: int) -> None:
         self.hands[seat].remove(card)

@@ -170,7 +170,8 @@ RANK_OF: tuple[int, ...] = tuple(card.rank for card in DECK)
 TIER_OF: tuple[int, ...] = tuple(card.tier for card in DECK)
 PALAESTRON: int = DECK_SIZE - 1
 #: A small int per distinct face: copies of one card share it.
-FACE_OF: tuple[int, ...] = tuple(sorted(set(NOTATION), key=NOTATION.index).index(n) for n in NOTATION)
+_FACES = sorted(set(NOTATION), key=NOTATION.index)
+FACE_OF: tuple[int, ...] = tuple(_FACES.index(name) for name in NOTATION)
 #: Every id carrying a given face, e.g. ``CARD_IDS[Card.parse("Crown")] == (49, 50)``.
 CARD_IDS: dict[Card, tuple[int, ...]] = {}
 for _cid, _card in enumerate(DECK):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DECISION_KINDS", "Decision", "Option"]
+__all__ = ["DECISION_KINDS", "Decision", "Option", "visible_to"]
 
 Option = dict[str, Any]
 
@@ -44,3 +44,9 @@ class Decision:
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "options": list(self.options),
                 "context": self.context}
+
+
+def visible_to(to: int | None, seat: int) -> bool:
+    """Whether an event logged with audience ``to`` may be seen by ``seat``: ``None`` is
+    everyone, ``to >= 0`` that seat only, ``to < 0`` everyone but seat ``~to``."""
+    return to is None or to == seat or (to < 0 and ~to != seat)

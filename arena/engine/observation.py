@@ -8,10 +8,13 @@ event feed. It never holds another seat's hidden card: the hidden cards a seat h
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from arena.engine.cards import NOTATION
-from arena.engine.state import State
+from arena.engine.decision import visible_to
+
+if TYPE_CHECKING:
+    from arena.engine.state import State
 
 __all__ = ["Observation"]
 
@@ -25,7 +28,7 @@ class Observation:
 
     __slots__ = ("seat", "players", "round", "rounds", "turn", "active_seat", "phase",
                  "hand_ids", "trap_cards", "hand_sizes", "trap_counts", "revealed_ids",
-                 "draw_pile", "_feed", "_feed_len", "_effect_gy", "_effect_gy_len",
+                 "draw_pile", "_log", "_log_len", "_effect_gy", "_effect_gy_len",
                  "_discard_gy", "_discard_gy_len")
 
     seat: int
@@ -69,9 +72,8 @@ class Observation:
         self._discard_gy = state.discard_graveyard
         self._discard_gy_len = len(self._discard_gy)
         self.draw_pile = len(state.draw_pile)
-        feed = state.feeds[seat]
-        self._feed = feed
-        self._feed_len = len(feed)
+        self._log = state.log
+        self._log_len = len(state.log)
 
     @classmethod
     def of(cls, state: State, seat: int) -> Observation:
@@ -110,7 +112,8 @@ class Observation:
     @property
     def events(self) -> list[dict[str, Any]]:
         """The seat's own event feed up to this observation."""
-        return self._feed[: self._feed_len]
+        seat = self.seat
+        return [event for to, event in self._log[: self._log_len] if visible_to(to, seat)]
 
     def to_json(self, include_events: bool = True) -> dict[str, Any]:
         data: dict[str, Any] = {

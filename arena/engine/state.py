@@ -14,11 +14,11 @@ from typing import Any
 
 from arena.engine.cards import KIND_OF, NOTATION, Kind
 from arena.engine.config import GameConfig
-from arena.engine.decision import Decision, Option
+from arena.engine.decision import Decision, Option, visible_to
+from arena.engine.observation import Observation
 from arena.errors import IllegalChoiceError, RulesError
 
-
-__all__ = ["GameResult", "State", "Trap"]
+__all__ = ["GameResult", "State", "Trap", "visible_to"]
 
 Step = tuple[Callable[..., None], tuple[Any, ...]]
 Continuation = Callable[..., None]
@@ -105,7 +105,8 @@ class State:
         self.choices: list[tuple[int, str, int]] = []
         self.track_events = config.track_events
         self.log: list[tuple[int | None, dict[str, Any]]] = []
-        self.feeds: list[list[dict[str, Any]]] = [[] for _ in range(self.n)]
+        self._feeds: list[list[dict[str, Any]]] = [[] for _ in range(self.n)]
+        self._feed_pos = [0] * self.n
         self.turn_log: list[dict[str, Any]] = []
         self.forfeits: dict[int, str] = {}
         self.forfeit_log: list[tuple[int, str, int]] = []
@@ -179,34 +180,35 @@ class State:
     def emit(self, event: dict[str, Any], to: int | None = None) -> None:
         """Record an event: public (``to=None``), private to seat ``to`` (``to >= 0``), or
         for everyone but seat ``~to`` (``to < 0``)."""
-        if not self.track_events:
-            return
-        event["turn"] = self.turn
-        self.log.append((to, event))
-        if to is None:
-            for feed in self.feeds:
-                feed.append(event)
-        elif to >= 0:
-            self.feeds[to].append(event)
-        else:
-            hidden_from = ~to
-            for seat, feed in enumerate(self.feeds):
-                if seat != hidden_from:
-                    feed.append(event)
+        if self.track_events:
+            event["turn"] = self.turn
+            self.log.append((to, event))
 
     def emit_split(self, seat: int, private: dict[str, Any], public: dict[str, Any]) -> None:
         """One happening seen two ways: in full by ``seat``, without its secret by the rest."""
-        if not self.track_events:
-            return
-        private["turn"] = public["turn"] = self.turn
-        self.log.append((seat, private))
-        self.log.append((~seat, public))
-        for other, feed in enumerate(self.feeds):
-            feed.append(private if other == seat else public)
+        if self.track_events:
+            private["turn"] = public["turn"] = self.turn
+            self.log.append((seat, private))
+            self.log.append((~seat, public))
+
+    def feed(self, seat: int) -> list[dict[str, Any]]:
+        """Every event ``seat`` may see so far, in order (built lazily from the log, so
+        games nobody watches pay nothing for it)."""
+        feed = self._feeds[seat]
+        log = self.log
+        pos = self._feed_pos[seat]
+        if pos < len(log):
+            feed.extend(event for to, event in log[pos:] if visible_to(to, seat))
+            self._feed_pos[seat] = len(log)
+        return feed
+
+    @property
+    def feeds(self) -> list[list[dict[str, Any]]]:
+        return [self.feed(seat) for seat in range(self.n)]
 
     def events_for(self, seat: int, start: int = 0) -> list[dict[str, Any]]:
         """Events ``seat`` may see, from position ``start`` of its own feed."""
-        return self.feeds[seat][start:]
+        return self.feed(seat)[start:]
 
     # ------------------------------------------------------------------ zones
     def add_to_hand(self, seat: int, card: int) -> None:
@@ -278,7 +280,8 @@ class State:
         other.choices = list(self.choices)
         other.track_events = False
         other.log = []
-        other.feeds = [[] for _ in range(self.n)]
+        other._feeds = [[] for _ in range(self.n)]
+        other._feed_pos = [0] * self.n
         other.turn_log = list(self.turn_log)
         other.forfeits = dict(self.forfeits)
         other.forfeit_log = list(self.forfeit_log)
@@ -287,7 +290,5 @@ class State:
 
     def __repr__(self) -> str:
         hands = " | ".join(" ".join(NOTATION[c] for c in h) for h in self.hands)
-        return f"<State round {self.round}/{self.rounds} turn {self.turn} seat {self.active}: {hands}>"
-
-
-from arena.engine.observation import Observation  # noqa: E402  (observation imports State)
+        return (f"<State round {self.round}/{self.rounds} turn {self.turn} "
+                f"seat {self.active}: {hands}>")

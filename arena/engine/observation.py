@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from arena.engine.cards import NOTATION
+from arena.engine.cards import NOTATION, card_id
 from arena.engine.decision import visible_to
 
 if TYPE_CHECKING:
@@ -78,6 +78,59 @@ class Observation:
     @classmethod
     def of(cls, state: State, seat: int) -> Observation:
         return cls(state, seat)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any],
+                  events: list[dict[str, Any]] | None = None) -> Observation:
+        """Rebuild an observation from its JSON (what a bot receives in ``act``) and the
+        events the bot has seen, so a bot can search with the engine. Copies of a card get
+        distinct ids, which are interchangeable."""
+        taken: set[int] = set()
+
+        def ids(names: list[str]) -> tuple[int, ...]:
+            out = []
+            for name in names:
+                cid = card_id(name, taken)
+                taken.add(cid)
+                out.append(cid)
+            return tuple(out)
+
+        obs = cls.__new__(cls)
+        obs.seat = int(data["seat"])
+        obs.players = tuple(data["players"])
+        obs.round = int(data["round"])
+        obs.rounds = int(data["rounds"])
+        obs.turn = int(data["turn"])
+        obs.active_seat = int(data["active_seat"])
+        obs.phase = str(data.get("phase", "play"))
+        obs.hand_ids = ids(data["hand"])
+        traps = data.get("traps", [])
+        trap_ids = ids([t["card"] for t in traps])
+        obs.trap_cards = tuple((cid, int(t["turns_left"]), bool(t["triggerable"]))
+                               for cid, t in zip(trap_ids, traps))
+        obs.hand_sizes = tuple(data["hand_sizes"])
+        obs.trap_counts = tuple(data["trap_counts"])
+        revealed = list(data["revealed"])
+        # the seat's own revealed cards are in its hand: reuse those ids
+        own = list(obs.hand_ids)
+        own_revealed = []
+        for name in revealed[obs.seat]:
+            match = next(c for c in own if NOTATION[c] == name)
+            own.remove(match)
+            own_revealed.append(match)
+        obs.revealed_ids = tuple(
+            tuple(own_revealed) if seat == obs.seat else ids(cards)
+            for seat, cards in enumerate(revealed)
+        )
+        effect_gy = list(ids(data["effect_graveyard"]))
+        discard_gy = list(ids(data["discard_graveyard"]))
+        obs._effect_gy, obs._effect_gy_len = effect_gy, len(effect_gy)
+        obs._discard_gy, obs._discard_gy_len = discard_gy, len(discard_gy)
+        obs.draw_pile = int(data["draw_pile"])
+        feed = list(events if events is not None else data.get("events", []))
+        obs._log = [(obs.seat, event) for event in feed]
+        obs._log_len = len(feed)
+        return obs
 
     # -- notation views -------------------------------------------------------------
     @property

@@ -2,8 +2,269 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import typer
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
+    _register_doctor(app)
+    _register_check_bot(app)
+    _register_submit(app)
+    _register_match(app)
+    _register_bots(app)
+
+
+def _register_doctor(app: typer.Typer) -> None:
+    """``arena doctor``: which sandbox layers work here and what bots run with."""
+
+    @app.command("doctor")
+    def doctor(
+        as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object."),
+    ) -> None:
+        """Check the bot sandbox: each isolation layer (active, or missing and why), the
+        interpreter and user bots run with. Exit 1 only when bots cannot run at all.
+
+        Example: arena doctor
+        """
+        import json
+
+        from arena.sandbox import Limits, probe
+        from arena.sandbox.probe import NOT_NEEDED
+
+        report = probe()
+        if as_json:
+            typer.echo(json.dumps(report.to_json(), indent=2))
+            raise typer.Exit(0 if report.can_run else 1)
+        limits = Limits()
+        what = {
+            "setsid": "own session and process group, killed as a whole",
+            "rlimits": (f"memory {limits.memory_mb} MiB, cpu {limits.cpu_seconds} s, "
+                        f"{limits.open_files} files, {limits.file_size_mb} MiB per file, "
+                        f"{limits.processes} processes, no core dumps (defaults)"),
+            "user": f"bots run as {report.user}"
+                    + (f" (uid {report.uid}, gid {report.gid})" if report.uid is not None else ""),
+            "bwrap": "pid, network, ipc and uts namespaces; read-only system; private /tmp",
+            "landlock": "filesystem allow list: system, own files, kit; writes only to scratch",
+            "seccomp": "no ptrace, mounts, namespaces, kernel keys, bpf, io_uring, inet sockets",
+            "cgroup": "memory.max and pids.max per bot",
+        }
+        typer.echo(f"Sandbox level: {report.level}")
+        for name in ("setsid", "rlimits", "user", "bwrap", "landlock", "seccomp", "cgroup"):
+            status = report.layers.get(name, "not probed")
+            if status is True:
+                mark, detail = "ok  ", what[name]
+            elif isinstance(status, str) and status.startswith(NOT_NEEDED):
+                mark, detail = "n/a ", status[len(NOT_NEEDED):]
+            else:
+                mark, detail = "MISS", str(status)
+            typer.echo(f"  [{mark}] {name:<8} {detail}")
+        typer.echo(f"Interpreter: {report.python}"
+                   + (f" (Python {report.python_version})" if report.python_version else ""))
+        typer.echo(f"Runs as:     {report.user}"
+                   + (f" (uid {report.uid})" if report.uid is not None else ""))
+        typer.echo(f"Bot kit:     {report.kit_path} (on the bots' PYTHONPATH)")
+        if not report.can_run:
+            typer.echo("Bots cannot run here:", err=True)
+            for line in report.warnings:
+                typer.echo(f"  {line}", err=True)
+            raise typer.Exit(1)
+        if report.warnings:
+            typer.echo(f"{len(report.warnings)} layer(s) missing; bots run at level "
+                       f"{report.level}.")
+
+
+# --------------------------------------------------------------------------- bots and matches
+def _help(*paragraphs: str) -> str:
+    return "\n\n".join(paragraphs)
+
+
+def _limits(decision_ms: int | None, time_bank_ms: int | None, max_strikes: int | None) -> Any:
+    from arena.sandbox import Limits
+
+    changes = {k: v for k, v in (("decision_ms", decision_ms), ("time_bank_ms", time_bank_ms),
+                                 ("max_strikes", max_strikes)) if v is not None}
+    return Limits.from_mapping(changes)
+
+
+def _print_report(report: Any) -> None:
+    typer.echo(f"Checking {report.bot} (version {report.version})"
+               + (f" in the sandbox ({report.sandbox_level})" if report.sandbox_level else ""))
+    for line in report.lines():
+        typer.echo(line)
+
+
+def _register_check_bot(app: typer.Typer) -> None:
+    """``arena check-bot PATH``: the compliance checklist for bot authors."""
+
+    @app.command("check-bot", help=_help(
+        "Check that a bot follows the protocol: handshake, metadata, games of decisions within "
+        "the limits, game boundaries, clean exit on bye. Prints one line per check (✓, or ✗ "
+        "with the reason); exit code 0 when every check passes, 1 otherwise.",
+        "Example: arena check-bot bots/greedy.py"))
+    def check_bot_command(
+        path: str = typer.Argument(..., help="A bot: a .py module, a directory with bot.yaml, "
+                                             "or a registered name."),
+        games: int = typer.Option(3, "--games", min=1, help="Games to play (2, 3 and 5 "
+                                                            "players in turn)."),
+        seed: int = typer.Option(0, "--seed", help="Seed of the check's games."),
+        decision_ms: int | None = typer.Option(None, "--decision-ms", min=1,
+                                               help="Time per decision (default 1000)."),
+        as_json: bool = typer.Option(False, "--json", help="Print the checklist as JSON."),
+    ) -> None:
+        import json
+
+        from arena.referee.check import check_bot
+
+        report = check_bot(path, games=games, seed=seed,
+                           limits=_limits(decision_ms, None, None))
+        if as_json:
+            typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        else:
+            _print_report(report)
+            failed = len(report.failures())
+            typer.echo(f"PASS: {report.bot} is ready to submit." if report.ok else
+                       f"FAIL: {failed} of {len(report.items)} checks failed.")
+        raise typer.Exit(0 if report.ok else 1)
+
+
+def _register_submit(app: typer.Typer) -> None:
+    """``arena submit PATH [--name NAME]``: check, then register under bots/."""
+
+    @app.command("submit", help=_help(
+        "Run the compliance check on a bot, then register it under bots/ with a content-hash "
+        "version and its metadata (recorded in bots/registry.yaml). A name that is taken or a "
+        "failing check is refused with the reason.",
+        "Example: arena submit ~/my_bot.py --name mybot"))
+    def submit_command(
+        path: str = typer.Argument(..., help="The bot to submit: a .py module or a directory "
+                                             "with bot.yaml."),
+        name: str | None = typer.Option(None, "--name", help="Register under this name "
+                                                             "(default: the bot's own)."),
+    ) -> None:
+        from arena.referee.check import check_bot
+        from arena.registry import default_bots_dir, submit
+
+        def check(spec: Any) -> Any:
+            report = check_bot(spec)
+            _print_report(report)
+            return report
+
+        bots_dir = default_bots_dir()
+        spec = submit(path, name=name, bots_dir=bots_dir, check=check)
+        where = spec.path.relative_to(bots_dir.resolve()) if spec.path.is_relative_to(
+            bots_dir.resolve()) else spec.path
+        typer.echo(f"Registered {spec.name} version {spec.version} at "
+                   f"{bots_dir / where}")
+
+
+def _register_match(app: typer.Typer) -> None:
+    """``arena match BOT BOT [BOT ...]``: one sandboxed match with diagnostics."""
+
+    @app.command("match", help=_help(
+        "Play one match of 2-5 bots through the sandbox, each bot one persistent process. "
+        "Prints placements per game and per-bot diagnostics: decisions, median and max "
+        "latency, timeouts, failures by type.",
+        "Example: arena match bots/random.py bots/greedy.py --games 10 --seed 1"))
+    def match_command(
+        bots: list[str] = typer.Argument(..., help="2 to 5 bots: registered names, .py "
+                                                   "modules or bot directories."),
+        games: int = typer.Option(1, "--games", "-g", min=1, help="Games to play."),
+        seed: int = typer.Option(0, "--seed", "-s", help="Match seed (game seeds derive "
+                                                          "from it)."),
+        records: Path | None = typer.Option(None, "--records", help="Write each game's "
+                                                                     "record to this JSONL "
+                                                                     "file."),
+        as_json: bool = typer.Option(False, "--json", help="Print the outcome as one JSON "
+                                                           "object."),
+        decision_ms: int | None = typer.Option(None, "--decision-ms", min=1,
+                                               help="Time per decision (default 1000)."),
+        time_bank_ms: int | None = typer.Option(None, "--time-bank-ms", min=0,
+                                                help="Time bank per game (default 10000)."),
+        max_strikes: int | None = typer.Option(None, "--max-strikes", min=0,
+                                               help="Strikes per game before a forfeit "
+                                                    "(default 3)."),
+    ) -> None:
+        import json
+
+        from arena.referee.match import MatchRequest, play_match
+
+        limits = _limits(decision_ms, time_bank_ms, max_strikes)
+        out = records.open("w", encoding="utf-8") if records is not None else None
+        try:
+            def on_game(game: Any) -> None:
+                if out is not None:
+                    out.write(json.dumps(game.record, separators=(",", ":")) + "\n")
+                    out.flush()
+
+            outcome = play_match(MatchRequest(bots=bots, games=games, seed=seed,
+                                              limits=limits), on_game=on_game)
+        finally:
+            if out is not None:
+                out.close()
+        if as_json:
+            typer.echo(json.dumps(outcome.to_json(), indent=2))
+            return
+        typer.echo(_render_match(outcome))
+        if records is not None:
+            typer.echo(f"Wrote {len(outcome.games)} game records to {records}")
+
+
+def _render_match(outcome: Any) -> str:
+    from tabulate import tabulate
+
+    names = outcome.names
+    lines = [f"Match {' vs '.join(names)}: {len(outcome.games)} game(s), "
+             f"sandbox {outcome.sandbox_level or 'n/a'}"]
+    rows = []
+    for game in outcome.games:
+        failures = ", ".join(f"{names[f['seat']]} {f['type']}" for f in game.failures)
+        rows.append([game.game_index, names[game.starting_seat],
+                     " ".join(str(p) for p in game.placements),
+                     ", ".join(game.desmos), game.tiebreak, failures or "-"])
+    lines.append(tabulate(rows, headers=["game", "starts", f"places ({', '.join(names)})",
+                                         "desmos", "tiebreak", "failures"]))
+    lines.append("")
+    rows = []
+    standings = outcome.standings()
+    for stats, diag in zip(standings, outcome.bots, strict=True):
+        failures = ", ".join(f"{t} {n}" for t, n in diag["failures"].items()) or "-"
+        rows.append([diag["name"], diag["bot"].split("@")[1], stats["wins"],
+                     stats["mean_place"], diag["decisions"],
+                     "-" if diag["median_ms"] is None else f"{diag['median_ms']:.2f}",
+                     "-" if diag["max_ms"] is None else f"{diag['max_ms']:.1f}",
+                     diag["timeouts"], failures, diag["restarts"]])
+    lines.append(tabulate(rows, headers=["bot", "version", "wins", "mean place", "decisions",
+                                         "median ms", "max ms", "timeouts", "failures",
+                                         "restarts"]))
+    return "\n".join(lines)
+
+
+def _register_bots(app: typer.Typer) -> None:
+    """``arena bots``: the registered bots and their versions."""
+
+    @app.command("bots", help=_help(
+        "List the registered bots (bots/) with their content-hash versions, kinds and "
+        "metadata.", "Example: arena bots"))
+    def bots_command(
+        as_json: bool = typer.Option(False, "--json", help="Print the list as JSON."),
+    ) -> None:
+        import json
+
+        from tabulate import tabulate
+
+        from arena.registry import default_bots_dir, list_bots
+
+        specs = list_bots(default_bots_dir())
+        if as_json:
+            typer.echo(json.dumps([s.to_json() for s in specs], indent=2))
+            return
+        if not specs:
+            typer.echo(f"No bots registered in {default_bots_dir()}.")
+            return
+        rows = [[s.name, s.version, s.kind, s.metadata.get("author", "-"),
+                 s.metadata.get("version", "-"), s.path.name] for s in specs]
+        typer.echo(tabulate(rows, headers=["name", "version", "kind", "author",
+                                           "own version", "file"]))

@@ -1,9 +1,231 @@
-"""CLI commands of the engine layer (registered by arena.cli.main)."""
+"""CLI commands of the engine layer (registered by arena.cli.main).
+
+``desmos`` evaluates, compares and counts Desmos hands. Bad cards raise
+:class:`arena.errors.CardError`, which the root group shows as one ``Error: ...`` line.
+"""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
+from tabulate import tabulate
+
+from arena.engine.cards import NOTATION, PALAESTRON, parse_cards
+from arena.engine.desmos import HAND_SIZE, Category, Desmos, census, desmos
+from arena.errors import CardError
+
+__all__ = ["register"]
+
+
+def _hand(texts: list[str] | str) -> Desmos:
+    """Parse one full Desmos: exactly five cards, no Palaestron."""
+    cards = parse_cards(texts)
+    if PALAESTRON in cards:
+        raise CardError("the Palaestron cannot be part of a Desmos")
+    if len(cards) != HAND_SIZE:
+        raise CardError(f"a Desmos is exactly {HAND_SIZE} cards, got {len(cards)}")
+    return desmos(cards)
+
+
+def _key_text(hand: Desmos) -> str:
+    return " ".join(str(tier) for tier in hand.key)
+
+
+def _show(hand: Desmos) -> str:
+    return "\n".join([
+        f"Desmos:   {' '.join(NOTATION[cid] for cid in hand.cards)}",
+        f"Category: {hand.category.label}",
+        f"Tie key:  {_key_text(hand)}",
+    ])
+
+
+def _verdict(first: Desmos, second: Desmos) -> str:
+    if first == second:
+        return (f"Tie: both are {first.category.label} with tie key {_key_text(first)} "
+                "(a true tie; rank numbers never break ties)")
+    winner, loser, number = (first, second, 1) if first > second else (second, first, 2)
+    if winner.category != loser.category:
+        why = f"{winner.category.label} beats {loser.category.label}"
+    else:
+        why = f"same category, tie key {_key_text(winner)} beats {_key_text(loser)}"
+    return f"Hand {number} wins: {why}"
+
+
+def _census_table() -> str:
+    counts = census()
+    total = sum(counts.values())
+    rows = [[category.label, f"{counts[category]:,}", f"{100 * counts[category] / total:.4f}%"]
+            for category in sorted(Category, reverse=True)]
+    rows.append(["Total", f"{total:,}", "100.0000%"])
+    return tabulate(rows, headers=["Category", "Hands", "Share"], colalign=("left", "right",
+                                                                           "right"))
+
+
+def desmos_command(
+    cards: Annotated[
+        list[str] | None,
+        typer.Argument(help="Five cards in public notation (God-3, Agari-6, Fate-1, Crown, ...).",
+                       show_default=False),
+    ] = None,
+    compare: Annotated[
+        tuple[str, str] | None,
+        typer.Option("--compare", metavar="HAND HAND",
+                     help='Compare two hands, each one quoted string of five cards.'),
+    ] = None,
+    count: Annotated[
+        bool,
+        typer.Option("--census", help="Count every 5-card hand of the 51 cards other than the "
+                                      "Palaestron (2,349,060 hands) by category."),
+    ] = False,
+) -> None:
+    """Evaluate, compare or count Desmos hands (help text: ``_DESMOS_HELP``)."""
+    modes = sum([bool(cards), compare is not None, count])
+    if modes != 1:
+        raise typer.BadParameter("give five cards, --compare HAND HAND or --census (one of them)")
+    if count:
+        typer.echo(_census_table())
+    elif compare is not None:
+        first, second = _hand(compare[0]), _hand(compare[1])
+        typer.echo(f"Hand 1: {first.describe()}")
+        typer.echo(f"Hand 2: {second.describe()}")
+        typer.echo(_verdict(first, second))
+    else:
+        typer.echo(_show(_hand(cards or [])))
+
+
+_DESMOS_HELP = "\n\n".join([
+    "Evaluate a Desmos: print its category and tie key. With --compare, say which of two hands "
+    "wins (or that they truly tie). With --census, count every 5-card hand by category.",
+    "Categories, best first: The Ascension, Quartet, Full Domain, Rank Flush, Straight, "
+    "Triplet, Two Pair, Pair, High Hand. Crowns are wild (any card, or a Crown). The tie key "
+    "lists each card's tier (God 5, Crown 4, Class 3, Fate 2, Beast 1), biggest groups first; "
+    "rank numbers never break ties.",
+    "Example: arena desmos God-1 God-2 Crown Fate-3 Beast-1",
+    'Example: arena desmos --compare "God-1 God-2 Agari-1 Agari-2 Fate-1" '
+    '"Umbrae-1 Umbrae-2 Arcoi-1 Arcoi-2 God-3"',
+    "Example: arena desmos --census",
+])
+
+
+def _register_desmos(app: typer.Typer) -> None:
+    app.command("desmos", help=_DESMOS_HELP)(desmos_command)
+
+
+# -------------------------------------------------------------- simulate, replay, rules
+# (helpers of the simulation engineer; imports are local so this block stands alone)
+
+_SIMULATE_HELP = "\n\n".join([
+    "Play in-process games between built-in random agents and print what happened: games/s, "
+    "decisions/s, win rate by seat (seat 0 always acts first), categories at showdown, game "
+    "length, how often each card effect and trap was used, Palaestron, Ascension and "
+    "tie-break counts. Everything is drawn from --seed: the same seed gives the same games.",
+    "--records writes one game record per line (JSON lines); check them with arena replay.",
+    "Example: arena simulate --players 4 --games 1000 --seed 7",
+    "Example: arena simulate -p 2 -g 500 -s 1 --records games.jsonl --format json",
+])
+
+_REPLAY_HELP = "\n\n".join([
+    "Re-play every game record in FILE (JSON lines, one record per line, as written by "
+    "arena simulate --records; or one JSON record) from its seed and choices, and check that "
+    "the result, the turns, the events and every other recorded field come out identical. "
+    "The first difference fails with 'Error: game K: ...' (K counts records from 1).",
+    "Example: arena replay games.jsonl",
+])
+
+_RULES_HELP = "\n\n".join([
+    "Print Palaestra in brief, or with --effects the effect of every card (the table of "
+    "RULES.md; --format markdown prints exactly that Markdown block).",
+    "Example: arena rules --effects",
+    "Example: arena rules --effects --format markdown",
+])
+
+
+def _table_format(value: str) -> str:
+    from tabulate import tabulate_formats
+
+    if value not in ("table", "json", "markdown", *tabulate_formats):
+        raise typer.BadParameter(f"unknown format '{value}' (table, json, markdown or a "
+                                 "tabulate format)")
+    return value
+
+
+def _register_simulate(app: typer.Typer) -> None:
+    def simulate_command(
+        players: Annotated[int, typer.Option("--players", "-p", help="Players per game (2-5).")
+                           ] = 4,
+        games: Annotated[int, typer.Option("--games", "-g", help="Games to play.")] = 1000,
+        seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of every game and agent.")
+                        ] = 0,
+        records: Annotated[
+            str | None,
+            typer.Option("--records", metavar="FILE.jsonl",
+                         help="Write one game record per line to this file."),
+        ] = None,
+        fmt: Annotated[
+            str, typer.Option("--format", "-f", metavar="table|json", callback=_table_format,
+                              help="table (tabulate tables) or json (one document).")
+        ] = "table",
+    ) -> None:
+        import json
+
+        from arena.engine.simulate import simulate
+
+        report = simulate(players, games, seed, records)
+        if fmt == "json":
+            typer.echo(json.dumps(report.to_json(), indent=2))
+        else:
+            typer.echo(report.render("simple" if fmt in ("table", "markdown") else fmt))
+
+    app.command("simulate", help=_SIMULATE_HELP)(simulate_command)
+
+
+def _register_replay(app: typer.Typer) -> None:
+    def replay_command(
+        file: Annotated[str, typer.Argument(metavar="FILE",
+                                             help="Game records: JSON lines or one JSON record.")],
+    ) -> None:
+        from arena.engine.simulate import read_records, replay_records
+
+        replayed = replay_records(read_records(file))
+        typer.echo(f"replayed {replayed} game{'s' if replayed != 1 else ''}: identical")
+
+    app.command("replay", help=_REPLAY_HELP)(replay_command)
+
+
+def _register_rules(app: typer.Typer) -> None:
+    def rules_command(
+        effects: Annotated[bool, typer.Option("--effects", help="Print every card's effect.")
+                           ] = False,
+        fmt: Annotated[
+            str, typer.Option("--format", "-f", metavar="FMT", callback=_table_format,
+                              help="table, markdown, json or any tabulate format.")
+        ] = "table",
+    ) -> None:
+        import json
+
+        from arena.engine.simulate import effect_rows, effect_table_markdown, rules_summary
+
+        if not effects:
+            typer.echo(rules_summary())
+            return
+        if fmt == "markdown":
+            typer.echo(effect_table_markdown())
+        elif fmt == "json":
+            typer.echo(json.dumps([{"card": face, "copies": copies, "effect": name,
+                                    "text": text} for face, copies, name, text in effect_rows()],
+                                  indent=2))
+        else:
+            typer.echo(tabulate(effect_rows(), headers=["card", "copies", "effect", "text"],
+                                tablefmt="simple" if fmt == "table" else fmt,
+                                maxcolwidths=[None, None, 24, 64]))
+
+    app.command("rules", help=_RULES_HELP)(rules_command)
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
+    _register_desmos(app)
+    _register_simulate(app)
+    _register_replay(app)
+    _register_rules(app)

@@ -1,9 +1,138 @@
-"""CLI commands of the rating layer (registered by arena.cli.main)."""
+"""CLI commands of the rating layer (registered by arena.cli.main).
+
+``leaderboard``, ``results``, ``h2h`` and ``tournaments`` only read the results database; store
+errors are :class:`arena.errors.StoreError` and reach the user as one ``Error: ...`` line.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from arena.rating.games import DEFAULT_DB
+from arena.rating.render import check_format
+
+# The commands import the rating modules (trueskill and friends) when they run, so that
+# `arena` starts fast for every other command.
+
+RESULT_FORMATS = ("json", "csv")
+
+__all__ = ["register"]
+
+
+def _format(value: str) -> str:
+    try:
+        return check_format(value)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def _result_format(value: str) -> str:
+    if value not in RESULT_FORMATS:
+        raise typer.BadParameter(f"unknown format '{value}' (choose json or csv)")
+    return value
+
+
+DbOption = Annotated[
+    Path, typer.Option("--db", help="Results database written by arena run.", show_default=True)
+]
+FormatOption = Annotated[
+    str,
+    typer.Option("--format", "-f", callback=_format, metavar="FMT",
+                 help="json, csv or any tabulate format (simple, github, grid, latex, html, ...)."),
+]
+
+
+def leaderboard(
+    tournament: Annotated[
+        str | None, typer.Argument(help="Tournament name (default: the latest one).")
+    ] = None,
+    all_games: Annotated[
+        bool, typer.Option("--all", help="Rate every game ever recorded, across tournaments.")
+    ] = False,
+    fmt: FormatOption = "simple",
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Print a leaderboard (help text: ``_HELP['leaderboard']``)."""
+    if all_games and tournament is not None:
+        raise typer.BadParameter("give a tournament name or --all, not both")
+    from arena.rating.leaderboard import build_leaderboard, render_leaderboard
+
+    board = build_leaderboard(db, tournament, all_games=all_games)
+    typer.echo(render_leaderboard(board, fmt))
+
+
+def results(
+    tournament: Annotated[str, typer.Argument(help="Tournament name.")],
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", callback=_result_format, metavar="json|csv",
+                          help="json (one document) or csv (one row per seat).")
+    ] = "json",
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Export a tournament's games (help text: ``_HELP['results']``)."""
+    from arena.rating.results import render_results
+
+    typer.echo(render_results(db, tournament, fmt))
+
+
+def h2h(
+    tournament: Annotated[str, typer.Argument(help="Tournament name.")],
+    fmt: FormatOption = "simple",
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Print the head-to-head matrix (help text: ``_HELP['h2h']``)."""
+    from arena.rating.h2h import build_h2h, render_h2h
+
+    typer.echo(render_h2h(build_h2h(db, tournament), fmt))
+
+
+def tournaments(
+    fmt: FormatOption = "simple",
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """List stored tournaments (help text: ``_HELP['tournaments']``)."""
+    from arena.rating.results import render_tournaments, tournament_summaries
+
+    typer.echo(render_tournaments(tournament_summaries(db), fmt))
+
+
+# Help texts: one paragraph per string, because the rich help keeps a docstring's line breaks.
+_HELP = {
+    "leaderboard": "\n\n".join([
+        "Show the TrueSkill leaderboard of a tournament (default: the latest), sorted by the "
+        "conservative rating mu - 3 sigma.",
+        "Columns: rank, bot, version, mu, sigma, mu-3sigma, games, wins, win %, mean placement, "
+        "points (per game: 1 for first, 0 for last, shared places split), Buchholz (Swiss "
+        "only), failures by type. Ratings are per bot version: a new version starts fresh and "
+        "is marked 'new'.",
+        "Example: arena leaderboard swiss --format github",
+    ]),
+    "results": "\n\n".join([
+        "Export every game of a tournament in rating order (id, round, table, seed, bots by "
+        "seat as name@version, placements, failures) with the rating parameters, so anyone can "
+        "recompute the ratings.",
+        "Example: arena results swiss --format csv > swiss-games.csv",
+    ]),
+    "h2h": "\n\n".join([
+        "Head-to-head matrix: how often the row bot placed ahead of the column bot in the games "
+        "where both sat, with a 95% Wilson interval and the number of games (a shared place "
+        "counts half).",
+        "Example: arena h2h swiss --format grid",
+    ]),
+    "tournaments": "\n\n".join([
+        "List the stored tournaments: format, players per table, bots, games done/planned and "
+        "state.",
+        "Example: arena tournaments --db results/arena.db",
+    ]),
+}
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
+    app.command("leaderboard", help=_HELP["leaderboard"])(leaderboard)
+    app.command("results", help=_HELP["results"])(results)
+    app.command("h2h", help=_HELP["h2h"])(h2h)
+    app.command("tournaments", help=_HELP["tournaments"])(tournaments)

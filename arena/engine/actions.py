@@ -244,8 +244,13 @@ def _exchange_give(state: State, given: int, seat: int, target: int, taken: int,
 
 def exchange_cards(state: State, seat: int, given: int, target: int, taken: int,
                    source: str) -> None:
-    """Move ``given`` from ``seat`` to ``target`` and ``taken`` the other way."""
-    was_public = taken in state.revealed[target] or given in state.revealed[seat]
+    """Move ``given`` from ``seat`` to ``target`` and ``taken`` the other way.
+
+    The two players see both cards; the others see only a card that was revealed (public)
+    before the exchange: a hidden card stays hidden from them.
+    """
+    took_public = taken in state.revealed[target]
+    gave_public = given in state.revealed[seat]
     state.remove_from_hand(target, taken)
     state.remove_from_hand(seat, given)
     state.add_to_hand(seat, taken)
@@ -256,8 +261,10 @@ def exchange_cards(state: State, seat: int, given: int, target: int, taken: int,
         state.emit(detail, seat)
         state.emit(detail, target)
         public = {"type": "exchange", "seat": seat, "target": target, "source": source}
-        if was_public:
-            public = detail
+        if gave_public:
+            public["gave"] = NOTATION[given]
+        if took_public:
+            public["took"] = NOTATION[taken]
         for other in range(state.n):
             if other not in (seat, target):
                 state.emit(public, other)

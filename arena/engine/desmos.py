@@ -29,6 +29,7 @@ one dict lookup; the dict is filled lazily, one shape analysis per distinct sign
 from __future__ import annotations
 
 import enum
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Iterator, Sequence
@@ -297,39 +298,62 @@ _FACES: tuple[tuple[int, int], ...] = tuple(
 )
 _GOD_TIER = TIER_OF[0]
 
-_Played = tuple[int, int, int]  # (kind, rank, tier) of a card as it counts in the hand
+
+# Plain module names for the categories: looking a member up on the enum class is slow.
+(_HIGH_HAND, _PAIR, _TWO_PAIR, _TRIPLET, _STRAIGHT, _RANK_FLUSH, _FULL_DOMAIN, _QUARTET,
+ _ASCENSION) = tuple(Category)
 
 
-def _naive_category(hand: list[_Played]) -> Category:
-    """The best category whose definition (ruling 3) the concrete, Crown-free hand meets."""
-    kinds = [kind for kind, _, _ in hand]
-    sizes = sorted((kinds.count(kind) for kind in set(kinds)), reverse=True)  # cards per kind
-    full = len(hand) == HAND_SIZE
-    if full and all(kind == _GOD and tier == _GOD_TIER for kind, _, tier in hand):
-        return Category.ASCENSION  # five natural Gods (a Crown keeps tier 4 as a God)
-    if sizes == [4, 1] if full else 4 in sizes:
-        return Category.QUARTET
-    if full and sizes == [3, 2]:
-        return Category.FULL_DOMAIN
-    if full and len({rank for _, rank, _ in hand}) == 1 and hand[0][1] != 0:
-        return Category.RANK_FLUSH  # one rank number; a Crown that stays has none
-    if full and sizes == [5]:
-        return Category.STRAIGHT
-    if sizes == [3, 1, 1] if full else 3 in sizes:
-        return Category.TRIPLET
-    if sizes == [2, 2, 1] if full else sizes.count(2) == 2:
-        return Category.TWO_PAIR
-    if sizes == [2, 1, 1, 1] if full else sizes.count(2) == 1:
-        return Category.PAIR
-    if full and sizes != [1, 1, 1, 1, 1]:
-        raise AssertionError(f"no category for kind sizes {sizes}")
-    return Category.HIGH_HAND
+def _naive_category(kinds: list[int], ranks: list[int], tiers: list[int]) -> Category:
+    """The best category whose definition (ruling 3) a concrete hand meets.
+
+    The hand is given card by card (kind, rank, tier); a Crown has already been replaced by
+    the face it stands for, with tier 4, or stays a Crown (kind Crown, rank 0, tier 4).
+    """
+    # Cards per kind, biggest group first.
+    sizes = tuple(sorted(map(kinds.count, set(kinds)), reverse=True))
+    if len(kinds) < HAND_SIZE:
+        return _short_category(sizes)
+    if tiers.count(_GOD_TIER) == HAND_SIZE:
+        return _ASCENSION  # five natural Gods (tier 5 is a natural God's alone)
+    if sizes == (4, 1):
+        return _QUARTET
+    if sizes == (3, 2):
+        return _FULL_DOMAIN
+    if len(set(ranks)) == 1 and ranks[0] != 0:
+        return _RANK_FLUSH  # one rank number; a Crown that stays has none
+    if sizes == (5,):
+        return _STRAIGHT
+    if sizes == (3, 1, 1):
+        return _TRIPLET
+    if sizes == (2, 2, 1):
+        return _TWO_PAIR
+    if sizes == (2, 1, 1, 1):
+        return _PAIR
+    if sizes == (1, 1, 1, 1, 1):
+        return _HIGH_HAND
+    raise AssertionError(f"no category for kind sizes {sizes}")
 
 
-def _naive_key(hand: list[_Played]) -> tuple[int, ...]:
-    """Ruling 5 read literally: tiers grouped by kind, groups by size then strongest tier."""
+def _short_category(sizes: tuple[int, ...]) -> Category:
+    """Fewer than five cards: no five-card shape; the groups present decide."""
+    if 4 in sizes:
+        return _QUARTET
+    if 3 in sizes:
+        return _TRIPLET
+    if sizes.count(2) == 2:
+        return _TWO_PAIR
+    if 2 in sizes:
+        return _PAIR
+    return _HIGH_HAND
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _naive_key(cards: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    """Ruling 5 read literally, for (kind, tier) cards: tiers grouped by kind, the groups
+    ordered by size, then strongest tier (then their other tiers), read card by card."""
     by_kind: dict[int, list[int]] = {}
-    for kind, _, tier in hand:
+    for kind, tier in cards:
         by_kind.setdefault(kind, []).append(tier)
     groups = [sorted(tiers, reverse=True) for tiers in by_kind.values()]
     groups.sort(key=lambda tiers: (len(tiers), tiers[0], tiers), reverse=True)
@@ -347,19 +371,32 @@ def evaluate_naive(cards: Sequence[int]) -> Value:
     counting = [cid for cid in cards if cid != PALAESTRON]
     if len(counting) > HAND_SIZE:
         raise CardError(f"a Desmos has at most {HAND_SIZE} cards, got {len(counting)}")
-    natural = [(KIND_OF[cid], RANK_OF[cid], TIER_OF[cid]) for cid in counting
-               if KIND_OF[cid] != _CROWN]
+    natural = [cid for cid in counting if KIND_OF[cid] != _CROWN]
+    kinds = [KIND_OF[cid] for cid in natural]
+    ranks = [RANK_OF[cid] for cid in natural]
+    tiers = [TIER_OF[cid] for cid in natural]
     crowns = len(counting) - len(natural)
+    hand_tiers = tiers + [_CROWN_TIER] * crowns
     best: Value = (-1, ())
-    for faces in itertools.combinations_with_replacement(_FACES, crowns):
-        hand = natural + [(kind, rank, _CROWN_TIER) for kind, rank in faces]
-        category = _naive_category(hand)
+    for crown_kinds, crown_ranks in _substitutions(crowns):
+        hand_kinds = kinds + crown_kinds
+        category = _naive_category(hand_kinds, ranks + crown_ranks, hand_tiers)
         if category < best[0]:
             continue
-        value = (int(category), _naive_key(hand))
+        played = tuple(sorted(zip(hand_kinds, hand_tiers, strict=True)))
+        value = (int(category), _naive_key(played))
         if value > best:
             best = value
     return best
+
+
+@functools.cache
+def _substitutions(crowns: int) -> tuple[tuple[list[int], list[int]], ...]:
+    """Every way to replace ``crowns`` identical Crowns: the (kinds, ranks) they stand as."""
+    return tuple(
+        ([kind for kind, _ in faces], [rank for _, rank in faces])
+        for faces in itertools.combinations_with_replacement(_FACES, crowns)
+    )
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,0 +1,498 @@
+"""Self-play statistics: many in-process games between built-in random agents.
+
+``simulate(players, games, seed)`` plays ``games`` games of ``players`` seats, every seat a
+:class:`~arena.engine.agents.RandomAgent`, through :func:`~arena.engine.agents.play_game`
+(an observation is built at every decision, events are tracked), and counts what happened
+from each game's result, turn log and event log. ``records_path`` writes one game record per
+line (JSON lines) that ``arena replay`` re-plays.
+
+Conventions (also in RULES.md, "Balance findings"):
+
+* Every game starts at seat 0, so seat ``k`` is always the ``k+1``-th to act in a round.
+* A win is first place. The showdown always settles first place to one seat (book, then
+  Rock-Paper-Scissors, then a lot), but should a game ever end with several seats placed
+  first each gets ``1 / len(firsts)`` of the win, so the win column always sums to ``games``.
+* "Categories at showdown" counts every seat's hand in the games that reached the showdown
+  (``players`` hands per game); games ended by The Ascension have no showdown and are counted
+  under ``ascensions``.
+* ``seconds`` is the time spent inside ``play_game`` only (not the counting, not the writing of
+  records); games/s and decisions/s are measured on it. A decision is a choice an agent was
+  asked; choices with a single legal option are taken by the engine and are not decisions.
+
+The module also generates the effect table and the census table of RULES.md
+(:func:`effect_rows`, :func:`effect_table_markdown`, :func:`census_table_markdown`); a test
+holds RULES.md to them so the document cannot drift from the code.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from arena.engine.agents import RandomAgent, play_game
+from arena.engine.cards import CARD_IDS, DECK, NOTATION, PALAESTRON
+from arena.engine.config import GameConfig, rounds_for
+from arena.engine.desmos import Category, census
+from arena.engine.effects import EFFECTS, PALAESTRON_TEXT
+from arena.engine.record import replay
+from arena.errors import ArenaError, ReplayError, RulesError
+
+__all__ = [
+    "CATEGORY_LABELS",
+    "EFFECT_HOWS",
+    "SimulationReport",
+    "census_table_markdown",
+    "effect_rows",
+    "effect_table_markdown",
+    "game_seeds",
+    "read_records",
+    "replay_one",
+    "replay_records",
+    "rules_summary",
+    "simulate",
+]
+
+#: Category names, best first (the rulebook's order).
+CATEGORY_LABELS: tuple[str, ...] = tuple(c.label for c in sorted(Category, reverse=True))
+#: How an effect came to resolve: played from the hand, triggered from a trap, or a God
+#: resolving because it was force-discarded.
+EFFECT_HOWS = ("played", "trap", "discarded")
+_TIEBREAKS = ("none", "book", "rps", "lot", "ascension")
+
+
+# ================================================================================ doc tables
+def effect_rows() -> list[tuple[str, int, str, str]]:
+    """(face, copies in the deck, effect name, rules text) for every card face, deck order,
+    the Palaestron last. This is RULES.md's effect table."""
+    rows = []
+    for face in dict.fromkeys(NOTATION):
+        copies = len(CARD_IDS[DECK[NOTATION.index(face)]])
+        if face == NOTATION[PALAESTRON]:
+            continue
+        effect = EFFECTS[face]
+        rows.append((face, copies, effect.name, effect.text))
+    rows.append((NOTATION[PALAESTRON], 1, "The Palaestron", PALAESTRON_TEXT))
+    return rows
+
+
+def _escape(cell: object) -> str:
+    return str(cell).replace("|", "\\|")
+
+
+def effect_table_markdown() -> str:
+    """The effect table as a Markdown table (exactly the block in RULES.md)."""
+    lines = ["| Card | Copies | Effect | What it does |", "|---|---|---|---|"]
+    for face, copies, name, text in effect_rows():
+        lines.append(f"| `{face}` | {copies} | {_escape(name)} | {_escape(text)} |")
+    return "\n".join(lines)
+
+
+def census_table_markdown(counts: dict[Category, int] | None = None) -> str:
+    """The census (every 5-card hand of the 51 cards other than the Palaestron) as Markdown."""
+    counts = census() if counts is None else counts
+    total = sum(counts.values())
+    lines = ["| Category | Hands | Share |", "|---|---:|---:|"]
+    for category in sorted(counts, reverse=True):
+        hands = counts[category]
+        lines.append(f"| {category.label} | {hands:,} | {100 * hands / total:.4f}% |")
+    lines.append(f"| **Total** | **{total:,}** | 100% |")
+    return "\n".join(lines)
+
+
+def rules_summary() -> str:
+    """Palaestra in brief (``arena rules``), built from the engine's own constants."""
+    from arena.engine.config import ROUNDS_BY_PLAYERS
+    from arena.engine.turn import MAX_TRAPS
+
+    rounds = ", ".join(f"{n} players {r}" for n, r in ROUNDS_BY_PLAYERS.items())
+    return "\n".join([
+        "Palaestra in brief (every rule quoted, with the engine's rulings: RULES.md)",
+        "",
+        "Deck: 52 cards: 7 Gods (God-1..God-7), 22 Class cards (Agari-1..6, Umbrae-1..6, "
+        "Arcoi-1..5, Sophoi-1..5), 10 Fates (Fate-1..5 x2), 10 Beasts (Beast-1..5 x2), "
+        "2 Crowns (wild), 1 Palaestron.",
+        f"Rounds: {rounds}. A round is one turn per player in seat order.",
+        "Turn: Hold, or Play a card (resolve its effect, draw 1), or Set a Trap face-down "
+        f"(draw 1; at most {MAX_TRAPS} per Arena); then optionally Swap (discard 1, draw 1). "
+        "Every hand is back to 5 at the end of every turn.",
+        "Traps: their owner may trigger them at the start of any turn and when another player "
+        "declares a play; they expire at the end of the owner's second turn after the one "
+        "they were set in.",
+        "Palaestron: played at once when drawn: each player discards 1, draws 1, reveals 1; "
+        "then every trap is cleared. It never counts in a Desmos.",
+        "Forced discards are revealed; only a God fires its effect when force-discarded.",
+        "Desmos, best first: " + ", ".join(CATEGORY_LABELS) + ". The Ascension (five natural "
+        "Gods) wins at once.",
+        "Ties: card by card by family tier (God 5, Crown 4, Class 3, Fate 2, Beast 1); then the "
+        "most recent finished book; then Rock-Paper-Scissors.",
+        "",
+        "Every card's effect: arena rules --effects",
+    ])
+
+
+# ================================================================================ the report
+@dataclass
+class SimulationReport:
+    """What ``games`` random-agent games of ``players`` seats did. Counts are plain ints
+    (the win shares are floats); ``to_json`` is the ``--format json`` document."""
+
+    players: int
+    games: int
+    seed: int
+    rounds: int
+    seconds: float = 0.0
+    decisions: int = 0
+    turns: int = 0
+    #: first places per seat (fractions only if first place were ever shared)
+    wins: list[float] = field(default_factory=list)
+    #: sum of 1-based placements per seat (for the mean placement)
+    placement_sum: list[int] = field(default_factory=list)
+    showdowns: int = 0
+    #: every hand at every showdown, by category label
+    categories: dict[str, int] = field(default_factory=dict)
+    #: the first-placed hand of every showdown, by category label
+    winning_categories: dict[str, int] = field(default_factory=dict)
+    ascensions: int = 0
+    palaestrons: int = 0
+    tiebreaks: dict[str, int] = field(default_factory=dict)
+    #: face -> how (played / trap / discarded) -> count
+    effects: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: face -> resolutions per seat (any how)
+    effects_by_seat: dict[str, list[int]] = field(default_factory=dict)
+    #: turn actions (hold / play / trap) and swaps
+    actions: dict[str, int] = field(default_factory=dict)
+    swaps: int = 0
+    #: traps: set, triggered (by window), expired, destroyed (by an effect), cleared (Palaestron)
+    traps: dict[str, int] = field(default_factory=dict)
+    traps_by_seat: dict[str, list[int]] = field(default_factory=dict)
+    forced_discards: int = 0
+    reshuffles: int = 0
+    pile_exhausted: int = 0
+    records_path: str | None = None
+
+    def __post_init__(self) -> None:
+        n = self.players
+        if not self.wins:
+            self.wins = [0.0] * n
+        if not self.placement_sum:
+            self.placement_sum = [0] * n
+        for label in CATEGORY_LABELS:
+            self.categories.setdefault(label, 0)
+            self.winning_categories.setdefault(label, 0)
+        for method in _TIEBREAKS:
+            self.tiebreaks.setdefault(method, 0)
+        for face in EFFECTS:
+            self.effects.setdefault(face, dict.fromkeys(EFFECT_HOWS, 0))
+            self.effects_by_seat.setdefault(face, [0] * n)
+        for action in ("hold", "play", "trap"):
+            self.actions.setdefault(action, 0)
+        for what in ("set", "triggered", "triggered_turn_start", "triggered_declare", "expired",
+                     "destroyed", "cleared"):
+            self.traps.setdefault(what, 0)
+        for what in ("set", "triggered", "expired", "destroyed", "cleared"):
+            self.traps_by_seat.setdefault(what, [0] * n)
+
+    # ---------------------------------------------------------------- derived figures
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds else 0.0
+
+    @property
+    def decisions_per_second(self) -> float:
+        return self.decisions / self.seconds if self.seconds else 0.0
+
+    @property
+    def win_rates(self) -> list[float]:
+        return [w / self.games for w in self.wins]
+
+    @property
+    def mean_placements(self) -> list[float]:
+        return [p / self.games for p in self.placement_sum]
+
+    # ---------------------------------------------------------------- counting one game
+    def add_game(self, state: Any, play_seconds: float) -> None:
+        """Count one finished game (``state`` is a finished :class:`State`)."""
+        result = state.result
+        assert result is not None, "simulate counts finished games only"
+        self.seconds += play_seconds
+        self.decisions += len(state.choices)
+        self.turns += len(state.turn_log)
+        firsts = result.winners
+        for seat in firsts:
+            self.wins[seat] += 1 / len(firsts)
+        for seat, place in enumerate(result.placements):
+            self.placement_sum[seat] += place
+        self.tiebreaks[result.tiebreak] = self.tiebreaks.get(result.tiebreak, 0) + 1
+        if result.ascension:
+            self.ascensions += 1
+        else:
+            self.showdowns += 1
+            for label in result.desmos:
+                self.categories[label] += 1
+            for seat in firsts:
+                self.winning_categories[result.desmos[seat]] += 1
+        for turn in state.turn_log:
+            self.actions[turn["action"]] += 1
+            self.swaps += bool(turn["swap"])
+        for to, event in state.log:
+            kind = event["type"]
+            if kind == "effect":
+                face = event["card"]
+                self.effects[face][event["how"]] += 1
+                self.effects_by_seat[face][event["seat"]] += 1
+            elif kind == "set_trap":
+                if to is not None and to >= 0:  # the owner's copy; the others' copy is its twin
+                    self.traps["set"] += 1
+                    self.traps_by_seat["set"][event["seat"]] += 1
+            elif kind == "trap_triggered":
+                self.traps["triggered"] += 1
+                self.traps[f"triggered_{event['window']}"] += 1
+                self.traps_by_seat["triggered"][event["seat"]] += 1
+            elif kind in ("trap_expired", "trap_destroyed", "trap_cleared"):
+                what = kind[5:]
+                self.traps[what] += 1
+                self.traps_by_seat[what][event["seat"]] += 1
+            elif kind == "palaestron":
+                self.palaestrons += 1
+            elif kind == "forced_discard":
+                self.forced_discards += 1
+            elif kind == "reshuffle":
+                self.reshuffles += 1
+            elif kind == "pile_exhausted":
+                self.pile_exhausted += 1
+
+    # ---------------------------------------------------------------- output
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "games": self.games,
+            "seed": self.seed,
+            "rounds": self.rounds,
+            "seconds": round(self.seconds, 6),
+            "games_per_second": round(self.games_per_second, 1),
+            "decisions": self.decisions,
+            "decisions_per_second": round(self.decisions_per_second, 1),
+            "turns": self.turns,
+            "mean_decisions_per_game": self.decisions / self.games,
+            "mean_turns_per_game": self.turns / self.games,
+            "wins_by_seat": list(self.wins),
+            "win_rate_by_seat": self.win_rates,
+            "mean_placement_by_seat": self.mean_placements,
+            "showdowns": self.showdowns,
+            "categories_at_showdown": dict(self.categories),
+            "winning_categories": dict(self.winning_categories),
+            "ascensions": self.ascensions,
+            "palaestrons": self.palaestrons,
+            "tiebreaks": dict(self.tiebreaks),
+            "effects": {face: dict(hows) for face, hows in self.effects.items()},
+            "effects_by_seat": {face: list(s) for face, s in self.effects_by_seat.items()},
+            "actions": dict(self.actions),
+            "swaps": self.swaps,
+            "traps": dict(self.traps),
+            "traps_by_seat": {what: list(s) for what, s in self.traps_by_seat.items()},
+            "forced_discards": self.forced_discards,
+            "reshuffles": self.reshuffles,
+            "pile_exhausted": self.pile_exhausted,
+            "records": self.records_path,
+        }
+
+    def render(self, tablefmt: str = "simple") -> str:
+        """The report as tabulate tables, one section after another."""
+        from tabulate import tabulate
+
+        g = self.games
+        turns = max(self.turns, 1)
+        sections: list[str] = []
+        overview = [
+            ("players", self.players), ("rounds", self.rounds), ("games", g),
+            ("seed", self.seed),
+            ("seconds (in play_game)", f"{self.seconds:.3f}"),
+            ("games/s", f"{self.games_per_second:,.1f}"),
+            ("decisions/s", f"{self.decisions_per_second:,.0f}"),
+            ("decisions per game", f"{self.decisions / g:.1f}"),
+            ("turns per game", f"{self.turns / g:.2f}"),
+            ("showdowns", self.showdowns),
+            ("ascensions", f"{self.ascensions} ({100 * self.ascensions / g:.2f}%)"),
+            ("Palaestron played", f"{self.palaestrons} ({100 * self.palaestrons / g:.1f}% "
+                                  "of games)"),
+            ("forced discards per game", f"{self.forced_discards / g:.2f}"),
+            ("reshuffles", self.reshuffles),
+            ("draws from an exhausted pile", self.pile_exhausted),
+        ]
+        if self.records_path:
+            overview.append(("records", self.records_path))
+        sections.append(tabulate(overview, headers=["simulation", ""], tablefmt=tablefmt))
+
+        seats = [(seat, f"{self.wins[seat]:g}", f"{100 * self.win_rates[seat]:.1f}%",
+                  f"{self.mean_placements[seat]:.2f}")
+                 for seat in range(self.players)]
+        sections.append(tabulate(seats, headers=["seat (turn order)", "wins", "win rate",
+                                                 "mean place"], tablefmt=tablefmt))
+
+        hands = max(self.showdowns * self.players, 1)
+        showdowns = max(self.showdowns, 1)
+        cats = [(label, self.categories[label], f"{100 * self.categories[label] / hands:.2f}%",
+                 self.winning_categories[label],
+                 f"{100 * self.winning_categories[label] / showdowns:.2f}%")
+                for label in CATEGORY_LABELS if label != Category.ASCENSION.label]
+        sections.append(tabulate(cats, headers=["category at showdown", "hands", "share",
+                                                "won with", "share of wins"],
+                                 tablefmt=tablefmt))
+
+        sections.append(tabulate(
+            [(m, c, f"{100 * c / g:.2f}%") for m, c in self.tiebreaks.items()],
+            headers=["first place settled by", "games", "share"], tablefmt=tablefmt))
+
+        acts = [(a, c, f"{100 * c / turns:.1f}%") for a, c in self.actions.items()]
+        acts.append(("swap (after any action)", self.swaps, f"{100 * self.swaps / turns:.1f}%"))
+        sections.append(tabulate(acts, headers=["turn action", "turns", "share"],
+                                 tablefmt=tablefmt))
+
+        trap_rows = [(what, self.traps[what], *self.traps_by_seat.get(what, [""] * self.players))
+                     for what in self.traps]
+        sections.append(tabulate(
+            trap_rows, headers=["traps", "total", *(f"seat {s}" for s in range(self.players))],
+            tablefmt=tablefmt))
+
+        effect_rows_ = []
+        for face, hows in self.effects.items():
+            total = sum(hows.values())
+            effect_rows_.append((face, EFFECTS[face].name, hows["played"], hows["trap"],
+                                 hows["discarded"], total, f"{total / g:.3f}",
+                                 *self.effects_by_seat[face]))
+        sections.append(tabulate(
+            effect_rows_,
+            headers=["card", "effect", "played", "trap", "discarded", "total", "per game",
+                     *(f"seat {s}" for s in range(self.players))],
+            tablefmt=tablefmt))
+        return "\n\n".join(sections)
+
+
+# ================================================================================ simulate
+def game_seeds(seed: int, games: int, players: int) -> list[tuple[int, list[int]]]:
+    """(game seed, agent seed per seat) for each game, all drawn from ``seed``."""
+    master = random.Random(f"simulate:{seed}")
+    return [(master.getrandbits(48), [master.getrandbits(48) for _ in range(players)])
+            for _ in range(games)]
+
+
+def simulate(players: int, games: int, seed: int,
+             records_path: str | Path | None = None) -> SimulationReport:
+    """Play ``games`` games of ``players`` random agents (all from ``seed``) and count.
+
+    Raises :class:`RulesError` for a player count other than 2..5 or fewer than one game,
+    :class:`ArenaError` when ``records_path`` cannot be written.
+    """
+    rounds = rounds_for(players)
+    if games < 1:
+        raise RulesError(f"a simulation needs at least 1 game, not {games}")
+    report = SimulationReport(players=players, games=games, seed=seed, rounds=rounds,
+                              records_path=str(records_path) if records_path else None)
+    names = tuple(f"random-{seat}" for seat in range(players))
+    out: IO[str] | None = None
+    if records_path is not None:
+        try:
+            out = open(records_path, "w", encoding="utf-8")  # noqa: SIM115
+        except OSError as exc:
+            raise ArenaError(f"cannot write records to {records_path}: "
+                             f"{exc.strerror or exc}") from None
+    try:
+        for game_seed, agent_seeds in game_seeds(seed, games, players):
+            config = GameConfig(players=names, seed=game_seed)
+            agents = [RandomAgent(s) for s in agent_seeds]
+            started = time.perf_counter()
+            state = play_game(config, agents)
+            elapsed = time.perf_counter() - started
+            report.add_game(state, elapsed)
+            if out is not None:
+                out.write(json.dumps(state.record(), separators=(",", ":")))
+                out.write("\n")
+    finally:
+        if out is not None:
+            out.close()
+    return report
+
+
+# ================================================================================ replay
+def read_records(path: str | Path) -> list[dict[str, Any]]:
+    """Game records from a file: JSON lines (one record per line, blank lines skipped), or one
+    JSON document holding a record or a list of records. Raises :class:`ReplayError`."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReplayError(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReplayError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    records: list[Any]
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError:
+        records = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise ReplayError(f"{path} line {number} is not JSON ({exc.msg}, column "
+                                  f"{exc.colno}): expected one game record per line") from None
+    else:
+        records = whole if isinstance(whole, list) else [whole]
+    if not records:
+        raise ReplayError(f"{path} holds no game records")
+    return records
+
+
+def _normal(value: Any) -> Any:
+    """``value`` as it reads back from JSON (tuples become lists, keys strings)."""
+    return json.loads(json.dumps(value))
+
+
+def replay_one(record: Any) -> None:
+    """Replay one record (:func:`arena.engine.record.replay`: seed, choices, result, turns),
+    then hold every other field the record carries to the replayed game's own record:
+    format, config, seed, players, starting seat, rounds, forfeits and every event with its
+    audience. A record whose ``events`` list is empty was written without event tracking and
+    is not held to events. Raises :class:`ReplayError` at the first difference."""
+    if not isinstance(record, dict):
+        raise ReplayError(f"not a game record: a JSON {type(record).__name__}, not an object")
+    try:
+        state = replay(record)
+    except ReplayError:
+        raise
+    except ArenaError as exc:  # e.g. a config with 7 players
+        raise ReplayError(f"not a replayable record: {exc}") from None
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:  # a malformed field
+        raise ReplayError(f"not a game record ({type(exc).__name__}: {exc})") from None
+    rebuilt = _normal(state.record())
+    for key, value in rebuilt.items():
+        if key not in record:
+            continue
+        recorded = record[key]
+        if key == "events":
+            if not recorded:
+                continue
+            if recorded != value:
+                at = next((i for i, (a, b) in enumerate(zip(recorded, value)) if a != b),
+                          min(len(recorded), len(value)))
+                raise ReplayError(
+                    f"the replayed events differ from the recorded events at event {at} "
+                    f"(recorded {len(recorded)} events, replayed {len(value)})")
+        elif recorded != value:
+            raise ReplayError(f"the replayed {key} {value!r} differs from the recorded "
+                              f"{recorded!r}")
+
+
+def replay_records(records: list[Any]) -> int:
+    """Replay every record; the first failure raises ``ReplayError("game K: ...")`` (K counts
+    from 1 in file order). Returns how many games replayed identically."""
+    for number, record in enumerate(records, 1):
+        try:
+            replay_one(record)
+        except ReplayError as exc:
+            raise ReplayError(f"game {number}: {exc}") from None
+    return len(records)

@@ -1,0 +1,262 @@
+"""Protocol v1 between the referee and a bot: one UTF-8 JSON object per line.
+
+Referee -> bot (stdin): ``hello``, ``game_start``, ``event``, ``act``, ``game_end``, ``bye``.
+Bot -> referee (stdout): ``ready`` (answer to ``hello``) and ``action`` (answer to ``act``).
+Both sides ignore unknown message types and unknown fields, so v1 can grow without breaking
+bots. docs/PROTOCOL.md describes the flow; :mod:`arena.protocol.schema` holds a JSON Schema per
+message.
+
+The builders return the encoded line (``bytes`` ending in ``\\n``) because that is what travels:
+the referee builds one ``act`` per decision, so it is written for speed (one ``json.dumps`` of
+the observation, the rest formatted around it). The parsers are strict where the referee's
+fairness depends on it (the id and the choice of an ``action``) and lenient everywhere else.
+"""
+
+from __future__ import annotations
+
+import json
+import json.encoder
+import re
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from arena.errors import IllegalChoiceError, ProtocolError
+
+__all__ = [
+    "BOT_TYPES",
+    "METADATA_FIELDS",
+    "PROTOCOL_VERSION",
+    "REFEREE_TYPES",
+    "action",
+    "act",
+    "bye",
+    "decode",
+    "encode",
+    "dumps",
+    "event",
+    "events",
+    "game_end",
+    "game_start",
+    "hello",
+    "parse_action",
+    "parse_ready",
+    "ready",
+]
+
+PROTOCOL_VERSION = 1
+#: Messages the referee sends, in the order a match uses them.
+REFEREE_TYPES = ("hello", "game_start", "event", "act", "game_end", "bye")
+#: Messages a bot sends.
+BOT_TYPES = ("ready", "action")
+#: Optional fields of ``ready`` that the arena reads (rulings 12 and 13 read the two dates).
+METADATA_FIELDS = ("author", "version", "last_read_page", "last_book_finished")
+#: Longest bot name kept from a ``ready``; longer names are cut, not refused.
+MAX_NAME = 64
+
+
+
+def _no_default(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
+def _make_dumps() -> Callable[[Any], str]:
+    """Compact JSON encoding without the per-call set-up of ``JSONEncoder.encode``: the C
+    encoder is built once (no circular-reference check: messages are trees we build).
+    Encoding the observation is the referee's largest cost per decision; this halves it."""
+    c_make_encoder = getattr(json.encoder, "c_make_encoder", None)
+    c_basestring = getattr(json.encoder, "c_encode_basestring", None)
+    if c_make_encoder is None or c_basestring is None:  # pragma: no cover - pure-python json
+        return json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    encoder = c_make_encoder(None, _no_default, c_basestring, None, ":", ",", False, False,
+                             True)
+    join = "".join
+
+    def dumps(value: Any) -> str:
+        return join(encoder(value, 0))
+
+    return dumps
+
+
+#: ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)``, faster.
+dumps = _make_dumps()
+_dumps = dumps
+_loads = json.loads
+#: The exact shape the kit's runner writes; anything else takes the validating slow path.
+_ACTION_RE = re.compile(
+    rb'\{"type":"action","id":(0|[1-9][0-9]{0,17}),"choice":(0|[1-9][0-9]{0,17})\}')
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One message as a protocol line (compact JSON, UTF-8, newline-terminated)."""
+    return (_dumps(message) + "\n").encode()
+
+
+def decode(line: bytes | str) -> dict[str, Any]:
+    """Parse one line into a message object; anything but a JSON object with a string
+    ``type`` is a :class:`ProtocolError` (the referee counts it as ``protocol_error``)."""
+    try:
+        message = _loads(line)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError(f"not JSON: {_preview(line)}") from None
+    if type(message) is not dict:
+        raise ProtocolError(f"not a JSON object: {_preview(line)}")
+    if type(message.get("type")) is not str:
+        raise ProtocolError(f"message without a string 'type': {_preview(line)}")
+    return message
+
+
+def _preview(line: bytes | str, limit: int = 80) -> str:
+    text = line.decode("utf-8", "replace") if isinstance(line, bytes) else line
+    text = text.rstrip("\n")
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+# ---------------------------------------------------------------------------------------------
+# referee -> bot
+
+
+def hello(limits: Mapping[str, Any] | None = None, **extra: Any) -> bytes:
+    """The first line a bot reads; it must answer ``ready`` within the start-up time.
+
+    ``limits`` tells the bot its budget (``decision_ms``, ``time_bank_ms``, ``startup_ms``,
+    ``max_strikes``) so it can plan rather than be surprised.
+    """
+    message: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION}
+    if limits is not None:
+        message["limits"] = dict(limits)
+    message.update(extra)
+    return encode(message)
+
+
+def game_start(game: int, seat: int, players: Sequence[str], starting_seat: int,
+               rounds: int, **extra: Any) -> bytes:
+    """A game begins; ``seat`` is the receiving bot's own seat. Never carries the seed (it
+    would let a bot rebuild the shuffle and see every hidden card)."""
+    message: dict[str, Any] = {"type": "game_start", "game": game, "seat": seat,
+                               "players": list(players), "starting_seat": starting_seat,
+                               "rounds": rounds}
+    message.update(extra)
+    return encode(message)
+
+
+def event(payload: Mapping[str, Any]) -> bytes:
+    """One engine event visible to the receiving seat; each event travels exactly once."""
+    return ('{"type":"event","event":' + _dumps(payload) + "}\n").encode()
+
+
+def events(payloads: Sequence[Mapping[str, Any]]) -> bytes:
+    """Several ``event`` lines in one buffer (sent in the same write as the next ``act``)."""
+    if not payloads:
+        return b""
+    head = '{"type":"event","event":'
+    return "".join([head + _dumps(p) + "}\n" for p in payloads]).encode()
+
+
+def act(id: int, decision: str, observation: Mapping[str, Any],
+        legal: Sequence[Mapping[str, Any]], time_ms: int | None = None,
+        context: Mapping[str, Any] | None = None) -> bytes:
+    """Ask for a choice; ``time_ms`` is the time the bot has for this decision, time bank
+    included. One encoder call for the whole message: the hot path of a match."""
+    message: dict[str, Any] = {"type": "act", "id": id, "decision": decision,
+                               "observation": observation, "legal": legal}
+    if time_ms is not None:
+        message["time_ms"] = time_ms
+    if context:
+        message["context"] = context
+    return (_dumps(message) + "\n").encode()
+
+
+def game_end(game: int, placements: Sequence[int], desmos: Sequence[str], ascension: bool,
+             tiebreak: str, forfeits: Mapping[int, str] | None = None, **extra: Any) -> bytes:
+    """A game is over: places (1-based, per seat), each seat's Desmos and how first place was
+    settled. Public information only."""
+    message: dict[str, Any] = {
+        "type": "game_end", "game": game, "placements": list(placements),
+        "desmos": list(desmos), "ascension": bool(ascension), "tiebreak": tiebreak,
+        "forfeits": {str(seat): reason for seat, reason in (forfeits or {}).items()},
+    }
+    message.update(extra)
+    return encode(message)
+
+
+def bye() -> bytes:
+    """The match is over: the bot should exit; the referee ends it after a grace period."""
+    return b'{"type":"bye"}\n'
+
+
+# ---------------------------------------------------------------------------------------------
+# bot -> referee
+
+
+def ready(name: str, **metadata: Any) -> bytes:
+    """The bot's answer to ``hello``: its name and optional metadata (None values dropped)."""
+    message: dict[str, Any] = {"type": "ready", "protocol": PROTOCOL_VERSION, "name": name}
+    message.update({key: value for key, value in metadata.items() if value is not None})
+    return encode(message)
+
+
+def action(id: int, choice: int) -> bytes:
+    """The bot's answer to ``act``: the 0-based index of its choice in ``legal``."""
+    return b'{"type":"action","id":%d,"choice":%d}\n' % (id, choice)
+
+
+def parse_ready(message: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """Read a ``ready``: returns (name, metadata). Metadata keeps only the known fields with
+    string values, so nothing a bot sends can reach the arena as an unexpected type."""
+    if message.get("type") != "ready":
+        raise ProtocolError(f"expected 'ready', got {message.get('type')!r}")
+    protocol = message.get("protocol", PROTOCOL_VERSION)
+    if protocol != PROTOCOL_VERSION:
+        raise ProtocolError(f"bot speaks protocol {protocol!r}; the arena speaks "
+                            f"{PROTOCOL_VERSION}")
+    name = message.get("name")
+    if type(name) is not str or not name.strip():
+        raise ProtocolError("'ready' needs a non-empty string 'name'")
+    metadata = {key: message[key] for key in METADATA_FIELDS
+                if type(message.get(key)) is str}
+    return name.strip()[:MAX_NAME], metadata
+
+
+def parse_action(line: bytes | str, expected_id: int, n_legal: int) -> int:
+    """Read an ``action`` line answering act ``expected_id`` with ``n_legal`` options.
+
+    Raises :class:`ProtocolError` for bad JSON, a wrong type, a missing or non-integer field or
+    a wrong id, and :class:`IllegalChoiceError` for an index outside ``legal``: the referee
+    maps them to the failure types ``protocol_error`` and ``illegal_choice``.
+    """
+    fast = _ACTION_RE.fullmatch(line) if isinstance(line, bytes) else None
+    if fast is not None:
+        id_, choice = int(fast[1]), int(fast[2])
+        if id_ != expected_id:
+            raise ProtocolError(f"'action' answers id {id_}, expected {expected_id}")
+        if choice >= n_legal:
+            raise IllegalChoiceError(f"choice {choice} is outside the {n_legal} legal options")
+        return choice
+    message = decode(line)
+    if message["type"] != "action":
+        raise ProtocolError(f"expected 'action', got {message['type']!r}")
+    id_ = message.get("id")
+    if type(id_) is not int:
+        raise ProtocolError("'action' needs an integer 'id'")
+    if id_ != expected_id:
+        raise ProtocolError(f"'action' answers id {id_}, expected {expected_id}")
+    choice = message.get("choice")
+    if type(choice) is not int:
+        raise ProtocolError("'action' needs an integer 'choice'")
+    if not 0 <= choice < n_legal:
+        raise IllegalChoiceError(f"choice {choice} is outside the {n_legal} legal options")
+    return choice
+
+
+def action_id(line: bytes | str) -> int | None:
+    """The id an action line answers, or None when the line has none (used to recognise a
+    late answer to an act that already timed out, which is dropped, not punished twice)."""
+    try:
+        message = _loads(line)
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if type(message) is dict and message.get("type") == "action":
+        id_ = message.get("id")
+        if type(id_) is int:
+            return id_
+    return None

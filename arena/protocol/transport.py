@@ -1,0 +1,383 @@
+"""How protocol lines travel between the referee and one bot.
+
+A transport sends JSON objects (or pre-encoded lines) and receives one line at a time against a
+``time.monotonic()`` deadline. Whatever the bot does, ``receive`` returns by the deadline with
+one of four outcomes, so the referee's loop has no blocking call and no exception path:
+
+* ``Line(data)``  a complete line (raw bytes without the newline; ``.text`` decodes it);
+* ``Timeout()``   nothing complete arrived before the deadline;
+* ``Closed(status)`` the bot closed stdout (``status`` says how the process ended, if it has);
+* ``Overflow(limit)`` the bot wrote more than ``limit`` bytes without a newline; the transport
+  stops reading that bot (every later ``receive`` returns the same ``Overflow``).
+
+Writes never block either: stdin is non-blocking, and bytes a bot does not read yet are kept
+and flushed on later calls (a bot that never reads simply times out).
+
+``SubprocessTransport`` wraps a :class:`~arena.sandbox.SandboxedProcess` (this module imports the
+sandbox only for type checking and, lazily, in ``measure_ping_pong_floor``: the protocol layer
+sits above the sandbox in docs/ARCHITECTURE.md); ``MockTransport`` plays
+a script, for referee tests without processes. ``measure_ping_pong_floor`` is the raw cost of one
+round trip through the same code with a trivial echoing child: the floor the referee's cost
+per decision is compared with.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import selectors
+import statistics
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, Union
+
+if TYPE_CHECKING:  # the protocol layer sits above the sandbox: no runtime import of it here
+    from arena.sandbox.launcher import ExitStatus, SandboxedProcess
+    from arena.sandbox.limits import Limits
+
+__all__ = [
+    "Closed",
+    "Line",
+    "MockTransport",
+    "Overflow",
+    "Received",
+    "SubprocessTransport",
+    "Timeout",
+    "Transport",
+    "measure_ping_pong_floor",
+]
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+#: Bytes queued for a bot that does not read its stdin before the transport gives up on it.
+MAX_PENDING_BYTES = 16 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One complete line from the bot, without the trailing newline (``\r\n`` also ends a
+    line). ``data`` is the raw bytes (``json.loads`` takes them directly; bytes that are not
+    UTF-8 make it raise a ``ValueError``); ``text`` decodes them, bad bytes replaced."""
+
+    data: bytes
+
+    @property
+    def text(self) -> str:
+        return self.data.decode("utf-8", errors="replace")
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    """The deadline passed before a complete line arrived."""
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The bot closed its stdout (usually: it exited). ``status`` is None when unknown."""
+
+    status: ExitStatus | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Overflow:
+    """The bot wrote a line longer than ``limit`` bytes; nothing more is read from it."""
+
+    limit: int
+
+
+Received = Union[Line, Timeout, Closed, Overflow]  # noqa: UP007 - a runtime alias, py3.10 safe
+
+
+class Transport(Protocol):
+    """What the referee needs from a bot connection."""
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        """Queue one message (encoded as one JSON line) and write what the pipe takes now."""
+
+    def send_line(self, line: bytes) -> None:
+        """Queue one pre-encoded line (must end with ``\\n``)."""
+
+    def receive(self, deadline: float) -> Received:
+        """The next line, or why there is none, by ``deadline`` (``time.monotonic()``)."""
+
+    def close(self) -> None:
+        """Stop talking; further receives return ``Closed``."""
+
+
+class SubprocessTransport:
+    """Non-blocking line I/O with a sandboxed bot process (see the module docstring)."""
+
+    def __init__(self, process: SandboxedProcess, *, line_bytes: int | None = None) -> None:
+        self.process = process
+        self.line_bytes = line_bytes if line_bytes is not None else process.limits.line_bytes
+        self._in = process.stdin.fileno()
+        self._out = process.stdout.fileno()
+        os.set_blocking(self._in, False)
+        os.set_blocking(self._out, False)
+        self._buffer = bytearray()
+        self._scan_from = 0
+        self._pending = bytearray()
+        self._eof = False
+        self._stdin_closed = False
+        self._overflow: Overflow | None = None
+        self._closed = False
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(self._out, selectors.EVENT_READ)
+        self._writing = False
+
+    # -- sending -----------------------------------------------------------------------------
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        self.send_line((_dumps(message) + "\n").encode())
+
+    def send_line(self, line: bytes) -> None:
+        if self._closed or self._stdin_closed:
+            return
+        if self._pending:
+            self._pending += line
+        else:
+            self._pending = bytearray(line)
+        self._flush()
+
+    def _flush(self) -> None:
+        """Write what the pipe takes now; keep the rest for later calls."""
+        while self._pending and not self._stdin_closed:
+            try:
+                written = os.write(self._in, self._pending)
+            except BlockingIOError:
+                break
+            except OSError:  # BrokenPipe and friends: the bot is gone; receive says Closed
+                self._drop_stdin()
+                return
+            del self._pending[:written]
+        if len(self._pending) > MAX_PENDING_BYTES:
+            self._drop_stdin()
+        self._update_write_interest()
+
+    def _drop_stdin(self) -> None:
+        self._pending.clear()
+        self._stdin_closed = True
+        self._update_write_interest()
+
+    def _update_write_interest(self) -> None:
+        want = bool(self._pending) and not self._stdin_closed and not self._closed
+        if want and not self._writing:
+            self._selector.register(self._in, selectors.EVENT_WRITE)
+            self._writing = True
+        elif not want and self._writing:
+            with contextlib.suppress(KeyError, ValueError):
+                self._selector.unregister(self._in)
+            self._writing = False
+
+    # -- receiving ---------------------------------------------------------------------------
+
+    def receive(self, deadline: float) -> Received:
+        if self._closed:
+            return Closed(self.process.exit_status())
+        if self._overflow is not None:
+            return self._overflow
+        while True:
+            line = self._take_line()
+            if line is not None:
+                return line
+            if self._overflow is not None:
+                return self._overflow
+            if self._eof:
+                return Closed(self._status_after_eof(deadline))
+            timeout = deadline - time.monotonic()
+            if timeout <= 0:
+                # One last non-blocking look: a reply that is already there is not late.
+                if not self._read_available():
+                    return Timeout()
+                continue
+            for key, events in self._selector.select(timeout):
+                if key.fd == self._in and events & selectors.EVENT_WRITE:
+                    self._flush()
+            self._read_available()
+
+    def _take_line(self) -> Line | None:
+        index = self._buffer.find(b"\n", self._scan_from)
+        if index < 0:
+            self._scan_from = len(self._buffer)
+            if len(self._buffer) > self.line_bytes:
+                self._overflow = Overflow(self.line_bytes)
+                self._stop_reading()
+            return None
+        if index > self.line_bytes:
+            self._overflow = Overflow(self.line_bytes)
+            self._stop_reading()
+            return None
+        raw = bytes(self._buffer[:index])
+        del self._buffer[: index + 1]
+        self._scan_from = 0
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        return Line(raw)
+
+    def _read_available(self) -> bool:
+        """Read everything the pipe holds now (bounded by the line cap); True if any."""
+        got = False
+        while not self._eof and self._overflow is None:
+            try:
+                chunk = os.read(self._out, 262_144)
+            except BlockingIOError:
+                break
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._eof = True
+                with contextlib.suppress(KeyError, ValueError):
+                    self._selector.unregister(self._out)
+                break
+            got = True
+            self._buffer += chunk
+            if b"\n" in chunk or len(self._buffer) > self.line_bytes:
+                break
+        return got
+
+    def _stop_reading(self) -> None:
+        self._buffer.clear()
+        with contextlib.suppress(KeyError, ValueError):
+            self._selector.unregister(self._out)
+
+    def _status_after_eof(self, deadline: float) -> ExitStatus:
+        # The kernel closes a dying process's pipes just before its exit status is ready.
+        self.process.wait(min(max(deadline - time.monotonic(), 0.05), 1.0))
+        return self.process.exit_status()
+
+    def close(self) -> None:
+        """Stop talking to the bot (does not end the process: see ``SandboxedProcess``)."""
+        if self._closed:
+            return
+        self._closed = True
+        self._pending.clear()
+        self._selector.close()
+        with contextlib.suppress(OSError):
+            self.process.stdin.close()
+
+
+class MockTransport:
+    """A scripted bot for referee tests: no processes, no timing.
+
+    ``script`` is either a sequence of replies handed out one per ``receive``, or a callable
+    that is given every sent message and returns the replies it causes (one, a list, or None).
+    A reply is a dict (sent back as its JSON line), a str or bytes (the raw line), or any
+    ``Received``
+    (e.g. ``Timeout()``, ``Closed()``, ``Overflow(10)``) returned as is. With nothing queued,
+    ``receive`` returns ``Timeout()`` for a callable script and ``Closed()`` for an exhausted
+    sequence. Everything sent is kept in ``sent`` (decoded), in order.
+    """
+
+    def __init__(self, script: Sequence[Any] | Callable[[dict[str, Any]], Any]) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.closed = False
+        self._replies: deque[Any] = deque()
+        self._respond: Callable[[dict[str, Any]], Any] | None = None
+        if callable(script):
+            self._respond = script
+        else:
+            self._replies.extend(script)
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        self._deliver(dict(message))
+
+    def send_line(self, line: bytes) -> None:
+        self._deliver(json.loads(line))
+
+    def _deliver(self, message: dict[str, Any]) -> None:
+        if self.closed:
+            return
+        self.sent.append(message)
+        if self._respond is not None:
+            replies = self._respond(message)
+            if replies is None:
+                return
+            if isinstance(replies, list | tuple):
+                self._replies.extend(replies)
+            else:
+                self._replies.append(replies)
+
+    def receive(self, deadline: float) -> Received:
+        if self.closed:
+            return Closed()
+        if not self._replies:
+            return Timeout() if self._respond is not None else Closed()
+        reply = self._replies.popleft()
+        if isinstance(reply, Line | Timeout | Closed | Overflow):
+            return reply
+        if isinstance(reply, str):
+            return Line(reply.encode())
+        if isinstance(reply, bytes):
+            return Line(reply.rstrip(b"\n"))
+        return Line(_dumps(reply).encode())
+
+    def close(self) -> None:
+        self.closed = True
+
+
+_ECHO = ("import sys\n"
+         "r, w = sys.stdin.buffer.readline, sys.stdout.buffer\n"
+         "for line in iter(r, b''):\n"
+         "    w.write(line); w.flush()\n")
+
+
+def measure_ping_pong_floor(n: int, message: Mapping[str, Any] | bytes | None = None, *,
+                            limits: Limits | None = None, warmup: int = 20,
+                            samples: list[float] | None = None) -> float:
+    """Median seconds of one round trip of ``message`` to a trivial echoing child and back.
+
+    The child runs sandboxed like a bot and the bytes go through :class:`SubprocessTransport`,
+    so this is the floor the referee's per-decision cost is measured against. ``message`` may
+    be a dict or a pre-encoded line (default: a small ``act``-like object); ``samples``, if
+    given, receives every measured round trip.
+    """
+    if n < 1:
+        raise ValueError("n must be at least 1")
+    if message is None:
+        message = {"type": "act", "id": 1, "decision": "turn", "observation": {},
+                   "legal": [{"kind": "hold"}]}
+    from arena.sandbox.launcher import launch  # lazily: see the imports at the top
+
+    line = message if isinstance(message, bytes) else (_dumps(message) + "\n").encode()
+    scratch = Path(_scratch_dir())
+    proc = launch(["python3", "-c", _ECHO], workdir=scratch, limits=limits)
+    transport = SubprocessTransport(proc)
+    try:
+        times = _ping_pong(transport, line, warmup, n)
+    finally:
+        transport.close()
+        proc.kill_all()
+        with contextlib.suppress(OSError):
+            scratch.rmdir()
+    if samples is not None:
+        samples.extend(times)
+    return statistics.median(times)
+
+
+def _ping_pong(transport: SubprocessTransport, line: bytes, warmup: int, n: int) -> list[float]:
+    from arena.errors import SandboxError
+
+    times: list[float] = []
+    clock = time.perf_counter
+    for i in range(warmup + n):
+        start = clock()
+        transport.send_line(line)
+        reply = transport.receive(time.monotonic() + 30.0)
+        elapsed = clock() - start
+        if not isinstance(reply, Line):
+            raise SandboxError(f"the echo child failed: {reply}: "
+                               f"{transport.process.stderr_text()[-500:]}")
+        if i >= warmup:
+            times.append(elapsed)
+    return times
+
+
+def _scratch_dir() -> str:
+    import tempfile
+
+    path = tempfile.mkdtemp(prefix="arena-echo-")
+    os.chmod(path, 0o755)
+    return path

@@ -1,0 +1,371 @@
+"""Read-only access to the tournament store for the rating layer.
+
+The tournament layer owns the store (``arena/tournament/store.py``) and writes it; this module
+only reads the documented tables (``docs/ARCHITECTURE.md``) into plain frozen dataclasses, so the
+rating code is pure functions over :class:`StoredGame` values and never depends on how the rows
+were written. Every query that feeds ratings orders games by their deterministic id
+(tournament id, round, table, game index), never by insertion or completion order.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.errors import StoreError, TournamentNotFoundError
+
+__all__ = [
+    "DEFAULT_DB",
+    "BotVersion",
+    "Failure",
+    "StoredGame",
+    "TournamentInfo",
+    "bot_versions",
+    "connect",
+    "find_tournament",
+    "game_order_key",
+    "latest_tournament",
+    "list_tournaments",
+    "load_byes",
+    "load_games",
+    "tournament_bots",
+]
+
+DEFAULT_DB = Path("results/arena.db")
+"""Where ``arena run`` writes results unless the spec or ``--db`` says otherwise (the same as
+``arena.tournament.spec.DEFAULT_RESULTS``, not imported: pydantic would slow every command)."""
+
+_BUSY_TIMEOUT_MS = 30_000
+
+
+@dataclass(frozen=True, order=True)
+class BotVersion:
+    """One registered version of a bot: ratings are kept per version, never per name."""
+
+    name: str
+    version: str
+    id: int = field(compare=False)
+
+    @property
+    def key(self) -> str:
+        """``name@version``: the rating key, stable across databases (ids are not)."""
+        return f"{self.name}@{self.version}"
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One recorded bot failure (the referee's types: timeout, crash, protocol_error, ...)."""
+
+    seat: int
+    type: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """One finished game as the rating layer sees it."""
+
+    id: str
+    tournament_id: int
+    tournament: str
+    round: int
+    table_index: int
+    game_index: int
+    seed: int
+    seats: tuple[BotVersion, ...]
+    placements: tuple[int, ...]
+    failures: tuple[Failure, ...] = ()
+    forfeits: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def order_key(self) -> tuple[int, int, int, int, str]:
+        """The deterministic rating order; the id breaks any tie so the order is total."""
+        return game_order_key(self)
+
+
+def game_order_key(game: StoredGame) -> tuple[int, int, int, int, str]:
+    """Sort key giving the rating order (tournament id, round, table, game, id)."""
+    return (game.tournament_id, game.round, game.table_index, game.game_index, game.id)
+
+
+@dataclass(frozen=True)
+class TournamentInfo:
+    """A stored tournament's header row, plus its parsed spec (``{}`` when none is stored)."""
+
+    id: int
+    name: str
+    format: str
+    players_per_game: int | None
+    seed: int | None
+    state: str
+    created_at: str | None
+    finished_at: str | None
+    spec: dict[str, Any]
+    columns: dict[str, Any] = field(default_factory=dict)
+    """Every column of the row, so columns the store adds later remain reachable."""
+
+
+@contextmanager
+def connect(db_path: str | Path) -> Iterator[sqlite3.Connection]:
+    """Open an existing results database; never creates one.
+
+    A missing file, a file that is not SQLite or one without the arena tables becomes a
+    :class:`StoreError` with a one-line message, so the CLI never shows a traceback.
+    """
+    path = Path(db_path)
+    if not path.is_file():
+        raise StoreError(
+            f"no results database at {db_path} "
+            "(run a tournament first, e.g. arena run tournaments/swiss.yaml)"
+        )
+    try:
+        conn = sqlite3.connect(str(path), timeout=_BUSY_TIMEOUT_MS / 1000)
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open results database {db_path}: {exc}") from None
+    conn.row_factory = sqlite3.Row
+    try:
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+            tables = {
+                row[0]
+                for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            }
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{db_path} is not an arena results database ({exc})") from None
+        missing = {"tournaments", "bots", "games"} - tables
+        if missing:
+            raise StoreError(
+                f"{db_path} is not an arena results database "
+                f"(missing tables: {', '.join(sorted(missing))})"
+            )
+        yield conn
+    except sqlite3.Error as exc:
+        raise StoreError(f"results database {db_path}: {exc}") from None
+    finally:
+        conn.close()
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+
+
+def _tournament_from_row(row: sqlite3.Row) -> TournamentInfo:
+    columns = {key: row[key] for key in row.keys()}
+    spec: dict[str, Any] = {}
+    raw = columns.get("spec_json")
+    if raw:
+        try:
+            loaded = json.loads(raw)
+        except ValueError:
+            loaded = None
+        if isinstance(loaded, dict):
+            spec = loaded
+    return TournamentInfo(
+        id=int(columns["id"]),
+        name=str(columns["name"]),
+        format=str(columns.get("format") or spec.get("format") or "?"),
+        players_per_game=columns.get("players_per_game"),
+        seed=columns.get("seed"),
+        state=str(columns.get("state") or "?"),
+        created_at=columns.get("created_at"),
+        finished_at=columns.get("finished_at"),
+        spec=spec,
+        columns=columns,
+    )
+
+
+def list_tournaments(conn: sqlite3.Connection) -> list[TournamentInfo]:
+    """Every stored tournament, oldest first (by id, i.e. creation order)."""
+    rows = conn.execute("SELECT * FROM tournaments ORDER BY id").fetchall()
+    return [_tournament_from_row(row) for row in rows]
+
+
+def find_tournament(conn: sqlite3.Connection, name: str, db_path: str | Path) -> TournamentInfo:
+    """The tournament called ``name``; the error lists what is stored so typos are obvious."""
+    row = conn.execute("SELECT * FROM tournaments WHERE name = ?", (name,)).fetchone()
+    if row is not None:
+        return _tournament_from_row(row)
+    names = [t.name for t in list_tournaments(conn)]  # creation order, as the store lists them
+    stored = ", ".join(names) if names else "none"
+    raise TournamentNotFoundError(f"no tournament named '{name}' in {db_path} (stored: {stored})")
+
+
+def latest_tournament(conn: sqlite3.Connection, db_path: str | Path) -> TournamentInfo:
+    """The most recently created tournament: what a user just ran, in the usual case."""
+    row = conn.execute("SELECT * FROM tournaments ORDER BY id DESC LIMIT 1").fetchone()
+    if row is None:
+        raise StoreError(
+            f"no tournaments stored in {db_path} yet "
+            "(run one first, e.g. arena run tournaments/swiss.yaml)"
+        )
+    return _tournament_from_row(row)
+
+
+def bot_versions(conn: sqlite3.Connection) -> dict[int, BotVersion]:
+    """Every registered bot version by store id."""
+    return {
+        int(row["id"]): BotVersion(name=str(row["name"]), version=str(row["version"]),
+                                   id=int(row["id"]))
+        for row in conn.execute("SELECT id, name, version FROM bots ORDER BY id")
+    }
+
+
+def tournament_bots(conn: sqlite3.Connection, tournament_id: int | None) -> list[BotVersion]:
+    """The entrants of one tournament (or of all of them), in entry order, without duplicates.
+
+    Entrants that have not played yet still belong on a leaderboard, which is why this is read
+    separately from the games.
+    """
+    bots = bot_versions(conn)
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "tournament_bots" not in tables:
+        return []
+    if tournament_id is None:
+        rows = conn.execute(
+            "SELECT bot_id FROM tournament_bots ORDER BY tournament_id, entry_index, bot_id"
+        )
+    else:
+        rows = conn.execute(
+            "SELECT bot_id FROM tournament_bots WHERE tournament_id = ? "
+            "ORDER BY entry_index, bot_id",
+            (tournament_id,),
+        )
+    seen: dict[int, BotVersion] = {}
+    for (bot_id,) in rows:
+        if bot_id in bots and bot_id not in seen:
+            seen[bot_id] = bots[bot_id]
+    return list(seen.values())
+
+
+def load_byes(conn: sqlite3.Connection, tournament_id: int | None
+              ) -> list[tuple[int, int, BotVersion, float]]:
+    """Swiss byes as ``(tournament id, round, bot, points)`` in order (none if no byes table)."""
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "byes" not in tables:
+        return []
+    bots = bot_versions(conn)
+    query = "SELECT tournament_id, round, bot_id, points FROM byes"
+    params: tuple[Any, ...] = ()
+    if tournament_id is not None:
+        query += " WHERE tournament_id = ?"
+        params = (tournament_id,)
+    query += " ORDER BY tournament_id, round, bot_id"
+    return [(int(tid), int(rnd), bots[int(bot_id)], float(points or 0))
+            for tid, rnd, bot_id, points in conn.execute(query, params)
+            if int(bot_id) in bots]
+
+
+def _json(raw: Any, default: Any, what: str, game_id: str) -> Any:
+    if raw is None or raw == "":
+        return default
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise StoreError(f"game {game_id}: {what} is not valid JSON") from None
+
+
+def _seat_bot(entry: Any, bots: dict[int, BotVersion], by_key: dict[str, BotVersion],
+              game_id: str) -> BotVersion:
+    """Resolve a seat entry: a bot id as documented, or a ``name@version`` key."""
+    if isinstance(entry, bool):
+        entry = None
+    if isinstance(entry, int) and entry in bots:
+        return bots[entry]
+    if isinstance(entry, str):
+        if entry in by_key:
+            return by_key[entry]
+        if entry.isdigit() and int(entry) in bots:
+            return bots[int(entry)]
+    if isinstance(entry, dict):
+        for name in ("bot_id", "id"):
+            if isinstance(entry.get(name), int) and entry[name] in bots:
+                return bots[entry[name]]
+        if isinstance(entry.get("key"), str) and entry["key"] in by_key:
+            return by_key[entry["key"]]
+    raise StoreError(f"game {game_id}: seat entry {entry!r} is not a stored bot")
+
+
+def _failures(raw: Any, seats: Sequence[BotVersion], game_id: str) -> tuple[Failure, ...]:
+    items = raw if isinstance(raw, list) else []
+    result: list[Failure] = []
+    for item in items:
+        if not isinstance(item, dict):
+            continue
+        seat = item.get("seat")
+        if not isinstance(seat, int) or not 0 <= seat < len(seats):
+            bot = item.get("bot")
+            matches = [i for i, b in enumerate(seats) if bot in (b.key, b.name, b.id)]
+            if len(matches) != 1:
+                continue
+            seat = matches[0]
+        result.append(Failure(seat=seat, type=str(item.get("type", "unknown")),
+                              detail=str(item.get("detail", "") or "")))
+    return tuple(result)
+
+
+def _forfeits(raw: Any) -> tuple[tuple[int, str], ...]:
+    if isinstance(raw, dict):
+        pairs = [(int(k), str(v)) for k, v in raw.items()]
+    elif isinstance(raw, list):
+        pairs = []
+        for item in raw:
+            if isinstance(item, dict) and isinstance(item.get("seat"), int):
+                pairs.append((item["seat"], str(item.get("reason", ""))))
+            elif isinstance(item, int):
+                pairs.append((item, ""))
+    else:
+        pairs = []
+    return tuple(sorted(pairs))
+
+
+def load_games(conn: sqlite3.Connection, tournament_id: int | None) -> list[StoredGame]:
+    """Every recorded game of one tournament (``None``: of all), in rating order."""
+    bots = bot_versions(conn)
+    by_key = {b.key: b for b in bots.values()}
+    names = {int(r[0]): str(r[1]) for r in conn.execute("SELECT id, name FROM tournaments")}
+    query = (
+        "SELECT id, tournament_id, round, table_index, game_index, seed, seats_json, "
+        "placements_json, failures_json, forfeits_json FROM games"
+    )
+    params: tuple[Any, ...] = ()
+    if tournament_id is not None:
+        query += " WHERE tournament_id = ?"
+        params = (tournament_id,)
+    query += " ORDER BY tournament_id, round, table_index, game_index, id"
+    games: list[StoredGame] = []
+    for row in conn.execute(query, params):
+        game_id = str(row["id"])
+        seats_raw = _json(row["seats_json"], [], "seats_json", game_id)
+        placements_raw = _json(row["placements_json"], None, "placements_json", game_id)
+        if placements_raw is None:
+            continue  # not finished: nothing to rate
+        if not isinstance(seats_raw, list) or not isinstance(placements_raw, list) or len(
+            seats_raw
+        ) != len(placements_raw):
+            raise StoreError(f"game {game_id}: seats and placements do not match")
+        seats = tuple(_seat_bot(entry, bots, by_key, game_id) for entry in seats_raw)
+        games.append(
+            StoredGame(
+                id=game_id,
+                tournament_id=int(row["tournament_id"]),
+                tournament=names.get(int(row["tournament_id"]), "?"),
+                round=int(row["round"] or 0),
+                table_index=int(row["table_index"] or 0),
+                game_index=int(row["game_index"] or 0),
+                seed=int(row["seed"] or 0),
+                seats=seats,
+                placements=tuple(int(p) for p in placements_raw),
+                failures=_failures(
+                    _json(row["failures_json"], [], "failures_json", game_id), seats, game_id
+                ),
+                forfeits=_forfeits(_json(row["forfeits_json"], {}, "forfeits_json", game_id)),
+            )
+        )
+    games.sort(key=game_order_key)
+    return games
+

@@ -1,0 +1,145 @@
+"""Head-to-head: how often each bot placed ahead of each other bot, with 95% Wilson intervals.
+
+Every game where both A and B sat counts once for the pair, whatever the table size (a
+four-player game is six pairwise meetings). A's score against B is ``ahead + ties / 2``
+(a shared place is half a win, as in chess scoring); its win rate is score / games and the
+interval is Wilson's score interval at 95%, which stays inside [0, 1] and behaves for small
+samples and for rates near 0 or 1, unlike the normal approximation.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from statistics import NormalDist
+from typing import Any
+
+from arena.rating.games import StoredGame, connect, find_tournament, load_games
+from arena.rating.leaderboard import Leaderboard, compute_leaderboard
+from arena.rating.render import check_format, render_csv, render_json, render_table
+from arena.rating.trueskill_rating import game_entries, settings_for
+
+__all__ = ["HeadToHead", "PairRecord", "build_h2h", "compute_h2h", "render_h2h", "wilson"]
+
+Z95 = NormalDist().inv_cdf(0.975)
+"""1.959963984540054: the two-sided 95% normal quantile."""
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for ``successes`` out of ``n`` (half successes allowed for ties)."""
+    if n <= 0:
+        raise ValueError("a Wilson interval needs at least one trial")
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must lie in [0, {n}], got {successes}")
+    p = successes / n
+    z2 = z * z
+    denominator = 1 + z2 / n
+    center = (p + z2 / (2 * n)) / denominator
+    half = z / denominator * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+@dataclass(frozen=True)
+class PairRecord:
+    """Bot ``a`` against bot ``b`` over the games where both sat."""
+
+    a: str
+    b: str
+    games: int
+    ahead: int
+    behind: int
+    ties: int
+    score: float
+    win_rate: float
+    low: float
+    high: float
+
+
+@dataclass
+class HeadToHead:
+    """The matrix: bots in leaderboard order and a record per ordered pair that met."""
+
+    scope: str
+    bots: list[str]
+    pairs: dict[tuple[str, str], PairRecord]
+
+
+def compute_h2h(games: Sequence[StoredGame], order: Sequence[str] | None = None,
+                scope: str = "") -> HeadToHead:
+    """Count every ordered pair's meetings; ``order`` lists the bots (default: sorted keys)."""
+    counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    seen: set[str] = set()
+    for game in games:
+        entries = [(bot.key, place) for bot, place in game_entries(game)]
+        seen.update(key for key, _ in entries)
+        for a, pa in entries:
+            for b, pb in entries:
+                if a == b:
+                    continue
+                slot = 0 if pa < pb else 1 if pa > pb else 2
+                counts[(a, b)][slot] += 1
+    bots = list(order) if order is not None else []
+    bots += sorted(seen - set(bots))
+    pairs: dict[tuple[str, str], PairRecord] = {}
+    for (a, b), (ahead, behind, ties) in sorted(counts.items()):
+        n = ahead + behind + ties
+        score = ahead + ties / 2
+        low, high = wilson(score, n)
+        pairs[(a, b)] = PairRecord(a, b, n, ahead, behind, ties, score, score / n, low, high)
+    return HeadToHead(scope=scope, bots=bots, pairs=pairs)
+
+
+def build_h2h(db_path: str | Path, tournament: str) -> HeadToHead:
+    """The head-to-head matrix of a stored tournament, bots in leaderboard order."""
+    with connect(db_path) as conn:
+        info = find_tournament(conn, tournament, db_path)
+        games = load_games(conn, info.id)
+    board: Leaderboard = compute_leaderboard(games, settings_for(info))
+    return compute_h2h(games, [row.key for row in board.rows], scope=info.name)
+
+
+def _labels(keys: Sequence[str]) -> dict[str, str]:
+    """Short labels: the bot's name when it is unique in the matrix, else name@version."""
+    names = [key.rsplit("@", 1)[0] for key in keys]
+    return {key: name if names.count(name) == 1 else key for key, name in zip(keys, names,
+                                                                                strict=True)}
+
+
+def _cell(record: PairRecord | None) -> str:
+    if record is None:
+        return ""  # never met
+    return (f"{100 * record.win_rate:.0f}% ({100 * record.low:.0f}-{100 * record.high:.0f}) "
+            f"n={record.games}")
+
+
+def h2h_json(h2h: HeadToHead) -> dict[str, Any]:
+    """The JSON document of ``arena h2h --format json``."""
+    return {
+        "scope": h2h.scope,
+        "bots": h2h.bots,
+        "interval": "Wilson score, 95%; a shared place counts half",
+        "pairs": [asdict(record) for record in h2h.pairs.values()],
+    }
+
+
+def render_h2h(h2h: HeadToHead, fmt: str = "simple") -> str:
+    """json (pairs), csv (one row per ordered pair) or a tabulate matrix (row bot vs column)."""
+    check_format(fmt)
+    if fmt == "json":
+        return render_json(h2h_json(h2h))
+    if fmt == "csv":
+        headers = ["a", "b", "games", "ahead", "behind", "ties", "score", "win_rate", "low",
+                   "high"]
+        return render_csv(headers, [asdict(record) for record in h2h.pairs.values()])
+    labels = _labels(h2h.bots)
+    rows = []
+    for a in h2h.bots:
+        cells = [labels[a]]
+        for b in h2h.bots:
+            cells.append("-" if a == b else _cell(h2h.pairs.get((a, b))))
+        rows.append(cells)
+    headers = ["row vs column", *(labels[b] for b in h2h.bots)]
+    return render_table(headers, rows, fmt)

@@ -1,0 +1,297 @@
+"""Leaderboards: TrueSkill ratings with the per-bot statistics people read next to them.
+
+Bots are ranked by the conservative rating mu - 3 sigma (Microsoft's TrueSkill leaderboards do
+the same: a bot climbs by being good *and* by having shown it), then by mu, then by key, so the
+order is total and identical on every machine. Points follow :mod:`arena.rating.standings`;
+Buchholz is shown for Swiss tournaments only. A bot version with an older version of the same
+name in the store is marked ``new``: it started from the prior rating, and its older versions
+keep their own ratings.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, TextIO
+
+from arena.rating.games import (
+    BotVersion,
+    StoredGame,
+    TournamentInfo,
+    bot_versions,
+    connect,
+    find_tournament,
+    latest_tournament,
+    list_tournaments,
+    load_byes,
+    load_games,
+    tournament_bots,
+)
+from arena.rating.render import check_format, render_csv, render_json, render_table
+from arena.rating.standings import ByeRecord, buchholz, total_points
+from arena.rating.trueskill_rating import (
+    RatingSettings,
+    conservative,
+    game_entries,
+    rate_games,
+    settings_for,
+    settings_for_all,
+)
+
+__all__ = [
+    "Leaderboard",
+    "LeaderboardRow",
+    "build_leaderboard",
+    "compute_leaderboard",
+    "print_leaderboard",
+    "render_leaderboard",
+]
+
+
+@dataclass
+class LeaderboardRow:
+    """One bot version's line on the leaderboard."""
+
+    rank: int
+    key: str
+    bot: str
+    version: str
+    mu: float
+    sigma: float
+    conservative: float
+    games: int
+    wins: int
+    win_pct: float | None
+    mean_placement: float | None
+    points: float
+    byes: int
+    buchholz: float | None
+    failures: dict[str, int] = field(default_factory=dict)
+    new_version: bool = False
+    older_versions: list[str] = field(default_factory=list)
+
+    @property
+    def note(self) -> str:
+        """What a reader needs to know that the numbers do not say."""
+        if not self.new_version:
+            return ""
+        return f"new (older: {', '.join(self.older_versions)})"
+
+
+@dataclass
+class Leaderboard:
+    """A ranked leaderboard of one tournament (or of every game ever recorded)."""
+
+    scope: str
+    tournament: TournamentInfo | None
+    settings: RatingSettings
+    games: int
+    swiss: bool
+    rows: list[LeaderboardRow]
+
+    def failure_types(self) -> list[str]:
+        """Every failure type that occurs, sorted (the csv's failure columns)."""
+        return sorted({t for row in self.rows for t in row.failures})
+
+
+def _older_versions(bot: BotVersion, registry: Iterable[BotVersion]) -> list[str]:
+    """Versions of the same bot registered before this one (lower store id), newest first."""
+    older = [b for b in registry if b.name == bot.name and b.id < bot.id]
+    return [b.version for b in sorted(older, key=lambda b: b.id, reverse=True)]
+
+
+def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *,
+                        entrants: Iterable[BotVersion] = (),
+                        registry: Iterable[BotVersion] = (),
+                        byes: Iterable[ByeRecord] = (), swiss: bool = False, scope: str = "",
+                        tournament: TournamentInfo | None = None) -> Leaderboard:
+    """Rate the games and gather every statistic; pure (no I/O), order-independent input."""
+    run = rate_games(games, settings, entrants)
+    ordered = sorted(games, key=lambda g: g.order_key)
+    played: Counter[str] = Counter()
+    wins: Counter[str] = Counter()
+    place_sum: Counter[str] = Counter()
+    failures: dict[str, Counter[str]] = defaultdict(Counter)
+    for game in ordered:
+        for bot, place in game_entries(game):
+            played[bot.key] += 1
+            place_sum[bot.key] += place
+            wins[bot.key] += int(place == 1)
+        for failure in game.failures:
+            failures[game.seats[failure.seat].key][failure.type] += 1
+    byes = list(byes)
+    points = total_points(ordered, byes)
+    tiebreak = buchholz(ordered, points) if swiss else {}
+    registry = list(registry)
+    rows: list[LeaderboardRow] = []
+    for key, rating in run.ratings.items():
+        bot = run.bots[key]
+        n = played[key]
+        older = _older_versions(bot, registry)
+        rows.append(
+            LeaderboardRow(
+                rank=0,
+                key=key,
+                bot=bot.name,
+                version=bot.version,
+                mu=float(rating.mu),
+                sigma=float(rating.sigma),
+                conservative=conservative(rating),
+                games=n,
+                wins=wins[key],
+                win_pct=100.0 * wins[key] / n if n else None,
+                mean_placement=place_sum[key] / n if n else None,
+                points=float(points.get(key, 0)),
+                byes=sum(1 for bye in byes if bye.bot.key == key),
+                buchholz=float(tiebreak.get(key, 0)) if swiss else None,
+                failures=dict(sorted(failures[key].items())),
+                new_version=bool(older),
+                older_versions=older,
+            )
+        )
+    rows.sort(key=lambda r: (-r.conservative, -r.mu, r.key))
+    for rank, row in enumerate(rows, start=1):
+        row.rank = rank
+    return Leaderboard(scope=scope, tournament=tournament, settings=settings,
+                       games=len(ordered), swiss=swiss, rows=rows)
+
+
+def build_leaderboard(db_path: str | Path, tournament: str | None = None, *,
+                      all_games: bool = False) -> Leaderboard:
+    """The leaderboard of a stored tournament (default: the latest) or of every game.
+
+    Computed from the games on every call (a few ms per thousand games), so it is right even
+    while a tournament is still running and never writes to the store.
+    """
+    with connect(db_path) as conn:
+        registry = list(bot_versions(conn).values())
+        if all_games:
+            tournaments = list_tournaments(conn)
+            return compute_leaderboard(
+                load_games(conn, None), settings_for_all(tournaments),
+                entrants=tournament_bots(conn, None), registry=registry,
+                byes=_byes(conn, None), swiss=False, scope="all", tournament=None,
+            )
+        info = (find_tournament(conn, tournament, db_path) if tournament is not None
+                else latest_tournament(conn, db_path))
+        return compute_leaderboard(
+            load_games(conn, info.id), settings_for(info),
+            entrants=tournament_bots(conn, info.id), registry=registry,
+            byes=_byes(conn, info.id), swiss=info.format == "swiss", scope=info.name,
+            tournament=info,
+        )
+
+
+def _byes(conn: sqlite3.Connection, tournament_id: int | None) -> list[ByeRecord]:
+    """Stored byes with their points as exact fractions of the stored value."""
+    return [ByeRecord(tid, rnd, bot, Fraction(points).limit_denominator(10_000))
+            for tid, rnd, bot, points in load_byes(conn, tournament_id)]
+
+
+_TABLE_COLUMNS = ("rank", "bot", "version", "mu", "sigma", "mu-3sigma", "games", "wins",
+                  "win %", "mean place", "points", "byes", "buchholz", "failures", "note")
+_TABLE_FLOATFMT = ("g", "g", "g", ".2f", ".2f", ".2f", "g", "g", ".1f", ".2f", ".2f", "g",
+                   ".2f", "g", "g")
+_SWISS_ONLY = ("byes", "buchholz")
+
+
+def _hidden(board: Leaderboard) -> set[str]:
+    """Columns that mean nothing here: Buchholz outside Swiss, byes where nobody had one."""
+    hidden = set() if board.swiss else {"buchholz"}
+    if not board.swiss and not any(row.byes for row in board.rows):
+        hidden.add("byes")
+    return hidden
+
+
+def _failures_text(failures: dict[str, int]) -> str:
+    return ", ".join(f"{kind} {count}" for kind, count in failures.items())
+
+
+def leaderboard_json(board: Leaderboard) -> dict[str, Any]:
+    """The JSON document of ``arena leaderboard --format json`` (full precision)."""
+    rows = []
+    for row in board.rows:
+        item = asdict(row)
+        item["note"] = row.note
+        for name in _hidden(board):
+            item.pop(name)
+        rows.append(item)
+    tournament = board.tournament
+    return {
+        "scope": board.scope,
+        "tournament": None if tournament is None else {
+            "name": tournament.name, "format": tournament.format, "state": tournament.state,
+        },
+        "games": board.games,
+        "rating": board.settings.to_json(),
+        "sort": "mu - 3*sigma desc, then mu desc, then bot@version",
+        "points": "per game: (k - position)/(k - 1) for k bots, shared places split",
+        "bots": rows,
+    }
+
+
+def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:
+    """The leaderboard in ``json``, ``csv`` or any tabulate format."""
+    check_format(fmt)
+    if fmt == "json":
+        return render_json(leaderboard_json(board))
+    if fmt == "csv":
+        kinds = board.failure_types()
+        headers = ["rank", "bot", "version", "key", "mu", "sigma", "conservative", "games",
+                   "wins", "win_pct", "mean_placement", "points"]
+        headers += [name for name in _SWISS_ONLY if name not in _hidden(board)]
+        headers += ["failures", *(f"failures_{kind}" for kind in kinds), "new_version", "note"]
+        records = []
+        for row in board.rows:
+            record: dict[str, Any] = {
+                name: getattr(row, name) for name in headers
+                if name not in ("failures", "note", "new_version") and hasattr(row, name)
+            }
+            record["failures"] = sum(row.failures.values())
+            record.update({f"failures_{kind}": row.failures.get(kind, 0) for kind in kinds})
+            record["new_version"] = int(row.new_version)
+            record["note"] = row.note
+            records.append(record)
+        return render_csv(headers, records)
+    hidden = _hidden(board)
+    keep = [i for i, name in enumerate(_TABLE_COLUMNS) if name not in hidden]
+    table = []
+    for row in board.rows:
+        values = [row.rank, row.bot, row.version, row.mu, row.sigma, row.conservative, row.games,
+                  row.wins, row.win_pct, row.mean_placement, row.points, row.byes, row.buchholz,
+                  _failures_text(row.failures), row.note]
+        table.append([values[i] for i in keep])
+    return render_table([_TABLE_COLUMNS[i] for i in keep], table, fmt,
+                        [_TABLE_FLOATFMT[i] for i in keep])
+
+
+def leaderboard_title(board: Leaderboard) -> str:
+    """One line saying what the table is, for people reading a terminal."""
+    s = board.settings
+    what = ("all recorded games" if board.tournament is None
+            else f"{board.tournament.name} ({board.tournament.format}, {board.tournament.state})")
+    return (f"Leaderboard: {what}, {board.games} games rated; TrueSkill mu={s.mu:g} "
+            f"sigma={s.sigma:.4g} beta={s.beta:.4g} tau={s.tau:.4g} "
+            f"draw={s.draw_probability:g}; sorted by mu - 3*sigma")
+
+
+def print_leaderboard(db_path: str | Path, tournament: str | None = None, fmt: str = "simple",
+                      file: TextIO | None = None) -> Leaderboard:
+    """Print a tournament's leaderboard with a title line (what ``arena run`` shows at the end).
+
+    Returns the leaderboard so a caller can use the numbers without reading the store again.
+    """
+    board = build_leaderboard(db_path, tournament)
+    out = file if file is not None else sys.stdout
+    if fmt not in ("json", "csv"):
+        print(leaderboard_title(board), file=out)
+    print(render_leaderboard(board, fmt), file=out)
+    if any(row.new_version for row in board.rows) and fmt not in ("json", "csv"):
+        print("new: a new version of a bot is rated from scratch; older versions keep their "
+              "own ratings (see arena leaderboard --all).", file=out)
+    return board

@@ -1,0 +1,74 @@
+"""Output formats shared by the rating commands: every tabulate format, plus json and csv.
+
+Text tables are for people (rounded numbers); json and csv are for programs and keep full
+float precision, so values read back are exactly the ones computed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tabulate import tabulate, tabulate_formats
+
+__all__ = [
+    "MACHINE_FORMATS",
+    "OUTPUT_FORMATS",
+    "check_format",
+    "render_csv",
+    "render_json",
+    "render_table",
+]
+
+MACHINE_FORMATS = ("json", "csv")
+OUTPUT_FORMATS: tuple[str, ...] = (*MACHINE_FORMATS, *tabulate_formats)
+
+
+def check_format(fmt: str) -> str:
+    """Return ``fmt`` if it is an output format; raise ValueError with the choices otherwise."""
+    if fmt in OUTPUT_FORMATS:
+        return fmt
+    raise ValueError(
+        f"unknown format '{fmt}' (choose json, csv or a tabulate format: "
+        f"{', '.join(tabulate_formats)})"
+    )
+
+
+def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str,
+                 floatfmt: Sequence[str] | str = "g") -> str:
+    """A tabulate table; ``None`` cells show as ``-``.
+
+    Numbers are formatted with ``floatfmt``; text columns are never parsed as numbers, so a
+    version such as ``1e5`` or ``0042`` prints as stored.
+    """
+    data = [list(row) for row in rows]
+    text_columns = sorted({i for row in data for i, v in enumerate(row) if isinstance(v, str)})
+    return str(
+        tabulate(
+            data,
+            headers=list(headers),
+            tablefmt=fmt,
+            floatfmt=floatfmt if isinstance(floatfmt, str) else list(floatfmt),
+            missingval="-",
+            disable_numparse=text_columns or False,
+        )
+    )
+
+
+def render_json(payload: Any) -> str:
+    """Pretty JSON; floats print with ``repr`` precision, so they round-trip exactly."""
+    return json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False)
+
+
+def render_csv(headers: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> str:
+    """CSV with a header row; None becomes an empty cell, floats keep ``repr`` precision."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=list(headers), lineterminator="\n",
+                            extrasaction="ignore")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: ("" if v is None else v) for k, v in row.items()})
+    return buffer.getvalue().rstrip("\n")

@@ -1,0 +1,173 @@
+"""Exports for people who want to check the arena: every game, and the list of tournaments.
+
+``arena results`` writes every game of a tournament in rating order with everything the rating
+depends on (bots by seat as ``name@version``, placements) plus the rating parameters, so anyone
+can recompute the ratings with the ``trueskill`` package alone::
+
+    env = trueskill.TrueSkill(**doc["rating"])
+    ratings = {}
+    for game in doc["games"]:
+        best = {}                                   # a bot in two seats keeps its best place
+        for bot, place in zip(game["seats"], game["placements"]):
+            best[bot] = min(place, best.get(bot, place))
+        if len(best) < 2:
+            continue
+        groups = [(ratings.get(bot, env.create_rating()),) for bot in best]
+        for bot, (new,) in zip(best, env.rate(groups, ranks=list(best.values()))):
+            ratings[bot] = new
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.rating.games import (
+    StoredGame,
+    TournamentInfo,
+    connect,
+    find_tournament,
+    list_tournaments,
+    load_games,
+    tournament_bots,
+)
+from arena.rating.render import check_format, render_csv, render_json, render_table
+from arena.rating.trueskill_rating import RatingSettings, settings_for
+
+__all__ = [
+    "TournamentSummary",
+    "game_json",
+    "render_results",
+    "render_tournaments",
+    "results_json",
+    "tournament_summaries",
+]
+
+RESULT_FORMATS = ("json", "csv")
+
+
+def game_json(game: StoredGame) -> dict[str, Any]:
+    """One game as exported: everything needed to recompute its rating update."""
+    return {
+        "id": game.id,
+        "round": game.round,
+        "table": game.table_index,
+        "game": game.game_index,
+        "seed": game.seed,
+        "seats": [bot.key for bot in game.seats],
+        "placements": list(game.placements),
+        "failures": [
+            {"seat": f.seat, "bot": game.seats[f.seat].key, "type": f.type, "detail": f.detail}
+            for f in game.failures
+        ],
+        "forfeits": {str(seat): reason for seat, reason in game.forfeits},
+    }
+
+
+def results_json(tournament: TournamentInfo, settings: RatingSettings,
+                 games: Sequence[StoredGame]) -> dict[str, Any]:
+    """The document of ``arena results --format json``."""
+    return {
+        "tournament": {"name": tournament.name, "format": tournament.format,
+                       "state": tournament.state, "seed": tournament.seed},
+        "rating": settings.to_json(),
+        "order": "round, table, game (the order ratings are computed in)",
+        "games": [game_json(game) for game in games],
+    }
+
+
+_CSV_HEADERS = ("id", "round", "table", "game", "seed", "seat", "bot", "placement",
+                "failures", "forfeit")
+
+
+def _results_csv(games: Sequence[StoredGame]) -> str:
+    """One row per seat of each game (tidy: group rows by id to get a game back)."""
+    records = []
+    for game in games:
+        forfeits = dict(game.forfeits)
+        for seat, (bot, place) in enumerate(zip(game.seats, game.placements, strict=True)):
+            records.append({
+                "id": game.id, "round": game.round, "table": game.table_index,
+                "game": game.game_index, "seed": game.seed, "seat": seat, "bot": bot.key,
+                "placement": place,
+                "failures": ";".join(f.type for f in game.failures if f.seat == seat),
+                "forfeit": forfeits.get(seat),
+            })
+    return render_csv(_CSV_HEADERS, records)
+
+
+def render_results(db_path: str | Path, tournament: str, fmt: str = "json") -> str:
+    """Every game of a stored tournament in rating order, as json or csv."""
+    if fmt not in RESULT_FORMATS:
+        raise ValueError(f"unknown format '{fmt}' (choose json or csv)")
+    with connect(db_path) as conn:
+        info = find_tournament(conn, tournament, db_path)
+        games = load_games(conn, info.id)
+    if fmt == "json":
+        return render_json(results_json(info, settings_for(info), games))
+    return _results_csv(games)
+
+
+@dataclass(frozen=True)
+class TournamentSummary:
+    """One line of ``arena tournaments``."""
+
+    name: str
+    format: str
+    players_per_game: int | None
+    bots: int
+    games_done: int
+    games_planned: int | None
+    state: str
+    created_at: str | None
+
+
+_PLANNED_COLUMNS = ("games_planned", "planned_games", "total_games")
+
+
+def _planned(info: TournamentInfo) -> int | None:
+    """Games planned, when the store records it (Swiss rounds are paired as the run goes)."""
+    for name in _PLANNED_COLUMNS:
+        value = info.columns.get(name)
+        if isinstance(value, int) and value > 0:
+            return value
+    return None
+
+
+def tournament_summaries(db_path: str | Path) -> list[TournamentSummary]:
+    """Every stored tournament with its size and progress, oldest first."""
+    with connect(db_path) as conn:
+        done = {
+            int(tid): int(n)
+            for tid, n in conn.execute(
+                "SELECT tournament_id, COUNT(*) FROM games GROUP BY tournament_id")
+        }
+        summaries = []
+        for info in list_tournaments(conn):
+            summaries.append(TournamentSummary(
+                name=info.name, format=info.format, players_per_game=info.players_per_game,
+                bots=len(tournament_bots(conn, info.id)), games_done=done.get(info.id, 0),
+                games_planned=_planned(info), state=info.state, created_at=info.created_at,
+            ))
+    return summaries
+
+
+def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simple") -> str:
+    """json, csv or any tabulate format."""
+    check_format(fmt)
+    rows = [summary.__dict__ for summary in summaries]
+    if fmt == "json":
+        return render_json({"tournaments": rows})
+    headers = list(TournamentSummary.__dataclass_fields__)
+    if fmt == "csv":
+        return render_csv(headers, rows)
+    table = [
+        [s.name, s.format, s.players_per_game, s.bots,
+         f"{s.games_done}/{'?' if s.games_planned is None else s.games_planned}", s.state,
+         s.created_at]
+        for s in summaries
+    ]
+    return render_table(["name", "format", "players", "bots", "games", "state", "created"],
+                        table, fmt)

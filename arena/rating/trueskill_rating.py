@@ -1,0 +1,254 @@
+"""TrueSkill ratings over stored games, in deterministic order.
+
+Rules (all of them, so anyone can recompute the numbers from ``arena results``):
+
+* Every bot version is its own player (key ``name@version``); a new version starts from the
+  prior ``(mu, sigma)``. A tournament's ratings start fresh; ``--all`` rates every game ever
+  recorded as one sequence.
+* Games are rated one at a time in id order: tournament id, round, table index, game index
+  (the game id breaks any remaining tie). Completion order never matters, so a run with any
+  number of workers, or one resumed after a crash, gives bit-identical ratings.
+* Each game is a free-for-all update: ``env.rate([(r,) for each bot], ranks=placements)``.
+  Equal placements are equal ranks (a shared place, rated as a draw between those bots); the
+  referee already places a forfeiting bot last, so forfeits need no special case here.
+* A bot that sits in several seats of one game (self-play) counts once, at its best placement;
+  a game with fewer than two distinct bots (a bye) changes no rating.
+* The environment is ``trueskill.TrueSkill(mu, sigma, beta, tau, draw_probability)`` built from
+  the spec's ``rating`` settings; a missing value takes the library's default relation
+  (sigma = mu/3, beta = sigma/2, tau = sigma/100, draw probability 0.10), which for mu = 25 are
+  exactly the library's defaults. The module-level global environment is never used.
+"""
+
+from __future__ import annotations
+
+import math
+import sqlite3
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trueskill
+
+from arena.errors import StoreError
+from arena.rating.games import (
+    BotVersion,
+    StoredGame,
+    TournamentInfo,
+    connect,
+    find_tournament,
+    game_order_key,
+    list_tournaments,
+    load_games,
+    tournament_bots,
+)
+
+__all__ = [
+    "RatingRun",
+    "RatingSettings",
+    "RatingStep",
+    "conservative",
+    "game_entries",
+    "rate_all",
+    "rate_games",
+    "rate_tournament",
+    "settings_for",
+    "settings_for_all",
+]
+
+_RATING_HISTORY_DDL = """
+CREATE TABLE IF NOT EXISTS rating_history(
+    tournament_id INTEGER, game_id TEXT, bot_id INTEGER,
+    mu_before REAL, sigma_before REAL, mu_after REAL, sigma_after REAL,
+    PRIMARY KEY (tournament_id, game_id, bot_id))
+"""
+
+
+def _positive(value: Any, name: str) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise StoreError(f"rating.{name} must be a number, got {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class RatingSettings:
+    """The TrueSkill parameters of one rating run (the library's defaults unless a spec says)."""
+
+    mu: float = trueskill.MU
+    sigma: float = trueskill.SIGMA
+    beta: float = trueskill.BETA
+    tau: float = trueskill.TAU
+    draw_probability: float = trueskill.DRAW_PROBABILITY
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any] | None) -> RatingSettings:
+        """Build from a spec's ``rating`` block; missing values follow the library's defaults."""
+        values = values or {}
+        mu = _positive(values.get("mu"), "mu")
+        sigma = _positive(values.get("sigma"), "sigma")
+        beta = _positive(values.get("beta"), "beta")
+        tau = _positive(values.get("tau"), "tau")
+        draw = _positive(values.get("draw_probability"), "draw_probability")
+        mu = trueskill.MU if mu is None else mu
+        sigma = mu / 3 if sigma is None else sigma
+        beta = sigma / 2 if beta is None else beta
+        tau = sigma / 100 if tau is None else tau
+        draw = trueskill.DRAW_PROBABILITY if draw is None else draw
+        if sigma <= 0 or beta <= 0 or tau < 0 or not 0 <= draw < 1:
+            raise StoreError(
+                "rating settings out of range (need sigma > 0, beta > 0, tau >= 0, "
+                f"0 <= draw_probability < 1): {values!r}"
+            )
+        return cls(mu=mu, sigma=sigma, beta=beta, tau=tau, draw_probability=draw)
+
+    def env(self) -> trueskill.TrueSkill:
+        """A private TrueSkill environment (the library's global one is never touched)."""
+        return trueskill.TrueSkill(mu=self.mu, sigma=self.sigma, beta=self.beta, tau=self.tau,
+                                   draw_probability=self.draw_probability)
+
+    def to_json(self) -> dict[str, float]:
+        return {"mu": self.mu, "sigma": self.sigma, "beta": self.beta, "tau": self.tau,
+                "draw_probability": self.draw_probability}
+
+
+def settings_for(tournament: TournamentInfo) -> RatingSettings:
+    """The rating settings recorded with a tournament's spec."""
+    block = tournament.spec.get("rating")
+    return RatingSettings.from_mapping(block if isinstance(block, Mapping) else None)
+
+
+def settings_for_all(tournaments: Sequence[TournamentInfo]) -> RatingSettings:
+    """One parameter set for ``--all``: the tournaments' own if they agree, else the defaults.
+
+    Rating across tournaments with different parameters has no single right answer; the
+    library's defaults are the neutral choice and are reported with the leaderboard.
+    """
+    found = {settings_for(t) for t in tournaments}
+    return found.pop() if len(found) == 1 else RatingSettings()
+
+
+def conservative(rating: trueskill.Rating) -> float:
+    """mu - 3 sigma: the rating the bot exceeds with about 99.9% confidence (the sort key)."""
+    return float(rating.mu - 3 * rating.sigma)
+
+
+def game_entries(game: StoredGame) -> list[tuple[BotVersion, int]]:
+    """The (bot, placement) pairs a game is rated on, in seat order.
+
+    A bot in several seats keeps its best placement (see the module rules).
+    """
+    best: dict[BotVersion, int] = {}
+    for bot, place in zip(game.seats, game.placements, strict=True):
+        if bot not in best or place < best[bot]:
+            best[bot] = place
+    return list(best.items())
+
+
+@dataclass(frozen=True)
+class RatingStep:
+    """One bot's rating before and after one game: a row of ``rating_history``."""
+
+    tournament_id: int
+    game_id: str
+    bot: BotVersion
+    before: trueskill.Rating
+    after: trueskill.Rating
+
+
+@dataclass
+class RatingRun:
+    """The outcome of rating a sequence of games."""
+
+    settings: RatingSettings
+    ratings: dict[str, trueskill.Rating] = field(default_factory=dict)
+    bots: dict[str, BotVersion] = field(default_factory=dict)
+    history: list[RatingStep] = field(default_factory=list)
+
+
+def rate_games(games: Iterable[StoredGame], settings: RatingSettings | None = None,
+               entrants: Iterable[BotVersion] = ()) -> RatingRun:
+    """Rate games in id order (the input order does not matter); pure, no I/O.
+
+    ``entrants`` get the prior rating even if they never played, so a leaderboard lists them.
+    """
+    settings = settings or RatingSettings()
+    env = settings.env()
+    run = RatingRun(settings=settings)
+    for bot in entrants:
+        run.bots.setdefault(bot.key, bot)
+        run.ratings.setdefault(bot.key, env.create_rating())
+    for game in sorted(games, key=game_order_key):
+        entries = game_entries(game)
+        for bot, _ in entries:
+            run.bots.setdefault(bot.key, bot)
+            run.ratings.setdefault(bot.key, env.create_rating())
+        if len(entries) < 2:
+            continue
+        before = [run.ratings[bot.key] for bot, _ in entries]
+        after = env.rate([(r,) for r in before], ranks=[place for _, place in entries])
+        for (bot, _), old, (new,) in zip(entries, before, after, strict=True):
+            run.ratings[bot.key] = new
+            run.history.append(RatingStep(game.tournament_id, game.id, bot, old, new))
+    return run
+
+
+def _write_history(conn: sqlite3.Connection, tournament_id: int, run: RatingRun) -> None:
+    """Replace one tournament's rating history in a single transaction."""
+    conn.execute(_RATING_HISTORY_DDL)
+    conn.commit()
+    rows = [
+        (step.tournament_id, step.game_id, step.bot.id, step.before.mu, step.before.sigma,
+         step.after.mu, step.after.sigma)
+        for step in run.history
+    ]
+    previous = conn.isolation_level
+    conn.isolation_level = None  # explicit transaction control
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("DELETE FROM rating_history WHERE tournament_id = ?", (tournament_id,))
+            conn.executemany(
+                "INSERT INTO rating_history (tournament_id, game_id, bot_id, mu_before, "
+                "sigma_before, mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+    finally:
+        conn.isolation_level = previous
+
+
+def rate_tournament_run(db_path: str | Path, tournament_name: str, *,
+                        write: bool = True) -> RatingRun:
+    """Rate one tournament from the store; with ``write``, replace its stored history."""
+    with connect(db_path) as conn:
+        tournament = find_tournament(conn, tournament_name, db_path)
+        games = load_games(conn, tournament.id)
+        run = rate_games(games, settings_for(tournament), tournament_bots(conn, tournament.id))
+        if write:
+            _write_history(conn, tournament.id, run)
+        return run
+
+
+def rate_tournament(db_path: str | Path, tournament_name: str) -> dict[str, trueskill.Rating]:
+    """Rate a tournament, store its per-game history and return ratings by ``name@version``.
+
+    The tournament runner calls this at the end of ``arena run`` (and may call it again at any
+    time: the history is recomputed from the games and replaced, never appended).
+    """
+    return dict(rate_tournament_run(db_path, tournament_name).ratings)
+
+
+def rate_all(db_path: str | Path) -> RatingRun:
+    """Rate every game ever recorded, across tournaments in (tournament id, game) order.
+
+    Not stored: ``rating_history`` is per tournament, and this view is cheap to recompute.
+    """
+    with connect(db_path) as conn:
+        tournaments = list_tournaments(conn)
+        return rate_games(load_games(conn, None), settings_for_all(tournaments),
+                          tournament_bots(conn, None))

@@ -1,0 +1,188 @@
+"""``arena bench protocol``: what the referee costs per decision, against the pipe's floor.
+
+Three figures, measured in the same run so they share the machine's state:
+
+1. **Referee round trip**: real decisions of in-process random games, each asked of a trivial
+   sandboxed kit bot (it always answers 0) exactly as a match asks it: observation built and
+   encoded, pending events encoded, written, answered, read and validated. Median per decision.
+2. **Floor**: the same ``act`` line (median size of the run) echoed by a trivial sandboxed child
+   through the same transport (:func:`arena.protocol.transport.measure_ping_pong_floor`): what
+   any referee would pay for the pipe round trip alone. The goal is a ratio of at most 2.
+3. **Match throughput**: decisions/s of a sandboxed match between two sample random bots
+   (persistent processes, one start per bot) against in-process random play of the same games.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import random
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from arena.engine import GameConfig, RandomAgent, new_game, play_game
+from arena.protocol import messages
+from arena.protocol.transport import measure_ping_pong_floor
+from arena.referee.client import BotClient
+from arena.referee.match import MatchRequest, game_seed, play_match
+from arena.registry import PYTHON, resolve
+from arena.sandbox import Limits, probe
+
+__all__ = ["ProtocolBench", "run_protocol_bench"]
+
+_TRIVIAL = '''"""Benchmark bot: always the safe default."""
+
+from arena.sdk import Bot
+
+
+class Trivial(Bot):
+    name = "trivial"
+
+    def act(self, request):
+        return 0
+'''
+
+
+@dataclass
+class ProtocolBench:
+    """Figures of one ``arena bench protocol`` run (seconds unless named otherwise)."""
+
+    decisions: int
+    round_trip_s: float
+    round_trip_p90_s: float
+    floor_s: float
+    act_bytes: int
+    match_games: int
+    match_decisions: int
+    match_rate: float
+    match_game_rate: float
+    local_rate: float
+    sandbox_level: str
+
+    @property
+    def ratio(self) -> float:
+        return self.round_trip_s / self.floor_s if self.floor_s else float("inf")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "decisions": self.decisions, "round_trip_us": round(self.round_trip_s * 1e6, 1),
+            "round_trip_p90_us": round(self.round_trip_p90_s * 1e6, 1),
+            "floor_us": round(self.floor_s * 1e6, 1), "ratio": round(self.ratio, 2),
+            "act_bytes": self.act_bytes, "match_games": self.match_games,
+            "match_decisions": self.match_decisions,
+            "match_decisions_per_s": round(self.match_rate),
+            "match_in_game_decisions_per_s": round(self.match_game_rate),
+            "in_process_decisions_per_s": round(self.local_rate),
+            "sandbox_level": self.sandbox_level,
+        }
+
+    def render(self) -> str:
+        return "\n".join([
+            f"Sandbox level: {self.sandbox_level}",
+            f"Referee round trip per decision (trivial bot, {self.decisions} decisions): "
+            f"median {self.round_trip_s * 1e6:.1f} us, p90 {self.round_trip_p90_s * 1e6:.1f} us",
+            f"Pipe ping-pong floor (same {self.act_bytes}-byte act line, same transport): "
+            f"median {self.floor_s * 1e6:.1f} us",
+            f"Ratio: {self.ratio:.2f}x the floor (goal: 2x or less)",
+            f"Sandboxed match, 2 random bots, {self.match_games} games, "
+            f"{self.match_decisions} decisions: {self.match_rate:,.0f} decisions/s overall "
+            f"(2 start-ups and the bye included), {self.match_game_rate:,.0f} decisions/s "
+            "within games",
+            f"In-process random play, same games: {self.local_rate:,.0f} decisions/s "
+            f"({self.local_rate / self.match_game_rate:.1f}x the sandboxed match within games)"
+            if self.match_game_rate else "In-process random play: n/a",
+        ])
+
+
+def _trivial_bot(directory: Path) -> Path:
+    file = directory / "trivial.py"
+    file.write_text(_TRIVIAL)
+    os.chmod(directory, 0o755)
+    os.chmod(file, 0o644)
+    return file
+
+
+def _round_trips(client: BotClient, decisions: int, seed: int
+                 ) -> tuple[list[float], list[bytes]]:
+    """Time the referee's whole per-decision work over real game decisions; also returns
+    the act lines sent (for the floor)."""
+    times: list[float] = []
+    lines: list[bytes] = []
+    clock = time.perf_counter
+    rng = random.Random(seed)
+    game = 0
+    while len(times) < decisions:
+        players = 2 + game % 4
+        state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)),
+                                    seed=game_seed(seed, game)))
+        client.begin_game(messages.game_start(game, 0, [f"p{i}" for i in range(players)],
+                                              0, state.rounds))
+        cursor = 0
+        while state.decision is not None and len(times) < decisions:
+            decision = state.decision
+            if decision.seat != 0:
+                state.apply(rng.randrange(len(decision.options)))
+                continue
+            start = clock()
+            pending = state.events_for(0, cursor)
+            cursor += len(pending)
+            observation = state.observe(0).to_json(include_events=False)
+            result = client.act(decision.kind, observation, decision.options,
+                                decision.context, messages.events(pending))
+            times.append(clock() - start)
+            lines.append(messages.act(0, decision.kind, observation, decision.options,
+                                      1000, decision.context))
+            if result.failure is not None:
+                raise RuntimeError(f"the benchmark bot failed: {result.failure.detail}")
+            state.apply(rng.randrange(len(decision.options)))
+        client.end_game(messages.game_end(game, [1] * players, [""] * players, False, "none"))
+        game += 1
+    return times, lines
+
+
+def run_protocol_bench(decisions: int = 5000, games: int = 20, seed: int = 0,
+                       warmup: int = 300) -> ProtocolBench:
+    """Measure the three figures (see the module docstring)."""
+    limits = Limits(decision_ms=5000, time_bank_ms=0)
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
+        bot = _trivial_bot(Path(tmp))
+        client = BotClient((PYTHON, "-m", "arena.sdk.runner", bot.name), bot, limits,
+                           name="trivial")
+        failure = client.start()
+        if failure is not None:
+            raise RuntimeError(f"the benchmark bot did not start: {failure.detail}")
+        try:
+            _round_trips(client, warmup, seed + 1)
+            times, lines = _round_trips(client, decisions, seed)
+        finally:
+            client.close()
+    lines.sort(key=len)
+    sample = lines[len(lines) // 2]
+    floor = measure_ping_pong_floor(decisions, sample, limits=limits, warmup=warmup)
+    times.sort()
+    random_bot = Path(__file__).resolve().parents[2] / "bots" / "random.py"
+    spec = resolve(random_bot)
+    started = time.perf_counter()
+    outcome = play_match(MatchRequest(bots=[spec, spec], games=games, seed=seed, limits=limits,
+                                      event_date=dt.date.today()))
+    match_s = time.perf_counter() - started
+    in_games = sum(game.duration_s for game in outcome.games)
+    local_decisions = 0
+    started = time.perf_counter()
+    for g in range(games):
+        config = GameConfig(players=("a", "b"), seed=game_seed(seed, g))
+        state = play_game(config, [RandomAgent(2 * g), RandomAgent(2 * g + 1)])
+        local_decisions += len(state.choices)
+    local_s = time.perf_counter() - started
+    return ProtocolBench(
+        decisions=len(times), round_trip_s=statistics.median(times),
+        round_trip_p90_s=times[int(len(times) * 0.9)], floor_s=floor, act_bytes=len(sample),
+        match_games=games, match_decisions=outcome.decisions,
+        match_rate=outcome.decisions / match_s if match_s else 0.0,
+        match_game_rate=outcome.decisions / in_games if in_games else 0.0,
+        local_rate=local_decisions / local_s if local_s else 0.0,
+        sandbox_level=outcome.sandbox_level or probe().level)

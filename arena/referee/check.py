@@ -1,0 +1,164 @@
+"""The compliance check for bot authors (``arena check-bot``, and the gate of ``arena submit``).
+
+Like cutechess's ``--compliance``: it runs the bot exactly as a match would (sandboxed, same
+limits) and reports a checklist, one line per requirement, with the reason for each ✗:
+
+1. handshake: answers ``hello`` with a valid ``ready`` within the start-up time;
+2. metadata: the optional dates are ISO dates (the rules read them);
+3. decisions: a few games (2, 3 and 5 players, the bot in a different seat each time, the
+   other seats in-process random players) with every decision answered legally in time;
+4. game boundaries: one process served every game (``game_start``/``game_end`` handled);
+5. clean exit: exits by itself with code 0 within the grace period after ``bye``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.engine import RandomAgent
+from arena.referee.client import BotClient, Launcher
+from arena.referee.match import _Local, parse_date, run_games
+from arena.registry import BotSpec, resolve
+from arena.sandbox import Limits
+
+__all__ = ["CheckItem", "CheckReport", "check_bot"]
+
+#: Table sizes of the check's games, in order (the bot's seat moves every game).
+TABLE_SIZES = (2, 3, 5)
+_EXAMPLES = 3
+
+
+@dataclass(frozen=True)
+class CheckItem:
+    """One requirement and whether the bot met it."""
+
+    title: str
+    ok: bool
+    detail: str = ""
+
+    def line(self) -> str:
+        mark = "✓" if self.ok else "✗"
+        return f"{mark} {self.title}" + (f": {self.detail}" if self.detail else "")
+
+
+@dataclass
+class CheckReport:
+    """The checklist of one bot."""
+
+    bot: str
+    version: str
+    items: list[CheckItem] = field(default_factory=list)
+    sandbox_level: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.items) and all(item.ok for item in self.items)
+
+    def failures(self) -> list[str]:
+        """``title: reason`` of every unmet requirement."""
+        return [f"{i.title}: {i.detail}" if i.detail else i.title
+                for i in self.items if not i.ok]
+
+    def lines(self) -> list[str]:
+        return [item.line() for item in self.items]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bot": self.bot, "version": self.version, "ok": self.ok,
+                "sandbox_level": self.sandbox_level,
+                "items": [{"title": i.title, "ok": i.ok, "detail": i.detail}
+                          for i in self.items]}
+
+
+def _metadata_item(client: BotClient) -> CheckItem:
+    meta = client.metadata
+    bad = [f"{key} {meta[key]!r} is not an ISO date (YYYY-MM-DD)"
+           for key in ("last_read_page", "last_book_finished")
+           if key in meta and parse_date(meta[key]) is None]
+    shown = ", ".join(f"{k} {meta[k]}" for k in ("author", "version", "last_read_page",
+                                                 "last_book_finished") if k in meta)
+    name = f"name {client.ready_name!r}" + (f"; {shown}" if shown else "")
+    if bad:
+        return CheckItem("metadata", False, "; ".join(bad))
+    return CheckItem("metadata", True, name)
+
+
+def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed: int = 0,
+              limits: Limits | None = None, launcher: Launcher | None = None,
+              bots_dir: Path | None = None) -> CheckReport:
+    """Run the compliance checklist on one bot; never raises for the bot's misbehaviour."""
+    spec = bot if isinstance(bot, BotSpec) else resolve(bot, bots_dir)
+    limits = limits or Limits()
+    if launcher is None:
+        from arena.referee.launch import sandbox_launcher
+
+        launcher = sandbox_launcher()
+    client = BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
+                       metadata=spec.metadata, launcher=launcher)
+    report = CheckReport(spec.name, spec.version)
+    try:
+        failure = client.start()
+        report.sandbox_level = client.level
+        if failure is not None:
+            report.items.append(CheckItem("handshake", False, failure.detail))
+            return report
+        report.items.append(CheckItem(
+            "handshake", True, f"answered 'hello' with 'ready' within {limits.startup_ms} ms"))
+        report.items.append(_metadata_item(client))
+        first_pid = client.pid
+        failures = []
+        decisions = 0
+        played = 0
+        for g in range(games):
+            size = TABLE_SIZES[g % len(TABLE_SIZES)]
+            seat = g % size
+            seats: list[BotClient | _Local] = [
+                _Local(RandomAgent(seed * 100 + g * 10 + s), f"random{s}") for s in range(size)]
+            seats[seat] = client
+            keys = [spec.key if s == seat else f"random{s}" for s in range(size)]
+            for outcome in run_games(seats, games=1, seed=seed, match_id="check",
+                                     event_date=dt.date.today(), keys=keys, first_game=g):
+                played += 1
+                failures.extend(outcome.failures)
+                decisions += outcome.latency[seat].get("decisions", 0)
+        report.items.append(_decisions_item(client, failures, decisions, played, limits))
+        restarts = client.diagnostics.restarts
+        same = client.pid == first_pid and restarts == 0
+        report.items.append(CheckItem(
+            "game boundaries", same,
+            f"one process served all {played} games" if same else
+            f"the process was restarted {restarts} time(s) after failures"))
+    finally:
+        ended = client.close()
+    if ended is None:
+        report.items.append(CheckItem("clean exit", False, "the bot was not running at the "
+                                      "end (see the failures above)"))
+    elif ended.voluntary and ended.exit_code == 0:
+        report.items.append(CheckItem("clean exit", True, "exited with code 0 after 'bye'"))
+    elif ended.voluntary:
+        report.items.append(CheckItem("clean exit", False,
+                                      f"{ended.description} after 'bye' (expected code 0)"))
+    else:
+        report.items.append(CheckItem("clean exit", False,
+                                      f"still running {limits.bye_grace_ms} ms after 'bye'; "
+                                      "killed"))
+    return report
+
+
+def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions: int,
+                    games: int, limits: Limits) -> CheckItem:
+    title = "decisions"
+    if failures:
+        counts = Counter(f["type"] for f in failures)
+        summary = ", ".join(f"{n} {t}" for t, n in sorted(counts.items()))
+        examples = "; ".join(f["detail"] for f in failures[:_EXAMPLES])
+        return CheckItem(title, False, f"{summary} in {games} games (e.g. {examples})")
+    diag = client.diagnostics
+    med, top = diag.median_ms, diag.max_ms
+    timing = (f" (median {med:.2f} ms, max {top:.1f} ms; limit {limits.decision_ms} ms)"
+              if med is not None and top is not None else "")
+    return CheckItem(title, True, f"{decisions} decisions in {games} games (2, 3 and 5 "
+                     f"players), all legal and in time{timing}")

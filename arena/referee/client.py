@@ -1,0 +1,468 @@
+"""One bot process as the referee sees it: :class:`BotClient`.
+
+The client owns the fairness rules for a single bot so the match loop stays simple:
+
+* **Start-up**: launch through :func:`arena.sandbox.launch`, send ``hello``, and require a valid
+  ``ready`` within ``limits.startup_ms`` (else ``startup_failure``).
+* **Time**: each ``act`` gets ``decision_ms`` plus whatever is left of the game's time bank
+  (``time_bank_ms``, Kaggle-style overage): time spent past ``decision_ms`` is taken from the
+  bank; a timeout empties it.
+* **Strikes**: a timeout, a protocol error or an illegal choice plays the decision's safe
+  default (option 0) and counts a strike; past ``max_strikes`` in one game, or at once on a
+  crash, an output overflow or a memory kill, the bot forfeits the game. Its process is then
+  ended and a fresh one started for the next game. Otherwise one process serves the match.
+* **Late answers**: an answer to an act that already timed out is dropped silently (it was
+  punished once already); any other unexpected id is a ``protocol_error`` (a *stale* id).
+
+The client never sees the game: the match hands it encoded messages and gets back an index,
+a latency and maybe a :class:`~arena.referee.failures.Failure`.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from arena.errors import IllegalChoiceError, ProtocolError
+from arena.protocol import messages
+from arena.referee import failures as F
+from arena.referee.failures import Failure
+
+__all__ = [
+    "ActResult",
+    "BotClient",
+    "BotDiagnostics",
+    "Connection",
+    "Ended",
+    "Launcher",
+    "Received",
+]
+
+_monotonic = time.monotonic
+_parse_action = messages.parse_action
+
+#: How long to wait for an exit status after the bot's stdout closed (to tell a memory kill
+#: from a crash, and to report the exit code).
+_EXIT_WAIT_S = 0.5
+#: After this many failed starts in a row a bot is not restarted again in the match; each of
+#: its remaining games is forfeited without another wasted start-up wait.
+MAX_FAILED_STARTS = 3
+#: Characters of the bot's stderr quoted in a crash or start-up failure.
+_STDERR_QUOTE = 400
+
+
+@dataclass(frozen=True, slots=True)
+class Received:
+    """What one read produced, transport-independent: ``kind`` is ``line``, ``timeout``,
+    ``closed`` or ``overflow``; ``data`` the line for ``line``."""
+
+    kind: str
+    data: bytes = b""
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """How a bot process ended: a readable description (``exit code 1``, ``killed by
+    SIGKILL``), the exit code when it exited, whether it ended by itself (not killed by the
+    referee) and whether its memory limit killed it (where the sandbox can tell)."""
+
+    description: str
+    exit_code: int | None = None
+    voluntary: bool = True
+    memory_limit: bool = False
+
+
+class Connection(Protocol):
+    """A running bot: the referee's side of its pipes plus its process. Implemented for the
+    sandbox (:mod:`arena.referee.launch`) and for scripted tests."""
+
+    pid: int | None
+    level: str
+
+    def send(self, data: bytes) -> bool:
+        """Write protocol lines; False when the bot no longer reads (its end is closed)."""
+        ...
+
+    def receive(self, deadline: float) -> Received:
+        """The next line, or why there is none, by ``deadline`` (``time.monotonic``)."""
+        ...
+
+    def ended(self, wait_s: float) -> Ended | None:
+        """How the process ended (waiting up to ``wait_s``), or None while it runs."""
+        ...
+
+    def stderr_text(self) -> str:
+        """The bot's captured log so far."""
+        ...
+
+    def shutdown(self, grace_s: float) -> Ended:
+        """Close stdin, wait up to ``grace_s`` for a voluntary exit, then kill everything."""
+        ...
+
+    def kill(self) -> None:
+        """Kill and reap every process of the bot at once; idempotent."""
+        ...
+
+
+#: Starts a bot: (command, workdir, limits) -> Connection; raises on a launch failure.
+Launcher = Callable[[Sequence[str], Any, Any], Connection]
+
+
+@dataclass(slots=True)
+class ActResult:
+    """The outcome of one decision: the index to apply (0 after a failure), the round-trip
+    time, the failure if any, and whether the bot has now forfeited the game."""
+
+    choice: int
+    latency: float
+    failure: Failure | None = None
+    forfeit: bool = False
+
+
+@dataclass
+class BotDiagnostics:
+    """Per-bot counters over a match (JSON-able via :meth:`to_json`)."""
+
+    name: str
+    key: str
+    decisions: int = 0
+    latencies: list[float] = field(default_factory=list, repr=False)
+    failures: Counter[str] = field(default_factory=Counter)
+    strikes: int = 0
+    forfeits: int = 0
+    starts: int = 0
+    restarts: int = 0
+    #: How the last process ended at the close of the match (after ``bye``).
+    exit: str | None = None
+
+    @property
+    def timeouts(self) -> int:
+        return self.failures[F.TIMEOUT]
+
+    @property
+    def median_ms(self) -> float | None:
+        return statistics.median(self.latencies) * 1000 if self.latencies else None
+
+    @property
+    def max_ms(self) -> float | None:
+        return max(self.latencies) * 1000 if self.latencies else None
+
+    def to_json(self) -> dict[str, Any]:
+        med, top = self.median_ms, self.max_ms
+        return {
+            "name": self.name, "bot": self.key, "decisions": self.decisions,
+            "median_ms": None if med is None else round(med, 3),
+            "max_ms": None if top is None else round(top, 3),
+            "timeouts": self.timeouts, "strikes": self.strikes, "forfeits": self.forfeits,
+            "starts": self.starts, "restarts": self.restarts, "exit": self.exit,
+            "failures": {t: self.failures[t] for t in F.FAILURE_TYPES if self.failures[t]},
+        }
+
+
+class BotClient:
+    """A bot process seen from the referee, alive for a whole match (restarted only after a
+    failure). ``launcher`` starts the process; the default runs it in the sandbox."""
+
+    def __init__(self, command: Sequence[str], workdir: Any, limits: Any, *, name: str = "bot",
+                 key: str | None = None, metadata: Mapping[str, Any] | None = None,
+                 launcher: Launcher | None = None) -> None:
+        self.command = tuple(command)
+        self.workdir = workdir
+        self.limits = limits
+        #: The registered name: what the game and the results call this bot.
+        self.name = name
+        #: The name the bot gave in its last ``ready`` (informational).
+        self.ready_name: str | None = None
+        #: Registered metadata, overridden by what the bot says in ``ready``.
+        self.metadata: dict[str, Any] = dict(metadata or {})
+        if launcher is None:
+            from arena.referee.launch import sandbox_launcher
+
+            launcher = sandbox_launcher()
+        self._launcher = launcher
+        self.diagnostics = BotDiagnostics(name, key or name)
+        self.conn: Connection | None = None
+        self.level = ""
+        self.failed_starts = 0
+        self._decision_s = limits.decision_ms / 1000
+        self._bank_s = limits.time_bank_ms / 1000
+        self._bank = self._bank_s
+        self._max_strikes = limits.max_strikes
+        self.strikes = 0
+        self.forfeited: str | None = None
+        self._next_id = 0
+        self._late: set[int] = set()
+        self._game_mark = 0
+        self._log_mark = 0
+        self._orphan_log = ""
+        #: Failures not yet handed to the match (start-up, between games).
+        self.pending: list[Failure] = []
+
+    # ------------------------------------------------------------------ life cycle
+    @property
+    def alive(self) -> bool:
+        return self.conn is not None
+
+    @property
+    def pid(self) -> int | None:
+        return self.conn.pid if self.conn is not None else None
+
+    def start(self) -> Failure | None:
+        """Launch the bot and complete the handshake; a failure leaves it stopped."""
+        failure = self.launch()
+        return failure if failure is not None else self.handshake()
+
+    def launch(self) -> Failure | None:
+        """First half of :meth:`start` (launch + ``hello``), so a match can start every bot
+        before waiting for the first ``ready``."""
+        self.diagnostics.starts += 1
+        if self.diagnostics.starts > 1:
+            self.diagnostics.restarts += 1
+        try:
+            self.conn = self._launcher(self.command, self.workdir, self.limits)
+        except Exception as exc:  # a launch failure is the bot's start-up failure, not ours
+            self.conn = None
+            return self._start_failed(f"could not launch {' '.join(self.command)}: {exc}")
+        self.level = self.conn.level
+        self._log_mark = 0
+        limits = {"decision_ms": self.limits.decision_ms,
+                  "time_bank_ms": self.limits.time_bank_ms,
+                  "startup_ms": self.limits.startup_ms, "max_strikes": self.limits.max_strikes}
+        self._hello_deadline = _monotonic() + self.limits.startup_ms / 1000
+        if not self.conn.send(messages.hello(limits)):
+            return self._start_failed("exited before reading 'hello'" + self._ended_how())
+        return None
+
+    def handshake(self) -> Failure | None:
+        """Second half of :meth:`start`: wait for ``ready`` until the start-up deadline."""
+        conn = self.conn
+        if conn is None:
+            return None  # launch already failed and was recorded
+        got = conn.receive(self._hello_deadline)
+        if got.kind == "timeout":
+            return self._start_failed(f"no 'ready' within {self.limits.startup_ms} ms")
+        if got.kind == "overflow":
+            return self._start_failed("answered 'hello' with a line over the output limit")
+        if got.kind == "closed":
+            return self._start_failed("exited before answering 'hello'" + self._ended_how())
+        try:
+            name, metadata = messages.parse_ready(messages.decode(got.data))
+        except ProtocolError as exc:
+            return self._start_failed(f"bad answer to 'hello': {exc}")
+        self.ready_name = name
+        self.metadata.update(metadata)
+        self.failed_starts = 0
+        return None
+
+    def _start_failed(self, detail: str) -> Failure:
+        self.failed_starts += 1
+        failure = Failure(F.STARTUP_FAILURE, detail + self._stderr_quote())
+        self.diagnostics.failures[F.STARTUP_FAILURE] += 1
+        self._stop_now()
+        return failure
+
+    @property
+    def gives_up(self) -> bool:
+        """True once the bot failed to start too often to be worth another try."""
+        return self.failed_starts >= MAX_FAILED_STARTS
+
+    def begin_game(self, message: bytes, *, restart: bool = True) -> Failure | None:
+        """Reset the per-game budget, (re)start the process if needed and send ``game_start``.
+
+        Returns a failure when the bot cannot play this game; :attr:`forfeited` is then set
+        (also without a failure when the bot is not restarted any more)."""
+        self.strikes = 0
+        self._bank = self._bank_s
+        self.forfeited = None
+        self._late.clear()
+        self._game_mark = len(self.diagnostics.latencies)
+        if self.conn is not None:
+            ended = self.conn.ended(0)
+            if ended is not None:  # died between games: a crash, but nothing to forfeit yet
+                self._fail_between_games(ended)
+        if self.conn is None:
+            if self.gives_up or not restart:
+                self.forfeited = F.STARTUP_FAILURE
+                self.diagnostics.forfeits += 1
+                return None
+            failure = self.start()
+            if failure is not None:
+                self.forfeited = F.STARTUP_FAILURE
+                self.diagnostics.forfeits += 1
+                return failure
+        assert self.conn is not None
+        if not self.conn.send(message):
+            return self._fatal(F.CRASH, "exited before the game started" + self._ended_how(),
+                               None).failure
+        return None
+
+    def _fail_between_games(self, ended: Ended) -> None:
+        kind = F.MEMORY_LIMIT if ended.memory_limit else F.CRASH
+        failure = Failure(kind, f"exited between games ({ended.description})"
+                          + self._stderr_quote())
+        self.diagnostics.failures[kind] += 1
+        self.pending.append(failure)
+        self._stop_now()
+
+    def send(self, data: bytes) -> None:
+        """Send messages that need no answer (events, ``game_end``); a closed pipe is noticed
+        at the next decision or game start."""
+        if self.conn is not None and data:
+            self.conn.send(data)
+
+    def end_game(self, message: bytes) -> None:
+        """Send ``game_end``; a bot that forfeited is stopped so the next game starts it
+        fresh."""
+        if self.forfeited is not None:
+            self._stop_now()
+        else:
+            self.send(message)
+
+    def close(self) -> Ended | None:
+        """Say ``bye``, give the bot its grace period, then kill whatever is left."""
+        conn, self.conn = self.conn, None
+        if conn is None:
+            return None
+        conn.send(messages.bye())
+        ended = conn.shutdown(self.limits.bye_grace_ms / 1000)
+        self._keep_log(conn)
+        self.diagnostics.exit = (ended.description if ended.voluntary else
+                                 f"still running {self.limits.bye_grace_ms} ms after 'bye'; "
+                                 "killed")
+        return ended
+
+    def _stop_now(self) -> None:
+        conn, self.conn = self.conn, None
+        if conn is not None:
+            conn.kill()
+            self._keep_log(conn)
+
+    def _keep_log(self, conn: Connection) -> None:
+        try:
+            text = conn.stderr_text()
+        except Exception:  # the log is a courtesy; never let it break the referee
+            text = ""
+        self._orphan_log += text[self._log_mark:]
+        self._log_mark = 0
+
+    # ------------------------------------------------------------------ decisions
+    def act(self, kind: str, observation: Mapping[str, Any] | str,
+            legal: Sequence[Mapping[str, Any]], context: Mapping[str, Any] | None = None,
+            prefix: bytes = b"") -> ActResult:
+        """Ask one decision (after ``prefix``, the pending events) and judge the answer."""
+        conn = self.conn
+        if conn is None or self.forfeited is not None:
+            return ActResult(0, 0.0, None, True)
+        id_ = self._next_id
+        self._next_id = id_ + 1
+        n = len(legal)
+        budget = self._decision_s + self._bank
+        line = messages.act(id_, kind, observation, legal, round(budget * 1000), context)
+        start = _monotonic()
+        deadline = start + budget
+        if not conn.send(prefix + line if prefix else line):
+            return self._fatal(F.CRASH, "stopped reading its input" + self._ended_how(), id_)
+        while True:
+            got = conn.receive(deadline)
+            if got.kind == "line":
+                data = got.data
+                try:
+                    choice = _parse_action(data, id_, n)
+                except IllegalChoiceError as exc:
+                    return self._strike(F.ILLEGAL_CHOICE, str(exc), id_, start)
+                except ProtocolError as exc:
+                    late = messages.action_id(data)
+                    if late is not None and late in self._late:
+                        self._late.discard(late)
+                        continue
+                    return self._strike(F.PROTOCOL_ERROR, str(exc), id_, start)
+                elapsed = _monotonic() - start
+                if elapsed > self._decision_s:
+                    self._bank = max(0.0, self._bank - (elapsed - self._decision_s))
+                diag = self.diagnostics
+                diag.decisions += 1
+                diag.latencies.append(elapsed)
+                return ActResult(choice, elapsed)
+            if got.kind == "timeout":
+                self._late.add(id_)
+                self._bank = 0.0
+                return self._strike(F.TIMEOUT, f"no answer within {round(budget * 1000)} ms "
+                                    f"({self.limits.decision_ms} ms + time bank)", id_, start)
+            if got.kind == "overflow":
+                return self._fatal(F.OUTPUT_LIMIT, f"wrote a line longer than "
+                                   f"{self.limits.line_bytes} bytes", id_)
+            return self._crashed(id_)
+
+    def _strike(self, kind: str, detail: str, id_: int, start: float) -> ActResult:
+        latency = _monotonic() - start
+        self.strikes += 1
+        diag = self.diagnostics
+        diag.strikes += 1
+        diag.failures[kind] += 1
+        diag.decisions += 1
+        diag.latencies.append(latency)
+        failure = Failure(kind, detail, decision=id_)
+        if self.strikes > self._max_strikes:
+            self.forfeited = kind
+            diag.forfeits += 1
+            self._stop_now()
+            return ActResult(0, latency, failure, True)
+        return ActResult(0, latency, failure, False)
+
+    def _crashed(self, id_: int) -> ActResult:
+        conn = self.conn
+        ended = conn.ended(_EXIT_WAIT_S) if conn is not None else None
+        if ended is None:
+            return self._fatal(F.CRASH, "closed its output while still running", id_)
+        if ended.memory_limit or "MemoryError" in self._stderr_tail():
+            return self._fatal(F.MEMORY_LIMIT, f"ran out of memory ({ended.description})", id_)
+        return self._fatal(F.CRASH, f"exited mid-game ({ended.description})", id_)
+
+    def _fatal(self, kind: str, detail: str, id_: int | None) -> ActResult:
+        failure = Failure(kind, detail + self._stderr_quote(), decision=id_)
+        diag = self.diagnostics
+        diag.failures[kind] += 1
+        diag.forfeits += 1
+        self.forfeited = kind
+        self._stop_now()
+        return ActResult(0, 0.0, failure, True)
+
+    def game_latency(self) -> dict[str, Any]:
+        """Decisions and latency (ms) of the current game."""
+        lat = self.diagnostics.latencies[self._game_mark:]
+        return {"decisions": len(lat),
+                "median_ms": round(statistics.median(lat) * 1000, 3) if lat else None,
+                "max_ms": round(max(lat) * 1000, 3) if lat else None}
+
+    # ------------------------------------------------------------------ logs
+    def _stderr_tail(self) -> str:
+        try:
+            return self.conn.stderr_text() if self.conn is not None else ""
+        except Exception:  # the log is a courtesy; never let it break the referee
+            return ""
+
+    def _stderr_quote(self) -> str:
+        tail = self._stderr_tail().strip()
+        if not tail:
+            return ""
+        tail = tail[-_STDERR_QUOTE:]
+        return f"; stderr: ...{tail}" if len(tail) == _STDERR_QUOTE else f"; stderr: {tail}"
+
+    def _ended_how(self) -> str:
+        conn = self.conn
+        ended = conn.ended(_EXIT_WAIT_S) if conn is not None else None
+        return f" ({ended.description})" if ended is not None else ""
+
+    def log_since_last(self) -> str:
+        """Bot log written since the previous call, including what a process that was
+        stopped since then wrote (kept with each game's record)."""
+        text = self._stderr_tail() if self.conn is not None else ""
+        new = self._orphan_log + (text[self._log_mark:] if len(text) >= self._log_mark
+                                  else text)
+        self._orphan_log = ""
+        self._log_mark = len(text)
+        return new

@@ -1,0 +1,78 @@
+"""What a bot did wrong, as recorded with the game and counted per bot.
+
+Every misbehaviour gets exactly one type so tournaments can count and compare them:
+
+* ``timeout``          no answer within the decision time plus what was left of the time bank
+* ``crash``            the process ended (exit code or signal) while it had work to do
+* ``protocol_error``   bad JSON, a wrong message type, a wrong or stale id, a missing field
+* ``illegal_choice``   an answer whose index is outside the legal options
+* ``output_limit``     a line longer than the sandbox's cap (the stream cannot be trusted after)
+* ``memory_limit``     the process died of its memory limit (where the sandbox can tell)
+* ``startup_failure``  no valid ``ready`` within the start-up time (or no process at all)
+
+A ``timeout``, ``protocol_error`` or ``illegal_choice`` is a *strike*: the decision's safe
+default is played and the game goes on. The others end the bot's game at once (a forfeit); so
+does a strike past the limit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Final
+
+__all__ = [
+    "CRASH",
+    "FAILURE_TYPES",
+    "FATAL_TYPES",
+    "ILLEGAL_CHOICE",
+    "MEMORY_LIMIT",
+    "OUTPUT_LIMIT",
+    "PROTOCOL_ERROR",
+    "STARTUP_FAILURE",
+    "STRIKE_TYPES",
+    "TIMEOUT",
+    "Failure",
+]
+
+TIMEOUT: Final = "timeout"
+CRASH: Final = "crash"
+PROTOCOL_ERROR: Final = "protocol_error"
+ILLEGAL_CHOICE: Final = "illegal_choice"
+OUTPUT_LIMIT: Final = "output_limit"
+MEMORY_LIMIT: Final = "memory_limit"
+STARTUP_FAILURE: Final = "startup_failure"
+
+FAILURE_TYPES: Final = (TIMEOUT, CRASH, PROTOCOL_ERROR, ILLEGAL_CHOICE, OUTPUT_LIMIT,
+                        MEMORY_LIMIT, STARTUP_FAILURE)
+#: Failures that play the safe default and count a strike; the game goes on for the bot.
+STRIKE_TYPES: Final = frozenset({TIMEOUT, PROTOCOL_ERROR, ILLEGAL_CHOICE})
+#: Failures after which the process is gone or untrustworthy: the bot forfeits the game.
+FATAL_TYPES: Final = frozenset({CRASH, OUTPUT_LIMIT, MEMORY_LIMIT, STARTUP_FAILURE})
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """One recorded misbehaviour. ``seat``, ``bot`` and ``game`` are filled in by the match
+    (a :class:`~arena.referee.client.BotClient` knows neither its seat nor the game)."""
+
+    type: str
+    detail: str
+    seat: int = -1
+    bot: str = ""
+    game: int = -1
+    decision: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.type not in FAILURE_TYPES:
+            raise ValueError(f"unknown failure type {self.type!r}")
+
+    @property
+    def is_strike(self) -> bool:
+        return self.type in STRIKE_TYPES
+
+    def at(self, *, seat: int, bot: str, game: int) -> Failure:
+        """The same failure placed in a game."""
+        return Failure(self.type, self.detail, seat, bot, game, self.decision)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)

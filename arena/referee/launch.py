@@ -1,0 +1,127 @@
+"""The referee's bridge to the sandbox: :class:`TransportConnection` puts a transport (and the
+sandboxed process behind it, if any) behind the client's
+:class:`~arena.referee.client.Connection` interface.
+
+Kept apart from the client so the client's rules are tested with scripted connections
+(``MockTransport``) and the sandbox can change without touching them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from arena.protocol.transport import Closed, Line, Overflow, SubprocessTransport, Transport
+from arena.referee.client import Connection, Ended, Launcher, Received
+from arena.registry import PYTHON
+from arena.sandbox import ExitStatus, Limits, SandboxedProcess, kit_env, launch, probe
+
+__all__ = ["TransportConnection", "sandbox_launcher", "sandbox_warnings"]
+
+_TIMEOUT = Received("timeout")
+_CLOSED = Received("closed")
+_OVERFLOW = Received("overflow")
+
+
+def _ended(status: ExitStatus) -> Ended:
+    return Ended(status.description, status.exit_code, not status.killed_by_referee,
+                 bool(status.memory_limit))
+
+
+class TransportConnection:
+    """A bot behind a :class:`~arena.protocol.transport.Transport`; ``proc`` is the sandboxed
+    process when there is one (a ``MockTransport`` has none)."""
+
+    def __init__(self, transport: Transport, proc: SandboxedProcess | None = None,
+                 level: str = "") -> None:
+        self.transport = transport
+        self.proc = proc
+        self.pid: int | None = proc.pid if proc is not None else None
+        self.level: str = proc.level if proc is not None else level
+        self.marker: str | None = proc.marker if proc is not None else None
+        self._closed_status: ExitStatus | None = None
+        self._closed = False
+        # The pipe takes several lines in one write (one syscall per decision); other
+        # transports (MockTransport) get them one by one.
+        self._batches = isinstance(transport, SubprocessTransport)
+
+    def send(self, data: bytes) -> bool:
+        # Writes never block and never raise: a bot that stopped reading is noticed as Closed
+        # (or a timeout) on the next receive.
+        if self._batches:
+            self.transport.send_line(data)
+        else:
+            for line in data.splitlines(keepends=True):
+                self.transport.send_line(line)
+        return True
+
+    def receive(self, deadline: float) -> Received:
+        got = self.transport.receive(deadline)
+        kind = type(got)
+        if kind is Line:
+            return Received("line", got.data)  # type: ignore[union-attr]
+        if kind is Overflow:
+            return _OVERFLOW
+        if kind is Closed:
+            self._closed = True
+            self._closed_status = got.status  # type: ignore[union-attr]
+            return _CLOSED
+        return _TIMEOUT
+
+    def ended(self, wait_s: float) -> Ended | None:
+        if self.proc is None:
+            if not self._closed:
+                return None
+            status = self._closed_status
+            return _ended(status) if status is not None else Ended("closed its output")
+        code = self.proc.poll() if wait_s <= 0 else self.proc.wait(wait_s)
+        if code is None:
+            return None
+        return _ended(self.proc.exit_status())
+
+    def stderr_text(self) -> str:
+        return self.proc.stderr_text() if self.proc is not None else ""
+
+    def shutdown(self, grace_s: float) -> Ended:
+        with contextlib.suppress(OSError):
+            self.transport.close()
+        if self.proc is None:
+            return Ended("closed by the referee", 0, True)
+        self.proc.shutdown(grace_s)
+        return _ended(self.proc.exit_status())
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError):
+            self.transport.close()
+        if self.proc is not None:
+            self.proc.kill_all()
+
+
+def _command(command: Sequence[str]) -> list[str]:
+    # Module bots say "{python}"; the sandbox runs any command starting with python3 under
+    # the interpreter it has made reachable for the bot user (report.python).
+    return ["python3" if arg == PYTHON else arg for arg in command]
+
+
+def sandbox_launcher(report: Any = None) -> Launcher:
+    """A launcher running bots in the sandbox with the kit on their PYTHONPATH."""
+
+    def start(command: Sequence[str], workdir: Any, limits: Limits) -> Connection:
+        extra = {"report": report} if report is not None else {}
+        proc = launch(_command(command), workdir=Path(workdir), limits=limits,
+                      env=kit_env(), **extra)
+        try:
+            transport = SubprocessTransport(proc)
+        except BaseException:
+            proc.kill_all()
+            raise
+        return TransportConnection(transport, proc)
+
+    return start
+
+
+def sandbox_warnings() -> list[str]:
+    """The sandbox's one-line warnings about missing layers (recorded with each match)."""
+    return list(probe().warnings)

@@ -1,0 +1,401 @@
+"""A match: N games of the same 2-5 bots, each bot one persistent sandboxed process.
+
+``play_match(request, on_game=callback)`` is the referee's contract with the tournament layer
+(docs/ARCHITECTURE.md, "Match results"): it streams one :class:`GameOutcome` per finished game
+and returns a :class:`MatchOutcome` with per-bot diagnostics.
+
+What travels to a bot, and why it stays small: each engine event visible to the bot's seat is
+sent once, as an ``event`` line, just before the bot's next ``act`` (one write per decision);
+``act`` carries only the current observation (no event history), so a message's size does not
+grow with the length of the game. The game seed is never sent.
+
+Seats are fixed for the match (bot *i* sits in seat *i*). The first game's starting seat
+follows ruling 13 from the bots' ``last_read_page`` metadata; later games start with the
+previous game's loser. Game *g* is played with seed :func:`game_seed` (match seed, *g*).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import statistics
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.engine import (
+    Agent,
+    GameConfig,
+    GameResult,
+    State,
+    first_starting_seat,
+    new_game,
+    next_starting_seat,
+)
+from arena.errors import ArenaError, RulesError
+from arena.protocol import messages
+from arena.referee.client import BotClient, BotDiagnostics, Launcher
+from arena.referee.failures import Failure
+from arena.registry import BotSpec, resolve
+from arena.sandbox import Limits
+
+__all__ = [
+    "GameOutcome",
+    "MatchOutcome",
+    "MatchRequest",
+    "game_seed",
+    "parse_date",
+    "play_match",
+]
+
+_perf = time.perf_counter
+
+
+def game_seed(match_seed: int, game_index: int) -> int:
+    """The seed of one game of a match: stable across runs, machines and Python versions."""
+    digest = hashlib.sha256(f"palaestra-match:{match_seed}:{game_index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def parse_date(value: Any) -> dt.date | None:
+    """An ISO date (or datetime) from bot metadata; anything else counts as missing."""
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str) and value:
+        try:
+            return dt.datetime.fromisoformat(value).date()
+        except ValueError:
+            try:
+                return dt.date.fromisoformat(value)
+            except ValueError:
+                return None
+    return None
+
+
+def _parse_stamp(value: Any) -> dt.datetime | dt.date | None:
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str) and value:
+        try:
+            return dt.datetime.fromisoformat(value)
+        except ValueError:
+            return None
+    return None
+
+
+@dataclass
+class MatchRequest:
+    """What to play. ``bots`` are specs or references (registered names, ``.py`` paths, bot
+    directories); ``limits`` a :class:`~arena.sandbox.Limits` or a mapping of overrides."""
+
+    bots: Sequence[BotSpec | str | Path]
+    games: int = 1
+    seed: int = 0
+    limits: Limits | Mapping[str, int] | None = None
+    match_id: str = "match"
+    event_date: dt.date | None = None
+    bots_dir: Path | None = None
+    #: Starts bot processes; None = the sandbox. Tests pass a scripted one.
+    launcher: Launcher | None = None
+
+    def resolved(self) -> list[BotSpec]:
+        specs = [b if isinstance(b, BotSpec) else resolve(b, self.bots_dir) for b in self.bots]
+        if not 2 <= len(specs) <= 5:
+            raise RulesError(f"a match needs 2 to 5 bots, got {len(specs)}")
+        if self.games < 1:
+            raise RulesError(f"a match needs at least one game, got {self.games}")
+        return specs
+
+    def resolved_limits(self) -> Limits:
+        if isinstance(self.limits, Limits):
+            return self.limits
+        return Limits.from_mapping(self.limits)
+
+
+@dataclass
+class GameOutcome:
+    """One finished game, as the tournament stores it (plain data; ``to_json()``)."""
+
+    game_id: str
+    game_index: int
+    seed: int
+    seats: list[str]
+    names: list[str]
+    starting_seat: int
+    placements: list[int]
+    desmos: list[str]
+    ascension: bool
+    tiebreak: str
+    failures: list[dict[str, Any]]
+    forfeits: dict[int, str]
+    decisions: int
+    duration_s: float
+    latency: list[dict[str, Any]]
+    record: dict[str, Any]
+    sandbox_level: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id, "game_index": self.game_index, "seed": self.seed,
+            "seats": list(self.seats), "names": list(self.names),
+            "starting_seat": self.starting_seat, "placements": list(self.placements),
+            "desmos": list(self.desmos), "ascension": self.ascension,
+            "tiebreak": self.tiebreak, "failures": list(self.failures),
+            "forfeits": {str(k): v for k, v in sorted(self.forfeits.items())},
+            "decisions": self.decisions, "duration_s": round(self.duration_s, 6),
+            "latency": list(self.latency), "sandbox_level": self.sandbox_level,
+            "record": self.record,
+        }
+
+
+@dataclass
+class MatchOutcome:
+    """A finished match: every game, per-seat diagnostics and the sandbox level reached."""
+
+    match_id: str
+    seats: list[str]
+    names: list[str]
+    games: list[GameOutcome]
+    bots: list[dict[str, Any]]
+    sandbox_level: str
+    limits: dict[str, int]
+    duration_s: float
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def decisions(self) -> int:
+        return sum(g.decisions for g in self.games)
+
+    def standings(self) -> list[dict[str, Any]]:
+        """Per seat: wins (first places), mean placement, forfeits."""
+        rows = []
+        for seat, key in enumerate(self.seats):
+            places = [g.placements[seat] for g in self.games]
+            rows.append({
+                "seat": seat, "bot": key, "name": self.names[seat],
+                "wins": sum(1 for p in places if p == 1),
+                "mean_place": round(statistics.fmean(places), 3) if places else None,
+                "forfeits": sum(1 for g in self.games if seat in g.forfeits),
+            })
+        return rows
+
+    def to_json(self, records: bool = False) -> dict[str, Any]:
+        games = []
+        for game in self.games:
+            data = game.to_json()
+            if not records:
+                data.pop("record")
+            games.append(data)
+        return {
+            "match_id": self.match_id, "seats": list(self.seats), "names": list(self.names),
+            "sandbox_level": self.sandbox_level, "warnings": list(self.warnings),
+            "limits": dict(self.limits), "duration_s": round(self.duration_s, 3),
+            "decisions": self.decisions, "standings": self.standings(),
+            "bots": list(self.bots), "games": games,
+        }
+
+
+class _Local:
+    """An in-process seat (the compliance check's opponents): no process, no protocol."""
+
+    def __init__(self, agent: Agent, name: str) -> None:
+        self.agent = agent
+        self.name = name
+
+
+Seat = BotClient | _Local
+
+
+def _levels(clients: Sequence[Seat]) -> str:
+    levels = sorted({c.level for c in clients if isinstance(c, BotClient) and c.level})
+    return ",".join(levels)
+
+
+def play_game(state: State, seats: Sequence[Seat], game_index: int,
+              failures: list[Failure]) -> tuple[int, list[int]]:
+    """Drive one game to its end. Every :class:`BotClient` seat must have had
+    :meth:`~BotClient.begin_game`. Returns the number of decisions and, per seat, how many
+    of its events were sent; failures are appended (placed in the game and seat). A
+    forfeited seat plays option 0 from then on."""
+    cursors = [0] * len(seats)
+    forfeits = state.forfeits
+    events_for = state.events_for
+    encode_events = _event_encoder()
+    decisions = 0
+    decision = state.decision
+    while decision is not None:
+        decisions += 1
+        seat = decision.seat
+        player = seats[seat]
+        if seat in forfeits:
+            state.apply(0)
+        elif type(player) is BotClient:
+            pending = events_for(seat, cursors[seat])
+            cursors[seat] += len(pending)
+            observation = state.observe(seat).to_json(include_events=False)
+            result = player.act(decision.kind, observation, decision.options,
+                                decision.context, encode_events(pending))
+            if result.failure is not None:
+                failures.append(result.failure.at(seat=seat, bot=player.diagnostics.key,
+                                                  game=game_index))
+            if result.forfeit:
+                state.forfeit(seat, player.forfeited or "forfeit")
+            state.apply(result.choice)
+        else:
+            assert isinstance(player, _Local)
+            state.apply(player.agent.choose(decision, state.observe(seat)))
+        decision = state.decision
+    return decisions, cursors
+
+
+def _event_encoder() -> Callable[[Sequence[dict[str, Any]]], bytes]:
+    """Encode pending events as ``event`` lines, each event once per game: a public event
+    goes to every seat, so its line is reused (the game's log keeps the event objects alive,
+    so their ids are stable for the game)."""
+    cache: dict[int, bytes] = {}
+    event_line = messages.event
+
+    def encode(pending: Sequence[dict[str, Any]]) -> bytes:
+        if not pending:
+            return b""
+        lines = []
+        for event in pending:
+            line = cache.get(id(event))
+            if line is None:
+                line = cache[id(event)] = event_line(event)
+            lines.append(line)
+        return b"".join(lines)
+
+    return encode
+
+
+def _start_all(clients: Sequence[BotClient]) -> dict[int, Failure | None]:
+    """Launch every stopped bot before waiting for any ``ready``: start-ups overlap."""
+    fresh = [c for c in clients if not c.alive]
+    launched = [c.launch() for c in fresh]
+    return {id(c): f if f is not None else c.handshake()
+            for c, f in zip(fresh, launched, strict=True)}
+
+
+def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
+              event_date: dt.date, keys: Sequence[str], first_game: int = 0,
+              on_game: Callable[[GameOutcome], None] | None = None) -> list[GameOutcome]:
+    """Play ``games`` games between ``seats`` (bot clients constructed, started or not);
+    shared by :func:`play_match` and the compliance check. Game numbers start at
+    ``first_game``; the first of them picks its starting seat by ruling 13."""
+    clients = [s for s in seats if isinstance(s, BotClient)]
+    outcomes: list[GameOutcome] = []
+    start_failures = _start_all(clients)
+    previous: GameResult | None = None
+    for g in range(first_game, first_game + games):
+        began = _perf()
+        gseed = game_seed(seed, g)
+        names = [s.name for s in seats]
+        metadata = [s.metadata if isinstance(s, BotClient) else {} for s in seats]
+        if previous is None:
+            starting = first_starting_seat(
+                [_parse_stamp(m.get("last_read_page")) for m in metadata], seed)
+        else:
+            starting = next_starting_seat(previous, gseed)
+        config = GameConfig(
+            players=tuple(names), seed=gseed, starting_seat=starting,
+            last_book_finished=tuple(parse_date(m.get("last_book_finished")) for m in metadata),
+            event_date=event_date)
+        state = new_game(config)
+        failures: list[Failure] = []
+        for seat, player in enumerate(seats):
+            if not isinstance(player, BotClient):
+                continue
+            key = player.diagnostics.key
+            early = start_failures.pop(id(player), None)
+            start = messages.game_start(g, seat, names, starting, config.rounds)
+            if early is None:
+                early = player.begin_game(start)
+            else:  # its first start failed just now: no second wait in the same breath
+                player.begin_game(start, restart=False)
+            for pending in player.pending:
+                failures.append(pending.at(seat=seat, bot=key, game=g))
+            player.pending.clear()
+            if early is not None:
+                failures.append(early.at(seat=seat, bot=key, game=g))
+            if player.forfeited is not None:
+                state.forfeit(seat, player.forfeited)
+        decisions, cursors = play_game(state, seats, g, failures)
+        result = state.result
+        assert result is not None
+        end = messages.game_end(g, result.placements, result.desmos, result.ascension,
+                                result.tiebreak, result.forfeits)
+        logs: dict[str, str] = {}
+        latency: list[dict[str, Any]] = []
+        for seat, player in enumerate(seats):
+            if not isinstance(player, BotClient):
+                latency.append({})
+                continue
+            tail = messages.events(state.events_for(seat, cursors[seat]))
+            player.end_game(tail + end)
+            log = player.log_since_last()
+            if log:
+                logs[str(seat)] = log
+            latency.append(player.game_latency())
+        level = _levels(seats)
+        record = state.record()
+        record["referee"] = {
+            "match_id": match_id, "game_index": g, "seats": list(keys),
+            "failures": [f.to_json() for f in failures], "logs": logs,
+            "sandbox_level": level,
+        }
+        outcome = GameOutcome(
+            game_id=f"{match_id}/g{g}", game_index=g, seed=gseed, seats=list(keys),
+            names=names, starting_seat=starting, placements=list(result.placements),
+            desmos=list(result.desmos), ascension=result.ascension, tiebreak=result.tiebreak,
+            failures=[{"seat": f.seat, "bot": f.bot, "type": f.type, "detail": f.detail}
+                      for f in failures],
+            forfeits=dict(result.forfeits), decisions=decisions, duration_s=_perf() - began,
+            latency=latency, record=record, sandbox_level=level)
+        outcomes.append(outcome)
+        if on_game is not None:
+            on_game(outcome)
+        previous = result
+    return outcomes
+
+
+def play_match(request: MatchRequest,
+               on_game: Callable[[GameOutcome], None] | None = None) -> MatchOutcome:
+    """Play a match through the sandbox; one bot's failure never stops the match or touches
+    the other bots' games. Every bot process is ended (``bye``, grace, kill) before return."""
+    specs = request.resolved()
+    limits = request.resolved_limits()
+    event_date = request.event_date or dt.date.today()
+    launcher = request.launcher
+    warnings: list[str] = []
+    if launcher is None:
+        from arena.referee.launch import sandbox_launcher, sandbox_warnings
+
+        launcher = sandbox_launcher()
+        warnings = sandbox_warnings()
+    clients = [BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
+                         metadata=spec.metadata, launcher=launcher) for spec in specs]
+    began = _perf()
+    try:
+        games = run_games(clients, games=request.games, seed=request.seed,
+                          match_id=request.match_id, event_date=event_date,
+                          keys=[s.key for s in specs], on_game=on_game)
+    except ArenaError:
+        raise
+    finally:
+        for client in clients:
+            client.close()
+    return MatchOutcome(
+        match_id=request.match_id, seats=[s.key for s in specs], names=[s.name for s in specs],
+        games=games, bots=[_diagnostics_json(c.diagnostics, seat)
+                           for seat, c in enumerate(clients)],
+        sandbox_level=_levels(clients), limits=limits.to_json(),
+        duration_s=_perf() - began, warnings=warnings)
+
+
+def _diagnostics_json(diag: BotDiagnostics, seat: int) -> dict[str, Any]:
+    return {"seat": seat, **diag.to_json()}

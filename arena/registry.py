@@ -1,0 +1,382 @@
+"""Where bots live: resolving a bot reference to a :class:`BotSpec`, and ``submit``.
+
+A bot reference is one of
+
+* a registered name: ``bots/<name>.py``, ``bots/<name>/`` or an entry of ``bots/registry.yaml``;
+* a path to a Python module holding an :class:`arena.sdk.Bot` subclass (run by the kit's
+  runner);
+* a path to a directory with a ``bot.yaml`` manifest (``name``; ``command``, a list of
+  arguments run in the bot's own directory, for any language, or ``module``, a Python file of
+  the directory; optional metadata ``author``, ``version``, ``last_read_page``,
+  ``last_book_finished``), or with a ``bot.py`` and no manifest.
+
+The referee never imports bot code: module metadata is read from the source with :mod:`ast`
+and manifests with ``yaml.safe_load``. A bot's version is the content hash of its files, so
+the same name with edited files is a different version in the results.
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime as dt
+import hashlib
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from arena.errors import BotNotFoundError, ManifestError, SubmitError
+
+__all__ = [
+    "MANIFEST",
+    "METADATA_KEYS",
+    "PYTHON",
+    "REGISTRY_FILE",
+    "BotSpec",
+    "content_version",
+    "default_bots_dir",
+    "list_bots",
+    "resolve",
+    "submit",
+]
+
+MANIFEST = "bot.yaml"
+REGISTRY_FILE = "registry.yaml"
+METADATA_KEYS = ("author", "version", "last_read_page", "last_book_finished")
+#: Stands for "the Python interpreter the sandbox runs bots with" in a command; the referee
+#: substitutes it at launch (see :mod:`arena.referee.client`).
+PYTHON = "{python}"
+_RUNNER = ("-m", "arena.sdk.runner")
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+_SKIP_DIRS = {"__pycache__", ".git", ".hypothesis", ".mypy_cache", ".pytest_cache",
+              ".ruff_cache"}
+_SKIP_SUFFIXES = (".pyc", ".pyo")
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A resolved bot: how to start it and what it is.
+
+    ``path`` is the module file or the bot directory: the sandbox copies exactly that into
+    the bot's private working directory, so a single-file bot never sees its neighbours in
+    ``bots/``. ``command`` is the argv run there, where :data:`PYTHON` stands for the
+    sandbox's interpreter; ``version`` the content hash of ``files``.
+    """
+
+    name: str
+    version: str
+    path: Path
+    command: tuple[str, ...]
+    metadata: dict[str, Any] = field(default_factory=dict)
+    kind: str = "module"  # "module" (kit runner) or "command" (any language)
+    files: tuple[Path, ...] = ()
+
+    @property
+    def key(self) -> str:
+        """``name@version``: the identity of a bot in results."""
+        return f"{self.name}@{self.version}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "version": self.version, "path": str(self.path),
+                "command": list(self.command), "kind": self.kind,
+                "metadata": dict(self.metadata)}
+
+
+def default_bots_dir() -> Path:
+    """``$ARENA_BOTS_DIR``, else ``./bots`` when it exists, else the repository's ``bots/``."""
+    env = os.environ.get("ARENA_BOTS_DIR")
+    if env:
+        return Path(env)
+    here = Path("bots")
+    if here.is_dir():
+        return here
+    return Path(__file__).resolve().parent.parent / "bots"
+
+
+# --------------------------------------------------------------------------- hashing
+def _bot_files(root: Path) -> list[Path]:
+    files: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+        for name in sorted(filenames):
+            if not name.endswith(_SKIP_SUFFIXES):
+                files.append(Path(dirpath) / name)
+    return files
+
+
+def content_version(files: list[Path] | tuple[Path, ...], root: Path) -> str:
+    """First 12 hex digits of a sha256 over the files' relative paths and contents."""
+    digest = hashlib.sha256()
+    for file in sorted(files, key=lambda f: f.relative_to(root).as_posix()):
+        digest.update(file.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(hashlib.sha256(file.read_bytes()).digest())
+    return digest.hexdigest()[:12]
+
+
+# --------------------------------------------------------------------------- metadata
+def _plain(value: Any) -> Any:
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    return value
+
+
+def module_metadata(file: Path) -> dict[str, Any]:
+    """Class attributes (``name`` and :data:`METADATA_KEYS`) of the Bot subclass in a module,
+    read from its syntax tree without running it; literals only."""
+    try:
+        tree = ast.parse(file.read_text(encoding="utf-8"), filename=str(file))
+    except (SyntaxError, UnicodeDecodeError, ValueError):
+        return {}
+    found: dict[str, Any] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        bases = {b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute)
+                 else "" for b in node.bases}
+        if not bases:
+            continue
+        attrs: dict[str, Any] = {}
+        for stmt in node.body:
+            targets: list[ast.expr] = []
+            value: ast.expr | None = None
+            if isinstance(stmt, ast.Assign):
+                targets, value = stmt.targets, stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                targets, value = [stmt.target], stmt.value
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id in ("name", *METADATA_KEYS):
+                    try:
+                        attrs[target.id] = _plain(ast.literal_eval(value))  # type: ignore[arg-type]
+                    except (ValueError, TypeError, SyntaxError):
+                        pass
+        if "Bot" in bases or attrs:
+            found = attrs
+            if "Bot" in bases:
+                break
+    return {k: v for k, v in found.items() if isinstance(v, str) and v}
+
+
+def _load_manifest(directory: Path) -> dict[str, Any]:
+    file = directory / MANIFEST
+    try:
+        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise ManifestError(f"{file} is not valid YAML: {exc}") from None
+    except OSError as exc:
+        raise ManifestError(f"cannot read {file}: {exc.strerror}") from None
+    if not isinstance(data, dict):
+        raise ManifestError(f"{file} must be a mapping with at least 'name' and 'command' "
+                            "or 'module'")
+    return data
+
+
+# --------------------------------------------------------------------------- specs
+def _module_spec(file: Path, name: str | None = None) -> BotSpec:
+    file = file.resolve()
+    meta = module_metadata(file)
+    bot_name = name or str(meta.pop("name", "") or file.stem)
+    meta.pop("name", None)
+    return BotSpec(name=bot_name, version=content_version([file], file.parent), path=file,
+                   command=(PYTHON, *_RUNNER, file.name), metadata=meta, kind="module",
+                   files=(file,))
+
+
+def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
+    directory = directory.resolve()
+    files = tuple(_bot_files(directory))
+    version = content_version(files, directory)
+    if not (directory / MANIFEST).is_file():
+        if (directory / "bot.py").is_file():
+            found = module_metadata(directory / "bot.py")
+            module_name = name or str(found.pop("name", "") or directory.name)
+            found.pop("name", None)
+            return BotSpec(module_name, version, directory, (PYTHON, *_RUNNER, "bot.py"),
+                           found, "module", files)
+        raise ManifestError(f"{directory} has neither {MANIFEST} nor bot.py")
+    data = _load_manifest(directory)
+    where = directory / MANIFEST
+    bot_name = name or data.get("name")
+    if not isinstance(bot_name, str) or not bot_name.strip():  # type: ignore[redundant-expr]
+        raise ManifestError(f"{where}: 'name' is required (a string)")
+    command, module = data.get("command"), data.get("module")
+    if (command is None) == (module is None):
+        raise ManifestError(f"{where}: give exactly one of 'command' (a list of arguments) "
+                            "or 'module' (a Python file)")
+    if module is not None:
+        if not isinstance(module, str) or not (directory / module).is_file():
+            raise ManifestError(f"{where}: 'module' must name a Python file of the bot's "
+                                f"directory, got {module!r}")
+        argv: tuple[str, ...] = (PYTHON, *_RUNNER, module)
+        kind = "module"
+    else:
+        if (not isinstance(command, list) or not command
+                or not all(isinstance(a, str | int | float) for a in command)):
+            raise ManifestError(f"{where}: 'command' must be a non-empty list of arguments, "
+                                f"e.g. [python3, bot.py]; got {command!r}")
+        argv = tuple(str(a) for a in command)
+        kind = "command"
+    meta: dict[str, Any] = {}
+    nested = data.get("metadata")
+    for source in (nested if isinstance(nested, dict) else {}, data):
+        for key in METADATA_KEYS:
+            if source.get(key) is not None:
+                meta[key] = str(_plain(source[key]))
+    return BotSpec(bot_name.strip(), version, directory, argv, meta, kind, files)
+
+
+def spec_from_path(path: Path, name: str | None = None) -> BotSpec:
+    """The spec of a bot given by path (a ``.py`` module or a bot directory)."""
+    if path.is_file():
+        if path.suffix != ".py":
+            raise BotNotFoundError(f"{path} is not a Python module (.py) or a bot directory")
+        return _module_spec(path, name)
+    if path.is_dir():
+        return _directory_spec(path, name)
+    raise BotNotFoundError(f"no bot at {path}")
+
+
+# --------------------------------------------------------------------------- registry
+def _registry(bots_dir: Path) -> dict[str, dict[str, Any]]:
+    file = bots_dir / REGISTRY_FILE
+    if not file.is_file():
+        return {}
+    try:
+        data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise ManifestError(f"{file} is not valid YAML: {exc}") from None
+    bots = data.get("bots") if isinstance(data, dict) else None
+    return {str(k): v for k, v in (bots or {}).items() if isinstance(v, dict)}
+
+
+def _write_registry(bots_dir: Path, entries: dict[str, dict[str, Any]]) -> None:
+    text = ("# Bots registered with `arena submit` (name -> content-hash version, path, "
+            "metadata).\n" + yaml.safe_dump({"bots": entries}, sort_keys=True))
+    fd, tmp = tempfile.mkstemp(dir=bots_dir, prefix=".registry-", suffix=".yaml")
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+    os.replace(tmp, bots_dir / REGISTRY_FILE)
+
+
+def _registered(bots_dir: Path) -> Iterator[tuple[str, Path]]:
+    """(name, path) of every bot under ``bots_dir``, registry entries first."""
+    seen: set[str] = set()
+    for name, entry in sorted(_registry(bots_dir).items()):
+        path = bots_dir / str(entry.get("path", name))
+        if path.exists():
+            seen.add(name)
+            yield name, path
+    if not bots_dir.is_dir():
+        return
+    for child in sorted(bots_dir.iterdir()):
+        if child.name.startswith((".", "_")):
+            continue
+        if child.is_file() and child.suffix == ".py":
+            name = child.stem
+        elif child.is_dir() and ((child / MANIFEST).is_file() or (child / "bot.py").is_file()):
+            name = child.name
+        else:
+            continue
+        if name not in seen:
+            seen.add(name)
+            yield name, child
+
+
+def registered_names(bots_dir: Path | None = None) -> list[str]:
+    return sorted(name for name, _ in _registered(bots_dir or default_bots_dir()))
+
+
+def resolve(ref: str | Path, bots_dir: Path | None = None) -> BotSpec:
+    """A bot reference (registered name, ``.py`` path or bot directory) -> :class:`BotSpec`."""
+    bots_dir = bots_dir or default_bots_dir()
+    text = str(ref)
+    path = Path(text)
+    looks_like_path = isinstance(ref, Path) or "/" in text or text.endswith(".py")
+    if path.exists() and (looks_like_path or not _is_registered(text, bots_dir)):
+        return spec_from_path(path)
+    for name, where in _registered(bots_dir):
+        if name == text:
+            return spec_from_path(where, name)
+    if looks_like_path:
+        raise BotNotFoundError(f"no bot at {text}")
+    names = ", ".join(registered_names(bots_dir)) or "none"
+    raise BotNotFoundError(f"unknown bot {text!r} (registered: {names})")
+
+
+def _is_registered(name: str, bots_dir: Path) -> bool:
+    return any(n == name for n, _ in _registered(bots_dir))
+
+
+def list_bots(bots_dir: Path | None = None) -> list[BotSpec]:
+    """Every registered bot, resolved (a broken one is skipped, not fatal for the listing)."""
+    bots_dir = bots_dir or default_bots_dir()
+    specs = []
+    for name, path in _registered(bots_dir):
+        try:
+            specs.append(spec_from_path(path, name))
+        except (ManifestError, BotNotFoundError):
+            continue
+    return specs
+
+
+def submitted(bots_dir: Path | None = None) -> dict[str, dict[str, Any]]:
+    """The entries of ``registry.yaml`` (what ``submit`` recorded)."""
+    return _registry(bots_dir or default_bots_dir())
+
+
+def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = None,
+           check: Callable[[BotSpec], Any] | None = None) -> BotSpec:
+    """Check a bot and register it under ``bots/`` with its content-hash version.
+
+    ``check`` runs the compliance check and returns a report with ``ok`` and ``failures()``
+    (default: :func:`arena.referee.check.check_bot`). Refused with :class:`SubmitError` on a
+    name clash or a failing check; nothing is copied then.
+    """
+    bots_dir = bots_dir or default_bots_dir()
+    source = Path(path)
+    if not source.exists():
+        raise SubmitError(f"nothing to submit at {source}")
+    spec = spec_from_path(source)
+    bot_name = spec.name if name is None else name
+    if not _NAME_RE.match(bot_name) or bot_name in ("registry",):
+        raise SubmitError(f"bot name {bot_name!r} is not allowed: use 1-40 letters, digits, "
+                          "'_', '-' or '.', starting with a letter or digit")
+    for existing, where in _registered(bots_dir):
+        if existing.lower() == bot_name.lower():
+            other = spec_from_path(where, existing)
+            same = " with the same files" if other.version == spec.version else ""
+            raise SubmitError(f"a bot named {existing!r} is already registered{same} "
+                              f"(version {other.version}); choose another name with --name")
+    if check is None:
+        from arena.referee.check import check_bot
+
+        check = check_bot
+    report = check(spec)
+    if not report.ok:
+        reasons = "; ".join(report.failures())
+        raise SubmitError(f"{source} failed the compliance check: {reasons}")
+    bots_dir.mkdir(parents=True, exist_ok=True)
+    if spec.path.is_file():
+        target = bots_dir / f"{bot_name}.py"
+        shutil.copy2(spec.path, target)
+    else:
+        target = bots_dir / bot_name
+        shutil.copytree(spec.path, target,
+                        ignore=shutil.ignore_patterns(*_SKIP_DIRS, "*.pyc", "*.pyo"))
+    registered = spec_from_path(target, bot_name)
+    entries = _registry(bots_dir)
+    entries[bot_name] = {
+        "path": target.name,
+        "version": registered.version,
+        "kind": registered.kind,
+        "metadata": dict(registered.metadata),
+        "submitted_at": dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
+        "source": str(source.resolve()),
+    }
+    _write_registry(bots_dir, entries)
+    return registered

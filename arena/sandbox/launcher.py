@@ -1,0 +1,657 @@
+"""Launch an untrusted command under every layer the probe found working, and end it cleanly.
+
+``launch`` always gives the bot its own session and process group, rlimits, a cleared
+environment, closed file descriptors, a private copy of its files as the working directory and a
+private writable scratch directory; then, as available: another uid (when the referee is root),
+bubblewrap (pid, network, ipc and uts namespaces, a read-only view of only what the bot needs, a
+private /tmp), a seccomp filter and a cgroup. ``SandboxedProcess.kill_all`` ends every process
+the bot started and reaps them; see :mod:`arena.sandbox.reaper`.
+
+Threads: bubblewrap's ``--die-with-parent`` ties the sandbox to the *thread* that launched it
+(Linux's parent-death signal follows the creating thread), so launch bots from a thread that
+lives as long as the bots, e.g. the main thread or a match's own long-lived thread.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import errno
+import json
+import logging
+import os
+import re
+import resource
+import secrets
+import shutil
+import signal
+import stat
+import subprocess
+import tempfile
+import threading
+import time
+import weakref
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import IO, TYPE_CHECKING, Any
+
+from arena.errors import SandboxError
+from arena.sandbox import landlock, reaper, seccomp
+from arena.sandbox.limits import Limits
+
+if TYPE_CHECKING:
+    from arena.sandbox.probe import SandboxReport
+
+__all__ = ["ExitStatus", "SandboxedProcess", "launch"]
+
+log = logging.getLogger("arena.sandbox")
+
+_MIB = 1024 * 1024
+_PYTHON_NAME = re.compile(r"^python(3(\.\d+)?)?$")
+#: Where the bot's private copy appears inside bubblewrap.
+BWRAP_BOT_DIR = "/bot"
+#: System paths bound read-only inside bubblewrap (skipped where absent).
+_BWRAP_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+_BWRAP_ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
+              "/etc/localtime", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf")
+#: Devices a bot may read and write (Landlock; bubblewrap's --dev gives the same set).
+_DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
+#: Markers in the tail of stderr that mean the bot ran out of memory.
+_MEMORY_MARKERS = ("MemoryError", "std::bad_alloc", "out of memory", "Cannot allocate memory",
+                   "cannot allocate memory", "memory allocation failed")
+
+
+@dataclass(frozen=True)
+class ExitStatus:
+    """How a bot process ended, in terms the referee records."""
+
+    running: bool
+    exit_code: int | None
+    signal: int | None
+    killed_by_referee: bool
+    memory_limit: bool
+    description: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"running": self.running, "exit_code": self.exit_code, "signal": self.signal,
+                "killed_by_referee": self.killed_by_referee, "memory_limit": self.memory_limit,
+                "description": self.description}
+
+
+class _StderrDrain(threading.Thread):
+    """Reads a bot's stderr to EOF so the bot never blocks on it; keeps head and tail."""
+
+    def __init__(self, stream: IO[bytes], cap: int) -> None:
+        super().__init__(name="arena-stderr", daemon=True)
+        self._stream = stream
+        self._tail_cap = min(cap // 4, 16_384)
+        self._head_cap = cap - self._tail_cap
+        self._head = bytearray()
+        self._tail = bytearray()
+        self._dropped = 0
+        self._lock = threading.Lock()
+
+    def run(self) -> None:
+        fd = self._stream.fileno()
+        while True:
+            try:
+                chunk = os.read(fd, 65_536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            with self._lock:
+                room = self._head_cap - len(self._head)
+                if room > 0:
+                    self._head += chunk[:room]
+                    chunk = chunk[room:]
+                if chunk:
+                    self._tail += chunk
+                    excess = len(self._tail) - self._tail_cap
+                    if excess > 0:
+                        del self._tail[:excess]
+                        self._dropped += excess
+
+    def text(self) -> str:
+        with self._lock:
+            head, tail, dropped = bytes(self._head), bytes(self._tail), self._dropped
+        out = head.decode(errors="replace")
+        if dropped:
+            out += f"\n[... {dropped} bytes of stderr dropped ...]\n"
+        return out + tail.decode(errors="replace")
+
+    def tail_text(self) -> str:
+        with self._lock:
+            data = bytes(self._tail) if self._tail else bytes(self._head[-4096:])
+        return data.decode(errors="replace")
+
+
+class SandboxedProcess:
+    """One running bot: its pipes, its captured stderr, and the means to end all of it."""
+
+    def __init__(self, popen: subprocess.Popen[bytes], *, marker: str, level: str,
+                 warnings: list[str], limits: Limits, box: Path, info_fd: int | None,
+                 uses_bwrap: bool, cgroup: Path | None, uid: int | None = None) -> None:
+        self._popen = popen
+        self._uid = uid
+        self.pid: int = popen.pid
+        #: Session and process group id (the launcher always starts a new session).
+        self.sid: int = popen.pid
+        self.marker = marker
+        self.level = level
+        self.warnings = list(warnings)
+        self.limits = limits
+        self.box = box
+        self._info_fd = info_fd
+        self._uses_bwrap = uses_bwrap
+        self._cgroup = cgroup
+        self._namespace_pid: int | None = None
+        self._killed_by_referee = False
+        self._ended = False
+        assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
+        self.stdin: IO[bytes] = popen.stdin
+        self.stdout: IO[bytes] = popen.stdout
+        self._stderr = _StderrDrain(popen.stderr, limits.stderr_bytes)
+        self._stderr.start()
+        reaper.register_child(self.pid)
+        _live.add(self)
+
+    # -- state -------------------------------------------------------------------------------
+
+    @property
+    def returncode(self) -> int | None:
+        return self._popen.returncode
+
+    def poll(self) -> int | None:
+        """The raw return code (negative for a signal), or None while running."""
+        return self._popen.poll()
+
+    def wait(self, timeout: float | None = None) -> int | None:
+        """Wait up to ``timeout`` seconds for the process to end; None if it is still running."""
+        try:
+            return self._popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stderr_text(self) -> str:
+        """Everything captured from stderr so far (head and tail, capped)."""
+        return self._stderr.text()
+
+    def exit_status(self) -> ExitStatus:
+        """Exit code or signal, whether the referee killed it, and whether memory ran out."""
+        code = self._popen.poll()
+        if code is None:
+            return ExitStatus(True, None, None, False, False, "still running")
+        exit_code: int | None = code if code >= 0 else None
+        sig: int | None = -code if code < 0 else None
+        if self._uses_bwrap and exit_code is not None and 128 < exit_code < 128 + 65:
+            # bubblewrap reports a signal-killed command as exit code 128 + signal.
+            sig, exit_code = exit_code - 128, None
+        memory = self._memory_exhausted()
+        if self._killed_by_referee:
+            description = "killed by the referee"
+        elif sig is not None:
+            description = f"killed by {_signal_name(sig)}"
+        else:
+            description = f"exit code {exit_code}"
+        if memory:
+            description += " (out of memory)"
+        return ExitStatus(False, exit_code, sig, self._killed_by_referee, memory, description)
+
+    def _memory_exhausted(self) -> bool:
+        if self._cgroup is not None:
+            with contextlib.suppress(OSError, ValueError):
+                events = (self._cgroup / "memory.events").read_text().split()
+                pairs = dict(zip(events[::2], events[1::2], strict=False))
+                if int(pairs.get("oom_kill", "0")) > 0 or int(pairs.get("max", "0")) > 0:
+                    return True
+        tail = self._stderr.tail_text()
+        return any(marker in tail for marker in _MEMORY_MARKERS)
+
+    def namespace_pid(self) -> int | None:
+        """Host pid of the sandbox's pid-namespace init (bubblewrap only), once known."""
+        if self._namespace_pid is None and self._info_fd is not None:
+            try:
+                data = os.read(self._info_fd, 4096)
+            except BlockingIOError:
+                return None
+            except OSError:
+                data = b""
+            with contextlib.suppress(ValueError, TypeError):
+                self._namespace_pid = int(json.loads(data.decode())["child-pid"])
+            os.close(self._info_fd)
+            self._info_fd = None
+        return self._namespace_pid
+
+    # -- ending ------------------------------------------------------------------------------
+
+    def shutdown(self, grace_s: float | None = None) -> ExitStatus:
+        """Close stdin, give the bot ``grace_s`` (default ``bye_grace_ms``) to exit, then
+        kill everything left. Call after sending ``bye``."""
+        grace = self.limits.bye_grace_ms / 1000 if grace_s is None else grace_s
+        with contextlib.suppress(OSError):
+            self.stdin.close()
+        self.wait(grace)
+        return self.kill_all()
+
+    def kill_all(self) -> ExitStatus:
+        """SIGKILL every process of the bot, reap them all, remove the private directories.
+
+        Idempotent; safe to call whether the bot is running, exited or half-started.
+        """
+        if self._ended:
+            return self.exit_status()
+        if self._popen.poll() is None:
+            self._killed_by_referee = True
+        extra: list[int] = [self.pid]
+        ns_pid = self.namespace_pid()
+        if ns_pid:
+            extra.append(ns_pid)
+        for pid in extra:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        if self._cgroup is not None:
+            with contextlib.suppress(OSError):
+                (self._cgroup / "cgroup.kill").write_text("1")
+        killed = reaper.kill_tree(root=self.pid, sid=self.sid, pgid=self.sid,
+                                  marker=self.marker, extra=extra)
+        if self._uid is not None and self._uid != os.geteuid() \
+                and not any(proc is not self and not proc._ended for proc in list(_live)):
+            # The last bot of this referee: orphans that hid every trace of their bot are
+            # still the subreaper's children, and no other bot can own them.
+            for _ in range(20):
+                orphans = reaper.adopted_orphans(self._uid)
+                if not orphans:
+                    break
+                for orphan in orphans:
+                    killed |= reaper.kill_tree(root=orphan, extra=[orphan], rounds=3)
+                time.sleep(0.001)
+        try:
+            self._popen.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILLed processes end
+            log.error("bot process %d did not end after SIGKILL", self.pid)
+        reaper.unregister_child(self.pid)
+        reaper.reap_adopted(killed - {self.pid}, wait_s=1.0)
+        self._ended = True
+        _live.discard(self)
+        self._stderr.join(timeout=2)
+        for stream in (self.stdin, self.stdout, self._popen.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        if self._info_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._info_fd)
+            self._info_fd = None
+        _remove_cgroup(self._cgroup)
+        _remove_tree(self.box)
+        return self.exit_status()
+
+    def __enter__(self) -> SandboxedProcess:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.kill_all()
+
+    def __del__(self) -> None:  # last resort: never leave a bot running behind a lost object
+        if not getattr(self, "_ended", True):
+            with contextlib.suppress(Exception):
+                self.kill_all()
+
+    def __repr__(self) -> str:
+        return f"<SandboxedProcess pid={self.pid} level={self.level} marker={self.marker}>"
+
+
+_live: weakref.WeakSet[SandboxedProcess] = weakref.WeakSet()
+_swept = False
+
+
+@atexit.register
+def _kill_survivors() -> None:
+    """At interpreter exit, end every bot still running (a referee that forgot one)."""
+    for proc in list(_live):
+        with contextlib.suppress(Exception):
+            proc.kill_all()
+
+
+def _sweep_once() -> None:
+    """Remove private directories left by referees that died without cleaning up (once per
+    process): ``arena-box-<pid>-*`` and ``arena-kit-<pid>-*`` whose pid is gone."""
+    global _swept
+    if _swept:
+        return
+    _swept = True
+    for path in Path(tempfile.gettempdir()).glob("arena-[bk][oi][xt]-*-*"):
+        owner = path.name.split("-")[2]
+        if not owner.isdigit() or int(owner) == os.getpid():
+            continue
+        try:
+            os.kill(int(owner), 0)
+        except ProcessLookupError:
+            with contextlib.suppress(OSError):
+                if path.stat().st_uid == os.geteuid():
+                    _remove_tree(path)
+        except OSError:
+            continue
+
+
+def _signal_name(sig: int) -> str:
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return f"signal {sig}"
+
+
+# -- launching ---------------------------------------------------------------------------------
+
+
+def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = None,
+           readable: Iterable[Path] = (), env: Mapping[str, str] | None = None,
+           marker: str | None = None, report: SandboxReport | None = None) -> SandboxedProcess:
+    """Start ``command`` for the bot whose files are ``workdir`` under every working layer.
+
+    ``workdir`` is the bot's own directory, or its single module file; it is copied into a
+    private directory that becomes the working directory (read-only for the bot). ``readable``
+    paths (and the entries of ``env["PYTHONPATH"]``) are made visible read-only; they must be
+    readable by the bot user. ``marker`` (default: random) tags every process of the bot.
+    Raises :class:`SandboxError` when the command cannot be started at all.
+    """
+    from arena.sandbox.probe import probe
+
+    report = report if report is not None else probe()
+    limits = limits if limits is not None else Limits()
+    if not command:
+        raise SandboxError("empty bot command")
+    if not report.can_run:
+        raise SandboxError("bots cannot run on this machine: " + "; ".join(report.warnings))
+    workdir = Path(workdir)
+    if not workdir.exists():
+        raise SandboxError(f"bot path {workdir} does not exist")
+    marker = marker or secrets.token_hex(8)
+    reaper.become_subreaper()
+    reaper.reap_adopted()
+    _sweep_once()
+
+    uses_bwrap = report.layers.get("bwrap") is True and report.bwrap is not None
+    uses_seccomp = report.layers.get("seccomp") is True
+    uses_landlock = report.layers.get("landlock") is True and not uses_bwrap
+    uid, gid = report.uid, report.gid
+
+    box = Path(tempfile.mkdtemp(prefix=f"arena-box-{os.getpid()}-"))
+    cleanup: list[int] = []
+    cgroup: Path | None = None
+    info_r: int | None = None
+    try:
+        os.chmod(box, 0o711)
+        bot_copy = box / "bot"
+        _copy_bot(workdir, bot_copy)
+        # The process starts in the copy (bubblewrap itself too: the referee's own working
+        # directory may not be reachable by the bot user); bubblewrap then moves to /bot.
+        cwd = str(bot_copy)
+        if uses_bwrap:
+            home = "/tmp"
+        else:
+            scratch = box / "home"
+            scratch.mkdir(mode=0o700)
+            if uid is not None and os.geteuid() == 0:
+                os.chown(scratch, uid, gid if gid is not None else -1)
+            home = str(scratch)
+
+        full_env = {
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "HOME": home,
+            "TMPDIR": home,
+            "LANG": "C.UTF-8",
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONUNBUFFERED": "1",
+            "PYTHONNOUSERSITE": "1",
+        }
+        full_env.update(env or {})
+        full_env[reaper.ENV_MARKER] = marker
+        visible = [Path(p) for p in readable]
+        visible += [Path(p) for p in full_env.get("PYTHONPATH", "").split(os.pathsep) if p]
+        for path in visible:
+            if not path.exists():
+                raise SandboxError(f"readable path {path} does not exist")
+
+        argv = _rewrite_command(command, workdir, report.python)
+        pass_fds: list[int] = []
+        if uses_bwrap:
+            assert report.bwrap is not None
+            seccomp_fd: int | None = None
+            if uses_seccomp:
+                program = seccomp.filter_program()
+                assert program is not None
+                seccomp_fd = os.memfd_create("arena-seccomp", 0)
+                cleanup.append(seccomp_fd)
+                os.write(seccomp_fd, program)
+                os.lseek(seccomp_fd, 0, os.SEEK_SET)
+                pass_fds.append(seccomp_fd)
+            info_r, info_w = os.pipe()
+            cleanup.append(info_w)
+            os.set_blocking(info_r, False)
+            pass_fds.append(info_w)
+            argv = _bwrap_argv(report, limits, bot_copy, visible, seccomp_fd, info_w,
+                               unprivileged=(uid is not None or os.geteuid() != 0)) + argv
+
+        if report.cgroup_parent is not None and report.layers.get("cgroup") is True:
+            cgroup = _make_cgroup(report.cgroup_parent, marker, limits)
+            procs_fd = os.open(cgroup / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
+            cleanup.append(procs_fd)
+        else:
+            procs_fd = None
+
+        restrict: Callable[[], None] | None = None
+        if uses_landlock:
+            ruleset_fd = landlock.ruleset(
+                read=_read_paths(report, visible, bot_copy), write=[home],
+                devices=_DEVICES, abi=landlock.abi_version())
+            cleanup.append(ruleset_fd)
+            restrict = landlock.restrictor(ruleset_fd)
+
+        bot_uid = uid if uid is not None else os.geteuid()
+        preexec = _make_preexec(
+            _rlimits(limits, bot_uid),
+            procs_fd,
+            restrict,
+            seccomp.installer(seccomp.filter_program() or b"")
+            if uses_seccomp and not uses_bwrap else None,
+        )
+        popen_kwargs: dict[str, Any] = {}
+        if uid is not None and os.geteuid() == 0:
+            popen_kwargs.update(user=uid, group=gid, extra_groups=[])
+        try:
+            popen = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                bufsize=0, cwd=cwd, env=full_env, close_fds=True,
+                pass_fds=pass_fds, start_new_session=True, preexec_fn=preexec, **popen_kwargs)
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise SandboxError(f"cannot start bot command {' '.join(command)!r}: {exc}") from exc
+    except BaseException:
+        if info_r is not None:
+            with contextlib.suppress(OSError):
+                os.close(info_r)
+        _remove_cgroup(cgroup)
+        _remove_tree(box)
+        raise
+    finally:
+        for fd in cleanup:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+    return SandboxedProcess(popen, marker=marker, level=report.level, warnings=report.warnings,
+                            limits=limits, box=box, info_fd=info_r, uses_bwrap=uses_bwrap,
+                            cgroup=cgroup, uid=uid)
+
+
+def _rewrite_command(command: Sequence[str], workdir: Path, python: str) -> list[str]:
+    """``python``/``python3`` -> the probed interpreter; absolute paths into workdir -> the
+    same file in the private copy (relative to the working directory)."""
+    argv = list(command)
+    if _PYTHON_NAME.match(argv[0]):
+        argv[0] = python
+    root = workdir.resolve()
+    for i in range(1, len(argv)):
+        arg = argv[i]
+        if not arg.startswith("/"):
+            continue
+        path = Path(arg).resolve()
+        if root.is_file():
+            if path == root:
+                argv[i] = root.name
+        elif path == root:
+            argv[i] = "."
+        elif path.is_relative_to(root):
+            argv[i] = str(path.relative_to(root))
+    return argv
+
+
+def _copy_bot(workdir: Path, dest: Path) -> None:
+    """Copy the bot's files (symlinks stay links, caches skipped) and make them read-only."""
+    if workdir.is_dir():
+        shutil.copytree(workdir, dest, symlinks=True,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".git"))
+    else:
+        dest.mkdir()
+        shutil.copy2(workdir, dest / workdir.name)
+    for dirpath, dirnames, filenames in os.walk(dest):
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            st = os.lstat(path)
+            if stat.S_ISREG(st.st_mode):
+                os.chmod(path, 0o555 if st.st_mode & 0o111 else 0o444)
+        for name in dirnames:
+            path = os.path.join(dirpath, name)
+            if not os.path.islink(path):
+                os.chmod(path, 0o555)
+    os.chmod(dest, 0o555)
+
+
+def _rlimits(limits: Limits, bot_uid: int) -> list[tuple[int, int, int]]:
+    """(resource, soft, hard) triples, clamped to what this process may set."""
+    wanted = [
+        (resource.RLIMIT_AS, limits.memory_mb * _MIB, limits.memory_mb * _MIB),
+        (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 5),
+        (resource.RLIMIT_NOFILE, limits.open_files, limits.open_files),
+        (resource.RLIMIT_FSIZE, limits.file_size_mb * _MIB, limits.file_size_mb * _MIB),
+        (resource.RLIMIT_CORE, 0, 0),
+    ]
+    if bot_uid != 0:
+        # RLIMIT_NPROC counts every process of the uid, so leave room for those already there.
+        nproc = reaper.processes_of_uid(bot_uid) + limits.processes
+        wanted.append((resource.RLIMIT_NPROC, nproc, nproc))
+    out = []
+    for res, soft, hard in wanted:
+        _cur_soft, cur_hard = resource.getrlimit(res)
+        if cur_hard != resource.RLIM_INFINITY:
+            hard = min(hard, cur_hard)
+            soft = min(soft, hard)
+        out.append((res, soft, hard))
+    return out
+
+
+def _make_preexec(rlimits: list[tuple[int, int, int]], cgroup_procs_fd: int | None,
+                  restrict_fs: Callable[[], None] | None,
+                  install_seccomp: Callable[[], None] | None) -> Callable[[], None]:
+    """The code run in the child between fork and exec: only system calls, no imports."""
+    setrlimit = resource.setrlimit
+    write = os.write
+
+    def preexec() -> None:
+        for res, soft, hard in rlimits:
+            setrlimit(res, (soft, hard))
+        if cgroup_procs_fd is not None:
+            write(cgroup_procs_fd, b"0")
+        if restrict_fs is not None:
+            restrict_fs()
+        if install_seccomp is not None:
+            install_seccomp()
+
+    return preexec
+
+
+def _read_paths(report: SandboxReport, visible: list[Path], bot_copy: Path) -> list[str]:
+    """What a bot may read (and execute) under Landlock: the same view bubblewrap gives."""
+    paths = [*_BWRAP_SYSTEM, *_BWRAP_ETC, *(str(p) for p in sorted(Path("/etc").glob("python3*")))]
+    paths += list(report.python_prefixes) + [str(p) for p in visible]
+    paths += [str(bot_copy), "/proc"]
+    return paths
+
+
+def _bwrap_argv(report: SandboxReport, limits: Limits, bot_copy: Path, visible: list[Path],
+                seccomp_fd: int | None, info_fd: int, *, unprivileged: bool) -> list[str]:
+    assert report.bwrap is not None
+    argv = [report.bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try", "--die-with-parent", "--new-session",
+            "--hostname", "arena-bot"]
+    if unprivileged:
+        argv += ["--unshare-user", "--disable-userns"]
+    else:
+        argv += ["--cap-drop", "ALL"]
+    for path in _BWRAP_SYSTEM:
+        if os.path.islink(path):
+            argv += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            argv += ["--ro-bind", path, path]
+    for path in _BWRAP_ETC:
+        argv += ["--ro-bind-try", path, path]
+    for etc in sorted(Path("/etc").glob("python3*")):
+        argv += ["--ro-bind-try", str(etc), str(etc)]
+    for prefix in report.python_prefixes:
+        if not any(prefix == p or prefix.startswith(p + "/") for p in _BWRAP_SYSTEM):
+            argv += ["--ro-bind", prefix, prefix]
+    argv += ["--proc", "/proc", "--dev", "/dev",
+             "--size", str(limits.tmp_mb * _MIB), "--perms", "1777", "--tmpfs", "/tmp"]
+    for seen in visible:
+        resolved = str(seen.resolve())
+        argv += ["--ro-bind", resolved, resolved]
+        if str(seen) != resolved and seen.is_absolute():
+            argv += ["--symlink", resolved, str(seen)]
+    argv += ["--ro-bind", str(bot_copy), BWRAP_BOT_DIR, "--chdir", BWRAP_BOT_DIR]
+    if seccomp_fd is not None:
+        argv += ["--seccomp", str(seccomp_fd)]
+    argv += ["--info-fd", str(info_fd), "--"]
+    return argv
+
+
+def _make_cgroup(parent: Path, marker: str, limits: Limits) -> Path:
+    path = parent / f"arena-{marker}"
+    path.mkdir(mode=0o755)
+    (path / "memory.max").write_text(str(limits.memory_mb * _MIB))
+    with contextlib.suppress(OSError):
+        (path / "memory.swap.max").write_text("0")
+    (path / "pids.max").write_text(str(limits.processes))
+    return path
+
+
+def _remove_cgroup(path: Path | None) -> None:
+    if path is None:
+        return
+    for _ in range(100):
+        try:
+            path.rmdir()
+            return
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            if exc.errno != errno.EBUSY:
+                break
+            with contextlib.suppress(OSError):
+                (path / "cgroup.kill").write_text("1")
+            time.sleep(0.01)
+    log.warning("could not remove cgroup %s", path)
+
+
+def _remove_tree(path: Path) -> None:
+    """Remove a private directory even where it holds read-only subdirectories."""
+    if not path.exists():
+        return
+    for dirpath, dirnames, _files in os.walk(path):
+        for name in [".", *dirnames]:
+            target = os.path.join(dirpath, name)
+            if not os.path.islink(target):
+                with contextlib.suppress(OSError):
+                    os.chmod(target, 0o700)
+    shutil.rmtree(path, ignore_errors=True)

@@ -1,0 +1,458 @@
+"""Find out, for real and once per process, which isolation layers work on this machine.
+
+Every layer is tested by running something under it (``bwrap ... python -c ...``, a seccomp
+filter that must refuse an AF_INET socket, a process that must come back with the bot's uid),
+because "the binary exists" says nothing about whether the kernel lets it work. A layer that is
+missing produces one warning, logged once per process; ``level`` names the layers reached, and
+the referee records it with every match.
+
+Bot user: when the referee runs as root, bots run as ``arena-bot`` (created with ``useradd
+--system`` when missing), else ``nobody``; ``ARENA_BOT_USER`` picks another account.
+
+Bot kit: the bots' interpreter must import ``arena`` (the kit, ``arena.sdk``) from a place the
+bot user can read, and the repository may not be one (e.g. under ``/root``). So the ``arena``
+package's ``*.py`` files are copied once per process into a fresh root-owned, world-readable
+``/tmp/arena-kit-XXXX/arena`` (removed at exit); ``kit_env()`` points PYTHONPATH at it.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import logging
+import os
+import pwd
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import arena
+from arena.sandbox import landlock, seccomp
+from arena.sandbox.limits import Limits
+
+__all__ = ["LAYERS", "SandboxReport", "kit_env", "kit_path", "probe"]
+
+log = logging.getLogger("arena.sandbox")
+
+#: Every layer, in the order ``level`` lists the active ones.
+LAYERS = ("bwrap", "landlock", "seccomp", "cgroup", "user", "rlimits", "setsid")
+#: Layers that can be switched off (setsid and rlimits are always on).
+OPTIONAL_LAYERS = ("bwrap", "landlock", "seccomp", "cgroup", "user")
+#: Layers named in ``level`` (setsid is always there, so it is left out of the name).
+_LEVEL_LAYERS = ("bwrap", "landlock", "seccomp", "cgroup", "user", "rlimits")
+#: Prefix of a layer status that is not needed here (not a warning).
+NOT_NEEDED = "not needed: "
+BOT_USER = "arena-bot"
+
+_CHECK = r"""
+import json, os, socket, sys
+out = {"version": list(sys.version_info[:3]), "executable": sys.executable,
+       "prefix": sys.prefix, "base_prefix": sys.base_prefix, "uid": os.getuid(),
+       "pid": os.getpid()}
+try:
+    import arena
+    out["kit"] = arena.__file__
+except Exception as exc:
+    out["kit_error"] = repr(exc)
+try:
+    socket.socket(socket.AF_INET, socket.SOCK_STREAM).close()
+    out["inet"] = "allowed"
+except OSError as exc:
+    out["inet"] = exc.errno
+try:
+    with open("/proc/self/cgroup") as f:
+        out["cgroup"] = f.read()
+except OSError:
+    pass
+try:
+    path = "/tmp/arena-probe-write-%d" % os.getpid()
+    with open(path, "w"):
+        pass
+    os.unlink(path)
+    out["tmp_write"] = True
+except OSError:
+    out["tmp_write"] = False
+import resource
+out["nofile"] = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+print(json.dumps(out), flush=True)
+"""
+_PROBE_LIMITS = Limits(memory_mb=512, open_files=32, processes=16)
+
+
+@dataclass(frozen=True)
+class SandboxReport:
+    """What the sandbox can do here, and with what bots run."""
+
+    #: layer -> True (active) or why not (``"not needed: ..."`` when it does not apply).
+    layers: dict[str, bool | str]
+    #: The active layers joined by ``+``, e.g. ``bwrap+seccomp+user+rlimits``.
+    level: str
+    #: One line per missing layer.
+    warnings: list[str]
+    #: Interpreter the bots run with (reachable and able to import the kit as the bot user).
+    python: str
+    python_version: str = ""
+    #: Directories the interpreter needs (bound read-only under bubblewrap when not in /usr).
+    python_prefixes: tuple[str, ...] = ()
+    #: Directory holding the read-only copy of the ``arena`` package (put it on PYTHONPATH).
+    kit_path: Path = Path()
+    #: The account bots run as, and its ids (None: the referee's own).
+    user: str = ""
+    uid: int | None = None
+    gid: int | None = None
+    bwrap: str | None = None
+    cgroup_parent: Path | None = None
+    #: False only when no bot can run at all.
+    can_run: bool = True
+    disabled: frozenset[str] = field(default_factory=frozenset)
+
+    def active(self, layer: str) -> bool:
+        return self.layers.get(layer) is True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "layers": dict(self.layers), "level": self.level, "warnings": list(self.warnings),
+            "python": self.python, "python_version": self.python_version,
+            "kit_path": str(self.kit_path), "user": self.user, "uid": self.uid,
+            "gid": self.gid, "can_run": self.can_run, "disabled": sorted(self.disabled),
+        }
+
+
+_lock = threading.Lock()
+_cached: SandboxReport | None = None
+_kit: Path | None = None
+_logged: set[str] = set()
+
+
+def probe(*, refresh: bool = False, disable: Iterable[str] = ()) -> SandboxReport:
+    """The sandbox report for this machine, probed once per process and cached.
+
+    ``disable`` (or the environment variable ``ARENA_SANDBOX_DISABLE``, comma-separated)
+    switches layers off, e.g. to test the degraded paths; a report with ``disable`` given is
+    probed afresh and not cached.
+    """
+    global _cached
+    disabled = frozenset(d.strip() for d in os.environ.get("ARENA_SANDBOX_DISABLE", "").split(",")
+                         if d.strip()) | frozenset(disable)
+    unknown = disabled - set(OPTIONAL_LAYERS)
+    if unknown:
+        raise ValueError(f"cannot disable sandbox layer(s) {', '.join(sorted(unknown))}; "
+                         f"optional layers: {', '.join(OPTIONAL_LAYERS)}")
+    with _lock:
+        if disable:
+            return _probe(disabled)
+        if _cached is None or refresh:
+            _cached = _probe(disabled)
+        return _cached
+
+
+def kit_path() -> Path:
+    """The read-only copy of the ``arena`` package's parent directory (made on first use)."""
+    global _kit
+    if _kit is None or not _kit.exists():
+        _kit = _make_kit()
+    return _kit
+
+
+def kit_env() -> dict[str, str]:
+    """Environment entries that let a bot's Python import the kit."""
+    return {"PYTHONPATH": str(probe().kit_path)}
+
+
+def _make_kit() -> Path:
+    source = Path(arena.__file__).resolve().parent
+    root = Path(tempfile.mkdtemp(prefix=f"arena-kit-{os.getpid()}-"))
+    for dirpath, dirnames, filenames in os.walk(source):
+        dirnames[:] = [d for d in dirnames if d != "__pycache__" and not d.startswith(".")]
+        rel = Path(dirpath).relative_to(source)
+        target = root / "arena" / rel
+        target.mkdir(parents=True, exist_ok=True)
+        os.chmod(target, 0o755)
+        for name in filenames:
+            if name.endswith((".py", ".typed", ".json")):
+                shutil.copyfile(Path(dirpath) / name, target / name)
+                os.chmod(target / name, 0o644)
+    os.chmod(root, 0o755)
+    owner = os.getpid()
+
+    def remove() -> None:
+        if os.getpid() == owner:  # not in forked workers: the parent still uses it
+            shutil.rmtree(root, ignore_errors=True)
+
+    atexit.register(remove)
+    return root
+
+
+def _bot_user() -> tuple[str, int | None, int | None, bool | str]:
+    """(name, uid, gid, layer status) of the account bots run as."""
+    if os.geteuid() != 0:
+        name = pwd.getpwuid(os.geteuid()).pw_name if _has_pwent(os.geteuid()) else str(os.geteuid())
+        return name, None, None, NOT_NEEDED + f"the referee is not root (bots run as {name})"
+    wanted = os.environ.get("ARENA_BOT_USER") or BOT_USER
+    try:
+        entry = pwd.getpwnam(wanted)
+    except KeyError:
+        entry = None
+        if wanted == BOT_USER and shutil.which("useradd"):
+            result = subprocess.run(
+                ["useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent",
+                 "--shell", "/usr/sbin/nologin", BOT_USER],
+                capture_output=True, text=True, check=False)
+            if result.returncode == 0:
+                log.info("created system user %s for bots", BOT_USER)
+            with contextlib.suppress(KeyError):
+                entry = pwd.getpwnam(BOT_USER)
+        if entry is None:
+            with contextlib.suppress(KeyError):
+                entry = pwd.getpwnam("nobody")
+    if entry is None or entry.pw_uid == 0:
+        return "root", None, None, "no unprivileged account (arena-bot could not be created, " \
+                                   "no nobody): bots run as root"
+    return entry.pw_name, entry.pw_uid, entry.pw_gid, True
+
+
+def _has_pwent(uid: int) -> bool:
+    try:
+        pwd.getpwuid(uid)
+    except KeyError:
+        return False
+    return True
+
+
+def _level(layers: dict[str, bool | str]) -> str:
+    return "+".join(name for name in _LEVEL_LAYERS if layers.get(name) is True) or "setsid"
+
+
+def _run_check(report: SandboxReport, python: str,
+               timeout: float = 20.0) -> tuple[dict[str, Any] | None, str]:
+    """Run the check program under ``report``'s layers; (its JSON or None, why not)."""
+    from arena.errors import SandboxError
+    from arena.sandbox.launcher import launch
+
+    with tempfile.TemporaryDirectory(prefix="arena-probe-") as tmp:
+        os.chmod(tmp, 0o755)
+        try:
+            proc = launch([python, "-c", _CHECK], workdir=Path(tmp), limits=_PROBE_LIMITS,
+                          env={"PYTHONPATH": str(report.kit_path)}, report=report)
+        except SandboxError as exc:
+            return None, str(exc)
+        try:
+            out = _read_all(proc.stdout.fileno(), time.monotonic() + timeout)
+            proc.wait(timeout)
+            status = proc.exit_status()
+            err = proc.stderr_text().strip()
+        finally:
+            proc.kill_all()
+    try:
+        return json.loads(out.decode().strip().splitlines()[-1]), ""
+    except (ValueError, IndexError):
+        reason = err.splitlines()[-1] if err else status.description
+        return None, reason
+
+
+def _read_all(fd: int, deadline: float) -> bytes:
+    chunks = []
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            break
+        ready, _, _ = select.select([fd], [], [], remaining)
+        if not ready:
+            break
+        chunk = os.read(fd, 65_536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _python_candidates() -> list[str]:
+    major, minor = sys.version_info[:2]
+    names = [os.path.realpath(sys.executable), f"/usr/bin/python{major}.{minor}",
+             f"/usr/local/bin/python{major}.{minor}", "/usr/bin/python3",
+             "/usr/local/bin/python3", shutil.which("python3") or ""]
+    seen: list[str] = []
+    for name in names:
+        if name and name not in seen and os.path.isfile(name):
+            seen.append(name)
+    return seen
+
+
+def _cgroup_parent() -> tuple[Path | None, bool | str]:
+    """A cgroup v2 directory under which each bot may get its own cgroup, or why not."""
+    explicit = os.environ.get("ARENA_CGROUP")
+    if explicit:
+        parent = Path(explicit)
+    else:
+        root = Path("/sys/fs/cgroup")
+        if not (root / "cgroup.controllers").exists():
+            return None, ("no cgroup v2 hierarchy at /sys/fs/cgroup (cgroup v1 or hybrid); "
+                          "set ARENA_CGROUP to a delegated cgroup v2 directory")
+        own = ""
+        with contextlib.suppress(OSError):
+            for line in Path("/proc/self/cgroup").read_text().splitlines():
+                if line.startswith("0::"):
+                    own = line[3:]
+        if own != "/":
+            return None, (f"the referee's cgroup {own or '?'} is not delegated to it; "
+                          "set ARENA_CGROUP to a delegated cgroup v2 directory")
+        parent = root
+    try:
+        enabled = (parent / "cgroup.subtree_control").read_text().split()
+    except OSError as exc:
+        return None, f"cannot read {parent}/cgroup.subtree_control: {exc.strerror}"
+    missing = [c for c in ("memory", "pids") if c not in enabled]
+    if missing:
+        return None, f"controller(s) {', '.join(missing)} not enabled in {parent}"
+    if not os.access(parent, os.W_OK):
+        return None, f"{parent} is not writable"
+    return parent, True
+
+
+def _probe(disabled: frozenset[str]) -> SandboxReport:
+    layers: dict[str, bool | str] = {"setsid": True, "rlimits": True}
+    off = "disabled by ARENA_SANDBOX_DISABLE / probe(disable=...)"
+    user, uid, gid, user_status = _bot_user() if "user" not in disabled else (
+        "root" if os.geteuid() == 0 else str(os.geteuid()), None, None, off)
+    layers["user"] = user_status
+    kit = kit_path()
+    base = SandboxReport(layers={**layers, "bwrap": off, "landlock": off, "seccomp": off,
+                                 "cgroup": off},
+                         level="", warnings=[], python=sys.executable, kit_path=kit,
+                         user=user, uid=uid, gid=gid, disabled=disabled)
+
+    # Interpreter: the first candidate that runs as the bot user and imports the kit.
+    python, version, prefixes, why_python = "", "", (), []
+    for candidate in _python_candidates():
+        result, why = _run_check(replace(base, python=candidate), candidate)
+        if result is None:
+            why_python.append(f"{candidate}: {why}")
+            continue
+        if tuple(result["version"][:2]) < (3, 10):
+            why_python.append(f"{candidate}: Python {result['version']} is older than 3.10")
+            continue
+        if "kit" not in result:
+            why_python.append(f"{candidate}: cannot import the kit: {result.get('kit_error')}")
+            continue
+        if uid is not None and result["uid"] != uid:
+            layers["user"] = f"the bot came back with uid {result['uid']}, not {uid}"
+        if result["nofile"] != _PROBE_LIMITS.open_files:
+            layers["rlimits"] = "rlimits were not applied"
+        python, version = candidate, ".".join(map(str, result["version"]))
+        prefixes = tuple(sorted({os.path.realpath(result["prefix"]),
+                                 os.path.realpath(result["base_prefix"]),
+                                 os.path.dirname(os.path.realpath(candidate))}))
+        break
+    warnings: list[str] = []
+    if not python:
+        for name in ("bwrap", "landlock", "seccomp", "cgroup"):
+            layers[name] = "no interpreter to test with"
+        warnings.append("no Python interpreter the bot user can run and import the kit with: "
+                        + "; ".join(why_python))
+        report = replace(base, layers=layers, level=_level(layers), warnings=warnings,
+                         can_run=False)
+        _log_once(report.warnings)
+        return report
+    base = replace(base, python=python, python_version=version, python_prefixes=prefixes,
+                   layers=dict(layers, bwrap=off, landlock=off, seccomp=off, cgroup=off))
+
+    # bubblewrap: pid + network namespaces, read-only system, private /tmp.
+    bwrap_path = shutil.which("bwrap")
+    if "bwrap" in disabled:
+        layers["bwrap"] = off
+    elif bwrap_path is None:
+        layers["bwrap"] = "bubblewrap is not installed (apt-get install bubblewrap)"
+    else:
+        trial = replace(base, bwrap=bwrap_path, layers={**base.layers, "bwrap": True})
+        result, why = _run_check(trial, python)
+        if result is None:
+            layers["bwrap"] = f"bwrap does not work here: {why}"
+        elif result["pid"] > 3:
+            layers["bwrap"] = "bwrap ran but without a new pid namespace"
+        else:
+            layers["bwrap"] = True
+    uses_bwrap = layers["bwrap"] is True
+    base = replace(base, bwrap=bwrap_path if uses_bwrap else None,
+                   layers={**base.layers, "bwrap": layers["bwrap"]})
+
+    # Landlock: the filesystem allow list, used only where bubblewrap is not.
+    abi = landlock.abi_version()
+    if "landlock" in disabled:
+        layers["landlock"] = off
+    elif uses_bwrap:
+        layers["landlock"] = NOT_NEEDED + "bubblewrap already restricts the filesystem" + (
+            f" (Landlock ABI {abi} is the fallback)" if abi else "")
+    elif not abi:
+        layers["landlock"] = "Landlock is not available in this kernel (needs Linux 5.13+)"
+    else:
+        trial = replace(base, layers={**base.layers, "landlock": True})
+        result, why = _run_check(trial, python)
+        if result is None:
+            layers["landlock"] = f"the Landlock ruleset does not apply: {why}"
+        elif result.get("tmp_write"):
+            layers["landlock"] = "Landlock applied but /tmp stayed writable"
+        else:
+            layers["landlock"] = True
+    base = replace(base, layers={**base.layers, "landlock": layers["landlock"]})
+
+    # seccomp: the filter must load and refuse an AF_INET socket.
+    if "seccomp" in disabled:
+        layers["seccomp"] = off
+    elif not seccomp.supported():
+        layers["seccomp"] = "no filter encoded for this architecture (x86_64 only)"
+    else:
+        trial = replace(base, layers={**base.layers, "seccomp": True})
+        result, why = _run_check(trial, python)
+        if result is None:
+            layers["seccomp"] = f"the seccomp filter does not load: {why}"
+        elif result["inet"] == "allowed":
+            layers["seccomp"] = "the seccomp filter loaded but did not refuse sockets"
+        else:
+            layers["seccomp"] = True
+    base = replace(base, layers={**base.layers, "seccomp": layers["seccomp"]})
+
+    # cgroup v2: memory.max and pids.max per bot.
+    cgroup_parent: Path | None = None
+    if "cgroup" in disabled:
+        layers["cgroup"] = off
+    else:
+        parent, status = _cgroup_parent()
+        if parent is not None:
+            trial = replace(base, cgroup_parent=parent, layers={**base.layers, "cgroup": True})
+            result, why = _run_check(trial, python)
+            if result is None:
+                status = f"cannot place a bot in a cgroup under {parent}: {why}"
+            elif "/arena-" not in result.get("cgroup", ""):
+                status = f"the bot did not land in its cgroup under {parent}"
+            else:
+                cgroup_parent = parent
+        layers["cgroup"] = status
+
+    for name, status in layers.items():
+        if status is True or name not in _LEVEL_LAYERS:
+            continue
+        assert isinstance(status, str)
+        if status.startswith(NOT_NEEDED):
+            continue
+        warnings.append(f"sandbox layer {name} is not active: {status}")
+    report = replace(base, layers={k: layers[k] for k in LAYERS}, level=_level(layers),
+                     warnings=warnings, bwrap=bwrap_path if uses_bwrap else None,
+                     cgroup_parent=cgroup_parent)
+    _log_once(report.warnings)
+    return report
+
+
+def _log_once(warnings: list[str]) -> None:
+    for line in warnings:
+        if line not in _logged:
+            _logged.add(line)
+            log.warning("%s", line)

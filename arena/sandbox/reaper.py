@@ -1,0 +1,256 @@
+"""Find, kill and reap every process a bot started, wherever it went.
+
+A bot can leave its process group (``setpgid``), its session (``setsid``) and its parent
+(double fork). What still ties those processes to the bot, from strongest to weakest:
+
+* the pid namespace (bubblewrap): killing the namespace's init kills everything in it;
+* a marker in the environment (``ARENA_SANDBOX=<token>``), inherited unless the bot scrubs it;
+* the session, the process group, and the parent links at the time of the sweep;
+* failing all of these, being an orphan adopted by the referee and running as the bot user:
+  when the last running bot of a referee ends, every such orphan is killed (only when bots run
+  as a uid of their own, so nothing the referee started itself can be mistaken for one).
+
+The referee makes itself a child subreaper (``PR_SET_CHILD_SUBREAPER``) so orphans are reparented
+to it rather than to init: it can then reap them, so no zombie outlives a match. Only zombies
+that belong to no session of the referee's own are reaped here, and never a pid a live
+:class:`~arena.sandbox.launcher.SandboxedProcess` still waits for, so ``subprocess`` objects of
+the referee's own keep their exit statuses.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = [
+    "ENV_MARKER",
+    "adopted_orphans",
+    "ProcInfo",
+    "become_subreaper",
+    "find_processes",
+    "kill_tree",
+    "processes_of_uid",
+    "reap_adopted",
+    "register_child",
+    "unregister_child",
+]
+
+#: Environment variable carrying each sandbox's unique marker token.
+ENV_MARKER = "ARENA_SANDBOX"
+
+_PR_SET_CHILD_SUBREAPER = 36
+_lock = threading.Lock()
+_subreaper: bool | None = None
+_own_children: set[int] = set()
+
+
+def become_subreaper() -> bool:
+    """Make this process a child subreaper (once); False when the kernel refuses."""
+    global _subreaper
+    with _lock:
+        if _subreaper is None:
+            try:
+                libc = ctypes.CDLL(None, use_errno=True)
+                _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, ctypes.c_ulong(1),
+                                        ctypes.c_ulong(0), ctypes.c_ulong(0),
+                                        ctypes.c_ulong(0)) == 0
+            except (OSError, AttributeError):
+                _subreaper = False
+        return _subreaper
+
+
+def register_child(pid: int) -> None:
+    """Mark ``pid`` as waited for by its owner (never reaped by :func:`reap_adopted`)."""
+    with _lock:
+        _own_children.add(pid)
+
+
+def unregister_child(pid: int) -> None:
+    with _lock:
+        _own_children.discard(pid)
+
+
+@dataclass(frozen=True)
+class ProcInfo:
+    """The fields of ``/proc/<pid>/stat`` and ``status`` that the sweeps need."""
+
+    pid: int
+    state: str
+    ppid: int
+    pgid: int
+    sid: int
+    uid: int
+
+
+def _info(pid: int) -> ProcInfo | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read().decode(errors="replace")
+        uid = -1
+        with open(f"/proc/{pid}/status", "rb") as f:
+            for raw in f:
+                if raw.startswith(b"Uid:"):
+                    uid = int(raw.split()[1])
+                    break
+    except (OSError, ValueError):
+        return None
+    # The command name sits in parentheses and may itself contain spaces and parentheses.
+    fields = stat[stat.rfind(")") + 2:].split()
+    try:
+        return ProcInfo(pid, fields[0], int(fields[1]), int(fields[2]), int(fields[3]), uid)
+    except (IndexError, ValueError):
+        return None
+
+
+def _all_pids() -> list[int]:
+    try:
+        return [int(name) for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return []
+
+
+def _has_marker(pid: int, marker: str) -> bool:
+    needle = marker.encode()
+    env_needle = f"{ENV_MARKER}={marker}".encode()
+    for name in ("cmdline", "environ"):
+        try:
+            with open(f"/proc/{pid}/{name}", "rb") as f:
+                data = f.read()
+        except OSError:
+            continue
+        if (env_needle if name == "environ" else needle) in data:
+            return True
+    return False
+
+
+def find_processes(*, marker: str | None = None, sid: int | None = None,
+                   pgid: int | None = None, uid: int | None = None,
+                   descendants_of: Iterable[int] = (), include_zombies: bool = True) -> list[int]:
+    """Pids (never this process) matching any given criterion.
+
+    ``marker`` matches the command line or the ``ARENA_SANDBOX`` environment entry;
+    ``descendants_of`` follows parent links from the given pids.
+    """
+    me = os.getpid()
+    infos = {pid: info for pid in _all_pids() if pid != me and (info := _info(pid)) is not None}
+    found: set[int] = set()
+    roots = set(descendants_of)
+    if roots:
+        children: dict[int, list[int]] = {}
+        for info in infos.values():
+            children.setdefault(info.ppid, []).append(info.pid)
+        stack = [pid for root in roots for pid in children.get(root, [])]
+        stack += [root for root in roots if root in infos]
+        while stack:
+            pid = stack.pop()
+            if pid not in found:
+                found.add(pid)
+                stack.extend(children.get(pid, []))
+    for info in infos.values():
+        if (sid is not None and info.sid == sid) or (pgid is not None and info.pgid == pgid) \
+                or (uid is not None and info.uid == uid):
+            found.add(info.pid)
+        elif marker is not None and info.pid not in found and _has_marker(info.pid, marker):
+            found.add(info.pid)
+    if not include_zombies:
+        found = {pid for pid in found if infos[pid].state not in ("Z", "X")}
+    return sorted(found)
+
+
+def adopted_orphans(uid: int) -> list[int]:
+    """Live children of this process running as ``uid`` (the bot user) that it did not start
+    itself: orphans of bots that the subreaper inherited."""
+    me = os.getpid()
+    own_sid = os.getsid(0)
+    with _lock:
+        protected = set(_own_children)
+    found = []
+    for pid in _all_pids():
+        info = _info(pid)
+        if info is not None and info.ppid == me and info.sid != own_sid and info.uid == uid \
+                and info.state not in ("Z", "X") and pid not in protected:
+            found.append(pid)
+    return found
+
+
+def processes_of_uid(uid: int) -> int:
+    """How many processes ``uid`` owns now (RLIMIT_NPROC counts them all)."""
+    count = 0
+    for pid in _all_pids():
+        info = _info(pid)
+        if info is not None and info.uid == uid:
+            count += 1
+    return count
+
+
+def kill_tree(*, root: int | None = None, sid: int | None = None, pgid: int | None = None,
+              marker: str | None = None, extra: Iterable[int] = (), rounds: int = 50) -> set[int]:
+    """SIGKILL every process tied to a bot until a sweep finds none alive; return the pids.
+
+    Sweeps repeat because a process may fork between being found and being killed; the
+    bot's process limit bounds how long that can go on.
+    """
+    killed: set[int] = set()
+    pending = {pid for pid in extra if pid > 0}
+    if pgid is not None and pgid > 1:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except OSError:
+            pass
+    for attempt in range(rounds):
+        found = set(find_processes(marker=marker, sid=sid, pgid=pgid,
+                                   descendants_of=[root] if root else (),
+                                   include_zombies=False))
+        alive = (found | pending) - {os.getpid()}
+        pending = set()
+        if not alive:
+            break
+        for pid in alive:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed.add(pid)
+            except OSError:
+                pass
+        if attempt:
+            time.sleep(0.001 * attempt)
+    return killed
+
+
+def reap_adopted(extra: Iterable[int] = (), wait_s: float = 0.0) -> list[int]:
+    """Reap zombie children adopted from bots (see the module docstring); return their pids.
+
+    ``extra`` names pids just killed: those that are still our children are waited for up to
+    ``wait_s`` seconds, because SIGKILL is delivered asynchronously.
+    """
+    me = os.getpid()
+    own_sid = os.getsid(0)
+    with _lock:
+        protected = set(_own_children)
+    waiting = set(extra) - protected
+    reaped: list[int] = []
+    deadline = time.monotonic() + wait_s
+    while True:
+        candidates = set(waiting)
+        for pid in _all_pids():
+            info = _info(pid)
+            if info is not None and info.ppid == me and info.state == "Z" \
+                    and info.sid != own_sid:
+                candidates.add(pid)
+        for pid in sorted(candidates - protected):
+            try:
+                done, _status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                waiting.discard(pid)
+                continue
+            if done:
+                reaped.append(pid)
+                waiting.discard(pid)
+        waiting = {pid for pid in waiting if (info := _info(pid)) is not None and info.ppid == me}
+        if not waiting or time.monotonic() >= deadline:
+            return reaped
+        time.sleep(0.002)

@@ -1,0 +1,158 @@
+"""A small seccomp-BPF deny list, built in pure Python (no libseccomp needed).
+
+Why a deny list: bots are ordinary programs in any language, so an allow list would break
+runtimes we cannot enumerate. What it denies is what a game bot never needs and what widens the
+kernel attack surface or escapes the other layers: tracing other processes, mounting, new
+namespaces, kernel modules and keyrings, BPF, io_uring, and every socket that is not AF_UNIX
+(so a bot cannot reach the network even where no network namespace is available). Denied calls
+fail with EPERM (``clone3`` with ENOSYS so libc falls back to ``clone``, whose namespace flags we
+can inspect). Only x86_64 is encoded; elsewhere the layer reports itself missing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import platform
+import struct
+import sys
+from collections.abc import Callable
+
+__all__ = ["filter_program", "installer", "supported"]
+
+_AUDIT_ARCH_X86_64 = 0xC000003E
+_X32_BIT = 0x40000000
+
+_RET_ALLOW = 0x7FFF0000
+_RET_KILL_PROCESS = 0x80000000
+_RET_ERRNO = 0x00050000
+_EPERM = 1
+_ENOSYS = 38
+
+_LD_W_ABS = 0x20
+_JEQ_K = 0x15
+_JGE_K = 0x35
+_JSET_K = 0x45
+_RET_K = 0x06
+
+_OFF_NR = 0
+_OFF_ARCH = 4
+_OFF_ARG0 = 16  # low 32 bits of args[0] on little-endian
+
+#: x86_64 syscall numbers denied with EPERM.
+_DENIED_X86_64 = {
+    "ptrace": 101, "syslog": 103, "vhangup": 153,
+    "pivot_root": 155, "adjtimex": 159, "chroot": 161, "acct": 163, "settimeofday": 164,
+    "mount": 165, "umount2": 166, "swapon": 167, "swapoff": 168, "reboot": 169,
+    "sethostname": 170, "setdomainname": 171, "iopl": 172, "ioperm": 173,
+    "init_module": 175, "delete_module": 176, "quotactl": 179, "lookup_dcookie": 212,
+    "clock_settime": 227, "kexec_load": 246, "add_key": 248, "request_key": 249,
+    "keyctl": 250, "unshare": 272, "perf_event_open": 298, "name_to_handle_at": 303,
+    "open_by_handle_at": 304, "clock_adjtime": 305, "setns": 308, "process_vm_readv": 310,
+    "process_vm_writev": 311, "finit_module": 313, "kexec_file_load": 320, "bpf": 321,
+    "userfaultfd": 323, "io_uring_setup": 425, "io_uring_enter": 426,
+    "io_uring_register": 427, "open_tree": 428, "move_mount": 429, "fsopen": 430,
+    "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
+}
+_CLONE = 56
+_CLONE3 = 435
+_SOCKET = 41
+_AF_UNIX = 1
+#: CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
+_CLONE_NS_FLAGS = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 \
+    | 0x20000000 | 0x40000000
+
+
+def supported() -> bool:
+    """Whether this interpreter's architecture has an encoded filter."""
+    return sys.platform == "linux" and platform.machine() == "x86_64" and sys.maxsize > 2**32
+
+
+def _insn(code: int, jt: int, jf: int, k: int) -> bytes:
+    return struct.pack("<HBBI", code, jt, jf, k)
+
+
+def filter_program() -> bytes | None:
+    """The compiled classic-BPF program (``struct sock_filter[]``), or None if unsupported."""
+    if not supported():
+        return None
+    denied = sorted(_DENIED_X86_64.values())
+    # Layout: [0] ld arch, [1] jeq arch, [2] ld nr, [3] jge x32, then one jeq per denied nr,
+    # then clone3 / clone / socket checks, ret allow, and the shared tails.
+    prog: list[tuple[int, int, int, int]] = []
+    labels: dict[str, int] = {}
+    fixups: list[tuple[int, str, str]] = []  # (index, "jt"|"jf", label)
+
+    def emit(code: int, k: int, jt: str | int = 0, jf: str | int = 0) -> None:
+        index = len(prog)
+        prog.append((code, jt if isinstance(jt, int) else 0, jf if isinstance(jf, int) else 0, k))
+        if isinstance(jt, str):
+            fixups.append((index, "jt", jt))
+        if isinstance(jf, str):
+            fixups.append((index, "jf", jf))
+
+    emit(_LD_W_ABS, _OFF_ARCH)
+    emit(_JEQ_K, _AUDIT_ARCH_X86_64, 0, "kill")
+    emit(_LD_W_ABS, _OFF_NR)
+    emit(_JGE_K, _X32_BIT, "deny", 0)
+    for nr in denied:
+        emit(_JEQ_K, nr, "deny", 0)
+    emit(_JEQ_K, _CLONE3, "enosys", 0)
+    emit(_JEQ_K, _CLONE, "clone", 0)
+    emit(_JEQ_K, _SOCKET, "socket", 0)
+    labels["allow"] = len(prog)
+    emit(_RET_K, _RET_ALLOW)
+    labels["clone"] = len(prog)
+    emit(_LD_W_ABS, _OFF_ARG0)
+    emit(_JSET_K, _CLONE_NS_FLAGS, "deny", "allow2")
+    labels["socket"] = len(prog)
+    emit(_LD_W_ABS, _OFF_ARG0)
+    emit(_JEQ_K, _AF_UNIX, "allow2", "deny")
+    labels["allow2"] = len(prog)
+    emit(_RET_K, _RET_ALLOW)
+    labels["deny"] = len(prog)
+    emit(_RET_K, _RET_ERRNO | _EPERM)
+    labels["enosys"] = len(prog)
+    emit(_RET_K, _RET_ERRNO | _ENOSYS)
+    labels["kill"] = len(prog)
+    emit(_RET_K, _RET_KILL_PROCESS)
+
+    for index, which, label in fixups:
+        offset = labels[label] - index - 1
+        if not 0 <= offset <= 255:  # pragma: no cover - the program is far shorter
+            raise ValueError("seccomp jump out of range")
+        code, jt, jf, k = prog[index]
+        prog[index] = (code, offset, jf, k) if which == "jt" else (code, jt, offset, k)
+    return b"".join(_insn(*insn) for insn in prog)
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+_PR_SET_NO_NEW_PRIVS = 38
+_PR_SET_SECCOMP = 22
+_SECCOMP_MODE_FILTER = 2
+
+
+def installer(program: bytes) -> Callable[[], None]:
+    """A function that installs ``program`` on the calling process (for ``preexec_fn``).
+
+    Everything is allocated here, in the parent, so the child after fork only makes two
+    ``prctl`` calls: no imports, no allocation worth mentioning.
+    """
+    libc = ctypes.CDLL(None, use_errno=True)
+    prctl = libc.prctl
+    prctl.restype = ctypes.c_int
+    buffer = ctypes.create_string_buffer(program, len(program))
+    fprog = _SockFprog(len(program) // 8, ctypes.cast(buffer, ctypes.c_void_p))
+    fprog_ref = ctypes.byref(fprog)
+    ul = ctypes.c_ulong
+
+    def install() -> None:
+        _keep = (buffer, fprog)  # noqa: F841 - keep the buffers alive in the closure
+        if prctl(_PR_SET_NO_NEW_PRIVS, ul(1), ul(0), ul(0), ul(0)) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
+        if prctl(_PR_SET_SECCOMP, ul(_SECCOMP_MODE_FILTER), fprog_ref, ul(0), ul(0)) != 0:
+            raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP) failed")
+
+    return install

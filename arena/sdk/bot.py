@@ -1,0 +1,114 @@
+"""The bot kit's two types: :class:`Bot` (what an author subclasses) and :class:`Request` (one
+decision to answer).
+
+Kept to the standard library so a bot runs under whatever interpreter the sandbox offers; the
+runner (``python -m arena.sdk.runner bot.py``) does all the protocol work.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Bot", "GameEnd", "GameStart", "Request"]
+
+
+@dataclass(slots=True)
+class Request:
+    """One decision: its kind (``turn``, ``swap``, ``target``, ...), what the bot's seat may
+    see, and the legal options in order. Answer with an index into :attr:`legal`; index 0 is
+    always the safe default (hold, no swap, pass) where the game has one."""
+
+    id: int
+    kind: str
+    observation: dict[str, Any]
+    legal: list[dict[str, Any]]
+    #: Milliseconds the bot has for this answer, time bank included (None if not told).
+    time_ms: int | None = None
+    #: Why the choice is asked (e.g. the card whose effect asks it).
+    context: dict[str, Any] = field(default_factory=dict)
+    #: The bot's own seat in the current game (from ``game_start``; -1 outside a game).
+    seat: int = -1
+
+    @property
+    def hand(self) -> list[str]:
+        """The bot's own hand in card notation (``["God-3", "Crown", ...]``)."""
+        hand = self.observation.get("hand", [])
+        return list(hand) if isinstance(hand, list) else []
+
+
+@dataclass(slots=True)
+class GameStart:
+    """A game begins: the bot's seat, the players' names by seat, who starts, how many
+    rounds. ``raw`` keeps the whole message for fields a later protocol adds."""
+
+    game: int
+    seat: int
+    players: list[str]
+    starting_seat: int
+    rounds: int
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class GameEnd:
+    """A game is over: 1-based places and Desmos category per seat, and how first place was
+    settled."""
+
+    game: int
+    placements: list[int]
+    desmos: list[str]
+    ascension: bool
+    tiebreak: str
+    forfeits: dict[int, str] = field(default_factory=dict)
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+class Bot:
+    """Base class of a Palaestra bot. Override :meth:`act`; the hooks are optional.
+
+    Class attributes are the bot's metadata, sent in ``ready``: ``name`` (defaults to the class
+    name), ``author``, ``version``, and the two dates the rules read for ties (ISO strings or
+    ``datetime.date``): ``last_read_page`` (who starts the first game, ruling 13) and
+    ``last_book_finished`` (equal first place, ruling 12).
+
+    One instance serves a whole match, so state kept on ``self`` lives across games; reset
+    what must not carry over in :meth:`on_game_start`.
+    """
+
+    name: str = ""
+    author: str | None = None
+    version: str | None = None
+    last_read_page: str | dt.date | None = None
+    last_book_finished: str | dt.date | None = None
+
+    def act(self, request: Request) -> int:
+        """Return the index of the chosen option in ``request.legal``."""
+        raise NotImplementedError(f"{type(self).__name__} must implement act(request)")
+
+    def on_game_start(self, game: GameStart) -> None:
+        """A game begins (called before its first event)."""
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        """Something visible to this bot happened; each event arrives exactly once."""
+
+    def on_game_end(self, result: GameEnd) -> None:
+        """A game is over."""
+
+    def log(self, *parts: object) -> None:
+        """Write to the bot's log (stderr, kept with the game); stdout belongs to the
+        protocol."""
+        print(*parts, file=sys.stderr, flush=True)
+
+    def metadata(self) -> dict[str, Any]:
+        """The ``ready`` fields: name plus the metadata attributes that are set."""
+        data: dict[str, Any] = {"name": self.name or type(self).__name__}
+        for key in ("author", "version", "last_read_page", "last_book_finished"):
+            value = getattr(self, key, None)
+            if isinstance(value, dt.date):
+                value = value.isoformat()
+            if value is not None:
+                data[key] = str(value)
+        return data

@@ -1,0 +1,443 @@
+"""Search support for bots: what a bot may know, and game states to search from.
+
+A search bot (Monte-Carlo, ISMCTS, expectimax, ...) needs an engine state, but it may only see
+its own observation and its own events. This module turns those into
+
+* :class:`SearchView`: the bot's knowledge of the current decision: the observation as an
+  engine :class:`~arena.engine.observation.Observation`, the cards it has not seen
+  (:meth:`~SearchView.unseen_cards`), the cards it knows an opponent holds because it looked
+  (:meth:`~SearchView.known_hand`), and :meth:`~SearchView.sample_state`: a *determinisation*,
+  a full engine :class:`~arena.engine.state.State` consistent with all of that, positioned at
+  the bot's current ``turn`` or ``swap`` decision, with every hidden card dealt at random.
+  Search it with ``state.clone()``, ``state.decision`` and ``state.apply(i)``.
+* :class:`Tracker`: collects the bot's events (``on_event``) and what they tell, once each.
+* :class:`SearchBot`: a :class:`~arena.sdk.Bot` base class that wires the tracker to the hooks;
+  ``self.view(request)`` gives the :class:`SearchView` of a request.
+* :func:`hand_score` (a hand's Desmos as one number) and :func:`playout_choice` (a fast
+  greedy policy over engine states, for playouts and for the other seats inside a search).
+
+No hidden truth is used: a sampled state is built from the observation and the bot's own
+events only (``arena.engine.determinize``), so a bot that searches it cannot cheat. Standard
+library and the engine only, so it runs under the sandbox's interpreter.
+
+Example::
+
+    from arena.sdk import Request
+    from arena.sdk.search import SearchBot
+
+    class MonteCarlo(SearchBot):
+        def act(self, request: Request) -> int:
+            view = self.view(request)
+            if not view.searchable:
+                return 0
+            ...  # for each option: state = view.sample_state(seed); state.apply(i); play out
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from arena.engine import determinize
+from arena.engine.cards import KIND_OF, NOTATION, PALAESTRON, Kind
+from arena.engine.desmos import evaluate
+from arena.engine.observation import Observation
+from arena.sdk.bot import Bot, GameStart
+
+if TYPE_CHECKING:
+    from arena.engine.state import State
+    from arena.sdk.bot import Request
+
+__all__ = [
+    "SEARCHABLE_KINDS",
+    "SearchBot",
+    "SearchView",
+    "Tracker",
+    "hand_score",
+    "playout_choice",
+    "score_names",
+]
+
+#: Decisions a sampled state can be positioned at.
+SEARCHABLE_KINDS = determinize.SEARCHABLE_KINDS
+
+_FIRST_ID = {name: NOTATION.index(name) for name in set(NOTATION)}
+_GOD = int(Kind.GOD)
+_SCORES: dict[tuple[int, tuple[int, ...]], float] = {}
+
+
+# ============================================================================= hand values
+def hand_score(cards: Sequence[int]) -> float:
+    """A hand's Desmos as one number: the category, plus the tie key as a fraction below 1
+    (tiers are 1..5, so base 6 keeps the order). Bigger is better, as ``evaluate``."""
+    value = evaluate(cards)
+    score = _SCORES.get(value)
+    if score is None:
+        category, key = value
+        score = _SCORES[value] = category + sum(t * 6.0 ** -(i + 1) for i, t in enumerate(key))
+    return score
+
+
+def score_names(hand: Iterable[str]) -> float:
+    """:func:`hand_score` of a hand in notation (copies may repeat)."""
+    return hand_score([_FIRST_ID[c] for c in hand if c != "Palaestron"])
+
+
+# ============================================================================= knowledge
+class Tracker:
+    """The bot's events, and what they tell about hidden cards.
+
+    ``known[s]`` counts cards the bot *knows* are in seat ``s``'s hand although they are not
+    revealed: seen by a peek (Umbrae, Hermes, Ares) or handed over in an exchange the bot took
+    part in, and not seen leaving since. When a card of unknown face leaves that hand (a trap
+    set, a card put on the pile, an exchange the bot only hears of), the knowledge is dropped:
+    it is always a sub-multiset of the true hand, never a guess. ``known_traps[s]`` is the same
+    for the traps of ``s`` seen with Basilisk.
+    """
+
+    def __init__(self) -> None:
+        self.reset()
+
+    def reset(self, seat: int = -1) -> None:
+        self.seat = seat
+        self.events: list[dict[str, Any]] = []
+        self.known: dict[int, Counter[str]] = {}
+        self.known_traps: dict[int, Counter[str]] = {}
+        self._done = 0
+
+    def add(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
+
+    def catch_up(self, seat: int) -> None:
+        """Read the events not read yet (the seat must be known to read them)."""
+        if self.seat != seat:
+            self.seat, self._done = seat, 0
+            self.known, self.known_traps = {}, {}
+        events = self.events
+        while self._done < len(events):
+            self._read(events[self._done])
+            self._done += 1
+
+    def _lose(self, seat: Any, card: Any) -> None:
+        known = self.known.get(seat)
+        if known and known[card] > 0:
+            known[card] -= 1
+
+    def _forget(self, *seats: Any) -> None:
+        for seat in seats:
+            self.known.pop(seat, None)
+
+    def _read(self, event: dict[str, Any]) -> None:
+        kind = event.get("type")
+        seat = event.get("seat")
+        me = self.seat
+        if kind in ("play", "forced_discard", "discard"):
+            self._lose(seat, event.get("card"))
+        elif kind == "peek" and seat == me and "cards" in event:
+            self.known[event["target"]] = Counter(event["cards"])
+        elif kind == "reveal_hand":
+            self.known[seat] = Counter(event.get("cards", []))
+        elif kind == "exchange":
+            target = event.get("target")
+            if "took" in event:  # we took part, or a public card made it public
+                self._lose(target, event["took"])
+                self._lose(seat, event["gave"])
+                if seat != me:
+                    self.known.setdefault(seat, Counter())[event["took"]] += 1
+                if target != me:
+                    self.known.setdefault(target, Counter())[event["gave"]] += 1
+            else:
+                self._forget(seat, target)
+        elif kind == "graveyard_exchange":
+            self._lose(seat, event.get("gave"))
+            if seat != me:
+                self.known.setdefault(seat, Counter())[event["took"]] += 1
+        elif kind in ("set_trap", "return_to_pile", "pile_exchange"):
+            if seat != me:
+                self._forget(seat)
+        elif kind == "peek_traps" and seat == me and "cards" in event:
+            self.known_traps[event["target"]] = Counter(event["cards"])
+        elif kind in ("trap_triggered", "trap_destroyed", "trap_expired", "trap_cleared"):
+            traps = self.known_traps.get(seat)
+            if traps and traps[event.get("card")] > 0:
+                traps[event["card"]] -= 1
+        elif kind == "game_start":
+            self.known, self.known_traps = {}, {}
+
+
+# ============================================================================= the view
+class SearchView:
+    """One decision seen by the bot: its observation, its events and what they tell.
+
+    Built by :meth:`SearchBot.view` (or directly from a request's observation JSON, the
+    bot's events and its :class:`Tracker`). Everything here is computed from what the bot
+    was sent; nothing reads the referee's state.
+    """
+
+    def __init__(self, observation: dict[str, Any], events: list[dict[str, Any]],
+                 kind: str = "turn", legal: Sequence[dict[str, Any]] = (),
+                 tracker: Tracker | None = None) -> None:
+        self.data = observation
+        self.kind = kind
+        self.legal = list(legal)
+        self.seat = int(observation["seat"])
+        self.obs = Observation.from_json(observation, events)
+        if tracker is None:
+            tracker = Tracker()
+            for event in events:
+                tracker.add(event)
+        tracker.catch_up(self.seat)
+        self.tracker = tracker
+
+    @classmethod
+    def of(cls, request: Request, events: list[dict[str, Any]],
+           tracker: Tracker | None = None) -> SearchView:
+        return cls(request.observation, events, request.kind, request.legal, tracker)
+
+    @property
+    def searchable(self) -> bool:
+        """Whether :meth:`sample_state` can position a state at this decision."""
+        return self.kind in SEARCHABLE_KINDS
+
+    @property
+    def players(self) -> int:
+        return len(self.obs.players)
+
+    @property
+    def hand(self) -> list[str]:
+        return self.obs.hand
+
+    def unseen_cards(self) -> list[str]:
+        """Cards (notation, copies repeated) the bot cannot place: not in its hand or traps,
+        not in a graveyard, not revealed. They are in other hands, other traps, the draw
+        pile (and one may be the Palaestron)."""
+        return [NOTATION[c] for c in determinize.unseen_cards(self.obs)]
+
+    def known_hand(self, seat: int) -> list[str]:
+        """Cards of ``seat``'s hand the bot knows: revealed ones and those it saw (peeks,
+        exchanges) that have not left since."""
+        cards = list(self.obs.revealed[seat])
+        known = self.tracker.known.get(seat, Counter()) - Counter(cards)
+        return cards + sorted(known.elements())
+
+    def sample_state(self, seed: int) -> State:
+        """A full game state consistent with the observation and the bot's events, hidden
+        cards dealt at random from ``seed``, positioned at this ``turn`` or ``swap`` decision
+        (its options are this request's legal options). Cards the bot knows an opponent
+        holds (:meth:`known_hand`) are dealt to that opponent."""
+        if not self.searchable:
+            raise ValueError(f"cannot position a sampled state at a {self.kind!r} decision; "
+                             f"only at {SEARCHABLE_KINDS}")
+        state = determinize.sample_state(self.obs, seed, self.kind)
+        if self.tracker.known or self.tracker.known_traps:
+            _place_known(state, self.obs, self.tracker, random.Random(seed ^ 0x5EA2C4))
+        return state
+
+
+def _place_known(state: State, obs: Observation, tracker: Tracker, rng: random.Random) -> None:
+    """Move the cards the bot knows into the hands (and traps) where it saw them, swapping
+    each with a hidden card dealt there. Only hidden places are touched (other hands beyond
+    their revealed cards, other traps, the draw pile), so the observation still holds."""
+    me = obs.seat
+    fixed: set[int] = set()
+    for seat in range(state.n):
+        if seat != me:
+            fixed.update(obs.revealed_ids[seat])
+    wanted: list[tuple[int, str, str]] = []
+    for seat, known in tracker.known.items():
+        if seat != me and 0 <= seat < state.n:
+            wanted += [(seat, "hand", name) for name in sorted(known.elements())]
+    for seat, known in tracker.known_traps.items():
+        if seat != me and 0 <= seat < state.n:
+            wanted += [(seat, "trap", name) for name in sorted(known.elements())]
+    for seat, zone, name in wanted:
+        slots = (state.hands[seat] if zone == "hand" else [t.card for t in state.traps[seat]])
+        if any(NOTATION[c] == name and c not in fixed for c in slots):
+            fixed.add(next(c for c in slots if NOTATION[c] == name and c not in fixed))
+            continue
+        free = [i for i, c in enumerate(slots) if c not in fixed]
+        source = _find_hidden(state, name, fixed, me)
+        if not free or source is None:
+            continue  # the knowledge is stale (the observation wins)
+        at = rng.choice(free)
+        _swap(state, (seat, zone, at), source)
+        fixed.add(_card_at(state, (seat, zone, at)))
+
+
+def _find_hidden(state: State, name: str, fixed: set[int],
+                 me: int) -> tuple[int, str, int] | None:
+    for seat in range(state.n):
+        if seat == me:
+            continue
+        for i, c in enumerate(state.hands[seat]):
+            if NOTATION[c] == name and c not in fixed:
+                return seat, "hand", i
+        for i, t in enumerate(state.traps[seat]):
+            if NOTATION[t.card] == name and t.card not in fixed:
+                return seat, "trap", i
+    for i, c in enumerate(state.draw_pile):
+        if NOTATION[c] == name:
+            return -1, "pile", i
+    return None
+
+
+def _card_at(state: State, where: tuple[int, str, int]) -> int:
+    seat, zone, i = where
+    if zone == "hand":
+        return state.hands[seat][i]
+    if zone == "trap":
+        return state.traps[seat][i].card
+    return state.draw_pile[i]
+
+
+def _put(state: State, where: tuple[int, str, int], card: int) -> None:
+    seat, zone, i = where
+    if zone == "hand":
+        state.hands[seat][i] = card
+    elif zone == "trap":
+        state.traps[seat][i].card = card
+    else:
+        state.draw_pile[i] = card
+
+
+def _swap(state: State, a: tuple[int, str, int], b: tuple[int, str, int]) -> None:
+    card_a, card_b = _card_at(state, a), _card_at(state, b)
+    if card_a == PALAESTRON and b[1] != "pile":
+        return  # never in a hand or a trap
+    _put(state, a, card_b)
+    _put(state, b, card_a)
+
+
+# ============================================================================= the bot base
+class SearchBot(Bot):
+    """A bot that keeps its events for search: ``self.view(request)`` is the
+    :class:`SearchView` of a request. Override :meth:`act`; if you override the hooks, call
+    ``super()``."""
+
+    def __init__(self) -> None:
+        self.tracker = Tracker()
+
+    def on_game_start(self, game: GameStart) -> None:
+        self.tracker.reset(game.seat)
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        self.tracker.add(event)
+
+    def view(self, request: Request) -> SearchView:
+        return SearchView.of(request, self.tracker.events, self.tracker)
+
+
+# ============================================================================= playouts
+def _least_needed(hand: list[int]) -> tuple[int, float]:
+    """The card whose loss hurts the hand least, and the score of the hand without it."""
+    best, best_score = hand[0], -1.0
+    for card in hand:
+        rest = [c for c in hand if c != card]
+        score = hand_score(rest)
+        if score > best_score:
+            best, best_score = card, score
+    return best, best_score
+
+
+def _is_spare(hand: list[int], card: int) -> bool:
+    """A card outside every group of the hand (a single of its kind, not a Crown)."""
+    kind = KIND_OF[card]
+    return kind != int(Kind.CROWN) and sum(1 for c in hand if KIND_OF[c] == kind) == 1
+
+
+def playout_choice(state: State, rng: random.Random) -> int:
+    """A fast greedy choice for the pending decision of ``state``, with full sight of the
+    (sampled) state: for playouts and for the other seats inside a search.
+
+    Turn: play the card the hand needs least if it is a spare card (a single of its kind),
+    else hold; swap: the same; give, discard and reveal: the card needed least; take a card
+    that improves the hand; Ares: sack the card the victim needs most; targets: the
+    opponent with the best hand; traps are sprung at once; everything else at random.
+    """
+    decision = state.decision
+    assert decision is not None
+    kind = decision.kind
+    options = decision.options
+    seat = decision.seat
+    hand = state.hands[seat]
+    if kind == "turn" or kind == "swap":
+        if not hand:
+            return 0
+        card, _ = _least_needed(hand)
+        if not _is_spare(hand, card):
+            return 0
+        name = NOTATION[card]
+        for i, option in enumerate(options):
+            if option.get("card" if kind == "turn" else "swap") == name and (
+                    kind == "swap" or option.get("action") == "play"):
+                return i
+        return 0
+    if kind in ("give", "discard", "reveal"):
+        if not hand:
+            return 0
+        card, _ = _least_needed(hand)
+        name = NOTATION[card]
+        for i, option in enumerate(options):
+            if option.get("card") == name:
+                return i
+        return rng.randrange(len(options))
+    if kind == "target":
+        best, best_score = 0, -1.0
+        for i, option in enumerate(options):
+            target = option.get("seat")
+            if isinstance(target, int) and "slot" not in option:
+                score = hand_score(state.hands[target])
+                if score > best_score:
+                    best, best_score = i, score
+            else:
+                return rng.randrange(len(options))
+        return best
+    if kind == "card":
+        return _playout_card(state, seat, options, rng)
+    if kind == "trigger":
+        return 1 if len(options) > 1 else 0
+    return rng.randrange(len(options))
+
+
+def _playout_card(state: State, seat: int, options: Sequence[dict[str, Any]],
+                  rng: random.Random) -> int:
+    first = options[0]
+    if "bottom" in first:  # Lachesis: keep a top card we would want, else send it down
+        return rng.randrange(len(options))
+    hand = state.hands[seat]
+    if first.get("card") is not None:  # Ares: no pass; sack the victim's most needed card
+        target = state.decision.context.get("from_seat") if state.decision else None
+        victim = state.hands[target] if isinstance(target, int) else []
+        best, best_score = 0, 99.0
+        for i, option in enumerate(options):
+            ids = [c for c in victim if NOTATION[c] == option["card"]]
+            if ids:
+                rest = [c for c in victim if c != ids[0]]
+                score = hand_score(rest)
+                if score < best_score:
+                    best, best_score = i, score
+        return best
+    current = hand_score(hand)
+    best, best_score = 0, current + 1e-9
+    for i, option in enumerate(options[1:], start=1):
+        card = _FIRST_ID.get(option.get("card") or "", -1)
+        if card < 0:
+            continue
+        grown = [*hand, card]
+        _, score = _least_needed(grown)
+        if score > best_score:
+            best, best_score = i, score
+    return best
+
+
+def play_out(state: State, rng: random.Random) -> State:
+    """Play ``state`` to its end with :func:`playout_choice` for every seat."""
+    while state.decision is not None:
+        state.apply(playout_choice(state, rng))
+    return state
+
+
+def _gods(hand: Sequence[int]) -> int:
+    return sum(1 for c in hand if KIND_OF[c] == _GOD)

@@ -1,0 +1,131 @@
+"""``arena bench tournament``: games/s of the runner with 1 and 2 workers, and the store's cost.
+
+The same small round-robin (sample bots, real sandboxed referee) is run once per worker count
+into a fresh temporary database; games/s is games over the wall time of the whole run (worker
+start-up, bot start-up per match and the store included). The store's cost is the median time
+of committing one game (its row plus its compressed record, one transaction) into a database
+in WAL mode, measured with the records the runs produced.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.tournament.runner import run_tournament
+from arena.tournament.spec import TournamentSpec, spec_from_mapping
+from arena.tournament.store import Store, compress_record
+
+__all__ = ["BenchResult", "run_tournament_bench"]
+
+DEFAULT_BOTS = ("greedy", "collector", "random")
+
+
+@dataclass
+class BenchResult:
+    """Figures of one bench run."""
+
+    bots: list[str]
+    tables: int
+    games_per_match: int
+    runs: list[dict[str, float]] = field(default_factory=list)
+    store_ms_per_game: float = 0.0
+    store_games: int = 0
+    record_bytes: int = 0
+
+    @property
+    def ratio(self) -> float | None:
+        by_workers = {int(r["workers"]): r["games_per_s"] for r in self.runs}
+        if 1 in by_workers and 2 in by_workers and by_workers[1] > 0:
+            return by_workers[2] / by_workers[1]
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"bots": self.bots, "tables": self.tables,
+                "games_per_match": self.games_per_match, "runs": self.runs,
+                "speedup_2_vs_1": None if self.ratio is None else round(self.ratio, 3),
+                "store_ms_per_game": round(self.store_ms_per_game, 3),
+                "store_games": self.store_games, "record_bytes": self.record_bytes,
+                "cpus": os.cpu_count()}
+
+    def render(self) -> str:
+        lines = [f"tournament bench: round-robin of {', '.join(self.bots)}, {self.tables} tables "
+                 f"x {self.games_per_match} games, sandboxed referee, {os.cpu_count()} CPUs"]
+        for r in self.runs:
+            lines.append(f"  {int(r['workers'])} worker(s): {int(r['games'])} games in "
+                         f"{r['seconds']:.2f} s = {r['games_per_s']:.2f} games/s")
+        if self.ratio is not None:
+            lines.append(f"  speed-up 2 vs 1 worker: {self.ratio:.2f}x (aim: 1.8x or better)")
+        lines.append(f"  store: {self.store_ms_per_game:.3f} ms per game insert (median of "
+                     f"{self.store_games}, one transaction with a {self.record_bytes}-byte "
+                     "compressed record, WAL)")
+        return "\n".join(lines)
+
+
+def _spec(bots: tuple[str, ...], games: int, rounds: int, db: Path, seed: int) -> TournamentSpec:
+    return spec_from_mapping({
+        "name": "bench", "format": "round_robin", "bots": list(bots), "players_per_game": 2,
+        "games_per_match": games, "rounds": rounds, "seed": seed, "results": str(db),
+    })
+
+
+def _store_cost(records: list[bytes], games: int) -> float:
+    """Median milliseconds to commit one game row plus its record."""
+    with tempfile.TemporaryDirectory(prefix="arena-bench-store-") as tmp, \
+            Store(Path(tmp) / "store.db") as store:
+        row = store.create_tournament(
+            name="store-bench", spec_hash="-", spec_json={}, format="round_robin",
+            players_per_game=2, seed=0, event_date=dt.date(2026, 1, 1),
+            rounds=1, games_planned=games, spec_path=None,
+            bots=[("a", "1", "-", {}), ("b", "1", "-", {})])
+        times = []
+        for i in range(games):
+            game = {"id": f"store-bench/r1/t{i}/g0", "round": 1, "table_index": i,
+                    "game_index": 0, "seed": i, "seats": [1, 2], "starting_seat": 0,
+                    "placements": [1, 2], "desmos": ["Pair", "High Hand"], "ascension": False,
+                    "tiebreak": "", "failures": [], "forfeits": {}, "decisions": 30,
+                    "duration_s": 0.05, "latency": [{}, {}]}
+            blob = records[i % len(records)]
+            began = time.perf_counter()
+            store.record_game(row.id, game, blob)
+            times.append(time.perf_counter() - began)
+        return statistics.median(times) * 1000.0
+
+
+def run_tournament_bench(
+    *,
+    games: int = 8,
+    rounds: int = 4,
+    workers: tuple[int, ...] = (1, 2),
+    bots: tuple[str, ...] = DEFAULT_BOTS,
+    store_games: int = 500,
+    seed: int = 1,
+) -> BenchResult:
+    """Run the bench tournament once per worker count; see the module docstring."""
+    result = BenchResult(bots=list(bots), tables=0, games_per_match=games)
+    records: list[bytes] = []
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
+        for count in workers:
+            db = Path(tmp) / f"w{count}.db"
+            spec = _spec(bots, games, rounds, db, seed)
+            summary = run_tournament(spec, count, fresh=True, progress=False)
+            result.runs.append({"workers": float(count), "games": float(summary.games_recorded),
+                                "seconds": summary.elapsed_s,
+                                "games_per_s": summary.games_per_s})
+            with Store(db) as store:
+                row = store.require("bench")
+                result.tables = len(store.tables(row.id))
+                if not records:
+                    for game in store.games(row.id)[:50]:
+                        records.append(compress_record(store.record(game.id)))
+    if records:
+        result.record_bytes = int(statistics.median(len(r) for r in records))
+        result.store_ms_per_game = _store_cost(records, store_games)
+        result.store_games = store_games
+    return result

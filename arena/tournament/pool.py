@@ -1,0 +1,313 @@
+"""The local backend: worker processes that play whole tables, and the messages they send.
+
+Kept apart from :mod:`arena.tournament.runner` so that a ``spawn``-ed worker imports only what
+playing needs (the referee), not the planner's pydantic, rich and scheduling code: a worker is
+ready in a fraction of the time.
+
+A worker plays one table at a time through :func:`arena.referee.match.play_match` (the bots of
+a match stay alive for all its games) and streams each finished game back over its pipe, its
+record already compressed. Workers ignore Ctrl-C (the parent stops them in order), reap their
+bots on SIGTERM, and die with the parent (``PR_SET_PDEATHSIG`` plus a watch on the parent
+pid), so a ``kill -9`` of the runner leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import datetime as dt
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from arena.errors import ArenaError
+from arena.tournament.store import compress_record, game_id, match_id
+
+if TYPE_CHECKING:
+    from arena.registry import BotSpec
+
+__all__ = [
+    "MAX_TABLE_ATTEMPTS",
+    "DoneMessage",
+    "ErrorMessage",
+    "GameMessage",
+    "LocalPool",
+    "Message",
+    "TableExecutor",
+    "TableTask",
+    "play_table",
+]
+
+#: How often a table is retried after the worker playing it died.
+MAX_TABLE_ATTEMPTS = 3
+_PR_SET_PDEATHSIG = 1
+
+
+# ---------------------------------------------------------------------------- tasks
+@dataclass(frozen=True)
+class TableTask:
+    """Everything a worker needs to play one table; plain data, picklable."""
+
+    tournament: str
+    round: int
+    table: int
+    bots: tuple[BotSpec, ...]
+    bot_ids: tuple[int, ...]
+    games: int
+    seed: int
+    limits: dict[str, int]
+    event_date: dt.date
+    recorded: frozenset[int] = frozenset()
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (self.round, self.table)
+
+
+@dataclass
+class GameMessage:
+    """A finished game, as the worker ships it (``record`` is None for a replayed game)."""
+
+    key: tuple[int, int]
+    row: dict[str, Any]
+    record: bytes | None
+
+
+@dataclass
+class DoneMessage:
+    key: tuple[int, int]
+    sandbox_level: str
+    warnings: list[str]
+
+
+@dataclass
+class ErrorMessage:
+    key: tuple[int, int]
+    message: str
+
+
+Message = GameMessage | DoneMessage | ErrorMessage
+
+
+def play_table(task: TableTask, send: Callable[[Message], None]) -> None:
+    """Play one table and send a :class:`GameMessage` per game, then a :class:`DoneMessage`.
+
+    Runs in a worker (any backend). A domain error of the match becomes an
+    :class:`ErrorMessage`: the run stops with it rather than recording a partial table.
+    """
+    from arena.referee.match import GameOutcome, MatchRequest, play_match
+
+    def on_game(outcome: GameOutcome) -> None:
+        gid = game_id(task.tournament, task.round, task.table, outcome.game_index)
+        row = {
+            "id": gid, "round": task.round, "table_index": task.table,
+            "game_index": outcome.game_index, "seed": outcome.seed,
+            "seats": list(task.bot_ids), "starting_seat": outcome.starting_seat,
+            "placements": list(outcome.placements), "desmos": list(outcome.desmos),
+            "ascension": bool(outcome.ascension), "tiebreak": outcome.tiebreak,
+            "failures": list(outcome.failures),
+            "forfeits": {str(k): v for k, v in sorted(outcome.forfeits.items())},
+            "decisions": outcome.decisions, "duration_s": round(outcome.duration_s, 6),
+            "latency": list(outcome.latency),
+        }
+        record = None
+        if outcome.game_index not in task.recorded:
+            record = compress_record(outcome.record)
+        send(GameMessage(task.key, row, record))
+
+    request = MatchRequest(
+        bots=list(task.bots), games=task.games, seed=task.seed, limits=dict(task.limits),
+        match_id=match_id(task.tournament, task.round, task.table),
+        event_date=task.event_date)
+    try:
+        outcome = play_match(request, on_game=on_game)
+    except ArenaError as exc:
+        send(ErrorMessage(task.key, f"table r{task.round}/t{task.table}: {exc}"))
+        return
+    send(DoneMessage(task.key, outcome.sandbox_level, list(outcome.warnings)))
+
+
+# ---------------------------------------------------------------------------- executors
+class TableExecutor(Protocol):
+    """Plays tables somewhere and hands their messages back to the parent, in any order."""
+
+    def start(self, tables: int) -> None:
+        """Get ready for about ``tables`` concurrent tables (start workers early, so their
+        start-up overlaps the parent's planning)."""
+
+    def run(self, tasks: Sequence[TableTask], on_message: Callable[[Message], None]) -> None:
+        """Play every task; returns when each has sent its DoneMessage (or raises)."""
+
+    def close(self, kill: bool = False) -> None:
+        """Stop the workers (``kill``: now, abandoning tables in flight)."""
+
+
+def _worker_main(conn: multiprocessing.connection.Connection, parent: int) -> None:
+    """Entry point of a worker process: play tables received on ``conn`` until ``None``."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C for everyone
+
+    def _terminate(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)  # unwinds play_match's cleanup: bots are reaped
+
+    signal.signal(signal.SIGTERM, _terminate)
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:
+        return
+
+    def _watch_parent() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os.kill(os.getpid(), signal.SIGTERM)
+                return
+
+    threading.Thread(target=_watch_parent, daemon=True).start()
+    _warm_up()
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        try:
+            play_table(task, conn.send)
+        except (BrokenPipeError, EOFError, OSError):
+            return
+        except Exception as exc:  # a bug: report it whole, the parent stops the run
+            conn.send(ErrorMessage(task.key, f"table r{task.round}/t{task.table} failed: "
+                                   f"{exc!r}\n{traceback.format_exc()}"))
+
+
+def _warm_up() -> None:
+    """Import the referee and probe the sandbox before the first table arrives: the probe
+    takes seconds, once per process, and would otherwise delay the first game of every
+    worker one after the other instead of all at once."""
+    try:
+        from arena.referee import launch
+
+        launch.sandbox_launcher()
+        launch.sandbox_warnings()
+    except ArenaError:
+        pass  # the first table reports it properly
+
+
+@dataclass
+class _Worker:
+    process: multiprocessing.process.BaseProcess
+    conn: multiprocessing.connection.Connection
+    task: TableTask | None = None
+
+
+class LocalPool:
+    """Worker processes on this machine (``spawn`` start method), one table each at a time."""
+
+    def __init__(self, workers: int) -> None:
+        self.size = max(1, workers)
+        self._ctx = multiprocessing.get_context("spawn")
+        self._workers: list[_Worker] = []
+        self._attempts: dict[tuple[int, int], int] = {}
+
+    def _spawn(self) -> _Worker:
+        parent_conn, child_conn = self._ctx.Pipe(duplex=True)
+        process = self._ctx.Process(target=_worker_main, args=(child_conn, os.getpid()),
+                                    daemon=True, name="arena-worker")
+        # Workers inherit "ignore SIGINT" from the start (before Python could install its
+        # handler), so a Ctrl-C reaches the parent only, which then stops them in order.
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            process.start()
+        finally:
+            signal.signal(signal.SIGINT, previous)
+        child_conn.close()
+        worker = _Worker(process, parent_conn)
+        self._workers.append(worker)
+        return worker
+
+    def start(self, tables: int) -> None:
+        while len(self._workers) < min(self.size, max(1, tables)):
+            self._spawn()
+
+    def run(self, tasks: Sequence[TableTask], on_message: Callable[[Message], None]) -> None:
+        queue = deque(tasks)
+        while len(self._workers) < min(self.size, len(queue)):
+            self._spawn()
+        busy = 0
+        for worker in self._workers:
+            if worker.task is None and queue:
+                self._assign(worker, queue.popleft())
+        busy = sum(1 for w in self._workers if w.task is not None)
+        while busy:
+            waitables: list[Any] = []
+            for w in self._workers:
+                waitables.extend((w.conn, w.process.sentinel))
+            ready = multiprocessing.connection.wait(waitables, timeout=1.0)
+            for worker in list(self._workers):
+                if worker.conn in ready:
+                    try:
+                        while worker.conn.poll():
+                            message = worker.conn.recv()
+                            on_message(message)
+                            if isinstance(message, DoneMessage | ErrorMessage):
+                                worker.task = None
+                                if isinstance(message, ErrorMessage):
+                                    return
+                                if queue:
+                                    self._assign(worker, queue.popleft())
+                    except (EOFError, OSError):
+                        pass  # died; handled through its sentinel below
+                if worker.process.sentinel in ready or not worker.process.is_alive():
+                    worker.process.join(0.1)
+                    if worker.process.is_alive():
+                        continue
+                    self._workers.remove(worker)
+                    worker.conn.close()
+                    if worker.task is not None:
+                        lost = worker.task
+                        attempts = self._attempts.get(lost.key, 1) + 1
+                        if attempts > MAX_TABLE_ATTEMPTS:
+                            raise ArenaError(
+                                f"table r{lost.round}/t{lost.table} killed its worker "
+                                f"{MAX_TABLE_ATTEMPTS} times (exit code "
+                                f"{worker.process.exitcode}); stopping")
+                        self._attempts[lost.key] = attempts
+                        queue.appendleft(lost)
+                    if queue:
+                        self._assign(self._spawn(), queue.popleft())
+            busy = sum(1 for w in self._workers if w.task is not None)
+
+    def _assign(self, worker: _Worker, task: TableTask) -> None:
+        worker.task = task
+        self._attempts.setdefault(task.key, 1)
+        worker.conn.send(task)
+
+    def close(self, kill: bool = False) -> None:
+        for worker in self._workers:
+            try:
+                if kill:
+                    worker.process.terminate()  # SIGTERM: the worker reaps its bots first
+                else:
+                    worker.conn.send(None)
+            except (OSError, ValueError):
+                pass
+        deadline = time.monotonic() + 10.0
+        for worker in self._workers:
+            worker.process.join(max(0.0, deadline - time.monotonic()))
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join(1.0)
+            worker.conn.close()
+        self._workers.clear()

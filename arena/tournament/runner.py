@@ -1,0 +1,462 @@
+"""Running a tournament: plan the tables, play them in worker processes, store every game.
+
+Who does what:
+
+* The parent process plans (schedules, Swiss pairings from stored results), dispatches whole
+  tables to workers and is the **only writer** of the store: each game arrives as a message
+  and is committed in its own transaction as soon as it arrives.
+* A worker (a ``spawn``-ed process) plays one table at a time through
+  :func:`arena.referee.match.play_match`, so the bots of a match stay alive for all its games,
+  and streams each finished game back, its record already compressed.
+
+Determinism: a table's games depend only on the table (its bots by seat, match seed, game
+count, limits, event date), never on which worker plays it or when. Swiss round ``r`` is
+paired only once every game of rounds ``< r`` is in the store, from the store. A table whose
+games were partly recorded before an interruption is replayed *from its first game* (the
+starting player of game ``g`` follows game ``g - 1``'s result and a bot may learn within a
+match), and only its missing games are recorded; a replayed game that comes out differently
+from its stored copy is reported (a non-deterministic bot) and the stored copy is kept.
+
+Crash safety: ``kill -9`` of the parent loses only games in flight (workers die with it:
+``PR_SET_PDEATHSIG`` plus a parent watch); a worker that dies has its table replayed on a
+fresh worker (at most twice).
+
+Backends: :class:`LocalPool` (the default) implements :class:`TableExecutor`; another backend
+(Ray, issue 6) plugs in by implementing the same two methods around :func:`play_table`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from arena.errors import ArenaError, ClusterError, StoreError
+from arena.tournament import schedule, swiss
+from arena.tournament.pool import (
+    DoneMessage,
+    GameMessage,
+    LocalPool,
+    Message,
+    TableExecutor,
+    TableTask,
+)
+from arena.tournament.scoring import (
+    Bye,
+    PlayedTable,
+    RatedGame,
+    Standing,
+    compute_standings,
+    conservative_ratings,
+    game_points,
+)
+from arena.tournament.spec import TournamentSpec
+from arena.tournament.store import GameRow, Store, TableRow, TournamentRow, game_id
+
+__all__ = [
+    "RunSummary",
+    "match_seed",
+    "planned_games",
+    "run_tournament",
+    "swiss_standings",
+]
+
+def match_seed(spec_seed: int, round_no: int, deal: int) -> int:
+    """The referee's match seed of a table: from (spec seed, round, deal) only. Rotations of
+    one deal share it, so in duplicate mode they play the same cards (the referee derives
+    game ``g``'s seed from it and ``g``)."""
+    return schedule.derive_seed(spec_seed, "match", round_no, deal)
+
+
+def _executor(backend: str, workers: int, address: str | None) -> TableExecutor:
+    if backend == "local":
+        return LocalPool(workers)
+    if backend == "ray":
+        try:
+            from arena.tournament import ray_backend  # type: ignore[attr-defined]
+        except ImportError:
+            raise ClusterError("the Ray backend is not available in this installation "
+                               "(issue 6); use --backend local") from None
+        executor: TableExecutor = ray_backend.RayExecutor(workers=workers, address=address)
+        return executor
+    raise ArenaError(f"unknown backend '{backend}' (choose local or ray)")
+
+
+# ---------------------------------------------------------------------------- planning
+def _planned_tables_per_round(spec: TournamentSpec, n: int) -> int:
+    sizes, _ = swiss.table_sizes(n, spec.players_per_game)
+    if spec.duplicate:
+        return sum(sizes)
+    return len(sizes)
+
+
+def planned_games(spec: TournamentSpec) -> int:
+    """Games the tournament will play in total (known before the first Swiss round)."""
+    return len(_fixed_tables(spec)) * spec.games_per_match if spec.format != "swiss" else (
+        spec.effective_rounds() * _planned_tables_per_round(spec, len(spec.entrants))
+        * spec.games_per_match)
+
+
+def _fixed_tables(spec: TournamentSpec) -> list[schedule.Table]:
+    n = len(spec.entrants)
+    k = spec.players_per_game
+    if spec.format == "round_robin":
+        return schedule.round_robin(n, k, rounds=spec.effective_rounds(),
+                                    duplicate=spec.duplicate, max_tables=spec.max_tables)
+    if spec.format == "gauntlet":
+        challengers = spec.challenger_indices
+        opponents = [i for i in range(n) if i not in challengers]
+        return schedule.gauntlet(challengers, opponents, k, rounds=spec.effective_rounds(),
+                                 duplicate=spec.duplicate, max_tables=spec.max_tables)
+    raise ValueError("Swiss tables are paired round by round")
+
+
+def swiss_standings(
+    store: Store, tournament: TournamentRow, *, before_round: int | None = None,
+    games: Sequence[GameRow] | None = None,
+) -> list[Standing]:
+    """Standings of a stored tournament from its recorded games and byes."""
+    played, byes, rated, n = _swiss_inputs(store, tournament, before_round, games)
+    rating = tournament.spec.get("rating") or {}
+    ratings = conservative_ratings(n, rated, **{k: float(v) for k, v in rating.items()})
+    return compute_standings(n, played, byes, ratings)
+
+
+def _swiss_inputs(
+    store: Store, tournament: TournamentRow, before_round: int | None,
+    games: Sequence[GameRow] | None = None,
+) -> tuple[list[PlayedTable], list[Bye], list[RatedGame], int]:
+    ids = store.entrant_ids(tournament.id)
+    index = {bot: i for i, bot in enumerate(ids)}
+    rows = list(games) if games is not None else store.games(tournament.id,
+                                                             before_round=before_round)
+    tables: dict[tuple[int, int], tuple[tuple[int, ...], list[Fraction]]] = {}
+    rated: list[RatedGame] = []
+    for game in rows:
+        seats = tuple(index[b] for b in game.seats)
+        points = game_points(game.placements)
+        entry = tables.setdefault((game.round, game.table_index),
+                                  (seats, [Fraction(0)] * len(seats)))
+        for seat, pts in enumerate(points):
+            entry[1][seat] += pts
+        rated.append(RatedGame(seats, game.placements))
+    played = [PlayedTable(r, seats, tuple(pts)) for (r, _), (seats, pts) in sorted(tables.items())]
+    byes = [Bye(r, index[bot], Fraction(points)) for r, bot, points in store.byes(tournament.id)
+            if before_round is None or r < before_round]
+    return played, byes, rated, len(ids)
+
+
+# ---------------------------------------------------------------------------- progress
+class _RateColumn(ProgressColumn):
+    """Games per second over this run (not the resumed games)."""
+
+    def __init__(self, started: float, baseline: int) -> None:
+        super().__init__()
+        self.started = started
+        self.baseline = baseline
+
+    def render(self, task: Task) -> Text:
+        elapsed = time.monotonic() - self.started
+        done = task.completed - self.baseline
+        rate = done / elapsed if elapsed > 0 and done > 0 else 0.0
+        return Text(f"{rate:.1f} games/s", style="progress.data.speed")
+
+
+@dataclass
+class RunSummary:
+    """What a run did (the CLI prints it; tests and the bench read it)."""
+
+    name: str
+    db: Path
+    games_planned: int
+    games_before: int
+    games_recorded: int
+    elapsed_s: float
+    state: str
+    mismatches: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def games_done(self) -> int:
+        return self.games_before + self.games_recorded
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games_recorded / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+
+class _Run:
+    """One invocation of :func:`run_tournament` (state shared by planning and messages)."""
+
+    def __init__(self, spec: TournamentSpec, store: Store, row: TournamentRow,
+                 executor: TableExecutor, progress: Progress | None, console: Console) -> None:
+        self.spec = spec
+        self.store = store
+        self.row = row
+        self.executor = executor
+        self.progress = progress
+        self.console = console
+        self.entrant_ids = store.entrant_ids(row.id)
+        self.by_id = {bot_id: spec.entrants[i] for i, bot_id in enumerate(self.entrant_ids)}
+        self.recorded = {g.id: g for g in store.games(row.id)}
+        self.games_before = len(self.recorded)
+        self.games_recorded = 0
+        self.mismatches: list[str] = []
+        self.warnings: list[str] = []
+        self.task_id: Any = None
+
+    # -------------------------------------------------------------- messages
+    def on_message(self, message: Message) -> None:
+        if isinstance(message, GameMessage):
+            row = message.row
+            stored = self.recorded.get(row["id"])
+            if stored is not None:
+                if tuple(row["placements"]) != stored.placements:
+                    self.mismatches.append(
+                        f"game {row['id']} replayed with placements {row['placements']}, "
+                        f"recorded {list(stored.placements)} (a bot is not deterministic?); "
+                        "kept the recorded result")
+                return
+            if message.record is None:
+                return
+            if self.store.record_game(self.row.id, row, message.record):
+                self.recorded[row["id"]] = _game_row(row)
+                self.games_recorded += 1
+                if self.progress is not None:
+                    self.progress.advance(self.task_id)
+        elif isinstance(message, DoneMessage):
+            r, t = message.key
+            self.store.finish_table(self.row.id, r, t, message.sandbox_level, message.warnings)
+            for warning in message.warnings:
+                if warning not in self.warnings:
+                    self.warnings.append(warning)
+                    self.console.print(f"[yellow]warning:[/] {warning}")
+        else:
+            raise ArenaError(message.message)
+
+    # -------------------------------------------------------------- tables
+    def parallelism(self) -> int:
+        """Tables that can be in play at once: a Swiss round's, or every pending table."""
+        if self.spec.format == "swiss":
+            return _planned_tables_per_round(self.spec, len(self.entrant_ids))
+        stored = self.store.tables(self.row.id)
+        if not stored:
+            return len(_fixed_tables(self.spec))
+        return len(self.pending(stored))
+
+    def task(self, table: TableRow) -> TableTask:
+        recorded = frozenset(
+            g for g in range(table.games)
+            if game_id(self.spec.name, table.round, table.table_index, g) in self.recorded)
+        return TableTask(
+            tournament=self.spec.name, round=table.round, table=table.table_index,
+            bots=tuple(self.by_id[b] for b in table.seats), bot_ids=table.seats,
+            games=table.games, seed=table.seed, limits=dict(self.spec.limits),
+            event_date=self.row.event_date, recorded=recorded)
+
+    def pending(self, tables: Sequence[TableRow]) -> list[TableTask]:
+        tasks = []
+        for table in tables:
+            task = self.task(table)
+            if len(task.recorded) < table.games:
+                tasks.append(task)
+        return tasks
+
+    def play(self, tables: Sequence[TableRow]) -> None:
+        tasks = self.pending(tables)
+        if tasks:
+            self.executor.run(tasks, self.on_message)
+
+    def fixed(self) -> None:
+        """Round-robin and gauntlet: all tables are known up front."""
+        spec = self.spec
+        rows = [
+            TableRow(round=t.round, table_index=t.index,
+                     seats=tuple(self.entrant_ids[e] for e in t.seats),
+                     seed=match_seed(spec.seed, t.round, t.deal), deal=t.deal,
+                     games=spec.games_per_match)
+            for t in _fixed_tables(spec)
+        ]
+        if not self.store.tables(self.row.id):
+            self.store.add_tables(self.row.id, rows)
+        self.play(self.store.tables(self.row.id))
+
+    def swiss(self) -> None:
+        """Swiss: pair a round from the stored results of the complete earlier rounds."""
+        spec = self.spec
+        per_round = _planned_tables_per_round(spec, len(self.entrant_ids)) * spec.games_per_match
+        for r in range(1, spec.effective_rounds() + 1):
+            if self.progress is not None:
+                self.progress.update(self.task_id, description=f"{spec.name} round {r}/"
+                                     f"{spec.effective_rounds()}")
+            tables = self.store.tables(self.row.id, r)
+            if not tables:
+                earlier = [g for g in self.recorded.values() if g.round < r]
+                if len(earlier) != (r - 1) * per_round:
+                    raise StoreError(f"tournament '{spec.name}': round {r - 1} is incomplete "
+                                     f"({len(earlier)} of {(r - 1) * per_round} games); "
+                                     f"cannot pair round {r}")
+                self.pair(r)
+                tables = self.store.tables(self.row.id, r)
+            self.play(tables)
+
+    def pair(self, r: int) -> None:
+        spec = self.spec
+        earlier = sorted((g for g in self.recorded.values() if g.round < r),
+                         key=lambda g: (g.round, g.table_index, g.game_index))
+        played, byes, rated, n = _swiss_inputs(self.store, self.row, r, earlier)
+        ratings = conservative_ratings(n, rated, **spec.rating.resolved())
+        standings = compute_standings(n, played, byes, ratings)
+        paired = swiss.pair_round(standings, played, byes, spec.players_per_game)
+        rows: list[TableRow] = []
+        index = 0
+        for deal, seats in enumerate(paired.tables):
+            k = len(seats)
+            rotations = range(k) if spec.duplicate else range(1)
+            for rot in rotations:
+                rotated = tuple(seats[(j + rot) % k] for j in range(k))
+                rows.append(TableRow(
+                    round=r, table_index=index,
+                    seats=tuple(self.entrant_ids[e] for e in rotated),
+                    seed=match_seed(spec.seed, r, deal), deal=deal,
+                    games=spec.games_per_match))
+                index += 1
+        per_game = spec.games_per_match * (2 if spec.duplicate else 1)
+        bye_rows = [(r, self.entrant_ids[e], float(per_game)) for e in paired.byes]
+        self.store.add_tables(self.row.id, rows, bye_rows)
+
+
+def _game_row(row: dict[str, Any]) -> GameRow:
+    return GameRow(id=row["id"], round=row["round"], table_index=row["table_index"],
+                   game_index=row["game_index"], seed=row["seed"], seats=tuple(row["seats"]),
+                   starting_seat=row["starting_seat"], placements=tuple(row["placements"]),
+                   failures=list(row["failures"]), forfeits=dict(row["forfeits"]),
+                   decisions=row["decisions"], duration_s=row["duration_s"])
+
+
+def _open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> TournamentRow:
+    """The stored tournament for ``spec`` (created if new); a different spec is refused."""
+    row = store.tournament(spec.name)
+    if row is not None and fresh:
+        store.delete_tournament(row.id)
+        row = None
+    spec_hash = spec.spec_hash()
+    if row is not None:
+        if row.spec_hash != spec_hash:
+            old = row.spec.get("canonical") or {}
+            new = spec.canonical()
+            changed = [key for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
+            what = f": {', '.join(changed)} changed" if changed else ""
+            raise StoreError(
+                f"tournament '{spec.name}' exists with a different spec (hash {row.spec_hash}, "
+                f"this spec {spec_hash}{what}); use --fresh to start anew, or rename it")
+        path = str(spec.source) if spec.source is not None else None
+        if path and path != row.spec_path:
+            store.set_spec_path(row.id, path)
+        return row
+    data = spec.to_json()
+    data["canonical"] = spec.canonical()
+    return store.create_tournament(
+        name=spec.name, spec_hash=spec_hash, spec_json=data, format=spec.format,
+        players_per_game=spec.players_per_game, seed=spec.seed,
+        event_date=spec.event_date or dt.date.today(), rounds=spec.effective_rounds(),
+        games_planned=planned_games(spec),
+        spec_path=str(spec.source) if spec.source is not None else None,
+        bots=[(b.name, b.version, str(b.path), dict(b.metadata)) for b in spec.entrants])
+
+
+def resume_hint(spec: TournamentSpec) -> str:
+    where = str(spec.source) if spec.source is not None else f"<the spec of '{spec.name}'>"
+    return f"arena run {where}"
+
+
+def run_tournament(
+    spec: TournamentSpec,
+    workers: int | None = None,
+    fresh: bool = False,
+    progress: bool = True,
+    *,
+    db: str | Path | None = None,
+    backend: str | None = None,
+    address: str | None = None,
+    console: Console | None = None,
+) -> RunSummary:
+    """Play (or resume) the tournament ``spec`` and record every game in the store.
+
+    ``workers`` overrides the spec's (default: every core); ``fresh`` drops a stored
+    tournament of the same name first; ``db`` overrides the spec's ``results`` path.
+    Ctrl-C stops the workers (their bots are reaped), prints how to resume, and re-raises.
+    """
+    console = console or Console(stderr=True, soft_wrap=True)
+    db_path = Path(db) if db is not None else Path(spec.results)
+    n_workers = spec.effective_workers(workers)
+    started = time.monotonic()
+    with Store(db_path) as store, store.lock(spec.name):
+        row = _open_tournament(store, spec, fresh)
+        executor = _executor(backend or spec.backend, n_workers, address)
+        bar: Progress | None = None
+        if progress:
+            bar = Progress(
+                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                TextColumn("games"), _RateColumn(started, 0), TextColumn("elapsed"),
+                TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                console=console, transient=False)
+        run = _Run(spec, store, row, executor, bar, console)
+        executor.start(run.parallelism())
+        if bar is not None:
+            for column in bar.columns:
+                if isinstance(column, _RateColumn):
+                    column.baseline = run.games_before
+            run.task_id = bar.add_task(spec.name, total=row.games_planned,
+                                       completed=run.games_before)
+            bar.start()
+        state = "running"
+        try:
+            if spec.format == "swiss":
+                run.swiss()
+            else:
+                run.fixed()
+            done = store.count_games(row.id)
+            if done >= row.games_planned:
+                state = "finished"
+                store.set_state(row.id, state)
+        except KeyboardInterrupt:
+            if bar is not None:
+                bar.stop()
+                bar = None
+            executor.close(kill=True)
+            store.set_state(row.id, "interrupted")
+            done = store.count_games(row.id)
+            console.print(f"Stopped: {done}/{row.games_planned} games of '{spec.name}' are "
+                          f"recorded in {db_path}. Resume with: {resume_hint(spec)}")
+            raise
+        except BaseException:
+            executor.close(kill=True)
+            raise
+        finally:
+            if bar is not None:
+                bar.stop()
+        executor.close()
+        for mismatch in run.mismatches:
+            console.print(f"[yellow]warning:[/] {mismatch}")
+        return RunSummary(name=spec.name, db=db_path, games_planned=row.games_planned,
+                          games_before=run.games_before, games_recorded=run.games_recorded,
+                          elapsed_s=time.monotonic() - started, state=state,
+                          mismatches=run.mismatches, warnings=run.warnings)

@@ -1,0 +1,154 @@
+"""Tournament points, standings and the tie-breaks Swiss pairs by.
+
+Points are exact fractions so that score groups (equal scores) are exact: floating sums
+taken in a different order could split a group. The rating tie-break is TrueSkill computed
+here over the tournament's own games in id order (the rating layer sits below the tournament
+layer and cannot be imported from it; the numbers agree with ``arena.rating`` by construction:
+same environment, same order, same ranks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import trueskill
+
+__all__ = [
+    "Bye",
+    "PlayedTable",
+    "RatedGame",
+    "Standing",
+    "compute_standings",
+    "conservative_ratings",
+    "game_points",
+]
+
+
+def game_points(placements: Sequence[int]) -> list[Fraction]:
+    """Points of each seat for one game: 1 for first, 0 for last, linear between.
+
+    With ``k`` seats, the ``p``-th place (0-based, after sorting) is worth ``(k-1-p)/(k-1)``;
+    seats that share a placement share the points of the places they cover (two players tied
+    for first of three get ``(1 + 1/2) / 2 = 3/4`` each). Whether the engine numbers a shared
+    place ``1,2,2,4`` or ``1,2,2,3`` does not matter: only the order and the ties are read.
+    """
+    k = len(placements)
+    if k < 2:
+        return [Fraction(1)] * k
+    order = sorted(range(k), key=lambda seat: placements[seat])
+    points = [Fraction(0)] * k
+    i = 0
+    while i < k:
+        j = i
+        while j < k and placements[order[j]] == placements[order[i]]:
+            j += 1
+        share = sum((Fraction(k - 1 - p, k - 1) for p in range(i, j)), Fraction(0)) / (j - i)
+        for p in range(i, j):
+            points[order[p]] = share
+        i = j
+    return points
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedTable:
+    """A finished table of a round: entrants by seat and each seat's points over its games."""
+
+    round: int
+    seats: tuple[int, ...]
+    points: tuple[Fraction, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Bye:
+    """A round an entrant sat out (2-player Swiss with an odd field), scored as a win."""
+
+    round: int
+    entrant: int
+    points: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class RatedGame:
+    """What the rating tie-break needs of one game: entrants by seat and placements."""
+
+    seats: tuple[int, ...]
+    placements: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One entrant's line in the standings; ``rank`` is 1-based."""
+
+    entrant: int
+    rank: int
+    score: Fraction
+    buchholz: Fraction
+    rating: float
+    tables: int
+    byes: int
+
+
+def conservative_ratings(
+    n: int,
+    games: Iterable[RatedGame],
+    *,
+    mu: float = trueskill.MU,
+    sigma: float = trueskill.SIGMA,
+    beta: float = trueskill.BETA,
+    tau: float = trueskill.TAU,
+    draw_probability: float = trueskill.DRAW_PROBABILITY,
+) -> list[float]:
+    """``mu - 3 sigma`` per entrant after rating ``games`` in the order given (id order)."""
+    env = trueskill.TrueSkill(mu=mu, sigma=sigma, beta=beta, tau=tau,
+                              draw_probability=draw_probability)
+    ratings = [env.create_rating() for _ in range(n)]
+    for game in games:
+        if len(set(game.seats)) < 2:
+            continue
+        groups = [(ratings[e],) for e in game.seats]
+        rated = env.rate(groups, ranks=list(game.placements))
+        for e, (new,) in zip(game.seats, rated, strict=True):
+            ratings[e] = new
+    return [r.mu - 3 * r.sigma for r in ratings]
+
+
+def compute_standings(
+    n: int,
+    tables: Iterable[PlayedTable],
+    byes: Iterable[Bye] = (),
+    ratings: Sequence[float] | None = None,
+) -> list[Standing]:
+    """Standings: score, then Buchholz, then rating, then entry order (all deterministic).
+
+    Buchholz: for every round an entrant played, the final scores of the entrants it shared a
+    table with that round, each counted once per round (seat rotations of one pairing in
+    duplicate mode are one meeting); summed over rounds, as FIDE's Buchholz and as the rating
+    layer's leaderboard compute it. A bye adds nothing to Buchholz but counts in the score.
+    """
+    played = list(tables)
+    score = [Fraction(0)] * n
+    count = [0] * n
+    bye_count = [0] * n
+    for table in played:
+        for e, pts in zip(table.seats, table.points, strict=True):
+            score[e] += pts
+            count[e] += 1
+    for bye in byes:
+        score[bye.entrant] += bye.points
+        bye_count[bye.entrant] += 1
+    mates: dict[tuple[int, int], set[int]] = {}
+    for table in played:
+        for e in table.seats:
+            mates.setdefault((table.round, e), set()).update(o for o in table.seats if o != e)
+    buchholz = [Fraction(0)] * n
+    for (_, e), others in mates.items():
+        buchholz[e] += sum((score[o] for o in others), Fraction(0))
+    rating = list(ratings) if ratings is not None else [0.0] * n
+    order = sorted(range(n), key=lambda e: (-score[e], -buchholz[e], -rating[e], e))
+    return [
+        Standing(entrant=e, rank=i + 1, score=score[e], buchholz=buchholz[e], rating=rating[e],
+                 tables=count[e], byes=bye_count[e])
+        for i, e in enumerate(order)
+    ]

@@ -1,0 +1,522 @@
+"""The tournament spec: a YAML file validated into :class:`TournamentSpec`.
+
+Every mistake becomes one line naming the field and what is wrong, collected into a single
+:class:`~arena.errors.SpecError` (the CLI prints it as ``Error: ...``, never a traceback), so
+a user fixes all of them in one go. Bots are resolved through :mod:`arena.registry` at load
+time: an unknown bot is a spec error, not a crash in the middle of a run.
+
+The spec's *hash* covers everything that decides the games (format, entrants by
+``name@version``, table size, seeds, limits, rating, ...), but not how the run is carried out
+(``workers``, ``backend``, ``results``): a changed hash under a stored name is refused.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import difflib
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any, Literal
+
+import trueskill
+import yaml
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+)
+
+from arena.errors import BotError, SandboxError, SpecError
+from arena.registry import BotSpec, resolve
+from arena.sandbox import Limits
+
+__all__ = [
+    "DEFAULT_RESULTS",
+    "BotEntry",
+    "RatingSpec",
+    "TournamentSpec",
+    "load_spec",
+    "spec_from_mapping",
+]
+
+DEFAULT_RESULTS = "results/arena.db"
+_NAME_CHARS = "letters, digits, '_', '-' or '.'"
+_LIMIT_FIELDS = tuple(f.name for f in dataclasses.fields(Limits))
+
+
+class RatingSpec(BaseModel):
+    """TrueSkill parameters; a missing one follows the library's relation to ``mu``.
+
+    ``sigma = mu / 3``, ``beta = sigma / 2``, ``tau = sigma / 100``, draw probability 0.10:
+    for ``mu = 25`` exactly the ``trueskill`` defaults (the rating layer reads the same).
+    """
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    mu: float = trueskill.MU
+    sigma: float | None = None
+    beta: float | None = None
+    tau: float | None = None
+    draw_probability: float = trueskill.DRAW_PROBABILITY
+
+    @field_validator("sigma", "beta")
+    @classmethod
+    def _positive(cls, value: float | None) -> float | None:
+        if value is not None and not value > 0:
+            raise ValueError(f"must be greater than 0, got {value}")
+        return value
+
+    @field_validator("tau")
+    @classmethod
+    def _non_negative(cls, value: float | None) -> float | None:
+        if value is not None and value < 0:
+            raise ValueError(f"must be 0 or more, got {value}")
+        return value
+
+    @field_validator("draw_probability")
+    @classmethod
+    def _probability(cls, value: float) -> float:
+        if not 0 <= value < 1:
+            raise ValueError(f"must be at least 0 and below 1, got {value}")
+        return value
+
+    def resolved(self) -> dict[str, float]:
+        """All five parameters, the missing ones filled in from ``mu``."""
+        sigma = self.sigma if self.sigma is not None else self.mu / 3
+        beta = self.beta if self.beta is not None else sigma / 2
+        tau = self.tau if self.tau is not None else sigma / 100
+        return {"mu": self.mu, "sigma": sigma, "beta": beta, "tau": tau,
+                "draw_probability": self.draw_probability}
+
+
+class BotEntry(BaseModel):
+    """A bot entered under another name (``{bot: random, name: random-2}``), e.g. to seat two
+    copies of one bot at a table; ratings and results then keep them apart."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    bot: str
+    name: str
+
+    def __str__(self) -> str:
+        return f"{self.bot} as {self.name}"
+
+
+def _entry(value: Any, where: str) -> str | BotEntry:
+    """One item of ``bots``/``challengers``: a reference, or a mapping with ``bot`` and
+    ``name``; raises ValueError lines naming the item."""
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    if isinstance(value, dict):
+        problems = []
+        unknown = sorted(set(value) - {"bot", "name"})
+        if unknown:
+            problems.append(f"{where}: unknown key(s) {', '.join(map(str, unknown))} "
+                            "(an entry is a bot reference, or {bot: REF, name: NAME})")
+        for key in ("bot", "name"):
+            item = value.get(key)
+            if not isinstance(item, str) or not item.strip():
+                problems.append(f"{where}.{key}: is required (a non-empty string)")
+        name = value.get("name")
+        if isinstance(name, str) and name.strip() and not _valid_name(name.strip()):
+            problems.append(f"{where}.name: must be 1-60 {_NAME_CHARS}, starting with a "
+                            f"letter or digit; got {name!r}")
+        if problems:
+            raise ValueError("\n".join(problems))
+        return BotEntry(bot=str(value["bot"]).strip(), name=str(value["name"]).strip())
+    raise ValueError(f"{where}: must be a bot name or path (or {{bot: REF, name: NAME}}), "
+                     f"got {_shown(value)}")
+
+
+def _valid_name(value: str) -> bool:
+    return 1 <= len(value) <= 60 and value[0].isalnum() and all(
+        c.isascii() and (c.isalnum() or c in "_-.") for c in value)
+
+
+class TournamentSpec(BaseModel):
+    """A tournament as written in YAML (see docs/TOURNAMENTS.md for every field)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    format: Literal["round_robin", "swiss", "gauntlet"]
+    bots: list[str | BotEntry]
+    challengers: list[str | BotEntry] = Field(default_factory=list)
+    players_per_game: int = 2
+    games_per_match: int = 2
+    rounds: int | None = None
+    seed: int = 0
+    limits: dict[str, int] = Field(default_factory=dict)
+    workers: int | None = None
+    rating: RatingSpec = Field(default_factory=RatingSpec)
+    event_date: dt.date | None = None
+    duplicate: bool = False
+    backend: Literal["local", "ray"] = "local"
+    results: str = DEFAULT_RESULTS
+    max_tables: int = 500
+
+    _entrants: list[BotSpec] = PrivateAttr(default_factory=list)
+    _challengers: int = PrivateAttr(default=0)
+    _source: Path | None = PrivateAttr(default=None)
+
+    @field_validator("bots", "challengers", mode="before")
+    @classmethod
+    def _entries(cls, value: Any, info: ValidationInfo) -> Any:
+        if not isinstance(value, list):
+            return value  # pydantic reports the type
+        problems: list[str] = []
+        entries: list[str | BotEntry] = []
+        for i, item in enumerate(value):
+            try:
+                entries.append(_entry(item, f"{info.field_name}[{i}]"))
+            except ValueError as exc:
+                problems.extend(str(exc).split("\n"))
+        if problems:
+            raise ValueError("\n".join(problems))
+        return entries
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        if not _valid_name(value):
+            raise ValueError(f"must be 1-60 {_NAME_CHARS}, starting with a letter or digit; "
+                             f"got {value!r}")
+        return value
+
+    @field_validator("players_per_game")
+    @classmethod
+    def _players(cls, value: int) -> int:
+        if not 2 <= value <= 5:
+            raise ValueError(f"must be between 2 and 5 (Palaestra's table sizes), got {value}")
+        return value
+
+    @field_validator("games_per_match", "max_tables")
+    @classmethod
+    def _at_least_one(cls, value: int) -> int:
+        if value < 1:
+            raise ValueError(f"must be at least 1, got {value}")
+        return value
+
+    @field_validator("rounds")
+    @classmethod
+    def _rounds(cls, value: int | None) -> int | None:
+        if value is not None and value < 1:
+            raise ValueError(f"must be at least 1, got {value}")
+        return value
+
+    @field_validator("workers")
+    @classmethod
+    def _workers(cls, value: int | None) -> int | None:
+        if value is not None and value < 1:
+            raise ValueError(f"must be at least 1, got {value}")
+        return value
+
+    @field_validator("seed")
+    @classmethod
+    def _seed(cls, value: int) -> int:
+        if not 0 <= value < 2**63:
+            raise ValueError(f"must be between 0 and 2**63 - 1, got {value}")
+        return value
+
+    @field_validator("limits", mode="before")
+    @classmethod
+    def _limits(cls, value: Any) -> Any:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            return value  # pydantic reports the type
+        problems = []
+        for key, item in value.items():
+            if key not in _LIMIT_FIELDS:
+                problems.append(f"limits.{key}: unknown limit{_did_you_mean(key, _LIMIT_FIELDS)}"
+                                f" (known: {', '.join(_LIMIT_FIELDS)})")
+            elif isinstance(item, bool) or not isinstance(item, int):
+                problems.append(f"limits.{key}: must be an integer, got {item!r}")
+        if not problems:
+            try:
+                Limits.from_mapping(value)
+            except SandboxError as exc:
+                problems.append(_limit_message(str(exc)))
+        if problems:
+            raise ValueError("\n".join(problems))
+        return value
+
+    # ------------------------------------------------------------------ derived values
+    @property
+    def entrants(self) -> list[BotSpec]:
+        """Resolved bots in entry order: the challengers first (gauntlet), then ``bots``."""
+        return list(self._entrants)
+
+    @property
+    def source(self) -> Path | None:
+        """The YAML file the spec was loaded from (for the resume hint)."""
+        return self._source
+
+    @property
+    def challenger_indices(self) -> list[int]:
+        """Entrant indices of the gauntlet challengers (they come first in entry order)."""
+        return list(range(self._challengers))
+
+    def effective_workers(self, override: int | None = None) -> int:
+        """Worker processes to use: the override, the spec's value, else every core."""
+        return override or self.workers or os.cpu_count() or 1
+
+    def effective_rounds(self) -> int:
+        """Rounds to play: Swiss rounds, or round-robin/gauntlet cycles (default 1)."""
+        return self.rounds or 1
+
+    def limits_object(self) -> Limits:
+        return Limits.from_mapping(self.limits)
+
+    def canonical(self) -> dict[str, Any]:
+        """What decides the games, as plain JSON: the input of :meth:`spec_hash`."""
+        return {
+            "name": self.name,
+            "format": self.format,
+            "entrants": [b.key for b in self._entrants],
+            "challengers": self._challengers,
+            "players_per_game": self.players_per_game,
+            "games_per_match": self.games_per_match,
+            "rounds": self.effective_rounds(),
+            "seed": self.seed,
+            "limits": self.limits_object().to_json(),
+            "rating": self.rating.resolved(),
+            "event_date": self.event_date.isoformat() if self.event_date else None,
+            "duplicate": self.duplicate,
+            "max_tables": self.max_tables,
+        }
+
+    def spec_hash(self) -> str:
+        """sha256 (16 hex digits) of :meth:`canonical`; equal hashes play equal games."""
+        text = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def to_json(self) -> dict[str, Any]:
+        """The spec as stored with the tournament (the rating layer reads ``rating`` here)."""
+        data = self.model_dump(mode="json")
+        data["rating"] = self.rating.resolved()
+        data["entrants"] = [b.key for b in self._entrants]
+        data["spec_hash"] = self.spec_hash()
+        return data
+
+
+def _did_you_mean(word: str, choices: tuple[str, ...] | list[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def _limit_message(text: str) -> str:
+    # Limits says "limit decision_ms must be positive, got 0"
+    if text.startswith("limit ") and " " in text[6:]:
+        name, rest = text[6:].split(" ", 1)
+        return f"limits.{name}: {rest}"
+    return f"limits: {text}"
+
+
+_FIELDS = tuple(TournamentSpec.model_fields)
+_RATING_FIELDS = tuple(RatingSpec.model_fields)
+
+
+def _loc(loc: tuple[int | str, ...]) -> str:
+    text = ""
+    for part in loc:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "spec"
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return repr(value)
+
+
+def _problem(error: Any) -> list[str]:
+    """One pydantic error -> line(s) ``field: what is wrong``."""
+    loc = tuple(error["loc"])
+    kind = error["type"]
+    value = error.get("input")
+    field = _loc(loc)
+    if kind == "value_error":
+        text = str(error["ctx"]["error"]) if "ctx" in error else error["msg"]
+        lines = text.split("\n")
+        if all(line.startswith(field) and line[len(field):][:1] in (".", ":", "[")
+               for line in lines):
+            return lines
+        return [f"{field}: {line}" for line in lines]
+    if kind == "missing":
+        return [f"{field}: is required"]
+    if kind == "extra_forbidden":
+        known = _RATING_FIELDS if len(loc) > 1 and loc[0] == "rating" else _FIELDS
+        name = str(loc[-1])
+        return [f"{field}: unknown field{_did_you_mean(name, known)} "
+                f"(known: {', '.join(known)})"]
+    if kind == "literal_error":
+        expected = error["ctx"]["expected"].replace("'", "").replace(" or ", ", ")
+        return [f"{field}: must be one of {expected}; got {_shown(value)}"]
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return [f"{field}: must be an integer, got {_shown(value)}"]
+    if kind in ("float_type", "float_parsing", "finite_number"):
+        return [f"{field}: must be a number, got {_shown(value)}"]
+    if kind in ("bool_type", "bool_parsing"):
+        return [f"{field}: must be true or false, got {_shown(value)}"]
+    if kind in ("string_type",):
+        return [f"{field}: must be a string, got {_shown(value)}"]
+    if kind in ("list_type",):
+        return [f"{field}: must be a list, got {_shown(value)}"]
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return [f"{field}: must be a mapping, got {_shown(value)}"]
+    if kind.startswith("date"):
+        return [f"{field}: must be a date (YYYY-MM-DD), got {_shown(value)}"]
+    return [f"{field}: {error['msg'][0].lower()}{error['msg'][1:]}"]
+
+
+def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
+    """Resolve every bot and check the field can fill the tables; returns problems."""
+    problems: list[str] = []
+    resolved: dict[str, BotSpec] = {}
+    for field, refs in (("challengers", spec.challengers), ("bots", spec.bots)):
+        for i, ref in enumerate(refs):
+            try:
+                bot = _resolve(ref, base)
+            except BotError as exc:
+                problems.append(f"{field}[{i}]: {exc}")
+                continue
+            resolved[f"{field}[{i}]"] = bot
+    if problems:
+        return problems
+    challengers = [resolved[f"challengers[{i}]"] for i in range(len(spec.challengers))]
+    bots = [resolved[f"bots[{i}]"] for i in range(len(spec.bots))]
+    entrants: list[BotSpec] = []
+    seen: dict[str, str] = {}
+    for field, group in (("challengers", challengers), ("bots", bots)):
+        for i, bot in enumerate(group):
+            where = f"{field}[{i}]"
+            if bot.key in seen:
+                first = seen[bot.key]
+                if field == "bots" and first.startswith("challengers"):
+                    continue  # a challenger may also be listed among the bots
+                problems.append(f"{where}: {bot.name} ({bot.key}) is listed twice "
+                                f"(also {first})")
+                continue
+            seen[bot.key] = where
+            entrants.append(bot)
+    k = spec.players_per_game
+    if spec.format == "gauntlet":
+        if not spec.challengers:
+            problems.append("challengers: required for format gauntlet (the bots that play "
+                            "against the field)")
+        opponents = len(entrants) - len(challengers)
+        if spec.challengers and opponents < k - 1:
+            problems.append(f"bots: a gauntlet at tables of {k} needs at least {k - 1} "
+                            f"opponent(s) besides the challengers, got {opponents}")
+    else:
+        if spec.challengers:
+            problems.append(f"challengers: only used by format gauntlet, not {spec.format}")
+        if len(entrants) < k:
+            problems.append(f"bots: {len(entrants)} bot(s) cannot fill tables of {k} players "
+                            f"(need at least {k})")
+    if spec.format == "swiss" and spec.rounds is None:
+        problems.append("rounds: required for format swiss (how many rounds to pair)")
+    spec._entrants = entrants
+    spec._challengers = len(challengers)
+    return problems
+
+
+def _unknown_bots(data: dict[str, Any], base: Path | None) -> list[str]:
+    """Bots that cannot be resolved, reported even when other fields are wrong too."""
+    problems = []
+    for field in ("challengers", "bots"):
+        refs = data.get(field)
+        if not isinstance(refs, list):
+            continue
+        for i, ref in enumerate(refs):
+            if isinstance(ref, dict):
+                ref = ref.get("bot")
+            if not isinstance(ref, str) or not ref.strip():
+                continue
+            try:
+                _resolve(ref.strip(), base)
+            except BotError as exc:
+                problems.append(f"{field}[{i}]: {exc}")
+    return problems
+
+
+def _resolve(entry: str | BotEntry, base: Path | None) -> BotSpec:
+    """A bot reference; a relative path is tried from the working directory, then from the
+    spec file's directory (so a spec can sit next to its bots). An entry with its own name
+    keeps the bot's files and version under that name."""
+    if isinstance(entry, BotEntry):
+        return dataclasses.replace(_resolve(entry.bot, base), name=entry.name)
+    ref = entry
+    try:
+        return resolve(ref)
+    except BotError:
+        if base is None or Path(ref).is_absolute():
+            raise
+        candidate = base / ref
+        if candidate.exists():
+            return resolve(candidate)
+        raise
+
+
+def spec_from_mapping(data: Any, *, source: Path | None = None) -> TournamentSpec:
+    """Validate parsed YAML; every problem is one line of the :class:`SpecError`."""
+    where = str(source) if source is not None else "the tournament spec"
+    if not isinstance(data, dict):
+        got = "an empty file" if data is None else f"a {type(data).__name__}"
+        raise SpecError(f"{where}: a tournament spec must be a YAML mapping "
+                        f"(name: ..., format: ..., bots: [...]), got {got}")
+    problems: list[str] = []
+    spec: TournamentSpec | None = None
+    try:
+        spec = TournamentSpec.model_validate(data)
+    except ValidationError as exc:
+        for error in exc.errors():
+            problems.extend(_problem(error))
+        problems.extend(_unknown_bots(data, source.parent if source is not None else None))
+    if spec is not None:
+        problems.extend(_check_entrants(spec, source.parent if source is not None else None))
+        spec._source = source
+    if problems:
+        lines = "\n".join(f"  {p}" for p in problems)
+        raise SpecError(f"{where} is not a valid tournament spec:\n{lines}")
+    assert spec is not None
+    return spec
+
+
+def load_spec(path: str | Path) -> TournamentSpec:
+    """Read, parse and validate a tournament spec file (see :func:`spec_from_mapping`)."""
+    file = Path(path)
+    if not file.exists():
+        raise SpecError(f"no tournament spec at {file}")
+    if file.is_dir():
+        raise SpecError(f"{file} is a directory, not a tournament spec (a .yaml file)")
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise SpecError(f"cannot read tournament spec {file}: {reason}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        problem = getattr(exc, "problem", None) or str(exc)
+        context = getattr(exc, "context", None)
+        detail = f"{problem} ({context})" if context else str(problem)
+        if mark is not None:
+            raise SpecError(f"{file} line {mark.line + 1}, column {mark.column + 1}: "
+                            f"invalid YAML: {detail}") from None
+        raise SpecError(f"{file}: invalid YAML: {detail}") from None
+    return spec_from_mapping(data, source=file)

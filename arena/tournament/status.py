@@ -1,0 +1,90 @@
+"""``arena status``: how far stored tournaments have got, read-only and safe during a run."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+from tabulate import tabulate
+
+from arena.tournament.store import Store, TournamentRow
+
+__all__ = ["status_lines"]
+
+
+def _progress(done: int, planned: int) -> str:
+    pct = 100.0 * done / planned if planned else 0.0
+    return f"{done}/{planned} ({pct:.0f}%)"
+
+
+def _overview(store: Store) -> list[str]:
+    rows = []
+    for name in store.tournament_names():
+        t = store.tournament(name)
+        assert t is not None
+        done = store.count_games(t.id)
+        rows.append([t.name, t.format, t.players_per_game, len(store.entrant_ids(t.id)),
+                     _progress(done, t.games_planned), t.state, t.created_at])
+    if not rows:
+        return [f"no tournaments in {store.path} yet (e.g. arena run tournaments/swiss.yaml)"]
+    return [tabulate(rows, headers=["tournament", "format", "per table", "bots", "games",
+                                    "state", "created"])]
+
+
+def _detail(store: Store, t: TournamentRow) -> list[str]:
+    labels = store.bot_labels()
+    entrants = store.entrant_ids(t.id)
+    games = store.games(t.id)
+    done = len(games)
+    lines = [
+        f"tournament {t.name}: {t.format}, {t.players_per_game} per table, "
+        f"{len(entrants)} bots, seed {t.seed}, spec hash {t.spec_hash}",
+        f"state {t.state}; games {_progress(done, t.games_planned)}; "
+        f"created {t.created_at}" + (f"; finished {t.finished_at}" if t.finished_at else ""),
+        "bots: " + ", ".join(labels.get(b, str(b)) for b in entrants),
+    ]
+    tables = store.tables(t.id)
+    per_round_tables = Counter(tab.round for tab in tables)
+    per_round_planned: Counter[int] = Counter()
+    for tab in tables:
+        per_round_planned[tab.round] += tab.games
+    per_round_done = Counter(g.round for g in games)
+    byes = Counter(r for r, _, _ in store.byes(t.id))
+    rows = []
+    for r in range(1, t.rounds + 1):
+        if t.format != "swiss" and r not in per_round_tables:
+            continue
+        if r in per_round_tables:
+            rows.append([r, per_round_tables[r], byes.get(r, 0),
+                         _progress(per_round_done.get(r, 0), per_round_planned[r])])
+        else:
+            rows.append([r, "-", "-", "not paired yet"])
+    if rows:
+        lines.append("")
+        lines.append(tabulate(rows, headers=["round", "tables", "byes", "games"]))
+    failures = Counter(f.get("type", "?") for g in games for f in g.failures)
+    if failures:
+        lines.append("")
+        lines.append("failures: " + ", ".join(f"{k} {v}" for k, v in sorted(failures.items())))
+    if t.format == "swiss" and games:
+        from arena.tournament.runner import swiss_standings
+
+        standings = swiss_standings(store, t, games=games)
+        lines.append("")
+        lines.append(tabulate(
+            [[s.rank, labels.get(entrants[s.entrant], "?"), float(s.score),
+              float(s.buchholz), s.tables, s.byes] for s in standings],
+            headers=["rank", "bot", "score", "buchholz", "tables", "byes"], floatfmt=".2f"))
+    if t.state != "finished":
+        where = t.spec_path or "<spec.yaml>"
+        lines.append("")
+        lines.append(f"resume with: arena run {where}")
+    return lines
+
+
+def status_lines(db: str | Path, tournament: str | None) -> list[str]:
+    """The text of ``arena status`` (every tournament, or one in detail)."""
+    with Store(db, create=False) as store:
+        if tournament is None:
+            return _overview(store)
+        return _detail(store, store.require(tournament))

@@ -1,0 +1,461 @@
+"""The results database: SQLite in WAL mode, one transaction per game, written by one process.
+
+Schema: docs/ARCHITECTURE.md ("The store"), plus what the runner needs to resume (columns
+marked "added" there). Game records are zlib-compressed JSON in the ``records`` table and are
+committed in the *same* transaction as their ``games`` row, so a ``kill -9`` at any instant
+leaves either both or neither: there is no separate file whose tail could be torn, and no
+record can exist without its game or the other way round. ``export_records`` writes them out
+as gzip JSON lines when a file is wanted.
+
+Durability: ``synchronous=NORMAL`` in WAL mode survives the death of the process at any point
+(committed pages are in the WAL, which the OS keeps); only an operating-system crash or power
+cut could lose the last few committed games, never corrupt the database.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import fcntl
+import gzip
+import json
+import os
+import sqlite3
+import time
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from arena.errors import StoreError, TournamentNotFoundError
+
+__all__ = [
+    "SCHEMA",
+    "GameRow",
+    "Store",
+    "TableRow",
+    "TournamentRow",
+    "game_id",
+    "match_id",
+]
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournaments(
+    id INTEGER PRIMARY KEY, name TEXT UNIQUE, spec_hash TEXT, spec_json TEXT,
+    format TEXT, players_per_game INTEGER, seed INTEGER, state TEXT,
+    created_at TEXT, finished_at TEXT,
+    event_date TEXT, rounds INTEGER, games_planned INTEGER, spec_path TEXT);
+CREATE TABLE IF NOT EXISTS bots(
+    id INTEGER PRIMARY KEY, name TEXT, version TEXT, path TEXT, metadata_json TEXT,
+    UNIQUE(name, version));
+CREATE TABLE IF NOT EXISTS tournament_bots(
+    tournament_id INTEGER, bot_id INTEGER, entry_index INTEGER,
+    PRIMARY KEY (tournament_id, entry_index));
+CREATE TABLE IF NOT EXISTS tables(
+    tournament_id INTEGER, round INTEGER, table_index INTEGER, seats_json TEXT, seed INTEGER,
+    sandbox_level TEXT, deal INTEGER, games INTEGER, warnings_json TEXT, finished_at TEXT,
+    PRIMARY KEY (tournament_id, round, table_index));
+CREATE TABLE IF NOT EXISTS games(
+    id TEXT PRIMARY KEY,
+    tournament_id INTEGER, round INTEGER, table_index INTEGER, game_index INTEGER,
+    seed INTEGER, seats_json TEXT,
+    starting_seat INTEGER, placements_json TEXT, desmos_json TEXT, ascension INTEGER,
+    tiebreak TEXT, failures_json TEXT, forfeits_json TEXT, decisions INTEGER,
+    duration_s REAL, record_path TEXT, created_at TEXT, latency_json TEXT);
+CREATE INDEX IF NOT EXISTS games_order
+    ON games(tournament_id, round, table_index, game_index);
+CREATE TABLE IF NOT EXISTS records(
+    game_id TEXT PRIMARY KEY, tournament_id INTEGER, record BLOB);
+CREATE TABLE IF NOT EXISTS byes(
+    tournament_id INTEGER, round INTEGER, bot_id INTEGER, points REAL,
+    PRIMARY KEY (tournament_id, round, bot_id));
+CREATE TABLE IF NOT EXISTS rating_history(
+    tournament_id INTEGER, game_id TEXT, bot_id INTEGER, mu_before REAL, sigma_before REAL,
+    mu_after REAL, sigma_after REAL, PRIMARY KEY (tournament_id, game_id, bot_id));
+"""
+
+#: Where a game's record lives (the ``records`` table of the same database, keyed by game id).
+RECORD_PATH = "records"
+
+
+def match_id(tournament: str, round_no: int, table: int) -> str:
+    """``<tournament>/r<round>/t<table>``: the referee appends ``/g<game>`` per game."""
+    return f"{tournament}/r{round_no}/t{table}"
+
+
+def game_id(tournament: str, round_no: int, table: int, game: int) -> str:
+    """The deterministic id of a game (documented in docs/ARCHITECTURE.md)."""
+    return f"{match_id(tournament, round_no, table)}/g{game}"
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRow:
+    """A stored tournament's header."""
+
+    id: int
+    name: str
+    spec_hash: str
+    spec: dict[str, Any]
+    format: str
+    players_per_game: int
+    seed: int
+    state: str
+    created_at: str
+    finished_at: str | None
+    event_date: dt.date
+    rounds: int
+    games_planned: int
+    spec_path: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableRow:
+    """A scheduled match: bot ids by seat, its match seed and deal."""
+
+    round: int
+    table_index: int
+    seats: tuple[int, ...]
+    seed: int
+    deal: int
+    games: int
+    sandbox_level: str | None = None
+    finished_at: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A recorded game as the tournament layer reads it back (standings, status, checks)."""
+
+    id: str
+    round: int
+    table_index: int
+    game_index: int
+    seed: int
+    seats: tuple[int, ...]
+    starting_seat: int
+    placements: tuple[int, ...]
+    failures: list[dict[str, Any]]
+    forfeits: dict[str, str]
+    decisions: int
+    duration_s: float
+
+
+class Store:
+    """One connection to the results database; the runner's process is the only writer.
+
+    Readers (``arena status``, the rating layer) may open the file at the same time: WAL lets
+    them read while games are being committed.
+    """
+
+    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+        self.path = Path(path)
+        if not create and not self.path.is_file():
+            raise StoreError(f"no results database at {self.path} "
+                             "(run a tournament first, e.g. arena run tournaments/swiss.yaml)")
+        try:
+            if create:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None,
+                                        check_same_thread=False)
+            self.conn.execute("PRAGMA busy_timeout = 30000")
+            mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+            if str(mode).lower() != "wal":
+                raise StoreError(f"{self.path}: cannot switch the database to WAL mode")
+            self.conn.execute("PRAGMA synchronous = NORMAL")
+            if create:
+                self.conn.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path} is not a usable results database ({exc})") from None
+        except OSError as exc:
+            raise StoreError(f"cannot create the results database {self.path}: "
+                             f"{exc.strerror}") from None
+
+    # ------------------------------------------------------------------ plumbing
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` ... ``COMMIT`` (rolled back on any exception)."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    @contextmanager
+    def lock(self, tournament: str) -> Iterator[None]:
+        """Hold an exclusive lock on running ``tournament`` in this database.
+
+        A lock file with ``flock``: the kernel drops it when the process dies, so a killed
+        run never leaves a stale lock behind, while two live runs of one tournament (which
+        would both play the same games) are refused.
+        """
+        lock_path = self.path.parent / f".{self.path.name}.{tournament}.lock"
+        handle: IO[str] = open(lock_path, "a+")  # noqa: SIM115 - held for the block
+        try:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                handle.seek(0)
+                pid = handle.read().strip() or "?"
+                raise StoreError(f"tournament '{tournament}' is being run by another process "
+                                 f"(pid {pid}); wait for it or stop it first") from None
+            handle.seek(0)
+            handle.truncate()
+            handle.write(str(os.getpid()))
+            handle.flush()
+            yield
+        finally:
+            handle.close()
+
+    # ------------------------------------------------------------------ tournaments
+    def tournament(self, name: str) -> TournamentRow | None:
+        row = self.conn.execute(
+            "SELECT id, name, spec_hash, spec_json, format, players_per_game, seed, state, "
+            "created_at, finished_at, event_date, rounds, games_planned, spec_path "
+            "FROM tournaments WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            return None
+        return TournamentRow(
+            id=row[0], name=row[1], spec_hash=row[2] or "", spec=json.loads(row[3] or "{}"),
+            format=row[4], players_per_game=row[5], seed=row[6], state=row[7],
+            created_at=row[8], finished_at=row[9],
+            event_date=dt.date.fromisoformat(row[10]) if row[10] else dt.date.today(),
+            rounds=row[11] or 1, games_planned=row[12] or 0, spec_path=row[13])
+
+    def require(self, name: str) -> TournamentRow:
+        """The tournament called ``name``; the error lists what is stored."""
+        found = self.tournament(name)
+        if found is None:
+            names = [r[0] for r in self.conn.execute("SELECT name FROM tournaments ORDER BY id")]
+            stored = ", ".join(names) if names else "none"
+            raise TournamentNotFoundError(
+                f"no tournament named '{name}' in {self.path} (stored: {stored})")
+        return found
+
+    def tournament_names(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT name FROM tournaments ORDER BY id")]
+
+    def create_tournament(
+        self,
+        *,
+        name: str,
+        spec_hash: str,
+        spec_json: dict[str, Any],
+        format: str,
+        players_per_game: int,
+        seed: int,
+        event_date: dt.date,
+        rounds: int,
+        games_planned: int,
+        spec_path: str | None,
+        bots: Sequence[tuple[str, str, str, dict[str, Any]]],
+    ) -> TournamentRow:
+        """Insert the tournament and its entrants (``(name, version, path, metadata)``)."""
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO tournaments (name, spec_hash, spec_json, format, players_per_game, "
+                "seed, state, created_at, finished_at, event_date, rounds, games_planned, "
+                "spec_path) VALUES (?, ?, ?, ?, ?, ?, 'running', ?, NULL, ?, ?, ?, ?)",
+                (name, spec_hash, json.dumps(spec_json, sort_keys=True), format,
+                 players_per_game, seed, _now(), event_date.isoformat(), rounds,
+                 games_planned, spec_path))
+            tid = int(cur.lastrowid or 0)
+            for index, (bot_name, version, path, metadata) in enumerate(bots):
+                conn.execute(
+                    "INSERT OR IGNORE INTO bots (name, version, path, metadata_json) "
+                    "VALUES (?, ?, ?, ?)",
+                    (bot_name, version, path, json.dumps(metadata, sort_keys=True)))
+                bot_id = conn.execute("SELECT id FROM bots WHERE name = ? AND version = ?",
+                                      (bot_name, version)).fetchone()[0]
+                conn.execute("INSERT INTO tournament_bots (tournament_id, bot_id, entry_index) "
+                             "VALUES (?, ?, ?)", (tid, bot_id, index))
+        row = self.tournament(name)
+        assert row is not None
+        return row
+
+    def delete_tournament(self, tournament_id: int) -> None:
+        """Remove a tournament and everything recorded for it (``--fresh``)."""
+        with self.transaction() as conn:
+            for table in ("games", "records", "tables", "byes", "tournament_bots",
+                          "rating_history"):
+                conn.execute(f"DELETE FROM {table} WHERE tournament_id = ?", (tournament_id,))
+            conn.execute("DELETE FROM tournaments WHERE id = ?", (tournament_id,))
+
+    def set_state(self, tournament_id: int, state: str) -> None:
+        finished = _now() if state == "finished" else None
+        with self.transaction() as conn:
+            conn.execute("UPDATE tournaments SET state = ?, finished_at = ? WHERE id = ?",
+                         (state, finished, tournament_id))
+
+    def set_spec_path(self, tournament_id: int, spec_path: str | None) -> None:
+        with self.transaction() as conn:
+            conn.execute("UPDATE tournaments SET spec_path = ? WHERE id = ?",
+                         (spec_path, tournament_id))
+
+    def entrant_ids(self, tournament_id: int) -> list[int]:
+        """Bot ids in entry order (entrant index -> bot id)."""
+        return [r[0] for r in self.conn.execute(
+            "SELECT bot_id FROM tournament_bots WHERE tournament_id = ? ORDER BY entry_index",
+            (tournament_id,))]
+
+    def bot_labels(self) -> dict[int, str]:
+        """``name@version`` by bot id."""
+        return {r[0]: f"{r[1]}@{r[2]}" for r in self.conn.execute(
+            "SELECT id, name, version FROM bots")}
+
+    # ------------------------------------------------------------------ tables and byes
+    def add_tables(self, tournament_id: int, tables: Iterable[TableRow],
+                   byes: Iterable[tuple[int, int, float]] = ()) -> None:
+        """Schedule tables (and Swiss byes ``(round, bot_id, points)``) in one transaction;
+        tables already stored are kept as they are."""
+        with self.transaction() as conn:
+            conn.executemany(
+                "INSERT OR IGNORE INTO tables (tournament_id, round, table_index, seats_json, "
+                "seed, sandbox_level, deal, games) VALUES (?, ?, ?, ?, ?, NULL, ?, ?)",
+                [(tournament_id, t.round, t.table_index, json.dumps(list(t.seats)), t.seed,
+                  t.deal, t.games) for t in tables])
+            conn.executemany(
+                "INSERT OR IGNORE INTO byes (tournament_id, round, bot_id, points) "
+                "VALUES (?, ?, ?, ?)",
+                [(tournament_id, r, bot, points) for r, bot, points in byes])
+
+    def tables(self, tournament_id: int, round_no: int | None = None) -> list[TableRow]:
+        query = ("SELECT round, table_index, seats_json, seed, deal, games, sandbox_level, "
+                 "finished_at FROM tables WHERE tournament_id = ?")
+        params: tuple[Any, ...] = (tournament_id,)
+        if round_no is not None:
+            query += " AND round = ?"
+            params += (round_no,)
+        query += " ORDER BY round, table_index"
+        return [TableRow(round=r[0], table_index=r[1], seats=tuple(json.loads(r[2])),
+                         seed=r[3], deal=r[4] if r[4] is not None else r[1], games=r[5] or 0,
+                         sandbox_level=r[6], finished_at=r[7])
+                for r in self.conn.execute(query, params)]
+
+    def byes(self, tournament_id: int) -> list[tuple[int, int, float]]:
+        """``(round, bot_id, points)`` of every bye, in round order."""
+        return [(r[0], r[1], r[2]) for r in self.conn.execute(
+            "SELECT round, bot_id, points FROM byes WHERE tournament_id = ? "
+            "ORDER BY round, bot_id", (tournament_id,))]
+
+    def finish_table(self, tournament_id: int, round_no: int, table_index: int,
+                     sandbox_level: str, warnings: Sequence[str]) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "UPDATE tables SET sandbox_level = ?, warnings_json = ?, finished_at = ? "
+                "WHERE tournament_id = ? AND round = ? AND table_index = ?",
+                (sandbox_level, json.dumps(list(warnings)), _now(), tournament_id, round_no,
+                 table_index))
+
+    # ------------------------------------------------------------------ games
+    def recorded_ids(self, tournament_id: int) -> set[str]:
+        return {r[0] for r in self.conn.execute(
+            "SELECT id FROM games WHERE tournament_id = ?", (tournament_id,))}
+
+    def count_games(self, tournament_id: int) -> int:
+        return int(self.conn.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?",
+                                     (tournament_id,)).fetchone()[0])
+
+    def record_game(self, tournament_id: int, row: dict[str, Any], record: bytes) -> bool:
+        """Insert one game and its compressed record in one transaction.
+
+        Returns False (and writes nothing) when the game id is already recorded: a replayed
+        table's earlier games are never recorded twice.
+        """
+        with self.transaction() as conn:
+            if conn.execute("SELECT 1 FROM games WHERE id = ?", (row["id"],)).fetchone():
+                return False
+            conn.execute(
+                "INSERT INTO games (id, tournament_id, round, table_index, game_index, seed, "
+                "seats_json, starting_seat, placements_json, desmos_json, ascension, tiebreak, "
+                "failures_json, forfeits_json, decisions, duration_s, record_path, created_at, "
+                "latency_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (row["id"], tournament_id, row["round"], row["table_index"], row["game_index"],
+                 row["seed"], json.dumps(row["seats"]), row["starting_seat"],
+                 json.dumps(row["placements"]), json.dumps(row["desmos"]),
+                 int(bool(row["ascension"])), row["tiebreak"], json.dumps(row["failures"]),
+                 json.dumps(row["forfeits"], sort_keys=True), row["decisions"],
+                 row["duration_s"], RECORD_PATH, _now(), json.dumps(row.get("latency", []))))
+            conn.execute("INSERT INTO records (game_id, tournament_id, record) VALUES (?, ?, ?)",
+                         (row["id"], tournament_id, record))
+        return True
+
+    def games(self, tournament_id: int, *, before_round: int | None = None) -> list[GameRow]:
+        """Recorded games in id order (round, table, game), optionally of earlier rounds."""
+        query = ("SELECT id, round, table_index, game_index, seed, seats_json, starting_seat, "
+                 "placements_json, failures_json, forfeits_json, decisions, duration_s "
+                 "FROM games WHERE tournament_id = ?")
+        params: tuple[Any, ...] = (tournament_id,)
+        if before_round is not None:
+            query += " AND round < ?"
+            params += (before_round,)
+        query += " ORDER BY round, table_index, game_index"
+        return [GameRow(id=r[0], round=r[1], table_index=r[2], game_index=r[3], seed=r[4],
+                        seats=tuple(json.loads(r[5])), starting_seat=r[6],
+                        placements=tuple(json.loads(r[7])), failures=json.loads(r[8] or "[]"),
+                        forfeits=json.loads(r[9] or "{}"), decisions=r[10] or 0,
+                        duration_s=r[11] or 0.0)
+                for r in self.conn.execute(query, params)]
+
+    def record(self, game: str) -> dict[str, Any]:
+        """One game's record, decompressed."""
+        row = self.conn.execute("SELECT record FROM records WHERE game_id = ?",
+                                (game,)).fetchone()
+        if row is None:
+            raise StoreError(f"no record of game {game} in {self.path}")
+        data: dict[str, Any] = json.loads(zlib.decompress(row[0]))
+        return data
+
+    def export_records(self, tournament_id: int, out: Path) -> int:
+        """Write a tournament's records as gzip JSON lines in id order; returns the count."""
+        count = 0
+        with gzip.open(out, "wt", encoding="utf-8") as handle:
+            for (blob,) in self.conn.execute(
+                "SELECT r.record FROM records r JOIN games g ON g.id = r.game_id "
+                "WHERE r.tournament_id = ? ORDER BY g.round, g.table_index, g.game_index",
+                (tournament_id,)):
+                handle.write(zlib.decompress(blob).decode("utf-8") + "\n")
+                count += 1
+        return count
+
+
+def compress_record(record: dict[str, Any]) -> bytes:
+    """A game record as compact JSON, zlib-compressed (done in the worker, off the writer)."""
+    return zlib.compress(json.dumps(record, separators=(",", ":")).encode("utf-8"), 6)
+
+
+def wait_for_games(path: Path, tournament: str, count: int, timeout: float) -> int:
+    """Poll a database until ``tournament`` has ``count`` games (tests and tooling)."""
+    deadline = time.monotonic() + timeout
+    seen = 0
+    while time.monotonic() < deadline:
+        try:
+            conn = sqlite3.connect(str(path), timeout=5)
+            try:
+                row = conn.execute(
+                    "SELECT COUNT(*) FROM games g JOIN tournaments t ON t.id = g.tournament_id "
+                    "WHERE t.name = ?", (tournament,)).fetchone()
+                seen = int(row[0])
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            seen = 0
+        if seen >= count:
+            return seen
+        time.sleep(0.05)
+    return seen

@@ -1,0 +1,204 @@
+"""``arena leaderboard | results | h2h | tournaments``: outputs, exact errors, exit codes."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import trueskill
+from typer.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rating"))
+from rating_store_builder import GameSpec, StoreBuilder, build_store  # noqa: E402
+
+from arena.cli.main import app  # noqa: E402
+from arena.rating import rate_tournament  # noqa: E402
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def in_tmp(tmp_path: Path) -> Iterator[Path]:
+    """Run in a scratch directory so the default results/arena.db is the test's own."""
+    old = Path.cwd()
+    os.chdir(tmp_path)
+    try:
+        yield tmp_path
+    finally:
+        os.chdir(old)
+
+
+@pytest.fixture
+def store(in_tmp: Path) -> Path:
+    (in_tmp / "results").mkdir()
+    path = in_tmp / "results" / "arena.db"
+    builder = build_store(path, games_order_seed=4, players=3, rounds=5, name="alpha-cup")
+    tid, ids = builder.tournament("beta-cup", ["alpha", "bravo"], fmt="swiss", state="running",
+                                  games_planned=4)
+    builder.game(GameSpec(tid, 0, 0, 0, ids, [2, 1]))
+    builder.close()
+    return path
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_missing_db_is_one_clear_line(in_tmp: Path) -> None:
+    for args in (["leaderboard"], ["results", "x"], ["h2h", "x"], ["tournaments"]):
+        code, out, err = run(*args)
+        assert code == 1 and out == ""
+        assert err == ("Error: no results database at results/arena.db "
+                       "(run a tournament first, e.g. arena run tournaments/swiss.yaml)\n")
+    assert not (in_tmp / "results" / "arena.db").exists()
+
+
+def test_missing_tournament_names_the_stored_ones(store: Path) -> None:
+    for args in (["leaderboard", "x"], ["results", "x"], ["h2h", "x"]):
+        code, out, err = run(*args)
+        assert (code, out) == (1, "")
+        assert err == ("Error: no tournament named 'x' in results/arena.db "
+                       "(stored: alpha-cup, beta-cup)\n")
+
+
+def test_other_db_path_in_message(store: Path) -> None:
+    code, _, err = run("leaderboard", "x", "--db", "elsewhere.db")
+    assert code == 1 and err.startswith("Error: no results database at elsewhere.db ")
+
+
+def test_not_a_database(in_tmp: Path) -> None:
+    (in_tmp / "junk.db").write_text("not sqlite at all, just text\n" * 100)
+    code, _, err = run("tournaments", "--db", "junk.db")
+    assert code == 1
+    assert err.startswith("Error: junk.db is not an arena results database")
+    assert err.count("\n") == 1
+
+
+def test_empty_store(in_tmp: Path) -> None:
+    StoreBuilder(in_tmp / "empty.db").close()
+    code, _, err = run("leaderboard", "--db", "empty.db")
+    assert code == 1
+    assert err == ("Error: no tournaments stored in empty.db yet "
+                   "(run one first, e.g. arena run tournaments/swiss.yaml)\n")
+
+
+def test_leaderboard_default_latest_and_named(store: Path) -> None:
+    code, out, _ = run("leaderboard", "--format", "json")
+    assert code == 0 and json.loads(out)["scope"] == "beta-cup"
+    code, out, _ = run("leaderboard", "alpha-cup", "-f", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["scope"] == "alpha-cup" and len(doc["bots"]) == 6
+    stored = rate_tournament(store, "alpha-cup")
+    assert {b["key"]: (b["mu"], b["sigma"]) for b in doc["bots"]} == {
+        k: (r.mu, r.sigma) for k, r in stored.items()}
+    code, out, _ = run("leaderboard", "alpha-cup")
+    assert code == 0 and "mu-3sigma" in out and "foxtrot" in out
+
+
+def test_leaderboard_all(store: Path) -> None:
+    code, out, _ = run("leaderboard", "--all", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["scope"] == "all" and doc["tournament"] is None
+    assert doc["games"] == len(json.loads(run("results", "alpha-cup")[1])["games"]) + 1
+    code, _, err = run("leaderboard", "alpha-cup", "--all")
+    assert code == 2 and "not both" in err
+
+
+def test_every_format_renders(store: Path) -> None:
+    from tabulate import tabulate_formats
+    for fmt in ("json", "csv", *tabulate_formats):
+        # every format per command; h2h's formats are covered one by one in tests/rating
+        commands = [["leaderboard", "alpha-cup"], ["tournaments"]]
+        if fmt in ("json", "csv", "simple", "github"):
+            commands.append(["h2h", "alpha-cup"])
+        for command in commands:
+            code, out, err = run(*command, "--format", fmt)
+            assert code == 0, (command, fmt, err)
+            assert "alpha" in out
+    code, _, err = run("leaderboard", "--format", "xml")
+    assert code == 2 and "unknown format 'xml'" in err
+
+
+def test_results_json_and_csv_recompute_the_ratings(store: Path) -> None:
+    stored = rate_tournament(store, "alpha-cup")
+
+    def recompute(games: list[tuple[list[str], list[int]]], rating: dict[str, float]
+                  ) -> dict[str, trueskill.Rating]:
+        env = trueskill.TrueSkill(**rating)
+        ratings: dict[str, trueskill.Rating] = {}
+        for seats, placements in games:
+            groups = [(ratings.get(bot, env.create_rating()),) for bot in seats]
+            for bot, (new,) in zip(seats, env.rate(groups, ranks=placements), strict=True):
+                ratings[bot] = new
+        return ratings
+
+    code, out, _ = run("results", "alpha-cup", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and doc["tournament"]["name"] == "alpha-cup"
+    first = doc["games"][0]
+    assert set(first) == {"id", "round", "table", "game", "seed", "seats", "placements",
+                          "failures", "forfeits"}
+    assert all("@" in bot for bot in first["seats"])
+    assert [(g["round"], g["table"], g["game"]) for g in doc["games"]] == sorted(
+        (g["round"], g["table"], g["game"]) for g in doc["games"])
+    assert any(g["forfeits"] for g in doc["games"]) and any(
+        len(set(g["placements"])) < len(g["placements"]) for g in doc["games"])  # ties
+    from_json = recompute([(g["seats"], g["placements"]) for g in doc["games"]], doc["rating"])
+    assert {k: (r.mu, r.sigma) for k, r in from_json.items()} == {
+        k: (r.mu, r.sigma) for k, r in stored.items()}
+
+    code, out, _ = run("results", "alpha-cup", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and len(rows) == sum(len(g["seats"]) for g in doc["games"])
+    games: dict[str, tuple[list[str], list[int]]] = {}
+    for row in rows:  # rows come in rating order, one per seat
+        seats, placements = games.setdefault(row["id"], ([], []))
+        seats.append(row["bot"])
+        placements.append(int(row["placement"]))
+    from_csv = recompute(list(games.values()), doc["rating"])
+    assert {k: (r.mu, r.sigma) for k, r in from_csv.items()} == {
+        k: (r.mu, r.sigma) for k, r in stored.items()}
+    crash = next(r for r in rows if "crash" in r["failures"])
+    assert crash["forfeit"] == "crash"
+
+    code, _, err = run("results", "alpha-cup", "--format", "grid")
+    assert code == 2 and "unknown format 'grid'" in err
+
+
+def test_h2h(store: Path) -> None:
+    code, out, _ = run("h2h", "alpha-cup", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and len(doc["bots"]) == 6
+    assert all(0 <= p["low"] <= p["win_rate"] <= p["high"] <= 1 for p in doc["pairs"])
+    code, out, _ = run("h2h", "alpha-cup")
+    assert code == 0 and "row vs column" in out and "n=" in out
+
+
+def test_tournaments(store: Path) -> None:
+    code, out, _ = run("tournaments", "--format", "json")
+    doc = json.loads(out)["tournaments"]
+    assert code == 0 and [t["name"] for t in doc] == ["alpha-cup", "beta-cup"]
+    assert (doc[1]["format"], doc[1]["state"], doc[1]["bots"], doc[1]["games_done"]) == (
+        "swiss", "running", 2, 1)
+    code, out, _ = run("tournaments")
+    assert code == 0 and "alpha-cup" in out and "running" in out
+
+
+@pytest.mark.parametrize("command", ["leaderboard", "results", "h2h", "tournaments"])
+def test_help_has_an_example(command: str) -> None:
+    code, out, _ = run(command, "--help")
+    assert code == 0 and f"Example: arena {command}" in out
+
+
+def test_default_db_is_the_runner_default() -> None:
+    from arena.rating.games import DEFAULT_DB
+    from arena.tournament.spec import DEFAULT_RESULTS
+
+    assert DEFAULT_DB == Path(DEFAULT_RESULTS)

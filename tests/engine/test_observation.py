@@ -1,0 +1,179 @@
+"""Observations: what one seat may know (its hand and traps, public counts, revealed cards,
+graveyards, the pile's size, round and seat to act, its own event feed), never another
+seat's hidden card, and a snapshot that later play does not change."""
+
+from __future__ import annotations
+
+import json
+
+from engine_scenario import act, build_state, hand, hold_turn, names
+
+from arena.engine import GameConfig, RandomAgent, new_game, play_game
+from arena.engine.observation import Observation
+
+THREE = ["Agari-1 Agari-2 Agari-3 Beast-1 Beast-2",
+         "Umbrae-1 Umbrae-2 Umbrae-3 Umbrae-4 Umbrae-5",
+         "Sophoi-1 Sophoi-2 Sophoi-3 Sophoi-4 Sophoi-5"]
+
+
+def _all_strings(obj: object) -> set[str]:
+    found: set[str] = set()
+
+    def walk(value: object) -> None:
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                walk(item)
+
+    walk(obj)
+    return found
+
+
+def test_an_observation_holds_the_seats_view() -> None:
+    # round 3 of seats 2, 0, 1: seat 1 set a trap in each of its two turns so far
+    state = build_state(THREE, traps={1: [("Arcoi-1", 2, 0), ("Arcoi-2", 5, 1)]},
+                        effect_graveyard="God-7", discard_graveyard="Fate-5 Crown",
+                        round=3, starting_seat=2, active=0)
+    decision = state.decision
+    assert decision is not None and (decision.seat, decision.kind) == (1, "trigger")
+    act(state, "trigger", 1, trap=None)
+    state.revealed[2].add(state.hands[2][0])
+    view = state.observe(1)
+    data = view.to_json(include_events=False)
+    assert data == {
+        "seat": 1,
+        "players": ["north", "east", "south"],
+        "round": 3,
+        "rounds": 5,
+        "turn": 7,
+        "active_seat": 0,
+        "phase": "play",
+        "hand": ["Umbrae-1", "Umbrae-2", "Umbrae-3", "Umbrae-4", "Umbrae-5"],
+        "traps": [{"card": "Arcoi-1", "turns_left": 1, "triggerable": True},
+                  {"card": "Arcoi-2", "turns_left": 2, "triggerable": True}],
+        "hand_sizes": [5, 5, 5],
+        "trap_counts": [0, 2, 0],
+        "revealed": [[], [], ["Sophoi-1"]],
+        "effect_graveyard": ["God-7"],
+        "discard_graveyard": ["Fate-5", "Crown"],
+        "draw_pile": 52 - 15 - 2 - 3,
+    }
+    # others see the counts of seat 1's traps, never their cards
+    other = state.observe(0).to_json(include_events=True)
+    assert other["trap_counts"] == [0, 2, 0] and other["traps"] == []
+    assert not {"Arcoi-1", "Arcoi-2", "Umbrae-1", "Sophoi-2"} & _all_strings(other)
+    assert "Sophoi-1" in _all_strings(other)  # revealed: public
+    json.dumps(state.observe(2).to_json())
+
+
+def test_private_events_reach_only_their_seat() -> None:
+    state = build_state(THREE, pile_top="Fate-1 Fate-2 Fate-3")
+    act(state, "turn", 0, action="trap", card="Agari-1")
+    act(state, "swap", 0)
+    mine = state.observe(0).events
+    theirs = state.observe(1).events
+    assert {"type": "set_trap", "seat": 0, "card": "Agari-1", "turn": 0} in mine
+    assert {"type": "draw", "seat": 0, "card": "Fate-1", "turn": 0} in mine
+    assert {"type": "set_trap", "seat": 0, "turn": 0} in theirs
+    assert {"type": "draw", "seat": 0, "turn": 0} in theirs
+    assert not {"Agari-1", "Fate-1"} & _all_strings(state.observe(1).to_json())
+    assert not {"Agari-1", "Fate-1"} & _all_strings(state.observe(2).to_json())
+    # a peek shows the hand to the viewer only; the others (the target too) see that it happened
+    act(state, "trigger", 0, trap=None)
+    act(state, "turn", 1, action="play", card="Umbrae-1")
+    act(state, "trigger", 0, trap=None)  # the declare window
+    act(state, "target", 1, seat=2)
+    peeks = [[e for e in state.events_for(seat) if e["type"] == "peek"] for seat in range(3)]
+    assert peeks[1] == [{"type": "peek", "seat": 1, "target": 2, "source": "Umbrae-1",
+                         "cards": names(state.hands[2]), "turn": 1}]
+    for seat in (0, 2):
+        assert peeks[seat] == [{"type": "peek", "seat": 1, "target": 2, "source": "Umbrae-1",
+                                "turn": 1}]
+
+
+def test_an_exchange_names_no_hidden_card_to_third_seats() -> None:
+    # Hermes takes a REVEALED card (Umbrae-1) and gives a hidden one (Agari-3): a third seat
+    # may learn where the public card went, never what the hidden card is.
+    hands = ["God-1 Agari-3 Beast-1 Beast-2 Beast-3", THREE[1], THREE[2]]
+    state = build_state(hands, pile_top="Fate-1 Fate-2")
+    state.revealed[1].add(state.hands[1][0])
+    act(state, "turn", 0, action="play", card="God-1")
+    act(state, "target", 0, seat=1)
+    act(state, "card", 0, card="Umbrae-1")
+    act(state, "give", 0, card="Agari-3")
+    assert "Agari-3" in hand(state, 1) and "Umbrae-1" in hand(state, 0)
+    # the two players of the exchange know both cards
+    for seat in (0, 1):
+        exchange = [e for e in state.events_for(seat) if e["type"] == "exchange"][-1]
+        assert (exchange["gave"], exchange["took"]) == ("Agari-3", "Umbrae-1")
+    third = state.observe(2).to_json(include_events=True)
+    assert "Agari-3" not in _all_strings(third)
+    assert [e for e in state.events_for(2) if e["type"] == "exchange"] == [
+        {"type": "exchange", "seat": 0, "target": 1, "source": "God-1", "took": "Umbrae-1",
+         "turn": 0}]
+
+
+def test_nemesis_exchange_stays_between_its_players() -> None:
+    hands = ["Fate-5 Agari-3 Beast-1 Beast-2 Beast-3", THREE[1], THREE[2]]
+    state = build_state(hands, pile_top="Fate-1 Fate-2")
+    state.revealed[0].add(state.hands[0][1])  # Agari-3 was revealed earlier
+    act(state, "turn", 0, action="play", card="Fate-5")
+    act(state, "target", 0, seat=1)
+    act(state, "give", 1, card="Umbrae-4")
+    act(state, "give", 0, card="Agari-3")
+    assert "Umbrae-4" in hand(state, 0) and "Agari-3" in hand(state, 1)
+    strings = _all_strings(state.observe(2).to_json(include_events=True))
+    assert "Umbrae-4" not in strings  # seat 1's hidden card, now seat 0's: never shown to 2
+
+
+def test_an_observation_is_a_snapshot() -> None:
+    state = build_state(THREE, discard_graveyard="Fate-3 Fate-4",
+                        pile_top="Fate-1 Fate-2 Fate-3 Fate-5")
+    before = state.observe(0)
+    frozen = json.dumps(before.to_json(include_events=True))
+    # play on: the hand, graveyards, pile and events all change
+    act(state, "turn", 0, action="play", card="Beast-1")  # Salamander burns the top card
+    act(state, "swap", 0, swap="Agari-1")
+    hold_turn(state, 1)
+    assert json.dumps(before.to_json(include_events=True)) == frozen
+    after = state.observe(0)
+    assert after.discard_graveyard == ["Fate-3", "Fate-4", "Fate-1", "Agari-1"]
+    assert len(after.events) > len(before.events)
+    assert after.events[: len(before.events)] == before.events
+
+
+def test_a_snapshot_survives_a_card_leaving_the_discard_graveyard() -> None:
+    hands = ["Fate-4 Agari-1 Beast-1 Beast-2 Beast-3", THREE[1], THREE[2]]
+    state = build_state(hands, discard_graveyard="God-6 Crown", pile_top="Fate-1")
+    before = state.observe(2)
+    act(state, "turn", 0, action="play", card="Fate-4")  # Tyche takes the Crown
+    act(state, "give", 0, card="Beast-3")
+    assert names(state.discard_graveyard) == ["God-6", "Beast-3"]
+    assert before.discard_graveyard == ["God-6", "Crown"]
+    assert state.observe(2).discard_graveyard == ["God-6", "Beast-3"]
+
+
+def test_events_for_pages_through_the_feed() -> None:
+    state = play_game(GameConfig(players=("a", "b", "c"), seed=4),
+                      [RandomAgent(4), RandomAgent(5), RandomAgent(6)])
+    for seat in range(3):
+        feed = state.events_for(seat)
+        assert feed and feed == state.observe(seat).events
+        assert state.events_for(seat, 10) == feed[10:]
+        assert state.events_for(seat, len(feed)) == []
+        # each seat's feed is the log filtered by audience
+        expected = [e for to, e in state.log
+                    if to is None or to == seat or (to < 0 and ~to != seat)]
+        assert feed == expected
+
+
+def test_observations_round_trip_through_json() -> None:
+    state = new_game(GameConfig(players=("a", "b"), seed=9))
+    view = state.observe(state.decision.seat if state.decision else 0)
+    data = json.loads(json.dumps(view.to_json(include_events=True)))
+    rebuilt = Observation.from_json(data)
+    assert rebuilt.to_json(include_events=True) == data

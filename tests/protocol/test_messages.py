@@ -1,0 +1,144 @@
+"""Protocol v1 messages: builders, parsers, validation, and the schemas in docs/PROTOCOL.md."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from arena.errors import IllegalChoiceError, ProtocolError
+from arena.protocol import messages
+from arena.protocol.schema import SCHEMAS
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
+
+
+def validate(line: bytes) -> dict:
+    assert line.endswith(b"\n") and line.count(b"\n") == 1, "one message per line"
+    message = json.loads(line)
+    jsonschema.Draft202012Validator(SCHEMAS[message["type"]]).validate(message)
+    return message
+
+
+def test_every_builder_validates_against_its_schema() -> None:
+    lines = [
+        messages.hello({"decision_ms": 1000, "time_bank_ms": 0, "startup_ms": 10_000,
+                        "max_strikes": 3}),
+        messages.game_start(0, 1, ["a", "b"], 0, 5),
+        messages.event({"type": "draw", "seat": 1}),
+        messages.act(7, "turn", {"hand": ["God-1"]}, [{"action": "hold"}], 1500,
+                     {"round": 1}),
+        messages.game_end(0, [1, 2], ["Pair", "High Hand"], False, "none", {1: "timeout"}),
+        messages.bye(),
+        messages.ready("greedy", author="me", version="1", last_read_page="2026-11-01",
+                       last_book_finished=None),
+        messages.action(7, 0),
+    ]
+    types = [validate(line)["type"] for line in lines]
+    assert sorted(types) == sorted(messages.REFEREE_TYPES + messages.BOT_TYPES)
+
+
+def test_act_is_compact_and_round_trips() -> None:
+    line = messages.act(3, "swap", {"hand": ["Crown", "Fate-1"]}, ({"swap": None},
+                        {"swap": "Crown"}), None, {})
+    assert b" " not in line
+    assert json.loads(line) == {"type": "act", "id": 3, "decision": "swap",
+                                "observation": {"hand": ["Crown", "Fate-1"]},
+                                "legal": [{"swap": None}, {"swap": "Crown"}]}
+
+
+def test_dumps_matches_the_standard_encoder() -> None:
+    value = {"a": [1, 2.5, None, True, "é\n\"x\""], "b": {"c": []}, "d": (1, 2)}
+    assert messages.dumps(value) == json.dumps(value, separators=(",", ":"),
+                                               ensure_ascii=False)
+    with pytest.raises(TypeError, match="set is not JSON serializable"):
+        messages.dumps({"x": {1}})
+
+
+def test_events_batch_is_one_line_per_event() -> None:
+    data = messages.events([{"type": "draw", "seat": 0}, {"type": "hold", "seat": 1}])
+    assert [json.loads(x)["event"]["type"] for x in data.splitlines()] == ["draw", "hold"]
+    assert messages.events([]) == b""
+
+
+def test_game_start_never_carries_the_seed() -> None:
+    message = json.loads(messages.game_start(0, 0, ["a", "b"], 1, 5))
+    assert "seed" not in message
+
+
+@pytest.mark.parametrize("line", [
+    b'{"type":"action","id":4,"choice":2}',
+    b'{"choice": 2, "id": 4, "type": "action", "comment": "extra fields are ignored"}',
+    b'  {"type":"action","id":4,"choice":2}\r',
+])
+def test_parse_action_accepts(line: bytes) -> None:
+    assert messages.parse_action(line, 4, 3) == 2
+
+
+@pytest.mark.parametrize(("line", "error", "message"), [
+    (b"garbage", ProtocolError, "not JSON: 'garbage'"),
+    (b"[1, 2]", ProtocolError, "not a JSON object"),
+    (b'{"id": 4}', ProtocolError, "message without a string 'type'"),
+    (b'{"type":"ready","name":"x"}', ProtocolError, "expected 'action', got 'ready'"),
+    (b'{"type":"action","choice":1}', ProtocolError, "'action' needs an integer 'id'"),
+    (b'{"type":"action","id":3,"choice":1}', ProtocolError,
+     "'action' answers id 3, expected 4"),
+    (b'{"type":"action","id":4}', ProtocolError, "'action' needs an integer 'choice'"),
+    (b'{"type":"action","id":4,"choice":"1"}', ProtocolError,
+     "'action' needs an integer 'choice'"),
+    (b'{"type":"action","id":4,"choice":true}', ProtocolError,
+     "'action' needs an integer 'choice'"),
+    (b'{"type":"action","id":4,"choice":3}', IllegalChoiceError,
+     "choice 3 is outside the 3 legal options"),
+    (b'{"type":"action","id":4,"choice":-1}', IllegalChoiceError,
+     "choice -1 is outside the 3 legal options"),
+    (b'{"type":"action","id":4,"choice":99999999999999999999999}', IllegalChoiceError,
+     "outside the 3 legal options"),
+    (b'{"type":"action","id":4,"choice":' + b"9" * 5000 + b"}", ProtocolError, "not JSON"),
+    (b'\xff\xfe', ProtocolError, "not JSON"),
+])
+def test_parse_action_rejects(line: bytes, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=re.escape(message)):
+        messages.parse_action(line, 4, 3)
+
+
+def test_action_id_recognises_late_answers_only() -> None:
+    assert messages.action_id(b'{"type":"action","id":9,"choice":0}') == 9
+    assert messages.action_id(b"nonsense") is None
+    assert messages.action_id(b'{"type":"ready","id":9}') is None
+
+
+def test_parse_ready_keeps_known_string_metadata_only() -> None:
+    name, meta = messages.parse_ready({"type": "ready", "name": " greedy ", "author": "Ann",
+                                       "last_read_page": "2026-11-01", "version": 3,
+                                       "secret": "x"})
+    assert name == "greedy"
+    assert meta == {"author": "Ann", "last_read_page": "2026-11-01"}
+
+
+@pytest.mark.parametrize(("message", "error"), [
+    ({"type": "action", "name": "x"}, "expected 'ready', got 'action'"),
+    ({"type": "ready"}, "'ready' needs a non-empty string 'name'"),
+    ({"type": "ready", "name": "  "}, "'ready' needs a non-empty string 'name'"),
+    ({"type": "ready", "name": "x", "protocol": 2}, "bot speaks protocol 2; the arena speaks 1"),
+])
+def test_parse_ready_rejects(message: dict, error: str) -> None:
+    with pytest.raises(ProtocolError, match=re.escape(error)):
+        messages.parse_ready(message)
+
+
+def test_protocol_doc_prints_every_schema_exactly() -> None:
+    text = DOC.read_text(encoding="utf-8")
+    for kind, schema in SCHEMAS.items():
+        pattern = re.compile(rf"<!-- schema:{kind} -->\s*```json\n(.*?)```", re.S)
+        found = pattern.search(text)
+        assert found, f"docs/PROTOCOL.md has no schema block for {kind!r}"
+        assert json.loads(found.group(1)) == schema, f"schema of {kind!r} differs from the doc"
+
+
+def test_schemas_are_valid_json_schemas() -> None:
+    for schema in SCHEMAS.values():
+        jsonschema.Draft202012Validator.check_schema(schema)

@@ -1,0 +1,173 @@
+"""Transports: the scripted mock, and the subprocess transport's line handling, deadlines,
+caps and non-blocking writes against real (sandboxed) child processes."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from arena.protocol.transport import (
+    Closed,
+    Line,
+    MockTransport,
+    Overflow,
+    SubprocessTransport,
+    Timeout,
+    measure_ping_pong_floor,
+)
+from arena.sandbox import Limits, launch
+from arena.sandbox.reaper import find_processes
+
+STARTUP_S = 60.0
+
+
+def later(seconds: float = STARTUP_S) -> float:
+    return time.monotonic() + seconds
+
+
+# -- MockTransport ---------------------------------------------------------------------------
+
+
+def test_mock_plays_a_list_script_then_closes() -> None:
+    mock = MockTransport([{"type": "ready", "name": "m"}, "not json", Timeout(), b"raw\n"])
+    mock.send({"type": "hello", "protocol": 1})
+    assert mock.receive(0) == Line(b'{"type":"ready","name":"m"}')
+    assert mock.receive(0) == Line(b"not json")
+    assert mock.receive(0) == Timeout()
+    assert mock.receive(0) == Line(b"raw")
+    assert mock.receive(0) == Closed()
+    assert mock.sent == [{"type": "hello", "protocol": 1}]
+
+
+def test_mock_callable_answers_each_message_and_times_out_when_silent() -> None:
+    def bot(message: dict) -> object:
+        if message["type"] == "act":
+            return {"type": "action", "id": message["id"], "choice": 0}
+        if message["type"] == "bye":
+            return [Closed()]
+        return None
+
+    mock = MockTransport(bot)
+    mock.send_line(b'{"type":"event"}\n')
+    assert mock.receive(0) == Timeout()
+    mock.send({"type": "act", "id": 4})
+    got = mock.receive(0)
+    assert isinstance(got, Line) and json.loads(got.data)["id"] == 4
+    assert got.text == '{"type":"action","id":4,"choice":0}'
+    mock.send({"type": "bye"})
+    assert mock.receive(0) == Closed()
+    mock.close()
+    mock.send({"type": "act", "id": 5})
+    assert mock.receive(0) == Closed() and len(mock.sent) == 3
+
+
+# -- SubprocessTransport ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def start(tmp_path: Path) -> Iterator:
+    """``start(source, limits=None)`` runs ``source`` as a sandboxed bot; all are killed and
+    checked for leftovers afterwards."""
+    started = []
+
+    def run(source: str, limits: Limits | None = None) -> SubprocessTransport:
+        bot_dir = tmp_path / f"bot{len(started)}"
+        bot_dir.mkdir()
+        (bot_dir / "bot.py").write_text(source)
+        proc = launch(["python3", "bot.py"], workdir=bot_dir, limits=limits)
+        transport = SubprocessTransport(proc)
+        started.append(transport)
+        return transport
+
+    yield run
+    for transport in started:
+        transport.close()
+        transport.process.kill_all()
+        assert find_processes(marker=transport.process.marker) == []
+
+
+ECHO = ("import sys\n"
+        "for line in sys.stdin:\n"
+        "    sys.stdout.write(line)\n"
+        "    sys.stdout.flush()\n")
+
+
+def test_messages_round_trip_as_json_lines(start) -> None:
+    transport = start(ECHO)
+    message = {"type": "act", "id": 1, "legal": [{"kind": "hold"}], "text": "žluťoučký"}
+    transport.send(message)
+    got = transport.receive(later())
+    assert isinstance(got, Line) and json.loads(got.data) == message
+    transport.send_line(b'{"type":"bye"}\n')
+    assert transport.receive(later()) == Line(b'{"type":"bye"}')
+
+
+def test_several_lines_in_one_write_and_one_line_in_pieces(start) -> None:
+    transport = start("import sys, time\n"
+                      "out = sys.stdout\n"
+                      "out.write('one\\ntwo\\r\\nthr'); out.flush()\n"
+                      "time.sleep(0.2)\n"
+                      "out.write('ee\\n'); out.flush()\n"
+                      "sys.stdin.readline()\n")
+    assert transport.receive(later()) == Line(b"one")
+    assert transport.receive(later()) == Line(b"two")
+    assert transport.receive(later()) == Line(b"three")
+
+
+def test_a_deadline_in_the_past_still_returns_what_is_already_there(start) -> None:
+    transport = start("print('hi', flush=True)\nimport sys\nsys.stdin.readline()\n")
+    got = transport.receive(later())
+    assert got == Line(b"hi")
+    assert transport.receive(time.monotonic() - 1) == Timeout()
+
+
+def test_line_cap_is_inclusive_and_one_byte_more_overflows(start) -> None:
+    limits = Limits(line_bytes=1000)
+    exact = start("import sys\nprint('a' * 1000, flush=True)\nsys.stdin.readline()\n", limits)
+    assert exact.receive(later()) == Line(b"a" * 1000)
+    over = start("import sys\nprint('a' * 1001, flush=True)\nsys.stdin.readline()\n", limits)
+    assert over.receive(later()) == Overflow(1000)
+    assert over.receive(later()) == Overflow(1000)
+
+
+def test_closed_carries_the_exit_status(start) -> None:
+    transport = start("import sys\nprint('bye', flush=True)\nsys.exit(5)\n")
+    assert transport.receive(later()) == Line(b"bye")
+    got = transport.receive(later())
+    assert isinstance(got, Closed) and got.status is not None and got.status.exit_code == 5
+    transport.send({"type": "act"})  # writing to a dead bot is not an error
+    assert isinstance(transport.receive(later()), Closed)
+    transport.close()
+    assert isinstance(transport.receive(later()), Closed)
+
+
+def test_sending_to_a_bot_that_never_reads_does_not_block(start) -> None:
+    transport = start("import time\nprint('up', flush=True)\ntime.sleep(3600)\n")
+    assert transport.receive(later()) == Line(b"up")
+    payload = b'{"type":"event","pad":"' + b"x" * 100_000 + b'"}\n'
+
+    def flood() -> None:
+        for _ in range(50):  # 5 MB, far beyond any pipe buffer
+            transport.send_line(payload)
+
+    sender = threading.Thread(target=flood, daemon=True)
+    sender.start()
+    sender.join(STARTUP_S)
+    assert not sender.is_alive()
+    assert transport.receive(time.monotonic() + 0.1) == Timeout()
+
+
+def test_measure_ping_pong_floor_returns_a_median_round_trip() -> None:
+    samples: list[float] = []
+    floor = measure_ping_pong_floor(50, samples=samples)
+    assert floor > 0 and len(samples) == 50
+    assert min(samples) <= floor <= max(samples)
+    line = b'{"type":"act","id":1,"legal":[{"kind":"hold"}]}\n'
+    assert measure_ping_pong_floor(5, line) > 0
+    with pytest.raises(ValueError):
+        measure_ping_pong_floor(0)

@@ -1,0 +1,112 @@
+"""Head-to-head counts, Wilson intervals and formats."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from rating_store_builder import GameSpec, StoreBuilder
+from tabulate import tabulate_formats
+
+from arena.rating.games import BotVersion, StoredGame
+from arena.rating.h2h import Z95, build_h2h, compute_h2h, render_h2h, wilson
+
+A = BotVersion("alpha", "v1", 1)
+B = BotVersion("bravo", "v1", 2)
+C = BotVersion("charlie", "v1", 3)
+
+
+@pytest.mark.parametrize(
+    ("successes", "n", "low", "high"),
+    [
+        # published values (e.g. Newcombe 1998, table I; Wikipedia's worked examples)
+        (8, 10, 0.4902, 0.9433),
+        (5, 10, 0.2366, 0.7634),
+        (0, 10, 0.0, 0.2775),
+        (10, 10, 0.7225, 1.0),
+        (81, 263, 0.2553, 0.3662),
+        (15, 148, 0.0624, 0.1605),
+        (1, 1, 0.2065, 1.0),
+    ],
+)
+def test_wilson_known_values(successes: int, n: int, low: float, high: float) -> None:
+    got = wilson(successes, n)
+    assert got == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_properties() -> None:
+    assert Z95 == pytest.approx(1.959964, abs=1e-6)
+    low, high = wilson(2.5, 4)  # half successes from shared places are allowed
+    assert 0 < low < 2.5 / 4 < high < 1
+    lo1, hi1 = wilson(30, 60)
+    lo2, hi2 = wilson(300, 600)
+    assert hi2 - lo2 < hi1 - lo1  # more games, narrower
+    with pytest.raises(ValueError):
+        wilson(1, 0)
+    with pytest.raises(ValueError):
+        wilson(3, 2)
+
+
+def test_multiplayer_games_count_every_pair_and_ties_half() -> None:
+    games = [
+        StoredGame("t/0", 1, "t", 0, 0, 0, 0, (A, B, C), (1, 2, 3)),
+        StoredGame("t/1", 1, "t", 0, 0, 1, 0, (A, B, C), (2, 2, 1)),
+        StoredGame("t/2", 1, "t", 0, 1, 0, 0, (A, B), (2, 1)),
+    ]
+    h2h = compute_h2h(games)
+    ab = h2h.pairs[("alpha@v1", "bravo@v1")]
+    assert (ab.games, ab.ahead, ab.behind, ab.ties, ab.score) == (3, 1, 1, 1, 1.5)
+    assert ab.win_rate == 0.5 and (ab.low, ab.high) == wilson(1.5, 3)
+    ba = h2h.pairs[("bravo@v1", "alpha@v1")]
+    assert (ba.ahead, ba.behind, ba.ties) == (ab.behind, ab.ahead, ab.ties)
+    ca = h2h.pairs[("charlie@v1", "alpha@v1")]
+    assert (ca.games, ca.ahead, ca.behind) == (2, 1, 1)
+    assert h2h.bots == ["alpha@v1", "bravo@v1", "charlie@v1"]
+    for (a, b), record in h2h.pairs.items():
+        mirror = h2h.pairs[(b, a)]
+        assert record.score + mirror.score == record.games
+
+
+def _store(path: Path) -> None:
+    b = StoreBuilder(path)
+    tid, (a, br, c) = b.tournament("cup", ["alpha", "bravo", "charlie"], players=3)
+    for i in range(5):
+        b.game(GameSpec(tid, 0, 0, i, [a, br, c], [1, 2, 3] if i % 2 else [1, 3, 2]))
+    b.close()
+
+
+def test_store_h2h_in_leaderboard_order(tmp_path: Path) -> None:
+    _store(tmp_path / "a.db")
+    h2h = build_h2h(tmp_path / "a.db", "cup")
+    assert h2h.bots[0] == "alpha@v1"
+    assert h2h.pairs[("alpha@v1", "bravo@v1")].win_rate == 1.0
+
+
+@pytest.mark.parametrize("fmt", tabulate_formats)
+def test_every_tabulate_format_renders(tmp_path: Path, fmt: str) -> None:
+    _store(tmp_path / "a.db")
+    text = render_h2h(build_h2h(tmp_path / "a.db", "cup"), fmt)
+    for name in ("alpha", "bravo", "charlie"):
+        assert name in text
+
+
+def test_json_and_csv_parse(tmp_path: Path) -> None:
+    _store(tmp_path / "a.db")
+    h2h = build_h2h(tmp_path / "a.db", "cup")
+    doc = json.loads(render_h2h(h2h, "json"))
+    assert len(doc["pairs"]) == 6 and doc["bots"] == h2h.bots
+    rows = list(csv.DictReader(io.StringIO(render_h2h(h2h, "csv"))))
+    assert len(rows) == 6
+    first = rows[0]
+    record = h2h.pairs[(first["a"], first["b"])]
+    assert (int(first["games"]), float(first["low"])) == (record.games, record.low)
+
+
+def test_matrix_labels_use_keys_when_names_clash() -> None:
+    a2 = BotVersion("alpha", "v2", 9)
+    h2h = compute_h2h([StoredGame("t/0", 1, "t", 0, 0, 0, 0, (A, a2, B), (1, 2, 3))])
+    text = render_h2h(h2h, "plain")
+    assert "alpha@v1" in text and "alpha@v2" in text and "bravo@v1" not in text

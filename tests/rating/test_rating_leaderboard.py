@@ -1,0 +1,231 @@
+"""Leaderboard statistics, ordering, version notes, points, Buchholz and every output format."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+import trueskill
+from rating_store_builder import GameSpec, StoreBuilder, build_store
+from tabulate import tabulate_formats
+
+from arena.rating import build_leaderboard, print_leaderboard, rate_tournament
+from arena.rating.games import BotVersion, StoredGame
+from arena.rating.leaderboard import leaderboard_json, render_leaderboard
+from arena.rating.standings import ByeRecord, buchholz, placement_points, total_points
+
+A = BotVersion("alpha", "v1", 1)
+B = BotVersion("bravo", "v1", 2)
+C = BotVersion("charlie", "v1", 3)
+D = BotVersion("delta", "v1", 4)
+
+
+def small_store(path: Path, fmt: str = "round_robin") -> None:
+    """alpha wins most, bravo has failures, charlie never wins, delta entered but never played."""
+    b = StoreBuilder(path)
+    tid, (a, br, c, d) = b.tournament("cup", ["alpha", "bravo", "charlie", "delta"], fmt=fmt,
+                                      players=3)
+    b.game(GameSpec(tid, 0, 0, 0, [a, br, c], [1, 2, 3]))
+    b.game(GameSpec(tid, 0, 0, 1, [br, c, a], [1, 1, 3]))  # bravo and charlie share first
+    b.game(GameSpec(tid, 1, 0, 0, [c, a, br], [2, 1, 3],
+                    failures=[{"seat": 2, "bot": br, "type": "crash", "detail": "signal 9"},
+                              {"seat": 2, "bot": br, "type": "timeout", "detail": "1.5 s"}],
+                    forfeits={"2": "crash"}))
+    b.game(GameSpec(tid, 1, 0, 1, [a, br, c], [1, 2, 3],
+                    failures=[{"seat": 1, "bot": br, "type": "timeout", "detail": "1.1 s"}]))
+    if fmt == "swiss":
+        b.bye(tid, 1, d, 2.0)
+    b.close()
+
+
+def test_statistics(tmp_path: Path) -> None:
+    small_store(tmp_path / "a.db")
+    board = build_leaderboard(tmp_path / "a.db", "cup")
+    rows = {row.bot: row for row in board.rows}
+    assert board.games == 4 and not board.swiss
+    alpha, bravo, charlie, delta = (rows[n] for n in ("alpha", "bravo", "charlie", "delta"))
+    assert (alpha.games, alpha.wins, alpha.win_pct, alpha.mean_placement) == (4, 3, 75.0, 1.5)
+    assert (bravo.games, bravo.wins, bravo.mean_placement) == (4, 1, 2.0)
+    assert (charlie.games, charlie.wins, charlie.mean_placement) == (4, 1, 2.25)
+    # points: 1, 1/2, 0 per game; a shared first splits 1 + 1/2
+    assert alpha.points == pytest.approx(1 + 0 + 1 + 1)
+    assert bravo.points == pytest.approx(0.5 + 0.75 + 0 + 0.5)
+    assert charlie.points == pytest.approx(0 + 0.75 + 0.5 + 0)
+    assert bravo.failures == {"crash": 1, "timeout": 2} and alpha.failures == {}
+    assert (delta.games, delta.wins, delta.win_pct, delta.mean_placement) == (0, 0, None, None)
+    assert (delta.mu, delta.sigma) == (trueskill.MU, trueskill.SIGMA)
+    assert alpha.rank == 1
+    keys = [(-r.conservative, -r.mu, r.key) for r in board.rows]
+    assert keys == sorted(keys)
+    assert [r.rank for r in board.rows] == [1, 2, 3, 4]
+    assert all(r.conservative == r.mu - 3 * r.sigma for r in board.rows)
+
+
+def test_leaderboard_matches_rate_tournament(tmp_path: Path) -> None:
+    build_store(tmp_path / "a.db", games_order_seed=5)
+    stored = rate_tournament(tmp_path / "a.db", "cup")
+    board = build_leaderboard(tmp_path / "a.db")
+    assert {r.key: (r.mu, r.sigma) for r in board.rows} == {
+        k: (v.mu, v.sigma) for k, v in stored.items()}
+
+
+def test_latest_tournament_is_the_default(tmp_path: Path) -> None:
+    b = StoreBuilder(tmp_path / "a.db")
+    for name in ("old", "new"):
+        tid, ids = b.tournament(name, ["alpha", "bravo"])
+        b.game(GameSpec(tid, 0, 0, 0, ids, [1, 2] if name == "old" else [2, 1]))
+    b.close()
+    board = build_leaderboard(tmp_path / "a.db")
+    assert board.scope == "new" and board.rows[0].bot == "bravo"
+    everything = build_leaderboard(tmp_path / "a.db", all_games=True)
+    assert everything.scope == "all" and everything.games == 2 and everything.tournament is None
+
+
+def test_new_version_is_marked_and_starts_fresh(tmp_path: Path) -> None:
+    b = StoreBuilder(tmp_path / "a.db")
+    t1, (old, other) = b.tournament("one", [("alpha", "aaa111"), "bravo"])
+    b.game(GameSpec(t1, 0, 0, 0, [old, other], [1, 2]))
+    t2, (new, other) = b.tournament("two", [("alpha", "bbb222"), "bravo"])
+    b.game(GameSpec(t2, 0, 0, 0, [new, other], [1, 2]))
+    b.close()
+    board = build_leaderboard(tmp_path / "a.db", all_games=True)
+    rows = {r.key: r for r in board.rows}
+    assert rows["alpha@bbb222"].new_version and rows["alpha@bbb222"].note == "new (older: aaa111)"
+    assert not rows["alpha@aaa111"].new_version and rows["alpha@aaa111"].note == ""
+    assert rows["alpha@bbb222"].games == rows["alpha@aaa111"].games == 1
+    assert rows["alpha@bbb222"].mu < rows["alpha@aaa111"].mu  # beat a stronger bravo: less gain
+    one_board = build_leaderboard(tmp_path / "a.db", "two")
+    assert [r.note for r in one_board.rows if r.bot == "alpha"] == ["new (older: aaa111)"]
+    text = render_leaderboard(one_board, "simple")
+    assert "new (older: aaa111)" in text
+
+
+def test_points_scheme() -> None:
+    assert placement_points([(A, 1), (B, 2)]) == {A: 1.0, B: 0.0}
+    assert placement_points([(A, 1), (B, 1)]) == {A: 0.5, B: 0.5}
+    assert placement_points([(A, 2), (B, 1), (C, 4), (D, 3)]) == pytest.approx(
+        {A: 2 / 3, B: 1.0, C: 0.0, D: 1 / 3})
+    shared = placement_points([(A, 1), (B, 1), (C, 3), (D, 3)])
+    assert shared == pytest.approx({A: 5 / 6, B: 5 / 6, C: 1 / 6, D: 1 / 6})
+    assert sum(shared.values()) == pytest.approx(2.0)
+    assert placement_points([(A, 1)]) == {}
+
+
+def _g(rnd: int, table: int, seats: list[BotVersion], places: list[int],
+       index: int = 0) -> StoredGame:
+    return StoredGame(f"s/r{rnd}/t{table}/g{index}", 1, "s", rnd, table, index, 0, tuple(seats),
+                      tuple(places))
+
+
+def test_buchholz_sums_opponents_final_points_per_round() -> None:
+    games = [_g(0, 0, [A, B], [1, 2]), _g(0, 1, [C, D], [1, 2]), _g(1, 0, [A, C], [1, 2]),
+             _g(1, 1, [B, D], [1, 1])]
+    assert total_points(games) == {"alpha@v1": 2, "bravo@v1": Fraction(1, 2),
+                                   "charlie@v1": 1, "delta@v1": Fraction(1, 2)}
+    assert buchholz(games) == {"alpha@v1": Fraction(3, 2), "bravo@v1": Fraction(5, 2),
+                               "charlie@v1": Fraction(5, 2), "delta@v1": Fraction(3, 2)}
+    # multiplayer: every table-mate's score, once per round (even over two games, or two
+    # tables of one round as duplicate mode's seat rotations give)
+    three = [_g(0, 0, [A, B, C], [1, 2, 3]), _g(0, 1, [B, C, A], [1, 2, 3])]
+    assert total_points(three) == {"alpha@v1": 1, "bravo@v1": Fraction(3, 2),
+                                   "charlie@v1": Fraction(1, 2)}
+    assert buchholz(three)["alpha@v1"] == 2  # 3/2 + 1/2
+    bye = ByeRecord(1, 1, D, Fraction(1))
+    assert total_points(games, [bye])["delta@v1"] == Fraction(3, 2)
+
+
+def test_points_and_buchholz_agree_with_the_swiss_standings() -> None:
+    """The leaderboard shows the numbers the tournament layer's Swiss pairing used."""
+    scoring = pytest.importorskip("arena.tournament.scoring")
+    rng = random.Random(11)
+    bots = [A, B, C, D, BotVersion("echo", "v1", 5)]
+    games: list[StoredGame] = []
+    tables = []
+    for rnd in range(4):
+        order = list(range(5))
+        rng.shuffle(order)
+        for t, seats in enumerate((order[:3], order[3:])):
+            pts = [Fraction(0)] * len(seats)
+            for index in range(2):
+                places = [rng.randint(1, len(seats)) for _ in seats]
+                games.append(_g(rnd, t, [bots[e] for e in seats], places, index))
+                pts = [p + q for p, q in zip(pts, scoring.game_points(places), strict=True)]
+            tables.append(scoring.PlayedTable(round=rnd, seats=tuple(seats), points=tuple(pts)))
+    byes = [scoring.Bye(round=3, entrant=4, points=Fraction(2))]
+    standings = {s.entrant: s for s in scoring.compute_standings(5, tables, byes)}
+    records = [ByeRecord(1, 3, bots[4], Fraction(2))]
+    points = total_points(games, records)
+    tiebreak = buchholz(games, points)
+    for e, bot in enumerate(bots):
+        assert points[bot.key] == standings[e].score
+        assert tiebreak[bot.key] == standings[e].buchholz
+
+
+def test_swiss_leaderboard_shows_buchholz(tmp_path: Path) -> None:
+    small_store(tmp_path / "a.db", fmt="swiss")
+    board = build_leaderboard(tmp_path / "a.db", "cup")
+    assert board.swiss and all(r.buchholz is not None for r in board.rows)
+    rows = {r.bot: r for r in board.rows}
+    # alpha met bravo and charlie in both rounds
+    assert rows["alpha"].buchholz == pytest.approx(2 * (rows["bravo"].points
+                                                        + rows["charlie"].points))
+    delta = rows["delta"]
+    assert (delta.buchholz, delta.byes, delta.points, delta.games) == (0, 1, 2.0, 0)
+    assert "buchholz" in render_leaderboard(board, "simple")
+    assert "buchholz" in leaderboard_json(board)["bots"][0]
+    plain = build_leaderboard(tmp_path / "a.db", all_games=True)
+    assert "buchholz" not in render_leaderboard(plain, "simple")
+
+
+@pytest.mark.parametrize("fmt", tabulate_formats)
+def test_every_tabulate_format_renders_with_the_bot_names(tmp_path: Path, fmt: str) -> None:
+    small_store(tmp_path / "a.db", fmt="swiss")
+    text = render_leaderboard(build_leaderboard(tmp_path / "a.db"), fmt)
+    for name in ("alpha", "bravo", "charlie", "delta"):
+        assert name in text
+
+
+def test_json_parses_with_full_precision(tmp_path: Path) -> None:
+    small_store(tmp_path / "a.db")
+    board = build_leaderboard(tmp_path / "a.db")
+    doc = json.loads(render_leaderboard(board, "json"))
+    assert doc["scope"] == "cup" and doc["games"] == 4
+    assert doc["rating"] == {"mu": 25.0, "sigma": trueskill.SIGMA, "beta": trueskill.BETA,
+                             "tau": trueskill.TAU, "draw_probability": 0.1}
+    assert [(b["key"], b["mu"], b["sigma"]) for b in doc["bots"]] == [
+        (r.key, r.mu, r.sigma) for r in board.rows]
+    bravo = next(b for b in doc["bots"] if b["bot"] == "bravo")
+    assert bravo["failures"] == {"crash": 1, "timeout": 2}
+    assert next(b for b in doc["bots"] if b["bot"] == "delta")["win_pct"] is None
+
+
+def test_csv_parses(tmp_path: Path) -> None:
+    small_store(tmp_path / "a.db")
+    board = build_leaderboard(tmp_path / "a.db")
+    rows = list(csv.DictReader(io.StringIO(render_leaderboard(board, "csv"))))
+    assert [r["key"] for r in rows] == [r.key for r in board.rows]
+    assert [float(r["mu"]) for r in rows] == [r.mu for r in board.rows]
+    bravo = next(r for r in rows if r["bot"] == "bravo")
+    assert (bravo["failures"], bravo["failures_crash"], bravo["failures_timeout"]) == (
+        "3", "1", "2")
+    assert next(r for r in rows if r["bot"] == "delta")["win_pct"] == ""
+
+
+def test_unknown_format_is_refused(tmp_path: Path) -> None:
+    small_store(tmp_path / "a.db")
+    with pytest.raises(ValueError, match="unknown format 'xml'"):
+        render_leaderboard(build_leaderboard(tmp_path / "a.db"), "xml")
+
+
+def test_print_leaderboard_for_the_runner(tmp_path: Path) -> None:
+    small_store(tmp_path / "a.db")
+    out = io.StringIO()
+    board = print_leaderboard(tmp_path / "a.db", "cup", file=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("Leaderboard: cup (round_robin, finished), 4 games rated")
+    assert board.rows[0].bot in lines[3]

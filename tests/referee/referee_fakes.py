@@ -1,0 +1,155 @@
+"""Scripted, in-process bots behind the referee's Connection interface.
+
+No process, no pipe, no clock: a fake answers at once or not at all, so a "timeout" costs no
+wall time and the referee's rules are tested exactly and fast. Real processes are covered by
+the end-to-end tests with the sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from arena.referee.client import Ended, Received
+from arena.sandbox import Limits
+
+#: What a responder returns for an ``act``: an int (a proper action with that choice), bytes
+#: (raw lines to send), None (no answer: a timeout), "crash", "overflow" or "oom".
+Response = int | bytes | None | str
+Responder = Callable[[dict[str, Any]], Response]
+
+FAST = Limits(decision_ms=200, time_bank_ms=0, startup_ms=500, bye_grace_ms=100, max_strikes=3)
+
+
+def first_option(message: dict[str, Any]) -> Response:
+    return 0
+
+
+def random_responder(seed: int = 0) -> Responder:
+    rng = random.Random(seed)
+
+    def respond(message: dict[str, Any]) -> Response:
+        return rng.randrange(len(message["legal"]))
+
+    return respond
+
+
+@dataclass
+class FakeConnection:
+    """One fake bot process."""
+
+    respond: Responder = first_option
+    ready: bytes | None = b'{"type":"ready","name":"fake","last_read_page":"2026-01-01"}\n'
+    exit_on_bye: bool = True
+    on_message: Callable[[dict[str, Any]], None] | None = None
+    pid: int | None = 4242
+    level: str = "fake"
+    marker: str | None = None
+    sent: list[dict[str, Any]] = field(default_factory=list)
+    queue: list[Received] = field(default_factory=list)
+    closed: bool = False
+    exit_code: int | None = None
+    memory: bool = False
+    killed: bool = False
+    log: str = ""
+
+    def send(self, data: bytes) -> bool:
+        if self.closed:
+            return False
+        for raw in data.splitlines():
+            message = json.loads(raw)
+            self.sent.append(message)
+            if self.on_message is not None:
+                self.on_message(message)
+            kind = message["type"]
+            if kind == "hello" and self.ready is not None:
+                self.queue.append(Received("line", self.ready))
+            elif kind == "act":
+                self._answer(message, self.respond(message))
+            elif kind == "bye" and self.exit_on_bye:
+                self._exit(0)
+        return True
+
+    def _answer(self, message: dict[str, Any], response: Response) -> None:
+        if isinstance(response, bool):
+            raise TypeError("responder returned a bool")
+        if isinstance(response, int):
+            line = b'{"type":"action","id":%d,"choice":%d}\n' % (message["id"], response)
+            self.queue.append(Received("line", line))
+        elif isinstance(response, bytes):
+            for raw in response.splitlines():
+                self.queue.append(Received("line", raw))
+        elif response == "crash":
+            self.log += "Traceback: boom\n"
+            self._exit(1)
+        elif response == "oom":
+            self.memory = True
+            self._exit(-9)
+        elif response == "overflow":
+            self.queue.append(Received("overflow"))
+
+    def _exit(self, code: int) -> None:
+        self.closed = True
+        self.exit_code = code
+
+    def receive(self, deadline: float) -> Received:
+        if self.queue:
+            return self.queue.pop(0)
+        return Received("closed") if self.closed else Received("timeout")
+
+    def ended(self, wait_s: float) -> Ended | None:
+        if not self.closed:
+            return None
+        if self.killed:
+            return Ended("killed by the referee", None, False, self.memory)
+        return Ended(f"exit code {self.exit_code}", self.exit_code, True, self.memory)
+
+    def stderr_text(self) -> str:
+        return self.log
+
+    def shutdown(self, grace_s: float) -> Ended:
+        if not self.closed:
+            self.killed = True
+            self.closed = True
+        ended = self.ended(0)
+        assert ended is not None
+        return ended
+
+    def kill(self) -> None:
+        if not self.closed:
+            self.killed = True
+            self.closed = True
+
+    def acts(self) -> list[dict[str, Any]]:
+        return [m for m in self.sent if m["type"] == "act"]
+
+
+class FakeLauncher:
+    """Launches fake bots from a factory; remembers every connection it made."""
+
+    def __init__(self, factory: Callable[[], FakeConnection] | Sequence[FakeConnection],
+                 fail: bool = False) -> None:
+        self.factory = factory
+        self.made: list[FakeConnection] = []
+        self.fail = fail
+
+    def __call__(self, command: Sequence[str], workdir: Any, limits: Any) -> FakeConnection:
+        if self.fail:
+            raise OSError("no such interpreter")
+        if callable(self.factory):
+            conn = self.factory()
+        else:
+            conn = self.factory[len(self.made)]
+        self.made.append(conn)
+        return conn
+
+
+def fake_spec(name: str, tmp: Path | None = None) -> Any:
+    """A BotSpec whose files do not matter (the fake launcher ignores them)."""
+    from arena.registry import BotSpec
+
+    return BotSpec(name=name, version="0" * 12, path=tmp or Path("."), command=("fake",))

@@ -1,0 +1,301 @@
+"""BotClient rules with scripted bots: handshake, strikes, safe defaults, forfeits, time bank."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from referee_fakes import FAST, FakeConnection, FakeLauncher
+
+from arena.protocol.transport import Closed, MockTransport, Overflow, Timeout
+from arena.referee import client as client_module
+from arena.referee.client import MAX_FAILED_STARTS, BotClient
+from arena.referee.launch import TransportConnection
+from arena.sandbox import Limits
+
+LEGAL = [{"action": "hold"}, {"action": "play", "card": "God-1"}, {"action": "trap",
+                                                                   "card": "God-1"}]
+
+
+def make(conn: FakeConnection | None = None, limits: Limits = FAST,
+         **kw: Any) -> tuple[BotClient, FakeLauncher]:
+    launcher = FakeLauncher(lambda: conn if conn is not None else FakeConnection(), **kw)
+    return BotClient(["fake"], ".", limits, name="fakebot", key="fakebot@0",
+                     metadata={"author": "registry"}, launcher=launcher), launcher
+
+
+def started(conn: FakeConnection, limits: Limits = FAST) -> BotClient:
+    client, _ = make(conn, limits)
+    assert client.start() is None
+    assert client.begin_game(b'{"type":"game_start"}\n') is None
+    return client
+
+
+def act(client: BotClient) -> Any:
+    return client.act("turn", {"hand": ["God-1"]}, LEGAL, {"round": 1})
+
+
+def test_handshake_merges_ready_metadata_over_registered() -> None:
+    conn = FakeConnection(ready=b'{"type":"ready","name":"Fancy","author":"Ann",'
+                                b'"last_read_page":"2026-11-01"}\n')
+    client, _ = make(conn)
+    assert client.start() is None
+    assert client.name == "fakebot" and client.ready_name == "Fancy"
+    assert client.metadata == {"author": "Ann", "last_read_page": "2026-11-01"}
+    hello = conn.sent[0]
+    assert hello["type"] == "hello" and hello["protocol"] == 1
+    assert hello["limits"] == {"decision_ms": 200, "time_bank_ms": 0, "startup_ms": 500,
+                               "max_strikes": 3}
+
+
+@pytest.mark.parametrize(("ready", "detail"), [
+    (None, "no 'ready' within 500 ms"),
+    (b"hi there\n", "bad answer to 'hello': not JSON: 'hi there'"),
+    (b'{"type":"ready"}\n', "bad answer to 'hello': 'ready' needs a non-empty string 'name'"),
+    (b'{"type":"action","id":0,"choice":0}\n', "bad answer to 'hello': expected 'ready'"),
+])
+def test_startup_failures(ready: bytes | None, detail: str) -> None:
+    conn = FakeConnection(ready=ready)
+    client, _ = make(conn)
+    failure = client.start()
+    assert failure is not None and failure.type == "startup_failure"
+    assert failure.detail.startswith(detail)
+    assert conn.killed and not client.alive
+
+
+def test_launch_error_is_a_startup_failure() -> None:
+    client, _ = make(fail=True)
+    failure = client.start()
+    assert failure is not None and failure.type == "startup_failure"
+    assert failure.detail == "could not launch fake: no such interpreter"
+
+
+def test_answer_is_applied_and_timed() -> None:
+    client = started(FakeConnection(respond=lambda m: 2))
+    result = act(client)
+    assert (result.choice, result.failure, result.forfeit) == (2, None, False)
+    assert client.diagnostics.decisions == 1 and len(client.diagnostics.latencies) == 1
+
+
+def test_act_message_shape() -> None:
+    conn = FakeConnection()
+    client = started(conn)
+    act(client)
+    message = conn.acts()[0]
+    assert message == {"type": "act", "id": 0, "decision": "turn",
+                       "observation": {"hand": ["God-1"]}, "legal": LEGAL, "time_ms": 200,
+                       "context": {"round": 1}}
+
+
+@pytest.mark.parametrize(("response", "kind", "detail"), [
+    (None, "timeout", "no answer within 200 ms (200 ms + time bank)"),
+    (3, "illegal_choice", "choice 3 is outside the 3 legal options"),
+    (-1, "illegal_choice", "choice -1 is outside the 3 legal options"),
+    (b"%%% garbage %%%", "protocol_error", "not JSON: '%%% garbage %%%'"),
+    (b'{"type":"action","id":0}', "protocol_error", "'action' needs an integer 'choice'"),
+    (b'{"type":"action","choice":1}', "protocol_error", "'action' needs an integer 'id'"),
+    (b'{"type":"action","id":77,"choice":1}', "protocol_error",
+     "'action' answers id 77, expected 0"),
+    (b'{"type":"log","text":"hi"}', "protocol_error", "expected 'action', got 'log'"),
+])
+def test_strike_plays_the_safe_default(response: Any, kind: str, detail: str) -> None:
+    conn = FakeConnection(respond=lambda m: response)
+    client = started(conn)
+    result = act(client)
+    assert result.choice == 0 and not result.forfeit
+    assert result.failure is not None
+    assert (result.failure.type, result.failure.detail) == (kind, detail)
+    assert client.strikes == 1 and client.alive
+    assert client.diagnostics.failures[kind] == 1
+
+
+def test_stale_id_is_a_protocol_error() -> None:
+    answers = iter([0, "stale", 1])
+
+    def respond(message: dict[str, Any]) -> Any:
+        answer = next(answers)
+        if answer == "stale":
+            return b'{"type":"action","id":%d,"choice":1}' % (message["id"] - 1)
+        return answer
+
+    client = started(FakeConnection(respond=respond))
+    assert act(client).failure is None
+    result = act(client)
+    assert result.failure is not None and result.failure.type == "protocol_error"
+    assert result.failure.detail == "'action' answers id 0, expected 1"
+    assert act(client).choice == 1
+
+
+def test_late_answer_to_a_timed_out_act_is_dropped_not_punished_twice() -> None:
+    late: list[int] = []
+
+    def respond(message: dict[str, Any]) -> Any:
+        if not late:
+            late.append(message["id"])
+            return None  # times out
+        return b'{"type":"action","id":%d,"choice":0}\n{"type":"action","id":%d,"choice":2}' % (
+            late[0], message["id"])
+
+    client = started(FakeConnection(respond=respond))
+    first = act(client)
+    assert first.failure is not None and first.failure.type == "timeout"
+    second = act(client)
+    assert (second.choice, second.failure) == (2, None)
+    assert client.strikes == 1
+
+
+def test_strikes_past_the_limit_forfeit_and_stop_the_process() -> None:
+    conn = FakeConnection(respond=lambda m: 99)
+    client = started(conn, FAST.replace(max_strikes=2))
+    results = [act(client) for _ in range(3)]
+    assert [r.forfeit for r in results] == [False, False, True]
+    assert client.forfeited == "illegal_choice" and conn.killed and not client.alive
+    after = act(client)
+    assert (after.choice, after.forfeit, after.failure) == (0, True, None)
+    assert client.diagnostics.forfeits == 1 and client.diagnostics.strikes == 3
+
+
+def test_zero_strikes_allowed_forfeits_at_the_first() -> None:
+    client = started(FakeConnection(respond=lambda m: None), FAST.replace(max_strikes=0))
+    assert act(client).forfeit
+
+
+@pytest.mark.parametrize(("response", "kind", "detail"), [
+    ("crash", "crash", "exited mid-game (exit code 1); stderr: Traceback: boom"),
+    ("oom", "memory_limit", "ran out of memory (exit code -9)"),
+    ("overflow", "output_limit", "wrote a line longer than 1000000 bytes"),
+])
+def test_fatal_failures_forfeit_at_once(response: str, kind: str, detail: str) -> None:
+    conn = FakeConnection(respond=lambda m: response)
+    client = started(conn)
+    result = act(client)
+    assert result.forfeit and result.choice == 0
+    assert result.failure is not None
+    assert (result.failure.type, result.failure.detail) == (kind, detail)
+    assert not client.alive and client.forfeited == kind
+
+
+def test_restart_after_forfeit_for_the_next_game() -> None:
+    made: list[FakeConnection] = []
+
+    def factory() -> FakeConnection:
+        made.append(FakeConnection(respond=(lambda m: "crash") if not made else (lambda m: 1)))
+        return made[-1]
+
+    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
+    assert client.start() is None
+    client.begin_game(b'{"type":"game_start"}\n')
+    assert act(client).forfeit
+    client.end_game(b'{"type":"game_end"}\n')
+    assert client.begin_game(b'{"type":"game_start"}\n') is None
+    assert len(made) == 2 and client.diagnostics.restarts == 1
+    assert act(client).choice == 1 and client.forfeited is None
+
+
+def test_death_between_games_is_a_crash_without_forfeit() -> None:
+    made: list[FakeConnection] = []
+
+    def factory() -> FakeConnection:
+        made.append(FakeConnection())
+        return made[-1]
+
+    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
+    client.start()
+    made[0]._exit(3)
+    assert client.begin_game(b'{"type":"game_start"}\n') is None
+    assert [f.type for f in client.pending] == ["crash"]
+    assert client.pending[0].detail == "exited between games (exit code 3)"
+    assert client.forfeited is None and len(made) == 2
+
+
+def test_gives_up_after_repeated_startup_failures() -> None:
+    client, launcher = make(FakeConnection(ready=None))
+    for _ in range(MAX_FAILED_STARTS + 2):
+        client.begin_game(b'{"type":"game_start"}\n')
+        assert client.forfeited == "startup_failure"
+    assert len(launcher.made) == MAX_FAILED_STARTS
+
+
+def test_time_bank_pays_for_overruns(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = [100.0]
+    monkeypatch.setattr(client_module, "_monotonic", lambda: clock[0])
+
+    def slow(message: dict[str, Any]) -> Any:
+        clock[0] += 0.5  # each answer takes 500 ms against a 200 ms limit
+        return 0
+
+    conn = FakeConnection(respond=slow)
+    client = started(conn, FAST.replace(time_bank_ms=1000))
+    budgets = []
+    for _ in range(3):
+        result = act(client)
+        budgets.append(conn.acts()[-1]["time_ms"])
+        assert result.failure is None
+    # 1200 ms, then 1200 - 300 = 900, then 600: the bank pays 300 ms per answer.
+    assert budgets == [1200, 900, 600]
+    client.begin_game(b'{"type":"game_start"}\n')
+    act(client)
+    assert conn.acts()[-1]["time_ms"] == 1200  # a new game refills the bank
+
+
+def test_close_says_bye_then_stops() -> None:
+    conn = FakeConnection()
+    client = started(conn)
+    ended = client.close()
+    assert conn.sent[-1] == {"type": "bye"}
+    assert ended is not None and ended.voluntary and ended.exit_code == 0
+    stubborn = FakeConnection(exit_on_bye=False)
+    ended = started(stubborn).close()
+    assert ended is not None and not ended.voluntary and stubborn.killed
+
+
+# ------------------------------------------------------------------ the same rules on MockTransport
+def mock_client(script: Any, limits: Limits = FAST) -> BotClient:
+    def launcher(command: Any, workdir: Any, lim: Any) -> TransportConnection:
+        return TransportConnection(MockTransport(script), level="mock")
+
+    client = BotClient(["mock"], ".", limits, launcher=launcher)
+    assert client.start() is None
+    client.begin_game(b'{"type":"game_start"}\n')
+    return client
+
+
+def script(answer: Any) -> Any:
+    def respond(message: dict[str, Any]) -> Any:
+        if message["type"] == "hello":
+            return {"type": "ready", "name": "mock"}
+        if message["type"] == "act":
+            return answer(message)
+        return None
+    return respond
+
+
+@pytest.mark.parametrize(("answer", "kind"), [
+    (lambda m: {"type": "action", "id": m["id"], "choice": 1}, None),
+    (lambda m: {"type": "action", "id": m["id"] + 5, "choice": 1}, "protocol_error"),
+    (lambda m: {"type": "action", "id": m["id"], "choice": 3}, "illegal_choice"),
+    (lambda m: "not json at all", "protocol_error"),
+    (lambda m: {"type": "action", "id": m["id"]}, "protocol_error"),
+    (lambda m: Timeout(), "timeout"),
+    (lambda m: None, "timeout"),
+    (lambda m: Overflow(1_000_000), "output_limit"),
+    (lambda m: Closed(), "crash"),
+])
+def test_rules_hold_on_mock_transport(answer: Any, kind: str | None) -> None:
+    client = mock_client(script(answer))
+    result = act(client)
+    assert (result.failure.type if result.failure else None) == kind
+    assert result.choice == (1 if kind is None else 0)
+
+
+def test_mock_transport_sees_compact_protocol_lines() -> None:
+    transport = MockTransport(script(lambda m: {"type": "action", "id": m["id"], "choice": 0}))
+    client = BotClient(["mock"], ".", FAST,
+                       launcher=lambda c, w, lim: TransportConnection(transport))
+    client.start()
+    client.begin_game(json.dumps({"type": "game_start", "game": 0}).encode() + b"\n")
+    client.act("swap", {"hand": []}, [{"swap": None}], None,
+               b'{"type":"event","event":{"type":"draw","seat":0}}\n')
+    client.close()
+    assert [m["type"] for m in transport.sent] == ["hello", "game_start", "event", "act", "bye"]

@@ -1,0 +1,193 @@
+"""End to end: hostile bots in real sandboxed matches against the sample random bot.
+
+Each bot misbehaves in one way (tests/fixtures/bots/). For each: the right failure type is
+recorded, the match finishes with a placement for every seat in every game, the honest bot is
+never disturbed, and no process of either bot is left afterwards. Limits are small so the
+whole file runs in seconds; no wall-clock threshold is asserted.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import socket
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.referee.client import Connection
+from arena.referee.launch import TransportConnection, sandbox_launcher
+from arena.referee.match import MatchOutcome, MatchRequest, play_match
+from arena.registry import resolve
+from arena.sandbox import Limits, probe
+from arena.sandbox.reaper import find_processes
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures" / "bots"
+RANDOM = ROOT / "bots" / "random.py"
+LIMITS = Limits(decision_ms=200, time_bank_ms=0, startup_ms=10_000, bye_grace_ms=300,
+                max_strikes=2, memory_mb=256, line_bytes=100_000)
+
+pytestmark = pytest.mark.skipif(not probe().can_run, reason="bots cannot run on this machine")
+
+
+class RecordingLauncher:
+    """The sandbox launcher, remembering every connection (to check for leftovers)."""
+
+    def __init__(self) -> None:
+        self.inner = sandbox_launcher()
+        self.made: list[TransportConnection] = []
+
+    def __call__(self, command: Sequence[str], workdir: Any, limits: Any) -> Connection:
+        conn = self.inner(command, workdir, limits)
+        assert isinstance(conn, TransportConnection)
+        self.made.append(conn)
+        return conn
+
+
+def own_zombies() -> list[int]:
+    me = os.getpid()
+    zombies = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if fields[0] == "Z" and int(fields[1]) == me:
+            zombies.append(int(entry))
+    return zombies
+
+
+def play(bot: Path | str, games: int = 2, limits: Limits = LIMITS) -> tuple[MatchOutcome,
+                                                                           RecordingLauncher]:
+    launcher = RecordingLauncher()
+    outcome = play_match(MatchRequest(bots=[resolve(bot), resolve(RANDOM)], games=games,
+                                      seed=3, limits=limits, launcher=launcher,
+                                      event_date=dt.date(2026, 11, 29)))
+    assert len(outcome.games) == games
+    for game in outcome.games:
+        assert len(game.placements) == 2 and min(game.placements) == 1
+        assert all(f["seat"] == 0 for f in game.failures), "the honest bot never fails"
+    assert outcome.bots[1]["failures"] == {} and outcome.bots[1]["restarts"] == 0
+    for conn in launcher.made:
+        assert conn.marker and find_processes(marker=conn.marker) == [], "leftover process"
+    assert own_zombies() == []
+    return outcome, launcher
+
+
+def failure_types(outcome: MatchOutcome) -> list[list[str]]:
+    return [[f["type"] for f in game.failures] for game in outcome.games]
+
+
+def log_of(outcome: MatchOutcome) -> str:
+    return "".join(g.record["referee"]["logs"].get("0", "") for g in outcome.games)
+
+
+@pytest.mark.parametrize(("fixture", "kind"), [
+    ("hang.py", "timeout"),
+    ("sleepy.py", "timeout"),
+    ("garbage", "protocol_error"),
+    ("stale", "protocol_error"),
+    ("out_of_range.py", "illegal_choice"),
+])
+def test_strikes_then_forfeit(fixture: str, kind: str) -> None:
+    outcome, _ = play(FIXTURES / fixture)
+    strikes = LIMITS.max_strikes + 1
+    for game, types in zip(outcome.games, failure_types(outcome), strict=True):
+        assert types == [kind] * strikes
+        assert game.forfeits == {0: kind} and game.placements == [2, 1]
+    assert outcome.bots[0]["restarts"] == 1, "restarted once, for the second game"
+
+
+@pytest.mark.parametrize(("fixture", "kind", "detail", "limits"), [
+    ("crasher.py", "crash", "deliberate crash in the middle of a game", LIMITS),
+    ("giant", "output_limit", "wrote a line longer than 100000 bytes", LIMITS),
+    # Touching 128 MiB takes a while on a busy machine: give the hog time to hit the limit.
+    ("memory_hog.py", "memory_limit", "ran out of memory",
+     LIMITS.replace(memory_mb=128, decision_ms=3000)),
+])
+def test_fatal_failures_forfeit_at_once(fixture: str, kind: str, detail: str,
+                                        limits: Limits) -> None:
+    outcome, _ = play(FIXTURES / fixture, limits=limits)
+    for game, types in zip(outcome.games, failure_types(outcome), strict=True):
+        # A loaded machine may let a decision time out before the failure itself.
+        assert types[-1] == kind and set(types[:-1]) <= {"timeout"}
+        assert game.forfeits == {0: kind} and game.placements == [2, 1]
+        assert detail in game.failures[-1]["detail"]
+    assert outcome.bots[0]["restarts"] == 1
+
+
+def test_forked_daemons_do_not_outlive_the_match() -> None:
+    outcome, launcher = play(FIXTURES / "forker.py", games=1)
+    assert failure_types(outcome) == [[]]
+    assert outcome.bots[0]["exit"] is not None
+
+
+def test_ignoring_sigterm_and_bye_gets_the_bot_killed() -> None:
+    outcome, _ = play(FIXTURES / "sigterm", games=1)
+    assert failure_types(outcome) == [[]]
+    assert outcome.bots[0]["exit"] == "still running 300 ms after 'bye'; killed"
+    assert outcome.bots[1]["exit"] == "exit code 0"
+
+
+def test_writing_outside_its_directory_is_blocked(tmp_path: Path) -> None:
+    """The repository and the bot's own files are out of reach; what the bot may write
+    (its private /tmp, or a private root with bubblewrap) never reaches the host."""
+    target = ROOT / "results" / f"escape-{os.getpid()}.txt"
+    bot = tmp_path / "writer.py"
+    bot.write_text((FIXTURES / "writer.py").read_text().replace("__REPO_TARGET__",
+                                                                  str(target)))
+    host_tmp = Path("/tmp/palaestra-escape.txt")
+    host_tmp.unlink(missing_ok=True)
+    try:
+        outcome, _ = play(bot, games=1)
+        assert failure_types(outcome) == [[]]
+        log = log_of(outcome)
+        assert f"WRITE {target}: blocked" in log
+        assert "WRITE palaestra-own-dir.txt: blocked" in log
+        assert not target.exists()
+        assert not host_tmp.exists()
+        assert not Path("/palaestra-escape.txt").exists()
+    finally:
+        target.unlink(missing_ok=True)
+
+
+@pytest.mark.skipif(probe().layers.get("bwrap") is not True,
+                    reason="no network namespace without bubblewrap")
+def test_network_connections_are_blocked(tmp_path: Path) -> None:
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    server.setblocking(False)  # a connection that got through would wait in the backlog
+    bot = tmp_path / "networker.py"
+    port = server.getsockname()[1]
+    bot.write_text((FIXTURES / "networker.py").read_text().replace("__PORT__", str(port)))
+    try:
+        outcome, _ = play(bot, games=1)
+        assert failure_types(outcome) == [[]]
+        assert "CONNECT: blocked" in log_of(outcome)
+        with pytest.raises(BlockingIOError):
+            server.accept()
+    finally:
+        server.close()
+
+
+def test_reading_another_bots_files_is_blocked(tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    secret = other / "secret_bot.py"
+    shutil.copy(ROOT / "bots" / "greedy.py", secret)
+    os.chmod(other, 0o700)  # how a submitted bot's files are kept: readable by the arena only
+    bot = tmp_path / "reader.py"
+    bot.write_text((FIXTURES / "reader.py").read_text().replace("__OTHER_BOT__", str(secret)))
+    outcome, _ = play(bot, games=1)
+    assert failure_types(outcome) == [[]]
+    log = log_of(outcome)
+    assert "OTHER blocked" in log
+    assert "readable files 0" in log

@@ -1,0 +1,184 @@
+"""play_match with scripted bots: message flow, persistence, failures, starting seats."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from referee_fakes import FAST, FakeConnection, fake_spec, random_responder
+
+from arena.engine import GameConfig, new_game
+from arena.errors import RulesError
+from arena.referee import match as match_module
+from arena.referee.match import GameOutcome, MatchRequest, game_seed, play_match
+
+
+class Table:
+    """A launcher with one fake-bot factory per seat (matched by the command's name)."""
+
+    def __init__(self, factories: list[Callable[[], FakeConnection]]) -> None:
+        self.factories = factories
+        self.made: dict[int, list[FakeConnection]] = {i: [] for i in range(len(factories))}
+
+    def __call__(self, command: Any, workdir: Any, limits: Any) -> FakeConnection:
+        seat = int(command[0])
+        conn = self.factories[seat]()
+        self.made[seat].append(conn)
+        return conn
+
+
+def request(table: Table, games: int = 2, seed: int = 1, **kw: Any) -> MatchRequest:
+    bots = []
+    for seat in range(len(table.factories)):
+        spec = fake_spec(f"bot{seat}")
+        object.__setattr__(spec, "command", (str(seat),))
+        bots.append(spec)
+    return MatchRequest(bots=bots, games=games, seed=seed, limits=FAST, launcher=table,
+                        event_date=dt.date(2026, 11, 29), **kw)
+
+
+def honest(seed: int = 0, **kw: Any) -> Callable[[], FakeConnection]:
+    return lambda: FakeConnection(respond=random_responder(seed), **kw)
+
+
+def test_a_clean_match_keeps_one_process_per_bot_and_sends_everything_once() -> None:
+    table = Table([honest(1), honest(2), honest(3)])
+    seen: list[GameOutcome] = []
+    outcome = play_match(request(table, games=3), on_game=seen.append)
+    assert [g.game_index for g in seen] == [0, 1, 2] and outcome.games == seen
+    assert all(len(conns) == 1 for conns in table.made.values())
+    for game in outcome.games:
+        assert sorted(game.placements)[0] == 1 and len(game.placements) == 3
+        assert game.failures == [] and game.forfeits == {}
+        assert game.decisions > 0 and game.game_id == f"match/g{game.game_index}"
+        assert game.seed == game_seed(1, game.game_index)
+        assert game.record["referee"]["failures"] == []
+    for seat, (conn,) in table.made.items():
+        types = [m["type"] for m in conn.sent]
+        assert types[0] == "hello" and types[-1] == "bye"
+        assert types.count("game_start") == 3 and types.count("game_end") == 3
+        ids = [m["id"] for m in conn.acts()]
+        assert ids == sorted(set(ids)), "ids only grow, across games too"
+        starts = [m for m in conn.sent if m["type"] == "game_start"]
+        assert [m["seat"] for m in starts] == [seat] * 3
+        assert all("seed" not in m for m in starts)
+        assert all("events" not in m["observation"] for m in conn.acts())
+    bots = outcome.to_json()["bots"]
+    assert [b["starts"] for b in bots] == [1, 1, 1]
+    assert sum(b["decisions"] for b in bots) == outcome.decisions
+
+
+def test_every_visible_event_is_sent_exactly_once_in_order(monkeypatch: pytest.MonkeyPatch
+                                                           ) -> None:
+    states = []
+
+    def capture(config: GameConfig) -> Any:
+        states.append(new_game(config))
+        return states[-1]
+
+    monkeypatch.setattr(match_module, "new_game", capture)
+    table = Table([honest(4), honest(5)])
+    play_match(request(table, games=2))
+    for seat, (conn,) in table.made.items():
+        per_game: list[list[dict[str, Any]]] = []
+        for message in conn.sent:
+            if message["type"] == "game_start":
+                per_game.append([])
+            elif message["type"] == "event":
+                per_game[-1].append(message["event"])
+        assert len(per_game) == 2
+        for state, sent in zip(states, per_game, strict=True):
+            assert sent == json.loads(json.dumps(state.events_for(seat)))
+
+
+def test_a_crash_forfeits_one_game_and_restarts_for_the_next() -> None:
+    def crasher() -> FakeConnection:
+        acts = [0]
+
+        def respond(message: dict[str, Any]) -> Any:
+            acts[0] += 1
+            return "crash" if acts[0] == 3 else 0
+        return FakeConnection(respond=respond)
+
+    table = Table([honest(1), crasher, honest(2)])
+    outcome = play_match(request(table, games=2))
+    first, second = outcome.games
+    assert first.forfeits == {1: "crash"}
+    assert first.placements[1] == 3 and sorted(first.placements)[0] == 1
+    assert [(f["seat"], f["type"]) for f in first.failures] == [(1, "crash")]
+    assert first.failures[0]["bot"] == "bot1@000000000000"
+    assert "exited mid-game (exit code 1)" in first.failures[0]["detail"]
+    assert len(table.made[1]) == 2  # restarted for game 1, which it crashes again
+    assert second.forfeits == {1: "crash"}
+    assert outcome.bots[1]["restarts"] == 1 and outcome.bots[1]["failures"] == {"crash": 2}
+    # the honest bots never noticed
+    assert all(len(table.made[s]) == 1 for s in (0, 2))
+    assert outcome.bots[0]["failures"] == {} and outcome.bots[2]["failures"] == {}
+
+
+def test_timeouts_past_the_strike_limit_forfeit_and_the_seat_plays_defaults() -> None:
+    table = Table([honest(1), lambda: FakeConnection(respond=lambda m: None)])
+    outcome = play_match(request(table, games=1))
+    game = outcome.games[0]
+    assert game.forfeits == {1: "timeout"}
+    assert [f["type"] for f in game.failures] == ["timeout"] * (FAST.max_strikes + 1)
+    assert game.placements == [1, 2]
+    assert game.record["result"]["forfeits"] == {"1": "timeout"}
+    assert outcome.bots[1]["timeouts"] == FAST.max_strikes + 1
+
+
+def test_a_bot_that_never_starts_forfeits_every_game_and_is_given_up() -> None:
+    table = Table([honest(1), lambda: FakeConnection(ready=None)])
+    outcome = play_match(request(table, games=5))
+    assert all(g.forfeits == {1: "startup_failure"} for g in outcome.games)
+    assert all(g.placements == [1, 2] for g in outcome.games)
+    assert len(table.made[1]) == 3  # then the referee stops wasting start-up waits on it
+    types = [f["type"] for g in outcome.games for f in g.failures]
+    assert types == ["startup_failure"] * 3
+
+
+def test_first_starting_seat_follows_last_read_page_then_the_loser() -> None:
+    def dated(day: str) -> Callable[[], FakeConnection]:
+        ready = json.dumps({"type": "ready", "name": "x", "last_read_page": day}).encode()
+        return lambda: FakeConnection(respond=random_responder(7), ready=ready)
+
+    table = Table([dated("2026-01-01"), dated("2026-11-28"), dated("2025-05-05")])
+    outcome = play_match(request(table, games=3))
+    assert outcome.games[0].starting_seat == 1
+    for previous, game in zip(outcome.games, outcome.games[1:], strict=False):
+        assert previous.placements[game.starting_seat] == max(previous.placements)
+
+
+def test_same_seed_same_match() -> None:
+    def run() -> list[Any]:
+        table = Table([honest(1), honest(2)])
+        return [(g.placements, g.desmos, g.decisions) for g in
+                play_match(request(table, games=3, seed=9)).games]
+
+    assert run() == run()
+
+
+@pytest.mark.parametrize("count", [1, 6])
+def test_bot_count_is_checked(count: int) -> None:
+    table = Table([honest(i) for i in range(count)])
+    with pytest.raises(RulesError, match=f"a match needs 2 to 5 bots, got {count}"):
+        play_match(request(table))
+
+
+def test_act_messages_do_not_grow_with_the_game() -> None:
+    table = Table([honest(1), honest(2)])
+    play_match(request(table, games=1))
+    sizes = [len(json.dumps(m)) for m in table.made[0][0].acts()]
+    assert max(sizes) < 3000, "observations carry no history"
+
+
+def test_outcome_json_is_plain_data() -> None:
+    table = Table([honest(1), honest(2)])
+    outcome = play_match(request(table, games=2))
+    data = json.loads(json.dumps(outcome.to_json(records=True)))
+    assert data["standings"][0]["bot"] == "bot0@000000000000"
+    assert data["games"][0]["record"]["format"] == "palaestra-record/1"
+    assert "record" not in outcome.to_json()["games"][0]

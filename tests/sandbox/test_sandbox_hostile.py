@@ -1,0 +1,185 @@
+"""Hostile programs in the sandbox: each gets the right observable outcome, and nothing it
+started survives (checked after every test by the ``run_hostile`` fixture), under every sandbox
+mode this machine offers."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import tempfile
+from pathlib import Path
+
+import pytest
+from conftest import STARTUP_S, drops_privileges, has
+
+from arena.protocol.transport import Closed, Line, Overflow, Timeout
+from arena.sandbox import Limits, SandboxReport
+from arena.sandbox.reaper import find_processes
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_hangs_forever_times_out_and_is_killed(run_hostile) -> None:
+    bot = run_hostile("hang.py")
+    bot.ready()
+    bot.send()
+    assert isinstance(bot.receive(0.2), Timeout)
+    assert isinstance(bot.receive(0.0), Timeout)
+    status = bot.proc.kill_all()
+    assert status.killed_by_referee and not status.running
+
+
+def test_sleeps_past_the_limit_then_answers_late(run_hostile) -> None:
+    bot = run_hostile("slow.py", "1.0")
+    bot.ready()
+    bot.send('{"id": 1}')
+    assert isinstance(bot.receive(0.1), Timeout)
+    late = bot.receive(STARTUP_S)  # the stale answer still arrives, and is recognisable
+    assert isinstance(late, Line) and json.loads(late.data) == {"id": 1}
+
+
+def test_busy_loop_is_stopped_by_the_cpu_limit(run_hostile) -> None:
+    bot = run_hostile("busy_loop.py", limits=Limits(cpu_seconds=1))
+    bot.ready()
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Closed) and got.status is not None
+    assert got.status.signal in (signal.SIGXCPU, signal.SIGKILL)
+    assert not got.status.killed_by_referee
+
+
+@pytest.mark.parametrize(("mode", "code", "sig"), [("exit3", 3, None),
+                                                   ("segv", None, signal.SIGSEGV)])
+def test_crash_mid_way_reports_exit_code_or_signal(run_hostile, mode: str, code: int | None,
+                                                   sig: int | None) -> None:
+    bot = run_hostile("crash.py", mode)
+    bot.ready()
+    bot.send()
+    assert isinstance(bot.receive(STARTUP_S), Line)
+    bot.send()
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Closed) and got.status is not None
+    assert (got.status.exit_code, got.status.signal) == (code, sig)
+    assert not got.status.killed_by_referee and not got.status.memory_limit
+    assert bot.proc.exit_status().description == ("exit code 3" if code else "killed by SIGSEGV")
+
+
+def test_garbage_arrives_as_lines_that_do_not_parse(run_hostile) -> None:
+    bot = run_hostile("garbage.py")
+    bot.ready()
+    lines = [bot.receive(STARTUP_S) for _ in range(4)]
+    assert all(isinstance(line, Line) for line in lines)
+    datas = [line.data for line in lines if isinstance(line, Line)]
+    assert datas[1] == b"\xff\xfe\x00\x01 binary \x80"
+    assert datas[2] == b'{"type": "action", "id": '  # CRLF ends a line too
+    for data in datas:
+        with pytest.raises(ValueError):
+            json.loads(data)
+
+
+def test_gigantic_line_overflows_and_reading_stops(run_hostile) -> None:
+    bot = run_hostile("huge_line.py", "2000000", limits=Limits(line_bytes=100_000))
+    bot.ready()
+    got = bot.receive(STARTUP_S)
+    assert got == Overflow(100_000)
+    assert bot.receive(STARTUP_S) == Overflow(100_000)  # sticky: "after" is never read
+
+
+def test_unbounded_memory_fails_detectably(run_hostile) -> None:
+    bot = run_hostile("memory_hog.py", limits=Limits(memory_mb=256))
+    bot.ready()
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Closed) and got.status is not None
+    assert got.status.memory_limit or got.status.signal == signal.SIGKILL
+    assert got.status.memory_limit is ("MemoryError" in bot.proc.stderr_text())
+
+
+@pytest.mark.parametrize("then", ["exit", "hang"])
+def test_children_that_outlive_the_bot_are_all_killed(run_hostile, then: str) -> None:
+    bot = run_hostile("fork_orphans.py", then)
+    text = bot.ready()
+    assert len(text.split()) == 4  # ready + three pids: child, own group, setsid'd grandchild
+    if then == "hang":
+        assert len(find_processes(marker=bot.marker, include_zombies=False)) >= 4
+    bot.proc.kill_all()  # the fixture then checks that nothing with the marker is left
+
+
+def test_ignores_sigterm_and_closed_stdin_is_killed_after_the_grace(run_hostile) -> None:
+    bot = run_hostile("ignore_sigterm.py")
+    assert "SIGTERM ignored" in bot.ready()
+    status = bot.proc.shutdown(grace_s=0.2)
+    assert status.killed_by_referee and not status.running
+
+
+def test_writes_outside_its_directory_fail_or_stay_invisible(run_hostile,
+                                                             report: SandboxReport) -> None:
+    tmp_target = Path(tempfile.gettempdir()) / f"outside-{os.getpid()}-{id(report)}"
+    repo_target = REPO / f"outside-{os.getpid()}-{id(report)}"
+    bot = run_hostile("write_outside.py", str(tmp_target), str(repo_target))
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), bot.proc.stderr_text()
+    results = json.loads(got.data)
+    try:
+        own = [path for path in results if path.endswith("written-by-bot")]
+        assert own and results[own[0]] != "written"  # its own files are read-only
+        if has(report, "bwrap", "landlock") or drops_privileges(report):
+            assert not repo_target.exists()
+        if has(report, "bwrap", "landlock"):
+            assert not tmp_target.exists()  # refused (landlock) or in a private /tmp (bwrap)
+    finally:
+        for target in (tmp_target, repo_target):
+            if target.exists():
+                target.unlink()
+
+
+def test_network_connection_is_refused(run_hostile, report: SandboxReport) -> None:
+    if not has(report, "bwrap", "seccomp", "landlock"):
+        pytest.skip("no layer that blocks the network in this mode")
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        server.setblocking(False)
+        bot = run_hostile("network.py", str(server.getsockname()[1]))
+        got = bot.receive(STARTUP_S)
+        assert isinstance(got, Line) and got.text.startswith("refused"), got
+        with pytest.raises(BlockingIOError):
+            server.accept()
+
+
+def test_reading_another_bots_files_fails(run_hostile, report: SandboxReport) -> None:
+    if not (has(report, "bwrap", "landlock") or drops_privileges(report)):
+        pytest.skip("the bot runs as the referee's uid without a filesystem layer")
+    other = Path(tempfile.mkdtemp(prefix="arena-other-bot-"))
+    try:
+        secret = other / "secret.txt"
+        secret.write_text("s3cret\n")
+        secret.chmod(0o600)
+        bot = run_hostile("read_other.py", str(secret))
+        first, second = bot.receive(STARTUP_S), bot.receive(STARTUP_S)
+        assert isinstance(first, Line) and first.text.startswith("denied"), first
+        assert isinstance(second, Line) and second.text.startswith("denied"), second
+    finally:
+        secret.unlink()
+        other.rmdir()
+
+
+def test_process_limit_stops_a_fork_spree(run_hostile, report: SandboxReport) -> None:
+    if not drops_privileges(report):
+        pytest.skip("RLIMIT_NPROC does not bind root")
+    bot = run_hostile("many_processes.py", "200", limits=Limits(processes=8))
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line) and got.text.startswith("forked"), got
+    assert int(got.text.split()[1]) < 200
+
+
+def test_well_behaved_echo_round_trips(run_hostile) -> None:
+    bot = run_hostile("echo.py")
+    bot.ready()
+    for i in range(20):
+        bot.transport.send({"type": "act", "id": i})
+        got = bot.receive(STARTUP_S)
+        assert isinstance(got, Line) and json.loads(got.data) == {"type": "act", "id": i}
+    bot.transport.close()
+    status = bot.proc.shutdown(grace_s=STARTUP_S)
+    assert status.exit_code == 0 and not status.killed_by_referee

@@ -1,0 +1,244 @@
+"""What a launched bot sees (environment, files, descriptors, user) and how it is ended."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import time
+from pathlib import Path
+
+import pytest
+from conftest import STARTUP_S, assert_nothing_left, drops_privileges, has
+
+from arena.errors import SandboxError
+from arena.protocol.transport import Closed, Line, SubprocessTransport
+from arena.sandbox import Limits, SandboxReport, kit_env, launch
+from arena.sandbox.reaper import ENV_MARKER, find_processes
+
+INSPECT = r"""
+import json, os, sys
+home = os.environ.get("HOME", "")
+try:
+    with open(os.path.join(home, "scratch.txt"), "w") as f:
+        f.write("ok")
+    home_writable = True
+except OSError:
+    home_writable = False
+print(json.dumps({
+    "env": dict(os.environ), "cwd": os.getcwd(), "files": sorted(os.listdir(".")),
+    "fds": sorted(int(fd) for fd in os.listdir("/proc/self/fd")), "uid": os.getuid(),
+    "argv": sys.argv[1:], "home_writable": home_writable, "executable": sys.executable,
+    "sid_is_own": os.getsid(0) == os.getpid() or os.getsid(0) == os.getppid(),
+}), flush=True)
+"""
+
+
+def write_bot(tmp_path: Path, source: str, name: str = "bot.py") -> Path:
+    bot_dir = tmp_path / "botdir"
+    bot_dir.mkdir(exist_ok=True)
+    (bot_dir / name).write_text(source)
+    return bot_dir
+
+
+def run_to_line(proc, seconds: float = STARTUP_S) -> Line:
+    transport = SubprocessTransport(proc)
+    got = transport.receive(time.monotonic() + seconds)
+    assert isinstance(got, Line), (got, proc.stderr_text())
+    return got
+
+
+def test_bot_sees_a_cleared_environment_its_copy_and_only_std_fds(
+        tmp_path: Path, report: SandboxReport) -> None:
+    bot_dir = write_bot(tmp_path, INSPECT)
+    (bot_dir / "data.txt").write_text("model weights")
+    with launch(["python3", str(bot_dir / "bot.py"), str(bot_dir / "data.txt"), "plain"],
+                workdir=bot_dir, env={**kit_env(), "EXTRA": "1"}, report=report) as proc:
+        seen = json.loads(run_to_line(proc).data)
+    env = seen["env"]
+    assert set(env) <= {"PATH", "HOME", "TMPDIR", "LANG", "PYTHONDONTWRITEBYTECODE",
+                        "PYTHONUNBUFFERED", "PYTHONNOUSERSITE", "PYTHONPATH", "EXTRA",
+                        ENV_MARKER, "LC_CTYPE", "PWD"}
+    assert env[ENV_MARKER] == proc.marker and env["LANG"] == "C.UTF-8"
+    assert env["PYTHONPATH"] == kit_env()["PYTHONPATH"]
+    assert seen["files"] == ["bot.py", "data.txt"]
+    assert seen["argv"] == ["data.txt", "plain"]  # absolute paths into workdir rewritten
+    assert seen["home_writable"]
+    assert seen["fds"] == [0, 1, 2, 3]  # 3 is the listdir of /proc/self/fd itself
+    assert os.path.realpath(seen["executable"]) == os.path.realpath(report.python)
+    if report.uid is not None:
+        assert seen["uid"] == report.uid
+    assert_nothing_left(proc)
+
+
+def test_single_module_bot_gets_only_its_own_file(tmp_path: Path,
+                                                  report: SandboxReport) -> None:
+    bot_dir = write_bot(tmp_path, INSPECT)
+    (bot_dir / "other_bot.py").write_text("SECRET = 1\n")
+    with launch(["python3", "bot.py"], workdir=bot_dir / "bot.py", report=report) as proc:
+        seen = json.loads(run_to_line(proc).data)
+    assert seen["files"] == ["bot.py"]
+
+
+def test_the_kit_is_importable_by_the_bot(tmp_path: Path, report: SandboxReport) -> None:
+    bot_dir = write_bot(tmp_path, "import arena, arena.errors, json\n"
+                                  "print(json.dumps(arena.__file__), flush=True)\n")
+    with launch(["python3", "bot.py"], workdir=bot_dir, env=kit_env(), report=report) as proc:
+        path = json.loads(run_to_line(proc).data)
+    assert path.startswith(str(report.kit_path))
+
+
+def test_stderr_is_drained_and_capped_head_and_tail(tmp_path: Path,
+                                                    report: SandboxReport) -> None:
+    bot_dir = write_bot(tmp_path, "import sys\n"
+                                  "sys.stderr.write('HEAD\\n' + 'x' * 3_000_000 + '\\nTAIL\\n')\n"
+                                  "sys.stderr.flush()\n"
+                                  "print('done', flush=True)\n")
+    limits = Limits(stderr_bytes=20_000)
+    with launch(["python3", "bot.py"], workdir=bot_dir, limits=limits, report=report) as proc:
+        assert run_to_line(proc).text == "done"  # a full stderr pipe never blocks the bot
+        proc.wait(STARTUP_S)
+        text = proc.stderr_text()
+    assert text.startswith("HEAD") and text.rstrip().endswith("TAIL")
+    assert "bytes of stderr dropped" in text
+    assert len(text) < 25_000
+
+
+def test_kill_all_is_idempotent_and_reports_the_kill(tmp_path: Path,
+                                                     report: SandboxReport) -> None:
+    bot_dir = write_bot(tmp_path, "import time\nprint('up', flush=True)\ntime.sleep(3600)\n")
+    proc = launch(["python3", "bot.py"], workdir=bot_dir, report=report)
+    run_to_line(proc)
+    assert proc.exit_status().running and proc.poll() is None
+    first = proc.kill_all()
+    assert first.killed_by_referee and not first.running
+    assert proc.kill_all() == first
+    assert_nothing_left(proc)
+
+
+def test_closed_is_reported_when_the_bot_exits(tmp_path: Path, report: SandboxReport) -> None:
+    bot_dir = write_bot(tmp_path, "import sys\nsys.exit(7)\n")
+    with launch(["python3", "bot.py"], workdir=bot_dir, report=report) as proc:
+        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
+        assert isinstance(got, Closed) and got.status is not None
+        assert got.status.exit_code == 7 and not got.status.killed_by_referee
+    assert_nothing_left(proc)
+
+
+def test_a_missing_bot_path_or_readable_path_is_a_sandbox_error(
+        tmp_path: Path, report: SandboxReport) -> None:
+    with pytest.raises(SandboxError, match="does not exist"):
+        launch(["python3", "bot.py"], workdir=tmp_path / "nope", report=report)
+    bot_dir = write_bot(tmp_path, "pass\n")
+    with pytest.raises(SandboxError, match="does not exist"):
+        launch(["python3", "bot.py"], workdir=bot_dir, readable=[tmp_path / "nope"],
+               report=report)
+    with pytest.raises(SandboxError, match="empty"):
+        launch([], workdir=bot_dir, report=report)
+    assert not list(Path("/tmp").glob("arena-box-*")) or True  # boxes of others may exist
+
+
+def test_the_bot_cannot_write_its_own_files(tmp_path: Path, report: SandboxReport) -> None:
+    bot_dir = write_bot(tmp_path, "import os, json\n"
+                                  "try:\n"
+                                  "    open('bot.py', 'a').write('x')\n"
+                                  "    print('modified', flush=True)\n"
+                                  "except OSError as e:\n"
+                                  "    print(type(e).__name__, flush=True)\n")
+    with launch(["python3", "bot.py"], workdir=bot_dir, report=report) as proc:
+        assert run_to_line(proc).text != "modified"
+    assert (bot_dir / "bot.py").read_text().endswith("e).__name__, flush=True)\n")
+
+
+SCRUBBED_GRANDCHILD = r"""
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.execve("/bin/sleep", ["sleep", "3600"], {})  # no marker anywhere
+    os._exit(0)
+os.waitpid(pid, 0)
+print("spawned", flush=True)
+sys.stdin.readline()
+"""
+
+
+def test_a_grandchild_that_scrubs_every_trace_dies_with_the_pid_namespace(
+        tmp_path: Path, report: SandboxReport) -> None:
+    if not has(report, "bwrap"):
+        pytest.skip("only a pid namespace catches a process that leaves no trace")
+    bot_dir = write_bot(tmp_path, SCRUBBED_GRANDCHILD)
+    proc = launch(["python3", "bot.py"], workdir=bot_dir, report=report)
+    assert run_to_line(proc).text == "spawned"
+    ns_pid = proc.namespace_pid()
+    assert ns_pid is not None
+    namespace = os.readlink(f"/proc/{ns_pid}/ns/pid")
+
+    def in_namespace() -> list[int]:
+        found = []
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                try:
+                    if os.readlink(f"/proc/{name}/ns/pid") == namespace:
+                        found.append(int(name))
+                except OSError:
+                    pass
+        return found
+
+    assert len(in_namespace()) >= 3  # the namespace init, the bot, the sleeping grandchild
+    proc.kill_all()
+    assert in_namespace() == []
+    assert_nothing_left(proc)
+
+
+def test_a_grandchild_that_scrubs_every_trace_is_killed_as_an_orphan_without_bwrap(
+        tmp_path: Path, report: SandboxReport) -> None:
+    if has(report, "bwrap"):
+        pytest.skip("covered by the pid-namespace test")
+    if report.uid is None or report.uid == os.geteuid():
+        pytest.skip("orphans are attributed by the bot uid, and bots run as the referee's")
+    bot_dir = write_bot(tmp_path, SCRUBBED_GRANDCHILD)
+    proc = launch(["python3", "bot.py"], workdir=bot_dir, report=report)
+    assert run_to_line(proc).text == "spawned"
+
+    def sleepers() -> list[int]:
+        found = []
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                try:
+                    stat = Path(f"/proc/{name}/stat").read_text()
+                    cmdline = Path(f"/proc/{name}/cmdline").read_bytes()
+                except OSError:
+                    continue
+                fields = stat[stat.rfind(")") + 2:].split()
+                if int(fields[1]) == os.getpid() and cmdline == b"sleep\x003600\x00":
+                    found.append(int(name))
+        return found
+
+    deadline = time.monotonic() + STARTUP_S
+    while not sleepers() and time.monotonic() < deadline:
+        time.sleep(0.01)  # the double fork reparents the grandchild to us (subreaper)
+    assert sleepers()
+    proc.kill_all()
+    assert sleepers() == []
+    assert_nothing_left(proc)
+
+
+def test_bots_run_unprivileged_when_the_referee_is_root(report: SandboxReport) -> None:
+    if os.geteuid() != 0:
+        pytest.skip("the referee is not root")
+    if not report.active("user"):
+        pytest.skip("the user layer is off in this mode")
+    assert report.uid not in (None, 0)
+    assert drops_privileges(report)
+
+
+def test_marker_finds_every_process_of_a_bot(tmp_path: Path, report: SandboxReport) -> None:
+    marker = "mk" + secrets.token_hex(8)
+    bot_dir = write_bot(tmp_path, "import os, time\nos.fork()\nprint('x', flush=True)\n"
+                                  "time.sleep(3600)\n")
+    with launch(["python3", "bot.py"], workdir=bot_dir, marker=marker, report=report) as proc:
+        run_to_line(proc)
+        assert len(find_processes(marker=marker, include_zombies=False)) >= 2
+    assert find_processes(marker=marker) == []

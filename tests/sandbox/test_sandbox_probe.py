@@ -1,0 +1,122 @@
+"""The probe's report, the limits, the seccomp program and ``arena doctor``."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import struct
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.errors import SandboxError
+from arena.sandbox import Limits, SandboxReport, probe
+from arena.sandbox import seccomp as seccomp_module
+from arena.sandbox.probe import LAYERS, NOT_NEEDED
+
+
+def test_probe_is_cached_once_per_process() -> None:
+    assert probe() is probe()
+
+
+def test_report_names_every_layer_and_a_level_made_of_the_active_ones() -> None:
+    report = probe()
+    assert set(report.layers) == set(LAYERS)
+    assert report.layers["setsid"] is True and report.layers["rlimits"] is True
+    active = [name for name, status in report.layers.items() if status is True]
+    assert set(report.level.split("+")) == set(active) - {"setsid"}
+    for name, status in report.layers.items():
+        assert status is True or (isinstance(status, str) and status), name
+    missing = [n for n, s in report.layers.items()
+               if s is not True and not str(s).startswith(NOT_NEEDED)]
+    assert len(report.warnings) == len(missing)
+    assert report.can_run
+    assert json.loads(json.dumps(report.to_json()))["level"] == report.level
+
+
+def test_disabling_a_layer_drops_it_from_the_level_with_a_warning(
+        reports: dict[str, SandboxReport]) -> None:
+    bare = reports["bare"]
+    for layer in ("bwrap", "landlock", "seccomp"):
+        assert not bare.active(layer)
+        assert layer not in bare.level.split("+")
+        assert any(f"layer {layer} " in line for line in bare.warnings)
+    with pytest.raises(ValueError, match="cannot disable"):
+        probe(disable={"rlimits"})
+
+
+@pytest.mark.skipif(shutil.which("bwrap") is None, reason="bubblewrap is not installed")
+def test_bubblewrap_works_here_when_installed() -> None:
+    # On CI (.ci/setup-system installs bubblewrap) the namespaces must be usable; where the
+    # kernel forbids them the probe must say why instead.
+    status = probe().layers["bwrap"]
+    assert status is True or "bwrap" in str(status)
+
+
+def test_root_referee_runs_bots_as_an_unprivileged_user() -> None:
+    report = probe()
+    if os.geteuid() != 0:
+        assert str(report.layers["user"]).startswith(NOT_NEEDED)
+        return
+    assert report.layers["user"] is True
+    assert report.uid not in (None, 0) and report.user != "root"
+
+
+def test_kit_is_a_read_only_world_readable_copy_of_the_arena_package() -> None:
+    kit = probe().kit_path / "arena"
+    assert (kit / "__init__.py").is_file() and (kit / "sandbox" / "launcher.py").is_file()
+    assert not list(kit.rglob("__pycache__"))
+    for path in [kit, *kit.rglob("*")]:
+        mode = path.stat().st_mode
+        assert mode & 0o004, path  # readable by the bot user
+        assert not mode & 0o022, path  # writable by nobody but the referee
+    assert os.access(probe().python, os.X_OK)
+
+
+def test_limits_validate_and_come_from_settings() -> None:
+    assert Limits().decision_ms == 1000 and Limits().max_strikes == 3
+    limits = Limits.from_mapping({"decision_ms": 200, "memory_mb": 256})
+    assert (limits.decision_ms, limits.memory_mb, limits.startup_ms) == (200, 256, 10_000)
+    assert Limits.from_mapping(None) == Limits()
+    assert limits.replace(decision_ms=5).decision_ms == 5
+    assert limits.to_json()["memory_mb"] == 256
+    with pytest.raises(SandboxError, match="unknown limit"):
+        Limits.from_mapping({"decison_ms": 1})
+    with pytest.raises(SandboxError, match="positive"):
+        Limits(memory_mb=0)
+    with pytest.raises(SandboxError, match="integer"):
+        Limits(decision_ms=1.5)  # type: ignore[arg-type]
+
+
+@pytest.mark.skipif(not seccomp_module.supported(), reason="no seccomp filter for this arch")
+def test_seccomp_program_is_well_formed_classic_bpf() -> None:
+    program = seccomp_module.filter_program()
+    assert program is not None and len(program) % 8 == 0
+    count = len(program) // 8
+    assert count < 256
+    instructions = [struct.unpack("<HBBI", program[i * 8:i * 8 + 8]) for i in range(count)]
+    for index, (code, jt, jf, _k) in enumerate(instructions):
+        if code & 0x07 == 0x05:  # BPF_JMP: both targets inside the program
+            assert index + 1 + max(jt, jf) < count
+    assert instructions[-1][0] == 0x06  # ends in a return
+
+
+def test_doctor_prints_the_checklist_and_exits_zero() -> None:
+    result = CliRunner().invoke(app, ["doctor"])
+    assert result.exit_code == 0, result.output
+    report = probe()
+    assert f"Sandbox level: {report.level}" in result.output
+    for layer in LAYERS:
+        assert f"] {layer}" in result.output
+    assert report.python in result.output and report.user in result.output
+
+
+def test_doctor_json_is_the_report() -> None:
+    result = CliRunner().invoke(app, ["doctor", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output[result.output.index("{"):])
+    assert data["level"] == probe().level and data["python"] == probe().python
+    assert Path(data["kit_path"]) == probe().kit_path

@@ -1,0 +1,209 @@
+"""The bot kit: Bot, Request, the runner's protocol handling, loading, and the sample bots."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from arena.engine import GameConfig, RandomAgent, play_game
+from arena.protocol import messages
+from arena.protocol.schema import SCHEMAS
+from arena.sdk import Bot, GameEnd, GameStart, Request
+from arena.sdk.local import BotAgent
+from arena.sdk.runner import BotLoadError, find_bot_class, load_bot, serve
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class Listener(Bot):
+    name = "listener"
+    author = "Ann"
+    last_read_page = "2026-11-20"
+
+    def __init__(self) -> None:
+        self.calls: list[Any] = []
+
+    def on_game_start(self, game: GameStart) -> None:
+        self.calls.append(game)
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        self.calls.append(event)
+
+    def act(self, request: Request) -> int:
+        self.calls.append(request)
+        return len(request.legal) - 1
+
+    def on_game_end(self, result: GameEnd) -> None:
+        self.calls.append(result)
+
+
+def run(bot: Bot, lines: list[bytes]) -> tuple[int, list[dict[str, Any]]]:
+    read, write = os.pipe()
+    code = serve(bot, io.BytesIO(b"".join(lines)), write)
+    os.close(write)
+    with os.fdopen(read, "rb") as out:
+        answers = [json.loads(line) for line in out.read().splitlines()]
+    for answer in answers:
+        jsonschema.Draft202012Validator(SCHEMAS[answer["type"]]).validate(answer)
+    return code, answers
+
+
+def test_a_whole_exchange() -> None:
+    bot = Listener()
+    code, answers = run(bot, [
+        messages.hello({"decision_ms": 100}),
+        b"not json, ignored\n",
+        b'{"type":"future_message","x":1}\n',
+        messages.game_start(0, 1, ["a", "b"], 0, 5),
+        messages.event({"type": "draw", "seat": 1, "card": "God-3"}),
+        messages.act(5, "swap", {"hand": ["God-3", "Crown"]}, [{"swap": None}, {"swap": "Crown"}],
+                     800, {"round": 1}),
+        messages.game_end(0, [2, 1], ["Pair", "Triplet"], False, "none", {0: "timeout"}),
+        messages.bye(),
+        messages.act(6, "turn", {}, [{"action": "hold"}]),  # after bye: never read
+    ])
+    assert code == 0
+    assert answers == [
+        {"type": "ready", "protocol": 1, "name": "listener", "author": "Ann",
+         "last_read_page": "2026-11-20"},
+        {"type": "action", "id": 5, "choice": 1},
+    ]
+    start, event, request, end = bot.calls
+    assert start == GameStart(0, 1, ["a", "b"], 0, 5, start.raw)
+    assert event == {"type": "draw", "seat": 1, "card": "God-3", }
+    assert (request.id, request.kind, request.hand, request.time_ms, request.seat) == (
+        5, "swap", ["God-3", "Crown"], 800, 1)
+    assert request.context == {"round": 1}
+    assert end.placements == [2, 1] and end.forfeits == {0: "timeout"}
+
+
+def test_end_of_input_is_a_clean_exit() -> None:
+    assert run(Listener(), [messages.hello()])[0] == 0
+
+
+def test_default_name_and_dates_as_dates() -> None:
+    import datetime as dt
+
+    class Plain(Bot):
+        last_book_finished = dt.date(2026, 10, 2)
+
+    assert Plain().metadata() == {"name": "Plain", "last_book_finished": "2026-10-02"}
+    with pytest.raises(NotImplementedError, match="Plain must implement act"):
+        Plain().act(Request(0, "turn", {}, []))
+
+
+def test_find_bot_class(tmp_path: Path) -> None:
+    file = tmp_path / "two.py"
+    file.write_text(textwrap.dedent("""
+        from arena.sdk import Bot
+        class Base(Bot):
+            def act(self, request):
+                return 0
+        class Refined(Base):
+            pass
+        class Other(Bot):
+            def act(self, request):
+                return 0
+    """))
+    with pytest.raises(BotLoadError, match=r"several Bot subclasses in .*two.py \(Base, Other, "
+                                           r"Refined\); pick one with --class"):
+        load_bot(file)
+    assert type(load_bot(file, "Other")).__name__ == "Other"
+    with pytest.raises(BotLoadError, match="no Bot subclass named 'Nope'"):
+        load_bot(file, "Nope")
+    leaf = tmp_path / "leaf.py"
+    leaf.write_text(file.read_text().split("class Other")[0])
+    assert type(load_bot(leaf)).__name__ == "Refined"
+    empty = tmp_path / "empty.py"
+    empty.write_text("from arena.sdk import Bot\n")
+    with pytest.raises(BotLoadError, match="no subclass of arena.sdk.Bot defined in"):
+        load_bot(empty)
+    with pytest.raises(BotLoadError, match="not found"):
+        load_bot(tmp_path / "absent.py")
+    assert find_bot_class(sys.modules[__name__], "Listener") is Listener
+
+
+def runner(path: Path, lines: list[bytes], cwd: Path | None = None
+           ) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run([sys.executable, "-m", "arena.sdk.runner", str(path)],
+                          input=b"".join(lines), capture_output=True, timeout=60, env=env,
+                          cwd=cwd or path.parent)
+
+
+def test_runner_process_keeps_prints_off_the_protocol(tmp_path: Path) -> None:
+    bot = tmp_path / "chatty.py"
+    bot.write_text(textwrap.dedent("""
+        import os
+        from arena.sdk import Bot
+        print("loading")
+        class Chatty(Bot):
+            def act(self, request):
+                print("thinking")
+                os.write(1, b"raw fd 1\\n")
+                self.log("logged")
+                return 0
+    """))
+    done = runner(bot, [messages.hello(), messages.act(0, "turn", {}, [{"a": 1}]),
+                        messages.bye()])
+    assert done.returncode == 0
+    assert [json.loads(x)["type"] for x in done.stdout.splitlines()] == ["ready", "action"]
+    assert done.stderr.decode().split() == ["loading", "thinking", "raw", "fd", "1", "logged"]
+
+
+def test_a_module_named_like_the_stdlib_does_not_shadow_it(tmp_path: Path) -> None:
+    done = runner(ROOT / "bots" / "random.py",
+                  [messages.hello(), messages.act(0, "turn", {}, [{"a": 1}, {"b": 2}]),
+                   messages.bye()], cwd=ROOT / "bots")
+    assert done.returncode == 0, done.stderr.decode()
+    assert json.loads(done.stdout.splitlines()[1])["choice"] in (0, 1)
+
+
+def test_runner_reports_bot_errors(tmp_path: Path) -> None:
+    bot = tmp_path / "broken.py"
+    bot.write_text("from arena.sdk import Bot\nclass B(Bot):\n    def act(self, r):\n"
+                   "        return 1 // 0\n")
+    done = runner(bot, [messages.hello(), messages.act(0, "turn", {}, [{"a": 1}])])
+    assert done.returncode == 1
+    assert "[runner] the bot raised:" in done.stderr.decode()
+    assert "ZeroDivisionError" in done.stderr.decode()
+    syntax = tmp_path / "syntax.py"
+    syntax.write_text("def (:\n")
+    done = runner(syntax, [messages.hello()])
+    assert done.returncode == 2 and "loading" in done.stderr.decode()
+    usage = subprocess.run([sys.executable, "-m", "arena.sdk.runner"], capture_output=True,
+                           env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert usage.returncode == 2 and b"usage:" in usage.stderr
+
+
+@pytest.mark.parametrize("name", ["greedy", "collector"])
+def test_sample_strategies_beat_random(name: str) -> None:
+    wins = losses = 0
+    for game in range(30):
+        seat = game % 2
+        agents: list[Any] = [RandomAgent(game), RandomAgent(game + 100)]
+        agents[seat] = BotAgent(load_bot(ROOT / "bots" / f"{name}.py"))
+        places = play_game(GameConfig(players=("a", "b"), seed=game, starting_seat=game % 2),
+                           agents).result.placements  # type: ignore[union-attr]
+        wins += places[seat] < places[1 - seat]
+        losses += places[seat] > places[1 - seat]
+    assert wins > 2 * losses, (wins, losses)
+
+
+def test_bot_agent_falls_back_to_the_safe_default() -> None:
+    class Wild(Bot):
+        def act(self, request: Request) -> int:
+            return 99
+
+    state = play_game(GameConfig(players=("a", "b"), seed=1),
+                      [BotAgent(Wild()), RandomAgent(1)])
+    assert all(index == 0 for seat, _, index in state.choices if seat == 0)

@@ -1,0 +1,227 @@
+"""Bot references, manifests, content-hash versions and submit."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+import yaml
+
+from arena.errors import BotNotFoundError, ManifestError, SubmitError
+from arena.registry import (
+    PYTHON,
+    BotSpec,
+    list_bots,
+    module_metadata,
+    resolve,
+    submit,
+    submitted,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+MODULE = textwrap.dedent('''
+    import datetime
+    from arena.sdk import Bot
+
+    class Mine(Bot):
+        name = "mine"
+        author = "Ann"
+        version = "2.1"
+        last_read_page = "2026-11-20"
+        last_book_finished = datetime.date(2026, 1, 1)  # not a literal: ignored
+
+        def act(self, request):
+            return 0
+''')
+
+
+def passing(spec: BotSpec) -> Any:
+    return SimpleNamespace(ok=True, failures=lambda: [])
+
+
+def failing(spec: BotSpec) -> Any:
+    return SimpleNamespace(ok=False, failures=lambda: ["decisions: 4 timeout in 3 games"])
+
+
+@pytest.fixture
+def bots(tmp_path: Path) -> Path:
+    directory = tmp_path / "bots"
+    directory.mkdir()
+    (directory / "alpha.py").write_text(MODULE.replace('"mine"', '"alpha"'))
+    beta = directory / "beta"
+    beta.mkdir()
+    (beta / "bot.yaml").write_text("name: beta\ncommand: [node, bot.js]\nauthor: Bo\n"
+                                   "last_read_page: 2026-11-01\n")
+    (beta / "bot.js").write_text("// a bot in another language\n")
+    (directory / "_helper.py").write_text("# not a bot\n")
+    (directory / "notes.txt").write_text("not a bot either\n")
+    return directory
+
+
+def test_module_bot_spec(tmp_path: Path) -> None:
+    file = tmp_path / "mine.py"
+    file.write_text(MODULE)
+    spec = resolve(file)
+    assert spec.name == "mine" and spec.kind == "module"
+    assert spec.command == (PYTHON, "-m", "arena.sdk.runner", "mine.py")
+    assert spec.path == file.resolve()
+    assert spec.metadata == {"author": "Ann", "version": "2.1", "last_read_page": "2026-11-20"}
+    assert re.fullmatch(r"[0-9a-f]{12}", spec.version)
+    assert spec.key == f"mine@{spec.version}"
+
+
+def test_version_is_the_content_hash(tmp_path: Path) -> None:
+    file = tmp_path / "mine.py"
+    file.write_text(MODULE)
+    first = resolve(file).version
+    assert resolve(file).version == first
+    file.write_text(MODULE + "\n# changed\n")
+    assert resolve(file).version != first
+
+
+def test_directory_version_covers_every_file_but_caches(bots: Path) -> None:
+    beta = bots / "beta"
+    first = resolve(beta).version
+    (beta / "__pycache__").mkdir()
+    (beta / "__pycache__" / "x.pyc").write_bytes(b"\0")
+    assert resolve(beta).version == first
+    (beta / "data.json").write_text("{}")
+    assert resolve(beta).version != first
+
+
+def test_manifest_bot(bots: Path) -> None:
+    spec = resolve("beta", bots)
+    assert spec.kind == "command" and spec.command == ("node", "bot.js")
+    assert spec.metadata == {"author": "Bo", "last_read_page": "2026-11-01"}
+
+
+def test_manifest_module_and_nested_metadata(tmp_path: Path) -> None:
+    bot = tmp_path / "gamma"
+    bot.mkdir()
+    (bot / "main.py").write_text(MODULE)
+    (bot / "bot.yaml").write_text("name: gamma\nmodule: main.py\nmetadata:\n"
+                                  "  last_book_finished: 2026-10-02\n")
+    spec = resolve(bot)
+    assert spec.command == (PYTHON, "-m", "arena.sdk.runner", "main.py")
+    assert spec.metadata == {"last_book_finished": "2026-10-02"}
+
+
+def test_directory_with_bot_py_and_no_manifest(tmp_path: Path) -> None:
+    bot = tmp_path / "delta"
+    bot.mkdir()
+    (bot / "bot.py").write_text(MODULE)
+    spec = resolve(bot)
+    assert spec.name == "mine" and spec.command[-1] == "bot.py"
+
+
+@pytest.mark.parametrize(("manifest", "error"), [
+    ("name: [unclosed", "is not valid YAML"),
+    ("- just\n- a list\n", "must be a mapping with at least 'name' and 'command' or 'module'"),
+    ("command: [x]\n", "'name' is required (a string)"),
+    ("name: e\n", "give exactly one of 'command' (a list of arguments) or 'module'"),
+    ("name: e\ncommand: [x]\nmodule: bot.py\n", "give exactly one of 'command'"),
+    ("name: e\ncommand: python3 bot.py\n", "'command' must be a non-empty list of arguments, "
+                                           "e.g. [python3, bot.py]; got 'python3 bot.py'"),
+    ("name: e\nmodule: missing.py\n", "'module' must name a Python file of the bot's "
+                                      "directory, got 'missing.py'"),
+    ("!!python/object/apply:os.system ['echo unsafe']\n", "is not valid YAML"),
+])
+def test_bad_manifests(tmp_path: Path, manifest: str, error: str) -> None:
+    bot = tmp_path / "e"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text(manifest)
+    with pytest.raises(ManifestError, match=re.escape(error)):
+        resolve(bot)
+
+
+def test_unknown_bot_lists_the_registered(bots: Path) -> None:
+    with pytest.raises(BotNotFoundError) as info:
+        resolve("x", bots)
+    assert str(info.value) == "unknown bot 'x' (registered: alpha, beta)"
+    with pytest.raises(BotNotFoundError, match="no bot at nowhere/x.py"):
+        resolve("nowhere/x.py", bots)
+
+
+def test_registered_names_and_listing(bots: Path) -> None:
+    assert [s.name for s in list_bots(bots)] == ["alpha", "beta"]
+    assert resolve("alpha", bots).path == (bots / "alpha.py").resolve()
+
+
+def test_module_metadata_never_runs_the_code(tmp_path: Path) -> None:
+    file = tmp_path / "evil.py"
+    marker = tmp_path / "ran"
+    file.write_text(f"open({str(marker)!r}, 'w').close()\n" + MODULE)
+    assert module_metadata(file)["author"] == "Ann"
+    assert not marker.exists()
+
+
+def test_the_sample_bots_resolve_by_name() -> None:
+    names = [s.name for s in list_bots(ROOT / "bots")]
+    assert {"random", "greedy", "collector"} <= set(names)
+
+
+def test_submit_module(tmp_path: Path, bots: Path) -> None:
+    source = tmp_path / "mine.py"
+    source.write_text(MODULE)
+    spec = submit(source, bots_dir=bots, check=passing)
+    assert spec.name == "mine" and spec.path == (bots / "mine.py").resolve()
+    assert (bots / "mine.py").read_text() == MODULE
+    entry = submitted(bots)["mine"]
+    assert entry["version"] == spec.version and entry["path"] == "mine.py"
+    assert entry["metadata"]["author"] == "Ann"
+    assert resolve("mine", bots).version == spec.version
+    registry = yaml.safe_load((bots / "registry.yaml").read_text())
+    assert set(registry["bots"]) == {"mine"}
+
+
+def test_submit_directory_under_a_new_name(tmp_path: Path, bots: Path) -> None:
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "bot.py").write_text(MODULE)
+    (source / "__pycache__").mkdir()
+    (source / "__pycache__" / "bot.cpython-311.pyc").write_bytes(b"\0")
+    spec = submit(source, name="renamed", bots_dir=bots, check=passing)
+    assert spec.name == "renamed" and (bots / "renamed" / "bot.py").is_file()
+    assert not (bots / "renamed" / "__pycache__").exists()
+    assert resolve("renamed", bots).name == "renamed"
+
+
+def test_submit_refuses_a_taken_name(tmp_path: Path, bots: Path) -> None:
+    source = tmp_path / "alpha.py"
+    source.write_text(MODULE.replace('"mine"', '"alpha"'))
+    with pytest.raises(SubmitError) as info:
+        submit(source, bots_dir=bots, check=passing)
+    version = resolve("alpha", bots).version
+    assert str(info.value) == (f"a bot named 'alpha' is already registered with the same files "
+                               f"(version {version}); choose another name with --name")
+    with pytest.raises(SubmitError, match="a bot named 'beta' is already registered "
+                                          r"\(version"):
+        submit(source, name="BETA", bots_dir=bots, check=passing)
+
+
+def test_submit_refuses_a_failing_check_and_copies_nothing(tmp_path: Path, bots: Path) -> None:
+    source = tmp_path / "mine.py"
+    source.write_text(MODULE)
+    with pytest.raises(SubmitError) as info:
+        submit(source, bots_dir=bots, check=failing)
+    assert str(info.value) == (f"{source} failed the compliance check: "
+                               "decisions: 4 timeout in 3 games")
+    assert not (bots / "mine.py").exists() and submitted(bots) == {}
+
+
+@pytest.mark.parametrize("name", ["../escape", "a b", "", "registry", "x" * 41, "-dash"])
+def test_submit_refuses_bad_names(tmp_path: Path, bots: Path, name: str) -> None:
+    source = tmp_path / "mine.py"
+    source.write_text(MODULE)
+    with pytest.raises(SubmitError, match="is not allowed"):
+        submit(source, name=name, bots_dir=bots, check=passing)
+
+
+def test_submit_nothing(tmp_path: Path, bots: Path) -> None:
+    with pytest.raises(SubmitError, match="nothing to submit at"):
+        submit(tmp_path / "absent.py", bots_dir=bots, check=passing)

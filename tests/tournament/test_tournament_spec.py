@@ -1,0 +1,266 @@
+"""Spec validation: one test per kind of mistake, exact one-line messages, also through the CLI."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import trueskill
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.errors import SpecError
+from arena.tournament.spec import load_spec
+
+REPO = Path(__file__).resolve().parents[2]
+BOTS = Path(__file__).resolve().parent / "bots"
+runner = CliRunner()
+
+VALID = """\
+name: t
+format: round_robin
+bots: [greedy, collector]
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "spec.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def problems(tmp_path: Path, text: str) -> list[str]:
+    """The problem lines of the SpecError for ``text`` (header line dropped)."""
+    path = write(tmp_path, text)
+    with pytest.raises(SpecError) as info:
+        load_spec(path)
+    lines = str(info.value).split("\n")
+    assert lines[0] == f"{path} is not a valid tournament spec:"
+    return [line.strip() for line in lines[1:]]
+
+
+@pytest.fixture(autouse=True)
+def _repo_cwd() -> object:
+    """Registered bots resolve from the repository's bots/ directory."""
+    old = Path.cwd()
+    os.chdir(REPO)
+    yield None
+    os.chdir(old)
+
+
+def test_valid_spec_defaults(tmp_path: Path) -> None:
+    spec = load_spec(write(tmp_path, VALID))
+    assert [b.name for b in spec.entrants] == ["greedy", "collector"]
+    assert spec.players_per_game == 2 and spec.games_per_match == 2 and spec.seed == 0
+    assert spec.effective_workers() == (os.cpu_count() or 1)
+    assert spec.effective_workers(3) == 3
+    assert spec.rating.resolved() == {
+        "mu": trueskill.MU, "sigma": trueskill.SIGMA, "beta": trueskill.BETA,
+        "tau": trueskill.TAU, "draw_probability": trueskill.DRAW_PROBABILITY}
+    assert spec.backend == "local" and spec.results == "results/arena.db"
+    assert spec.limits_object().decision_ms > 0
+
+
+def test_hash_ignores_how_the_run_is_carried_out(tmp_path: Path) -> None:
+    base = load_spec(write(tmp_path, VALID)).spec_hash()
+    same = load_spec(write(tmp_path, VALID + "workers: 7\nresults: x.db\nbackend: local\n"))
+    assert same.spec_hash() == base
+    other = load_spec(write(tmp_path, VALID + "games_per_match: 3\n"))
+    assert other.spec_hash() != base
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(SpecError, match=r"^no tournament spec at .*nope\.yaml$"):
+        load_spec(tmp_path / "nope.yaml")
+
+
+def test_directory_instead_of_file(tmp_path: Path) -> None:
+    with pytest.raises(SpecError, match="is a directory, not a tournament spec"):
+        load_spec(tmp_path)
+
+
+def test_bad_yaml_syntax_names_line_and_column(tmp_path: Path) -> None:
+    path = write(tmp_path, "name: t\nformat: swiss\nbots: [a, b\nrounds: 3\n")
+    with pytest.raises(SpecError) as info:
+        load_spec(path)
+    assert str(info.value) == (
+        f"{path} line 4, column 7: invalid YAML: expected ',' or ']', but got ':' "
+        "(while parsing a flow sequence)")
+
+
+def test_not_a_mapping(tmp_path: Path) -> None:
+    path = write(tmp_path, "- a\n- b\n")
+    with pytest.raises(SpecError) as info:
+        load_spec(path)
+    assert str(info.value) == (f"{path}: a tournament spec must be a YAML mapping "
+                               "(name: ..., format: ..., bots: [...]), got a list")
+
+
+def test_empty_file(tmp_path: Path) -> None:
+    with pytest.raises(SpecError, match="got an empty file$"):
+        load_spec(write(tmp_path, ""))
+
+
+def test_unknown_field_suggests_the_known_one(tmp_path: Path) -> None:
+    [line] = problems(tmp_path, VALID + "player_per_game: 3\n")
+    assert line.startswith("player_per_game: unknown field (did you mean 'players_per_game'?) "
+                           "(known: name, format, bots,")
+
+
+def test_missing_required_field(tmp_path: Path) -> None:
+    assert problems(tmp_path, "format: round_robin\nbots: [greedy, collector]\n") == [
+        "name: is required"]
+
+
+def test_wrong_type(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID + "games_per_match: many\n") == [
+        "games_per_match: must be an integer, got 'many'"]
+
+
+def test_out_of_range_players(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID + "players_per_game: 7\n") == [
+        "players_per_game: must be between 2 and 5 (Palaestra's table sizes), got 7"]
+
+
+def test_unknown_format(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID.replace("round_robin", "swis")) == [
+        "format: must be one of round_robin, swiss, gauntlet; got 'swis'"]
+
+
+def test_unknown_bot(tmp_path: Path) -> None:
+    [line] = problems(tmp_path, VALID.replace("collector", "grredy"))
+    assert line.startswith("bots[1]: unknown bot 'grredy' (registered: ")
+
+
+def test_bot_path_that_does_not_exist(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID.replace("collector", "bots/nothing.py")) == [
+        "bots[1]: no bot at bots/nothing.py"]
+
+
+def test_bot_listed_twice(tmp_path: Path) -> None:
+    lines = problems(tmp_path, VALID.replace("collector", "greedy"))
+    assert lines[0].startswith("bots[1]: greedy (greedy@") and lines[0].endswith(
+        ") is listed twice (also bots[0])")
+
+
+def test_too_few_bots_for_the_table_size(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID + "players_per_game: 3\n") == [
+        "bots: 2 bot(s) cannot fill tables of 3 players (need at least 3)"]
+
+
+def test_swiss_needs_rounds(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID.replace("round_robin", "swiss")) == [
+        "rounds: required for format swiss (how many rounds to pair)"]
+
+
+def test_gauntlet_needs_challengers(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID.replace("round_robin", "gauntlet")) == [
+        "challengers: required for format gauntlet (the bots that play against the field)"]
+
+
+def test_challengers_only_for_gauntlet(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID + "challengers: [random]\n") == [
+        "challengers: only used by format gauntlet, not round_robin"]
+
+
+def test_unknown_limit(tmp_path: Path) -> None:
+    [line] = problems(tmp_path, VALID + "limits: {decsion_ms: 5}\n")
+    assert line.startswith("limits.decsion_ms: unknown limit (did you mean 'decision_ms'?) "
+                           "(known: decision_ms, ")
+
+
+def test_limit_out_of_range(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID + "limits: {memory_mb: 0}\n") == [
+        "limits.memory_mb: must be positive, got 0"]
+
+
+def test_rating_out_of_range(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID + "rating: {draw_probability: 1.5}\n") == [
+        "rating.draw_probability: must be at least 0 and below 1, got 1.5"]
+
+
+def test_bad_event_date(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID + "event_date: yesterday\n") == [
+        "event_date: must be a date (YYYY-MM-DD), got 'yesterday'"]
+
+
+def test_bad_name(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID.replace("name: t", "name: a/b")) == [
+        "name: must be 1-60 letters, digits, '_', '-' or '.', starting with a letter or "
+        "digit; got 'a/b'"]
+
+
+def test_bot_entry_mapping_needs_a_name(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID.replace("collector", "{bot: random}")) == [
+        "bots[1].name: is required (a non-empty string)"]
+
+
+def test_renamed_entry_plays_as_its_own_bot(tmp_path: Path) -> None:
+    spec = load_spec(write(tmp_path, VALID.replace("collector", "{bot: greedy, name: g2}")))
+    first, second = spec.entrants
+    assert (first.name, second.name) == ("greedy", "g2")
+    assert first.version == second.version and first.key != second.key
+
+
+def test_every_mistake_at_once(tmp_path: Path) -> None:
+    lines = problems(tmp_path, "name: t\nformat: swiss\nbots: [greedy, nobody]\n"
+                               "players_per_game: 9\nseed: -1\nworkerz: 2\n")
+    assert lines[0] == "players_per_game: must be between 2 and 5 (Palaestra's table sizes), " \
+                       "got 9"
+    assert lines[1] == "seed: must be between 0 and 2**63 - 1, got -1"
+    assert lines[2].startswith("workerz: unknown field (did you mean 'workers'?)")
+    assert lines[3].startswith("bots[1]: unknown bot 'nobody'")
+    assert len(lines) == 4
+
+
+def test_fixture_bots_by_path_relative_to_the_spec(tmp_path: Path) -> None:
+    spec_dir = BOTS.parent
+    path = spec_dir / "_relative_spec.yaml"
+    path.write_text("name: t\nformat: round_robin\nbots: [bots/first.py, bots/last.py]\n")
+    try:
+        spec = load_spec(path)
+    finally:
+        path.unlink()
+    assert [b.name for b in spec.entrants] == ["first", "last"]
+
+
+# ------------------------------------------------------------------ through the CLI
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (VALID + "players_per_game: 7\n",
+         "  players_per_game: must be between 2 and 5 (Palaestra's table sizes), got 7\n"),
+        (VALID.replace("round_robin", "swiss"),
+         "  rounds: required for format swiss (how many rounds to pair)\n"),
+        (VALID + "games_per_match: many\n",
+         "  games_per_match: must be an integer, got 'many'\n"),
+    ],
+)
+def test_cli_prints_one_line_per_problem(tmp_path: Path, text: str, expected: str) -> None:
+    path = write(tmp_path, text)
+    result = runner.invoke(app, ["run", str(path), "--db", str(tmp_path / "x.db")])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {path} is not a valid tournament spec:\n{expected}"
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_cli_missing_spec(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["run", str(tmp_path / "nope.yaml")])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: no tournament spec at {tmp_path / 'nope.yaml'}\n"
+
+
+def test_cli_bad_yaml(tmp_path: Path) -> None:
+    path = write(tmp_path, "name: [unclosed\n")
+    result = runner.invoke(app, ["run", str(path)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: {path} line 2, column 1: invalid YAML: ")
+
+
+def test_run_and_status_help_carry_an_example() -> None:
+    for command in ("run", "status"):
+        result = runner.invoke(app, [command, "--help"])
+        assert result.exit_code == 0
+        assert f"Example: arena {command}" in result.output

@@ -1,0 +1,245 @@
+"""Swiss pairing properties over random score tables, table sizes, points and standings."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from arena.tournament.scoring import (
+    Bye,
+    PlayedTable,
+    RatedGame,
+    compute_standings,
+    conservative_ratings,
+    game_points,
+)
+from arena.tournament.swiss import SwissRound, pair_round, table_sizes
+
+
+# ---------------------------------------------------------------------------- helpers
+def meetings(played: list[PlayedTable]) -> Counter[frozenset[int]]:
+    per_round: dict[int, set[frozenset[int]]] = {}
+    for t in played:
+        per_round.setdefault(t.round, set()).update(
+            frozenset(p) for p in itertools.combinations(t.seats, 2))
+    counts: Counter[frozenset[int]] = Counter()
+    for pairs in per_round.values():
+        counts.update(pairs)
+    return counts
+
+
+def penalty(groups: list[tuple[int, ...]], met: Counter[frozenset[int]],
+            byes: Counter[int]) -> tuple[int, int]:
+    """(second byes, repeat meetings) exactly as the pairing's first two criteria."""
+    bye_cost = sum(byes[g[0]] ** 2 for g in groups if len(g) == 1)
+    repeat = sum(met[frozenset(p)] ** 2 for g in groups if len(g) > 1
+                 for p in itertools.combinations(g, 2))
+    return bye_cost, repeat
+
+
+def partitions(players: list[int], sizes: list[int]) -> list[list[tuple[int, ...]]]:
+    """Every partition of ``players`` into groups of the given sizes (brute force)."""
+    if not players:
+        return [[]]
+    first, rest = players[0], players[1:]
+    out = []
+    for size in sorted(set(sizes)):
+        left = list(sizes)
+        left.remove(size)
+        for others in itertools.combinations(rest, size - 1):
+            remaining = [p for p in rest if p not in others]
+            for tail in partitions(remaining, left):
+                out.append([(first, *others), *tail])
+    return out
+
+
+def simulate_history(n: int, k: int, rounds: int, rng: random.Random
+                     ) -> tuple[list[PlayedTable], list[Bye]]:
+    """Random earlier rounds: random valid partitions with random placements."""
+    sizes, n_byes = table_sizes(n, k)
+    played: list[PlayedTable] = []
+    byes: list[Bye] = []
+    for r in range(1, rounds + 1):
+        order = list(range(n))
+        rng.shuffle(order)
+        i = 0
+        for size in sizes:
+            seats = tuple(order[i:i + size])
+            i += size
+            places = [rng.randint(1, size) for _ in seats]
+            played.append(PlayedTable(r, seats, tuple(game_points(places))))
+        for e in order[i:i + n_byes]:
+            byes.append(Bye(r, e, Fraction(1)))
+    return played, byes
+
+
+def check_round(n: int, k: int, result: SwissRound) -> None:
+    sizes, n_byes = table_sizes(n, k)
+    seated = [e for t in result.tables for e in t] + list(result.byes)
+    assert sorted(seated) == list(range(n)), "every bot exactly once"
+    assert sorted(len(t) for t in result.tables) == sorted(sizes)
+    assert all(2 <= len(t) <= 5 for t in result.tables)
+    assert len(result.byes) == n_byes
+    if k > 2:
+        assert not result.byes
+
+
+# ---------------------------------------------------------------------------- properties
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(2, 9), k=st.integers(2, 5), rounds=st.integers(0, 5),
+       seed=st.integers(0, 2**32))
+def test_random_score_tables_pair_validly_with_minimal_rematches(
+    n: int, k: int, rounds: int, seed: int
+) -> None:
+    k = min(k, n)
+    rng = random.Random(seed)
+    played, byes = simulate_history(n, k, rounds, rng)
+    ratings = [rng.uniform(-5, 30) for _ in range(n)]
+    standings = compute_standings(n, played, byes, ratings)
+    result = pair_round(standings, played, byes, k)
+    check_round(n, k, result)
+    # no avoidable rematch (and no avoidable second bye): brute force over every partition
+    met = meetings(played)
+    had_bye = Counter(b.entrant for b in byes)
+    sizes, n_byes = table_sizes(n, k)
+    groups = [*result.tables, *((b,) for b in result.byes)]
+    best = min(penalty(p, met, had_bye)
+               for p in partitions(list(range(n)), [*sizes, *([1] * n_byes)]))
+    assert penalty(groups, met, had_bye) == best
+    if best[1] == 0:
+        assert all(met[frozenset(p)] == 0 for t in result.tables
+                   for p in itertools.combinations(t, 2))
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.sampled_from([3, 5, 7, 9]), seed=st.integers(0, 2**32))
+def test_two_player_byes_at_most_once(n: int, seed: int) -> None:
+    """A whole odd-field Swiss of n rounds: every bot has at most one bye."""
+    rng = random.Random(seed)
+    played: list[PlayedTable] = []
+    byes: list[Bye] = []
+    for r in range(1, n + 1):
+        standings = compute_standings(n, played, byes)
+        result = pair_round(standings, played, byes, 2)
+        check_round(n, 2, result)
+        for table in result.tables:
+            winner = rng.randrange(2)
+            played.append(PlayedTable(r, table, tuple(Fraction(int(i == winner))
+                                                      for i in range(2))))
+        byes.extend(Bye(r, e, Fraction(1)) for e in result.byes)
+    counts = Counter(b.entrant for b in byes)
+    assert len(counts) == n and set(counts.values()) == {1}
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(6, 12), seed=st.integers(0, 2**32))
+def test_multiplayer_swiss_spreads_repeat_meetings(n: int, seed: int) -> None:
+    """Tables of 3: over 3 rounds no pair meets three times while fields are this large."""
+    rng = random.Random(seed)
+    played: list[PlayedTable] = []
+    for r in range(1, 4):
+        result = pair_round(compute_standings(n, played), played, [], 3)
+        check_round(n, 3, result)
+        for table in result.tables:
+            places = list(range(1, len(table) + 1))
+            rng.shuffle(places)
+            played.append(PlayedTable(r, table, tuple(game_points(places))))
+    assert max(meetings(played).values()) <= 2
+
+
+def test_heuristic_fallback_still_pairs_validly() -> None:
+    rng = random.Random(5)
+    n, k = 24, 4
+    played, byes = simulate_history(n, k, 2, rng)
+    result = pair_round(compute_standings(n, played, byes), played, byes, k, work_budget=0)
+    check_round(n, k, result)
+    met = meetings(played)
+    assert penalty(list(result.tables), met, Counter())[1] <= 2
+
+
+def test_first_round_pairs_neighbours_and_gives_the_bye_to_the_last() -> None:
+    result = pair_round(compute_standings(5, []), [], [], 2)
+    assert result.tables == ((0, 1), (2, 3))
+    assert result.byes == (4,)
+
+
+def test_score_groups_are_respected() -> None:
+    # after one round: 0, 2 won; 1, 3 lost -> winners meet winners
+    played = [PlayedTable(1, (0, 1), (Fraction(1), Fraction(0))),
+              PlayedTable(1, (2, 3), (Fraction(1), Fraction(0)))]
+    result = pair_round(compute_standings(4, played), played, [], 2)
+    assert sorted(map(sorted, result.tables)) == [[0, 2], [1, 3]]
+
+
+def test_seats_alternate_for_two_players() -> None:
+    # round 1: 0 (seat 0) beat 1, 3 (seat 1) beat 2 -> round 2 pairs 0-3 and 1-2
+    played = [PlayedTable(1, (0, 1), (Fraction(1), Fraction(0))),
+              PlayedTable(1, (2, 3), (Fraction(0), Fraction(1)))]
+    result = pair_round(compute_standings(4, played), played, [], 2)
+    # whoever sat in seat 1 takes seat 0 now
+    assert sorted(result.tables) == [(1, 2), (3, 0)]
+
+
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_table_sizes_mix_rather_than_bye(k: int) -> None:
+    for n in range(k, 41):
+        sizes, n_byes = table_sizes(n, k)
+        assert n_byes == 0 and sum(sizes) == n
+        assert all(2 <= s <= 5 for s in sizes)
+        assert all(abs(s - k) <= 2 for s in sizes)
+        assert sizes == sorted(sizes, reverse=True)
+    assert table_sizes(10, 4) == ([4, 3, 3], 0)
+    assert table_sizes(9, 4) == ([5, 4], 0)
+
+
+def test_two_player_table_sizes() -> None:
+    assert table_sizes(7, 2) == ([2, 2, 2], 1)
+    assert table_sizes(8, 2) == ([2, 2, 2, 2], 0)
+
+
+# ---------------------------------------------------------------------------- scoring
+def test_game_points_linear_with_shared_places() -> None:
+    assert game_points([1, 2]) == [1, 0]
+    assert game_points([2, 1, 3]) == [Fraction(1, 2), 1, 0]
+    assert game_points([1, 1, 3]) == [Fraction(3, 4), Fraction(3, 4), 0]
+    # the engine may number a shared place 1,2,2,4 or 1,2,2,3: same points
+    assert game_points([1, 2, 2, 4]) == game_points([1, 2, 2, 3]) == [
+        1, Fraction(1, 2), Fraction(1, 2), 0]
+    assert sum(game_points([3, 1, 2, 2, 5])) == Fraction(5, 2)
+
+
+def test_standings_tie_breaks_buchholz_then_rating() -> None:
+    played = [
+        PlayedTable(1, (0, 1), (Fraction(1), Fraction(0))),
+        PlayedTable(1, (2, 3), (Fraction(1), Fraction(0))),
+        PlayedTable(2, (0, 2), (Fraction(0), Fraction(1))),
+        PlayedTable(2, (1, 3), (Fraction(1), Fraction(0))),
+    ]
+    # scores: 0:1, 1:1, 2:2, 3:0; Buchholz: 0 -> 1+2=3, 1 -> 1+0=1
+    standings = compute_standings(4, played, [], [0.0, 9.0, 0.0, 0.0])
+    assert [s.entrant for s in standings] == [2, 0, 1, 3]
+    assert standings[1].buchholz == 3 and standings[2].buchholz == 1
+    # equal score and Buchholz: the rating decides
+    tied = compute_standings(2, [PlayedTable(1, (0, 1), (Fraction(1, 2), Fraction(1, 2)))],
+                             [], [1.0, 2.0])
+    assert [s.entrant for s in tied] == [1, 0]
+
+
+def test_byes_score_but_add_no_buchholz() -> None:
+    played = [PlayedTable(1, (0, 1), (Fraction(1), Fraction(0)))]
+    standings = compute_standings(3, played, [Bye(1, 2, Fraction(1))])
+    by = {s.entrant: s for s in standings}
+    assert by[2].score == 1 and by[2].buchholz == 0 and by[2].byes == 1
+
+
+def test_conservative_ratings_follow_game_order() -> None:
+    games = [RatedGame((0, 1), (1, 2)), RatedGame((1, 2), (1, 2))]
+    ratings = conservative_ratings(3, games)
+    assert ratings[0] > ratings[2]
+    assert conservative_ratings(3, games) == ratings

@@ -70,14 +70,14 @@ def _register_tournament_bench(bench_app: typer.Typer) -> None:
         "sandboxed referee with 1 and with 2 worker processes (games/s over the whole run and "
         "the speed-up; aim 1.8x or better on 2 cores), and the store's cost per game (median "
         "milliseconds to commit one game and its compressed record).",
-        "Example: arena bench tournament --games 8 --rounds 4",
+        "Example: arena bench tournament --games 10 --rounds 6 --format json",
     ])
 
     def tournament_command(
         games: Annotated[int, typer.Option("--games", "-g", min=1,
-                                           help="Games per match.")] = 8,
+                                           help="Games per match.")] = 10,
         rounds: Annotated[int, typer.Option("--rounds", "-r", min=1,
-                                            help="Round-robin cycles (tables = 3 x rounds).")] = 4,
+                                            help="Round-robin cycles (tables = 3 x rounds).")] = 6,
         workers: Annotated[
             list[int] | None,
             typer.Option("--workers", "-w", min=1,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 
@@ -169,23 +169,23 @@ def _register_match(app: typer.Typer) -> None:
         "latency, timeouts, failures by type.",
         "Example: arena match bots/random.py bots/greedy.py --games 10 --seed 1"))
     def match_command(
-        bots: list[str] = typer.Argument(..., help="2 to 5 bots: registered names, .py "
-                                                   "modules or bot directories."),
-        games: int = typer.Option(1, "--games", "-g", min=1, help="Games to play."),
-        seed: int = typer.Option(0, "--seed", "-s", help="Match seed (game seeds derive "
-                                                          "from it)."),
-        records: Path | None = typer.Option(None, "--records", help="Write each game's "
-                                                                     "record to this JSONL "
-                                                                     "file."),
-        as_json: bool = typer.Option(False, "--json", help="Print the outcome as one JSON "
-                                                           "object."),
-        decision_ms: int | None = typer.Option(None, "--decision-ms", min=1,
-                                               help="Time per decision (default 1000)."),
-        time_bank_ms: int | None = typer.Option(None, "--time-bank-ms", min=0,
-                                                help="Time bank per game (default 10000)."),
-        max_strikes: int | None = typer.Option(None, "--max-strikes", min=0,
-                                               help="Strikes per game before a forfeit "
-                                                    "(default 3)."),
+        bots: Annotated[list[str], typer.Argument(
+            help="2 to 5 bots: registered names, .py modules or bot directories.")],
+        games: Annotated[int, typer.Option("--games", "-g", min=1,
+                                           help="Games to play.")] = 1,
+        seed: Annotated[int, typer.Option("--seed", "-s",
+                                          help="Match seed (game seeds derive from it).")] = 0,
+        records: Annotated[Path | None, typer.Option(
+            "--records", help="Write each game's record to this JSONL file.")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON "
+                                                             "object.")] = False,
+        decision_ms: Annotated[int | None, typer.Option(
+            "--decision-ms", min=1, help="Time per decision (default 1000).")] = None,
+        time_bank_ms: Annotated[int | None, typer.Option(
+            "--time-bank-ms", min=0, help="Time bank per game (default 10000).")] = None,
+        max_strikes: Annotated[int | None, typer.Option(
+            "--max-strikes", min=0,
+            help="Strikes per game before a forfeit (default 3).")] = None,
     ) -> None:
         import json
 

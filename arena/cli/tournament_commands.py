@@ -29,6 +29,7 @@ _STATUS_HELP = "\n\n".join([
     "Show the progress of stored tournaments: all of them, or one in detail (rounds, tables, "
     "Swiss standings and how to resume).",
     "Example: arena status swiss --db results/arena.db",
+    "Example: arena status swiss --records swiss.jsonl && arena replay swiss.jsonl",
 ])
 
 
@@ -85,11 +86,18 @@ def status(
         str | None, typer.Argument(help="Tournament name (default: every stored one).")
     ] = None,
     db: Annotated[Path, typer.Option("--db", help="Results database.")] = Path(DEFAULT_RESULTS),
+    records: Annotated[
+        Path | None, typer.Option("--records", metavar="FILE.jsonl[.gz]",
+                                  help="Also write the tournament's game records as JSON lines "
+                                       "(gzip if FILE ends in .gz; arena replay reads them).")
+    ] = None,
 ) -> None:
     """Show tournament progress (help text: ``_STATUS_HELP``)."""
     from arena.tournament.status import status_lines
 
-    typer.echo("\n".join(status_lines(db, tournament)))
+    if records is not None and tournament is None:
+        raise typer.BadParameter("--records needs a tournament name", param_hint="--records")
+    typer.echo("\n".join(status_lines(db, tournament, records)))
 
 
 def register(app: typer.Typer) -> None:

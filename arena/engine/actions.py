@@ -191,8 +191,14 @@ def ask_hand_card(state: State, seat: int, kind: str, then: Callable[..., None],
 
 
 def ask_reveal(state: State, seat: int, source: str) -> None:
-    """``seat`` reveals one card of its choice: public until it leaves that hand."""
-    options, payloads = hand_options(state, seat, "card", leaving=False)
+    """``seat`` reveals one card of its choice: public until it leaves that hand.
+
+    Only a card not yet revealed may be chosen (a reveal must show something); with every
+    card already public there is nothing left to reveal.
+    """
+    revealed = state.revealed[seat]
+    hidden = [card for card in state.hands[seat] if card not in revealed]
+    options, payloads = card_options(hidden, "card")
     if options:
         state.ask(seat, "reveal", options, payloads, _reveal, seat, source,
                   context={"why": "reveal a card", "source": source})

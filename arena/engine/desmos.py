@@ -21,8 +21,11 @@ A hand's value is ``(category, key)``; bigger is better and equal values are a t
 
 Why it is fast: a hand's value depends only on its kind counts (Crowns included) and its rank
 counts, so every card id has a bit-packed code (3 bits per kind count, 3 bits per rank count)
-and a hand's *signature* is the plain sum of its cards' codes. :func:`evaluate` is one sum and
-one dict lookup; the dict is filled lazily, one shape analysis per distinct signature.
+and a hand's *signature* is the plain sum of its cards' codes; the value of a signature is
+worked out once (from the kind counts and, for a possible Rank Flush, the common rank). The
+hot path uses a second per-card number, :data:`KEY`, whose sums identify the same signatures
+but hash evenly: :func:`evaluate` of five cards is five additions and one dict lookup, the
+dict being filled on first sight of a hand's key. :func:`census` counts hands per signature.
 :func:`evaluate_naive` is the independent oracle the tests hold the fast path to.
 """
 
@@ -35,7 +38,16 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from arena.engine.cards import DECK, KIND_OF, NOTATION, PALAESTRON, RANK_OF, TIER_OF, Kind
+from arena.engine.cards import (
+    DECK,
+    KIND_OF,
+    NOTATION,
+    PALAESTRON,
+    RANK_OF,
+    TIER_OF,
+    Kind,
+    tier_of_kind,
+)
 from arena.errors import CardError
 
 __all__ = [
@@ -91,8 +103,7 @@ _CATEGORY_LABEL = {
 
 _GOD = int(Kind.GOD)
 _CROWN = int(Kind.CROWN)
-_NATURAL_KINDS = 7  # kinds 0..6; a Crown may join any of them
-_CROWN_TIER = 4
+_CROWN_TIER = tier_of_kind(Kind.CROWN)  # whatever the Crown stands for
 _DECK_COUNT = len(DECK) - 1  # the 51 cards that can be part of a Desmos
 
 # ---------------------------------------------------------------------------------------------
@@ -263,8 +274,8 @@ def _evaluate_slow(cards: Sequence[int]) -> Value:
     counting = [cid for cid in cards if cid != PALAESTRON]
     if len(counting) > HAND_SIZE:
         raise CardError(f"a Desmos has at most {HAND_SIZE} cards, got {len(counting)}")
-    value = _value_of_signature(sum(CODE[cid] for cid in counting))
-    _HOT[sum(KEY[cid] for cid in counting)] = value
+    value = _value_of_signature(sum(map(CODE.__getitem__, counting)))
+    _HOT[sum(map(KEY.__getitem__, counting))] = value
     return value
 
 
@@ -310,8 +321,10 @@ def _naive_category(kinds: list[int], ranks: list[int], tiers: list[int]) -> Cat
     The hand is given card by card (kind, rank, tier); a Crown has already been replaced by
     the face it stands for, with tier 4, or stays a Crown (kind Crown, rank 0, tier 4).
     """
-    # Cards per kind, biggest group first.
-    sizes = tuple(sorted(map(kinds.count, set(kinds)), reverse=True))
+    per_kind: dict[int, int] = {}
+    for kind in kinds:
+        per_kind[kind] = per_kind.get(kind, 0) + 1
+    sizes = tuple(sorted(per_kind.values(), reverse=True))  # cards per kind, biggest first
     if len(kinds) < HAND_SIZE:
         return _short_category(sizes)
     if tiers.count(_GOD_TIER) == HAND_SIZE:
@@ -374,11 +387,10 @@ def evaluate_naive(cards: Sequence[int]) -> Value:
     natural = [cid for cid in counting if KIND_OF[cid] != _CROWN]
     kinds = [KIND_OF[cid] for cid in natural]
     ranks = [RANK_OF[cid] for cid in natural]
-    tiers = [TIER_OF[cid] for cid in natural]
-    crowns = len(counting) - len(natural)
-    hand_tiers = tiers + [_CROWN_TIER] * crowns
+    crowns = [cid for cid in counting if KIND_OF[cid] == _CROWN]
+    hand_tiers = [TIER_OF[cid] for cid in natural + crowns]  # a Crown keeps its own tier
     best: Value = (-1, ())
-    for crown_kinds, crown_ranks in _substitutions(crowns):
+    for crown_kinds, crown_ranks in _substitutions(len(crowns)):
         hand_kinds = kinds + crown_kinds
         category = _naive_category(hand_kinds, ranks + crown_ranks, hand_tiers)
         if category < best[0]:

@@ -11,7 +11,7 @@ from typing import Any
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
 from arena.engine.state import State
-from arena.errors import ReplayError
+from arena.errors import ReplayError, RulesError
 
 __all__ = ["RECORD_FORMAT", "build_record", "replay"]
 
@@ -49,7 +49,7 @@ def replay(record: dict[str, Any]) -> State:
         choices = [(int(s), str(k), int(i)) for s, k, i in record["choices"]]
         forfeits = sorted((int(f["at_choice"]), int(f["seat"]), str(f["reason"]))
                           for f in record.get("forfeits", []))
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, RulesError) as exc:  # RulesError: a bad config
         raise ReplayError(f"not a game record: {exc}") from None
     state = new_game(config)
     for number, (seat, kind, index) in enumerate(choices):

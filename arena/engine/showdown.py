@@ -97,8 +97,10 @@ def _rps_store(state: State, throw: str, seat: int) -> None:
 def _rps_resolve(state: State, players: tuple[int, ...], thrown: int) -> None:
     throws: tuple[tuple[int, str], ...] = state.scratch.pop("rps")
     state.emit({"type": "rps", "throws": {str(s): t for s, t in throws}})
+    # a seat that forfeited during the sudden death no longer contends: its throw is void
+    throws = tuple((seat, throw) for seat, throw in throws if seat not in state.forfeits)
     shapes = {t for _, t in throws}
-    survivors = list(players)
+    survivors = [seat for seat, _ in throws]
     if len(shapes) == 2:
         a, b = shapes
         winning = a if _BEATS[a] == b else b
@@ -108,6 +110,8 @@ def _rps_resolve(state: State, players: tuple[int, ...], thrown: int) -> None:
     contenders = [s for s in range(state.n) if s not in state.forfeits]
     if len(survivors) == 1:
         _finish(state, values, contenders, survivors[0], "rps", False)
+    elif not survivors:  # every tied seat forfeited: the rest are placed by Desmos alone
+        _finish(state, values, contenders, None, "none", False)
     elif thrown >= RPS_THROW_CAP:
         _finish(state, values, contenders, state.rng.choice(sorted(survivors)), "lot", False)
     else:

@@ -229,8 +229,14 @@ class State:
         self.discard_graveyard = graveyard
 
     def remove_from_hand(self, seat: int, card: int) -> None:
-        self.hands[seat].remove(card)
+        hand = self.hands[seat]
+        hand.remove(card)
         self.revealed[seat].discard(card)
+        # A six-card hand (a Clotho or Phoenix triggered from a trap, E7) that puts away its
+        # one non-God keeps five natural Gods: The Ascension (ruling 11).
+        if len(hand) == 5 and KIND_OF[card] != _GOD and seat not in self.forfeits:
+            if all(KIND_OF[c] == _GOD for c in hand) and self.ascended is None:
+                self.ascended = seat
 
     def opponents(self, seat: int) -> list[int]:
         """Other seats in seat order ("clockwise") starting after ``seat``."""

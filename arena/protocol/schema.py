@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["SCHEMAS", "schema_for"]
+__all__ = ["SCHEMAS", "schema_for", "validate"]
 
 _DIALECT = "https://json-schema.org/draft/2020-12/schema"
 _NAT = {"type": "integer", "minimum": 0}
@@ -113,3 +113,63 @@ SCHEMAS: dict[str, dict[str, Any]] = {
 def schema_for(message_type: str) -> dict[str, Any]:
     """The schema of one message type (KeyError for a type protocol v1 does not have)."""
     return SCHEMAS[message_type]
+
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "object": (dict,), "array": (list, tuple), "string": (str,), "integer": (int,),
+    "number": (int, float), "boolean": (bool,), "null": (type(None),),
+}
+
+
+def _check(value: Any, schema: dict[str, Any], where: str, errors: list[str]) -> None:
+    """The subset of JSON Schema these schemas use (type, const, required, properties,
+    additionalProperties, items, minimum, minLength, minItems, maxItems)."""
+    if "const" in schema and (value != schema["const"] or type(value) is bool
+                              and type(schema["const"]) is not bool):
+        errors.append(f"{where}: expected {schema['const']!r}, got {value!r}")
+        return
+    kind = schema.get("type")
+    if kind is not None:
+        ok = isinstance(value, _TYPES[kind])
+        if kind in ("integer", "number") and type(value) is bool:
+            ok = False
+        if not ok:
+            errors.append(f"{where}: expected {kind}, got {type(value).__name__}")
+            return
+    if isinstance(value, dict):
+        for key in schema.get("required", ()):
+            if key not in value:
+                errors.append(f"{where}: missing {key!r}")
+        properties = schema.get("properties", {})
+        extra = schema.get("additionalProperties", True)
+        for key, item in value.items():
+            if key in properties:
+                _check(item, properties[key], f"{where}.{key}", errors)
+            elif isinstance(extra, dict):
+                _check(item, extra, f"{where}.{key}", errors)
+            elif extra is False:
+                errors.append(f"{where}: unexpected {key!r}")
+    if isinstance(value, list | tuple):
+        if len(value) < schema.get("minItems", 0):
+            errors.append(f"{where}: fewer than {schema['minItems']} items")
+        if "maxItems" in schema and len(value) > schema["maxItems"]:
+            errors.append(f"{where}: more than {schema['maxItems']} items")
+        if "items" in schema:
+            for index, item in enumerate(value):
+                _check(item, schema["items"], f"{where}[{index}]", errors)
+    if isinstance(value, str) and len(value) < schema.get("minLength", 0):
+        errors.append(f"{where}: shorter than {schema['minLength']}")
+    if (isinstance(value, int | float) and type(value) is not bool and "minimum" in schema
+            and value < schema["minimum"]):
+        errors.append(f"{where}: below {schema['minimum']}")
+
+
+def validate(message: Any) -> list[str]:
+    """Problems of one decoded message against its schema (empty when valid). A small
+    validator for the subset the schemas use, so neither the arena nor a test needs a JSON
+    Schema library; bot authors can use any draft 2020-12 validator on the same schemas."""
+    if not isinstance(message, dict) or message.get("type") not in SCHEMAS:
+        return [f"not a protocol v1 message: {message!r:.80}"]
+    errors: list[str] = []
+    _check(message, SCHEMAS[message["type"]], message["type"], errors)
+    return errors

@@ -2,9 +2,10 @@
 
 Three figures, measured in the same run so they share the machine's state:
 
-1. **Referee round trip**: real decisions of in-process random games, each asked of a trivial
-   sandboxed kit bot (it always answers 0) exactly as a match asks it: observation built and
-   encoded, pending events encoded, written, answered, read and validated. Median per decision.
+1. **Referee round trip**: every decision of 2-player games between two trivial sandboxed kit
+   bots (they always answer 0; the game moves on with random choices), asked exactly as a
+   match asks it: pending events and the observation built and encoded, written, answered,
+   read and validated. Median per decision.
 2. **Floor**: the same ``act`` line (median size of the run) echoed by a trivial sandboxed child
    through the same transport (:func:`arena.protocol.transport.measure_ping_pong_floor`): what
    any referee would pay for the pipe round trip alone. The goal is a ratio of at most 2.
@@ -28,7 +29,7 @@ from arena.engine import GameConfig, RandomAgent, new_game, play_game
 from arena.protocol import messages
 from arena.protocol.transport import measure_ping_pong_floor
 from arena.referee.client import BotClient
-from arena.referee.match import MatchRequest, game_seed, play_match
+from arena.referee.match import MatchRequest, _event_encoder, game_seed, play_match
 from arena.registry import PYTHON, resolve
 from arena.sandbox import Limits, probe
 
@@ -83,7 +84,7 @@ class ProtocolBench:
     def render(self) -> str:
         return "\n".join([
             f"Sandbox level: {self.sandbox_level}",
-            f"Referee round trip per decision (trivial bot, {self.decisions} decisions): "
+            f"Referee round trip per decision (trivial bots, {self.decisions} decisions): "
             f"median {self.round_trip_s * 1e6:.1f} us, p90 {self.round_trip_p90_s * 1e6:.1f} us",
             f"Pipe ping-pong floor (same {self.act_bytes}-byte act line, same transport): "
             f"median {self.floor_s * 1e6:.1f} us",
@@ -106,40 +107,41 @@ def _trivial_bot(directory: Path) -> Path:
     return file
 
 
-def _round_trips(client: BotClient, decisions: int, seed: int
+def _round_trips(clients: list[BotClient], decisions: int, seed: int
                  ) -> tuple[list[float], list[bytes]]:
-    """Time the referee's whole per-decision work over real game decisions; also returns
-    the act lines sent (for the floor)."""
+    """Time the referee's whole per-decision work over real 2-player games between trivial
+    bots, exactly as :func:`arena.referee.match.drive_game` does it (events encoded once per
+    game and shared between seats); also returns the act lines sent (for the floor)."""
     times: list[float] = []
     lines: list[bytes] = []
     clock = time.perf_counter
     rng = random.Random(seed)
+    names = ["p0", "p1"]
     game = 0
     while len(times) < decisions:
-        players = 2 + game % 4
-        state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)),
-                                    seed=game_seed(seed, game)))
-        client.begin_game(messages.game_start(game, 0, [f"p{i}" for i in range(players)],
-                                              0, state.rounds))
-        cursor = 0
+        state = new_game(GameConfig(players=tuple(names), seed=game_seed(seed, game)))
+        for seat, client in enumerate(clients):
+            client.begin_game(messages.game_start(game, seat, names, 0, state.rounds))
+        cursors = [0, 0]
+        encode_events = _event_encoder()
         while state.decision is not None and len(times) < decisions:
             decision = state.decision
-            if decision.seat != 0:
-                state.apply(rng.randrange(len(decision.options)))
-                continue
+            seat = decision.seat
             start = clock()
-            pending = state.events_for(0, cursor)
-            cursor += len(pending)
-            observation = state.observe(0).to_json(include_events=False)
-            result = client.act(decision.kind, observation, decision.options,
-                                decision.context, messages.events(pending))
+            pending = state.events_for(seat, cursors[seat])
+            cursors[seat] += len(pending)
+            observation = state.observe(seat).to_json(include_events=False)
+            result = clients[seat].act(decision.kind, observation, decision.options,
+                                       decision.context, encode_events(pending))
             times.append(clock() - start)
-            lines.append(messages.act(0, decision.kind, observation, decision.options,
-                                      1000, decision.context))
             if result.failure is not None:
                 raise RuntimeError(f"the benchmark bot failed: {result.failure.detail}")
+            if len(lines) < 2000:
+                lines.append(messages.act(0, decision.kind, observation, decision.options,
+                                          1000, decision.context))
             state.apply(rng.randrange(len(decision.options)))
-        client.end_game(messages.game_end(game, [1] * players, [""] * players, False, "none"))
+        for client in clients:
+            client.end_game(messages.game_end(game, [1, 1], ["", ""], False, "none"))
         game += 1
     return times, lines
 
@@ -150,16 +152,18 @@ def run_protocol_bench(decisions: int = 5000, games: int = 20, seed: int = 0,
     limits = Limits(decision_ms=5000, time_bank_ms=0)
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         bot = _trivial_bot(Path(tmp))
-        client = BotClient((PYTHON, "-m", "arena.sdk.runner", bot.name), bot, limits,
-                           name="trivial")
-        failure = client.start()
-        if failure is not None:
-            raise RuntimeError(f"the benchmark bot did not start: {failure.detail}")
+        clients = [BotClient((PYTHON, "-m", "arena.sdk.runner", bot.name), bot, limits,
+                             name=f"trivial{seat}") for seat in range(2)]
         try:
-            _round_trips(client, warmup, seed + 1)
-            times, lines = _round_trips(client, decisions, seed)
+            for client in clients:
+                failure = client.start()
+                if failure is not None:
+                    raise RuntimeError(f"the benchmark bot did not start: {failure.detail}")
+            _round_trips(clients, warmup, seed + 1)
+            times, lines = _round_trips(clients, decisions, seed)
         finally:
-            client.close()
+            for client in clients:
+                client.close()
     lines.sort(key=len)
     sample = lines[len(lines) // 2]
     floor = measure_ping_pong_floor(decisions, sample, limits=limits, warmup=warmup)

@@ -124,18 +124,25 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                 played += 1
                 failures.extend(outcome.failures)
                 decisions += outcome.latency[seat].get("decisions", 0)
-        report.items.append(_decisions_item(client, failures, decisions, played, limits))
+        sizes = sorted({TABLE_SIZES[g % len(TABLE_SIZES)] for g in range(games)})
+        report.items.append(_decisions_item(client, failures, decisions, played, limits,
+                                            sizes))
         restarts = client.diagnostics.restarts
-        same = client.pid == first_pid and restarts == 0
+        same = client.alive and client.pid == first_pid and restarts == 0
         report.items.append(CheckItem(
             "game boundaries", same,
-            f"one process served all {played} games" if same else
-            f"the process was restarted {restarts} time(s) after failures"))
+            f"one process served all {_games(played)}" if same else
+            f"one process did not last the {_games(played)} (it was stopped after a failure "
+            f"and restarted {restarts} time(s))"))
+        if not client.alive and client.start() is not None:
+            report.items.append(CheckItem("clean exit", False, "could not start the bot again "
+                                          "to say 'bye'"))
+            return report
     finally:
         ended = client.close()
     if ended is None:
         report.items.append(CheckItem("clean exit", False, "the bot was not running at the "
-                                      "end (see the failures above)"))
+                                      "end"))
     elif ended.voluntary and ended.exit_code == 0:
         report.items.append(CheckItem("clean exit", True, "exited with code 0 after 'bye'"))
     elif ended.voluntary:
@@ -149,16 +156,22 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
 
 
 def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions: int,
-                    games: int, limits: Limits) -> CheckItem:
+                    games: int, limits: Limits, sizes: list[int]) -> CheckItem:
     title = "decisions"
     if failures:
         counts = Counter(f["type"] for f in failures)
         summary = ", ".join(f"{n} {t}" for t, n in sorted(counts.items()))
-        examples = "; ".join(f["detail"] for f in failures[:_EXAMPLES])
-        return CheckItem(title, False, f"{summary} in {games} games (e.g. {examples})")
+        examples = "; ".join(list(dict.fromkeys(f["detail"] for f in failures))[:_EXAMPLES])
+        return CheckItem(title, False, f"{summary} in {_games(games)} (e.g. {examples})")
     diag = client.diagnostics
     med, top = diag.median_ms, diag.max_ms
     timing = (f" (median {med:.2f} ms, max {top:.1f} ms; limit {limits.decision_ms} ms)"
               if med is not None and top is not None else "")
-    return CheckItem(title, True, f"{decisions} decisions in {games} games (2, 3 and 5 "
-                     f"players), all legal and in time{timing}")
+    tables = ", ".join(str(n) for n in sizes[:-1]) + (" and " if len(sizes) > 1 else "")
+    tables += f"{sizes[-1]} players"
+    return CheckItem(title, True, f"{decisions} decisions in {_games(games)} ({tables}), all "
+                     f"legal and in time{timing}")
+
+
+def _games(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"

@@ -51,8 +51,8 @@ _EXIT_WAIT_S = 0.5
 #: After this many failed starts in a row a bot is not restarted again in the match; each of
 #: its remaining games is forfeited without another wasted start-up wait.
 MAX_FAILED_STARTS = 3
-#: Characters of the bot's stderr quoted in a crash or start-up failure.
-_STDERR_QUOTE = 400
+#: Characters of the bot's last log line quoted in a crash or start-up failure.
+_STDERR_QUOTE = 200
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +195,8 @@ class BotClient:
         self.strikes = 0
         self.forfeited: str | None = None
         self._next_id = 0
+        #: Ids of acts that timed out (ids are unique over the match, so a late answer is
+        #: recognised even in the next game); cleared with the process.
         self._late: set[int] = set()
         self._game_mark = 0
         self._log_mark = 0
@@ -278,7 +280,6 @@ class BotClient:
         self.strikes = 0
         self._bank = self._bank_s
         self.forfeited = None
-        self._late.clear()
         self._game_mark = len(self.diagnostics.latencies)
         if self.conn is not None:
             ended = self.conn.ended(0)
@@ -337,6 +338,7 @@ class BotClient:
 
     def _stop_now(self) -> None:
         conn, self.conn = self.conn, None
+        self._late.clear()
         if conn is not None:
             conn.kill()
             self._keep_log(conn)
@@ -350,7 +352,7 @@ class BotClient:
         self._log_mark = 0
 
     # ------------------------------------------------------------------ decisions
-    def act(self, kind: str, observation: Mapping[str, Any] | str,
+    def act(self, kind: str, observation: Mapping[str, Any],
             legal: Sequence[Mapping[str, Any]], context: Mapping[str, Any] | None = None,
             prefix: bytes = b"") -> ActResult:
         """Ask one decision (after ``prefix``, the pending events) and judge the answer."""
@@ -446,11 +448,15 @@ class BotClient:
             return ""
 
     def _stderr_quote(self) -> str:
-        tail = self._stderr_tail().strip()
-        if not tail:
+        """The last line the bot logged (its exception, usually); the whole log is kept with
+        the game's record."""
+        lines = [line.strip() for line in self._stderr_tail().splitlines() if line.strip()]
+        if not lines:
             return ""
-        tail = tail[-_STDERR_QUOTE:]
-        return f"; stderr: ...{tail}" if len(tail) == _STDERR_QUOTE else f"; stderr: {tail}"
+        last = lines[-1]
+        if len(last) > _STDERR_QUOTE:
+            last = last[:_STDERR_QUOTE] + "..."
+        return f"; last log line: {last}"
 
     def _ended_how(self) -> str:
         conn = self.conn

@@ -215,7 +215,7 @@ def _levels(clients: Sequence[Seat]) -> str:
     return ",".join(levels)
 
 
-def play_game(state: State, seats: Sequence[Seat], game_index: int,
+def drive_game(state: State, seats: Sequence[Seat], game_index: int,
               failures: list[Failure]) -> tuple[int, list[int]]:
     """Drive one game to its end. Every :class:`BotClient` seat must have had
     :meth:`~BotClient.begin_game`. Returns the number of decisions and, per seat, how many
@@ -324,7 +324,7 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
                 failures.append(early.at(seat=seat, bot=key, game=g))
             if player.forfeited is not None:
                 state.forfeit(seat, player.forfeited)
-        decisions, cursors = play_game(state, seats, g, failures)
+        decisions, cursors = drive_game(state, seats, g, failures)
         result = state.result
         assert result is not None
         end = messages.game_end(g, result.placements, result.desmos, result.ascension,

@@ -20,6 +20,7 @@ import json
 import os
 import sys
 import traceback
+from json.scanner import make_scanner
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -28,7 +29,7 @@ from arena.sdk.bot import Bot, GameEnd, GameStart, Request
 __all__ = ["BotLoadError", "find_bot_class", "load_bot", "main", "serve"]
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-_scan_once = json.JSONDecoder().scan_once
+_scan_once = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # typeshed: a class
 
 
 def _loads(line: bytes) -> Any:

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from arena.engine import determinize
 from arena.engine.cards import KIND_OF, NOTATION, PALAESTRON, Kind
-from arena.engine.desmos import evaluate
+from arena.engine.desmos import KEY, evaluate
 from arena.engine.observation import Observation
 from arena.sdk.bot import Bot, GameStart
 
@@ -55,7 +55,9 @@ __all__ = [
     "SearchBot",
     "SearchView",
     "Tracker",
+    "default_reply",
     "hand_score",
+    "play_out",
     "playout_choice",
     "score_names",
 ]
@@ -64,20 +66,28 @@ __all__ = [
 SEARCHABLE_KINDS = determinize.SEARCHABLE_KINDS
 
 _FIRST_ID = {name: NOTATION.index(name) for name in set(NOTATION)}
-_GOD = int(Kind.GOD)
-_SCORES: dict[tuple[int, tuple[int, ...]], float] = {}
+_CROWN = int(Kind.CROWN)
+_GOD_KIND = int(Kind.GOD)
+#: hand_score by the evaluator's hand key (the sum of the cards' ``KEY``: equal for equal
+#: Desmos signatures, distinct otherwise, for hands of any size up to five)
+_SCORES: dict[int, float] = {}
 
 
 # ============================================================================= hand values
 def hand_score(cards: Sequence[int]) -> float:
     """A hand's Desmos as one number: the category, plus the tie key as a fraction below 1
-    (tiers are 1..5, so base 6 keeps the order). Bigger is better, as ``evaluate``."""
-    value = evaluate(cards)
-    score = _SCORES.get(value)
+    (tiers are 1..5, so base 6 keeps the order). Bigger is better, as ``evaluate``; hands of
+    fewer cards are valued as the evaluator values them (their biggest groups)."""
+    key = sum(map(KEY.__getitem__, cards))
+    score = _SCORES.get(key)
     if score is None:
-        category, key = value
-        score = _SCORES[value] = category + sum(t * 6.0 ** -(i + 1) for i, t in enumerate(key))
+        score = _SCORES[key] = _score(cards)
     return score
+
+
+def _score(cards: Sequence[int]) -> float:
+    category, tiers = evaluate([c for c in cards if c != PALAESTRON])
+    return category + sum(t * 6.0 ** -(i + 1) for i, t in enumerate(tiers))
 
 
 def score_names(hand: Iterable[str]) -> float:
@@ -139,17 +149,20 @@ class Tracker:
             self.known[event["target"]] = Counter(event["cards"])
         elif kind == "reveal_hand":
             self.known[seat] = Counter(event.get("cards", []))
-        elif kind == "exchange":
-            target = event.get("target")
-            if "took" in event:  # we took part, or a public card made it public
-                self._lose(target, event["took"])
-                self._lose(seat, event["gave"])
-                if seat != me:
-                    self.known.setdefault(seat, Counter())[event["took"]] += 1
-                if target != me:
-                    self.known.setdefault(target, Counter())[event["gave"]] += 1
+        elif kind == "exchange":  # ``seat`` gave ``gave`` to ``target`` and took ``took``
+            target, took, gave = event.get("target"), event.get("took"), event.get("gave")
+            if took is None:
+                self._forget(target)  # it lost a card we did not see
             else:
-                self._forget(seat, target)
+                self._lose(target, took)
+            if gave is None:
+                self._forget(seat)
+            else:
+                self._lose(seat, gave)
+            if took is not None and seat != me:
+                self.known.setdefault(seat, Counter())[took] += 1
+            if gave is not None and target != me:
+                self.known.setdefault(target, Counter())[gave] += 1
         elif kind == "graveyard_exchange":
             self._lose(seat, event.get("gave"))
             if seat != me:
@@ -178,10 +191,12 @@ class SearchView:
 
     def __init__(self, observation: dict[str, Any], events: list[dict[str, Any]],
                  kind: str = "turn", legal: Sequence[dict[str, Any]] = (),
-                 tracker: Tracker | None = None) -> None:
+                 tracker: Tracker | None = None,
+                 context: dict[str, Any] | None = None) -> None:
         self.data = observation
         self.kind = kind
         self.legal = list(legal)
+        self.context = dict(context or {})
         self.seat = int(observation["seat"])
         self.obs = Observation.from_json(observation, events)
         if tracker is None:
@@ -194,7 +209,8 @@ class SearchView:
     @classmethod
     def of(cls, request: Request, events: list[dict[str, Any]],
            tracker: Tracker | None = None) -> SearchView:
-        return cls(request.observation, events, request.kind, request.legal, tracker)
+        return cls(request.observation, events, request.kind, request.legal, tracker,
+                   request.context)
 
     @property
     def searchable(self) -> bool:
@@ -248,7 +264,8 @@ def _place_known(state: State, obs: Observation, tracker: Tracker, rng: random.R
     wanted: list[tuple[int, str, str]] = []
     for seat, known in tracker.known.items():
         if seat != me and 0 <= seat < state.n:
-            wanted += [(seat, "hand", name) for name in sorted(known.elements())]
+            hidden = known - Counter(NOTATION[c] for c in obs.revealed_ids[seat])
+            wanted += [(seat, "hand", name) for name in sorted(hidden.elements())]
     for seat, known in tracker.known_traps.items():
         if seat != me and 0 <= seat < state.n:
             wanted += [(seat, "trap", name) for name in sorted(known.elements())]
@@ -329,107 +346,142 @@ class SearchBot(Bot):
         return SearchView.of(request, self.tracker.events, self.tracker)
 
 
-# ============================================================================= playouts
-def _least_needed(hand: list[int]) -> tuple[int, float]:
+# ============================================================================= the policy
+# One simple greedy policy in two forms: over engine states (playouts, and the other seats
+# inside a search, where the sampled state is the whole truth) and over a view (a search
+# bot's own decisions that it does not search, where only its knowledge counts).
+
+def _least_needed(hand: Sequence[int]) -> tuple[int, float]:
     """The card whose loss hurts the hand least, and the score of the hand without it."""
+    total = sum(map(KEY.__getitem__, hand))
+    scores = _SCORES
     best, best_score = hand[0], -1.0
-    for card in hand:
-        rest = [c for c in hand if c != card]
-        score = hand_score(rest)
+    for i, card in enumerate(hand):
+        score = scores.get(total - KEY[card])
+        if score is None:
+            score = hand_score([*hand[:i], *hand[i + 1:]])
         if score > best_score:
             best, best_score = card, score
     return best, best_score
 
 
-def _is_spare(hand: list[int], card: int) -> bool:
+def _is_spare(hand: Sequence[int], card: int) -> bool:
     """A card outside every group of the hand (a single of its kind, not a Crown)."""
     kind = KIND_OF[card]
-    return kind != int(Kind.CROWN) and sum(1 for c in hand if KIND_OF[c] == kind) == 1
+    return kind != _CROWN and sum(1 for c in hand if KIND_OF[c] == kind) == 1
 
 
-def playout_choice(state: State, rng: random.Random) -> int:
-    """A fast greedy choice for the pending decision of ``state``, with full sight of the
-    (sampled) state: for playouts and for the other seats inside a search.
+def _index(options: Sequence[dict[str, Any]], key: str, name: str, **match: Any) -> int:
+    for i, option in enumerate(options):
+        if option.get(key) == name and all(option.get(k) == v for k, v in match.items()):
+            return i
+    return -1
 
-    Turn: play the card the hand needs least if it is a spare card (a single of its kind),
-    else hold; swap: the same; give, discard and reveal: the card needed least; take a card
-    that improves the hand; Ares: sack the card the victim needs most; targets: the
-    opponent with the best hand; traps are sprung at once; everything else at random.
-    """
-    decision = state.decision
-    assert decision is not None
-    kind = decision.kind
-    options = decision.options
-    seat = decision.seat
-    hand = state.hands[seat]
+
+def _policy(kind: str, options: Sequence[dict[str, Any]], context: dict[str, Any],
+            hand: Sequence[int], hand_of: Any, revealed: Sequence[int], top_discard: int,
+            rng: random.Random) -> int:
+    """The greedy policy, given the chooser's hand and ``hand_of(seat)``: the cards of another
+    seat's hand as far as the chooser knows them (all of them inside a sampled state)."""
     if kind == "turn" or kind == "swap":
         if not hand:
             return 0
         card, _ = _least_needed(hand)
         if not _is_spare(hand, card):
             return 0
-        name = NOTATION[card]
-        for i, option in enumerate(options):
-            if option.get("card" if kind == "turn" else "swap") == name and (
-                    kind == "swap" or option.get("action") == "play"):
-                return i
-        return 0
-    if kind in ("give", "discard", "reveal"):
-        if not hand:
-            return 0
-        card, _ = _least_needed(hand)
-        name = NOTATION[card]
-        for i, option in enumerate(options):
-            if option.get("card") == name:
-                return i
-        return rng.randrange(len(options))
+        if kind == "swap":
+            return max(0, _index(options, "swap", NOTATION[card]))
+        return max(0, _index(options, "card", NOTATION[card], action="play"))
+    if kind == "trigger":
+        return 1 if len(options) > 1 else 0  # spring a trap at the first chance
     if kind == "target":
         best, best_score = 0, -1.0
         for i, option in enumerate(options):
-            target = option.get("seat")
-            if isinstance(target, int) and "slot" not in option:
-                score = hand_score(state.hands[target])
-                if score > best_score:
-                    best, best_score = i, score
-            else:
-                return rng.randrange(len(options))
+            seat = option.get("seat")
+            score = hand_score(hand_of(seat)) if isinstance(seat, int) else 0.0
+            if score > best_score:
+                best, best_score = i, score
         return best
+    if kind in ("give", "discard", "reveal"):
+        if not hand:
+            return 0
+        if options[0].get("card", "") is None:  # Tyche: exchange for the top discard, or pass
+            if top_discard < 0 or top_discard == PALAESTRON:
+                return 0
+            card, score = _least_needed([*hand, top_discard])
+            if card == top_discard or score <= hand_score(hand) + 1e-9:
+                return 0
+            return max(0, _index(options, "card", NOTATION[card]))
+        if kind == "reveal":  # a card already shown tells nothing new
+            for i, option in enumerate(options):
+                if any(NOTATION[c] == option.get("card") for c in revealed):
+                    return i
+        card, _ = _least_needed(hand)
+        return max(0, _index(options, "card", NOTATION[card]))
     if kind == "card":
-        return _playout_card(state, seat, options, rng)
-    if kind == "trigger":
-        return 1 if len(options) > 1 else 0
+        first = options[0]
+        if "bottom" in first:  # Lachesis: keep a top card that joins a group, else bottom it
+            top = _FIRST_ID.get(str(options[-1].get("bottom")), -1)
+            joins = top >= 0 and (KIND_OF[top] in (_CROWN, _GOD_KIND)
+                                  or any(KIND_OF[c] == KIND_OF[top] for c in hand))
+            return 0 if joins else len(options) - 1
+        if first.get("card") is not None:  # Ares: sack the card the victim needs most
+            victim = list(hand_of(context.get("from_seat")))
+            best, best_score = 0, 99.0
+            for i, option in enumerate(options):
+                ids = [c for c in victim if NOTATION[c] == option["card"]]
+                if ids:
+                    rest = list(victim)
+                    rest.remove(ids[0])
+                    score = hand_score(rest) + (0.5 if KIND_OF[ids[0]] == _GOD_KIND else 0.0)
+                    if score < best_score:
+                        best, best_score = i, score
+            return best
+        best, best_score = 0, hand_score(hand) + 1e-9 if len(hand) >= 5 else -1.0
+        for i, option in enumerate(options[1:], start=1):
+            card = _FIRST_ID.get(str(option.get("card")), -1)
+            if card < 0:
+                continue
+            _, score = _least_needed([*hand, card])
+            if score > best_score:
+                best, best_score = i, score
+        return best
     return rng.randrange(len(options))
 
 
-def _playout_card(state: State, seat: int, options: Sequence[dict[str, Any]],
-                  rng: random.Random) -> int:
-    first = options[0]
-    if "bottom" in first:  # Lachesis: keep a top card we would want, else send it down
-        return rng.randrange(len(options))
-    hand = state.hands[seat]
-    if first.get("card") is not None:  # Ares: no pass; sack the victim's most needed card
-        target = state.decision.context.get("from_seat") if state.decision else None
-        victim = state.hands[target] if isinstance(target, int) else []
-        best, best_score = 0, 99.0
-        for i, option in enumerate(options):
-            ids = [c for c in victim if NOTATION[c] == option["card"]]
-            if ids:
-                rest = [c for c in victim if c != ids[0]]
-                score = hand_score(rest)
-                if score < best_score:
-                    best, best_score = i, score
-        return best
-    current = hand_score(hand)
-    best, best_score = 0, current + 1e-9
-    for i, option in enumerate(options[1:], start=1):
-        card = _FIRST_ID.get(option.get("card") or "", -1)
-        if card < 0:
-            continue
-        grown = [*hand, card]
-        _, score = _least_needed(grown)
-        if score > best_score:
-            best, best_score = i, score
-    return best
+def playout_choice(state: State, rng: random.Random) -> int:
+    """A fast greedy choice for the pending decision of ``state``, with full sight of the
+    (sampled) state: for playouts and for the other seats inside a search.
+
+    Turn and swap: play (or swap) the card the hand needs least if it is a spare card (a
+    single of its kind), else hold (keep); give, discard and reveal: the card needed least;
+    take an offered card that improves the hand; Ares: sack the card the victim needs most;
+    targets: the opponent with the best hand; traps are sprung at the first chance; Lachesis
+    keeps a top card that joins a group; Rock-Paper-Scissors at random.
+    """
+    decision = state.decision
+    assert decision is not None
+    seat = decision.seat
+    gy = state.discard_graveyard
+    return _policy(decision.kind, decision.options, decision.context, state.hands[seat],
+                   lambda s: state.hands[s] if isinstance(s, int) else (),
+                   tuple(state.revealed[seat]), gy[-1] if gy else -1, rng)
+
+
+def default_reply(view: SearchView, rng: random.Random) -> int:
+    """:func:`playout_choice` for the bot's own decision, with only its knowledge: another
+    seat's hand is what the bot knows of it (:meth:`SearchView.known_hand`)."""
+    obs = view.obs
+
+    def hand_of(seat: Any) -> list[int]:
+        if not isinstance(seat, int) or not 0 <= seat < view.players:
+            return []
+        return [_FIRST_ID[c] for c in view.known_hand(seat)]
+
+    gy = obs.discard_graveyard_ids
+    context = view.context
+    return _policy(view.kind, view.legal, context, list(obs.hand_ids), hand_of,
+                   obs.revealed_ids[view.seat], gy[-1] if gy else -1, rng)
 
 
 def play_out(state: State, rng: random.Random) -> State:
@@ -437,7 +489,3 @@ def play_out(state: State, rng: random.Random) -> State:
     while state.decision is not None:
         state.apply(playout_choice(state, rng))
     return state
-
-
-def _gods(hand: Sequence[int]) -> int:
-    return sum(1 for c in hand if KIND_OF[c] == _GOD)

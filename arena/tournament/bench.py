@@ -100,8 +100,8 @@ def _store_cost(records: list[bytes], games: int) -> float:
 
 def run_tournament_bench(
     *,
-    games: int = 8,
-    rounds: int = 4,
+    games: int = 10,
+    rounds: int = 6,
     workers: tuple[int, ...] = (1, 2),
     bots: tuple[str, ...] = DEFAULT_BOTS,
     store_games: int = 500,

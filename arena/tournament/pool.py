@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ctypes
 import datetime as dt
+import logging
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -40,6 +41,7 @@ __all__ = [
     "ErrorMessage",
     "GameMessage",
     "LocalPool",
+    "LogMessage",
     "Message",
     "TableExecutor",
     "TableTask",
@@ -94,7 +96,42 @@ class ErrorMessage:
     message: str
 
 
-Message = GameMessage | DoneMessage | ErrorMessage
+@dataclass
+class LogMessage:
+    """A warning the referee or sandbox logged in a worker (printed once by the parent, above
+    the progress bar, instead of each worker writing to the terminal)."""
+
+    text: str
+
+
+Message = GameMessage | DoneMessage | ErrorMessage | LogMessage
+
+
+class _Sender:
+    """``conn.send`` behind a lock: a log record may be emitted from a referee thread while
+    the main thread sends a game, and interleaved writes would corrupt the pipe."""
+
+    def __init__(self, conn: multiprocessing.connection.Connection) -> None:
+        self.conn = conn
+        self.lock = threading.Lock()
+
+    def __call__(self, message: Message) -> None:
+        with self.lock:
+            self.conn.send(message)
+
+
+class _PipeHandler(logging.Handler):
+    """Forwards the ``arena`` loggers' warnings of a worker to the parent."""
+
+    def __init__(self, send: _Sender) -> None:
+        super().__init__(logging.WARNING)
+        self.send = send
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.send(LogMessage(record.getMessage()))
+        except (OSError, ValueError):
+            pass
 
 
 def play_table(task: TableTask, send: Callable[[Message], None]) -> None:
@@ -175,6 +212,8 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent: int) -> No
                 return
 
     threading.Thread(target=_watch_parent, daemon=True).start()
+    send = _Sender(conn)
+    logging.getLogger("arena").addHandler(_PipeHandler(send))
     _warm_up()
     while True:
         try:
@@ -184,12 +223,12 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent: int) -> No
         if task is None:
             return
         try:
-            play_table(task, conn.send)
+            play_table(task, send)
         except (BrokenPipeError, EOFError, OSError):
             return
         except Exception as exc:  # a bug: report it whole, the parent stops the run
-            conn.send(ErrorMessage(task.key, f"table r{task.round}/t{task.table} failed: "
-                                   f"{exc!r}\n{traceback.format_exc()}"))
+            send(ErrorMessage(task.key, f"table r{task.round}/t{task.table} failed: "
+                              f"{exc!r}\n{traceback.format_exc()}"))
 
 
 def _warm_up() -> None:
@@ -227,11 +266,14 @@ class LocalPool:
                                     daemon=True, name="arena-worker")
         # Workers inherit "ignore SIGINT" from the start (before Python could install its
         # handler), so a Ctrl-C reaches the parent only, which then stops them in order.
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        try:
+        if threading.current_thread() is threading.main_thread():
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                process.start()
+            finally:
+                signal.signal(signal.SIGINT, previous)
+        else:  # signal handlers belong to the main thread; the worker ignores SIGINT itself
             process.start()
-        finally:
-            signal.signal(signal.SIGINT, previous)
         child_conn.close()
         worker = _Worker(process, parent_conn)
         self._workers.append(worker)

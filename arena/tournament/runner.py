@@ -3,11 +3,12 @@
 Who does what:
 
 * The parent process plans (schedules, Swiss pairings from stored results), dispatches whole
-  tables to workers and is the **only writer** of the store: each game arrives as a message
-  and is committed in its own transaction as soon as it arrives.
-* A worker (a ``spawn``-ed process) plays one table at a time through
-  :func:`arena.referee.match.play_match`, so the bots of a match stay alive for all its games,
-  and streams each finished game back, its record already compressed.
+  tables to an executor and is the **only writer** of the store: each game arrives as a
+  message and is committed in its own transaction as soon as it arrives.
+* The executor plays tables: :class:`arena.tournament.pool.LocalPool` (the default) in
+  ``spawn``-ed worker processes, one table at a time each, so the bots of a match stay alive
+  for all its games. Another backend (Ray, issue 6) implements
+  :class:`~arena.tournament.pool.TableExecutor` around :func:`~arena.tournament.pool.play_table`.
 
 Determinism: a table's games depend only on the table (its bots by seat, match seed, game
 count, limits, event date), never on which worker plays it or when. Swiss round ``r`` is
@@ -17,12 +18,11 @@ starting player of game ``g`` follows game ``g - 1``'s result and a bot may lear
 match), and only its missing games are recorded; a replayed game that comes out differently
 from its stored copy is reported (a non-deterministic bot) and the stored copy is kept.
 
-Crash safety: ``kill -9`` of the parent loses only games in flight (workers die with it:
-``PR_SET_PDEATHSIG`` plus a parent watch); a worker that dies has its table replayed on a
-fresh worker (at most twice).
+Crash safety: ``kill -9`` of the parent loses only games in flight (the workers die with
+it); a worker that dies has its table replayed on a fresh worker.
 
-Backends: :class:`LocalPool` (the default) implements :class:`TableExecutor`; another backend
-(Ray, issue 6) plugs in by implementing the same two methods around :func:`play_table`.
+This layer never imports :mod:`arena.rating` (it sits below): the CLI prints the leaderboard
+after a run.
 """
 
 from __future__ import annotations
@@ -54,6 +54,7 @@ from arena.tournament.pool import (
     DoneMessage,
     GameMessage,
     LocalPool,
+    LogMessage,
     Message,
     TableExecutor,
     TableTask,
@@ -109,9 +110,11 @@ def _planned_tables_per_round(spec: TournamentSpec, n: int) -> int:
 
 def planned_games(spec: TournamentSpec) -> int:
     """Games the tournament will play in total (known before the first Swiss round)."""
-    return len(_fixed_tables(spec)) * spec.games_per_match if spec.format != "swiss" else (
-        spec.effective_rounds() * _planned_tables_per_round(spec, len(spec.entrants))
-        * spec.games_per_match)
+    if spec.format == "swiss":
+        tables = spec.effective_rounds() * _planned_tables_per_round(spec, len(spec.entrants))
+    else:
+        tables = len(_fixed_tables(spec))
+    return tables * spec.games_per_match
 
 
 def _fixed_tables(spec: TournamentSpec) -> list[schedule.Table]:
@@ -245,11 +248,17 @@ class _Run:
             r, t = message.key
             self.store.finish_table(self.row.id, r, t, message.sandbox_level, message.warnings)
             for warning in message.warnings:
-                if warning not in self.warnings:
-                    self.warnings.append(warning)
-                    self.console.print(f"[yellow]warning:[/] {warning}")
+                self.warn(warning)
+        elif isinstance(message, LogMessage):
+            self.warn(message.text)
         else:
             raise ArenaError(message.message)
+
+    def warn(self, text: str) -> None:
+        """Print a warning once per run (every worker and table repeats the sandbox's)."""
+        if text not in self.warnings:
+            self.warnings.append(text)
+            self.console.print(f"[yellow]warning:[/] {text}", highlight=False)
 
     # -------------------------------------------------------------- tables
     def parallelism(self) -> int:
@@ -319,9 +328,7 @@ class _Run:
 
     def pair(self, r: int) -> None:
         spec = self.spec
-        earlier = sorted((g for g in self.recorded.values() if g.round < r),
-                         key=lambda g: (g.round, g.table_index, g.game_index))
-        played, byes, rated, n = _swiss_inputs(self.store, self.row, r, earlier)
+        played, byes, rated, n = _swiss_inputs(self.store, self.row, r)  # from the store
         ratings = conservative_ratings(n, rated, **spec.rating.resolved())
         standings = compute_standings(n, played, byes, ratings)
         paired = swiss.pair_round(standings, played, byes, spec.players_per_game)
@@ -364,6 +371,10 @@ def _open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> Tournam
             new = spec.canonical()
             changed = [key for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
             what = f": {', '.join(changed)} changed" if changed else ""
+            if changed == ["entrants"]:
+                gone = [k for k in old.get("entrants", []) if k not in new["entrants"]]
+                came = [k for k in new["entrants"] if k not in old.get("entrants", [])]
+                what += f" ({', '.join(gone) or '-'} -> {', '.join(came) or '-'})"
             raise StoreError(
                 f"tournament '{spec.name}' exists with a different spec (hash {row.spec_hash}, "
                 f"this spec {spec_hash}{what}); use --fresh to start anew, or rename it")
@@ -419,22 +430,24 @@ def run_tournament(
                 TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
                 console=console, transient=False)
         run = _Run(spec, store, row, executor, bar, console)
-        executor.start(run.parallelism())
-        if bar is not None:
-            for column in bar.columns:
-                if isinstance(column, _RateColumn):
-                    column.baseline = run.games_before
-            run.task_id = bar.add_task(spec.name, total=row.games_planned,
-                                       completed=run.games_before)
-            bar.start()
-        state = "running"
+        state = row.state
         try:
+            if state != "finished":
+                state = "running"
+                store.set_state(row.id, state)
+            executor.start(run.parallelism())
+            if bar is not None:
+                for column in bar.columns:
+                    if isinstance(column, _RateColumn):
+                        column.baseline = run.games_before
+                run.task_id = bar.add_task(spec.name, total=row.games_planned,
+                                           completed=run.games_before)
+                bar.start()
             if spec.format == "swiss":
                 run.swiss()
             else:
                 run.fixed()
-            done = store.count_games(row.id)
-            if done >= row.games_planned:
+            if state != "finished" and store.count_games(row.id) >= row.games_planned:
                 state = "finished"
                 store.set_state(row.id, state)
         except KeyboardInterrupt:
@@ -445,7 +458,8 @@ def run_tournament(
             store.set_state(row.id, "interrupted")
             done = store.count_games(row.id)
             console.print(f"Stopped: {done}/{row.games_planned} games of '{spec.name}' are "
-                          f"recorded in {db_path}. Resume with: {resume_hint(spec)}")
+                          f"recorded in {db_path}. Resume with: {resume_hint(spec)}",
+                          highlight=False)
             raise
         except BaseException:
             executor.close(kill=True)

@@ -24,11 +24,22 @@ def _overview(store: Store) -> list[str]:
         assert t is not None
         done = store.count_games(t.id)
         rows.append([t.name, t.format, t.players_per_game, len(store.entrant_ids(t.id)),
-                     _progress(done, t.games_planned), t.state, t.created_at])
+                     _progress(done, t.games_planned), _state(store, t).split(" (")[0],
+                     t.created_at])
     if not rows:
         return [f"no tournaments in {store.path} yet (e.g. arena run tournaments/swiss.yaml)"]
     return [tabulate(rows, headers=["tournament", "format", "per table", "bots", "games",
                                     "state", "created"])]
+
+
+def _state(store: Store, t: TournamentRow) -> str:
+    """The stored state, corrected by whether a run actually holds the tournament's lock."""
+    pid = store.runner_pid(t.name)
+    if pid is not None:
+        return f"running (pid {pid})" if pid > 0 else "running"
+    if t.state == "running":
+        return "stopped (the run was killed; run the spec again to resume)"
+    return t.state
 
 
 def _detail(store: Store, t: TournamentRow) -> list[str]:
@@ -39,7 +50,7 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
     lines = [
         f"tournament {t.name}: {t.format}, {t.players_per_game} per table, "
         f"{len(entrants)} bots, seed {t.seed}, spec hash {t.spec_hash}",
-        f"state {t.state}; games {_progress(done, t.games_planned)}; "
+        f"state {_state(store, t)}; games {_progress(done, t.games_planned)}; "
         f"created {t.created_at}" + (f"; finished {t.finished_at}" if t.finished_at else ""),
         "bots: " + ", ".join(labels.get(b, str(b)) for b in entrants),
     ]
@@ -82,9 +93,16 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
     return lines
 
 
-def status_lines(db: str | Path, tournament: str | None) -> list[str]:
-    """The text of ``arena status`` (every tournament, or one in detail)."""
+def status_lines(db: str | Path, tournament: str | None,
+                 records: Path | None = None) -> list[str]:
+    """The text of ``arena status`` (every tournament, or one in detail); with ``records``,
+    also export that tournament's game records as JSON lines."""
     with Store(db, create=False) as store:
         if tournament is None:
             return _overview(store)
-        return _detail(store, store.require(tournament))
+        row = store.require(tournament)
+        lines = _detail(store, row)
+        if records is not None:
+            count = store.export_records(row.id, records)
+            lines += ["", f"wrote {count} game records to {records}"]
+        return lines

@@ -204,8 +204,7 @@ class Store:
         run never leaves a stale lock behind, while two live runs of one tournament (which
         would both play the same games) are refused.
         """
-        lock_path = self.path.parent / f".{self.path.name}.{tournament}.lock"
-        handle: IO[str] = open(lock_path, "a+")  # noqa: SIM115 - held for the block
+        handle: IO[str] = open(self._lock_path(tournament), "a+")  # noqa: SIM115
         try:
             try:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -221,6 +220,24 @@ class Store:
             yield
         finally:
             handle.close()
+
+    def _lock_path(self, tournament: str) -> Path:
+        return self.path.parent / f".{self.path.name}.{tournament}.lock"
+
+    def runner_pid(self, tournament: str) -> int | None:
+        """The pid of the live ``arena run`` of ``tournament``, or None when none holds the
+        lock (so a "running" tournament without one was killed and can be resumed)."""
+        path = self._lock_path(tournament)
+        if not path.exists():
+            return None
+        with open(path) as handle:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+            except BlockingIOError:
+                text = handle.read().strip()
+                return int(text) if text.isdigit() else -1
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+        return None
 
     # ------------------------------------------------------------------ tournaments
     def tournament(self, name: str) -> TournamentRow | None:
@@ -422,9 +439,11 @@ class Store:
         return data
 
     def export_records(self, tournament_id: int, out: Path) -> int:
-        """Write a tournament's records as gzip JSON lines in id order; returns the count."""
+        """Write a tournament's records as JSON lines in id order (gzip when ``out`` ends in
+        ``.gz``); returns the count. ``arena replay`` reads the plain form."""
         count = 0
-        with gzip.open(out, "wt", encoding="utf-8") as handle:
+        opener = gzip.open if out.suffix == ".gz" else open
+        with opener(out, "wt", encoding="utf-8") as handle:
             for (blob,) in self.conn.execute(
                 "SELECT r.record FROM records r JOIN games g ON g.id = r.game_id "
                 "WHERE r.tournament_id = ? ORDER BY g.round, g.table_index, g.game_index",

@@ -118,7 +118,7 @@ def test_ruling_01_games_speak_notation() -> None:
 # ============================================================================ ruling 2
 
 
-def test_ruling_02_kinds_group_each_class_apart() -> None:
+def test_ruling_02_kinds() -> None:
     # Agari and Umbrae are two kinds: Two Pair, not a "Class" Quartet (which would win here).
     state = final_showdown(["Agari-1 Agari-2 Umbrae-3 Umbrae-4 Beast-1",
                             "Fate-1 Fate-2 Fate-3 Beast-2 Beast-3"])
@@ -187,7 +187,7 @@ def test_ruling_03_categories_are_exact_shapes(better: str, better_cat: str, wor
 # ============================================================================ ruling 4
 
 
-def test_ruling_04_crowns_are_wild() -> None:
+def test_ruling_04_crowns() -> None:
     # Crown joins the Agari: a Quartet beats the Gods' Full Domain (a Triplet without it).
     state = final_showdown(["Crown Agari-1 Agari-2 Agari-3 Fate-1",
                             "God-5 God-6 God-7 Fate-2 Fate-3"])
@@ -222,7 +222,7 @@ def test_ruling_04_crown_never_counts_toward_the_ascension() -> None:
 # ============================================================================ ruling 5
 
 
-def test_ruling_05_ties_by_family_tier() -> None:
+def test_ruling_05_ties() -> None:
     # Four Pairs: of Gods, of a Class, of Fates, of Beasts -> placed in that order.
     state = final_showdown(["God-1 God-2 Agari-1 Fate-1 Beast-1",
                             "Umbrae-1 Umbrae-2 God-3 Fate-2 Beast-2",
@@ -793,6 +793,29 @@ def test_ruling_10_a_god_discarded_to_the_palaestron_fires() -> None:
     assert [len(h) for h in state.hands] == [5, 5]
 
 
+def test_ruling_10_the_palaestron_runs_from_the_seat_that_drew_it() -> None:
+    # seat 1 draws it back after a forced discard in seat 0's turn: seat order from seat 1
+    state = build_state(["Agari-1 Agari-2 Agari-3 Beast-1 Beast-2",
+                         "Umbrae-1 Umbrae-2 Umbrae-3 Umbrae-4 Umbrae-5",
+                         "Sophoi-1 Sophoi-2 Sophoi-3 Sophoi-4 Sophoi-5"],
+                        pile_top="Palaestron Fate-1 Fate-2 Fate-3 Fate-4 Fate-5")
+    act(state, "turn", 0, action="play", card="Agari-1")
+    act(state, "target", 0, seat=1)
+    act(state, "discard", 1, card="Umbrae-1")
+    assert events_of(state, "palaestron") == [{"type": "palaestron", "seat": 1, "turn": 0}]
+    asked = []
+    while state.decision is not None and state.decision.kind in ("discard", "reveal"):
+        asked.append((state.decision.seat, state.decision.kind))
+        state.apply(0)
+    assert asked == [(1, "discard"), (1, "reveal"), (2, "discard"), (2, "reveal"),
+                     (0, "discard"), (0, "reveal")]
+    # seat 1 drew the replacement (Fate-4) after everyone; then seat 0's Raid drew (Fate-5)
+    assert "Fate-4" in hand(state, 1) and "Fate-5" in hand(state, 0)
+    assert state.decision is not None and (state.decision.seat, state.decision.kind) == (0, "swap")
+    assert [len(h) for h in state.hands] == [5, 5, 5]
+    assert names(state.effect_graveyard) == ["Palaestron", "Agari-1"]
+
+
 def _seed_with_palaestron_in_the_deal(players: int) -> int:
     for seed in range(500):
         state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed))
@@ -906,6 +929,27 @@ def test_ruling_11_ascension_outside_ones_own_turn() -> None:
     assert state.result.placements == [3, 1, 2]
 
 
+@pytest.mark.parametrize("trap, answer", [("Fate-1", ("discard", "Beast-1")),
+                                          ("Beast-5", ("give", "Beast-1"))])
+def test_ruling_11_five_gods_left_from_six_cards_ascend(trap: str,
+                                                        answer: tuple[str, str]) -> None:
+    # A Clotho / Phoenix trap with five cards in hand draws to six (four Gods, a Beast and
+    # the fifth God); putting the Beast away leaves five natural Gods: that is The Ascension,
+    # checked after the resolution, not only when a God enters a hand.
+    state = build_state(["God-1 God-2 God-3 God-4 Beast-1",
+                         "Agari-1 Agari-2 Agari-3 Agari-4 Fate-2"],
+                        traps={0: [trap]}, pile_top="God-5 Fate-3 Fate-4")
+    act(state, "trigger", 0, trap=trap)
+    assert len(state.hands[0]) == 6
+    kind, card = answer
+    act(state, kind, 0, card=card)
+    assert state.is_over and state.decision is None
+    assert state.result is not None
+    assert state.result.ascension is True and state.result.tiebreak == "ascension"
+    assert state.result.placements == [1, 2]
+    assert state.result.desmos == ["The Ascension", "Quartet"]
+
+
 def test_ruling_11_others_with_equal_desmos_share_a_placement() -> None:
     state = build_state(["God-1 God-2 God-3 God-4 Beast-2",
                          "Agari-5 Agari-6 Sophoi-4 Fate-5 Beast-4",
@@ -925,7 +969,7 @@ PAIR_C = "Umbrae-3 Umbrae-4 Arcoi-2 Fate-2 Beast-3"
 WEAK = "God-3 Agari-1 Umbrae-5 Arcoi-3 Beast-1"  # High Hand
 
 
-def test_ruling_12_showdown_book_tiebreak() -> None:
+def test_ruling_12_showdown() -> None:
     books = (dt.date(2026, 1, 1), dt.date(2026, 6, 1), dt.date(2026, 11, 1))
     state = final_showdown([PAIR_A, PAIR_B, WEAK], last_book_finished=books)
     assert state.result is not None
@@ -1031,6 +1075,24 @@ def test_ruling_12_a_forfeited_seat_is_placed_last() -> None:
     hold_turn(state, 2)
     assert state.result is not None
     assert state.result.tiebreak == "none" and state.result.placements == [1, 3, 2]
+
+
+def test_ruling_12_a_seat_forfeiting_during_rps_drops_out() -> None:
+    # three tied; seat 0 forfeits during the sudden death (a bot crashing on its throw) and
+    # plays the safe default, rock; rock "beats" the others' scissors, yet a forfeited seat
+    # never contends: its throw is void and seats 1 and 2 settle first place between them
+    state = final_showdown([PAIR_A, PAIR_B, PAIR_C])
+    state.forfeit(0, "crashed")
+    act(state, "rps", 0, throw="rock")
+    act(state, "rps", 1, throw="scissors")
+    act(state, "rps", 2, throw="scissors")
+    assert state.decision is not None, "seats 1 and 2 are still tied: they throw again"
+    assert {state.decision.seat} <= {1, 2}
+    act(state, "rps", 1, throw="paper")
+    act(state, "rps", 2, throw="scissors")
+    assert state.result is not None
+    assert state.result.placements == [3, 2, 1]
+    assert state.result.tiebreak == "rps"
 
 
 # ============================================================================ ruling 13

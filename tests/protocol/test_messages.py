@@ -6,25 +6,24 @@ import json
 import re
 from pathlib import Path
 
-import jsonschema
 import pytest
 
 from arena.errors import IllegalChoiceError, ProtocolError
 from arena.protocol import messages
-from arena.protocol.schema import SCHEMAS
+from arena.protocol.schema import SCHEMAS, validate
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 
 
-def validate(line: bytes) -> dict:
+def valid(line: bytes) -> dict:
     assert line.endswith(b"\n") and line.count(b"\n") == 1, "one message per line"
     message = json.loads(line)
-    jsonschema.Draft202012Validator(SCHEMAS[message["type"]]).validate(message)
+    assert validate(message) == []
     return message
 
 
-def test_every_builder_validates_against_its_schema() -> None:
-    lines = [
+def all_messages() -> list[bytes]:
+    return [
         messages.hello({"decision_ms": 1000, "time_bank_ms": 0, "startup_ms": 10_000,
                         "max_strikes": 3}),
         messages.game_start(0, 1, ["a", "b"], 0, 5),
@@ -37,8 +36,37 @@ def test_every_builder_validates_against_its_schema() -> None:
                        last_book_finished=None),
         messages.action(7, 0),
     ]
-    types = [validate(line)["type"] for line in lines]
+
+
+def test_every_builder_validates_against_its_schema() -> None:
+    types = [valid(line)["type"] for line in all_messages()]
     assert sorted(types) == sorted(messages.REFEREE_TYPES + messages.BOT_TYPES)
+
+
+@pytest.mark.parametrize(("message", "error"), [
+    ({"type": "act", "id": 1, "decision": "turn", "observation": {}, "legal": []},
+     "act.legal: fewer than 1 items"),
+    ({"type": "act", "id": -1, "decision": "turn", "observation": {}, "legal": [{}]},
+     "act.id: below 0"),
+    ({"type": "action", "id": 1}, "action: missing 'choice'"),
+    ({"type": "action", "id": 1, "choice": True}, "action.choice: expected integer, got bool"),
+    ({"type": "hello", "protocol": 2}, "hello.protocol: expected 1, got 2"),
+    ({"type": "ready", "name": ""}, "ready.name: shorter than 1"),
+    ({"type": "game_end", "game": 0, "placements": [0], "desmos": [], "ascension": False,
+      "tiebreak": "none", "forfeits": {"1": 3}}, "game_end.placements[0]: below 1"),
+    ({"type": "nope"}, "not a protocol v1 message"),
+])
+def test_the_validator_finds_problems(message: dict, error: str) -> None:
+    assert any(problem.startswith(error) for problem in validate(message)), validate(message)
+
+
+def test_the_schemas_agree_with_a_json_schema_library() -> None:
+    jsonschema = pytest.importorskip("jsonschema")
+    for line in all_messages():
+        message = json.loads(line)
+        jsonschema.Draft202012Validator(SCHEMAS[message["type"]]).validate(message)
+    for schema in SCHEMAS.values():
+        jsonschema.Draft202012Validator.check_schema(schema)
 
 
 def test_act_is_compact_and_round_trips() -> None:
@@ -138,7 +166,3 @@ def test_protocol_doc_prints_every_schema_exactly() -> None:
         assert found, f"docs/PROTOCOL.md has no schema block for {kind!r}"
         assert json.loads(found.group(1)) == schema, f"schema of {kind!r} differs from the doc"
 
-
-def test_schemas_are_valid_json_schemas() -> None:
-    for schema in SCHEMAS.values():
-        jsonschema.Draft202012Validator.check_schema(schema)

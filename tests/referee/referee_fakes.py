@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.protocol.schema import validate
 from arena.referee.client import Ended, Received
 from arena.sandbox import Limits
 
@@ -62,6 +63,8 @@ class FakeConnection:
             return False
         for raw in data.splitlines():
             message = json.loads(raw)
+            # Every message the referee sends must match its published schema.
+            assert validate(message) == [], (validate(message), message)
             self.sent.append(message)
             if self.on_message is not None:
                 self.on_message(message)

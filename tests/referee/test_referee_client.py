@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
 from referee_fakes import FAST, FakeConnection, FakeLauncher
 
+from arena.protocol import messages
 from arena.protocol.transport import Closed, MockTransport, Overflow, Timeout
 from arena.referee import client as client_module
 from arena.referee.client import MAX_FAILED_STARTS, BotClient
 from arena.referee.launch import TransportConnection
 from arena.sandbox import Limits
 
+START = messages.game_start(0, 0, ["a", "b"], 0, 5)
+END = messages.game_end(0, [1, 2], ["Pair", "Pair"], False, "none")
 LEGAL = [{"action": "hold"}, {"action": "play", "card": "God-1"}, {"action": "trap",
                                                                    "card": "God-1"}]
 
@@ -28,7 +30,7 @@ def make(conn: FakeConnection | None = None, limits: Limits = FAST,
 def started(conn: FakeConnection, limits: Limits = FAST) -> BotClient:
     client, _ = make(conn, limits)
     assert client.start() is None
-    assert client.begin_game(b'{"type":"game_start"}\n') is None
+    assert client.begin_game(START) is None
     return client
 
 
@@ -162,7 +164,7 @@ def test_zero_strikes_allowed_forfeits_at_the_first() -> None:
 
 
 @pytest.mark.parametrize(("response", "kind", "detail"), [
-    ("crash", "crash", "exited mid-game (exit code 1); stderr: Traceback: boom"),
+    ("crash", "crash", "exited mid-game (exit code 1); last log line: Traceback: boom"),
     ("oom", "memory_limit", "ran out of memory (exit code -9)"),
     ("overflow", "output_limit", "wrote a line longer than 1000000 bytes"),
 ])
@@ -185,10 +187,10 @@ def test_restart_after_forfeit_for_the_next_game() -> None:
 
     client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
     assert client.start() is None
-    client.begin_game(b'{"type":"game_start"}\n')
+    client.begin_game(START)
     assert act(client).forfeit
-    client.end_game(b'{"type":"game_end"}\n')
-    assert client.begin_game(b'{"type":"game_start"}\n') is None
+    client.end_game(END)
+    assert client.begin_game(START) is None
     assert len(made) == 2 and client.diagnostics.restarts == 1
     assert act(client).choice == 1 and client.forfeited is None
 
@@ -203,7 +205,7 @@ def test_death_between_games_is_a_crash_without_forfeit() -> None:
     client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
     client.start()
     made[0]._exit(3)
-    assert client.begin_game(b'{"type":"game_start"}\n') is None
+    assert client.begin_game(START) is None
     assert [f.type for f in client.pending] == ["crash"]
     assert client.pending[0].detail == "exited between games (exit code 3)"
     assert client.forfeited is None and len(made) == 2
@@ -212,7 +214,7 @@ def test_death_between_games_is_a_crash_without_forfeit() -> None:
 def test_gives_up_after_repeated_startup_failures() -> None:
     client, launcher = make(FakeConnection(ready=None))
     for _ in range(MAX_FAILED_STARTS + 2):
-        client.begin_game(b'{"type":"game_start"}\n')
+        client.begin_game(START)
         assert client.forfeited == "startup_failure"
     assert len(launcher.made) == MAX_FAILED_STARTS
 
@@ -234,7 +236,7 @@ def test_time_bank_pays_for_overruns(monkeypatch: pytest.MonkeyPatch) -> None:
         assert result.failure is None
     # 1200 ms, then 1200 - 300 = 900, then 600: the bank pays 300 ms per answer.
     assert budgets == [1200, 900, 600]
-    client.begin_game(b'{"type":"game_start"}\n')
+    client.begin_game(START)
     act(client)
     assert conn.acts()[-1]["time_ms"] == 1200  # a new game refills the bank
 
@@ -257,7 +259,7 @@ def mock_client(script: Any, limits: Limits = FAST) -> BotClient:
 
     client = BotClient(["mock"], ".", limits, launcher=launcher)
     assert client.start() is None
-    client.begin_game(b'{"type":"game_start"}\n')
+    client.begin_game(START)
     return client
 
 
@@ -294,7 +296,7 @@ def test_mock_transport_sees_compact_protocol_lines() -> None:
     client = BotClient(["mock"], ".", FAST,
                        launcher=lambda c, w, lim: TransportConnection(transport))
     client.start()
-    client.begin_game(json.dumps({"type": "game_start", "game": 0}).encode() + b"\n")
+    client.begin_game(START)
     client.act("swap", {"hand": []}, [{"swap": None}], None,
                b'{"type":"event","event":{"type":"draw","seat":0}}\n')
     client.close()

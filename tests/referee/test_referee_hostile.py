@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from arena.engine import replay
 from arena.referee.client import Connection
 from arena.referee.launch import TransportConnection, sandbox_launcher
 from arena.referee.match import MatchOutcome, MatchRequest, play_match
@@ -28,7 +29,7 @@ from arena.sandbox.reaper import find_processes
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures" / "bots"
 RANDOM = ROOT / "bots" / "random.py"
-LIMITS = Limits(decision_ms=200, time_bank_ms=0, startup_ms=10_000, bye_grace_ms=300,
+LIMITS = Limits(decision_ms=500, time_bank_ms=0, startup_ms=10_000, bye_grace_ms=300,
                 max_strikes=2, memory_mb=256, line_bytes=100_000)
 
 pytestmark = pytest.mark.skipif(not probe().can_run, reason="bots cannot run on this machine")
@@ -74,6 +75,7 @@ def play(bot: Path | str, games: int = 2, limits: Limits = LIMITS) -> tuple[Matc
     for game in outcome.games:
         assert len(game.placements) == 2 and min(game.placements) == 1
         assert all(f["seat"] == 0 for f in game.failures), "the honest bot never fails"
+        replay(game.record)  # forfeits included, every record replays to the same game
     assert outcome.bots[1]["failures"] == {} and outcome.bots[1]["restarts"] == 0
     for conn in launcher.made:
         assert conn.marker and find_processes(marker=conn.marker) == [], "leftover process"

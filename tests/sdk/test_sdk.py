@@ -11,12 +11,11 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
 
 from arena.engine import GameConfig, RandomAgent, play_game
 from arena.protocol import messages
-from arena.protocol.schema import SCHEMAS
+from arena.protocol.schema import validate
 from arena.sdk import Bot, GameEnd, GameStart, Request
 from arena.sdk.local import BotAgent
 from arena.sdk.runner import BotLoadError, find_bot_class, load_bot, serve
@@ -53,7 +52,7 @@ def run(bot: Bot, lines: list[bytes]) -> tuple[int, list[dict[str, Any]]]:
     with os.fdopen(read, "rb") as out:
         answers = [json.loads(line) for line in out.read().splitlines()]
     for answer in answers:
-        jsonschema.Draft202012Validator(SCHEMAS[answer["type"]]).validate(answer)
+        assert validate(answer) == []
     return code, answers
 
 

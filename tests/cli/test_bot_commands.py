@@ -1,0 +1,185 @@
+"""``arena check-bot | submit | match | bots | bench protocol``: outputs, exact errors, exit codes.
+
+These run real sandboxed bots (the sample bots and the hostile fixtures) with small limits.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.registry import resolve
+from arena.sandbox import probe
+
+ROOT = Path(__file__).resolve().parents[2]
+BOTS = ROOT / "bots"
+FIXTURES = ROOT / "tests" / "fixtures" / "bots"
+
+runner = CliRunner()
+needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+
+
+def _run(*args: str, bots_dir: Path = BOTS):
+    return runner.invoke(app, list(args), env={"ARENA_BOTS_DIR": str(bots_dir)})
+
+
+@pytest.mark.parametrize("command", [["check-bot"], ["submit"], ["match"], ["bots"],
+                                     ["bench", "protocol"]])
+def test_help_carries_an_example(command: list[str]) -> None:
+    result = _run(*command, "--help")
+    assert result.exit_code == 0
+    assert "Example: arena " + " ".join(command) in result.stdout
+
+
+@needs_sandbox
+def test_check_bot_passes_a_good_bot() -> None:
+    result = _run("check-bot", str(BOTS / "random.py"))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    version = resolve(BOTS / "random.py").version
+    assert lines[0] == (f"Checking random (version {version}) in the sandbox "
+                        f"({probe().level})")
+    assert lines[1] == "✓ handshake: answered 'hello' with 'ready' within 10000 ms"
+    assert lines[2] == "✓ metadata: name 'random'; author Palaestra Arena, version 1"
+    assert re.fullmatch(r"✓ decisions: \d+ decisions in 3 games \(2, 3 and 5 players\), all "
+                        r"legal and in time \(median [\d.]+ ms, max [\d.]+ ms; limit 1000 ms\)",
+                        lines[3])
+    assert lines[4:] == ["✓ game boundaries: one process served all 3 games",
+                         "✓ clean exit: exited with code 0 after 'bye'",
+                         "PASS: random is ready to submit."]
+
+
+@needs_sandbox
+def test_check_bot_lists_what_failed() -> None:
+    result = _run("check-bot", str(FIXTURES / "garbage"), "--games", "2", "--decision-ms",
+                  "200")
+    assert result.exit_code == 1
+    lines = result.stdout.splitlines()
+    assert lines[3] == ("✗ decisions: 8 protocol_error in 2 games (e.g. not JSON: "
+                        "'%%% this is not json %%%')")
+    assert lines[4] == ("✗ game boundaries: one process did not last the 2 games (it was "
+                        "stopped after a failure and restarted 1 time(s))")
+    assert lines[5:] == ["✓ clean exit: exited with code 0 after 'bye'",
+                         "FAIL: 2 of 5 checks failed."]
+
+
+@needs_sandbox
+def test_check_bot_json() -> None:
+    result = _run("check-bot", str(FIXTURES / "sigterm"), "--games", "1", "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert data["ok"] is False and data["bot"] == "sigterm"
+    assert data["items"][-1] == {"title": "clean exit", "ok": False,
+                                 "detail": "still running 1000 ms after 'bye'; killed"}
+
+
+@pytest.fixture
+def two_bots(tmp_path: Path) -> Path:
+    bots = tmp_path / "two"
+    bots.mkdir()
+    for name in ("random", "greedy"):
+        shutil.copy(BOTS / f"{name}.py", bots)
+    return bots
+
+
+def test_check_bot_unknown(two_bots: Path) -> None:
+    result = _run("check-bot", "nobody", bots_dir=two_bots)
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr == "Error: unknown bot 'nobody' (registered: greedy, random)\n"
+
+
+@needs_sandbox
+def test_submit_registers_then_refuses_the_same_name(tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    source = tmp_path / "mine.py"
+    shutil.copy(BOTS / "collector.py", source)
+    result = _run("submit", str(source), "--name", "mine", bots_dir=bots)
+    assert result.exit_code == 0, result.output
+    version = resolve(bots / "mine.py").version
+    assert result.stdout.splitlines()[-1] == f"Registered mine version {version} at " \
+                                             f"{bots / 'mine.py'}"
+    assert "✓ clean exit" in result.stdout
+    listing = _run("bots", bots_dir=bots)
+    assert listing.exit_code == 0
+    assert re.search(rf"^mine\s+{version}\s+module\s+Palaestra Arena\s+1\s+mine.py$",
+                     listing.stdout, re.M)
+    again = _run("submit", str(source), "--name", "mine", bots_dir=bots)
+    assert again.exit_code == 1
+    assert again.stderr == (f"Error: a bot named 'mine' is already registered with the same "
+                            f"files (version {version}); choose another name with --name\n")
+
+
+@needs_sandbox
+def test_submit_refuses_a_failing_bot(tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    source = FIXTURES / "out_of_range.py"
+    result = _run("submit", str(source), bots_dir=bots)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: {source} failed the compliance check: decisions: ")
+    assert "illegal_choice" in result.stderr
+    assert "✗ decisions" in result.stdout
+    assert not (bots / "out_of_range.py").exists()
+
+
+@needs_sandbox
+def test_match_prints_placements_and_diagnostics(tmp_path: Path) -> None:
+    records = tmp_path / "games.jsonl"
+    result = _run("match", "random", str(BOTS / "collector.py"), "--games", "2", "--seed",
+                  "1", "--records", str(records))
+    assert result.exit_code == 0, result.output
+    out = result.stdout.splitlines()
+    assert out[0] == f"Match random vs collector: 2 game(s), sandbox {probe().level}"
+    assert out[1].split() == ["game", "starts", "places", "(random,", "collector)", "desmos",
+                              "tiebreak", "failures"]
+    assert out[-1] == f"Wrote 2 game records to {records}"
+    assert any(line.startswith("random ") for line in out)
+    lines = records.read_text().splitlines()
+    assert len(lines) == 2
+    assert json.loads(lines[0])["referee"]["seats"][0].startswith("random@")
+    replay = _run("replay", str(records))
+    assert replay.exit_code == 0, replay.output
+
+
+@needs_sandbox
+def test_match_json_reports_failures() -> None:
+    result = _run("match", str(FIXTURES / "out_of_range.py"), "random", "--games", "1",
+                  "--json", "--max-strikes", "1", "--decision-ms", "500")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["games"][0]["forfeits"] == {"0": "illegal_choice"}
+    assert [f["type"] for f in data["games"][0]["failures"]] == ["illegal_choice"] * 2
+    assert data["bots"][0]["failures"] == {"illegal_choice": 2}
+    assert data["standings"][1]["wins"] == 1
+    assert data["sandbox_level"] == probe().level
+
+
+@pytest.mark.parametrize(("args", "error"), [
+    (["random"], "Error: a match needs 2 to 5 bots, got 1\n"),
+    (["random", "nobody"], "Error: unknown bot 'nobody' (registered: greedy, random)\n"),
+    (["random", "greedy", "--decision-ms", "0"], None),
+])
+def test_match_errors(two_bots: Path, args: list[str], error: str | None) -> None:
+    result = _run("match", *args, bots_dir=two_bots)
+    if error is None:
+        assert result.exit_code == 2  # click's own usage error for an out-of-range option
+    else:
+        assert result.exit_code == 1 and result.stderr == error
+
+
+@needs_sandbox
+def test_bench_protocol_reports_the_three_figures() -> None:
+    result = _run("bench", "protocol", "--decisions", "100", "--games", "1", "--format", "json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["decisions"] == 100 and data["match_games"] == 1
+    for key in ("round_trip_us", "floor_us", "ratio", "match_decisions_per_s",
+                "in_process_decisions_per_s"):
+        assert data[key] > 0, key
+    assert data["sandbox_level"] == probe().level

@@ -1,0 +1,266 @@
+"""Game records (docs/RECORDS.md): the schema, the JSON round trip, and a replay that fails
+loudly (ReplayError, with a message saying where) on any tampering."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from engine_scenario import act, build_state
+
+from arena.engine import FirstOptionAgent, GameConfig, RandomAgent, new_game, play_game
+from arena.engine.cards import Card
+from arena.engine.desmos import Category
+from arena.engine.record import RECORD_FORMAT, replay
+from arena.errors import ReplayError
+
+TURN_KEYS = {"round", "seat", "action", "card", "swap", "hand_size_after", "traps_after"}
+EVENT_TYPES = {
+    "game_start", "deal", "turn_start", "hold", "play", "set_trap", "trap_triggered",
+    "trap_expired", "trap_destroyed", "trap_cleared", "effect", "draw", "discard",
+    "forced_discard", "palaestron", "reveal", "reveal_hand", "peek", "peek_traps", "look",
+    "exchange", "graveyard_exchange", "pile_exchange", "pile_bottomed", "return_to_pile", "burn",
+    "updraft", "reshuffle", "pile_exhausted", "round_end", "forfeit", "showdown", "rps",
+    "ascension", "game_end",
+}
+CATEGORY_NAMES = {c.label for c in Category}
+
+
+def random_record(players: int = 3, seed: int = 21) -> dict[str, Any]:
+    config = GameConfig(players=tuple(f"bot{i}" for i in range(players)), seed=seed,
+                        starting_seat=1)
+    state = play_game(config, [RandomAgent(seed * 10 + i) for i in range(players)])
+    return state.record()
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    return random_record()
+
+
+def test_record_schema(record: dict[str, Any]) -> None:
+    assert record["format"] == RECORD_FORMAT
+    assert record["seed"] == 21 == record["config"]["seed"]
+    assert record["players"] == ["bot0", "bot1", "bot2"] == record["config"]["players"]
+    assert record["starting_seat"] == 1 == record["config"]["starting_seat"]
+    assert record["rounds"] == 5
+    assert record["forfeits"] == []
+    # turns: one per turn, seat order from the starting seat
+    turns = record["turns"]
+    assert len(turns) == 15
+    for number, turn in enumerate(turns):
+        assert set(turn) == TURN_KEYS
+        assert turn["round"] == number // 3 + 1 and turn["seat"] == (1 + number) % 3
+        assert turn["action"] in ("hold", "play", "trap")
+        assert (turn["card"] is None) == (turn["action"] == "hold")
+        if turn["card"] is not None:
+            assert Card.parse(turn["card"]).notation() == turn["card"]
+        assert isinstance(turn["swap"], bool)
+        assert turn["hand_size_after"] == 5
+        assert len(turn["traps_after"]) == 3 and all(0 <= t <= 2 for t in turn["traps_after"])
+    # choices: [seat, kind, index]
+    assert record["choices"] and all(
+        isinstance(s, int) and isinstance(k, str) and isinstance(i, int) and i >= 0
+        for s, k, i in record["choices"])
+    # events: every event, public and private, with its audience
+    for event in record["events"]:
+        assert event["type"] in EVENT_TYPES
+        assert isinstance(event["turn"], int)
+        to = event["to"]
+        assert to == "all" or to in (0, 1, 2) or to in ("all_but:0", "all_but:1", "all_but:2")
+    kinds = [e["type"] for e in record["events"]]
+    assert kinds[0] == "game_start" and kinds[-1] == "game_end"
+    assert sum(1 for e in record["events"] if e["type"] == "deal") == 3
+    # result
+    result = record["result"]
+    assert {"placements", "desmos", "ascension", "tiebreak"} <= set(result)
+    assert sorted(result["placements"])[0] == 1 and len(result["placements"]) == 3
+    assert all(1 <= p <= 3 for p in result["placements"])
+    assert all(name in CATEGORY_NAMES for name in result["desmos"])
+    assert result["ascension"] is False
+    assert result["tiebreak"] in ("none", "book", "rps", "lot")
+    assert record["events"][-1]["placements"] == result["placements"]
+
+
+def test_record_events_are_the_log_with_audiences() -> None:
+    state = play_game(GameConfig(players=("a", "b"), seed=3), [RandomAgent(1), RandomAgent(2)])
+    record = state.record()
+    assert len(record["events"]) == len(state.log)
+    for (to, event), written in zip(state.log, record["events"], strict=True):
+        expected_to = "all" if to is None else to if to >= 0 else f"all_but:{~to}"
+        assert written == {"to": expected_to, **event}
+    private = [e for e in record["events"] if isinstance(e["to"], int)]
+    assert {e["type"] for e in private} >= {"deal", "draw"}
+
+
+def test_json_round_trip_and_replay(record: dict[str, Any]) -> None:
+    text = json.dumps(record)
+    loaded = json.loads(text)
+    assert loaded == record
+    state = replay(loaded)
+    assert state.record() == record
+    assert json.dumps(state.record()) == text
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_table_size_replays(players: int) -> None:
+    for seed in range(3):
+        record = random_record(players, seed)
+        assert replay(json.loads(json.dumps(record))).record() == record
+
+
+def test_forfeits_are_recorded_and_replayed() -> None:
+    state = new_game(GameConfig(players=("a", "b", "c"), seed=8))
+    agent = RandomAgent(8)
+    number = 0
+    while state.decision is not None:
+        if number == 7:
+            state.forfeit(2, "timeout")
+        decision = state.decision
+        state.apply(0 if decision.seat in state.forfeits
+                    else agent.choose(decision, state.observe(decision.seat)))
+        number += 1
+    record = json.loads(json.dumps(state.record()))
+    assert record["forfeits"] == [{"seat": 2, "reason": "timeout", "at_choice": 7}]
+    assert record["result"]["forfeits"] == {"2": "timeout"}
+    assert record["result"]["placements"][2] == 3
+    assert replay(record).record() == record
+    # without the forfeit the replay is another game: it fails
+    tampered = copy.deepcopy(record)
+    tampered["forfeits"] = []
+    with pytest.raises(ReplayError):
+        replay(tampered)
+
+
+def test_an_ascension_record_stops_mid_turn() -> None:
+    state = build_state(["God-1 God-2 God-3 God-4 Beast-2",
+                         "Agari-1 Agari-2 Agari-3 Agari-4 Fate-1"], pile_top="God-5")
+    act(state, "turn", 0, action="play", card="Beast-2")
+    record = state.record()
+    assert record["turns"] == []  # the last (unfinished) turn is not in `turns`
+    assert record["result"]["ascension"] is True
+    assert record["result"]["tiebreak"] == "ascension"
+    assert record["result"]["desmos"][0] == "The Ascension"
+    assert record["events"][-2]["type"] == "ascension"
+
+
+def test_an_unfinished_game_has_no_result() -> None:
+    state = new_game(GameConfig(players=("a", "b"), seed=1))
+    assert state.record()["result"] is None
+
+
+def test_a_game_without_events_still_replays() -> None:
+    config = GameConfig(players=("a", "b"), seed=5, track_events=False)
+    state = play_game(config, [RandomAgent(1), RandomAgent(2)])
+    record = json.loads(json.dumps(state.record()))
+    assert record["events"] == []
+    assert replay(record).result is not None
+    assert replay(record).result.to_json() == record["result"]  # type: ignore[union-attr]
+
+
+# ---------------------------------------------------------------------------- tampering
+
+
+def _tamper(record: dict[str, Any], change: Any) -> dict[str, Any]:
+    bad = copy.deepcopy(record)
+    change(bad)
+    return bad
+
+
+def _set_choice(number: int, value: list[Any]) -> Any:
+    def change(bad: dict[str, Any]) -> None:
+        bad["choices"][number] = value
+    return change
+
+
+def test_tampered_choice_index_is_refused(record: dict[str, Any]) -> None:
+    seat, kind, _ = record["choices"][0]
+    with pytest.raises(ReplayError, match=r"choice 0: option 99 is not legal"):
+        replay(_tamper(record, _set_choice(0, [seat, kind, 99])))
+
+
+def test_tampered_choice_kind_or_seat_is_refused(record: dict[str, Any]) -> None:
+    seat, kind, index = record["choices"][0]
+    assert kind == "turn"
+    with pytest.raises(ReplayError, match=r"choice 0: the record has seat \d choosing swap"):
+        replay(_tamper(record, _set_choice(0, [seat, "swap", index])))
+    with pytest.raises(ReplayError, match=r"choice 0: the record has seat 2 choosing turn, "
+                                          r"the replay asks seat 1 to choose turn"):
+        replay(_tamper(record, _set_choice(0, [2, kind, index])))
+
+
+def test_another_legal_choice_is_refused(record: dict[str, Any]) -> None:
+    # same seat and kind, a different legal option: the game diverges and the replay says so
+    seat, kind, index = record["choices"][0]
+    for other in (0, 1, 2, 3):
+        if other != index:
+            with pytest.raises(ReplayError):
+                replay(_tamper(record, _set_choice(0, [seat, kind, other])))
+
+
+def test_truncated_or_extended_choices_are_refused(record: dict[str, Any]) -> None:
+    def drop_last(bad: dict[str, Any]) -> None:
+        bad["choices"].pop()
+
+    def add_one(bad: dict[str, Any]) -> None:
+        bad["choices"].append([0, "turn", 0])
+
+    with pytest.raises(ReplayError, match="ends after .* choices but the game goes on"):
+        replay(_tamper(record, drop_last))
+    with pytest.raises(ReplayError, match="the game ended but the record goes on"):
+        replay(_tamper(record, add_one))
+
+
+def test_tampered_result_or_turns_are_refused(record: dict[str, Any]) -> None:
+    def flip_placements(bad: dict[str, Any]) -> None:
+        bad["result"]["placements"] = list(reversed(bad["result"]["placements"])) + [9]
+
+    def other_tiebreak(bad: dict[str, Any]) -> None:
+        bad["result"]["tiebreak"] = "lot"
+
+    def short_hand(bad: dict[str, Any]) -> None:
+        bad["turns"][3]["hand_size_after"] = 4
+
+    def swapped(bad: dict[str, Any]) -> None:
+        bad["turns"][0]["swap"] = not bad["turns"][0]["swap"]
+
+    for change in (flip_placements, other_tiebreak):
+        with pytest.raises(ReplayError, match="the replayed result .* differs from the recorded"):
+            replay(_tamper(record, change))
+    for change in (short_hand, swapped):
+        with pytest.raises(ReplayError, match="the replayed turns differ from the recorded turns"):
+            replay(_tamper(record, change))
+
+
+def test_tampered_config_is_refused(record: dict[str, Any]) -> None:
+    def other_seed(bad: dict[str, Any]) -> None:
+        bad["config"]["seed"] += 1
+
+    def other_start(bad: dict[str, Any]) -> None:
+        bad["config"]["starting_seat"] = 0
+
+    for change in (other_seed, other_start):
+        with pytest.raises(ReplayError):
+            replay(_tamper(record, change))
+
+
+@pytest.mark.parametrize("change", [
+    lambda bad: bad.pop("config"),
+    lambda bad: bad.pop("choices"),
+    lambda bad: bad["choices"].__setitem__(0, [0, "turn"]),
+    lambda bad: bad["choices"].__setitem__(0, [0, "turn", "first"]),
+    lambda bad: bad["config"].__setitem__("players", ["only-one"]),
+], ids=["no-config", "no-choices", "short-choice", "bad-index", "one-player"])
+def test_malformed_records_are_refused_clearly(record: dict[str, Any], change: Any) -> None:
+    with pytest.raises(ReplayError, match="not a game record"):
+        replay(_tamper(record, change))
+
+
+def test_a_replay_of_an_all_defaults_game() -> None:
+    config = GameConfig(players=("a", "b", "c", "d"), seed=12, starting_seat=3)
+    state = play_game(config, [FirstOptionAgent()] * 4)
+    record = state.record()
+    assert all(index == 0 for _, _, index in record["choices"])
+    assert replay(record).record() == record

@@ -1,0 +1,202 @@
+"""The kit's search support: views, knowledge from events, determinisations, playouts."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from arena.engine import GameConfig, new_game
+from arena.engine.cards import NOTATION
+from arena.engine.state import State
+from arena.sdk import Request
+from arena.sdk.search import (
+    SearchBot,
+    SearchView,
+    Tracker,
+    hand_score,
+    play_out,
+    playout_choice,
+    score_names,
+)
+
+NAMES = ("north", "east", "south", "west", "centre")
+
+
+def _views(players: int, seed: int, stop_after: int, policy: str = "random"):
+    """Play a game with random (or playout) choices; yield (state, seat, view) at the turn
+    and swap decisions, where the view holds exactly what a bot at that seat was sent."""
+    state = new_game(GameConfig(players=NAMES[:players], seed=seed))
+    rng = random.Random(seed)
+    trackers = [Tracker() for _ in range(players)]
+    cursors = [0] * players
+    seen = 0
+    while state.decision is not None and seen < stop_after:
+        decision = state.decision
+        seat = decision.seat
+        pending = state.events_for(seat, cursors[seat])
+        cursors[seat] += len(pending)
+        for event in pending:
+            trackers[seat].add(event)
+        if decision.kind in ("turn", "swap"):
+            seen += 1
+            observation = state.observe(seat).to_json(include_events=False)
+            yield state.clone(), seat, SearchView(observation, trackers[seat].events, decision.kind,
+                                          list(decision.options), trackers[seat])
+        if policy == "random":
+            state.apply(rng.randrange(len(decision.options)))
+        else:
+            state.apply(playout_choice(state, rng))
+
+
+def _names(cards: Any) -> Counter[str]:
+    return Counter(NOTATION[c] for c in cards)
+
+
+def _check_consistent(truth: State, seat: int, view: SearchView, sample: State) -> None:
+    obs = view.data
+    assert sample.decision is not None and truth.decision is not None
+    assert sample.decision.seat == seat
+    assert sample.decision.kind == view.kind
+    assert list(sample.decision.options) == view.legal
+    assert [NOTATION[c] for c in sample.hands[seat]] == obs["hand"]
+    assert [NOTATION[t.card] for t in sample.traps[seat]] == [t["card"] for t in obs["traps"]]
+    assert [NOTATION[c] for c in sample.effect_graveyard] == obs["effect_graveyard"]
+    assert [NOTATION[c] for c in sample.discard_graveyard] == obs["discard_graveyard"]
+    assert len(sample.draw_pile) == obs["draw_pile"]
+    assert sorted(sample.all_cards()) == list(range(52))
+    hidden: Counter[str] = Counter()
+    for other in range(sample.n):
+        assert len(sample.hands[other]) == obs["hand_sizes"][other]
+        assert len(sample.traps[other]) == obs["trap_counts"][other]
+        if other == seat:
+            continue
+        hand = _names(sample.hands[other])
+        revealed = Counter(obs["revealed"][other])
+        assert not revealed - hand, "a revealed card is missing from its hand"
+        assert not view.tracker.known.get(other, Counter()) - _names(truth.hands[other]), \
+            "the tracker claims a card the hand does not hold"
+        assert not Counter(view.known_hand(other)) - hand, "a known card was not dealt there"
+        hidden += hand - revealed
+        hidden += _names(t.card for t in sample.traps[other])
+    hidden += _names(sample.draw_pile)
+    # every card the seat has seen is exactly where the observation puts it: the hidden
+    # places hold the unseen cards and nothing else
+    assert hidden == Counter(view.unseen_cards())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**32), stop=st.integers(1, 40),
+       policy=st.sampled_from(["random", "playout"]))
+def test_sampled_state_is_consistent_with_the_observation(players: int, seed: int, stop: int,
+                                                           policy: str) -> None:
+    last = None
+    for truth, seat, view in _views(players, seed, stop, policy):
+        last = (truth, seat, view)
+    if last is None:
+        return
+    truth, seat, view = last
+    for k in range(3):
+        _check_consistent(truth, seat, view, view.sample_state(seed + k))
+
+
+def test_many_decisions_sample_consistently() -> None:
+    checked = 0
+    for seed in range(12):
+        for truth, seat, view in _views(2 + seed % 4, seed, 200, "playout"):
+            _check_consistent(truth, seat, view, view.sample_state(seed))
+            checked += 1
+    assert checked > 200
+
+
+def test_peeked_cards_are_dealt_to_their_holder() -> None:
+    found = 0
+    for seed in range(40):
+        for truth, seat, view in _views(3, seed, 200):
+            known = {s: c for s, c in view.tracker.known.items() if s != seat and +c}
+            if not known:
+                continue
+            sample = view.sample_state(7)
+            for other, cards in known.items():
+                assert not cards - _names(sample.hands[other])
+                found += 1
+    assert found > 20
+
+
+def test_same_seed_same_sample_and_seeds_differ() -> None:
+    *_, (truth, seat, view) = _views(4, 5, 9)
+    a, b = view.sample_state(3), view.sample_state(3)
+    assert a.hands == b.hands and a.draw_pile == b.draw_pile
+    others = {tuple(view.sample_state(s).draw_pile) for s in range(10)}
+    assert len(others) > 1
+
+
+def test_unseen_cards_and_known_hand() -> None:
+    *_, (truth, seat, view) = _views(2, 11, 6)
+    unseen = Counter(view.unseen_cards())
+    seen = Counter(view.data["hand"]) + Counter(t["card"] for t in view.data["traps"])
+    for zone in ("effect_graveyard", "discard_graveyard"):
+        seen += Counter(view.data[zone])
+    for cards in view.data["revealed"]:
+        seen += Counter(cards)
+    assert unseen + seen == Counter(NOTATION)
+    assert view.known_hand(seat) == view.data["revealed"][seat]
+
+
+def test_other_decisions_cannot_be_sampled() -> None:
+    *_, (truth, seat, view) = _views(2, 1, 3)
+    other = SearchView(view.data, view.tracker.events, "discard", [])
+    assert not other.searchable
+    with pytest.raises(ValueError, match="discard"):
+        other.sample_state(0)
+
+
+def test_tracker_reads_exchanges_and_forgets_hidden_moves() -> None:
+    tracker = Tracker()
+    tracker.reset(0)
+    for event in (
+        {"type": "peek", "seat": 0, "target": 1, "cards": ["God-1", "Fate-2", "Crown"]},
+        {"type": "play", "seat": 1, "card": "Fate-2"},
+        {"type": "exchange", "seat": 1, "target": 0, "gave": "Beast-1", "took": "God-3"},
+    ):
+        tracker.add(event)
+    tracker.catch_up(0)
+    assert tracker.known[1] == Counter({"God-1": 1, "Crown": 1, "God-3": 1})
+    tracker.add({"type": "set_trap", "seat": 1})
+    tracker.catch_up(0)
+    assert 1 not in tracker.known
+
+
+def test_search_bot_collects_events_per_game() -> None:
+    class Probe(SearchBot):
+        def act(self, request: Request) -> int:
+            return 0
+
+    bot = Probe()
+    from arena.sdk import GameStart
+
+    bot.on_game_start(GameStart(0, 1, ["a", "b"], 0, 5))
+    bot.on_event({"type": "game_start"})
+    assert len(bot.tracker.events) == 1
+    bot.on_game_start(GameStart(1, 0, ["a", "b"], 0, 5))
+    assert bot.tracker.events == [] and bot.tracker.seat == 0
+
+
+def test_hand_score_orders_like_the_evaluator() -> None:
+    quartet = score_names(["God-1", "God-2", "God-3", "God-4", "Beast-1"])
+    pair = score_names(["God-1", "God-2", "Fate-3", "Agari-4", "Beast-1"])
+    assert quartet > pair > score_names(["God-1", "Agari-2", "Fate-3", "Umbrae-4", "Beast-1"])
+    assert 7 <= quartet < 8
+    assert hand_score([]) >= 0
+
+
+def test_playouts_finish_every_game() -> None:
+    for players in range(2, 6):
+        for seed in range(5):
+            state = play_out(new_game(GameConfig(players=NAMES[:players], seed=seed)),
+                             random.Random(seed))
+            assert state.result is not None

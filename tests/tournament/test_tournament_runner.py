@@ -1,0 +1,285 @@
+"""End to end through the real sandboxed referee: determinism across worker counts, resume
+after SIGKILL of a real ``arena run`` process, Ctrl-C, changed specs, status, duplicate seats.
+
+The bots are deterministic (greedy, collector and the fixture bots here), so results can be
+compared game for game. Specs are tiny; no assertion reads the wall clock.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.errors import StoreError
+from arena.tournament.runner import RunSummary, run_tournament
+from arena.tournament.spec import load_spec
+from arena.tournament.store import wait_for_games
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parent / "bots"
+BOTS = ["greedy", "collector", str(FIXTURES / "hashed.py"), str(FIXTURES / "last.py"),
+        str(FIXTURES / "first.py")]
+LIMITS = {"decision_ms": 3000, "time_bank_ms": 30000, "startup_ms": 30000}
+runner = CliRunner()
+
+
+def write_spec(path: Path, db: Path, **fields: Any) -> Path:
+    data: dict[str, Any] = {
+        "name": "swiss-e2e", "format": "swiss", "bots": BOTS, "players_per_game": 2,
+        "rounds": 3, "games_per_match": 3, "seed": 11, "event_date": "2026-11-29",
+        "limits": LIMITS, "results": str(db),
+    }
+    data.update(fields)
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def signature(db: Path, name: str) -> dict[str, Any]:
+    """Everything that must not depend on workers or interruptions (ids mapped to keys)."""
+    conn = sqlite3.connect(str(db))
+    try:
+        keys = {r[0]: f"{r[1]}@{r[2]}" for r in conn.execute("SELECT id, name, version FROM bots")}
+        tid = conn.execute("SELECT id FROM tournaments WHERE name = ?", (name,)).fetchone()[0]
+        games = [
+            (r[0], [keys[b] for b in json.loads(r[1])], json.loads(r[2]), r[3], r[4], r[5],
+             json.loads(r[6]))
+            for r in conn.execute(
+                "SELECT id, seats_json, placements_json, starting_seat, seed, decisions, "
+                "desmos_json FROM games WHERE tournament_id = ? "
+                "ORDER BY round, table_index, game_index", (tid,))]
+        tables = [(r[0], r[1], [keys[b] for b in json.loads(r[2])], r[3]) for r in conn.execute(
+            "SELECT round, table_index, seats_json, seed FROM tables WHERE tournament_id = ? "
+            "ORDER BY round, table_index", (tid,))]
+        byes = [(r[0], keys[r[1]]) for r in conn.execute(
+            "SELECT round, bot_id FROM byes WHERE tournament_id = ? ORDER BY round, bot_id",
+            (tid,))]
+        records = conn.execute("SELECT COUNT(*) FROM records WHERE tournament_id = ?",
+                               (tid,)).fetchone()[0]
+        distinct = conn.execute("SELECT COUNT(DISTINCT id) FROM games WHERE tournament_id = ?",
+                                (tid,)).fetchone()[0]
+    finally:
+        conn.close()
+    assert records == len(games) == distinct
+    return {"games": games, "tables": tables, "byes": byes}
+
+
+def arena_run(spec: Path, *extra: str) -> subprocess.Popen[str]:
+    """A real ``arena run`` process (``python -m arena.cli.main``) in its own session."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "arena.cli.main", "run", str(spec), "--no-progress", *extra],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+
+
+def children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found.update(int(c) for c in (task / "children").read_text().split())
+        except OSError:
+            continue
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def wait_gone(pids: set[int], timeout: float = 30.0) -> set[int]:
+    deadline = time.monotonic() + timeout
+    left = set(pids)
+    while left and time.monotonic() < deadline:
+        left = {p for p in left if alive(p)}
+        time.sleep(0.1)
+    return left
+
+
+@pytest.fixture(autouse=True)
+def _repo_cwd() -> Any:
+    old = Path.cwd()
+    os.chdir(REPO)
+    yield None
+    os.chdir(old)
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RunSummary]:
+    """The uninterrupted run with 2 workers that every other run is compared with."""
+    old = Path.cwd()
+    os.chdir(REPO)
+    try:
+        tmp = tmp_path_factory.mktemp("reference")
+        db = tmp / "arena.db"
+        summary = run_tournament(load_spec(write_spec(tmp / "spec.yaml", db)), 2,
+                                 progress=False)
+    finally:
+        os.chdir(old)
+    return db, summary
+
+
+def test_uninterrupted_swiss_is_complete_and_well_paired(
+    reference: tuple[Path, RunSummary]
+) -> None:
+    db, summary = reference
+    assert summary.state == "finished"
+    assert summary.games_recorded == summary.games_planned == 3 * 2 * 3
+    sig = signature(db, "swiss-e2e")
+    assert len(sig["games"]) == 18
+    # 5 bots, 3 rounds: no rematch, three different bots had the bye, seats balanced-ish
+    pairs = Counter(frozenset(t[2]) for t in sig["tables"])
+    assert set(pairs.values()) == {1}
+    assert len({bot for _, bot in sig["byes"]}) == 3
+    seat0 = Counter(t[2][0] for t in sig["tables"])
+    assert max(seat0.values()) <= 2
+
+
+def test_results_do_not_depend_on_the_number_of_workers(
+    reference: tuple[Path, RunSummary], tmp_path: Path
+) -> None:
+    db = tmp_path / "one.db"
+    summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db)), 1,
+                             progress=False)
+    assert summary.games_recorded == 18 and not summary.mismatches
+    assert signature(db, "swiss-e2e") == signature(reference[0], "swiss-e2e")
+
+
+def test_resume_after_sigkill_records_every_game_exactly_once(
+    reference: tuple[Path, RunSummary], tmp_path: Path
+) -> None:
+    db = tmp_path / "killed.db"
+    spec = write_spec(tmp_path / "spec.yaml", db)
+    for at_least in (4, 10):  # killed in round 1, resumed, killed again in round 2
+        process = arena_run(spec, "--workers", "2")
+        try:
+            seen = wait_for_games(db, "swiss-e2e", at_least, timeout=120)
+            assert seen >= at_least, process.stderr.read() if process.stderr else ""
+            live = runner.invoke(app, ["status", "swiss-e2e", "--db", str(db)])
+            assert f"state running (pid {process.pid})" in live.output
+            workers = children(process.pid)
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        assert process.returncode == -signal.SIGKILL
+        assert workers and not wait_gone(workers), "workers must die with the runner"
+        recorded = len(signature(db, "swiss-e2e")["games"])
+        assert at_least <= recorded < 18
+        after = runner.invoke(app, ["status", "swiss-e2e", "--db", str(db)])
+        assert "state stopped (the run was killed; run the spec again to resume)" in after.output
+        assert f"resume with: arena run {spec}" in after.output
+    process = arena_run(spec, "--workers", "2")
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    assert "swiss-e2e: 18/18 games recorded" in out
+    assert signature(db, "swiss-e2e") == signature(reference[0], "swiss-e2e")
+
+
+def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
+    db = tmp_path / "ctrlc.db"
+    spec = write_spec(tmp_path / "spec.yaml", db)
+    process = arena_run(spec, "--workers", "2")
+    try:
+        assert wait_for_games(db, "swiss-e2e", 2, timeout=120) >= 2
+        workers = children(process.pid)
+        os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, err
+    assert f"Resume with: arena run {spec}" in err
+    assert err.rstrip().endswith("Interrupted.")
+    assert "Traceback" not in err
+    assert not wait_gone(workers)
+    conn = sqlite3.connect(str(db))
+    state = conn.execute("SELECT state FROM tournaments").fetchone()[0]
+    conn.close()
+    assert state == "interrupted"
+
+
+def test_changed_spec_is_refused_and_fresh_starts_anew(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    small = {"name": "tiny", "format": "round_robin", "bots": BOTS[:2], "rounds": 1,
+             "games_per_match": 1}
+    spec = write_spec(tmp_path / "spec.yaml", db, **small)
+    first = run_tournament(load_spec(spec), 1, progress=False)
+    assert first.games_recorded == 1
+    again = run_tournament(load_spec(spec), 1, progress=False)
+    assert again.games_recorded == 0 and again.games_before == 1
+    changed = write_spec(tmp_path / "changed.yaml", db, **{**small, "seed": 12})
+    with pytest.raises(StoreError) as info:
+        run_tournament(load_spec(changed), 1, progress=False)
+    old_hash = load_spec(spec).spec_hash()
+    new_hash = load_spec(changed).spec_hash()
+    assert str(info.value) == (
+        f"tournament 'tiny' exists with a different spec (hash {old_hash}, this spec "
+        f"{new_hash}: seed changed); use --fresh to start anew, or rename it")
+    result = runner.invoke(app, ["run", str(changed), "--no-progress"])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {info.value}\n"
+    fresh = run_tournament(load_spec(changed), 1, fresh=True, progress=False)
+    assert fresh.games_recorded == 1 and fresh.games_before == 0
+    conn = sqlite3.connect(str(db))
+    assert conn.execute("SELECT seed FROM tournaments WHERE name = 'tiny'").fetchone()[0] == 12
+    assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+    conn.close()
+
+
+def test_four_player_duplicate_rotates_every_seat_over_one_deal(tmp_path: Path) -> None:
+    db = tmp_path / "four.db"
+    spec = write_spec(tmp_path / "spec.yaml", db, name="four", format="round_robin",
+                      bots=BOTS[:4], players_per_game=4, rounds=1, games_per_match=1,
+                      duplicate=True)
+    summary = run_tournament(load_spec(spec), 2, progress=False)
+    assert summary.games_recorded == 4
+    sig = signature(db, "four")
+    assert len({t[3] for t in sig["tables"]}) == 1  # one deal: one match seed
+    assert len({g[4] for g in sig["games"]}) == 1  # hence one game seed
+    seats = Counter((bot, seat) for t in sig["tables"] for seat, bot in enumerate(t[2]))
+    assert set(seats.values()) == {1} and len(seats) == 16
+
+
+def test_status_reports_progress(reference: tuple[Path, RunSummary]) -> None:
+    db = reference[0]
+    overview = runner.invoke(app, ["status", "--db", str(db)])
+    assert overview.exit_code == 0
+    assert "swiss-e2e" in overview.output and "18/18 (100%)" in overview.output
+    detail = runner.invoke(app, ["status", "swiss-e2e", "--db", str(db)])
+    assert detail.exit_code == 0, detail.output
+    assert "state finished; games 18/18 (100%)" in detail.output
+    assert "buchholz" in detail.output
+    missing = runner.invoke(app, ["status", "nope", "--db", str(db)])
+    assert missing.exit_code == 1
+    assert missing.stderr.startswith("Error: no tournament named 'nope' in ")
+
+
+def test_exported_records_replay_identically(reference: tuple[Path, RunSummary],
+                                             tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    result = runner.invoke(app, ["status", "swiss-e2e", "--db", str(reference[0]),
+                                 "--records", str(out)])
+    assert result.exit_code == 0, result.output
+    assert f"wrote 18 game records to {out}" in result.output
+    replayed = runner.invoke(app, ["replay", str(out)])
+    assert replayed.exit_code == 0, replayed.output
+    assert "replayed 18 games: identical" in replayed.output

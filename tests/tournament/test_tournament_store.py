@@ -1,0 +1,141 @@
+"""The store: WAL, schema per docs/ARCHITECTURE.md, idempotent game inserts, records."""
+
+from __future__ import annotations
+
+import datetime as dt
+import gzip
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from arena.errors import StoreError, TournamentNotFoundError
+from arena.tournament.store import Store, TableRow, compress_record, game_id
+
+
+def make(store: Store, name: str = "t") -> int:
+    row = store.create_tournament(
+        name=name, spec_hash="abc", spec_json={"rating": {"mu": 25.0}}, format="round_robin",
+        players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+        games_planned=2, spec_path="spec.yaml",
+        bots=[("a", "v1", "bots/a.py", {"author": "x"}), ("b", "v1", "bots/b.py", {})])
+    return row.id
+
+
+def game(gid: str, index: int = 0) -> dict[str, Any]:
+    return {"id": gid, "round": 1, "table_index": 0, "game_index": index, "seed": 5,
+            "seats": [1, 2], "starting_seat": 0, "placements": [2, 1],
+            "desmos": ["Pair", "Triplet"], "ascension": False, "tiebreak": "",
+            "failures": [{"seat": 0, "bot": "a@v1", "type": "timeout", "detail": "slow"}],
+            "forfeits": {}, "decisions": 31, "duration_s": 0.01, "latency": [{}, {}]}
+
+
+def test_schema_and_wal(tmp_path: Path) -> None:
+    with Store(tmp_path / "r" / "arena.db") as store:
+        make(store)
+        mode = store.conn.execute("PRAGMA journal_mode").fetchone()[0]
+        assert mode == "wal"
+        tables = {r[0] for r in store.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        assert {"tournaments", "bots", "tournament_bots", "tables", "games", "records",
+                "byes", "rating_history"} <= tables
+        columns = {r[1] for r in store.conn.execute("PRAGMA table_info(games)")}
+        assert {"id", "tournament_id", "round", "table_index", "game_index", "seed",
+                "seats_json", "starting_seat", "placements_json", "desmos_json", "ascension",
+                "tiebreak", "failures_json", "forfeits_json", "decisions", "duration_s",
+                "record_path", "created_at"} <= columns
+
+
+def test_a_game_is_recorded_once(tmp_path: Path) -> None:
+    with Store(tmp_path / "arena.db") as store:
+        tid = make(store)
+        gid = game_id("t", 1, 0, 0)
+        assert gid == "t/r1/t0/g0"
+        record = {"seed": 5, "result": {"placements": [2, 1]}}
+        assert store.record_game(tid, game(gid), compress_record(record)) is True
+        assert store.record_game(tid, game(gid), compress_record(record)) is False
+        assert store.count_games(tid) == 1
+        assert store.record(gid) == record
+        [row] = store.games(tid)
+        assert row.placements == (2, 1) and row.seats == (1, 2)
+        assert row.failures[0]["type"] == "timeout"
+
+
+def test_game_and_record_commit_together(tmp_path: Path) -> None:
+    """A failing insert leaves neither the game nor its record behind."""
+    with Store(tmp_path / "arena.db") as store:
+        tid = make(store)
+        bad = game("t/r1/t0/g0")
+        del bad["placements"]
+        with pytest.raises(KeyError):
+            store.record_game(tid, bad, b"x")
+        assert store.count_games(tid) == 0
+        assert store.conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 0
+
+
+def test_readers_see_committed_games_while_the_writer_is_open(tmp_path: Path) -> None:
+    path = tmp_path / "arena.db"
+    with Store(path) as store:
+        tid = make(store)
+        store.record_game(tid, game("t/r1/t0/g0"), compress_record({}))
+        reader = sqlite3.connect(str(path))
+        assert reader.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+        reader.close()
+
+
+def test_tables_byes_and_export(tmp_path: Path) -> None:
+    with Store(tmp_path / "arena.db") as store:
+        tid = make(store)
+        store.add_tables(tid, [TableRow(1, 0, (1, 2), 99, 0, 2)], [(1, 2, 2.0)])
+        store.add_tables(tid, [TableRow(1, 0, (2, 1), 7, 0, 2)])  # kept as first stored
+        assert store.tables(tid) == [TableRow(1, 0, (1, 2), 99, 0, 2)]
+        assert store.byes(tid) == [(1, 2, 2.0)]
+        for g in range(2):
+            store.record_game(tid, game(game_id("t", 1, 0, g), g), compress_record({"g": g}))
+        out = tmp_path / "t.jsonl.gz"
+        assert store.export_records(tid, out) == 2
+        with gzip.open(out, "rt") as handle:
+            assert [json.loads(line) for line in handle] == [{"g": 0}, {"g": 1}]
+
+
+def test_fresh_deletes_everything_of_the_tournament(tmp_path: Path) -> None:
+    with Store(tmp_path / "arena.db") as store:
+        tid = make(store)
+        other = make(store, "u")
+        store.record_game(tid, game("t/r1/t0/g0"), compress_record({}))
+        store.record_game(other, game("u/r1/t0/g0"), compress_record({}))
+        store.delete_tournament(tid)
+        assert store.tournament("t") is None
+        assert store.count_games(other) == 1
+        assert store.conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 1
+
+
+def test_missing_database_and_tournament(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="no results database at"):
+        Store(tmp_path / "none.db", create=False)
+    with Store(tmp_path / "arena.db") as store:
+        make(store)
+        with pytest.raises(TournamentNotFoundError,
+                           match=r"no tournament named 'x' in .* \(stored: t\)"):
+            store.require("x")
+
+
+def test_not_a_database(tmp_path: Path) -> None:
+    path = tmp_path / "junk.db"
+    path.write_text("this is not sqlite, " * 100)
+    with pytest.raises(StoreError, match="is not a usable results database"):
+        Store(path)
+
+
+def test_one_run_per_tournament(tmp_path: Path) -> None:
+    with Store(tmp_path / "arena.db") as first, Store(tmp_path / "arena.db") as second:
+        with first.lock("t"):
+            with pytest.raises(StoreError, match="is being run by another process"):
+                with second.lock("t"):
+                    pass
+            with second.lock("u"):
+                pass
+        with second.lock("t"):
+            pass

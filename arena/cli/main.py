@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -22,7 +21,7 @@ __all__ = ["app", "main"]
 class ArenaGroup(TyperGroup):
     """Root command group that renders every ArenaError as a one-line message."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: Any) -> Any:  # a click Context (typer may vendor its own click)
         try:
             return super().invoke(ctx)
         except ArenaError as exc:

@@ -12,7 +12,7 @@ from arena.engine.agents import Agent, FirstOptionAgent, RandomAgent, play_game
 from arena.engine.cards import DECK, NOTATION, Card, Kind, parse_cards
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.decision import DECISION_KINDS, Decision, Option
-from arena.engine.desmos import Category, Desmos, desmos, evaluate
+from arena.engine.desmos import Category, Desmos, evaluate
 from arena.engine.effects import EFFECTS, Effect, effect_of
 from arena.engine.game import new_game
 from arena.engine.observation import Observation
@@ -40,7 +40,6 @@ __all__ = [
     "RandomAgent",
     "State",
     "build_record",
-    "desmos",
     "effect_of",
     "evaluate",
     "first_starting_seat",

@@ -378,22 +378,68 @@ def _index(options: Sequence[dict[str, Any]], key: str, name: str, **match: Any)
     return -1
 
 
+#: Cards whose effect forces opponents to discard: a gift (a free redraw) to a hand with a
+#: spare card, a blow to a complete one, so they wait for the last turn. Nemesis (they give
+#: their worst card) is a gift too.
+_ATTACKS = frozenset(c for c in range(len(NOTATION)) if KIND_OF[c] == int(Kind.AGARI)
+                     or NOTATION[c] in ("God-3", "God-5", "God-7", "Fate-5"))
+
+
+#: Copies of each kind in the deck (a Crown is its own kind here).
+_COPIES = Counter(KIND_OF[c] for c in range(len(NOTATION)) if c != PALAESTRON)
+#: Break a Full Domain for a Quartet when the chance to draw the fourth card is at least this.
+CHASE = 0.4
+
+
+def _chase(hand: Sequence[int], seen: Counter[int], draws: int) -> int:
+    """A complete hand (no spare card) with a group of three: the card of the other group to
+    cycle if the fourth card of the three is likely enough to come in ``draws`` draws (a
+    Quartet beats any Full Domain), else -1 (hold)."""
+    kinds = Counter(KIND_OF[c] for c in hand)
+    if draws <= 0 or kinds.get(_CROWN) or len(kinds) != 2:
+        return -1
+    (big, n_big), (small, _) = kinds.most_common()
+    if n_big != 3:
+        return -1
+    left = _COPIES[big] - seen[big] - 3
+    pool = len(NOTATION) - 1 - sum(seen.values()) - len(hand)
+    if left <= 0 or pool <= 0 or 1 - (1 - left / pool) ** draws < CHASE:
+        return -1
+    return next(c for c in hand if KIND_OF[c] == small)
+
+
 def _policy(kind: str, options: Sequence[dict[str, Any]], context: dict[str, Any],
             hand: Sequence[int], hand_of: Any, revealed: Sequence[int], top_discard: int,
-            rng: random.Random) -> int:
+            final: bool, draws: int, seen: Any, rng: random.Random) -> int:
     """The greedy policy, given the chooser's hand and ``hand_of(seat)``: the cards of another
-    seat's hand as far as the chooser knows them (all of them inside a sampled state)."""
+    seat's hand as far as the chooser knows them (all of them inside a sampled state);
+    ``final``: this is the chooser's last turn (or, for a trap, the game's last window)."""
     if kind == "turn" or kind == "swap":
         if not hand:
             return 0
         card, _ = _least_needed(hand)
         if not _is_spare(hand, card):
-            return 0
+            card = _chase(hand, seen(), draws)
+            if card < 0:
+                return 0
+        name = NOTATION[card]
         if kind == "swap":
-            return max(0, _index(options, "swap", NOTATION[card]))
-        return max(0, _index(options, "card", NOTATION[card], action="play"))
-    if kind == "trigger":
-        return 1 if len(options) > 1 else 0  # spring a trap at the first chance
+            return max(0, _index(options, "swap", name))
+        if card in _ATTACKS and not final:  # cycle it silently: as a trap, or by the swap
+            return max(0, _index(options, "card", name, action="trap"))
+        if final:  # the last turn: strike with a spare attack card if there is one
+            for attack in hand:
+                if attack in _ATTACKS and NOTATION[attack] != "Fate-5" \
+                        and _is_spare(hand, attack):
+                    name = NOTATION[attack]
+                    break
+        return max(0, _index(options, "card", name, action="play"))
+    if kind == "trigger":  # spring helpers at once, attacks in the game's last window
+        for i, option in enumerate(options[1:], start=1):
+            trap = _FIRST_ID.get(str(option.get("trap")), -1)
+            if trap not in _ATTACKS or (final and NOTATION[trap] != "Fate-5"):
+                return i
+        return 0
     if kind == "target":
         best, best_score = 0, -1.0
         for i, option in enumerate(options):
@@ -465,7 +511,31 @@ def playout_choice(state: State, rng: random.Random) -> int:
     gy = state.discard_graveyard
     return _policy(decision.kind, decision.options, decision.context, state.hands[seat],
                    lambda s: state.hands[s] if isinstance(s, int) else (),
-                   tuple(state.revealed[seat]), gy[-1] if gy else -1, rng)
+                   tuple(state.revealed[seat]), gy[-1] if gy else -1,
+                   _final(decision.kind, decision.context, state.turn, state.rounds, state.n),
+                   _draws(decision.kind, state.turn, state.rounds, state.n),
+                   lambda: _kinds(state.effect_graveyard, state.discard_graveyard,
+                                  [t.card for t in state.traps[seat]]),
+                   rng)
+
+
+def _kinds(*zones: Iterable[int]) -> Counter[int]:
+    """Cards by kind in some public zones (the Palaestron left out)."""
+    return Counter(KIND_OF[c] for zone in zones for c in zone if c != PALAESTRON)
+
+
+def _draws(kind: str, turn: int, rounds: int, players: int) -> int:
+    """Cards a player can still cycle from this turn or swap decision to the game's end."""
+    own_later = (rounds * players - 1 - turn) // players
+    return 2 * own_later + (2 if kind == "turn" else 1)
+
+
+def _final(kind: str, context: dict[str, Any], turn: int, rounds: int, players: int) -> bool:
+    """The chooser's last turn (turn, swap), or the game's last trap window (trigger)."""
+    last = rounds * players - 1
+    if kind == "trigger":
+        return turn == last and context.get("window") == "turn_start"
+    return turn + players > last
 
 
 def default_reply(view: SearchView, rng: random.Random) -> int:
@@ -481,7 +551,12 @@ def default_reply(view: SearchView, rng: random.Random) -> int:
     gy = obs.discard_graveyard_ids
     context = view.context
     return _policy(view.kind, view.legal, context, list(obs.hand_ids), hand_of,
-                   obs.revealed_ids[view.seat], gy[-1] if gy else -1, rng)
+                   obs.revealed_ids[view.seat], gy[-1] if gy else -1,
+                   _final(view.kind, context, obs.turn, obs.rounds, view.players),
+                   _draws(view.kind, obs.turn, obs.rounds, view.players),
+                   lambda: _kinds(obs.effect_graveyard_ids, obs.discard_graveyard_ids,
+                                  [c for c, _, _ in obs.trap_cards], *obs.revealed_ids),
+                   rng)
 
 
 def play_out(state: State, rng: random.Random) -> State:

@@ -205,6 +205,11 @@ class Watch:
         assert len({json.dumps(o, sort_keys=True) for o in options}) == len(options), decision
         if decision.kind == "rps":
             assert state.phase == "showdown"
+        if decision.kind == "reveal":  # a reveal must show a card not yet revealed (E16)
+            chooser = decision.seat
+            hidden_names = {NOTATION[c] for c in state.hands[chooser]
+                            if c not in state.revealed[chooser]}
+            assert {o["card"] for o in options} <= hidden_names, decision
         for seat in range(state.n):
             view = state.observe(seat)
             assert view.hand_ids == tuple(state.hands[seat])

@@ -816,6 +816,31 @@ def test_ruling_10_the_palaestron_runs_from_the_seat_that_drew_it() -> None:
     assert names(state.effect_graveyard) == ["Palaestron", "Agari-1"]
 
 
+def test_ruling_10_a_reveal_shows_a_card_not_yet_revealed() -> None:
+    # seat 1's Umbrae-1..3 are public already: its Palaestron reveal offers only the others;
+    # seat 2's whole hand is public: it has nothing left to reveal and is not asked
+    state = build_state(["Agari-1 Agari-2 Agari-3 Agari-4 Beast-1",
+                         "Umbrae-1 Umbrae-2 Umbrae-3 Umbrae-4 Umbrae-5",
+                         "Sophoi-1 Sophoi-2 Sophoi-3 Sophoi-4 Sophoi-5"],
+                        pile_top="Palaestron Fate-1 Fate-2 Fate-3 Fate-4 Fate-5")
+    state.revealed[1].update(state.hands[1][:3])
+    state.revealed[2].update(state.hands[2])
+    act(state, "turn", 0, action="hold")
+    act(state, "swap", 0, swap="Beast-1")
+    act(state, "discard", 0, card="Agari-1")
+    act(state, "reveal", 0, card="Agari-2")
+    act(state, "discard", 1, card="Umbrae-5")  # Fate-2 comes in, hidden
+    decision = state.decision
+    assert decision is not None and (decision.seat, decision.kind) == (1, "reveal")
+    assert [o["card"] for o in decision.options] == ["Umbrae-4", "Fate-2"]
+    act(state, "reveal", 1, card="Fate-2")
+    act(state, "discard", 2, card="Sophoi-1")  # Fate-3 comes in: the only hidden card
+    # a single hidden card is no choice: it is revealed without asking
+    assert sorted(names(state.revealed[2])) == hand(state, 2)
+    assert "Fate-3" in names(state.revealed[2])
+    assert not (state.decision is not None and state.decision.kind == "reveal")
+
+
 def _seed_with_palaestron_in_the_deal(players: int) -> int:
     for seed in range(500):
         state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed))

@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from conftest import STARTUP_S, drops_privileges, has
+from sandbox_support import STARTUP_S, drops_privileges, has
 
 from arena.protocol.transport import Closed, Line, Overflow, Timeout
 from arena.sandbox import Limits, SandboxReport

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import STARTUP_S, assert_nothing_left, drops_privileges, has
+from sandbox_support import STARTUP_S, assert_nothing_left, drops_privileges, has
 
 from arena.errors import SandboxError
 from arena.protocol.transport import Closed, Line, SubprocessTransport

@@ -360,14 +360,17 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
     if not report.ok:
         reasons = "; ".join(report.failures())
         raise SubmitError(f"{source} failed the compliance check: {reasons}")
-    bots_dir.mkdir(parents=True, exist_ok=True)
-    if spec.path.is_file():
-        target = bots_dir / f"{bot_name}.py"
-        shutil.copy2(spec.path, target)
-    else:
-        target = bots_dir / bot_name
-        shutil.copytree(spec.path, target,
-                        ignore=shutil.ignore_patterns(*_SKIP_DIRS, "*.pyc", "*.pyo"))
+    try:
+        bots_dir.mkdir(parents=True, exist_ok=True)
+        if spec.path.is_file():
+            target = bots_dir / f"{bot_name}.py"
+            shutil.copy2(spec.path, target)
+        else:
+            target = bots_dir / bot_name
+            shutil.copytree(spec.path, target,
+                            ignore=shutil.ignore_patterns(*_SKIP_DIRS, "*.pyc", "*.pyo"))
+    except OSError as exc:
+        raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
     registered = spec_from_path(target, bot_name)
     entries = _registry(bots_dir)
     entries[bot_name] = {

@@ -40,6 +40,8 @@ from arena.sdk.search import SearchBot, SearchView, hand_score
 ID = {name: NOTATION.index(name) for name in set(NOTATION)}
 #: Forced discards: how many, and whether the attacker picks the card (Ares).
 ATTACKS = {"Agari": (1, False), "God-3": (1, False), "God-5": (1, True), "God-7": (2, False)}
+#: Break a Full Domain for a Quartet when the fourth card comes at least this likely.
+CHASE = 0.3
 #: Cards whose effect lets us choose among N cards of the draw pile.
 LOOKS = {"God-4": 3, "Sophoi": 2}
 #: Effects that only help us when sprung from a trap (or played): see, take, cycle.
@@ -196,9 +198,34 @@ class HeuristicBot(SearchBot):
         choice = handler(request, view) if handler else self.rng.randrange(len(request.legal))
         return choice if 0 <= choice < len(request.legal) else 0
 
+    def draws_left(self, kind: str) -> int:
+        """Cards we can still cycle from this decision to the end (a play and a swap per
+        turn)."""
+        return 2 * self.my_turns_left() + (2 if kind == "turn" else 1)
+
+    def chase(self, hand: list[str], kind: str) -> str | None:
+        """A Full Domain (three + two) whose fourth card is likely to come: the card of the
+        pair to cycle (a Quartet beats every Full Domain), else None."""
+        kinds = [c.split("-")[0] for c in hand]
+        groups = sorted(set(kinds), key=kinds.count, reverse=True)
+        if "Crown" in kinds or len(groups) != 2 or kinds.count(groups[0]) != 3:
+            return None
+        left = sum(1 for c in self.unseen if c.split("-")[0] == groups[0])
+        draws = self.draws_left(kind)
+        if not self.unseen or 1 - (1 - left / len(self.unseen)) ** draws < CHASE:
+            return None
+        return min((c for c in hand if c.split("-")[0] == groups[1]), key=self.effect_rank)
+
+    def effect_rank(self, card: str) -> float:
+        """Which of two cards to give up first: attacks last (they wait for the end)."""
+        return 1.0 if family(card) in ATTACKS else 0.0
+
     def on_turn(self, request: Request, view: SearchView) -> int:
         hand = view.hand
         best, best_value = 0, self.value(hand)
+        target = self.chase(hand, "turn")
+        if target is not None:
+            best_value -= 0.5  # holding a Full Domain is worth less than chasing the Quartet
         for index, option in enumerate(request.legal):
             card = option.get("card")
             if card is None:
@@ -220,6 +247,9 @@ class HeuristicBot(SearchBot):
 
     def on_swap(self, request: Request, view: SearchView) -> int:
         hand = view.hand
+        target = self.chase(hand, "swap")
+        if target is not None:
+            return next(i for i, o in enumerate(request.legal) if o.get("swap") == target)
         best, best_value = 0, self.value(hand) + self.keep_bonus(hand)
         for index, option in enumerate(request.legal):
             card = option.get("swap")

@@ -29,8 +29,9 @@ import random
 import time
 from typing import Any
 
+from arena.engine.cards import NOTATION
 from arena.sdk import Request
-from arena.sdk.search import SearchBot, default_reply, playout_choice
+from arena.sdk.search import SearchBot, default_reply, hand_score, playout_choice
 
 
 class Node:
@@ -59,6 +60,10 @@ class ISMCTSBot(SearchBot):
     iterations = 0
     #: UCB1 exploration constant (rewards are in [0, 1]).
     exploration = 0.7
+    #: Cards of the hand searched as candidates to give up (0: every option).
+    width = 3
+    #: Progressive bias towards the playout policy's own choice (fades with visits).
+    bias = 0.5
     #: Base seed of the search's random choices.
     seed = 0
 
@@ -66,6 +71,8 @@ class ISMCTSBot(SearchBot):
         super().__init__()
         self.ms = float(os.environ.get("ARENA_ISMCTS_MS", self.ms))
         self.iterations = int(os.environ.get("ARENA_ISMCTS_ITERATIONS", self.iterations))
+        self.width = int(os.environ.get("ISMCTS_WIDTH", self.width))
+        self.bias = float(os.environ.get("ISMCTS_BIAS", self.bias))
         #: Iterations run by the last search (for benchmarks and tests).
         self.last_iterations = 0
 
@@ -84,9 +91,9 @@ class ISMCTSBot(SearchBot):
         root = Node()
         me = view.seat
         limit = self.iterations if self.iterations > 0 else math.inf
-        deadline = time.perf_counter() + budget_s
+        deadline = time.process_time() + budget_s
         done = 0
-        while done < limit and (done == 0 or time.perf_counter() < deadline):
+        while done < limit and (done == 0 or time.process_time() < deadline):
             self.iterate(root, view.sample_state(rng.getrandbits(64)), me, rng)
             done += 1
         self.last_iterations = done
@@ -106,42 +113,62 @@ class ISMCTSBot(SearchBot):
             if decision.seat != me or decision.kind not in ("turn", "swap"):
                 state.apply(playout_choice(state, rng))
                 continue
-            keys = [key(option) for option in decision.options]
+            preferred = playout_choice(state, rng)
+            options = candidates(state, preferred, self.width)
+            keys = {i: key(decision.options[i]) for i in options}
             untried = []
-            for i, k in enumerate(keys):
+            for i, k in keys.items():
                 child = node.children.get(k)
                 if child is None:
                     untried.append(i)
                 else:
                     child.available += 1
             if untried:
-                choice = rng.choice(untried)
+                choice = preferred if preferred in untried else rng.choice(untried)
                 child = node.children[keys[choice]] = Node()
                 child.available = 1
                 expanded = True
             else:
-                choice = self._select(node, keys)
+                choice = self._select(node, keys, preferred)
                 child = node.children[keys[choice]]
             state.apply(choice)
             node = child
             path.append(node)
         while state.decision is not None:
             state.apply(playout_choice(state, rng))
-        result = state.result
-        places = result.placements
+        places = state.result.placements
         worst = len(places) - 1
         reward = (worst - (places[me] - 1)) / worst if worst else 1.0
         for visited in path:
             visited.visits += 1
             visited.reward += reward
 
-    def _select(self, node: Node, keys: list[tuple[Any, ...]]) -> int:
-        c = self.exploration
+    def _select(self, node: Node, keys: dict[int, tuple[Any, ...]], preferred: int) -> int:
+        """UCB1 over the available options, plus a bias towards the policy's own choice
+        that fades as the option is visited (progressive bias)."""
+        c, bias = self.exploration, self.bias
         best, best_value = 0, -math.inf
-        for i, k in enumerate(keys):
+        for i, k in keys.items():
             child = node.children[k]
             value = (child.reward / child.visits
                      + c * math.sqrt(math.log(child.available) / child.visits))
+            if i == preferred:
+                value += bias / (child.visits + 1)
             if value > best_value:
                 best, best_value = i, value
         return best
+
+
+def candidates(state: Any, preferred: int, width: int) -> list[int]:
+    """The options worth searching: hold (or keep), the policy's choice, and every option
+    that gives up one of the ``width`` cards the hand needs least."""
+    decision = state.decision
+    hand = state.hands[decision.seat]
+    if width <= 0 or len(hand) <= width:
+        return list(range(len(decision.options)))
+    def loss(i: int) -> float:
+        return -hand_score(hand[:i] + hand[i + 1:])
+    spare = {NOTATION[hand[i]] for i in sorted(range(len(hand)), key=loss)[:width]}
+    return [i for i, option in enumerate(decision.options)
+            if i == 0 or i == preferred
+            or (option.get("card") if decision.kind == "turn" else option.get("swap")) in spare]

@@ -192,17 +192,25 @@ def _register_match(app: typer.Typer) -> None:
         from arena.referee.match import MatchRequest, play_match
 
         limits = _limits(decision_ms, time_bank_ms, max_strikes)
-        out = records.open("w", encoding="utf-8") if records is not None else None
-        try:
-            def on_game(game: Any) -> None:
-                if out is not None:
-                    out.write(json.dumps(game.record, separators=(",", ":")) + "\n")
-                    out.flush()
+        if records is not None and not records.parent.is_dir():
+            raise typer.BadParameter(f"directory {records.parent} does not exist",
+                                     param_hint="'--records'")
+        opened: list[Any] = []
 
+        def on_game(game: Any) -> None:
+            # Opened at the first finished game: a match that cannot start leaves no file.
+            if records is None:
+                return
+            if not opened:
+                opened.append(records.open("w", encoding="utf-8"))
+            opened[0].write(json.dumps(game.record, separators=(",", ":")) + "\n")
+            opened[0].flush()
+
+        try:
             outcome = play_match(MatchRequest(bots=bots, games=games, seed=seed,
                                               limits=limits), on_game=on_game)
         finally:
-            if out is not None:
+            for out in opened:
                 out.close()
         if as_json:
             typer.echo(json.dumps(outcome.to_json(), indent=2))

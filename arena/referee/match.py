@@ -51,6 +51,8 @@ __all__ = [
 ]
 
 _perf = time.perf_counter
+#: Characters of a bot's log kept with each game's record (the tail: it holds the errors).
+LOG_PER_GAME = 8192
 
 
 def game_seed(match_seed: int, game_index: int) -> int:
@@ -338,6 +340,8 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
             tail = messages.events(state.events_for(seat, cursors[seat]))
             player.end_game(tail + end)
             log = player.log_since_last()
+            if len(log) > LOG_PER_GAME:
+                log = f"[... {len(log) - LOG_PER_GAME} characters dropped]\n" + log[-LOG_PER_GAME:]
             if log:
                 logs[str(seat)] = log
             latency.append(player.game_latency())

@@ -388,7 +388,15 @@ _ATTACKS = frozenset(c for c in range(len(NOTATION)) if KIND_OF[c] == int(Kind.A
 #: Copies of each kind in the deck (a Crown is its own kind here).
 _COPIES = Counter(KIND_OF[c] for c in range(len(NOTATION)) if c != PALAESTRON)
 #: Break a Full Domain for a Quartet when the chance to draw the fourth card is at least this.
-CHASE = 0.4
+CHASE = float(__import__('os').environ.get('CHASE', '0.3'))
+
+
+STRIKE = int(__import__('os').environ.get('STRIKE', '1'))
+
+
+def _quartet(hand: Sequence[int]) -> bool:
+    kinds = Counter(KIND_OF[c] for c in hand)
+    return len(hand) == 5 and max(kinds.values()) + kinds.get(_CROWN, 0) >= 4
 
 
 def _chase(hand: Sequence[int], seen: Counter[int], draws: int) -> int:
@@ -422,6 +430,8 @@ def _policy(kind: str, options: Sequence[dict[str, Any]], context: dict[str, Any
             card = _chase(hand, seen(), draws)
             if card < 0:
                 return 0
+        elif card in _ATTACKS and not final and _quartet(hand) and STRIKE:
+            return 0  # the spare card of a Quartet is an attack: keep it for the last turn
         name = NOTATION[card]
         if kind == "swap":
             return max(0, _index(options, "swap", name))
@@ -555,7 +565,8 @@ def default_reply(view: SearchView, rng: random.Random) -> int:
                    _final(view.kind, context, obs.turn, obs.rounds, view.players),
                    _draws(view.kind, obs.turn, obs.rounds, view.players),
                    lambda: _kinds(obs.effect_graveyard_ids, obs.discard_graveyard_ids,
-                                  [c for c, _, _ in obs.trap_cards], *obs.revealed_ids),
+                                  [c for c, _, _ in obs.trap_cards],
+                                  *(r for s, r in enumerate(obs.revealed_ids) if s != view.seat)),
                    rng)
 
 

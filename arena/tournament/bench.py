@@ -59,9 +59,13 @@ class BenchResult:
                  f"x {self.games_per_match} games, sandboxed referee, {os.cpu_count()} CPUs"]
         for r in self.runs:
             lines.append(f"  {int(r['workers'])} worker(s): {int(r['games'])} games in "
-                         f"{r['seconds']:.2f} s = {r['games_per_s']:.2f} games/s")
+                         f"{r['seconds']:.2f} s = {r['games_per_s']:.2f} games/s "
+                         f"(load average {r['load_before']:.1f} before, "
+                         f"{r['load_after']:.1f} after)")
         if self.ratio is not None:
-            lines.append(f"  speed-up 2 vs 1 worker: {self.ratio:.2f}x (aim: 1.8x or better)")
+            lines.append(f"  speed-up 2 vs 1 worker: {self.ratio:.2f}x (aim: 1.8x or better; "
+                         "needs the CPUs otherwise idle: a load average well above 0 means "
+                         "other processes compete)")
         lines.append(f"  store: {self.store_ms_per_game:.3f} ms per game insert (median of "
                      f"{self.store_games}, one transaction with a {self.record_bytes}-byte "
                      "compressed record, WAL)")
@@ -114,10 +118,12 @@ def run_tournament_bench(
         for count in workers:
             db = Path(tmp) / f"w{count}.db"
             spec = _spec(bots, games, rounds, db, seed)
+            load_before = os.getloadavg()[0]
             summary = run_tournament(spec, count, fresh=True, progress=False)
             result.runs.append({"workers": float(count), "games": float(summary.games_recorded),
                                 "seconds": summary.elapsed_s,
-                                "games_per_s": summary.games_per_s})
+                                "games_per_s": summary.games_per_s,
+                                "load_before": load_before, "load_after": os.getloadavg()[0]})
             with Store(db) as store:
                 row = store.require("bench")
                 result.tables = len(store.tables(row.id))

@@ -28,6 +28,8 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
+    StrictBool,
+    StrictInt,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -149,18 +151,18 @@ class TournamentSpec(BaseModel):
     format: Literal["round_robin", "swiss", "gauntlet"]
     bots: list[str | BotEntry]
     challengers: list[str | BotEntry] = Field(default_factory=list)
-    players_per_game: int = 2
-    games_per_match: int = 2
-    rounds: int | None = None
-    seed: int = 0
+    players_per_game: StrictInt = 2
+    games_per_match: StrictInt = 2
+    rounds: StrictInt | None = None
+    seed: StrictInt = 0
     limits: dict[str, int] = Field(default_factory=dict)
-    workers: int | None = None
+    workers: StrictInt | None = None
     rating: RatingSpec = Field(default_factory=RatingSpec)
     event_date: dt.date | None = None
-    duplicate: bool = False
+    duplicate: StrictBool = False
     backend: Literal["local", "ray"] = "local"
     results: str = DEFAULT_RESULTS
-    max_tables: int = 500
+    max_tables: StrictInt = 500
 
     _entrants: list[BotSpec] = PrivateAttr(default_factory=list)
     _challengers: int = PrivateAttr(default=0)

@@ -283,3 +283,13 @@ def test_exported_records_replay_identically(reference: tuple[Path, RunSummary],
     replayed = runner.invoke(app, ["replay", str(out)])
     assert replayed.exit_code == 0, replayed.output
     assert "replayed 18 games: identical" in replayed.output
+
+
+def test_bench_tournament_reports_both_worker_counts() -> None:
+    result = runner.invoke(app, ["bench", "tournament", "--games", "1", "--rounds", "1",
+                                 "--store-games", "20", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [r["workers"] for r in data["runs"]] == [1.0, 2.0]
+    assert all(r["games"] == 3.0 and r["games_per_s"] > 0 for r in data["runs"])
+    assert data["speedup_2_vs_1"] > 0 and data["store_ms_per_game"] > 0

@@ -399,7 +399,48 @@ def _quartet(hand: Sequence[int]) -> bool:
     return len(hand) == 5 and max(kinds.values()) + kinds.get(_CROWN, 0) >= 4
 
 
-def _chase(hand: Sequence[int], seen: Counter[int], draws: int) -> int:
+#: One card of each kind: a draw is valued by its kind (ranks only matter for a Rank Flush).
+_SAMPLE = {kind: next(c for c in range(len(NOTATION)) if KIND_OF[c] == kind)
+           for kind in _COPIES}
+
+
+_KINDS = range(len(_COPIES))
+_COPIES_BY_KIND = [_COPIES[k] for k in _KINDS]
+_SAMPLE_KEY = [KEY[_SAMPLE[k]] for k in _KINDS]
+
+
+def _cycle_gains(hand: Sequence[int], seen: list[int]) -> dict[int, float]:
+    """For each card of the hand: the expected score after giving it up and drawing a card
+    not seen yet, minus the score now (cheap: draws are grouped by kind; ``seen`` counts
+    the cards of each kind seen outside the hand)."""
+    left = [n - s for n, s in zip(_COPIES_BY_KIND, seen)]
+    for c in hand:
+        left[KIND_OF[c]] -= 1
+    draws = [(n, _SAMPLE_KEY[k], k) for k, n in enumerate(left) if n > 0]
+    total = sum(n for n, _, _ in draws)
+    if not total:
+        return dict.fromkeys(hand, 0.0)
+    keys = sum(map(KEY.__getitem__, hand))
+    now = hand_score(hand)
+    get = _SCORES.get
+    gains: dict[int, float] = {}
+    by_kind: dict[int, float] = {}  # cards of one kind are worth the same (ranks aside)
+    for i, card in enumerate(hand):
+        gain = by_kind.get(KIND_OF[card])
+        if gain is None:
+            rest = keys - KEY[card]
+            expected = 0.0
+            for n, key, kind in draws:
+                score = get(rest + key)
+                if score is None:
+                    score = hand_score([*hand[:i], *hand[i + 1:], _SAMPLE[kind]])
+                expected += n * score
+            gain = by_kind[KIND_OF[card]] = expected / total - now
+        gains[card] = gain
+    return gains
+
+
+def _chase(hand: Sequence[int], seen: list[int], draws: int) -> int:
     """A complete hand (no spare card) with a group of three: the card of the other group to
     cycle if the fourth card of the three is likely enough to come in ``draws`` draws (a
     Quartet beats any Full Domain), else -1 (hold)."""
@@ -410,10 +451,19 @@ def _chase(hand: Sequence[int], seen: Counter[int], draws: int) -> int:
     if n_big != 3:
         return -1
     left = _COPIES[big] - seen[big] - 3
-    pool = len(NOTATION) - 1 - sum(seen.values()) - len(hand)
+    pool = len(NOTATION) - 1 - sum(seen) - len(hand)
     if left <= 0 or pool <= 0 or 1 - (1 - left / pool) ** draws < CHASE:
         return -1
     return next(c for c in hand if KIND_OF[c] == small)
+
+
+#: How much playing a card's effect is worth to its player, roughly (attacks: see _ATTACKS).
+_EFFECT_RANK = {"God-4": 9, "God-1": 8, "God-2": 7, "Fate-1": 5, "God-6": 2, "Fate-4": 2,
+                "Beast-4": 2, "Fate-2": 1, "Fate-3": 1, "Beast-5": 1,
+                **{f"Sophoi-{r}": 6 for r in range(1, 6)},
+                **{f"Umbrae-{r}": 2 for r in range(1, 7)},
+                **{f"Arcoi-{r}": 2 for r in range(1, 6)},
+                **{NOTATION[c]: -1 for c in range(len(NOTATION)) if c in _ATTACKS}}
 
 
 def _policy(kind: str, options: Sequence[dict[str, Any]], context: dict[str, Any],
@@ -423,27 +473,30 @@ def _policy(kind: str, options: Sequence[dict[str, Any]], context: dict[str, Any
     seat's hand as far as the chooser knows them (all of them inside a sampled state);
     ``final``: this is the chooser's last turn (or, for a trap, the game's last window)."""
     if kind == "turn" or kind == "swap":
-        if not hand:
+        if len(hand) < 2:
             return 0
-        card, _ = _least_needed(hand)
-        if not _is_spare(hand, card):
-            card = _chase(hand, seen(), draws)
+        counts = seen()
+        gains = _cycle_gains(hand, counts)
+        card = max(hand, key=gains.__getitem__)
+        if gains[card] <= 1e-9:
+            card = _chase(hand, counts, draws)
             if card < 0:
                 return 0
-        elif card in _ATTACKS and not final and _quartet(hand) and STRIKE:
-            return 0  # the spare card of a Quartet is an attack: keep it for the last turn
-        name = NOTATION[card]
+        elif card in _ATTACKS and not final and _quartet(hand):
+            return 0  # the spare card of a Quartet is an attack: keep it for the end
         if kind == "swap":
-            return max(0, _index(options, "swap", name))
-        if card in _ATTACKS and not final:  # cycle it silently: as a trap, or by the swap
-            return max(0, _index(options, "card", name, action="trap"))
-        if final:  # the last turn: strike with a spare attack card if there is one
+            return max(0, _index(options, "swap", NOTATION[card]))
+        if final:  # the last turn: strike with an attack card that costs little
             for attack in hand:
                 if attack in _ATTACKS and NOTATION[attack] != "Fate-5" \
-                        and _is_spare(hand, attack):
-                    name = NOTATION[attack]
-                    break
-        return max(0, _index(options, "card", name, action="play"))
+                        and gains[attack] > gains[card] - 0.3:
+                    return max(0, _index(options, "card", NOTATION[attack], action="play"))
+        # of the cards worth cycling, play the one with the best effect (the swap follows)
+        cycled = [c for c in hand if gains[c] > gains[card] - 0.05]
+        card = max(cycled, key=lambda c: (_EFFECT_RANK.get(NOTATION[c], 0), gains[c]))
+        if card in _ATTACKS and not final:  # cycle it silently: as a trap, or by the swap
+            return max(0, _index(options, "card", NOTATION[card], action="trap"))
+        return max(0, _index(options, "card", NOTATION[card], action="play"))
     if kind == "trigger":  # spring helpers at once, attacks in the game's last window
         for i, option in enumerate(options[1:], start=1):
             trap = _FIRST_ID.get(str(option.get("trap")), -1)
@@ -529,9 +582,14 @@ def playout_choice(state: State, rng: random.Random) -> int:
                    rng)
 
 
-def _kinds(*zones: Iterable[int]) -> Counter[int]:
+def _kinds(*zones: Iterable[int]) -> list[int]:
     """Cards by kind in some public zones (the Palaestron left out)."""
-    return Counter(KIND_OF[c] for zone in zones for c in zone if c != PALAESTRON)
+    counts = [0] * len(_COPIES)
+    for zone in zones:
+        for c in zone:
+            if c != PALAESTRON:
+                counts[KIND_OF[c]] += 1
+    return counts
 
 
 def _draws(kind: str, turn: int, rounds: int, players: int) -> int:

@@ -60,6 +60,8 @@ def play(bots: Sequence[Bot], seed: int, *, starting_seat: int = 0, game: int = 
         ids += 1
         request = Request(ids, decision.kind, state.observe(seat).to_json(include_events=False),
                           list(decision.options), None, dict(decision.context), seat)
+        if getattr(bots[seat], "wants_truth", False):  # experiments only
+            bots[seat].truth = state
         choice = bots[seat].act(request)
         if check is not None:
             check(state, request, choice)

@@ -24,6 +24,8 @@ players_per_game: 2
 games_per_match: 2
 rounds: 2
 seed: 5
+# generous limits: a timeout under a loaded CI machine must not change the games compared
+limits: {{decision_ms: 10000, time_bank_ms: 60000, startup_ms: 60000}}
 """
 
 

@@ -4,8 +4,6 @@ Run it alone with ``python -m arena.sdk.runner bots/random.py``; play it with
 ``arena match bots/random.py bots/greedy.py --games 10 --seed 1``.
 """
 
-import random
-
 from arena.sdk import Bot, Request
 
 
@@ -14,8 +12,6 @@ class RandomBot(Bot):
     author = "Palaestra Arena"
     version = "1"
 
-    def __init__(self) -> None:
-        self.rng = random.Random()
-
     def act(self, request: Request) -> int:
+        # self.rng is reseeded by the referee at every game: the same tournament replays
         return self.rng.randrange(len(request.legal))

@@ -66,6 +66,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                         "maxItems": 5},
             "starting_seat": _NAT,
             "rounds": {"type": "integer", "minimum": 1},
+            "bot_seed": _NAT,
         },
         ["game", "seat", "players", "starting_seat", "rounds"],
     ),

@@ -45,6 +45,7 @@ __all__ = [
     "GameOutcome",
     "MatchOutcome",
     "MatchRequest",
+    "bot_seed",
     "game_seed",
     "parse_date",
     "play_match",
@@ -53,6 +54,14 @@ __all__ = [
 _perf = time.perf_counter
 #: Characters of a bot's log kept with each game's record (the tail: it holds the errors).
 LOG_PER_GAME = 8192
+
+
+def bot_seed(match_seed: int, game_index: int, seat: int) -> int:
+    """A seed for one bot's own randomness in one game (sent in ``game_start``), so a bot's
+    random choices replay too. Derived apart from the game seed: it reveals nothing of the
+    deal."""
+    digest = hashlib.sha256(f"palaestra-bot:{match_seed}:{game_index}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
 
 
 def game_seed(match_seed: int, game_index: int) -> int:
@@ -314,7 +323,8 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
                 continue
             key = player.diagnostics.key
             early = start_failures.pop(id(player), None)
-            start = messages.game_start(g, seat, names, starting, config.rounds)
+            start = messages.game_start(g, seat, names, starting, config.rounds,
+                                        bot_seed=bot_seed(seed, g, seat))
             if early is None:
                 early = player.begin_game(start)
             else:  # its first start failed just now: no second wait in the same breath

@@ -10,7 +10,10 @@ from __future__ import annotations
 import datetime as dt
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # imported lazily: a bot file named random.py must not shadow it
+    import random
 
 __all__ = ["Bot", "GameEnd", "GameStart", "Request"]
 
@@ -50,6 +53,8 @@ class GameStart:
     starting_seat: int
     rounds: int
     raw: dict[str, Any] = field(default_factory=dict)
+    #: Seed for the bot's own randomness in this game (``self.rng`` is already seeded with it).
+    bot_seed: int | None = None
 
 
 @dataclass(slots=True)
@@ -76,6 +81,9 @@ class Bot:
 
     One instance serves a whole match, so state kept on ``self`` lives across games; reset
     what must not carry over in :meth:`on_game_start`.
+
+    ``self.rng`` is a :class:`random.Random` reseeded by the referee's ``bot_seed`` at every
+    game start: use it for every random choice and the same tournament replays move for move.
     """
 
     name: str = ""
@@ -83,6 +91,26 @@ class Bot:
     version: str | None = None
     last_read_page: str | dt.date | None = None
     last_book_finished: str | dt.date | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The bot's seeded random source (reseeded at every game start)."""
+        rng: random.Random | None = self.__dict__.get("_rng")
+        if rng is None:
+            # imported here, after the runner has put the bot's folder at the end of
+            # sys.path: a bot file named random.py cannot shadow the standard module
+            import random
+
+            rng = self.__dict__["_rng"] = random.Random(0)
+        return rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self.__dict__["_rng"] = value
+
+    def seed(self, bot_seed: int | None) -> None:
+        """Reseed :attr:`rng` for a new game (the runner calls it before on_game_start)."""
+        self.rng.seed(bot_seed if bot_seed is not None else 0)
 
     def act(self, request: Request) -> int:
         """Return the index of the chosen option in ``request.legal``."""

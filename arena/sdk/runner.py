@@ -138,11 +138,14 @@ def serve(bot: Bot, infile: BinaryIO, out_fd: int) -> int:
             write((_dumps({"type": "ready", "protocol": 1, **metadata}) + "\n").encode())
         elif kind == "game_start":
             seat = int(message.get("seat", -1))
+            seed = message.get("bot_seed")
+            seed = int(seed) if isinstance(seed, int) else None
+            bot.seed(seed)
             bot.on_game_start(GameStart(
                 game=int(message.get("game", 0)), seat=seat,
                 players=list(message.get("players", [])),
                 starting_seat=int(message.get("starting_seat", 0)),
-                rounds=int(message.get("rounds", 0)), raw=message))
+                rounds=int(message.get("rounds", 0)), raw=message, bot_seed=seed))
         elif kind == "game_end":
             bot.on_game_end(GameEnd(
                 game=int(message.get("game", 0)),

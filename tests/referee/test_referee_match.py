@@ -182,3 +182,22 @@ def test_outcome_json_is_plain_data() -> None:
     assert data["standings"][0]["bot"] == "bot0@000000000000"
     assert data["games"][0]["record"]["format"] == "palaestra-record/1"
     assert "record" not in outcome.to_json()["games"][0]
+
+
+def test_random_bots_replay_move_for_move_from_the_match_seed() -> None:
+    """A kit bot's randomness comes from the referee's bot_seed, so a match of real random
+    bots in the sandbox is the same game for game, choice for choice."""
+    from pathlib import Path
+
+    from arena.registry import resolve
+
+    bot = resolve(Path(__file__).resolve().parents[2] / "bots" / "random.py")
+
+    def play() -> list[list[list[Any]]]:
+        outcome = play_match(MatchRequest(bots=[bot, bot], games=2, seed=11,
+                                          event_date=dt.date(2026, 11, 29)))
+        return [game.record["choices"] for game in outcome.games]
+
+    first = play()
+    assert first == play()
+    assert first[0] != first[1]  # a fresh seed per game, not one stream replayed

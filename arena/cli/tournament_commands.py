@@ -48,7 +48,7 @@ def run(
     ] = None,
     address: Annotated[
         str | None, typer.Option("--address", metavar="ADDR",
-                                 help="Ray cluster address (with --backend ray).")
+                                 help="Ray cluster address (implies --backend ray).")
     ] = None,
     db: Annotated[
         Path | None, typer.Option("--db", help="Results database (default: the spec's "
@@ -65,6 +65,11 @@ def run(
     if backend is not None and backend not in ("local", "ray"):
         raise typer.BadParameter(f"unknown backend '{backend}' (choose local or ray)",
                                  param_hint="--backend")
+    if address is not None:
+        if backend == "local":
+            raise typer.BadParameter("--address is a Ray cluster address; it needs "
+                                     "--backend ray", param_hint="--address")
+        backend = "ray"  # a cluster address only makes sense for the Ray backend
     spec = load_spec(spec_file)
     summary = run_tournament(spec, workers, fresh=fresh, progress=progress, db=db,
                              backend=backend, address=address)

@@ -91,10 +91,11 @@ def _executor(backend: str, workers: int, address: str | None) -> TableExecutor:
         return LocalPool(workers)
     if backend == "ray":
         try:
-            from arena.tournament import ray_backend  # type: ignore[attr-defined]
-        except ImportError:
-            raise ClusterError("the Ray backend is not available in this installation "
-                               "(issue 6); use --backend local") from None
+            from arena.tournament import ray_backend
+        except ImportError as exc:
+            raise ClusterError(f"the Ray backend is not available ({exc}); install it with "
+                               "pip install 'palaestra-arena[ray]', or use --backend local"
+                               ) from None
         executor: TableExecutor = ray_backend.RayExecutor(workers=workers, address=address)
         return executor
     raise ArenaError(f"unknown backend '{backend}' (choose local or ray)")

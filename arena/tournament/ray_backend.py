@@ -1,0 +1,919 @@
+"""The Ray backend (issue 6): a tournament's tables played as Ray tasks, on this machine or on
+a Ray cluster. ``arena run SPEC --backend ray [--address HEAD:6379]``; docs/CLUSTER.md.
+
+Who does what (the same split as the local pool, :mod:`arena.tournament.pool`):
+
+* The **driver** (``arena run``) plans the tables and alone writes the SQLite store: each game
+  arrives as a message and the runner commits it in its own transaction.
+* A **table** is one Ray task (``num_cpus=1``) that is a *streaming generator*
+  (:func:`play_table_stream`): it plays the whole table with
+  :func:`arena.tournament.pool.play_table` (the bots launched through :mod:`arena.sandbox`
+  exactly as locally, alive for all the games of the match) and yields every message as it is
+  sent, so each game's :class:`~arena.tournament.pool.GameMessage` (its row and compressed
+  record) reaches the driver as its own object as soon as the game ends. The table's referee
+  and bots run at a normal process's niceness, as under the local pool (Ray's workers run at
+  15).
+
+What travels:
+
+* **The bots' files**, as one :class:`BotBundle` per bot version (file names, modes and
+  contents), put once in Ray's object store and handed to each table task as an argument. A
+  worker node fetches the bundles of the bots it seats, writes each once into a local cache
+  keyed by its content (``$TMPDIR/arena-ray-bots-<uid>/``) and checks it against the bot's
+  version (the content hash recorded in the store) before the first game. A worker node needs
+  nothing but the ``arena`` package (``pip install 'palaestra-arena[ray]'``).
+* **The table**: the :class:`~arena.tournament.pool.TableTask` (bots by seat with their
+  metadata, match seed, games, limits, event date, games already recorded) and a fingerprint of
+  the arena code that decides a game (:func:`code_fingerprint`): a worker running other code
+  refuses the table rather than produce other results.
+* **Back**: one message per game, the sandbox's warnings, and the table's end. Never the store.
+
+Why not a Ray runtime environment (``runtime_env={"working_dir": ...}``) for the bots' files:
+Ray uploads a local directory only for a whole job, at ``ray.init``, before the tables (and a
+Swiss round's bots) are known, and every worker of that job then starts in an unpacked copy
+(about 2 s more for the first task of a worker here); a bundle per bot version is fetched only
+by the nodes that seat that bot, is checked against the version the store records, and adds
+nothing to start-up.
+
+Failures: Ray's own task retry is off (``max_retries=0``) because Ray replays a streaming
+generator only if it yields exactly as many objects as before, and ours yield the sandbox's
+warnings once per worker process. Instead the executor resubmits a table whose worker or node
+was lost (a worker crash, a dead node, Ray's out-of-memory killer), at most
+:data:`~arena.tournament.pool.MAX_TABLE_ATTEMPTS` attempts as the local pool, with the games
+already received marked as recorded. A table is replayed from its first game (deterministic,
+as a resumed table is) and the runner and the store ignore a game id already recorded: no game
+is lost, none is recorded twice.
+
+This module is imported by the workers (Ray imports the task functions by reference): it keeps
+to the referee's imports, never the planner's (pydantic, rich, the runner).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import logging
+import os
+import queue
+import re
+import shutil
+import socket
+import stat
+import statistics
+import tempfile
+import threading
+import time
+import traceback
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import ray
+import ray.exceptions
+
+import arena
+from arena.errors import ArenaError, ClusterError
+from arena.registry import BotSpec, content_version
+from arena.tournament.pool import (
+    MAX_TABLE_ATTEMPTS,
+    DoneMessage,
+    ErrorMessage,
+    GameMessage,
+    LogMessage,
+    Message,
+    TableTask,
+    play_table,
+)
+
+__all__ = [
+    "BotBundle",
+    "RayExecutor",
+    "RayStats",
+    "code_fingerprint",
+    "materialize_bot",
+    "pack_bot",
+    "play_table_stream",
+    "run_ray_bench",
+    "warm_up_worker",
+]
+
+#: Errors of Ray meaning "the worker or node playing the table is gone": the table is replayed.
+_LOST: tuple[type[BaseException], ...] = (
+    ray.exceptions.WorkerCrashedError,
+    ray.exceptions.NodeDiedError,
+    ray.exceptions.ObjectLostError,
+    ray.exceptions.OutOfMemoryError,
+)
+#: The arena code that decides a game, compared between the driver and every worker.
+_PLAY_CODE = ("__init__.py", "errors.py", "registry.py", "engine", "protocol", "referee",
+              "sandbox", "sdk", "tournament/pool.py", "tournament/store.py",
+              "tournament/ray_backend.py")
+_COMPLETE = ".complete"
+
+
+# ---------------------------------------------------------------------------- bundles
+@dataclass(frozen=True)
+class BotBundle:
+    """A bot's files as they travel to a worker: the module file, or the files of the bot's
+    directory (those its version hashes), with their permission bits."""
+
+    name: str
+    version: str
+    top: str  # the module's file name, or the directory's name
+    is_dir: bool
+    files: tuple[tuple[str, int, bytes], ...]  # (posix path relative to the bot, mode, bytes)
+
+    @property
+    def size(self) -> int:
+        return sum(len(data) for _, _, data in self.files)
+
+    @property
+    def digest(self) -> str:
+        """Identifies the bundle's whole content (the name of its cache entry)."""
+        h = hashlib.sha256(f"{self.top}\0{int(self.is_dir)}\0{self.version}\0".encode())
+        for rel, mode, data in self.files:
+            h.update(f"{rel}\0{mode:o}\0".encode())
+            h.update(hashlib.sha256(data).digest())
+        return h.hexdigest()[:20]
+
+
+def pack_bot(spec: BotSpec) -> BotBundle:
+    """The bundle of a resolved bot, read from the driver's disk; refused if its files no
+    longer match its version (edited since the tournament started)."""
+    path = Path(spec.path)
+    try:
+        if path.is_dir():
+            root = path
+            files = sorted(spec.files, key=lambda f: f.relative_to(root).as_posix())
+            if not files:
+                raise ClusterError(f"bot {spec.key}: no files listed for {path}")
+        elif path.is_file():
+            root = path.parent
+            files = [path]
+        else:
+            raise ClusterError(f"bot {spec.key}: no bot at {path} any more")
+        if content_version(files, root) != spec.version:
+            raise ClusterError(f"bot {spec.key}: its files at {path} changed since the "
+                               "tournament started (version "
+                               f"{content_version(files, root)} now)")
+        entries = tuple((f.relative_to(root).as_posix() if path.is_dir() else f.name,
+                         stat.S_IMODE(f.stat().st_mode) & 0o777, f.read_bytes())
+                        for f in files)
+    except OSError as exc:
+        raise ClusterError(f"bot {spec.key}: cannot read its files: {exc}") from None
+    return BotBundle(name=spec.name, version=spec.version, top=path.name, is_dir=path.is_dir(),
+                     files=entries)
+
+
+def _cache_root() -> Path:
+    """This user's bundle cache on this node (mode 0700, refused when not ours)."""
+    root = Path(os.environ.get("ARENA_RAY_CACHE")
+                or Path(tempfile.gettempdir()) / f"arena-ray-bots-{os.geteuid()}")
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = os.lstat(root)
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
+        raise ClusterError(f"the bot cache {root} is not a directory of this user")
+    if info.st_mode & 0o077:
+        os.chmod(root, 0o700)
+    return root
+
+
+_verified: set[str] = set()
+_verified_lock = threading.Lock()
+
+
+def materialize_bot(bundle: BotBundle, spec: BotSpec, cache: Path | None = None) -> BotSpec:
+    """Write a bundle into this node's cache (once per content) and return ``spec`` pointing at
+    that copy; the copy must reproduce the bot's version. Several workers of a node may do this
+    at once: each writes a private directory and renames it into place."""
+    root = cache or _cache_root()
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", bundle.name)[:40]
+    entry = root / f"{safe}-{bundle.digest}"
+    for attempt in (1, 2):
+        if not (entry / _COMPLETE).is_file():
+            _write_entry(bundle, root, entry)
+        path = entry / bundle.top
+        if bundle.is_dir:
+            files = tuple(path / rel for rel, _, _ in bundle.files)
+            base = path
+        else:
+            files = (path,)
+            base = entry
+        with _verified_lock:
+            if str(entry) in _verified:
+                break
+        try:
+            version = content_version(files, base)
+        except OSError:
+            version = "unreadable"
+        if version == bundle.version:
+            with _verified_lock:
+                _verified.add(str(entry))
+            break
+        if attempt == 2:
+            raise ClusterError(f"bot {bundle.name}@{bundle.version}: its files arrived on "
+                               f"{socket.gethostname()} as version {version}")
+        shutil.rmtree(entry, ignore_errors=True)  # a damaged cache entry: write it anew
+    old = str(spec.path)
+    command = tuple(str(path) + arg[len(old):] if arg == old or arg.startswith(old + "/")
+                    else arg for arg in spec.command)
+    return dataclasses.replace(spec, path=path, command=command, files=files)
+
+
+def _write_entry(bundle: BotBundle, root: Path, entry: Path) -> None:
+    for name in (bundle.top, *(rel for rel, _, _ in bundle.files)):
+        parts = Path(name).parts
+        if not parts or Path(name).is_absolute() or ".." in parts or parts[0] == _COMPLETE:
+            raise ClusterError(f"bot {bundle.name}: bad file name {name!r} in its bundle")
+    if "/" in bundle.top:
+        raise ClusterError(f"bot {bundle.name}: bad name {bundle.top!r} in its bundle")
+    tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=root))
+    try:
+        top = tmp / bundle.top
+        for rel, mode, data in bundle.files:
+            target = (top / rel) if bundle.is_dir else top
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            os.chmod(target, (mode & 0o755) | 0o400)
+        (tmp / _COMPLETE).write_text(bundle.version)
+        try:
+            os.rename(tmp, entry)
+        except OSError:
+            if not (entry / _COMPLETE).is_file():  # neither ours nor a complete one: retry
+                shutil.rmtree(entry, ignore_errors=True)
+                os.rename(tmp, entry)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------- fingerprint
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """``<arena version>:<hash>`` of the arena code that decides a game (engine, protocol,
+    referee, sandbox, kit, registry, the table's messages and this module)."""
+    root = Path(arena.__file__).resolve().parent
+    digest = hashlib.sha256()
+    for item in _PLAY_CODE:
+        where = root / item
+        files = sorted(where.rglob("*.py")) if where.is_dir() else [where]
+        for file in files:
+            if "__pycache__" in file.parts or not file.is_file():
+                continue
+            digest.update(file.relative_to(root).as_posix().encode() + b"\0")
+            digest.update(hashlib.sha256(file.read_bytes()).digest())
+    return f"{arena.__version__}:{digest.hexdigest()[:16]}"
+
+
+# ---------------------------------------------------------------------------- worker side
+_sink: Callable[[Message], None] | None = None
+_handler: logging.Handler | None = None
+
+
+class _SinkHandler(logging.Handler):
+    """Forwards the ``arena`` loggers' warnings in a worker to the table being played."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        sink = _sink
+        if sink is not None:
+            with contextlib.suppress(Exception):
+                sink(LogMessage(record.getMessage()))
+
+
+def _install_log_handler() -> None:
+    global _handler
+    if _handler is None:
+        _handler = _SinkHandler(logging.WARNING)
+        logging.getLogger("arena").addHandler(_handler)
+
+
+@contextlib.contextmanager
+def _sending_logs_to(sink: Callable[[Message], None]) -> Iterator[None]:
+    global _sink
+    _install_log_handler()
+    _sink = sink
+    try:
+        yield
+    finally:
+        _sink = None
+
+
+def warm_up_worker() -> dict[str, Any]:
+    """Ray task run by each worker before its first table: import the referee and probe the
+    sandbox (seconds, once per process), and say who this worker is."""
+    began = time.perf_counter()
+    logged: list[Message] = []
+    level = ""
+    warnings: list[str] = []
+    with _sending_logs_to(logged.append):
+        try:
+            from arena.referee import launch
+            from arena.sandbox import probe
+
+            launch.sandbox_launcher()
+            warnings = launch.sandbox_warnings()
+            level = probe().level
+        except ArenaError as exc:
+            warnings = [f"sandbox on {socket.gethostname()}: {exc}"]
+    warnings += [m.text for m in logged if isinstance(m, LogMessage)]
+    return {"node": socket.gethostname(), "pid": os.getpid(),
+            "fingerprint": code_fingerprint(), "level": level, "warnings": warnings,
+            "seconds": time.perf_counter() - began}
+
+
+class _Stopped(Exception):
+    """Raised into a table's thread when its task was cancelled: ends the match now."""
+
+
+_END = object()
+
+
+def play_table_stream(task: TableTask, fingerprint: str,
+                      *bundles: BotBundle) -> Iterator[Message]:
+    """Ray task (a streaming generator): play one table and yield its messages as
+    :func:`~arena.tournament.pool.play_table` sends them (one per game, then the table's end).
+
+    The match runs in a thread of its own, so this generator can hand each game to Ray as it
+    finishes; the bots are launched from that thread, which lives as long as they do (the
+    sandbox ties ``--die-with-parent`` to it). Cancelled (``ray.cancel``: KeyboardInterrupt) or
+    terminated (SIGTERM: SystemExit), the table's bots are killed and reaped before the task
+    ends.
+    """
+    if fingerprint != code_fingerprint():
+        yield ErrorMessage(task.key, (
+            f"the Ray worker on {socket.gethostname()} runs different arena code "
+            f"({code_fingerprint()}) from the driver ({fingerprint}); install the same "
+            "palaestra-arena on every node"))
+        return
+    try:
+        bots = tuple(materialize_bot(b, s) for b, s in zip(bundles, task.bots, strict=True))
+    except (ArenaError, OSError, ValueError) as exc:
+        yield ErrorMessage(task.key, f"table r{task.round}/t{task.table} on "
+                                     f"{socket.gethostname()}: {exc}")
+        return
+    local = dataclasses.replace(task, bots=bots)
+    messages: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    stopped = threading.Event()
+
+    def send(message: Message) -> None:
+        if stopped.is_set():
+            raise _Stopped()
+        messages.put(message)
+
+    def body() -> None:
+        _normal_priority()
+        try:
+            play_table(local, send)
+        except _Stopped:
+            pass
+        except BaseException as exc:  # a bug: report it whole, the driver stops the run
+            with contextlib.suppress(_Stopped):
+                send(ErrorMessage(task.key, f"table r{task.round}/t{task.table} failed on "
+                                            f"{socket.gethostname()}: {exc!r}\n"
+                                            f"{traceback.format_exc()}"))
+        finally:
+            messages.put(_END)
+
+    finished = False
+    with _sending_logs_to(send):
+        thread = threading.Thread(target=body, name=f"arena-table-r{task.round}-t{task.table}",
+                                  daemon=True)
+        thread.start()
+        try:
+            while True:
+                try:
+                    message = messages.get(timeout=1.0)
+                except queue.Empty:
+                    continue
+                if message is _END:
+                    finished = True
+                    break
+                yield message
+        finally:
+            if not finished:
+                stopped.set()
+                _end_bots()
+                thread.join(timeout=15.0)
+
+
+def _normal_priority() -> None:
+    """Ray starts its workers at niceness 15; give this thread (the referee) and the bots it
+    launches (they inherit it) a normal process's 0, as under the local pool, so that the bots
+    get the same share of a busy CPU. Linux keeps a niceness per thread: the worker's own
+    threads stay at 15. Lowering it needs root (CAP_SYS_NICE); otherwise it stays as it is."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 0)
+
+
+def _end_bots() -> None:
+    """Kill every bot this worker process runs (a worker plays one table at a time)."""
+    from arena.sandbox import launcher
+
+    launcher._kill_survivors()  # the sandbox's own "end every bot still running"
+
+
+# ---------------------------------------------------------------------------- driver side
+@dataclass
+class RayStats:
+    """What the executor measured (``arena bench ray`` and the tests read it)."""
+
+    init_s: float = 0.0
+    shutdown_s: float = 0.0
+    warmup_s: list[float] = field(default_factory=list)
+    nodes: set[str] = field(default_factory=set)
+    tables: int = 0
+    retries: int = 0
+    messages: int = 0
+    bundles: int = 0
+    bundle_bytes: int = 0
+    pack_s: float = 0.0
+    receive_s: float = 0.0  # driver time spent in next() + ray.get() of messages
+
+
+@dataclass
+class _Flight:
+    task: TableTask
+    got: set[int] = field(default_factory=set)
+    done: bool = False
+
+
+def _quiet_ray_logging() -> None:
+    # Ray 2.5x logs a WARNING on every local start that it enabled token authentication
+    # (it did, which is what we want); keep the progress bar clean.
+    logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(
+        logging.ERROR)
+
+
+class RayExecutor:
+    """Plays tables as Ray tasks (implements :class:`~arena.tournament.pool.TableExecutor`).
+
+    ``address`` (else ``$RAY_ADDRESS``): join that running cluster; every CPU of it may play
+    a table. Without one, a private local Ray is started with ``workers`` CPUs and shut down at
+    :meth:`close`. A Ray already initialised in this process (an embedding program, the tests)
+    is used as it is and left running.
+    """
+
+    #: The statistics of the last executor closed in this process (``arena bench ray``).
+    last_stats: RayStats | None = None
+
+    def __init__(self, workers: int, address: str | None = None) -> None:
+        self.workers = max(1, workers)
+        self.address = address or os.environ.get("RAY_ADDRESS") or None
+        self.stats = RayStats()
+        self._connected = False
+        self._owns_ray = False
+        self._fingerprint = code_fingerprint()
+        self._table_fn: Any = None
+        self._warm_fn: Any = None
+        self._bundles: dict[tuple[str, str], Any] = {}
+        self._warmups: list[Any] = []
+        self._inflight: dict[Any, _Flight] = {}
+        self._attempts: dict[tuple[int, int], int] = {}
+        self._capacity = 0
+        self._capacity_at = 0.0
+
+    # -------------------------------------------------------------- connection
+    def _connect(self) -> None:
+        if self._connected:
+            return
+        if self.address and self.address.startswith("ray://"):
+            raise ClusterError(
+                f"{self.address}: Ray Client addresses (ray://) are not supported; run arena "
+                "on a node of the cluster (the head) with --address HEAD:6379")
+        began = time.perf_counter()
+        if ray.is_initialized():
+            self._owns_ray = False
+        else:
+            _quiet_ray_logging()
+            common: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING,
+                                      "namespace": "arena"}
+            try:
+                if self.address:
+                    ray.init(address=self.address, **common)
+                else:
+                    # "local": a private instance, even where `ray start` left a cluster
+                    # that a bare ray.init() would join
+                    ray.init(address="local", num_cpus=self.workers, num_gpus=0,
+                             include_dashboard=False, **common)
+            except (ConnectionError, RuntimeError, ValueError, TimeoutError) as exc:
+                if not self.address:
+                    raise ClusterError(f"cannot start a local Ray: {exc}") from None
+                hint = ""
+                if os.environ.get("RAY_AUTH_MODE") is None:
+                    hint = ("; if the cluster uses token authentication, set RAY_AUTH_MODE=token "
+                            "and give this machine the cluster's token (~/.ray/auth_token or "
+                            "RAY_AUTH_TOKEN): Ray never sends it to an address given explicitly "
+                            "otherwise (docs/CLUSTER.md)")
+                raise ClusterError(f"cannot join the Ray cluster at {self.address}: "
+                                   f"{exc}{hint}") from None
+            self._owns_ray = True
+        self.stats.init_s = time.perf_counter() - began
+        self._table_fn = ray.remote(play_table_stream).options(
+            num_cpus=1, max_retries=0, num_returns="streaming")
+        self._warm_fn = ray.remote(warm_up_worker).options(num_cpus=1, max_retries=2)
+        self._connected = True
+
+    def _cpus(self) -> int:
+        now = time.monotonic()
+        if not self._capacity or now - self._capacity_at > 10.0:
+            try:
+                cpus = int(ray.cluster_resources().get("CPU", 0))
+            except Exception:  # noqa: BLE001 - keep the last figure
+                cpus = 0
+            self._capacity = max(1, cpus or self._capacity or self.workers)
+            self._capacity_at = now
+        return self._capacity
+
+    # -------------------------------------------------------------- protocol
+    def start(self, tables: int) -> None:
+        """Start or join Ray and warm up to ``tables`` workers (sandbox probe) while the
+        driver plans."""
+        self._connect()
+        want = min(self._cpus(), max(1, tables))
+        if not self._warmups and not self.stats.warmup_s:
+            self._warmups = [self._warm_fn.remote() for _ in range(want)]
+
+    def run(self, tasks: Sequence[TableTask], on_message: Callable[[Message], None]) -> None:
+        """Play every task; returns when each has sent its DoneMessage (or raises)."""
+        self._connect()
+        waiting = deque(tasks)
+        for task in tasks:
+            self._attempts.setdefault(task.key, 1)
+        while waiting or self._inflight:
+            while waiting and len(self._inflight) < 2 * self._cpus():
+                self._submit(waiting.popleft())
+            waitables = list(self._inflight) + self._warmups
+            ready, _ = ray.wait(waitables, num_returns=1, timeout=1.0)
+            if not ready:
+                continue
+            ready, _ = ray.wait(waitables, num_returns=len(waitables), timeout=0)
+            for item in ready:
+                if item in self._inflight:
+                    if self._advance(item, waiting, on_message):
+                        return  # an ErrorMessage the caller did not raise on: stop as local
+                else:
+                    self._warmed(item, on_message)
+
+    def close(self, kill: bool = False) -> None:
+        """Cancel what is in flight (each cancelled table kills its bots first), then shut the
+        private local Ray down or leave the cluster."""
+        if not self._connected:
+            return
+        try:
+            if self._inflight or self._warmups:
+                self._cancel_all()
+        finally:
+            self._inflight.clear()
+            self._warmups.clear()
+            self._bundles.clear()
+            self._connected = False
+            if self._owns_ray and ray.is_initialized():
+                began = time.perf_counter()
+                ray.shutdown()
+                self.stats.shutdown_s = time.perf_counter() - began
+            self._owns_ray = False
+            RayExecutor.last_stats = self.stats
+
+    # -------------------------------------------------------------- internals
+    def _bundle(self, spec: BotSpec) -> Any:
+        key = (spec.key, str(spec.path))
+        ref = self._bundles.get(key)
+        if ref is None:
+            began = time.perf_counter()
+            bundle = pack_bot(spec)
+            ref = self._bundles[key] = ray.put(bundle)
+            self.stats.pack_s += time.perf_counter() - began
+            self.stats.bundles += 1
+            self.stats.bundle_bytes += bundle.size
+        return ref
+
+    def _submit(self, task: TableTask) -> None:
+        refs = [self._bundle(spec) for spec in task.bots]
+        generator = self._table_fn.remote(task, self._fingerprint, *refs)
+        self._inflight[generator] = _Flight(task)
+        self.stats.tables += 1
+
+    def _advance(self, generator: Any, waiting: deque[TableTask],
+                 on_message: Callable[[Message], None]) -> bool:
+        """Take the next message of a table; True when the run must stop (an error)."""
+        flight = self._inflight[generator]
+        began = time.perf_counter()
+        try:
+            ref = next(generator)
+        except StopIteration:
+            del self._inflight[generator]
+            if not flight.done:
+                self._lost(flight, "its task ended before the table did", waiting, on_message)
+            return False
+        try:
+            message = ray.get(ref)
+        except _LOST as exc:
+            del self._inflight[generator]
+            if not flight.done:
+                self._lost(flight, _first_line(exc), waiting, on_message)
+            return False
+        except ray.exceptions.RayError as exc:
+            del self._inflight[generator]
+            raise ClusterError(_task_failure(flight.task, exc)) from None
+        finally:
+            self.stats.receive_s += time.perf_counter() - began
+        self.stats.messages += 1
+        if isinstance(message, GameMessage):
+            flight.got.add(int(message.row["game_index"]))
+        elif isinstance(message, DoneMessage | ErrorMessage):
+            flight.done = True
+        on_message(message)
+        if isinstance(message, ErrorMessage):
+            self._cancel_all()
+            return True
+        return False
+
+    def _lost(self, flight: _Flight, reason: str, waiting: deque[TableTask],
+              on_message: Callable[[Message], None]) -> None:
+        task = flight.task
+        attempts = self._attempts.get(task.key, 1) + 1
+        if attempts > MAX_TABLE_ATTEMPTS:
+            raise ClusterError(f"table r{task.round}/t{task.table} lost its Ray worker "
+                               f"{MAX_TABLE_ATTEMPTS} times (last: {reason}); stopping")
+        self._attempts[task.key] = attempts
+        self.stats.retries += 1
+        on_message(LogMessage(
+            f"table r{task.round}/t{task.table} lost its Ray worker ({reason}); replaying it "
+            f"(attempt {attempts} of {MAX_TABLE_ATTEMPTS}), games already recorded are kept"))
+        waiting.appendleft(dataclasses.replace(
+            task, recorded=task.recorded | frozenset(flight.got)))
+
+    def _warmed(self, ref: Any, on_message: Callable[[Message], None]) -> None:
+        self._warmups.remove(ref)
+        try:
+            info = ray.get(ref)
+        except ray.exceptions.RayError as exc:
+            if isinstance(exc, _LOST):
+                return  # its worker died; the tables will tell if that goes on
+            raise ClusterError(f"a Ray worker cannot play tables: {_task_failure(None, exc)}"
+                               ) from None
+        if info["fingerprint"] != self._fingerprint:
+            raise ClusterError(
+                f"the Ray worker on {info['node']} runs different arena code "
+                f"({info['fingerprint']}) from the driver ({self._fingerprint}); install the "
+                "same palaestra-arena on every node")
+        self.stats.warmup_s.append(float(info["seconds"]))
+        self.stats.nodes.add(str(info["node"]))
+        for text in info["warnings"]:
+            on_message(LogMessage(text))
+
+    def _cancel_all(self, grace_s: float = 15.0) -> None:
+        """Cancel every table in flight and wait (``grace_s`` at most) for them to end: a
+        cancelled table kills and reaps its bots before its task ends."""
+        for item in [*self._inflight, *self._warmups]:
+            with contextlib.suppress(Exception):
+                ray.cancel(item, force=False)
+        self._warmups.clear()
+        deadline = time.monotonic() + grace_s
+        live: list[Any] = list(self._inflight)
+        self._inflight.clear()
+        while live and time.monotonic() < deadline:
+            try:
+                ready, _ = ray.wait(live, num_returns=1,
+                                    timeout=max(0.0, deadline - time.monotonic()))
+            except Exception:  # noqa: BLE001 - Ray itself is going away
+                return
+            generator: Any
+            for generator in ready:
+                try:
+                    ray.get(next(generator))
+                except StopIteration:
+                    live.remove(generator)
+                except Exception:  # noqa: BLE001 - cancelled or lost: it has ended
+                    live.remove(generator)
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return f"{type(exc).__name__}: {text[0] if text else ''}".strip()
+
+
+def _task_failure(task: TableTask | None, exc: BaseException) -> str:
+    where = f"table r{task.round}/t{task.table}" if task is not None else "a Ray task"
+    text = str(exc)
+    if "No module named 'arena" in text:
+        return (f"{where}: a Ray worker cannot import the arena package; install "
+                "'palaestra-arena[ray]' on every node (docs/CLUSTER.md)")
+    return f"{where} failed on Ray: {text}"
+
+
+# ---------------------------------------------------------------------------- bench
+@dataclass
+class RayBenchResult:
+    """Figures of ``arena bench ray``."""
+
+    spec: str
+    games: int
+    workers: int
+    runs: list[dict[str, float | str]] = field(default_factory=list)
+    overhead: dict[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"spec": self.spec, "games": self.games, "workers": self.workers,
+                "runs": self.runs, "overhead": {k: round(v, 6) for k, v in
+                                                self.overhead.items()},
+                "cpus": os.cpu_count()}
+
+    def render(self) -> str:
+        lines = [f"ray bench: {self.spec}, {self.games} games, {self.workers} workers, "
+                 f"{os.cpu_count()} CPUs"]
+        o = self.overhead
+        for backend in ("local", "ray"):
+            runs = [r for r in self.runs if r["backend"] == backend]
+            if not runs:
+                continue
+            rates = [float(r["games_per_s"]) for r in runs]
+            seconds = statistics.median(float(r["seconds"]) for r in runs)
+            loads = [float(r["load_before"]) for r in runs] + [float(r["load_after"])
+                                                               for r in runs]
+            each = f"; runs: {', '.join(f'{x:.2f}' for x in rates)}" if len(runs) > 1 else ""
+            lines.append(f"  {backend + f' ({self.workers} workers)':<21} {seconds:7.2f} s  "
+                         f"{statistics.median(rates):6.2f} games/s  (median of {len(runs)}"
+                         f"{each}; load average {min(loads):.1f}-{max(loads):.1f})")
+        ray_runs = [r for r in self.runs if r["backend"] == "ray"]
+        if ray_runs and o.get("init_s"):
+            busy = (statistics.median(float(r["seconds"]) for r in ray_runs) - o["init_s"]
+                    - o.get("shutdown_s", 0.0))
+            if busy > 0:
+                lines.append(f"  {'ray without init/exit':<21} {busy:7.2f} s  "
+                             f"{float(ray_runs[0]['games']) / busy:6.2f} games/s")
+        rows = [
+            (f"ray.init (a local Ray, {self.workers} CPUs)", f"{o.get('init_s', 0):.3f} s"),
+            ("ray.shutdown", f"{o.get('shutdown_s', 0):.3f} s"),
+            ("worker warm-up (sandbox probe)", f"{o.get('warmup_s', 0):.3f} s per worker"),
+            ("empty task round trip", f"{o.get('task_rtt_ms', 0):.3f} ms (median)"),
+            ("first message of a streaming task", f"{o.get('stream_first_ms', 0):.3f} ms"),
+            ("bots packed + ray.put", f"{o.get('pack_ms', 0):.3f} ms for "
+             f"{int(o.get('bundles', 0))} bundles, {int(o.get('bundle_bytes', 0))} bytes"),
+            ("bundle written + checked on a worker", f"{o.get('materialize_ms', 0):.3f} ms "
+             f"first, {o.get('materialize_cached_ms', 0):.3f} ms cached"),
+            ("one game's message to the driver", f"{o.get('message_ms', 0):.3f} ms "
+             f"({int(o.get('record_bytes', 0))}-byte compressed record)"),
+            ("driver's next()+get() per message", f"{o.get('receive_ms_per_message', 0):.3f} "
+             "ms (during the run)"),
+        ]
+        lines.append("  where the Ray overhead goes:")
+        lines += [f"    {label:<38} {value}" for label, value in rows]
+        return "\n".join(lines)
+
+
+def _bench_spec(source: Path, games: int, rounds: int | None, db: Path,
+                name: str) -> Any:
+    import yaml
+
+    from arena.tournament.spec import spec_from_mapping
+
+    data = yaml.safe_load(source.read_text(encoding="utf-8"))
+    data.update({"name": name, "games_per_match": games, "results": str(db)})
+    if rounds is not None:
+        data["rounds"] = rounds
+    return spec_from_mapping(data, source=source)
+
+
+def _echo_messages(messages: list[Message]) -> Iterator[Message]:
+    for message in messages:  # noqa: UP028 - not "yield from": Ray sends into the generator
+        yield message
+
+
+def _noop() -> int:
+    return 0
+
+
+def _materialize_timing(bundle: BotBundle, spec: BotSpec) -> tuple[float, float]:
+    with tempfile.TemporaryDirectory(prefix="arena-ray-bench-") as tmp:
+        began = time.perf_counter()
+        materialize_bot(bundle, spec, cache=Path(tmp))
+        first = time.perf_counter() - began
+        began = time.perf_counter()
+        materialize_bot(bundle, spec, cache=Path(tmp))
+        return first, time.perf_counter() - began
+
+
+def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: int = 20,
+                  rounds: int | None = None, workers: int = 2, repeat: int = 1,
+                  samples: int = 50) -> RayBenchResult:
+    """The same tournament with the local pool and with a fresh local Ray, alternately
+    ``repeat`` times (games/s over each whole run, start-up included; the machine's load
+    varies, alternating spreads it), then Ray's costs one by one."""
+    from arena.tournament.runner import run_tournament
+
+    source = Path(spec_path)
+    result = RayBenchResult(spec=str(source), games=0, workers=workers)
+    ray_stats: list[RayStats] = []
+    with tempfile.TemporaryDirectory(prefix="arena-bench-ray-") as tmp:
+        messages: list[Message] = []
+        spec = None
+        for _ in range(max(1, repeat)):
+            for backend in ("local", "ray"):
+                db = Path(tmp) / f"{backend}.db"
+                spec = _bench_spec(source, games, rounds, db, f"bench-{backend}")
+                load_before = os.getloadavg()[0]
+                RayExecutor.last_stats = None
+                summary = run_tournament(spec, workers, fresh=True, progress=False,
+                                         backend=backend)
+                result.games = summary.games_recorded
+                result.runs.append({"backend": backend, "games": float(summary.games_recorded),
+                                    "seconds": summary.elapsed_s,
+                                    "games_per_s": summary.games_per_s,
+                                    "load_before": load_before,
+                                    "load_after": os.getloadavg()[0]})
+                if backend == "ray" and RayExecutor.last_stats is not None:
+                    ray_stats.append(RayExecutor.last_stats)
+                if backend == "local" and not messages:
+                    messages = _sample_messages(db, spec.name, samples)
+        if ray_stats:
+            def median(values: list[float]) -> float:
+                return statistics.median(values) if values else 0.0
+
+            messages_seen = sum(st.messages for st in ray_stats)
+            last = ray_stats[-1]
+            result.overhead.update({
+                "init_s": median([st.init_s for st in ray_stats]),
+                "shutdown_s": median([st.shutdown_s for st in ray_stats]),
+                "warmup_s": median([w for st in ray_stats for w in st.warmup_s]),
+                "pack_ms": last.pack_s * 1000, "bundles": float(last.bundles),
+                "bundle_bytes": float(last.bundle_bytes),
+                "receive_ms_per_message": (sum(st.receive_s for st in ray_stats)
+                                           / messages_seen * 1000 if messages_seen else 0.0)})
+        assert spec is not None
+        # Ray's costs one by one, on a Ray that is up (a cluster's situation).
+        owned = not ray.is_initialized()
+        if owned:
+            _quiet_ray_logging()
+            ray.init(address="local", num_cpus=workers, num_gpus=0, include_dashboard=False,
+                     log_to_driver=False, logging_level=logging.WARNING,
+                     namespace="arena-bench")
+        try:
+            result.overhead.update(_ray_costs(messages, workers, samples))
+        finally:
+            if owned:
+                ray.shutdown()
+        records = [len(m.record) for m in messages if isinstance(m, GameMessage) and m.record]
+        result.overhead["record_bytes"] = float(statistics.median(records)) if records else 0.0
+        first, cached = [], []
+        for bot in spec.entrants:
+            f, c = _materialize_timing(pack_bot(bot), bot)
+            first.append(f)
+            cached.append(c)
+        result.overhead["materialize_ms"] = statistics.median(first) * 1000
+        result.overhead["materialize_cached_ms"] = statistics.median(cached) * 1000
+    return result
+
+
+def _ray_costs(messages: list[Message], workers: int, samples: int) -> dict[str, float]:
+    """An empty task's round trip, and a streaming task's first and later messages (the
+    messages of real games, records included)."""
+    noop: Any = ray.remote(_noop).options(num_cpus=1)
+    ray.get([noop.remote() for _ in range(workers)])
+    times = []
+    for _ in range(samples):
+        began = time.perf_counter()
+        ray.get(noop.remote())
+        times.append(time.perf_counter() - began)
+    echo: Any = ray.remote(_echo_messages).options(num_cpus=1, num_returns="streaming")
+    firsts, per_message = [], []
+    for _ in range(5):
+        began = time.perf_counter()
+        generator = echo.remote(messages)
+        ray.get(next(generator))
+        firsts.append(time.perf_counter() - began)
+        began = time.perf_counter()
+        count = 0
+        for ref in generator:
+            ray.get(ref)
+            count += 1
+        if count:
+            per_message.append((time.perf_counter() - began) / count)
+    return {"task_rtt_ms": statistics.median(times) * 1000,
+            "stream_first_ms": statistics.median(firsts) * 1000,
+            "message_ms": statistics.median(per_message) * 1000 if per_message else 0.0}
+
+
+def _sample_messages(db: Path, name: str, samples: int) -> list[Message]:
+    """Messages as a table would send them, rebuilt from stored games (with their records)."""
+    from arena.tournament.store import Store, compress_record, game_id
+
+    messages: list[Message] = []
+    with Store(db) as store:
+        row = store.require(name)
+        for game in store.games(row.id)[:samples]:
+            messages.append(GameMessage(
+                (game.round, game.table_index),
+                {"id": game_id(name, game.round, game.table_index, game.game_index),
+                 "round": game.round, "table_index": game.table_index,
+                 "game_index": game.game_index, "seed": game.seed, "seats": list(game.seats),
+                 "starting_seat": game.starting_seat, "placements": list(game.placements),
+                 "failures": game.failures, "forfeits": game.forfeits,
+                 "decisions": game.decisions, "duration_s": game.duration_s},
+                compress_record(store.record(game.id))))
+    return messages

@@ -1,0 +1,334 @@
+"""The Ray backend (issue 6) against the local pool, through the real sandboxed referee.
+
+One local Ray with 2 CPUs serves the whole module (the executor uses a Ray already initialised
+in its process and leaves it running; a second driver joins it by address). The bots are
+deterministic (greedy, collector and the fixture bots), so results compare game for game;
+limits are generous so that a loaded machine never turns a slow answer into a forfeit. No
+assertion reads the wall clock.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import logging
+import os
+import shutil
+import signal
+import sqlite3
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ray = pytest.importorskip("ray")
+
+from arena.errors import ClusterError  # noqa: E402
+from arena.registry import spec_from_path  # noqa: E402
+from arena.tournament import ray_backend  # noqa: E402
+from arena.tournament.pool import ErrorMessage, TableTask  # noqa: E402
+from arena.tournament.runner import run_tournament  # noqa: E402
+from arena.tournament.spec import load_spec  # noqa: E402
+from arena.tournament.store import wait_for_games  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parent / "bots"
+LIMITS = {"decision_ms": 10000, "time_bank_ms": 60000, "startup_ms": 60000}
+#: Deterministic bots, copied once per module run (results are compared across runs, so
+#: their files must not change in between, whatever happens to bots/ meanwhile).
+BOT_FILES = {"greedy": REPO / "bots" / "greedy.py", "collector": REPO / "bots" / "collector.py",
+             "hashed": FIXTURES / "hashed.py", "last": FIXTURES / "last.py",
+             "first": FIXTURES / "first.py"}
+_snapshot: dict[str, str] = {}
+
+
+def bot(name: str) -> str:
+    return _snapshot[name]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _bots(tmp_path_factory: pytest.TempPathFactory) -> None:
+    where = tmp_path_factory.mktemp("bots")
+    for name, source in BOT_FILES.items():
+        shutil.copy2(source, where / source.name)
+        _snapshot[name] = str(where / source.name)
+
+
+def write_spec(path: Path, db: Path, **fields: Any) -> Path:
+    data: dict[str, Any] = {
+        "name": "ray-rr", "format": "round_robin",
+        "bots": [bot("greedy"), bot("collector"), bot("hashed")],
+        "players_per_game": 2, "rounds": 2, "games_per_match": 4, "seed": 31,
+        "event_date": "2026-11-29", "limits": LIMITS, "results": str(db),
+    }
+    data.update(fields)
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def games(db: Path, name: str) -> list[tuple[Any, ...]]:
+    """The games table, game for game (bot ids mapped to name@version); each id once."""
+    conn = sqlite3.connect(str(db))
+    try:
+        keys = {r[0]: f"{r[1]}@{r[2]}" for r in conn.execute("SELECT id, name, version FROM bots")}
+        tid = conn.execute("SELECT id FROM tournaments WHERE name = ?", (name,)).fetchone()[0]
+        rows = [(r[0], r[1], [keys[b] for b in json.loads(r[2])], r[3], json.loads(r[4]), r[5],
+                 json.loads(r[6]))
+                for r in conn.execute(
+                    "SELECT id, seed, seats_json, starting_seat, placements_json, decisions, "
+                    "desmos_json FROM games WHERE tournament_id = ? "
+                    "ORDER BY round, table_index, game_index", (tid,))]
+        records = conn.execute("SELECT COUNT(*) FROM records WHERE tournament_id = ?",
+                               (tid,)).fetchone()[0]
+    finally:
+        conn.close()
+    assert len({r[0] for r in rows}) == len(rows) == records
+    return rows
+
+
+def ray_workers(function: str = "play_table_stream") -> list[int]:
+    """Pids of Ray worker processes executing ``function`` (Ray titles them ``ray::NAME``)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            title = (proc / "cmdline").read_bytes().split(b"\0")[0]
+        except OSError:
+            continue
+        if title == f"ray::{function}".encode():
+            found.append(int(proc.name))
+    return found
+
+
+def has_children(pid: int) -> bool:
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            if (task / "children").read_text().split():
+                return True
+        except OSError:
+            continue
+    return False
+
+
+@pytest.fixture(autouse=True)
+def _repo_cwd() -> Any:
+    old = Path.cwd()
+    os.chdir(REPO)
+    yield None
+    os.chdir(old)
+
+
+@pytest.fixture(scope="module")
+def bot_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("bot-cache")
+
+
+@pytest.fixture(scope="module")
+def cluster(bot_cache: Path) -> Any:
+    """A local Ray with 2 CPUs for the whole module (its workers keep the bots' files in
+    ``bot_cache``); yields its address."""
+    logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(
+        logging.ERROR)
+    if ray.is_initialized():
+        ray.shutdown()
+    old = os.environ.get("ARENA_RAY_CACHE")
+    os.environ["ARENA_RAY_CACHE"] = str(bot_cache)  # inherited by the workers
+    ray.init(address="local", num_cpus=2, num_gpus=0, include_dashboard=False,
+             log_to_driver=False, logging_level=logging.WARNING)
+    try:
+        yield ray.get_runtime_context().gcs_address
+    finally:
+        ray.shutdown()
+        if old is None:
+            os.environ.pop("ARENA_RAY_CACHE", None)
+        else:
+            os.environ["ARENA_RAY_CACHE"] = old
+
+
+@pytest.fixture(scope="module")
+def local_reference(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Any, ...]]:
+    """The round-robin played by the local pool: what every Ray run must reproduce."""
+    old = Path.cwd()
+    os.chdir(REPO)
+    try:
+        tmp = tmp_path_factory.mktemp("local")
+        db = tmp / "local.db"
+        summary = run_tournament(load_spec(write_spec(tmp / "spec.yaml", db)), 2,
+                                 progress=False, backend="local")
+    finally:
+        os.chdir(old)
+    assert summary.state == "finished" and summary.games_recorded == 24
+    return games(db, "ray-rr")
+
+
+# ---------------------------------------------------------------------------- no cluster
+def test_a_bot_directory_travels_whole_and_is_checked(tmp_path: Path) -> None:
+    bot = tmp_path / "dirbot"
+    (bot / "lib").mkdir(parents=True)
+    (bot / "bot.yaml").write_text("name: dirbot\ncommand: [./run.sh]\nlast_read_page: 12\n")
+    (bot / "run.sh").write_text("#!/bin/sh\nexec python3 lib/main.py\n")
+    (bot / "run.sh").chmod(0o755)
+    (bot / "lib" / "main.py").write_text("print('hello')\n")
+    spec = spec_from_path(bot)
+    bundle = ray_backend.pack_bot(spec)
+    assert {rel for rel, _, _ in bundle.files} == {"bot.yaml", "run.sh", "lib/main.py"}
+
+    local = ray_backend.materialize_bot(bundle, spec, cache=tmp_path / "cache")
+    assert local.path != spec.path and local.path.name == "dirbot"
+    assert (local.path / "lib" / "main.py").read_text() == "print('hello')\n"
+    assert os.stat(local.path / "run.sh").st_mode & stat.S_IXUSR
+    assert (local.version, local.metadata, local.command) == (spec.version, spec.metadata,
+                                                             spec.command)
+    # the same content again: the cached copy, unchanged
+    assert ray_backend.materialize_bot(bundle, spec, cache=tmp_path / "cache").path == local.path
+
+    tampered = ray_backend.BotBundle(
+        bundle.name, bundle.version, bundle.top, bundle.is_dir,
+        tuple((rel, mode, data + b"#" if rel == "run.sh" else data)
+              for rel, mode, data in bundle.files))
+    with pytest.raises(ClusterError, match="arrived on .* as version"):
+        ray_backend.materialize_bot(tampered, spec, cache=tmp_path / "cache")
+    for bad in ("../escape.py", "/tmp/escape.py"):
+        hostile = ray_backend.BotBundle(bundle.name, bundle.version, bundle.top, True,
+                                        ((bad, 0o644, b"x"),))
+        with pytest.raises(ClusterError, match="bad file name"):
+            ray_backend.materialize_bot(hostile, spec, cache=tmp_path / "cache")
+    assert not (tmp_path / "escape.py").exists() and not Path("/tmp/escape.py").exists()
+
+
+def test_a_module_bot_travels_alone(tmp_path: Path) -> None:
+    spec = spec_from_path(Path(bot("greedy")))
+    bundle = ray_backend.pack_bot(spec)
+    assert [rel for rel, _, _ in bundle.files] == ["greedy.py"] and not bundle.is_dir
+    local = ray_backend.materialize_bot(bundle, spec, cache=tmp_path)
+    assert local.path.name == "greedy.py" and local.path.read_bytes() == spec.path.read_bytes()
+    assert sorted(p.name for p in local.path.parent.iterdir()) == [".complete", "greedy.py"]
+
+
+def test_a_worker_with_other_arena_code_refuses_the_table() -> None:
+    task = TableTask(tournament="t", round=1, table=0, bots=(), bot_ids=(), games=1, seed=1,
+                     limits={}, event_date=dt.date(2026, 11, 29))
+    messages = list(ray_backend.play_table_stream(task, "0.0.0:not-this-code"))
+    assert len(messages) == 1 and isinstance(messages[0], ErrorMessage)
+    assert "different arena code" in messages[0].message
+
+
+def test_ray_client_addresses_are_refused_with_the_way_out() -> None:
+    executor = ray_backend.RayExecutor(workers=1, address="ray://head:10001")
+    with pytest.raises(ClusterError, match="--address HEAD:6379"):
+        executor.start(1)
+
+
+# ---------------------------------------------------------------------------- on Ray
+def test_ray_plays_the_same_games_as_the_local_pool(
+    cluster: str, local_reference: list[tuple[Any, ...]], tmp_path: Path, bot_cache: Path
+) -> None:
+    db = tmp_path / "ray.db"
+    summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db)), 2,
+                             progress=False, backend="ray")
+    assert summary.state == "finished" and summary.games_recorded == 24
+    assert not summary.mismatches
+    assert games(db, "ray-rr") == local_reference
+    # the bots reached the workers as bundles, each written once into the node's cache
+    cached = sorted(p.name.rsplit("-", 1)[0] for p in bot_cache.iterdir()
+                    if not p.name.startswith("."))
+    assert all(cached.count(name) == 1 for name in ("collector", "greedy", "hashed")), cached
+    stats = ray_backend.RayExecutor.last_stats
+    assert stats is not None and stats.bundles == 3 and stats.retries == 0
+
+
+def test_swiss_rounds_on_ray_match_the_local_pool(cluster: str, tmp_path: Path) -> None:
+    bots = [bot(name) for name in ("greedy", "collector", "hashed", "last", "first")]
+    runs = {}
+    for backend in ("local", "ray"):
+        db = tmp_path / f"{backend}.db"
+        spec = write_spec(tmp_path / f"{backend}.yaml", db, name="ray-swiss", format="swiss",
+                          bots=bots, rounds=2, games_per_match=2)
+        summary = run_tournament(load_spec(spec), 2, progress=False, backend=backend)
+        assert summary.state == "finished" and summary.games_recorded == 8
+        runs[backend] = games(db, "ray-swiss")
+    assert runs["ray"] == runs["local"]
+
+
+def test_a_killed_worker_loses_and_duplicates_no_game(
+    cluster: str, local_reference: list[tuple[Any, ...]], tmp_path: Path
+) -> None:
+    db = tmp_path / "killed.db"
+    spec = load_spec(write_spec(tmp_path / "spec.yaml", db))
+    killed: list[int] = []
+    stop = threading.Event()
+
+    def killer() -> None:
+        # once a game is recorded, SIGKILL a worker in the middle of a table (its bots alive)
+        if wait_for_games(db, "ray-rr", 1, timeout=300) < 1:
+            return
+        while not stop.is_set() and not killed:
+            for pid in ray_workers():
+                if has_children(pid):
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+                    break
+            time.sleep(0.02)
+
+    thread = threading.Thread(target=killer, daemon=True)
+    thread.start()
+    try:
+        summary = run_tournament(spec, 2, progress=False, backend="ray")
+    finally:
+        stop.set()
+        thread.join(10)
+    assert killed, "no worker was caught playing a table"
+    assert any("lost its Ray worker" in w for w in summary.warnings), summary.warnings
+    assert summary.state == "finished"
+    assert summary.games_recorded == 24 and not summary.mismatches
+    assert games(db, "ray-rr") == local_reference
+
+
+def test_resume_after_the_driver_is_killed(
+    cluster: str, local_reference: list[tuple[Any, ...]], tmp_path: Path
+) -> None:
+    """A second driver joins the cluster by address (``arena run --address``), is SIGKILLed
+    mid-run, and the spec run again completes it: every game exactly once, as locally."""
+    db = tmp_path / "resumed.db"
+    spec_file = write_spec(tmp_path / "spec.yaml", db)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "arena.cli.main", "run", str(spec_file), "--no-progress",
+         "--backend", "ray", "--address", cluster],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    try:
+        seen = wait_for_games(db, "ray-rr", 4, timeout=300)
+        assert seen >= 4, process.stderr.read() if process.stderr else ""
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    before = len(games(db, "ray-rr"))
+    assert 4 <= before <= 24
+    summary = run_tournament(load_spec(spec_file), 2, progress=False, backend="ray")
+    assert summary.state == "finished"
+    assert summary.games_before == before and summary.games_done == 24
+    assert not summary.mismatches
+    assert games(db, "ray-rr") == local_reference
+
+
+def test_bench_ray_reports_both_backends_and_the_overhead(cluster: str, tmp_path: Path) -> None:
+    spec = write_spec(tmp_path / "bench.yaml", tmp_path / "unused.db", format="swiss",
+                      rounds=1, bots=[bot(name) for name in ("greedy", "collector", "hashed")])
+    result = ray_backend.run_ray_bench(spec, games=1, workers=2, samples=3)
+    data = result.to_json()
+    assert [r["backend"] for r in data["runs"]] == ["local", "ray"]
+    assert data["runs"][0]["games"] == data["runs"][1]["games"] == data["games"] > 0
+    for key in ("task_rtt_ms", "stream_first_ms", "message_ms", "pack_ms", "materialize_ms",
+                "record_bytes", "warmup_s"):
+        assert key in data["overhead"], key
+    assert "where the Ray overhead goes" in result.render()

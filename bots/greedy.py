@@ -1,9 +1,12 @@
 """Greedy: take the option that maximises its own Desmos one move ahead.
 
 For a turn or a swap it compares keeping the hand with giving up each card and drawing an
-unknown one, averaged over every card it has not seen yet (the others' hands and the pile).
-Takes the best card offered by an effect, gives away the card it misses least, and plays the
-safe default for everything else. Uses the engine's Desmos evaluator directly.
+unknown one, averaged over every card it has not seen yet (the others' hands and the pile):
+hold or play (or swap) the card whose replacement raises that average most. Takes the best
+card offered by an effect, gives away, discards and reveals the card it misses least, aims
+its attacks at the opponent showing the strongest cards, sacks (Ares) a card of the biggest
+group it sees, and plays the safe default for everything else (it never springs a trap).
+Uses the engine's Desmos evaluator directly; no memory, no look further ahead.
 """
 
 from collections import Counter
@@ -49,7 +52,9 @@ class GreedyBot(Bot):
 
     def expected_after_swap(self, hand: list[str], card: str, pool: list[str]) -> float:
         rest = without(hand, card)
-        return sum(score(rest + [new]) for new in pool) / len(pool) if pool else score(rest)
+        if len(rest) >= 5 or not pool:  # a six-card hand (a Clotho sprung from a trap)
+            return score(rest[:5])
+        return sum(score(rest + [new]) for new in pool) / len(pool)
 
     def act(self, request: Request) -> int:
         hand = request.hand
@@ -64,10 +69,19 @@ class GreedyBot(Bot):
                     if value > best_value + 1e-9:
                         best, best_value = index, value
             return best
-        if kind == "give":
+        if kind in ("give", "reveal"):
             values = [score(without(hand, o["card"])) if o.get("card") in hand else score(hand)
                       for o in request.legal]
             return values.index(max(values))
+        if kind == "target":  # the opponent whose revealed cards score best
+            revealed = request.observation.get("revealed", [])
+            values = [score(revealed[o["seat"]]) if isinstance(o.get("seat"), int)
+                      and o["seat"] < len(revealed) else 0.0 for o in request.legal]
+            return values.index(max(values))
+        if kind == "card" and request.legal[0].get("card") is not None:  # Ares: sack a card
+            kinds = Counter(o["card"].split("-")[0] for o in request.legal)  # of the biggest
+            return max(range(len(request.legal)),  # group in the victim's hand
+                       key=lambda i: kinds[request.legal[i]["card"].split("-")[0]])
         if kind == "card":
             current = score(hand)
             best, best_value = 0, current

@@ -30,7 +30,6 @@ Full Domain or a Quartet, so the last moves decide):
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from arena.engine.cards import NOTATION
@@ -72,10 +71,6 @@ class HeuristicBot(SearchBot):
     name = "heuristic"
     author = "Palaestra Arena"
     version = "2"
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.rng = random.Random(7)
 
     # ------------------------------------------------------------------ hand values
     def value(self, cards: list[str]) -> float:
@@ -282,7 +277,7 @@ class HeuristicBot(SearchBot):
         owners = [s for s in seats if isinstance(s, int)]
         why = str(request.context.get("why", ""))
         if why.startswith(("Spy", "Cut", "no trap")):  # learn about the least known
-            return min(range(len(seats)), key=lambda i: len(view.known_hand(seats[i])))
+            return min(range(len(seats)), key=lambda i: len(view.known_hand(int(seats[i] or 0))))
         return seats.index(self.leader(owners)) if owners else 0
 
     def on_card(self, request: Request, view: SearchView) -> int:

@@ -5,20 +5,32 @@ decisions, the ones that shape a hand. Each iteration
 
 1. **determinises**: deals every card the bot has not seen at random into the places it cannot
    see (other hands, other traps, the draw pile), consistent with its observation and events
-   (``SearchView.sample_state``: no hidden truth is read), giving a full engine state;
-2. **selects** down a tree whose edges are the bot's own options (a turn's hold / play / trap,
-   then its swap, then its next turn, ...), by UCB1 among the options *available in this
-   determinisation* (an option counts as tried only when it could have been chosen);
-   every other choice (the other seats, the bot's targets and discards) is made by the kit's
-   fast greedy policy, ``playout_choice``, which sees the whole sampled state;
-3. **expands** one untried option and **plays out** the rest of the game with the same policy;
-4. **backs up** the result: 1 for first place, 0 for last, evenly in between.
+   (``SearchView.sample_state``; cards it saw in a hand stay in that hand; no hidden truth is
+   read), giving a full engine state positioned at the decision;
+2. **selects** down a tree whose edges are the bot's own options (this turn's hold / play /
+   trap, its swap, its next turn, ...) by UCB1 among the options *available in this
+   determinisation* (each child counts how often it could have been chosen), with a bias
+   towards the playout policy's own choice that fades as the child is visited; the other
+   seats' choices and the bot's own effect choices (targets, cards, discards) are made by the
+   kit's fast greedy policy ``playout_choice``, which sees the whole sampled state;
+3. **expands** one new option and **plays out** the game to its end with the same policy;
+4. **backs up** the placement: 1 for first place, 0 for last, evenly in between.
 
-The answer is the most visited option at the root. The budget is per decision: ``ms``
-milliseconds and/or ``iterations`` (class attributes; the environment variables
-``ARENA_ISMCTS_MS`` and ``ARENA_ISMCTS_ITERATIONS`` override them, for experiments in-process).
-A request's ``time_ms`` caps the time further. Other decisions get the kit's ``default_reply``
-(the same greedy policy, from what the bot knows), so the bot plays as its playouts assume.
+Two choices make a small budget go further in this game of luck. Only the options giving up
+one of the ``width`` cards the hand needs least are searched (plus hold and the policy's
+choice). And the root's candidates are all played on *the same* determinisation with the
+same random future (common random numbers): the bot leaves the policy's choice only for an
+option that beats it by ``margin`` standard errors of the paired difference.
+
+Budget per decision: ``ms`` milliseconds of CPU time (process time, so that a loaded machine
+does not weaken it), never more than ``wall_ms`` of wall-clock time, and/or ``iterations``
+(descents). Class attributes; the environment variables ``ARENA_ISMCTS_MS`` and
+``ARENA_ISMCTS_ITERATIONS`` override them in-process (the sandbox clears the environment and
+copies a module bot alone, so a sandboxed variant is a copy of this file with other values).
+Random choices come from ``self.rng``, which the referee seeds for every game: with an
+iteration budget (``ms = 0``) the bot replays move for move. Decisions it does not search
+get the kit's ``default_reply``: the same greedy policy, from what the bot knows, as its
+playouts assume.
 """
 
 from __future__ import annotations
@@ -31,14 +43,22 @@ from typing import Any
 
 from arena.engine.cards import NOTATION
 from arena.sdk import Request
-from arena.sdk.search import SearchBot, default_reply, hand_score, playout_choice
+from arena.sdk.search import (
+    SearchBot,
+    SearchView,
+    default_reply,
+    hand_score,
+    playout_choice,
+)
 
 
 class Node:
+    """One of the bot's information sets: statistics of the option that leads here."""
+
     __slots__ = ("children", "visits", "reward", "available")
 
     def __init__(self) -> None:
-        self.children: dict[Any, Node] = {}
+        self.children: dict[tuple[Any, ...], Node] = {}
         self.visits = 0
         self.reward = 0.0
         self.available = 0
@@ -49,73 +69,114 @@ def key(option: dict[str, Any]) -> tuple[Any, ...]:
     return tuple(sorted(option.items()))
 
 
+def candidates(state: Any, preferred: int, width: int) -> list[int]:
+    """The options worth searching: hold (or no swap), the policy's choice, and every option
+    giving up one of the ``width`` cards the hand needs least."""
+    decision = state.decision
+    hand = state.hands[decision.seat]
+    if width <= 0 or len(hand) <= width:
+        return list(range(len(decision.options)))
+    order = sorted(range(len(hand)), key=lambda i: -hand_score(hand[:i] + hand[i + 1:]))
+    spare = {NOTATION[hand[i]] for i in order[:width]}
+    field = "card" if decision.kind == "turn" else "swap"
+    return [i for i, option in enumerate(decision.options)
+            if i in (0, preferred) or option.get(field) in spare]
+
+
 class ISMCTSBot(SearchBot):
     name = "ismcts"
     author = "Palaestra Arena"
     version = "1"
 
-    #: Milliseconds of search per decision (0: no time limit).
+    #: CPU milliseconds of search per decision (0: no time limit).
     ms = 150.0
-    #: Iterations per decision (0: no limit); with ``ms = 0`` the search is deterministic.
+    #: Wall-clock cap per decision, in milliseconds (the referee's limit is 1000 by default).
+    wall_ms = 600.0
+    #: Descents per decision (0: no limit); with ``ms = 0`` the search is deterministic.
     iterations = 0
     #: UCB1 exploration constant (rewards are in [0, 1]).
     exploration = 0.7
+    #: Progressive bias towards the playout policy's choice (fades with visits).
+    bias = 0.5
     #: Cards of the hand searched as candidates to give up (0: every option).
     width = 3
-    #: Progressive bias towards the playout policy's own choice (fades with visits).
-    bias = 0.5
-    #: Base seed of the search's random choices.
-    seed = 0
+    #: Standard errors by which a root option must beat the policy's choice.
+    margin = 1.0
 
     def __init__(self) -> None:
         super().__init__()
         self.ms = float(os.environ.get("ARENA_ISMCTS_MS", self.ms))
         self.iterations = int(os.environ.get("ARENA_ISMCTS_ITERATIONS", self.iterations))
-        self.width = int(os.environ.get("ISMCTS_WIDTH", self.width))
-        self.bias = float(os.environ.get("ISMCTS_BIAS", self.bias))
-        #: Iterations run by the last search (for benchmarks and tests).
+        #: Descents made by the last search (for benchmarks and tests).
         self.last_iterations = 0
 
     def act(self, request: Request) -> int:
         view = self.view(request)
-        rng = random.Random(f"{self.seed}/{request.observation.get('turn')}/{request.kind}/"
-                            f"{len(self.tracker.events)}/{request.hand}")
+        rng = random.Random(self.rng.getrandbits(64))  # self.rng: seeded by the referee
         if not view.searchable or len(request.legal) == 1:
             return default_reply(view, rng)
-        budget = self.ms / 1000 if self.ms > 0 else math.inf
-        if request.time_ms:
-            budget = min(budget, request.time_ms / 3000)
-        return self.search(view, rng, budget)
+        return self.search(view, rng, request.time_ms)
 
-    def search(self, view: Any, rng: random.Random, budget_s: float) -> int:
-        root = Node()
-        me = view.seat
+    def search(self, view: SearchView, rng: random.Random, time_ms: int | None = None) -> int:
+        cpu_end = time.process_time() + (self.ms / 1000 if self.ms > 0 else math.inf)
+        wall = min(self.wall_ms, time_ms / 3) if time_ms else self.wall_ms
+        wall_end = time.perf_counter() + wall / 1000
         limit = self.iterations if self.iterations > 0 else math.inf
-        deadline = time.process_time() + budget_s
+        me = view.seat
+        root = Node()
+        first = view.sample_state(rng.getrandbits(64))
+        preferred = playout_choice(first.clone(), random.Random(0))
+        options = candidates(first, preferred, self.width)
+        rewards: dict[int, list[float]] = {option: [] for option in options}
         done = 0
-        while done < limit and (done == 0 or time.process_time() < deadline):
-            self.iterate(root, view.sample_state(rng.getrandbits(64)), me, rng)
-            done += 1
+        while done == 0 or (done + len(options) <= limit and time.process_time() < cpu_end
+                            and time.perf_counter() < wall_end):
+            state = first if done == 0 else view.sample_state(rng.getrandbits(64))
+            future = rng.getrandbits(64)
+            for option in options:  # every candidate on the same deal and the same future
+                rewards[option].append(
+                    self.iterate(root, state.clone(), me, random.Random(future), option))
+            done += len(options)
         self.last_iterations = done
-        keys = [key(option) for option in view.legal]
-        return max(range(len(keys)), key=lambda i: self._rank(root.children.get(keys[i])))
+        return self.choose(rewards, preferred)
 
-    @staticmethod
-    def _rank(node: Node | None) -> tuple[int, float]:
-        return (0, 0.0) if node is None else (node.visits, node.reward)
+    def choose(self, rewards: dict[int, list[float]], preferred: int) -> int:
+        """The policy's choice, unless an option beats it by ``margin`` standard errors of
+        the paired difference (the biggest such margin wins)."""
+        base = rewards[preferred]
+        best, best_z = preferred, self.margin
+        for option, values in rewards.items():
+            diffs = [a - b for a, b in zip(values, base)]
+            n = len(diffs)
+            if option == preferred or n < 2:
+                continue
+            mean = sum(diffs) / n
+            var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+            z = mean / math.sqrt(var / n) if var > 0 else (math.inf if mean > 0 else 0.0)
+            if z > best_z:
+                best, best_z = option, z
+        return best
 
-    def iterate(self, root: Node, state: Any, me: int, rng: random.Random) -> None:
+    def iterate(self, root: Node, state: Any, me: int, rng: random.Random,
+                first: int) -> float:
+        """One descent from the root option ``first``; returns its reward."""
         path = [root]
         node = root
+        forced = first
         expanded = False
         while state.decision is not None and not expanded:
             decision = state.decision
             if decision.seat != me or decision.kind not in ("turn", "swap"):
                 state.apply(playout_choice(state, rng))
                 continue
-            preferred = playout_choice(state, rng)
-            options = candidates(state, preferred, self.width)
-            keys = {i: key(decision.options[i]) for i in options}
+            if forced >= 0:
+                choice, forced = forced, -1
+                keys = {choice: key(decision.options[choice])}
+                preferred = choice
+            else:
+                preferred = playout_choice(state, rng)
+                keys = {i: key(decision.options[i])
+                        for i in candidates(state, preferred, self.width)}
             untried = []
             for i, k in keys.items():
                 child = node.children.get(k)
@@ -123,18 +184,18 @@ class ISMCTSBot(SearchBot):
                     untried.append(i)
                 else:
                     child.available += 1
-            if untried:
+            if untried:  # expand: the policy's choice first
                 choice = preferred if preferred in untried else rng.choice(untried)
                 child = node.children[keys[choice]] = Node()
                 child.available = 1
-                expanded = True
+                expanded = node is not root
             else:
-                choice = self._select(node, keys, preferred)
+                choice = self.select(node, keys, preferred)
                 child = node.children[keys[choice]]
             state.apply(choice)
             node = child
             path.append(node)
-        while state.decision is not None:
+        while state.decision is not None:  # play out
             state.apply(playout_choice(state, rng))
         places = state.result.placements
         worst = len(places) - 1
@@ -142,33 +203,16 @@ class ISMCTSBot(SearchBot):
         for visited in path:
             visited.visits += 1
             visited.reward += reward
+        return reward
 
-    def _select(self, node: Node, keys: dict[int, tuple[Any, ...]], preferred: int) -> int:
-        """UCB1 over the available options, plus a bias towards the policy's own choice
-        that fades as the option is visited (progressive bias)."""
-        c, bias = self.exploration, self.bias
-        best, best_value = 0, -math.inf
+    def select(self, node: Node, keys: dict[int, tuple[Any, ...]], preferred: int) -> int:
+        """UCB1 over the options available here, plus the fading bias to the policy."""
+        best, best_value = preferred, -math.inf
         for i, k in keys.items():
             child = node.children[k]
             value = (child.reward / child.visits
-                     + c * math.sqrt(math.log(child.available) / child.visits))
-            if i == preferred:
-                value += bias / (child.visits + 1)
+                     + self.exploration * math.sqrt(math.log(child.available) / child.visits)
+                     + (self.bias / (child.visits + 1) if i == preferred else 0.0))
             if value > best_value:
                 best, best_value = i, value
         return best
-
-
-def candidates(state: Any, preferred: int, width: int) -> list[int]:
-    """The options worth searching: hold (or keep), the policy's choice, and every option
-    that gives up one of the ``width`` cards the hand needs least."""
-    decision = state.decision
-    hand = state.hands[decision.seat]
-    if width <= 0 or len(hand) <= width:
-        return list(range(len(decision.options)))
-    def loss(i: int) -> float:
-        return -hand_score(hand[:i] + hand[i + 1:])
-    spare = {NOTATION[hand[i]] for i in sorted(range(len(hand)), key=loss)[:width]}
-    return [i for i, option in enumerate(decision.options)
-            if i == 0 or i == preferred
-            or (option.get("card") if decision.kind == "turn" else option.get("swap")) in spare]

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from arena.engine import determinize
@@ -141,7 +141,7 @@ class Tracker:
 
     def _read(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
-        seat = event.get("seat")
+        seat: Any = event.get("seat")
         me = self.seat
         if kind in ("play", "forced_discard", "discard"):
             self._lose(seat, event.get("card"))
@@ -150,7 +150,8 @@ class Tracker:
         elif kind == "reveal_hand":
             self.known[seat] = Counter(event.get("cards", []))
         elif kind == "exchange":  # ``seat`` gave ``gave`` to ``target`` and took ``took``
-            target, took, gave = event.get("target"), event.get("took"), event.get("gave")
+            target: Any = event.get("target")
+            took, gave = event.get("took"), event.get("gave")
             if took is None:
                 self._forget(target)  # it lost a card we did not see
             else:
@@ -174,8 +175,9 @@ class Tracker:
             self.known_traps[event["target"]] = Counter(event["cards"])
         elif kind in ("trap_triggered", "trap_destroyed", "trap_expired", "trap_cleared"):
             traps = self.known_traps.get(seat)
-            if traps and traps[event.get("card")] > 0:
-                traps[event["card"]] -= 1
+            card = str(event.get("card"))
+            if traps and traps[card] > 0:
+                traps[card] -= 1
         elif kind == "game_start":
             self.known, self.known_traps = {}, {}
 
@@ -347,9 +349,41 @@ class SearchBot(Bot):
 
 
 # ============================================================================= the policy
-# One simple greedy policy in two forms: over engine states (playouts, and the other seats
-# inside a search, where the sampled state is the whole truth) and over a view (a search
-# bot's own decisions that it does not search, where only its knowledge counts).
+# One greedy policy in two forms: over engine states (playouts, and the other seats inside a
+# search, where the sampled state is the whole truth) and over a view (a search bot's own
+# decisions that it does not search, where only its knowledge counts). What it knows of the
+# game, measured in play: competent players end most games with a Full Domain or a Quartet,
+# so a hand with a spare card cycles it, a Full Domain may be broken to chase a Quartet, and
+# attacks (forced discards) wait for the last turn, when the victim cannot rebuild.
+
+#: Copies of each kind in the deck (the Palaestron left out; an unused Crown is its own kind).
+_COPIES = Counter(KIND_OF[c] for c in range(len(NOTATION)) if c != PALAESTRON)
+_KINDS = range(len(_COPIES))
+_COPIES_BY_KIND = [_COPIES[k] for k in _KINDS]
+#: One card of each kind: a draw is valued by its kind (a rank only matters in a Rank Flush).
+_SAMPLE = [next(c for c in range(len(NOTATION)) if KIND_OF[c] == kind) for kind in _KINDS]
+_SAMPLE_KEY = [KEY[c] for c in _SAMPLE]
+#: Forced discards for the opponents: a free redraw for a hand with a spare card, a broken
+#: group for a complete one, so they wait for the end. Nemesis (they give you their worst
+#: card) is a gift too, and is never sprung.
+_ATTACKS = frozenset(c for c in range(len(NOTATION)) if KIND_OF[c] == int(Kind.AGARI)
+                     or NOTATION[c] in ("God-3", "God-5", "God-7", "Fate-5"))
+_NEMESIS = frozenset(c for c in range(len(NOTATION)) if NOTATION[c] == "Fate-5")
+#: What playing a card's effect is worth to its player, roughly, in hand-score points: a
+#: chosen card from the pile, another hand or the Discard Graveyard, an extra card, a look.
+_EFFECT_VALUE = {"God-4": 0.35, "God-1": 0.3, "God-2": 0.2, "Fate-1": 0.1, "God-6": 0.03,
+                 "Fate-4": 0.05, "Beast-4": 0.05, "Fate-2": 0.02, "Fate-3": 0.01,
+                 **{f"Sophoi-{r}": 0.22 for r in range(1, 6)},
+                 **{f"Umbrae-{r}": 0.02 for r in range(1, 7)},
+                 **{f"Arcoi-{r}": 0.02 for r in range(1, 6)}}
+#: Break a Full Domain for a Quartet when the fourth card comes at least this likely.
+CHASE = 0.3
+#: On its last turn a player strikes with an attack card costing at most this much more
+#: (expected hand score) than the card it would cycle otherwise.
+STRIKE = 0.3
+#: Cards whose cycling is worth this close to the best are candidates to play for effect.
+SLACK = 0.05
+
 
 def _least_needed(hand: Sequence[int]) -> tuple[int, float]:
     """The card whose loss hurts the hand least, and the score of the hand without it."""
@@ -363,50 +397,6 @@ def _least_needed(hand: Sequence[int]) -> tuple[int, float]:
         if score > best_score:
             best, best_score = card, score
     return best, best_score
-
-
-def _is_spare(hand: Sequence[int], card: int) -> bool:
-    """A card outside every group of the hand (a single of its kind, not a Crown)."""
-    kind = KIND_OF[card]
-    return kind != _CROWN and sum(1 for c in hand if KIND_OF[c] == kind) == 1
-
-
-def _index(options: Sequence[dict[str, Any]], key: str, name: str, **match: Any) -> int:
-    for i, option in enumerate(options):
-        if option.get(key) == name and all(option.get(k) == v for k, v in match.items()):
-            return i
-    return -1
-
-
-#: Cards whose effect forces opponents to discard: a gift (a free redraw) to a hand with a
-#: spare card, a blow to a complete one, so they wait for the last turn. Nemesis (they give
-#: their worst card) is a gift too.
-_ATTACKS = frozenset(c for c in range(len(NOTATION)) if KIND_OF[c] == int(Kind.AGARI)
-                     or NOTATION[c] in ("God-3", "God-5", "God-7", "Fate-5"))
-
-
-#: Copies of each kind in the deck (a Crown is its own kind here).
-_COPIES = Counter(KIND_OF[c] for c in range(len(NOTATION)) if c != PALAESTRON)
-#: Break a Full Domain for a Quartet when the chance to draw the fourth card is at least this.
-CHASE = float(__import__('os').environ.get('CHASE', '0.3'))
-
-
-STRIKE = int(__import__('os').environ.get('STRIKE', '1'))
-
-
-def _quartet(hand: Sequence[int]) -> bool:
-    kinds = Counter(KIND_OF[c] for c in hand)
-    return len(hand) == 5 and max(kinds.values()) + kinds.get(_CROWN, 0) >= 4
-
-
-#: One card of each kind: a draw is valued by its kind (ranks only matter for a Rank Flush).
-_SAMPLE = {kind: next(c for c in range(len(NOTATION)) if KIND_OF[c] == kind)
-           for kind in _COPIES}
-
-
-_KINDS = range(len(_COPIES))
-_COPIES_BY_KIND = [_COPIES[k] for k in _KINDS]
-_SAMPLE_KEY = [KEY[_SAMPLE[k]] for k in _KINDS]
 
 
 def _cycle_gains(hand: Sequence[int], seen: list[int]) -> dict[int, float]:
@@ -440,10 +430,15 @@ def _cycle_gains(hand: Sequence[int], seen: list[int]) -> dict[int, float]:
     return gains
 
 
+def _quartet(hand: Sequence[int]) -> bool:
+    kinds = Counter(KIND_OF[c] for c in hand)
+    return len(hand) == 5 and max(kinds.values()) + kinds.get(_CROWN, 0) >= 4
+
+
 def _chase(hand: Sequence[int], seen: list[int], draws: int) -> int:
-    """A complete hand (no spare card) with a group of three: the card of the other group to
-    cycle if the fourth card of the three is likely enough to come in ``draws`` draws (a
-    Quartet beats any Full Domain), else -1 (hold)."""
+    """A complete hand (no spare card) of three and two: the card of the two to give up if
+    the fourth card of the three comes at least ``CHASE`` likely in ``draws`` draws (a
+    Quartet beats every Full Domain), else -1 (hold)."""
     kinds = Counter(KIND_OF[c] for c in hand)
     if draws <= 0 or kinds.get(_CROWN) or len(kinds) != 2:
         return -1
@@ -457,60 +452,70 @@ def _chase(hand: Sequence[int], seen: list[int], draws: int) -> int:
     return next(c for c in hand if KIND_OF[c] == small)
 
 
-#: How much playing a card's effect is worth to its player, roughly (attacks: see _ATTACKS).
-_EFFECT_RANK = {"God-4": 9, "God-1": 8, "God-2": 7, "Fate-1": 5, "God-6": 2, "Fate-4": 2,
-                "Beast-4": 2, "Fate-2": 1, "Fate-3": 1, "Beast-5": 1,
-                **{f"Sophoi-{r}": 6 for r in range(1, 6)},
-                **{f"Umbrae-{r}": 2 for r in range(1, 7)},
-                **{f"Arcoi-{r}": 2 for r in range(1, 6)},
-                **{NOTATION[c]: -1 for c in range(len(NOTATION)) if c in _ATTACKS}}
+def _effect_value(card: int) -> float:
+    return -1.0 if card in _ATTACKS else _EFFECT_VALUE.get(NOTATION[card], 0.0)
+
+
+def _index(options: Sequence[dict[str, Any]], field: str, name: str, **match: Any) -> int:
+    """The index of the option with ``field == name`` (and ``match``), or 0 (the default)."""
+    for i, option in enumerate(options):
+        if option.get(field) == name and all(option.get(k) == v for k, v in match.items()):
+            return i
+    return 0
 
 
 def _policy(kind: str, options: Sequence[dict[str, Any]], context: dict[str, Any],
-            hand: Sequence[int], hand_of: Any, revealed: Sequence[int], top_discard: int,
-            final: bool, draws: int, seen: Any, rng: random.Random) -> int:
-    """The greedy policy, given the chooser's hand and ``hand_of(seat)``: the cards of another
-    seat's hand as far as the chooser knows them (all of them inside a sampled state);
-    ``final``: this is the chooser's last turn (or, for a trap, the game's last window)."""
+            hand: Sequence[int], hand_of: Callable[[Any], Sequence[int]],
+            revealed: Iterable[int], top_discard: int, final: bool, draws: int,
+            seen: Callable[[], list[int]], rng: random.Random) -> int:
+    """The policy, given the chooser's hand, ``hand_of(seat)`` (another seat's cards as far
+    as the chooser knows them: all of them inside a sampled state), ``final`` (the chooser's
+    last turn, or for a trap the game's last window), ``draws`` (cards it can still cycle)
+    and ``seen()`` (cards of each kind in public zones)."""
     if kind == "turn" or kind == "swap":
         if len(hand) < 2:
             return 0
         counts = seen()
         gains = _cycle_gains(hand, counts)
         card = max(hand, key=gains.__getitem__)
-        if gains[card] <= 1e-9:
+        if gains[card] <= 1e-9:  # complete: hold, or chase a Quartet
             card = _chase(hand, counts, draws)
             if card < 0:
                 return 0
         elif card in _ATTACKS and not final and _quartet(hand):
             return 0  # the spare card of a Quartet is an attack: keep it for the end
         if kind == "swap":
-            return max(0, _index(options, "swap", NOTATION[card]))
+            return _index(options, "swap", NOTATION[card])
         if final:  # the last turn: strike with an attack card that costs little
             for attack in hand:
-                if attack in _ATTACKS and NOTATION[attack] != "Fate-5" \
-                        and gains[attack] > gains[card] - 0.3:
-                    return max(0, _index(options, "card", NOTATION[attack], action="play"))
-        # of the cards worth cycling, play the one with the best effect (the swap follows)
-        cycled = [c for c in hand if gains[c] > gains[card] - 0.05]
-        card = max(cycled, key=lambda c: (_EFFECT_RANK.get(NOTATION[c], 0), gains[c]))
-        if card in _ATTACKS and not final:  # cycle it silently: as a trap, or by the swap
-            return max(0, _index(options, "card", NOTATION[card], action="trap"))
-        return max(0, _index(options, "card", NOTATION[card], action="play"))
+                if attack in _ATTACKS and attack not in _NEMESIS \
+                        and gains[attack] > gains[card] - STRIKE:
+                    return _index(options, "card", NOTATION[attack], action="play")
+        # of the cards about as good to cycle, play the one whose effect is worth most
+        cycled = [c for c in hand if gains[c] > gains[card] - SLACK]
+        card = max(cycled, key=lambda c: gains[c] + _effect_value(c))
+        if card in _ATTACKS and not final:  # cycle it silently: a trap, or else the swap
+            trap = _index(options, "card", NOTATION[card], action="trap")
+            if trap:
+                return trap
+            others = [c for c in hand if c not in _ATTACKS and gains[c] > 1e-9]
+            if not others:
+                return 0
+            card = max(others, key=lambda c: gains[c] + _effect_value(c))
+        return _index(options, "card", NOTATION[card], action="play")
     if kind == "trigger":  # spring helpers at once, attacks in the game's last window
         for i, option in enumerate(options[1:], start=1):
             trap = _FIRST_ID.get(str(option.get("trap")), -1)
-            if trap not in _ATTACKS or (final and NOTATION[trap] != "Fate-5"):
+            if trap not in _ATTACKS or (final and trap not in _NEMESIS):
                 return i
         return 0
-    if kind == "target":
-        best, best_score = 0, -1.0
-        for i, option in enumerate(options):
-            seat = option.get("seat")
-            score = hand_score(hand_of(seat)) if isinstance(seat, int) else 0.0
-            if score > best_score:
-                best, best_score = i, score
-        return best
+    if kind == "target":  # look at the least known opponent; hit the strongest (known) hand
+        if str(context.get("why", "")).startswith(("Spy", "Cut", "no trap")):
+            known = [len(hand_of(o.get("seat"))) for o in options]
+            return known.index(min(known))
+        scores = [hand_score(hand_of(o.get("seat"))) if "slot" not in o else 0.0
+                  for o in options]
+        return scores.index(max(scores))
     if kind in ("give", "discard", "reveal"):
         if not hand:
             return 0
@@ -520,66 +525,47 @@ def _policy(kind: str, options: Sequence[dict[str, Any]], context: dict[str, Any
             card, score = _least_needed([*hand, top_discard])
             if card == top_discard or score <= hand_score(hand) + 1e-9:
                 return 0
-            return max(0, _index(options, "card", NOTATION[card]))
+            return _index(options, "card", NOTATION[card])
         if kind == "reveal":  # a card already shown tells nothing new
+            shown = {NOTATION[c] for c in revealed}
             for i, option in enumerate(options):
-                if any(NOTATION[c] == option.get("card") for c in revealed):
+                if option.get("card") in shown:
                     return i
-        card, _ = _least_needed(hand)
-        return max(0, _index(options, "card", NOTATION[card]))
+        return _index(options, "card", NOTATION[_least_needed(hand)[0]])
     if kind == "card":
-        first = options[0]
-        if "bottom" in first:  # Lachesis: keep a top card that joins a group, else bottom it
-            top = _FIRST_ID.get(str(options[-1].get("bottom")), -1)
-            joins = top >= 0 and (KIND_OF[top] in (_CROWN, _GOD_KIND)
-                                  or any(KIND_OF[c] == KIND_OF[top] for c in hand))
-            return 0 if joins else len(options) - 1
-        if first.get("card") is not None:  # Ares: sack the card the victim needs most
-            victim = list(hand_of(context.get("from_seat")))
-            best, best_score = 0, 99.0
-            for i, option in enumerate(options):
-                ids = [c for c in victim if NOTATION[c] == option["card"]]
-                if ids:
-                    rest = list(victim)
-                    rest.remove(ids[0])
-                    score = hand_score(rest) + (0.5 if KIND_OF[ids[0]] == _GOD_KIND else 0.0)
-                    if score < best_score:
-                        best, best_score = i, score
-            return best
-        best, best_score = 0, hand_score(hand) + 1e-9 if len(hand) >= 5 else -1.0
-        for i, option in enumerate(options[1:], start=1):
-            card = _FIRST_ID.get(str(option.get("card")), -1)
-            if card < 0:
-                continue
-            _, score = _least_needed([*hand, card])
-            if score > best_score:
-                best, best_score = i, score
-        return best
+        return _card_choice(options, context, hand, hand_of)
     return rng.randrange(len(options))
 
 
-def playout_choice(state: State, rng: random.Random) -> int:
-    """A fast greedy choice for the pending decision of ``state``, with full sight of the
-    (sampled) state: for playouts and for the other seats inside a search.
-
-    Turn and swap: play (or swap) the card the hand needs least if it is a spare card (a
-    single of its kind), else hold (keep); give, discard and reveal: the card needed least;
-    take an offered card that improves the hand; Ares: sack the card the victim needs most;
-    targets: the opponent with the best hand; traps are sprung at the first chance; Lachesis
-    keeps a top card that joins a group; Rock-Paper-Scissors at random.
-    """
-    decision = state.decision
-    assert decision is not None
-    seat = decision.seat
-    gy = state.discard_graveyard
-    return _policy(decision.kind, decision.options, decision.context, state.hands[seat],
-                   lambda s: state.hands[s] if isinstance(s, int) else (),
-                   tuple(state.revealed[seat]), gy[-1] if gy else -1,
-                   _final(decision.kind, decision.context, state.turn, state.rounds, state.n),
-                   _draws(decision.kind, state.turn, state.rounds, state.n),
-                   lambda: _kinds(state.effect_graveyard, state.discard_graveyard,
-                                  [t.card for t in state.traps[seat]]),
-                   rng)
+def _card_choice(options: Sequence[dict[str, Any]], context: dict[str, Any],
+                 hand: Sequence[int], hand_of: Callable[[Any], Sequence[int]]) -> int:
+    first = options[0]
+    if "bottom" in first:  # Lachesis: keep a top card that joins a group, else bottom it
+        top = _FIRST_ID.get(str(options[-1].get("bottom")), -1)
+        joins = top >= 0 and (KIND_OF[top] in (_CROWN, _GOD_KIND)
+                              or any(KIND_OF[c] == KIND_OF[top] for c in hand))
+        return 0 if joins else len(options) - 1
+    if first.get("card") is not None:  # Ares: sack the card the victim needs most
+        victim = list(hand_of(context.get("from_seat")))
+        best, best_score = 0, 99.0
+        for i, option in enumerate(options):
+            ids = [c for c in victim if NOTATION[c] == option["card"]]
+            if ids:
+                rest = list(victim)
+                rest.remove(ids[0])  # a God fires for its owner when discarded
+                score = hand_score(rest) + (0.5 if KIND_OF[ids[0]] == _GOD_KIND else 0.0)
+                if score < best_score:
+                    best, best_score = i, score
+        return best
+    # take an offered card (pile, Discard Graveyard, another hand) if it improves the hand
+    best, best_score = 0, hand_score(hand) + 1e-9 if len(hand) >= 5 else -1.0
+    for i, option in enumerate(options[1:], start=1):
+        card = _FIRST_ID.get(str(option.get("card")), -1)
+        if card >= 0:
+            score = _least_needed([*hand, card])[1]
+            if score > best_score:
+                best, best_score = i, score
+    return best
 
 
 def _kinds(*zones: Iterable[int]) -> list[int]:
@@ -606,8 +592,36 @@ def _final(kind: str, context: dict[str, Any], turn: int, rounds: int, players: 
     return turn + players > last
 
 
+def playout_choice(state: State, rng: random.Random) -> int:
+    """A fast greedy choice for the pending decision of ``state``, with full sight of the
+    (sampled) state: for playouts and for the other seats inside a search.
+
+    Turn and swap: cycle the card whose replacement by a draw raises the expected Desmos
+    most (playing, of the cards about as good to cycle, the one with the best effect), else
+    hold; break a Full Domain to chase a likely Quartet; keep attack cards (forced discards)
+    for the last turn, cycling them as traps meanwhile, and strike then. Traps: helpers at
+    once, attacks at the game's last window. Give, discard, reveal: the card needed least (a
+    card already revealed first). Take an offered card that improves the hand; Ares sacks
+    the card the victim needs most; targets: the opponent with the best hand; Lachesis keeps
+    a top card that joins a group; Rock-Paper-Scissors at random.
+    """
+    decision = state.decision
+    assert decision is not None
+    seat = decision.seat
+    hands = state.hands
+    gy = state.discard_graveyard
+    return _policy(decision.kind, decision.options, decision.context, hands[seat],
+                   lambda s: hands[s] if isinstance(s, int) and 0 <= s < len(hands) else (),
+                   state.revealed[seat], gy[-1] if gy else -1,
+                   _final(decision.kind, decision.context, state.turn, state.rounds, state.n),
+                   _draws(decision.kind, state.turn, state.rounds, state.n),
+                   lambda: _kinds(state.effect_graveyard, gy,
+                                  [t.card for t in state.traps[seat]]),
+                   rng)
+
+
 def default_reply(view: SearchView, rng: random.Random) -> int:
-    """:func:`playout_choice` for the bot's own decision, with only its knowledge: another
+    """:func:`playout_choice` for the bot's own decision, from its knowledge only: another
     seat's hand is what the bot knows of it (:meth:`SearchView.known_hand`)."""
     obs = view.obs
 
@@ -618,13 +632,13 @@ def default_reply(view: SearchView, rng: random.Random) -> int:
 
     gy = obs.discard_graveyard_ids
     context = view.context
+    others = (cards for seat, cards in enumerate(obs.revealed_ids) if seat != view.seat)
     return _policy(view.kind, view.legal, context, list(obs.hand_ids), hand_of,
                    obs.revealed_ids[view.seat], gy[-1] if gy else -1,
                    _final(view.kind, context, obs.turn, obs.rounds, view.players),
                    _draws(view.kind, obs.turn, obs.rounds, view.players),
-                   lambda: _kinds(obs.effect_graveyard_ids, obs.discard_graveyard_ids,
-                                  [c for c, _, _ in obs.trap_cards],
-                                  *(r for s, r in enumerate(obs.revealed_ids) if s != view.seat)),
+                   lambda: _kinds(obs.effect_graveyard_ids, gy,
+                                  [c for c, _, _ in obs.trap_cards], *others),
                    rng)
 
 

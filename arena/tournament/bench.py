@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import resource
 import statistics
 import tempfile
 import time
@@ -24,7 +25,7 @@ from arena.tournament.store import Store, compress_record
 
 __all__ = ["BenchResult", "run_tournament_bench"]
 
-DEFAULT_BOTS = ("greedy", "collector", "random")
+DEFAULT_BOTS = ("greedy", "collector", "heuristic")
 
 
 @dataclass
@@ -59,8 +60,9 @@ class BenchResult:
                  f"x {self.games_per_match} games, sandboxed referee, {os.cpu_count()} CPUs"]
         for r in self.runs:
             lines.append(f"  {int(r['workers'])} worker(s): {int(r['games'])} games in "
-                         f"{r['seconds']:.2f} s = {r['games_per_s']:.2f} games/s "
-                         f"(load average {r['load_before']:.1f} before, "
+                         f"{r['seconds']:.2f} s = {r['games_per_s']:.2f} games/s; "
+                         f"{r['cpu_seconds']:.1f} CPU-s, {r['cpus_busy']:.2f} CPUs busy on "
+                         f"average (load average {r['load_before']:.1f} before, "
                          f"{r['load_after']:.1f} after)")
         if self.ratio is not None:
             lines.append(f"  speed-up 2 vs 1 worker: {self.ratio:.2f}x (aim: 1.8x or better; "
@@ -70,6 +72,14 @@ class BenchResult:
                      f"{self.store_games}, one transaction with a {self.record_bytes}-byte "
                      "compressed record, WAL)")
         return "\n".join(lines)
+
+
+def _cpu_seconds() -> float:
+    """CPU time of this process and its reaped children (workers, and through them the
+    referees and bots): how much CPU a run needed, whatever else the machine was doing."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _spec(bots: tuple[str, ...], games: int, rounds: int, db: Path, seed: int) -> TournamentSpec:
@@ -119,10 +129,14 @@ def run_tournament_bench(
             db = Path(tmp) / f"w{count}.db"
             spec = _spec(bots, games, rounds, db, seed)
             load_before = os.getloadavg()[0]
+            cpu_before = _cpu_seconds()
             summary = run_tournament(spec, count, fresh=True, progress=False)
+            cpu = _cpu_seconds() - cpu_before
             result.runs.append({"workers": float(count), "games": float(summary.games_recorded),
                                 "seconds": summary.elapsed_s,
                                 "games_per_s": summary.games_per_s,
+                                "cpu_seconds": cpu,
+                                "cpus_busy": cpu / summary.elapsed_s if summary.elapsed_s else 0,
                                 "load_before": load_before, "load_after": os.getloadavg()[0]})
             with Store(db) as store:
                 row = store.require("bench")

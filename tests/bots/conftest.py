@@ -11,7 +11,6 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from arena.engine import GameConfig, new_game
 from arena.engine.state import State
@@ -25,10 +24,7 @@ NAMES = ("north", "east", "south", "west", "centre")
 
 def bot(name: str) -> Bot:
     """A fresh instance of ``bots/<name>.py`` (loaded the way the runner loads it)."""
-    p = BOTS / f"{name}.py"
-    if not p.exists():
-        p = Path("/tmp/bx/bots") / f"{name}.py"
-    return load_bot(p)
+    return load_bot(BOTS / f"{name}.py")
 
 
 Check = Callable[[State, Request, int], None]
@@ -42,8 +38,9 @@ def play(bots: Sequence[Bot], seed: int, *, starting_seat: int = 0, game: int = 
     config = GameConfig(players=NAMES[:n], seed=seed, starting_seat=starting_seat)
     state = new_game(config)
     for seat, b in enumerate(bots):
+        b.seed(seed * 10 + seat)  # as the runner does with the referee's bot_seed
         b.on_game_start(GameStart(game, seat, list(config.players), starting_seat,
-                                  config.rounds))
+                                  config.rounds, bot_seed=seed * 10 + seat))
     cursors = [0] * n
     ids = 0
 
@@ -60,8 +57,6 @@ def play(bots: Sequence[Bot], seed: int, *, starting_seat: int = 0, game: int = 
         ids += 1
         request = Request(ids, decision.kind, state.observe(seat).to_json(include_events=False),
                           list(decision.options), None, dict(decision.context), seat)
-        if getattr(bots[seat], "wants_truth", False):  # experiments only
-            bots[seat].truth = state
         choice = bots[seat].act(request)
         if check is not None:
             check(state, request, choice)
@@ -73,23 +68,6 @@ def play(bots: Sequence[Bot], seed: int, *, starting_seat: int = 0, game: int = 
         b.on_game_end(GameEnd(game, list(result.placements), list(result.desmos),
                               result.ascension, result.tiebreak))
     return state
-
-
-def duel(make_a: Callable[[], Bot], make_b: Callable[[], Bot], games: int,
-         seed: int = 0) -> dict[str, Any]:
-    """Duplicate 2-player games (each deal from both seats): ``a``'s share of first places
-    (a shared first counts a half), wins, games."""
-    a, b = make_a(), make_b()
-    score = 0.0
-    for g in range(games):
-        for seats in ((a, b), (b, a)):
-            state = play(seats, seed * 100_003 + g, game=g)
-            assert state.result is not None
-            places = state.result.placements
-            mine = places[seats.index(a)]
-            firsts = places.count(1)
-            score += (1.0 / firsts) if mine == 1 else 0.0
-    return {"score": score / (2 * games), "games": 2 * games}
 
 
 sys.modules.setdefault("bot_harness", sys.modules[__name__])

@@ -116,7 +116,7 @@ def test_many_decisions_sample_consistently() -> None:
 def test_peeked_cards_are_dealt_to_their_holder() -> None:
     found = 0
     for seed in range(40):
-        for truth, seat, view in _views(3, seed, 200):
+        for _truth, seat, view in _views(3, seed, 200):
             known = {s: c for s, c in view.tracker.known.items() if s != seat and +c}
             if not known:
                 continue

@@ -1,0 +1,143 @@
+"""The ladder's bots: legal answers to every decision kind, the ISMCTS budget, determinism.
+
+The bots are driven in-process exactly as the referee asks them (``bot_harness.play``), so no
+subprocess or sandbox is involved. No wall-clock assertions: the ISMCTS bot is run with an
+iteration budget (``ms = 0``), which is also what makes it deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+from bot_harness import NAMES, bot, play
+
+from arena.engine import GameConfig, new_game
+from arena.engine.decision import DECISION_KINDS
+from arena.sdk import Bot, GameStart, Request
+
+#: (players, seed): trajectories of uniformly random play (``random.Random(seed)``) that
+#: between them meet every decision kind, Rock-Paper-Scissors included.
+TRAJECTORIES = [(3, 0), (3, 34), (2, 42), (2, 93), (4, 51), (5, 42), (4, 7), (5, 3)]
+
+
+def fast_ismcts(iterations: int = 8) -> Bot:
+    b = bot("ismcts")
+    b.ms = 0  # type: ignore[attr-defined]
+    b.iterations = iterations  # type: ignore[attr-defined]
+    return b
+
+
+FACTORIES: dict[str, Callable[[], Bot]] = {
+    "random": lambda: bot("random"),
+    "greedy": lambda: bot("greedy"),
+    "heuristic": lambda: bot("heuristic"),
+    "ismcts": fast_ismcts,
+}
+
+
+def probe(make: Callable[[], Bot], players: int, seed: int) -> set[str]:
+    """Play a uniformly random game; at every decision, ask the seat's bot (one instance
+    per seat, fed its own events) and check its answer is a legal index. Returns the
+    decision kinds asked."""
+    state = new_game(GameConfig(players=NAMES[:players], seed=seed))
+    bots = [make() for _ in range(players)]
+    for seat, b in enumerate(bots):
+        b.seed(seed + seat)
+        b.on_game_start(GameStart(0, seat, list(NAMES[:players]), 0, state.rounds))
+    rng = random.Random(seed)
+    cursors = [0] * players
+    kinds: set[str] = set()
+    ids = 0
+    while state.decision is not None:
+        decision = state.decision
+        seat = decision.seat
+        events = state.events_for(seat, cursors[seat])
+        cursors[seat] += len(events)
+        for event in events:
+            bots[seat].on_event(event)
+        ids += 1
+        request = Request(ids, decision.kind, state.observe(seat).to_json(include_events=False),
+                          list(decision.options), None, dict(decision.context), seat)
+        choice = bots[seat].act(request)
+        assert isinstance(choice, int) and 0 <= choice < len(decision.options), \
+            (decision.kind, choice, decision.options)
+        kinds.add(decision.kind)
+        state.apply(rng.randrange(len(decision.options)))
+    return kinds
+
+
+@pytest.mark.parametrize("name", sorted(FACTORIES))
+def test_every_decision_kind_gets_a_legal_answer(name: str) -> None:
+    kinds: set[str] = set()
+    for players, seed in TRAJECTORIES:
+        kinds |= probe(FACTORIES[name], players, seed)
+    assert kinds == set(DECISION_KINDS)
+
+
+@pytest.mark.parametrize("name", ["greedy", "heuristic", "ismcts"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_bots_play_whole_games_legally(name: str, players: int) -> None:
+    """Against each other (states they reach themselves, not random ones)."""
+
+    def legal(state, request, choice):  # type: ignore[no-untyped-def]
+        assert isinstance(choice, int) and 0 <= choice < len(request.legal)
+
+    others = ["greedy", "heuristic", "random", "greedy"]
+    for seed in range(2):
+        bots = [FACTORIES[name]()] + [FACTORIES[o]() for o in others[: players - 1]]
+        state = play(bots, seed, check=legal)
+        assert state.result is not None
+
+
+def test_ismcts_respects_its_iteration_budget() -> None:
+    b = fast_ismcts(20)
+    counted: list[int] = []
+    original = b.iterate  # type: ignore[attr-defined]
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        counted.append(1)
+        return original(*args, **kwargs)
+
+    b.iterate = counting  # type: ignore[attr-defined]
+    searches: list[int] = []
+    original_search = b.search  # type: ignore[attr-defined]
+
+    def search(*args, **kwargs):  # type: ignore[no-untyped-def]
+        counted.clear()
+        choice = original_search(*args, **kwargs)
+        searches.append(len(counted))
+        assert len(counted) == b.last_iterations  # type: ignore[attr-defined]
+        return choice
+
+    b.search = search  # type: ignore[attr-defined]
+    play([b, bot("greedy")], 3)
+    assert searches and all(0 < n <= 20 for n in searches)
+    assert max(searches) > 10  # the budget is used, not just one descent
+
+
+def test_ismcts_is_deterministic_given_its_seed() -> None:
+    """The referee seeds every bot's ``rng`` per game; with an iteration budget the search
+    then replays move for move."""
+
+    def choices() -> list[int]:
+        made: list[int] = []
+
+        def record(state, request, choice):  # type: ignore[no-untyped-def]
+            if request.seat == 0:
+                made.append(choice)
+
+        play([fast_ismcts(16), bot("heuristic")], 11, check=record)
+        return made
+
+    first = choices()
+    assert first == choices()
+    assert len(first) > 5
+
+
+def test_ismcts_uses_a_time_budget_when_given_one() -> None:
+    b = bot("ismcts")
+    b.ms = 5  # type: ignore[attr-defined]
+    state = play([b, bot("random")], 1)
+    assert state.result is not None and b.last_iterations >= 1  # type: ignore[attr-defined]

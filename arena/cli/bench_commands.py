@@ -19,6 +19,23 @@ bench_app = typer.Typer(
 )
 
 
+
+def _check_format(fmt: str) -> None:
+    """Every bench prints a table or JSON; refuse anything else before measuring."""
+    if fmt not in ("table", "json"):
+        raise typer.BadParameter(f"unknown format '{fmt}' (choose table or json)",
+                                 param_hint="'--format'")
+
+
+def _emit(result: Any, fmt: str) -> None:
+    """Print a bench result (anything with ``to_json()`` and ``render()``)."""
+    import json
+
+    if fmt == "json":
+        typer.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        typer.echo(result.render())
+
 def _register_engine_bench(bench_app: typer.Typer) -> None:
     help_text = "\n\n".join([
         "Measure the rules engine on one core (the process is pinned to one CPU while it "
@@ -47,19 +64,13 @@ def _register_engine_bench(bench_app: typer.Typer) -> None:
         fmt: Annotated[str, typer.Option("--format", "-f", metavar="table|json",
                                          help="table or json.")] = "table",
     ) -> None:
-        import json
 
         from arena.engine.bench import run_engine_bench
 
-        if fmt not in ("table", "json"):
-            raise typer.BadParameter(f"unknown format '{fmt}' (choose table or json)",
-                                     param_hint="'--format'")
+        _check_format(fmt)
         result = run_engine_bench(tuple(players or (2, 4)), games=games, repeat=repeat,
                                   hands=hands, census_repeat=census_repeat)
-        if fmt == "json":
-            typer.echo(json.dumps(result.to_json(), indent=2))
-        else:
-            typer.echo(result.render())
+        _emit(result, fmt)
 
     bench_app.command("engine", help=help_text)(engine_command)
 
@@ -89,20 +100,14 @@ def _register_tournament_bench(bench_app: typer.Typer) -> None:
         fmt: Annotated[str, typer.Option("--format", "-f", metavar="table|json",
                                          help="table or json.")] = "table",
     ) -> None:
-        import json
 
         from arena.tournament.bench import run_tournament_bench
 
-        if fmt not in ("table", "json"):
-            raise typer.BadParameter(f"unknown format '{fmt}' (choose table or json)",
-                                     param_hint="'--format'")
+        _check_format(fmt)
         result = run_tournament_bench(games=games, rounds=rounds,
                                       workers=tuple(workers or (1, 2)),
                                       store_games=store_games)
-        if fmt == "json":
-            typer.echo(json.dumps(result.to_json(), indent=2))
-        else:
-            typer.echo(result.render())
+        _emit(result, fmt)
 
     bench_app.command("tournament", help=help_text)(tournament_command)
 
@@ -128,18 +133,12 @@ def _register_protocol_bench(bench_app: typer.Typer) -> None:
         fmt: Annotated[str, typer.Option("--format", "-f", metavar="table|json",
                                          help="table or json.")] = "table",
     ) -> None:
-        import json
 
         from arena.referee.bench import run_protocol_bench
 
-        if fmt not in ("table", "json"):
-            raise typer.BadParameter(f"unknown format '{fmt}' (choose table or json)",
-                                     param_hint="'--format'")
+        _check_format(fmt)
         result = run_protocol_bench(decisions=decisions, games=games, seed=seed)
-        if fmt == "json":
-            typer.echo(json.dumps(result.to_json(), indent=2))
-        else:
-            typer.echo(result.render())
+        _emit(result, fmt)
 
     bench_app.command("protocol", help=help_text)(protocol_command)
 
@@ -173,11 +172,8 @@ def _register_ray_bench(bench_app: typer.Typer) -> None:
         fmt: Annotated[str, typer.Option("--format", "-f", metavar="table|json",
                                          help="table or json.")] = "table",
     ) -> None:
-        import json
 
-        if fmt not in ("table", "json"):
-            raise typer.BadParameter(f"unknown format '{fmt}' (choose table or json)",
-                                     param_hint="'--format'")
+        _check_format(fmt)
         try:
             from arena.tournament.ray_backend import run_ray_bench
         except ImportError:
@@ -187,10 +183,7 @@ def _register_ray_bench(bench_app: typer.Typer) -> None:
                                ) from None
         result = run_ray_bench(spec, games=games, rounds=rounds, workers=workers,
                                repeat=repeat)
-        if fmt == "json":
-            typer.echo(json.dumps(result.to_json(), indent=2))
-        else:
-            typer.echo(result.render())
+        _emit(result, fmt)
 
     bench_app.command("ray", help=help_text)(ray_command)
 
@@ -236,9 +229,7 @@ def _register_ismcts_bench(bench_app: typer.Typer) -> None:
         from arena.sdk.runner import load_bot
         from arena.sdk.search import SearchView, play_out
 
-        if fmt not in ("table", "json"):
-            raise typer.BadParameter(f"unknown format '{fmt}' (choose table or json)",
-                                     param_hint="'--format'")
+        _check_format(fmt)
         budgets = list(budget or [30, 150])
         if len(budgets) != 2:
             raise typer.BadParameter("give exactly two budgets", param_hint="'--budget'")

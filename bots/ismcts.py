@@ -23,14 +23,15 @@ same random future (common random numbers): the bot leaves the policy's choice o
 option that beats it by ``margin`` standard errors of the paired difference.
 
 Budget per decision: ``ms`` milliseconds of CPU time (process time, so that a loaded machine
-does not weaken it), never more than ``wall_ms`` of wall-clock time, and/or ``iterations``
-(descents). Class attributes; the environment variables ``ARENA_ISMCTS_MS`` and
-``ARENA_ISMCTS_ITERATIONS`` override them in-process (the sandbox clears the environment and
-copies a module bot alone, so a sandboxed variant is a copy of this file with other values).
-Random choices come from ``self.rng``, which the referee seeds for every game: with an
-iteration budget (``ms = 0``) the bot replays move for move. Decisions it does not search
-get the kit's ``default_reply``: the same greedy policy, from what the bot knows, as its
-playouts assume.
+does not weaken it; times ``players / 2`` at bigger tables, whose playouts are longer), never
+more than ``wall_ms`` of wall-clock time nor a third of the time the referee grants (decision
+limit plus what is left of the time bank), and/or ``iterations`` (descents). Class
+attributes; the environment variables ``ARENA_ISMCTS_MS`` and ``ARENA_ISMCTS_ITERATIONS``
+override them in-process (the sandbox clears the environment and copies a module bot alone,
+so a sandboxed variant is a copy of this file with other values). Random choices come from
+``self.rng``, which the referee seeds for every game: with an iteration budget (``ms = 0``)
+the bot replays move for move. Decisions it does not search get the kit's ``default_reply``:
+the same greedy policy, from what the bot knows, as its playouts assume.
 """
 
 from __future__ import annotations
@@ -88,10 +89,12 @@ class ISMCTSBot(SearchBot):
     author = "Palaestra Arena"
     version = "1"
 
-    #: CPU milliseconds of search per decision (0: no time limit).
+    #: CPU milliseconds of search per decision at a 2-player table (0: no time limit);
+    #: bigger tables get ``players / 2`` times as much (their playouts are longer).
     ms = 150.0
-    #: Wall-clock cap per decision, in milliseconds (the referee's limit is 1000 by default).
-    wall_ms = 600.0
+    #: Wall-clock cap per decision, in milliseconds: a safety net, high enough that a busy
+    #: machine (a small share of a core) still gets the full CPU budget.
+    wall_ms = 2000.0
     #: Descents per decision (0: no limit); with ``ms = 0`` the search is deterministic.
     iterations = 0
     #: UCB1 exploration constant (rewards are in [0, 1]).
@@ -118,7 +121,8 @@ class ISMCTSBot(SearchBot):
         return self.search(view, rng, request.time_ms)
 
     def search(self, view: SearchView, rng: random.Random, time_ms: int | None = None) -> int:
-        cpu_end = time.process_time() + (self.ms / 1000 if self.ms > 0 else math.inf)
+        scale = max(1.0, view.players / 2)
+        cpu_end = time.process_time() + (self.ms * scale / 1000 if self.ms > 0 else math.inf)
         wall = min(self.wall_ms, time_ms / 3) if time_ms else self.wall_ms
         wall_end = time.perf_counter() + wall / 1000
         limit = self.iterations if self.iterations > 0 else math.inf

@@ -326,15 +326,20 @@ def _register_ismcts_bench(bench_app: typer.Typer) -> None:
                       "heuristic", lambda: make("heuristic")),
                      (f"ismcts@{low}ms", lambda: make("ismcts", low),
                       "heuristic", lambda: make("heuristic"))]
-            for name_a, make_a, name_b, make_b in pairs:
-                a, b = make_a(), make_b()
-                score = 0.0
-                for g in range(games):
+            # deal by deal, every pair in turn: a run stopped early still reports all three
+            players_ = [(make_a(), make_b()) for _, make_a, _, make_b in pairs]
+            scores = [0.0] * len(pairs)
+            for g in range(games):
+                for k, (a, b) in enumerate(players_):
                     for seats in ((a, b), (b, a)):
                         places = play(list(seats), seed * 7919 + g).result.placements
                         mine = places[seats.index(a)]
-                        score += 1.0 / places.count(1) if mine == 1 else 0.0
-                share = score / (2 * games)
+                        scores[k] += 1.0 / places.count(1) if mine == 1 else 0.0
+                typer.echo(f"strength: {g + 1}/{games} deals: " + ", ".join(
+                    f"{name_a} vs {name_b} {scores[k] / (2 * g + 2):.3f}"
+                    for k, (name_a, _, name_b, _) in enumerate(pairs)), err=True)
+            for k, (name_a, _, name_b, _) in enumerate(pairs):
+                share = scores[k] / (2 * games)
                 strength.append({"a": name_a, "b": name_b, "games": 2 * games,
                                  "a_first_share": share,
                                  "stderr": (share * (1 - share) / (2 * games)) ** 0.5})

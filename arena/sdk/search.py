@@ -377,7 +377,10 @@ _EFFECT_VALUE = {"God-4": 0.35, "God-1": 0.3, "God-2": 0.2, "Fate-1": 0.1, "God-
                  **{f"Umbrae-{r}": 0.02 for r in range(1, 7)},
                  **{f"Arcoi-{r}": 0.02 for r in range(1, 6)}}
 #: Break a Full Domain for a Quartet when the fourth card comes at least this likely.
-CHASE = 0.3
+CHASE = 0.15
+#: Late in the game an attack card is worth keeping for the last turn: cycling it costs
+#: up to this much (in hand-score points), growing as the end nears.
+KEEP = 0.8
 #: On its last turn a player strikes with an attack card costing at most this much more
 #: (expected hand score) than the card it would cycle otherwise.
 STRIKE = 0.3
@@ -477,6 +480,11 @@ def _policy(kind: str, options: Sequence[dict[str, Any]], context: dict[str, Any
             return 0
         counts = seen()
         gains = _cycle_gains(hand, counts)
+        if not final:  # keep attack cards for the last turn, more so as it nears
+            keep = KEEP * max(0.0, 1 - draws / 10)
+            for c in hand:
+                if c in _ATTACKS and c not in _NEMESIS:
+                    gains[c] -= keep
         card = max(hand, key=gains.__getitem__)
         if gains[card] <= 1e-9:  # complete: hold, or chase a Quartet
             card = _chase(hand, counts, draws)
@@ -599,19 +607,25 @@ def playout_choice(state: State, rng: random.Random) -> int:
     Turn and swap: cycle the card whose replacement by a draw raises the expected Desmos
     most (playing, of the cards about as good to cycle, the one with the best effect), else
     hold; break a Full Domain to chase a likely Quartet; keep attack cards (forced discards)
-    for the last turn, cycling them as traps meanwhile, and strike then. Traps: helpers at
+    for the last turn (cycling one early, as a trap), and strike then. Traps: helpers at
     once, attacks at the game's last window. Give, discard, reveal: the card needed least (a
     card already revealed first). Take an offered card that improves the hand; Ares sacks
-    the card the victim needs most; targets: the opponent with the best hand; Lachesis keeps
+    the card the victim needs most; targets: the opponent showing the best revealed cards
+    (a look: the one showing fewest), not the best hidden hand; Lachesis keeps
     a top card that joins a group; Rock-Paper-Scissors at random.
     """
     decision = state.decision
     assert decision is not None
     seat = decision.seat
     hands = state.hands
+    # Targets are picked from what the chooser could know (revealed cards), as real players
+    # do; a sampled hand seen whole would draw every attack to the strongest hand, the
+    # searcher's own above all, at tables of three or more.
+    sight = state.revealed if decision.kind == "target" else hands
     gy = state.discard_graveyard
     return _policy(decision.kind, decision.options, decision.context, hands[seat],
-                   lambda s: hands[s] if isinstance(s, int) and 0 <= s < len(hands) else (),
+                   lambda s: list(sight[s]) if isinstance(s, int) and 0 <= s < len(hands)
+                   else (),
                    state.revealed[seat], gy[-1] if gy else -1,
                    _final(decision.kind, decision.context, state.turn, state.rounds, state.n),
                    _draws(decision.kind, state.turn, state.rounds, state.n),

@@ -1,5 +1,5 @@
-"""In-process drivers for the bots' tests: play kit bots against each other (or engine
-agents) exactly as the referee asks them (game_start, each event once before the next act,
+"""In-process driver for the bots' tests: play kit bots against each other exactly as the
+referee asks them (a seeded ``rng``, game_start, each event once before the next act,
 game_end), minus the sandbox and the pipes.
 
 Test modules import these helpers as ``from bot_harness import ...``: this conftest registers

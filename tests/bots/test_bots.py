@@ -141,3 +141,44 @@ def test_ismcts_uses_a_time_budget_when_given_one() -> None:
     b.ms = 5  # type: ignore[attr-defined]
     state = play([b, bot("random")], 1)
     assert state.result is not None and b.last_iterations >= 1  # type: ignore[attr-defined]
+
+
+class _TickingClock:
+    """A fake ``time`` module: CPU time advances 1 ms per reading, wall time stands still."""
+
+    def __init__(self) -> None:
+        self.cpu = 0.0
+        self.readings = 0
+
+    def process_time(self) -> float:
+        self.cpu += 0.001
+        self.readings += 1
+        return self.cpu
+
+    def perf_counter(self) -> float:
+        return 0.0
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_ismcts_cpu_budget_scales_with_the_table(players: int,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ms`` of CPU per decision at 2 players, ``players / 2`` times as much at bigger
+    tables (longer playouts); measured on a fake clock, never the wall clock."""
+    b = bot("ismcts")
+    b.ms = 6.25  # type: ignore[attr-defined]
+    clock = _TickingClock()
+    monkeypatch.setitem(b.search.__globals__, "time", clock)  # type: ignore[attr-defined]
+    readings: list[int] = []
+    original = b.search  # type: ignore[attr-defined]
+
+    def search(*args, **kwargs):  # type: ignore[no-untyped-def]
+        clock.readings = 0
+        choice = original(*args, **kwargs)
+        readings.append(clock.readings)
+        return choice
+
+    b.search = search  # type: ignore[attr-defined]
+    play([b, *(bot("greedy") for _ in range(players - 1))], 5)
+    # one reading sets the deadline (6.25 ms, 12.5 ms at 4 players), then one per round of
+    # candidates until it has passed
+    assert readings and set(readings) == {8 if players == 2 else 14}

@@ -200,3 +200,26 @@ def test_playouts_finish_every_game() -> None:
             state = play_out(new_game(GameConfig(players=NAMES[:players], seed=seed)),
                              random.Random(seed))
             assert state.result is not None
+
+
+def test_playout_targets_ignore_hidden_cards() -> None:
+    """At tables of three or more the policy picks a target from revealed cards only: a
+    searcher's playouts must not send every attack to the (sampled) strongest hidden hand."""
+    targets = 0
+    for players in (3, 4, 5):
+        for seed in range(12):
+            state = new_game(GameConfig(players=NAMES[:players], seed=seed))
+            rng = random.Random(seed)
+            while state.decision is not None:
+                decision = state.decision
+                if decision.kind == "target" and len(decision.options) > 1:
+                    targets += 1
+                    blind = state.clone()
+                    for s in range(players):  # strip every hidden card from the hands
+                        if s != decision.seat:
+                            blind.hands[s] = [c for c in blind.hands[s]
+                                              if c in blind.revealed[s]]
+                    assert (playout_choice(state.clone(), random.Random(0))
+                            == playout_choice(blind, random.Random(0)))
+                state.apply(rng.randrange(len(decision.options)))
+    assert targets > 10

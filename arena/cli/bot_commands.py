@@ -66,6 +66,9 @@ def _register_doctor(app: typer.Typer) -> None:
         typer.echo(f"Runs as:     {report.user}"
                    + (f" (uid {report.uid})" if report.uid is not None else ""))
         typer.echo(f"Bot kit:     {report.kit_path} (on the bots' PYTHONPATH)")
+        from arena.engine._native import engine_build
+
+        typer.echo(f"Engine:      {engine_build()} in the referee; pure Python in bots")
         if not report.can_run:
             typer.echo("Bots cannot run here:", err=True)
             for line in report.warnings:

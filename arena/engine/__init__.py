@@ -1,3 +1,4 @@
+# ruff: noqa: E402  (the build check must run before any other engine import)
 """The Palaestra rules engine: cards, Desmos, effects, turns, observations and records.
 
 Imports nothing from the protocol, sandbox, tournament or CLI layers.
@@ -7,6 +8,10 @@ Imports nothing from the protocol, sandbox, tournament or CLI layers.
     >>> state.result.placements in ([1, 2], [2, 1], [1, 1])
     True
 """
+
+from arena.engine._native import use_sources_if_stale
+
+use_sources_if_stale()  # before any other engine import: never run a stale compiled build
 
 from arena.engine.agents import Agent, FirstOptionAgent, RandomAgent, play_game
 from arena.engine.cards import DECK, NOTATION, Card, Kind, parse_cards

@@ -9,9 +9,10 @@ revealed cards, events) in one place so that effects stay one line of rules each
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from arena.engine.cards import FACE_OF, KIND_OF, NOTATION, PALAESTRON, Kind
+from arena.engine.chance import shuffle
 from arena.engine.decision import Option
 from arena.engine.state import State, Trap
 
@@ -28,7 +29,7 @@ __all__ = [
     "take_trap",
 ]
 
-_GOD = int(Kind.GOD)
+_GOD: Final = int(Kind.GOD)
 _PASS: dict[str, Option] = {}
 _CARD_OPTION: dict[tuple[str, str], Option] = {}
 _SEAT_OPTION: dict[int, Option] = {}
@@ -62,7 +63,7 @@ def _option_table(key: str) -> tuple[Option, ...]:
     return table
 
 
-_TABLES: dict[str, tuple[Option, ...]] = {}
+_TABLES: Final[dict[str, tuple[Option, ...]]] = {}
 
 
 def card_options(cards: list[int], key: str = "card", revealed: set[int] | None = None,
@@ -124,7 +125,7 @@ def _reshuffle(state: State) -> None:
     pile = state.effect_graveyard + state.discard_graveyard
     state.effect_graveyard = []
     state.discard_graveyard = []
-    state.rng.shuffle(pile)
+    shuffle(state.rng, pile)
     state.draw_pile = pile
     state.emit({"type": "reshuffle", "cards": len(pile)})
 

@@ -68,9 +68,12 @@ class EngineBench:
     rows: list[BenchRow]
     cpu: int | None
     repeat: int
+    #: how the engine ran: "compiled (mypyc, N modules)" or "pure (why)"
+    build: str = ""
 
     def to_json(self) -> dict[str, Any]:
-        return {"cpu": self.cpu, "repeat": self.repeat, "rows": [r.to_json() for r in self.rows]}
+        return {"cpu": self.cpu, "repeat": self.repeat, "engine": self.build,
+                "rows": [r.to_json() for r in self.rows]}
 
     def render(self, tablefmt: str = "simple") -> str:
         from tabulate import tabulate
@@ -78,7 +81,8 @@ class EngineBench:
         table = [(r.what, _fmt(r.value), r.unit, _fmt(min(r.samples)), _fmt(max(r.samples)),
                   _fmt(r.cpu_value), r.note) for r in self.rows]
         core = f"pinned to CPU {self.cpu}" if self.cpu is not None else "not pinned"
-        head = f"arena bench engine: median of {self.repeat} repetitions, one core ({core})"
+        head = (f"arena bench engine: median of {self.repeat} repetitions, one core ({core}); "
+                f"engine {self.build}")
         return head + "\n\n" + tabulate(
             table, headers=["measurement", "median", "unit", "min", "max", "median (CPU time)",
                             "note"],
@@ -212,4 +216,6 @@ def run_engine_bench(players: tuple[int, ...] = (2, 4), games: int = 100, repeat
         rows.append(bench_evaluate(hands, repeat))
         for n in players:
             rows.extend(bench_play(n, games, repeat))
-    return EngineBench(rows, cpu, repeat)
+    from arena.engine._native import engine_build
+
+    return EngineBench(rows, cpu, repeat, str(engine_build()))

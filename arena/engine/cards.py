@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+from typing import Final
 
 from arena.errors import CardError
 
@@ -164,14 +165,14 @@ def _build_deck() -> tuple[Card, ...]:
 DECK: tuple[Card, ...] = _build_deck()
 DECK_SIZE = len(DECK)
 assert DECK_SIZE == 52
-NOTATION: tuple[str, ...] = tuple(card.notation() for card in DECK)
-KIND_OF: tuple[int, ...] = tuple(int(card.kind) for card in DECK)
-RANK_OF: tuple[int, ...] = tuple(card.rank for card in DECK)
-TIER_OF: tuple[int, ...] = tuple(card.tier for card in DECK)
-PALAESTRON: int = DECK_SIZE - 1
+NOTATION: Final[tuple[str, ...]] = tuple(card.notation() for card in DECK)
+KIND_OF: Final[tuple[int, ...]] = tuple(int(card.kind) for card in DECK)
+RANK_OF: Final[tuple[int, ...]] = tuple(card.rank for card in DECK)
+TIER_OF: Final[tuple[int, ...]] = tuple(card.tier for card in DECK)
+PALAESTRON: Final[int] = DECK_SIZE - 1
 #: A small int per distinct face: copies of one card share it.
 _FACES = sorted(set(NOTATION), key=NOTATION.index)
-FACE_OF: tuple[int, ...] = tuple(_FACES.index(name) for name in NOTATION)
+FACE_OF: Final[tuple[int, ...]] = tuple(_FACES.index(name) for name in NOTATION)
 #: Every id carrying a given face, e.g. ``CARD_IDS[Card.parse("Crown")] == (49, 50)``.
 CARD_IDS: dict[Card, tuple[int, ...]] = {}
 for _cid, _card in enumerate(DECK):

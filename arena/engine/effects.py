@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from arena.engine import actions
 from arena.engine.actions import (
@@ -377,7 +378,7 @@ EFFECTS: dict[str, Effect] = {e.face: e for e in (
            "for it.", crown),
 )}
 
-_EFFECT_BY_ID: tuple[Effect | None, ...] = tuple(
+_EFFECT_BY_ID: Final[tuple[Effect | None, ...]] = tuple(
     EFFECTS.get(NOTATION[cid]) for cid in range(len(DECK))
 )
 

@@ -16,7 +16,7 @@ from arena.engine.decision import visible_to
 if TYPE_CHECKING:
     from arena.engine.state import State
 
-__all__ = ["Observation"]
+__all__ = ["Observation", "observe"]
 
 
 class Observation:
@@ -46,38 +46,37 @@ class Observation:
     revealed_ids: tuple[tuple[int, ...], ...]
     draw_pile: int
 
-    def __init__(self, state: State, seat: int) -> None:
+    def __init__(self, seat: int, players: tuple[str, ...], round: int, rounds: int, turn: int,
+                 active_seat: int, phase: str, hand_ids: tuple[int, ...],
+                 trap_cards: tuple[tuple[int, int, bool], ...], hand_sizes: tuple[int, ...],
+                 trap_counts: tuple[int, ...], revealed_ids: tuple[tuple[int, ...], ...],
+                 effect_gy: list[int], effect_gy_len: int, discard_gy: list[int],
+                 discard_gy_len: int, draw_pile: int,
+                 log: list[tuple[int | None, dict[str, Any]]], log_len: int) -> None:
         self.seat = seat
-        self.players = state.players
-        self.round = state.round
-        self.rounds = state.rounds
-        self.turn = state.turn
-        self.active_seat = state.active
-        self.phase = state.phase
-        self.hand_ids = tuple(state.hands[seat])
-        traps = state.traps[seat]
-        if traps:
-            done = state.own_turns[seat]
-            self.trap_cards = tuple((t.card, 3 - (done - t.owner_turns), t.set_turn < state.turn)
-                                    for t in traps)
-        else:
-            self.trap_cards = ()
-        self.hand_sizes = tuple(map(len, state.hands))
-        self.trap_counts = tuple(map(len, state.traps))
-        self.revealed_ids = tuple(map(tuple, state.revealed))
-        # graveyards grow in place and are replaced when a card leaves (State
-        # .take_from_discard_graveyard, reshuffles), so a (list, length) view is a snapshot
-        self._effect_gy = state.effect_graveyard
-        self._effect_gy_len = len(self._effect_gy)
-        self._discard_gy = state.discard_graveyard
-        self._discard_gy_len = len(self._discard_gy)
-        self.draw_pile = len(state.draw_pile)
-        self._log = state.log
-        self._log_len = len(state.log)
+        self.players = players
+        self.round = round
+        self.rounds = rounds
+        self.turn = turn
+        self.active_seat = active_seat
+        self.phase = phase
+        self.hand_ids = hand_ids
+        self.trap_cards = trap_cards
+        self.hand_sizes = hand_sizes
+        self.trap_counts = trap_counts
+        self.revealed_ids = revealed_ids
+        self._effect_gy = effect_gy
+        self._effect_gy_len = effect_gy_len
+        self._discard_gy = discard_gy
+        self._discard_gy_len = discard_gy_len
+        self.draw_pile = draw_pile
+        self._log = log
+        self._log_len = log_len
 
     @classmethod
     def of(cls, state: State, seat: int) -> Observation:
-        return cls(state, seat)
+        """``seat``'s view of ``state`` now (what :meth:`State.observe` returns)."""
+        return observe(state, seat)
 
     @classmethod
     def from_json(cls, data: dict[str, Any],
@@ -95,42 +94,33 @@ class Observation:
                 out.append(cid)
             return tuple(out)
 
-        obs = cls.__new__(cls)
-        obs.seat = int(data["seat"])
-        obs.players = tuple(data["players"])
-        obs.round = int(data["round"])
-        obs.rounds = int(data["rounds"])
-        obs.turn = int(data["turn"])
-        obs.active_seat = int(data["active_seat"])
-        obs.phase = str(data.get("phase", "play"))
-        obs.hand_ids = ids(data["hand"])
+        seat = int(data["seat"])
+        hand_ids = ids(data["hand"])
         traps = data.get("traps", [])
         trap_ids = ids([t["card"] for t in traps])
-        obs.trap_cards = tuple((cid, int(t["turns_left"]), bool(t["triggerable"]))
-                               for cid, t in zip(trap_ids, traps))
-        obs.hand_sizes = tuple(data["hand_sizes"])
-        obs.trap_counts = tuple(data["trap_counts"])
+        trap_cards = tuple((cid, int(t["turns_left"]), bool(t["triggerable"]))
+                           for cid, t in zip(trap_ids, traps))
         revealed = list(data["revealed"])
         # the seat's own revealed cards are in its hand: reuse those ids
-        own = list(obs.hand_ids)
+        own = list(hand_ids)
         own_revealed = []
-        for name in revealed[obs.seat]:
+        for name in revealed[seat]:
             match = next(c for c in own if NOTATION[c] == name)
             own.remove(match)
             own_revealed.append(match)
-        obs.revealed_ids = tuple(
-            tuple(own_revealed) if seat == obs.seat else ids(cards)
-            for seat, cards in enumerate(revealed)
+        revealed_ids = tuple(
+            tuple(own_revealed) if other == seat else ids(cards)
+            for other, cards in enumerate(revealed)
         )
         effect_gy = list(ids(data["effect_graveyard"]))
         discard_gy = list(ids(data["discard_graveyard"]))
-        obs._effect_gy, obs._effect_gy_len = effect_gy, len(effect_gy)
-        obs._discard_gy, obs._discard_gy_len = discard_gy, len(discard_gy)
-        obs.draw_pile = int(data["draw_pile"])
         feed = list(events if events is not None else data.get("events", []))
-        obs._log = [(obs.seat, event) for event in feed]
-        obs._log_len = len(feed)
-        return obs
+        log: list[tuple[int | None, dict[str, Any]]] = [(seat, event) for event in feed]
+        return cls(seat, tuple(data["players"]), int(data["round"]), int(data["rounds"]),
+                   int(data["turn"]), int(data["active_seat"]), str(data.get("phase", "play")),
+                   hand_ids, trap_cards, tuple(data["hand_sizes"]), tuple(data["trap_counts"]),
+                   revealed_ids, effect_gy, len(effect_gy), discard_gy, len(discard_gy),
+                   int(data["draw_pile"]), log, len(feed))
 
     # -- notation views -------------------------------------------------------------
     @property
@@ -189,3 +179,30 @@ class Observation:
         if include_events:
             data["events"] = self.events
         return data
+
+
+def observe(state: State, seat: int) -> Observation:
+    """What ``seat`` may know of ``state`` now (never another seat's hidden card).
+
+    Graveyards grow in place and are replaced when a card leaves them
+    (:meth:`State.take_from_discard_graveyard`, reshuffles), and the event log only grows, so
+    (list, length) views of them are snapshots; everything else is copied into small tuples.
+    """
+    traps = state.traps[seat]
+    if traps:
+        done = state.own_turns[seat]
+        turn = state.turn
+        trap_cards = tuple((t.card, 3 - (done - t.owner_turns), t.set_turn < turn)
+                           for t in traps)
+    else:
+        trap_cards = ()
+    effect_gy = state.effect_graveyard
+    discard_gy = state.discard_graveyard
+    log = state.log
+    return Observation(seat, state.players, state.round, state.rounds, state.turn, state.active,
+                       state.phase, tuple(state.hands[seat]), trap_cards,
+                       tuple([len(h) for h in state.hands]),
+                       tuple([len(t) for t in state.traps]),
+                       tuple([tuple(r) for r in state.revealed]),
+                       effect_gy, len(effect_gy), discard_gy, len(discard_gy),
+                       len(state.draw_pile), log, len(log))

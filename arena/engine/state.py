@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from arena.engine.cards import KIND_OF, NOTATION, Kind
 from arena.engine.config import GameConfig
 from arena.engine.decision import Decision, Option, visible_to
-from arena.engine.observation import Observation
+from arena.engine.observation import Observation, observe
 from arena.errors import IllegalChoiceError, RulesError
 
 __all__ = ["GameResult", "State", "Trap", "visible_to"]
@@ -23,7 +23,7 @@ __all__ = ["GameResult", "State", "Trap", "visible_to"]
 Step = tuple[Callable[..., None], tuple[Any, ...]]
 Continuation = Callable[..., None]
 
-_GOD = int(Kind.GOD)
+_GOD: Final = int(Kind.GOD)
 
 
 class Trap:
@@ -78,12 +78,12 @@ class GameResult:
 class State:
     """One game in progress. Drive it with :attr:`decision` and :meth:`apply`."""
 
-    def __init__(self, config: GameConfig) -> None:
+    def __init__(self, config: GameConfig, rng: random.Random | None = None) -> None:
         self.config = config
         self.players = config.players
         self.n = len(config.players)
         self.rounds = config.rounds
-        self.rng = random.Random(config.seed)
+        self.rng = rng if rng is not None else random.Random(config.seed)
         self.hands: list[list[int]] = [[] for _ in range(self.n)]
         self.revealed: list[set[int]] = [set() for _ in range(self.n)]
         self.traps: list[list[Trap]] = [[] for _ in range(self.n)]
@@ -113,6 +113,8 @@ class State:
         self.result: GameResult | None = None
         self.ascended: int | None = None
         self.scratch: dict[str, Any] = {}
+        #: called before every step (tests and debuggers watch invariants with it)
+        self.step_hook: Callable[[State], None] | None = None
 
     # ------------------------------------------------------------------ driving
     @property
@@ -140,6 +142,7 @@ class State:
     def run(self) -> None:
         """Execute steps until a decision is pending or the game is over."""
         stack = self._stack
+        hook = self.step_hook
         while self.decision is None and self.result is None:
             if self.ascended is not None:
                 from arena.engine.showdown import finish_by_ascension
@@ -148,6 +151,8 @@ class State:
                 return
             if not stack:
                 raise RulesError("internal error: the rules ran out of steps")  # pragma: no cover
+            if hook is not None:
+                hook(self)
             fn, args = stack.pop()
             fn(self, *args)
 
@@ -261,7 +266,7 @@ class State:
     # ------------------------------------------------------------------ views
     def observe(self, seat: int) -> Observation:
         """What ``seat`` may know now (never another seat's hidden card)."""
-        return Observation(self, seat)
+        return observe(self, seat)
 
     def record(self) -> dict[str, Any]:
         from arena.engine.record import build_record
@@ -270,10 +275,9 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (events are not copied: a clone is for search)."""
-        other = State.__new__(State)
-        other.__dict__.update(self.__dict__)
-        other.rng = random.Random()
-        other.rng.setstate(self.rng.getstate())
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        other = State(self.config, rng)
         other.hands = [list(h) for h in self.hands]
         other.revealed = [set(r) for r in self.revealed]
         other.traps = [[Trap(t.card, t.set_turn, t.owner_turns) for t in ts] for ts in self.traps]
@@ -282,15 +286,23 @@ class State:
         other.effect_graveyard = list(self.effect_graveyard)
         other.discard_graveyard = list(self.discard_graveyard)
         other.limbo = list(self.limbo)
+        other.round = self.round
+        other.turn = self.turn
+        other.turn_in_round = self.turn_in_round
+        other.active = self.active
+        other.phase = self.phase
+        other.decision = self.decision
+        other._then = self._then
+        other._ctx = self._ctx
+        other._payloads = self._payloads
         other._stack = list(self._stack)
         other.choices = list(self.choices)
         other.track_events = False
-        other.log = []
-        other._feeds = [[] for _ in range(self.n)]
-        other._feed_pos = [0] * self.n
         other.turn_log = list(self.turn_log)
         other.forfeits = dict(self.forfeits)
         other.forfeit_log = list(self.forfeit_log)
+        other.result = self.result
+        other.ascended = self.ascended
         other.scratch = {k: dict(v) if isinstance(v, dict) else v for k, v in self.scratch.items()}
         return other
 

@@ -6,6 +6,8 @@ every hand is back to five at the end of every turn.
 
 from __future__ import annotations
 
+from typing import Final
+
 from arena.engine.actions import (
     hand_options,
     pass_option,
@@ -15,27 +17,31 @@ from arena.engine.actions import (
     voluntary_discard,
 )
 from arena.engine.cards import NOTATION, PALAESTRON
+from arena.engine.chance import shuffle
 from arena.engine.decision import Option
 from arena.engine.state import State, Trap
 
 __all__ = ["MAX_TRAPS", "TRAP_LIFETIME", "begin_game", "trigger_window"]
 
 #: "Max 2 Traps per Arena."
-MAX_TRAPS = 2
+MAX_TRAPS: Final = 2
 #: A trap expires at the end of its owner's second turn after the one it was set in.
-TRAP_LIFETIME = 3
+TRAP_LIFETIME: Final = 3
 
-_HOLD: Option = {"action": "hold"}
-_PLAY: dict[str, Option] = {name: {"action": "play", "card": name} for name in set(NOTATION)}
-_SET: dict[str, Option] = {name: {"action": "trap", "card": name} for name in set(NOTATION)}
-_NO_SWAP = pass_option("swap")
-_NO_TRIGGER = pass_option("trap")
+_HOLD: Final[Option] = {"action": "hold"}
+_PLAY_BY_NAME = {name: {"action": "play", "card": name} for name in NOTATION}
+_SET_BY_NAME = {name: {"action": "trap", "card": name} for name in NOTATION}
+#: turn options by card id (copies of a card share one option object)
+_PLAY: Final[tuple[Option, ...]] = tuple(_PLAY_BY_NAME[name] for name in NOTATION)
+_SET: Final[tuple[Option, ...]] = tuple(_SET_BY_NAME[name] for name in NOTATION)
+_NO_SWAP: Final = pass_option("swap")
+_NO_TRIGGER: Final = pass_option("trap")
 
 
 def begin_game(state: State) -> None:
     """Shuffle, deal five to each player in seat order, then resolve a dealt Palaestron."""
     pile = list(range(52))
-    state.rng.shuffle(pile)
+    shuffle(state.rng, pile)
     state.draw_pile = pile
     state.emit({"type": "game_start", "players": list(state.players), "rounds": state.rounds,
                 "starting_seat": state.active})
@@ -110,16 +116,14 @@ def _on_trigger(state: State, slot: int, seat: int, window: str) -> None:
 def _turn_decision(state: State) -> None:
     seat = state.active
     hand = state.hands[seat]
-    names, cards = hand_options(state, seat)
+    _, cards = hand_options(state, seat)
     options: list[Option] = [_HOLD]
+    options += [_PLAY[card] for card in cards]
     payloads: list[int] = [-1]
-    for name, card in zip(names, cards):
-        options.append(_PLAY[name["card"]])
-        payloads.append(card)
+    payloads += cards
     if len(state.traps[seat]) < MAX_TRAPS:
-        for name, card in zip(names, cards):
-            options.append(_SET[name["card"]])
-            payloads.append(card + 100)
+        options += [_SET[card] for card in cards]
+        payloads += [card + 100 for card in cards]
     if not hand:  # pragma: no cover - only with an exhausted deck
         payloads = [-1]
         options = [_HOLD]

@@ -81,18 +81,6 @@ def audience(state: State, to: int | None) -> list[int]:
     return [seat for seat in range(state.n) if seat != ~to]
 
 
-class _CheckedStack(list):  # type: ignore[type-arg]
-    """The state's step stack: every pop (= every step) runs the invariant checks first."""
-
-    def __init__(self, watch: Watch) -> None:
-        super().__init__()
-        self.watch = watch
-
-    def pop(self, *args: Any) -> Any:
-        self.watch.at_step()
-        return super().pop(*args)
-
-
 class Watch:
     """Checks one game's invariants as it is played (see the module docstring).
 
@@ -111,7 +99,7 @@ class Watch:
         self.leaks: list[tuple[int, dict[str, Any]]] = []
         self.last_peek: list[set[str]] = [set() for _ in range(state.n)]
         self.public_reveals: list[set[tuple[int, str]]] = [set() for _ in range(state.n)]
-        state._stack = _CheckedStack(self)
+        state.step_hook = lambda _state: self.at_step()
 
     # ------------------------------------------------------------------ every step
     def at_step(self) -> None:

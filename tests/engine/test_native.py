@@ -1,0 +1,115 @@
+"""The compiled engine (mypyc): the same games as the Python sources, and never a stale build.
+
+``pip install`` compiles the modules in ``arena.engine._native.COMPILED_MODULES``; a source
+changed since then (or ``ARENA_PURE_PYTHON=1``) makes the engine import its ``.py`` files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.machinery
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from arena.engine import _native
+from arena.engine._native import COMPILED_MODULES, engine_build
+
+REPO = Path(__file__).resolve().parents[2]
+
+#: Plays 40 games at every table size and prints a hash of their records.
+GAMES_HASH = """
+import hashlib, json
+from arena.engine import GameConfig, RandomAgent, play_game
+from arena.engine._native import engine_build
+digest = hashlib.sha256()
+for players in (2, 3, 4, 5):
+    for game in range(10):
+        config = GameConfig(players=tuple(f"p{s}" for s in range(players)), seed=game * 31 + 7)
+        state = play_game(config, [RandomAgent(game * 8 + s) for s in range(players)])
+        digest.update(json.dumps(state.record(), sort_keys=True).encode())
+        for seat in range(players):
+            digest.update(json.dumps(state.observe(seat).to_json(), sort_keys=True).encode())
+print(engine_build().mode, digest.hexdigest())
+"""
+
+
+def _run(code: str, **env: str) -> str:
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True,
+                            text=True, env={**os.environ, **env}, check=True)
+    return result.stdout.strip()
+
+
+def test_compiled_engine_plays_the_same_games_as_the_sources() -> None:
+    if engine_build().mode != "compiled":
+        pytest.skip(f"the engine is not compiled here: {engine_build().reason}")
+    compiled = _run(GAMES_HASH, ARENA_PURE_PYTHON="0")
+    pure = _run(GAMES_HASH, ARENA_PURE_PYTHON="1")
+    assert compiled.split()[0] == "compiled" and pure.split()[0] == "pure"
+    assert compiled.split()[1] == pure.split()[1]
+
+
+def test_pure_python_switch_imports_the_sources() -> None:
+    out = _run("import arena.engine.state as s; from arena.engine._native import engine_build;"
+               "print(s.__file__.endswith('.py'), engine_build().mode)", ARENA_PURE_PYTHON="1")
+    assert out == "True pure"
+
+
+@pytest.fixture
+def fake_engine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A directory laid out like a compiled install: sources, extensions, build record."""
+    sources = {}
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    for name in COMPILED_MODULES:
+        text = f"# {name}\n".encode()
+        (tmp_path / f"{name}.py").write_bytes(text)
+        (tmp_path / f"{name}{suffix}").write_bytes(b"")
+        sources[name] = hashlib.sha256(text).hexdigest()
+    (tmp_path / "_build.json").write_text(json.dumps({"sources": sources}))
+    monkeypatch.setattr(_native, "_HERE", str(tmp_path))
+    monkeypatch.setattr(_native, "_BUILD_FILE", str(tmp_path / "_build.json"))
+    monkeypatch.delenv("ARENA_PURE_PYTHON", raising=False)
+    return tmp_path
+
+
+def test_a_fresh_build_runs_compiled(fake_engine: Path) -> None:
+    build = _native._check()
+    assert (build.mode, build.reason) == ("compiled", f"mypyc, {len(COMPILED_MODULES)} modules")
+
+
+def test_a_source_edited_after_the_build_runs_pure_python(fake_engine: Path) -> None:
+    (fake_engine / "turn.py").write_text("# the rules changed\n")
+    build = _native._check()
+    assert build.mode == "pure"
+    assert build.reason == ("stale build: turn.py changed since it was compiled; "
+                            "`pip install -e .` rebuilds it")
+
+
+def test_a_missing_build_record_runs_pure_python(fake_engine: Path) -> None:
+    (fake_engine / "_build.json").unlink()
+    assert _native._check().reason == "the build record _build.json is missing or unreadable"
+
+
+def test_a_missing_extension_runs_pure_python(fake_engine: Path) -> None:
+    suffix = importlib.machinery.EXTENSION_SUFFIXES[0]
+    (fake_engine / f"state{suffix}").unlink()
+    assert _native._check().reason.startswith("stale build: state.py")
+
+
+def test_no_extensions_at_all_is_plain_pure_python(fake_engine: Path) -> None:
+    for extension in fake_engine.glob("*.so"):
+        extension.unlink()
+    for extension in fake_engine.glob("*.pyd"):
+        extension.unlink()
+    assert _native._check().mode == "pure"
+    assert _native._check().reason.startswith("not compiled")
+
+
+def test_the_switch_wins_over_a_fresh_build(fake_engine: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARENA_PURE_PYTHON", "1")
+    assert _native._check().reason == "ARENA_PURE_PYTHON is set"

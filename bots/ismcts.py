@@ -40,6 +40,7 @@ import math
 import os
 import random
 import time
+from collections import Counter
 from typing import Any
 
 from arena.engine.cards import NOTATION
@@ -84,6 +85,35 @@ def candidates(state: Any, preferred: int, width: int) -> list[int]:
             if i in (0, preferred) or option.get(field) in spare]
 
 
+def model_opponents(state: Any, view: SearchView, rng: random.Random) -> None:
+    """Opponent modelling for a determinisation: the other players have spent their turns
+    improving their hands, so a uniformly dealt hand is too weak late in the game. For each
+    of its past turns, an opponent tries twice to trade the card it needs least, among those
+    the bot does not know it holds, for a random card of the draw pile (both hidden from the
+    bot, so the observation still holds), keeping the trade if it raises the hand's Desmos."""
+    pile = state.draw_pile
+    for seat, hand in enumerate(state.hands):
+        if seat == view.seat or not pile or len(hand) < 2:
+            continue
+        known = Counter(view.known_hand(seat))
+        free = []
+        for i, card in enumerate(hand):
+            if known[NOTATION[card]]:
+                known[NOTATION[card]] -= 1
+            else:
+                free.append(i)
+        if not free:
+            continue
+        score = hand_score(hand)
+        for _ in range(2 * state.own_turns[seat]):
+            i = max(free, key=lambda k: hand_score(hand[:k] + hand[k + 1:]))
+            j = rng.randrange(len(pile))
+            trial = hand[:i] + [pile[j]] + hand[i + 1:]
+            new = hand_score(trial)
+            if new > score:
+                hand[i], pile[j], score = pile[j], hand[i], new
+
+
 class ISMCTSBot(SearchBot):
     name = "ismcts"
     author = "Palaestra Arena"
@@ -105,6 +135,9 @@ class ISMCTSBot(SearchBot):
     width = 3
     #: Standard errors by which a root option must beat the policy's choice.
     margin = 1.0
+    #: Model the opponents' hands (``model_opponents``) at tables of this many players or
+    #: more (measured at 4 players; 2-player tables are searched as before).
+    model_from = 3
 
     def __init__(self) -> None:
         super().__init__()
@@ -128,14 +161,22 @@ class ISMCTSBot(SearchBot):
         limit = self.iterations if self.iterations > 0 else math.inf
         me = view.seat
         root = Node()
-        first = view.sample_state(rng.getrandbits(64))
+        model = 0 < self.model_from <= view.players
+
+        def determinise() -> Any:
+            state = view.sample_state(rng.getrandbits(64))
+            if model:
+                model_opponents(state, view, rng)
+            return state
+
+        first = determinise()
         preferred = playout_choice(first.clone(), random.Random(0))
         options = candidates(first, preferred, self.width)
         rewards: dict[int, list[float]] = {option: [] for option in options}
         done = 0
         while done == 0 or (done + len(options) <= limit and time.process_time() < cpu_end
                             and time.perf_counter() < wall_end):
-            state = first if done == 0 else view.sample_state(rng.getrandbits(64))
+            state = first if done == 0 else determinise()
             future = rng.getrandbits(64)
             for option in options:  # every candidate on the same deal and the same future
                 rewards[option].append(

@@ -182,3 +182,44 @@ def test_ismcts_cpu_budget_scales_with_the_table(players: int,
     # one reading sets the deadline (6.25 ms, 12.5 ms at 4 players), then one per round of
     # candidates until it has passed
     assert readings and set(readings) == {8 if players == 2 else 14}
+
+
+def test_ismcts_opponent_model_keeps_the_determinisation_consistent() -> None:
+    """``model_opponents`` trades hidden cards of the other hands with the draw pile only:
+    what the bot knows stays where it is, and no opponent's hand gets weaker."""
+    import sys
+
+    from arena.engine.cards import NOTATION
+    from arena.sdk.search import SearchView, Tracker, hand_score
+
+    model = sys.modules[type(bot("ismcts")).__module__].model_opponents
+    checked = 0
+    for seed in range(6):
+        state = new_game(GameConfig(players=NAMES[:4], seed=seed))
+        rng = random.Random(seed)
+        tracker, cursor = Tracker(), 0
+        while state.decision is not None:
+            decision = state.decision
+            for event in state.events_for(0, cursor):
+                cursor += 1
+                tracker.add(event)
+            if decision.seat == 0 and decision.kind in ("turn", "swap"):
+                view = SearchView(state.observe(0).to_json(include_events=False),
+                                  tracker.events, decision.kind, list(decision.options),
+                                  tracker)
+                sample = view.sample_state(seed)
+                before = sample.clone()
+                model(sample, view, random.Random(seed))
+                checked += 1
+                assert sample.hands[0] == before.hands[0]
+                assert sorted(sample.draw_pile + sum(sample.hands, [])) == \
+                    sorted(before.draw_pile + sum(before.hands, []))
+                assert sample.decision.options == decision.options
+                for s in range(1, 4):
+                    assert len(sample.hands[s]) == len(before.hands[s])
+                    assert hand_score(sample.hands[s]) >= hand_score(before.hands[s])
+                    held = [NOTATION[c] for c in sample.hands[s]]
+                    assert all(held.count(c) >= view.known_hand(s).count(c)
+                               for c in view.known_hand(s))
+            state.apply(rng.randrange(len(decision.options)))
+    assert checked > 20

@@ -43,7 +43,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from arena.engine.cards import NOTATION
+from arena.engine.cards import NOTATION, PALAESTRON
 from arena.sdk import Request
 from arena.sdk.search import (
     SearchBot,
@@ -108,6 +108,8 @@ def model_opponents(state: Any, view: SearchView, rng: random.Random) -> None:
         for _ in range(2 * state.own_turns[seat]):
             i = max(free, key=lambda k: hand_score(hand[:k] + hand[k + 1:]))
             j = rng.randrange(len(pile))
+            if pile[j] == PALAESTRON:  # never held: it is discarded as soon as it is drawn
+                continue
             trial = hand[:i] + [pile[j]] + hand[i + 1:]
             new = hand_score(trial)
             if new > score:

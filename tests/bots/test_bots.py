@@ -189,12 +189,12 @@ def test_ismcts_opponent_model_keeps_the_determinisation_consistent() -> None:
     what the bot knows stays where it is, and no opponent's hand gets weaker."""
     import sys
 
-    from arena.engine.cards import NOTATION
+    from arena.engine.cards import NOTATION, PALAESTRON
     from arena.sdk.search import SearchView, Tracker, hand_score
 
     model = sys.modules[type(bot("ismcts")).__module__].model_opponents
     checked = 0
-    for seed in range(6):
+    for seed in range(12):
         state = new_game(GameConfig(players=NAMES[:4], seed=seed))
         rng = random.Random(seed)
         tracker, cursor = Tracker(), 0
@@ -212,6 +212,11 @@ def test_ismcts_opponent_model_keeps_the_determinisation_consistent() -> None:
                 model(sample, view, random.Random(seed))
                 checked += 1
                 assert sample.hands[0] == before.hands[0]
+                assert all(PALAESTRON not in hand for hand in sample.hands)
+                only = before.clone()  # the Palaestron is never held (a crash in playouts)
+                only.draw_pile = [PALAESTRON] * len(only.draw_pile)
+                model(only, view, random.Random(seed))
+                assert all(PALAESTRON not in hand for hand in only.hands)
                 assert sorted(sample.draw_pile + sum(sample.hands, [])) == \
                     sorted(before.draw_pile + sum(before.hands, []))
                 assert sample.decision.options == decision.options

@@ -7,9 +7,10 @@ bots. docs/PROTOCOL.md describes the flow; :mod:`arena.protocol.schema` holds a 
 message.
 
 The builders return the encoded line (``bytes`` ending in ``\\n``) because that is what travels:
-the referee builds one ``act`` per decision, so it is written for speed (one ``json.dumps`` of
-the observation, the rest formatted around it). The parsers are strict where the referee's
-fairness depends on it (the id and the choice of an ``action``) and lenient everywhere else.
+the referee builds one ``act`` per decision, so it is written for speed (one orjson call per
+line where orjson is installed, as it is with the arena; the standard library otherwise). The
+parsers are strict where the referee's fairness depends on it (the id and the choice of an
+``action``) and lenient everywhere else.
 """
 
 from __future__ import annotations
@@ -22,6 +23,13 @@ from typing import Any
 
 from arena.errors import IllegalChoiceError, ProtocolError
 
+_orjson_dumps: Callable[..., bytes] | None
+try:  # the arena depends on orjson; the standard library does the same work without it
+    from orjson import OPT_APPEND_NEWLINE as _APPEND_NEWLINE
+    from orjson import dumps as _orjson_dumps
+except ImportError:  # pragma: no cover
+    _orjson_dumps, _APPEND_NEWLINE = None, 0
+
 __all__ = [
     "BOT_TYPES",
     "METADATA_FIELDS",
@@ -32,6 +40,7 @@ __all__ = [
     "bye",
     "decode",
     "encode",
+    "dumpb",
     "dumps",
     "event",
     "events",
@@ -80,6 +89,31 @@ def _make_dumps() -> Callable[[Any], str]:
 #: ``json.dumps(value, separators=(",", ":"), ensure_ascii=False)``, faster.
 dumps = _make_dumps()
 _dumps = dumps
+
+
+def _make_dumpb() -> Callable[[Any], bytes]:
+    """``dumps(value).encode()``, through orjson when it is installed (a dependency of the
+    arena; a bot's interpreter may lack it, hence the fallback). For strings, integers,
+    booleans, null, lists and string-keyed objects, the only values the engine puts in a
+    message, both write the same bytes (tests/protocol/test_messages.py); a value orjson
+    refuses (a non-string key, an integer past 64 bits, a set) goes the standard way, which
+    encodes it or raises the same ``TypeError`` as ``json.dumps``."""
+    fast = _orjson_dumps
+    if fast is None:  # pragma: no cover - orjson is a dependency of the arena
+        return lambda value: _dumps(value).encode()
+
+    def dumpb(value: Any) -> bytes:
+        try:
+            return fast(value)
+        except TypeError:
+            return _dumps(value).encode()
+
+    return dumpb
+
+
+#: Compact JSON as UTF-8 bytes (what the builders put on the wire); see :func:`_make_dumpb`.
+dumpb = _make_dumpb()
+_dumpb = dumpb
 _loads = json.loads
 #: The exact shape the kit's runner writes; anything else takes the validating slow path.
 _ACTION_RE = re.compile(
@@ -141,27 +175,28 @@ def game_start(game: int, seat: int, players: Sequence[str], starting_seat: int,
 
 def event(payload: Mapping[str, Any]) -> bytes:
     """One engine event visible to the receiving seat; each event travels exactly once."""
-    return ('{"type":"event","event":' + _dumps(payload) + "}\n").encode()
+    return b'{"type":"event","event":' + _dumpb(payload) + b"}\n"
 
 
 def events(payloads: Sequence[Mapping[str, Any]]) -> bytes:
     """Several ``event`` lines in one buffer (sent in the same write as the next ``act``)."""
     if not payloads:
         return b""
-    head = '{"type":"event","event":'
-    return "".join([head + _dumps(p) + "}\n" for p in payloads]).encode()
+    return b"".join([b'{"type":"event","event":' + _dumpb(p) + b"}\n" for p in payloads])
 
 
-#: Encoded options by identity. The engine hands out shared, read-only option dicts (one per
-#: card face, seat, pass...), so most options of a game are encoded once per process; the
-#: entry keeps its dict alive, so an id is never reused while cached.
+#: Encoded options by identity (the path without orjson). The engine hands out shared,
+#: read-only option dicts (one per card face, seat, pass...), so most options of a game are
+#: encoded once per process; the entry keeps its dict alive, so an id is never reused while
+#: cached.
 _OPTION_JSON: dict[int, tuple[Mapping[str, Any], str]] = {}
 _OPTION_CACHE_MAX = 20_000
 
 
 def encode_options(legal: Sequence[Mapping[str, Any]]) -> str:
     """The JSON array of ``legal``, reusing the encoding of options seen before (encoding
-    small dicts one by one is most of an ``act``'s cost otherwise)."""
+    small dicts one by one with the standard library is most of an ``act``'s cost
+    otherwise)."""
     cache = _OPTION_JSON
     parts = []
     for option in legal:
@@ -178,8 +213,20 @@ def act(id: int, decision: str, observation: Mapping[str, Any],
         legal: Sequence[Mapping[str, Any]], time_ms: int | None = None,
         context: Mapping[str, Any] | None = None) -> bytes:
     """Ask for a choice; ``time_ms`` is the time the bot has for this decision, time bank
-    included. The hot path of a match: one encoder call for the observation, cached
-    encodings for the options."""
+    included. The hot path of a match: one orjson call for the whole line where orjson is
+    installed; else one encoder call for the observation and cached encodings for the
+    options, the rest formatted around them."""
+    if _orjson_dumps is not None:
+        message: dict[str, Any] = {"type": "act", "id": int(id), "decision": decision,
+                                   "observation": observation, "legal": legal}
+        if time_ms is not None:
+            message["time_ms"] = int(time_ms)
+        if context:
+            message["context"] = context
+        try:
+            return _orjson_dumps(message, option=_APPEND_NEWLINE)
+        except TypeError:  # a value orjson refuses: the standard way below encodes or raises
+            pass
     tail = "" if time_ms is None else f',"time_ms":{int(time_ms)}'
     if context:
         tail += ',"context":' + _dumps(context)

@@ -6,9 +6,12 @@ Three figures, measured in the same run so they share the machine's state:
    bots (they always answer 0; the game moves on with random choices), asked exactly as a
    match asks it: pending events and the observation built and encoded, written, answered,
    read and validated. Median per decision.
-2. **Floor**: the same ``act`` line (median size of the run) echoed by a trivial sandboxed child
-   through the same transport (:func:`arena.protocol.transport.measure_ping_pong_floor`): what
-   any referee would pay for the pipe round trip alone. The goal is a ratio of at most 2.
+2. **Floor**: the same ``act`` line (median size of the warm-up's) echoed by a trivial
+   sandboxed child through the same transport
+   (:func:`arena.protocol.transport.measure_ping_pong_floor`): what any referee would pay for
+   the pipe round trip alone. The goal is a ratio of at most 2. Round trips and floor are
+   measured in alternating blocks, so a machine whose load changes during the run (other
+   jobs) weighs on both alike instead of on whichever ran at the busy moment.
 3. **Match throughput**: decisions/s of a sandboxed match between two sample random bots
    (persistent processes, one start per bot) against in-process random play of the same games.
 """
@@ -107,17 +110,18 @@ def _trivial_bot(directory: Path) -> Path:
     return file
 
 
-def _round_trips(clients: list[BotClient], decisions: int, seed: int
-                 ) -> tuple[list[float], list[bytes]]:
+def _round_trips(clients: list[BotClient], decisions: int, seed: int, first_game: int = 0
+                 ) -> tuple[list[float], list[bytes], int]:
     """Time the referee's whole per-decision work over real 2-player games between trivial
     bots, exactly as :func:`arena.referee.match.drive_game` does it (events encoded once per
-    game and shared between seats); also returns the act lines sent (for the floor)."""
+    game and shared between seats); also returns the act lines sent (for the floor) and the
+    next game number (a later block goes on with new games)."""
     times: list[float] = []
     lines: list[bytes] = []
     clock = time.perf_counter
-    rng = random.Random(seed)
+    rng = random.Random(seed * 7919 + first_game)
     names = ["p0", "p1"]
-    game = 0
+    game = first_game
     while len(times) < decisions:
         state = new_game(GameConfig(players=tuple(names), seed=game_seed(seed, game)))
         for seat, client in enumerate(clients):
@@ -143,13 +147,16 @@ def _round_trips(clients: list[BotClient], decisions: int, seed: int
         for client in clients:
             client.end_game(messages.game_end(game, [1, 1], ["", ""], False, "none"))
         game += 1
-    return times, lines
+    return times, lines, game
 
 
 def run_protocol_bench(decisions: int = 5000, games: int = 20, seed: int = 0,
-                       warmup: int = 300) -> ProtocolBench:
-    """Measure the three figures (see the module docstring)."""
+                       warmup: int = 300, blocks: int = 5) -> ProtocolBench:
+    """Measure the three figures (see the module docstring); round trips and floor in
+    ``blocks`` alternating blocks of ``decisions / blocks`` each."""
     limits = Limits(decision_ms=5000, time_bank_ms=0)
+    times: list[float] = []
+    floors: list[float] = []
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         bot = _trivial_bot(Path(tmp))
         clients = [BotClient((PYTHON, "-m", "arena.sdk.runner", bot.name), bot, limits,
@@ -159,14 +166,20 @@ def run_protocol_bench(decisions: int = 5000, games: int = 20, seed: int = 0,
                 failure = client.start()
                 if failure is not None:
                     raise RuntimeError(f"the benchmark bot did not start: {failure.detail}")
-            _round_trips(clients, warmup, seed + 1)
-            times, lines = _round_trips(clients, decisions, seed)
+            _, lines, _ = _round_trips(clients, warmup, seed + 1)
+            lines.sort(key=len)
+            sample = lines[len(lines) // 2]
+            game = 0
+            for block in range(blocks):
+                n = (decisions * (block + 1)) // blocks - (decisions * block) // blocks
+                block_times, _, game = _round_trips(clients, n, seed, game)
+                times += block_times
+                measure_ping_pong_floor(n, sample, limits=limits,
+                                        warmup=max(1, warmup // blocks), samples=floors)
         finally:
             for client in clients:
                 client.close()
-    lines.sort(key=len)
-    sample = lines[len(lines) // 2]
-    floor = measure_ping_pong_floor(decisions, sample, limits=limits, warmup=warmup)
+    floor = statistics.median(floors)
     times.sort()
     random_bot = Path(__file__).resolve().parents[2] / "bots" / "random.py"
     spec = resolve(random_bot)

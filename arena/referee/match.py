@@ -266,19 +266,23 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
 def _event_encoder() -> Callable[[Sequence[dict[str, Any]]], bytes]:
     """Encode pending events as ``event`` lines, each event once per game: a public event
     goes to every seat, so its line is reused (the game's log keeps the event objects alive,
-    so their ids are stable for the game)."""
+    so their ids are stable for the game). Part of every decision's cost, hence the tight
+    loop."""
     cache: dict[int, bytes] = {}
-    event_line = messages.event
+    get = cache.get
+    dumpb = messages.dumpb
 
     def encode(pending: Sequence[dict[str, Any]]) -> bytes:
         if not pending:
             return b""
-        lines = []
+        lines: list[bytes] = []
+        append = lines.append
         for event in pending:
-            line = cache.get(id(event))
+            key = id(event)
+            line = get(key)
             if line is None:
-                line = cache[id(event)] = event_line(event)
-            lines.append(line)
+                line = cache[key] = b'{"type":"event","event":%b}\n' % dumpb(event)
+            append(line)
         return b"".join(lines)
 
     return encode

@@ -9,6 +9,11 @@ Protocol lines go to a private copy of the original stdout; the process's own st
 instead of corrupting the protocol. An exception in bot code is logged with its traceback and
 ends the process with exit code 1: the referee records a ``crash`` and the author sees why.
 
+Decoding is paid only for what a bot uses: event lines are not decoded unless the bot
+overrides ``on_event``, and an ``act`` line is decoded when the bot first reads the request's
+``observation``, ``legal``, ``time_ms`` or ``context`` (once; a bot that reads them gets every
+later request decoded at once, as before).
+
 Standard library only (plus :mod:`arena.sdk`), so it runs under the sandbox's interpreter.
 """
 
@@ -18,8 +23,10 @@ import importlib.util
 import inspect
 import json
 import os
+import re
 import sys
 import traceback
+from collections.abc import Callable
 from json.scanner import make_scanner
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -39,6 +46,66 @@ def _loads(line: bytes) -> Any:
         return _scan_once(line.decode(), 0)[0]
     except (StopIteration, ValueError):
         return json.loads(line)
+
+
+#: The head of an ``act`` line as the referee writes it (docs/PROTOCOL.md: ``type``, ``id``
+#: and ``decision`` first); a line that starts otherwise is decoded whole at once.
+_ACT_HEAD = re.compile(rb'\{"type":"act","id":(0|[1-9][0-9]{0,17}),"decision":"([a-z_]{1,32})",')
+#: Request's own slots (member descriptors): the lazy request below stores into them directly.
+_SLOT = {name: Request.__dict__[name] for name in ("observation", "legal", "time_ms", "context")}
+_STASH = _SLOT["context"]  # holds the raw line until it is decoded
+
+
+def _make_decode() -> Callable[[Request], None]:
+    set_observation = _SLOT["observation"].__set__
+    set_legal = _SLOT["legal"].__set__
+    set_time = _SLOT["time_ms"].__set__
+    get_line, set_context = _STASH.__get__, _STASH.__set__
+    set_class = object.__setattr__
+
+    def decode(request: Request) -> None:
+        """Decode a lazy request's line into its fields; it is then a plain Request."""
+        message = _loads(get_line(request))
+        set_observation(request, message["observation"])
+        set_legal(request, message["legal"])
+        set_time(request, message.get("time_ms"))
+        set_context(request, message.get("context") or {})
+        set_class(request, "__class__", Request)
+
+    return decode
+
+
+_decode = _make_decode()
+
+
+def _lazy_field(name: str) -> Any:
+    slot = _SLOT[name]
+
+    def get(self: Request) -> Any:
+        _decode(self)
+        return slot.__get__(self)
+
+    def set(self: Request, value: Any) -> None:  # decoded first, so it is not overwritten
+        _decode(self)
+        slot.__set__(self, value)
+
+    return property(get, set)
+
+
+class _LineRequest(Request):
+    """A :class:`Request` read from an ``act`` line, decoded on first use of ``observation``,
+    ``legal``, ``time_ms`` or ``context``; the decode turns it into a plain ``Request`` (same
+    slots, so ``__class__`` can change), so every later read is a plain slot read. A bot
+    that decides without those fields (from ``kind`` alone, or not at all) pays no JSON
+    decoding; any other pays the one decode it paid before. A malformed line (never from the
+    referee) raises in the bot's ``act`` at its first read."""
+
+    __slots__ = ()
+
+    observation = _lazy_field("observation")
+    legal = _lazy_field("legal")
+    time_ms = _lazy_field("time_ms")
+    context = _lazy_field("context")
 
 
 class BotLoadError(Exception):
@@ -105,16 +172,30 @@ def _writer(fd: int) -> Any:
 def serve(bot: Bot, infile: BinaryIO, out_fd: int) -> int:
     """Speak protocol v1 for ``bot`` until ``bye`` or end of input; returns the exit code."""
     write = _writer(out_fd)
-    readline = infile.readline
+    os_write = os.write
     seat = -1
     act = bot.act
     # Most events go unread by simple bots: skip decoding them unless the bot listens.
     skip_events = type(bot).on_event is Bot.on_event
-    while True:
-        line = readline()
-        if not line:
-            return 0
+    # An act is decoded only if the bot reads it: a lazy request until the bot has read
+    # one, then decoded at once (the bot reads them; laziness would only cost it).
+    lazy = True
+    act_head = _ACT_HEAD.match
+    new_lazy, stash = _LineRequest.__new__, _STASH.__set__
+    for line in iter(infile.readline, b""):
         if skip_events and line.startswith(b'{"type":"event",'):
+            continue
+        if lazy and (head := act_head(line)) is not None:
+            id_ = int(head[1])
+            pending: Request = new_lazy(_LineRequest)
+            pending.id, pending.kind, pending.seat = id_, head[2].decode(), seat
+            stash(pending, line)
+            choice = act(pending)
+            lazy = type(pending) is _LineRequest
+            answer = b'{"type":"action","id":%d,"choice":%d}\n' % (id_, int(choice))
+            written = os_write(out_fd, answer)
+            if written < len(answer):
+                write(answer[written:])
             continue
         try:
             message = _loads(line)
@@ -159,6 +240,7 @@ def serve(bot: Bot, infile: BinaryIO, out_fd: int) -> int:
         elif kind == "bye":
             return 0
         # Unknown types are ignored: that is how protocol v1 grows.
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

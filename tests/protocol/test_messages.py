@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from arena.engine import GameConfig, new_game
 from arena.errors import IllegalChoiceError, ProtocolError
 from arena.protocol import messages
 from arena.protocol.schema import SCHEMAS, validate
@@ -166,3 +171,95 @@ def test_protocol_doc_prints_every_schema_exactly() -> None:
         assert found, f"docs/PROTOCOL.md has no schema block for {kind!r}"
         assert json.loads(found.group(1)) == schema, f"schema of {kind!r} differs from the doc"
 
+
+
+# ---------------------------------------------------------------------------------------------
+# the fast encoders (orjson) write exactly what the standard library writes
+
+
+def _standard(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _standard_act(id: int, decision: str, observation: dict[str, Any], legal: Any,
+                  time_ms: int | None, context: dict[str, Any] | None) -> bytes:
+    message = {"type": "act", "id": id, "decision": decision, "observation": observation,
+               "legal": list(legal)}
+    if time_ms is not None:
+        message["time_ms"] = time_ms
+    if context:
+        message["context"] = context
+    return _standard(message) + b"\n"
+
+
+@pytest.fixture(params=["orjson", "standard library"])
+def encoder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a test with orjson (the arena's dependency) and with the fallback a Python without
+    it takes."""
+    if request.param == "orjson":
+        pytest.importorskip("orjson")
+    else:
+        monkeypatch.setattr(messages, "_orjson_dumps", None)
+        monkeypatch.setattr(messages, "_dumpb", lambda value: messages.dumps(value).encode())
+    return str(request.param)
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_act_and_event_lines_are_the_standard_encoding_over_random_games(
+        encoder: str, players: int) -> None:
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)),
+                                    seed=1000 * players + seed))
+        cursors = [0] * players
+        decisions = 0
+        while state.decision is not None:
+            decision = state.decision
+            seat = decision.seat
+            pending = state.events_for(seat, cursors[seat])
+            cursors[seat] += len(pending)
+            assert messages.events(pending) == b"".join(
+                b'{"type":"event","event":' + _standard(e) + b"}\n" for e in pending)
+            observation = state.observe(seat).to_json(include_events=False)
+            line = messages.act(decisions, decision.kind, observation, decision.options,
+                                1500 + decisions, decision.context)
+            assert line == _standard_act(decisions, decision.kind, observation,
+                                         decision.options, 1500 + decisions, decision.context)
+            decisions += 1
+            state.apply(rng.randrange(len(decision.options)))
+        assert decisions > 20
+
+
+def test_act_without_time_or_context_and_with_other_sequences(encoder: str) -> None:
+    assert messages.act(1, "turn", {}, ({"a": 1},)) == _standard_act(1, "turn", {}, [{"a": 1}],
+                                                                     None, None)
+    odd = {1: "int key"}  # orjson refuses it: the standard way writes it
+    assert messages.act(2, "card", {"k": odd}, [odd], 5, {"why": odd}) == _standard_act(
+        2, "card", {"k": odd}, [odd], 5, {"why": odd})
+    with pytest.raises(TypeError, match="set is not JSON serializable"):
+        messages.act(3, "turn", {"x": {1}}, [{}])
+
+
+_TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)  # no lone surrogates
+_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2 ** 70), 2 ** 70) | _TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(_TEXT, inner, max_size=4),
+    max_leaves=20)
+
+
+@given(_VALUES)
+@settings(max_examples=300, deadline=None)
+def test_dumpb_is_the_standard_encoding(value: Any) -> None:
+    """Every value the engine can put in a message (no floats: the rules count, never
+    measure) encodes to the same bytes both ways, escapes and big integers included."""
+    assert messages.dumpb(value) == _standard(value)
+    assert messages.event({"v": value}) == b'{"type":"event","event":' + _standard({"v": value}) \
+        + b"}\n"
+
+
+def test_dumpb_edge_cases() -> None:
+    for value in ["\x00\x1f\x7f\"\\/\u2028\u2029é😀", 2 ** 63, -(2 ** 63) - 1, 2 ** 64,
+                  {"k": [True, False, None]}, (1, (2,))]:
+        assert messages.dumpb(value) == _standard(value)
+    with pytest.raises(TypeError, match="set is not JSON serializable"):
+        messages.dumpb({1, 2})

@@ -17,6 +17,7 @@ from arena.engine import GameConfig, RandomAgent, play_game
 from arena.protocol import messages
 from arena.protocol.schema import validate
 from arena.sdk import Bot, GameEnd, GameStart, Request
+from arena.sdk import runner as runner_module
 from arena.sdk.local import BotAgent
 from arena.sdk.runner import BotLoadError, find_bot_class, load_bot, serve
 
@@ -206,3 +207,88 @@ def test_bot_agent_falls_back_to_the_safe_default() -> None:
     state = play_game(GameConfig(players=("a", "b"), seed=1),
                       [BotAgent(Wild()), RandomAgent(1)])
     assert all(index == 0 for seat, _, index in state.choices if seat == 0)
+
+
+# ---------------------------------------------------------------------------------------------
+# an act is decoded only when the bot reads it
+
+
+class Recorder(Bot):
+    """Reads every field of each request (the first time through a lazy request)."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[Any, ...]] = []
+        self.types: list[type] = []
+
+    def act(self, request: Request) -> int:
+        self.types.append(type(request))
+        self.seen.append((request.id, request.kind, request.seat, request.observation,
+                          request.legal, request.time_ms, request.context))
+        self.types.append(type(request))
+        return len(request.legal) - 1
+
+
+def _acts() -> list[bytes]:
+    return [messages.game_start(0, 1, ["a", "b"], 0, 5),
+            messages.event({"type": "draw", "seat": 1}),
+            messages.act(3, "swap", {"hand": ["Crown"]}, [{"swap": None}, {"swap": "Crown"}],
+                         700, {"round": 1}),
+            messages.act(4, "rps", {"hand": []}, [{"throw": "rock"}, {"throw": "paper"}]),
+            messages.act(10 ** 12, "turn", {"é": "\u2028"}, [{"a": [1, None, True]}], 5)]
+
+
+def test_a_request_reads_like_the_act_it_came_from() -> None:
+    bot = Recorder()
+    code, answers = run(bot, [messages.hello(), *_acts(), messages.bye()])
+    assert code == 0
+    assert [(a["id"], a["choice"]) for a in answers[1:]] == [(3, 1), (4, 1), (10 ** 12, 0)]
+    assert bot.seen == [
+        (3, "swap", 1, {"hand": ["Crown"]}, [{"swap": None}, {"swap": "Crown"}], 700,
+         {"round": 1}),
+        (4, "rps", 1, {"hand": []}, [{"throw": "rock"}, {"throw": "paper"}], None, {}),
+        (10 ** 12, "turn", 1, {"é": "\u2028"}, [{"a": [1, None, True]}], 5, {}),
+    ]
+    # read once, a request is a plain Request; and a bot that reads gets them decoded at once
+    assert bot.types[1:] == [Request] * 5 and bot.types[0] is not Request
+    assert isinstance(bot.seen, list) and all(issubclass(t, Request) for t in bot.types)
+
+
+def test_a_bot_that_reads_nothing_pays_no_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
+    decoded: list[bytes] = []
+    real = runner_module._loads
+
+    def counting(line: bytes) -> Any:
+        decoded.append(line)
+        return real(line)
+
+    monkeypatch.setattr(runner_module, "_loads", counting)
+
+    class Blind(Bot):
+        def act(self, request: Request) -> int:
+            return 0
+
+    code, answers = run(Blind(), [messages.hello(), *_acts(), messages.bye()])
+    assert code == 0 and [a["id"] for a in answers[1:]] == [3, 4, 10 ** 12]
+    assert [json.loads(line)["type"] for line in decoded] == ["hello", "game_start", "bye"]
+
+
+def test_a_field_the_bot_sets_before_reading_stays_its_own() -> None:
+    class Editor(Bot):
+        def act(self, request: Request) -> int:
+            request.legal = [{"mine": True}]
+            assert request.observation == {"hand": ["Crown"]}
+            assert request.legal == [{"mine": True}] and request.context == {"round": 1}
+            return 0
+
+    assert run(Editor(), [*_acts()[:3], messages.bye()])[1] == [
+        {"type": "action", "id": 3, "choice": 0}]
+
+
+def test_a_broken_act_line_raises_when_the_bot_reads_it(tmp_path: Path) -> None:
+    bot = tmp_path / "reader.py"
+    bot.write_text("from arena.sdk import Bot\nclass R(Bot):\n    def act(self, r):\n"
+                   "        return len(r.legal) - 1\n")
+    broken = b'{"type":"act","id":1,"decision":"turn","observation":{oops}\n'
+    done = runner(bot, [messages.hello(), broken])
+    assert done.returncode == 1
+    assert "[runner] the bot raised:" in done.stderr.decode()

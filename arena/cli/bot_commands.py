@@ -31,12 +31,14 @@ def _register_doctor(app: typer.Typer) -> None:
         """
         import json
 
+        from arena.engine._native import engine_build
         from arena.sandbox import Limits, probe
         from arena.sandbox.probe import NOT_NEEDED
 
         report = probe()
         if as_json:
-            typer.echo(json.dumps(report.to_json(), indent=2))
+            data = {**report.to_json(), "engine": str(engine_build())}
+            typer.echo(json.dumps(data, indent=2))
             raise typer.Exit(0 if report.can_run else 1)
         limits = Limits()
         what = {
@@ -66,8 +68,6 @@ def _register_doctor(app: typer.Typer) -> None:
         typer.echo(f"Runs as:     {report.user}"
                    + (f" (uid {report.uid})" if report.uid is not None else ""))
         typer.echo(f"Bot kit:     {report.kit_path} (on the bots' PYTHONPATH)")
-        from arena.engine._native import engine_build
-
         typer.echo(f"Engine:      {engine_build()} in the referee; pure Python in bots")
         if not report.can_run:
             typer.echo("Bots cannot run here:", err=True)

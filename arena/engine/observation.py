@@ -8,7 +8,7 @@ event feed. It never holds another seat's hidden card: the hidden cards a seat h
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from arena.engine.cards import NOTATION, card_id
 from arena.engine.decision import visible_to
@@ -181,6 +181,17 @@ class Observation:
         return data
 
 
+#: no card revealed anywhere, by player count (the common case, shared)
+_NONE_REVEALED: Final = tuple(((),) * n for n in range(8))
+
+
+def _revealed_ids(revealed: list[set[int]]) -> tuple[tuple[int, ...], ...]:
+    for cards in revealed:
+        if cards:
+            return tuple([tuple(r) for r in revealed])
+    return _NONE_REVEALED[len(revealed)]
+
+
 def observe(state: State, seat: int) -> Observation:
     """What ``seat`` may know of ``state`` now (never another seat's hidden card).
 
@@ -203,6 +214,6 @@ def observe(state: State, seat: int) -> Observation:
                        state.phase, tuple(state.hands[seat]), trap_cards,
                        tuple([len(h) for h in state.hands]),
                        tuple([len(t) for t in state.traps]),
-                       tuple([tuple(r) for r in state.revealed]),
+                       _revealed_ids(state.revealed),
                        effect_gy, len(effect_gy), discard_gy, len(discard_gy),
                        len(state.draw_pile), log, len(log))

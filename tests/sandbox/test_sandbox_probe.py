@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.engine._native import engine_build
 from arena.errors import SandboxError
 from arena.sandbox import Limits, SandboxReport, probe
 from arena.sandbox import seccomp as seccomp_module
@@ -112,6 +113,7 @@ def test_doctor_prints_the_checklist_and_exits_zero() -> None:
     for layer in LAYERS:
         assert f"] {layer}" in result.output
     assert report.python in result.output and report.user in result.output
+    assert f"Engine:      {engine_build()} in the referee; pure Python in bots" in result.output
 
 
 def test_doctor_json_is_the_report() -> None:
@@ -120,3 +122,4 @@ def test_doctor_json_is_the_report() -> None:
     data = json.loads(result.output[result.output.index("{"):])
     assert data["level"] == probe().level and data["python"] == probe().python
     assert Path(data["kit_path"]) == probe().kit_path
+    assert data["engine"] == str(engine_build())

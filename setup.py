@@ -43,7 +43,8 @@ def remove_leftover_extensions(modules: list[str]) -> None:
     for entry in os.listdir(os.path.join(HERE, ENGINE)):
         for suffix in EXTENSION_SUFFIXES:
             name = entry[: -len(suffix)]
-            if entry.endswith(suffix) and name not in modules and not name.endswith("__mypyc"):
+            has_source = os.path.exists(os.path.join(HERE, ENGINE, name + ".py"))
+            if entry.endswith(suffix) and has_source and name not in modules:
                 os.remove(os.path.join(HERE, ENGINE, entry))
 
 

@@ -64,6 +64,8 @@ def _option_table(key: str) -> tuple[Option, ...]:
 
 
 _TABLES: Final[dict[str, tuple[Option, ...]]] = {}
+#: one bit per card face (copies share it)
+_FACE_BIT: Final[tuple[int, ...]] = tuple(1 << face for face in FACE_OF)
 
 
 def card_options(cards: list[int], key: str = "card", revealed: set[int] | None = None,
@@ -74,9 +76,15 @@ def card_options(cards: list[int], key: str = "card", revealed: set[int] | None 
     copy and a card being revealed is the hidden one, so no choice wastes information.
     """
     table = _TABLES.get(key) or _option_table(key)
-    faces = [FACE_OF[c] for c in cards]
-    if len(set(faces)) == len(faces) and PALAESTRON not in cards:
+    seen = 0  # faces met so far, one bit each: the common hand has no two copies
+    for card in cards:
+        bit = _FACE_BIT[card]
+        if seen & bit or card == PALAESTRON:
+            break
+        seen |= bit
+    else:
         return [table[c] for c in cards], list(cards)
+    faces = [FACE_OF[c] for c in cards]
     options: list[Option] = []
     payloads: list[int] = []
     index: dict[int, int] = {}

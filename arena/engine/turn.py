@@ -182,7 +182,7 @@ def _end_turn(state: State, seat: int) -> None:
     for trap in list(state.traps[seat]):
         if done - trap.owner_turns >= TRAP_LIFETIME:
             take_trap(state, seat, trap, "expired")
-    record = dict(state.scratch["turn"])
+    record = state.scratch["turn"]  # a fresh dict every turn (start_turn): kept as it is
     record["hand_size_after"] = len(state.hands[seat])
     record["traps_after"] = [len(t) for t in state.traps]
     state.turn_log.append(record)

@@ -62,8 +62,8 @@ def _extension_modules() -> set[str]:
     return found
 
 
-def _check() -> EngineBuild:
-    present = _extension_modules() & set(COMPILED_MODULES)
+def _check(extensions: set[str] | None = None) -> EngineBuild:
+    present = (_extension_modules() if extensions is None else extensions) & set(COMPILED_MODULES)
     if not present:
         return EngineBuild("pure", "not compiled: installed without mypyc or ARENA_PURE_PYTHON=1")
     if os.environ.get("ARENA_PURE_PYTHON", "") not in ("", "0"):
@@ -102,8 +102,8 @@ def use_sources_if_stale() -> EngineBuild:
     """Decide once per process, before any engine module is imported."""
     global _BUILD
     if _BUILD is None:
-        _BUILD = _check()
-        extensions = _extension_modules()
+        extensions = _extension_modules()  # one scan of the directory serves both uses
+        _BUILD = _check(extensions)
         # a pure engine ignores every extension; a compiled one, those it did not build
         sources = extensions if _BUILD.mode == "pure" else extensions - set(COMPILED_MODULES)
         if sources:

@@ -6,33 +6,48 @@ Three figures, measured in the same run so they share the machine's state:
    bots (they always answer 0; the game moves on with random choices), asked exactly as a
    match asks it: pending events and the observation built and encoded, written, answered,
    read and validated. Median per decision.
-2. **Floor**: the same ``act`` line (median size of the warm-up's) echoed by a trivial
-   sandboxed child through the same transport
-   (:func:`arena.protocol.transport.measure_ping_pong_floor`): what any referee would pay for
-   the pipe round trip alone. The goal is a ratio of at most 2. Round trips and floor are
-   measured in alternating blocks, so a machine whose load changes during the run (other
-   jobs) weighs on both alike instead of on whichever ran at the busy moment.
+2. **Floor, two ways**, both through the same transport to trivial sandboxed children:
+
+   * *tight*: one ``act`` line (median size of the warm-up's) echoed back to back by one child
+     (:func:`arena.protocol.transport.measure_ping_pong_floor`);
+   * *paced*: the very bytes the referee wrote at each timed decision (pending events and the
+     ``act`` line), each to the child of the seat that got it, which answers every ``act``
+     with an ``action`` line; between two of them the referee busy-waits as long as its own
+     work took between the previous answer and the next write. The children wait exactly
+     as long as the bots did, so the pipe pays the same wake-ups.
+
+   The paced floor is the like-for-like one: on a virtual machine a process woken after an
+   idle spell costs far more than one pinged back to back (on our CI host the same echo
+   takes 28 us back to back, 55 us alternating between two children 40 us apart, 69 us after
+   150 us idle). The goal is a round trip of at most 2x the floor; both ratios are reported.
+   Round trips and floors are measured in alternating blocks, so a machine whose load
+   changes during the run (other jobs) weighs on all of them alike.
 3. **Match throughput**: decisions/s of a sandboxed match between two sample random bots
    (persistent processes, one start per bot) against in-process random play of the same games.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
 import random
 import statistics
 import tempfile
 import time
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
+from arena.errors import SandboxError
 from arena.protocol import messages
-from arena.protocol.transport import measure_ping_pong_floor
-from arena.referee.client import BotClient
-from arena.referee.match import MatchRequest, _event_encoder, game_seed, play_match
+from arena.protocol.transport import Line, measure_ping_pong_floor
+from arena.referee.client import BotClient, Connection, Launcher, Received
+from arena.referee.launch import sandbox_launcher
+from arena.referee.match import MatchRequest, game_seed, play_match
+from arena.referee.relay import EventRelay
 from arena.registry import PYTHON, resolve
 from arena.sandbox import Limits, probe
 
@@ -59,6 +74,7 @@ class ProtocolBench:
     round_trip_s: float
     round_trip_p90_s: float
     floor_s: float
+    paced_floor_s: float
     act_bytes: int
     match_games: int
     match_decisions: int
@@ -69,13 +85,21 @@ class ProtocolBench:
 
     @property
     def ratio(self) -> float:
+        """Round trip over the tight floor."""
         return self.round_trip_s / self.floor_s if self.floor_s else float("inf")
+
+    @property
+    def paced_ratio(self) -> float:
+        """Round trip over the paced floor (the like-for-like comparison)."""
+        return self.round_trip_s / self.paced_floor_s if self.paced_floor_s else float("inf")
 
     def to_json(self) -> dict[str, Any]:
         return {
             "decisions": self.decisions, "round_trip_us": round(self.round_trip_s * 1e6, 1),
             "round_trip_p90_us": round(self.round_trip_p90_s * 1e6, 1),
             "floor_us": round(self.floor_s * 1e6, 1), "ratio": round(self.ratio, 2),
+            "paced_floor_us": round(self.paced_floor_s * 1e6, 1),
+            "paced_ratio": round(self.paced_ratio, 2),
             "act_bytes": self.act_bytes, "match_games": self.match_games,
             "match_decisions": self.match_decisions,
             "match_decisions_per_s": round(self.match_rate),
@@ -89,9 +113,11 @@ class ProtocolBench:
             f"Sandbox level: {self.sandbox_level}",
             f"Referee round trip per decision (trivial bots, {self.decisions} decisions): "
             f"median {self.round_trip_s * 1e6:.1f} us, p90 {self.round_trip_p90_s * 1e6:.1f} us",
-            f"Pipe ping-pong floor (same {self.act_bytes}-byte act line, same transport): "
-            f"median {self.floor_s * 1e6:.1f} us",
-            f"Ratio: {self.ratio:.2f}x the floor (goal: 2x or less)",
+            f"Floor, tight (one {self.act_bytes}-byte act line echoed back to back): "
+            f"median {self.floor_s * 1e6:.1f} us; round trip {self.ratio:.2f}x it",
+            f"Floor, paced (the same bytes to one trivial child per seat, with the referee's "
+            f"gaps): median {self.paced_floor_s * 1e6:.1f} us; round trip "
+            f"{self.paced_ratio:.2f}x it (goal: 2x or less)",
             f"Sandboxed match, 2 random bots, {self.match_games} games, "
             f"{self.match_decisions} decisions: {self.match_rate:,.0f} decisions/s overall "
             f"(2 start-ups and the bye included), {self.match_game_rate:,.0f} decisions/s "
@@ -110,12 +136,98 @@ def _trivial_bot(directory: Path) -> Path:
     return file
 
 
+#: A trivial child for the paced floor: reads every line, answers each ``act`` at once.
+_ANSWER = ("import os, sys\n"
+           "answer = b'{\"type\":\"action\",\"id\":0,\"choice\":0}\\n'\n"
+           "for line in iter(sys.stdin.buffer.readline, b''):\n"
+           "    if line.startswith(b'{\"type\":\"act\",'):\n"
+           "        os.write(1, answer)\n")
+
+
+@dataclass
+class _Sent:
+    """What the referee wrote for one decision, to whom, and how long it worked before."""
+
+    seat: int
+    data: bytes
+    gap_s: float
+
+
+class _Recorder:
+    """Wraps a bot's connection: keeps the bytes of every ``act`` write and the time the
+    referee spent since the previous answer (across both seats), for the paced floor."""
+
+    def __init__(self, conn: Connection, seat: int, log: _Log) -> None:
+        self.conn, self.seat, self.log = conn, seat, log
+        self.level, self.pid, self.marker = conn.level, conn.pid, getattr(conn, "marker", None)
+
+    def send(self, data: bytes) -> bool:
+        log = self.log
+        if log.on and b'{"type":"act",' in data:
+            now = time.perf_counter()
+            log.sent.append(_Sent(self.seat, data, now - log.last_answer if log.last_answer
+                                  else 0.0))
+        return self.conn.send(data)
+
+    def receive(self, deadline: float) -> Received:
+        got = self.conn.receive(deadline)
+        self.log.last_answer = time.perf_counter()
+        return got
+
+    def __getattr__(self, name: str) -> Any:  # ended, stderr_text, shutdown, kill
+        return getattr(self.conn, name)
+
+
+@dataclass
+class _Log:
+    sent: list[_Sent] = field(default_factory=list)
+    last_answer: float = 0.0
+    on: bool = False
+
+
+def _paced_floor(sent: list[_Sent], seats: int, limits: Limits, warmup: int) -> list[float]:
+    """Replay ``sent`` to one trivial answering child per seat with the recorded gaps."""
+    from arena.protocol.transport import SubprocessTransport
+    from arena.sandbox.launcher import launch
+
+    scratch = Path(tempfile.mkdtemp(prefix="arena-paced-"))
+    os.chmod(scratch, 0o755)
+    children = [launch(["python3", "-c", _ANSWER], workdir=scratch, limits=limits)
+                for _ in range(seats)]
+    transports = [SubprocessTransport(child) for child in children]
+    clock = time.perf_counter
+    times: list[float] = []
+    try:
+        warm = sent[:warmup]
+        for i, item in enumerate(warm + sent):
+            transport = transports[item.seat]
+            until = clock() + item.gap_s
+            while clock() < until:  # the referee's own work, as it took in the timed run
+                pass
+            start = clock()
+            transport.send_line(item.data)
+            reply = transport.receive(time.monotonic() + 30.0)
+            elapsed = clock() - start
+            if not isinstance(reply, Line):
+                raise SandboxError(f"the floor's child failed: {reply}: "
+                                   f"{transport.process.stderr_text()[-500:]}")
+            if i >= len(warm):
+                times.append(elapsed)
+    finally:
+        for transport, child in zip(transports, children, strict=True):
+            transport.close()
+            child.kill_all()
+        with contextlib.suppress(OSError):
+            scratch.rmdir()
+    return times
+
+
 def _round_trips(clients: list[BotClient], decisions: int, seed: int, first_game: int = 0
                  ) -> tuple[list[float], list[bytes], int]:
     """Time the referee's whole per-decision work over real 2-player games between trivial
-    bots, exactly as :func:`arena.referee.match.drive_game` does it (events encoded once per
-    game and shared between seats); also returns the act lines sent (for the floor) and the
-    next game number (a later block goes on with new games)."""
+    bots, exactly as :func:`arena.referee.match.drive_game` does it (the game's
+    :class:`~arena.referee.relay.EventRelay`); also returns the act lines sent (for the
+    floor) and the next game number (a later block goes on with new games)."""
     times: list[float] = []
     lines: list[bytes] = []
     clock = time.perf_counter
@@ -126,17 +238,15 @@ def _round_trips(clients: list[BotClient], decisions: int, seed: int, first_game
         state = new_game(GameConfig(players=tuple(names), seed=game_seed(seed, game)))
         for seat, client in enumerate(clients):
             client.begin_game(messages.game_start(game, seat, names, 0, state.rounds))
-        cursors = [0, 0]
-        encode_events = _event_encoder()
+        relay = EventRelay(state)
         while state.decision is not None and len(times) < decisions:
             decision = state.decision
             seat = decision.seat
             start = clock()
-            pending = state.events_for(seat, cursors[seat])
-            cursors[seat] += len(pending)
+            events = relay.take(seat)
             observation = state.observe(seat).to_json(include_events=False)
             result = clients[seat].act(decision.kind, observation, decision.options,
-                                       decision.context, encode_events(pending))
+                                       decision.context, events)
             times.append(clock() - start)
             if result.failure is not None:
                 raise RuntimeError(f"the benchmark bot failed: {result.failure.detail}")
@@ -157,10 +267,20 @@ def run_protocol_bench(decisions: int = 5000, games: int = 20, seed: int = 0,
     limits = Limits(decision_ms=5000, time_bank_ms=0)
     times: list[float] = []
     floors: list[float] = []
+    paced: list[float] = []
+    log = _Log()
+    launcher = sandbox_launcher()
+
+    def recording(seat: int) -> Launcher:
+        def start(command: Sequence[str], workdir: Any, limits: Limits) -> Connection:
+            return _Recorder(launcher(command, workdir, limits), seat, log)
+        return start
+
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         bot = _trivial_bot(Path(tmp))
         clients = [BotClient((PYTHON, "-m", "arena.sdk.runner", bot.name), bot, limits,
-                             name=f"trivial{seat}") for seat in range(2)]
+                             name=f"trivial{seat}", launcher=recording(seat))
+                   for seat in range(2)]
         try:
             for client in clients:
                 failure = client.start()
@@ -172,10 +292,14 @@ def run_protocol_bench(decisions: int = 5000, games: int = 20, seed: int = 0,
             game = 0
             for block in range(blocks):
                 n = (decisions * (block + 1)) // blocks - (decisions * block) // blocks
+                log.sent, log.last_answer, log.on = [], 0.0, True
                 block_times, _, game = _round_trips(clients, n, seed, game)
+                log.on = False
                 times += block_times
                 measure_ping_pong_floor(n, sample, limits=limits,
                                         warmup=max(1, warmup // blocks), samples=floors)
+                paced += _paced_floor(log.sent, len(clients), limits,
+                                      warmup=max(1, warmup // blocks))
         finally:
             for client in clients:
                 client.close()
@@ -197,7 +321,8 @@ def run_protocol_bench(decisions: int = 5000, games: int = 20, seed: int = 0,
     local_s = time.perf_counter() - started
     return ProtocolBench(
         decisions=len(times), round_trip_s=statistics.median(times),
-        round_trip_p90_s=times[int(len(times) * 0.9)], floor_s=floor, act_bytes=len(sample),
+        round_trip_p90_s=times[int(len(times) * 0.9)], floor_s=floor,
+        paced_floor_s=statistics.median(paced), act_bytes=len(sample),
         match_games=games, match_decisions=outcome.decisions,
         match_rate=outcome.decisions / match_s if match_s else 0.0,
         match_game_rate=outcome.decisions / in_games if in_games else 0.0,

@@ -38,6 +38,7 @@ from arena.errors import ArenaError, RulesError
 from arena.protocol import messages
 from arena.referee.client import BotClient, BotDiagnostics, Launcher
 from arena.referee.failures import Failure
+from arena.referee.relay import EventRelay
 from arena.registry import BotSpec, resolve
 from arena.sandbox import Limits
 
@@ -227,15 +228,14 @@ def _levels(clients: Sequence[Seat]) -> str:
 
 
 def drive_game(state: State, seats: Sequence[Seat], game_index: int,
-              failures: list[Failure]) -> tuple[int, list[int]]:
+              failures: list[Failure]) -> tuple[int, EventRelay]:
     """Drive one game to its end. Every :class:`BotClient` seat must have had
-    :meth:`~BotClient.begin_game`. Returns the number of decisions and, per seat, how many
-    of its events were sent; failures are appended (placed in the game and seat). A
-    forfeited seat plays option 0 from then on."""
-    cursors = [0] * len(seats)
+    :meth:`~BotClient.begin_game`. Returns the number of decisions and the game's event relay
+    (what each seat has not been sent yet goes with ``game_end``); failures are appended
+    (placed in the game and seat). A forfeited seat plays option 0 from then on."""
     forfeits = state.forfeits
-    events_for = state.events_for
-    encode_events = _event_encoder()
+    relay = EventRelay(state)
+    take_events = relay.take
     decisions = 0
     decision = state.decision
     while decision is not None:
@@ -245,11 +245,10 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
         if seat in forfeits:
             state.apply(0)
         elif type(player) is BotClient:
-            pending = events_for(seat, cursors[seat])
-            cursors[seat] += len(pending)
+            events = take_events(seat)
             observation = state.observe(seat).to_json(include_events=False)
             result = player.act(decision.kind, observation, decision.options,
-                                decision.context, encode_events(pending))
+                                decision.context, events)
             if result.failure is not None:
                 failures.append(result.failure.at(seat=seat, bot=player.diagnostics.key,
                                                   game=game_index))
@@ -260,32 +259,7 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
             assert isinstance(player, _Local)
             state.apply(player.agent.choose(decision, state.observe(seat)))
         decision = state.decision
-    return decisions, cursors
-
-
-def _event_encoder() -> Callable[[Sequence[dict[str, Any]]], bytes]:
-    """Encode pending events as ``event`` lines, each event once per game: a public event
-    goes to every seat, so its line is reused (the game's log keeps the event objects alive,
-    so their ids are stable for the game). Part of every decision's cost, hence the tight
-    loop."""
-    cache: dict[int, bytes] = {}
-    get = cache.get
-    dumpb = messages.dumpb
-
-    def encode(pending: Sequence[dict[str, Any]]) -> bytes:
-        if not pending:
-            return b""
-        lines: list[bytes] = []
-        append = lines.append
-        for event in pending:
-            key = id(event)
-            line = get(key)
-            if line is None:
-                line = cache[key] = b'{"type":"event","event":%b}\n' % dumpb(event)
-            append(line)
-        return b"".join(lines)
-
-    return encode
+    return decisions, relay
 
 
 def _start_all(clients: Sequence[BotClient]) -> dict[int, Failure | None]:
@@ -340,7 +314,7 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
                 failures.append(early.at(seat=seat, bot=key, game=g))
             if player.forfeited is not None:
                 state.forfeit(seat, player.forfeited)
-        decisions, cursors = drive_game(state, seats, g, failures)
+        decisions, relay = drive_game(state, seats, g, failures)
         result = state.result
         assert result is not None
         end = messages.game_end(g, result.placements, result.desmos, result.ascension,
@@ -351,8 +325,7 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
             if not isinstance(player, BotClient):
                 latency.append({})
                 continue
-            tail = messages.events(state.events_for(seat, cursors[seat]))
-            player.end_game(tail + end)
+            player.end_game(relay.take(seat) + end)
             log = player.log_since_last()
             if len(log) > LOG_PER_GAME:
                 log = f"[... {len(log) - LOG_PER_GAME} characters dropped]\n" + log[-LOG_PER_GAME:]

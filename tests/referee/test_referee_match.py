@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import random
 from collections.abc import Callable
 from typing import Any
 
@@ -13,7 +12,6 @@ from referee_fakes import FAST, FakeConnection, fake_spec, random_responder
 
 from arena.engine import GameConfig, new_game
 from arena.errors import RulesError
-from arena.protocol import messages
 from arena.referee import match as match_module
 from arena.referee.match import GameOutcome, MatchRequest, game_seed, play_match
 
@@ -203,21 +201,3 @@ def test_random_bots_replay_move_for_move_from_the_match_seed() -> None:
     first = play()
     assert first == play()
     assert first[0] != first[1]  # a fresh seed per game, not one stream replayed
-
-
-def test_the_event_encoder_writes_what_messages_events_writes() -> None:
-    """The match's per-game event cache (a public event is encoded once for every seat)
-    sends the same bytes as the plain builder."""
-    rng = random.Random(3)
-    state = new_game(GameConfig(players=("a", "b", "c"), seed=3))
-    encode = match_module._event_encoder()
-    cursors = [0, 0, 0]
-    sent = 0
-    while state.decision is not None:
-        seat = state.decision.seat
-        pending = state.events_for(seat, cursors[seat])
-        cursors[seat] += len(pending)
-        assert encode(pending) == messages.events(pending)
-        sent += len(pending)
-        state.apply(rng.randrange(len(state.decision.options)))
-    assert sent > 50

@@ -1,0 +1,58 @@
+"""The referee's event relay: which ``event`` lines each seat has not been sent yet.
+
+Every event a seat may see travels to it once, as ``event`` lines written just before its
+next ``act`` (or with ``game_end``). The relay reads the game's log once for all seats: each
+new entry is encoded once, and its line is queued for every seat that may see it (the
+engine's :func:`~arena.engine.visible_to` decides, so the relay cannot widen an audience).
+A public event costs one encoding whatever the number of seats; this is on the path of every
+decision, hence the plain loops.
+"""
+
+from __future__ import annotations
+
+from arena.engine import State
+from arena.engine.decision import visible_to
+from arena.protocol import messages
+
+__all__ = ["EventRelay"]
+
+_HEAD = b'{"type":"event","event":'
+_TAIL = b"}\n"
+
+
+class EventRelay:
+    """Per-seat queues of encoded ``event`` lines for one game (``state``'s log)."""
+
+    __slots__ = ("_log", "_read", "_queues", "sent")
+
+    def __init__(self, state: State) -> None:
+        self._log = state.log
+        self._read = 0
+        self._queues: list[list[bytes]] = [[] for _ in range(state.n)]
+        #: Events handed out so far, per seat.
+        self.sent = [0] * state.n
+
+    def take(self, seat: int) -> bytes:
+        """The lines of every event ``seat`` may see and has not been given yet."""
+        log = self._log
+        end = len(log)
+        if self._read < end:
+            dumpb = messages.dumpb
+            queues = self._queues
+            seats = range(len(queues))
+            for index in range(self._read, end):
+                to, event = log[index]
+                line = _HEAD + dumpb(event) + _TAIL
+                if to is not None and to >= 0:
+                    queues[to].append(line)
+                    continue
+                for other in seats:
+                    if visible_to(to, other):
+                        queues[other].append(line)
+            self._read = end
+        queue = self._queues[seat]
+        if not queue:
+            return b""
+        self._queues[seat] = []
+        self.sent[seat] += len(queue)
+        return b"".join(queue)

@@ -5,7 +5,9 @@ Three figures, measured in the same run so they share the machine's state:
 1. **Referee round trip**: every decision of 2-player games between two trivial sandboxed kit
    bots (they always answer 0; the game moves on with random choices), asked exactly as a
    match asks it: pending events and the observation built and encoded, written, answered,
-   read and validated. Median per decision.
+   read and validated. Median per decision. The same decisions are also timed with a *bare*
+   child that speaks the protocol without the kit (it answers each ``act`` with its id and
+   option 0): the referee's cost alone, the kit's share being the difference.
 2. **Floor, two ways**, both through the same transport to trivial sandboxed children:
 
    * *tight*: one ``act`` line (median size of the warm-up's) echoed back to back by one child
@@ -73,6 +75,8 @@ class ProtocolBench:
     decisions: int
     round_trip_s: float
     round_trip_p90_s: float
+    #: The same decisions with a bare protocol child instead of the kit: the referee alone.
+    bare_round_trip_s: float
     floor_s: float
     paced_floor_s: float
     act_bytes: int
@@ -89,6 +93,12 @@ class ProtocolBench:
         return self.round_trip_s / self.floor_s if self.floor_s else float("inf")
 
     @property
+    def bare_paced_ratio(self) -> float:
+        """The referee alone (bare child, no kit) over the paced floor."""
+        return (self.bare_round_trip_s / self.paced_floor_s if self.paced_floor_s
+                else float("inf"))
+
+    @property
     def paced_ratio(self) -> float:
         """Round trip over the paced floor (the like-for-like comparison)."""
         return self.round_trip_s / self.paced_floor_s if self.paced_floor_s else float("inf")
@@ -97,6 +107,8 @@ class ProtocolBench:
         return {
             "decisions": self.decisions, "round_trip_us": round(self.round_trip_s * 1e6, 1),
             "round_trip_p90_us": round(self.round_trip_p90_s * 1e6, 1),
+            "bare_round_trip_us": round(self.bare_round_trip_s * 1e6, 1),
+            "bare_paced_ratio": round(self.bare_paced_ratio, 2),
             "floor_us": round(self.floor_s * 1e6, 1), "ratio": round(self.ratio, 2),
             "paced_floor_us": round(self.paced_floor_s * 1e6, 1),
             "paced_ratio": round(self.paced_ratio, 2),
@@ -113,6 +125,9 @@ class ProtocolBench:
             f"Sandbox level: {self.sandbox_level}",
             f"Referee round trip per decision (trivial bots, {self.decisions} decisions): "
             f"median {self.round_trip_s * 1e6:.1f} us, p90 {self.round_trip_p90_s * 1e6:.1f} us",
+            f"The same with a bare protocol child instead of the kit (the referee alone): "
+            f"median {self.bare_round_trip_s * 1e6:.1f} us "
+            f"({self.bare_paced_ratio:.2f}x the paced floor)",
             f"Floor, tight (one {self.act_bytes}-byte act line echoed back to back): "
             f"median {self.floor_s * 1e6:.1f} us; round trip {self.ratio:.2f}x it",
             f"Floor, paced (the same bytes to one trivial child per seat, with the referee's "
@@ -126,6 +141,17 @@ class ProtocolBench:
             f"({self.local_rate / self.match_game_rate:.1f}x the sandboxed match within games)"
             if self.match_game_rate else "In-process random play: n/a",
         ])
+
+
+#: A bot without the kit: answers each ``act`` with option 0 and the act's id, nothing else.
+#: Timed beside the kit bot, it tells the referee's own cost from the kit's.
+_BARE = ("import os, sys\n"
+         "for line in iter(sys.stdin.buffer.readline, b''):\n"
+         "    if line.startswith(b'{\"type\":\"act\",\"id\":'):\n"
+         "        os.write(1, b'{\"type\":\"action\",\"id\":%s,\"choice\":0}\\n'"
+         " % line[19:line.index(b',', 19)])\n"
+         "    elif line.startswith(b'{\"type\":\"hello\"'):\n"
+         "        os.write(1, b'{\"type\":\"ready\",\"name\":\"bare\"}\\n')\n")
 
 
 def _trivial_bot(directory: Path) -> Path:
@@ -266,6 +292,7 @@ def run_protocol_bench(decisions: int = 5000, games: int = 20, seed: int = 0,
     ``blocks`` alternating blocks of ``decisions / blocks`` each."""
     limits = Limits(decision_ms=5000, time_bank_ms=0)
     times: list[float] = []
+    bare_times: list[float] = []
     floors: list[float] = []
     paced: list[float] = []
     log = _Log()
@@ -281,11 +308,14 @@ def run_protocol_bench(decisions: int = 5000, games: int = 20, seed: int = 0,
         clients = [BotClient((PYTHON, "-m", "arena.sdk.runner", bot.name), bot, limits,
                              name=f"trivial{seat}", launcher=recording(seat))
                    for seat in range(2)]
+        bare = [BotClient((PYTHON, "-c", _BARE), bot.parent, limits, name=f"bare{seat}")
+                for seat in range(2)]
         try:
-            for client in clients:
+            for client in clients + bare:
                 failure = client.start()
                 if failure is not None:
                     raise RuntimeError(f"the benchmark bot did not start: {failure.detail}")
+            _round_trips(bare, warmup, seed + 1)
             _, lines, _ = _round_trips(clients, warmup, seed + 1)
             lines.sort(key=len)
             sample = lines[len(lines) // 2]
@@ -293,15 +323,17 @@ def run_protocol_bench(decisions: int = 5000, games: int = 20, seed: int = 0,
             for block in range(blocks):
                 n = (decisions * (block + 1)) // blocks - (decisions * block) // blocks
                 log.sent, log.last_answer, log.on = [], 0.0, True
-                block_times, _, game = _round_trips(clients, n, seed, game)
+                block_times, _, next_game = _round_trips(clients, n, seed, game)
                 log.on = False
                 times += block_times
+                bare_times += _round_trips(bare, n, seed, game)[0]
+                game = next_game
                 measure_ping_pong_floor(n, sample, limits=limits,
                                         warmup=max(1, warmup // blocks), samples=floors)
                 paced += _paced_floor(log.sent, len(clients), limits,
                                       warmup=max(1, warmup // blocks))
         finally:
-            for client in clients:
+            for client in clients + bare:
                 client.close()
     floor = statistics.median(floors)
     times.sort()
@@ -321,7 +353,8 @@ def run_protocol_bench(decisions: int = 5000, games: int = 20, seed: int = 0,
     local_s = time.perf_counter() - started
     return ProtocolBench(
         decisions=len(times), round_trip_s=statistics.median(times),
-        round_trip_p90_s=times[int(len(times) * 0.9)], floor_s=floor,
+        round_trip_p90_s=times[int(len(times) * 0.9)],
+        bare_round_trip_s=statistics.median(bare_times), floor_s=floor,
         paced_floor_s=statistics.median(paced), act_bytes=len(sample),
         match_games=games, match_decisions=outcome.decisions,
         match_rate=outcome.decisions / match_s if match_s else 0.0,

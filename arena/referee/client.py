@@ -25,7 +25,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from arena.errors import IllegalChoiceError, ProtocolError
 from arena.protocol import messages
@@ -55,10 +55,10 @@ MAX_FAILED_STARTS = 3
 _STDERR_QUOTE = 200
 
 
-@dataclass(frozen=True, slots=True)
-class Received:
+class Received(NamedTuple):
     """What one read produced, transport-independent: ``kind`` is ``line``, ``timeout``,
-    ``closed`` or ``overflow``; ``data`` the line for ``line``."""
+    ``closed`` or ``overflow``; ``data`` the line for ``line``. (A named tuple: one is made
+    per answer, and it builds faster than a frozen dataclass.)"""
 
     kind: str
     data: bytes = b""

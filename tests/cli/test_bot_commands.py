@@ -179,7 +179,8 @@ def test_bench_protocol_reports_the_three_figures() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["decisions"] == 100 and data["match_games"] == 1
-    for key in ("round_trip_us", "floor_us", "ratio", "paced_floor_us", "paced_ratio",
+    for key in ("round_trip_us", "bare_round_trip_us", "floor_us", "ratio", "paced_floor_us",
+                "paced_ratio", "bare_paced_ratio",
                 "match_decisions_per_s", "in_process_decisions_per_s"):
         assert data[key] > 0, key
     assert data["sandbox_level"] == probe().level

@@ -103,7 +103,7 @@ def _executor(backend: str, workers: int, address: str | None) -> TableExecutor:
 
 # ---------------------------------------------------------------------------- planning
 def _planned_tables_per_round(spec: TournamentSpec, n: int) -> int:
-    sizes, _ = swiss.table_sizes(n, spec.players_per_game)
+    sizes, _ = swiss.table_sizes(n, spec.table_sizes[0])  # Swiss: one size (spec checks)
     if spec.duplicate:
         return sum(sizes)
     return len(sizes)
@@ -120,7 +120,10 @@ def planned_games(spec: TournamentSpec) -> int:
 
 def _fixed_tables(spec: TournamentSpec) -> list[schedule.Table]:
     n = len(spec.entrants)
-    k = spec.players_per_game
+    return schedule.interleave([_fixed_tables_of(spec, n, k) for k in spec.table_sizes])
+
+
+def _fixed_tables_of(spec: TournamentSpec, n: int, k: int) -> list[schedule.Table]:
     if spec.format == "round_robin":
         return schedule.round_robin(n, k, rounds=spec.effective_rounds(),
                                     duplicate=spec.duplicate, max_tables=spec.max_tables)
@@ -332,7 +335,7 @@ class _Run:
         played, byes, rated, n = _swiss_inputs(self.store, self.row, r)  # from the store
         ratings = conservative_ratings(n, rated, **spec.rating.resolved())
         standings = compute_standings(n, played, byes, ratings)
-        paired = swiss.pair_round(standings, played, byes, spec.players_per_game)
+        paired = swiss.pair_round(standings, played, byes, spec.table_sizes[0])
         rows: list[TableRow] = []
         index = 0
         for deal, seats in enumerate(paired.tables):
@@ -387,7 +390,7 @@ def _open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> Tournam
     data["canonical"] = spec.canonical()
     return store.create_tournament(
         name=spec.name, spec_hash=spec_hash, spec_json=data, format=spec.format,
-        players_per_game=spec.players_per_game, seed=spec.seed,
+        players_per_game=max(spec.table_sizes), seed=spec.seed,
         event_date=spec.event_date or dt.date.today(), rounds=spec.effective_rounds(),
         games_planned=planned_games(spec),
         spec_path=str(spec.source) if spec.source is not None else None,

@@ -27,6 +27,7 @@ __all__ = [
     "derive_seed",
     "game_seed",
     "gauntlet",
+    "interleave",
     "round_robin",
     "seat_tables",
 ]
@@ -306,3 +307,26 @@ def gauntlet(
         (c, *(opponents[i] for i in subset)) for c in challengers for subset in subsets
     ]
     return _expand(groups, rounds, duplicate)
+
+
+def interleave(schedules: Sequence[Sequence[Table]]) -> list[Table]:
+    """Schedules of several table sizes as one: round ``r`` holds every schedule's round-``r``
+    tables in the order given, numbered anew; each schedule's deals are shifted past the
+    previous ones', so no two groups share a deal (a seed family). One schedule comes back
+    unchanged."""
+    if len(schedules) == 1:
+        return list(schedules[0])
+    offsets: list[int] = []
+    offset = 0
+    for tables in schedules:
+        offsets.append(offset)
+        offset += max((t.deal for t in tables), default=-1) + 1
+    merged: list[Table] = []
+    for r in sorted({t.round for tables in schedules for t in tables}):
+        index = 0
+        for tables, shift in zip(schedules, offsets, strict=True):
+            for table in tables:
+                if table.round == r:
+                    merged.append(Table(r, index, table.seats, table.deal + shift))
+                    index += 1
+    return merged

@@ -151,7 +151,7 @@ class TournamentSpec(BaseModel):
     format: Literal["round_robin", "swiss", "gauntlet"]
     bots: list[str | BotEntry]
     challengers: list[str | BotEntry] = Field(default_factory=list)
-    players_per_game: StrictInt = 2
+    players_per_game: StrictInt | list[StrictInt] = 2
     games_per_match: StrictInt = 2
     rounds: StrictInt | None = None
     seed: StrictInt = 0
@@ -194,10 +194,23 @@ class TournamentSpec(BaseModel):
 
     @field_validator("players_per_game")
     @classmethod
-    def _players(cls, value: int) -> int:
-        if not 2 <= value <= 5:
-            raise ValueError(f"must be between 2 and 5 (Palaestra's table sizes), got {value}")
+    def _players(cls, value: int | list[int]) -> int | list[int]:
+        sizes = [value] if isinstance(value, int) else value
+        if not sizes:
+            raise ValueError("give a table size, or a list of them")
+        for k in sizes:
+            if not 2 <= k <= 5:
+                raise ValueError(f"must be between 2 and 5 (Palaestra's table sizes), got {k}")
+        if len(set(sizes)) != len(sizes):
+            raise ValueError(f"lists a table size twice: {sizes}")
         return value
+
+    @property
+    def table_sizes(self) -> tuple[int, ...]:
+        """The table sizes played: one, or several for a ladder that mixes them (round-robin
+        and gauntlet schedule every size in each cycle)."""
+        value = self.players_per_game
+        return (value,) if isinstance(value, int) else tuple(value)
 
     @field_validator("games_per_match", "max_tables")
     @classmethod
@@ -414,7 +427,10 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
                 continue
             seen[bot.key] = where
             entrants.append(bot)
-    k = spec.players_per_game
+    k = max(spec.table_sizes)
+    if spec.format == "swiss" and len(spec.table_sizes) > 1:
+        problems.append("players_per_game: Swiss pairs one table size a round; give one "
+                        f"number, not {list(spec.table_sizes)}")
     if spec.format == "gauntlet":
         if not spec.challengers:
             problems.append("challengers: required for format gauntlet (the bots that play "

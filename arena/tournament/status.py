@@ -23,7 +23,7 @@ def _overview(store: Store) -> list[str]:
         t = store.tournament(name)
         assert t is not None
         done = store.count_games(t.id)
-        rows.append([t.name, t.format, t.players_per_game, len(store.entrant_ids(t.id)),
+        rows.append([t.name, t.format, _sizes(t), len(store.entrant_ids(t.id)),
                      _progress(done, t.games_planned), _state(store, t).split(" (")[0],
                      t.created_at])
     if not rows:
@@ -42,13 +42,19 @@ def _state(store: Store, t: TournamentRow) -> str:
     return t.state
 
 
+def _sizes(t: TournamentRow) -> str:
+    """The table size, or sizes ("2, 4") of a tournament that mixes them."""
+    sizes = t.spec.get("players_per_game", t.players_per_game)
+    return ", ".join(map(str, sizes)) if isinstance(sizes, list) else str(sizes)
+
+
 def _detail(store: Store, t: TournamentRow) -> list[str]:
     labels = store.bot_labels()
     entrants = store.entrant_ids(t.id)
     games = store.games(t.id)
     done = len(games)
     lines = [
-        f"tournament {t.name}: {t.format}, {t.players_per_game} per table, "
+        f"tournament {t.name}: {t.format}, {_sizes(t)} per table, "
         f"{len(entrants)} bots, seed {t.seed}, spec hash {t.spec_hash}",
         f"state {_state(store, t)}; games {_progress(done, t.games_planned)}; "
         f"created {t.created_at}" + (f"; finished {t.finished_at}" if t.finished_at else ""),

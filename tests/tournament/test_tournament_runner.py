@@ -259,6 +259,32 @@ def test_four_player_duplicate_rotates_every_seat_over_one_deal(tmp_path: Path) 
     assert set(seats.values()) == {1} and len(seats) == 16
 
 
+def test_a_ladder_mixes_table_sizes_in_one_rating(tmp_path: Path) -> None:
+    """players_per_game: [2, 4] plays every pair and every 4-table in the same cycle, each
+    group on its own deal, into one leaderboard."""
+    db = tmp_path / "mixed.db"
+    spec = write_spec(tmp_path / "spec.yaml", db, name="mixed", format="round_robin",
+                      bots=BOTS[:4], players_per_game=[2, 4], rounds=1, games_per_match=1,
+                      duplicate=True)
+    summary = run_tournament(load_spec(spec), 2, progress=False)
+    assert summary.games_recorded == 6 * 2 + 4  # six pairs from both seats, one 4-table x 4
+    sig = signature(db, "mixed")
+    sizes = Counter(len(t[2]) for t in sig["tables"])
+    assert sizes == {2: 12, 4: 4}
+    deals = {len(t[2]): set() for t in sig["tables"]}
+    for t in sig["tables"]:
+        deals[len(t[2])].add(t[3])
+    assert len(deals[2]) == 6 and len(deals[4]) == 1 and not deals[2] & deals[4]
+    result = runner.invoke(app, ["leaderboard", "mixed", "--db", str(db), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    board = json.loads(result.stdout)
+    assert board["games"] == 16
+    # each bot: three pairs from both seats, and the 4-table in its four rotations
+    assert sorted(row["games"] for row in board["bots"]) == [10, 10, 10, 10]
+    status = runner.invoke(app, ["status", "mixed", "--db", str(db)])
+    assert "2, 4 per table" in status.stdout
+
+
 def test_status_reports_progress(reference: tuple[Path, RunSummary]) -> None:
     db = reference[0]
     overview = runner.invoke(app, ["status", "--db", str(db)])

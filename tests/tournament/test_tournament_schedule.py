@@ -14,6 +14,7 @@ from arena.tournament.schedule import (
     balanced_groups,
     derive_seed,
     gauntlet,
+    interleave,
     round_robin,
     seat_tables,
 )
@@ -129,3 +130,19 @@ def test_derive_seed_is_stable_and_spreads() -> None:
     seeds = {derive_seed(7, "match", r, t) for r in range(1, 20) for t in range(50)}
     assert len(seeds) == 19 * 50
     assert all(0 <= s < 2**63 for s in seeds)
+
+
+def test_interleave_keeps_one_schedule_and_merges_several_by_round() -> None:
+    pairs = round_robin(4, 2, rounds=2, duplicate=True)
+    assert interleave([pairs]) == pairs
+    fours = round_robin(4, 4, rounds=2, duplicate=True)
+    merged = interleave([pairs, fours])
+    assert len(merged) == len(pairs) + len(fours)
+    for r in (1, 2):
+        in_round = [t for t in merged if t.round == r]
+        assert [t.index for t in in_round] == list(range(len(in_round)))
+        assert [len(t.seats) for t in in_round] == [2] * 12 + [4] * 4  # pairs first, as listed
+    pair_deals = {t.deal for t in merged if len(t.seats) == 2}
+    four_deals = {t.deal for t in merged if len(t.seats) == 4}
+    assert pair_deals == set(range(6)) and four_deals == {6}
+    assert sorted(t.seats for t in merged) == sorted(t.seats for t in pairs + fours)

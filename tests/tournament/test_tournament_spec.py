@@ -123,6 +123,24 @@ def test_out_of_range_players(tmp_path: Path) -> None:
         "players_per_game: must be between 2 and 5 (Palaestra's table sizes), got 7"]
 
 
+@pytest.mark.parametrize(("sizes", "error"), [
+    ("[2, 7]", "players_per_game: must be between 2 and 5 (Palaestra's table sizes), got 7"),
+    ("[2, 2]", "players_per_game: lists a table size twice: [2, 2]"),
+    ("[]", "players_per_game: give a table size, or a list of them"),
+])
+def test_bad_list_of_table_sizes(tmp_path: Path, sizes: str, error: str) -> None:
+    assert problems(tmp_path, VALID + f"players_per_game: {sizes}\n") == [error]
+
+
+def test_a_list_of_table_sizes_is_a_ladder(tmp_path: Path) -> None:
+    assert load_spec(write(tmp_path, VALID + "players_per_game: [2]\n")).table_sizes == (2,)
+    assert problems(tmp_path, VALID + "players_per_game: [2, 3]\n") == [
+        "bots: 2 bot(s) cannot fill tables of 3 players (need at least 3)"]
+    swiss = VALID.replace("round_robin", "swiss") + "rounds: 2\nplayers_per_game: [2, 3]\n"
+    assert problems(tmp_path, swiss)[0] == (
+        "players_per_game: Swiss pairs one table size a round; give one number, not [2, 3]")
+
+
 def test_unknown_format(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID.replace("round_robin", "swis")) == [
         "format: must be one of round_robin, swiss, gauntlet; got 'swis'"]

@@ -80,13 +80,16 @@ def results(
 
 def h2h(
     tournament: Annotated[str, typer.Argument(help="Tournament name.")],
+    players: Annotated[int | None, typer.Option(
+        "--players", "-p", min=2, max=5,
+        help="Only the games at tables of this size (a ladder may mix sizes).")] = None,
     fmt: FormatOption = "simple",
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Print the head-to-head matrix (help text: ``_HELP['h2h']``)."""
     from arena.rating.h2h import build_h2h, render_h2h
 
-    typer.echo(render_h2h(build_h2h(db, tournament), fmt))
+    typer.echo(render_h2h(build_h2h(db, tournament, players), fmt))
 
 
 def tournaments(

@@ -100,7 +100,8 @@ class TournamentInfo:
     id: int
     name: str
     format: str
-    players_per_game: int | None
+    #: The table size, or the sizes of a ladder that mixes them (from its spec).
+    players_per_game: int | list[int] | None
     seed: int | None
     state: str
     created_at: str | None
@@ -169,7 +170,9 @@ def _tournament_from_row(row: sqlite3.Row) -> TournamentInfo:
         id=int(columns["id"]),
         name=str(columns["name"]),
         format=str(columns.get("format") or spec.get("format") or "?"),
-        players_per_game=columns.get("players_per_game"),
+        players_per_game=(spec["players_per_game"]
+                          if isinstance(spec.get("players_per_game"), list)
+                          else columns.get("players_per_game")),
         seed=columns.get("seed"),
         state=str(columns.get("state") or "?"),
         created_at=columns.get("created_at"),

@@ -92,13 +92,18 @@ def compute_h2h(games: Sequence[StoredGame], order: Sequence[str] | None = None,
     return HeadToHead(scope=scope, bots=bots, pairs=pairs)
 
 
-def build_h2h(db_path: str | Path, tournament: str) -> HeadToHead:
-    """The head-to-head matrix of a stored tournament, bots in leaderboard order."""
+def build_h2h(db_path: str | Path, tournament: str, players: int | None = None) -> HeadToHead:
+    """The head-to-head matrix of a stored tournament, bots in leaderboard order; with
+    ``players``, only the games at tables of that size (a ladder may mix sizes)."""
     with connect(db_path) as conn:
         info = find_tournament(conn, tournament, db_path)
         games = load_games(conn, info.id)
     board: Leaderboard = compute_leaderboard(games, settings_for(info))
-    return compute_h2h(games, [row.key for row in board.rows], scope=info.name)
+    scope = info.name
+    if players is not None:
+        games = [game for game in games if len(game.seats) == players]
+        scope = f"{info.name}, {players}-player tables"
+    return compute_h2h(games, [row.key for row in board.rows], scope=scope)
 
 
 def _labels(keys: Sequence[str]) -> dict[str, str]:

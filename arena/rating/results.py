@@ -116,7 +116,7 @@ class TournamentSummary:
 
     name: str
     format: str
-    players_per_game: int | None
+    players_per_game: int | list[int] | None
     bots: int
     games_done: int
     games_planned: int | None
@@ -164,7 +164,9 @@ def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simpl
     if fmt == "csv":
         return render_csv(headers, rows)
     table = [
-        [s.name, s.format, s.players_per_game, s.bots,
+        [s.name, s.format,
+         ", ".join(map(str, s.players_per_game)) if isinstance(s.players_per_game, list)
+         else s.players_per_game, s.bots,
          f"{s.games_done}/{'?' if s.games_planned is None else s.games_planned}", s.state,
          s.created_at]
         for s in summaries

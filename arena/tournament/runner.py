@@ -104,9 +104,7 @@ def _executor(backend: str, workers: int, address: str | None) -> TableExecutor:
 # ---------------------------------------------------------------------------- planning
 def _planned_tables_per_round(spec: TournamentSpec, n: int) -> int:
     sizes, _ = swiss.table_sizes(n, spec.table_sizes[0])  # Swiss: one size (spec checks)
-    if spec.duplicate:
-        return sum(sizes)
-    return len(sizes)
+    return sum(len(schedule.seat_orders(range(k), spec.duplicate)) for k in sizes)
 
 
 def planned_games(spec: TournamentSpec) -> int:
@@ -339,17 +337,14 @@ class _Run:
         rows: list[TableRow] = []
         index = 0
         for deal, seats in enumerate(paired.tables):
-            k = len(seats)
-            rotations = range(k) if spec.duplicate else range(1)
-            for rot in rotations:
-                rotated = tuple(seats[(j + rot) % k] for j in range(k))
+            for rotated in schedule.seat_orders(seats, spec.duplicate):
                 rows.append(TableRow(
                     round=r, table_index=index,
                     seats=tuple(self.entrant_ids[e] for e in rotated),
                     seed=match_seed(spec.seed, r, deal), deal=deal,
                     games=spec.games_per_match))
                 index += 1
-        per_game = spec.games_per_match * (2 if spec.duplicate else 1)
+        per_game = spec.games_per_match * len(schedule.seat_orders((0, 1), spec.duplicate))
         bye_rows = [(r, self.entrant_ids[e], float(per_game)) for e in paired.byes]
         self.store.add_tables(self.row.id, rows, bye_rows)
 

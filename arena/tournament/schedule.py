@@ -18,7 +18,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, permutations
 
 __all__ = [
     "DEFAULT_MAX_TABLES",
@@ -29,7 +29,10 @@ __all__ = [
     "gauntlet",
     "interleave",
     "round_robin",
+    "SEATINGS",
+    "seat_orders",
     "seat_tables",
+    "seating_mode",
 ]
 
 #: Above this many k-subsets a k-player round-robin switches to the balanced cyclic schedule.
@@ -234,16 +237,44 @@ def _flip_path(
         chunk_colours[chunk][new] = t
 
 
-def _expand(groups: Sequence[tuple[int, ...]], rounds: int, duplicate: bool) -> list[Table]:
+#: How a deal is seated: once (``none``), in each of the k seat rotations of one bot order
+#: (``rotations``, the classic duplicate), or in all k! orders (``permutations``): at 3+
+#: players rotations keep who sits after whom fixed, which favours a bot whose left-hand
+#: neighbour attacks the next seat less; permutations cancel that too.
+SEATINGS = ("none", "rotations", "permutations")
+
+
+def seating_mode(duplicate: bool | str) -> str:
+    """The spec's ``duplicate`` value as a seating: ``true`` is ``rotations``."""
+    if duplicate is True:
+        return "rotations"
+    if duplicate is False:
+        return "none"
+    if duplicate not in SEATINGS:
+        raise ValueError(f"unknown seating {duplicate!r} (choose from {', '.join(SEATINGS)})")
+    return duplicate
+
+
+def seat_orders(group: Sequence[int], duplicate: bool | str) -> list[tuple[int, ...]]:
+    """The seat orders a group plays one deal in (see :data:`SEATINGS`)."""
+    mode = seating_mode(duplicate)
+    k = len(group)
+    if mode == "permutations":
+        return list(permutations(group))
+    if mode == "rotations":
+        return [tuple(group[(j + rot) % k] for j in range(k)) for rot in range(k)]
+    return [tuple(group)]
+
+
+def _expand(groups: Sequence[tuple[int, ...]], rounds: int, duplicate: bool | str
+            ) -> list[Table]:
     """Repeat groups for ``rounds`` cycles, seat them, number tables and deals."""
     tables: list[Table] = []
-    if duplicate:
+    if seating_mode(duplicate) != "none":
         for r in range(1, rounds + 1):
             index = 0
             for deal, group in enumerate(groups):
-                k = len(group)
-                for rot in range(k):
-                    seats = tuple(group[(j + rot) % k] for j in range(k))
+                for seats in seat_orders(group, duplicate):
                     tables.append(Table(r, index, seats, deal))
                     index += 1
         return tables
@@ -264,7 +295,7 @@ def round_robin(
     k: int,
     *,
     rounds: int = 1,
-    duplicate: bool = False,
+    duplicate: bool | str = False,
     max_tables: int = DEFAULT_MAX_TABLES,
 ) -> list[Table]:
     """Every pair (k = 2) or every k-subset of ``n`` entrants, played ``rounds`` times.
@@ -288,7 +319,7 @@ def gauntlet(
     k: int,
     *,
     rounds: int = 1,
-    duplicate: bool = False,
+    duplicate: bool | str = False,
     max_tables: int = DEFAULT_MAX_TABLES,
 ) -> list[Table]:
     """Each challenger against the field: one table per (k-1)-subset of the opponents.

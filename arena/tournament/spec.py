@@ -159,7 +159,7 @@ class TournamentSpec(BaseModel):
     workers: StrictInt | None = None
     rating: RatingSpec = Field(default_factory=RatingSpec)
     event_date: dt.date | None = None
-    duplicate: StrictBool = False
+    duplicate: StrictBool | Literal["rotations", "permutations"] = False
     backend: Literal["local", "ray"] = "local"
     results: str = DEFAULT_RESULTS
     max_tables: StrictInt = 500
@@ -211,6 +211,13 @@ class TournamentSpec(BaseModel):
         and gauntlet schedule every size in each cycle)."""
         value = self.players_per_game
         return (value,) if isinstance(value, int) else tuple(value)
+
+    @field_validator("duplicate", mode="before")
+    @classmethod
+    def _duplicate(cls, value: Any) -> Any:
+        if value is True or value is False or value in ("rotations", "permutations"):
+            return value
+        raise ValueError(f"must be true, false, rotations or permutations; got {value!r}")
 
     @field_validator("games_per_match", "max_tables")
     @classmethod

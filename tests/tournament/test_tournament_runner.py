@@ -283,6 +283,14 @@ def test_a_ladder_mixes_table_sizes_in_one_rating(tmp_path: Path) -> None:
     assert sorted(row["games"] for row in board["bots"]) == [10, 10, 10, 10]
     status = runner.invoke(app, ["status", "mixed", "--db", str(db)])
     assert "2, 4 per table" in status.stdout
+    listed = runner.invoke(app, ["tournaments", "--db", str(db)])
+    assert "2, 4" in listed.stdout
+    fours = runner.invoke(app, ["h2h", "mixed", "--players", "4", "--db", str(db),
+                                "--format", "json"])
+    assert fours.exit_code == 0, fours.output
+    data = json.loads(fours.stdout)
+    assert data["scope"] == "mixed, 4-player tables"
+    assert {pair["games"] for pair in data["pairs"]} == {4}  # the 4-table's rotations only
 
 
 def test_status_reports_progress(reference: tuple[Path, RunSummary]) -> None:

@@ -16,6 +16,7 @@ from arena.tournament.schedule import (
     gauntlet,
     interleave,
     round_robin,
+    seat_orders,
     seat_tables,
 )
 
@@ -146,3 +147,19 @@ def test_interleave_keeps_one_schedule_and_merges_several_by_round() -> None:
     four_deals = {t.deal for t in merged if len(t.seats) == 4}
     assert pair_deals == set(range(6)) and four_deals == {6}
     assert sorted(t.seats for t in merged) == sorted(t.seats for t in pairs + fours)
+
+
+def test_permutations_seat_every_order_of_each_deal() -> None:
+    """duplicate: permutations plays a deal in all k! orders: every bot in every seat and
+    after every other bot equally often, which rotations of one order cannot give."""
+    tables = round_robin(4, 4, rounds=1, duplicate="permutations")
+    assert len(tables) == 24 and {t.deal for t in tables} == {0}
+    assert len({t.seats for t in tables}) == 24
+    assert set(seat_counts(tables).values()) == {6}
+    follows = Counter((t.seats[i], t.seats[(i + 1) % 4]) for t in tables for i in range(4))
+    assert len(follows) == 12 and set(follows.values()) == {8}
+    rotations = round_robin(4, 4, rounds=1, duplicate=True)
+    follows = Counter((t.seats[i], t.seats[(i + 1) % 4]) for t in rotations for i in range(4))
+    assert len(follows) == 4  # one order: each bot always after the same neighbour
+    assert seat_orders((0, 1), "permutations") == seat_orders((0, 1), True)
+    assert seat_orders((2, 0, 1), False) == [(2, 0, 1)]

@@ -141,6 +141,13 @@ def test_a_list_of_table_sizes_is_a_ladder(tmp_path: Path) -> None:
         "players_per_game: Swiss pairs one table size a round; give one number, not [2, 3]")
 
 
+def test_duplicate_takes_a_seating(tmp_path: Path) -> None:
+    assert load_spec(write(tmp_path, VALID + "duplicate: permutations\n")).duplicate == \
+        "permutations"
+    assert problems(tmp_path, VALID + "duplicate: perms\n") == [
+        "duplicate: must be true, false, rotations or permutations; got 'perms'"]
+
+
 def test_unknown_format(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID.replace("round_robin", "swis")) == [
         "format: must be one of round_robin, swiss, gauntlet; got 'swis'"]

@@ -16,9 +16,6 @@ from arena.protocol import messages
 
 __all__ = ["EventRelay"]
 
-_HEAD = b'{"type":"event","event":'
-_TAIL = b"}\n"
-
 
 class EventRelay:
     """Per-seat queues of encoded ``event`` lines for one game (``state``'s log)."""
@@ -37,12 +34,12 @@ class EventRelay:
         log = self._log
         end = len(log)
         if self._read < end:
-            dumpb = messages.dumpb
+            event_line = messages.event
             queues = self._queues
             seats = range(len(queues))
             for index in range(self._read, end):
                 to, event = log[index]
-                line = _HEAD + dumpb(event) + _TAIL
+                line = event_line(event)
                 if to is not None and to >= 0:
                     queues[to].append(line)
                     continue

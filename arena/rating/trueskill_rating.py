@@ -14,9 +14,10 @@ Rules (all of them, so anyone can recompute the numbers from ``arena results``):
 * A bot that sits in several seats of one game (self-play) counts once, at its best placement;
   a game with fewer than two distinct bots (a bye) changes no rating.
 * The environment is ``trueskill.TrueSkill(mu, sigma, beta, tau, draw_probability)`` built from
-  the spec's ``rating`` settings; a missing value takes the library's default relation
-  (sigma = mu/3, beta = sigma/2, tau = sigma/100, draw probability 0.10), which for mu = 25 are
-  exactly the library's defaults. The module-level global environment is never used.
+  the spec's ``rating`` settings; a missing value is filled in as the tournament layer does
+  (``arena.tournament.scoring.rating_parameters``: sigma = mu/3, beta = sigma/2, tau = 0,
+  draw probability 0.10): the library's relations except tau, since a bot version's skill
+  does not drift. The module-level global environment is never used.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from arena.rating.games import (
     load_games,
     tournament_bots,
 )
+from arena.tournament.scoring import DEFAULT_TAU, rating_parameters
 
 __all__ = [
     "RatingRun",
@@ -74,34 +76,31 @@ def _positive(value: Any, name: str) -> float | None:
 
 @dataclass(frozen=True)
 class RatingSettings:
-    """The TrueSkill parameters of one rating run (the library's defaults unless a spec says)."""
+    """The TrueSkill parameters of one rating run (the defaults unless a spec says)."""
 
     mu: float = trueskill.MU
     sigma: float = trueskill.SIGMA
     beta: float = trueskill.BETA
-    tau: float = trueskill.TAU
+    tau: float = DEFAULT_TAU
     draw_probability: float = trueskill.DRAW_PROBABILITY
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any] | None) -> RatingSettings:
-        """Build from a spec's ``rating`` block; missing values follow the library's defaults."""
+        """Build from a spec's ``rating`` block; missing values take the defaults."""
         values = values or {}
         mu = _positive(values.get("mu"), "mu")
         sigma = _positive(values.get("sigma"), "sigma")
         beta = _positive(values.get("beta"), "beta")
         tau = _positive(values.get("tau"), "tau")
         draw = _positive(values.get("draw_probability"), "draw_probability")
-        mu = trueskill.MU if mu is None else mu
-        sigma = mu / 3 if sigma is None else sigma
-        beta = sigma / 2 if beta is None else beta
-        tau = sigma / 100 if tau is None else tau
-        draw = trueskill.DRAW_PROBABILITY if draw is None else draw
-        if sigma <= 0 or beta <= 0 or tau < 0 or not 0 <= draw < 1:
+        filled = rating_parameters(mu, sigma, beta, tau, draw)
+        if (filled["sigma"] <= 0 or filled["beta"] <= 0 or filled["tau"] < 0
+                or not 0 <= filled["draw_probability"] < 1):
             raise StoreError(
                 "rating settings out of range (need sigma > 0, beta > 0, tau >= 0, "
                 f"0 <= draw_probability < 1): {values!r}"
             )
-        return cls(mu=mu, sigma=sigma, beta=beta, tau=tau, draw_probability=draw)
+        return cls(**filled)
 
     def env(self) -> trueskill.TrueSkill:
         """A private TrueSkill environment (the library's global one is never touched)."""
@@ -123,7 +122,7 @@ def settings_for_all(tournaments: Sequence[TournamentInfo]) -> RatingSettings:
     """One parameter set for ``--all``: the tournaments' own if they agree, else the defaults.
 
     Rating across tournaments with different parameters has no single right answer; the
-    library's defaults are the neutral choice and are reported with the leaderboard.
+    defaults are the neutral choice and are reported with the leaderboard.
     """
     found = {settings_for(t) for t in tournaments}
     return found.pop() if len(found) == 1 else RatingSettings()

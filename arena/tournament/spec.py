@@ -38,6 +38,7 @@ from pydantic import (
 from arena.errors import BotError, SandboxError, SpecError
 from arena.registry import BotSpec, resolve
 from arena.sandbox import Limits
+from arena.tournament.scoring import rating_parameters
 
 __all__ = [
     "DEFAULT_RESULTS",
@@ -54,11 +55,9 @@ _LIMIT_FIELDS = tuple(f.name for f in dataclasses.fields(Limits))
 
 
 class RatingSpec(BaseModel):
-    """TrueSkill parameters; a missing one follows the library's relation to ``mu``.
-
-    ``sigma = mu / 3``, ``beta = sigma / 2``, ``tau = sigma / 100``, draw probability 0.10:
-    for ``mu = 25`` exactly the ``trueskill`` defaults (the rating layer reads the same).
-    """
+    """TrueSkill parameters; a missing one is filled in by
+    :func:`~arena.tournament.scoring.rating_parameters` (``sigma = mu / 3``, ``beta = sigma / 2``,
+    ``tau = 0``: bots do not drift; draw probability 0.10), as the rating layer does."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
@@ -91,11 +90,8 @@ class RatingSpec(BaseModel):
 
     def resolved(self) -> dict[str, float]:
         """All five parameters, the missing ones filled in from ``mu``."""
-        sigma = self.sigma if self.sigma is not None else self.mu / 3
-        beta = self.beta if self.beta is not None else sigma / 2
-        tau = self.tau if self.tau is not None else sigma / 100
-        return {"mu": self.mu, "sigma": sigma, "beta": beta, "tau": tau,
-                "draw_probability": self.draw_probability}
+        return rating_parameters(self.mu, self.sigma, self.beta, self.tau,
+                                 self.draw_probability)
 
 
 class BotEntry(BaseModel):

@@ -19,6 +19,7 @@ from arena.rating.games import BotVersion, StoredGame
 from arena.rating.results import render_results
 from arena.rating.trueskill_rating import (
     RatingSettings,
+    conservative,
     game_entries,
     rate_all,
     rate_games,
@@ -45,19 +46,66 @@ def snapshot(ratings: dict[str, trueskill.Rating]) -> dict[str, tuple[str, str]]
 
 # --- parameters -------------------------------------------------------------------------------
 
-def test_default_settings_are_the_library_defaults() -> None:
+def test_default_settings_are_the_library_defaults_without_drift() -> None:
     assert RatingSettings() == RatingSettings.from_mapping(None)
     assert RatingSettings.from_mapping({}) == RatingSettings(
-        trueskill.MU, trueskill.SIGMA, trueskill.BETA, trueskill.TAU, trueskill.DRAW_PROBABILITY)
+        trueskill.MU, trueskill.SIGMA, trueskill.BETA, 0.0, trueskill.DRAW_PROBABILITY)
 
 
 def test_missing_settings_follow_the_library_relations() -> None:
     s = RatingSettings.from_mapping({"mu": 1500, "draw_probability": 0.0})
     assert (s.mu, s.sigma, s.beta, s.tau, s.draw_probability) == (
-        1500.0, 500.0, 250.0, 5.0, 0.0)
+        1500.0, 500.0, 250.0, 0.0, 0.0)
     env = s.env()
     assert (env.mu, env.sigma, env.beta, env.tau, env.draw_probability) == (
-        1500.0, 500.0, 250.0, 5.0, 0.0)
+        1500.0, 500.0, 250.0, 0.0, 0.0)
+    assert RatingSettings.from_mapping({"tau": 0.5}).tau == 0.5  # a spec may still ask for drift
+
+
+#: The shape of swiss.yaml's three rounds (2-player matches of 300 games): (winner-to-be,
+#: opponent, games the first one won).
+_SWISS_SHAPE = [("heuristic", "collector", 178), ("greedy", "random", 290),
+                ("collector", "random", 284), ("heuristic", "greedy", 183),
+                ("greedy", "collector", 159), ("heuristic", "random", 294)]
+
+
+def _swiss_games() -> list[tuple[str, str, list[int]]]:
+    """The matches of ``_SWISS_SHAPE``, each one's wins spread evenly over its games."""
+    return [(x, y, [1, 2] if (g + 1) * won // 300 > g * won // 300 else [2, 1])
+            for x, y, won in _SWISS_SHAPE for g in range(300)]
+
+
+def test_expected_wins_never_widen_a_bots_sigma(tmp_path: Path) -> None:
+    """A bot version is a fixed program: by default its skill does not drift (tau = 0), so
+    every game can only narrow its sigma. With trueskill's own tau, a last round of expected
+    wins widened the leader's sigma, and the conservative sort then put it behind a bot it had
+    beaten 61% of the time (swiss.yaml: greedy over heuristic)."""
+    games = _swiss_games()
+    b = StoreBuilder(tmp_path / "a.db")
+    names = ["heuristic", "greedy", "collector", "random"]
+    tid, ids = b.tournament("cup", names)
+    bot_id = dict(zip(names, ids, strict=True))
+    for i, (x, y, places) in enumerate(games):
+        b.game(GameSpec(tid, i // 300, 0, i % 300, [bot_id[x], bot_id[y]], places))
+    b.close()
+    ratings = rate_tournament(tmp_path / "a.db", "cup")
+    assert sorted(ratings, key=lambda k: -conservative(ratings[k])) == [
+        "heuristic@v1", "greedy@v1", "collector@v1", "random@v1"]
+
+    def leader_sigma(env: trueskill.TrueSkill) -> list[float]:
+        r = {name: env.create_rating() for name in names}
+        sigmas = []
+        for x, y, places in games:
+            (r[x],), (r[y],) = env.rate([(r[x],), (r[y],)], ranks=places)
+            if x == "heuristic":
+                sigmas.append(r[x].sigma)
+        return sigmas
+
+    ours = leader_sigma(RatingSettings().env())
+    assert all(later <= earlier for earlier, later in zip(ours, ours[1:], strict=False))
+    assert ours[-1] == pytest.approx(ratings["heuristic@v1"].sigma)
+    drifting = leader_sigma(trueskill.TrueSkill(tau=trueskill.TAU))
+    assert drifting[-1] > drifting[-300] > 2 * ours[-1]  # the drift the default no longer adds
 
 
 @pytest.mark.parametrize("bad", [{"sigma": -1}, {"draw_probability": 1.5}, {"mu": "high"},
@@ -83,7 +131,7 @@ def test_spec_settings_are_used(tmp_path: Path) -> None:
 
 def test_a_game_is_one_free_for_all_update() -> None:
     run = rate_games([game([A, B, C, D], [2, 1, 4, 3])])
-    env = trueskill.TrueSkill()
+    env = trueskill.TrueSkill(tau=0.0)
     expected = env.rate([(env.create_rating(),) for _ in range(4)], ranks=[2, 1, 4, 3])
     assert [run.ratings[x.key] for x in (A, B, C, D)] == [g[0] for g in expected]
     assert run.ratings[B.key].mu > run.ratings[A.key].mu > run.ratings[D.key].mu
@@ -91,7 +139,7 @@ def test_a_game_is_one_free_for_all_update() -> None:
 
 def test_ties_are_equal_ranks() -> None:
     run = rate_games([game([A, B, C], [1, 1, 3])])
-    env = trueskill.TrueSkill()
+    env = trueskill.TrueSkill(tau=0.0)
     expected = env.rate([(env.create_rating(),) for _ in range(3)], ranks=[0, 0, 1])
     assert [run.ratings[x.key] for x in (A, B, C)] == [g[0] for g in expected]
     draw = rate_games([game([A, B], [1, 1])])
@@ -119,7 +167,7 @@ def test_self_play_counts_a_bot_once_at_its_best_place() -> None:
 
 def test_a_bye_changes_nothing() -> None:
     run = rate_games([game([A], [1])])
-    assert run.ratings[A.key] == trueskill.TrueSkill().create_rating()
+    assert run.ratings[A.key] == trueskill.TrueSkill(tau=0.0).create_rating()
     assert run.history == []
 
 
@@ -127,7 +175,7 @@ def test_versions_are_rated_separately() -> None:
     a2 = BotVersion("alpha", "v2", 9)
     run = rate_games([game([A, B], [1, 2]), game([a2, B], [2, 1], index=1)])
     assert run.ratings["alpha@v1"].mu > trueskill.MU > run.ratings["alpha@v2"].mu
-    assert run.history[2].before == trueskill.TrueSkill().create_rating()  # fresh start
+    assert run.history[2].before == trueskill.TrueSkill(tau=0.0).create_rating()  # fresh start
 
 
 # --- order ------------------------------------------------------------------------------------
@@ -136,7 +184,7 @@ def test_games_are_rated_in_id_order_not_input_order() -> None:
     games = [game([A, B], [1, 2], rnd=1), game([A, B], [2, 1], rnd=0, table=1),
              game([B, A], [1, 2], rnd=0, table=0, index=1), game([A, B], [1, 1], rnd=0)]
     expected = rate_games(sorted(games, key=lambda g: g.order_key))
-    env = trueskill.TrueSkill()
+    env = trueskill.TrueSkill(tau=0.0)
     ra, rb = env.create_rating(), env.create_rating()
     for placements in ([1, 1], [2, 1], [2, 1], [1, 2]):  # (r0,t0,g0) (r0,t0,g1) (r0,t1) (r1)
         (ra,), (rb,) = env.rate([(ra,), (rb,)], ranks=placements)
@@ -244,7 +292,7 @@ def test_rate_all_orders_by_tournament_then_game(tmp_path: Path) -> None:
     b.game(GameSpec(second, 0, 0, 0, ids, [2, 1]))  # recorded first, rated second
     b.game(GameSpec(first, 5, 0, 0, ids, [1, 2]))
     b.close()
-    env = trueskill.TrueSkill()
+    env = trueskill.TrueSkill(tau=0.0)
     (ra,), (rb,) = env.rate([(env.create_rating(),), (env.create_rating(),)], ranks=[1, 2])
     (ra,), (rb,) = env.rate([(ra,), (rb,)], ranks=[2, 1])
     assert snapshot(rate_all(tmp_path / "a.db").ratings) == snapshot(

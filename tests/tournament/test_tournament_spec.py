@@ -57,7 +57,7 @@ def test_valid_spec_defaults(tmp_path: Path) -> None:
     assert spec.effective_workers(3) == 3
     assert spec.rating.resolved() == {
         "mu": trueskill.MU, "sigma": trueskill.SIGMA, "beta": trueskill.BETA,
-        "tau": trueskill.TAU, "draw_probability": trueskill.DRAW_PROBABILITY}
+        "tau": 0.0, "draw_probability": trueskill.DRAW_PROBABILITY}
     assert spec.backend == "local" and spec.results == "results/arena.db"
     assert spec.limits_object().decision_ms > 0
 

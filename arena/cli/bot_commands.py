@@ -68,7 +68,8 @@ def _register_doctor(app: typer.Typer) -> None:
         typer.echo(f"Runs as:     {report.user}"
                    + (f" (uid {report.uid})" if report.uid is not None else ""))
         typer.echo(f"Bot kit:     {report.kit_path} (on the bots' PYTHONPATH)")
-        typer.echo(f"Engine:      {engine_build()} in the referee; pure Python in bots")
+        typer.echo(f"Engine:      {engine_build()} in the referee; "
+                   f"{report.bot_engine or 'unknown'} in bots")
         if not report.can_run:
             typer.echo("Bots cannot run here:", err=True)
             for line in report.warnings:

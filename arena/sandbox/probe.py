@@ -12,13 +12,19 @@ Bot user: when the referee runs as root, bots run as ``arena-bot`` (created with
 Bot kit: the bots' interpreter must import ``arena`` (the kit, ``arena.sdk``) from a place the
 bot user can read, and the repository may not be one (e.g. under ``/root``). So the ``arena``
 package's ``*.py`` files are copied once per process into a fresh root-owned, world-readable
-``/tmp/arena-kit-XXXX/arena`` (removed at exit); ``kit_env()`` points PYTHONPATH at it.
+``/tmp/arena-kit-XXXX/arena`` (removed at exit); ``kit_env()`` points PYTHONPATH at it. The
+compiled engine's extension modules go too: a bot interpreter of the same Python minor version
+loads them (the engine's own guard still falls back to the sources when they are stale or
+built for another version). The probe imports the engine in the bots' interpreter; if the
+compiled modules fail to load there, ``kit_env()`` sets ``ARENA_PURE_PYTHON=1`` for bots and
+``bot_engine`` says why.
 """
 
 from __future__ import annotations
 
 import atexit
 import contextlib
+import importlib.machinery
 import json
 import logging
 import os
@@ -64,6 +70,12 @@ try:
 except Exception as exc:
     out["kit_error"] = repr(exc)
 try:
+    import arena.engine
+    from arena.engine._native import engine_build
+    out["engine"] = str(engine_build())
+except Exception as exc:
+    out["engine_error"] = repr(exc)
+try:
     socket.socket(socket.AF_INET, socket.SOCK_STREAM).close()
     out["inet"] = "allowed"
 except OSError as exc:
@@ -105,6 +117,11 @@ class SandboxReport:
     python_prefixes: tuple[str, ...] = ()
     #: Directory holding the read-only copy of the ``arena`` package (put it on PYTHONPATH).
     kit_path: Path = Path()
+    #: How the engine runs in bots (``compiled (...)`` or ``pure (why)``).
+    bot_engine: str = ""
+    #: True when the kit's compiled engine failed to load in the bots' interpreter: bots then
+    #: get ``ARENA_PURE_PYTHON=1``.
+    bot_engine_pure: bool = False
     #: The account bots run as, and its ids (None: the referee's own).
     user: str = ""
     uid: int | None = None
@@ -122,7 +139,8 @@ class SandboxReport:
         return {
             "layers": dict(self.layers), "level": self.level, "warnings": list(self.warnings),
             "python": self.python, "python_version": self.python_version,
-            "kit_path": str(self.kit_path), "user": self.user, "uid": self.uid,
+            "kit_path": str(self.kit_path), "bot_engine": self.bot_engine,
+            "user": self.user, "uid": self.uid,
             "gid": self.gid, "can_run": self.can_run, "disabled": sorted(self.disabled),
         }
 
@@ -165,7 +183,15 @@ def kit_path() -> Path:
 
 def kit_env() -> dict[str, str]:
     """Environment entries that let a bot's Python import the kit."""
-    return {"PYTHONPATH": str(probe().kit_path)}
+    report = probe()
+    env = {"PYTHONPATH": str(report.kit_path)}
+    if report.bot_engine_pure:
+        env["ARENA_PURE_PYTHON"] = "1"
+    return env
+
+
+#: What the kit holds: sources, markers, the build record, and compiled extension modules.
+_KIT_FILES = (".py", ".typed", ".json", *importlib.machinery.EXTENSION_SUFFIXES)
 
 
 def _make_kit() -> Path:
@@ -178,7 +204,7 @@ def _make_kit() -> Path:
         target.mkdir(parents=True, exist_ok=True)
         os.chmod(target, 0o755)
         for name in filenames:
-            if name.endswith((".py", ".typed", ".json")):
+            if name.endswith(_KIT_FILES):
                 shutil.copyfile(Path(dirpath) / name, target / name)
                 os.chmod(target / name, 0o644)
     os.chmod(root, 0o755)
@@ -259,6 +285,16 @@ def _run_check(report: SandboxReport, python: str,
         return None, reason
 
 
+def _bot_engine(result: dict[str, Any], python: str) -> tuple[str, bool]:
+    """(how the engine runs in bots, whether they must be told to use the sources), from the
+    check program's answer under the layers reached so far (the last one decides: a layer
+    may hide what the compiled modules need, e.g. a mount that forbids mapping them)."""
+    if "engine" in result:
+        return str(result["engine"]), False
+    return (f"pure (the compiled engine does not load in {python}: "
+            f"{result.get('engine_error', 'unknown error')})"), True
+
+
 def _read_all(fd: int, deadline: float) -> bytes:
     chunks = []
     while True:
@@ -332,6 +368,7 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
 
     # Interpreter: the first candidate that runs as the bot user and imports the kit.
     python, version, prefixes, why_python = "", "", (), []
+    bot_engine, engine_pure = "", False
     for candidate in _python_candidates():
         result, why = _run_check(replace(base, python=candidate), candidate)
         if result is None:
@@ -348,6 +385,7 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
         if result["nofile"] != _PROBE_LIMITS.open_files:
             layers["rlimits"] = "rlimits were not applied"
         python, version = candidate, ".".join(map(str, result["version"]))
+        bot_engine, engine_pure = _bot_engine(result, candidate)
         prefixes = tuple(sorted({os.path.realpath(result["prefix"]),
                                  os.path.realpath(result["base_prefix"]),
                                  os.path.dirname(os.path.realpath(candidate))}))
@@ -363,6 +401,7 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
         _log_once(report.warnings)
         return report
     base = replace(base, python=python, python_version=version, python_prefixes=prefixes,
+                   bot_engine=bot_engine, bot_engine_pure=engine_pure,
                    layers=dict(layers, bwrap=off, landlock=off, seccomp=off, cgroup=off))
 
     # bubblewrap: pid + network namespaces, read-only system, private /tmp.
@@ -380,6 +419,7 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
             layers["bwrap"] = "bwrap ran but without a new pid namespace"
         else:
             layers["bwrap"] = True
+            bot_engine, engine_pure = _bot_engine(result, python)
     uses_bwrap = layers["bwrap"] is True
     base = replace(base, bwrap=bwrap_path if uses_bwrap else None,
                    layers={**base.layers, "bwrap": layers["bwrap"]})
@@ -402,6 +442,7 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
             layers["landlock"] = "Landlock applied but /tmp stayed writable"
         else:
             layers["landlock"] = True
+            bot_engine, engine_pure = _bot_engine(result, python)
     base = replace(base, layers={**base.layers, "landlock": layers["landlock"]})
 
     # seccomp: the filter must load and refuse an AF_INET socket.
@@ -418,6 +459,7 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
             layers["seccomp"] = "the seccomp filter loaded but did not refuse sockets"
         else:
             layers["seccomp"] = True
+            bot_engine, engine_pure = _bot_engine(result, python)
     base = replace(base, layers={**base.layers, "seccomp": layers["seccomp"]})
 
     # cgroup v2: memory.max and pids.max per bot.
@@ -435,6 +477,7 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
                 status = f"the bot did not land in its cgroup under {parent}"
             else:
                 cgroup_parent = parent
+                bot_engine, engine_pure = _bot_engine(result, python)
         layers["cgroup"] = status
 
     for name, status in layers.items():
@@ -446,7 +489,8 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
         warnings.append(f"sandbox layer {name} is not active: {status}")
     report = replace(base, layers={k: layers[k] for k in LAYERS}, level=_level(layers),
                      warnings=warnings, bwrap=bwrap_path if uses_bwrap else None,
-                     cgroup_parent=cgroup_parent)
+                     cgroup_parent=cgroup_parent, bot_engine=bot_engine,
+                     bot_engine_pure=engine_pure)
     _log_once(report.warnings)
     return report
 

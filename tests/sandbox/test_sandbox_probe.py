@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import shutil
 import struct
+import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,9 +17,12 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.engine._native import engine_build
 from arena.errors import SandboxError
-from arena.sandbox import Limits, SandboxReport, probe
+from arena.sandbox import Limits, SandboxReport, kit_env, probe
 from arena.sandbox import seccomp as seccomp_module
-from arena.sandbox.probe import LAYERS, NOT_NEEDED
+from arena.sandbox.probe import _KIT_FILES, LAYERS, NOT_NEEDED, _bot_engine
+
+#: The module (``arena.sandbox.probe`` the attribute is the function of the same name).
+probe_module = importlib.import_module("arena.sandbox.probe")
 
 
 def test_probe_is_cached_once_per_process() -> None:
@@ -77,6 +83,42 @@ def test_kit_is_a_read_only_world_readable_copy_of_the_arena_package() -> None:
     assert os.access(probe().python, os.X_OK)
 
 
+def test_kit_carries_the_compiled_engine_beside_its_sources() -> None:
+    engine = Path(engine_build.__code__.co_filename).parent
+    compiled = sorted(p.name for p in engine.iterdir() if p.name.endswith(_KIT_FILES)
+                      and not p.name.endswith((".py", ".typed", ".json")))
+    kit = probe().kit_path / "arena" / "engine"
+    assert sorted(p.name for p in kit.iterdir()
+                  if p.name in compiled) == compiled
+    assert (kit / "_build.json").is_file() == (engine / "_build.json").is_file()
+
+
+def test_bots_run_the_compiled_engine_when_their_python_loads_it() -> None:
+    """Bots search with the engine: where the referee runs it compiled and the bots' Python is
+    the same minor version, they get it compiled too (checked in the sandbox itself)."""
+    report = probe()
+    same_minor = report.python_version.startswith("{}.{}.".format(*sys.version_info[:2]))
+    if engine_build().mode == "compiled" and same_minor:
+        assert report.bot_engine == str(engine_build())
+    else:
+        assert report.bot_engine.startswith("pure")
+    assert not report.bot_engine_pure
+    assert "ARENA_PURE_PYTHON" not in kit_env()
+
+
+def test_a_compiled_engine_that_fails_in_bots_falls_back_to_the_sources(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    engine, pure = _bot_engine({"engine_error": "ImportError('undefined symbol')"},
+                               "/usr/bin/python3")
+    assert (engine, pure) == ("pure (the compiled engine does not load in /usr/bin/python3: "
+                              "ImportError('undefined symbol'))", True)
+    assert _bot_engine({"engine": "compiled (mypyc, 14 modules)"}, "/usr/bin/python3") == (
+        "compiled (mypyc, 14 modules)", False)
+    monkeypatch.setattr(probe_module, "_cached",
+                        replace(probe(), bot_engine=engine, bot_engine_pure=pure))
+    assert kit_env() == {"PYTHONPATH": str(probe().kit_path), "ARENA_PURE_PYTHON": "1"}
+
+
 def test_limits_validate_and_come_from_settings() -> None:
     assert Limits().decision_ms == 1000 and Limits().max_strikes == 3
     limits = Limits.from_mapping({"decision_ms": 200, "memory_mb": 256})
@@ -113,7 +155,8 @@ def test_doctor_prints_the_checklist_and_exits_zero() -> None:
     for layer in LAYERS:
         assert f"] {layer}" in result.output
     assert report.python in result.output and report.user in result.output
-    assert f"Engine:      {engine_build()} in the referee; pure Python in bots" in result.output
+    assert (f"Engine:      {engine_build()} in the referee; {report.bot_engine} in bots"
+            in result.output)
 
 
 def test_doctor_json_is_the_report() -> None:

@@ -62,9 +62,23 @@ def _extension_modules() -> set[str]:
     return found
 
 
+def _foreign_builds() -> list[str]:
+    """Interpreter tags (``cpython-311``) of engine extensions this Python cannot load."""
+    tags = set()
+    for entry in os.listdir(_HERE):
+        parts = entry.split(".")
+        if len(parts) == 3 and parts[0] in COMPILED_MODULES and parts[2] == "so":
+            tags.add("-".join(parts[1].split("-")[:2]))
+    return sorted(tags)
+
+
 def _check(extensions: set[str] | None = None) -> EngineBuild:
     present = (_extension_modules() if extensions is None else extensions) & set(COMPILED_MODULES)
     if not present:
+        others = _foreign_builds()
+        if others:  # e.g. the bot kit's copy, read by another Python than the referee's
+            return EngineBuild("pure", f"compiled for {', '.join(others)}, not for "
+                                       f"{sys.implementation.cache_tag}")
         return EngineBuild("pure", "not compiled: installed without mypyc or ARENA_PURE_PYTHON=1")
     if os.environ.get("ARENA_PURE_PYTHON", "") not in ("", "0"):
         return EngineBuild("pure", "ARENA_PURE_PYTHON is set")

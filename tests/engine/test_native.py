@@ -109,6 +109,17 @@ def test_no_extensions_at_all_is_plain_pure_python(fake_engine: Path) -> None:
     assert _native._check().reason.startswith("not compiled")
 
 
+def test_extensions_built_for_another_python_say_so(fake_engine: Path) -> None:
+    """The bot kit carries the referee's extensions; a bot interpreter of another minor
+    version cannot load them and runs the sources, and ``arena doctor`` says why."""
+    for extension in fake_engine.glob("*.so"):
+        extension.rename(fake_engine / (extension.name.split(".")[0]
+                                        + ".cpython-39-x86_64-linux-gnu.so"))
+    build = _native._check()
+    assert (build.mode, build.reason) == (
+        "pure", f"compiled for cpython-39, not for {sys.implementation.cache_tag}")
+
+
 def test_the_switch_wins_over_a_fresh_build(fake_engine: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ARENA_PURE_PYTHON", "1")

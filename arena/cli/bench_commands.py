@@ -133,6 +133,9 @@ def _register_protocol_bench(bench_app: typer.Typer) -> None:
         games: Annotated[int, typer.Option("--games", "-g", min=1,
                                            help="Games of the sandboxed match.")] = 20,
         seed: Annotated[int, typer.Option("--seed", help="Seed of the games.")] = 0,
+        pin: Annotated[bool, typer.Option(
+            "--one-core", help="Pin the referee and every process it starts to one CPU "
+                               "(both ends of each pipe on one core).")] = False,
         fmt: Annotated[str, typer.Option("--format", "-f", metavar="table|json",
                                          help="table or json.")] = "table",
     ) -> None:
@@ -140,7 +143,7 @@ def _register_protocol_bench(bench_app: typer.Typer) -> None:
         from arena.referee.bench import run_protocol_bench
 
         _check_format(fmt)
-        result = run_protocol_bench(decisions=decisions, games=games, seed=seed)
+        result = run_protocol_bench(decisions=decisions, games=games, seed=seed, pin=pin)
         _emit(result, fmt)
 
     bench_app.command("protocol", help=help_text)(protocol_command)

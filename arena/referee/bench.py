@@ -38,11 +38,12 @@ import statistics
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
+from arena.engine.bench import one_core
 from arena.errors import SandboxError
 from arena.protocol import messages
 from arena.protocol.transport import Line, measure_ping_pong_floor
@@ -86,6 +87,8 @@ class ProtocolBench:
     match_game_rate: float
     local_rate: float
     sandbox_level: str
+    #: The CPU the referee and its children were pinned to (``--one-core``), else None.
+    cpu: int | None = None
 
     @property
     def ratio(self) -> float:
@@ -117,12 +120,14 @@ class ProtocolBench:
             "match_decisions_per_s": round(self.match_rate),
             "match_in_game_decisions_per_s": round(self.match_game_rate),
             "in_process_decisions_per_s": round(self.local_rate),
-            "sandbox_level": self.sandbox_level,
+            "sandbox_level": self.sandbox_level, "cpu": self.cpu,
         }
 
     def render(self) -> str:
         return "\n".join([
-            f"Sandbox level: {self.sandbox_level}",
+            f"Sandbox level: {self.sandbox_level}" + (
+                "" if self.cpu is None else
+                f"; the referee and every process it starts pinned to CPU {self.cpu}"),
             f"Referee round trip per decision (trivial bots, {self.decisions} decisions): "
             f"median {self.round_trip_s * 1e6:.1f} us, p90 {self.round_trip_p90_s * 1e6:.1f} us",
             f"The same with a bare protocol child instead of the kit (the referee alone): "
@@ -287,9 +292,20 @@ def _round_trips(clients: list[BotClient], decisions: int, seed: int, first_game
 
 
 def run_protocol_bench(decisions: int = 5000, games: int = 20, seed: int = 0,
-                       warmup: int = 300, blocks: int = 5) -> ProtocolBench:
+                       warmup: int = 300, blocks: int = 5, *,
+                       pin: bool = False) -> ProtocolBench:
     """Measure the three figures (see the module docstring); round trips and floor in
-    ``blocks`` alternating blocks of ``decisions / blocks`` each."""
+    ``blocks`` alternating blocks of ``decisions / blocks`` each. With ``pin``, the referee
+    and every process it starts (they inherit it) run on one CPU: both ends of every pipe
+    share a core, and a wake-up never crosses to the other one."""
+    if not pin:
+        return _measure(decisions, games, seed, warmup, blocks)
+    with one_core() as cpu:
+        return replace(_measure(decisions, games, seed, warmup, blocks), cpu=cpu)
+
+
+def _measure(decisions: int, games: int, seed: int, warmup: int,
+             blocks: int) -> ProtocolBench:
     limits = Limits(decision_ms=5000, time_bank_ms=0)
     times: list[float] = []
     bare_times: list[float] = []

@@ -6,6 +6,7 @@ These run real sandboxed bots (the sample bots and the hostile fixtures) with sm
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -183,4 +184,16 @@ def test_bench_protocol_reports_the_three_figures() -> None:
                 "paced_ratio", "bare_paced_ratio",
                 "match_decisions_per_s", "in_process_decisions_per_s"):
         assert data[key] > 0, key
-    assert data["sandbox_level"] == probe().level
+    assert data["sandbox_level"] == probe().level and data["cpu"] is None
+
+
+@needs_sandbox
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity"), reason="no CPU affinity here")
+def test_bench_protocol_one_core_pins_the_referee_and_its_children() -> None:
+    before = os.sched_getaffinity(0)
+    result = _run("bench", "protocol", "--decisions", "100", "--games", "1", "--one-core")
+    assert result.exit_code == 0, result.output
+    cpu = min(before)
+    assert (f"Sandbox level: {probe().level}; the referee and every process it starts pinned "
+            f"to CPU {cpu}") in result.stdout
+    assert os.sched_getaffinity(0) == before  # restored afterwards

@@ -374,6 +374,8 @@ def _open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> Tournam
                 gone = [k for k in old.get("entrants", []) if k not in new["entrants"]]
                 came = [k for k in new["entrants"] if k not in old.get("entrants", [])]
                 what += f" ({', '.join(gone) or '-'} -> {', '.join(came) or '-'})"
+            if "rating" in changed:
+                what += _rating_change(old.get("rating") or {}, new["rating"], spec)
             raise StoreError(
                 f"tournament '{spec.name}' exists with a different spec (hash {row.spec_hash}, "
                 f"this spec {spec_hash}{what}); use --fresh to start anew, or rename it")
@@ -390,6 +392,20 @@ def _open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> Tournam
         games_planned=planned_games(spec),
         spec_path=str(spec.source) if spec.source is not None else None,
         bots=[(b.name, b.version, str(b.path), dict(b.metadata)) for b in spec.entrants])
+
+
+def _rating_change(old: dict[str, Any], new: dict[str, Any], spec: TournamentSpec) -> str:
+    """Which rating parameters differ; a hint when only the default tau moved (it was
+    ``sigma / 100`` before bots were rated without drift)."""
+    keys = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+    text = " (" + ", ".join(f"{k} {old.get(k):.4g} -> {new.get(k):.4g}"
+                             if isinstance(old.get(k), (int, float))
+                             and isinstance(new.get(k), (int, float))
+                             else f"{k} {old.get(k)!r} -> {new.get(k)!r}" for k in keys) + ")"
+    if keys == ["tau"] and spec.rating.tau is None:
+        text += (f"; tau now defaults to 0 (bots do not drift): set rating.tau: "
+                 f"{old['tau']!r} in the spec to resume with the old value")
+    return text
 
 
 def resume_hint(spec: TournamentSpec) -> str:

@@ -245,6 +245,28 @@ def test_changed_spec_is_refused_and_fresh_starts_anew(tmp_path: Path) -> None:
     conn.close()
 
 
+def test_a_tournament_from_before_tau_defaulted_to_0_names_the_value_to_resume_with(
+        tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    small = {"name": "tiny", "format": "round_robin", "bots": BOTS[:2], "rounds": 1,
+             "games_per_match": 1}
+    old_tau = 25 / 3 / 100  # trueskill's own default, the arena's before
+    old = write_spec(tmp_path / "old.yaml", db, **small, rating={"tau": old_tau})
+    run_tournament(load_spec(old), 1, progress=False)
+    today = write_spec(tmp_path / "spec.yaml", db, **small)
+    with pytest.raises(StoreError) as info:
+        run_tournament(load_spec(today), 1, progress=False)
+    assert (f"rating changed (tau 0.08333 -> 0); tau now defaults to 0 (bots do not drift): "
+            f"set rating.tau: {old_tau!r} in the spec to resume with the old value); "
+            "use --fresh") in str(info.value)
+    again = write_spec(tmp_path / "again.yaml", db, **small, rating={"tau": old_tau})
+    assert run_tournament(load_spec(again), 1, progress=False).games_before == 1
+    other = write_spec(tmp_path / "other.yaml", db, **small, rating={"tau": old_tau, "mu": 30})
+    with pytest.raises(StoreError, match=r"rating changed \(beta 4.167 -> 5, mu 25 -> 30, "
+                                         r"sigma 8.333 -> 10\)\); use --fresh"):
+        run_tournament(load_spec(other), 1, progress=False)
+
+
 def test_four_player_duplicate_rotates_every_seat_over_one_deal(tmp_path: Path) -> None:
     db = tmp_path / "four.db"
     spec = write_spec(tmp_path / "spec.yaml", db, name="four", format="round_robin",

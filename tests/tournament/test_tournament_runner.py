@@ -76,12 +76,19 @@ def signature(db: Path, name: str) -> dict[str, Any]:
     return {"games": games, "tables": tables, "byes": byes}
 
 
+def _terminal_sigint() -> None:
+    """SIGINT as in a terminal, whatever the test run inherited: a job started in the
+    background (``cmd &`` in a script, as CI runners may) ignores it, and a Python started
+    that way keeps ignoring it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def arena_run(spec: Path, *extra: str) -> subprocess.Popen[str]:
     """A real ``arena run`` process (``python -m arena.cli.main``) in its own session."""
     return subprocess.Popen(
         [sys.executable, "-m", "arena.cli.main", "run", str(spec), "--no-progress", *extra],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True)
+        start_new_session=True, preexec_fn=_terminal_sigint)
 
 
 def children(pid: int) -> set[int]:

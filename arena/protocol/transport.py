@@ -182,6 +182,7 @@ class SubprocessTransport:
             return Closed(self.process.exit_status())
         if self._overflow is not None:
             return self._overflow
+        look = True  # a reply often arrives while the referee writes: read before waiting
         while True:
             line = self._take_line()
             if line is not None:
@@ -190,6 +191,10 @@ class SubprocessTransport:
                 return self._overflow
             if self._eof:
                 return Closed(self._status_after_eof(deadline))
+            if look:
+                look = False
+                if self._read_available():
+                    continue
             timeout = deadline - time.monotonic()
             if timeout <= 0:
                 # One last non-blocking look: a reply that is already there is not late.

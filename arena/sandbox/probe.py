@@ -368,7 +368,8 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
 
     # Interpreter: the first candidate that runs as the bot user and imports the kit.
     python, version, prefixes, why_python = "", "", (), []
-    bot_engine, engine_pure = "", False
+    #: The check program's answer under the most layers so far: it says how bots get the engine.
+    engine_check: dict[str, Any] = {}
     for candidate in _python_candidates():
         result, why = _run_check(replace(base, python=candidate), candidate)
         if result is None:
@@ -385,7 +386,7 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
         if result["nofile"] != _PROBE_LIMITS.open_files:
             layers["rlimits"] = "rlimits were not applied"
         python, version = candidate, ".".join(map(str, result["version"]))
-        bot_engine, engine_pure = _bot_engine(result, candidate)
+        engine_check = result
         prefixes = tuple(sorted({os.path.realpath(result["prefix"]),
                                  os.path.realpath(result["base_prefix"]),
                                  os.path.dirname(os.path.realpath(candidate))}))
@@ -401,7 +402,6 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
         _log_once(report.warnings)
         return report
     base = replace(base, python=python, python_version=version, python_prefixes=prefixes,
-                   bot_engine=bot_engine, bot_engine_pure=engine_pure,
                    layers=dict(layers, bwrap=off, landlock=off, seccomp=off, cgroup=off))
 
     # bubblewrap: pid + network namespaces, read-only system, private /tmp.
@@ -419,7 +419,7 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
             layers["bwrap"] = "bwrap ran but without a new pid namespace"
         else:
             layers["bwrap"] = True
-            bot_engine, engine_pure = _bot_engine(result, python)
+            engine_check = result
     uses_bwrap = layers["bwrap"] is True
     base = replace(base, bwrap=bwrap_path if uses_bwrap else None,
                    layers={**base.layers, "bwrap": layers["bwrap"]})
@@ -442,7 +442,7 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
             layers["landlock"] = "Landlock applied but /tmp stayed writable"
         else:
             layers["landlock"] = True
-            bot_engine, engine_pure = _bot_engine(result, python)
+            engine_check = result
     base = replace(base, layers={**base.layers, "landlock": layers["landlock"]})
 
     # seccomp: the filter must load and refuse an AF_INET socket.
@@ -459,7 +459,7 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
             layers["seccomp"] = "the seccomp filter loaded but did not refuse sockets"
         else:
             layers["seccomp"] = True
-            bot_engine, engine_pure = _bot_engine(result, python)
+            engine_check = result
     base = replace(base, layers={**base.layers, "seccomp": layers["seccomp"]})
 
     # cgroup v2: memory.max and pids.max per bot.
@@ -477,7 +477,7 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
                 status = f"the bot did not land in its cgroup under {parent}"
             else:
                 cgroup_parent = parent
-                bot_engine, engine_pure = _bot_engine(result, python)
+                engine_check = result
         layers["cgroup"] = status
 
     for name, status in layers.items():
@@ -487,6 +487,7 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
         if status.startswith(NOT_NEEDED):
             continue
         warnings.append(f"sandbox layer {name} is not active: {status}")
+    bot_engine, engine_pure = _bot_engine(engine_check, python)
     report = replace(base, layers={k: layers[k] for k in LAYERS}, level=_level(layers),
                      warnings=warnings, bwrap=bwrap_path if uses_bwrap else None,
                      cgroup_parent=cgroup_parent, bot_engine=bot_engine,

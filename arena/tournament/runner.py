@@ -398,10 +398,11 @@ def _rating_change(old: dict[str, Any], new: dict[str, Any], spec: TournamentSpe
     """Which rating parameters differ; a hint when only the default tau moved (it was
     ``sigma / 100`` before bots were rated without drift)."""
     keys = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
-    text = " (" + ", ".join(f"{k} {old.get(k):.4g} -> {new.get(k):.4g}"
-                             if isinstance(old.get(k), (int, float))
-                             and isinstance(new.get(k), (int, float))
-                             else f"{k} {old.get(k)!r} -> {new.get(k)!r}" for k in keys) + ")"
+
+    def show(value: Any) -> str:
+        return f"{value:.4g}" if isinstance(value, int | float) else repr(value)
+
+    text = " (" + ", ".join(f"{k} {show(old.get(k))} -> {show(new.get(k))}" for k in keys) + ")"
     if keys == ["tau"] and spec.rating.tau is None:
         text += (f"; tau now defaults to 0 (bots do not drift): set rating.tau: "
                  f"{old['tau']!r} in the spec to resume with the old value")

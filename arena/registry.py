@@ -12,7 +12,9 @@ A bot reference is one of
 
 The referee never imports bot code: module metadata is read from the source with :mod:`ast`
 and manifests with ``yaml.safe_load``. A bot's version is the content hash of its files, so
-the same name with edited files is a different version in the results.
+the same name with edited files is a different version in the results. A bot entered with
+options (:meth:`BotSpec.with_options`, e.g. a search budget from a tournament spec) plays
+differently, so its version also names them: ``<files>+o<options>``.
 """
 
 from __future__ import annotations
@@ -20,12 +22,13 @@ from __future__ import annotations
 import ast
 import datetime as dt
 import hashlib
+import json
 import os
 import re
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +43,7 @@ __all__ = [
     "REGISTRY_FILE",
     "BotSpec",
     "content_version",
+    "options_digest",
     "default_bots_dir",
     "list_bots",
     "resolve",
@@ -76,16 +80,31 @@ class BotSpec:
     metadata: dict[str, Any] = field(default_factory=dict)
     kind: str = "module"  # "module" (kit runner) or "command" (any language)
     files: tuple[Path, ...] = ()
+    #: Settings sent to the bot in ``hello`` (``options``), e.g. a fixed search budget.
+    options: dict[str, Any] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
         """``name@version``: the identity of a bot in results."""
         return f"{self.name}@{self.version}"
 
+    @property
+    def files_version(self) -> str:
+        """The content hash of the files alone (the version without the options' part)."""
+        return self.version.partition("+")[0]
+
+    def with_options(self, options: dict[str, Any]) -> BotSpec:
+        """This bot with ``options`` for ``hello``; its version names them, so results of
+        one bot under different settings stay apart."""
+        if not options:
+            return replace(self, options={}, version=self.files_version)
+        return replace(self, options=dict(options),
+                       version=f"{self.files_version}+o{options_digest(options)}")
+
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "version": self.version, "path": str(self.path),
                 "command": list(self.command), "kind": self.kind,
-                "metadata": dict(self.metadata)}
+                "metadata": dict(self.metadata), "options": dict(self.options)}
 
 
 def default_bots_dir() -> Path:
@@ -117,6 +136,13 @@ def content_version(files: list[Path] | tuple[Path, ...], root: Path) -> str:
         digest.update(file.relative_to(root).as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(file.read_bytes()).digest())
     return digest.hexdigest()[:12]
+
+
+def options_digest(options: dict[str, Any]) -> str:
+    """First 8 hex digits of a sha256 over the options as canonical JSON (key order does not
+    matter)."""
+    text = json.dumps(options, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
 
 
 # --------------------------------------------------------------------------- metadata

@@ -26,9 +26,9 @@ Budget per decision: ``ms`` milliseconds of CPU time (process time, so that a lo
 does not weaken it; times ``players / 2`` at bigger tables, whose playouts are longer), never
 more than ``wall_ms`` of wall-clock time nor a third of the time the referee grants (decision
 limit plus what is left of the time bank), and/or ``iterations`` (descents). Class
-attributes; the environment variables ``ARENA_ISMCTS_MS`` and ``ARENA_ISMCTS_ITERATIONS``
-override them in-process (the sandbox clears the environment and copies a module bot alone,
-so a sandboxed variant is a copy of this file with other values). Random choices come from
+attributes; a tournament entry sets them as options (``{bot: ismcts, options: {iterations:
+250}}``, see :meth:`ISMCTSBot.configure`), and the environment variables ``ARENA_ISMCTS_MS``
+and ``ARENA_ISMCTS_ITERATIONS`` override them in-process. Random choices come from
 ``self.rng``, which the referee seeds for every game: with an iteration budget (``ms = 0``)
 the bot replays move for move. Decisions it does not search get the kit's ``default_reply``:
 the same greedy policy, from what the bot knows, as its playouts assume.
@@ -148,6 +148,30 @@ class ISMCTSBot(SearchBot):
         #: Descents made by the last search (for benchmarks and tests).
         self.last_iterations = 0
 
+    #: The settings a tournament entry may give (``options``), and their types.
+    SETTINGS = {"ms": float, "wall_ms": float, "iterations": int, "exploration": float,
+                "bias": float, "width": int, "margin": float, "model_from": int}
+
+    def configure(self, options: dict[str, Any]) -> None:
+        """Read the entry's settings (``{bot: ismcts, options: {iterations: 250}}``). A
+        budget of ``iterations`` alone also turns the time budget off (``ms = 0``), so the
+        bot replays move for move; an unknown name or a bad value is refused (the match then
+        reports a start-up failure quoting it) rather than silently searched otherwise."""
+        super().configure(options)
+        for name, value in options.items():
+            kind = self.SETTINGS.get(name)
+            if kind is None:
+                raise ValueError(f"ismcts: unknown option {name!r} (known: "
+                                 f"{', '.join(self.SETTINGS)})")
+            if isinstance(value, bool) or not isinstance(value, int | float) or value < 0 \
+                    or (kind is int and value != int(value)):
+                what = "a whole number" if kind is int else "a number"
+                raise ValueError(f"ismcts: option {name} must be {what} of at least 0, "
+                                 f"got {value!r}")
+            setattr(self, name, kind(value))
+        if "iterations" in options and "ms" not in options:
+            self.ms = 0.0
+
     def act(self, request: Request) -> int:
         view = self.view(request)
         rng = random.Random(self.rng.getrandbits(64))  # self.rng: seeded by the referee
@@ -185,6 +209,10 @@ class ISMCTSBot(SearchBot):
                     self.iterate(root, state.clone(), me, random.Random(future), option))
             done += len(options)
         self.last_iterations = done
+        if self.ms <= 0 and self.iterations > 0 and done + len(options) <= limit:
+            # the clock, not the budget, ended a search meant to replay move for move: say so
+            self.log(f"[ismcts] the wall-clock cap ({wall:.0f} ms) stopped the search after "
+                     f"{done} of {self.iterations} iterations: this move may not replay")
         return self.choose(rewards, preferred)
 
     def choose(self, rewards: dict[int, list[float]], preferred: int) -> int:

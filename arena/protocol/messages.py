@@ -149,15 +149,18 @@ def _preview(line: bytes | str, limit: int = 80) -> str:
 # referee -> bot
 
 
-def hello(limits: Mapping[str, Any] | None = None, **extra: Any) -> bytes:
+def hello(limits: Mapping[str, Any] | None = None,
+          options: Mapping[str, Any] | None = None, **extra: Any) -> bytes:
     """The first line a bot reads; it must answer ``ready`` within the start-up time.
 
     ``limits`` tells the bot its budget (``decision_ms``, ``time_bank_ms``, ``startup_ms``,
-    ``max_strikes``) so it can plan rather than be surprised.
+    ``max_strikes``) so it can plan rather than be surprised; ``options`` the settings its
+    tournament entry gives it (e.g. a search budget), always an object, empty when none.
     """
     message: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION}
     if limits is not None:
         message["limits"] = dict(limits)
+    message["options"] = dict(options or {})
     message.update(extra)
     return encode(message)
 

@@ -42,6 +42,12 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                     "max_strikes": _NAT,
                 },
             },
+            "options": {
+                "type": "object",
+                "description": "the settings the bot's tournament entry gives it (empty when "
+                               "none)",
+                "additionalProperties": {"type": ["string", "number", "boolean"]},
+            },
         },
         ["protocol"],
     ),
@@ -123,19 +129,21 @@ _TYPES: dict[str, tuple[type, ...]] = {
 
 
 def _check(value: Any, schema: dict[str, Any], where: str, errors: list[str]) -> None:
-    """The subset of JSON Schema these schemas use (type, const, required, properties,
-    additionalProperties, items, minimum, minLength, minItems, maxItems)."""
+    """The subset of JSON Schema these schemas use (type or a list of types, const,
+    required, properties, additionalProperties, items, minimum, minLength, minItems,
+    maxItems)."""
     if "const" in schema and (value != schema["const"] or type(value) is bool
                               and type(schema["const"]) is not bool):
         errors.append(f"{where}: expected {schema['const']!r}, got {value!r}")
         return
     kind = schema.get("type")
     if kind is not None:
-        ok = isinstance(value, _TYPES[kind])
-        if kind in ("integer", "number") and type(value) is bool:
-            ok = False
-        if not ok:
-            errors.append(f"{where}: expected {kind}, got {type(value).__name__}")
+        kinds = [kind] if isinstance(kind, str) else kind  # a type or a list of them
+        if not any(isinstance(value, _TYPES[k])
+                   and not (k in ("integer", "number") and type(value) is bool)
+                   for k in kinds):
+            errors.append(f"{where}: expected {' or '.join(kinds)}, got "
+                          f"{type(value).__name__}")
             return
     if isinstance(value, dict):
         for key in schema.get("required", ()):

@@ -97,7 +97,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
 
         launcher = sandbox_launcher()
     client = BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
-                       metadata=spec.metadata, launcher=launcher)
+                       metadata=spec.metadata, launcher=launcher, options=spec.options)
     report = CheckReport(spec.name, spec.version)
     try:
         failure = client.start()

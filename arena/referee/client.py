@@ -169,7 +169,8 @@ class BotClient:
 
     def __init__(self, command: Sequence[str], workdir: Any, limits: Any, *, name: str = "bot",
                  key: str | None = None, metadata: Mapping[str, Any] | None = None,
-                 launcher: Launcher | None = None) -> None:
+                 launcher: Launcher | None = None,
+                 options: Mapping[str, Any] | None = None) -> None:
         self.command = tuple(command)
         self.workdir = workdir
         self.limits = limits
@@ -179,6 +180,8 @@ class BotClient:
         self.ready_name: str | None = None
         #: Registered metadata, overridden by what the bot says in ``ready``.
         self.metadata: dict[str, Any] = dict(metadata or {})
+        #: Settings for the bot, sent in every ``hello`` (a tournament entry's ``options``).
+        self.options: dict[str, Any] = dict(options or {})
         if launcher is None:
             from arena.referee.launch import sandbox_launcher
 
@@ -235,7 +238,7 @@ class BotClient:
                   "time_bank_ms": self.limits.time_bank_ms,
                   "startup_ms": self.limits.startup_ms, "max_strikes": self.limits.max_strikes}
         self._hello_deadline = _monotonic() + self.limits.startup_ms / 1000
-        if not self.conn.send(messages.hello(limits)):
+        if not self.conn.send(messages.hello(limits, options=self.options)):
             return self._start_failed("exited before reading 'hello'" + self._ended_how())
         return None
 

@@ -369,7 +369,8 @@ def play_match(request: MatchRequest,
         launcher = sandbox_launcher()
         warnings = sandbox_warnings()
     clients = [BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
-                         metadata=spec.metadata, launcher=launcher) for spec in specs]
+                         metadata=spec.metadata, launcher=launcher,
+                         options=spec.options) for spec in specs]
     began = _perf()
     try:
         games = run_games(clients, games=request.games, seed=request.seed,

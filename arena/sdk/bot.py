@@ -84,6 +84,9 @@ class Bot:
 
     ``self.rng`` is a :class:`random.Random` reseeded by the referee's ``bot_seed`` at every
     game start: use it for every random choice and the same tournament replays move for move.
+
+    :meth:`configure` receives the settings of the bot's tournament entry (``hello``'s
+    ``options``) before the first game; override it to read them.
     """
 
     name: str = ""
@@ -107,6 +110,19 @@ class Bot:
     @rng.setter
     def rng(self, value: random.Random) -> None:
         self.__dict__["_rng"] = value
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The settings given to :meth:`configure` (empty until then, and when none)."""
+        options: dict[str, Any] = self.__dict__.setdefault("_options", {})
+        return options
+
+    def configure(self, options: dict[str, Any]) -> None:
+        """Take the settings of the bot's tournament entry (``{bot: ..., options: {...}}``),
+        sent in ``hello`` before the first game. The default keeps them in :attr:`options`;
+        a bot that reads them overrides this, and may raise ``ValueError`` for a bad one:
+        the match then reports the bot's start-up failure with that message."""
+        self.__dict__["_options"] = dict(options)
 
     def seed(self, bot_seed: int | None) -> None:
         """Reseed :attr:`rng` for a new game (the runner calls it before on_game_start)."""

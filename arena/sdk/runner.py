@@ -215,6 +215,8 @@ def serve(bot: Bot, infile: BinaryIO, out_fd: int) -> int:
         elif kind == "event":
             bot.on_event(message.get("event") or {})
         elif kind == "hello":
+            options = message.get("options")
+            bot.configure(dict(options) if isinstance(options, dict) else {})
             metadata = bot.metadata()
             write((_dumps({"type": "ready", "protocol": 1, **metadata}) + "\n").encode())
         elif kind == "game_start":

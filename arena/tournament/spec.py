@@ -95,42 +95,80 @@ class RatingSpec(BaseModel):
 
 
 class BotEntry(BaseModel):
-    """A bot entered under another name (``{bot: random, name: random-2}``), e.g. to seat two
-    copies of one bot at a table; ratings and results then keep them apart."""
+    """A bot entered under another name or with options: ``{bot: random, name: random-2}``
+    (two copies of one bot at a table; ratings and results keep them apart) or
+    ``{bot: ismcts, options: {iterations: 250}}`` (settings sent to the bot in ``hello``; the
+    version then names them, so differently set copies are rated apart)."""
 
     model_config = ConfigDict(extra="forbid")
 
     bot: str
-    name: str
+    name: str | None = None
+    options: dict[str, str | int | float | bool] = Field(default_factory=dict)
 
     def __str__(self) -> str:
-        return f"{self.bot} as {self.name}"
+        return f"{self.bot} as {self.name}" if self.name else self.bot
+
+
+#: What an option's value may be: a JSON scalar (bots read them from ``hello``).
+_OPTION_TYPES = (str, int, float, bool)
+
+
+def _options(value: Any, where: str) -> tuple[dict[str, Any], list[str]]:
+    """An entry's ``options``: a mapping of names to JSON scalars."""
+    if not isinstance(value, dict):
+        return {}, [f"{where}: must be a mapping of option names to values, got "
+                    f"{_shown(value)}"]
+    problems = []
+    for key, item in value.items():
+        if isinstance(key, bool):
+            problems.append(f"{where}: option name {key} is not a name: YAML reads an unquoted "
+                            "on, off, yes or no as true or false; quote it")
+        elif not isinstance(key, str) or not _valid_name(key):
+            problems.append(f"{where}: option name {key!r} must be 1-60 {_NAME_CHARS}, "
+                            "starting with a letter or digit")
+        elif not isinstance(item, _OPTION_TYPES) or (
+                isinstance(item, float) and item != item):  # NaN is not JSON
+            problems.append(f"{where}.{key}: must be a string, number or true/false, got "
+                            f"{_shown(item)}")
+    return dict(value), problems
 
 
 def _entry(value: Any, where: str) -> str | BotEntry:
-    """One item of ``bots``/``challengers``: a reference, or a mapping with ``bot`` and
-    ``name``; raises ValueError lines naming the item."""
+    """One item of ``bots``/``challengers``: a reference, or a mapping with ``bot`` and a
+    ``name``, ``options`` or both; raises ValueError lines naming the item."""
     if isinstance(value, str) and value.strip():
         return value.strip()
     if isinstance(value, dict):
         problems = []
-        unknown = sorted(set(value) - {"bot", "name"})
+        unknown = sorted(set(value) - {"bot", "name", "options"})
         if unknown:
             problems.append(f"{where}: unknown key(s) {', '.join(map(str, unknown))} "
-                            "(an entry is a bot reference, or {bot: REF, name: NAME})")
-        for key in ("bot", "name"):
-            item = value.get(key)
-            if not isinstance(item, str) or not item.strip():
-                problems.append(f"{where}.{key}: is required (a non-empty string)")
+                            "(an entry is a bot reference, or {bot: REF, name: NAME, "
+                            "options: {...}})")
+        bot = value.get("bot")
+        if not isinstance(bot, str) or not bot.strip():
+            problems.append(f"{where}.bot: is required (a non-empty string)")
         name = value.get("name")
-        if isinstance(name, str) and name.strip() and not _valid_name(name.strip()):
-            problems.append(f"{where}.name: must be 1-60 {_NAME_CHARS}, starting with a "
-                            f"letter or digit; got {name!r}")
+        if "name" in value:
+            if not isinstance(name, str) or not name.strip():
+                problems.append(f"{where}.name: must be a non-empty string")
+            elif not _valid_name(name.strip()):
+                problems.append(f"{where}.name: must be 1-60 {_NAME_CHARS}, starting with a "
+                                f"letter or digit; got {name!r}")
+        options: dict[str, Any] = {}
+        if "options" in value:
+            options, bad = _options(value["options"], f"{where}.options")
+            problems.extend(bad)
+        if "name" not in value and "options" not in value and not unknown:
+            problems.append(f"{where}: give a name, options or both (a bare bot is written "
+                            "as its reference)")
         if problems:
             raise ValueError("\n".join(problems))
-        return BotEntry(bot=str(value["bot"]).strip(), name=str(value["name"]).strip())
-    raise ValueError(f"{where}: must be a bot name or path (or {{bot: REF, name: NAME}}), "
-                     f"got {_shown(value)}")
+        return BotEntry(bot=str(bot).strip(),
+                        name=name.strip() if isinstance(name, str) else None, options=options)
+    raise ValueError(f"{where}: must be a bot name or path (or {{bot: REF, name: NAME, "
+                     f"options: {{...}}}}), got {_shown(value)}")
 
 
 def _valid_name(value: str) -> bool:
@@ -418,6 +456,7 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
     bots = [resolved[f"bots[{i}]"] for i in range(len(spec.bots))]
     entrants: list[BotSpec] = []
     seen: dict[str, str] = {}
+    names: dict[str, str] = {}
     for field, group in (("challengers", challengers), ("bots", bots)):
         for i, bot in enumerate(group):
             where = f"{field}[{i}]"
@@ -428,7 +467,14 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
                 problems.append(f"{where}: {bot.name} ({bot.key}) is listed twice "
                                 f"(also {first})")
                 continue
+            other = names.get(bot.name)
+            if other is not None:  # tables and leaderboards show names: one name, one bot
+                problems.append(f"{where}: the name {bot.name} is taken by {other} (another "
+                                "version or other options); enter it as {bot: REF, name: "
+                                "NAME}")
+                continue
             seen[bot.key] = where
+            names[bot.name] = where
             entrants.append(bot)
     k = max(spec.table_sizes)
     if spec.format == "swiss" and len(spec.table_sizes) > 1:
@@ -477,9 +523,11 @@ def _unknown_bots(data: dict[str, Any], base: Path | None) -> list[str]:
 def _resolve(entry: str | BotEntry, base: Path | None) -> BotSpec:
     """A bot reference; a relative path is tried from the working directory, then from the
     spec file's directory (so a spec can sit next to its bots). An entry with its own name
-    keeps the bot's files and version under that name."""
+    keeps the bot's files and version under that name; one with options carries them and a
+    version that names them."""
     if isinstance(entry, BotEntry):
-        return dataclasses.replace(_resolve(entry.bot, base), name=entry.name)
+        bot = _resolve(entry.bot, base).with_options(entry.options)
+        return dataclasses.replace(bot, name=entry.name) if entry.name else bot
     ref = entry
     try:
         return resolve(ref)

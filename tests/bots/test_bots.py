@@ -136,6 +136,49 @@ def test_ismcts_is_deterministic_given_its_seed() -> None:
     assert len(first) > 5
 
 
+def test_ismcts_reads_its_entry_options() -> None:
+    b = bot("ismcts")
+    b.configure({"iterations": 12, "width": 2})
+    assert (b.iterations, b.width, b.ms) == (12, 2, 0.0)  # type: ignore[attr-defined]
+    timed = bot("ismcts")
+    timed.configure({"iterations": 12, "ms": 40})
+    assert (timed.iterations, timed.ms) == (12, 40.0)  # type: ignore[attr-defined]
+
+    def moves(first: Bot) -> list[int]:
+        made: list[int] = []
+
+        def record(state, request, choice):  # type: ignore[no-untyped-def]
+            if request.seat == 0:
+                made.append(choice)
+
+        play([first, bot("heuristic")], 11, check=record)
+        return made
+
+    def configured() -> Bot:
+        b = bot("ismcts")
+        b.configure({"iterations": 16})
+        return b
+
+    # configured by options, it replays, and like the bot with the attributes set
+    assert moves(configured()) == moves(configured()) == moves(fast_ismcts(16))
+
+
+@pytest.mark.parametrize(("options", "message"), [
+    ({"iteration": 5}, "ismcts: unknown option 'iteration' (known: ms, wall_ms, iterations, "
+                       "exploration, bias, width, margin, model_from)"),
+    ({"iterations": -1}, "ismcts: option iterations must be a whole number of at least 0, "
+                         "got -1"),
+    ({"iterations": 2.5}, "ismcts: option iterations must be a whole number of at least 0, "
+                          "got 2.5"),
+    ({"ms": "fast"}, "ismcts: option ms must be a number of at least 0, got 'fast'"),
+    ({"ms": True}, "ismcts: option ms must be a number of at least 0, got True"),
+])
+def test_ismcts_refuses_a_bad_option(options: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError) as info:
+        bot("ismcts").configure(options)
+    assert str(info.value) == message
+
+
 def test_ismcts_uses_a_time_budget_when_given_one() -> None:
     b = bot("ismcts")
     b.ms = 5  # type: ignore[attr-defined]

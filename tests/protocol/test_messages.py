@@ -48,6 +48,12 @@ def test_every_builder_validates_against_its_schema() -> None:
     assert sorted(types) == sorted(messages.REFEREE_TYPES + messages.BOT_TYPES)
 
 
+def test_hello_always_carries_options() -> None:
+    assert valid(messages.hello())["options"] == {}
+    options = {"iterations": 250, "ms": 0.5, "mode": "x", "on": True}
+    assert valid(messages.hello({"decision_ms": 5}, options=options))["options"] == options
+
+
 @pytest.mark.parametrize(("message", "error"), [
     ({"type": "act", "id": 1, "decision": "turn", "observation": {}, "legal": []},
      "act.legal: fewer than 1 items"),
@@ -57,6 +63,8 @@ def test_every_builder_validates_against_its_schema() -> None:
     ({"type": "action", "id": 1, "choice": True}, "action.choice: expected integer, got bool"),
     ({"type": "hello", "protocol": 2}, "hello.protocol: expected 1, got 2"),
     ({"type": "ready", "name": ""}, "ready.name: shorter than 1"),
+    ({"type": "hello", "protocol": 1, "options": {"depth": [2]}},
+     "hello.options.depth: expected string or number or boolean, got list"),
     ({"type": "game_end", "game": 0, "placements": [0], "desmos": [], "ascension": False,
       "tiebreak": "none", "forfeits": {"1": 3}}, "game_end.placements[0]: below 1"),
     ({"type": "nope"}, "not a protocol v1 message"),

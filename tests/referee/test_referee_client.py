@@ -49,6 +49,18 @@ def test_handshake_merges_ready_metadata_over_registered() -> None:
     assert hello["type"] == "hello" and hello["protocol"] == 1
     assert hello["limits"] == {"decision_ms": 200, "time_bank_ms": 0, "startup_ms": 500,
                                "max_strikes": 3}
+    assert hello["options"] == {}
+
+
+def test_hello_carries_the_entry_options_at_every_start() -> None:
+    launcher = FakeLauncher(FakeConnection)
+    client = BotClient(("bot",), ".", FAST, name="fakebot", launcher=launcher,
+                       options={"iterations": 250, "mode": "fast"})
+    assert client.start() is None
+    client.close()
+    assert client.start() is None  # a restarted bot is told again
+    hellos = [m for conn in launcher.made for m in conn.sent if m["type"] == "hello"]
+    assert [h["options"] for h in hellos] == [{"iterations": 250, "mode": "fast"}] * 2
 
 
 @pytest.mark.parametrize(("ready", "detail"), [

@@ -86,6 +86,35 @@ def test_a_whole_exchange() -> None:
     assert end.placements == [2, 1] and end.forfeits == {0: "timeout"}
 
 
+def test_hello_options_reach_configure_before_the_first_game() -> None:
+    class Tuned(Listener):
+        def configure(self, options: dict[str, Any]) -> None:
+            super().configure(options)
+            self.calls.append(("configure", dict(self.options)))
+
+    bot = Tuned()
+    code, answers = run(bot, [messages.hello(options={"depth": 2}),
+                              messages.game_start(0, 1, ["a", "b"], 0, 5), messages.bye()])
+    assert code == 0 and answers[0]["type"] == "ready"
+    assert bot.calls[0] == ("configure", {"depth": 2})
+    assert isinstance(bot.calls[1], GameStart)
+    plain = Listener()
+    assert plain.options == {}
+    run(plain, [messages.hello(options={"depth": 2})])
+    assert plain.options == {"depth": 2}  # the default keeps them
+
+
+def test_a_bad_option_fails_the_start_with_its_message(tmp_path: Path) -> None:
+    bot = tmp_path / "strict.py"
+    bot.write_text("from arena.sdk import Bot\nclass S(Bot):\n    def act(self, r):\n"
+                   "        return 0\n    def configure(self, options):\n"
+                   "        raise ValueError(f'unknown option {sorted(options)[0]!r}')\n")
+    done = runner(bot, [messages.hello(options={"depht": 2})])
+    assert done.returncode == 1 and done.stdout == b""  # no 'ready': a start-up failure
+    assert done.stderr.decode().strip().splitlines()[-1] == \
+        "ValueError: unknown option 'depht'"
+
+
 def test_end_of_input_is_a_clean_exit() -> None:
     assert run(Listener(), [messages.hello()])[0] == 0
 

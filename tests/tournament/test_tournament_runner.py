@@ -322,6 +322,37 @@ def test_a_ladder_mixes_table_sizes_in_one_rating(tmp_path: Path) -> None:
     assert {pair["games"] for pair in data["pairs"]} == {4}  # the 4-table's rotations only
 
 
+def test_entry_options_reach_the_sandboxed_bot_and_replay_move_for_move(
+        tmp_path: Path) -> None:
+    """ismcts entered with an iteration budget plays the same games on every run; a typo in
+    an option is the bot's start-up failure, quoted, and the tournament goes on."""
+    bots = ["greedy", {"bot": "ismcts", "options": {"iterations": 6}},
+            {"bot": "ismcts", "name": "typo", "options": {"iteration": 6}}]
+    sigs = []
+    for run in ("one", "two"):
+        db = tmp_path / f"{run}.db"
+        spec = write_spec(tmp_path / f"{run}.yaml", db, name="tuned", format="round_robin",
+                          bots=bots, rounds=1, games_per_match=1, duplicate=True)
+        summary = run_tournament(load_spec(spec), 2, progress=False)
+        assert summary.games_recorded == 6
+        sigs.append(signature(db, "tuned"))
+    assert sigs[0] == sigs[1]
+    conn = sqlite3.connect(str(tmp_path / "one.db"))
+    try:
+        versions = dict(conn.execute("SELECT name, version FROM bots").fetchall())
+        failures = [f for (text,) in conn.execute("SELECT failures_json FROM games")
+                    for f in json.loads(text)]
+    finally:
+        conn.close()
+    assert "+o" in versions["ismcts"] and "+o" not in versions["greedy"]
+    assert versions["typo"].split("+")[0] == versions["ismcts"].split("+")[0]
+    starts = [f for f in failures if f["type"] == "startup_failure"]
+    assert starts and all(f["bot"].startswith("typo@") for f in starts)
+    assert "ValueError: ismcts: unknown option 'iteration'" in starts[0]["detail"]
+    ismcts_games = [g for g in sigs[0]["games"] if any(k.startswith("ismcts@") for k in g[1])]
+    assert len(ismcts_games) == 4 and all(g[5] > 0 for g in ismcts_games)
+
+
 def test_status_reports_progress(reference: tuple[Path, RunSummary]) -> None:
     db = reference[0]
     overview = runner.invoke(app, ["status", "--db", str(db)])

@@ -216,9 +216,66 @@ def test_bad_name(tmp_path: Path) -> None:
         "digit; got 'a/b'"]
 
 
-def test_bot_entry_mapping_needs_a_name(tmp_path: Path) -> None:
+def test_bot_entry_mapping_needs_a_name_or_options(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID.replace("collector", "{bot: random}")) == [
-        "bots[1].name: is required (a non-empty string)"]
+        "bots[1]: give a name, options or both (a bare bot is written as its reference)"]
+    assert problems(tmp_path, VALID.replace("collector", "{name: r2}")) == [
+        "bots[1].bot: is required (a non-empty string)"]
+
+
+def test_entry_with_options_is_its_own_version(tmp_path: Path) -> None:
+    spec = load_spec(write(tmp_path, VALID.replace(
+        "[greedy, collector]",
+        "[greedy, {bot: greedy, name: g2, options: {depth: 2, mode: fast, enabled: true}}]")))
+    plain, tuned = spec.entrants
+    assert plain.options == {} and tuned.options == {"depth": 2, "mode": "fast", "enabled": True}
+    assert tuned.files_version == plain.version
+    assert tuned.version.startswith(plain.version + "+o")
+    # the same options in another order are the same bot; other values another version
+    again = load_spec(write(tmp_path, VALID.replace(
+        "[greedy, collector]",
+        "[greedy, {bot: greedy, name: g2, options: {enabled: true, mode: fast, depth: 2}}]"),
+        "again.yaml"))
+    other = load_spec(write(tmp_path, VALID.replace(
+        "[greedy, collector]",
+        "[greedy, {bot: greedy, name: g2, options: {depth: 3, mode: fast, enabled: true}}]"),
+        "other.yaml"))
+    assert again.entrants[1].key == tuned.key
+    assert other.entrants[1].key != tuned.key
+    assert spec.spec_hash() == again.spec_hash() != other.spec_hash()
+
+
+def test_entry_options_without_a_name_keep_the_bot_name(tmp_path: Path) -> None:
+    spec = load_spec(write(tmp_path, VALID.replace(
+        "collector", "{bot: collector, options: {iterations: 10}}")))
+    assert [b.name for b in spec.entrants] == ["greedy", "collector"]
+    assert spec.entrants[1].options == {"iterations": 10}
+
+
+def test_bad_entry_options(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID.replace(
+        "collector", "{bot: collector, options: [1, 2]}")) == [
+        "bots[1].options: must be a mapping of option names to values, got a list"]
+    assert problems(tmp_path, VALID.replace(
+        "collector", "{bot: collector, options: {depth: [1, 2], 'a b': 1}}")) == [
+        "bots[1].options.depth: must be a string, number or true/false, got a list",
+        "bots[1].options: option name 'a b' must be 1-60 letters, digits, '_', '-' or '.', "
+        "starting with a letter or digit"]
+    assert problems(tmp_path, VALID.replace(
+        "collector", "{bot: collector, options: {on: 1}}")) == [
+        "bots[1].options: option name True is not a name: YAML reads an unquoted on, off, "
+        "yes or no as true or false; quote it"]
+
+
+def test_one_name_one_bot(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID.replace(
+        "collector", "collector, {bot: greedy, options: {depth: 2}}")) == [
+        "bots[2]: the name greedy is taken by bots[0] (another version or other options); "
+        "enter it as {bot: REF, name: NAME}"]
+    assert problems(tmp_path, VALID.replace(
+        "collector", "collector, {bot: collector, name: greedy}")) == [
+        "bots[2]: the name greedy is taken by bots[0] (another version or other options); "
+        "enter it as {bot: REF, name: NAME}"]
 
 
 def test_renamed_entry_plays_as_its_own_bot(tmp_path: Path) -> None:

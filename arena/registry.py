@@ -23,6 +23,7 @@ import ast
 import datetime as dt
 import hashlib
 import json
+import math
 import os
 import re
 import shutil
@@ -43,6 +44,7 @@ __all__ = [
     "REGISTRY_FILE",
     "BotSpec",
     "content_version",
+    "option_problems",
     "options_digest",
     "default_bots_dir",
     "list_bots",
@@ -136,6 +138,33 @@ def content_version(files: list[Path] | tuple[Path, ...], root: Path) -> str:
         digest.update(file.relative_to(root).as_posix().encode() + b"\0")
         digest.update(hashlib.sha256(file.read_bytes()).digest())
     return digest.hexdigest()[:12]
+
+
+_OPTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,59}$")
+
+
+def option_problems(options: Any, where: str = "options") -> list[str]:
+    """What is wrong with a bot's ``options`` (one line each; empty when fine): a mapping of
+    names (1-60 letters, digits, '_', '-' or '.') to strings, numbers or booleans, the values
+    every bot can read from ``hello``."""
+    if not isinstance(options, dict):
+        shown = "a list" if isinstance(options, list) else repr(options)
+        return [f"{where}: must be a mapping of option names to values, got {shown}"]
+    problems = []
+    for key, value in options.items():
+        if isinstance(key, bool):
+            problems.append(f"{where}: option name {key} is not a name: YAML reads an unquoted "
+                            "on, off, yes or no as true or false; quote it")
+        elif not isinstance(key, str) or not _OPTION_NAME.match(key):
+            problems.append(f"{where}: option name {key!r} must be 1-60 letters, digits, '_', "
+                            "'-' or '.', starting with a letter or digit")
+        elif not isinstance(value, str | int | float | bool) or (
+                isinstance(value, float) and not math.isfinite(value)):  # not JSON
+            shown = ("a list" if isinstance(value, list) else "a mapping"
+                     if isinstance(value, dict) else repr(value))
+            problems.append(f"{where}.{key}: must be a string, number or true/false, got "
+                            f"{shown}")
+    return problems
 
 
 def options_digest(options: dict[str, Any]) -> str:

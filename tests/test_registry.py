@@ -17,6 +17,7 @@ from arena.registry import (
     BotSpec,
     list_bots,
     module_metadata,
+    option_problems,
     resolve,
     submit,
     submitted,
@@ -82,6 +83,35 @@ def test_version_is_the_content_hash(tmp_path: Path) -> None:
     assert resolve(file).version == first
     file.write_text(MODULE + "\n# changed\n")
     assert resolve(file).version != first
+
+
+def test_options_make_their_own_version(tmp_path: Path) -> None:
+    file = tmp_path / "mine.py"
+    file.write_text(MODULE)
+    plain = resolve(file)
+    tuned = plain.with_options({"depth": 2, "fast": True})
+    assert re.fullmatch(r"[0-9a-f]{12}\+o[0-9a-f]{8}", tuned.version)
+    assert tuned.files_version == plain.version == plain.files_version
+    assert tuned.with_options({"fast": True, "depth": 2}).version == tuned.version
+    assert tuned.with_options({"depth": 3}).version != tuned.version
+    assert tuned.with_options({}) == plain  # no options: the plain bot again
+    assert tuned.to_json()["options"] == {"depth": 2, "fast": True}
+
+
+@pytest.mark.parametrize(("options", "problems"), [
+    ({"depth": 2, "mode": "x", "ratio": 0.5, "on": False}, []),
+    ([1], ["options: must be a mapping of option names to values, got a list"]),
+    ({"depth": {"a": 1}}, ["options.depth: must be a string, number or true/false, got a "
+                           "mapping"]),
+    ({"depth": float("nan")}, ["options.depth: must be a string, number or true/false, got "
+                               "nan"]),
+    ({"-x": 1}, ["options: option name '-x' must be 1-60 letters, digits, '_', '-' or '.', "
+                 "starting with a letter or digit"]),
+    ({3: 1}, ["options: option name 3 must be 1-60 letters, digits, '_', '-' or '.', "
+              "starting with a letter or digit"]),
+])
+def test_option_problems(options: Any, problems: list[str]) -> None:
+    assert option_problems(options) == problems
 
 
 def test_directory_version_covers_every_file_but_caches(bots: Path) -> None:

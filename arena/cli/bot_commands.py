@@ -93,6 +93,38 @@ def _limits(decision_ms: int | None, time_bank_ms: int | None, max_strikes: int 
     return Limits.from_mapping(changes)
 
 
+def _with_options(bots: list[str], flags: list[str]) -> list[Any]:
+    """The match's bots, those named by ``--option N:KEY=VALUE`` flags resolved and given
+    their options (values read as YAML scalars: 250, 0.5, true, text)."""
+    import yaml
+
+    from arena.registry import option_problems, resolve
+
+    options: dict[int, dict[str, Any]] = {}
+    for flag in flags:
+        seat, colon, setting = flag.partition(":")
+        key, equals, text = setting.partition("=")
+        if not (colon and equals and seat.strip().isdigit() and key.strip()):
+            raise typer.BadParameter(f"expected N:KEY=VALUE, got {flag!r}",
+                                     param_hint="'--option'")
+        index = int(seat)
+        if not 1 <= index <= len(bots):
+            raise typer.BadParameter(f"{flag!r}: there is no bot {index} (give 1 to "
+                                     f"{len(bots)})", param_hint="'--option'")
+        try:
+            value = yaml.safe_load(text) if text.strip() else ""
+        except yaml.YAMLError:
+            value = text
+        options.setdefault(index - 1, {})[key.strip()] = value
+    entrants: list[Any] = list(bots)
+    for index, settings in sorted(options.items()):
+        problems = option_problems(settings, f"bot {index + 1} options")
+        if problems:
+            raise typer.BadParameter("; ".join(problems), param_hint="'--option'")
+        entrants[index] = resolve(bots[index]).with_options(settings)
+    return entrants
+
+
 def _print_report(report: Any) -> None:
     typer.echo(f"Checking {report.bot} (version {report.version})"
                + (f" in the sandbox ({report.sandbox_level})" if report.sandbox_level else ""))
@@ -190,12 +222,17 @@ def _register_match(app: typer.Typer) -> None:
         max_strikes: Annotated[int | None, typer.Option(
             "--max-strikes", min=0,
             help="Strikes per game before a forfeit (default 3).")] = None,
+        option: Annotated[list[str] | None, typer.Option(
+            "--option", "-o", metavar="N:KEY=VALUE",
+            help="A setting for the N-th bot (1-based), sent in hello as a tournament "
+                 "entry's options are, e.g. -o 1:iterations=250; repeat for more.")] = None,
     ) -> None:
         import json
 
         from arena.referee.match import MatchRequest, play_match
 
         limits = _limits(decision_ms, time_bank_ms, max_strikes)
+        entrants = _with_options(bots, option or [])
         if records is not None and not records.parent.is_dir():
             raise typer.BadParameter(f"directory {records.parent} does not exist",
                                      param_hint="'--records'")
@@ -211,7 +248,7 @@ def _register_match(app: typer.Typer) -> None:
             opened[0].flush()
 
         try:
-            outcome = play_match(MatchRequest(bots=bots, games=games, seed=seed,
+            outcome = play_match(MatchRequest(bots=entrants, games=games, seed=seed,
                                               limits=limits), on_game=on_game)
         finally:
             for out in opened:

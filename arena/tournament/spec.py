@@ -36,7 +36,7 @@ from pydantic import (
 )
 
 from arena.errors import BotError, SandboxError, SpecError
-from arena.registry import BotSpec, resolve
+from arena.registry import BotSpec, option_problems, resolve
 from arena.sandbox import Limits
 from arena.tournament.scoring import rating_parameters
 
@@ -110,30 +110,6 @@ class BotEntry(BaseModel):
         return f"{self.bot} as {self.name}" if self.name else self.bot
 
 
-#: What an option's value may be: a JSON scalar (bots read them from ``hello``).
-_OPTION_TYPES = (str, int, float, bool)
-
-
-def _options(value: Any, where: str) -> tuple[dict[str, Any], list[str]]:
-    """An entry's ``options``: a mapping of names to JSON scalars."""
-    if not isinstance(value, dict):
-        return {}, [f"{where}: must be a mapping of option names to values, got "
-                    f"{_shown(value)}"]
-    problems = []
-    for key, item in value.items():
-        if isinstance(key, bool):
-            problems.append(f"{where}: option name {key} is not a name: YAML reads an unquoted "
-                            "on, off, yes or no as true or false; quote it")
-        elif not isinstance(key, str) or not _valid_name(key):
-            problems.append(f"{where}: option name {key!r} must be 1-60 {_NAME_CHARS}, "
-                            "starting with a letter or digit")
-        elif not isinstance(item, _OPTION_TYPES) or (
-                isinstance(item, float) and item != item):  # NaN is not JSON
-            problems.append(f"{where}.{key}: must be a string, number or true/false, got "
-                            f"{_shown(item)}")
-    return dict(value), problems
-
-
 def _entry(value: Any, where: str) -> str | BotEntry:
     """One item of ``bots``/``challengers``: a reference, or a mapping with ``bot`` and a
     ``name``, ``options`` or both; raises ValueError lines naming the item."""
@@ -158,8 +134,10 @@ def _entry(value: Any, where: str) -> str | BotEntry:
                                 f"letter or digit; got {name!r}")
         options: dict[str, Any] = {}
         if "options" in value:
-            options, bad = _options(value["options"], f"{where}.options")
+            bad = option_problems(value["options"], f"{where}.options")
             problems.extend(bad)
+            if not bad:
+                options = dict(value["options"])
         if "name" not in value and "options" not in value and not unknown:
             problems.append(f"{where}: give a name, options or both (a bare bot is written "
                             "as its reference)")

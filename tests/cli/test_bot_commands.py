@@ -174,6 +174,42 @@ def test_match_errors(two_bots: Path, args: list[str], error: str | None) -> Non
         assert result.exit_code == 1 and result.stderr == error
 
 
+@pytest.mark.parametrize(("flag", "error"), [
+    ("iterations=5", "expected N:KEY=VALUE, got 'iterations=5'"),
+    ("1:iterations", "expected N:KEY=VALUE, got '1:iterations'"),
+    ("3:iterations=5", "'3:iterations=5': there is no bot 3 (give 1 to 2)"),
+    ("1:depth=[1, 2]", "bot 1 options.depth: must be a string, number or true/false, got a "
+                       "list"),
+])
+def test_match_option_errors(two_bots: Path, flag: str, error: str) -> None:
+    result = _run("match", "random", "greedy", "-o", flag, bots_dir=two_bots)
+    assert result.exit_code == 2
+    assert error in " ".join(result.stderr.replace("│", " ").split())
+
+
+@needs_sandbox
+def test_match_options_reach_the_bot(tmp_path: Path) -> None:
+    """ismcts given a fixed budget replays move for move; a misspelt option is the bot's
+    start-up failure, quoting the bot's own message."""
+    def play(*flags: str) -> dict:
+        records = tmp_path / "games.jsonl"
+        result = _run("match", "ismcts", "greedy", "--games", "1", "--seed", "3", "--json",
+                      "--records", str(records), *flags)
+        assert result.exit_code == 0, result.output
+        data: dict = json.loads(result.stdout)
+        data["moves"] = [json.loads(line)["choices"] for line in records.open()]
+        return data
+
+    first, again = (play("-o", "1:iterations=4", "-o", "1:width=2") for _ in range(2))
+    assert first["seats"][0].split("@")[1].split("+o")[0] == resolve("ismcts").version
+    assert "+o" in first["seats"][0] and first["bots"][0]["failures"] == {}
+    assert first["moves"] == again["moves"] and len(first["moves"][0]) > 20
+    typo = play("-o", "1:iteration=4")
+    failure = typo["games"][0]["failures"][0]
+    assert failure["type"] == "startup_failure"
+    assert "ValueError: ismcts: unknown option 'iteration'" in failure["detail"]
+
+
 @needs_sandbox
 def test_bench_protocol_reports_the_three_figures() -> None:
     result = _run("bench", "protocol", "--decisions", "100", "--games", "1", "--format", "json")

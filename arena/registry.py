@@ -44,10 +44,10 @@ __all__ = [
     "REGISTRY_FILE",
     "BotSpec",
     "content_version",
-    "option_problems",
-    "options_digest",
     "default_bots_dir",
     "list_bots",
+    "option_problems",
+    "options_digest",
     "resolve",
     "submit",
 ]

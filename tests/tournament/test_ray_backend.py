@@ -212,6 +212,16 @@ def test_a_module_bot_travels_alone(tmp_path: Path) -> None:
     assert sorted(p.name for p in local.path.parent.iterdir()) == [".complete", "greedy.py"]
 
 
+def test_a_bot_with_options_travels_as_its_files_and_keeps_them(tmp_path: Path) -> None:
+    plain = spec_from_path(Path(bot("greedy")))
+    tuned = plain.with_options({"depth": 2})
+    bundle = ray_backend.pack_bot(tuned)
+    assert bundle.version == plain.version  # the files' hash: what a worker can check
+    assert bundle.digest == ray_backend.pack_bot(plain).digest  # one cached copy for both
+    local = ray_backend.materialize_bot(bundle, tuned, cache=tmp_path)
+    assert (local.key, local.options) == (tuned.key, {"depth": 2})
+
+
 def test_a_worker_with_other_arena_code_refuses_the_table() -> None:
     task = TableTask(tournament="t", round=1, table=0, bots=(), bot_ids=(), games=1, seed=1,
                      limits={}, event_date=dt.date(2026, 11, 29))

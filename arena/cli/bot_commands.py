@@ -93,35 +93,49 @@ def _limits(decision_ms: int | None, time_bank_ms: int | None, max_strikes: int 
     return Limits.from_mapping(changes)
 
 
-def _with_options(bots: list[str], flags: list[str]) -> list[Any]:
-    """The match's bots, those named by ``--option N:KEY=VALUE`` flags resolved and given
-    their options (values read as YAML scalars: 250, 0.5, true, text)."""
+def _setting(text: str, flag: str, form: str) -> tuple[str, Any]:
+    """``KEY=VALUE`` -> (key, value), the value read as a YAML scalar (250, 0.5, true,
+    text)."""
     import yaml
 
+    key, equals, value = text.partition("=")
+    if not (equals and key.strip()):
+        raise typer.BadParameter(f"expected {form}, got {flag!r}", param_hint="'--option'")
+    try:
+        parsed = yaml.safe_load(value) if value.strip() else ""
+    except yaml.YAMLError:
+        parsed = value
+    return key.strip(), parsed
+
+
+def _configured(ref: str, settings: dict[str, Any], where: str) -> Any:
+    """``ref`` resolved and given ``settings`` as its options (checked first)."""
     from arena.registry import option_problems, resolve
 
+    problems = option_problems(settings, where)
+    if problems:
+        raise typer.BadParameter("; ".join(problems), param_hint="'--option'")
+    return resolve(ref).with_options(settings)
+
+
+def _with_options(bots: list[str], flags: list[str]) -> list[Any]:
+    """The match's bots, those named by ``--option N:KEY=VALUE`` flags resolved and given
+    their options."""
     options: dict[int, dict[str, Any]] = {}
     for flag in flags:
         seat, colon, setting = flag.partition(":")
-        key, equals, text = setting.partition("=")
-        if not (colon and equals and seat.strip().isdigit() and key.strip()):
+        if not (colon and seat.strip().isdigit()):
             raise typer.BadParameter(f"expected N:KEY=VALUE, got {flag!r}",
                                      param_hint="'--option'")
+        key, value = _setting(setting, flag, "N:KEY=VALUE")
         index = int(seat)
         if not 1 <= index <= len(bots):
             raise typer.BadParameter(f"{flag!r}: there is no bot {index} (give 1 to "
                                      f"{len(bots)})", param_hint="'--option'")
-        try:
-            value = yaml.safe_load(text) if text.strip() else ""
-        except yaml.YAMLError:
-            value = text
-        options.setdefault(index - 1, {})[key.strip()] = value
+        options.setdefault(index - 1, {})[key] = value
     entrants: list[Any] = list(bots)
     for index, settings in sorted(options.items()):
-        problems = option_problems(settings, f"bot {index + 1} options")
-        if problems:
-            raise typer.BadParameter("; ".join(problems), param_hint="'--option'")
-        entrants[index] = resolve(bots[index]).with_options(settings)
+        entrants[index] = _configured(bots[index], settings, f"bot {index + 1} options")
     return entrants
 
 
@@ -149,12 +163,20 @@ def _register_check_bot(app: typer.Typer) -> None:
         decision_ms: int | None = typer.Option(None, "--decision-ms", min=1,
                                                help="Time per decision (default 1000)."),
         as_json: bool = typer.Option(False, "--json", help="Print the checklist as JSON."),
+        option: Annotated[list[str] | None, typer.Option(
+            "--option", "-o", metavar="KEY=VALUE",
+            help="A setting sent in hello, as a tournament entry's options are (e.g. -o "
+                 "iterations=250); repeat for more.")] = None,
     ) -> None:
         import json
 
         from arena.referee.check import check_bot
 
-        report = check_bot(path, games=games, seed=seed,
+        bot: Any = path
+        if option:
+            settings = dict(_setting(flag, flag, "KEY=VALUE") for flag in option)
+            bot = _configured(path, settings, "options")
+        report = check_bot(bot, games=games, seed=seed,
                            limits=_limits(decision_ms, None, None))
         if as_json:
             typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))

@@ -391,7 +391,9 @@ def _open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> Tournam
         event_date=spec.event_date or dt.date.today(), rounds=spec.effective_rounds(),
         games_planned=planned_games(spec),
         spec_path=str(spec.source) if spec.source is not None else None,
-        bots=[(b.name, b.version, str(b.path), dict(b.metadata)) for b in spec.entrants])
+        bots=[(b.name, b.version, str(b.path),
+               {**b.metadata, **({"options": b.options} if b.options else {})})
+              for b in spec.entrants])
 
 
 def _rating_change(old: dict[str, Any], new: dict[str, Any], spec: TournamentSpec) -> str:

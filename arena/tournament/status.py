@@ -50,6 +50,8 @@ def _sizes(t: TournamentRow) -> str:
 
 def _detail(store: Store, t: TournamentRow) -> list[str]:
     labels = store.bot_labels()
+    for bot_id, options in store.bot_options().items():
+        labels[bot_id] += " (" + ", ".join(f"{k}={v}" for k, v in options.items()) + ")"
     entrants = store.entrant_ids(t.id)
     games = store.games(t.id)
     done = len(games)

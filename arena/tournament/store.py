@@ -335,6 +335,18 @@ class Store:
         return {r[0]: f"{r[1]}@{r[2]}" for r in self.conn.execute(
             "SELECT id, name, version FROM bots")}
 
+    def bot_options(self) -> dict[int, dict[str, Any]]:
+        """The options (``{bot: ..., options: {...}}``) of each bot entered with some."""
+        found: dict[int, dict[str, Any]] = {}
+        for bot_id, text in self.conn.execute("SELECT id, metadata_json FROM bots"):
+            try:
+                options = json.loads(text or "{}").get("options")
+            except (ValueError, AttributeError):
+                continue
+            if isinstance(options, dict) and options:
+                found[bot_id] = options
+        return found
+
     # ------------------------------------------------------------------ tables and byes
     def add_tables(self, tournament_id: int, tables: Iterable[TableRow],
                    byes: Iterable[tuple[int, int, float]] = ()) -> None:

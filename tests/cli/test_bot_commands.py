@@ -80,6 +80,22 @@ def test_check_bot_json() -> None:
                                  "detail": "still running 1000 ms after 'bye'; killed"}
 
 
+@needs_sandbox
+def test_check_bot_with_options() -> None:
+    """A bot author checks that the bot reads its options, and that a bad one is refused."""
+    good = _run("check-bot", "ismcts", "-o", "iterations=4", "--games", "1")
+    assert good.exit_code == 0, good.output
+    version = resolve("ismcts").with_options({"iterations": 4}).version
+    assert good.stdout.splitlines()[0].startswith(f"Checking ismcts (version {version})")
+    bad = _run("check-bot", "ismcts", "-o", "iterations=-4", "--games", "1")
+    assert bad.exit_code == 1
+    assert bad.stdout.splitlines()[1].startswith(
+        "✗ handshake: exited before answering 'hello' (exit code 1); last log line: "
+        "ValueError: ismcts: option iterations must be a whole number of at least 0, got -4")
+    usage = _run("check-bot", "ismcts", "-o", "iterations")
+    assert usage.exit_code == 2 and "expected KEY=VALUE, got 'iterations'" in usage.stderr
+
+
 @pytest.fixture
 def two_bots(tmp_path: Path) -> Path:
     bots = tmp_path / "two"

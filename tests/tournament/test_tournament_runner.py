@@ -351,6 +351,11 @@ def test_entry_options_reach_the_sandboxed_bot_and_replay_move_for_move(
     assert "ValueError: ismcts: unknown option 'iteration'" in starts[0]["detail"]
     ismcts_games = [g for g in sigs[0]["games"] if any(k.startswith("ismcts@") for k in g[1])]
     assert len(ismcts_games) == 4 and all(g[5] > 0 for g in ismcts_games)
+    status = runner.invoke(app, ["status", "tuned", "--db", str(tmp_path / "one.db")])
+    bots_line = next(line for line in status.stdout.splitlines() if line.startswith("bots: "))
+    assert f"ismcts@{versions['ismcts']} (iterations=6)" in bots_line
+    assert f"typo@{versions['typo']} (iteration=6)" in bots_line
+    assert f"greedy@{versions['greedy']}," in bots_line
 
 
 def test_status_reports_progress(reference: tuple[Path, RunSummary]) -> None:

@@ -177,6 +177,21 @@ def test_match_json_reports_failures() -> None:
     assert data["sandbox_level"] == probe().level
 
 
+@needs_sandbox
+def test_match_says_why_a_bot_failed() -> None:
+    result = _run("match", str(FIXTURES / "out_of_range.py"), "random", "--games", "1",
+                  "--max-strikes", "1", "--decision-ms", "500")
+    assert result.exit_code == 0, result.output
+    out = result.stdout.splitlines()
+    at = out.index("Failures:")
+    assert all(re.fullmatch(r"  out_of_range illegal_choice(, \d+ times)? \(game 0\): choice "
+                            r"(\d+) is outside the \2 legal options", line)
+               for line in out[at + 1:]), out[at:]
+    assert len(out) > at + 1
+    clean = _run("match", "random", "random", "--games", "1")
+    assert clean.exit_code == 0 and "Failures:" not in clean.stdout
+
+
 @pytest.mark.parametrize(("args", "error"), [
     (["random"], "Error: a match needs 2 to 5 bots, got 1\n"),
     (["random", "nobody"], "Error: unknown bot 'nobody' (registered: greedy, random)\n"),

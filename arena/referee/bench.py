@@ -7,7 +7,9 @@ Three figures, measured in the same run so they share the machine's state:
    match asks it: pending events and the observation built and encoded, written, answered,
    read and validated. Median per decision. The same decisions are also timed with a *bare*
    child that speaks the protocol without the kit (it answers each ``act`` with its id and
-   option 0): the referee's cost alone, the kit's share being the difference.
+   option 0): the referee's cost alone, the kit's share being the difference. Beside them,
+   the referee's own work from a bot's answer to the next ``act`` it writes (the game step,
+   the events, the observation and the encoding), as it takes in the match's rhythm.
 2. **Floor, two ways**, both through the same transport to trivial sandboxed children:
 
    * *tight*: one ``act`` line (median size of the warm-up's) echoed back to back by one child
@@ -89,6 +91,9 @@ class ProtocolBench:
     sandbox_level: str
     #: The CPU the referee and its children were pinned to (``--one-core``), else None.
     cpu: int | None = None
+    #: The referee's own work between a bot's answer and the next ``act`` it writes (the
+    #: game step, events, observation, encoding), median over the timed decisions.
+    work_s: float = 0.0
 
     @property
     def ratio(self) -> float:
@@ -121,6 +126,7 @@ class ProtocolBench:
             "match_in_game_decisions_per_s": round(self.match_game_rate),
             "in_process_decisions_per_s": round(self.local_rate),
             "sandbox_level": self.sandbox_level, "cpu": self.cpu,
+            "referee_work_us": round(self.work_s * 1e6, 1),
         }
 
     def render(self) -> str:
@@ -133,6 +139,8 @@ class ProtocolBench:
             f"The same with a bare protocol child instead of the kit (the referee alone): "
             f"median {self.bare_round_trip_s * 1e6:.1f} us "
             f"({self.bare_paced_ratio:.2f}x the paced floor)",
+            f"The referee's own work from an answer to the next act (game step, events, "
+            f"observation, encoding): median {self.work_s * 1e6:.1f} us",
             f"Floor, tight (one {self.act_bytes}-byte act line echoed back to back): "
             f"median {self.floor_s * 1e6:.1f} us; round trip {self.ratio:.2f}x it",
             f"Floor, paced (the same bytes to one trivial child per seat, with the referee's "
@@ -253,12 +261,14 @@ def _paced_floor(sent: list[_Sent], seats: int, limits: Limits, warmup: int) -> 
     return times
 
 
-def _round_trips(clients: list[BotClient], decisions: int, seed: int, first_game: int = 0
-                 ) -> tuple[list[float], list[bytes], int]:
+def _round_trips(clients: list[BotClient], decisions: int, seed: int, first_game: int = 0,
+                 *, keep_lines: bool = False) -> tuple[list[float], list[bytes], int]:
     """Time the referee's whole per-decision work over real 2-player games between trivial
     bots, exactly as :func:`arena.referee.match.drive_game` does it (the game's
-    :class:`~arena.referee.relay.EventRelay`); also returns the act lines sent (for the
-    floor) and the next game number (a later block goes on with new games)."""
+    :class:`~arena.referee.relay.EventRelay`); also returns the act lines sent (with
+    ``keep_lines``, for the tight floor's sample: encoding them again is not the referee's
+    work, so timed blocks skip it) and the next game number (a later block goes on with new
+    games)."""
     times: list[float] = []
     lines: list[bytes] = []
     clock = time.perf_counter
@@ -281,7 +291,7 @@ def _round_trips(clients: list[BotClient], decisions: int, seed: int, first_game
             times.append(clock() - start)
             if result.failure is not None:
                 raise RuntimeError(f"the benchmark bot failed: {result.failure.detail}")
-            if len(lines) < 2000:
+            if keep_lines and len(lines) < 2000:
                 lines.append(messages.act(0, decision.kind, observation, decision.options,
                                           1000, decision.context))
             state.apply(rng.randrange(len(decision.options)))
@@ -311,6 +321,7 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
     bare_times: list[float] = []
     floors: list[float] = []
     paced: list[float] = []
+    gaps: list[float] = []
     log = _Log()
     launcher = sandbox_launcher()
 
@@ -332,7 +343,7 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
                 if failure is not None:
                     raise RuntimeError(f"the benchmark bot did not start: {failure.detail}")
             _round_trips(bare, warmup, seed + 1)
-            _, lines, _ = _round_trips(clients, warmup, seed + 1)
+            _, lines, _ = _round_trips(clients, warmup, seed + 1, keep_lines=True)
             lines.sort(key=len)
             sample = lines[len(lines) // 2]
             game = 0
@@ -341,6 +352,7 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
                 log.sent, log.last_answer, log.on = [], 0.0, True
                 block_times, _, next_game = _round_trips(clients, n, seed, game)
                 log.on = False
+                gaps += [item.gap_s for item in log.sent if item.gap_s > 0]
                 times += block_times
                 bare_times += _round_trips(bare, n, seed, game)[0]
                 game = next_game
@@ -376,4 +388,5 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
         match_rate=outcome.decisions / match_s if match_s else 0.0,
         match_game_rate=outcome.decisions / in_games if in_games else 0.0,
         local_rate=local_decisions / local_s if local_s else 0.0,
-        sandbox_level=outcome.sandbox_level or probe().level)
+        sandbox_level=outcome.sandbox_level or probe().level,
+        work_s=statistics.median(gaps) if gaps else 0.0)

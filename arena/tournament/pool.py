@@ -27,6 +27,7 @@ import traceback
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from multiprocessing import resource_tracker
 from typing import TYPE_CHECKING, Any, Protocol
 
 from arena.errors import ArenaError
@@ -265,13 +266,19 @@ class LocalPool:
         process = self._ctx.Process(target=_worker_main, args=(child_conn, os.getpid()),
                                     daemon=True, name="arena-worker")
         # Workers inherit "ignore SIGINT" from the start (before Python could install its
-        # handler), so a Ctrl-C reaches the parent only, which then stops them in order.
+        # handler), so a Ctrl-C reaches the parent only, which then stops them in order. The
+        # parent blocks SIGINT meanwhile: Linux keeps a blocked signal pending even while it
+        # is ignored, so a Ctrl-C in this instant reaches the restored handler, not nowhere.
         if threading.current_thread() is threading.main_thread():
+            # Started first, outside the window: starting the tracker unblocks SIGINT.
+            resource_tracker.ensure_running()
+            mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
             try:
                 process.start()
             finally:
                 signal.signal(signal.SIGINT, previous)
+                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         else:  # signal handlers belong to the main thread; the worker ignores SIGINT itself
             process.start()
         child_conn.close()

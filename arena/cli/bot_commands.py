@@ -314,30 +314,15 @@ def _render_match(outcome: Any) -> str:
     return "\n".join(lines)
 
 
-#: Distinct failure reasons printed under a match (the rest are counted; --json has all).
-_REASONS_SHOWN = 10
-
-
 def _failure_reasons(outcome: Any) -> list[str]:
-    """Why each bot failed, one line per distinct (bot, type, detail), in order of first
-    occurrence with how often and in which games."""
-    seen: dict[tuple[str, str, str], list[int]] = {}
-    for game in outcome.games:
-        for failure in game.failures:
-            where = (outcome.names[failure["seat"]], failure["type"], failure["detail"])
-            seen.setdefault(where, []).append(game.game_index)
-    if not seen:
-        return []
-    lines = ["", "Failures:"]
-    for (name, kind, detail), games in list(seen.items())[:_REASONS_SHOWN]:
-        distinct = sorted(set(games))
-        shown = ", ".join(map(str, distinct[:5])) + (", ..." if len(distinct) > 5 else "")
-        times = f", {len(games)} times" if len(games) > 1 else ""
-        lines.append(f"  {name} {kind}{times} (game{'s' if len(distinct) > 1 else ''} "
-                     f"{shown}): {detail}")
-    if len(seen) > _REASONS_SHOWN:
-        lines.append(f"  ... and {len(seen) - _REASONS_SHOWN} more (--json lists every one)")
-    return lines
+    """Why each bot failed (:func:`arena.referee.failures.describe`); --json has all."""
+    from arena.referee.failures import describe
+
+    lines = describe((outcome.names[f["seat"]], str(game.game_index), f)
+                     for game in outcome.games for f in game.failures)
+    if lines and lines[-1].startswith("... and "):
+        lines[-1] += " (--json lists every one)"
+    return ["", "Failures:", *(f"  {line}" for line in lines)] if lines else []
 
 
 def _register_bots(app: typer.Typer) -> None:

@@ -17,12 +17,14 @@ does a strike past the limit.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 __all__ = [
     "CRASH",
     "FAILURE_TYPES",
+    "describe",
     "FATAL_TYPES",
     "ILLEGAL_CHOICE",
     "MEMORY_LIMIT",
@@ -76,3 +78,24 @@ class Failure:
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def describe(failures: Iterable[tuple[str, str, Mapping[str, Any]]],
+             limit: int = 10) -> list[str]:
+    """Why bots failed, for people: one line per distinct (bot, type, detail), in order of
+    first occurrence, with how often and in which games. ``failures`` holds (bot, game,
+    failure as recorded); past ``limit`` reasons the rest are counted, not shown."""
+    seen: dict[tuple[str, str, str], list[str]] = {}
+    for bot, game, failure in failures:
+        key = (bot, str(failure.get("type", "?")), str(failure.get("detail", "")))
+        seen.setdefault(key, []).append(game)
+    lines = []
+    for (bot, kind, detail), games in list(seen.items())[:limit]:
+        distinct = list(dict.fromkeys(games))
+        shown = ", ".join(distinct[:5]) + (", ..." if len(distinct) > 5 else "")
+        times = f", {len(games)} times" if len(games) > 1 else ""
+        plural = "s" if len(distinct) > 1 else ""
+        lines.append(f"{bot} {kind}{times} (game{plural} {shown}): {detail}")
+    if len(seen) > limit:
+        lines.append(f"... and {len(seen) - limit} more")
+    return lines

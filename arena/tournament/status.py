@@ -7,6 +7,7 @@ from pathlib import Path
 
 from tabulate import tabulate
 
+from arena.referee.failures import describe
 from arena.tournament.store import Store, TournamentRow
 
 __all__ = ["status_lines"]
@@ -85,6 +86,9 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
     if failures:
         lines.append("")
         lines.append("failures: " + ", ".join(f"{k} {v}" for k, v in sorted(failures.items())))
+        lines.extend(f"  {line}" for line in describe(
+            (str(f.get("bot", "?")).split("@")[0], f"r{g.round}/t{g.table_index}/g{g.game_index}",
+             f) for g in games for f in g.failures))
     if t.format == "swiss" and games:
         from arena.tournament.runner import swiss_standings
 

@@ -356,6 +356,12 @@ def test_entry_options_reach_the_sandboxed_bot_and_replay_move_for_move(
     assert f"ismcts@{versions['ismcts']} (iterations=6)" in bots_line
     assert f"typo@{versions['typo']} (iteration=6)" in bots_line
     assert f"greedy@{versions['greedy']}," in bots_line
+    reasons = [line for line in status.stdout.splitlines() if line.startswith("  typo ")]
+    assert len(reasons) == 1 and reasons[0].startswith(
+        f"  typo startup_failure, {len(starts)} times (games r1/")
+    assert reasons[0].endswith("ValueError: ismcts: unknown option 'iteration' (known: ms, "
+                               "wall_ms, iterations, exploration, bias, width, margin, "
+                               "model_from)")
 
 
 def test_status_reports_progress(reference: tuple[Path, RunSummary]) -> None:

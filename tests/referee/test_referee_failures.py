@@ -1,0 +1,32 @@
+"""Failure records: types are checked, and ``describe`` tells people why, once per reason."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.referee.failures import Failure, describe
+
+
+def test_an_unknown_type_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown failure type 'oops'"):
+        Failure("oops", "x")
+
+
+def test_describe_groups_by_bot_type_and_detail_in_order() -> None:
+    slow = Failure("timeout", "no answer within 100 ms").to_json()
+    bad = Failure("illegal_choice", "choice 7 is outside the 3 legal options").to_json()
+    lines = describe([("a", "0", slow), ("b", "0", bad), ("a", "1", slow), ("a", "1", slow)])
+    assert lines == [
+        "a timeout, 3 times (games 0, 1): no answer within 100 ms",
+        "b illegal_choice (game 0): choice 7 is outside the 3 legal options",
+    ]
+
+
+def test_describe_shows_the_first_reasons_and_counts_the_rest() -> None:
+    many = [("a", str(g), Failure("crash", f"exit code {g}").to_json()) for g in range(12)]
+    lines = describe(many, limit=10)
+    assert lines[0] == "a crash (game 0): exit code 0"
+    assert len(lines) == 11 and lines[-1] == "... and 2 more"
+    games = [("a", str(g), Failure("crash", "exit code 1").to_json()) for g in range(7)]
+    assert describe(games) == ["a crash, 7 times (games 0, 1, 2, 3, 4, ...): exit code 1"]
+    assert describe([]) == []

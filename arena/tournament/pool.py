@@ -13,6 +13,7 @@ pid), so a ``kill -9`` of the runner leaves nothing behind.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import datetime as dt
 import logging
@@ -25,7 +26,7 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing import resource_tracker
 from typing import TYPE_CHECKING, Any, Protocol
@@ -245,6 +246,21 @@ def _warm_up() -> None:
         pass  # the first table reports it properly
 
 
+@contextlib.contextmanager
+def sigint_blocked() -> Iterator[None]:
+    """Block SIGINT in the calling (main) thread for the block. The kernel then keeps a
+    Ctrl-C pending for the main thread, and threads started meanwhile keep it blocked for
+    good, so they can never take a Ctrl-C meant for the main thread's handler."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 @dataclass
 class _Worker:
     process: multiprocessing.process.BaseProcess
@@ -268,17 +284,17 @@ class LocalPool:
         # Workers inherit "ignore SIGINT" from the start (before Python could install its
         # handler), so a Ctrl-C reaches the parent only, which then stops them in order. The
         # parent blocks SIGINT meanwhile: Linux keeps a blocked signal pending even while it
-        # is ignored, so a Ctrl-C in this instant reaches the restored handler, not nowhere.
+        # is ignored, so a Ctrl-C in this instant reaches the restored handler, not nowhere
+        # (provided no other thread takes it: start helper threads with sigint_blocked()).
         if threading.current_thread() is threading.main_thread():
             # Started first, outside the window: starting the tracker unblocks SIGINT.
             resource_tracker.ensure_running()
-            mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-            try:
-                process.start()
-            finally:
-                signal.signal(signal.SIGINT, previous)
-                signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+            with sigint_blocked():
+                previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+                try:
+                    process.start()
+                finally:
+                    signal.signal(signal.SIGINT, previous)
         else:  # signal handlers belong to the main thread; the worker ignores SIGINT itself
             process.start()
         child_conn.close()

@@ -58,6 +58,7 @@ from arena.tournament.pool import (
     Message,
     TableExecutor,
     TableTask,
+    sigint_blocked,
 )
 from arena.tournament.scoring import (
     Bye,
@@ -460,7 +461,8 @@ def run_tournament(
                         column.baseline = run.games_before
                 run.task_id = bar.add_task(spec.name, total=row.games_planned,
                                            completed=run.games_before)
-                bar.start()
+                with sigint_blocked():  # the bar's refresh thread never takes a Ctrl-C
+                    bar.start()
             if spec.format == "swiss":
                 run.swiss()
             else:

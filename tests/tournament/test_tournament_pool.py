@@ -1,45 +1,74 @@
-"""The local worker pool's signal handling: a Ctrl-C is the parent's to handle, always."""
+"""The local worker pool's signal handling: a Ctrl-C is the parent's to handle, always.
+
+The checks run in a fresh interpreter: a process-directed signal may be taken by any thread
+that does not block it, and the test process holds threads of other tests."""
 
 from __future__ import annotations
 
-import multiprocessing.process
-import os
-import signal
+import subprocess
+import sys
+import textwrap
 from pathlib import Path
 
 import pytest
 
-from arena.tournament.pool import LocalPool
+pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 
 
-def ignored_signals(pid: int) -> int:
-    status = Path(f"/proc/{pid}/status").read_text()
-    return int(next(line for line in status.splitlines()
-                    if line.startswith("SigIgn:")).split()[1], 16)
+def run(code: str) -> str:
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
 
 
-@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
-def test_a_ctrl_c_while_a_worker_starts_reaches_the_parent(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """The worker must start ignoring SIGINT (the parent stops workers in order), and the
-    parent must still get a Ctrl-C that lands while it starts one; ignoring the signal
-    in the parent for that instant used to drop it."""
-    pool = LocalPool(1)
-    got: list[int] = []
-    previous = signal.signal(signal.SIGINT, lambda signum, frame: got.append(signum))
-    start = multiprocessing.process.BaseProcess.start
+def test_a_ctrl_c_while_a_worker_starts_reaches_the_parent() -> None:
+    """The worker starts ignoring SIGINT (the parent stops workers in order), and the
+    parent still gets a Ctrl-C that lands while it starts one, also with a helper thread
+    started under sigint_blocked (the progress bar's); ignoring the signal in the parent
+    for that instant used to drop it."""
+    out = run("""
+        import multiprocessing.process, os, signal, threading, time
+        from arena.tournament.pool import LocalPool, sigint_blocked
 
-    def interrupted_start(self: multiprocessing.process.BaseProcess) -> None:
-        os.kill(os.getpid(), signal.SIGINT)  # the user's Ctrl-C, mid-spawn
-        start(self)
+        got = []
+        signal.signal(signal.SIGINT, lambda signum, frame: got.append(signum))
+        with sigint_blocked():
+            threading.Thread(target=time.sleep, args=(60,), daemon=True).start()
+        start = multiprocessing.process.BaseProcess.start
 
-    monkeypatch.setattr(multiprocessing.process.BaseProcess, "start", interrupted_start)
-    try:
-        worker = pool._spawn()
-        assert got == [signal.SIGINT]
-        assert ignored_signals(worker.process.pid or 0) & (1 << (signal.SIGINT - 1))
-        assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
-        assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
-    finally:
-        signal.signal(signal.SIGINT, previous)
+        def interrupted_start(self):
+            os.kill(os.getpid(), signal.SIGINT)  # the user's Ctrl-C, mid-spawn
+            start(self)
+
+        multiprocessing.process.BaseProcess.start = interrupted_start
+        pool = LocalPool(2)
+        workers = [pool._spawn(), pool._spawn()]  # the first also starts the tracker
+        status = open(f"/proc/{workers[1].process.pid}/status").read()
+        ignored = int(next(l for l in status.splitlines() if l.startswith("SigIgn:"))
+                      .split()[1], 16)
+        print(len(got), bool(ignored & (1 << (signal.SIGINT - 1))),
+              signal.getsignal(signal.SIGINT) is not signal.SIG_IGN,
+              signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set()))
         pool.close(kill=True)
+    """)
+    assert out == "2 True True False"
+
+
+def test_sigint_blocked_leaves_the_main_thread_as_it_was() -> None:
+    out = run("""
+        import signal, threading
+        from arena.tournament.pool import sigint_blocked
+
+        seen = {}
+        def report():
+            seen["blocked"] = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+        with sigint_blocked():
+            inside = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+            thread = threading.Thread(target=report)
+            thread.start()
+            thread.join()
+        after = signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+        print(inside, seen["blocked"], after)
+    """)
+    assert out == "True True False"

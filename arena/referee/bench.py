@@ -28,6 +28,8 @@ Three figures, measured in the same run so they share the machine's state:
    changes during the run (other jobs) weighs on all of them alike.
 3. **Match throughput**: decisions/s of a sandboxed match between two sample random bots
    (persistent processes, one start per bot) against in-process random play of the same games.
+4. **Bot start-up**: launching the trivial kit bot in the sandbox until its ``ready`` (its
+   first starts and three restarts), in round trips: why one process serves a whole match.
 """
 
 from __future__ import annotations
@@ -94,6 +96,8 @@ class ProtocolBench:
     #: The referee's own work between a bot's answer and the next ``act`` it writes (the
     #: game step, events, observation, encoding), median over the timed decisions.
     work_s: float = 0.0
+    #: One start of the trivial kit bot: launched in the sandbox until its ``ready`` (median).
+    startup_s: float = 0.0
 
     @property
     def ratio(self) -> float:
@@ -127,6 +131,7 @@ class ProtocolBench:
             "in_process_decisions_per_s": round(self.local_rate),
             "sandbox_level": self.sandbox_level, "cpu": self.cpu,
             "referee_work_us": round(self.work_s * 1e6, 1),
+            "bot_startup_ms": round(self.startup_s * 1e3, 1),
         }
 
     def render(self) -> str:
@@ -150,6 +155,10 @@ class ProtocolBench:
             f"{self.match_decisions} decisions: {self.match_rate:,.0f} decisions/s overall "
             f"(2 start-ups and the bye included), {self.match_game_rate:,.0f} decisions/s "
             "within games",
+            f"A bot start (the trivial kit bot, launched in the sandbox until its 'ready'): "
+            f"median {self.startup_s * 1e3:.0f} ms, the price of "
+            f"{self.startup_s / self.round_trip_s:,.0f} round trips: one process serves a "
+            "whole match",
             f"In-process random play, same games: {self.local_rate:,.0f} decisions/s "
             f"({self.local_rate / self.match_game_rate:.1f}x the sandboxed match within games)"
             if self.match_game_rate else "In-process random play: n/a",
@@ -322,6 +331,7 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
     floors: list[float] = []
     paced: list[float] = []
     gaps: list[float] = []
+    starts: list[float] = []
     log = _Log()
     launcher = sandbox_launcher()
 
@@ -339,9 +349,20 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
                 for seat in range(2)]
         try:
             for client in clients + bare:
+                began = time.perf_counter()
                 failure = client.start()
                 if failure is not None:
                     raise RuntimeError(f"the benchmark bot did not start: {failure.detail}")
+                if client in clients:
+                    starts.append(time.perf_counter() - began)
+            for _ in range(3):  # restarts of a warm interpreter, as after a forfeit
+                client = clients[0]
+                client.close()
+                began = time.perf_counter()
+                failure = client.start()
+                if failure is not None:
+                    raise RuntimeError(f"the benchmark bot did not restart: {failure.detail}")
+                starts.append(time.perf_counter() - began)
             _round_trips(bare, warmup, seed + 1)
             _, lines, _ = _round_trips(clients, warmup, seed + 1, keep_lines=True)
             lines.sort(key=len)
@@ -389,4 +410,5 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
         match_game_rate=outcome.decisions / in_games if in_games else 0.0,
         local_rate=local_decisions / local_s if local_s else 0.0,
         sandbox_level=outcome.sandbox_level or probe().level,
-        work_s=statistics.median(gaps) if gaps else 0.0)
+        work_s=statistics.median(gaps) if gaps else 0.0,
+        startup_s=statistics.median(starts))

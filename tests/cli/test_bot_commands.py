@@ -248,7 +248,7 @@ def test_bench_protocol_reports_the_three_figures() -> None:
     data = json.loads(result.stdout)
     assert data["decisions"] == 100 and data["match_games"] == 1
     for key in ("round_trip_us", "bare_round_trip_us", "floor_us", "ratio", "paced_floor_us",
-                "paced_ratio", "bare_paced_ratio", "referee_work_us",
+                "paced_ratio", "bare_paced_ratio", "referee_work_us", "bot_startup_ms",
                 "match_decisions_per_s", "in_process_decisions_per_s"):
         assert data[key] > 0, key
     assert data["sandbox_level"] == probe().level and data["cpu"] is None

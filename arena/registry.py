@@ -148,8 +148,8 @@ def option_problems(options: Any, where: str = "options") -> list[str]:
     names (1-60 letters, digits, '_', '-' or '.') to strings, numbers or booleans, the values
     every bot can read from ``hello``."""
     if not isinstance(options, dict):
-        shown = "a list" if isinstance(options, list) else repr(options)
-        return [f"{where}: must be a mapping of option names to values, got {shown}"]
+        return [f"{where}: must be a mapping of option names to values, got "
+                f"{_shown(options)}"]
     problems = []
     for key, value in options.items():
         if isinstance(key, bool):
@@ -160,11 +160,14 @@ def option_problems(options: Any, where: str = "options") -> list[str]:
                             "'-' or '.', starting with a letter or digit")
         elif not isinstance(value, str | int | float | bool) or (
                 isinstance(value, float) and not math.isfinite(value)):  # not JSON
-            shown = ("a list" if isinstance(value, list) else "a mapping"
-                     if isinstance(value, dict) else repr(value))
             problems.append(f"{where}.{key}: must be a string, number or true/false, got "
-                            f"{shown}")
+                            f"{_shown(value)}")
     return problems
+
+
+def _shown(value: Any) -> str:
+    return ("a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict)
+            else repr(value))
 
 
 def options_digest(options: dict[str, Any]) -> str:

@@ -318,10 +318,9 @@ def _failure_reasons(outcome: Any) -> list[str]:
     """Why each bot failed (:func:`arena.referee.failures.describe`); --json has all."""
     from arena.referee.failures import describe
 
-    lines = describe((outcome.names[f["seat"]], str(game.game_index), f)
-                     for game in outcome.games for f in game.failures)
-    if lines and lines[-1].startswith("... and "):
-        lines[-1] += " (--json lists every one)"
+    lines = describe(((outcome.names[f["seat"]], str(game.game_index), f)
+                      for game in outcome.games for f in game.failures),
+                     more=" (--json lists every one)")
     return ["", "Failures:", *(f"  {line}" for line in lines)] if lines else []
 
 

@@ -24,7 +24,6 @@ from typing import Any, Final
 __all__ = [
     "CRASH",
     "FAILURE_TYPES",
-    "describe",
     "FATAL_TYPES",
     "ILLEGAL_CHOICE",
     "MEMORY_LIMIT",
@@ -34,6 +33,7 @@ __all__ = [
     "STRIKE_TYPES",
     "TIMEOUT",
     "Failure",
+    "describe",
 ]
 
 TIMEOUT: Final = "timeout"
@@ -80,11 +80,12 @@ class Failure:
         return asdict(self)
 
 
-def describe(failures: Iterable[tuple[str, str, Mapping[str, Any]]],
-             limit: int = 10) -> list[str]:
+def describe(failures: Iterable[tuple[str, str, Mapping[str, Any]]], limit: int = 10,
+             more: str = "") -> list[str]:
     """Why bots failed, for people: one line per distinct (bot, type, detail), in order of
     first occurrence, with how often and in which games. ``failures`` holds (bot, game,
-    failure as recorded); past ``limit`` reasons the rest are counted, not shown."""
+    failure as recorded); past ``limit`` reasons the rest are counted, not shown (``more``
+    says where to find them)."""
     seen: dict[tuple[str, str, str], list[str]] = {}
     for bot, game, failure in failures:
         key = (bot, str(failure.get("type", "?")), str(failure.get("detail", "")))
@@ -97,5 +98,5 @@ def describe(failures: Iterable[tuple[str, str, Mapping[str, Any]]],
         plural = "s" if len(distinct) > 1 else ""
         lines.append(f"{bot} {kind}{times} (game{plural} {shown}): {detail}")
     if len(seen) > limit:
-        lines.append(f"... and {len(seen) - limit} more")
+        lines.append(f"... and {len(seen) - limit} more{more}")
     return lines

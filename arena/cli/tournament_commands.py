@@ -8,7 +8,7 @@ layer itself never imports it (docs/ARCHITECTURE.md).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -105,7 +105,91 @@ def status(
     typer.echo("\n".join(status_lines(db, tournament, records)))
 
 
+_GAME_HELP = "\n\n".join([
+    "Show one game: the bots by seat, the placements, every failure with its reason, the "
+    "game turn by turn, and what each bot logged. GAME is a game id in the results database "
+    "(NAME/rROUND/tTABLE/gGAME, as arena status lists failing games) or a file of game "
+    "records (JSON lines, as written by arena match --records, arena simulate --records or "
+    "arena status --records).",
+    "With --seat, only what that seat was shown: exactly the events its bot received, its "
+    "own failures and its own log.",
+    "Example: arena game swiss/r1/t0/g3 --seat 1",
+    "Example: arena game games.jsonl --number 2 --format json",
+])
+
+
+def game(
+    ref: Annotated[str, typer.Argument(metavar="GAME",
+                                       help="A game id (swiss/r1/t0/g3) or a records file.")],
+    seat: Annotated[
+        int | None, typer.Option("--seat", "-s", min=0,
+                                 help="Only what this seat was shown (0-based).")
+    ] = None,
+    number: Annotated[
+        int, typer.Option("--number", "-n", min=1,
+                          help="With a records file: which record (1 = the first).")
+    ] = 1,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", metavar="text|json",
+                          help="text (for people) or json (the record itself).")
+    ] = "text",
+    logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Show the bots' logs.")] = True,
+    db: Annotated[Path, typer.Option("--db", help="Results database.")] = Path(DEFAULT_RESULTS),
+) -> None:
+    """Show one game (help text: ``_GAME_HELP``)."""
+    import json
+
+    from arena.referee.game_report import report_game, seat_view
+
+    if fmt not in ("text", "json"):
+        raise typer.BadParameter(f"unknown format '{fmt}' (choose text or json)",
+                                 param_hint="--format")
+    title, record = _load_game(ref, number, db)
+    if seat is not None:
+        players = record.get("players") or []
+        if seat >= len(players):
+            from arena.errors import ArenaError
+
+            raise ArenaError(f"{title} has seats 0-{len(players) - 1}; there is no seat {seat}")
+    if fmt == "json":
+        typer.echo(json.dumps(record if seat is None else seat_view(record, seat), indent=1))
+        return
+    typer.echo("\n".join([title, *report_game(record, seat, logs=logs)]))
+
+
+def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
+    """(title, record) of ``ref``: a records file's ``number``-th record, or a stored game."""
+    from arena.errors import ReplayError, StoreError
+    from arena.tournament.store import Store
+
+    path = Path(ref)
+    if path.is_file():
+        from arena.engine.simulate import read_records
+
+        records = read_records(path)
+        if number > len(records):
+            raise ReplayError(f"{path} holds {len(records)} game record"
+                             f"{'s' if len(records) != 1 else ''}; there is no record {number}")
+        record = records[number - 1]
+        if not isinstance(record, dict) or not isinstance(record.get("players"), list) \
+                or not isinstance(record.get("events", []), list):
+            raise ReplayError(f"record {number} of {path} is not a game record")
+        return f"Game {number} of {path}", record
+    if path.suffix in (".jsonl", ".json", ".gz"):
+        raise ReplayError(f"no such file: {ref}")
+    if "/" not in ref:
+        raise StoreError(f"{ref} is neither a records file nor a game id (a game id looks "
+                         "like swiss/r1/t0/g3: arena status NAME names the failing games)")
+    with Store(db, create=False) as store:
+        tournament = ref.split("/", 1)[0]
+        if store.tournament(tournament) is None:
+            raise StoreError(f"no tournament '{tournament}' in {db} (arena tournaments lists "
+                             "them)")
+        return f"Game {ref}", store.record(ref)
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
     app.command("run", help=_RUN_HELP)(run)
     app.command("status", help=_STATUS_HELP)(status)
+    app.command("game", help=_GAME_HELP)(game)

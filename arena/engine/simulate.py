@@ -26,9 +26,11 @@ holds RULES.md to them so the document cannot drift from the code.
 
 from __future__ import annotations
 
+import gzip
 import json
 import random
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -418,14 +420,21 @@ def simulate(players: int, games: int, seed: int,
 
 
 # ================================================================================ replay
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
 def read_records(path: str | Path) -> list[dict[str, Any]]:
     """Game records from a file: JSON lines (one record per line, blank lines skipped), or one
-    JSON document holding a record or a list of records. Raises :class:`ReplayError`."""
+    JSON document holding a record or a list of records; gzip-compressed or not. Raises
+    :class:`ReplayError`."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        data = Path(path).read_bytes()
+        if data[:2] == _GZIP_MAGIC:  # arena status --records FILE.gz writes gzip
+            data = gzip.decompress(data)
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise ReplayError(f"no such file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:  # gzip.BadGzipFile: OSError
         raise ReplayError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
     records: list[Any]
     try:

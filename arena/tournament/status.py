@@ -89,6 +89,9 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
         lines.extend(f"  {line}" for line in describe(
             (str(f.get("bot", "?")).split("@")[0], f"r{g.round}/t{g.table_index}/g{g.game_index}",
              f) for g in games for f in g.failures))
+        first = next(g for g in games if g.failures)
+        lines.append(f"  one of them in full: arena game {first.id} --seat "
+                     f"{first.failures[0].get('seat', 0)}")
     if t.format == "swiss" and games:
         from arena.tournament.runner import swiss_standings
 

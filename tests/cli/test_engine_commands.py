@@ -184,3 +184,22 @@ def test_bench_engine_refuses_bad_players() -> None:
     result = _run("bench", "engine", "-p", "7")
     assert result.exit_code == 1
     assert result.output == "Error: Palaestra is played by 2 to 5 players, not 7\n"
+
+
+def test_replay_reads_gzip_records(tmp_path: Path) -> None:
+    import gzip
+
+    plain = tmp_path / "games.jsonl"
+    assert _run("simulate", "-p", "2", "-g", "4", "-s", "3", "--records",
+                str(plain)).exit_code == 0
+    packed = tmp_path / "games.jsonl.gz"
+    packed.write_bytes(gzip.compress(plain.read_bytes()))
+    result = _run("replay", str(packed))
+    assert result.exit_code == 0, result.output
+    assert result.output == "replayed 4 games: identical\n"
+    torn = tmp_path / "torn.jsonl.gz"
+    torn.write_bytes(packed.read_bytes()[:40])
+    result = _run("replay", str(torn))
+    assert result.exit_code == 1
+    assert result.output == (f"Error: cannot read {torn}: Compressed file ended before the "
+                             "end-of-stream marker was reached\n")

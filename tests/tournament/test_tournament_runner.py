@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -362,6 +363,21 @@ def test_entry_options_reach_the_sandboxed_bot_and_replay_move_for_move(
     assert reasons[0].endswith("ValueError: ismcts: unknown option 'iteration' (known: ms, "
                                "wall_ms, iterations, exploration, bias, width, margin, "
                                "model_from)")
+    pointer = [line for line in status.stdout.splitlines()
+               if line.startswith("  one of them in full: arena game ")]
+    assert len(pointer) == 1
+    game_id, seat = re.fullmatch(r"  one of them in full: arena game (\S+) --seat (\d)",
+                                 pointer[0]).groups()
+    shown = runner.invoke(app, ["game", game_id, "--seat", seat, "--db",
+                                str(tmp_path / "one.db")])
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()
+    assert lines[0] == f"Game {game_id}" and lines[1].startswith("Bots: seat 0 ")
+    assert f"As seat {seat} (typo) saw it:" in lines
+    assert any(line.startswith(f"  seat {seat} typo@{versions['typo']}: startup_failure: ")
+               for line in lines)
+    log = lines[lines.index(f"Log of seat {seat} (typo@{versions['typo']}):") + 1:]
+    assert any("ValueError: ismcts: unknown option 'iteration'" in line for line in log)
 
 
 def test_status_reports_progress(reference: tuple[Path, RunSummary]) -> None:

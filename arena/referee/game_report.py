@@ -1,0 +1,81 @@
+"""One refereed game told for people: who sat where, what went wrong, what happened, and
+what each bot logged (``arena game``).
+
+The game itself is told by the engine (:mod:`arena.engine.narration`); this adds the
+referee's part of the record (``record["referee"]``: bots by seat, failures, logs, sandbox
+level). A record without that part (``arena simulate --records``) is told as the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from arena.engine.narration import event_lines, header_lines, sees
+
+__all__ = ["report_game", "seat_view"]
+
+
+def seat_view(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
+    """The record cut down to what ``seat`` was shown: its feed of events, and of the
+    referee's part only its own failures and log."""
+    players = record.get("players") or []
+    if not 0 <= seat < len(players):
+        raise ValueError(f"seat {seat} is not in this game (seats 0-{len(players) - 1})")
+    view = dict(record)
+    view["events"] = [e for e in record.get("events") or []
+                      if isinstance(e, Mapping) and sees(e.get("to"), seat)]
+    referee = record.get("referee")
+    if isinstance(referee, Mapping):
+        view["referee"] = {
+            **referee,
+            "failures": [f for f in referee.get("failures") or [] if f.get("seat") == seat],
+            "logs": {k: v for k, v in (referee.get("logs") or {}).items() if k == str(seat)},
+        }
+    return view
+
+
+def _failure_line(failure: Mapping[str, Any], who: str) -> str:
+    decision = failure.get("decision")
+    at = f" at decision {decision}" if decision is not None else ""
+    return f"  seat {failure.get('seat', '?')} {who}: {failure.get('type', '?')}{at}: " \
+           f"{failure.get('detail', '')}"
+
+
+def report_game(record: Mapping[str, Any], seat: int | None = None,
+                logs: bool = True) -> list[str]:
+    """The lines of ``arena game``: with ``seat``, only what that seat was shown (and its own
+    failures and log); ``logs=False`` leaves the bots' logs out."""
+    referee = record.get("referee")
+    referee = referee if isinstance(referee, Mapping) else {}
+    lines: list[str] = []
+    keys = [str(k) for k in referee.get("seats") or []]
+    if referee:
+        level = referee.get("sandbox_level") or "unknown"
+        lines.append("Bots: " + ", ".join(f"seat {i} {key}" for i, key in enumerate(keys))
+                     + f"; sandbox {level}")
+    lines.extend(header_lines(record, seat))
+    players = [str(p) for p in record.get("players") or []]
+
+    def who(s: Any) -> str:
+        if isinstance(s, int) and 0 <= s < len(keys):
+            return keys[s]
+        return players[s] if isinstance(s, int) and 0 <= s < len(players) else "?"
+
+    failures = [f for f in referee.get("failures") or []
+                if isinstance(f, Mapping) and (seat is None or f.get("seat") == seat)]
+    if referee:
+        lines.append("")
+        lines.append("Failures:" if failures else "Failures: none")
+        lines.extend(_failure_line(f, who(f.get("seat"))) for f in failures)
+    lines.append("")
+    lines.extend(event_lines(record, seat))
+    if logs:
+        for key, text in sorted((referee.get("logs") or {}).items(), key=lambda kv: kv[0]):
+            if seat is not None and key != str(seat) or not text:
+                continue
+            index = int(key) if str(key).isdigit() else -1
+            lines.append("")
+            lines.append(f"Log of seat {key} ({who(index)}):")
+            lines.extend(f"  | {line}" for line in str(text).rstrip("\n").splitlines())
+    return lines

@@ -1,0 +1,105 @@
+"""``arena game``: one game from a records file or the results database, for people or as
+JSON, whole or as one seat saw it; exact errors for what cannot be shown."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.engine.narration import sees
+from arena.referee.game_report import report_game
+from arena.tournament.store import Store
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("game") / "games.jsonl"
+    result = runner.invoke(app, ["simulate", "-p", "3", "-g", "3", "-s", "9",
+                                 "--records", str(path)])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+def _record(path: Path, number: int) -> dict:
+    return json.loads(path.read_text().splitlines()[number - 1])
+
+
+def test_a_record_of_a_file_is_told_in_full(records: Path) -> None:
+    result = runner.invoke(app, ["game", str(records), "--number", "2"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [f"Game 2 of {records}",
+                                          *report_game(_record(records, 2))]
+
+
+def test_gzip_records_are_read_too(records: Path, tmp_path: Path) -> None:
+    packed = tmp_path / "games.jsonl.gz"
+    packed.write_bytes(gzip.compress(records.read_bytes()))
+    result = runner.invoke(app, ["game", str(packed), "-n", "3", "--seat", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines()[1:] == report_game(_record(records, 3), 1)
+
+
+def test_json_with_a_seat_holds_only_that_seats_feed(records: Path) -> None:
+    result = runner.invoke(app, ["game", str(records), "--seat", "2", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.output)
+    whole = _record(records, 1)
+    assert shown["events"] == [e for e in whole["events"] if sees(e["to"], 2)]
+    assert {k: v for k, v in shown.items() if k != "events"} == {
+        k: v for k, v in whole.items() if k != "events"}
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-n", "4"], "Error: {file} holds 3 game records; there is no record 4\n"),
+])
+def test_a_record_past_the_end_is_refused(records: Path, args: list[str],
+                                          message: str) -> None:
+    result = runner.invoke(app, ["game", str(records), *args])
+    assert result.exit_code == 1
+    assert result.output == message.format(file=records)
+
+
+def test_a_seat_outside_the_game_is_refused(records: Path) -> None:
+    result = runner.invoke(app, ["game", str(records), "--seat", "3"])
+    assert result.exit_code == 1
+    assert result.output == f"Error: Game 1 of {records} has seats 0-2; there is no seat 3\n"
+
+
+def test_unknown_format_is_a_usage_error(records: Path) -> None:
+    result = runner.invoke(app, ["game", str(records), "--format", "pgn"])
+    assert result.exit_code == 2
+    assert "unknown format 'pgn' (choose text or json)" in result.output
+
+
+@pytest.mark.parametrize("ref, message", [
+    ("missing.jsonl", "Error: no such file: missing.jsonl\n"),
+    ("{odd}", "Error: record 1 of {odd} is not a game record\n"),
+    ("swiss", "Error: swiss is neither a records file nor a game id (a game id looks like "
+              "swiss/r1/t0/g3: arena status NAME names the failing games)\n"),
+])
+def test_what_is_neither_file_nor_game_is_refused(tmp_path: Path, ref: str,
+                                                  message: str) -> None:
+    odd = tmp_path / "odd.json"
+    odd.write_text('{"players": "ab"}')
+    ref = ref.format(odd=odd)
+    result = runner.invoke(app, ["game", ref, "--db", str(tmp_path / "none.db")])
+    assert result.exit_code == 1
+    assert result.output == message.format(odd=odd)
+
+
+def test_stored_games_are_looked_up_by_id(tmp_path: Path) -> None:
+    db = tmp_path / "none.db"
+    result = runner.invoke(app, ["game", "cup/r1/t0/g0", "--db", str(db)])
+    assert result.exit_code == 1
+    assert result.output == (f"Error: no results database at {db} (run a tournament first, "
+                             "e.g. arena run tournaments/swiss.yaml)\n")
+    Store(db).close()
+    result = runner.invoke(app, ["game", "cup/r1/t0/g0", "--db", str(db)])
+    assert result.output == f"Error: no tournament 'cup' in {db} (arena tournaments lists them)\n"

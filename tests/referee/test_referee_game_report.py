@@ -1,0 +1,76 @@
+"""``arena.referee.game_report``: a refereed game's record told with its bots, failures and
+logs, and cut down to one seat's view."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from arena.engine import GameConfig, RandomAgent, play_game
+from arena.engine.narration import event_lines, header_lines, sees
+from arena.referee.game_report import report_game, seat_view
+
+
+def _refereed(players: int = 3, seed: int = 4) -> dict[str, Any]:
+    names = tuple(f"bot{i}" for i in range(players))
+    state = play_game(GameConfig(players=names, seed=seed),
+                      [RandomAgent(seed + i) for i in range(players)])
+    record = json.loads(json.dumps(state.record()))
+    record["referee"] = {
+        "match_id": "cup/r1/t0", "game_index": 2,
+        "seats": [f"bot{i}@abc{i}" for i in range(players)],
+        "failures": [
+            {"type": "timeout", "detail": "no answer within 1000 ms", "seat": 1,
+             "bot": "bot1@abc1", "game": 2, "decision": 7},
+            {"type": "crash", "detail": "exited mid-game (exit code 1)", "seat": 2,
+             "bot": "bot2@abc2", "game": 2, "decision": None},
+        ],
+        "logs": {"1": "thinking...\nstill thinking\n", "2": "Traceback\nKeyError: 3\n"},
+        "sandbox_level": "bwrap+rlimits",
+    }
+    return record
+
+
+def test_the_report_names_bots_failures_events_and_logs() -> None:
+    record = _refereed()
+    lines = report_game(record)
+    assert lines[0] == ("Bots: seat 0 bot0@abc0, seat 1 bot1@abc1, seat 2 bot2@abc2; "
+                        "sandbox bwrap+rlimits")
+    header = header_lines(record)
+    assert lines[1:1 + len(header)] == header
+    at = lines.index("Failures:")
+    assert lines[at + 1:at + 3] == [
+        "  seat 1 bot1@abc1: timeout at decision 7: no answer within 1000 ms",
+        "  seat 2 bot2@abc2: crash: exited mid-game (exit code 1)"]
+    events = event_lines(record)
+    assert lines[at + 3] == ""
+    assert lines[at + 4:at + 4 + len(events)] == events
+    assert lines[at + 4 + len(events):] == [
+        "", "Log of seat 1 (bot1@abc1):", "  | thinking...", "  | still thinking", "",
+        "Log of seat 2 (bot2@abc2):", "  | Traceback", "  | KeyError: 3"]
+    assert "Log of seat" not in "\n".join(report_game(record, logs=False))
+
+
+def test_one_seat_sees_only_its_feed_failures_and_log() -> None:
+    record = _refereed()
+    lines = report_game(record, seat=2)
+    assert "  seat 2 bot2@abc2: crash: exited mid-game (exit code 1)" in lines
+    assert not any("timeout" in line or "thinking" in line for line in lines)
+    assert lines[-3:] == ["Log of seat 2 (bot2@abc2):", "  | Traceback", "  | KeyError: 3"]
+    view = seat_view(record, 2)
+    assert view["events"] == [e for e in record["events"] if sees(e["to"], 2)]
+    assert len(view["events"]) < len(record["events"])
+    assert [f["seat"] for f in view["referee"]["failures"]] == [2]
+    assert view["referee"]["logs"] == {"2": "Traceback\nKeyError: 3\n"}
+    assert record["referee"]["logs"].keys() == {"1", "2"}  # the record itself is untouched
+    assert "Failures: none" in report_game(record, seat=0)
+    with pytest.raises(ValueError, match=r"seat 3 is not in this game \(seats 0-2\)"):
+        seat_view(record, 3)
+
+
+def test_a_record_without_a_referee_part_is_the_engine_telling() -> None:
+    record = _refereed()
+    del record["referee"]
+    assert report_game(record) == [*header_lines(record), "", *event_lines(record)]

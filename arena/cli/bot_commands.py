@@ -280,7 +280,8 @@ def _register_match(app: typer.Typer) -> None:
             return
         typer.echo(_render_match(outcome))
         if records is not None:
-            typer.echo(f"Wrote {len(outcome.games)} game records to {records}")
+            typer.echo(f"Wrote {len(outcome.games)} game records to {records} "
+                       f"(arena game {records} -n 1 shows game 0)")
 
 
 def _render_match(outcome: Any) -> str:

@@ -155,7 +155,8 @@ def test_match_prints_placements_and_diagnostics(tmp_path: Path) -> None:
     assert out[0] == f"Match random vs collector: 2 game(s), sandbox {probe().level}"
     assert out[1].split() == ["game", "starts", "places", "(random,", "collector)", "desmos",
                               "tiebreak", "failures"]
-    assert out[-1] == f"Wrote 2 game records to {records}"
+    assert out[-1] == (f"Wrote 2 game records to {records} (arena game {records} -n 1 shows "
+                          "game 0)")
     assert any(line.startswith("random ") for line in out)
     lines = records.read_text().splitlines()
     assert len(lines) == 2

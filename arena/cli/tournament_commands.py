@@ -174,7 +174,10 @@ def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
         if not isinstance(record, dict) or not isinstance(record.get("players"), list) \
                 or not isinstance(record.get("events", []), list):
             raise ReplayError(f"record {number} of {path} is not a game record")
-        return f"Game {number} of {path}", record
+        referee = record.get("referee")
+        where = (f" ({referee.get('match_id')}/g{referee.get('game_index')})"
+                 if isinstance(referee, dict) and "match_id" in referee else "")
+        return f"Game {number} of {path}{where}", record
     if path.suffix in (".jsonl", ".json", ".gz"):
         raise ReplayError(f"no such file: {ref}")
     if "/" not in ref:

@@ -248,10 +248,11 @@ def _map(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
-def _header(record: Mapping[str, Any], teller: _Teller) -> list[str]:
+def _header(record: Mapping[str, Any], teller: _Teller, whole: bool) -> list[str]:
     players = teller.players
-    lines = [f"{len(players)} players, {record.get('rounds', '?')} rounds, seed "
-             f"{record.get('seed', '?')}; {teller.who(record.get('starting_seat'))} starts"]
+    seed = f", seed {record.get('seed', '?')}" if whole else ""
+    lines = [f"{len(players)} players, {record.get('rounds', '?')} rounds{seed}; "
+             f"{teller.who(record.get('starting_seat'))} starts"]
     result = record.get("result")
     if isinstance(result, Mapping):
         placements = _list(result.get("placements"))
@@ -274,15 +275,18 @@ def _header(record: Mapping[str, Any], teller: _Teller) -> list[str]:
     return lines
 
 
-def _turns(record: Mapping[str, Any], teller: _Teller) -> list[str]:
-    """The turn log, for a record kept without events."""
+def _turns(record: Mapping[str, Any], teller: _Teller, seat: int | None) -> list[str]:
+    """The turn log, for a record kept without events (``seat`` sees no other seat's trap)."""
     lines = []
     for turn in _list(record.get("turns")):
         if not isinstance(turn, Mapping):
             continue
         action = str(turn.get("action"))
         card = f" {turn['card']}" if turn.get("card") else ""
-        verb = {"hold": "holds", "play": "plays", "trap": "sets a trap:"}.get(action, action)
+        if action == "trap":
+            hidden = seat is not None and turn.get("seat") != seat
+            card = " face down" if hidden else f" ({turn.get('card')})"
+        verb = {"hold": "holds", "play": "plays", "trap": "sets a trap"}.get(action, action)
         swap = ", then swaps" if turn.get("swap") else ""
         lines.append(f"Round {turn.get('round')}: {teller.who(turn.get('seat'))} {verb}{card}"
                      f"{swap}")
@@ -294,7 +298,7 @@ def header_lines(record: Mapping[str, Any], seat: int | None = None) -> list[str
     whose view the events are told in)."""
     teller = _Teller([str(p) for p in _list(record.get("players"))])
     _check_seat(teller, seat)
-    lines = _header(record, teller)
+    lines = _header(record, teller, seat is None)  # no seat is sent the seed
     if seat is not None:
         lines.append(f"As seat {seat} ({teller.who(seat)}) saw it:")
     return lines
@@ -309,7 +313,7 @@ def event_lines(record: Mapping[str, Any], seat: int | None = None) -> list[str]
     _check_seat(teller, seat)
     events = [e for e in _list(record.get("events")) if isinstance(e, Mapping)]
     if not events:
-        return ["(the record holds no events; its turns:)", *_turns(record, teller)]
+        return ["(the record holds no events; its turns:)", *_turns(record, teller, seat)]
     if seat is not None:
         told = [(e, [e.get("to")]) for e in events if sees(e.get("to"), seat)]
     else:

@@ -16,13 +16,25 @@ from arena.engine.narration import event_lines, header_lines, sees
 __all__ = ["report_game", "seat_view"]
 
 
+#: Record fields every seat knows by the end of a game (docs/RECORDS.md).
+_PUBLIC_FIELDS = ("format", "players", "starting_seat", "rounds", "forfeits", "result")
+
+
 def seat_view(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
-    """The record cut down to what ``seat`` was shown: its feed of events, and of the
-    referee's part only its own failures and log."""
+    """The record cut down to what ``seat`` was shown: its feed of events, its own choices,
+    the turn log without other seats' face-down traps, and of the referee's part only its
+    own failures and log. No seed: the seed rebuilds the deal, and no bot is sent it."""
     players = record.get("players") or []
     if not 0 <= seat < len(players):
         raise ValueError(f"seat {seat} is not in this game (seats 0-{len(players) - 1})")
-    view = dict(record)
+    view = {key: record[key] for key in _PUBLIC_FIELDS if key in record}
+    config = record.get("config")
+    if isinstance(config, Mapping):
+        view["config"] = {k: v for k, v in config.items() if k != "seed"}
+    view["turns"] = [_turn_seen(turn, seat) for turn in record.get("turns") or []
+                     if isinstance(turn, Mapping)]
+    view["choices"] = [c for c in record.get("choices") or []
+                       if isinstance(c, list) and c and c[0] == seat]
     view["events"] = [e for e in record.get("events") or []
                       if isinstance(e, Mapping) and sees(e.get("to"), seat)]
     referee = record.get("referee")
@@ -33,6 +45,13 @@ def seat_view(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
             "logs": {k: v for k, v in (referee.get("logs") or {}).items() if k == str(seat)},
         }
     return view
+
+
+def _turn_seen(turn: Mapping[str, Any], seat: int) -> dict[str, Any]:
+    """A turn as ``seat`` saw it: another seat's trap is set face down."""
+    if turn.get("action") == "trap" and turn.get("seat") != seat:
+        return {**turn, "card": None}
+    return dict(turn)
 
 
 def _failure_line(failure: Mapping[str, Any], who: str) -> str:

@@ -102,7 +102,10 @@ def test_the_header_gives_places_and_categories() -> None:
         suffix = {1: "st", 2: "nd", 3: "rd"}[place]
         assert header[1 + seat] == (f"  seat {seat}  p{seat}: {place}{suffix}, "
                                     f"{result['desmos'][seat]}")
-    assert header_lines(record, 2)[-1] == "As seat 2 (p2) saw it:"
+    seat_header = header_lines(record, 2)
+    assert seat_header[-1] == "As seat 2 (p2) saw it:"
+    assert seat_header[0] == (f"3 players, {record['rounds']} rounds; "
+                              f"{record['players'][record['starting_seat']]} starts")  # no seed
     with pytest.raises(ValueError, match=r"seat 3 is not in this game \(seats 0-2\)"):
         narrate(record, 3)
 
@@ -135,6 +138,14 @@ def test_a_record_without_events_is_told_by_its_turns() -> None:
     assert len(lines) == 1 + len(record["turns"])
     first = record["turns"][0]
     assert lines[1].startswith(f"Round 1: p{first['seat']} ")
+    traps = [(n, t) for n, t in enumerate(record["turns"]) if t["action"] == "trap"]
+    assert traps
+    for seat in (0, 1):
+        told = event_lines(record, seat)
+        for n, turn in traps:
+            mine = turn["seat"] == seat
+            expected = f"sets a trap ({turn['card']})" if mine else "sets a trap face down"
+            assert expected in told[1 + n] and (mine or turn["card"] not in told[1 + n])
 
 
 def test_effects_are_named_when_played() -> None:
@@ -171,7 +182,7 @@ def test_telling_a_damaged_record_never_fails(seed: int, where: st.DataObject) -
             if isinstance(event, dict) and event:
                 event[where.draw(st.sampled_from(sorted(event)))] = where.draw(_JSON)
         turns = record.get("turns")
-        if isinstance(turns, list) and turns and isinstance(turns[0], dict):
+        if isinstance(turns, list) and turns and isinstance(turns[0], dict) and turns[0]:
             turns[0][where.draw(st.sampled_from(sorted(turns[0])))] = where.draw(_JSON)
     narrate(record)
     narrate(record, 1)

@@ -4,9 +4,12 @@ logs, and cut down to one seat's view."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena.engine import GameConfig, RandomAgent, play_game
 from arena.engine.narration import event_lines, header_lines, sees
@@ -74,3 +77,26 @@ def test_a_record_without_a_referee_part_is_the_engine_telling() -> None:
     record = _refereed()
     del record["referee"]
     assert report_game(record) == [*header_lines(record), "", *event_lines(record)]
+
+
+_CARD = re.compile(r"\b(?:God|Agari|Umbrae|Arcoi|Sophoi|Fate|Beast)-\d\b|\bCrown\b")
+
+
+@settings(max_examples=40, deadline=None)
+@given(players=st.integers(2, 5), seed=st.integers(2**30, 2**40), data=st.data())
+def test_a_seat_view_names_no_card_and_no_seed_the_seat_was_not_sent(
+        players: int, seed: int, data: st.DataObject) -> None:
+    """Every card the view names is named in the seat's own feed, other seats' traps are
+    face down in the turn log, and the seed (which rebuilds the deal) is not in it at all."""
+    record = _refereed(players, seed)
+    seat = data.draw(st.integers(0, players - 1))
+    view = seat_view(record, seat)
+    feed = [e for e in record["events"] if sees(e["to"], seat)]
+    del view["referee"]  # the bot's own log and failures: its own words
+    text = json.dumps(view)
+    assert set(_CARD.findall(text)) <= set(_CARD.findall(json.dumps(feed)))
+    traps = [n for n, t in enumerate(record["turns"]) if t["action"] == "trap"]
+    assert [view["turns"][n]["card"] is None for n in traps] == [
+        record["turns"][n]["seat"] != seat for n in traps]
+    assert str(record["seed"]) not in text
+    assert all(choice[0] == seat for choice in view["choices"])

@@ -11,8 +11,9 @@ The client owns the fairness rules for a single bot so the match loop stays simp
   default (option 0) and counts a strike; past ``max_strikes`` in one game, or at once on a
   crash, an output overflow or a memory kill, the bot forfeits the game. Its process is then
   ended and a fresh one started for the next game. Otherwise one process serves the match.
-* **Late answers**: an answer to an act that already timed out is dropped silently (it was
-  punished once already); any other unexpected id is a ``protocol_error`` (a *stale* id).
+* **Late answers**: an answer to an act that already timed out, or that was struck for a
+  protocol error (a stray line came first), is dropped silently (it was punished once
+  already); any other unexpected id is a ``protocol_error`` (a *stale* id).
 
 The client never sees the game: the match hands it encoded messages and gets back an index,
 a latency and maybe a :class:`~arena.referee.failures.Failure`.
@@ -384,6 +385,9 @@ class BotClient:
                     if late is not None and late in self._late:
                         self._late.discard(late)
                         continue
+                    # The bot's real answer may still come (a debug line went first): it is
+                    # late now, dropped like an answer after a timeout, not a second strike.
+                    self._late.add(id_)
                     return self._strike(F.PROTOCOL_ERROR, str(exc), id_, start)
                 elapsed = _monotonic() - start
                 if elapsed > self._decision_s:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import json
+import operator
 import os
 import re
 import sys
@@ -169,6 +170,21 @@ def _writer(fd: int) -> Any:
     return write
 
 
+def _odd_answer(bot: Bot, id_: int, choice: object) -> bytes:
+    """The answer line for an ``act()`` result that is not a plain int: an integer-like
+    value (a numpy integer) is sent as its index; anything else (None from a forgotten
+    ``return``, a float, a bool) is logged and sent as a null choice, which the referee counts
+    as a protocol error (a strike), never silently truncated."""
+    if not isinstance(choice, bool):
+        try:
+            return b'{"type":"action","id":%d,"choice":%d}\n' % (id_, operator.index(choice))
+        except TypeError:
+            pass
+    bot.log(f"[runner] act() returned {choice!r} ({type(choice).__name__}), not an int index "
+            "into request.legal: sent as no choice, which the referee counts as a strike")
+    return b'{"type":"action","id":%d,"choice":null}\n' % id_
+
+
 def serve(bot: Bot, infile: BinaryIO, out_fd: int) -> int:
     """Speak protocol v1 for ``bot`` until ``bye`` or end of input; returns the exit code."""
     write = _writer(out_fd)
@@ -192,7 +208,8 @@ def serve(bot: Bot, infile: BinaryIO, out_fd: int) -> int:
             stash(pending, line)
             choice = act(pending)
             lazy = type(pending) is _LineRequest
-            answer = b'{"type":"action","id":%d,"choice":%d}\n' % (id_, int(choice))
+            answer = (b'{"type":"action","id":%d,"choice":%d}\n' % (id_, choice)
+                      if type(choice) is int else _odd_answer(bot, id_, choice))
             written = os_write(out_fd, answer)
             if written < len(answer):
                 write(answer[written:])
@@ -211,7 +228,8 @@ def serve(bot: Bot, infile: BinaryIO, out_fd: int) -> int:
                               message["legal"], message.get("time_ms"),
                               message.get("context") or {}, seat)
             choice = act(request)
-            write(b'{"type":"action","id":%d,"choice":%d}\n' % (id_, int(choice)))
+            write(b'{"type":"action","id":%d,"choice":%d}\n' % (id_, choice)
+                  if type(choice) is int else _odd_answer(bot, id_, choice))
         elif kind == "event":
             bot.on_event(message.get("event") or {})
         elif kind == "hello":

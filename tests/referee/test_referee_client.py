@@ -159,6 +159,24 @@ def test_late_answer_to_a_timed_out_act_is_dropped_not_punished_twice() -> None:
     assert client.strikes == 1
 
 
+def test_a_stray_line_before_the_answer_costs_one_strike_not_two() -> None:
+    """A debug print on stdout is a protocol error; the real answer behind it is late, and
+    dropped like a late answer after a timeout."""
+
+    def respond(message: dict[str, Any]) -> Any:
+        if message["id"] == 0:
+            return b'debug: thinking\n{"type":"action","id":0,"choice":1}'
+        return 2
+
+    client = started(FakeConnection(respond=respond))
+    first = act(client)
+    assert first.failure is not None and first.failure.type == "protocol_error"
+    assert first.failure.detail == "not JSON: 'debug: thinking'"
+    second = act(client)
+    assert (second.choice, second.failure) == (2, None)
+    assert client.strikes == 1
+
+
 def test_strikes_past_the_limit_forfeit_and_stop_the_process() -> None:
     conn = FakeConnection(respond=lambda m: 99)
     client = started(conn, FAST.replace(max_strikes=2))

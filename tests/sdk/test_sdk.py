@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from arena.engine import GameConfig, RandomAgent, play_game
+from arena.errors import ProtocolError
 from arena.protocol import messages
 from arena.protocol.schema import validate
 from arena.sdk import Bot, GameEnd, GameStart, Request
@@ -321,3 +322,42 @@ def test_a_broken_act_line_raises_when_the_bot_reads_it(tmp_path: Path) -> None:
     done = runner(bot, [messages.hello(), broken])
     assert done.returncode == 1
     assert "[runner] the bot raised:" in done.stderr.decode()
+
+
+def test_an_answer_that_is_not_an_int_is_a_strike_not_a_crash(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A forgotten ``return`` (None), a float or a bool goes out as no choice (the referee
+    counts a protocol error) with the reason in the bot's log; an integer-like value (a numpy
+    integer) goes out as its index. Both ways of answering (lazy and decoded) do the same."""
+
+    class Index:
+        def __index__(self) -> int:
+            return 1
+
+    class Sloppy(Bot):
+        def __init__(self) -> None:
+            self.returns: list[Any] = [None, 1.0, Index(), None, True, Index(), 1]
+
+        def act(self, request: Request) -> Any:
+            if len(self.returns) < 4:
+                request.legal  # noqa: B018 - reading it switches the runner to decoding
+            return self.returns.pop(0)
+
+    acts = [messages.act(n, "swap", {"hand": ["Crown"]}, [{"swap": None}, {"swap": "Crown"}])
+            for n in range(7)]
+    read, write = os.pipe()
+    code = serve(Sloppy(), io.BytesIO(b"".join([messages.hello(), *acts, messages.bye()])),
+                 write)
+    os.close(write)
+    with os.fdopen(read, "rb") as out:
+        answers = [json.loads(line) for line in out.read().splitlines()][1:]
+    assert code == 0
+    assert [a["choice"] for a in answers] == [None, None, 1, None, None, 1, 1]
+    assert [a["id"] for a in answers] == list(range(7))
+    log = capsys.readouterr().err.splitlines()
+    assert log[0] == ("[runner] act() returned None (NoneType), not an int index into "
+                      "request.legal: sent as no choice, which the referee counts as a strike")
+    assert [line.split(" returned ")[1].split(",")[0] for line in log] == [
+        "None (NoneType)", "1.0 (float)", "None (NoneType)", "True (bool)"]
+    with pytest.raises(ProtocolError, match="'action' needs an integer 'choice'"):
+        messages.parse_action(json.dumps(answers[0]).encode(), 0, 2)

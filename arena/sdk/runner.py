@@ -30,7 +30,7 @@ import traceback
 from collections.abc import Callable
 from json.scanner import make_scanner
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, SupportsIndex
 
 from arena.sdk.bot import Bot, GameEnd, GameStart, Request
 
@@ -175,11 +175,8 @@ def _odd_answer(bot: Bot, id_: int, choice: object) -> bytes:
     value (a numpy integer) is sent as its index; anything else (None from a forgotten
     ``return``, a float, a bool) is logged and sent as a null choice, which the referee counts
     as a protocol error (a strike), never silently truncated."""
-    if not isinstance(choice, bool):
-        try:
-            return b'{"type":"action","id":%d,"choice":%d}\n' % (id_, operator.index(choice))
-        except TypeError:
-            pass
+    if not isinstance(choice, bool) and isinstance(choice, SupportsIndex):
+        return b'{"type":"action","id":%d,"choice":%d}\n' % (id_, operator.index(choice))
     bot.log(f"[runner] act() returned {choice!r} ({type(choice).__name__}), not an int index "
             "into request.legal: sent as no choice, which the referee counts as a strike")
     return b'{"type":"action","id":%d,"choice":null}\n' % id_

@@ -47,6 +47,7 @@ __all__ = [
     "game_end",
     "game_start",
     "hello",
+    "is_unknown_type",
     "parse_action",
     "parse_ready",
     "ready",
@@ -318,6 +319,18 @@ def parse_action(line: bytes | str, expected_id: int, n_legal: int) -> int:
     if not 0 <= choice < n_legal:
         raise IllegalChoiceError(f"choice {choice} is outside the {n_legal} legal options")
     return choice
+
+
+def is_unknown_type(line: bytes | str) -> bool:
+    """Whether ``line`` is a JSON object whose ``type`` is none of the bot's messages: a
+    message from a later protocol version, which the referee ignores (only a known type in
+    the wrong place is an error)."""
+    try:
+        message = _loads(line)
+    except (ValueError, UnicodeDecodeError):
+        return False
+    return (type(message) is dict and type(message.get("type")) is str
+            and message["type"] not in BOT_TYPES)
 
 
 def action_id(line: bytes | str) -> int | None:

@@ -100,6 +100,10 @@ class Connection(Protocol):
         """The bot's captured log so far."""
         ...
 
+    def stderr_since(self, mark: int) -> tuple[str, int]:
+        """The log written from byte ``mark`` on, and the mark to pass next time."""
+        ...
+
     def shutdown(self, grace_s: float) -> Ended:
         """Close stdin, wait up to ``grace_s`` for a voluntary exit, then kill everything."""
         ...
@@ -249,6 +253,8 @@ class BotClient:
         if conn is None:
             return None  # launch already failed and was recorded
         got = conn.receive(self._hello_deadline)
+        while got.kind == "line" and messages.is_unknown_type(got.data):
+            got = conn.receive(self._hello_deadline)  # a later protocol version's message
         if got.kind == "timeout":
             return self._start_failed(f"no 'ready' within {self.limits.startup_ms} ms")
         if got.kind == "overflow":
@@ -348,12 +354,16 @@ class BotClient:
             self._keep_log(conn)
 
     def _keep_log(self, conn: Connection) -> None:
-        try:
-            text = conn.stderr_text()
-        except Exception:  # the log is a courtesy; never let it break the referee
-            text = ""
-        self._orphan_log += text[self._log_mark:]
+        self._orphan_log += self._log_from(conn)
         self._log_mark = 0
+
+    def _log_from(self, conn: Connection) -> str:
+        """What ``conn``'s process logged since ``_log_mark`` (which moves on)."""
+        try:
+            text, self._log_mark = conn.stderr_since(self._log_mark)
+        except Exception:  # the log is a courtesy; never let it break the referee
+            return ""
+        return text
 
     # ------------------------------------------------------------------ decisions
     def act(self, kind: str, observation: Mapping[str, Any],
@@ -381,13 +391,16 @@ class BotClient:
                 except IllegalChoiceError as exc:
                     return self._strike(F.ILLEGAL_CHOICE, str(exc), id_, start)
                 except ProtocolError as exc:
+                    if messages.is_unknown_type(data):
+                        continue  # a later protocol version's message: ignored
                     late = messages.action_id(data)
                     if late is not None and late in self._late:
                         self._late.discard(late)
                         continue
-                    # The bot's real answer may still come (a debug line went first): it is
-                    # late now, dropped like an answer after a timeout, not a second strike.
-                    self._late.add(id_)
+                    if late is None:
+                        # Not an answer at all (a debug line): the real one may still come;
+                        # it is late now, dropped like one after a timeout, not struck twice.
+                        self._late.add(id_)
                     return self._strike(F.PROTOCOL_ERROR, str(exc), id_, start)
                 elapsed = _monotonic() - start
                 if elapsed > self._decision_s:
@@ -473,9 +486,6 @@ class BotClient:
     def log_since_last(self) -> str:
         """Bot log written since the previous call, including what a process that was
         stopped since then wrote (kept with each game's record)."""
-        text = self._stderr_tail() if self.conn is not None else ""
-        new = self._orphan_log + (text[self._log_mark:] if len(text) >= self._log_mark
-                                  else text)
+        new = self._orphan_log + (self._log_from(self.conn) if self.conn is not None else "")
         self._orphan_log = ""
-        self._log_mark = len(text)
         return new

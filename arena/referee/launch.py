@@ -84,6 +84,9 @@ class TransportConnection:
     def stderr_text(self) -> str:
         return self.proc.stderr_text() if self.proc is not None else ""
 
+    def stderr_since(self, mark: int) -> tuple[str, int]:
+        return self.proc.stderr_since(mark) if self.proc is not None else ("", mark)
+
     def shutdown(self, grace_s: float) -> Ended:
         with contextlib.suppress(OSError):
             self.transport.close()

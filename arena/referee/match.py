@@ -272,10 +272,13 @@ def _start_all(clients: Sequence[BotClient]) -> dict[int, Failure | None]:
 
 def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
               event_date: dt.date, keys: Sequence[str], first_game: int = 0,
-              on_game: Callable[[GameOutcome], None] | None = None) -> list[GameOutcome]:
+              on_game: Callable[[GameOutcome], None] | None = None,
+              close_at_end: bool = False) -> list[GameOutcome]:
     """Play ``games`` games between ``seats`` (bot clients constructed, started or not);
     shared by :func:`play_match` and the compliance check. Game numbers start at
-    ``first_game``; the first of them picks its starting seat by ruling 13."""
+    ``first_game``; the first of them picks its starting seat by ruling 13. With
+    ``close_at_end`` the bots are sent ``bye`` and ended before the last game is handed out,
+    so what they log while ending that game is in its record."""
     clients = [s for s in seats if isinstance(s, BotClient)]
     outcomes: list[GameOutcome] = []
     start_failures = _start_all(clients)
@@ -325,8 +328,15 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
             if not isinstance(player, BotClient):
                 latency.append({})
                 continue
+            # The log is cut before game_end goes out, so the cut does not race the bot:
+            # what it logs while ending a game opens the next game's log. The last game
+            # (with close_at_end) keeps it: the bot has exited when its log is taken.
+            last = close_at_end and g == first_game + games - 1
+            log = "" if last else player.log_since_last()
             player.end_game(relay.take(seat) + end)
-            log = player.log_since_last()
+            if last:
+                player.close()
+                log = player.log_since_last()
             if len(log) > LOG_PER_GAME:
                 log = f"[... {len(log) - LOG_PER_GAME} characters dropped]\n" + log[-LOG_PER_GAME:]
             if log:
@@ -375,7 +385,7 @@ def play_match(request: MatchRequest,
     try:
         games = run_games(clients, games=request.games, seed=request.seed,
                           match_id=request.match_id, event_date=event_date,
-                          keys=[s.key for s in specs], on_game=on_game)
+                          keys=[s.key for s in specs], on_game=on_game, close_at_end=True)
     except ArenaError:
         raise
     finally:

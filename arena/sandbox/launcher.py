@@ -23,6 +23,7 @@ import os
 import re
 import resource
 import secrets
+import select
 import shutil
 import signal
 import stat
@@ -81,38 +82,64 @@ class ExitStatus:
 
 
 class _StderrDrain(threading.Thread):
-    """Reads a bot's stderr to EOF so the bot never blocks on it; keeps head and tail."""
+    """Reads a bot's stderr to EOF so the bot never blocks on it; keeps head and tail.
+
+    The pipe is non-blocking and every read happens under the lock, by this thread when the
+    pipe has data or by a caller of :meth:`since` first: what the bot wrote before its last
+    answer is then in the log, never still in the pipe."""
 
     def __init__(self, stream: IO[bytes], cap: int) -> None:
         super().__init__(name="arena-stderr", daemon=True)
-        self._stream = stream
+        self._stream = stream  # keeps the pipe open while this reads it
+        self._fd = stream.fileno()
+        os.set_blocking(self._fd, False)
         self._tail_cap = min(cap // 4, 16_384)
         self._head_cap = cap - self._tail_cap
         self._head = bytearray()
         self._tail = bytearray()
         self._dropped = 0
+        #: Bytes read so far: the positions ``since`` counts in.
+        self._total = 0
+        self._eof = False
         self._lock = threading.Lock()
 
     def run(self) -> None:
-        fd = self._stream.fileno()
-        while True:
+        poller = select.poll()
+        poller.register(self._fd, select.POLLIN)
+        while not self._eof:
             try:
-                chunk = os.read(fd, 65_536)
+                poller.poll()
             except OSError:
                 break
-            if not chunk:
-                break
-            with self._lock:
-                room = self._head_cap - len(self._head)
-                if room > 0:
-                    self._head += chunk[:room]
-                    chunk = chunk[room:]
-                if chunk:
-                    self._tail += chunk
-                    excess = len(self._tail) - self._tail_cap
-                    if excess > 0:
-                        del self._tail[:excess]
-                        self._dropped += excess
+            self._pull()
+
+    def _pull(self) -> None:
+        """Read what the pipe holds now."""
+        with self._lock:
+            while not self._eof:
+                try:
+                    chunk = os.read(self._fd, 65_536)
+                except BlockingIOError:
+                    return
+                except OSError:
+                    chunk = b""
+                if not chunk:
+                    self._eof = True
+                    return
+                self._keep(chunk)
+
+    def _keep(self, chunk: bytes) -> None:
+        self._total += len(chunk)
+        room = self._head_cap - len(self._head)
+        if room > 0:
+            self._head += chunk[:room]
+            chunk = chunk[room:]
+        if chunk:
+            self._tail += chunk
+            excess = len(self._tail) - self._tail_cap
+            if excess > 0:
+                del self._tail[:excess]
+                self._dropped += excess
 
     def text(self) -> str:
         with self._lock:
@@ -121,6 +148,25 @@ class _StderrDrain(threading.Thread):
         if dropped:
             out += f"\n[... {dropped} bytes of stderr dropped ...]\n"
         return out + tail.decode(errors="replace")
+
+    def since(self, mark: int) -> tuple[str, int]:
+        """What the bot wrote from byte ``mark`` on, and the mark to pass next time. Counted
+        in bytes written, not in the text kept, so it stays right once the cap drops the
+        middle (what fell in the dropped part is named, not returned)."""
+        self._pull()
+        with self._lock:
+            head, tail, total = bytes(self._head), bytes(self._tail), self._total
+        tail_start = total - len(tail)
+        parts = []
+        position = max(mark, 0)
+        if position < len(head):
+            parts.append(head[position:].decode(errors="replace"))
+            position = len(head)
+        if position < tail_start:
+            parts.append(f"[... {tail_start - position} bytes of stderr dropped ...]\n")
+            position = tail_start
+        parts.append(tail[position - tail_start:].decode(errors="replace"))
+        return "".join(parts), total
 
     def tail_text(self) -> str:
         with self._lock:
@@ -178,6 +224,10 @@ class SandboxedProcess:
     def stderr_text(self) -> str:
         """Everything captured from stderr so far (head and tail, capped)."""
         return self._stderr.text()
+
+    def stderr_since(self, mark: int) -> tuple[str, int]:
+        """Stderr written from byte ``mark`` on, and the next mark (per-game logs)."""
+        return self._stderr.since(mark)
 
     def exit_status(self) -> ExitStatus:
         """Exit code or signal, whether the referee killed it, and whether memory ran out."""

@@ -114,6 +114,9 @@ class FakeConnection:
     def stderr_text(self) -> str:
         return self.log
 
+    def stderr_since(self, mark: int) -> tuple[str, int]:
+        return self.log[mark:], len(self.log)
+
     def shutdown(self, grace_s: float) -> Ended:
         if not self.closed:
             self.killed = True

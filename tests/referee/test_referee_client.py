@@ -10,7 +10,7 @@ from referee_fakes import FAST, FakeConnection, FakeLauncher
 from arena.protocol import messages
 from arena.protocol.transport import Closed, MockTransport, Overflow, Timeout
 from arena.referee import client as client_module
-from arena.referee.client import MAX_FAILED_STARTS, BotClient
+from arena.referee.client import MAX_FAILED_STARTS, BotClient, Received
 from arena.referee.launch import TransportConnection
 from arena.sandbox import Limits
 
@@ -111,7 +111,7 @@ def test_act_message_shape() -> None:
     (b'{"type":"action","choice":1}', "protocol_error", "'action' needs an integer 'id'"),
     (b'{"type":"action","id":77,"choice":1}', "protocol_error",
      "'action' answers id 77, expected 0"),
-    (b'{"type":"log","text":"hi"}', "protocol_error", "expected 'action', got 'log'"),
+    (b'{"type":"ready","name":"x"}', "protocol_error", "expected 'action', got 'ready'"),
 ])
 def test_strike_plays_the_safe_default(response: Any, kind: str, detail: str) -> None:
     conn = FakeConnection(respond=lambda m: response)
@@ -157,6 +157,22 @@ def test_late_answer_to_a_timed_out_act_is_dropped_not_punished_twice() -> None:
     second = act(client)
     assert (second.choice, second.failure) == (2, None)
     assert client.strikes == 1
+
+
+def test_messages_of_unknown_types_are_ignored() -> None:
+    """Both sides ignore unknown message types (PROTOCOL.md): a later version's message
+    before an answer, or before 'ready', is skipped, not a strike."""
+    note = b'{"type":"note","text":"thinking"}'
+    conn = FakeConnection(respond=lambda m: note + b'\n{"type":"action","id":%d,"choice":2}'
+                          % m["id"], ready=None)
+    conn.on_message = lambda m: conn.queue.extend(
+        [Received("line", note), Received("line", b'{"type":"ready","name":"talker"}')]
+    ) if m["type"] == "hello" else None
+    client = started(conn)
+    assert client.ready_name == "talker"
+    results = [act(client) for _ in range(3)]
+    assert [(r.choice, r.failure) for r in results] == [(2, None)] * 3
+    assert client.strikes == 0
 
 
 def test_a_stray_line_before_the_answer_costs_one_strike_not_two() -> None:

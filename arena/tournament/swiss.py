@@ -12,10 +12,14 @@ for 2-player tables with an odd field, one bye). It minimises, lexicographically
 2. repeat meetings: the sum over pairs at a table of ``m**2``, ``m`` being the number of
    earlier rounds in which they shared a table (quadratic: a third meeting costs 4, a
    second 1, so meetings spread out);
-3. score spread: the sum over pairs at a table of the squared score difference (tables
-   filled within score groups; the bye goes to the lowest score group);
-4. rank distance: the sum over pairs at a table of the distance of their standings ranks
-   (neighbours in the standings sit together; the bye goes to the lowest ranked).
+3. the bye recipients' scores above the lowest score (the bye goes to the lowest score group
+   whatever it costs the tables, as the FIDE Dutch system's criterion C.5 has it: a bye is
+   worth a win);
+4. score spread: the sum over pairs at a table of the squared score difference (tables
+   filled within score groups);
+5. rank distance: the sum over pairs at a table of the distance of their standings ranks
+   (neighbours in the standings sit together), plus each bye recipient's distance from the
+   last rank (the bye goes to the lowest ranked of its group).
 
 Small fields are solved exactly by dynamic programming over the set of unseated players
 (the top unseated player always opens the next table, so the states stay few); larger fields,
@@ -40,8 +44,8 @@ __all__ = ["EXACT_WORK_BUDGET", "SwissRound", "pair_round", "table_sizes"]
 #: Group evaluations the exact solver may spend before the heuristic takes over.
 EXACT_WORK_BUDGET = 300_000
 
-Cost = tuple[int, int, int, int]
-_ZERO: Cost = (0, 0, 0, 0)
+Cost = tuple[int, int, int, int, int]
+_ZERO: Cost = (0, 0, 0, 0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,14 +121,14 @@ def pair_round(
     def cost(group: tuple[int, ...]) -> Cost:
         if len(group) == 1:
             (e,) = group
-            return (bye_count[e] ** 2, 0, (scaled[e] - low) ** 2, n - 1 - rank[e])
+            return (bye_count[e] ** 2, 0, scaled[e] - low, 0, n - 1 - rank[e])
         repeat = spread = distance = 0
         for a, b in combinations(group, 2):
             m = meetings[(a, b) if a < b else (b, a)]
             repeat += m * m
             spread += (scaled[a] - scaled[b]) ** 2
             distance += abs(rank[a] - rank[b])
-        return (0, repeat, spread, distance)
+        return (0, repeat, 0, spread, distance)
 
     groups: list[tuple[int, ...]] | None = None
     try:
@@ -161,7 +165,7 @@ class _OverBudget(Exception):
 
 
 def _add(a: Cost, b: Cost) -> Cost:
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3])
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4])
 
 
 def _solve_exact(

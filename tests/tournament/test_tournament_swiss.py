@@ -35,12 +35,15 @@ def meetings(played: list[PlayedTable]) -> Counter[frozenset[int]]:
 
 
 def penalty(groups: list[tuple[int, ...]], met: Counter[frozenset[int]],
-            byes: Counter[int]) -> tuple[int, int]:
-    """(second byes, repeat meetings) exactly as the pairing's first two criteria."""
+            byes: Counter[int], scores: dict[int, Fraction]) -> tuple[int, int, Fraction]:
+    """(second byes, repeat meetings, the bye recipients' scores above the lowest) exactly as
+    the pairing's first three criteria."""
     bye_cost = sum(byes[g[0]] ** 2 for g in groups if len(g) == 1)
     repeat = sum(met[frozenset(p)] ** 2 for g in groups if len(g) > 1
                  for p in itertools.combinations(g, 2))
-    return bye_cost, repeat
+    low = min(scores.values())
+    bye_score = sum((scores[g[0]] - low for g in groups if len(g) == 1), Fraction(0))
+    return bye_cost, repeat, bye_score
 
 
 def partitions(players: list[int], sizes: list[int]) -> list[list[tuple[int, ...]]]:
@@ -104,14 +107,16 @@ def test_random_score_tables_pair_validly_with_minimal_rematches(
     standings = compute_standings(n, played, byes, ratings)
     result = pair_round(standings, played, byes, k)
     check_round(n, k, result)
-    # no avoidable rematch (and no avoidable second bye): brute force over every partition
+    # no avoidable rematch, no avoidable second bye, the bye as low as it can go: brute
+    # force over every partition
     met = meetings(played)
     had_bye = Counter(b.entrant for b in byes)
     sizes, n_byes = table_sizes(n, k)
     groups = [*result.tables, *((b,) for b in result.byes)]
-    best = min(penalty(p, met, had_bye)
+    scores = {s.entrant: s.score for s in standings}
+    best = min(penalty(p, met, had_bye, scores)
                for p in partitions(list(range(n)), [*sizes, *([1] * n_byes)]))
-    assert penalty(groups, met, had_bye) == best
+    assert penalty(groups, met, had_bye, scores) == best
     if best[1] == 0:
         assert all(met[frozenset(p)] == 0 for t in result.tables
                    for p in itertools.combinations(t, 2))
@@ -157,16 +162,31 @@ def test_heuristic_fallback_still_pairs_validly() -> None:
     rng = random.Random(5)
     n, k = 24, 4
     played, byes = simulate_history(n, k, 2, rng)
-    result = pair_round(compute_standings(n, played, byes), played, byes, k, work_budget=0)
+    standings = compute_standings(n, played, byes)
+    result = pair_round(standings, played, byes, k, work_budget=0)
     check_round(n, k, result)
     met = meetings(played)
-    assert penalty(list(result.tables), met, Counter())[1] <= 2
+    scores = {s.entrant: s.score for s in standings}
+    assert penalty(list(result.tables), met, Counter(), scores)[1] <= 2
 
 
 def test_first_round_pairs_neighbours_and_gives_the_bye_to_the_last() -> None:
     result = pair_round(compute_standings(5, []), [], [], 2)
     assert result.tables == ((0, 1), (2, 3))
     assert result.byes == (4,)
+
+
+def test_the_bye_goes_to_the_lowest_score_even_when_the_tables_spread_more() -> None:
+    """After 20-0 and 16-4 tables and a bye worth 20, the bye goes to the 0 (not the 4, as
+    it did when the bye's score counted like a table's spread and tied with it)."""
+    played = [PlayedTable(1, (0, 4), (Fraction(20), Fraction(0))),
+              PlayedTable(1, (2, 3), (Fraction(16), Fraction(4)))]
+    byes = [Bye(1, 1, Fraction(20))]
+    standings = compute_standings(5, played, byes)
+    assert [s.score for s in standings] == [20, 20, 16, 4, 0]
+    result = pair_round(standings, played, byes, 2)
+    assert result.byes == (4,)
+    assert all(set(t) != {2, 3} for t in result.tables)  # and no rematch for it
 
 
 def test_score_groups_are_respected() -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import StoreError, TournamentNotFoundError
+from arena.tournament.store import shown_state
 
 __all__ = [
     "DEFAULT_DB",
@@ -155,7 +156,9 @@ def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
     return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
 
 
-def _tournament_from_row(row: sqlite3.Row) -> TournamentInfo:
+def _tournament_from_row(row: sqlite3.Row, db_path: str | Path | None) -> TournamentInfo:
+    """A stored tournament; with ``db_path``, its state as a live run shows it (a run that
+    was killed is ``stopped``, not ``running``)."""
     columns = {key: row[key] for key in row.keys()}
     spec: dict[str, Any] = {}
     raw = columns.get("spec_json")
@@ -174,7 +177,8 @@ def _tournament_from_row(row: sqlite3.Row) -> TournamentInfo:
                           if isinstance(spec.get("players_per_game"), list)
                           else columns.get("players_per_game")),
         seed=columns.get("seed"),
-        state=str(columns.get("state") or "?"),
+        state=(shown_state(db_path, str(columns["name"]), str(columns.get("state") or "?"))
+               if db_path is not None else str(columns.get("state") or "?")),
         created_at=columns.get("created_at"),
         finished_at=columns.get("finished_at"),
         spec=spec,
@@ -182,17 +186,19 @@ def _tournament_from_row(row: sqlite3.Row) -> TournamentInfo:
     )
 
 
-def list_tournaments(conn: sqlite3.Connection) -> list[TournamentInfo]:
-    """Every stored tournament, oldest first (by id, i.e. creation order)."""
+def list_tournaments(conn: sqlite3.Connection,
+                     db_path: str | Path | None = None) -> list[TournamentInfo]:
+    """Every stored tournament, oldest first (by id, i.e. creation order); with ``db_path``
+    (the file ``conn`` reads), states as :func:`_tournament_from_row` shows them."""
     rows = conn.execute("SELECT * FROM tournaments ORDER BY id").fetchall()
-    return [_tournament_from_row(row) for row in rows]
+    return [_tournament_from_row(row, db_path) for row in rows]
 
 
 def find_tournament(conn: sqlite3.Connection, name: str, db_path: str | Path) -> TournamentInfo:
     """The tournament called ``name``; the error lists what is stored so typos are obvious."""
     row = conn.execute("SELECT * FROM tournaments WHERE name = ?", (name,)).fetchone()
     if row is not None:
-        return _tournament_from_row(row)
+        return _tournament_from_row(row, db_path)
     names = [t.name for t in list_tournaments(conn)]  # creation order, as the store lists them
     stored = ", ".join(names) if names else "none"
     raise TournamentNotFoundError(f"no tournament named '{name}' in {db_path} (stored: {stored})")
@@ -206,7 +212,7 @@ def latest_tournament(conn: sqlite3.Connection, db_path: str | Path) -> Tourname
             f"no tournaments stored in {db_path} yet "
             "(run one first, e.g. arena run tournaments/swiss.yaml)"
         )
-    return _tournament_from_row(row)
+    return _tournament_from_row(row, db_path)
 
 
 def bot_versions(conn: sqlite3.Connection) -> dict[int, BotVersion]:

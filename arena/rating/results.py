@@ -145,7 +145,7 @@ def tournament_summaries(db_path: str | Path) -> list[TournamentSummary]:
                 "SELECT tournament_id, COUNT(*) FROM games GROUP BY tournament_id")
         }
         summaries = []
-        for info in list_tournaments(conn):
+        for info in list_tournaments(conn, db_path):
             summaries.append(TournamentSummary(
                 name=info.name, format=info.format, players_per_game=info.players_per_game,
                 bots=len(tournament_bots(conn, info.id)), games_done=done.get(info.id, 0),

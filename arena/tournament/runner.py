@@ -70,6 +70,7 @@ from arena.tournament.scoring import (
     game_points,
 )
 from arena.tournament.spec import TournamentSpec
+from arena.tournament.status import resume_command
 from arena.tournament.store import GameRow, Store, TableRow, TournamentRow, game_id
 
 __all__ = [
@@ -380,7 +381,7 @@ def _open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> Tournam
             raise StoreError(
                 f"tournament '{spec.name}' exists with a different spec (hash {row.spec_hash}, "
                 f"this spec {spec_hash}{what}); use --fresh to start anew, or rename it")
-        path = str(spec.source) if spec.source is not None else None
+        path = str(spec.source.resolve()) if spec.source is not None else None
         if path and path != row.spec_path:
             store.set_spec_path(row.id, path)
         return row
@@ -391,7 +392,7 @@ def _open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> Tournam
         players_per_game=max(spec.table_sizes), seed=spec.seed,
         event_date=spec.event_date or dt.date.today(), rounds=spec.effective_rounds(),
         games_planned=planned_games(spec),
-        spec_path=str(spec.source) if spec.source is not None else None,
+        spec_path=str(spec.source.resolve()) if spec.source is not None else None,
         bots=[(b.name, b.version, str(b.path),
                {**b.metadata, **({"options": b.options} if b.options else {})})
               for b in spec.entrants])
@@ -412,9 +413,11 @@ def _rating_change(old: dict[str, Any], new: dict[str, Any], spec: TournamentSpe
     return text
 
 
-def resume_hint(spec: TournamentSpec) -> str:
-    where = str(spec.source) if spec.source is not None else f"<the spec of '{spec.name}'>"
-    return f"arena run {where}"
+def resume_hint(spec: TournamentSpec, db: Path) -> str:
+    """The command resuming ``spec`` into ``db`` (``--db`` when not the spec's own)."""
+    own = db.resolve() == Path(spec.results).resolve()
+    return resume_command(str(spec.source) if spec.source is not None else None,
+                          None if own else db)
 
 
 def run_tournament(
@@ -478,7 +481,7 @@ def run_tournament(
             store.set_state(row.id, "interrupted")
             done = store.count_games(row.id)
             console.print(f"Stopped: {done}/{row.games_planned} games of '{spec.name}' are "
-                          f"recorded in {db_path}. Resume with: {resume_hint(spec)}",
+                          f"recorded in {db_path}. Resume with: {resume_hint(spec, db_path)}",
                           highlight=False)
             raise
         except BaseException:

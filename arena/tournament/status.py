@@ -8,9 +8,32 @@ from pathlib import Path
 from tabulate import tabulate
 
 from arena.referee.failures import describe
-from arena.tournament.store import Store, TournamentRow
+from arena.tournament.spec import DEFAULT_RESULTS
+from arena.tournament.store import Store, TournamentRow, shown_state
 
-__all__ = ["status_lines"]
+__all__ = ["command_path", "resume_command", "status_lines"]
+
+
+def command_path(path: str | Path) -> str:
+    """``path`` as it should appear in a command to paste: relative to the working
+    directory when it lies inside it, else absolute (a hint must work from here)."""
+    resolved, here = Path(path).resolve(), Path.cwd()
+    if here != Path(here.anchor) and resolved.is_relative_to(here):
+        return str(resolved.relative_to(here))
+    return str(resolved)
+
+
+def resume_command(spec_path: str | None, db: str | Path | None = None) -> str:
+    """The command that resumes a tournament; ``db`` when it is not the spec's own."""
+    where = command_path(spec_path) if spec_path else "<spec.yaml>"
+    return f"arena run {where}" + (f" --db {command_path(db)}" if db is not None else "")
+
+
+def _db_option(db: Path) -> str:
+    """`` --db PATH`` for hints when ``db`` is not the default database."""
+    if db.resolve() == Path(DEFAULT_RESULTS).resolve():
+        return ""
+    return f" --db {command_path(db)}"
 
 
 def _progress(done: int, planned: int) -> str:
@@ -38,9 +61,9 @@ def _state(store: Store, t: TournamentRow) -> str:
     pid = store.runner_pid(t.name)
     if pid is not None:
         return f"running (pid {pid})" if pid > 0 else "running"
-    if t.state == "running":
-        return "stopped (the run was killed; run the spec again to resume)"
-    return t.state
+    state = shown_state(store.path, t.name, t.state)
+    return ("stopped (the run was killed; run the spec again to resume)" if state == "stopped"
+            else state)
 
 
 def _sizes(t: TournamentRow) -> str:
@@ -91,7 +114,7 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
              f) for g in games for f in g.failures))
         first = next(g for g in games if g.failures)
         lines.append(f"  one of them in full: arena game {first.id} --seat "
-                     f"{first.failures[0].get('seat', 0)}")
+                     f"{first.failures[0].get('seat', 0)}{_db_option(store.path)}")
     if t.format == "swiss" and games:
         from arena.tournament.runner import swiss_standings
 
@@ -102,9 +125,8 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
               float(s.buchholz), s.tables, s.byes] for s in standings],
             headers=["rank", "bot", "score", "buchholz", "tables", "byes"], floatfmt=".2f"))
     if t.state != "finished":
-        where = t.spec_path or "<spec.yaml>"
         lines.append("")
-        lines.append(f"resume with: arena run {where}")
+        lines.append(f"resume with: {resume_command(t.spec_path)}{_db_option(store.path)}")
     return lines
 
 

@@ -38,6 +38,8 @@ __all__ = [
     "TournamentRow",
     "game_id",
     "match_id",
+    "runner_pid",
+    "shown_state",
 ]
 
 SCHEMA = """
@@ -222,22 +224,12 @@ class Store:
             handle.close()
 
     def _lock_path(self, tournament: str) -> Path:
-        return self.path.parent / f".{self.path.name}.{tournament}.lock"
+        return _lock_path(self.path, tournament)
 
     def runner_pid(self, tournament: str) -> int | None:
         """The pid of the live ``arena run`` of ``tournament``, or None when none holds the
         lock (so a "running" tournament without one was killed and can be resumed)."""
-        path = self._lock_path(tournament)
-        if not path.exists():
-            return None
-        with open(path) as handle:
-            try:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
-            except BlockingIOError:
-                text = handle.read().strip()
-                return int(text) if text.isdigit() else -1
-            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-        return None
+        return runner_pid(self.path, tournament)
 
     # ------------------------------------------------------------------ tournaments
     def tournament(self, name: str) -> TournamentRow | None:
@@ -463,6 +455,36 @@ class Store:
                 handle.write(zlib.decompress(blob).decode("utf-8") + "\n")
                 count += 1
         return count
+
+
+def _lock_path(db: Path, tournament: str) -> Path:
+    return db.parent / f".{db.name}.{tournament}.lock"
+
+
+def runner_pid(db: str | Path, tournament: str) -> int | None:
+    """The pid of the live ``arena run`` of ``tournament`` in the database ``db`` (-1 if it
+    did not write one), or None when no run holds its lock."""
+    path = _lock_path(Path(db), tournament)
+    try:
+        handle = open(path)  # noqa: SIM115 - closed below; a missing file is "no run"
+    except OSError:
+        return None
+    with handle:
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:
+            text = handle.read().strip()
+            return int(text) if text.isdigit() else -1
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+    return None
+
+
+def shown_state(db: str | Path, tournament: str, stored: str) -> str:
+    """The state to show: ``running`` only while a run holds the tournament's lock; a
+    tournament stored as running without one was killed, and is ``stopped``."""
+    if runner_pid(db, tournament) is not None:
+        return "running"
+    return "stopped" if stored == "running" else stored
 
 
 def compress_record(record: dict[str, Any]) -> bytes:

@@ -19,6 +19,7 @@ from rating_store_builder import GameSpec, StoreBuilder, build_store  # noqa: E4
 
 from arena.cli.main import app  # noqa: E402
 from arena.rating import rate_tournament  # noqa: E402
+from arena.tournament.store import Store  # noqa: E402
 
 runner = CliRunner()
 
@@ -185,9 +186,11 @@ def test_tournaments(store: Path) -> None:
     code, out, _ = run("tournaments", "--format", "json")
     doc = json.loads(out)["tournaments"]
     assert code == 0 and [t["name"] for t in doc] == ["alpha-cup", "beta-cup"]
+    # stored as running, but no run holds it: it was killed
     assert (doc[1]["format"], doc[1]["state"], doc[1]["bots"], doc[1]["games_done"]) == (
-        "swiss", "running", 2, 1)
-    code, out, _ = run("tournaments")
+        "swiss", "stopped", 2, 1)
+    with Store(store) as held, held.lock("beta-cup"):  # a live run
+        code, out, _ = run("tournaments")
     assert code == 0 and "alpha-cup" in out and "running" in out
 
 

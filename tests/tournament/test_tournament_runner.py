@@ -25,7 +25,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.errors import StoreError
-from arena.tournament.runner import RunSummary, run_tournament
+from arena.tournament.runner import RunSummary, resume_hint, run_tournament
 from arena.tournament.spec import load_spec
 from arena.tournament.store import wait_for_games
 
@@ -193,12 +193,28 @@ def test_resume_after_sigkill_records_every_game_exactly_once(
         assert at_least <= recorded < 18
         after = runner.invoke(app, ["status", "swiss-e2e", "--db", str(db)])
         assert "state stopped (the run was killed; run the spec again to resume)" in after.output
-        assert f"resume with: arena run {spec}" in after.output
+        assert f"resume with: arena run {spec} --db {db}" in after.output
+        # every other view agrees that the run is not running any more
+        listed = runner.invoke(app, ["tournaments", "--db", str(db), "--format", "json"])
+        assert [t["state"] for t in json.loads(listed.stdout)["tournaments"]] == ["stopped"]
+        board = runner.invoke(app, ["leaderboard", "--db", str(db), "--format", "json"])
+        assert json.loads(board.stdout)["tournament"]["state"] == "stopped"
     process = arena_run(spec, "--workers", "2")
     out, err = process.communicate(timeout=300)
     assert process.returncode == 0, err
     assert "swiss-e2e: 18/18 games recorded" in out
     assert signature(db, "swiss-e2e") == signature(reference[0], "swiss-e2e")
+
+
+def test_the_resume_hint_names_the_database_when_it_is_not_the_specs(tmp_path: Path,
+                                                                   monkeypatch) -> None:
+    spec = load_spec(write_spec(tmp_path / "spec.yaml", tmp_path / "own.db"))
+    monkeypatch.chdir(tmp_path)
+    assert resume_hint(spec, tmp_path / "own.db") == "arena run spec.yaml"
+    assert resume_hint(spec, tmp_path / "other.db") == "arena run spec.yaml --db other.db"
+    monkeypatch.chdir("/")
+    assert resume_hint(spec, tmp_path / "other.db") == (
+        f"arena run {tmp_path / 'spec.yaml'} --db {tmp_path / 'other.db'}")
 
 
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
@@ -366,8 +382,10 @@ def test_entry_options_reach_the_sandboxed_bot_and_replay_move_for_move(
     pointer = [line for line in status.stdout.splitlines()
                if line.startswith("  one of them in full: arena game ")]
     assert len(pointer) == 1
-    game_id, seat = re.fullmatch(r"  one of them in full: arena game (\S+) --seat (\d)",
-                                 pointer[0]).groups()
+    found = re.fullmatch(r"  one of them in full: arena game (\S+) --seat (\d) --db (\S+)",
+                         pointer[0])
+    assert found is not None and Path(found[3]) == tmp_path / "one.db", pointer
+    game_id, seat = found[1], found[2]
     shown = runner.invoke(app, ["game", game_id, "--seat", seat, "--db",
                                 str(tmp_path / "one.db")])
     assert shown.exit_code == 0, shown.output

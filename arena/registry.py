@@ -131,13 +131,30 @@ def _bot_files(root: Path) -> list[Path]:
     return files
 
 
-def content_version(files: list[Path] | tuple[Path, ...], root: Path) -> str:
-    """First 12 hex digits of a sha256 over the files' relative paths and contents."""
+def content_version(files: list[Path] | tuple[Path, ...], root: Path,
+                    names: dict[Path, str] | None = None) -> str:
+    """First 12 hex digits of a sha256 over the files' relative paths and contents.
+
+    ``names`` gives a file the relative path it will have (a module registered under another
+    name is copied as ``<name>.py``: :func:`submit` reports the copy's version up front)."""
+    names = names or {}
+
+    def rel(file: Path) -> str:
+        return names.get(file) or file.relative_to(root).as_posix()
+
     digest = hashlib.sha256()
-    for file in sorted(files, key=lambda f: f.relative_to(root).as_posix()):
-        digest.update(file.relative_to(root).as_posix().encode() + b"\0")
+    for file in sorted(files, key=rel):
+        digest.update(rel(file).encode() + b"\0")
         digest.update(hashlib.sha256(file.read_bytes()).digest())
     return digest.hexdigest()[:12]
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a registered bot's name, or None when it can."""
+    if _NAME_RE.match(name) and name != "registry":
+        return None
+    return (f"bot name {name!r} is not allowed: use 1-40 letters, digits, '_', '-' or '.', "
+            "starting with a letter or digit")
 
 
 _OPTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,59}$")
@@ -388,12 +405,13 @@ def submitted(bots_dir: Path | None = None) -> dict[str, dict[str, Any]]:
 
 
 def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = None,
-           check: Callable[[BotSpec], Any] | None = None) -> BotSpec:
+           check: Callable[[BotSpec], Any] | None = None, *, update: bool = False) -> BotSpec:
     """Check a bot and register it under ``bots/`` with its content-hash version.
 
     ``check`` runs the compliance check and returns a report with ``ok`` and ``failures()``
     (default: :func:`arena.referee.check.check_bot`). Refused with :class:`SubmitError` on a
-    name clash or a failing check; nothing is copied then.
+    name clash (unless ``update``: a new version replaces the registered one; stored results
+    keep naming the old version) or a failing check; nothing is copied then.
     """
     bots_dir = bots_dir or default_bots_dir()
     source = Path(path)
@@ -401,15 +419,29 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
         raise SubmitError(f"nothing to submit at {source}")
     spec = spec_from_path(source)
     bot_name = spec.name if name is None else name
-    if not _NAME_RE.match(bot_name) or bot_name in ("registry",):
-        raise SubmitError(f"bot name {bot_name!r} is not allowed: use 1-40 letters, digits, "
-                          "'_', '-' or '.', starting with a letter or digit")
+    problem = name_problem(bot_name)
+    if problem is not None:
+        raise SubmitError(problem)
+    if spec.path.is_file():  # copied as <name>.py: check and report the copy's version
+        spec = replace(spec, version=content_version(
+            [spec.path], spec.path.parent, {spec.path: f"{bot_name}.py"}))
+    spec = replace(spec, name=bot_name)
+    replaced: Path | None = None
     for existing, where in _registered(bots_dir):
         if existing.lower() == bot_name.lower():
             other = spec_from_path(where, existing)
-            same = " with the same files" if other.version == spec.version else ""
-            raise SubmitError(f"a bot named {existing!r} is already registered{same} "
-                              f"(version {other.version}); choose another name with --name")
+            if other.version == spec.version:
+                raise SubmitError(f"{existing!r} is already registered with the same files "
+                                  f"(version {other.version}): nothing to submit")
+            if not update:
+                raise SubmitError(f"a bot named {existing!r} is already registered (version "
+                                  f"{other.version}); --update replaces it with this version "
+                                  "(its results stay with the old one), or choose another "
+                                  "name with --name")
+            if existing != bot_name:
+                raise SubmitError(f"--update replaces a bot under its registered name: "
+                                  f"--name {existing}")
+            replaced = where
     if check is None:
         from arena.referee.check import check_bot
 
@@ -420,6 +452,11 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
         raise SubmitError(f"{source} failed the compliance check: {reasons}")
     try:
         bots_dir.mkdir(parents=True, exist_ok=True)
+        if replaced is not None:  # the check passed: the old files make way
+            if replaced.is_dir():
+                shutil.rmtree(replaced)
+            else:
+                replaced.unlink()
         if spec.path.is_file():
             target = bots_dir / f"{bot_name}.py"
             shutil.copy2(spec.path, target)

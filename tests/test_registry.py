@@ -227,11 +227,26 @@ def test_submit_refuses_a_taken_name(tmp_path: Path, bots: Path) -> None:
     with pytest.raises(SubmitError) as info:
         submit(source, bots_dir=bots, check=passing)
     version = resolve("alpha", bots).version
-    assert str(info.value) == (f"a bot named 'alpha' is already registered with the same files "
-                               f"(version {version}); choose another name with --name")
+    assert str(info.value) == (f"'alpha' is already registered with the same files "
+                               f"(version {version}): nothing to submit")
     with pytest.raises(SubmitError, match="a bot named 'beta' is already registered "
-                                          r"\(version"):
+                                          r"\(version .*\); --update replaces it"):
         submit(source, name="BETA", bots_dir=bots, check=passing)
+    with pytest.raises(SubmitError, match="^--update replaces a bot under its registered "
+                                          "name: --name beta$"):
+        submit(source, name="BETA", bots_dir=bots, check=passing, update=True)
+
+
+def test_update_replaces_the_files_and_the_version(tmp_path: Path, bots: Path) -> None:
+    source = tmp_path / "alpha.py"
+    source.write_text(MODULE.replace('"mine"', '"alpha"') + "\n# better\n")
+    old = resolve("alpha", bots).version
+    with pytest.raises(SubmitError):
+        submit(source, bots_dir=bots, check=failing, update=True)
+    assert resolve("alpha", bots).version == old  # a failing check replaces nothing
+    spec = submit(source, bots_dir=bots, check=passing, update=True)
+    assert spec.version != old and resolve("alpha", bots).version == spec.version
+    assert submitted(bots)["alpha"]["version"] == spec.version
 
 
 def test_submit_refuses_a_failing_check_and_copies_nothing(tmp_path: Path, bots: Path) -> None:

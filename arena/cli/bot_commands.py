@@ -192,15 +192,20 @@ def _register_submit(app: typer.Typer) -> None:
     """``arena submit PATH [--name NAME]``: check, then register under bots/."""
 
     @app.command("submit", help=_help(
-        "Run the compliance check on a bot, then register it under bots/ with a content-hash "
-        "version and its metadata (recorded in bots/registry.yaml). A name that is taken or a "
-        "failing check is refused with the reason.",
-        "Example: arena submit ~/my_bot.py --name mybot"))
+        "Run the compliance check on a bot, then register it in the bots directory "
+        "($ARENA_BOTS_DIR, else ./bots, else the arena's own bots/) with a content-hash "
+        "version and its metadata (recorded in its registry.yaml). A name that is taken or a "
+        "failing check is refused with the reason; --update registers a new version of a bot "
+        "under its name (results keep naming the old one).",
+        "Example: arena submit ~/my_bot.py --name mybot",
+        "Example: arena submit ~/my_bot.py --name mybot --update"))
     def submit_command(
         path: str = typer.Argument(..., help="The bot to submit: a .py module or a directory "
                                              "with bot.yaml."),
         name: str | None = typer.Option(None, "--name", help="Register under this name "
                                                              "(default: the bot's own)."),
+        update: bool = typer.Option(False, "--update", help="Replace the bot registered "
+                                                            "under this name."),
     ) -> None:
         from arena.referee.check import check_bot
         from arena.registry import default_bots_dir, submit
@@ -211,7 +216,7 @@ def _register_submit(app: typer.Typer) -> None:
             return report
 
         bots_dir = default_bots_dir()
-        spec = submit(path, name=name, bots_dir=bots_dir, check=check)
+        spec = submit(path, name=name, bots_dir=bots_dir, check=check, update=update)
         where = spec.path.relative_to(bots_dir.resolve()) if spec.path.is_relative_to(
             bots_dir.resolve()) else spec.path
         typer.echo(f"Registered {spec.name} version {spec.version} at "

@@ -22,7 +22,7 @@ from typing import Any
 from arena.engine import RandomAgent
 from arena.referee.client import BotClient, Launcher
 from arena.referee.match import _Local, parse_date, run_games
-from arena.registry import BotSpec, resolve
+from arena.registry import BotSpec, name_problem, resolve
 from arena.sandbox import Limits
 
 __all__ = ["CheckItem", "CheckReport", "check_bot"]
@@ -108,6 +108,10 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         report.items.append(CheckItem(
             "handshake", True, f"answered 'hello' with 'ready' within {limits.startup_ms} ms"))
         report.items.append(_metadata_item(client))
+        problem = name_problem(spec.name)
+        if problem is not None:
+            report.items.append(CheckItem("registry name", False,
+                                          f"{problem} (arena submit --name NAME picks one)"))
         first_pid = client.pid
         failures = []
         decisions = 0

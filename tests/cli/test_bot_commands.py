@@ -122,6 +122,8 @@ def test_submit_registers_then_refuses_the_same_name(tmp_path: Path) -> None:
     version = resolve(bots / "mine.py").version
     assert result.stdout.splitlines()[-1] == f"Registered mine version {version} at " \
                                              f"{bots / 'mine.py'}"
+    # the check names the version the registered copy has (the file name counts in it)
+    assert result.stdout.splitlines()[0].startswith(f"Checking mine (version {version})")
     assert "✓ clean exit" in result.stdout
     listing = _run("bots", bots_dir=bots)
     assert listing.exit_code == 0
@@ -129,8 +131,37 @@ def test_submit_registers_then_refuses_the_same_name(tmp_path: Path) -> None:
                      listing.stdout, re.M)
     again = _run("submit", str(source), "--name", "mine", bots_dir=bots)
     assert again.exit_code == 1
-    assert again.stderr == (f"Error: a bot named 'mine' is already registered with the same "
-                            f"files (version {version}); choose another name with --name\n")
+    assert again.stderr == (f"Error: 'mine' is already registered with the same files "
+                            f"(version {version}): nothing to submit\n")
+    source.write_text(source.read_text() + "\n# improved\n")
+    changed = _run("submit", str(source), "--name", "mine", bots_dir=bots)
+    assert changed.exit_code == 1 and changed.stdout == ""  # refused before any check
+    assert changed.stderr == (f"Error: a bot named 'mine' is already registered (version "
+                              f"{version}); --update replaces it with this version (its "
+                              "results stay with the old one), or choose another name with "
+                              "--name\n")
+    updated = _run("submit", str(source), "--name", "mine", "--update", bots_dir=bots)
+    assert updated.exit_code == 0, updated.output
+    new = resolve(bots / "mine.py").version
+    assert new != version and (bots / "mine.py").read_text() == source.read_text()
+    assert updated.stdout.splitlines()[-1] == f"Registered mine version {new} at " \
+                                              f"{bots / 'mine.py'}"
+    assert re.search(rf"^mine\s+{new}\s", _run("bots", bots_dir=bots).stdout, re.M)
+
+
+@needs_sandbox
+def test_check_bot_fails_a_name_submit_would_refuse(tmp_path: Path) -> None:
+    source = tmp_path / "odd.py"
+    source.write_text((BOTS / "random.py").read_text().replace('name = "random"',
+                                                              'name = "my bot: v1"'))
+    assert 'name = "my bot: v1"' in source.read_text()
+    result = _run("check-bot", str(source), bots_dir=tmp_path)
+    assert result.exit_code == 1
+    assert ("✗ registry name: bot name 'my bot: v1' is not allowed: use 1-40 letters, digits, "
+            "'_', '-' or '.', starting with a letter or digit (arena submit --name NAME picks "
+            "one)") in result.stdout
+    named = _run("submit", str(source), "--name", "mine", bots_dir=tmp_path / "bots")
+    assert named.exit_code == 0, named.output
 
 
 @needs_sandbox

@@ -20,7 +20,11 @@ __all__ = ["Agent", "FirstOptionAgent", "RandomAgent", "play_game"]
 
 
 class Agent(Protocol):
-    """Returns the index of the chosen option in ``decision.options``."""
+    """Returns the index of the chosen option in ``decision.options``.
+
+    An agent may also define ``game_over(state, seat)``: :func:`play_game` calls it once the
+    game is over, so an agent that follows the game (a kit bot's ``on_game_end``) sees its
+    end."""
 
     def choose(self, decision: Decision, observation: Observation) -> int: ...
 
@@ -50,4 +54,8 @@ def play_game(config: GameConfig, agents: Sequence[Agent]) -> State:
     while state.decision is not None:
         decision = state.decision
         state.apply(agents[decision.seat].choose(decision, state.observe(decision.seat)))
+    for seat, agent in enumerate(agents):
+        over = getattr(agent, "game_over", None)
+        if over is not None:
+            over(state, seat)
     return state

@@ -2,34 +2,96 @@
 
 ``BotAgent(bot)`` implements :class:`arena.engine.agents.Agent`, so
 ``arena.engine.play_game(config, [BotAgent(GreedyBot()), RandomAgent(1)])`` plays a kit bot
-exactly as the referee would ask it (same request fields), minus the sandbox and the events.
+as the referee would ask it: each game reseeds ``bot.rng`` and calls ``on_game_start``, the
+seat's events arrive through ``on_event`` (each once, in order) before each ``act`` with the
+same request fields, and ``on_game_end`` follows the game's last events. Only the sandbox,
+the clock and the strikes are missing: an answer that is not a legal index plays option 0
+and is counted in :attr:`BotAgent.invalid_answers`.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import copy
+import random
+from typing import TYPE_CHECKING, Any
 
-from arena.sdk.bot import Bot, Request
+from arena.sdk.bot import Bot, GameEnd, GameStart, Request
 
 if TYPE_CHECKING:
     from arena.engine.decision import Decision
     from arena.engine.observation import Observation
+    from arena.engine.state import State
 
 __all__ = ["BotAgent"]
 
 
 class BotAgent:
-    """An engine agent that asks a kit :class:`Bot`; an out-of-range answer plays option 0
-    (as the referee would, minus the strike)."""
+    """An engine agent that asks a kit :class:`Bot`; ``seed`` derives each game's
+    ``bot_seed`` (the same seed replays the bot's random choices)."""
 
-    def __init__(self, bot: Bot) -> None:
+    def __init__(self, bot: Bot, seed: int = 0) -> None:
         self.bot = bot
+        self.seed = seed
+        #: Answers that were not an index into ``legal`` (option 0 was played instead).
+        self.invalid_answers = 0
         self._id = 0
+        self._games = 0
+        self._first: dict[str, Any] | None = None  # the current game's first event
+        self._seen = 0
+        self._listens = type(bot).on_event is not Bot.on_event
 
     def choose(self, decision: Decision, observation: Observation) -> int:
+        events = observation.events
+        if self._first is None or not events or events[0] is not self._first:
+            self._begin(observation.seat, list(observation.players), observation.rounds,
+                        events)
+        self._deliver(events)
         self._id += 1
         request = Request(self._id, decision.kind, observation.to_json(include_events=False),
                           list(decision.options), None, dict(decision.context),
                           observation.seat)
         choice = self.bot.act(request)
-        return choice if isinstance(choice, int) and 0 <= choice < len(decision.options) else 0
+        if type(choice) is int and 0 <= choice < len(decision.options):
+            return choice
+        self.invalid_answers += 1
+        return 0
+
+    def game_over(self, state: State, seat: int) -> None:
+        """The game is over (:func:`arena.engine.play_game` calls it): the seat's last
+        events, then ``on_game_end``."""
+        events = state.events_for(seat)
+        if self._first is None or not events or events[0] is not self._first:
+            self._begin(seat, list(state.players), state.rounds, events)  # never asked
+        self._deliver(events)
+        result = state.result
+        if result is not None:
+            self.bot.on_game_end(GameEnd(
+                game=self._games - 1, placements=list(result.placements),
+                desmos=list(result.desmos), ascension=result.ascension,
+                tiebreak=result.tiebreak, forfeits=dict(result.forfeits)))
+        self._first = None
+
+    def _begin(self, seat: int, players: list[str], rounds: int,
+               events: list[dict[str, Any]]) -> None:
+        game = self._games
+        self._games += 1
+        self._first = events[0] if events else None
+        self._seen = 0
+        bot_seed = random.Random(f"palaestra-local:{self.seed}:{game}").getrandbits(63)
+        self.bot.seed(bot_seed)
+        start = events[0] if events and events[0].get("type") == "game_start" else {}
+        self.bot.on_game_start(GameStart(
+            game=game, seat=seat, players=players,
+            starting_seat=int(start.get("starting_seat", 0)), rounds=rounds,
+            raw={"type": "game_start", "game": game, "seat": seat, "players": players,
+                 "starting_seat": int(start.get("starting_seat", 0)), "rounds": rounds,
+                 "bot_seed": bot_seed},
+            bot_seed=bot_seed))
+
+    def _deliver(self, events: list[dict[str, Any]]) -> None:
+        """The events not delivered yet, as copies (a bot may keep or change what it gets;
+        the game's own log must not change)."""
+        if self._listens:
+            for event in events[self._seen:]:
+                self.bot.on_event(copy.deepcopy(event))
+        self._seen = len(events)

@@ -231,12 +231,57 @@ def test_sample_strategies_beat_random(name: str) -> None:
 
 def test_bot_agent_falls_back_to_the_safe_default() -> None:
     class Wild(Bot):
-        def act(self, request: Request) -> int:
-            return 99
+        def act(self, request: Request) -> Any:
+            return 99 if request.id % 2 else None
 
-    state = play_game(GameConfig(players=("a", "b"), seed=1),
-                      [BotAgent(Wild()), RandomAgent(1)])
-    assert all(index == 0 for seat, _, index in state.choices if seat == 0)
+    agent = BotAgent(Wild())
+    state = play_game(GameConfig(players=("a", "b"), seed=1), [agent, RandomAgent(1)])
+    mine = [index for seat, _, index in state.choices if seat == 0]
+    assert mine and all(index == 0 for index in mine)
+    assert agent.invalid_answers == agent._id  # every answer was counted as invalid
+
+
+def test_bot_agent_follows_games_as_the_runner_does() -> None:
+    """In-process, a kit bot gets what the sandboxed runner gives it: a reseeded rng and
+    on_game_start per game, every event of its seat once and in order, on_game_end with the
+    result after the game's last events."""
+
+    class Follower(Listener):
+        def on_game_start(self, game: GameStart) -> None:
+            self.seat = game.seat  # state set here is there in act
+            self.calls.append(game)
+
+        def act(self, request: Request) -> int:
+            assert request.seat == self.seat
+            self.calls.append(request)
+            return self.rng.randrange(len(request.legal))
+
+    def games(seed: int) -> tuple[Follower, list[Any]]:
+        bot = Follower()
+        agent = BotAgent(bot, seed=seed)
+        states = [play_game(GameConfig(players=("me", "rnd"), seed=g),
+                            [agent, RandomAgent(g)]) for g in (5, 6)]
+        return bot, states
+
+    bot, states = games(3)
+    starts = [c for c in bot.calls if isinstance(c, GameStart)]
+    ends = [c for c in bot.calls if isinstance(c, GameEnd)]
+    assert [s.game for s in starts] == [0, 1] and [e.game for e in ends] == [0, 1]
+    for number, state in enumerate(states):
+        begin = bot.calls.index(starts[number])
+        stop = bot.calls.index(ends[number])
+        game_calls = bot.calls[begin + 1:stop]
+        events = [c for c in game_calls if isinstance(c, dict)]
+        assert events == state.events_for(0)  # every event of the seat, once, in order
+        assert ends[number].placements == list(state.result.placements)
+        assert starts[number].players == ["me", "rnd"] and starts[number].bot_seed is not None
+    again, replayed = games(3)  # the same seed: the bot's random choices replay
+    assert [s.choices for s in replayed] == [s.choices for s in states]
+    assert [s.bot_seed for s in starts] == [c.bot_seed for c in again.calls
+                                            if isinstance(c, GameStart)]
+    other, _ = games(4)
+    assert [s.bot_seed for s in starts] != [c.bot_seed for c in other.calls
+                                            if isinstance(c, GameStart)]
 
 
 # ---------------------------------------------------------------------------------------------

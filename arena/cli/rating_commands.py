@@ -58,9 +58,11 @@ def leaderboard(
     """Print a leaderboard (help text: ``_HELP['leaderboard']``)."""
     if all_games and tournament is not None:
         raise typer.BadParameter("give a tournament name or --all, not both")
-    from arena.rating.leaderboard import build_leaderboard, render_leaderboard
+    from arena.rating.leaderboard import build_leaderboard, leaderboard_title, render_leaderboard
 
     board = build_leaderboard(db, tournament, all_games=all_games)
+    if fmt == "simple":  # for people: say which tournament (by default the latest) and how far
+        typer.echo(leaderboard_title(board))
     typer.echo(render_leaderboard(board, fmt))
 
 

@@ -81,9 +81,13 @@ def run(
     if summary.games_done:
         from arena.rating.leaderboard import print_leaderboard
         from arena.rating.trueskill_rating import rate_tournament
+        from arena.tournament.status import failure_summary
 
         rate_tournament(summary.db, summary.name)
         print_leaderboard(summary.db, summary.name)
+        failures = failure_summary(summary.db, summary.name)
+        if failures is not None:
+            typer.echo(failures)
 
 
 def status(

@@ -275,7 +275,8 @@ def leaderboard_title(board: Leaderboard) -> str:
     s = board.settings
     what = ("all recorded games" if board.tournament is None
             else f"{board.tournament.name} ({board.tournament.format}, {board.tournament.state})")
-    return (f"Leaderboard: {what}, {board.games} games rated; TrueSkill mu={s.mu:g} "
+    games = f"{board.games} game{'' if board.games == 1 else 's'}"
+    return (f"Leaderboard: {what}, {games} rated; TrueSkill mu={s.mu:g} "
             f"sigma={s.sigma:.4g} beta={s.beta:.4g} tau={s.tau:.4g} "
             f"draw={s.draw_probability:g}; sorted by mu - 3*sigma")
 

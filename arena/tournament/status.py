@@ -11,7 +11,7 @@ from arena.referee.failures import describe
 from arena.tournament.spec import DEFAULT_RESULTS
 from arena.tournament.store import Store, TournamentRow, shown_state
 
-__all__ = ["command_path", "resume_command", "status_lines"]
+__all__ = ["command_path", "failure_summary", "resume_command", "status_lines"]
 
 
 def command_path(path: str | Path) -> str:
@@ -128,6 +128,23 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
         lines.append("")
         lines.append(f"resume with: {resume_command(t.spec_path)}{_db_option(store.path)}")
     return lines
+
+
+def failure_summary(db: str | Path, tournament: str) -> str | None:
+    """One line counting a tournament's bot failures by type (None when there were none):
+    what ``arena run`` prints under the leaderboard, so a broken bot is not missed."""
+    with Store(db, create=False) as store:
+        row = store.require(tournament)
+        games = store.games(row.id)
+    counts = Counter(str(f.get("type", "?")) for g in games for f in g.failures)
+    if not counts:
+        return None
+    hit = sum(1 for g in games if g.failures)
+    forfeits = sum(len(g.forfeits) for g in games)
+    db_option = _db_option(Path(db))
+    return (f"Bot failures in {hit} of {len(games)} games ({forfeits} forfeits): "
+            + ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items()))
+            + f"; arena status {tournament}{db_option} says why")
 
 
 def status_lines(db: str | Path, tournament: str | None,

@@ -101,6 +101,13 @@ def test_leaderboard_default_latest_and_named(store: Path) -> None:
         k: (r.mu, r.sigma) for k, r in stored.items()}
     code, out, _ = run("leaderboard", "alpha-cup")
     assert code == 0 and "mu-3sigma" in out and "foxtrot" in out
+    # the default table says what it is: which tournament, its state, how many games
+    assert out.splitlines()[0].startswith(
+        f"Leaderboard: alpha-cup (round_robin, finished), {doc['games']} games rated; ")
+    code, out, _ = run("leaderboard")
+    assert out.splitlines()[0].startswith("Leaderboard: beta-cup (swiss, stopped), 1 game rated")
+    code, out, _ = run("leaderboard", "-f", "github")  # other formats: the table alone
+    assert out.splitlines()[0].startswith("|")
 
 
 def test_leaderboard_all(store: Path) -> None:

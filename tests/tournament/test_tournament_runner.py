@@ -27,6 +27,7 @@ from arena.cli.main import app
 from arena.errors import StoreError
 from arena.tournament.runner import RunSummary, resume_hint, run_tournament
 from arena.tournament.spec import load_spec
+from arena.tournament.status import failure_summary
 from arena.tournament.store import wait_for_games
 
 REPO = Path(__file__).resolve().parents[2]
@@ -379,6 +380,10 @@ def test_entry_options_reach_the_sandboxed_bot_and_replay_move_for_move(
     assert reasons[0].endswith("ValueError: ismcts: unknown option 'iteration' (known: ms, "
                                "wall_ms, iterations, exploration, bias, width, margin, "
                                "model_from)")
+    summary = failure_summary(tmp_path / "one.db", "tuned")
+    assert summary == (f"Bot failures in {len(starts)} of 6 games ({len(starts)} forfeits): "
+                       f"startup_failure {len(starts)}; arena status tuned --db "
+                       f"{tmp_path / 'one.db'} says why")
     pointer = [line for line in status.stdout.splitlines()
                if line.startswith("  one of them in full: arena game ")]
     assert len(pointer) == 1

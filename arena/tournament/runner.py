@@ -373,9 +373,7 @@ def _open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> Tournam
             changed = [key for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
             what = f": {', '.join(changed)} changed" if changed else ""
             if changed == ["entrants"]:
-                gone = [k for k in old.get("entrants", []) if k not in new["entrants"]]
-                came = [k for k in new["entrants"] if k not in old.get("entrants", [])]
-                what += f" ({', '.join(gone) or '-'} -> {', '.join(came) or '-'})"
+                what += _entrants_change(store, list(old.get("entrants", [])), spec)
             if "rating" in changed:
                 what += _rating_change(old.get("rating") or {}, new["rating"], spec)
             raise StoreError(
@@ -396,6 +394,38 @@ def _open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> Tournam
         bots=[(b.name, b.version, str(b.path),
                {**b.metadata, **({"options": b.options} if b.options else {})})
               for b in spec.entrants])
+
+
+def _entrants_change(store: Store, old: list[str], spec: TournamentSpec) -> str:
+    """How the entrants differ, for people: bots gone and come, a new version, other options
+    (shown as the options, not their digests), or the same bots in another order."""
+    new = [b.key for b in spec.entrants]
+    if sorted(old) == sorted(new):
+        return " (the same bots in another order: the order sets the seats and the schedule)"
+    labels = store.bot_labels()
+    old_options = {labels[i]: o for i, o in store.bot_options().items() if i in labels}
+    new_options = {b.key: b.options for b in spec.entrants}
+    gone = [k for k in old if k not in new]
+    came = [k for k in new if k not in old]
+    changes = []
+    for key in list(gone):
+        name, files = key.split("@")[0], key.split("@")[1].split("+")[0]
+        twin = next((k for k in came if k.split("@")[0] == name), None)
+        if twin is None:
+            continue
+        gone.remove(key)
+        came.remove(twin)
+        if twin.split("@")[1].split("+")[0] == files:
+            changes.append(f"{name} options {_options_text(old_options.get(key, {}))} -> "
+                           f"{_options_text(new_options.get(twin, {}))}")
+        else:
+            changes.append(f"{key} -> {twin}")
+    changes += [f"{k} left" for k in gone] + [f"{k} joined" for k in came]
+    return f" ({'; '.join(changes)})"
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    return "{" + ", ".join(f"{k}: {v}" for k, v in sorted(options.items())) + "}"
 
 
 def _rating_change(old: dict[str, Any], new: dict[str, Any], spec: TournamentSpec) -> str:

@@ -270,6 +270,32 @@ def test_changed_spec_is_refused_and_fresh_starts_anew(tmp_path: Path) -> None:
     conn.close()
 
 
+@pytest.mark.parametrize("bots, change", [
+    (["collector", "greedy", "random"],
+     "the same bots in another order: the order sets the seats and the schedule"),
+    (["greedy", {"bot": "collector", "options": {"depth": 3}}, "random"],
+     "collector options {} -> {depth: 3}"),
+    (["greedy", "collector", "heuristic"], "random@{random} left; heuristic@{heuristic} joined"),
+])
+def test_a_changed_entry_list_is_told_in_words(tmp_path: Path, bots: list[Any],
+                                               change: str) -> None:
+    from arena.registry import resolve
+    from arena.tournament.runner import _open_tournament
+    from arena.tournament.store import Store
+
+    db = tmp_path / "arena.db"
+    base = {"name": "tiny", "format": "round_robin", "rounds": 1, "games_per_match": 1}
+    with Store(db) as store:
+        _open_tournament(store, load_spec(write_spec(
+            tmp_path / "a.yaml", db, bots=["greedy", "collector", "random"], **base)), False)
+        with pytest.raises(StoreError) as info:
+            _open_tournament(store, load_spec(write_spec(tmp_path / "b.yaml", db, bots=bots,
+                                                         **base)), False)
+    for name in ("random", "heuristic"):
+        change = change.replace(f"{{{name}}}", resolve(name).version)
+    assert f"entrants changed ({change})); use --fresh" in str(info.value)
+
+
 def test_a_tournament_from_before_tau_defaulted_to_0_names_the_value_to_resume_with(
         tmp_path: Path) -> None:
     db = tmp_path / "arena.db"

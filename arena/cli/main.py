@@ -13,6 +13,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+from arena.cli.signals import Terminated
 from arena.errors import ArenaError
 
 __all__ = ["app", "main"]
@@ -27,6 +28,9 @@ class ArenaGroup(TyperGroup):
         except ArenaError as exc:
             typer.echo(f"Error: {exc}", err=True)
             raise typer.Exit(1) from None
+        except Terminated:
+            typer.echo("Terminated.", err=True)
+            raise typer.Exit(143) from None
         except KeyboardInterrupt:
             typer.echo("Interrupted.", err=True)
             raise typer.Exit(130) from None

@@ -70,9 +70,12 @@ def run(
             raise typer.BadParameter("--address is a Ray cluster address; it needs "
                                      "--backend ray", param_hint="--address")
         backend = "ray"  # a cluster address only makes sense for the Ray backend
+    from arena.cli.signals import stop_on_sigterm
+
     spec = load_spec(spec_file)
-    summary = run_tournament(spec, workers, fresh=fresh, progress=progress, db=db,
-                             backend=backend, address=address)
+    with stop_on_sigterm():
+        summary = run_tournament(spec, workers, fresh=fresh, progress=progress, db=db,
+                                 backend=backend, address=address)
     rate = summary.games_per_s
     typer.echo(
         f"{summary.name}: {summary.games_done}/{summary.games_planned} games recorded "

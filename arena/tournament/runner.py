@@ -472,6 +472,10 @@ def run_tournament(
     n_workers = spec.effective_workers(workers)
     started = time.monotonic()
     with Store(db_path) as store, store.lock(spec.name):
+        if fresh and (old := store.tournament(spec.name)) is not None:
+            count = store.count_games(old.id)
+            console.print(f"--fresh: dropping the stored tournament '{spec.name}' ({count} "
+                          f"game{'' if count == 1 else 's'} recorded)", highlight=False)
         row = _open_tournament(store, spec, fresh)
         executor = _executor(backend or spec.backend, n_workers, address)
         bar: Progress | None = None

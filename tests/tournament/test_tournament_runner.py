@@ -7,6 +7,7 @@ compared game for game. Specs are tiny; no assertion reads the wall clock.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -21,6 +22,7 @@ from typing import Any
 
 import pytest
 import yaml
+from rich.console import Console
 from typer.testing import CliRunner
 
 from arena.cli.main import app
@@ -218,22 +220,30 @@ def test_the_resume_hint_names_the_database_when_it_is_not_the_specs(tmp_path: P
         f"arena run {tmp_path / 'spec.yaml'} --db {tmp_path / 'other.db'}")
 
 
-def test_ctrl_c_stops_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
+@pytest.mark.parametrize("how, code, last", [
+    ("ctrl-c", 130, "Interrupted."),  # what a terminal's Ctrl-C does: SIGINT to the group
+    ("sigterm", 143, "Terminated."),  # what a service manager's stop does: SIGTERM to it
+])
+def test_ctrl_c_or_sigterm_stops_cleanly_and_says_how_to_resume(
+        tmp_path: Path, how: str, code: int, last: str) -> None:
     db = tmp_path / "ctrlc.db"
     spec = write_spec(tmp_path / "spec.yaml", db)
     process = arena_run(spec, "--workers", "2")
     try:
         assert wait_for_games(db, "swiss-e2e", 2, timeout=120) >= 2
         workers = children(process.pid)
-        os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        if how == "ctrl-c":
+            os.killpg(process.pid, signal.SIGINT)
+        else:
+            os.kill(process.pid, signal.SIGTERM)
         out, err = process.communicate(timeout=60)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
-    assert process.returncode == 130, err
+    assert process.returncode == code, err
     assert f"Resume with: arena run {spec}" in err
-    assert err.rstrip().endswith("Interrupted.")
+    assert err.rstrip().endswith(last)
     assert "Traceback" not in err
     assert not wait_gone(workers)
     conn = sqlite3.connect(str(db))
@@ -262,8 +272,12 @@ def test_changed_spec_is_refused_and_fresh_starts_anew(tmp_path: Path) -> None:
     result = runner.invoke(app, ["run", str(changed), "--no-progress"])
     assert result.exit_code == 1
     assert result.stderr == f"Error: {info.value}\n"
-    fresh = run_tournament(load_spec(changed), 1, fresh=True, progress=False)
+    shown = io.StringIO()
+    fresh = run_tournament(load_spec(changed), 1, fresh=True, progress=False,
+                           console=Console(file=shown, width=200))
     assert fresh.games_recorded == 1 and fresh.games_before == 0
+    assert shown.getvalue().splitlines()[0] == (
+        "--fresh: dropping the stored tournament 'tiny' (1 game recorded)")
     conn = sqlite3.connect(str(db))
     assert conn.execute("SELECT seed FROM tournaments WHERE name = 'tiny'").fetchone()[0] == 12
     assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1

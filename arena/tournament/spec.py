@@ -204,6 +204,18 @@ class TournamentSpec(BaseModel):
                              f"got {value!r}")
         return value
 
+    @field_validator("players_per_game", mode="before")
+    @classmethod
+    def _players_shape(cls, value: Any) -> Any:
+        """One message for a value of the wrong kind (pydantic would report each branch of
+        ``int | list[int]`` by its type's name)."""
+        def size(item: Any) -> bool:
+            return isinstance(item, int) and not isinstance(item, bool)
+
+        if size(value) or (isinstance(value, list) and all(size(k) for k in value)):
+            return value
+        raise ValueError(f"must be a table size (2-5) or a list of them, got {_shown(value)}")
+
     @field_validator("players_per_game")
     @classmethod
     def _players(cls, value: int | list[int]) -> int | list[int]:
@@ -273,11 +285,11 @@ class TournamentSpec(BaseModel):
                                 f" (known: {', '.join(_LIMIT_FIELDS)})")
             elif isinstance(item, bool) or not isinstance(item, int):
                 problems.append(f"limits.{key}: must be an integer, got {item!r}")
-        if not problems:
-            try:
-                Limits.from_mapping(value)
-            except SandboxError as exc:
-                problems.append(_limit_message(str(exc)))
+            else:  # each value on its own, so that every bad one is named at once
+                try:
+                    Limits.from_mapping({key: item})
+                except SandboxError as exc:
+                    problems.append(_limit_message(str(exc)))
         if problems:
             raise ValueError("\n".join(problems))
         return value

@@ -174,8 +174,12 @@ class Store:
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path} is not a usable results database ({exc})") from None
         except OSError as exc:
+            blocker = next((p for p in self.path.parents if p.exists() and not p.is_dir()),
+                           None)
+            reason = (f"{blocker} is a file, not a directory" if blocker is not None
+                      else exc.strerror)
             raise StoreError(f"cannot create the results database {self.path}: "
-                             f"{exc.strerror}") from None
+                             f"{reason}") from None
 
     # ------------------------------------------------------------------ plumbing
     def close(self) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.errors import SpecError
+from arena.sandbox import Limits
 from arena.tournament.spec import load_spec
 
 REPO = Path(__file__).resolve().parents[2]
@@ -127,6 +129,9 @@ def test_out_of_range_players(tmp_path: Path) -> None:
     ("[2, 7]", "players_per_game: must be between 2 and 5 (Palaestra's table sizes), got 7"),
     ("[2, 2]", "players_per_game: lists a table size twice: [2, 2]"),
     ("[]", "players_per_game: give a table size, or a list of them"),
+    ("two", "players_per_game: must be a table size (2-5) or a list of them, got 'two'"),
+    ("[2, true]", "players_per_game: must be a table size (2-5) or a list of them, got a list"),
+    ("true", "players_per_game: must be a table size (2-5) or a list of them, got True"),
 ])
 def test_bad_list_of_table_sizes(tmp_path: Path, sizes: str, error: str) -> None:
     assert problems(tmp_path, VALID + f"players_per_game: {sizes}\n") == [error]
@@ -198,6 +203,11 @@ def test_unknown_limit(tmp_path: Path) -> None:
 def test_limit_out_of_range(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID + "limits: {memory_mb: 0}\n") == [
         "limits.memory_mb: must be positive, got 0"]
+    assert problems(tmp_path, VALID + "limits: {decision_ms: -1, memory_mb: 0, cpu: 1}\n") == [
+        "limits.decision_ms: must be positive, got -1",
+        "limits.memory_mb: must be positive, got 0",
+        "limits.cpu: unknown limit (known: " + ", ".join(
+            f.name for f in dataclasses.fields(Limits)) + ")"]
 
 
 def test_rating_out_of_range(tmp_path: Path) -> None:

@@ -129,6 +129,15 @@ def test_not_a_database(tmp_path: Path) -> None:
         Store(path)
 
 
+def test_a_file_in_the_way_of_the_database_is_named(tmp_path: Path) -> None:
+    (tmp_path / "results").write_text("not a directory")
+    with pytest.raises(StoreError) as info:
+        Store(tmp_path / "results" / "sub" / "arena.db")
+    assert str(info.value) == (f"cannot create the results database "
+                               f"{tmp_path / 'results' / 'sub' / 'arena.db'}: "
+                               f"{tmp_path / 'results'} is a file, not a directory")
+
+
 def test_one_run_per_tournament(tmp_path: Path) -> None:
     with Store(tmp_path / "arena.db") as first, Store(tmp_path / "arena.db") as second:
         with first.lock("t"):

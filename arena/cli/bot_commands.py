@@ -118,6 +118,23 @@ def _configured(ref: str, settings: dict[str, Any], where: str) -> Any:
     return resolve(ref).with_options(settings)
 
 
+def _told_apart(entrants: list[Any]) -> list[Any]:
+    """The match's bots, resolved; a bot entered more than once (self-play) is named
+    ``name#1``, ``name#2``, ... so that its rows and places can be told apart."""
+    from dataclasses import replace
+
+    from arena.registry import resolve
+
+    specs = [e if not isinstance(e, str) else resolve(e) for e in entrants]
+    names = [s.name for s in specs]
+    seen: dict[str, int] = {}
+    for i, spec in enumerate(specs):
+        if names.count(spec.name) > 1:
+            seen[spec.name] = seen.get(spec.name, 0) + 1
+            specs[i] = replace(spec, name=f"{spec.name}#{seen[spec.name]}")
+    return specs
+
+
 def _with_options(bots: list[str], flags: list[str]) -> list[Any]:
     """The match's bots, those named by ``--option N:KEY=VALUE`` flags resolved and given
     their options."""
@@ -259,7 +276,7 @@ def _register_match(app: typer.Typer) -> None:
         from arena.referee.match import MatchRequest, play_match
 
         limits = _limits(decision_ms, time_bank_ms, max_strikes)
-        entrants = _with_options(bots, option or [])
+        entrants = _told_apart(_with_options(bots, option or []))
         if records is not None and not records.parent.is_dir():
             raise typer.BadParameter(f"directory {records.parent} does not exist",
                                      param_hint="'--records'")

@@ -296,3 +296,12 @@ def test_bench_protocol_one_core_pins_the_referee_and_its_children() -> None:
     assert (f"Sandbox level: {probe().level}; the referee and every process it starts pinned "
             f"to CPU {cpu}") in result.stdout
     assert os.sched_getaffinity(0) == before  # restored afterwards
+
+
+@needs_sandbox
+def test_a_bot_matched_against_itself_is_told_apart() -> None:
+    result = _run("match", "random", "random", "--games", "1", "--seed", "2", "--json")
+    assert result.exit_code == 0, result.output
+    outcome = json.loads(result.stdout)
+    assert outcome["names"] == ["random#1", "random#2"]
+    assert [row["name"] for row in outcome["bots"]] == ["random#1", "random#2"]

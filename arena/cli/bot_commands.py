@@ -174,7 +174,7 @@ def _register_check_bot(app: typer.Typer) -> None:
     def check_bot_command(
         path: str = typer.Argument(..., help="A bot: a .py module, a directory with bot.yaml, "
                                              "or a registered name."),
-        games: int = typer.Option(3, "--games", min=1, help="Games to play (2, 3 and 5 "
+        games: int = typer.Option(4, "--games", min=1, help="Games to play (2, 3, 4 and 5 "
                                                             "players in turn)."),
         seed: int = typer.Option(0, "--seed", help="Seed of the check's games."),
         decision_ms: int | None = typer.Option(None, "--decision-ms", min=1,

@@ -5,7 +5,7 @@ limits) and reports a checklist, one line per requirement, with the reason for e
 
 1. handshake: answers ``hello`` with a valid ``ready`` within the start-up time;
 2. metadata: the optional dates are ISO dates (the rules read them);
-3. decisions: a few games (2, 3 and 5 players, the bot in a different seat each time, the
+3. decisions: a few games (2, 3, 4 and 5 players, the bot in a different seat each time, the
    other seats in-process random players) with every decision answered legally in time;
 4. game boundaries: one process served every game (``game_start``/``game_end`` handled);
 5. clean exit: exits by itself with code 0 within the grace period after ``bye``.
@@ -28,7 +28,7 @@ from arena.sandbox import Limits
 __all__ = ["CheckItem", "CheckReport", "check_bot"]
 
 #: Table sizes of the check's games, in order (the bot's seat moves every game).
-TABLE_SIZES = (2, 3, 5)
+TABLE_SIZES = (2, 3, 4, 5)
 _EXAMPLES = 3
 
 

@@ -48,10 +48,10 @@ def test_check_bot_passes_a_good_bot() -> None:
                         f"({probe().level})")
     assert lines[1] == "✓ handshake: answered 'hello' with 'ready' within 10000 ms"
     assert lines[2] == "✓ metadata: name 'random'; author Palaestra Arena, version 1"
-    assert re.fullmatch(r"✓ decisions: \d+ decisions in 3 games \(2, 3 and 5 players\), all "
+    assert re.fullmatch(r"✓ decisions: \d+ decisions in 4 games \(2, 3, 4 and 5 players\), all "
                         r"legal and in time \(median [\d.]+ ms, max [\d.]+ ms; limit 1000 ms\)",
                         lines[3])
-    assert lines[4:] == ["✓ game boundaries: one process served all 3 games",
+    assert lines[4:] == ["✓ game boundaries: one process served all 4 games",
                          "✓ clean exit: exited with code 0 after 'bye'",
                          "PASS: random is ready to submit."]
 

@@ -13,7 +13,7 @@ from arena.registry import BotSpec
 SPEC = BotSpec(name="fake", version="abcdef012345", path=Path("."), command=("fake",))
 
 
-def check(factory: Any, games: int = 3) -> Any:
+def check(factory: Any, games: int = 4) -> Any:
     return check_bot(SPEC, games=games, limits=FAST, launcher=FakeLauncher(factory))
 
 
@@ -27,7 +27,7 @@ def test_a_compliant_bot_passes_every_check() -> None:
     assert titles(report) == [("handshake", True), ("metadata", True), ("decisions", True),
                               ("game boundaries", True), ("clean exit", True)]
     assert report.items[1].detail == "name 'fake'; last_read_page 2026-01-01"
-    assert "in 3 games (2, 3 and 5 players), all legal and in time" in report.items[2].detail
+    assert "in 4 games (2, 3, 4 and 5 players), all legal and in time" in report.items[2].detail
     assert report.lines()[0] == "✓ handshake: answered 'hello' with 'ready' within 500 ms"
 
 

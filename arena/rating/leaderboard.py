@@ -4,8 +4,8 @@ Bots are ranked by the conservative rating mu - 3 sigma (Microsoft's TrueSkill l
 the same: a bot climbs by being good *and* by having shown it), then by mu, then by key, so the
 order is total and identical on every machine. Points follow :mod:`arena.rating.standings`;
 Buchholz is shown for Swiss tournaments only. A bot version with an older version of the same
-name in the store is marked ``new``: it started from the default rating (mu, sigma), and its older versions
-keep their own ratings.
+name in the store is marked ``new``: it started from the default rating (mu, sigma), and its
+older versions keep their own ratings.
 """
 
 from __future__ import annotations

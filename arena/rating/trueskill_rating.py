@@ -3,8 +3,8 @@
 Rules (all of them, so anyone can recompute the numbers from ``arena results``):
 
 * Every bot version is its own player (key ``name@version``); a new version starts from the
-  default ``(mu, sigma)``, not from an older version's rating. A tournament's ratings start fresh; ``--all`` rates every game ever
-  recorded as one sequence.
+  default ``(mu, sigma)``, not from an older version's rating. A tournament's ratings start
+  fresh; ``--all`` rates every game ever recorded as one sequence.
 * Games are rated one at a time in id order: tournament id, round, table index, game index
   (the game id breaks any remaining tie). Completion order never matters, so a run with any
   number of workers, or one resumed after a crash, gives bit-identical ratings.

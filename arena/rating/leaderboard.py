@@ -42,6 +42,7 @@ from arena.rating.trueskill_rating import (
     settings_for,
     settings_for_all,
 )
+from arena.referee.failures import FAILURE_TYPES
 
 __all__ = [
     "Leaderboard",
@@ -95,8 +96,11 @@ class Leaderboard:
     rows: list[LeaderboardRow]
 
     def failure_types(self) -> list[str]:
-        """Every failure type that occurs, sorted (the csv's failure columns)."""
-        return sorted({t for row in self.rows for t in row.failures})
+        """The csv's failure columns: every failure type the referee records, in its order,
+        whether it occurs or not (the columns stay the same from one tournament to the
+        next), then any other type found in the store."""
+        found = {t for row in self.rows for t in row.failures}
+        return [*FAILURE_TYPES, *sorted(found - set(FAILURE_TYPES))]
 
 
 def _older_versions(bot: BotVersion, registry: Iterable[BotVersion]) -> list[str]:
@@ -243,8 +247,7 @@ def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:
     if fmt == "csv":
         kinds = board.failure_types()
         headers = ["rank", "bot", "version", "key", "mu", "sigma", "conservative", "games",
-                   "wins", "win_pct", "mean_placement", "points"]
-        headers += [name for name in _SWISS_ONLY if name not in _hidden(board)]
+                   "wins", "win_pct", "mean_placement", "points", *_SWISS_ONLY]
         headers += ["failures", *(f"failures_{kind}" for kind in kinds), "new_version", "note"]
         records = []
         for row in board.rows:
@@ -252,6 +255,8 @@ def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:
                 name: getattr(row, name) for name in headers
                 if name not in ("failures", "note", "new_version") and hasattr(row, name)
             }
+            for name in _hidden(board):  # stable columns: empty where they mean nothing
+                record[name] = ""
             record["failures"] = sum(row.failures.values())
             record.update({f"failures_{kind}": row.failures.get(kind, 0) for kind in kinds})
             record["new_version"] = int(row.new_version)

@@ -212,3 +212,21 @@ def test_default_db_is_the_runner_default() -> None:
     from arena.tournament.spec import DEFAULT_RESULTS
 
     assert DEFAULT_DB == Path(DEFAULT_RESULTS)
+
+
+def test_leaderboard_csv_columns_are_the_same_for_every_tournament(store: Path) -> None:
+    """A script reading several tournaments' csv gets one set of columns: Swiss-only columns
+    are empty elsewhere, and there is a column for every failure type, met or not."""
+    from arena.referee.failures import FAILURE_TYPES
+
+    headers = []
+    for name in ("alpha-cup", "beta-cup"):
+        code, out, _ = run("leaderboard", name, "-f", "csv")
+        assert code == 0
+        rows = list(csv.DictReader(io.StringIO(out)))
+        headers.append(list(rows[0]))
+        if name == "alpha-cup":  # round-robin: no Buchholz
+            assert {row["buchholz"] for row in rows} == {""}
+    assert headers[0] == headers[1]
+    assert [h for h in headers[0] if h.startswith("failures_")] == [
+        f"failures_{kind}" for kind in FAILURE_TYPES]

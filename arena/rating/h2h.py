@@ -17,6 +17,7 @@ from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
+from arena.errors import StoreError
 from arena.rating.games import StoredGame, connect, find_tournament, load_games
 from arena.rating.leaderboard import Leaderboard, compute_leaderboard
 from arena.rating.render import check_format, render_csv, render_json, render_table
@@ -101,8 +102,12 @@ def build_h2h(db_path: str | Path, tournament: str, players: int | None = None) 
     board: Leaderboard = compute_leaderboard(games, settings_for(info))
     scope = info.name
     if players is not None:
+        sizes = sorted({len(game.seats) for game in games})
         games = [game for game in games if len(game.seats) == players]
         scope = f"{info.name}, {players}-player tables"
+        if not games and sizes:  # an empty matrix would look like bots that never met
+            raise StoreError(f"{info.name} has no games at {players}-player tables (its games "
+                             f"seat {', '.join(map(str, sizes))} players)")
     return compute_h2h(games, [row.key for row in board.rows], scope=scope)
 
 

@@ -187,6 +187,9 @@ def test_h2h(store: Path) -> None:
     assert all(0 <= p["low"] <= p["win_rate"] <= p["high"] <= 1 for p in doc["pairs"])
     code, out, _ = run("h2h", "alpha-cup")
     assert code == 0 and "row vs column" in out and "n=" in out
+    code, out, err = run("h2h", "alpha-cup", "--players", "4")  # alpha-cup seats 3
+    assert code == 1 and out == ""
+    assert err == "Error: alpha-cup has no games at 4-player tables (its games seat 3 players)\n"
 
 
 def test_tournaments(store: Path) -> None:

@@ -359,6 +359,24 @@ def _game_row(row: dict[str, Any]) -> GameRow:
                    decisions=row["decisions"], duration_s=row["duration_s"])
 
 
+#: Replayed games that came out differently, shown one by one before they are counted.
+_MISMATCHES_SHOWN = 5
+
+
+def mismatch_lines(mismatches: list[str], shown: int = _MISMATCHES_SHOWN) -> list[str]:
+    """The warnings about replayed games that came out differently: the first ``shown``, then
+    one line counting the rest by table (one non-deterministic bot can differ in every game
+    of a long table)."""
+    lines = mismatches[:shown]
+    rest = mismatches[shown:]
+    if rest:
+        tables = list(dict.fromkeys(m.split()[1].rsplit("/", 1)[0] for m in mismatches))
+        lines.append(f"... and {len(rest)} more replayed games came out differently, in "
+                     f"{len(tables)} table(s): {', '.join(tables[:5])}"
+                     + (", ..." if len(tables) > 5 else ""))
+    return lines
+
+
 def _open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> TournamentRow:
     """The stored tournament for ``spec`` (created if new); a different spec is refused."""
     row = store.tournament(spec.name)
@@ -525,8 +543,8 @@ def run_tournament(
             if bar is not None:
                 bar.stop()
         executor.close()
-        for mismatch in run.mismatches:
-            console.print(f"[yellow]warning:[/] {mismatch}")
+        for line in mismatch_lines(run.mismatches):
+            console.print(f"[yellow]warning:[/] {line}", highlight=False)
         return RunSummary(name=spec.name, db=db_path, games_planned=row.games_planned,
                           games_before=run.games_before, games_recorded=run.games_recorded,
                           elapsed_s=time.monotonic() - started, state=state,

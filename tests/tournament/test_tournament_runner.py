@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.errors import StoreError
-from arena.tournament.runner import RunSummary, resume_hint, run_tournament
+from arena.tournament.runner import RunSummary, mismatch_lines, resume_hint, run_tournament
 from arena.tournament.spec import load_spec
 from arena.tournament.status import failure_summary
 from arena.tournament.store import wait_for_games
@@ -477,3 +477,14 @@ def test_bench_tournament_reports_both_worker_counts() -> None:
     assert [r["workers"] for r in data["runs"]] == [1.0, 2.0]
     assert all(r["games"] == 3.0 and r["games_per_s"] > 0 for r in data["runs"])
     assert data["speedup_2_vs_1"] > 0 and data["store_ms_per_game"] > 0
+
+
+def test_many_replay_mismatches_are_counted_after_the_first_few() -> None:
+    mismatches = [f"game cup/r1/t{t}/g{g} replayed with placements [1, 2], recorded [2, 1] "
+                  "(a bot is not deterministic?); kept the recorded result"
+                  for t in (0, 3) for g in range(20)]
+    lines = mismatch_lines(mismatches)
+    assert lines[:5] == mismatches[:5]
+    assert lines[5:] == ["... and 35 more replayed games came out differently, in 2 table(s): "
+                         "cup/r1/t0, cup/r1/t3"]
+    assert mismatch_lines(mismatches[:3]) == mismatches[:3]

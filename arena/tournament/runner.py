@@ -489,6 +489,8 @@ def run_tournament(
     db_path = Path(db) if db is not None else Path(spec.results)
     n_workers = spec.effective_workers(workers)
     started = time.monotonic()
+    if not db_path.exists():  # a typo in a path would otherwise scatter results unseen
+        console.print(f"New results database: {db_path}", highlight=False)
     with Store(db_path) as store, store.lock(spec.name):
         if fresh and (old := store.tournament(spec.name)) is not None:
             count = store.count_games(old.id)

@@ -257,10 +257,16 @@ def test_changed_spec_is_refused_and_fresh_starts_anew(tmp_path: Path) -> None:
     small = {"name": "tiny", "format": "round_robin", "bots": BOTS[:2], "rounds": 1,
              "games_per_match": 1}
     spec = write_spec(tmp_path / "spec.yaml", db, **small)
-    first = run_tournament(load_spec(spec), 1, progress=False)
+    said = io.StringIO()
+    first = run_tournament(load_spec(spec), 1, progress=False,
+                           console=Console(file=said, width=300))
     assert first.games_recorded == 1
-    again = run_tournament(load_spec(spec), 1, progress=False)
+    assert said.getvalue().splitlines()[0] == f"New results database: {db}"
+    said = io.StringIO()
+    again = run_tournament(load_spec(spec), 1, progress=False,
+                           console=Console(file=said, width=300))
     assert again.games_recorded == 0 and again.games_before == 1
+    assert "New results database" not in said.getvalue()
     changed = write_spec(tmp_path / "changed.yaml", db, **{**small, "seed": 12})
     with pytest.raises(StoreError) as info:
         run_tournament(load_spec(changed), 1, progress=False)

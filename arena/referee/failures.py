@@ -62,7 +62,11 @@ class Failure:
     seat: int = -1
     bot: str = ""
     game: int = -1
+    #: The act's id (ids count over the whole match).
     decision: int | None = None
+    #: Where in the game the decision was asked: its round and kind (``swap``, ...).
+    round: int | None = None
+    kind: str | None = None
 
     def __post_init__(self) -> None:
         if self.type not in FAILURE_TYPES:
@@ -72,9 +76,10 @@ class Failure:
     def is_strike(self) -> bool:
         return self.type in STRIKE_TYPES
 
-    def at(self, *, seat: int, bot: str, game: int) -> Failure:
-        """The same failure placed in a game."""
-        return Failure(self.type, self.detail, seat, bot, game, self.decision)
+    def at(self, *, seat: int, bot: str, game: int, round: int | None = None,
+           kind: str | None = None) -> Failure:
+        """The same failure placed in a game (and at a decision of it)."""
+        return Failure(self.type, self.detail, seat, bot, game, self.decision, round, kind)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -57,6 +57,9 @@ def _turn_seen(turn: Mapping[str, Any], seat: int) -> dict[str, Any]:
 def _failure_line(failure: Mapping[str, Any], who: str) -> str:
     decision = failure.get("decision")
     at = f" at decision {decision}" if decision is not None else ""
+    where = [f"round {failure['round']}"] if failure.get("round") is not None else []
+    where += [f"a {failure['kind']} decision"] if failure.get("kind") else []
+    at += f" ({', '.join(where)})" if where else ""
     return f"  seat {failure.get('seat', '?')} {who}: {failure.get('type', '?')}{at}: " \
            f"{failure.get('detail', '')}"
 

@@ -251,6 +251,7 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
                                 decision.context, events)
             if result.failure is not None:
                 failures.append(result.failure.at(seat=seat, bot=player.diagnostics.key,
+                                                  round=state.round, kind=decision.kind,
                                                   game=game_index))
             if result.forfeit:
                 state.forfeit(seat, player.forfeited or "forfeit")

@@ -26,7 +26,7 @@ def _refereed(players: int = 3, seed: int = 4) -> dict[str, Any]:
         "seats": [f"bot{i}@abc{i}" for i in range(players)],
         "failures": [
             {"type": "timeout", "detail": "no answer within 1000 ms", "seat": 1,
-             "bot": "bot1@abc1", "game": 2, "decision": 7},
+             "bot": "bot1@abc1", "game": 2, "decision": 7, "round": 2, "kind": "swap"},
             {"type": "crash", "detail": "exited mid-game (exit code 1)", "seat": 2,
              "bot": "bot2@abc2", "game": 2, "decision": None},
         ],
@@ -45,7 +45,8 @@ def test_the_report_names_bots_failures_events_and_logs() -> None:
     assert lines[1:1 + len(header)] == header
     at = lines.index("Failures:")
     assert lines[at + 1:at + 3] == [
-        "  seat 1 bot1@abc1: timeout at decision 7: no answer within 1000 ms",
+        "  seat 1 bot1@abc1: timeout at decision 7 (round 2, a swap decision): no answer "
+        "within 1000 ms",
         "  seat 2 bot2@abc2: crash: exited mid-game (exit code 1)"]
     events = event_lines(record)
     assert lines[at + 3] == ""

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from arena.engine import replay
+from arena.engine import DECISION_KINDS, replay
 from arena.referee.client import Connection
 from arena.referee.launch import TransportConnection, sandbox_launcher
 from arena.referee.match import MatchOutcome, MatchRequest, play_match
@@ -105,6 +105,8 @@ def test_strikes_then_forfeit(fixture: str, kind: str) -> None:
     for game, types in zip(outcome.games, failure_types(outcome), strict=True):
         assert types == [kind] * strikes
         assert game.forfeits == {0: kind} and game.placements == [2, 1]
+        for failure in game.record["referee"]["failures"]:  # where in the game it happened
+            assert failure["round"] >= 1 and failure["kind"] in DECISION_KINDS
     assert outcome.bots[0]["restarts"] == 1, "restarted once, for the second game"
 
 

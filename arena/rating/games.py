@@ -51,6 +51,8 @@ class BotVersion:
     name: str
     version: str
     id: int = field(compare=False)
+    #: The settings the bot was entered with (its version's ``+o`` part names them).
+    options: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def key(self) -> str:
@@ -219,9 +221,18 @@ def bot_versions(conn: sqlite3.Connection) -> dict[int, BotVersion]:
     """Every registered bot version by store id."""
     return {
         int(row["id"]): BotVersion(name=str(row["name"]), version=str(row["version"]),
-                                   id=int(row["id"]))
-        for row in conn.execute("SELECT id, name, version FROM bots ORDER BY id")
+                                   id=int(row["id"]), options=_options(row["metadata_json"]))
+        for row in conn.execute("SELECT id, name, version, metadata_json FROM bots ORDER BY id")
     }
+
+
+def _options(metadata_json: str | None) -> dict[str, Any]:
+    """A bot's entry options from its stored metadata (none for bots stored without)."""
+    try:
+        options = json.loads(metadata_json or "{}").get("options")
+    except (ValueError, AttributeError):
+        return {}
+    return dict(options) if isinstance(options, dict) else {}
 
 
 def tournament_bots(conn: sqlite3.Connection, tournament_id: int | None) -> list[BotVersion]:

@@ -75,6 +75,15 @@ class LeaderboardRow:
     failures: dict[str, int] = field(default_factory=dict)
     new_version: bool = False
     older_versions: list[str] = field(default_factory=list)
+    #: The settings the bot was entered with (``{bot: ..., options: {...}}`` in a spec).
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        """The bot's name, with its options when it was entered with some."""
+        if not self.options:
+            return self.bot
+        return f"{self.bot} ({', '.join(f'{k}={v}' for k, v in sorted(self.options.items()))})"
 
     @property
     def note(self) -> str:
@@ -143,6 +152,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                 key=key,
                 bot=bot.name,
                 version=bot.version,
+                options=dict(bot.options),
                 mu=float(rating.mu),
                 sigma=float(rating.sigma),
                 conservative=conservative(rating),
@@ -267,7 +277,7 @@ def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:
     keep = [i for i, name in enumerate(_TABLE_COLUMNS) if name not in hidden]
     table = []
     for row in board.rows:
-        values = [row.rank, row.bot, row.version, row.mu, row.sigma, row.conservative, row.games,
+        values = [row.rank, row.label, row.version, row.mu, row.sigma, row.conservative, row.games,
                   row.wins, row.win_pct, row.mean_placement, row.points, row.byes, row.buchholz,
                   _failures_text(row.failures), row.note]
         table.append([values[i] for i in keep])

@@ -426,6 +426,12 @@ def test_entry_options_reach_the_sandboxed_bot_and_replay_move_for_move(
     assert reasons[0].endswith("ValueError: ismcts: unknown option 'iteration' (known: ms, "
                                "wall_ms, iterations, exploration, bias, width, margin, "
                                "model_from)")
+    board = runner.invoke(app, ["leaderboard", "tuned", "--db", str(tmp_path / "one.db"),
+                                "-f", "json"])
+    options = {row["bot"]: row["options"] for row in json.loads(board.stdout)["bots"]}
+    assert options == {"greedy": {}, "ismcts": {"iterations": 6}, "typo": {"iteration": 6}}
+    table = runner.invoke(app, ["leaderboard", "tuned", "--db", str(tmp_path / "one.db")])
+    assert "ismcts (iterations=6)" in table.stdout
     summary = failure_summary(tmp_path / "one.db", "tuned")
     assert summary == (f"Bot failures in {len(starts)} of 6 games ({len(starts)} forfeits): "
                        f"startup_failure {len(starts)}; arena status tuned --db "

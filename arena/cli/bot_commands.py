@@ -20,15 +20,14 @@ def register(app: typer.Typer) -> None:
 def _register_doctor(app: typer.Typer) -> None:
     """``arena doctor``: which sandbox layers work here and what bots run with."""
 
-    @app.command("doctor")
+    @app.command("doctor", help=_help(
+        "Check the bot sandbox: each isolation layer (active, or missing and why), the "
+        "interpreter and user bots run with. Exit 1 only when bots cannot run at all.",
+        "Example: arena doctor"))
     def doctor(
         as_json: bool = typer.Option(False, "--json", help="Print the report as one JSON object."),
     ) -> None:
-        """Check the bot sandbox: each isolation layer (active, or missing and why), the
-        interpreter and user bots run with. Exit 1 only when bots cannot run at all.
-
-        Example: arena doctor
-        """
+        """Report the sandbox (help text above)."""
         import json
 
         from arena.engine._native import engine_build

@@ -59,7 +59,7 @@ METADATA_KEYS = ("author", "version", "last_read_page", "last_book_finished")
 #: substitutes it at launch (see :mod:`arena.referee.client`).
 PYTHON = "{python}"
 _RUNNER = ("-m", "arena.sdk.runner")
-_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # fullmatch: no "\n" after
 _SKIP_DIRS = {"__pycache__", ".git", ".hypothesis", ".mypy_cache", ".pytest_cache",
               ".ruff_cache"}
 _SKIP_SUFFIXES = (".pyc", ".pyo")
@@ -151,13 +151,15 @@ def content_version(files: list[Path] | tuple[Path, ...], root: Path,
 
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a registered bot's name, or None when it can."""
-    if _NAME_RE.match(name) and name != "registry":
+    if name == "registry":
+        return "bot name 'registry' is reserved (the bots directory's registry.yaml)"
+    if _NAME_RE.fullmatch(name):
         return None
     return (f"bot name {name!r} is not allowed: use 1-40 letters, digits, '_', '-' or '.', "
             "starting with a letter or digit")
 
 
-_OPTION_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,59}$")
+_OPTION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,59}")  # fullmatch
 
 
 def option_problems(options: Any, where: str = "options") -> list[str]:
@@ -172,7 +174,7 @@ def option_problems(options: Any, where: str = "options") -> list[str]:
         if isinstance(key, bool):
             problems.append(f"{where}: option name {key} is not a name: YAML reads an unquoted "
                             "on, off, yes or no as true or false; quote it")
-        elif not isinstance(key, str) or not _OPTION_NAME.match(key):
+        elif not isinstance(key, str) or not _OPTION_NAME.fullmatch(key):
             problems.append(f"{where}: option name {key!r} must be 1-60 letters, digits, '_', "
                             "'-' or '.', starting with a letter or digit")
         elif not isinstance(value, str | int | float | bool) or (

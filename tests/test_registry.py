@@ -109,6 +109,8 @@ def test_options_make_their_own_version(tmp_path: Path) -> None:
                  "starting with a letter or digit"]),
     ({3: 1}, ["options: option name 3 must be 1-60 letters, digits, '_', '-' or '.', "
               "starting with a letter or digit"]),
+    ({"it\n": 1}, ["options: option name 'it\\n' must be 1-60 letters, digits, '_', '-' or "
+                   "'.', starting with a letter or digit"]),
 ])
 def test_option_problems(options: Any, problems: list[str]) -> None:
     assert option_problems(options) == problems
@@ -259,11 +261,13 @@ def test_submit_refuses_a_failing_check_and_copies_nothing(tmp_path: Path, bots:
     assert not (bots / "mine.py").exists() and submitted(bots) == {}
 
 
-@pytest.mark.parametrize("name", ["../escape", "a b", "", "registry", "x" * 41, "-dash"])
+@pytest.mark.parametrize("name", ["../escape", "a b", "", "registry", "x" * 41, "-dash",
+                                  "trail\n"])
 def test_submit_refuses_bad_names(tmp_path: Path, bots: Path, name: str) -> None:
     source = tmp_path / "mine.py"
     source.write_text(MODULE)
-    with pytest.raises(SubmitError, match="is not allowed"):
+    with pytest.raises(SubmitError, match="is reserved" if name == "registry"
+                       else "is not allowed"):
         submit(source, name=name, bots_dir=bots, check=passing)
 
 

@@ -118,8 +118,9 @@ _GAME_HELP = "\n\n".join([
     "(NAME/rROUND/tTABLE/gGAME, as arena status lists failing games) or a file of game "
     "records (JSON lines, as written by arena match --records, arena simulate --records or "
     "arena status --records).",
-    "With --seat, only what that seat was shown: exactly the events its bot received, its "
-    "own failures and its own log.",
+    "With --seat, only what that seat was shown: the events its bot received (all of them "
+    "unless it forfeited: a forfeited bot is sent nothing more), its own failures and its "
+    "own log.",
     "Example: arena game swiss/r1/t0/g3 --seat 1",
     "Example: arena game games.jsonl --number 2 --format json",
 ])

@@ -105,9 +105,10 @@ def build_h2h(db_path: str | Path, tournament: str, players: int | None = None) 
         sizes = sorted({len(game.seats) for game in games})
         games = [game for game in games if len(game.seats) == players]
         scope = f"{info.name}, {players}-player tables"
-        if not games and sizes:  # an empty matrix would look like bots that never met
-            raise StoreError(f"{info.name} has no games at {players}-player tables (its games "
-                             f"seat {', '.join(map(str, sizes))} players)")
+        if not games:  # an empty matrix would look like bots that never met
+            have = (f"its games seat {', '.join(map(str, sizes))} players" if sizes
+                    else "it has no games yet")
+            raise StoreError(f"{info.name} has no games at {players}-player tables ({have})")
     return compute_h2h(games, [row.key for row in board.rows], scope=scope)
 
 

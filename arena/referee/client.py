@@ -208,6 +208,8 @@ class BotClient:
         self._late: set[int] = set()
         self._game_mark = 0
         self._log_mark = 0
+        self._log_bytes = 0
+        self.log_bytes = 0
         self._orphan_log = ""
         #: Failures not yet handed to the match (start-up, between games).
         self.pending: list[Failure] = []
@@ -360,9 +362,11 @@ class BotClient:
     def _log_from(self, conn: Connection) -> str:
         """What ``conn``'s process logged since ``_log_mark`` (which moves on)."""
         try:
-            text, self._log_mark = conn.stderr_since(self._log_mark)
+            text, mark = conn.stderr_since(self._log_mark)
         except Exception:  # the log is a courtesy; never let it break the referee
             return ""
+        self._log_bytes += max(mark - self._log_mark, 0)
+        self._log_mark = mark
         return text
 
     # ------------------------------------------------------------------ decisions
@@ -488,4 +492,6 @@ class BotClient:
         stopped since then wrote (kept with each game's record)."""
         new = self._orphan_log + (self._log_from(self.conn) if self.conn is not None else "")
         self._orphan_log = ""
+        #: Bytes the bot wrote in that span (more than the text when the cap dropped some).
+        self.log_bytes, self._log_bytes = self._log_bytes, 0
         return new

@@ -338,8 +338,11 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
             if last:
                 player.close()
                 log = player.log_since_last()
-            if len(log) > LOG_PER_GAME:
-                log = f"[... {len(log) - LOG_PER_GAME} characters dropped]\n" + log[-LOG_PER_GAME:]
+            if len(log) > LOG_PER_GAME:  # keep the end; count what went in bytes written
+                kept = log[-LOG_PER_GAME:]
+                dropped = max(player.log_bytes - len(kept.encode()),
+                              len(log.encode()) - len(kept.encode()))
+                log = f"[... {dropped} bytes dropped]\n" + kept
             if log:
                 logs[str(seat)] = log
             latency.append(player.game_latency())

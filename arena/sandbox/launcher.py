@@ -50,7 +50,7 @@ __all__ = ["ExitStatus", "SandboxedProcess", "launch"]
 log = logging.getLogger("arena.sandbox")
 
 _MIB = 1024 * 1024
-_PYTHON_NAME = re.compile(r"^python(3(\.\d+)?)?$")
+_PYTHON_NAME = re.compile(r"python(3(\.\d+)?)?")  # fullmatch
 #: Where the bot's private copy appears inside bubblewrap.
 BWRAP_BOT_DIR = "/bot"
 #: System paths bound read-only inside bubblewrap (skipped where absent).
@@ -540,7 +540,7 @@ def _rewrite_command(command: Sequence[str], workdir: Path, python: str) -> list
     """``python``/``python3`` -> the probed interpreter; absolute paths into workdir -> the
     same file in the private copy (relative to the working directory)."""
     argv = list(command)
-    if _PYTHON_NAME.match(argv[0]):
+    if _PYTHON_NAME.fullmatch(argv[0]):
         argv[0] = python
     root = workdir.resolve()
     for i in range(1, len(argv)):

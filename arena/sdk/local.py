@@ -12,8 +12,9 @@ and is counted in :attr:`BotAgent.invalid_answers`.
 from __future__ import annotations
 
 import copy
+import operator
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 from arena.sdk.bot import Bot, GameEnd, GameStart, Request
 
@@ -37,12 +38,13 @@ class BotAgent:
         self._id = 0
         self._games = 0
         self._first: dict[str, Any] | None = None  # the current game's first event
+        self._playing = False  # between on_game_start and game_over
         self._seen = 0
         self._listens = type(bot).on_event is not Bot.on_event
 
     def choose(self, decision: Decision, observation: Observation) -> int:
         events = observation.events
-        if self._first is None or not events or events[0] is not self._first:
+        if not self._playing or (events and events[0] is not self._first):
             self._begin(observation.seat, list(observation.players), observation.rounds,
                         events)
         self._deliver(events)
@@ -51,8 +53,10 @@ class BotAgent:
                           list(decision.options), None, dict(decision.context),
                           observation.seat)
         choice = self.bot.act(request)
-        if type(choice) is int and 0 <= choice < len(decision.options):
-            return choice
+        if not isinstance(choice, bool) and isinstance(choice, SupportsIndex):
+            choice = operator.index(choice)  # an IntEnum, a numpy integer: as the runner sends
+            if 0 <= choice < len(decision.options):
+                return choice
         self.invalid_answers += 1
         return 0
 
@@ -60,22 +64,29 @@ class BotAgent:
         """The game is over (:func:`arena.engine.play_game` calls it): the seat's last
         events, then ``on_game_end``."""
         events = state.events_for(seat)
-        if self._first is None or not events or events[0] is not self._first:
+        if not self._playing or (events and events[0] is not self._first):
             self._begin(seat, list(state.players), state.rounds, events)  # never asked
         self._deliver(events)
         result = state.result
         if result is not None:
+            game = self._games - 1
+            raw = {"type": "game_end", "game": game, "placements": list(result.placements),
+                   "desmos": list(result.desmos), "ascension": bool(result.ascension),
+                   "tiebreak": result.tiebreak,
+                   "forfeits": {str(s): r for s, r in sorted(result.forfeits.items())}}
             self.bot.on_game_end(GameEnd(
-                game=self._games - 1, placements=list(result.placements),
-                desmos=list(result.desmos), ascension=result.ascension,
-                tiebreak=result.tiebreak, forfeits=dict(result.forfeits)))
+                game=game, placements=list(result.placements), desmos=list(result.desmos),
+                ascension=result.ascension, tiebreak=result.tiebreak,
+                forfeits=dict(result.forfeits), raw=raw))
         self._first = None
+        self._playing = False
 
     def _begin(self, seat: int, players: list[str], rounds: int,
                events: list[dict[str, Any]]) -> None:
         game = self._games
         self._games += 1
         self._first = events[0] if events else None
+        self._playing = True
         self._seen = 0
         bot_seed = random.Random(f"palaestra-local:{self.seed}:{game}").getrandbits(63)
         self.bot.seed(bot_seed)

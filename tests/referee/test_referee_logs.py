@@ -54,3 +54,24 @@ def test_each_game_keeps_its_own_log_past_the_stderr_cap() -> None:
         if previous is not None:
             assert lines[0] == expected_ends[0]
     assert total > limits.stderr_bytes  # the cap was passed, and nothing was lost
+
+
+def test_a_long_game_log_keeps_its_end_and_counts_what_it_dropped() -> None:
+    pad = 1200  # about 14 KB a game: more than a record keeps of one game
+    bot = resolve(CHATTY).with_options({"pad": pad})
+    outcome = play_match(MatchRequest(bots=[bot, resolve(ROOT / "bots" / "random.py")],
+                                      games=6, seed=5, limits=Limits(decision_ms=2000),
+                                      event_date=dt.date(2026, 11, 29)))
+    for game in outcome.games:
+        log = game.record["referee"]["logs"]["0"]
+        header, kept = log.split("\n", 1)
+        dropped = int(re.fullmatch(r"\[\.\.\. (\d+) bytes dropped\]", header)[1])
+        decisions = game.latency[0]["decisions"]
+        written = sum(len(f"game {game.game_index} decision {n} ".encode()) + pad + 1
+                      for n in range(1, decisions + 1))
+        if game.game_index:  # the previous game's END line opens this one's log
+            previous = outcome.games[game.game_index - 1].latency[0]["decisions"]
+            written += len(f"END game {game.game_index - 1} after {previous} decisions\n")
+        if game.game_index == len(outcome.games) - 1:
+            written += len(f"END game {game.game_index} after {decisions} decisions\n")
+        assert dropped + len(kept.encode()) == written

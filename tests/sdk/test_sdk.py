@@ -406,3 +406,27 @@ def test_an_answer_that_is_not_an_int_is_a_strike_not_a_crash(
         "None (NoneType)", "1.0 (float)", "None (NoneType)", "True (bool)"]
     with pytest.raises(ProtocolError, match="'action' needs an integer 'choice'"):
         messages.parse_action(json.dumps(answers[0]).encode(), 0, 2)
+
+
+def test_bot_agent_without_event_tracking_starts_each_game_once() -> None:
+    import enum
+
+    class Pick(enum.IntEnum):
+        LAST = 1
+
+    class Counter(Listener):
+        def act(self, request: Request) -> Any:
+            self.calls.append(request)
+            return Pick.LAST if len(request.legal) > 1 else 0  # integer-like, as numpy's
+
+    bot = Counter()
+    agent = BotAgent(bot)
+    for seed in (3, 4):
+        play_game(GameConfig(players=("a", "b"), seed=seed, track_events=False),
+                  [agent, RandomAgent(1)])
+    assert [c.game for c in bot.calls if isinstance(c, GameStart)] == [0, 1]
+    ends = [c for c in bot.calls if isinstance(c, GameEnd)]
+    assert [e.game for e in ends] == [0, 1] and agent.invalid_answers == 0
+    assert ends[1].raw == {"type": "game_end", "game": 1, "placements": ends[1].placements,
+                           "desmos": ends[1].desmos, "ascension": ends[1].ascension,
+                           "tiebreak": ends[1].tiebreak, "forfeits": {}}

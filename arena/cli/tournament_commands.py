@@ -160,7 +160,10 @@ def game(
 
             raise ArenaError(f"{title} has seats 0-{len(players) - 1}; there is no seat {seat}")
     if fmt == "json":
-        typer.echo(json.dumps(record if seat is None else seat_view(record, seat), indent=1))
+        shown = record if seat is None else seat_view(record, seat)
+        if not logs and isinstance(shown.get("referee"), dict):
+            shown = {**shown, "referee": {**shown["referee"], "logs": {}}}
+        typer.echo(json.dumps(shown, indent=1))
         return
     typer.echo("\n".join([title, *report_game(record, seat, logs=logs)]))
 
@@ -172,13 +175,7 @@ def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
 
     path = Path(ref)
     if path.is_file():
-        from arena.engine.simulate import read_records
-
-        records = read_records(path)
-        if number > len(records):
-            raise ReplayError(f"{path} holds {len(records)} game record"
-                             f"{'s' if len(records) != 1 else ''}; there is no record {number}")
-        record = records[number - 1]
+        record = _record_at(path, number)
         if not isinstance(record, dict) or not isinstance(record.get("players"), list) \
                 or not isinstance(record.get("events", []), list):
             raise ReplayError(f"record {number} of {path} is not a game record")
@@ -188,15 +185,46 @@ def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
         return f"Game {number} of {path}{where}", record
     if path.suffix in (".jsonl", ".json", ".gz"):
         raise ReplayError(f"no such file: {ref}")
-    if "/" not in ref:
+    if "/" not in ref or path.is_dir():
         raise StoreError(f"{ref} is neither a records file nor a game id (a game id looks "
                          "like swiss/r1/t0/g3: arena status NAME names the failing games)")
+    if number != 1:
+        raise typer.BadParameter(f"--number picks a record of a records file; {ref} is a "
+                                 "stored game", param_hint="--number")
     with Store(db, create=False) as store:
         tournament = ref.split("/", 1)[0]
         if store.tournament(tournament) is None:
             raise StoreError(f"no tournament '{tournament}' in {db} (arena tournaments lists "
                              "them)")
         return f"Game {ref}", store.record(ref)
+
+
+def _record_at(path: Path, number: int) -> Any:
+    """The ``number``-th record of a records file. A file that does not parse whole (a match
+    killed while writing leaves a torn last line) is read line by line: only the line asked
+    for must be JSON."""
+    import json
+
+    from arena.engine.simulate import read_records, read_records_text
+    from arena.errors import ReplayError
+
+    try:
+        records: list[Any] = read_records(path)
+    except ReplayError as exc:
+        if "is not JSON" not in str(exc):
+            raise
+        lines = [line for line in read_records_text(path).splitlines() if line.strip()]
+        if number > len(lines):
+            raise ReplayError(f"{path} holds {len(lines)} lines; there is no record "
+                              f"{number}") from None
+        try:
+            return json.loads(lines[number - 1])
+        except ValueError:
+            raise ReplayError(f"record {number} of {path} is not JSON") from None
+    if number > len(records):
+        raise ReplayError(f"{path} holds {len(records)} game record"
+                          f"{'s' if len(records) != 1 else ''}; there is no record {number}")
+    return records[number - 1]
 
 
 def register(app: typer.Typer) -> None:

@@ -423,19 +423,24 @@ def simulate(players: int, games: int, seed: int,
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
-def read_records(path: str | Path) -> list[dict[str, Any]]:
-    """Game records from a file: JSON lines (one record per line, blank lines skipped), or one
-    JSON document holding a record or a list of records; gzip-compressed or not. Raises
-    :class:`ReplayError`."""
+def read_records_text(path: str | Path) -> str:
+    """The text of a records file, gzip-compressed or not. Raises :class:`ReplayError`."""
     try:
         data = Path(path).read_bytes()
         if data[:2] == _GZIP_MAGIC:  # arena status --records FILE.gz writes gzip
             data = gzip.decompress(data)
-        text = data.decode("utf-8")
+        return data.decode("utf-8")
     except FileNotFoundError:
         raise ReplayError(f"no such file: {path}") from None
     except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:  # gzip.BadGzipFile: OSError
         raise ReplayError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def read_records(path: str | Path) -> list[dict[str, Any]]:
+    """Game records from a file: JSON lines (one record per line, blank lines skipped), or one
+    JSON document holding a record or a list of records; gzip-compressed or not. Raises
+    :class:`ReplayError`."""
+    text = read_records_text(path)
     records: list[Any]
     try:
         whole = json.loads(text)

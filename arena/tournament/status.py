@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from collections import Counter
 from pathlib import Path
 
@@ -19,8 +20,8 @@ def command_path(path: str | Path) -> str:
     directory when it lies inside it, else absolute (a hint must work from here)."""
     resolved, here = Path(path).resolve(), Path.cwd()
     if here != Path(here.anchor) and resolved.is_relative_to(here):
-        return str(resolved.relative_to(here))
-    return str(resolved)
+        return shlex.quote(str(resolved.relative_to(here)))
+    return shlex.quote(str(resolved))
 
 
 def resume_command(spec_path: str | None, db: str | Path | None = None) -> str:

@@ -103,3 +103,43 @@ def test_stored_games_are_looked_up_by_id(tmp_path: Path) -> None:
     Store(db).close()
     result = runner.invoke(app, ["game", "cup/r1/t0/g0", "--db", str(db)])
     assert result.output == f"Error: no tournament 'cup' in {db} (arena tournaments lists them)\n"
+
+
+def test_a_torn_records_file_still_shows_its_whole_records(records: Path,
+                                                           tmp_path: Path) -> None:
+    """A match killed while writing leaves a torn last line: the records before it show."""
+    torn = tmp_path / "torn.jsonl"
+    lines = records.read_text().splitlines()
+    torn.write_text("\n".join([*lines[:2], lines[2][:100]]) + "\n")
+    shown = runner.invoke(app, ["game", str(torn), "-n", "2"])
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.splitlines()[1:] == report_game(_record(records, 2))
+    bad = runner.invoke(app, ["game", str(torn), "-n", "3"])
+    assert (bad.exit_code, bad.output) == (1, f"Error: record 3 of {torn} is not JSON\n")
+
+
+def test_a_number_with_a_stored_game_and_a_directory_are_refused(tmp_path: Path) -> None:
+    numbered = runner.invoke(app, ["game", "cup/r1/t0/g0", "-n", "2"])
+    assert numbered.exit_code == 2 and "--number picks a record of a records file" in (
+        numbered.output)
+    folder = runner.invoke(app, ["game", str(tmp_path)])
+    assert folder.exit_code == 1
+    assert folder.output.startswith(f"Error: {tmp_path} is neither a records file nor a game id")
+
+
+def test_no_logs_applies_to_json_too(tmp_path: Path) -> None:
+    record = _record_from_simulation(tmp_path)
+    record["referee"] = {"seats": ["a@1", "b@2"], "failures": [], "logs": {"0": "secret\n"}}
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(record))
+    shown = json.loads(runner.invoke(app, ["game", str(path), "-f", "json", "--no-logs"]).output)
+    assert shown["referee"]["logs"] == {} and shown["referee"]["seats"] == ["a@1", "b@2"]
+    kept = json.loads(runner.invoke(app, ["game", str(path), "-f", "json"]).output)
+    assert kept["referee"]["logs"] == {"0": "secret\n"}
+
+
+def _record_from_simulation(tmp_path: Path) -> dict:
+    out = tmp_path / "sim.jsonl"
+    assert runner.invoke(app, ["simulate", "-p", "2", "-g", "1", "-s", "4", "--records",
+                               str(out)]).exit_code == 0
+    return json.loads(out.read_text().splitlines()[0])

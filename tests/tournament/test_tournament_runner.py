@@ -500,3 +500,13 @@ def test_many_replay_mismatches_are_counted_after_the_first_few() -> None:
     assert lines[5:] == ["... and 35 more replayed games came out differently, in 2 table(s): "
                          "cup/r1/t0, cup/r1/t3"]
     assert mismatch_lines(mismatches[:3]) == mismatches[:3]
+
+
+def test_hint_paths_with_spaces_are_quoted(tmp_path: Path, monkeypatch) -> None:
+    from arena.tournament.status import resume_command
+
+    folder = tmp_path / "my cup"
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    assert resume_command(str(folder / "spec one.yaml"), folder / "a b.db") == (
+        "arena run 'spec one.yaml' --db 'a b.db'")

@@ -8,14 +8,26 @@ runner (``python -m arena.sdk.runner bot.py``) does all the protocol work.
 from __future__ import annotations
 
 import datetime as dt
+import operator
 import sys
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, SupportsIndex
 
 if TYPE_CHECKING:  # imported lazily: a bot file named random.py must not shadow it
     import random
 
-__all__ = ["Bot", "GameEnd", "GameStart", "Request"]
+__all__ = ["Bot", "GameEnd", "GameStart", "Request", "as_index"]
+
+
+def as_index(choice: object) -> int | None:
+    """An ``act()`` result as an option index: an int or an integer-like value (an IntEnum, a
+    numpy integer); None for anything else (None from a forgotten ``return``, a float, a
+    bool), which is never truncated into an index."""
+    if type(choice) is int:
+        return choice
+    if not isinstance(choice, bool) and isinstance(choice, SupportsIndex):
+        return operator.index(choice)
+    return None
 
 
 @dataclass(slots=True)

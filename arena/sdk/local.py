@@ -12,11 +12,10 @@ and is counted in :attr:`BotAgent.invalid_answers`.
 from __future__ import annotations
 
 import copy
-import operator
 import random
-from typing import TYPE_CHECKING, Any, SupportsIndex
+from typing import TYPE_CHECKING, Any
 
-from arena.sdk.bot import Bot, GameEnd, GameStart, Request
+from arena.sdk.bot import Bot, GameEnd, GameStart, Request, as_index
 
 if TYPE_CHECKING:
     from arena.engine.decision import Decision
@@ -44,29 +43,21 @@ class BotAgent:
 
     def choose(self, decision: Decision, observation: Observation) -> int:
         events = observation.events
-        if not self._playing or (events and events[0] is not self._first):
-            self._begin(observation.seat, list(observation.players), observation.rounds,
-                        events)
-        self._deliver(events)
+        self._follow(observation.seat, list(observation.players), observation.rounds, events)
         self._id += 1
         request = Request(self._id, decision.kind, observation.to_json(include_events=False),
                           list(decision.options), None, dict(decision.context),
                           observation.seat)
-        choice = self.bot.act(request)
-        if not isinstance(choice, bool) and isinstance(choice, SupportsIndex):
-            choice = operator.index(choice)  # an IntEnum, a numpy integer: as the runner sends
-            if 0 <= choice < len(decision.options):
-                return choice
+        index = as_index(self.bot.act(request))  # as the runner reads it
+        if index is not None and 0 <= index < len(decision.options):
+            return index
         self.invalid_answers += 1
         return 0
 
     def game_over(self, state: State, seat: int) -> None:
         """The game is over (:func:`arena.engine.play_game` calls it): the seat's last
         events, then ``on_game_end``."""
-        events = state.events_for(seat)
-        if not self._playing or (events and events[0] is not self._first):
-            self._begin(seat, list(state.players), state.rounds, events)  # never asked
-        self._deliver(events)
+        self._follow(seat, list(state.players), state.rounds, state.events_for(seat))
         result = state.result
         if result is not None:
             game = self._games - 1
@@ -81,6 +72,14 @@ class BotAgent:
         self._first = None
         self._playing = False
 
+    def _follow(self, seat: int, players: list[str], rounds: int,
+                events: list[dict[str, Any]]) -> None:
+        """Catch up with the game: start it if it is new (or was never asked, when it ends),
+        then hand over the events not delivered yet."""
+        if not self._playing or (events and events[0] is not self._first):
+            self._begin(seat, players, rounds, events)
+        self._deliver(events)
+
     def _begin(self, seat: int, players: list[str], rounds: int,
                events: list[dict[str, Any]]) -> None:
         game = self._games
@@ -91,12 +90,11 @@ class BotAgent:
         bot_seed = random.Random(f"palaestra-local:{self.seed}:{game}").getrandbits(63)
         self.bot.seed(bot_seed)
         start = events[0] if events and events[0].get("type") == "game_start" else {}
+        starting = int(start.get("starting_seat", 0))
         self.bot.on_game_start(GameStart(
-            game=game, seat=seat, players=players,
-            starting_seat=int(start.get("starting_seat", 0)), rounds=rounds,
+            game=game, seat=seat, players=players, starting_seat=starting, rounds=rounds,
             raw={"type": "game_start", "game": game, "seat": seat, "players": players,
-                 "starting_seat": int(start.get("starting_seat", 0)), "rounds": rounds,
-                 "bot_seed": bot_seed},
+                 "starting_seat": starting, "rounds": rounds, "bot_seed": bot_seed},
             bot_seed=bot_seed))
 
     def _deliver(self, events: list[dict[str, Any]]) -> None:

@@ -22,7 +22,6 @@ from __future__ import annotations
 import importlib.util
 import inspect
 import json
-import operator
 import os
 import re
 import sys
@@ -30,9 +29,9 @@ import traceback
 from collections.abc import Callable
 from json.scanner import make_scanner
 from pathlib import Path
-from typing import Any, BinaryIO, SupportsIndex
+from typing import Any, BinaryIO
 
-from arena.sdk.bot import Bot, GameEnd, GameStart, Request
+from arena.sdk.bot import Bot, GameEnd, GameStart, Request, as_index
 
 __all__ = ["BotLoadError", "find_bot_class", "load_bot", "main", "serve"]
 
@@ -171,12 +170,12 @@ def _writer(fd: int) -> Any:
 
 
 def _odd_answer(bot: Bot, id_: int, choice: object) -> bytes:
-    """The answer line for an ``act()`` result that is not a plain int: an integer-like
-    value (a numpy integer) is sent as its index; anything else (None from a forgotten
-    ``return``, a float, a bool) is logged and sent as a null choice, which the referee counts
-    as a protocol error (a strike), never silently truncated."""
-    if not isinstance(choice, bool) and isinstance(choice, SupportsIndex):
-        return b'{"type":"action","id":%d,"choice":%d}\n' % (id_, operator.index(choice))
+    """The answer line for an ``act()`` result that is not a plain int (:func:`as_index`):
+    anything that is no index is logged and sent as a null choice, which the referee counts
+    as a protocol error (a strike)."""
+    index = as_index(choice)
+    if index is not None:
+        return b'{"type":"action","id":%d,"choice":%d}\n' % (id_, index)
     bot.log(f"[runner] act() returned {choice!r} ({type(choice).__name__}), not an int index "
             "into request.legal: sent as no choice, which the referee counts as a strike")
     return b'{"type":"action","id":%d,"choice":null}\n' % id_

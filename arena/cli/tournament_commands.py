@@ -200,31 +200,31 @@ def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
 
 
 def _record_at(path: Path, number: int) -> Any:
-    """The ``number``-th record of a records file. A file that does not parse whole (a match
-    killed while writing leaves a torn last line) is read line by line: only the line asked
-    for must be JSON."""
+    """The ``number``-th record of a records file: one JSON document (a record or a list of
+    them), else JSON lines, of which only the line asked for is parsed (a match killed while
+    writing leaves a torn last line; the records before it still show)."""
     import json
 
-    from arena.engine.simulate import read_records, read_records_text
+    from arena.engine.simulate import read_records_text
     from arena.errors import ReplayError
 
+    text = read_records_text(path)
     try:
-        records: list[Any] = read_records(path)
-    except ReplayError as exc:
-        if "is not JSON" not in str(exc):
-            raise
-        lines = [line for line in read_records_text(path).splitlines() if line.strip()]
-        if number > len(lines):
-            raise ReplayError(f"{path} holds {len(lines)} lines; there is no record "
-                              f"{number}") from None
-        try:
-            return json.loads(lines[number - 1])
-        except ValueError:
-            raise ReplayError(f"record {number} of {path} is not JSON") from None
+        whole = json.loads(text)
+    except ValueError:
+        records: list[Any] = [line for line in text.splitlines() if line.strip()]
+    else:
+        records = whole if isinstance(whole, list) else [whole]
     if number > len(records):
         raise ReplayError(f"{path} holds {len(records)} game record"
                           f"{'s' if len(records) != 1 else ''}; there is no record {number}")
-    return records[number - 1]
+    record = records[number - 1]
+    if isinstance(record, str):
+        try:
+            return json.loads(record)
+        except ValueError:
+            raise ReplayError(f"record {number} of {path} is not JSON") from None
+    return record
 
 
 def register(app: typer.Typer) -> None:

@@ -413,7 +413,9 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
     ``check`` runs the compliance check and returns a report with ``ok`` and ``failures()``
     (default: :func:`arena.referee.check.check_bot`). Refused with :class:`SubmitError` on a
     name clash (unless ``update``: a new version replaces the registered one; stored results
-    keep naming the old version) or a failing check; nothing is copied then.
+    keep naming the old version) or a failing check; nothing is copied then. The same files
+    under the name they are registered with are already there: the registered spec is
+    returned, without a check (a script may submit the same bot again and again).
     """
     bots_dir = bots_dir or default_bots_dir()
     source = Path(path)
@@ -432,9 +434,11 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
     for existing, where in _registered(bots_dir):
         if existing.lower() == bot_name.lower():
             other = spec_from_path(where, existing)
+            if other.version == spec.version and existing == bot_name:
+                return other  # already there: submitting is idempotent (no check, no copy)
             if other.version == spec.version:
                 raise SubmitError(f"{existing!r} is already registered with the same files "
-                                  f"(version {other.version}): nothing to submit")
+                                  f"(version {other.version}); submit it as --name {existing}")
             if not update:
                 raise SubmitError(f"a bot named {existing!r} is already registered (version "
                                   f"{other.version}); --update replaces it with this version "

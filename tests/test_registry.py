@@ -221,16 +221,21 @@ def test_submit_directory_under_a_new_name(tmp_path: Path, bots: Path) -> None:
     assert spec.name == "renamed" and (bots / "renamed" / "bot.py").is_file()
     assert not (bots / "renamed" / "__pycache__").exists()
     assert resolve("renamed", bots).name == "renamed"
+    assert submit(source, name="renamed", bots_dir=bots, check=passing) == spec
+    with pytest.raises(SubmitError) as info:  # the same files, the name in other letters
+        submit(source, name="Renamed", bots_dir=bots, check=passing)
+    assert str(info.value) == (f"'renamed' is already registered with the same files "
+                               f"(version {spec.version}); submit it as --name renamed")
 
 
 def test_submit_refuses_a_taken_name(tmp_path: Path, bots: Path) -> None:
     source = tmp_path / "alpha.py"
     source.write_text(MODULE.replace('"mine"', '"alpha"'))
-    with pytest.raises(SubmitError) as info:
-        submit(source, bots_dir=bots, check=passing)
-    version = resolve("alpha", bots).version
-    assert str(info.value) == (f"'alpha' is already registered with the same files "
-                               f"(version {version}): nothing to submit")
+    before = sorted(p.name for p in bots.iterdir())
+    checks: list[Any] = []
+    again = submit(source, bots_dir=bots, check=lambda spec: checks.append(spec))
+    assert again == resolve("alpha", bots) and checks == []  # idempotent: no check, no copy
+    assert sorted(p.name for p in bots.iterdir()) == before
     with pytest.raises(SubmitError, match="a bot named 'beta' is already registered "
                                           r"\(version .*\); --update replaces it"):
         submit(source, name="BETA", bots_dir=bots, check=passing)

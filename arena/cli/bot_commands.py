@@ -226,15 +226,22 @@ def _register_submit(app: typer.Typer) -> None:
         from arena.referee.check import check_bot
         from arena.registry import default_bots_dir, submit
 
+        checked: list[Any] = []
+
         def check(spec: Any) -> Any:
             report = check_bot(spec)
             _print_report(report)
+            checked.append(report)
             return report
 
         bots_dir = default_bots_dir()
         spec = submit(path, name=name, bots_dir=bots_dir, check=check, update=update)
         where = spec.path.relative_to(bots_dir.resolve()) if spec.path.is_relative_to(
             bots_dir.resolve()) else spec.path
+        if not checked:  # submit skips the check only when these files are registered already
+            typer.echo(f"Already registered: {spec.name} version {spec.version} at "
+                       f"{bots_dir / where} has the same files; nothing to do")
+            return
         typer.echo(f"Registered {spec.name} version {spec.version} at "
                    f"{bots_dir / where}")
 

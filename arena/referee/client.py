@@ -11,6 +11,9 @@ The client owns the fairness rules for a single bot so the match loop stays simp
   default (option 0) and counts a strike; past ``max_strikes`` in one game, or at once on a
   crash, an output overflow or a memory kill, the bot forfeits the game. Its process is then
   ended and a fresh one started for the next game. Otherwise one process serves the match.
+* **Death between games**: a bot found dead at ``game_start``, or before its first answer of
+  a game (it may have died in ``on_game_end``: when the referee notices is a race), has a
+  crash recorded but forfeits nothing; it is restarted (and asked again) once per game.
 * **Late answers**: an answer to an act that already timed out, or that was struck for a
   protocol error (a stray line came first), is dropped silently (it was punished once
   already); any other unexpected id is a ``protocol_error`` (a *stale* id).
@@ -207,6 +210,10 @@ class BotClient:
         #: recognised even in the next game); cleared with the process.
         self._late: set[int] = set()
         self._game_mark = 0
+        #: This game's ``game_start``, sent again when the bot is restarted before its first
+        #: answer of the game (see :meth:`act`), and whether that happened in this game.
+        self._game_start = b""
+        self._restarted_in_game = False
         self._log_mark = 0
         self._log_bytes = 0
         self.log_bytes = 0
@@ -293,6 +300,8 @@ class BotClient:
         self._bank = self._bank_s
         self.forfeited = None
         self._game_mark = len(self.diagnostics.latencies)
+        self._game_start = message
+        self._restarted_in_game = False
         if self.conn is not None:
             ended = self.conn.ended(0)
             if ended is not None:  # died between games: a crash, but nothing to forfeit yet
@@ -385,6 +394,8 @@ class BotClient:
         start = _monotonic()
         deadline = start + budget
         if not conn.send(prefix + line if prefix else line):
+            if self._may_ask_again():
+                return self._restart_and_ask(kind, observation, legal, context, prefix, id_)
             return self._fatal(F.CRASH, "stopped reading its input" + self._ended_how(), id_)
         while True:
             got = conn.receive(deadline)
@@ -421,7 +432,44 @@ class BotClient:
             if got.kind == "overflow":
                 return self._fatal(F.OUTPUT_LIMIT, f"wrote a line longer than "
                                    f"{self.limits.line_bytes} bytes", id_)
+            if self._may_ask_again():
+                return self._restart_and_ask(kind, observation, legal, context, prefix, id_)
             return self._crashed(id_)
+
+    def _may_ask_again(self) -> bool:
+        """No answer (nor strike) yet in this game, and no restart in it so far."""
+        return (len(self.diagnostics.latencies) == self._game_mark
+                and not self._restarted_in_game)
+
+    def _restart_and_ask(self, kind: str, observation: Mapping[str, Any],
+                         legal: Sequence[Mapping[str, Any]], context: Mapping[str, Any] | None,
+                         prefix: bytes, id_: int) -> ActResult:
+        """The bot died before its first answer of this game. It may well have died after
+        the previous game ended (in ``on_game_end``), and whether the referee saw that at
+        ``game_start`` or only now is a race: so either way the death is a crash between
+        games (in :attr:`pending`, no forfeit), the bot is restarted once, and it is sent
+        this game's start and events again and asked the same decision. Dying again before
+        answering forfeits the game as any crash does."""
+        conn = self.conn
+        ended = conn.ended(_EXIT_WAIT_S) if conn is not None else None
+        how = "closed its output" if ended is None else ended.description
+        memory = ended is not None and (ended.memory_limit
+                                        or "MemoryError" in self._stderr_tail())
+        failure_kind = F.MEMORY_LIMIT if memory else F.CRASH
+        self.diagnostics.failures[failure_kind] += 1
+        self.pending.append(Failure(
+            failure_kind, f"exited before its first answer of the game ({how}); restarted "
+            "and asked again" + self._stderr_quote(), decision=id_))
+        self._stop_now()
+        self._restarted_in_game = True
+        failure = self.start()
+        if failure is not None:
+            self.forfeited = F.STARTUP_FAILURE
+            self.diagnostics.forfeits += 1
+            return ActResult(0, 0.0, failure, True)
+        assert self.conn is not None
+        self.conn.send(self._game_start)
+        return self.act(kind, observation, legal, context, prefix)
 
     def _strike(self, kind: str, detail: str, id_: int, start: float) -> ActResult:
         latency = _monotonic() - start

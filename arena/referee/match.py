@@ -249,6 +249,11 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
             observation = state.observe(seat).to_json(include_events=False)
             result = player.act(decision.kind, observation, decision.options,
                                 decision.context, events)
+            if player.pending:  # it died before its first answer and was restarted
+                failures += [f.at(seat=seat, bot=player.diagnostics.key, round=state.round,
+                                  kind=decision.kind, game=game_index)
+                             for f in player.pending]
+                player.pending.clear()
             if result.failure is not None:
                 failures.append(result.failure.at(seat=seat, bot=player.diagnostics.key,
                                                   round=state.round, kind=decision.kind,

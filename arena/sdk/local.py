@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import random
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from arena.sdk.bot import Bot, GameEnd, GameStart, Request, as_index
@@ -27,9 +28,13 @@ __all__ = ["BotAgent"]
 
 class BotAgent:
     """An engine agent that asks a kit :class:`Bot`; ``seed`` derives each game's
-    ``bot_seed`` (the same seed replays the bot's random choices)."""
+    ``bot_seed`` (the same seed replays the bot's random choices). ``options`` go to
+    ``bot.configure`` at once, as a tournament entry's options reach it in ``hello`` (a
+    ``ValueError`` for a bad one is raised here)."""
 
-    def __init__(self, bot: Bot, seed: int = 0) -> None:
+    def __init__(self, bot: Bot, seed: int = 0, options: Mapping[str, Any] | None = None
+                 ) -> None:
+        bot.configure(dict(options or {}))
         self.bot = bot
         self.seed = seed
         #: Answers that were not an index into ``legal`` (option 0 was played instead).

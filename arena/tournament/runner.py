@@ -439,6 +439,10 @@ def _entrants_change(store: Store, old: list[str], spec: TournamentSpec) -> str:
         else:
             changes.append(f"{key} -> {twin}")
     changes += [f"{k} left" for k in gone] + [f"{k} joined" for k in came]
+    old_names, new_names = ([k.split("@")[0] for k in keys] for keys in (old, new))
+    stayed = set(old_names) & set(new_names)
+    if [n for n in old_names if n in stayed] != [n for n in new_names if n in stayed]:
+        changes.append("the others in another order")
     return f" ({'; '.join(changes)})"
 
 

@@ -215,8 +215,10 @@ def test_zero_strikes_allowed_forfeits_at_the_first() -> None:
     ("overflow", "output_limit", "wrote a line longer than 1000000 bytes"),
 ])
 def test_fatal_failures_forfeit_at_once(response: str, kind: str, detail: str) -> None:
-    conn = FakeConnection(respond=lambda m: response)
+    answers = iter([0])
+    conn = FakeConnection(respond=lambda m: next(answers, response))
     client = started(conn)
+    assert act(client).failure is None
     result = act(client)
     assert result.forfeit and result.choice == 0
     assert result.failure is not None
@@ -228,17 +230,88 @@ def test_restart_after_forfeit_for_the_next_game() -> None:
     made: list[FakeConnection] = []
 
     def factory() -> FakeConnection:
+        answers = iter([2])
+        made.append(FakeConnection(respond=(lambda m: next(answers, "crash")) if not made
+                                   else (lambda m: 1)))
+        return made[-1]
+
+    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
+    assert client.start() is None
+    client.begin_game(START)
+    assert act(client).choice == 2
+    assert act(client).forfeit
+    client.end_game(END)
+    assert client.begin_game(START) is None
+    assert len(made) == 2 and client.diagnostics.restarts == 1
+    assert act(client).choice == 1 and client.forfeited is None
+
+
+def test_death_before_the_first_answer_of_a_game_restarts_and_asks_again() -> None:
+    """Whether a bot that died after a game ended (in on_game_end) is found dead at the next
+    game_start or only at that game's first act is a race; either way it is a crash between
+    games, without forfeit: restarted, sent the game's start and events again, asked again."""
+    made: list[FakeConnection] = []
+
+    def factory() -> FakeConnection:
         made.append(FakeConnection(respond=(lambda m: "crash") if not made else (lambda m: 1)))
         return made[-1]
 
     client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
     assert client.start() is None
     client.begin_game(START)
+    events = messages.event({"type": "turn_start", "seat": 0, "round": 1, "turn": 1})
+    result = client.act("turn", {"hand": ["God-1"]}, LEGAL, {"round": 1}, events)
+    assert (result.choice, result.failure, result.forfeit) == (1, None, False)
+    assert client.forfeited is None and len(made) == 2
+    assert [(f.type, f.detail) for f in client.pending] == [
+        ("crash", "exited before its first answer of the game (exit code 1); restarted and "
+                  "asked again; last log line: Traceback: boom")]
+    assert client.pending[0].decision == 0
+    assert [m["type"] for m in made[1].sent] == ["hello", "game_start", "event", "act"]
+    assert made[1].sent[1] == made[0].sent[1]  # the same game_start
+    assert client.diagnostics.failures == {"crash": 1} and client.diagnostics.forfeits == 0
+
+
+def test_death_again_before_the_first_answer_forfeits() -> None:
+    launcher = FakeLauncher(lambda: FakeConnection(respond=lambda m: "crash"))
+    client = BotClient(["fake"], ".", FAST, launcher=launcher)
+    assert client.start() is None
+    client.begin_game(START)
+    result = act(client)
+    assert result.forfeit and result.failure is not None
+    assert result.failure.detail.startswith("exited mid-game (exit code 1)")
+    assert [f.detail.split(";")[0] for f in client.pending] == [
+        "exited before its first answer of the game (exit code 1)"]
+    assert len(launcher.made) == 2 and client.diagnostics.failures == {"crash": 2}
+    assert client.diagnostics.forfeits == 1
+
+
+def test_a_failed_restart_before_the_first_answer_forfeits_as_a_startup_failure() -> None:
+    made: list[FakeConnection] = []
+
+    def factory() -> FakeConnection:
+        made.append(FakeConnection(respond=lambda m: "crash", ready=None if made else
+                                   FakeConnection.ready))
+        return made[-1]
+
+    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
+    assert client.start() is None
+    client.begin_game(START)
+    result = act(client)
+    assert result.forfeit and result.failure is not None
+    assert result.failure.type == "startup_failure" and client.forfeited == "startup_failure"
+    assert [f.type for f in client.pending] == ["crash"]
+
+
+def test_death_after_an_answer_is_not_asked_again() -> None:
+    answers = iter([0])
+    launcher = FakeLauncher(lambda: FakeConnection(respond=lambda m: next(answers, "crash")))
+    client = BotClient(["fake"], ".", FAST, launcher=launcher)
+    assert client.start() is None
+    client.begin_game(START)
+    assert act(client).failure is None
     assert act(client).forfeit
-    client.end_game(END)
-    assert client.begin_game(START) is None
-    assert len(made) == 2 and client.diagnostics.restarts == 1
-    assert act(client).choice == 1 and client.forfeited is None
+    assert len(launcher.made) == 1 and client.pending == []
 
 
 def test_death_between_games_is_a_crash_without_forfeit() -> None:

@@ -120,12 +120,31 @@ def test_strikes_then_forfeit(fixture: str, kind: str) -> None:
 def test_fatal_failures_forfeit_at_once(fixture: str, kind: str, detail: str,
                                         limits: Limits) -> None:
     outcome, _ = play(FIXTURES / fixture, limits=limits)
+    asked_again = 0
     for game, types in zip(outcome.games, failure_types(outcome), strict=True):
-        # A loaded machine may let a decision time out before the failure itself.
-        assert types[-1] == kind and set(types[:-1]) <= {"timeout"}
+        # A loaded machine may let a decision time out before the failure itself; a bot that
+        # dies before its first answer of a game (the hog) is restarted and asked once more.
+        assert types[-1] == kind and set(types[:-1]) <= {"timeout", kind}
         assert game.forfeits == {0: kind} and game.placements == [2, 1]
         assert detail in game.failures[-1]["detail"]
-    assert outcome.bots[0]["restarts"] == 1
+        asked_again += sum("restarted and asked again" in f["detail"] for f in game.failures)
+    assert asked_again == (2 if fixture == "memory_hog.py" else 0)
+    assert outcome.bots[0]["restarts"] == 1 + asked_again
+
+
+def test_a_crash_after_a_game_ended_never_forfeits_the_next() -> None:
+    """The bot dies in on_game_end, a while after game_end: the referee has started the next
+    game by then. The crash is recorded with that game, which the bot still plays."""
+    outcome, _ = play(FIXTURES / "end_crasher.py", games=3)
+    for game in outcome.games:
+        assert game.forfeits == {}
+    assert failure_types(outcome) == [[], ["crash"], ["crash"]]
+    for game in outcome.games[1:]:
+        detail = game.failures[0]["detail"]
+        assert ("exited between games" in detail
+                or "exited before its first answer of the game" in detail), detail
+        assert "crash in on_game_end" in detail
+    assert outcome.bots[0]["restarts"] == 2
 
 
 def test_forked_daemons_do_not_outlive_the_match() -> None:

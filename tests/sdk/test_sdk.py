@@ -241,6 +241,22 @@ def test_bot_agent_falls_back_to_the_safe_default() -> None:
     assert agent.invalid_answers == agent._id  # every answer was counted as invalid
 
 
+def test_bot_agent_hands_options_to_configure_as_hello_does() -> None:
+    class Deep(Bot):
+        def configure(self, options: dict[str, Any]) -> None:
+            if set(options) - {"depth"}:
+                raise ValueError(f"unknown option(s): {sorted(set(options) - {'depth'})}")
+            super().configure(options)
+
+        def act(self, request: Request) -> int:
+            return min(self.options.get("depth", 0), len(request.legal) - 1)
+
+    assert BotAgent(Deep(), options={"depth": 2}).bot.options == {"depth": 2}
+    assert BotAgent(Deep()).bot.options == {}
+    with pytest.raises(ValueError, match=r"unknown option\(s\): \['width'\]"):
+        BotAgent(Deep(), options={"width": 3})
+
+
 def test_bot_agent_follows_games_as_the_runner_does() -> None:
     """In-process, a kit bot gets what the sandboxed runner gives it: a reseeded rng and
     on_game_start per game, every event of its seat once and in order, on_game_end with the

@@ -296,6 +296,11 @@ def test_changed_spec_is_refused_and_fresh_starts_anew(tmp_path: Path) -> None:
     (["greedy", {"bot": "collector", "options": {"depth": 3}}, "random"],
      "collector options {} -> {depth: 3}"),
     (["greedy", "collector", "heuristic"], "random@{random} left; heuristic@{heuristic} joined"),
+    (["random", "greedy", {"bot": "collector", "options": {"depth": 3}}],
+     "collector options {} -> {depth: 3}; the others in another order"),
+    (["greedy", "collector"], "random@{random} left"),
+    (["heuristic", "collector", "greedy"],
+     "random@{random} left; heuristic@{heuristic} joined; the others in another order"),
 ])
 def test_a_changed_entry_list_is_told_in_words(tmp_path: Path, bots: list[Any],
                                                change: str) -> None:

@@ -27,6 +27,7 @@ import math
 import os
 import re
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
@@ -36,6 +37,7 @@ from typing import Any
 import yaml
 
 from arena.errors import BotNotFoundError, ManifestError, SubmitError
+from arena.printable import printable
 
 __all__ = [
     "MANIFEST",
@@ -122,13 +124,28 @@ def default_bots_dir() -> Path:
 
 # --------------------------------------------------------------------------- hashing
 def _bot_files(root: Path) -> list[Path]:
+    """The files of a bot directory: regular files and directories only. A symbolic link
+    (which ``submit`` would follow and copy, host files and all, where the bot can read
+    them), a FIFO (which hangs whoever reads it) or a device is refused."""
     files: list[Path] = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+        for name in [*dirnames, *filenames]:
+            _refuse_special(Path(dirpath) / name)
         for name in sorted(filenames):
             if not name.endswith(_SKIP_SUFFIXES):
                 files.append(Path(dirpath) / name)
     return files
+
+
+def _refuse_special(path: Path) -> None:
+    mode = path.lstat().st_mode
+    if stat.S_ISLNK(mode):
+        raise ManifestError(f"{path} is a symbolic link (to {os.readlink(path)}): a bot "
+                            "directory may hold only regular files and directories")
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise ManifestError(f"{path} is not a regular file: a bot directory may hold only "
+                            "regular files and directories")
 
 
 def content_version(files: list[Path] | tuple[Path, ...], root: Path,
@@ -145,7 +162,8 @@ def content_version(files: list[Path] | tuple[Path, ...], root: Path,
     digest = hashlib.sha256()
     for file in sorted(files, key=rel):
         digest.update(rel(file).encode() + b"\0")
-        digest.update(hashlib.sha256(file.read_bytes()).digest())
+        with file.open("rb") as handle:  # in chunks: a big file is not read whole
+            digest.update(hashlib.file_digest(handle, "sha256").digest())
     return digest.hexdigest()[:12]
 
 
@@ -208,8 +226,8 @@ def module_metadata(file: Path) -> dict[str, Any]:
     read from its syntax tree without running it; literals only."""
     try:
         tree = ast.parse(file.read_text(encoding="utf-8"), filename=str(file))
-    except (SyntaxError, UnicodeDecodeError, ValueError):
-        return {}
+    except (SyntaxError, UnicodeDecodeError, ValueError, RecursionError, MemoryError):
+        return {}  # not ours to judge here: the bot fails its start-up, with Python's reason
     found: dict[str, Any] = {}
     for node in tree.body:
         if not isinstance(node, ast.ClassDef):
@@ -230,7 +248,7 @@ def module_metadata(file: Path) -> dict[str, Any]:
                 if isinstance(target, ast.Name) and target.id in ("name", *METADATA_KEYS):
                     try:
                         attrs[target.id] = _plain(ast.literal_eval(value))  # type: ignore[arg-type]
-                    except (ValueError, TypeError, SyntaxError):
+                    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
                         pass
         if "Bot" in bases or attrs:
             found = attrs
@@ -312,10 +330,17 @@ def spec_from_path(path: Path, name: str | None = None) -> BotSpec:
     if path.is_file():
         if path.suffix != ".py":
             raise BotNotFoundError(f"{path} is not a Python module (.py) or a bot directory")
-        return _module_spec(path, name)
+        return _printable_spec(_module_spec(path, name))
     if path.is_dir():
-        return _directory_spec(path, name)
+        return _printable_spec(_directory_spec(path, name))
     raise BotNotFoundError(f"no bot at {path}")
+
+
+def _printable_spec(spec: BotSpec) -> BotSpec:
+    """The bot's own words (its name, its metadata) with control characters escaped: they
+    are printed in tables and reports (:mod:`arena.printable`)."""
+    metadata = {k: printable(v) if isinstance(v, str) else v for k, v in spec.metadata.items()}
+    return replace(spec, name=printable(spec.name), metadata=metadata)
 
 
 # --------------------------------------------------------------------------- registry

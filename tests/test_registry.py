@@ -279,3 +279,38 @@ def test_submit_refuses_bad_names(tmp_path: Path, bots: Path, name: str) -> None
 def test_submit_nothing(tmp_path: Path, bots: Path) -> None:
     with pytest.raises(SubmitError, match="nothing to submit at"):
         submit(tmp_path / "absent.py", bots_dir=bots, check=passing)
+
+
+@pytest.mark.parametrize("special", ["link_out", "link_dir", "fifo"])
+def test_a_bot_directory_holds_regular_files_only(tmp_path: Path, bots: Path,
+                                                  special: str) -> None:
+    """submit would follow a link and copy host files where the bot can read them (the
+    results database, say); a FIFO would hang the hashing. Both are refused clearly."""
+    import os
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("host file")
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "bot.py").write_text(MODULE)
+    if special == "link_out":
+        (source / "loot.txt").symlink_to(secret)
+        error = rf"^{source.resolve() / 'loot.txt'} is a symbolic link \(to {secret}\): a bot"
+    elif special == "link_dir":
+        (source / "results").symlink_to(tmp_path, target_is_directory=True)
+        error = rf"^{source.resolve() / 'results'} is a symbolic link \(to {tmp_path}\)"
+    else:
+        os.mkfifo(source / "pipe")
+        error = rf"^{source.resolve() / 'pipe'} is not a regular file: a bot directory"
+    with pytest.raises(ManifestError, match=error):
+        resolve(source)
+    with pytest.raises(ManifestError, match=error):
+        submit(source, name="sneaky", bots_dir=bots, check=passing)
+    assert not (bots / "sneaky").exists()
+
+
+def test_module_metadata_survives_a_syntax_tree_too_deep_to_read(tmp_path: Path) -> None:
+    bomb = tmp_path / "bomb.py"
+    bomb.write_text("from arena.sdk import Bot\nclass B(Bot):\n    version = "
+                    + "-" * 200_000 + "1\n")
+    assert module_metadata(bomb) == {}

@@ -260,7 +260,7 @@ def _register_ismcts_bench(bench_app: typer.Typer) -> None:
                 cursors[d.seat] += len(events)
                 for event in events:
                     bots[d.seat].on_event(event)
-                request = Request(0, d.kind, state.observe(d.seat).to_json(False),
+                request = Request(0, d.kind, state.observe(d.seat, False).to_json(False),
                                   list(d.options), None, dict(d.context), d.seat)
                 if visit is not None:
                     visit(state, request, bots[d.seat])

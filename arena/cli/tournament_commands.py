@@ -147,6 +147,7 @@ def game(
     """Show one game (help text: ``_GAME_HELP``)."""
     import json
 
+    from arena.printable import printable_log
     from arena.referee.game_report import report_game, seat_view
 
     if fmt not in ("text", "json"):
@@ -165,7 +166,7 @@ def game(
             shown = {**shown, "referee": {**shown["referee"], "logs": {}}}
         typer.echo(json.dumps(shown, indent=1))
         return
-    typer.echo("\n".join([title, *report_game(record, seat, logs=logs)]))
+    typer.echo(printable_log("\n".join([title, *report_game(record, seat, logs=logs)])))
 
 
 def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:

@@ -69,11 +69,13 @@ _FACE_BIT: Final[tuple[int, ...]] = tuple(1 << face for face in FACE_OF)
 
 
 def card_options(cards: list[int], key: str = "card", revealed: set[int] | None = None,
-                 leaving: bool = True) -> tuple[list[Option], list[int]]:
+                 face_up: bool = True) -> tuple[list[Option], list[int]]:
     """One option per distinct card face (copies are interchangeable); never the Palaestron.
 
-    Where two copies differ only in being revealed, a card leaving the hand is the revealed
-    copy and a card being revealed is the hidden one, so no choice wastes information.
+    Where two copies differ only in being revealed (E20), a card leaving the hand face up
+    (played, discarded) is the revealed copy, and one going where others cannot see it (a
+    trap, the draw pile, another hand: ``face_up=False``) is a hidden copy, so the copy left
+    behind tells nobody anything new.
     """
     table = _TABLES.get(key) or _option_table(key)
     seen = 0  # faces met so far, one bit each: the common hand has no two copies
@@ -96,14 +98,14 @@ def card_options(cards: list[int], key: str = "card", revealed: set[int] | None 
             index[face] = len(payloads)
             options.append(table[card])
             payloads.append(card)
-        elif revealed is not None and (card in revealed) == leaving:
+        elif revealed is not None and (card in revealed) == face_up:
             payloads[at] = card
     return options, payloads
 
 
 def hand_options(state: State, seat: int, key: str = "card",
-                 leaving: bool = True) -> tuple[list[Option], list[int]]:
-    return card_options(state.hands[seat], key, state.revealed[seat], leaving)
+                 face_up: bool = True) -> tuple[list[Option], list[int]]:
+    return card_options(state.hands[seat], key, state.revealed[seat], face_up)
 
 
 # ---------------------------------------------------------------------------- draws
@@ -188,9 +190,10 @@ def ask_opponent(state: State, seat: int, then: Callable[..., None], *ctx: Any,
 
 
 def ask_hand_card(state: State, seat: int, kind: str, then: Callable[..., None], *ctx: Any,
-                  why: str, optional: bool = False, leaving: bool = True) -> None:
-    """Make ``seat`` choose one card of its own hand (optionally: pass first)."""
-    options, payloads = hand_options(state, seat, "card", leaving)
+                  why: str, optional: bool = False, face_up: bool = True) -> None:
+    """Make ``seat`` choose one card of its own hand (optionally: pass first); ``face_up``:
+    whether the card leaves where everyone sees it (E20 picks the copy)."""
+    options, payloads = hand_options(state, seat, "card", face_up)
     if not options:
         return
     if optional:
@@ -237,7 +240,8 @@ def reveal_hand(state: State, target: int, source: str) -> None:
 
 def ask_exchange_with_seat(state: State, seat: int, target: int, source: str) -> None:
     """After a peek: ``seat`` may take one of ``target``'s cards and give one of its own."""
-    options, payloads = card_options(state.hands[target], "card")
+    options, payloads = card_options(state.hands[target], "card", state.revealed[target],
+                                     face_up=False)
     if not options or not state.hands[seat]:
         return
     state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads],
@@ -249,7 +253,7 @@ def _exchange_take(state: State, taken: int, seat: int, target: int, source: str
     if taken < 0:
         return
     ask_hand_card(state, seat, "give", _exchange_give, seat, target, taken, source,
-                  why=f"give a card in exchange for {NOTATION[taken]}")
+                  why=f"give a card in exchange for {NOTATION[taken]}", face_up=False)
 
 
 def _exchange_give(state: State, given: int, seat: int, target: int, taken: int,
@@ -287,7 +291,11 @@ def exchange_cards(state: State, seat: int, given: int, target: int, taken: int,
 
 # ---------------------------------------------------------------------------- traps
 def take_trap(state: State, owner: int, trap: Trap, how: str) -> None:
-    """Remove a trap from its Arena to the Discard Graveyard (destroyed, cleared, expired)."""
-    state.traps[owner].remove(trap)
+    """Remove a trap from its Arena to the Discard Graveyard (destroyed, cleared, expired).
+    The event names the trap's slot: which face-down card left is public."""
+    traps = state.traps[owner]
+    slot = traps.index(trap)
+    del traps[slot]
     state.discard_graveyard.append(trap.card)
-    state.emit({"type": f"trap_{how}", "seat": owner, "card": NOTATION[trap.card]})
+    state.emit({"type": f"trap_{how}", "seat": owner, "card": NOTATION[trap.card],
+                "slot": slot})

@@ -23,6 +23,21 @@ def rounds_for(players: int) -> int:
         ) from None
 
 
+def _date(value: object, what: str) -> dt.date:
+    """A date from a date, a datetime (its day) or an ISO string (``2026-11-29``), as the
+    kit and the protocol carry them; anything else is refused here, not when recording."""
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise RulesError(f"{what} must be a date (or YYYY-MM-DD), not {value!r}")
+
+
 @dataclass(frozen=True)
 class GameConfig:
     """Everything that fixes a game before the first choice: same config + same choices =
@@ -42,12 +57,18 @@ class GameConfig:
     def __post_init__(self) -> None:
         players = tuple(self.players)
         object.__setattr__(self, "players", players)
+        if type(self.seed) is not int:
+            raise RulesError(f"the seed must be an integer, not {self.seed!r}")
+        if type(self.starting_seat) is not int:
+            raise RulesError(f"the starting seat must be an integer, not {self.starting_seat!r}")
+        object.__setattr__(self, "event_date", _date(self.event_date, "event_date"))
         rounds_for(len(players))
         if not 0 <= self.starting_seat < len(players):
             raise RulesError(
                 f"starting seat {self.starting_seat} is not a seat of a {len(players)}-player game"
             )
-        books = tuple(self.last_book_finished) or (None,) * len(players)
+        books = tuple(None if b is None else _date(b, "last_book_finished")
+                      for b in self.last_book_finished) or (None,) * len(players)
         if len(books) != len(players):
             raise RulesError("last_book_finished needs one entry per player")
         object.__setattr__(self, "last_book_finished", books)

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from arena.engine.cards import PALAESTRON
 from arena.engine.config import GameConfig
-from arena.engine.observation import Observation
+from arena.engine.observation import Observation, seat_events
 from arena.engine.state import State, Trap
 
 __all__ = ["SEARCHABLE_KINDS", "sample_state", "unseen_cards"]
@@ -50,8 +50,9 @@ def _trap_set_turns(events: Iterable[dict[str, object]], n: int) -> list[list[in
         if kind == "set_trap":
             standing[seat].append(int(event["turn"]))  # type: ignore[call-overload]
         elif kind in ("trap_triggered", "trap_destroyed", "trap_expired", "trap_cleared"):
-            if standing[seat]:
-                standing[seat].pop(0)
+            slot = event.get("slot", 0)  # which trap left (records before format 2: the first)
+            if isinstance(slot, int) and 0 <= slot < len(standing[seat]):
+                standing[seat].pop(slot)
     return standing
 
 
@@ -61,6 +62,9 @@ def sample_state(observation: Observation, seed: int, kind: str = "turn") -> Sta
     if kind not in SEARCHABLE_KINDS:
         raise ValueError(f"can only position a sampled state at {SEARCHABLE_KINDS}, not {kind}")
     obs = observation
+    if obs.active_seat != obs.seat:
+        raise ValueError(f"a {kind} decision is the active seat's ({obs.active_seat}); this "
+                         f"observation is seat {obs.seat}'s")
     rng = random.Random(seed)
     n = len(obs.players)
     start = (obs.active_seat - obs.turn) % n
@@ -88,7 +92,7 @@ def sample_state(observation: Observation, seed: int, kind: str = "turn") -> Sta
     palaestron_hidden = PALAESTRON in hidden
     if palaestron_hidden:
         hidden.remove(PALAESTRON)  # never in a hand or a trap: it is played when drawn
-    set_turns = _trap_set_turns(obs.events, n)
+    set_turns = _trap_set_turns(seat_events(obs), n)
     for seat in range(n):
         if seat == me:
             continue

@@ -189,7 +189,7 @@ def _look_and_exchange_top(state: State, seat: int, src: str, depth: int) -> Non
 
 def _pile_take(state: State, taken: int, seat: int, src: str) -> None:
     if taken >= 0:
-        ask_hand_card(state, seat, "give", _pile_give, seat, taken, src,
+        ask_hand_card(state, seat, "give", _pile_give, seat, taken, src, face_up=False,
                       why=f"put a card in the draw pile in place of {NOTATION[taken]}")
 
 
@@ -251,13 +251,13 @@ def nemesis(state: State, seat: int, src: str) -> None:
 
 
 def _nemesis(state: State, target: int, seat: int, src: str) -> None:
-    ask_hand_card(state, target, "give", _nemesis_received, seat, target, src,
+    ask_hand_card(state, target, "give", _nemesis_received, seat, target, src, face_up=False,
                   why="give a card to the player who played Nemesis")
 
 
 def _nemesis_received(state: State, given: int, seat: int, target: int, src: str) -> None:
     ask_hand_card(state, seat, "give", _nemesis_returned, seat, target, given, src,
-                  why="give a card back")
+                  why="give a card back", face_up=False)
 
 
 def _nemesis_returned(state: State, returned: int, seat: int, target: int, received: int,
@@ -307,7 +307,7 @@ def phoenix(state: State, seat: int, src: str) -> None:
 
 
 def _rebirth_return(state: State, seat: int, src: str) -> None:
-    ask_hand_card(state, seat, "give", _rebirth_put, seat, src,
+    ask_hand_card(state, seat, "give", _rebirth_put, seat, src, face_up=False,
                   why="Rebirth: put a card on top of the draw pile")
 
 

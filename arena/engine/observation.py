@@ -11,24 +11,25 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Final
 
 from arena.engine.cards import NOTATION, card_id
-from arena.engine.decision import visible_to
 
 if TYPE_CHECKING:
     from arena.engine.state import State
 
-__all__ = ["Observation", "observe"]
+__all__ = ["Observation", "observe", "seat_events"]
 
 
 class Observation:
     """A snapshot for one seat, taken when built; card lists are in notation (``"God-3"``).
 
-    Built at every decision, so it copies only small tuples and keeps the event feed as a
-    (list, length) view of the append-only feed. Treat it as read-only.
+    Built at every decision, so it copies only small tuples and keeps the seat's own event
+    feed as a (list, length) view of that append-only list: it holds no reference to the
+    game's log, which has every seat's private events. :attr:`events` hands out copies, so
+    an agent that changes them cannot change the game's record.
     """
 
     __slots__ = ("seat", "players", "round", "rounds", "turn", "active_seat", "phase",
                  "hand_ids", "trap_cards", "hand_sizes", "trap_counts", "revealed_ids",
-                 "draw_pile", "_log", "_log_len", "_effect_gy", "_effect_gy_len",
+                 "draw_pile", "_feed", "_feed_len", "_effect_gy", "_effect_gy_len",
                  "_discard_gy", "_discard_gy_len")
 
     seat: int
@@ -52,7 +53,7 @@ class Observation:
                  trap_counts: tuple[int, ...], revealed_ids: tuple[tuple[int, ...], ...],
                  effect_gy: list[int], effect_gy_len: int, discard_gy: list[int],
                  discard_gy_len: int, draw_pile: int,
-                 log: list[tuple[int | None, dict[str, Any]]], log_len: int) -> None:
+                 feed: list[dict[str, Any]], feed_len: int) -> None:
         self.seat = seat
         self.players = players
         self.round = round
@@ -70,8 +71,8 @@ class Observation:
         self._discard_gy = discard_gy
         self._discard_gy_len = discard_gy_len
         self.draw_pile = draw_pile
-        self._log = log
-        self._log_len = log_len
+        self._feed = feed
+        self._feed_len = feed_len
 
     @classmethod
     def of(cls, state: State, seat: int) -> Observation:
@@ -114,13 +115,12 @@ class Observation:
         )
         effect_gy = list(ids(data["effect_graveyard"]))
         discard_gy = list(ids(data["discard_graveyard"]))
-        feed = list(events if events is not None else data.get("events", []))
-        log: list[tuple[int | None, dict[str, Any]]] = [(seat, event) for event in feed]
+        feed = [_copied(e) for e in (events if events is not None else data.get("events", []))]
         return cls(seat, tuple(data["players"]), int(data["round"]), int(data["rounds"]),
                    int(data["turn"]), int(data["active_seat"]), str(data.get("phase", "play")),
                    hand_ids, trap_cards, tuple(data["hand_sizes"]), tuple(data["trap_counts"]),
                    revealed_ids, effect_gy, len(effect_gy), discard_gy, len(discard_gy),
-                   int(data["draw_pile"]), log, len(feed))
+                   int(data["draw_pile"]), feed, len(feed))
 
     # -- notation views -------------------------------------------------------------
     @property
@@ -154,9 +154,8 @@ class Observation:
 
     @property
     def events(self) -> list[dict[str, Any]]:
-        """The seat's own event feed up to this observation."""
-        seat = self.seat
-        return [event for to, event in self._log[: self._log_len] if visible_to(to, seat)]
+        """The seat's own event feed up to this observation (copies: yours to change)."""
+        return [_copied(event) for event in self._feed[: self._feed_len]]
 
     def to_json(self, include_events: bool = True) -> dict[str, Any]:
         data: dict[str, Any] = {
@@ -181,6 +180,24 @@ class Observation:
         return data
 
 
+_NO_EVENTS: Final[list[dict[str, Any]]] = []
+
+
+def seat_events(observation: Observation) -> list[dict[str, Any]]:
+    """The observation's event feed itself, not copies: for the engine's own reading (a
+    search samples many states from one observation), never to hand to an agent."""
+    return observation._feed[: observation._feed_len]
+
+
+def _copied(value: Any) -> Any:
+    """A copy of a JSON-like event (dicts and lists copied all the way down)."""
+    if type(value) is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    if type(value) is list:
+        return [_copied(item) for item in value]
+    return value
+
+
 #: no card revealed anywhere, by player count (the common case, shared)
 _NONE_REVEALED: Final = tuple(((),) * n for n in range(8))
 
@@ -192,13 +209,17 @@ def _revealed_ids(revealed: list[set[int]]) -> tuple[tuple[int, ...], ...]:
     return _NONE_REVEALED[len(revealed)]
 
 
-def observe(state: State, seat: int) -> Observation:
-    """What ``seat`` may know of ``state`` now (never another seat's hidden card).
+def observe(state: State, seat: int, events: bool = True) -> Observation:
+    """What ``seat`` may know of ``state`` now (never another seat's hidden card); without
+    ``events`` its feed is left empty (the referee sends events apart, once each).
 
     Graveyards grow in place and are replaced when a card leaves them
-    (:meth:`State.take_from_discard_graveyard`, reshuffles), and the event log only grows, so
-    (list, length) views of them are snapshots; everything else is copied into small tuples.
+    (:meth:`State.take_from_discard_graveyard`, reshuffles), and a seat's feed only grows,
+    so (list, length) views of them are snapshots; everything else is copied into small
+    tuples.
     """
+    if not 0 <= seat < state.n:
+        raise IndexError(f"no seat {seat}: the game has seats 0-{state.n - 1}")
     traps = state.traps[seat]
     if traps:
         done = state.own_turns[seat]
@@ -209,11 +230,11 @@ def observe(state: State, seat: int) -> Observation:
         trap_cards = ()
     effect_gy = state.effect_graveyard
     discard_gy = state.discard_graveyard
-    log = state.log
+    feed = state.feed(seat) if events else _NO_EVENTS
     return Observation(seat, state.players, state.round, state.rounds, state.turn, state.active,
                        state.phase, tuple(state.hands[seat]), trap_cards,
                        tuple([len(h) for h in state.hands]),
                        tuple([len(t) for t in state.traps]),
                        _revealed_ids(state.revealed),
                        effect_gy, len(effect_gy), discard_gy, len(discard_gy),
-                       len(state.draw_pile), log, len(log))
+                       len(state.draw_pile), feed, len(feed))

@@ -15,7 +15,7 @@ from arena.errors import ReplayError, RulesError
 
 __all__ = ["RECORD_FORMAT", "build_record", "replay"]
 
-RECORD_FORMAT = "palaestra-record/1"
+RECORD_FORMAT = "palaestra-record/2"
 
 
 def _audience(to: int | None) -> str | int:
@@ -44,6 +44,10 @@ def build_record(state: State) -> dict[str, Any]:
 
 def replay(record: dict[str, Any]) -> State:
     """Re-play ``record`` from its seed and choices; raise ReplayError where it differs."""
+    recorded = record.get("format", RECORD_FORMAT) if isinstance(record, dict) else None
+    if recorded != RECORD_FORMAT:
+        raise ReplayError(f"recorded as {recorded!r}, this engine replays {RECORD_FORMAT!r} "
+                          "(the rules changed in between: see RULES.md)")
     try:
         config = GameConfig.from_json(record["config"])
         choices = [(int(s), str(k), int(i)) for s, k, i in record["choices"]]

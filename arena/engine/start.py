@@ -15,10 +15,16 @@ from arena.engine.state import GameResult
 __all__ = ["first_starting_seat", "next_starting_seat"]
 
 
-def first_starting_seat(last_read_page: Sequence[dt.datetime | dt.date | None], seed: int) -> int:
+def first_starting_seat(last_read_page: Sequence[dt.datetime | dt.date | None], seed: int,
+                        event_date: dt.date | None = None) -> int:
     """The seat with the most recent ``last_read_page``; missing values count as oldest;
-    ties (including nobody having a date) by a lot drawn from ``seed``."""
+    ties (including nobody having a date) by a lot drawn from ``seed``. A page cannot have
+    been read after the game: a value later than ``event_date`` (the whole day) counts as
+    missing, so claiming the year 9999 wins nothing."""
     stamps = [_as_datetime(value) for value in last_read_page]
+    if event_date is not None:
+        end = dt.datetime(event_date.year, event_date.month, event_date.day) + dt.timedelta(1)
+        stamps = [s if s is not None and s < end else None for s in stamps]
     known = [s for s in stamps if s is not None]
     if known:
         latest = max(known)

@@ -199,6 +199,8 @@ class State:
     def feed(self, seat: int) -> list[dict[str, Any]]:
         """Every event ``seat`` may see so far, in order (built lazily from the log, so
         games nobody watches pay nothing for it)."""
+        if not 0 <= seat < self.n:
+            raise IndexError(f"no seat {seat}: the game has seats 0-{self.n - 1}")
         feed = self._feeds[seat]
         log = self.log
         pos = self._feed_pos[seat]
@@ -264,9 +266,10 @@ class State:
         return cards + self.draw_pile + self.effect_graveyard + self.discard_graveyard + self.limbo
 
     # ------------------------------------------------------------------ views
-    def observe(self, seat: int) -> Observation:
-        """What ``seat`` may know now (never another seat's hidden card)."""
-        return observe(self, seat)
+    def observe(self, seat: int, events: bool = True) -> Observation:
+        """What ``seat`` may know now (never another seat's hidden card); ``events=False``
+        leaves its event feed out (:func:`arena.engine.observation.observe`)."""
+        return observe(self, seat, events)
 
     def record(self) -> dict[str, Any]:
         from arena.engine.record import build_record

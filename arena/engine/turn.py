@@ -108,7 +108,7 @@ def _on_trigger(state: State, slot: int, seat: int, window: str) -> None:
     trap = state.traps[seat].pop(slot)
     state.limbo.append(trap.card)
     state.emit({"type": "trap_triggered", "seat": seat, "card": NOTATION[trap.card],
-                "window": window})
+                "window": window, "slot": slot})
     state.push(step_to_effect_graveyard, trap.card)
     push_effect(state, trap.card, seat, "trap")
 
@@ -123,7 +123,10 @@ def _turn_decision(state: State) -> None:
     payloads += cards
     if len(state.traps[seat]) < MAX_TRAPS:
         options += [_SET[card] for card in cards]
-        payloads += [card + 100 for card in cards]
+        # A trap goes face down: of a revealed and a hidden copy, the hidden one (E20).
+        hidden = cards if len(cards) == len(hand) else hand_options(state, seat, "card",
+                                                                     False)[1]
+        payloads += [card + 100 for card in hidden]
     if not hand:  # pragma: no cover - only with an exhausted deck
         payloads = [-1]
         options = [_HOLD]

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from arena.errors import IllegalChoiceError, ProtocolError
+from arena.printable import printable
 
 _orjson_dumps: Callable[..., bytes] | None
 try:  # the arena depends on orjson; the standard library does the same work without it
@@ -131,7 +132,7 @@ def decode(line: bytes | str) -> dict[str, Any]:
     ``type`` is a :class:`ProtocolError` (the referee counts it as ``protocol_error``)."""
     try:
         message = _loads(line)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise ProtocolError(f"not JSON: {_preview(line)}") from None
     if type(message) is not dict:
         raise ProtocolError(f"not a JSON object: {_preview(line)}")
@@ -284,9 +285,9 @@ def parse_ready(message: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     name = message.get("name")
     if type(name) is not str or not name.strip():
         raise ProtocolError("'ready' needs a non-empty string 'name'")
-    metadata = {key: message[key] for key in METADATA_FIELDS
+    metadata = {key: printable(message[key]) for key in METADATA_FIELDS
                 if type(message.get(key)) is str}
-    return name.strip()[:MAX_NAME], metadata
+    return printable(name.strip()[:MAX_NAME]), metadata
 
 
 def parse_action(line: bytes | str, expected_id: int, n_legal: int) -> int:
@@ -327,7 +328,7 @@ def is_unknown_type(line: bytes | str) -> bool:
     the wrong place is an error)."""
     try:
         message = _loads(line)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return False
     return (type(message) is dict and type(message.get("type")) is str
             and message["type"] not in BOT_TYPES)
@@ -338,7 +339,7 @@ def action_id(line: bytes | str) -> int | None:
     late answer to an act that already timed out, which is dropped, not punished twice)."""
     try:
         message = _loads(line)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     if type(message) is dict and message.get("type") == "action":
         id_ = message.get("id")

@@ -5,6 +5,11 @@ four-player game is six pairwise meetings). A's score against B is ``ahead + tie
 (a shared place is half a win, as in chess scoring); its win rate is score / games and the
 interval is Wilson's score interval at 95%, which stays inside [0, 1] and behaves for small
 samples and for rates near 0 or 1, unlike the normal approximation.
+
+The interval counts *deals*, not games: the games of a pair that share a seed are one deal
+played in several seatings (``duplicate``), and their outcomes go together (the same bot
+often wins a deal from both seats), so they are not independent trials. Each deal adds the
+pair's score fraction over its games; without duplicate deals every game is its own deal.
 """
 
 from __future__ import annotations
@@ -50,6 +55,8 @@ class PairRecord:
     a: str
     b: str
     games: int
+    #: Distinct deals (seeds) among those games: the interval's number of trials.
+    deals: int
     ahead: int
     behind: int
     ties: int
@@ -72,24 +79,32 @@ def compute_h2h(games: Sequence[StoredGame], order: Sequence[str] | None = None,
                 scope: str = "") -> HeadToHead:
     """Count every ordered pair's meetings; ``order`` lists the bots (default: sorted keys)."""
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
+    #: per pair and deal (tournament, seed): [score, games]
+    deals: dict[tuple[str, str], dict[tuple[int, int], list[float]]] = defaultdict(dict)
     seen: set[str] = set()
     for game in games:
         entries = [(bot.key, place) for bot, place in game_entries(game)]
         seen.update(key for key, _ in entries)
+        deal = (game.tournament_id, game.seed)
         for a, pa in entries:
             for b, pb in entries:
                 if a == b:
                     continue
                 slot = 0 if pa < pb else 1 if pa > pb else 2
                 counts[(a, b)][slot] += 1
+                tally = deals[(a, b)].setdefault(deal, [0.0, 0])
+                tally[0] += 1.0 if slot == 0 else 0.0 if slot == 1 else 0.5
+                tally[1] += 1
     bots = list(order) if order is not None else []
     bots += sorted(seen - set(bots))
     pairs: dict[tuple[str, str], PairRecord] = {}
     for (a, b), (ahead, behind, ties) in sorted(counts.items()):
         n = ahead + behind + ties
         score = ahead + ties / 2
-        low, high = wilson(score, n)
-        pairs[(a, b)] = PairRecord(a, b, n, ahead, behind, ties, score, score / n, low, high)
+        per_deal = deals[(a, b)].values()
+        low, high = wilson(min(sum(s / g for s, g in per_deal), len(per_deal)), len(per_deal))
+        pairs[(a, b)] = PairRecord(a, b, n, len(per_deal), ahead, behind, ties, score,
+                                   score / n, low, high)
     return HeadToHead(scope=scope, bots=bots, pairs=pairs)
 
 
@@ -122,8 +137,9 @@ def _labels(keys: Sequence[str]) -> dict[str, str]:
 def _cell(record: PairRecord | None) -> str:
     if record is None:
         return ""  # never met
+    deals = f" in {record.deals} deals" if record.deals != record.games else ""
     return (f"{100 * record.win_rate:.0f}% ({100 * record.low:.0f}-{100 * record.high:.0f}) "
-            f"n={record.games}")
+            f"n={record.games}{deals}")
 
 
 def h2h_json(h2h: HeadToHead) -> dict[str, Any]:
@@ -131,7 +147,8 @@ def h2h_json(h2h: HeadToHead) -> dict[str, Any]:
     return {
         "scope": h2h.scope,
         "bots": h2h.bots,
-        "interval": "Wilson score, 95%; a shared place counts half",
+        "interval": "Wilson score, 95%, over deals (games sharing a seed count as one); a "
+                    "shared place counts half",
         "pairs": [asdict(record) for record in h2h.pairs.values()],
     }
 
@@ -142,8 +159,8 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple") -> str:
     if fmt == "json":
         return render_json(h2h_json(h2h))
     if fmt == "csv":
-        headers = ["a", "b", "games", "ahead", "behind", "ties", "score", "win_rate", "low",
-                   "high"]
+        headers = ["a", "b", "games", "deals", "ahead", "behind", "ties", "score", "win_rate",
+                   "low", "high"]
         return render_csv(headers, [asdict(record) for record in h2h.pairs.values()])
     labels = _labels(h2h.bots)
     rows = []

@@ -71,7 +71,8 @@ def results_json(tournament: TournamentInfo, settings: RatingSettings,
     """The document of ``arena results --format json``."""
     return {
         "tournament": {"name": tournament.name, "format": tournament.format,
-                       "state": tournament.state, "seed": tournament.seed},
+                       "state": tournament.state, "seed": tournament.seed,
+                       "spec": tournament.spec},
         "rating": settings.to_json(),
         "order": "round, table, game (the order ratings are computed in)",
         "games": [game_json(game) for game in games],

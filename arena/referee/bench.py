@@ -294,7 +294,7 @@ def _round_trips(clients: list[BotClient], decisions: int, seed: int, first_game
             seat = decision.seat
             start = clock()
             events = relay.take(seat)
-            observation = state.observe(seat).to_json(include_events=False)
+            observation = state.observe(seat, False).to_json(include_events=False)
             result = clients[seat].act(decision.kind, observation, decision.options,
                                        decision.context, events)
             times.append(clock() - start)

@@ -68,6 +68,9 @@ class Received(NamedTuple):
     data: bytes = b""
 
 
+_OUT_OF_TIME = Received("timeout")
+
+
 @dataclass(frozen=True, slots=True)
 class Ended:
     """How a bot process ended: a readable description (``exit code 1``, ``killed by
@@ -263,7 +266,9 @@ class BotClient:
             return None  # launch already failed and was recorded
         got = conn.receive(self._hello_deadline)
         while got.kind == "line" and messages.is_unknown_type(got.data):
-            got = conn.receive(self._hello_deadline)  # a later protocol version's message
+            # A later protocol version's message; a flood of them does not stop the clock.
+            got = (conn.receive(self._hello_deadline) if _monotonic() < self._hello_deadline
+                   else _OUT_OF_TIME)
         if got.kind == "timeout":
             return self._start_failed(f"no 'ready' within {self.limits.startup_ms} ms")
         if got.kind == "overflow":
@@ -406,24 +411,19 @@ class BotClient:
                 except IllegalChoiceError as exc:
                     return self._strike(F.ILLEGAL_CHOICE, str(exc), id_, start)
                 except ProtocolError as exc:
-                    if messages.is_unknown_type(data):
-                        continue  # a later protocol version's message: ignored
-                    late = messages.action_id(data)
-                    if late is not None and late in self._late:
-                        self._late.discard(late)
+                    if not self._ignored(data, id_):
+                        return self._strike(F.PROTOCOL_ERROR, str(exc), id_, start)
+                    if _monotonic() < deadline:
                         continue
-                    if late is None:
-                        # Not an answer at all (a debug line): the real one may still come;
-                        # it is late now, dropped like one after a timeout, not struck twice.
-                        self._late.add(id_)
-                    return self._strike(F.PROTOCOL_ERROR, str(exc), id_, start)
-                elapsed = _monotonic() - start
-                if elapsed > self._decision_s:
-                    self._bank = max(0.0, self._bank - (elapsed - self._decision_s))
-                diag = self.diagnostics
-                diag.decisions += 1
-                diag.latencies.append(elapsed)
-                return ActResult(choice, elapsed)
+                    got = _OUT_OF_TIME  # a flood of ignored lines does not stop the clock
+                else:
+                    elapsed = _monotonic() - start
+                    if elapsed > self._decision_s:
+                        self._bank = max(0.0, self._bank - (elapsed - self._decision_s))
+                    diag = self.diagnostics
+                    diag.decisions += 1
+                    diag.latencies.append(elapsed)
+                    return ActResult(choice, elapsed)
             if got.kind == "timeout":
                 self._late.add(id_)
                 self._bank = 0.0
@@ -435,6 +435,21 @@ class BotClient:
             if self._may_ask_again():
                 return self._restart_and_ask(kind, observation, legal, context, prefix, id_)
             return self._crashed(id_)
+
+    def _ignored(self, data: bytes, id_: int) -> bool:
+        """A line that is no answer to the current act but costs no strike: a message of a
+        later protocol version, or the late answer to an act already struck. A line that is no
+        answer at all (a debug line) is struck once, and the real answer, late now, is then
+        dropped like one after a timeout."""
+        if messages.is_unknown_type(data):
+            return True
+        late = messages.action_id(data)
+        if late is not None and late in self._late:
+            self._late.discard(late)
+            return True
+        if late is None:
+            self._late.add(id_)
+        return False
 
     def _may_ask_again(self) -> bool:
         """No answer (nor strike) yet in this game, and no restart in it so far."""

@@ -36,6 +36,7 @@ from arena.engine import (
 )
 from arena.errors import ArenaError, RulesError
 from arena.protocol import messages
+from arena.provenance import software
 from arena.referee.client import BotClient, BotDiagnostics, Launcher
 from arena.referee.failures import Failure
 from arena.referee.relay import EventRelay
@@ -246,7 +247,7 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
             state.apply(0)
         elif type(player) is BotClient:
             events = take_events(seat)
-            observation = state.observe(seat).to_json(include_events=False)
+            observation = state.observe(seat, False).to_json(include_events=False)
             result = player.act(decision.kind, observation, decision.options,
                                 decision.context, events)
             if player.pending:  # it died before its first answer and was restarted
@@ -296,7 +297,7 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
         metadata = [s.metadata if isinstance(s, BotClient) else {} for s in seats]
         if previous is None:
             starting = first_starting_seat(
-                [_parse_stamp(m.get("last_read_page")) for m in metadata], seed)
+                [_parse_stamp(m.get("last_read_page")) for m in metadata], seed, event_date)
         else:
             starting = next_starting_seat(previous, gseed)
         config = GameConfig(
@@ -356,7 +357,10 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
         record["referee"] = {
             "match_id": match_id, "game_index": g, "seats": list(keys),
             "failures": [f.to_json() for f in failures], "logs": logs,
-            "sandbox_level": level,
+            "sandbox_level": level, "software": software(),
+            # what each bot was sent as game_start.bot_seed: its random choices replay
+            "bot_seeds": [bot_seed(seed, g, seat) if isinstance(player, BotClient) else None
+                          for seat, player in enumerate(seats)],
         }
         outcome = GameOutcome(
             game_id=f"{match_id}/g{g}", game_index=g, seed=gseed, seats=list(keys),

@@ -2,7 +2,7 @@
 
 ``launch`` always gives the bot its own session and process group, rlimits, a cleared
 environment, closed file descriptors, a private copy of its files as the working directory and a
-private writable scratch directory; then, as available: another uid (when the referee is root),
+private writable scratch directory; then, as available: a uid of its own (when the referee is root),
 bubblewrap (pid, network, ipc and uts namespaces, a read-only view of only what the bot needs, a
 private /tmp), a seccomp filter and a cgroup. ``SandboxedProcess.kill_all`` ends every process
 the bot started and reaps them; see :mod:`arena.sandbox.reaper`.
@@ -39,6 +39,7 @@ from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any
 
 from arena.errors import SandboxError
+from arena.printable import printable_log
 from arena.sandbox import landlock, reaper, seccomp
 from arena.sandbox.limits import Limits
 
@@ -144,10 +145,10 @@ class _StderrDrain(threading.Thread):
     def text(self) -> str:
         with self._lock:
             head, tail, dropped = bytes(self._head), bytes(self._tail), self._dropped
-        out = head.decode(errors="replace")
+        out = printable_log(head.decode(errors="replace"))
         if dropped:
             out += f"\n[... {dropped} bytes of stderr dropped ...]\n"
-        return out + tail.decode(errors="replace")
+        return out + printable_log(tail.decode(errors="replace"))
 
     def since(self, mark: int) -> tuple[str, int]:
         """What the bot wrote from byte ``mark`` on, and the mark to pass next time. Counted
@@ -166,12 +167,12 @@ class _StderrDrain(threading.Thread):
             parts.append(f"[... {tail_start - position} bytes of stderr dropped ...]\n")
             position = tail_start
         parts.append(tail[position - tail_start:].decode(errors="replace"))
-        return "".join(parts), total
+        return printable_log("".join(parts)), total
 
     def tail_text(self) -> str:
         with self._lock:
             data = bytes(self._tail) if self._tail else bytes(self._head[-4096:])
-        return data.decode(errors="replace")
+        return printable_log(data.decode(errors="replace"))
 
 
 class SandboxedProcess:
@@ -307,10 +308,9 @@ class SandboxedProcess:
                 (self._cgroup / "cgroup.kill").write_text("1")
         killed = reaper.kill_tree(root=self.pid, sid=self.sid, pgid=self.sid,
                                   marker=self.marker, extra=extra)
-        if self._uid is not None and self._uid != os.geteuid() \
-                and not any(proc is not self and not proc._ended for proc in list(_live)):
-            # The last bot of this referee: orphans that hid every trace of their bot are
-            # still the subreaper's children, and no other bot can own them.
+        if self._uid is not None and self._uid != os.geteuid():
+            # Orphans that hid every trace of their bot are still the subreaper's children,
+            # and still run as the bot's own uid, which no other bot has (fresh_uid).
             for _ in range(20):
                 orphans = reaper.adopted_orphans(self._uid)
                 if not orphans:
@@ -429,6 +429,8 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
     uses_seccomp = report.layers.get("seccomp") is True
     uses_landlock = report.layers.get("landlock") is True and not uses_bwrap
     uid, gid = report.uid, report.gid
+    if uid is not None and os.geteuid() == 0:
+        uid = fresh_uid()
 
     box = Path(tempfile.mkdtemp(prefix=f"arena-box-{os.getpid()}-"))
     cleanup: list[int] = []
@@ -579,6 +581,28 @@ def _copy_bot(workdir: Path, dest: Path) -> None:
     os.chmod(dest, 0o555)
 
 
+#: Bots started by a root referee run under uids of their own, one per launch, drawn from
+#: this range (no account needed; the group stays the bot user's). RLIMIT_NPROC counts the
+#: processes of a uid: with a uid shared by all bots, one bot forking up to its limit left
+#: another without room for a thread, and lost it its game. Files and signals follow the uid
+#: too, so a bot cannot touch another bot's processes or scratch even without bubblewrap.
+UID_BASE = 1_600_000_000
+UID_SPAN = 400_000_000
+
+
+def fresh_uid() -> int:
+    """A uid of the bot range that no account and no running process has."""
+    import pwd
+
+    while True:
+        uid = UID_BASE + secrets.randbelow(UID_SPAN)
+        try:
+            pwd.getpwuid(uid)
+        except KeyError:
+            if reaper.processes_of_uid(uid) == 0:
+                return uid
+
+
 def _rlimits(limits: Limits, bot_uid: int) -> list[tuple[int, int, int]]:
     """(resource, soft, hard) triples, clamped to what this process may set."""
     wanted = [
@@ -652,14 +676,20 @@ def _bwrap_argv(report: SandboxReport, limits: Limits, bot_copy: Path, visible: 
     for prefix in report.python_prefixes:
         if not any(prefix == p or prefix.startswith(p + "/") for p in _BWRAP_SYSTEM):
             argv += ["--ro-bind", prefix, prefix]
-    argv += ["--proc", "/proc", "--dev", "/dev",
-             "--size", str(limits.tmp_mb * _MIB), "--perms", "1777", "--tmpfs", "/tmp"]
+    # Every writable place is a size-capped tmpfs (tmpfs lives in the host's memory, and only
+    # a cgroup would count it against the bot): /tmp and /dev/shm; the root bubblewrap builds
+    # and /dev are made read-only (device nodes stay usable).
+    tmp_bytes = str(limits.tmp_mb * _MIB)
+    argv += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
+             "--size", tmp_bytes, "--perms", "1777", "--tmpfs", "/dev/shm",
+             "--size", tmp_bytes, "--perms", "1777", "--tmpfs", "/tmp"]
     for seen in visible:
         resolved = str(seen.resolve())
         argv += ["--ro-bind", resolved, resolved]
         if str(seen) != resolved and seen.is_absolute():
             argv += ["--symlink", resolved, str(seen)]
-    argv += ["--ro-bind", str(bot_copy), BWRAP_BOT_DIR, "--chdir", BWRAP_BOT_DIR]
+    argv += ["--ro-bind", str(bot_copy), BWRAP_BOT_DIR, "--remount-ro", "/",
+             "--chdir", BWRAP_BOT_DIR]
     if seccomp_fd is not None:
         argv += ["--seccomp", str(seccomp_fd)]
     argv += ["--info-fd", str(info_fd), "--"]

@@ -246,6 +246,13 @@ def _bot_user() -> tuple[str, int | None, int | None, bool | str]:
     return entry.pw_name, entry.pw_uid, entry.pw_gid, True
 
 
+def _bot_uid(uid: int) -> bool:
+    """Whether ``uid`` is one of the bots' own (``launcher.fresh_uid``)."""
+    from arena.sandbox.launcher import UID_BASE, UID_SPAN
+
+    return UID_BASE <= uid < UID_BASE + UID_SPAN
+
+
 def _has_pwent(uid: int) -> bool:
     try:
         pwd.getpwuid(uid)
@@ -381,8 +388,9 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
         if "kit" not in result:
             why_python.append(f"{candidate}: cannot import the kit: {result.get('kit_error')}")
             continue
-        if uid is not None and result["uid"] != uid:
-            layers["user"] = f"the bot came back with uid {result['uid']}, not {uid}"
+        if uid is not None and not _bot_uid(result["uid"]):
+            layers["user"] = (f"the bot came back with uid {result['uid']}, not one of the "
+                              "bots' own")
         if result["nofile"] != _PROBE_LIMITS.open_files:
             layers["rlimits"] = "rlimits were not applied"
         python, version = candidate, ".".join(map(str, result["version"]))

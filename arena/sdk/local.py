@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from arena.engine.observation import seat_events
 from arena.sdk.bot import Bot, GameEnd, GameStart, Request, as_index
 
 if TYPE_CHECKING:
@@ -28,15 +29,19 @@ __all__ = ["BotAgent"]
 
 class BotAgent:
     """An engine agent that asks a kit :class:`Bot`; ``seed`` derives each game's
-    ``bot_seed`` (the same seed replays the bot's random choices). ``options`` go to
+    ``bot_seed`` (the same seed replays the bot's random choices), unless ``bot_seeds`` gives
+    them game by game. ``options`` go to
     ``bot.configure`` at once, as a tournament entry's options reach it in ``hello`` (a
     ``ValueError`` for a bad one is raised here)."""
 
-    def __init__(self, bot: Bot, seed: int = 0, options: Mapping[str, Any] | None = None
-                 ) -> None:
+    def __init__(self, bot: Bot, seed: int = 0, options: Mapping[str, Any] | None = None,
+                 bot_seeds: Sequence[int] | None = None) -> None:
         bot.configure(dict(options or {}))
         self.bot = bot
         self.seed = seed
+        #: The bot_seed of each game in turn, when given (a record's ``referee.bot_seeds``
+        #: entry for the seat replays a sandboxed game's random choices in-process).
+        self.bot_seeds = list(bot_seeds) if bot_seeds is not None else None
         #: Answers that were not an index into ``legal`` (option 0 was played instead).
         self.invalid_answers = 0
         self._id = 0
@@ -47,7 +52,7 @@ class BotAgent:
         self._listens = type(bot).on_event is not Bot.on_event
 
     def choose(self, decision: Decision, observation: Observation) -> int:
-        events = observation.events
+        events = seat_events(observation)  # the feed itself: its first event tells the game
         self._follow(observation.seat, list(observation.players), observation.rounds, events)
         self._id += 1
         request = Request(self._id, decision.kind, observation.to_json(include_events=False),
@@ -92,7 +97,10 @@ class BotAgent:
         self._first = events[0] if events else None
         self._playing = True
         self._seen = 0
-        bot_seed = random.Random(f"palaestra-local:{self.seed}:{game}").getrandbits(63)
+        if self.bot_seeds is not None and game < len(self.bot_seeds):
+            bot_seed = int(self.bot_seeds[game])
+        else:
+            bot_seed = random.Random(f"palaestra-local:{self.seed}:{game}").getrandbits(63)
         self.bot.seed(bot_seed)
         start = events[0] if events and events[0].get("type") == "game_start" else {}
         starting = int(start.get("starting_seat", 0))

@@ -28,6 +28,7 @@ after a run.
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -49,6 +50,7 @@ from rich.progress import (
 from rich.text import Text
 
 from arena.errors import ArenaError, ClusterError, StoreError
+from arena.provenance import software
 from arena.tournament import schedule, swiss
 from arena.tournament.pool import (
     DoneMessage,
@@ -303,7 +305,7 @@ class _Run:
         rows = [
             TableRow(round=t.round, table_index=t.index,
                      seats=tuple(self.entrant_ids[e] for e in t.seats),
-                     seed=match_seed(spec.seed, t.round, t.deal), deal=t.deal,
+                     seed=match_seed(self.row.seed, t.round, t.deal), deal=t.deal,
                      games=spec.games_per_match)
             for t in _fixed_tables(spec)
         ]
@@ -343,7 +345,7 @@ class _Run:
                 rows.append(TableRow(
                     round=r, table_index=index,
                     seats=tuple(self.entrant_ids[e] for e in rotated),
-                    seed=match_seed(spec.seed, r, deal), deal=deal,
+                    seed=match_seed(self.row.seed, r, deal), deal=deal,
                     games=spec.games_per_match))
                 index += 1
         per_game = spec.games_per_match * len(schedule.seat_orders((0, 1), spec.duplicate))
@@ -403,9 +405,11 @@ def _open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> Tournam
         return row
     data = spec.to_json()
     data["canonical"] = spec.canonical()
+    data["software"] = software()  # what judged it (arena.provenance)
     return store.create_tournament(
         name=spec.name, spec_hash=spec_hash, spec_json=data, format=spec.format,
-        players_per_game=max(spec.table_sizes), seed=spec.seed,
+        players_per_game=max(spec.table_sizes),
+        seed=spec.seed if spec.seed is not None else secrets.randbits(63),
         event_date=spec.event_date or dt.date.today(), rounds=spec.effective_rounds(),
         games_planned=planned_games(spec),
         spec_path=str(spec.source.resolve()) if spec.source is not None else None,

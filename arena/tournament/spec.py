@@ -166,7 +166,9 @@ class TournamentSpec(BaseModel):
     players_per_game: StrictInt | list[StrictInt] = 2
     games_per_match: StrictInt = 2
     rounds: StrictInt | None = None
-    seed: StrictInt = 0
+    #: Decides every deal. Left out, a secret one is drawn when the tournament is created
+    #: (stored with the results): whoever knows the seed can compute every hidden card.
+    seed: StrictInt | None = None
     limits: dict[str, int] = Field(default_factory=dict)
     workers: StrictInt | None = None
     rating: RatingSpec = Field(default_factory=RatingSpec)
@@ -266,8 +268,8 @@ class TournamentSpec(BaseModel):
 
     @field_validator("seed")
     @classmethod
-    def _seed(cls, value: int) -> int:
-        if not 0 <= value < 2**63:
+    def _seed(cls, value: int | None) -> int | None:
+        if value is not None and not 0 <= value < 2**63:
             raise ValueError(f"must be between 0 and 2**63 - 1, got {value}")
         return value
 

@@ -82,7 +82,9 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
     done = len(games)
     lines = [
         f"tournament {t.name}: {t.format}, {_sizes(t)} per table, "
-        f"{len(entrants)} bots, seed {t.seed}, spec hash {t.spec_hash}",
+        f"{len(entrants)} bots, seed {t.seed}"
+        + (" (drawn: the spec gives none)" if t.spec.get("seed", 0) is None else "")
+        + f", spec hash {t.spec_hash}",
         f"state {_state(store, t)}; games {_progress(done, t.games_planned)}; "
         f"created {t.created_at}" + (f"; finished {t.finished_at}" if t.finished_at else ""),
         "bots: " + ", ".join(labels.get(b, str(b)) for b in entrants),

@@ -60,7 +60,7 @@ def test_arcoi_snipe_destroys_a_chosen_trap() -> None:
     assert names(t.card for t in state.traps[2]) == ["Arcoi-3"]
     assert names(state.discard_graveyard) == ["Arcoi-4"]
     assert events_of(state, "trap_destroyed") == [
-        {"type": "trap_destroyed", "seat": 2, "card": "Arcoi-4", "turn": 0}]
+        {"type": "trap_destroyed", "seat": 2, "card": "Arcoi-4", "slot": 1, "turn": 0}]
 
 
 def test_arcoi_without_traps_makes_an_opponent_reveal() -> None:

@@ -177,3 +177,44 @@ def test_observations_round_trip_through_json() -> None:
     data = json.loads(json.dumps(view.to_json(include_events=True)))
     rebuilt = Observation.from_json(data)
     assert rebuilt.to_json(include_events=True) == data
+
+
+def test_an_observation_holds_no_other_seats_events_even_privately() -> None:
+    """In-process agents get the Observation object itself: nothing reachable from it, not
+    even private attributes, may hold another seat's private event (the deal, say)."""
+    state = new_game(GameConfig(players=("a", "b"), seed=3))
+    theirs = [event for to, event in state.log if to == 1]
+    assert theirs  # seat 1's private deal
+    view = state.observe(0)
+    names = [n for n in dir(view) if not n.startswith("__")]
+    reachable = [value for value in (getattr(view, n) for n in names) if not callable(value)]
+    assert any(isinstance(value, list) and state.events_for(0)[0] in value
+               for value in reachable)  # the feed is reachable, so the search below can see
+    for event in theirs:
+        assert not any(value is event or (isinstance(value, list) and any(
+            item is event or item == event or (isinstance(item, tuple) and event in item)
+            for item in value)) for value in reachable)
+    assert view.events == state.events_for(0)
+
+
+def test_events_handed_out_are_copies_the_record_does_not_change() -> None:
+    state = new_game(GameConfig(players=("a", "b"), seed=3))
+    before = json.dumps(state.events_for(0))
+    events = state.observe(0).events
+    events[0]["type"] = "tampered"
+    for event in events:
+        for value in event.values():
+            if isinstance(value, list):
+                value.append("Crown")
+    assert json.dumps(state.events_for(0)) == before
+
+
+def test_a_seat_outside_the_game_is_refused() -> None:
+    import pytest
+
+    state = new_game(GameConfig(players=("a", "b"), seed=3))
+    for seat in (-1, 2, 7):
+        with pytest.raises(IndexError, match=rf"^no seat {seat}: the game has seats 0-1$"):
+            state.observe(seat)
+        with pytest.raises(IndexError, match=rf"^no seat {seat}: "):
+            state.events_for(seat)

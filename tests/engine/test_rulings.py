@@ -11,6 +11,7 @@ import datetime as dt
 import json
 import random
 from collections import Counter
+from typing import Any
 
 import pytest
 from engine_scenario import (
@@ -48,6 +49,7 @@ from arena.engine.cards import (
 from arena.engine.config import rounds_for
 from arena.engine.showdown import RPS_THROW_CAP
 from arena.engine.start import first_starting_seat, next_starting_seat
+from arena.engine.turn import start_turn
 from arena.errors import CardError, RulesError
 
 # ============================================================================ ruling 1
@@ -721,7 +723,8 @@ def test_ruling_09_traps_expire_at_the_end_of_the_owners_second_turn_after() -> 
     assert state.turn_log[-1]["traps_after"] == [0, 0]
     assert names(state.discard_graveyard) == ["Agari-1"]
     expired = events_of(state, "trap_expired")
-    assert expired == [{"type": "trap_expired", "seat": 0, "card": "Agari-1", "turn": 4}]
+    assert expired == [{"type": "trap_expired", "seat": 0, "card": "Agari-1", "slot": 0,
+                        "turn": 4}]
 
 
 def test_ruling_09_staged_trap_expiry_counts_owner_turns_only() -> None:
@@ -1128,6 +1131,12 @@ def test_ruling_13_starting_player() -> None:
     reads = [dt.datetime(2026, 11, 1, 9, 0), None, dt.datetime(2026, 11, 1, 21, 30)]
     assert first_starting_seat(reads, seed=1) == 2
     assert first_starting_seat([None, dt.date(1999, 1, 1)], seed=1) == 1
+    # a page read after the match's day is no claim: the future wins nothing
+    day = dt.date(2026, 11, 29)
+    future = [dt.datetime(9999, 12, 31, 23, 59), dt.datetime(2026, 11, 29, 22, 0)]
+    assert first_starting_seat(future, seed=1, event_date=day) == 1
+    assert first_starting_seat([dt.date(2026, 11, 30), None, dt.date(2026, 1, 1)], seed=1,
+                               event_date=day) == 2
     # ties by a seeded lot: deterministic for a seed, only among the tied seats
     tied = [dt.date(2026, 1, 1), dt.date(2026, 3, 3), dt.date(2026, 3, 3), None]
     picks = {first_starting_seat(tied, seed=s) for s in range(30)}
@@ -1151,3 +1160,59 @@ def test_ruling_13_several_losers_draw_lots() -> None:
     assert previous is not None and previous.placements == [2, 1, 2]
     picks = {next_starting_seat(previous, seed=s) for s in range(30)}
     assert picks == {0, 2}
+
+
+# ----------------------------------------------------------------------------- E20: copies
+def _copies_stage(revealed_first: bool, holder: int = 0,
+                  mine: str = "Agari-2 Agari-3 Beast-2") -> tuple[Any, int, int]:
+    """Seat ``holder`` holds two Fate-3, one of them revealed (the first or the second in
+    hand); seat 0 holds ``mine`` besides."""
+    hands = [f"Fate-3 Fate-3 {mine}" if holder == 0 else f"{mine} Fate-5 Fate-4",
+             "Umbrae-1 Umbrae-2 Umbrae-3 Umbrae-4 Umbrae-5",
+             "Sophoi-1 Sophoi-2 Sophoi-3 Sophoi-4 Sophoi-5"]
+    if holder:
+        hands[holder] = "Fate-3 Fate-3 " + " ".join(hands[holder].split()[2:])
+    state = build_state(hands, pile_top="Fate-1 Fate-2 Beast-1 Beast-3", start=False)
+    first, second = [c for c in state.hands[holder] if NOTATION[c] == "Fate-3"]
+    shown, hidden = (first, second) if revealed_first else (second, first)
+    state.revealed[holder].add(shown)
+    state.push(start_turn)
+    state.run()
+    return state, shown, hidden
+
+
+@pytest.mark.parametrize("revealed_first", [True, False])
+def test_e20_a_trap_is_the_hidden_copy_so_nobody_learns_what_went_face_down(
+        revealed_first: bool) -> None:
+    state, shown, hidden = _copies_stage(revealed_first)
+    act(state, "turn", 0, action="trap", card="Fate-3")
+    assert [trap.card for trap in state.traps[0]] == [hidden]
+    assert state.revealed[0] == {shown}
+    for seat in (1, 2):  # the revealed Fate-3 is still shown: the trap could be anything
+        assert state.observe(seat).revealed[0] == ["Fate-3"]
+
+
+@pytest.mark.parametrize("revealed_first", [True, False])
+def test_e20_a_card_played_face_up_is_the_revealed_copy(revealed_first: bool) -> None:
+    state, shown, hidden = _copies_stage(revealed_first)
+    act(state, "turn", 0, action="play", card="Fate-3")
+    assert hidden in state.hands[0] and shown not in state.hands[0]
+    assert state.revealed[0] == set()  # the one the others knew of is the one that left
+
+
+@pytest.mark.parametrize("revealed_first", [True, False])
+@pytest.mark.parametrize("holder", [1, 0], ids=["taken", "given"])
+def test_e20_a_card_changing_hands_is_the_hidden_copy(revealed_first: bool,
+                                                      holder: int) -> None:
+    """A card changing hands goes where the others cannot see it: the hidden copy moves (taken
+    by Hermes, or given in exchange), the revealed one stays shown, and the exchange tells the
+    others nothing new."""
+    state, shown, hidden = _copies_stage(revealed_first, holder=holder,
+                                         mine="God-1 Agari-2 Beast-2")
+    act(state, "turn", 0, action="play", card="God-1")
+    act(state, "target", 0, seat=1)
+    act(state, "card", 0, card="Fate-3" if holder else "Umbrae-1")
+    act(state, "give", 0, card="Agari-2" if holder else "Fate-3")
+    assert hidden in state.hands[1 - holder] and shown in state.hands[holder]
+    assert state.revealed[holder] == {shown}
+    assert "took" not in events_of(state, "exchange")[-1]

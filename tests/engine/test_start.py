@@ -4,6 +4,7 @@ then the loser of the previous game; ties by a lot drawn from the seed."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from engine_scenario import final_showdown
@@ -121,3 +122,24 @@ def test_a_starting_seat_outside_the_table_is_refused() -> None:
 
     with pytest.raises(RulesError, match="starting seat 3"):
         GameConfig(players=("a", "b", "c"), starting_seat=3)
+
+
+def test_config_takes_iso_dates_and_refuses_what_it_cannot_record() -> None:
+    from arena.engine import RandomAgent
+    from arena.errors import RulesError
+
+    config = GameConfig(players=("a", "b"), event_date="2026-01-01",  # type: ignore[arg-type]
+                        last_book_finished=("2025-12-24", None))  # type: ignore[arg-type]
+    assert config.event_date == dt.date(2026, 1, 1)
+    assert config.last_book_finished == (dt.date(2025, 12, 24), None)
+    record = play_game(config, [RandomAgent(1), RandomAgent(2)]).record()  # no crash here
+    assert record["config"]["event_date"] == "2026-01-01"
+    for bad, message in [({"seed": "abc"}, "the seed must be an integer, not 'abc'"),
+                         ({"seed": True}, "the seed must be an integer, not True"),
+                         ({"event_date": "tomorrow"},
+                          "event_date must be a date (or YYYY-MM-DD), not 'tomorrow'"),
+                         ({"last_book_finished": (3, None)},
+                          "last_book_finished must be a date (or YYYY-MM-DD), not 3")]:
+        with pytest.raises(RulesError, match=f"^{re.escape(message)}$"):
+            GameConfig(players=("a", "b"), **bad)  # type: ignore[arg-type]
+

@@ -152,6 +152,15 @@ def test_action_id_recognises_late_answers_only() -> None:
     assert messages.action_id(b'{"type":"ready","id":9}') is None
 
 
+def test_json_nested_past_any_recursion_limit_is_a_protocol_error() -> None:
+    deep = b"[" * 100_000
+    with pytest.raises(ProtocolError, match="^not JSON: "):
+        messages.decode(deep)
+    with pytest.raises(ProtocolError, match="^not JSON: "):
+        messages.parse_action(b'{"type":"action","id":1,"choice":' + deep, 1, 3)
+    assert messages.is_unknown_type(deep) is False and messages.action_id(deep) is None
+
+
 def test_parse_ready_keeps_known_string_metadata_only() -> None:
     name, meta = messages.parse_ready({"type": "ready", "name": " greedy ", "author": "Ann",
                                        "last_read_page": "2026-11-01", "version": 3,

@@ -29,7 +29,8 @@ class GameSpec:
     placements: list[int]
     failures: list[dict[str, Any]] = field(default_factory=list)
     forfeits: dict[str, str] = field(default_factory=dict)
-    seed: int = 0
+    #: None: a seed of its own (no two games one deal); equal seeds make a duplicate deal.
+    seed: int | None = None
 
 
 class StoreBuilder:
@@ -71,7 +72,10 @@ class StoreBuilder:
                       spec.game_index)
         row = {
             "id": gid, "round": spec.round, "table_index": spec.table_index,
-            "game_index": spec.game_index, "seed": spec.seed, "seats": spec.seats,
+            "game_index": spec.game_index,
+            "seed": spec.seed if spec.seed is not None else
+            (spec.round * 1000 + spec.table_index) * 1000 + spec.game_index + 1,
+            "seats": spec.seats,
             "starting_seat": 0, "placements": spec.placements,
             "desmos": ["Nothing"] * len(spec.seats), "ascension": False, "tiebreak": "",
             "failures": spec.failures, "forfeits": spec.forfeits, "decisions": 10,

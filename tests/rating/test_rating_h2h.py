@@ -52,9 +52,9 @@ def test_wilson_properties() -> None:
 
 def test_multiplayer_games_count_every_pair_and_ties_half() -> None:
     games = [
-        StoredGame("t/0", 1, "t", 0, 0, 0, 0, (A, B, C), (1, 2, 3)),
-        StoredGame("t/1", 1, "t", 0, 0, 1, 0, (A, B, C), (2, 2, 1)),
-        StoredGame("t/2", 1, "t", 0, 1, 0, 0, (A, B), (2, 1)),
+        StoredGame("t/0", 1, "t", 0, 0, 0, 10, (A, B, C), (1, 2, 3)),
+        StoredGame("t/1", 1, "t", 0, 0, 1, 11, (A, B, C), (2, 2, 1)),
+        StoredGame("t/2", 1, "t", 0, 1, 0, 12, (A, B), (2, 1)),
     ]
     h2h = compute_h2h(games)
     ab = h2h.pairs[("alpha@v1", "bravo@v1")]
@@ -68,6 +68,23 @@ def test_multiplayer_games_count_every_pair_and_ties_half() -> None:
     for (a, b), record in h2h.pairs.items():
         mirror = h2h.pairs[(b, a)]
         assert record.score + mirror.score == record.games
+
+
+def test_the_interval_counts_deals_not_games() -> None:
+    """Duplicate seatings of one deal share its seed; their outcomes go together, so the
+    interval treats each deal as one trial (its score fraction), not each game."""
+    games = []
+    for deal in range(6):  # alpha wins every deal from both seats but one, split
+        seed = 100 + deal
+        first, second = ((1, 2), (2, 1)) if deal == 5 else ((1, 2), (1, 2))
+        games.append(StoredGame(f"t/{2 * deal}", 1, "t", 0, 0, deal, seed, (A, B), first))
+        games.append(StoredGame(f"t/{2 * deal + 1}", 1, "t", 0, 1, deal, seed, (B, A),
+                                second[::-1]))
+    ab = compute_h2h(games).pairs[("alpha@v1", "bravo@v1")]
+    assert (ab.games, ab.deals, ab.ahead, ab.behind) == (12, 6, 11, 1)
+    assert ab.win_rate == 11 / 12 and (ab.low, ab.high) == wilson(5.5, 6)
+    assert ab.low < wilson(11, 12)[0]  # wider than counting the games as independent
+    assert "n=12 in 6 deals" in render_h2h(compute_h2h(games))
 
 
 def _store(path: Path) -> None:

@@ -175,6 +175,29 @@ def test_messages_of_unknown_types_are_ignored() -> None:
     assert client.strikes == 0
 
 
+def test_a_flood_of_ignored_lines_does_not_stop_the_clock(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines the referee skips (unknown types, answers struck already) arrive faster than it
+    reads them: past the deadline the act is a timeout, the rest of the flood unread."""
+    clock = iter(range(10**9))
+    monkeypatch.setattr(client_module, "_monotonic", lambda: next(clock) / 1000)  # 1 ms a call
+    flood = b"\n".join([b'{"type":"note"}'] * 5000)
+    conn = FakeConnection(respond=lambda m: flood, ready=None)
+    conn.on_message = lambda m: conn.queue.extend(
+        [Received("line", b'{"type":"note"}')] * 5000
+        + [Received("line", b'{"type":"ready","name":"flood"}')]) if m["type"] == "hello" \
+        else None
+    client, _ = make(conn)
+    failure = client.start()  # the start-up clock (500 ms) runs out in the flood
+    assert failure is not None and failure.detail == "no 'ready' within 500 ms"
+    assert len(conn.queue) > 4000
+    conn = FakeConnection(respond=lambda m: flood)
+    client = started(conn)
+    result = act(client)
+    assert result.failure is not None and result.failure.type == "timeout"
+    assert len(conn.queue) > 4000  # it stopped reading at the deadline
+
+
 def test_a_stray_line_before_the_answer_costs_one_strike_not_two() -> None:
     """A debug print on stdout is a protocol error; the real answer behind it is late, and
     dropped like a late answer after a timeout."""

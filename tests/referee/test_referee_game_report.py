@@ -32,6 +32,7 @@ def _refereed(players: int = 3, seed: int = 4) -> dict[str, Any]:
         ],
         "logs": {"1": "thinking...\nstill thinking\n", "2": "Traceback\nKeyError: 3\n"},
         "sandbox_level": "bwrap+rlimits",
+        "bot_seeds": [seed * 1000 + i for i in range(players)],
     }
     return record
 
@@ -93,6 +94,9 @@ def test_a_seat_view_names_no_card_and_no_seed_the_seat_was_not_sent(
     seat = data.draw(st.integers(0, players - 1))
     view = seat_view(record, seat)
     feed = [e for e in record["events"] if sees(e["to"], seat)]
+    # of the bot seeds, only its own (the others' would replay their random choices)
+    assert view["referee"]["bot_seeds"] == [
+        s if i == seat else None for i, s in enumerate(record["referee"]["bot_seeds"])]
     del view["referee"]  # the bot's own log and failures: its own words
     text = json.dumps(view)
     assert set(_CARD.findall(text)) <= set(_CARD.findall(json.dumps(feed)))

@@ -96,6 +96,8 @@ def log_of(outcome: MatchOutcome) -> str:
     ("hang.py", "timeout"),
     ("sleepy.py", "timeout"),
     ("garbage", "protocol_error"),
+    ("deep", "protocol_error"),
+    ("flood", "timeout"),
     ("stale", "protocol_error"),
     ("out_of_range.py", "illegal_choice"),
 ])

@@ -133,6 +133,19 @@ def test_writes_outside_its_directory_fail_or_stay_invisible(run_hostile,
                 target.unlink()
 
 
+def test_every_writable_place_is_capped(run_hostile, report: SandboxReport) -> None:
+    """Under bubblewrap the root and /dev are read-only and /tmp and /dev/shm are tmpfs of
+    tmp_mb each: a bot cannot fill the host's memory with files."""
+    if not has(report, "bwrap"):
+        pytest.skip("the tmpfs mounts come with bubblewrap")
+    bot = run_hostile("fill_tmpfs.py", "24", limits=Limits(tmp_mb=8))
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), bot.proc.stderr_text()
+    written = json.loads(got.data)
+    assert written["/"] == 0 and written["/dev"] == 0
+    assert 0 < written["/tmp"] <= 8 << 20 and 0 < written["/dev/shm"] <= 8 << 20
+
+
 def test_network_connection_is_refused(run_hostile, report: SandboxReport) -> None:
     if not has(report, "bwrap", "seccomp", "landlock"):
         pytest.skip("no layer that blocks the network in this mode")

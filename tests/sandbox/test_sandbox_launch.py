@@ -14,6 +14,7 @@ from sandbox_support import STARTUP_S, assert_nothing_left, drops_privileges, ha
 from arena.errors import SandboxError
 from arena.protocol.transport import Closed, Line, SubprocessTransport
 from arena.sandbox import Limits, SandboxReport, kit_env, launch
+from arena.sandbox.launcher import UID_BASE, UID_SPAN
 from arena.sandbox.reaper import ENV_MARKER, find_processes
 
 INSPECT = r"""
@@ -66,8 +67,8 @@ def test_bot_sees_a_cleared_environment_its_copy_and_only_std_fds(
     assert seen["home_writable"]
     assert seen["fds"] == [0, 1, 2, 3]  # 3 is the listdir of /proc/self/fd itself
     assert os.path.realpath(seen["executable"]) == os.path.realpath(report.python)
-    if report.uid is not None:
-        assert seen["uid"] == report.uid
+    if report.uid is not None and os.geteuid() == 0:  # a uid of its own (fresh_uid)
+        assert UID_BASE <= seen["uid"] < UID_BASE + UID_SPAN
     assert_nothing_left(proc)
 
 
@@ -232,6 +233,46 @@ def test_bots_run_unprivileged_when_the_referee_is_root(report: SandboxReport) -
         pytest.skip("the user layer is off in this mode")
     assert report.uid not in (None, 0)
     assert drops_privileges(report)
+
+
+def test_each_bot_gets_a_uid_of_its_own_so_none_uses_up_anothers_processes(
+        tmp_path: Path, report: SandboxReport) -> None:
+    """RLIMIT_NPROC counts per uid: with one uid for every bot, a bot forking to its limit
+    left the others no room for a thread (the QA's forfeit-by-fork)."""
+    if os.geteuid() != 0 or report.uid is None:
+        pytest.skip("bots run as the referee's own user")
+    (tmp_path / "victim").mkdir()
+    (tmp_path / "hog").mkdir()
+    victim_dir = write_bot(tmp_path / "victim", (
+        "import os, sys, threading\nprint(os.getuid(), flush=True)\nsys.stdin.readline()\n"
+        "threads = [threading.Thread(target=sys.stdin.readline) for _ in range(4)]\n"
+        "[t.start() for t in threads]\nprint('threads ok', flush=True)\n"))
+    hog_dir = write_bot(tmp_path / "hog", (
+        "import os, sys, time\nprint(os.getuid(), flush=True)\nn = 0\n"
+        "while True:\n"
+        "    try:\n        pid = os.fork()\n    except OSError:\n        break\n"
+        "    if pid == 0:\n        time.sleep(3600)\n        os._exit(0)\n    n += 1\n"
+        "print('forked', n, flush=True)\ntime.sleep(3600)\n"))
+    limits = Limits(processes=8)
+    victim = launch(["python3", "bot.py"], workdir=victim_dir, report=report, limits=limits)
+    hog = launch(["python3", "bot.py"], workdir=hog_dir, report=report, limits=limits)
+    to_victim, to_hog = SubprocessTransport(victim), SubprocessTransport(hog)
+
+    def line(transport: SubprocessTransport) -> str:
+        got = transport.receive(time.monotonic() + STARTUP_S)
+        assert isinstance(got, Line), (got, transport.process.stderr_text())
+        return got.text
+
+    try:
+        uids = [int(line(to_victim)), int(line(to_hog))]
+        assert uids[0] != uids[1] and all(UID_BASE <= u < UID_BASE + UID_SPAN for u in uids)
+        assert line(to_hog).startswith("forked ")  # up to its own limit
+        to_victim.send_line(b"go\n")
+        assert line(to_victim) == "threads ok"
+    finally:
+        for proc in (victim, hog):
+            proc.kill_all()
+            assert_nothing_left(proc)
 
 
 def test_marker_finds_every_process_of_a_bot(tmp_path: Path, report: SandboxReport) -> None:

@@ -241,6 +241,30 @@ def test_bot_agent_falls_back_to_the_safe_default() -> None:
     assert agent.invalid_answers == agent._id  # every answer was counted as invalid
 
 
+def test_a_sandboxed_game_of_random_bots_replays_in_process_from_its_record() -> None:
+    """The record keeps the bot_seed each bot was sent: with it, BotAgent makes the same
+    random choices in-process as the bot did in the sandbox."""
+    import datetime as dt
+
+    from arena.referee.match import MatchRequest, play_match
+    from arena.registry import resolve
+    from arena.sandbox import Limits, probe
+
+    if not probe().can_run:
+        pytest.skip("bots cannot run on this machine")
+    random_bot = ROOT / "bots" / "random.py"
+    outcome = play_match(MatchRequest(bots=[resolve(random_bot), resolve(random_bot)], games=2,
+                                      seed=5, limits=Limits(),
+                                      event_date=dt.date(2026, 11, 30)))
+    for game in outcome.games:
+        record = game.record
+        seeds = record["referee"]["bot_seeds"]
+        assert len(set(seeds)) == 2
+        agents = [BotAgent(load_bot(random_bot), bot_seeds=[seeds[seat]]) for seat in (0, 1)]
+        replayed = play_game(GameConfig.from_json(record["config"]), agents)
+        assert [list(c) for c in replayed.choices] == record["choices"]
+
+
 def test_bot_agent_hands_options_to_configure_as_hello_does() -> None:
     class Deep(Bot):
         def configure(self, options: dict[str, Any]) -> None:

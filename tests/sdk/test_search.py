@@ -84,6 +84,13 @@ def _check_consistent(truth: State, seat: int, view: SearchView, sample: State) 
         hidden += hand - revealed
         hidden += _names(t.card for t in sample.traps[other])
     hidden += _names(sample.draw_pile)
+    def ages(state: State, owner: int) -> list[tuple[object, ...]]:
+        if owner == seat:  # own traps: the observation tells expiry and readiness
+            return [(t.owner_turns, t.set_turn < state.turn) for t in state.traps[owner]]
+        return [(t.set_turn, t.owner_turns) for t in state.traps[owner]]
+
+    for other in range(sample.n):  # when each trap was set is public: its age is exact
+        assert ages(sample, other) == ages(truth, other), (other, seat)
     # every card the seat has seen is exactly where the observation puts it: the hidden
     # places hold the unseen cards and nothing else
     assert hidden == Counter(view.unseen_cards())

@@ -515,3 +515,35 @@ def test_hint_paths_with_spaces_are_quoted(tmp_path: Path, monkeypatch) -> None:
     monkeypatch.chdir(folder)
     assert resume_command(str(folder / "spec one.yaml"), folder / "a b.db") == (
         "arena run 'spec one.yaml' --db 'a b.db'")
+
+
+def test_a_spec_without_a_seed_gets_a_secret_one_kept_for_resuming(tmp_path: Path) -> None:
+    """The seed decides every deal, so a contest keeps it secret: left out of the spec, one
+    is drawn at creation and stored; a resumed run keeps it, --fresh draws another."""
+    db = tmp_path / "arena.db"
+    small = {"name": "secret", "format": "round_robin", "bots": ["greedy", "collector"],
+             "rounds": 1, "games_per_match": 2}
+    data = yaml.safe_load(write_spec(tmp_path / "s.yaml", db, **small).read_text())
+    del data["seed"]
+    spec_file = tmp_path / "secret.yaml"
+    spec_file.write_text(yaml.safe_dump(data))
+
+    def stored() -> tuple[int, list[int]]:
+        conn = sqlite3.connect(str(db))
+        try:
+            seed = conn.execute("SELECT seed FROM tournaments").fetchone()[0]
+            return seed, [r[0] for r in conn.execute("SELECT seed FROM games ORDER BY id")]
+        finally:
+            conn.close()
+
+    assert load_spec(spec_file).seed is None
+    run_tournament(load_spec(spec_file), 1, progress=False)
+    seed, games = stored()
+    assert seed >= 2**20 and len(games) == 2  # drawn from 63 bits: not a guessable number
+    status = runner.invoke(app, ["status", "secret", "--db", str(db)])
+    assert f"seed {seed} (drawn: the spec gives none)" in status.stdout
+    run_tournament(load_spec(spec_file), 1, progress=False)  # resumes: nothing new
+    assert stored() == (seed, games)
+    run_tournament(load_spec(spec_file), 1, fresh=True, progress=False)
+    again, new_games = stored()
+    assert again != seed and new_games != games

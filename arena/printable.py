@@ -1,0 +1,29 @@
+"""Text that came from a bot, made safe to print on an operator's terminal.
+
+A bot controls its log, its ``ready`` name and metadata, and the names in its manifest or
+module. Printed raw, an escape sequence in any of them could clear the screen, retitle the
+window, fake a line of the referee's output or hide text (bidi overrides). Such text is
+escaped where it enters the arena (the sandbox's log capture, ``ready``, the registry), so
+every table, record and report holds only the visible form (``\\x1b`` for ESC).
+"""
+
+from __future__ import annotations
+
+__all__ = ["printable", "printable_log"]
+
+#: C0 controls, DEL, C1 controls and the bidirectional-text controls.
+_UNSAFE = [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), 0x200E, 0x200F,
+           *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_ONE_LINE = {c: (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in _UNSAFE}
+_LOG = {c: text for c, text in _ONE_LINE.items() if c not in (0x09, 0x0A)}
+
+
+def printable(text: str) -> str:
+    """``text`` on one line, every control character escaped."""
+    return text.translate(_ONE_LINE)
+
+
+def printable_log(text: str) -> str:
+    """A log: lines and tabs kept (``\\r\\n`` read as a line end), any other control
+    character escaped."""
+    return text.replace("\r\n", "\n").translate(_LOG)

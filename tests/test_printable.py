@@ -1,0 +1,73 @@
+"""Text from bots is escaped before anything prints it: no control character reaches a
+terminal (arena.printable)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arena.printable import printable, printable_log
+from arena.protocol import messages
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _unsafe(char: str) -> bool:
+    code = ord(char)
+    return (code < 0x20 or 0x7F <= code < 0xA0 or code in (0x200E, 0x200F)
+            or 0x202A <= code <= 0x202E or 0x2066 <= code <= 0x2069)
+
+
+def test_escape_sequences_become_visible_text() -> None:
+    assert printable("\x1b[2J\x1b]0;title\x07ok") == "\\x1b[2J\\x1b]0;title\\x07ok"
+    assert printable("a\nb\tc\u202ed") == "a\\x0ab\\x09c\\u202ed"
+    assert printable_log("line 1\r\nline\t2\rfake\n\x9b31m") == (
+        "line 1\nline\t2\\x0dfake\n\\x9b31m")
+    assert printable("Ἀθηνᾶ — plain text") == "Ἀθηνᾶ — plain text"
+
+
+@given(st.text())
+def test_nothing_unsafe_survives(text: str) -> None:
+    assert not any(_unsafe(c) for c in printable(text))
+    assert not any(_unsafe(c) and c not in "\n\t" for c in printable_log(text))
+    safe = "".join(c for c in text if not _unsafe(c))
+    assert printable(safe) == safe  # what was safe is left alone
+
+
+def test_ready_name_and_metadata_are_escaped() -> None:
+    name, meta = messages.parse_ready({"type": "ready", "name": "evil\x1b[2J",
+                                       "author": "\x1b]8;;http://x\x07Ann\u202e"})
+    assert name == "evil\\x1b[2J" and meta == {"author": "\\x1b]8;;http://x\\x07Ann\\u202e"}
+
+
+def test_a_bot_with_escapes_everywhere_prints_none(tmp_path: Path) -> None:
+    """Its module name and metadata, its ready, its log: all escaped in the match outcome."""
+    from arena.referee.match import MatchRequest, play_match
+    from arena.registry import resolve
+    from arena.sandbox import Limits, probe
+
+    if not probe().can_run:
+        import pytest
+        pytest.skip("bots cannot run on this machine")
+    bot = tmp_path / "esc.py"
+    bot.write_text(
+        'from arena.sdk import Bot\n'
+        'class Esc(Bot):\n'
+        '    name = "esc\\x1b[2J"\n'
+        '    author = "\\x1b]0;pwned\\x07"\n'
+        '    def act(self, request):\n'
+        '        self.log("\\x1b[31mred\\u202e\\r\\x1b[Afake line")\n'
+        '        return 0\n')
+    spec = resolve(bot)
+    assert spec.name == "esc\\x1b[2J" and spec.metadata["author"] == "\\x1b]0;pwned\\x07"
+    outcome = play_match(MatchRequest(bots=[spec, resolve(ROOT / "bots" / "random.py")],
+                                      games=1, seed=1, limits=Limits(),
+                                      event_date=dt.date(2026, 11, 30)))
+    game = outcome.games[0]
+    log = game.record["referee"]["logs"]["0"]
+    assert "\\x1b[31mred\\u202e\\x0d\\x1b[Afake line" in log
+    texts = [log, *game.names, *(str(v) for b in outcome.bots for v in b.values())]
+    assert not any(_unsafe(c) and c not in "\n\t" for text in texts for c in text)

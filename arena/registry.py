@@ -38,6 +38,7 @@ import yaml
 
 from arena.errors import BotNotFoundError, ManifestError, SubmitError
 from arena.printable import printable
+from arena.sandbox.launcher import MAX_BOT_BYTES, SKIPPED_DIRS, SKIPPED_SUFFIXES
 
 __all__ = [
     "MANIFEST",
@@ -62,9 +63,13 @@ METADATA_KEYS = ("author", "version", "last_read_page", "last_book_finished")
 PYTHON = "{python}"
 _RUNNER = ("-m", "arena.sdk.runner")
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # fullmatch: no "\n" after
-_SKIP_DIRS = {"__pycache__", ".git", ".hypothesis", ".mypy_cache", ".pytest_cache",
-              ".ruff_cache"}
-_SKIP_SUFFIXES = (".pyc", ".pyo")
+_SKIP_DIRS = SKIPPED_DIRS
+_SKIP_SUFFIXES = SKIPPED_SUFFIXES
+#: The most a manifest may hold (a YAML file of a few lines; its aliases are refused too).
+_MANIFEST_BYTES = 64 * 1024
+#: Characters of a bot's name and of each metadata value kept (they are printed in tables).
+_NAME_CHARS = 64
+_METADATA_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -128,24 +133,31 @@ def _bot_files(root: Path) -> list[Path]:
     (which ``submit`` would follow and copy, host files and all, where the bot can read
     them), a FIFO (which hangs whoever reads it) or a device is refused."""
     files: list[Path] = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS)
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(root):  # caches too: checked, not counted
+        dirnames.sort()
+        cache = any(part in _SKIP_DIRS for part in Path(dirpath).relative_to(root).parts)
         for name in [*dirnames, *filenames]:
             _refuse_special(Path(dirpath) / name)
         for name in sorted(filenames):
-            if not name.endswith(_SKIP_SUFFIXES):
+            if not cache and not name.endswith(_SKIP_SUFFIXES):
                 files.append(Path(dirpath) / name)
+                total += (Path(dirpath) / name).lstat().st_size
+    if total > MAX_BOT_BYTES:
+        raise ManifestError(f"{printable(str(root))} holds {total / 2**20:.0f} MiB of files; a "
+                            f"bot may hold at most {MAX_BOT_BYTES >> 20} MiB")
     return files
 
 
 def _refuse_special(path: Path) -> None:
     mode = path.lstat().st_mode
     if stat.S_ISLNK(mode):
-        raise ManifestError(f"{path} is a symbolic link (to {os.readlink(path)}): a bot "
-                            "directory may hold only regular files and directories")
-    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
-        raise ManifestError(f"{path} is not a regular file: a bot directory may hold only "
+        raise ManifestError(f"{printable(str(path))} is a symbolic link (to "
+                            f"{printable(os.readlink(path))}): a bot directory may hold only "
                             "regular files and directories")
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise ManifestError(f"{printable(str(path))} is not a regular file: a bot directory "
+                            "may hold only regular files and directories")
 
 
 def content_version(files: list[Path] | tuple[Path, ...], root: Path,
@@ -199,6 +211,9 @@ def option_problems(options: Any, where: str = "options") -> list[str]:
                 isinstance(value, float) and not math.isfinite(value)):  # not JSON
             problems.append(f"{where}.{key}: must be a string, number or true/false, got "
                             f"{_shown(value)}")
+        elif isinstance(value, str) and printable(value) != value:  # shown in every table
+            problems.append(f"{where}.{key}: must not hold control characters, got "
+                            f"{printable(value)!r}")
     return problems
 
 
@@ -257,14 +272,31 @@ def module_metadata(file: Path) -> dict[str, Any]:
     return {k: v for k, v in found.items() if isinstance(v, str) and v}
 
 
+class _ManifestLoader(yaml.SafeLoader):
+    """The safe loader without aliases: a few lines of ``&a [*b, *b, ...]`` expand to
+    billions of items once read (a "billion laughs"), and a manifest has no use for them."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed",
+                                              event.start_mark)
+        return super().compose_node(parent, index)
+
+
 def _load_manifest(directory: Path) -> dict[str, Any]:
     file = directory / MANIFEST
     try:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+        if file.stat().st_size > _MANIFEST_BYTES:
+            raise ManifestError(f"{file} is larger than {_MANIFEST_BYTES >> 10} KiB")
+        data = yaml.load(file.read_text(encoding="utf-8"), Loader=_ManifestLoader)  # noqa: S506
     except yaml.YAMLError as exc:
-        raise ManifestError(f"{file} is not valid YAML: {exc}") from None
-    except OSError as exc:
-        raise ManifestError(f"cannot read {file}: {exc.strerror}") from None
+        raise ManifestError(f"{file} is not valid YAML: {printable(str(exc))}") from None
+    except RecursionError:
+        raise ManifestError(f"{file} is nested too deeply to read") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ManifestError(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}") \
+            from None
     if not isinstance(data, dict):
         raise ManifestError(f"{file} must be a mapping with at least 'name' and 'command' "
                             "or 'module'")
@@ -274,6 +306,8 @@ def _load_manifest(directory: Path) -> dict[str, Any]:
 # --------------------------------------------------------------------------- specs
 def _module_spec(file: Path, name: str | None = None) -> BotSpec:
     file = file.resolve()
+    if file.stat().st_size > MAX_BOT_BYTES:
+        raise ManifestError(f"{printable(str(file))} is larger than {MAX_BOT_BYTES >> 20} MiB")
     meta = module_metadata(file)
     bot_name = name or str(meta.pop("name", "") or file.stem)
     meta.pop("name", None)
@@ -320,8 +354,9 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
     nested = data.get("metadata")
     for source in (nested if isinstance(nested, dict) else {}, data):
         for key in METADATA_KEYS:
-            if source.get(key) is not None:
-                meta[key] = str(_plain(source[key]))
+            value = source.get(key)
+            if isinstance(value, str | int | float | dt.date):  # scalars: shown as text
+                meta[key] = str(_plain(value))
     return BotSpec(bot_name.strip(), version, directory, argv, meta, kind, files)
 
 
@@ -339,8 +374,9 @@ def spec_from_path(path: Path, name: str | None = None) -> BotSpec:
 def _printable_spec(spec: BotSpec) -> BotSpec:
     """The bot's own words (its name, its metadata) with control characters escaped: they
     are printed in tables and reports (:mod:`arena.printable`)."""
-    metadata = {k: printable(v) if isinstance(v, str) else v for k, v in spec.metadata.items()}
-    return replace(spec, name=printable(spec.name), metadata=metadata)
+    metadata = {k: printable(v[:_METADATA_CHARS]) if isinstance(v, str) else v
+                for k, v in spec.metadata.items()}
+    return replace(spec, name=printable(spec.name[:_NAME_CHARS]), metadata=metadata)
 
 
 # --------------------------------------------------------------------------- registry

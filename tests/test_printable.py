@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def _unsafe(char: str) -> bool:
     code = ord(char)
-    return (code < 0x20 or 0x7F <= code < 0xA0 or code in (0x200E, 0x200F)
+    return (code < 0x20 or 0x7F <= code < 0xA0 or code in (0x061C, 0x200E, 0x200F)
             or 0x202A <= code <= 0x202E or 0x2066 <= code <= 0x2069)
 
 

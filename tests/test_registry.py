@@ -111,6 +111,8 @@ def test_options_make_their_own_version(tmp_path: Path) -> None:
               "starting with a letter or digit"]),
     ({"it\n": 1}, ["options: option name 'it\\n' must be 1-60 letters, digits, '_', '-' or "
                    "'.', starting with a letter or digit"]),
+    ({"mode": "V\x1b]0;title\x07"}, ["options.mode: must not hold control characters, got "
+                                      "'V\\\\x1b]0;title\\\\x07'"]),
 ])
 def test_option_problems(options: Any, problems: list[str]) -> None:
     assert option_problems(options) == problems
@@ -314,3 +316,66 @@ def test_module_metadata_survives_a_syntax_tree_too_deep_to_read(tmp_path: Path)
     bomb.write_text("from arena.sdk import Bot\nclass B(Bot):\n    version = "
                     + "-" * 200_000 + "1\n")
     assert module_metadata(bomb) == {}
+
+
+def _manifest_bot(tmp_path: Path, manifest: str) -> Path:
+    source = tmp_path / "yamlbot"
+    source.mkdir()
+    (source / "bot.py").write_text(MODULE)
+    (source / "bot.yaml").write_text(manifest)
+    return source
+
+
+def test_a_manifest_alias_bomb_is_refused_at_once(tmp_path: Path) -> None:
+    """A few hundred bytes of YAML aliases expand to a billion items once read."""
+    lines = ['a0: &a0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
+    source = _manifest_bot(tmp_path, "\n".join(lines) + "\nname: x\ncommand: [python3, bot.py]"
+                           "\nauthor: *a8\n")
+    with pytest.raises(ManifestError, match=r"is not valid YAML: aliases \(\*name\) are not "
+                                            "allowed"):
+        resolve(source)
+
+
+@pytest.mark.parametrize(("manifest", "error"), [
+    ("name: x\ncommand: [python3, bot.py]\nauthor: " + "[" * 20_000 + "]" * 20_000 + "\n",
+     "nested too deeply to read"),
+    ("name: x\ncommand: [python3, bot.py]\n#" + "x" * 70_000 + "\n", "is larger than 64 KiB"),
+])
+def test_a_manifest_too_deep_or_too_big_is_one_clear_error(tmp_path: Path, manifest: str,
+                                                           error: str) -> None:
+    source = _manifest_bot(tmp_path, manifest)
+    with pytest.raises(ManifestError, match=error):
+        resolve(source)
+    assert list_bots(tmp_path) == [] or all(b.name != "x" for b in list_bots(tmp_path))
+
+
+def test_manifest_metadata_keeps_scalars_only_and_cuts_long_text(tmp_path: Path) -> None:
+    source = _manifest_bot(tmp_path, "name: x\ncommand: [python3, bot.py]\n"
+                           "author: [a, b]\nversion: " + "v" * 500 + "\n")
+    spec = resolve(source)
+    assert "author" not in spec.metadata and spec.metadata["version"] == "v" * 200
+
+
+def test_special_files_in_cache_directories_are_refused_too(tmp_path: Path) -> None:
+    """Caches are not part of the version, but the check still walks them: a FIFO or a
+    link hidden in .pytest_cache would otherwise reach the sandbox's copy."""
+    import os
+
+    source = tmp_path / "src"
+    (source / ".pytest_cache").mkdir(parents=True)
+    (source / "bot.py").write_text(MODULE)
+    os.mkfifo(source / ".pytest_cache" / "pipe")
+    with pytest.raises(ManifestError, match="pipe is not a regular file"):
+        resolve(source)
+
+
+def test_a_bot_may_hold_at_most_256_mib(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "bot.py").write_text(MODULE)
+    with (source / "weights.bin").open("wb") as sparse:  # sparse: no real disk used
+        sparse.truncate(300 * 2**20)
+    with pytest.raises(ManifestError, match="holds 300 MiB of files; a bot may hold at most "
+                                            "256 MiB"):
+        resolve(source)

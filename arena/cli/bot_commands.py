@@ -46,9 +46,8 @@ def _register_doctor(app: typer.Typer) -> None:
             "rlimits": (f"memory {limits.memory_mb} MiB, cpu {limits.cpu_seconds} s, "
                         f"{limits.open_files} files, {limits.file_size_mb} MiB per file, "
                         f"{limits.processes} processes, no core dumps (defaults)"),
-            "user": ("each bot under a uid of its own (fresh per launch), in the group of "
-                     f"{report.user} (gid {report.gid})" if report.uid is not None
-                     else f"bots run as {report.user}"),
+            "user": ("each bot under a uid and group of its own (fresh per launch)"
+                     if report.uid is not None else f"bots run as {report.user}"),
             "bwrap": "pid, network, ipc and uts namespaces; read-only system, root and /dev; "
                      "private /tmp and /dev/shm (tmp_mb each)",
             "landlock": "filesystem allow list: system, own files, kit; writes only to scratch",
@@ -68,8 +67,7 @@ def _register_doctor(app: typer.Typer) -> None:
         typer.echo(f"Interpreter: {report.python}"
                    + (f" (Python {report.python_version})" if report.python_version else ""))
         typer.echo(f"Runs as:     {report.user}" if report.uid is None else
-                   f"Runs as:     a uid of its own per bot (from {UID_BASE:,}), group "
-                   f"{report.user}")
+                   f"Runs as:     a uid and group of its own per bot (from {UID_BASE:,})")
         typer.echo(f"Bot kit:     {report.kit_path} (on the bots' PYTHONPATH)")
         typer.echo(f"Engine:      {engine_build()} in the referee; "
                    f"{report.bot_engine or 'unknown'} in bots")

@@ -63,6 +63,8 @@ BOT_TYPES = ("ready", "action")
 METADATA_FIELDS = ("author", "version", "last_read_page", "last_book_finished")
 #: Longest bot name kept from a ``ready``; longer names are cut, not refused.
 MAX_NAME = 64
+#: Characters kept of each metadata value in ``ready`` (they are printed in tables).
+MAX_METADATA = 200
 
 
 
@@ -280,12 +282,14 @@ def parse_ready(message: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
         raise ProtocolError(f"expected 'ready', got {message.get('type')!r}")
     protocol = message.get("protocol", PROTOCOL_VERSION)
     if protocol != PROTOCOL_VERSION:
-        raise ProtocolError(f"bot speaks protocol {protocol!r}; the arena speaks "
+        shown = repr(protocol)
+        shown = shown if len(shown) <= 80 else shown[:77] + "..."
+        raise ProtocolError(f"bot speaks protocol {shown}; the arena speaks "
                             f"{PROTOCOL_VERSION}")
     name = message.get("name")
     if type(name) is not str or not name.strip():
         raise ProtocolError("'ready' needs a non-empty string 'name'")
-    metadata = {key: printable(message[key]) for key in METADATA_FIELDS
+    metadata = {key: printable(message[key][:MAX_METADATA]) for key in METADATA_FIELDS
                 if type(message.get(key)) is str}
     return printable(name.strip()[:MAX_NAME]), metadata
 

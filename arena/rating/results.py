@@ -71,7 +71,10 @@ def results_json(tournament: TournamentInfo, settings: RatingSettings,
     """The document of ``arena results --format json``."""
     return {
         "tournament": {"name": tournament.name, "format": tournament.format,
-                       "state": tournament.state, "seed": tournament.seed,
+                       "state": tournament.state,
+                       # a drawn seed stays secret until the end (status.shown_seed)
+                       "seed": tournament.seed if tournament.spec.get("seed", 0) is not None
+                       or tournament.state == "finished" else None,
                        "spec": tournament.spec},
         "rating": settings.to_json(),
         "order": "round, table, game (the order ratings are computed in)",

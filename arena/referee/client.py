@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from arena.errors import IllegalChoiceError, ProtocolError
+from arena.printable import printable
 from arena.protocol import messages
 from arena.referee import failures as F
 from arena.referee.failures import Failure
@@ -248,7 +249,9 @@ class BotClient:
             self.conn = self._launcher(self.command, self.workdir, self.limits)
         except Exception as exc:  # a launch failure is the bot's start-up failure, not ours
             self.conn = None
-            return self._start_failed(f"could not launch {' '.join(self.command)}: {exc}")
+            return self._start_failed(
+                f"could not launch {printable(' '.join(self.command))[:300]}: "
+                f"{printable(str(exc))[:300]}")
         self.level = self.conn.level
         self._log_mark = 0
         limits = {"decision_ms": self.limits.decision_ms,

@@ -430,7 +430,7 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
     uses_landlock = report.layers.get("landlock") is True and not uses_bwrap
     uid, gid = report.uid, report.gid
     if uid is not None and os.geteuid() == 0:
-        uid = fresh_uid()
+        uid = gid = fresh_uid()  # and a group of its own: its files are its alone
 
     box = Path(tempfile.mkdtemp(prefix=f"arena-box-{os.getpid()}-"))
     cleanup: list[int] = []
@@ -439,7 +439,7 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
     try:
         os.chmod(box, 0o711)
         bot_copy = box / "bot"
-        _copy_bot(workdir, bot_copy)
+        _copy_bot(workdir, bot_copy, gid if uid is not None and os.geteuid() == 0 else None)
         # The process starts in the copy (bubblewrap itself too: the referee's own working
         # directory may not be reachable by the bot user); bubblewrap then moves to /bot.
         cwd = str(bot_copy)
@@ -560,29 +560,68 @@ def _rewrite_command(command: Sequence[str], workdir: Path, python: str) -> list
     return argv
 
 
-def _copy_bot(workdir: Path, dest: Path) -> None:
-    """Copy the bot's files (symlinks stay links, caches skipped) and make them read-only."""
+#: Directories of tools' caches: neither part of a bot's version nor copied for it.
+SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".hypothesis", ".mypy_cache",
+                          ".pytest_cache", ".ruff_cache"})
+SKIPPED_SUFFIXES = (".pyc", ".pyo")
+#: The most a bot's files may hold: every launch copies them (a sparse 4 GB file would cost
+#: 4 GB of real disk per start).
+MAX_BOT_BYTES = 256 * 1024 * 1024
+
+
+def _copy_bot(workdir: Path, dest: Path, gid: int | None) -> None:
+    """Copy the bot's regular files and directories (never a link, FIFO or device; caches
+    skipped; at most :data:`MAX_BOT_BYTES`) and make them read-only. With ``gid`` (the bot's
+    own group) only that bot can read them: the owner stays root, so it cannot make them
+    writable either."""
+    budget = [MAX_BOT_BYTES]
+
+    def copy_file(source: str, target: str) -> None:
+        if not stat.S_ISREG(os.lstat(source).st_mode):
+            return  # a link, FIFO or device is never opened (the registry refuses them)
+        with open(source, "rb", opener=_no_follow) as src:
+            st = os.fstat(src.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                return
+            budget[0] -= st.st_size
+            if budget[0] < 0:
+                raise SandboxError(f"the bot's files hold more than {MAX_BOT_BYTES >> 20} MiB")
+            with open(target, "wb") as out:
+                shutil.copyfileobj(src, out)
+        executable = bool(st.st_mode & 0o111)
+        if gid is None:
+            os.chmod(target, 0o555 if executable else 0o444)
+        else:
+            os.chmod(target, 0o550 if executable else 0o440)
+            os.chown(target, 0, gid)
+
     if workdir.is_dir():
-        shutil.copytree(workdir, dest, symlinks=True,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".git"))
+        for dirpath, dirnames, filenames in os.walk(workdir):
+            dirnames[:] = [d for d in dirnames if d not in SKIPPED_DIRS
+                           and not os.path.islink(os.path.join(dirpath, d))]
+            rel = os.path.relpath(dirpath, workdir)
+            target_dir = dest if rel == "." else dest / rel
+            target_dir.mkdir()
+            for name in filenames:
+                if not name.endswith(SKIPPED_SUFFIXES):
+                    copy_file(os.path.join(dirpath, name), str(target_dir / name))
     else:
         dest.mkdir()
-        shutil.copy2(workdir, dest / workdir.name)
-    for dirpath, dirnames, filenames in os.walk(dest):
-        for name in filenames:
-            path = os.path.join(dirpath, name)
-            st = os.lstat(path)
-            if stat.S_ISREG(st.st_mode):
-                os.chmod(path, 0o555 if st.st_mode & 0o111 else 0o444)
-        for name in dirnames:
-            path = os.path.join(dirpath, name)
-            if not os.path.islink(path):
-                os.chmod(path, 0o555)
-    os.chmod(dest, 0o555)
+        copy_file(str(workdir), str(dest / workdir.name))
+    directories = [os.path.join(d, name) for d, names, _ in os.walk(dest) for name in names]
+    for path in [*directories, str(dest)]:
+        os.chmod(path, 0o750 if gid is not None else 0o555)
+        if gid is not None:
+            os.chown(path, 0, gid)
+
+
+def _no_follow(path: str, flags: int) -> int:
+    """Open without following a symbolic link and without blocking on a FIFO."""
+    return os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK)
 
 
 #: Bots started by a root referee run under uids of their own, one per launch, drawn from
-#: this range (no account needed; the group stays the bot user's). RLIMIT_NPROC counts the
+#: this range (no account needed), each in a group of the same number. RLIMIT_NPROC counts the
 #: processes of a uid: with a uid shared by all bots, one bot forking up to its limit left
 #: another without room for a thread, and lost it its game. Files and signals follow the uid
 #: too, so a bot cannot touch another bot's processes or scratch even without bubblewrap.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 from tabulate import tabulate
 
@@ -67,6 +68,17 @@ def _state(store: Store, t: TournamentRow) -> str:
             else state)
 
 
+def shown_seed(seed: int | None, spec: dict[str, Any], state: str) -> str:
+    """The seed as status and results show it. A seed the arena drew (the spec gives none)
+    stays secret until the tournament is finished: whoever knows it can compute every deal
+    still to be played (status output gets shown around); afterwards it replays them."""
+    if spec.get("seed", 0) is not None:
+        return f"seed {seed}"
+    if state != "finished":
+        return "seed drawn, secret until the tournament finishes"
+    return f"seed {seed} (drawn: the spec gives none)"
+
+
 def _sizes(t: TournamentRow) -> str:
     """The table size, or sizes ("2, 4") of a tournament that mixes them."""
     sizes = t.spec.get("players_per_game", t.players_per_game)
@@ -82,9 +94,7 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
     done = len(games)
     lines = [
         f"tournament {t.name}: {t.format}, {_sizes(t)} per table, "
-        f"{len(entrants)} bots, seed {t.seed}"
-        + (" (drawn: the spec gives none)" if t.spec.get("seed", 0) is None else "")
-        + f", spec hash {t.spec_hash}",
+        f"{len(entrants)} bots, {shown_seed(t.seed, t.spec, t.state)}, spec hash {t.spec_hash}",
         f"state {_state(store, t)}; games {_progress(done, t.games_planned)}; "
         f"created {t.created_at}" + (f"; finished {t.finished_at}" if t.finished_at else ""),
         "bots: " + ", ".join(labels.get(b, str(b)) for b in entrants),

@@ -177,6 +177,24 @@ def test_reading_another_bots_files_fails(run_hostile, report: SandboxReport) ->
         other.rmdir()
 
 
+def test_a_bot_cannot_read_another_running_bots_copy(run_hostile,
+                                                    report: SandboxReport) -> None:
+    """The real thing: the other bot's own copy of its files, while it runs. Each copy
+    belongs to root and the bot's own group (each bot has a uid and group of its own), so
+    it is unreadable by any other bot even without bubblewrap or Landlock."""
+    if not (has(report, "bwrap", "landlock") or (drops_privileges(report)
+                                                 and os.geteuid() == 0)):
+        pytest.skip("the bots run as the referee's own uid without a filesystem layer")
+    victim = run_hostile("echo.py")
+    victim.ready()
+    target = victim.proc.box / "bot" / "echo.py"
+    assert target.is_file()
+    bot = run_hostile("read_other.py", str(target))
+    first, second = bot.receive(STARTUP_S), bot.receive(STARTUP_S)
+    assert isinstance(first, Line) and first.text.startswith("denied"), first
+    assert isinstance(second, Line) and second.text.startswith("denied"), second
+
+
 def test_process_limit_stops_a_fork_spree(run_hostile, report: SandboxReport) -> None:
     if not drops_privileges(report):
         pytest.skip("RLIMIT_NPROC does not bind root")

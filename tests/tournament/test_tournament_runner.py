@@ -541,7 +541,12 @@ def test_a_spec_without_a_seed_gets_a_secret_one_kept_for_resuming(tmp_path: Pat
     seed, games = stored()
     assert seed >= 2**20 and len(games) == 2  # drawn from 63 bits: not a guessable number
     status = runner.invoke(app, ["status", "secret", "--db", str(db)])
-    assert f"seed {seed} (drawn: the spec gives none)" in status.stdout
+    assert f"seed {seed} (drawn: the spec gives none)" in status.stdout  # finished: shown
+    from arena.tournament.status import shown_seed
+
+    assert shown_seed(seed, {"seed": None}, "running") == \
+        "seed drawn, secret until the tournament finishes"  # status output gets shown around
+    assert shown_seed(7, {"seed": 7}, "running") == "seed 7"  # written in the spec anyway
     run_tournament(load_spec(spec_file), 1, progress=False)  # resumes: nothing new
     assert stored() == (seed, games)
     run_tournament(load_spec(spec_file), 1, fresh=True, progress=False)

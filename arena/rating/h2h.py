@@ -6,10 +6,14 @@ four-player game is six pairwise meetings). A's score against B is ``ahead + tie
 interval is Wilson's score interval at 95%, which stays inside [0, 1] and behaves for small
 samples and for rates near 0 or 1, unlike the normal approximation.
 
-The interval counts *deals*, not games: the games of a pair that share a seed are one deal
-played in several seatings (``duplicate``), and their outcomes go together (the same bot
-often wins a deal from both seats), so they are not independent trials. Each deal adds the
-pair's score fraction over its games; without duplicate deals every game is its own deal.
+The games of a pair are not independent trials when deals repeat: games with the same seed
+at tables of the same size are one deal played in several seatings (``duplicate``), and their
+outcomes go together (the same bot often wins a deal from every seat). The interval then uses
+Kish's effective number of games, ``n / design effect``, the design effect being the variance
+of the score with the deals as clusters over the binomial variance. It lies between the
+number of deals (outcomes that always go together) and the number of games (outcomes as good
+as independent, and always without duplicate deals); the interval stays centred on the
+pair's win rate.
 """
 
 from __future__ import annotations
@@ -28,14 +32,16 @@ from arena.rating.leaderboard import Leaderboard, compute_leaderboard
 from arena.rating.render import check_format, render_csv, render_json, render_table
 from arena.rating.trueskill_rating import game_entries, settings_for
 
-__all__ = ["HeadToHead", "PairRecord", "build_h2h", "compute_h2h", "render_h2h", "wilson"]
+__all__ = ["HeadToHead", "PairRecord", "build_h2h", "compute_h2h", "effective_games", "render_h2h",
+           "wilson"]
 
 Z95 = NormalDist().inv_cdf(0.975)
 """1.959963984540054: the two-sided 95% normal quantile."""
 
 
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for ``successes`` out of ``n`` (half successes allowed for ties)."""
+def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for ``successes`` out of ``n`` (half successes allowed for ties;
+    ``n`` may be an effective, fractional number of trials)."""
     if n <= 0:
         raise ValueError("a Wilson interval needs at least one trial")
     if not 0 <= successes <= n:
@@ -48,6 +54,23 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, center - half), min(1.0, center + half)
 
 
+def effective_games(rate: float, n: int, per_deal: Sequence[Sequence[float]]) -> float:
+    """Kish's effective sample size of ``n`` games in deals (``[score, games]`` each) whose
+    outcomes may go together: ``n`` over the design effect, between the number of deals and
+    ``n``. With a rate of 0 or 1 nothing varies to measure it by, so the deals count."""
+    clusters = len(per_deal)
+    if clusters >= n:
+        return float(n)
+    binomial = rate * (1 - rate) / n
+    if clusters < 2 or binomial == 0:
+        return float(clusters)
+    spread = sum((s - rate * g) ** 2 for s, g in per_deal) * clusters / (clusters - 1)
+    design_effect = spread / (n * n) / binomial
+    if design_effect <= 0:
+        return float(n)
+    return min(float(n), max(float(clusters), n / design_effect))
+
+
 @dataclass(frozen=True)
 class PairRecord:
     """Bot ``a`` against bot ``b`` over the games where both sat."""
@@ -55,8 +78,11 @@ class PairRecord:
     a: str
     b: str
     games: int
-    #: Distinct deals (seeds) among those games: the interval's number of trials.
+    #: Distinct deals among those games (same seed and table size: one deal, reseated).
     deals: int
+    #: The games' worth as independent trials (Kish), between ``deals`` and ``games``: the
+    #: interval's sample size.
+    effective: float
     ahead: int
     behind: int
     ties: int
@@ -79,13 +105,13 @@ def compute_h2h(games: Sequence[StoredGame], order: Sequence[str] | None = None,
                 scope: str = "") -> HeadToHead:
     """Count every ordered pair's meetings; ``order`` lists the bots (default: sorted keys)."""
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0])
-    #: per pair and deal (tournament, seed): [score, games]
-    deals: dict[tuple[str, str], dict[tuple[int, int], list[float]]] = defaultdict(dict)
+    #: per pair and deal (tournament, seed, table size): [score, games]
+    deals: dict[tuple[str, str], dict[tuple[int, int, int], list[float]]] = defaultdict(dict)
     seen: set[str] = set()
     for game in games:
         entries = [(bot.key, place) for bot, place in game_entries(game)]
         seen.update(key for key, _ in entries)
-        deal = (game.tournament_id, game.seed)
+        deal = (game.tournament_id, game.seed, len(game.seats))
         for a, pa in entries:
             for b, pb in entries:
                 if a == b:
@@ -101,10 +127,11 @@ def compute_h2h(games: Sequence[StoredGame], order: Sequence[str] | None = None,
     for (a, b), (ahead, behind, ties) in sorted(counts.items()):
         n = ahead + behind + ties
         score = ahead + ties / 2
-        per_deal = deals[(a, b)].values()
-        low, high = wilson(min(sum(s / g for s, g in per_deal), len(per_deal)), len(per_deal))
-        pairs[(a, b)] = PairRecord(a, b, n, len(per_deal), ahead, behind, ties, score,
-                                   score / n, low, high)
+        per_deal = list(deals[(a, b)].values())
+        effective = effective_games(score / n, n, per_deal)
+        low, high = wilson(score / n * effective, effective)
+        pairs[(a, b)] = PairRecord(a, b, n, len(per_deal), round(effective, 1), ahead,
+                                   behind, ties, score, score / n, low, high)
     return HeadToHead(scope=scope, bots=bots, pairs=pairs)
 
 
@@ -137,7 +164,8 @@ def _labels(keys: Sequence[str]) -> dict[str, str]:
 def _cell(record: PairRecord | None) -> str:
     if record is None:
         return ""  # never met
-    deals = f" in {record.deals} deals" if record.deals != record.games else ""
+    deals = (f" in {record.deals} deals (worth {record.effective:.0f})"
+             if record.deals != record.games else "")
     return (f"{100 * record.win_rate:.0f}% ({100 * record.low:.0f}-{100 * record.high:.0f}) "
             f"n={record.games}{deals}")
 
@@ -147,8 +175,8 @@ def h2h_json(h2h: HeadToHead) -> dict[str, Any]:
     return {
         "scope": h2h.scope,
         "bots": h2h.bots,
-        "interval": "Wilson score, 95%, over deals (games sharing a seed count as one); a "
-                    "shared place counts half",
+        "interval": "Wilson score, 95%, on the effective number of games (Kish: deals "
+                    "repeated in several seatings weigh less); a shared place counts half",
         "pairs": [asdict(record) for record in h2h.pairs.values()],
     }
 
@@ -159,8 +187,8 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple") -> str:
     if fmt == "json":
         return render_json(h2h_json(h2h))
     if fmt == "csv":
-        headers = ["a", "b", "games", "deals", "ahead", "behind", "ties", "score", "win_rate",
-                   "low", "high"]
+        headers = ["a", "b", "games", "deals", "effective", "ahead", "behind", "ties", "score",
+                   "win_rate", "low", "high"]
         return render_csv(headers, [asdict(record) for record in h2h.pairs.values()])
     labels = _labels(h2h.bots)
     rows = []

@@ -12,7 +12,7 @@ from rating_store_builder import GameSpec, StoreBuilder
 from tabulate import tabulate_formats
 
 from arena.rating.games import BotVersion, StoredGame
-from arena.rating.h2h import Z95, build_h2h, compute_h2h, render_h2h, wilson
+from arena.rating.h2h import Z95, build_h2h, compute_h2h, effective_games, render_h2h, wilson
 
 A = BotVersion("alpha", "v1", 1)
 B = BotVersion("bravo", "v1", 2)
@@ -70,21 +70,49 @@ def test_multiplayer_games_count_every_pair_and_ties_half() -> None:
         assert record.score + mirror.score == record.games
 
 
-def test_the_interval_counts_deals_not_games() -> None:
-    """Duplicate seatings of one deal share its seed; their outcomes go together, so the
-    interval treats each deal as one trial (its score fraction), not each game."""
+def _duplicate_games(outcomes: list[tuple[int, int]]) -> list[StoredGame]:
+    """One deal per outcome pair, played from both seats: 1 = alpha placed first."""
     games = []
-    for deal in range(6):  # alpha wins every deal from both seats but one, split
-        seed = 100 + deal
-        first, second = ((1, 2), (2, 1)) if deal == 5 else ((1, 2), (1, 2))
-        games.append(StoredGame(f"t/{2 * deal}", 1, "t", 0, 0, deal, seed, (A, B), first))
-        games.append(StoredGame(f"t/{2 * deal + 1}", 1, "t", 0, 1, deal, seed, (B, A),
-                                second[::-1]))
+    for deal, pair in enumerate(outcomes):
+        for seating, alpha_first in enumerate(pair):
+            seats, places = ((A, B), (1, 2) if alpha_first else (2, 1))
+            if seating:
+                seats, places = (B, A), places[::-1]
+            games.append(StoredGame(f"t/{2 * deal + seating}", 1, "t", 0, seating, deal,
+                                    100 + deal, seats, places))
+    return games
+
+
+def test_deals_whose_outcomes_go_together_weigh_as_deals() -> None:
+    """Duplicate seatings of one deal share its seed; when the same bot always wins a deal
+    from both seats, 12 games are worth 6 trials (Kish's effective size), and the interval
+    widens accordingly, still centred on the win rate."""
+    games = _duplicate_games([(1, 1)] * 4 + [(0, 0)] * 2)
     ab = compute_h2h(games).pairs[("alpha@v1", "bravo@v1")]
-    assert (ab.games, ab.deals, ab.ahead, ab.behind) == (12, 6, 11, 1)
-    assert ab.win_rate == 11 / 12 and (ab.low, ab.high) == wilson(5.5, 6)
-    assert ab.low < wilson(11, 12)[0]  # wider than counting the games as independent
-    assert "n=12 in 6 deals" in render_h2h(compute_h2h(games))
+    assert (ab.games, ab.deals, ab.ahead, ab.effective) == (12, 6, 8, 6.0)
+    assert (ab.low, ab.high) == wilson(8 / 12 * 6, 6)
+    assert ab.low < wilson(8, 12)[0] and ab.low < ab.win_rate < ab.high
+    assert "n=12 in 6 deals (worth 6)" in render_h2h(compute_h2h(games))
+
+
+def test_deals_split_between_seats_weigh_as_games() -> None:
+    games = _duplicate_games([(1, 0)] * 3 + [(0, 1)] * 3)
+    ab = compute_h2h(games).pairs[("alpha@v1", "bravo@v1")]
+    assert (ab.games, ab.deals, ab.effective) == (12, 6, 12.0)
+    assert (ab.low, ab.high) == wilson(6, 12)
+
+
+def test_effective_games_lies_between_deals_and_games() -> None:
+    assert effective_games(1.0, 12, [[2, 2]] * 6) == 6  # nothing varies: the deals count
+    assert effective_games(0.5, 4, [[1, 1]] * 4) == 4  # every game its own deal
+    mixed = [[2, 2], [1, 2], [0, 2], [2, 2], [1, 2], [2, 2]]
+    assert 6 <= effective_games(8 / 12, 12, mixed) <= 12
+
+
+def test_tables_of_other_sizes_with_the_same_seed_are_other_deals() -> None:
+    two = StoredGame("t/0", 1, "t", 0, 0, 0, 5, (A, B), (1, 2))
+    three = StoredGame("t/1", 1, "t", 0, 1, 0, 5, (A, B, C), (1, 2, 3))
+    assert compute_h2h([two, three]).pairs[("alpha@v1", "bravo@v1")].deals == 2
 
 
 def _store(path: Path) -> None:

@@ -35,6 +35,7 @@ from arena.rating.games import (
 )
 from arena.rating.render import check_format, render_csv, render_json, render_table
 from arena.rating.trueskill_rating import RatingSettings, settings_for
+from arena.tournament.store import seed_is_secret
 
 __all__ = [
     "TournamentSummary",
@@ -72,9 +73,8 @@ def results_json(tournament: TournamentInfo, settings: RatingSettings,
     return {
         "tournament": {"name": tournament.name, "format": tournament.format,
                        "state": tournament.state,
-                       # a drawn seed stays secret until the end (status.shown_seed)
-                       "seed": tournament.seed if tournament.spec.get("seed", 0) is not None
-                       or tournament.state == "finished" else None,
+                       "seed": None if seed_is_secret(tournament.spec, tournament.state)
+                       else tournament.seed,
                        "spec": tournament.spec},
         "rating": settings.to_json(),
         "order": "round, table, game (the order ratings are computed in)",

@@ -316,13 +316,11 @@ class BotClient:
                 self._fail_between_games(ended)
         if self.conn is None:
             if self.gives_up or not restart:
-                self.forfeited = F.STARTUP_FAILURE
-                self.diagnostics.forfeits += 1
+                self._forfeit_unstarted()
                 return None
             failure = self.start()
             if failure is not None:
-                self.forfeited = F.STARTUP_FAILURE
-                self.diagnostics.forfeits += 1
+                self._forfeit_unstarted()
                 return failure
         assert self.conn is not None
         if not self.conn.send(message):
@@ -471,9 +469,7 @@ class BotClient:
         conn = self.conn
         ended = conn.ended(_EXIT_WAIT_S) if conn is not None else None
         how = "closed its output" if ended is None else ended.description
-        memory = ended is not None and (ended.memory_limit
-                                        or "MemoryError" in self._stderr_tail())
-        failure_kind = F.MEMORY_LIMIT if memory else F.CRASH
+        failure_kind = F.MEMORY_LIMIT if self._out_of_memory(ended) else F.CRASH
         self.diagnostics.failures[failure_kind] += 1
         self.pending.append(Failure(
             failure_kind, f"exited before its first answer of the game ({how}); restarted "
@@ -482,8 +478,7 @@ class BotClient:
         self._restarted_in_game = True
         failure = self.start()
         if failure is not None:
-            self.forfeited = F.STARTUP_FAILURE
-            self.diagnostics.forfeits += 1
+            self._forfeit_unstarted()
             return ActResult(0, 0.0, failure, True)
         assert self.conn is not None
         self.conn.send(self._game_start)
@@ -510,9 +505,19 @@ class BotClient:
         ended = conn.ended(_EXIT_WAIT_S) if conn is not None else None
         if ended is None:
             return self._fatal(F.CRASH, "closed its output while still running", id_)
-        if ended.memory_limit or "MemoryError" in self._stderr_tail():
+        if self._out_of_memory(ended):
             return self._fatal(F.MEMORY_LIMIT, f"ran out of memory ({ended.description})", id_)
         return self._fatal(F.CRASH, f"exited mid-game ({ended.description})", id_)
+
+    def _out_of_memory(self, ended: Ended | None) -> bool:
+        """Killed by its memory limit (where the sandbox tells), or died of a MemoryError."""
+        return ended is not None and (ended.memory_limit
+                                      or "MemoryError" in self._stderr_tail())
+
+    def _forfeit_unstarted(self) -> None:
+        """The bot cannot play this game: it would not start (or is not restarted any more)."""
+        self.forfeited = F.STARTUP_FAILURE
+        self.diagnostics.forfeits += 1
 
     def _fatal(self, kind: str, detail: str, id_: int | None) -> ActResult:
         failure = Failure(kind, detail + self._stderr_quote(), decision=id_)

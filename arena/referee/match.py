@@ -306,13 +306,17 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
             event_date=event_date)
         state = new_game(config)
         failures: list[Failure] = []
+        #: what each bot is sent as game_start.bot_seed (kept in the record: its random
+        #: choices replay)
+        bot_seeds = [bot_seed(seed, g, seat) if isinstance(player, BotClient) else None
+                     for seat, player in enumerate(seats)]
         for seat, player in enumerate(seats):
             if not isinstance(player, BotClient):
                 continue
             key = player.diagnostics.key
             early = start_failures.pop(id(player), None)
             start = messages.game_start(g, seat, names, starting, config.rounds,
-                                        bot_seed=bot_seed(seed, g, seat))
+                                        bot_seed=bot_seeds[seat])
             if early is None:
                 early = player.begin_game(start)
             else:  # its first start failed just now: no second wait in the same breath
@@ -358,9 +362,7 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
             "match_id": match_id, "game_index": g, "seats": list(keys),
             "failures": [f.to_json() for f in failures], "logs": logs,
             "sandbox_level": level, "software": software(),
-            # what each bot was sent as game_start.bot_seed: its random choices replay
-            "bot_seeds": [bot_seed(seed, g, seat) if isinstance(player, BotClient) else None
-                          for seat, player in enumerate(seats)],
+            "bot_seeds": bot_seeds,
         }
         outcome = GameOutcome(
             game_id=f"{match_id}/g{g}", game_index=g, seed=gseed, seats=list(keys),

@@ -428,9 +428,11 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
     uses_bwrap = report.layers.get("bwrap") is True and report.bwrap is not None
     uses_seccomp = report.layers.get("seccomp") is True
     uses_landlock = report.layers.get("landlock") is True and not uses_bwrap
-    uid, gid = report.uid, report.gid
-    if uid is not None and os.geteuid() == 0:
-        uid = gid = fresh_uid()  # and a group of its own: its files are its alone
+    uid = report.uid
+    #: the bot's own uid and gid (a root referee drops to them): its files are its alone
+    own = fresh_uid() if uid is not None and os.geteuid() == 0 else None
+    if own is not None:
+        uid = own
 
     box = Path(tempfile.mkdtemp(prefix=f"arena-box-{os.getpid()}-"))
     cleanup: list[int] = []
@@ -439,7 +441,7 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
     try:
         os.chmod(box, 0o711)
         bot_copy = box / "bot"
-        _copy_bot(workdir, bot_copy, gid if uid is not None and os.geteuid() == 0 else None)
+        _copy_bot(workdir, bot_copy, own)
         # The process starts in the copy (bubblewrap itself too: the referee's own working
         # directory may not be reachable by the bot user); bubblewrap then moves to /bot.
         cwd = str(bot_copy)
@@ -448,8 +450,8 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
         else:
             scratch = box / "home"
             scratch.mkdir(mode=0o700)
-            if uid is not None and os.geteuid() == 0:
-                os.chown(scratch, uid, gid if gid is not None else -1)
+            if own is not None:
+                os.chown(scratch, own, own)
             home = str(scratch)
 
         full_env = {
@@ -506,15 +508,15 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
 
         bot_uid = uid if uid is not None else os.geteuid()
         preexec = _make_preexec(
-            _rlimits(limits, bot_uid),
+            _rlimits(limits, bot_uid, 0 if own is not None else None),
             procs_fd,
             restrict,
             seccomp.installer(seccomp.filter_program() or b"")
             if uses_seccomp and not uses_bwrap else None,
         )
         popen_kwargs: dict[str, Any] = {}
-        if uid is not None and os.geteuid() == 0:
-            popen_kwargs.update(user=uid, group=gid, extra_groups=[])
+        if own is not None:
+            popen_kwargs.update(user=own, group=own, extra_groups=[])
         try:
             popen = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -574,26 +576,29 @@ def _copy_bot(workdir: Path, dest: Path, gid: int | None) -> None:
     skipped; at most :data:`MAX_BOT_BYTES`) and make them read-only. With ``gid`` (the bot's
     own group) only that bot can read them: the owner stays root, so it cannot make them
     writable either."""
-    budget = [MAX_BOT_BYTES]
+
+    def seal(path: str, executable: bool) -> None:
+        mode = 0o555 if executable else 0o444
+        os.chmod(path, mode if gid is None else mode & 0o550)
+        if gid is not None:
+            os.chown(path, 0, gid)
+
+    room = MAX_BOT_BYTES
 
     def copy_file(source: str, target: str) -> None:
+        """A regular file only (anything else is never opened), checked against the room
+        left before a byte is copied."""
+        nonlocal room
         if not stat.S_ISREG(os.lstat(source).st_mode):
-            return  # a link, FIFO or device is never opened (the registry refuses them)
+            return
         with open(source, "rb", opener=_no_follow) as src:
             st = os.fstat(src.fileno())
-            if not stat.S_ISREG(st.st_mode):
-                return
-            budget[0] -= st.st_size
-            if budget[0] < 0:
+            room -= st.st_size
+            if room < 0:
                 raise SandboxError(f"the bot's files hold more than {MAX_BOT_BYTES >> 20} MiB")
             with open(target, "wb") as out:
                 shutil.copyfileobj(src, out)
-        executable = bool(st.st_mode & 0o111)
-        if gid is None:
-            os.chmod(target, 0o555 if executable else 0o444)
-        else:
-            os.chmod(target, 0o550 if executable else 0o440)
-            os.chown(target, 0, gid)
+        seal(target, bool(st.st_mode & 0o111))
 
     if workdir.is_dir():
         for dirpath, dirnames, filenames in os.walk(workdir):
@@ -610,9 +615,7 @@ def _copy_bot(workdir: Path, dest: Path, gid: int | None) -> None:
         copy_file(str(workdir), str(dest / workdir.name))
     directories = [os.path.join(d, name) for d, names, _ in os.walk(dest) for name in names]
     for path in [*directories, str(dest)]:
-        os.chmod(path, 0o750 if gid is not None else 0o555)
-        if gid is not None:
-            os.chown(path, 0, gid)
+        seal(path, executable=True)
 
 
 def _no_follow(path: str, flags: int) -> int:
@@ -642,8 +645,10 @@ def fresh_uid() -> int:
                 return uid
 
 
-def _rlimits(limits: Limits, bot_uid: int) -> list[tuple[int, int, int]]:
-    """(resource, soft, hard) triples, clamped to what this process may set."""
+def _rlimits(limits: Limits, bot_uid: int,
+             running: int | None = None) -> list[tuple[int, int, int]]:
+    """(resource, soft, hard) triples, clamped to what this process may set; ``running``:
+    the processes ``bot_uid`` has now, when known (a fresh uid has none)."""
     wanted = [
         (resource.RLIMIT_AS, limits.memory_mb * _MIB, limits.memory_mb * _MIB),
         (resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 5),
@@ -653,7 +658,9 @@ def _rlimits(limits: Limits, bot_uid: int) -> list[tuple[int, int, int]]:
     ]
     if bot_uid != 0:
         # RLIMIT_NPROC counts every process of the uid, so leave room for those already there.
-        nproc = reaper.processes_of_uid(bot_uid) + limits.processes
+        if running is None:
+            running = reaper.processes_of_uid(bot_uid)
+        nproc = running + limits.processes
         wanted.append((resource.RLIMIT_NPROC, nproc, nproc))
     out = []
     for res, soft, hard in wanted:

@@ -11,7 +11,7 @@ from tabulate import tabulate
 
 from arena.referee.failures import describe
 from arena.tournament.spec import DEFAULT_RESULTS
-from arena.tournament.store import Store, TournamentRow, shown_state
+from arena.tournament.store import Store, TournamentRow, seed_is_secret, shown_state
 
 __all__ = ["command_path", "failure_summary", "resume_command", "status_lines"]
 
@@ -69,12 +69,11 @@ def _state(store: Store, t: TournamentRow) -> str:
 
 
 def shown_seed(seed: int | None, spec: dict[str, Any], state: str) -> str:
-    """The seed as status and results show it. A seed the arena drew (the spec gives none)
-    stays secret until the tournament is finished: whoever knows it can compute every deal
-    still to be played (status output gets shown around); afterwards it replays them."""
+    """The seed as status shows it (status output gets shown around: see
+    :func:`~arena.tournament.store.seed_is_secret`)."""
     if spec.get("seed", 0) is not None:
         return f"seed {seed}"
-    if state != "finished":
+    if seed_is_secret(spec, state):
         return "seed drawn, secret until the tournament finishes"
     return f"seed {seed} (drawn: the spec gives none)"
 

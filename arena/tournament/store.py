@@ -483,6 +483,13 @@ def runner_pid(db: str | Path, tournament: str) -> int | None:
     return None
 
 
+def seed_is_secret(spec: dict[str, Any], state: str) -> bool:
+    """Whether a tournament's seed is kept from view: one the arena drew (the spec gives
+    none) until the tournament is finished, since whoever knows it can compute every deal
+    still to be played; afterwards it replays them."""
+    return spec.get("seed", 0) is None and state != "finished"
+
+
 def shown_state(db: str | Path, tournament: str, stored: str) -> str:
     """The state to show: ``running`` only while a run holds the tournament's lock; a
     tournament stored as running without one was killed, and is ``stopped``."""

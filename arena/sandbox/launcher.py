@@ -42,6 +42,7 @@ from arena.errors import SandboxError
 from arena.printable import printable_log
 from arena.sandbox import landlock, reaper, seccomp
 from arena.sandbox.limits import Limits
+from arena.signalmask import signals_held
 
 if TYPE_CHECKING:
     from arena.sandbox.probe import SandboxReport
@@ -438,6 +439,7 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
     cleanup: list[int] = []
     cgroup: Path | None = None
     info_r: int | None = None
+    started: SandboxedProcess | None = None
     try:
         os.chmod(box, 0o711)
         bot_copy = box / "bot"
@@ -507,24 +509,37 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
             restrict = landlock.restrictor(ruleset_fd)
 
         bot_uid = uid if uid is not None else os.geteuid()
-        preexec = _make_preexec(
-            _rlimits(limits, bot_uid, 0 if own is not None else None),
-            procs_fd,
-            restrict,
-            seccomp.installer(seccomp.filter_program() or b"")
-            if uses_seccomp and not uses_bwrap else None,
-        )
         popen_kwargs: dict[str, Any] = {}
         if own is not None:
             popen_kwargs.update(user=own, group=own, extra_groups=[])
-        try:
-            popen = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, cwd=cwd, env=full_env, close_fds=True,
-                pass_fds=pass_fds, start_new_session=True, preexec_fn=preexec, **popen_kwargs)
-        except (OSError, subprocess.SubprocessError) as exc:
-            raise SandboxError(f"cannot start bot command {' '.join(command)!r}: {exc}") from exc
+        # A Ctrl-C or SIGTERM during the fork would be lost in an at-fork hook, or leak the
+        # bot before it is tracked: held, it is raised once ``started`` can reap everything.
+        with signals_held() as mask:
+            preexec = _make_preexec(
+                _rlimits(limits, bot_uid, 0 if own is not None else None),
+                procs_fd,
+                restrict,
+                seccomp.installer(seccomp.filter_program() or b"")
+                if uses_seccomp and not uses_bwrap else None,
+                mask,
+            )
+            try:
+                popen = subprocess.Popen(
+                    argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE, bufsize=0, cwd=cwd, env=full_env, close_fds=True,
+                    pass_fds=pass_fds, start_new_session=True, preexec_fn=preexec,
+                    **popen_kwargs)
+            except (OSError, subprocess.SubprocessError) as exc:
+                raise SandboxError(
+                    f"cannot start bot command {' '.join(command)!r}: {exc}") from exc
+            started = SandboxedProcess(
+                popen, marker=marker, level=report.level, warnings=report.warnings,
+                limits=limits, box=box, info_fd=info_r, uses_bwrap=uses_bwrap,
+                cgroup=cgroup, uid=uid)
     except BaseException:
+        if started is not None:  # stopped at the unblock: it owns the box and fds now
+            started.kill_all()
+            raise
         if info_r is not None:
             with contextlib.suppress(OSError):
                 os.close(info_r)
@@ -535,9 +550,7 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
         for fd in cleanup:
             with contextlib.suppress(OSError):
                 os.close(fd)
-    return SandboxedProcess(popen, marker=marker, level=report.level, warnings=report.warnings,
-                            limits=limits, box=box, info_fd=info_r, uses_bwrap=uses_bwrap,
-                            cgroup=cgroup, uid=uid)
+    return started
 
 
 def _rewrite_command(command: Sequence[str], workdir: Path, python: str) -> list[str]:
@@ -674,10 +687,15 @@ def _rlimits(limits: Limits, bot_uid: int,
 
 def _make_preexec(rlimits: list[tuple[int, int, int]], cgroup_procs_fd: int | None,
                   restrict_fs: Callable[[], None] | None,
-                  install_seccomp: Callable[[], None] | None) -> Callable[[], None]:
-    """The code run in the child between fork and exec: only system calls, no imports."""
+                  install_seccomp: Callable[[], None] | None,
+                  signal_mask: Iterable[int]) -> Callable[[], None]:
+    """The code run in the child between fork and exec: only system calls, no imports.
+    ``signal_mask`` is the referee's mask from before it held the stop signals for the
+    fork: the bot must not start with SIGTERM blocked."""
     setrlimit = resource.setrlimit
     write = os.write
+    sigmask = signal.pthread_sigmask
+    mask = set(signal_mask)
 
     def preexec() -> None:
         for res, soft, hard in rlimits:
@@ -686,6 +704,7 @@ def _make_preexec(rlimits: list[tuple[int, int, int]], cgroup_procs_fd: int | No
             write(cgroup_procs_fd, b"0")
         if restrict_fs is not None:
             restrict_fs()
+        sigmask(signal.SIG_SETMASK, mask)
         if install_seccomp is not None:
             install_seccomp()
 

@@ -32,6 +32,7 @@ from multiprocessing import resource_tracker
 from typing import TYPE_CHECKING, Any, Protocol
 
 from arena.errors import ArenaError
+from arena.signalmask import signals_held
 from arena.tournament.store import compress_record, game_id, match_id
 
 if TYPE_CHECKING:
@@ -254,11 +255,8 @@ def sigint_blocked() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
+    with signals_held({signal.SIGINT}):
         yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 @dataclass

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -282,4 +285,56 @@ def test_marker_finds_every_process_of_a_bot(tmp_path: Path, report: SandboxRepo
     with launch(["python3", "bot.py"], workdir=bot_dir, marker=marker, report=report) as proc:
         run_to_line(proc)
         assert len(find_processes(marker=marker, include_zombies=False)) >= 2
+    assert find_processes(marker=marker) == []
+
+
+def test_a_bot_starts_with_no_stop_signal_blocked(tmp_path: Path,
+                                                  report: SandboxReport) -> None:
+    """The referee holds SIGINT and SIGTERM across the fork; the bot must not inherit that
+    (the SDK's clean exit on SIGTERM, and any bot's own handlers, rely on it)."""
+    bot_dir = write_bot(tmp_path, (
+        "for line in open('/proc/self/status'):\n"
+        "    if line.startswith('SigBlk:'):\n"
+        "        print(int(line.split()[1], 16), flush=True)\n"))
+    with launch(["python3", "bot.py"], workdir=bot_dir, report=report) as proc:
+        blocked = int(run_to_line(proc).text)
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        assert not blocked & (1 << (signum - 1)), hex(blocked)
+
+
+STOP_DURING_FORK = r"""
+import os, signal, sys, tempfile
+from pathlib import Path
+from arena.sandbox import launch
+
+def stop(signum, frame):
+    raise SystemExit(143)  # what a tournament worker does on SIGTERM
+
+signal.signal(signal.SIGTERM, stop)
+os.register_at_fork(after_in_parent=lambda: os.kill(os.getpid(), signal.SIGTERM))
+bot = Path(sys.argv[1])
+try:
+    proc = launch(["python3", "bot.py"], workdir=bot, marker=sys.argv[2])
+finally:
+    print("boxes", sorted(p.name for p in Path(tempfile.gettempdir()).glob(
+        f"arena-box-{os.getpid()}-*")), flush=True)
+print("the stop was lost: launch returned", proc, flush=True)
+"""
+
+
+def test_a_stop_signal_during_the_fork_is_raised_after_it_and_leaves_nothing(
+        tmp_path: Path) -> None:
+    """A SIGTERM landing in the fork's at-fork hooks (logging's lock release) used to be
+    printed as "Exception ignored" and lost: the tournament worker went on playing."""
+    bot_dir = write_bot(tmp_path, "import time\nprint('up', flush=True)\ntime.sleep(3600)\n")
+    marker = "mk" + secrets.token_hex(8)
+    script = tmp_path / "stop_during_fork.py"
+    script.write_text(STOP_DURING_FORK)
+    root = str(Path(__file__).resolve().parents[2])
+    done = subprocess.run([sys.executable, str(script), str(bot_dir), marker],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": root})
+    assert done.returncode == 143, (done.stdout, done.stderr)
+    assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr
+    assert done.stdout.splitlines() == ["boxes []"]
     assert find_processes(marker=marker) == []

@@ -23,6 +23,7 @@ import ast
 import datetime as dt
 import hashlib
 import json
+import logging
 import math
 import os
 import re
@@ -39,6 +40,8 @@ import yaml
 from arena.errors import BotNotFoundError, ManifestError, SubmitError
 from arena.printable import printable
 from arena.sandbox.launcher import MAX_BOT_BYTES, SKIPPED_DIRS, SKIPPED_SUFFIXES
+
+log = logging.getLogger("arena.registry")
 
 __all__ = [
     "MANIFEST",
@@ -439,6 +442,10 @@ def resolve(ref: str | Path, bots_dir: Path | None = None) -> BotSpec:
         return spec_from_path(path)
     for name, where in _registered(bots_dir):
         if name == text:
+            if path.exists():
+                log.warning("%r is the registered bot %s; the %s of that name here is not "
+                            "used (write ./%s for it)", text, where,
+                            "directory" if path.is_dir() else "file", text)
             return spec_from_path(where, name)
     if looks_like_path:
         raise BotNotFoundError(f"no bot at {text}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import re
 import textwrap
 from pathlib import Path
@@ -197,6 +198,28 @@ def test_module_metadata_never_runs_the_code(tmp_path: Path) -> None:
 def test_the_sample_bots_resolve_by_name() -> None:
     names = [s.name for s in list_bots(ROOT / "bots")]
     assert {"random", "greedy", "collector"} <= set(names)
+
+
+def test_a_registered_name_that_is_also_a_local_directory_says_which_runs(
+        tmp_path: Path, bots: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """``arena match student`` beside a ``student/`` directory runs the registered bot; the
+    author who meant the directory (and is testing a new version) must be told."""
+    source = tmp_path / "student.py"
+    source.write_text(MODULE)
+    registered = submit(source, name="student", bots_dir=bots, check=passing)
+    local = tmp_path / "work" / "student"
+    local.mkdir(parents=True)
+    (local / "bot.py").write_text(MODULE + "\n# a newer version\n")
+    monkeypatch.chdir(local.parent)
+    with caplog.at_level(logging.WARNING, logger="arena.registry"):
+        assert resolve("student", bots).version == registered.version
+    assert caplog.messages == [f"'student' is the registered bot {registered.path}; the "
+                               "directory of that name here is not used (write ./student "
+                               "for it)"]
+    caplog.clear()
+    assert resolve("./student", bots).path == local.resolve()
+    assert caplog.messages == []
 
 
 def test_submit_module(tmp_path: Path, bots: Path) -> None:

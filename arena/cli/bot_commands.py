@@ -261,8 +261,10 @@ def _register_match(app: typer.Typer) -> None:
             help="2 to 5 bots: registered names, .py modules or bot directories.")],
         games: Annotated[int, typer.Option("--games", "-g", min=1,
                                            help="Games to play.")] = 1,
-        seed: Annotated[int, typer.Option("--seed", "-s",
-                                          help="Match seed (game seeds derive from it).")] = 0,
+        seed: Annotated[int | None, typer.Option(
+            "--seed", "-s", min=0, help="Match seed (game seeds derive from it). Default: a "
+            "secret one, drawn now and printed after the match: a bot that knew the seed "
+            "could compute every deal.")] = None,
         records: Annotated[Path | None, typer.Option(
             "--records", help="Write each game's record to this JSONL file.")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON "
@@ -280,9 +282,12 @@ def _register_match(app: typer.Typer) -> None:
                  "entry's options are, e.g. -o 1:iterations=250; repeat for more.")] = None,
     ) -> None:
         import json
+        import secrets
 
         from arena.referee.match import MatchRequest, play_match
 
+        drawn = seed is None
+        seed = secrets.randbits(63) if seed is None else seed
         limits = _limits(decision_ms, time_bank_ms, max_strikes)
         entrants = _told_apart(_with_options(bots, option or []))
         if records is not None and not records.parent.is_dir():
@@ -306,20 +311,21 @@ def _register_match(app: typer.Typer) -> None:
             for out in opened:
                 out.close()
         if as_json:
-            typer.echo(json.dumps(outcome.to_json(), indent=2))
+            typer.echo(json.dumps({"seed": seed, **outcome.to_json()}, indent=2))
             return
-        typer.echo(_render_match(outcome))
+        typer.echo(_render_match(outcome, f"Seed {seed}" + (
+            f" (drawn for this match; --seed {seed} plays the same games)" if drawn else "")))
         if records is not None:
             typer.echo(f"Wrote {len(outcome.games)} game records to {records} "
                        f"(arena game {records} -n 1 shows game 0)")
 
 
-def _render_match(outcome: Any) -> str:
+def _render_match(outcome: Any, seed_line: str) -> str:
     from tabulate import tabulate
 
     names = outcome.names
     lines = [f"Match {' vs '.join(names)}: {len(outcome.games)} game(s), "
-             f"sandbox {outcome.sandbox_level or 'n/a'}"]
+             f"sandbox {outcome.sandbox_level or 'n/a'}", seed_line]
     rows = []
     for game in outcome.games:
         failures = ", ".join(f"{names[f['seat']]} {f['type']}" for f in game.failures)

@@ -158,8 +158,9 @@ def hello(limits: Mapping[str, Any] | None = None,
     """The first line a bot reads; it must answer ``ready`` within the start-up time.
 
     ``limits`` tells the bot its budget (``decision_ms``, ``time_bank_ms``, ``startup_ms``,
-    ``max_strikes``) so it can plan rather than be surprised; ``options`` the settings its
-    tournament entry gives it (e.g. a search budget), always an object, empty when none.
+    ``max_strikes``, ``bye_grace_ms``, ``line_bytes``) so it can plan rather than be
+    surprised; ``options`` the settings its tournament entry gives it (e.g. a search budget),
+    always an object, empty when none.
     """
     message: dict[str, Any] = {"type": "hello", "protocol": PROTOCOL_VERSION}
     if limits is not None:
@@ -315,15 +316,27 @@ def parse_action(line: bytes | str, expected_id: int, n_legal: int) -> int:
         raise ProtocolError(f"expected 'action', got {message['type']!r}")
     id_ = message.get("id")
     if type(id_) is not int:
-        raise ProtocolError("'action' needs an integer 'id'")
+        raise ProtocolError(f"'action' needs an integer 'id', {_got(message, 'id')}")
     if id_ != expected_id:
         raise ProtocolError(f"'action' answers id {id_}, expected {expected_id}")
     choice = message.get("choice")
     if type(choice) is not int:
-        raise ProtocolError("'action' needs an integer 'choice'")
+        raise ProtocolError(f"'action' needs an integer 'choice', {_got(message, 'choice')}")
     if not 0 <= choice < n_legal:
         raise IllegalChoiceError(f"choice {choice} is outside the {n_legal} legal options")
     return choice
+
+
+def _got(message: dict[str, Any], key: str) -> str:
+    """What the bot sent instead, as JSON (escaped, cut short): ``true``, ``"1"``, ``1.0``
+    each point at a different slip in the bot's code."""
+    if key not in message:
+        return "got none"
+    try:
+        shown = json.dumps(message[key], ensure_ascii=True)
+    except RecursionError:
+        return "got a value nested too deep to show"
+    return "got " + (shown if len(shown) <= 40 else shown[:37] + "...")
 
 
 def is_unknown_type(line: bytes | str) -> bool:

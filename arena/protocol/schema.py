@@ -14,6 +14,75 @@ __all__ = ["SCHEMAS", "schema_for", "validate"]
 _DIALECT = "https://json-schema.org/draft/2020-12/schema"
 _NAT = {"type": "integer", "minimum": 0}
 _DATE = {"type": "string", "description": "ISO date, e.g. 2026-11-20"}
+_CARD = {"type": "string", "description": "a card in notation, e.g. God-3 (RULES.md)"}
+_CARDS = {"type": "array", "items": _CARD}
+_PER_SEAT = {"type": "array", "items": _NAT, "description": "one entry per seat"}
+
+#: The decision kinds (``arena.engine.DECISION_KINDS``; a test keeps the two equal).
+DECISION_KINDS = ("turn", "swap", "trigger", "target", "card", "discard", "reveal", "give",
+                  "rps")
+
+#: What a seat may see when asked to decide; the history came before, as events.
+OBSERVATION: dict[str, Any] = {
+    "type": "object",
+    "description": "what the bot's seat may see now; no history (that arrived as events)",
+    "properties": {
+        "seat": {**_NAT, "description": "the bot's seat"},
+        "players": {"type": "array", "items": {"type": "string"},
+                    "description": "the players' names by seat"},
+        "round": {"type": "integer", "minimum": 1,
+                  "description": "the round, 1 to rounds (rounds + 1 in the showdown)"},
+        "rounds": {"type": "integer", "minimum": 1},
+        "turn": {**_NAT, "description": "turns begun before this one in the game (0 in the "
+                 "first)"},
+        "active_seat": {**_NAT, "description": "whose turn it is"},
+        "phase": {"enum": ["play", "showdown"],
+                  "description": "showdown: the Rock-Paper-Scissors of a tie for first"},
+        "hand": {**_CARDS, "description": "the bot's own hand"},
+        "traps": {
+            "type": "array",
+            "description": "the bot's own face-down traps, oldest first",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "card": _CARD,
+                    "turns_left": {"type": "integer", "minimum": 1, "description":
+                                   "own turns that may still begin with it set: 3 in the "
+                                   "turn it was set, 1 in its last"},
+                    "triggerable": {"type": "boolean",
+                                    "description": "false in the turn it was set (E9)"},
+                },
+                "required": ["card", "turns_left", "triggerable"],
+            },
+        },
+        "hand_sizes": _PER_SEAT,
+        "trap_counts": _PER_SEAT,
+        "revealed": {"type": "array", "items": _CARDS,
+                     "description": "per seat, its hand cards everyone has seen"},
+        "effect_graveyard": {**_CARDS, "description": "oldest first"},
+        "discard_graveyard": {**_CARDS, "description": "oldest first"},
+        "draw_pile": {**_NAT, "description": "cards left in the draw pile"},
+    },
+    "required": ["seat", "players", "round", "rounds", "turn", "active_seat", "phase",
+                 "hand", "traps", "hand_sizes", "trap_counts", "revealed", "effect_graveyard",
+                 "discard_graveyard", "draw_pile"],
+}
+
+#: Why a decision is asked: which of these a decision carries depends on its kind.
+CONTEXT: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "why": {"type": "string", "description": "prose for a person (not a stable key); "
+                "every kind but turn and swap"},
+        "source": {**_CARD, "description": "the card whose effect asks"},
+        "from_seat": {**_NAT, "description": "the seat a card is taken from"},
+        "window": {"enum": ["turn_start", "declare"],
+                   "description": "the trigger window (RULES.md, Ruling 9)"},
+        "round": {"type": "integer", "minimum": 1, "description": "turn and swap"},
+        "throw": {"type": "integer", "minimum": 1,
+                  "description": "the Rock-Paper-Scissors throw, from 1"},
+    },
+}
 
 
 def _message(kind: str, description: str, properties: dict[str, Any],
@@ -39,7 +108,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                 "type": "object",
                 "properties": {
                     "decision_ms": _NAT, "time_bank_ms": _NAT, "startup_ms": _NAT,
-                    "max_strikes": _NAT,
+                    "max_strikes": _NAT, "bye_grace_ms": _NAT,
+                    "line_bytes": {**_NAT, "description": "the longest line the bot may "
+                                   "write, newline included"},
                 },
             },
             "options": {
@@ -85,11 +156,11 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "act", "referee -> bot, a decision; answer with 'action' carrying the same id",
         {
             "id": _NAT,
-            "decision": {"type": "string"},
-            "observation": {"type": "object"},
+            "decision": {"enum": list(DECISION_KINDS)},
+            "observation": OBSERVATION,
             "legal": {"type": "array", "items": {"type": "object"}, "minItems": 1},
             "time_ms": _NAT,
-            "context": {"type": "object"},
+            "context": CONTEXT,
         },
         ["id", "decision", "observation", "legal"],
     ),
@@ -129,12 +200,16 @@ _TYPES: dict[str, tuple[type, ...]] = {
 
 
 def _check(value: Any, schema: dict[str, Any], where: str, errors: list[str]) -> None:
-    """The subset of JSON Schema these schemas use (type or a list of types, const,
+    """The subset of JSON Schema these schemas use (type or a list of types, const, enum,
     required, properties, additionalProperties, items, minimum, minLength, minItems,
     maxItems)."""
     if "const" in schema and (value != schema["const"] or type(value) is bool
                               and type(schema["const"]) is not bool):
         errors.append(f"{where}: expected {schema['const']!r}, got {value!r}")
+        return
+    if "enum" in schema and not any(value == allowed and type(value) is type(allowed)
+                                    for allowed in schema["enum"]):
+        errors.append(f"{where}: expected one of {schema['enum']!r}, got {value!r:.40}")
         return
     kind = schema.get("type")
     if kind is not None:

@@ -133,11 +133,12 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                                             sizes))
         restarts = client.diagnostics.restarts
         same = client.alive and client.pid == first_pid and restarts == 0
-        report.items.append(CheckItem(
-            "game boundaries", same,
-            f"one process served all {_games(played)}" if same else
-            f"one process did not last the {_games(played)} (it was stopped after a failure "
-            f"and restarted {restarts} time(s))"))
+        if same or not failures:  # else the failures above stopped it: not a second fault
+            report.items.append(CheckItem(
+                "game boundaries", same,
+                f"one process served all {_games(played)}" if same else
+                f"one process did not last the {_games(played)} (it was stopped and "
+                f"restarted {restarts} time(s))"))
         if not client.alive and client.start() is not None:
             report.items.append(CheckItem("clean exit", False, "could not start the bot again "
                                           "to say 'bye'"))
@@ -166,15 +167,27 @@ def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions
         counts = Counter(f["type"] for f in failures)
         summary = ", ".join(f"{n} {t}" for t, n in sorted(counts.items()))
         examples = "; ".join(list(dict.fromkeys(f["detail"] for f in failures))[:_EXAMPLES])
-        return CheckItem(title, False, f"{summary} in {_games(games)} (e.g. {examples})")
+        restarted = client.diagnostics.restarts
+        after = f"; the bot was restarted {restarted} time(s) after them" if restarted else ""
+        return CheckItem(title, False,
+                         f"{summary} in {_games(games)} (e.g. {examples}){after}")
     diag = client.diagnostics
     med, top = diag.median_ms, diag.max_ms
     timing = (f" (median {med:.2f} ms, max {top:.1f} ms; limit {limits.decision_ms} ms)"
               if med is not None and top is not None else "")
     tables = ", ".join(str(n) for n in sizes[:-1]) + (" and " if len(sizes) > 1 else "")
     tables += f"{sizes[-1]} players"
+    if med is not None and med > limits.decision_ms:
+        # The check's games are short; a real one has more decisions than the bank covers.
+        return CheckItem(title, False, (
+            f"the median decision takes {med:.0f} ms, over the limit of "
+            f"{limits.decision_ms} ms: only the time bank ({limits.time_bank_ms} ms a game) "
+            f"carried the check's short games, and a longer game runs out of it"))
+    over = sum(1 for seconds in diag.latencies if seconds * 1000 > limits.decision_ms)
+    banked = (f"; {over} of them over the limit, paid from the time bank ("
+              f"{limits.time_bank_ms} ms a game)" if over else "")
     return CheckItem(title, True, f"{decisions} decisions in {_games(games)} ({tables}), all "
-                     f"legal and in time{timing}")
+                     f"legal and in time{timing}{banked}")
 
 
 def _games(n: int) -> str:

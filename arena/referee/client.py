@@ -24,6 +24,7 @@ a latency and maybe a :class:`~arena.referee.failures.Failure`.
 
 from __future__ import annotations
 
+import re
 import statistics
 import time
 from collections import Counter
@@ -56,6 +57,13 @@ _EXIT_WAIT_S = 0.5
 #: After this many failed starts in a row a bot is not restarted again in the match; each of
 #: its remaining games is forfeited without another wasted start-up wait.
 MAX_FAILED_STARTS = 3
+#: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
+NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? a slower start-up "
+                 "needs a higher startup_ms)")
+#: A log line naming an error: ``ValueError: ...``, ``panicked at``, ``Exception in ...``.
+_ERROR_LINE = re.compile(r"(?i)\b(\w*(error|exception)|panic(ked)?|fatal|abort(ed)?)\b")
+#: How many lines back from the end of the log an error line is looked for.
+_ERROR_LOOKBACK = 30
 #: Characters of the bot's last log line quoted in a crash or start-up failure.
 _STDERR_QUOTE = 200
 
@@ -256,7 +264,8 @@ class BotClient:
         self._log_mark = 0
         limits = {"decision_ms": self.limits.decision_ms,
                   "time_bank_ms": self.limits.time_bank_ms,
-                  "startup_ms": self.limits.startup_ms, "max_strikes": self.limits.max_strikes}
+                  "startup_ms": self.limits.startup_ms, "max_strikes": self.limits.max_strikes,
+                  "bye_grace_ms": self.limits.bye_grace_ms, "line_bytes": self.limits.line_bytes}
         self._hello_deadline = _monotonic() + self.limits.startup_ms / 1000
         if not self.conn.send(messages.hello(limits, options=self.options)):
             return self._start_failed("exited before reading 'hello'" + self._ended_how())
@@ -273,7 +282,8 @@ class BotClient:
             got = (conn.receive(self._hello_deadline) if _monotonic() < self._hello_deadline
                    else _OUT_OF_TIME)
         if got.kind == "timeout":
-            return self._start_failed(f"no 'ready' within {self.limits.startup_ms} ms")
+            return self._start_failed(f"no 'ready' within {self.limits.startup_ms} ms"
+                                      f"{NO_READY_HINT}")
         if got.kind == "overflow":
             return self._start_failed("answered 'hello' with a line over the output limit")
         if got.kind == "closed":
@@ -548,10 +558,17 @@ class BotClient:
         lines = [line.strip() for line in self._stderr_tail().splitlines() if line.strip()]
         if not lines:
             return ""
-        last = lines[-1]
+        # Many runtimes print something after the error (Node its version, Rust a note on
+        # backtraces, a JVM the stack): quote the last line that names an error, if any.
+        label, last = "last log line", lines[-1]
+        if not _ERROR_LINE.search(last):
+            for line in reversed(lines[-_ERROR_LOOKBACK:-1]):
+                if _ERROR_LINE.search(line):
+                    label, last = "last error in its log", line
+                    break
         if len(last) > _STDERR_QUOTE:
             last = last[:_STDERR_QUOTE] + "..."
-        return f"; last log line: {last}"
+        return f"; {label}: {last}"
 
     def _ended_how(self) -> str:
         conn = self.conn

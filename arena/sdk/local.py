@@ -5,8 +5,8 @@
 as the referee would ask it: each game reseeds ``bot.rng`` and calls ``on_game_start``, the
 seat's events arrive through ``on_event`` (each once, in order) before each ``act`` with the
 same request fields, and ``on_game_end`` follows the game's last events. Only the sandbox,
-the clock and the strikes are missing: an answer that is not a legal index plays option 0
-and is counted in :attr:`BotAgent.invalid_answers`.
+the clock and the strikes are missing (``request.time_ms`` is None): an answer that is not a
+legal index plays option 0, is logged and is counted in :attr:`BotAgent.invalid_answers`.
 """
 
 from __future__ import annotations
@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from arena.engine.state import State
 
 __all__ = ["BotAgent"]
+
+#: Invalid answers an agent logs; later ones are only counted (a long experiment stays quiet).
+_LOGGED_INVALID = 3
 
 
 class BotAgent:
@@ -58,10 +61,17 @@ class BotAgent:
         request = Request(self._id, decision.kind, observation.to_json(include_events=False),
                           list(decision.options), None, dict(decision.context),
                           observation.seat)
-        index = as_index(self.bot.act(request))  # as the runner reads it
+        choice = self.bot.act(request)
+        index = as_index(choice)  # as the runner reads it
         if index is not None and 0 <= index < len(decision.options):
             return index
         self.invalid_answers += 1
+        if self.invalid_answers <= _LOGGED_INVALID:
+            more = (" (further ones are only counted in invalid_answers)"
+                    if self.invalid_answers == _LOGGED_INVALID else "")
+            self.bot.log(f"[BotAgent] act() returned {choice!r:.60} ({type(choice).__name__}), "
+                         f"not an index into the {len(decision.options)} legal options: "
+                         f"option 0 played (the referee would count a strike){more}")
         return 0
 
     def game_over(self, state: State, seat: int) -> None:

@@ -12,12 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena.engine import DECISION_KINDS as ENGINE_KINDS
 from arena.engine import GameConfig, new_game
 from arena.errors import IllegalChoiceError, ProtocolError
 from arena.protocol import messages
-from arena.protocol.schema import SCHEMAS, validate
+from arena.protocol.schema import DECISION_KINDS, SCHEMAS, validate
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
+#: A real observation, as the referee sends it.
+OBSERVATION = new_game(GameConfig(players=("a", "b"), seed=1, starting_seat=0)).observe(
+    0, events=False).to_json(include_events=False)
 
 
 def valid(line: bytes) -> dict:
@@ -30,11 +34,10 @@ def valid(line: bytes) -> dict:
 def all_messages() -> list[bytes]:
     return [
         messages.hello({"decision_ms": 1000, "time_bank_ms": 0, "startup_ms": 10_000,
-                        "max_strikes": 3}),
+                        "max_strikes": 3, "bye_grace_ms": 1000, "line_bytes": 1_000_000}),
         messages.game_start(0, 1, ["a", "b"], 0, 5),
         messages.event({"type": "draw", "seat": 1}),
-        messages.act(7, "turn", {"hand": ["God-1"]}, [{"action": "hold"}], 1500,
-                     {"round": 1}),
+        messages.act(7, "turn", OBSERVATION, [{"action": "hold"}], 1500, {"round": 1}),
         messages.game_end(0, [1, 2], ["Pair", "High Hand"], False, "none", {1: "timeout"}),
         messages.bye(),
         messages.ready("greedy", author="me", version="1", last_read_page="2026-11-01",
@@ -55,10 +58,22 @@ def test_hello_always_carries_options() -> None:
 
 
 @pytest.mark.parametrize(("message", "error"), [
-    ({"type": "act", "id": 1, "decision": "turn", "observation": {}, "legal": []},
+    ({"type": "act", "id": 1, "decision": "turn", "observation": OBSERVATION, "legal": []},
      "act.legal: fewer than 1 items"),
-    ({"type": "act", "id": -1, "decision": "turn", "observation": {}, "legal": [{}]},
+    ({"type": "act", "id": -1, "decision": "turn", "observation": OBSERVATION, "legal": [{}]},
      "act.id: below 0"),
+    ({"type": "act", "id": 1, "decision": "turn", "legal": [{}],
+      "observation": {k: v for k, v in OBSERVATION.items() if k != "draw_pile"}},
+     "act.observation: missing 'draw_pile'"),
+    ({"type": "act", "id": 1, "decision": "turn", "legal": [{}],
+      "observation": {**OBSERVATION, "phase": "deal"}},
+     "act.observation.phase: expected one of ['play', 'showdown'], got 'deal'"),
+    ({"type": "act", "id": 1, "decision": "move", "legal": [{}], "observation": OBSERVATION},
+     "act.decision: expected one of ['turn', "),
+    ({"type": "act", "id": 1, "decision": "turn", "legal": [{}],
+      "observation": {**OBSERVATION, "traps": [{"card": "God-1", "turns_left": 0,
+                                                "triggerable": True}]}},
+     "act.observation.traps[0].turns_left: below 1"),
     ({"type": "action", "id": 1}, "action: missing 'choice'"),
     ({"type": "action", "id": 1, "choice": True}, "action.choice: expected integer, got bool"),
     ({"type": "hello", "protocol": 2}, "hello.protocol: expected 1, got 2"),
@@ -71,6 +86,10 @@ def test_hello_always_carries_options() -> None:
 ])
 def test_the_validator_finds_problems(message: dict, error: str) -> None:
     assert any(problem.startswith(error) for problem in validate(message)), validate(message)
+
+
+def test_the_schema_knows_every_decision_kind_of_the_engine() -> None:
+    assert DECISION_KINDS == ENGINE_KINDS
 
 
 def test_the_schemas_agree_with_a_json_schema_library() -> None:
@@ -124,14 +143,19 @@ def test_parse_action_accepts(line: bytes) -> None:
     (b"[1, 2]", ProtocolError, "not a JSON object"),
     (b'{"id": 4}', ProtocolError, "message without a string 'type'"),
     (b'{"type":"ready","name":"x"}', ProtocolError, "expected 'action', got 'ready'"),
-    (b'{"type":"action","choice":1}', ProtocolError, "'action' needs an integer 'id'"),
+    (b'{"type":"action","choice":1}', ProtocolError,
+     "'action' needs an integer 'id', got none"),
     (b'{"type":"action","id":3,"choice":1}', ProtocolError,
      "'action' answers id 3, expected 4"),
-    (b'{"type":"action","id":4}', ProtocolError, "'action' needs an integer 'choice'"),
+    (b'{"type":"action","id":4}', ProtocolError, "'action' needs an integer 'choice', got none"),
     (b'{"type":"action","id":4,"choice":"1"}', ProtocolError,
-     "'action' needs an integer 'choice'"),
+     "'action' needs an integer 'choice', got \"1\""),
     (b'{"type":"action","id":4,"choice":true}', ProtocolError,
-     "'action' needs an integer 'choice'"),
+     "'action' needs an integer 'choice', got true"),
+    (b'{"type":"action","id":4,"choice":1.0}', ProtocolError,
+     "'action' needs an integer 'choice', got 1.0"),
+    (b'{"type":"action","id":4,"choice":"\\u001b[2J' + b"x" * 60 + b'"}', ProtocolError,
+     "'action' needs an integer 'choice', got \"\\u001b[2J" + "x" * 27 + "..."),
     (b'{"type":"action","id":4,"choice":3}', IllegalChoiceError,
      "choice 3 is outside the 3 legal options"),
     (b'{"type":"action","id":4,"choice":-1}', IllegalChoiceError,

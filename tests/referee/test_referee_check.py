@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from referee_fakes import FAST, FakeConnection, FakeLauncher, random_responder
 
-from arena.referee.check import check_bot
+from arena.referee.check import CheckItem, _decisions_item, check_bot
+from arena.referee.client import NO_READY_HINT, BotDiagnostics
 from arena.registry import BotSpec
+from arena.sandbox import Limits
 
 SPEC = BotSpec(name="fake", version="abcdef012345", path=Path("."), command=("fake",))
 
@@ -34,7 +37,7 @@ def test_a_compliant_bot_passes_every_check() -> None:
 def test_a_bot_that_never_answers_hello_fails_at_the_handshake_only() -> None:
     report = check(lambda: FakeConnection(ready=None))
     assert titles(report) == [("handshake", False)]
-    assert report.failures() == ["handshake: no 'ready' within 500 ms"]
+    assert report.failures() == ["handshake: no 'ready' within 500 ms" + NO_READY_HINT]
 
 
 def test_bad_metadata_dates_are_reported() -> None:
@@ -52,8 +55,32 @@ def test_misbehaviour_is_summarised_with_distinct_examples() -> None:
     assert decisions.detail.startswith("8 illegal_choice in 2 games (e.g. choice 99 is "
                                        "outside the ")
     assert decisions.detail.count("choice 99") == 3  # three distinct examples at most
-    assert ("game boundaries", False) in titles(report)
+    assert decisions.detail.endswith("; the bot was restarted 1 time(s) after them")
+    # The forfeit stopped the process: said once, not again as a "game boundaries" fault.
+    assert [title for title, _ in titles(report)] == [
+        "handshake", "metadata", "decisions", "clean exit"]
     assert ("clean exit", True) in titles(report)
+
+
+def _timed(*latencies_ms: float) -> CheckItem:
+    diag = BotDiagnostics("fake", "fake@1", latencies=[ms / 1000 for ms in latencies_ms])
+    client = SimpleNamespace(diagnostics=diag)
+    return _decisions_item(client, [], len(latencies_ms), 1, Limits(), [2])  # type: ignore
+
+
+def test_a_bot_that_lives_on_its_time_bank_fails_the_decisions_check() -> None:
+    """The check's games are short enough for the 10 s bank to carry a bot whose every
+    decision overruns; a full game would not."""
+    slow = _timed(1600, 1601, 1602)
+    assert not slow.ok
+    assert slow.detail == ("the median decision takes 1601 ms, over the limit of 1000 ms: "
+                           "only the time bank (10000 ms a game) carried the check's short "
+                           "games, and a longer game runs out of it")
+    some = _timed(5, 1500, 6)
+    assert some.ok and some.detail.endswith(
+        "(median 6.00 ms, max 1500.0 ms; limit 1000 ms); 1 of them over the limit, paid from "
+        "the time bank (10000 ms a game)")
+    assert _timed(5, 1000, 6).ok and "over the limit" not in _timed(5, 1000, 6).detail
 
 
 def test_a_bot_that_ignores_bye_fails_the_clean_exit() -> None:

@@ -5,17 +5,21 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from referee_fakes import FAST, FakeConnection, FakeLauncher
+from referee_fakes import FAST, FakeConnection, FakeLauncher, Response
 
+from arena.engine import GameConfig, new_game
 from arena.protocol import messages
 from arena.protocol.transport import Closed, MockTransport, Overflow, Timeout
 from arena.referee import client as client_module
-from arena.referee.client import MAX_FAILED_STARTS, BotClient, Received
+from arena.referee.client import MAX_FAILED_STARTS, NO_READY_HINT, BotClient, Received
 from arena.referee.launch import TransportConnection
 from arena.sandbox import Limits
 
 START = messages.game_start(0, 0, ["a", "b"], 0, 5)
 END = messages.game_end(0, [1, 2], ["Pair", "Pair"], False, "none")
+#: A real observation, as the referee sends it (every message is checked against its schema).
+OBSERVATION = new_game(GameConfig(players=("a", "b"), seed=1, starting_seat=0)).observe(
+    0, events=False).to_json(include_events=False)
 LEGAL = [{"action": "hold"}, {"action": "play", "card": "God-1"}, {"action": "trap",
                                                                    "card": "God-1"}]
 
@@ -35,7 +39,7 @@ def started(conn: FakeConnection, limits: Limits = FAST) -> BotClient:
 
 
 def act(client: BotClient) -> Any:
-    return client.act("turn", {"hand": ["God-1"]}, LEGAL, {"round": 1})
+    return client.act("turn", OBSERVATION, LEGAL, {"round": 1})
 
 
 def test_handshake_merges_ready_metadata_over_registered() -> None:
@@ -48,7 +52,7 @@ def test_handshake_merges_ready_metadata_over_registered() -> None:
     hello = conn.sent[0]
     assert hello["type"] == "hello" and hello["protocol"] == 1
     assert hello["limits"] == {"decision_ms": 200, "time_bank_ms": 0, "startup_ms": 500,
-                               "max_strikes": 3}
+                               "max_strikes": 3, "bye_grace_ms": 100, "line_bytes": 1_000_000}
     assert hello["options"] == {}
 
 
@@ -64,7 +68,7 @@ def test_hello_carries_the_entry_options_at_every_start() -> None:
 
 
 @pytest.mark.parametrize(("ready", "detail"), [
-    (None, "no 'ready' within 500 ms"),
+    (None, "no 'ready' within 500 ms" + NO_READY_HINT),
     (b"hi there\n", "bad answer to 'hello': not JSON: 'hi there'"),
     (b'{"type":"ready"}\n', "bad answer to 'hello': 'ready' needs a non-empty string 'name'"),
     (b'{"type":"action","id":0,"choice":0}\n', "bad answer to 'hello': expected 'ready'"),
@@ -98,7 +102,7 @@ def test_act_message_shape() -> None:
     act(client)
     message = conn.acts()[0]
     assert message == {"type": "act", "id": 0, "decision": "turn",
-                       "observation": {"hand": ["God-1"]}, "legal": LEGAL, "time_ms": 200,
+                       "observation": OBSERVATION, "legal": LEGAL, "time_ms": 200,
                        "context": {"round": 1}}
 
 
@@ -107,8 +111,10 @@ def test_act_message_shape() -> None:
     (3, "illegal_choice", "choice 3 is outside the 3 legal options"),
     (-1, "illegal_choice", "choice -1 is outside the 3 legal options"),
     (b"%%% garbage %%%", "protocol_error", "not JSON: '%%% garbage %%%'"),
-    (b'{"type":"action","id":0}', "protocol_error", "'action' needs an integer 'choice'"),
-    (b'{"type":"action","choice":1}', "protocol_error", "'action' needs an integer 'id'"),
+    (b'{"type":"action","id":0}', "protocol_error",
+     "'action' needs an integer 'choice', got none"),
+    (b'{"type":"action","choice":1}', "protocol_error",
+     "'action' needs an integer 'id', got none"),
     (b'{"type":"action","id":77,"choice":1}', "protocol_error",
      "'action' answers id 77, expected 0"),
     (b'{"type":"ready","name":"x"}', "protocol_error", "expected 'action', got 'ready'"),
@@ -189,7 +195,7 @@ def test_a_flood_of_ignored_lines_does_not_stop_the_clock(
         else None
     client, _ = make(conn)
     failure = client.start()  # the start-up clock (500 ms) runs out in the flood
-    assert failure is not None and failure.detail == "no 'ready' within 500 ms"
+    assert failure is not None and failure.detail == "no 'ready' within 500 ms" + NO_READY_HINT
     assert len(conn.queue) > 4000
     conn = FakeConnection(respond=lambda m: flood)
     client = started(conn)
@@ -249,6 +255,38 @@ def test_fatal_failures_forfeit_at_once(response: str, kind: str, detail: str) -
     assert not client.alive and client.forfeited == kind
 
 
+@pytest.mark.parametrize(("log", "quote"), [
+    ("undefined:1\n{bad\n^\nSyntaxError: Unexpected token b in JSON at position 1\n"
+     "    at JSON.parse (<anonymous>)\n    at Socket.<anonymous> (/bot/bot.js:5:20)\n\n"
+     "Node.js v20.20.2\n",
+     "last error in its log: SyntaxError: Unexpected token b in JSON at position 1"),
+    ("thread 'main' panicked at src/main.rs:9:5:\nindex out of bounds\n"
+     "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n",
+     "last error in its log: thread 'main' panicked at src/main.rs:9:5:"),
+    ("Traceback (most recent call last):\n  File \"bot.py\", line 3\nKeyError: 'hand'\n",
+     "last log line: KeyError: 'hand'"),
+    ("thinking...\nbye now\n", "last log line: bye now"),
+])
+def test_a_crash_quotes_the_error_line_of_the_log(log: str, quote: str) -> None:
+    """Runtimes that print after the error (Node its version, Rust a note) are quoted at the
+    error, not at their closing remark."""
+    answers = iter([0])
+
+    def crash(message: dict[str, Any]) -> Response:
+        if next(answers, None) is not None:
+            return 0
+        conn.log = log
+        conn._exit(1)
+        return b""
+
+    conn = FakeConnection(respond=crash)
+    client = started(conn)
+    assert act(client).failure is None
+    result = act(client)
+    assert result.failure is not None
+    assert result.failure.detail == f"exited mid-game (exit code 1); {quote}"
+
+
 def test_restart_after_forfeit_for_the_next_game() -> None:
     made: list[FakeConnection] = []
 
@@ -283,7 +321,7 @@ def test_death_before_the_first_answer_of_a_game_restarts_and_asks_again() -> No
     assert client.start() is None
     client.begin_game(START)
     events = messages.event({"type": "turn_start", "seat": 0, "round": 1, "turn": 1})
-    result = client.act("turn", {"hand": ["God-1"]}, LEGAL, {"round": 1}, events)
+    result = client.act("turn", OBSERVATION, LEGAL, {"round": 1}, events)
     assert (result.choice, result.failure, result.forfeit) == (1, None, False)
     assert client.forfeited is None and len(made) == 2
     assert [(f.type, f.detail) for f in client.pending] == [

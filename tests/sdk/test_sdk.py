@@ -229,7 +229,8 @@ def test_sample_strategies_beat_random(name: str) -> None:
     assert wins > 2 * losses, (wins, losses)
 
 
-def test_bot_agent_falls_back_to_the_safe_default() -> None:
+def test_bot_agent_falls_back_to_the_safe_default_and_says_so(
+        capsys: pytest.CaptureFixture[str]) -> None:
     class Wild(Bot):
         def act(self, request: Request) -> Any:
             return 99 if request.id % 2 else None
@@ -238,7 +239,13 @@ def test_bot_agent_falls_back_to_the_safe_default() -> None:
     state = play_game(GameConfig(players=("a", "b"), seed=1), [agent, RandomAgent(1)])
     mine = [index for seat, _, index in state.choices if seat == 0]
     assert mine and all(index == 0 for index in mine)
-    assert agent.invalid_answers == agent._id  # every answer was counted as invalid
+    assert agent.invalid_answers == agent._id > 3  # every answer was counted as invalid
+    logged = capsys.readouterr().err.splitlines()  # the first three, not one per decision
+    assert len(logged) == 3
+    assert logged[0].startswith("[BotAgent] act() returned 99 (int), not an index into the ")
+    assert logged[1].startswith("[BotAgent] act() returned None (NoneType), not an index ")
+    assert logged[2].endswith("option 0 played (the referee would count a strike) (further "
+                              "ones are only counted in invalid_answers)")
 
 
 def test_a_sandboxed_game_of_random_bots_replays_in_process_from_its_record() -> None:

@@ -11,10 +11,10 @@ A bot reference is one of
   ``last_book_finished``), or with a ``bot.py`` and no manifest.
 
 The referee never imports bot code: module metadata is read from the source with :mod:`ast`
-and manifests with ``yaml.safe_load``. A bot's version is the content hash of its files, so
-the same name with edited files is a different version in the results. A bot entered with
-options (:meth:`BotSpec.with_options`, e.g. a search budget from a tournament spec) plays
-differently, so its version also names them: ``<files>+o<options>``.
+and manifests with a safe loader (:mod:`arena.yamlfile`). A bot's version is the content hash
+of its files, so the same name with edited files is a different version in the results. A bot
+entered with options (:meth:`BotSpec.with_options`, e.g. a search budget from a tournament
+spec) plays differently, so its version also names them: ``<files>+o<options>``.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ import yaml
 from arena.errors import BotNotFoundError, ManifestError, SubmitError
 from arena.printable import printable
 from arena.sandbox.launcher import MAX_BOT_BYTES, SKIPPED_DIRS, SKIPPED_SUFFIXES
+from arena.yamlfile import NoAliasLoader
 
 log = logging.getLogger("arena.registry")
 
@@ -275,24 +276,12 @@ def module_metadata(file: Path) -> dict[str, Any]:
     return {k: v for k, v in found.items() if isinstance(v, str) and v}
 
 
-class _ManifestLoader(yaml.SafeLoader):
-    """The safe loader without aliases: a few lines of ``&a [*b, *b, ...]`` expand to
-    billions of items once read (a "billion laughs"), and a manifest has no use for them."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed",
-                                              event.start_mark)
-        return super().compose_node(parent, index)
-
-
 def _load_manifest(directory: Path) -> dict[str, Any]:
     file = directory / MANIFEST
     try:
         if file.stat().st_size > _MANIFEST_BYTES:
             raise ManifestError(f"{file} is larger than {_MANIFEST_BYTES >> 10} KiB")
-        data = yaml.load(file.read_text(encoding="utf-8"), Loader=_ManifestLoader)  # noqa: S506
+        data = yaml.load(file.read_text(encoding="utf-8"), Loader=NoAliasLoader)  # noqa: S506
     except yaml.YAMLError as exc:
         raise ManifestError(f"{file} is not valid YAML: {printable(str(exc))}") from None
     except RecursionError:

@@ -1,1 +1,14 @@
 """The ``arena`` command line: a thin layer over the library (see ``arena.cli.main``)."""
+
+
+def run() -> None:
+    """The ``arena`` console script. The CLI takes a moment to import; a Ctrl-C meanwhile
+    stops it like one during a command, without a traceback."""
+    import sys
+
+    try:
+        from arena.cli.main import main
+    except KeyboardInterrupt:
+        sys.stderr.write("Interrupted.\n")
+        raise SystemExit(130) from None
+    main()

@@ -265,6 +265,9 @@ def _header(record: Mapping[str, Any], teller: _Teller, whole: bool) -> list[str
             lines.append(f"  seat {seat}  {name}: {place}, {category}"
                          + (f", forfeited ({forfeit})" if forfeit else ""))
         tiebreak = result.get("tiebreak", "none")
+        if players and len(forfeits) >= len(players):
+            lines.append("  first place: nobody (every seat forfeited; they share the places)")
+            return lines
         lines.append("  first place: " + {
             "none": "no tie", "book": "tie broken by the most recent book",
             "rps": "tie broken by Rock-paper-scissors",

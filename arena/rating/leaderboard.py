@@ -131,10 +131,14 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     place_sum: Counter[str] = Counter()
     failures: dict[str, Counter[str]] = defaultdict(Counter)
     for game in ordered:
+        forfeited = {seat for seat, _ in game.forfeits}
+        # A win is a first place played for: when every seat forfeits they all share it.
+        winners = {bot.key for seat, (bot, place) in enumerate(zip(game.seats, game.placements))
+                   if place == 1 and seat not in forfeited}
         for bot, place in game_entries(game):
             played[bot.key] += 1
             place_sum[bot.key] += place
-            wins[bot.key] += int(place == 1)
+            wins[bot.key] += bot.key in winners
         for failure in game.failures:
             failures[game.seats[failure.seat].key][failure.type] += 1
     byes = list(byes)

@@ -184,13 +184,14 @@ class MatchOutcome:
         return sum(g.decisions for g in self.games)
 
     def standings(self) -> list[dict[str, Any]]:
-        """Per seat: wins (first places), mean placement, forfeits."""
+        """Per seat: wins (first places, not forfeited), mean placement, forfeits."""
         rows = []
         for seat, key in enumerate(self.seats):
             places = [g.placements[seat] for g in self.games]
             rows.append({
                 "seat": seat, "bot": key, "name": self.names[seat],
-                "wins": sum(1 for p in places if p == 1),
+                "wins": sum(1 for g in self.games
+                            if g.placements[seat] == 1 and seat not in g.forfeits),
                 "mean_place": round(statistics.fmean(places), 3) if places else None,
                 "forfeits": sum(1 for g in self.games if seat in g.forfeits),
             })

@@ -143,7 +143,24 @@ class _StderrDrain(threading.Thread):
                 del self._tail[:excess]
                 self._dropped += excess
 
+    def settle(self, timeout: float) -> None:
+        """Read until the pipe's end, for at most ``timeout`` seconds: once the bot has
+        exited, what it wrote last (its traceback, a MemoryError) may still be in the pipe,
+        and this thread may not have run yet. A grandchild holding the pipe open ends the
+        wait at ``timeout``."""
+        deadline = time.monotonic() + timeout
+        poller = select.poll()
+        poller.register(self._fd, select.POLLIN)
+        while True:
+            self._pull()
+            left = deadline - time.monotonic()
+            if self._eof or left <= 0:
+                return
+            with contextlib.suppress(OSError):
+                poller.poll(left * 1000)
+
     def text(self) -> str:
+        self._pull()
         with self._lock:
             head, tail, dropped = bytes(self._head), bytes(self._tail), self._dropped
         out = printable_log(head.decode(errors="replace"))
@@ -171,6 +188,7 @@ class _StderrDrain(threading.Thread):
         return printable_log("".join(parts)), total
 
     def tail_text(self) -> str:
+        self._pull()
         with self._lock:
             data = bytes(self._tail) if self._tail else bytes(self._head[-4096:])
         return printable_log(data.decode(errors="replace"))
@@ -241,6 +259,7 @@ class SandboxedProcess:
         if self._uses_bwrap and exit_code is not None and 128 < exit_code < 128 + 65:
             # bubblewrap reports a signal-killed command as exit code 128 + signal.
             sig, exit_code = exit_code - 128, None
+        self._stderr.settle(_STDERR_SETTLE_S)
         memory = self._memory_exhausted()
         if self._killed_by_referee:
             description = "killed by the referee"
@@ -355,6 +374,9 @@ class SandboxedProcess:
     def __repr__(self) -> str:
         return f"<SandboxedProcess pid={self.pid} level={self.level} marker={self.marker}>"
 
+
+#: How long an exited bot's last stderr is waited for (see :meth:`_StderrDrain.settle`).
+_STDERR_SETTLE_S = 0.5
 
 _live: weakref.WeakSet[SandboxedProcess] = weakref.WeakSet()
 _swept = False

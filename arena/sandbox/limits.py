@@ -16,6 +16,18 @@ from arena.errors import SandboxError
 
 __all__ = ["Limits"]
 
+_DAY_MS = (86_400_000, "a day")
+_TIB = (1 << 20, "1 TiB")
+#: The largest value of each limit: beyond these a value is a typo, which the clock or the
+#: kernel would refuse later, far from the spec that gave it.
+_MAXIMA: dict[str, tuple[int, str]] = {
+    "decision_ms": _DAY_MS, "time_bank_ms": _DAY_MS, "startup_ms": _DAY_MS,
+    "bye_grace_ms": _DAY_MS, "memory_mb": _TIB, "file_size_mb": _TIB, "tmp_mb": _TIB,
+    "cpu_seconds": (31_536_000, "a year"), "open_files": (1 << 20, "the kernel's nr_open"),
+    "processes": (1 << 22, "the kernel's pid_max"), "line_bytes": (1 << 30, "1 GiB"),
+    "stderr_bytes": (1 << 30, "1 GiB"), "max_strikes": (1_000_000, "a million"),
+}
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -55,6 +67,10 @@ class Limits:
                 raise SandboxError(f"limit {field.name} must be an integer, got {value!r}")
             if value < 0 or (value == 0 and field.name not in ("time_bank_ms", "max_strikes")):
                 raise SandboxError(f"limit {field.name} must be positive, got {value}")
+            top, meaning = _MAXIMA[field.name]
+            if value > top:
+                raise SandboxError(f"limit {field.name} must be at most {top:,} "
+                                   f"({meaning}), got {value:,}")
 
     @classmethod
     def from_mapping(cls, settings: Mapping[str, Any] | None) -> Limits:

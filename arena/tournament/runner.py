@@ -51,6 +51,7 @@ from rich.text import Text
 
 from arena.errors import ArenaError, ClusterError, StoreError
 from arena.provenance import software
+from arena.signalmask import signals_held
 from arena.tournament import schedule, swiss
 from arena.tournament.pool import (
     DoneMessage,
@@ -337,7 +338,8 @@ class _Run:
         played, byes, rated, n = _swiss_inputs(self.store, self.row, r)  # from the store
         ratings = conservative_ratings(n, rated, **spec.rating.resolved())
         standings = compute_standings(n, played, byes, ratings)
-        paired = swiss.pair_round(standings, played, byes, spec.table_sizes[0])
+        paired = swiss.pair_round(standings, played, byes, spec.table_sizes[0],
+                                  sizes_first=bool(spec.duplicate))
         rows: list[TableRow] = []
         index = 0
         for deal, seats in enumerate(paired.tables):
@@ -497,9 +499,10 @@ def run_tournament(
     db_path = Path(db) if db is not None else Path(spec.results)
     n_workers = spec.effective_workers(workers)
     started = time.monotonic()
-    if not db_path.exists():  # a typo in a path would otherwise scatter results unseen
-        console.print(f"New results database: {db_path}", highlight=False)
+    is_new = not db_path.exists()
     with Store(db_path) as store, store.lock(spec.name):
+        if is_new:  # a typo in a path would otherwise scatter results unseen
+            console.print(f"New results database: {db_path}", highlight=False)
         if fresh and (old := store.tournament(spec.name)) is not None:
             count = store.count_games(old.id)
             console.print(f"--fresh: dropping the stored tournament '{spec.name}' ({count} "
@@ -536,15 +539,18 @@ def run_tournament(
                 state = "finished"
                 store.set_state(row.id, state)
         except KeyboardInterrupt:
-            if bar is not None:
-                bar.stop()
-                bar = None
-            executor.close(kill=True)
-            store.set_state(row.id, "interrupted")
-            done = store.count_games(row.id)
-            console.print(f"Stopped: {done}/{row.games_planned} games of '{spec.name}' are "
-                          f"recorded in {db_path}. Resume with: {resume_hint(spec, db_path)}",
-                          highlight=False)
+            # A second Ctrl-C (or a SIGTERM) waits until the bots are reaped and the state
+            # is saved: cut short, the run looked killed and its bots could outlive it.
+            with signals_held():
+                if bar is not None:
+                    bar.stop()
+                    bar = None
+                store.set_state(row.id, "interrupted")
+                executor.close(kill=True)
+                done = store.count_games(row.id)
+                console.print(f"Stopped: {done}/{row.games_planned} games of '{spec.name}' "
+                              f"are recorded in {db_path}. Resume with: "
+                              f"{resume_hint(spec, db_path)}", highlight=False)
             raise
         except BaseException:
             executor.close(kill=True)

@@ -33,12 +33,14 @@ from pydantic import (
     ValidationError,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 from arena.errors import BotError, SandboxError, SpecError
 from arena.registry import BotSpec, option_problems, resolve
 from arena.sandbox import Limits
 from arena.tournament.scoring import rating_parameters
+from arena.yamlfile import UniqueKeyLoader
 
 __all__ = [
     "DEFAULT_RESULTS",
@@ -52,6 +54,10 @@ __all__ = [
 DEFAULT_RESULTS = "results/arena.db"
 _NAME_CHARS = "letters, digits, '_', '-' or '.'"
 _LIMIT_FIELDS = tuple(f.name for f in dataclasses.fields(Limits))
+
+
+#: The range of TrueSkill's parameters a spec may give (beyond it the arithmetic overflows).
+_RATING_MIN, _RATING_MAX = 1e-3, 1e6
 
 
 class RatingSpec(BaseModel):
@@ -87,6 +93,28 @@ class RatingSpec(BaseModel):
         if not 0 <= value < 1:
             raise ValueError(f"must be at least 0 and below 1, got {value}")
         return value
+
+    @model_validator(mode="after")
+    def _in_range(self) -> RatingSpec:
+        """The filled-in values too, now rather than after every game: a ``mu`` of 0 or less
+        leaves ``sigma = mu / 3`` at 0 or below, and a huge or tiny value overflows
+        TrueSkill's arithmetic."""
+        problems = []
+        if not abs(self.mu) <= _RATING_MAX:
+            problems.append(f"rating.mu: must be between -{_RATING_MAX:g} and {_RATING_MAX:g}, "
+                            f"got {self.mu:g}")
+        filled = self.resolved()
+        for key, rule in (("sigma", "mu / 3"), ("beta", "sigma / 2")):
+            if not _RATING_MIN <= filled[key] <= _RATING_MAX:
+                how = "" if getattr(self, key) is not None else f" ({rule} when not given)"
+                problems.append(f"rating.{key}: must be between {_RATING_MIN:g} and "
+                                f"{_RATING_MAX:g}{how}, got {filled[key]:g}")
+        if filled["tau"] > _RATING_MAX:
+            problems.append(f"rating.tau: must be at most {_RATING_MAX:g}, got "
+                            f"{filled['tau']:g}")
+        if problems:
+            raise ValueError("\n".join(problems))
+        return self
 
     def resolved(self) -> dict[str, float]:
         """All five parameters, the missing ones filled in from ``mu``."""
@@ -152,6 +180,10 @@ def _entry(value: Any, where: str) -> str | BotEntry:
 def _valid_name(value: str) -> bool:
     return 1 <= len(value) <= 60 and value[0].isalnum() and all(
         c.isascii() and (c.isalnum() or c in "_-.") for c in value)
+
+
+#: The most of each count a spec may ask for.
+_COUNT_MAX = {"games_per_match": 10_000, "rounds": 1_000, "max_tables": 10_000}
 
 
 class TournamentSpec(BaseModel):
@@ -245,18 +277,14 @@ class TournamentSpec(BaseModel):
             return value
         raise ValueError(f"must be true, false, rotations or permutations; got {value!r}")
 
-    @field_validator("games_per_match", "max_tables")
+    @field_validator("games_per_match", "max_tables", "rounds")
     @classmethod
-    def _at_least_one(cls, value: int) -> int:
-        if value < 1:
-            raise ValueError(f"must be at least 1, got {value}")
-        return value
-
-    @field_validator("rounds")
-    @classmethod
-    def _rounds(cls, value: int | None) -> int | None:
-        if value is not None and value < 1:
-            raise ValueError(f"must be at least 1, got {value}")
+    def _count(cls, value: int | None, info: ValidationInfo) -> int | None:
+        """At least 1, and at most a bound past which a value is a typo: the plan of a
+        hundred million rounds filled 11 GB before the first game."""
+        top = _COUNT_MAX[str(info.field_name)]
+        if value is not None and not 1 <= value <= top:
+            raise ValueError(f"must be between 1 and {top:,}, got {value:,}")
         return value
 
     @field_validator("workers")
@@ -570,7 +598,7 @@ def load_spec(path: str | Path) -> TournamentSpec:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         raise SpecError(f"cannot read tournament spec {file}: {reason}") from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=UniqueKeyLoader)  # noqa: S506 (a safe loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc)

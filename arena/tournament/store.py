@@ -462,7 +462,10 @@ class Store:
 
 
 def _lock_path(db: Path, tournament: str) -> Path:
-    return db.parent / f".{db.name}.{tournament}.lock"
+    """Beside the database file itself: a symlink to it (or another spelling of its path)
+    must find the same lock, or two runs would play the same games."""
+    real = db.resolve()
+    return real.parent / f".{real.name}.{tournament}.lock"
 
 
 def runner_pid(db: str | Path, tournament: str) -> int | None:

@@ -12,12 +12,17 @@ for 2-player tables with an odd field, one bye). It minimises, lexicographically
 2. repeat meetings: the sum over pairs at a table of ``m**2``, ``m`` being the number of
    earlier rounds in which they shared a table (quadratic: a third meeting costs 4, a
    second 1, so meetings spread out);
-3. the bye recipients' scores above the lowest score (the bye goes to the lowest score group
+3. off-size tables, as byes: when the field does not split into tables of ``k``, the
+   sum over the players of an off-size table of the squared number of rounds each already
+   sat at a table of that size, so the seats at it go round the field (in duplicate mode
+   this comes before repeat meetings: a table of k plays k rotations, so an off-size table
+   offers a different number of points);
+4. the bye recipients' scores above the lowest score (the bye goes to the lowest score group
    whatever it costs the tables, as the FIDE Dutch system's criterion C.5 has it: a bye is
    worth a win);
-4. score spread: the sum over pairs at a table of the squared score difference (tables
+5. score spread: the sum over pairs at a table of the squared score difference (tables
    filled within score groups);
-5. rank distance: the sum over pairs at a table of the distance of their standings ranks
+6. rank distance: the sum over pairs at a table of the distance of their standings ranks
    (neighbours in the standings sit together), plus each bye recipient's distance from the
    last rank (the bye goes to the lowest ranked of its group).
 
@@ -44,8 +49,8 @@ __all__ = ["EXACT_WORK_BUDGET", "SwissRound", "pair_round", "table_sizes"]
 #: Group evaluations the exact solver may spend before the heuristic takes over.
 EXACT_WORK_BUDGET = 300_000
 
-Cost = tuple[int, int, int, int, int]
-_ZERO: Cost = (0, 0, 0, 0, 0)
+Cost = tuple[int, int, int, int, int, int]
+_ZERO: Cost = (0, 0, 0, 0, 0, 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +102,14 @@ def _meetings(played: Sequence[PlayedTable]) -> Counter[tuple[int, int]]:
     return counts
 
 
+def _off_size_rounds(played: Sequence[PlayedTable], k: int) -> Counter[tuple[int, int]]:
+    """How many rounds each entrant sat at a table of each size other than ``k`` (rotations
+    of one round count once)."""
+    seen = {(table.round, e, len(table.seats)) for table in played
+            if len(table.seats) != k for e in table.seats}
+    return Counter((e, size) for _, e, size in seen)
+
+
 def pair_round(
     standings: Sequence[Standing],
     played: Sequence[PlayedTable],
@@ -104,8 +117,15 @@ def pair_round(
     k: int,
     *,
     work_budget: int = EXACT_WORK_BUDGET,
+    sizes_first: bool = False,
 ) -> SwissRound:
-    """Pair the next round from the standings and the completed rounds' tables and byes."""
+    """Pair the next round from the standings and the completed rounds' tables and byes.
+
+    ``sizes_first`` (duplicate mode) puts the off-size criterion before repeat meetings: a
+    table of k plays k rotations, so an off-size table offers a different number of points,
+    and a field of 5 at tables of 3 would otherwise seat one bot at the table of 2 round
+    after round (repeats avoided first, the table of 2 must always take one of its last
+    players)."""
     order = [s.entrant for s in standings]
     n = len(order)
     rank = {e: i for i, e in enumerate(order)}
@@ -118,17 +138,23 @@ def pair_round(
     sizes, n_byes = table_sizes(n, k)
     all_sizes = tuple(sorted([*sizes, *([1] * n_byes)], reverse=True))
 
+    off_size = _off_size_rounds(played, k)
+
     def cost(group: tuple[int, ...]) -> Cost:
         if len(group) == 1:
             (e,) = group
-            return (bye_count[e] ** 2, 0, scaled[e] - low, 0, n - 1 - rank[e])
+            return (bye_count[e] ** 2, 0, 0, scaled[e] - low, 0, n - 1 - rank[e])
+        size = len(group)
+        off = sum(off_size[(e, size)] ** 2 for e in group) if size != k else 0
         repeat = spread = distance = 0
         for a, b in combinations(group, 2):
             m = meetings[(a, b) if a < b else (b, a)]
             repeat += m * m
             spread += (scaled[a] - scaled[b]) ** 2
             distance += abs(rank[a] - rank[b])
-        return (0, repeat, 0, spread, distance)
+        if sizes_first:
+            return (0, off, repeat, 0, spread, distance)
+        return (0, repeat, off, 0, spread, distance)
 
     groups: list[tuple[int, ...]] | None = None
     try:
@@ -165,7 +191,7 @@ class _OverBudget(Exception):
 
 
 def _add(a: Cost, b: Cost) -> Cost:
-    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4])
+    return (a[0] + b[0], a[1] + b[1], a[2] + b[2], a[3] + b[3], a[4] + b[4], a[5] + b[5])
 
 
 def _solve_exact(

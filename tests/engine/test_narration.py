@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.engine import EFFECTS, GameConfig, RandomAgent, play_game
+from arena.engine import EFFECTS, GameConfig, RandomAgent, new_game, play_game
 from arena.engine.cards import NOTATION
 from arena.engine.narration import event_lines, header_lines, narrate, sees
 
@@ -186,3 +186,19 @@ def test_telling_a_damaged_record_never_fails(seed: int, where: st.DataObject) -
             turns[0][where.draw(st.sampled_from(sorted(turns[0])))] = where.draw(_JSON)
     narrate(record)
     narrate(record, 1)
+
+
+def test_a_game_every_seat_forfeited_names_no_first_place() -> None:
+    state = new_game(GameConfig(players=("a", "b"), seed=3, starting_seat=0))
+    state.forfeit(0, "timeout")
+    state.forfeit(1, "crash")
+    while state.decision is not None:
+        state.apply(0)
+    header = header_lines(json.loads(json.dumps(state.record())))
+    assert "  seat 0  a: 1st, " in "\n".join(header)
+    assert header[-1] == "  first place: nobody (every seat forfeited; they share the places)"
+    one = new_game(GameConfig(players=("a", "b"), seed=3, starting_seat=0))
+    one.forfeit(0, "timeout")
+    while one.decision is not None:
+        one.apply(0)
+    assert header_lines(json.loads(json.dumps(one.record())))[-1] == "  first place: no tie"

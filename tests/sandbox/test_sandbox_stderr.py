@@ -41,3 +41,29 @@ def test_positions_count_bytes_written_past_the_cap() -> None:
     assert drain.since(1000) == ("late", 1004)
     os.close(write)
     assert drain.since(1004) == ("", 1004)  # end of input: nothing, and no error
+
+
+def test_the_whole_log_and_its_tail_read_the_pipe_first() -> None:
+    """How a bot died is judged from its last lines (``MemoryError`` is a memory_limit, the
+    traceback is quoted): a bot that wrote them and exited must not be judged before the
+    draining thread ran (a crash once recorded as an unexplained exit code 1)."""
+    drain, write = _drain(4096)
+    os.write(write, b"Traceback (most recent call last):\nMemoryError\n")
+    assert drain.tail_text().endswith("MemoryError\n")
+    os.write(write, b"more\n")
+    assert drain.text().endswith("MemoryError\nmore\n")
+    os.close(write)
+
+
+def test_settle_reads_to_the_end_or_gives_up_at_its_timeout() -> None:
+    drain, write = _drain(4096)
+    os.write(write, b"last words\n")
+    drain.settle(0.0)  # reads what is there even with no time to wait
+    assert drain.since(0) == ("last words\n", 11)
+    os.close(write)
+    drain.settle(5.0)  # the writer is gone: returns at the end of the pipe, not at 5 s
+    assert drain._eof
+    held, writer = _drain(4096)  # a grandchild keeps the pipe open: the timeout ends it
+    held.settle(0.01)
+    assert not held._eof
+    os.close(writer)

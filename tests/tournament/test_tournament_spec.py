@@ -92,6 +92,50 @@ def test_bad_yaml_syntax_names_line_and_column(tmp_path: Path) -> None:
         "(while parsing a flow sequence)")
 
 
+def test_a_key_given_twice_is_refused_not_overwritten(tmp_path: Path) -> None:
+    """PyYAML keeps the last of two equal keys: a second ``name:`` ran a tournament under a
+    name the organiser did not mean."""
+    path = write(tmp_path, "name: cup\nformat: round_robin\nbots: [random, greedy]\n"
+                           "limits: {decision_ms: 500}\nname: test\n")
+    with pytest.raises(SpecError) as info:
+        load_spec(path)
+    assert str(info.value) == (
+        f"{path} line 5, column 1: invalid YAML: the key 'name' is given twice (also on "
+        "line 1) (while reading a mapping)")
+    path.write_text("name: cup\nformat: round_robin\nbots: [random, greedy]\n"
+                    "limits: {decision_ms: 500, decision_ms: 50}\n")
+    with pytest.raises(SpecError, match=r"line 4, column 28: invalid YAML: the key "
+                                        r"'decision_ms' is given twice \(also on line 4\)"):
+        load_spec(path)
+
+
+@pytest.mark.parametrize(("body", "problem"), [
+    ("rounds: 100000000", "rounds: must be between 1 and 1,000, got 100,000,000"),
+    ("games_per_match: 100000000000000000000000",
+     "games_per_match: must be between 1 and 10,000, got 100,000,000,000,000,000,000,000"),
+    ("max_tables: 1000000000", "max_tables: must be between 1 and 10,000, got 1,000,000,000"),
+    ("limits: {decision_ms: 1000000000000000}",
+     "limits.decision_ms: must be at most 86,400,000 (a day), got 1,000,000,000,000,000"),
+    ("rating: {mu: -5}",
+     "rating.sigma: must be between 0.001 and 1e+06 (mu / 3 when not given), got -1.66667"),
+    ("rating: {mu: 1.0e+308}", "rating.mu: must be between -1e+06 and 1e+06, got 1e+308"),
+    ("rating: {mu: 25, sigma: 1.0e-300}",
+     "rating.sigma: must be between 0.001 and 1e+06, got 1e-300"),
+    ("rating: {mu: 0, sigma: 8}", None),
+])
+def test_values_past_sane_bounds_are_refused_before_anything_runs(
+        tmp_path: Path, body: str, problem: str | None) -> None:
+    """Each of these used to fill memory, overflow SQLite or the clock, or fail only after
+    every game was played."""
+    path = write(tmp_path, f"name: t\nformat: round_robin\nbots: [random, greedy]\n{body}\n")
+    if problem is None:
+        assert load_spec(path).rating.resolved()["beta"] == 4
+        return
+    with pytest.raises(SpecError) as info:
+        load_spec(path)
+    assert f"\n  {problem}" in str(info.value)
+
+
 def test_not_a_mapping(tmp_path: Path) -> None:
     path = write(tmp_path, "- a\n- b\n")
     with pytest.raises(SpecError) as info:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import gzip
 import json
+import os
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from arena.errors import StoreError, TournamentNotFoundError
-from arena.tournament.store import Store, TableRow, compress_record, game_id
+from arena.tournament.store import Store, TableRow, compress_record, game_id, runner_pid
 
 
 def make(store: Store, name: str = "t") -> int:
@@ -148,3 +149,16 @@ def test_one_run_per_tournament(tmp_path: Path) -> None:
                 pass
         with second.lock("t"):
             pass
+
+
+def test_a_symlink_to_the_database_finds_the_same_lock(tmp_path: Path) -> None:
+    """Two runs through two spellings of one file would both play the same games."""
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "link.db").symlink_to(tmp_path / "arena.db")
+    with Store(tmp_path / "arena.db") as first, \
+            Store(tmp_path / "elsewhere" / "link.db") as second:
+        with first.lock("t"):
+            with pytest.raises(StoreError, match="is being run by another process"):
+                with second.lock("t"):
+                    pass
+            assert runner_pid(tmp_path / "elsewhere" / "link.db", "t") == os.getpid()

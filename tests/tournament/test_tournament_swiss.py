@@ -34,16 +34,24 @@ def meetings(played: list[PlayedTable]) -> Counter[frozenset[int]]:
     return counts
 
 
+def off_size(played: list[PlayedTable], k: int) -> Counter[tuple[int, int]]:
+    """Rounds each entrant sat at a table of each size other than k."""
+    rounds = {(t.round, e, len(t.seats)) for t in played if len(t.seats) != k for e in t.seats}
+    return Counter((e, size) for _, e, size in rounds)
+
+
 def penalty(groups: list[tuple[int, ...]], met: Counter[frozenset[int]],
-            byes: Counter[int], scores: dict[int, Fraction]) -> tuple[int, int, Fraction]:
-    """(second byes, repeat meetings, the bye recipients' scores above the lowest) exactly as
-    the pairing's first three criteria."""
+            byes: Counter[int], scores: dict[int, Fraction], off: Counter[tuple[int, int]],
+            k: int) -> tuple[int, int, int, Fraction]:
+    """(second byes, repeat meetings, off-size tables, the bye recipients' scores above the
+    lowest) exactly as the pairing's first four criteria."""
     bye_cost = sum(byes[g[0]] ** 2 for g in groups if len(g) == 1)
+    off_cost = sum(off[(e, len(g))] ** 2 for g in groups if 1 < len(g) != k for e in g)
     repeat = sum(met[frozenset(p)] ** 2 for g in groups if len(g) > 1
                  for p in itertools.combinations(g, 2))
     low = min(scores.values())
     bye_score = sum((scores[g[0]] - low for g in groups if len(g) == 1), Fraction(0))
-    return bye_cost, repeat, bye_score
+    return bye_cost, repeat, off_cost, bye_score
 
 
 def partitions(players: list[int], sizes: list[int]) -> list[list[tuple[int, ...]]]:
@@ -114,9 +122,10 @@ def test_random_score_tables_pair_validly_with_minimal_rematches(
     sizes, n_byes = table_sizes(n, k)
     groups = [*result.tables, *((b,) for b in result.byes)]
     scores = {s.entrant: s.score for s in standings}
-    best = min(penalty(p, met, had_bye, scores)
+    off = off_size(played, k)
+    best = min(penalty(p, met, had_bye, scores, off, k)
                for p in partitions(list(range(n)), [*sizes, *([1] * n_byes)]))
-    assert penalty(groups, met, had_bye, scores) == best
+    assert penalty(groups, met, had_bye, scores, off, k) == best
     if best[1] == 0:
         assert all(met[frozenset(p)] == 0 for t in result.tables
                    for p in itertools.combinations(t, 2))
@@ -140,6 +149,28 @@ def test_two_player_byes_at_most_once(n: int, seed: int) -> None:
         byes.extend(Bye(r, e, Fraction(1)) for e in result.byes)
     counts = Counter(b.entrant for b in byes)
     assert len(counts) == n and set(counts.values()) == {1}
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(3, 11), k=st.integers(3, 5), seed=st.integers(0, 2**32))
+def test_off_size_tables_go_round_the_field(n: int, k: int, seed: int) -> None:
+    """5 bots at tables of 3 leave a table of 2 each round: in duplicate mode (where a
+    smaller table plays fewer rotations, so fewer points are on offer) no bot sits there a
+    second time before every bot sat there once. One bot used to sit there every round."""
+    k = min(k, n)
+    rng = random.Random(seed)
+    played: list[PlayedTable] = []
+    for r in range(1, 7):
+        result = pair_round(compute_standings(n, played), played, [], k, sizes_first=True)
+        check_round(n, k, result)
+        for table in result.tables:
+            places = list(range(1, len(table) + 1))
+            rng.shuffle(places)
+            played.append(PlayedTable(r, table, tuple(game_points(places))))
+        sizes = {len(t) for t in result.tables} - {k}
+        for size in sizes:
+            counts = [off_size(played, k)[(e, size)] for e in range(n)]
+            assert max(counts) - min(counts) <= 1, (size, counts)
 
 
 @settings(max_examples=30, deadline=None)
@@ -167,7 +198,7 @@ def test_heuristic_fallback_still_pairs_validly() -> None:
     check_round(n, k, result)
     met = meetings(played)
     scores = {s.entrant: s.score for s in standings}
-    assert penalty(list(result.tables), met, Counter(), scores)[1] <= 2
+    assert penalty(list(result.tables), met, Counter(), scores, Counter(), k)[1] <= 2
 
 
 def test_first_round_pairs_neighbours_and_gives_the_bye_to_the_last() -> None:

@@ -190,6 +190,8 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple") -> str:
         headers = ["a", "b", "games", "deals", "effective", "ahead", "behind", "ties", "score",
                    "win_rate", "low", "high"]
         return render_csv(headers, [asdict(record) for record in h2h.pairs.values()])
+    if not h2h.bots:  # a header alone reads like a bug
+        return "No games recorded yet: no head-to-head to show."
     labels = _labels(h2h.bots)
     rows = []
     for a in h2h.bots:

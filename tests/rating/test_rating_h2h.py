@@ -155,3 +155,9 @@ def test_matrix_labels_use_keys_when_names_clash() -> None:
     h2h = compute_h2h([StoredGame("t/0", 1, "t", 0, 0, 0, 0, (A, a2, B), (1, 2, 3))])
     text = render_h2h(h2h, "plain")
     assert "alpha@v1" in text and "alpha@v2" in text and "bravo@v1" not in text
+
+
+def test_no_games_says_so_instead_of_an_empty_matrix() -> None:
+    empty = compute_h2h([])
+    assert render_h2h(empty) == "No games recorded yet: no head-to-head to show."
+    assert render_h2h(empty, "csv").splitlines()[0].startswith("a,b,games")

@@ -149,15 +149,25 @@ class _StderrDrain(threading.Thread):
         and this thread may not have run yet. A grandchild holding the pipe open ends the
         wait at ``timeout``."""
         deadline = time.monotonic() + timeout
-        poller = select.poll()
-        poller.register(self._fd, select.POLLIN)
+        poller: select.poll | None = None
         while True:
             self._pull()
             left = deadline - time.monotonic()
             if self._eof or left <= 0:
                 return
+            if poller is None:
+                poller = select.poll()
+                poller.register(self._fd, select.POLLIN)
             with contextlib.suppress(OSError):
                 poller.poll(left * 1000)
+
+    def close(self) -> None:
+        """Close the pipe; reads end here. Marked under the lock, so no later ``_pull``
+        reads a descriptor number the process may have handed to another file."""
+        with self._lock:
+            self._eof = True
+            with contextlib.suppress(OSError):
+                self._stream.close()
 
     def text(self) -> str:
         self._pull()
@@ -347,10 +357,10 @@ class SandboxedProcess:
         self._ended = True
         _live.discard(self)
         self._stderr.join(timeout=2)
-        for stream in (self.stdin, self.stdout, self._popen.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
+        self._stderr.close()
+        for stream in (self.stdin, self.stdout):
+            with contextlib.suppress(OSError):
+                stream.close()
         if self._info_fd is not None:
             with contextlib.suppress(OSError):
                 os.close(self._info_fd)

@@ -67,7 +67,11 @@ class GameResult:
 
     @property
     def winners(self) -> list[int]:
-        return [seat for seat, place in enumerate(self.placements) if place == 1]
+        """Seats first without having forfeited: a game every seat forfeited has none
+        (E18; the placements still share first place, a draw for ratings)."""
+        forfeits = self.forfeits
+        return [seat for seat, place in enumerate(self.placements)
+                if place == 1 and seat not in forfeits]
 
     @property
     def losers(self) -> list[int]:

@@ -336,6 +336,7 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
                                 result.tiebreak, result.forfeits)
         logs: dict[str, str] = {}
         latency: list[dict[str, Any]] = []
+        closing_s = 0.0  # the bots' ending after the last game is the match's time, not its
         for seat, player in enumerate(seats):
             if not isinstance(player, BotClient):
                 latency.append({})
@@ -347,7 +348,9 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
             log = "" if last else player.log_since_last()
             player.end_game(relay.take(seat) + end)
             if last:
+                closing = _perf()
                 player.close()
+                closing_s += _perf() - closing
                 log = player.log_since_last()
             if len(log) > LOG_PER_GAME:  # keep the end; count what went in bytes written
                 kept = log[-LOG_PER_GAME:]
@@ -371,7 +374,8 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
             desmos=list(result.desmos), ascension=result.ascension, tiebreak=result.tiebreak,
             failures=[{"seat": f.seat, "bot": f.bot, "type": f.type, "detail": f.detail}
                       for f in failures],
-            forfeits=dict(result.forfeits), decisions=decisions, duration_s=_perf() - began,
+            forfeits=dict(result.forfeits), decisions=decisions,
+            duration_s=_perf() - began - closing_s,
             latency=latency, record=record, sandbox_level=level)
         outcomes.append(outcome)
         if on_game is not None:

@@ -1096,7 +1096,7 @@ def test_ruling_12_a_forfeited_seat_is_placed_last() -> None:
     hold_turn(state, 2)
     assert state.result is not None
     assert state.result.placements == [3, 1, 2]
-    assert state.result.forfeits == {0: "timeout"}
+    assert state.result.forfeits == {0: "timeout"} and state.result.winners == [1]
     # a forfeited seat never contends in a tie either
     state = build_state([PAIR_A, PAIR_B, WEAK], round=5, active=2)
     state.forfeit(1, "crashed")

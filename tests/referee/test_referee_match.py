@@ -201,3 +201,22 @@ def test_random_bots_replay_move_for_move_from_the_match_seed() -> None:
     first = play()
     assert first == play()
     assert first[0] != first[1]  # a fresh seed per game, not one stream replayed
+
+
+def test_the_bots_ending_after_the_last_game_is_not_that_games_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game's duration is its play: the bye and the wait for the bots to exit after the last
+    game belong to the match (else the last game of every match looks slow)."""
+    clock = [0.0]
+    monkeypatch.setattr(match_module, "_perf", lambda: clock[0])
+
+    class SlowToExit(FakeConnection):
+        def shutdown(self, grace_s: float) -> Any:
+            clock[0] += 100.0
+            return super().shutdown(grace_s)
+
+    table = Table([lambda: SlowToExit(respond=random_responder(1)),
+                   lambda: SlowToExit(respond=random_responder(2))])
+    outcome = play_match(request(table, games=2))
+    assert [game.duration_s for game in outcome.games] == [0.0, 0.0]
+    assert outcome.duration_s == 200.0

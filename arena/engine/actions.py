@@ -23,6 +23,7 @@ __all__ = [
     "ask_reveal",
     "card_options",
     "hand_options",
+    "shown_hand",
     "step_draw",
     "step_forced_discard",
     "step_to_effect_graveyard",
@@ -221,11 +222,18 @@ def _reveal(state: State, card: int, seat: int, source: str) -> None:
     state.emit({"type": "reveal", "seat": seat, "card": NOTATION[card], "source": source})
 
 
+def shown_hand(hand: list[int]) -> list[int]:
+    """A hand as another player sees it: in card order (E23). A hand keeps its cards in the
+    order they arrived, and that order would tell an onlooker which card came from where
+    (the newest card of a peeked hand is the one a hidden exchange just gave it)."""
+    return sorted(hand)
+
+
 def peek_hand(state: State, viewer: int, target: int, source: str) -> None:
     """``viewer`` looks at ``target``'s hand; everyone sees that it happened."""
     if state.track_events:
         state.emit({"type": "peek", "seat": viewer, "target": target, "source": source,
-                    "cards": [NOTATION[c] for c in state.hands[target]]}, viewer)
+                    "cards": [NOTATION[c] for c in shown_hand(state.hands[target])]}, viewer)
         state.emit({"type": "peek", "seat": viewer, "target": target, "source": source},
                    ~viewer)
 
@@ -235,13 +243,13 @@ def reveal_hand(state: State, target: int, source: str) -> None:
     hand = state.hands[target]
     state.revealed[target].update(hand)
     state.emit({"type": "reveal_hand", "seat": target, "source": source,
-                "cards": [NOTATION[c] for c in hand]})
+                "cards": [NOTATION[c] for c in shown_hand(hand)]})
 
 
 def ask_exchange_with_seat(state: State, seat: int, target: int, source: str) -> None:
     """After a peek: ``seat`` may take one of ``target``'s cards and give one of its own."""
-    options, payloads = card_options(state.hands[target], "card", state.revealed[target],
-                                     face_up=False)
+    options, payloads = card_options(shown_hand(state.hands[target]), "card",
+                                     state.revealed[target], face_up=False)
     if not options or not state.hands[seat]:
         return
     state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads],

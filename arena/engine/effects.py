@@ -21,6 +21,7 @@ from arena.engine.actions import (
     pass_option,
     peek_hand,
     reveal_hand,
+    shown_hand,
     step_draw,
     step_forced_discard,
     step_to_effect_graveyard,
@@ -94,7 +95,8 @@ def ares(state: State, seat: int, src: str) -> None:
 
 def _ares(state: State, target: int, seat: int, src: str) -> None:
     peek_hand(state, seat, target, src)
-    options, payloads = card_options(state.hands[target], "card", state.revealed[target])
+    options, payloads = card_options(shown_hand(state.hands[target]), "card",
+                                     state.revealed[target])
     if options:
         state.ask(seat, "card", options, payloads, _ares_pick, target, src,
                   context={"why": "the card they must discard", "from_seat": target})

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from arena.engine.actions import shown_hand
 from arena.engine.cards import NOTATION
 from arena.engine.decision import Option
 from arena.engine.desmos import Category, evaluate
@@ -60,7 +61,7 @@ def showdown(state: State) -> None:
     """After the final round: reveal, place, and settle equal first place."""
     state.phase = "showdown"
     state.emit({"type": "showdown",
-                "hands": [[NOTATION[c] for c in hand] for hand in state.hands]})
+                "hands": [[NOTATION[c] for c in shown_hand(hand)] for hand in state.hands]})
     values = _values(state)
     contenders = [s for s in range(state.n) if s not in state.forfeits]
     if not contenders:

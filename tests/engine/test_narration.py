@@ -46,14 +46,18 @@ def test_sees_follows_the_recorded_audience(audience: Any, seat: int, shown: boo
 def test_every_event_type_the_engine_emits_has_a_sentence() -> None:
     """A fallback line (``type: key=value``) means an event type the narration lacks."""
     seen: set[str] = set()
+    # the test only means something if it meets the rare types too (a tie settled by
+    # Rock-Paper-Scissors comes about once in 250 random games): play on until it has
+    rare = {"palaestron", "exchange", "peek_traps", "reshuffle", "rps", "updraft"}
     for players in range(2, 6):
-        for seed in range(60):
+        for seed in range(400):
+            if seed >= 60 and rare <= seen:
+                break
             record = _record(players, seed)
             seen.update(e["type"] for e in record["events"])
             for line in narrate(record):
                 assert not re.search(r"^\s*\w+: \w+=", line), line
-    # the test only means something if it met the rare types too
-    assert {"palaestron", "exchange", "peek_traps", "reshuffle", "rps", "updraft"} <= seen
+    assert rare <= seen
 
 
 @settings(max_examples=60, deadline=None)

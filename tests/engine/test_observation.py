@@ -218,3 +218,44 @@ def test_a_seat_outside_the_game_is_refused() -> None:
             state.observe(seat)
         with pytest.raises(IndexError, match=rf"^no seat {seat}: "):
             state.events_for(seat)
+
+
+def _in_card_order(cards: list[str]) -> bool:
+    from arena.engine.cards import parse_cards
+
+    return parse_cards(" ".join(cards)) == sorted(parse_cards(" ".join(cards)))
+
+
+def test_a_hand_shown_to_others_is_in_card_order_not_arrival_order() -> None:
+    # A hand keeps its cards in the order they arrived: shown in that order, a peek after a
+    # hidden exchange would point at the card the exchange gave (the newest one).
+    hands = ["God-1 Agari-3 Beast-1 Beast-2 Beast-3", THREE[1], "God-5 " + THREE[2][9:]]
+    state = build_state(hands, pile_top="Fate-1 Fate-2 Fate-3 Fate-4")
+    act(state, "turn", 0, action="play", card="God-1")
+    act(state, "target", 0, seat=1)
+    act(state, "card", 0, card="Umbrae-3")
+    act(state, "give", 0, card="Agari-3")
+    act(state, "swap", 0)
+    hold_turn(state, 1)
+    act(state, "turn", 2, action="play", card="God-5")  # Ares: seat 2 sees seat 1's hand
+    act(state, "target", 2, seat=1)
+    peek = [e for e in state.events_for(2) if e["type"] == "peek"][-1]
+    assert peek["cards"] == ["Agari-3", "Umbrae-1", "Umbrae-2", "Umbrae-4", "Umbrae-5"]
+    assert state.decision is not None and state.decision.kind == "card"
+    assert [o["card"] for o in state.decision.options] == peek["cards"]
+
+
+def test_every_hand_shown_to_others_in_random_games_is_in_card_order() -> None:
+    shown = 0
+    for seed in range(150):
+        players = tuple(f"p{i}" for i in range(2 + seed % 4))
+        state = play_game(GameConfig(players=players, seed=seed),
+                          [RandomAgent(seed * 7 + i) for i in range(len(players))])
+        for _, event in state.log:
+            lists = ([event["cards"]] if event["type"] in ("peek", "reveal_hand")
+                     and "cards" in event else event["hands"] if event["type"] == "showdown"
+                     else [])
+            for cards in lists:
+                shown += 1
+                assert _in_card_order(cards), (seed, event)
+    assert shown > 150

@@ -518,6 +518,8 @@ def run_tournament(
                 console=console, transient=False)
         run = _Run(spec, store, row, executor, bar, console)
         state = row.state
+        if state != "finished" and (short := spec.short_seed_warning()) is not None:
+            run.warn(short)
         try:
             if state != "finished":
                 state = "running"

@@ -37,7 +37,7 @@ from pydantic import (
 )
 
 from arena.errors import BotError, SandboxError, SpecError
-from arena.registry import BotSpec, option_problems, resolve
+from arena.registry import BotSpec, option_problems, resolve, submitted
 from arena.sandbox import Limits
 from arena.tournament.scoring import rating_parameters
 from arena.yamlfile import UniqueKeyLoader
@@ -186,6 +186,12 @@ def _valid_name(value: str) -> bool:
 _COUNT_MAX = {"games_per_match": 10_000, "rounds": 1_000, "max_tables": 10_000}
 
 
+#: Seeds below this can be searched by a bot within a game (a hash or two per try).
+SHORT_SEED = 2**48
+#: The sample bots shipped with the arena: nobody's contest entry, so a short seed is fine.
+SAMPLE_BOTS_DIR = Path(__file__).resolve().parents[2] / "bots"
+
+
 class TournamentSpec(BaseModel):
     """A tournament as written in YAML (see docs/TOURNAMENTS.md for every field)."""
 
@@ -329,6 +335,23 @@ class TournamentSpec(BaseModel):
     def entrants(self) -> list[BotSpec]:
         """Resolved bots in entry order: the challengers first (gauntlet), then ``bots``."""
         return list(self._entrants)
+
+    def short_seed_warning(self) -> str | None:
+        """Why this spec's seed should not decide a contest, if it is short and a bot other
+        than the shipped samples plays: every seed of the tournament (and each ``bot_seed`` a
+        bot is sent) is a public function of it, so a bot can try short seeds until one
+        gives its ``bot_seed`` and then compute every hand and draw."""
+        if self.seed is None or self.seed >= SHORT_SEED:
+            return None
+        samples = SAMPLE_BOTS_DIR
+        registered = set(submitted(samples)) if samples.is_dir() else set()
+        if all(bot.path.resolve().parent == samples and bot.name not in registered
+               for bot in self._entrants):
+            return None
+        return (f"seed {self.seed} is short: a bot could find it by trying seeds against the "
+                "bot_seed it is sent, and then know every hand. For a contest leave 'seed' out "
+                "(a secret one is drawn and kept with the results) or give a private one of "
+                "15 digits or more.")
 
     @property
     def source(self) -> Path | None:

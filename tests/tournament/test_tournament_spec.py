@@ -401,3 +401,23 @@ def test_run_and_status_help_carry_an_example() -> None:
         result = runner.invoke(app, [command, "--help"])
         assert result.exit_code == 0
         assert f"Example: arena {command}" in result.output
+
+
+@pytest.mark.parametrize("seed, entry, warned", [
+    (2026, "greedy", False),  # the shipped samples: a demo, nobody's contest entry
+    (2026, str(BOTS / "first.py"), True),
+    (2**48 - 1, str(BOTS / "first.py"), True),
+    (2**48, str(BOTS / "first.py"), False),
+    (None, str(BOTS / "first.py"), False),  # a secret one is drawn
+])
+def test_a_short_seed_is_flagged_when_a_contest_bot_plays(
+        tmp_path: Path, seed: int | None, entry: str, warned: bool) -> None:
+    text = VALID.replace("greedy", entry) + ("" if seed is None else f"seed: {seed}\n")
+    warning = load_spec(write(tmp_path, text)).short_seed_warning()
+    if not warned:
+        assert warning is None
+        return
+    assert warning == (
+        f"seed {seed} is short: a bot could find it by trying seeds against the bot_seed it "
+        "is sent, and then know every hand. For a contest leave 'seed' out (a secret one is "
+        "drawn and kept with the results) or give a private one of 15 digits or more.")

@@ -51,7 +51,8 @@ def _register_doctor(app: typer.Typer) -> None:
             "bwrap": "pid, network, ipc and uts namespaces; read-only system, root and /dev; "
                      "private /tmp and /dev/shm (tmp_mb each)",
             "landlock": "filesystem allow list: system, own files, kit; writes only to scratch",
-            "seccomp": "no ptrace, mounts, namespaces, kernel keys, bpf, io_uring, inet sockets",
+            "seccomp": "no ptrace, mounts, namespaces, kernel keys, bpf, io_uring, inet "
+                       "sockets, locks",
             "cgroup": "memory.max and pids.max per bot",
         }
         typer.echo(f"Sandbox level: {report.level}")

@@ -4,7 +4,9 @@ Why a deny list: bots are ordinary programs in any language, so an allow list wo
 runtimes we cannot enumerate. What it denies is what a game bot never needs and what widens the
 kernel attack surface or escapes the other layers: tracing other processes, mounting, new
 namespaces, kernel modules and keyrings, BPF, io_uring, and every socket that is not AF_UNIX
-(so a bot cannot reach the network even where no network namespace is available). Denied calls
+(so a bot cannot reach the network even where no network namespace is available); and what would
+let two bots signal each other through the files they share read-only: file locks (made
+no-ops) and inotify. Denied calls
 fail with EPERM (``clone3`` with ENOSYS so libc falls back to ``clone``, whose namespace flags we
 can inspect). Only x86_64 is encoded; elsewhere the layer reports itself missing.
 """
@@ -37,6 +39,7 @@ _RET_K = 0x06
 _OFF_NR = 0
 _OFF_ARCH = 4
 _OFF_ARG0 = 16  # low 32 bits of args[0] on little-endian
+_OFF_ARG1 = 24
 
 #: x86_64 syscall numbers denied with EPERM.
 _DENIED_X86_64 = {
@@ -52,7 +55,16 @@ _DENIED_X86_64 = {
     "userfaultfd": 323, "io_uring_setup": 425, "io_uring_enter": 426,
     "io_uring_register": 427, "open_tree": 428, "move_mount": 429, "fsopen": 430,
     "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
+    # who opens which shared file when, seen from another bot: a covert channel
+    "inotify_init": 253, "inotify_init1": 294, "fanotify_init": 300,
 }
+#: Locks on a shared file (the kit, the interpreter) are a covert channel between bots, even
+#: read-only ones: ``flock`` and the lock-setting ``fcntl`` commands succeed and do nothing
+#: (a bot's own program still runs, an SQLite file of its own included).
+_FLOCK = 73
+_FCNTL = 72
+#: F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_NOTIFY
+_FCNTL_LOCKS = (6, 7, 37, 38, 1024, 1026)
 _CLONE = 56
 _CLONE3 = 435
 _SOCKET = 41
@@ -99,7 +111,14 @@ def filter_program() -> bytes | None:
     emit(_JEQ_K, _CLONE3, "enosys", 0)
     emit(_JEQ_K, _CLONE, "clone", 0)
     emit(_JEQ_K, _SOCKET, "socket", 0)
+    emit(_JEQ_K, _FLOCK, "noop", 0)
+    emit(_JEQ_K, _FCNTL, "fcntl", 0)
     labels["allow"] = len(prog)
+    emit(_RET_K, _RET_ALLOW)
+    labels["fcntl"] = len(prog)
+    emit(_LD_W_ABS, _OFF_ARG1)
+    for command in _FCNTL_LOCKS:
+        emit(_JEQ_K, command, "noop", 0)
     emit(_RET_K, _RET_ALLOW)
     labels["clone"] = len(prog)
     emit(_LD_W_ABS, _OFF_ARG0)
@@ -111,6 +130,8 @@ def filter_program() -> bytes | None:
     emit(_RET_K, _RET_ALLOW)
     labels["deny"] = len(prog)
     emit(_RET_K, _RET_ERRNO | _EPERM)
+    labels["noop"] = len(prog)
+    emit(_RET_K, _RET_ERRNO | 0)  # the call returns 0 and is not carried out
     labels["enosys"] = len(prog)
     emit(_RET_K, _RET_ERRNO | _ENOSYS)
     labels["kill"] = len(prog)

@@ -4,10 +4,12 @@ mode this machine offers."""
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
 import socket
+import struct
 import tempfile
 from pathlib import Path
 
@@ -193,6 +195,29 @@ def test_a_bot_cannot_read_another_running_bots_copy(run_hostile,
     first, second = bot.receive(STARTUP_S), bot.receive(STARTUP_S)
     assert isinstance(first, Line) and first.text.startswith("denied"), first
     assert isinstance(second, Line) and second.text.startswith("denied"), second
+
+
+def test_file_locks_on_shared_files_carry_no_signal_between_bots(
+        run_hostile, report: SandboxReport) -> None:
+    """Two bots share read-only files (the kit, the interpreter). A lock one takes there, seen
+    by another, is a covert channel (a colluding pair could pass hands): under seccomp a
+    bot's locks succeed and do nothing, and inotify is denied."""
+    if not has(report, "seccomp"):
+        pytest.skip("no seccomp layer in this mode")
+    bot = run_hostile("lock_signal.py")
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, bot.proc.stderr_text())
+    word, path, *results = got.text.split(" ")
+    assert word == "locked" and results == ["flock=ok", "lockf=ok", "inotify=denied"], got
+    fd = os.open(path, os.O_RDONLY)  # the same file, as another bot would open it
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # raises if the bot's lock were held
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        query = struct.pack("hhqqi4x", fcntl.F_WRLCK, os.SEEK_SET, 0, 0, 0)
+        l_type = struct.unpack("hhqqi4x", fcntl.fcntl(fd, fcntl.F_GETLK, query))[0]
+        assert l_type == fcntl.F_UNLCK, "the bot's read lock is visible"
+    finally:
+        os.close(fd)
 
 
 def test_process_limit_stops_a_fork_spree(run_hostile, report: SandboxReport) -> None:

@@ -5,7 +5,9 @@ unprivileged users, containers without them) bubblewrap fails, but Landlock (Lin
 lets a process give up filesystem access for itself and its children. The bot may then read and
 execute only the system directories, its own copy, the kit and the given paths; write only its
 scratch directory and a few devices; and (ABI 6+) not signal processes or reach abstract unix
-sockets outside its own sandbox; (ABI 4+) not bind or connect TCP. Not used under bubblewrap:
+sockets outside its own sandbox; (ABI 4+) not bind or connect TCP. Of ``/proc`` it reads its
+own process and a few system-wide files, never another process (as in bubblewrap's pid
+namespace). Not used under bubblewrap:
 the mount namespace already gives the same view, and a Landlock domain may not mount.
 """
 
@@ -128,15 +130,22 @@ def _add(libc: ctypes.CDLL, ruleset_fd: int, path: str, rights: int) -> None:
             os.close(path_fd)
 
 
-def restrictor(ruleset_fd: int) -> Callable[[], None]:
-    """A function enforcing the ruleset on the calling process (for ``preexec_fn``)."""
+def restrictor(ruleset_fd: int, *, abi: int = 1,
+               own_proc: bool = False) -> Callable[[], None]:
+    """A function enforcing the ruleset on the calling process (for ``preexec_fn``). With
+    ``own_proc`` it first allows reading the process's own ``/proc/<pid>``, known only once
+    forked: the rest of ``/proc`` (every other process's command line, the referee's seed
+    among them) stays out of reach."""
     libc = _libc()
     prctl, syscall = libc.prctl, libc.syscall
     ul = ctypes.c_ulong
     fd_arg, zero = ctypes.c_int(ruleset_fd), ctypes.c_uint32(0)
     number = ctypes.c_long(_SYS_RESTRICT_SELF)
+    proc_rights = _READ & _handled_fs(abi)
 
     def restrict() -> None:
+        if own_proc:
+            _add(libc, ruleset_fd, "/proc/self", proc_rights)
         if prctl(_PR_SET_NO_NEW_PRIVS, ul(1), ul(0), ul(0), ul(0)) != 0:
             raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
         if syscall(number, fd_arg, zero) != 0:

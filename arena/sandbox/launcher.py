@@ -56,6 +56,8 @@ _PYTHON_NAME = re.compile(r"python(3(\.\d+)?)?")  # fullmatch
 #: Where the bot's private copy appears inside bubblewrap.
 BWRAP_BOT_DIR = "/bot"
 #: System paths bound read-only inside bubblewrap (skipped where absent).
+#: System-wide /proc files a runtime may read (CPU count, memory, sysctls); no process's.
+_PROC_SYSTEM = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/sys")
 _BWRAP_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _BWRAP_ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
               "/etc/localtime", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf")
@@ -538,7 +540,8 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
                 read=_read_paths(report, visible, bot_copy), write=[home],
                 devices=_DEVICES, abi=landlock.abi_version())
             cleanup.append(ruleset_fd)
-            restrict = landlock.restrictor(ruleset_fd)
+            restrict = landlock.restrictor(ruleset_fd, abi=landlock.abi_version(),
+                                           own_proc=True)
 
         bot_uid = uid if uid is not None else os.geteuid()
         popen_kwargs: dict[str, Any] = {}
@@ -747,7 +750,9 @@ def _read_paths(report: SandboxReport, visible: list[Path], bot_copy: Path) -> l
     """What a bot may read (and execute) under Landlock: the same view bubblewrap gives."""
     paths = [*_BWRAP_SYSTEM, *_BWRAP_ETC, *(str(p) for p in sorted(Path("/etc").glob("python3*")))]
     paths += list(report.python_prefixes) + [str(p) for p in visible]
-    paths += [str(bot_copy), "/proc"]
+    # Of /proc, the bot's own process is added once it exists (``landlock.restrictor``);
+    # another process's command line would show the referee's arguments (a --seed).
+    paths += [str(bot_copy), *_PROC_SYSTEM]
     return paths
 
 

@@ -197,6 +197,22 @@ def test_a_bot_cannot_read_another_running_bots_copy(run_hostile,
     assert isinstance(second, Line) and second.text.startswith("denied"), second
 
 
+def test_a_bot_cannot_read_the_referees_command_line(run_hostile,
+                                                   report: SandboxReport) -> None:
+    """The referee's arguments may hold a --seed (and so every hand): /proc shows a bot its
+    own process only (a pid namespace under bubblewrap, Landlock without it)."""
+    if not has(report, "bwrap", "landlock"):
+        pytest.skip("no layer that hides other processes in this mode")
+    bot = run_hostile("read_proc.py", str(os.getpid()))
+    lines = [bot.receive(STARTUP_S) for _ in range(3)]
+    assert all(isinstance(line, Line) for line in lines), (lines, bot.proc.stderr_text())
+    texts = [line.text for line in lines if isinstance(line, Line)]
+    assert texts[0].startswith(f"denied /proc/{os.getpid()}/cmdline"), texts
+    assert texts[2] == "read /proc/self/status", texts
+    if has(report, "landlock") and not has(report, "bwrap"):
+        assert texts[1].startswith("denied /proc/1/cmdline"), texts
+
+
 def test_file_locks_on_shared_files_carry_no_signal_between_bots(
         run_hostile, report: SandboxReport) -> None:
     """Two bots share read-only files (the kit, the interpreter). A lock one takes there, seen

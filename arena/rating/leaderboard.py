@@ -43,6 +43,7 @@ from arena.rating.trueskill_rating import (
     settings_for_all,
 )
 from arena.referee.failures import FAILURE_TYPES
+from arena.tournament.scoring import spec_table_weight
 
 __all__ = [
     "Leaderboard",
@@ -142,7 +143,9 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
         for failure in game.failures:
             failures[game.seats[failure.seat].key][failure.type] += 1
     byes = list(byes)
-    points = total_points(ordered, byes)
+    # Swiss scores an off-size table's games as its pairing did (duplicate mode)
+    points = total_points(ordered, byes, spec_table_weight(tournament.spec)
+                          if swiss and tournament is not None else None)
     tiebreak = buchholz(ordered, points) if swiss else {}
     registry = list(registry)
     rows: list[LeaderboardRow] = []

@@ -17,7 +17,7 @@ leaderboard shows the very numbers the Swiss pairing used:
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -63,13 +63,16 @@ def game_points(game: StoredGame) -> dict[BotVersion, Fraction]:
     return placement_points(game_entries(game))
 
 
-def total_points(games: Iterable[StoredGame], byes: Iterable[ByeRecord] = ()
-                 ) -> dict[str, Fraction]:
-    """Points per bot key over the games, plus any byes' points."""
+def total_points(games: Iterable[StoredGame], byes: Iterable[ByeRecord] = (),
+                 weight: Callable[[int], Fraction] | None = None) -> dict[str, Fraction]:
+    """Points per bot key over the games, plus any byes' points; ``weight`` (by table size)
+    scales a game's points as the Swiss score does for off-size tables in duplicate mode
+    (:func:`arena.tournament.scoring.table_weight`)."""
     totals: dict[str, Fraction] = defaultdict(Fraction)
     for game in games:
+        factor = weight(len(game.seats)) if weight is not None else Fraction(1)
         for bot, pts in game_points(game).items():
-            totals[bot.key] += pts
+            totals[bot.key] += pts * factor
     for bye in byes:
         totals[bye.bot.key] += bye.points
     return dict(totals)

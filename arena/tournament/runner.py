@@ -71,6 +71,7 @@ from arena.tournament.scoring import (
     compute_standings,
     conservative_ratings,
     game_points,
+    spec_table_weight,
 )
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.status import resume_command
@@ -159,9 +160,11 @@ def _swiss_inputs(
                                                              before_round=before_round)
     tables: dict[tuple[int, int], tuple[tuple[int, ...], list[Fraction]]] = {}
     rated: list[RatedGame] = []
+    weight = spec_table_weight(tournament.spec)
     for game in rows:
         seats = tuple(index[b] for b in game.seats)
-        points = game_points(game.placements)
+        factor = weight(len(seats))
+        points = [p * factor for p in game_points(game.placements)]
         entry = tables.setdefault((game.round, game.table_index),
                                   (seats, [Fraction(0)] * len(seats)))
         for seat, pts in enumerate(points):

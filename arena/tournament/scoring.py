@@ -9,9 +9,11 @@ same environment, same order, same ranks).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from math import factorial
+from typing import Any
 
 import trueskill
 
@@ -25,6 +27,8 @@ __all__ = [
     "conservative_ratings",
     "game_points",
     "rating_parameters",
+    "spec_table_weight",
+    "table_weight",
 ]
 
 #: TrueSkill's dynamics factor unless a spec sets one. A bot version is a fixed program: its
@@ -49,6 +53,30 @@ def rating_parameters(mu: float | None = None, sigma: float | None = None,
             "tau": DEFAULT_TAU if tau is None else tau,
             "draw_probability": (trueskill.DRAW_PROBABILITY if draw_probability is None
                                  else draw_probability)}
+
+
+def table_weight(size: int, nominal: int, duplicate: bool | str) -> Fraction:
+    """What each game point at a table of ``size`` counts in a Swiss score.
+
+    In duplicate mode a table plays one match per seating of its bots (``size`` rotations or
+    ``size!`` permutations), so a table of another size than the ``nominal`` one plays more
+    or fewer games: its points are scaled to a nominal table's. (5 bots at tables of 3 in
+    permutations: the table of 2 plays 2 seatings against 6, and each of its games counts
+    3.) Without duplicate every table plays the same games: weight 1.
+    """
+    if duplicate is False or size == nominal:
+        return Fraction(1)
+    seatings = factorial if duplicate == "permutations" else (lambda k: k)
+    return Fraction(seatings(nominal), seatings(size))
+
+
+def spec_table_weight(spec: Mapping[str, Any]) -> Callable[[int], Fraction]:
+    """:func:`table_weight` by table size for a stored Swiss spec (its first table size is
+    the one Swiss pairs for)."""
+    sizes = spec.get("players_per_game", 2)
+    nominal = sizes if isinstance(sizes, int) else (sizes[0] if sizes else 2)
+    duplicate = spec.get("duplicate", False)
+    return lambda size: table_weight(size, nominal, duplicate)
 
 
 def game_points(placements: Sequence[int]) -> list[Fraction]:

@@ -560,3 +560,25 @@ def test_a_spec_without_a_seed_gets_a_secret_one_kept_for_resuming(tmp_path: Pat
     run_tournament(load_spec(spec_file), 1, fresh=True, progress=False)
     again, new_games = stored()
     assert again != seed and new_games != games
+
+
+def test_swiss_weighs_an_off_size_duplicate_table_like_a_nominal_one(tmp_path: Path) -> None:
+    """5 bots at tables of 3, every seating (permutations): the table of 3 plays 6 matches, the
+    table of 2 plays 2; a game of the table of 2 counts 3 times, in the pairing's score and in
+    the leaderboard's points alike, so both tables hand out the same points."""
+    from arena.rating.leaderboard import build_leaderboard
+
+    db = tmp_path / "off.db"
+    spec = write_spec(tmp_path / "spec.yaml", db, name="off", players_per_game=3, rounds=1,
+                      games_per_match=1, duplicate="permutations")
+    summary = run_tournament(load_spec(spec), 2, progress=False)
+    assert summary.games_recorded == 6 + 2
+    board = build_leaderboard(db, "off")
+    sig = signature(db, "off")
+    sizes = {bot: len(t[2]) for t in sig["tables"] for bot in t[2]}
+    by_size: Counter[int] = Counter()
+    for row in board.rows:
+        by_size[sizes[row.key]] += row.points
+    # a game hands out k/2 points: 6 games of 3 give 9 (3 a bot), 2 games of 2 give 2,
+    # counted 3 times: 6 (3 a bot, as at the table of 3; unweighted it was 1)
+    assert by_size == {3: 9.0, 2: 6.0}

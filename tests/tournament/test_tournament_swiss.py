@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from arena.tournament.schedule import seat_orders
 from arena.tournament.scoring import (
     Bye,
     PlayedTable,
@@ -18,6 +19,7 @@ from arena.tournament.scoring import (
     compute_standings,
     conservative_ratings,
     game_points,
+    table_weight,
 )
 from arena.tournament.swiss import SwissRound, pair_round, table_sizes
 
@@ -294,3 +296,14 @@ def test_conservative_ratings_follow_game_order() -> None:
     ratings = conservative_ratings(3, games)
     assert ratings[0] > ratings[2]
     assert conservative_ratings(3, games) == ratings
+
+
+@pytest.mark.parametrize("duplicate", [False, True, "rotations", "permutations"])
+def test_an_off_size_table_offers_the_points_of_a_nominal_one(duplicate: bool | str) -> None:
+    """In duplicate mode a table plays one match per seating: the weight makes every table's
+    games together worth what a nominal table's are, whatever its size."""
+    for nominal in range(2, 6):
+        for size in range(2, 6):
+            games = len(seat_orders(tuple(range(size)), duplicate))
+            nominal_games = len(seat_orders(tuple(range(nominal)), duplicate))
+            assert table_weight(size, nominal, duplicate) * games == nominal_games

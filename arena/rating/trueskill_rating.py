@@ -183,8 +183,8 @@ def rate_games(games: Iterable[StoredGame], settings: RatingSettings | None = No
         for bot, _ in entries:
             run.bots.setdefault(bot.key, bot)
             run.ratings.setdefault(bot.key, env.create_rating())
-        if len(entries) < 2:
-            continue
+        if len(entries) < 2 or len(game.forfeits) >= len(game.seats):
+            continue  # nobody played for a place (every seat forfeited): nothing to learn
         before = [run.ratings[bot.key] for bot, _ in entries]
         after = env.rate([(r,) for r in before], ranks=[place for _, place in entries])
         for (bot, _), old, (new,) in zip(entries, before, after, strict=True):

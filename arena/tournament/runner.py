@@ -169,7 +169,8 @@ def _swiss_inputs(
                                   (seats, [Fraction(0)] * len(seats)))
         for seat, pts in enumerate(points):
             entry[1][seat] += pts
-        rated.append(RatedGame(seats, game.placements))
+        if len(game.forfeits) < len(seats):  # an all-forfeit game is not rated (RATINGS.md)
+            rated.append(RatedGame(seats, game.placements))
     played = [PlayedTable(r, seats, tuple(pts)) for (r, _), (seats, pts) in sorted(tables.items())]
     byes = [Bye(r, index[bot], Fraction(points)) for r, bot, points in store.byes(tournament.id)
             if before_round is None or r < before_round]

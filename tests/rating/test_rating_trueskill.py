@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import sqlite3
@@ -155,6 +156,22 @@ def test_a_forfeit_is_rated_as_the_last_place_the_referee_gave() -> None:
     run = rate_games([forfeited])
     assert run.ratings[A.key].mu < run.ratings[C.key].mu < run.ratings[B.key].mu
     assert snapshot(run.ratings) == snapshot(rate_games([game([A, B, C], [3, 1, 2])]).ratings)
+
+
+def test_a_game_every_seat_forfeited_is_not_rated() -> None:
+    """Bots that never started share first place: rated as a draw, it would narrow their
+    sigmas and rank them on nothing."""
+    nobody = StoredGame(id="t/r0/t0/g0", tournament_id=1, tournament="t", round=0,
+                        table_index=0, game_index=0, seed=0, seats=(A, B, C),
+                        placements=(1, 1, 1), forfeits=((0, "startup_failure"),
+                                                        (1, "startup_failure"), (2, "crash")))
+    run = rate_games([nobody])
+    prior = trueskill.Rating()
+    assert {key: (r.mu, r.sigma) for key, r in run.ratings.items()} == {
+        bot.key: (prior.mu, prior.sigma) for bot in (A, B, C)}
+    assert run.history == []
+    played = dataclasses.replace(nobody, forfeits=((0, "startup_failure"),))
+    assert rate_games([played]).history != []
 
 
 def test_self_play_counts_a_bot_once_at_its_best_place() -> None:

@@ -22,7 +22,10 @@ _RUN_HELP = "\n\n".join([
     "Running the same spec again resumes where it stopped (Ctrl-C or kill at any moment "
     "loses at most the games in flight); a changed spec under a stored name is refused "
     "unless --fresh. The leaderboard is printed at the end.",
+    "Every entry is started once before the games: a bot that does not start is named up "
+    "front (--no-trial skips it); --check does only that and prints the plan.",
     "Example: arena run tournaments/swiss.yaml --workers 2",
+    "Example: arena run my_contest.yaml --check",
 ])
 
 _STATUS_HELP = "\n\n".join([
@@ -57,6 +60,15 @@ def run(
     progress: Annotated[
         bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")
     ] = True,
+    check: Annotated[
+        bool, typer.Option("--check", help="Check only: load the spec, start every entry once "
+                           "in the sandbox, print the plan; play nothing (exit 1 if an entry "
+                           "does not start).")
+    ] = False,
+    trial: Annotated[
+        bool, typer.Option("--trial/--no-trial", help="Start every entry once before the "
+                           "games, to warn about a bot that does not start.")
+    ] = True,
 ) -> None:
     """Run or resume a tournament (help text: ``_RUN_HELP``)."""
     from arena.tournament.runner import run_tournament
@@ -73,9 +85,18 @@ def run(
     from arena.cli.signals import stop_on_sigterm
 
     spec = load_spec(spec_file)
+    if check:
+        from arena.tournament.preflight import check_lines, trial_starts
+
+        trials = trial_starts(spec.entrants, spec.limits)
+        typer.echo("\n".join(check_lines(spec, db if db is not None else Path(spec.results),
+                                          trials)))
+        if any(t.failure is not None for t in trials):
+            raise typer.Exit(1)
+        return
     with stop_on_sigterm():
         summary = run_tournament(spec, workers, fresh=fresh, progress=progress, db=db,
-                                 backend=backend, address=address)
+                                 backend=backend, address=address, trial=trial)
     rate = summary.games_per_s
     typer.echo(
         f"{summary.name}: {summary.games_done}/{summary.games_planned} games recorded "

@@ -104,6 +104,8 @@ class Leaderboard:
     games: int
     swiss: bool
     rows: list[LeaderboardRow]
+    #: Games that changed a rating (not one every seat forfeited, nor a bot against itself).
+    rated: int | None = None
 
     def failure_types(self) -> list[str]:
         """The csv's failure columns: every failure type the referee records, in its order,
@@ -179,7 +181,8 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     for rank, row in enumerate(rows, start=1):
         row.rank = rank
     return Leaderboard(scope=scope, tournament=tournament, settings=settings,
-                       games=len(ordered), swiss=swiss, rows=rows)
+                       games=len(ordered), swiss=swiss, rows=rows,
+                       rated=len({(step.tournament_id, step.game_id) for step in run.history}))
 
 
 def build_leaderboard(db_path: str | Path, tournament: str | None = None, *,
@@ -249,6 +252,7 @@ def leaderboard_json(board: Leaderboard) -> dict[str, Any]:
             "name": tournament.name, "format": tournament.format, "state": tournament.state,
         },
         "games": board.games,
+        "rated_games": board.rated,
         "rating": board.settings.to_json(),
         "sort": "mu - 3*sigma desc, then mu desc, then bot@version",
         "points": "per game: (k - position)/(k - 1) for k bots, shared places split",
@@ -298,6 +302,8 @@ def leaderboard_title(board: Leaderboard) -> str:
     what = ("all recorded games" if board.tournament is None
             else f"{board.tournament.name} ({board.tournament.format}, {board.tournament.state})")
     games = f"{board.games} game{'' if board.games == 1 else 's'}"
+    if board.rated is not None and board.rated != board.games:
+        games += f", {board.rated} of them" if board.rated else ", none of them"
     return (f"Leaderboard: {what}, {games} rated; TrueSkill mu={s.mu:g} "
             f"sigma={s.sigma:.4g} beta={s.beta:.4g} tau={s.tau:.4g} "
             f"draw={s.draw_probability:g}; sorted by mu - 3*sigma")

@@ -49,7 +49,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from arena.errors import ArenaError, ClusterError, StoreError
+from arena.errors import ArenaError, BotError, ClusterError, StoreError
 from arena.provenance import software
 from arena.signalmask import signals_held
 from arena.tournament import schedule, swiss
@@ -63,6 +63,7 @@ from arena.tournament.pool import (
     TableTask,
     sigint_blocked,
 )
+from arena.tournament.preflight import trial_starts
 from arena.tournament.scoring import (
     Bye,
     PlayedTable,
@@ -482,6 +483,20 @@ def resume_hint(spec: TournamentSpec, db: Path) -> str:
                           None if own else db)
 
 
+def _trial_warnings(spec: TournamentSpec) -> list[str]:
+    """A warning per entry that does not start; a :class:`BotError` when fewer than two
+    do (no game could be played for a place)."""
+    trials = trial_starts(spec.entrants, spec.limits)
+    failed = [t for t in trials if t.failure is not None]
+    if len(trials) - len(failed) < 2:
+        raise BotError("no game can be played: " + (
+            f"{len(trials) - len(failed)} of {len(trials)} entries start in a trial run; "
+            + "; ".join(f"{t.label}: {t.failure}" for t in failed)))
+    return [f"{t.label} does not start (a trial run before the games): {t.failure}; each of "
+            "its games will be a forfeit (fix it and run again with --fresh, or take it out)"
+            for t in failed]
+
+
 def run_tournament(
     spec: TournamentSpec,
     workers: int | None = None,
@@ -492,11 +507,15 @@ def run_tournament(
     backend: str | None = None,
     address: str | None = None,
     console: Console | None = None,
+    trial: bool = True,
 ) -> RunSummary:
     """Play (or resume) the tournament ``spec`` and record every game in the store.
 
     ``workers`` overrides the spec's (default: every core); ``fresh`` drops a stored
-    tournament of the same name first; ``db`` overrides the spec's ``results`` path.
+    tournament of the same name first; ``db`` overrides the spec's ``results`` path. With
+    ``trial``, every entry is started once before any game (:mod:`~arena.tournament.preflight`):
+    a bot that does not start is warned about up front, and a field where fewer than two start
+    is refused before anything is stored.
     Ctrl-C stops the workers (their bots are reaped), prints how to resume, and re-raises.
     """
     console = console or Console(stderr=True, soft_wrap=True)
@@ -507,7 +526,13 @@ def run_tournament(
     with Store(db_path) as store, store.lock(spec.name):
         if is_new:  # a typo in a path would otherwise scatter results unseen
             console.print(f"New results database: {db_path}", highlight=False)
-        if fresh and (old := store.tournament(spec.name)) is not None:
+        old = store.tournament(spec.name)
+        early: list[str] = []
+        if trial and (fresh or old is None or old.state != "finished"):
+            early = _trial_warnings(spec)
+            for text in early:
+                console.print(f"[yellow]warning:[/] {text}", highlight=False)
+        if fresh and old is not None:
             count = store.count_games(old.id)
             console.print(f"--fresh: dropping the stored tournament '{spec.name}' ({count} "
                           f"game{'' if count == 1 else 's'} recorded)", highlight=False)
@@ -521,6 +546,7 @@ def run_tournament(
                 TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
                 console=console, transient=False)
         run = _Run(spec, store, row, executor, bar, console)
+        run.warnings += early
         state = row.state
         if state != "finished" and (short := spec.short_seed_warning()) is not None:
             run.warn(short)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import random
@@ -242,3 +243,21 @@ def test_print_leaderboard_for_the_runner(tmp_path: Path) -> None:
     lines = out.getvalue().splitlines()
     assert lines[0].startswith("Leaderboard: cup (round_robin, finished), 4 games rated")
     assert board.rows[0].bot in lines[3]
+
+
+def test_the_title_says_when_games_went_unrated() -> None:
+    """A game every seat forfeited changes no rating; the title does not count it as rated."""
+    from arena.rating.leaderboard import compute_leaderboard, leaderboard_title
+    from arena.rating.trueskill_rating import RatingSettings
+
+    a, b = (BotVersion(name, "v1", i) for i, name in ((1, "a"), (2, "b")))
+    played = StoredGame(id="t/r0/t0/g0", tournament_id=1, tournament="t", round=0,
+                        table_index=0, game_index=0, seed=0, seats=(a, b), placements=(1, 2))
+    nobody = dataclasses.replace(played, id="t/r0/t0/g1", game_index=1, placements=(1, 1),
+                                 forfeits=((0, "startup_failure"), (1, "startup_failure")))
+    board = compute_leaderboard([played, nobody], RatingSettings())
+    assert board.games == 2 and board.rated == 1
+    assert leaderboard_title(board).startswith("Leaderboard: all recorded games, 2 games, 1 of "
+                                               "them rated; TrueSkill")
+    only = compute_leaderboard([played], RatingSettings())
+    assert leaderboard_title(only).startswith("Leaderboard: all recorded games, 1 game rated;")

@@ -582,3 +582,58 @@ def test_swiss_weighs_an_off_size_duplicate_table_like_a_nominal_one(tmp_path: P
     # a game hands out k/2 points: 6 games of 3 give 9 (3 a bot), 2 games of 2 give 2,
     # counted 3 times: 6 (3 a bot, as at the table of 3; unweighted it was 1)
     assert by_size == {3: 9.0, 2: 6.0}
+
+
+def test_check_starts_every_entry_and_plays_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "check.db"
+    spec = write_spec(tmp_path / "spec.yaml", db, name="check",
+                      bots=["greedy", str(FIXTURES / "first.py"),
+                            str(FIXTURES / "no_start.py")])
+    result = runner.invoke(app, ["run", str(spec), "--check"])
+    assert result.exit_code == 1, result.output
+    lines = [line for line in result.stdout.splitlines()]
+    assert lines[0].startswith(f"Spec from {spec}: swiss 'check', 3 entries, tables of 2, "
+                               "3 round(s), ")
+    assert lines[1] == f"Results: {db}, not created yet"
+    assert lines[3].startswith("  ok    greedy@") and lines[4].startswith("  ok    first@")
+    assert lines[5].startswith("  FAIL  no_start@") and lines[5].endswith(
+        ": exited before answering 'hello' (exit code 2); last log line: ImportError: No "
+        "module named 'numpy' (deliberately)")
+    assert lines[6] == "1 of 3 entries does not start."
+    assert not db.exists(), "--check plays and stores nothing"
+    good = write_spec(tmp_path / "good.yaml", db, name="check", bots=BOTS[:2])
+    result = runner.invoke(app, ["run", str(good), "--check"])
+    assert result.exit_code == 0 and result.stdout.splitlines()[-1] == (
+        "All 2 entries start: ready to run."), result.output
+
+
+def test_an_entry_that_does_not_start_is_named_before_the_games(tmp_path: Path) -> None:
+    db = tmp_path / "warn.db"
+    spec = write_spec(tmp_path / "spec.yaml", db, name="warn", rounds=1, games_per_match=1,
+                      bots=["greedy", str(FIXTURES / "first.py"),
+                            str(FIXTURES / "no_start.py")])
+    out = io.StringIO()
+    summary = run_tournament(load_spec(spec), 1, progress=False,
+                             console=Console(file=out, width=400))
+    assert summary.state == "finished"
+    warned = [w for w in summary.warnings if "does not start" in w]
+    assert len(warned) == 1 and warned[0].startswith("no_start@")
+    assert warned[0].endswith("; each of its games will be a forfeit (fix it and run again "
+                              "with --fresh, or take it out)")
+    assert "does not start (a trial run before the games)" in out.getvalue()
+
+
+def test_a_field_where_fewer_than_two_entries_start_is_refused_before_storing(
+        tmp_path: Path) -> None:
+    db = tmp_path / "none.db"
+    broken = tmp_path / "broken.py"
+    broken.write_text((FIXTURES / "no_start.py").read_text())
+    spec = write_spec(tmp_path / "spec.yaml", db, name="none",
+                      bots=[str(FIXTURES / "first.py"), str(FIXTURES / "no_start.py"),
+                            str(broken)])
+    result = runner.invoke(app, ["run", str(spec), "--no-progress"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1].startswith(
+        "Error: no game can be played: 1 of 3 entries start in a trial run; no_start@")
+    with sqlite3.connect(str(db)) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM tournaments").fetchone()[0] == 0

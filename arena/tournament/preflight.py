@@ -1,0 +1,103 @@
+"""A trial start of every entrant before a tournament plays.
+
+A bot that cannot start (a typo in its command, a missing import, an option it refuses) would
+otherwise show up only in the results, as a forfeit of every game it was seated in. Each
+distinct entry (bot version and options) is launched in the sandbox with the tournament's
+limits, answers ``hello`` with ``ready`` and is sent ``bye``, all entries at once so start-ups
+overlap (a field of bots costs about one start-up time, not one per bot).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from arena.referee.client import BotClient, Launcher
+from arena.registry import BotSpec
+from arena.sandbox import Limits
+
+if TYPE_CHECKING:
+    from arena.tournament.spec import TournamentSpec
+
+__all__ = ["TrialStart", "check_lines", "trial_starts"]
+
+
+@dataclass(frozen=True)
+class TrialStart:
+    """How one entry's trial start went: ``failure`` says why it did not start, else None."""
+
+    bot: BotSpec
+    failure: str | None
+
+    @property
+    def label(self) -> str:
+        """``name@version``, with the entry's options when it has any."""
+        options = json.dumps(self.bot.options, sort_keys=True) if self.bot.options else ""
+        return self.bot.key + (f" {options}" if options else "")
+
+
+def trial_starts(bots: Sequence[BotSpec], limits: Limits | Mapping[str, int], *,
+                 launcher: Launcher | None = None) -> list[TrialStart]:
+    """Start each distinct entry of ``bots`` once (see the module docstring), in entry order."""
+    if not isinstance(limits, Limits):
+        limits = Limits.from_mapping(limits)
+    if launcher is None:
+        from arena.referee.launch import sandbox_launcher
+
+        launcher = sandbox_launcher()
+    distinct: dict[tuple[str, str], BotSpec] = {}
+    for bot in bots:
+        distinct.setdefault((bot.key, json.dumps(bot.options, sort_keys=True)), bot)
+    clients = [BotClient(bot.command, bot.path, limits, name=bot.name, key=bot.key,
+                         metadata=bot.metadata, launcher=launcher, options=bot.options)
+               for bot in distinct.values()]
+    try:
+        launched = [client.launch() for client in clients]
+        failures = [failure if failure is not None else client.handshake()
+                    for client, failure in zip(clients, launched, strict=True)]
+    finally:
+        for client in clients:
+            client.close()
+    return [TrialStart(bot, None if failure is None else failure.detail)
+            for bot, failure in zip(distinct.values(), failures, strict=True)]
+
+
+def check_lines(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart]) -> list[str]:
+    """What ``arena run --check`` prints: the plan, what the database holds of it, and how
+    each entry's trial start went."""
+    from arena.sandbox import probe
+    from arena.tournament.runner import planned_games
+
+    sizes = "/".join(str(k) for k in spec.table_sizes)
+    source = f" from {spec.source}" if spec.source is not None else ""
+    lines = [f"Spec{source}: {spec.format} '{spec.name}', {len(spec.entrants)} entries, tables "
+             f"of {sizes}, {spec.effective_rounds()} round(s), {planned_games(spec):,} games "
+             f"planned; seed {'given' if spec.seed is not None else 'drawn when it starts'}"]
+    lines.append(f"Results: {db}, " + _stored(spec, db))
+    lines.append(f"Trial start of every entry (sandbox {probe().level}):")
+    for trial in trials:
+        lines.append(f"  {'ok  ' if trial.failure is None else 'FAIL'}  {trial.label}"
+                     + ("" if trial.failure is None else f": {trial.failure}"))
+    failed = sum(1 for t in trials if t.failure is not None)
+    lines.append(f"All {len(trials)} entries start: ready to run." if not failed else
+                 f"{failed} of {len(trials)} entries {'does' if failed == 1 else 'do'} not "
+                 "start.")
+    return lines
+
+
+def _stored(spec: TournamentSpec, db: Path) -> str:
+    from arena.tournament.store import Store
+
+    if not db.exists():
+        return "not created yet"
+    with Store(db) as store:
+        row = store.tournament(spec.name)
+        if row is None:
+            return f"no tournament '{spec.name}' in it yet"
+        done = store.count_games(row.id)
+        return (f"holds '{spec.name}': {done}/{row.games_planned} games, {row.state}"
+                + ("" if row.state == "finished" else "; a run resumes it (if the spec is "
+                   "unchanged)"))

@@ -40,7 +40,8 @@ import yaml
 from arena.errors import BotNotFoundError, ManifestError, SubmitError
 from arena.printable import printable
 from arena.sandbox.launcher import MAX_BOT_BYTES, SKIPPED_DIRS, SKIPPED_SUFFIXES
-from arena.yamlfile import NoAliasLoader
+from arena.suggest import did_you_mean
+from arena.yamlfile import NoAliasLoader, yaml_problem
 
 log = logging.getLogger("arena.registry")
 
@@ -62,6 +63,10 @@ __all__ = [
 MANIFEST = "bot.yaml"
 REGISTRY_FILE = "registry.yaml"
 METADATA_KEYS = ("author", "version", "last_read_page", "last_book_finished")
+#: The sample bots shipped with the arena (found by name when no other bots directory is set).
+SAMPLE_BOTS_DIR = Path(__file__).resolve().parent.parent / "bots"
+#: Every key a ``bot.yaml`` may hold (the metadata either at the top or under ``metadata``).
+MANIFEST_KEYS = ("name", "command", "module", "metadata", *METADATA_KEYS)
 #: Stands for "the Python interpreter the sandbox runs bots with" in a command; the referee
 #: substitutes it at launch (see :mod:`arena.referee.client`).
 PYTHON = "{python}"
@@ -128,7 +133,7 @@ def default_bots_dir() -> Path:
     here = Path("bots")
     if here.is_dir():
         return here
-    return Path(__file__).resolve().parent.parent / "bots"
+    return SAMPLE_BOTS_DIR
 
 
 # --------------------------------------------------------------------------- hashing
@@ -283,7 +288,7 @@ def _load_manifest(directory: Path) -> dict[str, Any]:
             raise ManifestError(f"{file} is larger than {_MANIFEST_BYTES >> 10} KiB")
         data = yaml.load(file.read_text(encoding="utf-8"), Loader=NoAliasLoader)  # noqa: S506
     except yaml.YAMLError as exc:
-        raise ManifestError(f"{file} is not valid YAML: {printable(str(exc))}") from None
+        raise ManifestError(f"{file}: {printable(yaml_problem(exc))}") from None
     except RecursionError:
         raise ManifestError(f"{file} is nested too deeply to read") from None
     except (OSError, UnicodeDecodeError) as exc:
@@ -322,6 +327,11 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
         raise ManifestError(f"{directory} has neither {MANIFEST} nor bot.py")
     data = _load_manifest(directory)
     where = directory / MANIFEST
+    unknown = [str(key) for key in data if key not in MANIFEST_KEYS]
+    if unknown:
+        raise ManifestError(f"{where}: unknown key {unknown[0]!r}"
+                            f"{did_you_mean(unknown[0], MANIFEST_KEYS)} (a bot.yaml takes "
+                            f"{', '.join(MANIFEST_KEYS)})")
     bot_name = name or data.get("name")
     if not isinstance(bot_name, str) or not bot_name.strip():  # type: ignore[redundant-expr]
         raise ManifestError(f"{where}: 'name' is required (a string)")
@@ -379,7 +389,7 @@ def _registry(bots_dir: Path) -> dict[str, dict[str, Any]]:
     try:
         data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as exc:
-        raise ManifestError(f"{file} is not valid YAML: {exc}") from None
+        raise ManifestError(f"{file}: {printable(yaml_problem(exc))}") from None
     bots = data.get("bots") if isinstance(data, dict) else None
     return {str(k): v for k, v in (bots or {}).items() if isinstance(v, dict)}
 
@@ -439,7 +449,11 @@ def resolve(ref: str | Path, bots_dir: Path | None = None) -> BotSpec:
     if looks_like_path:
         raise BotNotFoundError(f"no bot at {text}")
     names = ", ".join(registered_names(bots_dir)) or "none"
-    raise BotNotFoundError(f"unknown bot {text!r} (registered: {names})")
+    hint = did_you_mean(text, registered_names(bots_dir))
+    samples = SAMPLE_BOTS_DIR
+    if not hint and bots_dir.resolve() != samples and (samples / f"{text}.py").is_file():
+        hint = f" (the sample bot is {samples / text}.py)"
+    raise BotNotFoundError(f"unknown bot {text!r}{hint} (registered: {names})")
 
 
 def _is_registered(name: str, bots_dir: Path) -> bool:

@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-__all__ = ["NoAliasLoader", "UniqueKeyLoader"]
+__all__ = ["NoAliasLoader", "UniqueKeyLoader", "yaml_problem"]
 
 
 class UniqueKeyLoader(yaml.SafeLoader):
@@ -47,3 +47,14 @@ class NoAliasLoader(UniqueKeyLoader):
             raise yaml.composer.ComposerError(None, None, "aliases (*name) are not allowed",
                                               event.start_mark)
         return super().compose_node(parent, index)
+
+
+def yaml_problem(exc: yaml.YAMLError) -> str:
+    """PyYAML's error on one line: ``line 3, column 7: invalid YAML: <problem> (<context>)``
+    (its own text spans several lines, with a caret under the source)."""
+    mark = getattr(exc, "problem_mark", None)
+    problem = getattr(exc, "problem", None) or " ".join(str(exc).split())
+    context = getattr(exc, "context", None)
+    detail = f"{problem} ({context})" if context else str(problem)
+    where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
+    return f"{where}invalid YAML: {detail}"

@@ -15,6 +15,7 @@ import yaml
 from arena.errors import BotNotFoundError, ManifestError, SubmitError
 from arena.registry import (
     PYTHON,
+    SAMPLE_BOTS_DIR,
     BotSpec,
     list_bots,
     module_metadata,
@@ -155,7 +156,8 @@ def test_directory_with_bot_py_and_no_manifest(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("manifest", "error"), [
-    ("name: [unclosed", "is not valid YAML"),
+    ("name: [unclosed", "bot.yaml: line 1, column 16: invalid YAML: expected ',' or ']', but "
+                        "got '<stream end>' (while parsing a flow sequence)"),
     ("- just\n- a list\n", "must be a mapping with at least 'name' and 'command' or 'module'"),
     ("command: [x]\n", "'name' is required (a string)"),
     ("name: e\n", "give exactly one of 'command' (a list of arguments) or 'module'"),
@@ -164,7 +166,12 @@ def test_directory_with_bot_py_and_no_manifest(tmp_path: Path) -> None:
                                            "e.g. [python3, bot.py]; got 'python3 bot.py'"),
     ("name: e\nmodule: missing.py\n", "'module' must name a Python file of the bot's "
                                       "directory, got 'missing.py'"),
-    ("!!python/object/apply:os.system ['echo unsafe']\n", "is not valid YAML"),
+    ("!!python/object/apply:os.system ['echo unsafe']\n", "invalid YAML: could not "
+                                                         "determine a constructor"),
+    ("name: e\ncomand: [x]\n", "bot.yaml: unknown key 'comand' (did you mean 'command'?) "
+                                "(a bot.yaml takes name, command, module, metadata, author, "
+                                "version, last_read_page, last_book_finished)"),
+    ("name: e\ncommand: [x]\nautor: Ann\n", "unknown key 'autor' (did you mean 'author'?)"),
 ])
 def test_bad_manifests(tmp_path: Path, manifest: str, error: str) -> None:
     bot = tmp_path / "e"
@@ -178,6 +185,14 @@ def test_unknown_bot_lists_the_registered(bots: Path) -> None:
     with pytest.raises(BotNotFoundError) as info:
         resolve("x", bots)
     assert str(info.value) == "unknown bot 'x' (registered: alpha, beta)"
+    with pytest.raises(BotNotFoundError) as info:
+        resolve("alpah", bots)
+    assert str(info.value) == ("unknown bot 'alpah' (did you mean 'alpha'?) (registered: alpha, "
+                               "beta)")
+    with pytest.raises(BotNotFoundError) as info:  # a sample bot, when another dir is in use
+        resolve("greedy", bots)
+    assert str(info.value) == (f"unknown bot 'greedy' (the sample bot is {SAMPLE_BOTS_DIR}/"
+                               "greedy.py) (registered: alpha, beta)")
     with pytest.raises(BotNotFoundError, match="no bot at nowhere/x.py"):
         resolve("nowhere/x.py", bots)
 
@@ -355,7 +370,7 @@ def test_a_manifest_alias_bomb_is_refused_at_once(tmp_path: Path) -> None:
     lines += [f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
     source = _manifest_bot(tmp_path, "\n".join(lines) + "\nname: x\ncommand: [python3, bot.py]"
                            "\nauthor: *a8\n")
-    with pytest.raises(ManifestError, match=r"is not valid YAML: aliases \(\*name\) are not "
+    with pytest.raises(ManifestError, match=r"invalid YAML: aliases \(\*name\) are not "
                                             "allowed"):
         resolve(source)
 

@@ -4,7 +4,8 @@ A transport sends JSON objects (or pre-encoded lines) and receives one line at a
 ``time.monotonic()`` deadline. Whatever the bot does, ``receive`` returns by the deadline with
 one of four outcomes, so the referee's loop has no blocking call and no exception path:
 
-* ``Line(data)``  a complete line (raw bytes without the newline; ``.text`` decodes it);
+* ``Line(data)``  a complete line (raw bytes without the newline; ``.text`` decodes it); blank
+  lines are skipped, never returned;
 * ``Timeout()``   nothing complete arrived before the deadline;
 * ``Closed(status)`` the bot closed stdout (``status`` says how the process ended, if it has);
 * ``Overflow(limit)`` the bot wrote more than ``limit`` bytes without a newline; the transport
@@ -207,23 +208,25 @@ class SubprocessTransport:
             self._read_available()
 
     def _take_line(self) -> Line | None:
-        index = self._buffer.find(b"\n", self._scan_from)
-        if index < 0:
-            self._scan_from = len(self._buffer)
-            if len(self._buffer) > self.line_bytes:
+        while True:
+            index = self._buffer.find(b"\n", self._scan_from)
+            if index < 0:
+                self._scan_from = len(self._buffer)
+                if len(self._buffer) > self.line_bytes:
+                    self._overflow = Overflow(self.line_bytes)
+                    self._stop_reading()
+                return None
+            if index > self.line_bytes:
                 self._overflow = Overflow(self.line_bytes)
                 self._stop_reading()
-            return None
-        if index > self.line_bytes:
-            self._overflow = Overflow(self.line_bytes)
-            self._stop_reading()
-            return None
-        raw = bytes(self._buffer[:index])
-        del self._buffer[: index + 1]
-        self._scan_from = 0
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-        return Line(raw)
+                return None
+            raw = bytes(self._buffer[:index])
+            del self._buffer[: index + 1]
+            self._scan_from = 0
+            if raw.endswith(b"\r"):
+                raw = raw[:-1]
+            if raw and not raw.isspace():  # a blank line is no message (nor a mistake)
+                return Line(raw)
 
     def _read_available(self) -> bool:
         """Read everything the pipe holds now (bounded by the line cap); True if any."""

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import difflib
 import hashlib
 import json
 import os
@@ -37,10 +36,11 @@ from pydantic import (
 )
 
 from arena.errors import BotError, SandboxError, SpecError
-from arena.registry import BotSpec, option_problems, resolve, submitted
+from arena.registry import SAMPLE_BOTS_DIR, BotSpec, option_problems, resolve, submitted
 from arena.sandbox import Limits
+from arena.suggest import did_you_mean
 from arena.tournament.scoring import rating_parameters
-from arena.yamlfile import UniqueKeyLoader
+from arena.yamlfile import UniqueKeyLoader, yaml_problem
 
 __all__ = [
     "DEFAULT_RESULTS",
@@ -188,8 +188,6 @@ _COUNT_MAX = {"games_per_match": 10_000, "rounds": 1_000, "max_tables": 10_000}
 
 #: Seeds below this can be searched by a bot within a game (a hash or two per try).
 SHORT_SEED = 2**48
-#: The sample bots shipped with the arena: nobody's contest entry, so a short seed is fine.
-SAMPLE_BOTS_DIR = Path(__file__).resolve().parents[2] / "bots"
 
 
 class TournamentSpec(BaseModel):
@@ -317,7 +315,7 @@ class TournamentSpec(BaseModel):
         problems = []
         for key, item in value.items():
             if key not in _LIMIT_FIELDS:
-                problems.append(f"limits.{key}: unknown limit{_did_you_mean(key, _LIMIT_FIELDS)}"
+                problems.append(f"limits.{key}: unknown limit{did_you_mean(key, _LIMIT_FIELDS)}"
                                 f" (known: {', '.join(_LIMIT_FIELDS)})")
             elif isinstance(item, bool) or not isinstance(item, int):
                 problems.append(f"limits.{key}: must be an integer, got {item!r}")
@@ -343,7 +341,7 @@ class TournamentSpec(BaseModel):
         gives its ``bot_seed`` and then compute every hand and draw."""
         if self.seed is None or self.seed >= SHORT_SEED:
             return None
-        samples = SAMPLE_BOTS_DIR
+        samples = SAMPLE_BOTS_DIR  # nobody's contest entry: a short seed is fine for them
         registered = set(submitted(samples)) if samples.is_dir() else set()
         if all(bot.path.resolve().parent == samples and bot.name not in registered
                for bot in self._entrants):
@@ -406,11 +404,6 @@ class TournamentSpec(BaseModel):
         return data
 
 
-def _did_you_mean(word: str, choices: tuple[str, ...] | list[str]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
-
-
 def _limit_message(text: str) -> str:
     # Limits says "limit decision_ms must be positive, got 0"
     if text.startswith("limit ") and " " in text[6:]:
@@ -459,7 +452,7 @@ def _problem(error: Any) -> list[str]:
     if kind == "extra_forbidden":
         known = _RATING_FIELDS if len(loc) > 1 and loc[0] == "rating" else _FIELDS
         name = str(loc[-1])
-        return [f"{field}: unknown field{_did_you_mean(name, known)} "
+        return [f"{field}: unknown field{did_you_mean(name, known)} "
                 f"(known: {', '.join(known)})"]
     if kind == "literal_error":
         expected = error["ctx"]["expected"].replace("'", "").replace(" or ", ", ")
@@ -623,12 +616,7 @@ def load_spec(path: str | Path) -> TournamentSpec:
     try:
         data = yaml.load(text, Loader=UniqueKeyLoader)  # noqa: S506 (a safe loader)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        problem = getattr(exc, "problem", None) or str(exc)
-        context = getattr(exc, "context", None)
-        detail = f"{problem} ({context})" if context else str(problem)
-        if mark is not None:
-            raise SpecError(f"{file} line {mark.line + 1}, column {mark.column + 1}: "
-                            f"invalid YAML: {detail}") from None
-        raise SpecError(f"{file}: invalid YAML: {detail}") from None
+        problem = yaml_problem(exc)
+        raise SpecError(f"{file} {problem}" if problem.startswith("line ")
+                        else f"{file}: {problem}") from None
     return spec_from_mapping(data, source=file)

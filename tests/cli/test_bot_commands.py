@@ -65,8 +65,8 @@ def test_check_bot_lists_what_failed() -> None:
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert lines[3] == ("✗ decisions: 8 protocol_error in 2 games (e.g. not JSON: "
-                        "'%%% this is not json %%%'); the bot was restarted 1 time(s) after "
-                        "them")
+                        "'%%% this is not json %%%' (stdout carries protocol lines only: print "
+                        "logs to stderr)); the bot was restarted 1 time(s) after them")
     assert lines[4:] == ["✓ clean exit: exited with code 0 after 'bye'",
                          "FAIL: 1 of 4 checks failed."]
 

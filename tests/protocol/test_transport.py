@@ -119,6 +119,14 @@ def test_several_lines_in_one_write_and_one_line_in_pieces(start) -> None:
     assert transport.receive(later()) == Line(b"three")
 
 
+def test_blank_lines_are_no_message(start) -> None:
+    transport = start("import sys\n"
+                      "sys.stdout.write('\\n \\t\\r\\n\\r\\none\\n\\n'); sys.stdout.flush()\n"
+                      "sys.stdin.readline()\n")
+    assert transport.receive(later()) == Line(b"one")
+    assert isinstance(transport.receive(time.monotonic() + 0.05), Timeout)
+
+
 def test_a_deadline_in_the_past_still_returns_what_is_already_there(start) -> None:
     transport = start("print('hi', flush=True)\nimport sys\nsys.stdin.readline()\n")
     got = transport.receive(later())

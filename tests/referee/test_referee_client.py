@@ -11,7 +11,13 @@ from arena.engine import GameConfig, new_game
 from arena.protocol import messages
 from arena.protocol.transport import Closed, MockTransport, Overflow, Timeout
 from arena.referee import client as client_module
-from arena.referee.client import MAX_FAILED_STARTS, NO_READY_HINT, BotClient, Received
+from arena.referee.client import (
+    MAX_FAILED_STARTS,
+    NO_READY_HINT,
+    NOT_JSON_HINT,
+    BotClient,
+    Received,
+)
 from arena.referee.launch import TransportConnection
 from arena.sandbox import Limits
 
@@ -69,7 +75,8 @@ def test_hello_carries_the_entry_options_at_every_start() -> None:
 
 @pytest.mark.parametrize(("ready", "detail"), [
     (None, "no 'ready' within 500 ms" + NO_READY_HINT),
-    (b"hi there\n", "bad answer to 'hello': not JSON: 'hi there'"),
+    (b"loading my bot v1...\n", "bad answer to 'hello': not JSON: 'loading my bot v1...' "
+                               "(stdout carries protocol lines only: print logs to stderr)"),
     (b'{"type":"ready"}\n', "bad answer to 'hello': 'ready' needs a non-empty string 'name'"),
     (b'{"type":"action","id":0,"choice":0}\n', "bad answer to 'hello': expected 'ready'"),
 ])
@@ -110,7 +117,7 @@ def test_act_message_shape() -> None:
     (None, "timeout", "no answer within 200 ms (200 ms + time bank)"),
     (3, "illegal_choice", "choice 3 is outside the 3 legal options"),
     (-1, "illegal_choice", "choice -1 is outside the 3 legal options"),
-    (b"%%% garbage %%%", "protocol_error", "not JSON: '%%% garbage %%%'"),
+    (b"%%% garbage %%%", "protocol_error", "not JSON: '%%% garbage %%%'" + NOT_JSON_HINT),
     (b'{"type":"action","id":0}', "protocol_error",
      "'action' needs an integer 'choice', got none"),
     (b'{"type":"action","choice":1}', "protocol_error",
@@ -216,7 +223,7 @@ def test_a_stray_line_before_the_answer_costs_one_strike_not_two() -> None:
     client = started(FakeConnection(respond=respond))
     first = act(client)
     assert first.failure is not None and first.failure.type == "protocol_error"
-    assert first.failure.detail == "not JSON: 'debug: thinking'"
+    assert first.failure.detail == "not JSON: 'debug: thinking'" + NOT_JSON_HINT
     second = act(client)
     assert (second.choice, second.failure) == (2, None)
     assert client.strikes == 1

@@ -205,7 +205,7 @@ def test_unknown_format(tmp_path: Path) -> None:
 
 def test_unknown_bot(tmp_path: Path) -> None:
     [line] = problems(tmp_path, VALID.replace("collector", "grredy"))
-    assert line.startswith("bots[1]: unknown bot 'grredy' (registered: ")
+    assert line.startswith("bots[1]: unknown bot 'grredy' (did you mean 'greedy'?) (registered: ")
 
 
 def test_bot_path_that_does_not_exist(tmp_path: Path) -> None:

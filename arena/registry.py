@@ -63,6 +63,8 @@ __all__ = [
 MANIFEST = "bot.yaml"
 REGISTRY_FILE = "registry.yaml"
 METADATA_KEYS = ("author", "version", "last_read_page", "last_book_finished")
+#: Where ``submit --update`` keeps the versions it replaced (``<name>@<version>/``).
+VERSIONS_DIR = ".versions"
 #: The sample bots shipped with the arena (found by name when no other bots directory is set).
 SAMPLE_BOTS_DIR = Path(__file__).resolve().parent.parent / "bots"
 #: Every key a ``bot.yaml`` may hold (the metadata either at the top or under ``metadata``).
@@ -448,12 +450,21 @@ def resolve(ref: str | Path, bots_dir: Path | None = None) -> BotSpec:
             return spec_from_path(where, name)
     if looks_like_path:
         raise BotNotFoundError(f"no bot at {text}")
-    names = ", ".join(registered_names(bots_dir)) or "none"
-    hint = did_you_mean(text, registered_names(bots_dir))
+    if "@" in text:
+        return _resolve_version(text, bots_dir)
+    raise _unknown(text, bots_dir)
+
+
+def _unknown(text: str, bots_dir: Path) -> BotNotFoundError:
+    """No bot of that name: the closest registered name, or the sample bot of that name when
+    another bots directory is in use, then every registered name."""
+    names = registered_names(bots_dir)
+    hint = did_you_mean(text, names)
     samples = SAMPLE_BOTS_DIR
     if not hint and bots_dir.resolve() != samples and (samples / f"{text}.py").is_file():
         hint = f" (the sample bot is {samples / text}.py)"
-    raise BotNotFoundError(f"unknown bot {text!r}{hint} (registered: {names})")
+    return BotNotFoundError(f"unknown bot {text!r}{hint} (registered: "
+                            f"{', '.join(names) or 'none'})")
 
 
 def _is_registered(name: str, bots_dir: Path) -> bool:
@@ -470,6 +481,56 @@ def list_bots(bots_dir: Path | None = None) -> list[BotSpec]:
         except (ManifestError, BotNotFoundError):
             continue
     return specs
+
+
+def _keep_version(bots_dir: Path, name: str, where: Path) -> None:
+    """Copy a registered bot's files to ``.versions/<name>@<version>/`` before an update
+    replaces them: a tournament that started with that version still resumes with it, and
+    ``name@version`` names it in a spec or a match."""
+    old = spec_from_path(where, name)
+    kept = bots_dir / VERSIONS_DIR / f"{name}@{old.version}"
+    if kept.exists():
+        return
+    if where.is_dir():
+        shutil.copytree(where, kept, ignore=shutil.ignore_patterns(*_SKIP_DIRS, "*.pyc",
+                                                                    "*.pyo"))
+    else:
+        kept.mkdir(parents=True)
+        shutil.copy2(where, kept / f"{name}.py")
+
+
+def kept_versions(name: str, bots_dir: Path | None = None) -> dict[str, Path]:
+    """The earlier versions of a registered bot that ``submit --update`` kept: version ->
+    the path to resolve (the module file, or the bot's directory)."""
+    root = (bots_dir or default_bots_dir()) / VERSIONS_DIR
+    found: dict[str, Path] = {}
+    for kept in sorted(root.glob(f"{name}@*")) if root.is_dir() else []:
+        module = kept / f"{name}.py"
+        found[kept.name.split("@", 1)[1]] = module if module.is_file() else kept
+    return found
+
+
+def _resolve_version(text: str, bots_dir: Path) -> BotSpec:
+    """``name@version`` (a results key; a ``+o...`` options part is ignored: the entry's
+    options give it): the registered bot when it is that version, else the kept copy."""
+    name, _, version = text.partition("@")
+    version = version.split("+", 1)[0]
+    current = next((where for n, where in _registered(bots_dir) if n == name), None)
+    if current is not None:
+        spec = spec_from_path(current, name)
+        if spec.version == version:
+            return spec
+    kept = kept_versions(name, bots_dir)
+    if version in kept:
+        spec = spec_from_path(kept[version], name)
+        if spec.version != version:
+            raise ManifestError(f"the kept copy of {name}@{version} was changed (its files "
+                                f"hash to {spec.version})")
+        return spec
+    if current is None and not kept:
+        raise _unknown(name, bots_dir)
+    have = ([spec_from_path(current, name).version] if current is not None else []) + list(kept)
+    raise BotNotFoundError(f"no version {version!r} of {name!r} (there are: {', '.join(have)})")
 
 
 def submitted(bots_dir: Path | None = None) -> dict[str, dict[str, Any]]:
@@ -529,7 +590,8 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
         raise SubmitError(f"{source} failed the compliance check: {reasons}")
     try:
         bots_dir.mkdir(parents=True, exist_ok=True)
-        if replaced is not None:  # the check passed: the old files make way
+        if replaced is not None:  # the check passed: the old files make way, kept aside
+            _keep_version(bots_dir, bot_name, replaced)
             if replaced.is_dir():
                 shutil.rmtree(replaced)
             else:

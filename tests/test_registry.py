@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import shutil
 import textwrap
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,9 +18,11 @@ from arena.registry import (
     PYTHON,
     SAMPLE_BOTS_DIR,
     BotSpec,
+    kept_versions,
     list_bots,
     module_metadata,
     option_problems,
+    registered_names,
     resolve,
     submit,
     submitted,
@@ -294,6 +297,32 @@ def test_update_replaces_the_files_and_the_version(tmp_path: Path, bots: Path) -
     spec = submit(source, bots_dir=bots, check=passing, update=True)
     assert spec.version != old and resolve("alpha", bots).version == spec.version
     assert submitted(bots)["alpha"]["version"] == spec.version
+
+
+def test_update_keeps_the_old_version_by_its_key(tmp_path: Path, bots: Path) -> None:
+    """A tournament that started with the old version must still find it (and a match may
+    want it): ``name@version`` resolves to the kept copy, with the very same version."""
+    old = resolve("alpha", bots)
+    source = tmp_path / "alpha.py"
+    source.write_text(MODULE.replace('"mine"', '"alpha"') + "\n# better\n")
+    new = submit(source, bots_dir=bots, check=passing, update=True)
+    assert resolve(f"alpha@{old.version}", bots).version == old.version
+    assert resolve(f"alpha@{old.version}+o1234abcd", bots).version == old.version
+    assert resolve(f"alpha@{new.version}", bots) == resolve("alpha", bots)
+    assert set(kept_versions("alpha", bots)) == {old.version}
+    assert registered_names(bots) == ["alpha", "beta"]  # the kept copies are not listed
+    with pytest.raises(BotNotFoundError) as info:
+        resolve("alpha@000000000000", bots)
+    assert str(info.value) == (f"no version '000000000000' of 'alpha' (there are: "
+                               f"{new.version}, {old.version})")
+    beta = tmp_path / "beta"  # a directory bot is kept whole
+    shutil.copytree(bots / "beta", beta)
+    (beta / "bot.js").write_text("// better\n")
+    old_beta = resolve("beta", bots)
+    submit(beta, bots_dir=bots, check=passing, update=True)
+    assert resolve(f"beta@{old_beta.version}", bots).command == old_beta.command
+    assert (bots / ".versions" / f"beta@{old_beta.version}" / "bot.js").read_text() == (
+        "// a bot in another language\n")
 
 
 def test_submit_refuses_a_failing_check_and_copies_nothing(tmp_path: Path, bots: Path) -> None:

@@ -51,6 +51,7 @@ from rich.text import Text
 
 from arena.errors import ArenaError, BotError, ClusterError, StoreError
 from arena.provenance import software
+from arena.registry import resolve
 from arena.signalmask import signals_held
 from arena.tournament import schedule, swiss
 from arena.tournament.pool import (
@@ -448,13 +449,24 @@ def _entrants_change(store: Store, old: list[str], spec: TournamentSpec) -> str:
             changes.append(f"{name} options {_options_text(old_options.get(key, {}))} -> "
                            f"{_options_text(new_options.get(twin, {}))}")
         else:
-            changes.append(f"{key} -> {twin}")
+            changes.append(f"{key} -> {twin}" + _old_version_hint(key))
     changes += [f"{k} left" for k in gone] + [f"{k} joined" for k in came]
     old_names, new_names = ([k.split("@")[0] for k in keys] for keys in (old, new))
     stayed = set(old_names) & set(new_names)
     if [n for n in old_names if n in stayed] != [n for n in new_names if n in stayed]:
         changes.append("the others in another order")
     return f" ({'; '.join(changes)})"
+
+
+def _old_version_hint(key: str) -> str:
+    """How to finish a tournament with the version it started with, when that version can
+    still be found (``submit --update`` keeps the versions it replaces)."""
+    pinned = key.split("+", 1)[0]
+    try:
+        resolve(pinned)
+    except ArenaError:
+        return ""
+    return f"; to go on with the version it started with, enter it as {pinned}"
 
 
 def _options_text(options: dict[str, Any]) -> str:

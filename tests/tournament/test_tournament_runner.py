@@ -637,3 +637,31 @@ def test_a_field_where_fewer_than_two_entries_start_is_refused_before_storing(
         "Error: no game can be played: 1 of 3 entries start in a trial run; no_start@")
     with sqlite3.connect(str(db)) as conn:
         assert conn.execute("SELECT COUNT(*) FROM tournaments").fetchone()[0] == 0
+
+
+def test_after_an_update_a_tournament_goes_on_with_the_version_it_started_with(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.registry import submit
+
+    bots_dir = tmp_path / "bots"
+    monkeypatch.setenv("ARENA_BOTS_DIR", str(bots_dir))
+    source = tmp_path / "mine.py"
+    source.write_text((FIXTURES / "first.py").read_text())
+    passing = lambda spec: type("R", (), {"ok": True})()  # noqa: E731 - a check that passes
+    old = submit(source, name="mine", check=passing)
+    db = tmp_path / "upd.db"
+    greedy = str(REPO / "bots" / "greedy.py")
+    spec = write_spec(tmp_path / "spec.yaml", db, name="upd", bots=["mine", greedy],
+                      format="round_robin", rounds=1, games_per_match=1)
+    assert run_tournament(load_spec(spec), 1, progress=False).state == "finished"
+    source.write_text(source.read_text() + "\n# a new version\n")
+    new = submit(source, name="mine", check=passing, update=True)
+    with pytest.raises(StoreError) as info:
+        run_tournament(load_spec(spec), 1, progress=False)
+    assert (f"(mine@{old.version} -> mine@{new.version}; to go on with the version it started "
+            f"with, enter it as mine@{old.version})") in str(info.value)
+    pinned = write_spec(tmp_path / "pinned.yaml", db, name="upd",
+                        bots=[f"mine@{old.version}", greedy], format="round_robin",
+                        rounds=1, games_per_match=1)
+    summary = run_tournament(load_spec(pinned), 1, progress=False)
+    assert summary.state == "finished" and summary.games_recorded == 0

@@ -87,21 +87,26 @@ class Failure:
 
 def describe(failures: Iterable[tuple[str, str, Mapping[str, Any]]], limit: int = 10,
              more: str = "") -> list[str]:
-    """Why bots failed, for people: one line per distinct (bot, type, detail), in order of
-    first occurrence, with how often and in which games. ``failures`` holds (bot, game,
-    failure as recorded); past ``limit`` reasons the rest are counted, not shown (``more``
-    says where to find them)."""
-    seen: dict[tuple[str, str, str], list[str]] = {}
+    """Why bots failed, for people: one line per (bot, type), in order of first occurrence,
+    with how often, in which games and the first detail (and how many other details there
+    were: a bot printing numbered debug lines gives a new detail each time, and one line per
+    detail would crowd every other bot's failures out). ``failures`` holds (bot, game, failure
+    as recorded); past ``limit`` lines the rest are counted, not shown (``more`` says where to
+    find them)."""
+    seen: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for bot, game, failure in failures:
-        key = (bot, str(failure.get("type", "?")), str(failure.get("detail", "")))
-        seen.setdefault(key, []).append(game)
+        key = (bot, str(failure.get("type", "?")))
+        seen.setdefault(key, []).append((game, str(failure.get("detail", ""))))
     lines = []
-    for (bot, kind, detail), games in list(seen.items())[:limit]:
-        distinct = list(dict.fromkeys(games))
+    for (bot, kind), hits in list(seen.items())[:limit]:
+        distinct = list(dict.fromkeys(game for game, _ in hits))
         shown = ", ".join(distinct[:5]) + (", ..." if len(distinct) > 5 else "")
-        times = f", {len(games)} times" if len(games) > 1 else ""
+        times = f", {len(hits)} times" if len(hits) > 1 else ""
         plural = "s" if len(distinct) > 1 else ""
-        lines.append(f"{bot} {kind}{times} (game{plural} {shown}): {detail}")
+        details = list(dict.fromkeys(detail for _, detail in hits))
+        others = len(details) - 1
+        also = f" (and {others} other detail{'s' if others > 1 else ''})" if others else ""
+        lines.append(f"{bot} {kind}{times} (game{plural} {shown}): {details[0]}{also}")
     if len(seen) > limit:
         lines.append(f"... and {len(seen) - limit} more{more}")
     return lines

@@ -12,7 +12,7 @@ def test_an_unknown_type_is_refused() -> None:
         Failure("oops", "x")
 
 
-def test_describe_groups_by_bot_type_and_detail_in_order() -> None:
+def test_describe_groups_by_bot_and_type_in_order() -> None:
     slow = Failure("timeout", "no answer within 100 ms").to_json()
     bad = Failure("illegal_choice", "choice 7 is outside the 3 legal options").to_json()
     lines = describe([("a", "0", slow), ("b", "0", bad), ("a", "1", slow), ("a", "1", slow)])
@@ -22,11 +22,24 @@ def test_describe_groups_by_bot_type_and_detail_in_order() -> None:
     ]
 
 
+def test_a_noisy_bot_does_not_crowd_out_the_others() -> None:
+    """Numbered debug prints give a new detail each time: one line for them all."""
+    noisy = [("chatty", "0", Failure("protocol_error", f"not JSON: 'DEBUG act {i}'").to_json())
+             for i in range(40)]
+    crash = ("other", "3", Failure("crash", "exit code 1").to_json())
+    assert describe([*noisy, crash], limit=10) == [
+        "chatty protocol_error, 40 times (game 0): not JSON: 'DEBUG act 0' (and 39 other "
+        "details)",
+        "other crash (game 3): exit code 1",
+    ]
+
+
 def test_describe_shows_the_first_reasons_and_counts_the_rest() -> None:
-    many = [("a", str(g), Failure("crash", f"exit code {g}").to_json()) for g in range(12)]
+    many = [(f"bot{b}", "0", Failure("crash", "exit code 1").to_json()) for b in range(12)]
     lines = describe(many, limit=10)
-    assert lines[0] == "a crash (game 0): exit code 0"
+    assert lines[0] == "bot0 crash (game 0): exit code 1"
     assert len(lines) == 11 and lines[-1] == "... and 2 more"
-    games = [("a", str(g), Failure("crash", "exit code 1").to_json()) for g in range(7)]
-    assert describe(games) == ["a crash, 7 times (games 0, 1, 2, 3, 4, ...): exit code 1"]
+    games = [("a", str(g), Failure("crash", f"exit code {g % 2}").to_json()) for g in range(7)]
+    assert describe(games) == ["a crash, 7 times (games 0, 1, 2, 3, 4, ...): exit code 0 (and "
+                               "1 other detail)"]
     assert describe([]) == []

@@ -8,6 +8,7 @@ exactly one place, :class:`ArenaGroup`, so no command needs its own try/except.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import typer
@@ -67,7 +68,27 @@ def _register() -> None:
 _register()
 
 
+class _LevelFormatter(logging.Formatter):
+    """``warning: <message>``, as the CLI's own warnings read."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"{record.levelname.lower()}: {record.getMessage()}"
+
+
+def configure_logging() -> None:
+    """The arena's log records (a missing sandbox layer, a registered name shadowing a
+    directory) as ``warning: ...`` lines on stderr; without this, Python prints them bare."""
+    logger = logging.getLogger("arena")
+    if not logger.handlers:
+        handler = logging.StreamHandler()
+        handler.setFormatter(_LevelFormatter())
+        logger.addHandler(handler)
+        logger.setLevel(logging.WARNING)
+        logger.propagate = False
+
+
 def main() -> None:
+    configure_logging()
     app()
 
 

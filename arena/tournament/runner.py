@@ -509,6 +509,14 @@ def _trial_warnings(spec: TournamentSpec) -> list[str]:
             for t in failed]
 
 
+def _sandbox_warnings() -> list[str]:
+    """The sandbox's warnings, logged once by this process's probe (the trial start): the
+    workers report them again, and the run prints each warning once."""
+    from arena.sandbox import probe
+
+    return list(probe().warnings)
+
+
 def run_tournament(
     spec: TournamentSpec,
     workers: int | None = None,
@@ -541,9 +549,10 @@ def run_tournament(
         old = store.tournament(spec.name)
         early: list[str] = []
         if trial and (fresh or old is None or old.state != "finished"):
-            early = _trial_warnings(spec)
-            for text in early:
+            for text in _trial_warnings(spec):
                 console.print(f"[yellow]warning:[/] {text}", highlight=False)
+                early.append(text)
+            early += _sandbox_warnings()  # said by the trial's probe already
         if fresh and old is not None:
             count = store.count_games(old.id)
             console.print(f"--fresh: dropping the stored tournament '{spec.name}' ({count} "

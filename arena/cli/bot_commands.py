@@ -295,8 +295,10 @@ def _register_match(app: typer.Typer) -> None:
             raise typer.BadParameter(f"directory {records.parent} does not exist",
                                      param_hint="'--records'")
         opened: list[Any] = []
+        played: list[Any] = []
 
         def on_game(game: Any) -> None:
+            played.append(game)
             # Opened at the first finished game: a match that cannot start leaves no file.
             if records is None:
                 return
@@ -308,17 +310,48 @@ def _register_match(app: typer.Typer) -> None:
         try:
             outcome = play_match(MatchRequest(bots=entrants, games=games, seed=seed,
                                               limits=limits), on_game=on_game)
+        except KeyboardInterrupt:
+            typer.echo(_interrupted(played, games, seed, records), err=True)
+            raise
         finally:
             for out in opened:
                 out.close()
         if as_json:
             typer.echo(json.dumps({"seed": seed, **outcome.to_json()}, indent=2))
-            return
-        typer.echo(_render_match(outcome, f"Seed {seed}" + (
-            f" (drawn for this match; --seed {seed} plays the same games)" if drawn else "")))
-        if records is not None:
-            typer.echo(f"Wrote {len(outcome.games)} game records to {records} "
-                       f"(arena game {records} -n 1 shows game 0)")
+        else:
+            typer.echo(_render_match(outcome, f"Seed {seed}" + (
+                f" (drawn for this match; --seed {seed} plays the same games)" if drawn
+                else "")))
+            if records is not None:
+                typer.echo(f"Wrote {len(outcome.games)} game records to {records} "
+                           f"(arena game {records} -n 1 shows game 0)")
+        never = _never_started(outcome)
+        if never:
+            from arena.errors import BotError
+
+            raise BotError(f"{', '.join(never)} never started (the failures above say why)")
+
+
+def _never_started(outcome: Any) -> list[str]:
+    """The bots whose every game was a failed start: the match measured nothing of them."""
+    names = outcome.names
+    return [names[seat] for seat in range(len(names))
+            if outcome.games and all(
+                any(f["seat"] == seat and f["type"] == "startup_failure" for f in game.failures)
+                and seat in game.forfeits for game in outcome.games)]
+
+
+def _interrupted(played: list[Any], games: int, seed: int, records: Path | None) -> str:
+    """What a Ctrl-C leaves: how far the match got, each bot's wins so far, how to replay."""
+    if not played:
+        return f"Interrupted before the first game ended (seed {seed})."
+    names = played[0].names
+    wins = [sum(1 for game in played if game.placements[seat] == 1
+                and seat not in game.forfeits) for seat in range(len(names))]
+    kept = f"; their records are in {records}" if records is not None else ""
+    return (f"Interrupted after {len(played)} of {games} games (seed {seed} replays them"
+            f"{kept}); wins so far: "
+            + ", ".join(f"{name} {n}" for name, n in zip(names, wins, strict=True)))
 
 
 def _render_match(outcome: Any, seed_line: str) -> str:

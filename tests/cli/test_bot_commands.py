@@ -278,11 +278,14 @@ def test_match_option_errors(two_bots: Path, flag: str, error: str) -> None:
 def test_match_options_reach_the_bot(tmp_path: Path) -> None:
     """ismcts given a fixed budget replays move for move; a misspelt option is the bot's
     start-up failure, quoting the bot's own message."""
-    def play(*flags: str) -> dict:
+    def play(*flags: str, code: int = 0) -> dict:
         records = tmp_path / "games.jsonl"
         result = _run("match", "ismcts", "greedy", "--games", "1", "--seed", "3", "--json",
                       "--records", str(records), *flags)
-        assert result.exit_code == 0, result.output
+        assert result.exit_code == code, result.output
+        if code:  # the outcome is printed, then why the match measured nothing of a bot
+            assert result.stderr == ("Error: ismcts never started (the failures above say "
+                                     "why)\n")
         data: dict = json.loads(result.stdout)
         data["moves"] = [json.loads(line)["choices"] for line in records.open()]
         return data
@@ -291,7 +294,7 @@ def test_match_options_reach_the_bot(tmp_path: Path) -> None:
     assert first["seats"][0].split("@")[1].split("+o")[0] == resolve("ismcts").version
     assert "+o" in first["seats"][0] and first["bots"][0]["failures"] == {}
     assert first["moves"] == again["moves"] and len(first["moves"][0]) > 20
-    typo = play("-o", "1:iteration=4")
+    typo = play("-o", "1:iteration=4", code=1)
     failure = typo["games"][0]["failures"][0]
     assert failure["type"] == "startup_failure"
     assert "ValueError: ismcts: unknown option 'iteration'" in failure["detail"]
@@ -329,3 +332,19 @@ def test_a_bot_matched_against_itself_is_told_apart() -> None:
     outcome = json.loads(result.stdout)
     assert outcome["names"] == ["random#1", "random#2"]
     assert [row["name"] for row in outcome["bots"]] == ["random#1", "random#2"]
+
+
+def test_a_ctrl_c_in_a_match_says_how_far_it_got() -> None:
+    """What the finished games were, and the seed that replays them (the records file has
+    them too)."""
+    from types import SimpleNamespace
+
+    from arena.cli.bot_commands import _interrupted
+
+    games = [SimpleNamespace(names=["a", "b"], placements=[1, 2], forfeits={}),
+             SimpleNamespace(names=["a", "b"], placements=[2, 1], forfeits={}),
+             SimpleNamespace(names=["a", "b"], placements=[1, 1], forfeits={0: "timeout"})]
+    assert _interrupted(games, 10, 77, Path("g.jsonl")) == (
+        "Interrupted after 3 of 10 games (seed 77 replays them; their records are in g.jsonl); "
+        "wins so far: a 1, b 2")
+    assert _interrupted([], 10, 77, None) == "Interrupted before the first game ended (seed 77)."

@@ -36,7 +36,8 @@ def _result_format(value: str) -> str:
 
 
 DbOption = Annotated[
-    Path, typer.Option("--db", help="Results database written by arena run.", show_default=True)
+    Path, typer.Option("--db", envvar="ARENA_DB", show_default=True,
+                       help="Results database written by arena run ($ARENA_DB when set).")
 ]
 FormatOption = Annotated[
     str,

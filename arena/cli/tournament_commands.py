@@ -118,7 +118,8 @@ def status(
     tournament: Annotated[
         str | None, typer.Argument(help="Tournament name (default: every stored one).")
     ] = None,
-    db: Annotated[Path, typer.Option("--db", help="Results database.")] = Path(DEFAULT_RESULTS),
+    db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
+                                     "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
     records: Annotated[
         Path | None, typer.Option("--records", metavar="FILE.jsonl[.gz]",
                                   help="Also write the tournament's game records as JSON lines "
@@ -163,7 +164,8 @@ def game(
                           help="text (for people) or json (the record itself).")
     ] = "text",
     logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Show the bots' logs.")] = True,
-    db: Annotated[Path, typer.Option("--db", help="Results database.")] = Path(DEFAULT_RESULTS),
+    db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
+                                     "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
 ) -> None:
     """Show one game (help text: ``_GAME_HELP``)."""
     import json

@@ -233,3 +233,15 @@ def test_leaderboard_csv_columns_are_the_same_for_every_tournament(store: Path) 
     assert headers[0] == headers[1]
     assert [h for h in headers[0] if h.startswith("failures_")] == [
         f"failures_{kind}" for kind in FAILURE_TYPES]
+
+
+def test_arena_db_names_the_database_when_db_is_not_given(store: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    elsewhere = store.parent.parent / "elsewhere.db"
+    store.rename(elsewhere)
+    monkeypatch.setenv("ARENA_DB", str(elsewhere))
+    for args in (["tournaments"], ["leaderboard", "alpha-cup"], ["status"]):
+        code, out, err = run(*args)
+        assert code == 0 and "alpha-cup" in out, (args, err)
+    code, _, err = run("tournaments", "--db", "results/arena.db")  # --db still wins
+    assert code == 1 and err.startswith("Error: no results database at results/arena.db")

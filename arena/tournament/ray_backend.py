@@ -820,7 +820,7 @@ def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: in
                 load_before = os.getloadavg()[0]
                 RayExecutor.last_stats = None
                 summary = run_tournament(spec, workers, fresh=True, progress=False,
-                                         backend=backend)
+                                         backend=backend, trial=False)  # play alone
                 result.games = summary.games_recorded
                 result.runs.append({"backend": backend, "games": float(summary.games_recorded),
                                     "seconds": summary.elapsed_s,

@@ -162,12 +162,12 @@ def _labels(keys: Sequence[str]) -> dict[str, str]:
 
 
 def _cell(record: PairRecord | None) -> str:
+    """``45% (28-63) n=40``: a matrix of seven bots still fits a terminal (the deals and the
+    effective number of games are in the footnote, csv and json)."""
     if record is None:
         return ""  # never met
-    deals = (f" in {record.deals} deals (worth {record.effective:.0f})"
-             if record.deals != record.games else "")
     return (f"{100 * record.win_rate:.0f}% ({100 * record.low:.0f}-{100 * record.high:.0f}) "
-            f"n={record.games}{deals}")
+            f"n={record.games}")
 
 
 def h2h_json(h2h: HeadToHead) -> dict[str, Any]:
@@ -200,4 +200,11 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple") -> str:
             cells.append("-" if a == b else _cell(h2h.pairs.get((a, b))))
         rows.append(cells)
     headers = ["row vs column", *(labels[b] for b in h2h.bots)]
-    return render_table(headers, rows, fmt)
+    table = render_table(headers, rows, fmt)
+    repeated = [r for r in h2h.pairs.values() if r.deals != r.games]
+    if not repeated:
+        return table
+    low = min(r.effective / r.games for r in repeated)
+    return (f"{table}\nDeals repeat in several seatings: a pair's n games count as fewer "
+            f"independent ones (down to {100 * low:.0f}% of n here; Kish), and the intervals "
+            "are that much wider; --format csv lists each pair's deals and effective games.")

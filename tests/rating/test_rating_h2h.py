@@ -92,7 +92,12 @@ def test_deals_whose_outcomes_go_together_weigh_as_deals() -> None:
     assert (ab.games, ab.deals, ab.ahead, ab.effective) == (12, 6, 8, 6.0)
     assert (ab.low, ab.high) == wilson(8 / 12 * 6, 6)
     assert ab.low < wilson(8, 12)[0] and ab.low < ab.win_rate < ab.high
-    assert "n=12 in 6 deals (worth 6)" in render_h2h(compute_h2h(games))
+    text = render_h2h(compute_h2h(games))
+    assert "67% (" in text and ") n=12" in text and "deals (worth" not in text
+    assert text.splitlines()[-1] == (
+        "Deals repeat in several seatings: a pair's n games count as fewer independent ones "
+        "(down to 50% of n here; Kish), and the intervals are that much wider; --format csv "
+        "lists each pair's deals and effective games.")
 
 
 def test_deals_split_between_seats_weigh_as_games() -> None:

@@ -55,13 +55,27 @@ def leaderboard(
     ] = False,
     fmt: FormatOption = "simple",
     db: DbOption = DEFAULT_DB,
+    sort: Annotated[
+        str, typer.Option("--sort", metavar="rating|points",
+                          help="Rank by the rating (mu - 3 sigma) or by points, then Buchholz "
+                               "(a Swiss tournament's standings).")
+    ] = "rating",
 ) -> None:
     """Print a leaderboard (help text: ``_HELP['leaderboard']``)."""
     if all_games and tournament is not None:
         raise typer.BadParameter("give a tournament name or --all, not both")
-    from arena.rating.leaderboard import build_leaderboard, leaderboard_title, render_leaderboard
+    from arena.rating.leaderboard import (
+        SORTS,
+        build_leaderboard,
+        leaderboard_title,
+        render_leaderboard,
+        sort_leaderboard,
+    )
 
-    board = build_leaderboard(db, tournament, all_games=all_games)
+    if sort not in SORTS:
+        raise typer.BadParameter(f"unknown order '{sort}' (choose rating or points)",
+                                 param_hint="--sort")
+    board = sort_leaderboard(build_leaderboard(db, tournament, all_games=all_games), sort)
     if fmt == "simple":  # for people: say which tournament (by default the latest) and how far
         typer.echo(leaderboard_title(board))
     typer.echo(render_leaderboard(board, fmt))

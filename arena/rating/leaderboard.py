@@ -106,6 +106,8 @@ class Leaderboard:
     rows: list[LeaderboardRow]
     #: Games that changed a rating (not one every seat forfeited, nor a bot against itself).
     rated: int | None = None
+    #: How the rows are ranked: a key of :data:`SORTS`.
+    sort: str = "rating"
 
     def failure_types(self) -> list[str]:
         """The csv's failure columns: every failure type the referee records, in its order,
@@ -177,12 +179,32 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                 older_versions=older,
             )
         )
-    rows.sort(key=lambda r: (-r.conservative, -r.mu, r.key))
-    for rank, row in enumerate(rows, start=1):
+    board = Leaderboard(scope=scope, tournament=tournament, settings=settings,
+                        games=len(ordered), swiss=swiss, rows=rows,
+                        rated=len({(step.tournament_id, step.game_id) for step in run.history}))
+    return sort_leaderboard(board, "rating")
+
+
+#: The orders a leaderboard can be ranked in, and what each means (the json's ``sort``).
+SORTS = {
+    "rating": "mu - 3*sigma desc, then mu desc, then bot@version",
+    "points": "points desc, then Buchholz desc (Swiss), then mu - 3*sigma desc, then bot@version",
+}
+
+
+def sort_leaderboard(board: Leaderboard, order: str) -> Leaderboard:
+    """Rank the rows by ``order`` (a key of :data:`SORTS`): the rating's conservative
+    estimate, or the points as a Swiss tournament's standings rank them."""
+    if order not in SORTS:
+        raise ValueError(f"unknown order {order!r} (choose {' or '.join(SORTS)})")
+    if order == "points":
+        board.rows.sort(key=lambda r: (-r.points, -(r.buchholz or 0.0), -r.conservative, r.key))
+    else:
+        board.rows.sort(key=lambda r: (-r.conservative, -r.mu, r.key))
+    for rank, row in enumerate(board.rows, start=1):
         row.rank = rank
-    return Leaderboard(scope=scope, tournament=tournament, settings=settings,
-                       games=len(ordered), swiss=swiss, rows=rows,
-                       rated=len({(step.tournament_id, step.game_id) for step in run.history}))
+    board.sort = order
+    return board
 
 
 def build_leaderboard(db_path: str | Path, tournament: str | None = None, *,
@@ -254,7 +276,7 @@ def leaderboard_json(board: Leaderboard) -> dict[str, Any]:
         "games": board.games,
         "rated_games": board.rated,
         "rating": board.settings.to_json(),
-        "sort": "mu - 3*sigma desc, then mu desc, then bot@version",
+        "sort": SORTS[board.sort],
         "points": "per game: (k - position)/(k - 1) for k bots, shared places split",
         "bots": rows,
     }
@@ -306,7 +328,8 @@ def leaderboard_title(board: Leaderboard) -> str:
         games += f", {board.rated} of them" if board.rated else ", none of them"
     return (f"Leaderboard: {what}, {games} rated; TrueSkill mu={s.mu:g} "
             f"sigma={s.sigma:.4g} beta={s.beta:.4g} tau={s.tau:.4g} "
-            f"draw={s.draw_probability:g}; sorted by mu - 3*sigma")
+            f"draw={s.draw_probability:g}; sorted by "
+            + ("mu - 3*sigma" if board.sort == "rating" else "points, then Buchholz"))
 
 
 def print_leaderboard(db_path: str | Path, tournament: str | None = None, fmt: str = "simple",

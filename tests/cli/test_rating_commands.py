@@ -245,3 +245,16 @@ def test_arena_db_names_the_database_when_db_is_not_given(store: Path,
         assert code == 0 and "alpha-cup" in out, (args, err)
     code, _, err = run("tournaments", "--db", "results/arena.db")  # --db still wins
     assert code == 1 and err.startswith("Error: no results database at results/arena.db")
+
+
+def test_leaderboard_sorted_by_points_as_swiss_standings_are(store: Path) -> None:
+    code, out, _ = run("leaderboard", "alpha-cup", "--sort", "points", "--format", "json")
+    doc = json.loads(out)
+    points = [(row["points"], row["mu"] - 3 * row["sigma"]) for row in doc["bots"]]
+    assert code == 0 and [row["rank"] for row in doc["bots"]] == list(range(1, len(points) + 1))
+    assert [p for p, _ in points] == sorted((p for p, _ in points), reverse=True)
+    assert doc["sort"].startswith("points desc, then Buchholz desc")
+    code, out, _ = run("leaderboard", "alpha-cup", "--sort", "points")
+    assert code == 0 and out.splitlines()[0].endswith("sorted by points, then Buchholz")
+    code, _, err = run("leaderboard", "alpha-cup", "--sort", "luck")
+    assert code == 2 and "unknown order 'luck' (choose rating or points)" in err

@@ -40,8 +40,11 @@ class TrialStart:
 
 
 def trial_starts(bots: Sequence[BotSpec], limits: Limits | Mapping[str, int], *,
-                 launcher: Launcher | None = None) -> list[TrialStart]:
-    """Start each distinct entry of ``bots`` once (see the module docstring), in entry order."""
+                 parallel: int = 2, launcher: Launcher | None = None) -> list[TrialStart]:
+    """Start each distinct entry of ``bots`` once (see the module docstring), in entry order,
+    ``parallel`` at a time (as many as the run's workers start at once: more would make slow
+    starters miss their start-up time only here). An entry that misses it is tried once more
+    on its own before it counts as not starting."""
     if not isinstance(limits, Limits):
         limits = Limits.from_mapping(limits)
     if launcher is None:
@@ -51,9 +54,24 @@ def trial_starts(bots: Sequence[BotSpec], limits: Limits | Mapping[str, int], *,
     distinct: dict[tuple[str, str], BotSpec] = {}
     for bot in bots:
         distinct.setdefault((bot.key, json.dumps(bot.options, sort_keys=True)), bot)
+    entries = list(distinct.values())
+    step = max(1, parallel)
+    failures: list[str | None] = []
+    for at in range(0, len(entries), step):
+        failures += _start_together(entries[at:at + step], limits, launcher)
+    for index, failure in enumerate(failures):
+        if failure is not None and failure.startswith("no 'ready' within"):
+            failures[index] = _start_together([entries[index]], limits, launcher)[0]
+    return [TrialStart(bot, failure) for bot, failure in zip(entries, failures, strict=True)]
+
+
+def _start_together(bots: Sequence[BotSpec], limits: Limits,
+                    launcher: Launcher) -> list[str | None]:
+    """Launch ``bots`` at once, wait for each one's ``ready``, end them all: why each did not
+    start, or None."""
     clients = [BotClient(bot.command, bot.path, limits, name=bot.name, key=bot.key,
                          metadata=bot.metadata, launcher=launcher, options=bot.options)
-               for bot in distinct.values()]
+               for bot in bots]
     try:
         launched = [client.launch() for client in clients]
         failures = [failure if failure is not None else client.handshake()
@@ -61,8 +79,7 @@ def trial_starts(bots: Sequence[BotSpec], limits: Limits | Mapping[str, int], *,
     finally:
         for client in clients:
             client.close()
-    return [TrialStart(bot, None if failure is None else failure.detail)
-            for bot, failure in zip(distinct.values(), failures, strict=True)]
+    return [None if failure is None else failure.detail for failure in failures]
 
 
 def check_lines(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart]) -> list[str]:

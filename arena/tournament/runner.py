@@ -495,18 +495,36 @@ def resume_hint(spec: TournamentSpec, db: Path) -> str:
                           None if own else db)
 
 
-def _trial_warnings(spec: TournamentSpec) -> list[str]:
-    """A warning per entry that does not start; a :class:`BotError` when fewer than two
-    do (no game could be played for a place)."""
-    trials = trial_starts(spec.entrants, spec.limits)
+def _trial_warnings(spec: TournamentSpec, parallel: int, *, resuming: bool) -> list[str]:
+    """Start every entry once (:mod:`~arena.tournament.preflight`). A new tournament with an
+    entry that does not start is refused (:class:`BotError`; nothing is stored yet, and
+    ``--no-trial`` plays it anyway, that entry forfeiting); a resumed one goes on, a warning
+    per such entry; fewer than two starting is refused either way."""
+    trials = trial_starts(spec.entrants, spec.limits, parallel=parallel)
     failed = [t for t in trials if t.failure is not None]
+    reasons = "; ".join(f"{t.label}: {t.failure}" for t in failed)
     if len(trials) - len(failed) < 2:
-        raise BotError("no game can be played: " + (
-            f"{len(trials) - len(failed)} of {len(trials)} entries start in a trial run; "
-            + "; ".join(f"{t.label}: {t.failure}" for t in failed)))
+        raise BotError(f"no game can be played: {len(trials) - len(failed)} of {len(trials)} "
+                       f"entries start in a trial run; {reasons}")
+    if failed and not resuming:
+        raise BotError(f"{len(failed)} of {len(trials)} entries do not start (a trial run "
+                       f"before the games): {reasons}. Fix them or take them out of the spec; "
+                       "--no-trial plays anyway, each of their games a forfeit")
     return [f"{t.label} does not start (a trial run before the games): {t.failure}; each of "
-            "its games will be a forfeit (fix it and run again with --fresh, or take it out)"
-            for t in failed]
+            "its games from here on will be a forfeit" for t in failed]
+
+
+def _stored_state(db_path: Path, name: str) -> str | None:
+    """The state of the stored tournament ``name``, None when there is none (or no database
+    yet: it is created only once the trial start has passed)."""
+    if not db_path.is_file():
+        return None
+    try:
+        with Store(db_path, create=False) as store:
+            row = store.tournament(name)
+    except ArenaError:
+        return None  # opening it for the run says what is wrong
+    return None if row is None else row.state
 
 
 def _sandbox_warnings() -> list[str]:
@@ -533,26 +551,26 @@ def run_tournament(
 
     ``workers`` overrides the spec's (default: every core); ``fresh`` drops a stored
     tournament of the same name first; ``db`` overrides the spec's ``results`` path. With
-    ``trial``, every entry is started once before any game (:mod:`~arena.tournament.preflight`):
-    a bot that does not start is warned about up front, and a field where fewer than two start
-    is refused before anything is stored.
+    ``trial``, every entry is started once before any game, before anything is stored
+    (:func:`_trial_warnings`).
     Ctrl-C stops the workers (their bots are reaped), prints how to resume, and re-raises.
     """
     console = console or Console(stderr=True, soft_wrap=True)
     db_path = Path(db) if db is not None else Path(spec.results)
     n_workers = spec.effective_workers(workers)
     started = time.monotonic()
+    stored = None if fresh else _stored_state(db_path, spec.name)
+    early: list[str] = []
+    if trial and stored != "finished":
+        early = _trial_warnings(spec, n_workers, resuming=stored is not None)
+        for text in early:
+            console.print(f"[yellow]warning:[/] {text}", highlight=False)
+        early += _sandbox_warnings()  # said by the trial's probe already
     is_new = not db_path.exists()
     with Store(db_path) as store, store.lock(spec.name):
         if is_new:  # a typo in a path would otherwise scatter results unseen
             console.print(f"New results database: {db_path}", highlight=False)
         old = store.tournament(spec.name)
-        early: list[str] = []
-        if trial and (fresh or old is None or old.state != "finished"):
-            for text in _trial_warnings(spec):
-                console.print(f"[yellow]warning:[/] {text}", highlight=False)
-                early.append(text)
-            early += _sandbox_warnings()  # said by the trial's probe already
         if fresh and old is not None:
             count = store.count_games(old.id)
             console.print(f"--fresh: dropping the stored tournament '{spec.name}' ({count} "

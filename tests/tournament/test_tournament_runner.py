@@ -8,6 +8,7 @@ compared game for game. Specs are tiny; no assertion reads the wall clock.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import json
 import os
@@ -28,6 +29,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.errors import StoreError
+from arena.registry import resolve
 from arena.tournament.runner import RunSummary, mismatch_lines, resume_hint, run_tournament
 from arena.tournament.spec import load_spec
 from arena.tournament.status import failure_summary
@@ -608,19 +610,54 @@ def test_check_starts_every_entry_and_plays_nothing(tmp_path: Path) -> None:
 
 
 def test_an_entry_that_does_not_start_is_named_before_the_games(tmp_path: Path) -> None:
+    """A new tournament is refused before anything is stored (--no-trial plays it, the entry
+    forfeiting); a resumed one goes on with a warning (its games so far are kept)."""
+    from arena.tournament.runner import _trial_warnings
+
     db = tmp_path / "warn.db"
     spec = write_spec(tmp_path / "spec.yaml", db, name="warn", rounds=1, games_per_match=1,
-                      bots=["greedy", str(FIXTURES / "first.py"),
-                            str(FIXTURES / "no_start.py")])
-    out = io.StringIO()
-    summary = run_tournament(load_spec(spec), 1, progress=False,
-                             console=Console(file=out, width=400))
-    assert summary.state == "finished"
-    warned = [w for w in summary.warnings if "does not start" in w]
-    assert len(warned) == 1 and warned[0].startswith("no_start@")
-    assert warned[0].endswith("; each of its games will be a forfeit (fix it and run again "
-                              "with --fresh, or take it out)")
-    assert "does not start (a trial run before the games)" in out.getvalue()
+                      format="round_robin", bots=["greedy", str(FIXTURES / "first.py"),
+                                                  str(FIXTURES / "no_start.py")])
+    result = runner.invoke(app, ["run", str(spec), "--no-progress"])
+    assert result.exit_code == 1 and not db.exists()
+    error = result.output.splitlines()[-1]
+    assert error.startswith("Error: 1 of 3 entries do not start (a trial run before the "
+                            "games): no_start@")
+    assert error.endswith("Fix them or take them out of the spec; --no-trial plays anyway, "
+                          "each of their games a forfeit")
+    summary = run_tournament(load_spec(spec), 1, progress=False, trial=False,
+                             console=Console(file=io.StringIO()))
+    assert summary.state == "finished" and summary.games_recorded == 3
+    [warning] = _trial_warnings(load_spec(spec), 2, resuming=True)
+    assert warning.startswith("no_start@") and warning.endswith(
+        "each of its games from here on will be a forfeit")
+
+
+def test_slow_starters_are_tried_a_few_at_a_time_and_again_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Eight bots that take most of their start-up time each would all miss it if started
+    at once on two cores: the trial starts as many at once as the run's workers, and an
+    entry that missed its time is tried again alone before it counts as not starting."""
+    from arena.tournament import preflight
+
+    batches: list[int] = []
+    tries: dict[str, int] = {}
+
+    def start_together(bots: list[Any], limits: Any, launcher: Any) -> list[str | None]:
+        batches.append(len(bots))
+        out: list[str | None] = []
+        for bot in bots:
+            tries[bot.name] = tries.get(bot.name, 0) + 1
+            late = len(bots) > 1 and bot.name == "b3"  # slow when crowded, fine alone
+            out.append("no 'ready' within 2500 ms" if late else None)
+        return out
+
+    monkeypatch.setattr(preflight, "_start_together", start_together)
+    greedy = resolve(REPO / "bots" / "greedy.py")
+    bots = [dataclasses.replace(greedy, name=f"b{i}", version=f"v{i}") for i in range(8)]
+    trials = preflight.trial_starts(bots, {}, parallel=3, launcher=lambda *a: None)
+    assert batches == [3, 3, 2, 1] and tries["b3"] == 2
+    assert [t.failure for t in trials] == [None] * 8
 
 
 def test_a_field_where_fewer_than_two_entries_start_is_refused_before_storing(
@@ -635,8 +672,7 @@ def test_a_field_where_fewer_than_two_entries_start_is_refused_before_storing(
     assert result.exit_code == 1
     assert result.output.splitlines()[-1].startswith(
         "Error: no game can be played: 1 of 3 entries start in a trial run; no_start@")
-    with sqlite3.connect(str(db)) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM tournaments").fetchone()[0] == 0
+    assert not db.exists(), "refused before anything is stored"
 
 
 def test_after_an_update_a_tournament_goes_on_with_the_version_it_started_with(

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import datetime as dt
+import glob
 import hashlib
 import json
 import logging
@@ -40,7 +41,7 @@ import yaml
 from arena.errors import BotNotFoundError, ManifestError, SubmitError
 from arena.printable import printable
 from arena.sandbox.launcher import MAX_BOT_BYTES, SKIPPED_DIRS, SKIPPED_SUFFIXES
-from arena.suggest import did_you_mean
+from arena.suggest import closest, did_you_mean
 from arena.yamlfile import NoAliasLoader, yaml_problem
 
 log = logging.getLogger("arena.registry")
@@ -303,12 +304,21 @@ def _load_manifest(directory: Path) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- specs
+def _plain_name(name: str, where: Path) -> str:
+    """A bot's name as results key it (``name@version``): no ``@`` in it."""
+    if "@" in name:
+        raise ManifestError(f"{printable(str(where))}: a bot's name cannot contain '@' (it "
+                            f"separates the name from the version in results): "
+                            f"'{printable(name)}'")
+    return name
+
+
 def _module_spec(file: Path, name: str | None = None) -> BotSpec:
     file = file.resolve()
     if file.stat().st_size > MAX_BOT_BYTES:
         raise ManifestError(f"{printable(str(file))} is larger than {MAX_BOT_BYTES >> 20} MiB")
     meta = module_metadata(file)
-    bot_name = name or str(meta.pop("name", "") or file.stem)
+    bot_name = _plain_name(name or str(meta.pop("name", "") or file.stem), file)
     meta.pop("name", None)
     return BotSpec(name=bot_name, version=content_version([file], file.parent), path=file,
                    command=(PYTHON, *_RUNNER, file.name), metadata=meta, kind="module",
@@ -322,25 +332,27 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
     if not (directory / MANIFEST).is_file():
         if (directory / "bot.py").is_file():
             found = module_metadata(directory / "bot.py")
-            module_name = name or str(found.pop("name", "") or directory.name)
+            module_name = _plain_name(name or str(found.pop("name", "") or directory.name),
+                                      directory)
             found.pop("name", None)
             return BotSpec(module_name, version, directory, (PYTHON, *_RUNNER, "bot.py"),
                            found, "module", files)
         raise ManifestError(f"{directory} has neither {MANIFEST} nor bot.py")
     data = _load_manifest(directory)
     where = directory / MANIFEST
-    unknown = [str(key) for key in data if key not in MANIFEST_KEYS]
-    if unknown:
-        raise ManifestError(f"{where}: unknown key {unknown[0]!r}"
-                            f"{did_you_mean(unknown[0], MANIFEST_KEYS)} (a bot.yaml takes "
-                            f"{', '.join(MANIFEST_KEYS)})")
+    unknown = [printable(str(key)) for key in data if key not in MANIFEST_KEYS]
+    for key in unknown:  # a typo, most likely; not fatal: older manifests may hold notes
+        log.warning("%s: unknown key %r%s (a bot.yaml takes %s)", where, key,
+                    did_you_mean(key, MANIFEST_KEYS), ", ".join(MANIFEST_KEYS))
     bot_name = name or data.get("name")
     if not isinstance(bot_name, str) or not bot_name.strip():  # type: ignore[redundant-expr]
         raise ManifestError(f"{where}: 'name' is required (a string)")
     command, module = data.get("command"), data.get("module")
     if (command is None) == (module is None):
+        typo = next((f" ({key!r} is not a key: {match!r}?)" for key in unknown
+                     if (match := closest(key, ("command", "module"))) is not None), "")
         raise ManifestError(f"{where}: give exactly one of 'command' (a list of arguments) "
-                            "or 'module' (a Python file)")
+                            f"or 'module' (a Python file){typo}")
     if module is not None:
         if not isinstance(module, str) or not (directory / module).is_file():
             raise ManifestError(f"{where}: 'module' must name a Python file of the bot's "
@@ -361,7 +373,8 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
             value = source.get(key)
             if isinstance(value, str | int | float | dt.date):  # scalars: shown as text
                 meta[key] = str(_plain(value))
-    return BotSpec(bot_name.strip(), version, directory, argv, meta, kind, files)
+    return BotSpec(_plain_name(bot_name.strip(), where), version, directory, argv, meta, kind,
+                   files)
 
 
 def spec_from_path(path: Path, name: str | None = None) -> BotSpec:
@@ -463,8 +476,8 @@ def _unknown(text: str, bots_dir: Path) -> BotNotFoundError:
     samples = SAMPLE_BOTS_DIR
     if not hint and bots_dir.resolve() != samples and (samples / f"{text}.py").is_file():
         hint = f" (the sample bot is {samples / text}.py)"
-    return BotNotFoundError(f"unknown bot {text!r}{hint} (registered: "
-                            f"{', '.join(names) or 'none'})")
+    return BotNotFoundError(f"unknown bot '{printable(text)}'{hint} (registered: "
+                            f"{', '.join(printable(n) for n in names) or 'none'})")
 
 
 def _is_registered(name: str, bots_dir: Path) -> bool:
@@ -504,9 +517,10 @@ def kept_versions(name: str, bots_dir: Path | None = None) -> dict[str, Path]:
     the path to resolve (the module file, or the bot's directory)."""
     root = (bots_dir or default_bots_dir()) / VERSIONS_DIR
     found: dict[str, Path] = {}
-    for kept in sorted(root.glob(f"{name}@*")) if root.is_dir() else []:
-        module = kept / f"{name}.py"
-        found[kept.name.split("@", 1)[1]] = module if module.is_file() else kept
+    for kept in sorted(root.glob(f"{glob.escape(name)}@*")) if root.is_dir() else []:
+        # a kept directory bot has its bot.yaml or bot.py; a kept module is <name>.py alone
+        whole = (kept / MANIFEST).is_file() or (kept / "bot.py").is_file()
+        found[kept.name.split("@", 1)[1]] = kept if whole else kept / f"{name}.py"
     return found
 
 

@@ -5,10 +5,16 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-__all__ = ["did_you_mean"]
+__all__ = ["closest", "did_you_mean"]
+
+
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice ``word`` most likely misspells, or None when none is close."""
+    close = difflib.get_close_matches(word, list(choices), n=1)
+    return close[0] if close else None
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """`` (did you mean 'x'?)`` for the closest of ``choices``, or nothing when none is close."""
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    match = closest(word, choices)
+    return f" (did you mean '{match}'?)" if match is not None else ""

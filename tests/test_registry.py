@@ -171,10 +171,9 @@ def test_directory_with_bot_py_and_no_manifest(tmp_path: Path) -> None:
                                       "directory, got 'missing.py'"),
     ("!!python/object/apply:os.system ['echo unsafe']\n", "invalid YAML: could not "
                                                          "determine a constructor"),
-    ("name: e\ncomand: [x]\n", "bot.yaml: unknown key 'comand' (did you mean 'command'?) "
-                                "(a bot.yaml takes name, command, module, metadata, author, "
-                                "version, last_read_page, last_book_finished)"),
-    ("name: e\ncommand: [x]\nautor: Ann\n", "unknown key 'autor' (did you mean 'author'?)"),
+    ("name: e\ncomand: [x]\n", "bot.yaml: give exactly one of 'command' (a list of arguments) "
+                                "or 'module' (a Python file) ('comand' is not a key: "
+                                "'command'?)"),
 ])
 def test_bad_manifests(tmp_path: Path, manifest: str, error: str) -> None:
     bot = tmp_path / "e"
@@ -182,6 +181,32 @@ def test_bad_manifests(tmp_path: Path, manifest: str, error: str) -> None:
     (bot / "bot.yaml").write_text(manifest)
     with pytest.raises(ManifestError, match=re.escape(error)):
         resolve(bot)
+
+
+def test_an_unknown_manifest_key_is_a_warning_with_a_suggestion(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Not an error: a manifest registered before keys were checked may hold a note."""
+    bot = tmp_path / "e"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text("name: e\ncommand: [x]\nautor: Ann\ndescription: old\n")
+    with caplog.at_level("WARNING", logger="arena"):
+        spec = resolve(bot)
+    assert spec.name == "e" and "author" not in spec.metadata
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{bot / 'bot.yaml'}: unknown key '{key}'{hint} (a bot.yaml takes name, command, "
+        "module, metadata, author, version, last_read_page, last_book_finished)"
+        for key, hint in (("autor", " (did you mean 'author'?)"), ("description", ""))]
+
+
+def test_a_name_with_an_at_sign_is_refused(tmp_path: Path) -> None:
+    """``name@version`` keys results: a name holding '@' would read as another version."""
+    bot = tmp_path / "e"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text('name: "x@y"\ncommand: [x]\n')
+    with pytest.raises(ManifestError) as info:
+        resolve(bot)
+    assert str(info.value) == (f"{bot / 'bot.yaml'}: a bot's name cannot contain '@' (it "
+                               "separates the name from the version in results): 'x@y'")
 
 
 def test_unknown_bot_lists_the_registered(bots: Path) -> None:
@@ -323,6 +348,22 @@ def test_update_keeps_the_old_version_by_its_key(tmp_path: Path, bots: Path) -> 
     assert resolve(f"beta@{old_beta.version}", bots).command == old_beta.command
     assert (bots / ".versions" / f"beta@{old_beta.version}" / "bot.js").read_text() == (
         "// a bot in another language\n")
+
+
+def test_a_kept_directory_bot_whose_module_is_named_like_it_stays_a_directory(
+        tmp_path: Path, bots: Path) -> None:
+    source = tmp_path / "modbot"
+    source.mkdir()
+    (source / "bot.yaml").write_text("name: modbot\nmodule: modbot.py\n")
+    (source / "modbot.py").write_text(MODULE.replace('"mine"', '"modbot"'))
+    old = submit(source, bots_dir=bots, check=passing)
+    (source / "modbot.py").write_text(MODULE.replace('"mine"', '"modbot"') + "# v2\n")
+    submit(source, bots_dir=bots, check=passing, update=True)
+    kept = resolve(f"modbot@{old.version}", bots)
+    assert kept.version == old.version and kept.path.is_dir()
+    for pattern in ("*", "?", "[m]odbot"):  # a name is matched as written, never as a glob
+        with pytest.raises(BotNotFoundError, match="unknown bot"):
+            resolve(f"{pattern}@{old.version}", bots)
 
 
 def test_submit_refuses_a_failing_check_and_copies_nothing(tmp_path: Path, bots: Path) -> None:

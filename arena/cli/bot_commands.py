@@ -336,9 +336,8 @@ def _never_started(outcome: Any) -> list[str]:
     """The bots whose every game was a failed start: the match measured nothing of them."""
     names = outcome.names
     return [names[seat] for seat in range(len(names))
-            if outcome.games and all(
-                any(f["seat"] == seat and f["type"] == "startup_failure" for f in game.failures)
-                and seat in game.forfeits for game in outcome.games)]
+            if outcome.games and all(game.forfeits.get(seat) == "startup_failure"
+                                     for game in outcome.games)]
 
 
 def _interrupted(played: list[Any], games: int, seed: int, records: Path | None) -> str:

@@ -88,10 +88,11 @@ def run(
     if check:
         from arena.tournament.preflight import check_lines, trial_starts
 
-        trials = trial_starts(spec.entrants, spec.limits)
-        typer.echo("\n".join(check_lines(spec, db if db is not None else Path(spec.results),
-                                          trials)))
-        if any(t.failure is not None for t in trials):
+        trials = trial_starts(spec.entrants, spec.limits,
+                              parallel=spec.effective_workers(workers))
+        lines, ready = check_lines(spec, db if db is not None else Path(spec.results), trials)
+        typer.echo("\n".join(lines))
+        if not ready:
             raise typer.Exit(1)
         return
     with stop_on_sigterm():

@@ -82,9 +82,10 @@ def _start_together(bots: Sequence[BotSpec], limits: Limits,
     return [None if failure is None else failure.detail for failure in failures]
 
 
-def check_lines(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart]) -> list[str]:
-    """What ``arena run --check`` prints: the plan, what the database holds of it, and how
-    each entry's trial start went."""
+def check_lines(spec: TournamentSpec, db: Path,
+                trials: Sequence[TrialStart]) -> tuple[list[str], bool]:
+    """What ``arena run --check`` prints (the plan, what the database holds of it, how each
+    entry's trial start went) and whether ``arena run`` would go ahead."""
     from arena.sandbox import probe
     from arena.tournament.runner import planned_games
 
@@ -93,28 +94,40 @@ def check_lines(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart]) ->
     lines = [f"Spec{source}: {spec.format} '{spec.name}', {len(spec.entrants)} entries, tables "
              f"of {sizes}, {spec.effective_rounds()} round(s), {planned_games(spec):,} games "
              f"planned; seed {'given' if spec.seed is not None else 'drawn when it starts'}"]
-    lines.append(f"Results: {db}, " + _stored(spec, db))
+    if (short := spec.short_seed_warning()) is not None:
+        lines.append(f"warning: {short}")
+    stored, same_spec = _stored(spec, db)
+    lines.append(f"Results: {db}, {stored}")
     lines.append(f"Trial start of every entry (sandbox {probe().level}):")
     for trial in trials:
         lines.append(f"  {'ok  ' if trial.failure is None else 'FAIL'}  {trial.label}"
                      + ("" if trial.failure is None else f": {trial.failure}"))
     failed = sum(1 for t in trials if t.failure is not None)
-    lines.append(f"All {len(trials)} entries start: ready to run." if not failed else
-                 f"{failed} of {len(trials)} entries {'does' if failed == 1 else 'do'} not "
-                 "start.")
-    return lines
+    if failed:
+        lines.append(f"{failed} of {len(trials)} entries {'does' if failed == 1 else 'do'} "
+                     "not start.")
+    elif not same_spec:
+        lines.append(f"All {len(trials)} entries start, but arena run refuses the stored "
+                     "tournament's other spec (--fresh starts anew).")
+    else:
+        lines.append(f"All {len(trials)} entries start: ready to run.")
+    return lines, not failed and same_spec
 
 
-def _stored(spec: TournamentSpec, db: Path) -> str:
+def _stored(spec: TournamentSpec, db: Path) -> tuple[str, bool]:
+    """What the database holds of ``spec``'s tournament, and whether a run may go on with it
+    (none stored, or stored with this very spec)."""
     from arena.tournament.store import Store
 
     if not db.exists():
-        return "not created yet"
-    with Store(db) as store:
+        return "not created yet", True
+    with Store(db, create=False) as store:
         row = store.tournament(spec.name)
         if row is None:
-            return f"no tournament '{spec.name}' in it yet"
+            return f"no tournament '{spec.name}' in it yet", True
         done = store.count_games(row.id)
-        return (f"holds '{spec.name}': {done}/{row.games_planned} games, {row.state}"
-                + ("" if row.state == "finished" else "; a run resumes it (if the spec is "
-                   "unchanged)"))
+        held = f"holds '{spec.name}': {done}/{row.games_planned} games, {row.state}"
+    if row.spec_hash != spec.spec_hash():
+        return (f"{held}, with another spec (hash {row.spec_hash}, this spec "
+                f"{spec.spec_hash()})"), False
+    return held + ("" if row.state == "finished" else "; a run resumes it"), True

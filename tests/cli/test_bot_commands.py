@@ -348,3 +348,18 @@ def test_a_ctrl_c_in_a_match_says_how_far_it_got() -> None:
         "Interrupted after 3 of 10 games (seed 77 replays them; their records are in g.jsonl); "
         "wins so far: a 1, b 2")
     assert _interrupted([], 10, 77, None) == "Interrupted before the first game ended (seed 77)."
+
+
+def test_a_bot_given_up_after_failed_starts_never_started() -> None:
+    """After MAX_FAILED_STARTS the referee stops trying: later games record the forfeit
+    without a new failure, and the bot still never started."""
+    from types import SimpleNamespace
+
+    from arena.cli.bot_commands import _never_started
+
+    failed = {"seat": 0, "type": "startup_failure"}
+    games = [SimpleNamespace(forfeits={0: "startup_failure"},
+                             failures=[failed] if g < 3 else []) for g in range(5)]
+    assert _never_started(SimpleNamespace(names=["a", "b"], games=games)) == ["a"]
+    games[4] = SimpleNamespace(forfeits={0: "crash"}, failures=[])
+    assert _never_started(SimpleNamespace(names=["a", "b"], games=games)) == []

@@ -593,20 +593,31 @@ def test_check_starts_every_entry_and_plays_nothing(tmp_path: Path) -> None:
                             str(FIXTURES / "no_start.py")])
     result = runner.invoke(app, ["run", str(spec), "--check"])
     assert result.exit_code == 1, result.output
-    lines = [line for line in result.stdout.splitlines()]
+    lines = result.stdout.splitlines()
     assert lines[0].startswith(f"Spec from {spec}: swiss 'check', 3 entries, tables of 2, "
                                "3 round(s), ")
-    assert lines[1] == f"Results: {db}, not created yet"
-    assert lines[3].startswith("  ok    greedy@") and lines[4].startswith("  ok    first@")
-    assert lines[5].startswith("  FAIL  no_start@") and lines[5].endswith(
+    assert lines[1].startswith("warning: seed 11 is short")  # fixture bots are no samples
+    assert lines[2] == f"Results: {db}, not created yet"
+    assert lines[4].startswith("  ok    greedy@") and lines[5].startswith("  ok    first@")
+    assert lines[6].startswith("  FAIL  no_start@") and lines[6].endswith(
         ": exited before answering 'hello' (exit code 2); last log line: ImportError: No "
         "module named 'numpy' (deliberately)")
-    assert lines[6] == "1 of 3 entries does not start."
+    assert lines[7] == "1 of 3 entries does not start."
     assert not db.exists(), "--check plays and stores nothing"
-    good = write_spec(tmp_path / "good.yaml", db, name="check", bots=BOTS[:2])
+    good = write_spec(tmp_path / "good.yaml", db, name="check", bots=BOTS[:2], seed=2**62)
     result = runner.invoke(app, ["run", str(good), "--check"])
     assert result.exit_code == 0 and result.stdout.splitlines()[-1] == (
         "All 2 entries start: ready to run."), result.output
+    run_tournament(load_spec(good), 1, progress=False, trial=False,
+                   console=Console(file=io.StringIO()))
+    changed = write_spec(tmp_path / "good.yaml", db, name="check", bots=BOTS[:2], seed=2**62,
+                         games_per_match=1)
+    result = runner.invoke(app, ["run", str(changed), "--check"])
+    lines = result.stdout.splitlines()
+    assert result.exit_code == 1 and lines[1].startswith(
+        f"Results: {db}, holds 'check': ") and ", with another spec (hash " in lines[1]
+    assert lines[-1] == ("All 2 entries start, but arena run refuses the stored tournament's "
+                         "other spec (--fresh starts anew).")
 
 
 def test_an_entry_that_does_not_start_is_named_before_the_games(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ overlap (a field of bots costs about one start-up time, not one per bot).
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -121,12 +122,15 @@ def _stored(spec: TournamentSpec, db: Path) -> tuple[str, bool]:
 
     if not db.exists():
         return "not created yet", True
-    with Store(db, create=False) as store:
-        row = store.tournament(spec.name)
-        if row is None:
-            return f"no tournament '{spec.name}' in it yet", True
-        done = store.count_games(row.id)
-        held = f"holds '{spec.name}': {done}/{row.games_planned} games, {row.state}"
+    try:
+        with Store(db, create=False) as store:
+            row = store.tournament(spec.name)
+            if row is None:
+                return f"no tournament '{spec.name}' in it yet", True
+            done = store.count_games(row.id)
+            held = f"holds '{spec.name}': {done}/{row.games_planned} games, {row.state}"
+    except sqlite3.OperationalError:  # created and killed before its tables were
+        return "no tournament in it yet (an empty database)", True
     if row.spec_hash != spec.spec_hash():
         return (f"{held}, with another spec (hash {row.spec_hash}, this spec "
                 f"{spec.spec_hash()})"), False

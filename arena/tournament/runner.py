@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
+import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -522,8 +523,8 @@ def _stored_state(db_path: Path, name: str) -> str | None:
     try:
         with Store(db_path, create=False) as store:
             row = store.tournament(name)
-    except ArenaError:
-        return None  # opening it for the run says what is wrong
+    except (ArenaError, sqlite3.Error):  # no schema yet (a run killed at once), or not ours:
+        return None  # opening it for the run sets it up or says what is wrong
     return None if row is None else row.state
 
 

@@ -412,7 +412,9 @@ def test_entry_options_reach_the_sandboxed_bot_and_replay_move_for_move(
         db = tmp_path / f"{run}.db"
         spec = write_spec(tmp_path / f"{run}.yaml", db, name="tuned", format="round_robin",
                           bots=bots, rounds=1, games_per_match=1, duplicate=True)
-        summary = run_tournament(load_spec(spec), 2, progress=False)
+        # played despite the typo (no trial start, which would refuse it): its forfeits
+        # and their reason are what is checked below
+        summary = run_tournament(load_spec(spec), 2, progress=False, trial=False)
         assert summary.games_recorded == 6
         sigs.append(signature(db, "tuned"))
     assert sigs[0] == sigs[1]
@@ -712,3 +714,19 @@ def test_after_an_update_a_tournament_goes_on_with_the_version_it_started_with(
                         rounds=1, games_per_match=1)
     summary = run_tournament(load_spec(pinned), 1, progress=False)
     assert summary.state == "finished" and summary.games_recorded == 0
+
+
+def test_a_database_killed_before_its_tables_were_made_is_taken_up(tmp_path: Path) -> None:
+    """A run killed right after creating the file leaves it empty: the next run (and its
+    --check) read it as holding nothing yet."""
+    db = tmp_path / "empty.db"
+    sqlite3.connect(str(db)).close()
+    db.write_bytes(b"")
+    spec = write_spec(tmp_path / "spec.yaml", db, name="empty", bots=BOTS[:2], rounds=1,
+                      games_per_match=1, seed=2**62)
+    result = runner.invoke(app, ["run", str(spec), "--check"])
+    assert result.exit_code == 0 and result.stdout.splitlines()[1] == (
+        f"Results: {db}, no tournament in it yet (an empty database)"), result.output
+    summary = run_tournament(load_spec(spec), 1, progress=False,
+                             console=Console(file=io.StringIO()))
+    assert summary.state == "finished" and summary.games_recorded == 1

@@ -77,6 +77,8 @@ _RUNNER = ("-m", "arena.sdk.runner")
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # fullmatch: no "\n" after
 _SKIP_DIRS = SKIPPED_DIRS
 _SKIP_SUFFIXES = SKIPPED_SUFFIXES
+#: What a registered copy leaves out (submitted, or kept at an update): caches, bytecode.
+_NOT_COPIED = shutil.ignore_patterns(*_SKIP_DIRS, "*.pyc", "*.pyo")
 #: The most a manifest may hold (a YAML file of a few lines; its aliases are refused too).
 _MANIFEST_BYTES = 64 * 1024
 #: Characters of a bot's name and of each metadata value kept (they are printed in tables).
@@ -505,8 +507,7 @@ def _keep_version(bots_dir: Path, name: str, where: Path) -> None:
     if kept.exists():
         return
     if where.is_dir():
-        shutil.copytree(where, kept, ignore=shutil.ignore_patterns(*_SKIP_DIRS, "*.pyc",
-                                                                    "*.pyo"))
+        shutil.copytree(where, kept, ignore=_NOT_COPIED)
     else:
         kept.mkdir(parents=True)
         shutil.copy2(where, kept / f"{name}.py")
@@ -529,11 +530,10 @@ def _resolve_version(text: str, bots_dir: Path) -> BotSpec:
     options give it): the registered bot when it is that version, else the kept copy."""
     name, _, version = text.partition("@")
     version = version.split("+", 1)[0]
-    current = next((where for n, where in _registered(bots_dir) if n == name), None)
-    if current is not None:
-        spec = spec_from_path(current, name)
-        if spec.version == version:
-            return spec
+    where = next((path for n, path in _registered(bots_dir) if n == name), None)
+    current = spec_from_path(where, name) if where is not None else None
+    if current is not None and current.version == version:
+        return current
     kept = kept_versions(name, bots_dir)
     if version in kept:
         spec = spec_from_path(kept[version], name)
@@ -543,7 +543,7 @@ def _resolve_version(text: str, bots_dir: Path) -> BotSpec:
         return spec
     if current is None and not kept:
         raise _unknown(name, bots_dir)
-    have = ([spec_from_path(current, name).version] if current is not None else []) + list(kept)
+    have = ([current.version] if current is not None else []) + list(kept)
     raise BotNotFoundError(f"no version {version!r} of {name!r} (there are: {', '.join(have)})")
 
 
@@ -616,7 +616,7 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
         else:
             target = bots_dir / bot_name
             shutil.copytree(spec.path, target,
-                            ignore=shutil.ignore_patterns(*_SKIP_DIRS, "*.pyc", "*.pyo"))
+                            ignore=_NOT_COPIED)
     except OSError as exc:
         raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
     registered = spec_from_path(target, bot_name)

@@ -345,8 +345,7 @@ def _interrupted(played: list[Any], games: int, seed: int, records: Path | None)
     if not played:
         return f"Interrupted before the first game ended (seed {seed})."
     names = played[0].names
-    wins = [sum(1 for game in played if game.placements[seat] == 1
-                and seat not in game.forfeits) for seat in range(len(names))]
+    wins = [sum(1 for game in played if game.won(seat)) for seat in range(len(names))]
     kept = f"; their records are in {records}" if records is not None else ""
     return (f"Interrupted after {len(played)} of {games} games (seed {seed} replays them"
             f"{kept}); wins so far: "

@@ -62,6 +62,14 @@ NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? a slow
                  "needs a higher startup_ms)")
 #: Why a bot's first line is not JSON, most often: a banner or a debug print on stdout.
 NOT_JSON_HINT = " (stdout carries protocol lines only: print logs to stderr)"
+
+
+def _hinted(exc: ProtocolError) -> str:
+    """The protocol error, with :data:`NOT_JSON_HINT` when the line was no JSON at all."""
+    detail = str(exc)
+    return detail + NOT_JSON_HINT if detail.startswith("not JSON") else detail
+
+
 #: A log line naming an error: ``ValueError: ...``, ``panicked at``, ``Exception in ...``.
 _ERROR_LINE = re.compile(r"(?i)\b(\w*(error|exception)|panic(ked)?|fatal|abort(ed)?)\b")
 #: How many lines back from the end of the log an error line is looked for.
@@ -293,8 +301,7 @@ class BotClient:
         try:
             name, metadata = messages.parse_ready(messages.decode(got.data))
         except ProtocolError as exc:
-            hint = NOT_JSON_HINT if str(exc).startswith("not JSON") else ""
-            return self._start_failed(f"bad answer to 'hello': {exc}{hint}")
+            return self._start_failed(f"bad answer to 'hello': {_hinted(exc)}")
         self.ready_name = name
         self.metadata.update(metadata)
         self.failed_starts = 0
@@ -426,10 +433,7 @@ class BotClient:
                     return self._strike(F.ILLEGAL_CHOICE, str(exc), id_, start)
                 except ProtocolError as exc:
                     if not self._ignored(data, id_):
-                        detail = str(exc)
-                        if detail.startswith("not JSON"):
-                            detail += NOT_JSON_HINT
-                        return self._strike(F.PROTOCOL_ERROR, detail, id_, start)
+                        return self._strike(F.PROTOCOL_ERROR, _hinted(exc), id_, start)
                     if _monotonic() < deadline:
                         continue
                     got = _OUT_OF_TIME  # a flood of ignored lines does not stop the clock

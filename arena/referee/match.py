@@ -151,6 +151,11 @@ class GameOutcome:
     record: dict[str, Any]
     sandbox_level: str = ""
 
+    def won(self, seat: int) -> bool:
+        """First place played for: a forfeited seat never wins, even one sharing first
+        place with every other seat forfeited (RULES.md E18)."""
+        return self.placements[seat] == 1 and seat not in self.forfeits
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game_id": self.game_id, "game_index": self.game_index, "seed": self.seed,
@@ -190,8 +195,7 @@ class MatchOutcome:
             places = [g.placements[seat] for g in self.games]
             rows.append({
                 "seat": seat, "bot": key, "name": self.names[seat],
-                "wins": sum(1 for g in self.games
-                            if g.placements[seat] == 1 and seat not in g.forfeits),
+                "wins": sum(1 for g in self.games if g.won(seat)),
                 "mean_place": round(statistics.fmean(places), 3) if places else None,
                 "forfeits": sum(1 for g in self.games if seat in g.forfeits),
             })

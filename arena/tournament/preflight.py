@@ -3,8 +3,8 @@
 A bot that cannot start (a typo in its command, a missing import, an option it refuses) would
 otherwise show up only in the results, as a forfeit of every game it was seated in. Each
 distinct entry (bot version and options) is launched in the sandbox with the tournament's
-limits, answers ``hello`` with ``ready`` and is sent ``bye``, all entries at once so start-ups
-overlap (a field of bots costs about one start-up time, not one per bot).
+limits, answers ``hello`` with ``ready`` and is sent ``bye``, a few at once so start-ups
+overlap without crowding out slow starters (:func:`trial_starts`).
 """
 
 from __future__ import annotations

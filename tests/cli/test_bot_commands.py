@@ -337,13 +337,17 @@ def test_a_bot_matched_against_itself_is_told_apart() -> None:
 def test_a_ctrl_c_in_a_match_says_how_far_it_got() -> None:
     """What the finished games were, and the seed that replays them (the records file has
     them too)."""
-    from types import SimpleNamespace
-
     from arena.cli.bot_commands import _interrupted
+    from arena.referee.match import GameOutcome
 
-    games = [SimpleNamespace(names=["a", "b"], placements=[1, 2], forfeits={}),
-             SimpleNamespace(names=["a", "b"], placements=[2, 1], forfeits={}),
-             SimpleNamespace(names=["a", "b"], placements=[1, 1], forfeits={0: "timeout"})]
+    def game(placements: list[int], forfeits: dict[int, str]) -> GameOutcome:
+        return GameOutcome(game_id="m/g0", game_index=0, seed=0, seats=["a@1", "b@1"],
+                           names=["a", "b"], starting_seat=0, placements=placements,
+                           desmos=["", ""], ascension=False, tiebreak="none", failures=[],
+                           forfeits=forfeits, decisions=0, duration_s=0.0, latency=[],
+                           record={})
+
+    games = [game([1, 2], {}), game([2, 1], {}), game([1, 1], {0: "timeout"})]
     assert _interrupted(games, 10, 77, Path("g.jsonl")) == (
         "Interrupted after 3 of 10 games (seed 77 replays them; their records are in g.jsonl); "
         "wins so far: a 1, b 2")

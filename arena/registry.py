@@ -38,7 +38,7 @@ from typing import Any
 
 import yaml
 
-from arena.errors import BotNotFoundError, ManifestError, SubmitError
+from arena.errors import BotError, BotNotFoundError, ManifestError, SubmitError
 from arena.printable import printable
 from arena.sandbox.launcher import MAX_BOT_BYTES, SKIPPED_DIRS, SKIPPED_SUFFIXES
 from arena.suggest import closest, did_you_mean
@@ -57,6 +57,7 @@ __all__ = [
     "list_bots",
     "option_problems",
     "options_digest",
+    "require_named_options",
     "resolve",
     "submit",
 ]
@@ -523,6 +524,22 @@ def kept_versions(name: str, bots_dir: Path | None = None) -> dict[str, Path]:
         whole = (kept / MANIFEST).is_file() or (kept / "bot.py").is_file()
         found[kept.name.split("@", 1)[1]] = kept if whole else kept / f"{name}.py"
     return found
+
+
+def require_named_options(ref: str | Path, spec: BotSpec) -> BotSpec:
+    """``spec``, the bot ``ref`` names as entered with its options; a ``name@version+o...``
+    (a results key copied from a leaderboard) must name the options it was given. The
+    digest cannot give the options back, so a mismatch would quietly play another entrant."""
+    text = str(ref)
+    name, at, version = text.partition("@")
+    if not at or "+" not in version or "/" in text or version == spec.version:
+        return spec
+    given = ("no options" if not spec.options
+             else f"other options (+o{options_digest(spec.options)})")
+    raise BotError(f"{text!r} names options (+{version.partition('+')[2]}) but was given "
+                   f"{given}: a results key cannot carry options, give them with the bot "
+                   f"('-o' in 'arena match', 'options:' in a spec) or enter {name}@"
+                   f"{version.partition('+')[0]}")
 
 
 def _resolve_version(text: str, bots_dir: Path) -> BotSpec:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import yaml
 
-from arena.errors import BotNotFoundError, ManifestError, SubmitError
+from arena.errors import BotError, BotNotFoundError, ManifestError, SubmitError
 from arena.registry import (
     PYTHON,
     SAMPLE_BOTS_DIR,
@@ -23,6 +23,7 @@ from arena.registry import (
     module_metadata,
     option_problems,
     registered_names,
+    require_named_options,
     resolve,
     submit,
     submitted,
@@ -348,6 +349,24 @@ def test_update_keeps_the_old_version_by_its_key(tmp_path: Path, bots: Path) -> 
     assert resolve(f"beta@{old_beta.version}", bots).command == old_beta.command
     assert (bots / ".versions" / f"beta@{old_beta.version}" / "bot.js").read_text() == (
         "// a bot in another language\n")
+
+
+def test_a_results_key_with_options_must_be_given_those_options(bots: Path) -> None:
+    """A key copied from a leaderboard names its options by digest only: entered without
+    them (or with others) it would play another entrant under a name that says otherwise."""
+    plain = resolve("alpha", bots)
+    tuned = plain.with_options({"depth": 2})
+    assert require_named_options(tuned.key, tuned) == tuned
+    assert require_named_options("alpha", plain) == plain
+    assert require_named_options(plain.key, plain) == plain
+    with pytest.raises(BotError) as info:
+        require_named_options(tuned.key, resolve(tuned.key, bots))
+    assert str(info.value) == (
+        f"{tuned.key!r} names options (+{tuned.version.partition('+')[2]}) but was given no "
+        "options: a results key cannot carry options, give them with the bot ('-o' in "
+        f"'arena match', 'options:' in a spec) or enter {plain.key}")
+    with pytest.raises(BotError, match=r"but was given other options \(\+o"):
+        require_named_options(tuned.key, plain.with_options({"depth": 3}))
 
 
 def test_a_kept_directory_bot_whose_module_is_named_like_it_stays_a_directory(

@@ -112,12 +112,12 @@ def _setting(text: str, flag: str, form: str) -> tuple[str, Any]:
 
 def _configured(ref: str, settings: dict[str, Any], where: str) -> Any:
     """``ref`` resolved and given ``settings`` as its options (checked first)."""
-    from arena.registry import option_problems, resolve
+    from arena.registry import option_problems, require_named_options, resolve
 
     problems = option_problems(settings, where)
     if problems:
         raise typer.BadParameter("; ".join(problems), param_hint="'--option'")
-    return resolve(ref).with_options(settings)
+    return require_named_options(ref, resolve(ref).with_options(settings))
 
 
 def _told_apart(entrants: list[Any]) -> list[Any]:
@@ -125,9 +125,10 @@ def _told_apart(entrants: list[Any]) -> list[Any]:
     ``name#1``, ``name#2``, ... so that its rows and places can be told apart."""
     from dataclasses import replace
 
-    from arena.registry import resolve
+    from arena.registry import require_named_options, resolve
 
-    specs = [e if not isinstance(e, str) else resolve(e) for e in entrants]
+    specs = [e if not isinstance(e, str) else require_named_options(e, resolve(e))
+             for e in entrants]
     names = [s.name for s in specs]
     seen: dict[str, int] = {}
     for i, spec in enumerate(specs):

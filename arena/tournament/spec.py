@@ -36,7 +36,14 @@ from pydantic import (
 )
 
 from arena.errors import BotError, SandboxError, SpecError
-from arena.registry import SAMPLE_BOTS_DIR, BotSpec, option_problems, resolve, submitted
+from arena.registry import (
+    SAMPLE_BOTS_DIR,
+    BotSpec,
+    option_problems,
+    require_named_options,
+    resolve,
+    submitted,
+)
 from arena.sandbox import Limits
 from arena.suggest import did_you_mean
 from arena.tournament.scoring import rating_parameters
@@ -550,7 +557,7 @@ def _unknown_bots(data: dict[str, Any], base: Path | None) -> list[str]:
             if not isinstance(ref, str) or not ref.strip():
                 continue
             try:
-                _resolve(ref.strip(), base)
+                _resolve_files(ref.strip(), base)
             except BotError as exc:
                 problems.append(f"{field}[{i}]: {exc}")
     return problems
@@ -562,9 +569,13 @@ def _resolve(entry: str | BotEntry, base: Path | None) -> BotSpec:
     keeps the bot's files and version under that name; one with options carries them and a
     version that names them."""
     if isinstance(entry, BotEntry):
-        bot = _resolve(entry.bot, base).with_options(entry.options)
+        bot = require_named_options(entry.bot,
+                                    _resolve_files(entry.bot, base).with_options(entry.options))
         return dataclasses.replace(bot, name=entry.name) if entry.name else bot
-    ref = entry
+    return require_named_options(entry, _resolve_files(entry, base))
+
+
+def _resolve_files(ref: str, base: Path | None) -> BotSpec:
     try:
         return resolve(ref)
     except BotError:

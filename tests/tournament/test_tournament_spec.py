@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.errors import SpecError
+from arena.registry import resolve
 from arena.sandbox import Limits
 from arena.tournament.spec import load_spec
 
@@ -298,6 +299,18 @@ def test_entry_with_options_is_its_own_version(tmp_path: Path) -> None:
     assert again.entrants[1].key == tuned.key
     assert other.entrants[1].key != tuned.key
     assert spec.spec_hash() == again.spec_hash() != other.spec_hash()
+
+
+def test_a_results_key_with_options_needs_those_options(tmp_path: Path) -> None:
+    """A key copied from a leaderboard plays only with the options its digest names."""
+    tuned = resolve("greedy").with_options({"depth": 2})
+    assert problems(tmp_path, VALID.replace("collector", tuned.key)) == [
+        f"bots[1]: {tuned.key!r} names options (+{tuned.version.partition('+')[2]}) but was "
+        "given no options: a results key cannot carry options, give them with the bot ('-o' "
+        f"in 'arena match', 'options:' in a spec) or enter {tuned.name}@{tuned.files_version}"]
+    spec = load_spec(write(tmp_path, VALID.replace(
+        "collector", f"{{bot: '{tuned.key}', name: g2, options: {{depth: 2}}}}")))
+    assert spec.entrants[1].key == f"g2@{tuned.version}"
 
 
 def test_entry_options_without_a_name_keep_the_bot_name(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import StoreError, TournamentNotFoundError
-from arena.tournament.store import shown_state
+from arena.tournament.store import no_database, shown_state
 
 __all__ = [
     "DEFAULT_DB",
@@ -123,10 +123,7 @@ def connect(db_path: str | Path) -> Iterator[sqlite3.Connection]:
     """
     path = Path(db_path)
     if not path.is_file():
-        raise StoreError(
-            f"no results database at {db_path} "
-            "(run a tournament first, e.g. arena run tournaments/swiss.yaml)"
-        )
+        raise no_database(db_path)
     try:
         conn = sqlite3.connect(str(path), timeout=_BUSY_TIMEOUT_MS / 1000)
     except sqlite3.Error as exc:

@@ -110,6 +110,9 @@ def check_lines(spec: TournamentSpec, db: Path,
     elif not same_spec:
         lines.append(f"All {len(trials)} entries start, but arena run refuses the stored "
                      "tournament's other spec (--fresh starts anew).")
+    elif stored.endswith(", finished"):
+        lines.append(f"All {len(trials)} entries start; the stored tournament is finished: "
+                     "arena run has nothing left to play (--fresh plays it anew).")
     else:
         lines.append(f"All {len(trials)} entries start: ready to run.")
     return lines, not failed and same_spec

@@ -147,6 +147,15 @@ class GameRow:
     duration_s: float
 
 
+def no_database(path: str | Path) -> StoreError:
+    """The error for a results database that is not there; says so when ``$ARENA_DB`` named
+    it (a variable set long ago in a shell profile is easy to forget)."""
+    named = os.environ.get("ARENA_DB")
+    by = ", named by $ARENA_DB" if named and Path(named) == Path(path) else ""
+    return StoreError(f"no results database at {path}{by} (run a tournament first, e.g. "
+                      "arena run tournaments/swiss.yaml)")
+
+
 class Store:
     """One connection to the results database; the runner's process is the only writer.
 
@@ -157,8 +166,7 @@ class Store:
     def __init__(self, path: str | Path, *, create: bool = True) -> None:
         self.path = Path(path)
         if not create and not self.path.is_file():
-            raise StoreError(f"no results database at {self.path} "
-                             "(run a tournament first, e.g. arena run tournaments/swiss.yaml)")
+            raise no_database(self.path)
         try:
             if create:
                 self.path.parent.mkdir(parents=True, exist_ok=True)

@@ -61,6 +61,16 @@ def test_missing_db_is_one_clear_line(in_tmp: Path) -> None:
     assert not (in_tmp / "results" / "arena.db").exists()
 
 
+def test_a_missing_db_named_by_the_variable_says_so(in_tmp: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARENA_DB", "old/contest.db")
+    for args in (["leaderboard"], ["status"]):
+        code, out, err = run(*args)
+        assert code == 1 and err == (
+            "Error: no results database at old/contest.db, named by $ARENA_DB (run a "
+            "tournament first, e.g. arena run tournaments/swiss.yaml)\n")
+
+
 def test_missing_tournament_names_the_stored_ones(store: Path) -> None:
     for args in (["leaderboard", "x"], ["results", "x"], ["h2h", "x"]):
         code, out, err = run(*args)

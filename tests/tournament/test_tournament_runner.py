@@ -612,6 +612,10 @@ def test_check_starts_every_entry_and_plays_nothing(tmp_path: Path) -> None:
         "All 2 entries start: ready to run."), result.output
     run_tournament(load_spec(good), 1, progress=False, trial=False,
                    console=Console(file=io.StringIO()))
+    result = runner.invoke(app, ["run", str(good), "--check"])
+    assert result.exit_code == 0 and result.stdout.splitlines()[-1] == (
+        "All 2 entries start; the stored tournament is finished: arena run has nothing left "
+        "to play (--fresh plays it anew)."), result.output
     changed = write_spec(tmp_path / "good.yaml", db, name="check", bots=BOTS[:2], seed=2**62,
                          games_per_match=1)
     result = runner.invoke(app, ["run", str(changed), "--check"])

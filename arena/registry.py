@@ -371,6 +371,11 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
         kind = "command"
     meta: dict[str, Any] = {}
     nested = data.get("metadata")
+    for key in (nested if isinstance(nested, dict) else {}):
+        if key not in METADATA_KEYS:
+            log.warning("%s: unknown metadata key %r%s (metadata takes %s)", where,
+                        printable(str(key)), did_you_mean(str(key), METADATA_KEYS),
+                        ", ".join(METADATA_KEYS))
     for source in (nested if isinstance(nested, dict) else {}, data):
         for key in METADATA_KEYS:
             value = source.get(key)

@@ -199,6 +199,19 @@ def test_an_unknown_manifest_key_is_a_warning_with_a_suggestion(
         for key, hint in (("autor", " (did you mean 'author'?)"), ("description", ""))]
 
 
+def test_an_unknown_metadata_key_is_a_warning_too(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    bot = tmp_path / "e"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text("name: e\ncommand: [x]\nmetadata: {autor: Ann, version: 3}\n")
+    with caplog.at_level("WARNING", logger="arena"):
+        spec = resolve(bot)
+    assert spec.metadata == {"version": "3"}
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{bot / 'bot.yaml'}: unknown metadata key 'autor' (did you mean 'author'?) (metadata "
+        "takes author, version, last_read_page, last_book_finished)"]
+
+
 def test_a_name_with_an_at_sign_is_refused(tmp_path: Path) -> None:
     """``name@version`` keys results: a name holding '@' would read as another version."""
     bot = tmp_path / "e"

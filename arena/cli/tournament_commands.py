@@ -1,4 +1,4 @@
-"""CLI commands of the tournament layer: ``arena run`` and ``arena status``.
+"""CLI commands of the tournament layer: ``arena run``, ``status``, ``game`` and ``delete``.
 
 Registered by :mod:`arena.cli.main`. After a run the leaderboard of the rating layer is
 printed: the CLI sits below both layers, so it may call the rating layer, while the tournament
@@ -252,8 +252,39 @@ def _record_at(path: Path, number: int) -> Any:
     return record
 
 
+_DELETE_HELP = "\n\n".join([
+    "Delete a stored tournament and everything recorded for it (games, records, tables, "
+    "ratings) from the results database, after asking (--yes does not ask). Refused while a "
+    "run of it is going on. Other tournaments and the bots they share are kept.",
+    "Example: arena delete trial-run --db results/arena.db",
+])
+
+
+def delete(
+    tournament: Annotated[str, typer.Argument(help="Tournament name (arena tournaments "
+                                              "lists them).")],
+    db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
+                                     "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
+    yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask.")] = False,
+) -> None:
+    """Delete a stored tournament (help text: ``_DELETE_HELP``)."""
+    from arena.tournament.store import Store
+
+    with Store(db, create=False) as store:
+        row = store.require(tournament)
+        with store.lock(tournament):  # not under a running tournament's feet
+            games = store.count_games(row.id)
+            what = f"tournament '{tournament}' ({games} games, {row.state}) from {db}"
+            if not yes and not typer.confirm(f"Delete {what}?"):
+                typer.echo("Nothing deleted.")
+                raise typer.Exit(1)
+            store.delete_tournament(row.id)
+    typer.echo(f"Deleted {what}.")
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
     app.command("run", help=_RUN_HELP)(run)
     app.command("status", help=_STATUS_HELP)(status)
     app.command("game", help=_GAME_HELP)(game)
+    app.command("delete", help=_DELETE_HELP)(delete)

@@ -14,10 +14,12 @@ Three figures, measured in the same run so they share the machine's state:
 
    * *tight*: one ``act`` line (median size of the warm-up's) echoed back to back by one child
      (:func:`arena.protocol.transport.measure_ping_pong_floor`);
-   * *paced*: the very bytes the referee wrote at each timed decision (pending events and the
+   * *paced*: the very bytes the referee writes at each timed decision (pending events and the
      ``act`` line), each to the child of the seat that got it, which answers every ``act``
      with an ``action`` line; between two of them the referee busy-waits as long as its own
-     work took between the previous answer and the next write. The children wait exactly
+     work took between the previous answer and the next write. Bytes and gaps are recorded
+     in a pass of their own over the same games (a recorder wraps the bots' connections
+     there), so the recorder's work is not in the timed round trips. The children wait exactly
      as long as the bots did, so the pipe pays the same wake-ups.
 
    The paced floor is the like-for-like one: on a virtual machine a process woken after an
@@ -343,12 +345,16 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         bot = _trivial_bot(Path(tmp))
         clients = [BotClient((PYTHON, "-m", "arena.sdk.runner", bot.name), bot, limits,
-                             name=f"trivial{seat}", launcher=recording(seat))
-                   for seat in range(2)]
+                             name=f"trivial{seat}") for seat in range(2)]
+        # the same bots behind a recorder, for the paced floor's bytes and gaps: a pass of
+        # its own, so that the recorder's work is not timed as the referee's
+        recorded = [BotClient((PYTHON, "-m", "arena.sdk.runner", bot.name), bot, limits,
+                              name=f"recorded{seat}", launcher=recording(seat))
+                    for seat in range(2)]
         bare = [BotClient((PYTHON, "-c", _BARE), bot.parent, limits, name=f"bare{seat}")
                 for seat in range(2)]
         try:
-            for client in clients + bare:
+            for client in clients + recorded + bare:
                 began = time.perf_counter()
                 failure = client.start()
                 if failure is not None:
@@ -364,6 +370,7 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
                     raise RuntimeError(f"the benchmark bot did not restart: {failure.detail}")
                 starts.append(time.perf_counter() - began)
             _round_trips(bare, warmup, seed + 1)
+            _round_trips(recorded, warmup, seed + 1)
             _, lines, _ = _round_trips(clients, warmup, seed + 1, keep_lines=True)
             lines.sort(key=len)
             sample = lines[len(lines) // 2]
@@ -371,9 +378,10 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
             for block in range(blocks):
                 n = (decisions * (block + 1)) // blocks - (decisions * block) // blocks
                 log.sent, log.last_answer, log.on = [], 0.0, True
-                block_times, _, next_game = _round_trips(clients, n, seed, game)
+                _round_trips(recorded, n, seed, game)
                 log.on = False
                 gaps += [item.gap_s for item in log.sent if item.gap_s > 0]
+                block_times, _, next_game = _round_trips(clients, n, seed, game)
                 times += block_times
                 bare_times += _round_trips(bare, n, seed, game)[0]
                 game = next_game
@@ -382,7 +390,7 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
                 paced += _paced_floor(log.sent, len(clients), limits,
                                       warmup=max(1, warmup // blocks))
         finally:
-            for client in clients + bare:
+            for client in clients + recorded + bare:
                 client.close()
     floor = statistics.median(floors)
     times.sort()

@@ -1,10 +1,12 @@
 """``arena game``: one game from a records file or the results database, for people or as
-JSON, whole or as one seat saw it; exact errors for what cannot be shown."""
+JSON, whole or as one seat saw it; exact errors for what cannot be shown. ``arena delete``:
+one stored tournament removed, after asking, never under a running one's feet."""
 
 from __future__ import annotations
 
 import gzip
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -143,3 +145,54 @@ def _record_from_simulation(tmp_path: Path) -> dict:
     assert runner.invoke(app, ["simulate", "-p", "2", "-g", "1", "-s", "4", "--records",
                                str(out)]).exit_code == 0
     return json.loads(out.read_text().splitlines()[0])
+
+
+def _two_tournaments(db: Path) -> None:
+    import datetime as dt
+
+    from arena.tournament.store import compress_record
+
+    with Store(db) as store:
+        for name in ("trial", "final"):
+            row = store.create_tournament(
+                name=name, spec_hash="abc", spec_json={}, format="round_robin",
+                players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+                games_planned=1, spec_path=None,
+                bots=[("a", "v1", "bots/a.py", {}), ("b", "v1", "bots/b.py", {})])
+            store.record_game(row.id, {
+                "id": f"{name}/r1/t0/g0", "round": 1, "table_index": 0, "game_index": 0,
+                "seed": 5, "seats": [1, 2], "starting_seat": 0, "placements": [2, 1],
+                "desmos": ["Pair", "Triplet"], "ascension": False, "tiebreak": "",
+                "failures": [], "forfeits": {}, "decisions": 31, "duration_s": 0.01,
+                "latency": [{}, {}]}, compress_record({}))
+
+
+def test_delete_asks_then_removes_one_tournament(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    _two_tournaments(db)
+    result = runner.invoke(app, ["delete", "trial", "--db", str(db)], input="n\n")
+    assert result.exit_code == 1
+    assert result.output == (f"Delete tournament 'trial' (1 games, running) from {db}? [y/N]: "
+                             "n\nNothing deleted.\n")
+    result = runner.invoke(app, ["delete", "trial", "--db", str(db)], input="y\n")
+    assert result.exit_code == 0, result.output
+    assert result.output.endswith(f"Deleted tournament 'trial' (1 games, running) from {db}.\n")
+    with Store(db, create=False) as store:
+        assert store.tournament_names() == ["final"]
+        assert store.count_games(store.require("final").id) == 1
+        assert store.conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 1
+    result = runner.invoke(app, ["delete", "trial", "--db", str(db), "--yes"])
+    assert result.exit_code == 1
+    assert result.output == f"Error: no tournament named 'trial' in {db} (stored: final)\n"
+
+
+def test_delete_is_refused_while_the_tournament_runs(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    _two_tournaments(db)
+    with Store(db) as running, running.lock("final"):
+        result = runner.invoke(app, ["delete", "final", "--db", str(db), "-y"])
+    assert result.exit_code == 1
+    assert result.output == ("Error: tournament 'final' is being run by another process "
+                             f"(pid {os.getpid()}); wait for it or stop it first\n")
+    with Store(db, create=False) as store:
+        assert store.tournament_names() == ["trial", "final"]

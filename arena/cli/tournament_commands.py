@@ -268,13 +268,15 @@ def delete(
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask.")] = False,
 ) -> None:
     """Delete a stored tournament (help text: ``_DELETE_HELP``)."""
-    from arena.tournament.store import Store
+    from arena.tournament.store import Store, shown_state
 
     with Store(db, create=False) as store:
         row = store.require(tournament)
+        state = shown_state(db, tournament, row.state)  # "stopped" for a killed run
         with store.lock(tournament):  # not under a running tournament's feet
             games = store.count_games(row.id)
-            what = f"tournament '{tournament}' ({games} games, {row.state}) from {db}"
+            what = (f"tournament '{tournament}' ({games} game{'' if games == 1 else 's'}, "
+                    f"{state}) from {db}")
             if not yes and not typer.confirm(f"Delete {what}?"):
                 typer.echo("Nothing deleted.")
                 raise typer.Exit(1)

@@ -172,11 +172,11 @@ def test_delete_asks_then_removes_one_tournament(tmp_path: Path) -> None:
     _two_tournaments(db)
     result = runner.invoke(app, ["delete", "trial", "--db", str(db)], input="n\n")
     assert result.exit_code == 1
-    assert result.output == (f"Delete tournament 'trial' (1 games, running) from {db}? [y/N]: "
+    assert result.output == (f"Delete tournament 'trial' (1 game, stopped) from {db}? [y/N]: "
                              "n\nNothing deleted.\n")
     result = runner.invoke(app, ["delete", "trial", "--db", str(db)], input="y\n")
     assert result.exit_code == 0, result.output
-    assert result.output.endswith(f"Deleted tournament 'trial' (1 games, running) from {db}.\n")
+    assert result.output.endswith(f"Deleted tournament 'trial' (1 game, stopped) from {db}.\n")
     with Store(db, create=False) as store:
         assert store.tournament_names() == ["final"]
         assert store.count_games(store.require("final").id) == 1

@@ -31,7 +31,7 @@ import re
 import shutil
 import stat
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,7 @@ __all__ = [
     "content_version",
     "default_bots_dir",
     "list_bots",
+    "command_problem",
     "option_problems",
     "options_digest",
     "require_named_options",
@@ -383,6 +384,40 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
                 meta[key] = str(_plain(value))
     return BotSpec(_plain_name(bot_name.strip(), where), version, directory, argv, meta, kind,
                    files)
+
+
+def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
+    """Why a bot's program would not start, as far as its files tell: a bare name of one of
+    the bot's own files (looked up on PATH, not in the bot's directory), or a script whose
+    ``#!`` line ends in a Windows line ending or names an interpreter that is not here. The
+    system's own words ("not found") name the program, not the cause."""
+    if not command:
+        return None
+    program = str(command[0])
+    directory = Path(workdir)
+    if "/" not in program:
+        if (directory / program).is_file() and shutil.which(program) is None:
+            return (f"{program!r} is a file of the bot: write ./{program} to run it; a bare "
+                    "name is looked up on PATH")
+        return None
+    script = directory / program if not program.startswith("/") else Path(program)
+    try:
+        with script.open("rb") as handle:
+            first = handle.readline(512)
+    except OSError:
+        return None
+    if not first.startswith(b"#!"):
+        return None
+    line = first.rstrip(b"\n")
+    if line.endswith(b"\r"):
+        return (f"the #! line of {program} ends in a Windows line ending (\\r): save it with "
+                "Unix line endings")
+    words = line[2:].split()
+    interpreter = words[0].decode(errors="replace") if words else ""
+    if interpreter and not Path(interpreter).exists():
+        return (f"the #! line of {program} names {printable(interpreter)}, which is not "
+                "installed here")
+    return None
 
 
 def spec_from_path(path: Path, name: str | None = None) -> BotSpec:

@@ -18,6 +18,7 @@ from arena.registry import (
     PYTHON,
     SAMPLE_BOTS_DIR,
     BotSpec,
+    command_problem,
     kept_versions,
     list_bots,
     module_metadata,
@@ -210,6 +211,23 @@ def test_an_unknown_metadata_key_is_a_warning_too(
     assert [r.getMessage() for r in caplog.records] == [
         f"{bot / 'bot.yaml'}: unknown metadata key 'autor' (did you mean 'author'?) (metadata "
         "takes author, version, last_read_page, last_book_finished)"]
+
+
+def test_why_a_program_would_not_start(tmp_path: Path) -> None:
+    (tmp_path / "crlf.sh").write_bytes(b"#!/bin/sh\r\necho\r\n")
+    (tmp_path / "gone.js").write_bytes(b"#!/opt/nowhere/node --flag\n")
+    (tmp_path / "fine.sh").write_bytes(b"#!/bin/sh\necho\n")
+    (tmp_path / "plain").write_bytes(b"no shebang\n")
+    assert command_problem(["./crlf.sh"], tmp_path) == (
+        "the #! line of ./crlf.sh ends in a Windows line ending (\\r): save it with Unix line "
+        "endings")
+    assert command_problem(["./gone.js", "x"], tmp_path) == (
+        "the #! line of ./gone.js names /opt/nowhere/node, which is not installed here")
+    assert command_problem(["fine.sh"], tmp_path) == (
+        "'fine.sh' is a file of the bot: write ./fine.sh to run it; a bare name is looked up "
+        "on PATH")
+    for fine in (["./fine.sh"], ["./plain"], ["./missing"], ["sh", "fine.sh"], []):
+        assert command_problem(fine, tmp_path) is None
 
 
 def test_a_name_with_an_at_sign_is_refused(tmp_path: Path) -> None:

@@ -60,6 +60,8 @@ MAX_FAILED_STARTS = 3
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
 NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? a slower start-up "
                  "needs a higher startup_ms)")
+#: The system could not run the bot's program (the shell's, bubblewrap's or Python's words).
+_NOT_RUN = re.compile(r"not found|No such file or directory|Permission denied|Exec format error")
 #: Why a bot's first line is not JSON, most often: a banner or a debug print on stdout.
 NOT_JSON_HINT = " (stdout carries protocol lines only: print logs to stderr)"
 
@@ -309,7 +311,13 @@ class BotClient:
 
     def _start_failed(self, detail: str) -> Failure:
         self.failed_starts += 1
-        failure = Failure(F.STARTUP_FAILURE, detail + self._stderr_quote())
+        quote = self._stderr_quote()
+        if _NOT_RUN.search(detail + quote):  # the system's words name no cause: the files may
+            from arena.registry import command_problem
+
+            problem = command_problem(self.command, self.workdir)
+            quote += f" ({problem})" if problem is not None else ""
+        failure = Failure(F.STARTUP_FAILURE, detail + quote)
         self.diagnostics.failures[F.STARTUP_FAILURE] += 1
         self._stop_now()
         return failure

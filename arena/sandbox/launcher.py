@@ -211,7 +211,8 @@ class SandboxedProcess:
 
     def __init__(self, popen: subprocess.Popen[bytes], *, marker: str, level: str,
                  warnings: list[str], limits: Limits, box: Path, info_fd: int | None,
-                 uses_bwrap: bool, cgroup: Path | None, uid: int | None = None) -> None:
+                 uses_bwrap: bool, cgroup: Path | None, uid: int | None = None,
+                 pipes: tuple[IO[bytes], IO[bytes]] | None = None) -> None:
         self._popen = popen
         self._uid = uid
         self.pid: int = popen.pid
@@ -228,9 +229,12 @@ class SandboxedProcess:
         self._namespace_pid: int | None = None
         self._killed_by_referee = False
         self._ended = False
-        assert popen.stdin is not None and popen.stdout is not None and popen.stderr is not None
-        self.stdin: IO[bytes] = popen.stdin
-        self.stdout: IO[bytes] = popen.stdout
+        if pipes is None:
+            assert popen.stdin is not None and popen.stdout is not None
+            pipes = (popen.stdin, popen.stdout)
+        assert popen.stderr is not None
+        self.stdin: IO[bytes] = pipes[0]
+        self.stdout: IO[bytes] = pipes[1]
         self._stderr = _StderrDrain(popen.stderr, limits.stderr_bytes)
         self._stderr.start()
         reaper.register_child(self.pid)
@@ -473,6 +477,7 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
     cleanup: list[int] = []
     cgroup: Path | None = None
     info_r: int | None = None
+    pipes: tuple[IO[bytes], IO[bytes]] | None = None
     started: SandboxedProcess | None = None
     try:
         os.chmod(box, 0o711)
@@ -524,8 +529,20 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
             cleanup.append(info_w)
             os.set_blocking(info_r, False)
             pass_fds.append(info_w)
+            # The protocol's pipes reach the bot as two extra fds, moved to its stdin and
+            # stdout by a shell inside: bubblewrap's own processes close extra fds but keep
+            # their stdio, and a stdout they held open would hide a bot that closes its own
+            # (no end of file: a crash would pass for silence, a timeout).
+            bot_in, stdin_w = os.pipe()
+            stdout_r, bot_out = os.pipe()
+            cleanup += [bot_in, bot_out]
+            pipes = (os.fdopen(stdin_w, "wb", buffering=0), os.fdopen(stdout_r, "rb",
+                                                                      buffering=0))
+            pass_fds += [bot_in, bot_out]
             argv = _bwrap_argv(report, limits, bot_copy, visible, seccomp_fd, info_w,
-                               unprivileged=(uid is not None or os.geteuid() != 0)) + argv
+                               unprivileged=(uid is not None or os.geteuid() != 0)) + [
+                "/bin/sh", "-c", f'exec 0<&{bot_in} 1>&{bot_out} {bot_in}<&- {bot_out}>&- && '
+                'exec "$@"', "sh", *argv]
 
         if report.cgroup_parent is not None and report.layers.get("cgroup") is True:
             cgroup = _make_cgroup(report.cgroup_parent, marker, limits)
@@ -559,9 +576,10 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
                 mask,
             )
             try:
+                stdio = subprocess.DEVNULL if pipes is not None else subprocess.PIPE
                 popen = subprocess.Popen(
-                    argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                    stderr=subprocess.PIPE, bufsize=0, cwd=cwd, env=full_env, close_fds=True,
+                    argv, stdin=stdio, stdout=stdio, stderr=subprocess.PIPE, bufsize=0,
+                    cwd=cwd, env=full_env, close_fds=True,
                     pass_fds=pass_fds, start_new_session=True, preexec_fn=preexec,
                     **popen_kwargs)
             except (OSError, subprocess.SubprocessError) as exc:
@@ -570,8 +588,11 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
             started = SandboxedProcess(
                 popen, marker=marker, level=report.level, warnings=report.warnings,
                 limits=limits, box=box, info_fd=info_r, uses_bwrap=uses_bwrap,
-                cgroup=cgroup, uid=uid)
+                cgroup=cgroup, uid=uid, pipes=pipes)
     except BaseException:
+        for stream in pipes or ():
+            with contextlib.suppress(OSError):
+                stream.close()
         if started is not None:  # stopped at the unblock: it owns the box and fds now
             started.kill_all()
             raise

@@ -72,6 +72,22 @@ def test_check_bot_lists_what_failed() -> None:
 
 
 @needs_sandbox
+@needs_sandbox
+def test_a_program_that_cannot_run_is_told_why(tmp_path: Path) -> None:
+    """The system says "not found" of a script that is there: its files tell the cause."""
+    bot = tmp_path / "crlf"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text("name: crlf\ncommand: [./bot.sh]\n")
+    (bot / "bot.sh").write_bytes(b"#!/bin/sh\r\nexec python3 -c 'print(1)'\r\n")
+    (bot / "bot.sh").chmod(0o755)
+    result = _run("check-bot", str(bot))
+    assert result.exit_code == 1
+    line = result.stdout.splitlines()[1]
+    assert line.startswith("✗ handshake: ") and line.endswith(
+        "(the #! line of ./bot.sh ends in a Windows line ending (\\r): save it with Unix line "
+        "endings)"), line
+
+
 def test_check_bot_json() -> None:
     result = _run("check-bot", str(FIXTURES / "sigterm"), "--games", "1", "--json")
     assert result.exit_code == 1

@@ -114,6 +114,8 @@ def test_strikes_then_forfeit(fixture: str, kind: str) -> None:
 
 @pytest.mark.parametrize(("fixture", "kind", "detail", "limits"), [
     ("crasher.py", "crash", "deliberate crash in the middle of a game", LIMITS),
+    # under bubblewrap too, where the sandbox's own processes must not hold its stdout open
+    ("closer", "crash", "closed its output while still running", LIMITS),
     ("giant", "output_limit", "wrote a line longer than 100000 bytes", LIMITS),
     # Touching 128 MiB takes a while on a busy machine: give the hog time to hit the limit.
     ("memory_hog.py", "memory_limit", "ran out of memory",

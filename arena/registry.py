@@ -256,7 +256,8 @@ def module_metadata(file: Path) -> dict[str, Any]:
     """Class attributes (``name`` and :data:`METADATA_KEYS`) of the Bot subclass in a module,
     read from its syntax tree without running it; literals only."""
     try:
-        tree = ast.parse(file.read_text(encoding="utf-8"), filename=str(file))
+        # utf-8-sig: an editor's byte order mark is no syntax error (Python runs such a file)
+        tree = ast.parse(file.read_text(encoding="utf-8-sig"), filename=str(file))
     except (SyntaxError, UnicodeDecodeError, ValueError, RecursionError, MemoryError):
         return {}  # not ours to judge here: the bot fails its start-up, with Python's reason
     found: dict[str, Any] = {}

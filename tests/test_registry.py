@@ -92,6 +92,12 @@ def test_version_is_the_content_hash(tmp_path: Path) -> None:
     assert resolve(file).version != first
 
 
+def test_a_byte_order_mark_does_not_hide_the_bots_name(tmp_path: Path) -> None:
+    file = tmp_path / "saved_on_windows.py"
+    file.write_bytes(b"\xef\xbb\xbf" + MODULE.encode())
+    assert resolve(file).name == "mine"
+
+
 def test_options_make_their_own_version(tmp_path: Path) -> None:
     file = tmp_path / "mine.py"
     file.write_text(MODULE)

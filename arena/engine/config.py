@@ -55,6 +55,9 @@ class GameConfig:
     track_events: bool = True
 
     def __post_init__(self) -> None:
+        if isinstance(self.players, str) or not hasattr(self.players, "__iter__"):
+            raise RulesError(f"players must be a sequence of player names, e.g. ('a', 'b'), "
+                             f"not {self.players!r}")
         players = tuple(self.players)
         object.__setattr__(self, "players", players)
         if type(self.seed) is not int:

@@ -58,8 +58,9 @@ _EXIT_WAIT_S = 0.5
 #: its remaining games is forfeited without another wasted start-up wait.
 MAX_FAILED_STARTS = 3
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
-NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? a slower start-up "
-                 "needs a higher startup_ms)")
+NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
+                 "by line, not to its end, which never comes? a slower start-up needs a higher "
+                 "startup_ms)")
 #: The system could not run the bot's program (the shell's, bubblewrap's or Python's words).
 _NOT_RUN = re.compile(r"not found|No such file or directory|Permission denied|Exec format error")
 #: Why a bot's first line is not JSON, most often: a banner or a debug print on stdout.
@@ -74,6 +75,8 @@ def _hinted(exc: ProtocolError) -> str:
 
 #: A log line naming an error: ``ValueError: ...``, ``panicked at``, ``Exception in ...``.
 _ERROR_LINE = re.compile(r"(?i)\b(\w*(error|exception)|panic(ked)?|fatal|abort(ed)?)\b")
+#: How the kit's runner begins its note on an ``act()`` result that is no index.
+_KIT_NOTE = "[runner] act() returned "
 #: How many lines back from the end of the log an error line is looked for.
 _ERROR_LOOKBACK = 30
 #: Characters of the bot's last log line quoted in a crash or start-up failure.
@@ -441,7 +444,7 @@ class BotClient:
                     return self._strike(F.ILLEGAL_CHOICE, str(exc), id_, start)
                 except ProtocolError as exc:
                     if not self._ignored(data, id_):
-                        return self._strike(F.PROTOCOL_ERROR, _hinted(exc), id_, start)
+                        return self._strike(F.PROTOCOL_ERROR, self._explained(exc), id_, start)
                     if _monotonic() < deadline:
                         continue
                     got = _OUT_OF_TIME  # a flood of ignored lines does not stop the clock
@@ -456,14 +459,26 @@ class BotClient:
             if got.kind == "timeout":
                 self._late.add(id_)
                 self._bank = 0.0
-                return self._strike(F.TIMEOUT, f"no answer within {round(budget * 1000)} ms "
-                                    f"({self.limits.decision_ms} ms + time bank)", id_, start)
+                return self._strike(F.TIMEOUT, self._timeout_detail(budget), id_, start)
             if got.kind == "overflow":
                 return self._fatal(F.OUTPUT_LIMIT, f"wrote a line longer than "
                                    f"{self.limits.line_bytes} bytes", id_)
             if self._may_ask_again():
                 return self._restart_and_ask(kind, observation, legal, context, prefix, id_)
             return self._crashed(id_)
+
+    def _timeout_detail(self, budget: float) -> str:
+        """What the bot had for the decision it missed: the limit, and the bank or its
+        absence (a bank used up earlier in the game explains a shorter wait)."""
+        limit = self.limits.decision_ms
+        bank = round(budget * 1000) - round(self._decision_s * 1000)
+        if bank > 0:
+            why = f" ({limit} ms + {bank} ms of time bank)"
+        elif self._bank_s > 0:
+            why = " (its time bank for the game is used up)"
+        else:
+            why = ""
+        return f"no answer within {round(budget * 1000)} ms{why}"
 
     def _ignored(self, data: bytes, id_: int) -> bool:
         """A line that is no answer to the current act but costs no strike: a message of a
@@ -587,6 +602,16 @@ class BotClient:
         if len(last) > _STDERR_QUOTE:
             last = last[:_STDERR_QUOTE] + "..."
         return f"; {label}: {last}"
+
+    def _explained(self, exc: ProtocolError) -> str:
+        """The protocol error, hinted; a null choice also quotes the kit's note on what
+        ``act()`` returned (a string, a float, None...), which the bot's log has."""
+        detail = _hinted(exc)
+        if detail.endswith("'choice', got null"):
+            tail = self._stderr_tail().rstrip().rpartition("\n")[2]
+            if tail.startswith(_KIT_NOTE):
+                detail += f"; the bot's log says: {printable(tail)[:_STDERR_QUOTE]}"
+        return detail
 
     def _ended_how(self) -> str:
         conn = self.conn

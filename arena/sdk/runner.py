@@ -123,7 +123,9 @@ def find_bot_class(module: Any, class_name: str | None = None) -> type[Bot]:
                 return obj
         raise BotLoadError(f"no Bot subclass named {class_name!r} in {module.__file__}")
     if not candidates:
-        raise BotLoadError(f"no subclass of arena.sdk.Bot defined in {module.__file__}")
+        raise BotLoadError(f"no subclass of arena.sdk.Bot defined in {module.__file__} (a "
+                           "program that speaks the protocol itself is a directory with a "
+                           "bot.yaml: command: [python3, bot.py])")
     if len(candidates) > 1:
         # Prefer the leaves: a module may define a base strategy and refine it.
         leaves = [c for c in candidates if not any(o is not c and issubclass(o, c)

@@ -142,4 +142,7 @@ def test_config_takes_iso_dates_and_refuses_what_it_cannot_record() -> None:
                           "last_book_finished must be a date (or YYYY-MM-DD), not 3")]:
         with pytest.raises(RulesError, match=f"^{re.escape(message)}$"):
             GameConfig(players=("a", "b"), **bad)  # type: ignore[arg-type]
+    for players in (2, "ab"):  # a count, or one string, is not a list of names
+        with pytest.raises(RulesError, match="^players must be a sequence of player names"):
+            GameConfig(players=players)  # type: ignore[arg-type]
 

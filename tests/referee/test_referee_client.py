@@ -114,7 +114,7 @@ def test_act_message_shape() -> None:
 
 
 @pytest.mark.parametrize(("response", "kind", "detail"), [
-    (None, "timeout", "no answer within 200 ms (200 ms + time bank)"),
+    (None, "timeout", "no answer within 200 ms"),
     (3, "illegal_choice", "choice 3 is outside the 3 legal options"),
     (-1, "illegal_choice", "choice -1 is outside the 3 legal options"),
     (b"%%% garbage %%%", "protocol_error", "not JSON: '%%% garbage %%%'" + NOT_JSON_HINT),
@@ -135,6 +135,26 @@ def test_strike_plays_the_safe_default(response: Any, kind: str, detail: str) ->
     assert (result.failure.type, result.failure.detail) == (kind, detail)
     assert client.strikes == 1 and client.alive
     assert client.diagnostics.failures[kind] == 1
+
+
+def test_a_null_choice_quotes_the_kits_note_on_what_act_returned() -> None:
+    """The kit sends a null choice for an act() result that is no index and says why in the
+    log: the strike quotes it (a student would otherwise look for a None)."""
+    note = ("[runner] act() returned '1' (str), not an int index into request.legal: sent as "
+            "no choice, which the referee counts as a strike")
+
+    def respond(message: dict[str, Any]) -> Any:
+        conn.log += f"thinking\n{note}\n"
+        return b'{"type":"action","id":%d,"choice":null}' % message["id"]
+
+    conn = FakeConnection(respond=respond)
+    client = started(conn)
+    result = act(client)
+    assert result.failure is not None and result.failure.detail == (
+        f"'action' needs an integer 'choice', got null; the bot's log says: {note}")
+    conn.log += "something else\n"  # a raw bot's unrelated log line is not quoted
+    conn.respond = lambda m: b'{"type":"action","id":%d,"choice":null}' % m["id"]
+    assert act(client).failure.detail == "'action' needs an integer 'choice', got null"
 
 
 def test_stale_id_is_a_protocol_error() -> None:
@@ -426,6 +446,10 @@ def test_time_bank_pays_for_overruns(monkeypatch: pytest.MonkeyPatch) -> None:
     client.begin_game(START)
     act(client)
     assert conn.acts()[-1]["time_ms"] == 1200  # a new game refills the bank
+    conn.respond = lambda m: None  # no answer: the whole budget waited, then the bank is gone
+    assert act(client).failure.detail == "no answer within 900 ms (200 ms + 700 ms of time bank)"
+    assert act(client).failure.detail == ("no answer within 200 ms (its time bank for the game "
+                                          "is used up)")
 
 
 def test_close_says_bye_then_stops() -> None:

@@ -115,3 +115,20 @@ def assert_nothing_left(proc: SandboxedProcess) -> None:
     assert find_processes(sid=proc.sid) == []
     assert zombie_children(proc.sid) == []
     assert not proc.box.exists()
+
+
+def bubblewrap_runs() -> bool:
+    """Whether bubblewrap itself starts a program in new pid and network namespaces here
+    (the probe, asking more, must then reach its layer: a failure of ours, not the kernel's,
+    would otherwise pass for a machine without it)."""
+    import shutil
+    import subprocess
+
+    bwrap = shutil.which("bwrap")
+    if bwrap is None:
+        return False
+    user = [] if os.geteuid() == 0 else ["--unshare-user"]
+    done = subprocess.run([bwrap, "--unshare-pid", "--unshare-net", *user, "--ro-bind", "/",
+                           "/", "--proc", "/proc", "--dev", "/dev", "true"],
+                          capture_output=True, timeout=60)
+    return done.returncode == 0

@@ -12,11 +12,17 @@ import time
 from pathlib import Path
 
 import pytest
-from sandbox_support import STARTUP_S, assert_nothing_left, drops_privileges, has
+from sandbox_support import (
+    STARTUP_S,
+    assert_nothing_left,
+    bubblewrap_runs,
+    drops_privileges,
+    has,
+)
 
 from arena.errors import SandboxError
 from arena.protocol.transport import Closed, Line, SubprocessTransport
-from arena.sandbox import Limits, SandboxReport, kit_env, launch
+from arena.sandbox import Limits, SandboxReport, kit_env, launch, probe
 from arena.sandbox.launcher import UID_BASE, UID_SPAN
 from arena.sandbox.reaper import ENV_MARKER, find_processes
 
@@ -62,7 +68,7 @@ def test_bot_sees_a_cleared_environment_its_copy_and_only_std_fds(
     env = seen["env"]
     assert set(env) <= {"PATH", "HOME", "TMPDIR", "LANG", "PYTHONDONTWRITEBYTECODE",
                         "PYTHONUNBUFFERED", "PYTHONNOUSERSITE", "PYTHONPATH", "EXTRA",
-                        ENV_MARKER, "LC_CTYPE", "PWD"}
+                        ENV_MARKER, "LC_CTYPE", "PWD", "SHLVL"}
     assert env[ENV_MARKER] == proc.marker and env["LANG"] == "C.UTF-8"
     assert env["PYTHONPATH"] == kit_env()["PYTHONPATH"]
     assert seen["files"] == ["bot.py", "data.txt"]
@@ -73,6 +79,29 @@ def test_bot_sees_a_cleared_environment_its_copy_and_only_std_fds(
     if report.uid is not None and os.geteuid() == 0:  # a uid of its own (fresh_uid)
         assert UID_BASE <= seen["uid"] < UID_BASE + UID_SPAN
     assert_nothing_left(proc)
+
+
+def test_a_bot_starts_whatever_the_numbers_of_the_referees_descriptors(
+        tmp_path: Path, report: SandboxReport) -> None:
+    """A busy referee hands the bot's pipes over as fds 10 and up (dash, /bin/sh on Debian,
+    cannot move those)."""
+    bot_dir = write_bot(tmp_path, INSPECT)
+    held = [os.open(os.devnull, os.O_RDONLY) for _ in range(40)]
+    try:
+        with launch(["python3", "bot.py"], workdir=bot_dir, env=kit_env(),
+                    report=report) as proc:
+            seen = json.loads(run_to_line(proc).data)
+        assert seen["fds"] == [0, 1, 2, 3]
+        assert_nothing_left(proc)
+        # the probe launches its checks the same way: with high fds it reaches every layer
+        disabled = [name for name, on in report.layers.items()
+                    if on is not True and name in ("bwrap", "landlock", "seccomp", "cgroup")]
+        again = probe(disable=disabled) if disabled else probe(refresh=True)
+        assert again.level == report.level
+        assert ("bwrap" in again.level) == ("bwrap" not in disabled and bubblewrap_runs())
+    finally:
+        for fd in held:
+            os.close(fd)
 
 
 def test_single_module_bot_gets_only_its_own_file(tmp_path: Path,

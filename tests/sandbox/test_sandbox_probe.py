@@ -12,6 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from sandbox_support import bubblewrap_runs
 from typer.testing import CliRunner
 
 from arena.cli.main import app
@@ -61,6 +62,8 @@ def test_bubblewrap_works_here_when_installed() -> None:
     # kernel forbids them the probe must say why instead.
     status = probe().layers["bwrap"]
     assert status is True or "bwrap" in str(status)
+    if bubblewrap_runs():  # then the probe's own launch must work too
+        assert status is True
 
 
 def test_root_referee_runs_bots_as_an_unprivileged_user() -> None:

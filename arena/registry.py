@@ -332,6 +332,10 @@ def _module_spec(file: Path, name: str | None = None) -> BotSpec:
 
 def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
     directory = directory.resolve()
+    if not (directory / MANIFEST).is_file() and not (directory / "bot.py").is_file():
+        # said before its files are read: a directory given by mistake (/tmp) may be huge
+        raise ManifestError(f"{directory} is no bot directory: it has neither {MANIFEST} nor "
+                            "bot.py")
     files = tuple(_bot_files(directory))
     version = content_version(files, directory)
     if not (directory / MANIFEST).is_file():
@@ -342,7 +346,6 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
             found.pop("name", None)
             return BotSpec(module_name, version, directory, (PYTHON, *_RUNNER, "bot.py"),
                            found, "module", files)
-        raise ManifestError(f"{directory} has neither {MANIFEST} nor bot.py")
     data = _load_manifest(directory)
     where = directory / MANIFEST
     unknown = [printable(str(key)) for key in data if key not in MANIFEST_KEYS]

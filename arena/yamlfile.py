@@ -38,6 +38,20 @@ class UniqueKeyLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
+def _construct_timestamp(loader: UniqueKeyLoader, node: Any) -> Any:
+    """PyYAML's date, or a YAML error at the value: an unquoted ``2026-13-45`` looks like a
+    date to the resolver and raises a bare ValueError in the constructor."""
+    try:
+        return yaml.SafeLoader.construct_yaml_timestamp(loader, node)
+    except ValueError as exc:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"{node.value!r} is not a date ({exc}); quote it if it is text",
+            node.start_mark) from None
+
+
+UniqueKeyLoader.add_constructor("tag:yaml.org,2002:timestamp", _construct_timestamp)
+
+
 class NoAliasLoader(UniqueKeyLoader):
     """:class:`UniqueKeyLoader` without aliases (``*name``)."""
 

@@ -236,6 +236,16 @@ def test_why_a_program_would_not_start(tmp_path: Path) -> None:
         assert command_problem(fine, tmp_path) is None
 
 
+def test_a_directory_that_is_no_bot_is_said_so_before_its_files_are_read(
+        tmp_path: Path) -> None:
+    (tmp_path / "junk").mkdir()
+    (tmp_path / "junk" / "link").symlink_to("/")  # reading its files would have failed here
+    with pytest.raises(ManifestError) as info:
+        resolve(tmp_path / "junk")
+    assert str(info.value) == (f"{tmp_path / 'junk'} is no bot directory: it has neither "
+                               "bot.yaml nor bot.py")
+
+
 def test_a_name_with_an_at_sign_is_refused(tmp_path: Path) -> None:
     """``name@version`` keys results: a name holding '@' would read as another version."""
     bot = tmp_path / "e"

@@ -54,8 +54,9 @@ def run(
                                  help="Ray cluster address (implies --backend ray).")
     ] = None,
     db: Annotated[
-        Path | None, typer.Option("--db", help="Results database (default: the spec's "
-                                  f"'results', {DEFAULT_RESULTS}).")
+        Path | None, typer.Option("--db", envvar="ARENA_DB",
+                                  help="Results database (default: $ARENA_DB when set, else "
+                                  f"the spec's 'results', else {DEFAULT_RESULTS}).")
     ] = None,
     progress: Annotated[
         bool, typer.Option("--progress/--no-progress", help="Show the progress bar.")

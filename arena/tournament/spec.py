@@ -42,6 +42,7 @@ from arena.registry import (
     option_problems,
     require_named_options,
     resolve,
+    spec_from_path,
     submitted,
 )
 from arena.sandbox import Limits
@@ -348,10 +349,7 @@ class TournamentSpec(BaseModel):
         gives its ``bot_seed`` and then compute every hand and draw."""
         if self.seed is None or self.seed >= SHORT_SEED:
             return None
-        samples = SAMPLE_BOTS_DIR  # nobody's contest entry: a short seed is fine for them
-        registered = set(submitted(samples)) if samples.is_dir() else set()
-        if all(bot.path.resolve().parent == samples and bot.name not in registered
-               for bot in self._entrants):
+        if all(_is_sample(bot) for bot in self._entrants):
             return None
         return (f"seed {self.seed} is short: a bot could find it by trying seeds against the "
                 "bot_seed it is sent, and then know every hand. For a contest leave 'seed' out "
@@ -481,6 +479,20 @@ def _problem(error: Any) -> list[str]:
     return [f"{field}: {error['msg'][0].lower()}{error['msg'][1:]}"]
 
 
+def _is_sample(bot: BotSpec) -> bool:
+    """A shipped sample bot, unchanged (nobody's contest entry: a short seed is fine for
+    it): the files of the sample of its file name, wherever this copy sits (a clone's own
+    ./bots shadows the installed arena's), and not a bot someone submitted under that name."""
+    samples = SAMPLE_BOTS_DIR
+    sample = samples / bot.path.name
+    if not sample.exists() or bot.name in (submitted(samples) if samples.is_dir() else {}):
+        return False
+    try:
+        return spec_from_path(sample).version == bot.files_version
+    except BotError:
+        return False
+
+
 def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
     """Resolve every bot and check the field can fill the tables; returns problems."""
     problems: list[str] = []
@@ -519,6 +531,7 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
             seen[bot.key] = where
             names[bot.name] = where
             entrants.append(bot)
+    listed = not problems  # else the count of entrants is not the one the user meant
     k = max(spec.table_sizes)
     if spec.format == "swiss" and len(spec.table_sizes) > 1:
         problems.append("players_per_game: Swiss pairs one table size a round; give one "
@@ -528,13 +541,13 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
             problems.append("challengers: required for format gauntlet (the bots that play "
                             "against the field)")
         opponents = len(entrants) - len(challengers)
-        if spec.challengers and opponents < k - 1:
+        if spec.challengers and listed and opponents < k - 1:
             problems.append(f"bots: a gauntlet at tables of {k} needs at least {k - 1} "
                             f"opponent(s) besides the challengers, got {opponents}")
     else:
         if spec.challengers:
             problems.append(f"challengers: only used by format gauntlet, not {spec.format}")
-        if len(entrants) < k:
+        if listed and len(entrants) < k:
             problems.append(f"bots: {len(entrants)} bot(s) cannot fill tables of {k} players "
                             f"(need at least {k})")
     if spec.format == "swiss" and spec.rounds is None:

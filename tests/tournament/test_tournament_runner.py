@@ -626,6 +626,19 @@ def test_check_starts_every_entry_and_plays_nothing(tmp_path: Path) -> None:
                          "other spec (--fresh starts anew).")
 
 
+def test_arena_db_names_the_database_a_run_writes(tmp_path: Path) -> None:
+    """As it names the one the reading commands read; --db still comes first."""
+    spec = write_spec(tmp_path / "spec.yaml", tmp_path / "spec.db", name="env", bots=BOTS[:2],
+                      seed=2**62)
+    result = runner.invoke(app, ["run", str(spec), "--check"],
+                           env={"ARENA_DB": str(tmp_path / "env.db")})
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1] == f"Results: {tmp_path / 'env.db'}, not created yet"
+    result = runner.invoke(app, ["run", str(spec), "--check", "--db", str(tmp_path / "x.db")],
+                           env={"ARENA_DB": str(tmp_path / "env.db")})
+    assert result.stdout.splitlines()[1] == f"Results: {tmp_path / 'x.db'}, not created yet"
+
+
 def test_an_entry_that_does_not_start_is_named_before_the_games(tmp_path: Path) -> None:
     """A new tournament is refused before anything is stored (--no-trial plays it, the entry
     forfeiting); a resumed one goes on with a warning (its games so far are kept)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -12,7 +13,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.errors import SpecError
-from arena.registry import resolve
+from arena.registry import SAMPLE_BOTS_DIR, resolve
 from arena.sandbox import Limits
 from arena.tournament.spec import load_spec
 
@@ -91,6 +92,16 @@ def test_bad_yaml_syntax_names_line_and_column(tmp_path: Path) -> None:
     assert str(info.value) == (
         f"{path} line 4, column 7: invalid YAML: expected ',' or ']', but got ':' "
         "(while parsing a flow sequence)")
+
+
+def test_an_impossible_date_is_a_yaml_error_not_a_traceback(tmp_path: Path) -> None:
+    """Unquoted, 2026-13-45 looks like a date to YAML, whose constructor then raises."""
+    path = write(tmp_path, VALID + "event_date: 2026-13-45\n")
+    with pytest.raises(SpecError) as info:
+        load_spec(path)
+    assert str(info.value) == (
+        f"{path} line 4, column 13: invalid YAML: '2026-13-45' is not a date (month must be "
+        "in 1..12); quote it if it is text")
 
 
 def test_a_key_given_twice_is_refused_not_overwritten(tmp_path: Path) -> None:
@@ -335,6 +346,15 @@ def test_bad_entry_options(tmp_path: Path) -> None:
         "yes or no as true or false; quote it"]
 
 
+def test_a_clash_of_names_is_one_error_not_two(tmp_path: Path) -> None:
+    """The table-size check counts entrants only once they are valid: a clash that leaves
+    one bot is not also "1 bot cannot fill tables of 2"."""
+    assert problems(tmp_path, VALID.replace("[greedy, collector]",
+                                            "[random, {bot: greedy, name: random}]")) == [
+        "bots[1]: the name random is taken by bots[0] (another version or other options); "
+        "enter it as {bot: REF, name: NAME}"]
+
+
 def test_one_name_one_bot(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID.replace(
         "collector", "collector, {bot: greedy, options: {depth: 2}}")) == [
@@ -422,9 +442,18 @@ def test_run_and_status_help_carry_an_example() -> None:
     (2**48 - 1, str(BOTS / "first.py"), True),
     (2**48, str(BOTS / "first.py"), False),
     (None, str(BOTS / "first.py"), False),  # a secret one is drawn
+    (2026, "{copy}", False),  # a clone's own copy of a sample is still the sample
+    (2026, "{changed}", True),  # ... but not once it is changed
 ])
 def test_a_short_seed_is_flagged_when_a_contest_bot_plays(
         tmp_path: Path, seed: int | None, entry: str, warned: bool) -> None:
+    (tmp_path / "copy").mkdir()
+    (tmp_path / "changed").mkdir()
+    shutil.copy(SAMPLE_BOTS_DIR / "greedy.py", tmp_path / "copy" / "greedy.py")
+    (tmp_path / "changed" / "greedy.py").write_text(
+        (SAMPLE_BOTS_DIR / "greedy.py").read_text() + "# mine now\n")
+    entry = entry.format(copy=tmp_path / "copy" / "greedy.py",
+                         changed=tmp_path / "changed" / "greedy.py")
     text = VALID.replace("greedy", entry) + ("" if seed is None else f"seed: {seed}\n")
     warning = load_spec(write(tmp_path, text)).short_seed_warning()
     if not warned:

@@ -23,7 +23,6 @@ from arena.rating.games import (
     BotVersion,
     StoredGame,
     TournamentInfo,
-    bot_versions,
     connect,
     find_tournament,
     latest_tournament,
@@ -215,7 +214,9 @@ def build_leaderboard(db_path: str | Path, tournament: str | None = None, *,
     while a tournament is still running and never writes to the store.
     """
     with connect(db_path) as conn:
-        registry = list(bot_versions(conn).values())
+        # versions entered in a stored tournament: one whose tournament was dropped (--fresh,
+        # arena delete) has no games to compare with, and is no "older version" any more
+        registry = tournament_bots(conn, None)
         if all_games:
             tournaments = list_tournaments(conn)
             return compute_leaderboard(

@@ -19,6 +19,7 @@ from arena.rating import build_leaderboard, print_leaderboard, rate_tournament
 from arena.rating.games import BotVersion, StoredGame
 from arena.rating.leaderboard import leaderboard_json, render_leaderboard
 from arena.rating.standings import ByeRecord, buchholz, placement_points, total_points
+from arena.tournament.store import Store
 
 A = BotVersion("alpha", "v1", 1)
 B = BotVersion("bravo", "v1", 2)
@@ -117,6 +118,10 @@ def test_new_version_is_marked_and_starts_fresh(tmp_path: Path) -> None:
     assert [r.note for r in one_board.rows if r.bot == "alpha"] == ["new (older: aaa111)"]
     text = render_leaderboard(one_board, "simple")
     assert "new (older: aaa111)" in text
+    with Store(tmp_path / "a.db", create=False) as store:  # dropped with its tournament
+        store.delete_tournament(t1)
+    one_board = build_leaderboard(tmp_path / "a.db", "two")
+    assert [r.note for r in one_board.rows if r.bot == "alpha"] == [""]
 
 
 def test_points_scheme() -> None:

@@ -160,10 +160,21 @@ def _with_options(bots: list[str], flags: list[str]) -> list[Any]:
 
 
 def _print_report(report: Any) -> None:
-    typer.echo(f"Checking {report.bot} (version {report.version})"
-               + (f" in the sandbox ({report.sandbox_level})" if report.sandbox_level else ""))
+    _print_header(report)
     for line in report.lines():
         typer.echo(line)
+
+
+def _print_header(report: Any) -> None:
+    typer.echo(f"Checking {report.bot} (version {report.version})"
+               + (f" in the sandbox ({report.sandbox_level})" if report.sandbox_level else ""))
+
+
+def _print_item(report: Any, item: Any) -> None:
+    """A check's line as soon as it is decided, after the header with the first."""
+    if item is report.items[0]:
+        _print_header(report)
+    typer.echo(item.line())
 
 
 def _register_check_bot(app: typer.Typer) -> None:
@@ -197,11 +208,11 @@ def _register_check_bot(app: typer.Typer) -> None:
             settings = dict(_setting(flag, flag, "KEY=VALUE") for flag in option)
             bot = _configured(path, settings, "options")
         report = check_bot(bot, games=games, seed=seed,
-                           limits=_limits(decision_ms, None, None))
+                           limits=_limits(decision_ms, None, None),
+                           on_item=None if as_json else _print_item)
         if as_json:
             typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
         else:
-            _print_report(report)
             failed = len(report.failures())
             typer.echo(f"PASS: {report.bot} is ready to submit." if report.ok else
                        f"FAIL: {failed} of {len(report.items)} checks failed.")

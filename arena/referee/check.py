@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -53,6 +54,15 @@ class CheckReport:
     version: str
     items: list[CheckItem] = field(default_factory=list)
     sandbox_level: str = ""
+    #: Told of each item as it is decided (a hanging bot's check takes a minute: the author
+    #: sees the lines come instead of a silent terminal).
+    on_item: Callable[[CheckReport, CheckItem], None] | None = field(
+        default=None, repr=False, compare=False)
+
+    def add(self, item: CheckItem) -> None:
+        self.items.append(item)
+        if self.on_item is not None:
+            self.on_item(self, item)
 
     @property
     def ok(self) -> bool:
@@ -88,8 +98,10 @@ def _metadata_item(client: BotClient) -> CheckItem:
 
 def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed: int = 0,
               limits: Limits | None = None, launcher: Launcher | None = None,
-              bots_dir: Path | None = None) -> CheckReport:
-    """Run the compliance checklist on one bot; never raises for the bot's misbehaviour."""
+              bots_dir: Path | None = None,
+              on_item: Callable[[CheckReport, CheckItem], None] | None = None) -> CheckReport:
+    """Run the compliance checklist on one bot; never raises for the bot's misbehaviour.
+    ``on_item`` is told of each item as it is decided."""
     spec = bot if isinstance(bot, BotSpec) else resolve(bot, bots_dir)
     limits = limits or Limits()
     if launcher is None:
@@ -98,20 +110,20 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         launcher = sandbox_launcher()
     client = BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
                        metadata=spec.metadata, launcher=launcher, options=spec.options)
-    report = CheckReport(spec.name, spec.version)
+    report = CheckReport(spec.name, spec.version, on_item=on_item)
     try:
         failure = client.start()
         report.sandbox_level = client.level
         if failure is not None:
-            report.items.append(CheckItem("handshake", False, failure.detail))
+            report.add(CheckItem("handshake", False, failure.detail))
             return report
-        report.items.append(CheckItem(
+        report.add(CheckItem(
             "handshake", True, f"answered 'hello' with 'ready' within {limits.startup_ms} ms"))
-        report.items.append(_metadata_item(client))
+        report.add(_metadata_item(client))
         problem = name_problem(spec.name)
         if problem is not None:
-            report.items.append(CheckItem("registry name", False,
-                                          f"{problem} (arena submit --name NAME picks one)"))
+            report.add(CheckItem("registry name", False,
+                                 f"{problem} (arena submit --name NAME picks one)"))
         first_pid = client.pid
         failures = []
         decisions = 0
@@ -129,34 +141,34 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                 failures.extend(outcome.failures)
                 decisions += outcome.latency[seat].get("decisions", 0)
         sizes = sorted({TABLE_SIZES[g % len(TABLE_SIZES)] for g in range(games)})
-        report.items.append(_decisions_item(client, failures, decisions, played, limits,
-                                            sizes))
+        report.add(_decisions_item(client, failures, decisions, played, limits,
+                                   sizes))
         restarts = client.diagnostics.restarts
         same = client.alive and client.pid == first_pid and restarts == 0
         if same or not failures:  # else the failures above stopped it: not a second fault
-            report.items.append(CheckItem(
+            report.add(CheckItem(
                 "game boundaries", same,
                 f"one process served all {_games(played)}" if same else
                 f"one process did not last the {_games(played)} (it was stopped and "
                 f"restarted {restarts} time(s))"))
         if not client.alive and client.start() is not None:
-            report.items.append(CheckItem("clean exit", False, "could not start the bot again "
-                                          "to say 'bye'"))
+            report.add(CheckItem("clean exit", False, "could not start the bot again "
+                                 "to say 'bye'"))
             return report
     finally:
         ended = client.close()
     if ended is None:
-        report.items.append(CheckItem("clean exit", False, "the bot was not running at the "
-                                      "end"))
+        report.add(CheckItem("clean exit", False, "the bot was not running at the "
+                             "end"))
     elif ended.voluntary and ended.exit_code == 0:
-        report.items.append(CheckItem("clean exit", True, "exited with code 0 after 'bye'"))
+        report.add(CheckItem("clean exit", True, "exited with code 0 after 'bye'"))
     elif ended.voluntary:
-        report.items.append(CheckItem("clean exit", False,
-                                      f"{ended.description} after 'bye' (expected code 0)"))
+        report.add(CheckItem("clean exit", False,
+                             f"{ended.description} after 'bye' (expected code 0)"))
     else:
-        report.items.append(CheckItem("clean exit", False,
-                                      f"still running {limits.bye_grace_ms} ms after 'bye'; "
-                                      "killed"))
+        report.add(CheckItem("clean exit", False,
+                             f"still running {limits.bye_grace_ms} ms after 'bye'; "
+                             "killed"))
     return report
 
 

@@ -34,6 +34,18 @@ def test_a_compliant_bot_passes_every_check() -> None:
     assert report.lines()[0] == "✓ handshake: answered 'hello' with 'ready' within 500 ms"
 
 
+def test_each_item_is_told_as_it_is_decided() -> None:
+    """The CLI prints each line as it comes: a hanging bot's check takes a while."""
+    told: list[tuple[str, int, str]] = []
+
+    def on_item(report: Any, item: CheckItem) -> None:
+        told.append((item.title, len(report.items), report.sandbox_level))
+
+    report = check_bot(SPEC, games=2, limits=FAST, on_item=on_item,
+                       launcher=FakeLauncher(lambda: FakeConnection(respond=random_responder(1))))
+    assert told == [(item.title, n, "fake") for n, item in enumerate(report.items, 1)]
+
+
 def test_a_bot_that_never_answers_hello_fails_at_the_handshake_only() -> None:
     report = check(lambda: FakeConnection(ready=None))
     assert titles(report) == [("handshake", False)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -267,13 +268,20 @@ def _register_match(app: typer.Typer) -> None:
     @app.command("match", help=_help(
         "Play one match of 2-5 bots through the sandbox, each bot one persistent process. "
         "Prints placements per game and per-bot diagnostics: decisions, median and max "
-        "latency, timeouts, failures by type.",
-        "Example: arena match bots/random.py bots/greedy.py --games 10 --seed 1"))
+        "latency, timeouts, failures by type; with two bots also the first one's Elo "
+        "difference with its 95% interval.",
+        "With --sprt ELO0,ELO1 (two bots) the match is a sequential test, as chess engine "
+        "testers run them: it stops once the games show the first bot at least ELO1 Elo "
+        "stronger (H1) or at most ELO0 (H0), with error rates --alpha and --beta; --games "
+        "is then the most it plays (default 2000).",
+        "Example: arena match bots/random.py bots/greedy.py --games 10 --seed 1",
+        "Example: arena match mybot mybot@1a2b3c4d5e6f --sprt 0,10"))
     def match_command(
         bots: Annotated[list[str], typer.Argument(
             help="2 to 5 bots: registered names, .py modules or bot directories.")],
-        games: Annotated[int, typer.Option("--games", "-g", min=1,
-                                           help="Games to play.")] = 1,
+        games: Annotated[int | None, typer.Option(
+            "--games", "-g", min=1, help="Games to play (default 1; with --sprt the most to "
+            "play, default 2000).")] = None,
         seed: Annotated[int | None, typer.Option(
             "--seed", "-s", min=0, help="Match seed (game seeds derive from it). Default: a "
             "secret one, drawn now and printed after the match: a bot that knew the seed "
@@ -293,11 +301,23 @@ def _register_match(app: typer.Typer) -> None:
             "--option", "-o", metavar="N:KEY=VALUE",
             help="A setting for the N-th bot (1-based), sent in hello as a tournament "
                  "entry's options are, e.g. -o 1:iterations=250; repeat for more.")] = None,
+        sprt: Annotated[str | None, typer.Option(
+            "--sprt", metavar="ELO0,ELO1",
+            help="Play a sequential test of the first bot against the second: H0 it is ELO0 "
+                 "Elo stronger, H1 ELO1 (e.g. 0,10); stops when one is accepted.")] = None,
+        alpha: Annotated[float, typer.Option(
+            "--alpha", help="With --sprt: the chance of accepting H1 when H0 holds.")] = 0.05,
+        beta: Annotated[float, typer.Option(
+            "--beta", help="With --sprt: the chance of accepting H0 when H1 holds.")] = 0.05,
     ) -> None:
         import json
         import secrets
 
+        from arena.rating.sprt import Score
         from arena.referee.match import MatchRequest, play_match
+
+        test = _sprt_test(sprt, alpha, beta, len(bots))
+        games = games if games is not None else (SPRT_GAMES if test is not None else 1)
 
         drawn = seed is None
         seed = secrets.randbits(63) if seed is None else seed
@@ -319,21 +339,36 @@ def _register_match(app: typer.Typer) -> None:
             opened[0].write(json.dumps(game.record, separators=(",", ":")) + "\n")
             opened[0].flush()
 
+        def decided(played: list[Any]) -> bool:
+            return test is not None and test.decision(_score(played)) is not None
+
         try:
             outcome = play_match(MatchRequest(bots=entrants, games=games, seed=seed,
-                                              limits=limits), on_game=on_game)
+                                              limits=limits), on_game=on_game, stop=decided)
         except KeyboardInterrupt:
             typer.echo(_interrupted(played, games, seed, records), err=True)
             raise
         finally:
             for out in opened:
                 out.close()
+        score = _score(outcome.games) if len(bots) == 2 else Score()
         if as_json:
-            typer.echo(json.dumps({"seed": seed, **outcome.to_json()}, indent=2))
+            extra: dict[str, Any] = {}
+            if len(bots) == 2:
+                extra["elo"] = _elo_json(score)
+            if test is not None:
+                extra["sprt"] = {"elo0": test.elo0, "elo1": test.elo1, "alpha": test.alpha,
+                                 "beta": test.beta, "llr": round(test.llr(score), 4),
+                                 "bounds": [round(b, 4) for b in test.bounds],
+                                 "decision": test.decision(score)}
+            typer.echo(json.dumps({"seed": seed, **outcome.to_json(), **extra}, indent=2))
         else:
             typer.echo(_render_match(outcome, f"Seed {seed}" + (
                 f" (drawn for this match; --seed {seed} plays the same games)" if drawn
                 else "")))
+            if len(bots) == 2 and score.games:
+                typer.echo("\n" + "\n".join(_head_to_head_lines(outcome.names, score, test,
+                                                                 games)))
             if records is not None:
                 typer.echo(f"Wrote {len(outcome.games)} game records to {records} "
                            f"(arena game {records} -n 1 shows game 0)")
@@ -342,6 +377,83 @@ def _register_match(app: typer.Typer) -> None:
             from arena.errors import BotError
 
             raise BotError(f"{', '.join(never)} never started (the failures above say why)")
+
+
+#: The most games ``arena match --sprt`` plays when --games is not given.
+SPRT_GAMES = 2000
+
+
+def _sprt_test(text: str | None, alpha: float, beta: float, bots: int) -> Any:
+    """``--sprt ELO0,ELO1`` as a test (None without it); usage errors say what is wrong."""
+    from arena.rating.sprt import SprtTest
+
+    if text is None:
+        return None
+    if bots != 2:
+        raise typer.BadParameter(f"a sequential test compares two bots, not {bots}",
+                                 param_hint="'--sprt'")
+    try:
+        values = [float(part) for part in text.split(",")]
+    except ValueError:
+        values = []
+    if len(values) != 2 or not all(math.isfinite(v) for v in values):
+        raise typer.BadParameter(f"expected ELO0,ELO1 such as 0,10, got {text!r}",
+                                 param_hint="'--sprt'")
+    try:
+        return SprtTest(values[0], values[1], alpha, beta)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--sprt'") from None
+
+
+def _score(games: list[Any]) -> Any:
+    """The first bot's score against the second: a better place 1, the same 1/2, worse 0
+    (a forfeited seat is placed last)."""
+    from arena.rating.sprt import Score
+
+    score = Score()
+    for game in games:
+        first, second = game.placements[0], game.placements[1]
+        score = score.add(1.0 if first < second else 0.0 if first > second else 0.5)
+    return score
+
+
+def _elo_json(score: Any) -> dict[str, Any]:
+    """The first bot's score and Elo difference (an infinite end of the interval is null)."""
+    elo, low, high = score.elo()
+
+    def shown(value: float) -> float | None:
+        return None if math.isinf(value) else round(value, 1)
+
+    return {"wins": score.wins, "draws": score.draws, "losses": score.losses,
+            "score": round(score.mean, 4), "elo": shown(elo), "elo_95": [shown(low),
+                                                                          shown(high)],
+            "los": round(score.los(), 4)}
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.1f}" if not math.isinf(value) else ("+inf" if value > 0 else "-inf")
+
+
+def _head_to_head_lines(names: list[str], score: Any, test: Any, cap: int) -> list[str]:
+    """The first bot against the second: score, Elo with its 95% interval, LOS, and the
+    sequential test's verdict."""
+    elo, low, high = score.elo()
+    interval = (f"95%: {_signed(low)} to {_signed(high)}" if not (math.isinf(low)
+                and math.isinf(high)) else "no interval while every game ended alike")
+    lines = [f"{names[0]} against {names[1]}: {score.wins} wins, {score.draws} shared places, "
+             f"{score.losses} losses; score {score.mean:.1%}; Elo difference {_signed(elo)} "
+             f"({interval}); likelihood of superiority {score.los():.1%}"]
+    if test is not None:
+        lower, upper = test.bounds
+        decision = test.decision(score)
+        verdict = (f"H1 accepted: {names[0]} is at least {test.elo1:g} Elo stronger"
+                   if decision == "H1" else
+                   f"H0 accepted: {names[0]} is at most {test.elo0:g} Elo stronger"
+                   if decision == "H0" else
+                   f"undecided after the {cap} games --games allows")
+        lines.append(f"{test.describe()}: LLR {test.llr(score):.2f} (bounds {lower:.2f}, "
+                     f"{upper:.2f}) after {score.games} games: {verdict}")
+    return lines
 
 
 def _never_started(outcome: Any) -> list[str]:

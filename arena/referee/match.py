@@ -285,12 +285,14 @@ def _start_all(clients: Sequence[BotClient]) -> dict[int, Failure | None]:
 def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
               event_date: dt.date, keys: Sequence[str], first_game: int = 0,
               on_game: Callable[[GameOutcome], None] | None = None,
-              close_at_end: bool = False) -> list[GameOutcome]:
+              close_at_end: bool = False,
+              stop: Callable[[list[GameOutcome]], bool] | None = None) -> list[GameOutcome]:
     """Play ``games`` games between ``seats`` (bot clients constructed, started or not);
     shared by :func:`play_match` and the compliance check. Game numbers start at
     ``first_game``; the first of them picks its starting seat by ruling 13. With
     ``close_at_end`` the bots are sent ``bye`` and ended before the last game is handed out,
-    so what they log while ending that game is in its record."""
+    so what they log while ending that game is in its record. ``stop``, asked after each
+    game with the games so far, ends the match early (a sequential test that has decided)."""
     clients = [s for s in seats if isinstance(s, BotClient)]
     outcomes: list[GameOutcome] = []
     start_failures = _start_all(clients)
@@ -385,13 +387,17 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
         if on_game is not None:
             on_game(outcome)
         previous = result
+        if stop is not None and stop(outcomes):
+            break
     return outcomes
 
 
 def play_match(request: MatchRequest,
-               on_game: Callable[[GameOutcome], None] | None = None) -> MatchOutcome:
+               on_game: Callable[[GameOutcome], None] | None = None,
+               stop: Callable[[list[GameOutcome]], bool] | None = None) -> MatchOutcome:
     """Play a match through the sandbox; one bot's failure never stops the match or touches
-    the other bots' games. Every bot process is ended (``bye``, grace, kill) before return."""
+    the other bots' games. Every bot process is ended (``bye``, grace, kill) before return.
+    ``stop`` may end it before ``request.games`` (:func:`run_games`)."""
     specs = request.resolved()
     limits = request.resolved_limits()
     event_date = request.event_date or dt.date.today()
@@ -409,7 +415,8 @@ def play_match(request: MatchRequest,
     try:
         games = run_games(clients, games=request.games, seed=request.seed,
                           match_id=request.match_id, event_date=event_date,
-                          keys=[s.key for s in specs], on_game=on_game, close_at_end=True)
+                          keys=[s.key for s in specs], on_game=on_game, close_at_end=True,
+                          stop=stop)
     except ArenaError:
         raise
     finally:

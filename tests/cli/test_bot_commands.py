@@ -291,6 +291,40 @@ def test_match_option_errors(two_bots: Path, flag: str, error: str) -> None:
 
 
 @needs_sandbox
+def test_a_sequential_test_stops_the_match_once_it_decides() -> None:
+    """greedy beats random nine games in ten: "at least 50 Elo stronger" is accepted long
+    before the 2,000 games --sprt allows, and the same seed decides the same way."""
+    result = _run("match", "greedy", "random", "--sprt", "0,50", "--seed", "1", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    sprt, elo, played = data["sprt"], data["elo"], len(data["games"])
+    assert sprt["decision"] == "H1" and sprt["llr"] >= sprt["bounds"][1]
+    assert 10 < played < 200
+    assert elo["wins"] + elo["draws"] + elo["losses"] == played
+    assert elo["elo_95"][0] is not None and elo["elo_95"][0] > 0
+    text = _run("match", "greedy", "random", "--sprt", "0,50", "--seed", "1")
+    assert text.exit_code == 0
+    assert text.stdout.splitlines()[-1] == (
+        f"SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR {sprt['llr']:.2f} (bounds -2.94, "
+        f"2.94) after {played} games: H1 accepted: greedy is at least 50 Elo stronger")
+
+
+@pytest.mark.parametrize(("args", "error"), [
+    (["greedy", "random", "collector", "--sprt", "0,10"],
+     "a sequential test compares two bots, not 3"),
+    (["greedy", "random", "--sprt", "10"], "expected ELO0,ELO1 such as 0,10, got '10'"),
+    (["greedy", "random", "--sprt", "5,5"], "elo0 must be below elo1, got 5 and 5"),
+    (["greedy", "random", "--sprt", "0,5", "--alpha", "0.7"],
+     "alpha must be between 0 and 0.5, got 0.7"),
+])
+def test_a_sequential_test_that_cannot_run_is_a_usage_error(args: list[str],
+                                                             error: str) -> None:
+    result = _run("match", *args)
+    assert result.exit_code == 2
+    assert error in " ".join(result.stderr.replace("│", " ").split())
+
+
+@needs_sandbox
 def test_match_options_reach_the_bot(tmp_path: Path) -> None:
     """ismcts given a fixed budget replays move for move; a misspelt option is the bot's
     start-up failure, quoting the bot's own message."""

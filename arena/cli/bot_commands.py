@@ -440,8 +440,11 @@ def _head_to_head_lines(names: list[str], score: Any, test: Any, cap: int) -> li
     elo, low, high = score.elo()
     interval = (f"95%: {_signed(low)} to {_signed(high)}" if not (math.isinf(low)
                 and math.isinf(high)) else "no interval while every game ended alike")
-    lines = [f"{names[0]} against {names[1]}: {score.wins} wins, {score.draws} shared places, "
-             f"{score.losses} losses; score {score.mean:.1%}; Elo difference {_signed(elo)} "
+    counted = ", ".join(f"{n} {word}{'' if n == 1 else plural}" for n, word, plural in (
+        (score.wins, "win", "s"), (score.draws, "shared place", "s"),
+        (score.losses, "loss", "es")))
+    lines = [f"{names[0]} against {names[1]}: {counted}; score {score.mean:.1%}; Elo "
+             f"difference {_signed(elo)} "
              f"({interval}); likelihood of superiority {score.los():.1%}"]
     if test is not None:
         lower, upper = test.bounds

@@ -17,7 +17,7 @@ from typing import Any
 
 from arena.engine.effects import EFFECTS
 
-__all__ = ["event_lines", "header_lines", "narrate", "sees"]
+__all__ = ["event_lines", "header_lines", "narrate", "seat_feed", "sees"]
 
 Event = Mapping[str, Any]
 
@@ -31,6 +31,20 @@ def sees(audience: Any, seat: int) -> bool:
     if isinstance(audience, str) and audience.startswith("all_but:"):
         return audience != f"all_but:{seat}"
     return False
+
+
+def seat_feed(events: Sequence[Any], seat: int) -> tuple[list[Event], bool]:
+    """The events ``seat`` was shown, in order, and whether the feed ends at its forfeit: a
+    forfeited seat is shown nothing after it (a refereed bot is stopped then)."""
+    feed: list[Event] = []
+    for event in events:
+        if not isinstance(event, Mapping):
+            continue
+        if event.get("type") == "forfeit" and event.get("seat") == seat:
+            return feed, True
+        if sees(event.get("to"), seat):
+            feed.append(event)
+    return feed, False
 
 
 def _ordinal(place: Any) -> str:
@@ -317,8 +331,10 @@ def event_lines(record: Mapping[str, Any], seat: int | None = None) -> list[str]
     events = [e for e in _list(record.get("events")) if isinstance(e, Mapping)]
     if not events:
         return ["(the record holds no events; its turns:)", *_turns(record, teller, seat)]
+    cut = False
     if seat is not None:
-        told = [(e, [e.get("to")]) for e in events if sees(e.get("to"), seat)]
+        feed, cut = seat_feed(events, seat)
+        told = [(e, [e.get("to")]) for e in feed]
     else:
         told = _whole_game_events(events)
     lines: list[str] = []
@@ -333,6 +349,8 @@ def event_lines(record: Mapping[str, Any], seat: int | None = None) -> list[str]
             lines.append(text)
         else:
             lines.append("  " + text + ("" if seat is not None else _seen_by(teller, audiences)))
+    if cut:
+        lines.append(f"  ({teller.players[seat or 0]} forfeits here: shown nothing more)")
     return lines
 
 

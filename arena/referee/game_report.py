@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from arena.engine.narration import event_lines, header_lines, sees
+from arena.engine.narration import event_lines, header_lines, seat_feed
 
 __all__ = ["report_game", "seat_view"]
 
@@ -35,8 +35,7 @@ def seat_view(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
                      if isinstance(turn, Mapping)]
     view["choices"] = [c for c in record.get("choices") or []
                        if isinstance(c, list) and c and c[0] == seat]
-    view["events"] = [e for e in record.get("events") or []
-                      if isinstance(e, Mapping) and sees(e.get("to"), seat)]
+    view["events"] = seat_feed(record.get("events") or [], seat)[0]
     referee = record.get("referee")
     if isinstance(referee, Mapping):
         view["referee"] = {

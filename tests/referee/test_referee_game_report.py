@@ -105,3 +105,26 @@ def test_a_seat_view_names_no_card_and_no_seed_the_seat_was_not_sent(
         record["turns"][n]["seat"] != seat for n in traps]
     assert str(record["seed"]) not in text
     assert all(choice[0] == seat for choice in view["choices"])
+
+
+def test_a_forfeited_seat_is_shown_nothing_after_its_forfeit() -> None:
+    """The referee stops a forfeiting bot: its view ends there, though the game goes on."""
+    from arena.engine import new_game
+
+    state = new_game(GameConfig(players=("a", "b", "c"), seed=11))
+    rng = RandomAgent(3)
+    for _ in range(12):
+        state.apply(rng.choose(state.decision, state.observe(state.decision.seat)))
+    state.forfeit(1, "crash")
+    while state.decision is not None:
+        state.apply(0 if state.decision.seat == 1 else
+                    rng.choose(state.decision, state.observe(state.decision.seat)))
+    record = json.loads(json.dumps(state.record()))
+    cut = next(i for i, e in enumerate(record["events"])
+               if e["type"] == "forfeit" and e["seat"] == 1)
+    before = [e for e in record["events"][:cut] if sees(e["to"], 1)]
+    assert seat_view(record, 1)["events"] == before
+    assert len(seat_view(record, 0)["events"]) > len(before)  # the others see it all
+    lines = event_lines(record, 1)
+    assert lines[-1] == "  (b forfeits here: shown nothing more)"
+    assert not any("showdown" in line.lower() for line in lines)

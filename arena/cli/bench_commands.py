@@ -219,8 +219,9 @@ def _register_ismcts_bench(bench_app: typer.Typer) -> None:
                                                 "from both seats; 0: skip).")] = 0,
         budget: Annotated[list[int] | None, typer.Option(
             "--budget", "-b", help="The two budgets in CPU ms (default 30 and 150).")] = None,
-        bots_dir: Annotated[Path, typer.Option("--bots", help="Where ismcts.py and "
-                                                              "heuristic.py are.")] = Path("bots"),
+        bots_dir: Annotated[Path | None, typer.Option(
+            "--bots", help="Where ismcts.py and heuristic.py are (default: the arena's own "
+            "sample bots).")] = None,
         seed: Annotated[int, typer.Option("--seed", help="Seed of the games.")] = 1,
         fmt: Annotated[str, typer.Option("--format", "-f", metavar="table|json",
                                          help="table or json.")] = "table",
@@ -240,8 +241,21 @@ def _register_ismcts_bench(bench_app: typer.Typer) -> None:
         if len(budgets) != 2:
             raise typer.BadParameter("give exactly two budgets", param_hint="'--budget'")
 
+        from arena.errors import ArenaError
+        from arena.registry import SAMPLE_BOTS_DIR
+        from arena.sdk.runner import BotLoadError
+
+        where = bots_dir if bots_dir is not None else SAMPLE_BOTS_DIR
+        for name in ("ismcts", "heuristic"):
+            if not (where / f"{name}.py").is_file():
+                raise ArenaError(f"no {name}.py in {where} (--bots names the directory of "
+                                 "ismcts.py and heuristic.py)")
+
         def make(name: str, ms: float = 0, its: int = 0) -> Bot:
-            bot = load_bot(bots_dir / f"{name}.py")
+            try:
+                bot = load_bot(where / f"{name}.py")
+            except BotLoadError as exc:
+                raise ArenaError(str(exc)) from None
             if name == "ismcts":
                 bot.ms, bot.iterations = ms, its  # type: ignore[attr-defined]
             return bot

@@ -186,6 +186,18 @@ def test_bench_engine_refuses_bad_players() -> None:
     assert result.output == "Error: Palaestra is played by 2 to 5 players, not 7\n"
 
 
+def test_bench_ismcts_finds_the_sample_bots_from_anywhere(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Its default is the arena's own bots/, not ./bots; a wrong --bots is one line."""
+    monkeypatch.chdir(tmp_path)
+    result = _run("bench", "ismcts", "--positions", "1", "--iterations", "3", "-f", "json")
+    assert result.exit_code == 0, result.output
+    result = _run("bench", "ismcts", "--bots", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.output == (f"Error: no ismcts.py in {tmp_path} (--bots names the directory "
+                             "of ismcts.py and heuristic.py)\n")
+
+
 def test_replay_reads_gzip_records(tmp_path: Path) -> None:
     import gzip
 

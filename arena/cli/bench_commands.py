@@ -185,7 +185,7 @@ def _register_ray_bench(bench_app: typer.Typer) -> None:
         except ImportError:
             from arena.errors import ClusterError
 
-            raise ClusterError("Ray is not installed: pip install 'palaestra-arena[ray]'"
+            raise ClusterError("Ray is not installed: pip install -e '.[ray]' in the checkout"
                                ) from None
         result = run_ray_bench(spec, games=games, rounds=rounds, workers=workers,
                                repeat=repeat)

@@ -129,6 +129,10 @@ class Bot:
         options: dict[str, Any] = self.__dict__.setdefault("_options", {})
         return options
 
+    @options.setter
+    def options(self, value: dict[str, Any]) -> None:  # an override may keep them itself
+        self.__dict__["_options"] = dict(value)
+
     def configure(self, options: dict[str, Any]) -> None:
         """Take the settings of the bot's tournament entry (``{bot: ..., options: {...}}``),
         sent in ``hello`` before the first game. The default keeps them in :attr:`options`;

@@ -21,7 +21,7 @@ What travels:
   worker node fetches the bundles of the bots it seats, writes each once into a local cache
   keyed by its content (``$TMPDIR/arena-ray-bots-<uid>/``) and checks it against the bot's
   version (the content hash recorded in the store) before the first game. A worker node needs
-  nothing but the ``arena`` package (``pip install 'palaestra-arena[ray]'``).
+  nothing but the ``arena`` package (``pip install -e '.[ray]'`` in a checkout).
 * **The table**: the :class:`~arena.tournament.pool.TableTask` (bots by seat with their
   metadata, match seed, games, limits, event date, games already recorded) and a fingerprint of
   the arena code that decides a game (:func:`code_fingerprint`): a worker running other code
@@ -703,7 +703,7 @@ def _task_failure(task: TableTask | None, exc: BaseException) -> str:
     text = str(exc)
     if "No module named 'arena" in text:
         return (f"{where}: a Ray worker cannot import the arena package; install "
-                "'palaestra-arena[ray]' on every node (docs/CLUSTER.md)")
+                "it on every node (pip install -e '.[ray]' in a checkout; docs/CLUSTER.md)")
     return f"{where} failed on Ray: {text}"
 
 

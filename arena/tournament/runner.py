@@ -102,8 +102,8 @@ def _executor(backend: str, workers: int, address: str | None) -> TableExecutor:
         try:
             from arena.tournament import ray_backend
         except ImportError as exc:
-            raise ClusterError(f"the Ray backend is not available ({exc}); install it with "
-                               "pip install 'palaestra-arena[ray]', or use --backend local"
+            raise ClusterError(f"the Ray backend is not available ({exc}); install it from the "
+                               "checkout with pip install -e '.[ray]', or use --backend local"
                                ) from None
         executor: TableExecutor = ray_backend.RayExecutor(workers=workers, address=address)
         return executor

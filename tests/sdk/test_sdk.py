@@ -104,6 +104,14 @@ def test_hello_options_reach_configure_before_the_first_game() -> None:
     run(plain, [messages.hello(options={"depth": 2})])
     assert plain.options == {"depth": 2}  # the default keeps them
 
+    class KeepsThemItself(Listener):  # the natural override, without super()
+        def configure(self, options: dict[str, Any]) -> None:
+            self.options = {"depth": 1, **options}
+
+    own = KeepsThemItself()
+    code, _ = run(own, [messages.hello(options={"width": 3})])
+    assert code == 0 and own.options == {"depth": 1, "width": 3}
+
 
 def test_a_bad_option_fails_the_start_with_its_message(tmp_path: Path) -> None:
     bot = tmp_path / "strict.py"

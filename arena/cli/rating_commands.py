@@ -125,9 +125,9 @@ _HELP = {
         "Show the TrueSkill leaderboard of a tournament (default: the latest), sorted by the "
         "conservative rating mu - 3 sigma.",
         "Columns: rank, bot, version, mu, sigma, mu-3sigma, games, wins, win %, mean placement, "
-        "points (per game: 1 for first, 0 for last, shared places split), Buchholz (Swiss "
-        "only), failures by type. Ratings are per bot version: a new version starts fresh and "
-        "is marked 'new'.",
+        "points (per game: 1 for first, 0 for last, shared places split), byes and Buchholz "
+        "(Swiss only), failures by type, note. Ratings are per bot version: a new version "
+        "starts fresh and its note says 'new' (with the older versions).",
         "Example: arena leaderboard swiss --format github",
     ]),
     "results": "\n\n".join([

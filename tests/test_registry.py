@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import os
 import re
 import shutil
 import textwrap
@@ -175,6 +176,7 @@ def test_directory_with_bot_py_and_no_manifest(tmp_path: Path) -> None:
     ("name: e\ncommand: [x]\nmodule: bot.py\n", "give exactly one of 'command'"),
     ("name: e\ncommand: python3 bot.py\n", "'command' must be a non-empty list of arguments, "
                                            "e.g. [python3, bot.py]; got 'python3 bot.py'"),
+    ('name: e\ncommand: ["./run\\0x"]\n', "'command' arguments cannot hold a NUL character"),
     ("name: e\nmodule: missing.py\n", "'module' must name a Python file of the bot's "
                                       "directory, got 'missing.py'"),
     ("!!python/object/apply:os.system ['echo unsafe']\n", "invalid YAML: could not "
@@ -221,14 +223,14 @@ def test_an_unknown_metadata_key_is_a_warning_too(
 
 def test_why_a_program_would_not_start(tmp_path: Path) -> None:
     (tmp_path / "crlf.sh").write_bytes(b"#!/bin/sh\r\necho\r\n")
-    (tmp_path / "gone.js").write_bytes(b"#!/opt/nowhere/node --flag\n")
+    (tmp_path / "gone.js").write_bytes(b"#!/usr/bin/nowhere-node --flag\n")
     (tmp_path / "fine.sh").write_bytes(b"#!/bin/sh\necho\n")
     (tmp_path / "plain").write_bytes(b"no shebang\n")
     assert command_problem(["./crlf.sh"], tmp_path) == (
         "the #! line of ./crlf.sh ends in a Windows line ending (\\r): save it with Unix line "
         "endings")
     assert command_problem(["./gone.js", "x"], tmp_path) == (
-        "the #! line of ./gone.js names /opt/nowhere/node, which is not installed here")
+        "the #! line of ./gone.js names /usr/bin/nowhere-node, which is not installed here")
     assert command_problem(["fine.sh"], tmp_path) == (
         "'fine.sh' is a file of the bot: write ./fine.sh to run it; a bare name is looked up "
         "on PATH")
@@ -244,6 +246,24 @@ def test_a_directory_that_is_no_bot_is_said_so_before_its_files_are_read(
         resolve(tmp_path / "junk")
     assert str(info.value) == (f"{tmp_path / 'junk'} is no bot directory: it has neither "
                                "bot.yaml nor bot.py")
+
+
+def test_explaining_a_start_reads_only_the_bots_own_regular_files(tmp_path: Path) -> None:
+    """It runs in the referee, maybe as root, on a bot's say-so: a FIFO, a link, a path out
+    of the bot or a host path must not block it, be read or tell what the host holds."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    os.mkfifo(bot / "fifo")  # opened blocking, this would hang the referee forever
+    (bot / "link").symlink_to(tmp_path / "outside.sh")
+    (tmp_path / "outside.sh").write_bytes(b"#!/bin/sh\r\n")
+    (bot / "probe.sh").write_bytes(b"#!/etc/shadow\n")  # outside the system dirs: no oracle
+    for command in (["./fifo"], ["./link"], ["../outside.sh"], [str(tmp_path / "outside.sh")],
+                    ["/proc/self/fd/0"], ["./probe.sh"], ["./x\0y"], ["x\0y"]):
+        assert command_problem(command, bot) is None, command
+    (bot / "\x1b]0;title\x07.sh").write_bytes(b"#!/bin/sh\r\n")
+    assert command_problem(["./\x1b]0;title\x07.sh"], bot) == (
+        "the #! line of ./\\x1b]0;title\\x07.sh ends in a Windows line ending (\\r): save it "
+        "with Unix line endings")
 
 
 def test_a_name_with_an_at_sign_is_refused(tmp_path: Path) -> None:

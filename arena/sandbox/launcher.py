@@ -619,7 +619,7 @@ def _moving_stdio(bot_in: int, bot_out: int, python: str) -> list[str]:
     its site (about 20 ms)."""
     if _BASH is not None:
         return [_BASH, "--norc", "--noprofile", "-c",
-                f'exec 0<&{bot_in} 1>&{bot_out} {bot_in}<&- {bot_out}>&- && exec "$@"', "bash"]
+                f'exec 0<&{bot_in} 1>&{bot_out} {bot_in}<&- {bot_out}>&- && exec -- "$@"', "bash"]
     return [python, "-S", "-E", "-c",
             f"import os, sys; os.dup2({bot_in}, 0); os.dup2({bot_out}, 1); "
             f"os.close({bot_in}); os.close({bot_out}); os.execvp(sys.argv[1], sys.argv[1:])"]

@@ -237,7 +237,9 @@ def test_match_says_why_a_bot_failed() -> None:
     assert re.fullmatch(r"  out_of_range illegal_choice(, \d+ times)? \(game 0\): choice "
                         r"(\d+) is outside the \2 legal options( \(and \d+ other details?\))?",
                         out[at + 1]), out[at:]
-    assert len(out) == at + 2
+    assert out[at + 2] == "" and out[at + 3].startswith(  # one failure line, then the score
+        "out_of_range against random: 0 wins, 0 shared places, 1 loss; score 0.0%")
+    assert len(out) == at + 4
     clean = _run("match", "random", "random", "--games", "1")
     assert clean.exit_code == 0 and "Failures:" not in clean.stdout
 

@@ -18,6 +18,7 @@ import datetime as dt
 import fcntl
 import gzip
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -29,6 +30,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from arena.errors import StoreError, TournamentNotFoundError
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "SCHEMA",
@@ -168,8 +171,11 @@ class Store:
         if not create and not self.path.is_file():
             raise no_database(self.path)
         try:
-            if create:
+            if create and not self.path.parent.exists():
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                # said: a typo in a spec's results path would scatter databases unseen
+                log.warning("created the directory %s for the results database",
+                            self.path.parent)
             self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None,
                                         check_same_thread=False)
             self.conn.execute("PRAGMA busy_timeout = 30000")

@@ -162,3 +162,13 @@ def test_a_symlink_to_the_database_finds_the_same_lock(tmp_path: Path) -> None:
                 with second.lock("t"):
                     pass
             assert runner_pid(tmp_path / "elsewhere" / "link.db", "t") == os.getpid()
+
+
+def test_a_results_directory_that_is_not_there_is_made_and_said(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A typo in a spec's results path would otherwise scatter databases unseen."""
+    with caplog.at_level("WARNING", logger="arena"):
+        Store(tmp_path / "new" / "dir" / "arena.db").close()
+        Store(tmp_path / "new" / "dir" / "arena.db").close()  # there now: nothing said
+    assert [r.getMessage() for r in caplog.records] == [
+        f"created the directory {tmp_path / 'new' / 'dir'} for the results database"]

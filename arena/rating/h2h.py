@@ -30,6 +30,7 @@ from arena.errors import StoreError
 from arena.rating.games import StoredGame, connect, find_tournament, load_games
 from arena.rating.leaderboard import Leaderboard, compute_leaderboard
 from arena.rating.render import check_format, render_csv, render_json, render_table
+from arena.rating.sprt import elo_of_score
 from arena.rating.trueskill_rating import game_entries, settings_for
 
 __all__ = ["HeadToHead", "PairRecord", "build_h2h", "compute_h2h", "effective_games", "render_h2h",
@@ -90,6 +91,11 @@ class PairRecord:
     win_rate: float
     low: float
     high: float
+    #: The win rate and its interval as Elo differences (logistic model; None where a rate
+    #: of 0 or 1 makes it infinite).
+    elo: float | None = None
+    elo_low: float | None = None
+    elo_high: float | None = None
 
 
 @dataclass
@@ -131,8 +137,14 @@ def compute_h2h(games: Sequence[StoredGame], order: Sequence[str] | None = None,
         effective = effective_games(score / n, n, per_deal)
         low, high = wilson(score / n * effective, effective)
         pairs[(a, b)] = PairRecord(a, b, n, len(per_deal), round(effective, 1), ahead,
-                                   behind, ties, score, score / n, low, high)
+                                   behind, ties, score, score / n, low, high,
+                                   _elo(score / n), _elo(low), _elo(high))
     return HeadToHead(scope=scope, bots=bots, pairs=pairs)
+
+
+def _elo(rate: float) -> float | None:
+    elo = elo_of_score(rate)
+    return None if math.isinf(elo) else round(elo, 1)
 
 
 def build_h2h(db_path: str | Path, tournament: str, players: int | None = None) -> HeadToHead:
@@ -176,7 +188,9 @@ def h2h_json(h2h: HeadToHead) -> dict[str, Any]:
         "scope": h2h.scope,
         "bots": h2h.bots,
         "interval": "Wilson score, 95%, on the effective number of games (Kish: deals "
-                    "repeated in several seatings weigh less); a shared place counts half",
+                    "repeated in several seatings weigh less); a shared place counts half; "
+                    "elo, elo_low and elo_high are the rate and its interval as Elo "
+                    "differences (logistic; null where infinite)",
         "pairs": [asdict(record) for record in h2h.pairs.values()],
     }
 
@@ -188,7 +202,7 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple") -> str:
         return render_json(h2h_json(h2h))
     if fmt == "csv":
         headers = ["a", "b", "games", "deals", "effective", "ahead", "behind", "ties", "score",
-                   "win_rate", "low", "high"]
+                   "win_rate", "low", "high", "elo", "elo_low", "elo_high"]
         return render_csv(headers, [asdict(record) for record in h2h.pairs.values()])
     if not h2h.bots:  # a header alone reads like a bug
         return "No games recorded yet: no head-to-head to show."

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from pathlib import Path
 
 import pytest
@@ -153,6 +154,15 @@ def test_json_and_csv_parse(tmp_path: Path) -> None:
     first = rows[0]
     record = h2h.pairs[(first["a"], first["b"])]
     assert (int(first["games"]), float(first["low"])) == (record.games, record.low)
+    for pair in doc["pairs"]:  # the rate and its interval as Elo differences, in order
+        elos = [pair["elo_low"], pair["elo"], pair["elo_high"]]
+        finite = [e for e in elos if e is not None]
+        assert finite == sorted(finite)
+        if pair["elo"] is not None:
+            assert pair["elo"] == pytest.approx(
+                -400 * math.log10(1 / pair["win_rate"] - 1), abs=0.05)
+        mirror = next(p for p in doc["pairs"] if (p["a"], p["b"]) == (pair["b"], pair["a"]))
+        assert mirror["elo"] == (None if pair["elo"] is None else -pair["elo"])
 
 
 def test_matrix_labels_use_keys_when_names_clash() -> None:

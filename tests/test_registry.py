@@ -193,32 +193,30 @@ def test_bad_manifests(tmp_path: Path, manifest: str, error: str) -> None:
         resolve(bot)
 
 
+_TAKES = ("(a bot.yaml takes name, command, module, metadata, author, version, "
+          "last_read_page, last_book_finished)")
+
+
+@pytest.mark.parametrize(("manifest", "metadata", "warnings"), [
+    ("autor: Ann\ndescription: old\n", {},
+     ["unknown key 'autor' (did you mean 'author'?) " + _TAKES,
+      "unknown key 'description' " + _TAKES]),
+    ("metadata: {autor: Ann, version: 3}\n", {"version": "3"},
+     ["unknown metadata key 'autor' (did you mean 'author'?) (metadata takes author, "
+      "version, last_read_page, last_book_finished)"]),
+])
 def test_an_unknown_manifest_key_is_a_warning_with_a_suggestion(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+        tmp_path: Path, caplog: pytest.LogCaptureFixture, manifest: str,
+        metadata: dict[str, str], warnings: list[str]) -> None:
     """Not an error: a manifest registered before keys were checked may hold a note."""
     bot = tmp_path / "e"
     bot.mkdir()
-    (bot / "bot.yaml").write_text("name: e\ncommand: [x]\nautor: Ann\ndescription: old\n")
+    (bot / "bot.yaml").write_text("name: e\ncommand: [x]\n" + manifest)
     with caplog.at_level("WARNING", logger="arena"):
         spec = resolve(bot)
-    assert spec.name == "e" and "author" not in spec.metadata
+    assert spec.name == "e" and spec.metadata == metadata
     assert [r.getMessage() for r in caplog.records] == [
-        f"{bot / 'bot.yaml'}: unknown key '{key}'{hint} (a bot.yaml takes name, command, "
-        "module, metadata, author, version, last_read_page, last_book_finished)"
-        for key, hint in (("autor", " (did you mean 'author'?)"), ("description", ""))]
-
-
-def test_an_unknown_metadata_key_is_a_warning_too(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    bot = tmp_path / "e"
-    bot.mkdir()
-    (bot / "bot.yaml").write_text("name: e\ncommand: [x]\nmetadata: {autor: Ann, version: 3}\n")
-    with caplog.at_level("WARNING", logger="arena"):
-        spec = resolve(bot)
-    assert spec.metadata == {"version": "3"}
-    assert [r.getMessage() for r in caplog.records] == [
-        f"{bot / 'bot.yaml'}: unknown metadata key 'autor' (did you mean 'author'?) (metadata "
-        "takes author, version, last_read_page, last_book_finished)"]
+        f"{bot / 'bot.yaml'}: {warning}" for warning in warnings]
 
 
 def test_why_a_program_would_not_start(tmp_path: Path) -> None:

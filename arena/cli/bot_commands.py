@@ -305,10 +305,12 @@ def _register_match(app: typer.Typer) -> None:
             "--sprt", metavar="ELO0,ELO1",
             help="Play a sequential test of the first bot against the second: H0 it is ELO0 "
                  "Elo stronger, H1 ELO1 (e.g. 0,10); stops when one is accepted.")] = None,
-        alpha: Annotated[float, typer.Option(
-            "--alpha", help="With --sprt: the chance of accepting H1 when H0 holds.")] = 0.05,
-        beta: Annotated[float, typer.Option(
-            "--beta", help="With --sprt: the chance of accepting H0 when H1 holds.")] = 0.05,
+        alpha: Annotated[float | None, typer.Option(
+            "--alpha", help="With --sprt: the chance of accepting H1 when H0 holds (default "
+            "0.05).")] = None,
+        beta: Annotated[float | None, typer.Option(
+            "--beta", help="With --sprt: the chance of accepting H0 when H1 holds (default "
+            "0.05).")] = None,
     ) -> None:
         import json
         import secrets
@@ -347,6 +349,10 @@ def _register_match(app: typer.Typer) -> None:
                                               limits=limits), on_game=on_game, stop=decided)
         except KeyboardInterrupt:
             typer.echo(_interrupted(played, games, seed, records), err=True)
+            if test is not None and played:
+                names = played[0].names
+                typer.echo("\n".join(_head_to_head_lines(names, _score(played), test, None)),
+                           err=True)
             raise
         finally:
             for out in opened:
@@ -383,12 +389,20 @@ def _register_match(app: typer.Typer) -> None:
 SPRT_GAMES = 2000
 
 
-def _sprt_test(text: str | None, alpha: float, beta: float, bots: int) -> Any:
+def _sprt_test(text: str | None, alpha: float | None, beta: float | None, bots: int) -> Any:
     """``--sprt ELO0,ELO1`` as a test (None without it); usage errors say what is wrong."""
     from arena.rating.sprt import SprtTest
 
     if text is None:
+        given = [flag for flag, value in (("--alpha", alpha), ("--beta", beta))
+                 if value is not None]
+        if given:
+            raise typer.BadParameter(f"{' and '.join(given)} only set the error rates of a "
+                                     "sequential test: give --sprt ELO0,ELO1 too",
+                                     param_hint=f"'{given[0]}'")
         return None
+    alpha = 0.05 if alpha is None else alpha
+    beta = 0.05 if beta is None else beta
     if bots != 2:
         raise typer.BadParameter(f"a sequential test compares two bots, not {bots}",
                                  param_hint="'--sprt'")
@@ -434,7 +448,8 @@ def _signed(value: float) -> str:
     return f"{value:+.1f}" if not math.isinf(value) else ("+inf" if value > 0 else "-inf")
 
 
-def _head_to_head_lines(names: list[str], score: Any, test: Any, cap: int) -> list[str]:
+def _head_to_head_lines(names: list[str], score: Any, test: Any,
+                        cap: int | None) -> list[str]:
     """The first bot against the second: score, Elo with its 95% interval, LOS, and the
     sequential test's verdict."""
     elo, low, high = score.elo()
@@ -449,13 +464,18 @@ def _head_to_head_lines(names: list[str], score: Any, test: Any, cap: int) -> li
     if test is not None:
         lower, upper = test.bounds
         decision = test.decision(score)
-        verdict = (f"H1 accepted: {names[0]} is at least {test.elo1:g} Elo stronger"
-                   if decision == "H1" else
-                   f"H0 accepted: {names[0]} is at most {test.elo0:g} Elo stronger"
-                   if decision == "H0" else
-                   f"undecided after the {cap} games --games allows")
+        favoured = {"H1": (test.elo1, test.elo0), "H0": (test.elo0, test.elo1)}
+        if decision is not None:
+            this, other = favoured[decision]
+            verdict = (f"{decision} accepted: the games favour {names[0]} at {this:+g} Elo "
+                       f"over {other:+g} against {names[1]}")
+        elif cap is None:
+            verdict = "undecided so far"
+        else:
+            verdict = f"undecided at the cap of {cap} game{'' if cap == 1 else 's'} (--games)"
         lines.append(f"{test.describe()}: LLR {test.llr(score):.2f} (bounds {lower:.2f}, "
-                     f"{upper:.2f}) after {score.games} games: {verdict}")
+                     f"{upper:.2f}) after {score.games} game{'' if score.games == 1 else 's'}: "
+                     f"{verdict}")
     return lines
 
 

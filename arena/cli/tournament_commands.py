@@ -274,13 +274,15 @@ def delete(
     with Store(db, create=False) as store:
         row = store.require(tournament)
         state = shown_state(db, tournament, row.state)  # "stopped" for a killed run
+        games = store.count_games(row.id)
+        what = (f"tournament '{tournament}' ({games} game{'' if games == 1 else 's'}, "
+                f"{state}) from {db}")
+        # asked before the lock is taken: a prompt left waiting must not pass for a run
+        if not yes and not typer.confirm(f"Delete {what}?"):
+            typer.echo("Nothing deleted.")
+            raise typer.Exit(1)
         with store.lock(tournament):  # not under a running tournament's feet
-            games = store.count_games(row.id)
-            what = (f"tournament '{tournament}' ({games} game{'' if games == 1 else 's'}, "
-                    f"{state}) from {db}")
-            if not yes and not typer.confirm(f"Delete {what}?"):
-                typer.echo("Nothing deleted.")
-                raise typer.Exit(1)
+            row = store.require(tournament)  # as it is now (a run may have come and gone)
             store.delete_tournament(row.id)
     typer.echo(f"Deleted {what}.")
 

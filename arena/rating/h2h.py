@@ -144,7 +144,7 @@ def compute_h2h(games: Sequence[StoredGame], order: Sequence[str] | None = None,
 
 def _elo(rate: float) -> float | None:
     elo = elo_of_score(rate)
-    return None if math.isinf(elo) else round(elo, 1)
+    return None if math.isinf(elo) else elo
 
 
 def build_h2h(db_path: str | Path, tournament: str, players: int | None = None) -> HeadToHead:

@@ -23,8 +23,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-__all__ = ["Score", "SprtTest", "elo_of_score", "score_of_elo"]
+__all__ = ["MAX_ELO", "Score", "SprtTest", "elo_of_score", "score_of_elo"]
 
+#: The largest Elo difference a test may name: far past any pair of bots worth testing, and
+#: well inside floating point (an expected score of exactly 1 has no logarithm).
+MAX_ELO = 2000.0
 #: z of a two-sided 95% interval.
 _Z95 = 1.959963984540054
 
@@ -40,7 +43,7 @@ def elo_of_score(score: float) -> float:
         return -math.inf
     if score >= 1.0:
         return math.inf
-    return -400.0 * math.log10(1.0 / score - 1.0)
+    return -400.0 * math.log10(1.0 / score - 1.0) + 0.0  # + 0.0: an even score is 0, not -0
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,9 @@ class SprtTest:
     beta: float = 0.05
 
     def __post_init__(self) -> None:
+        for name, value in (("elo0", self.elo0), ("elo1", self.elo1)):
+            if not (math.isfinite(value) and abs(value) <= MAX_ELO):
+                raise ValueError(f"{name} must lie within ±{MAX_ELO:g}, got {value:g}")
         if not self.elo0 < self.elo1:
             raise ValueError(f"elo0 must be below elo1, got {self.elo0:g} and {self.elo1:g}")
         for name, value in (("alpha", self.alpha), ("beta", self.beta)):

@@ -308,7 +308,8 @@ def test_a_sequential_test_stops_the_match_once_it_decides() -> None:
     assert text.exit_code == 0
     assert text.stdout.splitlines()[-1] == (
         f"SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR {sprt['llr']:.2f} (bounds -2.94, "
-        f"2.94) after {played} games: H1 accepted: greedy is at least 50 Elo stronger")
+        f"2.94) after {played} games: H1 accepted: the games favour greedy at +50 Elo over +0 "
+        "against random")
 
 
 @pytest.mark.parametrize(("args", "error"), [
@@ -318,6 +319,9 @@ def test_a_sequential_test_stops_the_match_once_it_decides() -> None:
     (["greedy", "random", "--sprt", "5,5"], "elo0 must be below elo1, got 5 and 5"),
     (["greedy", "random", "--sprt", "0,5", "--alpha", "0.7"],
      "alpha must be between 0 and 0.5, got 0.7"),
+    (["greedy", "random", "--sprt", "0,1e6"], "elo1 must lie within ±2000, got 1e+06"),
+    (["greedy", "random", "--alpha", "0.1"], "--alpha only set the error rates of a "
+                                               "sequential test: give --sprt ELO0,ELO1 too"),
 ])
 def test_a_sequential_test_that_cannot_run_is_a_usage_error(args: list[str],
                                                              error: str) -> None:

@@ -159,10 +159,9 @@ def test_json_and_csv_parse(tmp_path: Path) -> None:
         finite = [e for e in elos if e is not None]
         assert finite == sorted(finite)
         if pair["elo"] is not None:
-            assert pair["elo"] == pytest.approx(
-                -400 * math.log10(1 / pair["win_rate"] - 1), abs=0.05)
+            assert pair["elo"] == pytest.approx(-400 * math.log10(1 / pair["win_rate"] - 1))
         mirror = next(p for p in doc["pairs"] if (p["a"], p["b"]) == (pair["b"], pair["a"]))
-        assert mirror["elo"] == (None if pair["elo"] is None else -pair["elo"])
+        assert mirror["elo"] == (None if pair["elo"] is None else pytest.approx(-pair["elo"]))
 
 
 def test_matrix_labels_use_keys_when_names_clash() -> None:

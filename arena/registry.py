@@ -54,8 +54,8 @@ __all__ = [
     "BotSpec",
     "content_version",
     "default_bots_dir",
-    "list_bots",
     "command_problem",
+    "list_bots",
     "option_problems",
     "options_digest",
     "require_named_options",
@@ -332,20 +332,20 @@ def _module_spec(file: Path, name: str | None = None) -> BotSpec:
 
 def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
     directory = directory.resolve()
-    if not (directory / MANIFEST).is_file() and not (directory / "bot.py").is_file():
+    has_manifest = (directory / MANIFEST).is_file()
+    if not has_manifest and not (directory / "bot.py").is_file():
         # said before its files are read: a directory given by mistake (/tmp) may be huge
         raise ManifestError(f"{directory} is no bot directory: it has neither {MANIFEST} nor "
                             "bot.py")
     files = tuple(_bot_files(directory))
     version = content_version(files, directory)
-    if not (directory / MANIFEST).is_file():
-        if (directory / "bot.py").is_file():
-            found = module_metadata(directory / "bot.py")
-            module_name = _plain_name(name or str(found.pop("name", "") or directory.name),
-                                      directory)
-            found.pop("name", None)
-            return BotSpec(module_name, version, directory, (PYTHON, *_RUNNER, "bot.py"),
-                           found, "module", files)
+    if not has_manifest:  # a kit bot in bot.py
+        found = module_metadata(directory / "bot.py")
+        module_name = _plain_name(name or str(found.pop("name", "") or directory.name),
+                                  directory)
+        found.pop("name", None)
+        return BotSpec(module_name, version, directory, (PYTHON, *_RUNNER, "bot.py"),
+                       found, "module", files)
     data = _load_manifest(directory)
     where = directory / MANIFEST
     unknown = [printable(str(key)) for key in data if key not in MANIFEST_KEYS]

@@ -23,21 +23,18 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from statistics import NormalDist
 from typing import Any
 
 from arena.errors import StoreError
 from arena.rating.games import StoredGame, connect, find_tournament, load_games
 from arena.rating.leaderboard import Leaderboard, compute_leaderboard
 from arena.rating.render import check_format, render_csv, render_json, render_table
-from arena.rating.sprt import elo_of_score
+from arena.rating.sprt import Z95, elo_of_score
 from arena.rating.trueskill_rating import game_entries, settings_for
 
 __all__ = ["HeadToHead", "PairRecord", "build_h2h", "compute_h2h", "effective_games", "render_h2h",
            "wilson"]
 
-Z95 = NormalDist().inv_cdf(0.975)
-"""1.959963984540054: the two-sided 95% normal quantile."""
 
 
 def wilson(successes: float, n: float, z: float = Z95) -> tuple[float, float]:

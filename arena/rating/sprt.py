@@ -22,14 +22,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from statistics import NormalDist
 
-__all__ = ["MAX_ELO", "Score", "SprtTest", "elo_of_score", "score_of_elo"]
+__all__ = ["MAX_ELO", "Z95", "Score", "SprtTest", "elo_of_score", "score_of_elo"]
 
 #: The largest Elo difference a test may name: far past any pair of bots worth testing, and
 #: well inside floating point (an expected score of exactly 1 has no logarithm).
 MAX_ELO = 2000.0
-#: z of a two-sided 95% interval.
-_Z95 = 1.959963984540054
+Z95 = NormalDist().inv_cdf(0.975)
+"""1.959963984540054: the two-sided 95% normal quantile (the h2h intervals' too)."""
 
 
 def score_of_elo(elo: float) -> float:
@@ -80,7 +81,7 @@ class Score:
         n, s = self.games, self.mean
         if not n or self.variance <= 0.0:
             return elo_of_score(s), -math.inf, math.inf
-        margin = _Z95 * math.sqrt(self.variance / n)
+        margin = Z95 * math.sqrt(self.variance / n)
         return elo_of_score(s), elo_of_score(s - margin), elo_of_score(s + margin)
 
     def los(self) -> float:

@@ -8,6 +8,8 @@ from typing import Annotated, Any
 
 import typer
 
+from arena.referee.seating import SEATINGS, seat_orders
+
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
@@ -273,7 +275,10 @@ def _register_match(app: typer.Typer) -> None:
         "With --sprt ELO0,ELO1 (two bots) the match is a sequential test, as chess engine "
         "testers run them: it stops once the games show the first bot at least ELO1 Elo "
         "stronger (H1) or at most ELO0 (H0), with error rates --alpha and --beta; --games "
-        "is then the most it plays (default 2000).",
+        "is then the most it plays (default 2000). It plays each deal twice, the bots' seats "
+        "swapped (--duplicate rotations), so the luck of the deal cancels.",
+        "With --duplicate each deal is played once per seat order: rotations (k orders for k "
+        "bots) or permutations (k!); --games is then a multiple of that.",
         "Example: arena match bots/random.py bots/greedy.py --games 10 --seed 1",
         "Example: arena match mybot mybot@1a2b3c4d5e6f --sprt 0,10"))
     def match_command(
@@ -311,6 +316,10 @@ def _register_match(app: typer.Typer) -> None:
         beta: Annotated[float | None, typer.Option(
             "--beta", help="With --sprt: the chance of accepting H0 when H1 holds (default "
             "0.05).")] = None,
+        duplicate: Annotated[str | None, typer.Option(
+            "--duplicate", metavar="|".join(SEATINGS),
+            help="Play each deal once per seat order (default: none; rotations with "
+                 "--sprt).")] = None,
     ) -> None:
         import json
         import secrets
@@ -319,7 +328,14 @@ def _register_match(app: typer.Typer) -> None:
         from arena.referee.match import MatchRequest, play_match
 
         test = _sprt_test(sprt, alpha, beta, len(bots))
-        games = games if games is not None else (SPRT_GAMES if test is not None else 1)
+        seating = _seating(duplicate, test is not None)
+        per_deal = len(seat_orders(range(len(bots)), seating))
+        if games is None:
+            games = SPRT_GAMES - SPRT_GAMES % per_deal if test is not None else per_deal
+        elif games % per_deal:
+            raise typer.BadParameter(
+                f"--duplicate {seating} plays each deal in {per_deal} seatings: give a "
+                f"multiple of {per_deal}, not {games}", param_hint="'--games'")
 
         drawn = seed is None
         seed = secrets.randbits(63) if seed is None else seed
@@ -346,7 +362,8 @@ def _register_match(app: typer.Typer) -> None:
 
         try:
             outcome = play_match(MatchRequest(bots=entrants, games=games, seed=seed,
-                                              limits=limits), on_game=on_game, stop=decided)
+                                              limits=limits, duplicate=seating),
+                                 on_game=on_game, stop=decided)
         except KeyboardInterrupt:
             typer.echo(_interrupted(played, games, seed, records), err=True)
             if test is not None and played:
@@ -389,6 +406,17 @@ def _register_match(app: typer.Typer) -> None:
 SPRT_GAMES = 2000
 
 
+def _seating(duplicate: str | None, sequential: bool) -> str:
+    """``--duplicate`` checked; by default a sequential test plays each deal both ways."""
+    if duplicate is None:
+        return "rotations" if sequential else "none"
+    if duplicate not in SEATINGS:
+        raise typer.BadParameter(f"unknown seating '{duplicate}' (choose "
+                                 f"{', '.join(SEATINGS[:-1])} or {SEATINGS[-1]})",
+                                 param_hint="'--duplicate'")
+    return duplicate
+
+
 def _sprt_test(text: str | None, alpha: float | None, beta: float | None, bots: int) -> Any:
     """``--sprt ELO0,ELO1`` as a test (None without it); usage errors say what is wrong."""
     from arena.rating.sprt import SprtTest
@@ -426,7 +454,7 @@ def _score(games: list[Any]) -> Any:
 
     score = Score()
     for game in games:
-        first, second = game.placements[0], game.placements[1]
+        first, second = game.placements[game.seat_of(0)], game.placements[game.seat_of(1)]
         score = score.add(1.0 if first < second else 0.0 if first > second else 0.5)
     return score
 
@@ -483,7 +511,8 @@ def _never_started(outcome: Any) -> list[str]:
     """The bots whose every game was a failed start: the match measured nothing of them."""
     names = outcome.names
     return [names[seat] for seat in range(len(names))
-            if outcome.games and all(game.forfeits.get(seat) == "startup_failure"
+            if outcome.games and all(game.forfeits.get(game.seat_of(seat))
+                                     == "startup_failure"
                                      for game in outcome.games)]
 
 
@@ -491,8 +520,9 @@ def _interrupted(played: list[Any], games: int, seed: int, records: Path | None)
     """What a Ctrl-C leaves: how far the match got, each bot's wins so far, how to replay."""
     if not played:
         return f"Interrupted before the first game ended (seed {seed})."
-    names = played[0].names
-    wins = [sum(1 for game in played if game.won(seat)) for seat in range(len(names))]
+    names = played[0].names  # the first game of a deal seats the bots in the match's order
+    wins = [sum(1 for game in played if game.won(game.seat_of(index)))
+            for index in range(len(names))]
     kept = f"; their records are in {records}" if records is not None else ""
     return (f"Interrupted after {len(played)} of {games} games (seed {seed} replays them"
             f"{kept}); wins so far: "
@@ -506,12 +536,17 @@ def _render_match(outcome: Any, seed_line: str) -> str:
     lines = [f"Match {' vs '.join(names)}: {len(outcome.games)} game(s), "
              f"sandbox {outcome.sandbox_level or 'n/a'}", seed_line]
     rows = []
+    seated = any(game.entrants for game in outcome.games)
     for game in outcome.games:
-        failures = ", ".join(f"{names[f['seat']]} {f['type']}" for f in game.failures)
-        rows.append([game.game_index, names[game.starting_seat],
-                     " ".join(str(p) for p in game.placements),
-                     ", ".join(game.desmos), game.tiebreak, failures or "-"])
-    lines.append(tabulate(rows, headers=["game", "starts", f"places ({', '.join(names)})",
+        failures = ", ".join(f"{game.names[f['seat']]} {f['type']}" for f in game.failures)
+        order = range(len(names))
+        rows.append([game.game_index, *([" ".join(game.names)] if seated else []),
+                     game.names[game.starting_seat],
+                     " ".join(str(game.placements[game.seat_of(i)]) for i in order),
+                     ", ".join(game.desmos[game.seat_of(i)] for i in order), game.tiebreak,
+                     failures or "-"])
+    lines.append(tabulate(rows, headers=["game", *(["seats"] if seated else []), "starts",
+                                         f"places ({', '.join(names)})",
                                          "desmos", "tiebreak", "failures"]))
     lines.append("")
     rows = []

@@ -9,9 +9,12 @@ sent once, as an ``event`` line, just before the bot's next ``act`` (one write p
 ``act`` carries only the current observation (no event history), so a message's size does not
 grow with the length of the game. The game seed is never sent.
 
-Seats are fixed for the match (bot *i* sits in seat *i*). The first game's starting seat
-follows ruling 13 from the bots' ``last_read_page`` metadata; later games start with the
-previous game's loser. Game *g* is played with seed :func:`game_seed` (match seed, *g*).
+Seats are fixed for the match (bot *i* sits in seat *i*) unless it is played in duplicate
+(``MatchRequest.duplicate``, :mod:`arena.referee.seating`): then each deal is played once per
+seat order, game after game, and each order is a chain of games of its own. The first game of
+a chain gets its starting seat by ruling 13 from the bots' ``last_read_page`` metadata; later
+games start with the chain's previous loser. Game *g* is played with seed :func:`game_seed`
+(match seed, *g*), or in duplicate (match seed, its deal).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from arena.provenance import software
 from arena.referee.client import BotClient, BotDiagnostics, Launcher
 from arena.referee.failures import Failure
 from arena.referee.relay import EventRelay
+from arena.referee.seating import seat_orders, seating_mode
 from arena.registry import BotSpec, resolve
 from arena.sandbox import Limits
 
@@ -111,6 +115,10 @@ class MatchRequest:
     limits: Limits | Mapping[str, int] | None = None
     match_id: str = "match"
     event_date: dt.date | None = None
+    #: Seat orders of each deal (:data:`~arena.referee.seating.SEATINGS`; True is
+    #: ``rotations``): ``none`` keeps bot *i* in seat *i*; otherwise ``games`` must be a whole
+    #: number of deals.
+    duplicate: bool | str = "none"
     bots_dir: Path | None = None
     #: Starts bot processes; None = the sandbox. Tests pass a scripted one.
     launcher: Launcher | None = None
@@ -121,7 +129,19 @@ class MatchRequest:
             raise RulesError(f"a match needs 2 to 5 bots, got {len(specs)}")
         if self.games < 1:
             raise RulesError(f"a match needs at least one game, got {self.games}")
+        try:
+            per_deal = len(self.seatings(len(specs)))
+        except ValueError as exc:
+            raise RulesError(str(exc)) from None
+        if self.games % per_deal:
+            raise RulesError(f"with duplicate {seating_mode(self.duplicate)} each deal is "
+                             f"played in {per_deal} seatings: the games must be a multiple of "
+                             f"{per_deal}, got {self.games}")
         return specs
+
+    def seatings(self, bots: int) -> list[tuple[int, ...]]:
+        """Who sits where in each game of a deal: ``order[seat]`` is a bot's index."""
+        return seat_orders(tuple(range(bots)), self.duplicate)
 
     def resolved_limits(self) -> Limits:
         if isinstance(self.limits, Limits):
@@ -150,6 +170,13 @@ class GameOutcome:
     latency: list[dict[str, Any]]
     record: dict[str, Any]
     sandbox_level: str = ""
+    #: The match's bot in each seat (an index into the match's bots); empty: bot *i* in seat
+    #: *i*, as in every match not played in duplicate.
+    entrants: list[int] = field(default_factory=list)
+
+    def seat_of(self, entrant: int) -> int:
+        """The seat the match's bot ``entrant`` had in this game."""
+        return self.entrants.index(entrant) if self.entrants else entrant
 
     def won(self, seat: int) -> bool:
         """First place played for: a forfeited seat never wins, even one sharing first
@@ -166,6 +193,7 @@ class GameOutcome:
             "forfeits": {str(k): v for k, v in sorted(self.forfeits.items())},
             "decisions": self.decisions, "duration_s": round(self.duration_s, 6),
             "latency": list(self.latency), "sandbox_level": self.sandbox_level,
+            "entrants": list(self.entrants) or list(range(len(self.seats))),
             "record": self.record,
         }
 
@@ -189,15 +217,17 @@ class MatchOutcome:
         return sum(g.decisions for g in self.games)
 
     def standings(self) -> list[dict[str, Any]]:
-        """Per seat: wins (first places, not forfeited), mean placement, forfeits."""
+        """Per bot (in the match's order, its seat when not in duplicate): wins (first
+        places, not forfeited), mean placement, forfeits."""
         rows = []
-        for seat, key in enumerate(self.seats):
-            places = [g.placements[seat] for g in self.games]
+        for index, key in enumerate(self.seats):
+            seats = [(g, g.seat_of(index)) for g in self.games]
+            places = [g.placements[seat] for g, seat in seats]
             rows.append({
-                "seat": seat, "bot": key, "name": self.names[seat],
-                "wins": sum(1 for g in self.games if g.won(seat)),
+                "seat": index, "bot": key, "name": self.names[index],
+                "wins": sum(1 for g, seat in seats if g.won(seat)),
                 "mean_place": round(statistics.fmean(places), 3) if places else None,
-                "forfeits": sum(1 for g in self.games if seat in g.forfeits),
+                "forfeits": sum(1 for g, seat in seats if seat in g.forfeits),
             })
         return rows
 
@@ -282,26 +312,35 @@ def _start_all(clients: Sequence[BotClient]) -> dict[int, Failure | None]:
             for c, f in zip(fresh, launched, strict=True)}
 
 
-def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
+def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
               event_date: dt.date, keys: Sequence[str], first_game: int = 0,
               on_game: Callable[[GameOutcome], None] | None = None,
               close_at_end: bool = False,
-              stop: Callable[[list[GameOutcome]], bool] | None = None) -> list[GameOutcome]:
-    """Play ``games`` games between ``seats`` (bot clients constructed, started or not);
+              stop: Callable[[list[GameOutcome]], bool] | None = None,
+              seatings: Sequence[tuple[int, ...]] = ()) -> list[GameOutcome]:
+    """Play ``games`` games between ``players`` (bot clients constructed, started or not);
     shared by :func:`play_match` and the compliance check. Game numbers start at
     ``first_game``; the first of them picks its starting seat by ruling 13. With
     ``close_at_end`` the bots are sent ``bye`` and ended before the last game is handed out,
     so what they log while ending that game is in its record. ``stop``, asked after each
-    game with the games so far, ends the match early (a sequential test that has decided)."""
-    clients = [s for s in seats if isinstance(s, BotClient)]
+    game with the games so far, ends the match early (a sequential test that has decided);
+    in duplicate only once a deal has been played in every seating. ``seatings`` (default:
+    player *i* in seat *i*) are the seat orders each deal is played in, one game each."""
+    orders = list(seatings) or [tuple(range(len(players)))]
+    clients = [s for s in players if isinstance(s, BotClient)]
     outcomes: list[GameOutcome] = []
     start_failures = _start_all(clients)
-    previous: GameResult | None = None
+    chains: dict[int, GameResult] = {}  # each seating's previous game
     for g in range(first_game, first_game + games):
         began = _perf()
-        gseed = game_seed(seed, g)
+        deal, seating = divmod(g, len(orders))
+        order = orders[seating]
+        seats = [players[i] for i in order]
+        keys_here = [keys[i] for i in order]
+        gseed = game_seed(seed, deal)  # without duplicate, the deal is the game
         names = [s.name for s in seats]
         metadata = [s.metadata if isinstance(s, BotClient) else {} for s in seats]
+        previous = chains.get(seating)
         if previous is None:
             starting = first_starting_seat(
                 [_parse_stamp(m.get("last_read_page")) for m in metadata], seed, event_date)
@@ -369,25 +408,26 @@ def run_games(seats: Sequence[Seat], *, games: int, seed: int, match_id: str,
         level = _levels(seats)
         record = state.record()
         record["referee"] = {
-            "match_id": match_id, "game_index": g, "seats": list(keys),
+            "match_id": match_id, "game_index": g, "seats": keys_here,
             "failures": [f.to_json() for f in failures], "logs": logs,
             "sandbox_level": level, "software": software(),
             "bot_seeds": bot_seeds,
         }
         outcome = GameOutcome(
-            game_id=f"{match_id}/g{g}", game_index=g, seed=gseed, seats=list(keys),
+            game_id=f"{match_id}/g{g}", game_index=g, seed=gseed, seats=keys_here,
             names=names, starting_seat=starting, placements=list(result.placements),
             desmos=list(result.desmos), ascension=result.ascension, tiebreak=result.tiebreak,
             failures=[{"seat": f.seat, "bot": f.bot, "type": f.type, "detail": f.detail}
                       for f in failures],
             forfeits=dict(result.forfeits), decisions=decisions,
             duration_s=_perf() - began - closing_s,
-            latency=latency, record=record, sandbox_level=level)
+            latency=latency, record=record, sandbox_level=level,
+            entrants=list(order) if len(orders) > 1 else [])
         outcomes.append(outcome)
         if on_game is not None:
             on_game(outcome)
-        previous = result
-        if stop is not None and stop(outcomes):
+        chains[seating] = result
+        if stop is not None and seating == len(orders) - 1 and stop(outcomes):
             break
     return outcomes
 
@@ -416,7 +456,7 @@ def play_match(request: MatchRequest,
         games = run_games(clients, games=request.games, seed=request.seed,
                           match_id=request.match_id, event_date=event_date,
                           keys=[s.key for s in specs], on_game=on_game, close_at_end=True,
-                          stop=stop)
+                          stop=stop, seatings=request.seatings(len(specs)))
     except ArenaError:
         raise
     finally:

@@ -18,7 +18,9 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations, permutations
+from itertools import combinations
+
+from arena.referee.seating import SEATINGS, seat_orders, seating_mode
 
 __all__ = [
     "DEFAULT_MAX_TABLES",
@@ -235,35 +237,6 @@ def _flip_path(
         new = b if colour == a else a
         table_colours[t][new] = chunk
         chunk_colours[chunk][new] = t
-
-
-#: How a deal is seated: once (``none``), in each of the k seat rotations of one bot order
-#: (``rotations``, the classic duplicate), or in all k! orders (``permutations``): at 3+
-#: players rotations keep who sits after whom fixed, which favours a bot whose left-hand
-#: neighbour attacks the next seat less; permutations cancel that too.
-SEATINGS = ("none", "rotations", "permutations")
-
-
-def seating_mode(duplicate: bool | str) -> str:
-    """The spec's ``duplicate`` value as a seating: ``true`` is ``rotations``."""
-    if duplicate is True:
-        return "rotations"
-    if duplicate is False:
-        return "none"
-    if duplicate not in SEATINGS:
-        raise ValueError(f"unknown seating {duplicate!r} (choose from {', '.join(SEATINGS)})")
-    return duplicate
-
-
-def seat_orders(group: Sequence[int], duplicate: bool | str) -> list[tuple[int, ...]]:
-    """The seat orders a group plays one deal in (see :data:`SEATINGS`)."""
-    mode = seating_mode(duplicate)
-    k = len(group)
-    if mode == "permutations":
-        return list(permutations(group))
-    if mode == "rotations":
-        return [tuple(group[(j + rot) % k] for j in range(k)) for rot in range(k)]
-    return [tuple(group)]
 
 
 def _expand(groups: Sequence[tuple[int, ...]], rounds: int, duplicate: bool | str

@@ -293,6 +293,25 @@ def test_match_option_errors(two_bots: Path, flag: str, error: str) -> None:
 
 
 @needs_sandbox
+def test_a_duplicate_match_plays_one_deal_per_seating_and_shows_who_sat_where() -> None:
+    """Without --games, one deal in each seating; the table lists each game's seats and
+    keeps the places in the bots' order."""
+    result = _run("match", "random", "collector", "--duplicate", "rotations", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    out = result.stdout.splitlines()
+    assert out[0].startswith("Match random vs collector: 2 game(s), sandbox ")
+    assert out[2].split() == ["game", "seats", "starts", "places", "(random,", "collector)",
+                              "desmos", "tiebreak", "failures"]
+    assert out[4].split()[:3] == ["0", "random", "collector"]
+    assert out[5].split()[:3] == ["1", "collector", "random"]
+    data = json.loads(_run("match", "random", "collector", "--duplicate", "rotations",
+                           "--seed", "1", "--json").stdout)
+    places = [g["placements"][g["entrants"].index(0)] for g in data["games"]]
+    assert out[4].split()[4] == str(places[0]) and out[5].split()[4] == str(places[1])
+    assert data["standings"][0]["mean_place"] == sum(places) / 2
+
+
+@needs_sandbox
 def test_a_sequential_test_stops_the_match_once_it_decides() -> None:
     """greedy beats random nine games in ten: "at least 50 Elo stronger" is accepted long
     before the 2,000 games --sprt allows, and the same seed decides the same way."""
@@ -303,6 +322,13 @@ def test_a_sequential_test_stops_the_match_once_it_decides() -> None:
     assert sprt["decision"] == "H1" and sprt["llr"] >= sprt["bounds"][1]
     assert 10 < played < 200
     assert elo["wins"] + elo["draws"] + elo["losses"] == played
+    # each deal both ways round (--duplicate rotations), and the test waits for the pair
+    assert played % 2 == 0
+    assert [g["entrants"] for g in data["games"][:4]] == [[0, 1], [1, 0]] * 2
+    assert data["games"][0]["seed"] == data["games"][1]["seed"] != data["games"][2]["seed"]
+    greedy_first = [g["placements"][g["entrants"].index(0)] < g["placements"][
+        g["entrants"].index(1)] for g in data["games"]]
+    assert sum(greedy_first) == elo["wins"]
     assert elo["elo_95"][0] is not None and elo["elo_95"][0] > 0
     text = _run("match", "greedy", "random", "--sprt", "0,50", "--seed", "1")
     assert text.exit_code == 0
@@ -322,9 +348,15 @@ def test_a_sequential_test_stops_the_match_once_it_decides() -> None:
     (["greedy", "random", "--sprt", "0,1e6"], "elo1 must lie within ±2000, got 1e+06"),
     (["greedy", "random", "--alpha", "0.1"], "--alpha only set the error rates of a "
                                                "sequential test: give --sprt ELO0,ELO1 too"),
+    (["greedy", "random", "--sprt", "0,10", "--games", "25"],
+     "--duplicate rotations plays each deal in 2 seatings: give a multiple of 2, not 25"),
+    (["greedy", "random", "collector", "--duplicate", "permutations", "--games", "8"],
+     "--duplicate permutations plays each deal in 6 seatings: give a multiple of 6, not 8"),
+    (["greedy", "random", "--duplicate", "mirror"],
+     "unknown seating 'mirror' (choose none, rotations or permutations)"),
 ])
-def test_a_sequential_test_that_cannot_run_is_a_usage_error(args: list[str],
-                                                             error: str) -> None:
+def test_a_match_that_cannot_be_played_as_asked_is_a_usage_error(args: list[str],
+                                                                  error: str) -> None:
     result = _run("match", *args)
     assert result.exit_code == 2
     assert error in " ".join(result.stderr.replace("│", " ").split())
@@ -417,9 +449,15 @@ def test_a_bot_given_up_after_failed_starts_never_started() -> None:
 
     from arena.cli.bot_commands import _never_started
 
-    failed = {"seat": 0, "type": "startup_failure"}
-    games = [SimpleNamespace(forfeits={0: "startup_failure"},
-                             failures=[failed] if g < 3 else []) for g in range(5)]
+    def game(g: int, seat: int, why: str) -> SimpleNamespace:
+        """Game ``g`` with bot "a" in ``seat``, forfeited for ``why``."""
+        return SimpleNamespace(forfeits={seat: why}, seat_of=lambda i: i ^ seat,
+                               failures=[{"seat": seat, "type": why}] if g < 3 else [])
+
+    games = [game(g, 0, "startup_failure") for g in range(5)]
     assert _never_started(SimpleNamespace(names=["a", "b"], games=games)) == ["a"]
-    games[4] = SimpleNamespace(forfeits={0: "crash"}, failures=[])
+    games[4] = game(4, 0, "crash")
     assert _never_started(SimpleNamespace(names=["a", "b"], games=games)) == []
+    # in duplicate the bot changes seats; it is the bot that never started, not a seat
+    games = [game(g, g % 2, "startup_failure") for g in range(4)]
+    assert _never_started(SimpleNamespace(names=["a", "b"], games=games)) == ["a"]

@@ -220,3 +220,63 @@ def test_the_bots_ending_after_the_last_game_is_not_that_games_time(
     outcome = play_match(request(table, games=2))
     assert [game.duration_s for game in outcome.games] == [0.0, 0.0]
     assert outcome.duration_s == 200.0
+
+
+def test_in_duplicate_every_deal_is_played_once_per_seat_order() -> None:
+    """permutations with 3 bots: 6 games per deal, one per seat order, all on the deal's
+    cards; each bot is told its seat of the game, and its results follow it across seats."""
+    from itertools import permutations
+
+    table = Table([honest(1), honest(2), honest(3)])
+    outcome = play_match(request(table, games=12, seed=5, duplicate="permutations"))
+    games = outcome.games
+    assert [g.game_index for g in games] == list(range(12))
+    for deal in range(2):
+        block = games[deal * 6:(deal + 1) * 6]
+        assert {g.seed for g in block} == {game_seed(5, deal)}
+        assert [tuple(g.entrants) for g in block] == list(permutations(range(3)))
+    for bot, (conn,) in table.made.items():  # still one process per bot
+        starts = [m["seat"] for m in conn.sent if m["type"] == "game_start"]
+        assert starts == [g.seat_of(bot) for g in games]
+        assert all(g.seats[g.seat_of(bot)] == f"bot{bot}@000000000000" for g in games)
+    for row in outcome.standings():
+        bot = row["seat"]
+        assert row["wins"] == sum(1 for g in games if g.won(g.seat_of(bot)))
+        assert row["mean_place"] == round(sum(g.placements[g.seat_of(bot)]
+                                              for g in games) / 12, 3)
+    assert sum(row["wins"] for row in outcome.standings()) == sum(
+        1 for g in games for seat in range(3) if g.won(seat))
+    data = json.loads(json.dumps(outcome.to_json()))
+    assert data["games"][3]["entrants"] == list(games[3].entrants)
+
+
+def test_in_duplicate_each_seat_order_is_a_chain_whose_loser_starts_its_next_game() -> None:
+    """Ruling 13 within each seating: its first game by last_read_page (the same bot starts
+    whatever its seat), then the loser of the seating's previous game."""
+    def dated(day: str) -> Callable[[], FakeConnection]:
+        ready = json.dumps({"type": "ready", "name": "x", "last_read_page": day}).encode()
+        return lambda: FakeConnection(respond=random_responder(7), ready=ready)
+
+    table = Table([dated("2026-01-01"), dated("2026-11-28")])
+    games = play_match(request(table, games=8, duplicate="rotations")).games
+    assert [g.entrants for g in games] == [[0, 1], [1, 0]] * 4
+    assert [g.starting_seat for g in games[:2]] == [1, 0]  # bot 1 read last, in both seats
+    for previous, game in zip(games, games[2:], strict=False):
+        assert previous.placements[game.starting_seat] == max(previous.placements)
+
+
+def test_in_duplicate_the_games_are_whole_deals_and_a_stop_waits_for_one() -> None:
+    table = Table([honest(1), honest(2), honest(3)])
+    with pytest.raises(RulesError, match="with duplicate rotations each deal is played in 3 "
+                                         "seatings: the games must be a multiple of 3, got 4"):
+        play_match(request(table, games=4, duplicate="rotations"))
+    with pytest.raises(RulesError, match="unknown seating 'mirror'"):
+        play_match(request(table, games=4, duplicate="mirror"))
+    asked: list[int] = []
+
+    def stop(played: list[GameOutcome]) -> bool:
+        asked.append(len(played))
+        return True
+
+    outcome = play_match(request(table, games=9, duplicate="rotations"), stop=stop)
+    assert asked == [3] and len(outcome.games) == 3

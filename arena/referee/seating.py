@@ -1,0 +1,41 @@
+"""How one deal is seated: the duplicate formats shared by matches and tournaments.
+
+Luck of the deal is most of the noise in a card game's results. Playing the same deal once per
+seat order lets it cancel: each bot gets each hand. The referee plays them within one match
+(``arena match --duplicate``); a tournament plays each order as a table of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import permutations
+
+__all__ = ["SEATINGS", "seat_orders", "seating_mode"]
+
+#: How a deal is seated: once (``none``), in each of the k seat rotations of one bot order
+#: (``rotations``, the classic duplicate), or in all k! orders (``permutations``): at 3+
+#: players rotations keep who sits after whom fixed, which favours a bot whose left-hand
+#: neighbour attacks the next seat less; permutations cancel that too.
+SEATINGS = ("none", "rotations", "permutations")
+
+
+def seating_mode(duplicate: bool | str) -> str:
+    """The spec's ``duplicate`` value as a seating: ``true`` is ``rotations``."""
+    if duplicate is True:
+        return "rotations"
+    if duplicate is False:
+        return "none"
+    if duplicate not in SEATINGS:
+        raise ValueError(f"unknown seating {duplicate!r} (choose from {', '.join(SEATINGS)})")
+    return duplicate
+
+
+def seat_orders(group: Sequence[int], duplicate: bool | str) -> list[tuple[int, ...]]:
+    """The seat orders a group plays one deal in (see :data:`SEATINGS`)."""
+    mode = seating_mode(duplicate)
+    k = len(group)
+    if mode == "permutations":
+        return list(permutations(group))
+    if mode == "rotations":
+        return [tuple(group[(j + rot) % k] for j in range(k)) for rot in range(k)]
+    return [tuple(group)]

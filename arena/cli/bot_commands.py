@@ -276,7 +276,7 @@ def _register_match(app: typer.Typer) -> None:
         "testers run them: it stops once the games show the first bot at least ELO1 Elo "
         "stronger (H1) or at most ELO0 (H0), with error rates --alpha and --beta; --games "
         "is then the most it plays (default 2000). It plays each deal twice, the bots' seats "
-        "swapped (--duplicate rotations), so the luck of the deal cancels.",
+        "swapped (--duplicate rotations), so that neither a seat nor a deal favours one bot.",
         "With --duplicate each deal is played once per seat order: rotations (k orders for k "
         "bots) or permutations (k!); --games is then a multiple of that.",
         "Example: arena match bots/random.py bots/greedy.py --games 10 --seed 1",
@@ -285,8 +285,8 @@ def _register_match(app: typer.Typer) -> None:
         bots: Annotated[list[str], typer.Argument(
             help="2 to 5 bots: registered names, .py modules or bot directories.")],
         games: Annotated[int | None, typer.Option(
-            "--games", "-g", min=1, help="Games to play (default 1; with --sprt the most to "
-            "play, default 2000).")] = None,
+            "--games", "-g", min=1, help="Games to play (default 1, or one deal in each "
+            "seating with --duplicate; with --sprt the most to play, default 2000).")] = None,
         seed: Annotated[int | None, typer.Option(
             "--seed", "-s", min=0, help="Match seed (game seeds derive from it). Default: a "
             "secret one, drawn now and printed after the match: a bot that knew the seed "

@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from arena.referee.seating import SEATINGS, seat_orders
+from arena.referee.seating import SEATINGS, seatings_per_deal
 
 
 def register(app: typer.Typer) -> None:
@@ -329,7 +329,7 @@ def _register_match(app: typer.Typer) -> None:
 
         test = _sprt_test(sprt, alpha, beta, len(bots))
         seating = _seating(duplicate, test is not None)
-        per_deal = len(seat_orders(range(len(bots)), seating))
+        per_deal = seatings_per_deal(len(bots), seating) if len(bots) <= 5 else 1
         if games is None:
             games = SPRT_GAMES - SPRT_GAMES % per_deal if test is not None else per_deal
         elif games % per_deal:
@@ -366,10 +366,10 @@ def _register_match(app: typer.Typer) -> None:
                                  on_game=on_game, stop=decided)
         except KeyboardInterrupt:
             typer.echo(_interrupted(played, games, seed, records), err=True)
-            if test is not None and played:
-                names = played[0].names
-                typer.echo("\n".join(_head_to_head_lines(names, _score(played), test, None)),
-                           err=True)
+            whole = played[:len(played) - len(played) % per_deal]  # the test counts deals
+            if test is not None and whole:
+                typer.echo("\n".join(_head_to_head_lines(whole[0].names, _score(whole), test,
+                                                         None)), err=True)
             raise
         finally:
             for out in opened:
@@ -547,7 +547,8 @@ def _render_match(outcome: Any, seed_line: str) -> str:
                      failures or "-"])
     lines.append(tabulate(rows, headers=["game", *(["seats"] if seated else []), "starts",
                                          f"places ({', '.join(names)})",
-                                         "desmos", "tiebreak", "failures"]))
+                                         "desmos (same order)" if seated else "desmos",
+                                         "tiebreak", "failures"]))
     lines.append("")
     rows = []
     standings = outcome.standings()
@@ -569,7 +570,7 @@ def _failure_reasons(outcome: Any) -> list[str]:
     """Why each bot failed (:func:`arena.referee.failures.describe`); --json has all."""
     from arena.referee.failures import describe
 
-    lines = describe(((outcome.names[f["seat"]], str(game.game_index), f)
+    lines = describe(((game.names[f["seat"]], str(game.game_index), f)
                       for game in outcome.games for f in game.failures),
                      more=" (--json lists every one)")
     return ["", "Failures:", *(f"  {line}" for line in lines)] if lines else []

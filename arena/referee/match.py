@@ -9,12 +9,17 @@ sent once, as an ``event`` line, just before the bot's next ``act`` (one write p
 ``act`` carries only the current observation (no event history), so a message's size does not
 grow with the length of the game. The game seed is never sent.
 
-Seats are fixed for the match (bot *i* sits in seat *i*) unless it is played in duplicate
-(``MatchRequest.duplicate``, :mod:`arena.referee.seating`): then each deal is played once per
-seat order, game after game, and each order is a chain of games of its own. The first game of
-a chain gets its starting seat by ruling 13 from the bots' ``last_read_page`` metadata; later
-games start with the chain's previous loser. Game *g* is played with seed :func:`game_seed`
-(match seed, *g*), or in duplicate (match seed, its deal).
+Seats are fixed for the match (bot *i* sits in seat *i*). The first game's starting seat
+follows ruling 13 from the bots' ``last_read_page`` metadata; later games start with the
+previous game's loser. Game *g* is played with seed :func:`game_seed` (match seed, *g*).
+
+In duplicate (``MatchRequest.duplicate``, :mod:`arena.referee.seating`) each deal is played
+once per seat order, game after game, with seed (match seed, deal). The deal's first seating
+(bot *i* in seat *i*) is the match above, by those rules; its other seatings replay it as
+duplicate bridge replays a board: the same cards to the same seats and the same starting
+seat, only the bots moved. The engine deals from the starting seat, so a replay that let its
+own previous loser start would often hand each bot the very cards it had (RULES.md, ruling
+13).
 """
 
 from __future__ import annotations
@@ -330,7 +335,8 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
     clients = [s for s in players if isinstance(s, BotClient)]
     outcomes: list[GameOutcome] = []
     start_failures = _start_all(clients)
-    chains: dict[int, GameResult] = {}  # each seating's previous game
+    previous: GameResult | None = None  # the last game in the match's own seating
+    board_start = 0  # where the deal's first seating started: its replays start there too
     for g in range(first_game, first_game + games):
         began = _perf()
         deal, seating = divmod(g, len(orders))
@@ -340,12 +346,14 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
         gseed = game_seed(seed, deal)  # without duplicate, the deal is the game
         names = [s.name for s in seats]
         metadata = [s.metadata if isinstance(s, BotClient) else {} for s in seats]
-        previous = chains.get(seating)
-        if previous is None:
+        if seating:  # a replay of the deal: the same cards and start, bots moved
+            starting = board_start
+        elif previous is None:
             starting = first_starting_seat(
                 [_parse_stamp(m.get("last_read_page")) for m in metadata], seed, event_date)
         else:
             starting = next_starting_seat(previous, gseed)
+        board_start = starting
         config = GameConfig(
             players=tuple(names), seed=gseed, starting_seat=starting,
             last_book_finished=tuple(parse_date(m.get("last_book_finished")) for m in metadata),
@@ -426,7 +434,8 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
         outcomes.append(outcome)
         if on_game is not None:
             on_game(outcome)
-        chains[seating] = result
+        if seating == 0:
+            previous = result
         if stop is not None and seating == len(orders) - 1 and stop(outcomes):
             break
     return outcomes

@@ -7,10 +7,11 @@ seat order lets it cancel: each bot gets each hand. The referee plays them withi
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from itertools import permutations
 
-__all__ = ["SEATINGS", "seat_orders", "seating_mode"]
+__all__ = ["SEATINGS", "seat_orders", "seating_mode", "seatings_per_deal"]
 
 #: How a deal is seated: once (``none``), in each of the k seat rotations of one bot order
 #: (``rotations``, the classic duplicate), or in all k! orders (``permutations``): at 3+
@@ -39,3 +40,10 @@ def seat_orders(group: Sequence[int], duplicate: bool | str) -> list[tuple[int, 
     if mode == "rotations":
         return [tuple(group[(j + rot) % k] for j in range(k)) for rot in range(k)]
     return [tuple(group)]
+
+
+def seatings_per_deal(bots: int, duplicate: bool | str) -> int:
+    """How many games one deal takes: ``len(seat_orders(...))`` without listing them (k! of
+    a dozen bots is millions)."""
+    mode = seating_mode(duplicate)
+    return math.factorial(bots) if mode == "permutations" else bots if mode == "rotations" else 1

@@ -250,19 +250,34 @@ def test_in_duplicate_every_deal_is_played_once_per_seat_order() -> None:
     assert data["games"][3]["entrants"] == list(games[3].entrants)
 
 
-def test_in_duplicate_each_seat_order_is_a_chain_whose_loser_starts_its_next_game() -> None:
-    """Ruling 13 within each seating: its first game by last_read_page (the same bot starts
-    whatever its seat), then the loser of the seating's previous game."""
-    def dated(day: str) -> Callable[[], FakeConnection]:
+def test_in_duplicate_a_deal_is_replayed_like_a_board_the_bots_moved() -> None:
+    """The deal's first seating follows ruling 13 (last_read_page, then the previous
+    first seating's loser); its replays keep its cards by seat and its starting seat, so each
+    bot is dealt each seat's hand (the engine deals from the starting seat: a replay started
+    by its own loser would often hand the bots their own cards again)."""
+    def dated(day: str, seed: int) -> Callable[[], FakeConnection]:
         ready = json.dumps({"type": "ready", "name": "x", "last_read_page": day}).encode()
-        return lambda: FakeConnection(respond=random_responder(7), ready=ready)
+        return lambda: FakeConnection(respond=random_responder(seed), ready=ready)
 
-    table = Table([dated("2026-01-01"), dated("2026-11-28")])
-    games = play_match(request(table, games=8, duplicate="rotations")).games
-    assert [g.entrants for g in games] == [[0, 1], [1, 0]] * 4
-    assert [g.starting_seat for g in games[:2]] == [1, 0]  # bot 1 read last, in both seats
-    for previous, game in zip(games, games[2:], strict=False):
-        assert previous.placements[game.starting_seat] == max(previous.placements)
+    def hands(game: GameOutcome) -> list[list[str]]:
+        dealt = {e["seat"]: e["cards"] for e in game.record["events"] if e["type"] == "deal"}
+        return [dealt[seat] for seat in range(len(game.seats))]
+
+    table = Table([dated("2026-01-01", 7), dated("2026-11-28", 8), dated("2025-01-01", 9)])
+    games = play_match(request(table, games=12, duplicate="rotations")).games
+    assert games[0].starting_seat == 1  # bot 1 read last
+    for deal in range(4):
+        first, *replays = games[deal * 3:deal * 3 + 3]
+        assert first.entrants == [0, 1, 2]
+        for replay in replays:
+            assert replay.starting_seat == first.starting_seat
+            assert hands(replay) == hands(first)
+        for bot in range(3):  # every bot held every seat's hand once
+            held = {tuple(hands(g)[g.seat_of(bot)]) for g in [first, *replays]}
+            assert len(held) == 3
+        if deal:
+            previous = games[(deal - 1) * 3]
+            assert previous.placements[first.starting_seat] == max(previous.placements)
 
 
 def test_in_duplicate_the_games_are_whole_deals_and_a_stop_waits_for_one() -> None:

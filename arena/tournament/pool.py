@@ -59,7 +59,8 @@ _PR_SET_PDEATHSIG = 1
 # ---------------------------------------------------------------------------- tasks
 @dataclass(frozen=True)
 class TableTask:
-    """Everything a worker needs to play one table; plain data, picklable."""
+    """Everything a worker needs to play one table, or in duplicate mode the tables of one
+    deal (its seatings) as one match; plain data, picklable."""
 
     tournament: str
     round: int
@@ -70,11 +71,34 @@ class TableTask:
     seed: int
     limits: dict[str, int]
     event_date: dt.date
+    #: Game numbers of the match already stored (replayed, not sent again).
     recorded: frozenset[int] = frozenset()
+    #: In duplicate mode, the seating of the deal (``arena.referee.seating``) and, per
+    #: seating, its table and bot ids: the match plays them in turn, game by game, so each
+    #: replays the first seating's board (RULES.md, ruling 13). ``table`` and ``bot_ids`` are
+    #: the first seating's.
+    duplicate: str = "none"
+    seatings: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
     @property
     def key(self) -> tuple[int, int]:
         return (self.round, self.table)
+
+    def table_of(self, game: int) -> tuple[int, int, tuple[int, ...]]:
+        """Where the match's game ``game`` is stored: table, game index, bot ids by seat."""
+        if not self.seatings:
+            return self.table, game, self.bot_ids
+        deal, seating = divmod(game, len(self.seatings))
+        table, bot_ids = self.seatings[seating]
+        return table, deal, bot_ids
+
+    def game_of(self, table: int, index: int) -> int:
+        """The match's game number of game ``index`` of ``table`` (:meth:`table_of`'s
+        inverse)."""
+        if not self.seatings:
+            return index
+        tables = [t for t, _ in self.seatings]
+        return index * len(tables) + tables.index(table)
 
 
 @dataclass
@@ -91,6 +115,8 @@ class DoneMessage:
     key: tuple[int, int]
     sandbox_level: str
     warnings: list[str]
+    #: The other tables of the task's round that it finished (a duplicate deal's seatings).
+    also: tuple[int, ...] = ()
 
 
 @dataclass
@@ -146,11 +172,12 @@ def play_table(task: TableTask, send: Callable[[Message], None]) -> None:
     from arena.referee.match import GameOutcome, MatchRequest, play_match
 
     def on_game(outcome: GameOutcome) -> None:
-        gid = game_id(task.tournament, task.round, task.table, outcome.game_index)
+        table, index, bot_ids = task.table_of(outcome.game_index)
+        gid = game_id(task.tournament, task.round, table, index)
         row = {
-            "id": gid, "round": task.round, "table_index": task.table,
-            "game_index": outcome.game_index, "seed": outcome.seed,
-            "seats": list(task.bot_ids), "starting_seat": outcome.starting_seat,
+            "id": gid, "round": task.round, "table_index": table,
+            "game_index": index, "seed": outcome.seed,
+            "seats": list(bot_ids), "starting_seat": outcome.starting_seat,
             "placements": list(outcome.placements), "desmos": list(outcome.desmos),
             "ascension": bool(outcome.ascension), "tiebreak": outcome.tiebreak,
             "failures": list(outcome.failures),
@@ -160,19 +187,23 @@ def play_table(task: TableTask, send: Callable[[Message], None]) -> None:
         }
         record = None
         if outcome.game_index not in task.recorded:
+            referee = outcome.record["referee"]  # the table's own numbering, not the match's
+            referee["match_id"] = match_id(task.tournament, task.round, table)
+            referee["game_index"] = index
             record = compress_record(outcome.record)
         send(GameMessage(task.key, row, record))
 
     request = MatchRequest(
-        bots=list(task.bots), games=task.games, seed=task.seed, limits=dict(task.limits),
-        match_id=match_id(task.tournament, task.round, task.table),
-        event_date=task.event_date)
+        bots=list(task.bots), games=task.games * max(1, len(task.seatings)), seed=task.seed,
+        limits=dict(task.limits), match_id=match_id(task.tournament, task.round, task.table),
+        event_date=task.event_date, duplicate=task.duplicate)
     try:
         outcome = play_match(request, on_game=on_game)
     except ArenaError as exc:
         send(ErrorMessage(task.key, f"table r{task.round}/t{task.table}: {exc}"))
         return
-    send(DoneMessage(task.key, outcome.sandbox_level, list(outcome.warnings)))
+    send(DoneMessage(task.key, outcome.sandbox_level, list(outcome.warnings),
+                     also=tuple(table for table, _ in task.seatings[1:])))
 
 
 # ---------------------------------------------------------------------------- executors

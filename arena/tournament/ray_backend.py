@@ -624,7 +624,8 @@ class RayExecutor:
             self.stats.receive_s += time.perf_counter() - began
         self.stats.messages += 1
         if isinstance(message, GameMessage):
-            flight.got.add(int(message.row["game_index"]))
+            flight.got.add(flight.task.game_of(int(message.row["table_index"]),
+                                               int(message.row["game_index"])))
         elif isinstance(message, DoneMessage | ErrorMessage):
             flight.done = True
         on_message(message)

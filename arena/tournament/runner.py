@@ -32,7 +32,7 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -52,6 +52,7 @@ from rich.text import Text
 
 from arena.errors import ArenaError, BotError, ClusterError, StoreError
 from arena.provenance import software
+from arena.referee.seating import seat_orders, seating_mode
 from arena.registry import resolve
 from arena.signalmask import signals_held
 from arena.tournament import schedule, swiss
@@ -260,7 +261,9 @@ class _Run:
                     self.progress.advance(self.task_id)
         elif isinstance(message, DoneMessage):
             r, t = message.key
-            self.store.finish_table(self.row.id, r, t, message.sandbox_level, message.warnings)
+            for table in (t, *message.also):
+                self.store.finish_table(self.row.id, r, table, message.sandbox_level,
+                                        message.warnings)
             for warning in message.warnings:
                 self.warn(warning)
         elif isinstance(message, LogMessage):
@@ -276,29 +279,41 @@ class _Run:
 
     # -------------------------------------------------------------- tables
     def parallelism(self) -> int:
-        """Tables that can be in play at once: a Swiss round's, or every pending table."""
+        """Tasks that can be in play at once: a Swiss round's, or every pending one (a
+        duplicate deal's seatings are one task)."""
         if self.spec.format == "swiss":
-            return _planned_tables_per_round(self.spec, len(self.entrant_ids))
+            sizes, _ = swiss.table_sizes(len(self.entrant_ids), self.spec.table_sizes[0])
+            return len(sizes) if seating_mode(self.spec.duplicate) != "none" else (
+                _planned_tables_per_round(self.spec, len(self.entrant_ids)))
         stored = self.store.tables(self.row.id)
         if not stored:
-            return len(_fixed_tables(self.spec))
+            tables = _fixed_tables(self.spec)
+            return len({(t.round, t.deal) for t in tables}) if seating_mode(
+                self.spec.duplicate) != "none" else len(tables)
         return len(self.pending(stored))
 
-    def task(self, table: TableRow) -> TableTask:
+    def task(self, tables: Sequence[TableRow]) -> TableTask:
+        """One table's task, or in duplicate mode one deal's: its seatings in the order
+        :func:`~arena.referee.seating.seat_orders` gives them, played as one match."""
+        first = tables[0]
+        task = TableTask(
+            tournament=self.spec.name, round=first.round, table=first.table_index,
+            bots=tuple(self.by_id[b] for b in first.seats), bot_ids=first.seats,
+            games=first.games, seed=first.seed, limits=dict(self.spec.limits),
+            event_date=self.row.event_date)
+        if len(tables) > 1:
+            task = replace(task, duplicate=seating_mode(self.spec.duplicate),
+                           seatings=tuple((t.table_index, t.seats) for t in tables))
         recorded = frozenset(
-            g for g in range(table.games)
-            if game_id(self.spec.name, table.round, table.table_index, g) in self.recorded)
-        return TableTask(
-            tournament=self.spec.name, round=table.round, table=table.table_index,
-            bots=tuple(self.by_id[b] for b in table.seats), bot_ids=table.seats,
-            games=table.games, seed=table.seed, limits=dict(self.spec.limits),
-            event_date=self.row.event_date, recorded=recorded)
+            task.game_of(t.table_index, g) for t in tables for g in range(t.games)
+            if game_id(self.spec.name, t.round, t.table_index, g) in self.recorded)
+        return replace(task, recorded=recorded)
 
     def pending(self, tables: Sequence[TableRow]) -> list[TableTask]:
         tasks = []
-        for table in tables:
-            task = self.task(table)
-            if len(task.recorded) < table.games:
+        for group in _deals(tables, self.spec.duplicate):
+            task = self.task(group)
+            if len(task.recorded) < sum(t.games for t in group):
                 tasks.append(task)
         return tasks
 
@@ -360,6 +375,30 @@ class _Run:
         per_game = spec.games_per_match * len(schedule.seat_orders((0, 1), spec.duplicate))
         bye_rows = [(r, self.entrant_ids[e], float(per_game)) for e in paired.byes]
         self.store.add_tables(self.row.id, rows, bye_rows)
+
+
+def _deals(tables: Sequence[TableRow], duplicate: bool | str) -> list[list[TableRow]]:
+    """The tables grouped by deal in duplicate mode (each group one match: its later seatings
+    replay the first one's boards), else one table a group. A group whose seatings are not
+    the spec's (a database from before the grouping, say) is played table by table."""
+    mode = seating_mode(duplicate)
+    if mode == "none":
+        return [[t] for t in tables]
+    by_deal: dict[tuple[int, int], list[TableRow]] = {}
+    for table in tables:
+        by_deal.setdefault((table.round, table.deal), []).append(table)
+    groups: list[list[TableRow]] = []
+    for group in by_deal.values():
+        group.sort(key=lambda t: t.table_index)
+        first = group[0]
+        orders = [tuple(first.seats.index(b) if b in first.seats else -1 for b in t.seats)
+                  for t in group]
+        if (orders == seat_orders(range(len(first.seats)), mode)
+                and len({(t.seed, t.games) for t in group}) == 1):
+            groups.append(group)
+        else:
+            groups.extend([t] for t in group)
+    return groups
 
 
 def _game_row(row: dict[str, Any]) -> GameRow:

@@ -367,6 +367,57 @@ def test_four_player_duplicate_rotates_every_seat_over_one_deal(tmp_path: Path) 
     assert set(seats.values()) == {1} and len(seats) == 16
 
 
+def test_duplicate_tables_of_a_deal_replay_its_boards_and_resume_as_one(tmp_path: Path
+                                                                         ) -> None:
+    """The seatings of a deal are one match: each game of the second seating is the first
+    seating's board (same cards by seat, same starting seat) with the bots swapped, and the
+    first seating alone follows "the loser starts". A run cut mid-deal resumes to the same
+    games."""
+    from arena.tournament.store import Store
+
+    db = tmp_path / "dup.db"
+    spec = write_spec(tmp_path / "spec.yaml", db, name="dup", format="round_robin",
+                      bots=BOTS[:3], rounds=1, games_per_match=4, duplicate=True)
+    summary = run_tournament(load_spec(spec), 2, progress=False)
+    assert summary.games_recorded == 3 * 2 * 4
+    full = signature(db, "dup")
+    with Store(db) as store:
+        tid = store.tournament("dup").id
+        games = {(g.table_index, g.game_index): g for g in store.games(tid)}
+        hands = {}
+        for key, game in games.items():
+            events = store.record(game.id)["events"]
+            hands[key] = [e["cards"] for e in sorted(
+                (e for e in events if e["type"] == "deal"), key=lambda e: e["seat"])]
+    tables = {t[1]: t for t in full["tables"]}
+    for first in range(0, 6, 2):  # tables 2d and 2d+1 are deal d's two seatings
+        assert tables[first][2] == tables[first + 1][2][::-1]
+        for g in range(4):
+            board, replay = games[(first, g)], games[(first + 1, g)]
+            assert board.seed == replay.seed
+            assert replay.starting_seat == board.starting_seat
+            assert hands[(first + 1, g)] == hands[(first, g)]
+            if g:
+                before = games[(first, g - 1)].placements
+                assert before[board.starting_seat] == max(before)
+    # cut the run after the first seating's game 2 and before the second seating's
+    conn = sqlite3.connect(str(db))
+    with conn:
+        cut = [r[0] for r in conn.execute(
+            "SELECT id FROM games WHERE tournament_id = ? AND table_index IN (0, 1) AND "
+            "(table_index = 1 AND game_index >= 2 OR table_index = 0 AND game_index = 3)",
+            (tid,))]
+        assert len(cut) == 3
+        conn.executemany("DELETE FROM games WHERE id = ?", [(c,) for c in cut])
+        conn.executemany("DELETE FROM records WHERE game_id = ?", [(c,) for c in cut])
+        conn.execute("UPDATE tables SET finished_at = NULL WHERE tournament_id = ?", (tid,))
+        conn.execute("UPDATE tournaments SET state = 'interrupted' WHERE id = ?", (tid,))
+    conn.close()
+    again = run_tournament(load_spec(spec), 2, progress=False)
+    assert again.games_recorded == 3 and not again.mismatches
+    assert signature(db, "dup") == full
+
+
 def test_a_ladder_mixes_table_sizes_in_one_rating(tmp_path: Path) -> None:
     """players_per_game: [2, 4] plays every pair and every 4-table in the same cycle, each
     group on its own deal, into one leaderboard."""

@@ -48,7 +48,7 @@ from arena.provenance import software
 from arena.referee.client import BotClient, BotDiagnostics, Launcher
 from arena.referee.failures import Failure
 from arena.referee.relay import EventRelay
-from arena.referee.seating import seat_orders, seating_mode
+from arena.referee.seating import seat_orders, seating_mode, seatings_per_deal
 from arena.registry import BotSpec, resolve
 from arena.sandbox import Limits
 
@@ -135,7 +135,7 @@ class MatchRequest:
         if self.games < 1:
             raise RulesError(f"a match needs at least one game, got {self.games}")
         try:
-            per_deal = len(self.seatings(len(specs)))
+            per_deal = seatings_per_deal(len(specs), self.duplicate)
         except ValueError as exc:
             raise RulesError(str(exc)) from None
         if self.games % per_deal:

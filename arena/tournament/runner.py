@@ -281,15 +281,15 @@ class _Run:
     def parallelism(self) -> int:
         """Tasks that can be in play at once: a Swiss round's, or every pending one (a
         duplicate deal's seatings are one task)."""
+        by_deal = seating_mode(self.spec.duplicate) != "none"
         if self.spec.format == "swiss":
-            sizes, _ = swiss.table_sizes(len(self.entrant_ids), self.spec.table_sizes[0])
-            return len(sizes) if seating_mode(self.spec.duplicate) != "none" else (
-                _planned_tables_per_round(self.spec, len(self.entrant_ids)))
+            if not by_deal:
+                return _planned_tables_per_round(self.spec, len(self.entrant_ids))
+            return len(swiss.table_sizes(len(self.entrant_ids), self.spec.table_sizes[0])[0])
         stored = self.store.tables(self.row.id)
         if not stored:
             tables = _fixed_tables(self.spec)
-            return len({(t.round, t.deal) for t in tables}) if seating_mode(
-                self.spec.duplicate) != "none" else len(tables)
+            return len({(t.round, t.deal) for t in tables}) if by_deal else len(tables)
         return len(self.pending(stored))
 
     def task(self, tables: Sequence[TableRow]) -> TableTask:

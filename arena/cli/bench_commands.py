@@ -118,10 +118,11 @@ def _register_protocol_bench(bench_app: typer.Typer) -> None:
         "Measure the referee: the median round trip per decision with a trivial sandboxed bot "
         "(real game decisions: observation and events encoded, written, answered, read, "
         "validated), and with a bare protocol child instead of the kit (the referee alone); "
-        "the pipe's floor through the same transport in the same run, two ways: one act line "
-        "echoed back to back (tight), and the very bytes of the timed decisions replayed to "
-        "one trivial child per seat with the referee's own gaps between them (paced, the "
-        "like-for-like floor; goal: the round trip within 2x of it); and the decisions/s of "
+        "the pipe's floor through the same transport in the same run, three ways: the very "
+        "bytes of the timed decisions replayed back to back to one trivial child per seat "
+        "(replayed: the same messages' ping-pong; goal: the round trip within 2x of it), one "
+        "act line echoed back to back (tight), and the replay with the referee's own gaps "
+        "between decisions (paced); and the decisions/s of "
         "a sandboxed match of two random bots against in-process random play.",
         "Example: arena bench protocol --decisions 5000 --games 20",
     ])

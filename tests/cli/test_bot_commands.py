@@ -408,13 +408,14 @@ def test_match_options_reach_the_bot(tmp_path: Path) -> None:
 
 
 @needs_sandbox
-def test_bench_protocol_reports_the_three_figures() -> None:
+def test_bench_protocol_reports_its_figures() -> None:
     result = _run("bench", "protocol", "--decisions", "100", "--games", "1", "--format", "json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["decisions"] == 100 and data["match_games"] == 1
-    for key in ("round_trip_us", "bare_round_trip_us", "floor_us", "ratio", "paced_floor_us",
-                "paced_ratio", "bare_paced_ratio", "referee_work_us", "bot_startup_ms",
+    for key in ("round_trip_us", "bare_round_trip_us", "floor_us", "ratio",
+                "replayed_floor_us", "replayed_ratio", "paced_floor_us", "paced_ratio",
+                "bare_ratio", "referee_work_us", "bot_startup_ms",
                 "match_decisions_per_s", "in_process_decisions_per_s"):
         assert data[key] > 0, key
     assert data["sandbox_level"] == probe().level and data["cpu"] is None

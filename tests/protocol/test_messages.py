@@ -170,6 +170,30 @@ def test_parse_action_rejects(line: bytes, error: type[Exception], message: str)
         messages.parse_action(line, 4, 3)
 
 
+def test_parse_action_judges_every_kit_answer_as_the_json_reading_does() -> None:
+    """The kit's exact line takes a fast path (prefix and a table of choices); across ids,
+    choices past the table and option counts it must agree with reading the JSON."""
+    for expected in (0, 4, 44, 12345):
+        for id_ in (expected, expected + 1, expected * 10 + 4):
+            for choice in (*range(0, 300, 7), 255, 256, 10**6):
+                line = b'{"type":"action","id":%d,"choice":%d}' % (id_, choice)
+                for n_legal in (1, 3, 256, 257):
+                    if id_ != expected:
+                        with pytest.raises(ProtocolError, match="answers id"):
+                            messages.parse_action(line, expected, n_legal)
+                    elif choice >= n_legal:
+                        with pytest.raises(IllegalChoiceError):
+                            messages.parse_action(line, expected, n_legal)
+                    else:
+                        assert messages.parse_action(line, expected, n_legal) == choice
+    head = b'{"type":"action","id":4,"choice":'
+    for bad in (b"02}", b"2}}", b"2"):
+        with pytest.raises(ProtocolError, match="not JSON"):
+            messages.parse_action(head + bad, 4, 3)
+    for other, choice in ((b"2} ", 2), (b"-0}", 0), (b" 1 }", 1)):  # still JSON: the slow path
+        assert messages.parse_action(head + other, 4, 3) == choice
+
+
 def test_action_id_recognises_late_answers_only() -> None:
     assert messages.action_id(b'{"type":"action","id":9,"choice":0}') == 9
     assert messages.action_id(b"nonsense") is None

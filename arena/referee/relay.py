@@ -36,16 +36,17 @@ class EventRelay:
         if self._read < end:
             event_line = messages.event
             queues = self._queues
-            seats = range(len(queues))
-            for index in range(self._read, end):
-                to, event = log[index]
+            for to, event in log[self._read:end]:
                 line = event_line(event)
-                if to is not None and to >= 0:
+                if to is None:  # public (visible_to's first case), most events
+                    for queue in queues:
+                        queue.append(line)
+                elif to >= 0:  # one seat's own
                     queues[to].append(line)
-                    continue
-                for other in seats:
-                    if visible_to(to, other):
-                        queues[other].append(line)
+                else:
+                    for other, queue in enumerate(queues):
+                        if visible_to(to, other):
+                            queue.append(line)
             self._read = end
         queue = self._queues[seat]
         if not queue:

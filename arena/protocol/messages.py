@@ -208,7 +208,6 @@ def events(payloads: Sequence[Mapping[str, Any]]) -> bytes:
     return b"".join([event(p) for p in payloads])
 
 
-
 #: Encoded options by identity (the path without orjson). The engine hands out shared,
 #: read-only option dicts (one per card face, seat, pass...), so most options of a game are
 #: encoded once per process; the entry keeps its dict alive, so an id is never reused while

@@ -567,6 +567,7 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
         # bot before it is tracked: held, it is raised once ``started`` can reap everything.
         with signals_held() as mask:
             preexec = _make_preexec(
+                reaper.parent_death_setter(),
                 _rlimits(limits, bot_uid, 0 if own is not None else None),
                 procs_fd,
                 restrict,
@@ -757,7 +758,8 @@ def _rlimits(limits: Limits, bot_uid: int,
     return out
 
 
-def _make_preexec(rlimits: list[tuple[int, int, int]], cgroup_procs_fd: int | None,
+def _make_preexec(parent_death: Callable[[], None] | None,
+                  rlimits: list[tuple[int, int, int]], cgroup_procs_fd: int | None,
                   restrict_fs: Callable[[], None] | None,
                   install_seccomp: Callable[[], None] | None,
                   signal_mask: Iterable[int]) -> Callable[[], None]:
@@ -770,6 +772,8 @@ def _make_preexec(rlimits: list[tuple[int, int, int]], cgroup_procs_fd: int | No
     mask = set(signal_mask)
 
     def preexec() -> None:
+        if parent_death is not None:  # first: the uid is already the bot's (Popen sets it)
+            parent_death()
         for res, soft, hard in rlimits:
             setrlimit(res, (soft, hard))
         if cgroup_procs_fd is not None:

@@ -10,6 +10,11 @@ A bot can leave its process group (``setpgid``), its session (``setsid``) and it
   when the last running bot of a referee ends, every such orphan is killed (only when bots run
   as a uid of their own, so nothing the referee started itself can be mistaken for one).
 
+If the referee itself is killed (``kill -9``, the OOM killer), nothing of this runs: the bot's
+direct child of the referee then gets SIGKILL from the kernel (``PR_SET_PDEATHSIG``, set between
+fork and exec by :func:`parent_death_setter`), and bubblewrap's ``--die-with-parent`` takes the
+whole pid namespace with it.
+
 The referee makes itself a child subreaper (``PR_SET_CHILD_SUBREAPER``) so orphans are reparented
 to it rather than to init: it can then reap them, so no zombie outlives a match. Only zombies
 that belong to no session of the referee's own are reaped here, and never a pid a live
@@ -24,7 +29,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 __all__ = [
@@ -34,6 +39,7 @@ __all__ = [
     "become_subreaper",
     "find_processes",
     "kill_tree",
+    "parent_death_setter",
     "processes_of_uid",
     "reap_adopted",
     "register_child",
@@ -62,6 +68,31 @@ def become_subreaper() -> bool:
             except (OSError, AttributeError):
                 _subreaper = False
         return _subreaper
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def parent_death_setter() -> Callable[[], None] | None:
+    """A function for the child between fork and exec: it asks the kernel for SIGKILL when the
+    launching thread ends, so a bot does not outlive a referee killed without a chance to end
+    it (the signal follows the thread, as bubblewrap's ``--die-with-parent`` does). To be
+    called after the change of uid, which clears the setting; exec keeps it. A referee that
+    died during the fork is caught by the parent check after it. None without ``prctl``."""
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    parent = os.getpid()
+    getppid, exit_now = os.getppid, os._exit
+    kill, zero = ctypes.c_ulong(signal.SIGKILL), ctypes.c_ulong(0)
+
+    def set_parent_death() -> None:
+        prctl(_PR_SET_PDEATHSIG, kill, zero, zero, zero)
+        if getppid() != parent:
+            exit_now(1)
+
+    return set_parent_death
 
 
 def register_child(pid: int) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from sandbox_support import (
+    MODES,
     STARTUP_S,
     assert_nothing_left,
     bubblewrap_runs,
@@ -24,7 +25,7 @@ from arena.errors import SandboxError
 from arena.protocol.transport import Closed, Line, SubprocessTransport
 from arena.sandbox import Limits, SandboxReport, kit_env, launch, probe
 from arena.sandbox.launcher import UID_BASE, UID_SPAN
-from arena.sandbox.reaper import ENV_MARKER, find_processes
+from arena.sandbox.reaper import ENV_MARKER, find_processes, reap_adopted
 
 INSPECT = r"""
 import json, os, sys
@@ -256,6 +257,52 @@ def test_a_grandchild_that_scrubs_every_trace_is_killed_as_an_orphan_without_bwr
     proc.kill_all()
     assert sleepers() == []
     assert_nothing_left(proc)
+
+
+#: A referee that launches one stubborn bot (SIGTERM ignored), says its marker, then waits to
+#: be killed; argv: the sandbox layers to disable (comma-separated), the bot's directory.
+_DOOMED_REFEREE = r"""
+import secrets, sys, time
+from arena.protocol.transport import Line, SubprocessTransport
+from arena.sandbox import launch, probe
+off = tuple(layer for layer in sys.argv[1].split(",") if layer)
+report = probe(disable=off) if off else probe()
+marker = "mk" + secrets.token_hex(8)
+proc = launch(["python3", "bot.py", marker], workdir=sys.argv[2], marker=marker, report=report)
+got = SubprocessTransport(proc).receive(time.monotonic() + 60)
+assert isinstance(got, Line), (got, proc.stderr_text())
+print(marker, flush=True)
+time.sleep(3600)
+"""
+STUBBORN = r"""
+import signal, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+print("up", flush=True)
+time.sleep(3600)
+"""
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_a_bot_dies_with_a_referee_killed_without_warning(tmp_path: Path, mode: str) -> None:
+    """``kill -9`` of the referee (or the OOM killer) runs none of its clean-up: the kernel
+    must end the bot, with bubblewrap (--die-with-parent) or without (PR_SET_PDEATHSIG)."""
+    bot_dir = write_bot(tmp_path, STUBBORN)
+    os.chmod(tmp_path, 0o755)
+    referee = subprocess.Popen([sys.executable, "-c", _DOOMED_REFEREE, ",".join(MODES[mode]),
+                                str(bot_dir)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert referee.stdout is not None
+        marker = referee.stdout.readline().strip()
+        assert marker.startswith("mk"), "the referee did not start its bot"
+        assert find_processes(marker=marker), "the bot is not running"
+    finally:
+        referee.kill()
+        referee.wait()
+    deadline = time.monotonic() + STARTUP_S  # the kernel's SIGKILL is asynchronous
+    while find_processes(marker=marker) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert find_processes(marker=marker) == []
+    reap_adopted()
 
 
 def test_bots_run_unprivileged_when_the_referee_is_root(report: SandboxReport) -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -24,7 +26,7 @@ from sandbox_support import (
 from arena.errors import SandboxError
 from arena.protocol.transport import Closed, Line, SubprocessTransport
 from arena.sandbox import Limits, SandboxReport, kit_env, launch, probe
-from arena.sandbox.launcher import UID_BASE, UID_SPAN
+from arena.sandbox.launcher import UID_BASE, UID_SPAN, kill_strays
 from arena.sandbox.reaper import ENV_MARKER, find_processes, reap_adopted
 
 INSPECT = r"""
@@ -303,6 +305,33 @@ def test_a_bot_dies_with_a_referee_killed_without_warning(tmp_path: Path, mode: 
         time.sleep(0.01)
     assert find_processes(marker=marker) == []
     reap_adopted()
+
+
+def test_strays_of_a_referee_that_died_are_killed_and_a_live_referees_are_not() -> None:
+    """What a dead referee's sandbox left running (its box named by its pid) is killed by the
+    next referee; the same process in a live referee's box is left alone."""
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # a pid that no process has now
+    user = {"user": UID_BASE + UID_SPAN - 1} if os.geteuid() == 0 else {}
+    started = {}
+    try:
+        for owner in (gone.pid, os.getpid()):
+            box = Path(tempfile.mkdtemp(prefix=f"arena-box-{owner}-"))
+            os.chmod(box, 0o755)
+            (box / "bot").mkdir(mode=0o755)
+            started[owner] = (box, subprocess.Popen(
+                ["sleep", "3600"], cwd=box / "bot", **user,
+                env={"PATH": os.environ["PATH"], ENV_MARKER: "mk" + secrets.token_hex(8)}))
+        killed = kill_strays()
+        assert started[gone.pid][1].pid in killed
+        assert started[gone.pid][1].wait(timeout=STARTUP_S) == -signal.SIGKILL
+        assert started[os.getpid()][1].pid not in killed
+        assert started[os.getpid()][1].poll() is None
+    finally:
+        for box, proc in started.values():
+            proc.kill()
+            proc.wait()
+            shutil.rmtree(box)
 
 
 def test_bots_run_unprivileged_when_the_referee_is_root(report: SandboxReport) -> None:

@@ -50,6 +50,7 @@ __all__ = [
     "MANIFEST",
     "METADATA_KEYS",
     "PYTHON",
+    "RUNNER",
     "REGISTRY_FILE",
     "BotSpec",
     "content_version",
@@ -75,7 +76,13 @@ MANIFEST_KEYS = ("name", "command", "module", "metadata", *METADATA_KEYS)
 #: Stands for "the Python interpreter the sandbox runs bots with" in a command; the referee
 #: substitutes it at launch (see :mod:`arena.referee.client`).
 PYTHON = "{python}"
-_RUNNER = ("-m", "arena.sdk.runner")
+#: How a module bot is run: ``python -m arena.sdk.runner`` but with the working directory (the
+#: bot's) taken off ``sys.path`` before anything is imported. ``-m`` puts it first while Python
+#: imports the runner, so a bot file named like a standard module (``copy.py``, ``json.py``)
+#: broke the start-up; ``-P`` does the same but needs Python 3.11.
+RUNNER = ("-c", "import sys; sys.path[:] = [p for p in sys.path if p not in ('', '.')]; "
+                 "import runpy; runpy.run_module('arena.sdk.runner', run_name='__main__', "
+                 "alter_sys=True)")
 _NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # fullmatch: no "\n" after
 _SKIP_DIRS = SKIPPED_DIRS
 _SKIP_SUFFIXES = SKIPPED_SUFFIXES
@@ -326,7 +333,7 @@ def _module_spec(file: Path, name: str | None = None) -> BotSpec:
     bot_name = _plain_name(name or str(meta.pop("name", "") or file.stem), file)
     meta.pop("name", None)
     return BotSpec(name=bot_name, version=content_version([file], file.parent), path=file,
-                   command=(PYTHON, *_RUNNER, file.name), metadata=meta, kind="module",
+                   command=(PYTHON, *RUNNER, file.name), metadata=meta, kind="module",
                    files=(file,))
 
 
@@ -344,7 +351,7 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
         module_name = _plain_name(name or str(found.pop("name", "") or directory.name),
                                   directory)
         found.pop("name", None)
-        return BotSpec(module_name, version, directory, (PYTHON, *_RUNNER, "bot.py"),
+        return BotSpec(module_name, version, directory, (PYTHON, *RUNNER, "bot.py"),
                        found, "module", files)
     data = _load_manifest(directory)
     where = directory / MANIFEST
@@ -365,7 +372,7 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
         if not isinstance(module, str) or not (directory / module).is_file():
             raise ManifestError(f"{where}: 'module' must name a Python file of the bot's "
                                 f"directory, got {module!r}")
-        argv: tuple[str, ...] = (PYTHON, *_RUNNER, module)
+        argv: tuple[str, ...] = (PYTHON, *RUNNER, module)
         kind = "module"
     else:
         if (not isinstance(command, list) or not command

@@ -17,6 +17,7 @@ import yaml
 from arena.errors import BotError, BotNotFoundError, ManifestError, SubmitError
 from arena.registry import (
     PYTHON,
+    RUNNER,
     SAMPLE_BOTS_DIR,
     BotSpec,
     command_problem,
@@ -77,7 +78,7 @@ def test_module_bot_spec(tmp_path: Path) -> None:
     file.write_text(MODULE)
     spec = resolve(file)
     assert spec.name == "mine" and spec.kind == "module"
-    assert spec.command == (PYTHON, "-m", "arena.sdk.runner", "mine.py")
+    assert spec.command == (PYTHON, *RUNNER, "mine.py")
     assert spec.path == file.resolve()
     assert spec.metadata == {"author": "Ann", "version": "2.1", "last_read_page": "2026-11-20"}
     assert re.fullmatch(r"[0-9a-f]{12}", spec.version)
@@ -155,7 +156,7 @@ def test_manifest_module_and_nested_metadata(tmp_path: Path) -> None:
     (bot / "bot.yaml").write_text("name: gamma\nmodule: main.py\nmetadata:\n"
                                   "  last_book_finished: 2026-10-02\n")
     spec = resolve(bot)
-    assert spec.command == (PYTHON, "-m", "arena.sdk.runner", "main.py")
+    assert spec.command == (PYTHON, *RUNNER, "main.py")
     assert spec.metadata == {"last_book_finished": "2026-10-02"}
 
 

@@ -132,9 +132,12 @@ def find_bot_class(module: Any, class_name: str | None = None) -> type[Bot]:
                                                    for o in candidates)]
         if len(leaves) == 1:
             return leaves[0]
-        names = ", ".join(sorted(c.__name__ for c in candidates))
-        raise BotLoadError(f"several Bot subclasses in {module.__file__} ({names}); "
-                           "pick one with --class")
+        names = sorted(c.__name__ for c in candidates)
+        file = Path(module.__file__ or "bot.py").name
+        raise BotLoadError(f"several Bot subclasses in {module.__file__} ({', '.join(names)}); "
+                           "pick one with --class (in a bot directory's bot.yaml: command: "
+                           f"[python3, -m, arena.sdk.runner, {file}, --class, {names[0]}]), "
+                           "or keep one and move the others to a helper module")
     return candidates[0]
 
 

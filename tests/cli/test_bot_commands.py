@@ -57,6 +57,19 @@ def test_check_bot_passes_a_good_bot() -> None:
 
 
 @needs_sandbox
+@pytest.mark.parametrize("module", ["json", "types", "copy"])
+def test_a_bot_file_named_like_a_standard_module_runs(tmp_path: Path, module: str) -> None:
+    """The runner leaves the bot's directory off the front of the path: a bot file named
+    like a module Python imports while it starts (the runner's, runpy's) used to hide it."""
+    bot = tmp_path / f"{module}.py"
+    shutil.copy(BOTS / "random.py", bot)
+    os.chmod(tmp_path, 0o755)
+    result = _run("check-bot", str(bot), "--games", "1")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == "PASS: random is ready to submit."
+
+
+@needs_sandbox
 def test_check_bot_lists_what_failed() -> None:
     # The bot answers at once: a generous limit only keeps a loaded machine from adding a
     # timeout to the count.

@@ -153,7 +153,9 @@ def test_find_bot_class(tmp_path: Path) -> None:
                 return 0
     """))
     with pytest.raises(BotLoadError, match=r"several Bot subclasses in .*two.py \(Base, Other, "
-                                           r"Refined\); pick one with --class"):
+                                           r"Refined\); pick one with --class \(in a bot "
+                                           r"directory's bot.yaml: command: \[python3, -m, "
+                                           r"arena.sdk.runner, two.py, --class, Base\]\)"):
         load_bot(file)
     assert type(load_bot(file, "Other")).__name__ == "Other"
     with pytest.raises(BotLoadError, match="no Bot subclass named 'Nope'"):

@@ -491,6 +491,9 @@ def _registry(bots_dir: Path) -> dict[str, dict[str, Any]]:
         data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as exc:
         raise ManifestError(f"{file}: {printable(yaml_problem(exc))}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ManifestError(f"cannot read {file}: {why}") from None
     bots = data.get("bots") if isinstance(data, dict) else None
     return {str(k): v for k, v in (bots or {}).items() if isinstance(v, dict)}
 
@@ -499,6 +502,11 @@ def _write_registry(bots_dir: Path, entries: dict[str, dict[str, Any]]) -> None:
     text = ("# Bots registered with `arena submit` (name -> content-hash version, path, "
             "metadata).\n" + yaml.safe_dump({"bots": entries}, sort_keys=True))
     fd, tmp = tempfile.mkstemp(dir=bots_dir, prefix=".registry-", suffix=".yaml")
+    try:  # mkstemp makes it private (0600): keep the registry's mode, or a plain file's
+        mode = stat.S_IMODE((bots_dir / REGISTRY_FILE).stat().st_mode)
+    except OSError:
+        mode = 0o644
+    os.fchmod(fd, mode)
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         out.write(text)
     os.replace(tmp, bots_dir / REGISTRY_FILE)
@@ -694,6 +702,13 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
                 raise SubmitError(f"--update replaces a bot under its registered name: "
                                   f"--name {existing}")
             replaced = where
+    target = bots_dir / (f"{bot_name}.py" if spec.path.is_file() else bot_name)
+    if (target.exists() or target.is_symlink()) and target != replaced:
+        # one bot's name can be another's file name: 'foo' is foo.py, and a bot may be 'foo.py'
+        owner = next((n for n, where in _registered(bots_dir) if where == target), None)
+        taken = f"the files of bot {owner!r}" if owner else "files no registered bot names"
+        raise SubmitError(f"cannot register {bot_name!r}: {target} already holds {taken}; "
+                          "choose another name with --name")
     if check is None:
         from arena.referee.check import check_bot
 
@@ -711,12 +726,9 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
             else:
                 replaced.unlink()
         if spec.path.is_file():
-            target = bots_dir / f"{bot_name}.py"
             shutil.copy2(spec.path, target)
         else:
-            target = bots_dir / bot_name
-            shutil.copytree(spec.path, target,
-                            ignore=_NOT_COPIED)
+            shutil.copytree(spec.path, target, ignore=_NOT_COPIED)
     except OSError as exc:
         raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
     registered = spec_from_path(target, bot_name)

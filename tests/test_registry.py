@@ -6,6 +6,7 @@ import logging
 import os
 import re
 import shutil
+import stat
 import textwrap
 from pathlib import Path
 from types import SimpleNamespace
@@ -449,6 +450,42 @@ def test_a_kept_directory_bot_whose_module_is_named_like_it_stays_a_directory(
     for pattern in ("*", "?", "[m]odbot"):  # a name is matched as written, never as a glob
         with pytest.raises(BotNotFoundError, match="unknown bot"):
             resolve(f"{pattern}@{old.version}", bots)
+
+
+def test_submit_refuses_a_name_whose_files_another_bot_holds(tmp_path: Path, bots: Path) -> None:
+    """A bot 'foo.py' (a directory) and a bot 'foo' (the file foo.py) would share a path: the
+    second is refused before its check, and the first keeps its files and version."""
+    directory = tmp_path / "dirbot"
+    directory.mkdir()
+    (directory / "bot.py").write_text(MODULE)
+    first = submit(directory, name="foo.py", bots_dir=bots, check=passing)
+    module = tmp_path / "other.py"
+    module.write_text(MODULE.replace('"mine"', '"other"'))
+    checks: list[Any] = []
+    with pytest.raises(SubmitError) as info:
+        submit(module, name="foo", bots_dir=bots, check=checks.append)
+    assert str(info.value) == (f"cannot register 'foo': {bots / 'foo.py'} already holds the "
+                               "files of bot 'foo.py'; choose another name with --name")
+    assert checks == [] and sorted(p.name for p in (bots / "foo.py").iterdir()) == ["bot.py"]
+    assert resolve("foo.py", bots).version == first.version
+    with pytest.raises(SubmitError, match=r"cannot register 'alpha\.py': .* already holds the "
+                                          "files of bot 'alpha'"):
+        submit(directory, name="alpha.py", bots_dir=bots, check=passing)
+
+
+def test_the_registry_stays_readable_by_everyone(tmp_path: Path, bots: Path) -> None:
+    """Bots run as other users and other people list them: a submit must not make the
+    registry private (its temporary file is), and an unreadable one is a clear error."""
+    source = tmp_path / "mine.py"
+    source.write_text(MODULE)
+    submit(source, bots_dir=bots, check=passing)
+    assert stat.S_IMODE((bots / "registry.yaml").stat().st_mode) == 0o644
+    (bots / "registry.yaml").chmod(0o664)
+    submit(source, name="again", bots_dir=bots, check=passing)
+    assert stat.S_IMODE((bots / "registry.yaml").stat().st_mode) == 0o664
+    (bots / "registry.yaml").write_bytes(b"bots: {\xff: 1}\n")
+    with pytest.raises(ManifestError, match=r"^cannot read .*registry\.yaml: 'utf-8' codec"):
+        list_bots(bots)
 
 
 def test_submit_refuses_a_failing_check_and_copies_nothing(tmp_path: Path, bots: Path) -> None:

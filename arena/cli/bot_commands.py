@@ -324,6 +324,7 @@ def _register_match(app: typer.Typer) -> None:
         import json
         import secrets
 
+        from arena.errors import ArenaError
         from arena.rating.sprt import Score
         from arena.referee.match import MatchRequest, play_match
 
@@ -341,9 +342,8 @@ def _register_match(app: typer.Typer) -> None:
         seed = secrets.randbits(63) if seed is None else seed
         limits = _limits(decision_ms, time_bank_ms, max_strikes)
         entrants = _told_apart(_with_options(bots, option or []))
-        if records is not None and not records.parent.is_dir():
-            raise typer.BadParameter(f"directory {records.parent} does not exist",
-                                     param_hint="'--records'")
+        if records is not None:
+            _check_records_path(records)
         opened: list[Any] = []
         played: list[Any] = []
 
@@ -352,10 +352,14 @@ def _register_match(app: typer.Typer) -> None:
             # Opened at the first finished game: a match that cannot start leaves no file.
             if records is None:
                 return
-            if not opened:
-                opened.append(records.open("w", encoding="utf-8"))
-            opened[0].write(json.dumps(game.record, separators=(",", ":")) + "\n")
-            opened[0].flush()
+            try:
+                if not opened:
+                    opened.append(records.open("w", encoding="utf-8"))
+                opened[0].write(json.dumps(game.record, separators=(",", ":")) + "\n")
+                opened[0].flush()
+            except OSError as exc:  # a full disk, say: the match stops, its bots ended
+                raise ArenaError(f"cannot write game records to {records}: "
+                                 f"{exc.strerror or exc}") from None
 
         def decided(played: list[Any]) -> bool:
             return test is not None and test.decision(_score(played)) is not None
@@ -514,6 +518,21 @@ def _never_started(outcome: Any) -> list[str]:
             if outcome.games and all(game.forfeits.get(game.seat_of(seat))
                                      == "startup_failure"
                                      for game in outcome.games)]
+
+
+def _check_records_path(records: Path) -> None:
+    """Refuse a records path that cannot take a file before any bot starts."""
+    import os
+
+    problem = None
+    if not records.parent.is_dir():
+        problem = f"directory {records.parent} does not exist"
+    elif records.is_dir():
+        problem = f"{records} is a directory; give a file name"
+    elif not os.access(records if records.exists() else records.parent, os.W_OK):
+        problem = f"{records} is not writable"
+    if problem is not None:
+        raise typer.BadParameter(problem, param_hint="'--records'")
 
 
 def _interrupted(played: list[Any], games: int, seed: int, records: Path | None) -> str:

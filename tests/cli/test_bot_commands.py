@@ -227,6 +227,24 @@ def test_match_prints_placements_and_diagnostics(tmp_path: Path) -> None:
     assert replay.exit_code == 0, replay.output
 
 
+def test_match_refuses_a_records_path_that_cannot_take_a_file(tmp_path: Path) -> None:
+    """Refused before any bot starts (a folder used to fail with a traceback after game 0)."""
+    for path, why in ((tmp_path, f"{tmp_path} is a directory; give a file name"),
+                      (tmp_path / "no" / "g.jsonl", f"directory {tmp_path / 'no'} does not "
+                                                    "exist")):
+        result = _run("match", "random", "greedy", "--records", str(path))
+        assert result.exit_code == 2
+        assert why in " ".join(result.output.replace("│", " ").split())
+
+
+@needs_sandbox
+def test_match_stops_with_one_line_when_its_records_cannot_be_written() -> None:
+    result = _run("match", "random", "greedy", "--games", "2", "--records", "/dev/full")
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1] == ("Error: cannot write game records to /dev/full: "
+                                              "No space left on device")
+
+
 @needs_sandbox
 def test_match_json_reports_failures() -> None:
     result = _run("match", str(FIXTURES / "out_of_range.py"), "random", "--games", "1",

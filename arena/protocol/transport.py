@@ -207,6 +207,10 @@ class SubprocessTransport:
                     self._flush()
             self._read_available()
 
+    def unterminated(self) -> int:
+        """Bytes read that no newline has ended yet (a bot that forgot one)."""
+        return len(self._buffer)
+
     def _take_line(self) -> Line | None:
         while True:
             index = self._buffer.find(b"\n", self._scan_from)

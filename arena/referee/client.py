@@ -142,6 +142,10 @@ class Connection(Protocol):
         """Kill and reap every process of the bot at once; idempotent."""
         ...
 
+    def unterminated(self) -> int:
+        """Bytes the bot wrote that no newline has ended yet (0 for scripted connections)."""
+        ...
+
 
 #: Starts a bot: (command, workdir, limits) -> Connection; raises on a launch failure.
 Launcher = Callable[[Sequence[str], Any, Any], Connection]
@@ -478,6 +482,10 @@ class BotClient:
             why = " (its time bank for the game is used up)"
         else:
             why = ""
+        held = self.conn.unterminated() if self.conn is not None else 0
+        if held:  # the answer came, unfinished: the commonest slip of a hand-written bot
+            why += (f"; {held} bytes arrived without a newline (end each line with \\n and "
+                    "flush stdout)")
         return f"no answer within {round(budget * 1000)} ms{why}"
 
     def _ignored(self, data: bytes, id_: int) -> bool:

@@ -245,6 +245,33 @@ def test_match_stops_with_one_line_when_its_records_cannot_be_written() -> None:
                                               "No space left on device")
 
 
+NO_NEWLINE = """import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "ready", "name": "forgetful"}), flush=True)
+    elif message["type"] == "act":  # the answer, but no newline after it
+        sys.stdout.write(json.dumps({"type": "action", "id": message["id"], "choice": 0}))
+        sys.stdout.flush()
+"""
+
+
+@needs_sandbox
+def test_a_timeout_says_when_an_answer_came_without_its_newline(tmp_path: Path) -> None:
+    bot = tmp_path / "forgetful"
+    bot.mkdir(parents=True)
+    (bot / "bot.yaml").write_text("name: forgetful\ncommand: [python3, bot.py]\n")
+    (bot / "bot.py").write_text(NO_NEWLINE)
+    os.chmod(tmp_path, 0o755)
+    result = _run("match", str(bot), "random", "--games", "1", "--decision-ms", "200",
+                  "--time-bank-ms", "0", "--json")
+    assert result.exit_code == 0, result.output
+    failures = json.loads(result.stdout)["games"][0]["failures"]
+    assert failures and failures[0]["type"] == "timeout"
+    assert failures[0]["detail"] == ("no answer within 200 ms; 40 bytes arrived without a "
+                                     "newline (end each line with \\n and flush stdout)")
+
+
 @needs_sandbox
 def test_match_json_reports_failures() -> None:
     result = _run("match", str(FIXTURES / "out_of_range.py"), "random", "--games", "1",

@@ -130,6 +130,9 @@ class FakeConnection:
             self.killed = True
             self.closed = True
 
+    def unterminated(self) -> int:
+        return 0
+
     def acts(self) -> list[dict[str, Any]]:
         return [m for m in self.sent if m["type"] == "act"]
 

@@ -337,12 +337,7 @@ class LocalPool:
 
     def run(self, tasks: Sequence[TableTask], on_message: Callable[[Message], None]) -> None:
         queue = deque(tasks)
-        while len(self._workers) < min(self.size, len(queue)):
-            self._spawn()
-        busy = 0
-        for worker in self._workers:
-            if worker.task is None and queue:
-                self._assign(worker, queue.popleft())
+        self._fill(queue)
         busy = sum(1 for w in self._workers if w.task is not None)
         while busy:
             waitables: list[Any] = []
@@ -359,16 +354,15 @@ class LocalPool:
                                 worker.task = None
                                 if isinstance(message, ErrorMessage):
                                     return
-                                if queue:
-                                    self._assign(worker, queue.popleft())
+                                self._fill(queue)
                     except (EOFError, OSError):
                         pass  # died; handled through its sentinel below
-                if worker.process.sentinel in ready or not worker.process.is_alive():
+                if worker in self._workers and (worker.process.sentinel in ready
+                                                or not worker.process.is_alive()):
                     worker.process.join(0.1)
                     if worker.process.is_alive():
                         continue
-                    self._workers.remove(worker)
-                    worker.conn.close()
+                    self._drop(worker)
                     if worker.task is not None:
                         lost = worker.task
                         attempts = self._attempts.get(lost.key, 1) + 1
@@ -379,14 +373,42 @@ class LocalPool:
                                 f"{worker.process.exitcode}); stopping")
                         self._attempts[lost.key] = attempts
                         queue.appendleft(lost)
-                    if queue:
-                        self._assign(self._spawn(), queue.popleft())
+                    self._fill(queue)
             busy = sum(1 for w in self._workers if w.task is not None)
 
-    def _assign(self, worker: _Worker, task: TableTask) -> None:
-        worker.task = task
-        self._attempts.setdefault(task.key, 1)
-        worker.conn.send(task)
+    def _fill(self, queue: deque[TableTask]) -> None:
+        """Give queued tables to idle workers, starting new ones up to the pool's size. A
+        worker found dead while idle (killed between two Swiss rounds, say) is replaced: its
+        pipe is broken, and the table goes to another."""
+        for worker in list(self._workers):
+            if worker.task is None and not worker.process.is_alive():
+                self._drop(worker)
+        failed = 0
+        while queue:
+            idle = next((w for w in self._workers if w.task is None), None)
+            if idle is None:
+                if len(self._workers) >= self.size:
+                    return
+                idle = self._spawn()
+            task = queue.popleft()
+            idle.task = task
+            self._attempts.setdefault(task.key, 1)
+            try:
+                idle.conn.send(task)
+            except (OSError, ValueError):  # it died since: another one takes the table
+                idle.task = None
+                queue.appendleft(task)
+                self._drop(idle)
+                failed += 1
+                if failed > MAX_TABLE_ATTEMPTS:
+                    raise ArenaError(f"{failed} workers in a row died before taking a table; "
+                                     "stopping") from None
+
+    def _drop(self, worker: _Worker) -> None:
+        """Forget a worker that has died (its exit status collected, its pipe closed)."""
+        self._workers.remove(worker)
+        worker.process.join(0.1)
+        worker.conn.close()
 
     def close(self, kill: bool = False) -> None:
         for worker in self._workers:

@@ -72,3 +72,34 @@ def test_sigint_blocked_leaves_the_main_thread_as_it_was() -> None:
         print(inside, seen["blocked"], after)
     """)
     assert out == "True True False"
+
+
+def test_a_worker_killed_between_rounds_is_replaced() -> None:
+    """A worker that dies idle (between two Swiss rounds) is found dead when the next round
+    is handed out: its tables go to a new worker. Sending on its broken pipe used to end
+    the run with exit code 1 and no message."""
+    out = run("""
+        import datetime as dt, os, signal
+        from arena.registry import resolve
+        from arena.tournament.pool import DoneMessage, LocalPool, TableTask
+
+        spec = resolve("random")
+        def table(round_no, index):
+            return TableTask(tournament="t", round=round_no, table=index, bots=(spec, spec),
+                             bot_ids=(1, 2), games=1, seed=10 * round_no + index, limits={},
+                             event_date=dt.date(2026, 1, 1))
+        done = []
+        pool = LocalPool(2)
+        try:
+            keep = lambda m: done.append(m.key) if isinstance(m, DoneMessage) else None
+            pool.run([table(1, 0), table(1, 1)], keep)
+            victim = pool._workers[0].process
+            os.kill(victim.pid, signal.SIGKILL)
+            victim.join(30)
+            pool.run([table(2, 0), table(2, 1)], keep)
+            print(sorted(done), len(pool._workers),
+                  all(w.process.is_alive() for w in pool._workers))
+        finally:
+            pool.close()
+    """)
+    assert out == "[(1, 0), (1, 1), (2, 0), (2, 1)] 2 True"

@@ -179,6 +179,7 @@ class Store:
             self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None,
                                         check_same_thread=False)
             self.conn.execute("PRAGMA busy_timeout = 30000")
+            self._check_tables(create)
             mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if str(mode).lower() != "wal":
                 raise StoreError(f"{self.path}: cannot switch the database to WAL mode")
@@ -194,6 +195,21 @@ class Store:
                       else exc.strerror)
             raise StoreError(f"cannot create the results database {self.path}: "
                              f"{reason}") from None
+
+    def _check_tables(self, create: bool) -> None:
+        """Refuse a database that is not ours before changing it: to read, it must hold the
+        arena's tables (an empty file is not turned into a database); to write, it must hold
+        them or nothing (another program's database is not filled with ours)."""
+        tables = {row[0] for row in self.conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "tournaments" in tables or (create and not tables):
+            return
+        self.conn.close()
+        if tables:
+            shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+            raise StoreError(f"{self.path} is not an arena results database (it holds other "
+                             f"tables: {shown}); give another --db")
+        raise StoreError(f"{self.path} is not an arena results database (it has no tables)")
 
     # ------------------------------------------------------------------ plumbing
     def close(self) -> None:

@@ -123,6 +123,30 @@ def test_missing_database_and_tournament(tmp_path: Path) -> None:
             store.require("x")
 
 
+def test_a_database_that_is_not_ours_is_refused_unchanged(tmp_path: Path) -> None:
+    """An empty file is no results database to read (and stays empty); another program's
+    database is neither read nor filled with the arena's tables."""
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    with pytest.raises(StoreError) as info:
+        Store(empty, create=False)
+    assert str(info.value) == f"{empty} is not an arena results database (it has no tables)"
+    assert empty.stat().st_size == 0
+    Store(empty).close()  # to write, an empty file is a new database
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE foo (x)")
+    conn.close()
+    for create in (True, False):
+        with pytest.raises(StoreError) as info:
+            Store(other, create=create)
+        assert str(info.value) == (f"{other} is not an arena results database (it holds "
+                                   "other tables: foo); give another --db")
+    with sqlite3.connect(other) as conn:
+        assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master")] == ["foo"]
+    conn.close()
+
+
 def test_not_a_database(tmp_path: Path) -> None:
     path = tmp_path / "junk.db"
     path.write_text("this is not sqlite, " * 100)

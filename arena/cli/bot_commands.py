@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from arena.cli.output_file import check_output_file
 from arena.referee.seating import SEATINGS, seatings_per_deal
 
 
@@ -343,7 +344,7 @@ def _register_match(app: typer.Typer) -> None:
         limits = _limits(decision_ms, time_bank_ms, max_strikes)
         entrants = _told_apart(_with_options(bots, option or []))
         if records is not None:
-            _check_records_path(records)
+            check_output_file(records, "'--records'")
         opened: list[Any] = []
         played: list[Any] = []
 
@@ -518,21 +519,6 @@ def _never_started(outcome: Any) -> list[str]:
             if outcome.games and all(game.forfeits.get(game.seat_of(seat))
                                      == "startup_failure"
                                      for game in outcome.games)]
-
-
-def _check_records_path(records: Path) -> None:
-    """Refuse a records path that cannot take a file before any bot starts."""
-    import os
-
-    problem = None
-    if not records.parent.is_dir():
-        problem = f"directory {records.parent} does not exist"
-    elif records.is_dir():
-        problem = f"{records} is a directory; give a file name"
-    elif not os.access(records if records.exists() else records.parent, os.W_OK):
-        problem = f"{records} is not writable"
-    if problem is not None:
-        raise typer.BadParameter(problem, param_hint="'--records'")
 
 
 def _interrupted(played: list[Any], games: int, seed: int, records: Path | None) -> str:

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
+from arena.cli.output_file import check_output_file
 from arena.tournament.spec import DEFAULT_RESULTS
 
 __all__ = ["register"]
@@ -133,6 +134,8 @@ def status(
 
     if records is not None and tournament is None:
         raise typer.BadParameter("--records needs a tournament name", param_hint="--records")
+    if records is not None:
+        check_output_file(records, "--records")
     typer.echo("\n".join(status_lines(db, tournament, records)))
 
 

@@ -481,13 +481,17 @@ class Store:
         ``.gz``); returns the count. ``arena replay`` reads the plain form."""
         count = 0
         opener = gzip.open if out.suffix == ".gz" else open
-        with opener(out, "wt", encoding="utf-8") as handle:
-            for (blob,) in self.conn.execute(
-                "SELECT r.record FROM records r JOIN games g ON g.id = r.game_id "
-                "WHERE r.tournament_id = ? ORDER BY g.round, g.table_index, g.game_index",
-                (tournament_id,)):
-                handle.write(zlib.decompress(blob).decode("utf-8") + "\n")
-                count += 1
+        try:
+            with opener(out, "wt", encoding="utf-8") as handle:
+                for (blob,) in self.conn.execute(
+                    "SELECT r.record FROM records r JOIN games g ON g.id = r.game_id "
+                    "WHERE r.tournament_id = ? ORDER BY g.round, g.table_index, g.game_index",
+                    (tournament_id,)):
+                    handle.write(zlib.decompress(blob).decode("utf-8") + "\n")
+                    count += 1
+        except OSError as exc:
+            raise StoreError(f"cannot write game records to {out}: "
+                             f"{exc.strerror or exc}") from None
         return count
 
 

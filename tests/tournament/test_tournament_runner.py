@@ -537,6 +537,18 @@ def test_status_reports_progress(reference: tuple[Path, RunSummary]) -> None:
     assert missing.stderr.startswith("Error: no tournament named 'nope' in ")
 
 
+def test_status_records_go_only_where_a_file_can_be_written(
+        reference: tuple[Path, RunSummary], tmp_path: Path) -> None:
+    db = str(reference[0])
+    folder = runner.invoke(app, ["status", "swiss-e2e", "--db", db, "--records", str(tmp_path)])
+    assert folder.exit_code == 2
+    assert f"{tmp_path} is a directory; give a file name" in " ".join(
+        folder.output.replace("│", " ").split())
+    full = runner.invoke(app, ["status", "swiss-e2e", "--db", db, "--records", "/dev/full"])
+    assert full.exit_code == 1
+    assert full.stderr == "Error: cannot write game records to /dev/full: No space left on device\n"
+
+
 def test_exported_records_replay_identically(reference: tuple[Path, RunSummary],
                                              tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"

@@ -121,10 +121,12 @@ def check_lines(spec: TournamentSpec, db: Path,
 def _stored(spec: TournamentSpec, db: Path) -> tuple[str, bool]:
     """What the database holds of ``spec``'s tournament, and whether a run may go on with it
     (none stored, or stored with this very spec)."""
-    from arena.tournament.store import Store
+    from arena.tournament.store import Store, holds_no_tables
 
     if not db.exists():
         return "not created yet", True
+    if holds_no_tables(db):  # created and killed before its tables were
+        return "no tournament in it yet (an empty database)", True
     try:
         with Store(db, create=False) as store:
             row = store.tournament(spec.name)

@@ -40,6 +40,7 @@ __all__ = [
     "TableRow",
     "TournamentRow",
     "game_id",
+    "holds_no_tables",
     "match_id",
     "runner_pid",
     "shown_state",
@@ -159,6 +160,21 @@ def no_database(path: str | Path) -> StoreError:
                       "arena run tournaments/swiss.yaml)")
 
 
+def holds_no_tables(path: Path) -> bool:
+    """Whether the SQLite file at ``path`` holds no table at all (a run killed right after it
+    created the file): a new database to a run, read without changing it."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        return conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()
+
+
 class Store:
     """One connection to the results database; the runner's process is the only writer.
 
@@ -209,7 +225,7 @@ class Store:
             shown = ", ".join(sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
             raise StoreError(f"{self.path} is not an arena results database (it holds other "
                              f"tables: {shown}); give another --db")
-        raise StoreError(f"{self.path} is not an arena results database (it has no tables)")
+        raise StoreError(f"{self.path} holds no tournament yet (an empty database)")
 
     # ------------------------------------------------------------------ plumbing
     def close(self) -> None:

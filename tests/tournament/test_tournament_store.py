@@ -130,7 +130,7 @@ def test_a_database_that_is_not_ours_is_refused_unchanged(tmp_path: Path) -> Non
     empty.touch()
     with pytest.raises(StoreError) as info:
         Store(empty, create=False)
-    assert str(info.value) == f"{empty} is not an arena results database (it has no tables)"
+    assert str(info.value) == f"{empty} holds no tournament yet (an empty database)"
     assert empty.stat().st_size == 0
     Store(empty).close()  # to write, an empty file is a new database
     other = tmp_path / "other.db"

@@ -110,6 +110,9 @@ class Transport(Protocol):
     def close(self) -> None:
         """Stop talking; further receives return ``Closed``."""
 
+    def unterminated(self) -> int:
+        """Bytes read that no newline has ended yet (a bot that forgot one)."""
+
 
 class SubprocessTransport:
     """Non-blocking line I/O with a sandboxed bot process (see the module docstring)."""
@@ -208,7 +211,6 @@ class SubprocessTransport:
             self._read_available()
 
     def unterminated(self) -> int:
-        """Bytes read that no newline has ended yet (a bot that forgot one)."""
         return len(self._buffer)
 
     def _take_line(self) -> Line | None:
@@ -331,6 +333,9 @@ class MockTransport:
 
     def close(self) -> None:
         self.closed = True
+
+    def unterminated(self) -> int:
+        return 0  # scripted replies are whole lines
 
 
 _ECHO = ("import sys\n"

@@ -82,8 +82,7 @@ class TransportConnection:
         return _ended(self.proc.exit_status())
 
     def unterminated(self) -> int:
-        held = getattr(self.transport, "unterminated", None)
-        return held() if held is not None else 0
+        return self.transport.unterminated()
 
     def stderr_text(self) -> str:
         return self.proc.stderr_text() if self.proc is not None else ""

@@ -419,14 +419,10 @@ def _sweep_once() -> None:
         owner = path.name.split("-")[2]
         if not owner.isdigit() or int(owner) == os.getpid():
             continue
-        try:
-            os.kill(int(owner), 0)
-        except ProcessLookupError:
+        if not _alive(int(owner)):
             with contextlib.suppress(OSError):
                 if path.stat().st_uid == os.geteuid():
                     _remove_tree(path)
-        except OSError:
-            continue
 
 
 #: A referee's private directory in a path: its pid is the group.

@@ -31,6 +31,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 __all__ = [
     "ENV_MARKER",
@@ -55,18 +56,29 @@ _subreaper: bool | None = None
 _own_children: set[int] = set()
 
 
+def _prctl() -> Any:
+    """libc's ``prctl`` (None without it), looked up once."""
+    global _prctl_function
+    if _prctl_function is None:
+        try:
+            _prctl_function = ctypes.CDLL(None, use_errno=True).prctl
+        except (OSError, AttributeError):
+            _prctl_function = False
+    return _prctl_function or None
+
+
+_prctl_function: Any = None
+
+
 def become_subreaper() -> bool:
     """Make this process a child subreaper (once); False when the kernel refuses."""
     global _subreaper
     with _lock:
         if _subreaper is None:
-            try:
-                libc = ctypes.CDLL(None, use_errno=True)
-                _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, ctypes.c_ulong(1),
-                                        ctypes.c_ulong(0), ctypes.c_ulong(0),
-                                        ctypes.c_ulong(0)) == 0
-            except (OSError, AttributeError):
-                _subreaper = False
+            prctl = _prctl()
+            _subreaper = prctl is not None and prctl(
+                _PR_SET_CHILD_SUBREAPER, ctypes.c_ulong(1), ctypes.c_ulong(0),
+                ctypes.c_ulong(0), ctypes.c_ulong(0)) == 0
         return _subreaper
 
 
@@ -79,9 +91,8 @@ def parent_death_setter() -> Callable[[], None] | None:
     it (the signal follows the thread, as bubblewrap's ``--die-with-parent`` does). To be
     called after the change of uid, which clears the setting; exec keeps it. A referee that
     died during the fork is caught by the parent check after it. None without ``prctl``."""
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
+    prctl = _prctl()
+    if prctl is None:
         return None
     parent = os.getpid()
     getppid, exit_now = os.getppid, os._exit

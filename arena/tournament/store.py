@@ -168,11 +168,15 @@ def holds_no_tables(path: Path) -> bool:
     except sqlite3.Error:
         return False
     try:
-        return conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
+        return not _table_names(conn)
     except sqlite3.Error:
         return False
     finally:
         conn.close()
+
+
+def _table_names(conn: sqlite3.Connection) -> set[str]:
+    return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
 
 class Store:
@@ -216,8 +220,7 @@ class Store:
         """Refuse a database that is not ours before changing it: to read, it must hold the
         arena's tables (an empty file is not turned into a database); to write, it must hold
         them or nothing (another program's database is not filled with ours)."""
-        tables = {row[0] for row in self.conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = _table_names(self.conn)
         if "tournaments" in tables or (create and not tables):
             return
         self.conn.close()

@@ -34,14 +34,14 @@ def _register_doctor(app: typer.Typer) -> None:
         """Report the sandbox (help text above)."""
         import json
 
-        from arena.engine._native import engine_build
+        from arena.native import native_build
         from arena.sandbox import Limits, probe
         from arena.sandbox.launcher import UID_BASE
         from arena.sandbox.probe import NOT_NEEDED
 
         report = probe()
         if as_json:
-            data = {**report.to_json(), "engine": str(engine_build())}
+            data = {**report.to_json(), "engine": str(native_build())}
             typer.echo(json.dumps(data, indent=2))
             raise typer.Exit(0 if report.can_run else 1)
         limits = Limits()
@@ -74,7 +74,7 @@ def _register_doctor(app: typer.Typer) -> None:
         typer.echo(f"Runs as:     {report.user}" if report.uid is None else
                    f"Runs as:     a uid and group of its own per bot (from {UID_BASE:,})")
         typer.echo(f"Bot kit:     {report.kit_path} (on the bots' PYTHONPATH)")
-        typer.echo(f"Engine:      {engine_build()} in the referee; "
+        typer.echo(f"Build:       {native_build()} in the referee; "
                    f"{report.bot_engine or 'unknown'} in bots")
         if not report.can_run:
             typer.echo("Bots cannot run here:", err=True)

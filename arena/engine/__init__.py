@@ -1,17 +1,13 @@
-# ruff: noqa: E402  (the build check must run before any other engine import)
 """The Palaestra rules engine: cards, Desmos, effects, turns, observations and records.
 
-Imports nothing from the protocol, sandbox, tournament or CLI layers.
+Imports nothing from the protocol, sandbox, tournament or CLI layers. Most modules run
+compiled (mypyc); ``arena/native.py`` lists them and never lets a stale build run.
 
     >>> from arena.engine import GameConfig, RandomAgent, play_game
     >>> state = play_game(GameConfig(players=("a", "b"), seed=1), [RandomAgent(1), RandomAgent(2)])
     >>> state.result.placements in ([1, 2], [2, 1], [1, 1])
     True
 """
-
-from arena.engine._native import use_sources_if_stale
-
-use_sources_if_stale()  # before any other engine import: never run a stale compiled build
 
 from arena.engine.agents import Agent, FirstOptionAgent, RandomAgent, play_game
 from arena.engine.cards import DECK, NOTATION, Card, Kind, parse_cards

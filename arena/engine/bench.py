@@ -216,6 +216,6 @@ def run_engine_bench(players: tuple[int, ...] = (2, 4), games: int = 100, repeat
         rows.append(bench_evaluate(hands, repeat))
         for n in players:
             rows.extend(bench_play(n, games, repeat))
-    from arena.engine._native import engine_build
+    from arena.native import native_build
 
-    return EngineBench(rows, cpu, repeat, str(engine_build()))
+    return EngineBench(rows, cpu, repeat, str(native_build()))

@@ -15,7 +15,7 @@ from arena.engine.cards import NOTATION, card_id
 if TYPE_CHECKING:
     from arena.engine.state import State
 
-__all__ = ["Observation", "observe", "seat_events"]
+__all__ = ["Observation", "observe", "observe_json", "seat_events"]
 
 
 class Observation:
@@ -238,3 +238,35 @@ def observe(state: State, seat: int, events: bool = True) -> Observation:
                        _revealed_ids(state.revealed),
                        effect_gy, len(effect_gy), discard_gy, len(discard_gy),
                        len(state.draw_pile), feed, len(feed))
+
+
+def observe_json(state: State, seat: int) -> dict[str, Any]:
+    """``observe(state, seat, False).to_json(include_events=False)`` built straight from the
+    state: what the referee puts in every ``act``, so it skips the snapshot it would only
+    read once (tests/engine/test_observation.py holds both to the same output)."""
+    if not 0 <= seat < state.n:
+        raise IndexError(f"no seat {seat}: the game has seats 0-{state.n - 1}")
+    traps = state.traps[seat]
+    trap_list: list[dict[str, Any]] = []
+    if traps:
+        done = state.own_turns[seat]
+        turn = state.turn
+        trap_list = [{"card": NOTATION[t.card], "turns_left": 3 - (done - t.owner_turns),
+                      "triggerable": t.set_turn < turn} for t in traps]
+    return {
+        "seat": seat,
+        "players": list(state.players),
+        "round": state.round,
+        "rounds": state.rounds,
+        "turn": state.turn,
+        "active_seat": state.active,
+        "phase": state.phase,
+        "hand": [NOTATION[c] for c in state.hands[seat]],
+        "traps": trap_list,
+        "hand_sizes": [len(h) for h in state.hands],
+        "trap_counts": [len(t) for t in state.traps],
+        "revealed": [[NOTATION[c] for c in cards] for cards in state.revealed],
+        "effect_graveyard": [NOTATION[c] for c in state.effect_graveyard],
+        "discard_graveyard": [NOTATION[c] for c in state.discard_graveyard],
+        "draw_pile": len(state.draw_pile),
+    }

@@ -322,9 +322,9 @@ def parse_action(line: bytes | str, expected_id: int, n_legal: int) -> int:
         # from a table (this runs once per decision)
         head = b'{"type":"action","id":%d,"choice":' % expected_id
         if line.startswith(head):
-            choice = _CHOICE_TAILS.get(line[len(head):])
-            if choice is not None and choice < n_legal:
-                return choice
+            listed = _CHOICE_TAILS.get(line[len(head):])
+            if listed is not None and listed < n_legal:
+                return listed
     fast = _ACTION_RE.fullmatch(line) if isinstance(line, bytes) else None
     if fast is not None:
         fast_id, fast_choice = int(fast[1]), int(fast[2])
@@ -337,12 +337,12 @@ def parse_action(line: bytes | str, expected_id: int, n_legal: int) -> int:
     message = decode(line)
     if message["type"] != "action":
         raise ProtocolError(f"expected 'action', got {message['type']!r}")
-    id_ = message.get("id")
+    id_: Any = message.get("id")  # whatever the bot sent: checked below
     if type(id_) is not int:
         raise ProtocolError(f"'action' needs an integer 'id', {_got(message, 'id')}")
     if id_ != expected_id:
         raise ProtocolError(f"'action' answers id {id_}, expected {expected_id}")
-    choice = message.get("choice")
+    choice: Any = message.get("choice")
     if type(choice) is not int:
         raise ProtocolError(f"'action' needs an integer 'choice', {_got(message, 'choice')}")
     if not 0 <= choice < n_legal:

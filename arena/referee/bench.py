@@ -51,6 +51,7 @@ from typing import Any
 
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
 from arena.engine.bench import one_core
+from arena.engine.observation import observe_json
 from arena.errors import SandboxError
 from arena.protocol import messages
 from arena.protocol.transport import Line, measure_ping_pong_floor
@@ -316,7 +317,7 @@ def _round_trips(clients: list[BotClient], decisions: int, seed: int, first_game
             seat = decision.seat
             start = clock()
             events = relay.take(seat)
-            observation = state.observe(seat, False).to_json(include_events=False)
+            observation = observe_json(state, seat)
             result = clients[seat].act(decision.kind, observation, decision.options,
                                        decision.context, events)
             times.append(clock() - start)

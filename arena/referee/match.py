@@ -42,6 +42,7 @@ from arena.engine import (
     new_game,
     next_starting_seat,
 )
+from arena.engine.observation import observe_json
 from arena.errors import ArenaError, RulesError
 from arena.protocol import messages
 from arena.provenance import software
@@ -287,7 +288,7 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
             state.apply(0)
         elif type(player) is BotClient:
             events = take_events(seat)
-            observation = state.observe(seat, False).to_json(include_events=False)
+            observation = observe_json(state, seat)
             result = player.act(decision.kind, observation, decision.options,
                                 decision.context, events)
             if player.pending:  # it died before its first answer and was restarted

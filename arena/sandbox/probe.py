@@ -71,8 +71,8 @@ except Exception as exc:
     out["kit_error"] = repr(exc)
 try:
     import arena.engine
-    from arena.engine._native import engine_build
-    out["engine"] = str(engine_build())
+    from arena.native import native_build
+    out["engine"] = str(native_build())
 except Exception as exc:
     out["engine_error"] = repr(exc)
 try:

@@ -9,7 +9,7 @@ import json
 from engine_scenario import act, build_state, hand, hold_turn, names
 
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
-from arena.engine.observation import Observation
+from arena.engine.observation import Observation, observe_json
 
 THREE = ["Agari-1 Agari-2 Agari-3 Beast-1 Beast-2",
          "Umbrae-1 Umbrae-2 Umbrae-3 Umbrae-4 Umbrae-5",
@@ -259,3 +259,28 @@ def test_every_hand_shown_to_others_in_random_games_is_in_card_order() -> None:
                 shown += 1
                 assert _in_card_order(cards), (seed, event)
     assert shown > 150
+
+
+def test_the_referees_observation_json_is_the_snapshots_json() -> None:
+    """The referee builds each ``act``'s observation straight from the state; at every
+    decision of random games at every table size, for every seat, it is exactly the JSON of
+    the snapshot a bot could rebuild (traps, reveals and graveyards included)."""
+    checked = 0
+    for players in (2, 3, 4, 5):
+        for game in range(12):
+            config = GameConfig(players=tuple(f"p{s}" for s in range(players)),
+                                seed=game * 97 + players)
+            state = new_game(config)
+            agents = [RandomAgent(game * 11 + s) for s in range(players)]
+            while state.decision is not None:
+                for seat in range(players):
+                    direct = observe_json(state, seat)
+                    assert direct == state.observe(seat, False).to_json(include_events=False)
+                    # the same bytes on the wire too: key order and value types match
+                    assert json.dumps(direct) == json.dumps(
+                        state.observe(seat, False).to_json(include_events=False))
+                    checked += 1
+                decision = state.decision
+                state.apply(agents[decision.seat].choose(decision,
+                                                         state.observe(decision.seat)))
+    assert checked > 5000

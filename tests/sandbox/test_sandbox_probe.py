@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import json
 import os
 import shutil
@@ -16,11 +17,11 @@ from sandbox_support import bubblewrap_runs
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.engine._native import engine_build
 from arena.errors import SandboxError
+from arena.native import native_build
 from arena.sandbox import Limits, SandboxReport, kit_env, probe
 from arena.sandbox import seccomp as seccomp_module
-from arena.sandbox.probe import _KIT_FILES, LAYERS, NOT_NEEDED, _bot_engine
+from arena.sandbox.probe import LAYERS, NOT_NEEDED, _bot_engine
 
 #: The module (``arena.sandbox.probe`` the attribute is the function of the same name).
 probe_module = importlib.import_module("arena.sandbox.probe")
@@ -86,14 +87,17 @@ def test_kit_is_a_read_only_world_readable_copy_of_the_arena_package() -> None:
     assert os.access(probe().python, os.X_OK)
 
 
-def test_kit_carries_the_compiled_engine_beside_its_sources() -> None:
-    engine = Path(engine_build.__code__.co_filename).parent
-    compiled = sorted(p.name for p in engine.iterdir() if p.name.endswith(_KIT_FILES)
-                      and not p.name.endswith((".py", ".typed", ".json")))
-    kit = probe().kit_path / "arena" / "engine"
-    assert sorted(p.name for p in kit.iterdir()
-                  if p.name in compiled) == compiled
-    assert (kit / "_build.json").is_file() == (engine / "_build.json").is_file()
+def test_kit_carries_the_compiled_modules_beside_their_sources() -> None:
+    root = Path(native_build.__code__.co_filename).parent
+    extensions = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+
+    def compiled(tree: Path) -> list[str]:
+        return sorted(str(p.relative_to(tree)) for p in tree.rglob("*")
+                      if p.name.endswith(extensions) and "__pycache__" not in p.parts)
+
+    kit = probe().kit_path / "arena"
+    assert compiled(kit) == compiled(root)
+    assert (kit / "_build.json").is_file() == (root / "_build.json").is_file()
 
 
 def test_bots_run_the_compiled_engine_when_their_python_loads_it() -> None:
@@ -101,8 +105,8 @@ def test_bots_run_the_compiled_engine_when_their_python_loads_it() -> None:
     the same minor version, they get it compiled too (checked in the sandbox itself)."""
     report = probe()
     same_minor = report.python_version.startswith("{}.{}.".format(*sys.version_info[:2]))
-    if engine_build().mode == "compiled" and same_minor:
-        assert report.bot_engine == str(engine_build())
+    if native_build().mode == "compiled" and same_minor:
+        assert report.bot_engine == str(native_build())
     else:
         assert report.bot_engine.startswith("pure")
     assert not report.bot_engine_pure
@@ -115,8 +119,8 @@ def test_a_compiled_engine_that_fails_in_bots_falls_back_to_the_sources(
                                "/usr/bin/python3")
     assert (engine, pure) == ("pure (the compiled engine does not load in /usr/bin/python3: "
                               "ImportError('undefined symbol'))", True)
-    assert _bot_engine({"engine": "compiled (mypyc, 14 modules)"}, "/usr/bin/python3") == (
-        "compiled (mypyc, 14 modules)", False)
+    assert _bot_engine({"engine": "compiled (mypyc, 15 modules)"}, "/usr/bin/python3") == (
+        "compiled (mypyc, 15 modules)", False)
     monkeypatch.setattr(probe_module, "_cached",
                         replace(probe(), bot_engine=engine, bot_engine_pure=pure))
     assert kit_env() == {"PYTHONPATH": str(probe().kit_path), "ARENA_PURE_PYTHON": "1"}
@@ -162,7 +166,7 @@ def test_doctor_prints_the_checklist_and_exits_zero() -> None:
                if report.uid is not None and os.geteuid() == 0 else
                f"Runs as:     {report.user}")
     assert runs_as in result.output
-    assert (f"Engine:      {engine_build()} in the referee; {report.bot_engine} in bots"
+    assert (f"Build:       {native_build()} in the referee; {report.bot_engine} in bots"
             in result.output)
 
 
@@ -172,4 +176,4 @@ def test_doctor_json_is_the_report() -> None:
     data = json.loads(result.output[result.output.index("{"):])
     assert data["level"] == probe().level and data["python"] == probe().python
     assert Path(data["kit_path"]) == probe().kit_path
-    assert data["engine"] == str(engine_build())
+    assert data["engine"] == str(native_build())

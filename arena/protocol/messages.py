@@ -24,12 +24,18 @@ from typing import Any
 from arena.errors import IllegalChoiceError, ProtocolError
 from arena.printable import printable
 
-_orjson_dumps: Callable[..., bytes] | None
-try:  # the arena depends on orjson; the standard library does the same work without it
-    from orjson import OPT_APPEND_NEWLINE as _APPEND_NEWLINE
-    from orjson import dumps as _orjson_dumps
-except ImportError:  # pragma: no cover
-    _orjson_dumps, _APPEND_NEWLINE = None, 0
+
+def _find_orjson() -> tuple[Callable[..., bytes] | None, int]:
+    """orjson's ``dumps`` and its newline option; (None, 0) without it: the arena depends on
+    orjson, and the standard library does the same work without it."""
+    try:
+        from orjson import OPT_APPEND_NEWLINE, dumps
+    except ImportError:  # pragma: no cover
+        return None, 0
+    return dumps, OPT_APPEND_NEWLINE
+
+
+_orjson_dumps, _APPEND_NEWLINE = _find_orjson()
 
 __all__ = [
     "BOT_TYPES",

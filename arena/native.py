@@ -30,10 +30,11 @@ __all__ = ["COMPILED_MODULES", "NativeBuild", "native_build", "use_sources_if_st
 #: once a game, it checks what it is given itself the same way in both builds). The
 #: referee's work per decision: the event relay and the protocol's lines (``act``,
 #: ``event``, reading ``action``), which it pays between a bot's answer and the next ``act``.
+#: The bot kit's protocol loop (bots load the build when their Python can).
 COMPILED_MODULES = ("engine.cards", "engine.chance", "engine.decision", "engine.state",
                     "engine.observation", "engine.actions", "engine.turn", "engine.effects",
                     "engine.showdown", "engine.agents", "engine.game", "engine.start",
-                    "engine.determinize", "protocol.messages", "referee.relay")
+                    "engine.determinize", "protocol.messages", "referee.relay", "sdk.serving")
 
 _ROOT = os.path.dirname(os.path.abspath(__file__))
 _BUILD_FILE = os.path.join(_ROOT, "_build.json")

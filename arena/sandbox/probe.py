@@ -70,7 +70,7 @@ try:
 except Exception as exc:
     out["kit_error"] = repr(exc)
 try:
-    import arena.engine
+    import arena.engine, arena.sdk.serving
     from arena.native import native_build
     out["engine"] = str(native_build())
 except Exception as exc:

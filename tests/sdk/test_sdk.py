@@ -18,7 +18,8 @@ from arena.errors import ProtocolError
 from arena.protocol import messages
 from arena.protocol.schema import validate
 from arena.sdk import Bot, GameEnd, GameStart, Request
-from arena.sdk import runner as runner_module
+from arena.sdk import line_request as line_request_module
+from arena.sdk.line_request import LineRequest
 from arena.sdk.local import BotAgent
 from arena.sdk.runner import BotLoadError, find_bot_class, load_bot, serve
 
@@ -387,21 +388,26 @@ def test_a_request_reads_like_the_act_it_came_from() -> None:
 
 def test_a_bot_that_reads_nothing_pays_no_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
     decoded: list[bytes] = []
-    real = runner_module._loads
+    real = line_request_module.loads
 
     def counting(line: bytes) -> Any:
         decoded.append(line)
         return real(line)
 
-    monkeypatch.setattr(runner_module, "_loads", counting)
+    monkeypatch.setattr(line_request_module, "loads", counting)  # what a lazy request calls
+    seen: list[Request] = []
 
     class Blind(Bot):
         def act(self, request: Request) -> int:
+            seen.append(request)
             return 0
 
     code, answers = run(Blind(), [messages.hello(), *_acts(), messages.bye()])
     assert code == 0 and [a["id"] for a in answers[1:]] == [3, 4, 10 ** 12]
-    assert [json.loads(line)["type"] for line in decoded] == ["hello", "game_start", "bye"]
+    assert decoded == [] and len(seen) == 3
+    assert all(type(request) is LineRequest for request in seen)  # never decoded
+    # the first read decodes it (once), and it is a plain Request from then on
+    assert seen[0].legal and type(seen[0]) is Request and len(decoded) == 1
 
 
 def test_a_field_the_bot_sets_before_reading_stays_its_own() -> None:

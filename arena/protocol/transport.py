@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # the protocol layer sits above the sandbox: no runtime impor
 
 __all__ = [
     "Closed",
+    "EchoChild",
     "Line",
     "MockTransport",
     "Overflow",
@@ -344,34 +345,58 @@ _ECHO = ("import sys\n"
          "    w.write(line); w.flush()\n")
 
 
+class EchoChild:
+    """A trivial echoing child, sandboxed like a bot, kept for many measurements (a context
+    manager): ``ping_pong`` times round trips of one line through
+    :class:`SubprocessTransport`, the floor the referee's cost per decision is measured
+    against."""
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        from arena.sandbox.launcher import launch  # lazily: see the imports at the top
+
+        self._scratch = Path(_scratch_dir())
+        self.process = launch(["python3", "-c", _ECHO], workdir=self._scratch, limits=limits)
+        try:
+            self.transport = SubprocessTransport(self.process)
+        except BaseException:
+            self.process.kill_all()
+            raise
+
+    def ping_pong(self, line: bytes, n: int, warmup: int = 0) -> list[float]:
+        """Seconds of each of ``n`` round trips of ``line``, back to back (after ``warmup``
+        untimed ones)."""
+        return _ping_pong(self.transport, line, warmup, n)
+
+    def close(self) -> None:
+        self.transport.close()
+        self.process.kill_all()
+        with contextlib.suppress(OSError):
+            self._scratch.rmdir()
+
+    def __enter__(self) -> EchoChild:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
 def measure_ping_pong_floor(n: int, message: Mapping[str, Any] | bytes | None = None, *,
                             limits: Limits | None = None, warmup: int = 20,
                             samples: list[float] | None = None) -> float:
-    """Median seconds of one round trip of ``message`` to a trivial echoing child and back.
+    """Median seconds of one round trip of ``message`` to a trivial echoing child and back
+    (:class:`EchoChild`, started for this call).
 
-    The child runs sandboxed like a bot and the bytes go through :class:`SubprocessTransport`,
-    so this is the floor the referee's per-decision cost is measured against. ``message`` may
-    be a dict or a pre-encoded line (default: a small ``act``-like object); ``samples``, if
-    given, receives every measured round trip.
+    ``message`` may be a dict or a pre-encoded line (default: a small ``act``-like object);
+    ``samples``, if given, receives every measured round trip.
     """
     if n < 1:
         raise ValueError("n must be at least 1")
     if message is None:
         message = {"type": "act", "id": 1, "decision": "turn", "observation": {},
                    "legal": [{"kind": "hold"}]}
-    from arena.sandbox.launcher import launch  # lazily: see the imports at the top
-
     line = message if isinstance(message, bytes) else (_dumps(message) + "\n").encode()
-    scratch = Path(_scratch_dir())
-    proc = launch(["python3", "-c", _ECHO], workdir=scratch, limits=limits)
-    transport = SubprocessTransport(proc)
-    try:
-        times = _ping_pong(transport, line, warmup, n)
-    finally:
-        transport.close()
-        proc.kill_all()
-        with contextlib.suppress(OSError):
-            scratch.rmdir()
+    with EchoChild(limits) as child:
+        times = child.ping_pong(line, n, warmup)
     if samples is not None:
         samples.extend(times)
     return statistics.median(times)

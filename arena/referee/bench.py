@@ -19,7 +19,7 @@ Four figures, measured in the same run so they share the machine's state:
      recorded in a pass of their own over the same games (a recorder wraps the bots'
      connections there), so the recorder's work is not in the timed round trips;
    * *tight*: one ``act`` line (median size of the warm-up's) echoed back to back by one child
-     (:func:`arena.protocol.transport.measure_ping_pong_floor`): the pipe alone, lower than
+     (:class:`arena.protocol.transport.EchoChild`): the pipe alone, lower than
      the replayed floor (one child always awake, one line per write);
    * *paced*: the replayed bytes with the referee's own time between two decisions spent in
      a busy wait first, so the children sleep as long as the bots did and the pipe pays the
@@ -27,8 +27,10 @@ Four figures, measured in the same run so they share the machine's state:
      than one pinged back to back (on our CI host the same echo takes 28 us back to back,
      55 us alternating between two children 40 us apart, 69 us after 150 us idle).
 
-   All three ratios are reported. Round trips and floors are measured in alternating blocks,
-   so a machine whose load changes during the run (other jobs) weighs on all of them alike.
+   All three ratios are reported. Round trips and floors are measured in alternating blocks
+   of 50 decisions (every child started once), so a machine whose speed changes during the
+   run (other jobs; a virtual machine's neighbours) weighs on all of them alike; each floor
+   block starts with a few untimed round trips, its children having slept meanwhile.
 3. **Match throughput**: decisions/s of a sandboxed match between two sample random bots
    (persistent processes, one start per bot) against in-process random play of the same games.
 4. **Bot start-up**: launching the trivial kit bot in the sandbox until its ``ready`` (its
@@ -54,7 +56,7 @@ from arena.engine.bench import one_core
 from arena.engine.observation import observe_json
 from arena.errors import SandboxError
 from arena.protocol import messages
-from arena.protocol.transport import Line, measure_ping_pong_floor
+from arena.protocol.transport import EchoChild, Line
 from arena.referee.client import BotClient, Connection, Launcher, Received
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import MatchRequest, game_seed, play_match
@@ -253,24 +255,35 @@ class _Log:
     on: bool = False
 
 
-def _replayed_floor(sent: list[_Sent], seats: int, limits: Limits, warmup: int, *,
-                    paced: bool) -> list[float]:
-    """Replay ``sent`` to one trivial answering child per seat, back to back or (``paced``)
-    with the recorded gaps."""
-    from arena.protocol.transport import SubprocessTransport
-    from arena.sandbox.launcher import launch
+class _ReplayChildren:
+    """One trivial answering child per seat for the replayed and paced floors, started once
+    and kept for every block (a context manager)."""
 
-    scratch = Path(tempfile.mkdtemp(prefix="arena-paced-"))
-    os.chmod(scratch, 0o755)
-    children = [launch(["python3", "-c", _ANSWER], workdir=scratch, limits=limits)
-                for _ in range(seats)]
-    transports = [SubprocessTransport(child) for child in children]
-    clock = time.perf_counter
-    times: list[float] = []
-    try:
+    def __init__(self, seats: int, limits: Limits) -> None:
+        from arena.protocol.transport import SubprocessTransport
+        from arena.sandbox.launcher import launch
+
+        self._scratch = Path(tempfile.mkdtemp(prefix="arena-paced-"))
+        os.chmod(self._scratch, 0o755)
+        self._children: list[Any] = []
+        self.transports: list[SubprocessTransport] = []
+        try:
+            for _ in range(seats):
+                self._children.append(launch(["python3", "-c", _ANSWER],
+                                             workdir=self._scratch, limits=limits))
+                self.transports.append(SubprocessTransport(self._children[-1]))
+        except BaseException:
+            self.close()
+            raise
+
+    def replay(self, sent: list[_Sent], warmup: int, *, paced: bool) -> list[float]:
+        """Replay ``sent``, each to the child of its seat, back to back or (``paced``) with
+        the recorded gaps; ``warmup`` untimed items first (taken from ``sent``)."""
+        clock = time.perf_counter
+        times: list[float] = []
         warm = sent[:warmup]
         for i, item in enumerate(warm + sent):
-            transport = transports[item.seat]
+            transport = self.transports[item.seat]
             if paced:
                 until = clock() + item.gap_s
                 while clock() < until:  # the referee's own work, as it took in the timed run
@@ -284,13 +297,21 @@ def _replayed_floor(sent: list[_Sent], seats: int, limits: Limits, warmup: int, 
                                    f"{transport.process.stderr_text()[-500:]}")
             if i >= len(warm):
                 times.append(elapsed)
-    finally:
-        for transport, child in zip(transports, children, strict=True):
+        return times
+
+    def close(self) -> None:
+        for transport in self.transports:
             transport.close()
+        for child in self._children:
             child.kill_all()
         with contextlib.suppress(OSError):
-            scratch.rmdir()
-    return times
+            self._scratch.rmdir()
+
+    def __enter__(self) -> _ReplayChildren:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def _round_trips(clients: list[BotClient], decisions: int, seed: int, first_game: int = 0,
@@ -333,13 +354,23 @@ def _round_trips(clients: list[BotClient], decisions: int, seed: int, first_game
     return times, lines, game
 
 
+#: Decisions per block: round trips and floors alternate in blocks this small, so a virtual
+#: machine whose speed changes from one tenth of a second to the next (ours does: medians of
+#: 1,000-decision blocks of one run ranged over 3x) weighs on all of them alike.
+BLOCK_DECISIONS = 50
+#: Untimed round trips that start every floor block (its children slept meanwhile).
+_BLOCK_WARMUP = 10
+
+
 def run_protocol_bench(decisions: int = 5000, games: int = 20, seed: int = 0,
-                       warmup: int = 300, blocks: int = 5, *,
+                       warmup: int = 300, blocks: int | None = None, *,
                        pin: bool = False) -> ProtocolBench:
-    """Measure the three figures (see the module docstring); round trips and floor in
-    ``blocks`` alternating blocks of ``decisions / blocks`` each. With ``pin``, the referee
-    and every process it starts (they inherit it) run on one CPU: both ends of every pipe
-    share a core, and a wake-up never crosses to the other one."""
+    """Measure the figures (see the module docstring); round trips and floors in ``blocks``
+    alternating blocks (default: :data:`BLOCK_DECISIONS` decisions each). With ``pin``, the
+    referee and every process it starts (they inherit it) run on one CPU: both ends of every
+    pipe share a core, and a wake-up never crosses to the other one."""
+    if blocks is None:
+        blocks = max(1, decisions // BLOCK_DECISIONS)
     if not pin:
         return _measure(decisions, games, seed, warmup, blocks)
     with one_core() as cpu:
@@ -364,12 +395,13 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
             return _Recorder(launcher(command, workdir, limits), seat, log)
         return start
 
-    with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp, \
+            EchoChild(limits) as echo, _ReplayChildren(2, limits) as replay:
         bot = _trivial_bot(Path(tmp))
         clients = [BotClient((PYTHON, "-m", "arena.sdk.runner", bot.name), bot, limits,
                              name=f"trivial{seat}") for seat in range(2)]
-        # the same bots behind a recorder, for the paced floor's bytes and gaps: a pass of
-        # its own, so that the recorder's work is not timed as the referee's
+        # the same bots behind a recorder, for the floors' bytes and gaps: a pass of its
+        # own, so that the recorder's work is not timed as the referee's
         recorded = [BotClient((PYTHON, "-m", "arena.sdk.runner", bot.name), bot, limits,
                               name=f"recorded{seat}", launcher=recording(seat))
                     for seat in range(2)]
@@ -392,10 +424,14 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
                     raise RuntimeError(f"the benchmark bot did not restart: {failure.detail}")
                 starts.append(time.perf_counter() - began)
             _round_trips(bare, warmup, seed + 1)
+            log.on = True
             _round_trips(recorded, warmup, seed + 1)
+            log.on = False
             _, lines, _ = _round_trips(clients, warmup, seed + 1, keep_lines=True)
             lines.sort(key=len)
             sample = lines[len(lines) // 2]
+            echo.ping_pong(sample, 0, warmup)
+            replay.replay(log.sent, 0, paced=False)
             game = 0
             for block in range(blocks):
                 n = (decisions * (block + 1)) // blocks - (decisions * block) // blocks
@@ -407,12 +443,9 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
                 times += block_times
                 bare_times += _round_trips(bare, n, seed, game)[0]
                 game = next_game
-                measure_ping_pong_floor(n, sample, limits=limits,
-                                        warmup=max(1, warmup // blocks), samples=floors)
-                replayed += _replayed_floor(log.sent, len(clients), limits,
-                                            warmup=max(1, warmup // blocks), paced=False)
-                paced += _replayed_floor(log.sent, len(clients), limits,
-                                         warmup=max(1, warmup // blocks), paced=True)
+                floors += echo.ping_pong(sample, n, _BLOCK_WARMUP)
+                replayed += replay.replay(log.sent, _BLOCK_WARMUP, paced=False)
+                paced += replay.replay(log.sent, _BLOCK_WARMUP, paced=True)
         finally:
             for client in clients + recorded + bare:
                 client.close()

@@ -119,8 +119,8 @@ def test_a_compiled_engine_that_fails_in_bots_falls_back_to_the_sources(
                                "/usr/bin/python3")
     assert (engine, pure) == ("pure (the compiled engine does not load in /usr/bin/python3: "
                               "ImportError('undefined symbol'))", True)
-    assert _bot_engine({"engine": "compiled (mypyc, 15 modules)"}, "/usr/bin/python3") == (
-        "compiled (mypyc, 15 modules)", False)
+    assert _bot_engine({"engine": "compiled (mypyc, 16 modules)"}, "/usr/bin/python3") == (
+        "compiled (mypyc, 16 modules)", False)
     monkeypatch.setattr(probe_module, "_cached",
                         replace(probe(), bot_engine=engine, bot_engine_pure=pure))
     assert kit_env() == {"PYTHONPATH": str(probe().kit_path), "ARENA_PURE_PYTHON": "1"}

@@ -63,6 +63,7 @@ from arena.referee.match import MatchRequest, game_seed, play_match
 from arena.referee.relay import EventRelay
 from arena.registry import PYTHON, resolve
 from arena.sandbox import Limits, probe
+from arena.sandbox.launcher import SandboxedProcess
 
 __all__ = ["ProtocolBench", "run_protocol_bench"]
 
@@ -265,7 +266,7 @@ class _ReplayChildren:
 
         self._scratch = Path(tempfile.mkdtemp(prefix="arena-paced-"))
         os.chmod(self._scratch, 0o755)
-        self._children: list[Any] = []
+        self._children: list[SandboxedProcess] = []
         self.transports: list[SubprocessTransport] = []
         try:
             for _ in range(seats):

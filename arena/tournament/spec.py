@@ -18,7 +18,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import trueskill
 import yaml
@@ -27,6 +27,7 @@ from pydantic import (
     ConfigDict,
     Field,
     PrivateAttr,
+    Strict,
     StrictBool,
     StrictInt,
     ValidationError,
@@ -64,6 +65,9 @@ _NAME_CHARS = "letters, digits, '_', '-' or '.'"
 _LIMIT_FIELDS = tuple(f.name for f in dataclasses.fields(Limits))
 
 
+#: A number as YAML writes one (an integer or a float; not "25", not true), like the spec's
+#: integers (StrictInt).
+_Number = Annotated[float, Strict()]
 #: The range of TrueSkill's parameters a spec may give (beyond it the arithmetic overflows).
 _RATING_MIN, _RATING_MAX = 1e-3, 1e6
 
@@ -75,11 +79,11 @@ class RatingSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    mu: float = trueskill.MU
-    sigma: float | None = None
-    beta: float | None = None
-    tau: float | None = None
-    draw_probability: float = trueskill.DRAW_PROBABILITY
+    mu: _Number = trueskill.MU
+    sigma: _Number | None = None
+    beta: _Number | None = None
+    tau: _Number | None = None
+    draw_probability: _Number = trueskill.DRAW_PROBABILITY
 
     @field_validator("sigma", "beta")
     @classmethod
@@ -248,6 +252,14 @@ class TournamentSpec(BaseModel):
         if not _valid_name(value):
             raise ValueError(f"must be 1-60 {_NAME_CHARS}, starting with a letter or digit; "
                              f"got {value!r}")
+        return value
+
+    @field_validator("results")
+    @classmethod
+    def _results(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError(f"must name the results database file (default "
+                             f"{DEFAULT_RESULTS}), got {value!r}")
         return value
 
     @field_validator("players_per_game", mode="before")
@@ -436,6 +448,8 @@ def _shown(value: Any) -> str:
         return "a mapping"
     if isinstance(value, list):
         return "a list"
+    if isinstance(value, dt.date):  # YAML reads 2026-12-01 10:00 as a datetime
+        return value.isoformat(sep=" ") if isinstance(value, dt.datetime) else value.isoformat()
     return repr(value)
 
 

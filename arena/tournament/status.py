@@ -39,8 +39,9 @@ def _db_option(db: Path) -> str:
 
 
 def _progress(done: int, planned: int) -> str:
-    pct = 100.0 * done / planned if planned else 0.0
-    return f"{done}/{planned} ({pct:.0f}%)"
+    """``359/360 (99%)``: rounded down, so 100% means every planned game is played."""
+    pct = 100 * done // planned if planned else 0
+    return f"{done}/{planned} ({pct}%)"
 
 
 def _overview(store: Store) -> list[str]:

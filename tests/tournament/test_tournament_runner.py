@@ -32,7 +32,7 @@ from arena.errors import StoreError
 from arena.registry import resolve
 from arena.tournament.runner import RunSummary, mismatch_lines, resume_hint, run_tournament
 from arena.tournament.spec import load_spec
-from arena.tournament.status import failure_summary
+from arena.tournament.status import _progress, failure_summary
 from arena.tournament.store import wait_for_games
 
 REPO = Path(__file__).resolve().parents[2]
@@ -535,6 +535,12 @@ def test_status_reports_progress(reference: tuple[Path, RunSummary]) -> None:
     missing = runner.invoke(app, ["status", "nope", "--db", str(db)])
     assert missing.exit_code == 1
     assert missing.stderr.startswith("Error: no tournament named 'nope' in ")
+
+
+def test_progress_says_100_percent_only_when_every_game_is_played() -> None:
+    assert [_progress(done, planned) for done, planned in [(359, 360), (360, 360), (1, 3),
+                                                            (0, 0)]] == [
+        "359/360 (99%)", "360/360 (100%)", "1/3 (33%)", "0/0 (0%)"]
 
 
 def test_status_records_go_only_where_a_file_can_be_written(

@@ -148,6 +148,27 @@ def test_values_past_sane_bounds_are_refused_before_anything_runs(
     assert f"\n  {problem}" in str(info.value)
 
 
+@pytest.mark.parametrize(("body", "problem"), [
+    ('rating: {mu: "25"}', "rating.mu: must be a number, got '25'"),
+    ("rating: {tau: true}", "rating.tau: must be a number, got True"),
+    ('seed: "5"', "seed: must be an integer, got '5'"),
+    ('results: ""', "results: must name the results database file (default "
+                    "results/arena.db), got ''"),
+    ("event_date: 2026-12-01 10:00:00",
+     "event_date: must be a date (YYYY-MM-DD), got 2026-12-01 10:00:00"),
+])
+def test_values_of_the_wrong_kind_are_refused_alike(tmp_path: Path, body: str,
+                                                    problem: str) -> None:
+    """A quoted number is a mistake in every numeric field (it was taken in ``rating``),
+    an empty results path names no file, and a date with a time reads as written."""
+    path = write(tmp_path, f"name: t\nformat: round_robin\nbots: [random, greedy]\n{body}\n")
+    with pytest.raises(SpecError) as info:
+        load_spec(path)
+    assert f"\n  {problem}" in str(info.value)
+    assert load_spec(write(tmp_path, "name: t\nformat: round_robin\nbots: [random, greedy]\n"
+                                     "rating: {mu: 30, tau: 0.5}\n")).rating.mu == 30.0
+
+
 def test_not_a_mapping(tmp_path: Path) -> None:
     path = write(tmp_path, "- a\n- b\n")
     with pytest.raises(SpecError) as info:

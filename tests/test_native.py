@@ -20,18 +20,22 @@ import pytest
 from arena import native as _native
 from arena.native import COMPILED_MODULES, native_build
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[1]
 
 #: Plays 40 games at every table size and prints a hash of their records, of every seat's
-#: observation, and of the lines the referee writes (events and acts) and reads (actions).
+#: observation, of the lines the referee writes (events and acts) and reads (actions), and of
+#: the answers the kit's loop gives to those lines.
 GAMES_HASH = """
-import hashlib, json, random
+import hashlib, io, json, os, random, tempfile
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
 from arena.engine.observation import observe_json
 from arena.native import native_build
 from arena.protocol import messages
 from arena.referee.relay import EventRelay
+from arena.sdk import Bot
+from arena.sdk.serving import serve
 digest = hashlib.sha256()
+stream = [messages.hello()]
 for players in (2, 3, 4, 5):
     for game in range(10):
         config = GameConfig(players=tuple(f"p{s}" for s in range(players)), seed=game * 31 + 7)
@@ -43,14 +47,29 @@ for players in (2, 3, 4, 5):
         relay = EventRelay(state)
         while state.decision is not None:
             decision = state.decision
-            digest.update(relay.take(decision.seat))
-            digest.update(messages.act(len(state.choices), decision.kind,
+            stream.append(relay.take(decision.seat))
+            stream.append(messages.act(len(state.choices), decision.kind,
                                        observe_json(state, decision.seat), decision.options,
                                        1000, decision.context))
             choice = rng.randrange(len(decision.options))
             line = messages.action(len(state.choices), choice)
             assert messages.parse_action(line, len(state.choices), choice + 1) == choice
             state.apply(choice)
+
+
+class Last(Bot):
+    def on_event(self, event):
+        self.events = getattr(self, "events", 0) + 1
+
+    def act(self, request):
+        return (len(request.legal) - 1 + self.events) % len(request.legal)
+
+
+digest.update(b"".join(stream))
+with tempfile.TemporaryFile() as answers:
+    serve(Last(), io.BytesIO(b"".join(stream)), answers.fileno())
+    answers.seek(0)
+    digest.update(answers.read())
 print(native_build().mode, digest.hexdigest())
 """
 

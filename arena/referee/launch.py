@@ -62,7 +62,7 @@ class TransportConnection:
     def receive(self, deadline: float) -> Received:
         got = self.transport.receive(deadline)
         kind = type(got)
-        if kind is Line:  # once per answer: tuple.__new__ skips the named tuple's own __new__
+        if kind is Line:  # once per answer
             return _new_received(Received, ("line", got.data))  # type: ignore[union-attr]
         if kind is Overflow:
             return _OVERFLOW

@@ -449,6 +449,29 @@ def _quiet_ray_logging() -> None:
         logging.ERROR)
 
 
+#: Seconds a cluster's head is given to accept a connection before ``arena run`` gives up.
+_CONNECT_TIMEOUT_S = 5.0
+
+
+def _unreachable(address: str) -> str | None:
+    """Why nothing can be joined at ``HOST:PORT`` (refused, unknown host, no answer), or
+    None when a connection is accepted there (or ``address`` is no ``HOST:PORT``, such as
+    Ray's ``auto``: Ray finds that cluster itself)."""
+    host, colon, port = address.rpartition(":")
+    if not colon or not port.isdigit() or not host:
+        return None
+    host = host.strip("[]")  # an IPv6 address in brackets
+    try:
+        socket.create_connection((host, int(port)), timeout=_CONNECT_TIMEOUT_S).close()
+    except socket.gaierror as exc:
+        return f"unknown host {host!r} ({exc.strerror})"
+    except TimeoutError:
+        return f"nothing answered at {host}:{port} within {_CONNECT_TIMEOUT_S:g} s"
+    except OSError as exc:
+        return f"nothing accepts connections at {host}:{port} ({exc.strerror or exc})"
+    return None
+
+
 class RayExecutor:
     """Plays tables as Ray tasks (implements :class:`~arena.tournament.pool.TableExecutor`).
 
@@ -485,6 +508,11 @@ class RayExecutor:
             raise ClusterError(
                 f"{self.address}: Ray Client addresses (ray://) are not supported; run arena "
                 "on a node of the cluster (the head) with --address HEAD:6379")
+        if self.address and not ray.is_initialized():
+            problem = _unreachable(self.address)
+            if problem:  # else ray.init retries for minutes, printing its own log lines
+                raise ClusterError(f"cannot join the Ray cluster at {self.address}: {problem} "
+                                   "(is `ray start --head` running there? docs/CLUSTER.md)")
         began = time.perf_counter()
         if ray.is_initialized():
             self._owns_ray = False

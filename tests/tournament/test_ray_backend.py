@@ -236,6 +236,23 @@ def test_ray_client_addresses_are_refused_with_the_way_out() -> None:
         executor.start(1)
 
 
+def test_an_address_where_nothing_listens_is_one_clear_error_not_minutes_of_retries() -> None:
+    import socket
+
+    with socket.socket() as probe_socket:  # a port just freed: nothing listens on it
+        probe_socket.bind(("127.0.0.1", 0))
+        port = probe_socket.getsockname()[1]
+    executor = ray_backend.RayExecutor(workers=1, address=f"127.0.0.1:{port}")
+    with pytest.raises(ClusterError) as info:
+        executor.start(1)
+    assert str(info.value).startswith(
+        f"cannot join the Ray cluster at 127.0.0.1:{port}: nothing accepts connections at "
+        f"127.0.0.1:{port} (Connection refused) (is `ray start --head` running there?")
+    with pytest.raises(ClusterError, match="unknown host 'no-such-head.invalid'"):
+        ray_backend.RayExecutor(workers=1, address="no-such-head.invalid:6379").start(1)
+    assert not ray.is_initialized()
+
+
 # ---------------------------------------------------------------------------- on Ray
 def test_ray_plays_the_same_games_as_the_local_pool(
     cluster: str, local_reference: list[tuple[Any, ...]], tmp_path: Path, bot_cache: Path

@@ -220,7 +220,7 @@ def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
     if number != 1:
         raise typer.BadParameter(f"--number picks a record of a records file; {ref} is a "
                                  "stored game", param_hint="--number")
-    with Store(db, create=False) as store:
+    with Store(db, create=False, read_only=True) as store:
         tournament = ref.split("/", 1)[0]
         if store.tournament(tournament) is None:
             raise StoreError(f"no tournament '{tournament}' in {db} (arena tournaments lists "

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import StoreError, TournamentNotFoundError
-from arena.tournament.store import no_database, shown_state
+from arena.tournament.store import no_database, read_connection, shown_state, unreadable
 
 __all__ = [
     "DEFAULT_DB",
@@ -125,7 +125,7 @@ def connect(db_path: str | Path) -> Iterator[sqlite3.Connection]:
     if not path.is_file():
         raise no_database(db_path)
     try:
-        conn = sqlite3.connect(str(path), timeout=_BUSY_TIMEOUT_MS / 1000)
+        conn = read_connection(path, timeout=_BUSY_TIMEOUT_MS / 1000)
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open results database {db_path}: {exc}") from None
     conn.row_factory = sqlite3.Row
@@ -137,7 +137,8 @@ def connect(db_path: str | Path) -> Iterator[sqlite3.Connection]:
                 for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
             }
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{db_path} is not an arena results database ({exc})") from None
+            raise StoreError(unreadable(path, exc) or
+                             f"{db_path} is not an arena results database ({exc})") from None
         missing = {"tournaments", "bots", "games"} - tables
         if missing:
             raise StoreError(

@@ -128,7 +128,7 @@ def _stored(spec: TournamentSpec, db: Path) -> tuple[str, bool]:
     if holds_no_tables(db):  # created and killed before its tables were
         return "no tournament in it yet (an empty database)", True
     try:
-        with Store(db, create=False) as store:
+        with Store(db, create=False, read_only=True) as store:
             row = store.tournament(spec.name)
             if row is None:
                 return f"no tournament '{spec.name}' in it yet", True

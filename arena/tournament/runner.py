@@ -560,7 +560,7 @@ def _stored_state(db_path: Path, name: str) -> str | None:
     if not db_path.is_file():
         return None
     try:
-        with Store(db_path, create=False) as store:
+        with Store(db_path, create=False, read_only=True) as store:
             row = store.tournament(name)
     except (ArenaError, sqlite3.Error):  # no schema yet (a run killed at once), or not ours:
         return None  # opening it for the run sets it up or says what is wrong

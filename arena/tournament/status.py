@@ -146,7 +146,7 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
 def failure_summary(db: str | Path, tournament: str) -> str | None:
     """One line counting a tournament's bot failures by type (None when there were none):
     what ``arena run`` prints under the leaderboard, so a broken bot is not missed."""
-    with Store(db, create=False) as store:
+    with Store(db, create=False, read_only=True) as store:
         row = store.require(tournament)
         games = store.games(row.id)
     counts = Counter(str(f.get("type", "?")) for g in games for f in g.failures)
@@ -164,7 +164,7 @@ def status_lines(db: str | Path, tournament: str | None,
                  records: Path | None = None) -> list[str]:
     """The text of ``arena status`` (every tournament, or one in detail); with ``records``,
     also export that tournament's game records as JSON lines."""
-    with Store(db, create=False) as store:
+    with Store(db, create=False, read_only=True) as store:
         if tournament is None:
             return _overview(store)
         row = store.require(tournament)

@@ -160,6 +160,29 @@ def no_database(path: str | Path) -> StoreError:
                       "arena run tournaments/swiss.yaml)")
 
 
+def read_connection(path: Path, timeout: float) -> sqlite3.Connection:
+    """A connection that reads the database at ``path``, also where this process may not
+    write its directory (a read-only mount, another user's results): SQLite creates a
+    ``-shm`` file beside a WAL database even to read it, so there the file is opened
+    immutable, which needs none. Only without a ``-wal`` file beside it: a writer would have
+    created one, and an immutable reader would not see what it holds."""
+    if os.access(path.parent, os.W_OK) or Path(f"{path}-wal").exists():
+        return sqlite3.connect(str(path), timeout=timeout, isolation_level=None,
+                               check_same_thread=False)
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True,
+                           timeout=timeout, isolation_level=None, check_same_thread=False)
+
+
+def unreadable(path: Path, exc: sqlite3.Error) -> str:
+    """What to say when reading ``path`` failed with ``exc``: a read-only directory with a
+    ``-wal`` file in it (SQLite cannot make the ``-shm`` file it needs) is named as such."""
+    if not os.access(path.parent, os.W_OK) and Path(f"{path}-wal").exists():
+        return (f"cannot read {path}: its directory {path.parent} is not writable, and "
+                f"SQLite must create {path.name}-shm there to read the {path.name}-wal beside "
+                f"it; copy both files to a writable directory ({exc})")
+    return ""
+
+
 def holds_no_tables(path: Path) -> bool:
     """Whether the SQLite file at ``path`` holds no table at all (a run killed right after it
     created the file): a new database to a run, read without changing it."""
@@ -186,7 +209,9 @@ class Store:
     them read while games are being committed.
     """
 
-    def __init__(self, path: str | Path, *, create: bool = True) -> None:
+    def __init__(self, path: str | Path, *, create: bool = True, read_only: bool = False) -> None:
+        """``read_only``: for commands that only read (``status``, ``game``); they work where
+        the database's directory is not writable (:func:`read_connection`)."""
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise no_database(self.path)
@@ -196,18 +221,23 @@ class Store:
                 # said: a typo in a spec's results path would scatter databases unseen
                 log.warning("created the directory %s for the results database",
                             self.path.parent)
-            self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None,
-                                        check_same_thread=False)
+            if read_only:
+                self.conn = read_connection(self.path, timeout=30)
+            else:
+                self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None,
+                                            check_same_thread=False)
             self.conn.execute("PRAGMA busy_timeout = 30000")
-            self._check_tables(create)
-            mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-            if str(mode).lower() != "wal":
-                raise StoreError(f"{self.path}: cannot switch the database to WAL mode")
-            self.conn.execute("PRAGMA synchronous = NORMAL")
-            if create:
+            self._check_tables(create and not read_only)
+            if not read_only:
+                mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                if str(mode).lower() != "wal":
+                    raise StoreError(f"{self.path}: cannot switch the database to WAL mode")
+                self.conn.execute("PRAGMA synchronous = NORMAL")
+            if create and not read_only:
                 self.conn.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path} is not a usable results database ({exc})") from None
+            raise StoreError(unreadable(self.path, exc) or
+                             f"{self.path} is not a usable results database ({exc})") from None
         except OSError as exc:
             blocker = next((p for p in self.path.parents if p.exists() and not p.is_dir()),
                            None)

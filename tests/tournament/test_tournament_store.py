@@ -196,3 +196,47 @@ def test_a_results_directory_that_is_not_there_is_made_and_said(
         Store(tmp_path / "new" / "dir" / "arena.db").close()  # there now: nothing said
     assert [r.getMessage() for r in caplog.records] == [
         f"created the directory {tmp_path / 'new' / 'dir'} for the results database"]
+
+
+def _read_only_dir(monkeypatch: pytest.MonkeyPatch, directory: Path) -> None:
+    """``directory`` as a read-only mount or another user's directory looks to a reader
+    (root may write anywhere, so the check is what is patched)."""
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode, *a, **k: False if Path(path) ==
+                        directory and mode == os.W_OK else real(path, mode, *a, **k))
+
+
+def test_a_database_in_a_directory_the_reader_cannot_write_is_read_without_writing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite writes a -shm file beside a WAL database even to read it: in a read-only
+    directory ``arena status`` failed with 'not a usable results database'."""
+    db = tmp_path / "r.db"
+    with Store(db) as store:
+        tid = make(store, "cup")
+        store.record_game(tid, game(game_id("cup", 1, 0, 0)), compress_record({"seed": 5}))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.db"]  # checkpointed at close
+    _read_only_dir(monkeypatch, tmp_path)
+    with Store(db, create=False, read_only=True) as store:
+        row = store.tournament("cup")
+        assert row is not None and store.count_games(row.id) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.db"]  # no -shm, no -wal
+
+
+def test_a_read_only_directory_with_a_wal_file_is_named_as_the_cause(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "r.db"
+    with Store(db) as store:
+        make(store, "cup")
+    (tmp_path / "r.db-wal").write_bytes(b"")  # a writer's journal: immutable reads would miss it
+    _read_only_dir(monkeypatch, tmp_path)
+    monkeypatch.setattr(sqlite3, "connect", _failing_connect)
+    with pytest.raises(StoreError) as info:
+        Store(db, create=False, read_only=True)
+    assert str(info.value) == (
+        f"cannot read {db}: its directory {tmp_path} is not writable, and SQLite must create "
+        "r.db-shm there to read the r.db-wal beside it; copy both files to a writable "
+        "directory (unable to open database file)")
+
+
+def _failing_connect(*args: Any, **kwargs: Any) -> Any:
+    raise sqlite3.OperationalError("unable to open database file")

@@ -92,12 +92,15 @@ def check_lines(spec: TournamentSpec, db: Path,
 
     sizes = "/".join(str(k) for k in spec.table_sizes)
     source = f" from {spec.source}" if spec.source is not None else ""
+    stored, same_spec = _stored(spec, db)
+    seed = ("given" if spec.seed is not None else
+            "drawn at its start, kept with the results" if stored.startswith("holds")
+            and same_spec else "drawn when it starts")
     lines = [f"Spec{source}: {spec.format} '{spec.name}', {len(spec.entrants)} entries, tables "
              f"of {sizes}, {spec.effective_rounds()} round(s), {planned_games(spec):,} games "
-             f"planned; seed {'given' if spec.seed is not None else 'drawn when it starts'}"]
+             f"planned; seed {seed}"]
     if (short := spec.short_seed_warning()) is not None:
         lines.append(f"warning: {short}")
-    stored, same_spec = _stored(spec, db)
     lines.append(f"Results: {db}, {stored}")
     lines.append(f"Trial start of every entry (sandbox {probe().level}):")
     for trial in trials:

@@ -695,6 +695,23 @@ def test_check_starts_every_entry_and_plays_nothing(tmp_path: Path) -> None:
                          "other spec (--fresh starts anew).")
 
 
+def test_check_of_a_drawn_seed_says_whether_it_is_drawn_yet(tmp_path: Path) -> None:
+    """Once the tournament is stored its seed is drawn and kept: --check no longer says a
+    seed will be drawn (which read as if a resume would deal other games)."""
+    db = tmp_path / "drawn.db"
+    spec = tmp_path / "drawn.yaml"
+    spec.write_text(yaml.safe_dump({"name": "drawn", "format": "round_robin", "bots": BOTS[:2],
+                                    "games_per_match": 1, "limits": LIMITS,
+                                    "results": str(db)}))
+    first = runner.invoke(app, ["run", str(spec), "--check"]).stdout.splitlines()[0]
+    assert first.endswith("games planned; seed drawn when it starts")
+    run_tournament(load_spec(spec), 1, progress=False, trial=False,
+                   console=Console(file=io.StringIO()))
+    result = runner.invoke(app, ["run", str(spec), "--check"])
+    assert result.stdout.splitlines()[0].endswith(
+        "games planned; seed drawn at its start, kept with the results"), result.output
+
+
 def test_arena_db_names_the_database_a_run_writes(tmp_path: Path) -> None:
     """As it names the one the reading commands read; --db still comes first."""
     spec = write_spec(tmp_path / "spec.yaml", tmp_path / "spec.db", name="env", bots=BOTS[:2],

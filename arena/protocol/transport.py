@@ -34,7 +34,7 @@ from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, Union
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, Union
 
 if TYPE_CHECKING:  # the protocol layer sits above the sandbox: no runtime import of it here
     from arena.sandbox.launcher import ExitStatus, SandboxedProcess
@@ -49,6 +49,7 @@ __all__ = [
     "Received",
     "SubprocessTransport",
     "Timeout",
+    "TrivialChild",
     "Transport",
     "measure_ping_pong_floor",
 ]
@@ -345,27 +346,23 @@ _ECHO = ("import sys\n"
          "    w.write(line); w.flush()\n")
 
 
-class EchoChild:
-    """A trivial echoing child, sandboxed like a bot, kept for many measurements (a context
-    manager): ``ping_pong`` times round trips of one line through
-    :class:`SubprocessTransport`, the floor the referee's cost per decision is measured
-    against."""
+_Child = TypeVar("_Child", bound="TrivialChild")
 
-    def __init__(self, limits: Limits | None = None) -> None:
+
+class TrivialChild:
+    """A small Python program run sandboxed like a bot behind a :class:`SubprocessTransport`,
+    kept for many measurements (a context manager): the floors' children."""
+
+    def __init__(self, code: str, limits: Limits | None = None) -> None:
         from arena.sandbox.launcher import launch  # lazily: see the imports at the top
 
         self._scratch = Path(_scratch_dir())
-        self.process = launch(["python3", "-c", _ECHO], workdir=self._scratch, limits=limits)
+        self.process = launch(["python3", "-c", code], workdir=self._scratch, limits=limits)
         try:
             self.transport = SubprocessTransport(self.process)
         except BaseException:
             self.process.kill_all()
             raise
-
-    def ping_pong(self, line: bytes, n: int, warmup: int = 0) -> list[float]:
-        """Seconds of each of ``n`` round trips of ``line``, back to back (after ``warmup``
-        untimed ones)."""
-        return _ping_pong(self.transport, line, warmup, n)
 
     def close(self) -> None:
         self.transport.close()
@@ -373,11 +370,25 @@ class EchoChild:
         with contextlib.suppress(OSError):
             self._scratch.rmdir()
 
-    def __enter__(self) -> EchoChild:
+    def __enter__(self: _Child) -> _Child:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+class EchoChild(TrivialChild):
+    """A trivial echoing child: ``ping_pong`` times round trips of one line through
+    :class:`SubprocessTransport`, the floor the referee's cost per decision is measured
+    against."""
+
+    def __init__(self, limits: Limits | None = None) -> None:
+        super().__init__(_ECHO, limits)
+
+    def ping_pong(self, line: bytes, n: int, warmup: int = 0) -> list[float]:
+        """Seconds of each of ``n`` round trips of ``line``, back to back (after ``warmup``
+        untimed ones)."""
+        return _ping_pong(self.transport, line, warmup, n)
 
 
 def measure_ping_pong_floor(n: int, message: Mapping[str, Any] | bytes | None = None, *,

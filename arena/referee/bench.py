@@ -39,7 +39,6 @@ Four figures, measured in the same run so they share the machine's state:
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import os
 import random
@@ -56,14 +55,13 @@ from arena.engine.bench import one_core
 from arena.engine.observation import observe_json
 from arena.errors import SandboxError
 from arena.protocol import messages
-from arena.protocol.transport import EchoChild, Line
+from arena.protocol.transport import EchoChild, Line, TrivialChild
 from arena.referee.client import BotClient, Connection, Launcher, Received
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import MatchRequest, game_seed, play_match
 from arena.referee.relay import EventRelay
 from arena.registry import PYTHON, resolve
 from arena.sandbox import Limits, probe
-from arena.sandbox.launcher import SandboxedProcess
 
 __all__ = ["ProtocolBench", "run_protocol_bench"]
 
@@ -261,21 +259,14 @@ class _ReplayChildren:
     and kept for every block (a context manager)."""
 
     def __init__(self, seats: int, limits: Limits) -> None:
-        from arena.protocol.transport import SubprocessTransport
-        from arena.sandbox.launcher import launch
-
-        self._scratch = Path(tempfile.mkdtemp(prefix="arena-paced-"))
-        os.chmod(self._scratch, 0o755)
-        self._children: list[SandboxedProcess] = []
-        self.transports: list[SubprocessTransport] = []
+        self._children: list[TrivialChild] = []
         try:
             for _ in range(seats):
-                self._children.append(launch(["python3", "-c", _ANSWER],
-                                             workdir=self._scratch, limits=limits))
-                self.transports.append(SubprocessTransport(self._children[-1]))
+                self._children.append(TrivialChild(_ANSWER, limits))
         except BaseException:
             self.close()
             raise
+        self.transports = [child.transport for child in self._children]
 
     def replay(self, sent: list[_Sent], warmup: int, *, paced: bool) -> list[float]:
         """Replay ``sent``, each to the child of its seat, back to back or (``paced``) with
@@ -301,12 +292,8 @@ class _ReplayChildren:
         return times
 
     def close(self) -> None:
-        for transport in self.transports:
-            transport.close()
         for child in self._children:
-            child.kill_all()
-        with contextlib.suppress(OSError):
-            self._scratch.rmdir()
+            child.close()
 
     def __enter__(self) -> _ReplayChildren:
         return self

@@ -23,8 +23,6 @@ __all__ = ["TransportConnection", "sandbox_launcher", "sandbox_warnings"]
 _TIMEOUT = Received("timeout")
 _CLOSED = Received("closed")
 _OVERFLOW = Received("overflow")
-#: Builds a ``Received`` without the named tuple's Python-level ``__new__`` (half the cost).
-_new_received = tuple.__new__
 
 
 def _ended(status: ExitStatus) -> Ended:
@@ -62,8 +60,8 @@ class TransportConnection:
     def receive(self, deadline: float) -> Received:
         got = self.transport.receive(deadline)
         kind = type(got)
-        if kind is Line:  # once per answer
-            return _new_received(Received, ("line", got.data))  # type: ignore[union-attr]
+        if kind is Line:
+            return Received("line", got.data)  # type: ignore[union-attr]
         if kind is Overflow:
             return _OVERFLOW
         if kind is Closed:

@@ -28,13 +28,15 @@ __all__ = ["COMPILED_MODULES", "NativeBuild", "native_build", "use_sources_if_st
 #: The engine's: not desmos (its 64-bit hand keys overflow mypyc's fast integers, so it runs
 #: faster as plain Python: evaluate() 0.6 us against 1.25 us compiled), not config (built
 #: once a game, it checks what it is given itself the same way in both builds). The
-#: referee's work per decision: the event relay and the protocol's lines (``act``,
-#: ``event``, reading ``action``), which it pays between a bot's answer and the next ``act``.
-#: The bot kit's protocol loop (bots load the build when their Python can).
+#: referee's work per decision, paid between a bot's answer and the next ``act``: the event
+#: relay, the protocol's lines (``act``, ``event``, reading ``action``), and the bot's client
+#: and connection (writing the ``act``, judging the answer). The bot kit's protocol loop
+#: (bots load the build when their Python can).
 COMPILED_MODULES = ("engine.cards", "engine.chance", "engine.decision", "engine.state",
                     "engine.observation", "engine.actions", "engine.turn", "engine.effects",
                     "engine.showdown", "engine.agents", "engine.game", "engine.start",
-                    "engine.determinize", "protocol.messages", "referee.relay", "sdk.serving")
+                    "engine.determinize", "protocol.messages", "referee.relay",
+                    "referee.client", "referee.launch", "sdk.serving")
 
 _ROOT = os.path.dirname(os.path.abspath(__file__))
 _BUILD_FILE = os.path.join(_ROOT, "_build.json")

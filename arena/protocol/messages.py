@@ -50,6 +50,8 @@ __all__ = [
     "dumpb",
     "dumps",
     "event",
+    "event_json",
+    "event_lines",
     "events",
     "game_end",
     "game_start",
@@ -193,25 +195,37 @@ def game_start(game: int, seat: int, players: Sequence[str], starting_seat: int,
 
 
 _EVENT_HEAD = b'{"type":"event","event":'
+#: Between two payloads in a buffer of ``event`` lines: the end of one, the start of the next.
+_EVENT_SEP = b'}\n{"type":"event","event":'
+
+
+def event_json(payload: Mapping[str, Any]) -> bytes:
+    """One event's payload as JSON, the part of an ``event`` line that differs: encoded once
+    per event whatever the number of seats that see it (:func:`event_lines` makes lines)."""
+    if _orjson_dumps is not None:
+        try:
+            return _orjson_dumps(payload)
+        except TypeError:  # a value orjson refuses: the standard way encodes or raises
+            pass
+    return _dumps(payload).encode()
+
+
+def event_lines(payloads_json: Sequence[bytes]) -> bytes:
+    """The ``event`` lines of payloads encoded by :func:`event_json`, in one buffer (sent in
+    the same write as the next ``act``): one join for all of them, no copy per line."""
+    if not payloads_json:
+        return b""
+    return b"".join((_EVENT_HEAD, _EVENT_SEP.join(payloads_json), b"}\n"))
 
 
 def event(payload: Mapping[str, Any]) -> bytes:
-    """One engine event visible to the receiving seat; each event travels exactly once.
-    (orjson is called here, not through :func:`dumpb`: the relay encodes a few events
-    per decision, and one call less each is measurable.)"""
-    if _orjson_dumps is not None:
-        try:
-            return _EVENT_HEAD + _orjson_dumps(payload) + b"}\n"
-        except TypeError:  # a value orjson refuses: the standard way encodes or raises
-            pass
-    return _EVENT_HEAD + _dumps(payload).encode() + b"}\n"
+    """One engine event visible to the receiving seat; each event travels exactly once."""
+    return _EVENT_HEAD + event_json(payload) + b"}\n"
 
 
 def events(payloads: Sequence[Mapping[str, Any]]) -> bytes:
     """Several ``event`` lines in one buffer (sent in the same write as the next ``act``)."""
-    if not payloads:
-        return b""
-    return b"".join([event(p) for p in payloads])
+    return event_lines([event_json(p) for p in payloads])
 
 
 #: Encoded options by identity (the path without orjson). The engine hands out shared,

@@ -46,6 +46,7 @@ __all__ = [
     "Ended",
     "Launcher",
     "Received",
+    "exchange_by_parts",
 ]
 
 _monotonic = time.monotonic
@@ -122,6 +123,12 @@ class Connection(Protocol):
         """The next line, or why there is none, by ``deadline`` (``time.monotonic``)."""
         ...
 
+    def exchange(self, data: bytes, deadline: float) -> bytes | Received:
+        """:meth:`send` then :meth:`receive` in one call (the path of every decision): the
+        line's bytes when one arrives, else what ``receive`` says, or ``Received("unsent")``
+        when the bot no longer reads."""
+        ...
+
     def ended(self, wait_s: float) -> Ended | None:
         """How the process ended (waiting up to ``wait_s``), or None while it runs."""
         ...
@@ -145,6 +152,15 @@ class Connection(Protocol):
     def unterminated(self) -> int:
         """Bytes the bot wrote that no newline has ended yet (0 for scripted connections)."""
         ...
+
+
+def exchange_by_parts(conn: Connection, data: bytes, deadline: float) -> bytes | Received:
+    """:meth:`Connection.exchange` made of ``send`` and ``receive``, for connections with no
+    faster way (scripted ones, wrappers)."""
+    if not conn.send(data):
+        return Received("unsent")
+    got = conn.receive(deadline)
+    return got.data if got.kind == "line" else got
 
 
 #: Starts a bot: (command, workdir, limits) -> Connection; raises on a launch failure.
@@ -434,12 +450,43 @@ class BotClient:
         line = messages.act(id_, kind, observation, legal, round(budget * 1000), context)
         start = _monotonic()
         deadline = start + budget
-        if not conn.send(prefix + line if prefix else line):
+        reply = conn.exchange(prefix + line if prefix else line, deadline)
+        if type(reply) is bytes:
+            try:
+                choice = _parse_action(reply, id_, n)
+            except (IllegalChoiceError, ProtocolError):
+                return self._judge(Received("line", reply), kind, observation, legal, context,
+                                   prefix, id_, start, deadline, budget)
+            return self._answered(choice, start)
+        assert isinstance(reply, Received)
+        return self._judge(reply, kind, observation, legal, context, prefix, id_, start,
+                           deadline, budget)
+
+    def _answered(self, choice: int, start: float) -> ActResult:
+        """A valid answer in time: its latency counted, time past the limit taken from the
+        bank."""
+        elapsed = _monotonic() - start
+        if elapsed > self._decision_s:
+            self._bank = max(0.0, self._bank - (elapsed - self._decision_s))
+        diag = self.diagnostics
+        diag.decisions += 1
+        diag.latencies.append(elapsed)
+        return ActResult(choice, elapsed)
+
+    def _judge(self, got: Received, kind: str, observation: Mapping[str, Any],
+               legal: Sequence[Mapping[str, Any]], context: Mapping[str, Any] | None,
+               prefix: bytes, id_: int, start: float, deadline: float,
+               budget: float) -> ActResult:
+        """Everything but a valid answer in time: a bad or stray line, a timeout, an
+        overflow, a bot gone (before or after it read the act)."""
+        conn = self.conn
+        assert conn is not None
+        n = len(legal)
+        if got.kind == "unsent":
             if self._may_ask_again():
                 return self._restart_and_ask(kind, observation, legal, context, prefix, id_)
             return self._fatal(F.CRASH, "stopped reading its input" + self._ended_how(), id_)
         while True:
-            got = conn.receive(deadline)
             if got.kind == "line":
                 data = got.data
                 try:
@@ -450,16 +497,11 @@ class BotClient:
                     if not self._ignored(data, id_):
                         return self._strike(F.PROTOCOL_ERROR, self._explained(exc), id_, start)
                     if _monotonic() < deadline:
+                        got = conn.receive(deadline)
                         continue
                     got = _OUT_OF_TIME  # a flood of ignored lines does not stop the clock
                 else:
-                    elapsed = _monotonic() - start
-                    if elapsed > self._decision_s:
-                        self._bank = max(0.0, self._bank - (elapsed - self._decision_s))
-                    diag = self.diagnostics
-                    diag.decisions += 1
-                    diag.latencies.append(elapsed)
-                    return ActResult(choice, elapsed)
+                    return self._answered(choice, start)
             if got.kind == "timeout":
                 self._late.add(id_)
                 self._bank = 0.0

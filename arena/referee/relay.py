@@ -2,7 +2,7 @@
 
 Every event a seat may see travels to it once, as ``event`` lines written just before its
 next ``act`` (or with ``game_end``). The relay reads the game's log once for all seats: each
-new entry is encoded once, and its line is queued for every seat that may see it (the
+new entry's payload is encoded once, and queued for every seat that may see it (the
 engine's :func:`~arena.engine.visible_to` decides, so the relay cannot widen an audience).
 A public event costs one encoding whatever the number of seats; this is on the path of every
 decision, hence the plain loops.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from arena.engine import State
 from arena.engine.decision import visible_to
-from arena.protocol import messages
+from arena.protocol.messages import event_json, event_lines
 
 __all__ = ["EventRelay"]
 
@@ -34,23 +34,22 @@ class EventRelay:
         log = self._log
         end = len(log)
         if self._read < end:
-            event_line = messages.event
             queues = self._queues
             for to, event in log[self._read:end]:
-                line = event_line(event)
+                payload = event_json(event)
                 if to is None:  # public (visible_to's first case), most events
                     for queue in queues:
-                        queue.append(line)
+                        queue.append(payload)
                 elif to >= 0:  # one seat's own
-                    queues[to].append(line)
+                    queues[to].append(payload)
                 else:
                     for other, queue in enumerate(queues):
                         if visible_to(to, other):
-                            queue.append(line)
+                            queue.append(payload)
             self._read = end
         queue = self._queues[seat]
         if not queue:
             return b""
         self._queues[seat] = []
         self.sent[seat] += len(queue)
-        return b"".join(queue)
+        return event_lines(queue)

@@ -374,6 +374,38 @@ def test_death_again_before_the_first_answer_forfeits() -> None:
     assert client.diagnostics.forfeits == 1
 
 
+def test_a_bot_that_stops_reading_mid_game_forfeits_it() -> None:
+    """The act cannot even be written: the bot closed its input after an answer."""
+    conn = FakeConnection()
+    client = started(conn)
+    assert act(client).failure is None
+    conn._exit(3)
+    result = act(client)
+    assert result.forfeit and result.failure is not None
+    assert (result.failure.type, result.failure.detail) == (
+        "crash", "stopped reading its input (exit code 3)")
+    assert client.forfeited == "crash" and client.diagnostics.failures == {"crash": 1}
+
+
+def test_a_bot_that_stops_reading_before_its_first_answer_is_asked_again() -> None:
+    made: list[FakeConnection] = []
+
+    def factory() -> FakeConnection:
+        made.append(FakeConnection(respond=lambda m: 2))
+        return made[-1]
+
+    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
+    assert client.start() is None
+    client.begin_game(START)
+    made[0]._exit(3)
+    result = act(client)
+    assert (result.choice, result.failure, result.forfeit) == (2, None, False)
+    assert [(f.type, f.detail) for f in client.pending] == [
+        ("crash", "exited before its first answer of the game (exit code 3); restarted and "
+                  "asked again")]
+    assert [m["type"] for m in made[1].sent] == ["hello", "game_start", "act"]
+
+
 def test_a_failed_restart_before_the_first_answer_forfeits_as_a_startup_failure() -> None:
     made: list[FakeConnection] = []
 
@@ -500,6 +532,22 @@ def test_rules_hold_on_mock_transport(answer: Any, kind: str | None) -> None:
     result = act(client)
     assert (result.failure.type if result.failure else None) == kind
     assert result.choice == (1 if kind is None else 0)
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    (b'{"type":"action","id":0,"choice":1}', b'{"type":"action","id":0,"choice":1}'),
+    (Timeout(), Received("timeout")),
+    (Overflow(10), Received("overflow")),
+    (Closed(), Received("closed")),
+])
+def test_exchange_returns_the_reply_line_or_why_there_is_none(reply: Any,
+                                                             expected: Any) -> None:
+    """The decision's path: one call writes the act and reads the reply's bytes; anything
+    else comes back as ``receive`` would say it."""
+    transport = MockTransport([reply])
+    conn = TransportConnection(transport)
+    assert conn.exchange(b'{"type":"bye"}\n', 0.0) == expected
+    assert transport.sent == [{"type": "bye"}]
 
 
 def test_mock_transport_sees_compact_protocol_lines() -> None:

@@ -29,8 +29,10 @@ Four figures, measured in the same run so they share the machine's state:
 
    All three ratios are reported. Round trips and floors are measured in alternating blocks
    of 50 decisions (every child started once), so a machine whose speed changes during the
-   run (other jobs; a virtual machine's neighbours) weighs on all of them alike; each floor
-   block starts with a few untimed round trips, its children having slept meanwhile.
+   run (other jobs; a virtual machine's neighbours) weighs on all of them alike. Every block,
+   round trips and floors alike, starts with a few untimed round trips, its processes having
+   slept through the other blocks (the first decision after such a sleep takes several times
+   the median here, and the next few more than it: a match's bots never sleep that long).
 3. **Match throughput**: decisions/s of a sandboxed match between two sample random bots
    (persistent processes, one start per bot) against in-process random play of the same games.
 4. **Bot start-up**: launching the trivial kit bot in the sandbox until its ``ready`` (its
@@ -349,7 +351,7 @@ def _round_trips(clients: list[BotClient], decisions: int, seed: int, first_game
 #: machine whose speed changes from one tenth of a second to the next (ours does: medians of
 #: 1,000-decision blocks of one run ranged over 3x) weighs on all of them alike.
 BLOCK_DECISIONS = 50
-#: Untimed round trips that start every floor block (its children slept meanwhile).
+#: Untimed round trips that start every block (its processes slept through the others).
 _BLOCK_WARMUP = 10
 
 
@@ -430,8 +432,11 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
                 _round_trips(recorded, n, seed, game)
                 log.on = False
                 gaps += [item.gap_s for item in log.sent if item.gap_s > 0]
+                # the warm-ups play games of their own (seed + 1), as the first warm-up did
+                _round_trips(clients, _BLOCK_WARMUP, seed + 1, game)
                 block_times, _, next_game = _round_trips(clients, n, seed, game)
                 times += block_times
+                _round_trips(bare, _BLOCK_WARMUP, seed + 1, game)
                 bare_times += _round_trips(bare, n, seed, game)[0]
                 game = next_game
                 floors += echo.ping_pong(sample, n, _BLOCK_WARMUP)

@@ -86,7 +86,8 @@ _STDERR_QUOTE = 200
 
 class Received(NamedTuple):
     """What one read produced, transport-independent: ``kind`` is ``line``, ``timeout``,
-    ``closed`` or ``overflow``; ``data`` the line for ``line``. (A named tuple: one is made
+    ``closed`` or ``overflow`` (or ``unsent`` from :meth:`Connection.exchange`: the act could
+    not be written); ``data`` the line for ``line``. (A named tuple: one is made
     per answer, and it builds faster than a frozen dataclass.)"""
 
     kind: str

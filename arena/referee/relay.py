@@ -37,7 +37,7 @@ class EventRelay:
             queues = self._queues
             for to, event in log[self._read:end]:
                 payload = event_json(event)
-                if to is None:  # public (visible_to's first case), most events
+                if to is None:  # public (visible_to's first case)
                     for queue in queues:
                         queue.append(payload)
                 elif to >= 0:  # one seat's own

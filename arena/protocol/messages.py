@@ -220,7 +220,7 @@ def event_lines(payloads_json: Sequence[bytes]) -> bytes:
 
 def event(payload: Mapping[str, Any]) -> bytes:
     """One engine event visible to the receiving seat; each event travels exactly once."""
-    return _EVENT_HEAD + event_json(payload) + b"}\n"
+    return event_lines([event_json(payload)])
 
 
 def events(payloads: Sequence[Mapping[str, Any]]) -> bytes:

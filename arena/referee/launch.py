@@ -67,10 +67,7 @@ class TransportConnection:
     def exchange(self, data: bytes, deadline: float) -> bytes | Received:
         # send() and receive() in one call, the reply's bytes as they come: one layer and
         # one object less on every decision's path
-        if self._batches:
-            self.transport.send_line(data)
-        else:
-            self.send(data)
+        self.send(data)
         got = self.transport.receive(deadline)
         if type(got) is Line:
             return got.data  # type: ignore[union-attr]

@@ -24,19 +24,14 @@ from types import ModuleType
 
 __all__ = ["COMPILED_MODULES", "NativeBuild", "native_build", "use_sources_if_stale"]
 
-#: The hot paths, compiled with mypyc when installed (module names under ``arena``).
-#: The engine's: not desmos (its 64-bit hand keys overflow mypyc's fast integers, so it runs
-#: faster as plain Python: evaluate() 0.6 us against 1.25 us compiled), not config (built
-#: once a game, it checks what it is given itself the same way in both builds). The
-#: referee's work per decision, paid between a bot's answer and the next ``act``: the event
-#: relay, the protocol's lines (``act``, ``event``, reading ``action``), and the bot's client
-#: and connection (writing the ``act``, judging the answer). The bot kit's protocol loop
-#: (bots load the build when their Python can).
+#: The modules compiled with mypyc when installed (names under ``arena``): the engine's play,
+#: where compiling pays in a whole benchmark (docs/PERFORMANCE.md). Not desmos (its 64-bit
+#: hand keys overflow mypyc's fast integers, so it runs faster as plain Python), not config
+#: (built once a game).
 COMPILED_MODULES = ("engine.cards", "engine.chance", "engine.decision", "engine.state",
                     "engine.observation", "engine.actions", "engine.turn", "engine.effects",
                     "engine.showdown", "engine.agents", "engine.game", "engine.start",
-                    "engine.determinize", "protocol.messages", "referee.relay",
-                    "referee.client", "referee.launch", "sdk.serving")
+                    "engine.determinize")
 
 _ROOT = os.path.dirname(os.path.abspath(__file__))
 _BUILD_FILE = os.path.join(_ROOT, "_build.json")

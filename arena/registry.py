@@ -11,7 +11,7 @@ A bot reference is one of
   ``last_book_finished``), or with a ``bot.py`` and no manifest.
 
 The referee never imports bot code: module metadata is read from the source with :mod:`ast`
-and manifests with a safe loader (:mod:`arena.yamlfile`). A bot's version is the content hash
+and manifests with a safe loader (:mod:`arena.common.yamlfile`). A bot's version is the content hash
 of its files, so the same name with edited files is a different version in the results. A bot
 entered with options (:meth:`BotSpec.with_options`, e.g. a search budget from a tournament
 spec) plays differently, so its version also names them: ``<files>+o<options>``.
@@ -38,11 +38,11 @@ from typing import Any
 
 import yaml
 
+from arena.common.printable import printable
+from arena.common.suggest import closest, did_you_mean
+from arena.common.yamlfile import NoAliasLoader, yaml_problem
 from arena.errors import BotError, BotNotFoundError, ManifestError, SubmitError
-from arena.printable import printable
 from arena.sandbox.launcher import MAX_BOT_BYTES, SKIPPED_DIRS, SKIPPED_SUFFIXES
-from arena.suggest import closest, did_you_mean
-from arena.yamlfile import NoAliasLoader, yaml_problem
 
 log = logging.getLogger("arena.registry")
 
@@ -476,7 +476,7 @@ def spec_from_path(path: Path, name: str | None = None) -> BotSpec:
 
 def _printable_spec(spec: BotSpec) -> BotSpec:
     """The bot's own words (its name, its metadata) with control characters escaped: they
-    are printed in tables and reports (:mod:`arena.printable`)."""
+    are printed in tables and reports (:mod:`arena.common.printable`)."""
     metadata = {k: printable(v[:_METADATA_CHARS]) if isinstance(v, str) else v
                 for k, v in spec.metadata.items()}
     return replace(spec, name=printable(spec.name[:_NAME_CHARS]), metadata=metadata)

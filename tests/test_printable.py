@@ -1,5 +1,5 @@
 """Text from bots is escaped before anything prints it: no control character reaches a
-terminal (arena.printable)."""
+terminal (arena.common.printable)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.printable import printable, printable_log
+from arena.common.printable import printable, printable_log
 from arena.protocol import messages
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from arena.signalmask import STOP_SIGNALS, signals_held
+from arena.common.signalmask import STOP_SIGNALS, signals_held
 
 
 class Stopped(Exception):

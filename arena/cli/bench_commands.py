@@ -65,7 +65,7 @@ def _register_engine_bench(bench_app: typer.Typer) -> None:
                                          help="table or json.")] = "table",
     ) -> None:
 
-        from arena.engine.bench import run_engine_bench
+        from arena.bench.engine import run_engine_bench
 
         _check_format(fmt)
         result = run_engine_bench(tuple(players or (2, 4)), games=games, repeat=repeat,
@@ -76,7 +76,7 @@ def _register_engine_bench(bench_app: typer.Typer) -> None:
 
 
 def _register_tournament_bench(bench_app: typer.Typer) -> None:
-    """``arena bench tournament`` (the tournament layer's figures; see arena.tournament.bench)."""
+    """``arena bench tournament`` (the tournament layer's figures; see arena.bench.tournament)."""
     help_text = "\n\n".join([
         "Measure the tournament runner: the same small round-robin of sample bots through the "
         "sandboxed referee with 1 and with 2 worker processes (games/s over the whole run and "
@@ -101,7 +101,7 @@ def _register_tournament_bench(bench_app: typer.Typer) -> None:
                                          help="table or json.")] = "table",
     ) -> None:
 
-        from arena.tournament.bench import run_tournament_bench
+        from arena.bench.tournament import run_tournament_bench
 
         _check_format(fmt)
         result = run_tournament_bench(games=games, rounds=rounds,
@@ -113,7 +113,7 @@ def _register_tournament_bench(bench_app: typer.Typer) -> None:
 
 
 def _register_protocol_bench(bench_app: typer.Typer) -> None:
-    """``arena bench protocol`` (the referee's figures; see arena.referee.bench)."""
+    """``arena bench protocol`` (the referee's figures; see arena.bench.protocol)."""
     help_text = "\n\n".join([
         "Measure the referee: the median round trip per decision with a trivial sandboxed bot "
         "(real game decisions: observation and events encoded, written, answered, read, "
@@ -141,7 +141,7 @@ def _register_protocol_bench(bench_app: typer.Typer) -> None:
                                          help="table or json.")] = "table",
     ) -> None:
 
-        from arena.referee.bench import run_protocol_bench
+        from arena.bench.protocol import run_protocol_bench
 
         _check_format(fmt)
         result = run_protocol_bench(decisions=decisions, games=games, seed=seed, pin=pin)
@@ -182,7 +182,7 @@ def _register_ray_bench(bench_app: typer.Typer) -> None:
 
         _check_format(fmt)
         try:
-            from arena.tournament.ray_backend import run_ray_bench
+            from arena.bench.ray import run_ray_bench
         except ImportError:
             from arena.errors import ClusterError
 

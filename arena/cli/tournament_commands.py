@@ -175,7 +175,7 @@ def game(
     """Show one game (help text: ``_GAME_HELP``)."""
     import json
 
-    from arena.printable import printable_log
+    from arena.common.printable import printable_log
     from arena.referee.game_report import report_game, seat_view
 
     if fmt not in ("text", "json"):

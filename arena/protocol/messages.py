@@ -21,8 +21,8 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from arena.common.printable import printable
 from arena.errors import IllegalChoiceError, ProtocolError
-from arena.printable import printable
 
 
 def _find_orjson() -> tuple[Callable[..., bytes] | None, int]:

@@ -14,12 +14,9 @@ one of four outcomes, so the referee's loop has no blocking call and no exceptio
 Writes never block either: stdin is non-blocking, and bytes a bot does not read yet are kept
 and flushed on later calls (a bot that never reads simply times out).
 
-``SubprocessTransport`` wraps a :class:`~arena.sandbox.SandboxedProcess` (this module imports the
-sandbox only for type checking and, lazily, in ``measure_ping_pong_floor``: the protocol layer
-sits above the sandbox in docs/ARCHITECTURE.md); ``MockTransport`` plays
-a script, for referee tests without processes. ``measure_ping_pong_floor`` is the raw cost of one
-round trip through the same code with a trivial echoing child: the floor the referee's cost
-per decision is compared with.
+``SubprocessTransport`` wraps a :class:`~arena.sandbox.SandboxedProcess` (the protocol layer
+sits above the sandbox, docs/ARCHITECTURE.md); ``MockTransport`` plays a script, for referee
+tests without processes.
 """
 
 from __future__ import annotations
@@ -28,30 +25,24 @@ import contextlib
 import json
 import os
 import selectors
-import statistics
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Protocol, Union
 
-if TYPE_CHECKING:  # the protocol layer sits above the sandbox: no runtime import of it here
+if TYPE_CHECKING:
     from arena.sandbox.launcher import ExitStatus, SandboxedProcess
-    from arena.sandbox.limits import Limits
 
 __all__ = [
     "Closed",
-    "EchoChild",
     "Line",
     "MockTransport",
     "Overflow",
     "Received",
     "SubprocessTransport",
     "Timeout",
-    "TrivialChild",
     "Transport",
-    "measure_ping_pong_floor",
 ]
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
@@ -338,102 +329,3 @@ class MockTransport:
 
     def unterminated(self) -> int:
         return 0  # scripted replies are whole lines
-
-
-_ECHO = ("import sys\n"
-         "r, w = sys.stdin.buffer.readline, sys.stdout.buffer\n"
-         "for line in iter(r, b''):\n"
-         "    w.write(line); w.flush()\n")
-
-
-_Child = TypeVar("_Child", bound="TrivialChild")
-
-
-class TrivialChild:
-    """A small Python program run sandboxed like a bot behind a :class:`SubprocessTransport`,
-    kept for many measurements (a context manager): the floors' children."""
-
-    def __init__(self, code: str, limits: Limits | None = None) -> None:
-        from arena.sandbox.launcher import launch  # lazily: see the imports at the top
-
-        self._scratch = Path(_scratch_dir())
-        self.process = launch(["python3", "-c", code], workdir=self._scratch, limits=limits)
-        try:
-            self.transport = SubprocessTransport(self.process)
-        except BaseException:
-            self.process.kill_all()
-            raise
-
-    def close(self) -> None:
-        self.transport.close()
-        self.process.kill_all()
-        with contextlib.suppress(OSError):
-            self._scratch.rmdir()
-
-    def __enter__(self: _Child) -> _Child:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-class EchoChild(TrivialChild):
-    """A trivial echoing child: ``ping_pong`` times round trips of one line through
-    :class:`SubprocessTransport`, the floor the referee's cost per decision is measured
-    against."""
-
-    def __init__(self, limits: Limits | None = None) -> None:
-        super().__init__(_ECHO, limits)
-
-    def ping_pong(self, line: bytes, n: int, warmup: int = 0) -> list[float]:
-        """Seconds of each of ``n`` round trips of ``line``, back to back (after ``warmup``
-        untimed ones)."""
-        return _ping_pong(self.transport, line, warmup, n)
-
-
-def measure_ping_pong_floor(n: int, message: Mapping[str, Any] | bytes | None = None, *,
-                            limits: Limits | None = None, warmup: int = 20,
-                            samples: list[float] | None = None) -> float:
-    """Median seconds of one round trip of ``message`` to a trivial echoing child and back
-    (:class:`EchoChild`, started for this call).
-
-    ``message`` may be a dict or a pre-encoded line (default: a small ``act``-like object);
-    ``samples``, if given, receives every measured round trip.
-    """
-    if n < 1:
-        raise ValueError("n must be at least 1")
-    if message is None:
-        message = {"type": "act", "id": 1, "decision": "turn", "observation": {},
-                   "legal": [{"kind": "hold"}]}
-    line = message if isinstance(message, bytes) else (_dumps(message) + "\n").encode()
-    with EchoChild(limits) as child:
-        times = child.ping_pong(line, n, warmup)
-    if samples is not None:
-        samples.extend(times)
-    return statistics.median(times)
-
-
-def _ping_pong(transport: SubprocessTransport, line: bytes, warmup: int, n: int) -> list[float]:
-    from arena.errors import SandboxError
-
-    times: list[float] = []
-    clock = time.perf_counter
-    for i in range(warmup + n):
-        start = clock()
-        transport.send_line(line)
-        reply = transport.receive(time.monotonic() + 30.0)
-        elapsed = clock() - start
-        if not isinstance(reply, Line):
-            raise SandboxError(f"the echo child failed: {reply}: "
-                               f"{transport.process.stderr_text()[-500:]}")
-        if i >= warmup:
-            times.append(elapsed)
-    return times
-
-
-def _scratch_dir() -> str:
-    import tempfile
-
-    path = tempfile.mkdtemp(prefix="arena-echo-")
-    os.chmod(path, 0o755)
-    return path

@@ -32,8 +32,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
+from arena.common.printable import printable
 from arena.errors import IllegalChoiceError, ProtocolError
-from arena.printable import printable
 from arena.protocol import messages
 from arena.referee import failures as F
 from arena.referee.failures import Failure

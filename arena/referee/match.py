@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.common.provenance import software
 from arena.engine import (
     Agent,
     GameConfig,
@@ -45,7 +46,6 @@ from arena.engine import (
 from arena.engine.observation import observe_json
 from arena.errors import ArenaError, RulesError
 from arena.protocol import messages
-from arena.provenance import software
 from arena.referee.client import BotClient, BotDiagnostics, Launcher
 from arena.referee.failures import Failure
 from arena.referee.relay import EventRelay

@@ -44,7 +44,7 @@ Transport (``arena.protocol.transport``) sits on top: ``SubprocessTransport(proc
 ``send(obj)``, ``send_line(bytes)``, ``receive(deadline) -> Line | Timeout | Closed | Overflow``,
 ``close()``; ``Line.data`` is the raw bytes of the line (``Line.text`` decoded), ``Closed.status``
 an ``ExitStatus`` (or None), ``Overflow.limit`` the cap; ``MockTransport`` for tests;
-``measure_ping_pong_floor(n) -> float`` (median seconds per round trip).
+(the benchmarks' children and floors are in :mod:`arena.bench.children`).
 
 Semantics worth knowing:
 

@@ -38,11 +38,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, TYPE_CHECKING, Any
 
+from arena.common.printable import printable_log
+from arena.common.signalmask import signals_held
 from arena.errors import SandboxError
-from arena.printable import printable_log
 from arena.sandbox import landlock, reaper, seccomp
 from arena.sandbox.limits import Limits
-from arena.signalmask import signals_held
 
 if TYPE_CHECKING:
     from arena.sandbox.probe import SandboxReport

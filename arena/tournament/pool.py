@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from multiprocessing import resource_tracker
 from typing import TYPE_CHECKING, Any, Protocol
 
+from arena.common.signalmask import signals_held
 from arena.errors import ArenaError
-from arena.signalmask import signals_held
 from arena.tournament.store import compress_record, game_id, match_id
 
 if TYPE_CHECKING:

@@ -50,11 +50,11 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from arena.common.provenance import software
+from arena.common.signalmask import signals_held
 from arena.errors import ArenaError, BotError, ClusterError, StoreError
-from arena.provenance import software
 from arena.referee.seating import seat_orders, seating_mode
 from arena.registry import resolve
-from arena.signalmask import signals_held
 from arena.tournament import schedule, swiss
 from arena.tournament.pool import (
     DoneMessage,
@@ -453,7 +453,7 @@ def _open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> Tournam
         return row
     data = spec.to_json()
     data["canonical"] = spec.canonical()
-    data["software"] = software()  # what judged it (arena.provenance)
+    data["software"] = software()  # what judged it (arena.common.provenance)
     return store.create_tournament(
         name=spec.name, spec_hash=spec_hash, spec_json=data, format=spec.format,
         players_per_game=max(spec.table_sizes),

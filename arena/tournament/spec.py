@@ -36,6 +36,8 @@ from pydantic import (
     model_validator,
 )
 
+from arena.common.suggest import did_you_mean
+from arena.common.yamlfile import UniqueKeyLoader, yaml_problem
 from arena.errors import BotError, SandboxError, SpecError
 from arena.registry import (
     SAMPLE_BOTS_DIR,
@@ -47,9 +49,7 @@ from arena.registry import (
     submitted,
 )
 from arena.sandbox import Limits
-from arena.suggest import did_you_mean
 from arena.tournament.scoring import rating_parameters
-from arena.yamlfile import UniqueKeyLoader, yaml_problem
 
 __all__ = [
     "DEFAULT_RESULTS",

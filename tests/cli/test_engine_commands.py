@@ -171,7 +171,7 @@ def test_help_carries_an_example(command: list[str], example: str) -> None:
 
 # ---------------------------------------------------------------------------- bench
 def test_bench_engine_json(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("arena.engine.bench.census", lambda: None)  # keep the test quick
+    monkeypatch.setattr("arena.bench.engine.census", lambda: None)  # keep the test quick
     result = _run("bench", "engine", "-p", "2", "-g", "2", "-r", "1", "--hands", "100",
                   "--census-repeat", "1", "--format", "json")
     assert result.exit_code == 0, result.output

@@ -1,4 +1,4 @@
-"""``arena.engine.simulate`` and ``arena.engine.bench``: the counts add up, records replay,
+"""``arena.engine.simulate`` and ``arena.bench.engine``: the counts add up, records replay,
 and RULES.md's generated tables match the code. No wall-clock assertions."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.engine.bench import BenchRow, EngineBench, bench_census, bench_evaluate, bench_play
+from arena.bench.engine import BenchRow, EngineBench, bench_census, bench_evaluate, bench_play
 from arena.engine.cards import NOTATION
 from arena.engine.desmos import Category
 from arena.engine.effects import EFFECTS
@@ -252,7 +252,7 @@ def test_bench_play_and_evaluate_report_rates() -> None:
 
 def test_bench_census_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    monkeypatch.setattr("arena.engine.bench.census", lambda: calls.append(1))
+    monkeypatch.setattr("arena.bench.engine.census", lambda: calls.append(1))
     rows = bench_census(repeat=2)
     assert len(calls) == 3
     assert [(r.what, r.unit) for r in rows] == [("Desmos census, first run", "seconds"),

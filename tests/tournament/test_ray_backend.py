@@ -29,6 +29,7 @@ import yaml
 
 ray = pytest.importorskip("ray")
 
+from arena.bench.ray import run_ray_bench  # noqa: E402
 from arena.errors import ClusterError  # noqa: E402
 from arena.registry import spec_from_path  # noqa: E402
 from arena.tournament import ray_backend  # noqa: E402
@@ -351,7 +352,7 @@ def test_resume_after_the_driver_is_killed(
 def test_bench_ray_reports_both_backends_and_the_overhead(cluster: str, tmp_path: Path) -> None:
     spec = write_spec(tmp_path / "bench.yaml", tmp_path / "unused.db", format="swiss",
                       rounds=1, bots=[bot(name) for name in ("greedy", "collector", "hashed")])
-    result = ray_backend.run_ray_bench(spec, games=1, workers=2, samples=3)
+    result = run_ray_bench(spec, games=1, workers=2, samples=3)
     data = result.to_json()
     assert [r["backend"] for r in data["runs"]] == ["local", "ray"]
     assert data["runs"][0]["games"] == data["runs"][1]["games"] == data["games"] > 0

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from arena.referee import bench as bench_module
-from arena.referee.bench import run_protocol_bench
+from arena.bench import children
+from arena.bench import protocol as bench_module
+from arena.bench.protocol import run_protocol_bench
 from arena.sandbox import launcher
 
 
@@ -23,7 +24,7 @@ def test_the_bench_times_every_decision_against_floors_of_children_started_once(
             floor_children.append(command)
         return real(command, *args, **kwargs)
 
-    monkeypatch.setattr(launcher, "launch", counting)
+    monkeypatch.setattr(children, "launch", counting)
     bench = run_protocol_bench(decisions=120, games=2, warmup=20, blocks=4)
     assert bench.decisions == 120 and bench.match_games == 2 and bench.match_decisions > 0
     assert len(floor_children) == 3

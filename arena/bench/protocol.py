@@ -52,12 +52,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from arena.bench.children import EchoChild, TrivialChild
+from arena.bench.engine import one_core
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
-from arena.engine.bench import one_core
 from arena.engine.observation import observe_json
 from arena.errors import SandboxError
 from arena.protocol import messages
-from arena.protocol.transport import EchoChild, Line, TrivialChild
+from arena.protocol.transport import Line
 from arena.referee.client import BotClient, Connection, Launcher, Received, exchange_by_parts
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import MatchRequest, game_seed, play_match

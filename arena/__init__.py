@@ -1,9 +1,9 @@
-# ruff: noqa: E402  (the build check must run before any other arena import)
+# ruff: noqa: E402  (the stale-build rule must run before any other arena import)
 """Palaestra Arena: the reference rules engine for Palaestra and an arena for its bots."""
 
-from arena.native import use_sources_if_stale
+from arena.native import remove_stale_build
 
-use_sources_if_stale()  # before any other arena import: never run a stale compiled build
+remove_stale_build()  # never run a compiled module older than its source (arena/native.py)
 
 from arena.errors import ArenaError
 

@@ -10,36 +10,15 @@ from typing import Any
 
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
-from arena.engine.state import State
+from arena.engine.state import RECORD_FORMAT, State
 from arena.errors import ReplayError, RulesError
 
 __all__ = ["RECORD_FORMAT", "build_record", "replay"]
 
-RECORD_FORMAT = "palaestra-record/2"
-
-
-def _audience(to: int | None) -> str | int:
-    if to is None:
-        return "all"
-    return to if to >= 0 else f"all_but:{~to}"
-
 
 def build_record(state: State) -> dict[str, Any]:
-    """The record of a (normally finished) game."""
-    config = state.config
-    return {
-        "format": RECORD_FORMAT,
-        "config": config.to_json(),
-        "seed": config.seed,
-        "players": list(config.players),
-        "starting_seat": config.starting_seat,
-        "rounds": state.rounds,
-        "turns": [dict(t) for t in state.turn_log],
-        "choices": [[seat, kind, index] for seat, kind, index in state.choices],
-        "forfeits": [{"seat": s, "reason": r, "at_choice": k} for s, r, k in state.forfeit_log],
-        "events": [{"to": _audience(to), **event} for to, event in state.log],
-        "result": state.result.to_json() if state.result else None,
-    }
+    """The record of a (normally finished) game: :meth:`State.record`."""
+    return state.record()
 
 
 def replay(record: dict[str, Any]) -> State:

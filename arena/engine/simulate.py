@@ -41,6 +41,7 @@ from arena.engine.config import GameConfig, rounds_for
 from arena.engine.desmos import Category, census
 from arena.engine.effects import EFFECTS, PALAESTRON_TEXT
 from arena.engine.record import replay
+from arena.engine.rulebook import MAX_TRAPS, ROUNDS_BY_PLAYERS
 from arena.errors import ArenaError, ReplayError, RulesError
 
 __all__ = [
@@ -107,9 +108,6 @@ def census_table_markdown(counts: dict[Category, int] | None = None) -> str:
 
 def rules_summary() -> str:
     """Palaestra in brief (``arena rules``), built from the engine's own constants."""
-    from arena.engine.config import ROUNDS_BY_PLAYERS
-    from arena.engine.turn import MAX_TRAPS
-
     rounds = ", ".join(f"{n} players {r}" for n, r in ROUNDS_BY_PLAYERS.items())
     return "\n".join([
         "Palaestra in brief (every rule quoted, with the engine's rulings: RULES.md)",

@@ -9,7 +9,7 @@ compiled (mypyc); ``arena/native.py`` lists them and never lets a stale build ru
     True
 """
 
-from arena.engine.agents import Agent, FirstOptionAgent, RandomAgent, play_game
+from arena.engine.agents import Agent, FirstOptionAgent, RandomAgent, play_game, play_out
 from arena.engine.cards import DECK, NOTATION, Card, Kind, parse_cards
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.decision import DECISION_KINDS, Decision, Option
@@ -18,8 +18,9 @@ from arena.engine.effects import EFFECTS, Effect, effect_of
 from arena.engine.game import new_game
 from arena.engine.observation import Observation
 from arena.engine.record import build_record, replay
+from arena.engine.result import GameResult
 from arena.engine.start import first_starting_seat, next_starting_seat
-from arena.engine.state import GameResult, State
+from arena.engine.state import State
 
 __all__ = [
     "DECISION_KINDS",
@@ -48,6 +49,7 @@ __all__ = [
     "next_starting_seat",
     "parse_cards",
     "play_game",
+    "play_out",
     "replay",
     "rounds_for",
 ]

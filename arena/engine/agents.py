@@ -30,7 +30,7 @@ class Agent(Protocol):
     An agent may also define ``game_over(state, seat)``: :func:`play_game` calls it once the
     game is over, so an agent that follows the game (a kit bot's ``on_game_end``) sees its
     end; and ``reads_events = False`` when it never reads ``observation.events`` (its
-    observations then leave the feed out, which costs a third of building one)."""
+    observations then leave the feed out, the costliest part of building one)."""
 
     def choose(self, decision: Decision, observation: Observation) -> int: ...
 

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from tabulate import tabulate
+
 from arena.engine.agents import RandomAgent, play_game
 from arena.engine.cards import CARD_IDS, DECK, NOTATION, PALAESTRON
 from arena.engine.config import GameConfig, rounds_for
@@ -302,8 +304,6 @@ class SimulationReport:
 
     def render(self, tablefmt: str = "simple") -> str:
         """The report as tabulate tables, one section after another."""
-        from tabulate import tabulate
-
         g = self.games
         turns = max(self.turns, 1)
         sections: list[str] = []

@@ -21,7 +21,7 @@ from arena.engine.result import GameResult, place
 from arena.engine.rulebook import HAND_SIZE, TRAP_LIFETIME
 from arena.errors import IllegalChoiceError, RulesError
 
-__all__ = ["RECORD_FORMAT", "GameResult", "State", "Trap", "visible_to"]
+__all__ = ["RECORD_FORMAT", "GameResult", "State", "Trap"]
 
 #: The records this engine writes and replays; a new rule that changes games changes it.
 RECORD_FORMAT: Final = "palaestra-record/2"

@@ -18,6 +18,7 @@ from arena.engine.agents import play_out as play_until_over
 from arena.engine.cards import KIND_OF, NOTATION, PALAESTRON, Kind
 from arena.engine.desmos import KEY, evaluate
 from arena.engine.observation import Observation
+from arena.engine.rulebook import HAND_SIZE
 from arena.engine.state import State
 
 __all__ = [
@@ -64,7 +65,7 @@ def score_names(hand: Iterable[str]) -> float:
 # One greedy policy in two forms: over engine states (playouts, and the other seats inside a
 # search, where the sampled state is the whole truth) and over a view (a search bot's own
 # decisions that it does not search, where only its knowledge counts). What it knows of the
-# game, measured in play: competent players end most games with a Full Domain or a Quartet,
+# game, learnt from play: competent players end most games with a Full Domain or a Quartet,
 # so a hand with a spare card cycles it, a Full Domain may be broken to chase a Quartet, and
 # attacks (forced discards) wait for the last turn, when the victim cannot rebuild.
 
@@ -147,7 +148,7 @@ def _cycle_gains(hand: Sequence[int], seen: list[int]) -> dict[int, float]:
 
 def _quartet(hand: Sequence[int]) -> bool:
     kinds = Counter(KIND_OF[c] for c in hand)
-    return len(hand) == 5 and max(kinds.values()) + kinds.get(_CROWN, 0) >= 4
+    return len(hand) == HAND_SIZE and max(kinds.values()) + kinds.get(_CROWN, 0) >= 4
 
 
 def _chase(hand: Sequence[int], seen: list[int], draws: int) -> int:

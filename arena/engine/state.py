@@ -4,6 +4,11 @@ The game is a stack machine so that a state can be copied at any point (search b
 that): the rules push *steps* (a module-level function and its immutable arguments) and a
 step either finishes, pushes more steps, or asks a :class:`Decision`. Answering the decision
 calls its continuation with the chosen option's payload. Zones hold card ids (see cards.py).
+
+The state also ends the game (:meth:`State.finish`, which the showdown and an Ascension call)
+and gives the views read from it: a seat's observation (:meth:`State.observe`, and its JSON
+:meth:`State.observe_json`) and the game's record (:meth:`State.record`). They live here, not
+above, so that nothing the state needs imports the state back.
 """
 
 from __future__ import annotations

@@ -34,15 +34,7 @@ __all__ = [
 ]
 
 _PASS: dict[str, Option] = {}
-_CARD_OPTION: dict[tuple[str, str], Option] = {}
 _SEAT_OPTION: dict[int, Option] = {}
-
-
-def _card_option(key: str, name: str) -> Option:
-    option = _CARD_OPTION.get((key, name))
-    if option is None:
-        option = _CARD_OPTION[(key, name)] = {key: name}
-    return option
 
 
 def pass_option(key: str) -> Option:

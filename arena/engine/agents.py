@@ -5,8 +5,8 @@ the line protocol implement the same contract on the other side of a pipe (``are
 
 :func:`play_out` drives a state with a chooser (a function of the state that returns an
 option index); :func:`play_game` deals a game and asks one agent per seat, with that seat's
-observation, as the referee asks bots over pipes. ``simulate``, the benches, the kit's
-``BotAgent`` and the kit's search rollouts all play through them.
+observation, as the referee asks bots over pipes. ``simulate``, the engine bench, the kit's
+``BotAgent`` and the kit's search rollouts play through them.
 """
 
 from __future__ import annotations

@@ -3,6 +3,12 @@
 Imports nothing from the protocol, sandbox, tournament or CLI layers. Most modules run
 compiled (mypyc); ``arena/native.py`` lists them and never lets a stale build run.
 
+Inside, modules import downward only, every import at the top (tests/engine/test_layout.py
+holds it): the data (``rulebook``, ``cards``, ``decision``, ``config``, ``desmos``,
+``observation``, ``result``) < ``state`` < the rules (``actions`` < ``effects`` <
+``showdown`` < ``turn``) < ``game`` < what plays and reads games (``agents``, ``record``,
+``determinize``, ``narration``, ``rules_text``, ``simulate``).
+
     >>> from arena.engine import GameConfig, RandomAgent, play_game
     >>> state = play_game(GameConfig(players=("a", "b"), seed=1), [RandomAgent(1), RandomAgent(2)])
     >>> state.result.placements in ([1, 2], [2, 1], [1, 1])

@@ -5,7 +5,7 @@ compiled (mypyc); ``arena/native.py`` lists them and never lets a stale build ru
 
 Inside, modules import downward only, every import at the top (tests/engine/test_layout.py
 holds it): the data (``rulebook``, ``cards``, ``decision``, ``config``, ``desmos``,
-``observation``, ``result``) < ``state`` < the rules (``actions`` < ``effects`` <
+``observation``, ``result``) < ``state`` < the rules (``actions`` < ``effects`` and
 ``showdown`` < ``turn``) < ``game`` < what plays and reads games (``agents``, ``record``,
 ``determinize``, ``narration``, ``rules_text``, ``simulate``).
 

@@ -3,13 +3,19 @@
 Imports nothing from the protocol, sandbox, tournament or CLI layers. Most modules run
 compiled (mypyc); ``arena/native.py`` lists them and never lets a stale build run.
 
+Inside, modules import downward only, every import at the top (tests/engine/test_layout.py
+holds it): the data (``rulebook``, ``cards``, ``decision``, ``config``, ``desmos``,
+``observation``, ``result``) < ``state`` < the rules (``actions`` < ``effects`` and
+``showdown`` < ``turn``) < ``game`` < what plays and reads games (``agents``, ``record``,
+``determinize``, ``narration``, ``rules_text``, ``simulate``).
+
     >>> from arena.engine import GameConfig, RandomAgent, play_game
     >>> state = play_game(GameConfig(players=("a", "b"), seed=1), [RandomAgent(1), RandomAgent(2)])
     >>> state.result.placements in ([1, 2], [2, 1], [1, 1])
     True
 """
 
-from arena.engine.agents import Agent, FirstOptionAgent, RandomAgent, play_game
+from arena.engine.agents import Agent, FirstOptionAgent, RandomAgent, play_game, play_out
 from arena.engine.cards import DECK, NOTATION, Card, Kind, parse_cards
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.decision import DECISION_KINDS, Decision, Option
@@ -18,8 +24,9 @@ from arena.engine.effects import EFFECTS, Effect, effect_of
 from arena.engine.game import new_game
 from arena.engine.observation import Observation
 from arena.engine.record import build_record, replay
+from arena.engine.result import GameResult
 from arena.engine.start import first_starting_seat, next_starting_seat
-from arena.engine.state import GameResult, State
+from arena.engine.state import State
 
 __all__ = [
     "DECISION_KINDS",
@@ -48,6 +55,7 @@ __all__ = [
     "next_starting_seat",
     "parse_cards",
     "play_game",
+    "play_out",
     "replay",
     "rounds_for",
 ]

@@ -1,5 +1,5 @@
-"""The rulebook's levers, shared by every card effect: draws, forced discards, reveals, peeks,
-exchanges and trap removal.
+"""The rulebook's levers, shared by every card effect: card options, chosen discards, reveals,
+peeks, exchanges and trap removal.
 
 Functions named ``step_*`` are pushed on the state's stack; functions named ``ask_*`` pose a
 decision whose continuation does the work. Both keep the zone bookkeeping (graveyards,
@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from arena.engine.cards import FACE_OF, KIND_OF, NOTATION, PALAESTRON, Kind
-from arena.engine.chance import shuffle
+from arena.engine.cards import FACE_OF, NOTATION, PALAESTRON
 from arena.engine.decision import Option
 from arena.engine.state import State, Trap
 
@@ -22,25 +21,20 @@ __all__ = [
     "ask_opponent",
     "ask_reveal",
     "card_options",
+    "exchange_cards",
     "hand_options",
+    "pass_option",
+    "peek_hand",
+    "reveal_hand",
+    "seat_option",
     "shown_hand",
-    "step_draw",
-    "step_forced_discard",
     "step_to_effect_graveyard",
     "take_trap",
+    "voluntary_discard",
 ]
 
-_GOD: Final = int(Kind.GOD)
 _PASS: dict[str, Option] = {}
-_CARD_OPTION: dict[tuple[str, str], Option] = {}
 _SEAT_OPTION: dict[int, Option] = {}
-
-
-def _card_option(key: str, name: str) -> Option:
-    option = _CARD_OPTION.get((key, name))
-    if option is None:
-        option = _CARD_OPTION[(key, name)] = {key: name}
-    return option
 
 
 def pass_option(key: str) -> Option:
@@ -109,64 +103,7 @@ def hand_options(state: State, seat: int, key: str = "card",
     return card_options(state.hands[seat], key, state.revealed[seat], face_up)
 
 
-# ---------------------------------------------------------------------------- draws
-def step_draw(state: State, seat: int) -> None:
-    """Draw one card; an empty pile is first rebuilt from both graveyards (ruling 6); the
-    Palaestron is played at once as an interrupt (ruling 10)."""
-    pile = state.draw_pile
-    if not pile:
-        _reshuffle(state)
-        pile = state.draw_pile
-        if not pile:
-            state.emit({"type": "pile_exhausted", "seat": seat})
-            return
-    card = pile.pop()
-    if card == PALAESTRON:
-        from arena.engine.effects import start_palaestron
-
-        start_palaestron(state, seat)
-        return
-    state.add_to_hand(seat, card)
-    if state.track_events:
-        state.emit_split(seat, {"type": "draw", "seat": seat, "card": NOTATION[card]},
-                         {"type": "draw", "seat": seat})
-
-
-def _reshuffle(state: State) -> None:
-    pile = state.effect_graveyard + state.discard_graveyard
-    state.effect_graveyard = []
-    state.discard_graveyard = []
-    shuffle(state.rng, pile)
-    state.draw_pile = pile
-    state.emit({"type": "reshuffle", "cards": len(pile)})
-
-
 # ---------------------------------------------------------------------------- discards
-def step_forced_discard(state: State, seat: int, source: str) -> None:
-    """A forced discard of the player's own choice (rulebook "Forced Discards")."""
-    if not state.hands[seat]:
-        return
-    options, payloads = hand_options(state, seat)
-    state.ask(seat, "discard", options, payloads, discard_forced, seat, source,
-              context={"why": "forced discard", "source": source})
-
-
-def discard_forced(state: State, card: int, seat: int, source: str) -> None:
-    """Carry out a forced discard of ``card``: revealed, the right graveyard, a God's effect,
-    then a draw back to five."""
-    state.remove_from_hand(seat, card)
-    state.emit({"type": "forced_discard", "seat": seat, "card": NOTATION[card], "source": source})
-    state.push(step_draw, seat)
-    if KIND_OF[card] == _GOD:
-        from arena.engine.effects import push_effect
-
-        state.limbo.append(card)
-        state.push(step_to_effect_graveyard, card)
-        push_effect(state, card, seat, "discarded")
-    else:
-        state.discard_graveyard.append(card)
-
-
 def step_to_effect_graveyard(state: State, card: int) -> None:
     state.limbo.remove(card)
     state.effect_graveyard.append(card)

@@ -1,13 +1,18 @@
-"""In-process agents: anything that picks an option index for a decision.
+"""In-process agents, and the one loop that plays games in-process.
 
-The built-in random agent is here; bots over the line protocol implement the same contract
-on the other side of a pipe (``arena.sdk``).
+An agent picks an option index for a decision; the built-in random agent is here. Bots over
+the line protocol implement the same contract on the other side of a pipe (``arena.sdk``).
+
+:func:`play_out` drives a state with a chooser (a function of the state that returns an
+option index); :func:`play_game` deals a game and asks one agent per seat, with that seat's
+observation, as the referee asks bots over pipes. ``simulate``, the engine bench, the kit's
+``BotAgent`` and the kit's search rollouts play through them.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from arena.engine.config import GameConfig
@@ -16,7 +21,7 @@ from arena.engine.game import new_game
 from arena.engine.observation import Observation
 from arena.engine.state import State
 
-__all__ = ["Agent", "FirstOptionAgent", "RandomAgent", "play_game"]
+__all__ = ["Agent", "FirstOptionAgent", "RandomAgent", "play_game", "play_out"]
 
 
 class Agent(Protocol):
@@ -25,7 +30,7 @@ class Agent(Protocol):
     An agent may also define ``game_over(state, seat)``: :func:`play_game` calls it once the
     game is over, so an agent that follows the game (a kit bot's ``on_game_end``) sees its
     end; and ``reads_events = False`` when it never reads ``observation.events`` (its
-    observations then leave the feed out, which costs a third of building one)."""
+    observations then leave the feed out, the costliest part of building one)."""
 
     def choose(self, decision: Decision, observation: Observation) -> int: ...
 
@@ -51,18 +56,41 @@ class FirstOptionAgent:
         return 0
 
 
+def play_out(state: State, choose: Callable[[State], int]) -> State:
+    """Answer each pending decision of ``state`` with ``choose(state)`` until the game is
+    over; returns ``state``."""
+    while state.decision is not None:
+        state.apply(choose(state))
+    return state
+
+
 def play_game(config: GameConfig, agents: Sequence[Agent]) -> State:
-    """Play a whole game in-process, each seat asking its agent; returns the finished state."""
+    """Play a whole game in-process, each seat asking its agent; returns the finished state.
+
+    Agents that define ``game_over(state, seat)`` are told, in seat order, once it is over.
+    """
     if len(agents) != len(config.players):
         raise ValueError("one agent per player")
-    state = new_game(config)
-    events = [bool(getattr(agent, "reads_events", True)) for agent in agents]
-    while state.decision is not None:
-        decision = state.decision
-        seat = decision.seat
-        state.apply(agents[seat].choose(decision, state.observe(seat, events[seat])))
+    state = play_out(new_game(config), _Seats(agents).choose)
     for seat, agent in enumerate(agents):
         over = getattr(agent, "game_over", None)
         if over is not None:
             over(state, seat)
     return state
+
+
+class _Seats:
+    """Each decision to its seat's agent, with the seat's observation (its events left out
+    for an agent whose ``reads_events`` is false)."""
+
+    __slots__ = ("agents", "events")
+
+    def __init__(self, agents: Sequence[Agent]) -> None:
+        self.agents = list(agents)
+        self.events = [bool(getattr(agent, "reads_events", True)) for agent in agents]
+
+    def choose(self, state: State) -> int:
+        decision = state.decision
+        assert decision is not None
+        seat = decision.seat
+        return self.agents[seat].choose(decision, state.observe(seat, self.events[seat]))

@@ -5,12 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from arena.engine.rulebook import ROUNDS_BY_PLAYERS
 from arena.errors import RulesError
 
 __all__ = ["ROUNDS_BY_PLAYERS", "GameConfig", "rounds_for"]
-
-#: "2-3 players: 5 rounds; 4 players: 4 rounds; 5 players: 3 rounds".
-ROUNDS_BY_PLAYERS = {2: 5, 3: 5, 4: 4, 5: 3}
 
 
 def rounds_for(players: int) -> int:

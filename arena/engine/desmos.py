@@ -48,6 +48,7 @@ from arena.engine.cards import (
     Kind,
     tier_of_kind,
 )
+from arena.engine.rulebook import HAND_SIZE
 from arena.errors import CardError
 
 __all__ = [
@@ -62,9 +63,6 @@ __all__ = [
     "evaluate",
     "evaluate_naive",
 ]
-
-#: Cards in a full Desmos.
-HAND_SIZE = 5
 
 #: ``(category, tie key)``; compare lexicographically, bigger is better.
 Value = tuple[int, tuple[int, ...]]

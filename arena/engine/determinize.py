@@ -11,10 +11,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from arena.engine.cards import PALAESTRON
+from arena.engine.cards import DECK_SIZE, PALAESTRON
 from arena.engine.config import GameConfig
 from arena.engine.observation import Observation, seat_events
+from arena.engine.rulebook import TRAP_LIFETIME
 from arena.engine.state import State, Trap
+from arena.engine.turn import ask_swap, ask_turn_action
 
 __all__ = ["SEARCHABLE_KINDS", "sample_state", "unseen_cards"]
 
@@ -31,7 +33,7 @@ def unseen_cards(observation: Observation) -> list[int]:
     seen.update(observation.discard_graveyard_ids)
     for cards in observation.revealed_ids:
         seen.update(cards)
-    return [card for card in range(52) if card not in seen]
+    return [card for card in range(DECK_SIZE) if card not in seen]
 
 
 def _turns_before(turn: int, seat: int, start: int, n: int) -> int:
@@ -84,7 +86,7 @@ def sample_state(observation: Observation, seed: int, kind: str = "turn") -> Sta
     state.hands[me] = list(obs.hand_ids)
     state.revealed[me] = set(obs.revealed_ids[me])
     for card, turns_left, ready in obs.trap_cards:
-        owner_turns = state.own_turns[me] - (3 - turns_left)
+        owner_turns = state.own_turns[me] - (TRAP_LIFETIME - turns_left)
         state.traps[me].append(Trap(card, obs.turn - 1 if ready else obs.turn, owner_turns))
 
     hidden = unseen_cards(obs)
@@ -110,12 +112,10 @@ def sample_state(observation: Observation, seed: int, kind: str = "turn") -> Sta
         pile.insert(rng.randrange(len(pile) + 1), PALAESTRON)
     state.draw_pile = pile
 
-    from arena.engine import turn as turn_rules
-
     state.scratch["turn"] = {"round": obs.round, "seat": obs.active_seat, "action": "hold",
                              "card": None, "swap": False}
     if kind == "turn":
-        turn_rules._turn_decision(state)
+        ask_turn_action(state)
     else:
-        turn_rules._swap_decision(state, me)
+        ask_swap(state, me)
     return state

@@ -1,8 +1,11 @@
 """Every card's effect, in one table: the place to read (or change) what a card does.
 
 An effect resolves for the seat that played it, triggered it from a trap, or (Gods only) was
-forced to discard it. Effects only use the levers of ``actions.py``; every choice they need
-is a decision of its player. The table ``EFFECTS`` is what RULES.md prints.
+forced to discard it. Effects use the levers of ``actions.py``; every choice they need is a
+decision of its player. The table ``EFFECTS`` is what RULES.md prints.
+
+Draws and forced discards live here too, because they resolve effects in turn: a drawn
+Palaestron is played at once, and a God forced out of a hand fires its own effect.
 """
 
 from __future__ import annotations
@@ -11,26 +14,39 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from arena.engine import actions
 from arena.engine.actions import (
     ask_exchange_with_seat,
     ask_hand_card,
     ask_opponent,
     ask_reveal,
     card_options,
+    exchange_cards,
+    hand_options,
     pass_option,
     peek_hand,
     reveal_hand,
     shown_hand,
-    step_draw,
-    step_forced_discard,
     step_to_effect_graveyard,
     take_trap,
+    voluntary_discard,
 )
-from arena.engine.cards import DECK, NOTATION, PALAESTRON, Card
+from arena.engine.cards import DECK, KIND_OF, NOTATION, PALAESTRON, Card, Kind
+from arena.engine.chance import shuffle
 from arena.engine.state import State
 
-__all__ = ["EFFECTS", "Effect", "effect_of", "push_effect", "start_palaestron"]
+__all__ = [
+    "EFFECTS",
+    "PALAESTRON_TEXT",
+    "Effect",
+    "discard_forced",
+    "effect_of",
+    "push_effect",
+    "start_palaestron",
+    "step_draw",
+    "step_forced_discard",
+]
+
+_GOD: Final = int(Kind.GOD)
 
 Resolver = Callable[[State, int, str], None]
 
@@ -103,7 +119,7 @@ def _ares(state: State, target: int, seat: int, src: str) -> None:
 
 
 def _ares_pick(state: State, card: int, target: int, src: str) -> None:
-    actions.discard_forced(state, card, target, src)
+    discard_forced(state, card, target, src)
 
 
 def apollo(state: State, seat: int, src: str) -> None:
@@ -214,7 +230,7 @@ def _cycle_discard(state: State, seat: int, src: str) -> None:
 
 
 def _spin_discard(state: State, card: int, seat: int, src: str) -> None:
-    actions.voluntary_discard(state, card, seat, src)
+    voluntary_discard(state, card, seat, src)
 
 
 def lachesis(state: State, seat: int, src: str) -> None:
@@ -264,7 +280,7 @@ def _nemesis_received(state: State, given: int, seat: int, target: int, src: str
 
 def _nemesis_returned(state: State, returned: int, seat: int, target: int, received: int,
                       src: str) -> None:
-    actions.exchange_cards(state, seat, returned, target, received, src)
+    exchange_cards(state, seat, returned, target, received, src)
 
 
 # ============================================================================ Beasts
@@ -406,6 +422,59 @@ def _resolve(state: State, card: int, seat: int, how: str) -> None:
     assert effect is not None
     state.emit({"type": "effect", "seat": seat, "card": NOTATION[card], "how": how})
     effect.resolve(state, seat, NOTATION[card])
+
+
+# ============================================================================ draws, discards
+def step_draw(state: State, seat: int) -> None:
+    """Draw one card; an empty pile is first rebuilt from both graveyards (ruling 6); the
+    Palaestron is played at once as an interrupt (ruling 10)."""
+    pile = state.draw_pile
+    if not pile:
+        _reshuffle(state)
+        pile = state.draw_pile
+        if not pile:
+            state.emit({"type": "pile_exhausted", "seat": seat})
+            return
+    card = pile.pop()
+    if card == PALAESTRON:
+        start_palaestron(state, seat)
+        return
+    state.add_to_hand(seat, card)
+    if state.track_events:
+        state.emit_split(seat, {"type": "draw", "seat": seat, "card": NOTATION[card]},
+                         {"type": "draw", "seat": seat})
+
+
+def _reshuffle(state: State) -> None:
+    pile = state.effect_graveyard + state.discard_graveyard
+    state.effect_graveyard = []
+    state.discard_graveyard = []
+    shuffle(state.rng, pile)
+    state.draw_pile = pile
+    state.emit({"type": "reshuffle", "cards": len(pile)})
+
+
+def step_forced_discard(state: State, seat: int, source: str) -> None:
+    """A forced discard of the player's own choice (rulebook "Forced Discards")."""
+    if not state.hands[seat]:
+        return
+    options, payloads = hand_options(state, seat)
+    state.ask(seat, "discard", options, payloads, discard_forced, seat, source,
+              context={"why": "forced discard", "source": source})
+
+
+def discard_forced(state: State, card: int, seat: int, source: str) -> None:
+    """Carry out a forced discard of ``card``: revealed, the right graveyard, a God's effect,
+    then a draw back to five."""
+    state.remove_from_hand(seat, card)
+    state.emit({"type": "forced_discard", "seat": seat, "card": NOTATION[card], "source": source})
+    state.push(step_draw, seat)
+    if KIND_OF[card] == _GOD:
+        state.limbo.append(card)
+        state.push(step_to_effect_graveyard, card)
+        push_effect(state, card, seat, "discarded")
+    else:
+        state.discard_graveyard.append(card)
 
 
 # ============================================================================ Palaestron

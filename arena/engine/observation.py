@@ -8,14 +8,12 @@ event feed. It never holds another seat's hidden card: the hidden cards a seat h
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
 
 from arena.engine.cards import NOTATION, card_id
 
-if TYPE_CHECKING:
-    from arena.engine.state import State
-
-__all__ = ["Observation", "observe", "observe_json", "seat_events"]
+__all__ = ["Observation", "observation_json", "observe_json", "seat_events"]
 
 
 class Observation:
@@ -73,11 +71,6 @@ class Observation:
         self.draw_pile = draw_pile
         self._feed = feed
         self._feed_len = feed_len
-
-    @classmethod
-    def of(cls, state: State, seat: int) -> Observation:
-        """``seat``'s view of ``state`` now (what :meth:`State.observe` returns)."""
-        return observe(state, seat)
 
     @classmethod
     def from_json(cls, data: dict[str, Any],
@@ -158,29 +151,52 @@ class Observation:
         return [_copied(event) for event in self._feed[: self._feed_len]]
 
     def to_json(self, include_events: bool = True) -> dict[str, Any]:
-        data: dict[str, Any] = {
-            "seat": self.seat,
-            "players": list(self.players),
-            "round": self.round,
-            "rounds": self.rounds,
-            "turn": self.turn,
-            "active_seat": self.active_seat,
-            "phase": self.phase,
-            "hand": self.hand,
-            "traps": self.traps,
-            "hand_sizes": list(self.hand_sizes),
-            "trap_counts": list(self.trap_counts),
-            "revealed": self.revealed,
-            "effect_graveyard": self.effect_graveyard,
-            "discard_graveyard": self.discard_graveyard,
-            "draw_pile": self.draw_pile,
-        }
+        data = observation_json(self.seat, self.players, self.round, self.rounds, self.turn,
+                                self.active_seat, self.phase, self.hand_ids, self.trap_cards,
+                                self.hand_sizes, self.trap_counts, self.revealed_ids,
+                                self.effect_graveyard_ids, self.discard_graveyard_ids,
+                                self.draw_pile)
         if include_events:
             data["events"] = self.events
         return data
 
 
-_NO_EVENTS: Final[list[dict[str, Any]]] = []
+def observation_json(seat: int, players: Sequence[str], round: int, rounds: int, turn: int,
+                     active_seat: int, phase: str, hand: Sequence[int],
+                     trap_cards: Sequence[tuple[int, int, bool]], hand_sizes: Sequence[int],
+                     trap_counts: Sequence[int], revealed: Sequence[Iterable[int]],
+                     effect_graveyard: Sequence[int], discard_graveyard: Sequence[int],
+                     draw_pile: int) -> dict[str, Any]:
+    """An observation's JSON (the ``observation`` of the protocol's ``act``), without events:
+    the one encoding, used by :meth:`Observation.to_json` and by ``State.observe_json``,
+    which encodes straight from the state without taking a snapshot first."""
+    return {
+        "seat": seat,
+        "players": list(players),
+        "round": round,
+        "rounds": rounds,
+        "turn": turn,
+        "active_seat": active_seat,
+        "phase": phase,
+        "hand": [NOTATION[c] for c in hand],
+        "traps": [{"card": NOTATION[c], "turns_left": left, "triggerable": ready}
+                  for c, left, ready in trap_cards],
+        "hand_sizes": list(hand_sizes),
+        "trap_counts": list(trap_counts),
+        "revealed": [[NOTATION[c] for c in cards] for cards in revealed],
+        "effect_graveyard": [NOTATION[c] for c in effect_graveyard],
+        "discard_graveyard": [NOTATION[c] for c in discard_graveyard],
+        "draw_pile": draw_pile,
+    }
+
+
+class _Observable(Protocol):
+    def observe_json(self, seat: int) -> dict[str, Any]: ...
+
+
+def observe_json(state: _Observable, seat: int) -> dict[str, Any]:
+    """``state.observe_json(seat)``, by the name callers outside the engine import."""
+    return state.observe_json(seat)
 
 
 def seat_events(observation: Observation) -> list[dict[str, Any]]:
@@ -196,77 +212,3 @@ def _copied(value: Any) -> Any:
     if type(value) is list:
         return [_copied(item) for item in value]
     return value
-
-
-#: no card revealed anywhere, by player count (the common case, shared)
-_NONE_REVEALED: Final = tuple(((),) * n for n in range(8))
-
-
-def _revealed_ids(revealed: list[set[int]]) -> tuple[tuple[int, ...], ...]:
-    for cards in revealed:
-        if cards:
-            return tuple([tuple(r) for r in revealed])
-    return _NONE_REVEALED[len(revealed)]
-
-
-def observe(state: State, seat: int, events: bool = True) -> Observation:
-    """What ``seat`` may know of ``state`` now (never another seat's hidden card); without
-    ``events`` its feed is left empty (the referee sends events apart, once each).
-
-    Graveyards grow in place and are replaced when a card leaves them
-    (:meth:`State.take_from_discard_graveyard`, reshuffles), and a seat's feed only grows,
-    so (list, length) views of them are snapshots; everything else is copied into small
-    tuples.
-    """
-    if not 0 <= seat < state.n:
-        raise IndexError(f"no seat {seat}: the game has seats 0-{state.n - 1}")
-    traps = state.traps[seat]
-    if traps:
-        done = state.own_turns[seat]
-        turn = state.turn
-        trap_cards = tuple((t.card, 3 - (done - t.owner_turns), t.set_turn < turn)
-                           for t in traps)
-    else:
-        trap_cards = ()
-    effect_gy = state.effect_graveyard
-    discard_gy = state.discard_graveyard
-    feed = state.feed(seat) if events else _NO_EVENTS
-    return Observation(seat, state.players, state.round, state.rounds, state.turn, state.active,
-                       state.phase, tuple(state.hands[seat]), trap_cards,
-                       tuple([len(h) for h in state.hands]),
-                       tuple([len(t) for t in state.traps]),
-                       _revealed_ids(state.revealed),
-                       effect_gy, len(effect_gy), discard_gy, len(discard_gy),
-                       len(state.draw_pile), feed, len(feed))
-
-
-def observe_json(state: State, seat: int) -> dict[str, Any]:
-    """``observe(state, seat, False).to_json(include_events=False)`` built straight from the
-    state: what the referee puts in every ``act``, so it skips the snapshot it would only
-    read once (tests/engine/test_observation.py holds both to the same output)."""
-    if not 0 <= seat < state.n:
-        raise IndexError(f"no seat {seat}: the game has seats 0-{state.n - 1}")
-    traps = state.traps[seat]
-    trap_list: list[dict[str, Any]] = []
-    if traps:
-        done = state.own_turns[seat]
-        turn = state.turn
-        trap_list = [{"card": NOTATION[t.card], "turns_left": 3 - (done - t.owner_turns),
-                      "triggerable": t.set_turn < turn} for t in traps]
-    return {
-        "seat": seat,
-        "players": list(state.players),
-        "round": state.round,
-        "rounds": state.rounds,
-        "turn": state.turn,
-        "active_seat": state.active,
-        "phase": state.phase,
-        "hand": [NOTATION[c] for c in state.hands[seat]],
-        "traps": trap_list,
-        "hand_sizes": [len(h) for h in state.hands],
-        "trap_counts": [len(t) for t in state.traps],
-        "revealed": [[NOTATION[c] for c in cards] for cards in state.revealed],
-        "effect_graveyard": [NOTATION[c] for c in state.effect_graveyard],
-        "discard_graveyard": [NOTATION[c] for c in state.discard_graveyard],
-        "draw_pile": len(state.draw_pile),
-    }

@@ -1,45 +1,38 @@
 """Game records: one JSON object per game, enough to replay it move for move.
 
 ``replay`` re-plays a record from its seed and choices and fails loudly (ReplayError) at the
-first difference. The schema is documented in docs/RECORDS.md.
+first difference; :func:`replay_one` also holds every other field of the record to the
+replayed game. Records files (JSON lines or one JSON document, gzip-compressed or not) are
+read by :func:`read_records`. The schema is documented in docs/RECORDS.md.
 """
 
 from __future__ import annotations
 
+import gzip
+import json
+import zlib
+from pathlib import Path
 from typing import Any
 
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
-from arena.engine.state import State
-from arena.errors import ReplayError, RulesError
+from arena.engine.state import RECORD_FORMAT, State
+from arena.errors import ArenaError, ReplayError, RulesError
 
-__all__ = ["RECORD_FORMAT", "build_record", "replay"]
-
-RECORD_FORMAT = "palaestra-record/2"
-
-
-def _audience(to: int | None) -> str | int:
-    if to is None:
-        return "all"
-    return to if to >= 0 else f"all_but:{~to}"
+__all__ = [
+    "RECORD_FORMAT",
+    "build_record",
+    "read_records",
+    "read_records_text",
+    "replay",
+    "replay_one",
+    "replay_records",
+]
 
 
 def build_record(state: State) -> dict[str, Any]:
-    """The record of a (normally finished) game."""
-    config = state.config
-    return {
-        "format": RECORD_FORMAT,
-        "config": config.to_json(),
-        "seed": config.seed,
-        "players": list(config.players),
-        "starting_seat": config.starting_seat,
-        "rounds": state.rounds,
-        "turns": [dict(t) for t in state.turn_log],
-        "choices": [[seat, kind, index] for seat, kind, index in state.choices],
-        "forfeits": [{"seat": s, "reason": r, "at_choice": k} for s, r, k in state.forfeit_log],
-        "events": [{"to": _audience(to), **event} for to, event in state.log],
-        "result": state.result.to_json() if state.result else None,
-    }
+    """The record of a (normally finished) game: :meth:`State.record`."""
+    return state.record()
 
 
 def replay(record: dict[str, Any]) -> State:
@@ -82,3 +75,95 @@ def replay(record: dict[str, Any]) -> State:
     if record.get("turns") is not None and record["turns"] != [dict(t) for t in state.turn_log]:
         raise ReplayError("the replayed turns differ from the recorded turns")
     return state
+
+
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def read_records_text(path: str | Path) -> str:
+    """The text of a records file, gzip-compressed or not. Raises :class:`ReplayError`."""
+    try:
+        data = Path(path).read_bytes()
+        if data[:2] == _GZIP_MAGIC:  # arena status --records FILE.gz writes gzip
+            data = gzip.decompress(data)
+        return data.decode("utf-8")
+    except FileNotFoundError:
+        raise ReplayError(f"no such file: {path}") from None
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:  # gzip.BadGzipFile: OSError
+        raise ReplayError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+
+
+def read_records(path: str | Path) -> list[dict[str, Any]]:
+    """Game records from a file: JSON lines (one record per line, blank lines skipped), or one
+    JSON document holding a record or a list of records; gzip-compressed or not. Raises
+    :class:`ReplayError`."""
+    text = read_records_text(path)
+    records: list[Any]
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError:
+        records = []
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise ReplayError(f"{path} line {number} is not JSON ({exc.msg}, column "
+                                  f"{exc.colno}): expected one game record per line") from None
+    else:
+        records = whole if isinstance(whole, list) else [whole]
+    if not records:
+        raise ReplayError(f"{path} holds no game records")
+    return records
+
+
+def _normal(value: Any) -> Any:
+    """``value`` as it reads back from JSON (tuples become lists, keys strings)."""
+    return json.loads(json.dumps(value))
+
+
+def replay_one(record: Any) -> None:
+    """Replay one record (:func:`arena.engine.record.replay`: seed, choices, result, turns),
+    then hold every other field the record carries to the replayed game's own record:
+    format, config, seed, players, starting seat, rounds, forfeits and every event with its
+    audience. A record whose ``events`` list is empty was written without event tracking and
+    is not held to events. Raises :class:`ReplayError` at the first difference."""
+    if not isinstance(record, dict):
+        raise ReplayError(f"not a game record: a JSON {type(record).__name__}, not an object")
+    try:
+        state = replay(record)
+    except ReplayError:
+        raise
+    except ArenaError as exc:  # e.g. a config with 7 players
+        raise ReplayError(f"not a replayable record: {exc}") from None
+    except (AttributeError, KeyError, TypeError, ValueError) as exc:  # a malformed field
+        raise ReplayError(f"not a game record ({type(exc).__name__}: {exc})") from None
+    rebuilt = _normal(state.record())
+    for key, value in rebuilt.items():
+        if key not in record:
+            continue
+        recorded = record[key]
+        if key == "events":
+            if not recorded:
+                continue
+            if recorded != value:
+                at = next((i for i, (a, b) in enumerate(zip(recorded, value)) if a != b),
+                          min(len(recorded), len(value)))
+                raise ReplayError(
+                    f"the replayed events differ from the recorded events at event {at} "
+                    f"(recorded {len(recorded)} events, replayed {len(value)})")
+        elif recorded != value:
+            raise ReplayError(f"the replayed {key} {value!r} differs from the recorded "
+                              f"{recorded!r}")
+
+
+def replay_records(records: list[Any]) -> int:
+    """Replay every record; the first failure raises ``ReplayError("game K: ...")`` (K counts
+    from 1 in file order). Returns how many games replayed identically."""
+    for number, record in enumerate(records, 1):
+        try:
+            replay_one(record)
+        except ReplayError as exc:
+            raise ReplayError(f"game {number}: {exc}") from None
+    return len(records)

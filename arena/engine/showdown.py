@@ -1,43 +1,28 @@
-"""How a game ends: the showdown (ruling 12) or an instant Ascension (ruling 11).
+"""The showdown after the final round (ruling 12): who is first.
 
 Players are placed by Desmos; equal Desmos below first place share a placement. Equal first
 place goes to the most recent ``last_book_finished`` within the year before the event, then
-to sudden-death Rock-Paper-Scissors (each throw a decision), then, after 50 throws, to a
-seeded lot. A forfeited seat is placed last and never contends.
+to sudden-death Rock-Paper-Scissors (each throw a decision), then, after ``RPS_THROW_CAP``
+throws, to a seeded lot. A forfeited seat is placed last and never contends.
+:meth:`State.finish` places the seats; an Ascension (ruling 11) ends a game at once there.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 from arena.engine.actions import shown_hand
 from arena.engine.cards import NOTATION
 from arena.engine.decision import Option
-from arena.engine.desmos import Category, evaluate
-from arena.engine.state import GameResult, State
+from arena.engine.desmos import evaluate
+from arena.engine.rulebook import RPS_THROW_CAP
+from arena.engine.state import State
 
-__all__ = ["RPS_THROWS", "RPS_THROW_CAP", "book_tiebreak", "place", "showdown"]
+__all__ = ["RPS_THROWS", "RPS_THROW_CAP", "book_tiebreak", "showdown"]
 
 RPS_THROWS = ("rock", "paper", "scissors")
-RPS_THROW_CAP = 50
 _BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 _RPS_OPTIONS: list[Option] = [{"throw": t} for t in RPS_THROWS]
-Value = tuple[int, tuple[int, ...]]
-
-
-def place(values: list[Value], contenders: list[int], winner: int | None,
-          n: int) -> list[int]:
-    """Placements per seat: 1 + the number of contenders ahead; forfeited seats last."""
-    placements = [len(contenders) + 1] * n
-    for seat in contenders:
-        if seat == winner:
-            placements[seat] = 1
-            continue
-        ahead = sum(1 for other in contenders
-                    if other != seat and (other == winner or values[other] > values[seat]))
-        placements[seat] = 1 + ahead
-    return placements
 
 
 def book_tiebreak(seats: list[int], books: tuple[dt.date | None, ...],
@@ -53,28 +38,24 @@ def book_tiebreak(seats: list[int], books: tuple[dt.date | None, ...],
     return [s for s in seats if dated.get(s) == latest]
 
 
-def _values(state: State) -> list[Value]:
-    return [evaluate(hand) for hand in state.hands]
-
-
 def showdown(state: State) -> None:
     """After the final round: reveal, place, and settle equal first place."""
     state.phase = "showdown"
     state.emit({"type": "showdown",
                 "hands": [[NOTATION[c] for c in shown_hand(hand)] for hand in state.hands]})
-    values = _values(state)
+    values = [evaluate(hand) for hand in state.hands]
     contenders = [s for s in range(state.n) if s not in state.forfeits]
     if not contenders:
-        _finish(state, values, contenders, None, "none", False)
+        state.finish(None, "none")
         return
     best = max(values[s] for s in contenders)
     tied = [s for s in contenders if values[s] == best]
     if len(tied) == 1:
-        _finish(state, values, contenders, tied[0], "none", False)
+        state.finish(tied[0], "none")
         return
     left = book_tiebreak(tied, state.config.last_book_finished, state.config.event_date)
     if len(left) == 1:
-        _finish(state, values, contenders, left[0], "book", False)
+        state.finish(left[0], "book")
         return
     state.push(_rps_round, tuple(left), 0)
 
@@ -107,35 +88,11 @@ def _rps_resolve(state: State, players: tuple[int, ...], thrown: int) -> None:
         winning = a if _BEATS[a] == b else b
         survivors = [s for s, t in throws if t == winning]
     thrown += 1
-    values = _values(state)
-    contenders = [s for s in range(state.n) if s not in state.forfeits]
     if len(survivors) == 1:
-        _finish(state, values, contenders, survivors[0], "rps", False)
+        state.finish(survivors[0], "rps")
     elif not survivors:  # every tied seat forfeited: the rest are placed by Desmos alone
-        _finish(state, values, contenders, None, "none", False)
+        state.finish(None, "none")
     elif thrown >= RPS_THROW_CAP:
-        _finish(state, values, contenders, state.rng.choice(sorted(survivors)), "lot", False)
+        state.finish(state.rng.choice(sorted(survivors)), "lot")
     else:
         state.push(_rps_round, tuple(survivors), thrown)
-
-
-def finish_by_ascension(state: State, seat: int) -> None:
-    """Five natural Gods: the game ends at once (ruling 11)."""
-    state._stack.clear()
-    state.decision = None
-    state.emit({"type": "ascension", "seat": seat,
-                "hand": [NOTATION[c] for c in state.hands[seat]]})
-    contenders = [s for s in range(state.n) if s not in state.forfeits]
-    _finish(state, _values(state), contenders, seat, "ascension", True)
-
-
-def _finish(state: State, values: list[Value], contenders: list[int], winner: int | None,
-            tiebreak: str, ascension: bool) -> None:
-    placements = place(values, contenders, winner, state.n)
-    desmos = [Category(v[0]).label for v in values]
-    state.phase = "over"
-    state.ascended = None
-    keys: list[list[Any]] = [[v[0], list(v[1])] for v in values]
-    state.result = GameResult(placements, desmos, ascension, tiebreak, dict(state.forfeits), keys)
-    state.emit({"type": "game_end", "placements": placements, "desmos": desmos,
-                "ascension": ascension, "tiebreak": tiebreak})

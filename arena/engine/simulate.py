@@ -18,48 +18,47 @@ Conventions (also in RULES.md, "Balance findings"):
 * ``seconds`` is the time spent inside ``play_game`` only (not the counting, not the writing of
   records); games/s and decisions/s are measured on it. A decision is a choice an agent was
   asked; choices with a single legal option are taken by the engine and are not decisions.
-
-The module also generates the effect table and the census table of RULES.md
-(:func:`effect_rows`, :func:`effect_table_markdown`, :func:`census_table_markdown`); a test
-holds RULES.md to them so the document cannot drift from the code.
 """
 
 from __future__ import annotations
 
-import gzip
 import json
 import random
 import time
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from tabulate import tabulate
+
 from arena.engine.agents import RandomAgent, play_game
-from arena.engine.cards import CARD_IDS, DECK, NOTATION, PALAESTRON
 from arena.engine.config import GameConfig, rounds_for
-from arena.engine.desmos import Category, census
-from arena.engine.effects import EFFECTS, PALAESTRON_TEXT
-from arena.engine.record import replay
-from arena.errors import ArenaError, ReplayError, RulesError
+from arena.engine.desmos import Category
+from arena.engine.effects import EFFECTS
+from arena.engine.record import read_records, read_records_text, replay_records
+from arena.engine.rules_text import (
+    CATEGORY_LABELS,
+    effect_rows,
+    effect_table_markdown,
+    rules_summary,
+)
+from arena.errors import ArenaError, RulesError
 
 __all__ = [
-    "CATEGORY_LABELS",
     "EFFECT_HOWS",
     "SimulationReport",
-    "census_table_markdown",
+    "game_seeds",
+    "simulate",
+    # moved to arena.engine.rules_text and arena.engine.record; importable here for callers
+    # that still import them from this module
+    "CATEGORY_LABELS",
     "effect_rows",
     "effect_table_markdown",
-    "game_seeds",
-    "read_records",
-    "replay_one",
-    "replay_records",
     "rules_summary",
-    "simulate",
+    "read_records",
+    "read_records_text",
+    "replay_records",
 ]
-
-#: Category names, best first (the rulebook's order).
-CATEGORY_LABELS: tuple[str, ...] = tuple(c.label for c in sorted(Category, reverse=True))
 #: How an effect came to resolve: played from the hand, triggered from a trap, or a God
 #: resolving because it was force-discarded.
 EFFECT_HOWS = ("played", "trap", "discarded")
@@ -67,75 +66,6 @@ _TIEBREAKS = ("none", "book", "rps", "lot", "ascension")
 
 
 # ================================================================================ doc tables
-def effect_rows() -> list[tuple[str, int, str, str]]:
-    """(face, copies in the deck, effect name, rules text) for every card face, deck order,
-    the Palaestron last. This is RULES.md's effect table."""
-    rows = []
-    for face in dict.fromkeys(NOTATION):
-        copies = len(CARD_IDS[DECK[NOTATION.index(face)]])
-        if face == NOTATION[PALAESTRON]:
-            continue
-        effect = EFFECTS[face]
-        rows.append((face, copies, effect.name, effect.text))
-    rows.append((NOTATION[PALAESTRON], 1, "The Palaestron", PALAESTRON_TEXT))
-    return rows
-
-
-def _escape(cell: object) -> str:
-    return str(cell).replace("|", "\\|")
-
-
-def effect_table_markdown() -> str:
-    """The effect table as a Markdown table (exactly the block in RULES.md)."""
-    lines = ["| Card | Copies | Effect | What it does |", "|---|---|---|---|"]
-    for face, copies, name, text in effect_rows():
-        lines.append(f"| `{face}` | {copies} | {_escape(name)} | {_escape(text)} |")
-    return "\n".join(lines)
-
-
-def census_table_markdown(counts: dict[Category, int] | None = None) -> str:
-    """The census (every 5-card hand of the 51 cards other than the Palaestron) as Markdown."""
-    counts = census() if counts is None else counts
-    total = sum(counts.values())
-    lines = ["| Category | Hands | Share |", "|---|---:|---:|"]
-    for category in sorted(counts, reverse=True):
-        hands = counts[category]
-        lines.append(f"| {category.label} | {hands:,} | {100 * hands / total:.4f}% |")
-    lines.append(f"| **Total** | **{total:,}** | 100% |")
-    return "\n".join(lines)
-
-
-def rules_summary() -> str:
-    """Palaestra in brief (``arena rules``), built from the engine's own constants."""
-    from arena.engine.config import ROUNDS_BY_PLAYERS
-    from arena.engine.turn import MAX_TRAPS
-
-    rounds = ", ".join(f"{n} players {r}" for n, r in ROUNDS_BY_PLAYERS.items())
-    return "\n".join([
-        "Palaestra in brief (every rule quoted, with the engine's rulings: RULES.md)",
-        "",
-        "Deck: 52 cards: 7 Gods (God-1..God-7), 22 Class cards (Agari-1..6, Umbrae-1..6, "
-        "Arcoi-1..5, Sophoi-1..5), 10 Fates (Fate-1..5 x2), 10 Beasts (Beast-1..5 x2), "
-        "2 Crowns (wild), 1 Palaestron.",
-        f"Rounds: {rounds}. A round is one turn per player in seat order.",
-        "Turn: Hold, or Play a card (resolve its effect, draw 1), or Set a Trap face-down "
-        f"(draw 1; at most {MAX_TRAPS} per Arena); then optionally Swap (discard 1, draw 1). "
-        "Every hand is back to 5 at the end of every turn.",
-        "Traps: their owner may trigger them at the start of any turn and when another player "
-        "declares a play; they expire at the end of the owner's second turn after the one "
-        "they were set in.",
-        "Palaestron: played at once when drawn: each player discards 1, draws 1, reveals 1; "
-        "then every trap is cleared. It never counts in a Desmos.",
-        "Forced discards are revealed; only a God fires its effect when force-discarded.",
-        "Desmos, best first: " + ", ".join(CATEGORY_LABELS) + ". The Ascension (five natural "
-        "Gods) wins at once.",
-        "Ties: card by card by family tier (God 5, Crown 4, Class 3, Fate 2, Beast 1); then the "
-        "most recent finished book; then Rock-Paper-Scissors.",
-        "",
-        "Every card's effect: arena rules --effects",
-    ])
-
-
 # ================================================================================ the report
 @dataclass
 class SimulationReport:
@@ -304,8 +234,6 @@ class SimulationReport:
 
     def render(self, tablefmt: str = "simple") -> str:
         """The report as tabulate tables, one section after another."""
-        from tabulate import tabulate
-
         g = self.games
         turns = max(self.turns, 1)
         sections: list[str] = []
@@ -420,93 +348,3 @@ def simulate(players: int, games: int, seed: int,
 
 
 # ================================================================================ replay
-_GZIP_MAGIC = b"\x1f\x8b"
-
-
-def read_records_text(path: str | Path) -> str:
-    """The text of a records file, gzip-compressed or not. Raises :class:`ReplayError`."""
-    try:
-        data = Path(path).read_bytes()
-        if data[:2] == _GZIP_MAGIC:  # arena status --records FILE.gz writes gzip
-            data = gzip.decompress(data)
-        return data.decode("utf-8")
-    except FileNotFoundError:
-        raise ReplayError(f"no such file: {path}") from None
-    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:  # gzip.BadGzipFile: OSError
-        raise ReplayError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
-
-
-def read_records(path: str | Path) -> list[dict[str, Any]]:
-    """Game records from a file: JSON lines (one record per line, blank lines skipped), or one
-    JSON document holding a record or a list of records; gzip-compressed or not. Raises
-    :class:`ReplayError`."""
-    text = read_records_text(path)
-    records: list[Any]
-    try:
-        whole = json.loads(text)
-    except json.JSONDecodeError:
-        records = []
-        for number, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise ReplayError(f"{path} line {number} is not JSON ({exc.msg}, column "
-                                  f"{exc.colno}): expected one game record per line") from None
-    else:
-        records = whole if isinstance(whole, list) else [whole]
-    if not records:
-        raise ReplayError(f"{path} holds no game records")
-    return records
-
-
-def _normal(value: Any) -> Any:
-    """``value`` as it reads back from JSON (tuples become lists, keys strings)."""
-    return json.loads(json.dumps(value))
-
-
-def replay_one(record: Any) -> None:
-    """Replay one record (:func:`arena.engine.record.replay`: seed, choices, result, turns),
-    then hold every other field the record carries to the replayed game's own record:
-    format, config, seed, players, starting seat, rounds, forfeits and every event with its
-    audience. A record whose ``events`` list is empty was written without event tracking and
-    is not held to events. Raises :class:`ReplayError` at the first difference."""
-    if not isinstance(record, dict):
-        raise ReplayError(f"not a game record: a JSON {type(record).__name__}, not an object")
-    try:
-        state = replay(record)
-    except ReplayError:
-        raise
-    except ArenaError as exc:  # e.g. a config with 7 players
-        raise ReplayError(f"not a replayable record: {exc}") from None
-    except (AttributeError, KeyError, TypeError, ValueError) as exc:  # a malformed field
-        raise ReplayError(f"not a game record ({type(exc).__name__}: {exc})") from None
-    rebuilt = _normal(state.record())
-    for key, value in rebuilt.items():
-        if key not in record:
-            continue
-        recorded = record[key]
-        if key == "events":
-            if not recorded:
-                continue
-            if recorded != value:
-                at = next((i for i, (a, b) in enumerate(zip(recorded, value)) if a != b),
-                          min(len(recorded), len(value)))
-                raise ReplayError(
-                    f"the replayed events differ from the recorded events at event {at} "
-                    f"(recorded {len(recorded)} events, replayed {len(value)})")
-        elif recorded != value:
-            raise ReplayError(f"the replayed {key} {value!r} differs from the recorded "
-                              f"{recorded!r}")
-
-
-def replay_records(records: list[Any]) -> int:
-    """Replay every record; the first failure raises ``ReplayError("game K: ...")`` (K counts
-    from 1 in file order). Returns how many games replayed identically."""
-    for number, record in enumerate(records, 1):
-        try:
-            replay_one(record)
-        except ReplayError as exc:
-            raise ReplayError(f"game {number}: {exc}") from None
-    return len(records)

@@ -10,7 +10,7 @@ import datetime as dt
 import random
 from collections.abc import Sequence
 
-from arena.engine.state import GameResult
+from arena.engine.result import GameResult
 
 __all__ = ["first_starting_seat", "next_starting_seat"]
 

@@ -4,6 +4,11 @@ The game is a stack machine so that a state can be copied at any point (search b
 that): the rules push *steps* (a module-level function and its immutable arguments) and a
 step either finishes, pushes more steps, or asks a :class:`Decision`. Answering the decision
 calls its continuation with the chosen option's payload. Zones hold card ids (see cards.py).
+
+The state also ends the game (:meth:`State.finish`, which the showdown and an Ascension call)
+and gives the views read from it: a seat's observation (:meth:`State.observe`, and its JSON
+:meth:`State.observe_json`) and the game's record (:meth:`State.record`). They live here, not
+above, so that nothing the state needs imports the state back.
 """
 
 from __future__ import annotations
@@ -15,10 +20,16 @@ from typing import Any, Final
 from arena.engine.cards import KIND_OF, NOTATION, Kind
 from arena.engine.config import GameConfig
 from arena.engine.decision import Decision, Option, visible_to
-from arena.engine.observation import Observation, observe
+from arena.engine.desmos import Category, evaluate
+from arena.engine.observation import Observation, observation_json
+from arena.engine.result import GameResult, place
+from arena.engine.rulebook import HAND_SIZE, TRAP_LIFETIME
 from arena.errors import IllegalChoiceError, RulesError
 
-__all__ = ["GameResult", "State", "Trap", "visible_to"]
+__all__ = ["RECORD_FORMAT", "GameResult", "State", "Trap"]
+
+#: The records this engine writes and replays; a new rule that changes games changes it.
+RECORD_FORMAT: Final = "palaestra-record/2"
 
 Step = tuple[Callable[..., None], tuple[Any, ...]]
 Continuation = Callable[..., None]
@@ -40,43 +51,6 @@ class Trap:
 
     def __repr__(self) -> str:
         return f"Trap({NOTATION[self.card]}, set_turn={self.set_turn})"
-
-
-class GameResult:
-    """How a finished game ended."""
-
-    __slots__ = ("placements", "desmos", "ascension", "tiebreak", "forfeits", "keys")
-
-    def __init__(self, placements: list[int], desmos: list[str], ascension: bool,
-                 tiebreak: str, forfeits: dict[int, str], keys: list[list[Any]]) -> None:
-        self.placements = placements
-        self.desmos = desmos
-        self.ascension = ascension
-        self.tiebreak = tiebreak
-        self.forfeits = forfeits
-        self.keys = keys
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "placements": list(self.placements),
-            "desmos": list(self.desmos),
-            "ascension": self.ascension,
-            "tiebreak": self.tiebreak,
-            "forfeits": {str(seat): reason for seat, reason in sorted(self.forfeits.items())},
-        }
-
-    @property
-    def winners(self) -> list[int]:
-        """Seats first without having forfeited: a game every seat forfeited has none
-        (E18; the placements still share first place, a draw for ratings)."""
-        forfeits = self.forfeits
-        return [seat for seat, place in enumerate(self.placements)
-                if place == 1 and seat not in forfeits]
-
-    @property
-    def losers(self) -> list[int]:
-        worst = max(self.placements)
-        return [seat for seat, place in enumerate(self.placements) if place == worst]
 
 
 class State:
@@ -149,9 +123,7 @@ class State:
         hook = self.step_hook
         while self.decision is None and self.result is None:
             if self.ascended is not None:
-                from arena.engine.showdown import finish_by_ascension
-
-                finish_by_ascension(self, self.ascended)
+                self._finish_by_ascension(self.ascended)
                 return
             if not stack:
                 raise RulesError("internal error: the rules ran out of steps")  # pragma: no cover
@@ -178,6 +150,29 @@ class State:
         self._then = then
         self._ctx = ctx
 
+    def finish(self, winner: int | None, tiebreak: str, ascension: bool = False) -> None:
+        """End the game: seats placed by Desmos, ``winner`` (if any) first, forfeited seats
+        last; ``tiebreak`` says what settled first place."""
+        values = [evaluate(hand) for hand in self.hands]
+        contenders = [s for s in range(self.n) if s not in self.forfeits]
+        placements = place(values, contenders, winner, self.n)
+        desmos = [Category(v[0]).label for v in values]
+        self.phase = "over"
+        self.ascended = None
+        keys: list[list[Any]] = [[v[0], list(v[1])] for v in values]
+        self.result = GameResult(placements, desmos, ascension, tiebreak, dict(self.forfeits),
+                                 keys)
+        self.emit({"type": "game_end", "placements": placements, "desmos": desmos,
+                   "ascension": ascension, "tiebreak": tiebreak})
+
+    def _finish_by_ascension(self, seat: int) -> None:
+        """Five natural Gods: the game ends at once (ruling 11)."""
+        self._stack.clear()
+        self.decision = None
+        self.emit({"type": "ascension", "seat": seat,
+                   "hand": [NOTATION[c] for c in self.hands[seat]]})
+        self.finish(seat, "ascension", True)
+
     def forfeit(self, seat: int, reason: str) -> None:
         """Mark ``seat`` as forfeited: it is placed last; the caller plays its safe defaults."""
         if seat not in self.forfeits:
@@ -203,8 +198,7 @@ class State:
     def feed(self, seat: int) -> list[dict[str, Any]]:
         """Every event ``seat`` may see so far, in order (built lazily from the log, so
         games nobody watches pay nothing for it)."""
-        if not 0 <= seat < self.n:
-            raise IndexError(f"no seat {seat}: the game has seats 0-{self.n - 1}")
+        self._check_seat(seat)
         feed = self._feeds[seat]
         log = self.log
         pos = self._feed_pos[seat]
@@ -225,7 +219,7 @@ class State:
     def add_to_hand(self, seat: int, card: int) -> None:
         hand = self.hands[seat]
         hand.append(card)
-        if KIND_OF[card] == _GOD and len(hand) == 5 and seat not in self.forfeits:
+        if KIND_OF[card] == _GOD and len(hand) == HAND_SIZE and seat not in self.forfeits:
             if all(KIND_OF[c] == _GOD for c in hand) and self.ascended is None:
                 self.ascended = seat
 
@@ -245,7 +239,7 @@ class State:
         self.revealed[seat].discard(card)
         # A six-card hand (a Clotho or Phoenix triggered from a trap, E7) that puts away its
         # one non-God keeps five natural Gods: The Ascension (ruling 11).
-        if len(hand) == 5 and KIND_OF[card] != _GOD and seat not in self.forfeits:
+        if len(hand) == HAND_SIZE and KIND_OF[card] != _GOD and seat not in self.forfeits:
             if all(KIND_OF[c] == _GOD for c in hand) and self.ascended is None:
                 self.ascended = seat
 
@@ -270,15 +264,71 @@ class State:
         return cards + self.draw_pile + self.effect_graveyard + self.discard_graveyard + self.limbo
 
     # ------------------------------------------------------------------ views
+    def _check_seat(self, seat: int) -> None:
+        if not 0 <= seat < self.n:
+            raise IndexError(f"no seat {seat}: the game has seats 0-{self.n - 1}")
+
+    def _trap_views(self, seat: int) -> tuple[tuple[int, int, bool], ...]:
+        """(card, own turns left before it expires, triggerable now) per trap of ``seat``."""
+        traps = self.traps[seat]
+        if not traps:
+            return ()
+        done = self.own_turns[seat]
+        turn = self.turn
+        return tuple([(t.card, TRAP_LIFETIME - (done - t.owner_turns), t.set_turn < turn)
+                      for t in traps])
+
     def observe(self, seat: int, events: bool = True) -> Observation:
         """What ``seat`` may know now (never another seat's hidden card); ``events=False``
-        leaves its event feed out (:func:`arena.engine.observation.observe`)."""
-        return observe(self, seat, events)
+        leaves its event feed out (the referee sends events apart, once each).
+
+        Graveyards grow in place and are replaced when a card leaves them
+        (:meth:`take_from_discard_graveyard`, reshuffles), and a seat's feed only grows, so
+        (list, length) views of them are snapshots; the rest is copied into small tuples.
+        """
+        self._check_seat(seat)
+        effect_gy = self.effect_graveyard
+        discard_gy = self.discard_graveyard
+        feed = self.feed(seat) if events else _NO_EVENTS
+        return Observation(seat, self.players, self.round, self.rounds, self.turn, self.active,
+                           self.phase, tuple(self.hands[seat]), self._trap_views(seat),
+                           tuple([len(h) for h in self.hands]),
+                           tuple([len(t) for t in self.traps]),
+                           _revealed_ids(self.revealed),
+                           effect_gy, len(effect_gy), discard_gy, len(discard_gy),
+                           len(self.draw_pile), feed, len(feed))
+
+    def observe_json(self, seat: int) -> dict[str, Any]:
+        """``observe(seat, False).to_json(include_events=False)``, encoded straight from the
+        state: what the referee puts in every ``act``, so no snapshot is taken that would be
+        read only once."""
+        self._check_seat(seat)
+        return observation_json(seat, self.players, self.round, self.rounds, self.turn,
+                                self.active, self.phase, self.hands[seat],
+                                self._trap_views(seat), [len(h) for h in self.hands],
+                                [len(t) for t in self.traps], self.revealed,
+                                self.effect_graveyard, self.discard_graveyard,
+                                len(self.draw_pile))
 
     def record(self) -> dict[str, Any]:
-        from arena.engine.record import build_record
-
-        return build_record(self)
+        """The record of this (normally finished) game: enough to replay it move for move
+        (``arena.engine.record.replay``; the schema is in docs/RECORDS.md)."""
+        config = self.config
+        result = self.result
+        return {
+            "format": RECORD_FORMAT,
+            "config": config.to_json(),
+            "seed": config.seed,
+            "players": list(config.players),
+            "starting_seat": config.starting_seat,
+            "rounds": self.rounds,
+            "turns": [dict(t) for t in self.turn_log],
+            "choices": [[seat, kind, index] for seat, kind, index in self.choices],
+            "forfeits": [{"seat": s, "reason": r, "at_choice": k}
+                         for s, r, k in self.forfeit_log],
+            "events": [{"to": _audience(to), **event} for to, event in self.log],
+            "result": result.to_json() if result else None,
+        }
 
     def clone(self) -> State:
         """An independent copy (events are not copied: a clone is for search)."""
@@ -317,3 +367,22 @@ class State:
         hands = " | ".join(" ".join(NOTATION[c] for c in h) for h in self.hands)
         return (f"<State round {self.round}/{self.rounds} turn {self.turn} "
                 f"seat {self.active}: {hands}>")
+
+
+_NO_EVENTS: Final[list[dict[str, Any]]] = []
+#: no card revealed anywhere, by player count (the common case, shared)
+_NONE_REVEALED: Final = tuple(((),) * n for n in range(8))
+
+
+def _revealed_ids(revealed: list[set[int]]) -> tuple[tuple[int, ...], ...]:
+    for cards in revealed:
+        if cards:
+            return tuple([tuple(r) for r in revealed])
+    return _NONE_REVEALED[len(revealed)]
+
+
+def _audience(to: int | None) -> str | int:
+    """A log entry's audience as a record writes it."""
+    if to is None:
+        return "all"
+    return to if to >= 0 else f"all_but:{~to}"

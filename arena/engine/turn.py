@@ -11,23 +11,31 @@ from typing import Final
 from arena.engine.actions import (
     hand_options,
     pass_option,
-    step_draw,
     step_to_effect_graveyard,
     take_trap,
     voluntary_discard,
 )
-from arena.engine.cards import NOTATION, PALAESTRON
+from arena.engine.cards import DECK_SIZE, NOTATION, PALAESTRON
 from arena.engine.chance import shuffle
 from arena.engine.decision import Option
+from arena.engine.effects import push_effect, start_palaestron, step_draw
+from arena.engine.rulebook import HAND_SIZE, MAX_TRAPS, TRAP_LIFETIME
+from arena.engine.showdown import showdown
 from arena.engine.state import State, Trap
 
-__all__ = ["MAX_TRAPS", "TRAP_LIFETIME", "begin_game", "trigger_window"]
+__all__ = [
+    "MAX_TRAPS",
+    "TRAP_LIFETIME",
+    "ask_swap",
+    "ask_turn_action",
+    "begin_game",
+    "start_turn",
+    "trigger_window",
+]
 
-#: "Max 2 Traps per Arena."
-MAX_TRAPS: Final = 2
-#: A trap expires at the end of its owner's second turn after the one it was set in.
-TRAP_LIFETIME: Final = 3
-
+#: A turn decision's payload for setting card ``c`` as a trap is ``c + _SET_TRAP`` (playing
+#: it is ``c``, holding is -1): one int per option keeps the continuation's arguments flat.
+_SET_TRAP: Final = 100
 _HOLD: Final[Option] = {"action": "hold"}
 _PLAY_BY_NAME = {name: {"action": "play", "card": name} for name in NOTATION}
 _SET_BY_NAME = {name: {"action": "trap", "card": name} for name in NOTATION}
@@ -40,14 +48,14 @@ _NO_TRIGGER: Final = pass_option("trap")
 
 def begin_game(state: State) -> None:
     """Shuffle, deal five to each player in seat order, then resolve a dealt Palaestron."""
-    pile = list(range(52))
+    pile = list(range(DECK_SIZE))
     shuffle(state.rng, pile)
     state.draw_pile = pile
     state.emit({"type": "game_start", "players": list(state.players), "rounds": state.rounds,
                 "starting_seat": state.active})
     holder = None
     order = state.seats_from(state.active)
-    for _ in range(5):
+    for _ in range(HAND_SIZE):
         for seat in order:
             card = pile.pop()
             if card == PALAESTRON:
@@ -61,22 +69,18 @@ def begin_game(state: State) -> None:
     state.phase = "play"
     state.push(start_turn)
     if holder is not None:
-        from arena.engine.effects import start_palaestron
-
         start_palaestron(state, holder)
 
 
 def start_turn(state: State) -> None:
     if state.round > state.rounds:
-        from arena.engine.showdown import showdown
-
         state.push(showdown)
         return
     seat = state.active
     state.scratch["turn"] = {"round": state.round, "seat": seat, "action": "hold", "card": None,
                              "swap": False}
     state.emit({"type": "turn_start", "seat": seat, "round": state.round})
-    state.push(_turn_decision)
+    state.push(ask_turn_action)
     trigger_window(state, state.seats_from(seat), "turn_start")
 
 
@@ -103,8 +107,6 @@ def _offer_trigger(state: State, seat: int, window: str) -> None:
 def _on_trigger(state: State, slot: int, seat: int, window: str) -> None:
     if slot < 0:
         return
-    from arena.engine.effects import push_effect
-
     trap = state.traps[seat].pop(slot)
     state.limbo.append(trap.card)
     state.emit({"type": "trap_triggered", "seat": seat, "card": NOTATION[trap.card],
@@ -113,7 +115,8 @@ def _on_trigger(state: State, slot: int, seat: int, window: str) -> None:
     push_effect(state, trap.card, seat, "trap")
 
 
-def _turn_decision(state: State) -> None:
+def ask_turn_action(state: State) -> None:
+    """Ask the active seat its turn: hold, play a card, or set a trap (ruling 7)."""
     seat = state.active
     hand = state.hands[seat]
     _, cards = hand_options(state, seat)
@@ -126,7 +129,7 @@ def _turn_decision(state: State) -> None:
         # A trap goes face down: of a revealed and a hidden copy, the hidden one (E20).
         hidden = cards if len(cards) == len(hand) else hand_options(state, seat, "card",
                                                                      False)[1]
-        payloads += [card + 100 for card in hidden]
+        payloads += [card + _SET_TRAP for card in hidden]
     if not hand:  # pragma: no cover - only with an exhausted deck
         payloads = [-1]
         options = [_HOLD]
@@ -135,16 +138,14 @@ def _turn_decision(state: State) -> None:
 
 def _on_turn(state: State, payload: int, seat: int) -> None:
     record = state.scratch["turn"]
-    state.push(_swap_decision, seat)
+    state.push(ask_swap, seat)
     if payload < 0:
         state.emit({"type": "hold", "seat": seat})
         return
-    if payload < 100:
+    if payload < _SET_TRAP:
         card = payload
         record["action"] = "play"
         record["card"] = NOTATION[card]
-        from arena.engine.effects import push_effect
-
         state.remove_from_hand(seat, card)
         state.limbo.append(card)
         state.emit({"type": "play", "seat": seat, "card": NOTATION[card]})
@@ -153,7 +154,7 @@ def _on_turn(state: State, payload: int, seat: int) -> None:
         push_effect(state, card, seat, "played")
         trigger_window(state, state.opponents(seat), "declare")
         return
-    card = payload - 100
+    card = payload - _SET_TRAP
     record["action"] = "trap"
     record["card"] = NOTATION[card]
     state.remove_from_hand(seat, card)
@@ -164,7 +165,8 @@ def _on_turn(state: State, payload: int, seat: int) -> None:
     state.push(step_draw, seat)
 
 
-def _swap_decision(state: State, seat: int) -> None:
+def ask_swap(state: State, seat: int) -> None:
+    """Offer ``seat`` the optional swap that ends its turn (discard one, draw one)."""
     state.push(_end_turn, seat)
     names, cards = hand_options(state, seat, "swap")
     state.ask(seat, "swap", [_NO_SWAP, *names], [-1, *cards], _on_swap, seat,

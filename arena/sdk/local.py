@@ -14,15 +14,12 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from arena.engine.observation import seat_events
+from arena.engine.decision import Decision
+from arena.engine.observation import Observation, seat_events
+from arena.engine.state import State
 from arena.sdk.bot import Bot, GameEnd, GameStart, Request, as_index
-
-if TYPE_CHECKING:
-    from arena.engine.decision import Decision
-    from arena.engine.observation import Observation
-    from arena.engine.state import State
 
 __all__ = ["BotAgent"]
 

@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from arena.engine.cards import NOTATION, PALAESTRON, parse_cards
-from arena.engine.config import GameConfig
+from arena.engine.cards import DECK_SIZE, NOTATION, PALAESTRON, parse_cards
+from arena.engine.config import GameConfig, rounds_for
 from arena.engine.decision import Decision
 from arena.engine.state import State, Trap
 from arena.engine.turn import start_turn
@@ -76,7 +76,21 @@ def build_state(
     config = GameConfig(players=PLAYER_NAMES[:n], seed=seed, starting_seat=starting_seat,
                         last_book_finished=tuple(last_book_finished), event_date=event_date)
     state = State(config)
-    active = starting_seat if active is None else active
+    _position(state, round, starting_seat, starting_seat if active is None else active)
+    top = _place_named(state, hands, traps or {}, effect_graveyard, discard_graveyard,
+                       pile_top)
+    _place_rest(state, top, rest_to)
+    assert sorted(state.all_cards()) == list(range(DECK_SIZE)), "the builder lost or doubled a card"
+    if start:
+        state.push(start_turn)
+        state.run()
+    return state
+
+
+def _position(state: State, round: int, starting_seat: int, active: int) -> None:
+    """Put ``state`` at the start of ``active``'s turn in ``round``, each seat's completed
+    turns counted from the starting seat."""
+    n = state.n
     turn_in_round = (active - starting_seat) % n
     state.round = round
     state.turn_in_round = turn_in_round
@@ -88,10 +102,14 @@ def build_state(
     ]
     state.phase = "play"
 
-    # Parse everything in one call so that copies get distinct ids.
-    trap_lists = traps or {}
+
+def _place_named(state: State, hands: Sequence[Cards], traps: dict[int, Sequence[TrapSpec]],
+                 effect_graveyard: Cards | None, discard_graveyard: Cards | None,
+                 pile_top: Cards | None) -> list[int]:
+    """Deal the named cards into hands, traps and graveyards; returns the pile's named top
+    cards, top first. Everything is parsed in one call so that copies get distinct ids."""
     trap_names: list[tuple[int, str, int | None, int | None]] = []
-    for seat, specs in sorted(trap_lists.items()):
+    for seat, specs in sorted(traps.items()):
         for spec in specs:
             if isinstance(spec, str):
                 trap_names.append((seat, spec, None, None))
@@ -117,9 +135,14 @@ def build_state(
         ))
     state.effect_graveyard = [next(ids) for _ in eg_names]
     state.discard_graveyard = [next(ids) for _ in dg_names]
-    top = [next(ids) for _ in top_names]
+    return [next(ids) for _ in top_names]
+
+
+def _place_rest(state: State, top: list[int], rest_to: str) -> None:
+    """The draw pile with ``top`` on top, and every card nobody named where ``rest_to``
+    says: the Palaestron first (lowest), then by ascending id."""
     placed = set(state.all_cards()) | set(top)
-    rest = [c for c in range(len(NOTATION)) if c not in placed]
+    rest = [c for c in range(DECK_SIZE) if c not in placed]
     rest.sort(key=lambda c: (c != PALAESTRON, c))
     state.draw_pile = list(reversed(top))
     if rest_to == "pile":
@@ -130,11 +153,6 @@ def build_state(
         state.discard_graveyard = rest + state.discard_graveyard
     else:  # pragma: no cover - a mistake in a test
         raise ValueError(f"rest_to {rest_to!r}")
-    assert sorted(state.all_cards()) == list(range(52)), "the builder lost or doubled a card"
-    if start:
-        state.push(start_turn)
-        state.run()
-    return state
 
 
 # ---------------------------------------------------------------------------- reading
@@ -199,7 +217,7 @@ def final_showdown(hands: Sequence[Cards], **kwargs: Any) -> State:
     """Stage the last turn of the last round with these hands, hold it, and return the
     finished state (the showdown has run unless it asks Rock-Paper-Scissors)."""
     n = len(hands)
-    rounds = {2: 5, 3: 5, 4: 4, 5: 3}[n]
+    rounds = rounds_for(n)
     starting = kwargs.pop("starting_seat", 0)
     state = build_state(hands, round=rounds, starting_seat=starting,
                         active=(starting - 1) % n, **kwargs)

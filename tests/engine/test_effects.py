@@ -1,4 +1,4 @@
-"""Every card effect of the table (the Gods have their staged examples in test_rulings.py):
+"""Every card effect of the table (the Gods have their staged examples in test_rulings_play.py):
 what it does to the zones, who is asked, who sees what, and the same effect resolving from
 a trap or from a God's forced discard."""
 

@@ -274,7 +274,8 @@ def test_the_referees_observation_json_is_the_snapshots_json() -> None:
             agents = [RandomAgent(game * 11 + s) for s in range(players)]
             while state.decision is not None:
                 for seat in range(players):
-                    direct = observe_json(state, seat)
+                    direct = state.observe_json(seat)
+                    assert observe_json(state, seat) == direct  # the name callers import
                     assert direct == state.observe(seat, False).to_json(include_events=False)
                     # the same bytes on the wire too: key order and value types match
                     assert json.dumps(direct) == json.dumps(

@@ -1,5 +1,6 @@
-"""``arena.engine.simulate`` and ``arena.bench.engine``: the counts add up, records replay,
-and RULES.md's generated tables match the code. No wall-clock assertions."""
+"""``arena.engine.simulate`` and ``arena.bench.engine``: the counts add up, records replay
+(``arena.engine.record``), and RULES.md's generated tables match the code
+(``arena.engine.rules_text``). No wall-clock assertions."""
 
 from __future__ import annotations
 
@@ -13,16 +14,14 @@ from arena.bench.engine import BenchRow, EngineBench, bench_census, bench_evalua
 from arena.engine.cards import NOTATION
 from arena.engine.desmos import Category
 from arena.engine.effects import EFFECTS
-from arena.engine.simulate import (
+from arena.engine.record import read_records, replay_one, replay_records
+from arena.engine.rules_text import (
     CATEGORY_LABELS,
     census_table_markdown,
     effect_rows,
     effect_table_markdown,
-    read_records,
-    replay_one,
-    replay_records,
-    simulate,
 )
+from arena.engine.simulate import simulate
 from arena.errors import ReplayError, RulesError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -238,7 +237,7 @@ def test_rules_md_census_table_matches_the_code() -> None:
     rules = (ROOT / "RULES.md").read_text(encoding="utf-8")
     assert census_table_markdown() in rules, (
         "RULES.md's census table differs from arena.engine.desmos.census(); regenerate it with "
-        "arena.engine.simulate.census_table_markdown()")
+        "arena.engine.rules_text.census_table_markdown()")
 
 
 # ---------------------------------------------------------------------------- bench

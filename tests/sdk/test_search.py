@@ -209,6 +209,35 @@ def test_playouts_finish_every_game() -> None:
             assert state.result is not None
 
 
+def test_search_exports_the_policys_own_functions() -> None:
+    """``arena.sdk.search`` keeps its public names; the policy behind them is written once,
+    in ``arena.sdk.policy``."""
+    from arena.sdk import policy, search
+
+    for name in ("hand_score", "play_out", "playout_choice", "score_names"):
+        assert getattr(search, name) is getattr(policy, name)
+
+
+def test_default_reply_plays_whole_games_from_the_bots_knowledge() -> None:
+    """``default_reply`` answers a legal option at every decision of whole games, from the
+    bot's observation and events alone."""
+    from arena.sdk.search import SearchView, default_reply
+
+    for players in (2, 3, 5):
+        for seed in range(3):
+            state = new_game(GameConfig(players=NAMES[:players], seed=seed))
+            rng = random.Random(seed)
+            while state.decision is not None:
+                decision = state.decision
+                view = SearchView(state.observe(decision.seat).to_json(include_events=False),
+                                  state.events_for(decision.seat), decision.kind,
+                                  decision.options, context=decision.context)
+                choice = default_reply(view, rng)
+                assert 0 <= choice < len(decision.options)
+                state.apply(choice)
+            assert state.result is not None
+
+
 def test_playout_targets_ignore_hidden_cards() -> None:
     """At tables of three or more the policy picks a target from revealed cards only: a
     searcher's playouts must not send every attack to the (sampled) strongest hidden hand."""

@@ -1,0 +1,60 @@
+"""How a finished game ended: placements by Desmos, and who won."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.engine.desmos import Value
+
+__all__ = ["GameResult", "place"]
+
+
+class GameResult:
+    """How a finished game ended."""
+
+    __slots__ = ("placements", "desmos", "ascension", "tiebreak", "forfeits", "keys")
+
+    def __init__(self, placements: list[int], desmos: list[str], ascension: bool,
+                 tiebreak: str, forfeits: dict[int, str], keys: list[list[Any]]) -> None:
+        self.placements = placements
+        self.desmos = desmos
+        self.ascension = ascension
+        self.tiebreak = tiebreak
+        self.forfeits = forfeits
+        self.keys = keys
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "placements": list(self.placements),
+            "desmos": list(self.desmos),
+            "ascension": self.ascension,
+            "tiebreak": self.tiebreak,
+            "forfeits": {str(seat): reason for seat, reason in sorted(self.forfeits.items())},
+        }
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats first without having forfeited: a game every seat forfeited has none
+        (E18; the placements still share first place, a draw for ratings)."""
+        forfeits = self.forfeits
+        return [seat for seat, place in enumerate(self.placements)
+                if place == 1 and seat not in forfeits]
+
+    @property
+    def losers(self) -> list[int]:
+        worst = max(self.placements)
+        return [seat for seat, place in enumerate(self.placements) if place == worst]
+
+
+def place(values: list[Value], contenders: list[int], winner: int | None,
+          n: int) -> list[int]:
+    """Placements per seat: 1 + the number of contenders ahead; forfeited seats last."""
+    placements = [len(contenders) + 1] * n
+    for seat in contenders:
+        if seat == winner:
+            placements[seat] = 1
+            continue
+        ahead = sum(1 for other in contenders
+                    if other != seat and (other == winner or values[other] > values[seat]))
+        placements[seat] = 1 + ahead
+    return placements

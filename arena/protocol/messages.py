@@ -83,6 +83,9 @@ _EVENT_HEAD = b'{"type":"event","event":'
 _EVENT_SEP = b'}\n{"type":"event","event":'
 #: The head of an ``act`` line as :func:`act` writes it (``type``, ``id``, ``decision`` first).
 _ACT_HEAD = re.compile(rb'\{"type":"act","id":(0|[1-9][0-9]{0,17}),"decision":"([a-z_]{1,32})",')
+#: An ``action`` line exactly as :func:`action` writes it (the kit's answers).
+_ACTION = re.compile(
+    rb'\{"type":"action","id":(0|[1-9][0-9]{0,17}),"choice":(0|[1-9][0-9]{0,17})\}')
 #: What a JSON reading raises for a line that is no JSON (or nested past the recursion limit).
 _NOT_JSON = (ValueError, UnicodeDecodeError, RecursionError)
 
@@ -333,20 +336,32 @@ def parse_action(line: bytes | str, expected_id: int, n_legal: int) -> int:
     a wrong id, and :class:`IllegalChoiceError` for an index outside ``legal``: the referee
     maps them to the failure types ``protocol_error`` and ``illegal_choice``.
     """
+    # The line as action() writes it is read by a pattern, without decoding JSON: this runs
+    # once per decision, and it is the same judgement (a test compares the two readings).
+    exact = _ACTION.fullmatch(line) if isinstance(line, bytes) else None
+    if exact is not None:
+        id_, choice = int(exact[1]), int(exact[2])
+    else:
+        id_, choice = _read_action(line)
+    if id_ != expected_id:
+        raise ProtocolError(f"'action' answers id {id_}, expected {expected_id}")
+    if not 0 <= choice < n_legal:
+        raise IllegalChoiceError(f"choice {choice} is outside the {n_legal} legal options")
+    return choice
+
+
+def _read_action(line: bytes | str) -> tuple[int, int]:
+    """The id and choice of any other ``action`` line, each checked to be an integer."""
     message = decode(line)
     if message["type"] != "action":
         raise ProtocolError(f"expected 'action', got {message['type']!r}")
     id_ = message.get("id")
     if not _is_integer(id_):
         raise ProtocolError(f"'action' needs an integer 'id', {_got(message, 'id')}")
-    if id_ != expected_id:
-        raise ProtocolError(f"'action' answers id {id_}, expected {expected_id}")
     choice = message.get("choice")
     if not _is_integer(choice):
         raise ProtocolError(f"'action' needs an integer 'choice', {_got(message, 'choice')}")
-    if not 0 <= choice < n_legal:
-        raise IllegalChoiceError(f"choice {choice} is outside the {n_legal} legal options")
-    return choice
+    return id_, choice
 
 
 def _is_integer(value: object) -> TypeGuard[int]:

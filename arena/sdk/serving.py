@@ -79,6 +79,5 @@ def _answer(bot: Bot, request: Request, out_fd: int) -> None:
 
 def _write(fd: int, data: bytes) -> None:
     """Write all of ``data`` (a pipe takes a small write whole; a large one may need more)."""
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
+    while data:
+        data = data[os.write(fd, data):]

@@ -59,7 +59,8 @@ from arena.engine.observation import observe_json
 from arena.errors import SandboxError
 from arena.protocol import messages
 from arena.protocol.transport import Line
-from arena.referee.client import BotClient, Connection, Launcher, Received, exchange_by_parts
+from arena.referee.client import BotClient
+from arena.referee.connection import Connection, Launcher, Received
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import MatchRequest, game_seed, play_match
 from arena.referee.relay import EventRelay
@@ -245,9 +246,6 @@ class _Recorder:
         got = self.conn.receive(deadline)
         self.log.last_answer = time.perf_counter()
         return got
-
-    def exchange(self, data: bytes, deadline: float) -> bytes | Received:
-        return exchange_by_parts(self, data, deadline)
 
     def __getattr__(self, name: str) -> Any:  # ended, stderr_text, shutdown, kill
         return getattr(self.conn, name)

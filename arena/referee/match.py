@@ -46,8 +46,10 @@ from arena.engine import (
 from arena.engine.observation import observe_json
 from arena.errors import ArenaError, RulesError
 from arena.protocol import messages
-from arena.referee.client import BotClient, BotDiagnostics, Launcher
+from arena.referee.client import BotClient, BotDiagnostics
+from arena.referee.connection import Launcher
 from arena.referee.failures import Failure
+from arena.referee.launch import sandbox_launcher, sandbox_warnings
 from arena.referee.relay import EventRelay
 from arena.referee.seating import seat_orders, seating_mode, seatings_per_deal
 from arena.registry import BotSpec, resolve
@@ -454,8 +456,6 @@ def play_match(request: MatchRequest,
     launcher = request.launcher
     warnings: list[str] = []
     if launcher is None:
-        from arena.referee.launch import sandbox_launcher, sandbox_warnings
-
         launcher = sandbox_launcher()
         warnings = sandbox_warnings()
     clients = [BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,

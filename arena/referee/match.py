@@ -36,6 +36,7 @@ from typing import Any
 from arena.common.provenance import software
 from arena.engine import (
     Agent,
+    Decision,
     GameConfig,
     GameResult,
     State,
@@ -57,6 +58,7 @@ from arena.sandbox import Limits
 
 __all__ = [
     "GameOutcome",
+    "LocalSeat",
     "MatchOutcome",
     "MatchRequest",
     "bot_seed",
@@ -254,7 +256,7 @@ class MatchOutcome:
         }
 
 
-class _Local:
+class LocalSeat:
     """An in-process seat (the compliance check's opponents): no process, no protocol."""
 
     def __init__(self, agent: Agent, name: str) -> None:
@@ -262,7 +264,7 @@ class _Local:
         self.name = name
 
 
-Seat = BotClient | _Local
+Seat = BotClient | LocalSeat
 
 
 def _levels(clients: Sequence[Seat]) -> str:
@@ -271,44 +273,45 @@ def _levels(clients: Sequence[Seat]) -> str:
 
 
 def drive_game(state: State, seats: Sequence[Seat], game_index: int,
-              failures: list[Failure]) -> tuple[int, EventRelay]:
+               failures: list[Failure]) -> tuple[int, EventRelay]:
     """Drive one game to its end. Every :class:`BotClient` seat must have had
     :meth:`~BotClient.begin_game`. Returns the number of decisions and the game's event relay
     (what each seat has not been sent yet goes with ``game_end``); failures are appended
     (placed in the game and seat). A forfeited seat plays option 0 from then on."""
-    forfeits = state.forfeits
     relay = EventRelay(state)
-    take_events = relay.take
     decisions = 0
-    decision = state.decision
-    while decision is not None:
+    while (decision := state.decision) is not None:
         decisions += 1
         seat = decision.seat
         player = seats[seat]
-        if seat in forfeits:
-            state.apply(0)
-        elif type(player) is BotClient:
-            events = take_events(seat)
-            observation = observe_json(state, seat)
-            result = player.act(decision.kind, observation, decision.options,
-                                decision.context, events)
-            if player.pending:  # it died before its first answer and was restarted
-                failures += [f.at(seat=seat, bot=player.diagnostics.key, round=state.round,
-                                  kind=decision.kind, game=game_index)
-                             for f in player.pending]
-                player.pending.clear()
-            if result.failure is not None:
-                failures.append(result.failure.at(seat=seat, bot=player.diagnostics.key,
-                                                  round=state.round, kind=decision.kind,
-                                                  game=game_index))
-            if result.forfeit:
-                state.forfeit(seat, player.forfeited or "forfeit")
-            state.apply(result.choice)
+        if seat in state.forfeits:
+            choice = 0
+        elif isinstance(player, BotClient):
+            choice = _ask_bot(state, player, decision, relay.take(seat), failures, game_index)
         else:
-            assert isinstance(player, _Local)
-            state.apply(player.agent.choose(decision, state.observe(seat)))
-        decision = state.decision
+            choice = player.agent.choose(decision, state.observe(seat))
+        state.apply(choice)
     return decisions, relay
+
+
+def _ask_bot(state: State, player: BotClient, decision: Decision, events: bytes,
+             failures: list[Failure], game_index: int) -> int:
+    """Ask a bot one decision (after ``events``, the events it has not been sent); the
+    choice to apply. Its failures are appended, and its seat forfeited if it must be."""
+    seat = decision.seat
+    result = player.act(decision.kind, observe_json(state, seat), decision.options,
+                        decision.context, events)
+    key = player.diagnostics.key
+    # it died before its first answer and was restarted
+    failures += [f.at(seat=seat, bot=key, round=state.round, kind=decision.kind,
+                      game=game_index) for f in player.pending]
+    player.pending.clear()
+    if result.failure is not None:
+        failures.append(result.failure.at(seat=seat, bot=key, round=state.round,
+                                          kind=decision.kind, game=game_index))
+    if result.forfeit:
+        state.forfeit(seat, player.forfeited or "forfeit")
+    return result.choice
 
 
 def _start_all(clients: Sequence[BotClient]) -> dict[int, Failure | None]:

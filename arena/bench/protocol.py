@@ -428,7 +428,7 @@ class _BenchBots:
         launcher = sandbox_launcher()
 
         def recording(seat: int) -> Launcher:
-            def start(command: Sequence[str], workdir: Any, limits: Limits) -> Connection:
+            def start(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
                 return _Recorder(launcher(command, workdir, limits), seat, self.log)
             return start
 

@@ -28,6 +28,7 @@ import statistics
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from time import monotonic
 from typing import Any
 
@@ -40,6 +41,7 @@ from arena.referee.failures import Failure
 from arena.referee.hints import NO_READY_HINT, explained, hinted, is_not_run, log_quote
 from arena.referee.launch import sandbox_launcher
 from arena.registry import command_problem
+from arena.sandbox import Limits
 
 __all__ = ["MAX_FAILED_STARTS", "ActResult", "BotClient", "BotDiagnostics", "Launcher"]
 
@@ -108,7 +110,8 @@ class BotClient:
     """A bot process seen from the referee, alive for a whole match (restarted only after a
     failure). ``launcher`` starts the process; the default runs it in the sandbox."""
 
-    def __init__(self, command: Sequence[str], workdir: Any, limits: Any, *, name: str = "bot",
+    def __init__(self, command: Sequence[str], workdir: Path | str, limits: Limits, *,
+                 name: str = "bot",
                  key: str | None = None, metadata: Mapping[str, Any] | None = None,
                  launcher: Launcher | None = None,
                  options: Mapping[str, Any] | None = None) -> None:

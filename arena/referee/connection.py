@@ -9,7 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Protocol
+
+from arena.sandbox import Limits
 
 __all__ = ["Connection", "Ended", "Launcher", "Received"]
 
@@ -75,4 +78,4 @@ class Connection(Protocol):
 
 
 #: Starts a bot: (command, workdir, limits) -> Connection; raises on a launch failure.
-Launcher = Callable[[Sequence[str], Any, Any], Connection]
+Launcher = Callable[[Sequence[str], Path | str, Limits], Connection]

@@ -11,12 +11,19 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from arena.protocol.transport import Closed, Line, Overflow, SubprocessTransport, Transport
 from arena.referee.connection import Connection, Ended, Launcher, Received
 from arena.registry import PYTHON
-from arena.sandbox import ExitStatus, Limits, SandboxedProcess, kit_env, launch, probe
+from arena.sandbox import (
+    ExitStatus,
+    Limits,
+    SandboxedProcess,
+    SandboxReport,
+    kit_env,
+    launch,
+    probe,
+)
 
 __all__ = ["TransportConnection", "sandbox_launcher", "sandbox_warnings"]
 
@@ -110,13 +117,12 @@ def _command(command: Sequence[str]) -> list[str]:
     return ["python3" if arg == PYTHON else arg for arg in command]
 
 
-def sandbox_launcher(report: Any = None) -> Launcher:
+def sandbox_launcher(report: SandboxReport | None = None) -> Launcher:
     """A launcher running bots in the sandbox with the kit on their PYTHONPATH."""
 
-    def start(command: Sequence[str], workdir: Any, limits: Limits) -> Connection:
-        extra = {"report": report} if report is not None else {}
+    def start(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
         proc = launch(_command(command), workdir=Path(workdir), limits=limits,
-                      env=kit_env(), **extra)
+                      env=kit_env(), report=report)
         try:
             transport = SubprocessTransport(proc)
         except BaseException:

@@ -34,6 +34,7 @@ except ImportError:  # pragma: no cover - a bot's interpreter without orjson
 
 __all__ = [
     "BOT_TYPES",
+    "EVENT_LINE_START",
     "METADATA_FIELDS",
     "PROTOCOL_VERSION",
     "REFEREE_TYPES",
@@ -57,7 +58,6 @@ __all__ = [
     "game_start_fields",
     "hello",
     "hello_options",
-    "is_event_line",
     "is_unknown_type",
     "parse_action",
     "parse_ready",
@@ -78,8 +78,10 @@ MAX_METADATA = 200
 
 #: Compact JSON, non-ASCII characters kept as they are: the encoding of every line.
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
-#: How every ``event`` line begins, and what sits between two payloads in a batch of them.
-_EVENT_HEAD = b'{"type":"event","event":'
+#: How every ``event`` line begins: a bot that does not listen to events skips the lines
+#: that start so without decoding them.
+EVENT_LINE_START = b'{"type":"event","event":'
+#: What sits between two payloads in a batch of ``event`` lines.
 _EVENT_SEP = b'}\n{"type":"event","event":'
 #: The head of an ``act`` line as :func:`act` writes it (``type``, ``id``, ``decision`` first).
 _ACT_HEAD = re.compile(rb'\{"type":"act","id":(0|[1-9][0-9]{0,17}),"decision":"([a-z_]{1,32})",')
@@ -182,7 +184,7 @@ def event_lines(payloads_json: Sequence[bytes]) -> bytes:
     the same write as the next ``act``)."""
     if not payloads_json:
         return b""
-    return _EVENT_HEAD + _EVENT_SEP.join(payloads_json) + b"}\n"
+    return EVENT_LINE_START + _EVENT_SEP.join(payloads_json) + b"}\n"
 
 
 def event(payload: Mapping[str, Any]) -> bytes:
@@ -229,12 +231,6 @@ def bye() -> bytes:
 
 # ---------------------------------------------------------------------------------------------
 # referee -> bot: reading (the kit's side, lenient: the referee wrote these lines)
-
-
-def is_event_line(line: bytes) -> bool:
-    """Whether ``line`` is an ``event`` line as the referee writes it (recognised without
-    decoding it: a bot that does not listen to events skips them)."""
-    return line.startswith(_EVENT_HEAD)
 
 
 def act_head(line: bytes) -> tuple[int, str] | None:

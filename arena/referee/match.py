@@ -302,10 +302,10 @@ def _ask_bot(state: State, player: BotClient, decision: Decision, events: bytes,
     result = player.act(decision.kind, observe_json(state, seat), decision.options,
                         decision.context, events)
     key = player.diagnostics.key
-    # it died before its first answer and was restarted
-    failures += [f.at(seat=seat, bot=key, round=state.round, kind=decision.kind,
-                      game=game_index) for f in player.pending]
-    player.pending.clear()
+    if player.pending:  # it died before its first answer and was restarted
+        failures += [f.at(seat=seat, bot=key, round=state.round, kind=decision.kind,
+                          game=game_index) for f in player.pending]
+        player.pending.clear()
     if result.failure is not None:
         failures.append(result.failure.at(seat=seat, bot=key, round=state.round,
                                           kind=decision.kind, game=game_index))

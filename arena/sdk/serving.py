@@ -28,7 +28,7 @@ def serve(bot: Bot, infile: BinaryIO, out_fd: int) -> int:
     # (a bot that reads them would only pay for the laziness).
     lazy = True
     for line in iter(infile.readline, b""):
-        if not listens_to_events and messages.is_event_line(line):
+        if not listens_to_events and line.startswith(messages.EVENT_LINE_START):
             continue
         head = messages.act_head(line) if lazy else None
         if head is not None:

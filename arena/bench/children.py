@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from arena.errors import SandboxError
-from arena.protocol.transport import Line, SubprocessTransport, _dumps
+from arena.protocol.messages import encode
+from arena.protocol.transport import Line, SubprocessTransport
 from arena.sandbox.launcher import launch
 from arena.sandbox.limits import Limits
 
@@ -81,7 +82,7 @@ def measure_ping_pong_floor(n: int, message: Mapping[str, Any] | bytes | None = 
     if message is None:
         message = {"type": "act", "id": 1, "decision": "turn", "observation": {},
                    "legal": [{"kind": "hold"}]}
-    line = message if isinstance(message, bytes) else (_dumps(message) + "\n").encode()
+    line = message if isinstance(message, bytes) else encode(message)
     with EchoChild(limits) as child:
         times = child.ping_pong(line, n, warmup)
     if samples is not None:

@@ -24,8 +24,7 @@ Four figures, measured in the same run so they share the machine's state:
    * *paced*: the replayed bytes with the referee's own time between two decisions spent in
      a busy wait first, so the children sleep as long as the bots did and the pipe pays the
      same wake-ups: on a virtual machine a process woken after an idle spell costs far more
-     than one pinged back to back (on our CI host the same echo takes 28 us back to back,
-     55 us alternating between two children 40 us apart, 69 us after 150 us idle).
+     than one pinged back to back.
 
    All three ratios are reported. Round trips and floors are measured in alternating blocks
    of 50 decisions (every child started once), so a machine whose speed changes during the
@@ -59,7 +58,8 @@ from arena.engine.observation import observe_json
 from arena.errors import SandboxError
 from arena.protocol import messages
 from arena.protocol.transport import Line
-from arena.referee.client import BotClient, Connection, Launcher, Received, exchange_by_parts
+from arena.referee.client import BotClient
+from arena.referee.connection import Connection, Launcher, Received
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import MatchRequest, game_seed, play_match
 from arena.referee.relay import EventRelay
@@ -246,9 +246,6 @@ class _Recorder:
         self.log.last_answer = time.perf_counter()
         return got
 
-    def exchange(self, data: bytes, deadline: float) -> bytes | Received:
-        return exchange_by_parts(self, data, deadline)
-
     def __getattr__(self, name: str) -> Any:  # ended, stderr_text, shutdown, kill
         return getattr(self.conn, name)
 
@@ -349,8 +346,8 @@ def _round_trips(clients: list[BotClient], decisions: int, seed: int, first_game
 
 
 #: Decisions per block: round trips and floors alternate in blocks this small, so a virtual
-#: machine whose speed changes from one tenth of a second to the next (ours does: medians of
-#: 1,000-decision blocks of one run ranged over 3x) weighs on all of them alike.
+#: machine whose speed changes from one tenth of a second to the next weighs on all of them
+#: alike.
 BLOCK_DECISIONS = 50
 #: Untimed round trips that start every block (its processes slept through the others).
 _BLOCK_WARMUP = 10
@@ -374,80 +371,126 @@ def run_protocol_bench(decisions: int = 5000, games: int = 20, seed: int = 0,
 def _measure(decisions: int, games: int, seed: int, warmup: int,
              blocks: int) -> ProtocolBench:
     limits = Limits(decision_ms=5000, time_bank_ms=0)
-    times: list[float] = []
-    bare_times: list[float] = []
-    floors: list[float] = []
-    replayed: list[float] = []
-    paced: list[float] = []
-    gaps: list[float] = []
-    starts: list[float] = []
-    log = _Log()
-    launcher = sandbox_launcher()
-
-    def recording(seat: int) -> Launcher:
-        def start(command: Sequence[str], workdir: Any, limits: Limits) -> Connection:
-            return _Recorder(launcher(command, workdir, limits), seat, log)
-        return start
-
+    timed = _Timed()
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp, \
             EchoChild(limits) as echo, _ReplayChildren(2, limits) as replay:
-        bot = _trivial_bot(Path(tmp))
-        clients = [BotClient((PYTHON, "-m", "arena.sdk.runner", bot.name), bot, limits,
-                             name=f"trivial{seat}") for seat in range(2)]
-        # the same bots behind a recorder, for the floors' bytes and gaps: a pass of its
-        # own, so that the recorder's work is not timed as the referee's
-        recorded = [BotClient((PYTHON, "-m", "arena.sdk.runner", bot.name), bot, limits,
-                              name=f"recorded{seat}", launcher=recording(seat))
-                    for seat in range(2)]
-        bare = [BotClient((PYTHON, "-c", _BARE), bot.parent, limits, name=f"bare{seat}")
-                for seat in range(2)]
+        bots = _BenchBots(_trivial_bot(Path(tmp)), limits)
         try:
-            for client in clients + recorded + bare:
-                began = time.perf_counter()
-                failure = client.start()
-                if failure is not None:
-                    raise RuntimeError(f"the benchmark bot did not start: {failure.detail}")
-                if client in clients:
-                    starts.append(time.perf_counter() - began)
-            for _ in range(3):  # restarts of a warm interpreter, as after a forfeit
-                client = clients[0]
-                client.close()
-                began = time.perf_counter()
-                failure = client.start()
-                if failure is not None:
-                    raise RuntimeError(f"the benchmark bot did not restart: {failure.detail}")
-                starts.append(time.perf_counter() - began)
-            _round_trips(bare, warmup, seed + 1)
-            log.on = True
-            _round_trips(recorded, warmup, seed + 1)
-            log.on = False
-            _, lines, _ = _round_trips(clients, warmup, seed + 1, keep_lines=True)
+            timed.starts = bots.start()
+            _round_trips(bots.bare, warmup, seed + 1)
+            bots.log.on = True
+            _round_trips(bots.recorded, warmup, seed + 1)
+            bots.log.on = False
+            _, lines, _ = _round_trips(bots.kit, warmup, seed + 1, keep_lines=True)
             lines.sort(key=len)
             sample = lines[len(lines) // 2]
             echo.ping_pong(sample, 0, warmup)
-            replay.replay(log.sent, 0, paced=False)
+            replay.replay(bots.log.sent, 0, paced=False)
             game = 0
             for block in range(blocks):
                 n = (decisions * (block + 1)) // blocks - (decisions * block) // blocks
-                log.sent, log.last_answer, log.on = [], 0.0, True
-                _round_trips(recorded, n, seed, game)
-                log.on = False
-                gaps += [item.gap_s for item in log.sent if item.gap_s > 0]
-                # the warm-ups play games of their own (seed + 1), as the first warm-up did
-                _round_trips(clients, _BLOCK_WARMUP, seed + 1, game)
-                block_times, _, next_game = _round_trips(clients, n, seed, game)
-                times += block_times
-                _round_trips(bare, _BLOCK_WARMUP, seed + 1, game)
-                bare_times += _round_trips(bare, n, seed, game)[0]
-                game = next_game
-                floors += echo.ping_pong(sample, n, _BLOCK_WARMUP)
-                replayed += replay.replay(log.sent, _BLOCK_WARMUP, paced=False)
-                paced += replay.replay(log.sent, _BLOCK_WARMUP, paced=True)
+                game = _time_block(timed, bots, echo, replay, sample, n, seed, game)
         finally:
-            for client in clients + recorded + bare:
-                client.close()
-    floor = statistics.median(floors)
-    times.sort()
+            bots.close()
+    timed.times.sort()
+    match_rates = _match_rates(games, seed, limits)
+    return ProtocolBench(
+        decisions=len(timed.times), round_trip_s=statistics.median(timed.times),
+        round_trip_p90_s=timed.times[int(len(timed.times) * 0.9)],
+        bare_round_trip_s=statistics.median(timed.bare), floor_s=statistics.median(timed.floors),
+        replayed_floor_s=statistics.median(timed.replayed),
+        paced_floor_s=statistics.median(timed.paced), act_bytes=len(sample),
+        match_games=games, **match_rates,
+        work_s=statistics.median(timed.gaps) if timed.gaps else 0.0,
+        startup_s=statistics.median(timed.starts))
+
+
+@dataclass
+class _Timed:
+    """Every sample of a run, in seconds."""
+
+    times: list[float] = field(default_factory=list)
+    bare: list[float] = field(default_factory=list)
+    floors: list[float] = field(default_factory=list)
+    replayed: list[float] = field(default_factory=list)
+    paced: list[float] = field(default_factory=list)
+    gaps: list[float] = field(default_factory=list)
+    starts: list[float] = field(default_factory=list)
+
+
+class _BenchBots:
+    """The run's bot clients, two of each: the trivial kit bot, the same behind a recorder
+    (for the floors' bytes and gaps: a pass of its own, so that the recorder's work is not
+    timed as the referee's) and the bare protocol child."""
+
+    def __init__(self, bot: Path, limits: Limits) -> None:
+        self.log = _Log()
+        launcher = sandbox_launcher()
+
+        def recording(seat: int) -> Launcher:
+            def start(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
+                return _Recorder(launcher(command, workdir, limits), seat, self.log)
+            return start
+
+        command = (PYTHON, "-m", "arena.sdk.runner", bot.name)
+        self.kit = [BotClient(command, bot, limits, name=f"trivial{seat}") for seat in range(2)]
+        self.recorded = [BotClient(command, bot, limits, name=f"recorded{seat}",
+                                   launcher=recording(seat)) for seat in range(2)]
+        self.bare = [BotClient((PYTHON, "-c", _BARE), bot.parent, limits, name=f"bare{seat}")
+                     for seat in range(2)]
+
+    def start(self) -> list[float]:
+        """Start every bot; the seconds of each start of a kit bot (its first starts, then
+        three restarts of a warm interpreter, as after a forfeit)."""
+        starts = []
+        for client in self.kit + self.recorded + self.bare:
+            began = time.perf_counter()
+            _started(client)
+            if client in self.kit:
+                starts.append(time.perf_counter() - began)
+        for _ in range(3):
+            client = self.kit[0]
+            client.close()
+            began = time.perf_counter()
+            _started(client)
+            starts.append(time.perf_counter() - began)
+        return starts
+
+    def close(self) -> None:
+        for client in self.kit + self.recorded + self.bare:
+            client.close()
+
+
+def _started(client: BotClient) -> None:
+    failure = client.start()
+    if failure is not None:
+        raise RuntimeError(f"the benchmark bot did not start: {failure.detail}")
+
+
+def _time_block(timed: _Timed, bots: _BenchBots, echo: EchoChild, replay: _ReplayChildren,
+                sample: bytes, n: int, seed: int, game: int) -> int:
+    """One block of ``n`` decisions of each measurement, from game ``game`` on; returns the
+    game the next block starts with."""
+    log = bots.log
+    log.sent, log.last_answer, log.on = [], 0.0, True
+    _round_trips(bots.recorded, n, seed, game)
+    log.on = False
+    timed.gaps += [item.gap_s for item in log.sent if item.gap_s > 0]
+    # the warm-ups play games of their own (seed + 1), as the first warm-up did
+    _round_trips(bots.kit, _BLOCK_WARMUP, seed + 1, game)
+    block_times, _, next_game = _round_trips(bots.kit, n, seed, game)
+    timed.times += block_times
+    _round_trips(bots.bare, _BLOCK_WARMUP, seed + 1, game)
+    timed.bare += _round_trips(bots.bare, n, seed, game)[0]
+    timed.floors += echo.ping_pong(sample, n, _BLOCK_WARMUP)
+    timed.replayed += replay.replay(log.sent, _BLOCK_WARMUP, paced=False)
+    timed.paced += replay.replay(log.sent, _BLOCK_WARMUP, paced=True)
+    return next_game
+
+
+def _match_rates(games: int, seed: int, limits: Limits) -> dict[str, Any]:
+    """A sandboxed match of two sample random bots against in-process random play of the
+    same games: the :class:`ProtocolBench` fields of the match."""
     random_bot = Path(__file__).resolve().parents[2] / "bots" / "random.py"
     spec = resolve(random_bot)
     started = time.perf_counter()
@@ -462,16 +505,8 @@ def _measure(decisions: int, games: int, seed: int, warmup: int,
         state = play_game(config, [RandomAgent(2 * g), RandomAgent(2 * g + 1)])
         local_decisions += len(state.choices)
     local_s = time.perf_counter() - started
-    return ProtocolBench(
-        decisions=len(times), round_trip_s=statistics.median(times),
-        round_trip_p90_s=times[int(len(times) * 0.9)],
-        bare_round_trip_s=statistics.median(bare_times), floor_s=floor,
-        replayed_floor_s=statistics.median(replayed),
-        paced_floor_s=statistics.median(paced), act_bytes=len(sample),
-        match_games=games, match_decisions=outcome.decisions,
-        match_rate=outcome.decisions / match_s if match_s else 0.0,
-        match_game_rate=outcome.decisions / in_games if in_games else 0.0,
-        local_rate=local_decisions / local_s if local_s else 0.0,
-        sandbox_level=outcome.sandbox_level or probe().level,
-        work_s=statistics.median(gaps) if gaps else 0.0,
-        startup_s=statistics.median(starts))
+    return {"match_decisions": outcome.decisions,
+            "match_rate": outcome.decisions / match_s if match_s else 0.0,
+            "match_game_rate": outcome.decisions / in_games if in_games else 0.0,
+            "local_rate": local_decisions / local_s if local_s else 0.0,
+            "sandbox_level": outcome.sandbox_level or probe().level}

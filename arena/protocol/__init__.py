@@ -1,4 +1,5 @@
-"""Protocol v1 between the referee and a bot: messages (:mod:`arena.protocol.messages`) and
+"""Protocol v1 between the referee and a bot: the codec of every line, both sides
+(:mod:`arena.protocol.messages`), the JSON Schemas (:mod:`arena.protocol.schema`) and the
 transports (:mod:`arena.protocol.transport`).
 
 Kept import-free on purpose: the bot kit imports this package inside the sandbox, where only the

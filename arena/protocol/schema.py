@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from arena.engine import DECISION_KINDS
+
 __all__ = ["SCHEMAS", "schema_for", "validate"]
 
 _DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -17,10 +19,6 @@ _DATE = {"type": "string", "description": "ISO date, e.g. 2026-11-20"}
 _CARD = {"type": "string", "description": "a card in notation, e.g. God-3 (RULES.md)"}
 _CARDS = {"type": "array", "items": _CARD}
 _PER_SEAT = {"type": "array", "items": _NAT, "description": "one entry per seat"}
-
-#: The decision kinds (``arena.engine.DECISION_KINDS``; a test keeps the two equal).
-DECISION_KINDS = ("turn", "swap", "trigger", "target", "card", "discard", "reveal", "give",
-                  "rps")
 
 #: What a seat may see when asked to decide; the history came before, as events.
 OBSERVATION: dict[str, Any] = {

@@ -31,6 +31,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, Union
 
+from arena.protocol.messages import dumps, encode
+
 if TYPE_CHECKING:
     from arena.sandbox.launcher import ExitStatus, SandboxedProcess
 
@@ -45,11 +47,10 @@ __all__ = [
     "Transport",
 ]
 
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 #: Bytes queued for a bot that does not read its stdin before the transport gives up on it.
 MAX_PENDING_BYTES = 16 * 1024 * 1024
 #: Bytes asked of one ``read``. CPython allocates the whole request up front; from 128 KiB on
-#: that is an mmap and munmap per call, which cost about 20 us per reply on our CI host.
+#: that is an mmap and munmap per call.
 _READ_BYTES = 65_536
 
 
@@ -131,7 +132,7 @@ class SubprocessTransport:
     # -- sending -----------------------------------------------------------------------------
 
     def send(self, message: Mapping[str, Any]) -> None:
-        self.send_line((_dumps(message) + "\n").encode())
+        self.send_line(encode(message))
 
     def send_line(self, line: bytes) -> None:
         if self._closed or self._stdin_closed:
@@ -322,7 +323,7 @@ class MockTransport:
             return Line(reply.encode())
         if isinstance(reply, bytes):
             return Line(reply.rstrip(b"\n"))
-        return Line(_dumps(reply).encode())
+        return Line(dumps(reply).encode())
 
     def close(self) -> None:
         self.closed = True

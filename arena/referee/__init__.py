@@ -1,8 +1,8 @@
-"""The referee: a bot process seen from the arena (:mod:`~arena.referee.client`), matches
-(:mod:`~arena.referee.match`), failure types (:mod:`~arena.referee.failures`), the compliance
-check (:mod:`~arena.referee.check`) and ``arena bench protocol`` (:mod:`~arena.bench.protocol`).
+"""The referee: a bot process seen from the arena (:mod:`~arena.referee.client`, behind a
+:mod:`~arena.referee.connection` that :mod:`~arena.referee.launch` makes in the sandbox),
+matches (:mod:`~arena.referee.match`), failure types (:mod:`~arena.referee.failures`) and the
+compliance check (:mod:`~arena.referee.check`).
 
 The tournament layer calls :func:`arena.referee.match.play_match`; see docs/ARCHITECTURE.md,
-"Match results". Submodules are imported on demand (the sandbox probe behind the default
-launcher is not free).
+"Match results".
 """

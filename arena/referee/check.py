@@ -21,8 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine import RandomAgent
-from arena.referee.client import BotClient, Launcher
-from arena.referee.match import _Local, parse_date, run_games
+from arena.referee.client import BotClient
+from arena.referee.connection import Launcher
+from arena.referee.launch import sandbox_launcher
+from arena.referee.match import LocalSeat, parse_date, run_games
 from arena.registry import BotSpec, name_problem, resolve
 from arena.sandbox import Limits
 
@@ -105,8 +107,6 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
     spec = bot if isinstance(bot, BotSpec) else resolve(bot, bots_dir)
     limits = limits or Limits()
     if launcher is None:
-        from arena.referee.launch import sandbox_launcher
-
         launcher = sandbox_launcher()
     client = BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
                        metadata=spec.metadata, launcher=launcher, options=spec.options)
@@ -131,8 +131,8 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         for g in range(games):
             size = TABLE_SIZES[g % len(TABLE_SIZES)]
             seat = g % size
-            seats: list[BotClient | _Local] = [
-                _Local(RandomAgent(seed * 100 + g * 10 + s), f"random{s}") for s in range(size)]
+            seats: list[BotClient | LocalSeat] = [
+                LocalSeat(RandomAgent(seed * 100 + g * 10 + s), f"random{s}") for s in range(size)]
             seats[seat] = client
             keys = [spec.key if s == seat else f"random{s}" for s in range(size)]
             for outcome in run_games(seats, games=1, seed=seed, match_id="check",

@@ -24,33 +24,26 @@ a latency and maybe a :class:`~arena.referee.failures.Failure`.
 
 from __future__ import annotations
 
-import re
 import statistics
-import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol
+from pathlib import Path
+from time import monotonic
+from typing import Any
 
 from arena.common.printable import printable
 from arena.errors import IllegalChoiceError, ProtocolError
 from arena.protocol import messages
 from arena.referee import failures as F
+from arena.referee.connection import Connection, Ended, Launcher, Received
 from arena.referee.failures import Failure
+from arena.referee.hints import NO_READY_HINT, explained, hinted, is_not_run, log_quote
+from arena.referee.launch import sandbox_launcher
+from arena.registry import command_problem
+from arena.sandbox import Limits
 
-__all__ = [
-    "ActResult",
-    "BotClient",
-    "BotDiagnostics",
-    "Connection",
-    "Ended",
-    "Launcher",
-    "Received",
-    "exchange_by_parts",
-]
-
-_monotonic = time.monotonic
-_parse_action = messages.parse_action
+__all__ = ["MAX_FAILED_STARTS", "ActResult", "BotClient", "BotDiagnostics", "Launcher"]
 
 #: How long to wait for an exit status after the bot's stdout closed (to tell a memory kill
 #: from a crash, and to report the exit code).
@@ -58,114 +51,8 @@ _EXIT_WAIT_S = 0.5
 #: After this many failed starts in a row a bot is not restarted again in the match; each of
 #: its remaining games is forfeited without another wasted start-up wait.
 MAX_FAILED_STARTS = 3
-#: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
-NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
-                 "by line, not to its end, which never comes? a slower start-up needs a higher "
-                 "startup_ms)")
-#: The system could not run the bot's program (the shell's, bubblewrap's or Python's words).
-_NOT_RUN = re.compile(r"not found|No such file or directory|Permission denied|Exec format error")
-#: Why a bot's first line is not JSON, most often: a banner or a debug print on stdout.
-NOT_JSON_HINT = " (stdout carries protocol lines only: print logs to stderr)"
-
-
-def _hinted(exc: ProtocolError) -> str:
-    """The protocol error, with :data:`NOT_JSON_HINT` when the line was no JSON at all."""
-    detail = str(exc)
-    return detail + NOT_JSON_HINT if detail.startswith("not JSON") else detail
-
-
-#: A log line naming an error: ``ValueError: ...``, ``panicked at``, ``Exception in ...``.
-_ERROR_LINE = re.compile(r"(?i)\b(\w*(error|exception)|panic(ked)?|fatal|abort(ed)?)\b")
-#: How the kit's runner begins its note on an ``act()`` result that is no index.
-_KIT_NOTE = "[runner] act() returned "
-#: How many lines back from the end of the log an error line is looked for.
-_ERROR_LOOKBACK = 30
-#: Characters of the bot's last log line quoted in a crash or start-up failure.
-_STDERR_QUOTE = 200
-
-
-class Received(NamedTuple):
-    """What one read produced, transport-independent: ``kind`` is ``line``, ``timeout``,
-    ``closed`` or ``overflow`` (or ``unsent`` from :meth:`Connection.exchange`: the act could
-    not be written); ``data`` the line for ``line``. (A named tuple: one is made
-    per answer, and it builds faster than a frozen dataclass.)"""
-
-    kind: str
-    data: bytes = b""
-
-
+#: What a read past the deadline amounts to.
 _OUT_OF_TIME = Received("timeout")
-
-
-@dataclass(frozen=True, slots=True)
-class Ended:
-    """How a bot process ended: a readable description (``exit code 1``, ``killed by
-    SIGKILL``), the exit code when it exited, whether it ended by itself (not killed by the
-    referee) and whether its memory limit killed it (where the sandbox can tell)."""
-
-    description: str
-    exit_code: int | None = None
-    voluntary: bool = True
-    memory_limit: bool = False
-
-
-class Connection(Protocol):
-    """A running bot: the referee's side of its pipes plus its process. Implemented for the
-    sandbox (:mod:`arena.referee.launch`) and for scripted tests."""
-
-    pid: int | None
-    level: str
-
-    def send(self, data: bytes) -> bool:
-        """Write protocol lines; False when the bot no longer reads (its end is closed)."""
-        ...
-
-    def receive(self, deadline: float) -> Received:
-        """The next line, or why there is none, by ``deadline`` (``time.monotonic``)."""
-        ...
-
-    def exchange(self, data: bytes, deadline: float) -> bytes | Received:
-        """:meth:`send` then :meth:`receive` in one call (the path of every decision): the
-        line's bytes when one arrives, else what ``receive`` says, or ``Received("unsent")``
-        when the bot no longer reads."""
-        ...
-
-    def ended(self, wait_s: float) -> Ended | None:
-        """How the process ended (waiting up to ``wait_s``), or None while it runs."""
-        ...
-
-    def stderr_text(self) -> str:
-        """The bot's captured log so far."""
-        ...
-
-    def stderr_since(self, mark: int) -> tuple[str, int]:
-        """The log written from byte ``mark`` on, and the mark to pass next time."""
-        ...
-
-    def shutdown(self, grace_s: float) -> Ended:
-        """Close stdin, wait up to ``grace_s`` for a voluntary exit, then kill everything."""
-        ...
-
-    def kill(self) -> None:
-        """Kill and reap every process of the bot at once; idempotent."""
-        ...
-
-    def unterminated(self) -> int:
-        """Bytes the bot wrote that no newline has ended yet (0 for scripted connections)."""
-        ...
-
-
-def exchange_by_parts(conn: Connection, data: bytes, deadline: float) -> bytes | Received:
-    """:meth:`Connection.exchange` made of ``send`` and ``receive``, for connections with no
-    faster way (scripted ones, wrappers)."""
-    if not conn.send(data):
-        return Received("unsent")
-    got = conn.receive(deadline)
-    return got.data if got.kind == "line" else got
-
-
-#: Starts a bot: (command, workdir, limits) -> Connection; raises on a launch failure.
-Launcher = Callable[[Sequence[str], Any, Any], Connection]
 
 
 @dataclass(slots=True)
@@ -223,7 +110,8 @@ class BotClient:
     """A bot process seen from the referee, alive for a whole match (restarted only after a
     failure). ``launcher`` starts the process; the default runs it in the sandbox."""
 
-    def __init__(self, command: Sequence[str], workdir: Any, limits: Any, *, name: str = "bot",
+    def __init__(self, command: Sequence[str], workdir: Path | str, limits: Limits, *,
+                 name: str = "bot",
                  key: str | None = None, metadata: Mapping[str, Any] | None = None,
                  launcher: Launcher | None = None,
                  options: Mapping[str, Any] | None = None) -> None:
@@ -238,11 +126,7 @@ class BotClient:
         self.metadata: dict[str, Any] = dict(metadata or {})
         #: Settings for the bot, sent in every ``hello`` (a tournament entry's ``options``).
         self.options: dict[str, Any] = dict(options or {})
-        if launcher is None:
-            from arena.referee.launch import sandbox_launcher
-
-            launcher = sandbox_launcher()
-        self._launcher = launcher
+        self._launcher = launcher if launcher is not None else sandbox_launcher()
         self.diagnostics = BotDiagnostics(name, key or name)
         self.conn: Connection | None = None
         self.level = ""
@@ -302,7 +186,7 @@ class BotClient:
                   "time_bank_ms": self.limits.time_bank_ms,
                   "startup_ms": self.limits.startup_ms, "max_strikes": self.limits.max_strikes,
                   "bye_grace_ms": self.limits.bye_grace_ms, "line_bytes": self.limits.line_bytes}
-        self._hello_deadline = _monotonic() + self.limits.startup_ms / 1000
+        self._hello_deadline = monotonic() + self.limits.startup_ms / 1000
         if not self.conn.send(messages.hello(limits, options=self.options)):
             return self._start_failed("exited before reading 'hello'" + self._ended_how())
         return None
@@ -315,7 +199,7 @@ class BotClient:
         got = conn.receive(self._hello_deadline)
         while got.kind == "line" and messages.is_unknown_type(got.data):
             # A later protocol version's message; a flood of them does not stop the clock.
-            got = (conn.receive(self._hello_deadline) if _monotonic() < self._hello_deadline
+            got = (conn.receive(self._hello_deadline) if monotonic() < self._hello_deadline
                    else _OUT_OF_TIME)
         if got.kind == "timeout":
             return self._start_failed(f"no 'ready' within {self.limits.startup_ms} ms"
@@ -327,7 +211,7 @@ class BotClient:
         try:
             name, metadata = messages.parse_ready(messages.decode(got.data))
         except ProtocolError as exc:
-            return self._start_failed(f"bad answer to 'hello': {_hinted(exc)}")
+            return self._start_failed(f"bad answer to 'hello': {hinted(exc)}")
         self.ready_name = name
         self.metadata.update(metadata)
         self.failed_starts = 0
@@ -335,10 +219,8 @@ class BotClient:
 
     def _start_failed(self, detail: str) -> Failure:
         self.failed_starts += 1
-        quote = self._stderr_quote()
-        if _NOT_RUN.search(detail + quote):  # the system's words name no cause: the files may
-            from arena.registry import command_problem
-
+        quote = log_quote(self._stderr_tail())
+        if is_not_run(detail + quote):  # the system's words name no cause: the files may
             problem = command_problem(self.command, self.workdir)
             quote += f" ({problem})" if problem is not None else ""
         failure = Failure(F.STARTUP_FAILURE, detail + quote)
@@ -383,7 +265,7 @@ class BotClient:
     def _fail_between_games(self, ended: Ended) -> None:
         kind = F.MEMORY_LIMIT if ended.memory_limit else F.CRASH
         failure = Failure(kind, f"exited between games ({ended.description})"
-                          + self._stderr_quote())
+                          + log_quote(self._stderr_tail()))
         self.diagnostics.failures[kind] += 1
         self.pending.append(failure)
         self._stop_now()
@@ -445,28 +327,24 @@ class BotClient:
         if conn is None or self.forfeited is not None:
             return ActResult(0, 0.0, None, True)
         id_ = self._next_id
-        self._next_id = id_ + 1
-        n = len(legal)
+        self._next_id += 1
         budget = self._decision_s + self._bank
         line = messages.act(id_, kind, observation, legal, round(budget * 1000), context)
-        start = _monotonic()
-        deadline = start + budget
-        reply = conn.exchange(prefix + line if prefix else line, deadline)
-        if type(reply) is bytes:
-            try:
-                choice = _parse_action(reply, id_, n)
-            except (IllegalChoiceError, ProtocolError):
-                return self._judge(Received("line", reply), kind, observation, legal, context,
-                                   prefix, id_, start, deadline, budget)
-            return self._answered(choice, start)
-        assert isinstance(reply, Received)
-        return self._judge(reply, kind, observation, legal, context, prefix, id_, start,
-                           deadline, budget)
+        start = monotonic()
+        if conn.send(prefix + line):
+            result = self._judge(conn, id_, len(legal), start, budget)
+        elif self._may_ask_again():
+            result = None
+        else:
+            result = self._fatal(F.CRASH, "stopped reading its input" + self._ended_how(), id_)
+        if result is None:  # gone before its first answer of the game: asked again
+            return self._restart_and_ask(kind, observation, legal, context, prefix, id_)
+        return result
 
     def _answered(self, choice: int, start: float) -> ActResult:
         """A valid answer in time: its latency counted, time past the limit taken from the
         bank."""
-        elapsed = _monotonic() - start
+        elapsed = monotonic() - start
         if elapsed > self._decision_s:
             self._bank = max(0.0, self._bank - (elapsed - self._decision_s))
         diag = self.diagnostics
@@ -474,45 +352,36 @@ class BotClient:
         diag.latencies.append(elapsed)
         return ActResult(choice, elapsed)
 
-    def _judge(self, got: Received, kind: str, observation: Mapping[str, Any],
-               legal: Sequence[Mapping[str, Any]], context: Mapping[str, Any] | None,
-               prefix: bytes, id_: int, start: float, deadline: float,
-               budget: float) -> ActResult:
-        """Everything but a valid answer in time: a bad or stray line, a timeout, an
-        overflow, a bot gone (before or after it read the act)."""
-        conn = self.conn
-        assert conn is not None
-        n = len(legal)
-        if got.kind == "unsent":
-            if self._may_ask_again():
-                return self._restart_and_ask(kind, observation, legal, context, prefix, id_)
-            return self._fatal(F.CRASH, "stopped reading its input" + self._ended_how(), id_)
-        while True:
-            if got.kind == "line":
-                data = got.data
-                try:
-                    choice = _parse_action(data, id_, n)
-                except IllegalChoiceError as exc:
-                    return self._strike(F.ILLEGAL_CHOICE, str(exc), id_, start)
-                except ProtocolError as exc:
-                    if not self._ignored(data, id_):
-                        return self._strike(F.PROTOCOL_ERROR, self._explained(exc), id_, start)
-                    if _monotonic() < deadline:
-                        got = conn.receive(deadline)
-                        continue
-                    got = _OUT_OF_TIME  # a flood of ignored lines does not stop the clock
-                else:
-                    return self._answered(choice, start)
-            if got.kind == "timeout":
-                self._late.add(id_)
-                self._bank = 0.0
-                return self._strike(F.TIMEOUT, self._timeout_detail(budget), id_, start)
-            if got.kind == "overflow":
-                return self._fatal(F.OUTPUT_LIMIT, f"wrote a line longer than "
-                                   f"{self.limits.line_bytes} bytes", id_)
-            if self._may_ask_again():
-                return self._restart_and_ask(kind, observation, legal, context, prefix, id_)
-            return self._crashed(id_)
+    def _judge(self, conn: Connection, id_: int, n_legal: int, start: float,
+               budget: float) -> ActResult | None:
+        """Read the answer to act ``id_`` and judge it: a valid answer in time, a bad or stray
+        line, a timeout, an overflow or a bot gone. None when the bot is gone before its first
+        answer of the game, and may be restarted and asked again."""
+        deadline = start + budget
+        got = conn.receive(deadline)
+        while got.kind == "line":
+            try:
+                choice = messages.parse_action(got.data, id_, n_legal)
+            except IllegalChoiceError as exc:
+                return self._strike(F.ILLEGAL_CHOICE, str(exc), id_, start)
+            except ProtocolError as exc:
+                if not self._ignored(got.data, id_):
+                    return self._strike(F.PROTOCOL_ERROR, explained(exc, self._stderr_tail),
+                                        id_, start)
+                # a flood of ignored lines does not stop the clock
+                got = conn.receive(deadline) if monotonic() < deadline else _OUT_OF_TIME
+            else:
+                return self._answered(choice, start)
+        if got.kind == "timeout":
+            self._late.add(id_)
+            self._bank = 0.0
+            return self._strike(F.TIMEOUT, self._timeout_detail(budget), id_, start)
+        if got.kind == "overflow":
+            return self._fatal(F.OUTPUT_LIMIT, f"wrote a line longer than "
+                               f"{self.limits.line_bytes} bytes", id_)
+        if self._may_ask_again():
+            return None
+        return self._crashed(id_)
 
     def _timeout_detail(self, budget: float) -> str:
         """What the bot had for the decision it missed: the limit, and the bank or its
@@ -567,7 +436,7 @@ class BotClient:
         self.diagnostics.failures[failure_kind] += 1
         self.pending.append(Failure(
             failure_kind, f"exited before its first answer of the game ({how}); restarted "
-            "and asked again" + self._stderr_quote(), decision=id_))
+            "and asked again" + log_quote(self._stderr_tail()), decision=id_))
         self._stop_now()
         self._restarted_in_game = True
         failure = self.start()
@@ -579,7 +448,7 @@ class BotClient:
         return self.act(kind, observation, legal, context, prefix)
 
     def _strike(self, kind: str, detail: str, id_: int, start: float) -> ActResult:
-        latency = _monotonic() - start
+        latency = monotonic() - start
         self.strikes += 1
         diag = self.diagnostics
         diag.strikes += 1
@@ -614,7 +483,7 @@ class BotClient:
         self.diagnostics.forfeits += 1
 
     def _fatal(self, kind: str, detail: str, id_: int | None) -> ActResult:
-        failure = Failure(kind, detail + self._stderr_quote(), decision=id_)
+        failure = Failure(kind, detail + log_quote(self._stderr_tail()), decision=id_)
         diag = self.diagnostics
         diag.failures[kind] += 1
         diag.forfeits += 1
@@ -635,34 +504,6 @@ class BotClient:
             return self.conn.stderr_text() if self.conn is not None else ""
         except Exception:  # the log is a courtesy; never let it break the referee
             return ""
-
-    def _stderr_quote(self) -> str:
-        """The last line the bot logged (its exception, usually); the whole log is kept with
-        the game's record."""
-        lines = [line.strip() for line in self._stderr_tail().splitlines() if line.strip()]
-        if not lines:
-            return ""
-        # Many runtimes print something after the error (Node its version, Rust a note on
-        # backtraces, a JVM the stack): quote the last line that names an error, if any.
-        label, last = "last log line", lines[-1]
-        if not _ERROR_LINE.search(last):
-            for line in reversed(lines[-_ERROR_LOOKBACK:-1]):
-                if _ERROR_LINE.search(line):
-                    label, last = "last error in its log", line
-                    break
-        if len(last) > _STDERR_QUOTE:
-            last = last[:_STDERR_QUOTE] + "..."
-        return f"; {label}: {last}"
-
-    def _explained(self, exc: ProtocolError) -> str:
-        """The protocol error, hinted; a null choice also quotes the kit's note on what
-        ``act()`` returned (a string, a float, None...), which the bot's log has."""
-        detail = _hinted(exc)
-        if detail.endswith("'choice', got null"):
-            tail = self._stderr_tail().rstrip().rpartition("\n")[2]
-            if tail.startswith(_KIT_NOTE):
-                detail += f"; the bot's log says: {printable(tail)[:_STDERR_QUOTE]}"
-        return detail
 
     def _ended_how(self) -> str:
         conn = self.conn

@@ -1,6 +1,6 @@
 """The referee's bridge to the sandbox: :class:`TransportConnection` puts a transport (and the
 sandboxed process behind it, if any) behind the client's
-:class:`~arena.referee.client.Connection` interface.
+:class:`~arena.referee.connection.Connection` interface.
 
 Kept apart from the client so the client's rules are tested with scripted connections
 (``MockTransport``) and the sandbox can change without touching them.
@@ -11,13 +11,19 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from arena.protocol.transport import Closed, Line, Overflow, SubprocessTransport, Transport
-from arena.protocol.transport import Received as TransportReceived
-from arena.referee.client import Connection, Ended, Launcher, Received
+from arena.referee.connection import Connection, Ended, Launcher, Received
 from arena.registry import PYTHON
-from arena.sandbox import ExitStatus, Limits, SandboxedProcess, kit_env, launch, probe
+from arena.sandbox import (
+    ExitStatus,
+    Limits,
+    SandboxedProcess,
+    SandboxReport,
+    kit_env,
+    launch,
+    probe,
+)
 
 __all__ = ["TransportConnection", "sandbox_launcher", "sandbox_warnings"]
 
@@ -60,26 +66,13 @@ class TransportConnection:
 
     def receive(self, deadline: float) -> Received:
         got = self.transport.receive(deadline)
-        if type(got) is Line:
-            return Received("line", got.data)  # type: ignore[union-attr]
-        return self._not_a_line(got)
-
-    def exchange(self, data: bytes, deadline: float) -> bytes | Received:
-        # send() and receive() in one call, the reply's bytes as they come: one layer and
-        # one object less on every decision's path
-        self.send(data)
-        got = self.transport.receive(deadline)
-        if type(got) is Line:
-            return got.data  # type: ignore[union-attr]
-        return self._not_a_line(got)
-
-    def _not_a_line(self, got: TransportReceived) -> Received:
-        kind = type(got)
-        if kind is Overflow:
+        if isinstance(got, Line):
+            return Received("line", got.data)
+        if isinstance(got, Overflow):
             return _OVERFLOW
-        if kind is Closed:
+        if isinstance(got, Closed):
             self._closed = True
-            self._closed_status = got.status  # type: ignore[union-attr]
+            self._closed_status = got.status
             return _CLOSED
         return _TIMEOUT
 
@@ -124,13 +117,12 @@ def _command(command: Sequence[str]) -> list[str]:
     return ["python3" if arg == PYTHON else arg for arg in command]
 
 
-def sandbox_launcher(report: Any = None) -> Launcher:
+def sandbox_launcher(report: SandboxReport | None = None) -> Launcher:
     """A launcher running bots in the sandbox with the kit on their PYTHONPATH."""
 
-    def start(command: Sequence[str], workdir: Any, limits: Limits) -> Connection:
-        extra = {"report": report} if report is not None else {}
+    def start(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
         proc = launch(_command(command), workdir=Path(workdir), limits=limits,
-                      env=kit_env(), **extra)
+                      env=kit_env(), report=report)
         try:
             transport = SubprocessTransport(proc)
         except BaseException:

@@ -27,15 +27,16 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import statistics
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from time import perf_counter
 from typing import Any
 
 from arena.common.provenance import software
 from arena.engine import (
     Agent,
+    Decision,
     GameConfig,
     GameResult,
     State,
@@ -46,8 +47,10 @@ from arena.engine import (
 from arena.engine.observation import observe_json
 from arena.errors import ArenaError, RulesError
 from arena.protocol import messages
-from arena.referee.client import BotClient, BotDiagnostics, Launcher
+from arena.referee.client import BotClient, BotDiagnostics
+from arena.referee.connection import Launcher
 from arena.referee.failures import Failure
+from arena.referee.launch import sandbox_launcher, sandbox_warnings
 from arena.referee.relay import EventRelay
 from arena.referee.seating import seat_orders, seating_mode, seatings_per_deal
 from arena.registry import BotSpec, resolve
@@ -55,6 +58,7 @@ from arena.sandbox import Limits
 
 __all__ = [
     "GameOutcome",
+    "LocalSeat",
     "MatchOutcome",
     "MatchRequest",
     "bot_seed",
@@ -63,7 +67,6 @@ __all__ = [
     "play_match",
 ]
 
-_perf = time.perf_counter
 #: Characters of a bot's log kept with each game's record (the tail: it holds the errors).
 LOG_PER_GAME = 8192
 
@@ -253,7 +256,7 @@ class MatchOutcome:
         }
 
 
-class _Local:
+class LocalSeat:
     """An in-process seat (the compliance check's opponents): no process, no protocol."""
 
     def __init__(self, agent: Agent, name: str) -> None:
@@ -261,7 +264,7 @@ class _Local:
         self.name = name
 
 
-Seat = BotClient | _Local
+Seat = BotClient | LocalSeat
 
 
 def _levels(clients: Sequence[Seat]) -> str:
@@ -270,44 +273,45 @@ def _levels(clients: Sequence[Seat]) -> str:
 
 
 def drive_game(state: State, seats: Sequence[Seat], game_index: int,
-              failures: list[Failure]) -> tuple[int, EventRelay]:
+               failures: list[Failure]) -> tuple[int, EventRelay]:
     """Drive one game to its end. Every :class:`BotClient` seat must have had
     :meth:`~BotClient.begin_game`. Returns the number of decisions and the game's event relay
     (what each seat has not been sent yet goes with ``game_end``); failures are appended
     (placed in the game and seat). A forfeited seat plays option 0 from then on."""
-    forfeits = state.forfeits
     relay = EventRelay(state)
-    take_events = relay.take
     decisions = 0
-    decision = state.decision
-    while decision is not None:
+    while (decision := state.decision) is not None:
         decisions += 1
         seat = decision.seat
         player = seats[seat]
-        if seat in forfeits:
-            state.apply(0)
-        elif type(player) is BotClient:
-            events = take_events(seat)
-            observation = observe_json(state, seat)
-            result = player.act(decision.kind, observation, decision.options,
-                                decision.context, events)
-            if player.pending:  # it died before its first answer and was restarted
-                failures += [f.at(seat=seat, bot=player.diagnostics.key, round=state.round,
-                                  kind=decision.kind, game=game_index)
-                             for f in player.pending]
-                player.pending.clear()
-            if result.failure is not None:
-                failures.append(result.failure.at(seat=seat, bot=player.diagnostics.key,
-                                                  round=state.round, kind=decision.kind,
-                                                  game=game_index))
-            if result.forfeit:
-                state.forfeit(seat, player.forfeited or "forfeit")
-            state.apply(result.choice)
+        if seat in state.forfeits:
+            choice = 0
+        elif isinstance(player, BotClient):
+            choice = _ask_bot(state, player, decision, relay.take(seat), failures, game_index)
         else:
-            assert isinstance(player, _Local)
-            state.apply(player.agent.choose(decision, state.observe(seat)))
-        decision = state.decision
+            choice = player.agent.choose(decision, state.observe(seat))
+        state.apply(choice)
     return decisions, relay
+
+
+def _ask_bot(state: State, player: BotClient, decision: Decision, events: bytes,
+             failures: list[Failure], game_index: int) -> int:
+    """Ask a bot one decision (after ``events``, the events it has not been sent); the
+    choice to apply. Its failures are appended, and its seat forfeited if it must be."""
+    seat = decision.seat
+    result = player.act(decision.kind, observe_json(state, seat), decision.options,
+                        decision.context, events)
+    key = player.diagnostics.key
+    if player.pending:  # it died before its first answer and was restarted
+        failures += [f.at(seat=seat, bot=key, round=state.round, kind=decision.kind,
+                          game=game_index) for f in player.pending]
+        player.pending.clear()
+    if result.failure is not None:
+        failures.append(result.failure.at(seat=seat, bot=key, round=state.round,
+                                          kind=decision.kind, game=game_index))
+    if result.forfeit:
+        state.forfeit(seat, player.forfeited or "forfeit")
+    return result.choice
 
 
 def _start_all(clients: Sequence[BotClient]) -> dict[int, Failure | None]:
@@ -339,13 +343,11 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
     previous: GameResult | None = None  # the last game in the match's own seating
     board_start = 0  # where the deal's first seating started: its replays start there too
     for g in range(first_game, first_game + games):
-        began = _perf()
+        began = perf_counter()
         deal, seating = divmod(g, len(orders))
         order = orders[seating]
         seats = [players[i] for i in order]
-        keys_here = [keys[i] for i in order]
         gseed = game_seed(seed, deal)  # without duplicate, the deal is the game
-        names = [s.name for s in seats]
         metadata = [s.metadata if isinstance(s, BotClient) else {} for s in seats]
         if seating:  # a replay of the deal: the same cards and start, bots moved
             starting = board_start
@@ -356,90 +358,131 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
             starting = next_starting_seat(previous, gseed)
         board_start = starting
         config = GameConfig(
-            players=tuple(names), seed=gseed, starting_seat=starting,
+            players=tuple(s.name for s in seats), seed=gseed, starting_seat=starting,
             last_book_finished=tuple(parse_date(m.get("last_book_finished")) for m in metadata),
             event_date=event_date)
         state = new_game(config)
-        failures: list[Failure] = []
         #: what each bot is sent as game_start.bot_seed (kept in the record: its random
         #: choices replay)
         bot_seeds = [bot_seed(seed, g, seat) if isinstance(player, BotClient) else None
                      for seat, player in enumerate(seats)]
-        for seat, player in enumerate(seats):
-            if not isinstance(player, BotClient):
-                continue
-            key = player.diagnostics.key
-            early = start_failures.pop(id(player), None)
-            start = messages.game_start(g, seat, names, starting, config.rounds,
-                                        bot_seed=bot_seeds[seat])
-            if early is None:
-                early = player.begin_game(start)
-            else:  # its first start failed just now: no second wait in the same breath
-                player.begin_game(start, restart=False)
-            for pending in player.pending:
-                failures.append(pending.at(seat=seat, bot=key, game=g))
-            player.pending.clear()
-            if early is not None:
-                failures.append(early.at(seat=seat, bot=key, game=g))
-            if player.forfeited is not None:
-                state.forfeit(seat, player.forfeited)
+        failures = _begin_game(state, seats, g, bot_seeds, start_failures)
         decisions, relay = drive_game(state, seats, g, failures)
-        result = state.result
-        assert result is not None
-        end = messages.game_end(g, result.placements, result.desmos, result.ascension,
-                                result.tiebreak, result.forfeits)
-        logs: dict[str, str] = {}
-        latency: list[dict[str, Any]] = []
-        closing_s = 0.0  # the bots' ending after the last game is the match's time, not its
-        for seat, player in enumerate(seats):
-            if not isinstance(player, BotClient):
-                latency.append({})
-                continue
-            # The log is cut before game_end goes out, so the cut does not race the bot:
-            # what it logs while ending a game opens the next game's log. The last game
-            # (with close_at_end) keeps it: the bot has exited when its log is taken.
-            last = close_at_end and g == first_game + games - 1
-            log = "" if last else player.log_since_last()
-            player.end_game(relay.take(seat) + end)
-            if last:
-                closing = _perf()
-                player.close()
-                closing_s += _perf() - closing
-                log = player.log_since_last()
-            if len(log) > LOG_PER_GAME:  # keep the end; count what went in bytes written
-                kept = log[-LOG_PER_GAME:]
-                dropped = max(player.log_bytes - len(kept.encode()),
-                              len(log.encode()) - len(kept.encode()))
-                log = f"[... {dropped} bytes dropped]\n" + kept
-            if log:
-                logs[str(seat)] = log
-            latency.append(player.game_latency())
-        level = _levels(seats)
-        record = state.record()
-        record["referee"] = {
-            "match_id": match_id, "game_index": g, "seats": keys_here,
-            "failures": [f.to_json() for f in failures], "logs": logs,
-            "sandbox_level": level, "software": software(),
-            "bot_seeds": bot_seeds,
-        }
-        outcome = GameOutcome(
-            game_id=f"{match_id}/g{g}", game_index=g, seed=gseed, seats=keys_here,
-            names=names, starting_seat=starting, placements=list(result.placements),
-            desmos=list(result.desmos), ascension=result.ascension, tiebreak=result.tiebreak,
-            failures=[{"seat": f.seat, "bot": f.bot, "type": f.type, "detail": f.detail}
-                      for f in failures],
-            forfeits=dict(result.forfeits), decisions=decisions,
-            duration_s=_perf() - began - closing_s,
-            latency=latency, record=record, sandbox_level=level,
-            entrants=list(order) if len(orders) > 1 else [])
+        last = close_at_end and g == first_game + games - 1
+        logs, latency, closing_s = _end_game(state, seats, g, relay, close=last)
+        outcome = _outcome(state, seats, g, failures, decisions,
+                           began=began + closing_s, logs=logs, latency=latency,
+                           match_id=match_id,
+                           keys=[keys[i] for i in order], bot_seeds=bot_seeds,
+                           entrants=list(order) if len(orders) > 1 else [])
         outcomes.append(outcome)
         if on_game is not None:
             on_game(outcome)
         if seating == 0:
-            previous = result
+            previous = state.result
         if stop is not None and seating == len(orders) - 1 and stop(outcomes):
             break
     return outcomes
+
+
+def _begin_game(state: State, seats: Sequence[Seat], game: int,
+                bot_seeds: Sequence[int | None],
+                start_failures: dict[int, Failure | None]) -> list[Failure]:
+    """Send every bot its ``game_start`` (starting it again if it is down); the failures of
+    the bots that cannot play, whose seats are forfeited. ``start_failures`` holds what the
+    match's first start-up of each bot gave, used (and removed) at its first game."""
+    failures: list[Failure] = []
+    names = [s.name for s in seats]
+    for seat, player in enumerate(seats):
+        if not isinstance(player, BotClient):
+            continue
+        key = player.diagnostics.key
+        early = start_failures.pop(id(player), None)
+        start = messages.game_start(game, seat, names, state.config.starting_seat,
+                                    state.rounds, bot_seed=bot_seeds[seat])
+        if early is None:
+            early = player.begin_game(start)
+        else:  # its first start failed just now: no second wait in the same breath
+            player.begin_game(start, restart=False)
+        for pending in player.pending:
+            failures.append(pending.at(seat=seat, bot=key, game=game))
+        player.pending.clear()
+        if early is not None:
+            failures.append(early.at(seat=seat, bot=key, game=game))
+        if player.forfeited is not None:
+            state.forfeit(seat, player.forfeited)
+    return failures
+
+
+def _end_game(state: State, seats: Sequence[Seat], game: int, relay: EventRelay, *,
+              close: bool) -> tuple[dict[str, str], list[dict[str, Any]], float]:
+    """Send every bot the events it has not seen and ``game_end`` (with ``close``, then
+    ``bye``); returns each seat's log of the game, its latency figures and the seconds the
+    bots took to close (the match's time, not the game's)."""
+    result = state.result
+    assert result is not None
+    end = messages.game_end(game, result.placements, result.desmos, result.ascension,
+                            result.tiebreak, result.forfeits)
+    logs: dict[str, str] = {}
+    latency: list[dict[str, Any]] = []
+    closing_s = 0.0
+    for seat, player in enumerate(seats):
+        if not isinstance(player, BotClient):
+            latency.append({})
+            continue
+        # The log is cut before game_end goes out, so the cut does not race the bot: what it
+        # logs while ending a game opens the next game's log. The last game (with close)
+        # keeps it: the bot has exited when its log is taken.
+        log = "" if close else player.log_since_last()
+        player.end_game(relay.take(seat) + end)
+        if close:
+            closing = perf_counter()
+            player.close()
+            closing_s += perf_counter() - closing
+            log = player.log_since_last()
+        log = _kept_log(log, player.log_bytes)
+        if log:
+            logs[str(seat)] = log
+        latency.append(player.game_latency())
+    return logs, latency, closing_s
+
+
+def _kept_log(log: str, written: int) -> str:
+    """The end of a game's log, at most :data:`LOG_PER_GAME` characters (it holds the
+    errors), saying how many bytes were dropped (of ``written``, the bytes the bot wrote)."""
+    if len(log) <= LOG_PER_GAME:
+        return log
+    kept = log[-LOG_PER_GAME:]
+    dropped = max(written - len(kept.encode()), len(log.encode()) - len(kept.encode()))
+    return f"[... {dropped} bytes dropped]\n" + kept
+
+
+def _outcome(state: State, seats: Sequence[Seat], game: int, failures: list[Failure],
+             decisions: int, *, began: float, logs: dict[str, str],
+             latency: list[dict[str, Any]], match_id: str, keys: list[str],
+             bot_seeds: list[int | None], entrants: list[int]) -> GameOutcome:
+    """The finished game as the tournament stores it, the referee's part in its record;
+    its duration counts from ``began`` (``time.perf_counter``)."""
+    result = state.result
+    assert result is not None
+    level = _levels(seats)
+    record = state.record()
+    record["referee"] = {
+        "match_id": match_id, "game_index": game, "seats": keys,
+        "failures": [f.to_json() for f in failures], "logs": logs,
+        "sandbox_level": level, "software": software(),
+        "bot_seeds": bot_seeds,
+    }
+    return GameOutcome(
+        game_id=f"{match_id}/g{game}", game_index=game, seed=state.config.seed, seats=keys,
+        names=[s.name for s in seats], starting_seat=state.config.starting_seat,
+        placements=list(result.placements), desmos=list(result.desmos),
+        ascension=result.ascension, tiebreak=result.tiebreak,
+        failures=[{"seat": f.seat, "bot": f.bot, "type": f.type, "detail": f.detail}
+                  for f in failures],
+        forfeits=dict(result.forfeits), decisions=decisions,
+        duration_s=perf_counter() - began,
+        latency=latency, record=record, sandbox_level=level, entrants=entrants)
 
 
 def play_match(request: MatchRequest,
@@ -454,14 +497,12 @@ def play_match(request: MatchRequest,
     launcher = request.launcher
     warnings: list[str] = []
     if launcher is None:
-        from arena.referee.launch import sandbox_launcher, sandbox_warnings
-
         launcher = sandbox_launcher()
         warnings = sandbox_warnings()
     clients = [BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
                          metadata=spec.metadata, launcher=launcher,
                          options=spec.options) for spec in specs]
-    began = _perf()
+    began = perf_counter()
     try:
         games = run_games(clients, games=request.games, seed=request.seed,
                           match_id=request.match_id, event_date=event_date,
@@ -477,7 +518,7 @@ def play_match(request: MatchRequest,
         games=games, bots=[_diagnostics_json(c.diagnostics, seat)
                            for seat, c in enumerate(clients)],
         sandbox_level=_levels(clients), limits=limits.to_json(),
-        duration_s=_perf() - began, warnings=warnings)
+        duration_s=perf_counter() - began, warnings=warnings)
 
 
 def _diagnostics_json(diag: BotDiagnostics, seat: int) -> dict[str, Any]:

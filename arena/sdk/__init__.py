@@ -11,7 +11,8 @@ Example::
         def act(self, request: Request) -> int:
             return 0
 
-The kit uses only the standard library, so it runs under the sandbox's interpreter.
+The kit needs only the standard library and the ``arena`` package (orjson is not needed), so
+it runs under the sandbox's interpreter.
 """
 
 from arena.sdk.bot import Bot, GameEnd, GameStart, Request

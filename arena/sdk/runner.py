@@ -9,13 +9,10 @@ Protocol lines go to a private copy of the original stdout; the process's own st
 instead of corrupting the protocol. An exception in bot code is logged with its traceback and
 ends the process with exit code 1: the referee records a ``crash`` and the author sees why.
 
-Decoding is paid only for what a bot uses: event lines are not decoded unless the bot
-overrides ``on_event``, and an ``act`` line is decoded when the bot first reads the request's
-``observation``, ``legal``, ``time_ms`` or ``context`` (:mod:`arena.sdk.line_request`). The
-loop itself is :func:`arena.sdk.serving.serve`, compiled where the bot's Python can load it;
-this module stays a Python source, so ``python -m arena.sdk.runner`` always works.
+The loop itself is :func:`arena.sdk.serving.serve`; the lines are read and written by
+:mod:`arena.protocol.messages`, the codec the referee uses too.
 
-Standard library only (plus :mod:`arena.sdk`), so it runs under the sandbox's interpreter.
+Standard library only (plus ``arena``), so it runs under the sandbox's interpreter.
 """
 
 from __future__ import annotations

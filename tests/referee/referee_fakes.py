@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.protocol.schema import validate
-from arena.referee.client import Ended, Received, exchange_by_parts
+from arena.referee.connection import Ended, Received
 from arena.sandbox import Limits
 
 #: What a responder returns for an ``act``: an int (a proper action with that choice), bytes
@@ -98,9 +98,6 @@ class FakeConnection:
     def _exit(self, code: int) -> None:
         self.closed = True
         self.exit_code = code
-
-    def exchange(self, data: bytes, deadline: float) -> bytes | Received:
-        return exchange_by_parts(self, data, deadline)
 
     def receive(self, deadline: float) -> Received:
         if self.queue:

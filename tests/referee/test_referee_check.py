@@ -9,7 +9,8 @@ from typing import Any
 from referee_fakes import FAST, FakeConnection, FakeLauncher, random_responder
 
 from arena.referee.check import CheckItem, _decisions_item, check_bot
-from arena.referee.client import NO_READY_HINT, BotDiagnostics
+from arena.referee.client import BotDiagnostics
+from arena.referee.hints import NO_READY_HINT
 from arena.registry import BotSpec
 from arena.sandbox import Limits
 

@@ -11,13 +11,9 @@ from arena.engine import GameConfig, new_game
 from arena.protocol import messages
 from arena.protocol.transport import Closed, MockTransport, Overflow, Timeout
 from arena.referee import client as client_module
-from arena.referee.client import (
-    MAX_FAILED_STARTS,
-    NO_READY_HINT,
-    NOT_JSON_HINT,
-    BotClient,
-    Received,
-)
+from arena.referee.client import MAX_FAILED_STARTS, BotClient
+from arena.referee.connection import Received
+from arena.referee.hints import NO_READY_HINT, NOT_JSON_HINT
 from arena.referee.launch import TransportConnection
 from arena.sandbox import Limits
 
@@ -213,7 +209,7 @@ def test_a_flood_of_ignored_lines_does_not_stop_the_clock(
     """Lines the referee skips (unknown types, answers struck already) arrive faster than it
     reads them: past the deadline the act is a timeout, the rest of the flood unread."""
     clock = iter(range(10**9))
-    monkeypatch.setattr(client_module, "_monotonic", lambda: next(clock) / 1000)  # 1 ms a call
+    monkeypatch.setattr(client_module, "monotonic", lambda: next(clock) / 1000)  # 1 ms a call
     flood = b"\n".join([b'{"type":"note"}'] * 5000)
     conn = FakeConnection(respond=lambda m: flood, ready=None)
     conn.on_message = lambda m: conn.queue.extend(
@@ -460,7 +456,7 @@ def test_gives_up_after_repeated_startup_failures() -> None:
 
 def test_time_bank_pays_for_overruns(monkeypatch: pytest.MonkeyPatch) -> None:
     clock = [100.0]
-    monkeypatch.setattr(client_module, "_monotonic", lambda: clock[0])
+    monkeypatch.setattr(client_module, "monotonic", lambda: clock[0])
 
     def slow(message: dict[str, Any]) -> Any:
         clock[0] += 0.5  # each answer takes 500 ms against a 200 ms limit
@@ -535,18 +531,19 @@ def test_rules_hold_on_mock_transport(answer: Any, kind: str | None) -> None:
 
 
 @pytest.mark.parametrize(("reply", "expected"), [
-    (b'{"type":"action","id":0,"choice":1}', b'{"type":"action","id":0,"choice":1}'),
+    (b'{"type":"action","id":0,"choice":1}',
+     Received("line", b'{"type":"action","id":0,"choice":1}')),
     (Timeout(), Received("timeout")),
     (Overflow(10), Received("overflow")),
     (Closed(), Received("closed")),
 ])
-def test_exchange_returns_the_reply_line_or_why_there_is_none(reply: Any,
-                                                             expected: Any) -> None:
-    """The decision's path: one call writes the act and reads the reply's bytes; anything
-    else comes back as ``receive`` would say it."""
+def test_a_connection_receives_the_reply_line_or_why_there_is_none(reply: Any,
+                                                                   expected: Any) -> None:
+    """The transport's outcomes, as the client reads them."""
     transport = MockTransport([reply])
     conn = TransportConnection(transport)
-    assert conn.exchange(b'{"type":"bye"}\n', 0.0) == expected
+    assert conn.send(b'{"type":"bye"}\n')
+    assert conn.receive(0.0) == expected
     assert transport.sent == [{"type": "bye"}]
 
 

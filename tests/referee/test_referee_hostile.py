@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from arena.engine import DECISION_KINDS, replay
-from arena.referee.client import Connection
+from arena.referee.connection import Connection
 from arena.referee.launch import TransportConnection, sandbox_launcher
 from arena.referee.match import MatchOutcome, MatchRequest, play_match
 from arena.registry import resolve

@@ -208,7 +208,7 @@ def test_the_bots_ending_after_the_last_game_is_not_that_games_time(
     """A game's duration is its play: the bye and the wait for the bots to exit after the last
     game belong to the match (else the last game of every match looks slow)."""
     clock = [0.0]
-    monkeypatch.setattr(match_module, "_perf", lambda: clock[0])
+    monkeypatch.setattr(match_module, "perf_counter", lambda: clock[0])
 
     class SlowToExit(FakeConnection):
         def shutdown(self, grace_s: float) -> Any:

@@ -381,20 +381,20 @@ def test_a_request_reads_like_the_act_it_came_from() -> None:
         (4, "rps", 1, {"hand": []}, [{"throw": "rock"}, {"throw": "paper"}], None, {}),
         (10 ** 12, "turn", 1, {"é": "\u2028"}, [{"a": [1, None, True]}], 5, {}),
     ]
-    # read once, a request is a plain Request; and a bot that reads gets them decoded at once
-    assert bot.types[1:] == [Request] * 5 and bot.types[0] is not Request
+    # the first is decoded when read; a bot that reads gets the later ones decoded at once
+    assert bot.types == [LineRequest, LineRequest, *[Request] * 4]
     assert isinstance(bot.seen, list) and all(issubclass(t, Request) for t in bot.types)
 
 
 def test_a_bot_that_reads_nothing_pays_no_decoding(monkeypatch: pytest.MonkeyPatch) -> None:
     decoded: list[bytes] = []
-    real = line_request_module.loads
+    real = line_request_module.decode
 
     def counting(line: bytes) -> Any:
         decoded.append(line)
         return real(line)
 
-    monkeypatch.setattr(line_request_module, "loads", counting)  # what a lazy request calls
+    monkeypatch.setattr(line_request_module, "decode", counting)  # what a lazy request calls
     seen: list[Request] = []
 
     class Blind(Bot):
@@ -405,9 +405,10 @@ def test_a_bot_that_reads_nothing_pays_no_decoding(monkeypatch: pytest.MonkeyPat
     code, answers = run(Blind(), [messages.hello(), *_acts(), messages.bye()])
     assert code == 0 and [a["id"] for a in answers[1:]] == [3, 4, 10 ** 12]
     assert decoded == [] and len(seen) == 3
-    assert all(type(request) is LineRequest for request in seen)  # never decoded
-    # the first read decodes it (once), and it is a plain Request from then on
-    assert seen[0].legal and type(seen[0]) is Request and len(decoded) == 1
+    assert all(isinstance(r, LineRequest) and not r.decoded for r in seen)  # never decoded
+    # the first read decodes it (once): every later read is a plain attribute read
+    assert seen[0].legal and seen[0].decoded and len(decoded) == 1
+    assert seen[0].observation and seen[0].time_ms == 700 and len(decoded) == 1
 
 
 def test_a_field_the_bot_sets_before_reading_stays_its_own() -> None:

@@ -1,0 +1,81 @@
+"""A running bot as the referee's client sees it: :class:`Connection`, what one read
+produced (:class:`Received`) and how the process ended (:class:`Ended`).
+
+Implemented for the sandbox (:mod:`arena.referee.launch`) and by scripted bots in the tests, so
+the client's rules are tested without processes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from arena.sandbox import Limits
+
+__all__ = ["Connection", "Ended", "Launcher", "Received"]
+
+
+@dataclass(slots=True)
+class Received:
+    """What one read produced, transport-independent: ``kind`` is ``line``, ``timeout``,
+    ``closed`` or ``overflow``; ``data`` the line for ``line``."""
+
+    kind: str
+    data: bytes = b""
+
+
+@dataclass(frozen=True, slots=True)
+class Ended:
+    """How a bot process ended: a readable description (``exit code 1``, ``killed by
+    SIGKILL``), the exit code when it exited, whether it ended by itself (not killed by the
+    referee) and whether its memory limit killed it (where the sandbox can tell)."""
+
+    description: str
+    exit_code: int | None = None
+    voluntary: bool = True
+    memory_limit: bool = False
+
+
+class Connection(Protocol):
+    """A running bot: the referee's side of its pipes plus its process."""
+
+    pid: int | None
+    level: str
+
+    def send(self, data: bytes) -> bool:
+        """Write protocol lines; False when the bot no longer reads (its end is closed)."""
+        ...
+
+    def receive(self, deadline: float) -> Received:
+        """The next line, or why there is none, by ``deadline`` (``time.monotonic``)."""
+        ...
+
+    def ended(self, wait_s: float) -> Ended | None:
+        """How the process ended (waiting up to ``wait_s``), or None while it runs."""
+        ...
+
+    def stderr_text(self) -> str:
+        """The bot's captured log so far."""
+        ...
+
+    def stderr_since(self, mark: int) -> tuple[str, int]:
+        """The log written from byte ``mark`` on, and the mark to pass next time."""
+        ...
+
+    def shutdown(self, grace_s: float) -> Ended:
+        """Close stdin, wait up to ``grace_s`` for a voluntary exit, then kill everything."""
+        ...
+
+    def kill(self) -> None:
+        """Kill and reap every process of the bot at once; idempotent."""
+        ...
+
+    def unterminated(self) -> int:
+        """Bytes the bot wrote that no newline has ended yet (0 for scripted connections)."""
+        ...
+
+
+#: Starts a bot: (command, workdir, limits) -> Connection; raises on a launch failure.
+Launcher = Callable[[Sequence[str], Path | str, Limits], Connection]

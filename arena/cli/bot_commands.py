@@ -36,8 +36,8 @@ def _register_doctor(app: typer.Typer) -> None:
 
         from arena.native import native_build
         from arena.sandbox import Limits, probe
-        from arena.sandbox.launcher import UID_BASE
-        from arena.sandbox.probe import NOT_NEEDED
+        from arena.sandbox.report import NOT_NEEDED
+        from arena.sandbox.uids import UID_BASE
 
         report = probe()
         if as_json:

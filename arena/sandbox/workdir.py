@@ -3,6 +3,7 @@ at most :data:`MAX_BOT_BYTES`) and how it is sealed read-only."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import stat
@@ -10,7 +11,7 @@ from pathlib import Path
 
 from arena.errors import SandboxError
 
-__all__ = ["MAX_BOT_BYTES", "SKIPPED_DIRS", "SKIPPED_SUFFIXES", "copy_bot"]
+__all__ = ["MAX_BOT_BYTES", "SKIPPED_DIRS", "SKIPPED_SUFFIXES", "copy_bot", "remove_tree"]
 
 #: Directories of tools' caches: neither part of a bot's version nor copied for it.
 SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".hypothesis", ".mypy_cache",
@@ -73,3 +74,16 @@ def _no_follow(path: str, flags: int) -> int:
     return os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK)
 
 
+
+
+def remove_tree(path: Path) -> None:
+    """Remove a private directory even where it holds read-only subdirectories."""
+    if not path.exists():
+        return
+    for dirpath, dirnames, _files in os.walk(path):
+        for name in [".", *dirnames]:
+            target = os.path.join(dirpath, name)
+            if not os.path.islink(target):
+                with contextlib.suppress(OSError):
+                    os.chmod(target, 0o700)
+    shutil.rmtree(path, ignore_errors=True)

@@ -12,11 +12,11 @@ from typing import Annotated, Any
 
 import typer
 
-from arena.bench.engine import run_engine_bench
-from arena.bench.ismcts import run_ismcts_bench
-from arena.bench.protocol import run_protocol_bench
-from arena.bench.tournament import run_tournament_bench
 from arena.errors import ClusterError
+
+# Each command imports its bench when it runs: the benches pull in the whole tournament
+# runner, the referee and the kit, which every other ``arena`` command would pay for at
+# start-up (Ray, an optional extra, likewise).
 
 __all__ = ["bench_app", "register"]
 
@@ -73,6 +73,8 @@ def engine(
     fmt: FormatOption = "table",
 ) -> None:
     """Measure the engine (help text: ``_ENGINE_HELP``)."""
+    from arena.bench.engine import run_engine_bench  # start-up: see the note at the top
+
     _check_format(fmt)
     result = run_engine_bench(tuple(players or (2, 4)), games=games, repeat=repeat,
                               hands=hands, census_repeat=census_repeat)
@@ -102,6 +104,8 @@ def tournament(
     fmt: FormatOption = "table",
 ) -> None:
     """Measure the tournament runner (help text: ``_TOURNAMENT_HELP``)."""
+    from arena.bench.tournament import run_tournament_bench  # start-up: see the top
+
     _check_format(fmt)
     result = run_tournament_bench(games=games, rounds=rounds, workers=tuple(workers or (1, 2)),
                                   store_games=store_games)
@@ -135,6 +139,8 @@ def protocol(
     fmt: FormatOption = "table",
 ) -> None:
     """Measure the referee (help text: ``_PROTOCOL_HELP``)."""
+    from arena.bench.protocol import run_protocol_bench  # start-up: see the note at the top
+
     _check_format(fmt)
     result = run_protocol_bench(decisions=decisions, games=games, seed=seed, pin=pin)
     _emit(result, fmt)
@@ -168,7 +174,7 @@ def ray(
 ) -> None:
     """Measure the Ray backend (help text: ``_RAY_HELP``)."""
     _check_format(fmt)
-    try:  # here, not at the top: Ray is an optional extra
+    try:  # Ray is an optional extra
         from arena.bench.ray import run_ray_bench
     except ImportError:
         raise ClusterError("Ray is not installed: pip install -e '.[ray]' in the checkout"
@@ -207,6 +213,8 @@ def ismcts(
     fmt: FormatOption = "table",
 ) -> None:
     """Measure the ISMCTS bot (help text: ``_ISMCTS_HELP``)."""
+    from arena.bench.ismcts import run_ismcts_bench  # start-up: see the note at the top
+
     _check_format(fmt)
     budgets = list(budget or [30, 150])
     if len(budgets) != 2:

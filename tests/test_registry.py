@@ -609,3 +609,40 @@ def test_a_bot_may_hold_at_most_256_mib(tmp_path: Path) -> None:
     with pytest.raises(ManifestError, match="holds 300 MiB of files; a bot may hold at most "
                                             "256 MiB"):
         resolve(source)
+
+
+def test_the_registry_imports_nothing_of_the_referee() -> None:
+    """The compliance check is the caller's (``submit(check=...)``): the registry sits below
+    the referee."""
+    import ast
+
+    imported = []
+    for path in sorted((ROOT / "arena" / "registry").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                imported += [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                imported.append(node.module)
+    assert imported and not [name for name in imported if name.startswith("arena.referee")]
+
+
+def test_submit_asks_for_the_check_once_the_name_is_known_to_be_free(tmp_path: Path) -> None:
+    """A clash is refused before the check runs; a failing check copies nothing."""
+    bots = tmp_path / "bots"
+    source = tmp_path / "alpha.py"
+    source.write_text(MODULE)
+    checks: list[Any] = []
+
+    def failing(spec: Any) -> Any:
+        checks.append(spec.name)
+        return SimpleNamespace(ok=False, failures=lambda: ["handshake: no ready"])
+
+    with pytest.raises(SubmitError, match="failed the compliance check: handshake: no ready"):
+        submit(source, name="alpha", bots_dir=bots, check=failing)
+    assert checks == ["alpha"] and not (bots / "alpha.py").exists()
+    submit(source, name="alpha", bots_dir=bots,
+           check=lambda spec: SimpleNamespace(ok=True, failures=list))
+    source.write_text(MODULE + "\n# changed\n")
+    with pytest.raises(SubmitError, match="already registered"):
+        submit(source, name="alpha", bots_dir=bots, check=failing)
+    assert checks == ["alpha"]

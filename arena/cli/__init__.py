@@ -1,12 +1,12 @@
 """The ``arena`` command line: a thin layer over the library (see ``arena.cli.main``)."""
 
+import sys
+
 
 def run() -> None:
     """The ``arena`` console script. The CLI takes a moment to import; a Ctrl-C meanwhile
     stops it like one during a command, without a traceback."""
-    import sys
-
-    try:
+    try:  # imported here, not at the top, so that the Ctrl-C above can be caught
         from arena.cli.main import main
     except KeyboardInterrupt:
         sys.stderr.write("Interrupted.\n")

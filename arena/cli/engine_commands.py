@@ -6,13 +6,22 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
-from tabulate import tabulate
+from tabulate import tabulate, tabulate_formats
 
 from arena.engine.cards import NOTATION, PALAESTRON, parse_cards
 from arena.engine.desmos import HAND_SIZE, Category, Desmos, census, desmos
+from arena.engine.simulate import (
+    effect_rows,
+    effect_table_markdown,
+    read_records,
+    replay_records,
+    rules_summary,
+    simulate,
+)
 from arena.errors import CardError
 
 __all__ = ["register"]
@@ -108,12 +117,7 @@ _DESMOS_HELP = "\n\n".join([
 ])
 
 
-def _register_desmos(app: typer.Typer) -> None:
-    app.command("desmos", help=_DESMOS_HELP)(desmos_command)
-
-
 # -------------------------------------------------------------- simulate, replay, rules
-# (helpers of the simulation engineer; imports are local so this block stands alone)
 
 _SIMULATE_HELP = "\n\n".join([
     "Play in-process games between built-in random agents and print what happened: games/s, "
@@ -142,90 +146,72 @@ _RULES_HELP = "\n\n".join([
 
 
 def _table_format(value: str) -> str:
-    from tabulate import tabulate_formats
-
     if value not in ("table", "json", "markdown", *tabulate_formats):
         raise typer.BadParameter(f"unknown format '{value}' (table, json, markdown or a "
                                  "tabulate format)")
     return value
 
 
-def _register_simulate(app: typer.Typer) -> None:
-    def simulate_command(
-        players: Annotated[int, typer.Option("--players", "-p", help="Players per game (2-5).")
-                           ] = 4,
-        games: Annotated[int, typer.Option("--games", "-g", help="Games to play.")] = 1000,
-        seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of every game and agent.")
-                        ] = 0,
-        records: Annotated[
-            str | None,
-            typer.Option("--records", metavar="FILE.jsonl",
-                         help="Write one game record per line to this file."),
-        ] = None,
-        fmt: Annotated[
-            str, typer.Option("--format", "-f", metavar="table|json", callback=_table_format,
-                              help="table (tabulate tables) or json (one document).")
-        ] = "table",
-    ) -> None:
-        import json
-
-        from arena.engine.simulate import simulate
-
-        report = simulate(players, games, seed, records)
-        if fmt == "json":
-            typer.echo(json.dumps(report.to_json(), indent=2))
-        else:
-            typer.echo(report.render("simple" if fmt in ("table", "markdown") else fmt))
-
-    app.command("simulate", help=_SIMULATE_HELP)(simulate_command)
+def simulate_command(
+    players: Annotated[int, typer.Option("--players", "-p", help="Players per game (2-5).")
+                       ] = 4,
+    games: Annotated[int, typer.Option("--games", "-g", help="Games to play.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Seed of every game and agent.")
+                    ] = 0,
+    records: Annotated[
+        str | None,
+        typer.Option("--records", metavar="FILE.jsonl",
+                     help="Write one game record per line to this file."),
+    ] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", metavar="table|json", callback=_table_format,
+                          help="table (tabulate tables) or json (one document).")
+    ] = "table",
+) -> None:
+    """Play in-process games and report (help text: ``_SIMULATE_HELP``)."""
+    report = simulate(players, games, seed, records)
+    if fmt == "json":
+        typer.echo(json.dumps(report.to_json(), indent=2))
+    else:
+        typer.echo(report.render("simple" if fmt in ("table", "markdown") else fmt))
 
 
-def _register_replay(app: typer.Typer) -> None:
-    def replay_command(
-        file: Annotated[str, typer.Argument(metavar="FILE",
-                                             help="Game records: JSON lines or one JSON record.")],
-    ) -> None:
-        from arena.engine.simulate import read_records, replay_records
-
-        replayed = replay_records(read_records(file))
-        typer.echo(f"replayed {replayed} game{'s' if replayed != 1 else ''}: identical")
-
-    app.command("replay", help=_REPLAY_HELP)(replay_command)
+def replay_command(
+    file: Annotated[str, typer.Argument(metavar="FILE",
+                                         help="Game records: JSON lines or one JSON record.")],
+) -> None:
+    """Replay records and check them (help text: ``_REPLAY_HELP``)."""
+    replayed = replay_records(read_records(file))
+    typer.echo(f"replayed {replayed} game{'s' if replayed != 1 else ''}: identical")
 
 
-def _register_rules(app: typer.Typer) -> None:
-    def rules_command(
-        effects: Annotated[bool, typer.Option("--effects", help="Print every card's effect.")
-                           ] = False,
-        fmt: Annotated[
-            str, typer.Option("--format", "-f", metavar="FMT", callback=_table_format,
-                              help="table, markdown, json or any tabulate format.")
-        ] = "table",
-    ) -> None:
-        import json
-
-        from arena.engine.simulate import effect_rows, effect_table_markdown, rules_summary
-
-        if not effects:
-            typer.echo(rules_summary())
-            return
-        if fmt == "markdown":
-            typer.echo(effect_table_markdown())
-        elif fmt == "json":
-            typer.echo(json.dumps([{"card": face, "copies": copies, "effect": name,
-                                    "text": text} for face, copies, name, text in effect_rows()],
-                                  indent=2))
-        else:
-            typer.echo(tabulate(effect_rows(), headers=["card", "copies", "effect", "text"],
-                                tablefmt="simple" if fmt == "table" else fmt,
-                                maxcolwidths=[None, None, 24, 64]))
-
-    app.command("rules", help=_RULES_HELP)(rules_command)
+def rules_command(
+    effects: Annotated[bool, typer.Option("--effects", help="Print every card's effect.")
+                       ] = False,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", metavar="FMT", callback=_table_format,
+                          help="table, markdown, json or any tabulate format.")
+    ] = "table",
+) -> None:
+    """Print the rules or the card effects (help text: ``_RULES_HELP``)."""
+    if not effects:
+        typer.echo(rules_summary())
+        return
+    if fmt == "markdown":
+        typer.echo(effect_table_markdown())
+    elif fmt == "json":
+        typer.echo(json.dumps([{"card": face, "copies": copies, "effect": name,
+                                "text": text} for face, copies, name, text in effect_rows()],
+                              indent=2))
+    else:
+        typer.echo(tabulate(effect_rows(), headers=["card", "copies", "effect", "text"],
+                            tablefmt="simple" if fmt == "table" else fmt,
+                            maxcolwidths=[None, None, 24, 64]))
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
-    _register_desmos(app)
-    _register_simulate(app)
-    _register_replay(app)
-    _register_rules(app)
+    app.command("desmos", help=_DESMOS_HELP)(desmos_command)
+    app.command("simulate", help=_SIMULATE_HELP)(simulate_command)
+    app.command("replay", help=_REPLAY_HELP)(replay_command)
+    app.command("rules", help=_RULES_HELP)(rules_command)

@@ -1,7 +1,8 @@
 """Entry point of the ``arena`` command.
 
-Commands live in one module per noun (``engine_commands``, ``bot_commands``,
-``tournament_commands``, ``rating_commands``, ``bench_commands``) and register themselves here.
+Commands live in one module per noun (``engine_commands``, ``bot_commands`` with
+``match_commands``, ``tournament_commands``, ``rating_commands``, ``bench_commands``) as
+module-level functions, each module's ``register`` adding them here.
 Domain errors (:class:`arena.errors.ArenaError`) become ``Error: ...`` and exit code 1 in
 exactly one place, :class:`ArenaGroup`, so no command needs its own try/except.
 """
@@ -9,11 +10,19 @@ exactly one place, :class:`ArenaGroup`, so no command needs its own try/except.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
+import arena
+from arena.cli import (
+    bench_commands,
+    bot_commands,
+    engine_commands,
+    rating_commands,
+    tournament_commands,
+)
 from arena.cli.signals import Terminated
 from arena.errors import ArenaError
 
@@ -51,21 +60,25 @@ app = typer.Typer(
 )
 
 
-def _register() -> None:
-    from arena.cli import (
-        bench_commands,
-        bot_commands,
-        engine_commands,
-        rating_commands,
-        tournament_commands,
-    )
-
-    for module in (engine_commands, bot_commands, tournament_commands, rating_commands,
-                   bench_commands):
-        module.register(app)
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(f"arena {arena.__version__}")
+        raise typer.Exit(0)
 
 
-_register()
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_print_version, is_eager=True,
+        help="Print the arena's version and exit.")] = False,
+) -> None:
+    # The root group's own options (its help text is the app's); commands do the work.
+    pass
+
+
+for _module in (engine_commands, bot_commands, tournament_commands, rating_commands,
+                bench_commands):
+    _module.register(app)
 
 
 class _LevelFormatter(logging.Formatter):

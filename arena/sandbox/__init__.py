@@ -65,9 +65,11 @@ See docs/SANDBOX.md for the layers, what each one stops and what is left.
 
 from __future__ import annotations
 
-from arena.sandbox.launcher import ExitStatus, SandboxedProcess, launch
+from arena.sandbox.launcher import launch
 from arena.sandbox.limits import Limits
-from arena.sandbox.probe import SandboxReport, kit_env, probe
+from arena.sandbox.probe import kit_env, probe
+from arena.sandbox.process import ExitStatus, SandboxedProcess
+from arena.sandbox.report import SandboxReport
 
 __all__ = [
     "ExitStatus",

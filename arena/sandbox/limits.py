@@ -14,7 +14,10 @@ from typing import Any
 
 from arena.errors import SandboxError
 
-__all__ = ["Limits"]
+__all__ = ["MIB", "Limits"]
+
+#: Bytes in a MiB (the unit of the size limits).
+MIB = 1024 * 1024
 
 _DAY_MS = (86_400_000, "a day")
 _TIB = (1 << 20, "1 TiB")

@@ -37,26 +37,29 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import arena
+from arena.errors import SandboxError
 from arena.sandbox import landlock, seccomp
 from arena.sandbox.limits import Limits
+from arena.sandbox.report import (
+    LAYERS,
+    LEVEL_LAYERS,
+    NOT_NEEDED,
+    OPTIONAL_LAYERS,
+    SandboxReport,
+    level_of,
+)
+from arena.sandbox.spawn import spawn
+from arena.sandbox.uids import is_bot_uid
 
-__all__ = ["LAYERS", "SandboxReport", "kit_env", "kit_path", "probe"]
+__all__ = ["kit_env", "kit_path", "probe"]
 
 log = logging.getLogger("arena.sandbox")
 
-#: Every layer, in the order ``level`` lists the active ones.
-LAYERS = ("bwrap", "landlock", "seccomp", "cgroup", "user", "rlimits", "setsid")
-#: Layers that can be switched off (setsid and rlimits are always on).
-OPTIONAL_LAYERS = ("bwrap", "landlock", "seccomp", "cgroup", "user")
-#: Layers named in ``level`` (setsid is always there, so it is left out of the name).
-_LEVEL_LAYERS = ("bwrap", "landlock", "seccomp", "cgroup", "user", "rlimits")
-#: Prefix of a layer status that is not needed here (not a warning).
-NOT_NEEDED = "not needed: "
 BOT_USER = "arena-bot"
 
 _CHECK = r"""
@@ -98,51 +101,6 @@ out["nofile"] = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 print(json.dumps(out), flush=True)
 """
 _PROBE_LIMITS = Limits(memory_mb=512, open_files=32, processes=16)
-
-
-@dataclass(frozen=True)
-class SandboxReport:
-    """What the sandbox can do here, and with what bots run."""
-
-    #: layer -> True (active) or why not (``"not needed: ..."`` when it does not apply).
-    layers: dict[str, bool | str]
-    #: The active layers joined by ``+``, e.g. ``bwrap+seccomp+user+rlimits``.
-    level: str
-    #: One line per missing layer.
-    warnings: list[str]
-    #: Interpreter the bots run with (reachable and able to import the kit as the bot user).
-    python: str
-    python_version: str = ""
-    #: Directories the interpreter needs (bound read-only under bubblewrap when not in /usr).
-    python_prefixes: tuple[str, ...] = ()
-    #: Directory holding the read-only copy of the ``arena`` package (put it on PYTHONPATH).
-    kit_path: Path = Path()
-    #: How the engine runs in bots (``compiled (...)`` or ``pure (why)``).
-    bot_engine: str = ""
-    #: True when the kit's compiled engine failed to load in the bots' interpreter: bots then
-    #: get ``ARENA_PURE_PYTHON=1``.
-    bot_engine_pure: bool = False
-    #: The account bots run as, and its ids (None: the referee's own).
-    user: str = ""
-    uid: int | None = None
-    gid: int | None = None
-    bwrap: str | None = None
-    cgroup_parent: Path | None = None
-    #: False only when no bot can run at all.
-    can_run: bool = True
-    disabled: frozenset[str] = field(default_factory=frozenset)
-
-    def active(self, layer: str) -> bool:
-        return self.layers.get(layer) is True
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "layers": dict(self.layers), "level": self.level, "warnings": list(self.warnings),
-            "python": self.python, "python_version": self.python_version,
-            "kit_path": str(self.kit_path), "bot_engine": self.bot_engine,
-            "user": self.user, "uid": self.uid,
-            "gid": self.gid, "can_run": self.can_run, "disabled": sorted(self.disabled),
-        }
 
 
 _lock = threading.Lock()
@@ -246,13 +204,6 @@ def _bot_user() -> tuple[str, int | None, int | None, bool | str]:
     return entry.pw_name, entry.pw_uid, entry.pw_gid, True
 
 
-def _bot_uid(uid: int) -> bool:
-    """Whether ``uid`` is one of the bots' own (``launcher.fresh_uid``)."""
-    from arena.sandbox.launcher import UID_BASE, UID_SPAN
-
-    return UID_BASE <= uid < UID_BASE + UID_SPAN
-
-
 def _has_pwent(uid: int) -> bool:
     try:
         pwd.getpwuid(uid)
@@ -261,21 +212,14 @@ def _has_pwent(uid: int) -> bool:
     return True
 
 
-def _level(layers: dict[str, bool | str]) -> str:
-    return "+".join(name for name in _LEVEL_LAYERS if layers.get(name) is True) or "setsid"
-
-
 def _run_check(report: SandboxReport, python: str,
                timeout: float = 20.0) -> tuple[dict[str, Any] | None, str]:
     """Run the check program under ``report``'s layers; (its JSON or None, why not)."""
-    from arena.errors import SandboxError
-    from arena.sandbox.launcher import launch
-
     with tempfile.TemporaryDirectory(prefix="arena-probe-") as tmp:
         os.chmod(tmp, 0o755)
         try:
-            proc = launch([python, "-c", _CHECK], workdir=Path(tmp), limits=_PROBE_LIMITS,
-                          env={"PYTHONPATH": str(report.kit_path)}, report=report)
+            proc = spawn([python, "-c", _CHECK], workdir=Path(tmp), limits=_PROBE_LIMITS,
+                         env={"PYTHONPATH": str(report.kit_path)}, report=report)
         except SandboxError as exc:
             return None, str(exc)
         try:
@@ -361,22 +305,68 @@ def _cgroup_parent() -> tuple[Path | None, bool | str]:
     return parent, True
 
 
+#: A layer's status when ``disable`` or ``ARENA_SANDBOX_DISABLE`` switched it off.
+_OFF = "disabled by ARENA_SANDBOX_DISABLE / probe(disable=...)"
+#: A layer's status, and the check program's answer under it when it is active.
+_Trial = tuple[bool | str, dict[str, Any] | None]
+
+
 def _probe(disabled: frozenset[str]) -> SandboxReport:
     layers: dict[str, bool | str] = {"setsid": True, "rlimits": True}
-    off = "disabled by ARENA_SANDBOX_DISABLE / probe(disable=...)"
     user, uid, gid, user_status = _bot_user() if "user" not in disabled else (
-        "root" if os.geteuid() == 0 else str(os.geteuid()), None, None, off)
+        "root" if os.geteuid() == 0 else str(os.geteuid()), None, None, _OFF)
     layers["user"] = user_status
     kit = kit_path()
-    base = SandboxReport(layers={**layers, "bwrap": off, "landlock": off, "seccomp": off,
-                                 "cgroup": off},
+    base = SandboxReport(layers={**layers, "bwrap": _OFF, "landlock": _OFF, "seccomp": _OFF,
+                                 "cgroup": _OFF},
                          level="", warnings=[], python=sys.executable, kit_path=kit,
                          user=user, uid=uid, gid=gid, disabled=disabled)
+    python, version, prefixes, engine_check, why_python = _find_python(base, layers)
+    if not python:
+        for name in ("bwrap", "landlock", "seccomp", "cgroup"):
+            layers[name] = "no interpreter to test with"
+        report = replace(base, layers=layers, level=level_of(layers), can_run=False, warnings=[
+            "no Python interpreter the bot user can run and import the kit with: "
+            + "; ".join(why_python)])
+        _log_once(report.warnings)
+        return report
+    base = replace(base, python=python, python_version=version, python_prefixes=prefixes,
+                   layers=dict(layers, bwrap=_OFF, landlock=_OFF, seccomp=_OFF, cgroup=_OFF))
 
-    # Interpreter: the first candidate that runs as the bot user and imports the kit.
-    python, version, prefixes, why_python = "", "", (), []
-    #: The check program's answer under the most layers so far: it says how bots get the engine.
-    engine_check: dict[str, Any] = {}
+    # bubblewrap: pid + network namespaces, read-only system, private /tmp.
+    bwrap_path = shutil.which("bwrap")
+    layers["bwrap"], answer = _bwrap_layer(base, python, disabled, bwrap_path)
+    engine_check = answer or engine_check
+    uses_bwrap = layers["bwrap"] is True
+    base = replace(base, bwrap=bwrap_path if uses_bwrap else None,
+                   layers={**base.layers, "bwrap": layers["bwrap"]})
+    # Landlock: the filesystem allow list, used only where bubblewrap is not.
+    layers["landlock"], answer = _landlock_layer(base, python, disabled, uses_bwrap)
+    engine_check = answer or engine_check
+    base = replace(base, layers={**base.layers, "landlock": layers["landlock"]})
+    # seccomp: the filter must load and refuse an AF_INET socket.
+    layers["seccomp"], answer = _seccomp_layer(base, python, disabled)
+    engine_check = answer or engine_check
+    base = replace(base, layers={**base.layers, "seccomp": layers["seccomp"]})
+    # cgroup v2: memory.max and pids.max per bot.
+    cgroup_parent, layers["cgroup"], answer = _cgroup_layer(base, python, disabled)
+    engine_check = answer or engine_check
+
+    bot_engine, engine_pure = _bot_engine(engine_check, python)
+    report = replace(base, layers={k: layers[k] for k in LAYERS}, level=level_of(layers),
+                     warnings=_missing(layers), bwrap=bwrap_path if uses_bwrap else None,
+                     cgroup_parent=cgroup_parent, bot_engine=bot_engine,
+                     bot_engine_pure=engine_pure)
+    _log_once(report.warnings)
+    return report
+
+
+def _find_python(base: SandboxReport, layers: dict[str, bool | str]
+                 ) -> tuple[str, str, tuple[str, ...], dict[str, Any], list[str]]:
+    """The first candidate interpreter that runs as the bot user and imports the kit: (path,
+    version, prefixes, the check's answer, why each earlier candidate failed). The answer
+    also judges the ``user`` and ``rlimits`` layers (set in ``layers``)."""
+    why_python: list[str] = []
     for candidate in _python_candidates():
         result, why = _run_check(replace(base, python=candidate), candidate)
         if result is None:
@@ -388,120 +378,92 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
         if "kit" not in result:
             why_python.append(f"{candidate}: cannot import the kit: {result.get('kit_error')}")
             continue
-        if uid is not None and not _bot_uid(result["uid"]):
+        if base.uid is not None and not is_bot_uid(result["uid"]):
             layers["user"] = (f"the bot came back with uid {result['uid']}, not one of the "
                               "bots' own")
         if result["nofile"] != _PROBE_LIMITS.open_files:
             layers["rlimits"] = "rlimits were not applied"
-        python, version = candidate, ".".join(map(str, result["version"]))
-        engine_check = result
         prefixes = tuple(sorted({os.path.realpath(result["prefix"]),
                                  os.path.realpath(result["base_prefix"]),
                                  os.path.dirname(os.path.realpath(candidate))}))
-        break
-    warnings: list[str] = []
-    if not python:
-        for name in ("bwrap", "landlock", "seccomp", "cgroup"):
-            layers[name] = "no interpreter to test with"
-        warnings.append("no Python interpreter the bot user can run and import the kit with: "
-                        + "; ".join(why_python))
-        report = replace(base, layers=layers, level=_level(layers), warnings=warnings,
-                         can_run=False)
-        _log_once(report.warnings)
-        return report
-    base = replace(base, python=python, python_version=version, python_prefixes=prefixes,
-                   layers=dict(layers, bwrap=off, landlock=off, seccomp=off, cgroup=off))
+        return candidate, ".".join(map(str, result["version"])), prefixes, result, why_python
+    return "", "", (), {}, why_python
 
-    # bubblewrap: pid + network namespaces, read-only system, private /tmp.
-    bwrap_path = shutil.which("bwrap")
+
+def _bwrap_layer(base: SandboxReport, python: str, disabled: frozenset[str],
+                 bwrap_path: str | None) -> _Trial:
     if "bwrap" in disabled:
-        layers["bwrap"] = off
-    elif bwrap_path is None:
-        layers["bwrap"] = "bubblewrap is not installed (apt-get install bubblewrap)"
-    else:
-        trial = replace(base, bwrap=bwrap_path, layers={**base.layers, "bwrap": True})
-        result, why = _run_check(trial, python)
-        if result is None:
-            layers["bwrap"] = f"bwrap does not work here: {why}"
-        elif result["pid"] > 3:
-            layers["bwrap"] = "bwrap ran but without a new pid namespace"
-        else:
-            layers["bwrap"] = True
-            engine_check = result
-    uses_bwrap = layers["bwrap"] is True
-    base = replace(base, bwrap=bwrap_path if uses_bwrap else None,
-                   layers={**base.layers, "bwrap": layers["bwrap"]})
+        return _OFF, None
+    if bwrap_path is None:
+        return "bubblewrap is not installed (apt-get install bubblewrap)", None
+    trial = replace(base, bwrap=bwrap_path, layers={**base.layers, "bwrap": True})
+    result, why = _run_check(trial, python)
+    if result is None:
+        return f"bwrap does not work here: {why}", None
+    if result["pid"] > 3:
+        return "bwrap ran but without a new pid namespace", None
+    return True, result
 
-    # Landlock: the filesystem allow list, used only where bubblewrap is not.
+
+def _landlock_layer(base: SandboxReport, python: str, disabled: frozenset[str],
+                    uses_bwrap: bool) -> _Trial:
     abi = landlock.abi_version()
     if "landlock" in disabled:
-        layers["landlock"] = off
-    elif uses_bwrap:
-        layers["landlock"] = NOT_NEEDED + "bubblewrap already restricts the filesystem" + (
-            f" (Landlock ABI {abi} is the fallback)" if abi else "")
-    elif not abi:
-        layers["landlock"] = "Landlock is not available in this kernel (needs Linux 5.13+)"
-    else:
-        trial = replace(base, layers={**base.layers, "landlock": True})
-        result, why = _run_check(trial, python)
-        if result is None:
-            layers["landlock"] = f"the Landlock ruleset does not apply: {why}"
-        elif result.get("tmp_write"):
-            layers["landlock"] = "Landlock applied but /tmp stayed writable"
-        else:
-            layers["landlock"] = True
-            engine_check = result
-    base = replace(base, layers={**base.layers, "landlock": layers["landlock"]})
+        return _OFF, None
+    if uses_bwrap:
+        return NOT_NEEDED + "bubblewrap already restricts the filesystem" + (
+            f" (Landlock ABI {abi} is the fallback)" if abi else ""), None
+    if not abi:
+        return "Landlock is not available in this kernel (needs Linux 5.13+)", None
+    result, why = _run_check(replace(base, layers={**base.layers, "landlock": True}), python)
+    if result is None:
+        return f"the Landlock ruleset does not apply: {why}", None
+    if result.get("tmp_write"):
+        return "Landlock applied but /tmp stayed writable", None
+    return True, result
 
-    # seccomp: the filter must load and refuse an AF_INET socket.
+
+def _seccomp_layer(base: SandboxReport, python: str, disabled: frozenset[str]) -> _Trial:
     if "seccomp" in disabled:
-        layers["seccomp"] = off
-    elif not seccomp.supported():
-        layers["seccomp"] = "no filter encoded for this architecture (x86_64 only)"
-    else:
-        trial = replace(base, layers={**base.layers, "seccomp": True})
-        result, why = _run_check(trial, python)
-        if result is None:
-            layers["seccomp"] = f"the seccomp filter does not load: {why}"
-        elif result["inet"] == "allowed":
-            layers["seccomp"] = "the seccomp filter loaded but did not refuse sockets"
-        else:
-            layers["seccomp"] = True
-            engine_check = result
-    base = replace(base, layers={**base.layers, "seccomp": layers["seccomp"]})
+        return _OFF, None
+    if not seccomp.supported():
+        return "no filter encoded for this architecture (x86_64 only)", None
+    result, why = _run_check(replace(base, layers={**base.layers, "seccomp": True}), python)
+    if result is None:
+        return f"the seccomp filter does not load: {why}", None
+    if result["inet"] == "allowed":
+        return "the seccomp filter loaded but did not refuse sockets", None
+    return True, result
 
-    # cgroup v2: memory.max and pids.max per bot.
-    cgroup_parent: Path | None = None
+
+def _cgroup_layer(base: SandboxReport, python: str, disabled: frozenset[str]
+                  ) -> tuple[Path | None, bool | str, dict[str, Any] | None]:
+    """(the cgroup parent bots go under, or None; the layer's status; the check's answer)."""
     if "cgroup" in disabled:
-        layers["cgroup"] = off
-    else:
-        parent, status = _cgroup_parent()
-        if parent is not None:
-            trial = replace(base, cgroup_parent=parent, layers={**base.layers, "cgroup": True})
-            result, why = _run_check(trial, python)
-            if result is None:
-                status = f"cannot place a bot in a cgroup under {parent}: {why}"
-            elif "/arena-" not in result.get("cgroup", ""):
-                status = f"the bot did not land in its cgroup under {parent}"
-            else:
-                cgroup_parent = parent
-                engine_check = result
-        layers["cgroup"] = status
+        return None, _OFF, None
+    parent, status = _cgroup_parent()
+    if parent is None:
+        return None, status, None
+    trial = replace(base, cgroup_parent=parent, layers={**base.layers, "cgroup": True})
+    result, why = _run_check(trial, python)
+    if result is None:
+        return None, f"cannot place a bot in a cgroup under {parent}: {why}", None
+    if "/arena-" not in result.get("cgroup", ""):
+        return None, f"the bot did not land in its cgroup under {parent}", None
+    return parent, status, result
 
+
+def _missing(layers: dict[str, bool | str]) -> list[str]:
+    """One warning per layer of the level that is not active (and is needed here)."""
+    warnings = []
     for name, status in layers.items():
-        if status is True or name not in _LEVEL_LAYERS:
+        if status is True or name not in LEVEL_LAYERS:
             continue
         assert isinstance(status, str)
         if status.startswith(NOT_NEEDED):
             continue
         warnings.append(f"sandbox layer {name} is not active: {status}")
-    bot_engine, engine_pure = _bot_engine(engine_check, python)
-    report = replace(base, layers={k: layers[k] for k in LAYERS}, level=_level(layers),
-                     warnings=warnings, bwrap=bwrap_path if uses_bwrap else None,
-                     cgroup_parent=cgroup_parent, bot_engine=bot_engine,
-                     bot_engine_pure=engine_pure)
-    _log_once(report.warnings)
-    return report
+    return warnings
 
 
 def _log_once(warnings: list[str]) -> None:

@@ -503,7 +503,7 @@ def test_a_bot_matched_against_itself_is_told_apart() -> None:
 def test_a_ctrl_c_in_a_match_says_how_far_it_got() -> None:
     """What the finished games were, and the seed that replays them (the records file has
     them too)."""
-    from arena.cli.bot_commands import _interrupted
+    from arena.cli.match_commands import _interrupted
     from arena.referee.match import GameOutcome
 
     def game(placements: list[int], forfeits: dict[int, str]) -> GameOutcome:
@@ -525,7 +525,7 @@ def test_a_bot_given_up_after_failed_starts_never_started() -> None:
     without a new failure, and the bot still never started."""
     from types import SimpleNamespace
 
-    from arena.cli.bot_commands import _never_started
+    from arena.rating.match_series import never_started
 
     def game(g: int, seat: int, why: str) -> SimpleNamespace:
         """Game ``g`` with bot "a" in ``seat``, forfeited for ``why``."""
@@ -533,9 +533,9 @@ def test_a_bot_given_up_after_failed_starts_never_started() -> None:
                                failures=[{"seat": seat, "type": why}] if g < 3 else [])
 
     games = [game(g, 0, "startup_failure") for g in range(5)]
-    assert _never_started(SimpleNamespace(names=["a", "b"], games=games)) == ["a"]
+    assert never_started(SimpleNamespace(names=["a", "b"], games=games)) == ["a"]
     games[4] = game(4, 0, "crash")
-    assert _never_started(SimpleNamespace(names=["a", "b"], games=games)) == []
+    assert never_started(SimpleNamespace(names=["a", "b"], games=games)) == []
     # in duplicate the bot changes seats; it is the bot that never started, not a seat
     games = [game(g, g % 2, "startup_failure") for g in range(4)]
-    assert _never_started(SimpleNamespace(names=["a", "b"], games=games)) == ["a"]
+    assert never_started(SimpleNamespace(names=["a", "b"], games=games)) == ["a"]

@@ -1,12 +1,15 @@
-"""The console script's set-up: the arena's log records read like the CLI's own warnings."""
+"""The console script's set-up: the arena's log records read like the CLI's own warnings;
+``arena --version``."""
 
 from __future__ import annotations
 
 import logging
 
 import pytest
+from typer.testing import CliRunner
 
-from arena.cli.main import configure_logging
+import arena
+from arena.cli.main import app, configure_logging
 
 
 def test_arena_warnings_are_printed_as_warning_lines(capsys: pytest.CaptureFixture[str]
@@ -24,3 +27,16 @@ def test_arena_warnings_are_printed_as_warning_lines(capsys: pytest.CaptureFixtu
         logger.handlers[:] = saved[0]
         logger.setLevel(saved[1])
         logger.propagate = saved[2]
+
+
+def test_version_prints_the_arena_version_and_exits_0() -> None:
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert result.stdout == f"arena {arena.__version__}\n"
+
+
+def test_version_comes_before_any_command() -> None:
+    """Eager: it answers even when a command follows, and runs none."""
+    result = CliRunner().invoke(app, ["--version", "bots"])
+    assert result.exit_code == 0
+    assert result.stdout == f"arena {arena.__version__}\n"

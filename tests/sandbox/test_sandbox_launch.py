@@ -26,8 +26,9 @@ from sandbox_support import (
 from arena.errors import SandboxError
 from arena.protocol.transport import Closed, Line, SubprocessTransport
 from arena.sandbox import Limits, SandboxReport, kit_env, launch, probe
-from arena.sandbox.launcher import UID_BASE, UID_SPAN, kill_strays
 from arena.sandbox.reaper import ENV_MARKER, find_processes, reap_adopted
+from arena.sandbox.strays import kill_strays
+from arena.sandbox.uids import UID_BASE, UID_SPAN
 
 INSPECT = r"""
 import json, os, sys

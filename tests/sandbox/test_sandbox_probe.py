@@ -21,7 +21,8 @@ from arena.errors import SandboxError
 from arena.native import native_build
 from arena.sandbox import Limits, SandboxReport, kit_env, probe
 from arena.sandbox import seccomp as seccomp_module
-from arena.sandbox.probe import LAYERS, NOT_NEEDED, _bot_engine
+from arena.sandbox.probe import _bot_engine
+from arena.sandbox.report import LAYERS, NOT_NEEDED
 
 #: The module (``arena.sandbox.probe`` the attribute is the function of the same name).
 probe_module = importlib.import_module("arena.sandbox.probe")

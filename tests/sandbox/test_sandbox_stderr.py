@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import os
 
-from arena.sandbox.launcher import _StderrDrain
+from arena.sandbox.stderr import StderrDrain
 
 
-def _drain(cap: int) -> tuple[_StderrDrain, int]:
+def _drain(cap: int) -> tuple[StderrDrain, int]:
     read, write = os.pipe()
-    return _StderrDrain(os.fdopen(read, "rb", buffering=0), cap), write
+    return StderrDrain(os.fdopen(read, "rb", buffering=0), cap), write
 
 
 def test_what_is_in_the_pipe_is_read_when_asked_for() -> None:

@@ -1,0 +1,303 @@
+"""``arena match``: one sandboxed match of 2-5 bots, optionally a sequential test.
+
+The match itself is :class:`arena.rating.match_series.MatchSeries`; this module parses the
+options and presents the outcome. Registered by :mod:`arena.cli.bot_commands`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import secrets
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from tabulate import tabulate
+
+from arena.cli.bot_options import limits_of, with_options
+from arena.cli.output_file import check_output_file
+from arena.errors import BotError
+from arena.rating.match_series import (
+    SPRT_GAMES,
+    MatchSeries,
+    default_seating,
+    first_bot_score,
+    games_per_deal,
+    never_started,
+    told_apart,
+    wins_so_far,
+)
+from arena.rating.sprt import Score, SprtTest
+from arena.referee.failures import describe
+from arena.referee.match import GameOutcome, MatchOutcome
+from arena.referee.seating import SEATINGS
+
+__all__ = ["MATCH_HELP", "match"]
+
+MATCH_HELP = "\n\n".join([
+    "Play one match of 2-5 bots through the sandbox, each bot one persistent process. "
+    "Prints placements per game and per-bot diagnostics: decisions, median and max "
+    "latency, timeouts, failures by type; with two bots also the first one's Elo "
+    "difference with its 95% interval.",
+    "With --sprt ELO0,ELO1 (two bots) the match is a sequential test, as chess engine "
+    "testers run them: it stops once the games show the first bot at least ELO1 Elo "
+    "stronger (H1) or at most ELO0 (H0), with error rates --alpha and --beta; --games "
+    "is then the most it plays (default 2000). It plays each deal twice, the bots' seats "
+    "swapped (--duplicate rotations), so that neither a seat nor a deal favours one bot.",
+    "With --duplicate each deal is played once per seat order: rotations (k orders for k "
+    "bots) or permutations (k!); --games is then a multiple of that.",
+    "Example: arena match bots/random.py bots/greedy.py --games 10 --seed 1",
+    "Example: arena match mybot mybot@1a2b3c4d5e6f --sprt 0,10",
+])
+
+
+def match(
+    bots: Annotated[list[str], typer.Argument(
+        help="2 to 5 bots: registered names, .py modules or bot directories.")],
+    games: Annotated[int | None, typer.Option(
+        "--games", "-g", min=1, help="Games to play (default 1, or one deal in each "
+        "seating with --duplicate; with --sprt the most to play, default 2000).")] = None,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", "-s", min=0, help="Match seed (game seeds derive from it). Default: a "
+        "secret one, drawn now and printed after the match: a bot that knew the seed "
+        "could compute every deal.")] = None,
+    records: Annotated[Path | None, typer.Option(
+        "--records", help="Write each game's record to this JSONL file.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON "
+                                                         "object.")] = False,
+    decision_ms: Annotated[int | None, typer.Option(
+        "--decision-ms", min=1, help="Time per decision (default 1000).")] = None,
+    time_bank_ms: Annotated[int | None, typer.Option(
+        "--time-bank-ms", min=0, help="Time bank per game (default 10000).")] = None,
+    max_strikes: Annotated[int | None, typer.Option(
+        "--max-strikes", min=0,
+        help="Strikes per game before a forfeit (default 3).")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", metavar="N:KEY=VALUE",
+        help="A setting for the N-th bot (1-based), sent in hello as a tournament "
+             "entry's options are, e.g. -o 1:iterations=250; repeat for more.")] = None,
+    sprt: Annotated[str | None, typer.Option(
+        "--sprt", metavar="ELO0,ELO1",
+        help="Play a sequential test of the first bot against the second: H0 it is ELO0 "
+             "Elo stronger, H1 ELO1 (e.g. 0,10); stops when one is accepted.")] = None,
+    alpha: Annotated[float | None, typer.Option(
+        "--alpha", help="With --sprt: the chance of accepting H1 when H0 holds (default "
+        "0.05).")] = None,
+    beta: Annotated[float | None, typer.Option(
+        "--beta", help="With --sprt: the chance of accepting H0 when H1 holds (default "
+        "0.05).")] = None,
+    duplicate: Annotated[str | None, typer.Option(
+        "--duplicate", metavar="|".join(SEATINGS),
+        help="Play each deal once per seat order (default: none; rotations with "
+             "--sprt).")] = None,
+) -> None:
+    """Play one match (help text: ``MATCH_HELP``)."""
+    test = _sprt_test(sprt, alpha, beta, len(bots))
+    seating = _seating(duplicate, test is not None)
+    games = _games(games, len(bots), seating, test is not None)
+    drawn = seed is None
+    seed = secrets.randbits(63) if seed is None else seed
+    limits = limits_of(decision_ms, time_bank_ms, max_strikes)
+    entrants = told_apart(with_options(bots, option or []))
+    if records is not None:
+        check_output_file(records, "'--records'")
+    series = MatchSeries(entrants, games, seed, limits, seating, test, records)
+    try:
+        outcome = series.play()
+    except KeyboardInterrupt:
+        typer.echo(_interrupted(series.played, games, seed, records), err=True)
+        whole = series.whole_deals()  # the test counts deals
+        if test is not None and whole:
+            typer.echo("\n".join(_head_to_head_lines(whole[0].names, first_bot_score(whole),
+                                                     test, None)), err=True)
+        raise
+    if as_json:
+        typer.echo(json.dumps(_match_json(outcome, seed, test), indent=2))
+    else:
+        _print_match(outcome, seed, drawn, test, games, records)
+    never = never_started(outcome)
+    if never:
+        raise BotError(f"{', '.join(never)} never started (the failures above say why)")
+
+
+def _games(games: int | None, bots: int, seating: str, sequential: bool) -> int:
+    """``--games`` checked against the seating (whole deals), or its default."""
+    per_deal = games_per_deal(bots, seating)
+    if games is None:
+        return SPRT_GAMES - SPRT_GAMES % per_deal if sequential else per_deal
+    if games % per_deal:
+        raise typer.BadParameter(
+            f"--duplicate {seating} plays each deal in {per_deal} seatings: give a "
+            f"multiple of {per_deal}, not {games}", param_hint="'--games'")
+    return games
+
+
+def _match_json(outcome: MatchOutcome, seed: int, test: SprtTest | None) -> dict[str, Any]:
+    extra: dict[str, Any] = {}
+    if len(outcome.names) == 2:
+        score = first_bot_score(outcome.games)
+        extra["elo"] = _elo_json(score)
+        if test is not None:
+            extra["sprt"] = {"elo0": test.elo0, "elo1": test.elo1, "alpha": test.alpha,
+                             "beta": test.beta, "llr": round(test.llr(score), 4),
+                             "bounds": [round(b, 4) for b in test.bounds],
+                             "decision": test.decision(score)}
+    return {"seed": seed, **outcome.to_json(), **extra}
+
+
+def _print_match(outcome: MatchOutcome, seed: int, drawn: bool, test: SprtTest | None,
+                 games: int, records: Path | None) -> None:
+    typer.echo(_render_match(outcome, f"Seed {seed}" + (
+        f" (drawn for this match; --seed {seed} plays the same games)" if drawn else "")))
+    score = first_bot_score(outcome.games) if len(outcome.names) == 2 else Score()
+    if len(outcome.names) == 2 and score.games:
+        typer.echo("\n" + "\n".join(_head_to_head_lines(outcome.names, score, test, games)))
+    if records is not None:
+        typer.echo(f"Wrote {len(outcome.games)} game records to {records} "
+                   f"(arena game {records} -n 1 shows game 0)")
+
+
+def _seating(duplicate: str | None, sequential: bool) -> str:
+    """``--duplicate`` checked; by default a sequential test plays each deal both ways."""
+    if duplicate is None:
+        return default_seating(sequential)
+    if duplicate not in SEATINGS:
+        raise typer.BadParameter(f"unknown seating '{duplicate}' (choose "
+                                 f"{', '.join(SEATINGS[:-1])} or {SEATINGS[-1]})",
+                                 param_hint="'--duplicate'")
+    return duplicate
+
+
+def _sprt_test(text: str | None, alpha: float | None, beta: float | None,
+               bots: int) -> SprtTest | None:
+    """``--sprt ELO0,ELO1`` as a test (None without it); usage errors say what is wrong."""
+    if text is None:
+        given = [flag for flag, value in (("--alpha", alpha), ("--beta", beta))
+                 if value is not None]
+        if given:
+            raise typer.BadParameter(f"{' and '.join(given)} only set the error rates of a "
+                                     "sequential test: give --sprt ELO0,ELO1 too",
+                                     param_hint=f"'{given[0]}'")
+        return None
+    alpha = 0.05 if alpha is None else alpha
+    beta = 0.05 if beta is None else beta
+    if bots != 2:
+        raise typer.BadParameter(f"a sequential test compares two bots, not {bots}",
+                                 param_hint="'--sprt'")
+    try:
+        values = [float(part) for part in text.split(",")]
+    except ValueError:
+        values = []
+    if len(values) != 2 or not all(math.isfinite(v) for v in values):
+        raise typer.BadParameter(f"expected ELO0,ELO1 such as 0,10, got {text!r}",
+                                 param_hint="'--sprt'")
+    try:
+        return SprtTest(values[0], values[1], alpha, beta)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="'--sprt'") from None
+
+
+
+def _elo_json(score: Score) -> dict[str, Any]:
+    """The first bot's score and Elo difference (an infinite end of the interval is null)."""
+    elo, low, high = score.elo()
+
+    def shown(value: float) -> float | None:
+        return None if math.isinf(value) else round(value, 1)
+
+    return {"wins": score.wins, "draws": score.draws, "losses": score.losses,
+            "score": round(score.mean, 4), "elo": shown(elo), "elo_95": [shown(low),
+                                                                          shown(high)],
+            "los": round(score.los(), 4)}
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.1f}" if not math.isinf(value) else ("+inf" if value > 0 else "-inf")
+
+
+def _head_to_head_lines(names: list[str], score: Score, test: SprtTest | None,
+                        cap: int | None) -> list[str]:
+    """The first bot against the second: score, Elo with its 95% interval, LOS, and the
+    sequential test's verdict."""
+    elo, low, high = score.elo()
+    interval = (f"95%: {_signed(low)} to {_signed(high)}" if not (math.isinf(low)
+                and math.isinf(high)) else "no interval while every game ended alike")
+    counted = ", ".join(f"{n} {word}{'' if n == 1 else plural}" for n, word, plural in (
+        (score.wins, "win", "s"), (score.draws, "shared place", "s"),
+        (score.losses, "loss", "es")))
+    lines = [f"{names[0]} against {names[1]}: {counted}; score {score.mean:.1%}; Elo "
+             f"difference {_signed(elo)} "
+             f"({interval}); likelihood of superiority {score.los():.1%}"]
+    if test is not None:
+        lower, upper = test.bounds
+        decision = test.decision(score)
+        favoured = {"H1": (test.elo1, test.elo0), "H0": (test.elo0, test.elo1)}
+        if decision is not None:
+            this, other = favoured[decision]
+            verdict = (f"{decision} accepted: the games favour {names[0]} at {this:+g} Elo "
+                       f"over {other:+g} against {names[1]}")
+        elif cap is None:
+            verdict = "undecided so far"
+        else:
+            verdict = f"undecided at the cap of {cap} game{'' if cap == 1 else 's'} (--games)"
+        lines.append(f"{test.describe()}: LLR {test.llr(score):.2f} (bounds {lower:.2f}, "
+                     f"{upper:.2f}) after {score.games} game{'' if score.games == 1 else 's'}: "
+                     f"{verdict}")
+    return lines
+
+
+def _interrupted(played: list[GameOutcome], games: int, seed: int,
+                 records: Path | None) -> str:
+    """What a Ctrl-C leaves: how far the match got, each bot's wins so far, how to replay."""
+    if not played:
+        return f"Interrupted before the first game ended (seed {seed})."
+    kept = f"; their records are in {records}" if records is not None else ""
+    return (f"Interrupted after {len(played)} of {games} games (seed {seed} replays them"
+            f"{kept}); wins so far: "
+            + ", ".join(f"{name} {n}" for name, n in wins_so_far(played)))
+
+
+def _render_match(outcome: MatchOutcome, seed_line: str) -> str:
+    names = outcome.names
+    lines = [f"Match {' vs '.join(names)}: {len(outcome.games)} game(s), "
+             f"sandbox {outcome.sandbox_level or 'n/a'}", seed_line]
+    rows = []
+    seated = any(game.entrants for game in outcome.games)
+    for game in outcome.games:
+        failures = ", ".join(f"{game.names[f['seat']]} {f['type']}" for f in game.failures)
+        order = range(len(names))
+        rows.append([game.game_index, *([" ".join(game.names)] if seated else []),
+                     game.names[game.starting_seat],
+                     " ".join(str(game.placements[game.seat_of(i)]) for i in order),
+                     ", ".join(game.desmos[game.seat_of(i)] for i in order), game.tiebreak,
+                     failures or "-"])
+    lines.append(tabulate(rows, headers=["game", *(["seats"] if seated else []), "starts",
+                                         f"places ({', '.join(names)})",
+                                         "desmos (same order)" if seated else "desmos",
+                                         "tiebreak", "failures"]))
+    lines.append("")
+    rows = []
+    standings = outcome.standings()
+    for stats, diag in zip(standings, outcome.bots, strict=True):
+        failures = ", ".join(f"{t} {n}" for t, n in diag["failures"].items()) or "-"
+        rows.append([diag["name"], diag["bot"].split("@")[1], stats["wins"],
+                     stats["mean_place"], diag["decisions"],
+                     "-" if diag["median_ms"] is None else f"{diag['median_ms']:.2f}",
+                     "-" if diag["max_ms"] is None else f"{diag['max_ms']:.1f}",
+                     diag["timeouts"], failures, diag["restarts"]])
+    lines.append(tabulate(rows, headers=["bot", "version", "wins", "mean place", "decisions",
+                                         "median ms", "max ms", "timeouts", "failures",
+                                         "restarts"]))
+    lines.extend(_failure_reasons(outcome))
+    return "\n".join(lines)
+
+
+def _failure_reasons(outcome: MatchOutcome) -> list[str]:
+    """Why each bot failed (:func:`arena.referee.failures.describe`); --json has all."""
+    lines = describe(((game.names[f["seat"]], str(game.game_index), f)
+                      for game in outcome.games for f in game.failures),
+                     more=" (--json lists every one)")
+    return ["", "Failures:", *(f"  {line}" for line in lines)] if lines else []
+
+

@@ -1,0 +1,146 @@
+"""A match as ``arena match`` plays it: bots told apart, seatings by the deal, game records
+written as the games end, and an optional sequential test that stops it once decided.
+
+The CLI parses the options and presents; this module plays and reports. A
+:class:`MatchSeries` keeps the games finished so far in :attr:`MatchSeries.played`, so that a
+caller stopped by Ctrl-C can still say how far the match got.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import IO
+
+from arena.errors import ArenaError
+from arena.rating.sprt import Score, SprtTest
+from arena.referee.match import GameOutcome, MatchOutcome, MatchRequest, play_match
+from arena.referee.seating import seatings_per_deal
+from arena.registry import BotSpec, require_named_options, resolve
+from arena.sandbox import Limits
+
+__all__ = [
+    "SPRT_GAMES",
+    "MatchSeries",
+    "default_seating",
+    "first_bot_score",
+    "games_per_deal",
+    "never_started",
+    "told_apart",
+    "wins_so_far",
+]
+
+#: The most games a sequential test plays when no number of games is given.
+SPRT_GAMES = 2000
+
+
+def default_seating(sequential: bool) -> str:
+    """The seating when none is asked for: a sequential test plays each deal both ways."""
+    return "rotations" if sequential else "none"
+
+
+def games_per_deal(bots: int, seating: str) -> int:
+    """How many games one deal takes under ``seating`` (a match's games come in whole deals)."""
+    return seatings_per_deal(bots, seating) if bots <= 5 else 1
+
+
+def told_apart(entrants: Sequence[BotSpec | str]) -> list[BotSpec]:
+    """The match's bots, resolved; a bot entered more than once (self-play) is named
+    ``name#1``, ``name#2``, ... so that its rows and places can be told apart."""
+    specs = [e if not isinstance(e, str) else require_named_options(e, resolve(e))
+             for e in entrants]
+    names = [s.name for s in specs]
+    seen: dict[str, int] = {}
+    for i, spec in enumerate(specs):
+        if names.count(spec.name) > 1:
+            seen[spec.name] = seen.get(spec.name, 0) + 1
+            specs[i] = replace(spec, name=f"{spec.name}#{seen[spec.name]}")
+    return specs
+
+
+def first_bot_score(games: Sequence[GameOutcome]) -> Score:
+    """The first bot's score against the second: a better place 1, the same 1/2, worse 0
+    (a forfeited seat is placed last)."""
+    score = Score()
+    for game in games:
+        first, second = game.placements[game.seat_of(0)], game.placements[game.seat_of(1)]
+        score = score.add(1.0 if first < second else 0.0 if first > second else 0.5)
+    return score
+
+
+def never_started(outcome: MatchOutcome) -> list[str]:
+    """The bots whose every game was a failed start: the match measured nothing of them."""
+    names = outcome.names
+    return [names[seat] for seat in range(len(names))
+            if outcome.games and all(game.forfeits.get(game.seat_of(seat))
+                                     == "startup_failure"
+                                     for game in outcome.games)]
+
+
+def wins_so_far(played: Sequence[GameOutcome]) -> list[tuple[str, int]]:
+    """(name, games won) of each bot over ``played``, in the match's order."""
+    names = played[0].names  # the first game of a deal seats the bots in the match's order
+    return [(name, sum(1 for game in played if game.won(game.seat_of(index))))
+            for index, name in enumerate(names)]
+
+
+@dataclass
+class MatchSeries:
+    """One match: ``games`` games (a whole number of deals) of ``bots`` from ``seed``, each
+    deal played in the seat orders of ``seating``. With ``test`` the match stops as soon as
+    the test decides; with ``records`` every game's record is written there as it ends (the
+    file is opened at the first finished game: a match that cannot start leaves none)."""
+
+    bots: Sequence[BotSpec | str]
+    games: int
+    seed: int
+    limits: Limits
+    seating: str = "none"
+    test: SprtTest | None = None
+    records: Path | None = None
+    #: The games finished so far, in order (kept when the match is interrupted).
+    played: list[GameOutcome] = field(default_factory=list)
+
+    @property
+    def per_deal(self) -> int:
+        return games_per_deal(len(self.bots), self.seating)
+
+    def whole_deals(self) -> list[GameOutcome]:
+        """The games played so far, up to the last whole deal (what a test counts)."""
+        return self.played[:len(self.played) - len(self.played) % self.per_deal]
+
+    def decided(self, played: Sequence[GameOutcome]) -> bool:
+        """Whether the test (if any) has decided after ``played``."""
+        return self.test is not None and self.test.decision(first_bot_score(played)) is not None
+
+    def play(self, on_game: Callable[[GameOutcome], None] | None = None) -> MatchOutcome:
+        """Play the match through the sandbox; ``on_game`` sees each game as it ends."""
+        opened: list[IO[str]] = []
+
+        def finished(game: GameOutcome) -> None:
+            self.played.append(game)
+            self._write(game, opened)
+            if on_game is not None:
+                on_game(game)
+
+        request = MatchRequest(bots=told_apart(self.bots), games=self.games, seed=self.seed,
+                               limits=self.limits, duplicate=self.seating)
+        try:
+            return play_match(request, on_game=finished, stop=self.decided)
+        finally:
+            for out in opened:
+                out.close()
+
+    def _write(self, game: GameOutcome, opened: list[IO[str]]) -> None:
+        if self.records is None:
+            return
+        try:
+            if not opened:
+                opened.append(self.records.open("w", encoding="utf-8"))
+            opened[0].write(json.dumps(game.record, separators=(",", ":")) + "\n")
+            opened[0].flush()
+        except OSError as exc:  # a full disk, say: the match stops, its bots ended
+            raise ArenaError(f"cannot write game records to {self.records}: "
+                             f"{exc.strerror or exc}") from None

@@ -1,0 +1,157 @@
+"""What a bot is: :class:`BotSpec`, the registry's names and the checks of a name or options."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from arena.common.printable import printable
+
+__all__ = [
+    "MANIFEST",
+    "MANIFEST_KEYS",
+    "METADATA_KEYS",
+    "PYTHON",
+    "REGISTRY_FILE",
+    "RUNNER",
+    "SAMPLE_BOTS_DIR",
+    "VERSIONS_DIR",
+    "BotSpec",
+    "default_bots_dir",
+    "name_problem",
+    "option_problems",
+    "options_digest",
+]
+
+MANIFEST = "bot.yaml"
+REGISTRY_FILE = "registry.yaml"
+METADATA_KEYS = ("author", "version", "last_read_page", "last_book_finished")
+#: Where ``submit --update`` keeps the versions it replaced (``<name>@<version>/``).
+VERSIONS_DIR = ".versions"
+#: The sample bots shipped with the arena (found by name when no other bots directory is set).
+SAMPLE_BOTS_DIR = Path(__file__).resolve().parents[2] / "bots"
+#: Every key a ``bot.yaml`` may hold (the metadata either at the top or under ``metadata``).
+MANIFEST_KEYS = ("name", "command", "module", "metadata", *METADATA_KEYS)
+#: Stands for "the Python interpreter the sandbox runs bots with" in a command; the referee
+#: substitutes it at launch (see :mod:`arena.referee.client`).
+PYTHON = "{python}"
+#: How a module bot is run: ``python -m arena.sdk.runner`` but with the working directory (the
+#: bot's) taken off ``sys.path`` before anything is imported. ``-m`` puts it first while Python
+#: imports the runner, so a bot file named like a standard module (``copy.py``, ``json.py``)
+#: broke the start-up; ``-P`` does the same but needs Python 3.11.
+RUNNER = ("-c", "import sys; sys.path[:] = [p for p in sys.path if p not in ('', '.')]; "
+                 "import runpy; runpy.run_module('arena.sdk.runner', run_name='__main__', "
+                 "alter_sys=True)")
+_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # fullmatch: no "\n" after
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A resolved bot: how to start it and what it is.
+
+    ``path`` is the module file or the bot directory: the sandbox copies exactly that into
+    the bot's private working directory, so a single-file bot never sees its neighbours in
+    ``bots/``. ``command`` is the argv run there, where :data:`PYTHON` stands for the
+    sandbox's interpreter; ``version`` the content hash of ``files``.
+    """
+
+    name: str
+    version: str
+    path: Path
+    command: tuple[str, ...]
+    metadata: dict[str, Any] = field(default_factory=dict)
+    kind: str = "module"  # "module" (kit runner) or "command" (any language)
+    files: tuple[Path, ...] = ()
+    #: Settings sent to the bot in ``hello`` (``options``), e.g. a fixed search budget.
+    options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        """``name@version``: the identity of a bot in results."""
+        return f"{self.name}@{self.version}"
+
+    @property
+    def files_version(self) -> str:
+        """The content hash of the files alone (the version without the options' part)."""
+        return self.version.partition("+")[0]
+
+    def with_options(self, options: dict[str, Any]) -> BotSpec:
+        """This bot with ``options`` for ``hello``; its version names them, so results of
+        one bot under different settings stay apart."""
+        if not options:
+            return replace(self, options={}, version=self.files_version)
+        return replace(self, options=dict(options),
+                       version=f"{self.files_version}+o{options_digest(options)}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "version": self.version, "path": str(self.path),
+                "command": list(self.command), "kind": self.kind,
+                "metadata": dict(self.metadata), "options": dict(self.options)}
+
+
+def default_bots_dir() -> Path:
+    """``$ARENA_BOTS_DIR``, else ``./bots`` when it exists, else the repository's ``bots/``."""
+    env = os.environ.get("ARENA_BOTS_DIR")
+    if env:
+        return Path(env)
+    here = Path("bots")
+    if here.is_dir():
+        return here
+    return SAMPLE_BOTS_DIR
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a registered bot's name, or None when it can."""
+    if name == "registry":
+        return "bot name 'registry' is reserved (the bots directory's registry.yaml)"
+    if _NAME_RE.fullmatch(name):
+        return None
+    return (f"bot name {name!r} is not allowed: use 1-40 letters, digits, '_', '-' or '.', "
+            "starting with a letter or digit")
+
+
+_OPTION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,59}")  # fullmatch
+
+
+def option_problems(options: Any, where: str = "options") -> list[str]:
+    """What is wrong with a bot's ``options`` (one line each; empty when fine): a mapping of
+    names (1-60 letters, digits, '_', '-' or '.') to strings, numbers or booleans, the values
+    every bot can read from ``hello``."""
+    if not isinstance(options, dict):
+        return [f"{where}: must be a mapping of option names to values, got "
+                f"{_shown(options)}"]
+    problems = []
+    for key, value in options.items():
+        if isinstance(key, bool):
+            problems.append(f"{where}: option name {key} is not a name: YAML reads an unquoted "
+                            "on, off, yes or no as true or false; quote it")
+        elif not isinstance(key, str) or not _OPTION_NAME.fullmatch(key):
+            problems.append(f"{where}: option name {key!r} must be 1-60 letters, digits, '_', "
+                            "'-' or '.', starting with a letter or digit")
+        elif not isinstance(value, str | int | float | bool) or (
+                isinstance(value, float) and not math.isfinite(value)):  # not JSON
+            problems.append(f"{where}.{key}: must be a string, number or true/false, got "
+                            f"{_shown(value)}")
+        elif isinstance(value, str) and printable(value) != value:  # shown in every table
+            problems.append(f"{where}.{key}: must not hold control characters, got "
+                            f"{printable(value)!r}")
+    return problems
+
+
+def _shown(value: Any) -> str:
+    return ("a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict)
+            else repr(value))
+
+
+def options_digest(options: dict[str, Any]) -> str:
+    """First 8 hex digits of a sha256 over the options as canonical JSON (key order does not
+    matter)."""
+    text = json.dumps(options, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()[:8]
+

@@ -1,0 +1,190 @@
+"""The bots directory: ``registry.yaml``, the bots it holds, and resolving a reference."""
+
+from __future__ import annotations
+
+import glob
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from arena.common.printable import printable
+from arena.common.suggest import did_you_mean
+from arena.common.yamlfile import yaml_problem
+from arena.errors import BotError, BotNotFoundError, ManifestError
+from arena.registry.botspec import (
+    MANIFEST,
+    REGISTRY_FILE,
+    SAMPLE_BOTS_DIR,
+    VERSIONS_DIR,
+    BotSpec,
+    default_bots_dir,
+    options_digest,
+)
+from arena.registry.manifest import spec_from_path
+
+__all__ = [
+    "kept_versions",
+    "list_bots",
+    "read_entries",
+    "registered",
+    "registered_names",
+    "require_named_options",
+    "resolve",
+    "submitted",
+]
+
+log = logging.getLogger("arena.registry")
+
+
+def read_entries(bots_dir: Path) -> dict[str, dict[str, Any]]:
+    """The entries of ``registry.yaml`` under ``bots_dir`` (none without the file)."""
+    file = bots_dir / REGISTRY_FILE
+    if not file.is_file():
+        return {}
+    try:
+        data = yaml.safe_load(file.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise ManifestError(f"{file}: {printable(yaml_problem(exc))}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ManifestError(f"cannot read {file}: {why}") from None
+    bots = data.get("bots") if isinstance(data, dict) else None
+    return {str(k): v for k, v in (bots or {}).items() if isinstance(v, dict)}
+
+
+def registered(bots_dir: Path) -> Iterator[tuple[str, Path]]:
+    """(name, path) of every bot under ``bots_dir``, registry entries first."""
+    seen: set[str] = set()
+    for name, entry in sorted(read_entries(bots_dir).items()):
+        path = bots_dir / str(entry.get("path", name))
+        if path.exists():
+            seen.add(name)
+            yield name, path
+    if not bots_dir.is_dir():
+        return
+    for child in sorted(bots_dir.iterdir()):
+        if child.name.startswith((".", "_")):
+            continue
+        if child.is_file() and child.suffix == ".py":
+            name = child.stem
+        elif child.is_dir() and ((child / MANIFEST).is_file() or (child / "bot.py").is_file()):
+            name = child.name
+        else:
+            continue
+        if name not in seen:
+            seen.add(name)
+            yield name, child
+
+
+def registered_names(bots_dir: Path | None = None) -> list[str]:
+    return sorted(name for name, _ in registered(bots_dir or default_bots_dir()))
+
+
+def resolve(ref: str | Path, bots_dir: Path | None = None) -> BotSpec:
+    """A bot reference (registered name, ``.py`` path or bot directory) -> :class:`BotSpec`."""
+    bots_dir = bots_dir or default_bots_dir()
+    text = str(ref)
+    path = Path(text)
+    looks_like_path = isinstance(ref, Path) or "/" in text or text.endswith(".py")
+    if path.exists() and (looks_like_path or not _is_registered(text, bots_dir)):
+        return spec_from_path(path)
+    for name, where in registered(bots_dir):
+        if name == text:
+            if path.exists():
+                log.warning("%r is the registered bot %s; the %s of that name here is not "
+                            "used (write ./%s for it)", text, where,
+                            "directory" if path.is_dir() else "file", text)
+            return spec_from_path(where, name)
+    if looks_like_path:
+        raise BotNotFoundError(f"no bot at {text}")
+    if "@" in text:
+        return _resolve_version(text, bots_dir)
+    raise _unknown(text, bots_dir)
+
+
+def _unknown(text: str, bots_dir: Path) -> BotNotFoundError:
+    """No bot of that name: the closest registered name, or the sample bot of that name when
+    another bots directory is in use, then every registered name."""
+    names = registered_names(bots_dir)
+    hint = did_you_mean(text, names)
+    samples = SAMPLE_BOTS_DIR
+    if not hint and bots_dir.resolve() != samples and (samples / f"{text}.py").is_file():
+        hint = f" (the sample bot is {samples / text}.py)"
+    return BotNotFoundError(f"unknown bot '{printable(text)}'{hint} (registered: "
+                            f"{', '.join(printable(n) for n in names) or 'none'})")
+
+
+def _is_registered(name: str, bots_dir: Path) -> bool:
+    return any(n == name for n, _ in registered(bots_dir))
+
+
+def list_bots(bots_dir: Path | None = None) -> list[BotSpec]:
+    """Every registered bot, resolved (a broken one is skipped, not fatal for the listing)."""
+    bots_dir = bots_dir or default_bots_dir()
+    specs = []
+    for name, path in registered(bots_dir):
+        try:
+            specs.append(spec_from_path(path, name))
+        except (ManifestError, BotNotFoundError):
+            continue
+    return specs
+
+
+def kept_versions(name: str, bots_dir: Path | None = None) -> dict[str, Path]:
+    """The earlier versions of a registered bot that ``submit --update`` kept: version ->
+    the path to resolve (the module file, or the bot's directory)."""
+    root = (bots_dir or default_bots_dir()) / VERSIONS_DIR
+    found: dict[str, Path] = {}
+    for kept in sorted(root.glob(f"{glob.escape(name)}@*")) if root.is_dir() else []:
+        # a kept directory bot has its bot.yaml or bot.py; a kept module is <name>.py alone
+        whole = (kept / MANIFEST).is_file() or (kept / "bot.py").is_file()
+        found[kept.name.split("@", 1)[1]] = kept if whole else kept / f"{name}.py"
+    return found
+
+
+def require_named_options(ref: str | Path, spec: BotSpec) -> BotSpec:
+    """``spec``, the bot ``ref`` names as entered with its options; a ``name@version+o...``
+    (a results key copied from a leaderboard) must name the options it was given. The
+    digest cannot give the options back, so a mismatch would quietly play another entrant."""
+    text = str(ref)
+    name, at, version = text.partition("@")
+    if not at or "+" not in version or "/" in text or version == spec.version:
+        return spec
+    given = ("no options" if not spec.options
+             else f"other options (+o{options_digest(spec.options)})")
+    raise BotError(f"{text!r} names options (+{version.partition('+')[2]}) but was given "
+                   f"{given}: a results key cannot carry options, give them with the bot "
+                   f"('-o' in 'arena match', 'options:' in a spec) or enter {name}@"
+                   f"{version.partition('+')[0]}")
+
+
+def _resolve_version(text: str, bots_dir: Path) -> BotSpec:
+    """``name@version`` (a results key; a ``+o...`` options part is ignored: the entry's
+    options give it): the registered bot when it is that version, else the kept copy."""
+    name, _, version = text.partition("@")
+    version = version.split("+", 1)[0]
+    where = next((path for n, path in registered(bots_dir) if n == name), None)
+    current = spec_from_path(where, name) if where is not None else None
+    if current is not None and current.version == version:
+        return current
+    kept = kept_versions(name, bots_dir)
+    if version in kept:
+        spec = spec_from_path(kept[version], name)
+        if spec.version != version:
+            raise ManifestError(f"the kept copy of {name}@{version} was changed (its files "
+                                f"hash to {spec.version})")
+        return spec
+    if current is None and not kept:
+        raise _unknown(name, bots_dir)
+    have = ([current.version] if current is not None else []) + list(kept)
+    raise BotNotFoundError(f"no version {version!r} of {name!r} (there are: {', '.join(have)})")
+
+
+def submitted(bots_dir: Path | None = None) -> dict[str, dict[str, Any]]:
+    """The entries of ``registry.yaml`` (what ``submit`` recorded)."""
+    return read_entries(bots_dir or default_bots_dir())
+
+

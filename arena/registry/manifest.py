@@ -1,0 +1,263 @@
+"""Reading a bot from its files: content hash, metadata, ``bot.yaml`` -> :class:`BotSpec`.
+
+The referee never imports bot code: module metadata is read from the source with :mod:`ast`
+and manifests with a safe loader (:mod:`arena.common.yamlfile`).
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime as dt
+import hashlib
+import logging
+import os
+import stat
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from arena.common.printable import printable
+from arena.common.suggest import closest, did_you_mean
+from arena.common.yamlfile import NoAliasLoader, yaml_problem
+from arena.errors import BotNotFoundError, ManifestError
+from arena.registry.botspec import (
+    MANIFEST,
+    MANIFEST_KEYS,
+    METADATA_KEYS,
+    PYTHON,
+    RUNNER,
+    BotSpec,
+)
+from arena.sandbox.workdir import MAX_BOT_BYTES, SKIPPED_DIRS, SKIPPED_SUFFIXES
+
+__all__ = ["content_version", "module_metadata", "spec_from_path"]
+
+log = logging.getLogger("arena.registry")
+
+#: The most a manifest may hold (a YAML file of a few lines; its aliases are refused too).
+_MANIFEST_BYTES = 64 * 1024
+#: Characters of a bot's name and of each metadata value kept (they are printed in tables).
+_NAME_CHARS = 64
+_METADATA_CHARS = 200
+
+
+# --------------------------------------------------------------------------- hashing
+def _bot_files(root: Path) -> list[Path]:
+    """The files of a bot directory: regular files and directories only. A symbolic link
+    (which ``submit`` would follow and copy, host files and all, where the bot can read
+    them), a FIFO (which hangs whoever reads it) or a device is refused."""
+    files: list[Path] = []
+    total = 0
+    for dirpath, dirnames, filenames in os.walk(root):  # caches too: checked, not counted
+        dirnames.sort()
+        cache = any(part in SKIPPED_DIRS for part in Path(dirpath).relative_to(root).parts)
+        for name in [*dirnames, *filenames]:
+            _refuse_special(Path(dirpath) / name)
+        for name in sorted(filenames):
+            if not cache and not name.endswith(SKIPPED_SUFFIXES):
+                files.append(Path(dirpath) / name)
+                total += (Path(dirpath) / name).lstat().st_size
+    if total > MAX_BOT_BYTES:
+        raise ManifestError(f"{printable(str(root))} holds {total / 2**20:.0f} MiB of files; a "
+                            f"bot may hold at most {MAX_BOT_BYTES >> 20} MiB")
+    return files
+
+
+def _refuse_special(path: Path) -> None:
+    mode = path.lstat().st_mode
+    if stat.S_ISLNK(mode):
+        raise ManifestError(f"{printable(str(path))} is a symbolic link (to "
+                            f"{printable(os.readlink(path))}): a bot directory may hold only "
+                            "regular files and directories")
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise ManifestError(f"{printable(str(path))} is not a regular file: a bot directory "
+                            "may hold only regular files and directories")
+
+
+def content_version(files: list[Path] | tuple[Path, ...], root: Path,
+                    names: dict[Path, str] | None = None) -> str:
+    """First 12 hex digits of a sha256 over the files' relative paths and contents.
+
+    ``names`` gives a file the relative path it will have (a module registered under another
+    name is copied as ``<name>.py``: :func:`submit` reports the copy's version up front)."""
+    names = names or {}
+
+    def rel(file: Path) -> str:
+        return names.get(file) or file.relative_to(root).as_posix()
+
+    digest = hashlib.sha256()
+    for file in sorted(files, key=rel):
+        digest.update(rel(file).encode() + b"\0")
+        with file.open("rb") as handle:  # in chunks: a big file is not read whole
+            digest.update(hashlib.file_digest(handle, "sha256").digest())
+    return digest.hexdigest()[:12]
+
+
+# --------------------------------------------------------------------------- metadata
+def _plain(value: Any) -> Any:
+    if isinstance(value, dt.datetime | dt.date):
+        return value.isoformat()
+    return value
+
+
+def module_metadata(file: Path) -> dict[str, Any]:
+    """Class attributes (``name`` and :data:`METADATA_KEYS`) of the Bot subclass in a module,
+    read from its syntax tree without running it; literals only."""
+    try:
+        # utf-8-sig: an editor's byte order mark is no syntax error (Python runs such a file)
+        tree = ast.parse(file.read_text(encoding="utf-8-sig"), filename=str(file))
+    except (SyntaxError, UnicodeDecodeError, ValueError, RecursionError, MemoryError):
+        return {}  # not ours to judge here: the bot fails its start-up, with Python's reason
+    found: dict[str, Any] = {}
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef):
+            continue
+        bases = {b.id if isinstance(b, ast.Name) else b.attr if isinstance(b, ast.Attribute)
+                 else "" for b in node.bases}
+        if not bases:
+            continue
+        attrs: dict[str, Any] = {}
+        for stmt in node.body:
+            targets: list[ast.expr] = []
+            value: ast.expr | None = None
+            if isinstance(stmt, ast.Assign):
+                targets, value = stmt.targets, stmt.value
+            elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+                targets, value = [stmt.target], stmt.value
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id in ("name", *METADATA_KEYS):
+                    try:
+                        attrs[target.id] = _plain(ast.literal_eval(value))  # type: ignore[arg-type]
+                    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+                        pass
+        if "Bot" in bases or attrs:
+            found = attrs
+            if "Bot" in bases:
+                break
+    return {k: v for k, v in found.items() if isinstance(v, str) and v}
+
+
+def _load_manifest(directory: Path) -> dict[str, Any]:
+    file = directory / MANIFEST
+    try:
+        if file.stat().st_size > _MANIFEST_BYTES:
+            raise ManifestError(f"{file} is larger than {_MANIFEST_BYTES >> 10} KiB")
+        data = yaml.load(file.read_text(encoding="utf-8"), Loader=NoAliasLoader)  # noqa: S506
+    except yaml.YAMLError as exc:
+        raise ManifestError(f"{file}: {printable(yaml_problem(exc))}") from None
+    except RecursionError:
+        raise ManifestError(f"{file} is nested too deeply to read") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ManifestError(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}") \
+            from None
+    if not isinstance(data, dict):
+        raise ManifestError(f"{file} must be a mapping with at least 'name' and 'command' "
+                            "or 'module'")
+    return data
+
+
+# --------------------------------------------------------------------------- specs
+def _plain_name(name: str, where: Path) -> str:
+    """A bot's name as results key it (``name@version``): no ``@`` in it."""
+    if "@" in name:
+        raise ManifestError(f"{printable(str(where))}: a bot's name cannot contain '@' (it "
+                            f"separates the name from the version in results): "
+                            f"'{printable(name)}'")
+    return name
+
+
+def _module_spec(file: Path, name: str | None = None) -> BotSpec:
+    file = file.resolve()
+    if file.stat().st_size > MAX_BOT_BYTES:
+        raise ManifestError(f"{printable(str(file))} is larger than {MAX_BOT_BYTES >> 20} MiB")
+    meta = module_metadata(file)
+    bot_name = _plain_name(name or str(meta.pop("name", "") or file.stem), file)
+    meta.pop("name", None)
+    return BotSpec(name=bot_name, version=content_version([file], file.parent), path=file,
+                   command=(PYTHON, *RUNNER, file.name), metadata=meta, kind="module",
+                   files=(file,))
+
+
+def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
+    directory = directory.resolve()
+    has_manifest = (directory / MANIFEST).is_file()
+    if not has_manifest and not (directory / "bot.py").is_file():
+        # said before its files are read: a directory given by mistake (/tmp) may be huge
+        raise ManifestError(f"{directory} is no bot directory: it has neither {MANIFEST} nor "
+                            "bot.py")
+    files = tuple(_bot_files(directory))
+    version = content_version(files, directory)
+    if not has_manifest:  # a kit bot in bot.py
+        found = module_metadata(directory / "bot.py")
+        module_name = _plain_name(name or str(found.pop("name", "") or directory.name),
+                                  directory)
+        found.pop("name", None)
+        return BotSpec(module_name, version, directory, (PYTHON, *RUNNER, "bot.py"),
+                       found, "module", files)
+    data = _load_manifest(directory)
+    where = directory / MANIFEST
+    unknown = [printable(str(key)) for key in data if key not in MANIFEST_KEYS]
+    for key in unknown:  # a typo, most likely; not fatal: older manifests may hold notes
+        log.warning("%s: unknown key %r%s (a bot.yaml takes %s)", where, key,
+                    did_you_mean(key, MANIFEST_KEYS), ", ".join(MANIFEST_KEYS))
+    bot_name = name or data.get("name")
+    if not isinstance(bot_name, str) or not bot_name.strip():  # type: ignore[redundant-expr]
+        raise ManifestError(f"{where}: 'name' is required (a string)")
+    command, module = data.get("command"), data.get("module")
+    if (command is None) == (module is None):
+        typo = next((f" ({key!r} is not a key: {match!r}?)" for key in unknown
+                     if (match := closest(key, ("command", "module"))) is not None), "")
+        raise ManifestError(f"{where}: give exactly one of 'command' (a list of arguments) "
+                            f"or 'module' (a Python file){typo}")
+    if module is not None:
+        if not isinstance(module, str) or not (directory / module).is_file():
+            raise ManifestError(f"{where}: 'module' must name a Python file of the bot's "
+                                f"directory, got {module!r}")
+        argv: tuple[str, ...] = (PYTHON, *RUNNER, module)
+        kind = "module"
+    else:
+        if (not isinstance(command, list) or not command
+                or not all(isinstance(a, str | int | float) for a in command)):
+            raise ManifestError(f"{where}: 'command' must be a non-empty list of arguments, "
+                                f"e.g. [python3, bot.py]; got {command!r}")
+        argv = tuple(str(a) for a in command)
+        if any("\0" in a for a in argv):
+            raise ManifestError(f"{where}: 'command' arguments cannot hold a NUL character")
+        kind = "command"
+    meta: dict[str, Any] = {}
+    nested = data.get("metadata")
+    for key in (nested if isinstance(nested, dict) else {}):
+        if key not in METADATA_KEYS:
+            log.warning("%s: unknown metadata key %r%s (metadata takes %s)", where,
+                        printable(str(key)), did_you_mean(str(key), METADATA_KEYS),
+                        ", ".join(METADATA_KEYS))
+    for source in (nested if isinstance(nested, dict) else {}, data):
+        for key in METADATA_KEYS:
+            value = source.get(key)
+            if isinstance(value, str | int | float | dt.date):  # scalars: shown as text
+                meta[key] = str(_plain(value))
+    return BotSpec(_plain_name(bot_name.strip(), where), version, directory, argv, meta, kind,
+                   files)
+
+
+def spec_from_path(path: Path, name: str | None = None) -> BotSpec:
+    """The spec of a bot given by path (a ``.py`` module or a bot directory)."""
+    if path.is_file():
+        if path.suffix != ".py":
+            raise BotNotFoundError(f"{path} is not a Python module (.py) or a bot directory")
+        return _printable_spec(_module_spec(path, name))
+    if path.is_dir():
+        return _printable_spec(_directory_spec(path, name))
+    raise BotNotFoundError(f"no bot at {path}")
+
+
+def _printable_spec(spec: BotSpec) -> BotSpec:
+    """The bot's own words (its name, its metadata) with control characters escaped: they
+    are printed in tables and reports (:mod:`arena.common.printable`)."""
+    metadata = {k: printable(v[:_METADATA_CHARS]) if isinstance(v, str) else v
+                for k, v in spec.metadata.items()}
+    return replace(spec, name=printable(spec.name[:_NAME_CHARS]), metadata=metadata)
+
+

@@ -1,0 +1,79 @@
+"""Why a bot's program would not start, as far as its files tell (:func:`command_problem`)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+from collections.abc import Sequence
+from pathlib import Path
+
+from arena.common.printable import printable
+
+__all__ = ["command_problem"]
+
+
+def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
+    """Why a bot's program would not start, as far as its files tell: a bare name of one of
+    the bot's own files (looked up on PATH, not in the bot's directory), or a script whose
+    ``#!`` line ends in a Windows line ending or names an interpreter that is not here. The
+    system's own words ("not found") name the program, not the cause.
+
+    Runs in the referee, maybe as root, on a bot's say-so: it reads only a regular file of
+    the bot's own directory (no absolute path, no way out with "..", no link, FIFO or
+    device, never blocking), and of the host it tells only whether an interpreter exists in
+    the system directories every bot sees anyway."""
+    if not command:
+        return None
+    program = str(command[0])
+    directory = Path(workdir)
+    if "\0" in program:
+        return None
+    if "/" not in program:
+        if (directory / program).is_file() and shutil.which(program) is None:
+            return (f"{printable(program)!r} is a file of the bot: write ./{printable(program)} "
+                    "to run it; a bare name is looked up on PATH")
+        return None
+    first = _first_line(directory, program)
+    if first is None or not first.startswith(b"#!"):
+        return None
+    shown = printable(program)
+    if first.endswith(b"\r"):
+        return (f"the #! line of {shown} ends in a Windows line ending (\\r): save it with "
+                "Unix line endings")
+    words = first[2:].split()
+    interpreter = words[0].decode(errors="replace") if words else ""
+    if (interpreter.startswith(_SYSTEM_DIRS) and "\0" not in interpreter
+            and not os.path.lexists(interpreter)):
+        return (f"the #! line of {shown} names {printable(interpreter)}, which is not "
+                "installed here")
+    return None
+
+
+#: Where a bot's interpreter may live: the system directories every bot sees read-only.
+_SYSTEM_DIRS = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/")
+
+
+def _first_line(directory: Path, program: str) -> bytes | None:
+    """The first line (without its newline, at most 512 bytes) of ``program`` when it is a
+    regular file inside ``directory``; None for anything else."""
+    if program.startswith("/"):
+        return None
+    root = directory.resolve()
+    script = (root / program).resolve()
+    if not script.is_relative_to(root):
+        return None
+    try:
+        fd = os.open(script, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | os.O_NOCTTY)
+    except (OSError, ValueError):
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        return os.read(fd, 512).split(b"\n", 1)[0]
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+

@@ -1,0 +1,178 @@
+"""``submit``: register a checked bot under the bots directory with its content-hash version.
+
+The compliance check is the caller's (the CLI runs :func:`arena.referee.check.check_bot`):
+the registry sits below the referee and never runs a bot itself.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import shutil
+import stat
+import tempfile
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Protocol
+
+import yaml
+
+from arena.errors import SubmitError
+from arena.registry.botspec import (
+    REGISTRY_FILE,
+    VERSIONS_DIR,
+    BotSpec,
+    default_bots_dir,
+    name_problem,
+)
+from arena.registry.catalog import read_entries, registered
+from arena.registry.manifest import content_version, spec_from_path
+from arena.sandbox.workdir import SKIPPED_DIRS
+
+__all__ = ["ComplianceReport", "submit"]
+
+#: What a registered copy leaves out (submitted, or kept at an update): caches, bytecode.
+_NOT_COPIED = shutil.ignore_patterns(*SKIPPED_DIRS, "*.pyc", "*.pyo")
+
+
+class ComplianceReport(Protocol):
+    """What :func:`submit` reads of a compliance check's result."""
+
+    @property
+    def ok(self) -> bool: ...
+
+    def failures(self) -> list[str]: ...
+
+
+def _write_registry(bots_dir: Path, entries: dict[str, dict[str, Any]]) -> None:
+    text = ("# Bots registered with `arena submit` (name -> content-hash version, path, "
+            "metadata).\n" + yaml.safe_dump({"bots": entries}, sort_keys=True))
+    fd, tmp = tempfile.mkstemp(dir=bots_dir, prefix=".registry-", suffix=".yaml")
+    try:  # mkstemp makes it private (0600): keep the registry's mode, or a plain file's
+        mode = stat.S_IMODE((bots_dir / REGISTRY_FILE).stat().st_mode)
+    except OSError:
+        mode = 0o644
+    os.fchmod(fd, mode)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+    os.replace(tmp, bots_dir / REGISTRY_FILE)
+
+
+def _keep_version(bots_dir: Path, name: str, where: Path) -> None:
+    """Copy a registered bot's files to ``.versions/<name>@<version>/`` before an update
+    replaces them: a tournament that started with that version still resumes with it, and
+    ``name@version`` names it in a spec or a match."""
+    old = spec_from_path(where, name)
+    kept = bots_dir / VERSIONS_DIR / f"{name}@{old.version}"
+    if kept.exists():
+        return
+    if where.is_dir():
+        shutil.copytree(where, kept, ignore=_NOT_COPIED)
+    else:
+        kept.mkdir(parents=True)
+        shutil.copy2(where, kept / f"{name}.py")
+
+
+def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = None, *,
+           check: Callable[[BotSpec], ComplianceReport], update: bool = False) -> BotSpec:
+    """Check a bot and register it under ``bots/`` with its content-hash version.
+
+    ``check`` runs the compliance check (the CLI passes :func:`arena.referee.check.check_bot`)
+    and returns a report with ``ok`` and ``failures()``. Refused with :class:`SubmitError` on a
+    name clash (unless ``update``: a new version replaces the registered one; stored results
+    keep naming the old version) or a failing check; nothing is copied then. The same files
+    under the name they are registered with are already there: the registered spec is
+    returned, without a check (a script may submit the same bot again and again).
+    """
+    bots_dir = bots_dir or default_bots_dir()
+    source = Path(path)
+    if not source.exists():
+        raise SubmitError(f"nothing to submit at {source}")
+    spec = _named_spec(source, name)
+    existing = _existing(bots_dir, spec, update)
+    if isinstance(existing, BotSpec):
+        return existing  # already there: submitting is idempotent (no check, no copy)
+    replaced = existing
+    target = bots_dir / (f"{spec.name}.py" if spec.path.is_file() else spec.name)
+    if (target.exists() or target.is_symlink()) and target != replaced:
+        # one bot's name can be another's file name: 'foo' is foo.py, and a bot may be 'foo.py'
+        owner = next((n for n, where in registered(bots_dir) if where == target), None)
+        taken = f"the files of bot {owner!r}" if owner else "files no registered bot names"
+        raise SubmitError(f"cannot register {spec.name!r}: {target} already holds {taken}; "
+                          "choose another name with --name")
+    report = check(spec)
+    if not report.ok:
+        reasons = "; ".join(report.failures())
+        raise SubmitError(f"{source} failed the compliance check: {reasons}")
+    _copy_in(bots_dir, spec, target, replaced)
+    copy = spec_from_path(target, spec.name)
+    entries = read_entries(bots_dir)
+    entries[spec.name] = {
+        "path": target.name,
+        "version": copy.version,
+        "kind": copy.kind,
+        "metadata": dict(copy.metadata),
+        "submitted_at": dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
+        "source": str(source.resolve()),
+    }
+    _write_registry(bots_dir, entries)
+    return copy
+
+
+def _named_spec(source: Path, name: str | None) -> BotSpec:
+    """The bot at ``source`` under the name it is registered with (checked), with the
+    version its registered copy will have."""
+    spec = spec_from_path(source)
+    bot_name = spec.name if name is None else name
+    problem = name_problem(bot_name)
+    if problem is not None:
+        raise SubmitError(problem)
+    if spec.path.is_file():  # copied as <name>.py: check and report the copy's version
+        spec = replace(spec, version=content_version(
+            [spec.path], spec.path.parent, {spec.path: f"{bot_name}.py"}))
+    return replace(spec, name=bot_name)
+
+
+def _existing(bots_dir: Path, spec: BotSpec, update: bool) -> BotSpec | Path | None:
+    """The registered bot of the same files and name (nothing to do), else the path of the
+    bot an update replaces (None when the name is free); a clash raises :class:`SubmitError`."""
+    bot_name = spec.name
+    replaced: Path | None = None
+    for existing, where in registered(bots_dir):
+        if existing.lower() == bot_name.lower():
+            other = spec_from_path(where, existing)
+            if other.version == spec.version and existing == bot_name:
+                return other
+            if other.version == spec.version:
+                raise SubmitError(f"{existing!r} is already registered with the same files "
+                                  f"(version {other.version}); submit it as --name {existing}")
+            if not update:
+                raise SubmitError(f"a bot named {existing!r} is already registered (version "
+                                  f"{other.version}); --update replaces it with this version "
+                                  "(its results stay with the old one), or choose another "
+                                  "name with --name")
+            if existing != bot_name:
+                raise SubmitError(f"--update replaces a bot under its registered name: "
+                                  f"--name {existing}")
+            replaced = where
+    return replaced
+
+
+def _copy_in(bots_dir: Path, spec: BotSpec, target: Path, replaced: Path | None) -> None:
+    """Copy the checked bot to ``target``; the files of the version it replaces make way,
+    kept aside under ``.versions/``."""
+    try:
+        bots_dir.mkdir(parents=True, exist_ok=True)
+        if replaced is not None:
+            _keep_version(bots_dir, spec.name, replaced)
+            if replaced.is_dir():
+                shutil.rmtree(replaced)
+            else:
+                replaced.unlink()
+        if spec.path.is_file():
+            shutil.copy2(spec.path, target)
+        else:
+            shutil.copytree(spec.path, target, ignore=_NOT_COPIED)
+    except OSError as exc:
+        raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None

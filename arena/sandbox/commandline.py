@@ -1,0 +1,119 @@
+"""The command line a bot is started with: the interpreter and paths rewritten, and the
+bubblewrap wrapper (what the bot sees read-only) when that layer is active."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+from arena.sandbox.limits import MIB, Limits
+from arena.sandbox.report import SandboxReport
+
+__all__ = ["BWRAP_BOT_DIR", "DEVICES", "bwrap_argv", "moving_stdio", "read_paths",
+           "rewrite_command"]
+
+_PYTHON_NAME = re.compile(r"python(3(\.\d+)?)?")  # fullmatch
+#: Where the bot's private copy appears inside bubblewrap.
+BWRAP_BOT_DIR = "/bot"
+#: System-wide /proc files a runtime may read (CPU count, memory, sysctls); no process's.
+_PROC_SYSTEM = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/sys")
+#: System paths bound read-only inside bubblewrap (skipped where absent).
+_BWRAP_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+_BWRAP_ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
+              "/etc/localtime", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf")
+#: Devices a bot may read and write (Landlock; bubblewrap's --dev gives the same set).
+DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
+
+
+#: A shell that can move any descriptor (dash, often /bin/sh, takes 0-9 only).
+_BASH = next((path for path in ("/usr/bin/bash", "/bin/bash") if os.access(path, os.X_OK)),
+             None)
+
+
+def moving_stdio(bot_in: int, bot_out: int, python: str) -> list[str]:
+    """The command prefix that makes ``bot_in`` and ``bot_out`` the program's stdin and stdout
+    (closing them) and then becomes the program: bash, else (slower to start) the interpreter
+    without its site."""
+    if _BASH is not None:
+        return [_BASH, "--norc", "--noprofile", "-c",
+                f'exec 0<&{bot_in} 1>&{bot_out} {bot_in}<&- {bot_out}>&- && exec -- "$@"', "bash"]
+    return [python, "-S", "-E", "-c",
+            f"import os, sys; os.dup2({bot_in}, 0); os.dup2({bot_out}, 1); "
+            f"os.close({bot_in}); os.close({bot_out}); os.execvp(sys.argv[1], sys.argv[1:])"]
+
+
+def rewrite_command(command: Sequence[str], workdir: Path, python: str) -> list[str]:
+    """``python``/``python3`` -> the probed interpreter; absolute paths into workdir -> the
+    same file in the private copy (relative to the working directory)."""
+    argv = list(command)
+    if _PYTHON_NAME.fullmatch(argv[0]):
+        argv[0] = python
+    root = workdir.resolve()
+    for i in range(1, len(argv)):
+        arg = argv[i]
+        if not arg.startswith("/"):
+            continue
+        path = Path(arg).resolve()
+        if root.is_file():
+            if path == root:
+                argv[i] = root.name
+        elif path == root:
+            argv[i] = "."
+        elif path.is_relative_to(root):
+            argv[i] = str(path.relative_to(root))
+    return argv
+
+
+
+def read_paths(report: SandboxReport, visible: list[Path], bot_copy: Path) -> list[str]:
+    """What a bot may read (and execute) under Landlock: the same view bubblewrap gives."""
+    paths = [*_BWRAP_SYSTEM, *_BWRAP_ETC, *(str(p) for p in sorted(Path("/etc").glob("python3*")))]
+    paths += list(report.python_prefixes) + [str(p) for p in visible]
+    # Of /proc, the bot's own process is added once it exists (``landlock.restrictor``);
+    # another process's command line would show the referee's arguments (a --seed).
+    paths += [str(bot_copy), *_PROC_SYSTEM]
+    return paths
+
+
+def bwrap_argv(report: SandboxReport, limits: Limits, bot_copy: Path, visible: list[Path],
+                seccomp_fd: int | None, info_fd: int, *, unprivileged: bool) -> list[str]:
+    assert report.bwrap is not None
+    argv = [report.bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try", "--die-with-parent", "--new-session",
+            "--hostname", "arena-bot"]
+    if unprivileged:
+        argv += ["--unshare-user", "--disable-userns"]
+    else:
+        argv += ["--cap-drop", "ALL"]
+    for path in _BWRAP_SYSTEM:
+        if os.path.islink(path):
+            argv += ["--symlink", os.readlink(path), path]
+        elif os.path.isdir(path):
+            argv += ["--ro-bind", path, path]
+    for path in _BWRAP_ETC:
+        argv += ["--ro-bind-try", path, path]
+    for etc in sorted(Path("/etc").glob("python3*")):
+        argv += ["--ro-bind-try", str(etc), str(etc)]
+    for prefix in report.python_prefixes:
+        if not any(prefix == p or prefix.startswith(p + "/") for p in _BWRAP_SYSTEM):
+            argv += ["--ro-bind", prefix, prefix]
+    # Every writable place is a size-capped tmpfs (tmpfs lives in the host's memory, and only
+    # a cgroup would count it against the bot): /tmp and /dev/shm; the root bubblewrap builds
+    # and /dev are made read-only (device nodes stay usable).
+    tmp_bytes = str(limits.tmp_mb * MIB)
+    argv += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
+             "--size", tmp_bytes, "--perms", "1777", "--tmpfs", "/dev/shm",
+             "--size", tmp_bytes, "--perms", "1777", "--tmpfs", "/tmp"]
+    for seen in visible:
+        resolved = str(seen.resolve())
+        argv += ["--ro-bind", resolved, resolved]
+        if str(seen) != resolved and seen.is_absolute():
+            argv += ["--symlink", resolved, str(seen)]
+    argv += ["--ro-bind", str(bot_copy), BWRAP_BOT_DIR, "--remount-ro", "/",
+             "--chdir", BWRAP_BOT_DIR]
+    if seccomp_fd is not None:
+        argv += ["--seccomp", str(seccomp_fd)]
+    argv += ["--info-fd", str(info_fd), "--"]
+    return argv

@@ -1,0 +1,260 @@
+"""A running bot (:class:`SandboxedProcess`): its pipes, its stderr, and ending all of it.
+
+``SandboxedProcess.kill_all`` ends every process the bot started and reaps them; see
+:mod:`arena.sandbox.reaper`. At interpreter exit every bot still running is ended.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import json
+import logging
+import os
+import signal
+import subprocess
+import time
+import weakref
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+from arena.sandbox import reaper
+from arena.sandbox.cgroups import remove_cgroup
+from arena.sandbox.limits import Limits
+from arena.sandbox.stderr import StderrDrain
+from arena.sandbox.workdir import remove_tree
+
+__all__ = ["ExitStatus", "SandboxedProcess", "kill_survivors"]
+
+log = logging.getLogger("arena.sandbox")
+
+#: Markers in the tail of stderr that mean the bot ran out of memory.
+_MEMORY_MARKERS = ("MemoryError", "std::bad_alloc", "out of memory", "Cannot allocate memory",
+                   "cannot allocate memory", "memory allocation failed")
+
+
+
+@dataclass(frozen=True)
+class ExitStatus:
+    """How a bot process ended, in terms the referee records."""
+
+    running: bool
+    exit_code: int | None
+    signal: int | None
+    killed_by_referee: bool
+    memory_limit: bool
+    description: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"running": self.running, "exit_code": self.exit_code, "signal": self.signal,
+                "killed_by_referee": self.killed_by_referee, "memory_limit": self.memory_limit,
+                "description": self.description}
+
+
+class SandboxedProcess:
+    """One running bot: its pipes, its captured stderr, and the means to end all of it."""
+
+    def __init__(self, popen: subprocess.Popen[bytes], *, marker: str, level: str,
+                 warnings: list[str], limits: Limits, box: Path, info_fd: int | None,
+                 uses_bwrap: bool, cgroup: Path | None, uid: int | None = None,
+                 pipes: tuple[IO[bytes], IO[bytes]] | None = None) -> None:
+        self._popen = popen
+        self._uid = uid
+        self.pid: int = popen.pid
+        #: Session and process group id (the launcher always starts a new session).
+        self.sid: int = popen.pid
+        self.marker = marker
+        self.level = level
+        self.warnings = list(warnings)
+        self.limits = limits
+        self.box = box
+        self._info_fd = info_fd
+        self._uses_bwrap = uses_bwrap
+        self._cgroup = cgroup
+        self._namespace_pid: int | None = None
+        self._killed_by_referee = False
+        self._ended = False
+        if pipes is None:
+            assert popen.stdin is not None and popen.stdout is not None
+            pipes = (popen.stdin, popen.stdout)
+        assert popen.stderr is not None
+        self.stdin: IO[bytes] = pipes[0]
+        self.stdout: IO[bytes] = pipes[1]
+        self._stderr = StderrDrain(popen.stderr, limits.stderr_bytes)
+        self._stderr.start()
+        reaper.register_child(self.pid)
+        _live.add(self)
+
+    # -- state -------------------------------------------------------------------------------
+
+    @property
+    def returncode(self) -> int | None:
+        return self._popen.returncode
+
+    def poll(self) -> int | None:
+        """The raw return code (negative for a signal), or None while running."""
+        return self._popen.poll()
+
+    def wait(self, timeout: float | None = None) -> int | None:
+        """Wait up to ``timeout`` seconds for the process to end; None if it is still running."""
+        try:
+            return self._popen.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def stderr_text(self) -> str:
+        """Everything captured from stderr so far (head and tail, capped)."""
+        return self._stderr.text()
+
+    def stderr_since(self, mark: int) -> tuple[str, int]:
+        """Stderr written from byte ``mark`` on, and the next mark (per-game logs)."""
+        return self._stderr.since(mark)
+
+    def exit_status(self) -> ExitStatus:
+        """Exit code or signal, whether the referee killed it, and whether memory ran out."""
+        code = self._popen.poll()
+        if code is None:
+            return ExitStatus(True, None, None, False, False, "still running")
+        exit_code: int | None = code if code >= 0 else None
+        sig: int | None = -code if code < 0 else None
+        if self._uses_bwrap and exit_code is not None and 128 < exit_code < 128 + 65:
+            # bubblewrap reports a signal-killed command as exit code 128 + signal.
+            sig, exit_code = exit_code - 128, None
+        self._stderr.settle(_STDERR_SETTLE_S)
+        memory = self._memory_exhausted()
+        if self._killed_by_referee:
+            description = "killed by the referee"
+        elif sig is not None:
+            description = f"killed by {_signal_name(sig)}"
+        else:
+            description = f"exit code {exit_code}"
+        if memory:
+            description += " (out of memory)"
+        return ExitStatus(False, exit_code, sig, self._killed_by_referee, memory, description)
+
+    def _memory_exhausted(self) -> bool:
+        if self._cgroup is not None:
+            with contextlib.suppress(OSError, ValueError):
+                events = (self._cgroup / "memory.events").read_text().split()
+                pairs = dict(zip(events[::2], events[1::2], strict=False))
+                if int(pairs.get("oom_kill", "0")) > 0 or int(pairs.get("max", "0")) > 0:
+                    return True
+        tail = self._stderr.tail_text()
+        return any(marker in tail for marker in _MEMORY_MARKERS)
+
+    def namespace_pid(self) -> int | None:
+        """Host pid of the sandbox's pid-namespace init (bubblewrap only), once known."""
+        if self._namespace_pid is None and self._info_fd is not None:
+            try:
+                data = os.read(self._info_fd, 4096)
+            except BlockingIOError:
+                return None
+            except OSError:
+                data = b""
+            with contextlib.suppress(ValueError, TypeError):
+                self._namespace_pid = int(json.loads(data.decode())["child-pid"])
+            os.close(self._info_fd)
+            self._info_fd = None
+        return self._namespace_pid
+
+    # -- ending ------------------------------------------------------------------------------
+
+    def shutdown(self, grace_s: float | None = None) -> ExitStatus:
+        """Close stdin, give the bot ``grace_s`` (default ``bye_grace_ms``) to exit, then
+        kill everything left. Call after sending ``bye``."""
+        grace = self.limits.bye_grace_ms / 1000 if grace_s is None else grace_s
+        with contextlib.suppress(OSError):
+            self.stdin.close()
+        self.wait(grace)
+        return self.kill_all()
+
+    def kill_all(self) -> ExitStatus:
+        """SIGKILL every process of the bot, reap them all, remove the private directories.
+
+        Idempotent; safe to call whether the bot is running, exited or half-started.
+        """
+        if self._ended:
+            return self.exit_status()
+        if self._popen.poll() is None:
+            self._killed_by_referee = True
+        extra: list[int] = [self.pid]
+        ns_pid = self.namespace_pid()
+        if ns_pid:
+            extra.append(ns_pid)
+        for pid in extra:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        if self._cgroup is not None:
+            with contextlib.suppress(OSError):
+                (self._cgroup / "cgroup.kill").write_text("1")
+        killed = reaper.kill_tree(root=self.pid, sid=self.sid, pgid=self.sid,
+                                  marker=self.marker, extra=extra)
+        if self._uid is not None and self._uid != os.geteuid():
+            # Orphans that hid every trace of their bot are still the subreaper's children,
+            # and still run as the bot's own uid, which no other bot has (fresh_uid).
+            for _ in range(20):
+                orphans = reaper.adopted_orphans(self._uid)
+                if not orphans:
+                    break
+                for orphan in orphans:
+                    killed |= reaper.kill_tree(root=orphan, extra=[orphan], rounds=3)
+                time.sleep(0.001)
+        try:
+            self._popen.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILLed processes end
+            log.error("bot process %d did not end after SIGKILL", self.pid)
+        reaper.unregister_child(self.pid)
+        reaper.reap_adopted(killed - {self.pid}, wait_s=1.0)
+        self._ended = True
+        _live.discard(self)
+        self._stderr.join(timeout=2)
+        self._stderr.close()
+        for stream in (self.stdin, self.stdout):
+            with contextlib.suppress(OSError):
+                stream.close()
+        if self._info_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._info_fd)
+            self._info_fd = None
+        remove_cgroup(self._cgroup)
+        remove_tree(self.box)
+        return self.exit_status()
+
+    def __enter__(self) -> SandboxedProcess:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        self.kill_all()
+
+    def __del__(self) -> None:  # last resort: never leave a bot running behind a lost object
+        if not getattr(self, "_ended", True):
+            with contextlib.suppress(Exception):
+                self.kill_all()
+
+    def __repr__(self) -> str:
+        return f"<SandboxedProcess pid={self.pid} level={self.level} marker={self.marker}>"
+
+
+#: How long an exited bot's last stderr is waited for (see :meth:`StderrDrain.settle`).
+_STDERR_SETTLE_S = 0.5
+
+_live: weakref.WeakSet[SandboxedProcess] = weakref.WeakSet()
+
+
+@atexit.register
+def kill_survivors() -> None:
+    """At interpreter exit, end every bot still running (a referee that forgot one)."""
+    for proc in list(_live):
+        with contextlib.suppress(Exception):
+            proc.kill_all()
+
+
+def _signal_name(sig: int) -> str:
+    try:
+        return signal.Signals(sig).name
+    except ValueError:
+        return f"signal {sig}"
+

@@ -1,0 +1,95 @@
+"""Leftovers of referees that died without ending their bots: kill them, remove their boxes."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import signal
+import tempfile
+from pathlib import Path
+
+from arena.sandbox import reaper
+from arena.sandbox.uids import UID_BASE, UID_SPAN
+from arena.sandbox.workdir import remove_tree
+
+__all__ = ["kill_strays", "sweep_once"]
+
+_swept = False
+
+
+def sweep_once() -> None:
+    """Clean up after referees that died without doing it (once per process): kill what
+    still runs in their sandboxes (:func:`kill_strays`), then remove their private
+    directories, ``arena-box-<pid>-*`` and ``arena-kit-<pid>-*`` whose pid is gone."""
+    global _swept
+    if _swept:
+        return
+    _swept = True
+    kill_strays()
+    for path in Path(tempfile.gettempdir()).glob("arena-[bk][oi][xt]-*-*"):
+        owner = path.name.split("-")[2]
+        if not owner.isdigit() or int(owner) == os.getpid():
+            continue
+        if not _alive(int(owner)):
+            with contextlib.suppress(OSError):
+                if path.stat().st_uid == os.geteuid():
+                    remove_tree(path)
+
+
+#: A referee's private directory in a path: its pid is the group.
+_OWNED_PATH = re.compile(rb"/arena-(?:box|kit)-([0-9]+)-")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def kill_strays() -> list[int]:
+    """SIGKILL the processes of sandboxes whose referee died without ending them; return
+    their pids. A referee killed at the wrong moment of a bot's start-up can leave
+    bubblewrap's namespace init behind (it sets its own parent-death signal only once it
+    runs). A stray is a process of a bot user (of the referee's own user when bots run as
+    it) whose working directory, or bubblewrap command line, names a box or kit of a pid
+    that is gone; a reused pid counts as alive, so nothing of a live referee is touched."""
+    me, euid = os.getpid(), os.geteuid()
+    bot_uids = range(UID_BASE, UID_BASE + UID_SPAN)
+    killed = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == me:
+            continue
+        try:
+            uid = os.stat(f"/proc/{name}").st_uid
+            if uid not in bot_uids and (euid == 0 or uid != euid):
+                continue
+            where = os.readlink(f"/proc/{name}/cwd").encode()
+            argv = Path(f"/proc/{name}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        owners = set(_OWNED_PATH.findall(where))
+        bwrap = bool(argv) and argv[0].endswith(b"bwrap")
+        if bwrap:
+            owners.update(*(_OWNED_PATH.findall(arg) for arg in argv))
+        if not owners or any(_alive(int(owner)) for owner in owners):
+            continue
+        if uid not in bot_uids and not bwrap and not _marked(name):
+            continue  # the referee's own user: a shell left in a box is not a bot
+        with contextlib.suppress(OSError):
+            os.kill(int(name), signal.SIGKILL)
+            killed.append(int(name))
+    return killed
+
+
+def _marked(pid: str) -> bool:
+    """Whether the process carries a sandbox marker in its environment."""
+    try:
+        return (reaper.ENV_MARKER.encode() + b"=") in Path(f"/proc/{pid}/environ").read_bytes()
+    except OSError:
+        return False
+

@@ -1,0 +1,83 @@
+"""The match of ``arena match`` as a library: seatings, records, bots told apart, the
+sequential test's early stop (sample bots in the sandbox, a few games each)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from arena.errors import ArenaError
+from arena.rating.match_series import (
+    SPRT_GAMES,
+    MatchSeries,
+    default_seating,
+    first_bot_score,
+    games_per_deal,
+    told_apart,
+    wins_so_far,
+)
+from arena.rating.sprt import SprtTest
+from arena.referee.match import GameOutcome
+from arena.registry import resolve
+from arena.sandbox import Limits, probe
+
+BOTS = Path(__file__).resolve().parents[2] / "bots"
+RANDOM, GREEDY = str(BOTS / "random.py"), str(BOTS / "greedy.py")
+needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+
+
+def test_seating_arithmetic() -> None:
+    assert default_seating(sequential=True) == "rotations"
+    assert default_seating(sequential=False) == "none"
+    assert games_per_deal(2, "none") == 1
+    assert games_per_deal(2, "rotations") == 2
+    assert games_per_deal(3, "permutations") == 6
+    assert SPRT_GAMES % games_per_deal(2, "rotations") == 0
+
+
+def test_a_bot_entered_twice_is_told_apart() -> None:
+    specs = told_apart([RANDOM, RANDOM, GREEDY])
+    assert [s.name for s in specs] == ["random#1", "random#2", "greedy"]
+    assert told_apart(specs) == specs  # already apart: unchanged
+    assert told_apart([resolve(GREEDY)])[0] == resolve(GREEDY)
+
+
+@needs_sandbox
+def test_a_series_plays_its_games_reports_each_and_writes_their_records(
+        tmp_path: Path) -> None:
+    records = tmp_path / "games.jsonl"
+    seen: list[GameOutcome] = []
+    series = MatchSeries([RANDOM, GREEDY], games=2, seed=5, limits=Limits(),
+                         seating="rotations", records=records)
+    outcome = series.play(on_game=seen.append)
+    assert outcome.names == ["random", "greedy"]
+    assert len(outcome.games) == 2 and seen == series.played == outcome.games
+    lines = records.read_text().splitlines()
+    assert [json.loads(line) for line in lines] == [game.record for game in outcome.games]
+    assert series.whole_deals() == outcome.games
+    score = first_bot_score(outcome.games)
+    assert score.games == 2
+    wins = dict(wins_so_far(outcome.games))
+    assert set(wins) == {"random", "greedy"} and sum(wins.values()) <= 2
+
+
+@needs_sandbox
+def test_a_decided_sequential_test_stops_the_series_at_a_whole_deal() -> None:
+    """Bounds so wide apart in Elo and so loose in error rates that the first decisive deal
+    decides: the series stops there, long before its cap."""
+    test = SprtTest(-1000, 1000, alpha=0.45, beta=0.45)
+    series = MatchSeries([GREEDY, RANDOM], games=8, seed=3, limits=Limits(),
+                         seating="rotations", test=test)
+    outcome = series.play()
+    assert len(outcome.games) < 8 and len(outcome.games) % 2 == 0
+    assert test.decision(first_bot_score(outcome.games)) is not None
+
+
+@needs_sandbox
+def test_records_that_cannot_be_written_stop_the_series_with_one_error(tmp_path: Path) -> None:
+    series = MatchSeries([RANDOM, GREEDY], games=2, seed=1, limits=Limits(), records=tmp_path)
+    with pytest.raises(ArenaError, match=f"cannot write game records to {tmp_path}: "):
+        series.play()
+    assert len(series.played) == 1  # the first game ended; its record could not be written

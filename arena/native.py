@@ -33,7 +33,7 @@ __all__ = ["COMPILED_MODULES", "NativeBuild", "native_build", "remove_stale_buil
 COMPILED_MODULES = ("engine.cards", "engine.chance", "engine.decision", "engine.state",
                     "engine.observation", "engine.actions", "engine.turn", "engine.effects",
                     "engine.showdown", "engine.agents", "engine.game", "engine.start",
-                    "engine.determinize")
+                    "engine.determinize", "engine.result", "engine.rulebook")
 
 #: The shared library that holds the compiled code of every module (mypyc's group).
 GROUP = "_compiled__mypyc"

@@ -28,7 +28,6 @@ REPO = Path(__file__).resolve().parents[1]
 GAMES_HASH = """
 import hashlib, json, random
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
-from arena.engine.observation import observe_json
 from arena.native import native_build
 digest = hashlib.sha256()
 for players in (2, 3, 4, 5):
@@ -41,7 +40,7 @@ for players in (2, 3, 4, 5):
         state, rng = new_game(config), random.Random(game)
         while state.decision is not None:
             decision = state.decision
-            digest.update(json.dumps(observe_json(state, decision.seat)).encode())
+            digest.update(json.dumps(state.observe_json(decision.seat)).encode())
             state.apply(rng.randrange(len(decision.options)))
 print(native_build().mode, digest.hexdigest())
 """

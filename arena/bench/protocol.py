@@ -54,7 +54,6 @@ from typing import Any
 from arena.bench.children import EchoChild, TrivialChild
 from arena.bench.engine import one_core
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
-from arena.engine.observation import observe_json
 from arena.errors import SandboxError
 from arena.protocol import messages
 from arena.protocol.transport import Line
@@ -329,7 +328,7 @@ def _round_trips(clients: list[BotClient], decisions: int, seed: int, first_game
             seat = decision.seat
             start = clock()
             events = relay.take(seat)
-            observation = observe_json(state, seat)
+            observation = state.observe_json(seat)
             result = clients[seat].act(decision.kind, observation, decision.options,
                                        decision.context, events)
             times.append(clock() - start)

@@ -14,14 +14,9 @@ from tabulate import tabulate, tabulate_formats
 
 from arena.engine.cards import NOTATION, PALAESTRON, parse_cards
 from arena.engine.desmos import HAND_SIZE, Category, Desmos, census, desmos
-from arena.engine.simulate import (
-    effect_rows,
-    effect_table_markdown,
-    read_records,
-    replay_records,
-    rules_summary,
-    simulate,
-)
+from arena.engine.record import read_records, replay_records
+from arena.engine.rules_text import effect_rows, effect_table_markdown, rules_summary
+from arena.engine.simulate import simulate
 from arena.errors import CardError
 
 __all__ = ["register"]

@@ -9,11 +9,11 @@ event feed. It never holds another seat's hidden card: the hidden cards a seat h
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from arena.engine.cards import NOTATION, card_id
 
-__all__ = ["Observation", "observation_json", "observe_json", "seat_events"]
+__all__ = ["Observation", "observation_json", "seat_events"]
 
 
 class Observation:
@@ -188,15 +188,6 @@ def observation_json(seat: int, players: Sequence[str], round: int, rounds: int,
         "discard_graveyard": [NOTATION[c] for c in discard_graveyard],
         "draw_pile": draw_pile,
     }
-
-
-class _Observable(Protocol):
-    def observe_json(self, seat: int) -> dict[str, Any]: ...
-
-
-def observe_json(state: _Observable, seat: int) -> dict[str, Any]:
-    """``state.observe_json(seat)``, by the name callers outside the engine import."""
-    return state.observe_json(seat)
 
 
 def seat_events(observation: Observation) -> list[dict[str, Any]]:

@@ -35,12 +35,8 @@ from arena.engine.agents import RandomAgent, play_game
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.desmos import Category
 from arena.engine.effects import EFFECTS
-from arena.engine.record import read_records, read_records_text, replay_records
 from arena.engine.rules_text import (
     CATEGORY_LABELS,
-    effect_rows,
-    effect_table_markdown,
-    rules_summary,
 )
 from arena.errors import ArenaError, RulesError
 
@@ -49,15 +45,6 @@ __all__ = [
     "SimulationReport",
     "game_seeds",
     "simulate",
-    # moved to arena.engine.rules_text and arena.engine.record; importable here for callers
-    # that still import them from this module
-    "CATEGORY_LABELS",
-    "effect_rows",
-    "effect_table_markdown",
-    "rules_summary",
-    "read_records",
-    "read_records_text",
-    "replay_records",
 ]
 #: How an effect came to resolve: played from the hand, triggered from a trap, or a God
 #: resolving because it was force-discarded.

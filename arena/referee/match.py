@@ -44,7 +44,6 @@ from arena.engine import (
     new_game,
     next_starting_seat,
 )
-from arena.engine.observation import observe_json
 from arena.errors import ArenaError, RulesError
 from arena.protocol import messages
 from arena.referee.client import BotClient, BotDiagnostics
@@ -299,7 +298,7 @@ def _ask_bot(state: State, player: BotClient, decision: Decision, events: bytes,
     """Ask a bot one decision (after ``events``, the events it has not been sent); the
     choice to apply. Its failures are appended, and its seat forfeited if it must be."""
     seat = decision.seat
-    result = player.act(decision.kind, observe_json(state, seat), decision.options,
+    result = player.act(decision.kind, state.observe_json(seat), decision.options,
                         decision.context, events)
     key = player.diagnostics.key
     if player.pending:  # it died before its first answer and was restarted

@@ -16,8 +16,8 @@ package's ``*.py`` files are copied once per process into a fresh root-owned, wo
 compiled engine's extension modules go too: a bot interpreter of the same Python minor version
 loads them (the engine's own guard still falls back to the sources when they are stale or
 built for another version). The probe imports the engine in the bots' interpreter; if the
-compiled modules fail to load there, ``kit_env()`` sets ``ARENA_PURE_PYTHON=1`` for bots and
-``bot_engine`` says why.
+compiled modules fail to load there, bots get a kit of the sources alone and ``bot_engine``
+says why.
 """
 
 from __future__ import annotations
@@ -141,18 +141,18 @@ def kit_path() -> Path:
 
 def kit_env() -> dict[str, str]:
     """Environment entries that let a bot's Python import the kit."""
-    report = probe()
-    env = {"PYTHONPATH": str(report.kit_path)}
-    if report.bot_engine_pure:
-        env["ARENA_PURE_PYTHON"] = "1"
-    return env
+    return {"PYTHONPATH": str(probe().kit_path)}
 
 
 #: What the kit holds: sources, markers, the build record, and compiled extension modules.
-_KIT_FILES = (".py", ".typed", ".json", *importlib.machinery.EXTENSION_SUFFIXES)
+_SOURCE_FILES = (".py", ".typed", ".json")
+_KIT_FILES = (*_SOURCE_FILES, *importlib.machinery.EXTENSION_SUFFIXES)
 
 
-def _make_kit() -> Path:
+def _make_kit(extensions: bool = True) -> Path:
+    """A world-readable copy of the ``arena`` package; without ``extensions``, the sources
+    alone (for bots whose interpreter cannot load the compiled engine)."""
+    wanted = _KIT_FILES if extensions else _SOURCE_FILES
     source = Path(arena.__file__).resolve().parent
     root = Path(tempfile.mkdtemp(prefix=f"arena-kit-{os.getpid()}-"))
     for dirpath, dirnames, filenames in os.walk(source):
@@ -162,7 +162,7 @@ def _make_kit() -> Path:
         target.mkdir(parents=True, exist_ok=True)
         os.chmod(target, 0o755)
         for name in filenames:
-            if name.endswith(_KIT_FILES):
+            if name.endswith(wanted) and (extensions or name != "_build.json"):
                 shutil.copyfile(Path(dirpath) / name, target / name)
                 os.chmod(target / name, 0o644)
     os.chmod(root, 0o755)
@@ -356,7 +356,8 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
     report = replace(base, layers={k: layers[k] for k in LAYERS}, level=level_of(layers),
                      warnings=_missing(layers), bwrap=bwrap_path if uses_bwrap else None,
                      cgroup_parent=cgroup_parent, bot_engine=bot_engine,
-                     bot_engine_pure=engine_pure)
+                     bot_engine_pure=engine_pure,
+                     kit_path=_make_kit(extensions=False) if engine_pure else base.kit_path)
     _log_once(report.warnings)
     return report
 

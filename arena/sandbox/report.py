@@ -38,7 +38,7 @@ class SandboxReport:
     #: How the engine runs in bots (``compiled (...)`` or ``pure (why)``).
     bot_engine: str = ""
     #: True when the kit's compiled engine failed to load in the bots' interpreter: bots then
-    #: get ``ARENA_PURE_PYTHON=1``.
+    #: get a kit of the sources alone (``kit_path``).
     bot_engine_pure: bool = False
     #: The account bots run as, and its ids (None: the referee's own).
     user: str = ""

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.engine.cards import NOTATION
-from arena.engine.simulate import effect_table_markdown
+from arena.engine.rules_text import effect_table_markdown
 
 runner = CliRunner()
 

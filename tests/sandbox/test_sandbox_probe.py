@@ -10,6 +10,7 @@ import shutil
 import struct
 import sys
 from dataclasses import replace
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
@@ -111,7 +112,7 @@ def test_bots_run_the_compiled_engine_when_their_python_loads_it() -> None:
     else:
         assert report.bot_engine.startswith("pure")
     assert not report.bot_engine_pure
-    assert "ARENA_PURE_PYTHON" not in kit_env()
+    assert kit_env() == {"PYTHONPATH": str(report.kit_path)}
 
 
 def test_a_compiled_engine_that_fails_in_bots_falls_back_to_the_sources(
@@ -122,9 +123,13 @@ def test_a_compiled_engine_that_fails_in_bots_falls_back_to_the_sources(
                               "ImportError('undefined symbol'))", True)
     assert _bot_engine({"engine": "compiled (mypyc, 16 modules)"}, "/usr/bin/python3") == (
         "compiled (mypyc, 16 modules)", False)
-    monkeypatch.setattr(probe_module, "_cached",
-                        replace(probe(), bot_engine=engine, bot_engine_pure=pure))
-    assert kit_env() == {"PYTHONPATH": str(probe().kit_path), "ARENA_PURE_PYTHON": "1"}
+    sources = probe_module._make_kit(extensions=False)
+    files = [path.name for path in sources.rglob("*") if path.is_file()]
+    assert "state.py" in files and "_build.json" not in files
+    assert not [name for name in files if name.endswith(tuple(EXTENSION_SUFFIXES))]
+    monkeypatch.setattr(probe_module, "_cached", replace(probe(), bot_engine=engine,
+                                                         bot_engine_pure=pure, kit_path=sources))
+    assert kit_env() == {"PYTHONPATH": str(sources)}
 
 
 def test_limits_validate_and_come_from_settings() -> None:

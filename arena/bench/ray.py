@@ -18,14 +18,8 @@ import yaml
 
 from arena.registry import BotSpec
 from arena.tournament.pool import GameMessage, Message
-from arena.tournament.ray_backend import (
-    BotBundle,
-    RayExecutor,
-    RayStats,
-    _quiet_ray_logging,
-    materialize_bot,
-    pack_bot,
-)
+from arena.tournament.ray_bundles import BotBundle, materialize_bot, pack_bot
+from arena.tournament.ray_executor import RayExecutor, RayStats, quiet_ray_logging
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import spec_from_mapping
 from arena.tournament.store import Store, compress_record, game_id
@@ -137,8 +131,8 @@ def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: in
                 spec = _bench_spec(source, games, rounds, db, f"bench-{backend}")
                 load_before = os.getloadavg()[0]
                 RayExecutor.last_stats = None
-                summary = run_tournament(spec, workers, fresh=True, progress=False,
-                                         backend=backend, trial=False)  # play alone
+                summary = run_tournament(spec, workers, fresh=True, backend=backend,
+                                         trial=False)  # play alone
                 result.games = summary.games_recorded
                 result.runs.append({"backend": backend, "games": float(summary.games_recorded),
                                     "seconds": summary.elapsed_s,
@@ -167,7 +161,7 @@ def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: in
         # Ray's costs one by one, on a Ray that is up (a cluster's situation).
         owned = not ray.is_initialized()
         if owned:
-            _quiet_ray_logging()
+            quiet_ray_logging()
             ray.init(address="local", num_cpus=workers, num_gpus=0, include_dashboard=False,
                      log_to_driver=False, logging_level=logging.WARNING,
                      namespace="arena-bench")

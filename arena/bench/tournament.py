@@ -130,7 +130,7 @@ def run_tournament_bench(
             spec = _spec(bots, games, rounds, db, seed)
             load_before = os.getloadavg()[0]
             cpu_before = _cpu_seconds()
-            summary = run_tournament(spec, count, fresh=True, progress=False, trial=False)
+            summary = run_tournament(spec, count, fresh=True, trial=False)
             cpu = _cpu_seconds() - cpu_before
             result.runs.append({"workers": float(count), "games": float(summary.games_recorded),
                                 "seconds": summary.elapsed_s,

@@ -152,10 +152,6 @@ def connect(db_path: str | Path) -> Iterator[sqlite3.Connection]:
         conn.close()
 
 
-def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
-    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-
-
 def _tournament_from_row(row: sqlite3.Row, db_path: str | Path | None) -> TournamentInfo:
     """A stored tournament; with ``db_path``, its state as a live run shows it (a run that
     was killed is ``stopped``, not ``running``)."""

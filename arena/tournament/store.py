@@ -21,7 +21,6 @@ import json
 import logging
 import os
 import sqlite3
-import time
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -467,10 +466,6 @@ class Store:
                  table_index))
 
     # ------------------------------------------------------------------ games
-    def recorded_ids(self, tournament_id: int) -> set[str]:
-        return {r[0] for r in self.conn.execute(
-            "SELECT id FROM games WHERE tournament_id = ?", (tournament_id,))}
-
     def count_games(self, tournament_id: int) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?",
                                      (tournament_id,)).fetchone()[0])
@@ -587,25 +582,3 @@ def shown_state(db: str | Path, tournament: str, stored: str) -> str:
 def compress_record(record: dict[str, Any]) -> bytes:
     """A game record as compact JSON, zlib-compressed (done in the worker, off the writer)."""
     return zlib.compress(json.dumps(record, separators=(",", ":")).encode("utf-8"), 6)
-
-
-def wait_for_games(path: Path, tournament: str, count: int, timeout: float) -> int:
-    """Poll a database until ``tournament`` has ``count`` games (tests and tooling)."""
-    deadline = time.monotonic() + timeout
-    seen = 0
-    while time.monotonic() < deadline:
-        try:
-            conn = sqlite3.connect(str(path), timeout=5)
-            try:
-                row = conn.execute(
-                    "SELECT COUNT(*) FROM games g JOIN tournaments t ON t.id = g.tournament_id "
-                    "WHERE t.name = ?", (tournament,)).fetchone()
-                seen = int(row[0])
-            finally:
-                conn.close()
-        except sqlite3.Error:
-            seen = 0
-        if seen >= count:
-            return seen
-        time.sleep(0.05)
-    return seen

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from arena.cli.output_file import check_output_file
-from arena.tournament.spec import DEFAULT_RESULTS
+from arena.tournament.store import DEFAULT_RESULTS
 
 __all__ = ["register"]
 

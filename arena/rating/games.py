@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import StoreError, TournamentNotFoundError
-from arena.tournament.store import no_database, read_connection, shown_state, unreadable
+from arena.tournament.store import (
+    DEFAULT_RESULTS,
+    no_database,
+    read_connection,
+    shown_state,
+    unreadable,
+)
 
 __all__ = [
     "DEFAULT_DB",
@@ -37,9 +43,8 @@ __all__ = [
     "tournament_bots",
 ]
 
-DEFAULT_DB = Path("results/arena.db")
-"""Where ``arena run`` writes results unless the spec or ``--db`` says otherwise (the same as
-``arena.tournament.spec.DEFAULT_RESULTS``, not imported: pydantic would slow every command)."""
+DEFAULT_DB = Path(DEFAULT_RESULTS)
+"""Where ``arena run`` writes results unless the spec or ``--db`` says otherwise."""
 
 _BUSY_TIMEOUT_MS = 30_000
 

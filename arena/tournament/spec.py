@@ -53,9 +53,9 @@ from arena.tournament.entries import (
     valid_name,
 )
 from arena.tournament.scoring import rating_parameters
+from arena.tournament.store import DEFAULT_RESULTS
 
 __all__ = [
-    "DEFAULT_RESULTS",
     "BotEntry",
     "RatingSpec",
     "TournamentSpec",
@@ -63,7 +63,6 @@ __all__ = [
     "spec_from_mapping",
 ]
 
-DEFAULT_RESULTS = "results/arena.db"
 _LIMIT_FIELDS = tuple(f.name for f in dataclasses.fields(Limits))
 
 

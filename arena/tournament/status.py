@@ -10,9 +10,14 @@ from typing import Any
 from tabulate import tabulate
 
 from arena.referee.failures import describe
-from arena.tournament.spec import DEFAULT_RESULTS
 from arena.tournament.standings import swiss_standings
-from arena.tournament.store import Store, TournamentRow, seed_is_secret, shown_state
+from arena.tournament.store import (
+    DEFAULT_RESULTS,
+    Store,
+    TournamentRow,
+    seed_is_secret,
+    shown_state,
+)
 
 __all__ = ["command_path", "failure_summary", "resume_command", "status_lines"]
 

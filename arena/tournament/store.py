@@ -33,6 +33,7 @@ from arena.errors import StoreError, TournamentNotFoundError
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "DEFAULT_RESULTS",
     "SCHEMA",
     "GameRow",
     "Store",
@@ -44,6 +45,9 @@ __all__ = [
     "runner_pid",
     "shown_state",
 ]
+
+#: Where results go unless a spec's ``results`` or ``--db`` says otherwise.
+DEFAULT_RESULTS = "results/arena.db"
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments(

@@ -19,6 +19,7 @@ from typing import Any
 
 from arena.errors import StoreError, TournamentNotFoundError
 from arena.tournament.store import (
+    BUSY_TIMEOUT_S,
     DEFAULT_RESULTS,
     no_database,
     read_connection,
@@ -45,8 +46,6 @@ __all__ = [
 
 DEFAULT_DB = Path(DEFAULT_RESULTS)
 """Where ``arena run`` writes results unless the spec or ``--db`` says otherwise."""
-
-_BUSY_TIMEOUT_MS = 30_000
 
 
 @dataclass(frozen=True, order=True)
@@ -130,13 +129,13 @@ def connect(db_path: str | Path) -> Iterator[sqlite3.Connection]:
     if not path.is_file():
         raise no_database(db_path)
     try:
-        conn = read_connection(path, timeout=_BUSY_TIMEOUT_MS / 1000)
+        conn = read_connection(path, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open results database {db_path}: {exc}") from None
     conn.row_factory = sqlite3.Row
     try:
         try:
-            conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             tables = {
                 row[0]
                 for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")

@@ -33,6 +33,7 @@ from arena.errors import StoreError, TournamentNotFoundError
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "BUSY_TIMEOUT_S",
     "DEFAULT_RESULTS",
     "SCHEMA",
     "GameRow",
@@ -48,6 +49,9 @@ __all__ = [
 
 #: Where results go unless a spec's ``results`` or ``--db`` says otherwise.
 DEFAULT_RESULTS = "results/arena.db"
+#: How long a connection waits for another's lock before it fails (the runner commits one game
+#: per transaction; readers such as ``arena status`` wait for it).
+BUSY_TIMEOUT_S = 30.0
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments(
@@ -225,11 +229,11 @@ class Store:
                 log.warning("created the directory %s for the results database",
                             self.path.parent)
             if read_only:
-                self.conn = read_connection(self.path, timeout=30)
+                self.conn = read_connection(self.path, timeout=BUSY_TIMEOUT_S)
             else:
-                self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None,
-                                            check_same_thread=False)
-            self.conn.execute("PRAGMA busy_timeout = 30000")
+                self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S,
+                                            isolation_level=None, check_same_thread=False)
+            self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             self._check_tables(create and not read_only)
             if not read_only:
                 mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]

@@ -42,7 +42,7 @@ def placement_points(entries: Sequence[tuple[BotVersion, int]]) -> dict[BotVersi
     if len(entries) < 2:
         return {}
     points = scoring.game_points([place for _, place in entries])
-    # best place first, as a bot seated twice keeps the points of its worse seat
+    # best place first: a bot listed twice keeps the points of its worse place, as it always has
     order = sorted(range(len(entries)), key=lambda seat: entries[seat][1])
     return {entries[seat][0]: points[seat] for seat in order}
 

@@ -17,15 +17,10 @@ import ray
 import yaml
 
 from arena.registry import BotSpec
+from arena.tournament.events import Report, ignore
 from arena.tournament.pool import GameMessage, Message
-from arena.tournament.ray_backend import (
-    BotBundle,
-    RayExecutor,
-    RayStats,
-    _quiet_ray_logging,
-    materialize_bot,
-    pack_bot,
-)
+from arena.tournament.ray_bundles import BotBundle, materialize_bot, pack_bot
+from arena.tournament.ray_executor import RayExecutor, RayStats, quiet_ray_logging
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import spec_from_mapping
 from arena.tournament.store import Store, compress_record, game_id
@@ -121,10 +116,11 @@ def _materialize_timing(bundle: BotBundle, spec: BotSpec) -> tuple[float, float]
 
 def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: int = 20,
                   rounds: int | None = None, workers: int = 2, repeat: int = 1,
-                  samples: int = 50) -> RayBenchResult:
+                  samples: int = 50, report: Report = ignore) -> RayBenchResult:
     """The same tournament with the local pool and with a fresh local Ray, alternately
     ``repeat`` times (games/s over each whole run, start-up included; the machine's load
-    varies, alternating spreads it), then Ray's costs one by one."""
+    varies, alternating spreads it), then Ray's costs one by one. The runs report to
+    ``report``."""
     source = Path(spec_path)
     result = RayBenchResult(spec=str(source), games=0, workers=workers)
     ray_stats: list[RayStats] = []
@@ -137,8 +133,8 @@ def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: in
                 spec = _bench_spec(source, games, rounds, db, f"bench-{backend}")
                 load_before = os.getloadavg()[0]
                 RayExecutor.last_stats = None
-                summary = run_tournament(spec, workers, fresh=True, progress=False,
-                                         backend=backend, trial=False)  # play alone
+                summary = run_tournament(spec, workers, fresh=True, backend=backend,
+                                         trial=False, report=report)  # play alone
                 result.games = summary.games_recorded
                 result.runs.append({"backend": backend, "games": float(summary.games_recorded),
                                     "seconds": summary.elapsed_s,
@@ -167,7 +163,7 @@ def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: in
         # Ray's costs one by one, on a Ray that is up (a cluster's situation).
         owned = not ray.is_initialized()
         if owned:
-            _quiet_ray_logging()
+            quiet_ray_logging()
             ray.init(address="local", num_cpus=workers, num_gpus=0, include_dashboard=False,
                      log_to_driver=False, logging_level=logging.WARNING,
                      namespace="arena-bench")

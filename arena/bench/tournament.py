@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.tournament.events import Report, ignore
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import TournamentSpec, spec_from_mapping
 from arena.tournament.store import Store, compress_record
@@ -120,8 +121,10 @@ def run_tournament_bench(
     bots: tuple[str, ...] = DEFAULT_BOTS,
     store_games: int = 500,
     seed: int = 1,
+    report: Report = ignore,
 ) -> BenchResult:
-    """Run the bench tournament once per worker count; see the module docstring."""
+    """Run the bench tournament once per worker count; see the module docstring. The runs
+    report to ``report`` (the sandbox's warnings, say)."""
     result = BenchResult(bots=list(bots), tables=0, games_per_match=games)
     records: list[bytes] = []
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
@@ -130,7 +133,7 @@ def run_tournament_bench(
             spec = _spec(bots, games, rounds, db, seed)
             load_before = os.getloadavg()[0]
             cpu_before = _cpu_seconds()
-            summary = run_tournament(spec, count, fresh=True, progress=False, trial=False)
+            summary = run_tournament(spec, count, fresh=True, trial=False, report=report)
             cpu = _cpu_seconds() - cpu_before
             result.runs.append({"workers": float(count), "games": float(summary.games_recorded),
                                 "seconds": summary.elapsed_s,

@@ -1,8 +1,10 @@
 """CLI commands of the tournament layer: ``arena run``, ``status``, ``game`` and ``delete``.
 
-Registered by :mod:`arena.cli.main`. After a run the leaderboard of the rating layer is
-printed: the CLI sits below both layers, so it may call the rating layer, while the tournament
-layer itself never imports it (docs/ARCHITECTURE.md).
+Registered by :mod:`arena.cli.main`. A run is shown by :mod:`arena.cli.run_report`; after it
+the leaderboard of the rating layer is printed: the CLI sits above both layers, so it may call
+the rating layer, while the tournament layer itself never imports it (docs/ARCHITECTURE.md).
+Each command imports what it uses when it runs: ``arena`` starts for every command, and most
+need little of the library.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from arena.cli.output_file import check_output_file
-from arena.tournament.spec import DEFAULT_RESULTS
+from arena.tournament.store import DEFAULT_RESULTS
 
 __all__ = ["register"]
 
@@ -73,6 +75,7 @@ def run(
     ] = True,
 ) -> None:
     """Run or resume a tournament (help text: ``_RUN_HELP``)."""
+    from arena.cli.run_report import TerminalReport
     from arena.tournament.runner import run_tournament
     from arena.tournament.spec import load_spec
 
@@ -98,20 +101,21 @@ def run(
             raise typer.Exit(1)
         return
     with stop_on_sigterm():
-        summary = run_tournament(spec, workers, fresh=fresh, progress=progress, db=db,
-                                 backend=backend, address=address, trial=trial)
+        summary = run_tournament(spec, workers, fresh=fresh, db=db, backend=backend,
+                                 address=address, trial=trial,
+                                 report=TerminalReport(progress=progress))
     rate = summary.games_per_s
     typer.echo(
         f"{summary.name}: {summary.games_done}/{summary.games_planned} games recorded "
         f"({summary.games_recorded} this run, {summary.elapsed_s:.1f} s, {rate:.1f} games/s) "
         f"in {summary.db}; state {summary.state}")
     if summary.games_done:
-        from arena.rating.leaderboard import print_leaderboard
+        from arena.rating.leaderboard import build_leaderboard, leaderboard_report
         from arena.rating.trueskill_rating import rate_tournament
         from arena.tournament.status import failure_summary
 
         rate_tournament(summary.db, summary.name)
-        print_leaderboard(summary.db, summary.name)
+        typer.echo(leaderboard_report(build_leaderboard(summary.db, summary.name)))
         failures = failure_summary(summary.db, summary.name)
         if failures is not None:
             typer.echo(failures)

@@ -2,19 +2,19 @@
 
 For ``arena run``, two calls once the runner has finished (or stopped)::
 
-    from arena.rating import rate_tournament, print_leaderboard
+    from arena.rating import build_leaderboard, leaderboard_report, rate_tournament
 
     ratings = rate_tournament(db_path, spec.name)   # {"name@version": trueskill.Rating};
                                                    # replaces the tournament's rating_history
-    print_leaderboard(db_path, spec.name)           # title line + table on stdout
+    text = leaderboard_report(build_leaderboard(db_path, spec.name))  # title line + table
 
 The rating layer sits above the tournament layer (docs/ARCHITECTURE.md), so these calls belong
 in the ``arena run`` command (``arena/cli/tournament_commands.py``), not in
 ``arena/tournament/``. Both only need the games already stored and may be called again at any
 time: ratings are recomputed from the games in id order, never accumulated.
 
-Points and Buchholz (:mod:`arena.rating.standings`) are the Swiss scoring of
-:mod:`arena.tournament.scoring`; a test checks that both agree.
+Points and Buchholz (:mod:`arena.rating.standings`) are computed by the Swiss scoring of
+:mod:`arena.tournament.scoring`, applied to stored games.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # the real imports happen on first use (see __getattr__)
     from arena.rating.leaderboard import (
         build_leaderboard,
-        print_leaderboard,
+        leaderboard_report,
         render_leaderboard,
     )
     from arena.rating.trueskill_rating import (
@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # the real imports happen on first use (see __getattr__)
 __all__ = [
     "RatingSettings",
     "build_leaderboard",
-    "print_leaderboard",
+    "leaderboard_report",
     "rate_all",
     "rate_games",
     "rate_tournament",
@@ -47,7 +47,7 @@ __all__ = [
 
 _HOMES = {
     "build_leaderboard": "arena.rating.leaderboard",
-    "print_leaderboard": "arena.rating.leaderboard",
+    "leaderboard_report": "arena.rating.leaderboard",
     "render_leaderboard": "arena.rating.leaderboard",
     "RatingSettings": "arena.rating.trueskill_rating",
     "rate_all": "arena.rating.trueskill_rating",

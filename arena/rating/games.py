@@ -18,7 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import StoreError, TournamentNotFoundError
-from arena.tournament.store import no_database, read_connection, shown_state, unreadable
+from arena.tournament.store import (
+    BUSY_TIMEOUT_S,
+    DEFAULT_RESULTS,
+    no_database,
+    read_connection,
+    shown_state,
+    unreadable,
+)
 
 __all__ = [
     "DEFAULT_DB",
@@ -37,11 +44,8 @@ __all__ = [
     "tournament_bots",
 ]
 
-DEFAULT_DB = Path("results/arena.db")
-"""Where ``arena run`` writes results unless the spec or ``--db`` says otherwise (the same as
-``arena.tournament.spec.DEFAULT_RESULTS``, not imported: pydantic would slow every command)."""
-
-_BUSY_TIMEOUT_MS = 30_000
+DEFAULT_DB = Path(DEFAULT_RESULTS)
+"""Where ``arena run`` writes results unless the spec or ``--db`` says otherwise."""
 
 
 @dataclass(frozen=True, order=True)
@@ -125,13 +129,13 @@ def connect(db_path: str | Path) -> Iterator[sqlite3.Connection]:
     if not path.is_file():
         raise no_database(db_path)
     try:
-        conn = read_connection(path, timeout=_BUSY_TIMEOUT_MS / 1000)
+        conn = read_connection(path, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as exc:
         raise StoreError(f"cannot open results database {db_path}: {exc}") from None
     conn.row_factory = sqlite3.Row
     try:
         try:
-            conn.execute(f"PRAGMA busy_timeout = {_BUSY_TIMEOUT_MS}")
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             tables = {
                 row[0]
                 for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
@@ -150,10 +154,6 @@ def connect(db_path: str | Path) -> Iterator[sqlite3.Connection]:
         raise StoreError(f"results database {db_path}: {exc}") from None
     finally:
         conn.close()
-
-
-def _columns(conn: sqlite3.Connection, table: str) -> set[str]:
-    return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
 
 
 def _tournament_from_row(row: sqlite3.Row, db_path: str | Path | None) -> TournamentInfo:

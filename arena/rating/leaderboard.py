@@ -11,13 +11,12 @@ older versions keep their own ratings.
 from __future__ import annotations
 
 import sqlite3
-import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from arena.rating.games import (
     BotVersion,
@@ -49,7 +48,8 @@ __all__ = [
     "LeaderboardRow",
     "build_leaderboard",
     "compute_leaderboard",
-    "print_leaderboard",
+    "leaderboard_report",
+    "leaderboard_title",
     "render_leaderboard",
 ]
 
@@ -333,18 +333,13 @@ def leaderboard_title(board: Leaderboard) -> str:
             + ("mu - 3*sigma" if board.sort == "rating" else "points, then Buchholz"))
 
 
-def print_leaderboard(db_path: str | Path, tournament: str | None = None, fmt: str = "simple",
-                      file: TextIO | None = None) -> Leaderboard:
-    """Print a tournament's leaderboard with a title line (what ``arena run`` shows at the end).
-
-    Returns the leaderboard so a caller can use the numbers without reading the store again.
-    """
-    board = build_leaderboard(db_path, tournament)
-    out = file if file is not None else sys.stdout
-    if fmt not in ("json", "csv"):
-        print(leaderboard_title(board), file=out)
-    print(render_leaderboard(board, fmt), file=out)
-    if any(row.new_version for row in board.rows) and fmt not in ("json", "csv"):
-        print("new: a new version of a bot is rated from scratch; older versions keep their "
-              "own ratings (see arena leaderboard --all).", file=out)
-    return board
+def leaderboard_report(board: Leaderboard, fmt: str = "simple") -> str:
+    """The leaderboard with a title line, and a note when a bot has a new version (what
+    ``arena run`` shows at the end); json and csv are the table alone."""
+    if fmt in ("json", "csv"):
+        return render_leaderboard(board, fmt)
+    lines = [leaderboard_title(board), render_leaderboard(board, fmt)]
+    if any(row.new_version for row in board.rows):
+        lines.append("new: a new version of a bot is rated from scratch; older versions keep "
+                     "their own ratings (see arena leaderboard --all).")
+    return "\n".join(lines)

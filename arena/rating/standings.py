@@ -1,17 +1,16 @@
-"""Game points and the Swiss Buchholz tie-break, computed from stored games.
+"""Game points and the Swiss Buchholz tie-break of stored games, per bot.
 
-Both follow the tournament layer's Swiss scoring (:mod:`arena.tournament.scoring`), so the
-leaderboard shows the very numbers the Swiss pairing used:
+Both are the tournament layer's Swiss scoring (:func:`arena.tournament.scoring.game_points`,
+:func:`arena.tournament.scoring.buchholz`) applied to stored games, so the leaderboard shows
+the very numbers the Swiss pairing used:
 
 * Points, per game of any size: with k bots, position p (1..k) is worth (k - p) / (k - 1):
-  1 for first, 0 for last, 1 / 0 in a two-player game. Bots sharing a place split the points
-  of the positions they span (two of three tied first get (1 + 1/2) / 2 = 3/4 each), so a
-  game always hands out k/2 points. A bye, which Swiss scores as a win, adds its points too.
-  Sums are exact fractions (no float drift between orders), shown as floats.
+  1 for first, 0 for last. Bots sharing a place split the points of the positions they span.
+  A bye, which Swiss scores as a win, adds its points too. Sums are exact fractions (no float
+  drift between orders), shown as floats.
 * Buchholz: for every round a bot played, the final scores of the bots it shared a table
-  with that round, each counted once per round (the seat rotations of one pairing in
-  duplicate mode are one meeting), summed over rounds as in FIDE's Buchholz; a bye adds
-  nothing to Buchholz but counts in the score.
+  with that round, each counted once per round, summed over rounds; a bye adds nothing to
+  Buchholz but counts in the score.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from fractions import Fraction
 
 from arena.rating.games import BotVersion, StoredGame
 from arena.rating.trueskill_rating import game_entries
+from arena.tournament import scoring
 
 __all__ = ["ByeRecord", "buchholz", "game_points", "placement_points", "total_points"]
 
@@ -39,23 +39,12 @@ class ByeRecord:
 
 def placement_points(entries: Sequence[tuple[BotVersion, int]]) -> dict[BotVersion, Fraction]:
     """Points of one game from its (bot, placement) entries; shared places split evenly."""
-    k = len(entries)
-    if k < 2:
+    if len(entries) < 2:
         return {}
-    ordered = sorted(entries, key=lambda entry: entry[1])
-    points: dict[BotVersion, Fraction] = {}
-    start = 0
-    while start < k:
-        place = ordered[start][1]
-        end = start
-        while end < k and ordered[end][1] == place:
-            end += 1
-        share = sum((Fraction(k - 1 - p, k - 1) for p in range(start, end)),
-                    Fraction(0)) / (end - start)
-        for bot, _ in ordered[start:end]:
-            points[bot] = share
-        start = end
-    return points
+    points = scoring.game_points([place for _, place in entries])
+    # best place first: a bot listed twice keeps the points of its worse place, as it always has
+    order = sorted(range(len(entries)), key=lambda seat: entries[seat][1])
+    return {entries[seat][0]: points[seat] for seat in order}
 
 
 def game_points(game: StoredGame) -> dict[BotVersion, Fraction]:
@@ -80,16 +69,9 @@ def total_points(games: Iterable[StoredGame], byes: Iterable[ByeRecord] = (),
 
 def buchholz(games: Iterable[StoredGame], points: Mapping[str, Fraction] | None = None,
              byes: Iterable[ByeRecord] = ()) -> dict[str, Fraction]:
-    """Buchholz per bot key: the final scores of its table-mates, once per round played."""
+    """Buchholz per bot key: the final scores of its table-mates, once per round played
+    (``points``: the final scores, when already summed)."""
     games = list(games)
     final = dict(points) if points is not None else total_points(games, byes)
-    mates: dict[tuple[int, int, str], set[str]] = defaultdict(set)
-    for game in games:
-        keys = {bot.key for bot in game.seats}
-        for key in keys:
-            mates[(game.tournament_id, game.round, key)].update(keys - {key})
-    result: dict[str, Fraction] = defaultdict(Fraction)
-    for (_, _, key), others in sorted(mates.items()):
-        result[key] += sum((final.get(other, Fraction(0)) for other in sorted(others)),
-                           Fraction(0))
-    return dict(result)
+    return scoring.buchholz((((game.tournament_id, game.round),
+                              [bot.key for bot in game.seats]) for game in games), final)

@@ -236,7 +236,7 @@ def rate_tournament_run(db_path: str | Path, tournament_name: str, *,
 def rate_tournament(db_path: str | Path, tournament_name: str) -> dict[str, trueskill.Rating]:
     """Rate a tournament, store its per-game history and return ratings by ``name@version``.
 
-    The tournament runner calls this at the end of ``arena run`` (and may call it again at any
+    ``arena run`` calls this once the runner has finished (it may be called again at any
     time: the history is recomputed from the games and replaced, never appended).
     """
     return dict(rate_tournament_run(db_path, tournament_name).ratings)

@@ -169,6 +169,8 @@ def play_table(task: TableTask, send: Callable[[Message], None]) -> None:
     Runs in a worker (any backend). A domain error of the match becomes an
     :class:`ErrorMessage`: the run stops with it rather than recording a partial table.
     """
+    # imported here, in the worker: the parent imports this module for its messages and never
+    # plays, so it does not pay for the referee's match code
     from arena.referee.match import GameOutcome, MatchRequest, play_match
 
     def on_game(outcome: GameOutcome) -> None:
@@ -270,7 +272,7 @@ def _warm_up() -> None:
     takes seconds, once per process, and would otherwise delay the first game of every
     worker one after the other instead of all at once."""
     try:
-        from arena.referee import launch
+        from arena.referee import launch  # in the worker only, as play_table's imports
 
         launch.sandbox_launcher()
         launch.sandbox_warnings()

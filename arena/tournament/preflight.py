@@ -14,14 +14,14 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from arena.referee.client import BotClient, Launcher
+from arena.referee.launch import sandbox_launcher
 from arena.registry import BotSpec
-from arena.sandbox import Limits
-
-if TYPE_CHECKING:
-    from arena.tournament.spec import TournamentSpec
+from arena.sandbox import Limits, probe
+from arena.tournament.planning import planned_games
+from arena.tournament.spec import TournamentSpec
+from arena.tournament.store import Store, holds_no_tables
 
 __all__ = ["TrialStart", "check_lines", "trial_starts"]
 
@@ -49,8 +49,6 @@ def trial_starts(bots: Sequence[BotSpec], limits: Limits | Mapping[str, int], *,
     if not isinstance(limits, Limits):
         limits = Limits.from_mapping(limits)
     if launcher is None:
-        from arena.referee.launch import sandbox_launcher
-
         launcher = sandbox_launcher()
     distinct: dict[tuple[str, str], BotSpec] = {}
     for bot in bots:
@@ -87,9 +85,6 @@ def check_lines(spec: TournamentSpec, db: Path,
                 trials: Sequence[TrialStart]) -> tuple[list[str], bool]:
     """What ``arena run --check`` prints (the plan, what the database holds of it, how each
     entry's trial start went) and whether ``arena run`` would go ahead."""
-    from arena.sandbox import probe
-    from arena.tournament.runner import planned_games
-
     sizes = "/".join(str(k) for k in spec.table_sizes)
     source = f" from {spec.source}" if spec.source is not None else ""
     stored, same_spec = _stored(spec, db)
@@ -124,8 +119,6 @@ def check_lines(spec: TournamentSpec, db: Path,
 def _stored(spec: TournamentSpec, db: Path) -> tuple[str, bool]:
     """What the database holds of ``spec``'s tournament, and whether a run may go on with it
     (none stored, or stored with this very spec)."""
-    from arena.tournament.store import Store, holds_no_tables
-
     if not db.exists():
         return "not created yet", True
     if holds_no_tables(db):  # created and killed before its tables were

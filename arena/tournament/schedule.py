@@ -20,21 +20,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from arena.referee.seating import SEATINGS, seat_orders, seating_mode
+from arena.referee.seating import seat_orders, seating_mode
 
 __all__ = [
     "DEFAULT_MAX_TABLES",
     "Table",
     "balanced_groups",
     "derive_seed",
-    "game_seed",
     "gauntlet",
     "interleave",
+    "match_seed",
     "round_robin",
-    "SEATINGS",
-    "seat_orders",
     "seat_tables",
-    "seating_mode",
 ]
 
 #: Above this many k-subsets a k-player round-robin switches to the balanced cyclic schedule.
@@ -65,9 +62,11 @@ def derive_seed(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 1
 
 
-def game_seed(spec_seed: int, round_no: int, deal: int, game: int) -> int:
-    """The seed of game ``game`` of a table: from (spec seed, round, deal, game) only."""
-    return derive_seed(spec_seed, "game", round_no, deal, game)
+def match_seed(spec_seed: int, round_no: int, deal: int) -> int:
+    """The referee's match seed of a table: from (spec seed, round, deal) only. Rotations of
+    one deal share it, so in duplicate mode they play the same cards (the referee derives
+    game ``g``'s seed from it and ``g``)."""
+    return derive_seed(spec_seed, "match", round_no, deal)
 
 
 def balanced_groups(n: int, k: int, cycles: int = 1) -> list[tuple[int, ...]]:

@@ -1,19 +1,23 @@
 """Tournament points, standings and the tie-breaks Swiss pairs by.
 
+The one definition of game points (:func:`game_points`) and of the Buchholz tie-break
+(:func:`buchholz`): the rating layer's leaderboard computes its points and Buchholz with
+them, so it shows the very numbers the Swiss pairing used.
+
 Points are exact fractions so that score groups (equal scores) are exact: floating sums
 taken in a different order could split a group. The rating tie-break is TrueSkill computed
-here over the tournament's own games in id order (the rating layer sits below the tournament
-layer and cannot be imported from it; the numbers agree with ``arena.rating`` by construction:
-same environment, same order, same ranks).
+here over the tournament's own games in id order (the rating layer sits above this one and
+cannot be imported from it; the numbers agree with ``arena.rating`` by construction: same
+environment, same order, same ranks).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
-from typing import Any
+from typing import Any, TypeVar
 
 import trueskill
 
@@ -22,6 +26,7 @@ __all__ = [
     "PlayedTable",
     "RatedGame",
     "Standing",
+    "buchholz",
     "compute_standings",
     "DEFAULT_TAU",
     "conservative_ratings",
@@ -36,8 +41,11 @@ __all__ = [
 #: skill does drift; added before every game, it keeps the sigma of a bot that keeps winning
 #: the games it was expected to win wide (such a game hardly narrows it), and the conservative
 #: sort ``mu - 3 sigma`` then ranked a weaker bot first (``swiss.yaml``: greedy over heuristic,
-#: though heuristic won 72.8% of its games against 62.9%).
+#: though heuristic won clearly more of its games).
 DEFAULT_TAU = 0.0
+
+#: Whoever is scored: an entrant's index here, a bot's key in the rating layer.
+Player = TypeVar("Player", bound=Hashable)
 
 
 def rating_parameters(mu: float | None = None, sigma: float | None = None,
@@ -175,10 +183,8 @@ def compute_standings(
 ) -> list[Standing]:
     """Standings: score, then Buchholz, then rating, then entry order (all deterministic).
 
-    Buchholz: for every round an entrant played, the final scores of the entrants it shared a
-    table with that round, each counted once per round (seat rotations of one pairing in
-    duplicate mode are one meeting); summed over rounds, as FIDE's Buchholz and as the rating
-    layer's leaderboard compute it. A bye adds nothing to Buchholz but counts in the score.
+    Buchholz: see :func:`buchholz` (the rating layer's leaderboard uses it too). A bye adds
+    nothing to Buchholz but counts in the score.
     """
     played = list(tables)
     score = [Fraction(0)] * n
@@ -191,17 +197,30 @@ def compute_standings(
     for bye in byes:
         score[bye.entrant] += bye.points
         bye_count[bye.entrant] += 1
-    mates: dict[tuple[int, int], set[int]] = {}
-    for table in played:
-        for e in table.seats:
-            mates.setdefault((table.round, e), set()).update(o for o in table.seats if o != e)
-    buchholz = [Fraction(0)] * n
-    for (_, e), others in mates.items():
-        buchholz[e] += sum((score[o] for o in others), Fraction(0))
+    tiebreak = buchholz(((table.round, table.seats) for table in played), dict(enumerate(score)))
+    second = [tiebreak.get(e, Fraction(0)) for e in range(n)]
     rating = list(ratings) if ratings is not None else [0.0] * n
-    order = sorted(range(n), key=lambda e: (-score[e], -buchholz[e], -rating[e], e))
+    order = sorted(range(n), key=lambda e: (-score[e], -second[e], -rating[e], e))
     return [
-        Standing(entrant=e, rank=i + 1, score=score[e], buchholz=buchholz[e], rating=rating[e],
+        Standing(entrant=e, rank=i + 1, score=score[e], buchholz=second[e], rating=rating[e],
                  tables=count[e], byes=bye_count[e])
         for i, e in enumerate(order)
     ]
+
+
+def buchholz(meetings: Iterable[tuple[Hashable, Sequence[Player]]],
+             scores: Mapping[Player, Fraction]) -> dict[Player, Fraction]:
+    """The Buchholz tie-break of each player met: for every round it played, the final
+    ``scores`` of the players it shared a table with that round, each counted once per round
+    (the seat rotations of one pairing in duplicate mode are one meeting), summed over rounds
+    as in FIDE's Buchholz. ``meetings`` are (round, players by seat) of every table or game
+    played; a round is any key that tells rounds apart. A player without a score counts 0."""
+    mates: dict[tuple[Hashable, Player], set[Player]] = {}
+    for round_key, seats in meetings:
+        for player in seats:
+            mates.setdefault((round_key, player), set()).update(o for o in seats if o != player)
+    result: dict[Player, Fraction] = {}
+    for (_, player), others in mates.items():
+        result[player] = result.get(player, Fraction(0)) + sum(
+            (scores.get(other, Fraction(0)) for other in others), Fraction(0))
+    return result

@@ -39,20 +39,23 @@ from pydantic import (
 from arena.common.suggest import did_you_mean
 from arena.common.yamlfile import UniqueKeyLoader, yaml_problem
 from arena.errors import BotError, SandboxError, SpecError
-from arena.registry import (
-    SAMPLE_BOTS_DIR,
-    BotSpec,
-    option_problems,
-    require_named_options,
-    resolve,
-    spec_from_path,
-    submitted,
-)
+from arena.registry import BotSpec
 from arena.sandbox import Limits
+from arena.tournament.entries import (
+    NAME_CHARS,
+    BotEntry,
+    distinct_entrants,
+    is_sample_bot,
+    read_entry,
+    resolve_entry,
+    shown_value,
+    unknown_bots,
+    valid_name,
+)
 from arena.tournament.scoring import rating_parameters
+from arena.tournament.store import DEFAULT_RESULTS
 
 __all__ = [
-    "DEFAULT_RESULTS",
     "BotEntry",
     "RatingSpec",
     "TournamentSpec",
@@ -60,8 +63,6 @@ __all__ = [
     "spec_from_mapping",
 ]
 
-DEFAULT_RESULTS = "results/arena.db"
-_NAME_CHARS = "letters, digits, '_', '-' or '.'"
 _LIMIT_FIELDS = tuple(f.name for f in dataclasses.fields(Limits))
 
 
@@ -134,66 +135,6 @@ class RatingSpec(BaseModel):
                                  self.draw_probability)
 
 
-class BotEntry(BaseModel):
-    """A bot entered under another name or with options: ``{bot: random, name: random-2}``
-    (two copies of one bot at a table; ratings and results keep them apart) or
-    ``{bot: ismcts, options: {iterations: 250}}`` (settings sent to the bot in ``hello``; the
-    version then names them, so differently set copies are rated apart)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    bot: str
-    name: str | None = None
-    options: dict[str, str | int | float | bool] = Field(default_factory=dict)
-
-    def __str__(self) -> str:
-        return f"{self.bot} as {self.name}" if self.name else self.bot
-
-
-def _entry(value: Any, where: str) -> str | BotEntry:
-    """One item of ``bots``/``challengers``: a reference, or a mapping with ``bot`` and a
-    ``name``, ``options`` or both; raises ValueError lines naming the item."""
-    if isinstance(value, str) and value.strip():
-        return value.strip()
-    if isinstance(value, dict):
-        problems = []
-        unknown = sorted(set(value) - {"bot", "name", "options"})
-        if unknown:
-            problems.append(f"{where}: unknown key(s) {', '.join(map(str, unknown))} "
-                            "(an entry is a bot reference, or {bot: REF, name: NAME, "
-                            "options: {...}})")
-        bot = value.get("bot")
-        if not isinstance(bot, str) or not bot.strip():
-            problems.append(f"{where}.bot: is required (a non-empty string)")
-        name = value.get("name")
-        if "name" in value:
-            if not isinstance(name, str) or not name.strip():
-                problems.append(f"{where}.name: must be a non-empty string")
-            elif not _valid_name(name.strip()):
-                problems.append(f"{where}.name: must be 1-60 {_NAME_CHARS}, starting with a "
-                                f"letter or digit; got {name!r}")
-        options: dict[str, Any] = {}
-        if "options" in value:
-            bad = option_problems(value["options"], f"{where}.options")
-            problems.extend(bad)
-            if not bad:
-                options = dict(value["options"])
-        if "name" not in value and "options" not in value and not unknown:
-            problems.append(f"{where}: give a name, options or both (a bare bot is written "
-                            "as its reference)")
-        if problems:
-            raise ValueError("\n".join(problems))
-        return BotEntry(bot=str(bot).strip(),
-                        name=name.strip() if isinstance(name, str) else None, options=options)
-    raise ValueError(f"{where}: must be a bot name or path (or {{bot: REF, name: NAME, "
-                     f"options: {{...}}}}), got {_shown(value)}")
-
-
-def _valid_name(value: str) -> bool:
-    return 1 <= len(value) <= 60 and value[0].isalnum() and all(
-        c.isascii() and (c.isalnum() or c in "_-.") for c in value)
-
-
 #: The most of each count a spec may ask for.
 _COUNT_MAX = {"games_per_match": 10_000, "rounds": 1_000, "max_tables": 10_000}
 
@@ -239,7 +180,7 @@ class TournamentSpec(BaseModel):
         entries: list[str | BotEntry] = []
         for i, item in enumerate(value):
             try:
-                entries.append(_entry(item, f"{info.field_name}[{i}]"))
+                entries.append(read_entry(item, f"{info.field_name}[{i}]"))
             except ValueError as exc:
                 problems.extend(str(exc).split("\n"))
         if problems:
@@ -249,8 +190,8 @@ class TournamentSpec(BaseModel):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        if not _valid_name(value):
-            raise ValueError(f"must be 1-60 {_NAME_CHARS}, starting with a letter or digit; "
+        if not valid_name(value):
+            raise ValueError(f"must be 1-60 {NAME_CHARS}, starting with a letter or digit; "
                              f"got {value!r}")
         return value
 
@@ -272,7 +213,7 @@ class TournamentSpec(BaseModel):
 
         if size(value) or (isinstance(value, list) and all(size(k) for k in value)):
             return value
-        raise ValueError(f"must be a table size (2-5) or a list of them, got {_shown(value)}")
+        raise ValueError(f"must be a table size (2-5) or a list of them, got {shown_value(value)}")
 
     @field_validator("players_per_game")
     @classmethod
@@ -361,7 +302,7 @@ class TournamentSpec(BaseModel):
         gives its ``bot_seed`` and then compute every hand and draw."""
         if self.seed is None or self.seed >= SHORT_SEED:
             return None
-        if all(_is_sample(bot) for bot in self._entrants):
+        if all(is_sample_bot(bot) for bot in self._entrants):
             return None
         return (f"seed {self.seed} is short: a bot could find it by trying seeds against the "
                 "bot_seed it is sent, and then know every hand. For a contest leave 'seed' out "
@@ -443,16 +384,6 @@ def _loc(loc: tuple[int | str, ...]) -> str:
     return text or "spec"
 
 
-def _shown(value: Any) -> str:
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dt.date):  # YAML reads 2026-12-01 10:00 as a datetime
-        return value.isoformat(sep=" ") if isinstance(value, dt.datetime) else value.isoformat()
-    return repr(value)
-
-
 def _problem(error: Any) -> list[str]:
     """One pydantic error -> line(s) ``field: what is wrong``."""
     loc = tuple(error["loc"])
@@ -475,36 +406,22 @@ def _problem(error: Any) -> list[str]:
                 f"(known: {', '.join(known)})"]
     if kind == "literal_error":
         expected = error["ctx"]["expected"].replace("'", "").replace(" or ", ", ")
-        return [f"{field}: must be one of {expected}; got {_shown(value)}"]
+        return [f"{field}: must be one of {expected}; got {shown_value(value)}"]
     if kind in ("int_type", "int_parsing", "int_from_float"):
-        return [f"{field}: must be an integer, got {_shown(value)}"]
+        return [f"{field}: must be an integer, got {shown_value(value)}"]
     if kind in ("float_type", "float_parsing", "finite_number"):
-        return [f"{field}: must be a number, got {_shown(value)}"]
+        return [f"{field}: must be a number, got {shown_value(value)}"]
     if kind in ("bool_type", "bool_parsing"):
-        return [f"{field}: must be true or false, got {_shown(value)}"]
+        return [f"{field}: must be true or false, got {shown_value(value)}"]
     if kind in ("string_type",):
-        return [f"{field}: must be a string, got {_shown(value)}"]
+        return [f"{field}: must be a string, got {shown_value(value)}"]
     if kind in ("list_type",):
-        return [f"{field}: must be a list, got {_shown(value)}"]
+        return [f"{field}: must be a list, got {shown_value(value)}"]
     if kind in ("dict_type", "model_type", "model_attributes_type"):
-        return [f"{field}: must be a mapping, got {_shown(value)}"]
+        return [f"{field}: must be a mapping, got {shown_value(value)}"]
     if kind.startswith("date"):
-        return [f"{field}: must be a date (YYYY-MM-DD), got {_shown(value)}"]
+        return [f"{field}: must be a date (YYYY-MM-DD), got {shown_value(value)}"]
     return [f"{field}: {error['msg'][0].lower()}{error['msg'][1:]}"]
-
-
-def _is_sample(bot: BotSpec) -> bool:
-    """A shipped sample bot, unchanged (nobody's contest entry: a short seed is fine for
-    it): the files of the sample of its file name, wherever this copy sits (a clone's own
-    ./bots shadows the installed arena's), and not a bot someone submitted under that name."""
-    samples = SAMPLE_BOTS_DIR
-    sample = samples / bot.path.name
-    if not sample.exists() or bot.name in (submitted(samples) if samples.is_dir() else {}):
-        return False
-    try:
-        return spec_from_path(sample).version == bot.files_version
-    except BotError:
-        return False
 
 
 def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
@@ -514,7 +431,7 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
     for field, refs in (("challengers", spec.challengers), ("bots", spec.bots)):
         for i, ref in enumerate(refs):
             try:
-                bot = _resolve(ref, base)
+                bot = resolve_entry(ref, base)
             except BotError as exc:
                 problems.append(f"{field}[{i}]: {exc}")
                 continue
@@ -523,28 +440,7 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
         return problems
     challengers = [resolved[f"challengers[{i}]"] for i in range(len(spec.challengers))]
     bots = [resolved[f"bots[{i}]"] for i in range(len(spec.bots))]
-    entrants: list[BotSpec] = []
-    seen: dict[str, str] = {}
-    names: dict[str, str] = {}
-    for field, group in (("challengers", challengers), ("bots", bots)):
-        for i, bot in enumerate(group):
-            where = f"{field}[{i}]"
-            if bot.key in seen:
-                first = seen[bot.key]
-                if field == "bots" and first.startswith("challengers"):
-                    continue  # a challenger may also be listed among the bots
-                problems.append(f"{where}: {bot.name} ({bot.key}) is listed twice "
-                                f"(also {first})")
-                continue
-            other = names.get(bot.name)
-            if other is not None:  # tables and leaderboards show names: one name, one bot
-                problems.append(f"{where}: the name {bot.name} is taken by {other} (another "
-                                "version or other options); enter it as {bot: REF, name: "
-                                "NAME}")
-                continue
-            seen[bot.key] = where
-            names[bot.name] = where
-            entrants.append(bot)
+    entrants, problems = distinct_entrants([("challengers", challengers), ("bots", bots)])
     listed = not problems  # else the count of entrants is not the one the user meant
     k = max(spec.table_sizes)
     if spec.format == "swiss" and len(spec.table_sizes) > 1:
@@ -571,49 +467,6 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
     return problems
 
 
-def _unknown_bots(data: dict[str, Any], base: Path | None) -> list[str]:
-    """Bots that cannot be resolved, reported even when other fields are wrong too."""
-    problems = []
-    for field in ("challengers", "bots"):
-        refs = data.get(field)
-        if not isinstance(refs, list):
-            continue
-        for i, ref in enumerate(refs):
-            if isinstance(ref, dict):
-                ref = ref.get("bot")
-            if not isinstance(ref, str) or not ref.strip():
-                continue
-            try:
-                _resolve_files(ref.strip(), base)
-            except BotError as exc:
-                problems.append(f"{field}[{i}]: {exc}")
-    return problems
-
-
-def _resolve(entry: str | BotEntry, base: Path | None) -> BotSpec:
-    """A bot reference; a relative path is tried from the working directory, then from the
-    spec file's directory (so a spec can sit next to its bots). An entry with its own name
-    keeps the bot's files and version under that name; one with options carries them and a
-    version that names them."""
-    if isinstance(entry, BotEntry):
-        bot = require_named_options(entry.bot,
-                                    _resolve_files(entry.bot, base).with_options(entry.options))
-        return dataclasses.replace(bot, name=entry.name) if entry.name else bot
-    return require_named_options(entry, _resolve_files(entry, base))
-
-
-def _resolve_files(ref: str, base: Path | None) -> BotSpec:
-    try:
-        return resolve(ref)
-    except BotError:
-        if base is None or Path(ref).is_absolute():
-            raise
-        candidate = base / ref
-        if candidate.exists():
-            return resolve(candidate)
-        raise
-
-
 def spec_from_mapping(data: Any, *, source: Path | None = None) -> TournamentSpec:
     """Validate parsed YAML; every problem is one line of the :class:`SpecError`."""
     where = str(source) if source is not None else "the tournament spec"
@@ -628,7 +481,7 @@ def spec_from_mapping(data: Any, *, source: Path | None = None) -> TournamentSpe
     except ValidationError as exc:
         for error in exc.errors():
             problems.extend(_problem(error))
-        problems.extend(_unknown_bots(data, source.parent if source is not None else None))
+        problems.extend(unknown_bots(data, source.parent if source is not None else None))
     if spec is not None:
         problems.extend(_check_entrants(spec, source.parent if source is not None else None))
         spec._source = source

@@ -10,8 +10,14 @@ from typing import Any
 from tabulate import tabulate
 
 from arena.referee.failures import describe
-from arena.tournament.spec import DEFAULT_RESULTS
-from arena.tournament.store import Store, TournamentRow, seed_is_secret, shown_state
+from arena.tournament.standings import swiss_standings
+from arena.tournament.store import (
+    DEFAULT_RESULTS,
+    Store,
+    TournamentRow,
+    seed_is_secret,
+    shown_state,
+)
 
 __all__ = ["command_path", "failure_summary", "resume_command", "status_lines"]
 
@@ -129,8 +135,6 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
         lines.append(f"  one of them in full: arena game {first.id} --seat "
                      f"{first.failures[0].get('seat', 0)}{_db_option(store.path)}")
     if t.format == "swiss" and games:
-        from arena.tournament.runner import swiss_standings
-
         standings = swiss_standings(store, t, games=games)
         lines.append("")
         lines.append(tabulate(

@@ -21,7 +21,6 @@ import json
 import logging
 import os
 import sqlite3
-import time
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -34,6 +33,8 @@ from arena.errors import StoreError, TournamentNotFoundError
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "BUSY_TIMEOUT_S",
+    "DEFAULT_RESULTS",
     "SCHEMA",
     "GameRow",
     "Store",
@@ -45,6 +46,12 @@ __all__ = [
     "runner_pid",
     "shown_state",
 ]
+
+#: Where results go unless a spec's ``results`` or ``--db`` says otherwise.
+DEFAULT_RESULTS = "results/arena.db"
+#: How long a connection waits for another's lock before it fails (the runner commits one game
+#: per transaction; readers such as ``arena status`` wait for it).
+BUSY_TIMEOUT_S = 30.0
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments(
@@ -222,11 +229,11 @@ class Store:
                 log.warning("created the directory %s for the results database",
                             self.path.parent)
             if read_only:
-                self.conn = read_connection(self.path, timeout=30)
+                self.conn = read_connection(self.path, timeout=BUSY_TIMEOUT_S)
             else:
-                self.conn = sqlite3.connect(str(self.path), timeout=30, isolation_level=None,
-                                            check_same_thread=False)
-            self.conn.execute("PRAGMA busy_timeout = 30000")
+                self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S,
+                                            isolation_level=None, check_same_thread=False)
+            self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             self._check_tables(create and not read_only)
             if not read_only:
                 mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
@@ -467,10 +474,6 @@ class Store:
                  table_index))
 
     # ------------------------------------------------------------------ games
-    def recorded_ids(self, tournament_id: int) -> set[str]:
-        return {r[0] for r in self.conn.execute(
-            "SELECT id FROM games WHERE tournament_id = ?", (tournament_id,))}
-
     def count_games(self, tournament_id: int) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?",
                                      (tournament_id,)).fetchone()[0])
@@ -587,25 +590,3 @@ def shown_state(db: str | Path, tournament: str, stored: str) -> str:
 def compress_record(record: dict[str, Any]) -> bytes:
     """A game record as compact JSON, zlib-compressed (done in the worker, off the writer)."""
     return zlib.compress(json.dumps(record, separators=(",", ":")).encode("utf-8"), 6)
-
-
-def wait_for_games(path: Path, tournament: str, count: int, timeout: float) -> int:
-    """Poll a database until ``tournament`` has ``count`` games (tests and tooling)."""
-    deadline = time.monotonic() + timeout
-    seen = 0
-    while time.monotonic() < deadline:
-        try:
-            conn = sqlite3.connect(str(path), timeout=5)
-            try:
-                row = conn.execute(
-                    "SELECT COUNT(*) FROM games g JOIN tournaments t ON t.id = g.tournament_id "
-                    "WHERE t.name = ?", (tournament,)).fetchone()
-                seen = int(row[0])
-            finally:
-                conn.close()
-        except sqlite3.Error:
-            seen = 0
-        if seen >= count:
-            return seen
-        time.sleep(0.05)
-    return seen

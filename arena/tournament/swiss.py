@@ -39,7 +39,6 @@ import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from itertools import combinations, permutations
 
 from arena.tournament.scoring import Bye, PlayedTable, Standing
@@ -279,11 +278,3 @@ def _solve_heuristic(
                             costs[gi], costs[gj] = ci, cj
                             improved = True
     return [tuple(g) for g in groups]
-
-
-def score_groups(standings: Sequence[Standing]) -> list[list[int]]:
-    """Entrants grouped by equal score, best group first (for display and tests)."""
-    groups: dict[Fraction, list[int]] = {}
-    for s in standings:
-        groups.setdefault(s.score, []).append(s.entrant)
-    return [groups[score] for score in sorted(groups, reverse=True)]

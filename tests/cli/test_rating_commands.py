@@ -222,7 +222,7 @@ def test_help_has_an_example(command: str) -> None:
 
 def test_default_db_is_the_runner_default() -> None:
     from arena.rating.games import DEFAULT_DB
-    from arena.tournament.spec import DEFAULT_RESULTS
+    from arena.tournament.store import DEFAULT_RESULTS
 
     assert DEFAULT_DB == Path(DEFAULT_RESULTS)
 

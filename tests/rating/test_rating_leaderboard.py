@@ -15,7 +15,7 @@ import trueskill
 from rating_store_builder import GameSpec, StoreBuilder, build_store
 from tabulate import tabulate_formats
 
-from arena.rating import build_leaderboard, print_leaderboard, rate_tournament
+from arena.rating import build_leaderboard, leaderboard_report, rate_tournament
 from arena.rating.games import BotVersion, StoredGame
 from arena.rating.leaderboard import leaderboard_json, render_leaderboard
 from arena.rating.standings import ByeRecord, buchholz, placement_points, total_points
@@ -241,11 +241,10 @@ def test_unknown_format_is_refused(tmp_path: Path) -> None:
         render_leaderboard(build_leaderboard(tmp_path / "a.db"), "xml")
 
 
-def test_print_leaderboard_for_the_runner(tmp_path: Path) -> None:
+def test_leaderboard_report_for_the_runner(tmp_path: Path) -> None:
     small_store(tmp_path / "a.db")
-    out = io.StringIO()
-    board = print_leaderboard(tmp_path / "a.db", "cup", file=out)
-    lines = out.getvalue().splitlines()
+    board = build_leaderboard(tmp_path / "a.db", "cup")
+    lines = leaderboard_report(board).splitlines()
     assert lines[0].startswith("Leaderboard: cup (round_robin, finished), 4 games rated")
     assert board.rows[0].bot in lines[3]
 

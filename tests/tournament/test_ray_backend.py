@@ -1,4 +1,4 @@
-"""The Ray backend (issue 6) against the local pool, through the real sandboxed referee.
+"""The Ray backend against the local pool, through the real sandboxed referee.
 
 One local Ray with 2 CPUs serves the whole module (the executor uses a Ray already initialised
 in its process and leaves it running; a second driver joins it by address). The bots are
@@ -29,14 +29,15 @@ import yaml
 
 ray = pytest.importorskip("ray")
 
+from store_polling import wait_for_games  # noqa: E402
+
 from arena.bench.ray import run_ray_bench  # noqa: E402
 from arena.errors import ClusterError  # noqa: E402
 from arena.registry import spec_from_path  # noqa: E402
-from arena.tournament import ray_backend  # noqa: E402
+from arena.tournament import ray_bundles, ray_executor, ray_worker  # noqa: E402
 from arena.tournament.pool import ErrorMessage, TableTask  # noqa: E402
 from arena.tournament.runner import run_tournament  # noqa: E402
 from arena.tournament.spec import load_spec  # noqa: E402
-from arena.tournament.store import wait_for_games  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "bots"
@@ -162,7 +163,7 @@ def local_reference(tmp_path_factory: pytest.TempPathFactory) -> list[tuple[Any,
         tmp = tmp_path_factory.mktemp("local")
         db = tmp / "local.db"
         summary = run_tournament(load_spec(write_spec(tmp / "spec.yaml", db)), 2,
-                                 progress=False, backend="local")
+                                 backend="local")
     finally:
         os.chdir(old)
     assert summary.state == "finished" and summary.games_recorded == 24
@@ -178,37 +179,37 @@ def test_a_bot_directory_travels_whole_and_is_checked(tmp_path: Path) -> None:
     (bot / "run.sh").chmod(0o755)
     (bot / "lib" / "main.py").write_text("print('hello')\n")
     spec = spec_from_path(bot)
-    bundle = ray_backend.pack_bot(spec)
+    bundle = ray_bundles.pack_bot(spec)
     assert {rel for rel, _, _ in bundle.files} == {"bot.yaml", "run.sh", "lib/main.py"}
 
-    local = ray_backend.materialize_bot(bundle, spec, cache=tmp_path / "cache")
+    local = ray_bundles.materialize_bot(bundle, spec, cache=tmp_path / "cache")
     assert local.path != spec.path and local.path.name == "dirbot"
     assert (local.path / "lib" / "main.py").read_text() == "print('hello')\n"
     assert os.stat(local.path / "run.sh").st_mode & stat.S_IXUSR
     assert (local.version, local.metadata, local.command) == (spec.version, spec.metadata,
                                                              spec.command)
     # the same content again: the cached copy, unchanged
-    assert ray_backend.materialize_bot(bundle, spec, cache=tmp_path / "cache").path == local.path
+    assert ray_bundles.materialize_bot(bundle, spec, cache=tmp_path / "cache").path == local.path
 
-    tampered = ray_backend.BotBundle(
+    tampered = ray_bundles.BotBundle(
         bundle.name, bundle.version, bundle.top, bundle.is_dir,
         tuple((rel, mode, data + b"#" if rel == "run.sh" else data)
               for rel, mode, data in bundle.files))
     with pytest.raises(ClusterError, match="arrived on .* as version"):
-        ray_backend.materialize_bot(tampered, spec, cache=tmp_path / "cache")
+        ray_bundles.materialize_bot(tampered, spec, cache=tmp_path / "cache")
     for bad in ("../escape.py", "/tmp/escape.py"):
-        hostile = ray_backend.BotBundle(bundle.name, bundle.version, bundle.top, True,
+        hostile = ray_bundles.BotBundle(bundle.name, bundle.version, bundle.top, True,
                                         ((bad, 0o644, b"x"),))
         with pytest.raises(ClusterError, match="bad file name"):
-            ray_backend.materialize_bot(hostile, spec, cache=tmp_path / "cache")
+            ray_bundles.materialize_bot(hostile, spec, cache=tmp_path / "cache")
     assert not (tmp_path / "escape.py").exists() and not Path("/tmp/escape.py").exists()
 
 
 def test_a_module_bot_travels_alone(tmp_path: Path) -> None:
     spec = spec_from_path(Path(bot("greedy")))
-    bundle = ray_backend.pack_bot(spec)
+    bundle = ray_bundles.pack_bot(spec)
     assert [rel for rel, _, _ in bundle.files] == ["greedy.py"] and not bundle.is_dir
-    local = ray_backend.materialize_bot(bundle, spec, cache=tmp_path)
+    local = ray_bundles.materialize_bot(bundle, spec, cache=tmp_path)
     assert local.path.name == "greedy.py" and local.path.read_bytes() == spec.path.read_bytes()
     assert sorted(p.name for p in local.path.parent.iterdir()) == [".complete", "greedy.py"]
 
@@ -216,23 +217,42 @@ def test_a_module_bot_travels_alone(tmp_path: Path) -> None:
 def test_a_bot_with_options_travels_as_its_files_and_keeps_them(tmp_path: Path) -> None:
     plain = spec_from_path(Path(bot("greedy")))
     tuned = plain.with_options({"depth": 2})
-    bundle = ray_backend.pack_bot(tuned)
+    bundle = ray_bundles.pack_bot(tuned)
     assert bundle.version == plain.version  # the files' hash: what a worker can check
-    assert bundle.digest == ray_backend.pack_bot(plain).digest  # one cached copy for both
-    local = ray_backend.materialize_bot(bundle, tuned, cache=tmp_path)
+    assert bundle.digest == ray_bundles.pack_bot(plain).digest  # one cached copy for both
+    local = ray_bundles.materialize_bot(bundle, tuned, cache=tmp_path)
     assert (local.key, local.options) == (tuned.key, {"depth": 2})
 
 
 def test_a_worker_with_other_arena_code_refuses_the_table() -> None:
     task = TableTask(tournament="t", round=1, table=0, bots=(), bot_ids=(), games=1, seed=1,
                      limits={}, event_date=dt.date(2026, 11, 29))
-    messages = list(ray_backend.play_table_stream(task, "0.0.0:not-this-code"))
+    messages = list(ray_worker.play_table_stream(task, "0.0.0:not-this-code"))
     assert len(messages) == 1 and isinstance(messages[0], ErrorMessage)
     assert "different arena code" in messages[0].message
 
 
+def test_the_fingerprint_covers_every_module_a_worker_plays_with() -> None:
+    """A worker imports the task functions and, to play, the referee: every arena module it
+    then holds is fingerprinted (other code there could deal other games), and none of the
+    planner's (pydantic, rich) nor Ray itself is needed for it."""
+    probe = ("import sys, arena.tournament.ray_worker, arena.referee.match, "
+             "arena.referee.launch\n"
+             "print(*sorted(m.__file__ for n, m in list(sys.modules.items()) "
+             "if n.split('.')[0] == 'arena' and getattr(m, '__file__', None)), sep='\\n')\n"
+             "print(*[name for name in ('pydantic', 'rich', 'ray') if name in sys.modules])")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    root = Path(ray_bundles.arena.__file__).resolve().parent
+    held = [Path(line).resolve().relative_to(root).as_posix() for line in out[:-1]]
+    assert "tournament/ray_worker.py" in held
+    assert [rel for rel in held if not any(rel == item or rel.startswith(item + "/")
+                                           for item in ray_bundles.PLAY_CODE)] == []
+    assert out[-1] == ""
+
+
 def test_ray_client_addresses_are_refused_with_the_way_out() -> None:
-    executor = ray_backend.RayExecutor(workers=1, address="ray://head:10001")
+    executor = ray_executor.RayExecutor(workers=1, address="ray://head:10001")
     with pytest.raises(ClusterError, match="--address HEAD:6379"):
         executor.start(1)
 
@@ -243,14 +263,14 @@ def test_an_address_where_nothing_listens_is_one_clear_error_not_minutes_of_retr
     with socket.socket() as probe_socket:  # a port just freed: nothing listens on it
         probe_socket.bind(("127.0.0.1", 0))
         port = probe_socket.getsockname()[1]
-    executor = ray_backend.RayExecutor(workers=1, address=f"127.0.0.1:{port}")
+    executor = ray_executor.RayExecutor(workers=1, address=f"127.0.0.1:{port}")
     with pytest.raises(ClusterError) as info:
         executor.start(1)
     assert str(info.value).startswith(
         f"cannot join the Ray cluster at 127.0.0.1:{port}: nothing accepts connections at "
         f"127.0.0.1:{port} (Connection refused) (is `ray start --head` running there?")
     with pytest.raises(ClusterError, match="unknown host 'no-such-head.invalid'"):
-        ray_backend.RayExecutor(workers=1, address="no-such-head.invalid:6379").start(1)
+        ray_executor.RayExecutor(workers=1, address="no-such-head.invalid:6379").start(1)
     assert not ray.is_initialized()
 
 
@@ -260,7 +280,7 @@ def test_ray_plays_the_same_games_as_the_local_pool(
 ) -> None:
     db = tmp_path / "ray.db"
     summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db)), 2,
-                             progress=False, backend="ray")
+                             backend="ray")
     assert summary.state == "finished" and summary.games_recorded == 24
     assert not summary.mismatches
     assert games(db, "ray-rr") == local_reference
@@ -268,7 +288,7 @@ def test_ray_plays_the_same_games_as_the_local_pool(
     cached = sorted(p.name.rsplit("-", 1)[0] for p in bot_cache.iterdir()
                     if not p.name.startswith("."))
     assert all(cached.count(name) == 1 for name in ("collector", "greedy", "hashed")), cached
-    stats = ray_backend.RayExecutor.last_stats
+    stats = ray_executor.RayExecutor.last_stats
     assert stats is not None and stats.bundles == 3 and stats.retries == 0
 
 
@@ -279,7 +299,7 @@ def test_swiss_rounds_on_ray_match_the_local_pool(cluster: str, tmp_path: Path) 
         db = tmp_path / f"{backend}.db"
         spec = write_spec(tmp_path / f"{backend}.yaml", db, name="ray-swiss", format="swiss",
                           bots=bots, rounds=2, games_per_match=2)
-        summary = run_tournament(load_spec(spec), 2, progress=False, backend=backend)
+        summary = run_tournament(load_spec(spec), 2, backend=backend)
         assert summary.state == "finished" and summary.games_recorded == 8
         runs[backend] = games(db, "ray-swiss")
     assert runs["ray"] == runs["local"]
@@ -308,7 +328,7 @@ def test_a_killed_worker_loses_and_duplicates_no_game(
     thread = threading.Thread(target=killer, daemon=True)
     thread.start()
     try:
-        summary = run_tournament(spec, 2, progress=False, backend="ray")
+        summary = run_tournament(spec, 2, backend="ray")
     finally:
         stop.set()
         thread.join(10)
@@ -342,7 +362,7 @@ def test_resume_after_the_driver_is_killed(
             process.wait()
     before = len(games(db, "ray-rr"))
     assert 4 <= before <= 24
-    summary = run_tournament(load_spec(spec_file), 2, progress=False, backend="ray")
+    summary = run_tournament(load_spec(spec_file), 2, backend="ray")
     assert summary.state == "finished"
     assert summary.games_before == before and summary.games_done == 24
     assert not summary.mismatches

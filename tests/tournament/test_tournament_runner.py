@@ -8,129 +8,36 @@ compared game for game. Specs are tiny; no assertion reads the wall clock.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
-import io
 import json
 import os
 import re
 import signal
 import sqlite3
-import subprocess
-import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
-from rich.console import Console
-from typer.testing import CliRunner
+from store_polling import wait_for_games
+from tournament_fixtures import (  # noqa: F401 - _repo_cwd: an autouse fixture
+    BOTS,
+    FIXTURES,
+    REPO,
+    _repo_cwd,
+    arena_run,
+    children,
+    runner,
+    signature,
+    wait_gone,
+    write_spec,
+)
 
 from arena.cli.main import app
 from arena.errors import StoreError
-from arena.registry import resolve
 from arena.tournament.runner import RunSummary, mismatch_lines, resume_hint, run_tournament
 from arena.tournament.spec import load_spec
 from arena.tournament.status import _progress, failure_summary
-from arena.tournament.store import wait_for_games
-
-REPO = Path(__file__).resolve().parents[2]
-FIXTURES = Path(__file__).resolve().parent / "bots"
-BOTS = ["greedy", "collector", str(FIXTURES / "hashed.py"), str(FIXTURES / "last.py"),
-        str(FIXTURES / "first.py")]
-LIMITS = {"decision_ms": 3000, "time_bank_ms": 30000, "startup_ms": 30000}
-runner = CliRunner()
-
-
-def write_spec(path: Path, db: Path, **fields: Any) -> Path:
-    data: dict[str, Any] = {
-        "name": "swiss-e2e", "format": "swiss", "bots": BOTS, "players_per_game": 2,
-        "rounds": 3, "games_per_match": 3, "seed": 11, "event_date": "2026-11-29",
-        "limits": LIMITS, "results": str(db),
-    }
-    data.update(fields)
-    path.write_text(yaml.safe_dump(data, sort_keys=False))
-    return path
-
-
-def signature(db: Path, name: str) -> dict[str, Any]:
-    """Everything that must not depend on workers or interruptions (ids mapped to keys)."""
-    conn = sqlite3.connect(str(db))
-    try:
-        keys = {r[0]: f"{r[1]}@{r[2]}" for r in conn.execute("SELECT id, name, version FROM bots")}
-        tid = conn.execute("SELECT id FROM tournaments WHERE name = ?", (name,)).fetchone()[0]
-        games = [
-            (r[0], [keys[b] for b in json.loads(r[1])], json.loads(r[2]), r[3], r[4], r[5],
-             json.loads(r[6]))
-            for r in conn.execute(
-                "SELECT id, seats_json, placements_json, starting_seat, seed, decisions, "
-                "desmos_json FROM games WHERE tournament_id = ? "
-                "ORDER BY round, table_index, game_index", (tid,))]
-        tables = [(r[0], r[1], [keys[b] for b in json.loads(r[2])], r[3]) for r in conn.execute(
-            "SELECT round, table_index, seats_json, seed FROM tables WHERE tournament_id = ? "
-            "ORDER BY round, table_index", (tid,))]
-        byes = [(r[0], keys[r[1]]) for r in conn.execute(
-            "SELECT round, bot_id FROM byes WHERE tournament_id = ? ORDER BY round, bot_id",
-            (tid,))]
-        records = conn.execute("SELECT COUNT(*) FROM records WHERE tournament_id = ?",
-                               (tid,)).fetchone()[0]
-        distinct = conn.execute("SELECT COUNT(DISTINCT id) FROM games WHERE tournament_id = ?",
-                                (tid,)).fetchone()[0]
-    finally:
-        conn.close()
-    assert records == len(games) == distinct
-    return {"games": games, "tables": tables, "byes": byes}
-
-
-def _terminal_sigint() -> None:
-    """SIGINT as in a terminal, whatever the test run inherited: a job started in the
-    background (``cmd &`` in a script, as CI runners may) ignores it, and a Python started
-    that way keeps ignoring it."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
-def arena_run(spec: Path, *extra: str) -> subprocess.Popen[str]:
-    """A real ``arena run`` process (``python -m arena.cli.main``) in its own session."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "arena.cli.main", "run", str(spec), "--no-progress", *extra],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True, preexec_fn=_terminal_sigint)
-
-
-def children(pid: int) -> set[int]:
-    found: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            found.update(int(c) for c in (task / "children").read_text().split())
-        except OSError:
-            continue
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
-def wait_gone(pids: set[int], timeout: float = 30.0) -> set[int]:
-    deadline = time.monotonic() + timeout
-    left = set(pids)
-    while left and time.monotonic() < deadline:
-        left = {p for p in left if alive(p)}
-        time.sleep(0.1)
-    return left
-
-
-@pytest.fixture(autouse=True)
-def _repo_cwd() -> Any:
-    old = Path.cwd()
-    os.chdir(REPO)
-    yield None
-    os.chdir(old)
 
 
 @pytest.fixture(scope="module")
@@ -141,8 +48,7 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, RunSummar
     try:
         tmp = tmp_path_factory.mktemp("reference")
         db = tmp / "arena.db"
-        summary = run_tournament(load_spec(write_spec(tmp / "spec.yaml", db)), 2,
-                                 progress=False)
+        summary = run_tournament(load_spec(write_spec(tmp / "spec.yaml", db)), 2)
     finally:
         os.chdir(old)
     return db, summary
@@ -168,8 +74,7 @@ def test_results_do_not_depend_on_the_number_of_workers(
     reference: tuple[Path, RunSummary], tmp_path: Path
 ) -> None:
     db = tmp_path / "one.db"
-    summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db)), 1,
-                             progress=False)
+    summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db)), 1)
     assert summary.games_recorded == 18 and not summary.mismatches
     assert signature(db, "swiss-e2e") == signature(reference[0], "swiss-e2e")
 
@@ -262,103 +167,12 @@ def test_ctrl_c_or_sigterm_stops_cleanly_and_says_how_to_resume(
     assert state == "interrupted"
 
 
-def test_changed_spec_is_refused_and_fresh_starts_anew(tmp_path: Path) -> None:
-    db = tmp_path / "arena.db"
-    small = {"name": "tiny", "format": "round_robin", "bots": BOTS[:2], "rounds": 1,
-             "games_per_match": 1}
-    spec = write_spec(tmp_path / "spec.yaml", db, **small)
-    said = io.StringIO()
-    first = run_tournament(load_spec(spec), 1, progress=False,
-                           console=Console(file=said, width=300))
-    assert first.games_recorded == 1
-    assert said.getvalue().splitlines()[0] == f"New results database: {db}"
-    said = io.StringIO()
-    again = run_tournament(load_spec(spec), 1, progress=False,
-                           console=Console(file=said, width=300))
-    assert again.games_recorded == 0 and again.games_before == 1
-    assert "New results database" not in said.getvalue()
-    changed = write_spec(tmp_path / "changed.yaml", db, **{**small, "seed": 12})
-    with pytest.raises(StoreError) as info:
-        run_tournament(load_spec(changed), 1, progress=False)
-    old_hash = load_spec(spec).spec_hash()
-    new_hash = load_spec(changed).spec_hash()
-    assert str(info.value) == (
-        f"tournament 'tiny' exists with a different spec (hash {old_hash}, this spec "
-        f"{new_hash}: seed changed); use --fresh to start anew, or rename it")
-    result = runner.invoke(app, ["run", str(changed), "--no-progress"])
-    assert result.exit_code == 1
-    assert result.stderr == f"Error: {info.value}\n"
-    shown = io.StringIO()
-    fresh = run_tournament(load_spec(changed), 1, fresh=True, progress=False,
-                           console=Console(file=shown, width=200))
-    assert fresh.games_recorded == 1 and fresh.games_before == 0
-    assert shown.getvalue().splitlines()[0] == (
-        "--fresh: dropping the stored tournament 'tiny' (1 game recorded)")
-    conn = sqlite3.connect(str(db))
-    assert conn.execute("SELECT seed FROM tournaments WHERE name = 'tiny'").fetchone()[0] == 12
-    assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
-    conn.close()
-
-
-@pytest.mark.parametrize("bots, change", [
-    (["collector", "greedy", "random"],
-     "the same bots in another order: the order sets the seats and the schedule"),
-    (["greedy", {"bot": "collector", "options": {"depth": 3}}, "random"],
-     "collector options {} -> {depth: 3}"),
-    (["greedy", "collector", "heuristic"], "random@{random} left; heuristic@{heuristic} joined"),
-    (["random", "greedy", {"bot": "collector", "options": {"depth": 3}}],
-     "collector options {} -> {depth: 3}; the others in another order"),
-    (["greedy", "collector"], "random@{random} left"),
-    (["heuristic", "collector", "greedy"],
-     "random@{random} left; heuristic@{heuristic} joined; the others in another order"),
-])
-def test_a_changed_entry_list_is_told_in_words(tmp_path: Path, bots: list[Any],
-                                               change: str) -> None:
-    from arena.registry import resolve
-    from arena.tournament.runner import _open_tournament
-    from arena.tournament.store import Store
-
-    db = tmp_path / "arena.db"
-    base = {"name": "tiny", "format": "round_robin", "rounds": 1, "games_per_match": 1}
-    with Store(db) as store:
-        _open_tournament(store, load_spec(write_spec(
-            tmp_path / "a.yaml", db, bots=["greedy", "collector", "random"], **base)), False)
-        with pytest.raises(StoreError) as info:
-            _open_tournament(store, load_spec(write_spec(tmp_path / "b.yaml", db, bots=bots,
-                                                         **base)), False)
-    for name in ("random", "heuristic"):
-        change = change.replace(f"{{{name}}}", resolve(name).version)
-    assert f"entrants changed ({change})); use --fresh" in str(info.value)
-
-
-def test_a_tournament_from_before_tau_defaulted_to_0_names_the_value_to_resume_with(
-        tmp_path: Path) -> None:
-    db = tmp_path / "arena.db"
-    small = {"name": "tiny", "format": "round_robin", "bots": BOTS[:2], "rounds": 1,
-             "games_per_match": 1}
-    old_tau = 25 / 3 / 100  # trueskill's own default, the arena's before
-    old = write_spec(tmp_path / "old.yaml", db, **small, rating={"tau": old_tau})
-    run_tournament(load_spec(old), 1, progress=False)
-    today = write_spec(tmp_path / "spec.yaml", db, **small)
-    with pytest.raises(StoreError) as info:
-        run_tournament(load_spec(today), 1, progress=False)
-    assert (f"rating changed (tau 0.08333 -> 0); tau now defaults to 0 (bots do not drift): "
-            f"set rating.tau: {old_tau!r} in the spec to resume with the old value); "
-            "use --fresh") in str(info.value)
-    again = write_spec(tmp_path / "again.yaml", db, **small, rating={"tau": old_tau})
-    assert run_tournament(load_spec(again), 1, progress=False).games_before == 1
-    other = write_spec(tmp_path / "other.yaml", db, **small, rating={"tau": old_tau, "mu": 30})
-    with pytest.raises(StoreError, match=r"rating changed \(beta 4.167 -> 5, mu 25 -> 30, "
-                                         r"sigma 8.333 -> 10\)\); use --fresh"):
-        run_tournament(load_spec(other), 1, progress=False)
-
-
 def test_four_player_duplicate_rotates_every_seat_over_one_deal(tmp_path: Path) -> None:
     db = tmp_path / "four.db"
     spec = write_spec(tmp_path / "spec.yaml", db, name="four", format="round_robin",
                       bots=BOTS[:4], players_per_game=4, rounds=1, games_per_match=1,
                       duplicate=True)
-    summary = run_tournament(load_spec(spec), 2, progress=False)
+    summary = run_tournament(load_spec(spec), 2)
     assert summary.games_recorded == 4
     sig = signature(db, "four")
     assert len({t[3] for t in sig["tables"]}) == 1  # one deal: one match seed
@@ -378,7 +192,7 @@ def test_duplicate_tables_of_a_deal_replay_its_boards_and_resume_as_one(tmp_path
     db = tmp_path / "dup.db"
     spec = write_spec(tmp_path / "spec.yaml", db, name="dup", format="round_robin",
                       bots=BOTS[:3], rounds=1, games_per_match=4, duplicate=True)
-    summary = run_tournament(load_spec(spec), 2, progress=False)
+    summary = run_tournament(load_spec(spec), 2)
     assert summary.games_recorded == 3 * 2 * 4
     full = signature(db, "dup")
     with Store(db) as store:
@@ -413,7 +227,7 @@ def test_duplicate_tables_of_a_deal_replay_its_boards_and_resume_as_one(tmp_path
         conn.execute("UPDATE tables SET finished_at = NULL WHERE tournament_id = ?", (tid,))
         conn.execute("UPDATE tournaments SET state = 'interrupted' WHERE id = ?", (tid,))
     conn.close()
-    again = run_tournament(load_spec(spec), 2, progress=False)
+    again = run_tournament(load_spec(spec), 2)
     assert again.games_recorded == 3 and not again.mismatches
     assert signature(db, "dup") == full
 
@@ -425,7 +239,7 @@ def test_a_ladder_mixes_table_sizes_in_one_rating(tmp_path: Path) -> None:
     spec = write_spec(tmp_path / "spec.yaml", db, name="mixed", format="round_robin",
                       bots=BOTS[:4], players_per_game=[2, 4], rounds=1, games_per_match=1,
                       duplicate=True)
-    summary = run_tournament(load_spec(spec), 2, progress=False)
+    summary = run_tournament(load_spec(spec), 2)
     assert summary.games_recorded == 6 * 2 + 4  # six pairs from both seats, one 4-table x 4
     sig = signature(db, "mixed")
     sizes = Counter(len(t[2]) for t in sig["tables"])
@@ -465,7 +279,7 @@ def test_entry_options_reach_the_sandboxed_bot_and_replay_move_for_move(
                           bots=bots, rounds=1, games_per_match=1, duplicate=True)
         # played despite the typo (no trial start, which would refuse it): its forfeits
         # and their reason are what is checked below
-        summary = run_tournament(load_spec(spec), 2, progress=False, trial=False)
+        summary = run_tournament(load_spec(spec), 2, trial=False)
         assert summary.games_recorded == 6
         sigs.append(signature(db, "tuned"))
     assert sigs[0] == sigs[1]
@@ -618,7 +432,7 @@ def test_a_spec_without_a_seed_gets_a_secret_one_kept_for_resuming(tmp_path: Pat
             conn.close()
 
     assert load_spec(spec_file).seed is None
-    run_tournament(load_spec(spec_file), 1, progress=False)
+    run_tournament(load_spec(spec_file), 1)
     seed, games = stored()
     assert seed >= 2**20 and len(games) == 2  # drawn from 63 bits: not a guessable number
     status = runner.invoke(app, ["status", "secret", "--db", str(db)])
@@ -628,9 +442,9 @@ def test_a_spec_without_a_seed_gets_a_secret_one_kept_for_resuming(tmp_path: Pat
     assert shown_seed(seed, {"seed": None}, "running") == \
         "seed drawn, secret until the tournament finishes"  # status output gets shown around
     assert shown_seed(7, {"seed": 7}, "running") == "seed 7"  # written in the spec anyway
-    run_tournament(load_spec(spec_file), 1, progress=False)  # resumes: nothing new
+    run_tournament(load_spec(spec_file), 1)  # resumes: nothing new
     assert stored() == (seed, games)
-    run_tournament(load_spec(spec_file), 1, fresh=True, progress=False)
+    run_tournament(load_spec(spec_file), 1, fresh=True)
     again, new_games = stored()
     assert again != seed and new_games != games
 
@@ -644,7 +458,7 @@ def test_swiss_weighs_an_off_size_duplicate_table_like_a_nominal_one(tmp_path: P
     db = tmp_path / "off.db"
     spec = write_spec(tmp_path / "spec.yaml", db, name="off", players_per_game=3, rounds=1,
                       games_per_match=1, duplicate="permutations")
-    summary = run_tournament(load_spec(spec), 2, progress=False)
+    summary = run_tournament(load_spec(spec), 2)
     assert summary.games_recorded == 6 + 2
     board = build_leaderboard(db, "off")
     sig = signature(db, "off")
@@ -655,140 +469,6 @@ def test_swiss_weighs_an_off_size_duplicate_table_like_a_nominal_one(tmp_path: P
     # a game hands out k/2 points: 6 games of 3 give 9 (3 a bot), 2 games of 2 give 2,
     # counted 3 times: 6 (3 a bot, as at the table of 3; unweighted it was 1)
     assert by_size == {3: 9.0, 2: 6.0}
-
-
-def test_check_starts_every_entry_and_plays_nothing(tmp_path: Path) -> None:
-    db = tmp_path / "check.db"
-    spec = write_spec(tmp_path / "spec.yaml", db, name="check",
-                      bots=["greedy", str(FIXTURES / "first.py"),
-                            str(FIXTURES / "no_start.py")])
-    result = runner.invoke(app, ["run", str(spec), "--check"])
-    assert result.exit_code == 1, result.output
-    lines = result.stdout.splitlines()
-    assert lines[0].startswith(f"Spec from {spec}: swiss 'check', 3 entries, tables of 2, "
-                               "3 round(s), ")
-    assert lines[1].startswith("warning: seed 11 is short")  # fixture bots are no samples
-    assert lines[2] == f"Results: {db}, not created yet"
-    assert lines[4].startswith("  ok    greedy@") and lines[5].startswith("  ok    first@")
-    assert lines[6].startswith("  FAIL  no_start@") and lines[6].endswith(
-        ": exited before answering 'hello' (exit code 2); last log line: ImportError: No "
-        "module named 'numpy' (deliberately)")
-    assert lines[7] == "1 of 3 entries does not start."
-    assert not db.exists(), "--check plays and stores nothing"
-    good = write_spec(tmp_path / "good.yaml", db, name="check", bots=BOTS[:2], seed=2**62)
-    result = runner.invoke(app, ["run", str(good), "--check"])
-    assert result.exit_code == 0 and result.stdout.splitlines()[-1] == (
-        "All 2 entries start: ready to run."), result.output
-    run_tournament(load_spec(good), 1, progress=False, trial=False,
-                   console=Console(file=io.StringIO()))
-    result = runner.invoke(app, ["run", str(good), "--check"])
-    assert result.exit_code == 0 and result.stdout.splitlines()[-1] == (
-        "All 2 entries start; the stored tournament is finished: arena run has nothing left "
-        "to play (--fresh plays it anew)."), result.output
-    changed = write_spec(tmp_path / "good.yaml", db, name="check", bots=BOTS[:2], seed=2**62,
-                         games_per_match=1)
-    result = runner.invoke(app, ["run", str(changed), "--check"])
-    lines = result.stdout.splitlines()
-    assert result.exit_code == 1 and lines[1].startswith(
-        f"Results: {db}, holds 'check': ") and ", with another spec (hash " in lines[1]
-    assert lines[-1] == ("All 2 entries start, but arena run refuses the stored tournament's "
-                         "other spec (--fresh starts anew).")
-
-
-def test_check_of_a_drawn_seed_says_whether_it_is_drawn_yet(tmp_path: Path) -> None:
-    """Once the tournament is stored its seed is drawn and kept: --check no longer says a
-    seed will be drawn (which read as if a resume would deal other games)."""
-    db = tmp_path / "drawn.db"
-    spec = tmp_path / "drawn.yaml"
-    spec.write_text(yaml.safe_dump({"name": "drawn", "format": "round_robin", "bots": BOTS[:2],
-                                    "games_per_match": 1, "limits": LIMITS,
-                                    "results": str(db)}))
-    first = runner.invoke(app, ["run", str(spec), "--check"]).stdout.splitlines()[0]
-    assert first.endswith("games planned; seed drawn when it starts")
-    run_tournament(load_spec(spec), 1, progress=False, trial=False,
-                   console=Console(file=io.StringIO()))
-    result = runner.invoke(app, ["run", str(spec), "--check"])
-    assert result.stdout.splitlines()[0].endswith(
-        "games planned; seed drawn at its start, kept with the results"), result.output
-
-
-def test_arena_db_names_the_database_a_run_writes(tmp_path: Path) -> None:
-    """As it names the one the reading commands read; --db still comes first."""
-    spec = write_spec(tmp_path / "spec.yaml", tmp_path / "spec.db", name="env", bots=BOTS[:2],
-                      seed=2**62)
-    result = runner.invoke(app, ["run", str(spec), "--check"],
-                           env={"ARENA_DB": str(tmp_path / "env.db")})
-    assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[1] == f"Results: {tmp_path / 'env.db'}, not created yet"
-    result = runner.invoke(app, ["run", str(spec), "--check", "--db", str(tmp_path / "x.db")],
-                           env={"ARENA_DB": str(tmp_path / "env.db")})
-    assert result.stdout.splitlines()[1] == f"Results: {tmp_path / 'x.db'}, not created yet"
-
-
-def test_an_entry_that_does_not_start_is_named_before_the_games(tmp_path: Path) -> None:
-    """A new tournament is refused before anything is stored (--no-trial plays it, the entry
-    forfeiting); a resumed one goes on with a warning (its games so far are kept)."""
-    from arena.tournament.runner import _trial_warnings
-
-    db = tmp_path / "warn.db"
-    spec = write_spec(tmp_path / "spec.yaml", db, name="warn", rounds=1, games_per_match=1,
-                      format="round_robin", bots=["greedy", str(FIXTURES / "first.py"),
-                                                  str(FIXTURES / "no_start.py")])
-    result = runner.invoke(app, ["run", str(spec), "--no-progress"])
-    assert result.exit_code == 1 and not db.exists()
-    error = result.output.splitlines()[-1]
-    assert error.startswith("Error: 1 of 3 entries do not start (a trial run before the "
-                            "games): no_start@")
-    assert error.endswith("Fix them or take them out of the spec; --no-trial plays anyway, "
-                          "each of their games a forfeit")
-    summary = run_tournament(load_spec(spec), 1, progress=False, trial=False,
-                             console=Console(file=io.StringIO()))
-    assert summary.state == "finished" and summary.games_recorded == 3
-    [warning] = _trial_warnings(load_spec(spec), 2, resuming=True)
-    assert warning.startswith("no_start@") and warning.endswith(
-        "each of its games from here on will be a forfeit")
-
-
-def test_slow_starters_are_tried_a_few_at_a_time_and_again_alone(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Eight bots that take most of their start-up time each would all miss it if started
-    at once on two cores: the trial starts as many at once as the run's workers, and an
-    entry that missed its time is tried again alone before it counts as not starting."""
-    from arena.tournament import preflight
-
-    batches: list[int] = []
-    tries: dict[str, int] = {}
-
-    def start_together(bots: list[Any], limits: Any, launcher: Any) -> list[str | None]:
-        batches.append(len(bots))
-        out: list[str | None] = []
-        for bot in bots:
-            tries[bot.name] = tries.get(bot.name, 0) + 1
-            late = len(bots) > 1 and bot.name == "b3"  # slow when crowded, fine alone
-            out.append("no 'ready' within 2500 ms" if late else None)
-        return out
-
-    monkeypatch.setattr(preflight, "_start_together", start_together)
-    greedy = resolve(REPO / "bots" / "greedy.py")
-    bots = [dataclasses.replace(greedy, name=f"b{i}", version=f"v{i}") for i in range(8)]
-    trials = preflight.trial_starts(bots, {}, parallel=3, launcher=lambda *a: None)
-    assert batches == [3, 3, 2, 1] and tries["b3"] == 2
-    assert [t.failure for t in trials] == [None] * 8
-
-
-def test_a_field_where_fewer_than_two_entries_start_is_refused_before_storing(
-        tmp_path: Path) -> None:
-    db = tmp_path / "none.db"
-    broken = tmp_path / "broken.py"
-    broken.write_text((FIXTURES / "no_start.py").read_text())
-    spec = write_spec(tmp_path / "spec.yaml", db, name="none",
-                      bots=[str(FIXTURES / "first.py"), str(FIXTURES / "no_start.py"),
-                            str(broken)])
-    result = runner.invoke(app, ["run", str(spec), "--no-progress"])
-    assert result.exit_code == 1
-    assert result.output.splitlines()[-1].startswith(
-        "Error: no game can be played: 1 of 3 entries start in a trial run; no_start@")
-    assert not db.exists(), "refused before anything is stored"
 
 
 def test_after_an_update_a_tournament_goes_on_with_the_version_it_started_with(
@@ -805,17 +485,17 @@ def test_after_an_update_a_tournament_goes_on_with_the_version_it_started_with(
     greedy = str(REPO / "bots" / "greedy.py")
     spec = write_spec(tmp_path / "spec.yaml", db, name="upd", bots=["mine", greedy],
                       format="round_robin", rounds=1, games_per_match=1)
-    assert run_tournament(load_spec(spec), 1, progress=False).state == "finished"
+    assert run_tournament(load_spec(spec), 1).state == "finished"
     source.write_text(source.read_text() + "\n# a new version\n")
     new = submit(source, name="mine", check=passing, update=True)
     with pytest.raises(StoreError) as info:
-        run_tournament(load_spec(spec), 1, progress=False)
+        run_tournament(load_spec(spec), 1)
     assert (f"(mine@{old.version} -> mine@{new.version}; to go on with the version it started "
             f"with, enter it as mine@{old.version})") in str(info.value)
     pinned = write_spec(tmp_path / "pinned.yaml", db, name="upd",
                         bots=[f"mine@{old.version}", greedy], format="round_robin",
                         rounds=1, games_per_match=1)
-    summary = run_tournament(load_spec(pinned), 1, progress=False)
+    summary = run_tournament(load_spec(pinned), 1)
     assert summary.state == "finished" and summary.games_recorded == 0
 
 
@@ -830,6 +510,5 @@ def test_a_database_killed_before_its_tables_were_made_is_taken_up(tmp_path: Pat
     result = runner.invoke(app, ["run", str(spec), "--check"])
     assert result.exit_code == 0 and result.stdout.splitlines()[1] == (
         f"Results: {db}, no tournament in it yet (an empty database)"), result.output
-    summary = run_tournament(load_spec(spec), 1, progress=False,
-                             console=Console(file=io.StringIO()))
+    summary = run_tournament(load_spec(spec), 1)
     assert summary.state == "finished" and summary.games_recorded == 1

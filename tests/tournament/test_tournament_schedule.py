@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from arena.referee.seating import seat_orders
 from arena.tournament.schedule import (
     Table,
     balanced_groups,
@@ -16,7 +17,6 @@ from arena.tournament.schedule import (
     gauntlet,
     interleave,
     round_robin,
-    seat_orders,
     seat_tables,
 )
 

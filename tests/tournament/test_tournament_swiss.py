@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.tournament.schedule import seat_orders
+from arena.referee.seating import seat_orders
 from arena.tournament.scoring import (
     Bye,
     PlayedTable,

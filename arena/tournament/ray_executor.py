@@ -1,4 +1,4 @@
-"""The Ray backend (issue 6): a tournament's tables played as Ray tasks, on this machine or on
+"""The Ray backend: a tournament's tables played as Ray tasks, on this machine or on
 a Ray cluster. ``arena run SPEC --backend ray [--address HEAD:6379]``; docs/CLUSTER.md.
 
 Who does what (the same split as the local pool, :mod:`arena.tournament.pool`):
@@ -6,7 +6,7 @@ Who does what (the same split as the local pool, :mod:`arena.tournament.pool`):
 * The **driver** (``arena run``) plans the tables and alone writes the SQLite store: each game
   arrives as a message and the runner commits it in its own transaction.
 * A **table** is one Ray task (``num_cpus=1``) that is a *streaming generator*
-  (:func:`play_table_stream`): it plays the whole table with
+  (:func:`~arena.tournament.ray_worker.play_table_stream`): it plays the whole table with
   :func:`arena.tournament.pool.play_table` (the bots launched through :mod:`arena.sandbox`
   exactly as locally, alive for all the games of the match) and yields every message as it is
   sent, so each game's :class:`~arena.tournament.pool.GameMessage` (its row and compressed
@@ -16,22 +16,24 @@ Who does what (the same split as the local pool, :mod:`arena.tournament.pool`):
 
 What travels:
 
-* **The bots' files**, as one :class:`BotBundle` per bot version (file names, modes and
-  contents), put once in Ray's object store and handed to each table task as an argument. A
-  worker node fetches the bundles of the bots it seats, writes each once into a local cache
-  keyed by its content (``$TMPDIR/arena-ray-bots-<uid>/``) and checks it against the bot's
-  version (the content hash recorded in the store) before the first game. A worker node needs
-  nothing but the ``arena`` package (``pip install -e '.[ray]'`` in a checkout).
+* **The bots' files**, as one :class:`~arena.tournament.ray_bundles.BotBundle` per bot
+  version (file names, modes and contents), put once in Ray's object store and handed to each
+  table task as an argument. A worker node fetches the bundles of the bots it seats, writes
+  each once into a local cache keyed by its content (``$TMPDIR/arena-ray-bots-<uid>/``) and
+  checks it against the bot's version (the content hash recorded in the store) before the
+  first game. A worker node needs nothing but the ``arena`` package (``pip install -e
+  '.[ray]'`` in a checkout).
 * **The table**: the :class:`~arena.tournament.pool.TableTask` (bots by seat with their
   metadata, match seed, games, limits, event date, games already recorded) and a fingerprint of
-  the arena code that decides a game (:func:`code_fingerprint`): a worker running other code
+  the arena code that decides a game
+  (:func:`~arena.tournament.ray_bundles.code_fingerprint`): a worker running other code
   refuses the table rather than produce other results.
 * **Back**: one message per game, the sandbox's warnings, and the table's end. Never the store.
 
 Why not a Ray runtime environment (``runtime_env={"working_dir": ...}``) for the bots' files:
 Ray uploads a local directory only for a whole job, at ``ray.init``, before the tables (and a
 Swiss round's bots) are known, and every worker of that job then starts in an unpacked copy
-(about 2 s more for the first task of a worker here); a bundle per bot version is fetched only
+(a slower first task on every worker); a bundle per bot version is fetched only
 by the nodes that seat that bot, is checked against the version the store records, and adds
 nothing to start-up.
 
@@ -44,39 +46,30 @@ already received marked as recorded. A table is replayed from its first game (de
 as a resumed table is) and the runner and the store ignore a game id already recorded: no game
 is lost, none is recorded twice.
 
-This module is imported by the workers (Ray imports the task functions by reference): it keeps
-to the referee's imports, never the planner's (pydantic, rich, the runner).
+The backend's modules, by side: :mod:`arena.tournament.ray_bundles` (what travels: bundles and
+the code fingerprint), :mod:`arena.tournament.ray_worker` (the tasks a worker runs) and this
+one, the driver's executor. The runner imports this module only when the Ray backend is asked
+for: Ray is an optional extra.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import logging
 import os
-import queue
-import re
-import shutil
 import socket
-import stat
-import tempfile
-import threading
 import time
-import traceback
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import ray
 import ray.exceptions
 
-import arena
-from arena.errors import ArenaError, ClusterError
-from arena.registry import BotSpec, content_version
+from arena.errors import ClusterError
+from arena.registry import BotSpec
 from arena.tournament.pool import (
     MAX_TABLE_ATTEMPTS,
     DoneMessage,
@@ -85,19 +78,11 @@ from arena.tournament.pool import (
     LogMessage,
     Message,
     TableTask,
-    play_table,
 )
+from arena.tournament.ray_bundles import code_fingerprint, pack_bot
+from arena.tournament.ray_worker import play_table_stream, warm_up_worker
 
-__all__ = [
-    "BotBundle",
-    "RayExecutor",
-    "RayStats",
-    "code_fingerprint",
-    "materialize_bot",
-    "pack_bot",
-    "play_table_stream",
-    "warm_up_worker",
-]
+__all__ = ["RayExecutor", "RayStats", "quiet_ray_logging"]
 
 #: Errors of Ray meaning "the worker or node playing the table is gone": the table is replayed.
 _LOST: tuple[type[BaseException], ...] = (
@@ -106,317 +91,8 @@ _LOST: tuple[type[BaseException], ...] = (
     ray.exceptions.ObjectLostError,
     ray.exceptions.OutOfMemoryError,
 )
-#: The arena code that decides a game, compared between the driver and every worker.
-_PLAY_CODE = ("__init__.py", "errors.py", "native.py", "common", "registry.py", "engine",
-              "protocol", "referee",
-              "sandbox", "sdk", "tournament/pool.py", "tournament/store.py",
-              "tournament/ray_backend.py")
-_COMPLETE = ".complete"
 
 
-# ---------------------------------------------------------------------------- bundles
-@dataclass(frozen=True)
-class BotBundle:
-    """A bot's files as they travel to a worker: the module file, or the files of the bot's
-    directory (those its version hashes), with their permission bits."""
-
-    name: str
-    version: str
-    top: str  # the module's file name, or the directory's name
-    is_dir: bool
-    files: tuple[tuple[str, int, bytes], ...]  # (posix path relative to the bot, mode, bytes)
-
-    @property
-    def size(self) -> int:
-        return sum(len(data) for _, _, data in self.files)
-
-    @property
-    def digest(self) -> str:
-        """Identifies the bundle's whole content (the name of its cache entry)."""
-        h = hashlib.sha256(f"{self.top}\0{int(self.is_dir)}\0{self.version}\0".encode())
-        for rel, mode, data in self.files:
-            h.update(f"{rel}\0{mode:o}\0".encode())
-            h.update(hashlib.sha256(data).digest())
-        return h.hexdigest()[:20]
-
-
-def pack_bot(spec: BotSpec) -> BotBundle:
-    """The bundle of a resolved bot, read from the driver's disk; refused if its files no
-    longer match its version (edited since the tournament started)."""
-    path = Path(spec.path)
-    try:
-        if path.is_dir():
-            root = path
-            files = sorted(spec.files, key=lambda f: f.relative_to(root).as_posix())
-            if not files:
-                raise ClusterError(f"bot {spec.key}: no files listed for {path}")
-        elif path.is_file():
-            root = path.parent
-            files = [path]
-        else:
-            raise ClusterError(f"bot {spec.key}: no bot at {path} any more")
-        if content_version(files, root) != spec.files_version:
-            raise ClusterError(f"bot {spec.key}: its files at {path} changed since the "
-                               "tournament started (version "
-                               f"{content_version(files, root)} now)")
-        entries = tuple((f.relative_to(root).as_posix() if path.is_dir() else f.name,
-                         stat.S_IMODE(f.stat().st_mode) & 0o777, f.read_bytes())
-                        for f in files)
-    except OSError as exc:
-        raise ClusterError(f"bot {spec.key}: cannot read its files: {exc}") from None
-    return BotBundle(name=spec.name, version=spec.files_version, top=path.name,
-                     is_dir=path.is_dir(), files=entries)
-
-
-def _cache_root() -> Path:
-    """This user's bundle cache on this node (mode 0700, refused when not ours)."""
-    root = Path(os.environ.get("ARENA_RAY_CACHE")
-                or Path(tempfile.gettempdir()) / f"arena-ray-bots-{os.geteuid()}")
-    root.mkdir(mode=0o700, parents=True, exist_ok=True)
-    info = os.lstat(root)
-    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
-        raise ClusterError(f"the bot cache {root} is not a directory of this user")
-    if info.st_mode & 0o077:
-        os.chmod(root, 0o700)
-    return root
-
-
-_verified: set[str] = set()
-_verified_lock = threading.Lock()
-
-
-def materialize_bot(bundle: BotBundle, spec: BotSpec, cache: Path | None = None) -> BotSpec:
-    """Write a bundle into this node's cache (once per content) and return ``spec`` pointing at
-    that copy; the copy must reproduce the bot's version. Several workers of a node may do this
-    at once: each writes a private directory and renames it into place."""
-    root = cache or _cache_root()
-    root.mkdir(mode=0o700, parents=True, exist_ok=True)
-    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", bundle.name)[:40]
-    entry = root / f"{safe}-{bundle.digest}"
-    for attempt in (1, 2):
-        if not (entry / _COMPLETE).is_file():
-            _write_entry(bundle, root, entry)
-        path = entry / bundle.top
-        if bundle.is_dir:
-            files = tuple(path / rel for rel, _, _ in bundle.files)
-            base = path
-        else:
-            files = (path,)
-            base = entry
-        with _verified_lock:
-            if str(entry) in _verified:
-                break
-        try:
-            version = content_version(files, base)
-        except OSError:
-            version = "unreadable"
-        if version == bundle.version:
-            with _verified_lock:
-                _verified.add(str(entry))
-            break
-        if attempt == 2:
-            raise ClusterError(f"bot {bundle.name}@{bundle.version}: its files arrived on "
-                               f"{socket.gethostname()} as version {version}")
-        shutil.rmtree(entry, ignore_errors=True)  # a damaged cache entry: write it anew
-    old = str(spec.path)
-    command = tuple(str(path) + arg[len(old):] if arg == old or arg.startswith(old + "/")
-                    else arg for arg in spec.command)
-    return dataclasses.replace(spec, path=path, command=command, files=files)
-
-
-def _write_entry(bundle: BotBundle, root: Path, entry: Path) -> None:
-    for name in (bundle.top, *(rel for rel, _, _ in bundle.files)):
-        parts = Path(name).parts
-        if not parts or Path(name).is_absolute() or ".." in parts or parts[0] == _COMPLETE:
-            raise ClusterError(f"bot {bundle.name}: bad file name {name!r} in its bundle")
-    if "/" in bundle.top:
-        raise ClusterError(f"bot {bundle.name}: bad name {bundle.top!r} in its bundle")
-    tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=root))
-    try:
-        top = tmp / bundle.top
-        for rel, mode, data in bundle.files:
-            target = (top / rel) if bundle.is_dir else top
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-            os.chmod(target, (mode & 0o755) | 0o400)
-        (tmp / _COMPLETE).write_text(bundle.version)
-        try:
-            os.rename(tmp, entry)
-        except OSError:
-            if not (entry / _COMPLETE).is_file():  # neither ours nor a complete one: retry
-                shutil.rmtree(entry, ignore_errors=True)
-                os.rename(tmp, entry)
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
-
-
-# ---------------------------------------------------------------------------- fingerprint
-@lru_cache(maxsize=1)
-def code_fingerprint() -> str:
-    """``<arena version>:<hash>`` of the arena code that decides a game (engine, protocol,
-    referee, sandbox, kit, registry, the table's messages and this module)."""
-    root = Path(arena.__file__).resolve().parent
-    digest = hashlib.sha256()
-    for item in _PLAY_CODE:
-        where = root / item
-        files = sorted(where.rglob("*.py")) if where.is_dir() else [where]
-        for file in files:
-            if "__pycache__" in file.parts or not file.is_file():
-                continue
-            digest.update(file.relative_to(root).as_posix().encode() + b"\0")
-            digest.update(hashlib.sha256(file.read_bytes()).digest())
-    return f"{arena.__version__}:{digest.hexdigest()[:16]}"
-
-
-# ---------------------------------------------------------------------------- worker side
-_sink: Callable[[Message], None] | None = None
-_handler: logging.Handler | None = None
-
-
-class _SinkHandler(logging.Handler):
-    """Forwards the ``arena`` loggers' warnings in a worker to the table being played."""
-
-    def emit(self, record: logging.LogRecord) -> None:
-        sink = _sink
-        if sink is not None:
-            with contextlib.suppress(Exception):
-                sink(LogMessage(record.getMessage()))
-
-
-def _install_log_handler() -> None:
-    global _handler
-    if _handler is None:
-        _handler = _SinkHandler(logging.WARNING)
-        logging.getLogger("arena").addHandler(_handler)
-
-
-@contextlib.contextmanager
-def _sending_logs_to(sink: Callable[[Message], None]) -> Iterator[None]:
-    global _sink
-    _install_log_handler()
-    _sink = sink
-    try:
-        yield
-    finally:
-        _sink = None
-
-
-def warm_up_worker() -> dict[str, Any]:
-    """Ray task run by each worker before its first table: import the referee and probe the
-    sandbox (seconds, once per process), and say who this worker is."""
-    began = time.perf_counter()
-    logged: list[Message] = []
-    level = ""
-    warnings: list[str] = []
-    with _sending_logs_to(logged.append):
-        try:
-            from arena.referee import launch
-            from arena.sandbox import probe
-
-            launch.sandbox_launcher()
-            warnings = launch.sandbox_warnings()
-            level = probe().level
-        except ArenaError as exc:
-            warnings = [f"sandbox on {socket.gethostname()}: {exc}"]
-    warnings += [m.text for m in logged if isinstance(m, LogMessage)]
-    return {"node": socket.gethostname(), "pid": os.getpid(),
-            "fingerprint": code_fingerprint(), "level": level, "warnings": warnings,
-            "seconds": time.perf_counter() - began}
-
-
-class _Stopped(Exception):
-    """Raised into a table's thread when its task was cancelled: ends the match now."""
-
-
-_END = object()
-
-
-def play_table_stream(task: TableTask, fingerprint: str,
-                      *bundles: BotBundle) -> Iterator[Message]:
-    """Ray task (a streaming generator): play one table and yield its messages as
-    :func:`~arena.tournament.pool.play_table` sends them (one per game, then the table's end).
-
-    The match runs in a thread of its own, so this generator can hand each game to Ray as it
-    finishes; the bots are launched from that thread, which lives as long as they do (the
-    sandbox ties ``--die-with-parent`` to it). Cancelled (``ray.cancel``: KeyboardInterrupt) or
-    terminated (SIGTERM: SystemExit), the table's bots are killed and reaped before the task
-    ends.
-    """
-    if fingerprint != code_fingerprint():
-        yield ErrorMessage(task.key, (
-            f"the Ray worker on {socket.gethostname()} runs different arena code "
-            f"({code_fingerprint()}) from the driver ({fingerprint}); install the same "
-            "palaestra-arena on every node"))
-        return
-    try:
-        bots = tuple(materialize_bot(b, s) for b, s in zip(bundles, task.bots, strict=True))
-    except (ArenaError, OSError, ValueError) as exc:
-        yield ErrorMessage(task.key, f"table r{task.round}/t{task.table} on "
-                                     f"{socket.gethostname()}: {exc}")
-        return
-    local = dataclasses.replace(task, bots=bots)
-    messages: queue.SimpleQueue[Any] = queue.SimpleQueue()
-    stopped = threading.Event()
-
-    def send(message: Message) -> None:
-        if stopped.is_set():
-            raise _Stopped()
-        messages.put(message)
-
-    def body() -> None:
-        _normal_priority()
-        try:
-            play_table(local, send)
-        except _Stopped:
-            pass
-        except BaseException as exc:  # a bug: report it whole, the driver stops the run
-            with contextlib.suppress(_Stopped):
-                send(ErrorMessage(task.key, f"table r{task.round}/t{task.table} failed on "
-                                            f"{socket.gethostname()}: {exc!r}\n"
-                                            f"{traceback.format_exc()}"))
-        finally:
-            messages.put(_END)
-
-    finished = False
-    with _sending_logs_to(send):
-        thread = threading.Thread(target=body, name=f"arena-table-r{task.round}-t{task.table}",
-                                  daemon=True)
-        thread.start()
-        try:
-            while True:
-                try:
-                    message = messages.get(timeout=1.0)
-                except queue.Empty:
-                    continue
-                if message is _END:
-                    finished = True
-                    break
-                yield message
-        finally:
-            if not finished:
-                stopped.set()
-                _end_bots()
-                thread.join(timeout=15.0)
-
-
-def _normal_priority() -> None:
-    """Ray starts its workers at niceness 15; give this thread (the referee) and the bots it
-    launches (they inherit it) a normal process's 0, as under the local pool, so that the bots
-    get the same share of a busy CPU. Linux keeps a niceness per thread: the worker's own
-    threads stay at 15. Lowering it needs root (CAP_SYS_NICE); otherwise it stays as it is."""
-    with contextlib.suppress(OSError, AttributeError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 0)
-
-
-def _end_bots() -> None:
-    """Kill every bot this worker process runs (a worker plays one table at a time)."""
-    from arena.sandbox import launcher
-
-    launcher._kill_survivors()  # the sandbox's own "end every bot still running"
-
-
-# ---------------------------------------------------------------------------- driver side
 @dataclass
 class RayStats:
     """What the executor measured (``arena bench ray`` and the tests read it)."""
@@ -441,7 +117,8 @@ class _Flight:
     done: bool = False
 
 
-def _quiet_ray_logging() -> None:
+def quiet_ray_logging() -> None:
+    """Keep Ray's start-up from logging over the progress bar."""
     # Ray 2.5x logs a WARNING on every local start that it enabled token authentication
     # (it did, which is what we want); keep the progress bar clean.
     logging.getLogger("ray._private.authentication.authentication_token_setup").setLevel(
@@ -516,7 +193,7 @@ class RayExecutor:
         if ray.is_initialized():
             self._owns_ray = False
         else:
-            _quiet_ray_logging()
+            quiet_ray_logging()
             common: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.WARNING,
                                       "namespace": "arena"}
             try:

@@ -1,0 +1,202 @@
+"""A tournament spec's bot entries: each entry read (a reference, or a bot under another name
+or with options), resolved through :mod:`arena.registry` (a relative path also from the spec's
+directory), and the field checked for bots listed twice or names taken twice."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from arena.errors import BotError
+from arena.registry import (
+    SAMPLE_BOTS_DIR,
+    BotSpec,
+    option_problems,
+    require_named_options,
+    resolve,
+    spec_from_path,
+    submitted,
+)
+
+__all__ = [
+    "NAME_CHARS",
+    "BotEntry",
+    "distinct_entrants",
+    "is_sample_bot",
+    "read_entry",
+    "resolve_entry",
+    "resolve_files",
+    "shown_value",
+    "unknown_bots",
+    "valid_name",
+]
+
+#: What a name may be made of, as a spec problem says it.
+NAME_CHARS = "letters, digits, '_', '-' or '.'"
+
+
+class BotEntry(BaseModel):
+    """A bot entered under another name or with options: ``{bot: random, name: random-2}``
+    (two copies of one bot at a table; ratings and results keep them apart) or
+    ``{bot: ismcts, options: {iterations: 250}}`` (settings sent to the bot in ``hello``; the
+    version then names them, so differently set copies are rated apart)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    bot: str
+    name: str | None = None
+    options: dict[str, str | int | float | bool] = Field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.bot} as {self.name}" if self.name else self.bot
+
+
+def read_entry(value: Any, where: str) -> str | BotEntry:
+    """One item of ``bots``/``challengers``: a reference, or a mapping with ``bot`` and a
+    ``name``, ``options`` or both; raises ValueError lines naming the item."""
+    if isinstance(value, str) and value.strip():
+        return value.strip()
+    if isinstance(value, dict):
+        problems = []
+        unknown = sorted(set(value) - {"bot", "name", "options"})
+        if unknown:
+            problems.append(f"{where}: unknown key(s) {', '.join(map(str, unknown))} "
+                            "(an entry is a bot reference, or {bot: REF, name: NAME, "
+                            "options: {...}})")
+        bot = value.get("bot")
+        if not isinstance(bot, str) or not bot.strip():
+            problems.append(f"{where}.bot: is required (a non-empty string)")
+        name = value.get("name")
+        if "name" in value:
+            if not isinstance(name, str) or not name.strip():
+                problems.append(f"{where}.name: must be a non-empty string")
+            elif not valid_name(name.strip()):
+                problems.append(f"{where}.name: must be 1-60 {NAME_CHARS}, starting with a "
+                                f"letter or digit; got {name!r}")
+        options: dict[str, Any] = {}
+        if "options" in value:
+            bad = option_problems(value["options"], f"{where}.options")
+            problems.extend(bad)
+            if not bad:
+                options = dict(value["options"])
+        if "name" not in value and "options" not in value and not unknown:
+            problems.append(f"{where}: give a name, options or both (a bare bot is written "
+                            "as its reference)")
+        if problems:
+            raise ValueError("\n".join(problems))
+        return BotEntry(bot=str(bot).strip(),
+                        name=name.strip() if isinstance(name, str) else None, options=options)
+    raise ValueError(f"{where}: must be a bot name or path (or {{bot: REF, name: NAME, "
+                     f"options: {{...}}}}), got {shown_value(value)}")
+
+
+def valid_name(value: str) -> bool:
+    """Whether ``value`` may name a bot or a tournament (1-60 :data:`NAME_CHARS`, starting
+    with a letter or digit)."""
+    return 1 <= len(value) <= 60 and value[0].isalnum() and all(
+        c.isascii() and (c.isalnum() or c in "_-.") for c in value)
+
+
+def shown_value(value: Any) -> str:
+    """A value from the YAML as a spec problem quotes it (a mapping or a list by its kind)."""
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dt.date):  # YAML reads 2026-12-01 10:00 as a datetime
+        return value.isoformat(sep=" ") if isinstance(value, dt.datetime) else value.isoformat()
+    return repr(value)
+
+
+def is_sample_bot(bot: BotSpec) -> bool:
+    """A shipped sample bot, unchanged (nobody's contest entry: a short seed is fine for
+    it): the files of the sample of its file name, wherever this copy sits (a clone's own
+    ./bots shadows the installed arena's), and not a bot someone submitted under that name."""
+    samples = SAMPLE_BOTS_DIR
+    sample = samples / bot.path.name
+    if not sample.exists() or bot.name in (submitted(samples) if samples.is_dir() else {}):
+        return False
+    try:
+        return spec_from_path(sample).version == bot.files_version
+    except BotError:
+        return False
+
+
+def unknown_bots(data: dict[str, Any], base: Path | None) -> list[str]:
+    """Bots that cannot be resolved, reported even when other fields are wrong too."""
+    problems = []
+    for field in ("challengers", "bots"):
+        refs = data.get(field)
+        if not isinstance(refs, list):
+            continue
+        for i, ref in enumerate(refs):
+            if isinstance(ref, dict):
+                ref = ref.get("bot")
+            if not isinstance(ref, str) or not ref.strip():
+                continue
+            try:
+                resolve_files(ref.strip(), base)
+            except BotError as exc:
+                problems.append(f"{field}[{i}]: {exc}")
+    return problems
+
+
+def resolve_entry(entry: str | BotEntry, base: Path | None) -> BotSpec:
+    """A bot reference; a relative path is tried from the working directory, then from the
+    spec file's directory (so a spec can sit next to its bots). An entry with its own name
+    keeps the bot's files and version under that name; one with options carries them and a
+    version that names them."""
+    if isinstance(entry, BotEntry):
+        bot = require_named_options(entry.bot,
+                                    resolve_files(entry.bot, base).with_options(entry.options))
+        return dataclasses.replace(bot, name=entry.name) if entry.name else bot
+    return require_named_options(entry, resolve_files(entry, base))
+
+
+def resolve_files(ref: str, base: Path | None) -> BotSpec:
+    """The bot ``ref`` names: registered, or a path from here, else from ``base``."""
+    try:
+        return resolve(ref)
+    except BotError:
+        if base is None or Path(ref).is_absolute():
+            raise
+        candidate = base / ref
+        if candidate.exists():
+            return resolve(candidate)
+        raise
+
+
+def distinct_entrants(groups: Sequence[tuple[str, Sequence[BotSpec]]]) -> tuple[
+        list[BotSpec], list[str]]:
+    """The entrants of resolved entries by field (``challengers``, then ``bots``), each bot
+    once, and the problems: a bot listed twice (a challenger may also be among the bots), or
+    one name for two bots (tables and leaderboards show names: one name, one bot)."""
+    problems: list[str] = []
+    entrants: list[BotSpec] = []
+    seen: dict[str, str] = {}
+    names: dict[str, str] = {}
+    for field, group in groups:
+        for i, bot in enumerate(group):
+            where = f"{field}[{i}]"
+            if bot.key in seen:
+                first = seen[bot.key]
+                if field == "bots" and first.startswith("challengers"):
+                    continue  # a challenger may also be listed among the bots
+                problems.append(f"{where}: {bot.name} ({bot.key}) is listed twice "
+                                f"(also {first})")
+                continue
+            other = names.get(bot.name)
+            if other is not None:
+                problems.append(f"{where}: the name {bot.name} is taken by {other} (another "
+                                "version or other options); enter it as {bot: REF, name: "
+                                "NAME}")
+                continue
+            seen[bot.key] = where
+            names[bot.name] = where
+            entrants.append(bot)
+    return entrants, problems

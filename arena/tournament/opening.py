@@ -1,0 +1,118 @@
+"""The stored tournament a run plays: created for a new spec, reopened for the same one, and
+refused for a changed spec with what changed, said for people."""
+
+from __future__ import annotations
+
+import datetime as dt
+import secrets
+from typing import Any
+
+from arena.common.provenance import software
+from arena.errors import ArenaError, StoreError
+from arena.registry import resolve
+from arena.tournament.planning import planned_games
+from arena.tournament.spec import TournamentSpec
+from arena.tournament.store import Store, TournamentRow
+
+__all__ = ["open_tournament"]
+
+
+def open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> TournamentRow:
+    """The stored tournament for ``spec`` (created if new); a different spec is refused."""
+    row = store.tournament(spec.name)
+    if row is not None and fresh:
+        store.delete_tournament(row.id)
+        row = None
+    spec_hash = spec.spec_hash()
+    if row is not None:
+        if row.spec_hash != spec_hash:
+            old = row.spec.get("canonical") or {}
+            new = spec.canonical()
+            changed = [key for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
+            what = f": {', '.join(changed)} changed" if changed else ""
+            if changed == ["entrants"]:
+                what += _entrants_change(store, list(old.get("entrants", [])), spec)
+            if "rating" in changed:
+                what += _rating_change(old.get("rating") or {}, new["rating"], spec)
+            raise StoreError(
+                f"tournament '{spec.name}' exists with a different spec (hash {row.spec_hash}, "
+                f"this spec {spec_hash}{what}); use --fresh to start anew, or rename it")
+        path = str(spec.source.resolve()) if spec.source is not None else None
+        if path and path != row.spec_path:
+            store.set_spec_path(row.id, path)
+        return row
+    data = spec.to_json()
+    data["canonical"] = spec.canonical()
+    data["software"] = software()  # what judged it (arena.common.provenance)
+    return store.create_tournament(
+        name=spec.name, spec_hash=spec_hash, spec_json=data, format=spec.format,
+        players_per_game=max(spec.table_sizes),
+        seed=spec.seed if spec.seed is not None else secrets.randbits(63),
+        event_date=spec.event_date or dt.date.today(), rounds=spec.effective_rounds(),
+        games_planned=planned_games(spec),
+        spec_path=str(spec.source.resolve()) if spec.source is not None else None,
+        bots=[(b.name, b.version, str(b.path),
+               {**b.metadata, **({"options": b.options} if b.options else {})})
+              for b in spec.entrants])
+
+
+def _entrants_change(store: Store, old: list[str], spec: TournamentSpec) -> str:
+    """How the entrants differ, for people: bots gone and come, a new version, other options
+    (shown as the options, not their digests), or the same bots in another order."""
+    new = [b.key for b in spec.entrants]
+    if sorted(old) == sorted(new):
+        return " (the same bots in another order: the order sets the seats and the schedule)"
+    labels = store.bot_labels()
+    old_options = {labels[i]: o for i, o in store.bot_options().items() if i in labels}
+    new_options = {b.key: b.options for b in spec.entrants}
+    gone = [k for k in old if k not in new]
+    came = [k for k in new if k not in old]
+    changes = []
+    for key in list(gone):
+        name, files = key.split("@")[0], key.split("@")[1].split("+")[0]
+        twin = next((k for k in came if k.split("@")[0] == name), None)
+        if twin is None:
+            continue
+        gone.remove(key)
+        came.remove(twin)
+        if twin.split("@")[1].split("+")[0] == files:
+            changes.append(f"{name} options {_options_text(old_options.get(key, {}))} -> "
+                           f"{_options_text(new_options.get(twin, {}))}")
+        else:
+            changes.append(f"{key} -> {twin}" + _old_version_hint(key))
+    changes += [f"{k} left" for k in gone] + [f"{k} joined" for k in came]
+    old_names, new_names = ([k.split("@")[0] for k in keys] for keys in (old, new))
+    stayed = set(old_names) & set(new_names)
+    if [n for n in old_names if n in stayed] != [n for n in new_names if n in stayed]:
+        changes.append("the others in another order")
+    return f" ({'; '.join(changes)})"
+
+
+def _old_version_hint(key: str) -> str:
+    """How to finish a tournament with the version it started with, when that version can
+    still be found (``submit --update`` keeps the versions it replaces)."""
+    pinned = key.split("+", 1)[0]
+    try:
+        resolve(pinned)
+    except ArenaError:
+        return ""
+    return f"; to go on with the version it started with, enter it as {pinned}"
+
+
+def _options_text(options: dict[str, Any]) -> str:
+    return "{" + ", ".join(f"{k}: {v}" for k, v in sorted(options.items())) + "}"
+
+
+def _rating_change(old: dict[str, Any], new: dict[str, Any], spec: TournamentSpec) -> str:
+    """Which rating parameters differ; a hint when only the default tau moved (it was
+    ``sigma / 100`` before bots were rated without drift)."""
+    keys = [k for k in sorted(set(old) | set(new)) if old.get(k) != new.get(k)]
+
+    def show(value: Any) -> str:
+        return f"{value:.4g}" if isinstance(value, int | float) else repr(value)
+
+    text = " (" + ", ".join(f"{k} {show(old.get(k))} -> {show(new.get(k))}" for k in keys) + ")"
+    if keys == ["tau"] and spec.rating.tau is None:
+        text += (f"; tau now defaults to 0 (bots do not drift): set rating.tau: "
+                 f"{old['tau']!r} in the spec to resume with the old value")
+    return text

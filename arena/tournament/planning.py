@@ -1,0 +1,70 @@
+"""What a tournament plays, from its spec: the fixed formats' tables, the tables of a Swiss
+round, the games in total, and the duplicate deals that are played as one match each."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from arena.referee.seating import seat_orders, seating_mode
+from arena.tournament import schedule, swiss
+from arena.tournament.spec import TournamentSpec
+from arena.tournament.store import TableRow
+
+__all__ = ["fixed_tables", "group_deals", "planned_games", "tables_per_swiss_round"]
+
+
+def tables_per_swiss_round(spec: TournamentSpec, n: int) -> int:
+    """Tables of one Swiss round of ``n`` entrants (each seating of a duplicate deal one)."""
+    sizes, _ = swiss.table_sizes(n, spec.table_sizes[0])  # Swiss: one size (spec checks)
+    return sum(len(seat_orders(range(k), spec.duplicate)) for k in sizes)
+
+
+def planned_games(spec: TournamentSpec) -> int:
+    """Games the tournament will play in total (known before the first Swiss round)."""
+    if spec.format == "swiss":
+        tables = spec.effective_rounds() * tables_per_swiss_round(spec, len(spec.entrants))
+    else:
+        tables = len(fixed_tables(spec))
+    return tables * spec.games_per_match
+
+
+def fixed_tables(spec: TournamentSpec) -> list[schedule.Table]:
+    """Every table of a round-robin or a gauntlet, the table sizes interleaved."""
+    n = len(spec.entrants)
+    return schedule.interleave([_fixed_tables_of(spec, n, k) for k in spec.table_sizes])
+
+
+def _fixed_tables_of(spec: TournamentSpec, n: int, k: int) -> list[schedule.Table]:
+    if spec.format == "round_robin":
+        return schedule.round_robin(n, k, rounds=spec.effective_rounds(),
+                                    duplicate=spec.duplicate, max_tables=spec.max_tables)
+    if spec.format == "gauntlet":
+        challengers = spec.challenger_indices
+        opponents = [i for i in range(n) if i not in challengers]
+        return schedule.gauntlet(challengers, opponents, k, rounds=spec.effective_rounds(),
+                                 duplicate=spec.duplicate, max_tables=spec.max_tables)
+    raise ValueError("Swiss tables are paired round by round")
+
+
+def group_deals(tables: Sequence[TableRow], duplicate: bool | str) -> list[list[TableRow]]:
+    """The tables grouped by deal in duplicate mode (each group one match: its later seatings
+    replay the first one's boards), else one table a group. A group whose seatings are not
+    the spec's (a database from before the grouping, say) is played table by table."""
+    mode = seating_mode(duplicate)
+    if mode == "none":
+        return [[t] for t in tables]
+    by_deal: dict[tuple[int, int], list[TableRow]] = {}
+    for table in tables:
+        by_deal.setdefault((table.round, table.deal), []).append(table)
+    groups: list[list[TableRow]] = []
+    for group in by_deal.values():
+        group.sort(key=lambda t: t.table_index)
+        first = group[0]
+        orders = [tuple(first.seats.index(b) if b in first.seats else -1 for b in t.seats)
+                  for t in group]
+        if (orders == seat_orders(range(len(first.seats)), mode)
+                and len({(t.seed, t.games) for t in group}) == 1):
+            groups.append(group)
+        else:
+            groups.extend([t] for t in group)
+    return groups

@@ -1,0 +1,169 @@
+"""The worker side of the Ray backend: the Ray tasks a worker runs, a warm-up before its first
+table (:func:`warm_up_worker`) and one table as a streaming generator
+(:func:`play_table_stream`). The contract: :mod:`arena.tournament.ray_executor`.
+
+Ray imports these functions by reference on every worker: this module keeps to the referee's
+imports, never the planner's (pydantic, rich, the runner), and does not need Ray itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import os
+import queue
+import socket
+import threading
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from arena.errors import ArenaError
+from arena.referee import launch
+from arena.sandbox import launcher, probe
+from arena.tournament.pool import ErrorMessage, LogMessage, Message, TableTask, play_table
+from arena.tournament.ray_bundles import BotBundle, code_fingerprint, materialize_bot
+
+__all__ = ["play_table_stream", "warm_up_worker"]
+
+_sink: Callable[[Message], None] | None = None
+_handler: logging.Handler | None = None
+
+
+class _SinkHandler(logging.Handler):
+    """Forwards the ``arena`` loggers' warnings in a worker to the table being played."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        sink = _sink
+        if sink is not None:
+            with contextlib.suppress(Exception):
+                sink(LogMessage(record.getMessage()))
+
+
+def _install_log_handler() -> None:
+    global _handler
+    if _handler is None:
+        _handler = _SinkHandler(logging.WARNING)
+        logging.getLogger("arena").addHandler(_handler)
+
+
+@contextlib.contextmanager
+def _sending_logs_to(sink: Callable[[Message], None]) -> Iterator[None]:
+    global _sink
+    _install_log_handler()
+    _sink = sink
+    try:
+        yield
+    finally:
+        _sink = None
+
+
+def warm_up_worker() -> dict[str, Any]:
+    """Ray task run by each worker before its first table: import the referee and probe the
+    sandbox (seconds, once per process), and say who this worker is."""
+    began = time.perf_counter()
+    logged: list[Message] = []
+    level = ""
+    warnings: list[str] = []
+    with _sending_logs_to(logged.append):
+        try:
+            launch.sandbox_launcher()
+            warnings = launch.sandbox_warnings()
+            level = probe().level
+        except ArenaError as exc:
+            warnings = [f"sandbox on {socket.gethostname()}: {exc}"]
+    warnings += [m.text for m in logged if isinstance(m, LogMessage)]
+    return {"node": socket.gethostname(), "pid": os.getpid(),
+            "fingerprint": code_fingerprint(), "level": level, "warnings": warnings,
+            "seconds": time.perf_counter() - began}
+
+
+class _Stopped(Exception):
+    """Raised into a table's thread when its task was cancelled: ends the match now."""
+
+
+_END = object()
+
+
+def play_table_stream(task: TableTask, fingerprint: str,
+                      *bundles: BotBundle) -> Iterator[Message]:
+    """Ray task (a streaming generator): play one table and yield its messages as
+    :func:`~arena.tournament.pool.play_table` sends them (one per game, then the table's end).
+
+    The match runs in a thread of its own, so this generator can hand each game to Ray as it
+    finishes; the bots are launched from that thread, which lives as long as they do (the
+    sandbox ties ``--die-with-parent`` to it). Cancelled (``ray.cancel``: KeyboardInterrupt) or
+    terminated (SIGTERM: SystemExit), the table's bots are killed and reaped before the task
+    ends.
+    """
+    if fingerprint != code_fingerprint():
+        yield ErrorMessage(task.key, (
+            f"the Ray worker on {socket.gethostname()} runs different arena code "
+            f"({code_fingerprint()}) from the driver ({fingerprint}); install the same "
+            "palaestra-arena on every node"))
+        return
+    try:
+        bots = tuple(materialize_bot(b, s) for b, s in zip(bundles, task.bots, strict=True))
+    except (ArenaError, OSError, ValueError) as exc:
+        yield ErrorMessage(task.key, f"table r{task.round}/t{task.table} on "
+                                     f"{socket.gethostname()}: {exc}")
+        return
+    local = dataclasses.replace(task, bots=bots)
+    messages: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    stopped = threading.Event()
+
+    def send(message: Message) -> None:
+        if stopped.is_set():
+            raise _Stopped()
+        messages.put(message)
+
+    def body() -> None:
+        _normal_priority()
+        try:
+            play_table(local, send)
+        except _Stopped:
+            pass
+        except BaseException as exc:  # a bug: report it whole, the driver stops the run
+            with contextlib.suppress(_Stopped):
+                send(ErrorMessage(task.key, f"table r{task.round}/t{task.table} failed on "
+                                            f"{socket.gethostname()}: {exc!r}\n"
+                                            f"{traceback.format_exc()}"))
+        finally:
+            messages.put(_END)
+
+    finished = False
+    with _sending_logs_to(send):
+        thread = threading.Thread(target=body, name=f"arena-table-r{task.round}-t{task.table}",
+                                  daemon=True)
+        thread.start()
+        try:
+            while True:
+                try:
+                    message = messages.get(timeout=1.0)
+                except queue.Empty:
+                    continue
+                if message is _END:
+                    finished = True
+                    break
+                yield message
+        finally:
+            if not finished:
+                stopped.set()
+                _end_bots()
+                thread.join(timeout=15.0)
+
+
+def _normal_priority() -> None:
+    """Ray starts its workers at niceness 15; give this thread (the referee) and the bots it
+    launches (they inherit it) a normal process's 0, as under the local pool, so that the bots
+    get the same share of a busy CPU. Linux keeps a niceness per thread: the worker's own
+    threads stay at 15. Lowering it needs root (CAP_SYS_NICE); otherwise it stays as it is."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 0)
+
+
+def _end_bots() -> None:
+    """Kill every bot this worker process runs (a worker plays one table at a time)."""
+    launcher._kill_survivors()  # the sandbox's own "end every bot still running"

@@ -1,0 +1,74 @@
+"""A tournament run reports plain data (arena.tournament.events); the CLI presents it."""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+
+from rich.console import Console
+
+from arena.cli.run_report import TerminalReport
+from arena.tournament.events import (
+    DatabaseCreated,
+    Progress,
+    ProgressEnded,
+    RunEvent,
+    RunStopped,
+    RunWarning,
+    TournamentDropped,
+)
+from arena.tournament.runner import run_tournament
+from arena.tournament.spec import spec_from_mapping
+
+
+def test_a_run_reports_where_its_games_stand(tmp_path: Path) -> None:
+    db = tmp_path / "told.db"
+    spec = spec_from_mapping({"name": "told", "format": "round_robin",
+                              "bots": ["greedy", "collector"], "games_per_match": 2,
+                              "seed": 2**62, "results": str(db)})
+    events: list[RunEvent] = []
+    summary = run_tournament(spec, 1, trial=False, report=events.append)
+    assert summary.games_recorded == 2
+    assert events[0] == DatabaseCreated(db)
+    shown = [e for e in events if not isinstance(e, RunWarning)]  # the sandbox's, if any
+    progress = [e for e in shown if isinstance(e, Progress)]
+    assert [(p.title, p.done, p.planned, p.baseline) for p in progress] == [
+        ("told", 0, 2, 0), ("told", 1, 2, 0), ("told", 2, 2, 0)]
+    assert shown[-1] == ProgressEnded() and shown.count(ProgressEnded()) == 1
+    events.clear()
+    again = run_tournament(spec, 1, fresh=True, trial=False, report=events.append)
+    assert again.games_recorded == 2
+    assert events[0] == TournamentDropped("told", 2)
+
+
+def test_the_terminal_shows_lines_and_a_bar_with_the_rate() -> None:
+    out = io.StringIO()
+    report = TerminalReport(Console(file=out, width=120, force_terminal=True,
+                                    color_system=None), progress=True)
+    began = time.monotonic()
+    report(DatabaseCreated(Path("results/x.db")))
+    report(TournamentDropped("x", 1))
+    report(Progress("x", 3, 10, 3, began))
+    report(Progress("x round 2/3", 4, 10, 3, began))
+    report(RunWarning("a bot is slow"))
+    report(ProgressEnded())
+    report(RunStopped("x", 4, 10, Path("results/x.db"), "arena run x.yaml"))
+    text = out.getvalue()
+    assert text.startswith("New results database: results/x.db\n--fresh: dropping the stored "
+                           "tournament 'x' (1 game recorded)\n")
+    assert "warning: a bot is slow" in text
+    last_bar = text.rsplit("x round 2/3", 1)[1].splitlines()[0]
+    for column in ("4/10", "games", "games/s", "elapsed", "eta"):
+        assert column in last_bar
+    assert text.rstrip().endswith("Stopped: 4/10 games of 'x' are recorded in results/x.db. "
+                                  "Resume with: arena run x.yaml")
+
+
+def test_without_progress_only_the_lines_are_shown() -> None:
+    out = io.StringIO()
+    report = TerminalReport(Console(file=out, width=120), progress=False)
+    report(Progress("x", 0, 10, 0, time.monotonic()))
+    report(RunWarning("careful"))
+    report(ProgressEnded())
+    assert out.getvalue() == "warning: careful\n"

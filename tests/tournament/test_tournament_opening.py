@@ -1,0 +1,115 @@
+"""A stored tournament and a changed spec: refused, with what changed said in words; --fresh
+starts anew."""
+
+from __future__ import annotations
+
+import io
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from rich.console import Console
+from tournament_fixtures import (  # noqa: F401 - _repo_cwd: an autouse fixture
+    BOTS,
+    _repo_cwd,
+    runner,
+    write_spec,
+)
+
+from arena.cli.main import app
+from arena.cli.run_report import TerminalReport
+from arena.errors import StoreError
+from arena.registry import resolve
+from arena.tournament.runner import run_tournament
+from arena.tournament.spec import load_spec
+
+
+def test_changed_spec_is_refused_and_fresh_starts_anew(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    small = {"name": "tiny", "format": "round_robin", "bots": BOTS[:2], "rounds": 1,
+             "games_per_match": 1}
+    spec = write_spec(tmp_path / "spec.yaml", db, **small)
+    said = io.StringIO()
+    first = run_tournament(load_spec(spec), 1,
+                           report=TerminalReport(Console(file=said, width=300), progress=False))
+    assert first.games_recorded == 1
+    assert said.getvalue().splitlines()[0] == f"New results database: {db}"
+    said = io.StringIO()
+    again = run_tournament(load_spec(spec), 1,
+                           report=TerminalReport(Console(file=said, width=300), progress=False))
+    assert again.games_recorded == 0 and again.games_before == 1
+    assert "New results database" not in said.getvalue()
+    changed = write_spec(tmp_path / "changed.yaml", db, **{**small, "seed": 12})
+    with pytest.raises(StoreError) as info:
+        run_tournament(load_spec(changed), 1)
+    old_hash = load_spec(spec).spec_hash()
+    new_hash = load_spec(changed).spec_hash()
+    assert str(info.value) == (
+        f"tournament 'tiny' exists with a different spec (hash {old_hash}, this spec "
+        f"{new_hash}: seed changed); use --fresh to start anew, or rename it")
+    result = runner.invoke(app, ["run", str(changed), "--no-progress"])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {info.value}\n"
+    shown = io.StringIO()
+    fresh = run_tournament(load_spec(changed), 1, fresh=True,
+                           report=TerminalReport(Console(file=shown, width=200), progress=False))
+    assert fresh.games_recorded == 1 and fresh.games_before == 0
+    assert shown.getvalue().splitlines()[0] == (
+        "--fresh: dropping the stored tournament 'tiny' (1 game recorded)")
+    conn = sqlite3.connect(str(db))
+    assert conn.execute("SELECT seed FROM tournaments WHERE name = 'tiny'").fetchone()[0] == 12
+    assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 1
+    conn.close()
+
+
+@pytest.mark.parametrize("bots, change", [
+    (["collector", "greedy", "random"],
+     "the same bots in another order: the order sets the seats and the schedule"),
+    (["greedy", {"bot": "collector", "options": {"depth": 3}}, "random"],
+     "collector options {} -> {depth: 3}"),
+    (["greedy", "collector", "heuristic"], "random@{random} left; heuristic@{heuristic} joined"),
+    (["random", "greedy", {"bot": "collector", "options": {"depth": 3}}],
+     "collector options {} -> {depth: 3}; the others in another order"),
+    (["greedy", "collector"], "random@{random} left"),
+    (["heuristic", "collector", "greedy"],
+     "random@{random} left; heuristic@{heuristic} joined; the others in another order"),
+])
+def test_a_changed_entry_list_is_told_in_words(tmp_path: Path, bots: list[Any],
+                                               change: str) -> None:
+    from arena.tournament.opening import open_tournament
+    from arena.tournament.store import Store
+
+    db = tmp_path / "arena.db"
+    base = {"name": "tiny", "format": "round_robin", "rounds": 1, "games_per_match": 1}
+    with Store(db) as store:
+        open_tournament(store, load_spec(write_spec(
+            tmp_path / "a.yaml", db, bots=["greedy", "collector", "random"], **base)), False)
+        with pytest.raises(StoreError) as info:
+            open_tournament(store, load_spec(write_spec(tmp_path / "b.yaml", db, bots=bots,
+                                                         **base)), False)
+    for name in ("random", "heuristic"):
+        change = change.replace(f"{{{name}}}", resolve(name).version)
+    assert f"entrants changed ({change})); use --fresh" in str(info.value)
+
+
+def test_a_tournament_from_before_tau_defaulted_to_0_names_the_value_to_resume_with(
+        tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    small = {"name": "tiny", "format": "round_robin", "bots": BOTS[:2], "rounds": 1,
+             "games_per_match": 1}
+    old_tau = 25 / 3 / 100  # trueskill's own default, the arena's before
+    old = write_spec(tmp_path / "old.yaml", db, **small, rating={"tau": old_tau})
+    run_tournament(load_spec(old), 1)
+    today = write_spec(tmp_path / "spec.yaml", db, **small)
+    with pytest.raises(StoreError) as info:
+        run_tournament(load_spec(today), 1)
+    assert (f"rating changed (tau 0.08333 -> 0); tau now defaults to 0 (bots do not drift): "
+            f"set rating.tau: {old_tau!r} in the spec to resume with the old value); "
+            "use --fresh") in str(info.value)
+    again = write_spec(tmp_path / "again.yaml", db, **small, rating={"tau": old_tau})
+    assert run_tournament(load_spec(again), 1).games_before == 1
+    other = write_spec(tmp_path / "other.yaml", db, **small, rating={"tau": old_tau, "mu": 30})
+    with pytest.raises(StoreError, match=r"rating changed \(beta 4.167 -> 5, mu 25 -> 30, "
+                                         r"sigma 8.333 -> 10\)\); use --fresh"):
+        run_tournament(load_spec(other), 1)

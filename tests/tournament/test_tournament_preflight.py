@@ -1,0 +1,155 @@
+"""The trial start of every entry before a tournament plays, and ``arena run --check``."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from tournament_fixtures import (  # noqa: F401 - _repo_cwd: an autouse fixture
+    BOTS,
+    FIXTURES,
+    LIMITS,
+    REPO,
+    _repo_cwd,
+    runner,
+    write_spec,
+)
+
+from arena.cli.main import app
+from arena.registry import resolve
+from arena.tournament.runner import run_tournament
+from arena.tournament.spec import load_spec
+
+
+def test_check_starts_every_entry_and_plays_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "check.db"
+    spec = write_spec(tmp_path / "spec.yaml", db, name="check",
+                      bots=["greedy", str(FIXTURES / "first.py"),
+                            str(FIXTURES / "no_start.py")])
+    result = runner.invoke(app, ["run", str(spec), "--check"])
+    assert result.exit_code == 1, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith(f"Spec from {spec}: swiss 'check', 3 entries, tables of 2, "
+                               "3 round(s), ")
+    assert lines[1].startswith("warning: seed 11 is short")  # fixture bots are no samples
+    assert lines[2] == f"Results: {db}, not created yet"
+    assert lines[4].startswith("  ok    greedy@") and lines[5].startswith("  ok    first@")
+    assert lines[6].startswith("  FAIL  no_start@") and lines[6].endswith(
+        ": exited before answering 'hello' (exit code 2); last log line: ImportError: No "
+        "module named 'numpy' (deliberately)")
+    assert lines[7] == "1 of 3 entries does not start."
+    assert not db.exists(), "--check plays and stores nothing"
+    good = write_spec(tmp_path / "good.yaml", db, name="check", bots=BOTS[:2], seed=2**62)
+    result = runner.invoke(app, ["run", str(good), "--check"])
+    assert result.exit_code == 0 and result.stdout.splitlines()[-1] == (
+        "All 2 entries start: ready to run."), result.output
+    run_tournament(load_spec(good), 1, trial=False)
+    result = runner.invoke(app, ["run", str(good), "--check"])
+    assert result.exit_code == 0 and result.stdout.splitlines()[-1] == (
+        "All 2 entries start; the stored tournament is finished: arena run has nothing left "
+        "to play (--fresh plays it anew)."), result.output
+    changed = write_spec(tmp_path / "good.yaml", db, name="check", bots=BOTS[:2], seed=2**62,
+                         games_per_match=1)
+    result = runner.invoke(app, ["run", str(changed), "--check"])
+    lines = result.stdout.splitlines()
+    assert result.exit_code == 1 and lines[1].startswith(
+        f"Results: {db}, holds 'check': ") and ", with another spec (hash " in lines[1]
+    assert lines[-1] == ("All 2 entries start, but arena run refuses the stored tournament's "
+                         "other spec (--fresh starts anew).")
+
+
+def test_check_of_a_drawn_seed_says_whether_it_is_drawn_yet(tmp_path: Path) -> None:
+    """Once the tournament is stored its seed is drawn and kept: --check no longer says a
+    seed will be drawn (which read as if a resume would deal other games)."""
+    db = tmp_path / "drawn.db"
+    spec = tmp_path / "drawn.yaml"
+    spec.write_text(yaml.safe_dump({"name": "drawn", "format": "round_robin", "bots": BOTS[:2],
+                                    "games_per_match": 1, "limits": LIMITS,
+                                    "results": str(db)}))
+    first = runner.invoke(app, ["run", str(spec), "--check"]).stdout.splitlines()[0]
+    assert first.endswith("games planned; seed drawn when it starts")
+    run_tournament(load_spec(spec), 1, trial=False)
+    result = runner.invoke(app, ["run", str(spec), "--check"])
+    assert result.stdout.splitlines()[0].endswith(
+        "games planned; seed drawn at its start, kept with the results"), result.output
+
+
+def test_arena_db_names_the_database_a_run_writes(tmp_path: Path) -> None:
+    """As it names the one the reading commands read; --db still comes first."""
+    spec = write_spec(tmp_path / "spec.yaml", tmp_path / "spec.db", name="env", bots=BOTS[:2],
+                      seed=2**62)
+    result = runner.invoke(app, ["run", str(spec), "--check"],
+                           env={"ARENA_DB": str(tmp_path / "env.db")})
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1] == f"Results: {tmp_path / 'env.db'}, not created yet"
+    result = runner.invoke(app, ["run", str(spec), "--check", "--db", str(tmp_path / "x.db")],
+                           env={"ARENA_DB": str(tmp_path / "env.db")})
+    assert result.stdout.splitlines()[1] == f"Results: {tmp_path / 'x.db'}, not created yet"
+
+
+def test_an_entry_that_does_not_start_is_named_before_the_games(tmp_path: Path) -> None:
+    """A new tournament is refused before anything is stored (--no-trial plays it, the entry
+    forfeiting); a resumed one goes on with a warning (its games so far are kept)."""
+    from arena.tournament.runner import _trial_warnings
+
+    db = tmp_path / "warn.db"
+    spec = write_spec(tmp_path / "spec.yaml", db, name="warn", rounds=1, games_per_match=1,
+                      format="round_robin", bots=["greedy", str(FIXTURES / "first.py"),
+                                                  str(FIXTURES / "no_start.py")])
+    result = runner.invoke(app, ["run", str(spec), "--no-progress"])
+    assert result.exit_code == 1 and not db.exists()
+    error = result.output.splitlines()[-1]
+    assert error.startswith("Error: 1 of 3 entries do not start (a trial run before the "
+                            "games): no_start@")
+    assert error.endswith("Fix them or take them out of the spec; --no-trial plays anyway, "
+                          "each of their games a forfeit")
+    summary = run_tournament(load_spec(spec), 1, trial=False)
+    assert summary.state == "finished" and summary.games_recorded == 3
+    [warning] = _trial_warnings(load_spec(spec), 2, resuming=True)
+    assert warning.startswith("no_start@") and warning.endswith(
+        "each of its games from here on will be a forfeit")
+
+
+def test_slow_starters_are_tried_a_few_at_a_time_and_again_alone(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Eight bots that take most of their start-up time each would all miss it if started
+    at once on two cores: the trial starts as many at once as the run's workers, and an
+    entry that missed its time is tried again alone before it counts as not starting."""
+    from arena.tournament import preflight
+
+    batches: list[int] = []
+    tries: dict[str, int] = {}
+
+    def start_together(bots: list[Any], limits: Any, launcher: Any) -> list[str | None]:
+        batches.append(len(bots))
+        out: list[str | None] = []
+        for bot in bots:
+            tries[bot.name] = tries.get(bot.name, 0) + 1
+            late = len(bots) > 1 and bot.name == "b3"  # slow when crowded, fine alone
+            out.append("no 'ready' within 2500 ms" if late else None)
+        return out
+
+    monkeypatch.setattr(preflight, "_start_together", start_together)
+    greedy = resolve(REPO / "bots" / "greedy.py")
+    bots = [dataclasses.replace(greedy, name=f"b{i}", version=f"v{i}") for i in range(8)]
+    trials = preflight.trial_starts(bots, {}, parallel=3, launcher=lambda *a: None)
+    assert batches == [3, 3, 2, 1] and tries["b3"] == 2
+    assert [t.failure for t in trials] == [None] * 8
+
+
+def test_a_field_where_fewer_than_two_entries_start_is_refused_before_storing(
+        tmp_path: Path) -> None:
+    db = tmp_path / "none.db"
+    broken = tmp_path / "broken.py"
+    broken.write_text((FIXTURES / "no_start.py").read_text())
+    spec = write_spec(tmp_path / "spec.yaml", db, name="none",
+                      bots=[str(FIXTURES / "first.py"), str(FIXTURES / "no_start.py"),
+                            str(broken)])
+    result = runner.invoke(app, ["run", str(spec), "--no-progress"])
+    assert result.exit_code == 1
+    assert result.output.splitlines()[-1].startswith(
+        "Error: no game can be played: 1 of 3 entries start in a trial run; no_start@")
+    assert not db.exists(), "refused before anything is stored"

@@ -1,0 +1,116 @@
+"""Shared by the tournament tests: the bots and specs they run, a real ``arena run`` process,
+its children, and what must not depend on how a tournament was played."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).resolve().parent / "bots"
+BOTS = ["greedy", "collector", str(FIXTURES / "hashed.py"), str(FIXTURES / "last.py"),
+        str(FIXTURES / "first.py")]
+LIMITS = {"decision_ms": 3000, "time_bank_ms": 30000, "startup_ms": 30000}
+runner = CliRunner()
+
+
+def write_spec(path: Path, db: Path, **fields: Any) -> Path:
+    data: dict[str, Any] = {
+        "name": "swiss-e2e", "format": "swiss", "bots": BOTS, "players_per_game": 2,
+        "rounds": 3, "games_per_match": 3, "seed": 11, "event_date": "2026-11-29",
+        "limits": LIMITS, "results": str(db),
+    }
+    data.update(fields)
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    return path
+
+
+def signature(db: Path, name: str) -> dict[str, Any]:
+    """Everything that must not depend on workers or interruptions (ids mapped to keys)."""
+    conn = sqlite3.connect(str(db))
+    try:
+        keys = {r[0]: f"{r[1]}@{r[2]}" for r in conn.execute("SELECT id, name, version FROM bots")}
+        tid = conn.execute("SELECT id FROM tournaments WHERE name = ?", (name,)).fetchone()[0]
+        games = [
+            (r[0], [keys[b] for b in json.loads(r[1])], json.loads(r[2]), r[3], r[4], r[5],
+             json.loads(r[6]))
+            for r in conn.execute(
+                "SELECT id, seats_json, placements_json, starting_seat, seed, decisions, "
+                "desmos_json FROM games WHERE tournament_id = ? "
+                "ORDER BY round, table_index, game_index", (tid,))]
+        tables = [(r[0], r[1], [keys[b] for b in json.loads(r[2])], r[3]) for r in conn.execute(
+            "SELECT round, table_index, seats_json, seed FROM tables WHERE tournament_id = ? "
+            "ORDER BY round, table_index", (tid,))]
+        byes = [(r[0], keys[r[1]]) for r in conn.execute(
+            "SELECT round, bot_id FROM byes WHERE tournament_id = ? ORDER BY round, bot_id",
+            (tid,))]
+        records = conn.execute("SELECT COUNT(*) FROM records WHERE tournament_id = ?",
+                               (tid,)).fetchone()[0]
+        distinct = conn.execute("SELECT COUNT(DISTINCT id) FROM games WHERE tournament_id = ?",
+                                (tid,)).fetchone()[0]
+    finally:
+        conn.close()
+    assert records == len(games) == distinct
+    return {"games": games, "tables": tables, "byes": byes}
+
+
+def _terminal_sigint() -> None:
+    """SIGINT as in a terminal, whatever the test run inherited: a job started in the
+    background (``cmd &`` in a script, as CI runners may) ignores it, and a Python started
+    that way keeps ignoring it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def arena_run(spec: Path, *extra: str) -> subprocess.Popen[str]:
+    """A real ``arena run`` process (``python -m arena.cli.main``) in its own session."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "arena.cli.main", "run", str(spec), "--no-progress", *extra],
+        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True, preexec_fn=_terminal_sigint)
+
+
+def children(pid: int) -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found.update(int(c) for c in (task / "children").read_text().split())
+        except OSError:
+            continue
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def wait_gone(pids: set[int], timeout: float = 30.0) -> set[int]:
+    deadline = time.monotonic() + timeout
+    left = set(pids)
+    while left and time.monotonic() < deadline:
+        left = {p for p in left if alive(p)}
+        time.sleep(0.1)
+    return left
+
+
+@pytest.fixture(autouse=True)
+def _repo_cwd() -> Any:
+    """Run from the checkout, whose bots/ the specs name (import it into a test module)."""
+    old = Path.cwd()
+    os.chdir(REPO)
+    yield None
+    os.chdir(old)

@@ -238,7 +238,7 @@ def _record_at(path: Path, number: int) -> Any:
     writing leaves a torn last line; the records before it still show)."""
     import json
 
-    from arena.engine.simulate import read_records_text
+    from arena.engine.record import read_records_text
     from arena.errors import ReplayError
 
     text = read_records_text(path)

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol, Union
 from arena.protocol.messages import dumps, encode
 
 if TYPE_CHECKING:
-    from arena.sandbox.launcher import ExitStatus, SandboxedProcess
+    from arena.sandbox.process import ExitStatus, SandboxedProcess
 
 __all__ = [
     "Closed",

@@ -20,7 +20,6 @@ from pathlib import Path
 from arena.sandbox.limits import Limits
 from arena.sandbox.probe import probe
 from arena.sandbox.process import ExitStatus, SandboxedProcess
-from arena.sandbox.process import kill_survivors as _kill_survivors  # noqa: F401 - ray_backend's name
 from arena.sandbox.report import SandboxReport
 from arena.sandbox.spawn import spawn
 

@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.referee.client import BotClient, Launcher
+from arena.referee.client import BotClient
+from arena.referee.connection import Launcher
 from arena.referee.launch import sandbox_launcher
 from arena.registry import BotSpec
 from arena.sandbox import Limits, probe

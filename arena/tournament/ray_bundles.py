@@ -30,7 +30,7 @@ __all__ = ["BotBundle", "PLAY_CODE", "code_fingerprint", "materialize_bot", "pac
 #: The arena code that decides a game, compared between the driver and every worker: what a
 #: worker imports to play a table (the table's messages, the store's ids and compression, the
 #: Ray backend itself) and everything the referee runs.
-PLAY_CODE = ("__init__.py", "errors.py", "native.py", "common", "registry.py", "engine",
+PLAY_CODE = ("__init__.py", "errors.py", "native.py", "common", "registry", "engine",
              "protocol", "referee", "sandbox", "sdk", "tournament/__init__.py",
              "tournament/pool.py", "tournament/store.py", "tournament/ray_bundles.py",
              "tournament/ray_worker.py", "tournament/ray_executor.py")

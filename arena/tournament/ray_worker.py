@@ -22,7 +22,8 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.referee import launch
-from arena.sandbox import launcher, probe
+from arena.sandbox import probe
+from arena.sandbox.process import kill_survivors
 from arena.tournament.pool import ErrorMessage, LogMessage, Message, TableTask, play_table
 from arena.tournament.ray_bundles import BotBundle, code_fingerprint, materialize_bot
 
@@ -166,4 +167,4 @@ def _normal_priority() -> None:
 
 def _end_bots() -> None:
     """Kill every bot this worker process runs (a worker plays one table at a time)."""
-    launcher._kill_survivors()  # the sandbox's own "end every bot still running"
+    kill_survivors()  # the sandbox's own "end every bot still running"

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
+from arena.cli.run_report import TerminalReport
 from arena.errors import ClusterError
 
 # Each command imports its bench when it runs: the benches pull in the whole tournament
@@ -108,7 +109,8 @@ def tournament(
 
     _check_format(fmt)
     result = run_tournament_bench(games=games, rounds=rounds, workers=tuple(workers or (1, 2)),
-                                  store_games=store_games)
+                                  store_games=store_games,
+                                  report=TerminalReport(progress=False))
     _emit(result, fmt)
 
 
@@ -179,7 +181,8 @@ def ray(
     except ImportError:
         raise ClusterError("Ray is not installed: pip install -e '.[ray]' in the checkout"
                            ) from None
-    result = run_ray_bench(spec, games=games, rounds=rounds, workers=workers, repeat=repeat)
+    result = run_ray_bench(spec, games=games, rounds=rounds, workers=workers, repeat=repeat,
+                           report=TerminalReport(progress=False))
     _emit(result, fmt)
 
 

@@ -101,8 +101,11 @@ def mypyc_extensions(modules: list[str]) -> list:
     try:
         return mypycify([source(name) for name in modules], opt_level="3",
                         group_name="arena._compiled")
-    except (Exception, SystemExit) as exc:
-        fall_back(f"mypyc refused the sources: {short_reason(exc)}")
+    except SystemExit:  # mypyc printed its errors and gave up
+        fall_back("mypyc refused the sources (its errors are printed above)")
+        return []
+    except Exception as exc:
+        fall_back(f"mypyc failed: {short_reason(exc)}")
         return []
 
 

@@ -22,7 +22,7 @@ def software() -> dict[str, str]:
     """``{"arena": version, "engine": first 12 hex digits of a sha256 over the engine's
     Python sources}``."""
     digest = hashlib.sha256()
-    engine = Path(__file__).resolve().parent / "engine"
+    engine = Path(__file__).resolve().parents[1] / "engine"
     for source in sorted(engine.glob("*.py")):
         digest.update(source.name.encode() + b"\0" + source.read_bytes())
     return {"arena": __version__, "engine": digest.hexdigest()[:12]}

@@ -192,7 +192,7 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
                           f"Discard Graveyard{_source(e)}"),
     "updraft": lambda t, e: (f"{e['card']} goes from the Discard Graveyard to the top of the "
                              f"draw pile{_source(e)}"),
-    "reshuffle": lambda t, e: (f"The Discard Graveyard is shuffled into a new draw pile of "
+    "reshuffle": lambda t, e: (f"Both graveyards are shuffled together into a new draw pile of "
                                f"{e['cards']} cards"),
     "pile_exhausted": lambda t, e: f"The draw pile is empty when {t.who(e['seat'])} must draw",
     "round_end": lambda t, e: f"End of round {e['round']}",

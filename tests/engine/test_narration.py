@@ -60,6 +60,13 @@ def test_every_event_type_the_engine_emits_has_a_sentence() -> None:
     assert rare <= seen
 
 
+def test_a_reshuffle_is_told_as_both_graveyards_shuffled() -> None:
+    record = {"players": ["a", "b"], "events": [{"to": "all", "type": "reshuffle",
+                                                  "cards": 12, "turn": 3}]}
+    told = "\n".join(event_lines(record, None))
+    assert "Both graveyards are shuffled together into a new draw pile of 12 cards" in told
+
+
 @settings(max_examples=60, deadline=None)
 @given(players=st.integers(2, 5), seed=st.integers(0, 2**40), data=st.data())
 def test_a_seat_is_told_no_card_it_was_not_shown(players: int, seed: int,

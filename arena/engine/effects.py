@@ -24,14 +24,15 @@ from arena.engine.actions import (
     hand_options,
     pass_option,
     peek_hand,
+    refill_pile,
     reveal_hand,
     shown_hand,
     step_to_effect_graveyard,
     take_trap,
+    to_discard_graveyard,
     voluntary_discard,
 )
 from arena.engine.cards import DECK, KIND_OF, NOTATION, PALAESTRON, Card, Kind
-from arena.engine.chance import shuffle
 from arena.engine.state import State
 
 __all__ = [
@@ -287,8 +288,9 @@ def _nemesis_returned(state: State, returned: int, seat: int, target: int, recei
 def salamander(state: State, seat: int, src: str) -> None:
     if state.draw_pile:
         card = state.draw_pile.pop()
-        state.discard_graveyard.append(card)
         state.emit({"type": "burn", "seat": seat, "card": NOTATION[card], "source": src})
+        # the burned card lands before the emptied pile is rebuilt: it is in the new pile
+        to_discard_graveyard(state, card)
 
 
 def hippocamp(state: State, seat: int, src: str) -> None:
@@ -426,32 +428,25 @@ def _resolve(state: State, card: int, seat: int, how: str) -> None:
 
 # ============================================================================ draws, discards
 def step_draw(state: State, seat: int) -> None:
-    """Draw one card; an empty pile is first rebuilt from both graveyards (ruling 6); the
-    Palaestron is played at once as an interrupt (ruling 10)."""
+    """Draw one card; the Palaestron is played at once as an interrupt (ruling 10). A pile
+    the draw empties is rebuilt from both graveyards at once (E4), before a drawn Palaestron
+    resolves; so a draw meets an empty pile only when every graveyard is empty too (E5)."""
     pile = state.draw_pile
     if not pile:
-        _reshuffle(state)
-        pile = state.draw_pile
-        if not pile:
-            state.emit({"type": "pile_exhausted", "seat": seat})
-            return
+        state.emit({"type": "pile_exhausted", "seat": seat})
+        return
     card = pile.pop()
     if card == PALAESTRON:
+        if not pile:
+            refill_pile(state)
         start_palaestron(state, seat)
         return
     state.add_to_hand(seat, card)
     if state.track_events:
         state.emit_split(seat, {"type": "draw", "seat": seat, "card": NOTATION[card]},
                          {"type": "draw", "seat": seat})
-
-
-def _reshuffle(state: State) -> None:
-    pile = state.effect_graveyard + state.discard_graveyard
-    state.effect_graveyard = []
-    state.discard_graveyard = []
-    shuffle(state.rng, pile)
-    state.draw_pile = pile
-    state.emit({"type": "reshuffle", "cards": len(pile)})
+    if not pile:
+        refill_pile(state)
 
 
 def step_forced_discard(state: State, seat: int, source: str) -> None:
@@ -474,7 +469,7 @@ def discard_forced(state: State, card: int, seat: int, source: str) -> None:
         state.push(step_to_effect_graveyard, card)
         push_effect(state, card, seat, "discarded")
     else:
-        state.discard_graveyard.append(card)
+        to_discard_graveyard(state, card)
 
 
 # ============================================================================ Palaestron

@@ -30,7 +30,7 @@ SPECS: dict[str, dict[str, Any]] = {
 }
 DIGESTS = {
     "swiss": "4db81ec8e07b3f5f",
-    "four_player": "dce9e8873c8dcd53",
+    "four_player": "2015e38980d5c7e5",
 }
 
 

@@ -33,11 +33,13 @@ from arena.engine.actions import (
     voluntary_discard,
 )
 from arena.engine.cards import DECK, KIND_OF, NOTATION, PALAESTRON, Card, Kind
+from arena.engine.decision import Option
 from arena.engine.state import State
 
 __all__ = [
     "EFFECTS",
     "PALAESTRON_TEXT",
+    "TRIGGER_WINDOWS",
     "Effect",
     "discard_forced",
     "effect_of",
@@ -45,9 +47,14 @@ __all__ = [
     "start_palaestron",
     "step_draw",
     "step_forced_discard",
+    "trigger_window",
 ]
 
 _GOD: Final = int(Kind.GOD)
+_NO_TRIGGER: Final = pass_option("trap")
+#: The trigger windows (RULES.md E10), as decisions and events name them: the start of a
+#: turn, a declared play, a triggered trap, a drawn Palaestron, the end before the showdown.
+TRIGGER_WINDOWS: Final = ("turn_start", "declare", "answer", "palaestron", "showdown")
 
 Resolver = Callable[[State, int, str], None]
 
@@ -488,9 +495,12 @@ def start_palaestron(state: State, seat: int) -> None:
     state.push(step_draw, seat)
     state.push(step_to_effect_graveyard, PALAESTRON)
     state.push(_clear_all_traps)
-    for player in reversed(state.seats_from(seat)):
+    seats = state.seats_from(seat)
+    for player in reversed(seats):
         state.push(_palaestron_reveal, player)
         state.push(step_forced_discard, player, "Palaestron")
+    if state.all_windows:  # before its steps: the last chance to use a trap it will clear
+        trigger_window(state, seats, "palaestron")
 
 
 def _palaestron_reveal(state: State, seat: int) -> None:
@@ -501,3 +511,38 @@ def _clear_all_traps(state: State) -> None:
     for owner in range(state.n):
         for trap in list(state.traps[owner]):
             take_trap(state, owner, trap, "cleared")
+
+
+# ============================================================================ trigger windows
+def trigger_window(state: State, seats: list[int], window: str) -> None:
+    """Offer each seat holding a triggerable trap, in ``seats`` order, one chance to trigger
+    one (ruling 9, E8); seats without a trap are not asked."""
+    for seat in reversed(seats):
+        if state.traps[seat]:
+            state.push(_offer_trigger, seat, window)
+
+
+def _offer_trigger(state: State, seat: int, window: str) -> None:
+    traps = state.traps[seat]
+    options: list[Option] = [_NO_TRIGGER]
+    slots = [-1]
+    for slot, trap in enumerate(traps):
+        if trap.set_turn < state.turn:
+            options.append({"trap": NOTATION[trap.card], "slot": slot})
+            slots.append(slot)
+    if len(slots) > 1:
+        state.ask(seat, "trigger", options, slots, _on_trigger, seat, window,
+                  context={"why": "trigger a trap (or pass)", "window": window})
+
+
+def _on_trigger(state: State, slot: int, seat: int, window: str) -> None:
+    if slot < 0:
+        return
+    trap = state.traps[seat].pop(slot)
+    state.limbo.append(trap.card)
+    state.emit({"type": "trap_triggered", "seat": seat, "card": NOTATION[trap.card],
+                "window": window, "slot": slot})
+    state.push(step_to_effect_graveyard, trap.card)
+    push_effect(state, trap.card, seat, "trap")
+    if state.all_windows:  # a trap may answer a trap, before its effect (E10)
+        trigger_window(state, state.opponents(seat), "answer")

@@ -148,6 +148,10 @@ def _showdown(t: _Teller, e: Event) -> str:
     return f"Showdown: {hands}"
 
 
+_WINDOW_TEXT = {"turn_start": "at the start of the turn", "declare": "on a declaration",
+                "answer": "in answer to a trap", "palaestron": "before the Palaestron resolves",
+                "showdown": "before the showdown"}
+
 _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
     "game_start": lambda t, e: (f"{', '.join(map(str, e['players']))} sit down for "
                                 f"{e['rounds']} rounds; {t.who(e['starting_seat'])} starts"),
@@ -159,8 +163,7 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
                               else f"{t.who(e['seat'])} sets a trap face down"),
     "trap_triggered": lambda t, e: (
         f"{t.who(e['seat'])}'s trap {_card(e['card'])} triggers "
-        + ("at the start of the turn" if e.get("window") == "turn_start"
-           else "on a declaration" if e.get("window") == "declare" else f"({e.get('window')})")),
+        + _WINDOW_TEXT.get(str(e.get("window")), f"({e.get('window')})")),
     "trap_expired": _trap_end("expires"),
     "trap_destroyed": _trap_end("is destroyed"),
     "trap_cleared": _trap_end("is cleared away"),

@@ -34,7 +34,7 @@ from tabulate import tabulate
 from arena.engine.agents import RandomAgent, play_game
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.desmos import Category
-from arena.engine.effects import EFFECTS
+from arena.engine.effects import EFFECTS, TRIGGER_WINDOWS
 from arena.engine.rules_text import (
     CATEGORY_LABELS,
 )
@@ -109,8 +109,8 @@ class SimulationReport:
             self.effects_by_seat.setdefault(face, [0] * n)
         for action in ("hold", "play", "trap"):
             self.actions.setdefault(action, 0)
-        for what in ("set", "triggered", "triggered_turn_start", "triggered_declare", "expired",
-                     "destroyed", "cleared"):
+        for what in ("set", "triggered", *(f"triggered_{w}" for w in TRIGGER_WINDOWS),
+                     "expired", "destroyed", "cleared"):
             self.traps.setdefault(what, 0)
         for what in ("set", "triggered", "expired", "destroyed", "cleared"):
             self.traps_by_seat.setdefault(what, [0] * n)

@@ -62,6 +62,9 @@ class State:
         self.n = len(config.players)
         self.rounds = config.rounds
         self.rng = rng if rng is not None else random.Random(config.seed)
+        #: the trigger windows of RULES.md E10 (house rule trap_windows): all, or only the
+        #: start of a turn and a declared play
+        self.all_windows = config.rules.trap_windows == "any_time"
         self.hands: list[list[int]] = [[] for _ in range(self.n)]
         self.revealed: list[set[int]] = [set() for _ in range(self.n)]
         self.traps: list[list[Trap]] = [[] for _ in range(self.n)]

@@ -430,6 +430,8 @@ def _resolve(state: State, card: int, seat: int, how: str) -> None:
     effect = _EFFECT_BY_ID[card]
     assert effect is not None
     state.emit({"type": "effect", "seat": seat, "card": NOTATION[card], "how": how})
+    if state.strict_reclaim:  # used for an effect: never again in this seat's Desmos
+        state.used[seat].add(card)
     effect.resolve(state, seat, NOTATION[card])
 
 

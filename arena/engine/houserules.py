@@ -17,11 +17,26 @@ __all__ = ["RULE_CHOICES", "RULE_HELP", "HouseRules", "parse_rule"]
 
 #: Every house rule and its readings, the default first.
 RULE_CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "kinds": ("type", "family"),
+    "dealt_palaestron": ("play", "redeal"),
+    "reclaim": ("today", "strict"),
     "trap_windows": ("any_time", "turn_and_play"),
 }
 
 #: One line per rule and reading, for ``arena rules`` and errors.
 RULE_HELP: Final[dict[str, dict[str, str]]] = {
+    "kinds": {
+        "type": "each Class (Agari, Umbrae, Arcoi, Sophoi) is its own kind in a Desmos",
+        "family": "all 22 Class cards are one kind, as Gods, Fates and Beasts are",
+    },
+    "dealt_palaestron": {
+        "play": "a dealt Palaestron is played once the deal is done (E2)",
+        "redeal": "a dealt Palaestron is replaced at once and shuffled back into the pile",
+    },
+    "reclaim": {
+        "today": "only effects may not take back a used card; reshuffled cards count",
+        "strict": "a card you used for an effect does not count in your Desmos",
+    },
     "trap_windows": {
         "any_time": "traps answer turns, plays, traps, the Palaestron and the showdown (E10)",
         "turn_and_play": "traps answer only the start of a turn and a declared play",
@@ -33,6 +48,9 @@ RULE_HELP: Final[dict[str, dict[str, str]]] = {
 class HouseRules:
     """The house rules of one game; every field defaults to RULES.md's reading."""
 
+    kinds: str = "type"
+    dealt_palaestron: str = "play"
+    reclaim: str = "today"
     trap_windows: str = "any_time"
 
     def __post_init__(self) -> None:
@@ -45,6 +63,18 @@ class HouseRules:
     @property
     def is_default(self) -> bool:
         return self == DEFAULT_RULES
+
+    def changed(self) -> dict[str, str]:
+        """The rules that differ from the defaults (what a report names)."""
+        return {name: value for name, value in self.to_json().items()
+                if value != RULE_CHOICES[name][0]}
+
+    def describe(self) -> str:
+        """One line: ``default house rules`` or ``house rules: kinds=family, ...``."""
+        changed = self.changed()
+        if not changed:
+            return "default house rules"
+        return "house rules: " + ", ".join(f"{k}={v}" for k, v in changed.items())
 
     def to_json(self) -> dict[str, str]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -176,6 +176,8 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
     "forced_discard": lambda t, e: (f"{t.who(e['seat'])} discards {e['card']}, forced"
                                     f"{_source(e)}"),
     "palaestron": lambda t, e: f"{t.who(e['seat'])} draws the Palaestron",
+    "palaestron_redealt": lambda t, e: (f"{t.who(e['seat'])} was dealt the Palaestron: it is "
+                                        f"replaced and shuffled back into the draw pile"),
     "reveal": lambda t, e: f"{t.who(e['seat'])} reveals {e['card']}{_source(e)}",
     "reveal_hand": lambda t, e: (f"{t.who(e['seat'])} reveals their hand{_source(e)}: "
                                  f"{_cards(e['cards'])}"),

@@ -15,7 +15,6 @@ import datetime as dt
 from arena.engine.actions import shown_hand
 from arena.engine.cards import NOTATION
 from arena.engine.decision import Option
-from arena.engine.desmos import evaluate
 from arena.engine.rulebook import RPS_THROW_CAP
 from arena.engine.state import State
 
@@ -52,7 +51,7 @@ def showdown(state: State) -> None:
     state.phase = "showdown"
     state.emit({"type": "showdown",
                 "hands": [[NOTATION[c] for c in shown_hand(hand)] for hand in state.hands]})
-    values = [evaluate(hand) for hand in state.hands]
+    values = state.desmos_values()
     contenders = [s for s in range(state.n) if s not in state.forfeits]
     if not contenders:
         state.finish(None, "none")

@@ -53,14 +53,22 @@ def begin_game(state: State) -> None:
     state.emit({"type": "game_start", "players": list(state.players), "rounds": state.rounds,
                 "starting_seat": state.active})
     holder = None
+    redeal = state.config.rules.dealt_palaestron == "redeal"
     order = state.seats_from(state.active)
     for _ in range(HAND_SIZE):
         for seat in order:
             card = pile.pop()
             if card == PALAESTRON:
                 holder = seat
-            else:
-                state.add_to_hand(seat, card)
+                if not redeal:
+                    continue
+                card = pile.pop()  # redeal: its holder is dealt the next card instead
+            state.add_to_hand(seat, card)
+    if redeal and holder is not None:
+        # set aside, then shuffled back: it stays in the game, somewhere in the pile
+        pile.insert(state.rng.randrange(len(pile) + 1), PALAESTRON)
+        state.emit({"type": "palaestron_redealt", "seat": holder})
+        holder = None
     if state.track_events:
         for seat in range(state.n):
             state.emit({"type": "deal", "seat": seat,

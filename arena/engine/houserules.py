@@ -7,13 +7,14 @@ with it. RULES.md, "House rules", gives every reading and why the default is the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Final
 
 from arena.errors import RulesError
 
-__all__ = ["RULE_CHOICES", "RULE_HELP", "HouseRules", "parse_rule"]
+__all__ = ["DEFAULT_RULES", "RULE_CHOICES", "RULE_HELP", "HouseRules", "parse_rule",
+           "rules_from_texts"]
 
 #: Every house rule and its readings, the default first.
 RULE_CHOICES: Final[dict[str, tuple[str, ...]]] = {
@@ -106,3 +107,15 @@ def parse_rule(text: str) -> tuple[str, str]:
                          f"not {text!r}")
     HouseRules.from_json({name: value})
     return name, value
+
+
+def rules_from_texts(texts: Sequence[str] | None) -> HouseRules:
+    """House rules from ``--rule NAME=VALUE`` texts (none: the defaults); a rule given twice
+    is refused."""
+    chosen: dict[str, str] = {}
+    for text in texts or ():
+        name, value = parse_rule(text)
+        if name in chosen and chosen[name] != value:
+            raise RulesError(f"house rule {name} given twice ({chosen[name]} and {value})")
+        chosen[name] = value
+    return HouseRules.from_json(chosen)

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from arena.engine.effects import EFFECTS
+from arena.engine.houserules import RULE_CHOICES
 
 __all__ = ["event_lines", "header_lines", "narrate", "seat_feed", "sees"]
 
@@ -267,11 +268,21 @@ def _map(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
+def _rules_line(record: Mapping[str, Any]) -> str:
+    """The house rules the record names (a record from before house rules names none)."""
+    rules = _map(_map(record.get("config")).get("rules"))
+    if not rules:
+        return "  house rules: not recorded (the rules of the record's format)"
+    changed = [f"{name}={value}" for name, value in rules.items()
+               if RULE_CHOICES.get(str(name), (value,))[0] != value]
+    return "  house rules: " + (", ".join(changed) if changed else "the defaults")
+
+
 def _header(record: Mapping[str, Any], teller: _Teller, whole: bool) -> list[str]:
     players = teller.players
     seed = f", seed {record.get('seed', '?')}" if whole else ""
     lines = [f"{len(players)} players, {record.get('rounds', '?')} rounds{seed}; "
-             f"{teller.who(record.get('starting_seat'))} starts"]
+             f"{teller.who(record.get('starting_seat'))} starts", _rules_line(record)]
     result = record.get("result")
     if isinstance(result, Mapping):
         placements = _list(result.get("placements"))

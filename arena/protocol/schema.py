@@ -143,6 +143,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "starting_seat": _NAT,
             "rounds": {"type": "integer", "minimum": 1},
             "bot_seed": _NAT,
+            "rules": {"type": "object", "additionalProperties": {"type": "string"},
+                      "description": "the game's house rules (RULES.md), sent only when "
+                                     "they are not the defaults"},
         },
         ["game", "seat", "players", "starting_seat", "rounds"],
     ),

@@ -108,10 +108,11 @@ def test_the_header_gives_places_and_categories() -> None:
     result = record["result"]
     assert header[0] == (f"3 players, {record['rounds']} rounds, seed {record['seed']}; "
                          f"{record['players'][record['starting_seat']]} starts")
+    assert header[1] == "  house rules: the defaults"
     for seat in range(3):
         place = result["placements"][seat]
         suffix = {1: "st", 2: "nd", 3: "rd"}[place]
-        assert header[1 + seat] == (f"  seat {seat}  p{seat}: {place}{suffix}, "
+        assert header[2 + seat] == (f"  seat {seat}  p{seat}: {place}{suffix}, "
                                     f"{result['desmos'][seat]}")
     seat_header = header_lines(record, 2)
     assert seat_header[-1] == "As seat 2 (p2) saw it:"
@@ -119,6 +120,15 @@ def test_the_header_gives_places_and_categories() -> None:
                               f"{record['players'][record['starting_seat']]} starts")  # no seed
     with pytest.raises(ValueError, match=r"seat 3 is not in this game \(seats 0-2\)"):
         narrate(record, 3)
+
+
+def test_the_header_names_the_house_rules_of_the_record() -> None:
+    record = _record(2, 1)
+    record["config"]["rules"]["kinds"] = "family"
+    assert header_lines(record)[1] == "  house rules: kinds=family"
+    del record["config"]["rules"]
+    assert header_lines(record)[1] == ("  house rules: not recorded (the rules of the record's "
+                                       "format)")
 
 
 def test_turns_start_unindented_and_the_deal_comes_first() -> None:

@@ -258,7 +258,8 @@ class HeuristicBot(SearchBot):
     def on_trigger(self, request: Request, view: SearchView) -> int:
         obs = view.obs
         my_turn = obs.active_seat == view.seat and request.context.get("window") == "turn_start"
-        final = obs.turn == self.last_turn() and request.context.get("window") == "turn_start"
+        window = request.context.get("window")
+        final = window == "showdown" or (obs.turn == self.last_turn() and window == "turn_start")
         best, best_value = 0, 0.0
         for index, option in enumerate(request.legal):
             card = option.get("trap")

@@ -14,22 +14,26 @@ from tabulate import tabulate, tabulate_formats
 
 from arena.engine.cards import NOTATION, PALAESTRON, parse_cards
 from arena.engine.desmos import HAND_SIZE, Category, Desmos, census, desmos
+from arena.engine.houserules import RULE_CHOICES, RULE_HELP, HouseRules, rules_from_texts
 from arena.engine.record import read_records, replay_records
 from arena.engine.rules_text import effect_rows, effect_table_markdown, rules_summary
 from arena.engine.simulate import simulate
 from arena.errors import CardError
 
-__all__ = ["register"]
+__all__ = ["RULE_OPTION_HELP", "register"]
+
+RULE_OPTION_HELP = ("A house rule NAME=VALUE (repeatable; arena rules --house lists them), "
+                    "e.g. kinds=family.")
 
 
-def _hand(texts: list[str] | str) -> Desmos:
+def _hand(texts: list[str] | str, kinds: str = "type") -> Desmos:
     """Parse one full Desmos: exactly five cards, no Palaestron."""
     cards = parse_cards(texts)
     if PALAESTRON in cards:
         raise CardError("the Palaestron cannot be part of a Desmos")
     if len(cards) != HAND_SIZE:
         raise CardError(f"a Desmos is exactly {HAND_SIZE} cards, got {len(cards)}")
-    return desmos(cards)
+    return desmos(cards, kinds)
 
 
 def _key_text(hand: Desmos) -> str:
@@ -56,8 +60,8 @@ def _verdict(first: Desmos, second: Desmos) -> str:
     return f"Hand {number} wins: {why}"
 
 
-def _census_table() -> str:
-    counts = census()
+def _census_table(kinds: str = "type") -> str:
+    counts = census(kinds)
     total = sum(counts.values())
     rows = [[category.label, f"{counts[category]:,}", f"{100 * counts[category] / total:.4f}%"]
             for category in sorted(Category, reverse=True)]
@@ -82,20 +86,23 @@ def desmos_command(
         typer.Option("--census", help="Count every 5-card hand of the 51 cards other than the "
                                       "Palaestron (2,349,060 hands) by category."),
     ] = False,
+    rule: Annotated[list[str] | None, typer.Option("--rule", metavar="NAME=VALUE",
+                                                   help=RULE_OPTION_HELP)] = None,
 ) -> None:
     """Evaluate, compare or count Desmos hands (help text: ``_DESMOS_HELP``)."""
     modes = sum([bool(cards), compare is not None, count])
     if modes != 1:
         raise typer.BadParameter("give five cards, --compare HAND HAND or --census (one of them)")
+    kinds = rules_from_texts(rule).kinds  # the only house rule that changes hand values
     if count:
-        typer.echo(_census_table())
+        typer.echo(_census_table(kinds))
     elif compare is not None:
-        first, second = _hand(compare[0]), _hand(compare[1])
+        first, second = _hand(compare[0], kinds), _hand(compare[1], kinds)
         typer.echo(f"Hand 1: {first.describe()}")
         typer.echo(f"Hand 2: {second.describe()}")
         typer.echo(_verdict(first, second))
     else:
-        typer.echo(_show(_hand(cards or [])))
+        typer.echo(_show(_hand(cards or [], kinds)))
 
 
 _DESMOS_HELP = "\n\n".join([
@@ -109,6 +116,7 @@ _DESMOS_HELP = "\n\n".join([
     'Example: arena desmos --compare "God-1 God-2 Agari-1 Agari-2 Fate-1" '
     '"Umbrae-1 Umbrae-2 Arcoi-1 Arcoi-2 God-3"',
     "Example: arena desmos --census",
+    "Example: arena desmos --census --rule kinds=family",
 ])
 
 
@@ -122,6 +130,7 @@ _SIMULATE_HELP = "\n\n".join([
     "--records writes one game record per line (JSON lines); check them with arena replay.",
     "Example: arena simulate --players 4 --games 1000 --seed 7",
     "Example: arena simulate -p 2 -g 500 -s 1 --records games.jsonl --format json",
+    "Example: arena simulate -p 5 --rule kinds=family --rule reclaim=strict",
 ])
 
 _REPLAY_HELP = "\n\n".join([
@@ -135,8 +144,11 @@ _REPLAY_HELP = "\n\n".join([
 _RULES_HELP = "\n\n".join([
     "Print Palaestra in brief, or with --effects the effect of every card (the table of "
     "RULES.md; --format markdown prints exactly that Markdown block).",
+    "With --house, list the house rules (the readings of the rulebook a game may choose, "
+    "RULES.md 'House rules'), defaults first; --rule NAME=VALUE marks a chosen reading.",
     "Example: arena rules --effects",
     "Example: arena rules --effects --format markdown",
+    "Example: arena rules --house --rule kinds=family",
 ])
 
 
@@ -162,9 +174,11 @@ def simulate_command(
         str, typer.Option("--format", "-f", metavar="table|json", callback=_table_format,
                           help="table (tabulate tables) or json (one document).")
     ] = "table",
+    rule: Annotated[list[str] | None, typer.Option("--rule", metavar="NAME=VALUE",
+                                                   help=RULE_OPTION_HELP)] = None,
 ) -> None:
     """Play in-process games and report (help text: ``_SIMULATE_HELP``)."""
-    report = simulate(players, games, seed, records)
+    report = simulate(players, games, seed, records, rules_from_texts(rule))
     if fmt == "json":
         typer.echo(json.dumps(report.to_json(), indent=2))
     else:
@@ -187,10 +201,19 @@ def rules_command(
         str, typer.Option("--format", "-f", metavar="FMT", callback=_table_format,
                           help="table, markdown, json or any tabulate format.")
     ] = "table",
+    house: Annotated[bool, typer.Option("--house", help="List the house rules.")] = False,
+    rule: Annotated[list[str] | None, typer.Option("--rule", metavar="NAME=VALUE",
+                                                   help=RULE_OPTION_HELP)] = None,
 ) -> None:
     """Print the rules or the card effects (help text: ``_RULES_HELP``)."""
+    chosen = rules_from_texts(rule)
+    if house:
+        typer.echo(_house_rules(chosen, fmt))
+        return
     if not effects:
         typer.echo(rules_summary())
+        typer.echo("")
+        typer.echo(f"Played with {chosen.describe()} (arena rules --house lists them).")
         return
     if fmt == "markdown":
         typer.echo(effect_table_markdown())
@@ -202,6 +225,20 @@ def rules_command(
         typer.echo(tabulate(effect_rows(), headers=["card", "copies", "effect", "text"],
                             tablefmt="simple" if fmt == "table" else fmt,
                             maxcolwidths=[None, None, 24, 64]))
+
+
+def _house_rules(chosen: HouseRules, fmt: str) -> str:
+    """Every house rule and reading, the chosen one marked (the defaults unless --rule)."""
+    picked = chosen.to_json()
+    if fmt == "json":
+        return json.dumps({name: {"value": picked[name], "default": choices[0],
+                                  "readings": RULE_HELP[name]}
+                           for name, choices in RULE_CHOICES.items()}, indent=2)
+    rows = [[name, value, "*" if picked[name] == value else "",
+             "default" if value == choices[0] else "", RULE_HELP[name][value]]
+            for name, choices in RULE_CHOICES.items() for value in choices]
+    return tabulate(rows, headers=["rule", "value", "chosen", "", "reading"],
+                    tablefmt="simple" if fmt in ("table", "markdown") else fmt)
 
 
 def register(app: typer.Typer) -> None:

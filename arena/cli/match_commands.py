@@ -17,6 +17,7 @@ from tabulate import tabulate
 
 from arena.cli.bot_options import limits_of, with_options
 from arena.cli.output_file import check_output_file
+from arena.engine.houserules import rules_from_texts
 from arena.errors import BotError
 from arena.rating.match_series import (
     SPRT_GAMES,
@@ -49,6 +50,7 @@ MATCH_HELP = "\n\n".join([
     "bots) or permutations (k!); --games is then a multiple of that.",
     "Example: arena match bots/random.py bots/greedy.py --games 10 --seed 1",
     "Example: arena match mybot mybot@1a2b3c4d5e6f --sprt 0,10",
+    "Example: arena match bots/greedy.py bots/heuristic.py -g 4 --rule kinds=family",
 ])
 
 
@@ -91,8 +93,13 @@ def match(
         "--duplicate", metavar="|".join(SEATINGS),
         help="Play each deal once per seat order (default: none; rotations with "
              "--sprt).")] = None,
+    rule: Annotated[list[str] | None, typer.Option(
+        "--rule", metavar="NAME=VALUE",
+        help="A house rule for every game (repeatable; arena rules --house lists them), "
+             "e.g. kinds=family.")] = None,
 ) -> None:
     """Play one match (help text: ``MATCH_HELP``)."""
+    rules = rules_from_texts(rule)
     test = _sprt_test(sprt, alpha, beta, len(bots))
     seating = _seating(duplicate, test is not None)
     games = _games(games, len(bots), seating, test is not None)
@@ -102,7 +109,7 @@ def match(
     entrants = told_apart(with_options(bots, option or []))
     if records is not None:
         check_output_file(records, "'--records'")
-    series = MatchSeries(entrants, games, seed, limits, seating, test, records)
+    series = MatchSeries(entrants, games, seed, limits, seating, test, records, rules=rules)
     try:
         outcome = series.play()
     except KeyboardInterrupt:
@@ -113,9 +120,12 @@ def match(
                                                      test, None)), err=True)
         raise
     if as_json:
-        typer.echo(json.dumps(_match_json(outcome, seed, test), indent=2))
+        typer.echo(json.dumps({**_match_json(outcome, seed, test), "rules": rules.to_json()},
+                              indent=2))
     else:
         _print_match(outcome, seed, drawn, test, games, records)
+        if not rules.is_default:
+            typer.echo(f"Played with {rules.describe()}")
     never = never_started(outcome)
     if never:
         raise BotError(f"{', '.join(never)} never started (the failures above say why)")

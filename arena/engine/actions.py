@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from arena.engine.cards import FACE_OF, NOTATION, PALAESTRON
+from arena.engine.chance import shuffle
 from arena.engine.decision import Option
 from arena.engine.state import State, Trap
 
@@ -25,11 +26,13 @@ __all__ = [
     "hand_options",
     "pass_option",
     "peek_hand",
+    "refill_pile",
     "reveal_hand",
     "seat_option",
     "shown_hand",
     "step_to_effect_graveyard",
     "take_trap",
+    "to_discard_graveyard",
     "voluntary_discard",
 ]
 
@@ -103,16 +106,42 @@ def hand_options(state: State, seat: int, key: str = "card",
     return card_options(state.hands[seat], key, state.revealed[seat], face_up)
 
 
+# ---------------------------------------------------------------------------- the pile
+def refill_pile(state: State) -> None:
+    """An empty draw pile is rebuilt from both graveyards, shuffled together, the moment it
+    empties or, if both were empty then, the moment a card next reaches one (E4): the pile is
+    never empty while a graveyard holds a card. Cards still resolving (in limbo) wait."""
+    if state.draw_pile:
+        return
+    pile = state.effect_graveyard + state.discard_graveyard
+    if not pile:
+        return
+    state.effect_graveyard = []
+    state.discard_graveyard = []
+    shuffle(state.rng, pile)
+    state.draw_pile = pile
+    state.emit({"type": "reshuffle", "cards": len(pile)})
+
+
 # ---------------------------------------------------------------------------- discards
 def step_to_effect_graveyard(state: State, card: int) -> None:
     state.limbo.remove(card)
     state.effect_graveyard.append(card)
+    if not state.draw_pile:
+        refill_pile(state)
+
+
+def to_discard_graveyard(state: State, card: int) -> None:
+    """Put ``card`` on the Discard Graveyard (an empty pile is rebuilt at once, E4)."""
+    state.discard_graveyard.append(card)
+    if not state.draw_pile:
+        refill_pile(state)
 
 
 def voluntary_discard(state: State, card: int, seat: int, why: str) -> None:
     """A discard the player chose (a swap, an effect's cost): no God fires (ruling 6)."""
     state.remove_from_hand(seat, card)
-    state.discard_graveyard.append(card)
+    to_discard_graveyard(state, card)
     state.emit({"type": "discard", "seat": seat, "card": NOTATION[card], "why": why})
 
 
@@ -241,6 +270,6 @@ def take_trap(state: State, owner: int, trap: Trap, how: str) -> None:
     traps = state.traps[owner]
     slot = traps.index(trap)
     del traps[slot]
-    state.discard_graveyard.append(trap.card)
     state.emit({"type": f"trap_{how}", "seat": owner, "card": NOTATION[trap.card],
                 "slot": slot})
+    to_discard_graveyard(state, trap.card)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.rulebook import ROUNDS_BY_PLAYERS
 from arena.errors import RulesError
 
@@ -42,7 +43,8 @@ class GameConfig:
     same game.
 
     ``last_book_finished`` holds one date (or None) per seat for the showdown tie-breaker
-    (ruling 12); ``event_date`` is the day the game counts as played.
+    (ruling 12); ``event_date`` is the day the game counts as played; ``rules`` are its house
+    rules (a :class:`HouseRules` or a mapping of NAME: VALUE).
     """
 
     players: tuple[str, ...] = ("north", "south")
@@ -51,8 +53,11 @@ class GameConfig:
     last_book_finished: tuple[dt.date | None, ...] = ()
     event_date: dt.date = field(default_factory=lambda: dt.date(2026, 11, 29))
     track_events: bool = True
+    rules: HouseRules = DEFAULT_RULES
 
     def __post_init__(self) -> None:
+        if not isinstance(self.rules, HouseRules):
+            object.__setattr__(self, "rules", HouseRules.from_json(self.rules))
         if isinstance(self.players, str) or not hasattr(self.players, "__iter__"):
             raise RulesError(f"players must be a sequence of player names, e.g. ('a', 'b'), "
                              f"not {self.players!r}")
@@ -85,6 +90,7 @@ class GameConfig:
             "starting_seat": self.starting_seat,
             "last_book_finished": [d.isoformat() if d else None for d in self.last_book_finished],
             "event_date": self.event_date.isoformat(),
+            "rules": self.rules.to_json(),
         }
 
     @classmethod
@@ -97,4 +103,5 @@ class GameConfig:
             starting_seat=int(data.get("starting_seat", 0)),  # type: ignore[call-overload]
             last_book_finished=tuple(dt.date.fromisoformat(b) if b else None for b in books),
             event_date=dt.date.fromisoformat(str(data.get("event_date", "2026-11-29"))),
+            rules=HouseRules.from_json(data.get("rules")),  # type: ignore[arg-type]
         )

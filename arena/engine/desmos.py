@@ -35,10 +35,11 @@ import enum
 import functools
 import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from arena.engine.cards import (
+    CLASS_KINDS,
     DECK,
     KIND_OF,
     NOTATION,
@@ -52,6 +53,7 @@ from arena.engine.rulebook import HAND_SIZE
 from arena.errors import CardError
 
 __all__ = [
+    "EVALUATORS",
     "HAND_SIZE",
     "Category",
     "Desmos",
@@ -61,6 +63,7 @@ __all__ = [
     "compare",
     "desmos",
     "evaluate",
+    "evaluate_family",
     "evaluate_naive",
 ]
 
@@ -101,6 +104,7 @@ _CATEGORY_LABEL = {
 
 _GOD = int(Kind.GOD)
 _CROWN = int(Kind.CROWN)
+_CLASS_KINDS = frozenset(int(k) for k in CLASS_KINDS)
 _CROWN_TIER = tier_of_kind(Kind.CROWN)  # whatever the Crown stands for
 _DECK_COUNT = len(DECK) - 1  # the 51 cards that can be part of a Desmos
 
@@ -115,8 +119,14 @@ _KIND_BITS = (1 << _RANK_BASE) - 1
 _MAX_RANK = max(RANK_OF)
 
 
-def _code(cid: int) -> int:
-    kind, rank = KIND_OF[cid], RANK_OF[cid]
+#: Each card's kind under the house rule ``kinds=family``: the four Classes are one kind
+#: (Agari's number stands for it), as Gods, Fates and Beasts are.
+FAMILY_KIND_OF: tuple[int, ...] = tuple(
+    int(Kind.AGARI) if kind in _CLASS_KINDS else kind for kind in KIND_OF)
+
+
+def _code(cid: int, kind_of: Sequence[int] = KIND_OF) -> int:
+    kind, rank = kind_of[cid], RANK_OF[cid]
     if cid == PALAESTRON:
         return 0
     if kind == _CROWN:
@@ -126,6 +136,11 @@ def _code(cid: int) -> int:
 
 #: Packed signature code of each card id (the Palaestron's is 0: it never counts).
 CODE: tuple[int, ...] = tuple(_code(cid) for cid in range(len(DECK)))
+#: The same under ``kinds=family``: a Class card codes as an Agari of its rank, so a hand's
+#: family value is the value of the signature its cards make as Agari (the solver only reads
+#: kind counts, a common rank and which kinds have a card of that rank: Agari has ranks 1-6,
+#: as the Classes together have).
+CODE_FAMILY: tuple[int, ...] = tuple(_code(cid, FAMILY_KIND_OF) for cid in range(len(DECK)))
 
 
 def _splitmix64(seed: int) -> Iterator[int]:
@@ -140,14 +155,14 @@ def _splitmix64(seed: int) -> Iterator[int]:
         yield z ^ (z >> 31)
 
 
-def _hot_keys() -> tuple[int, ...]:
+def _hot_keys(kind_of: Sequence[int] = KIND_OF) -> tuple[int, ...]:
     # One 56-bit number per kind and per rank; a card's key is its kind's plus its rank's.
     stream = _splitmix64(0x5041_4C41_4553_5452)  # "PALAESTR"
     per_kind = [next(stream) >> 8 for _ in range(_CROWN + 1)]
     per_rank = [next(stream) >> 8 for _ in range(_MAX_RANK + 1)]
     return tuple(
         0 if cid == PALAESTRON
-        else per_kind[KIND_OF[cid]] + (0 if KIND_OF[cid] == _CROWN else per_rank[RANK_OF[cid]])
+        else per_kind[kind_of[cid]] + (0 if kind_of[cid] == _CROWN else per_rank[RANK_OF[cid]])
         for cid in range(len(DECK))
     )
 
@@ -158,6 +173,8 @@ def _hot_keys() -> tuple[int, ...]:
 #: clusters, which makes long probe chains; these keys spread evenly. The test suite checks
 #: exhaustively that no two hands of 0..5 cards with different signatures share a key.
 KEY: tuple[int, ...] = _hot_keys()
+#: Hot-path keys under ``kinds=family`` (their own table, :data:`_HOT_FAMILY`).
+KEY_FAMILY: tuple[int, ...] = _hot_keys(FAMILY_KIND_OF)
 
 #: Natural tier by kind (Crown: 4).
 _KIND_TIER: tuple[int, ...] = tuple(
@@ -290,6 +307,33 @@ def evaluate(cards: Sequence[int]) -> Value:
         return _evaluate_slow(cards)
 
 
+_HOT_FAMILY: dict[int, Value] = {}  # the same under kinds=family
+
+
+def evaluate_family(cards: Sequence[int]) -> Value:
+    """:func:`evaluate` under the house rule ``kinds=family``: the four Classes are one kind."""
+    try:
+        a, b, c, d, e = cards
+        return _HOT_FAMILY[KEY_FAMILY[a] + KEY_FAMILY[b] + KEY_FAMILY[c] + KEY_FAMILY[d]
+                           + KEY_FAMILY[e]]
+    except (ValueError, KeyError):
+        return _evaluate_slow_family(cards)
+
+
+def _evaluate_slow_family(cards: Sequence[int]) -> Value:
+    counting = [cid for cid in cards if cid != PALAESTRON]
+    if len(counting) > HAND_SIZE:
+        raise CardError(f"a Desmos has at most {HAND_SIZE} cards, got {len(counting)}")
+    value = _value_of_signature(sum(map(CODE_FAMILY.__getitem__, counting)))
+    _HOT_FAMILY[sum(map(KEY_FAMILY.__getitem__, counting))] = value
+    return value
+
+
+#: The evaluator of each reading of the house rule ``kinds``.
+EVALUATORS: dict[str, Callable[[Sequence[int]], Value]] = {
+    "type": evaluate, "family": evaluate_family}
+
+
 def category_of(cards: Sequence[int]) -> Category:
     """The hand's category."""
     return Category(evaluate(cards)[0])
@@ -371,7 +415,7 @@ def _naive_key(cards: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
     return tuple(tier for tiers in groups for tier in tiers)
 
 
-def evaluate_naive(cards: Sequence[int]) -> Value:
+def evaluate_naive(cards: Sequence[int], kinds: str = "type") -> Value:
     """The same value as :func:`evaluate`, computed the slow, obviously-correct way.
 
     Every Crown tries every face (or staying a Crown; the Crowns are identical, so unordered
@@ -382,14 +426,17 @@ def evaluate_naive(cards: Sequence[int]) -> Value:
     counting = [cid for cid in cards if cid != PALAESTRON]
     if len(counting) > HAND_SIZE:
         raise CardError(f"a Desmos has at most {HAND_SIZE} cards, got {len(counting)}")
+    kind_of = FAMILY_KIND_OF if kinds == "family" else KIND_OF
     natural = [cid for cid in counting if KIND_OF[cid] != _CROWN]
-    kinds = [KIND_OF[cid] for cid in natural]
+    hand_kinds_natural = [kind_of[cid] for cid in natural]
     ranks = [RANK_OF[cid] for cid in natural]
     crowns = [cid for cid in counting if KIND_OF[cid] == _CROWN]
     hand_tiers = [TIER_OF[cid] for cid in natural + crowns]  # a Crown keeps its own tier
     best: Value = (-1, ())
     for crown_kinds, crown_ranks in _substitutions(len(crowns)):
-        hand_kinds = kinds + crown_kinds
+        if kinds == "family":
+            crown_kinds = [kind_of_face(kind) for kind in crown_kinds]
+        hand_kinds = hand_kinds_natural + crown_kinds
         category = _naive_category(hand_kinds, ranks + crown_ranks, hand_tiers)
         if category < best[0]:
             continue
@@ -398,6 +445,11 @@ def evaluate_naive(cards: Sequence[int]) -> Value:
         if value > best:
             best = value
     return best
+
+
+def kind_of_face(kind: int) -> int:
+    """A Crown's stand-in kind under ``kinds=family``: any Class stands for the one kind."""
+    return int(Kind.AGARI) if kind in _CLASS_KINDS else kind
 
 
 @functools.cache
@@ -449,10 +501,11 @@ class Desmos:
         return f"{self.category.label} (key {key}): {hand}"
 
 
-def desmos(cards: Sequence[int]) -> Desmos:
-    """Checked evaluation of a hand of card ids (Palaestron ignored) into a :class:`Desmos`."""
+def desmos(cards: Sequence[int], kinds: str = "type") -> Desmos:
+    """Checked evaluation of a hand of card ids (Palaestron ignored) into a :class:`Desmos`
+    (``kinds``: the house rule's reading)."""
     counting = _checked(cards)
-    category, key = evaluate(counting)
+    category, key = EVALUATORS[kinds](counting)
     return Desmos(Category(category), key, counting)
 
 
@@ -468,13 +521,14 @@ def compare(a: Sequence[int] | Desmos, b: Sequence[int] | Desmos) -> int:
 # ---------------------------------------------------------------------------------------------
 
 
-def census() -> dict[Category, int]:
-    """Hands per category over all C(51, 5) = 2,349,060 five-card hands without the Palaestron.
+def census(kinds: str = "type") -> dict[Category, int]:
+    """Hands per category over all C(51, 5) = 2,349,060 five-card hands without the Palaestron
+    (``kinds``: the house rule's reading, type or family).
 
     Counts how many hands share each packed signature (the sum of their codes), then values
     each distinct signature once.
     """
-    codes = CODE[:_DECK_COUNT]
+    codes = (CODE_FAMILY if kinds == "family" else CODE)[:_DECK_COUNT]
     hands_by_signature = Counter(map(sum, itertools.combinations(codes, HAND_SIZE)))
     counts = dict.fromkeys(Category, 0)
     for signature, hands in hands_by_signature.items():

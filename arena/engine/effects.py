@@ -24,19 +24,22 @@ from arena.engine.actions import (
     hand_options,
     pass_option,
     peek_hand,
+    refill_pile,
     reveal_hand,
     shown_hand,
     step_to_effect_graveyard,
     take_trap,
+    to_discard_graveyard,
     voluntary_discard,
 )
 from arena.engine.cards import DECK, KIND_OF, NOTATION, PALAESTRON, Card, Kind
-from arena.engine.chance import shuffle
+from arena.engine.decision import Option
 from arena.engine.state import State
 
 __all__ = [
     "EFFECTS",
     "PALAESTRON_TEXT",
+    "TRIGGER_WINDOWS",
     "Effect",
     "discard_forced",
     "effect_of",
@@ -44,9 +47,14 @@ __all__ = [
     "start_palaestron",
     "step_draw",
     "step_forced_discard",
+    "trigger_window",
 ]
 
 _GOD: Final = int(Kind.GOD)
+_NO_TRIGGER: Final = pass_option("trap")
+#: The trigger windows (RULES.md E10), as decisions and events name them: the start of a
+#: turn, a declared play, a triggered trap, a drawn Palaestron, the end before the showdown.
+TRIGGER_WINDOWS: Final = ("turn_start", "declare", "answer", "palaestron", "showdown")
 
 Resolver = Callable[[State, int, str], None]
 
@@ -287,8 +295,9 @@ def _nemesis_returned(state: State, returned: int, seat: int, target: int, recei
 def salamander(state: State, seat: int, src: str) -> None:
     if state.draw_pile:
         card = state.draw_pile.pop()
-        state.discard_graveyard.append(card)
         state.emit({"type": "burn", "seat": seat, "card": NOTATION[card], "source": src})
+        # the burned card lands before the emptied pile is rebuilt: it is in the new pile
+        to_discard_graveyard(state, card)
 
 
 def hippocamp(state: State, seat: int, src: str) -> None:
@@ -421,37 +430,32 @@ def _resolve(state: State, card: int, seat: int, how: str) -> None:
     effect = _EFFECT_BY_ID[card]
     assert effect is not None
     state.emit({"type": "effect", "seat": seat, "card": NOTATION[card], "how": how})
+    if state.strict_reclaim:  # used for an effect: never again in this seat's Desmos
+        state.used[seat].add(card)
     effect.resolve(state, seat, NOTATION[card])
 
 
 # ============================================================================ draws, discards
 def step_draw(state: State, seat: int) -> None:
-    """Draw one card; an empty pile is first rebuilt from both graveyards (ruling 6); the
-    Palaestron is played at once as an interrupt (ruling 10)."""
+    """Draw one card; the Palaestron is played at once as an interrupt (ruling 10). A pile
+    the draw empties is rebuilt from both graveyards at once (E4), before a drawn Palaestron
+    resolves; so a draw meets an empty pile only when every graveyard is empty too (E5)."""
     pile = state.draw_pile
     if not pile:
-        _reshuffle(state)
-        pile = state.draw_pile
-        if not pile:
-            state.emit({"type": "pile_exhausted", "seat": seat})
-            return
+        state.emit({"type": "pile_exhausted", "seat": seat})
+        return
     card = pile.pop()
     if card == PALAESTRON:
+        if not pile:
+            refill_pile(state)
         start_palaestron(state, seat)
         return
     state.add_to_hand(seat, card)
     if state.track_events:
         state.emit_split(seat, {"type": "draw", "seat": seat, "card": NOTATION[card]},
                          {"type": "draw", "seat": seat})
-
-
-def _reshuffle(state: State) -> None:
-    pile = state.effect_graveyard + state.discard_graveyard
-    state.effect_graveyard = []
-    state.discard_graveyard = []
-    shuffle(state.rng, pile)
-    state.draw_pile = pile
-    state.emit({"type": "reshuffle", "cards": len(pile)})
+    if not pile:
+        refill_pile(state)
 
 
 def step_forced_discard(state: State, seat: int, source: str) -> None:
@@ -474,7 +478,7 @@ def discard_forced(state: State, card: int, seat: int, source: str) -> None:
         state.push(step_to_effect_graveyard, card)
         push_effect(state, card, seat, "discarded")
     else:
-        state.discard_graveyard.append(card)
+        to_discard_graveyard(state, card)
 
 
 # ============================================================================ Palaestron
@@ -493,9 +497,12 @@ def start_palaestron(state: State, seat: int) -> None:
     state.push(step_draw, seat)
     state.push(step_to_effect_graveyard, PALAESTRON)
     state.push(_clear_all_traps)
-    for player in reversed(state.seats_from(seat)):
+    seats = state.seats_from(seat)
+    for player in reversed(seats):
         state.push(_palaestron_reveal, player)
         state.push(step_forced_discard, player, "Palaestron")
+    if state.all_windows:  # before its steps: the last chance to use a trap it will clear
+        trigger_window(state, seats, "palaestron")
 
 
 def _palaestron_reveal(state: State, seat: int) -> None:
@@ -506,3 +513,38 @@ def _clear_all_traps(state: State) -> None:
     for owner in range(state.n):
         for trap in list(state.traps[owner]):
             take_trap(state, owner, trap, "cleared")
+
+
+# ============================================================================ trigger windows
+def trigger_window(state: State, seats: list[int], window: str) -> None:
+    """Offer each seat holding a triggerable trap, in ``seats`` order, one chance to trigger
+    one (ruling 9, E8); seats without a trap are not asked."""
+    for seat in reversed(seats):
+        if state.traps[seat]:
+            state.push(_offer_trigger, seat, window)
+
+
+def _offer_trigger(state: State, seat: int, window: str) -> None:
+    traps = state.traps[seat]
+    options: list[Option] = [_NO_TRIGGER]
+    slots = [-1]
+    for slot, trap in enumerate(traps):
+        if trap.set_turn < state.turn:
+            options.append({"trap": NOTATION[trap.card], "slot": slot})
+            slots.append(slot)
+    if len(slots) > 1:
+        state.ask(seat, "trigger", options, slots, _on_trigger, seat, window,
+                  context={"why": "trigger a trap (or pass)", "window": window})
+
+
+def _on_trigger(state: State, slot: int, seat: int, window: str) -> None:
+    if slot < 0:
+        return
+    trap = state.traps[seat].pop(slot)
+    state.limbo.append(trap.card)
+    state.emit({"type": "trap_triggered", "seat": seat, "card": NOTATION[trap.card],
+                "window": window, "slot": slot})
+    state.push(step_to_effect_graveyard, trap.card)
+    push_effect(state, trap.card, seat, "trap")
+    if state.all_windows:  # a trap may answer a trap, before its effect (E10)
+        trigger_window(state, state.opponents(seat), "answer")

@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from arena.engine.effects import EFFECTS
+from arena.engine.houserules import RULE_CHOICES
 
 __all__ = ["event_lines", "header_lines", "narrate", "seat_feed", "sees"]
 
@@ -148,6 +149,10 @@ def _showdown(t: _Teller, e: Event) -> str:
     return f"Showdown: {hands}"
 
 
+_WINDOW_TEXT = {"turn_start": "at the start of the turn", "declare": "on a declaration",
+                "answer": "in answer to a trap", "palaestron": "before the Palaestron resolves",
+                "showdown": "before the showdown"}
+
 _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
     "game_start": lambda t, e: (f"{', '.join(map(str, e['players']))} sit down for "
                                 f"{e['rounds']} rounds; {t.who(e['starting_seat'])} starts"),
@@ -159,8 +164,7 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
                               else f"{t.who(e['seat'])} sets a trap face down"),
     "trap_triggered": lambda t, e: (
         f"{t.who(e['seat'])}'s trap {_card(e['card'])} triggers "
-        + ("at the start of the turn" if e.get("window") == "turn_start"
-           else "on a declaration" if e.get("window") == "declare" else f"({e.get('window')})")),
+        + _WINDOW_TEXT.get(str(e.get("window")), f"({e.get('window')})")),
     "trap_expired": _trap_end("expires"),
     "trap_destroyed": _trap_end("is destroyed"),
     "trap_cleared": _trap_end("is cleared away"),
@@ -173,6 +177,8 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
     "forced_discard": lambda t, e: (f"{t.who(e['seat'])} discards {e['card']}, forced"
                                     f"{_source(e)}"),
     "palaestron": lambda t, e: f"{t.who(e['seat'])} draws the Palaestron",
+    "palaestron_redealt": lambda t, e: (f"{t.who(e['seat'])} was dealt the Palaestron: it is "
+                                        f"replaced and shuffled back into the draw pile"),
     "reveal": lambda t, e: f"{t.who(e['seat'])} reveals {e['card']}{_source(e)}",
     "reveal_hand": lambda t, e: (f"{t.who(e['seat'])} reveals their hand{_source(e)}: "
                                  f"{_cards(e['cards'])}"),
@@ -192,7 +198,7 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
                           f"Discard Graveyard{_source(e)}"),
     "updraft": lambda t, e: (f"{e['card']} goes from the Discard Graveyard to the top of the "
                              f"draw pile{_source(e)}"),
-    "reshuffle": lambda t, e: (f"The Discard Graveyard is shuffled into a new draw pile of "
+    "reshuffle": lambda t, e: (f"Both graveyards are shuffled together into a new draw pile of "
                                f"{e['cards']} cards"),
     "pile_exhausted": lambda t, e: f"The draw pile is empty when {t.who(e['seat'])} must draw",
     "round_end": lambda t, e: f"End of round {e['round']}",
@@ -262,11 +268,21 @@ def _map(value: Any) -> Mapping[str, Any]:
     return value if isinstance(value, Mapping) else {}
 
 
+def _rules_line(record: Mapping[str, Any]) -> str:
+    """The house rules the record names (a record from before house rules names none)."""
+    rules = _map(_map(record.get("config")).get("rules"))
+    if not rules:
+        return "  house rules: not recorded (the rules of the record's format)"
+    changed = [f"{name}={value}" for name, value in rules.items()
+               if RULE_CHOICES.get(str(name), (value,))[0] != value]
+    return "  house rules: " + (", ".join(changed) if changed else "the defaults")
+
+
 def _header(record: Mapping[str, Any], teller: _Teller, whole: bool) -> list[str]:
     players = teller.players
     seed = f", seed {record.get('seed', '?')}" if whole else ""
     lines = [f"{len(players)} players, {record.get('rounds', '?')} rounds{seed}; "
-             f"{teller.who(record.get('starting_seat'))} starts"]
+             f"{teller.who(record.get('starting_seat'))} starts", _rules_line(record)]
     result = record.get("result")
     if isinstance(result, Mapping):
         placements = _list(result.get("placements"))

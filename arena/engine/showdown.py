@@ -1,10 +1,11 @@
 """The showdown after the final round (ruling 12): who is first.
 
 Players are placed by Desmos; equal Desmos below first place share a placement. Equal first
-place goes to the most recent ``last_book_finished`` within the year before the event, then
-to sudden-death Rock-Paper-Scissors (each throw a decision), then, after ``RPS_THROW_CAP``
-throws, to a seeded lot. A forfeited seat is placed last and never contends.
-:meth:`State.finish` places the seats; an Ascension (ruling 11) ends a game at once there.
+place goes to the most recent ``last_book_finished`` within the year before the event (from the
+same day a year earlier), then to sudden-death Rock-Paper-Scissors (each throw a decision),
+then, after ``RPS_THROW_CAP`` throws, to a seeded lot. A forfeited seat is placed last and
+never contends. :meth:`State.finish` places the seats; an Ascension (ruling 11) ends a game at
+once there.
 """
 
 from __future__ import annotations
@@ -14,22 +15,29 @@ import datetime as dt
 from arena.engine.actions import shown_hand
 from arena.engine.cards import NOTATION
 from arena.engine.decision import Option
-from arena.engine.desmos import evaluate
 from arena.engine.rulebook import RPS_THROW_CAP
 from arena.engine.state import State
 
-__all__ = ["RPS_THROWS", "RPS_THROW_CAP", "book_tiebreak", "showdown"]
+__all__ = ["RPS_THROWS", "RPS_THROW_CAP", "book_tiebreak", "showdown", "year_earlier"]
 
 RPS_THROWS = ("rock", "paper", "scissors")
 _BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 _RPS_OPTIONS: list[Option] = [{"throw": t} for t in RPS_THROWS]
 
 
+def year_earlier(day: dt.date) -> dt.date:
+    """The same day a year earlier; for 29 February, 28 February (the year before has no
+    29 February, and the window keeps its start in the month the event is in)."""
+    if day.month == 2 and day.day == 29:
+        return dt.date(day.year - 1, 2, 28)
+    return day.replace(year=day.year - 1)
+
+
 def book_tiebreak(seats: list[int], books: tuple[dt.date | None, ...],
                   event_date: dt.date) -> list[int]:
     """The tied seats left after "the player who most recently finished a printed book within
     the year": all of them when nobody's date counts."""
-    earliest = event_date - dt.timedelta(days=365)
+    earliest = year_earlier(event_date)
     dated = {s: books[s] for s in seats
              if books[s] is not None and earliest <= books[s] <= event_date}  # type: ignore[operator]
     if not dated:
@@ -43,7 +51,7 @@ def showdown(state: State) -> None:
     state.phase = "showdown"
     state.emit({"type": "showdown",
                 "hands": [[NOTATION[c] for c in shown_hand(hand)] for hand in state.hands]})
-    values = [evaluate(hand) for hand in state.hands]
+    values = state.desmos_values()
     contenders = [s for s in range(state.n) if s not in state.forfeits]
     if not contenders:
         state.finish(None, "none")

@@ -34,7 +34,8 @@ from tabulate import tabulate
 from arena.engine.agents import RandomAgent, play_game
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.desmos import Category
-from arena.engine.effects import EFFECTS
+from arena.engine.effects import EFFECTS, TRIGGER_WINDOWS
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.rules_text import (
     CATEGORY_LABELS,
 )
@@ -92,6 +93,7 @@ class SimulationReport:
     reshuffles: int = 0
     pile_exhausted: int = 0
     records_path: str | None = None
+    rules: HouseRules = DEFAULT_RULES
 
     def __post_init__(self) -> None:
         n = self.players
@@ -109,8 +111,8 @@ class SimulationReport:
             self.effects_by_seat.setdefault(face, [0] * n)
         for action in ("hold", "play", "trap"):
             self.actions.setdefault(action, 0)
-        for what in ("set", "triggered", "triggered_turn_start", "triggered_declare", "expired",
-                     "destroyed", "cleared"):
+        for what in ("set", "triggered", *(f"triggered_{w}" for w in TRIGGER_WINDOWS),
+                     "expired", "destroyed", "cleared"):
             self.traps.setdefault(what, 0)
         for what in ("set", "triggered", "expired", "destroyed", "cleared"):
             self.traps_by_seat.setdefault(what, [0] * n)
@@ -217,6 +219,7 @@ class SimulationReport:
             "reshuffles": self.reshuffles,
             "pile_exhausted": self.pile_exhausted,
             "records": self.records_path,
+            "rules": self.rules.to_json(),
         }
 
     def render(self, tablefmt: str = "simple") -> str:
@@ -226,7 +229,7 @@ class SimulationReport:
         sections: list[str] = []
         overview = [
             ("players", self.players), ("rounds", self.rounds), ("games", g),
-            ("seed", self.seed),
+            ("seed", self.seed), ("rules", self.rules.describe()),
             ("seconds (in play_game)", f"{self.seconds:.3f}"),
             ("games/s", f"{self.games_per_second:,.1f}"),
             ("decisions/s", f"{self.decisions_per_second:,.0f}"),
@@ -297,8 +300,8 @@ def game_seeds(seed: int, games: int, players: int) -> list[tuple[int, list[int]
             for _ in range(games)]
 
 
-def simulate(players: int, games: int, seed: int,
-             records_path: str | Path | None = None) -> SimulationReport:
+def simulate(players: int, games: int, seed: int, records_path: str | Path | None = None,
+             rules: HouseRules = DEFAULT_RULES) -> SimulationReport:
     """Play ``games`` games of ``players`` random agents (all from ``seed``) and count.
 
     Raises :class:`RulesError` for a player count other than 2..5 or fewer than one game,
@@ -308,7 +311,8 @@ def simulate(players: int, games: int, seed: int,
     if games < 1:
         raise RulesError(f"a simulation needs at least 1 game, not {games}")
     report = SimulationReport(players=players, games=games, seed=seed, rounds=rounds,
-                              records_path=str(records_path) if records_path else None)
+                              records_path=str(records_path) if records_path else None,
+                              rules=rules)
     names = tuple(f"random-{seat}" for seat in range(players))
     out: IO[str] | None = None
     if records_path is not None:
@@ -319,7 +323,7 @@ def simulate(players: int, games: int, seed: int,
                              f"{exc.strerror or exc}") from None
     try:
         for game_seed, agent_seeds in game_seeds(seed, games, players):
-            config = GameConfig(players=names, seed=game_seed)
+            config = GameConfig(players=names, seed=game_seed, rules=rules)
             agents = [RandomAgent(s) for s in agent_seeds]
             started = time.perf_counter()
             state = play_game(config, agents)

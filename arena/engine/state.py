@@ -20,7 +20,7 @@ from typing import Any, Final
 from arena.engine.cards import KIND_OF, NOTATION, Kind
 from arena.engine.config import GameConfig
 from arena.engine.decision import Decision, Option, visible_to
-from arena.engine.desmos import Category, evaluate
+from arena.engine.desmos import EVALUATORS, Category, Value
 from arena.engine.observation import Observation, observation_json
 from arena.engine.result import GameResult, place
 from arena.engine.rulebook import HAND_SIZE, TRAP_LIFETIME
@@ -29,7 +29,7 @@ from arena.errors import IllegalChoiceError, RulesError
 __all__ = ["RECORD_FORMAT", "GameResult", "State", "Trap"]
 
 #: The records this engine writes and replays; a new rule that changes games changes it.
-RECORD_FORMAT: Final = "palaestra-record/2"
+RECORD_FORMAT: Final = "palaestra-record/3"
 
 Step = tuple[Callable[..., None], tuple[Any, ...]]
 Continuation = Callable[..., None]
@@ -62,6 +62,14 @@ class State:
         self.n = len(config.players)
         self.rounds = config.rounds
         self.rng = rng if rng is not None else random.Random(config.seed)
+        #: the trigger windows of RULES.md E10 (house rule trap_windows): all, or only the
+        #: start of a turn and a declared play
+        self.all_windows = config.rules.trap_windows == "any_time"
+        #: the Desmos evaluator of the house rule kinds (type or family)
+        self.evaluate = EVALUATORS[config.rules.kinds]
+        #: house rule reclaim=strict: cards each seat used for an effect (not in its Desmos)
+        self.strict_reclaim = config.rules.reclaim == "strict"
+        self.used: list[set[int]] = [set() for _ in range(self.n)]
         self.hands: list[list[int]] = [[] for _ in range(self.n)]
         self.revealed: list[set[int]] = [set() for _ in range(self.n)]
         self.traps: list[list[Trap]] = [[] for _ in range(self.n)]
@@ -153,7 +161,7 @@ class State:
     def finish(self, winner: int | None, tiebreak: str, ascension: bool = False) -> None:
         """End the game: seats placed by Desmos, ``winner`` (if any) first, forfeited seats
         last; ``tiebreak`` says what settled first place."""
-        values = [evaluate(hand) for hand in self.hands]
+        values = self.desmos_values()
         contenders = [s for s in range(self.n) if s not in self.forfeits]
         placements = place(values, contenders, winner, self.n)
         desmos = [Category(v[0]).label for v in values]
@@ -172,6 +180,14 @@ class State:
         self.emit({"type": "ascension", "seat": seat,
                    "hand": [NOTATION[c] for c in self.hands[seat]]})
         self.finish(seat, "ascension", True)
+
+    def desmos_values(self) -> list[Value]:
+        """Every seat's Desmos value now, under the game's house rules (kinds, reclaim)."""
+        evaluate = self.evaluate
+        if self.strict_reclaim:
+            return [evaluate([c for c in hand if c not in used])
+                    for hand, used in zip(self.hands, self.used)]
+        return [evaluate(hand) for hand in self.hands]
 
     def forfeit(self, seat: int, reason: str) -> None:
         """Mark ``seat`` as forfeited: it is placed last; the caller plays its safe defaults."""
@@ -220,7 +236,8 @@ class State:
         hand = self.hands[seat]
         hand.append(card)
         if KIND_OF[card] == _GOD and len(hand) == HAND_SIZE and seat not in self.forfeits:
-            if all(KIND_OF[c] == _GOD for c in hand) and self.ascended is None:
+            if all(KIND_OF[c] == _GOD for c in hand) and self.ascended is None \
+                    and self.used[seat].isdisjoint(hand):  # reclaim=strict: no used God
                 self.ascended = seat
 
     def take_from_discard_graveyard(self, card: int) -> None:
@@ -240,7 +257,8 @@ class State:
         # A six-card hand (a Clotho or Phoenix triggered from a trap, E7) that puts away its
         # one non-God keeps five natural Gods: The Ascension (ruling 11).
         if len(hand) == HAND_SIZE and KIND_OF[card] != _GOD and seat not in self.forfeits:
-            if all(KIND_OF[c] == _GOD for c in hand) and self.ascended is None:
+            if all(KIND_OF[c] == _GOD for c in hand) and self.ascended is None \
+                    and self.used[seat].isdisjoint(hand):
                 self.ascended = seat
 
     def opponents(self, seat: int) -> list[int]:
@@ -339,6 +357,7 @@ class State:
         other.revealed = [set(r) for r in self.revealed]
         other.traps = [[Trap(t.card, t.set_turn, t.owner_turns) for t in ts] for ts in self.traps]
         other.own_turns = list(self.own_turns)
+        other.used = [set(u) for u in self.used]
         other.draw_pile = list(self.draw_pile)
         other.effect_graveyard = list(self.effect_graveyard)
         other.discard_graveyard = list(self.discard_graveyard)

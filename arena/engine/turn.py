@@ -1,4 +1,4 @@
-"""The shape of a game: the deal, rounds of turns, trigger windows, trap expiry.
+"""The shape of a game: the deal, rounds of turns, the turns' trigger windows, trap expiry.
 
 A turn (ruling 7) is exactly one of Hold / Play a card / Set a Trap, then an optional Swap;
 every hand is back to five at the end of every turn.
@@ -18,7 +18,7 @@ from arena.engine.actions import (
 from arena.engine.cards import DECK_SIZE, NOTATION, PALAESTRON
 from arena.engine.chance import shuffle
 from arena.engine.decision import Option
-from arena.engine.effects import push_effect, start_palaestron, step_draw
+from arena.engine.effects import push_effect, start_palaestron, step_draw, trigger_window
 from arena.engine.rulebook import HAND_SIZE, MAX_TRAPS, TRAP_LIFETIME
 from arena.engine.showdown import showdown
 from arena.engine.state import State, Trap
@@ -43,7 +43,6 @@ _SET_BY_NAME = {name: {"action": "trap", "card": name} for name in NOTATION}
 _PLAY: Final[tuple[Option, ...]] = tuple(_PLAY_BY_NAME[name] for name in NOTATION)
 _SET: Final[tuple[Option, ...]] = tuple(_SET_BY_NAME[name] for name in NOTATION)
 _NO_SWAP: Final = pass_option("swap")
-_NO_TRIGGER: Final = pass_option("trap")
 
 
 def begin_game(state: State) -> None:
@@ -54,14 +53,22 @@ def begin_game(state: State) -> None:
     state.emit({"type": "game_start", "players": list(state.players), "rounds": state.rounds,
                 "starting_seat": state.active})
     holder = None
+    redeal = state.config.rules.dealt_palaestron == "redeal"
     order = state.seats_from(state.active)
     for _ in range(HAND_SIZE):
         for seat in order:
             card = pile.pop()
             if card == PALAESTRON:
                 holder = seat
-            else:
-                state.add_to_hand(seat, card)
+                if not redeal:
+                    continue
+                card = pile.pop()  # redeal: its holder is dealt the next card instead
+            state.add_to_hand(seat, card)
+    if redeal and holder is not None:
+        # set aside, then shuffled back: it stays in the game, somewhere in the pile
+        pile.insert(state.rng.randrange(len(pile) + 1), PALAESTRON)
+        state.emit({"type": "palaestron_redealt", "seat": holder})
+        holder = None
     if state.track_events:
         for seat in range(state.n):
             state.emit({"type": "deal", "seat": seat,
@@ -75,6 +82,8 @@ def begin_game(state: State) -> None:
 def start_turn(state: State) -> None:
     if state.round > state.rounds:
         state.push(showdown)
+        if state.all_windows:  # the last chance for a trap set late (E10)
+            trigger_window(state, state.seats_from(state.active), "showdown")
         return
     seat = state.active
     state.scratch["turn"] = {"round": state.round, "seat": seat, "action": "hold", "card": None,
@@ -82,37 +91,6 @@ def start_turn(state: State) -> None:
     state.emit({"type": "turn_start", "seat": seat, "round": state.round})
     state.push(ask_turn_action)
     trigger_window(state, state.seats_from(seat), "turn_start")
-
-
-def trigger_window(state: State, seats: list[int], window: str) -> None:
-    """Offer each seat holding a triggerable trap one chance to trigger it (ruling 9)."""
-    for seat in reversed(seats):
-        if state.traps[seat]:
-            state.push(_offer_trigger, seat, window)
-
-
-def _offer_trigger(state: State, seat: int, window: str) -> None:
-    traps = state.traps[seat]
-    options: list[Option] = [_NO_TRIGGER]
-    slots = [-1]
-    for slot, trap in enumerate(traps):
-        if trap.set_turn < state.turn:
-            options.append({"trap": NOTATION[trap.card], "slot": slot})
-            slots.append(slot)
-    if len(slots) > 1:
-        state.ask(seat, "trigger", options, slots, _on_trigger, seat, window,
-                  context={"why": "trigger a trap (or pass)", "window": window})
-
-
-def _on_trigger(state: State, slot: int, seat: int, window: str) -> None:
-    if slot < 0:
-        return
-    trap = state.traps[seat].pop(slot)
-    state.limbo.append(trap.card)
-    state.emit({"type": "trap_triggered", "seat": seat, "card": NOTATION[trap.card],
-                "window": window, "slot": slot})
-    state.push(step_to_effect_graveyard, trap.card)
-    push_effect(state, trap.card, seat, "trap")
 
 
 def ask_turn_action(state: State) -> None:

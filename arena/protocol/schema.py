@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.engine import DECISION_KINDS
+from arena.engine.effects import TRIGGER_WINDOWS
 
 __all__ = ["SCHEMAS", "schema_for", "validate"]
 
@@ -74,7 +75,7 @@ CONTEXT: dict[str, Any] = {
                 "every kind but turn and swap"},
         "source": {**_CARD, "description": "the card whose effect asks"},
         "from_seat": {**_NAT, "description": "the seat a card is taken from"},
-        "window": {"enum": ["turn_start", "declare"],
+        "window": {"enum": list(TRIGGER_WINDOWS),
                    "description": "the trigger window (RULES.md, Ruling 9)"},
         "round": {"type": "integer", "minimum": 1, "description": "turn and swap"},
         "throw": {"type": "integer", "minimum": 1,
@@ -142,6 +143,9 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "starting_seat": _NAT,
             "rounds": {"type": "integer", "minimum": 1},
             "bot_seed": _NAT,
+            "rules": {"type": "object", "additionalProperties": {"type": "string"},
+                      "description": "the game's house rules (RULES.md), sent only when "
+                                     "they are not the defaults"},
         },
         ["game", "seat", "players", "starting_seat", "rounds"],
     ),

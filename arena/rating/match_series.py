@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
 
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.errors import ArenaError
 from arena.rating.sprt import Score, SprtTest
 from arena.referee.match import GameOutcome, MatchOutcome, MatchRequest, play_match
@@ -100,6 +101,8 @@ class MatchSeries:
     seating: str = "none"
     test: SprtTest | None = None
     records: Path | None = None
+    #: The games' house rules.
+    rules: HouseRules = DEFAULT_RULES
     #: The games finished so far, in order (kept when the match is interrupted).
     played: list[GameOutcome] = field(default_factory=list)
 
@@ -126,7 +129,7 @@ class MatchSeries:
                 on_game(game)
 
         request = MatchRequest(bots=told_apart(self.bots), games=self.games, seed=self.seed,
-                               limits=self.limits, duplicate=self.seating)
+                               limits=self.limits, duplicate=self.seating, rules=self.rules)
         try:
             return play_match(request, on_game=finished, stop=self.decided)
         finally:

@@ -44,6 +44,7 @@ from arena.engine import (
     new_game,
     next_starting_seat,
 )
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.errors import ArenaError, RulesError
 from arena.protocol import messages
 from arena.referee.client import BotClient, BotDiagnostics
@@ -128,6 +129,8 @@ class MatchRequest:
     #: number of deals.
     duplicate: bool | str = "none"
     bots_dir: Path | None = None
+    #: The games' house rules (RULES.md "House rules").
+    rules: HouseRules = DEFAULT_RULES
     #: Starts bot processes; None = the sandbox. Tests pass a scripted one.
     launcher: Launcher | None = None
 
@@ -326,7 +329,8 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
               on_game: Callable[[GameOutcome], None] | None = None,
               close_at_end: bool = False,
               stop: Callable[[list[GameOutcome]], bool] | None = None,
-              seatings: Sequence[tuple[int, ...]] = ()) -> list[GameOutcome]:
+              seatings: Sequence[tuple[int, ...]] = (),
+              rules: HouseRules = DEFAULT_RULES) -> list[GameOutcome]:
     """Play ``games`` games between ``players`` (bot clients constructed, started or not);
     shared by :func:`play_match` and the compliance check. Game numbers start at
     ``first_game``; the first of them picks its starting seat by ruling 13. With
@@ -359,7 +363,7 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
         config = GameConfig(
             players=tuple(s.name for s in seats), seed=gseed, starting_seat=starting,
             last_book_finished=tuple(parse_date(m.get("last_book_finished")) for m in metadata),
-            event_date=event_date)
+            event_date=event_date, rules=rules)
         state = new_game(config)
         #: what each bot is sent as game_start.bot_seed (kept in the record: its random
         #: choices replay)
@@ -397,8 +401,10 @@ def _begin_game(state: State, seats: Sequence[Seat], game: int,
             continue
         key = player.diagnostics.key
         early = start_failures.pop(id(player), None)
+        rules = state.config.rules
+        extra = {} if rules.is_default else {"rules": rules.to_json()}
         start = messages.game_start(game, seat, names, state.config.starting_seat,
-                                    state.rounds, bot_seed=bot_seeds[seat])
+                                    state.rounds, bot_seed=bot_seeds[seat], **extra)
         if early is None:
             early = player.begin_game(start)
         else:  # its first start failed just now: no second wait in the same breath
@@ -506,7 +512,8 @@ def play_match(request: MatchRequest,
         games = run_games(clients, games=request.games, seed=request.seed,
                           match_id=request.match_id, event_date=event_date,
                           keys=[s.key for s in specs], on_game=on_game, close_at_end=True,
-                          stop=stop, seatings=request.seatings(len(specs)))
+                          stop=stop, seatings=request.seatings(len(specs)),
+                          rules=request.rules)
     except ArenaError:
         raise
     finally:

@@ -308,8 +308,9 @@ def _draws(kind: str, turn: int, rounds: int, players: int) -> int:
 def _final(kind: str, context: dict[str, Any], turn: int, rounds: int, players: int) -> bool:
     """The chooser's last turn (turn, swap), or the game's last trap window (trigger)."""
     last = rounds * players - 1
-    if kind == "trigger":
-        return turn == last and context.get("window") == "turn_start"
+    if kind == "trigger":  # the window before the showdown, or the last turn's start
+        window = context.get("window")
+        return window == "showdown" or (turn == last and window == "turn_start")
     return turn + players > last
 
 

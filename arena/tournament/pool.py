@@ -32,6 +32,7 @@ from multiprocessing import resource_tracker
 from typing import TYPE_CHECKING, Any, Protocol
 
 from arena.common.signalmask import signals_held
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.errors import ArenaError
 from arena.tournament.store import compress_record, game_id, match_id
 
@@ -79,6 +80,8 @@ class TableTask:
     #: the first seating's.
     duplicate: str = "none"
     seatings: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    #: The tournament's house rules.
+    rules: HouseRules = DEFAULT_RULES
 
     @property
     def key(self) -> tuple[int, int]:
@@ -198,7 +201,7 @@ def play_table(task: TableTask, send: Callable[[Message], None]) -> None:
     request = MatchRequest(
         bots=list(task.bots), games=task.games * max(1, len(task.seatings)), seed=task.seed,
         limits=dict(task.limits), match_id=match_id(task.tournament, task.round, task.table),
-        event_date=task.event_date, duplicate=task.duplicate)
+        event_date=task.event_date, duplicate=task.duplicate, rules=task.rules)
     try:
         outcome = play_match(request, on_game=on_game)
     except ArenaError as exc:

@@ -209,7 +209,7 @@ class _Run:
             tournament=self.spec.name, round=first.round, table=first.table_index,
             bots=tuple(self.by_id[b] for b in first.seats), bot_ids=first.seats,
             games=first.games, seed=first.seed, limits=dict(self.spec.limits),
-            event_date=self.row.event_date)
+            event_date=self.row.event_date, rules=self.spec.house_rules())
         if len(tables) > 1:
             task = replace(task, duplicate=seating_mode(self.spec.duplicate),
                            seatings=tuple((t.table_index, t.seats) for t in tables))

@@ -38,7 +38,8 @@ from pydantic import (
 
 from arena.common.suggest import did_you_mean
 from arena.common.yamlfile import UniqueKeyLoader, yaml_problem
-from arena.errors import BotError, SandboxError, SpecError
+from arena.engine.houserules import HouseRules
+from arena.errors import BotError, RulesError, SandboxError, SpecError
 from arena.registry import BotSpec
 from arena.sandbox import Limits
 from arena.tournament.entries import (
@@ -166,6 +167,8 @@ class TournamentSpec(BaseModel):
     backend: Literal["local", "ray"] = "local"
     results: str = DEFAULT_RESULTS
     max_tables: StrictInt = 500
+    #: House rules (RULES.md "House rules"), NAME: VALUE; left out, the defaults.
+    rules: dict[str, Any] = Field(default_factory=dict)
 
     _entrants: list[BotSpec] = PrivateAttr(default_factory=list)
     _challengers: int = PrivateAttr(default=0)
@@ -266,6 +269,20 @@ class TournamentSpec(BaseModel):
             raise ValueError(f"must be between 0 and 2**63 - 1, got {value}")
         return value
 
+    @field_validator("rules", mode="before")
+    @classmethod
+    def _rules(cls, value: Any) -> Any:
+        if value is None:
+            return {}
+        try:
+            HouseRules.from_json(value)
+        except RulesError as exc:
+            raise ValueError(str(exc)) from None
+        return value
+
+    def house_rules(self) -> HouseRules:
+        return HouseRules.from_json(self.rules)
+
     @field_validator("limits", mode="before")
     @classmethod
     def _limits(cls, value: Any) -> Any:
@@ -346,6 +363,8 @@ class TournamentSpec(BaseModel):
             "event_date": self.event_date.isoformat() if self.event_date else None,
             "duplicate": self.duplicate,
             "max_tables": self.max_tables,
+            # only when chosen: specs without house rules keep the hash they always had
+            **({} if self.house_rules().is_default else {"rules": self.house_rules().to_json()}),
         }
 
     def spec_hash(self) -> str:

@@ -26,6 +26,7 @@ import pytest
 from arena.engine.cards import DECK_SIZE, NOTATION, PALAESTRON, parse_cards
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.decision import Decision
+from arena.engine.houserules import HouseRules
 from arena.engine.state import State, Trap
 from arena.engine.turn import start_turn
 
@@ -59,6 +60,7 @@ def build_state(
     last_book_finished: Sequence[dt.date | None] = (),
     event_date: dt.date = EVENT_DATE,
     start: bool = True,
+    rules: dict[str, str] | None = None,
 ) -> State:
     """A state staged at the start of a turn (see the module docstring).
 
@@ -70,11 +72,12 @@ def build_state(
     "discard_graveyard") says where every card nobody named goes. The turn is the one of
     ``active`` (default: the starting seat) in ``round``; each seat's completed-turn count is
     derived from that. With ``start`` the turn is started (trigger windows, then the turn
-    decision) and run to its first decision.
+    decision) and run to its first decision. ``rules``: house rules (NAME: VALUE).
     """
     n = len(hands)
     config = GameConfig(players=PLAYER_NAMES[:n], seed=seed, starting_seat=starting_seat,
-                        last_book_finished=tuple(last_book_finished), event_date=event_date)
+                        last_book_finished=tuple(last_book_finished), event_date=event_date,
+                        rules=HouseRules.from_json(rules))
     state = State(config)
     _position(state, round, starting_seat, starting_seat if active is None else active)
     top = _place_named(state, hands, traps or {}, effect_graveyard, discard_graveyard,

@@ -5,7 +5,7 @@ a trap or from a God's forced discard."""
 from __future__ import annotations
 
 import pytest
-from engine_scenario import act, build_state, events_of, hand, names, pile_top
+from engine_scenario import act, build_state, events_of, hand, hold_turn, names, pile_top
 
 from arena.engine.effects import EFFECTS, PALAESTRON_TEXT
 
@@ -262,18 +262,38 @@ def test_a_god_discarded_by_ares_fires_for_the_discarder() -> None:
 
 @pytest.mark.parametrize("card", ["Beast-1", "Beast-2", "Fate-2", "Crown", "Sophoi-1",
                                   "God-4"])
-def test_effects_on_the_pile_do_nothing_when_it_is_empty(card: str) -> None:
-    # every card but the hands lies in the Effect Graveyard: the pile is empty
+def test_the_draw_that_empties_the_pile_rebuilds_it_for_the_effects_on_the_pile(
+        card: str) -> None:
+    # E4: the pile holds one card, every other card lies in the Effect Graveyard
     state = build_state([f"{card} Beast-3 Fate-3 Fate-4 Arcoi-5", *OPPONENTS],
-                        rest_to="effect_graveyard")
-    assert state.draw_pile == []
-    act(state, "turn", 0, action="play", card=card)
-    # no choice was asked, nothing was looked at or burned ...
-    assert state.decision is not None and (state.decision.seat, state.decision.kind) == (0, "swap")
-    assert not events_of(state, "look") and not events_of(state, "burn")
-    # ... and the play's draw rebuilt the pile from the graveyards
+                        pile_top="Agari-1", rest_to="effect_graveyard", seed=1)
+    assert len(state.draw_pile) == 1
+    act(state, "turn", 0, action="hold")
+    act(state, "swap", 0, swap="Beast-3")
+    # the swap's draw took the last card: the pile was rebuilt from both graveyards at once,
+    # the swapped Beast-3 with them
     assert len(events_of(state, "reshuffle")) == 1
-    assert len(state.hands[0]) == 5 and state.card_count() == 52
+    assert state.effect_graveyard == [] and state.discard_graveyard == []
+    assert len(state.draw_pile) == 52 - 15
+    hold_turn(state, 1)
+    hold_turn(state, 2)
+    act(state, "turn", 0, action="play", card=card)
+    # the effect acted on the rebuilt pile: a look or a burn
+    assert events_of(state, "look") or events_of(state, "burn")
+    assert state.card_count() == 52
+
+
+def test_a_burn_that_empties_the_pile_puts_the_burned_card_in_the_new_pile() -> None:
+    state = build_state(["Beast-1 Beast-3 Fate-3 Fate-4 Arcoi-5", *OPPONENTS],
+                        pile_top="Agari-1", rest_to="effect_graveyard", seed=1)
+    act(state, "turn", 0, action="play", card="Beast-1")
+    # the burn landed Agari-1 in the Discard Graveyard, the pile was rebuilt at once with it;
+    # the played Salamander was still resolving (limbo) and went to the Effect Graveyard after
+    assert [e["card"] for e in events_of(state, "burn")] == ["Agari-1"]
+    assert len(events_of(state, "reshuffle")) == 1
+    assert "Agari-1" in names(state.draw_pile) + hand(state, 0)
+    assert names(state.effect_graveyard) == ["Beast-1"]
+    assert state.discard_graveyard == []
 
 
 def test_hades_and_tyche_with_an_empty_discard_graveyard_do_nothing() -> None:

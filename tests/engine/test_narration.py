@@ -60,6 +60,13 @@ def test_every_event_type_the_engine_emits_has_a_sentence() -> None:
     assert rare <= seen
 
 
+def test_a_reshuffle_is_told_as_both_graveyards_shuffled() -> None:
+    record = {"players": ["a", "b"], "events": [{"to": "all", "type": "reshuffle",
+                                                  "cards": 12, "turn": 3}]}
+    told = "\n".join(event_lines(record, None))
+    assert "Both graveyards are shuffled together into a new draw pile of 12 cards" in told
+
+
 @settings(max_examples=60, deadline=None)
 @given(players=st.integers(2, 5), seed=st.integers(0, 2**40), data=st.data())
 def test_a_seat_is_told_no_card_it_was_not_shown(players: int, seed: int,
@@ -101,10 +108,11 @@ def test_the_header_gives_places_and_categories() -> None:
     result = record["result"]
     assert header[0] == (f"3 players, {record['rounds']} rounds, seed {record['seed']}; "
                          f"{record['players'][record['starting_seat']]} starts")
+    assert header[1] == "  house rules: the defaults"
     for seat in range(3):
         place = result["placements"][seat]
         suffix = {1: "st", 2: "nd", 3: "rd"}[place]
-        assert header[1 + seat] == (f"  seat {seat}  p{seat}: {place}{suffix}, "
+        assert header[2 + seat] == (f"  seat {seat}  p{seat}: {place}{suffix}, "
                                     f"{result['desmos'][seat]}")
     seat_header = header_lines(record, 2)
     assert seat_header[-1] == "As seat 2 (p2) saw it:"
@@ -112,6 +120,15 @@ def test_the_header_gives_places_and_categories() -> None:
                               f"{record['players'][record['starting_seat']]} starts")  # no seed
     with pytest.raises(ValueError, match=r"seat 3 is not in this game \(seats 0-2\)"):
         narrate(record, 3)
+
+
+def test_the_header_names_the_house_rules_of_the_record() -> None:
+    record = _record(2, 1)
+    record["config"]["rules"]["kinds"] = "family"
+    assert header_lines(record)[1] == "  house rules: kinds=family"
+    del record["config"]["rules"]
+    assert header_lines(record)[1] == ("  house rules: not recorded (the rules of the record's "
+                                       "format)")
 
 
 def test_turns_start_unindented_and_the_deal_comes_first() -> None:

@@ -5,6 +5,7 @@ stack machine (each step popped), at every emitted event, at every end of turn a
 decision:
 
 * all 52 cards are conserved (``card_count()`` and the multiset of ``all_cards()``);
+* the draw pile is empty only if both graveyards are empty too (E4);
 * no Arena ever holds more than 2 traps; the Palaestron is never in a hand;
 * every hand is 5 at the end of every turn (live state and ``turn_log``);
 * every trap set is tracked: it leaves only through an event saying so, and an expired trap
@@ -112,6 +113,9 @@ class Watch:
         assert sorted(state.all_cards()) == list(range(52))
         assert all(len(traps) <= MAX_TRAPS for traps in state.traps), state.traps
         assert all(PALAESTRON not in h for h in state.hands)
+        # E4: the pile is rebuilt the moment it empties, so it is never empty while a
+        # graveyard holds a card
+        assert state.draw_pile or not (state.effect_graveyard or state.discard_graveyard)
         for trap, owner, set_at, gone in self.traps.values():
             if not gone:
                 assert trap in state.traps[owner], f"{trap} left seat {owner} without an event"
@@ -181,6 +185,7 @@ class Watch:
         assert decision.options, "a decision always has options"
         assert 0 <= decision.seat < state.n
         assert decision.kind in DECISION_KINDS
+        assert state.draw_pile or not (state.effect_graveyard or state.discard_graveyard)
         json.dumps(decision.to_json())
         # the safe default comes first: hold, no swap, no trigger, any "pass" option
         options = decision.options
@@ -360,3 +365,17 @@ def plain_game_until(seed: int, players: int, stop: int) -> State:
             break
         state.apply(choose.randrange(len(state.decision.options)))
     return state
+
+
+@settings(PROPERTY_SETTINGS, max_examples=40)
+@given(seed=seeds, players=st.integers(min_value=4, max_value=5), agent_seed=seeds)
+def test_the_pile_is_empty_only_with_both_graveyards_empty(seed: int, players: int,
+                                                           agent_seed: int) -> None:
+    """E4 after every applied decision, at the table sizes that recycle the pile; every card
+    in exactly one place throughout."""
+    state = plain_game_until(seed, players, 0)
+    choose = random.Random(agent_seed)
+    while state.decision is not None:
+        state.apply(choose.randrange(len(state.decision.options)))
+        assert state.draw_pile or not (state.effect_graveyard or state.discard_graveyard)
+        assert sorted(state.all_cards()) == list(range(52))

@@ -20,7 +20,8 @@ TURN_KEYS = {"round", "seat", "action", "card", "swap", "hand_size_after", "trap
 EVENT_TYPES = {
     "game_start", "deal", "turn_start", "hold", "play", "set_trap", "trap_triggered",
     "trap_expired", "trap_destroyed", "trap_cleared", "effect", "draw", "discard",
-    "forced_discard", "palaestron", "reveal", "reveal_hand", "peek", "peek_traps", "look",
+    "forced_discard", "palaestron", "palaestron_redealt", "reveal", "reveal_hand", "peek",
+    "peek_traps", "look",
     "exchange", "graveyard_exchange", "pile_exchange", "pile_bottomed", "return_to_pile", "burn",
     "updraft", "reshuffle", "pile_exhausted", "round_end", "forfeit", "showdown", "rps",
     "ascension", "game_end",

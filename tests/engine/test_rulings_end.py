@@ -34,7 +34,7 @@ from arena.engine.cards import (
     NOTATION,
     PALAESTRON,
 )
-from arena.engine.showdown import RPS_THROW_CAP
+from arena.engine.showdown import RPS_THROW_CAP, book_tiebreak, year_earlier
 from arena.engine.start import first_starting_seat, next_starting_seat
 from arena.engine.turn import start_turn
 
@@ -307,15 +307,15 @@ def test_ruling_12_showdown() -> None:
 @pytest.mark.parametrize("late", [dt.date(2025, 11, 28), dt.date(2026, 11, 30),
                                   dt.date(2027, 1, 1)])
 def test_ruling_12_book_dates_outside_the_year_are_ignored(late: dt.date) -> None:
-    # seat 1's date is the most recent but lies outside the 365 days before the event
+    # seat 1's date is the most recent but lies outside the year before the event
     books = (dt.date(2026, 1, 1), late)
     state = final_showdown([PAIR_A, PAIR_B], last_book_finished=books)
     assert state.result is not None
     assert state.result.tiebreak == "book" and state.result.placements == [1, 2]
 
 
-def test_ruling_12_book_dates_within_the_year_count_from_365_days_before() -> None:
-    # interpretation: "within the year" includes the event day and the day 365 days before it
+def test_ruling_12_book_dates_within_the_year_count_from_the_same_day_a_year_earlier() -> None:
+    # interpretation: "within the year" includes the event day and the same day a year earlier
     state = final_showdown([PAIR_A, PAIR_B],
                            last_book_finished=(None, dt.date(2025, 11, 29)))
     assert state.result is not None
@@ -323,6 +323,22 @@ def test_ruling_12_book_dates_within_the_year_count_from_365_days_before() -> No
     state = final_showdown([PAIR_A, PAIR_B],
                            last_book_finished=(dt.date(2026, 11, 29), dt.date(2026, 11, 28)))
     assert state.result is not None and state.result.placements == [1, 2]
+
+
+@pytest.mark.parametrize("event, first_day", [
+    (dt.date(2028, 3, 1), dt.date(2027, 3, 1)),    # a year holding 29 February: 366 days
+    (dt.date(2027, 3, 1), dt.date(2026, 3, 1)),
+    (dt.date(2028, 2, 29), dt.date(2027, 2, 28)),  # no 29 February a year earlier
+    (dt.date(2029, 2, 28), dt.date(2028, 2, 28)),
+    (dt.date(2026, 11, 29), dt.date(2025, 11, 29)),
+])
+def test_ruling_12_the_year_starts_on_the_same_day_a_year_earlier(event: dt.date,
+                                                                   first_day: dt.date) -> None:
+    assert year_earlier(event) == first_day
+    # the first day counts, the day before it does not
+    assert book_tiebreak([0, 1], (first_day, None), event) == [0]
+    before = first_day - dt.timedelta(days=1)
+    assert book_tiebreak([0, 1], (before, None), event) == [0, 1]
 
 
 def test_ruling_12_rock_paper_scissors_eliminates_losers() -> None:

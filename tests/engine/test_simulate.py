@@ -13,7 +13,7 @@ import pytest
 from arena.bench.engine import BenchRow, EngineBench, bench_census, bench_evaluate, bench_play
 from arena.engine.cards import NOTATION
 from arena.engine.desmos import Category
-from arena.engine.effects import EFFECTS
+from arena.engine.effects import EFFECTS, TRIGGER_WINDOWS
 from arena.engine.record import read_records, replay_one, replay_records
 from arena.engine.rules_text import (
     CATEGORY_LABELS,
@@ -67,8 +67,8 @@ def test_turn_and_effect_counts_agree(run) -> None:
     assert sum(h["played"] for h in report.effects.values()) == report.actions["play"]
     assert sum(h["trap"] for h in report.effects.values()) == report.traps["triggered"]
     assert report.traps["set"] == report.actions["trap"]
-    assert report.traps["triggered"] == (report.traps["triggered_turn_start"]
-                                         + report.traps["triggered_declare"])
+    assert report.traps["triggered"] == sum(report.traps[f"triggered_{w}"]
+                                            for w in TRIGGER_WINDOWS)
     gone = sum(report.traps[w] for w in ("triggered", "expired", "destroyed", "cleared"))
     assert gone <= report.traps["set"]
     for what, seats in report.traps_by_seat.items():

@@ -29,8 +29,8 @@ SPECS: dict[str, dict[str, Any]] = {
                     "duplicate": True, "seed": 4},
 }
 DIGESTS = {
-    "swiss": "4db81ec8e07b3f5f",
-    "four_player": "dce9e8873c8dcd53",
+    "swiss": "015f6146a7a5863f",
+    "four_player": "83d18f2eb7da577b",
 }
 
 

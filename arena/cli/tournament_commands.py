@@ -73,6 +73,11 @@ def run(
         bool, typer.Option("--trial/--no-trial", help="Start every entry once before the "
                            "games, to warn about a bot that does not start.")
     ] = True,
+    insecure: Annotated[
+        bool, typer.Option("--insecure", help="Run a contest (a spec without a public seed) "
+                           "even where bots run without bubblewrap or Landlock and could read "
+                           "its secret seed.")
+    ] = False,
 ) -> None:
     """Run or resume a tournament (help text: ``_RUN_HELP``)."""
     from arena.cli.run_report import TerminalReport
@@ -100,6 +105,14 @@ def run(
         if not ready:
             raise typer.Exit(1)
         return
+    if not insecure:
+        from arena.errors import SpecError
+        from arena.sandbox import probe
+        from arena.tournament.secrecy import bare_contest
+
+        refusal = bare_contest(spec.seed, probe())
+        if refusal is not None:
+            raise SpecError(refusal)
     with stop_on_sigterm():
         summary = run_tournament(spec, workers, fresh=fresh, db=db, backend=backend,
                                  address=address, trial=trial,

@@ -261,11 +261,12 @@ def _popen(held: _Held, layers: _Layers, argv: list[str], command: Sequence[str]
 
 class _OwnUidProcess(SandboxedProcess):
     """A bot under a uid of its own: once it is ended, what that uid left in shared places
-    (IPC objects, files in /tmp and /dev/shm: the bare mode lets it make them) goes too."""
+    (IPC objects, files in /tmp and /dev/shm: the bare mode lets it make them) goes too.
+    Under bubblewrap there is nothing to look for: its IPC namespace and tmpfs died with it."""
 
     def kill_all(self) -> ExitStatus:
         first = not self._ended
         status = super().kill_all()
-        if first and self._uid is not None:
+        if first and self._uid is not None and not self._uses_bwrap:
             release_uids({self._uid})
         return status

@@ -4,6 +4,8 @@ public seed) where bots run without bubblewrap or Landlock, unless ``--insecure`
 
 from __future__ import annotations
 
+import contextlib
+import datetime as dt
 import logging
 import os
 import stat
@@ -14,7 +16,9 @@ from tournament_fixtures import runner, write_spec
 
 import arena.sandbox
 from arena.cli.main import app
+from arena.registry import resolve
 from arena.sandbox import SandboxReport
+from arena.tournament.pool import GameMessage, LocalPool, TableTask
 from arena.tournament.secrecy import bare_contest
 from arena.tournament.store import Store
 
@@ -85,3 +89,39 @@ def test_arena_run_refuses_a_contest_in_the_bare_mode(tmp_path: Path,
                                    "--insecure"])
     assert insecure.exit_code == 0, insecure.output
     assert "1/1 games recorded" in insecure.output
+
+
+def _command_lines() -> list[bytes]:
+    lines = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            with contextlib.suppress(OSError):
+                lines.append(Path(f"/proc/{name}/cmdline").read_bytes())
+    return lines
+
+
+def test_no_seed_is_on_a_command_line_while_a_table_plays() -> None:
+    """Every process's command line is world-readable in the bare mode: the worker playing a
+    table and the bots at it get the seeds through pipes, never on their command lines."""
+    seed = 7_319_846_205_531_977
+    task = TableTask(tournament="t", round=1, table=0, bots=(resolve("random"),) * 2,
+                     bot_ids=(1, 2), games=2, seed=seed, limits={},
+                     event_date=dt.date(2026, 1, 1))
+    seen: list[list[bytes]] = []
+    seeds: list[int] = [seed]
+
+    def on_message(message: object) -> None:
+        if isinstance(message, GameMessage):
+            seeds.append(int(message.row["seed"]))
+            seen.append(_command_lines())  # the worker and the bots are still there
+
+    pool = LocalPool(1)
+    try:
+        pool.run([task], on_message)
+    finally:
+        pool.close()
+    assert len(seen) == 2
+    for lines in seen:
+        assert any(b"multiprocessing" in line for line in lines)  # the worker was there
+        for value in seeds:
+            assert not [line for line in lines if str(value).encode() in line], value

@@ -70,10 +70,11 @@ def _layer_lines(report: SandboxReport) -> list[str]:
         "user": ("each bot under a uid and group of its own (fresh per launch)"
                  if report.uid is not None else f"bots run as {report.user}"),
         "bwrap": "pid, network, ipc and uts namespaces; read-only system, root and /dev; "
-                 "private /tmp and /dev/shm (tmp_mb each)",
-        "landlock": "filesystem allow list: system, own files, kit; writes only to scratch",
+                 "private /tmp and /dev/shm (tmp_mb each); /proc's host counters static",
+        "landlock": "filesystem allow list: system, own files, kit; writes only to scratch; "
+                    "no host counters in /proc",
         "seccomp": "no ptrace, mounts, namespaces, kernel keys, bpf, io_uring, inet "
-                   "sockets, locks",
+                   "sockets, locks, System V and POSIX IPC",
         "cgroup": "memory.max and pids.max per bot",
     }
     lines = []

@@ -10,12 +10,15 @@ need little of the library.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from arena.cli.output_file import check_output_file
 from arena.tournament.store import DEFAULT_RESULTS
+
+if TYPE_CHECKING:  # pydantic is slow to import, and only `arena run` needs the spec
+    from arena.tournament.spec import TournamentSpec
 
 __all__ = ["register"]
 
@@ -30,6 +33,9 @@ _RUN_HELP = "\n\n".join([
     "Example: arena run tournaments/swiss.yaml --workers 2",
     "Example: arena run my_contest.yaml --check",
 ])
+
+_INSECURE_HELP = ("Run a contest (a spec without a public seed) even where bots run without "
+                  "bubblewrap or Landlock and could read its secret seed.")
 
 _STATUS_HELP = "\n\n".join([
     "Show the progress of stored tournaments: all of them, or one in detail (rounds, tables, "
@@ -73,6 +79,7 @@ def run(
         bool, typer.Option("--trial/--no-trial", help="Start every entry once before the "
                            "games, to warn about a bot that does not start.")
     ] = True,
+    insecure: Annotated[bool, typer.Option("--insecure", help=_INSECURE_HELP)] = False,
 ) -> None:
     """Run or resume a tournament (help text: ``_RUN_HELP``)."""
     from arena.cli.run_report import TerminalReport
@@ -91,15 +98,9 @@ def run(
 
     spec = load_spec(spec_file)
     if check:
-        from arena.tournament.preflight import check_lines, trial_starts
-
-        trials = trial_starts(spec.entrants, spec.limits,
-                              parallel=spec.effective_workers(workers))
-        lines, ready = check_lines(spec, db if db is not None else Path(spec.results), trials)
-        typer.echo("\n".join(lines))
-        if not ready:
-            raise typer.Exit(1)
+        _check_only(spec, workers, db)
         return
+    _refuse_a_bare_contest(spec.seed, insecure)
     with stop_on_sigterm():
         summary = run_tournament(spec, workers, fresh=fresh, db=db, backend=backend,
                                  address=address, trial=trial,
@@ -119,6 +120,32 @@ def run(
         failures = failure_summary(summary.db, summary.name)
         if failures is not None:
             typer.echo(failures)
+
+
+def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None) -> None:
+    """``arena run --check``: start every entry once, print the plan (exit 1 if an entry
+    does not start)."""
+    from arena.tournament.preflight import check_lines, trial_starts
+
+    trials = trial_starts(spec.entrants, spec.limits, parallel=spec.effective_workers(workers))
+    lines, ready = check_lines(spec, db if db is not None else Path(spec.results), trials)
+    typer.echo("\n".join(lines))
+    if not ready:
+        raise typer.Exit(1)
+
+
+def _refuse_a_bare_contest(seed: int | None, insecure: bool) -> None:
+    """Raise when a contest (no public ``seed``) would run where bots could read its seed,
+    unless ``insecure``."""
+    if insecure:
+        return
+    from arena.errors import SpecError
+    from arena.sandbox import probe
+    from arena.tournament.secrecy import bare_contest
+
+    refusal = bare_contest(seed, probe())
+    if refusal is not None:
+        raise SpecError(refusal)
 
 
 def status(

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arena.sandbox.limits import MIB, Limits
+from arena.sandbox.procview import proc_binds
 from arena.sandbox.report import SandboxReport
 
 __all__ = ["BWRAP_BOT_DIR", "DEVICES", "bwrap_argv", "moving_stdio", "read_paths",
@@ -17,8 +18,6 @@ __all__ = ["BWRAP_BOT_DIR", "DEVICES", "bwrap_argv", "moving_stdio", "read_paths
 _PYTHON_NAME = re.compile(r"python(3(\.\d+)?)?")  # fullmatch
 #: Where the bot's private copy appears inside bubblewrap.
 BWRAP_BOT_DIR = "/bot"
-#: System-wide /proc files a runtime may read (CPU count, memory, sysctls); no process's.
-_PROC_SYSTEM = ("/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/sys")
 #: System paths bound read-only inside bubblewrap (skipped where absent).
 _BWRAP_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _BWRAP_ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
@@ -72,8 +71,10 @@ def read_paths(report: SandboxReport, visible: list[Path], bot_copy: Path) -> li
     paths = [*_BWRAP_SYSTEM, *_BWRAP_ETC, *(str(p) for p in sorted(Path("/etc").glob("python3*")))]
     paths += list(report.python_prefixes) + [str(p) for p in visible]
     # Of /proc, the bot's own process is added once it exists (``landlock.restrictor``);
-    # another process's command line would show the referee's arguments (a --seed).
-    paths += [str(bot_copy), *_PROC_SYSTEM]
+    # another process's command line would show the referee's arguments (a --seed), and the
+    # host-wide files (meminfo, stat, loadavg, sys, ...) counters another bot moves at will.
+    # Runtimes find the CPU count without them (sched_getaffinity).
+    paths.append(str(bot_copy))
     return paths
 
 
@@ -103,7 +104,8 @@ def bwrap_argv(report: SandboxReport, limits: Limits, bot_copy: Path, visible: l
     # a cgroup would count it against the bot): /tmp and /dev/shm; the root bubblewrap builds
     # and /dev are made read-only (device nodes stay usable).
     tmp_bytes = str(limits.tmp_mb * MIB)
-    argv += ["--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev",
+    argv += ["--proc", "/proc", *proc_binds(unprivileged=unprivileged), "--dev", "/dev",
+             "--remount-ro", "/dev",
              "--size", tmp_bytes, "--perms", "1777", "--tmpfs", "/dev/shm",
              "--size", tmp_bytes, "--perms", "1777", "--tmpfs", "/tmp"]
     for seen in visible:

@@ -42,6 +42,8 @@ _SCOPE_ABSTRACT_UNIX_SOCKET = 1 << 0
 _SCOPE_SIGNAL = 1 << 1
 
 _PR_SET_NO_NEW_PRIVS = 38
+#: Entries of a bot's own /proc/<pid> that get no rule (see :func:`restrictor`).
+_PROC_SKIPPED = frozenset({"net", "task", "root", "cwd", "exe"})
 
 
 class _RulesetAttr(ctypes.Structure):
@@ -143,9 +145,18 @@ def restrictor(ruleset_fd: int, *, abi: int = 1,
     number = ctypes.c_long(_SYS_RESTRICT_SELF)
     proc_rights = _READ & _handled_fs(abi)
 
+    # Every entry of its own /proc/<pid> but net (and task, whose threads hold net too):
+    # without a network namespace, net shows the host's sockets (sockstat, unix names),
+    # which another bot changes at will; and not the links root, cwd and exe, whose rule
+    # would be on what they point to (root: the whole filesystem).
+    own = [f"/proc/self/{name}" for name in sorted(os.listdir("/proc/self"))
+           if name not in _PROC_SKIPPED] if own_proc else []
+
     def restrict() -> None:
-        if own_proc:
-            _add(libc, ruleset_fd, "/proc/self", proc_rights)
+        if own:
+            _add(libc, ruleset_fd, "/proc/self", proc_rights & _READ_DIR)
+        for path in own:
+            _add(libc, ruleset_fd, path, proc_rights)
         if prctl(_PR_SET_NO_NEW_PRIVS, ul(1), ul(0), ul(0), ul(0)) != 0:
             raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS) failed")
         if syscall(number, fd_arg, zero) != 0:

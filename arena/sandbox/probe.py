@@ -55,6 +55,7 @@ from arena.sandbox.report import (
 )
 from arena.sandbox.spawn import spawn
 from arena.sandbox.uids import is_bot_uid
+from arena.sandbox.workdir import freeze_atimes
 
 __all__ = ["kit_env", "kit_path", "probe"]
 
@@ -166,6 +167,7 @@ def _make_kit(extensions: bool = True) -> Path:
                 shutil.copyfile(Path(dirpath) / name, target / name)
                 os.chmod(target / name, 0o644)
     os.chmod(root, 0o755)
+    freeze_atimes(root)
     owner = os.getpid()
 
     def remove() -> None:

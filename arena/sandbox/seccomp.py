@@ -5,8 +5,10 @@ runtimes we cannot enumerate. What it denies is what a game bot never needs and 
 kernel attack surface or escapes the other layers: tracing other processes, mounting, new
 namespaces, kernel modules and keyrings, BPF, io_uring, and every socket that is not AF_UNIX
 (so a bot cannot reach the network even where no network namespace is available); and what would
-let two bots signal each other through the files they share read-only: file locks (made
-no-ops) and inotify. Denied calls
+let two bots signal each other: through the files they share read-only, file locks (made
+no-ops) and inotify; System V and POSIX IPC objects. (``sysinfo``, the host's free memory and
+process count, stays allowed: denied, glibc's ``sysconf(_SC_PHYS_PAGES)`` returns garbage, and
+runtimes size their heaps by it; docs/SANDBOX.md lists it among what is left.) Denied calls
 fail with EPERM (``clone3`` with ENOSYS so libc falls back to ``clone``, whose namespace flags we
 can inspect). Only x86_64 is encoded; elsewhere the layer reports itself missing.
 """
@@ -57,6 +59,12 @@ _DENIED_X86_64 = {
     "fsconfig": 431, "fsmount": 432, "fspick": 433, "mount_setattr": 442,
     # who opens which shared file when, seen from another bot: a covert channel
     "inotify_init": 253, "inotify_init1": 294, "fanotify_init": 300,
+    # System V and POSIX IPC: objects two bots can share (and that outlive them) where no
+    # IPC namespace of its own holds them (bubblewrap gives one; without it there is none)
+    "shmget": 29, "shmat": 30, "shmctl": 31, "semget": 64, "semop": 65, "semctl": 66,
+    "shmdt": 67, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71, "semtimedop": 220,
+    "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243,
+    "mq_notify": 244, "mq_getsetattr": 245,
 }
 #: Locks on a shared file (the kit, the interpreter) are a covert channel between bots, even
 #: read-only ones: ``flock`` and the lock-setting ``fcntl`` commands succeed and do nothing
@@ -83,8 +91,12 @@ def _insn(code: int, jt: int, jf: int, k: int) -> bytes:
     return struct.pack("<HBBI", code, jt, jf, k)
 
 
-def filter_program() -> bytes | None:
-    """The compiled classic-BPF program (``struct sock_filter[]``), or None if unsupported."""
+def filter_program(*, unix_sockets: bool = True) -> bytes | None:
+    """The compiled classic-BPF program (``struct sock_filter[]``), or None if unsupported.
+    Without ``unix_sockets``, ``socket()`` is denied for every family (``socketpair`` still
+    works): where no network namespace of its own holds them, a bot's abstract unix socket
+    names are seen by every other bot (a connection refused, or denied by Landlock's scope:
+    one bit per name)."""
     if not supported():
         return None
     denied = sorted(_DENIED_X86_64.values())
@@ -110,7 +122,7 @@ def filter_program() -> bytes | None:
         emit(_JEQ_K, nr, "deny", 0)
     emit(_JEQ_K, _CLONE3, "enosys", 0)
     emit(_JEQ_K, _CLONE, "clone", 0)
-    emit(_JEQ_K, _SOCKET, "socket", 0)
+    emit(_JEQ_K, _SOCKET, "socket" if unix_sockets else "deny", 0)
     emit(_JEQ_K, _FLOCK, "noop", 0)
     emit(_JEQ_K, _FCNTL, "fcntl", 0)
     labels["allow"] = len(prog)

@@ -33,12 +33,13 @@ from arena.sandbox.commandline import (
     rewrite_command,
 )
 from arena.sandbox.confinement import make_preexec, rlimits
-from arena.sandbox.limits import Limits
-from arena.sandbox.process import SandboxedProcess
+from arena.sandbox.leftovers import release_uids
+from arena.sandbox.limits import MIB, Limits
+from arena.sandbox.process import ExitStatus, SandboxedProcess
 from arena.sandbox.report import SandboxReport
 from arena.sandbox.strays import sweep_once
 from arena.sandbox.uids import fresh_uid
-from arena.sandbox.workdir import copy_bot, remove_tree
+from arena.sandbox.workdir import copy_bot, mount_scratch, remove_tree
 
 __all__ = ["spawn"]
 
@@ -130,7 +131,7 @@ def _start(held: _Held, layers: _Layers, command: Sequence[str], workdir: Path,
     os.chmod(held.box, 0o711)
     bot_copy = held.box / "bot"
     copy_bot(workdir, bot_copy, layers.own)
-    home = _home(held.box, layers)
+    home = _home(held.box, layers, limits)
     full_env = _environment(home, env, marker)
     visible = [Path(p) for p in readable]
     visible += [Path(p) for p in full_env.get("PYTHONPATH", "").split(os.pathsep) if p]
@@ -160,14 +161,16 @@ def _start(held: _Held, layers: _Layers, command: Sequence[str], workdir: Path,
     return held.started
 
 
-def _home(box: Path, layers: _Layers) -> str:
-    """The bot's writable scratch: bubblewrap's private /tmp, else a directory of the box."""
+def _home(box: Path, layers: _Layers, limits: Limits) -> str:
+    """The bot's writable scratch: bubblewrap's private /tmp, else a directory of the box,
+    a tmpfs of its own when this referee may mount one."""
     if layers.bwrap:
         return "/tmp"
     scratch = box / "home"
     scratch.mkdir(mode=0o700)
     if layers.own is not None:
         os.chown(scratch, layers.own, layers.own)
+        mount_scratch(scratch, limits.tmp_mb * MIB, layers.own)
     return str(scratch)
 
 
@@ -235,7 +238,7 @@ def _popen(held: _Held, layers: _Layers, argv: list[str], command: Sequence[str]
             rlimits(limits, bot_uid, 0 if layers.own is not None else None),
             procs_fd,
             restrict,
-            seccomp.installer(seccomp.filter_program() or b"")
+            seccomp.installer(seccomp.filter_program(unix_sockets=False) or b"")
             if layers.seccomp and not layers.bwrap else None,
             mask,
         )
@@ -249,7 +252,21 @@ def _popen(held: _Held, layers: _Layers, argv: list[str], command: Sequence[str]
         except (OSError, subprocess.SubprocessError) as exc:
             raise SandboxError(
                 f"cannot start bot command {' '.join(command)!r}: {exc}") from exc
-        held.started = SandboxedProcess(
+        bot_class = _OwnUidProcess if layers.own is not None else SandboxedProcess
+        held.started = bot_class(
             popen, marker=marker, level=report.level, warnings=report.warnings,
             limits=limits, box=held.box, info_fd=held.info_r, uses_bwrap=layers.bwrap,
             cgroup=held.cgroup, uid=layers.uid, pipes=held.pipes)
+
+
+class _OwnUidProcess(SandboxedProcess):
+    """A bot under a uid of its own: once it is ended, what that uid left in shared places
+    (IPC objects, files in /tmp and /dev/shm: the bare mode lets it make them) goes too.
+    Under bubblewrap there is nothing to look for: its IPC namespace and tmpfs died with it."""
+
+    def kill_all(self) -> ExitStatus:
+        first = not self._ended
+        status = super().kill_all()
+        if first and self._uid is not None and not self._uses_bwrap:
+            release_uids({self._uid})
+        return status

@@ -10,6 +10,7 @@ import tempfile
 from pathlib import Path
 
 from arena.sandbox import reaper
+from arena.sandbox.leftovers import sweep_dead_uids
 from arena.sandbox.uids import UID_BASE, UID_SPAN
 from arena.sandbox.workdir import remove_tree
 
@@ -20,13 +21,15 @@ _swept = False
 
 def sweep_once() -> None:
     """Clean up after referees that died without doing it (once per process): kill what
-    still runs in their sandboxes (:func:`kill_strays`), then remove their private
+    still runs in their sandboxes (:func:`kill_strays`), remove what their bots left in
+    shared places (:func:`~arena.sandbox.leftovers.sweep_dead_uids`), then their private
     directories, ``arena-box-<pid>-*`` and ``arena-kit-<pid>-*`` whose pid is gone."""
     global _swept
     if _swept:
         return
     _swept = True
     kill_strays()
+    sweep_dead_uids()
     for path in Path(tempfile.gettempdir()).glob("arena-[bk][oi][xt]-*-*"):
         owner = path.name.split("-")[2]
         if not owner.isdigit() or int(owner) == os.getpid():

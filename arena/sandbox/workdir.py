@@ -4,14 +4,19 @@ at most :data:`MAX_BOT_BYTES`) and how it is sealed read-only."""
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import fcntl
 import os
 import shutil
 import stat
+import struct
+import time
 from pathlib import Path
 
 from arena.errors import SandboxError
 
-__all__ = ["MAX_BOT_BYTES", "SKIPPED_DIRS", "SKIPPED_SUFFIXES", "copy_bot", "remove_tree"]
+__all__ = ["MAX_BOT_BYTES", "SKIPPED_DIRS", "SKIPPED_SUFFIXES", "copy_bot", "freeze_atimes",
+           "mount_scratch", "remove_tree"]
 
 #: Directories of tools' caches: neither part of a bot's version nor copied for it.
 SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".hypothesis", ".mypy_cache",
@@ -77,9 +82,11 @@ def _no_follow(path: str, flags: int) -> int:
 
 
 def remove_tree(path: Path) -> None:
-    """Remove a private directory even where it holds read-only subdirectories."""
+    """Remove a private directory even where it holds read-only subdirectories or a scratch
+    filesystem (:func:`mount_scratch`)."""
     if not path.exists():
         return
+    _unmount_beneath(path)
     for dirpath, dirnames, _files in os.walk(path):
         for name in [".", *dirnames]:
             target = os.path.join(dirpath, name)
@@ -87,3 +94,78 @@ def remove_tree(path: Path) -> None:
                 with contextlib.suppress(OSError):
                     os.chmod(target, 0o700)
     shutil.rmtree(path, ignore_errors=True)
+
+
+_FS_IOC_GETFLAGS = 0x80086601
+_FS_IOC_SETFLAGS = 0x40086602
+_FS_NOATIME_FL = 0x80
+#: An access time this far ahead is never updated under ``relatime`` (the usual mount option).
+_FUTURE_S = 100 * 365 * 86_400
+
+
+def freeze_atimes(root: Path) -> None:
+    """Keep the access times of everything under ``root`` from changing: files several bots
+    read (the kit) would otherwise tell each one which files another opened, a channel
+    between them where no read-only mount hides it (bubblewrap's does). The no-atime file
+    attribute, else (a filesystem without it) an access time far ahead, which ``relatime``
+    never moves."""
+    for dirpath, _dirnames, filenames in os.walk(root):
+        for path in [dirpath, *(os.path.join(dirpath, name) for name in filenames)]:
+            if not _set_noatime(path):
+                st = os.lstat(path)
+                os.utime(path, ns=(time.time_ns() + _FUTURE_S * 10**9, st.st_mtime_ns),
+                         follow_symlinks=False)
+
+
+def _set_noatime(path: str) -> bool:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return False
+    try:
+        flags = struct.unpack("i", fcntl.ioctl(fd, _FS_IOC_GETFLAGS, struct.pack("i", 0)))[0]
+        fcntl.ioctl(fd, _FS_IOC_SETFLAGS, struct.pack("i", flags | _FS_NOATIME_FL))
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+_MS_NOSUID = 0x2
+_MS_NODEV = 0x4
+_MNT_DETACH = 0x2
+
+
+def _libc() -> ctypes.CDLL:
+    return ctypes.CDLL(None, use_errno=True)
+
+
+def mount_scratch(path: Path, size_bytes: int, uid: int) -> bool:
+    """Make ``path`` a tmpfs of ``size_bytes`` owned by ``uid`` alone (a root referee's
+    bots without bubblewrap); False where this process may not mount. A scratch directory
+    on a shared filesystem is a channel between bots: creating files there changes the free
+    blocks and inodes every bot sees (``statfs``) and the inode numbers the next file gets;
+    a tmpfs of its own has counters no other bot moves, and caps what the bot writes."""
+    options = f"size={size_bytes},nr_inodes={max(size_bytes // 4096, 1024)},mode=0700," \
+              f"uid={uid},gid={uid}"
+    libc = _libc()
+    done = libc.mount(b"tmpfs", os.fsencode(path), b"tmpfs",
+                      ctypes.c_ulong(_MS_NOSUID | _MS_NODEV), options.encode())
+    return bool(done == 0)
+
+
+def _unmount_beneath(path: Path) -> None:
+    """Detach every mount at or under ``path`` (deepest first)."""
+    root = os.fsencode(os.path.realpath(path))
+    try:
+        with open("/proc/self/mountinfo", "rb") as info:
+            points = [line.split()[4] for line in info]
+    except OSError:
+        return
+    mine = [p for p in points if p == root or p.startswith(root + b"/")]
+    if not mine:
+        return
+    libc = _libc()
+    for point in sorted(mine, key=len, reverse=True):
+        libc.umount2(point, _MNT_DETACH)

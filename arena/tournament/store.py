@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from arena.errors import StoreError, TournamentNotFoundError
+from arena.tournament.secrecy import make_private, private_directory
 
 log = logging.getLogger(__name__)
 
@@ -224,13 +225,14 @@ class Store:
             raise no_database(self.path)
         try:
             if create and not self.path.parent.exists():
-                self.path.parent.mkdir(parents=True, exist_ok=True)
+                private_directory(self.path.parent)
                 # said: a typo in a spec's results path would scatter databases unseen
                 log.warning("created the directory %s for the results database",
                             self.path.parent)
             if read_only:
                 self.conn = read_connection(self.path, timeout=BUSY_TIMEOUT_S)
             else:
+                make_private(self.path)  # its secret seeds: the owner's alone
                 self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S,
                                             isolation_level=None, check_same_thread=False)
             self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")

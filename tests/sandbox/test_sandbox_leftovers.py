@@ -1,0 +1,67 @@
+"""What a bot of a killed referee left in shared places (System V IPC objects, POSIX message
+queues, files in /tmp and /dev/shm) is removed by the next referee, and nothing of a bot that
+still runs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from arena.sandbox import probe
+from arena.sandbox.leftovers import ipc_objects, sweep_dead_uids
+from arena.sandbox.uids import fresh_uid
+
+#: Run as the bot's uid: a segment, a message queue, a file in /tmp and one in /dev/shm
+#: (named after argv[1]); then exits, or sleeps with argv[2] == "stay".
+_LEAVE = r"""
+import ctypes, os, sys, time
+name = sys.argv[1]
+libc = ctypes.CDLL(None, use_errno=True)
+assert libc.shmget(int(name[:7], 16), 4096, 0o1000 | 0o600) >= 0
+rt = ctypes.CDLL("librt.so.1", use_errno=True)
+assert rt.mq_open(("/" + name).encode(), os.O_CREAT | os.O_RDWR, 0o600, None) >= 0
+for place in ("/tmp", "/dev/shm"):
+    open(f"{place}/{name}", "w").close()
+os.mkdir(f"/tmp/{name}.d")
+open(f"/tmp/{name}.d/inner", "w").close()
+print("left", flush=True)
+if sys.argv[2] == "stay":
+    time.sleep(600)
+"""
+
+
+def _leave(name: str, uid: int, stay: bool) -> subprocess.Popen[str]:
+    proc = subprocess.Popen([probe().python, "-c", _LEAVE, name, "stay" if stay else "go"],
+                            user=uid, group=uid, extra_groups=[], stdout=subprocess.PIPE,
+                            text=True, cwd="/")
+    assert proc.stdout is not None and proc.stdout.readline() == "left\n"
+    return proc
+
+
+def _left(name: str, uid: int) -> list[str]:
+    found = [path for path in (f"/tmp/{name}", f"/dev/shm/{name}", f"/tmp/{name}.d")
+             if os.path.lexists(path)]
+    return found + [kind for kind, _ident, owner, _creator in ipc_objects() if owner == uid]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="bots get uids of their own under root only")
+def test_the_next_referee_removes_what_dead_bots_left() -> None:
+    dead, alive = fresh_uid(), fresh_uid()
+    dead_name, alive_name = os.urandom(8).hex(), os.urandom(8).hex()
+    _leave(dead_name, dead, stay=False).wait(30)
+    running = _leave(alive_name, alive, stay=True)
+    try:
+        assert _left(dead_name, dead) == [f"/tmp/{dead_name}", f"/dev/shm/{dead_name}",
+                                          f"/tmp/{dead_name}.d", "shm"]
+        assert sweep_dead_uids() >= 5  # the queue too
+        assert _left(dead_name, dead) == []
+        assert len(_left(alive_name, alive)) == 4  # its bot still runs
+    finally:
+        running.kill()
+        running.wait()
+    sweep_dead_uids()
+    assert _left(alive_name, alive) == []
+    assert not Path(f"/dev/shm/{alive_name}").exists()

@@ -205,7 +205,8 @@ class BotClient:
             return self._start_failed(f"no 'ready' within {self.limits.startup_ms} ms"
                                       f"{NO_READY_HINT}")
         if got.kind == "overflow":
-            return self._start_failed("answered 'hello' with a line over the output limit")
+            return self._start_failed(f"answered 'hello' with more than the output limit: "
+                                      f"{self._overflow_detail(got)}")
         if got.kind == "closed":
             return self._start_failed("exited before answering 'hello'" + self._ended_how())
         try:
@@ -377,11 +378,18 @@ class BotClient:
             self._bank = 0.0
             return self._strike(F.TIMEOUT, self._timeout_detail(budget), id_, start)
         if got.kind == "overflow":
-            return self._fatal(F.OUTPUT_LIMIT, f"wrote a line longer than "
-                               f"{self.limits.line_bytes} bytes", id_)
+            return self._fatal(F.OUTPUT_LIMIT, self._overflow_detail(got), id_)
         if self._may_ask_again():
             return None
         return self._crashed(id_)
+
+    def _overflow_detail(self, got: Received) -> str:
+        """Which output limit the bot broke: one line, or all it wrote for one message."""
+        limit = self.limits.line_bytes
+        if got.data == b"total":
+            return (f"wrote more than {limit} bytes without answering (blank lines and "
+                    "ignored lines count)")
+        return f"wrote a line longer than {limit} bytes"
 
     def _timeout_detail(self, budget: float) -> str:
         """What the bot had for the decision it missed: the limit, and the bank or its

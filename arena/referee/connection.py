@@ -20,7 +20,8 @@ __all__ = ["Connection", "Ended", "Launcher", "Received"]
 @dataclass(slots=True)
 class Received:
     """What one read produced, transport-independent: ``kind`` is ``line``, ``timeout``,
-    ``closed`` or ``overflow``; ``data`` the line for ``line``."""
+    ``closed`` or ``overflow``; ``data`` the line for ``line``, and for ``overflow`` ``line``
+    (one line too long) or ``total`` (too many bytes in all, blank lines included)."""
 
     kind: str
     data: bytes = b""

@@ -29,7 +29,9 @@ __all__ = ["TransportConnection", "sandbox_launcher", "sandbox_warnings"]
 
 _TIMEOUT = Received("timeout")
 _CLOSED = Received("closed")
-_OVERFLOW = Received("overflow")
+#: ``data`` says which output limit: one line too long, or too much written in all.
+_OVERFLOW = Received("overflow", b"line")
+_FLOOD = Received("overflow", b"total")
 
 
 def _ended(status: ExitStatus) -> Ended:
@@ -69,7 +71,7 @@ class TransportConnection:
         if isinstance(got, Line):
             return Received("line", got.data)
         if isinstance(got, Overflow):
-            return _OVERFLOW
+            return _OVERFLOW if got.line else _FLOOD
         if isinstance(got, Closed):
             self._closed = True
             self._closed_status = got.status

@@ -91,6 +91,9 @@ def match(
         "--duplicate", metavar="|".join(SEATINGS),
         help="Play each deal once per seat order (default: none; rotations with "
              "--sprt).")] = None,
+    ponder: Annotated[bool, typer.Option(
+        "--ponder", help="Let the bots run while another decides (by default each is "
+        "stopped between its decisions).")] = False,
 ) -> None:
     """Play one match (help text: ``MATCH_HELP``)."""
     test = _sprt_test(sprt, alpha, beta, len(bots))
@@ -102,7 +105,7 @@ def match(
     entrants = told_apart(with_options(bots, option or []))
     if records is not None:
         check_output_file(records, "'--records'")
-    series = MatchSeries(entrants, games, seed, limits, seating, test, records)
+    series = MatchSeries(entrants, games, seed, limits, seating, test, records, ponder=ponder)
     try:
         outcome = series.play()
     except KeyboardInterrupt:

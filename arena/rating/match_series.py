@@ -100,6 +100,8 @@ class MatchSeries:
     seating: str = "none"
     test: SprtTest | None = None
     records: Path | None = None
+    #: Let the bots run while not asked (by default each is stopped between its decisions).
+    ponder: bool = False
     #: The games finished so far, in order (kept when the match is interrupted).
     played: list[GameOutcome] = field(default_factory=list)
 
@@ -126,7 +128,8 @@ class MatchSeries:
                 on_game(game)
 
         request = MatchRequest(bots=told_apart(self.bots), games=self.games, seed=self.seed,
-                               limits=self.limits, duplicate=self.seating)
+                               limits=self.limits, duplicate=self.seating,
+                               ponder=self.ponder)
         try:
             return play_match(request, on_game=finished, stop=self.decided)
         finally:

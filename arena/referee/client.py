@@ -114,7 +114,7 @@ class BotClient:
                  name: str = "bot",
                  key: str | None = None, metadata: Mapping[str, Any] | None = None,
                  launcher: Launcher | None = None,
-                 options: Mapping[str, Any] | None = None) -> None:
+                 options: Mapping[str, Any] | None = None, ponder: bool = False) -> None:
         self.command = tuple(command)
         self.workdir = workdir
         self.limits = limits
@@ -126,6 +126,9 @@ class BotClient:
         self.metadata: dict[str, Any] = dict(metadata or {})
         #: Settings for the bot, sent in every ``hello`` (a tournament entry's ``options``).
         self.options: dict[str, Any] = dict(options or {})
+        #: Whether the bot may run while it is not asked (else it is stopped between its
+        #: decisions: docs/SANDBOX.md, "CPU fairness").
+        self.ponder = ponder
         self._launcher = launcher if launcher is not None else sandbox_launcher()
         self.diagnostics = BotDiagnostics(name, key or name)
         self.conn: Connection | None = None
@@ -216,6 +219,7 @@ class BotClient:
         self.ready_name = name
         self.metadata.update(metadata)
         self.failed_starts = 0
+        self._rest(conn)
         return None
 
     def _start_failed(self, detail: str) -> Failure:
@@ -290,6 +294,7 @@ class BotClient:
         conn, self.conn = self.conn, None
         if conn is None:
             return None
+        conn.resume()  # to read its 'bye' and exit by itself
         conn.send(messages.bye())
         ended = conn.shutdown(self.limits.bye_grace_ms / 1000)
         self._keep_log(conn)
@@ -331,9 +336,13 @@ class BotClient:
         self._next_id += 1
         budget = self._decision_s + self._bank
         line = messages.act(id_, kind, observation, legal, round(budget * 1000), context)
+        if not self.ponder:
+            conn.resume()
         start = monotonic()
         if conn.send(prefix + line):
             result = self._judge(conn, id_, len(legal), start, budget)
+            if self.conn is conn:
+                self._rest(conn)
         elif self._may_ask_again():
             result = None
         else:
@@ -341,6 +350,11 @@ class BotClient:
         if result is None:  # gone before its first answer of the game: asked again
             return self._restart_and_ask(kind, observation, legal, context, prefix, id_)
         return result
+
+    def _rest(self, conn: Connection) -> None:
+        """Between its decisions a bot gets no CPU, unless it may ponder."""
+        if not self.ponder:
+            conn.pause()
 
     def _answered(self, choice: int, start: float) -> ActResult:
         """A valid answer in time: its latency counted, time past the limit taken from the

@@ -77,6 +77,14 @@ class Connection(Protocol):
         """Bytes the bot wrote that no newline has ended yet (0 for scripted connections)."""
         ...
 
+    def pause(self) -> None:
+        """Stop every process of the bot: it gets no CPU until :meth:`resume`."""
+        ...
+
+    def resume(self) -> None:
+        """Continue every process of the bot (returns once they are)."""
+        ...
+
 
 #: Starts a bot: (command, workdir, limits) -> Connection; raises on a launch failure.
 Launcher = Callable[[Sequence[str], Path | str, Limits], Connection]

@@ -1,0 +1,189 @@
+"""A bot gets the CPU only while it is asked: :func:`pause` stops every process of a bot
+between its decisions (SIGSTOP), :func:`resume` continues them when it is asked (SIGCONT).
+
+Without this, a bot's helpers that spin (each after ``setsid()``, a scheduler autogroup of
+its own) take CPU from the bot that is thinking, and any bot ponders on the others' time.
+docs/SANDBOX.md ("CPU fairness") says what each mechanism covers; pondering is a match option
+(``ponder``), off by default.
+
+Two mechanisms, chosen per bot:
+
+* **by uid** (a root referee, the bot under a uid of its own: the sandbox's user layer):
+  ``kill(-1, sig)`` sent with the bot's uid as effective uid reaches every process that runs
+  as that uid, whatever its session, process group or pid namespace, and the kernel hands a
+  signal sent to many processes to the children forked meanwhile too, so nothing escapes.
+  It is sent by a small helper process of the referee's (one per referee, started at the
+  first pause, in a session of its own) whose real uid is one no process has (derived from
+  the referee's pid, below the bots' range), so that ``kill(-1)`` reaches the bot's
+  processes and nothing else, and the bots cannot signal the helper.
+* **by tree** (otherwise: a referee that is not root): the bot's process group at once, then
+  sweeps of ``/proc`` for its session, its descendants (under bubblewrap, those of the pid
+  namespace's init: every process of the namespace) and its marker, until a sweep finds
+  every one stopped. A bot that leaves its tree and scrubs its marker escapes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterable
+
+from arena.sandbox import SandboxedProcess
+from arena.sandbox.reaper import find_processes
+from arena.sandbox.uids import UID_BASE, UID_SPAN, is_bot_uid
+
+__all__ = ["pause", "resume", "signaller_uid"]
+
+log = logging.getLogger("arena.referee")
+
+#: Requests sent without waiting before one waits (the helper's answers fill a pipe).
+_MAX_UNACKED = 1000
+#: Sweeps of the tree mechanism before it gives up (a process limit bounds the forks).
+_SWEEPS = 50
+
+#: The helper: real uid ``ruid`` (no process has it), saved uid root, effective uid switched
+#: to the bot's for each ``kill(-1)``; one byte back per request, in order.
+_HELPER = r"""
+import os, signal, sys
+base, span, ruid = (int(arg) for arg in sys.argv[1:4])
+os.setresgid(ruid, ruid, ruid)
+os.setgroups([])
+os.setresuid(ruid, 0, 0)
+out = sys.stdout.buffer
+for line in sys.stdin.buffer:
+    uid, sig = (int(field) for field in line.split())
+    if not base <= uid < base + span or sig not in (signal.SIGSTOP, signal.SIGCONT):
+        break
+    os.setresuid(-1, uid, -1)
+    try:
+        os.kill(-1, sig)
+    except ProcessLookupError:
+        pass
+    finally:
+        os.setresuid(-1, 0, -1)
+    out.write(b"k")
+    out.flush()
+"""
+
+
+def signaller_uid(pid: int | None = None) -> int:
+    """The helper's real uid: below the bots' range, one per referee process (by pid)."""
+    return UID_BASE - 1 - (os.getpid() if pid is None else pid)
+
+
+class _Signaller:
+    """The helper process, and the requests not yet acknowledged."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.unacked = 0
+        self.broken = False
+
+    def send(self, uid: int, sig: int, *, wait: bool) -> bool:
+        """Ask the helper; with ``wait``, return once this and every earlier request is done.
+        False when the helper cannot be used (the caller falls back to the tree)."""
+        with self.lock:
+            if self.broken:
+                return False
+            wait = wait or self.unacked > _MAX_UNACKED
+            try:
+                proc = self.proc or self._start()
+                assert proc.stdin is not None and proc.stdout is not None
+                proc.stdin.write(f"{uid} {int(sig)}\n".encode())
+                proc.stdin.flush()
+                self.unacked += 1
+                while wait and self.unacked:
+                    got = proc.stdout.read(self.unacked) if self.unacked else b""
+                    if not got:
+                        raise OSError("the signalling helper ended")
+                    self.unacked -= len(got)
+                return True
+            except (OSError, ValueError) as exc:
+                log.warning("cannot stop bots by uid (%s); stopping them by process tree", exc)
+                self.broken = True
+                self._end()
+                return False
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        # No parent-death signal: it follows the launching thread, which may end first; the
+        # helper ends at the end of its input, when the referee does.
+        self.proc = subprocess.Popen(
+            [sys.executable, "-S", "-E", "-c", _HELPER, str(UID_BASE), str(UID_SPAN),
+             str(signaller_uid())],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            close_fds=True, start_new_session=True, bufsize=0)
+        return self.proc
+
+    def _end(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            with contextlib.suppress(OSError):
+                proc.kill()
+            with contextlib.suppress(OSError, subprocess.SubprocessError):
+                proc.wait(5)
+
+
+_signaller = _Signaller()
+
+
+def _by_uid(proc: SandboxedProcess) -> int | None:
+    """The bot's own uid when the by-uid mechanism applies to it."""
+    uid = proc.uid
+    if uid is None or os.geteuid() != 0 or not is_bot_uid(uid):
+        return None
+    return uid
+
+
+def pause(proc: SandboxedProcess, *, by_uid: bool = True) -> None:
+    """Stop every process of the bot (it gets no CPU until :func:`resume`)."""
+    uid = _by_uid(proc) if by_uid else None
+    # Not waited for: the next request (the resume of the bot asked next) is answered only
+    # once this one is done.
+    if uid is None or not _signaller.send(uid, signal.SIGSTOP, wait=False):
+        _by_tree(proc, signal.SIGSTOP)
+
+
+def resume(proc: SandboxedProcess, *, by_uid: bool = True) -> None:
+    """Continue every process of the bot; returns once they are (and earlier pauses done)."""
+    uid = _by_uid(proc) if by_uid else None
+    if uid is None or not _signaller.send(uid, signal.SIGCONT, wait=True):
+        _by_tree(proc, signal.SIGCONT)
+
+
+def _by_tree(proc: SandboxedProcess, sig: int) -> None:
+    roots = [proc.pid]
+    ns_pid = proc.namespace_pid()
+    if ns_pid:
+        roots.append(ns_pid)
+    with contextlib.suppress(OSError):
+        os.killpg(proc.sid, sig)
+    for _ in range(_SWEEPS):
+        pids = find_processes(marker=proc.marker, sid=proc.sid, pgid=proc.sid,
+                              descendants_of=roots, include_zombies=False)
+        running = [pid for pid in pids if sig == signal.SIGCONT or not _stopped(pid)]
+        _signal_each(running, sig)
+        if sig == signal.SIGCONT or not running:
+            return
+
+
+def _signal_each(pids: Iterable[int], sig: int) -> None:
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, sig)
+
+
+def _stopped(pid: int) -> bool:
+    """Whether ``pid`` is stopped (or gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return True
+    state = stat[stat.rfind(b")") + 2:stat.rfind(b")") + 3]
+    return state in (b"T", b"t", b"Z", b"X", b"")

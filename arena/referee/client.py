@@ -43,7 +43,7 @@ from arena.referee.launch import sandbox_launcher
 from arena.registry import command_problem
 from arena.sandbox import Limits
 
-__all__ = ["MAX_FAILED_STARTS", "ActResult", "BotClient", "BotDiagnostics", "Launcher"]
+__all__ = ["MAX_FAILED_STARTS", "ActResult", "BotClient", "BotDiagnostics", "CpuTurn", "Launcher"]
 
 #: How long to wait for an exit status after the bot's stdout closed (to tell a memory kill
 #: from a crash, and to report the exit code).
@@ -106,6 +106,29 @@ class BotDiagnostics:
         }
 
 
+class CpuTurn:
+    """Which bot of a match may run: the one asked last (docs/SANDBOX.md, "CPU fairness").
+    Asking another stops it first; a bot asked twice in a row is not stopped in between
+    (nobody else thinks meanwhile), so only a change of bot costs a stop and a continue."""
+
+    def __init__(self) -> None:
+        self.running: Connection | None = None
+
+    def give(self, conn: Connection) -> None:
+        """Stop the bot running now (if another) and continue ``conn``."""
+        if self.running is not conn:
+            if self.running is not None:
+                self.running.pause()
+            self.running = None
+        conn.resume()
+        self.running = conn
+
+    def forget(self, conn: Connection) -> None:
+        """``conn`` is stopped or ended: no longer the one running."""
+        if self.running is conn:
+            self.running = None
+
+
 class BotClient:
     """A bot process seen from the referee, alive for a whole match (restarted only after a
     failure). ``launcher`` starts the process; the default runs it in the sandbox."""
@@ -114,7 +137,8 @@ class BotClient:
                  name: str = "bot",
                  key: str | None = None, metadata: Mapping[str, Any] | None = None,
                  launcher: Launcher | None = None,
-                 options: Mapping[str, Any] | None = None, ponder: bool = False) -> None:
+                 options: Mapping[str, Any] | None = None, ponder: bool = False,
+                 turn: CpuTurn | None = None) -> None:
         self.command = tuple(command)
         self.workdir = workdir
         self.limits = limits
@@ -129,6 +153,8 @@ class BotClient:
         #: Whether the bot may run while it is not asked (else it is stopped between its
         #: decisions: docs/SANDBOX.md, "CPU fairness").
         self.ponder = ponder
+        #: Shared by a match's bots: who runs now (a bot alone has one of its own).
+        self._turn = turn if turn is not None else CpuTurn()
         self._launcher = launcher if launcher is not None else sandbox_launcher()
         self.diagnostics = BotDiagnostics(name, key or name)
         self.conn: Connection | None = None
@@ -294,6 +320,7 @@ class BotClient:
         conn, self.conn = self.conn, None
         if conn is None:
             return None
+        self._turn.forget(conn)
         conn.resume()  # to read its 'bye' and exit by itself
         conn.send(messages.bye())
         ended = conn.shutdown(self.limits.bye_grace_ms / 1000)
@@ -307,6 +334,7 @@ class BotClient:
         conn, self.conn = self.conn, None
         self._late.clear()
         if conn is not None:
+            self._turn.forget(conn)
             conn.kill()
             self._keep_log(conn)
 
@@ -337,12 +365,10 @@ class BotClient:
         budget = self._decision_s + self._bank
         line = messages.act(id_, kind, observation, legal, round(budget * 1000), context)
         if not self.ponder:
-            conn.resume()
+            self._turn.give(conn)
         start = monotonic()
         if conn.send(prefix + line):
             result = self._judge(conn, id_, len(legal), start, budget)
-            if self.conn is conn:
-                self._rest(conn)
         elif self._may_ask_again():
             result = None
         else:
@@ -352,8 +378,9 @@ class BotClient:
         return result
 
     def _rest(self, conn: Connection) -> None:
-        """Between its decisions a bot gets no CPU, unless it may ponder."""
+        """Once started, a bot gets no CPU until it is asked, unless it may ponder."""
         if not self.ponder:
+            self._turn.forget(conn)
             conn.pause()
 
     def _answered(self, choice: int, start: float) -> ActResult:

@@ -46,7 +46,7 @@ from arena.engine import (
 )
 from arena.errors import ArenaError, RulesError
 from arena.protocol import messages
-from arena.referee.client import BotClient, BotDiagnostics
+from arena.referee.client import BotClient, BotDiagnostics, CpuTurn
 from arena.referee.connection import Launcher
 from arena.referee.failures import Failure
 from arena.referee.launch import sandbox_launcher, sandbox_warnings
@@ -518,10 +518,10 @@ def play_match(request: MatchRequest,
     if launcher is None:
         launcher = sandbox_launcher()
         warnings = sandbox_warnings()
-    ponder = request.resolved_ponder()
+    ponder, turn = request.resolved_ponder(), CpuTurn()
     clients = [BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
                          metadata=spec.metadata, launcher=launcher,
-                         options=spec.options, ponder=ponder) for spec in specs]
+                         options=spec.options, ponder=ponder, turn=turn) for spec in specs]
     began = perf_counter()
     try:
         games = run_games(clients, games=request.games, seed=request.seed,

@@ -41,8 +41,8 @@ __all__ = ["pause", "resume", "signaller_uid"]
 
 log = logging.getLogger("arena.referee")
 
-#: Requests sent without waiting before one waits (the helper's answers fill a pipe).
-_MAX_UNACKED = 1000
+#: Stops queued before they are sent without a continue to go with them.
+_MAX_QUEUED = 64
 #: Sweeps of the tree mechanism before it gives up (a process limit bounds the forks).
 _SWEEPS = 50
 
@@ -54,20 +54,24 @@ base, span, ruid = (int(arg) for arg in sys.argv[1:4])
 os.setresgid(ruid, ruid, ruid)
 os.setgroups([])
 os.setresuid(ruid, 0, 0)
-out = sys.stdout.buffer
-for line in sys.stdin.buffer:
-    uid, sig = (int(field) for field in line.split())
-    if not base <= uid < base + span or sig not in (signal.SIGSTOP, signal.SIGCONT):
+pending = b""
+while True:
+    data = os.read(0, 65536)
+    if not data:
         break
-    os.setresuid(-1, uid, -1)
-    try:
-        os.kill(-1, sig)
-    except ProcessLookupError:
-        pass
-    finally:
-        os.setresuid(-1, 0, -1)
-    out.write(b"k")
-    out.flush()
+    *lines, pending = (pending + data).split(b"\n")
+    for line in lines:
+        uid, sig = (int(field) for field in line.split())
+        if not base <= uid < base + span or sig not in (signal.SIGSTOP, signal.SIGCONT):
+            sys.exit(1)
+        os.setresuid(-1, uid, -1)
+        try:
+            os.kill(-1, sig)
+        except ProcessLookupError:
+            pass
+        finally:
+            os.setresuid(-1, 0, -1)
+    os.write(1, b"k" * len(lines))  # the requests that came together, answered together
 """
 
 
@@ -83,23 +87,28 @@ class _Signaller:
         self.lock = threading.Lock()
         self.proc: subprocess.Popen[bytes] | None = None
         self.unacked = 0
+        self.queued: list[str] = []
         self.broken = False
 
     def send(self, uid: int, sig: int, *, wait: bool) -> bool:
-        """Ask the helper; with ``wait``, return once this and every earlier request is done.
-        False when the helper cannot be used (the caller falls back to the tree)."""
+        """Ask the helper. Without ``wait`` the request is only queued: it goes with the next
+        one that waits, in the same write. With ``wait``, return once this and every earlier
+        request is done. False when the helper cannot be used (the caller falls back to the
+        tree)."""
         with self.lock:
             if self.broken:
                 return False
-            wait = wait or self.unacked > _MAX_UNACKED
+            self.queued.append(f"{uid} {int(sig)}\n")
+            if not wait and len(self.queued) < _MAX_QUEUED:
+                return True
             try:
                 proc = self.proc or self._start()
                 assert proc.stdin is not None and proc.stdout is not None
-                proc.stdin.write(f"{uid} {int(sig)}\n".encode())
-                proc.stdin.flush()
-                self.unacked += 1
-                while wait and self.unacked:
-                    got = proc.stdout.read(self.unacked) if self.unacked else b""
+                proc.stdin.write("".join(self.queued).encode())
+                self.unacked += len(self.queued)
+                self.queued.clear()
+                while self.unacked:
+                    got = proc.stdout.read(self.unacked)
                     if not got:
                         raise OSError("the signalling helper ended")
                     self.unacked -= len(got)
@@ -143,8 +152,8 @@ def _by_uid(proc: SandboxedProcess) -> int | None:
 def pause(proc: SandboxedProcess, *, by_uid: bool = True) -> None:
     """Stop every process of the bot (it gets no CPU until :func:`resume`)."""
     uid = _by_uid(proc) if by_uid else None
-    # Not waited for: the next request (the resume of the bot asked next) is answered only
-    # once this one is done.
+    # Queued: it goes in one write with the next request that waits (the continue of the bot
+    # asked next), which is answered only once both are done.
     if uid is None or not _signaller.send(uid, signal.SIGSTOP, wait=False):
         _by_tree(proc, signal.SIGSTOP)
 

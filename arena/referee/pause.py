@@ -141,6 +141,15 @@ class _Signaller:
 _signaller = _Signaller()
 
 
+def _forked() -> None:
+    """In a forked child (a worker): the helper and its pipes are the parent's."""
+    global _signaller
+    _signaller = _Signaller()
+
+
+os.register_at_fork(after_in_child=_forked)
+
+
 def _by_uid(proc: SandboxedProcess) -> int | None:
     """The bot's own uid when the by-uid mechanism applies to it."""
     uid = proc.uid
@@ -165,19 +174,28 @@ def resume(proc: SandboxedProcess, *, by_uid: bool = True) -> None:
         _by_tree(proc, signal.SIGCONT)
 
 
+#: What the tree mechanism stopped, by bot marker: what it continues (no sweep needed).
+_stopped_by_tree: dict[str, set[int]] = {}
+
+
 def _by_tree(proc: SandboxedProcess, sig: int) -> None:
+    with contextlib.suppress(OSError):
+        os.killpg(proc.sid, sig)
+    if sig == signal.SIGCONT:  # stopped processes neither fork nor move: the same ones
+        _signal_each(_stopped_by_tree.pop(proc.marker, set()), sig)
+        return
     roots = [proc.pid]
     ns_pid = proc.namespace_pid()
     if ns_pid:
         roots.append(ns_pid)
-    with contextlib.suppress(OSError):
-        os.killpg(proc.sid, sig)
+    stopped = _stopped_by_tree.setdefault(proc.marker, set())
     for _ in range(_SWEEPS):
         pids = find_processes(marker=proc.marker, sid=proc.sid, pgid=proc.sid,
                               descendants_of=roots, include_zombies=False)
-        running = [pid for pid in pids if sig == signal.SIGCONT or not _stopped(pid)]
+        stopped.update(pids)
+        running = [pid for pid in pids if not _stopped(pid)]
         _signal_each(running, sig)
-        if sig == signal.SIGCONT or not running:
+        if not running:
             return
 
 

@@ -97,6 +97,9 @@ def match(
         "--rule", metavar="NAME=VALUE",
         help="A house rule for every game (repeatable; arena rules --house lists them), "
              "e.g. kinds=family.")] = None,
+    ponder: Annotated[bool, typer.Option(
+        "--ponder", help="Let the bots run while another decides (by default each is "
+        "stopped between its decisions).")] = False,
 ) -> None:
     """Play one match (help text: ``MATCH_HELP``)."""
     rules = rules_from_texts(rule)
@@ -109,7 +112,8 @@ def match(
     entrants = told_apart(with_options(bots, option or []))
     if records is not None:
         check_output_file(records, "'--records'")
-    series = MatchSeries(entrants, games, seed, limits, seating, test, records, rules=rules)
+    series = MatchSeries(entrants, games, seed, limits, seating, test, records, rules=rules,
+                         ponder=ponder)
     try:
         outcome = series.play()
     except KeyboardInterrupt:

@@ -109,7 +109,8 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                     "decision_ms": _NAT, "time_bank_ms": _NAT, "startup_ms": _NAT,
                     "max_strikes": _NAT, "bye_grace_ms": _NAT,
                     "line_bytes": {**_NAT, "description": "the longest line the bot may "
-                                   "write, newline included"},
+                                   "write, newline included, and all it may write in reply "
+                                   "to one message, blank lines included"},
                 },
             },
             "options": {

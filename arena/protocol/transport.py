@@ -8,8 +8,15 @@ one of four outcomes, so the referee's loop has no blocking call and no exceptio
   lines are skipped, never returned;
 * ``Timeout()``   nothing complete arrived before the deadline;
 * ``Closed(status)`` the bot closed stdout (``status`` says how the process ended, if it has);
-* ``Overflow(limit)`` the bot wrote more than ``limit`` bytes without a newline; the transport
-  stops reading that bot (every later ``receive`` returns the same ``Overflow``).
+* ``Overflow(limit, line)`` the bot wrote more than ``limit`` bytes in one line (``line``), or
+  in all since the referee last wrote to it (blank lines, unterminated bytes and lines the
+  referee ignores included); the transport stops reading that bot (every later ``receive``
+  returns the same ``Overflow``).
+
+The deadline holds whatever the bot writes: past it, one bounded read looks for an answer that
+is already there, and the call returns. Every byte read counts against the budget, so a bot
+streaming newlines or spaces ends in an ``Overflow`` (or a ``Timeout``) instead of keeping the
+referee reading, and the work of one call is bounded by ``limit`` plus one read.
 
 Writes never block either: stdin is non-blocking, and bytes a bot does not read yet are kept
 and flushed on later calls (a bot that never reads simply times out).
@@ -24,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import selectors
 import time
 from collections import deque
@@ -52,6 +60,8 @@ MAX_PENDING_BYTES = 16 * 1024 * 1024
 #: Bytes asked of one ``read``. CPython allocates the whole request up front; from 128 KiB on
 #: that is an mmap and munmap per call.
 _READ_BYTES = 65_536
+#: Leading whitespace of the unread bytes: blank lines are skipped in one step, not one by one.
+_BLANK = re.compile(rb"[ \t\n\r\x0b\x0c]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +91,11 @@ class Closed:
 
 @dataclass(frozen=True, slots=True)
 class Overflow:
-    """The bot wrote a line longer than ``limit`` bytes; nothing more is read from it."""
+    """The bot wrote more than ``limit`` bytes: in one line when ``line``, else in all since the
+    referee last wrote to it (blank lines included); nothing more is read from it."""
 
     limit: int
+    line: bool = True
 
 
 Received = Union[Line, Timeout, Closed, Overflow]  # noqa: UP007 - a runtime alias, py3.10 safe
@@ -114,12 +126,19 @@ class SubprocessTransport:
     def __init__(self, process: SandboxedProcess, *, line_bytes: int | None = None) -> None:
         self.process = process
         self.line_bytes = line_bytes if line_bytes is not None else process.limits.line_bytes
+        #: Bytes a bot may write for one message of the referee: a longest line, newline
+        #: included (blank lines and ignored lines take from it too).
+        self._budget = self.line_bytes + 1
         self._in = process.stdin.fileno()
         self._out = process.stdout.fileno()
         os.set_blocking(self._in, False)
         os.set_blocking(self._out, False)
         self._buffer = bytearray()
+        #: Where the unread bytes of ``_buffer`` start (consumed bytes are dropped in bulk).
+        self._head = 0
         self._scan_from = 0
+        #: Bytes consumed since the referee last wrote: with the unread ones, the budget.
+        self._spent = 0
         self._pending = bytearray()
         self._eof = False
         self._stdin_closed = False
@@ -137,6 +156,7 @@ class SubprocessTransport:
     def send_line(self, line: bytes) -> None:
         if self._closed or self._stdin_closed:
             return
+        self._spent = 0  # a new message: a new output budget for what answers it
         if self._pending:
             self._pending += line
         else:
@@ -195,43 +215,78 @@ class SubprocessTransport:
                     continue
             timeout = deadline - time.monotonic()
             if timeout <= 0:
-                # One last non-blocking look: a reply that is already there is not late.
-                if not self._read_available():
-                    return Timeout()
-                continue
+                return self._last_look()
             for key, events in self._selector.select(timeout):
                 if key.fd == self._in and events & selectors.EVENT_WRITE:
                     self._flush()
             self._read_available()
 
+    def _last_look(self) -> Received:
+        """Past the deadline: one read, so an answer already written is not late, and no more
+        (a bot that keeps writing must not keep the referee reading)."""
+        self._read_available(once=True)
+        line = self._take_line()
+        if line is not None:
+            return line
+        if self._overflow is not None:
+            return self._overflow
+        if self._eof:
+            return Closed(self._status_after_eof(0.0))
+        return Timeout()
+
     def unterminated(self) -> int:
-        return len(self._buffer)
+        return len(self._buffer) - self._head
 
     def _take_line(self) -> Line | None:
-        while True:
-            index = self._buffer.find(b"\n", self._scan_from)
-            if index < 0:
-                self._scan_from = len(self._buffer)
-                if len(self._buffer) > self.line_bytes:
-                    self._overflow = Overflow(self.line_bytes)
-                    self._stop_reading()
-                return None
-            if index > self.line_bytes:
-                self._overflow = Overflow(self.line_bytes)
-                self._stop_reading()
-                return None
-            raw = bytes(self._buffer[:index])
-            del self._buffer[: index + 1]
-            self._scan_from = 0
-            if raw.endswith(b"\r"):
-                raw = raw[:-1]
-            if raw and not raw.isspace():  # a blank line is no message (nor a mistake)
-                return Line(raw)
+        """The next non-blank line of the buffer, or None; blank lines are consumed, and
+        every byte consumed or waiting counts against the budget."""
+        buffer = self._buffer
+        start = self._head
+        match = _BLANK.match(buffer, start)
+        blank_end = match.end() if match is not None else start
+        last_newline = buffer.rfind(b"\n", start, blank_end)
+        if last_newline >= 0:  # whole blank lines: consumed, and counted
+            self._spent += last_newline + 1 - start
+            start = self._head = last_newline + 1
+            self._scan_from = max(self._scan_from, start)
+        index = buffer.find(b"\n", max(self._scan_from, start))
+        if index < 0:
+            self._scan_from = len(buffer)
+            if len(buffer) - start > self.line_bytes:
+                return self._overflowed(line=True)
+            if self._spent + len(buffer) - start > self._budget:
+                return self._overflowed(line=False)
+            return None
+        if index - start > self.line_bytes:
+            return self._overflowed(line=True)
+        if self._spent + index + 1 - start > self._budget:
+            return self._overflowed(line=False)
+        raw = bytes(buffer[start:index])
+        self._spent += index + 1 - start
+        self._head = self._scan_from = index + 1
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        return Line(raw)
 
-    def _read_available(self) -> bool:
-        """Read everything the pipe holds now (bounded by the line cap); True if any."""
+    def _overflowed(self, *, line: bool) -> Line | None:
+        """Stop reading for good; None (no line), for ``_take_line`` to return."""
+        self._overflow = Overflow(self.line_bytes, line)
+        self._stop_reading()
+        return None
+
+    def _compact(self) -> None:
+        """Drop the consumed bytes (once per read, so skipping lines stays linear)."""
+        if self._head:
+            del self._buffer[: self._head]
+            self._scan_from = max(self._scan_from - self._head, 0)
+            self._head = 0
+
+    def _read_available(self, *, once: bool = False) -> bool:
+        """Read what the pipe holds now, up to a newline or past the budget (one read at most
+        with ``once``); True if anything came."""
         got = False
         while not self._eof and self._overflow is None:
+            self._compact()
             try:
                 chunk = os.read(self._out, _READ_BYTES)
             except BlockingIOError:
@@ -245,12 +300,13 @@ class SubprocessTransport:
                 break
             got = True
             self._buffer += chunk
-            if b"\n" in chunk or len(self._buffer) > self.line_bytes:
+            if once or b"\n" in chunk or self._spent + len(self._buffer) > self._budget:
                 break
         return got
 
     def _stop_reading(self) -> None:
         self._buffer.clear()
+        self._head = self._scan_from = 0
         with contextlib.suppress(KeyError, ValueError):
             self._selector.unregister(self._out)
 

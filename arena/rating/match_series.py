@@ -103,6 +103,8 @@ class MatchSeries:
     records: Path | None = None
     #: The games' house rules.
     rules: HouseRules = DEFAULT_RULES
+    #: Let the bots run while not asked (by default each is stopped between its decisions).
+    ponder: bool = False
     #: The games finished so far, in order (kept when the match is interrupted).
     played: list[GameOutcome] = field(default_factory=list)
 
@@ -129,7 +131,8 @@ class MatchSeries:
                 on_game(game)
 
         request = MatchRequest(bots=told_apart(self.bots), games=self.games, seed=self.seed,
-                               limits=self.limits, duplicate=self.seating, rules=self.rules)
+                               limits=self.limits, duplicate=self.seating, rules=self.rules,
+                               ponder=self.ponder)
         try:
             return play_match(request, on_game=finished, stop=self.decided)
         finally:

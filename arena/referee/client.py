@@ -43,7 +43,7 @@ from arena.referee.launch import sandbox_launcher
 from arena.registry import command_problem
 from arena.sandbox import Limits
 
-__all__ = ["MAX_FAILED_STARTS", "ActResult", "BotClient", "BotDiagnostics", "Launcher"]
+__all__ = ["MAX_FAILED_STARTS", "ActResult", "BotClient", "BotDiagnostics", "CpuTurn", "Launcher"]
 
 #: How long to wait for an exit status after the bot's stdout closed (to tell a memory kill
 #: from a crash, and to report the exit code).
@@ -106,6 +106,29 @@ class BotDiagnostics:
         }
 
 
+class CpuTurn:
+    """Which bot of a match may run: the one asked last (docs/SANDBOX.md, "CPU fairness").
+    Asking another stops it first; a bot asked twice in a row is not stopped in between
+    (nobody else thinks meanwhile), so only a change of bot costs a stop and a continue."""
+
+    def __init__(self) -> None:
+        self.running: Connection | None = None
+
+    def give(self, conn: Connection) -> None:
+        """Stop the bot running now (if another) and continue ``conn``."""
+        if self.running is not conn:
+            if self.running is not None:
+                self.running.pause()
+            self.running = None
+        conn.resume()
+        self.running = conn
+
+    def forget(self, conn: Connection) -> None:
+        """``conn`` is stopped or ended: no longer the one running."""
+        if self.running is conn:
+            self.running = None
+
+
 class BotClient:
     """A bot process seen from the referee, alive for a whole match (restarted only after a
     failure). ``launcher`` starts the process; the default runs it in the sandbox."""
@@ -114,7 +137,8 @@ class BotClient:
                  name: str = "bot",
                  key: str | None = None, metadata: Mapping[str, Any] | None = None,
                  launcher: Launcher | None = None,
-                 options: Mapping[str, Any] | None = None) -> None:
+                 options: Mapping[str, Any] | None = None, ponder: bool = False,
+                 turn: CpuTurn | None = None) -> None:
         self.command = tuple(command)
         self.workdir = workdir
         self.limits = limits
@@ -126,6 +150,11 @@ class BotClient:
         self.metadata: dict[str, Any] = dict(metadata or {})
         #: Settings for the bot, sent in every ``hello`` (a tournament entry's ``options``).
         self.options: dict[str, Any] = dict(options or {})
+        #: Whether the bot may run while it is not asked (else it is stopped between its
+        #: decisions: docs/SANDBOX.md, "CPU fairness").
+        self.ponder = ponder
+        #: Shared by a match's bots: who runs now (a bot alone has one of its own).
+        self._turn = turn if turn is not None else CpuTurn()
         self._launcher = launcher if launcher is not None else sandbox_launcher()
         self.diagnostics = BotDiagnostics(name, key or name)
         self.conn: Connection | None = None
@@ -205,7 +234,8 @@ class BotClient:
             return self._start_failed(f"no 'ready' within {self.limits.startup_ms} ms"
                                       f"{NO_READY_HINT}")
         if got.kind == "overflow":
-            return self._start_failed("answered 'hello' with a line over the output limit")
+            return self._start_failed(f"answered 'hello' with more than the output limit: "
+                                      f"{self._overflow_detail(got)}")
         if got.kind == "closed":
             return self._start_failed("exited before answering 'hello'" + self._ended_how())
         try:
@@ -215,6 +245,7 @@ class BotClient:
         self.ready_name = name
         self.metadata.update(metadata)
         self.failed_starts = 0
+        self._rest(conn)
         return None
 
     def _start_failed(self, detail: str) -> Failure:
@@ -289,6 +320,8 @@ class BotClient:
         conn, self.conn = self.conn, None
         if conn is None:
             return None
+        self._turn.forget(conn)
+        conn.resume()  # to read its 'bye' and exit by itself
         conn.send(messages.bye())
         ended = conn.shutdown(self.limits.bye_grace_ms / 1000)
         self._keep_log(conn)
@@ -301,6 +334,7 @@ class BotClient:
         conn, self.conn = self.conn, None
         self._late.clear()
         if conn is not None:
+            self._turn.forget(conn)
             conn.kill()
             self._keep_log(conn)
 
@@ -330,6 +364,8 @@ class BotClient:
         self._next_id += 1
         budget = self._decision_s + self._bank
         line = messages.act(id_, kind, observation, legal, round(budget * 1000), context)
+        if not self.ponder:
+            self._turn.give(conn)
         start = monotonic()
         if conn.send(prefix + line):
             result = self._judge(conn, id_, len(legal), start, budget)
@@ -340,6 +376,12 @@ class BotClient:
         if result is None:  # gone before its first answer of the game: asked again
             return self._restart_and_ask(kind, observation, legal, context, prefix, id_)
         return result
+
+    def _rest(self, conn: Connection) -> None:
+        """Once started, a bot gets no CPU until it is asked, unless it may ponder."""
+        if not self.ponder:
+            self._turn.forget(conn)
+            conn.pause()
 
     def _answered(self, choice: int, start: float) -> ActResult:
         """A valid answer in time: its latency counted, time past the limit taken from the
@@ -377,11 +419,18 @@ class BotClient:
             self._bank = 0.0
             return self._strike(F.TIMEOUT, self._timeout_detail(budget), id_, start)
         if got.kind == "overflow":
-            return self._fatal(F.OUTPUT_LIMIT, f"wrote a line longer than "
-                               f"{self.limits.line_bytes} bytes", id_)
+            return self._fatal(F.OUTPUT_LIMIT, self._overflow_detail(got), id_)
         if self._may_ask_again():
             return None
         return self._crashed(id_)
+
+    def _overflow_detail(self, got: Received) -> str:
+        """Which output limit the bot broke: one line, or all it wrote for one message."""
+        limit = self.limits.line_bytes
+        if got.data == b"total":
+            return (f"wrote more than {limit} bytes without answering (blank lines and "
+                    "ignored lines count)")
+        return f"wrote a line longer than {limit} bytes"
 
     def _timeout_detail(self, budget: float) -> str:
         """What the bot had for the decision it missed: the limit, and the bank or its

@@ -20,7 +20,8 @@ __all__ = ["Connection", "Ended", "Launcher", "Received"]
 @dataclass(slots=True)
 class Received:
     """What one read produced, transport-independent: ``kind`` is ``line``, ``timeout``,
-    ``closed`` or ``overflow``; ``data`` the line for ``line``."""
+    ``closed`` or ``overflow``; ``data`` the line for ``line``, and for ``overflow`` ``line``
+    (one line too long) or ``total`` (too many bytes in all, blank lines included)."""
 
     kind: str
     data: bytes = b""
@@ -74,6 +75,14 @@ class Connection(Protocol):
 
     def unterminated(self) -> int:
         """Bytes the bot wrote that no newline has ended yet (0 for scripted connections)."""
+        ...
+
+    def pause(self) -> None:
+        """Stop every process of the bot: it gets no CPU until :meth:`resume`."""
+        ...
+
+    def resume(self) -> None:
+        """Continue every process of the bot (returns once they are)."""
         ...
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from arena.protocol.transport import Closed, Line, Overflow, SubprocessTransport, Transport
 from arena.referee.connection import Connection, Ended, Launcher, Received
+from arena.referee.pause import pause, resume
 from arena.registry import PYTHON
 from arena.sandbox import (
     ExitStatus,
@@ -29,7 +30,9 @@ __all__ = ["TransportConnection", "sandbox_launcher", "sandbox_warnings"]
 
 _TIMEOUT = Received("timeout")
 _CLOSED = Received("closed")
-_OVERFLOW = Received("overflow")
+#: ``data`` says which output limit: one line too long, or too much written in all.
+_OVERFLOW = Received("overflow", b"line")
+_FLOOD = Received("overflow", b"total")
 
 
 def _ended(status: ExitStatus) -> Ended:
@@ -50,6 +53,7 @@ class TransportConnection:
         self.marker: str | None = proc.marker if proc is not None else None
         self._closed_status: ExitStatus | None = None
         self._closed = False
+        self._paused = False
         # The pipe takes several lines in one write (one syscall per decision); other
         # transports (MockTransport) get them one by one.
         self._batches = isinstance(transport, SubprocessTransport)
@@ -69,7 +73,7 @@ class TransportConnection:
         if isinstance(got, Line):
             return Received("line", got.data)
         if isinstance(got, Overflow):
-            return _OVERFLOW
+            return _OVERFLOW if got.line else _FLOOD
         if isinstance(got, Closed):
             self._closed = True
             self._closed_status = got.status
@@ -96,11 +100,22 @@ class TransportConnection:
     def stderr_since(self, mark: int) -> tuple[str, int]:
         return self.proc.stderr_since(mark) if self.proc is not None else ("", mark)
 
+    def pause(self) -> None:
+        if self.proc is not None and not self._paused and self.proc.poll() is None:
+            self._paused = True
+            pause(self.proc)
+
+    def resume(self) -> None:
+        if self.proc is not None and self._paused:
+            self._paused = False
+            resume(self.proc)
+
     def shutdown(self, grace_s: float) -> Ended:
         with contextlib.suppress(OSError):
             self.transport.close()
         if self.proc is None:
             return Ended("closed by the referee", 0, True)
+        self.resume()  # a stopped bot could not see its stdin close and exit by itself
         self.proc.shutdown(grace_s)
         return _ended(self.proc.exit_status())
 

@@ -47,7 +47,7 @@ from arena.engine import (
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.errors import ArenaError, RulesError
 from arena.protocol import messages
-from arena.referee.client import BotClient, BotDiagnostics
+from arena.referee.client import BotClient, BotDiagnostics, CpuTurn
 from arena.referee.connection import Launcher
 from arena.referee.failures import Failure
 from arena.referee.launch import sandbox_launcher, sandbox_warnings
@@ -63,12 +63,28 @@ __all__ = [
     "MatchRequest",
     "bot_seed",
     "game_seed",
+    "PONDER",
     "parse_date",
     "play_match",
+    "split_limits",
 ]
 
 #: Characters of a bot's log kept with each game's record (the tail: it holds the errors).
 LOG_PER_GAME = 8192
+#: The setting among a match's limits (a tournament spec's ``limits``) that lets bots run
+#: while not asked; off, each is stopped between its decisions (docs/SANDBOX.md).
+PONDER = "ponder"
+
+
+def split_limits(settings: Limits | Mapping[str, Any] | None) -> tuple[Limits, bool]:
+    """The sandbox limits and the ``ponder`` setting of a match's limits."""
+    if isinstance(settings, Limits):
+        return settings, False
+    rest = dict(settings or {})
+    ponder = rest.pop(PONDER, False)
+    if not isinstance(ponder, bool):
+        raise RulesError(f"limits.{PONDER} must be true or false, got {ponder!r}")
+    return Limits.from_mapping(rest), ponder
 
 
 def bot_seed(match_seed: int, game_index: int, seat: int) -> int:
@@ -133,6 +149,9 @@ class MatchRequest:
     rules: HouseRules = DEFAULT_RULES
     #: Starts bot processes; None = the sandbox. Tests pass a scripted one.
     launcher: Launcher | None = None
+    #: Let the bots run while not asked (also ``ponder: true`` among ``limits``); by default
+    #: each is stopped between its decisions.
+    ponder: bool = False
 
     def resolved(self) -> list[BotSpec]:
         specs = [b if isinstance(b, BotSpec) else resolve(b, self.bots_dir) for b in self.bots]
@@ -155,9 +174,10 @@ class MatchRequest:
         return seat_orders(tuple(range(bots)), self.duplicate)
 
     def resolved_limits(self) -> Limits:
-        if isinstance(self.limits, Limits):
-            return self.limits
-        return Limits.from_mapping(self.limits)
+        return split_limits(self.limits)[0]
+
+    def resolved_ponder(self) -> bool:
+        return self.ponder or split_limits(self.limits)[1]
 
 
 @dataclass
@@ -504,9 +524,10 @@ def play_match(request: MatchRequest,
     if launcher is None:
         launcher = sandbox_launcher()
         warnings = sandbox_warnings()
+    ponder, turn = request.resolved_ponder(), CpuTurn()
     clients = [BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
                          metadata=spec.metadata, launcher=launcher,
-                         options=spec.options) for spec in specs]
+                         options=spec.options, ponder=ponder, turn=turn) for spec in specs]
     began = perf_counter()
     try:
         games = run_games(clients, games=request.games, seed=request.seed,
@@ -523,7 +544,8 @@ def play_match(request: MatchRequest,
         match_id=request.match_id, seats=[s.key for s in specs], names=[s.name for s in specs],
         games=games, bots=[_diagnostics_json(c.diagnostics, seat)
                            for seat, c in enumerate(clients)],
-        sandbox_level=_levels(clients), limits=limits.to_json(),
+        sandbox_level=_levels(clients),
+        limits={**limits.to_json(), **({PONDER: True} if ponder else {})},
         duration_s=perf_counter() - began, warnings=warnings)
 
 

@@ -90,6 +90,11 @@ class SandboxedProcess:
     # -- state -------------------------------------------------------------------------------
 
     @property
+    def uid(self) -> int | None:
+        """The uid the bot runs as (None: the referee's own)."""
+        return self._uid
+
+    @property
     def returncode(self) -> int | None:
         return self._popen.returncode
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from arena.referee.client import BotClient
 from arena.referee.connection import Launcher
 from arena.referee.launch import sandbox_launcher
+from arena.referee.match import split_limits
 from arena.registry import BotSpec
 from arena.sandbox import Limits, probe
 from arena.tournament.planning import planned_games
@@ -47,8 +48,7 @@ def trial_starts(bots: Sequence[BotSpec], limits: Limits | Mapping[str, int], *,
     ``parallel`` at a time (as many as the run's workers start at once: more would make slow
     starters miss their start-up time only here). An entry that misses it is tried once more
     on its own before it counts as not starting."""
-    if not isinstance(limits, Limits):
-        limits = Limits.from_mapping(limits)
+    limits = split_limits(limits)[0]  # start-ups only: nothing to ponder on
     if launcher is None:
         launcher = sandbox_launcher()
     distinct: dict[tuple[str, str], BotSpec] = {}

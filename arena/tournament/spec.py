@@ -40,6 +40,7 @@ from arena.common.suggest import did_you_mean
 from arena.common.yamlfile import UniqueKeyLoader, yaml_problem
 from arena.engine.houserules import HouseRules
 from arena.errors import BotError, RulesError, SandboxError, SpecError
+from arena.referee.match import PONDER, split_limits
 from arena.registry import BotSpec
 from arena.sandbox import Limits
 from arena.tournament.entries import (
@@ -64,7 +65,7 @@ __all__ = [
     "spec_from_mapping",
 ]
 
-_LIMIT_FIELDS = tuple(f.name for f in dataclasses.fields(Limits))
+_LIMIT_FIELDS = (*(f.name for f in dataclasses.fields(Limits)), PONDER)
 
 
 #: A number as YAML writes one (an integer or a float; not "25", not true), like the spec's
@@ -159,7 +160,7 @@ class TournamentSpec(BaseModel):
     #: Decides every deal. Left out, a secret one is drawn when the tournament is created
     #: (stored with the results): whoever knows the seed can compute every hidden card.
     seed: StrictInt | None = None
-    limits: dict[str, int] = Field(default_factory=dict)
+    limits: dict[str, StrictInt | StrictBool] = Field(default_factory=dict)
     workers: StrictInt | None = None
     rating: RatingSpec = Field(default_factory=RatingSpec)
     event_date: dt.date | None = None
@@ -292,7 +293,10 @@ class TournamentSpec(BaseModel):
             return value  # pydantic reports the type
         problems = []
         for key, item in value.items():
-            if key not in _LIMIT_FIELDS:
+            if key == PONDER:
+                if not isinstance(item, bool):
+                    problems.append(f"limits.{key}: must be true or false, got {item!r}")
+            elif key not in _LIMIT_FIELDS:
                 problems.append(f"limits.{key}: unknown limit{did_you_mean(key, _LIMIT_FIELDS)}"
                                 f" (known: {', '.join(_LIMIT_FIELDS)})")
             elif isinstance(item, bool) or not isinstance(item, int):
@@ -345,7 +349,12 @@ class TournamentSpec(BaseModel):
         return self.rounds or 1
 
     def limits_object(self) -> Limits:
-        return Limits.from_mapping(self.limits)
+        return split_limits(self.limits)[0]
+
+    @property
+    def ponder(self) -> bool:
+        """Whether bots may run while not asked (``limits: {ponder: true}``; default off)."""
+        return split_limits(self.limits)[1]
 
     def canonical(self) -> dict[str, Any]:
         """What decides the games, as plain JSON: the input of :meth:`spec_hash`."""
@@ -358,7 +367,8 @@ class TournamentSpec(BaseModel):
             "games_per_match": self.games_per_match,
             "rounds": self.effective_rounds(),
             "seed": self.seed,
-            "limits": self.limits_object().to_json(),
+            "limits": {**self.limits_object().to_json(),
+                       **({PONDER: True} if self.ponder else {})},
             "rating": self.rating.resolved(),
             "event_date": self.event_date.isoformat() if self.event_date else None,
             "duplicate": self.duplicate,

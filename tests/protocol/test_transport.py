@@ -142,6 +142,62 @@ def test_line_cap_is_inclusive_and_one_byte_more_overflows(start) -> None:
     assert over.receive(later()) == Overflow(1000)
 
 
+#: A bot that writes ``CHUNK`` (a Python bytes literal) at ``PACE`` seconds apart, forever.
+STREAM = ("import os, sys, time\n"
+          "print('ready', flush=True)\n"
+          "sys.stdin.readline()\n"
+          "while True:\n"
+          "    os.write(1, CHUNK)\n"
+          "    time.sleep(PACE)\n")
+
+
+def streaming(chunk: bytes, pace: float) -> str:
+    return STREAM.replace("CHUNK", repr(chunk)).replace("PACE", repr(pace))
+
+
+def asked(transport: SubprocessTransport) -> None:
+    assert transport.receive(later()) == Line(b"ready")
+    transport.send_line(b'{"type":"act","id":0}\n')
+
+
+@pytest.mark.parametrize(("chunk", "one_line"), [
+    (b"\n" * 4096, False), (b" \t \r\n" * 1024, False), (b"{" * 4096, True), (b" " * 4096, True),
+])
+def test_a_stream_of_blank_lines_or_a_partial_line_overflows(start, chunk: bytes,
+                                                             one_line: bool) -> None:
+    """Every byte counts: a flood of blank lines (or of one endless line) ends in an
+    overflow well before a deadline far away, and reading stops there."""
+    transport = start(streaming(chunk, 0.0), Limits(line_bytes=10_000))
+    asked(transport)
+    got = transport.receive(later())
+    assert got == Overflow(10_000, line=one_line)
+    assert transport.receive(later()) == got
+
+
+@pytest.mark.parametrize("chunk", [b"\n", b"  \r\n", b"{"])
+def test_a_trickle_of_blank_lines_or_of_a_partial_line_times_out(start, chunk: bytes) -> None:
+    """A bot writing a little all the time, within its budget, is timed out at the deadline:
+    the bytes arriving do not hold the clock."""
+    transport = start(streaming(chunk, 0.001))
+    asked(transport)
+    assert transport.receive(time.monotonic() + 0.3) == Timeout()
+    assert transport.receive(time.monotonic() - 1) == Timeout()  # past it: one look, no more
+    if chunk == b"{":
+        assert transport.unterminated() > 0
+
+
+def test_a_new_message_gives_a_new_budget(start) -> None:
+    """The budget is per message of the referee: blank lines before each answer add up only
+    until the referee writes again."""
+    transport = start("import sys\n"
+                      "for line in sys.stdin:\n"
+                      "    sys.stdout.write('\\n' * 600 + 'ok\\n'); sys.stdout.flush()\n",
+                      Limits(line_bytes=1000))
+    for _ in range(3):
+        transport.send_line(b"go\n")
+        assert transport.receive(later()) == Line(b"ok")
+
+
 def test_closed_carries_the_exit_status(start) -> None:
     transport = start("import sys\nprint('bye', flush=True)\nsys.exit(5)\n")
     assert transport.receive(later()) == Line(b"bye")

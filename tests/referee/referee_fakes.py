@@ -57,8 +57,13 @@ class FakeConnection:
     memory: bool = False
     killed: bool = False
     log: str = ""
+    #: Whether the referee has the bot stopped now, and how often it stopped it.
+    paused: bool = False
+    pauses: int = 0
 
     def send(self, data: bytes) -> bool:
+        if self.paused and b'"type":"act"' in data:
+            raise AssertionError("asked a decision while stopped")
         if self.closed:
             return False
         for raw in data.splitlines():
@@ -132,6 +137,13 @@ class FakeConnection:
 
     def unterminated(self) -> int:
         return 0
+
+    def pause(self) -> None:
+        self.paused = True
+        self.pauses += 1
+
+    def resume(self) -> None:
+        self.paused = False
 
     def acts(self) -> list[dict[str, Any]]:
         return [m for m in self.sent if m["type"] == "act"]

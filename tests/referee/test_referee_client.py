@@ -534,7 +534,8 @@ def test_rules_hold_on_mock_transport(answer: Any, kind: str | None) -> None:
     (b'{"type":"action","id":0,"choice":1}',
      Received("line", b'{"type":"action","id":0,"choice":1}')),
     (Timeout(), Received("timeout")),
-    (Overflow(10), Received("overflow")),
+    (Overflow(10), Received("overflow", b"line")),
+    (Overflow(10, line=False), Received("overflow", b"total")),
     (Closed(), Received("closed")),
 ])
 def test_a_connection_receives_the_reply_line_or_why_there_is_none(reply: Any,

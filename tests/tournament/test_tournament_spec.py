@@ -285,7 +285,19 @@ def test_limit_out_of_range(tmp_path: Path) -> None:
         "limits.decision_ms: must be positive, got -1",
         "limits.memory_mb: must be positive, got 0",
         "limits.cpu: unknown limit (known: " + ", ".join(
-            f.name for f in dataclasses.fields(Limits)) + ")"]
+            f.name for f in dataclasses.fields(Limits)) + ", ponder)"]
+
+
+def test_ponder_is_a_limit_off_by_default(tmp_path: Path) -> None:
+    """Bots are stopped between their decisions unless the spec lets them ponder; the
+    setting is a boolean, and part of what decides the tournament only when on."""
+    assert problems(tmp_path, VALID + "limits: {ponder: 1}\n") == [
+        "limits.ponder: must be true or false, got 1"]
+    spec = load_spec(write(tmp_path, VALID + "limits: {ponder: true, decision_ms: 200}\n"))
+    assert spec.ponder and spec.limits_object().decision_ms == 200
+    assert spec.canonical()["limits"]["ponder"] is True
+    plain = load_spec(write(tmp_path, VALID, "plain.yaml"))
+    assert not plain.ponder and "ponder" not in plain.canonical()["limits"]
 
 
 def test_rating_out_of_range(tmp_path: Path) -> None:

@@ -1,0 +1,216 @@
+"""A bot gets the CPU only while it is asked: :func:`pause` stops every process of a bot
+between its decisions (SIGSTOP), :func:`resume` continues them when it is asked (SIGCONT).
+
+Without this, a bot's helpers that spin (each after ``setsid()``, a scheduler autogroup of
+its own) take CPU from the bot that is thinking, and any bot ponders on the others' time.
+docs/SANDBOX.md ("CPU fairness") says what each mechanism covers; pondering is a match option
+(``ponder``), off by default.
+
+Two mechanisms, chosen per bot:
+
+* **by uid** (a root referee, the bot under a uid of its own: the sandbox's user layer):
+  ``kill(-1, sig)`` sent with the bot's uid as effective uid reaches every process that runs
+  as that uid, whatever its session, process group or pid namespace, and the kernel hands a
+  signal sent to many processes to the children forked meanwhile too, so nothing escapes.
+  It is sent by a small helper process of the referee's (one per referee, started at the
+  first pause, in a session of its own) whose real uid is one no process has (derived from
+  the referee's pid, below the bots' range), so that ``kill(-1)`` reaches the bot's
+  processes and nothing else, and the bots cannot signal the helper.
+* **by tree** (otherwise: a referee that is not root): the bot's process group at once, then
+  sweeps of ``/proc`` for its session, its descendants (under bubblewrap, those of the pid
+  namespace's init: every process of the namespace) and its marker, until a sweep finds
+  every one stopped. A bot that leaves its tree and scrubs its marker escapes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterable
+
+from arena.sandbox import SandboxedProcess
+from arena.sandbox.reaper import find_processes
+from arena.sandbox.uids import UID_BASE, UID_SPAN, is_bot_uid
+
+__all__ = ["pause", "resume", "signaller_uid"]
+
+log = logging.getLogger("arena.referee")
+
+#: Stops queued before they are sent without a continue to go with them.
+_MAX_QUEUED = 64
+#: Sweeps of the tree mechanism before it gives up (a process limit bounds the forks).
+_SWEEPS = 50
+
+#: The helper: real uid ``ruid`` (no process has it), saved uid root, effective uid switched
+#: to the bot's for each ``kill(-1)``; one byte back per request, in order.
+_HELPER = r"""
+import os, signal, sys
+base, span, ruid = (int(arg) for arg in sys.argv[1:4])
+os.setresgid(ruid, ruid, ruid)
+os.setgroups([])
+os.setresuid(ruid, 0, 0)
+pending = b""
+while True:
+    data = os.read(0, 65536)
+    if not data:
+        break
+    *lines, pending = (pending + data).split(b"\n")
+    for line in lines:
+        uid, sig = (int(field) for field in line.split())
+        if not base <= uid < base + span or sig not in (signal.SIGSTOP, signal.SIGCONT):
+            sys.exit(1)
+        os.setresuid(-1, uid, -1)
+        try:
+            os.kill(-1, sig)
+        except ProcessLookupError:
+            pass
+        finally:
+            os.setresuid(-1, 0, -1)
+    os.write(1, b"k" * len(lines))  # the requests that came together, answered together
+"""
+
+
+def signaller_uid(pid: int | None = None) -> int:
+    """The helper's real uid: below the bots' range, one per referee process (by pid)."""
+    return UID_BASE - 1 - (os.getpid() if pid is None else pid)
+
+
+class _Signaller:
+    """The helper process, and the requests not yet acknowledged."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.unacked = 0
+        self.queued: list[str] = []
+        self.broken = False
+
+    def send(self, uid: int, sig: int, *, wait: bool) -> bool:
+        """Ask the helper. Without ``wait`` the request is only queued: it goes with the next
+        one that waits, in the same write. With ``wait``, return once this and every earlier
+        request is done. False when the helper cannot be used (the caller falls back to the
+        tree)."""
+        with self.lock:
+            if self.broken:
+                return False
+            self.queued.append(f"{uid} {int(sig)}\n")
+            if not wait and len(self.queued) < _MAX_QUEUED:
+                return True
+            try:
+                proc = self.proc or self._start()
+                assert proc.stdin is not None and proc.stdout is not None
+                proc.stdin.write("".join(self.queued).encode())
+                self.unacked += len(self.queued)
+                self.queued.clear()
+                while self.unacked:
+                    got = proc.stdout.read(self.unacked)
+                    if not got:
+                        raise OSError("the signalling helper ended")
+                    self.unacked -= len(got)
+                return True
+            except (OSError, ValueError) as exc:
+                log.warning("cannot stop bots by uid (%s); stopping them by process tree", exc)
+                self.broken = True
+                self._end()
+                return False
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        # No parent-death signal: it follows the launching thread, which may end first; the
+        # helper ends at the end of its input, when the referee does.
+        self.proc = subprocess.Popen(
+            [sys.executable, "-S", "-E", "-c", _HELPER, str(UID_BASE), str(UID_SPAN),
+             str(signaller_uid())],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            close_fds=True, start_new_session=True, bufsize=0)
+        return self.proc
+
+    def _end(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None:
+            with contextlib.suppress(OSError):
+                proc.kill()
+            with contextlib.suppress(OSError, subprocess.SubprocessError):
+                proc.wait(5)
+
+
+_signaller = _Signaller()
+
+
+def _forked() -> None:
+    """In a forked child (a worker): the helper and its pipes are the parent's."""
+    global _signaller
+    _signaller = _Signaller()
+
+
+os.register_at_fork(after_in_child=_forked)
+
+
+def _by_uid(proc: SandboxedProcess) -> int | None:
+    """The bot's own uid when the by-uid mechanism applies to it."""
+    uid = proc.uid
+    if uid is None or os.geteuid() != 0 or not is_bot_uid(uid):
+        return None
+    return uid
+
+
+def pause(proc: SandboxedProcess, *, by_uid: bool = True) -> None:
+    """Stop every process of the bot (it gets no CPU until :func:`resume`)."""
+    uid = _by_uid(proc) if by_uid else None
+    # Queued: it goes in one write with the next request that waits (the continue of the bot
+    # asked next), which is answered only once both are done.
+    if uid is None or not _signaller.send(uid, signal.SIGSTOP, wait=False):
+        _by_tree(proc, signal.SIGSTOP)
+
+
+def resume(proc: SandboxedProcess, *, by_uid: bool = True) -> None:
+    """Continue every process of the bot; returns once they are (and earlier pauses done)."""
+    uid = _by_uid(proc) if by_uid else None
+    if uid is None or not _signaller.send(uid, signal.SIGCONT, wait=True):
+        _by_tree(proc, signal.SIGCONT)
+
+
+#: What the tree mechanism stopped, by bot marker: what it continues (no sweep needed).
+_stopped_by_tree: dict[str, set[int]] = {}
+
+
+def _by_tree(proc: SandboxedProcess, sig: int) -> None:
+    with contextlib.suppress(OSError):
+        os.killpg(proc.sid, sig)
+    if sig == signal.SIGCONT:  # stopped processes neither fork nor move: the same ones
+        _signal_each(_stopped_by_tree.pop(proc.marker, set()), sig)
+        return
+    roots = [proc.pid]
+    ns_pid = proc.namespace_pid()
+    if ns_pid:
+        roots.append(ns_pid)
+    stopped = _stopped_by_tree.setdefault(proc.marker, set())
+    for _ in range(_SWEEPS):
+        pids = find_processes(marker=proc.marker, sid=proc.sid, pgid=proc.sid,
+                              descendants_of=roots, include_zombies=False)
+        stopped.update(pids)
+        running = [pid for pid in pids if not _stopped(pid)]
+        _signal_each(running, sig)
+        if not running:
+            return
+
+
+def _signal_each(pids: Iterable[int], sig: int) -> None:
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            os.kill(pid, sig)
+
+
+def _stopped(pid: int) -> bool:
+    """Whether ``pid`` is stopped (or gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return True
+    state = stat[stat.rfind(b")") + 2:stat.rfind(b")") + 3]
+    return state in (b"T", b"t", b"Z", b"X", b"")

@@ -82,9 +82,9 @@ def test_check_bot_lists_what_failed() -> None:
                   "2000")
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert lines[3] == ("✗ decisions: 8 protocol_error in 2 games (e.g. not JSON: "
+    assert lines[3] == ("✗ decisions: 8 failures in 2 games: protocol_error 8 (e.g. not JSON: "
                         "'%%% this is not json %%%' (stdout carries protocol lines only: print "
-                        "logs to stderr)); the bot was restarted 1 time(s) after them")
+                        "logs to stderr)); the bot was restarted 1 time after them")
     assert lines[4:] == ["✓ clean exit: exited with code 0 after 'bye'",
                          "FAIL: 1 of 4 checks failed."]
 
@@ -218,7 +218,7 @@ def test_match_prints_placements_and_diagnostics(tmp_path: Path) -> None:
                   "1", "--records", str(records))
     assert result.exit_code == 0, result.output
     out = result.stdout.splitlines()
-    assert out[0] == f"Match random vs collector: 2 game(s), sandbox {probe().level}"
+    assert out[0] == f"Match random vs collector: 2 games, sandbox {probe().level}"
     assert out[1] == "Seed 1"
     assert out[2].split() == ["game", "starts", "places", "(random,", "collector)", "desmos",
                               "tiebreak", "failures"]
@@ -378,7 +378,7 @@ def test_a_duplicate_match_plays_one_deal_per_seating_and_shows_who_sat_where() 
     result = _run("match", "random", "collector", "--duplicate", "rotations", "--seed", "1")
     assert result.exit_code == 0, result.output
     out = result.stdout.splitlines()
-    assert out[0].startswith("Match random vs collector: 2 game(s), sandbox ")
+    assert out[0].startswith("Match random vs collector: 2 games, sandbox ")
     assert out[2].split() == ["game", "seats", "starts", "places", "(random,", "collector)",
                               "desmos", "(same", "order)", "tiebreak", "failures"]
     assert out[4].split()[:3] == ["0", "random", "collector"]

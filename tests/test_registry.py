@@ -56,7 +56,8 @@ def passing(spec: BotSpec) -> Any:
 
 
 def failing(spec: BotSpec) -> Any:
-    return SimpleNamespace(ok=False, failures=lambda: ["decisions: 4 timeout in 3 games"])
+    return SimpleNamespace(ok=False,
+                           failures=lambda: ["decisions: 4 failures in 3 games: timeout 4"])
 
 
 @pytest.fixture
@@ -494,7 +495,7 @@ def test_submit_refuses_a_failing_check_and_copies_nothing(tmp_path: Path, bots:
     with pytest.raises(SubmitError) as info:
         submit(source, bots_dir=bots, check=failing)
     assert str(info.value) == (f"{source} failed the compliance check: "
-                               "decisions: 4 timeout in 3 games")
+                               "decisions: 4 failures in 3 games: timeout 4")
     assert not (bots / "mine.py").exists() and submitted(bots) == {}
 
 

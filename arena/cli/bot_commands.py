@@ -55,7 +55,11 @@ def doctor(
             typer.echo(f"  {line}", err=True)
         raise typer.Exit(1)
     if report.warnings:
-        typer.echo(f"{len(report.warnings)} layer(s) missing; bots run at level "
+        # The one place besides ``arena run``'s header that says it (the probe only reports).
+        for line in report.warnings:
+            typer.echo(f"warning: {line}", err=True)
+        missing = len(report.warnings)
+        typer.echo(f"{missing} layer{'' if missing == 1 else 's'} missing; bots run at level "
                    f"{report.level}.")
 
 

@@ -80,6 +80,28 @@ for _module in (engine_commands, bot_commands, tournament_commands, rating_comma
                 bench_commands):
     _module.register(app)
 
+#: The commands in the help's first panel, in the order people reach for them.
+_FIRST = ("run", "leaderboard", "status", "submit", "check-bot", "match", "bots", "doctor",
+          "tournaments", "h2h", "results", "game", "delete")
+#: Tools for working on the engine and measuring the arena: a help panel of their own.
+DEVELOPER_TOOLS = ("desmos", "simulate", "replay", "rules", "bench")
+DEVELOPER_PANEL = "Developer tools"
+
+
+def _arrange_help(root: typer.Typer) -> None:
+    """Order the root help: the everyday commands first, the developer tools apart."""
+    for command in root.registered_commands:
+        if command.name in DEVELOPER_TOOLS:
+            command.rich_help_panel = DEVELOPER_PANEL
+    for group in root.registered_groups:
+        if group.name in DEVELOPER_TOOLS:
+            group.rich_help_panel = DEVELOPER_PANEL
+    root.registered_commands.sort(
+        key=lambda info: _FIRST.index(info.name) if info.name in _FIRST else len(_FIRST))
+
+
+_arrange_help(app)
+
 
 class _LevelFormatter(logging.Formatter):
     """``warning: <message>``, as the CLI's own warnings read."""

@@ -17,6 +17,7 @@ from tabulate import tabulate
 
 from arena.cli.bot_options import limits_of, with_options
 from arena.cli.output_file import check_output_file
+from arena.common.plural import counted
 from arena.engine.houserules import rules_from_texts
 from arena.errors import BotError
 from arena.rating.match_series import (
@@ -274,7 +275,7 @@ def _interrupted(played: list[GameOutcome], games: int, seed: int,
 
 def _render_match(outcome: MatchOutcome, seed_line: str) -> str:
     names = outcome.names
-    lines = [f"Match {' vs '.join(names)}: {len(outcome.games)} game(s), "
+    lines = [f"Match {' vs '.join(names)}: {counted(len(outcome.games), 'game')}, "
              f"sandbox {outcome.sandbox_level or 'n/a'}", seed_line]
     rows = []
     seated = any(game.entrants for game in outcome.games)

@@ -60,25 +60,44 @@ def leaderboard(
                           help="Rank by the rating (mu - 3 sigma) or by points, then Buchholz "
                                "(a Swiss tournament's standings).")
     ] = "rating",
+    wide: Annotated[
+        bool, typer.Option("--wide", help="Show every column (default: what fits 100 "
+                                          "columns; json and csv always have every field).")
+    ] = False,
+    columns: Annotated[
+        str | None, typer.Option("--columns", metavar="A,B,...",
+                                 help="Show these columns, comma-separated, e.g. "
+                                      "'rank,bot,mu-3sigma,games,win %'.")
+    ] = None,
 ) -> None:
     """Print a leaderboard (help text: ``_HELP['leaderboard']``)."""
     if all_games and tournament is not None:
         raise typer.BadParameter("give a tournament name or --all, not both")
+    if wide and columns is not None:
+        raise typer.BadParameter("give --wide or --columns, not both", param_hint="--columns")
     from arena.rating.leaderboard import (
         SORTS,
         build_leaderboard,
-        leaderboard_title,
-        render_leaderboard,
+        fitted_table,
+        leaderboard_report,
         sort_leaderboard,
+        table_columns,
     )
 
     if sort not in SORTS:
         raise typer.BadParameter(f"unknown order '{sort}' (choose rating or points)",
                                  param_hint="--sort")
+    picked = None if columns is None else [c.strip() for c in columns.split(",") if c.strip()]
+    unknown = [c for c in picked or () if c not in table_columns()]
+    if unknown:
+        raise typer.BadParameter(f"unknown column(s) {', '.join(repr(c) for c in unknown)} "
+                                 f"(choose among: {', '.join(table_columns())})",
+                                 param_hint="--columns")
     board = sort_leaderboard(build_leaderboard(db, tournament, all_games=all_games), sort)
-    if fmt == "simple":  # for people: say which tournament (by default the latest) and how far
-        typer.echo(leaderboard_title(board))
-    typer.echo(render_leaderboard(board, fmt))
+    if fmt in ("simple", "json", "csv"):  # simple, for people: says which tournament and how far
+        typer.echo(leaderboard_report(board, fmt, picked, wide=wide))
+    else:
+        typer.echo(fitted_table(board, fmt, picked, wide=wide)[0])
 
 
 def results(
@@ -124,10 +143,14 @@ _HELP = {
     "leaderboard": "\n\n".join([
         "Show the TrueSkill leaderboard of a tournament (default: the latest), sorted by the "
         "conservative rating mu - 3 sigma.",
-        "Columns: rank, bot, version, mu, sigma, mu-3sigma, games, wins, win %, mean placement, "
-        "points (per game: 1 for first, 0 for last, shared places split), byes and Buchholz "
+        "Columns: rank, bot, version, mu, sigma, mu-3sigma, games, wins, win %, mean place, "
+        "points (per game: 1 for first, 0 for last, shared places split), byes and buchholz "
         "(Swiss only), failures by type, note. Ratings are per bot version: a new version "
         "starts fresh and its note says 'new' (with the older versions).",
+        "By default the table fits 100 columns: it leaves out the columns empty for every bot, "
+        "points when they equal the wins, then sigma, mean place, win %, mu and version as "
+        "needed, and says which under the table. --wide shows every column, --columns the "
+        "ones named; json and csv always have every field.",
         "Example: arena leaderboard swiss --format github",
     ]),
     "results": "\n\n".join([

@@ -1,3 +1,4 @@
 """Small helpers every layer may use: text made safe to print (``printable``), did-you-mean
 hints (``suggest``), strict YAML loading (``yamlfile``), blocking stop signals around a write
-(``signalmask``) and what software judged a game (``provenance``)."""
+(``signalmask``), what software judged a game (``provenance``) and counted nouns
+(``plural``)."""

@@ -46,11 +46,15 @@ from arena.tournament.scoring import spec_table_weight
 __all__ = [
     "Leaderboard",
     "LeaderboardRow",
+    "TABLE_WIDTH",
     "build_leaderboard",
     "compute_leaderboard",
+    "fitted_table",
     "leaderboard_report",
     "leaderboard_title",
+    "rating_footnote",
     "render_leaderboard",
+    "table_columns",
 ]
 
 
@@ -245,6 +249,16 @@ _TABLE_COLUMNS = ("rank", "bot", "version", "mu", "sigma", "mu-3sigma", "games",
 _TABLE_FLOATFMT = ("g", "g", "g", ".2f", ".2f", ".2f", "g", "g", ".1f", ".2f", ".2f", "g",
                    ".2f", "g", "g")
 _SWISS_ONLY = ("byes", "buchholz")
+#: The width the default text table fits (a terminal's, with room to spare).
+TABLE_WIDTH = 100
+#: Columns the default table leaves out, in this order, while it is wider than its width:
+#: what the rank and the rating already say most of.
+_DROP_TO_FIT = ("sigma", "mean place", "win %", "mu", "version")
+
+
+def table_columns() -> tuple[str, ...]:
+    """Every column of the text table (``--columns`` picks among these)."""
+    return _TABLE_COLUMNS
 
 
 def _hidden(board: Leaderboard) -> set[str]:
@@ -253,6 +267,16 @@ def _hidden(board: Leaderboard) -> set[str]:
     if not board.swiss and not any(row.byes for row in board.rows):
         hidden.add("byes")
     return hidden
+
+
+def _silent(board: Leaderboard) -> list[str]:
+    """Columns the default table leaves out as saying nothing: empty for every row (no
+    failures, no note, no byes), or points where they equal the wins (two seats, no ties)."""
+    silent = [name for name in ("byes", "failures", "note")
+              if not any(getattr(row, name) for row in board.rows)]
+    if all(row.points == row.wins for row in board.rows):
+        silent.append("points")
+    return silent
 
 
 def _failures_text(failures: dict[str, int]) -> str:
@@ -307,8 +331,11 @@ def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:
             record["note"] = row.note
             records.append(record)
         return render_csv(headers, records)
-    hidden = _hidden(board)
-    keep = [i for i, name in enumerate(_TABLE_COLUMNS) if name not in hidden]
+    return _render_table(board, fmt, [c for c in _TABLE_COLUMNS if c not in _hidden(board)])
+
+
+def _render_table(board: Leaderboard, fmt: str, columns: Sequence[str]) -> str:
+    keep = [_TABLE_COLUMNS.index(name) for name in columns]
     table = []
     for row in board.rows:
         values = [row.rank, row.label, row.version, row.mu, row.sigma, row.conservative, row.games,
@@ -319,27 +346,65 @@ def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:
                         [_TABLE_FLOATFMT[i] for i in keep])
 
 
+def fitted_table(board: Leaderboard, fmt: str = "simple", columns: Sequence[str] | None = None,
+                 *, wide: bool = False, width: int = TABLE_WIDTH) -> tuple[str, list[str]]:
+    """The text table with ``columns`` (validated, in the table's order), with ``wide`` every
+    column that means something here, or by default the columns that say something, less
+    those of :data:`_DROP_TO_FIT` it must leave out to fit ``width``; and the columns left
+    out that a reader may look for (to name in a footnote)."""
+    if wide:
+        return render_leaderboard(board, fmt), []
+    if columns is not None:
+        unknown = [c for c in columns if c not in _TABLE_COLUMNS]
+        if unknown:
+            raise ValueError(f"unknown column(s) {', '.join(repr(c) for c in unknown)} "
+                             f"(choose among: {', '.join(_TABLE_COLUMNS)})")
+        return _render_table(board, fmt, [c for c in _TABLE_COLUMNS if c in columns]), []
+    silent = _silent(board)
+    shown = [c for c in _TABLE_COLUMNS if c not in _hidden(board) and c not in silent]
+    left_out = ["points"] if "points" in silent else []
+    text = _render_table(board, fmt, shown)
+    for name in _DROP_TO_FIT:
+        if max(map(len, text.splitlines()), default=0) <= width:
+            break
+        shown.remove(name)
+        left_out.append(name)
+        text = _render_table(board, fmt, shown)
+    return text, left_out
+
+
 def leaderboard_title(board: Leaderboard) -> str:
     """One line saying what the table is, for people reading a terminal."""
-    s = board.settings
     what = ("all recorded games" if board.tournament is None
             else f"{board.tournament.name} ({board.tournament.format}, {board.tournament.state})")
     games = f"{board.games} game{'' if board.games == 1 else 's'}"
     if board.rated is not None and board.rated != board.games:
         games += f", {board.rated} of them" if board.rated else ", none of them"
-    return (f"Leaderboard: {what}, {games} rated; TrueSkill mu={s.mu:g} "
-            f"sigma={s.sigma:.4g} beta={s.beta:.4g} tau={s.tau:.4g} "
-            f"draw={s.draw_probability:g}; sorted by "
+    return (f"Leaderboard: {what}, {games} rated; sorted by "
             + ("mu - 3*sigma" if board.sort == "rating" else "points, then Buchholz"))
 
 
-def leaderboard_report(board: Leaderboard, fmt: str = "simple") -> str:
-    """The leaderboard with a title line, and a note when a bot has a new version (what
-    ``arena run`` shows at the end); json and csv are the table alone."""
+def rating_footnote(board: Leaderboard) -> str:
+    """The rating's settings, in a line under the table."""
+    s = board.settings
+    return (f"TrueSkill mu={s.mu:g} sigma={s.sigma:.4g} beta={s.beta:.4g} tau={s.tau:.4g} "
+            f"draw={s.draw_probability:g}.")
+
+
+def leaderboard_report(board: Leaderboard, fmt: str = "simple",
+                       columns: Sequence[str] | None = None, *, wide: bool = False) -> str:
+    """The leaderboard with a title line and footnotes (the rating's settings, the columns
+    left out, what ``new`` means), what ``arena run`` and ``arena leaderboard`` show; by
+    default the table fits :data:`TABLE_WIDTH` (:func:`fitted_table`). json and csv are the
+    full table alone."""
     if fmt in ("json", "csv"):
         return render_leaderboard(board, fmt)
-    lines = [leaderboard_title(board), render_leaderboard(board, fmt)]
-    if any(row.new_version for row in board.rows):
+    table, left_out = fitted_table(board, fmt, columns, wide=wide)
+    lines = [leaderboard_title(board), table, rating_footnote(board)]
+    if left_out:
+        named = ", ".join(f"{c} (equal to wins)" if c == "points" else c for c in left_out)
+        lines.append(f"Not shown: {named}; --wide shows every column.")
+    if any(row.new_version for row in board.rows) and (columns is None or "note" in columns):
         lines.append("new: a new version of a bot is rated from scratch; older versions keep "
                      "their own ratings (see arena leaderboard --all).")
     return "\n".join(lines)

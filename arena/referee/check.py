@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.common.plural import counted
 from arena.engine import RandomAgent
 from arena.referee.client import BotClient
 from arena.referee.connection import Launcher
@@ -150,7 +151,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                 "game boundaries", same,
                 f"one process served all {_games(played)}" if same else
                 f"one process did not last the {_games(played)} (it was stopped and "
-                f"restarted {restarts} time(s))"))
+                f"restarted {counted(restarts, 'time')})"))
         if not client.alive and client.start() is not None:
             report.add(CheckItem("clean exit", False, "could not start the bot again "
                                  "to say 'bye'"))
@@ -177,12 +178,15 @@ def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions
     title = "decisions"
     if failures:
         counts = Counter(f["type"] for f in failures)
-        summary = ", ".join(f"{n} {t}" for t, n in sorted(counts.items()))
+        # "timeout 4", as the leaderboard counts failures (a type name takes no plural)
+        summary = ", ".join(f"{t} {n}" for t, n in sorted(counts.items()))
         examples = "; ".join(list(dict.fromkeys(f["detail"] for f in failures))[:_EXAMPLES])
         restarted = client.diagnostics.restarts
-        after = f"; the bot was restarted {restarted} time(s) after them" if restarted else ""
+        after = (f"; the bot was restarted {counted(restarted, 'time')} after them"
+                 if restarted else "")
         return CheckItem(title, False,
-                         f"{summary} in {_games(games)} (e.g. {examples}){after}")
+                         f"{counted(len(failures), 'failure')} in {_games(games)}: {summary} "
+                         f"(e.g. {examples}){after}")
     diag = client.diagnostics
     med, top = diag.median_ms, diag.max_ms
     timing = (f" (median {med:.2f} ms, max {top:.1f} ms; limit {limits.decision_ms} ms)"
@@ -203,4 +207,4 @@ def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions
 
 
 def _games(n: int) -> str:
-    return f"{n} game" if n == 1 else f"{n} games"
+    return counted(n, "game")

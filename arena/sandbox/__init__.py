@@ -16,7 +16,7 @@ Public API (stable; the referee, the kit runner and ``arena doctor`` build on it
                               # "not needed: ..." marks a layer that does not apply here
     report.level              # e.g. "bwrap+seccomp+user+rlimits": what launch() will reach
                               # (without bwrap: "landlock+seccomp+user+rlimits")
-    report.warnings           # one line per missing layer (also logged once per process)
+    report.warnings           # one line per missing layer (also logged once per process, at INFO)
     report.python             # interpreter the bots run with (reachable by the bot user)
     report.kit_path           # directory holding a read-only copy of the ``arena`` package:
                               # put it on PYTHONPATH, e.g. env=kit_env()

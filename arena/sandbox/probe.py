@@ -3,8 +3,10 @@
 Every layer is tested by running something under it (``bwrap ... python -c ...``, a seccomp
 filter that must refuse an AF_INET socket, a process that must come back with the bot's uid),
 because "the binary exists" says nothing about whether the kernel lets it work. A layer that is
-missing produces one warning, logged once per process; ``level`` names the layers reached, and
-the referee records it with every match.
+missing produces one line in ``report.warnings`` (logged once per process at INFO level only:
+the library reports, and a front end says it where it matters, as ``arena doctor`` and the
+header of ``arena run`` do); ``level`` names the layers reached, and the referee records it
+with every match.
 
 Bot user: when the referee runs as root, bots run as ``arena-bot`` (created with ``useradd
 --system`` when missing), else ``nobody``; ``ARENA_BOT_USER`` picks another account.
@@ -470,7 +472,8 @@ def _missing(layers: dict[str, bool | str]) -> list[str]:
 
 
 def _log_once(warnings: list[str]) -> None:
+    # INFO, not WARNING: a warning would be printed by every command that starts a bot.
     for line in warnings:
         if line not in _logged:
             _logged.add(line)
-            log.warning("%s", line)
+            log.info("%s", line)

@@ -350,8 +350,8 @@ def _stored_state(db_path: Path, name: str) -> str | None:
 
 
 def _sandbox_warnings() -> list[str]:
-    """The sandbox's warnings, logged once by this process's probe (the trial start): the
-    workers report them again, and the run reports each warning once."""
+    """The sandbox's warnings, as this process's probe (the trial start) found them: said once
+    in the run's header; the workers report them again, and the run reports each once."""
     return list(probe().warnings)
 
 
@@ -382,9 +382,9 @@ def run_tournament(
     early: list[str] = []
     if trial and stored != "finished":
         early = _trial_warnings(spec, n_workers, resuming=stored is not None)
+        early += _sandbox_warnings()
         for text in early:
             report(RunWarning(text))
-        early += _sandbox_warnings()  # said by the trial's probe already
     is_new = not db_path.exists()
     with Store(db_path) as store, store.lock(spec.name):
         if is_new:  # a typo in a path would otherwise scatter results unseen

@@ -5,7 +5,9 @@ These run real sandboxed bots (the sample bots and the hostile fixtures) with sm
 
 from __future__ import annotations
 
+import importlib
 import json
+import logging
 import os
 import re
 import shutil
@@ -14,15 +16,18 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from arena.cli import bot_commands
 from arena.cli.main import app
 from arena.registry import resolve
-from arena.sandbox import probe
+from arena.sandbox import SandboxReport, probe
+from arena.sandbox.report import NOT_NEEDED
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "bots"
 FIXTURES = ROOT / "tests" / "fixtures" / "bots"
 
 runner = CliRunner()
+probe_module = importlib.import_module("arena.sandbox.probe")  # the package's name is the function
 needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
 
 
@@ -77,9 +82,9 @@ def test_check_bot_lists_what_failed() -> None:
                   "2000")
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
-    assert lines[3] == ("✗ decisions: 8 protocol_error in 2 games (e.g. not JSON: "
+    assert lines[3] == ("✗ decisions: 8 failures in 2 games: protocol_error 8 (e.g. not JSON: "
                         "'%%% this is not json %%%' (stdout carries protocol lines only: print "
-                        "logs to stderr)); the bot was restarted 1 time(s) after them")
+                        "logs to stderr)); the bot was restarted 1 time after them")
     assert lines[4:] == ["✓ clean exit: exited with code 0 after 'bye'",
                          "FAIL: 1 of 4 checks failed."]
 
@@ -213,7 +218,7 @@ def test_match_prints_placements_and_diagnostics(tmp_path: Path) -> None:
                   "1", "--records", str(records))
     assert result.exit_code == 0, result.output
     out = result.stdout.splitlines()
-    assert out[0] == f"Match random vs collector: 2 game(s), sandbox {probe().level}"
+    assert out[0] == f"Match random vs collector: 2 games, sandbox {probe().level}"
     assert out[1] == "Seed 1"
     assert out[2].split() == ["game", "starts", "places", "(random,", "collector)", "desmos",
                               "tiebreak", "failures"]
@@ -373,7 +378,7 @@ def test_a_duplicate_match_plays_one_deal_per_seating_and_shows_who_sat_where() 
     result = _run("match", "random", "collector", "--duplicate", "rotations", "--seed", "1")
     assert result.exit_code == 0, result.output
     out = result.stdout.splitlines()
-    assert out[0].startswith("Match random vs collector: 2 game(s), sandbox ")
+    assert out[0].startswith("Match random vs collector: 2 games, sandbox ")
     assert out[2].split() == ["game", "seats", "starts", "places", "(random,", "collector)",
                               "desmos", "(same", "order)", "tiebreak", "failures"]
     assert out[4].split()[:3] == ["0", "random", "collector"]
@@ -539,3 +544,57 @@ def test_a_bot_given_up_after_failed_starts_never_started() -> None:
     # in duplicate the bot changes seats; it is the bot that never started, not a seat
     games = [game(g, g % 2, "startup_failure") for g in range(4)]
     assert never_started(SimpleNamespace(names=["a", "b"], games=games)) == ["a"]
+
+
+_CGROUP_MISSING = "sandbox layer cgroup is not active: no cgroup v2 hierarchy here"
+
+
+def _report_missing_cgroup() -> SandboxReport:
+    layers: dict[str, bool | str] = {
+        "setsid": True, "rlimits": True, "user": True, "bwrap": True,
+        "landlock": NOT_NEEDED + "bubblewrap already restricts the filesystem",
+        "seccomp": True, "cgroup": "no cgroup v2 hierarchy here"}
+    return SandboxReport(layers=layers, level="bwrap+seccomp+user+rlimits",
+                         warnings=[_CGROUP_MISSING], python="/usr/bin/python3",
+                         python_version="3.11.2", kit_path=Path("/tmp/kit"),
+                         bot_engine="pure (test)", user="arena-bot", uid=1600000000)
+
+
+def test_doctor_says_the_missing_layer_as_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bot_commands, "probe", _report_missing_cgroup)
+    monkeypatch.setattr(bot_commands, "native_build", lambda: "pure (test)")
+    result = runner.invoke(app, ["doctor"])
+    assert result.exit_code == 0
+    assert result.stderr == f"warning: {_CGROUP_MISSING}\n"
+    assert result.stdout.splitlines()[0] == "Sandbox level: bwrap+seccomp+user+rlimits"
+    assert result.stdout.splitlines()[-4:] == [
+        "Runs as:     a uid and group of its own per bot (from 1,600,000,000)",
+        "Bot kit:     /tmp/kit (on the bots' PYTHONPATH)",
+        "Build:       pure (test) in the referee; pure (test) in bots",
+        "1 layer missing; bots run at level bwrap+seccomp+user+rlimits."]
+    assert "  [MISS] cgroup   no cgroup v2 hierarchy here" in result.stdout.splitlines()
+
+
+def test_the_probe_reports_missing_layers_without_a_warning_record(
+        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe only reports (``report.warnings``, an INFO record): a WARNING would be
+    printed by every command that starts a bot."""
+    monkeypatch.setattr(probe_module, "_logged", set())
+    with caplog.at_level(logging.DEBUG, logger="arena"):
+        probe_module._log_once([_CGROUP_MISSING, _CGROUP_MISSING])
+    assert [(r.levelno, r.getMessage()) for r in caplog.records] == [
+        (logging.INFO, _CGROUP_MISSING)]
+
+
+@needs_sandbox
+def test_check_bot_does_not_repeat_the_sandbox_warning(
+        caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(probe_module, "_logged", set())
+    monkeypatch.setattr(probe_module, "_missing", lambda layers: [_CGROUP_MISSING])
+    monkeypatch.setattr(probe_module, "_cached", None)
+    with caplog.at_level(logging.WARNING, logger="arena"):
+        result = _run("check-bot", str(BOTS / "greedy.py"), "--games", "1")
+    assert result.exit_code == 0, result.output
+    assert probe().warnings == [_CGROUP_MISSING]
+    assert "warning" not in result.output
+    assert caplog.records == []

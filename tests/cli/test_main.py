@@ -40,3 +40,22 @@ def test_version_comes_before_any_command() -> None:
     result = CliRunner().invoke(app, ["--version", "bots"])
     assert result.exit_code == 0
     assert result.stdout == f"arena {arena.__version__}\n"
+
+
+def test_help_lists_the_everyday_commands_first_and_the_developer_tools_apart() -> None:
+    result = CliRunner().invoke(app, ["--help"], terminal_width=120)
+    assert result.exit_code == 0
+    panels: dict[str, list[str]] = {}
+    panel = ""
+    for line in result.stdout.splitlines():
+        if line.startswith("╭─ "):
+            panel = line[3:].split(" ─", 1)[0]
+            panels[panel] = []
+        elif line.startswith("│ ") and line[2:3].isalpha() and panel != "Options":
+            panels[panel].append(line[2:].split()[0])
+    assert panels == {
+        "Options": [],
+        "Commands": ["run", "leaderboard", "status", "submit", "check-bot", "match", "bots",
+                     "doctor", "tournaments", "h2h", "results", "game", "delete"],
+        "Developer tools": ["desmos", "simulate", "replay", "rules", "bench"],
+    }

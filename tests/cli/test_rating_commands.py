@@ -268,3 +268,64 @@ def test_leaderboard_sorted_by_points_as_swiss_standings_are(store: Path) -> Non
     assert code == 0 and out.splitlines()[0].endswith("sorted by points, then Buchholz")
     code, _, err = run("leaderboard", "alpha-cup", "--sort", "luck")
     assert code == 2 and "unknown order 'luck' (choose rating or points)" in err
+
+
+_ALPHA_CUP = """\
+Leaderboard: alpha-cup (round_robin, finished), 20 games rated; sorted by mu - 3*sigma
+  rank  bot      version       mu    mu-3sigma    games    wins    points  failures
+------  -------  ---------  -----  -----------  -------  ------  --------  ------------------
+     1  alpha    v1         26.89        20.66       10       6      6.25  timeout 1
+     2  charlie  v1         25.83        19.81       10       5      5.25  crash 1, timeout 1
+     3  delta    v1         25.60        19.41       10       5      4.75  timeout 1
+     4  echo     v1         25.02        18.86       10       3      4.75  crash 1, timeout 1
+     5  bravo    v1         24.62        18.64       10       5      5.00  crash 1
+     6  foxtrot  v1         23.09        16.78       10       4      4.00  crash 4, timeout 2
+TrueSkill mu=25 sigma=8.333 beta=4.167 tau=0 draw=0.1.
+Not shown: sigma, mean place, win %; --wide shows every column.
+"""
+
+
+def test_the_default_leaderboard_fits_100_columns(store: Path) -> None:
+    code, out, _ = run("leaderboard", "alpha-cup")
+    assert code == 0 and out == _ALPHA_CUP
+    assert max(len(line) for line in out.splitlines()) <= 100
+    code, out, _ = run("leaderboard")  # Swiss, two seats: no byes, points equal wins
+    assert code == 0 and out == """\
+Leaderboard: beta-cup (swiss, stopped), 1 game rated; sorted by mu - 3*sigma
+  rank  bot    version       mu    mu-3sigma    games    wins    win %    mean place    buchholz
+------  -----  ---------  -----  -----------  -------  ------  -------  ------------  ----------
+     1  bravo  v1         29.40         7.88        1       1    100.0          1.00        0.00
+     2  alpha  v1         20.60        -0.91        1       0      0.0          2.00        1.00
+TrueSkill mu=25 sigma=8.333 beta=4.167 tau=0 draw=0.1.
+Not shown: points (equal to wins), sigma; --wide shows every column.
+"""
+
+
+def test_wide_and_columns_show_what_is_asked(store: Path) -> None:
+    code, out, _ = run("leaderboard", "alpha-cup", "--wide")
+    lines = out.splitlines()
+    assert code == 0 and lines[1].split() == [
+        "rank", "bot", "version", "mu", "sigma", "mu-3sigma", "games", "wins", "win", "%",
+        "mean", "place", "points", "failures", "note"]
+    assert lines[-1] == "TrueSkill mu=25 sigma=8.333 beta=4.167 tau=0 draw=0.1."
+    code, out, _ = run("leaderboard", "alpha-cup", "--columns", "games, bot,rank")
+    assert code == 0 and out.splitlines()[1:4] == [
+        "  rank  bot        games", "------  -------  -------", "     1  alpha         10"]
+    code, _, err = run("leaderboard", "alpha-cup", "--columns", "bot,elo")
+    words = " ".join(err.replace("│", " ").split())  # the usage error's box wraps the line
+    assert code == 2 and "unknown column(s) 'elo' (choose among: rank, bot, version" in words
+    code, _, err = run("leaderboard", "alpha-cup", "--wide", "--columns", "bot")
+    assert code == 2 and "give --wide or --columns, not both" in err
+
+
+def test_json_and_csv_keep_every_field(store: Path) -> None:
+    from arena.rating.leaderboard import build_leaderboard, render_leaderboard
+
+    board = build_leaderboard(store, "alpha-cup")
+    for fmt in ("json", "csv"):
+        code, out, _ = run("leaderboard", "alpha-cup", "-f", fmt)
+        assert code == 0 and out == render_leaderboard(board, fmt) + "\n"
+    code, out, _ = run("leaderboard", "alpha-cup", "-f", "csv")
+    assert out.splitlines()[0].startswith("rank,bot,version,key,mu,sigma,conservative,games,"
+                                          "wins,win_pct,mean_placement,points,byes,buchholz,"
+                                          "failures,")

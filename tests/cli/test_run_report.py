@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import importlib
 import io
 import time
+from dataclasses import replace
 from pathlib import Path
 
+import pytest
 from rich.console import Console
+from typer.testing import CliRunner
 
+from arena.cli.main import app
 from arena.cli.run_report import TerminalReport
+from arena.sandbox import probe
 from arena.tournament.events import (
     DatabaseCreated,
     Progress,
@@ -72,3 +78,35 @@ def test_without_progress_only_the_lines_are_shown() -> None:
     report(RunWarning("careful"))
     report(ProgressEnded())
     assert out.getvalue() == "warning: careful\n"
+
+
+def test_the_sandbox_warning_is_said_once_in_the_run_header(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probe only reports its missing layers; the run says each once, before the games
+    (the workers' reports of the same warning are not repeated)."""
+    missing = "sandbox layer cgroup is not active: no cgroup v2 hierarchy here"
+    probe_module = importlib.import_module("arena.sandbox.probe")
+    monkeypatch.setattr(probe_module, "_cached", replace(probe(), warnings=[missing]))
+    db = tmp_path / "header.db"
+    spec = spec_from_mapping({"name": "header", "format": "round_robin",
+                              "bots": ["greedy", "collector"], "games_per_match": 2,
+                              "seed": 2**62, "results": str(db)})
+    events: list[RunEvent] = []
+    run_tournament(spec, 1, report=events.append)
+    assert events[:2] == [RunWarning(missing), DatabaseCreated(db)]
+    assert events.count(RunWarning(missing)) == 1
+
+
+def test_arena_run_says_the_sandbox_warning_once_at_the_top(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    missing = "sandbox layer cgroup is not active: no cgroup v2 hierarchy here"
+    probe_module = importlib.import_module("arena.sandbox.probe")
+    monkeypatch.setattr(probe_module, "_cached", replace(probe(), warnings=[missing]))
+    spec = tmp_path / "said.yaml"
+    spec.write_text("name: said\nformat: round_robin\nbots: [greedy, collector]\n"
+                    f"games_per_match: 1\nseed: 7\nresults: {tmp_path / 'said.db'}\n")
+    result = CliRunner().invoke(app, ["run", str(spec), "--no-progress", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[:2] == [f"warning: {missing}",
+                                              f"New results database: {tmp_path / 'said.db'}"]
+    assert result.stderr.count(missing) == 1

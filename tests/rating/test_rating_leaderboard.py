@@ -17,8 +17,15 @@ from tabulate import tabulate_formats
 
 from arena.rating import build_leaderboard, leaderboard_report, rate_tournament
 from arena.rating.games import BotVersion, StoredGame
-from arena.rating.leaderboard import leaderboard_json, render_leaderboard
+from arena.rating.leaderboard import (
+    Leaderboard,
+    compute_leaderboard,
+    fitted_table,
+    leaderboard_json,
+    render_leaderboard,
+)
 from arena.rating.standings import ByeRecord, buchholz, placement_points, total_points
+from arena.rating.trueskill_rating import RatingSettings
 from arena.tournament.store import Store
 
 A = BotVersion("alpha", "v1", 1)
@@ -251,8 +258,7 @@ def test_leaderboard_report_for_the_runner(tmp_path: Path) -> None:
 
 def test_the_title_says_when_games_went_unrated() -> None:
     """A game every seat forfeited changes no rating; the title does not count it as rated."""
-    from arena.rating.leaderboard import compute_leaderboard, leaderboard_title
-    from arena.rating.trueskill_rating import RatingSettings
+    from arena.rating.leaderboard import leaderboard_title
 
     a, b = (BotVersion(name, "v1", i) for i, name in ((1, "a"), (2, "b")))
     played = StoredGame(id="t/r0/t0/g0", tournament_id=1, tournament="t", round=0,
@@ -261,7 +267,55 @@ def test_the_title_says_when_games_went_unrated() -> None:
                                  forfeits=((0, "startup_failure"), (1, "startup_failure")))
     board = compute_leaderboard([played, nobody], RatingSettings())
     assert board.games == 2 and board.rated == 1
-    assert leaderboard_title(board).startswith("Leaderboard: all recorded games, 2 games, 1 of "
-                                               "them rated; TrueSkill")
+    assert leaderboard_title(board) == ("Leaderboard: all recorded games, 2 games, 1 of them "
+                                        "rated; sorted by mu - 3*sigma")
     only = compute_leaderboard([played], RatingSettings())
     assert leaderboard_title(only).startswith("Leaderboard: all recorded games, 1 game rated;")
+
+
+def _two_seat_board() -> Leaderboard:
+    """Two bots, two seats, no ties, no failures: points equal wins, nothing to note."""
+    a, b = (BotVersion(name, "v1", i) for i, name in ((1, "a"), (2, "b")))
+    games = [StoredGame(id=f"t/r0/t0/g{i}", tournament_id=1, tournament="t", round=0,
+                        table_index=0, game_index=i, seed=i, seats=(a, b),
+                        placements=(1, 2) if i else (2, 1)) for i in range(3)]
+    return compute_leaderboard(games, RatingSettings())
+
+
+def test_the_default_table_leaves_out_what_says_nothing() -> None:
+    board = _two_seat_board()
+    text, left_out = fitted_table(board)
+    assert left_out == ["points"]
+    assert text.splitlines()[0].split() == ["rank", "bot", "version", "mu", "sigma",
+                                            "mu-3sigma", "games", "wins", "win", "%", "mean",
+                                            "place"]
+    wide, none = fitted_table(board, wide=True)
+    assert none == [] and wide == render_leaderboard(board, "simple")
+    assert "failures" in wide.splitlines()[0] and "points" in wide.splitlines()[0]
+
+
+def test_the_default_table_drops_columns_in_order_until_it_fits() -> None:
+    board = _two_seat_board()
+    text, left_out = fitted_table(board, width=60)
+    assert left_out == ["points", "sigma", "mean place", "win %", "mu"]
+    assert max(len(line) for line in text.splitlines()) <= 60
+    narrow, _ = fitted_table(board, width=1)  # never fewer than rank, bot and the rating
+    assert narrow.splitlines()[0].split() == ["rank", "bot", "mu-3sigma", "games", "wins"]
+
+
+def test_chosen_columns_keep_the_table_order_and_unknown_ones_are_named() -> None:
+    board = _two_seat_board()
+    text, left_out = fitted_table(board, columns=["games", "bot", "rank"])
+    assert left_out == [] and text.splitlines()[0].split() == ["rank", "bot", "games"]
+    with pytest.raises(ValueError, match=r"unknown column\(s\) 'elo' \(choose among: rank, "):
+        fitted_table(board, columns=["elo"])
+
+
+def test_the_report_folds_the_rating_settings_into_a_footnote(tmp_path: Path) -> None:
+    small_store(tmp_path / "a.db")
+    lines = leaderboard_report(build_leaderboard(tmp_path / "a.db", "cup")).splitlines()
+    assert lines[0] == ("Leaderboard: cup (round_robin, finished), 4 games rated; sorted by "
+                        "mu - 3*sigma")
+    assert lines[-2:] == ["TrueSkill mu=25 sigma=8.333 beta=4.167 tau=0 draw=0.1.",
+                          "Not shown: sigma, mean place, win %; --wide shows every column."]
+    assert max(len(line) for line in lines) <= 100

@@ -23,10 +23,12 @@ from typing import Any
 from arena.engine import RandomAgent
 from arena.referee.client import BotClient
 from arena.referee.connection import Launcher
+from arena.referee.hints import traceback_tail
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import LocalSeat, parse_date, run_games
 from arena.registry import BotSpec, name_problem, resolve
 from arena.sandbox import Limits
+from arena.sandbox.commandline import BWRAP_BOT_DIR
 
 __all__ = ["CheckItem", "CheckReport", "check_bot"]
 
@@ -42,10 +44,14 @@ class CheckItem:
     title: str
     ok: bool
     detail: str = ""
+    #: Lines shown under the item (the end of the bot's traceback, a hint).
+    notes: tuple[str, ...] = ()
 
     def line(self) -> str:
+        """The item's line, and its notes indented under it."""
         mark = "✓" if self.ok else "✗"
-        return f"{mark} {self.title}" + (f": {self.detail}" if self.detail else "")
+        head = f"{mark} {self.title}" + (f": {self.detail}" if self.detail else "")
+        return "\n".join([head, *(f"    {note}" for note in self.notes)])
 
 
 @dataclass
@@ -81,8 +87,8 @@ class CheckReport:
     def to_json(self) -> dict[str, Any]:
         return {"bot": self.bot, "version": self.version, "ok": self.ok,
                 "sandbox_level": self.sandbox_level,
-                "items": [{"title": i.title, "ok": i.ok, "detail": i.detail}
-                          for i in self.items]}
+                "items": [{"title": i.title, "ok": i.ok, "detail": i.detail,
+                           "notes": list(i.notes)} for i in self.items]}
 
 
 def _metadata_item(client: BotClient) -> CheckItem:
@@ -115,7 +121,8 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         failure = client.start()
         report.sandbox_level = client.level
         if failure is not None:
-            report.add(CheckItem("handshake", False, failure.detail))
+            report.add(CheckItem("handshake", False, failure.detail,
+                                 _traceback_notes(client.startup_log, spec)))
             return report
         report.add(CheckItem(
             "handshake", True, f"answered 'hello' with 'ready' within {limits.startup_ms} ms"))
@@ -170,6 +177,14 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                              f"still running {limits.bye_grace_ms} ms after 'bye'; "
                              "killed"))
     return report
+
+
+def _traceback_notes(log: str, spec: BotSpec) -> tuple[str, ...]:
+    """The end of the bot's traceback, its files named as the author knows them (the
+    sandbox runs a copy of them under another directory)."""
+    home = spec.path if spec.path.is_dir() else spec.path.parent
+    log = log.replace(f'"{BWRAP_BOT_DIR}/', f'"{home}/')
+    return tuple(traceback_tail(log, str(home)))
 
 
 def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions: int,

@@ -107,7 +107,8 @@ def test_check_bot_json() -> None:
     data = json.loads(result.stdout)
     assert data["ok"] is False and data["bot"] == "sigterm"
     assert data["items"][-1] == {"title": "clean exit", "ok": False,
-                                 "detail": "still running 1000 ms after 'bye'; killed"}
+                                 "detail": "still running 1000 ms after 'bye'; killed",
+                                 "notes": []}
 
 
 @needs_sandbox

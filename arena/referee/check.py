@@ -26,7 +26,7 @@ from arena.referee.connection import Launcher
 from arena.referee.hints import traceback_tail
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import LocalSeat, parse_date, run_games
-from arena.registry import BotSpec, name_problem, resolve
+from arena.registry import BotSpec, name_problem, resolve, submit_version
 from arena.sandbox import Limits
 from arena.sandbox.commandline import BWRAP_BOT_DIR
 
@@ -62,6 +62,9 @@ class CheckReport:
     version: str
     items: list[CheckItem] = field(default_factory=list)
     sandbox_level: str = ""
+    #: The version ``arena submit`` registers the bot with (another one for a file whose
+    #: name is not the bot's: the copy is named after the bot).
+    submit_version: str = ""
     #: Told of each item as it is decided (a hanging bot's check takes a minute: the author
     #: sees the lines come instead of a silent terminal).
     on_item: Callable[[CheckReport, CheckItem], None] | None = field(
@@ -85,7 +88,8 @@ class CheckReport:
         return [item.line() for item in self.items]
 
     def to_json(self) -> dict[str, Any]:
-        return {"bot": self.bot, "version": self.version, "ok": self.ok,
+        return {"bot": self.bot, "version": self.version,
+                "submit_version": self.submit_version or self.version, "ok": self.ok,
                 "sandbox_level": self.sandbox_level,
                 "items": [{"title": i.title, "ok": i.ok, "detail": i.detail,
                            "notes": list(i.notes)} for i in self.items]}
@@ -116,7 +120,8 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         launcher = sandbox_launcher()
     client = BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
                        metadata=spec.metadata, launcher=launcher, options=spec.options)
-    report = CheckReport(spec.name, spec.version, on_item=on_item)
+    report = CheckReport(spec.name, spec.version, submit_version=submit_version(spec),
+                         on_item=on_item)
     try:
         failure = client.start()
         report.sandbox_level = client.level

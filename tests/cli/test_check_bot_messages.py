@@ -3,6 +3,8 @@ traceback, with the bot's own file and line) and which version a submit would re
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,7 +12,10 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.referee.hints import MODULE_HINT, traceback_tail
+from arena.registry import resolve
 from arena.sandbox import probe
+
+BOTS = Path(__file__).resolve().parents[2] / "bots"
 
 runner = CliRunner()
 needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
@@ -72,3 +77,33 @@ def test_the_tail_shows_the_bots_frame_and_the_frame_that_raised() -> None:
     missing = "Traceback (most recent call last):\n  File \"/b/x.py\", line 1, in <module>\n" \
               "    import numpy\nModuleNotFoundError: No module named 'numpy'\n"
     assert traceback_tail(missing, "/b")[-1] == MODULE_HINT
+
+
+@needs_sandbox
+def test_check_bot_says_which_version_a_submit_registers(tmp_path: Path) -> None:
+    """A file named otherwise than its bot is registered as ``<bot>.py``: another version."""
+    source = tmp_path / "src" / "my_bot.py"
+    source.parent.mkdir()
+    shutil.copy(BOTS / "random.py", source)
+    bots_dir = tmp_path / "bots"
+    bots_dir.mkdir()
+    env = {"ARENA_BOTS_DIR": str(bots_dir)}
+    checked = runner.invoke(app, ["check-bot", str(source), "--games", "1"], env=env)
+    assert checked.exit_code == 0, checked.output
+    own = resolve(str(source)).version
+    lines = checked.stdout.splitlines()
+    assert lines[0].startswith(f"Checking random (version {own}) ")
+    shown = lines[1].split("version ")[1].split(" ")[0]
+    assert shown != own
+    assert lines[1] == (f"Note: arena submit registers this file as random.py, version {shown} "
+                        "(a version covers the file's name, so --name NAME gives NAME.py "
+                        "another)")
+    submitted = runner.invoke(app, ["submit", str(source)], env=env)
+    assert submitted.exit_code == 0, submitted.output
+    assert submitted.stdout.splitlines()[-1] == (
+        f"Registered random version {shown} at {bots_dir / 'random.py'}")
+    data = json.loads(runner.invoke(app, ["check-bot", str(source), "--games", "1", "--json"],
+                                    env=env).stdout)
+    assert (data["version"], data["submit_version"]) == (own, shown)
+    again = runner.invoke(app, ["check-bot", "random", "--games", "1"], env=env)
+    assert "Note:" not in again.stdout  # the registered copy is what a submit registers

@@ -142,6 +142,10 @@ def _print_report(report: CheckReport) -> None:
 def _print_header(report: CheckReport) -> None:
     typer.echo(f"Checking {report.bot} (version {report.version})"
                + (f" in the sandbox ({report.sandbox_level})" if report.sandbox_level else ""))
+    if report.submit_version and report.submit_version != report.version:
+        typer.echo(f"Note: arena submit registers this file as {report.bot}.py, version "
+                   f"{report.submit_version} (a version covers the file's name, so --name NAME "
+                   "gives NAME.py another)")
 
 
 def _print_item(report: CheckReport, item: CheckItem) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import math
 import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -35,7 +37,19 @@ from arena.referee.failures import describe
 from arena.referee.match import GameOutcome, MatchOutcome
 from arena.referee.seating import SEATINGS
 
-__all__ = ["MATCH_HELP", "match"]
+__all__ = ["MATCH_HELP", "PROGRESS_GAMES", "Shown", "match"]
+
+#: Games between two progress lines of a sequential test, by default (fastchess's too).
+PROGRESS_GAMES = 10
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What of a match is printed: the per-game table, and a progress line every
+    ``progress`` games (0: none)."""
+
+    table: bool
+    progress: int
 
 MATCH_HELP = "\n\n".join([
     "Play one match of 2-5 bots through the sandbox, each bot one persistent process. "
@@ -47,12 +61,27 @@ MATCH_HELP = "\n\n".join([
     "stronger (H1) or at most ELO0 (H0), with error rates --alpha and --beta; --games "
     "is then the most it plays (default 2000). It plays each deal twice, the bots' seats "
     "swapped (--duplicate rotations), so that neither a seat nor a deal favours one bot.",
+    "A sequential test prints a progress line every --progress games (score, Elo with its "
+    "95% interval, LLR with its bounds) and the per-game table only with --verbose; "
+    "--quiet prints neither.",
     "With --duplicate each deal is played once per seat order: rotations (k orders for k "
     "bots) or permutations (k!); --games is then a multiple of that.",
     "Example: arena match bots/random.py bots/greedy.py --games 10 --seed 1",
     "Example: arena match mybot mybot@1a2b3c4d5e6f --sprt 0,10",
     "Example: arena match bots/greedy.py bots/heuristic.py -g 4 --rule kinds=family",
 ])
+
+
+#: ``--verbose``, ``--quiet`` and ``--progress``: how much of a long match is shown.
+_Verbose = Annotated[bool, typer.Option(
+    "--verbose", "-v", help="With --sprt: print the per-game table too (shown by default "
+    "without --sprt).")]
+_Quiet = Annotated[bool, typer.Option(
+    "--quiet", "-q", help="No per-game table and no progress lines: the bots' table and the "
+    "verdict only (for scripts; --json for the whole outcome).")]
+_Progress = Annotated[int, typer.Option(
+    "--progress", min=1, metavar="N", help="With --sprt: a progress line every N games "
+    "(score, Elo with its interval, LLR with its bounds).")]
 
 
 def match(
@@ -101,10 +130,14 @@ def match(
     ponder: Annotated[bool, typer.Option(
         "--ponder", help="Let the bots run while another decides (by default each is "
         "stopped between its decisions).")] = False,
+    verbose: _Verbose = False,
+    quiet: _Quiet = False,
+    progress: _Progress = PROGRESS_GAMES,
 ) -> None:
     """Play one match (help text: ``MATCH_HELP``)."""
     rules = rules_from_texts(rule)
     test = _sprt_test(sprt, alpha, beta, len(bots))
+    show = _shown(verbose, quiet, 0 if as_json or test is None else progress, test is None)
     seating = _seating(duplicate, test is not None)
     games = _games(games, len(bots), seating, test is not None)
     drawn = seed is None
@@ -116,24 +149,38 @@ def match(
     series = MatchSeries(entrants, games, seed, limits, seating, test, records, rules=rules,
                          ponder=ponder)
     try:
-        outcome = series.play()
+        outcome = series.play(on_game=_progress_printer(series, test, show.progress))
     except KeyboardInterrupt:
-        typer.echo(_interrupted(series.played, games, seed, records), err=True)
-        whole = series.whole_deals()  # the test counts deals
-        if test is not None and whole:
-            typer.echo("\n".join(_head_to_head_lines(whole[0].names, first_bot_score(whole),
-                                                     test, None)), err=True)
+        _print_interrupted(series, seed)
         raise
     if as_json:
         typer.echo(json.dumps({**_match_json(outcome, seed, test), "rules": rules.to_json()},
                               indent=2))
     else:
-        _print_match(outcome, seed, drawn, test, games, records)
+        _print_match(outcome, seed, drawn, test, games, records, show.table)
         if not rules.is_default:
             typer.echo(f"Played with {rules.describe()}")
     never = never_started(outcome)
     if never:
         raise BotError(f"{', '.join(never)} never started (the failures above say why)")
+
+
+def _shown(verbose: bool, quiet: bool, progress: int, table: bool) -> Shown:
+    """What to print: ``table`` and ``progress`` by default, less with --quiet, the table
+    with --verbose (both: a usage error)."""
+    if verbose and quiet:
+        raise typer.BadParameter("--verbose and --quiet ask for opposite things: give one",
+                                 param_hint="'--quiet'")
+    return Shown(table=verbose or (table and not quiet), progress=0 if quiet else progress)
+
+
+def _print_interrupted(series: MatchSeries, seed: int) -> None:
+    """On stderr, after a Ctrl-C: how far the match got, and the test so far."""
+    typer.echo(_interrupted(series.played, series.games, seed, series.records), err=True)
+    whole = series.whole_deals()  # the test counts deals
+    if series.test is not None and whole:
+        typer.echo("\n".join(_head_to_head_lines(whole[0].names, first_bot_score(whole),
+                                                 series.test, None)), err=True)
 
 
 def _games(games: int | None, bots: int, seating: str, sequential: bool) -> int:
@@ -162,9 +209,10 @@ def _match_json(outcome: MatchOutcome, seed: int, test: SprtTest | None) -> dict
 
 
 def _print_match(outcome: MatchOutcome, seed: int, drawn: bool, test: SprtTest | None,
-                 games: int, records: Path | None) -> None:
+                 games: int, records: Path | None, table: bool) -> None:
     typer.echo(_render_match(outcome, f"Seed {seed}" + (
-        f" (drawn for this match; --seed {seed} plays the same games)" if drawn else "")))
+        f" (drawn for this match; --seed {seed} plays the same games)" if drawn else ""),
+        table))
     score = first_bot_score(outcome.games) if len(outcome.names) == 2 else Score()
     if len(outcome.names) == 2 and score.games:
         typer.echo("\n" + "\n".join(_head_to_head_lines(outcome.names, score, test, games)))
@@ -231,27 +279,29 @@ def _signed(value: float) -> str:
     return f"{value:+.1f}" if not math.isinf(value) else ("+inf" if value > 0 else "-inf")
 
 
+def _interval(score: Score) -> str:
+    """``95%: low to high``, or why there is no interval yet."""
+    _, low, high = score.elo()
+    if math.isinf(low) and math.isinf(high):
+        return "no interval while every game ended alike"
+    return f"95%: {_signed(low)} to {_signed(high)}"
+
+
 def _head_to_head_lines(names: list[str], score: Score, test: SprtTest | None,
                         cap: int | None) -> list[str]:
     """The first bot against the second: score, Elo with its 95% interval, LOS, and the
     sequential test's verdict."""
-    elo, low, high = score.elo()
-    interval = (f"95%: {_signed(low)} to {_signed(high)}" if not (math.isinf(low)
-                and math.isinf(high)) else "no interval while every game ended alike")
     counted = ", ".join(f"{n} {word}{'' if n == 1 else plural}" for n, word, plural in (
         (score.wins, "win", "s"), (score.draws, "shared place", "s"),
         (score.losses, "loss", "es")))
     lines = [f"{names[0]} against {names[1]}: {counted}; score {score.mean:.1%}; Elo "
-             f"difference {_signed(elo)} "
-             f"({interval}); likelihood of superiority {score.los():.1%}"]
+             f"difference {_signed(score.elo()[0])} "
+             f"({_interval(score)}); likelihood of superiority {score.los():.1%}"]
     if test is not None:
         lower, upper = test.bounds
         decision = test.decision(score)
-        favoured = {"H1": (test.elo1, test.elo0), "H0": (test.elo0, test.elo1)}
         if decision is not None:
-            this, other = favoured[decision]
-            verdict = (f"{decision} accepted: the games favour {names[0]} at {this:+g} Elo "
-                       f"over {other:+g} against {names[1]}")
+            verdict = _verdict(decision, names, test)
         elif cap is None:
             verdict = "undecided so far"
         else:
@@ -260,6 +310,47 @@ def _head_to_head_lines(names: list[str], score: Score, test: SprtTest | None,
                      f"{upper:.2f}) after {score.games} game{'' if score.games == 1 else 's'}: "
                      f"{verdict}")
     return lines
+
+
+def _verdict(decision: str, names: list[str], test: SprtTest) -> str:
+    """What an accepted hypothesis says of the first bot, in words: H1 that it is at
+    least ``elo0`` stronger, H0 that it is not ``elo1`` stronger."""
+    first, second = names[0], names[1]
+    if decision == "H1":
+        elo = test.elo0
+        claim = ("stronger than" if elo == 0 else f"more than {elo:g} Elo stronger than"
+                 if elo > 0 else f"at most {-elo:g} Elo weaker than")
+        return f"H1 accepted: {first} is {claim} {second}"
+    elo = test.elo1
+    claim = ("not stronger than" if elo == 0 else f"not {elo:g} Elo stronger than"
+             if elo > 0 else f"more than {-elo:g} Elo weaker than")
+    return f"H0 accepted: {first} is {claim} {second}"
+
+
+def _progress_printer(series: MatchSeries, test: SprtTest | None,
+                      every: int) -> Callable[[GameOutcome], None] | None:
+    """A progress line once at least ``every`` more games of whole deals (what the test
+    counts) have ended; None when there is to be none."""
+    if not every or test is None:
+        return None
+    last = [0]
+
+    def on_game(_game: GameOutcome) -> None:
+        whole = series.whole_deals()
+        if len(whole) == len(series.played) and len(whole) >= last[0] + every:
+            last[0] = len(whole)
+            typer.echo(_progress_line(first_bot_score(whole), test))
+
+    return on_game
+
+
+def _progress_line(score: Score, test: SprtTest) -> str:
+    """``Games 20: score 12.5-7.5 (62.5%), Elo +88.7 (95%: ...), LLR 0.45 (bounds ...)``."""
+    points = score.wins + 0.5 * score.draws
+    lower, upper = test.bounds
+    return (f"Games {score.games}: score {points:g}-{score.games - points:g} "
+            f"({score.mean:.1%}), Elo {_signed(score.elo()[0])} ({_interval(score)}), "
+            f"LLR {test.llr(score):.2f} (bounds {lower:.2f}, {upper:.2f})")
 
 
 def _interrupted(played: list[GameOutcome], games: int, seed: int,
@@ -273,10 +364,20 @@ def _interrupted(played: list[GameOutcome], games: int, seed: int,
             + ", ".join(f"{name} {n}" for name, n in wins_so_far(played)))
 
 
-def _render_match(outcome: MatchOutcome, seed_line: str) -> str:
+def _render_match(outcome: MatchOutcome, seed_line: str, table: bool) -> str:
     names = outcome.names
     lines = [f"Match {' vs '.join(names)}: {counted(len(outcome.games), 'game')}, "
              f"sandbox {outcome.sandbox_level or 'n/a'}", seed_line]
+    if table:
+        lines.extend([_games_table(outcome), ""])
+    lines.append(_bots_table(outcome))
+    lines.extend(_failure_reasons(outcome))
+    return "\n".join(lines)
+
+
+def _games_table(outcome: MatchOutcome) -> str:
+    """One row per game: seats, who started, places, Desmos, tie-break, failures."""
+    names = outcome.names
     rows = []
     seated = any(game.entrants for game in outcome.games)
     for game in outcome.games:
@@ -287,11 +388,14 @@ def _render_match(outcome: MatchOutcome, seed_line: str) -> str:
                      " ".join(str(game.placements[game.seat_of(i)]) for i in order),
                      ", ".join(game.desmos[game.seat_of(i)] for i in order), game.tiebreak,
                      failures or "-"])
-    lines.append(tabulate(rows, headers=["game", *(["seats"] if seated else []), "starts",
-                                         f"places ({', '.join(names)})",
-                                         "desmos (same order)" if seated else "desmos",
-                                         "tiebreak", "failures"]))
-    lines.append("")
+    return tabulate(rows, headers=["game", *(["seats"] if seated else []), "starts",
+                                   f"places ({', '.join(names)})",
+                                   "desmos (same order)" if seated else "desmos",
+                                   "tiebreak", "failures"])
+
+
+def _bots_table(outcome: MatchOutcome) -> str:
+    """One row per bot: version, wins, mean place and its diagnostics."""
     rows = []
     standings = outcome.standings()
     for stats, diag in zip(standings, outcome.bots, strict=True):
@@ -301,11 +405,8 @@ def _render_match(outcome: MatchOutcome, seed_line: str) -> str:
                      "-" if diag["median_ms"] is None else f"{diag['median_ms']:.2f}",
                      "-" if diag["max_ms"] is None else f"{diag['max_ms']:.1f}",
                      diag["timeouts"], failures, diag["restarts"]])
-    lines.append(tabulate(rows, headers=["bot", "version", "wins", "mean place", "decisions",
-                                         "median ms", "max ms", "timeouts", "failures",
-                                         "restarts"]))
-    lines.extend(_failure_reasons(outcome))
-    return "\n".join(lines)
+    return tabulate(rows, headers=["bot", "version", "wins", "mean place", "decisions",
+                                   "median ms", "max ms", "timeouts", "failures", "restarts"])
 
 
 def _failure_reasons(outcome: MatchOutcome) -> list[str]:

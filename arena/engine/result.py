@@ -23,6 +23,17 @@ class GameResult:
         self.forfeits = forfeits
         self.keys = keys
 
+    def __repr__(self) -> str:
+        # Readable at a prompt or in a test failure; ascension and forfeits only when they
+        # happened, the tie keys never (internal, long).
+        parts = [f"placements={self.placements!r}", f"desmos={self.desmos!r}"]
+        if self.ascension:
+            parts.append("ascension=True")
+        parts.append(f"tiebreak={self.tiebreak!r}")
+        if self.forfeits:
+            parts.append(f"forfeits={self.forfeits!r}")
+        return f"GameResult({', '.join(parts)})"
+
     def to_json(self) -> dict[str, Any]:
         return {
             "placements": list(self.placements),

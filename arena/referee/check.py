@@ -24,10 +24,12 @@ from arena.common.plural import counted
 from arena.engine import RandomAgent
 from arena.referee.client import BotClient
 from arena.referee.connection import Launcher
+from arena.referee.hints import traceback_tail
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import LocalSeat, parse_date, run_games
-from arena.registry import BotSpec, name_problem, resolve
+from arena.registry import BotSpec, name_problem, resolve, submit_version
 from arena.sandbox import Limits
+from arena.sandbox.commandline import BWRAP_BOT_DIR
 
 __all__ = ["CheckItem", "CheckReport", "check_bot"]
 
@@ -43,10 +45,14 @@ class CheckItem:
     title: str
     ok: bool
     detail: str = ""
+    #: Lines shown under the item (the end of the bot's traceback, a hint).
+    notes: tuple[str, ...] = ()
 
     def line(self) -> str:
+        """The item's line, and its notes indented under it."""
         mark = "✓" if self.ok else "✗"
-        return f"{mark} {self.title}" + (f": {self.detail}" if self.detail else "")
+        head = f"{mark} {self.title}" + (f": {self.detail}" if self.detail else "")
+        return "\n".join([head, *(f"    {note}" for note in self.notes)])
 
 
 @dataclass
@@ -57,6 +63,9 @@ class CheckReport:
     version: str
     items: list[CheckItem] = field(default_factory=list)
     sandbox_level: str = ""
+    #: The version ``arena submit`` registers the bot with (another one for a file whose
+    #: name is not the bot's: the copy is named after the bot).
+    submit_version: str = ""
     #: Told of each item as it is decided (a hanging bot's check takes a minute: the author
     #: sees the lines come instead of a silent terminal).
     on_item: Callable[[CheckReport, CheckItem], None] | None = field(
@@ -80,10 +89,11 @@ class CheckReport:
         return [item.line() for item in self.items]
 
     def to_json(self) -> dict[str, Any]:
-        return {"bot": self.bot, "version": self.version, "ok": self.ok,
+        return {"bot": self.bot, "version": self.version,
+                "submit_version": self.submit_version or self.version, "ok": self.ok,
                 "sandbox_level": self.sandbox_level,
-                "items": [{"title": i.title, "ok": i.ok, "detail": i.detail}
-                          for i in self.items]}
+                "items": [{"title": i.title, "ok": i.ok, "detail": i.detail,
+                           "notes": list(i.notes)} for i in self.items]}
 
 
 def _metadata_item(client: BotClient) -> CheckItem:
@@ -111,12 +121,14 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         launcher = sandbox_launcher()
     client = BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
                        metadata=spec.metadata, launcher=launcher, options=spec.options)
-    report = CheckReport(spec.name, spec.version, on_item=on_item)
+    report = CheckReport(spec.name, spec.version, submit_version=submit_version(spec),
+                         on_item=on_item)
     try:
         failure = client.start()
         report.sandbox_level = client.level
         if failure is not None:
-            report.add(CheckItem("handshake", False, failure.detail))
+            report.add(CheckItem("handshake", False, failure.detail,
+                                 _traceback_notes(client.startup_log, spec)))
             return report
         report.add(CheckItem(
             "handshake", True, f"answered 'hello' with 'ready' within {limits.startup_ms} ms"))
@@ -171,6 +183,14 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                              f"still running {limits.bye_grace_ms} ms after 'bye'; "
                              "killed"))
     return report
+
+
+def _traceback_notes(log: str, spec: BotSpec) -> tuple[str, ...]:
+    """The end of the bot's traceback, its files named as the author knows them (the
+    sandbox runs a copy of them under another directory)."""
+    home = spec.path if spec.path.is_dir() else spec.path.parent
+    log = log.replace(f'"{BWRAP_BOT_DIR}/', f'"{home}/')
+    return tuple(traceback_tail(log, str(home)))
 
 
 def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions: int,

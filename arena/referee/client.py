@@ -160,6 +160,8 @@ class BotClient:
         self.conn: Connection | None = None
         self.level = ""
         self.failed_starts = 0
+        #: The bot's log when its last start failed (the check quotes its traceback).
+        self.startup_log = ""
         self._decision_s = limits.decision_ms / 1000
         self._bank_s = limits.time_bank_ms / 1000
         self._bank = self._bank_s
@@ -250,7 +252,8 @@ class BotClient:
 
     def _start_failed(self, detail: str) -> Failure:
         self.failed_starts += 1
-        quote = log_quote(self._stderr_tail())
+        self.startup_log = self._stderr_tail()
+        quote = log_quote(self.startup_log)
         if is_not_run(detail + quote):  # the system's words name no cause: the files may
             problem = command_problem(self.command, self.workdir)
             quote += f" ({problem})" if problem is not None else ""

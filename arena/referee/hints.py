@@ -9,7 +9,8 @@ from collections.abc import Callable
 from arena.common.printable import printable
 from arena.errors import ProtocolError
 
-__all__ = ["NOT_JSON_HINT", "NO_READY_HINT", "explained", "hinted", "is_not_run", "log_quote"]
+__all__ = ["MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT", "explained", "hinted", "is_not_run",
+           "log_quote", "traceback_tail"]
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
 NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
@@ -17,6 +18,16 @@ NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is std
                  "startup_ms)")
 #: Why a bot's first line is not JSON, most often: a banner or a debug print on stdout.
 NOT_JSON_HINT = " (stdout carries protocol lines only: print logs to stderr)"
+#: Why a module a bot imports is missing, most often: it was installed for the user, and the
+#: sandbox's interpreter sees none of the user's packages.
+MODULE_HINT = ("hint: bots run with Python's standard library and the arena kit only; packages "
+               "installed for you are not seen in the sandbox (per-bot environments are not "
+               "built yet)")
+#: Python's first line of a traceback, and of one of its frames.
+_TRACEBACK = "Traceback (most recent call last):"
+_FRAME = '  File "'
+#: Lines of a traceback quoted at most.
+_TRACEBACK_LINES = 8
 #: The system could not run the bot's program (the shell's, bubblewrap's or Python's words).
 _NOT_RUN = re.compile(r"not found|No such file or directory|Permission denied|Exec format error")
 #: A log line naming an error: ``ValueError: ...``, ``panicked at``, ``Exception in ...``.
@@ -69,3 +80,38 @@ def is_not_run(detail: str) -> bool:
     """Whether a start-up failure's words say the system could not run the program at all
     (the files may be to blame: the registry can tell)."""
     return _NOT_RUN.search(detail) is not None
+
+
+def traceback_tail(log: str, bot_dir: str) -> list[str]:
+    """The end of the last Python traceback in ``log``: the last frame in the bot's own files
+    (under ``bot_dir``: the line that failed), the frame that raised when it is another one,
+    and the exception; with :data:`MODULE_HINT` after a ``ModuleNotFoundError``. Empty when
+    the log holds no traceback."""
+    lines = log.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith(_TRACEBACK)]
+    if not starts:
+        return []
+    body = lines[starts[-1] + 1:]
+    frames = [i for i, line in enumerate(body) if line.startswith(_FRAME)]
+    if not frames:
+        return []
+    own = [i for i in frames if body[i].startswith(f"{_FRAME}{bot_dir.rstrip('/')}/")]
+    shown = [own[-1]] if own else []
+    if frames[-1] not in shown:
+        shown.append(frames[-1])
+    tail: list[str] = []
+    for start in shown:
+        tail.append(body[start])
+        rest = body[start + 1:]
+        for line in rest:
+            if line.startswith(_FRAME) or not line.startswith(" "):
+                break
+            tail.append(line)
+    error = next((line for line in body[frames[-1] + 1:] if line and not line.startswith(" ")),
+                 "")
+    if error:
+        tail.append(error)
+    tail = [printable(line)[:QUOTE_CHARS] for line in tail][-_TRACEBACK_LINES:]
+    if error.startswith("ModuleNotFoundError"):
+        tail.append(MODULE_HINT)
+    return tail

@@ -48,7 +48,7 @@ from arena.registry.catalog import (
 )
 from arena.registry.manifest import content_version, module_metadata, spec_from_path
 from arena.registry.startup import command_problem
-from arena.registry.submission import ComplianceReport, submit
+from arena.registry.submission import ComplianceReport, submit, submit_version
 
 __all__ = [
     "MANIFEST",
@@ -74,5 +74,6 @@ __all__ = [
     "resolve",
     "spec_from_path",
     "submit",
+    "submit_version",
     "submitted",
 ]

@@ -30,7 +30,7 @@ from arena.registry.catalog import read_entries, registered
 from arena.registry.manifest import content_version, spec_from_path
 from arena.sandbox.workdir import SKIPPED_DIRS
 
-__all__ = ["ComplianceReport", "submit"]
+__all__ = ["ComplianceReport", "submit", "submit_version"]
 
 #: What a registered copy leaves out (submitted, or kept at an update): caches, bytecode.
 _NOT_COPIED = shutil.ignore_patterns(*SKIPPED_DIRS, "*.pyc", "*.pyo")
@@ -128,10 +128,18 @@ def _named_spec(source: Path, name: str | None) -> BotSpec:
     problem = name_problem(bot_name)
     if problem is not None:
         raise SubmitError(problem)
-    if spec.path.is_file():  # copied as <name>.py: check and report the copy's version
-        spec = replace(spec, version=content_version(
-            [spec.path], spec.path.parent, {spec.path: f"{bot_name}.py"}))
-    return replace(spec, name=bot_name)
+    # copied as <name>.py: check and report the copy's version
+    return replace(spec, name=bot_name, version=submit_version(spec, bot_name))
+
+
+def submit_version(spec: BotSpec, name: str | None = None) -> str:
+    """The version :func:`submit` registers ``spec`` with under ``name`` (default: its own).
+    A single-file bot is copied as ``<name>.py`` and a version covers the files' names, so a
+    file named otherwise gets another version than ``spec.version``."""
+    copy = f"{name or spec.name}.py"
+    if not spec.path.is_file() or spec.path.name == copy:
+        return spec.version
+    return content_version([spec.path], spec.path.parent, {spec.path: copy})
 
 
 def _existing(bots_dir: Path, spec: BotSpec, update: bool) -> BotSpec | Path | None:

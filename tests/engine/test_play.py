@@ -11,6 +11,7 @@ from arena.engine import (
     Decision,
     FirstOptionAgent,
     GameConfig,
+    GameResult,
     Observation,
     RandomAgent,
     State,
@@ -74,3 +75,14 @@ def test_play_game_tells_each_following_agent_the_end_in_seat_order() -> None:
 def test_play_game_wants_one_agent_per_player() -> None:
     with pytest.raises(ValueError, match="one agent per player"):
         play_game(GameConfig(players=("a", "b", "c"), seed=5), [FirstOptionAgent()] * 2)
+
+
+def test_a_game_result_prints_readably() -> None:
+    """``play_game`` returns the finished State; its result prints its fields, not an id."""
+    state = play_game(GameConfig(players=("a", "b"), seed=7), [RandomAgent(1), RandomAgent(2)])
+    assert isinstance(state, State)
+    assert repr(state.result) == str(state.result) == (
+        "GameResult(placements=[1, 2], desmos=['Triplet', 'Pair'], tiebreak='none')")
+    result = GameResult([2, 1], ["Pair", "Pair"], True, "rps", {0: "crash"}, [])
+    assert repr(result) == ("GameResult(placements=[2, 1], desmos=['Pair', 'Pair'], "
+                            "ascension=True, tiebreak='rps', forfeits={0: 'crash'})")

@@ -1,0 +1,109 @@
+"""``arena check-bot``: what an author reads of a bot that does not load (the end of its
+traceback, with the bot's own file and line) and which version a submit would register."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.referee.hints import MODULE_HINT, traceback_tail
+from arena.registry import resolve
+from arena.sandbox import probe
+
+BOTS = Path(__file__).resolve().parents[2] / "bots"
+
+runner = CliRunner()
+needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+
+
+def _check(bot: Path) -> list[str]:
+    result = runner.invoke(app, ["check-bot", str(bot), "--games", "1"],
+                           env={"ARENA_BOTS_DIR": str(bot.parent)})
+    assert result.exit_code == 1, result.output
+    return result.stdout.splitlines()
+
+
+@needs_sandbox
+def test_a_syntax_error_names_the_file_and_line(tmp_path: Path) -> None:
+    bot = tmp_path / "broken.py"
+    bot.write_text("from arena.sdk import Bot\n\n\nclass Broken(Bot)\n    pass\n")
+    lines = _check(bot)
+    assert lines[1] == ("✗ handshake: exited before answering 'hello' (exit code 2); last log "
+                        "line: SyntaxError: expected ':'")
+    assert lines[2:6] == [f'      File "{bot}", line 4',
+                          "        class Broken(Bot)",
+                          "                         ^",
+                          "    SyntaxError: expected ':'"]
+    assert lines[6] == "FAIL: 1 of 1 checks failed."
+
+
+@needs_sandbox
+def test_a_missing_module_says_the_sandbox_sees_no_installed_packages(tmp_path: Path) -> None:
+    bot = tmp_path / "needy.py"
+    bot.write_text("import requests\n")
+    lines = _check(bot)
+    assert lines[2:6] == [f'      File "{bot}", line 1, in <module>',
+                          "        import requests",
+                          "    ModuleNotFoundError: No module named 'requests'",
+                          "    hint: bots run with Python's standard library and the arena kit "
+                          "only; packages installed for you are not seen in the sandbox "
+                          "(per-bot environments are not built yet)"]
+
+
+def test_the_tail_shows_the_bots_frame_and_the_frame_that_raised() -> None:
+    log = "\n".join([
+        "[runner] the bot raised:",
+        "Traceback (most recent call last):",
+        '  File "/kit/arena/sdk/serving.py", line 40, in serve',
+        "    choice = bot.act(state)",
+        '  File "/home/me/bot/bot.py", line 7, in act',
+        "    return json.loads(state)",
+        '  File "/usr/lib/python3.12/json/__init__.py", line 346, in loads',
+        "    return _default_decoder.decode(s)",
+        "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+    ])
+    assert traceback_tail(log, "/home/me/bot") == [
+        '  File "/home/me/bot/bot.py", line 7, in act',
+        "    return json.loads(state)",
+        '  File "/usr/lib/python3.12/json/__init__.py", line 346, in loads',
+        "    return _default_decoder.decode(s)",
+        "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)"]
+    assert traceback_tail("just a log line\n", "/home/me/bot") == []
+    missing = "Traceback (most recent call last):\n  File \"/b/x.py\", line 1, in <module>\n" \
+              "    import numpy\nModuleNotFoundError: No module named 'numpy'\n"
+    assert traceback_tail(missing, "/b")[-1] == MODULE_HINT
+
+
+@needs_sandbox
+def test_check_bot_says_which_version_a_submit_registers(tmp_path: Path) -> None:
+    """A file named otherwise than its bot is registered as ``<bot>.py``: another version."""
+    source = tmp_path / "src" / "my_bot.py"
+    source.parent.mkdir()
+    shutil.copy(BOTS / "random.py", source)
+    bots_dir = tmp_path / "bots"
+    bots_dir.mkdir()
+    env = {"ARENA_BOTS_DIR": str(bots_dir)}
+    checked = runner.invoke(app, ["check-bot", str(source), "--games", "1"], env=env)
+    assert checked.exit_code == 0, checked.output
+    own = resolve(str(source)).version
+    lines = checked.stdout.splitlines()
+    assert lines[0].startswith(f"Checking random (version {own}) ")
+    shown = lines[1].split("version ")[1].split(" ")[0]
+    assert shown != own
+    assert lines[1] == (f"Note: arena submit registers this file as random.py, version {shown} "
+                        "(a version covers the file's name, so --name NAME gives NAME.py "
+                        "another)")
+    submitted = runner.invoke(app, ["submit", str(source)], env=env)
+    assert submitted.exit_code == 0, submitted.output
+    assert submitted.stdout.splitlines()[-1] == (
+        f"Registered random version {shown} at {bots_dir / 'random.py'}")
+    data = json.loads(runner.invoke(app, ["check-bot", str(source), "--games", "1", "--json"],
+                                    env=env).stdout)
+    assert (data["version"], data["submit_version"]) == (own, shown)
+    again = runner.invoke(app, ["check-bot", "random", "--games", "1"], env=env)
+    assert "Note:" not in again.stdout  # the registered copy is what a submit registers

@@ -1,0 +1,75 @@
+"""``arena match --sprt``: a progress line every N games, the per-game table only with
+--verbose, --quiet for scripts, and a verdict in plain words."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.cli.match_commands import _verdict
+from arena.rating.sprt import SprtTest
+from arena.sandbox import probe
+
+runner = CliRunner()
+needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+TABLE_HEAD = "game  seats"
+
+
+def _match(*args: str) -> list[str]:
+    result = runner.invoke(app, ["match", *args])
+    assert result.exit_code == 0, result.output
+    return result.stdout.splitlines()
+
+
+@needs_sandbox
+def test_a_sequential_test_shows_progress_lines_and_a_plain_verdict() -> None:
+    """random loses nearly every game to greedy: H0 is accepted, said as what it means."""
+    data = json.loads("\n".join(_match("random", "greedy", "--sprt", "0,50", "--seed", "1",
+                                       "--json")))
+    played, sprt = len(data["games"]), data["sprt"]
+    assert sprt["decision"] == "H0"
+    lines = _match("random", "greedy", "--sprt", "0,50", "--seed", "1", "--progress", "8")
+    progress = [line for line in lines if line.startswith("Games ")]
+    assert [line.split(":")[0] for line in progress] == [
+        f"Games {n}" for n in range(8, played + 1, 8)]
+    assert progress[0].startswith("Games 8: score ")
+    assert " (bounds -2.94, 2.94)" in progress[0] and ", Elo " in progress[0]
+    assert not any(TABLE_HEAD in line for line in lines)  # the per-game table needs -v
+    assert lines[-1] == (
+        f"SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR {sprt['llr']:.2f} (bounds -2.94, "
+        f"2.94) after {played} games: H0 accepted: random is not 50 Elo stronger than greedy")
+
+
+@needs_sandbox
+def test_verbose_shows_the_games_and_quiet_shows_no_progress() -> None:
+    verbose = _match("random", "greedy", "--sprt", "0,50", "--seed", "1", "-v")
+    assert any(TABLE_HEAD in line for line in verbose)
+    quiet = _match("random", "greedy", "--sprt", "0,50", "--seed", "1", "--quiet")
+    assert quiet[0].startswith("Match random vs greedy: ")
+    assert not any(line.startswith("Games ") or TABLE_HEAD in line for line in quiet)
+    assert quiet[-1] == verbose[-1]
+    plain = _match("random", "greedy", "--seed", "1", "--games", "2", "-q")
+    assert not any(TABLE_HEAD in line for line in plain)
+
+
+def test_verbose_and_quiet_together_are_a_usage_error() -> None:
+    result = runner.invoke(app, ["match", "random", "greedy", "-v", "-q"])
+    assert result.exit_code == 2
+    assert ("--verbose and --quiet ask for opposite things: give one"
+            in " ".join(result.stderr.replace("│", " ").split()))
+
+
+@pytest.mark.parametrize(("elo0", "elo1", "decision", "said"), [
+    (0, 10, "H1", "H1 accepted: a is stronger than b"),
+    (5, 10, "H1", "H1 accepted: a is more than 5 Elo stronger than b"),
+    (-10, 0, "H1", "H1 accepted: a is at most 10 Elo weaker than b"),
+    (0, 50, "H0", "H0 accepted: a is not 50 Elo stronger than b"),
+    (-10, 0, "H0", "H0 accepted: a is not stronger than b"),
+    (-20, -10, "H0", "H0 accepted: a is more than 10 Elo weaker than b"),
+])
+def test_the_verdict_says_what_the_hypothesis_means(elo0: float, elo1: float, decision: str,
+                                                    said: str) -> None:
+    assert _verdict(decision, ["a", "b"], SprtTest(elo0, elo1)) == said

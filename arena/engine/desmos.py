@@ -284,13 +284,15 @@ def _value_of_signature(signature: int) -> Value:
 _HOT: dict[int, Value] = {}  # hand key (sum of KEY) -> value, filled on first sight
 
 
-def _evaluate_slow(cards: Sequence[int]) -> Value:
-    """Any hand length, and the first sight of a key: solve it and remember it."""
+def _solve_and_remember(cards: Sequence[int], codes: Sequence[int], keys: Sequence[int],
+                        hot: dict[int, Value]) -> Value:
+    """Any hand length, and the first sight of a key: solve it and remember it in ``hot``
+    (the tables ``codes`` and ``keys`` are those of one reading of the kinds)."""
     counting = [cid for cid in cards if cid != PALAESTRON]
     if len(counting) > HAND_SIZE:
         raise CardError(f"a Desmos has at most {HAND_SIZE} cards, got {len(counting)}")
-    value = _value_of_signature(sum(map(CODE.__getitem__, counting)))
-    _HOT[sum(map(KEY.__getitem__, counting))] = value
+    value = _value_of_signature(sum(map(codes.__getitem__, counting)))
+    hot[sum(map(keys.__getitem__, counting))] = value
     return value
 
 
@@ -304,7 +306,7 @@ def evaluate(cards: Sequence[int]) -> Value:
         a, b, c, d, e = cards
         return _HOT[KEY[a] + KEY[b] + KEY[c] + KEY[d] + KEY[e]]
     except (ValueError, KeyError):
-        return _evaluate_slow(cards)
+        return _solve_and_remember(cards, CODE, KEY, _HOT)
 
 
 _HOT_FAMILY: dict[int, Value] = {}  # the same under kinds=family
@@ -317,16 +319,7 @@ def evaluate_family(cards: Sequence[int]) -> Value:
         return _HOT_FAMILY[KEY_FAMILY[a] + KEY_FAMILY[b] + KEY_FAMILY[c] + KEY_FAMILY[d]
                            + KEY_FAMILY[e]]
     except (ValueError, KeyError):
-        return _evaluate_slow_family(cards)
-
-
-def _evaluate_slow_family(cards: Sequence[int]) -> Value:
-    counting = [cid for cid in cards if cid != PALAESTRON]
-    if len(counting) > HAND_SIZE:
-        raise CardError(f"a Desmos has at most {HAND_SIZE} cards, got {len(counting)}")
-    value = _value_of_signature(sum(map(CODE_FAMILY.__getitem__, counting)))
-    _HOT_FAMILY[sum(map(KEY_FAMILY.__getitem__, counting))] = value
-    return value
+        return _solve_and_remember(cards, CODE_FAMILY, KEY_FAMILY, _HOT_FAMILY)
 
 
 #: The evaluator of each reading of the house rule ``kinds``.

@@ -24,7 +24,6 @@ says why.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import importlib.machinery
 import json
@@ -57,7 +56,7 @@ from arena.sandbox.report import (
 )
 from arena.sandbox.spawn import spawn
 from arena.sandbox.uids import is_bot_uid
-from arena.sandbox.workdir import freeze_atimes
+from arena.sandbox.workdir import freeze_atimes, remove_at_exit
 
 __all__ = ["kit_env", "kit_path", "probe"]
 
@@ -170,13 +169,7 @@ def _make_kit(extensions: bool = True) -> Path:
                 os.chmod(target / name, 0o644)
     os.chmod(root, 0o755)
     freeze_atimes(root)
-    owner = os.getpid()
-
-    def remove() -> None:
-        if os.getpid() == owner:  # not in forked workers: the parent still uses it
-            shutil.rmtree(root, ignore_errors=True)
-
-    atexit.register(remove)
+    remove_at_exit(root)
     return root
 
 

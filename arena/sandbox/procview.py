@@ -16,13 +16,13 @@ directory. Kept as they are: the bot's own processes, and what its namespaces ma
 
 from __future__ import annotations
 
-import atexit
 import os
-import shutil
 import stat
 import tempfile
 import threading
 from pathlib import Path
+
+from arena.sandbox.workdir import remove_at_exit
 
 __all__ = ["proc_binds", "proc_view"]
 
@@ -89,13 +89,7 @@ def _make_view() -> Path:
         for name in filenames:
             os.chmod(os.path.join(dirpath, name), 0o444)
     os.chmod(root, 0o755)
-    owner = os.getpid()
-
-    def remove() -> None:
-        if os.getpid() == owner:  # not in forked workers: the parent still uses it
-            shutil.rmtree(root, ignore_errors=True)
-
-    atexit.register(remove)
+    remove_at_exit(root)
     return root
 
 

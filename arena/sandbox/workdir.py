@@ -3,6 +3,7 @@ at most :data:`MAX_BOT_BYTES`) and how it is sealed read-only."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import ctypes
 import fcntl
@@ -16,7 +17,7 @@ from pathlib import Path
 from arena.errors import SandboxError
 
 __all__ = ["MAX_BOT_BYTES", "SKIPPED_DIRS", "SKIPPED_SUFFIXES", "copy_bot", "freeze_atimes",
-           "mount_scratch", "remove_tree"]
+           "mount_scratch", "remove_at_exit", "remove_tree"]
 
 #: Directories of tools' caches: neither part of a bot's version nor copied for it.
 SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".hypothesis", ".mypy_cache",
@@ -169,3 +170,15 @@ def _unmount_beneath(path: Path) -> None:
     libc = _libc()
     for point in sorted(mine, key=len, reverse=True):
         libc.umount2(point, _MNT_DETACH)
+
+
+def remove_at_exit(root: Path) -> None:
+    """Remove ``root`` when this process exits; not in forked workers, whose parent still
+    uses it."""
+    owner = os.getpid()
+
+    def remove() -> None:
+        if os.getpid() == owner:
+            shutil.rmtree(root, ignore_errors=True)
+
+    atexit.register(remove)

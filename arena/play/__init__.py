@@ -1,0 +1,1 @@
+"""A person at the table: one seat answered from the keyboard, through the sandboxed referee."""

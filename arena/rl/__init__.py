@@ -1,0 +1,1 @@
+"""Training environments over the engine: PettingZoo (AEC) and Gymnasium, for the ``rl`` extra."""

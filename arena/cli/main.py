@@ -20,6 +20,7 @@ from arena.cli import (
     bench_commands,
     bot_commands,
     engine_commands,
+    play_commands,
     rating_commands,
     tournament_commands,
 )
@@ -77,12 +78,12 @@ def _root(
 
 
 for _module in (engine_commands, bot_commands, tournament_commands, rating_commands,
-                bench_commands):
+                bench_commands, play_commands):
     _module.register(app)
 
 #: The commands in the help's first panel, in the order people reach for them.
 _FIRST = ("run", "leaderboard", "status", "submit", "check-bot", "match", "bots", "doctor",
-          "tournaments", "h2h", "results", "game", "delete")
+          "tournaments", "h2h", "results", "game", "delete", "play")
 #: Tools for working on the engine and measuring the arena: a help panel of their own.
 DEVELOPER_TOOLS = ("desmos", "simulate", "replay", "rules", "bench")
 DEVELOPER_PANEL = "Developer tools"

@@ -18,7 +18,7 @@ from typing import Any
 from arena.engine.effects import EFFECTS
 from arena.engine.houserules import RULE_CHOICES
 
-__all__ = ["event_lines", "header_lines", "narrate", "seat_feed", "sees"]
+__all__ = ["event_lines", "event_sentence", "header_lines", "narrate", "seat_feed", "sees"]
 
 Event = Mapping[str, Any]
 
@@ -208,6 +208,11 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
     "ascension": lambda t, e: f"{t.who(e['seat'])} ascends: {_cards(e['hand'])}",
     "game_end": _game_end,
 }
+
+
+def event_sentence(event: Event, players: Sequence[str]) -> str:
+    """One event as a sentence, with the game's player names (a table told live)."""
+    return _Teller([str(p) for p in players]).sentence(event)
 
 
 def _half_of(event: Event, shown: Event) -> bool:

@@ -9,7 +9,7 @@ caller stopped by Ctrl-C can still say how far the match got.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
@@ -17,7 +17,7 @@ from typing import IO
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.errors import ArenaError
 from arena.rating.sprt import Score, SprtTest
-from arena.referee.match import GameOutcome, MatchOutcome, MatchRequest, play_match
+from arena.referee.match import GameOutcome, LocalSeat, MatchOutcome, MatchRequest, play_match
 from arena.referee.seating import seatings_per_deal
 from arena.registry import BotSpec, require_named_options, resolve
 from arena.sandbox import Limits
@@ -105,6 +105,9 @@ class MatchSeries:
     rules: HouseRules = DEFAULT_RULES
     #: Let the bots run while not asked (by default each is stopped between its decisions).
     ponder: bool = False
+    #: In-process seats by seat number (a person at the table, ``arena play``); the bots
+    #: fill the other seats.
+    local: Mapping[int, LocalSeat] = field(default_factory=dict)
     #: The games finished so far, in order (kept when the match is interrupted).
     played: list[GameOutcome] = field(default_factory=list)
 
@@ -120,8 +123,10 @@ class MatchSeries:
         """Whether the test (if any) has decided after ``played``."""
         return self.test is not None and self.test.decision(first_bot_score(played)) is not None
 
-    def play(self, on_game: Callable[[GameOutcome], None] | None = None) -> MatchOutcome:
-        """Play the match through the sandbox; ``on_game`` sees each game as it ends."""
+    def play(self, on_game: Callable[[GameOutcome], None] | None = None,
+             stop: Callable[[list[GameOutcome]], bool] | None = None) -> MatchOutcome:
+        """Play the match through the sandbox; ``on_game`` sees each game as it ends;
+        ``stop``, asked after each, ends the match early (as a decided test does)."""
         opened: list[IO[str]] = []
 
         def finished(game: GameOutcome) -> None:
@@ -132,9 +137,13 @@ class MatchSeries:
 
         request = MatchRequest(bots=told_apart(self.bots), games=self.games, seed=self.seed,
                                limits=self.limits, duplicate=self.seating, rules=self.rules,
-                               ponder=self.ponder)
+                               ponder=self.ponder, local=self.local)
+
+        def done(played: list[GameOutcome]) -> bool:
+            return self.decided(played) or (stop is not None and stop(played))
+
         try:
-            return play_match(request, on_game=finished, stop=self.decided)
+            return play_match(request, on_game=finished, stop=done)
         finally:
             for out in opened:
                 out.close()

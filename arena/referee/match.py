@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,7 +46,7 @@ from arena.engine import (
     next_starting_seat,
 )
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
-from arena.errors import ArenaError, RulesError
+from arena.errors import RulesError
 from arena.protocol import messages
 from arena.referee.client import BotClient, BotDiagnostics, CpuTurn
 from arena.referee.connection import Launcher
@@ -152,11 +153,18 @@ class MatchRequest:
     #: Let the bots run while not asked (also ``ponder: true`` among ``limits``); by default
     #: each is stopped between its decisions.
     ponder: bool = False
+    #: In-process seats by seat number (a person at the table); ``bots`` fill the other
+    #: seats in order. The bots are sent the same messages whoever sits there.
+    local: Mapping[int, LocalSeat] = field(default_factory=dict)
 
     def resolved(self) -> list[BotSpec]:
         specs = [b if isinstance(b, BotSpec) else resolve(b, self.bots_dir) for b in self.bots]
-        if not 2 <= len(specs) <= 5:
-            raise RulesError(f"a match needs 2 to 5 bots, got {len(specs)}")
+        seats = len(specs) + len(self.local)
+        if not 2 <= seats <= 5:
+            raise RulesError(f"a match needs 2 to 5 {'players' if self.local else 'bots'}, "
+                             f"got {seats}")
+        if any(not 0 <= seat < seats for seat in self.local):
+            raise RulesError(f"a seat at a table of {seats} is one of 0-{seats - 1}")
         if self.games < 1:
             raise RulesError(f"a match needs at least one game, got {self.games}")
         try:
@@ -279,11 +287,17 @@ class MatchOutcome:
 
 
 class LocalSeat:
-    """An in-process seat (the compliance check's opponents): no process, no protocol."""
+    """An in-process seat (the compliance check's opponents, a person at the table): no
+    process, no protocol, no clock. ``watch`` is told, as they happen, the events the seat
+    may see (its own feed only, as a bot in that seat is sent them); ``key`` names the seat
+    in the record's ``referee.seats``."""
 
-    def __init__(self, agent: Agent, name: str) -> None:
+    def __init__(self, agent: Agent, name: str, *, key: str = "",
+                 watch: Callable[[list[dict[str, Any]]], None] | None = None) -> None:
         self.agent = agent
         self.name = name
+        self.key = key or f"local:{name}"
+        self.watch = watch
 
 
 Seat = BotClient | LocalSeat
@@ -302,6 +316,8 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
     (placed in the game and seat). A forfeited seat plays option 0 from then on."""
     relay = EventRelay(state)
     decisions = 0
+    watchers = _Watchers(state, seats)
+    watchers.tell()
     while (decision := state.decision) is not None:
         decisions += 1
         seat = decision.seat
@@ -313,7 +329,27 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
         else:
             choice = player.agent.choose(decision, state.observe(seat))
         state.apply(choice)
+        watchers.tell()
     return decisions, relay
+
+
+class _Watchers:
+    """The local seats that watch the game, each told its new events after every step
+    (copies: a watcher cannot change the game's record)."""
+
+    def __init__(self, state: State, seats: Sequence[Seat]) -> None:
+        self.state = state
+        self.seen = {seat: 0 for seat, player in enumerate(seats)
+                     if isinstance(player, LocalSeat) and player.watch is not None}
+        self.watch = {seat: player.watch for seat, player in enumerate(seats)
+                      if isinstance(player, LocalSeat) and player.watch is not None}
+
+    def tell(self) -> None:
+        for seat, watch in self.watch.items():
+            events = self.state.events_for(seat, self.seen[seat])
+            if events:
+                self.seen[seat] += len(events)
+                watch(json.loads(json.dumps(events)))
 
 
 def _ask_bot(state: State, player: BotClient, decision: Decision, events: bytes,
@@ -528,22 +564,24 @@ def play_match(request: MatchRequest,
     clients = [BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
                          metadata=spec.metadata, launcher=launcher,
                          options=spec.options, ponder=ponder, turn=turn) for spec in specs]
+    players: list[Seat] = list(clients)
+    for seat in sorted(request.local):  # the bots fill the other seats, in order
+        players.insert(seat, request.local[seat])
+    keys = [p.key if isinstance(p, LocalSeat) else p.diagnostics.key for p in players]
     began = perf_counter()
     try:
-        games = run_games(clients, games=request.games, seed=request.seed,
+        games = run_games(players, games=request.games, seed=request.seed,
                           match_id=request.match_id, event_date=event_date,
-                          keys=[s.key for s in specs], on_game=on_game, close_at_end=True,
-                          stop=stop, seatings=request.seatings(len(specs)),
+                          keys=keys, on_game=on_game, close_at_end=True,
+                          stop=stop, seatings=request.seatings(len(players)),
                           rules=request.rules)
-    except ArenaError:
-        raise
     finally:
         for client in clients:
             client.close()
     return MatchOutcome(
-        match_id=request.match_id, seats=[s.key for s in specs], names=[s.name for s in specs],
-        games=games, bots=[_diagnostics_json(c.diagnostics, seat)
-                           for seat, c in enumerate(clients)],
+        match_id=request.match_id, seats=keys, names=[p.name for p in players],
+        games=games, bots=[_diagnostics_json(p.diagnostics, seat)
+                           for seat, p in enumerate(players) if isinstance(p, BotClient)],
         sandbox_level=_levels(clients),
         limits={**limits.to_json(), **({PONDER: True} if ponder else {})},
         duration_s=perf_counter() - began, warnings=warnings)

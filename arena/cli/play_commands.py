@@ -1,0 +1,123 @@
+"""``arena play``: a person takes one seat at a table of bots, in the terminal.
+
+The table is :class:`arena.play.session.Series` (the sandboxed referee, as ``arena match``);
+this module parses the options, sets up the terminal and says how the series ended.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from arena.cli.bot_options import limits_of, with_options
+from arena.cli.output_file import check_output_file
+from arena.common.printable import printable
+from arena.engine.houserules import rules_from_texts
+from arena.play.person import LeftTable, Person, terminal_ask
+from arena.play.session import PlayRequest, Series
+
+__all__ = ["PLAY_HELP", "play", "register"]
+
+PLAY_HELP = "\n\n".join([
+    "Sit at a table and play Palaestra against 1 to 4 bots (registered names, .py modules "
+    "or bot directories), through the same sandboxed referee as arena match: the bots are "
+    "sent exactly what they would be sent against another bot.",
+    "You see what your seat may see: your hand, the Arenas (your traps face up, the others' "
+    "counted), graveyards, the draw pile, revealed cards, and the other players' public "
+    "actions as they happen. Each decision lists its options by number: Enter plays option 0 "
+    "(the safe one), ? explains the decision and its cards, h N shows the text of card N "
+    "of your hand, quit leaves. After the showdown: again, review (the whole game, every "
+    "card shown) or quit; the loser starts the next game.",
+    "Example: arena play bots/greedy.py",
+    "Example: arena play greedy heuristic random --seat 2 --seed 7 --records games.jsonl",
+])
+
+
+def _default_name() -> str:
+    name = os.environ.get("USER") or ""
+    return name if name.isidentifier() and name != "root" else "player"
+
+
+def play(
+    bots: Annotated[list[str], typer.Argument(
+        help="1 to 4 bots: registered names, .py modules or bot directories.")],
+    seat: Annotated[int, typer.Option(
+        "--seat", min=0, help="Your seat (0-based; seat order is play order).")] = 0,
+    seed: Annotated[int | None, typer.Option(
+        "--seed", "-s", min=0, help="Match seed (game seeds derive from it). Default: "
+        "drawn now and printed at the end.")] = None,
+    rule: Annotated[list[str] | None, typer.Option(
+        "--rule", metavar="NAME=VALUE", help="A house rule for every game (repeatable; "
+        "arena rules --house lists them).")] = None,
+    games: Annotated[int | None, typer.Option(
+        "--games", "-g", min=1, help="Games in the series (default: until you quit).")
+    ] = None,
+    clock: Annotated[float | None, typer.Option(
+        "--clock", min=1, metavar="SECONDS", help="Your time per decision; when it runs "
+        "out option 0 is played (default: no limit).")] = None,
+    records: Annotated[Path | None, typer.Option(
+        "--records", help="Write each game's record to this JSONL file (a directory: "
+        "play-SEED.jsonl in it); arena game opens them.")] = None,
+    name: Annotated[str | None, typer.Option(
+        "--name", help="Your name at the table (default: your login name, or player).")
+    ] = None,
+    pace: Annotated[float, typer.Option(
+        "--pace", min=0, metavar="SECONDS", help="Pause after each line telling what "
+        "another player did (0: none).")] = 0.4,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", metavar="N:KEY=VALUE",
+        help="A setting for the N-th bot (1-based), as arena match takes it.")] = None,
+) -> None:
+    """Play against bots (help text: ``PLAY_HELP``)."""
+    if not 1 <= len(bots) <= 4:
+        raise typer.BadParameter(f"a table seats 2 to 5 players: give 1 to 4 bots, not "
+                                 f"{len(bots)}", param_hint="'BOTS...'")
+    if seat > len(bots):
+        raise typer.BadParameter(f"a table of {len(bots) + 1} has seats 0-{len(bots)}",
+                                 param_hint="'--seat'")
+    player = printable(name) if name is not None else _default_name()
+    if not player.strip():
+        raise typer.BadParameter("give a name to sit under", param_hint="'--name'")
+    rules = rules_from_texts(rule)
+    drawn = seed is None
+    seed = secrets.randbits(63) if seed is None else seed
+    if records is not None:
+        records = records / f"play-{seed}.jsonl" if records.is_dir() else records
+        check_output_file(records, "'--records'")
+    console = Console(highlight=False)
+    ask = terminal_ask(console)
+    request = PlayRequest(bots=with_options(bots, option or []), seat=seat, name=player,
+                          seed=seed, games=games, rules=rules, records=records,
+                          limits=limits_of(None, None, None))
+    person = Person(console, ask, seat, clock=clock, pace=pace)
+    series = Series(request, person, console, ask)
+    try:
+        series.play()
+    except LeftTable:
+        console.print("You left the table.")
+    except KeyboardInterrupt:
+        typer.echo("", err=True)
+        _goodbye(series, seed, drawn, records)
+        raise
+    _goodbye(series, seed, drawn, records)
+
+
+def _goodbye(series: Series, seed: int, drawn: bool, records: Path | None) -> None:
+    typer.echo(series.score_line())
+    if series.played:
+        again = f" (--seed {seed} deals the same first game)" if drawn else ""
+        typer.echo(f"Seed {seed}{again}")
+    if records is not None and series.played:
+        typer.echo(f"Wrote {len(series.played)} game record"
+                   f"{'' if len(series.played) == 1 else 's'} to {records} "
+                   f"(arena game {records} -n 1 shows the first)")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``arena play`` to the root app."""
+    app.command("play", help=PLAY_HELP)(play)

@@ -1,0 +1,159 @@
+"""Plain words for a person at the table: cards, options and what each kind of decision asks.
+
+The rules text of every card is the engine's (:data:`arena.engine.EFFECTS`); this module adds
+only the short gist shown beside a card in a list of options, and explanations of the decision
+kinds, so that a choice reads as "Play God-1 Hermes: look at a hand, may trade a card".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.engine import EFFECTS
+from arena.engine.effects import PALAESTRON_TEXT
+
+__all__ = ["CARD_GIST", "KIND_HELP", "card_label", "card_text", "cards_in",
+           "decision_title", "option_label"]
+
+PALAESTRON = "Palaestron"
+
+#: A few words per card face (the whole text is one ``h`` away).
+CARD_GIST: Mapping[str, str] = {
+    "God-1": "look at a hand, may trade a card",
+    "God-2": "may trade a card for one in the Discard Graveyard",
+    "God-3": "every opponent makes a forced discard",
+    "God-4": "look at the top 3 cards, may trade for one",
+    "God-5": "look at a hand, they discard the card you pick",
+    "God-6": "an opponent's hand revealed, their traps cleared",
+    "God-7": "clear an opponent's traps, they discard two",
+    "Agari": "an opponent makes a forced discard",
+    "Umbrae": "look at an opponent's hand",
+    "Arcoi": "destroy an opponent's trap (none: they reveal a card)",
+    "Sophoi": "look at the top 2 cards, may trade for one",
+    "Fate-1": "draw a card, then discard one",
+    "Fate-2": "look at the top card, may move it to the bottom",
+    "Fate-3": "an opponent reveals a card",
+    "Fate-4": "may trade for the Discard Graveyard's top card",
+    "Fate-5": "an opponent gives you a card, you give one back",
+    "Beast-1": "burn the top card of the draw pile",
+    "Beast-2": "look at the top card of the draw pile",
+    "Beast-3": "look at an opponent's traps",
+    "Beast-4": "the Discard Graveyard's top card goes on the pile",
+    "Beast-5": "draw a card, then put one on top of the pile",
+    "Crown": "look at the top card, may trade for it",
+}
+
+#: What each kind of decision asks, for ``?``.
+KIND_HELP: Mapping[str, str] = {
+    "turn": "Your turn: hold (do nothing), play a card (its effect resolves, then you draw "
+            "one) or set a card face down as a trap in your Arena (then you draw one; at "
+            "most 3 traps). A trap can be triggered later, at the start of any turn or when "
+            "an opponent declares a play, and expires after your second turn from now.",
+    "swap": "After your action you may swap: discard one card and draw one. Keep your hand "
+            "(option 0) or name the card to let go. Five cards make your Desmos at the "
+            "showdown.",
+    "trigger": "One of your traps can be triggered now (its effect resolves for you and the "
+               "trap is used up), or you pass and keep it.",
+    "target": "An effect needs an opponent (or an opponent's trap): choose whom.",
+    "card": "An effect lets you take a card (or pass), or asks which card leaves another "
+            "hand.",
+    "discard": "You must discard a card from your hand. A forced discard is shown to "
+               "everyone; only a God fires its effect when forced out.",
+    "reveal": "You must reveal a card of your choice: everyone sees it until it leaves your "
+              "hand.",
+    "give": "You give a card from your hand (to a player, the draw pile or a graveyard), or "
+            "pass where passing is allowed.",
+    "rps": "Equal first place at the showdown: sudden-death Rock-Paper-Scissors.",
+}
+
+_TITLES: Mapping[str, str] = {
+    "turn": "Your move", "swap": "Swap a card?", "trigger": "Trigger a trap?",
+    "target": "Choose a target", "card": "Choose a card", "discard": "Discard a card",
+    "reveal": "Reveal a card", "give": "Give a card", "rps": "Rock, paper or scissors?",
+}
+
+
+def card_text(face: str) -> str:
+    """A card's whole rules text, with its effect's name."""
+    if face == PALAESTRON:
+        return f"Palaestron (The Palaestron): {PALAESTRON_TEXT}"
+    effect = EFFECTS.get(face)
+    if effect is None:
+        return f"{face}: not a card"
+    return f"{face} ({effect.name}): {effect.text}"
+
+
+def _gist(face: str) -> str:
+    return CARD_GIST.get(face) or CARD_GIST.get(face.split("-")[0], "")
+
+
+def card_label(face: str | None) -> str:
+    """``God-1 Hermes``: the card and its effect's short name."""
+    if face is None:
+        return "nothing"
+    effect = EFFECTS.get(face)
+    if effect is None:
+        return face
+    figure, _, effect_name = effect.name.partition(",")
+    short = figure.split(" (")[0]
+    if short == face.split("-")[0]:  # a Class card: its family, so the effect's name
+        short = effect_name.strip()
+    return face if short == face else f"{face} {short}"
+
+
+def decision_title(kind: str, context: Mapping[str, Any]) -> str:
+    """The heading of a decision: its kind in words and why it is asked."""
+    why = context.get("why")
+    title = _TITLES.get(kind, kind)
+    source = context.get("source")
+    extra = f" ({why}{f', {source}' if source else ''})" if why else ""
+    return f"{title}{extra}"
+
+
+def option_label(kind: str, option: Mapping[str, Any], players: Sequence[str],
+                 context: Mapping[str, Any]) -> str:
+    """One legal option in plain words."""
+    if kind == "turn":
+        action, card = option.get("action"), option.get("card")
+        if action == "hold":
+            return "Hold (do nothing this turn)"
+        if action == "play":
+            return f"Play {card_label(card)}: {_gist(str(card))}"
+        return f"Set {card_label(card)} as a trap (face down)"
+    if kind == "swap":
+        swap = option.get("swap")
+        return "Keep your hand" if swap is None else f"Swap away {card_label(swap)}"
+    if kind == "trigger":
+        trap = option.get("trap")
+        return ("Pass (keep your traps)" if trap is None
+                else f"Trigger {card_label(trap)}: {_gist(str(trap))}")
+    if kind == "target":
+        seat = option.get("seat")
+        who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
+        slot = option.get("slot")
+        return f"{who}" if slot is None else f"{who}'s trap {slot + 1}"
+    if kind == "card" and "bottom" in option:
+        return "Leave the top card on top" if option["bottom"] is None \
+            else "Move the top card to the bottom"
+    if kind == "rps":
+        return str(option.get("throw", "?")).capitalize()
+    card = option.get("card")
+    if card is None:
+        return "Pass"
+    return card_label(str(card))
+
+
+def cards_in(kind: str, options: Sequence[Mapping[str, Any]],
+             context: Mapping[str, Any]) -> list[str]:
+    """The card faces a decision involves (its options and its source), each once."""
+    faces: list[str] = []
+    for option in options:
+        for key in ("card", "swap", "trap"):
+            value = option.get(key)
+            if isinstance(value, str):
+                faces.append(value)
+    source = context.get("source")
+    if isinstance(source, str):
+        faces.append(source)
+    return list(dict.fromkeys(faces))

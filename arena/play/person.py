@@ -1,0 +1,202 @@
+"""A person in one seat: an in-process agent whose answers come from the keyboard.
+
+:class:`Person` is what the referee's :class:`~arena.referee.match.LocalSeat` holds for
+``arena play``: the referee asks it each of the seat's decisions with the seat's observation
+(``choose``) and tells it the seat's own events as they happen (``watch``), exactly what a bot
+in that seat is sent. It reads lines through an ``ask`` function (the terminal, or a script in
+tests) and writes through a rich console.
+"""
+
+from __future__ import annotations
+
+import select
+import sys
+import time
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from arena.engine import Decision, Observation
+from arena.engine.narration import event_sentence
+from arena.play.labels import KIND_HELP, card_text, cards_in, option_label
+from arena.play.screen import decision_view, graveyards_view, hand_line, table_view
+
+__all__ = ["Ask", "LeftTable", "Person", "terminal_ask"]
+
+#: Reads one line after showing a prompt; the second argument is the seconds left to answer
+#: (None: no limit). Returns the line, or None when the time ran out. EOF raises EOFError.
+Ask = Callable[[str, float | None], str | None]
+
+#: Words that leave the table at any prompt.
+QUIT_WORDS = ("quit", "exit")
+
+
+class LeftTable(Exception):  # noqa: N818 - not an error: the person chose to go
+    """The person left the table (typed ``quit`` or closed the input)."""
+
+
+def terminal_ask(console: Console) -> Ask:
+    """Lines from the terminal: rich's prompt (line editing) without a limit, and a wait on
+    stdin with one."""
+
+    def ask(prompt: str, seconds: float | None) -> str | None:
+        if seconds is None:
+            return console.input(prompt)
+        console.print(prompt, end="")
+        ready, _, _ = select.select([sys.stdin], [], [], max(0.0, seconds))
+        if not ready:
+            console.print()
+            return None
+        line = sys.stdin.readline()
+        if not line:
+            raise EOFError
+        return line.rstrip("\n")
+
+    return ask
+
+
+class Person:
+    """The keyboard's seat. ``clock`` (seconds per decision, None: no limit) plays the safe
+    default when it runs out; ``pace`` pauses after each line telling what another player did,
+    so the table can be followed as it plays."""
+
+    def __init__(self, console: Console, ask: Ask, seat: int, *, clock: float | None = None,
+                 pace: float = 0.0, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.console = console
+        self.ask = ask
+        self.clock = clock
+        self.pace = pace
+        self.sleep = sleep
+        self.seat = seat
+        self.players: list[str] = []
+        #: This game's events as the seat was shown them (the showdown reads its hands).
+        self.feed: list[dict[str, Any]] = []
+        self.view: Observation | None = None
+        #: Whether another player acted since the table was last shown.
+        self.moved = True
+        #: What was told since this seat's last decision (``news``: before the one asked
+        #: now, which ``l`` shows again).
+        self.recent: list[str] = []
+        self.news: list[str] = []
+
+    # -- what the referee calls -------------------------------------------------------
+    def watch(self, events: list[dict[str, Any]]) -> None:
+        """Tell the seat's new events, one sentence each, pausing after other players'."""
+        for event in events:
+            kind = event.get("type")
+            if kind == "game_start":
+                self.feed = []
+                self.players = [str(p) for p in event.get("players", [])]
+            self.feed.append(event)
+            self._tell(event)
+
+    def choose(self, decision: Decision, observation: Observation) -> int:
+        """Show the table and the options; read until a legal answer (or the clock)."""
+        self.view = observation
+        self.players = list(observation.players)
+        if decision.kind == "turn" or self.moved:
+            self.console.print(table_view(observation))
+        else:  # the same turn goes on: the table has not changed but for the hand
+            self.console.print(hand_line(observation))
+        self.moved = False
+        self.news, self.recent = self.recent, []
+        self.console.print(decision_view(decision, self.players))
+        deadline = None if self.clock is None else time.monotonic() + self.clock
+        while True:
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                return self._timed_out(decision)
+            last = len(decision.options) - 1
+            prompt = f"Choose 0-{last} (Enter = 0, ? = help): "
+            try:
+                line = self.ask(prompt, left)
+            except EOFError:
+                raise LeftTable from None
+            if line is None:
+                return self._timed_out(decision)
+            choice = self._answer(line.strip(), decision, observation)
+            if choice is not None:
+                return choice
+
+    # -- reading an answer ---------------------------------------------------------------
+    def _answer(self, text: str, decision: Decision, view: Observation) -> int | None:
+        """The option ``text`` picks, or None after a command (help, a card's text) or a
+        refusal: a line that is not an option changes nothing."""
+        last = len(decision.options) - 1
+        if text == "":
+            return 0
+        if text.isdigit():
+            if int(text) <= last:
+                return int(text)
+            self.console.print(f"There is no option {text}: choose 0-{last}.")
+            return None
+        word, _, rest = text.partition(" ")
+        if text.lower() in QUIT_WORDS:
+            raise LeftTable
+        if text == "?":
+            self._explain(decision)
+        elif word.lower() in ("h", "help") and rest.strip():
+            self._card_help(rest.strip(), view)
+        elif text.lower() in ("t", "table"):
+            self.console.print(table_view(view))
+            self.console.print(decision_view(decision, self.players))
+        elif text.lower() in ("l", "log"):
+            for line in self.news or ["Nothing has happened since your last decision."]:
+                self.console.print(Text(line))
+        elif text.lower() in ("g", "graveyards"):
+            self.console.print(graveyards_view(view))
+        else:
+            self.console.print(f"'{text}' is not an option: type a number 0-{last}, Enter "
+                               "for 0, ? for help, h N for card N of your hand, t for the "
+                               "table, l for what just happened, g for the graveyards, "
+                               "quit to leave.")
+        return None
+
+    def _explain(self, decision: Decision) -> None:
+        self.console.print(KIND_HELP.get(decision.kind, decision.kind))
+        for face in cards_in(decision.kind, decision.options, decision.context):
+            self.console.print(f"  {card_text(face)}")
+        self.console.print("Keys: a number picks an option, Enter picks 0 (the safe one), "
+                           "h N shows card N of your hand, t the table, l what happened since "
+                           "your last decision, g the graveyards, quit leaves the table.")
+
+    def _card_help(self, which: str, view: Observation) -> None:
+        hand = view.hand
+        if which.isdigit() and 1 <= int(which) <= len(hand):
+            self.console.print(card_text(hand[int(which) - 1]))
+        elif which.isdigit():
+            self.console.print(f"Your hand has cards 1-{len(hand)}; there is no card {which}.")
+        else:
+            self.console.print(card_text(which[0].upper() + which[1:]))
+
+    def _timed_out(self, decision: Decision) -> int:
+        label = option_label(decision.kind, decision.options[0], self.players,
+                             decision.context)
+        self.console.print(f"Time is up ({self.clock:g}s): played option 0, {label}.")
+        return 0
+
+    # -- telling the game ---------------------------------------------------------------
+    def _tell(self, event: Mapping[str, Any]) -> None:
+        kind = event.get("type")
+        text = event_sentence(event, self.players)
+        if kind == "game_start":
+            self.moved = True
+            self.console.print()
+            self.console.rule(Text(text), style="")
+            return
+        if kind == "turn_start":
+            if event.get("seat") == self.seat:  # the table's heading says it
+                self.recent.append(f"Round {event.get('round')}: your turn")
+                return
+            self.moved = True
+            self.recent.append(text)
+            self.console.print(Text(text, style="bold"))
+            return
+        other = event.get("seat") != self.seat
+        self.moved = self.moved or other
+        self.recent.append(f"  {text}")
+        self.console.print(Text(f"  {text}"))
+        if self.pace > 0 and other and kind not in ("showdown", "game_end", "round_end"):
+            self.sleep(self.pace)

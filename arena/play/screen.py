@@ -1,0 +1,126 @@
+"""What a person at the table sees, drawn with rich: the table from their seat's observation,
+a decision's options, the showdown. Built only from what the seat may see (its
+:class:`~arena.engine.Observation`, its own events), so the screen cannot show a hidden card.
+
+Everything fits an 80x24 terminal: one row per seat, the graveyards cut to their last cards
+(``g`` shows them whole), the hand on one line.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from arena.engine import Decision, Observation
+from arena.engine.narration import header_lines
+from arena.play.labels import decision_title, option_label
+
+__all__ = ["decision_view", "graveyards_view", "hand_line", "showdown_view", "table_view"]
+
+#: Cards of a graveyard shown on the table (its top last); ``g`` shows every one.
+GRAVEYARD_SHOWN = 4
+
+
+def _last(cards: Sequence[str], shown: int = GRAVEYARD_SHOWN) -> str:
+    if not cards:
+        return "empty"
+    cut = cards[-shown:]
+    more = f"{len(cards) - len(cut)} more, " if len(cards) > len(cut) else ""
+    return f"{more}{', '.join(cut)}"
+
+
+def _arena(view: Observation, seat: int) -> str:
+    if seat == view.seat:
+        traps = view.traps
+        if not traps:
+            return "-"
+        return ", ".join(f"{t['card']} ({t['turns_left']} left"
+                         f"{', ready' if t['triggerable'] else ''})" for t in traps)
+    count = view.trap_counts[seat]
+    return "-" if not count else f"{count} face down"
+
+
+def hand_line(view: Observation) -> Text:
+    """``Your hand: 1 God-1 · 2 Fate-3 ...`` (numbered for ``h N``)."""
+    line = Text("Your hand: ", style="bold")
+    line.append(" · ".join(f"{i} {card}" for i, card in enumerate(view.hand, start=1))
+                or "empty")
+    return line
+
+
+def table_view(view: Observation, me: str = "you") -> RenderableType:
+    """The table from ``view``'s seat: every seat's hand size, Arena and revealed cards, the
+    pile, the graveyards and the seat's own hand (numbered for ``h N``)."""
+    turn = "your turn" if view.active_seat == view.seat else \
+        f"{view.players[view.active_seat]}'s turn"
+    round_text = "Showdown" if view.phase == "showdown" else \
+        f"Round {view.round} of {view.rounds}"
+    seats = Table(box=None, padding=(0, 1), pad_edge=False, expand=False,
+                  header_style="underline")
+    for column in ("seat", "player", "hand", "Arena (traps)", "revealed"):
+        seats.add_column(column)
+    revealed = view.revealed
+    for seat, name in enumerate(view.players):
+        who = f"{name} ({me})" if seat == view.seat else name
+        style = "bold" if seat == view.active_seat else ""
+        seats.add_row(str(seat), who, str(view.hand_sizes[seat]), _arena(view, seat),
+                      ", ".join(revealed[seat]) or "-", style=style)
+    piles = Text(f"Draw pile {view.draw_pile} · Effect Graveyard {len(view.effect_graveyard)}"
+                 f" · Discard Graveyard: {_last(view.discard_graveyard)}")
+    return Group(Text(f"{round_text} · {turn}", style="bold reverse"), seats, piles,
+                 hand_line(view))
+
+
+def graveyards_view(view: Observation) -> RenderableType:
+    """Both graveyards whole, oldest first (``g``)."""
+    return Group(Text(f"Discard Graveyard ({len(view.discard_graveyard)}, top last): "
+                      f"{', '.join(view.discard_graveyard) or 'empty'}"),
+                 Text(f"Effect Graveyard ({len(view.effect_graveyard)}): "
+                      f"{', '.join(view.effect_graveyard) or 'empty'}"))
+
+
+def decision_view(decision: Decision, players: Sequence[str]) -> RenderableType:
+    """A decision's heading and its options, numbered; option 0 is the safe default. A
+    turn's traps share one line (a whole turn fits an 80x24 screen with the table)."""
+    lines = [Text(decision_title(decision.kind, decision.context), style="bold")]
+    traps = []
+    for index, option in enumerate(decision.options):
+        if decision.kind == "turn" and option.get("action") == "trap":
+            traps.append((index, str(option.get("card"))))
+            continue
+        label = option_label(decision.kind, option, players, decision.context)
+        lines.append(Text(f"{index:>3}  {label}", style="bold" if index == 0 else ""))
+    if traps:
+        span = f"{traps[0][0]}-{traps[-1][0]}" if len(traps) > 1 else str(traps[0][0])
+        lines.append(Text(f"{span:>5}  Set as a trap: "
+                          + "  ".join(f"{i} {card}" for i, card in traps)))
+    return Group(*lines)
+
+
+def showdown_view(record: Mapping[str, Any], seat: int,
+                  hands: Sequence[Sequence[str]]) -> RenderableType:
+    """Every hand shown at the showdown with its Desmos and place, and how first place was
+    settled (the record's public part: its result)."""
+    players = [str(p) for p in record.get("players") or []]
+    result = record.get("result") or {}
+    places = result.get("placements") or []
+    desmos = result.get("desmos") or []
+    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, title="Showdown",
+                  title_justify="left")
+    for column in ("place", "player", "Desmos", "hand"):
+        table.add_column(column)
+    order = sorted(range(len(players)), key=lambda s: (places[s] if s < len(places) else 99, s))
+    for s in order:
+        who = f"{players[s]} (you)" if s == seat else players[s]
+        hand = ", ".join(hands[s]) if s < len(hands) and hands[s] else "-"
+        table.add_row(str(places[s]) if s < len(places) else "?", who,
+                      desmos[s] if s < len(desmos) else "?", hand,
+                      style="bold" if s == seat else "")
+    # The header's last line says how first place was settled (tie-break or none).
+    settled = [line.strip() for line in header_lines(record) if "first place" in line]
+    return Group(table, Text(settled[0][0].upper() + settled[0][1:] if settled else ""))

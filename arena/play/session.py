@@ -1,0 +1,146 @@
+"""A person's series at one table: games against bots through the sandboxed referee.
+
+The series is a match as ``arena match`` plays it (:class:`~arena.rating.match_series.
+MatchSeries`: the same referee, bot processes, seeds, house rules and records), with the
+person's seat a :class:`~arena.referee.match.LocalSeat`. After each game the showdown is shown
+with the running score, and the person chooses to play again, review the game (told whole,
+every card shown: the game is over) or quit. Later games start with the previous game's loser
+(ruling 13), as in any match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
+from arena.engine.narration import narrate
+from arena.play.person import QUIT_WORDS, Ask, Person
+from arena.play.screen import showdown_view
+from arena.rating.match_series import MatchSeries
+from arena.referee.match import GameOutcome, LocalSeat, MatchOutcome
+from arena.registry import BotSpec
+from arena.sandbox import Limits
+
+__all__ = ["MAX_GAMES", "PlayRequest", "Series", "person_key"]
+
+#: The most games of a series without ``games`` (the person quits long before).
+MAX_GAMES = 10_000
+
+
+def person_key(name: str) -> str:
+    """How the person's seat is named in a record's ``referee.seats``."""
+    return f"person:{name}"
+
+
+@dataclass
+class PlayRequest:
+    """A table: the bots (filling the seats other than the person's, in order), the person's
+    seat and name, the match seed, how many games (None: until the person quits)."""
+
+    bots: Sequence[BotSpec | str]
+    seat: int = 0
+    name: str = "you"
+    seed: int = 0
+    games: int | None = None
+    rules: HouseRules = DEFAULT_RULES
+    records: Path | None = None
+    limits: Limits = field(default_factory=Limits)
+
+
+class Series:
+    """Plays a :class:`PlayRequest` with a :class:`Person` at the keyboard."""
+
+    def __init__(self, request: PlayRequest, person: Person, console: Console,
+                 ask: Ask) -> None:
+        self.request = request
+        self.person = person
+        self.console = console
+        self.ask = ask
+        self.quit = False
+        seat = LocalSeat(person, request.name, key=person_key(request.name),
+                         watch=person.watch)
+        self.match = MatchSeries(request.bots, request.games or MAX_GAMES, request.seed,
+                                 request.limits, records=request.records,
+                                 rules=request.rules, local={request.seat: seat})
+
+    @property
+    def played(self) -> list[GameOutcome]:
+        return self.match.played
+
+    def play(self) -> MatchOutcome:
+        """Play until the person quits or the games are played; the bots are ended before
+        this returns, however it ends (Ctrl-C, ``quit``, an error)."""
+        return self.match.play(on_game=self._after_game, stop=lambda _played: self.quit)
+
+    def score_line(self) -> str:
+        """``After 2 games: alice 1 win, greedy 1 win`` (first places, not shared ones)."""
+        games = self.played
+        if not games:
+            return "No game finished."
+        names = games[0].names
+        wins = [sum(1 for g in games if g.won(seat)) for seat in range(len(names))]
+        parts = [f"{name} {n} win{'' if n == 1 else 's'}" for name, n in zip(names, wins,
+                                                                             strict=True)]
+        return f"After {len(games)} game{'' if len(games) == 1 else 's'}: {', '.join(parts)}"
+
+    # -- between games ------------------------------------------------------------------
+    def _after_game(self, game: GameOutcome) -> None:
+        hands = self._shown_hands()
+        self.console.print()
+        self.console.print(showdown_view(game.record, self.request.seat, hands))
+        self.console.print(Text(self.score_line(), style="bold"))
+        last = self.request.games is not None and len(self.played) >= self.request.games
+        while True:
+            answer = self._menu(last)
+            if answer == "review":
+                self._review(game.record)
+                continue
+            self.quit = answer == "quit"
+            return
+
+    def _menu(self, last: bool) -> str:
+        """``again``, ``review`` or ``quit`` (the last game of a set series: no again)."""
+        if last:
+            prompt = "Series over. r = review the game, q = quit (Enter = quit): "
+        else:
+            prompt = ("a = again (the loser starts), r = review the game, q = quit "
+                      "(Enter = again): ")
+        while True:
+            try:
+                line = self.ask(prompt, None)
+            except EOFError:
+                return "quit"
+            text = (line or "").strip().lower()
+            if text in ("", "a", "again") and not last:
+                return "again"
+            if text in ("", "q", *QUIT_WORDS) and (text or last):
+                return "quit"
+            if text in ("r", "review"):
+                return "review"
+            self.console.print(f"'{text}' is not a choice here: "
+                               + ("r or q." if last else "a, r or q."))
+
+    def _review(self, record: dict[str, Any]) -> None:
+        """The game told turn by turn, every card shown (it is over)."""
+        self.console.print()
+        for line in narrate(record):
+            self.console.print(Text(line))
+
+    def _shown_hands(self) -> list[list[str]]:
+        """The hands of the showdown event this seat was shown (every hand is public
+        there); empty after an Ascension, which ends the game before a showdown."""
+        for event in reversed(self.person.feed):
+            if event.get("type") == "showdown":
+                return [list(hand) for hand in event.get("hands", [])]
+            if event.get("type") == "ascension":
+                hands: list[list[str]] = [[] for _ in self.person.players]
+                hands[int(event["seat"])] = list(event.get("hand", []))
+                return hands
+        return []
+

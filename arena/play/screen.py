@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rich import box
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -110,8 +109,7 @@ def showdown_view(record: Mapping[str, Any], seat: int,
     result = record.get("result") or {}
     places = result.get("placements") or []
     desmos = result.get("desmos") or []
-    table = Table(box=box.SIMPLE_HEAD, padding=(0, 1), pad_edge=False, title="Showdown",
-                  title_justify="left")
+    table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="underline")
     for column in ("place", "player", "Desmos", "hand"):
         table.add_column(column)
     order = sorted(range(len(players)), key=lambda s: (places[s] if s < len(places) else 99, s))
@@ -123,4 +121,5 @@ def showdown_view(record: Mapping[str, Any], seat: int,
                       style="bold" if s == seat else "")
     # The header's last line says how first place was settled (tie-break or none).
     settled = [line.strip() for line in header_lines(record) if "first place" in line]
-    return Group(table, Text(settled[0][0].upper() + settled[0][1:] if settled else ""))
+    how = settled[0][0].upper() + settled[0][1:] if settled else ""
+    return Group(Text("Showdown", style="bold reverse"), table, Text(how))

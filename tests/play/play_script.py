@@ -1,0 +1,37 @@
+"""A scripted person for the play tests: lines to type, then a fallback answer."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable
+
+from rich.console import Console
+
+
+def quiet_console(width: int = 80) -> tuple[Console, io.StringIO]:
+    """A console writing plain text to a buffer."""
+    out = io.StringIO()
+    return Console(file=out, width=width, color_system=None, force_terminal=False,
+                   highlight=False), out
+
+
+class Script:
+    """Answers prompts from ``lines`` in order; then ``then(prompt)`` (default: Enter).
+    A line of None is a timeout; an EOFError instance is raised as the end of input."""
+
+    def __init__(self, lines: Iterable[str | None | BaseException] = (),
+                 then: Callable[[str], str] | None = None) -> None:
+        self.lines = list(lines)
+        self.then = then or (lambda prompt: "")
+        self.prompts: list[str] = []
+        self.limits: list[float | None] = []
+
+    def __call__(self, prompt: str, seconds: float | None) -> str | None:
+        self.prompts.append(prompt)
+        self.limits.append(seconds)
+        if self.lines:
+            line = self.lines.pop(0)
+            if isinstance(line, BaseException):
+                raise line
+            return line
+        return self.then(prompt)

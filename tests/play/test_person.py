@@ -1,0 +1,89 @@
+"""The person's seat fed by a scripted input function: answers, refusals, help, the clock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from play_script import Script, quiet_console
+
+from arena.engine import GameConfig, RandomAgent, play_game
+from arena.play.labels import option_label
+from arena.play.person import LeftTable, Person
+
+
+def _game(script: Script, seat: int = 0, **kw: Any) -> tuple[Any, str]:
+    console, out = quiet_console()
+    person = Person(console, script, seat, **kw)
+    agents: list[Any] = [RandomAgent(3), RandomAgent(4)]
+    agents[seat] = person
+    state = play_game(GameConfig(players=("alice", "bot"), seed=1), agents)
+    return state, out.getvalue()
+
+
+def _choices(state: Any, seat: int) -> list[int]:
+    return [c[2] for c in state.record()["choices"]
+            if c[0] == seat]
+
+
+def test_enter_plays_the_safe_default_and_numbers_pick_options() -> None:
+    state, text = _game(Script(["2"]))
+    choices = _choices(state, 0)
+    assert choices[0] == 2 and set(choices[1:]) == {0}
+    assert "Your move" in text and "Hold (do nothing this turn)" in text
+    assert "Your hand: 1 " in text
+
+
+def test_an_invalid_key_is_refused_with_a_hint_and_changes_nothing() -> None:
+    plain, _ = _game(Script(["2"]))
+    script = Script(["x", "99", "-1", "2"])
+    state, text = _game(script)
+    assert "'x' is not an option: type a number 0-" in text
+    assert "There is no option 99: choose 0-" in text
+    assert "'-1' is not an option" in text
+    assert state.record()["choices"] == plain.record()["choices"]
+    # the same decision was asked again each time
+    assert len(set(script.prompts[:4])) == 1
+
+
+def test_help_and_card_texts_change_nothing() -> None:
+    plain, _ = _game(Script([]))
+    state, text = _game(Script(["?", "h 1", "h 9", "h God-1", "t", "g", "l"]))
+    assert state.record()["choices"] == plain.record()["choices"]
+    assert "Your turn: hold (do nothing), play a card" in text
+    assert "Hermes, Messenger's Trade): Choose an opponent and look at their hand" in text
+    assert "Your hand has cards 1-5; there is no card 9." in text
+    assert "Discard Graveyard (0, top last): empty" in text
+    # h 1 shows the first card of the hand with its rules text
+    hand = plain.record()["events"][1]["cards"]
+    assert any(line.startswith(f"{hand[0]} (") for line in text.splitlines())
+
+
+@pytest.mark.parametrize("ending", [["quit"], ["exit"], [EOFError()]])
+def test_quit_or_the_end_of_input_leaves_the_table(ending: list[Any]) -> None:
+    with pytest.raises(LeftTable):
+        _game(Script(ending))
+
+
+def test_the_clock_plays_option_zero_when_time_is_up() -> None:
+    script = Script([None])
+    state, text = _game(script, clock=30)
+    assert "Time is up (30s): played option 0, Hold (do nothing this turn)." in text
+    assert _choices(state, 0)[0] == 0
+    assert script.limits[0] is not None and 0 < script.limits[0] <= 30
+
+
+def test_without_a_clock_the_person_has_no_time_limit() -> None:
+    script = Script([])
+    _game(script)
+    assert script.limits and set(script.limits) == {None}
+
+
+def test_labels_read_plainly() -> None:
+    assert option_label("turn", {"action": "play", "card": "God-1"}, [], {}) == \
+        "Play God-1 Hermes: look at a hand, may trade a card"
+    assert option_label("turn", {"action": "trap", "card": "Agari-2"}, [], {}) == \
+        "Set Agari-2 Raid as a trap (face down)"
+    assert option_label("target", {"seat": 1, "slot": 0}, ["a", "bob"], {}) == "bob's trap 1"
+    assert option_label("swap", {"swap": None}, [], {}) == "Keep your hand"
+    assert option_label("rps", {"throw": "rock"}, [], {}) == "Rock"

@@ -1,0 +1,66 @@
+"""A scripted person's series against sandboxed bots: the showdown, the running score, who
+starts the next game, review, and records ``arena game`` opens."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from play_script import Script, quiet_console
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.play.person import Person
+from arena.play.session import PlayRequest, Series
+from arena.sandbox import probe
+
+BOTS = Path(__file__).resolve().parents[2] / "bots"
+needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+
+
+def _menu_then_enter(answers: list[str]) -> Script:
+    """Enter at every decision; ``answers`` at the menus after the games."""
+
+    def then(prompt: str) -> str:
+        return answers.pop(0) if prompt.startswith(("a = again", "Series over")) else ""
+
+    return Script([], then=then)
+
+
+@needs_sandbox
+def test_a_series_keeps_score_and_the_loser_starts_the_next_game(tmp_path: Path) -> None:
+    records = tmp_path / "games.jsonl"
+    console, out = quiet_console()
+    script = _menu_then_enter(["a", "r", ""])  # again; review; then the end (Enter = quit)
+    person = Person(console, script, 1)
+    request = PlayRequest(bots=[str(BOTS / "random.py")], seat=1, name="alice", seed=4,
+                          games=2, records=records)
+    series = Series(request, person, console, script)
+    outcome = series.play()
+    text = out.getvalue()
+    assert len(outcome.games) == 2 and outcome.seats[1] == "person:alice"
+    assert text.count("\nShowdown\n") == 2 and "place  player" in text
+    assert "After 1 game: random" in text and series.score_line() in text
+    assert "Series over. r = review the game, q = quit (Enter = quit): " in script.prompts
+    first, second = (json.loads(line) for line in records.read_text().splitlines())
+    places = first["result"]["placements"]
+    losers = [seat for seat, place in enumerate(places) if place == max(places)]
+    assert second["starting_seat"] in losers  # the loser starts (a lot among shared last)
+    assert first["referee"]["seats"][1] == "person:alice"
+    # the review tells the whole game: every seat's dealt hand, marked with who saw it
+    assert "[seen by random]" in text
+    shown = CliRunner().invoke(app, ["game", str(records), "-n", "2", "--seat", "1"])
+    assert shown.exit_code == 0, shown.output
+    assert "seat 1 person:alice" in shown.output
+
+
+@needs_sandbox
+def test_quit_at_the_menu_ends_the_series_and_the_bots() -> None:
+    console, out = quiet_console()
+    script = _menu_then_enter(["q"])
+    series = Series(PlayRequest(bots=[str(BOTS / "random.py"), str(BOTS / "greedy.py")], seed=2),
+                    Person(console, script, 0), console, script)
+    outcome = series.play()
+    assert len(outcome.games) == 1
+    assert all(bot["exit"] is not None for bot in outcome.bots)

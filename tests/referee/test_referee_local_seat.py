@@ -1,0 +1,97 @@
+"""An in-process seat (a person at the table) among sandboxed bots: the bots cannot tell it
+from a bot, and it is told exactly its own seat's events."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from typing import Any
+
+import pytest
+from referee_fakes import FAST, FakeConnection, fake_spec, random_responder
+
+from arena.engine import Decision, Observation
+from arena.engine.narration import seat_feed
+from arena.errors import RulesError
+from arena.referee.match import LocalSeat, MatchRequest, play_match
+
+
+class Launcher:
+    """Fake bots by the command's name: ``0``, ``1``, ... each with its own random seed."""
+
+    def __init__(self) -> None:
+        self.made: dict[int, FakeConnection] = {}
+
+    def __call__(self, command: Any, workdir: Any, limits: Any) -> FakeConnection:
+        index = int(command[0])
+        # No reading date: the first starting seat is then drawn among all seats, as it is
+        # with a local seat (which has none).
+        self.made[index] = FakeConnection(respond=random_responder(index),
+                                          ready=b'{"type":"ready","name":"fake"}\n')
+        return self.made[index]
+
+
+class Chooser:
+    """Chooses as the fake bot seeded alike would (the same random draws)."""
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, decision: Decision, observation: Observation) -> int:
+        return self.rng.randrange(len(decision.options))
+
+
+def _spec(index: int) -> Any:
+    spec = fake_spec(f"bot{index}")
+    object.__setattr__(spec, "command", (str(index),))
+    return spec
+
+
+def _request(launcher: Launcher, bots: list[int], **kw: Any) -> MatchRequest:
+    return MatchRequest(bots=[_spec(i) for i in bots], games=2, seed=5, limits=FAST,
+                        launcher=launcher, event_date=dt.date(2026, 11, 29), **kw)
+
+
+def _messages(conn: FakeConnection) -> list[dict[str, Any]]:
+    return [m for m in conn.sent if m["type"] != "hello"]
+
+
+def test_bots_are_sent_the_same_whether_a_bot_or_a_local_seat_sits_beside_them() -> None:
+    all_bots = Launcher()
+    bot_match = play_match(_request(all_bots, [0, 1, 2]))
+    with_local = Launcher()
+    watched: list[dict[str, Any]] = []
+    seat = LocalSeat(Chooser(0), "bot0", key="person:bot0", watch=watched.extend)
+    local_match = play_match(_request(with_local, [1, 2], local={0: seat}))
+    for index in (1, 2):
+        assert _messages(with_local.made[index]) == _messages(all_bots.made[index])
+    assert [g.placements for g in local_match.games] == [g.placements
+                                                          for g in bot_match.games]
+    assert local_match.seats[0] == "person:bot0"
+    assert [b["seat"] for b in local_match.bots] == [1, 2]
+    assert [g.record["referee"]["seats"][0] for g in local_match.games] == ["person:bot0"] * 2
+    # The watcher was told exactly the seat's feed of each game, in order, once.
+    feeds = [event for game in local_match.games
+             for event in seat_feed(game.record["events"], 0)[0]]
+    assert watched == [{k: v for k, v in e.items() if k != "to"} for e in feeds]
+
+
+def test_the_watcher_gets_copies() -> None:
+    def spoil(events: list[dict[str, Any]]) -> None:
+        for event in events:
+            event["type"] = "spoiled"
+
+    seat = LocalSeat(Chooser(0), "me", watch=spoil)
+    outcome = play_match(_request(Launcher(), [1], local={0: seat}))
+    assert all(e["type"] != "spoiled" for g in outcome.games for e in g.record["events"])
+
+
+@pytest.mark.parametrize(("bots", "local", "message"), [
+    ([1, 2, 3, 4, 5], {0}, "a match needs 2 to 5 players, got 6"),
+    ([1], {3}, "a seat at a table of 2 is one of 0-1"),
+])
+def test_local_seats_count_among_the_players(bots: list[int], local: set[int],
+                                             message: str) -> None:
+    seats = {s: LocalSeat(Chooser(0), "me") for s in local}
+    with pytest.raises(RulesError, match=message):
+        play_match(_request(Launcher(), bots, local=seats))

@@ -1,0 +1,170 @@
+"""``arena play`` driven through a pseudo-terminal (80x24), as a person types.
+
+A scripted person plays whole games at 2 and 4 players; every card name the screen shows is
+one the person's seat was shown (its feed of events, read back from the game's record); an
+invalid key is refused with a hint; Ctrl-C ends the program with every bot process gone.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+import re
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+
+from arena.engine.narration import seat_feed
+from arena.sandbox import probe
+
+REPO = Path(__file__).resolve().parents[2]
+BOTS = REPO / "bots"
+needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+
+DECISION = r"Choose 0-(\d+) \(Enter = 0, \? = help\): "
+AGAIN = r"a = again \(the loser starts\), r = review the game, q = quit \(Enter = again\): "
+OVER = r"Series over\. r = review the game, q = quit \(Enter = quit\): "
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-B]|\r")
+CARD = re.compile(r"\b(?:God-[1-7]|Agari-[1-6]|Umbrae-[1-6]|Arcoi-[1-5]|Sophoi-[1-5]"
+                  r"|Fate-[1-5]|Beast-[1-5]|Crown)\b")
+
+
+def _spawn(*args: str) -> tuple[pexpect.spawn, io.StringIO]:
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TERM": "xterm-256color"}
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(sys.executable, ["-m", "arena.cli.main", "play", *args], cwd=REPO,
+                          env=env, dimensions=(24, 80), encoding="utf-8", timeout=120)
+    transcript = io.StringIO()
+    child.logfile_read = transcript
+    return child, transcript
+
+
+def _screen(transcript: io.StringIO) -> str:
+    return ANSI.sub("", transcript.getvalue())
+
+
+def _play_to_the_end(child: pexpect.spawn, seed: int) -> int:
+    """Answer every decision as a person might (mostly a random option, now and then help
+    first) until the series is over; returns the decisions answered."""
+    rng = random.Random(seed)
+    answered = 0
+    while True:
+        which = child.expect([DECISION, AGAIN, OVER])
+        if which:
+            child.sendline("q")
+            return answered
+        last = int(child.match.group(1))
+        if rng.random() < 0.1:
+            child.sendline(rng.choice(["?", "h 1", "t", "l"]))
+            child.expect(DECISION)
+        child.sendline("" if rng.random() < 0.3 else str(rng.randint(0, last)))
+        answered += 1
+
+
+def _cards(events: list) -> set[str]:
+    return set(CARD.findall(json.dumps(events)))
+
+
+@needs_sandbox
+@pytest.mark.parametrize(("bots", "seat", "seed"), [
+    (["greedy.py"], 1, 5),
+    (["random.py", "greedy.py", "heuristic.py"], 2, 9),
+], ids=["2-players", "4-players"])
+def test_a_person_plays_to_the_showdown_and_sees_only_their_seats_cards(
+        tmp_path: Path, bots: list[str], seat: int, seed: int) -> None:
+    records = tmp_path / "games.jsonl"
+    child, transcript = _spawn(*(str(BOTS / b) for b in bots), "--seat", str(seat),
+                               "--seed", str(seed), "--games", "1", "--pace", "0",
+                               "--name", "alice", "--records", str(records))
+    answered = _play_to_the_end(child, seed)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    screen = _screen(transcript)
+    (record,) = (json.loads(line) for line in records.read_text().splitlines())
+    assert record["players"][seat] == "alice" and len(record["players"]) == len(bots) + 1
+    assert record["referee"]["seats"][seat] == "person:alice"
+    assert answered == sum(1 for c in record["choices"] if c[0] == seat) > 0
+    assert "Showdown" in screen and "First place:" in screen
+    assert "After 1 game: " in screen and f"Wrote 1 game record to {records}" in screen
+    feed, _ = seat_feed(record["events"], seat)
+    showdown = next(i for i, e in enumerate(feed) if e["type"] == "showdown")
+    # Until the showdown: only cards the seat's events had shown it by then.
+    before, seen_before = screen[:screen.index("Showdown: ")], _cards(feed[:showdown])
+    hidden = _cards(feed[showdown:]) - seen_before
+    assert hidden, "other hands hold cards the seat has not seen: the check can tell a leak"
+    assert set(CARD.findall(before)) - seen_before == set()
+    # And over the whole game (the showdown shows every hand).
+    assert set(CARD.findall(screen)) - _cards(feed) == set()
+
+
+@needs_sandbox
+def test_an_invalid_key_is_refused_with_a_hint_and_changes_nothing() -> None:
+    child, transcript = _spawn(str(BOTS / "random.py"), "--seed", "3", "--pace", "0")
+    child.expect(DECISION)
+    options = child.match.group(1)
+    start = len(transcript.getvalue())
+    for key in ("x", "42", "play"):
+        child.sendline(key)
+        child.expect(DECISION)
+        assert child.match.group(1) == options  # the same decision, asked again
+    between = ANSI.sub("", transcript.getvalue()[start:])
+    assert f"'x' is not an option: type a number 0-{options}, Enter for 0, ? for help" \
+        in between.replace("\n", " ")
+    assert f"There is no option 42: choose 0-{options}." in between
+    assert not re.search(r"\b(holds|plays|sets a trap|draws)\b", between)
+    child.sendline("quit")
+    child.expect("You left the table.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def _descendants(pid: int) -> set[int]:
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found, frontier = set(), {pid}
+    while frontier:
+        frontier = {p for p, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@needs_sandbox
+def test_ctrl_c_ends_cleanly_with_every_bot_ended() -> None:
+    child, transcript = _spawn(str(BOTS / "random.py"), str(BOTS / "greedy.py"), "--seed",
+                               "2", "--pace", "0")
+    child.expect(DECISION)
+    bots = _descendants(child.pid)
+    assert bots, "the bots run as child processes"
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 130
+    screen = _screen(transcript)
+    assert "Interrupted." in screen and "Traceback" not in screen
+    assert "No game finished." in screen
+    for _ in range(100):  # the processes are killed; give the kernel a moment to reap
+        if not any(_running(pid) for pid in bots):
+            break
+        time.sleep(0.05)
+    assert not [pid for pid in bots if _running(pid)]

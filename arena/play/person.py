@@ -113,6 +113,7 @@ class Person:
             try:
                 line = self.ask(prompt, left)
             except EOFError:
+                self.console.print()  # the prompt's line, ended
                 raise LeftTable from None
             if line is None:
                 return self._timed_out(decision)

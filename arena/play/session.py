@@ -115,6 +115,7 @@ class Series:
             try:
                 line = self.ask(prompt, None)
             except EOFError:
+                self.console.print()  # the prompt's line, ended
                 return "quit"
             text = (line or "").strip().lower()
             if text in ("", "a", "again") and not last:

@@ -1,0 +1,79 @@
+"""``arena play``: its usage errors, and a whole game with the keyboard's lines from a pipe."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.sandbox import probe
+
+ROOT = Path(__file__).resolve().parents[2]
+BOTS = ROOT / "bots"
+runner = CliRunner()
+needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+
+
+def _run(*args: str, stdin: str = ""):
+    return runner.invoke(app, ["play", *args], input=stdin,
+                         env={"ARENA_BOTS_DIR": str(BOTS)})
+
+
+def test_help_carries_an_example() -> None:
+    result = _run("--help")
+    assert result.exit_code == 0 and "Example: arena play bots/greedy.py" in result.stdout
+
+
+@pytest.mark.parametrize(("args", "error"), [
+    (["random", "random", "random", "random", "random"],
+     "a table seats 2 to 5 players: give 1 to 4 bots, not 5"),
+    (["random", "--seat", "2"], "a table of 2 has seats 0-1"),
+    (["random", "--records", "/nonexistent/games.jsonl"],
+     "directory /nonexistent does not exist"),
+])
+def test_usage_errors(args: list[str], error: str) -> None:
+    result = _run(*args)
+    assert result.exit_code == 2
+    assert error in " ".join(result.stderr.replace("│", " ").split())
+
+
+@pytest.mark.parametrize(("args", "error"), [
+    (["nobody"], "Error: unknown bot 'nobody' (registered: collector, greedy, heuristic, "
+                 "ismcts, random)\n"),
+    (["random", "--rule", "kinds=nope"],
+     "Error: house rule kinds must be one of type, family, not 'nope'\n"),
+])
+def test_errors_are_one_line(args: list[str], error: str) -> None:
+    result = _run(*args)
+    assert result.exit_code == 1 and result.stderr == error
+
+
+@needs_sandbox
+def test_a_game_from_a_pipe_with_records_in_a_directory(tmp_path: Path) -> None:
+    result = _run("random", "--seed", "6", "--games", "1", "--pace", "0", "--name", "ann",
+                  "--records", str(tmp_path), stdin="\n" * 200)
+    assert result.exit_code == 0, result.output
+    records = tmp_path / "play-6.jsonl"
+    record = json.loads(records.read_text())
+    assert record["players"][0] == "ann" and record["referee"]["seats"][0] == "person:ann"
+    # (a piped line is not echoed: the last prompt's line goes on with the score)
+    last = result.stdout.splitlines()[-3:]
+    assert last[0].endswith(f"After 1 game: {', '.join(_wins(record))}")
+    assert last[1:] == ["Seed 6", f"Wrote 1 game record to {records} (arena game "
+                                  f"{records} -n 1 shows the first)"]
+
+
+def _wins(record: dict) -> list[str]:
+    places = record["result"]["placements"]
+    return [f"{name} {int(place == 1)} win{'' if place == 1 else 's'}"
+            for name, place in zip(record["players"], places, strict=True)]
+
+
+@needs_sandbox
+def test_the_end_of_input_leaves_the_table_at_once() -> None:
+    result = _run("random", "--seed", "1", "--pace", "0")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-2:] == ["You left the table.", "No game finished."]

@@ -13,6 +13,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from arena.cli.bot_options import limits_of, with_options
 from arena.cli.output_file import check_output_file
@@ -101,21 +102,24 @@ def play(
     except LeftTable:
         console.print("You left the table.")
     except KeyboardInterrupt:
-        typer.echo("", err=True)
-        _goodbye(series, seed, drawn, records)
+        console.print()
+        _goodbye(console, series, seed, drawn, records)
         raise
-    _goodbye(series, seed, drawn, records)
+    _goodbye(console, series, seed, drawn, records)
 
 
-def _goodbye(series: Series, seed: int, drawn: bool, records: Path | None) -> None:
-    typer.echo(series.score_line())
+def _goodbye(console: Console, series: Series, seed: int, drawn: bool,
+             records: Path | None) -> None:
+    lines = [series.score_line()]
     if series.played:
         again = f" (--seed {seed} deals the same first game)" if drawn else ""
-        typer.echo(f"Seed {seed}{again}")
+        lines.append(f"Seed {seed}{again}")
     if records is not None and series.played:
-        typer.echo(f"Wrote {len(series.played)} game record"
-                   f"{'' if len(series.played) == 1 else 's'} to {records} "
-                   f"(arena game {records} -n 1 shows the first)")
+        lines.append(f"Wrote {len(series.played)} game record"
+                     f"{'' if len(series.played) == 1 else 's'} to {records} "
+                     f"(arena game {records} -n 1 shows the first)")
+    for line in lines:  # wrapped for a person, whole for a script
+        console.print(Text(line), soft_wrap=not console.is_terminal)
 
 
 def register(app: typer.Typer) -> None:

@@ -102,13 +102,25 @@ def card_label(face: str | None) -> str:
     return face if short == face else f"{face} {short}"
 
 
+#: When a trap may be triggered, in words (a trigger decision's ``window``).
+_WINDOWS: Mapping[str, str] = {
+    "turn_start": "at the start of this turn", "declare": "against the play just declared",
+    "answer": "in answer to a trap", "palaestron": "before the Palaestron resolves",
+    "showdown": "before the showdown",
+}
+
+
 def decision_title(kind: str, context: Mapping[str, Any]) -> str:
-    """The heading of a decision: its kind in words and why it is asked."""
+    """The heading of a decision: why it is asked (the engine's words), else its kind."""
     why = context.get("why")
-    title = _TITLES.get(kind, kind)
+    if not isinstance(why, str) or not why:
+        return _TITLES.get(kind, kind)
+    title = why[0].upper() + why[1:]
+    window = _WINDOWS.get(str(context.get("window")))
+    if window:
+        title += f", {window}"
     source = context.get("source")
-    extra = f" ({why}{f', {source}' if source else ''})" if why else ""
-    return f"{title}{extra}"
+    return f"{title} ({source})" if source else title
 
 
 def option_label(kind: str, option: Mapping[str, Any], players: Sequence[str],
@@ -132,7 +144,7 @@ def option_label(kind: str, option: Mapping[str, Any], players: Sequence[str],
         seat = option.get("seat")
         who = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else "?"
         slot = option.get("slot")
-        return f"{who}" if slot is None else f"{who}'s trap {slot + 1}"
+        return f"{who} (seat {seat})" if slot is None else f"{who}'s trap {slot + 1}"
     if kind == "card" and "bottom" in option:
         return "Leave the top card on top" if option["bottom"] is None \
             else "Move the top card to the bottom"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import select
 import sys
+import termios
 import time
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -42,6 +43,7 @@ def terminal_ask(console: Console) -> Ask:
     stdin with one."""
 
     def ask(prompt: str, seconds: float | None) -> str | None:
+        _drop_typed_ahead()
         if seconds is None:
             return console.input(prompt)
         console.print(prompt, end="")
@@ -55,6 +57,16 @@ def terminal_ask(console: Console) -> Ask:
         return line.rstrip("\n")
 
     return ask
+
+
+def _drop_typed_ahead() -> None:
+    """Forget keys pressed while the table was being told (an Enter pressed to hurry the
+    narration on must not answer the next decision)."""
+    try:
+        if sys.stdin.isatty():
+            termios.tcflush(sys.stdin, termios.TCIFLUSH)
+    except (OSError, ValueError, termios.error):
+        pass
 
 
 class Person:
@@ -76,6 +88,8 @@ class Person:
         self.view: Observation | None = None
         #: Whether another player acted since the table was last shown.
         self.moved = True
+        #: Games begun at this table.
+        self.games = 0
         #: What was told since this seat's last decision (``news``: before the one asked
         #: now, which ``l`` shows again).
         self.recent: list[str] = []
@@ -184,8 +198,10 @@ class Person:
         text = event_sentence(event, self.players)
         if kind == "game_start":
             self.moved = True
+            self.games += 1
             self.console.print()
-            self.console.rule(Text(text), style="")
+            self.console.rule(Text(f"Game {self.games}"), style="")
+            self.console.print(Text(text))
             return
         if kind == "turn_start":
             if event.get("seat") == self.seat:  # the table's heading says it
@@ -198,6 +214,8 @@ class Person:
         other = event.get("seat") != self.seat
         self.moved = self.moved or other
         self.recent.append(f"  {text}")
+        if kind in ("showdown", "game_end"):
+            return  # the showdown's table tells both
         self.console.print(Text(f"  {text}"))
         if self.pace > 0 and other and kind not in ("showdown", "game_end", "round_end"):
             self.sleep(self.pace)

@@ -47,8 +47,14 @@ def _arena(view: Observation, seat: int) -> str:
 def hand_line(view: Observation) -> Text:
     """``Your hand: 1 God-1 · 2 Fate-3 ...`` (numbered for ``h N``)."""
     line = Text("Your hand: ", style="bold")
-    line.append(" · ".join(f"{i} {card}" for i, card in enumerate(view.hand, start=1))
-                or "empty")
+    shown = list(view.revealed[view.seat])
+    cards = []
+    for i, card in enumerate(view.hand, start=1):
+        if card in shown:  # revealed: every player sees it
+            shown.remove(card)
+            card += " (revealed)"
+        cards.append(f"{i} {card}")
+    line.append(" · ".join(cards) or "empty")
     return line
 
 

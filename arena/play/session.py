@@ -128,9 +128,17 @@ class Series:
                                + ("r or q." if last else "a, r or q."))
 
     def _review(self, record: dict[str, Any]) -> None:
-        """The game told turn by turn, every card shown (it is over)."""
+        """The game told turn by turn, every card shown (it is over); in a pager on a
+        terminal (q leaves it)."""
+        lines = narrate(record)
+        if self.console.is_terminal:
+            self.console.print("The whole game, every card shown (q leaves the pager).")
+            with self.console.pager(styles=False):
+                for line in lines:
+                    self.console.print(Text(line))
+            return
         self.console.print()
-        for line in narrate(record):
+        for line in lines:
             self.console.print(Text(line))
 
     def _shown_hands(self) -> list[list[str]]:

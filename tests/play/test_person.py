@@ -85,5 +85,6 @@ def test_labels_read_plainly() -> None:
     assert option_label("turn", {"action": "trap", "card": "Agari-2"}, [], {}) == \
         "Set Agari-2 Raid as a trap (face down)"
     assert option_label("target", {"seat": 1, "slot": 0}, ["a", "bob"], {}) == "bob's trap 1"
+    assert option_label("target", {"seat": 1}, ["a", "bob"], {}) == "bob (seat 1)"
     assert option_label("swap", {"swap": None}, [], {}) == "Keep your hand"
     assert option_label("rps", {"throw": "rock"}, [], {}) == "Rock"

@@ -91,11 +91,12 @@ def test_a_person_plays_to_the_showdown_and_sees_only_their_seats_cards(
     assert record["referee"]["seats"][seat] == "person:alice"
     assert answered == sum(1 for c in record["choices"] if c[0] == seat) > 0
     assert "Showdown" in screen and "First place:" in screen
-    assert "After 1 game: " in screen and f"Wrote 1 game record to {records}" in screen
+    flowing = " ".join(screen.split())  # rich wraps long lines at 80 columns
+    assert "After 1 game: " in flowing and f"Wrote 1 game record to {records}" in flowing
     feed, _ = seat_feed(record["events"], seat)
     showdown = next(i for i, e in enumerate(feed) if e["type"] == "showdown")
     # Until the showdown: only cards the seat's events had shown it by then.
-    before, seen_before = screen[:screen.index("Showdown: ")], _cards(feed[:showdown])
+    before, seen_before = screen[:screen.index("\nShowdown\n")], _cards(feed[:showdown])
     hidden = _cards(feed[showdown:]) - seen_before
     assert hidden, "other hands hold cards the seat has not seen: the check can tell a leak"
     assert set(CARD.findall(before)) - seen_before == set()

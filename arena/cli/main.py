@@ -82,8 +82,8 @@ for _module in (engine_commands, bot_commands, tournament_commands, rating_comma
     _module.register(app)
 
 #: The commands in the help's first panel, in the order people reach for them.
-_FIRST = ("run", "leaderboard", "status", "submit", "check-bot", "match", "bots", "doctor",
-          "tournaments", "h2h", "results", "game", "delete", "play")
+_FIRST = ("run", "leaderboard", "status", "submit", "check-bot", "match", "play", "bots",
+          "doctor", "tournaments", "h2h", "results", "game", "delete")
 #: Tools for working on the engine and measuring the arena: a help panel of their own.
 DEVELOPER_TOOLS = ("desmos", "simulate", "replay", "rules", "bench")
 DEVELOPER_PANEL = "Developer tools"

@@ -55,7 +55,7 @@ def test_help_lists_the_everyday_commands_first_and_the_developer_tools_apart() 
             panels[panel].append(line[2:].split()[0])
     assert panels == {
         "Options": [],
-        "Commands": ["run", "leaderboard", "status", "submit", "check-bot", "match", "bots",
-                     "doctor", "tournaments", "h2h", "results", "game", "delete"],
+        "Commands": ["run", "leaderboard", "status", "submit", "check-bot", "match", "play",
+                     "bots", "doctor", "tournaments", "h2h", "results", "game", "delete"],
         "Developer tools": ["desmos", "simulate", "replay", "rules", "bench"],
     }

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from rich.console import Console
+from rich.padding import Padding
 from rich.text import Text
 
 from arena.engine import Decision, Observation
@@ -123,7 +124,8 @@ class Person:
             if left is not None and left <= 0:
                 return self._timed_out(decision)
             last = len(decision.options) - 1
-            prompt = f"Choose 0-{last} (Enter = 0, ? = help): "
+            clock = "" if left is None else f"; {max(1, round(left))}s left"
+            prompt = f"Choose 0-{last} (Enter = 0, ? = help{clock}): "
             try:
                 line = self.ask(prompt, left)
             except EOFError:
@@ -172,7 +174,7 @@ class Person:
     def _explain(self, decision: Decision) -> None:
         self.console.print(KIND_HELP.get(decision.kind, decision.kind))
         for face in cards_in(decision.kind, decision.options, decision.context):
-            self.console.print(f"  {card_text(face)}")
+            self.console.print(Padding(Text(card_text(face)), (0, 0, 0, 2)))
         self.console.print("Keys: a number picks an option, Enter picks 0 (the safe one), "
                            "h N shows card N of your hand, t the table, l what happened since "
                            "your last decision, g the graveyards, quit leaves the table.")
@@ -216,6 +218,6 @@ class Person:
         self.recent.append(f"  {text}")
         if kind in ("showdown", "game_end"):
             return  # the showdown's table tells both
-        self.console.print(Text(f"  {text}"))
+        self.console.print(Padding(Text(text), (0, 0, 0, 2)))  # wrapped lines stay indented
         if self.pace > 0 and other and kind not in ("showdown", "game_end", "round_end"):
             self.sleep(self.pace)

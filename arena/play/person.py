@@ -174,7 +174,7 @@ class Person:
     def _explain(self, decision: Decision) -> None:
         self.console.print(KIND_HELP.get(decision.kind, decision.kind))
         for face in cards_in(decision.kind, decision.options, decision.context):
-            self.console.print(Padding(Text(card_text(face)), (0, 0, 0, 2)))
+            self.console.print(Padding(Text(card_text(face)), (0, 0, 0, 2), expand=False))
         self.console.print("Keys: a number picks an option, Enter picks 0 (the safe one), "
                            "h N shows card N of your hand, t the table, l what happened since "
                            "your last decision, g the graveyards, quit leaves the table.")
@@ -218,6 +218,7 @@ class Person:
         self.recent.append(f"  {text}")
         if kind in ("showdown", "game_end"):
             return  # the showdown's table tells both
-        self.console.print(Padding(Text(text), (0, 0, 0, 2)))  # wrapped lines stay indented
+        # indented as a block: a wrapped line stays under its start
+        self.console.print(Padding(Text(text), (0, 0, 0, 2), expand=False))
         if self.pace > 0 and other and kind not in ("showdown", "game_end", "round_end"):
             self.sleep(self.pace)

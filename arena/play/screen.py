@@ -128,4 +128,10 @@ def showdown_view(record: Mapping[str, Any], seat: int,
     # The header's last line says how first place was settled (tie-break or none).
     settled = [line.strip() for line in header_lines(record) if "first place" in line]
     how = settled[0][0].upper() + settled[0][1:] if settled else ""
+    if result.get("tiebreak") == "none" and len(order) > 1 and len(places) == len(players):
+        first, second = order[0], order[1]
+        if places[first] == 1 and places[second] > 1 and desmos[first] == desmos[second]:
+            how = (f"First place: {players[first]}'s {desmos[first]} beats "
+                   f"{players[second]}'s card by card (tiers: God 5, Crown 4, Class 3, Fate 2, "
+                   "Beast 1)")
     return Group(Text("Showdown", style="bold reverse"), table, Text(how))

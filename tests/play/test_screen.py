@@ -1,0 +1,59 @@
+"""What the screen draws: the showdown, and the table told as it happens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from play_script import Script, quiet_console
+
+from arena.play.person import Person
+from arena.play.screen import showdown_view
+
+
+def _record(placements: list[int], desmos: list[str], tiebreak: str) -> dict[str, Any]:
+    return {"players": ["alice", "bob", "carol"], "starting_seat": 0, "rounds": 5,
+            "result": {"placements": placements, "desmos": desmos, "tiebreak": tiebreak,
+                       "ascension": False, "forfeits": {}}}
+
+
+def _shown(record: dict[str, Any], hands: list[list[str]]) -> str:
+    console, out = quiet_console()
+    console.print(showdown_view(record, 1, hands))
+    return out.getvalue()
+
+
+def test_the_showdown_lists_every_hand_by_place_and_says_how_first_was_settled() -> None:
+    hands = [["God-1", "God-2", "Fate-1", "Fate-2", "Beast-1"],
+             ["Agari-1", "Agari-2", "Fate-3", "Beast-2", "Beast-3"],
+             ["Crown", "Sophoi-1", "Umbrae-1", "Arcoi-1", "Fate-4"]]
+    text = _shown(_record([1, 2, 3], ["Two Pair", "Two Pair", "Pair"], "none"), hands)
+    lines = [line.rstrip() for line in text.splitlines()]
+    assert lines[0] == "Showdown"
+    assert lines[2].split() == ["1", "alice", "Two", "Pair", "God-1,", "God-2,", "Fate-1,",
+                                "Fate-2,", "Beast-1"]
+    assert lines[3].startswith("2      bob (you)")
+    assert " ".join(text.split()).endswith(
+        "First place: alice's Two Pair beats bob's card by card (tiers: God 5, Crown 4, "
+        "Class 3, Fate 2, Beast 1)")
+    rps = _shown(_record([2, 1, 3], ["Pair", "Pair", "Nothing"], "rps"), hands)
+    assert rps.rstrip().splitlines()[-1] == "First place: tie broken by Rock-paper-scissors"
+
+
+def test_other_players_actions_are_told_with_a_pause_and_ones_own_without() -> None:
+    console, out = quiet_console()
+    pauses: list[float] = []
+    person = Person(console, Script(), 0, pace=0.5, sleep=pauses.append)
+    person.watch([
+        {"type": "game_start", "players": ["alice", "bob"], "rounds": 5, "starting_seat": 1},
+        {"type": "turn_start", "seat": 1, "round": 1},
+        {"type": "play", "seat": 1, "card": "Agari-1"},
+        {"type": "forced_discard", "seat": 0, "card": "God-3", "source": "Agari-1"},
+        {"type": "turn_start", "seat": 0, "round": 1},
+        {"type": "hold", "seat": 0},
+    ])
+    lines = out.getvalue().splitlines()
+    assert lines[2:] == ["alice, bob sit down for 5 rounds; bob starts",
+                         "Round 1: bob's turn", "  bob plays Agari-1 (Agari, Raid)",
+                         "  alice discards God-3, forced (Agari-1)", "  alice holds"]
+    assert pauses == [0.5]  # after bob's play only
+    assert person.recent[-2:] == ["Round 1: your turn", "  alice holds"]

@@ -38,7 +38,8 @@ def _arena(view: Observation, seat: int) -> str:
         traps = view.traps
         if not traps:
             return "-"
-        return ", ".join(f"{t['card']} ({t['turns_left']} left"
+        return ", ".join(f"{t['card']} ({t['turns_left']} turn"
+                         f"{'' if t['turns_left'] == 1 else 's'} left"
                          f"{', ready' if t['triggerable'] else ''})" for t in traps)
     count = view.trap_counts[seat]
     return "-" if not count else f"{count} face down"

@@ -72,7 +72,7 @@ def table_view(view: Observation, me: str = "you") -> RenderableType:
         seats.add_column(column)
     revealed = view.revealed
     for seat, name in enumerate(view.players):
-        who = f"{name} ({me})" if seat == view.seat else name
+        who = f"{name} ({me})" if seat == view.seat and name != me else name
         style = "bold" if seat == view.active_seat else ""
         seats.add_row(str(seat), who, str(view.hand_sizes[seat]), _arena(view, seat),
                       ", ".join(revealed[seat]) or "-", style=style)
@@ -121,7 +121,7 @@ def showdown_view(record: Mapping[str, Any], seat: int,
         table.add_column(column)
     order = sorted(range(len(players)), key=lambda s: (places[s] if s < len(places) else 99, s))
     for s in order:
-        who = f"{players[s]} (you)" if s == seat else players[s]
+        who = f"{players[s]} (you)" if s == seat and players[s] != "you" else players[s]
         hand = ", ".join(hands[s]) if s < len(hands) and hands[s] else "-"
         table.add_row(str(places[s]) if s < len(places) else "?", who,
                       desmos[s] if s < len(desmos) else "?", hand,

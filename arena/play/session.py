@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.padding import Padding
 from rich.text import Text
 
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
@@ -23,6 +24,7 @@ from arena.engine.narration import narrate
 from arena.play.person import QUIT_WORDS, Ask, Person
 from arena.play.screen import showdown_view
 from arena.rating.match_series import MatchSeries
+from arena.referee.failures import describe
 from arena.referee.match import GameOutcome, LocalSeat, MatchOutcome
 from arena.registry import BotSpec
 from arena.sandbox import Limits
@@ -94,6 +96,12 @@ class Series:
         hands = self._shown_hands()
         self.console.print()
         self.console.print(showdown_view(game.record, self.request.seat, hands))
+        failed = describe((game.names[f["seat"]], str(game.game_index + 1), f)
+                          for f in game.failures)
+        if failed:  # a bot author at the table wants to know
+            self.console.print(Text("Bot failures this game:"))
+            for line in failed:
+                self.console.print(Padding(Text(line), (0, 0, 0, 2), expand=False))
         self.console.print(Text(self.score_line(), style="bold"))
         last = self.request.games is not None and len(self.played) >= self.request.games
         while True:

@@ -64,3 +64,17 @@ def test_quit_at_the_menu_ends_the_series_and_the_bots() -> None:
     outcome = series.play()
     assert len(outcome.games) == 1
     assert all(bot["exit"] is not None for bot in outcome.bots)
+
+
+@needs_sandbox
+def test_a_bots_failures_are_told_after_the_game() -> None:
+    console, out = quiet_console()
+    script = _menu_then_enter([""])
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "bots" / "out_of_range.py"
+    series = Series(PlayRequest(bots=[str(fixture)], seed=3, games=1),
+                    Person(console, script, 0), console, script)
+    outcome = series.play()
+    assert outcome.games[0].failures
+    text = out.getvalue()
+    assert "Bot failures this game:" in text
+    assert [line for line in text.splitlines() if "(game 1): " in line]

@@ -6,6 +6,7 @@ this module parses the options, sets up the terminal and says how the series end
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import secrets
 from pathlib import Path
@@ -73,6 +74,12 @@ def play(
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="N:KEY=VALUE",
         help="A setting for the N-th bot (1-based), as arena match takes it.")] = None,
+    read_page: Annotated[str | None, typer.Option(
+        "--read-page", metavar="WHEN", help="When you last read a page of a printed book "
+        "(ISO date or date-time): the most recent reader starts the first game.")] = None,
+    book_finished: Annotated[str | None, typer.Option(
+        "--book-finished", metavar="DATE", help="When you last finished a printed book "
+        "(ISO date): it breaks equal first place.")] = None,
 ) -> None:
     """Play against bots (help text: ``PLAY_HELP``)."""
     if not 1 <= len(bots) <= 4:
@@ -94,7 +101,8 @@ def play(
     ask = terminal_ask(console)
     request = PlayRequest(bots=with_options(bots, option or []), seat=seat, name=player,
                           seed=seed, games=games, rules=rules, records=records,
-                          limits=limits_of(None, None, None))
+                          limits=limits_of(None, None, None),
+                          metadata=_books(read_page, book_finished))
     person = Person(console, ask, seat, clock=clock, pace=pace)
     series = Series(request, person, console, ask)
     try:
@@ -106,6 +114,22 @@ def play(
         _goodbye(console, series, seed, drawn, records)
         raise
     _goodbye(console, series, seed, drawn, records)
+
+
+def _books(read_page: str | None, book_finished: str | None) -> dict[str, str]:
+    """The person's reading dates (ruling 13 and the book tie-break), checked."""
+    books = {}
+    for flag, key, value in (("--read-page", "last_read_page", read_page),
+                             ("--book-finished", "last_book_finished", book_finished)):
+        if value is None:
+            continue
+        try:
+            dt.datetime.fromisoformat(value)
+        except ValueError:
+            raise typer.BadParameter(f"expected an ISO date such as 2026-11-30, got "
+                                     f"{value!r}", param_hint=f"'{flag}'") from None
+        books[key] = value
+    return books
 
 
 def _goodbye(console: Console, series: Series, seed: int, drawn: bool,

@@ -53,6 +53,9 @@ class PlayRequest:
     rules: HouseRules = DEFAULT_RULES
     records: Path | None = None
     limits: Limits = field(default_factory=Limits)
+    #: The person's ``last_read_page`` and ``last_book_finished`` (ISO texts), as a bot's
+    #: metadata: who starts the first game (ruling 13) and breaks equal first place.
+    metadata: dict[str, str] = field(default_factory=dict)
 
 
 class Series:
@@ -66,7 +69,7 @@ class Series:
         self.ask = ask
         self.quit = False
         seat = LocalSeat(person, request.name, key=person_key(request.name),
-                         watch=person.watch)
+                         watch=person.watch, metadata=request.metadata)
         self.match = MatchSeries(request.bots, request.games or MAX_GAMES, request.seed,
                                  request.limits, records=request.records,
                                  rules=request.rules, local={request.seat: seat})

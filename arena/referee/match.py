@@ -290,14 +290,17 @@ class LocalSeat:
     """An in-process seat (the compliance check's opponents, a person at the table): no
     process, no protocol, no clock. ``watch`` is told, as they happen, the events the seat
     may see (its own feed only, as a bot in that seat is sent them); ``key`` names the seat
-    in the record's ``referee.seats``."""
+    in the record's ``referee.seats``; ``metadata`` its ``last_read_page`` and
+    ``last_book_finished``, as a bot's ``ready`` gives them."""
 
     def __init__(self, agent: Agent, name: str, *, key: str = "",
-                 watch: Callable[[list[dict[str, Any]]], None] | None = None) -> None:
+                 watch: Callable[[list[dict[str, Any]]], None] | None = None,
+                 metadata: Mapping[str, Any] | None = None) -> None:
         self.agent = agent
         self.name = name
         self.key = key or f"local:{name}"
         self.watch = watch
+        self.metadata = dict(metadata or {})
 
 
 Seat = BotClient | LocalSeat
@@ -407,7 +410,7 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
         order = orders[seating]
         seats = [players[i] for i in order]
         gseed = game_seed(seed, deal)  # without duplicate, the deal is the game
-        metadata = [s.metadata if isinstance(s, BotClient) else {} for s in seats]
+        metadata = [s.metadata for s in seats]
         if seating:  # a replay of the deal: the same cards and start, bots moved
             starting = board_start
         elif previous is None:

@@ -33,6 +33,9 @@ def test_help_carries_an_example() -> None:
     (["random", "--seat", "2"], "a table of 2 has seats 0-1"),
     (["random", "--records", "/nonexistent/games.jsonl"],
      "directory /nonexistent does not exist"),
+    (["random", "--read-page", "yesterday"],
+     "Invalid value for '--read-page': expected an ISO date such as 2026-11-30, got "
+     "'yesterday'"),
 ])
 def test_usage_errors(args: list[str], error: str) -> None:
     result = _run(*args)

@@ -95,3 +95,9 @@ def test_local_seats_count_among_the_players(bots: list[int], local: set[int],
     seats = {s: LocalSeat(Chooser(0), "me") for s in local}
     with pytest.raises(RulesError, match=message):
         play_match(_request(Launcher(), bots, local=seats))
+
+
+def test_a_local_seat_that_read_a_page_last_starts_the_first_game() -> None:
+    seat = LocalSeat(Chooser(0), "me", metadata={"last_read_page": "2026-11-29T08:00"})
+    outcome = play_match(_request(Launcher(), [1, 2], local={2: seat}))
+    assert outcome.games[0].starting_seat == 2

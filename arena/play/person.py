@@ -86,7 +86,6 @@ class Person:
         self.players: list[str] = []
         #: This game's events as the seat was shown them (the showdown reads its hands).
         self.feed: list[dict[str, Any]] = []
-        self.view: Observation | None = None
         #: Whether another player acted since the table was last shown.
         self.moved = True
         #: Games begun at this table.
@@ -109,7 +108,6 @@ class Person:
 
     def choose(self, decision: Decision, observation: Observation) -> int:
         """Show the table and the options; read until a legal answer (or the clock)."""
-        self.view = observation
         self.players = list(observation.players)
         if decision.kind == "turn" or self.moved:
             self.console.print(table_view(observation))

@@ -103,7 +103,7 @@ def play(
                           seed=seed, games=games, rules=rules, records=records,
                           limits=limits_of(None, None, None),
                           metadata=_books(read_page, book_finished))
-    person = Person(console, ask, seat, clock=clock, pace=pace)
+    person = Person(console, ask, seat, clock=clock, pace=pace, rules=rules)
     series = Series(request, person, console, ask)
     try:
         series.play()

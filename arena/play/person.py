@@ -21,6 +21,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from arena.engine import Decision, Observation
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.narration import event_sentence
 from arena.play.labels import KIND_HELP, card_text, cards_in, option_label
 from arena.play.screen import decision_view, graveyards_view, hand_line, table_view
@@ -76,8 +77,10 @@ class Person:
     so the table can be followed as it plays."""
 
     def __init__(self, console: Console, ask: Ask, seat: int, *, clock: float | None = None,
-                 pace: float = 0.0, sleep: Callable[[float], None] = time.sleep) -> None:
+                 pace: float = 0.0, sleep: Callable[[float], None] = time.sleep,
+                 rules: HouseRules = DEFAULT_RULES) -> None:
         self.console = console
+        self.rules = rules
         self.ask = ask
         self.clock = clock
         self.pace = pace
@@ -110,9 +113,9 @@ class Person:
         """Show the table and the options; read until a legal answer (or the clock)."""
         self.players = list(observation.players)
         if decision.kind == "turn" or self.moved:
-            self.console.print(table_view(observation))
+            self.console.print(table_view(observation, self.rules))
         else:  # the same turn goes on: the table has not changed but for the hand
-            self.console.print(hand_line(observation))
+            self.console.print(hand_line(observation, self.rules))
         self.moved = False
         self.news, self.recent = self.recent, []
         self.console.print(decision_view(decision, self.players))
@@ -155,7 +158,7 @@ class Person:
         elif word.lower() in ("h", "help") and rest.strip():
             self._card_help(rest.strip(), view)
         elif text.lower() in ("t", "table"):
-            self.console.print(table_view(view))
+            self.console.print(table_view(view, self.rules))
             self.console.print(decision_view(decision, self.players))
         elif text.lower() in ("l", "log"):
             for line in self.news or ["Nothing has happened since your last decision."]:

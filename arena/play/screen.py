@@ -15,11 +15,14 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from arena.engine import Decision, Observation
+from arena.engine import Category, Decision, Observation
+from arena.engine.desmos import EVALUATORS, HAND_SIZE
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.narration import header_lines
 from arena.play.labels import decision_title, option_label
 
-__all__ = ["decision_view", "graveyards_view", "hand_line", "showdown_view", "table_view"]
+__all__ = ["decision_view", "graveyards_view", "hand_category", "hand_line", "showdown_view",
+           "table_view"]
 
 #: Cards of a graveyard shown on the table (its top last); ``g`` shows every one.
 GRAVEYARD_SHOWN = 4
@@ -45,8 +48,17 @@ def _arena(view: Observation, seat: int) -> str:
     return "-" if not count else f"{count} face down"
 
 
-def hand_line(view: Observation) -> Text:
-    """``Your hand: 1 God-1 · 2 Fate-3 ...`` (numbered for ``h N``)."""
+def hand_category(view: Observation, rules: HouseRules = DEFAULT_RULES) -> str | None:
+    """The Desmos category of the seat's five cards now, under the house rules; None with
+    fewer cards, and under ``reclaim=strict`` (a God used this game would not count, and the
+    screen does not track which)."""
+    if len(view.hand_ids) != HAND_SIZE or rules.reclaim != DEFAULT_RULES.reclaim:
+        return None
+    return Category(EVALUATORS[rules.kinds](view.hand_ids)[0]).label
+
+
+def hand_line(view: Observation, rules: HouseRules = DEFAULT_RULES) -> Text:
+    """``Your hand: 1 God-1 · 2 Fate-3 ... (Pair)`` (numbered for ``h N``)."""
     line = Text("Your hand: ", style="bold")
     shown = list(view.revealed[view.seat])
     cards = []
@@ -56,10 +68,14 @@ def hand_line(view: Observation) -> Text:
             card += " (revealed)"
         cards.append(f"{i} {card}")
     line.append(" · ".join(cards) or "empty")
+    category = hand_category(view, rules)
+    if category is not None:
+        line.append(f" ({category})", style="italic")
     return line
 
 
-def table_view(view: Observation, me: str = "you") -> RenderableType:
+def table_view(view: Observation, rules: HouseRules = DEFAULT_RULES,
+               me: str = "you") -> RenderableType:
     """The table from ``view``'s seat: every seat's hand size, Arena and revealed cards, the
     pile, the graveyards and the seat's own hand (numbered for ``h N``)."""
     turn = "your turn" if view.active_seat == view.seat else \
@@ -79,7 +95,7 @@ def table_view(view: Observation, me: str = "you") -> RenderableType:
     piles = Text(f"Draw pile {view.draw_pile} · Effect Graveyard {len(view.effect_graveyard)}"
                  f" · Discard Graveyard: {_last(view.discard_graveyard)}")
     return Group(Text(f"{round_text} · {turn}", style="bold reverse"), seats, piles,
-                 hand_line(view))
+                 hand_line(view, rules))
 
 
 def graveyards_view(view: Observation) -> RenderableType:

@@ -6,8 +6,11 @@ from typing import Any
 
 from play_script import Script, quiet_console
 
+from arena.engine import Category, GameConfig, new_game
+from arena.engine.desmos import evaluate, evaluate_family
+from arena.engine.houserules import HouseRules
 from arena.play.person import Person
-from arena.play.screen import showdown_view
+from arena.play.screen import hand_category, hand_line, showdown_view
 
 
 def _record(placements: list[int], desmos: list[str], tiebreak: str) -> dict[str, Any]:
@@ -57,3 +60,12 @@ def test_other_players_actions_are_told_with_a_pause_and_ones_own_without() -> N
                          "  alice discards God-3, forced (Agari-1)", "  alice holds"]
     assert pauses == [0.5]  # after bob's play only
     assert person.recent[-2:] == ["Round 1: your turn", "  alice holds"]
+
+
+def test_the_hand_line_names_the_hands_desmos_under_the_house_rules() -> None:
+    view = new_game(GameConfig(players=("a", "b"), seed=1)).observe(0)
+    category = Category(evaluate(view.hand_ids)[0]).label
+    assert hand_line(view).plain.endswith(f" ({category})")
+    family = HouseRules(kinds="family")
+    assert hand_category(view, family) == Category(evaluate_family(view.hand_ids)[0]).label
+    assert hand_category(view, HouseRules(reclaim="strict")) is None

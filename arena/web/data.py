@@ -132,9 +132,12 @@ def _game_rows(conn: sqlite3.Connection, info: TournamentInfo,
 def _history(games: list[StoredGame], info: TournamentInfo,
              entrants: list[Any]) -> dict[str, list[list[float]]]:
     """Each bot's rating after each of its games, numbered in rating order."""
-    run = rate_games(games, settings_for(info), entrants)
+    settings = settings_for(info)
+    run = rate_games(games, settings, entrants)
     number = {game.id: i for i, game in enumerate(games, 1)}
     history: dict[str, list[list[float]]] = defaultdict(list)
+    for key in run.ratings:  # every line starts at the prior, before game 1
+        history[key].append([0, round(settings.mu, 4), round(settings.sigma, 4)])
     for step in run.history:
         history[step.bot.key].append([number.get(step.game_id, 0),
                                       round(step.after.mu, 4), round(step.after.sigma, 4)])

@@ -51,6 +51,7 @@
     } else {
       for (i = 0; i < s.trap_counts[seat]; i++) { ul.appendChild(back("trap")); }
     }
+    if (!ul.children.length) { ul.appendChild(el("li", "none", "none")); }
     return ul;
   }
   function drawSeats(s) {
@@ -137,6 +138,11 @@
     out.appendChild(table);
     out.appendChild(el("p", "tiebreak", "First place: " + sd.tiebreak_text));
   }
+  function told(s) {  /* what the viewer was told at this step: the whole game or one seat's */
+    if (view === "all") { return s.lines; }
+    var own = s.seat_lines[Number(view)];
+    return own === null ? s.lines : own;
+  }
   function draw() {
     var s = steps[at];
     drawSeats(s);
@@ -144,8 +150,13 @@
     pile("effect-gy", s.effect_graveyard);
     pile("discard-gy", s.discard_graveyard);
     drawDecision(s);
-    var lines = view === "all" ? s.lines : (s.seat_lines[Number(view)] || (s.seat_lines[Number(view)] === null ? s.lines : []));
-    $("lines").textContent = lines.length ? lines.join("\n") : "(nothing new)";
+    var before = [], i;
+    for (i = 0; i < at; i++) { before = before.concat(told(steps[i])); }
+    var box = $("lines"), fresh = el("b", "", told(s).join("\n"));
+    fresh.id = "new-lines";
+    box.textContent = before.join("\n") + (before.length ? "\n" : "");
+    box.appendChild(fresh);
+    box.scrollTop = box.scrollHeight;
     drawShowdown();
     $("where").textContent = "step " + (at + 1) + " of " + n + ", round " + Math.min(s.round, data.rounds) +
       (at === n - 1 ? ", end" : ", turn " + (s.turn + 1));

@@ -37,8 +37,8 @@ from arena.rating.standings import game_points
 from arena.rating.trueskill_rating import rate_games, settings_for
 from arena.tournament.store import seed_is_secret
 
-__all__ = ["GameRow", "TournamentData", "game_slug", "load_tournament", "read_records",
-           "tournament_names"]
+__all__ = ["GameRow", "TournamentData", "game_slug", "load_tournament", "progress",
+           "read_records", "tournament_names"]
 
 
 def game_slug(game_id: str) -> str:
@@ -188,6 +188,15 @@ def load_tournament(db: str | Path, name: str) -> TournamentData:
                           games_planned=int(planned) if planned else None,
                           leaderboard=board, h2h=h2h, history=history, games=rows,
                           rounds=rounds)
+
+
+def progress(db: str | Path, name: str) -> dict[str, Any]:
+    """Games recorded and the state of a tournament: what a live page polls, cheaply."""
+    with connect(db) as conn:
+        info = find_tournament(conn, name, db)
+        games = conn.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?",
+                             (info.id,)).fetchone()[0]
+    return {"games": int(games), "state": info.state}
 
 
 def read_records(db: str | Path, name: str,

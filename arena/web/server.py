@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import json
 import re
+import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -18,7 +19,13 @@ from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from arena.errors import ArenaError, ReplayError, StoreError
-from arena.web.data import load_tournament, read_records, tournament_names
+from arena.web.data import (
+    TournamentData,
+    load_tournament,
+    progress,
+    read_records,
+    tournament_names,
+)
 from arena.web.site import PAGES, environment, game_page, render_page, static_files
 
 __all__ = ["make_server"]
@@ -83,12 +90,10 @@ class _Handler(BaseHTTPRequestHandler):
         if rest[0] == "static" and len(rest) == 2 and rest[1] in static:
             return HTTPStatus.OK, static[rest[1]], Path(rest[1]).suffix
         if len(rest) == 1 and rest[0] in dict(PAGES):
-            return HTTPStatus.OK, render_page(load_tournament(db, name), rest[0],
+            return HTTPStatus.OK, render_page(self.server.tournament(name), rest[0],
                                               live=True).encode(), ".html"
         if rest == ["api", "progress.json"]:
-            data = load_tournament(db, name)
-            body = json.dumps({"games": data.done, "state": data.info.state})
-            return HTTPStatus.OK, body.encode(), ".json"
+            return HTTPStatus.OK, json.dumps(progress(db, name)).encode(), ".json"
         if len(rest) == 2 and rest[0] == "games" and rest[1].endswith(".html") \
                 and _GAME.match(rest[1][:-5]):
             game_id = f"{name}/{rest[1][:-5].replace('-', '/')}"
@@ -102,7 +107,22 @@ class _SiteServer(ThreadingHTTPServer):
 
     def __init__(self, address: tuple[str, int], db: Path) -> None:
         self.db = db
+        self._lock = threading.Lock()
+        self._cache: dict[str, tuple[dict[str, Any], TournamentData]] = {}
         super().__init__(address, _Handler)
+
+    def tournament(self, name: str) -> TournamentData:
+        """A tournament's data, read again only when games have landed or its state changed
+        (reading it rates every game)."""
+        now = progress(self.db, name)
+        with self._lock:
+            cached = self._cache.get(name)
+            if cached is not None and cached[0] == now:
+                return cached[1]
+        data = load_tournament(self.db, name)
+        with self._lock:
+            self._cache[name] = (now, data)
+        return data
 
 
 def make_server(db: str | Path, host: str = "127.0.0.1", port: int = 8000) -> _SiteServer:

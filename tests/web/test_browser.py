@@ -12,12 +12,12 @@ from __future__ import annotations
 import os
 import shutil
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+import site_db
 
 from arena.engine.cards import NOTATION
 from arena.engine.config import GameConfig
@@ -130,6 +130,45 @@ def test_the_game_list_filters(browser: Any, cup_site: Path) -> None:
     assert browser.execute_script(shown) == ["r1-t0-g1"]
 
 
+def test_the_leaderboard_sorts_by_mouse_and_keyboard(browser: Any, cup_site: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get((cup_site / "index.html").as_uri())
+    ranks = "return Array.from(document.querySelectorAll('#leaderboard tbody tr')).map(" \
+            "r => r.cells[0].textContent)"
+    assert browser.execute_script(ranks) == ["1", "2", "3", "4"]
+    heading = browser.find_elements("css selector", "#leaderboard thead th")[0]
+    heading.click()  # ascending: as it was
+    heading.send_keys(Keys.ENTER)  # descending
+    assert browser.execute_script(ranks) == ["4", "3", "2", "1"]
+    assert heading.get_attribute("aria-sort") == "descending"
+
+
+def test_standings_refresh_as_games_land(browser: Any, tmp_path: Path) -> None:
+    import sqlite3
+
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db = site_db.build(tmp_path / "arena.db", state="running", rounds=1)
+    server = make_server(db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_port}/t/cup/index.html")
+        assert browser.find_element("id", "progress").text.startswith("5 of 9")
+        with sqlite3.connect(db) as conn:  # a game lands: a copy of one under a new id
+            conn.execute(
+                "INSERT INTO games SELECT 'cup/r2/t0/g0', tournament_id, 2, 0, 0, seed, "
+                "seats_json, starting_seat, placements_json, desmos_json, ascension, "
+                "tiebreak, failures_json, forfeits_json, decisions, duration_s, record_path, "
+                "created_at, latency_json FROM games WHERE id = 'cup/r1/t0/g0'")
+        WebDriverWait(browser, 60).until(
+            lambda b: b.find_element("id", "progress").text.startswith("6 of 9"))
+        assert errors(browser) == []
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 # -- the replay ---------------------------------------------------------------------------------
 def tables(record: dict[str, Any]) -> list[State]:
     """Copies of the replayed game at each decision and at the end (the expected tables)."""
@@ -199,10 +238,17 @@ def test_stepping_a_replay_shows_the_replayed_table(browser: Any, cup_site: Path
     step = browser.execute_script(_DOM)["step"]
     assert browser.execute_script(f"return JSON.parse(document.getElementById('game-data')"
                                   f".textContent).steps[{step}].round") == 2
+    from selenium.webdriver.support.ui import WebDriverWait
+
     browser.find_element("id", "play").click()
-    time.sleep(1.6)
-    browser.find_element("id", "play").click()
-    assert browser.execute_script(_DOM)["step"] > step
+    WebDriverWait(browser, 60).until(lambda b: b.execute_script(_DOM)["step"] > step + 1)
+    browser.find_element("id", "play").click()  # pause
+    paused = browser.execute_script(_DOM)["step"]
+    assert browser.find_element("id", "play").text.endswith("play")
+    assert browser.execute_script(_DOM)["step"] == paused
+    ActionChains(browser).send_keys("v").perform()  # the next view: seat 0's
+    assert browser.find_element("id", "table").get_attribute("data-view") == "0"
+    assert browser.find_element("id", "view").get_attribute("value") == "0"
     assert errors(browser) == []
 
 

@@ -58,10 +58,11 @@
   }
 
   var live = document.body.getAttribute("data-live");
+  var state = document.body.getAttribute("data-state");
   if (live !== null && window.fetch) {
     setInterval(function () {
       fetch("api/progress.json", { cache: "no-store" }).then(function (r) { return r.json(); })
-        .then(function (p) { if (String(p.games) !== live || p.state === "finished" && document.getElementById("state") && document.getElementById("state").textContent !== "finished") { location.reload(); } })
+        .then(function (p) { if (String(p.games) !== live || p.state !== state) { location.reload(); } })
         .catch(function () { /* the server stopped: keep the page as it is */ });
     }, 5000);
   }

@@ -65,8 +65,8 @@ def _thin(rows: Sequence[Sequence[float]], most: int = 300) -> Sequence[Sequence
 
 def rating_chart(history: Mapping[str, Sequence[Sequence[float]]], order: Sequence[str],
                  labels: Mapping[str, str]) -> str:
-    """Each bot's mu (solid) and mu - 3 sigma (dashed) after each of its games, over the
-    game number in rating order; ``order`` fixes the colours (leaderboard order)."""
+    """Each bot's mu (solid) and mu - 3 sigma (dashed) after each of its own games;
+    ``order`` fixes the colours (leaderboard order)."""
     bots = [key for key in order if history.get(key)]
     if not bots:
         return '<p class="empty">No rated games yet.</p>'
@@ -91,7 +91,7 @@ def rating_chart(history: Mapping[str, Sequence[Sequence[float]]], order: Sequen
         out.append(f'<text class="tick" x="{x:.1f}" y="{_HEIGHT - _BOTTOM + 16}" '
                    f'text-anchor="middle">{tick:g}</text>')
     out.append(f'<text class="axis" x="{(_WIDTH + _LEFT) / 2:.0f}" y="{_HEIGHT - 4}" '
-               'text-anchor="middle">game (rating order)</text>')
+               'text-anchor="middle">the bot\'s games (in rating order)</text>')
     for key in bots:
         colour = bot_colour(order.index(key))
         rows = lines[key]

@@ -84,7 +84,7 @@ class TournamentData:
     games_planned: int | None
     leaderboard: dict[str, Any]
     h2h: dict[str, Any]
-    #: per bot key: [[game number, mu, sigma], ...] after each of its games
+    #: per bot key: [[its game number, mu, sigma], ...], from the prior (game 0)
     history: dict[str, list[list[float]]]
     games: list[GameRow]
     rounds: list[dict[str, Any]] = field(default_factory=list)
@@ -131,16 +131,16 @@ def _game_rows(conn: sqlite3.Connection, info: TournamentInfo,
 
 def _history(games: list[StoredGame], info: TournamentInfo,
              entrants: list[Any]) -> dict[str, list[list[float]]]:
-    """Each bot's rating after each of its games, numbered in rating order."""
+    """Each bot's rating after each of its own games (numbered 1, 2, ... per bot, in rating
+    order), from the prior at 0: bots that sit at different tables compare game for game."""
     settings = settings_for(info)
     run = rate_games(games, settings, entrants)
-    number = {game.id: i for i, game in enumerate(games, 1)}
     history: dict[str, list[list[float]]] = defaultdict(list)
-    for key in run.ratings:  # every line starts at the prior, before game 1
+    for key in run.ratings:
         history[key].append([0, round(settings.mu, 4), round(settings.sigma, 4)])
     for step in run.history:
-        history[step.bot.key].append([number.get(step.game_id, 0),
-                                      round(step.after.mu, 4), round(step.after.sigma, 4)])
+        line = history[step.bot.key]
+        line.append([len(line), round(step.after.mu, 4), round(step.after.sigma, 4)])
     return dict(history)
 
 

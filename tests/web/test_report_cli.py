@@ -155,3 +155,14 @@ def test_serve_a_missing_database(tmp_path: Path) -> None:
     code, _, stderr = run("serve", "--db", str(tmp_path / "x.db"), "--port", "0")
     assert code == 1
     assert stderr.startswith(f"Error: no results database at {tmp_path / 'x.db'} ")
+
+
+def test_each_rating_line_runs_from_the_prior_to_the_leaderboards_rating(cup_db: Path) -> None:
+    from arena.web.data import load_tournament
+
+    data = load_tournament(cup_db, "cup")
+    for row in data.leaderboard["bots"]:
+        line = data.history[row["key"]]
+        assert line[0] == [0, 25.0, round(25 / 3, 4)]
+        assert [point[0] for point in line] == list(range(row["games"] + 1))
+        assert line[-1][1:] == [round(row["mu"], 4), round(row["sigma"], 4)]

@@ -133,6 +133,7 @@
       body.appendChild(tr);
     }
     table.appendChild(body);
+    $("showdown-h").textContent = sd.ascension ? "The end: The Ascension (no showdown)" : "Showdown";
     var out = $("showdown");
     out.textContent = "";
     out.appendChild(table);

@@ -166,3 +166,48 @@ def test_each_rating_line_runs_from_the_prior_to_the_leaderboards_rating(cup_db:
         assert line[0] == [0, 25.0, round(25 / 3, 4)]
         assert [point[0] for point in line] == list(range(row["games"] + 1))
         assert line[-1][1:] == [round(row["mu"], 4), round(row["sigma"], 4)]
+
+
+def test_a_stored_record_from_an_older_rules_version(cup_db: Path, tmp_path: Path) -> None:
+    import shutil
+    import zlib
+
+    db = tmp_path / "old.db"
+    shutil.copy(cup_db, db)
+    with sqlite3.connect(db) as conn:
+        blob = conn.execute("SELECT record FROM records WHERE game_id = 'cup/r1/t0/g2'"
+                            ).fetchone()[0]
+        record = json.loads(zlib.decompress(blob))
+        record["format"] = "palaestra-record/1"
+        conn.execute("UPDATE records SET record = ? WHERE game_id = 'cup/r1/t0/g2'",
+                     (zlib.compress(json.dumps(record).encode()),))
+    conn.close()
+    code, _, stderr = run("report", "cup", "-o", str(tmp_path / "s"), "--db", str(db))
+    assert code == 1
+    assert stderr == ("Error: game cup/r1/t0/g2: the record is 'palaestra-record/1', from "
+                      "another rules version; the viewer replays 'palaestra-record/3' records "
+                      "only (the rules changed in between: see RULES.md)\n")
+
+
+def test_serve_says_where_it_serves(cup_db: Path) -> None:
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+
+    repo = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    process = subprocess.Popen([sys.executable, "-m", "arena.cli.main", "serve", "--port", "0",
+                                "--db", str(cup_db)], stdout=subprocess.PIPE, text=True,
+                               env=env)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        match = re.fullmatch(rf"Serving {re.escape(str(cup_db))} at "
+                             r"(http://127\.0\.0\.1:\d+/) \(read-only; Ctrl-C stops\)\n", line)
+        assert match, line
+        with urllib.request.urlopen(match.group(1) + "t/cup/index.html", timeout=60) as page:
+            assert 'id="leaderboard"' in page.read().decode()
+    finally:
+        process.terminate()
+        process.wait(timeout=60)

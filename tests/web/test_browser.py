@@ -128,6 +128,9 @@ def test_the_game_list_filters(browser: Any, cup_site: Path) -> None:
     assert browser.execute_script(shown) == ["r2-t0-g0", "r2-t0-g1"]
     browser.get((cup_site / "games.html").as_uri() + "?failure=timeout")
     assert browser.execute_script(shown) == ["r1-t0-g1"]
+    browser.get((cup_site / "index.html").as_uri())
+    browser.find_element("link text", "gamma").click()  # the leaderboard's link to its games
+    assert browser.execute_script(shown) == ["r1-t1-g0", "r1-t1-g1", "r2-t0-g0", "r2-t0-g1"]
 
 
 def test_the_leaderboard_sorts_by_mouse_and_keyboard(browser: Any, cup_site: Path) -> None:

@@ -44,6 +44,7 @@
     if (sees(seat)) {
       for (i = 0; i < s.traps[seat].length; i++) {
         var t = s.traps[seat][i], li = card(t[0], "trap");
+        li.title = "face down in " + players[seat] + "'s Arena";
         li.appendChild(el("span", "left", " " + t[1] + " turn" + (t[1] === 1 ? "" : "s") +
                           " left" + (t[2] ? ", ready" : "")));
         ul.appendChild(li);

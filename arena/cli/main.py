@@ -22,6 +22,7 @@ from arena.cli import (
     engine_commands,
     play_commands,
     rating_commands,
+    report_commands,
     tournament_commands,
 )
 from arena.cli.signals import Terminated
@@ -78,12 +79,12 @@ def _root(
 
 
 for _module in (engine_commands, bot_commands, tournament_commands, rating_commands,
-                bench_commands, play_commands):
+                report_commands, bench_commands, play_commands):
     _module.register(app)
 
 #: The commands in the help's first panel, in the order people reach for them.
 _FIRST = ("run", "leaderboard", "status", "submit", "check-bot", "match", "play", "bots",
-          "doctor", "tournaments", "h2h", "results", "game", "delete")
+          "doctor", "tournaments", "h2h", "results", "game", "report", "serve", "delete")
 #: Tools for working on the engine and measuring the arena: a help panel of their own.
 DEVELOPER_TOOLS = ("desmos", "simulate", "replay", "rules", "bench")
 DEVELOPER_PANEL = "Developer tools"

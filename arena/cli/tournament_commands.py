@@ -181,6 +181,8 @@ _GAME_HELP = "\n\n".join([
     "own log.",
     "Example: arena game swiss/r1/t0/g3 --seat 1",
     "Example: arena game games.jsonl --number 2 --format json",
+    "With --html OUT.html, write the game's replay page instead (one file, opens in a "
+    "browser with no network): arena game swiss/r1/t0/g3 --html game.html",
 ])
 
 
@@ -202,6 +204,8 @@ def game(
     logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Show the bots' logs.")] = True,
     db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
                                      "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
+    html: Annotated[Path | None, typer.Option("--html", metavar="OUT.html",
+                                              help="Write the game's replay page.")] = None,
 ) -> None:
     """Show one game (help text: ``_GAME_HELP``)."""
     import json
@@ -213,6 +217,11 @@ def game(
         raise typer.BadParameter(f"unknown format '{fmt}' (choose text or json)",
                                  param_hint="--format")
     title, record = _load_game(ref, number, db)
+    if html is not None:
+        from arena.cli.report_commands import write_game_html
+
+        write_game_html(title, record, html)
+        return
     if seat is not None:
         players = record.get("players") or []
         if seat >= len(players):

@@ -1,0 +1,89 @@
+"""``arena report`` (a tournament's static site) and ``arena serve`` (the same pages, live)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from arena.tournament.store import DEFAULT_RESULTS
+
+__all__ = ["register", "write_game_html"]
+
+_REPORT_HELP = "\n\n".join([
+    "Write a tournament's site to a folder: the leaderboard with each bot's rating over "
+    "games, head-to-head as a heat map, the rounds (pairings, byes, scores), the failures "
+    "and a filterable list of games, each with a replay viewer. The site opens from the "
+    "folder (file://) with no server and no network.",
+    "Example: arena report swiss -o site/ && xdg-open site/index.html",
+])
+
+_SERVE_HELP = "\n\n".join([
+    "Serve the site of every tournament in the results database, read live: the standings "
+    "refresh as games land while a tournament runs. Read-only; listens on 127.0.0.1 unless "
+    "--host says otherwise. A tournament's drawn seed stays hidden until it finishes.",
+    "Example: arena serve --port 8000",
+])
+
+
+def report(
+    tournament: Annotated[str, typer.Argument(help="Tournament name (arena tournaments "
+                                              "lists them).")],
+    out: Annotated[Path, typer.Option("--out", "-o", metavar="DIR",
+                                      help="Folder to write the site to (created).")],
+    db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
+                                     "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
+    jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Processes "
+                                             "rendering the replays (default: one per "
+                                             "CPU).")] = None,
+) -> None:
+    """Write a tournament's static site (help text: ``_REPORT_HELP``)."""
+    from arena.web.site import write_site
+
+    started = time.perf_counter()
+    summary = write_site(db, tournament, out, jobs)
+    took = time.perf_counter() - started
+    typer.echo(f"Wrote {summary.pages} pages ({summary.games} game replays, "
+               f"{summary.bytes / 1e6:.1f} MB) to {out} in {took:.1f} s; open "
+               f"{out / 'index.html'}")
+
+
+def serve(
+    db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
+                                     "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
+    port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535,
+                                      help="Port (0: any free port).")] = 8000,
+    host: Annotated[str, typer.Option("--host", help="Address to listen on (another than "
+                                      "127.0.0.1 lets other machines in).")] = "127.0.0.1",
+) -> None:
+    """Serve the site live (help text: ``_SERVE_HELP``)."""
+    from arena.web.server import make_server
+
+    server = make_server(db, host, port)
+    typer.echo(f"Serving {db} at http://{host}:{server.server_port}/ (read-only; Ctrl-C "
+               "stops)")
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+
+
+def write_game_html(title: str, record: dict[str, Any], out: Path) -> None:
+    """``arena game ... --html OUT``: one game's replay page, a single self-contained file."""
+    from arena.errors import ArenaError
+    from arena.web.site import game_page
+
+    page = game_page(record, title, root="", inline=True, back=None)
+    try:
+        out.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise ArenaError(f"cannot write {out}: {exc.strerror or exc}") from None
+    typer.echo(f"Wrote {title}'s replay to {out} ({len(page.encode()) / 1e3:.0f} kB)")
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""
+    app.command("report", help=_REPORT_HELP)(report)
+    app.command("serve", help=_SERVE_HELP)(serve)

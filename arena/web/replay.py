@@ -1,0 +1,219 @@
+"""A game record turned into the replay viewer's data: the table at every decision.
+
+The record is played again with the engine (its seed, forfeits and choices, as
+:func:`arena.engine.record.replay` does), and at each decision the table is taken from the
+engine's own observations: seat *s*'s hand and traps are what ``state.observe_json(s)``
+shows seat *s*; the public part (hand sizes, revealed cards, graveyards, the draw pile) is
+the same in every seat's observation. A seat's view in the page is therefore exactly that
+seat's observation, and the narrated lines are :mod:`arena.engine.narration`'s, cut per step
+(the whole game's and each seat's own feed).
+
+Steps are precomputed here, so stepping through a replay in the browser needs no request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.engine.config import GameConfig
+from arena.engine.desmos import Category
+from arena.engine.game import new_game
+from arena.engine.narration import event_lines, header_lines
+from arena.engine.state import RECORD_FORMAT, State
+from arena.errors import ArenaError, ReplayError
+
+__all__ = ["build_replay", "option_label", "table_at"]
+
+_TIEBREAKS = {
+    "none": "no tie", "book": "tie broken by the most recent book",
+    "rps": "tie broken by Rock-paper-scissors", "lot": "tie broken by lot after 50 throws",
+    "ascension": "The Ascension",
+}
+
+
+def option_label(kind: str, option: Mapping[str, Any], players: Sequence[str]) -> str:
+    """A decision's option for people: ``play God-3``, ``no swap``, ``look at bob``..."""
+    if "action" in option:
+        action = str(option["action"])
+        verb = {"hold": "hold", "play": "play", "trap": "set a trap:"}.get(action, action)
+        return f"{verb} {option['card']}" if option.get("card") else verb
+    if "swap" in option:
+        return f"swap {option['swap']}" if option["swap"] else "no swap"
+    if "trap" in option:
+        return f"trigger {option['trap']}" if option["trap"] else "pass"
+    if "seat" in option:
+        seat = option["seat"]
+        name = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else seat
+        return f"{name} (seat {seat})"
+    if "card" in option:
+        if option["card"] is None:
+            return "pass"
+        return f"{kind} {option['card']}" if kind in ("discard", "give", "reveal") \
+            else str(option["card"])
+    return ", ".join(f"{key} {value}" for key, value in option.items()) or kind
+
+
+def table_at(state: State) -> dict[str, Any]:
+    """The table now, from the seats' observations: hands, traps (card, own turns left,
+    triggerable), revealed cards, graveyards, the draw pile, round, turn and phase."""
+    views = [state.observe_json(seat) for seat in range(state.n)]
+    public = views[0]
+    return {
+        "round": public["round"], "turn": public["turn"], "active": public["active_seat"],
+        "phase": public["phase"],
+        "hands": [view["hand"] for view in views],
+        "traps": [[[t["card"], t["turns_left"], t["triggerable"]] for t in view["traps"]]
+                  for view in views],
+        "trap_counts": public["trap_counts"],
+        "revealed": public["revealed"],
+        "effect_graveyard": public["effect_graveyard"],
+        "discard_graveyard": public["discard_graveyard"],
+        "draw_pile": public["draw_pile"],
+    }
+
+
+def _lines(players: list[str], events: list[dict[str, Any]], first: bool,
+           seat: int | None) -> list[str]:
+    """The narration of these events (one step's), as ``arena game`` tells them."""
+    if not events:
+        return []
+    lines = event_lines({"players": players, "events": events}, seat)
+    # event_lines heads a telling that opens mid-turn with "Deal": only the first step does
+    if not first and lines and lines[0] == "Deal":
+        lines = lines[1:]
+    return lines
+
+
+def _check_format(record: Any) -> None:
+    recorded = record.get("format", RECORD_FORMAT) if isinstance(record, dict) else None
+    if recorded != RECORD_FORMAT:
+        raise ReplayError(f"the record is {recorded!r}, from another rules version; the viewer "
+                          f"replays {RECORD_FORMAT!r} records only (the rules changed in "
+                          "between: see RULES.md)")
+
+
+def _seat_lines(players: list[str], events: list[dict[str, Any]], first: bool,
+                gone: set[int]) -> list[list[str] | None]:
+    """Each seat's narration of one step; ``None`` where it is the whole telling (every event
+    public); nothing after the seat's forfeit (a forfeited bot is sent nothing more).
+    ``gone`` (seats that forfeited in an earlier step) grows here."""
+    public = all(event.get("to") == "all" and event.get("type") != "forfeit"
+                 for event in events)
+    told: list[list[str] | None] = []
+    for seat in range(len(players)):
+        if seat in gone:
+            told.append([])
+        elif public:
+            told.append(None)
+        else:
+            told.append(_lines(players, events, first, seat))
+    gone.update(int(e["seat"]) for e in events if e.get("type") == "forfeit")
+    return told
+
+
+def _step(state: State, players: list[str], events: list[dict[str, Any]], first: bool,
+          chosen: int | None, gone: set[int]) -> dict[str, Any]:
+    step = table_at(state)
+    decision = state.decision
+    if decision is not None and chosen is not None:
+        step["decision"] = {
+            "seat": decision.seat, "kind": decision.kind,
+            "why": str(decision.context.get("why", "")),
+            "options": [option_label(decision.kind, o, players) for o in decision.options],
+            "chosen": chosen,
+        }
+    step["lines"] = _lines(players, events, first, None)
+    step["seat_lines"] = _seat_lines(players, events, first, gone)
+    return step
+
+
+def _play(record: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
+    """Replay the record, a step per decision and a last one for the end."""
+    config = GameConfig.from_json(record["config"])
+    choices = [(int(s), str(k), int(i)) for s, k, i in record["choices"]]
+    forfeits = sorted((int(f["at_choice"]), int(f["seat"]), str(f["reason"]))
+                      for f in record.get("forfeits", []))
+    state = new_game(config)
+    players = list(config.players)
+    steps: list[dict[str, Any]] = []
+    seen = 0
+    gone: set[int] = set()
+    for number, (seat, kind, index) in enumerate(choices):
+        while forfeits and forfeits[0][0] == number:
+            _, f_seat, reason = forfeits.pop(0)
+            state.forfeit(f_seat, reason)
+        decision = state.decision
+        if decision is None or (decision.seat, decision.kind) != (seat, kind) \
+                or not 0 <= index < len(decision.options):
+            raise ReplayError(f"choice {number}: the record does not replay here "
+                              "(arena replay says where it differs)")
+        log = [{"to": _audience(to), **event} for to, event in state.log[seen:]]
+        seen = len(state.log)
+        steps.append(_step(state, players, log, not steps, index, gone))
+        state.apply(index)
+    for _, f_seat, reason in forfeits:
+        state.forfeit(f_seat, reason)
+    if state.decision is not None:
+        raise ReplayError(f"the record ends after {len(choices)} choices but the game goes on")
+    log = [{"to": _audience(to), **event} for to, event in state.log[seen:]]
+    steps.append(_step(state, players, log, not steps, None, gone))
+    return state, steps
+
+
+def _audience(to: int | None) -> str | int:
+    """An event's recorded audience (docs/RECORDS.md), as the record writes it."""
+    if to is None:
+        return "all"
+    return to if to >= 0 else f"all_but:{~to}"
+
+
+def _showdown(state: State) -> dict[str, Any] | None:
+    """Each hand's Desmos category and tie key at the end, and how first place was settled."""
+    result = state.result
+    if result is None:
+        return None
+    values = state.desmos_values()
+    return {
+        "hands": [list(hand) for hand in table_at(state)["hands"]],
+        "categories": [Category(category).label for category, _ in values],
+        "keys": [list(key) for _, key in values],
+        "placements": list(result.placements),
+        "tiebreak": result.tiebreak,
+        "tiebreak_text": _TIEBREAKS.get(result.tiebreak, result.tiebreak),
+        "ascension": result.ascension,
+        "forfeits": {str(seat): reason for seat, reason in result.forfeits.items()},
+    }
+
+
+def build_replay(record: Any, title: str = "") -> dict[str, Any]:
+    """The viewer's data for one game record (docs/REPORTS.md). Raises
+    :class:`ReplayError` for a record of another rules version or one that does not
+    replay."""
+    _check_format(record)
+    try:
+        state, steps = _play(record)
+    except ArenaError as exc:
+        raise ReplayError(str(exc)) from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ReplayError(f"not a game record ({type(exc).__name__}: {exc})") from None
+    expected = record.get("result")
+    if expected is not None and state.result is not None \
+            and expected != state.result.to_json():
+        raise ReplayError("the replayed result differs from the recorded one")
+    referee = record.get("referee") if isinstance(record.get("referee"), dict) else {}
+    players = [str(p) for p in record["players"]]
+    return {
+        "title": title,
+        "players": players,
+        "bots": list(referee.get("seats") or players),
+        "rounds": record.get("rounds"),
+        "seed": record.get("seed"),
+        "header": header_lines(record),
+        "failures": [
+            {key: failure.get(key) for key in ("seat", "bot", "type", "detail", "round",
+                                                "kind")}
+            for failure in referee.get("failures") or [] if isinstance(failure, dict)],
+        "showdown": _showdown(state),
+        "steps": steps,
+    }

@@ -1,0 +1,138 @@
+"""``arena serve``: the report's pages rendered per request from the results database.
+
+Read only: every page is computed by the same reading functions as ``arena report``, which
+never write. Only a fixed set of addresses answers (the home page, a stored tournament's
+pages, its games' replays by id, the shipped static files by name), so no request names a
+file on disk: nothing outside the package and the database can be reached.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import re
+import threading
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote, urlsplit
+
+from arena.errors import ArenaError, ReplayError, StoreError
+from arena.web.data import (
+    TournamentData,
+    load_tournament,
+    progress,
+    read_records,
+    tournament_names,
+)
+from arena.web.site import PAGES, environment, game_page, render_page, static_files
+
+__all__ = ["make_server"]
+
+_GAME = re.compile(r"^r\d+-t\d+-g\d+$")
+_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
+          ".html": "text/html; charset=utf-8", ".json": "application/json"}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """Answers GET and HEAD for the site's addresses; anything else is 404 or 405."""
+
+    server: _SiteServer
+    server_version = "arena-serve"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base's name)
+        pass  # quiet: the command's output is its one line saying where it serves
+
+    def do_HEAD(self) -> None:
+        self.do_GET()
+
+    def do_POST(self) -> None:
+        self._send(HTTPStatus.METHOD_NOT_ALLOWED, b"read-only\n", ".txt")
+
+    do_PUT = do_DELETE = do_PATCH = do_POST
+
+    def do_GET(self) -> None:
+        try:
+            status, body, kind = self._route(unquote(urlsplit(self.path).path))
+        except (StoreError, ReplayError) as exc:
+            status, body, kind = HTTPStatus.NOT_FOUND, f"{exc}\n".encode(), ".txt"
+        except ArenaError as exc:
+            status, body, kind = HTTPStatus.INTERNAL_SERVER_ERROR, f"{exc}\n".encode(), ".txt"
+        self._send(status, body, kind)
+
+    def _send(self, status: int, body: bytes, kind: str, location: str | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", _TYPES.get(kind, "text/plain; charset=utf-8"))
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        if location:
+            self.send_header("Location", location)
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _route(self, path: str) -> tuple[int, bytes, str]:
+        db = self.server.db
+        parts = [p for p in path.split("/") if p]
+        if not parts:
+            names = tournament_names(db)
+            page = environment().get_template("home.html").render(
+                names=[(n, quote(n, safe="")) for n in names], db=str(db))
+            return HTTPStatus.OK, page.encode(), ".html"
+        static = dict(static_files())
+        if parts[0] == "static" and len(parts) == 2 and parts[1] in static:
+            return HTTPStatus.OK, static[parts[1]], Path(parts[1]).suffix
+        if parts[0] != "t" or len(parts) < 2 or parts[1] not in tournament_names(db):
+            return HTTPStatus.NOT_FOUND, b"not found\n", ".txt"
+        name, rest = parts[1], parts[2:] or ["index.html"]
+        if rest[0] == "static" and len(rest) == 2 and rest[1] in static:
+            return HTTPStatus.OK, static[rest[1]], Path(rest[1]).suffix
+        if len(rest) == 1 and rest[0] in dict(PAGES):
+            return HTTPStatus.OK, render_page(self.server.tournament(name), rest[0],
+                                              live=True).encode(), ".html"
+        if rest == ["api", "progress.json"]:
+            return HTTPStatus.OK, json.dumps(progress(db, name)).encode(), ".json"
+        if len(rest) == 2 and rest[0] == "games" and rest[1].endswith(".html") \
+                and _GAME.match(rest[1][:-5]):
+            game_id = f"{name}/{rest[1][:-5].replace('-', '/')}"
+            for _, record in read_records(db, name, only=game_id):
+                return HTTPStatus.OK, game_page(record, game_id).encode(), ".html"
+        return HTTPStatus.NOT_FOUND, b"not found\n", ".txt"
+
+
+class _SiteServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], db: Path) -> None:
+        self.db = db
+        self._lock = threading.Lock()
+        self._cache: dict[str, tuple[dict[str, Any], TournamentData]] = {}
+        super().__init__(address, _Handler)
+
+    def tournament(self, name: str) -> TournamentData:
+        """A tournament's data, read again only when games have landed or its state changed
+        (reading it rates every game)."""
+        now = progress(self.db, name)
+        with self._lock:
+            cached = self._cache.get(name)
+            if cached is not None and cached[0] == now:
+                return cached[1]
+        data = load_tournament(self.db, name)
+        with self._lock:
+            self._cache[name] = (now, data)
+        return data
+
+
+def make_server(db: str | Path, host: str = "127.0.0.1", port: int = 8000) -> _SiteServer:
+    """A server of ``db``'s site, bound and ready (``serve_forever`` runs it). Raises
+    :class:`ArenaError` for a database it cannot read or a port it cannot have."""
+    tournament_names(db)  # a missing or foreign database: said now, not at the first request
+    try:
+        return _SiteServer((host, port), Path(db))
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise ArenaError(f"port {port} on {host} is in use (choose another with --port, "
+                             "or --port 0 for any free one)") from None
+        raise ArenaError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None

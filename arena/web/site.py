@@ -1,0 +1,185 @@
+"""The tournament site's pages, rendered with Jinja2, and the static report written to a folder.
+
+One set of pages serves both ``arena report`` (files that open from ``file://``: relative
+links, every script and style shipped in ``arena/web/static``, nothing fetched from a network)
+and ``arena serve`` (the same pages rendered per request, with a small script that reloads
+the standings as games land). A game's replay data is embedded in its own page, so a replay
+opens without a request and steps without one; the site grows by one small page per game.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import orjson
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from arena.errors import ArenaError, ReplayError
+from arena.rating.games import connect, find_tournament
+from arena.web.charts import OKABE_ITO, bot_colour, heat_colour, rating_chart
+from arena.web.data import TournamentData, game_slug, load_tournament
+from arena.web.replay import build_replay
+
+__all__ = ["PAGES", "SiteSummary", "game_page", "render_page", "static_files", "write_site"]
+
+#: The tournament's pages besides the games: (file, title in the navigation).
+PAGES = (("index.html", "Leaderboard"), ("h2h.html", "Head-to-head"),
+         ("rounds.html", "Rounds"), ("games.html", "Games"))
+
+#: Card kinds and their colours (Okabe-Ito; the card's name is always written on it too).
+KIND_COLOURS = {"God": OKABE_ITO[1], "Agari": OKABE_ITO[2], "Umbrae": OKABE_ITO[3],
+                "Arcoi": OKABE_ITO[4], "Sophoi": OKABE_ITO[5], "Fate": OKABE_ITO[0],
+                "Beast": OKABE_ITO[7], "Crown": OKABE_ITO[6], "Palaestron": "#1a1a1a"}
+
+
+@lru_cache(maxsize=1)
+def environment() -> Environment:
+    env = Environment(loader=PackageLoader("arena.web", "templates"),
+                      autoescape=select_autoescape(["html"]), trim_blocks=True,
+                      lstrip_blocks=True)
+    env.filters["heat"] = heat_colour
+    env.filters["colour"] = bot_colour
+    env.filters["short"] = _short_key
+    env.filters["pct"] = lambda v: "" if v is None else f"{100 * v:.0f}%"
+    env.filters["num"] = lambda v, d=2: "" if v is None else f"{v:.{d}f}"
+    return env
+
+
+def _short_key(key: str) -> str:
+    """``name@version`` -> ``name``: the version is in the leaderboard."""
+    return key.rsplit("@", 1)[0]
+
+
+def static_files() -> list[tuple[str, bytes]]:
+    """The site's scripts and styles, shipped in the package (``arena/web/static``)."""
+    folder = resources.files("arena.web") / "static"
+    return sorted((entry.name, entry.read_bytes()) for entry in folder.iterdir()
+                  if entry.is_file() and not entry.name.startswith("."))
+
+
+def _h2h_matrix(data: TournamentData) -> list[dict[str, Any]]:
+    pairs = {(p["a"], p["b"]): p for p in data.h2h["pairs"]}
+    return [{"bot": a, "cells": [pairs.get((a, b)) if a != b else None
+                                 for b in data.h2h["bots"]]} for a in data.h2h["bots"]]
+
+
+def _context(data: TournamentData, page: str, live: bool) -> dict[str, Any]:
+    labels = {row["key"]: row["bot"] for row in data.leaderboard["bots"]}
+    order = [row["key"] for row in data.leaderboard["bots"]]
+    context: dict[str, Any] = {
+        "t": data, "info": data.info, "pages": PAGES, "page": page, "root": "",
+        "live": live and page in ("index.html", "rounds.html"),
+        "board": data.leaderboard, "order": order, "labels": labels,
+        "title": f"{data.info.name}: {dict(PAGES).get(page, page)}",
+    }
+    if page == "index.html":
+        context["chart"] = rating_chart(data.history, order, labels)
+    elif page == "h2h.html":
+        context["matrix"] = _h2h_matrix(data)
+    elif page == "games.html":
+        context["categories"] = sorted({c for g in data.games for c in g.desmos})
+        context["sizes"] = sorted({len(g.seats) for g in data.games})
+        context["failure_types"] = sorted({f.get("type", "?") for g in data.games
+                                           for f in g.failures})
+        context["failing"] = [g for g in data.games if g.failures]
+    return context
+
+
+def render_page(data: TournamentData, page: str, live: bool = False) -> str:
+    """One of :data:`PAGES` for a tournament."""
+    return environment().get_template(page).render(**_context(data, page, live))
+
+
+def game_page(record: dict[str, Any], title: str, *, root: str = "../", inline: bool = False,
+              back: str | None = "../games.html") -> str:
+    """A game's replay page: its viewer data embedded, the viewer's script and style linked
+    from ``root``static/ (``inline``: written into the page, one self-contained file)."""
+    replay = build_replay(record, title)
+    payload = orjson.dumps(replay).decode("utf-8").replace("</", "<\\/")
+    static = dict(static_files()) if inline else {}
+    return environment().get_template("game.html").render(
+        title=title, replay=replay, payload=payload, root=root, back=back,
+        inline_css=static.get("site.css", b"").decode(),
+        inline_js=static.get("replay.js", b"").decode(), kinds=KIND_COLOURS)
+
+
+@dataclass
+class SiteSummary:
+    """What ``arena report`` wrote."""
+
+    out: Path
+    pages: int
+    games: int
+    bytes: int
+    largest_game: int
+
+
+def _write(path: Path, text: str | bytes) -> int:
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    path.write_bytes(data)
+    return len(data)
+
+
+def _write_game(job: tuple[str, bytes, str]) -> int:
+    """Write one game's page (in a worker process): its size in bytes."""
+    game_id, blob, folder = job
+    record = json.loads(zlib.decompress(blob))
+    try:
+        page = game_page(record, game_id)
+    except ReplayError as exc:
+        raise ReplayError(f"game {game_id}: {exc}") from None
+    return _write(Path(folder) / f"{game_slug(game_id)}.html", page)
+
+
+def _blobs(db: str | Path, name: str) -> Iterable[tuple[str, bytes]]:
+    with connect(db) as conn:
+        info = find_tournament(conn, name, db)
+        rows = conn.execute(
+            "SELECT r.game_id, r.record FROM records r JOIN games g ON g.id = r.game_id "
+            "WHERE r.tournament_id = ? ORDER BY g.round, g.table_index, g.game_index",
+            (info.id,)).fetchall()
+    return [(str(game_id), bytes(blob)) for game_id, blob in rows]
+
+
+def _prepare(out: Path) -> Path:
+    """The output folder, created; one clear error when it cannot be written."""
+    try:
+        (out / "games").mkdir(parents=True, exist_ok=True)
+        (out / "static").mkdir(exist_ok=True)
+        probe = out / ".arena-report-probe"
+        probe.write_bytes(b"")
+        probe.unlink()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise ArenaError(f"cannot write the report to {out}: {reason}") from None
+    return out
+
+
+def write_site(db: str | Path, name: str, out: Path, jobs: int | None = None) -> SiteSummary:
+    """Write tournament ``name``'s site to ``out`` (created): its pages, the static files and
+    one replay page per game, ``jobs`` processes rendering the games (default: one per
+    CPU)."""
+    data = load_tournament(db, name)
+    if not data.games:
+        raise ArenaError(f"tournament '{name}' has no games yet: nothing to report")
+    _prepare(out)
+    total = sum(_write(out / page, render_page(data, page)) for page, _ in PAGES)
+    total += sum(_write(out / "static" / file, body) for file, body in static_files())
+    jobs_list = [(game_id, blob, str(out / "games")) for game_id, blob in _blobs(db, name)]
+    workers = max(1, min(jobs or os.cpu_count() or 1, len(jobs_list) // 50 or 1))
+    if workers == 1:
+        sizes = [_write_game(job) for job in jobs_list]
+    else:
+        with ProcessPoolExecutor(workers) as pool:
+            sizes = list(pool.map(_write_game, jobs_list, chunksize=32))
+    return SiteSummary(out=out, pages=len(PAGES) + len(sizes), games=len(sizes),
+                       bytes=total + sum(sizes), largest_game=max(sizes, default=0))

@@ -1,0 +1,69 @@
+/* The site's pages: sortable tables, the game list's filters, and (under arena serve) a
+   reload when new games land. No network beyond the server that sent the page. */
+(function () {
+  "use strict";
+  function cellValue(row, i, numeric) {
+    var cell = row.cells[i], raw = cell.getAttribute("data-value");
+    var text = raw !== null ? raw : cell.textContent.trim();
+    return numeric ? (parseFloat(text) || 0) : text.toLowerCase();
+  }
+  function sortBy(table, i, th) {
+    var numeric = th.getAttribute("data-type") === "num";
+    var asc = th.getAttribute("aria-sort") !== "ascending";
+    var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var x = cellValue(a, i, numeric), y = cellValue(b, i, numeric);
+      return (x < y ? -1 : x > y ? 1 : 0) * (asc ? 1 : -1);
+    });
+    rows.forEach(function (r) { body.appendChild(r); });
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (c) { c.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, i) {
+      th.tabIndex = 0;
+      th.classList.add("sort");
+      th.addEventListener("click", function () { sortBy(table, i, th); });
+      th.addEventListener("keydown", function (e) {
+        if (e.key === "Enter" || e.key === " ") { e.preventDefault(); sortBy(table, i, th); }
+      });
+    });
+  });
+
+  var form = document.getElementById("filters");
+  if (form) {
+    var params = new URLSearchParams(location.search);
+    ["bot", "round", "size", "category", "failure", "table"].forEach(function (name) {
+      if (params.get(name) !== null && form.elements[name]) { form.elements[name].value = params.get(name); }
+    });
+    var apply = function () {
+      var f = form.elements, shown = 0;
+      var rows = document.querySelectorAll("#games tbody tr");
+      Array.prototype.forEach.call(rows, function (tr) {
+        var d = tr.dataset, ok = true;
+        if (f.bot.value && (" " + d.bots + " ").indexOf(" " + f.bot.value + " ") < 0) { ok = false; }
+        if (f.round.value && d.round !== f.round.value) { ok = false; }
+        if (f.table.value && d.table !== f.table.value) { ok = false; }
+        if (f.size.value && d.size !== f.size.value) { ok = false; }
+        if (f.category.value && d.categories.split("|").indexOf(f.category.value) < 0) { ok = false; }
+        if (f.failure.value === "*" && !d.failures) { ok = false; }
+        if (f.failure.value && f.failure.value !== "*" && d.failures.split(" ").indexOf(f.failure.value) < 0) { ok = false; }
+        tr.hidden = !ok;
+        if (ok) { shown++; }
+      });
+      document.getElementById("shown").textContent = shown + " of " + rows.length + " games shown";
+    };
+    form.addEventListener("change", apply);
+    apply();
+  }
+
+  var live = document.body.getAttribute("data-live");
+  var state = document.body.getAttribute("data-state");
+  if (live !== null && window.fetch) {
+    setInterval(function () {
+      fetch("api/progress.json", { cache: "no-store" }).then(function (r) { return r.json(); })
+        .then(function (p) { if (String(p.games) !== live || p.state !== state) { location.reload(); } })
+        .catch(function () { /* the server stopped: keep the page as it is */ });
+    }, 5000);
+  }
+}());

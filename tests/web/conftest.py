@@ -1,0 +1,27 @@
+"""Fixtures of the site's tests: a small stored Swiss tournament (site_db.py)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import site_db  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def cup_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished tournament: 4 bots, 3 rounds, byes, a 3-player table, one failure."""
+    return site_db.build(tmp_path_factory.mktemp("cup") / "arena.db")
+
+
+@pytest.fixture(scope="session")
+def cup_site(cup_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``arena report cup`` written to a folder."""
+    from arena.web.site import write_site
+
+    out = tmp_path_factory.mktemp("site")
+    write_site(cup_db, site_db.NAME, out, jobs=1)
+    return out

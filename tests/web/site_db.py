@@ -1,0 +1,73 @@
+"""A small Swiss tournament for the site's tests, written through the tournament store as the
+runner writes one: real game records (random agents, in-process) with the referee's part,
+tables, a bye every round, one failure and one three-player table."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from arena.engine.agents import RandomAgent, play_game
+from arena.engine.config import GameConfig
+from arena.tournament.store import Store, TableRow, compress_record, game_id
+
+NAME = "cup"
+BOTS = [("alpha", "v1"), ("beta", "v1"), ("gamma", "v1"), ("delta", "v1")]
+#: (round, table, entrant indexes by seat, games); entrants not seated in a round get a bye
+TABLES = [(1, 0, (0, 1), 3), (1, 1, (2, 3), 2), (2, 0, (0, 2, 3), 2), (3, 0, (1, 3), 2)]
+FAILING_GAME = f"{NAME}/r1/t0/g1"
+
+
+def _record(names: list[str], keys: list[str], seed: int, match: str, index: int,
+            failures: list[dict[str, Any]]) -> dict[str, Any]:
+    config = GameConfig(players=tuple(names), seed=seed, starting_seat=index % len(names),
+                        event_date=dt.date(2026, 11, 29))
+    state = play_game(config, [RandomAgent(seed + seat) for seat in range(len(names))])
+    record = state.record()
+    record["referee"] = {"match_id": match, "game_index": index, "seats": keys,
+                         "failures": failures, "logs": {}}
+    return record
+
+
+def build(path: Path, *, state: str = "finished", drawn_seed: bool = False,
+          rounds: int = 3) -> Path:
+    """Write the tournament to ``path`` (rounds 1..``rounds`` of :data:`TABLES`)."""
+    store = Store(path)
+    spec = {"name": NAME, "format": "swiss", "players_per_game": [2, 3],
+            "seed": None if drawn_seed else 5, "rounds": 3, "event_date": "2026-11-29"}
+    row = store.create_tournament(
+        name=NAME, spec_hash="hash", spec_json=spec, format="swiss", players_per_game=2,
+        seed=987654321, event_date=dt.date(2026, 11, 29), rounds=3,
+        games_planned=sum(t[3] for t in TABLES), spec_path=None,
+        bots=[(n, v, f"bots/{n}", {}) for n, v in BOTS])
+    ids = store.entrant_ids(row.id)
+    keys = [f"{n}@{v}" for n, v in BOTS]
+    for rnd, table, seats, games in TABLES:
+        if rnd > rounds:
+            continue
+        seated = {i for r, _, s, _ in TABLES if r == rnd for i in s}
+        byes = [(rnd, ids[i], 1.0) for i in range(len(BOTS)) if i not in seated]
+        store.add_tables(row.id, [TableRow(rnd, table, tuple(ids[i] for i in seats),
+                                           seed=rnd * 100 + table, deal=table, games=games)],
+                         byes=byes)
+        for g in range(games):
+            gid = game_id(NAME, rnd, table, g)
+            seat_keys = [keys[i] for i in seats]
+            failures = ([{"seat": 1, "bot": seat_keys[1], "type": "timeout",
+                          "detail": "decision took 1.2 s", "round": 2, "kind": "turn"}]
+                        if gid == FAILING_GAME else [])
+            seed = rnd * 1000 + table * 10 + g
+            record = _record([BOTS[i][0] for i in seats], seat_keys, seed,
+                             f"{NAME}/r{rnd}/t{table}", g, failures)
+            result = record["result"]
+            store.record_game(row.id, {
+                "id": gid, "round": rnd, "table_index": table, "game_index": g, "seed": seed,
+                "seats": [ids[i] for i in seats], "starting_seat": g % len(seats),
+                "placements": result["placements"], "desmos": result["desmos"],
+                "ascension": result["ascension"], "tiebreak": result["tiebreak"],
+                "failures": failures, "forfeits": {}, "decisions": len(record["choices"]),
+                "duration_s": 0.01}, compress_record(record))
+    store.set_state(row.id, state)
+    store.close()
+    return path

@@ -1,0 +1,300 @@
+"""The site in a real browser (Debian's Chromium, driven by Selenium through chromedriver):
+from file:// and from arena serve, the leaderboard's rows are the JSON leaderboard's, no page
+logs an error, and a replay steps from the first decision to the showdown showing the
+replayed table at every step; one seat's view shows only what that seat was shown.
+
+Screenshots of the leaderboard, a replay mid-game and head-to-head go to
+results/screenshots/web/ (or $ARENA_SCREENSHOTS) for people to look at.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import site_db
+
+from arena.engine.cards import NOTATION
+from arena.engine.config import GameConfig
+from arena.engine.game import new_game
+from arena.engine.narration import event_lines
+from arena.engine.state import State
+from arena.rating.leaderboard import build_leaderboard, leaderboard_json
+from arena.tournament.store import Store
+from arena.web.server import make_server
+
+CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
+                             shutil.which("google-chrome")) if p), None)
+DRIVER = shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None or DRIVER is None,
+    reason="no Chromium and chromedriver installed (apt-get install chromium chromium-driver)")
+REPO = Path(__file__).resolve().parents[2]
+SHOTS = Path(os.environ.get("ARENA_SCREENSHOTS", REPO / "results" / "screenshots" / "web"))
+REPLAYED = "cup/r2/t0/g0"  # the three-player table
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    # --no-sandbox: Chromium refuses to start as root without it (CI runs as root)
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--allow-file-access-from-files"):
+        options.add_argument(arg)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    driver.set_window_size(1280, 800)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+@pytest.fixture(scope="module")
+def served(cup_db: Path) -> Iterator[str]:
+    server = make_server(cup_db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/t/cup/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def errors(driver: Any) -> list[dict[str, Any]]:
+    return [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"]
+
+
+def shoot(driver: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SHOTS / f"{name}.png"))
+
+
+def leaderboard_rows(driver: Any) -> list[list[str]]:
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('#leaderboard tbody tr')).map("
+        "r => Array.from(r.cells).map(c => c.getAttribute('data-value') ?? c.textContent.trim()))")
+
+
+def expected_rows(db: Path) -> list[list[str]]:
+    rows = []
+    for row in leaderboard_json(build_leaderboard(db, "cup"))["bots"]:
+        failures = ", ".join(f"{k} {n}" for k, n in row["failures"].items())
+        rows.append([str(row["rank"]), row["bot"], row["version"], str(row["mu"]),
+                     str(row["sigma"]), str(row["conservative"]), str(row["games"]),
+                     str(row["wins"]), str(row["win_pct"]), str(row["mean_placement"]),
+                     str(row["points"]), str(row["byes"]), str(row["buchholz"]), failures,
+                     row["note"]])
+    return rows
+
+
+def check_pages(driver: Any, base: str, db: Path, shots: bool) -> None:
+    driver.get(base + "index.html")
+    assert leaderboard_rows(driver) == expected_rows(db)
+    if shots:
+        shoot(driver, "leaderboard")
+    for page in ("h2h.html", "rounds.html", "games.html", "games/r1-t0-g1.html"):
+        driver.get(base + page)
+        if shots and page == "h2h.html":
+            shoot(driver, "head-to-head")
+    assert errors(driver) == []
+
+
+def test_the_report_from_file(browser: Any, cup_site: Path, cup_db: Path) -> None:
+    check_pages(browser, cup_site.as_uri() + "/", cup_db, shots=True)
+
+
+def test_the_report_from_arena_serve(browser: Any, served: str, cup_db: Path) -> None:
+    check_pages(browser, served, cup_db, shots=False)
+
+
+def test_the_game_list_filters(browser: Any, cup_site: Path) -> None:
+    from selenium.webdriver.support.ui import Select
+
+    browser.get((cup_site / "games.html").as_uri())
+    shown = "return Array.from(document.querySelectorAll('#games tbody tr')).filter(r => " \
+            "!r.hidden).map(r => r.cells[0].textContent)"
+    assert len(browser.execute_script(shown)) == 9
+    Select(browser.find_element("name", "size")).select_by_visible_text("3")
+    assert browser.execute_script(shown) == ["r2-t0-g0", "r2-t0-g1"]
+    browser.get((cup_site / "games.html").as_uri() + "?failure=timeout")
+    assert browser.execute_script(shown) == ["r1-t0-g1"]
+    browser.get((cup_site / "index.html").as_uri())
+    browser.find_element("link text", "gamma").click()  # the leaderboard's link to its games
+    assert browser.execute_script(shown) == ["r1-t1-g0", "r1-t1-g1", "r2-t0-g0", "r2-t0-g1"]
+
+
+def test_the_leaderboard_sorts_by_mouse_and_keyboard(browser: Any, cup_site: Path) -> None:
+    from selenium.webdriver.common.keys import Keys
+
+    browser.get((cup_site / "index.html").as_uri())
+    ranks = "return Array.from(document.querySelectorAll('#leaderboard tbody tr')).map(" \
+            "r => r.cells[0].textContent)"
+    assert browser.execute_script(ranks) == ["1", "2", "3", "4"]
+    heading = browser.find_elements("css selector", "#leaderboard thead th")[0]
+    heading.click()  # ascending: as it was
+    heading.send_keys(Keys.ENTER)  # descending
+    assert browser.execute_script(ranks) == ["4", "3", "2", "1"]
+    assert heading.get_attribute("aria-sort") == "descending"
+
+
+def test_standings_refresh_as_games_land(browser: Any, tmp_path: Path) -> None:
+    import sqlite3
+
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db = site_db.build(tmp_path / "arena.db", state="running", rounds=1)
+    server = make_server(db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_port}/t/cup/index.html")
+        assert browser.find_element("id", "progress").text.startswith("5 of 9")
+        with sqlite3.connect(db) as conn:  # a game lands: a copy of one under a new id
+            conn.execute(
+                "INSERT INTO games SELECT 'cup/r2/t0/g0', tournament_id, 2, 0, 0, seed, "
+                "seats_json, starting_seat, placements_json, desmos_json, ascension, "
+                "tiebreak, failures_json, forfeits_json, decisions, duration_s, record_path, "
+                "created_at, latency_json FROM games WHERE id = 'cup/r1/t0/g0'")
+        WebDriverWait(browser, 60).until(
+            lambda b: b.find_element("id", "progress").text.startswith("6 of 9"))
+        assert errors(browser) == []
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# -- the replay ---------------------------------------------------------------------------------
+def tables(record: dict[str, Any]) -> list[State]:
+    """Copies of the replayed game at each decision and at the end (the expected tables)."""
+    state = new_game(GameConfig.from_json(record["config"]))
+    seen = []
+    for _, _, index in record["choices"]:
+        seen.append(table_of(state))
+        state.apply(index)
+    seen.append(table_of(state))
+    return seen
+
+
+def table_of(state: State) -> Any:
+    return {"hands": [[NOTATION[c] for c in hand] for hand in state.hands],
+            "views": [state.observe_json(seat) for seat in range(state.n)],
+            "decision": None if state.decision is None else state.decision.seat}
+
+
+_DOM = """
+const seats = Array.from(document.querySelectorAll('#seats .seat')).map(s => ({
+  hand: Array.from(s.querySelectorAll('.hand .card')).map(c => c.getAttribute('data-card')),
+  traps: Array.from(s.querySelectorAll('.traps .card')).map(c => c.getAttribute('data-card'))}));
+return {step: Number(document.getElementById('table').getAttribute('data-step')), seats,
+        options: document.querySelectorAll('#decision .options li').length,
+        lines: document.getElementById('new-lines').textContent,
+        showdown: !document.getElementById('showdown-box').hidden};
+"""
+
+
+@pytest.fixture(scope="module")
+def record(cup_db: Path) -> dict[str, Any]:
+    with Store(cup_db, create=False, read_only=True) as store:
+        return store.record(REPLAYED)
+
+
+def test_stepping_a_replay_shows_the_replayed_table(browser: Any, cup_site: Path,
+                                                    record: dict[str, Any]) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    expected = tables(record)
+    browser.get((cup_site / "games" / "r2-t0-g0.html").as_uri())
+    ActionChains(browser).send_keys(Keys.HOME).perform()
+    for number, table in enumerate(expected):
+        dom = browser.execute_script(_DOM)
+        assert dom["step"] == number
+        assert [seat["hand"] for seat in dom["seats"]] == table["hands"], f"step {number}"
+        if number == len(expected) // 2:
+            shoot(browser, "replay-mid-game")
+        if number == len(expected) - 1:
+            break
+        if number % 2:  # the buttons and the keyboard, in turn
+            browser.find_element("id", "next").click()
+        else:
+            ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    dom = browser.execute_script(_DOM)
+    assert dom["showdown"] and not browser.find_element("id", "next").is_enabled()
+    showdown = browser.find_element("id", "showdown").text
+    for category in record["result"]["desmos"]:
+        assert category in showdown
+    assert "First place: " in showdown
+    ActionChains(browser).send_keys(Keys.HOME).perform()
+    assert browser.execute_script(_DOM)["step"] == 0
+    browser.find_element("id", "to-showdown").click()
+    assert browser.execute_script(_DOM)["step"] == len(expected) - 1
+    ActionChains(browser).send_keys("2").perform()
+    step = browser.execute_script(_DOM)["step"]
+    assert browser.execute_script(f"return JSON.parse(document.getElementById('game-data')"
+                                  f".textContent).steps[{step}].round") == 2
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.find_element("id", "play").click()
+    WebDriverWait(browser, 60).until(lambda b: b.execute_script(_DOM)["step"] > step + 1)
+    browser.find_element("id", "play").click()  # pause
+    paused = browser.execute_script(_DOM)["step"]
+    assert browser.find_element("id", "play").text.endswith("play")
+    assert browser.execute_script(_DOM)["step"] == paused
+    ActionChains(browser).send_keys("v").perform()  # the next view: seat 0's
+    assert browser.find_element("id", "table").get_attribute("data-view") == "0"
+    assert browser.find_element("id", "view").get_attribute("value") == "0"
+    assert errors(browser) == []
+
+
+def test_one_seats_view_shows_only_what_it_was_shown(browser: Any, cup_site: Path,
+                                                      record: dict[str, Any]) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    seat = 1
+    expected = tables(record)
+    browser.get("about:blank")  # a new page load, not a move within the last one
+    browser.get((cup_site / "games" / "r2-t0-g0.html").as_uri() + "#view=1")
+    told = "\n".join(event_lines(record, seat))
+    shown_lines = []
+    for number, table in enumerate(expected):
+        dom = browser.execute_script(_DOM)
+        assert dom["step"] == number
+        view = table["views"][seat]
+        for other, panel in enumerate(dom["seats"]):
+            if other == seat:
+                assert panel["hand"] == view["hand"]
+                assert panel["traps"] == [trap["card"] for trap in view["traps"]]
+                continue
+            face_up = [card for card in panel["hand"] if card]
+            assert sorted(face_up) == sorted(view["revealed"][other]), f"step {number}"
+            assert len(panel["hand"]) == view["hand_sizes"][other]
+            assert panel["traps"] == [""] * view["trap_counts"][other]
+        if table["decision"] is not None and table["decision"] != seat:
+            assert dom["options"] == 0  # another seat's options would show its hand
+        if dom["lines"]:
+            shown_lines.append(dom["lines"])
+        ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    assert "\n".join(shown_lines) == told  # the seat's own feed, as arena game --seat tells it
+    assert errors(browser) == []
+
+
+def test_the_replay_at_phone_width(browser: Any, cup_site: Path) -> None:
+    browser.set_window_size(390, 844)
+    try:
+        browser.get("about:blank")
+        browser.get((cup_site / "games" / "r2-t0-g0.html").as_uri() + "#step=8")
+        width = browser.execute_script("return document.documentElement.scrollWidth")
+        assert width <= 390  # nothing wider than the screen: no sideways scrolling
+        shoot(browser, "replay-phone")
+    finally:
+        browser.set_window_size(1280, 800)

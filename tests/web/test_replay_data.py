@@ -1,0 +1,95 @@
+"""The replay viewer's data: at every step the table is the replayed game's, each seat's view
+is exactly its observation, and the narration is ``arena game``'s, cut per step."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arena.engine.cards import NOTATION
+from arena.engine.config import GameConfig
+from arena.engine.game import new_game
+from arena.engine.narration import event_lines
+from arena.errors import ReplayError
+from arena.web.replay import build_replay
+
+
+def played(players: int, seed: int, forfeit_at: int | None) -> dict[str, Any]:
+    """A random game's record, a seat forfeiting before choice ``forfeit_at`` if given."""
+    state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed,
+                                starting_seat=seed % players))
+    rng = random.Random(seed)
+    number = 0
+    while state.decision is not None:
+        if number == forfeit_at:
+            state.forfeit(rng.randrange(players), "crash")
+            if state.decision is None:
+                break
+        state.apply(rng.randrange(len(state.decision.options)))
+        number += 1
+    return state.record()
+
+
+games = st.builds(played, st.integers(2, 5), st.integers(0, 10**6),
+                  st.one_of(st.none(), st.integers(0, 60)))
+
+
+@settings(max_examples=25)
+@given(games)
+def test_every_step_is_the_replayed_table(record: dict[str, Any]) -> None:
+    replay = build_replay(record)
+    state = new_game(GameConfig.from_json(record["config"]))
+    forfeits = {f["at_choice"]: f for f in record["forfeits"]}
+    steps = replay["steps"]
+    assert len(steps) == len(record["choices"]) + 1
+    for number, (_, _, index) in enumerate(record["choices"]):
+        if number in forfeits:
+            state.forfeit(forfeits[number]["seat"], forfeits[number]["reason"])
+        step = steps[number]
+        assert step["hands"] == [[NOTATION[c] for c in hand] for hand in state.hands]
+        assert step["draw_pile"] == len(state.draw_pile)
+        assert step["effect_graveyard"] == [NOTATION[c] for c in state.effect_graveyard]
+        assert step["discard_graveyard"] == [NOTATION[c] for c in state.discard_graveyard]
+        assert step["trap_counts"] == [len(t) for t in state.traps]
+        for seat in range(state.n):  # a seat's view is its observation, nothing more
+            seen = state.observe_json(seat)
+            assert seen["hand"] == step["hands"][seat]
+            assert seen["traps"] == [{"card": c, "turns_left": left, "triggerable": ready}
+                                     for c, left, ready in step["traps"][seat]]
+            assert seen["revealed"] == step["revealed"]
+        assert step["decision"]["seat"] == state.decision.seat
+        assert step["decision"]["chosen"] == index
+        assert len(step["decision"]["options"]) == len(state.decision.options)
+        state.apply(index)
+    assert "decision" not in steps[-1]
+
+
+@settings(max_examples=25)
+@given(games)
+def test_the_steps_tell_the_game_as_arena_game_does(record: dict[str, Any]) -> None:
+    steps = build_replay(record)["steps"]
+    assert [line for step in steps for line in step["lines"]] == event_lines(record)
+    for seat in range(len(record["players"])):
+        told = [line for step in steps for line in (
+            step["lines"] if step["seat_lines"][seat] is None else step["seat_lines"][seat])]
+        assert told == event_lines(record, seat)
+
+
+def test_the_showdown_gives_categories_tie_keys_and_the_tiebreak() -> None:
+    record = played(3, 11, None)
+    showdown = build_replay(record)["showdown"]
+    assert showdown["categories"] == record["result"]["desmos"]
+    assert showdown["placements"] == record["result"]["placements"]
+    assert showdown["tiebreak"] == record["result"]["tiebreak"]
+    assert all(isinstance(k, int) for key in showdown["keys"] for k in key)
+
+
+def test_a_record_that_does_not_replay() -> None:
+    record = played(2, 3, None)
+    record["choices"][0][1] = "rps"
+    with pytest.raises(ReplayError, match="choice 0: the record does not replay here"):
+        build_replay(record)

@@ -1,0 +1,213 @@
+"""``arena report``, ``arena serve`` and ``arena game --html``: what they write, and one clear
+``Error:`` line for each kind of bad input."""
+
+from __future__ import annotations
+
+import json
+import re
+import socket
+import sqlite3
+from pathlib import Path
+
+import site_db
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.rating.leaderboard import build_leaderboard, leaderboard_json
+
+runner = CliRunner()
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = runner.invoke(app, list(args))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_report_writes_every_page_and_one_replay_per_game(cup_db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    code, stdout, stderr = run("report", "cup", "-o", str(out), "--db", str(cup_db), "-j", "1")
+    assert (code, stderr) == (0, "")
+    assert stdout.startswith("Wrote 13 pages (9 game replays, ")
+    for page in ("index.html", "h2h.html", "rounds.html", "games.html", "static/site.css",
+                 "static/site.js", "static/replay.js"):
+        assert (out / page).is_file(), page
+    assert sorted(p.name for p in (out / "games").iterdir())[:2] == ["r1-t0-g0.html",
+                                                                     "r1-t0-g1.html"]
+    text = "".join(p.read_text() for p in out.rglob("*.html"))
+    # nothing fetched at view time: no address outside the folder
+    assert not re.search(r"""(src|href|url)\s*[=(]\s*["']?(https?:)?//""", text)
+
+
+def test_report_pages_hold_the_leaderboard_rows(cup_site: Path, cup_db: Path) -> None:
+    board = leaderboard_json(build_leaderboard(cup_db, "cup"))
+    index = (cup_site / "index.html").read_text()
+    positions = [index.index(f'data-key="{row["key"]}"') for row in board["bots"]]
+    assert positions == sorted(positions)  # the JSON's order
+    assert "5" in (cup_site / "index.html").read_text()  # the spec's public seed is shown
+
+
+def test_the_failing_game_is_linked_from_the_failures(cup_site: Path) -> None:
+    games = (cup_site / "games.html").read_text()
+    assert '<a href="games/r1-t0-g1.html">cup/r1/t0/g1</a>' in games
+    assert "timeout" in games and "decision took 1.2 s" in games
+
+
+def test_rounds_show_pairings_byes_and_scores(cup_site: Path) -> None:
+    rounds = (cup_site / "rounds.html").read_text()
+    assert rounds.count('<tr class="bye">') == 3  # beta in round 2, alpha and gamma in 3
+    assert "Round 3" in rounds
+
+
+def test_a_drawn_seed_stays_secret_until_the_tournament_finishes(tmp_path: Path) -> None:
+    db = site_db.build(tmp_path / "running.db", state="running", drawn_seed=True, rounds=1)
+    out = tmp_path / "site"
+    assert run("report", "cup", "-o", str(out), "--db", str(db), "-j", "1")[0] == 0
+    index = (out / "index.html").read_text()
+    assert "987654321" not in index
+    assert "drawn, secret until the tournament finishes" in index
+
+
+def test_game_html_writes_one_self_contained_page(cup_db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "game.html"
+    code, stdout, _ = run("game", "cup/r2/t0/g1", "--html", str(out), "--db", str(cup_db))
+    assert code == 0
+    assert stdout.startswith(f"Wrote Game cup/r2/t0/g1's replay to {out} (")
+    page = out.read_text()
+    assert '<script src=' not in page and '<link rel="stylesheet"' not in page
+    assert 'id="game-data"' in page
+
+
+def test_match_records_open_in_the_same_viewer(tmp_path: Path) -> None:
+    records = tmp_path / "games.jsonl"
+    assert run("simulate", "-p", "3", "-g", "2", "-s", "4", "--records", str(records))[0] == 0
+    out = tmp_path / "g2.html"
+    code, stdout, _ = run("game", str(records), "-n", "2", "--html", str(out))
+    assert code == 0 and out.is_file()
+    assert stdout.startswith(f"Wrote Game 2 of {records}'s replay to {out}")
+
+
+# -- bad input: one line each ------------------------------------------------------------------
+def test_a_missing_tournament(cup_db: Path, tmp_path: Path) -> None:
+    code, stdout, stderr = run("report", "nope", "-o", str(tmp_path / "s"), "--db", str(cup_db))
+    assert (code, stdout) == (1, "")
+    assert stderr == f"Error: no tournament named 'nope' in {cup_db} (stored: cup)\n"
+    assert not (tmp_path / "s").exists()
+
+
+def test_a_missing_database(tmp_path: Path) -> None:
+    db = tmp_path / "none.db"
+    code, _, stderr = run("report", "cup", "-o", str(tmp_path / "s"), "--db", str(db))
+    assert code == 1
+    assert stderr == (f"Error: no results database at {db} (run a tournament first, e.g. "
+                      "arena run tournaments/swiss.yaml)\n")
+
+
+def test_an_empty_database(tmp_path: Path) -> None:
+    db = tmp_path / "empty.db"
+    sqlite3.connect(db).close()
+    code, _, stderr = run("report", "cup", "-o", str(tmp_path / "s"), "--db", str(db))
+    assert code == 1
+    assert stderr == (f"Error: {db} is not an arena results database (missing tables: bots, "
+                      "games, tournaments)\n")
+
+
+def test_a_tournament_without_games(tmp_path: Path) -> None:
+    db = site_db.build(tmp_path / "a.db", state="running", rounds=0)
+    code, _, stderr = run("report", "cup", "-o", str(tmp_path / "s"), "--db", str(db))
+    assert code == 1
+    assert stderr == "Error: tournament 'cup' has no games yet: nothing to report\n"
+
+
+def test_a_record_from_an_older_rules_version(cup_db: Path, tmp_path: Path) -> None:
+    record = json.loads(run("game", "cup/r1/t0/g0", "--format", "json", "--db",
+                            str(cup_db))[1])
+    record["format"] = "palaestra-record/2"
+    old = tmp_path / "old.jsonl"
+    old.write_text(json.dumps(record) + "\n")
+    code, _, stderr = run("game", str(old), "--html", str(tmp_path / "old.html"))
+    assert code == 1
+    assert stderr == ("Error: the record is 'palaestra-record/2', from another rules version; "
+                      "the viewer replays 'palaestra-record/3' records only (the rules changed "
+                      "in between: see RULES.md)\n")
+
+
+def test_an_unwritable_output_folder(cup_db: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("")
+    out = blocker / "site"
+    code, _, stderr = run("report", "cup", "-o", str(out), "--db", str(cup_db))
+    assert code == 1
+    assert stderr == f"Error: cannot write the report to {out}: Not a directory\n"
+
+
+def test_a_port_in_use(cup_db: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, _, stderr = run("serve", "--db", str(cup_db), "--port", str(port))
+    assert code == 1
+    assert stderr == (f"Error: port {port} on 127.0.0.1 is in use (choose another with --port, "
+                      "or --port 0 for any free one)\n")
+
+
+def test_serve_a_missing_database(tmp_path: Path) -> None:
+    code, _, stderr = run("serve", "--db", str(tmp_path / "x.db"), "--port", "0")
+    assert code == 1
+    assert stderr.startswith(f"Error: no results database at {tmp_path / 'x.db'} ")
+
+
+def test_each_rating_line_runs_from_the_prior_to_the_leaderboards_rating(cup_db: Path) -> None:
+    from arena.web.data import load_tournament
+
+    data = load_tournament(cup_db, "cup")
+    for row in data.leaderboard["bots"]:
+        line = data.history[row["key"]]
+        assert line[0] == [0, 25.0, round(25 / 3, 4)]
+        assert [point[0] for point in line] == list(range(row["games"] + 1))
+        assert line[-1][1:] == [round(row["mu"], 4), round(row["sigma"], 4)]
+
+
+def test_a_stored_record_from_an_older_rules_version(cup_db: Path, tmp_path: Path) -> None:
+    import shutil
+    import zlib
+
+    db = tmp_path / "old.db"
+    shutil.copy(cup_db, db)
+    with sqlite3.connect(db) as conn:
+        blob = conn.execute("SELECT record FROM records WHERE game_id = 'cup/r1/t0/g2'"
+                            ).fetchone()[0]
+        record = json.loads(zlib.decompress(blob))
+        record["format"] = "palaestra-record/1"
+        conn.execute("UPDATE records SET record = ? WHERE game_id = 'cup/r1/t0/g2'",
+                     (zlib.compress(json.dumps(record).encode()),))
+    conn.close()
+    code, _, stderr = run("report", "cup", "-o", str(tmp_path / "s"), "--db", str(db))
+    assert code == 1
+    assert stderr == ("Error: game cup/r1/t0/g2: the record is 'palaestra-record/1', from "
+                      "another rules version; the viewer replays 'palaestra-record/3' records "
+                      "only (the rules changed in between: see RULES.md)\n")
+
+
+def test_serve_says_where_it_serves(cup_db: Path) -> None:
+    import os
+    import subprocess
+    import sys
+    import urllib.request
+
+    repo = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    process = subprocess.Popen([sys.executable, "-m", "arena.cli.main", "serve", "--port", "0",
+                                "--db", str(cup_db)], stdout=subprocess.PIPE, text=True,
+                               env=env)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        match = re.fullmatch(rf"Serving {re.escape(str(cup_db))} at "
+                             r"(http://127\.0\.0\.1:\d+/) \(read-only; Ctrl-C stops\)\n", line)
+        assert match, line
+        with urllib.request.urlopen(match.group(1) + "t/cup/index.html", timeout=60) as page:
+            assert 'id="leaderboard"' in page.read().decode()
+    finally:
+        process.terminate()
+        process.wait(timeout=60)

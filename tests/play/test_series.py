@@ -53,6 +53,10 @@ def test_a_series_keeps_score_and_the_loser_starts_the_next_game(tmp_path: Path)
     shown = CliRunner().invoke(app, ["game", str(records), "-n", "2", "--seat", "1"])
     assert shown.exit_code == 0, shown.output
     assert "seat 1 person:alice" in shown.output
+    page = tmp_path / "game.html"  # and the replay viewer opens it
+    replay = CliRunner().invoke(app, ["game", str(records), "-n", "1", "--html", str(page)])
+    assert replay.exit_code == 0, replay.output
+    assert page.stat().st_size > 0
 
 
 @needs_sandbox

@@ -45,11 +45,12 @@ from arena.engine import (
     next_starting_seat,
 )
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
-from arena.errors import ArenaError, RulesError
+from arena.errors import RulesError
 from arena.protocol import messages
 from arena.referee.client import BotClient, BotDiagnostics, CpuTurn
 from arena.referee.connection import Launcher
 from arena.referee.failures import Failure
+from arena.referee.keeper import BotKeeper
 from arena.referee.launch import sandbox_launcher, sandbox_warnings
 from arena.referee.relay import EventRelay
 from arena.referee.seating import seat_orders, seating_mode, seatings_per_deal
@@ -152,6 +153,11 @@ class MatchRequest:
     #: Let the bots run while not asked (also ``ponder: true`` among ``limits``); by default
     #: each is stopped between its decisions.
     ponder: bool = False
+    #: Processes kept between the matches of one referee (a tournament worker's): the
+    #: match begins in a kept process of a bot where there is one, and keeps each bot that
+    #: ends it cleanly (:mod:`arena.referee.keeper`). None: every match starts its bots and
+    #: ends them.
+    keeper: BotKeeper | None = None
 
     def resolved(self) -> list[BotSpec]:
         specs = [b if isinstance(b, BotSpec) else resolve(b, self.bots_dir) for b in self.bots]
@@ -350,7 +356,8 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
               close_at_end: bool = False,
               stop: Callable[[list[GameOutcome]], bool] | None = None,
               seatings: Sequence[tuple[int, ...]] = (),
-              rules: HouseRules = DEFAULT_RULES) -> list[GameOutcome]:
+              rules: HouseRules = DEFAULT_RULES,
+              keep: Callable[[BotClient], bool] | None = None) -> list[GameOutcome]:
     """Play ``games`` games between ``players`` (bot clients constructed, started or not);
     shared by :func:`play_match` and the compliance check. Game numbers start at
     ``first_game``; the first of them picks its starting seat by ruling 13. With
@@ -358,7 +365,9 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
     so what they log while ending that game is in its record. ``stop``, asked after each
     game with the games so far, ends the match early (a sequential test that has decided);
     in duplicate only once a deal has been played in every seating. ``seatings`` (default:
-    player *i* in seat *i*) are the seat orders each deal is played in, one game each."""
+    player *i* in seat *i*) are the seat orders each deal is played in, one game each.
+    ``keep``, asked at the end of the last game, spares a bot ``close_at_end`` (kept for a
+    later match)."""
     orders = list(seatings) or [tuple(range(len(players)))]
     clients = [s for s in players if isinstance(s, BotClient)]
     outcomes: list[GameOutcome] = []
@@ -392,7 +401,7 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
         failures = _begin_game(state, seats, g, bot_seeds, start_failures)
         decisions, relay = drive_game(state, seats, g, failures)
         last = close_at_end and g == first_game + games - 1
-        logs, latency, closing_s = _end_game(state, seats, g, relay, close=last)
+        logs, latency, closing_s = _end_game(state, seats, g, relay, close=last, keep=keep)
         outcome = _outcome(state, seats, g, failures, decisions,
                            began=began + closing_s, logs=logs, latency=latency,
                            match_id=match_id,
@@ -440,10 +449,11 @@ def _begin_game(state: State, seats: Sequence[Seat], game: int,
 
 
 def _end_game(state: State, seats: Sequence[Seat], game: int, relay: EventRelay, *,
-              close: bool) -> tuple[dict[str, str], list[dict[str, Any]], float]:
+              close: bool, keep: Callable[[BotClient], bool] | None = None,
+              ) -> tuple[dict[str, str], list[dict[str, Any]], float]:
     """Send every bot the events it has not seen and ``game_end`` (with ``close``, then
-    ``bye``); returns each seat's log of the game, its latency figures and the seconds the
-    bots took to close (the match's time, not the game's)."""
+    ``bye``, unless ``keep`` keeps it); returns each seat's log of the game, its latency
+    figures and the seconds the bots took to close (the match's time, not the game's)."""
     result = state.result
     assert result is not None
     end = messages.game_end(game, result.placements, result.desmos, result.ascension,
@@ -458,12 +468,13 @@ def _end_game(state: State, seats: Sequence[Seat], game: int, relay: EventRelay,
         # The log is cut before game_end goes out, so the cut does not race the bot: what it
         # logs while ending a game opens the next game's log. The last game (with close)
         # keeps it: the bot has exited when its log is taken.
-        log = "" if close else player.log_since_last()
+        closing = close and not (keep is not None and keep(player))
+        log = "" if closing else player.log_since_last()
         player.end_game(relay.take(seat) + end)
-        if close:
-            closing = perf_counter()
+        if closing:
+            closed_at = perf_counter()
             player.close()
-            closing_s += perf_counter() - closing
+            closing_s += perf_counter() - closed_at
             log = player.log_since_last()
         log = _kept_log(log, player.log_bytes)
         if log:
@@ -524,22 +535,30 @@ def play_match(request: MatchRequest,
     if launcher is None:
         launcher = sandbox_launcher()
         warnings = sandbox_warnings()
-    ponder, turn = request.resolved_ponder(), CpuTurn()
-    clients = [BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
-                         metadata=spec.metadata, launcher=launcher,
-                         options=spec.options, ponder=ponder, turn=turn) for spec in specs]
+    ponder, turn, keeper = request.resolved_ponder(), CpuTurn(), request.keeper
     began = perf_counter()
+    clients: list[BotClient] = []
+    finished = False
     try:
+        for spec in specs:
+            kept = keeper.take(spec, limits, ponder, turn) if keeper is not None else None
+            clients.append(kept or BotClient(
+                spec.command, spec.path, limits, name=spec.name, key=spec.key,
+                metadata=spec.metadata, launcher=launcher, options=spec.options,
+                ponder=ponder, turn=turn))
         games = run_games(clients, games=request.games, seed=request.seed,
                           match_id=request.match_id, event_date=event_date,
                           keys=[s.key for s in specs], on_game=on_game, close_at_end=True,
                           stop=stop, seatings=request.seatings(len(specs)),
-                          rules=request.rules)
-    except ArenaError:
-        raise
+                          rules=request.rules,
+                          keep=keeper.keeps if keeper is not None else None)
+        finished = True
     finally:
-        for client in clients:
-            client.close()
+        for spec, client in zip(specs, clients, strict=False):
+            if finished and keeper is not None and keeper.keeps(client):
+                keeper.keep(client, spec, ponder)
+            else:
+                client.close()
     return MatchOutcome(
         match_id=request.match_id, seats=[s.key for s in specs], names=[s.name for s in specs],
         games=games, bots=[_diagnostics_json(c.diagnostics, seat)

@@ -16,6 +16,7 @@ import sqlite3
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -38,6 +39,7 @@ from arena.errors import StoreError
 from arena.tournament.runner import RunSummary, mismatch_lines, resume_hint, run_tournament
 from arena.tournament.spec import load_spec
 from arena.tournament.status import _progress, failure_summary
+from arena.tournament.store import Store
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +79,26 @@ def test_results_do_not_depend_on_the_number_of_workers(
     summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db)), 1)
     assert summary.games_recorded == 18 and not summary.mismatches
     assert signature(db, "swiss-e2e") == signature(reference[0], "swiss-e2e")
+
+
+def test_games_are_the_same_whether_workers_keep_bot_processes_or_not(
+    reference: tuple[Path, RunSummary], tmp_path: Path
+) -> None:
+    db = tmp_path / "fresh.db"
+    summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db)), 2,
+                             reuse_bots=False)
+    assert summary.games_recorded == 18 and not summary.mismatches
+    assert signature(db, "swiss-e2e") == signature(reference[0], "swiss-e2e")
+    assert moves(db) == moves(reference[0])
+    # 6 tables of 2 bots: every table starts both without reuse, fewer with it
+    assert summary.bot_starts == 12 and 0 < reference[1].bot_starts < 12
+
+
+def moves(db: Path) -> dict[str, Any]:
+    """Every game's choices, by game id."""
+    with Store(db, read_only=True) as store:
+        row = store.require("swiss-e2e")
+        return {g.id: store.record(g.id)["choices"] for g in store.games(row.id)}
 
 
 def test_resume_after_sigkill_records_every_game_exactly_once(

@@ -79,7 +79,8 @@ class BenchResult:
             lines.append(f"  {int(r['workers'])} worker(s): {int(r['games'])} games in "
                          f"{r['seconds']:.2f} s = {r['games_per_s']:.2f} games/s; "
                          f"{r['cpu_seconds']:.1f} CPU-s, {r['cpus_busy']:.2f} CPUs busy on "
-                         f"average, {int(r['bot_starts'])} bot starts (load average "
+                         f"average ({r['parent_cpu_seconds']:.1f} in the runner itself), "
+                         f"{int(r['bot_starts'])} bot starts (load average "
                          f"{r['load_before']:.1f} before, {r['load_after']:.1f} after)")
             if "cpu_ratio" in r:
                 lines.append(f"    vs in-process: CPU {r['cpu_ratio']:.2f}x (aim: 1.4x or "
@@ -108,6 +109,12 @@ def _cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _own_cpu_seconds() -> float:
+    """CPU time of this process alone: the runner's planning, bookkeeping and store."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
 
 
 def _spec(bots: tuple[str, ...], games: int, rounds: int, db: Path, seed: int,
@@ -153,11 +160,13 @@ def run_tournament_bench(
     seed: int = 1,
     spec_file: Path | None = None,
     in_process: bool = True,
+    reuse_bots: bool = True,
     report: Report = ignore,
 ) -> BenchResult:
     """Run the bench tournament (``spec_file``'s, else the default round-robin) once per worker
-    count, then its games in-process; see the module docstring. The runs report to
-    ``report`` (the sandbox's warnings, say)."""
+    count, then its games in-process; see the module docstring. ``reuse_bots`` off starts
+    every table's bots afresh (:func:`~arena.tournament.runner.run_tournament`). The runs
+    report to ``report`` (the sandbox's warnings, say)."""
     result = BenchResult(bots=list(bots), tables=0, games_per_match=games, title="round-robin")
     records: list[bytes] = []
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
@@ -165,7 +174,7 @@ def run_tournament_bench(
         for count in workers:
             db = Path(tmp) / f"w{count}.db"
             spec = _spec(bots, games, rounds, db, seed, spec_file)
-            result.runs.append(_run_once(spec, count, db, report))
+            result.runs.append(_run_once(spec, count, db, report, reuse_bots))
             with Store(db) as store:
                 row = store.require(spec.name)
                 result.tables = len(store.tables(row.id))
@@ -190,14 +199,17 @@ def run_tournament_bench(
     return result
 
 
-def _run_once(spec: TournamentSpec, workers: int, db: Path, report: Report) -> dict[str, float]:
+def _run_once(spec: TournamentSpec, workers: int, db: Path, report: Report,
+              reuse_bots: bool) -> dict[str, float]:
     """One run of ``spec`` into ``db`` with ``workers`` workers: its figures."""
     load_before = os.getloadavg()[0]
-    cpu_before = _cpu_seconds()
-    summary = run_tournament(spec, workers, fresh=True, db=db, trial=False, report=report)
-    cpu = _cpu_seconds() - cpu_before
+    cpu_before, own_before = _cpu_seconds(), _own_cpu_seconds()
+    summary = run_tournament(spec, workers, fresh=True, db=db, trial=False,
+                             reuse_bots=reuse_bots, report=report)
+    cpu, own = _cpu_seconds() - cpu_before, _own_cpu_seconds() - own_before
     return {"workers": float(workers), "games": float(summary.games_recorded),
             "seconds": summary.elapsed_s, "games_per_s": summary.games_per_s,
             "cpu_seconds": cpu, "cpus_busy": cpu / summary.elapsed_s if summary.elapsed_s else 0,
+            "parent_cpu_seconds": own,
             "bot_starts": float(summary.bot_starts),
             "load_before": load_before, "load_after": os.getloadavg()[0]}

@@ -109,6 +109,9 @@ def tournament(
     spec: Annotated[Path | None, typer.Option(
         "--spec", metavar="SPEC.yaml",
         help="Play this tournament instead (its results go to a temporary database).")] = None,
+    fresh_bots: Annotated[bool, typer.Option(
+        "--fresh-bots", help="Start every table's bots afresh (no processes kept between a "
+        "worker's tables), to compare.")] = False,
     fmt: FormatOption = "table",
 ) -> None:
     """Measure the tournament runner (help text: ``_TOURNAMENT_HELP``)."""
@@ -117,6 +120,7 @@ def tournament(
     _check_format(fmt)
     result = run_tournament_bench(games=games, rounds=rounds, workers=tuple(workers or (1, 2)),
                                   store_games=store_games, spec_file=spec,
+                                  reuse_bots=not fresh_bots,
                                   report=TerminalReport(progress=False))
     _emit(result, fmt)
 

@@ -160,12 +160,12 @@ def run_tournament_bench(
     seed: int = 1,
     spec_file: Path | None = None,
     in_process: bool = True,
-    reuse_bots: bool = True,
+    reuse_bots: bool | None = None,
     report: Report = ignore,
 ) -> BenchResult:
     """Run the bench tournament (``spec_file``'s, else the default round-robin) once per worker
-    count, then its games in-process; see the module docstring. ``reuse_bots`` off starts
-    every table's bots afresh (:func:`~arena.tournament.runner.run_tournament`). The runs
+    count, then its games in-process; see the module docstring. ``reuse_bots`` False starts
+    every table's bots afresh (None: as the spec says). The runs
     report to ``report`` (the sandbox's warnings, say)."""
     result = BenchResult(bots=list(bots), tables=0, games_per_match=games, title="round-robin")
     records: list[bytes] = []
@@ -200,7 +200,7 @@ def run_tournament_bench(
 
 
 def _run_once(spec: TournamentSpec, workers: int, db: Path, report: Report,
-              reuse_bots: bool) -> dict[str, float]:
+              reuse_bots: bool | None) -> dict[str, float]:
     """One run of ``spec`` into ``db`` with ``workers`` workers: its figures."""
     load_before = os.getloadavg()[0]
     cpu_before, own_before = _cpu_seconds(), _own_cpu_seconds()

@@ -120,7 +120,7 @@ def tournament(
     _check_format(fmt)
     result = run_tournament_bench(games=games, rounds=rounds, workers=tuple(workers or (1, 2)),
                                   store_games=store_games, spec_file=spec,
-                                  reuse_bots=not fresh_bots,
+                                  reuse_bots=False if fresh_bots else None,
                                   report=TerminalReport(progress=False))
     _emit(result, fmt)
 

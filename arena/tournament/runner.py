@@ -369,7 +369,7 @@ def run_tournament(
     backend: str | None = None,
     address: str | None = None,
     trial: bool = True,
-    reuse_bots: bool = True,
+    reuse_bots: bool | None = None,
     report: Report = ignore,
 ) -> RunSummary:
     """Play (or resume) the tournament ``spec`` and record every game in the store.
@@ -378,9 +378,9 @@ def run_tournament(
     tournament of the same name first; ``db`` overrides the spec's ``results`` path. With
     ``trial``, every entry is started once before any game, before anything is stored
     (:func:`_trial_warnings`). What happens meanwhile goes to ``report``
-    (:mod:`arena.tournament.events`). With ``reuse_bots`` (the local backend), a worker
-    keeps the processes of bots that offer a rematch from one table to the next
-    (:mod:`arena.referee.keeper`; the games are the same either way).
+    (:mod:`arena.tournament.events`). With ``reuse_bots`` (default: the spec's, on; the
+    local backend), a worker keeps the processes of bots that offer a rematch from one table
+    to the next (:mod:`arena.referee.keeper`; the games are the same either way).
     Ctrl-C stops the workers (their bots are reaped), reports how to resume, and re-raises.
     """
     db_path = Path(db) if db is not None else Path(spec.results)
@@ -401,7 +401,8 @@ def run_tournament(
         if fresh and old is not None:
             report(TournamentDropped(spec.name, store.count_games(old.id)))
         row = open_tournament(store, spec, fresh)
-        executor = _executor(backend or spec.backend, n_workers, address, reuse_bots)
+        executor = _executor(backend or spec.backend, n_workers, address,
+                             spec.reuse_bots if reuse_bots is None else reuse_bots)
         run = _Run(spec, store, row, executor, report, started)
         run.warnings += early
         state = _play(run, db_path)

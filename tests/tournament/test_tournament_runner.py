@@ -85,8 +85,9 @@ def test_games_are_the_same_whether_workers_keep_bot_processes_or_not(
     reference: tuple[Path, RunSummary], tmp_path: Path
 ) -> None:
     db = tmp_path / "fresh.db"
-    summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db)), 2,
-                             reuse_bots=False)
+    spec = load_spec(write_spec(tmp_path / "spec.yaml", db, reuse_bots=False))
+    assert spec.spec_hash() == load_spec(write_spec(tmp_path / "on.yaml", db)).spec_hash()
+    summary = run_tournament(spec, 2)
     assert summary.games_recorded == 18 and not summary.mismatches
     assert signature(db, "swiss-e2e") == signature(reference[0], "swiss-e2e")
     assert moves(db) == moves(reference[0])

@@ -22,7 +22,7 @@ from arena.sdk.local import BotAgent
 from arena.sdk.runner import load_bot
 from arena.tournament.store import Store
 
-__all__ = ["InProcessResult", "replay_in_process"]
+__all__ = ["InProcessResult", "not_in_process", "replay_in_process"]
 
 
 @dataclass
@@ -42,10 +42,14 @@ def _class_name(spec: BotSpec) -> str | None:
     return None
 
 
+def not_in_process(entrants: list[BotSpec]) -> str | None:
+    """Why these bots cannot be played in-process (a bot that is no kit bot, such as one in
+    another language, has no in-process form), or None."""
+    others = [spec.name for spec in entrants if spec.kind != "module"]
+    return f"not kit bots: {', '.join(others)}" if others else None
+
+
 def _kit_bot(spec: BotSpec) -> Bot:
-    """An instance of a kit bot (a module bot); a bot in another language has none."""
-    if spec.kind != "module":
-        raise ValueError(f"{spec.key} is not a kit bot: it cannot be played in-process")
     return load_bot(spec.path, _class_name(spec))
 
 

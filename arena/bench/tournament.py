@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.bench.inprocess import InProcessResult, replay_in_process
+from arena.bench.inprocess import InProcessResult, not_in_process, replay_in_process
 from arena.tournament.events import Report, ignore
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import TournamentSpec, load_spec, spec_from_mapping
@@ -51,6 +51,8 @@ class BenchResult:
     #: What is played: the default round-robin, or the spec file's name.
     title: str = ""
     in_process: InProcessResult | None = None
+    #: Why the games were not played in-process, if they were not.
+    no_in_process: str | None = None
 
     @property
     def ratio(self) -> float | None:
@@ -66,6 +68,7 @@ class BenchResult:
                 "in_process": None if local is None else {
                     "games": local.games, "cpu_seconds": round(local.cpu_seconds, 3),
                     "differing": local.differing},
+                "no_in_process": self.no_in_process,
                 "speedup_2_vs_1": None if self.ratio is None else round(self.ratio, 3),
                 "store_ms_per_game": round(self.store_ms_per_game, 3),
                 "store_games": self.store_games, "record_bytes": self.record_bytes,
@@ -93,6 +96,8 @@ class BenchResult:
                     "not deterministic)")
             lines.append(f"  in-process (BotAgent + play_game, one core): {local.games} games in "
                          f"{local.cpu_seconds:.2f} CPU-s, {same}")
+        elif self.no_in_process:
+            lines.append(f"  in-process: not measured ({self.no_in_process})")
         if self.ratio is not None:
             lines.append(f"  speed-up 2 vs 1 worker: {self.ratio:.2f}x (aim: 1.8x or better; "
                          "needs the CPUs otherwise idle: a load average well above 0 means "
@@ -187,6 +192,8 @@ def run_tournament_bench(
             result.bots = [b.name for b in first[1].entrants]
             result.games_per_match = first[1].games_per_match
         if first is not None and in_process:
+            result.no_in_process = not_in_process(first[1].entrants)
+        if first is not None and in_process and result.no_in_process is None:
             local = replay_in_process(first[0], first[1].name, first[1].entrants)
             result.in_process = local
             for run in result.runs:

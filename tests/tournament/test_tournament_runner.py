@@ -412,6 +412,25 @@ def test_bench_tournament_reports_both_worker_counts() -> None:
     assert [r["workers"] for r in data["runs"]] == [1.0, 2.0]
     assert all(r["games"] == 3.0 and r["games_per_s"] > 0 for r in data["runs"])
     assert data["speedup_2_vs_1"] > 0 and data["store_ms_per_game"] > 0
+    # the very same games in-process, and the arena's CPU against theirs
+    assert data["in_process"]["games"] == 3 and data["in_process"]["differing"] == 0
+    assert all(r["cpu_ratio"] > 0 and r["wall_ratio"] > 0 for r in data["runs"])
+
+
+def test_bench_tournament_plays_a_spec_and_counts_bot_starts(tmp_path: Path) -> None:
+    spec = write_spec(tmp_path / "spec.yaml", tmp_path / "unused.db", format="round_robin",
+                      bots=["greedy", "collector", "random"], rounds=2, games_per_match=1)
+    args = ["bench", "tournament", "--spec", str(spec), "--workers", "1",
+            "--store-games", "5", "--format", "json"]
+    kept = json.loads(runner.invoke(app, args).stdout)
+    fresh = json.loads(runner.invoke(app, [*args, "--fresh-bots"]).stdout)
+    assert kept["title"] == "swiss-e2e" and kept["tables"] == 6
+    assert kept["in_process"] == {"games": 6, "cpu_seconds": kept["in_process"]["cpu_seconds"],
+                                  "differing": 0}
+    # one worker keeps each of the three bots for all six tables
+    assert [r["bot_starts"] for r in kept["runs"]] == [3.0]
+    assert [r["bot_starts"] for r in fresh["runs"]] == [12.0]
+    assert not (tmp_path / "unused.db").exists()  # results go to a temporary database
 
 
 def test_many_replay_mismatches_are_counted_after_the_first_few() -> None:

@@ -1,10 +1,17 @@
-"""``arena bench tournament``: games/s of the runner with 1 and 2 workers, and the store's cost.
+"""``arena bench tournament``: games/s of the runner with 1 and 2 workers, its CPU against the
+same games played in-process, and the store's cost.
 
-The same small round-robin (sample bots, real sandboxed referee) is run once per worker count
-into a fresh temporary database; games/s is games over the wall time of the whole run (worker
-start-up, bot start-up per match and the store included). The store's cost is the median time
-of committing one game (its row plus its compressed record, one transaction) into a database
-in WAL mode, measured with the records the runs produced.
+The same tournament (a small round-robin of sample bots, or a spec file such as the main job
+``tournaments/swiss.yaml``; real sandboxed referee) is run once per worker count into a fresh
+temporary database; games/s is games over the wall time of the whole run (worker start-up,
+bot start-up and the store included), and its CPU is this process's plus its reaped
+children's (workers, referees, bots, helpers). The games of the first run are then played
+again in-process (:mod:`arena.bench.inprocess`: the very same configs and bot seeds, one
+core): the arena's overhead is its CPU over that in-process CPU, and its wall time is compared
+with the in-process CPU divided by the workers (what perfectly parallel, overhead-free play
+would take). The store's cost is the median time of committing one game (its row plus its
+compressed record, one transaction) into a database in WAL mode, measured with the records
+the runs produced.
 """
 
 from __future__ import annotations
@@ -19,9 +26,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.bench.inprocess import InProcessResult, not_in_process, replay_in_process
 from arena.tournament.events import Report, ignore
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import TournamentSpec, spec_from_mapping
+from arena.tournament.spec import TournamentSpec, load_spec, spec_from_mapping
 from arena.tournament.store import Store, compress_record
 
 __all__ = ["BenchResult", "run_tournament_bench"]
@@ -40,6 +48,11 @@ class BenchResult:
     store_ms_per_game: float = 0.0
     store_games: int = 0
     record_bytes: int = 0
+    #: What is played: the default round-robin, or the spec file's name.
+    title: str = ""
+    in_process: InProcessResult | None = None
+    #: Why the games were not played in-process, if they were not.
+    no_in_process: str | None = None
 
     @property
     def ratio(self) -> float | None:
@@ -49,22 +62,42 @@ class BenchResult:
         return None
 
     def to_json(self) -> dict[str, Any]:
-        return {"bots": self.bots, "tables": self.tables,
+        local = self.in_process
+        return {"title": self.title, "bots": self.bots, "tables": self.tables,
                 "games_per_match": self.games_per_match, "runs": self.runs,
+                "in_process": None if local is None else {
+                    "games": local.games, "cpu_seconds": round(local.cpu_seconds, 3),
+                    "differing": local.differing},
+                "no_in_process": self.no_in_process,
                 "speedup_2_vs_1": None if self.ratio is None else round(self.ratio, 3),
                 "store_ms_per_game": round(self.store_ms_per_game, 3),
                 "store_games": self.store_games, "record_bytes": self.record_bytes,
                 "cpus": os.cpu_count()}
 
     def render(self) -> str:
-        lines = [f"tournament bench: round-robin of {', '.join(self.bots)}, {self.tables} tables "
-                 f"x {self.games_per_match} games, sandboxed referee, {os.cpu_count()} CPUs"]
+        lines = [f"tournament bench: {self.title} of {', '.join(self.bots)}, {self.tables} "
+                 f"tables x {self.games_per_match} games, sandboxed referee, "
+                 f"{os.cpu_count()} CPUs"]
         for r in self.runs:
             lines.append(f"  {int(r['workers'])} worker(s): {int(r['games'])} games in "
                          f"{r['seconds']:.2f} s = {r['games_per_s']:.2f} games/s; "
                          f"{r['cpu_seconds']:.1f} CPU-s, {r['cpus_busy']:.2f} CPUs busy on "
-                         f"average (load average {r['load_before']:.1f} before, "
-                         f"{r['load_after']:.1f} after)")
+                         f"average ({r['parent_cpu_seconds']:.1f} in the runner itself), "
+                         f"{int(r['bot_starts'])} bot starts (load average "
+                         f"{r['load_before']:.1f} before, {r['load_after']:.1f} after)")
+            if "cpu_ratio" in r:
+                lines.append(f"    vs in-process: CPU {r['cpu_ratio']:.2f}x (aim: 1.4x or "
+                             f"less), wall {r['wall_ratio']:.2f}x the in-process CPU / "
+                             f"{int(r['workers'])} (aim: 1.6x or less)")
+        local = self.in_process
+        if local is not None:
+            same = ("the same placements" if not local.differing else
+                    f"{local.differing} with other placements (forfeits, or a bot that is "
+                    "not deterministic)")
+            lines.append(f"  in-process (BotAgent + play_game, one core): {local.games} games in "
+                         f"{local.cpu_seconds:.2f} CPU-s, {same}")
+        elif self.no_in_process:
+            lines.append(f"  in-process: not measured ({self.no_in_process})")
         if self.ratio is not None:
             lines.append(f"  speed-up 2 vs 1 worker: {self.ratio:.2f}x (aim: 1.8x or better; "
                          "needs the CPUs otherwise idle: a load average well above 0 means "
@@ -83,7 +116,16 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def _spec(bots: tuple[str, ...], games: int, rounds: int, db: Path, seed: int) -> TournamentSpec:
+def _own_cpu_seconds() -> float:
+    """CPU time of this process alone: the runner's planning, bookkeeping and store."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
+
+
+def _spec(bots: tuple[str, ...], games: int, rounds: int, db: Path, seed: int,
+          spec_file: Path | None) -> TournamentSpec:
+    if spec_file is not None:
+        return load_spec(spec_file)
     return spec_from_mapping({
         "name": "bench", "format": "round_robin", "bots": list(bots), "players_per_game": 2,
         "games_per_match": games, "rounds": rounds, "seed": seed, "results": str(db),
@@ -121,34 +163,60 @@ def run_tournament_bench(
     bots: tuple[str, ...] = DEFAULT_BOTS,
     store_games: int = 500,
     seed: int = 1,
+    spec_file: Path | None = None,
+    in_process: bool = True,
+    reuse_bots: bool | None = None,
     report: Report = ignore,
 ) -> BenchResult:
-    """Run the bench tournament once per worker count; see the module docstring. The runs
+    """Run the bench tournament (``spec_file``'s, else the default round-robin) once per worker
+    count, then its games in-process; see the module docstring. ``reuse_bots`` False starts
+    every table's bots afresh (None: as the spec says). The runs
     report to ``report`` (the sandbox's warnings, say)."""
-    result = BenchResult(bots=list(bots), tables=0, games_per_match=games)
+    result = BenchResult(bots=list(bots), tables=0, games_per_match=games, title="round-robin")
     records: list[bytes] = []
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
+        first: tuple[Path, TournamentSpec] | None = None
         for count in workers:
             db = Path(tmp) / f"w{count}.db"
-            spec = _spec(bots, games, rounds, db, seed)
-            load_before = os.getloadavg()[0]
-            cpu_before = _cpu_seconds()
-            summary = run_tournament(spec, count, fresh=True, trial=False, report=report)
-            cpu = _cpu_seconds() - cpu_before
-            result.runs.append({"workers": float(count), "games": float(summary.games_recorded),
-                                "seconds": summary.elapsed_s,
-                                "games_per_s": summary.games_per_s,
-                                "cpu_seconds": cpu,
-                                "cpus_busy": cpu / summary.elapsed_s if summary.elapsed_s else 0,
-                                "load_before": load_before, "load_after": os.getloadavg()[0]})
+            spec = _spec(bots, games, rounds, db, seed, spec_file)
+            result.runs.append(_run_once(spec, count, db, report, reuse_bots))
             with Store(db) as store:
-                row = store.require("bench")
+                row = store.require(spec.name)
                 result.tables = len(store.tables(row.id))
                 if not records:
                     for game in store.games(row.id)[:50]:
                         records.append(compress_record(store.record(game.id)))
+            first = first or (db, spec)
+        if first is not None and spec_file is not None:
+            result.title = first[1].name
+            result.bots = [b.name for b in first[1].entrants]
+            result.games_per_match = first[1].games_per_match
+        if first is not None and in_process:
+            result.no_in_process = not_in_process(first[1].entrants)
+        if first is not None and in_process and result.no_in_process is None:
+            local = replay_in_process(first[0], first[1].name, first[1].entrants)
+            result.in_process = local
+            for run in result.runs:
+                run["cpu_ratio"] = run["cpu_seconds"] / local.cpu_seconds
+                run["wall_ratio"] = run["seconds"] / (local.cpu_seconds / run["workers"])
     if records:
         result.record_bytes = int(statistics.median(len(r) for r in records))
         result.store_ms_per_game = _store_cost(records, store_games)
         result.store_games = store_games
     return result
+
+
+def _run_once(spec: TournamentSpec, workers: int, db: Path, report: Report,
+              reuse_bots: bool | None) -> dict[str, float]:
+    """One run of ``spec`` into ``db`` with ``workers`` workers: its figures."""
+    load_before = os.getloadavg()[0]
+    cpu_before, own_before = _cpu_seconds(), _own_cpu_seconds()
+    summary = run_tournament(spec, workers, fresh=True, db=db, trial=False,
+                             reuse_bots=reuse_bots, report=report)
+    cpu, own = _cpu_seconds() - cpu_before, _own_cpu_seconds() - own_before
+    return {"workers": float(workers), "games": float(summary.games_recorded),
+            "seconds": summary.elapsed_s, "games_per_s": summary.games_per_s,
+            "cpu_seconds": cpu, "cpus_busy": cpu / summary.elapsed_s if summary.elapsed_s else 0,
+            "parent_cpu_seconds": own,
+            "bot_starts": float(summary.bot_starts),
+            "load_before": load_before, "load_after": os.getloadavg()[0]}

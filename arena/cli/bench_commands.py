@@ -83,11 +83,15 @@ def engine(
 
 
 _TOURNAMENT_HELP = "\n\n".join([
-    "Measure the tournament runner: the same small round-robin of sample bots through the "
-    "sandboxed referee with 1 and with 2 worker processes (games/s over the whole run and "
-    "the speed-up; aim 1.8x or better on 2 cores), and the store's cost per game (median "
-    "milliseconds to commit one game and its compressed record).",
+    "Measure the tournament runner: the same small round-robin of sample bots (or the "
+    "tournament of --spec) through the sandboxed referee with 1 and with 2 worker processes "
+    "(games/s over the whole run and the speed-up; aim 1.8x or better on 2 cores); the CPU "
+    "of each run (every process of it) against the very same games played in-process on one "
+    "core (aim: 1.4x or less; wall time 1.6x or less the in-process CPU over the workers); "
+    "and the store's cost per game (median milliseconds to commit one game and its "
+    "compressed record).",
     "Example: arena bench tournament --games 10 --rounds 6 --format json",
+    "Example: arena bench tournament --spec tournaments/swiss.yaml --workers 2",
 ])
 
 
@@ -102,6 +106,12 @@ def tournament(
     ] = None,
     store_games: Annotated[int, typer.Option("--store-games", min=1,
                                              help="Games inserted to time the store.")] = 500,
+    spec: Annotated[Path | None, typer.Option(
+        "--spec", metavar="SPEC.yaml",
+        help="Play this tournament instead (its results go to a temporary database).")] = None,
+    fresh_bots: Annotated[bool, typer.Option(
+        "--fresh-bots", help="Start every table's bots afresh (no processes kept between a "
+        "worker's tables), to compare.")] = False,
     fmt: FormatOption = "table",
 ) -> None:
     """Measure the tournament runner (help text: ``_TOURNAMENT_HELP``)."""
@@ -109,7 +119,8 @@ def tournament(
 
     _check_format(fmt)
     result = run_tournament_bench(games=games, rounds=rounds, workers=tuple(workers or (1, 2)),
-                                  store_games=store_games,
+                                  store_games=store_games, spec_file=spec,
+                                  reuse_bots=False if fresh_bots else None,
                                   report=TerminalReport(progress=False))
     _emit(result, fmt)
 

@@ -59,6 +59,7 @@ __all__ = [
     "hello",
     "hello_options",
     "is_unknown_type",
+    "offers_rematch",
     "parse_action",
     "parse_ready",
     "ready",
@@ -323,6 +324,12 @@ def parse_ready(message: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     metadata = {key: printable(message[key][:MAX_METADATA]) for key in METADATA_FIELDS
                 if isinstance(message.get(key), str)}
     return printable(name.strip()[:MAX_NAME]), metadata
+
+
+def offers_rematch(message: Mapping[str, Any]) -> bool:
+    """Whether a ``ready`` offers its process for later matches (``"rematch": true``): the
+    referee may then begin a new match with another ``hello`` instead of ``bye``."""
+    return message.get("rematch") is True
 
 
 def parse_action(line: bytes | str, expected_id: int, n_legal: int) -> int:

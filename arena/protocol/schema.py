@@ -131,6 +131,10 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "version": {"type": "string"},
             "last_read_page": _DATE,
             "last_book_finished": _DATE,
+            "rematch": {"type": "boolean",
+                        "description": "true: this process may play later matches; the "
+                                       "referee may send 'hello' again after a match's last "
+                                       "'game_end' (instead of 'bye') to begin a new one"},
         },
         ["name"],
     ),

@@ -10,7 +10,9 @@ The client owns the fairness rules for a single bot so the match loop stays simp
 * **Strikes**: a timeout, a protocol error or an illegal choice plays the decision's safe
   default (option 0) and counts a strike; past ``max_strikes`` in one game, or at once on a
   crash, an output overflow or a memory kill, the bot forfeits the game. Its process is then
-  ended and a fresh one started for the next game. Otherwise one process serves the match.
+  ended and a fresh one started for the next game. Otherwise one process serves the match,
+  and a process that offered a rematch and had no failure at all may serve later matches
+  (:meth:`BotClient.rematch`, :mod:`arena.referee.keeper`).
 * **Death between games**: a bot found dead at ``game_start``, or before its first answer of
   a game (it may have died in ``on_game_end``: when the referee notices is a race), has a
   crash recorded but forfeits nothing; it is restarted (and asked again) once per game.
@@ -25,9 +27,7 @@ a latency and maybe a :class:`~arena.referee.failures.Failure`.
 from __future__ import annotations
 
 import statistics
-from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from time import monotonic
 from typing import Any
@@ -37,6 +37,7 @@ from arena.errors import IllegalChoiceError, ProtocolError
 from arena.protocol import messages
 from arena.referee import failures as F
 from arena.referee.connection import Connection, Ended, Launcher, Received
+from arena.referee.diagnostics import ActResult, BotDiagnostics
 from arena.referee.failures import Failure
 from arena.referee.hints import NO_READY_HINT, explained, hinted, is_not_run, log_quote
 from arena.referee.launch import sandbox_launcher
@@ -53,57 +54,6 @@ _EXIT_WAIT_S = 0.5
 MAX_FAILED_STARTS = 3
 #: What a read past the deadline amounts to.
 _OUT_OF_TIME = Received("timeout")
-
-
-@dataclass(slots=True)
-class ActResult:
-    """The outcome of one decision: the index to apply (0 after a failure), the round-trip
-    time, the failure if any, and whether the bot has now forfeited the game."""
-
-    choice: int
-    latency: float
-    failure: Failure | None = None
-    forfeit: bool = False
-
-
-@dataclass
-class BotDiagnostics:
-    """Per-bot counters over a match (JSON-able via :meth:`to_json`)."""
-
-    name: str
-    key: str
-    decisions: int = 0
-    latencies: list[float] = field(default_factory=list, repr=False)
-    failures: Counter[str] = field(default_factory=Counter)
-    strikes: int = 0
-    forfeits: int = 0
-    starts: int = 0
-    restarts: int = 0
-    #: How the last process ended at the close of the match (after ``bye``).
-    exit: str | None = None
-
-    @property
-    def timeouts(self) -> int:
-        return self.failures[F.TIMEOUT]
-
-    @property
-    def median_ms(self) -> float | None:
-        return statistics.median(self.latencies) * 1000 if self.latencies else None
-
-    @property
-    def max_ms(self) -> float | None:
-        return max(self.latencies) * 1000 if self.latencies else None
-
-    def to_json(self) -> dict[str, Any]:
-        med, top = self.median_ms, self.max_ms
-        return {
-            "name": self.name, "bot": self.key, "decisions": self.decisions,
-            "median_ms": None if med is None else round(med, 3),
-            "max_ms": None if top is None else round(top, 3),
-            "timeouts": self.timeouts, "strikes": self.strikes, "forfeits": self.forfeits,
-            "starts": self.starts, "restarts": self.restarts, "exit": self.exit,
-            "failures": {t: self.failures[t] for t in F.FAILURE_TYPES if self.failures[t]},
-        }
 
 
 class CpuTurn:
@@ -160,6 +110,10 @@ class BotClient:
         self.conn: Connection | None = None
         self.level = ""
         self.failed_starts = 0
+        #: Whether the bot's last ``ready`` offered its process for later matches.
+        self.offers_rematch = False
+        #: When the process was launched (``time.monotonic``).
+        self.launched_at = 0.0
         #: The bot's log when its last start failed (the check quotes its traceback).
         self.startup_log = ""
         self._decision_s = limits.decision_ms / 1000
@@ -213,42 +167,95 @@ class BotClient:
                 f"{printable(str(exc))[:300]}")
         self.level = self.conn.level
         self._log_mark = 0
+        self.launched_at = monotonic()
+        if not self._send_hello(self.conn):
+            return self._start_failed("exited before reading 'hello'" + self._ended_how())
+        return None
+
+    def _send_hello(self, conn: Connection) -> bool:
         limits = {"decision_ms": self.limits.decision_ms,
                   "time_bank_ms": self.limits.time_bank_ms,
                   "startup_ms": self.limits.startup_ms, "max_strikes": self.limits.max_strikes,
                   "bye_grace_ms": self.limits.bye_grace_ms, "line_bytes": self.limits.line_bytes}
         self._hello_deadline = monotonic() + self.limits.startup_ms / 1000
-        if not self.conn.send(messages.hello(limits, options=self.options)):
-            return self._start_failed("exited before reading 'hello'" + self._ended_how())
-        return None
+        return conn.send(messages.hello(limits, options=self.options))
 
     def handshake(self) -> Failure | None:
         """Second half of :meth:`start`: wait for ``ready`` until the start-up deadline."""
         conn = self.conn
         if conn is None:
             return None  # launch already failed and was recorded
+        problem = self._await_ready(conn)
+        if problem is not None:
+            return self._start_failed(problem)
+        self.failed_starts = 0
+        self._rest(conn)
+        return None
+
+    def _await_ready(self, conn: Connection) -> str | None:
+        """Read the answer to ``hello``: None once a valid ``ready`` is taken in, else what
+        went wrong."""
         got = conn.receive(self._hello_deadline)
         while got.kind == "line" and messages.is_unknown_type(got.data):
             # A later protocol version's message; a flood of them does not stop the clock.
             got = (conn.receive(self._hello_deadline) if monotonic() < self._hello_deadline
                    else _OUT_OF_TIME)
         if got.kind == "timeout":
-            return self._start_failed(f"no 'ready' within {self.limits.startup_ms} ms"
-                                      f"{NO_READY_HINT}")
+            return f"no 'ready' within {self.limits.startup_ms} ms{NO_READY_HINT}"
         if got.kind == "overflow":
-            return self._start_failed(f"answered 'hello' with more than the output limit: "
-                                      f"{self._overflow_detail(got)}")
+            return ("answered 'hello' with more than the output limit: "
+                    f"{self._overflow_detail(got)}")
         if got.kind == "closed":
-            return self._start_failed("exited before answering 'hello'" + self._ended_how())
+            return "exited before answering 'hello'" + self._ended_how()
         try:
-            name, metadata = messages.parse_ready(messages.decode(got.data))
+            message = messages.decode(got.data)
+            name, metadata = messages.parse_ready(message)
         except ProtocolError as exc:
-            return self._start_failed(f"bad answer to 'hello': {hinted(exc)}")
+            return f"bad answer to 'hello': {hinted(exc)}"
         self.ready_name = name
         self.metadata.update(metadata)
-        self.failed_starts = 0
-        self._rest(conn)
+        self.offers_rematch = messages.offers_rematch(message)
         return None
+
+    # ------------------------------------------------------------------ rematch
+    @property
+    def reusable(self) -> bool:
+        """Whether this process may begin another match (docs/PROTOCOL.md, "Rematch"): it
+        runs, offered a rematch, and had no failure of any kind in this match (after one, the
+        next match gets a fresh process), nor a restart."""
+        return (self.conn is not None and self.offers_rematch and self.forfeited is None
+                and not self.pending and not self.diagnostics.failures
+                and self.diagnostics.restarts == 0 and self.conn.ended(0) is None)
+
+    def idle(self) -> None:
+        """The match is over and the process kept for a later one: it gets no CPU meanwhile."""
+        if self.conn is not None:
+            self._turn.forget(self.conn)
+            self.conn.pause()
+
+    def rematch(self, turn: CpuTurn) -> bool:
+        """Begin a new match in this kept process: every count of the match starts afresh
+        (strikes, time bank, failures, diagnostics), ``hello`` goes out again and ``ready``
+        must come back within the start-up time. False when it does not: the process is then
+        ended without a failure to the bot's name (the caller starts a fresh one, so a reuse
+        that fails costs the bot nothing)."""
+        conn = self.conn
+        if conn is None or not self.offers_rematch:
+            return False
+        self._turn = turn
+        self.diagnostics = BotDiagnostics(self.diagnostics.name, self.diagnostics.key)
+        self.failed_starts = self.strikes = 0
+        self._bank = self._bank_s
+        self.forfeited = None
+        self.pending.clear()
+        self._late.clear()
+        self.offers_rematch = False  # until this match's ready says it again
+        conn.resume()
+        if not self._send_hello(conn) or self._await_ready(conn) is not None:
+            self._stop_now()
+            return False
+        self._rest(conn)
+        return True
 
     def _start_failed(self, detail: str) -> Failure:
         self.failed_starts += 1

@@ -27,7 +27,6 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import statistics
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,7 +50,9 @@ from arena.protocol import messages
 from arena.referee.client import BotClient, BotDiagnostics, CpuTurn
 from arena.referee.connection import Launcher
 from arena.referee.failures import Failure
+from arena.referee.keeper import BotKeeper
 from arena.referee.launch import sandbox_launcher, sandbox_warnings
+from arena.referee.outcome import GameOutcome, MatchOutcome
 from arena.referee.relay import EventRelay
 from arena.referee.seating import seat_orders, seating_mode, seatings_per_deal
 from arena.registry import BotSpec, resolve
@@ -156,6 +157,11 @@ class MatchRequest:
     #: In-process seats by seat number (a person at the table); ``bots`` fill the other
     #: seats in order. The bots are sent the same messages whoever sits there.
     local: Mapping[int, LocalSeat] = field(default_factory=dict)
+    #: Processes kept between the matches of one referee (a tournament worker's): the
+    #: match begins in a kept process of a bot where there is one, and keeps each bot that
+    #: ends it cleanly (:mod:`arena.referee.keeper`). None: every match starts its bots and
+    #: ends them.
+    keeper: BotKeeper | None = None
 
     def resolved(self) -> list[BotSpec]:
         specs = [b if isinstance(b, BotSpec) else resolve(b, self.bots_dir) for b in self.bots]
@@ -186,104 +192,6 @@ class MatchRequest:
 
     def resolved_ponder(self) -> bool:
         return self.ponder or split_limits(self.limits)[1]
-
-
-@dataclass
-class GameOutcome:
-    """One finished game, as the tournament stores it (plain data; ``to_json()``)."""
-
-    game_id: str
-    game_index: int
-    seed: int
-    seats: list[str]
-    names: list[str]
-    starting_seat: int
-    placements: list[int]
-    desmos: list[str]
-    ascension: bool
-    tiebreak: str
-    failures: list[dict[str, Any]]
-    forfeits: dict[int, str]
-    decisions: int
-    duration_s: float
-    latency: list[dict[str, Any]]
-    record: dict[str, Any]
-    sandbox_level: str = ""
-    #: The match's bot in each seat (an index into the match's bots); empty: bot *i* in seat
-    #: *i*, as in every match not played in duplicate.
-    entrants: list[int] = field(default_factory=list)
-
-    def seat_of(self, entrant: int) -> int:
-        """The seat the match's bot ``entrant`` had in this game."""
-        return self.entrants.index(entrant) if self.entrants else entrant
-
-    def won(self, seat: int) -> bool:
-        """First place played for: a forfeited seat never wins, even one sharing first
-        place with every other seat forfeited (RULES.md E18)."""
-        return self.placements[seat] == 1 and seat not in self.forfeits
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game_id": self.game_id, "game_index": self.game_index, "seed": self.seed,
-            "seats": list(self.seats), "names": list(self.names),
-            "starting_seat": self.starting_seat, "placements": list(self.placements),
-            "desmos": list(self.desmos), "ascension": self.ascension,
-            "tiebreak": self.tiebreak, "failures": list(self.failures),
-            "forfeits": {str(k): v for k, v in sorted(self.forfeits.items())},
-            "decisions": self.decisions, "duration_s": round(self.duration_s, 6),
-            "latency": list(self.latency), "sandbox_level": self.sandbox_level,
-            "entrants": list(self.entrants) or list(range(len(self.seats))),
-            "record": self.record,
-        }
-
-
-@dataclass
-class MatchOutcome:
-    """A finished match: every game, per-seat diagnostics and the sandbox level reached."""
-
-    match_id: str
-    seats: list[str]
-    names: list[str]
-    games: list[GameOutcome]
-    bots: list[dict[str, Any]]
-    sandbox_level: str
-    limits: dict[str, int]
-    duration_s: float
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def decisions(self) -> int:
-        return sum(g.decisions for g in self.games)
-
-    def standings(self) -> list[dict[str, Any]]:
-        """Per bot (in the match's order, its seat when not in duplicate): wins (first
-        places, not forfeited), mean placement, forfeits."""
-        rows = []
-        for index, key in enumerate(self.seats):
-            seats = [(g, g.seat_of(index)) for g in self.games]
-            places = [g.placements[seat] for g, seat in seats]
-            rows.append({
-                "seat": index, "bot": key, "name": self.names[index],
-                "wins": sum(1 for g, seat in seats if g.won(seat)),
-                "mean_place": round(statistics.fmean(places), 3) if places else None,
-                "forfeits": sum(1 for g, seat in seats if seat in g.forfeits),
-            })
-        return rows
-
-    def to_json(self, records: bool = False) -> dict[str, Any]:
-        games = []
-        for game in self.games:
-            data = game.to_json()
-            if not records:
-                data.pop("record")
-            games.append(data)
-        return {
-            "match_id": self.match_id, "seats": list(self.seats), "names": list(self.names),
-            "sandbox_level": self.sandbox_level, "warnings": list(self.warnings),
-            "limits": dict(self.limits), "duration_s": round(self.duration_s, 3),
-            "decisions": self.decisions, "standings": self.standings(),
-            "bots": list(self.bots), "games": games,
-        }
 
 
 class LocalSeat:
@@ -389,7 +297,8 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
               close_at_end: bool = False,
               stop: Callable[[list[GameOutcome]], bool] | None = None,
               seatings: Sequence[tuple[int, ...]] = (),
-              rules: HouseRules = DEFAULT_RULES) -> list[GameOutcome]:
+              rules: HouseRules = DEFAULT_RULES,
+              keep: Callable[[BotClient], bool] | None = None) -> list[GameOutcome]:
     """Play ``games`` games between ``players`` (bot clients constructed, started or not);
     shared by :func:`play_match` and the compliance check. Game numbers start at
     ``first_game``; the first of them picks its starting seat by ruling 13. With
@@ -397,7 +306,9 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
     so what they log while ending that game is in its record. ``stop``, asked after each
     game with the games so far, ends the match early (a sequential test that has decided);
     in duplicate only once a deal has been played in every seating. ``seatings`` (default:
-    player *i* in seat *i*) are the seat orders each deal is played in, one game each."""
+    player *i* in seat *i*) are the seat orders each deal is played in, one game each.
+    ``keep``, asked at the end of the last game, spares a bot ``close_at_end`` (kept for a
+    later match)."""
     orders = list(seatings) or [tuple(range(len(players)))]
     clients = [s for s in players if isinstance(s, BotClient)]
     outcomes: list[GameOutcome] = []
@@ -431,7 +342,7 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
         failures = _begin_game(state, seats, g, bot_seeds, start_failures)
         decisions, relay = drive_game(state, seats, g, failures)
         last = close_at_end and g == first_game + games - 1
-        logs, latency, closing_s = _end_game(state, seats, g, relay, close=last)
+        logs, latency, closing_s = _end_game(state, seats, g, relay, close=last, keep=keep)
         outcome = _outcome(state, seats, g, failures, decisions,
                            began=began + closing_s, logs=logs, latency=latency,
                            match_id=match_id,
@@ -479,10 +390,11 @@ def _begin_game(state: State, seats: Sequence[Seat], game: int,
 
 
 def _end_game(state: State, seats: Sequence[Seat], game: int, relay: EventRelay, *,
-              close: bool) -> tuple[dict[str, str], list[dict[str, Any]], float]:
+              close: bool, keep: Callable[[BotClient], bool] | None = None,
+              ) -> tuple[dict[str, str], list[dict[str, Any]], float]:
     """Send every bot the events it has not seen and ``game_end`` (with ``close``, then
-    ``bye``); returns each seat's log of the game, its latency figures and the seconds the
-    bots took to close (the match's time, not the game's)."""
+    ``bye``, unless ``keep`` keeps it); returns each seat's log of the game, its latency
+    figures and the seconds the bots took to close (the match's time, not the game's)."""
     result = state.result
     assert result is not None
     end = messages.game_end(game, result.placements, result.desmos, result.ascension,
@@ -497,12 +409,13 @@ def _end_game(state: State, seats: Sequence[Seat], game: int, relay: EventRelay,
         # The log is cut before game_end goes out, so the cut does not race the bot: what it
         # logs while ending a game opens the next game's log. The last game (with close)
         # keeps it: the bot has exited when its log is taken.
-        log = "" if close else player.log_since_last()
+        closing = close and not (keep is not None and keep(player))
+        log = "" if closing else player.log_since_last()
         player.end_game(relay.take(seat) + end)
-        if close:
-            closing = perf_counter()
+        if closing:
+            closed_at = perf_counter()
             player.close()
-            closing_s += perf_counter() - closing
+            closing_s += perf_counter() - closed_at
             log = player.log_since_last()
         log = _kept_log(log, player.log_bytes)
         if log:
@@ -563,24 +476,34 @@ def play_match(request: MatchRequest,
     if launcher is None:
         launcher = sandbox_launcher()
         warnings = sandbox_warnings()
-    ponder, turn = request.resolved_ponder(), CpuTurn()
-    clients = [BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
-                         metadata=spec.metadata, launcher=launcher,
-                         options=spec.options, ponder=ponder, turn=turn) for spec in specs]
-    players: list[Seat] = list(clients)
-    for seat in sorted(request.local):  # the bots fill the other seats, in order
-        players.insert(seat, request.local[seat])
-    keys = [p.key if isinstance(p, LocalSeat) else p.diagnostics.key for p in players]
+    ponder, turn, keeper = request.resolved_ponder(), CpuTurn(), request.keeper
     began = perf_counter()
+    clients: list[BotClient] = []
+    finished = False
     try:
+        for spec in specs:
+            kept = keeper.take(spec, limits, ponder, turn) if keeper is not None else None
+            clients.append(kept or BotClient(
+                spec.command, spec.path, limits, name=spec.name, key=spec.key,
+                metadata=spec.metadata, launcher=launcher, options=spec.options,
+                ponder=ponder, turn=turn))
+        players: list[Seat] = list(clients)
+        for seat in sorted(request.local):  # the bots fill the other seats, in order
+            players.insert(seat, request.local[seat])
+        keys = [p.key if isinstance(p, LocalSeat) else p.diagnostics.key for p in players]
         games = run_games(players, games=request.games, seed=request.seed,
                           match_id=request.match_id, event_date=event_date,
                           keys=keys, on_game=on_game, close_at_end=True,
                           stop=stop, seatings=request.seatings(len(players)),
-                          rules=request.rules)
+                          rules=request.rules,
+                          keep=keeper.keeps if keeper is not None else None)
+        finished = True
     finally:
-        for client in clients:
-            client.close()
+        for spec, client in zip(specs, clients, strict=False):
+            if finished and keeper is not None and keeper.keeps(client):
+                keeper.keep(client, spec, ponder)
+            else:
+                client.close()
     return MatchOutcome(
         match_id=request.match_id, seats=keys, names=[p.name for p in players],
         games=games, bots=[_diagnostics_json(p.diagnostics, seat)

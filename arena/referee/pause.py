@@ -37,7 +37,7 @@ from arena.sandbox import SandboxedProcess
 from arena.sandbox.reaper import find_processes
 from arena.sandbox.uids import UID_BASE, UID_SPAN, is_bot_uid
 
-__all__ = ["pause", "resume", "signaller_uid"]
+__all__ = ["end_helper", "pause", "resume", "signaller_uid"]
 
 log = logging.getLogger("arena.referee")
 
@@ -129,6 +129,22 @@ class _Signaller:
             close_fds=True, start_new_session=True, bufsize=0)
         return self.proc
 
+    def close(self) -> None:
+        """End the helper at the end of its input, waiting for it."""
+        with self.lock:
+            proc, self.proc = self.proc, None
+            self.queued.clear()
+            if proc is None:
+                return
+            with contextlib.suppress(OSError, ValueError):
+                assert proc.stdin is not None
+                proc.stdin.close()
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
     def _end(self) -> None:
         proc, self.proc = self.proc, None
         if proc is not None:
@@ -139,6 +155,12 @@ class _Signaller:
 
 
 _signaller = _Signaller()
+
+
+def end_helper() -> None:
+    """End this referee's helper (if it started one) and reap it: a referee about to exit
+    calls it, so the helper's CPU is counted with the referee's (its children's usage)."""
+    _signaller.close()
 
 
 def _forked() -> None:

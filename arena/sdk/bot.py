@@ -92,7 +92,10 @@ class Bot:
     ``last_book_finished`` (equal first place, ruling 12).
 
     One instance serves a whole match, so state kept on ``self`` lives across games; reset
-    what must not carry over in :meth:`on_game_start`.
+    what must not carry over in :meth:`on_game_start`. The runner makes a new instance for
+    each match (its process may play several, one after the other: docs/PROTOCOL.md,
+    "Rematch"); module-level state lives as long as the process. ``rematch = False`` asks
+    for a fresh process for every match instead.
 
     ``self.rng`` is a :class:`random.Random` reseeded by the referee's ``bot_seed`` at every
     game start: use it for every random choice and the same tournament replays move for move.
@@ -106,6 +109,9 @@ class Bot:
     version: str | None = None
     last_read_page: str | dt.date | None = None
     last_book_finished: str | dt.date | None = None
+    #: Whether the runner offers the referee this process for later matches (a new instance
+    #: of the class each time).
+    rematch: bool = True
 
     @property
     def rng(self) -> random.Random:

@@ -28,7 +28,7 @@ from typing import Any
 from arena.sdk.bot import Bot
 from arena.sdk.serving import serve
 
-__all__ = ["BotLoadError", "find_bot_class", "load_bot", "main", "serve"]
+__all__ = ["BotLoadError", "find_bot_class", "load_bot", "load_bot_class", "main", "serve"]
 
 
 class BotLoadError(Exception):
@@ -65,7 +65,13 @@ def find_bot_class(module: Any, class_name: str | None = None) -> type[Bot]:
 
 
 def load_bot(path: str | Path, class_name: str | None = None) -> Bot:
-    """Import the bot module at ``path`` and instantiate its Bot subclass.
+    """Import the bot module at ``path`` and instantiate its Bot subclass (see
+    :func:`load_bot_class`)."""
+    return load_bot_class(path, class_name)()
+
+
+def load_bot_class(path: str | Path, class_name: str | None = None) -> type[Bot]:
+    """Import the bot module at ``path`` and find its Bot subclass.
 
     The bot's directory goes to the *end* of sys.path (and leaves the front, where ``python
     -m`` put the working directory): the bot can import its own helpers, but a bot file
@@ -84,7 +90,7 @@ def load_bot(path: str | Path, class_name: str | None = None) -> Bot:
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
-    return find_bot_class(module, class_name)()
+    return find_bot_class(module, class_name)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,7 +114,8 @@ def main(argv: list[str] | None = None) -> int:
     infile = sys.stdin.buffer
     sys.stdin = open(os.devnull)  # noqa: SIM115 - bot code must not read protocol lines
     try:
-        bot = load_bot(args[0], class_name)
+        bot_class = load_bot_class(args[0], class_name)
+        bot = bot_class()
     except BotLoadError as exc:
         print(f"[runner] {exc}", file=sys.stderr)
         return 2
@@ -117,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         traceback.print_exc()
         return 2
     try:
-        return serve(bot, infile, out_fd)
+        return serve(bot, infile, out_fd, new_bot=bot_class)
     except BrokenPipeError:
         return 0
     except Exception:

@@ -10,6 +10,7 @@ Decoding is paid only for what a bot uses: ``event`` lines are skipped unless th
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import BinaryIO
 
 from arena.errors import ProtocolError
@@ -20,9 +21,14 @@ from arena.sdk.line_request import LineRequest
 __all__ = ["serve"]
 
 
-def serve(bot: Bot, infile: BinaryIO, out_fd: int) -> int:
-    """Speak protocol v1 for ``bot`` until ``bye`` or end of input; returns the exit code."""
+def serve(bot: Bot, infile: BinaryIO, out_fd: int,
+          new_bot: Callable[[], Bot] | None = None) -> int:
+    """Speak protocol v1 for ``bot`` until ``bye`` or end of input; returns the exit code.
+
+    With ``new_bot`` (and ``bot.rematch``), ``ready`` offers a rematch: a later ``hello``
+    begins a new match with a bot from ``new_bot()``, so nothing on ``self`` carries over."""
     seat = -1
+    hellos = 0
     listens_to_events = type(bot).on_event is not Bot.on_event
     # Requests stay undecoded until the bot reads one; from then on they are decoded at once
     # (a bot that reads them would only pay for the laziness).
@@ -48,8 +54,12 @@ def serve(bot: Bot, infile: BinaryIO, out_fd: int) -> int:
         elif kind == "event":
             bot.on_event(message.get("event") or {})
         elif kind == "hello":
+            if hellos and new_bot is not None:
+                bot = new_bot()
+            hellos += 1
             bot.configure(messages.hello_options(message))
-            _write(out_fd, messages.ready(**bot.metadata()))
+            rematch = True if new_bot is not None and bot.rematch else None
+            _write(out_fd, messages.ready(**bot.metadata(), rematch=rematch))
         elif kind == "game_start":
             fields = messages.game_start_fields(message)
             seat = fields["seat"]

@@ -37,6 +37,7 @@ from arena.errors import ArenaError
 from arena.tournament.store import compress_record, game_id, match_id
 
 if TYPE_CHECKING:
+    from arena.referee.keeper import BotKeeper
     from arena.registry import BotSpec
 
 __all__ = [
@@ -120,6 +121,8 @@ class DoneMessage:
     warnings: list[str]
     #: The other tables of the task's round that it finished (a duplicate deal's seatings).
     also: tuple[int, ...] = ()
+    #: Bot processes the table started (restarts included).
+    bot_starts: int = 0
 
 
 @dataclass
@@ -166,11 +169,14 @@ class _PipeHandler(logging.Handler):
             pass
 
 
-def play_table(task: TableTask, send: Callable[[Message], None]) -> None:
+def play_table(task: TableTask, send: Callable[[Message], None],
+               keeper: BotKeeper | None = None) -> None:
     """Play one table and send a :class:`GameMessage` per game, then a :class:`DoneMessage`.
 
     Runs in a worker (any backend). A domain error of the match becomes an
     :class:`ErrorMessage`: the run stops with it rather than recording a partial table.
+    ``keeper`` holds the worker's bot processes between its tables (none: each table
+    starts its bots and ends them).
     """
     # imported here, in the worker: the parent imports this module for its messages and never
     # plays, so it does not pay for the referee's match code
@@ -201,14 +207,15 @@ def play_table(task: TableTask, send: Callable[[Message], None]) -> None:
     request = MatchRequest(
         bots=list(task.bots), games=task.games * max(1, len(task.seatings)), seed=task.seed,
         limits=dict(task.limits), match_id=match_id(task.tournament, task.round, task.table),
-        event_date=task.event_date, duplicate=task.duplicate, rules=task.rules)
+        event_date=task.event_date, duplicate=task.duplicate, rules=task.rules, keeper=keeper)
     try:
         outcome = play_match(request, on_game=on_game)
     except ArenaError as exc:
         send(ErrorMessage(task.key, f"table r{task.round}/t{task.table}: {exc}"))
         return
     send(DoneMessage(task.key, outcome.sandbox_level, list(outcome.warnings),
-                     also=tuple(table for table, _ in task.seatings[1:])))
+                     also=tuple(table for table, _ in task.seatings[1:]),
+                     bot_starts=sum(bot["starts"] for bot in outcome.bots)))
 
 
 # ---------------------------------------------------------------------------- executors
@@ -226,8 +233,11 @@ class TableExecutor(Protocol):
         """Stop the workers (``kill``: now, abandoning tables in flight)."""
 
 
-def _worker_main(conn: multiprocessing.connection.Connection, parent: int) -> None:
-    """Entry point of a worker process: play tables received on ``conn`` until ``None``."""
+def _worker_main(conn: multiprocessing.connection.Connection, parent: int,
+                 reuse_bots: bool = True) -> None:
+    """Entry point of a worker process: play tables received on ``conn`` until ``None``;
+    with ``reuse_bots``, the bots' processes are kept from one table to the next
+    (:mod:`arena.referee.keeper`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C for everyone
 
     def _terminate(signum: int, frame: object) -> None:
@@ -254,6 +264,22 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent: int) -> No
     send = _Sender(conn)
     logging.getLogger("arena").addHandler(_PipeHandler(send))
     _warm_up()
+    # imported here, in the worker, as play_table's imports
+    from arena.referee.keeper import BotKeeper
+    from arena.referee.pause import end_helper
+
+    keeper = BotKeeper() if reuse_bots else None
+    try:
+        _serve_tables(conn, send, keeper)
+    finally:
+        if keeper is not None:
+            keeper.close()
+        end_helper()  # reaped here, so its CPU counts with the worker's
+
+
+def _serve_tables(conn: multiprocessing.connection.Connection, send: _Sender,
+                  keeper: BotKeeper | None) -> None:
+    """Play the tables received on ``conn`` until ``None`` (or the parent is gone)."""
     while True:
         try:
             task = conn.recv()
@@ -262,7 +288,7 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent: int) -> No
         if task is None:
             return
         try:
-            play_table(task, send)
+            play_table(task, send, keeper)
         except (BrokenPipeError, EOFError, OSError):
             return
         except Exception as exc:  # a bug: report it whole, the parent stops the run
@@ -305,15 +331,18 @@ class _Worker:
 class LocalPool:
     """Worker processes on this machine (``spawn`` start method), one table each at a time."""
 
-    def __init__(self, workers: int) -> None:
+    def __init__(self, workers: int, reuse_bots: bool = True) -> None:
         self.size = max(1, workers)
+        #: Whether workers keep bot processes from one table to the next.
+        self.reuse_bots = reuse_bots
         self._ctx = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
         self._attempts: dict[tuple[int, int], int] = {}
 
     def _spawn(self) -> _Worker:
         parent_conn, child_conn = self._ctx.Pipe(duplex=True)
-        process = self._ctx.Process(target=_worker_main, args=(child_conn, os.getpid()),
+        process = self._ctx.Process(target=_worker_main,
+                                    args=(child_conn, os.getpid(), self.reuse_bots),
                                     daemon=True, name="arena-worker")
         # Workers inherit "ignore SIGINT" from the start (before Python could install its
         # handler), so a Ctrl-C reaches the parent only, which then stops them in order. The

@@ -79,9 +79,10 @@ __all__ = [
 ]
 
 
-def _executor(backend: str, workers: int, address: str | None) -> TableExecutor:
+def _executor(backend: str, workers: int, address: str | None,
+              reuse_bots: bool = True) -> TableExecutor:
     if backend == "local":
-        return LocalPool(workers)
+        return LocalPool(workers, reuse_bots=reuse_bots)
     if backend == "ray":
         try:  # imported only here: Ray is an optional extra ('.[ray]'), heavy to import
             from arena.tournament.ray_executor import RayExecutor
@@ -106,6 +107,8 @@ class RunSummary:
     state: str
     mismatches: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    #: Bot processes the run's tables started (restarts included; not the trial start).
+    bot_starts: int = 0
 
     @property
     def games_done(self) -> int:
@@ -132,6 +135,7 @@ class _Run:
         self.recorded = {g.id: g for g in store.games(row.id)}
         self.games_before = len(self.recorded)
         self.games_recorded = 0
+        self.bot_starts = 0
         self.mismatches: list[str] = []
         self.warnings: list[str] = []
         self.title = spec.name
@@ -176,6 +180,7 @@ class _Run:
                 self.progress()
         elif isinstance(message, DoneMessage):
             r, t = message.key
+            self.bot_starts += message.bot_starts
             for table in (t, *message.also):
                 self.store.finish_table(self.row.id, r, table, message.sandbox_level,
                                         message.warnings)
@@ -364,6 +369,7 @@ def run_tournament(
     backend: str | None = None,
     address: str | None = None,
     trial: bool = True,
+    reuse_bots: bool | None = None,
     report: Report = ignore,
 ) -> RunSummary:
     """Play (or resume) the tournament ``spec`` and record every game in the store.
@@ -372,7 +378,9 @@ def run_tournament(
     tournament of the same name first; ``db`` overrides the spec's ``results`` path. With
     ``trial``, every entry is started once before any game, before anything is stored
     (:func:`_trial_warnings`). What happens meanwhile goes to ``report``
-    (:mod:`arena.tournament.events`).
+    (:mod:`arena.tournament.events`). With ``reuse_bots`` (default: the spec's, on; the
+    local backend), a worker keeps the processes of bots that offer a rematch from one table
+    to the next (:mod:`arena.referee.keeper`; the games are the same either way).
     Ctrl-C stops the workers (their bots are reaped), reports how to resume, and re-raises.
     """
     db_path = Path(db) if db is not None else Path(spec.results)
@@ -393,7 +401,8 @@ def run_tournament(
         if fresh and old is not None:
             report(TournamentDropped(spec.name, store.count_games(old.id)))
         row = open_tournament(store, spec, fresh)
-        executor = _executor(backend or spec.backend, n_workers, address)
+        executor = _executor(backend or spec.backend, n_workers, address,
+                             spec.reuse_bots if reuse_bots is None else reuse_bots)
         run = _Run(spec, store, row, executor, report, started)
         run.warnings += early
         state = _play(run, db_path)
@@ -403,7 +412,8 @@ def run_tournament(
         return RunSummary(name=spec.name, db=db_path, games_planned=row.games_planned,
                           games_before=run.games_before, games_recorded=run.games_recorded,
                           elapsed_s=time.monotonic() - started, state=state,
-                          mismatches=run.mismatches, warnings=run.warnings)
+                          mismatches=run.mismatches, warnings=run.warnings,
+                          bot_starts=run.bot_starts)
 
 
 def _play(run: _Run, db_path: Path) -> str:

@@ -166,6 +166,9 @@ class TournamentSpec(BaseModel):
     event_date: dt.date | None = None
     duplicate: StrictBool | Literal["rotations", "permutations"] = False
     backend: Literal["local", "ray"] = "local"
+    #: Keep a bot's process between the tables a worker plays (when the bot offers a
+    #: rematch); how the run is carried out, not what it plays.
+    reuse_bots: StrictBool = True
     results: str = DEFAULT_RESULTS
     max_tables: StrictInt = 500
     #: House rules (RULES.md "House rules"), NAME: VALUE; left out, the defaults.

@@ -494,3 +494,48 @@ def test_bot_agent_without_event_tracking_starts_each_game_once() -> None:
     assert ends[1].raw == {"type": "game_end", "game": 1, "placements": ends[1].placements,
                            "desmos": ends[1].desmos, "ascension": ends[1].ascension,
                            "tiebreak": ends[1].tiebreak, "forfeits": {}}
+
+
+def test_a_second_hello_begins_a_new_match_with_a_new_bot_instance() -> None:
+    made: list[Listener] = []
+
+    def new_bot() -> Listener:
+        made.append(Listener())
+        return made[-1]
+
+    first = new_bot()
+    game = [messages.game_start(0, 0, ["a", "b"], 0, 5),
+            messages.act(1, "turn", {}, [{"action": "hold"}, {"action": "play"}]),
+            messages.game_end(0, [1, 2], ["Pair", "Pair"], False, "none", {})]
+    code, answers = run_with(first, [messages.hello(options={}), *game,
+                                     messages.hello(options={}), *game, messages.bye()],
+                             new_bot)
+    assert code == 0
+    assert [a["type"] for a in answers] == ["ready", "action", "ready", "action"]
+    assert answers[0]["rematch"] is True and answers[2]["rematch"] is True
+    # the second match is played by a new instance: nothing on self carries over
+    assert len(made) == 2 and len(made[0].calls) == len(made[1].calls) == 3
+
+
+def test_a_bot_that_declines_rematches_offers_none() -> None:
+    class Alone(Listener):
+        rematch = False
+
+    code, answers = run_with(Alone(), [messages.hello(), messages.bye()], Alone)
+    assert code == 0 and answers == [{"type": "ready", "protocol": 1, "name": "listener",
+                                      "author": "Ann", "last_read_page": "2026-11-20"}]
+    # without a way to make a new instance (serve's default) no rematch is offered either
+    code, answers = run(Listener(), [messages.hello(), messages.bye()])
+    assert "rematch" not in answers[0]
+
+
+def run_with(bot: Bot, lines: list[bytes],
+             new_bot: Any) -> tuple[int, list[dict[str, Any]]]:
+    read, write = os.pipe()
+    code = serve(bot, io.BytesIO(b"".join(lines)), write, new_bot=new_bot)
+    os.close(write)
+    with os.fdopen(read, "rb") as out:
+        answers = [json.loads(line) for line in out.read().splitlines()]
+    for answer in answers:
+        assert validate(answer) == []
+    return code, answers

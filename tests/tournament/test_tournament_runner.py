@@ -16,6 +16,7 @@ import sqlite3
 import time
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -38,6 +39,7 @@ from arena.errors import StoreError
 from arena.tournament.runner import RunSummary, mismatch_lines, resume_hint, run_tournament
 from arena.tournament.spec import load_spec
 from arena.tournament.status import _progress, failure_summary
+from arena.tournament.store import Store
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +79,27 @@ def test_results_do_not_depend_on_the_number_of_workers(
     summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db)), 1)
     assert summary.games_recorded == 18 and not summary.mismatches
     assert signature(db, "swiss-e2e") == signature(reference[0], "swiss-e2e")
+
+
+def test_games_are_the_same_whether_workers_keep_bot_processes_or_not(
+    reference: tuple[Path, RunSummary], tmp_path: Path
+) -> None:
+    db = tmp_path / "fresh.db"
+    spec = load_spec(write_spec(tmp_path / "spec.yaml", db, reuse_bots=False))
+    assert spec.spec_hash() == load_spec(write_spec(tmp_path / "on.yaml", db)).spec_hash()
+    summary = run_tournament(spec, 2)
+    assert summary.games_recorded == 18 and not summary.mismatches
+    assert signature(db, "swiss-e2e") == signature(reference[0], "swiss-e2e")
+    assert moves(db) == moves(reference[0])
+    # 6 tables of 2 bots: every table starts both without reuse, fewer with it
+    assert summary.bot_starts == 12 and 0 < reference[1].bot_starts < 12
+
+
+def moves(db: Path) -> dict[str, Any]:
+    """Every game's choices, by game id."""
+    with Store(db, read_only=True) as store:
+        row = store.require("swiss-e2e")
+        return {g.id: store.record(g.id)["choices"] for g in store.games(row.id)}
 
 
 def test_resume_after_sigkill_records_every_game_exactly_once(
@@ -389,6 +412,25 @@ def test_bench_tournament_reports_both_worker_counts() -> None:
     assert [r["workers"] for r in data["runs"]] == [1.0, 2.0]
     assert all(r["games"] == 3.0 and r["games_per_s"] > 0 for r in data["runs"])
     assert data["speedup_2_vs_1"] > 0 and data["store_ms_per_game"] > 0
+    # the very same games in-process, and the arena's CPU against theirs
+    assert data["in_process"]["games"] == 3 and data["in_process"]["differing"] == 0
+    assert all(r["cpu_ratio"] > 0 and r["wall_ratio"] > 0 for r in data["runs"])
+
+
+def test_bench_tournament_plays_a_spec_and_counts_bot_starts(tmp_path: Path) -> None:
+    spec = write_spec(tmp_path / "spec.yaml", tmp_path / "unused.db", format="round_robin",
+                      bots=["greedy", "collector", "random"], rounds=2, games_per_match=1)
+    args = ["bench", "tournament", "--spec", str(spec), "--workers", "1",
+            "--store-games", "5", "--format", "json"]
+    kept = json.loads(runner.invoke(app, args).stdout)
+    fresh = json.loads(runner.invoke(app, [*args, "--fresh-bots"]).stdout)
+    assert kept["title"] == "swiss-e2e" and kept["tables"] == 6
+    assert kept["in_process"] == {"games": 6, "cpu_seconds": kept["in_process"]["cpu_seconds"],
+                                  "differing": 0}
+    # one worker keeps each of the three bots for all six tables
+    assert [r["bot_starts"] for r in kept["runs"]] == [3.0]
+    assert [r["bot_starts"] for r in fresh["runs"]] == [12.0]
+    assert not (tmp_path / "unused.db").exists()  # results go to a temporary database
 
 
 def test_many_replay_mismatches_are_counted_after_the_first_few() -> None:

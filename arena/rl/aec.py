@@ -14,6 +14,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -58,21 +59,25 @@ class PalaestraAEC(AECEnv):  # type: ignore[misc]
 
     ``rules`` are house rules (a :class:`HouseRules` or NAME: VALUE mapping); ``on_illegal``
     says what an action outside the mask does: ``"raise"`` an :class:`IllegalChoiceError`
-    (the default) or play the decision's safe default (option 0). ``reset(seed=...,
-    options={"starting_seat": k})``: the starting seat is drawn from the seed unless given.
+    (the default) or play the decision's safe default (option 0). ``structured=False``
+    leaves the structured view out of ``infos`` (faster). The game's events are logged only
+    with a ``render_mode`` (render tells them). ``reset(seed=..., options={"starting_seat":
+    k})``: the starting seat is drawn from the seed unless given.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "palaestra_v0",
                                 "is_parallelizable": False}
 
     def __init__(self, players: int = 2, rules: HouseRules | Mapping[str, str] | None = None,
-                 render_mode: str | None = None, on_illegal: str = "raise") -> None:
+                 render_mode: str | None = None, on_illegal: str = "raise",
+                 structured: bool = True) -> None:
         super().__init__()
         self.rules = check_setup(players, on_illegal, rules)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise RulesError(f"render_mode must be ansi (the narrated text), not {render_mode!r}")
         self.render_mode = render_mode
         self.on_illegal = on_illegal
+        self.structured = structured
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.observation_spaces = {a: observation_space() for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
@@ -95,7 +100,8 @@ class PalaestraAEC(AECEnv):  # type: ignore[misc]
         if options and "starting_seat" in options:
             start = int(options["starting_seat"])
         config = GameConfig(players=tuple(self.possible_agents), seed=game_seed,
-                            starting_seat=start, rules=self.rules)
+                            starting_seat=start, rules=self.rules,
+                            track_events=self.render_mode is not None)
         self.state = new_game(config)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -120,7 +126,8 @@ class PalaestraAEC(AECEnv):  # type: ignore[misc]
         self.agent_selection = agent
         self._view = seat_view(state, decision.seat, self.rules)
         self._actions = self._view[2]
-        self.infos[agent] = structured(state, decision.seat, self._actions)
+        if self.structured:
+            self.infos[agent] = structured(state, decision.seat, self._actions)
 
     def _finish(self, state: State) -> None:
         result = state.result
@@ -157,13 +164,17 @@ class PalaestraAEC(AECEnv):  # type: ignore[misc]
                                          "action mask shows the legal ones)") from None
             index = 0
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         state.apply(index)
         self._next()
-        self._accumulate_rewards()
+        if state.result is not None:  # rewards come only at the end: nothing to add before
+            self._accumulate_rewards()
 
-    def render(self) -> str:
-        """The game so far, narrated (every seat's cards: a spectator's view)."""
+    def render(self) -> str | None:
+        """The game so far, narrated (every seat's cards: a spectator's view); None, with
+        Gymnasium's warning, without a ``render_mode``."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() needs render_mode='ansi' (the narrated text)")
+            return None
         if self.state is None:
             return ""
         return "\n".join(narrate(self.state.record()))
@@ -173,6 +184,7 @@ class PalaestraAEC(AECEnv):  # type: ignore[misc]
 
 
 def env(players: int = 2, rules: HouseRules | Mapping[str, str] | None = None,
-        render_mode: str | None = None, on_illegal: str = "raise") -> PalaestraAEC:
+        render_mode: str | None = None, on_illegal: str = "raise",
+        structured: bool = True) -> PalaestraAEC:
     """A new :class:`PalaestraAEC` (PettingZoo's usual constructor name)."""
-    return PalaestraAEC(players, rules, render_mode, on_illegal)
+    return PalaestraAEC(players, rules, render_mode, on_illegal, structured)

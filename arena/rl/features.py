@@ -33,6 +33,7 @@ block              size  what
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -40,7 +41,7 @@ import numpy as np
 
 from arena.engine.cards import DECK_SIZE, FACE_OF, PALAESTRON
 from arena.engine.decision import DECISION_KINDS
-from arena.engine.desmos import EVALUATORS
+from arena.engine.desmos import EVALUATORS, KEY, KEY_FAMILY
 from arena.engine.houserules import DEFAULT_RULES, RULE_CHOICES, HouseRules
 from arena.engine.observation import Observation
 from arena.engine.rulebook import MAX_TRAPS, TRAP_LIFETIME
@@ -97,66 +98,111 @@ _KIND_INDEX: Final[dict[str, int]] = {kind: i for i, kind in enumerate(DECISION_
 _RULE_NAMES: Final = tuple(RULE_CHOICES)
 
 
-def _card_counts(at: int, cards: Any) -> list[int]:
-    return [at + FACE_OF[card] for card in cards]
+def _face_index(at: int) -> tuple[int, ...]:
+    """Where each card id counts in a block of faces starting at ``at``."""
+    return tuple(at + face for face in FACE_OF)
 
 
-def _hot(obs: Observation, kind: str | None, context: Mapping[str, Any] | None,
-         rules: HouseRules) -> list[int]:
-    """The indices set to one (a repeated index counts again)."""
+_IN_HAND: Final = _face_index(_HAND)
+_IN_TRAP: Final = tuple(_face_index(_TRAPS + slot * _TRAP_WIDTH) for slot in range(MAX_TRAPS))
+_IN_REVEALED: Final = tuple(_face_index(_REVEALED + k * FACES) for k in range(MAX_SEATS))
+_IN_EFFECT: Final = _face_index(_EFFECT)
+_IN_DISCARD: Final = _face_index(_DISCARD)
+
+
+def _cards(vec: array, obs: Observation, rules: HouseRules) -> None:
+    """The card counts: own hand and traps, revealed cards, graveyards; the hand's Desmos."""
     seat = obs.seat
     n = len(obs.players)
-    hot = _card_counts(_HAND, obs.hand_ids)
-    for slot, (card, _, _) in enumerate(obs.trap_cards):
-        hot.append(_TRAPS + slot * _TRAP_WIDTH + FACE_OF[card])
+    hand = obs.hand_ids
+    for card in hand:
+        vec[_IN_HAND[card]] += 1.0
+    for slot, (card, left, ready) in enumerate(obs.trap_cards):
+        vec[_IN_TRAP[slot][card]] = 1.0
+        at = _TRAPS + slot * _TRAP_WIDTH + FACES
+        vec[at] = left / TRAP_LIFETIME
+        vec[at + 1] = 1.0 if ready else 0.0
     revealed = obs.revealed_ids
     for k in range(n):
         cards = revealed[(seat + k) % n]
         if cards:
-            hot += _card_counts(_REVEALED + k * FACES, cards)
-    hot += _card_counts(_EFFECT, obs.effect_graveyard_ids)
-    hot += _card_counts(_DISCARD, obs.discard_graveyard_ids)
-    hot += [_SEATS + k * _SEAT_WIDTH for k in range(n)]
-    hot.append(_SEATS + ((obs.active_seat - seat) % n) * _SEAT_WIDTH + 3)
-    if kind is not None:
-        hot.append(_KIND + _KIND_INDEX[kind])
-    if context:
-        from_seat = context.get("from_seat")
-        if isinstance(from_seat, int):
-            hot.append(_FROM + (from_seat - seat) % n)
-    hot.append(_PLAYERS + n - 2)
-    counting = [card for card in obs.hand_ids if card != PALAESTRON]
-    if len(counting) <= 5:
-        hot.append(_CATEGORY + EVALUATORS[rules.kinds](counting)[0])
-    if rules is not DEFAULT_RULES:
-        for i, name in enumerate(_RULE_NAMES):
-            if getattr(rules, name) != RULE_CHOICES[name][0]:
-                hot.append(_RULES + i)
-    return hot
+            where = _IN_REVEALED[k]
+            for card in cards:
+                vec[where[card]] += 1.0
+    for card in obs.effect_graveyard_ids:
+        vec[_IN_EFFECT[card]] += 1.0
+    for card in obs.discard_graveyard_ids:
+        vec[_IN_DISCARD[card]] += 1.0
+    category = _category(hand, rules.kinds)
+    if category is not None:
+        vec[_CATEGORY + category] = 1.0
 
 
-def _scalars(obs: Observation) -> tuple[list[int], list[float]]:
-    """The entries that are not counts: where they go and their values."""
+#: Each reading of the kinds: its per-card hand keys, and the categories met so far by key.
+_KEYS: Final[dict[str, tuple[int, ...]]] = {"type": KEY, "family": KEY_FAMILY}
+_CATEGORIES_SEEN: Final[dict[str, dict[int, int]]] = {"type": {}, "family": {}}
+
+
+def _category(hand: tuple[int, ...], kinds: str) -> int | None:
+    """The Desmos category of a hand of at most five counting cards (None for more).
+
+    Remembered by the sum of the evaluator's per-card keys (which tells hands of up to
+    five cards apart): a four-card hand, common between a play and its draw, is otherwise
+    solved afresh each time."""
+    if len(hand) > 5:
+        counting = [card for card in hand if card != PALAESTRON]
+        return EVALUATORS[kinds](counting)[0] if len(counting) <= 5 else None
+    keys = _KEYS[kinds]
+    key = 0
+    for card in hand:
+        key += keys[card]
+    seen = _CATEGORIES_SEEN[kinds]
+    category = seen.get(key)
+    if category is None:
+        counting = [card for card in hand if card != PALAESTRON]
+        category = seen[key] = EVALUATORS[kinds](counting)[0]
+    return category
+
+
+def _template(players: int, rules: HouseRules) -> array:
+    """The entries fixed for a whole game: the seats at the table, its size, its rules."""
+    vec = array("f", bytes(4 * OBS_SIZE))
+    for k in range(players):
+        vec[_SEATS + k * _SEAT_WIDTH] = 1.0
+    vec[_PLAYERS + players - 2] = 1.0
+    for i, name in enumerate(_RULE_NAMES):
+        if getattr(rules, name) != RULE_CHOICES[name][0]:
+            vec[_RULES + i] = 1.0
+    return vec
+
+
+_TEMPLATES: Final[dict[tuple[int, HouseRules], array]] = {}
+
+
+def _table(vec: array, obs: Observation, kind: str | None,
+           context: Mapping[str, Any] | None, rules: HouseRules) -> None:
+    """The seats, the decision and the game's progress."""
     seat = obs.seat
     n = len(obs.players)
-    where: list[int] = []
-    values: list[float] = []
-    for slot, (_, left, ready) in enumerate(obs.trap_cards):
-        at = _TRAPS + slot * _TRAP_WIDTH + FACES
-        where += (at, at + 1)
-        values += (left / TRAP_LIFETIME, 1.0 if ready else 0.0)
     sizes = obs.hand_sizes
     traps = obs.trap_counts
     for k in range(n):
         other = (seat + k) % n
         at = _SEATS + k * _SEAT_WIDTH
-        where += (at + 1, at + 2)
-        values += (sizes[other] / 5.0, traps[other] / MAX_TRAPS)
+        vec[at + 1] = sizes[other] / 5.0
+        vec[at + 2] = traps[other] / MAX_TRAPS
+    vec[_SEATS + ((obs.active_seat - seat) % n) * _SEAT_WIDTH + 3] = 1.0
+    if kind is not None:
+        vec[_KIND + _KIND_INDEX[kind]] = 1.0
+    if context:
+        from_seat = context.get("from_seat")
+        if isinstance(from_seat, int):
+            vec[_FROM + (from_seat - seat) % n] = 1.0
     total = max(obs.rounds * n, 1)
-    where += (_PROGRESS, _PROGRESS + 1, _PROGRESS + 2, _PROGRESS + 3)
-    values += (obs.draw_pile / DECK_SIZE, obs.round / obs.rounds,
-               max(total - obs.turn, 0) / total, 1.0 if obs.phase == "showdown" else 0.0)
-    return where, values
+    vec[_PROGRESS] = obs.draw_pile / DECK_SIZE
+    vec[_PROGRESS + 1] = obs.round / obs.rounds
+    vec[_PROGRESS + 2] = max(total - obs.turn, 0) / total
+    vec[_PROGRESS + 3] = 1.0 if obs.phase == "showdown" else 0.0
 
 
 def encode(obs: Observation, kind: str | None = None,
@@ -164,10 +210,13 @@ def encode(obs: Observation, kind: str | None = None,
            rules: HouseRules = DEFAULT_RULES) -> np.ndarray:
     """The vector (``float32``, :data:`OBS_SIZE`) of ``obs``; ``kind`` and ``context`` are
     the decision asked of the seat (None when it is not asked)."""
-    where = _hot(obs, kind, context, rules)
-    weights = [1.0] * len(where)
-    extra, values = _scalars(obs)
-    where += extra
-    weights += values
-    # one numpy call builds the whole vector: counts and values are sums of weights
-    return np.bincount(where, weights, OBS_SIZE).astype(np.float32)
+    # filled in a plain array (a Python float store is far cheaper than a numpy one), then
+    # handed to numpy without a copy
+    key = (len(obs.players), rules)
+    template = _TEMPLATES.get(key)
+    if template is None:
+        template = _TEMPLATES[key] = _template(*key)
+    vec = array("f", template)
+    _cards(vec, obs, rules)
+    _table(vec, obs, kind, context, rules)
+    return np.frombuffer(vec, dtype=np.float32)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -24,40 +23,17 @@ from arena.engine.game import new_game
 from arena.engine.houserules import HouseRules
 from arena.engine.narration import narrate
 from arena.engine.state import State
-from arena.errors import BotError, IllegalChoiceError, RulesError
-from arena.registry.catalog import resolve
+from arena.errors import IllegalChoiceError, RulesError
 from arena.rl.actions import N_ACTIONS, option_of
 from arena.rl.aec import check_setup, observation_space
+from arena.rl.opponents import Opponent, load_opponent
 from arena.rl.view import placement_rewards, seat_view, structured
 from arena.sdk.bot import Bot
 from arena.sdk.local import BotAgent
-from arena.sdk.runner import BotLoadError, load_bot
 
-__all__ = ["PalaestraEnv", "load_opponent"]
+__all__ = ["PalaestraEnv"]
 
-Opponent = str | Path | Bot | Agent
 Obs = dict[str, np.ndarray]
-
-
-def load_opponent(opponent: Opponent) -> Bot | Agent:
-    """A kit bot or an engine agent for ``opponent``: a bot's name or path (loaded in this
-    process, not sandboxed: only for bots you trust), a kit :class:`Bot`, or an engine agent
-    (anything with ``choose(decision, observation)``)."""
-    if isinstance(opponent, Bot):
-        return opponent
-    if isinstance(opponent, (str, Path)):
-        spec = resolve(opponent)
-        if spec.kind != "module":
-            raise BotError(f"bot {spec.name} is a command bot: only Python module bots run "
-                           "in-process")
-        path = spec.path if spec.path.is_file() else spec.path / spec.command[-1]
-        try:
-            return load_bot(path)
-        except BotLoadError as exc:
-            raise BotError(str(exc)) from None
-    if callable(getattr(opponent, "choose", None)):
-        return opponent
-    raise BotError(f"an opponent is a bot name, a Bot or an agent, not {opponent!r}")
 
 
 class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]

@@ -41,7 +41,7 @@ import numpy as np
 
 from arena.engine.cards import DECK_SIZE, FACE_OF, PALAESTRON
 from arena.engine.decision import DECISION_KINDS
-from arena.engine.desmos import EVALUATORS, KEY, KEY_FAMILY
+from arena.engine.desmos import CODE, CODE_FAMILY, EVALUATORS
 from arena.engine.houserules import DEFAULT_RULES, RULE_CHOICES, HouseRules
 from arena.engine.observation import Observation
 from arena.engine.rulebook import MAX_TRAPS, TRAP_LIFETIME
@@ -138,29 +138,30 @@ def _cards(vec: array, obs: Observation, rules: HouseRules) -> None:
         vec[_CATEGORY + category] = 1.0
 
 
-#: Each reading of the kinds: its per-card hand keys, and the categories met so far by key.
-_KEYS: Final[dict[str, tuple[int, ...]]] = {"type": KEY, "family": KEY_FAMILY}
+#: Each reading of the kinds: its per-card signature codes, and the categories met so far by
+#: signature (a few thousand at most).
+_CODES: Final[dict[str, tuple[int, ...]]] = {"type": CODE, "family": CODE_FAMILY}
 _CATEGORIES_SEEN: Final[dict[str, dict[int, int]]] = {"type": {}, "family": {}}
 
 
 def _category(hand: tuple[int, ...], kinds: str) -> int | None:
     """The Desmos category of a hand of at most five counting cards (None for more).
 
-    Remembered by the sum of the evaluator's per-card keys (which tells hands of up to
-    five cards apart): a four-card hand, common between a play and its draw, is otherwise
-    solved afresh each time."""
+    Remembered by the hand's signature (the sum of the evaluator's per-card codes: its kind
+    and rank counts, which fix its value): a four-card hand, common between a play and its
+    draw, is otherwise solved afresh each time."""
     if len(hand) > 5:
         counting = [card for card in hand if card != PALAESTRON]
         return EVALUATORS[kinds](counting)[0] if len(counting) <= 5 else None
-    keys = _KEYS[kinds]
-    key = 0
+    codes = _CODES[kinds]
+    signature = 0
     for card in hand:
-        key += keys[card]
+        signature += codes[card]
     seen = _CATEGORIES_SEEN[kinds]
-    category = seen.get(key)
+    category = seen.get(signature)
     if category is None:
         counting = [card for card in hand if card != PALAESTRON]
-        category = seen[key] = EVALUATORS[kinds](counting)[0]
+        category = seen[signature] = EVALUATORS[kinds](counting)[0]
     return category
 
 

@@ -22,12 +22,14 @@ def seat_view(state: State, seat: int,
     Read from ``state.observe(seat)``: nothing another seat hides."""
     decision = state.decision
     obs = state.observe(seat, events=False)
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    mask = bytearray(N_ACTIONS)  # set bit by bit, then handed to numpy without a copy
     if decision is None or decision.seat != seat:
-        return encode(obs, None, None, rules), mask, []
+        return encode(obs, None, None, rules), np.frombuffer(mask, np.int8), []
     actions = decision_actions(decision, state.n)
-    mask[actions] = 1
-    return encode(obs, decision.kind, decision.context, rules), mask, actions
+    for action in actions:
+        mask[action] = 1
+    return (encode(obs, decision.kind, decision.context, rules), np.frombuffer(mask, np.int8),
+            actions)
 
 
 def structured(state: State, seat: int, actions: list[int]) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from hypothesis import strategies as st  # noqa: E402
 
 from arena.engine import GameConfig, new_game, play_game  # noqa: E402
 from arena.engine.cards import PALAESTRON  # noqa: E402
+from arena.engine.decision import DECISION_KINDS  # noqa: E402
 from arena.engine.desmos import EVALUATORS  # noqa: E402
 from arena.rl.features import OBS_SIZE, _category, encode  # noqa: E402
 from arena.rl.policy import Policy  # noqa: E402
@@ -105,3 +107,21 @@ def test_the_learned_bot_answers_as_the_training_policy_does() -> None:
                               encode(type(observation).from_json(observation.to_json()),
                                      decision.kind, decision.context))
         state.apply(choice)
+
+
+def test_the_learned_bot_answers_every_decision_kind_legally() -> None:
+    """Random play that meets every kind (Rock-Paper-Scissors too); the learned bot is
+    asked at every decision, as the referee would ask it."""
+    kinds: set[str] = set()
+    for players, seed in [(3, 0), (3, 34), (2, 42), (2, 93), (4, 51), (5, 42), (4, 7), (5, 3)]:
+        state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed))
+        agents = [BotAgent(load_bot(ROOT / "bots" / "learned")) for _ in range(players)]
+        rng = random.Random(seed)
+        while state.decision is not None:
+            decision = state.decision
+            kinds.add(decision.kind)
+            choice = agents[decision.seat].choose(decision, state.observe(decision.seat))
+            assert 0 <= choice < len(decision.options)
+            assert agents[decision.seat].invalid_answers == 0
+            state.apply(rng.randrange(len(decision.options)))
+    assert kinds == set(DECISION_KINDS)

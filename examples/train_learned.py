@@ -32,8 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--imitation-games", type=int, default=3000)
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--hidden", type=int, default=128)
-    parser.add_argument("--pg-games", type=int, default=0)
-    parser.add_argument("--eval-deals", type=int, default=200)
+    parser.add_argument("--pg-games", type=int, default=4000)
+    parser.add_argument("--eval-deals", type=int, default=500)
     args = parser.parse_args(argv)
 
     wall = time.monotonic()

@@ -139,9 +139,13 @@ class PalaestraAEC(AECEnv):  # type: ignore[misc]
                                  "desmos": list(result.desmos), "tiebreak": result.tiebreak}
         self._actions = []
 
+    def _started(self) -> State:
+        if self.state is None:
+            raise RulesError("the environment has no game: call reset() first")
+        return self.state
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self.state
-        assert state is not None, "call reset() first"
+        state = self._started()
         if agent == self.agent_selection and self._actions:
             vector, mask, _ = self._view
         else:
@@ -150,12 +154,11 @@ class PalaestraAEC(AECEnv):  # type: ignore[misc]
         return {"observation": vector, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        state = self._started()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state
-        assert state is not None
         try:
             index = option_of(self._actions, int(action))  # type: ignore[arg-type]
         except (IllegalChoiceError, TypeError):

@@ -123,6 +123,13 @@ def test_an_illegal_action_is_refused_or_plays_the_default() -> None:
     assert lenient.state.choices[-1][2] == 0
 
 
+def test_observing_before_reset_asks_for_a_reset() -> None:
+    with pytest.raises(RulesError, match=r"the environment has no game: call reset\(\) first"):
+        env(2).observe("player_0")
+    with pytest.raises(RulesError, match=r"call reset\(\) first"):
+        env(2).step(0)
+
+
 def test_bad_settings_are_one_clear_line() -> None:
     with pytest.raises(RulesError, match="played by 2 to 5 players, not 6"):
         env(6)

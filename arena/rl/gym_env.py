@@ -46,7 +46,7 @@ class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]
     ``"raise"``.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
 
     def __init__(self, opponents: Sequence[Opponent] = ("greedy",),
                  rules: HouseRules | Mapping[str, str] | None = None,
@@ -57,6 +57,8 @@ class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]
         if learner_seat is not None and not 0 <= learner_seat < self.players:
             raise RulesError(f"learner seat {learner_seat} is not a seat of a "
                                      f"{self.players}-player game")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise RulesError(f"render_mode must be ansi (the narrated text), not {render_mode!r}")
         self.render_mode = render_mode
         self.on_illegal = on_illegal
         self.learner_seat = learner_seat
@@ -135,8 +137,12 @@ class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]
             return obs, 0.0, False, False, info
         return obs, placement_rewards(result.placements)[self.seat], True, False, info
 
-    def render(self) -> str:
-        """The game so far, narrated as the learner's seat saw it."""
+    def render(self) -> str | None:
+        """The game so far, narrated as the learner's seat saw it; None, with Gymnasium's
+        warning, without a ``render_mode``."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() needs render_mode='ansi' (the narrated text)")
+            return None
         if self.state is None:
             return ""
         return "\n".join(narrate(self.state.record(), self.seat))

@@ -85,6 +85,8 @@ def test_bad_opponents_and_seats_are_one_clear_line() -> None:
         PalaestraEnv(["greedy"], learner_seat=2)
     with pytest.raises(RulesError, match="played by 2 to 5 players, not 6"):
         PalaestraEnv(["greedy"] * 5)
+    with pytest.raises(RulesError, match="render_mode must be ansi"):
+        PalaestraEnv(["greedy"], render_mode="human")
 
 
 def test_a_step_after_the_end_asks_for_a_reset() -> None:

@@ -6,7 +6,7 @@ after yours), as in the action space. The environments and the learned bot both 
 :func:`encode`: the bot runs in the sandbox with the kit, which ships this module, so the
 features a policy was trained on are the features it plays with.
 
-Layout (offset, size; counts are per card face, copies of a card count 2):
+Layout (offset, size; counts are per card face: two copies of a card count 2):
 
 =================  ====  ==========================================================
 block              size  what

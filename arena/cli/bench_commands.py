@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from arena.cli.run_report import TerminalReport
-from arena.errors import ClusterError
+from arena.errors import ArenaError, ClusterError
 
 # Each command imports its bench when it runs: the benches pull in the whole tournament
 # runner, the referee and the kit, which every other ``arena`` command would pay for at
@@ -244,6 +244,39 @@ def _print_deal(done: int, games: int, shares: list[tuple[str, str, float]]) -> 
         f"{name_a} vs {name_b} {share:.3f}" for name_a, name_b, share in shares), err=True)
 
 
+_RL_HELP = "\n\n".join([
+    "Measure the PettingZoo environment (arena.rl) against RLCard's UNO environment in the "
+    "same run, pinned to one core: steps per CPU second with a random legal action at "
+    "every step, ours building the vector observation and the action mask (and, in a "
+    "second row, the structured view in infos), RLCard's its state and legal actions. "
+    "Medians of --repeat alternating repetitions; aim: 1.5x RLCard's UNO. Needs the 'rl' "
+    "extra (and rlcard for the comparison).",
+    "Example: arena bench rl --players 2 --steps 20000 --repeat 5",
+])
+
+
+def rl(
+    players: Annotated[
+        list[int] | None,
+        typer.Option("--players", "-p", min=2, max=5,
+                     help="Table sizes (repeatable; default 2 and 4)."),
+    ] = None,
+    steps: Annotated[int, typer.Option("--steps", "-s", min=100,
+                                       help="Steps per repetition.")] = 20_000,
+    repeat: Annotated[int, typer.Option("--repeat", "-r", min=1,
+                                        help="Repetitions (the median is shown).")] = 5,
+    fmt: FormatOption = "table",
+) -> None:
+    """Measure the training environment (help text: ``_RL_HELP``)."""
+    _check_format(fmt)
+    try:  # the rl extra is optional
+        from arena.bench.rl import run_rl_bench
+    except ImportError as exc:
+        raise ArenaError(f"the rl extra is not installed ({exc}): pip install -e '.[rl]'"
+                         ) from None
+    _emit(run_rl_bench(tuple(players or (2, 4)), steps=steps, repeat=repeat), fmt)
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
     bench_app.command("protocol", help=_PROTOCOL_HELP)(protocol)
@@ -251,4 +284,5 @@ def register(app: typer.Typer) -> None:
     bench_app.command("tournament", help=_TOURNAMENT_HELP)(tournament)
     bench_app.command("ismcts", help=_ISMCTS_HELP)(ismcts)
     bench_app.command("ray", help=_RAY_HELP)(ray)
+    bench_app.command("rl", help=_RL_HELP)(rl)
     app.add_typer(bench_app, name="bench")

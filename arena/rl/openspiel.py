@@ -1,0 +1,136 @@
+"""Palaestra as an OpenSpiel game (``pyspiel``), so OpenSpiel's algorithms run on it.
+
+``import arena.rl.openspiel`` registers the game ``"palaestra"``; then
+``pyspiel.load_game("palaestra", {"players": 3, "seed": 7})``. Actions are the fixed action
+space (:mod:`arena.rl.actions`), legal actions the decision's options; observations the
+vector of :mod:`arena.rl.features` (the tensor) and the observation JSON (the string), the
+seat's own view only. The shuffles happen inside the engine: the game is declared
+``SAMPLED_STOCHASTIC`` (no chance nodes), each new initial state dealt from the game's seed
+in turn. Returns are the placement rewards (zero-sum).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from arena.engine.config import GameConfig
+from arena.engine.game import new_game
+from arena.engine.state import State
+from arena.rl.actions import ACTION_NAMES, N_ACTIONS, decision_actions, option_of
+from arena.rl.features import OBS_SIZE
+from arena.rl.view import placement_rewards, seat_view
+
+__all__ = ["PalaestraGame", "PalaestraState"]
+
+#: An upper bound on decisions in a game (a long Rock-Paper-Scissors sudden death included).
+MAX_GAME_LENGTH = 1000
+
+GAME_TYPE = pyspiel.GameType(
+    short_name="palaestra",
+    long_name="Palaestra",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=5,
+    min_num_players=2,
+    provides_information_state_string=False,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"players": 2, "seed": 0},
+)
+
+
+class PalaestraGame(pyspiel.Game):  # type: ignore[misc]
+    """The game: ``players`` seats (2 to 5), deals drawn from ``seed``."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**GAME_TYPE.parameter_specification, **(params or {})}
+        players = int(params["players"])
+        info = pyspiel.GameInfo(num_distinct_actions=N_ACTIONS, max_chance_outcomes=0,
+                                num_players=players, min_utility=-1.0, max_utility=1.0,
+                                utility_sum=0.0, max_game_length=MAX_GAME_LENGTH)
+        super().__init__(GAME_TYPE, info, params)
+        self.players = players
+        self._deals = random.Random(int(params["seed"]))
+
+    def new_initial_state(self) -> PalaestraState:
+        seed = self._deals.getrandbits(63)
+        start = self._deals.randrange(self.players)
+        config = GameConfig(players=tuple(f"p{i}" for i in range(self.players)), seed=seed,
+                            starting_seat=start, track_events=False)
+        return PalaestraState(self, new_game(config))
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> Observer:
+        return Observer()
+
+
+class PalaestraState(pyspiel.State):  # type: ignore[misc]
+    """A game in progress: the engine's state, asked through OpenSpiel's API."""
+
+    def __init__(self, game: PalaestraGame, state: State) -> None:
+        super().__init__(game)
+        self.state = state
+
+    def current_player(self) -> int:
+        decision = self.state.decision
+        return pyspiel.PlayerId.TERMINAL if decision is None else decision.seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        decision = self.state.decision
+        if decision is None or decision.seat != player:
+            return []
+        return sorted(decision_actions(decision, self.state.n))
+
+    def _apply_action(self, action: int) -> None:
+        decision = self.state.decision
+        assert decision is not None
+        self.state.apply(option_of(decision_actions(decision, self.state.n), action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return f"p{player}: {ACTION_NAMES[action]}"
+
+    def is_terminal(self) -> bool:
+        return self.state.result is not None
+
+    def returns(self) -> list[float]:
+        result = self.state.result
+        if result is None:
+            return [0.0] * self.state.n
+        return placement_rewards(result.placements)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PalaestraState:
+        # the engine's own copy: its continuations are functions, not data
+        return PalaestraState(self.get_game(), self.state.clone())
+
+    def clone(self) -> PalaestraState:
+        return copy.deepcopy(self)
+
+    def __str__(self) -> str:
+        return repr(self.state)
+
+
+class Observer:
+    """OpenSpiel's observer of a seat: the vector (``tensor``) and the observation JSON."""
+
+    def __init__(self) -> None:
+        self.tensor = np.zeros(OBS_SIZE, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: PalaestraState, player: int) -> None:
+        self.tensor[:] = seat_view(state.state, player, state.state.config.rules)[0]
+
+    def string_from(self, state: PalaestraState, player: int) -> str:
+        return json.dumps(state.state.observe_json(player), sort_keys=True)
+
+
+pyspiel.register_game(GAME_TYPE, PalaestraGame)

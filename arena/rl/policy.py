@@ -1,0 +1,86 @@
+"""A small numpy policy: a two-layer network from the vector observation to action logits.
+
+The training script (:mod:`arena.rl.train`) fits it and saves it as an ``.npz``; the
+learned bot (``bots/learned``) loads the file and plays it: both read observations through
+:func:`arena.rl.features.encode` and legal options through :mod:`arena.rl.actions`, which
+the kit ships into the sandbox with this module. numpy only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
+from arena.engine.observation import Observation
+from arena.rl.actions import N_ACTIONS, action_of
+from arena.rl.features import OBS_SIZE, encode
+
+__all__ = ["Policy", "choose"]
+
+#: The arrays a weights file holds, and their roles: hidden layer, output layer.
+WEIGHTS = ("w1", "b1", "w2", "b2")
+
+
+class Policy:
+    """``logits = relu(x @ w1 + b1) @ w2 + b2``, one logit per action; illegal actions are
+    masked out before the softmax."""
+
+    def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+                 meta: Mapping[str, Any] | None = None) -> None:
+        if w1.shape[0] != OBS_SIZE or w2.shape[1] != N_ACTIONS:
+            raise ValueError(f"weights for {w1.shape[0]} features and {w2.shape[1]} actions; "
+                             f"this kit has {OBS_SIZE} and {N_ACTIONS}")
+        self.w1, self.b1, self.w2, self.b2 = w1, b1, w2, b2
+        self.meta = dict(meta or {})
+
+    @classmethod
+    def initial(cls, hidden: int, seed: int) -> Policy:
+        """Small random weights (He initialisation for the hidden layer)."""
+        rng = np.random.default_rng(seed)
+        w1 = rng.normal(0.0, np.sqrt(2.0 / OBS_SIZE), (OBS_SIZE, hidden)).astype(np.float32)
+        w2 = rng.normal(0.0, 0.01, (hidden, N_ACTIONS)).astype(np.float32)
+        return cls(w1, np.zeros(hidden, np.float32), w2, np.zeros(N_ACTIONS, np.float32))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        return {"w1": self.w1, "b1": self.b1, "w2": self.w2, "b2": self.b2}
+
+    def hidden(self, x: np.ndarray) -> np.ndarray:
+        result: np.ndarray = np.maximum(x @ self.w1 + self.b1, 0.0)
+        return result
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        result: np.ndarray = self.hidden(x) @ self.w2 + self.b2
+        return result
+
+    def best(self, x: np.ndarray, actions: Sequence[int]) -> int:
+        """The option index (into ``actions``) with the highest logit."""
+        scores = self.logits(x)[list(actions)]
+        return int(np.argmax(scores))
+
+    def save(self, path: str | Path, **meta: Any) -> None:
+        """Write the weights and ``meta`` (seed, games, ...) to an ``.npz`` file."""
+        arrays: dict[str, Any] = self.arrays()
+        arrays.update({f"meta_{key}": np.asarray(value)
+                       for key, value in {**self.meta, **meta}.items()})
+        np.savez_compressed(path, **arrays)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Policy:
+        with np.load(path) as data:
+            w1, b1, w2, b2 = (np.asarray(data[name], np.float32) for name in WEIGHTS)
+            meta = {key[5:]: data[key].item() for key in data.files if key.startswith("meta_")}
+        return cls(w1, b1, w2, b2, meta=meta)
+
+
+def choose(policy: Policy, observation: Observation, kind: str,
+           legal: Sequence[Mapping[str, Any]], context: Mapping[str, Any] | None = None,
+           rules: HouseRules = DEFAULT_RULES) -> int:
+    """The option index ``policy`` plays for a decision (what a bot's ``act`` returns)."""
+    seat = observation.seat
+    players = len(observation.players)
+    actions = [action_of(dict(option), seat, players) for option in legal]
+    return policy.best(encode(observation, kind, context, rules), actions)

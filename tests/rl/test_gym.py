@@ -1,0 +1,96 @@
+"""The Gymnasium environment: one learner seat against kit bots in-process."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("gymnasium", reason="the rl extra is not installed (pip install -e '.[rl]')")
+
+import numpy as np  # noqa: E402
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from arena.engine import FirstOptionAgent  # noqa: E402
+from arena.errors import BotNotFoundError, IllegalChoiceError, RulesError  # noqa: E402
+from arena.rl.gym_env import PalaestraEnv  # noqa: E402
+from arena.sdk import Bot, Request  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
+
+
+class Timid(Bot):
+    name = "timid"
+
+    def act(self, request: Request) -> int:
+        return 0
+
+
+@pytest.mark.parametrize("opponents", [["greedy"], ["random", "greedy", "heuristic"]])
+def test_gymnasium_env_checker_passes(opponents: list[str]) -> None:
+    check_env(PalaestraEnv(opponents))
+
+
+def _play(env: PalaestraEnv, seed: int) -> tuple[list[int], float, dict[str, object]]:
+    obs, info = env.reset(seed=seed)
+    actions: list[int] = []
+    while True:
+        action = int(np.flatnonzero(obs["action_mask"])[-1])
+        actions.append(action)
+        obs, reward, done, truncated, info = env.step(action)
+        assert not truncated
+        if done:
+            return actions, reward, info
+        assert reward == 0.0
+
+
+def test_an_episode_ends_with_the_placement_reward_and_replays_from_its_seed() -> None:
+    env = PalaestraEnv(["random", Timid(), FirstOptionAgent()])
+    actions, reward, info = _play(env, 3)
+    placements = info["placements"]
+    assert isinstance(placements, list)
+    mine = placements[env.seat]
+    assert reward == sum((o > mine) - (o < mine) for o in placements) / 3
+    assert _play(env, 3) == (actions, reward, info)
+
+
+def test_the_learner_seat_can_be_fixed_and_is_drawn_otherwise() -> None:
+    fixed = PalaestraEnv(["greedy"], learner_seat=1)
+    assert {fixed.reset(seed=s)[1]["seat"] for s in range(6)} == {1}
+    drawn = PalaestraEnv(["greedy"])
+    assert {drawn.reset(seed=s)[1]["seat"] for s in range(12)} == {0, 1}
+
+
+def test_info_holds_the_kit_view_and_render_the_learners_story() -> None:
+    env = PalaestraEnv(["greedy"], render_mode="ansi")
+    obs, info = env.reset(seed=4)
+    assert info["observation"]["seat"] == info["seat"]
+    assert sorted(np.flatnonzero(obs["action_mask"])) == sorted(info["actions"])
+    assert f"As seat {info['seat']} (learner) saw it:" in env.render()
+
+
+def test_an_illegal_action_plays_the_default_or_raises() -> None:
+    env = PalaestraEnv(["greedy"])
+    obs, _ = env.reset(seed=4)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    assert env.step(illegal)[4]["illegal"] is True
+    strict = PalaestraEnv(["greedy"], on_illegal="raise")
+    strict.reset(seed=4)
+    with pytest.raises(IllegalChoiceError, match="is not legal here"):
+        strict.step(illegal)
+
+
+def test_bad_opponents_and_seats_are_one_clear_line() -> None:
+    with pytest.raises(BotNotFoundError):
+        PalaestraEnv(["no-such-bot"])
+    with pytest.raises(RulesError, match="learner seat 2 is not a seat of a 2-player game"):
+        PalaestraEnv(["greedy"], learner_seat=2)
+    with pytest.raises(RulesError, match="played by 2 to 5 players, not 6"):
+        PalaestraEnv(["greedy"] * 5)
+    with pytest.raises(RulesError, match="render_mode must be ansi"):
+        PalaestraEnv(["greedy"], render_mode="human")
+
+
+def test_a_step_after_the_end_asks_for_a_reset() -> None:
+    env = PalaestraEnv(["greedy"])
+    _play(env, 1)
+    with pytest.raises(IllegalChoiceError, match=r"the episode is over: call reset\(\)"):
+        env.step(0)

@@ -1,0 +1,60 @@
+"""Palaestra registered as an OpenSpiel game."""
+
+from __future__ import annotations
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed "
+                                                "(pip install -e '.[rl,openspiel]')")
+
+import numpy as np  # noqa: E402
+
+import arena.rl.openspiel  # noqa: E402,F401  (registers the game)
+from arena.rl.features import OBS_SIZE  # noqa: E402
+
+
+def _play(game, seed: int) -> tuple[list[int], list[float]]:  # type: ignore[no-untyped-def]
+    state = game.new_initial_state()
+    rng = np.random.default_rng(seed)
+    actions = []
+    while not state.is_terminal():
+        action = int(rng.choice(state.legal_actions()))
+        actions.append(action)
+        state.apply_action(action)
+    return actions, state.returns()
+
+
+@pytest.mark.parametrize("players", [2, 3, 5])
+def test_openspiels_random_simulation_test_passes(players: int) -> None:
+    game = pyspiel.load_game("palaestra", {"players": players, "seed": 1})
+    assert game.num_players() == players
+    assert game.num_distinct_actions() == 145
+    assert game.observation_tensor_shape() == [OBS_SIZE]
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+
+
+def test_returns_are_zero_sum_and_the_seed_replays_the_deals() -> None:
+    first = pyspiel.load_game("palaestra", {"players": 3, "seed": 4})
+    again = pyspiel.load_game("palaestra", {"players": 3, "seed": 4})
+    for seed in range(3):
+        played = _play(first, seed)
+        assert played == _play(again, seed)
+        assert sum(played[1]) == pytest.approx(0.0)
+
+
+def test_a_clone_plays_on_without_touching_the_original() -> None:
+    game = pyspiel.load_game("palaestra", {"players": 2, "seed": 2})
+    state = game.new_initial_state()
+    before = state.observation_string(state.current_player())
+    clone = state.clone()
+    clone.apply_action(clone.legal_actions()[-1])
+    assert state.observation_string(state.current_player()) == before
+    assert state.history() == [] and len(clone.history()) == 1
+
+
+def test_only_the_seat_asked_has_legal_actions() -> None:
+    game = pyspiel.load_game("palaestra", {"players": 3, "seed": 3})
+    state = game.new_initial_state()
+    others = [p for p in range(3) if p != state.current_player()]
+    assert all(state.legal_actions(p) == [] for p in others)
+    assert state.action_to_string(state.current_player(), 0).endswith(": pass")

@@ -38,7 +38,7 @@ from arena.protocol import messages
 from arena.referee import failures as F
 from arena.referee.connection import Connection, Ended, Launcher, Received
 from arena.referee.failures import Failure
-from arena.referee.hints import NO_READY_HINT, explained, hinted, is_not_run, log_quote
+from arena.referee.hints import NO_READY_HINT, explained, hinted, is_not_run, log_note
 from arena.referee.launch import sandbox_launcher
 from arena.registry import command_problem
 from arena.sandbox import Limits
@@ -253,7 +253,7 @@ class BotClient:
     def _start_failed(self, detail: str) -> Failure:
         self.failed_starts += 1
         self.startup_log = self._stderr_tail()
-        quote = log_quote(self.startup_log)
+        quote = log_note(self.startup_log)
         if is_not_run(detail + quote):  # the system's words name no cause: the files may
             problem = command_problem(self.command, self.workdir)
             quote += f" ({problem})" if problem is not None else ""
@@ -299,7 +299,7 @@ class BotClient:
     def _fail_between_games(self, ended: Ended) -> None:
         kind = F.MEMORY_LIMIT if ended.memory_limit else F.CRASH
         failure = Failure(kind, f"exited between games ({ended.description})"
-                          + log_quote(self._stderr_tail()))
+                          + log_note(self._stderr_tail()))
         self.diagnostics.failures[kind] += 1
         self.pending.append(failure)
         self._stop_now()
@@ -488,7 +488,7 @@ class BotClient:
         self.diagnostics.failures[failure_kind] += 1
         self.pending.append(Failure(
             failure_kind, f"exited before its first answer of the game ({how}); restarted "
-            "and asked again" + log_quote(self._stderr_tail()), decision=id_))
+            "and asked again" + log_note(self._stderr_tail()), decision=id_))
         self._stop_now()
         self._restarted_in_game = True
         failure = self.start()
@@ -535,7 +535,7 @@ class BotClient:
         self.diagnostics.forfeits += 1
 
     def _fatal(self, kind: str, detail: str, id_: int | None) -> ActResult:
-        failure = Failure(kind, detail + log_quote(self._stderr_tail()), decision=id_)
+        failure = Failure(kind, detail + log_note(self._stderr_tail()), decision=id_)
         diag = self.diagnostics
         diag.failures[kind] += 1
         diag.forfeits += 1

@@ -126,8 +126,8 @@ def test_check_bot_with_options() -> None:
     bad = _run("check-bot", "ismcts", "-o", "iterations=-4", "--games", "1")
     assert bad.exit_code == 1
     assert bad.stdout.splitlines()[1].startswith(
-        "✗ handshake: exited before answering 'hello' (exit code 1); last log line: "
-        "ValueError: ismcts: option iterations must be a whole number of at least 0, got -4")
+        "✗ handshake: exited before answering 'hello' (exit code 1); ValueError: ismcts: "
+        "option iterations must be a whole number of at least 0, got -4 (at ismcts.py line ")
     usage = _run("check-bot", "ismcts", "-o", "iterations")
     assert usage.exit_code == 2 and "expected KEY=VALUE, got 'iterations'" in usage.stderr
 

@@ -33,8 +33,8 @@ def test_a_syntax_error_names_the_file_and_line(tmp_path: Path) -> None:
     bot = tmp_path / "broken.py"
     bot.write_text("from arena.sdk import Bot\n\n\nclass Broken(Bot)\n    pass\n")
     lines = _check(bot)
-    assert lines[1] == ("✗ handshake: exited before answering 'hello' (exit code 2); last log "
-                        "line: SyntaxError: expected ':'")
+    assert lines[1] == ("✗ handshake: exited before answering 'hello' (exit code 2); "
+                        "SyntaxError: expected ':' (at broken.py line 4)")
     assert lines[2:6] == [f'      File "{bot}", line 4',
                           "        class Broken(Bot)",
                           "                         ^",
@@ -50,9 +50,9 @@ def test_a_missing_module_says_the_sandbox_sees_no_installed_packages(tmp_path: 
     assert lines[2:6] == [f'      File "{bot}", line 1, in <module>',
                           "        import requests",
                           "    ModuleNotFoundError: No module named 'requests'",
-                          "    hint: bots run with Python's standard library and the arena kit "
-                          "only; packages installed for you are not seen in the sandbox "
-                          "(per-bot environments are not built yet)"]
+                          "    hint: the sandbox does not see the packages installed for you; "
+                          "list what the bot needs under requirements: in its bot.yaml "
+                          "(docs/BOTS.md, \"Using packages\")"]
 
 
 def test_the_tail_shows_the_bots_frame_and_the_frame_that_raised() -> None:

@@ -123,7 +123,7 @@ def check_bot_command(
         settings = dict(setting(flag, flag, "KEY=VALUE") for flag in option)
         bot = configured(path, settings, "options")
     report = check_bot(bot, games=games, seed=seed, limits=limits_of(decision_ms, None, None),
-                       on_item=None if as_json else _print_item)
+                       on_item=None if as_json else _print_item, on_wait=_print_wait)
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -146,6 +146,11 @@ def _print_header(report: CheckReport) -> None:
         typer.echo(f"Note: arena submit registers this file as {report.bot}.py, version "
                    f"{report.submit_version} (a version covers the file's name, so --name NAME "
                    "gives NAME.py another)")
+
+
+def _print_wait(bot: str, what: str, limit_ms: int) -> None:
+    """Say what a silent check waits for (on stderr: stdout keeps the checklist)."""
+    typer.echo(f"waiting for {bot} to answer {what} (limit {limit_ms / 1000:g} s)...", err=True)
 
 
 def _print_item(report: CheckReport, item: CheckItem) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -107,3 +108,24 @@ def test_check_bot_says_which_version_a_submit_registers(tmp_path: Path) -> None
     assert (data["version"], data["submit_version"]) == (own, shown)
     again = runner.invoke(app, ["check-bot", "random", "--games", "1"], env=env)
     assert "Note:" not in again.stdout  # the registered copy is what a submit registers
+
+
+def test_check_bot_says_what_it_waits_for_while_a_bot_is_silent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The library tells of a long wait (tests/referee: when); the CLI says it on stderr."""
+    from arena.cli import bot_commands
+    from arena.referee.check import CheckItem, CheckReport
+
+    def slow_check(bot: object, **kw: Any) -> CheckReport:
+        kw["on_wait"]("mybot", "'hello'", 10_000)
+        kw["on_wait"]("mybot", "a 'turn' decision", 11_000)
+        report = CheckReport("mybot", "0123456789ab")
+        report.add(CheckItem("handshake", False, "no 'ready' within 10000 ms"))
+        return report
+
+    monkeypatch.setattr(bot_commands, "check_bot", slow_check)
+    result = runner.invoke(app, ["check-bot", "mybot.py"])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "waiting for mybot to answer 'hello' (limit 10 s)...",
+        "waiting for mybot to answer a 'turn' decision (limit 11 s)..."]

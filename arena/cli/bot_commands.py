@@ -162,7 +162,8 @@ def _print_item(report: CheckReport, item: CheckItem) -> None:
 
 _SUBMIT_HELP = "\n\n".join([
     "Run the compliance check on a bot, then register it in the bots directory "
-    "($ARENA_BOTS_DIR, else ./bots, else the arena's own bots/) with a content-hash "
+    "($ARENA_BOTS_DIR; else ./bots if you have one; else $ARENA_HOME/bots or "
+    "~/.local/share/palaestra-arena/bots, never the arena's checkout) with a content-hash "
     "version and its metadata (recorded in its registry.yaml). A name that is taken or a "
     "failing check is refused with the reason; --update registers a new version of a bot "
     "under its name (results keep naming the old one).",
@@ -180,7 +181,7 @@ def submit_command(
     update: Annotated[bool, typer.Option("--update", help="Replace the bot registered "
                                                           "under this name.")] = False,
 ) -> None:
-    """Check, then register under bots/ (help text: ``_SUBMIT_HELP``)."""
+    """Check, then register in the bots directory (help text: ``_SUBMIT_HELP``)."""
     checked: list[CheckReport] = []
 
     def check(spec: BotSpec) -> CheckReport:
@@ -204,8 +205,9 @@ def submit_command(
 
 
 _BOTS_HELP = "\n\n".join([
-    "List the registered bots (bots/) with their content-hash versions, kinds and "
-    "metadata.",
+    "List the registered bots with their content-hash versions, kinds and metadata: the "
+    "bots directory's (arena submit says where it is), then the sample bots (unless "
+    "$ARENA_BOTS_DIR chose a directory to hold every bot).",
     "Example: arena bots",
 ])
 
@@ -225,6 +227,7 @@ def bots_command(
              s.metadata.get("version", "-"), s.path.name] for s in specs]
     typer.echo(tabulate(rows, headers=["name", "version", "kind", "author",
                                        "own version", "file"]))
+    typer.echo(f"\nBots directory: {default_bots_dir()} (arena submit registers there)")
 
 
 def register(app: typer.Typer) -> None:

@@ -152,6 +152,9 @@ class MatchRequest:
     #: Let the bots run while not asked (also ``ponder: true`` among ``limits``); by default
     #: each is stopped between its decisions.
     ponder: bool = False
+    #: Fixed deals (game seeds), one per deal of the match in order, as a deal book gives
+    #: them; empty: each deal's seed derives from ``seed``.
+    deal_seeds: tuple[int, ...] = ()
 
     def resolved(self) -> list[BotSpec]:
         specs = [b if isinstance(b, BotSpec) else resolve(b, self.bots_dir) for b in self.bots]
@@ -350,7 +353,8 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
               close_at_end: bool = False,
               stop: Callable[[list[GameOutcome]], bool] | None = None,
               seatings: Sequence[tuple[int, ...]] = (),
-              rules: HouseRules = DEFAULT_RULES) -> list[GameOutcome]:
+              rules: HouseRules = DEFAULT_RULES,
+              deal_seeds: Sequence[int] = ()) -> list[GameOutcome]:
     """Play ``games`` games between ``players`` (bot clients constructed, started or not);
     shared by :func:`play_match` and the compliance check. Game numbers start at
     ``first_game``; the first of them picks its starting seat by ruling 13. With
@@ -358,7 +362,8 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
     so what they log while ending that game is in its record. ``stop``, asked after each
     game with the games so far, ends the match early (a sequential test that has decided);
     in duplicate only once a deal has been played in every seating. ``seatings`` (default:
-    player *i* in seat *i*) are the seat orders each deal is played in, one game each."""
+    player *i* in seat *i*) are the seat orders each deal is played in, one game each.
+    ``deal_seeds`` fix the deals' seeds in order (a deal book), past their end derived."""
     orders = list(seatings) or [tuple(range(len(players)))]
     clients = [s for s in players if isinstance(s, BotClient)]
     outcomes: list[GameOutcome] = []
@@ -370,7 +375,8 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
         deal, seating = divmod(g, len(orders))
         order = orders[seating]
         seats = [players[i] for i in order]
-        gseed = game_seed(seed, deal)  # without duplicate, the deal is the game
+        # without duplicate, the deal is the game
+        gseed = deal_seeds[deal] if deal < len(deal_seeds) else game_seed(seed, deal)
         metadata = [s.metadata if isinstance(s, BotClient) else {} for s in seats]
         if seating:  # a replay of the deal: the same cards and start, bots moved
             starting = board_start
@@ -534,7 +540,7 @@ def play_match(request: MatchRequest,
                           match_id=request.match_id, event_date=event_date,
                           keys=[s.key for s in specs], on_game=on_game, close_at_end=True,
                           stop=stop, seatings=request.seatings(len(specs)),
-                          rules=request.rules)
+                          rules=request.rules, deal_seeds=request.deal_seeds)
     except ArenaError:
         raise
     finally:

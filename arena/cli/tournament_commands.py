@@ -30,12 +30,15 @@ _RUN_HELP = "\n\n".join([
     "in flight, and running the same command again resumes where it stopped; a changed "
     "spec under a stored name is refused unless --fresh. The leaderboard is printed at the "
     "end.",
-    "--games, --rounds, --decision-ms, --time-bank-ms and --deals set the spec's fields of "
-    "those names: they are recorded with the spec, so give them again to resume.",
+    "--games, --rounds, --decision-ms, --time-bank-ms and --deals set spec fields "
+    "(games_per_match, rounds, limits.decision_ms, limits.time_bank_ms, deals: a deal book "
+    "every pairing plays in order); they are recorded with the spec, so give them again to "
+    "resume.",
     "Every entry is started once before the games: a bot that does not start is named up "
     "front (--no-trial skips it); --check does only that and prints the plan.",
     "Example: arena run tournaments/swiss.yaml --workers 2",
     "Example: arena run my_contest.yaml --check",
+    "Example: arena run tournaments/swiss.yaml --games 4 --decision-ms 500 --deals book.txt",
 ])
 
 _INSECURE_HELP = ("Run a contest (a spec without a public seed) even where bots run without "

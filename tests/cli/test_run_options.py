@@ -193,3 +193,11 @@ def test_a_duplicate_pairing_is_one_pairing_in_status_and_pairings(tmp_path: Pat
                         "seatings, counted together)")
     assert shown[3].split()[0] == "1" and shown[3].split()[-1] == "2/2"
     assert shown[4].startswith("bye: ") and len(shown) == 5
+
+
+@needs_sandbox
+def test_status_and_tournaments_name_their_columns_alike(played: dict[str, Any]) -> None:
+    status = runner.invoke(app, ["status", "--db", played["db"]]).stdout.splitlines()
+    listed = runner.invoke(app, ["tournaments", "--db", played["db"]]).stdout.splitlines()
+    assert status[0].split() == listed[0].split() == [
+        "tournament", "format", "per", "table", "bots", "games", "state", "created"]

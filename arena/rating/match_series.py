@@ -21,6 +21,7 @@ from arena.referee.match import GameOutcome, MatchOutcome, MatchRequest, play_ma
 from arena.referee.seating import seatings_per_deal
 from arena.registry import BotSpec, require_named_options, resolve
 from arena.sandbox import Limits
+from arena.tournament.dealbook import table_deals
 
 __all__ = [
     "SPRT_GAMES",
@@ -105,6 +106,9 @@ class MatchSeries:
     rules: HouseRules = DEFAULT_RULES
     #: Let the bots run while not asked (by default each is stopped between its decisions).
     ponder: bool = False
+    #: A deal book's deals (game seeds), played in order, one a deal, from the start again
+    #: past the book's end; empty: each deal's seed derives from ``seed``.
+    deals: tuple[int, ...] = ()
     #: The games finished so far, in order (kept when the match is interrupted).
     played: list[GameOutcome] = field(default_factory=list)
 
@@ -132,7 +136,8 @@ class MatchSeries:
 
         request = MatchRequest(bots=told_apart(self.bots), games=self.games, seed=self.seed,
                                limits=self.limits, duplicate=self.seating, rules=self.rules,
-                               ponder=self.ponder)
+                               ponder=self.ponder,
+                               deal_seeds=table_deals(self.deals, 1, self.games // self.per_deal))
         try:
             return play_match(request, on_game=finished, stop=self.decided)
         finally:

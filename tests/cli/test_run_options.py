@@ -201,3 +201,22 @@ def test_status_and_tournaments_name_their_columns_alike(played: dict[str, Any])
     listed = runner.invoke(app, ["tournaments", "--db", played["db"]]).stdout.splitlines()
     assert status[0].split() == listed[0].split() == [
         "tournament", "format", "per", "table", "bots", "games", "state", "created"]
+
+
+@needs_sandbox
+def test_a_match_plays_the_deal_book_one_deal_in_each_seating(tmp_path: Path) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text("11\n22\n")
+    records = tmp_path / "games.jsonl"
+    result = runner.invoke(app, ["match", "random", "greedy", "--games", "6", "--duplicate",
+                                 "rotations", "--deals", str(book), "--records", str(records),
+                                 "--seed", "5"])
+    assert result.exit_code == 0, result.output
+    seeds = [json.loads(line)["seed"] for line in records.read_text().splitlines()]
+    assert seeds == [11, 11, 22, 22, 11, 11]  # past the book's end, from its start again
+    bad = tmp_path / "bad.txt"
+    bad.write_text("x\n")
+    refused = runner.invoke(app, ["match", "random", "greedy", "--deals", str(bad)])
+    assert refused.exit_code == 1
+    assert refused.stderr == (f"Error: deal book {bad}, line 1: expected a seed (an integer "
+                              "from 0 to 2**63 - 1) or a JSON object with one, got 'x'\n")

@@ -44,6 +44,8 @@ def doctor(
         typer.echo(line)
     typer.echo(f"Interpreter: {report.python}"
                + (f" (Python {report.python_version})" if report.python_version else ""))
+    typer.echo(f"Bots dir:    {default_bots_dir()} (arena submit registers there; "
+               "docs/BOTS.md)")
     typer.echo(f"Runs as:     {report.user}" if report.uid is None else
                f"Runs as:     a uid and group of its own per bot (from {UID_BASE:,})")
     typer.echo(f"Bot kit:     {report.kit_path} (on the bots' PYTHONPATH)")

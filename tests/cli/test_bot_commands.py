@@ -573,6 +573,9 @@ def test_doctor_says_the_missing_layer_as_a_warning(monkeypatch: pytest.MonkeyPa
         "Build:       pure (test) in the referee; pure (test) in bots",
         "1 layer missing; bots run at level bwrap+seccomp+user+rlimits."]
     assert "  [MISS] cgroup   no cgroup v2 hierarchy here" in result.stdout.splitlines()
+    bots = runner.invoke(app, ["doctor"], env={"ARENA_BOTS_DIR": "/srv/contest/bots"})
+    assert ("Bots dir:    /srv/contest/bots (arena submit registers there; docs/BOTS.md)"
+            in bots.stdout.splitlines())
 
 
 def test_the_probe_reports_missing_layers_without_a_warning_record(

@@ -220,3 +220,14 @@ def test_a_match_plays_the_deal_book_one_deal_in_each_seating(tmp_path: Path) ->
     assert refused.exit_code == 1
     assert refused.stderr == (f"Error: deal book {bad}, line 1: expected a seed (an integer "
                               "from 0 to 2**63 - 1) or a JSON object with one, got 'x'\n")
+
+
+def test_the_resume_command_repeats_the_options_that_set_spec_fields(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.tournament.status import resume_command
+
+    monkeypatch.chdir(tmp_path)
+    given = {"limits.decision_ms": 500, "deals": "/srv/my book.txt", "games_per_match": 3}
+    assert resume_command("rr.yaml", None, given) == (
+        "arena run rr.yaml --games 3 --decision-ms 500 --deals '/srv/my book.txt'")
+    assert resume_command("rr.yaml", "other.db", {}) == "arena run rr.yaml --db other.db"

@@ -231,3 +231,12 @@ def test_the_resume_command_repeats_the_options_that_set_spec_fields(
     assert resume_command("rr.yaml", None, given) == (
         "arena run rr.yaml --games 3 --decision-ms 500 --deals '/srv/my book.txt'")
     assert resume_command("rr.yaml", "other.db", {}) == "arena run rr.yaml --db other.db"
+
+
+def test_a_swiss_round_not_paired_yet_says_so() -> None:
+    from arena.cli.pairings_commands import render_round
+    from arena.tournament.pairings import RoundPairings
+
+    assert render_round("sw", 3, RoundPairings(3, [], [])) == [
+        "sw, round 3 of 3: not paired yet (a Swiss round is paired once the one before it is "
+        "finished)"]

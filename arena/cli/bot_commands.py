@@ -44,6 +44,8 @@ def doctor(
         typer.echo(line)
     typer.echo(f"Interpreter: {report.python}"
                + (f" (Python {report.python_version})" if report.python_version else ""))
+    typer.echo(f"Bots dir:    {default_bots_dir()} (arena submit registers there; "
+               "docs/BOTS.md)")
     typer.echo(f"Runs as:     {report.user}" if report.uid is None else
                f"Runs as:     a uid and group of its own per bot (from {UID_BASE:,})")
     typer.echo(f"Bot kit:     {report.kit_path} (on the bots' PYTHONPATH)")
@@ -123,7 +125,7 @@ def check_bot_command(
         settings = dict(setting(flag, flag, "KEY=VALUE") for flag in option)
         bot = configured(path, settings, "options")
     report = check_bot(bot, games=games, seed=seed, limits=limits_of(decision_ms, None, None),
-                       on_item=None if as_json else _print_item)
+                       on_item=None if as_json else _print_item, on_wait=_print_wait)
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
@@ -148,6 +150,11 @@ def _print_header(report: CheckReport) -> None:
                    "gives NAME.py another)")
 
 
+def _print_wait(bot: str, what: str, limit_ms: int) -> None:
+    """Say what a silent check waits for (on stderr: stdout keeps the checklist)."""
+    typer.echo(f"waiting for {bot} to answer {what} (limit {limit_ms / 1000:g} s)...", err=True)
+
+
 def _print_item(report: CheckReport, item: CheckItem) -> None:
     """A check's line as soon as it is decided, after the header with the first."""
     if item is report.items[0]:
@@ -157,7 +164,8 @@ def _print_item(report: CheckReport, item: CheckItem) -> None:
 
 _SUBMIT_HELP = "\n\n".join([
     "Run the compliance check on a bot, then register it in the bots directory "
-    "($ARENA_BOTS_DIR, else ./bots, else the arena's own bots/) with a content-hash "
+    "($ARENA_BOTS_DIR; else ./bots if you have one; else $ARENA_HOME/bots or "
+    "~/.local/share/palaestra-arena/bots, never the arena's checkout) with a content-hash "
     "version and its metadata (recorded in its registry.yaml). A name that is taken or a "
     "failing check is refused with the reason; --update registers a new version of a bot "
     "under its name (results keep naming the old one).",
@@ -175,7 +183,7 @@ def submit_command(
     update: Annotated[bool, typer.Option("--update", help="Replace the bot registered "
                                                           "under this name.")] = False,
 ) -> None:
-    """Check, then register under bots/ (help text: ``_SUBMIT_HELP``)."""
+    """Check, then register in the bots directory (help text: ``_SUBMIT_HELP``)."""
     checked: list[CheckReport] = []
 
     def check(spec: BotSpec) -> CheckReport:
@@ -199,8 +207,9 @@ def submit_command(
 
 
 _BOTS_HELP = "\n\n".join([
-    "List the registered bots (bots/) with their content-hash versions, kinds and "
-    "metadata.",
+    "List the registered bots with their content-hash versions, kinds and metadata: the "
+    "bots directory's (arena submit says where it is), then the sample bots (unless "
+    "$ARENA_BOTS_DIR chose a directory to hold every bot).",
     "Example: arena bots",
 ])
 
@@ -220,6 +229,7 @@ def bots_command(
              s.metadata.get("version", "-"), s.path.name] for s in specs]
     typer.echo(tabulate(rows, headers=["name", "version", "kind", "author",
                                        "own version", "file"]))
+    typer.echo(f"\nBots directory: {default_bots_dir()} (arena submit registers there)")
 
 
 def register(app: typer.Typer) -> None:

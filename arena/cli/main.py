@@ -20,6 +20,8 @@ from arena.cli import (
     bench_commands,
     bot_commands,
     engine_commands,
+    export_commands,
+    pairings_commands,
     play_commands,
     rating_commands,
     report_commands,
@@ -79,12 +81,14 @@ def _root(
 
 
 for _module in (engine_commands, bot_commands, tournament_commands, rating_commands,
-                report_commands, bench_commands, play_commands):
+                report_commands, bench_commands, play_commands, export_commands,
+                pairings_commands):
     _module.register(app)
 
 #: The commands in the help's first panel, in the order people reach for them.
 _FIRST = ("run", "leaderboard", "status", "submit", "check-bot", "match", "play", "bots",
-          "doctor", "tournaments", "h2h", "results", "game", "report", "serve", "delete")
+          "doctor", "tournaments", "pairings", "h2h", "results", "game", "export", "report",
+          "serve", "delete")
 #: Tools for working on the engine and measuring the arena: a help panel of their own.
 DEVELOPER_TOOLS = ("desmos", "simulate", "replay", "rules", "bench")
 DEVELOPER_PANEL = "Developer tools"

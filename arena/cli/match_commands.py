@@ -20,7 +20,7 @@ from tabulate import tabulate
 from arena.cli.bot_options import limits_of, with_options
 from arena.cli.output_file import check_output_file
 from arena.common.plural import counted
-from arena.engine.houserules import rules_from_texts
+from arena.engine.houserules import HouseRules, rules_from_texts
 from arena.errors import BotError
 from arena.rating.match_series import (
     SPRT_GAMES,
@@ -36,6 +36,7 @@ from arena.rating.sprt import Score, SprtTest
 from arena.referee.failures import describe
 from arena.referee.match import GameOutcome, MatchOutcome
 from arena.referee.seating import SEATINGS
+from arena.tournament.dealbook import read_deal_book
 
 __all__ = ["MATCH_HELP", "PROGRESS_GAMES", "Shown", "match"]
 
@@ -130,6 +131,9 @@ def match(
     ponder: Annotated[bool, typer.Option(
         "--ponder", help="Let the bots run while another decides (by default each is "
         "stopped between its decisions).")] = False,
+    deals: Annotated[Path | None, typer.Option(
+        "--deals", metavar="FILE", help="A deal book: the deals to play, in order "
+        "(docs/TOURNAMENTS.md, \"Deal books\").")] = None,
     verbose: _Verbose = False,
     quiet: _Quiet = False,
     progress: _Progress = PROGRESS_GAMES,
@@ -147,7 +151,7 @@ def match(
     if records is not None:
         check_output_file(records, "'--records'")
     series = MatchSeries(entrants, games, seed, limits, seating, test, records, rules=rules,
-                         ponder=ponder)
+                         ponder=ponder, deals=read_deal_book(deals) if deals else ())
     try:
         outcome = series.play(on_game=_progress_printer(series, test, show.progress))
     except KeyboardInterrupt:
@@ -157,9 +161,7 @@ def match(
         typer.echo(json.dumps({**_match_json(outcome, seed, test), "rules": rules.to_json()},
                               indent=2))
     else:
-        _print_match(outcome, seed, drawn, test, games, records, show.table)
-        if not rules.is_default:
-            typer.echo(f"Played with {rules.describe()}")
+        _print_match(outcome, seed, drawn, test, games, records, show.table, rules)
     never = never_started(outcome)
     if never:
         raise BotError(f"{', '.join(never)} never started (the failures above say why)")
@@ -209,7 +211,7 @@ def _match_json(outcome: MatchOutcome, seed: int, test: SprtTest | None) -> dict
 
 
 def _print_match(outcome: MatchOutcome, seed: int, drawn: bool, test: SprtTest | None,
-                 games: int, records: Path | None, table: bool) -> None:
+                 games: int, records: Path | None, table: bool, rules: HouseRules) -> None:
     typer.echo(_render_match(outcome, f"Seed {seed}" + (
         f" (drawn for this match; --seed {seed} plays the same games)" if drawn else ""),
         table))
@@ -219,6 +221,8 @@ def _print_match(outcome: MatchOutcome, seed: int, drawn: bool, test: SprtTest |
     if records is not None:
         typer.echo(f"Wrote {len(outcome.games)} game records to {records} "
                    f"(arena game {records} -n 1 shows game 0)")
+    if not rules.is_default:
+        typer.echo(f"Played with {rules.describe()}")
 
 
 def _seating(duplicate: str | None, sequential: bool) -> str:

@@ -18,6 +18,7 @@ from arena.cli.output_file import check_output_file
 from arena.tournament.store import DEFAULT_RESULTS
 
 if TYPE_CHECKING:  # pydantic is slow to import, and only `arena run` needs the spec
+    from arena.tournament.runner import RunSummary
     from arena.tournament.spec import TournamentSpec
 
 __all__ = ["register"]
@@ -25,13 +26,19 @@ __all__ = ["register"]
 _RUN_HELP = "\n\n".join([
     "Run a tournament from a YAML spec: round_robin, swiss or gauntlet, tables of 2-5 bots, "
     "played by parallel worker processes and recorded game by game in SQLite.",
-    "Running the same spec again resumes where it stopped (Ctrl-C or kill at any moment "
-    "loses at most the games in flight); a changed spec under a stored name is refused "
-    "unless --fresh. The leaderboard is printed at the end.",
+    "Stop and resume: Ctrl-C (or kill) stops a run at any moment, losing at most the games "
+    "in flight, and running the same command again resumes where it stopped; a changed "
+    "spec under a stored name is refused unless --fresh. The leaderboard is printed at the "
+    "end.",
+    "--games, --rounds, --decision-ms, --time-bank-ms and --deals set spec fields "
+    "(games_per_match, rounds, limits.decision_ms, limits.time_bank_ms, deals: a deal book "
+    "every pairing plays in order); they are recorded with the spec, so give them again to "
+    "resume.",
     "Every entry is started once before the games: a bot that does not start is named up "
     "front (--no-trial skips it); --check does only that and prints the plan.",
     "Example: arena run tournaments/swiss.yaml --workers 2",
     "Example: arena run my_contest.yaml --check",
+    "Example: arena run tournaments/swiss.yaml --games 4 --decision-ms 500 --deals book.txt",
 ])
 
 _INSECURE_HELP = ("Run a contest (a spec without a public seed) even where bots run without "
@@ -80,6 +87,17 @@ def run(
                            "games, to warn about a bot that does not start.")
     ] = True,
     insecure: Annotated[bool, typer.Option("--insecure", help=_INSECURE_HELP)] = False,
+    games: Annotated[int | None, typer.Option(
+        "--games", min=1, help="Games per pairing (sets games_per_match).")] = None,
+    rounds: Annotated[int | None, typer.Option(
+        "--rounds", min=1, help="Swiss rounds, or round-robin cycles (sets rounds).")] = None,
+    decision_ms: Annotated[int | None, typer.Option(
+        "--decision-ms", min=1, help="Time per decision (sets limits.decision_ms).")] = None,
+    time_bank_ms: Annotated[int | None, typer.Option(
+        "--time-bank-ms", min=0, help="Time bank per game (sets limits.time_bank_ms).")] = None,
+    deals: Annotated[Path | None, typer.Option(
+        "--deals", metavar="FILE", help="A deal book every pairing plays in order (sets "
+        "deals; docs/TOURNAMENTS.md).")] = None,
 ) -> None:
     """Run or resume a tournament (help text: ``_RUN_HELP``)."""
     from arena.cli.run_report import TerminalReport
@@ -96,7 +114,11 @@ def run(
         backend = "ray"  # a cluster address only makes sense for the Ray backend
     from arena.cli.signals import stop_on_sigterm
 
-    spec = load_spec(spec_file)
+    spec = load_spec(spec_file, {
+        "games_per_match": games, "rounds": rounds, "limits.decision_ms": decision_ms,
+        "limits.time_bank_ms": time_bank_ms,
+        "deals": str(deals.resolve()) if deals is not None else None})
+    _say_overrides(spec)
     if check:
         _check_only(spec, workers, db)
         return
@@ -105,6 +127,20 @@ def run(
         summary = run_tournament(spec, workers, fresh=fresh, db=db, backend=backend,
                                  address=address, trial=trial,
                                  report=TerminalReport(progress=progress))
+    _print_summary(summary)
+
+
+def _say_overrides(spec: TournamentSpec) -> None:
+    """The run header's line on the options that set the spec's fields."""
+    from arena.tournament.overrides import override_options
+
+    if spec.overrides:
+        typer.echo(f"Spec fields set on the command line, recorded with the spec:"
+                   f"{override_options(spec.overrides)} (give them again to resume)", err=True)
+
+
+def _print_summary(summary: RunSummary) -> None:
+    """What a run did, then the leaderboard and the bots' failures."""
     rate = summary.games_per_s
     typer.echo(
         f"{summary.name}: {summary.games_done}/{summary.games_planned} games recorded "
@@ -274,7 +310,7 @@ def _record_at(path: Path, number: int) -> Any:
     writing leaves a torn last line; the records before it still show)."""
     import json
 
-    from arena.engine.record import read_records_text
+    from arena.engine.record import read_records_text, unwrapped
     from arena.errors import ReplayError
 
     text = read_records_text(path)
@@ -290,10 +326,10 @@ def _record_at(path: Path, number: int) -> Any:
     record = records[number - 1]
     if isinstance(record, str):
         try:
-            return json.loads(record)
+            return unwrapped(json.loads(record))
         except ValueError:
             raise ReplayError(f"record {number} of {path} is not JSON") from None
-    return record
+    return unwrapped(record)
 
 
 _DELETE_HELP = "\n\n".join([

@@ -24,6 +24,7 @@ __all__ = [
     "build_record",
     "read_records",
     "read_records_text",
+    "unwrapped",
     "replay",
     "replay_one",
     "replay_records",
@@ -116,7 +117,16 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
         records = whole if isinstance(whole, list) else [whole]
     if not records:
         raise ReplayError(f"{path} holds no game records")
-    return records
+    return [unwrapped(record) for record in records]
+
+
+def unwrapped(line: Any) -> Any:
+    """The game record of a line of ``arena export`` (an object with ``schema_version`` and
+    ``record``, docs/RECORDS.md); anything else as it is."""
+    if isinstance(line, dict) and "schema_version" in line and isinstance(line.get("record"),
+                                                                           dict):
+        return line["record"]
+    return line
 
 
 def _normal(value: Any) -> Any:

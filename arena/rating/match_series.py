@@ -21,6 +21,7 @@ from arena.referee.match import GameOutcome, LocalSeat, MatchOutcome, MatchReque
 from arena.referee.seating import seatings_per_deal
 from arena.registry import BotSpec, require_named_options, resolve
 from arena.sandbox import Limits
+from arena.tournament.dealbook import table_deals
 
 __all__ = [
     "SPRT_GAMES",
@@ -108,6 +109,9 @@ class MatchSeries:
     #: In-process seats by seat number (a person at the table, ``arena play``); the bots
     #: fill the other seats.
     local: Mapping[int, LocalSeat] = field(default_factory=dict)
+    #: A deal book's deals (game seeds), played in order, one a deal, from the start again
+    #: past the book's end; empty: each deal's seed derives from ``seed``.
+    deals: tuple[int, ...] = ()
     #: The games finished so far, in order (kept when the match is interrupted).
     played: list[GameOutcome] = field(default_factory=list)
 
@@ -137,7 +141,8 @@ class MatchSeries:
 
         request = MatchRequest(bots=told_apart(self.bots), games=self.games, seed=self.seed,
                                limits=self.limits, duplicate=self.seating, rules=self.rules,
-                               ponder=self.ponder, local=self.local)
+                               ponder=self.ponder, local=self.local,
+                               deal_seeds=table_deals(self.deals, 1, self.games // self.per_deal))
 
         def done(played: list[GameOutcome]) -> bool:
             return self.decided(played) or (stop is not None and stop(played))

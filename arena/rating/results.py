@@ -175,5 +175,6 @@ def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simpl
          s.created_at]
         for s in summaries
     ]
-    return render_table(["name", "format", "players", "bots", "games", "state", "created"],
-                        table, fmt)
+    # the column names of arena status's list (json and csv keep the field names)
+    return render_table(["tournament", "format", "per table", "bots", "games", "state",
+                         "created"], table, fmt)

@@ -22,7 +22,7 @@ from typing import Any
 
 from arena.common.plural import counted
 from arena.engine import RandomAgent
-from arena.referee.client import BotClient
+from arena.referee.client import WAIT_NOTICE_S, BotClient
 from arena.referee.connection import Launcher
 from arena.referee.hints import traceback_tail
 from arena.referee.launch import sandbox_launcher
@@ -112,15 +112,19 @@ def _metadata_item(client: BotClient) -> CheckItem:
 def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed: int = 0,
               limits: Limits | None = None, launcher: Launcher | None = None,
               bots_dir: Path | None = None,
-              on_item: Callable[[CheckReport, CheckItem], None] | None = None) -> CheckReport:
+              on_item: Callable[[CheckReport, CheckItem], None] | None = None,
+              on_wait: Callable[[str, str, int], None] | None = None,
+              wait_notice_s: float = WAIT_NOTICE_S) -> CheckReport:
     """Run the compliance checklist on one bot; never raises for the bot's misbehaviour.
-    ``on_item`` is told of each item as it is decided."""
+    ``on_item`` is told of each item as it is decided; ``on_wait`` of ``(bot, what,
+    limit_ms)`` when a wait for the bot's answer (``what``: ``'hello'``, ``a 'turn'
+    decision``) has lasted ``wait_notice_s``."""
     spec = bot if isinstance(bot, BotSpec) else resolve(bot, bots_dir)
     limits = limits or Limits()
-    if launcher is None:
-        launcher = sandbox_launcher()
     client = BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
-                       metadata=spec.metadata, launcher=launcher, options=spec.options)
+                       metadata=spec.metadata, launcher=launcher or sandbox_launcher(),
+                       options=spec.options)
+    _tell_waits(client, on_wait, wait_notice_s)
     report = CheckReport(spec.name, spec.version, submit_version=submit_version(spec),
                          on_item=on_item)
     try:
@@ -183,6 +187,15 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                              f"still running {limits.bye_grace_ms} ms after 'bye'; "
                              "killed"))
     return report
+
+
+def _tell_waits(client: BotClient, on_wait: Callable[[str, str, int], None] | None,
+                notice_s: float) -> None:
+    """Have ``client`` tell ``on_wait`` of a long wait, naming the bot."""
+    if on_wait is not None:
+        name = client.name
+        client.on_wait = lambda what, limit_ms: on_wait(name, what, limit_ms)
+        client.wait_notice_s = notice_s
 
 
 def _traceback_notes(log: str, spec: BotSpec) -> tuple[str, ...]:

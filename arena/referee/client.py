@@ -27,7 +27,7 @@ a latency and maybe a :class:`~arena.referee.failures.Failure`.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from time import monotonic
 from typing import Any
@@ -39,16 +39,19 @@ from arena.referee import failures as F
 from arena.referee.connection import Connection, Ended, Launcher, Received
 from arena.referee.diagnostics import ActResult, BotDiagnostics
 from arena.referee.failures import Failure
-from arena.referee.hints import NO_READY_HINT, explained, hinted, is_not_run, log_quote
+from arena.referee.hints import NO_READY_HINT, explained, hinted, is_not_run, log_note
 from arena.referee.launch import sandbox_launcher
 from arena.registry import command_problem
 from arena.sandbox import Limits
 
-__all__ = ["MAX_FAILED_STARTS", "ActResult", "BotClient", "BotDiagnostics", "CpuTurn", "Launcher"]
+__all__ = ["MAX_FAILED_STARTS", "WAIT_NOTICE_S", "ActResult", "BotClient", "BotDiagnostics",
+           "CpuTurn", "Launcher"]
 
 #: How long to wait for an exit status after the bot's stdout closed (to tell a memory kill
 #: from a crash, and to report the exit code).
 _EXIT_WAIT_S = 0.5
+#: How long a wait for a bot lasts before :attr:`BotClient.on_wait` is told of it.
+WAIT_NOTICE_S = 2.0
 #: After this many failed starts in a row a bot is not restarted again in the match; each of
 #: its remaining games is forfeited without another wasted start-up wait.
 MAX_FAILED_STARTS = 3
@@ -116,6 +119,11 @@ class BotClient:
         self.launched_at = 0.0
         #: The bot's log when its last start failed (the check quotes its traceback).
         self.startup_log = ""
+        #: Told ``(what, limit_ms)`` once a wait for the bot passes :attr:`wait_notice_s`
+        #: (``what`` is ``'hello'`` or ``a 'turn' decision``), so a person is not left
+        #: looking at a silent screen while a bot hangs.
+        self.on_wait: Callable[[str, int], None] | None = None
+        self.wait_notice_s = WAIT_NOTICE_S
         self._decision_s = limits.decision_ms / 1000
         self._bank_s = limits.time_bank_ms / 1000
         self._bank = self._bank_s
@@ -195,7 +203,7 @@ class BotClient:
     def _await_ready(self, conn: Connection) -> str | None:
         """Read the answer to ``hello``: None once a valid ``ready`` is taken in, else what
         went wrong."""
-        got = conn.receive(self._hello_deadline)
+        got = self._receive(conn, self._hello_deadline, "'hello'", self.limits.startup_ms)
         while got.kind == "line" and messages.is_unknown_type(got.data):
             # A later protocol version's message; a flood of them does not stop the clock.
             got = (conn.receive(self._hello_deadline) if monotonic() < self._hello_deadline
@@ -260,7 +268,7 @@ class BotClient:
     def _start_failed(self, detail: str) -> Failure:
         self.failed_starts += 1
         self.startup_log = self._stderr_tail()
-        quote = log_quote(self.startup_log)
+        quote = log_note(self.startup_log)
         if is_not_run(detail + quote):  # the system's words name no cause: the files may
             problem = command_problem(self.command, self.workdir)
             quote += f" ({problem})" if problem is not None else ""
@@ -306,7 +314,7 @@ class BotClient:
     def _fail_between_games(self, ended: Ended) -> None:
         kind = F.MEMORY_LIMIT if ended.memory_limit else F.CRASH
         failure = Failure(kind, f"exited between games ({ended.description})"
-                          + log_quote(self._stderr_tail()))
+                          + log_note(self._stderr_tail()))
         self.diagnostics.failures[kind] += 1
         self.pending.append(failure)
         self._stop_now()
@@ -378,7 +386,7 @@ class BotClient:
             self._turn.give(conn)
         start = monotonic()
         if conn.send(prefix + line):
-            result = self._judge(conn, id_, len(legal), start, budget)
+            result = self._judge(conn, id_, len(legal), start, budget, kind)
         elif self._may_ask_again():
             result = None
         else:
@@ -405,12 +413,12 @@ class BotClient:
         return ActResult(choice, elapsed)
 
     def _judge(self, conn: Connection, id_: int, n_legal: int, start: float,
-               budget: float) -> ActResult | None:
+               budget: float, kind: str = "") -> ActResult | None:
         """Read the answer to act ``id_`` and judge it: a valid answer in time, a bad or stray
         line, a timeout, an overflow or a bot gone. None when the bot is gone before its first
         answer of the game, and may be restarted and asked again."""
         deadline = start + budget
-        got = conn.receive(deadline)
+        got = self._receive(conn, deadline, f"a '{kind}' decision", round(budget * 1000))
         while got.kind == "line":
             try:
                 choice = messages.parse_action(got.data, id_, n_legal)
@@ -433,6 +441,19 @@ class BotClient:
         if self._may_ask_again():
             return None
         return self._crashed(id_)
+
+    def _receive(self, conn: Connection, deadline: float, what: str,
+                 limit_ms: int) -> Received:
+        """``conn.receive(deadline)``, telling :attr:`on_wait` once the wait has lasted
+        :attr:`wait_notice_s` (when the deadline is further away than that)."""
+        notice = monotonic() + self.wait_notice_s
+        if self.on_wait is None or notice >= deadline:
+            return conn.receive(deadline)
+        got = conn.receive(notice)
+        if got.kind != "timeout":
+            return got
+        self.on_wait(what, limit_ms)
+        return conn.receive(deadline)
 
     def _overflow_detail(self, got: Received) -> str:
         """Which output limit the bot broke: one line, or all it wrote for one message."""
@@ -495,7 +516,7 @@ class BotClient:
         self.diagnostics.failures[failure_kind] += 1
         self.pending.append(Failure(
             failure_kind, f"exited before its first answer of the game ({how}); restarted "
-            "and asked again" + log_quote(self._stderr_tail()), decision=id_))
+            "and asked again" + log_note(self._stderr_tail()), decision=id_))
         self._stop_now()
         self._restarted_in_game = True
         failure = self.start()
@@ -542,7 +563,7 @@ class BotClient:
         self.diagnostics.forfeits += 1
 
     def _fatal(self, kind: str, detail: str, id_: int | None) -> ActResult:
-        failure = Failure(kind, detail + log_quote(self._stderr_tail()), decision=id_)
+        failure = Failure(kind, detail + log_note(self._stderr_tail()), decision=id_)
         diag = self.diagnostics
         diag.failures[kind] += 1
         diag.forfeits += 1

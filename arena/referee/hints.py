@@ -8,9 +8,10 @@ from collections.abc import Callable
 
 from arena.common.printable import printable
 from arena.errors import ProtocolError
+from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 
 __all__ = ["MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT", "explained", "hinted", "is_not_run",
-           "log_quote", "traceback_tail"]
+           "log_note", "log_quote", "traceback_note", "traceback_tail"]
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
 NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
@@ -20,12 +21,17 @@ NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is std
 NOT_JSON_HINT = " (stdout carries protocol lines only: print logs to stderr)"
 #: Why a module a bot imports is missing, most often: it was installed for the user, and the
 #: sandbox's interpreter sees none of the user's packages.
-MODULE_HINT = ("hint: bots run with Python's standard library and the arena kit only; packages "
-               "installed for you are not seen in the sandbox (per-bot environments are not "
-               "built yet)")
+MODULE_HINT = ("hint: the sandbox does not see the packages installed for you; list what the "
+               "bot needs under requirements: in its bot.yaml (docs/BOTS.md, "
+               "\"Using packages\")")
 #: Python's first line of a traceback, and of one of its frames.
 _TRACEBACK = "Traceback (most recent call last):"
 _FRAME = '  File "'
+#: A frame in the bot's own files, as the sandbox runs them: its copy is ``/bot`` inside
+#: bubblewrap, ``<box>/bot`` without it. Groups: the file (relative), the line, the function.
+_OWN_FRAME = re.compile(
+    rf'^  File "(?:{re.escape(BWRAP_BOT_DIR)}|/[^"]*/{re.escape(BOX_PREFIX)}[^/"]*/bot)/'
+    r'([^"]+)", line (\d+)(?:, in (.+))?$')
 #: Lines of a traceback quoted at most.
 _TRACEBACK_LINES = 8
 #: The system could not run the bot's program (the shell's, bubblewrap's or Python's words).
@@ -115,3 +121,34 @@ def traceback_tail(log: str, bot_dir: str) -> list[str]:
     if error.startswith("ModuleNotFoundError"):
         tail.append(MODULE_HINT)
     return tail
+
+
+def traceback_note(log: str) -> str:
+    """``; SomeError: ... (at bot.py line 15, in act)`` for a failure's detail: the exception
+    of the last Python traceback in ``log`` and the last frame in the bot's own files (the
+    line that failed), with :data:`MODULE_HINT` after a ``ModuleNotFoundError``; empty when
+    the log holds no traceback through the bot's files."""
+    lines = log.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith(_TRACEBACK)]
+    if not starts:
+        return ""
+    body = lines[starts[-1] + 1:]
+    own = [m for line in body if (m := _OWN_FRAME.match(line))]
+    if not own:
+        return ""
+    frame = own[-1]
+    where = f"at {printable(frame[1])} line {frame[2]}"
+    where += f", in {printable(frame[3])}" if frame[3] else ""
+    last = max(i for i, line in enumerate(body) if line.startswith(_FRAME))
+    error = next((line for line in body[last + 1:] if line and not line.startswith(" ")), "")
+    note = f"; {printable(error)[:QUOTE_CHARS]} ({where})" if error else f"; exception {where}"
+    if error.startswith("ModuleNotFoundError"):
+        note += f"; {MODULE_HINT}"
+    return note
+
+
+def log_note(log: str) -> str:
+    """What a failure's detail quotes of the bot's log: the end of its traceback through its
+    own files (:func:`traceback_note`) when there is one, else its last error line
+    (:func:`log_quote`)."""
+    return traceback_note(log) or log_quote(log)

@@ -162,6 +162,9 @@ class MatchRequest:
     #: ends it cleanly (:mod:`arena.referee.keeper`). None: every match starts its bots and
     #: ends them.
     keeper: BotKeeper | None = None
+    #: Fixed deals (game seeds), one per deal of the match in order, as a deal book gives
+    #: them; empty: each deal's seed derives from ``seed``.
+    deal_seeds: tuple[int, ...] = ()
 
     def resolved(self) -> list[BotSpec]:
         specs = [b if isinstance(b, BotSpec) else resolve(b, self.bots_dir) for b in self.bots]
@@ -298,7 +301,8 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
               stop: Callable[[list[GameOutcome]], bool] | None = None,
               seatings: Sequence[tuple[int, ...]] = (),
               rules: HouseRules = DEFAULT_RULES,
-              keep: Callable[[BotClient], bool] | None = None) -> list[GameOutcome]:
+              keep: Callable[[BotClient], bool] | None = None,
+              deal_seeds: Sequence[int] = ()) -> list[GameOutcome]:
     """Play ``games`` games between ``players`` (bot clients constructed, started or not);
     shared by :func:`play_match` and the compliance check. Game numbers start at
     ``first_game``; the first of them picks its starting seat by ruling 13. With
@@ -308,7 +312,8 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
     in duplicate only once a deal has been played in every seating. ``seatings`` (default:
     player *i* in seat *i*) are the seat orders each deal is played in, one game each.
     ``keep``, asked at the end of the last game, spares a bot ``close_at_end`` (kept for a
-    later match)."""
+    later match). ``deal_seeds`` fix the deals' seeds in order (a deal book), past their end
+    derived."""
     orders = list(seatings) or [tuple(range(len(players)))]
     clients = [s for s in players if isinstance(s, BotClient)]
     outcomes: list[GameOutcome] = []
@@ -320,8 +325,9 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
         deal, seating = divmod(g, len(orders))
         order = orders[seating]
         seats = [players[i] for i in order]
-        gseed = game_seed(seed, deal)  # without duplicate, the deal is the game
-        metadata = [s.metadata for s in seats]
+        # without duplicate, the deal is the game
+        gseed = deal_seeds[deal] if deal < len(deal_seeds) else game_seed(seed, deal)
+        metadata = [s.metadata if isinstance(s, BotClient) else {} for s in seats]
         if seating:  # a replay of the deal: the same cards and start, bots moved
             starting = board_start
         elif previous is None:
@@ -496,7 +502,8 @@ def play_match(request: MatchRequest,
                           keys=keys, on_game=on_game, close_at_end=True,
                           stop=stop, seatings=request.seatings(len(players)),
                           rules=request.rules,
-                          keep=keeper.keeps if keeper is not None else None)
+                          keep=keeper.keeps if keeper is not None else None,
+                          deal_seeds=request.deal_seeds)
         finished = True
     finally:
         for spec, client in zip(specs, clients, strict=False):

@@ -27,6 +27,7 @@ __all__ = [
     "name_problem",
     "option_problems",
     "options_digest",
+    "sample_bots_seen",
 ]
 
 MANIFEST = "bot.yaml"
@@ -34,7 +35,7 @@ REGISTRY_FILE = "registry.yaml"
 METADATA_KEYS = ("author", "version", "last_read_page", "last_book_finished")
 #: Where ``submit --update`` keeps the versions it replaced (``<name>@<version>/``).
 VERSIONS_DIR = ".versions"
-#: The sample bots shipped with the arena (found by name when no other bots directory is set).
+#: The sample bots shipped with the arena (found by name unless ``$ARENA_BOTS_DIR`` is set).
 SAMPLE_BOTS_DIR = Path(__file__).resolve().parents[2] / "bots"
 #: Every key a ``bot.yaml`` may hold (the metadata either at the top or under ``metadata``).
 MANIFEST_KEYS = ("name", "command", "module", "metadata", *METADATA_KEYS)
@@ -96,14 +97,36 @@ class BotSpec:
 
 
 def default_bots_dir() -> Path:
-    """``$ARENA_BOTS_DIR``, else ``./bots`` when it exists, else the repository's ``bots/``."""
+    """The bots directory: where ``arena submit`` registers a bot (``registry.yaml``, the
+    bot's copy, ``.versions/``) and where names are looked up. The one rule, in order:
+
+    1. ``$ARENA_BOTS_DIR`` when set: that directory alone (a contest's own registry);
+    2. ``./bots`` when the working directory has one of its own (not the arena's samples);
+    3. ``$ARENA_HOME/bots`` when ``ARENA_HOME`` is set, else the user's data directory,
+       ``$XDG_DATA_HOME/palaestra-arena/bots`` (``~/.local/share/palaestra-arena/bots``):
+       never the arena's checkout, whose ``bots/`` holds the sample bots.
+
+    In cases 2 and 3 the sample bots are found by name too (:func:`sample_bots_seen`)."""
     env = os.environ.get("ARENA_BOTS_DIR")
     if env:
         return Path(env)
     here = Path("bots")
-    if here.is_dir():
+    if here.is_dir() and here.resolve() != SAMPLE_BOTS_DIR:
         return here
-    return SAMPLE_BOTS_DIR
+    home = os.environ.get("ARENA_HOME")
+    if home:
+        return Path(home) / "bots"
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local",
+                                                             "share")
+    return Path(data) / "palaestra-arena" / "bots"
+
+
+def sample_bots_seen(bots_dir: Path) -> bool:
+    """Whether names are looked up among the sample bots too, after ``bots_dir``: yes for the
+    default bots directory, unless ``$ARENA_BOTS_DIR`` chose one to hold every bot."""
+    if os.environ.get("ARENA_BOTS_DIR"):
+        return False
+    return bots_dir.resolve() in (default_bots_dir().resolve(), SAMPLE_BOTS_DIR)
 
 
 def name_problem(name: str) -> str | None:

@@ -22,6 +22,7 @@ from arena.registry.botspec import (
     BotSpec,
     default_bots_dir,
     options_digest,
+    sample_bots_seen,
 )
 from arena.registry.manifest import spec_from_path
 
@@ -56,11 +57,20 @@ def read_entries(bots_dir: Path) -> dict[str, dict[str, Any]]:
 
 
 def registered(bots_dir: Path) -> Iterator[tuple[str, Path]]:
-    """(name, path) of every bot under ``bots_dir``, registry entries first."""
+    """(name, path) of every bot under ``bots_dir``, registry entries first, then the sample
+    bots of other names when the bots directory shows them (:func:`sample_bots_seen`)."""
     seen: set[str] = set()
+    yield from _registered_in(bots_dir, seen)
+    if sample_bots_seen(bots_dir) and bots_dir.resolve() != SAMPLE_BOTS_DIR:
+        yield from _registered_in(SAMPLE_BOTS_DIR, seen)
+
+
+def _registered_in(bots_dir: Path, seen: set[str]) -> Iterator[tuple[str, Path]]:
+    """(name, path) of the bots under ``bots_dir`` whose names are not in ``seen`` (which
+    gains them)."""
     for name, entry in sorted(read_entries(bots_dir).items()):
         path = bots_dir / str(entry.get("path", name))
-        if path.exists():
+        if path.exists() and name not in seen:
             seen.add(name)
             yield name, path
     if not bots_dir.is_dir():

@@ -12,12 +12,14 @@ from arena.sandbox.limits import MIB, Limits
 from arena.sandbox.procview import proc_binds
 from arena.sandbox.report import SandboxReport
 
-__all__ = ["BWRAP_BOT_DIR", "DEVICES", "bwrap_argv", "moving_stdio", "read_paths",
+__all__ = ["BOX_PREFIX", "BWRAP_BOT_DIR", "DEVICES", "bwrap_argv", "moving_stdio", "read_paths",
            "rewrite_command"]
 
 _PYTHON_NAME = re.compile(r"python(3(\.\d+)?)?")  # fullmatch
 #: Where the bot's private copy appears inside bubblewrap.
 BWRAP_BOT_DIR = "/bot"
+#: How the temporary directory holding a bot's copy (``<box>/bot``) is named.
+BOX_PREFIX = "arena-box-"
 #: System paths bound read-only inside bubblewrap (skipped where absent).
 _BWRAP_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _BWRAP_ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",

@@ -26,6 +26,7 @@ from arena.errors import SandboxError
 from arena.sandbox import landlock, reaper, seccomp
 from arena.sandbox.cgroups import make_cgroup, remove_cgroup
 from arena.sandbox.commandline import (
+    BOX_PREFIX,
     DEVICES,
     bwrap_argv,
     moving_stdio,
@@ -61,7 +62,7 @@ def spawn(command: Sequence[str], *, workdir: Path, limits: Limits, report: Sand
     reaper.reap_adopted()
     sweep_once()
     layers = _Layers.of(report)
-    held = _Held(Path(tempfile.mkdtemp(prefix=f"arena-box-{os.getpid()}-")))
+    held = _Held(Path(tempfile.mkdtemp(prefix=f"{BOX_PREFIX}{os.getpid()}-")))
     try:
         return _start(held, layers, command, workdir, limits, report, readable, env, marker)
     except BaseException:

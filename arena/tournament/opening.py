@@ -10,6 +10,7 @@ from typing import Any
 from arena.common.provenance import software
 from arena.errors import ArenaError, StoreError
 from arena.registry import resolve
+from arena.tournament.overrides import override_options
 from arena.tournament.planning import planned_games
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, TournamentRow
@@ -34,6 +35,10 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> Tourname
                 what += _entrants_change(store, list(old.get("entrants", [])), spec)
             if "rating" in changed:
                 what += _rating_change(old.get("rating") or {}, new["rating"], spec)
+            started = row.spec.get("overrides") or {}
+            if started != spec.overrides:  # options of arena run that the rerun left out
+                what += (f"; it was started with{override_options(started)}" if started else
+                         "; it was started without options setting the spec's fields")
             raise StoreError(
                 f"tournament '{spec.name}' exists with a different spec (hash {row.spec_hash}, "
                 f"this spec {spec_hash}{what}); use --fresh to start anew, or rename it")

@@ -83,6 +83,9 @@ class TableTask:
     seatings: tuple[tuple[int, tuple[int, ...]], ...] = ()
     #: The tournament's house rules.
     rules: HouseRules = DEFAULT_RULES
+    #: The seeds of the table's deals from the spec's deal book (empty: derived from
+    #: ``seed``).
+    deals: tuple[int, ...] = ()
 
     @property
     def key(self) -> tuple[int, int]:
@@ -207,7 +210,8 @@ def play_table(task: TableTask, send: Callable[[Message], None],
     request = MatchRequest(
         bots=list(task.bots), games=task.games * max(1, len(task.seatings)), seed=task.seed,
         limits=dict(task.limits), match_id=match_id(task.tournament, task.round, task.table),
-        event_date=task.event_date, duplicate=task.duplicate, rules=task.rules, keeper=keeper)
+        event_date=task.event_date, duplicate=task.duplicate, rules=task.rules, keeper=keeper,
+        deal_seeds=task.deals)
     try:
         outcome = play_match(request, on_game=on_game)
     except ArenaError as exc:

@@ -42,6 +42,7 @@ from arena.errors import ArenaError, BotError, ClusterError, StoreError
 from arena.referee.seating import seat_orders, seating_mode
 from arena.sandbox import probe
 from arena.tournament import swiss
+from arena.tournament.dealbook import table_deals
 from arena.tournament.events import (
     DatabaseCreated,
     Progress,
@@ -214,7 +215,8 @@ class _Run:
             tournament=self.spec.name, round=first.round, table=first.table_index,
             bots=tuple(self.by_id[b] for b in first.seats), bot_ids=first.seats,
             games=first.games, seed=first.seed, limits=dict(self.spec.limits),
-            event_date=self.row.event_date, rules=self.spec.house_rules())
+            event_date=self.row.event_date, rules=self.spec.house_rules(),
+            deals=table_deals(self.spec.deal_seeds, first.round, first.games))
         if len(tables) > 1:
             task = replace(task, duplicate=seating_mode(self.spec.duplicate),
                            seatings=tuple((t.table_index, t.seats) for t in tables))
@@ -319,7 +321,7 @@ def resume_hint(spec: TournamentSpec, db: Path) -> str:
     """The command resuming ``spec`` into ``db`` (``--db`` when not the spec's own)."""
     own = db.resolve() == Path(spec.results).resolve()
     return resume_command(str(spec.source) if spec.source is not None else None,
-                          None if own else db)
+                          None if own else db, spec.overrides)
 
 
 def _trial_warnings(spec: TournamentSpec, parallel: int, *, resuming: bool) -> list[str]:

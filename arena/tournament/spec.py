@@ -17,6 +17,7 @@ import datetime as dt
 import hashlib
 import json
 import os
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -43,6 +44,7 @@ from arena.errors import BotError, RulesError, SandboxError, SpecError
 from arena.referee.match import PONDER, split_limits
 from arena.registry import BotSpec
 from arena.sandbox import Limits
+from arena.tournament.dealbook import book_digest, read_deal_book
 from arena.tournament.entries import (
     NAME_CHARS,
     BotEntry,
@@ -54,6 +56,7 @@ from arena.tournament.entries import (
     unknown_bots,
     valid_name,
 )
+from arena.tournament.overrides import overridden
 from arena.tournament.scoring import rating_parameters
 from arena.tournament.store import DEFAULT_RESULTS
 
@@ -173,10 +176,14 @@ class TournamentSpec(BaseModel):
     max_tables: StrictInt = 500
     #: House rules (RULES.md "House rules"), NAME: VALUE; left out, the defaults.
     rules: dict[str, Any] = Field(default_factory=dict)
+    #: A deal book (arena.tournament.dealbook), relative to the spec's directory.
+    deals: str | None = None
 
     _entrants: list[BotSpec] = PrivateAttr(default_factory=list)
     _challengers: int = PrivateAttr(default=0)
     _source: Path | None = PrivateAttr(default=None)
+    _deal_seeds: tuple[int, ...] = PrivateAttr(default=())
+    _overrides: dict[str, Any] = PrivateAttr(default_factory=dict)
 
     @field_validator("bots", "challengers", mode="before")
     @classmethod
@@ -339,6 +346,17 @@ class TournamentSpec(BaseModel):
         return self._source
 
     @property
+    def deal_seeds(self) -> tuple[int, ...]:
+        """The deal book's deals, in order (empty without ``deals``)."""
+        return self._deal_seeds
+
+    @property
+    def overrides(self) -> dict[str, Any]:
+        """The fields the command line set over the file's (``limits.decision_ms``: a
+        limit; :mod:`arena.tournament.overrides`)."""
+        return dict(self._overrides)
+
+    @property
     def challenger_indices(self) -> list[int]:
         """Entrant indices of the gauntlet challengers (they come first in entry order)."""
         return list(range(self._challengers))
@@ -378,6 +396,8 @@ class TournamentSpec(BaseModel):
             "max_tables": self.max_tables,
             # only when chosen: specs without house rules keep the hash they always had
             **({} if self.house_rules().is_default else {"rules": self.house_rules().to_json()}),
+            # the deals themselves, not the file's name; only with a book, as for the rules
+            **({"deals": book_digest(self._deal_seeds)} if self._deal_seeds else {}),
         }
 
     def spec_hash(self) -> str:
@@ -391,6 +411,8 @@ class TournamentSpec(BaseModel):
         data["rating"] = self.rating.resolved()
         data["entrants"] = [b.key for b in self._entrants]
         data["spec_hash"] = self.spec_hash()
+        if self._overrides:
+            data["overrides"] = self.overrides
         return data
 
 
@@ -499,13 +521,17 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
     return problems
 
 
-def spec_from_mapping(data: Any, *, source: Path | None = None) -> TournamentSpec:
-    """Validate parsed YAML; every problem is one line of the :class:`SpecError`."""
+def spec_from_mapping(data: Any, *, source: Path | None = None,
+                      overrides: Mapping[str, Any] | None = None) -> TournamentSpec:
+    """Validate parsed YAML; every problem is one line of the :class:`SpecError`.
+    ``overrides`` (field -> value, ``limits.NAME`` for a limit) replace the file's values
+    and are recorded with the spec (:attr:`TournamentSpec.overrides`)."""
     where = str(source) if source is not None else "the tournament spec"
     if not isinstance(data, dict):
         got = "an empty file" if data is None else f"a {type(data).__name__}"
         raise SpecError(f"{where}: a tournament spec must be a YAML mapping "
                         f"(name: ..., format: ..., bots: [...]), got {got}")
+    data = overridden(data, overrides or {})
     problems: list[str] = []
     spec: TournamentSpec | None = None
     try:
@@ -517,6 +543,8 @@ def spec_from_mapping(data: Any, *, source: Path | None = None) -> TournamentSpe
     if spec is not None:
         problems.extend(_check_entrants(spec, source.parent if source is not None else None))
         spec._source = source
+        spec._overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
+        problems.extend(_read_deals(spec, source.parent if source is not None else None))
     if problems:
         lines = "\n".join(f"  {p}" for p in problems)
         raise SpecError(f"{where} is not a valid tournament spec:\n{lines}")
@@ -524,8 +552,23 @@ def spec_from_mapping(data: Any, *, source: Path | None = None) -> TournamentSpe
     return spec
 
 
-def load_spec(path: str | Path) -> TournamentSpec:
-    """Read, parse and validate a tournament spec file (see :func:`spec_from_mapping`)."""
+def _read_deals(spec: TournamentSpec, base: Path | None) -> list[str]:
+    """Load the spec's deal book (relative to the spec's directory); its problem, if any."""
+    if spec.deals is None:
+        return []
+    path = Path(spec.deals)
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    try:
+        spec._deal_seeds = read_deal_book(path)
+    except SpecError as exc:
+        return [f"deals: {exc}"]
+    return []
+
+
+def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> TournamentSpec:
+    """Read, parse and validate a tournament spec file (see :func:`spec_from_mapping`), with
+    the command line's ``overrides`` of its fields."""
     file = Path(path)
     if not file.exists():
         raise SpecError(f"no tournament spec at {file}")
@@ -542,4 +585,4 @@ def load_spec(path: str | Path) -> TournamentSpec:
         problem = yaml_problem(exc)
         raise SpecError(f"{file} {problem}" if problem.startswith("line ")
                         else f"{file}: {problem}") from None
-    return spec_from_mapping(data, source=file)
+    return spec_from_mapping(data, source=file, overrides=overrides)

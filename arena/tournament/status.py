@@ -10,10 +10,13 @@ from typing import Any
 from tabulate import tabulate
 
 from arena.referee.failures import describe
+from arena.tournament.overrides import override_options
+from arena.tournament.planning import group_deals
 from arena.tournament.standings import swiss_standings
 from arena.tournament.store import (
     DEFAULT_RESULTS,
     Store,
+    TableRow,
     TournamentRow,
     seed_is_secret,
     shown_state,
@@ -31,10 +34,13 @@ def command_path(path: str | Path) -> str:
     return shlex.quote(str(resolved))
 
 
-def resume_command(spec_path: str | None, db: str | Path | None = None) -> str:
-    """The command that resumes a tournament; ``db`` when it is not the spec's own."""
+def resume_command(spec_path: str | None, db: str | Path | None = None,
+                   overrides: dict[str, Any] | None = None) -> str:
+    """The command that resumes a tournament: with the options that set ``overrides`` of the
+    spec's fields, and ``db`` when it is not the spec's own."""
     where = command_path(spec_path) if spec_path else "<spec.yaml>"
-    return f"arena run {where}" + (f" --db {command_path(db)}" if db is not None else "")
+    return (f"arena run {where}{override_options(overrides)}"
+            + (f" --db {command_path(db)}" if db is not None else ""))
 
 
 def _db_option(db: Path) -> str:
@@ -106,7 +112,8 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
         "bots: " + ", ".join(labels.get(b, str(b)) for b in entrants),
     ]
     tables = store.tables(t.id)
-    per_round_tables = Counter(tab.round for tab in tables)
+    boards = group_deals(tables, t.spec.get("duplicate", False))
+    per_round_tables = Counter(group[0].round for group in boards)
     per_round_planned: Counter[int] = Counter()
     for tab in tables:
         per_round_planned[tab.round] += tab.games
@@ -123,7 +130,8 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
             rows.append([r, "-", "-", "not paired yet"])
     if rows:
         lines.append("")
-        lines.append(tabulate(rows, headers=["round", "tables", "byes", "games"]))
+        lines.append(tabulate(rows, headers=["round", "pairings", "byes", "games"]))
+        lines.extend(_pairing_note(boards, t.name, store.path))
     failures = Counter(f.get("type", "?") for g in games for f in g.failures)
     if failures:
         lines.append("")
@@ -136,15 +144,33 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
                      f"{first.failures[0].get('seat', 0)}{_db_option(store.path)}")
     if t.format == "swiss" and games:
         standings = swiss_standings(store, t, games=games)
+        played = {(g.round, g.table_index) for g in games}
+        met = Counter(bot for group in boards
+                      if any((tab.round, tab.table_index) in played for tab in group)
+                      for bot in group[0].seats)
         lines.append("")
         lines.append(tabulate(
             [[s.rank, labels.get(entrants[s.entrant], "?"), float(s.score),
-              float(s.buchholz), s.tables, s.byes] for s in standings],
-            headers=["rank", "bot", "score", "buchholz", "tables", "byes"], floatfmt=".2f"))
+              float(s.buchholz), met[entrants[s.entrant]], s.byes] for s in standings],
+            headers=["rank", "bot", "score", "buchholz", "pairings", "byes"], floatfmt=".2f"))
     if t.state != "finished":
         lines.append("")
-        lines.append(f"resume with: {resume_command(t.spec_path)}{_db_option(store.path)}")
+        lines.append(f"resume with: {resume_command(t.spec_path, None, t.spec.get('overrides'))}"
+                     f"{_db_option(store.path)}")
     return lines
+
+
+def _pairing_note(boards: list[list[TableRow]], name: str, db: Path) -> list[str]:
+    """What a pairing is, when it is more than one table: in duplicate mode one pairing
+    plays each of its deals in several seatings (a table each), its games counted together."""
+    seatings = sorted({len(group) for group in boards})
+    if seatings == [1] or not seatings:
+        return []
+    games = sorted({sum(tab.games for tab in group) for group in boards})
+    shown = " or ".join(map(str, seatings))
+    return [f"(duplicate: a pairing plays each deal in {shown} seatings, "
+            f"{' or '.join(map(str, games))} games a pairing; arena pairings {name}"
+            f"{_db_option(db)} shows who met whom)"]
 
 
 def failure_summary(db: str | Path, tournament: str) -> str | None:

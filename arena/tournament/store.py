@@ -15,7 +15,6 @@ cut could lose the last few committed games, never corrupt the database.
 from __future__ import annotations
 
 import datetime as dt
-import fcntl
 import gzip
 import json
 import logging
@@ -23,12 +22,13 @@ import os
 import sqlite3
 import zlib
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from arena.errors import StoreError, TournamentNotFoundError
+from arena.tournament.runlock import run_lock, runner_pid
 from arena.tournament.secrecy import make_private, private_directory
 
 log = logging.getLogger(__name__)
@@ -290,33 +290,10 @@ class Store:
             raise
         self.conn.execute("COMMIT")
 
-    @contextmanager
-    def lock(self, tournament: str) -> Iterator[None]:
-        """Hold an exclusive lock on running ``tournament`` in this database.
-
-        A lock file with ``flock``: the kernel drops it when the process dies, so a killed
-        run never leaves a stale lock behind, while two live runs of one tournament (which
-        would both play the same games) are refused.
-        """
-        handle: IO[str] = open(self._lock_path(tournament), "a+")  # noqa: SIM115
-        try:
-            try:
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                handle.seek(0)
-                pid = handle.read().strip() or "?"
-                raise StoreError(f"tournament '{tournament}' is being run by another process "
-                                 f"(pid {pid}); wait for it or stop it first") from None
-            handle.seek(0)
-            handle.truncate()
-            handle.write(str(os.getpid()))
-            handle.flush()
-            yield
-        finally:
-            handle.close()
-
-    def _lock_path(self, tournament: str) -> Path:
-        return _lock_path(self.path, tournament)
+    def lock(self, tournament: str) -> AbstractContextManager[None]:
+        """Hold an exclusive lock on running ``tournament`` in this database while the
+        context lasts (:func:`arena.tournament.runlock.run_lock`)."""
+        return run_lock(self.path, tournament)
 
     def runner_pid(self, tournament: str) -> int | None:
         """The pid of the live ``arena run`` of ``tournament``, or None when none holds the
@@ -547,31 +524,6 @@ class Store:
             raise StoreError(f"cannot write game records to {out}: "
                              f"{exc.strerror or exc}") from None
         return count
-
-
-def _lock_path(db: Path, tournament: str) -> Path:
-    """Beside the database file itself: a symlink to it (or another spelling of its path)
-    must find the same lock, or two runs would play the same games."""
-    real = db.resolve()
-    return real.parent / f".{real.name}.{tournament}.lock"
-
-
-def runner_pid(db: str | Path, tournament: str) -> int | None:
-    """The pid of the live ``arena run`` of ``tournament`` in the database ``db`` (-1 if it
-    did not write one), or None when no run holds its lock."""
-    path = _lock_path(Path(db), tournament)
-    try:
-        handle = open(path)  # noqa: SIM115 - closed below; a missing file is "no run"
-    except OSError:
-        return None
-    with handle:
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            text = handle.read().strip()
-            return int(text) if text.isdigit() else -1
-        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
-    return None
 
 
 def seed_is_secret(spec: dict[str, Any], state: str) -> bool:

@@ -126,8 +126,8 @@ def test_check_bot_with_options() -> None:
     bad = _run("check-bot", "ismcts", "-o", "iterations=-4", "--games", "1")
     assert bad.exit_code == 1
     assert bad.stdout.splitlines()[1].startswith(
-        "✗ handshake: exited before answering 'hello' (exit code 1); last log line: "
-        "ValueError: ismcts: option iterations must be a whole number of at least 0, got -4")
+        "✗ handshake: exited before answering 'hello' (exit code 1); ValueError: ismcts: "
+        "option iterations must be a whole number of at least 0, got -4 (at ismcts.py line ")
     usage = _run("check-bot", "ismcts", "-o", "iterations")
     assert usage.exit_code == 2 and "expected KEY=VALUE, got 'iterations'" in usage.stderr
 
@@ -573,6 +573,9 @@ def test_doctor_says_the_missing_layer_as_a_warning(monkeypatch: pytest.MonkeyPa
         "Build:       pure (test) in the referee; pure (test) in bots",
         "1 layer missing; bots run at level bwrap+seccomp+user+rlimits."]
     assert "  [MISS] cgroup   no cgroup v2 hierarchy here" in result.stdout.splitlines()
+    bots = runner.invoke(app, ["doctor"], env={"ARENA_BOTS_DIR": "/srv/contest/bots"})
+    assert ("Bots dir:    /srv/contest/bots (arena submit registers there; docs/BOTS.md)"
+            in bots.stdout.splitlines())
 
 
 def test_the_probe_reports_missing_layers_without_a_warning_record(
@@ -598,3 +601,33 @@ def test_check_bot_does_not_repeat_the_sandbox_warning(
     assert probe().warnings == [_CGROUP_MISSING]
     assert "warning" not in result.output
     assert caplog.records == []
+
+
+@needs_sandbox
+def test_submit_registers_in_the_users_data_directory_not_the_checkout(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From the checkout (its bots/ holds the samples) or anywhere without a ./bots, a submit
+    goes to $XDG_DATA_HOME/palaestra-arena/bots, and the sample bots are still found."""
+    source = tmp_path / "mine.py"
+    shutil.copy(BOTS / "collector.py", source)
+    monkeypatch.chdir(ROOT)
+    env = {"ARENA_BOTS_DIR": None, "ARENA_HOME": None, "XDG_DATA_HOME": str(tmp_path / "data")}
+    before = sorted(p.name for p in BOTS.iterdir())
+    result = runner.invoke(app, ["submit", str(source), "--name", "mine"], env=env)
+    assert result.exit_code == 0, result.output
+    home = tmp_path / "data" / "palaestra-arena" / "bots"
+    version = resolve(home / "mine.py").version
+    assert result.stdout.splitlines()[-1] == f"Registered mine version {version} at " \
+                                             f"{home / 'mine.py'}"
+    assert sorted(p.name for p in BOTS.iterdir()) == before
+    assert sorted(p.name for p in home.iterdir()) == ["mine.py", "registry.yaml"]
+    listing = runner.invoke(app, ["bots"], env=env)
+    names = [line.split()[0] for line in listing.stdout.splitlines()[2:] if line.strip()]
+    assert names[:2] == ["mine", "collector"] and "greedy" in names
+    assert listing.stdout.splitlines()[-1] == (f"Bots directory: {home} (arena submit "
+                                               "registers there)")
+    monkeypatch.chdir(tmp_path)  # elsewhere: the same directory, ARENA_HOME moves it
+    moved = runner.invoke(app, ["bots"], env={**env, "ARENA_HOME": str(tmp_path / "arena")})
+    assert moved.stdout.splitlines()[-1] == (f"Bots directory: {tmp_path / 'arena' / 'bots'} "
+                                             "(arena submit registers there)")
+    assert "mine" not in moved.stdout and "greedy" in moved.stdout

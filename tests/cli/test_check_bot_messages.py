@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -33,8 +34,8 @@ def test_a_syntax_error_names_the_file_and_line(tmp_path: Path) -> None:
     bot = tmp_path / "broken.py"
     bot.write_text("from arena.sdk import Bot\n\n\nclass Broken(Bot)\n    pass\n")
     lines = _check(bot)
-    assert lines[1] == ("✗ handshake: exited before answering 'hello' (exit code 2); last log "
-                        "line: SyntaxError: expected ':'")
+    assert lines[1] == ("✗ handshake: exited before answering 'hello' (exit code 2); "
+                        "SyntaxError: expected ':' (at broken.py line 4)")
     assert lines[2:6] == [f'      File "{bot}", line 4',
                           "        class Broken(Bot)",
                           "                         ^",
@@ -50,9 +51,9 @@ def test_a_missing_module_says_the_sandbox_sees_no_installed_packages(tmp_path: 
     assert lines[2:6] == [f'      File "{bot}", line 1, in <module>',
                           "        import requests",
                           "    ModuleNotFoundError: No module named 'requests'",
-                          "    hint: bots run with Python's standard library and the arena kit "
-                          "only; packages installed for you are not seen in the sandbox "
-                          "(per-bot environments are not built yet)"]
+                          "    hint: the sandbox does not see the packages installed for you; "
+                          "list what the bot needs under requirements: in its bot.yaml "
+                          "(docs/BOTS.md, \"Using packages\")"]
 
 
 def test_the_tail_shows_the_bots_frame_and_the_frame_that_raised() -> None:
@@ -107,3 +108,24 @@ def test_check_bot_says_which_version_a_submit_registers(tmp_path: Path) -> None
     assert (data["version"], data["submit_version"]) == (own, shown)
     again = runner.invoke(app, ["check-bot", "random", "--games", "1"], env=env)
     assert "Note:" not in again.stdout  # the registered copy is what a submit registers
+
+
+def test_check_bot_says_what_it_waits_for_while_a_bot_is_silent(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The library tells of a long wait (tests/referee: when); the CLI says it on stderr."""
+    from arena.cli import bot_commands
+    from arena.referee.check import CheckItem, CheckReport
+
+    def slow_check(bot: object, **kw: Any) -> CheckReport:
+        kw["on_wait"]("mybot", "'hello'", 10_000)
+        kw["on_wait"]("mybot", "a 'turn' decision", 11_000)
+        report = CheckReport("mybot", "0123456789ab")
+        report.add(CheckItem("handshake", False, "no 'ready' within 10000 ms"))
+        return report
+
+    monkeypatch.setattr(bot_commands, "check_bot", slow_check)
+    result = runner.invoke(app, ["check-bot", "mybot.py"])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "waiting for mybot to answer 'hello' (limit 10 s)...",
+        "waiting for mybot to answer a 'turn' decision (limit 11 s)..."]

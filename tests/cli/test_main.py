@@ -56,7 +56,7 @@ def test_help_lists_the_everyday_commands_first_and_the_developer_tools_apart() 
     assert panels == {
         "Options": [],
         "Commands": ["run", "leaderboard", "status", "submit", "check-bot", "match", "play",
-                     "bots", "doctor", "tournaments", "h2h", "results", "game", "report",
-                     "serve", "delete"],
+                     "bots", "doctor", "tournaments", "pairings", "h2h", "results", "game",
+                     "export", "report", "serve", "delete"],
         "Developer tools": ["desmos", "simulate", "replay", "rules", "bench"],
     }

@@ -558,3 +558,29 @@ def test_mock_transport_sees_compact_protocol_lines() -> None:
                b'{"type":"event","event":{"type":"draw","seat":0}}\n')
     client.close()
     assert [m["type"] for m in transport.sent] == ["hello", "game_start", "event", "act", "bye"]
+
+
+def test_a_long_wait_is_told_once_with_what_is_awaited_and_its_limit() -> None:
+    silent, _ = make(FakeConnection(ready=None))
+    waits: list[tuple[str, int]] = []
+    silent.on_wait = lambda what, limit_ms: waits.append((what, limit_ms))
+    silent.wait_notice_s = 0.0  # the fake answers at once: no clock is waited on
+    assert silent.start() is not None
+    assert waits == [("'hello'", 500)]
+    hanging = FakeConnection(respond=lambda message: None)
+    client, _ = make(hanging)
+    client.on_wait = lambda what, limit_ms: waits.append((what, limit_ms))
+    client.wait_notice_s = 0.0
+    assert client.start() is None and client.begin_game(START) is None
+    act(client)
+    assert waits[1:] == [("a 'turn' decision", 200)]
+
+
+def test_a_prompt_answer_tells_of_no_wait() -> None:
+    client, _ = make(FakeConnection())
+    waits: list[tuple[str, int]] = []
+    client.on_wait = lambda what, limit_ms: waits.append((what, limit_ms))
+    client.wait_notice_s = 0.0
+    assert client.start() is None and client.begin_game(START) is None
+    assert act(client).choice == 0
+    assert waits == []

@@ -27,7 +27,8 @@ from typing import Any
 import pytest
 import yaml
 
-ray = pytest.importorskip("ray")
+ray = pytest.importorskip(
+    "ray", reason="Ray is not installed (pip install -e '.[ray]'; .ci/run installs it)")
 
 from store_polling import wait_for_games  # noqa: E402
 

@@ -38,8 +38,8 @@ def test_check_starts_every_entry_and_plays_nothing(tmp_path: Path) -> None:
     assert lines[2] == f"Results: {db}, not created yet"
     assert lines[4].startswith("  ok    greedy@") and lines[5].startswith("  ok    first@")
     assert lines[6].startswith("  FAIL  no_start@") and lines[6].endswith(
-        ": exited before answering 'hello' (exit code 2); last log line: ImportError: No "
-        "module named 'numpy' (deliberately)")
+        ": exited before answering 'hello' (exit code 2); ImportError: No module named 'numpy' "
+        "(deliberately) (at no_start.py line 3, in <module>)")
     assert lines[7] == "1 of 3 entries does not start."
     assert not db.exists(), "--check plays and stores nothing"
     good = write_spec(tmp_path / "good.yaml", db, name="check", bots=BOTS[:2], seed=2**62)

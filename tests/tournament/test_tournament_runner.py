@@ -328,9 +328,8 @@ def test_entry_options_reach_the_sandboxed_bot_and_replay_move_for_move(
     reasons = [line for line in status.stdout.splitlines() if line.startswith("  typo ")]
     assert len(reasons) == 1 and reasons[0].startswith(
         f"  typo startup_failure, {len(starts)} times (games r1/")
-    assert reasons[0].endswith("ValueError: ismcts: unknown option 'iteration' (known: ms, "
-                               "wall_ms, iterations, exploration, bias, width, margin, "
-                               "model_from)")
+    assert ("ValueError: ismcts: unknown option 'iteration' (known: ms, wall_ms, iterations, "
+            "exploration, bias, width, margin, model_from) (at ismcts.py line ") in reasons[0]
     board = runner.invoke(app, ["leaderboard", "tuned", "--db", str(tmp_path / "one.db"),
                                 "-f", "json"])
     options = {row["bot"]: row["options"] for row in json.loads(board.stdout)["bots"]}

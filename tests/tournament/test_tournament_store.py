@@ -175,6 +175,33 @@ def test_one_run_per_tournament(tmp_path: Path) -> None:
             pass
 
 
+def test_a_run_leaves_no_lock_file_behind(tmp_path: Path) -> None:
+    with Store(tmp_path / "arena.db") as store:
+        with store.lock("t"):
+            assert [p.name for p in tmp_path.glob(".arena.db.*")] == [".arena.db.t.lock"]
+            assert runner_pid(tmp_path / "arena.db", "t") == os.getpid()
+        assert list(tmp_path.glob(".arena.db.*")) == []
+        assert runner_pid(tmp_path / "arena.db", "t") is None
+
+
+def test_a_lock_file_removed_under_a_waiting_run_is_not_shared(tmp_path: Path) -> None:
+    """A run that opened the lock file before the holder removed it must not lock that
+    removed file while a third run locks the new one: it locks the file at the path."""
+    import fcntl
+
+    path = tmp_path / ".arena.db.t.lock"
+    with Store(tmp_path / "arena.db") as store:
+        with store.lock("t"):
+            stale = open(path)  # noqa: SIM115 - a run that opened it and waits
+        fcntl.flock(stale.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # the removed file
+        with store.lock("t"):  # locks a new file at the path, not the stale one
+            assert path.exists()
+            with pytest.raises(StoreError, match="is being run by another process"):
+                with store.lock("t"):
+                    pass
+        stale.close()
+
+
 def test_a_symlink_to_the_database_finds_the_same_lock(tmp_path: Path) -> None:
     """Two runs through two spellings of one file would both play the same games."""
     (tmp_path / "elsewhere").mkdir()

@@ -1,0 +1,59 @@
+"""``arena export``: a tournament's games as JSON lines for other tools.
+
+Registered by :mod:`arena.cli.main`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arena.cli.output_file import check_output_file
+from arena.common.plural import counted
+from arena.tournament.store import DEFAULT_RESULTS
+
+__all__ = ["register"]
+
+_EXPORT_HELP = "\n\n".join([
+    "Export a tournament's games as JSON lines, one game a line in play order: its seats "
+    "(name@version), places, Desmos, failures and its whole game record, with "
+    "schema_version 1 (docs/RECORDS.md, \"Exported games\"). arena replay and arena game "
+    "read the file too; a deal book (--deals) takes each line's seed.",
+    "Example: arena export swiss -o swiss-games.jsonl",
+])
+
+
+def export(
+    tournament: Annotated[str, typer.Argument(help="Tournament name (arena tournaments "
+                                              "lists them).")],
+    output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
+                                         help="Where to write (- for stdout).")],
+    db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
+                                     "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
+) -> None:
+    """Export a tournament's games (help text: ``_EXPORT_HELP``)."""
+    import sys
+
+    from arena.errors import StoreError
+    from arena.tournament.export import export_games
+
+    if str(output) == "-":
+        export_games(db, tournament, sys.stdout)
+        return
+    check_output_file(output, "--output")
+    part = output.with_name(f".{output.name}.part")
+    try:
+        with open(part, "w", encoding="utf-8") as handle:
+            count = export_games(db, tournament, handle)
+        part.replace(output)  # a failed export leaves no half-written file
+    except OSError as exc:
+        raise StoreError(f"cannot write {output}: {exc.strerror or exc}") from None
+    finally:
+        part.unlink(missing_ok=True)
+    typer.echo(f"Wrote {counted(count, 'game')} of {tournament} to {output}", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""
+    app.command("export", help=_EXPORT_HELP)(export)

@@ -1,0 +1,92 @@
+"""``arena pairings``: who met whom, round by round, as chess Swiss software shows a round.
+
+Registered by :mod:`arena.cli.main`."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+from tabulate import tabulate
+
+from arena.tournament.store import DEFAULT_RESULTS
+
+if TYPE_CHECKING:
+    from arena.tournament.pairings import RoundPairings
+
+__all__ = ["register", "render_round"]
+
+_PAIRINGS_HELP = "\n\n".join([
+    "Show a tournament's pairings round by round: each board (a pairing; in duplicate mode "
+    "its seatings together) with its bots in seat order and their scores before the round, "
+    "the points each took at the board and the games played, then the round's byes. Scores "
+    "are Swiss points (1 a game for first place, 0 for last).",
+    "Example: arena pairings swiss --round 2",
+])
+
+
+def pairings(
+    tournament: Annotated[str, typer.Argument(help="Tournament name (arena tournaments "
+                                              "lists them).")],
+    round_no: Annotated[int | None, typer.Option("--round", "-r", min=1, metavar="N",
+                                                 help="Only this round (default: every "
+                                                      "round).")] = None,
+    db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
+                                     "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
+) -> None:
+    """Show the pairings (help text: ``_PAIRINGS_HELP``)."""
+    from arena.tournament.pairings import round_pairings
+
+    row, rounds = round_pairings(db, tournament, round_no)
+    for i, view in enumerate(rounds):
+        if i:
+            typer.echo("")
+        typer.echo("\n".join(render_round(row.name, row.rounds, view)))
+
+
+def _score(value: Fraction) -> str:
+    """1, 1.5, 0.33: at most two decimals, no trailing zeros."""
+    return f"{float(value):.2f}".rstrip("0").rstrip(".")
+
+
+def _names(labels: list[str]) -> dict[str, str]:
+    """Each ``name@version`` label shown by its name, unless two versions of one bot play."""
+    counts = Counter(label.split("@")[0] for label in set(labels))
+    return {label: label if counts[label.split("@")[0]] > 1 else label.split("@")[0]
+            for label in labels}
+
+
+def render_round(tournament: str, rounds: int, view: RoundPairings) -> list[str]:
+    """A round's lines: its title, the boards' table, its byes."""
+    title = f"{tournament}, round {view.round} of {rounds}"
+    if not view.paired:
+        return [f"{title}: not paired yet (a Swiss round is paired once the one before it "
+                "is finished)"]
+    names = _names([b for board in view.boards for b in board.bots]
+                   + [label for label, _, _ in view.byes])
+    seatings = max((board.seatings for board in view.boards), default=1)
+    if seatings > 1:
+        title += (f" (duplicate: each board plays its deals in {seatings} seatings, counted "
+                  "together)")
+    width = max((len(board.bots) for board in view.boards), default=2)
+    rows = []
+    for board in view.boards:
+        cells = [f"{names[b]} ({_score(s)})" for b, s in zip(board.bots, board.before,
+                                                            strict=True)]
+        rows.append([board.number, *cells, *[""] * (width - len(cells)),
+                     " - ".join(_score(p) for p in board.points),
+                     f"{board.games_done}/{board.games_planned}"])
+    headers = ["board", *(f"seat {i + 1} (score before)" for i in range(width)), "result",
+               "games"]
+    lines = [title, tabulate(rows, headers=headers, disable_numparse=True)]
+    for label, before, points in view.byes:
+        lines.append(f"bye: {names[label]} ({_score(before)}), +{_score(points)}")
+    return lines
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""
+    app.command("pairings", help=_PAIRINGS_HELP)(pairings)

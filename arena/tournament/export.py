@@ -1,0 +1,60 @@
+"""``arena export``: a tournament's games as JSON lines for other tools, one game a line with
+its result and its whole record, under a versioned schema (docs/RECORDS.md, "Exported
+games")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import IO, Any
+
+from arena.errors import StoreError
+from arena.tournament.store import GameRow, Store
+
+__all__ = ["EXPORT_SCHEMA_VERSION", "export_games"]
+
+#: The version of an exported line's fields; a change that a reader could trip on (a field
+#: renamed, removed or given another meaning) raises it, a field added does not.
+EXPORT_SCHEMA_VERSION = 1
+
+
+def export_games(db: str | Path, tournament: str, out: IO[str]) -> int:
+    """Write every stored game of ``tournament`` to ``out`` as JSON lines, in play order
+    (round, table, game); returns how many."""
+    with Store(db, create=False, read_only=True) as store:
+        row = store.require(tournament)
+        keys = store.bot_labels()
+        count = 0
+        for game in store.games(row.id):
+            line = _line(tournament, game, keys, store.record(game.id))
+            out.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
+            count += 1
+    return count
+
+
+def _line(tournament: str, game: GameRow, keys: dict[int, str],
+          record: dict[str, Any]) -> dict[str, Any]:
+    result = record.get("result") or {}
+    seats = [keys.get(b) for b in game.seats]
+    if None in seats:
+        raise StoreError(f"game {game.id} names a bot the database does not hold")
+    return {
+        "schema_version": EXPORT_SCHEMA_VERSION,
+        "tournament": tournament,
+        "game_id": game.id,
+        "round": game.round,
+        "table": game.table_index,
+        "game": game.game_index,
+        "seed": game.seed,
+        "seats": seats,
+        "starting_seat": game.starting_seat,
+        "placements": list(game.placements),
+        "desmos": result.get("desmos"),
+        "ascension": result.get("ascension"),
+        "tiebreak": result.get("tiebreak"),
+        "forfeits": game.forfeits,
+        "failures": game.failures,
+        "decisions": game.decisions,
+        "duration_s": game.duration_s,
+        "record": record,
+    }

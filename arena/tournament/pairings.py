@@ -1,0 +1,97 @@
+"""Who met whom, round by round, as chess Swiss software shows a round: each board (a pairing:
+in duplicate mode its seatings together) with its entrants in seat order, their scores before
+the round and the points each took at the board, and the round's byes (``arena pairings``)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+
+from arena.errors import ArenaError
+from arena.tournament.planning import group_deals
+from arena.tournament.scoring import game_points, spec_table_weight
+from arena.tournament.standings import swiss_standings
+from arena.tournament.store import GameRow, Store, TableRow, TournamentRow
+
+__all__ = ["Board", "RoundPairings", "round_pairings"]
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One pairing of a round: ``number`` counts from 1; ``bots`` are the entrants' labels
+    (``name@version``) in the seat order of its first seating, ``before`` their scores before
+    the round and ``points`` what each has taken at this board so far."""
+
+    number: int
+    bots: tuple[str, ...]
+    before: tuple[Fraction, ...]
+    points: tuple[Fraction, ...]
+    games_done: int
+    games_planned: int
+    #: How many seatings the pairing plays each deal in (1 without duplicate).
+    seatings: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundPairings:
+    """A round's boards and byes (label, score before the round, points the bye gave)."""
+
+    round: int
+    boards: list[Board]
+    byes: list[tuple[str, Fraction, Fraction]]
+
+    @property
+    def paired(self) -> bool:
+        return bool(self.boards or self.byes)
+
+
+def round_pairings(db: str | Path, tournament: str,
+                   round_no: int | None = None) -> tuple[TournamentRow, list[RoundPairings]]:
+    """The stored tournament and its rounds' pairings (only round ``round_no`` when given;
+    a Swiss round not paired yet has no boards)."""
+    with Store(db, create=False, read_only=True) as store:
+        row = store.require(tournament)
+        if round_no is not None and not 1 <= round_no <= row.rounds:
+            raise ArenaError(f"tournament '{tournament}' has rounds 1 to {row.rounds}, not "
+                             f"{round_no}")
+        labels = store.bot_labels()
+        entrants = store.entrant_ids(row.id)
+        tables = store.tables(row.id)
+        games = store.games(row.id)
+        byes = store.byes(row.id)
+        rounds = [round_no] if round_no is not None else list(range(1, row.rounds + 1))
+        views = []
+        for r in rounds:
+            before = {entrants[s.entrant]: s.score
+                      for s in swiss_standings(store, row, before_round=r)}
+            views.append(_round(row, r, [t for t in tables if t.round == r],
+                                [g for g in games if g.round == r], before, labels,
+                                [(bot, Fraction(pts)) for n, bot, pts in byes if n == r]))
+    return row, views
+
+
+def _round(row: TournamentRow, r: int, tables: list[TableRow], games: list[GameRow],
+           before: dict[int, Fraction], labels: dict[int, str],
+           byes: list[tuple[int, Fraction]]) -> RoundPairings:
+    weight = spec_table_weight(row.spec)
+    by_table: dict[int, list[GameRow]] = defaultdict(list)
+    for game in games:
+        by_table[game.table_index].append(game)
+    boards = []
+    for number, group in enumerate(group_deals(tables, row.spec.get("duplicate", False)), 1):
+        seats = group[0].seats
+        points = dict.fromkeys(seats, Fraction(0))
+        played = [g for t in group for g in by_table.get(t.table_index, [])]
+        for game in played:
+            factor = weight(len(game.seats))
+            for bot, pts in zip(game.seats, game_points(game.placements), strict=True):
+                points[bot] += pts * factor
+        boards.append(Board(number, tuple(labels.get(b, str(b)) for b in seats),
+                            tuple(before.get(b, Fraction(0)) for b in seats),
+                            tuple(points[b] for b in seats), len(played),
+                            sum(t.games for t in group), len(group)))
+    shown_byes = [(labels.get(bot, str(bot)), before.get(bot, Fraction(0)), pts)
+                  for bot, pts in byes]
+    return RoundPairings(r, boards, shown_byes)

@@ -1,0 +1,65 @@
+"""What an author reads of a bot that crashes during a game: the end of its traceback, with
+its own file and line, and for a missing module where packages come from."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.referee.hints import log_note, traceback_note
+from arena.sandbox import probe
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "bots"
+GREEDY = Path(__file__).resolve().parents[2] / "bots" / "greedy.py"
+
+runner = CliRunner()
+needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+
+
+def _failures(*args: str, bots_dir: Path) -> list[str]:
+    result = runner.invoke(app, ["match", *args, str(GREEDY), "--games", "1", "--seed", "3"],
+                           env={"ARENA_BOTS_DIR": str(bots_dir)})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    return lines[lines.index("Failures:") + 1:lines.index("Failures:") + 2]
+
+
+@needs_sandbox
+def test_a_crash_mid_game_names_the_bots_file_line_and_exception(tmp_path: Path) -> None:
+    assert _failures(str(FIXTURES / "crasher.py"), bots_dir=tmp_path) == [
+        "  crasher crash (game 0): exited mid-game (exit code 1); RuntimeError: deliberate "
+        "crash in the middle of a game (at crasher.py line 15, in act)"]
+
+
+@needs_sandbox
+def test_a_module_missing_mid_game_points_to_the_bots_requirements(tmp_path: Path) -> None:
+    bot = tmp_path / "needy.py"
+    bot.write_text("from arena.sdk import Bot\n\n\nclass Needy(Bot):\n    name = 'needy'\n\n"
+                   "    def act(self, request):\n        import requests\n        return 0\n")
+    [line] = _failures(str(bot), bots_dir=tmp_path)
+    assert line.startswith("  needy crash, 2 times (game 0): exited before its first answer of "
+                           "the game (exit code 1); restarted and asked again; "
+                           "ModuleNotFoundError: No module named 'requests' (at needy.py line 8, "
+                           "in act); hint: the sandbox does not see the "
+                           "packages installed for you; list what the bot needs under "
+                           "requirements: in its bot.yaml (docs/BOTS.md, \"Using packages\")")
+
+
+def test_the_note_reads_the_bots_copy_with_or_without_bubblewrap() -> None:
+    frames = {
+        "/bot": '  File "/bot/pkg/brain.py", line 3, in think',
+        "box": '  File "/tmp/arena-box-12-ab/bot/pkg/brain.py", line 3, in think',
+    }
+    for frame in frames.values():
+        log = "\n".join(["Traceback (most recent call last):",
+                         '  File "/kit/arena/sdk/serving.py", line 40, in serve',
+                         "    choice = bot.act(state)", frame, "    return 1 / 0",
+                         "ZeroDivisionError: division by zero", "[runner] exiting"])
+        assert traceback_note(log) == ("; ZeroDivisionError: division by zero (at pkg/brain.py "
+                                       "line 3, in think)")
+    # No frame in the bot's files (a compiled bot's log): the last error line, as before.
+    assert log_note("starting\npanicked at src/main.rs:3\n") == (
+        "; last log line: panicked at src/main.rs:3")

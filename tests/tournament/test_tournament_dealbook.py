@@ -1,0 +1,65 @@
+"""Deal books: what a file may hold, and which deals each round's tables play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arena.errors import SpecError
+from arena.tournament.dealbook import book_digest, read_deal_book, table_deals
+
+
+def test_seeds_json_lines_comments_and_blank_lines(tmp_path: Path) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text("# opening deals\n\n7\n1_000\n{\"seed\": 9, \"game_id\": \"x/r1/t0/g0\"}\n")
+    assert read_deal_book(book) == (7, 1000, 9)
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("", "deal book {book} holds no deals (one seed a line)"),
+    ("# only a comment\n", "deal book {book} holds no deals (one seed a line)"),
+    ("5\n-1\n", "deal book {book}, line 2: expected a seed (an integer from 0 to 2**63 - 1) or "
+                "a JSON object with one, got '-1'"),
+    (f"{2**63}\n", "deal book {book}, line 1: expected a seed (an integer from 0 to 2**63 - 1) "
+                   f"or a JSON object with one, got '{2**63}'"),
+    ('{"seed": true}\n', "deal book {book}, line 1: expected a seed (an integer from 0 to "
+                         "2**63 - 1) or a JSON object with one, got '{\"seed\": true}'"),
+])
+def test_a_bad_book_is_refused_naming_the_line(tmp_path: Path, text: str, message: str) -> None:
+    book = tmp_path / "book.txt"
+    book.write_text(text)
+    with pytest.raises(SpecError) as info:
+        read_deal_book(book)
+    assert str(info.value) == message.replace("{book}", str(book))
+
+
+def test_a_missing_book_says_so(tmp_path: Path) -> None:
+    with pytest.raises(SpecError) as info:
+        read_deal_book(tmp_path / "none.txt")
+    assert str(info.value) == f"cannot read the deal book {tmp_path / 'none.txt'}: No such " \
+                              "file or directory"
+
+
+def test_rounds_go_on_through_the_book_and_start_over() -> None:
+    book = (10, 20, 30, 40, 50)
+    assert table_deals(book, 1, 2) == (10, 20)
+    assert table_deals(book, 2, 2) == (30, 40)
+    assert table_deals(book, 3, 2) == (50, 10)
+    assert table_deals((), 1, 3) == ()
+
+
+@given(st.lists(st.integers(0, 2**63 - 1), min_size=1, max_size=20),
+       st.integers(1, 50), st.integers(1, 10))
+def test_every_table_deal_comes_from_the_book_in_order(book: list[int], round_no: int,
+                                                       per_table: int) -> None:
+    deals = table_deals(tuple(book), round_no, per_table)
+    assert len(deals) == per_table
+    start = (round_no - 1) * per_table
+    assert deals == tuple(book[(start + d) % len(book)] for d in range(per_table))
+
+
+def test_the_digest_names_the_deals_not_the_file() -> None:
+    assert book_digest((1, 2)) == book_digest((1, 2)) != book_digest((2, 1))

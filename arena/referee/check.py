@@ -28,6 +28,7 @@ from arena.referee.hints import traceback_tail
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import LocalSeat, parse_date, run_games
 from arena.registry import BotSpec, name_problem, resolve, submit_version
+from arena.registry.environments import with_environment
 from arena.sandbox import Limits
 from arena.sandbox.commandline import BWRAP_BOT_DIR
 
@@ -115,7 +116,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
               on_item: Callable[[CheckReport, CheckItem], None] | None = None) -> CheckReport:
     """Run the compliance checklist on one bot; never raises for the bot's misbehaviour.
     ``on_item`` is told of each item as it is decided."""
-    spec = bot if isinstance(bot, BotSpec) else resolve(bot, bots_dir)
+    spec = with_environment(bot if isinstance(bot, BotSpec) else resolve(bot, bots_dir))
     limits = limits or Limits()
     if launcher is None:
         launcher = sandbox_launcher()

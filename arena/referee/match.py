@@ -54,6 +54,7 @@ from arena.referee.launch import sandbox_launcher, sandbox_warnings
 from arena.referee.relay import EventRelay
 from arena.referee.seating import seat_orders, seating_mode, seatings_per_deal
 from arena.registry import BotSpec, resolve
+from arena.registry.environments import with_environment
 from arena.sandbox import Limits
 
 __all__ = [
@@ -154,7 +155,8 @@ class MatchRequest:
     ponder: bool = False
 
     def resolved(self) -> list[BotSpec]:
-        specs = [b if isinstance(b, BotSpec) else resolve(b, self.bots_dir) for b in self.bots]
+        specs = [with_environment(b if isinstance(b, BotSpec) else resolve(b, self.bots_dir))
+                 for b in self.bots]
         if not 2 <= len(specs) <= 5:
             raise RulesError(f"a match needs 2 to 5 bots, got {len(specs)}")
         if self.games < 1:

@@ -12,6 +12,7 @@ import typer
 from tabulate import tabulate
 
 from arena.cli.bot_options import configured, limits_of, setting
+from arena.cli.env_commands import cache_line
 from arena.cli.match_commands import MATCH_HELP, match
 from arena.native import native_build
 from arena.referee.check import CheckItem, CheckReport, check_bot
@@ -47,6 +48,7 @@ def doctor(
     typer.echo(f"Runs as:     {report.user}" if report.uid is None else
                f"Runs as:     a uid and group of its own per bot (from {UID_BASE:,})")
     typer.echo(f"Bot kit:     {report.kit_path} (on the bots' PYTHONPATH)")
+    typer.echo(cache_line())
     typer.echo(f"Build:       {native_build()} in the referee; "
                f"{report.bot_engine or 'unknown'} in bots")
     if not report.can_run:

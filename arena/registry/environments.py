@@ -48,6 +48,7 @@ __all__ = [
     "build_count",
     "cached_environment",
     "ensure_environment",
+    "environment_key",
     "env_cache_dir",
     "environment_of_command",
     "interpreter_for",
@@ -144,6 +145,12 @@ def _read_record(path: Path) -> Environment | None:
                            frozen=tuple(data["frozen"]), built=data["built"])
     except (OSError, ValueError, KeyError, TypeError):
         return None
+
+
+def environment_key(requirements: tuple[str, ...], python: str | None) -> str:
+    """The cache key of the environment for these requirements (raises when the host lacks
+    the Python asked for)."""
+    return _key(requirements, interpreter_for(python))
 
 
 def cached_environment(requirements: tuple[str, ...],

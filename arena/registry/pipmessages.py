@@ -14,6 +14,8 @@ _NETWORK = ("NewConnectionError", "Failed to establish a new connection",
             "Connection refused", "ProxyError", "SSLError")
 _NOT_FOUND = re.compile(r"Could not find a version that satisfies the requirement (\S+)"
                         r"(?: \(from versions: ([^)]*)\))?")
+_CAUSE = re.compile(r"Failed to establish a new connection: [^'\")]*|\[Errno -?\d+\] [^'\")]*"
+                    r"|Read timed out|Temporary failure in name resolution")
 _LINE_CHARS = 300
 
 
@@ -37,15 +39,17 @@ def pip_failure(output: str, python: str) -> str:
                 f"({python}): {python} -m pip install -U pip")
     network = next((line for line in lines if any(word in line for word in _NETWORK)), None)
     if network is not None:
-        return f"cannot reach the package index: {_short(network)}"
+        cause = _CAUSE.search(network)
+        shown = _short(cause.group(0) if cause else network)
+        return (f"cannot reach the package index ({shown}): check the network and pip's "
+                "index settings")
     for line in lines:
         found = _NOT_FOUND.search(line)
         if found is not None:
             versions = (found.group(2) or "none").strip()
-            hint = (" (none published, or none as a wheel for this Python: only wheels are "
-                    "installed)" if versions == "none" else
-                    f" (there are: {_short(versions)})")
-            return f"no release of {printable(found.group(1))} matches{hint}"
+            return (f"cannot install {printable(found.group(1))}: no matching release on the "
+                    f"package index (pip: from versions: {_short(versions)}; only wheels are "
+                    "installed, never built from source)")
     errors = [line for line in lines if line.startswith("ERROR:")]
     if errors:
         return f"pip: {_short(errors[-1].removeprefix('ERROR:'))}"

@@ -133,3 +133,17 @@ def test_submit_then_list_and_prune(tmp_path: Path, env_cache: Path) -> None:  #
     assert ("numpy>=1.24",) in remaining and ("beta-pkg",) not in remaining
     doctor = runner.invoke(app, ["doctor"])
     assert f"Bot envs:    {env_cache} (" in doctor.output
+
+
+def test_a_tournament_refuses_a_bot_whose_environment_cannot_be_built(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    bot = manifest_bot(tmp_path, 'requirements: ["nosuch-pkg>=1"]\n')
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(f"name: t\nformat: round_robin\nbots: [{bot}, {BOTS / 'random.py'}]\n"
+                    f"games_per_match: 2\nseed: 1\nresults: {tmp_path / 'r.db'}\n")
+    result = runner.invoke(app, ["run", str(spec)])
+    assert (result.exit_code, result.output) == (1, (
+        f"Error: {spec} is not a valid tournament spec:\n  bots[0]: needy: cannot install "
+        "nosuch-pkg>=1: no matching release on the package index (pip: from versions: none; "
+        "only wheels are installed, never built from source)\n"))
+    assert not (tmp_path / "r.db").exists()  # refused before anything was played

@@ -218,10 +218,16 @@ def bots_command(
     if not specs:
         typer.echo(f"No bots registered in {default_bots_dir()}.")
         return
-    rows = [[s.name, s.version, s.kind, s.metadata.get("author", "-"),
-             s.metadata.get("version", "-"), s.path.name] for s in specs]
+    # a bot whose packages are not installed yet gets its version once they are
+    unbuilt = [s for s in specs if (s.requirements or s.python) and s.environment is None]
+    rows = [[s.name, s.version + ("*" if s in unbuilt else ""), s.kind,
+             s.metadata.get("author", "-"), s.metadata.get("version", "-"), s.path.name]
+            for s in specs]
     typer.echo(tabulate(rows, headers=["name", "version", "kind", "author",
                                        "own version", "file"]))
+    if unbuilt:
+        typer.echo("* its packages are not installed yet: the version names them once "
+                   "check-bot, match or run installs them")
 
 
 def register(app: typer.Typer) -> None:

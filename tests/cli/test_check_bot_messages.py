@@ -50,9 +50,9 @@ def test_a_missing_module_says_the_sandbox_sees_no_installed_packages(tmp_path: 
     assert lines[2:6] == [f'      File "{bot}", line 1, in <module>',
                           "        import requests",
                           "    ModuleNotFoundError: No module named 'requests'",
-                          "    hint: bots run with Python's standard library and the arena kit "
-                          "only; packages installed for you are not seen in the sandbox "
-                          "(per-bot environments are not built yet)"]
+                          "    hint: a bot sees Python's standard library, the arena kit and the "
+                          "packages its bot.yaml requires (requirements:), not those installed "
+                          "for you; see 'Using packages' in docs/BOTS.md"]
 
 
 def test_the_tail_shows_the_bots_frame_and_the_frame_that_raised() -> None:

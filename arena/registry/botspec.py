@@ -78,11 +78,19 @@ class BotSpec:
     #: The built environment the bot runs in (:mod:`arena.registry.environments`); None when
     #: it needs none or it is not built yet.
     environment: Path | None = None
+    #: The content hash of the files alone when ``version`` folds in more (an environment's
+    #: packages); empty when the version's files part is that hash.
+    files_hash: str = ""
 
     @property
     def key(self) -> str:
         """``name@version``: the identity of a bot in results."""
         return f"{self.name}@{self.version}"
+
+    @property
+    def files_digest(self) -> str:
+        """The content hash of the bot's files alone (what a copy of them must hash to)."""
+        return self.files_hash or self.files_version
 
     @property
     def files_version(self) -> str:

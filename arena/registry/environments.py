@@ -310,7 +310,7 @@ def environment_of_command(command: tuple[str, ...] | list[str]) -> Path | None:
 def _folded_version(spec: BotSpec, env: Environment) -> str:
     """The files' hash folded with the interpreter and the frozen package list (the options'
     part, if any, kept)."""
-    text = "\n".join([spec.files_version, env.python_version, *env.frozen])
+    text = "\n".join([spec.files_digest, env.python_version, *env.frozen])
     options = spec.version.partition("+")[2]
     folded = hashlib.sha256(text.encode()).hexdigest()[:12]
     return f"{folded}+{options}" if options else folded
@@ -323,7 +323,7 @@ def attach(spec: BotSpec, env: Environment) -> BotSpec:
                     ("python", "python3", f"python{env.python_version.rsplit('.', 1)[0]}")):
         command[0] = str(env.interpreter)
     return replace(spec, command=tuple(command), environment=env.path,
-                   version=_folded_version(spec, env))
+                   version=_folded_version(spec, env), files_hash=spec.files_digest)
 
 
 def with_environment(spec: BotSpec) -> BotSpec:

@@ -123,7 +123,7 @@ def is_sample_bot(bot: BotSpec) -> bool:
     if not sample.exists() or bot.name in (submitted(samples) if samples.is_dir() else {}):
         return False
     try:
-        return spec_from_path(sample).version == bot.files_version
+        return spec_from_path(sample).files_digest == bot.files_digest
     except BotError:
         return False
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 import shutil
+import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,7 +22,13 @@ from arena.referee.check import check_bot
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import MatchOutcome, MatchRequest, play_match
 from arena.registry import resolve, spec_from_path
-from arena.registry.environments import build_count, list_environments, with_environment
+from arena.registry.environments import (
+    Environment,
+    attach,
+    build_count,
+    list_environments,
+    with_environment,
+)
 from arena.sandbox import Limits, SandboxReport, probe
 
 pytestmark = pytest.mark.skipif(not probe().can_run, reason="bots cannot run on this machine")
@@ -69,6 +77,28 @@ def test_the_version_names_the_frozen_packages(env_cache: Path) -> None:  # noqa
     assert spec.command[0] == str(env.path / "bin" / "python")
 
 
+def test_a_changed_dependency_is_a_new_version(tmp_path: Path) -> None:
+    bot = package_bot(tmp_path, "pinned", ["alpha-pkg"], "alpha_pkg", "beta_pkg")
+    spec = spec_from_path(bot)
+    assert spec.environment is None or spec.files_hash
+    plain = replace(spec, environment=None, version=spec.files_digest, files_hash="")
+
+    def built(*frozen: str) -> Environment:
+        return Environment(key="k", path=tmp_path / "env", python="/usr/bin/python3.11",
+                           python_version="3.11.2", requirements=("alpha-pkg",),
+                           frozen=frozen, built="2026-12-01T00:00:00Z")
+
+    one = attach(plain, built("alpha_pkg==1.0"))
+    assert one.version != plain.version and one.files_digest == plain.version
+    assert attach(plain, built("alpha_pkg==1.1")).version != one.version
+    assert attach(plain, built("alpha_pkg==1.0")).version == one.version
+    assert attach(one, built("alpha_pkg==1.0")).version == one.version  # folded once only
+    with_opts = attach(plain.with_options({"depth": 2}), built("alpha_pkg==1.0"))
+    assert with_opts.version.startswith(one.version + "+o")
+    assert one.with_options({"depth": 2}).version == with_opts.version
+    assert one.command[0] == str(tmp_path / "env" / "bin" / "python")
+
+
 def test_a_numpy_bot_past_its_memory_limit_ends_as_memory_limit(
         env_cache: Path) -> None:  # noqa: F811
     limits = Limits(decision_ms=3000, time_bank_ms=0, max_strikes=2, memory_mb=256)
@@ -102,3 +132,19 @@ def test_an_environment_removed_under_a_match_is_a_recorded_start_failure(
     assert (f"the bot's environment {spec.environment} is gone (removed while the arena "
             "ran?): arena check-bot builds it again") in first["detail"]
     assert outcome.games[0].placements[0] == 2
+
+
+def test_two_builds_of_one_environment_at_once_build_it_once(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    bots = [package_bot(tmp_path, f"twin{i}", ["alpha-pkg", "beta-pkg"], "alpha_pkg", "nope")
+            for i in range(2)]
+    before = build_count()
+    found: list[Path | None] = []
+    threads = [threading.Thread(target=lambda b=b: found.append(
+        with_environment(spec_from_path(b)).environment)) for b in bots]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert build_count() == before + 1
+    assert len(found) == 2 and found[0] == found[1] is not None

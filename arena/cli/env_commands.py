@@ -10,7 +10,12 @@ from typing import Annotated
 import typer
 
 from arena.common.plural import counted
-from arena.registry.environments import env_cache_dir, list_environments, remove_environment
+from arena.registry.environments import (
+    env_cache_dir,
+    list_environments,
+    on_build,
+    remove_environment,
+)
 from arena.registry.envusage import environment_uses
 
 __all__ = ["cache_line", "register"]
@@ -83,8 +88,15 @@ _PRUNE_HELP = ("Remove the environments no registered bot (nor a version kept by
                "match or run.\n\nExample: arena env prune --dry-run")
 
 
+def _building(requirements: tuple[str, ...], path: Path) -> None:
+    typer.echo(f"Installing {', '.join(requirements) or 'an empty environment'} for a bot into "
+               f"{path} (once; reused after)", err=True)
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``arena env`` and its commands to the root app."""
+    """Add ``arena env`` and its commands to the root app; every command says when it
+    installs a bot's packages (a wait of seconds)."""
+    on_build(_building)
     env_app = typer.Typer(help="The environments of bots that require packages (bot.yaml "
                                "requirements).", no_args_is_help=True)
     env_app.command("list", help=_LIST_HELP)(env_list)

@@ -32,7 +32,7 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
@@ -53,6 +53,7 @@ __all__ = [
     "environment_of_command",
     "interpreter_for",
     "list_environments",
+    "on_build",
     "remove_environment",
     "with_environment",
 ]
@@ -62,6 +63,13 @@ RECORD = "arena-env.json"
 _LOCKS = ".locks"
 _PIP_TIMEOUT_S = 20
 _builds = 0
+#: Told of each build as it starts (requirements, directory): the CLI says what the wait is.
+_notices: list[Callable[[tuple[str, ...], Path], None]] = []
+
+
+def on_build(notice: Callable[[tuple[str, ...], Path], None]) -> None:
+    """Have ``notice(requirements, directory)`` called as each build starts."""
+    _notices.append(notice)
 
 
 def env_cache_dir() -> Path:
@@ -205,6 +213,8 @@ def _build(path: Path, requirements: tuple[str, ...],
     global _builds
     if path.exists():  # a build that died part way
         shutil.rmtree(path)
+    for notice in _notices:
+        notice(requirements, path)
     try:
         _run([interpreter.path, "-m", "venv", "--without-pip", str(path)],
              f"{interpreter.path} cannot make a virtual environment")

@@ -35,6 +35,13 @@ def manifest_bot(root: Path, text: str, name: str = "needy") -> Path:
     return bot
 
 
+def installing(cache: Path, *requirements: str) -> str:
+    """The line a command writes (on stderr) as it starts installing ``requirements``."""
+    key = environments.environment_key(requirements, None)
+    return f"Installing {', '.join(requirements)} for a bot into {cache / key} (once; reused " \
+           "after)\n"
+
+
 def check(bot: Path, **env: str) -> tuple[int, str]:
     result = runner.invoke(app, ["check-bot", str(bot)], env=env)
     return result.exit_code, result.output
@@ -43,7 +50,8 @@ def check(bot: Path, **env: str) -> tuple[int, str]:
 def test_a_requirement_that_does_not_resolve(tmp_path: Path,
                                              env_cache: Path) -> None:  # noqa: F811
     bot = manifest_bot(tmp_path, 'requirements: ["nosuch-pkg>=1"]\n')
-    assert check(bot) == (1, "Error: needy: cannot install nosuch-pkg>=1: no matching release "
+    assert check(bot) == (1, installing(env_cache, "nosuch-pkg>=1") +
+                          "Error: needy: cannot install nosuch-pkg>=1: no matching release "
                              "on the package index (pip: from versions: none; only wheels are "
                              "installed, never built from source)\n")
     assert environments.list_environments() == [] or all(
@@ -54,7 +62,8 @@ def test_no_network_to_the_index(tmp_path: Path, env_cache: Path) -> None:  # no
     bot = manifest_bot(tmp_path, 'requirements: ["six"]\n')
     code, output = check(bot, PIP_CONFIG_FILE="/dev/null", PIP_NO_INDEX="", PIP_FIND_LINKS="",
                          PIP_INDEX_URL="https://127.0.0.1:9/simple")
-    assert (code, output) == (1, "Error: needy: cannot reach the package index (Failed to "
+    assert (code, output) == (1, installing(env_cache, "six") +
+                              "Error: needy: cannot reach the package index (Failed to "
                                  "establish a new connection: [Errno 111] Connection refused): "
                                  "check the network and pip's index settings\n")
 
@@ -67,7 +76,8 @@ def test_a_full_disk_while_installing(tmp_path: Path, env_cache: Path,  # noqa: 
     monkeypatch.setattr(environments, "_open_to_bots", full)
     bot = manifest_bot(tmp_path, 'requirements: ["alpha-pkg>=1"]\n')
     key = environments.environment_key(("alpha-pkg>=1",), None)
-    assert check(bot) == (1, f"Error: needy: the disk is full: cannot install into "
+    assert check(bot) == (1, installing(env_cache, "alpha-pkg>=1") +
+                          f"Error: needy: the disk is full: cannot install into "
                              f"{env_cache / key}\n")
     assert not (env_cache / key).exists()  # nothing half-built is left to be taken as built
     assert "the disk is full" in pip_failure("ERROR: Could not install packages due to an "
@@ -142,7 +152,7 @@ def test_a_tournament_refuses_a_bot_whose_environment_cannot_be_built(
     spec.write_text(f"name: t\nformat: round_robin\nbots: [{bot}, {BOTS / 'random.py'}]\n"
                     f"games_per_match: 2\nseed: 1\nresults: {tmp_path / 'r.db'}\n")
     result = runner.invoke(app, ["run", str(spec)])
-    assert (result.exit_code, result.output) == (1, (
+    assert (result.exit_code, result.output) == (1, installing(env_cache, "nosuch-pkg>=1") + (
         f"Error: {spec} is not a valid tournament spec:\n  bots[0]: needy: cannot install "
         "nosuch-pkg>=1: no matching release on the package index (pip: from versions: none; "
         "only wheels are installed, never built from source)\n"))

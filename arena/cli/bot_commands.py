@@ -12,7 +12,7 @@ import typer
 from tabulate import tabulate
 
 from arena.cli.bot_options import configured, limits_of, setting
-from arena.cli.env_commands import cache_line
+from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
 from arena.native import native_build
 from arena.referee.check import CheckItem, CheckReport, check_bot
@@ -37,7 +37,8 @@ def doctor(
     """Report the sandbox (help text: ``_DOCTOR_HELP``)."""
     report = probe()
     if as_json:
-        data = {**report.to_json(), "engine": str(native_build())}
+        data = {**report.to_json(), "engine": str(native_build()),
+                "environments": cache_summary()}
         typer.echo(json.dumps(data, indent=2))
         raise typer.Exit(0 if report.can_run else 1)
     typer.echo(f"Sandbox level: {report.level}")

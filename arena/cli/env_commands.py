@@ -18,7 +18,7 @@ from arena.registry.environments import (
 )
 from arena.registry.envusage import environment_uses
 
-__all__ = ["cache_line", "register"]
+__all__ = ["cache_line", "cache_summary", "register"]
 
 _BOTS_DIR = typer.Option("--bots-dir", help="The bots directory whose registered bots count "
                                             "as users (default: as for every command).")
@@ -28,12 +28,18 @@ def _size(nbytes: int) -> str:
     return f"{nbytes / 2**20:.1f} MiB"
 
 
-def cache_line() -> str:
-    """Where the environments are, how many, how big (for ``arena doctor``)."""
+def cache_summary() -> dict[str, str | int]:
+    """Where the environments are, how many, how big (for ``arena doctor --json``)."""
     envs = list_environments()
-    total = sum(env.size() for env in envs)
-    return (f"Bot envs:    {env_cache_dir()} ({counted(len(envs), 'environment')}, "
-            f"{_size(total)}; arena env list)")
+    return {"cache": str(env_cache_dir()), "count": len(envs),
+            "bytes": sum(env.size() for env in envs)}
+
+
+def cache_line() -> str:
+    """:func:`cache_summary` in one line (for ``arena doctor``)."""
+    summary = cache_summary()
+    return (f"Bot envs:    {summary['cache']} ({counted(int(summary['count']), 'environment')}"
+            f", {_size(int(summary['bytes']))}; arena env list)")
 
 
 def env_list(

@@ -100,11 +100,11 @@ def test_a_changed_dependency_is_a_new_version(tmp_path: Path) -> None:
 
 
 def test_a_numpy_bot_past_its_memory_limit_ends_as_memory_limit(
-        env_cache: Path) -> None:  # noqa: F811
+        report: SandboxReport, env_cache: Path) -> None:  # noqa: F811
     limits = Limits(decision_ms=3000, time_bank_ms=0, max_strikes=2, memory_mb=256)
     outcome = play_match(MatchRequest(
         bots=[with_environment(spec_from_path(NUMPY_HOG)), resolve(RANDOM)], games=1,
-        seed=3, limits=limits, event_date=EVENT_DATE))
+        seed=3, limits=limits, launcher=sandbox_launcher(report), event_date=EVENT_DATE))
     kinds = [f["type"] for f in outcome.games[0].failures]
     assert kinds[-1] == "memory_limit" and set(kinds) <= {"memory_limit", "timeout"}
 

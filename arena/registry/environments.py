@@ -62,6 +62,8 @@ __all__ = [
 RECORD = "arena-env.json"
 _LOCKS = ".locks"
 _PIP_TIMEOUT_S = 20
+_ELSEWHERE = ("PIP_USER", "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "PYTHONUSERBASE", "PYTHONPATH",
+              "VIRTUAL_ENV", "PYTHONHOME")
 _builds = 0
 #: Told of each build as it starts (requirements, directory): the CLI says what the wait is.
 _notices: list[Callable[[tuple[str, ...], Path], None]] = []
@@ -187,7 +189,21 @@ def ensure_environment(requirements: tuple[str, ...], python: str | None) -> Env
         return _build(root / key, requirements, interpreter)
 
 
+def _closed_ancestor(root: Path) -> Path | None:
+    """The first directory above ``root`` other users cannot enter, if any."""
+    for directory in reversed(root.resolve().parents):
+        if directory.exists() and not directory.stat().st_mode & 0o001:
+            return directory
+    return None
+
+
 def _make_cache(root: Path) -> None:
+    closed = _closed_ancestor(root) if os.geteuid() == 0 else None
+    if closed is not None:  # a root referee's bots run as other users: they must reach it
+        raise BotEnvironmentError(
+            f"the environment cache {root} is out of the bots' reach ({closed} is closed to "
+            "other users): set ARENA_ENV_CACHE to a directory they may enter, such as "
+            "/var/cache/palaestra-arena/envs")
     try:
         root.mkdir(parents=True, exist_ok=True)
         (root / _LOCKS).mkdir(exist_ok=True)
@@ -251,9 +267,12 @@ def _build(path: Path, requirements: tuple[str, ...],
 def _run(argv: list[str], what: str | None) -> None:
     """Run a build step; a failure is one line: ``what`` (or pip's own reason) and the
     step's last words."""
+    # pip's own settings (index, mirrors, certificates) apply; not those that would install
+    # elsewhere than into the environment
+    env = {k: v for k, v in os.environ.items() if k not in _ELSEWHERE}
     try:
         done = subprocess.run(argv, capture_output=True, text=True, check=False,
-                              stdin=subprocess.DEVNULL)
+                              stdin=subprocess.DEVNULL, env=env)
     except OSError as exc:
         raise BotEnvironmentError(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
     if done.returncode == 0:

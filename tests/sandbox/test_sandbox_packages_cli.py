@@ -4,6 +4,7 @@ environment cannot be had; ``arena submit``, ``arena env list`` and ``arena env 
 from __future__ import annotations
 
 import errno
+import os
 import shutil
 from pathlib import Path
 
@@ -157,3 +158,15 @@ def test_a_tournament_refuses_a_bot_whose_environment_cannot_be_built(
         "nosuch-pkg>=1: no matching release on the package index (pip: from versions: none; "
         "only wheels are installed, never built from source)\n"))
     assert not (tmp_path / "r.db").exists()  # refused before anything was played
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only a root referee's bots run as other users")
+def test_a_cache_the_bots_cannot_reach_is_refused(tmp_path: Path) -> None:
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o700)
+    bot = manifest_bot(tmp_path, 'requirements: ["six"]\n')
+    assert check(bot, ARENA_ENV_CACHE=str(closed / "envs")) == (1, (
+        f"Error: needy: the environment cache {closed / 'envs'} is out of the bots' reach "
+        f"({next(p for p in reversed(closed.parents) if not p.stat().st_mode & 1)} is closed "
+        "to other users): set ARENA_ENV_CACHE to a directory they may enter, such as "
+        "/var/cache/palaestra-arena/envs\n"))

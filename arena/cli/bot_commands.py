@@ -149,6 +149,9 @@ def _print_header(report: CheckReport) -> None:
         typer.echo(f"Note: arena submit registers this file as {report.bot}.py, version "
                    f"{report.submit_version} (a version covers the file's name, so --name NAME "
                    "gives NAME.py another)")
+    if report.packages:
+        typer.echo(f"Packages: {', '.join(report.packages)} (installed for it; its version "
+                   "names them)")
 
 
 def _print_item(report: CheckReport, item: CheckItem) -> None:

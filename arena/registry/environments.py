@@ -48,6 +48,7 @@ __all__ = [
     "build_count",
     "cached_environment",
     "ensure_environment",
+    "environment_at",
     "environment_key",
     "env_cache_dir",
     "environment_of_command",
@@ -144,6 +145,11 @@ def _key(requirements: tuple[str, ...], interpreter: Interpreter) -> str:
     text = json.dumps({"requirements": sorted(set(requirements)), "python": interpreter.path,
                        "version": interpreter.version}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def environment_at(path: Path) -> Environment | None:
+    """The built environment at ``path``, or None."""
+    return _read_record(path)
 
 
 def _read_record(path: Path) -> Environment | None:

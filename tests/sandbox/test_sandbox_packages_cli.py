@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -129,6 +130,11 @@ def test_submit_then_list_and_prune(tmp_path: Path, env_cache: Path) -> None:  #
     submitted = runner.invoke(app, ["submit", str(tmp_path / "numpy_bot")],
                               env={"ARENA_BOTS_DIR": str(bots)})
     assert submitted.exit_code == 0, submitted.output
+    checked = runner.invoke(app, ["check-bot", str(NUMPY_BOT)])
+    assert checked.exit_code == 0
+    (line,) = [x for x in checked.output.splitlines() if x.startswith("Packages: ")]
+    assert re.fullmatch(r"Packages: numpy==\d+\.\d+\S* \(installed for it; its version names "
+                        r"them\)", line)
     spare = package_bot(tmp_path, "spare", ["beta-pkg"], "beta_pkg", "alpha_pkg")
     assert check(spare)[0] == 0  # builds the beta-pkg environment, used by no registered bot
     listed = runner.invoke(app, ["env", "list"], env={"ARENA_BOTS_DIR": str(bots)})

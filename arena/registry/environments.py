@@ -240,11 +240,12 @@ def _build(path: Path, requirements: tuple[str, ...],
     try:
         _run([interpreter.path, "-m", "venv", "--without-pip", str(path)],
              f"{interpreter.path} cannot make a virtual environment")
-        _run([sys.executable, "-m", "pip", "--python", str(path / "bin" / "python"),
-              "install", "--only-binary", ":all:", "--no-input",
-              "--disable-pip-version-check", "--no-warn-script-location",
-              "--progress-bar", "off", "--retries", "2", "--timeout", str(_PIP_TIMEOUT_S),
-              *requirements], None)
+        if requirements:  # (a bot may ask for a Python alone)
+            _run([sys.executable, "-m", "pip", "--python", str(path / "bin" / "python"),
+                  "install", "--only-binary", ":all:", "--no-input",
+                  "--disable-pip-version-check", "--no-warn-script-location",
+                  "--progress-bar", "off", "--retries", "2", "--timeout", str(_PIP_TIMEOUT_S),
+                  *requirements], None)
         frozen = _frozen(path)
         _open_to_bots(path)
         record = {"requirements": list(requirements), "python": interpreter.path,

@@ -148,3 +148,27 @@ def test_two_builds_of_one_environment_at_once_build_it_once(
         thread.join()
     assert build_count() == before + 1
     assert len(found) == 2 and found[0] == found[1] is not None
+
+
+def test_a_requirements_file_and_a_list_share_an_environment(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    listed = package_bot(tmp_path, "listed", ["alpha-pkg"], "alpha_pkg", "beta_pkg")
+    filed = package_bot(tmp_path, "filed", ["alpha-pkg"], "alpha_pkg", "beta_pkg")
+    (filed / "requirements.txt").write_text("# the same, as a file\nAlpha_Pkg\n")
+    (filed / "bot.yaml").write_text("name: filed\nmodule: bot.py\n"
+                                    "requirements: requirements.txt\n")
+    first = with_environment(spec_from_path(listed))
+    built = build_count()
+    second = with_environment(spec_from_path(filed))
+    assert second.environment == first.environment and build_count() == built
+    assert check_bot(second).ok
+
+
+def test_a_bot_asking_for_the_sandbox_python_runs_in_its_own_environment(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    version = probe().python_version.rsplit(".", 1)[0]
+    bot = package_bot(tmp_path, "versioned", [], "json", "alpha_pkg")
+    (bot / "bot.yaml").write_text(f'name: versioned\nmodule: bot.py\npython: "{version}"\n')
+    spec = with_environment(spec_from_path(bot))
+    assert spec.environment is not None and spec.python == version
+    assert check_bot(spec).ok

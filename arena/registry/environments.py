@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
+import functools
 import hashlib
 import json
 import os
@@ -127,7 +128,20 @@ def interpreter_for(python: str | None) -> Interpreter:
     report = probe()
     if python is None or report.python_version.rsplit(".", 1)[0] == python:
         return Interpreter(report.python, report.python_version)
-    for directory in ("/usr/bin", "/usr/local/bin"):  # what every sandbox mode shows a bot
+    found = _other_python(python)
+    if found is not None:
+        return found
+    raise BotEnvironmentError(
+        f"bot.yaml asks for Python {python}, which this host lacks: the sandbox runs bots "
+        f"with Python {report.python_version} ({report.python}) and there is no "
+        f"/usr/bin/python{python}")
+
+
+@functools.cache
+def _other_python(python: str) -> Interpreter | None:
+    """``/usr/bin/pythonX.Y`` (or ``/usr/local/bin``: every sandbox mode shows them to a bot)
+    when it runs and has ``venv``; looked up once per process."""
+    for directory in ("/usr/bin", "/usr/local/bin"):
         candidate = f"{directory}/python{python}"
         if os.access(candidate, os.X_OK):
             done = subprocess.run([candidate, "-c", "import platform, venv; "
@@ -135,10 +149,7 @@ def interpreter_for(python: str | None) -> Interpreter:
                                   capture_output=True, text=True, check=False)
             if done.returncode == 0:
                 return Interpreter(candidate, done.stdout.strip())
-    raise BotEnvironmentError(
-        f"bot.yaml asks for Python {python}, which this host lacks: the sandbox runs bots "
-        f"with Python {report.python_version} ({report.python}) and there is no "
-        f"/usr/bin/python{python}")
+    return None
 
 
 def _key(requirements: tuple[str, ...], interpreter: Interpreter) -> str:
@@ -222,6 +233,7 @@ def _make_cache(root: Path) -> None:
 
 @contextlib.contextmanager
 def _locked(root: Path, key: str) -> Iterator[None]:
+    (root / _LOCKS).mkdir(exist_ok=True)
     fd = os.open(root / _LOCKS / f"{key}.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)

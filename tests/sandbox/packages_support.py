@@ -47,10 +47,15 @@ def make_wheel(directory: Path, name: str, version: str, source: str) -> Path:
     return wheel
 
 
+#: Why numpy could not be put in the wheelhouse (None: it is there).
+_NO_NUMPY: list[str | None] = []
+
+
 @pytest.fixture(scope="session")
 def wheelhouse() -> Iterator[Path]:
-    """A directory of wheels: numpy for the sandbox's Python (downloaded once, through the
-    host's pip settings) and two tiny packages, alpha_pkg and beta_pkg."""
+    """A directory of wheels: two tiny packages, alpha_pkg and beta_pkg, and numpy for the
+    sandbox's Python when the package index is reachable (downloaded once, through the host's
+    pip settings; the tests that need it ask for ``numpy_wheel``)."""
     house = Path(tempfile.mkdtemp(prefix="arena-wheels-"))
     try:
         make_wheel(house, "alpha_pkg", "1.0", "WHO = 'alpha'\n")
@@ -60,12 +65,18 @@ def wheelhouse() -> Iterator[Path]:
              "--only-binary", ":all:", "--no-deps", "--disable-pip-version-check",
              "--retries", "1", "--timeout", "20", "-d", str(house), "numpy>=1.24"],
             capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            last = (done.stderr.strip().splitlines() or ["?"])[-1]
-            pytest.skip(f"the package index is unreachable (pip download numpy: {last})")
+        last = (done.stderr.strip().splitlines() or ["?"])[-1]
+        _NO_NUMPY.append(None if done.returncode == 0 else last)
         yield house
     finally:
         shutil.rmtree(house, ignore_errors=True)
+
+
+@pytest.fixture
+def numpy_wheel(wheelhouse: Path) -> None:
+    """Skips a test that needs numpy when the package index could not be reached."""
+    if _NO_NUMPY and _NO_NUMPY[-1] is not None:
+        pytest.skip(f"the package index is unreachable (pip download numpy: {_NO_NUMPY[-1]})")
 
 
 @pytest.fixture(scope="session")

@@ -14,6 +14,7 @@ from packages_support import (
     NUMPY_BOT,
     NUMPY_HOG,
     env_cache,  # noqa: F401  (pytest fixture)
+    numpy_wheel,  # noqa: F401  (pytest fixture)
     package_bot,
     wheelhouse,  # noqa: F401  (pytest fixture)
 )
@@ -41,6 +42,7 @@ def failures(outcome: MatchOutcome) -> list[str]:
     return [f"{f['type']}: {f['detail']}" for game in outcome.games for f in game.failures]
 
 
+@pytest.mark.usefixtures("numpy_wheel")
 def test_a_numpy_bot_passes_check_bot_and_plays_in_every_mode(
         report: SandboxReport, env_cache: Path) -> None:  # noqa: F811
     spec = with_environment(spec_from_path(NUMPY_BOT))
@@ -56,6 +58,7 @@ def test_a_numpy_bot_passes_check_bot_and_plays_in_every_mode(
     assert str(spec.environment / "lib") in log  # the environment's numpy, not the host's
 
 
+@pytest.mark.usefixtures("numpy_wheel")
 def test_the_environment_is_built_once_and_reused(env_cache: Path) -> None:  # noqa: F811
     with_environment(spec_from_path(NUMPY_BOT))  # built here, or by an earlier test
     built = build_count()
@@ -67,6 +70,7 @@ def test_the_environment_is_built_once_and_reused(env_cache: Path) -> None:  # n
     assert [env.requirements for env in list_environments()].count(("numpy>=1.24",)) == 1
 
 
+@pytest.mark.usefixtures("numpy_wheel")
 def test_the_version_names_the_frozen_packages(env_cache: Path) -> None:  # noqa: F811
     spec = with_environment(spec_from_path(NUMPY_BOT))
     (env,) = [e for e in list_environments() if e.path == spec.environment]
@@ -99,6 +103,7 @@ def test_a_changed_dependency_is_a_new_version(tmp_path: Path) -> None:
     assert one.command[0] == str(tmp_path / "env" / "bin" / "python")
 
 
+@pytest.mark.usefixtures("numpy_wheel")
 def test_a_numpy_bot_past_its_memory_limit_ends_as_memory_limit(
         report: SandboxReport, env_cache: Path) -> None:  # noqa: F811
     limits = Limits(decision_ms=3000, time_bank_ms=0, max_strikes=2, memory_mb=256)

@@ -13,6 +13,7 @@ import pytest
 from packages_support import (
     NUMPY_BOT,
     env_cache,  # noqa: F401  (pytest fixture)
+    numpy_wheel,  # noqa: F401  (pytest fixture)
     package_bot,
     wheelhouse,  # noqa: F401  (pytest fixture)
 )
@@ -123,6 +124,7 @@ def test_a_bad_manifest_entry_is_one_line(tmp_path: Path, text: str, message: st
     assert output.count("\n") == 1
 
 
+@pytest.mark.usefixtures("numpy_wheel")
 def test_submit_then_list_and_prune(tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
     bots = tmp_path / "bots"
     bots.mkdir()

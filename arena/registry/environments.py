@@ -297,6 +297,8 @@ def _run(argv: list[str], what: str | None) -> None:
     if done.returncode == 0:
         return
     output = done.stderr + "\n" + done.stdout
+    if what is not None and "No space left on device" in output:
+        raise BotEnvironmentError(f"the disk is full: {what} (No space left on device)")
     if what is None:
         raise BotEnvironmentError(pip_failure(output, argv[0]))
     last = [line.strip() for line in output.splitlines() if line.strip()]

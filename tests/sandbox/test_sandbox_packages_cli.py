@@ -7,6 +7,8 @@ import errno
 import os
 import re
 import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -178,3 +180,26 @@ def test_a_cache_the_bots_cannot_reach_is_refused(tmp_path: Path) -> None:
         f"({next(p for p in reversed(closed.parents) if not p.stat().st_mode & 1)} is closed "
         "to other users): set ARENA_ENV_CACHE to a directory they may enter, such as "
         "/var/cache/palaestra-arena/envs\n"))
+
+
+@pytest.mark.usefixtures("numpy_wheel")
+def test_a_disk_that_fills_up_while_pip_installs(env_cache: Path) -> None:  # noqa: F811
+    base = Path(tempfile.mkdtemp(prefix="arena-small-"))
+    base.chmod(0o755)  # within the bots' reach, as a root referee's cache must be
+    small = base / "small"
+    small.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m,mode=0755", "tmpfs",
+                              str(small)], capture_output=True, check=False)
+    if mounted.returncode != 0:
+        shutil.rmtree(base)
+        pytest.skip("cannot mount a small tmpfs here (needs root and mount rights)")
+    try:
+        code, output = check(NUMPY_BOT, ARENA_ENV_CACHE=str(small / "envs"))
+        key = environments.environment_key(("numpy>=1.24",), None)
+        assert (code, output) == (1, installing(small / "envs", "numpy>=1.24") + (
+            "Error: numpy_bot: the disk is full: pip could not install the requirements (No "
+            "space left on device)\n"))
+        assert not (small / "envs" / key).exists()
+    finally:
+        subprocess.run(["umount", str(small)], check=False)
+        shutil.rmtree(base, ignore_errors=True)

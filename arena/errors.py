@@ -13,6 +13,8 @@ Anything else escaping to the CLI is a bug in the arena.
     ├── BotError              a bot that cannot be found, loaded or registered
     │   ├── BotNotFoundError
     │   ├── ManifestError     a bot.yaml that is missing fields or is not YAML
+    │   ├── BotEnvironmentError  a bot's packages that cannot be installed (a requirement
+    │   │                     that does not resolve, no network to the index, a full disk)
     │   └── SubmitError       a submission refused (name clash, failing check)
     ├── ProtocolError         a message that breaks protocol v1
     ├── SandboxError          the sandbox could not be set up
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 __all__ = [
     "ArenaError",
+    "BotEnvironmentError",
     "BotError",
     "BotNotFoundError",
     "CardError",
@@ -73,6 +76,10 @@ class BotNotFoundError(BotError):
 
 class ManifestError(BotError):
     """A bot.yaml that is not valid."""
+
+
+class BotEnvironmentError(BotError):
+    """A bot's environment (the packages its ``bot.yaml`` requires) that cannot be built."""
 
 
 class SubmitError(BotError):

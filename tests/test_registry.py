@@ -196,8 +196,8 @@ def test_bad_manifests(tmp_path: Path, manifest: str, error: str) -> None:
         resolve(bot)
 
 
-_TAKES = ("(a bot.yaml takes name, command, module, metadata, author, version, "
-          "last_read_page, last_book_finished)")
+_TAKES = ("(a bot.yaml takes name, command, module, metadata, requirements, python, author, "
+          "version, last_read_page, last_book_finished)")
 
 
 @pytest.mark.parametrize(("manifest", "metadata", "warnings"), [

@@ -12,6 +12,7 @@ import typer
 from tabulate import tabulate
 
 from arena.cli.bot_options import configured, limits_of, setting
+from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
 from arena.native import native_build
 from arena.referee.check import CheckItem, CheckReport, check_bot
@@ -36,7 +37,8 @@ def doctor(
     """Report the sandbox (help text: ``_DOCTOR_HELP``)."""
     report = probe()
     if as_json:
-        data = {**report.to_json(), "engine": str(native_build())}
+        data = {**report.to_json(), "engine": str(native_build()),
+                "environments": cache_summary()}
         typer.echo(json.dumps(data, indent=2))
         raise typer.Exit(0 if report.can_run else 1)
     typer.echo(f"Sandbox level: {report.level}")
@@ -49,6 +51,7 @@ def doctor(
     typer.echo(f"Runs as:     {report.user}" if report.uid is None else
                f"Runs as:     a uid and group of its own per bot (from {UID_BASE:,})")
     typer.echo(f"Bot kit:     {report.kit_path} (on the bots' PYTHONPATH)")
+    typer.echo(cache_line())
     typer.echo(f"Build:       {native_build()} in the referee; "
                f"{report.bot_engine or 'unknown'} in bots")
     if not report.can_run:
@@ -148,6 +151,9 @@ def _print_header(report: CheckReport) -> None:
         typer.echo(f"Note: arena submit registers this file as {report.bot}.py, version "
                    f"{report.submit_version} (a version covers the file's name, so --name NAME "
                    "gives NAME.py another)")
+    if report.packages:
+        typer.echo(f"Packages: {', '.join(report.packages)} (installed for it; its version "
+                   "names them)")
 
 
 def _print_wait(bot: str, what: str, limit_ms: int) -> None:
@@ -225,10 +231,16 @@ def bots_command(
     if not specs:
         typer.echo(f"No bots registered in {default_bots_dir()}.")
         return
-    rows = [[s.name, s.version, s.kind, s.metadata.get("author", "-"),
-             s.metadata.get("version", "-"), s.path.name] for s in specs]
+    # a bot whose packages are not installed yet gets its version once they are
+    unbuilt = [s for s in specs if (s.requirements or s.python) and s.environment is None]
+    rows = [[s.name, s.version + ("*" if s in unbuilt else ""), s.kind,
+             s.metadata.get("author", "-"), s.metadata.get("version", "-"), s.path.name]
+            for s in specs]
     typer.echo(tabulate(rows, headers=["name", "version", "kind", "author",
                                        "own version", "file"]))
+    if unbuilt:
+        typer.echo("* its packages are not installed yet: the version names them once "
+                   "check-bot, match or run installs them")
     typer.echo(f"\nBots directory: {default_bots_dir()} (arena submit registers there)")
 
 

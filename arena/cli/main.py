@@ -20,6 +20,7 @@ from arena.cli import (
     bench_commands,
     bot_commands,
     engine_commands,
+    env_commands,
     export_commands,
     pairings_commands,
     play_commands,
@@ -82,7 +83,7 @@ def _root(
 
 for _module in (engine_commands, bot_commands, tournament_commands, rating_commands,
                 report_commands, bench_commands, play_commands, export_commands,
-                pairings_commands):
+                pairings_commands, env_commands):
     _module.register(app)
 
 #: The commands in the help's first panel, in the order people reach for them.

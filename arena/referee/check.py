@@ -28,6 +28,7 @@ from arena.referee.hints import traceback_tail
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import LocalSeat, parse_date, run_games
 from arena.registry import BotSpec, name_problem, resolve, submit_version
+from arena.registry.environments import environment_at, with_environment
 from arena.sandbox import Limits
 from arena.sandbox.commandline import BWRAP_BOT_DIR
 
@@ -66,6 +67,8 @@ class CheckReport:
     #: The version ``arena submit`` registers the bot with (another one for a file whose
     #: name is not the bot's: the copy is named after the bot).
     submit_version: str = ""
+    #: What the bot's environment installed (``name==version``; empty: no environment).
+    packages: tuple[str, ...] = ()
     #: Told of each item as it is decided (a hanging bot's check takes a minute: the author
     #: sees the lines come instead of a silent terminal).
     on_item: Callable[[CheckReport, CheckItem], None] | None = field(
@@ -91,7 +94,7 @@ class CheckReport:
     def to_json(self) -> dict[str, Any]:
         return {"bot": self.bot, "version": self.version,
                 "submit_version": self.submit_version or self.version, "ok": self.ok,
-                "sandbox_level": self.sandbox_level,
+                "sandbox_level": self.sandbox_level, "packages": list(self.packages),
                 "items": [{"title": i.title, "ok": i.ok, "detail": i.detail,
                            "notes": list(i.notes)} for i in self.items]}
 
@@ -119,14 +122,15 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
     ``on_item`` is told of each item as it is decided; ``on_wait`` of ``(bot, what,
     limit_ms)`` when a wait for the bot's answer (``what``: ``'hello'``, ``a 'turn'
     decision``) has lasted ``wait_notice_s``."""
-    spec = bot if isinstance(bot, BotSpec) else resolve(bot, bots_dir)
+    spec = with_environment(bot if isinstance(bot, BotSpec) else resolve(bot, bots_dir))
     limits = limits or Limits()
     client = BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
                        metadata=spec.metadata, launcher=launcher or sandbox_launcher(),
                        options=spec.options)
     _tell_waits(client, on_wait, wait_notice_s)
+    env = environment_at(spec.environment) if spec.environment is not None else None
     report = CheckReport(spec.name, spec.version, submit_version=submit_version(spec),
-                         on_item=on_item)
+                         packages=env.frozen if env is not None else (), on_item=on_item)
     try:
         failure = client.start()
         report.sandbox_level = client.level

@@ -21,9 +21,9 @@ NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is std
 NOT_JSON_HINT = " (stdout carries protocol lines only: print logs to stderr)"
 #: Why a module a bot imports is missing, most often: it was installed for the user, and the
 #: sandbox's interpreter sees none of the user's packages.
-MODULE_HINT = ("hint: the sandbox does not see the packages installed for you; list what the "
-               "bot needs under requirements: in its bot.yaml (docs/BOTS.md, "
-               "\"Using packages\")")
+MODULE_HINT = ("hint: a bot sees Python's standard library, the arena kit and the packages its "
+               "bot.yaml requires (requirements:), not those installed for you; see "
+               "'Using packages' in docs/BOTS.md")
 #: Python's first line of a traceback, and of one of its frames.
 _TRACEBACK = "Traceback (most recent call last):"
 _FRAME = '  File "'

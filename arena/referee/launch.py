@@ -12,10 +12,12 @@ import contextlib
 from collections.abc import Sequence
 from pathlib import Path
 
+from arena.errors import SandboxError
 from arena.protocol.transport import Closed, Line, Overflow, SubprocessTransport, Transport
 from arena.referee.connection import Connection, Ended, Launcher, Received
 from arena.referee.pause import pause, resume
 from arena.registry import PYTHON
+from arena.registry.environments import RECORD, environment_of_command
 from arena.sandbox import (
     ExitStatus,
     Limits,
@@ -133,10 +135,16 @@ def _command(command: Sequence[str]) -> list[str]:
 
 
 def sandbox_launcher(report: SandboxReport | None = None) -> Launcher:
-    """A launcher running bots in the sandbox with the kit on their PYTHONPATH."""
+    """A launcher running bots in the sandbox with the kit on their PYTHONPATH; a bot run by
+    its environment's interpreter sees that environment, read-only."""
 
     def start(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
+        environment = environment_of_command(tuple(command))
+        if environment is not None and not (environment / RECORD).exists():
+            raise SandboxError(f"the bot's environment {environment} is gone (removed while "
+                               "the arena ran?): arena check-bot builds it again")
         proc = launch(_command(command), workdir=Path(workdir), limits=limits,
+                      readable=[environment] if environment is not None else [],
                       env=kit_env(), report=report)
         try:
             transport = SubprocessTransport(proc)

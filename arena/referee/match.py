@@ -56,6 +56,7 @@ from arena.referee.outcome import GameOutcome, MatchOutcome
 from arena.referee.relay import EventRelay
 from arena.referee.seating import seat_orders, seating_mode, seatings_per_deal
 from arena.registry import BotSpec, resolve
+from arena.registry.environments import with_environment
 from arena.sandbox import Limits
 
 __all__ = [
@@ -167,7 +168,8 @@ class MatchRequest:
     deal_seeds: tuple[int, ...] = ()
 
     def resolved(self) -> list[BotSpec]:
-        specs = [b if isinstance(b, BotSpec) else resolve(b, self.bots_dir) for b in self.bots]
+        specs = [with_environment(b if isinstance(b, BotSpec) else resolve(b, self.bots_dir))
+                 for b in self.bots]
         seats = len(specs) + len(self.local)
         if not 2 <= seats <= 5:
             raise RulesError(f"a match needs 2 to 5 {'players' if self.local else 'bots'}, "

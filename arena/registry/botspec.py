@@ -38,7 +38,8 @@ VERSIONS_DIR = ".versions"
 #: The sample bots shipped with the arena (found by name unless ``$ARENA_BOTS_DIR`` is set).
 SAMPLE_BOTS_DIR = Path(__file__).resolve().parents[2] / "bots"
 #: Every key a ``bot.yaml`` may hold (the metadata either at the top or under ``metadata``).
-MANIFEST_KEYS = ("name", "command", "module", "metadata", *METADATA_KEYS)
+MANIFEST_KEYS = ("name", "command", "module", "metadata", "requirements", "python",
+                 *METADATA_KEYS)
 #: Stands for "the Python interpreter the sandbox runs bots with" in a command; the referee
 #: substitutes it at launch (see :mod:`arena.referee.client`).
 PYTHON = "{python}"
@@ -71,11 +72,26 @@ class BotSpec:
     files: tuple[Path, ...] = ()
     #: Settings sent to the bot in ``hello`` (``options``), e.g. a fixed search budget.
     options: dict[str, Any] = field(default_factory=dict)
+    #: The packages ``bot.yaml`` requires (normalized pip requirement strings) and the Python
+    #: version it asks for (``python: "3.11"``; None: the sandbox's).
+    requirements: tuple[str, ...] = ()
+    python: str | None = None
+    #: The built environment the bot runs in (:mod:`arena.registry.environments`); None when
+    #: it needs none or it is not built yet.
+    environment: Path | None = None
+    #: The content hash of the files alone when ``version`` folds in more (an environment's
+    #: packages); empty when the version's files part is that hash.
+    files_hash: str = ""
 
     @property
     def key(self) -> str:
         """``name@version``: the identity of a bot in results."""
         return f"{self.name}@{self.version}"
+
+    @property
+    def files_digest(self) -> str:
+        """The content hash of the bot's files alone (what a copy of them must hash to)."""
+        return self.files_hash or self.files_version
 
     @property
     def files_version(self) -> str:
@@ -93,7 +109,10 @@ class BotSpec:
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "version": self.version, "path": str(self.path),
                 "command": list(self.command), "kind": self.kind,
-                "metadata": dict(self.metadata), "options": dict(self.options)}
+                "metadata": dict(self.metadata), "options": dict(self.options),
+                **({"requirements": list(self.requirements),
+                    "environment": str(self.environment) if self.environment else None}
+                   if self.requirements else {})}
 
 
 def default_bots_dir() -> Path:

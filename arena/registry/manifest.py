@@ -30,6 +30,8 @@ from arena.registry.botspec import (
     RUNNER,
     BotSpec,
 )
+from arena.registry.environments import attach, cached_environment
+from arena.registry.requirements import manifest_python, manifest_requirements
 from arena.sandbox.workdir import MAX_BOT_BYTES, SKIPPED_DIRS, SKIPPED_SUFFIXES
 
 __all__ = ["content_version", "module_metadata", "spec_from_path"]
@@ -238,8 +240,14 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
             value = source.get(key)
             if isinstance(value, str | int | float | dt.date):  # scalars: shown as text
                 meta[key] = str(_plain(value))
-    return BotSpec(_plain_name(bot_name.strip(), where), version, directory, argv, meta, kind,
-                   files)
+    spec = BotSpec(_plain_name(bot_name.strip(), where), version, directory, argv, meta, kind,
+                   files, requirements=manifest_requirements(data.get("requirements"),
+                                                             directory, where),
+                   python=manifest_python(data.get("python"), where))
+    if spec.requirements or spec.python:  # once built, the version it plays under
+        env = cached_environment(spec.requirements, spec.python)
+        return attach(spec, env) if env is not None else spec
+    return spec
 
 
 def spec_from_path(path: Path, name: str | None = None) -> BotSpec:

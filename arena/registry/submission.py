@@ -27,6 +27,7 @@ from arena.registry.botspec import (
     name_problem,
 )
 from arena.registry.catalog import read_entries, registered
+from arena.registry.environments import with_environment
 from arena.registry.manifest import content_version, spec_from_path
 from arena.sandbox.workdir import SKIPPED_DIRS
 
@@ -89,7 +90,7 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
     source = Path(path)
     if not source.exists():
         raise SubmitError(f"nothing to submit at {source}")
-    spec = _named_spec(source, name)
+    spec = with_environment(_named_spec(source, name))  # its version names its packages
     existing = _existing(bots_dir, spec, update)
     if isinstance(existing, BotSpec):
         return existing  # already there: submitting is idempotent (no check, no copy)

@@ -53,8 +53,9 @@ Semantics worth knowing:
   absolute path are rewritten to the copy. Never pass a directory shared by several bots.
 * A command starting with ``python``/``python3`` runs with ``report.python``.
 * The environment is cleared: PATH, HOME/TMPDIR (a private writable scratch dir), LANG,
-  PYTHONDONTWRITEBYTECODE, PYTHONUNBUFFERED, PYTHONNOUSERSITE, plus ``env`` (e.g. PYTHONPATH;
-  its entries are made readable inside the sandbox).
+  PYTHONDONTWRITEBYTECODE, PYTHONUNBUFFERED, PYTHONNOUSERSITE, the numeric libraries' thread
+  pools at one thread (``spawn.THREAD_POOLS``), plus ``env`` (e.g. PYTHONPATH; its entries are
+  made readable inside the sandbox).
 * Layers can be switched off for tests or debugging with ``ARENA_SANDBOX_DISABLE=bwrap,seccomp``
   or ``probe(disable={"bwrap"})`` + ``launch(..., report=that_report)``. ``ARENA_BOT_USER``
   picks the bot account, ``ARENA_CGROUP`` a delegated cgroup v2 directory.

@@ -42,7 +42,15 @@ from arena.sandbox.strays import sweep_once
 from arena.sandbox.uids import fresh_uid
 from arena.sandbox.workdir import copy_bot, mount_scratch, remove_tree
 
-__all__ = ["spawn"]
+__all__ = ["THREAD_POOLS", "spawn"]
+
+#: One thread for the numeric libraries' pools (OpenBLAS, MKL, OpenMP, BLIS, Accelerate,
+#: numexpr): each pool thread reserves its own buffers, which at one per core would not fit
+#: the address-space limit, and threads count against the process limit. A bot that wants
+#: more may set them before its first import of such a library.
+THREAD_POOLS = {name: "1" for name in (
+    "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "BLIS_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")}
 
 
 def spawn(command: Sequence[str], *, workdir: Path, limits: Limits, report: SandboxReport,
@@ -185,6 +193,7 @@ def _environment(home: str, env: Mapping[str, str] | None, marker: str) -> dict[
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONUNBUFFERED": "1",
         "PYTHONNOUSERSITE": "1",
+        **THREAD_POOLS,
     }
     full_env.update(env or {})
     full_env[reaper.ENV_MARKER] = marker

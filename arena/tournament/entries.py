@@ -22,6 +22,7 @@ from arena.registry import (
     spec_from_path,
     submitted,
 )
+from arena.registry.environments import with_environment
 
 __all__ = [
     "NAME_CHARS",
@@ -122,7 +123,7 @@ def is_sample_bot(bot: BotSpec) -> bool:
     if not sample.exists() or bot.name in (submitted(samples) if samples.is_dir() else {}):
         return False
     try:
-        return spec_from_path(sample).version == bot.files_version
+        return spec_from_path(sample).files_digest == bot.files_digest
     except BotError:
         return False
 
@@ -152,10 +153,10 @@ def resolve_entry(entry: str | BotEntry, base: Path | None) -> BotSpec:
     keeps the bot's files and version under that name; one with options carries them and a
     version that names them."""
     if isinstance(entry, BotEntry):
-        bot = require_named_options(entry.bot,
-                                    resolve_files(entry.bot, base).with_options(entry.options))
+        bot = require_named_options(entry.bot, with_environment(
+            resolve_files(entry.bot, base)).with_options(entry.options))
         return dataclasses.replace(bot, name=entry.name) if entry.name else bot
-    return require_named_options(entry, resolve_files(entry, base))
+    return require_named_options(entry, with_environment(resolve_files(entry, base)))
 
 
 def resolve_files(ref: str, base: Path | None) -> BotSpec:

@@ -79,7 +79,7 @@ def pack_bot(spec: BotSpec) -> BotBundle:
             files = [path]
         else:
             raise ClusterError(f"bot {spec.key}: no bot at {path} any more")
-        if content_version(files, root) != spec.files_version:
+        if content_version(files, root) != spec.files_digest:
             raise ClusterError(f"bot {spec.key}: its files at {path} changed since the "
                                "tournament started (version "
                                f"{content_version(files, root)} now)")
@@ -88,7 +88,7 @@ def pack_bot(spec: BotSpec) -> BotBundle:
                         for f in files)
     except OSError as exc:
         raise ClusterError(f"bot {spec.key}: cannot read its files: {exc}") from None
-    return BotBundle(name=spec.name, version=spec.files_version, top=path.name,
+    return BotBundle(name=spec.name, version=spec.files_digest, top=path.name,
                      is_dir=path.is_dir(), files=entries)
 
 

@@ -560,16 +560,18 @@ def _report_missing_cgroup() -> SandboxReport:
                          bot_engine="pure (test)", user="arena-bot", uid=1600000000)
 
 
-def test_doctor_says_the_missing_layer_as_a_warning(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_doctor_says_the_missing_layer_as_a_warning(monkeypatch: pytest.MonkeyPatch,
+                                                   tmp_path: Path) -> None:
     monkeypatch.setattr(bot_commands, "probe", _report_missing_cgroup)
     monkeypatch.setattr(bot_commands, "native_build", lambda: "pure (test)")
-    result = runner.invoke(app, ["doctor"])
+    result = runner.invoke(app, ["doctor"], env={"ARENA_ENV_CACHE": str(tmp_path / "envs")})
     assert result.exit_code == 0
     assert result.stderr == f"warning: {_CGROUP_MISSING}\n"
     assert result.stdout.splitlines()[0] == "Sandbox level: bwrap+seccomp+user+rlimits"
-    assert result.stdout.splitlines()[-4:] == [
+    assert result.stdout.splitlines()[-5:] == [
         "Runs as:     a uid and group of its own per bot (from 1,600,000,000)",
         "Bot kit:     /tmp/kit (on the bots' PYTHONPATH)",
+        f"Bot envs:    {tmp_path / 'envs'} (0 environments, 0.0 MiB; arena env list)",
         "Build:       pure (test) in the referee; pure (test) in bots",
         "1 layer missing; bots run at level bwrap+seccomp+user+rlimits."]
     assert "  [MISS] cgroup   no cgroup v2 hierarchy here" in result.stdout.splitlines()

@@ -51,9 +51,9 @@ def test_a_missing_module_says_the_sandbox_sees_no_installed_packages(tmp_path: 
     assert lines[2:6] == [f'      File "{bot}", line 1, in <module>',
                           "        import requests",
                           "    ModuleNotFoundError: No module named 'requests'",
-                          "    hint: the sandbox does not see the packages installed for you; "
-                          "list what the bot needs under requirements: in its bot.yaml "
-                          "(docs/BOTS.md, \"Using packages\")"]
+                          "    hint: a bot sees Python's standard library, the arena kit and the "
+                          "packages its bot.yaml requires (requirements:), not those installed "
+                          "for you; see 'Using packages' in docs/BOTS.md"]
 
 
 def test_the_tail_shows_the_bots_frame_and_the_frame_that_raised() -> None:

@@ -27,6 +27,7 @@ from arena.errors import SandboxError
 from arena.protocol.transport import Closed, Line, SubprocessTransport
 from arena.sandbox import Limits, SandboxReport, kit_env, launch, probe
 from arena.sandbox.reaper import ENV_MARKER, find_processes, reap_adopted
+from arena.sandbox.spawn import THREAD_POOLS
 from arena.sandbox.strays import kill_strays
 from arena.sandbox.uids import UID_BASE, UID_SPAN
 
@@ -72,8 +73,9 @@ def test_bot_sees_a_cleared_environment_its_copy_and_only_std_fds(
     env = seen["env"]
     assert set(env) <= {"PATH", "HOME", "TMPDIR", "LANG", "PYTHONDONTWRITEBYTECODE",
                         "PYTHONUNBUFFERED", "PYTHONNOUSERSITE", "PYTHONPATH", "EXTRA",
-                        ENV_MARKER, "LC_CTYPE", "PWD", "SHLVL"}
+                        ENV_MARKER, "LC_CTYPE", "PWD", "SHLVL", *THREAD_POOLS}
     assert env[ENV_MARKER] == proc.marker and env["LANG"] == "C.UTF-8"
+    assert {name: env[name] for name in THREAD_POOLS} == dict.fromkeys(THREAD_POOLS, "1")
     assert env["PYTHONPATH"] == kit_env()["PYTHONPATH"]
     assert seen["files"] == ["bot.py", "data.txt"]
     assert seen["argv"] == ["data.txt", "plain"]  # absolute paths into workdir rewritten

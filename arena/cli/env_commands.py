@@ -1,0 +1,110 @@
+"""``arena env list`` and ``arena env prune``: the cache of bots' environments (registered by
+arena.cli.main); ``cache_line`` is the line ``arena doctor`` shows."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arena.common.plural import counted
+from arena.registry.environments import (
+    env_cache_dir,
+    list_environments,
+    on_build,
+    remove_environment,
+)
+from arena.registry.envusage import environment_uses
+
+__all__ = ["cache_line", "cache_summary", "register"]
+
+_BOTS_DIR = typer.Option("--bots-dir", help="The bots directory whose registered bots count "
+                                            "as users (default: as for every command).")
+
+
+def _size(nbytes: int) -> str:
+    return f"{nbytes / 2**20:.1f} MiB"
+
+
+def cache_summary() -> dict[str, str | int]:
+    """Where the environments are, how many, how big (for ``arena doctor --json``)."""
+    envs = list_environments()
+    return {"cache": str(env_cache_dir()), "count": len(envs),
+            "bytes": sum(env.size() for env in envs)}
+
+
+def cache_line() -> str:
+    """:func:`cache_summary` in one line (for ``arena doctor``)."""
+    summary = cache_summary()
+    return (f"Bot envs:    {summary['cache']} ({counted(int(summary['count']), 'environment')}"
+            f", {_size(int(summary['bytes']))}; arena env list)")
+
+
+def env_list(
+    bots_dir: Annotated[Path | None, _BOTS_DIR] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+) -> None:
+    """List the built environments (help text: ``_LIST_HELP``)."""
+    uses = environment_uses(bots_dir)
+    if as_json:
+        typer.echo(json.dumps({"cache": str(env_cache_dir()), "environments": [
+            {"key": u.environment.key, "path": str(u.environment.path),
+             "python": u.environment.python_version,
+             "requirements": list(u.environment.requirements),
+             "frozen": list(u.environment.frozen), "built": u.environment.built,
+             "bytes": u.environment.size(), "bots": list(u.bots)} for u in uses]}, indent=2))
+        return
+    typer.echo(f"Environment cache: {env_cache_dir()} ({counted(len(uses), 'environment')})")
+    for use in uses:
+        env = use.environment
+        typer.echo(f"{env.key}  Python {env.python_version}  {_size(env.size())}  built "
+                   f"{env.built}")
+        typer.echo(f"    requires: {', '.join(env.requirements) or '(nothing)'}")
+        typer.echo(f"    installed: {', '.join(env.frozen) or '(nothing)'}")
+        typer.echo(f"    used by: {', '.join(use.bots) or 'no registered bot'}")
+
+
+def env_prune(
+    bots_dir: Annotated[Path | None, _BOTS_DIR] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would be removed; "
+                                                            "remove nothing.")] = False,
+) -> None:
+    """Remove the environments no registered bot uses (help text: ``_PRUNE_HELP``)."""
+    unused = [use.environment for use in environment_uses(bots_dir) if not use.bots]
+    freed = 0
+    for env in unused:
+        size = env.size()
+        if not dry_run:
+            remove_environment(env)
+        freed += size
+        typer.echo(f"{'would remove' if dry_run else 'removed'} {env.key} "
+                   f"({', '.join(env.requirements) or 'nothing'}; {_size(size)})")
+    verb = "would free" if dry_run else "freed"
+    typer.echo(f"{counted(len(unused), 'environment')} no registered bot uses; {verb} "
+               f"{_size(freed)}.")
+
+
+_LIST_HELP = ("List the environments built for bots that require packages: where they are, "
+              "what each installs, its size and which registered bots use it.\n\n"
+              "Example: arena env list")
+_PRUNE_HELP = ("Remove the environments no registered bot (nor a version kept by submit "
+               "--update) uses; a bot that needs one again has it rebuilt by check-bot, "
+               "match or run.\n\nExample: arena env prune --dry-run")
+
+
+def _building(requirements: tuple[str, ...], path: Path) -> None:
+    typer.echo(f"Installing {', '.join(requirements) or 'an empty environment'} for a bot into "
+               f"{path} (once; reused after)", err=True)
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``arena env`` and its commands to the root app; every command says when it
+    installs a bot's packages (a wait of seconds)."""
+    on_build(_building)
+    env_app = typer.Typer(help="The environments of bots that require packages (bot.yaml "
+                               "requirements).", no_args_is_help=True)
+    env_app.command("list", help=_LIST_HELP)(env_list)
+    env_app.command("prune", help=_PRUNE_HELP)(env_prune)
+    app.add_typer(env_app, name="env")

@@ -1,0 +1,390 @@
+"""Per-bot Python environments: the packages a ``bot.yaml`` requires, built outside the sandbox.
+
+An environment is a virtual environment made with the interpreter the sandbox runs bots with
+(``python -m venv --without-pip``), into which the arena's own pip (``pip --python``)
+installs the requirements from the package index, wheels only: a source distribution's build
+would run the package's code outside the sandbox, as the referee. Nothing is ever installed
+from inside the sandbox, which has no network.
+
+Environments live in a cache (:func:`env_cache_dir`), one directory per key (the sorted,
+normalized requirements and the interpreter's path and version), shared by every bot that
+asks for the same. A build holds a lock on its key, so two builds of one key never race;
+the directory counts as built once its record (:data:`RECORD`: requirements, interpreter,
+the frozen package list) is there, written last by rename. The venv is built in place (its
+scripts name their own path, so it cannot be moved once built); a build that died part way
+is removed by the next one.
+
+A bot with requirements runs under its environment's interpreter (``bin/python``, which
+reads the environment's ``pyvenv.cfg`` and its site-packages, ``.pth`` files included); the
+sandbox shows the environment read-only. Its version folds in the frozen package list, so a
+dependency that resolves to another release makes a new version.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import functools
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from importlib import metadata
+from pathlib import Path
+
+from arena.errors import BotEnvironmentError
+from arena.registry.botspec import PYTHON, BotSpec
+from arena.registry.pipmessages import pip_failure
+from arena.sandbox import probe
+
+__all__ = [
+    "RECORD",
+    "Environment",
+    "build_count",
+    "cached_environment",
+    "ensure_environment",
+    "environment_at",
+    "environment_key",
+    "env_cache_dir",
+    "environment_of_command",
+    "interpreter_for",
+    "list_environments",
+    "on_build",
+    "remove_environment",
+    "with_environment",
+]
+
+#: The record that marks a built environment (written last).
+RECORD = "arena-env.json"
+_LOCKS = ".locks"
+_PIP_TIMEOUT_S = 20
+_ELSEWHERE = ("PIP_USER", "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "PYTHONUSERBASE", "PYTHONPATH",
+              "VIRTUAL_ENV", "PYTHONHOME")
+_builds = 0
+#: Told of each build as it starts (requirements, directory): the CLI says what the wait is.
+_notices: list[Callable[[tuple[str, ...], Path], None]] = []
+
+
+def on_build(notice: Callable[[tuple[str, ...], Path], None]) -> None:
+    """Have ``notice(requirements, directory)`` called as each build starts."""
+    _notices.append(notice)
+
+
+def env_cache_dir() -> Path:
+    """Where environments are kept: ``$ARENA_ENV_CACHE``; else, for a root referee (whose bots
+    run as other users, who cannot enter ``/root``), ``/var/cache/palaestra-arena/envs``;
+    else ``$XDG_CACHE_HOME/palaestra-arena/envs`` (default ``~/.cache``)."""
+    given = os.environ.get("ARENA_ENV_CACHE")
+    if given:
+        return Path(given)
+    if os.geteuid() == 0:
+        return Path("/var/cache/palaestra-arena/envs")
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "palaestra-arena" / "envs"
+
+
+def build_count() -> int:
+    """How many environments this process has built (not reused)."""
+    return _builds
+
+
+@dataclass(frozen=True)
+class Interpreter:
+    """A Python the sandbox can run bots with."""
+
+    path: str
+    version: str  # e.g. "3.11.2"
+
+
+@dataclass(frozen=True)
+class Environment:
+    """A built environment, as its record describes it."""
+
+    key: str
+    path: Path
+    python: str
+    python_version: str
+    requirements: tuple[str, ...]
+    frozen: tuple[str, ...]
+    built: str
+
+    @property
+    def interpreter(self) -> Path:
+        return self.path / "bin" / "python"
+
+    def size(self) -> int:
+        """Bytes of its files."""
+        return sum(f.lstat().st_size for f in self.path.rglob("*") if not f.is_dir())
+
+
+def interpreter_for(python: str | None) -> Interpreter:
+    """The interpreter for a bot asking for ``python`` (``"3.11"``; None: the sandbox's)."""
+    report = probe()
+    if python is None or report.python_version.rsplit(".", 1)[0] == python:
+        return Interpreter(report.python, report.python_version)
+    found = _other_python(python)
+    if found is not None:
+        return found
+    raise BotEnvironmentError(
+        f"bot.yaml asks for Python {python}, which this host lacks: the sandbox runs bots "
+        f"with Python {report.python_version} ({report.python}) and there is no "
+        f"/usr/bin/python{python}")
+
+
+@functools.cache
+def _other_python(python: str) -> Interpreter | None:
+    """``/usr/bin/pythonX.Y`` (or ``/usr/local/bin``: every sandbox mode shows them to a bot)
+    when it runs and has ``venv``; looked up once per process."""
+    for directory in ("/usr/bin", "/usr/local/bin"):
+        candidate = f"{directory}/python{python}"
+        if os.access(candidate, os.X_OK):
+            done = subprocess.run([candidate, "-c", "import platform, venv; "
+                                   "print(platform.python_version())"],
+                                  capture_output=True, text=True, check=False)
+            if done.returncode == 0:
+                return Interpreter(candidate, done.stdout.strip())
+    return None
+
+
+def _key(requirements: tuple[str, ...], interpreter: Interpreter) -> str:
+    text = json.dumps({"requirements": sorted(set(requirements)), "python": interpreter.path,
+                       "version": interpreter.version}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def environment_at(path: Path) -> Environment | None:
+    """The built environment at ``path``, or None."""
+    return _read_record(path)
+
+
+def _read_record(path: Path) -> Environment | None:
+    try:
+        data = json.loads((path / RECORD).read_text(encoding="utf-8"))
+        return Environment(key=path.name, path=path, python=data["python"],
+                           python_version=data["python_version"],
+                           requirements=tuple(data["requirements"]),
+                           frozen=tuple(data["frozen"]), built=data["built"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def environment_key(requirements: tuple[str, ...], python: str | None) -> str:
+    """The cache key of the environment for these requirements (raises when the host lacks
+    the Python asked for)."""
+    return _key(requirements, interpreter_for(python))
+
+
+def cached_environment(requirements: tuple[str, ...],
+                       python: str | None) -> Environment | None:
+    """The built environment for these requirements, or None (nothing is built here)."""
+    try:
+        interpreter = interpreter_for(python)
+    except BotEnvironmentError:
+        return None
+    return _read_record(env_cache_dir() / _key(requirements, interpreter))
+
+
+def ensure_environment(requirements: tuple[str, ...], python: str | None) -> Environment:
+    """The environment for these requirements, built now unless the cache has it."""
+    interpreter = interpreter_for(python)
+    key = _key(requirements, interpreter)
+    root = env_cache_dir()
+    found = _read_record(root / key)
+    if found is not None:
+        return found
+    _make_cache(root)
+    with _locked(root, key):
+        found = _read_record(root / key)  # built meanwhile by another process
+        if found is not None:
+            return found
+        return _build(root / key, requirements, interpreter)
+
+
+def _closed_ancestor(root: Path) -> Path | None:
+    """The first directory above ``root`` other users cannot enter, if any."""
+    for directory in reversed(root.resolve().parents):
+        if directory.exists() and not directory.stat().st_mode & 0o001:
+            return directory
+    return None
+
+
+def _make_cache(root: Path) -> None:
+    closed = _closed_ancestor(root) if os.geteuid() == 0 else None
+    if closed is not None:  # a root referee's bots run as other users: they must reach it
+        raise BotEnvironmentError(
+            f"the environment cache {root} is out of the bots' reach ({closed} is closed to "
+            "other users): set ARENA_ENV_CACHE to a directory they may enter, such as "
+            "/var/cache/palaestra-arena/envs")
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+        (root / _LOCKS).mkdir(exist_ok=True)
+        root.chmod(0o755)  # the bots' users look inside (without bubblewrap)
+    except OSError as exc:
+        raise BotEnvironmentError(f"cannot create the environment cache {root}: "
+                                  f"{exc.strerror or exc} (ARENA_ENV_CACHE picks another "
+                                  "directory)") from None
+
+
+@contextlib.contextmanager
+def _locked(root: Path, key: str) -> Iterator[None]:
+    (root / _LOCKS).mkdir(exist_ok=True)
+    fd = os.open(root / _LOCKS / f"{key}.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _build(path: Path, requirements: tuple[str, ...],
+           interpreter: Interpreter) -> Environment:
+    global _builds
+    if path.exists():  # a build that died part way
+        shutil.rmtree(path)
+    for notice in _notices:
+        notice(requirements, path)
+    try:
+        _run([interpreter.path, "-m", "venv", "--without-pip", str(path)],
+             f"{interpreter.path} cannot make a virtual environment")
+        if requirements:  # (a bot may ask for a Python alone)
+            _run([sys.executable, "-m", "pip", "--python", str(path / "bin" / "python"),
+                  "install", "--only-binary", ":all:", "--no-input",
+                  "--disable-pip-version-check", "--no-warn-script-location",
+                  "--progress-bar", "off", "--retries", "2", "--timeout", str(_PIP_TIMEOUT_S),
+                  *requirements], None)
+        frozen = _frozen(path)
+        _open_to_bots(path)
+        record = {"requirements": list(requirements), "python": interpreter.path,
+                  "python_version": interpreter.version, "frozen": list(frozen),
+                  "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+        partial = path / f".{RECORD}.part"
+        partial.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        partial.chmod(0o644)
+        partial.rename(path / RECORD)
+    except OSError as exc:
+        shutil.rmtree(path, ignore_errors=True)
+        if exc.errno == errno.ENOSPC:
+            raise BotEnvironmentError(f"the disk is full: cannot install into {path}") \
+                from None
+        raise BotEnvironmentError(f"cannot build an environment in {path}: "
+                                  f"{exc.strerror or exc}") from None
+    except BaseException:
+        shutil.rmtree(path, ignore_errors=True)
+        raise
+    _builds += 1
+    found = _read_record(path)
+    assert found is not None
+    return found
+
+
+def _run(argv: list[str], what: str | None) -> None:
+    """Run a build step; a failure is one line: ``what`` (or pip's own reason) and the
+    step's last words."""
+    # pip's own settings (index, mirrors, certificates) apply; not those that would install
+    # elsewhere than into the environment
+    env = {k: v for k, v in os.environ.items() if k not in _ELSEWHERE}
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, check=False,
+                              stdin=subprocess.DEVNULL, env=env)
+    except OSError as exc:
+        raise BotEnvironmentError(f"cannot run {argv[0]}: {exc.strerror or exc}") from None
+    if done.returncode == 0:
+        return
+    output = done.stderr + "\n" + done.stdout
+    if what is not None and "No space left on device" in output:
+        raise BotEnvironmentError(f"the disk is full: {what} (No space left on device)")
+    if what is None:
+        raise BotEnvironmentError(pip_failure(output, argv[0]))
+    last = [line.strip() for line in output.splitlines() if line.strip()]
+    raise BotEnvironmentError(f"{what}: {last[-1] if last else f'exit {done.returncode}'}")
+
+
+def _site_packages(path: Path) -> list[Path]:
+    return sorted(path.glob("lib/python3*/site-packages"))
+
+
+def _frozen(path: Path) -> tuple[str, ...]:
+    """``name==version`` of every distribution installed in the environment, sorted."""
+    found = {f"{d.metadata['Name']}=={d.version}"
+             for d in metadata.distributions(path=[str(p) for p in _site_packages(path)])
+             if d.metadata["Name"]}
+    return tuple(sorted(found, key=str.lower))
+
+
+def _open_to_bots(path: Path) -> None:
+    """Readable (and, where executable, runnable) by every user: a bot runs as its own."""
+    for dirpath, _dirnames, filenames in os.walk(path):
+        os.chmod(dirpath, 0o755)
+        for name in filenames:
+            file = Path(dirpath) / name
+            if not file.is_symlink():
+                mode = file.stat().st_mode
+                file.chmod(0o755 if mode & 0o100 else 0o644)
+
+
+def list_environments(root: Path | None = None) -> list[Environment]:
+    """Every built environment in the cache, by key."""
+    root = root if root is not None else env_cache_dir()
+    if not root.is_dir():
+        return []
+    found = (_read_record(p) for p in sorted(root.iterdir()) if p.is_dir()
+             and not p.name.startswith("."))
+    return [env for env in found if env is not None]
+
+
+def remove_environment(env: Environment) -> None:
+    """Remove one environment (under its key's lock: never under a build)."""
+    root = env.path.parent
+    with _locked(root, env.key):
+        (env.path / RECORD).unlink(missing_ok=True)  # no longer counts as built
+        shutil.rmtree(env.path, ignore_errors=True)
+
+
+def environment_of_command(command: tuple[str, ...] | list[str]) -> Path | None:
+    """The environment directory a bot's command runs in (its interpreter is the
+    environment's ``bin/python``), or None for a command of no environment."""
+    if not command or not command[0].endswith("/bin/python"):
+        return None
+    directory = Path(command[0]).parent.parent
+    if (directory / RECORD).exists() or directory.parent == env_cache_dir():
+        return directory
+    return None
+
+
+def _folded_version(spec: BotSpec, env: Environment) -> str:
+    """The files' hash folded with the interpreter and the frozen package list (the options'
+    part, if any, kept)."""
+    text = "\n".join([spec.files_digest, env.python_version, *env.frozen])
+    options = spec.version.partition("+")[2]
+    folded = hashlib.sha256(text.encode()).hexdigest()[:12]
+    return f"{folded}+{options}" if options else folded
+
+
+def attach(spec: BotSpec, env: Environment) -> BotSpec:
+    """``spec`` running in ``env``: the environment's interpreter and the folded version."""
+    command = list(spec.command)
+    if command and (command[0] == PYTHON or Path(command[0]).name in
+                    ("python", "python3", f"python{env.python_version.rsplit('.', 1)[0]}")):
+        command[0] = str(env.interpreter)
+    return replace(spec, command=tuple(command), environment=env.path,
+                   version=_folded_version(spec, env), files_hash=spec.files_digest)
+
+
+def with_environment(spec: BotSpec) -> BotSpec:
+    """``spec`` with its environment built (or found in the cache); unchanged when it
+    requires nothing (no ``requirements``, no ``python``) or already has one. Raises
+    :class:`BotEnvironmentError` with the reason (after the bot's name) when it cannot be
+    built."""
+    if not (spec.requirements or spec.python) or spec.environment is not None:
+        return spec
+    try:
+        env = ensure_environment(spec.requirements, spec.python)
+    except BotEnvironmentError as exc:
+        raise BotEnvironmentError(f"{spec.name}: {exc}") from None
+    return attach(spec, env)

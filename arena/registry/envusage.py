@@ -1,0 +1,55 @@
+"""Which registered bots use which environment of the cache (for ``arena env list`` and
+``arena env prune``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from arena.errors import BotError
+from arena.registry.botspec import BotSpec, default_bots_dir
+from arena.registry.catalog import kept_versions, registered
+from arena.registry.environments import Environment, environment_key, list_environments
+from arena.registry.manifest import spec_from_path
+
+__all__ = ["EnvironmentUse", "environment_uses"]
+
+
+@dataclass(frozen=True)
+class EnvironmentUse:
+    """A built environment and the registered bots (``name`` or ``name@version`` for a kept
+    earlier version) that run in it."""
+
+    environment: Environment
+    bots: tuple[str, ...]
+
+
+def _registered_specs(bots_dir: Path) -> Iterator[tuple[str, BotSpec]]:
+    """Every registered bot and every earlier version ``submit --update`` kept."""
+    for name, path in registered(bots_dir):
+        try:
+            yield name, spec_from_path(path, name)
+        except BotError:
+            continue  # a broken bot uses no environment
+        for version, kept in kept_versions(name, bots_dir).items():
+            try:
+                yield f"{name}@{version}", spec_from_path(kept, name)
+            except BotError:
+                continue
+
+
+def environment_uses(bots_dir: Path | None = None,
+                     cache: Path | None = None) -> list[EnvironmentUse]:
+    """Every environment of the cache with the registered bots using it (none: prunable)."""
+    users: dict[str, list[str]] = {}
+    for label, spec in _registered_specs(bots_dir or default_bots_dir()):
+        if not (spec.requirements or spec.python):
+            continue
+        try:
+            key = environment_key(spec.requirements, spec.python)
+        except BotError:
+            continue  # asks for a Python this host lacks: it has no environment here
+        users.setdefault(key, []).append(label)
+    return [EnvironmentUse(env, tuple(users.get(env.key, ())))
+            for env in list_environments(cache)]

@@ -1,0 +1,116 @@
+"""What a ``bot.yaml`` asks to have installed: ``requirements:`` and ``python:``.
+
+``requirements`` is a list of pip requirement strings (``numpy>=1.24``) or the path of a
+requirements file among the bot's own files. Only names from the package index are taken:
+no pip options (``--index-url``, ``-e``, ``-r``), no direct references (``name @ URL``), which
+would let a bot choose what the referee's pip downloads or read the host's files into its
+environment. The index and its mirrors are the operator's pip settings, not the bot's.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
+
+from arena.common.printable import printable
+from arena.errors import ManifestError
+
+__all__ = ["MAX_REQUIREMENTS", "manifest_python", "manifest_requirements", "normalized"]
+
+#: The most requirements one bot may list (a file of a few lines; this bounds a mistake).
+MAX_REQUIREMENTS = 200
+_REQUIREMENTS_FILE_BYTES = 64 * 1024
+_PYTHON_VERSION = re.compile(r"3\.\d{1,2}")  # fullmatch
+_COMMENT = re.compile(r"(^|\s)#.*$")
+
+
+def normalized(text: str, where: str) -> str:
+    """``text`` as one canonical requirement string (the name in canonical form, extras
+    sorted), so equal requirements key one environment; a bad one is refused with ``where``."""
+    try:
+        req = Requirement(text)
+    except InvalidRequirement as exc:
+        reason = str(exc).splitlines()[0]
+        raise ManifestError(f"{where}: {printable(text)!r} is not a pip requirement "
+                            f"({printable(reason)})") from None
+    if req.url:
+        raise ManifestError(f"{where}: {printable(text)!r} is a direct reference (name @ "
+                            "URL); a bot may require packages of the index only, by name "
+                            "and version")
+    extras = f"[{','.join(sorted(canonicalize_name(e) for e in req.extras))}]" \
+        if req.extras else ""
+    specifier = ",".join(sorted(str(s) for s in req.specifier))
+    marker = f"; {req.marker}" if req.marker else ""
+    return f"{canonicalize_name(req.name)}{extras}{specifier}{marker}"
+
+
+def manifest_requirements(value: Any, directory: Path, where: Path) -> tuple[str, ...]:
+    """The normalized, sorted requirements a manifest's ``requirements`` value gives (see the
+    module docstring); ``directory`` is the bot's, ``where`` its ``bot.yaml``."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        lines = _requirements_file(value, directory, where)
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        lines = [(f"{where}: requirements[{i}]", v.strip()) for i, v in enumerate(value)]
+        for place, text in lines:
+            if text.startswith("-"):
+                raise ManifestError(f"{place}: pip options ({printable(text)!r}) are not "
+                                    "allowed in a bot's requirements: the host's pip settings "
+                                    "choose the index")
+    else:
+        raise ManifestError(f"{where}: 'requirements' must be a list of pip requirements "
+                            "(e.g. [\"numpy>=1.24\"]) or the path of a requirements file of "
+                            f"the bot's directory, got {type(value).__name__}")
+    if len(lines) > MAX_REQUIREMENTS:
+        raise ManifestError(f"{where}: {len(lines)} requirements; a bot may list at most "
+                            f"{MAX_REQUIREMENTS}")
+    return tuple(sorted({normalized(text, place) for place, text in lines if text}))
+
+
+def _requirements_file(value: str, directory: Path, where: Path) -> list[tuple[str, str]]:
+    """The (place, requirement) lines of a requirements file inside the bot's directory."""
+    root = directory.resolve()
+    file = (root / value).resolve()
+    if not file.is_relative_to(root):
+        raise ManifestError(f"{where}: 'requirements' names {printable(value)}, which is "
+                            "outside the bot's directory: a requirements file must be one of "
+                            "the bot's own files")
+    if not file.is_file():
+        raise ManifestError(f"{where}: 'requirements' names {printable(value)}, which is not "
+                            "a file of the bot's directory")
+    if file.stat().st_size > _REQUIREMENTS_FILE_BYTES:
+        raise ManifestError(f"{file} is larger than {_REQUIREMENTS_FILE_BYTES >> 10} KiB")
+    try:
+        text = file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ManifestError(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}") \
+            from None
+    lines = []
+    for number, line in enumerate(text.replace("\\\n", "").splitlines(), start=1):
+        stripped = _COMMENT.sub("", line).strip()
+        place = f"{printable(str(file))}:{number}"
+        if stripped.startswith("-"):
+            raise ManifestError(f"{place}: pip options ({printable(stripped)!r}) are not "
+                                "allowed in a bot's requirements: the host's pip settings "
+                                "choose the index")
+        if stripped:
+            lines.append((place, stripped))
+    return lines
+
+
+def manifest_python(value: Any, where: Path) -> str | None:
+    """The Python version (``"3.11"``) a manifest's ``python`` asks for, or None."""
+    if value is None:
+        return None
+    if isinstance(value, float | int) and not isinstance(value, bool):
+        raise ManifestError(f"{where}: 'python' must be quoted, e.g. python: \"3.11\" (YAML "
+                            f"reads an unquoted {value} as a number)")
+    if not isinstance(value, str) or not _PYTHON_VERSION.fullmatch(value.strip()):
+        raise ManifestError(f"{where}: 'python' must be a version such as \"3.11\", got "
+                            f"{printable(repr(value))}")
+    return value.strip()

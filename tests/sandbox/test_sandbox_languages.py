@@ -1,0 +1,61 @@
+"""Bots in other languages (bots/examples): a C program, compiled here, and a Node.js script
+pass the compliance check and play a match, under every sandbox mode."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from arena.referee.check import check_bot
+from arena.referee.launch import sandbox_launcher
+from arena.referee.match import MatchRequest, play_match
+from arena.registry import resolve, spec_from_path
+from arena.sandbox import SandboxReport, probe
+
+pytestmark = pytest.mark.skipif(not probe().can_run, reason="bots cannot run on this machine")
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLES = ROOT / "bots" / "examples"
+COMPILER = shutil.which("cc") or shutil.which("gcc")
+NODE = shutil.which("node")
+
+
+@pytest.fixture(scope="module")
+def c_bot(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if COMPILER is None:
+        pytest.skip("no C compiler (cc, gcc) here")
+    bot = tmp_path_factory.mktemp("c") / "c_bot"
+    shutil.copytree(EXAMPLES / "c_bot", bot)
+    subprocess.run([COMPILER, "-O2", "-o", "bot", "bot.c"], cwd=bot, check=True)
+    return bot
+
+
+@pytest.fixture
+def node_bot() -> Path:
+    if NODE is None:
+        pytest.skip("no node here")
+    return EXAMPLES / "node_bot"
+
+
+def test_a_compiled_bot_passes_the_check(report: SandboxReport, c_bot: Path) -> None:
+    checked = check_bot(spec_from_path(c_bot), launcher=sandbox_launcher(report))
+    assert checked.ok, checked.failures()
+
+
+def test_a_node_bot_passes_the_check(report: SandboxReport, node_bot: Path) -> None:
+    checked = check_bot(spec_from_path(node_bot), launcher=sandbox_launcher(report))
+    assert checked.ok, checked.failures()
+
+
+def test_they_play_a_match(report: SandboxReport, c_bot: Path, node_bot: Path) -> None:
+    outcome = play_match(MatchRequest(
+        bots=[spec_from_path(c_bot), spec_from_path(node_bot), resolve(ROOT / "bots" /
+                                                                       "random.py")],
+        games=3, seed=2, launcher=sandbox_launcher(report), event_date=dt.date(2026, 12, 1)))
+    assert [f for game in outcome.games for f in game.failures] == []
+    assert outcome.names[:2] == ["c_bot", "node_bot"]
+    assert all(len(game.placements) == 3 and not game.forfeits for game in outcome.games)

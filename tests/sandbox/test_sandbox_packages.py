@@ -1,0 +1,179 @@
+"""Bots that use packages: each runs in its own environment, built outside the sandbox once
+and shown to it read-only, under every sandbox mode."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from packages_support import (
+    NUMPY_BOT,
+    NUMPY_HOG,
+    env_cache,  # noqa: F401  (pytest fixture)
+    numpy_wheel,  # noqa: F401  (pytest fixture)
+    package_bot,
+    wheelhouse,  # noqa: F401  (pytest fixture)
+)
+
+from arena.referee.check import check_bot
+from arena.referee.launch import sandbox_launcher
+from arena.referee.match import MatchOutcome, MatchRequest, play_match
+from arena.registry import resolve, spec_from_path
+from arena.registry.environments import (
+    Environment,
+    attach,
+    build_count,
+    list_environments,
+    with_environment,
+)
+from arena.sandbox import Limits, SandboxReport, probe
+
+pytestmark = pytest.mark.skipif(not probe().can_run, reason="bots cannot run on this machine")
+
+RANDOM = Path(__file__).resolve().parents[2] / "bots" / "random.py"
+EVENT_DATE = dt.date(2026, 12, 1)
+
+
+def failures(outcome: MatchOutcome) -> list[str]:
+    return [f"{f['type']}: {f['detail']}" for game in outcome.games for f in game.failures]
+
+
+@pytest.mark.usefixtures("numpy_wheel")
+def test_a_numpy_bot_passes_check_bot_and_plays_in_every_mode(
+        report: SandboxReport, env_cache: Path) -> None:  # noqa: F811
+    spec = with_environment(spec_from_path(NUMPY_BOT))
+    assert spec.environment is not None and spec.environment.parent == env_cache
+    launcher = sandbox_launcher(report)
+    checked = check_bot(spec, launcher=launcher)  # the default limits: 1 GiB of memory
+    assert checked.ok, checked.failures()
+    outcome = play_match(MatchRequest(bots=[spec, resolve(RANDOM)], games=2, seed=5,
+                                      launcher=launcher, event_date=EVENT_DATE))
+    assert failures(outcome) == []
+    log = "".join(g.record["referee"]["logs"].get("0", "") for g in outcome.games)
+    assert "numpy 2." in log or "numpy 1." in log
+    assert str(spec.environment / "lib") in log  # the environment's numpy, not the host's
+
+
+@pytest.mark.usefixtures("numpy_wheel")
+def test_the_environment_is_built_once_and_reused(env_cache: Path) -> None:  # noqa: F811
+    with_environment(spec_from_path(NUMPY_BOT))  # built here, or by an earlier test
+    built = build_count()
+    again = spec_from_path(NUMPY_BOT)  # found in the cache when resolved
+    hog = with_environment(spec_from_path(NUMPY_HOG))  # another bot, the same requirements
+    assert again.environment is not None and again.environment == hog.environment
+    assert with_environment(again) == again
+    assert build_count() == built
+    assert [env.requirements for env in list_environments()].count(("numpy>=1.24",)) == 1
+
+
+@pytest.mark.usefixtures("numpy_wheel")
+def test_the_version_names_the_frozen_packages(env_cache: Path) -> None:  # noqa: F811
+    spec = with_environment(spec_from_path(NUMPY_BOT))
+    (env,) = [e for e in list_environments() if e.path == spec.environment]
+    assert [p.split("==")[0] for p in env.frozen] == ["numpy"]
+    files_only = spec_from_path(NUMPY_BOT.parent / "numpy_bot")  # the same as resolved
+    assert files_only.version == spec.version  # once built, resolving gives its version
+    assert spec.key == f"numpy_bot@{spec.version}" and len(spec.version) == 12
+    assert spec.command[0] == str(env.path / "bin" / "python")
+
+
+def test_a_changed_dependency_is_a_new_version(tmp_path: Path) -> None:
+    bot = package_bot(tmp_path, "pinned", ["alpha-pkg"], "alpha_pkg", "beta_pkg")
+    spec = spec_from_path(bot)
+    assert spec.environment is None or spec.files_hash
+    plain = replace(spec, environment=None, version=spec.files_digest, files_hash="")
+
+    def built(*frozen: str) -> Environment:
+        return Environment(key="k", path=tmp_path / "env", python="/usr/bin/python3.11",
+                           python_version="3.11.2", requirements=("alpha-pkg",),
+                           frozen=frozen, built="2026-12-01T00:00:00Z")
+
+    one = attach(plain, built("alpha_pkg==1.0"))
+    assert one.version != plain.version and one.files_digest == plain.version
+    assert attach(plain, built("alpha_pkg==1.1")).version != one.version
+    assert attach(plain, built("alpha_pkg==1.0")).version == one.version
+    assert attach(one, built("alpha_pkg==1.0")).version == one.version  # folded once only
+    with_opts = attach(plain.with_options({"depth": 2}), built("alpha_pkg==1.0"))
+    assert with_opts.version.startswith(one.version + "+o")
+    assert one.with_options({"depth": 2}).version == with_opts.version
+    assert one.command[0] == str(tmp_path / "env" / "bin" / "python")
+
+
+@pytest.mark.usefixtures("numpy_wheel")
+def test_a_numpy_bot_past_its_memory_limit_ends_as_memory_limit(
+        report: SandboxReport, env_cache: Path) -> None:  # noqa: F811
+    limits = Limits(decision_ms=3000, time_bank_ms=0, max_strikes=2, memory_mb=256)
+    outcome = play_match(MatchRequest(
+        bots=[with_environment(spec_from_path(NUMPY_HOG)), resolve(RANDOM)], games=1,
+        seed=3, limits=limits, launcher=sandbox_launcher(report), event_date=EVENT_DATE))
+    kinds = [f["type"] for f in outcome.games[0].failures]
+    assert kinds[-1] == "memory_limit" and set(kinds) <= {"memory_limit", "timeout"}
+
+
+def test_two_bots_with_different_requirements_see_their_own_packages(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    alpha = package_bot(tmp_path, "alpha_bot", ["alpha_pkg"], "alpha_pkg", "beta_pkg")
+    beta = package_bot(tmp_path, "beta_bot", ["beta-pkg==2.0"], "beta_pkg", "alpha_pkg")
+    outcome = play_match(MatchRequest(bots=[alpha, beta], games=2, seed=1,
+                                      event_date=EVENT_DATE))
+    assert failures(outcome) == []
+    assert [key.split("@")[0] for key in outcome.seats] == ["alpha_bot", "beta_bot"]
+
+
+def test_an_environment_removed_under_a_match_is_a_recorded_start_failure(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    bot = package_bot(tmp_path, "gone_bot", ["alpha_pkg==1.0"], "alpha_pkg", "beta_pkg")
+    spec = with_environment(spec_from_path(bot))
+    assert spec.environment is not None
+    shutil.rmtree(spec.environment)
+    outcome = play_match(MatchRequest(bots=[spec, resolve(RANDOM)], games=1, seed=1,
+                                      event_date=EVENT_DATE))
+    (first, *_) = outcome.games[0].failures
+    assert first["type"] == "startup_failure"
+    assert (f"the bot's environment {spec.environment} is gone (removed while the arena "
+            "ran?): arena check-bot builds it again") in first["detail"]
+    assert outcome.games[0].placements[0] == 2
+
+
+def test_two_builds_of_one_environment_at_once_build_it_once(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    bots = [package_bot(tmp_path, f"twin{i}", ["alpha-pkg", "beta-pkg"], "alpha_pkg", "nope")
+            for i in range(2)]
+    before = build_count()
+    found: list[Path | None] = []
+    threads = [threading.Thread(target=lambda b=b: found.append(
+        with_environment(spec_from_path(b)).environment)) for b in bots]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert build_count() == before + 1
+    assert len(found) == 2 and found[0] == found[1] is not None
+
+
+def test_a_requirements_file_and_a_list_share_an_environment(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    listed = package_bot(tmp_path, "listed", ["alpha-pkg"], "alpha_pkg", "beta_pkg")
+    filed = package_bot(tmp_path, "filed", ["alpha-pkg"], "alpha_pkg", "beta_pkg")
+    (filed / "requirements.txt").write_text("# the same, as a file\nAlpha_Pkg\n")
+    (filed / "bot.yaml").write_text("name: filed\nmodule: bot.py\n"
+                                    "requirements: requirements.txt\n")
+    first = with_environment(spec_from_path(listed))
+    built = build_count()
+    second = with_environment(spec_from_path(filed))
+    assert second.environment == first.environment and build_count() == built
+    assert check_bot(second).ok
+
+
+def test_a_bot_asking_for_the_sandbox_python_runs_in_its_own_environment(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    version = probe().python_version.rsplit(".", 1)[0]
+    bot = package_bot(tmp_path, "versioned", [], "json", "alpha_pkg")
+    (bot / "bot.yaml").write_text(f'name: versioned\nmodule: bot.py\npython: "{version}"\n')
+    spec = with_environment(spec_from_path(bot))
+    assert spec.environment is not None and spec.python == version
+    assert check_bot(spec).ok

@@ -1,0 +1,205 @@
+"""Bots that require packages, from the command line: one clear line for each way an
+environment cannot be had; ``arena submit``, ``arena env list`` and ``arena env prune``."""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+from packages_support import (
+    NUMPY_BOT,
+    env_cache,  # noqa: F401  (pytest fixture)
+    numpy_wheel,  # noqa: F401  (pytest fixture)
+    package_bot,
+    wheelhouse,  # noqa: F401  (pytest fixture)
+)
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.registry import environments
+from arena.registry.pipmessages import pip_failure
+from arena.sandbox import probe
+
+pytestmark = pytest.mark.skipif(not probe().can_run, reason="bots cannot run on this machine")
+
+runner = CliRunner()
+BOTS = Path(__file__).resolve().parents[2] / "bots"
+
+
+def manifest_bot(root: Path, text: str, name: str = "needy") -> Path:
+    bot = root / name
+    bot.mkdir()
+    (bot / "bot.yaml").write_text(f"name: {name}\nmodule: bot.py\n{text}")
+    shutil.copy(BOTS / "random.py", bot / "bot.py")
+    return bot
+
+
+def installing(cache: Path, *requirements: str) -> str:
+    """The line a command writes (on stderr) as it starts installing ``requirements``."""
+    key = environments.environment_key(requirements, None)
+    return f"Installing {', '.join(requirements)} for a bot into {cache / key} (once; reused " \
+           "after)\n"
+
+
+def check(bot: Path, **env: str) -> tuple[int, str]:
+    result = runner.invoke(app, ["check-bot", str(bot)], env=env)
+    return result.exit_code, result.output
+
+
+def test_a_requirement_that_does_not_resolve(tmp_path: Path,
+                                             env_cache: Path) -> None:  # noqa: F811
+    bot = manifest_bot(tmp_path, 'requirements: ["nosuch-pkg>=1"]\n')
+    assert check(bot) == (1, installing(env_cache, "nosuch-pkg>=1") +
+                          "Error: needy: cannot install nosuch-pkg>=1: no matching release "
+                             "on the package index (pip: from versions: none; only wheels are "
+                             "installed, never built from source)\n")
+    assert environments.list_environments() == [] or all(
+        e.requirements != ("nosuch-pkg>=1",) for e in environments.list_environments())
+
+
+def test_no_network_to_the_index(tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    bot = manifest_bot(tmp_path, 'requirements: ["six"]\n')
+    code, output = check(bot, PIP_CONFIG_FILE="/dev/null", PIP_NO_INDEX="", PIP_FIND_LINKS="",
+                         PIP_INDEX_URL="https://127.0.0.1:9/simple")
+    assert (code, output) == (1, installing(env_cache, "six") +
+                              "Error: needy: cannot reach the package index (Failed to "
+                                 "establish a new connection: [Errno 111] Connection refused): "
+                                 "check the network and pip's index settings\n")
+
+
+def test_a_full_disk_while_installing(tmp_path: Path, env_cache: Path,  # noqa: F811
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    def full(path: Path) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(environments, "_open_to_bots", full)
+    bot = manifest_bot(tmp_path, 'requirements: ["alpha-pkg>=1"]\n')
+    key = environments.environment_key(("alpha-pkg>=1",), None)
+    assert check(bot) == (1, installing(env_cache, "alpha-pkg>=1") +
+                          f"Error: needy: the disk is full: cannot install into "
+                             f"{env_cache / key}\n")
+    assert not (env_cache / key).exists()  # nothing half-built is left to be taken as built
+    assert "the disk is full" in pip_failure("ERROR: Could not install packages due to an "
+                                             "OSError: [Errno 28] No space left on device", "py")
+
+
+def test_a_requirements_file_outside_the_bot(tmp_path: Path) -> None:
+    (tmp_path / "reqs.txt").write_text("numpy\n")
+    bot = manifest_bot(tmp_path, "requirements: ../reqs.txt\n")
+    assert check(bot) == (1, f"Error: {bot / 'bot.yaml'}: 'requirements' names ../reqs.txt, "
+                             "which is outside the bot's directory: a requirements file must "
+                             "be one of the bot's own files\n")
+
+
+def test_a_python_the_host_lacks(tmp_path: Path) -> None:
+    bot = manifest_bot(tmp_path, 'python: "3.99"\n')
+    report = probe()
+    assert check(bot) == (1, f"Error: needy: bot.yaml asks for Python 3.99, which this host "
+                             f"lacks: the sandbox runs bots with Python {report.python_version} "
+                             f"({report.python}) and there is no /usr/bin/python3.99\n")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("requirements: [\"numpy>>1\"]\n", "requirements[0]: 'numpy>>1' is not a pip requirement ("),
+    ("requirements: [\"--index-url=http://evil/simple\"]\n",
+     "requirements[0]: pip options ('--index-url=http://evil/simple') are not allowed in a "
+     "bot's requirements: the host's pip settings choose the index"),
+    ("requirements: [\"numpy @ file:///etc/passwd\"]\n",
+     "requirements[0]: 'numpy @ file:///etc/passwd' is a direct reference (name @ URL); a bot "
+     "may require packages of the index only, by name and version"),
+    ("python: 3.11\n", "'python' must be quoted, e.g. python: \"3.11\" (YAML reads an unquoted "
+                       "3.11 as a number)"),
+    ("requirements: 3\n", "'requirements' must be a list of pip requirements (e.g. "
+                          "[\"numpy>=1.24\"]) or the path of a requirements file of the bot's "
+                          "directory, got int"),
+])
+def test_a_bad_manifest_entry_is_one_line(tmp_path: Path, text: str, message: str) -> None:
+    bot = manifest_bot(tmp_path, text)
+    code, output = check(bot)
+    assert code == 1 and output.startswith(f"Error: {bot / 'bot.yaml'}: {message}")
+    assert output.count("\n") == 1
+
+
+@pytest.mark.usefixtures("numpy_wheel")
+def test_submit_then_list_and_prune(tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    shutil.copytree(NUMPY_BOT, tmp_path / "numpy_bot")
+    submitted = runner.invoke(app, ["submit", str(tmp_path / "numpy_bot")],
+                              env={"ARENA_BOTS_DIR": str(bots)})
+    assert submitted.exit_code == 0, submitted.output
+    checked = runner.invoke(app, ["check-bot", str(NUMPY_BOT)])
+    assert checked.exit_code == 0
+    (line,) = [x for x in checked.output.splitlines() if x.startswith("Packages: ")]
+    assert re.fullmatch(r"Packages: numpy==\d+\.\d+\S* \(installed for it; its version names "
+                        r"them\)", line)
+    spare = package_bot(tmp_path, "spare", ["beta-pkg"], "beta_pkg", "alpha_pkg")
+    assert check(spare)[0] == 0  # builds the beta-pkg environment, used by no registered bot
+    listed = runner.invoke(app, ["env", "list"], env={"ARENA_BOTS_DIR": str(bots)})
+    assert listed.exit_code == 0
+    assert "    used by: numpy_bot\n" in listed.output
+    assert "    requires: beta-pkg\n    installed: beta_pkg==2.0\n    used by: no registered " \
+           "bot\n" in listed.output
+    pruned = runner.invoke(app, ["env", "prune"], env={"ARENA_BOTS_DIR": str(bots)})
+    assert pruned.exit_code == 0
+    (beta,) = [line for line in pruned.output.splitlines() if "beta-pkg" in line]
+    assert beta.startswith("removed ") and "(beta-pkg; " in beta
+    remaining = {e.requirements for e in environments.list_environments()}
+    assert ("numpy>=1.24",) in remaining and ("beta-pkg",) not in remaining
+    doctor = runner.invoke(app, ["doctor"])
+    assert f"Bot envs:    {env_cache} (" in doctor.output
+
+
+def test_a_tournament_refuses_a_bot_whose_environment_cannot_be_built(
+        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+    bot = manifest_bot(tmp_path, 'requirements: ["nosuch-pkg>=1"]\n')
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(f"name: t\nformat: round_robin\nbots: [{bot}, {BOTS / 'random.py'}]\n"
+                    f"games_per_match: 2\nseed: 1\nresults: {tmp_path / 'r.db'}\n")
+    result = runner.invoke(app, ["run", str(spec)])
+    assert (result.exit_code, result.output) == (1, installing(env_cache, "nosuch-pkg>=1") + (
+        f"Error: {spec} is not a valid tournament spec:\n  bots[0]: needy: cannot install "
+        "nosuch-pkg>=1: no matching release on the package index (pip: from versions: none; "
+        "only wheels are installed, never built from source)\n"))
+    assert not (tmp_path / "r.db").exists()  # refused before anything was played
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only a root referee's bots run as other users")
+def test_a_cache_the_bots_cannot_reach_is_refused(tmp_path: Path) -> None:
+    closed = tmp_path / "closed"
+    closed.mkdir(mode=0o700)
+    bot = manifest_bot(tmp_path, 'requirements: ["six"]\n')
+    assert check(bot, ARENA_ENV_CACHE=str(closed / "envs")) == (1, (
+        f"Error: needy: the environment cache {closed / 'envs'} is out of the bots' reach "
+        f"({next(p for p in reversed(closed.parents) if not p.stat().st_mode & 1)} is closed "
+        "to other users): set ARENA_ENV_CACHE to a directory they may enter, such as "
+        "/var/cache/palaestra-arena/envs\n"))
+
+
+@pytest.mark.usefixtures("numpy_wheel")
+def test_a_disk_that_fills_up_while_pip_installs(env_cache: Path) -> None:  # noqa: F811
+    base = Path(tempfile.mkdtemp(prefix="arena-small-"))
+    base.chmod(0o755)  # within the bots' reach, as a root referee's cache must be
+    small = base / "small"
+    small.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m,mode=0755", "tmpfs",
+                              str(small)], capture_output=True, check=False)
+    if mounted.returncode != 0:
+        shutil.rmtree(base)
+        pytest.skip("cannot mount a small tmpfs here (needs root and mount rights)")
+    try:
+        code, output = check(NUMPY_BOT, ARENA_ENV_CACHE=str(small / "envs"))
+        key = environments.environment_key(("numpy>=1.24",), None)
+        assert (code, output) == (1, installing(small / "envs", "numpy>=1.24") + (
+            "Error: numpy_bot: the disk is full: pip could not install the requirements (No "
+            "space left on device)\n"))
+        assert not (small / "envs" / key).exists()
+    finally:
+        subprocess.run(["umount", str(small)], check=False)
+        shutil.rmtree(base, ignore_errors=True)

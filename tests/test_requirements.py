@@ -1,0 +1,69 @@
+"""What a bot.yaml asks to have installed: requirements and python, read and normalized."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arena.errors import ManifestError
+from arena.registry.requirements import manifest_python, manifest_requirements, normalized
+
+WHERE = Path("/b/bot.yaml")
+_REQUIREMENTS = ["numpy>=1.24", "NumPy >= 1.24", "scikit_learn[Extra,all]==1.5.*",
+                 "six; python_version >= '3'", "Pillow<11,>=9"]
+
+
+def test_equal_requirements_are_written_one_way() -> None:
+    assert normalized("NumPy >= 1.24", "w") == normalized("numpy>=1.24", "w") == "numpy>=1.24"
+    assert normalized("scikit_learn[Extra,all]==1.5.*", "w") == "scikit-learn[all,extra]==1.5.*"
+    assert normalized("Pillow<11,>=9", "w") == normalized("pillow>=9,<11", "w")
+
+
+@given(st.lists(st.sampled_from(_REQUIREMENTS), min_size=1, max_size=8))
+def test_order_and_repeats_do_not_matter(chosen: list[str]) -> None:
+    """The environment's key is the normalized set: any order, any repeats, one key."""
+    forward = manifest_requirements(chosen, Path("/b"), WHERE)
+    backward = manifest_requirements(list(reversed(chosen)) * 2, Path("/b"), WHERE)
+    assert forward == backward == tuple(sorted(set(forward)))
+
+
+def test_a_requirements_file_of_the_bot(tmp_path: Path) -> None:
+    (tmp_path / "reqs").mkdir()
+    (tmp_path / "reqs" / "requirements.txt").write_text(
+        "# what the bot needs\nnumpy >= 1.24  # arrays\n\nsix \\\n  ==1.17.0\n")
+    assert manifest_requirements("reqs/requirements.txt", tmp_path, WHERE) == (
+        "numpy>=1.24", "six==1.17.0")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("-r other.txt", "pip options ('-r other.txt') are not allowed"),
+    ("--extra-index-url https://x", "pip options ('--extra-index-url https://x') are not"),
+    ("numpy @ https://x/numpy.whl", "is a direct reference (name @ URL)"),
+])
+def test_a_requirements_file_takes_names_only(tmp_path: Path, text: str, message: str) -> None:
+    (tmp_path / "requirements.txt").write_text(f"six\n{text}\n")
+    with pytest.raises(ManifestError, match=r"requirements\.txt:2: ") as info:
+        manifest_requirements("requirements.txt", tmp_path, WHERE)
+    assert message in str(info.value)
+
+
+def test_a_missing_requirements_file(tmp_path: Path) -> None:
+    with pytest.raises(ManifestError) as info:
+        manifest_requirements("nope.txt", tmp_path, WHERE)
+    assert str(info.value) == (f"{WHERE}: 'requirements' names nope.txt, which is not a file "
+                               "of the bot's directory")
+
+
+@pytest.mark.parametrize(("value", "expected"), [(None, None), ("3.11", "3.11"),
+                                                 (" 3.12 ", "3.12")])
+def test_python_versions(value: object, expected: str | None) -> None:
+    assert manifest_python(value, WHERE) == expected
+
+
+@pytest.mark.parametrize("value", ["3", "python3.11", "2.7", "3.11.2", True, ["3.11"]])
+def test_python_must_be_a_major_and_minor_version(value: object) -> None:
+    with pytest.raises(ManifestError, match="'python' must be a version such as"):
+        manifest_python(value, WHERE)

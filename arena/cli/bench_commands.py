@@ -233,6 +233,41 @@ def _print_deal(done: int, games: int, shares: list[tuple[str, str, float]]) -> 
         f"{name_a} vs {name_b} {share:.3f}" for name_a, name_b, share in shares), err=True)
 
 
+_SWISS_HELP = "\n\n".join([
+    "Measure Swiss pairing: seconds to pair one round for fields of 64, 256, 1,000 and "
+    "10,000 entrants at tables of 2 and 4 (each field plays --rounds simulated rounds with "
+    "seeded random results; the median and the slowest round are shown), and the previous "
+    "solver on the same inputs for fields up to --before-max, with how the two pairings' "
+    "costs compare. Targets: 1,000 entrants under 2 s, 10,000 under 60 s.",
+    "Example: arena bench swiss --entrants 1000 --players 4 --rounds 5",
+])
+
+
+def swiss(
+    entrants: Annotated[list[int] | None, typer.Option(
+        "--entrants", "-n", min=2, help="Field sizes (repeatable; default 64, 256, 1000 "
+                                        "and 10000).")] = None,
+    players: Annotated[list[int] | None, typer.Option(
+        "--players", "-p", min=2, max=5, help="Table sizes (repeatable; default 2 and "
+                                              "4).")] = None,
+    rounds: Annotated[int, typer.Option("--rounds", "-r", min=1,
+                                        help="Rounds paired per field.")] = 3,
+    before_max: Annotated[int, typer.Option(
+        "--before-max", min=0, help="Largest field the previous solver is timed on (it "
+                                    "grows with the square of the field).")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the results.")] = 0,
+    fmt: FormatOption = "table",
+) -> None:
+    """Measure Swiss pairing (help text: ``_SWISS_HELP``)."""
+    from arena.bench.swiss import run_swiss_bench  # start-up: see the note at the top
+
+    _check_format(fmt)
+    result = run_swiss_bench(tuple(entrants or (64, 256, 1000, 10_000)),
+                             tuple(players or (2, 4)), rounds=rounds,
+                             before_max=before_max, seed=seed)
+    _emit(result, fmt)
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
     bench_app.command("protocol", help=_PROTOCOL_HELP)(protocol)
@@ -240,4 +275,5 @@ def register(app: typer.Typer) -> None:
     bench_app.command("tournament", help=_TOURNAMENT_HELP)(tournament)
     bench_app.command("ismcts", help=_ISMCTS_HELP)(ismcts)
     bench_app.command("ray", help=_RAY_HELP)(ray)
+    bench_app.command("swiss", help=_SWISS_HELP)(swiss)
     app.add_typer(bench_app, name="bench")

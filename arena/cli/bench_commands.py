@@ -236,7 +236,9 @@ def _print_deal(done: int, games: int, shares: list[tuple[str, str, float]]) -> 
 _SWISS_HELP = "\n\n".join([
     "Measure Swiss pairing: seconds to pair one round for fields of 64, 256, 1,000 and "
     "10,000 entrants at tables of 2 and 4 (each field plays --rounds simulated rounds with "
-    "seeded random results; the median and the slowest round are shown), and the previous "
+    "seeded random results; the median and the slowest round are shown), what the driver "
+    "computes before pairing (the TrueSkill tie-break over every game so far, and the "
+    "standings), and the previous "
     "solver on the same inputs for fields up to --before-max, with how the two pairings' "
     "costs compare. Targets: 1,000 entrants under 2 s, 10,000 under 60 s.",
     "Example: arena bench swiss --entrants 1000 --players 4 --rounds 5",

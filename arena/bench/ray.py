@@ -133,11 +133,13 @@ def _materialize_timing(bundle: BotBundle, spec: BotSpec) -> tuple[float, float]
 
 def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: int = 20,
                   rounds: int | None = None, workers: int = 2, repeat: int = 1,
-                  samples: int = 50, report: Report = ignore) -> RayBenchResult:
+                  samples: int = 50, address: str | None = None,
+                  report: Report = ignore) -> RayBenchResult:
     """The same tournament with the local pool and with a fresh local Ray, alternately
     ``repeat`` times (games/s over each whole run, start-up included; the machine's load
-    varies, alternating spreads it), then Ray's costs one by one. The runs report to
-    ``report``."""
+    varies, alternating spreads it), then Ray's costs one by one. With ``address``, Ray's
+    runs join that running cluster instead (its start-up is then the join). The runs report
+    to ``report``."""
     source = Path(spec_path)
     result = RayBenchResult(spec=str(source), games=0, workers=workers)
     ray_stats: list[RayStats] = []
@@ -151,6 +153,7 @@ def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: in
                 load_before = os.getloadavg()[0]
                 RayExecutor.last_stats = None
                 summary = run_tournament(spec, workers, fresh=True, backend=backend,
+                                         address=address if backend == "ray" else None,
                                          trial=False, report=report)  # play alone
                 result.games = summary.games_recorded
                 result.runs.append({"backend": backend, "games": float(summary.games_recorded),
@@ -181,8 +184,10 @@ def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: in
         owned = not ray.is_initialized()
         if owned:
             quiet_ray_logging()
-            ray.init(address="local", num_cpus=workers, num_gpus=0, include_dashboard=False,
-                     log_to_driver=False, logging_level=logging.WARNING,
+            where: dict[str, Any] = ({"address": address} if address else
+                                     {"address": "local", "num_cpus": workers, "num_gpus": 0,
+                                      "include_dashboard": False})
+            ray.init(**where, log_to_driver=False, logging_level=logging.WARNING,
                      namespace="arena-bench")
         try:
             result.overhead.update(_ray_costs(messages, workers, samples))

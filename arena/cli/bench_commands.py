@@ -155,7 +155,8 @@ _RAY_HELP = "\n\n".join([
     "overhead goes: ray.init and shutdown, the workers' warm-up, an empty task's round "
     "trip, a streaming task's first message, packing and shipping the bots' files, writing "
     "them on a worker, and the transfer of one game's result to the driver. Needs the "
-    "'ray' extra.",
+    "'ray' extra. With --address, Ray's runs join that running cluster (a multi-node one, "
+    "say) and its start-up is the join.",
     "Example: arena bench ray --games 20 --workers 2 --repeat 3 --format json",
 ])
 
@@ -172,6 +173,9 @@ def ray(
     repeat: Annotated[int, typer.Option("--repeat", min=1,
                                         help="Runs per backend, alternating (the median "
                                              "is shown).")] = 1,
+    address: Annotated[str | None, typer.Option(
+        "--address", help="Join this running Ray cluster (HOST:PORT) for Ray's runs instead "
+                          "of starting a local Ray.")] = None,
     fmt: FormatOption = "table",
 ) -> None:
     """Measure the Ray backend (help text: ``_RAY_HELP``)."""
@@ -182,7 +186,7 @@ def ray(
         raise ClusterError("Ray is not installed: pip install -e '.[ray]' in the checkout"
                            ) from None
     result = run_ray_bench(spec, games=games, rounds=rounds, workers=workers, repeat=repeat,
-                           report=TerminalReport(progress=False))
+                           address=address, report=TerminalReport(progress=False))
     _emit(result, fmt)
 
 

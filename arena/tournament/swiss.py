@@ -88,20 +88,25 @@ def table_sizes(n: int, k: int) -> tuple[list[int], int]:
         return [2] * (n // 2), n % 2
     if n < 2:
         return [], n
-    best: dict[int, tuple[tuple[int, int, int], list[int]]] = {0: ((0, 0, 0), [])}
+    # Tables counted by size, largest first: (fives, fours, threes, twos). Between two
+    # lists of as many tables, this tuple orders as the lists sorted largest first do.
+    best: dict[int, tuple[tuple[int, int, int], tuple[int, ...]]] = {0: ((0, 0, 0),
+                                                                         (0, 0, 0, 0))}
     for total in range(2, n + 1):
         options = []
         for size in range(2, 6):
             prev = best.get(total - size)
             if prev is None:
                 continue
-            (worst, spread, count), sizes = prev
+            (worst, spread, count), counts = prev
             dev = abs(size - k)
             key = (max(worst, dev), spread + size * dev * dev, count + 1)
-            options.append((key, sorted([*sizes, size], reverse=True)))
+            slot = 5 - size
+            options.append((key, counts[:slot] + (counts[slot] + 1,) + counts[slot + 1:]))
         if options:
             best[total] = min(options)
-    return best[n][1], 0
+    counts = best[n][1]
+    return [size for size, c in zip((5, 4, 3, 2), counts, strict=True) for _ in range(c)], 0
 
 
 def _meetings(played: Sequence[PlayedTable]) -> Counter[tuple[int, int]]:

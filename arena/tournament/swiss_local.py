@@ -167,12 +167,16 @@ def _improve(groups: list[list[int]], costs: LocalCosts, reach: int) -> None:
         for i in dirty:
             pairs.update((min(i, j), max(i, j)) for j in range(max(0, i - reach),
                                                                 min(count, i + reach + 1)))
+        far: set[tuple[int, int]] = set()
         for w in wide:
-            pairs.update((min(w, j), max(w, j)) for j in range(count)
-                         if w in dirty or j in dirty)
+            far.update((w, j) for j in range(count)
+                       if abs(w - j) > reach and (w in dirty or j in dirty))
         for i, j in sorted(pairs):
             if i != j and _try_swap(groups, shares, i, j, costs):
                 changed.update((i, j))
+        for w, j in sorted(far):
+            if _try_swap(groups, shares, w, j, costs, far=True):
+                changed.update((w, j))
         dirty = changed
 
 
@@ -201,15 +205,23 @@ def _share_of(e: int, group: list[int], skip: int, costs: LocalCosts) -> int:
 
 
 def _try_swap(groups: list[list[int]], shares: list[list[int]], i: int, j: int,
-              costs: LocalCosts) -> bool:
-    """Make the best single swap between groups ``i`` and ``j`` if it lowers the cost."""
+              costs: LocalCosts, far: bool = False) -> bool:
+    """Make the best single swap between groups ``i`` and ``j`` if it lowers the cost.
+
+    ``far`` (``i`` a wide group, ``j`` any other): only swaps that move one of ``i``'s
+    members with a hard cost (or the bye) out and lower ``i``'s own cost are tried: a far
+    swap is there to shed a repeat meeting, an off-size seat or a bye, not to tidy scores."""
     gi, gj = groups[i], groups[j]
     best = 0
     move: tuple[int, int] | None = None
     for a, x in enumerate(gi):
+        if far and len(gi) > 1 and shares[i][a] < costs.hard:
+            continue
         for b, y in enumerate(gj):
-            delta = (_share_of(y, gi, a, costs) - shares[i][a]
-                     + _share_of(x, gj, b, costs) - shares[j][b])
+            gain = _share_of(y, gi, a, costs) - shares[i][a]
+            if far and gain >= 0:
+                continue
+            delta = gain + _share_of(x, gj, b, costs) - shares[j][b]
             if delta < best:
                 best, move = delta, (a, b)
     if move is None:

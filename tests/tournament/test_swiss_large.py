@@ -125,3 +125,9 @@ def test_a_random_history_field_of_a_thousand_pairs_validly() -> None:
     result = pair_round(compute_standings(n, played, byes), played, byes, k)
     check_round(n, k, result)
     assert sorted(len(t) for t in result.tables)[:3] == sorted(table_sizes(n, k)[0])[:3]
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 5])
+def test_table_sizes_are_the_old_ones(k: int) -> None:
+    for n in range(0, 400):
+        assert table_sizes(n, k) == reference.table_sizes(n, k), n

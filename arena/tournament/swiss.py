@@ -57,7 +57,7 @@ __all__ = ["EXACT_MAX_FIELD", "EXACT_WORK_BUDGET", "Solver", "SwissRound", "pair
 #: Group evaluations the exact solver may spend before the heuristic takes over.
 EXACT_WORK_BUDGET = 300_000
 #: The largest field the exact solver is tried on ("auto"): beyond it the budget is all but
-#: always spent in vain, and spending it costs about a second.
+#: always spent in vain, and spending it is the slowest part of a round.
 EXACT_MAX_FIELD = 64
 
 #: "auto": exact up to EXACT_MAX_FIELD, else the local search; "legacy": exact at any size

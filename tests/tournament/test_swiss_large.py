@@ -98,12 +98,12 @@ def test_large_fields_pair_validly_without_avoidable_repeats_or_second_byes(
         n: int, k: int, seed: int) -> None:
     """Past the exact solver: every bot seated once at tables of the right sizes, no pair
     meets twice in a few rounds of a large field, no second bye before everyone had one,
-    and off-size tables go round the field."""
+    and no bot sits at off-size tables more often than the field's share of those seats."""
     played, byes = _swiss(n, k, 5, seed)
     assert max(meetings(played).values()) == 1
     assert max(Counter(b.entrant for b in byes).values(), default=0) <= 1
-    off = Counter((e, len(t.seats)) for t in played if len(t.seats) != k for e in t.seats)
-    assert max(off.values(), default=0) <= 1
+    off = Counter(e for t in played if len(t.seats) != k for e in t.seats)
+    assert max(off.values(), default=0) <= -(-sum(off.values()) // n)  # seats go round
 
 
 def test_large_field_costs_no_more_than_the_old_fallback_on_its_hard_criteria() -> None:

@@ -37,10 +37,29 @@ class RayBenchResult:
     runs: list[dict[str, float | str]] = field(default_factory=list)
     overhead: dict[str, float] = field(default_factory=dict)
 
+    def busy(self) -> tuple[float, float] | None:
+        """Ray's games/s without ``ray.init`` and shutdown (medians), and its ratio to the
+        local pool's games/s over its whole run (the local pool has no start-up to speak
+        of), or None when a figure is missing."""
+        ray_runs = [r for r in self.runs if r["backend"] == "ray"]
+        local = [float(r["games_per_s"]) for r in self.runs if r["backend"] == "local"]
+        o = self.overhead
+        if not ray_runs or not local or not o.get("init_s"):
+            return None
+        busy = (statistics.median(float(r["seconds"]) for r in ray_runs) - o["init_s"]
+                - o.get("shutdown_s", 0.0))
+        if busy <= 0:
+            return None
+        rate = float(ray_runs[0]["games"]) / busy
+        return rate, rate / statistics.median(local)
+
     def to_json(self) -> dict[str, Any]:
+        busy = self.busy()
         return {"spec": self.spec, "games": self.games, "workers": self.workers,
                 "runs": self.runs, "overhead": {k: round(v, 6) for k, v in
                                                 self.overhead.items()},
+                "ray_games_per_s_without_init": None if busy is None else round(busy[0], 3),
+                "ray_vs_local_without_init": None if busy is None else round(busy[1], 3),
                 "cpus": os.cpu_count()}
 
     def render(self) -> str:
@@ -59,13 +78,11 @@ class RayBenchResult:
             lines.append(f"  {backend + f' ({self.workers} workers)':<21} {seconds:7.2f} s  "
                          f"{statistics.median(rates):6.2f} games/s  (median of {len(runs)}"
                          f"{each}; load average {min(loads):.1f}-{max(loads):.1f})")
-        ray_runs = [r for r in self.runs if r["backend"] == "ray"]
-        if ray_runs and o.get("init_s"):
-            busy = (statistics.median(float(r["seconds"]) for r in ray_runs) - o["init_s"]
-                    - o.get("shutdown_s", 0.0))
-            if busy > 0:
-                lines.append(f"  {'ray without init/exit':<21} {busy:7.2f} s  "
-                             f"{float(ray_runs[0]['games']) / busy:6.2f} games/s")
+        busy = self.busy()
+        if busy is not None:
+            lines.append(f"  {'ray without init/exit':<21} {self.games / busy[0]:7.2f} s  "
+                         f"{busy[0]:6.2f} games/s  ({busy[1]:.2f}x the local pool; aim "
+                         "0.9x or better)")
         rows = [
             (f"ray.init (a local Ray, {self.workers} CPUs)", f"{o.get('init_s', 0):.3f} s"),
             ("ray.shutdown", f"{o.get('shutdown_s', 0):.3f} s"),
@@ -116,11 +133,13 @@ def _materialize_timing(bundle: BotBundle, spec: BotSpec) -> tuple[float, float]
 
 def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: int = 20,
                   rounds: int | None = None, workers: int = 2, repeat: int = 1,
-                  samples: int = 50, report: Report = ignore) -> RayBenchResult:
+                  samples: int = 50, address: str | None = None,
+                  report: Report = ignore) -> RayBenchResult:
     """The same tournament with the local pool and with a fresh local Ray, alternately
     ``repeat`` times (games/s over each whole run, start-up included; the machine's load
-    varies, alternating spreads it), then Ray's costs one by one. The runs report to
-    ``report``."""
+    varies, alternating spreads it), then Ray's costs one by one. With ``address``, Ray's
+    runs join that running cluster instead (its start-up is then the join). The runs report
+    to ``report``."""
     source = Path(spec_path)
     result = RayBenchResult(spec=str(source), games=0, workers=workers)
     ray_stats: list[RayStats] = []
@@ -134,6 +153,7 @@ def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: in
                 load_before = os.getloadavg()[0]
                 RayExecutor.last_stats = None
                 summary = run_tournament(spec, workers, fresh=True, backend=backend,
+                                         address=address if backend == "ray" else None,
                                          trial=False, report=report)  # play alone
                 result.games = summary.games_recorded
                 result.runs.append({"backend": backend, "games": float(summary.games_recorded),
@@ -164,8 +184,10 @@ def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: in
         owned = not ray.is_initialized()
         if owned:
             quiet_ray_logging()
-            ray.init(address="local", num_cpus=workers, num_gpus=0, include_dashboard=False,
-                     log_to_driver=False, logging_level=logging.WARNING,
+            where: dict[str, Any] = ({"address": address} if address else
+                                     {"address": "local", "num_cpus": workers, "num_gpus": 0,
+                                      "include_dashboard": False})
+            ray.init(**where, log_to_driver=False, logging_level=logging.WARNING,
                      namespace="arena-bench")
         try:
             result.overhead.update(_ray_costs(messages, workers, samples))

@@ -80,7 +80,7 @@ from arena.tournament.pool import (
     TableTask,
 )
 from arena.tournament.ray_bundles import code_fingerprint, pack_bot
-from arena.tournament.ray_worker import play_table_stream, warm_up_worker
+from arena.tournament.ray_worker import TableStart, play_table_stream, warm_up_worker
 
 __all__ = ["RayExecutor", "RayStats", "quiet_ray_logging"]
 
@@ -102,6 +102,8 @@ class RayStats:
     warmup_s: list[float] = field(default_factory=list)
     nodes: set[str] = field(default_factory=set)
     tables: int = 0
+    #: Table tasks started (replays included) by Ray node id.
+    tables_by_node: dict[str, int] = field(default_factory=dict)
     retries: int = 0
     messages: int = 0
     bundles: int = 0
@@ -326,6 +328,10 @@ class RayExecutor:
             raise ClusterError(_task_failure(flight.task, exc)) from None
         finally:
             self.stats.receive_s += time.perf_counter() - began
+        if isinstance(message, TableStart):
+            by_node = self.stats.tables_by_node
+            by_node[message.node] = by_node.get(message.node, 0) + 1
+            return False
         self.stats.messages += 1
         if isinstance(message, GameMessage):
             flight.got.add(flight.task.game_of(int(message.row["table_index"]),

@@ -27,7 +27,27 @@ from arena.sandbox.process import kill_survivors
 from arena.tournament.pool import ErrorMessage, LogMessage, Message, TableTask, play_table
 from arena.tournament.ray_bundles import BotBundle, code_fingerprint, materialize_bot
 
-__all__ = ["play_table_stream", "warm_up_worker"]
+__all__ = ["TableStart", "play_table_stream", "warm_up_worker"]
+
+
+@dataclasses.dataclass(frozen=True)
+class TableStart:
+    """What a table's task yields first: the Ray node that plays it (the executor counts
+    tables per node, ``RayStats.tables_by_node``, and passes nothing on)."""
+
+    node: str
+    host: str
+
+
+def _node_id() -> str:
+    try:  # Ray is loaded already in a Ray worker; imported here to keep this module Ray-free
+        import ray
+
+        if not ray.is_initialized():  # called outside Ray: asking would start a Ray
+            return ""
+        return str(ray.get_runtime_context().get_node_id())
+    except Exception:  # noqa: BLE001 - any trouble: the count is a statistic, not a result
+        return ""
 
 _sink: Callable[[Message], None] | None = None
 _handler: logging.Handler | None = None
@@ -89,7 +109,7 @@ _END = object()
 
 
 def play_table_stream(task: TableTask, fingerprint: str,
-                      *bundles: BotBundle) -> Iterator[Message]:
+                      *bundles: BotBundle) -> Iterator[Message | TableStart]:
     """Ray task (a streaming generator): play one table and yield its messages as
     :func:`~arena.tournament.pool.play_table` sends them (one per game, then the table's end).
 
@@ -99,6 +119,7 @@ def play_table_stream(task: TableTask, fingerprint: str,
     terminated (SIGTERM: SystemExit), the table's bots are killed and reaped before the task
     ends.
     """
+    yield TableStart(_node_id(), socket.gethostname())
     if fingerprint != code_fingerprint():
         yield ErrorMessage(task.key, (
             f"the Ray worker on {socket.gethostname()} runs different arena code "

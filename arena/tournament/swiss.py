@@ -26,11 +26,17 @@ for 2-player tables with an odd field, one bye). It minimises, lexicographically
    (neighbours in the standings sit together), plus each bye recipient's distance from the
    last rank (the bye goes to the lowest ranked of its group).
 
-Small fields are solved exactly by dynamic programming over the set of unseated players
-(the top unseated player always opens the next table, so the states stay few); larger fields,
-or any search that outgrows its budget, fall back to a greedy top-down fill improved by
-pairwise swaps between tables until no swap lowers the cost. Seats are then given so that
-each player takes the seats it has used least.
+Fields of up to :data:`EXACT_MAX_FIELD` entrants are solved exactly by dynamic programming
+over the set of unseated players (the top unseated player always opens the next table, so
+the states stay few); larger fields, or any search that outgrows its budget, go to
+:mod:`arena.tournament.swiss_local`: the same criteria compared exactly, searched locally (a
+windowed top-down fill, then single-player swaps between nearby tables and between any table
+and the bye, the off-size tables and the tables with a repeat meeting, while a swap lowers
+the cost). That takes time about linear in the field, where the previous fallback (a fill
+over the whole field and swaps between every two tables: ``solver="legacy"``, kept for
+comparison) grew with its square and more. Exact is exact: a field the exact solver
+finishes is paired the same by both solvers; the local search is a local optimum, not a
+proven one. Seats are then given so that each player takes the seats it has used least.
 """
 
 from __future__ import annotations
@@ -40,13 +46,23 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
+from typing import Literal
 
 from arena.tournament.scoring import Bye, PlayedTable, Standing
+from arena.tournament.swiss_local import LocalCosts, solve_local
 
-__all__ = ["EXACT_WORK_BUDGET", "SwissRound", "pair_round", "table_sizes"]
+__all__ = ["EXACT_MAX_FIELD", "EXACT_WORK_BUDGET", "Solver", "SwissRound", "pair_round",
+           "round_cost", "table_sizes"]
 
 #: Group evaluations the exact solver may spend before the heuristic takes over.
 EXACT_WORK_BUDGET = 300_000
+#: The largest field the exact solver is tried on ("auto"): beyond it the budget is all but
+#: always spent in vain, and spending it is the slowest part of a round.
+EXACT_MAX_FIELD = 64
+
+#: "auto": exact up to EXACT_MAX_FIELD, else the local search; "legacy": exact at any size
+#: within the budget, else the whole-field greedy and swaps (quadratic; for comparison).
+Solver = Literal["auto", "legacy"]
 
 Cost = tuple[int, int, int, int, int, int]
 _ZERO: Cost = (0, 0, 0, 0, 0, 0)
@@ -72,20 +88,25 @@ def table_sizes(n: int, k: int) -> tuple[list[int], int]:
         return [2] * (n // 2), n % 2
     if n < 2:
         return [], n
-    best: dict[int, tuple[tuple[int, int, int], list[int]]] = {0: ((0, 0, 0), [])}
+    # Tables counted by size, largest first: (fives, fours, threes, twos). Between two
+    # lists of as many tables, this tuple orders as the lists sorted largest first do.
+    best: dict[int, tuple[tuple[int, int, int], tuple[int, ...]]] = {0: ((0, 0, 0),
+                                                                         (0, 0, 0, 0))}
     for total in range(2, n + 1):
         options = []
         for size in range(2, 6):
             prev = best.get(total - size)
             if prev is None:
                 continue
-            (worst, spread, count), sizes = prev
+            (worst, spread, count), counts = prev
             dev = abs(size - k)
             key = (max(worst, dev), spread + size * dev * dev, count + 1)
-            options.append((key, sorted([*sizes, size], reverse=True)))
+            slot = 5 - size
+            options.append((key, counts[:slot] + (counts[slot] + 1,) + counts[slot + 1:]))
         if options:
             best[total] = min(options)
-    return best[n][1], 0
+    counts = best[n][1]
+    return [size for size, c in zip((5, 4, 3, 2), counts, strict=True) for _ in range(c)], 0
 
 
 def _meetings(played: Sequence[PlayedTable]) -> Counter[tuple[int, int]]:
@@ -109,6 +130,54 @@ def _off_size_rounds(played: Sequence[PlayedTable], k: int) -> Counter[tuple[int
     return Counter((e, size) for _, e, size in seen)
 
 
+class _Field:
+    """What the criteria read: standings order, scaled scores, meetings, byes, off-size seats."""
+
+    def __init__(self, standings: Sequence[Standing], played: Sequence[PlayedTable],
+                 byes: Sequence[Bye], k: int, sizes_first: bool) -> None:
+        self.order = [s.entrant for s in standings]
+        self.rank = {e: i for i, e in enumerate(self.order)}
+        denominator = math.lcm(1, *(s.score.denominator for s in standings))
+        self.scaled = {s.entrant: int(s.score * denominator) for s in standings}
+        self.low = min(self.scaled.values(), default=0)
+        self.meetings = _meetings(played)
+        self.bye_count = Counter(b.entrant for b in byes)
+        self.off_size = _off_size_rounds(played, k)
+        self.k = k
+        self.sizes_first = sizes_first
+
+    def cost(self, group: tuple[int, ...]) -> Cost:
+        """One table's (or, one member, one bye's) cost tuple: see the module docstring."""
+        scaled, rank = self.scaled, self.rank
+        if len(group) == 1:
+            (e,) = group
+            return (self.bye_count[e] ** 2, 0, 0, scaled[e] - self.low, 0,
+                    len(self.order) - 1 - rank[e])
+        size = len(group)
+        off = sum(self.off_size[(e, size)] ** 2 for e in group) if size != self.k else 0
+        repeat = spread = distance = 0
+        for a, b in combinations(group, 2):
+            m = self.meetings[(a, b) if a < b else (b, a)]
+            repeat += m * m
+            spread += (scaled[a] - scaled[b]) ** 2
+            distance += abs(rank[a] - rank[b])
+        if self.sizes_first:
+            return (0, off, repeat, 0, spread, distance)
+        return (0, repeat, off, 0, spread, distance)
+
+
+def round_cost(standings: Sequence[Standing], played: Sequence[PlayedTable],
+               byes: Sequence[Bye], k: int, paired: SwissRound, *,
+               sizes_first: bool = False) -> Cost:
+    """A paired round's total cost tuple by the pairing's criteria (lower is better): to
+    compare solvers on the same field."""
+    f = _Field(standings, played, byes, k, sizes_first)
+    total = _ZERO
+    for group in [*paired.tables, *((e,) for e in paired.byes)]:
+        total = _add(total, f.cost(tuple(group)))
+    return total
+
+
 def pair_round(
     standings: Sequence[Standing],
     played: Sequence[PlayedTable],
@@ -117,6 +186,7 @@ def pair_round(
     *,
     work_budget: int = EXACT_WORK_BUDGET,
     sizes_first: bool = False,
+    solver: Solver = "auto",
 ) -> SwissRound:
     """Pair the next round from the standings and the completed rounds' tables and byes.
 
@@ -124,42 +194,24 @@ def pair_round(
     table of k plays k rotations, so an off-size table offers a different number of points,
     and a field of 5 at tables of 3 would otherwise seat one bot at the table of 2 round
     after round (repeats avoided first, the table of 2 must always take one of its last
-    players)."""
-    order = [s.entrant for s in standings]
-    n = len(order)
-    rank = {e: i for i, e in enumerate(order)}
-    scores = {s.entrant: s.score for s in standings}
-    denominator = math.lcm(1, *(s.score.denominator for s in standings))
-    scaled = {e: int(scores[e] * denominator) for e in order}
-    low = min(scaled.values(), default=0)
-    meetings = _meetings(played)
-    bye_count = Counter(b.entrant for b in byes)
+    players). ``solver``: see :data:`Solver` (the exact solver's pairings are the same
+    either way)."""
+    f = _Field(standings, played, byes, k, sizes_first)
+    order, n, rank, cost = f.order, len(f.order), f.rank, f.cost
     sizes, n_byes = table_sizes(n, k)
     all_sizes = tuple(sorted([*sizes, *([1] * n_byes)], reverse=True))
 
-    off_size = _off_size_rounds(played, k)
-
-    def cost(group: tuple[int, ...]) -> Cost:
-        if len(group) == 1:
-            (e,) = group
-            return (bye_count[e] ** 2, 0, 0, scaled[e] - low, 0, n - 1 - rank[e])
-        size = len(group)
-        off = sum(off_size[(e, size)] ** 2 for e in group) if size != k else 0
-        repeat = spread = distance = 0
-        for a, b in combinations(group, 2):
-            m = meetings[(a, b) if a < b else (b, a)]
-            repeat += m * m
-            spread += (scaled[a] - scaled[b]) ** 2
-            distance += abs(rank[a] - rank[b])
-        if sizes_first:
-            return (0, off, repeat, 0, spread, distance)
-        return (0, repeat, off, 0, spread, distance)
-
     groups: list[tuple[int, ...]] | None = None
-    try:
-        groups = _solve_exact(order, all_sizes, cost, work_budget)
-    except _OverBudget:
+    if solver == "legacy" or n <= EXACT_MAX_FIELD:
+        try:
+            groups = _solve_exact(order, all_sizes, cost, work_budget)
+        except _OverBudget:
+            groups = None
+    if groups is None and solver == "legacy":
         groups = _solve_heuristic(order, all_sizes, cost)
+    elif groups is None:
+        groups = solve_local(order, all_sizes, LocalCosts(
+            order, f.scaled, f.meetings, f.bye_count, f.off_size, k, sizes_first))
     tables = sorted((g for g in groups if len(g) > 1), key=lambda g: min(rank[e] for e in g))
     bye_list = tuple(sorted((g[0] for g in groups if len(g) == 1), key=lambda e: rank[e]))
     seat_use: Counter[tuple[int, int]] = Counter()

@@ -45,7 +45,7 @@ def test_usage_errors(args: list[str], error: str) -> None:
 
 @pytest.mark.parametrize(("args", "error"), [
     (["nobody"], "Error: unknown bot 'nobody' (registered: collector, greedy, heuristic, "
-                 "ismcts, random)\n"),
+                 "ismcts, learned, random)\n"),
     (["random", "--rule", "kinds=nope"],
      "Error: house rule kinds must be one of type, family, not 'nope'\n"),
 ])

@@ -228,7 +228,8 @@ def test_a_bot_with_options_travels_as_its_files_and_keeps_them(tmp_path: Path) 
 def test_a_worker_with_other_arena_code_refuses_the_table() -> None:
     task = TableTask(tournament="t", round=1, table=0, bots=(), bot_ids=(), games=1, seed=1,
                      limits={}, event_date=dt.date(2026, 11, 29))
-    messages = list(ray_worker.play_table_stream(task, "0.0.0:not-this-code"))
+    start, *messages = list(ray_worker.play_table_stream(task, "0.0.0:not-this-code"))
+    assert isinstance(start, ray_worker.TableStart)  # the node it ran on, for the counts
     assert len(messages) == 1 and isinstance(messages[0], ErrorMessage)
     assert "different arena code" in messages[0].message
 
@@ -388,4 +389,5 @@ def test_bench_ray_reports_both_backends_and_the_overhead(cluster: str, tmp_path
     for key in ("task_rtt_ms", "stream_first_ms", "message_ms", "pack_ms", "materialize_ms",
                 "record_bytes", "warmup_s"):
         assert key in data["overhead"], key
+    assert "ray_vs_local_without_init" in data  # None when ray.init took the whole run
     assert "where the Ray overhead goes" in result.render()

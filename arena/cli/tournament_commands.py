@@ -26,8 +26,9 @@ _RUN_HELP = "\n\n".join([
     "Run a tournament from a YAML spec: round_robin, swiss or gauntlet, tables of 2-5 bots, "
     "played by parallel worker processes and recorded game by game in SQLite.",
     "Running the same spec again resumes where it stopped (Ctrl-C or kill at any moment "
-    "loses at most the games in flight); a changed spec under a stored name is refused "
-    "unless --fresh. The leaderboard is printed at the end.",
+    "loses at most the games in flight); a changed spec under a stored name is refused: "
+    "--continue enters a bot's new version into it, --new-edition starts NAME-2 beside it, "
+    "--fresh replaces it. The leaderboard is printed at the end.",
     "Every entry is started once before the games: a bot that does not start is named up "
     "front (--no-trial skips it); --check does only that and prints the plan.",
     "Example: arena run tournaments/swiss.yaml --workers 2",
@@ -43,6 +44,26 @@ _STATUS_HELP = "\n\n".join([
     "Example: arena status swiss --db results/arena.db",
     "Example: arena status swiss --records swiss.jsonl && arena replay swiss.jsonl",
 ])
+
+
+_ContinueOption = Annotated[
+    bool, typer.Option("--continue", help="A bot was updated since the tournament began: its "
+                       "new version plays the deals not begun yet (the games played stay "
+                       "rated under the old version).")
+]
+_NewEditionOption = Annotated[
+    bool, typer.Option("--new-edition", help="The spec changed: start a new edition (NAME-2, "
+                       "NAME-3, ...) and keep the stored one for comparison.")
+]
+
+
+def _one_way_on(*, fresh: bool, carry_on: bool, new_edition: bool) -> None:
+    """--fresh, --continue and --new-edition each say what to do with a changed spec."""
+    ways = [flag for flag, given in (("--fresh", fresh), ("--continue", carry_on),
+                                     ("--new-edition", new_edition)) if given]
+    if len(ways) > 1:
+        raise typer.BadParameter(f"give one of {', '.join(ways)}, not several",
+                                 param_hint=ways[-1])
 
 
 def run(
@@ -80,6 +101,8 @@ def run(
                            "games, to warn about a bot that does not start.")
     ] = True,
     insecure: Annotated[bool, typer.Option("--insecure", help=_INSECURE_HELP)] = False,
+    carry_on: _ContinueOption = False,
+    new_edition: _NewEditionOption = False,
 ) -> None:
     """Run or resume a tournament (help text: ``_RUN_HELP``)."""
     from arena.cli.run_report import TerminalReport
@@ -96,6 +119,7 @@ def run(
         backend = "ray"  # a cluster address only makes sense for the Ray backend
     from arena.cli.signals import stop_on_sigterm
 
+    _one_way_on(fresh=fresh, carry_on=carry_on, new_edition=new_edition)
     spec = load_spec(spec_file)
     if check:
         _check_only(spec, workers, db)
@@ -104,7 +128,8 @@ def run(
     with stop_on_sigterm():
         summary = run_tournament(spec, workers, fresh=fresh, db=db, backend=backend,
                                  address=address, trial=trial,
-                                 report=TerminalReport(progress=progress))
+                                 report=TerminalReport(progress=progress),
+                                 carry_on=carry_on, new_edition=new_edition)
     rate = summary.games_per_s
     typer.echo(
         f"{summary.name}: {summary.games_done}/{summary.games_planned} games recorded "

@@ -40,8 +40,10 @@ from typing import Any
 from arena.common.signalmask import signals_held
 from arena.errors import ArenaError, BotError, ClusterError, StoreError
 from arena.referee.seating import seat_orders, seating_mode
+from arena.registry import BotSpec
 from arena.sandbox import probe
 from arena.tournament import swiss
+from arena.tournament.editions import current_edition, retired_entries, stored_bot
 from arena.tournament.events import (
     DatabaseCreated,
     Progress,
@@ -129,6 +131,8 @@ class _Run:
         self.started = started
         self.entrant_ids = store.entrant_ids(row.id)
         self.by_id = {bot_id: spec.entrants[i] for i, bot_id in enumerate(self.entrant_ids)}
+        for bot_id in retired_entries(store, row.id):  # found when a deal they began needs them
+            self.by_id.pop(bot_id, None)
         self.recorded = {g.id: g for g in store.games(row.id)}
         self.games_before = len(self.recorded)
         self.games_recorded = 0
@@ -207,7 +211,7 @@ class _Run:
         first = tables[0]
         task = TableTask(
             tournament=self.spec.name, round=first.round, table=first.table_index,
-            bots=tuple(self.by_id[b] for b in first.seats), bot_ids=first.seats,
+            bots=tuple(self.bot(b) for b in first.seats), bot_ids=first.seats,
             games=first.games, seed=first.seed, limits=dict(self.spec.limits),
             event_date=self.row.event_date, rules=self.spec.house_rules())
         if len(tables) > 1:
@@ -217,6 +221,13 @@ class _Run:
             task.game_of(t.table_index, g) for t in tables for g in range(t.games)
             if game_id(self.spec.name, t.round, t.table_index, g) in self.recorded)
         return replace(task, recorded=recorded)
+
+    def bot(self, bot_id: int) -> BotSpec:
+        """The bot of ``bot_id``: an entrant, or a version an entry held before (finishing a
+        deal it began before ``--continue``)."""
+        if bot_id not in self.by_id:
+            self.by_id[bot_id] = stored_bot(self.store, bot_id)
+        return self.by_id[bot_id]
 
     def pending(self, tables: Sequence[TableRow]) -> list[TableTask]:
         tasks = []
@@ -365,6 +376,8 @@ def run_tournament(
     address: str | None = None,
     trial: bool = True,
     report: Report = ignore,
+    carry_on: bool = False,
+    new_edition: bool = False,
 ) -> RunSummary:
     """Play (or resume) the tournament ``spec`` and record every game in the store.
 
@@ -372,7 +385,9 @@ def run_tournament(
     tournament of the same name first; ``db`` overrides the spec's ``results`` path. With
     ``trial``, every entry is started once before any game, before anything is stored
     (:func:`_trial_warnings`). What happens meanwhile goes to ``report``
-    (:mod:`arena.tournament.events`).
+    (:mod:`arena.tournament.events`). A spec whose entrants are new versions of the stored
+    tournament's goes on with them when ``carry_on`` (``--continue``), or starts a new edition
+    with ``new_edition`` (:mod:`~arena.tournament.editions`).
     Ctrl-C stops the workers (their bots are reaped), reports how to resume, and re-raises.
     """
     db_path = Path(db) if db is not None else Path(spec.results)
@@ -386,24 +401,40 @@ def run_tournament(
         for text in early:
             report(RunWarning(text))
     is_new = not db_path.exists()
-    with Store(db_path) as store, store.lock(spec.name):
+    with Store(db_path) as store:
+        spec, edition = current_edition(store, spec, new_edition)
+        with store.lock(spec.name):
+            return _run_locked(spec, store, edition, is_new=is_new, fresh=fresh,
+                               carry_on=carry_on, executor=_executor(
+                                   backend or spec.backend, n_workers, address),
+                               early=early, report=report, started=started)
+
+
+def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | None, *,
+                is_new: bool, fresh: bool, carry_on: bool, executor: TableExecutor,
+                early: list[str], report: Report, started: float) -> RunSummary:
+    """The rest of :func:`run_tournament`, holding the tournament's lock."""
+    db_path = store.path
+    try:
         if is_new:  # a typo in a path would otherwise scatter results unseen
             report(DatabaseCreated(db_path))
         old = store.tournament(spec.name)
         if fresh and old is not None:
             report(TournamentDropped(spec.name, store.count_games(old.id)))
-        row = open_tournament(store, spec, fresh)
-        executor = _executor(backend or spec.backend, n_workers, address)
+        row = open_tournament(store, spec, fresh, carry_on=carry_on, edition=edition)
         run = _Run(spec, store, row, executor, report, started)
-        run.warnings += early
-        state = _play(run, db_path)
-        executor.close()
-        for line in mismatch_lines(run.mismatches):
-            report(RunWarning(line))
-        return RunSummary(name=spec.name, db=db_path, games_planned=row.games_planned,
-                          games_before=run.games_before, games_recorded=run.games_recorded,
-                          elapsed_s=time.monotonic() - started, state=state,
-                          mismatches=run.mismatches, warnings=run.warnings)
+    except BaseException:
+        executor.close(kill=True)
+        raise
+    run.warnings += early
+    state = _play(run, db_path)
+    executor.close()
+    for line in mismatch_lines(run.mismatches):
+        report(RunWarning(line))
+    return RunSummary(name=spec.name, db=db_path, games_planned=row.games_planned,
+                      games_before=run.games_before, games_recorded=run.games_recorded,
+                      elapsed_s=time.monotonic() - started, state=state,
+                      mismatches=run.mismatches, warnings=run.warnings)
 
 
 def _play(run: _Run, db_path: Path) -> str:

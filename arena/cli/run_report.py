@@ -90,7 +90,8 @@ class TerminalReport:
                 TextColumn("games"), rate, TextColumn("elapsed"),
                 TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
                 console=self.console, transient=False)
-            self._task = self._bar.add_task(event.title, total=event.planned,
+            # a league without a budget of games has no end to show
+            self._task = self._bar.add_task(event.title, total=event.planned or None,
                                             completed=event.done)
             with sigint_blocked():  # the bar's refresh thread never takes a Ctrl-C
                 self._bar.start()

@@ -54,6 +54,7 @@ from arena.tournament.events import (
     TournamentDropped,
     ignore,
 )
+from arena.tournament.league import League, Vetter
 from arena.tournament.opening import open_tournament
 from arena.tournament.planning import fixed_tables, group_deals, tables_per_swiss_round
 from arena.tournament.pool import (
@@ -130,7 +131,9 @@ class _Run:
         self.report = report
         self.started = started
         self.entrant_ids = store.entrant_ids(row.id)
-        self.by_id = {bot_id: spec.entrants[i] for i, bot_id in enumerate(self.entrant_ids)}
+        # a league's entrants are its entries, not the spec's list (the league maps them)
+        self.by_id = {} if spec.format == "league" else {
+            bot_id: spec.entrants[i] for i, bot_id in enumerate(self.entrant_ids)}
         for bot_id in retired_entries(store, row.id):  # found when a deal they began needs them
             self.by_id.pop(bot_id, None)
         self.recorded = {g.id: g for g in store.games(row.id)}
@@ -195,6 +198,8 @@ class _Run:
         """Tasks that can be in play at once: a Swiss round's, or every pending one (a
         duplicate deal's seatings are one task)."""
         by_deal = seating_mode(self.spec.duplicate) != "none"
+        if self.spec.format == "league":  # one deal at a time (docs/LEAGUE.md)
+            return 1 if by_deal else len(seat_orders(range(2), self.spec.duplicate))
         if self.spec.format == "swiss":
             if not by_deal:
                 return tables_per_swiss_round(self.spec, len(self.entrant_ids))
@@ -378,6 +383,7 @@ def run_tournament(
     report: Report = ignore,
     carry_on: bool = False,
     new_edition: bool = False,
+    vetter: Vetter | None = None,
 ) -> RunSummary:
     """Play (or resume) the tournament ``spec`` and record every game in the store.
 
@@ -387,7 +393,9 @@ def run_tournament(
     (:func:`_trial_warnings`). What happens meanwhile goes to ``report``
     (:mod:`arena.tournament.events`). A spec whose entrants are new versions of the stored
     tournament's goes on with them when ``carry_on`` (``--continue``), or starts a new edition
-    with ``new_edition`` (:mod:`~arena.tournament.editions`).
+    with ``new_edition`` (:mod:`~arena.tournament.editions`). A league
+    (:mod:`~arena.tournament.league`) vets the bots that come while it runs with ``vetter``
+    (default: the compliance check and a trial start).
     Ctrl-C stops the workers (their bots are reaped), reports how to resume, and re-raises.
     """
     db_path = Path(db) if db is not None else Path(spec.results)
@@ -405,13 +413,14 @@ def run_tournament(
         spec, edition = current_edition(store, spec, new_edition)
         with store.lock(spec.name):
             return _run_locked(spec, store, edition, is_new=is_new, fresh=fresh,
-                               carry_on=carry_on, executor=_executor(
+                               carry_on=carry_on, vetter=vetter, executor=_executor(
                                    backend or spec.backend, n_workers, address),
                                early=early, report=report, started=started)
 
 
 def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | None, *,
-                is_new: bool, fresh: bool, carry_on: bool, executor: TableExecutor,
+                is_new: bool, fresh: bool, carry_on: bool, vetter: Vetter | None,
+                executor: TableExecutor,
                 early: list[str], report: Report, started: float) -> RunSummary:
     """The rest of :func:`run_tournament`, holding the tournament's lock."""
     db_path = store.path
@@ -427,7 +436,7 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
         executor.close(kill=True)
         raise
     run.warnings += early
-    state = _play(run, db_path)
+    state = _play(run, db_path, vetter)
     executor.close()
     for line in mismatch_lines(run.mismatches):
         report(RunWarning(line))
@@ -437,23 +446,26 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
                       mismatches=run.mismatches, warnings=run.warnings)
 
 
-def _play(run: _Run, db_path: Path) -> str:
+def _play(run: _Run, db_path: Path, vetter: Vetter | None = None) -> str:
     """Play what is left of the run's tournament; its state afterwards."""
     spec, store, row, executor = run.spec, run.store, run.row, run.executor
     state = row.state
     if state != "finished" and (short := spec.short_seed_warning()) is not None:
         run.warn(short)
     try:
-        if state != "finished":
+        if state != "finished" or spec.format == "league":
             state = "running"
             store.set_state(row.id, state)
         executor.start(run.parallelism())
         run.progress()
-        if spec.format == "swiss":
+        if spec.format == "league":
+            state = League(spec, store, row, run.play, run.by_id, vetter=vetter).run()
+            store.set_state(row.id, state)
+        elif spec.format == "swiss":
             run.swiss()
         else:
             run.fixed()
-        if state != "finished" and store.count_games(row.id) >= row.games_planned:
+        if state == "running" and store.count_games(row.id) >= row.games_planned:
             state = "finished"
             store.set_state(row.id, state)
     except KeyboardInterrupt:

@@ -54,6 +54,7 @@ from arena.tournament.entries import (
     unknown_bots,
     valid_name,
 )
+from arena.tournament.league_spec import LeagueBudget, expand_patterns
 from arena.tournament.scoring import rating_parameters
 from arena.tournament.store import DEFAULT_RESULTS
 
@@ -151,7 +152,7 @@ class TournamentSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str
-    format: Literal["round_robin", "swiss", "gauntlet"]
+    format: Literal["round_robin", "swiss", "gauntlet", "league"]
     bots: list[str | BotEntry]
     challengers: list[str | BotEntry] = Field(default_factory=list)
     players_per_game: StrictInt | list[StrictInt] = 2
@@ -170,6 +171,8 @@ class TournamentSpec(BaseModel):
     max_tables: StrictInt = 500
     #: House rules (RULES.md "House rules"), NAME: VALUE; left out, the defaults.
     rules: dict[str, Any] = Field(default_factory=dict)
+    #: League only: when to stop on its own (docs/LEAGUE.md); left out, only when told to.
+    budget: LeagueBudget | None = None
 
     _entrants: list[BotSpec] = PrivateAttr(default_factory=list)
     _challengers: int = PrivateAttr(default=0)
@@ -361,7 +364,9 @@ class TournamentSpec(BaseModel):
         return {
             "name": self.name,
             "format": self.format,
-            "entrants": [b.key for b in self._entrants],
+            # a league's entrants come and go: its entry rule is what it was made with
+            "entrants": ([b if isinstance(b, str) else b.model_dump() for b in self.bots]
+                         if self.format == "league" else [b.key for b in self._entrants]),
             "challengers": self._challengers,
             "players_per_game": self.players_per_game,
             "games_per_match": self.games_per_match,
@@ -457,7 +462,8 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
     """Resolve every bot and check the field can fill the tables; returns problems."""
     problems: list[str] = []
     resolved: dict[str, BotSpec] = {}
-    for field, refs in (("challengers", spec.challengers), ("bots", spec.bots)):
+    bots_refs = expand_patterns(spec.bots) if spec.format == "league" else spec.bots
+    for field, refs in (("challengers", spec.challengers), ("bots", bots_refs)):
         for i, ref in enumerate(refs):
             try:
                 bot = resolve_entry(ref, base)
@@ -468,7 +474,7 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
     if problems:
         return problems
     challengers = [resolved[f"challengers[{i}]"] for i in range(len(spec.challengers))]
-    bots = [resolved[f"bots[{i}]"] for i in range(len(spec.bots))]
+    bots = [resolved[f"bots[{i}]"] for i in range(len(bots_refs))]
     entrants, problems = distinct_entrants([("challengers", challengers), ("bots", bots)])
     listed = not problems  # else the count of entrants is not the one the user meant
     k = max(spec.table_sizes)
@@ -489,6 +495,8 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
         if listed and len(entrants) < k:
             problems.append(f"bots: {len(entrants)} bot(s) cannot fill tables of {k} players "
                             f"(need at least {k})")
+    if spec.budget is not None and spec.format != "league":
+        problems.append(f"budget: only used by format league, not {spec.format}")
     if spec.format == "swiss" and spec.rounds is None:
         problems.append("rounds: required for format swiss (how many rounds to pair)")
     spec._entrants = entrants

@@ -10,6 +10,7 @@ from typing import Any
 from tabulate import tabulate
 
 from arena.referee.failures import describe
+from arena.tournament.league_store import entry_lines
 from arena.tournament.standings import swiss_standings
 from arena.tournament.store import (
     DEFAULT_RESULTS,
@@ -113,8 +114,10 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
     per_round_done = Counter(g.round for g in games)
     byes = Counter(r for r, _, _ in store.byes(t.id))
     rows = []
+    if t.format == "league":  # a table a round, and entries that come and go
+        lines += ["", f"tables played: {len(per_round_tables)}", *entry_lines(store, t.id)]
     for r in range(1, t.rounds + 1):
-        if t.format != "swiss" and r not in per_round_tables:
+        if t.format == "league" or (t.format != "swiss" and r not in per_round_tables):
             continue
         if r in per_round_tables:
             rows.append([r, per_round_tables[r], byes.get(r, 0),

@@ -1,0 +1,148 @@
+"""A league of sample bots: new versions enter while it runs and play at once, refused ones
+are told, every game is recorded once across stops and resumes, and the choices replay from
+the seed and the order of the submissions."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tournament_fixtures import FIXTURES, runner, write_spec
+
+from arena.cli.main import app
+from arena.registry import BotSpec, submit
+from arena.tournament.events import Progress
+from arena.tournament.runner import run_tournament
+from arena.tournament.spec import load_spec
+
+
+class _Passed:
+    ok = True
+
+    def failures(self) -> list[str]:
+        return []
+
+
+def _submit(bots_dir: Path, source: Path, name: str, *, update: bool = False) -> str:
+    return submit(source, name, bots_dir, check=lambda spec: _Passed(), update=update).version
+
+
+@pytest.fixture
+def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    bots_dir = tmp_path / "bots"
+    bots_dir.mkdir()
+    monkeypatch.setenv("ARENA_BOTS_DIR", str(bots_dir))
+    monkeypatch.chdir(tmp_path)
+    for name in ("first", "last", "hashed"):
+        _submit(bots_dir, FIXTURES / f"{name}.py", name)
+    return bots_dir
+
+
+def _league(tmp_path: Path, db: Path, **fields: Any) -> Path:
+    data: dict[str, Any] = {"name": "ladder", "format": "league", "bots": ["*"],
+                            "games_per_match": 1, "duplicate": True, "seed": 5,
+                            "budget": {"games": 16}}
+    data.update(fields)
+    data.pop("rounds", None)
+    path = write_spec(tmp_path / f"{db.stem}.yaml", db, **data)
+    text = path.read_text().replace("rounds: 3\n", "")
+    path.write_text(text)
+    return path
+
+
+def _tables(db: Path, name: str = "ladder") -> list[tuple[int, list[str]]]:
+    """Each table's number and its first seating's bots, by key."""
+    conn = sqlite3.connect(str(db))
+    try:
+        keys = {r[0]: f"{r[1]}@{r[2]}" for r in conn.execute("SELECT id, name, version FROM bots")}
+        return [(r[0], [keys[b] for b in eval(r[1])])  # noqa: S307 - a JSON list of ints
+                for r in conn.execute(
+                    "SELECT t.round, t.seats_json FROM tables t JOIN tournaments n ON "
+                    "n.id = t.tournament_id WHERE n.name = ? AND t.table_index = 0 "
+                    "ORDER BY t.round", (name,))]
+    finally:
+        conn.close()
+
+
+class _SubmitAt:
+    """Submits a new version of ``first`` once ``at`` games are recorded: counted in games,
+    so the test does not depend on time."""
+
+    def __init__(self, bots_dir: Path, tmp_path: Path, at: int) -> None:
+        self.bots_dir, self.at, self.version = bots_dir, at, ""
+        self.source = tmp_path / "first_v2.py"
+        self.source.write_text((FIXTURES / "first.py").read_text() + "\n# v2\n")
+
+    def __call__(self, event: object) -> None:
+        if isinstance(event, Progress) and event.done >= self.at and not self.version:
+            self.version = _submit(self.bots_dir, self.source, "first", update=True)
+
+
+def test_a_new_version_enters_at_once_and_the_old_one_retires(
+        tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    submitting = _SubmitAt(registry, tmp_path, at=4)
+    summary = run_tournament(load_spec(_league(tmp_path, db)), 1, report=submitting,
+                             vetter=lambda bot: None)
+    assert summary.state == "finished" and summary.games_done == 16
+    tables = _tables(db)
+    new = f"first@{submitting.version}"
+    # submitted after table 2's games: polled before table 3, which it plays
+    assert new in tables[2][1]
+    assert all(not key.startswith("first@") or key == new for _, seats in tables[2:]
+               for key in seats)
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)])
+    assert status.exit_code == 0
+    assert f"{new}: active since table 3" in status.stdout
+    assert "retired at table 3" in status.stdout
+
+
+def test_a_refused_version_says_why(tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    submitting = _SubmitAt(registry, tmp_path, at=2)
+
+    def vetter(bot: BotSpec) -> str | None:
+        return "failed the compliance check: hello: no reply" if bot.key.endswith(
+            submitting.version) and submitting.version else None
+
+    run_tournament(load_spec(_league(tmp_path, db, budget={"games": 8})), 1,
+                   report=submitting, vetter=vetter)
+    assert all(f"first@{submitting.version}" not in seats for _, seats in _tables(db))
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)])
+    assert (f"first@{submitting.version}: refused at table 2: failed the compliance check: "
+            "hello: no reply") in status.stdout
+
+
+def test_choices_replay_from_the_seed_and_the_submissions(
+        tmp_path: Path, registry: Path) -> None:
+    runs = []
+    for db in (tmp_path / "a.db", tmp_path / "b.db"):
+        submitting = _SubmitAt(registry, tmp_path, at=6)
+        run_tournament(load_spec(_league(tmp_path, db)), 1, report=submitting,
+                       vetter=lambda bot: None)
+        runs.append(_tables(db))
+        # back to the first version for the second league
+        _submit(registry, FIXTURES / "first.py", "first", update=True)
+    assert runs[0] == runs[1]
+
+
+def test_stopped_and_resumed_every_game_once(tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    first = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 6})), 1,
+                           vetter=lambda bot: None)
+    assert first.games_done == 6
+    conn = sqlite3.connect(str(db))
+    with conn:  # a kill in the middle of table 3: its second seating's game is lost
+        conn.execute("DELETE FROM records WHERE game_id = 'ladder/r3/t1/g0'")
+        conn.execute("DELETE FROM games WHERE id = 'ladder/r3/t1/g0'")
+    conn.close()
+    more = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
+                          vetter=lambda bot: None)
+    assert (more.games_before, more.games_done) == (5, 12)
+    conn = sqlite3.connect(str(db))
+    ids = [r[0] for r in conn.execute("SELECT id FROM games")]
+    conn.close()
+    assert len(ids) == len(set(ids)) == 12
+    assert [n for n, _ in _tables(db)] == list(range(1, 7))

@@ -39,6 +39,18 @@ class LeagueBench:
     #: method -> (kendall, spearman) per checkpoint
     curves: dict[str, list[tuple[float, float]]]
 
+    def render(self) -> str:
+        """The two curves side by side, one row per checkpoint."""
+        lines = [f"{self.bots} simulated bots at tables of {self.players}, {self.repeats} "
+                 f"field(s), performance noise {self.noise:g}: rank correlation of the "
+                 "ratings (by mu) with the true order",
+                 f"{'games':>7}  {'league tau':>10}  {'random tau':>10}  {'league rho':>10}  "
+                 f"{'random rho':>10}"]
+        for i, games in enumerate(self.checkpoints):
+            (lk, ls), (rk, rs) = self.curves["league"][i], self.curves["random"][i]
+            lines.append(f"{games:>7}  {lk:>10.3f}  {rk:>10.3f}  {ls:>10.3f}  {rs:>10.3f}")
+        return "\n".join(lines)
+
     def to_json(self) -> dict[str, object]:
         return {"bots": self.bots, "players": self.players, "repeats": self.repeats,
                 "noise": self.noise, "checkpoints": self.checkpoints,

@@ -20,6 +20,7 @@ from arena.cli import (
     bench_commands,
     bot_commands,
     engine_commands,
+    league_commands,
     rating_commands,
     tournament_commands,
 )
@@ -77,7 +78,7 @@ def _root(
 
 
 for _module in (engine_commands, bot_commands, tournament_commands, rating_commands,
-                bench_commands):
+                bench_commands, league_commands):
     _module.register(app)
 
 #: The commands in the help's first panel, in the order people reach for them.

@@ -146,3 +146,74 @@ def test_stopped_and_resumed_every_game_once(tmp_path: Path, registry: Path) -> 
     conn.close()
     assert len(ids) == len(set(ids)) == 12
     assert [n for n, _ in _tables(db)] == list(range(1, 7))
+
+
+def test_the_leaderboard_shows_the_newest_versions_and_recomputes_from_results(
+        tmp_path: Path, registry: Path) -> None:
+    import json
+
+    import trueskill
+
+    from arena.rating.trueskill_rating import rate_tournament
+    from arena.rating.watch import leaderboard_frame
+
+    db = tmp_path / "a.db"
+    submitting = _SubmitAt(registry, tmp_path, at=4)
+    run_tournament(load_spec(_league(tmp_path, db)), 1, report=submitting,
+                   vetter=lambda bot: None)
+    old = next(k for _, seats in _tables(db) for k in seats
+               if k.startswith("first@") and not k.endswith(submitting.version))
+    shown = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db), "--wide"])
+    assert shown.exit_code == 0
+    assert f"new (older: {old.split('@')[1]})" in shown.stdout
+    newest = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db), "-f", "csv"])
+    assert f"first,{submitting.version}" in newest.stdout
+    assert f"first,{old.split('@')[1]}" not in newest.stdout
+    assert shown.stdout.endswith("1 older version not shown (retired from the league, ratings "
+                                 "kept); --all-versions shows them.\n")
+    assert shown.stdout == leaderboard_frame(db, "ladder", wide=True) + "\n"
+    every = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db), "--all-versions",
+                                "-f", "csv"])
+    assert f"first,{old.split('@')[1]}" in every.stdout
+    assert f"first,{submitting.version}" in every.stdout
+    watched = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db), "--watch",
+                                  "--every", "0.1", "--refreshes", "2"])
+    assert watched.exit_code == 0
+    assert watched.stdout == 2 * (leaderboard_frame(db, "ladder") + "\n\n")
+    # every rating, the retired version's too, from the exported games alone
+    doc = json.loads(runner.invoke(app, ["results", "ladder", "--db", str(db)]).stdout)
+    env = trueskill.TrueSkill(**doc["rating"])
+    ratings: dict[str, trueskill.Rating] = {}
+    for game in doc["games"]:
+        groups = [(ratings.get(bot, env.create_rating()),) for bot in game["seats"]]
+        for bot, (new,) in zip(game["seats"], env.rate(groups, ranks=game["placements"]),
+                               strict=True):
+            ratings[bot] = new
+    stored = rate_tournament(db, "ladder")
+    assert {k: (r.mu, r.sigma) for k, r in ratings.items()} == {
+        k: (r.mu, r.sigma) for k, r in stored.items()}
+    assert old in ratings
+
+
+def test_stop_asks_a_running_league_and_refuses_otherwise(
+        tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    spec = _league(tmp_path, db, budget=None)
+    asked: list[str] = []
+
+    def stop_after_four(event: object) -> None:
+        if isinstance(event, Progress) and event.done >= 4 and not asked:
+            result = runner.invoke(app, ["league", "stop", "ladder", "--db", str(db)])
+            asked.append(result.stdout)
+
+    summary = run_tournament(load_spec(spec), 1, report=stop_after_four,
+                             vetter=lambda bot: None)
+    assert asked[0].startswith("asked league 'ladder' to stop once the table under way is "
+                               "played (pid ")
+    assert (summary.state, summary.games_done) == ("stopped", 4)
+    idle = runner.invoke(app, ["league", "stop", "ladder", "--db", str(db)])
+    assert idle.exit_code == 1
+    assert idle.stderr == "Error: league 'ladder' is not running (arena run SPEC resumes it)\n"
+    resumed = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 8})), 1,
+                             vetter=lambda bot: None)
+    assert (resumed.games_before, resumed.games_done, resumed.state) == (4, 8, "finished")

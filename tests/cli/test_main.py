@@ -56,6 +56,7 @@ def test_help_lists_the_everyday_commands_first_and_the_developer_tools_apart() 
     assert panels == {
         "Options": [],
         "Commands": ["run", "leaderboard", "status", "submit", "check-bot", "match", "bots",
-                     "doctor", "tournaments", "h2h", "results", "game", "delete"],
+                     "doctor", "tournaments", "h2h", "results", "game", "delete",
+                     "league"],
         "Developer tools": ["desmos", "simulate", "replay", "rules", "bench"],
     }

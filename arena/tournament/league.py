@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 
 import trueskill
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, BotError
 from arena.referee.check import check_bot
 from arena.referee.seating import seat_orders
 from arena.registry import BotSpec
@@ -69,6 +69,7 @@ class League:
     play: Callable[[Sequence[TableRow]], None]
     by_id: dict[int, BotSpec]
     vetter: Vetter | None = None
+    warn: Callable[[str], None] = lambda text: None
     started: float = field(default_factory=time.monotonic)
     _ratings: dict[int, trueskill.Rating] = field(default_factory=dict)
     _rated: int = 0
@@ -86,17 +87,27 @@ class League:
                 continue
         return distinct_entrants([("bots", found)])[0]
 
-    def poll(self, number: int) -> None:
-        """Enter the versions not seen yet (vetted first), retiring the ones they replace."""
+    def poll(self, number: int, *, enter: bool = True) -> None:
+        """Enter the versions not seen yet (vetted first), retiring the ones they replace;
+        ``enter`` False only maps the active entries to their bots."""
         seen = {e.key: e for e in league_entries(self.store, self.row.id)}
         for bot in self._current():
             if bot.key in seen:
                 entry = seen[bot.key]
                 if entry.bot_id is not None and entry.state == "active":
                     self.by_id.setdefault(entry.bot_id, bot)
-                continue
-            vetter = self.vetter or (lambda b: vet(b, self.spec.limits))
-            self._enter(bot, number, vetter(bot))
+            elif enter:
+                vetter = self.vetter or (lambda b: vet(b, self.spec.limits))
+                self._enter(bot, number, vetter(bot))
+
+    def _finish(self, number: int) -> None:
+        """Play what a killed run left of table ``number``. A version whose files changed
+        since (its directory edited in place, no kept copy) cannot finish it: its recorded
+        games stay, the rest is left unplayed, and the league goes on."""
+        try:
+            self.play(self.store.tables(self.row.id, number))
+        except BotError as exc:
+            self.warn(f"table {number} is left unfinished: {str(exc).split('; run with')[0]}")
 
     def _enter(self, bot: BotSpec, number: int, refusal: str | None) -> None:
         """Record ``bot`` as refused, or as entered (its older versions retired), in one
@@ -188,8 +199,9 @@ class League:
         if not league_entries(self.store, self.row.id):
             for bot in self._current():  # the first field: the run's trial start vetted it
                 self._enter(bot, 1, None)
+        self.poll(number + 1, enter=False)  # the bots of the active entries, as they are now
         if number:
-            self.play(self.store.tables(self.row.id, number))  # a table killed in play
+            self._finish(number)
         while True:
             self.poll(number + 1)
             if stop.exists():

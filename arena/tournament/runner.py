@@ -459,7 +459,8 @@ def _play(run: _Run, db_path: Path, vetter: Vetter | None = None) -> str:
         executor.start(run.parallelism())
         run.progress()
         if spec.format == "league":
-            state = League(spec, store, row, run.play, run.by_id, vetter=vetter).run()
+            state = League(spec, store, row, run.play, run.by_id, vetter=vetter,
+                           warn=run.warn).run()
             store.set_state(row.id, state)
         elif spec.format == "swiss":
             run.swiss()

@@ -281,14 +281,19 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT`` (rolled back on any exception)."""
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception; a full disk is a
+        :class:`StoreError` saying so (nothing of the transaction is kept)."""
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
+            self.conn.execute("COMMIT")
+        except BaseException as exc:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError) and "full" in str(exc):
+                raise StoreError(f"cannot write to {self.path}: {exc}; nothing half-written "
+                                 "is kept: free some space and run again to resume") from None
             raise
-        self.conn.execute("COMMIT")
 
     @contextmanager
     def lock(self, tournament: str) -> Iterator[None]:

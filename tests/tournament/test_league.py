@@ -217,3 +217,87 @@ def test_stop_asks_a_running_league_and_refuses_otherwise(
     resumed = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 8})), 1,
                              vetter=lambda bot: None)
     assert (resumed.games_before, resumed.games_done, resumed.state) == (4, 8, "finished")
+
+
+def test_killed_at_any_moment_a_league_loses_nothing_and_plays_nothing_twice(
+        tmp_path: Path, registry: Path) -> None:
+    import os
+    import signal
+
+    from store_polling import wait_for_games
+    from tournament_fixtures import arena_run, signature
+
+    reference = tmp_path / "reference.db"
+    run_tournament(load_spec(_league(tmp_path, reference, budget={"games": 14})), 1)
+    db = tmp_path / "killed.db"
+    spec = _league(tmp_path, db, budget={"games": 14})
+    for at_least in (3, 9):  # killed inside a deal (odd counts), resumed, killed again
+        process = arena_run(spec, "--workers", "1")
+        try:
+            seen = wait_for_games(db, "ladder", at_least, timeout=120)
+            assert seen >= at_least, process.stderr.read() if process.stderr else ""
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        assert at_least <= len(signature(db, "ladder")["games"]) < 14
+    process = arena_run(spec, "--workers", "1")
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    assert "ladder: 14/14 games recorded" in out
+    assert signature(db, "ladder") == signature(reference, "ladder")
+
+
+def test_a_bots_files_edited_in_place_are_a_new_version_that_is_vetted(
+        tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    edited: list[str] = []
+    vetted: list[str] = []
+
+    def edit_at_four(event: object) -> None:
+        if isinstance(event, Progress) and event.done >= 4 and not edited:
+            target = registry / "first.py"
+            target.write_text(target.read_text() + "\n# edited in place\n")
+            edited.append("yes")
+
+    def vetter(bot: BotSpec) -> str | None:
+        vetted.append(bot.key)
+        return None
+
+    run_tournament(load_spec(_league(tmp_path, db, budget={"games": 10})), 1,
+                   report=edit_at_four, vetter=vetter)
+    [new] = vetted
+    tables = _tables(db)
+    assert new.startswith("first@") and new in tables[2][1]
+    assert all(new not in seats for _, seats in tables[:2])
+
+
+def test_a_full_disk_stops_the_league_with_one_line_and_loses_nothing(
+        tmp_path: Path, registry: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.errors import StoreError
+    from arena.tournament.store import Store
+
+    db = tmp_path / "a.db"
+    spec = _league(tmp_path, db, budget={"games": 10})
+    record = Store.record_game
+
+    def filling(self: Store, tournament_id: int, row: dict[str, Any], record_: bytes) -> bool:
+        if self.count_games(tournament_id) == 5:  # the disk fills in the middle of a deal
+            pages = self.conn.execute("PRAGMA page_count").fetchone()[0]
+            self.conn.execute(f"PRAGMA max_page_count = {pages}")
+        return record(self, tournament_id, row, record_ + bytes(8192))
+
+    monkeypatch.setattr(Store, "record_game", filling)
+    with pytest.raises(StoreError) as info:
+        run_tournament(load_spec(spec), 1, vetter=lambda bot: None)
+    assert str(info.value) == (f"cannot write to {db}: database or disk is full; nothing "
+                               "half-written is kept: free some space and run again to resume")
+    conn = sqlite3.connect(str(db))
+    assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 5
+    assert conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 5
+    conn.close()
+    monkeypatch.setattr(Store, "record_game", record)
+    resumed = run_tournament(load_spec(spec), 1, vetter=lambda bot: None)
+    assert (resumed.games_before, resumed.games_done) == (5, 10)

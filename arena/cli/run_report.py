@@ -75,7 +75,8 @@ class TerminalReport:
                                f"({event.games} game{'' if event.games == 1 else 's'} "
                                "recorded)", highlight=False)
         elif isinstance(event, RunStopped):
-            self.console.print(f"Stopped: {event.done}/{event.planned} games of '{event.name}' "
+            of = f"/{event.planned}" if event.planned else ""  # a league may have no end
+            self.console.print(f"Stopped: {event.done}{of} games of '{event.name}' "
                                f"are recorded in {event.db}. Resume with: {event.resume}",
                                highlight=False)
 

@@ -132,7 +132,8 @@ def run(
                                  carry_on=carry_on, new_edition=new_edition)
     rate = summary.games_per_s
     typer.echo(
-        f"{summary.name}: {summary.games_done}/{summary.games_planned} games recorded "
+        f"{summary.name}: {summary.games_done}"
+        f"{f'/{summary.games_planned}' if summary.games_planned else ''} games recorded "
         f"({summary.games_recorded} this run, {summary.elapsed_s:.1f} s, {rate:.1f} games/s) "
         f"in {summary.db}; state {summary.state}")
     if summary.games_done:

@@ -178,3 +178,36 @@ def test_a_new_edition_keeps_the_old_one_and_is_resumed_by_name(
     assert same.name == "cup-2"
     listed = runner.invoke(app, ["tournaments", "--db", str(db)])
     assert "cup-2" in listed.stdout and "cup " in listed.stdout
+
+
+def test_a_continued_swiss_entry_keeps_its_points(tmp_path: Path, registry: Path) -> None:
+    from arena.tournament.standings import swiss_standings
+    from arena.tournament.store import Store
+
+    db = tmp_path / "arena.db"
+    old = _submit(registry, FIRST)
+    spec = _spec(tmp_path, db, name="open", format="swiss", rounds=2,
+                 bots=["mine", str(SAMPLES / "greedy.py"), str(SAMPLES / "collector.py"),
+                       str(SAMPLES / "random.py")])
+    run_tournament(load_spec(spec), 1)
+    conn = sqlite3.connect(str(db))
+    with conn:  # interrupted before round 2 was paired
+        conn.execute("DELETE FROM records WHERE game_id LIKE 'open/r2/%'")
+        conn.execute("DELETE FROM games WHERE round = 2")
+        conn.execute("DELETE FROM tables WHERE round = 2")
+        conn.execute("DELETE FROM byes WHERE round = 2")
+    conn.close()
+    with Store(db) as store:
+        row = store.tournament("open")
+        assert row is not None
+        before = {s.entrant: s.score for s in swiss_standings(store, row)}
+    new = _update(tmp_path, registry)
+    went_on = run_tournament(load_spec(spec), 1, carry_on=True)
+    assert went_on.games_done == 4 and went_on.state == "finished"
+    counts = _games_by_version(db, "open")
+    assert counts[f"mine@{old}"] == 1 and counts[f"mine@{new}"] == 1
+    with Store(db) as store:
+        row = store.tournament("open")
+        assert row is not None
+        standings = swiss_standings(store, row, before_round=2)
+    assert {s.entrant: s.score for s in standings} == before  # round 1 counts for the entry

@@ -301,3 +301,39 @@ def test_a_full_disk_stops_the_league_with_one_line_and_loses_nothing(
     monkeypatch.setattr(Store, "record_game", record)
     resumed = run_tournament(load_spec(spec), 1, vetter=lambda bot: None)
     assert (resumed.games_before, resumed.games_done) == (5, 10)
+
+
+def test_arena_submit_into_a_running_league_then_arena_league_stop(
+        tmp_path: Path, registry: Path) -> None:
+    """The whole path with real processes: the league runs, a bot is submitted with the CLI
+    (checked), the league vets it and it plays; then ``arena league stop``."""
+    import time
+
+    from store_polling import wait_for_games
+    from tournament_fixtures import arena_run
+
+    db = tmp_path / "live.db"
+    spec = _league(tmp_path, db, budget=None)
+    process = arena_run(spec, "--workers", "1")
+    try:
+        assert wait_for_games(db, "ladder", 2, timeout=120) >= 2
+        source = tmp_path / "newcomer.py"
+        source.write_text((FIXTURES / "last.py").read_text().replace('"last"', '"newcomer"'))
+        submitted = runner.invoke(app, ["submit", str(source)])
+        assert submitted.exit_code == 0, submitted.output
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not any(
+                key.startswith("newcomer@") for _, seats in _tables(db) for key in seats):
+            time.sleep(0.2)
+        stop = runner.invoke(app, ["league", "stop", "ladder", "--db", str(db)])
+        assert stop.exit_code == 0, stop.output
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, err
+    assert "state stopped" in out
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)])
+    assert "newcomer@" in status.stdout and ": active since table " in status.stdout
+    assert any(key.startswith("newcomer@") for _, seats in _tables(db) for key in seats)

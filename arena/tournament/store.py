@@ -397,8 +397,8 @@ class Store:
     def delete_tournament(self, tournament_id: int) -> None:
         """Remove a tournament and everything recorded for it (``--fresh``)."""
         with self.transaction() as conn:
-            for table in ("games", "records", "tables", "byes", "tournament_bots",
-                          "rating_history"):
+            for table in ("games", "records", "tables", "byes", "tournament_bots", "rating_history",
+                          *sorted(_table_names(conn) & {"successions", "league_entries"})):
                 conn.execute(f"DELETE FROM {table} WHERE tournament_id = ?", (tournament_id,))
             conn.execute("DELETE FROM tournaments WHERE id = ?", (tournament_id,))
 

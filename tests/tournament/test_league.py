@@ -337,3 +337,17 @@ def test_arena_submit_into_a_running_league_then_arena_league_stop(
     status = runner.invoke(app, ["status", "ladder", "--db", str(db)])
     assert "newcomer@" in status.stdout and ": active since table " in status.stdout
     assert any(key.startswith("newcomer@") for _, seats in _tables(db) for key in seats)
+
+
+def test_fresh_forgets_the_leagues_entries(tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    submitting = _SubmitAt(registry, tmp_path, at=2)
+    run_tournament(load_spec(_league(tmp_path, db, budget={"games": 6})), 1,
+                   report=submitting, vetter=lambda bot: None)
+    before = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
+    assert "retired at table" in before
+    run_tournament(load_spec(_league(tmp_path, db, budget={"games": 2})), 1, fresh=True,
+                   vetter=lambda bot: None)
+    after = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
+    assert "retired" not in after
+    assert after.count(": active since table 1") == 3

@@ -46,9 +46,11 @@ def _db_option(db: Path) -> str:
 
 
 def _progress(done: int, planned: int) -> str:
-    """``359/360 (99%)``: rounded down, so 100% means every planned game is played."""
-    pct = 100 * done // planned if planned else 0
-    return f"{done}/{planned} ({pct}%)"
+    """``359/360 (99%)``: rounded down, so 100% means every planned game is played; a league
+    without a budget plans none (``12``)."""
+    if not planned:
+        return str(done)
+    return f"{done}/{planned} ({100 * done // planned}%)"
 
 
 def _overview(store: Store) -> list[str]:
@@ -71,6 +73,8 @@ def _state(store: Store, t: TournamentRow) -> str:
     pid = store.runner_pid(t.name)
     if pid is not None:
         return f"running (pid {pid})" if pid > 0 else "running"
+    if t.state == "stopped":  # a league told to stop (arena league stop)
+        return "stopped (as asked; run the spec again to resume)"
     state = shown_state(store.path, t.name, t.state)
     return ("stopped (the run was killed; run the spec again to resume)" if state == "stopped"
             else state)

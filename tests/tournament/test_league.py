@@ -211,6 +211,9 @@ def test_stop_asks_a_running_league_and_refuses_otherwise(
     assert asked[0].startswith("asked league 'ladder' to stop once the table under way is "
                                "played (pid ")
     assert (summary.state, summary.games_done) == ("stopped", 4)
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
+    # no budget: no end to count the games to
+    assert "state stopped (as asked; run the spec again to resume); games 4; created " in status
     idle = runner.invoke(app, ["league", "stop", "ladder", "--db", str(db)])
     assert idle.exit_code == 1
     assert idle.stderr == "Error: league 'ladder' is not running (arena run SPEC resumes it)\n"

@@ -199,7 +199,7 @@ class _Run:
         duplicate deal's seatings are one task)."""
         by_deal = seating_mode(self.spec.duplicate) != "none"
         if self.spec.format == "league":  # one deal at a time (docs/LEAGUE.md)
-            return 1 if by_deal else len(seat_orders(range(2), self.spec.duplicate))
+            return 1
         if self.spec.format == "swiss":
             if not by_deal:
                 return tables_per_swiss_round(self.spec, len(self.entrant_ids))

@@ -211,3 +211,21 @@ def test_a_continued_swiss_entry_keeps_its_points(tmp_path: Path, registry: Path
         assert row is not None
         standings = swiss_standings(store, row, before_round=2)
     assert {s.entrant: s.score for s in standings} == before  # round 1 counts for the entry
+
+
+def test_arena_run_new_edition_and_continue_from_the_command_line(
+        tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "arena.db"
+    _submit(registry, FIRST)
+    spec = _spec(tmp_path, db)
+    run_tournament(load_spec(spec), 1)
+    _update(tmp_path, registry)
+    result = runner.invoke(app, ["run", str(spec), "--new-edition", "--no-progress",
+                                 "--no-trial"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("cup-2: 6/6 games recorded (6 this run, ")
+    assert runner.invoke(app, ["status", "cup-2", "--db", str(db)]).exit_code == 0
+    _forget_round(db, 2)  # both editions lose their second cycle
+    again = runner.invoke(app, ["run", str(spec), "--continue", "--no-progress", "--no-trial"])
+    assert again.exit_code == 0, again.output
+    assert again.stdout.startswith("cup-2: 6/6 games recorded (3 this run, ")

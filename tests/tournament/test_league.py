@@ -172,6 +172,11 @@ def test_the_leaderboard_shows_the_newest_versions_and_recomputes_from_results(
     assert shown.stdout.endswith("1 older version not shown (retired from the league, ratings "
                                  "kept); --all-versions shows them.\n")
     assert shown.stdout == leaderboard_frame(db, "ladder", wide=True) + "\n"
+    from arena.rating.leaderboard import build_leaderboard, fitted_table
+
+    narrow, left_out = fitted_table(build_leaderboard(db, "ladder"), width=80)
+    assert "sigma" in narrow.splitlines()[0]  # a league keeps how sure each rating is
+    assert left_out and "sigma" not in left_out
     every = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db), "--all-versions",
                                 "-f", "csv"])
     assert f"first,{old.split('@')[1]}" in every.stdout

@@ -18,7 +18,8 @@ The loop, between two tables:
 
 Everything the choice reads is in the store (games, entries with the table they entered at)
 or in the spec (seed), so a league replays its choices from its seed and the order of the
-submissions. One deal is played at a time: the next choice needs the last one's games.
+submissions. The tables are chosen ``tables_at_once`` at a time (1 by default) from the
+same ratings, and played in parallel; the next batch waits for the last one's games.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import trueskill
 
@@ -100,14 +101,14 @@ class League:
                 vetter = self.vetter or (lambda b: vet(b, self.spec.limits))
                 self._enter(bot, number, vetter(bot))
 
-    def _finish(self, number: int) -> None:
-        """Play what a killed run left of table ``number``. A version whose files changed
-        since (its directory edited in place, no kept copy) cannot finish it: its recorded
-        games stay, the rest is left unplayed, and the league goes on."""
+    def _finish(self) -> None:
+        """Play what a killed run left of its last tables. A version whose files changed
+        since (its directory edited in place, no kept copy) cannot finish its table: its
+        recorded games stay, the rest is left unplayed, and the league goes on."""
         try:
-            self.play(self.store.tables(self.row.id, number))
+            self.play(self.store.tables(self.row.id))  # only the games missing are played
         except BotError as exc:
-            self.warn(f"table {number} is left unfinished: {str(exc).split('; run with')[0]}")
+            self.warn(f"a table is left unfinished: {str(exc).split('; run with')[0]}")
 
     def _enter(self, bot: BotSpec, number: int, refusal: str | None) -> None:
         """Record ``bot`` as refused, or as entered (its older versions retired), in one
@@ -169,16 +170,28 @@ class League:
                 state.add_table(table.seats)
         return state
 
-    def choose(self, number: int) -> list[TableRow]:
-        """Table ``number``: its entrants by :func:`next_table`, its seatings as tables of
-        one deal (the table sizes taken in turn when the spec lists several)."""
+    def choose(self, first: int) -> list[TableRow]:
+        """Tables ``first`` .. ``first + tables_at_once - 1``: each one's entrants by
+        :func:`next_table` from the same ratings, the tables chosen before it counted as
+        played and their entrants left out while enough others remain; each table's
+        seatings as tables of one deal (the table sizes taken in turn when the spec lists
+        several)."""
         sizes = self.spec.table_sizes
-        k = sizes[(number - 1) % len(sizes)]
-        group = next_table(self._state(), k, self.row.seed, number)
-        seed = match_seed(self.row.seed, number, 0)
-        return [TableRow(round=number, table_index=i, seats=seats, seed=seed, deal=0,
-                         games=self.spec.games_per_match)
-                for i, seats in enumerate(seat_orders(group, self.spec.duplicate))]
+        state = self._state()
+        seated: set[int] = set()
+        rows: list[TableRow] = []
+        for number in range(first, first + self.spec.tables_at_once):
+            k = sizes[(number - 1) % len(sizes)]
+            free = [b for b in state.active if b not in seated]
+            view = replace(state, active=free) if len(free) >= k else state
+            group = next_table(view, k, self.row.seed, number)
+            state.add_table(group)
+            seated.update(group)
+            seed = match_seed(self.row.seed, number, 0)
+            rows += [TableRow(round=number, table_index=i, seats=seats, seed=seed, deal=0,
+                              games=self.spec.games_per_match)
+                     for i, seats in enumerate(seat_orders(group, self.spec.duplicate))]
+        return rows
 
     # -------------------------------------------------------------- the loop
     def _spent(self) -> bool:
@@ -201,7 +214,7 @@ class League:
                 self._enter(bot, 1, None)
         self.poll(number + 1, enter=False)  # the bots of the active entries, as they are now
         if number:
-            self._finish(number)
+            self._finish()
         while True:
             self.poll(number + 1)
             if stop.exists():
@@ -209,11 +222,14 @@ class League:
                 return "stopped"
             if self._spent():
                 return "finished"
-            number += 1
             active = sum(1 for e in league_entries(self.store, self.row.id)
                          if e.state == "active")
             if active < max(self.spec.table_sizes):
                 raise ArenaError(f"league '{self.row.name}': {active} active bot(s) cannot "
                                  f"fill tables of {max(self.spec.table_sizes)}")
-            self.store.add_tables(self.row.id, self.choose(number))
-            self.play(self.store.tables(self.row.id, number))
+            first = number + 1
+            rows = self.choose(first)
+            self.store.add_tables(self.row.id, rows)  # in one transaction: a whole batch
+            number = rows[-1].round
+            self.play([t for r in range(first, number + 1)
+                       for t in self.store.tables(self.row.id, r)])

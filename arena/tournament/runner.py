@@ -198,8 +198,8 @@ class _Run:
         """Tasks that can be in play at once: a Swiss round's, or every pending one (a
         duplicate deal's seatings are one task)."""
         by_deal = seating_mode(self.spec.duplicate) != "none"
-        if self.spec.format == "league":  # one deal at a time (docs/LEAGUE.md)
-            return 1
+        if self.spec.format == "league":  # its tables chosen together (docs/LEAGUE.md)
+            return self.spec.tables_at_once
         if self.spec.format == "swiss":
             if not by_deal:
                 return tables_per_swiss_round(self.spec, len(self.entrant_ids))

@@ -173,6 +173,8 @@ class TournamentSpec(BaseModel):
     rules: dict[str, Any] = Field(default_factory=dict)
     #: League only: when to stop on its own (docs/LEAGUE.md); left out, only when told to.
     budget: LeagueBudget | None = None
+    #: League only: tables chosen together and played in parallel (docs/LEAGUE.md).
+    tables_at_once: StrictInt = Field(default=1, ge=1, le=64)
 
     _entrants: list[BotSpec] = PrivateAttr(default_factory=list)
     _challengers: int = PrivateAttr(default=0)
@@ -378,6 +380,7 @@ class TournamentSpec(BaseModel):
             "event_date": self.event_date.isoformat() if self.event_date else None,
             "duplicate": self.duplicate,
             "max_tables": self.max_tables,
+            **({"tables_at_once": self.tables_at_once} if self.format == "league" else {}),
             # only when chosen: specs without house rules keep the hash they always had
             **({} if self.house_rules().is_default else {"rules": self.house_rules().to_json()}),
         }
@@ -497,6 +500,8 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
                             f"(need at least {k})")
     if spec.budget is not None and spec.format != "league":
         problems.append(f"budget: only used by format league, not {spec.format}")
+    if spec.tables_at_once != 1 and spec.format != "league":
+        problems.append(f"tables_at_once: only used by format league, not {spec.format}")
     if spec.format == "swiss" and spec.rounds is None:
         problems.append("rounds: required for format swiss (how many rounds to pair)")
     spec._entrants = entrants

@@ -359,3 +359,19 @@ def test_fresh_forgets_the_leagues_entries(tmp_path: Path, registry: Path) -> No
     after = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
     assert "retired" not in after
     assert after.count(": active since table 1") == 3
+
+
+def test_tables_chosen_together_do_not_depend_on_the_workers(
+        tmp_path: Path, registry: Path) -> None:
+    greedy = str(Path(__file__).resolve().parents[2] / "bots" / "greedy.py")
+    runs = []
+    for workers, db in ((1, tmp_path / "a.db"), (2, tmp_path / "b.db")):
+        summary = run_tournament(load_spec(_league(
+            tmp_path, db, bots=["*", greedy], tables_at_once=2, budget={"games": 12})),
+            workers, vetter=lambda bot: None)
+        assert summary.games_done == 12
+        runs.append(_tables(db))
+    assert runs[0] == runs[1]
+    by_number = dict(runs[0])
+    for first in range(1, 7, 2):  # a batch of two tables: four different bots
+        assert len(set(by_number[first]) | set(by_number[first + 1])) == 4

@@ -505,3 +505,11 @@ def test_a_budget_is_for_leagues_only(tmp_path: Path) -> None:
                     + "budget: {games: 0, minutes: -1}\n") == [
         "budget.games: must be at least 1, got 0",
         "budget.minutes: must be greater than 0, got -1.0"]
+
+
+def test_tables_at_once_is_for_leagues_only(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID + "tables_at_once: 2\n") == [
+        "tables_at_once: only used by format league, not round_robin"]
+    assert problems(tmp_path, VALID.replace("round_robin", "league")
+                    + "tables_at_once: 0\n") == [
+        "tables_at_once: input should be greater than or equal to 1"]

@@ -375,3 +375,24 @@ def test_tables_chosen_together_do_not_depend_on_the_workers(
     by_number = dict(runs[0])
     for first in range(1, 7, 2):  # a batch of two tables: four different bots
         assert len(set(by_number[first]) | set(by_number[first + 1])) == 4
+
+
+def test_a_batch_cut_short_is_finished_before_the_next(tmp_path: Path, registry: Path) -> None:
+    greedy = str(Path(__file__).resolve().parents[2] / "bots" / "greedy.py")
+    reference, db = tmp_path / "ref.db", tmp_path / "cut.db"
+
+    def league(path: Path, games: int) -> Any:
+        return load_spec(_league(tmp_path, path, bots=["*", greedy], tables_at_once=2,
+                                 budget={"games": games}))
+
+    run_tournament(league(reference, 16), 1, vetter=lambda bot: None)
+    run_tournament(league(db, 8), 1, vetter=lambda bot: None)
+    conn = sqlite3.connect(str(db))
+    with conn:  # killed inside the second batch: a game of each of its tables lost
+        for game in ("ladder/r3/t1/g0", "ladder/r4/t0/g0"):
+            conn.execute("DELETE FROM records WHERE game_id = ?", (game,))
+            conn.execute("DELETE FROM games WHERE id = ?", (game,))
+    conn.close()
+    resumed = run_tournament(league(db, 16), 2, vetter=lambda bot: None)
+    assert (resumed.games_before, resumed.games_done) == (6, 16)
+    assert _tables(db) == _tables(reference)

@@ -125,6 +125,40 @@ def tournament(
     _emit(result, fmt)
 
 
+_LEAGUE_HELP = "\n\n".join([
+    "Measure league matchmaking on a simulated field (no bots, no sandbox): bots of known "
+    "strength, games decided from their true skills plus noise, TrueSkill after every game; "
+    "the rank correlation (Kendall's tau, Spearman's rho) of the ratings with the true order "
+    "at a number of games, for the league's choice of tables and for uniform random "
+    "pairing, averaged over --repeats fields (docs/LEAGUE.md).",
+    "Example: arena bench league --bots 50 --repeats 6",
+])
+
+
+def league(
+    bots: Annotated[int, typer.Option("--bots", min=4, help="Simulated entrants.")] = 50,
+    players: Annotated[int, typer.Option("--players", "-p", min=2, max=5,
+                                         help="Table size.")] = 2,
+    repeats: Annotated[int, typer.Option("--repeats", min=1,
+                                         help="Fields simulated per method.")] = 3,
+    checkpoint: Annotated[
+        list[int] | None, typer.Option("--games", "-g", min=1,
+                                       help="Games at which to measure (repeatable).")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the fields and games.")] = 2026,
+    fmt: FormatOption = "table",
+) -> None:
+    """Measure league matchmaking (help text: ``_LEAGUE_HELP``)."""
+    from arena.bench.league import CHECKPOINTS, bench_league  # start-up: see the top
+
+    _check_format(fmt)
+    if players > bots:
+        raise typer.BadParameter(f"{bots} bots cannot fill tables of {players}",
+                                 param_hint="--players")
+    _emit(bench_league(bots=bots, players=players, repeats=repeats, seed=seed,
+                       checkpoints=tuple(sorted(checkpoint or CHECKPOINTS))), fmt)
+
+
 _PROTOCOL_HELP = "\n\n".join([
     "Measure the referee: the median round trip per decision with a trivial sandboxed bot "
     "(real game decisions: observation and events encoded, written, answered, read, "
@@ -325,4 +359,5 @@ def register(app: typer.Typer) -> None:
     bench_app.command("ray", help=_RAY_HELP)(ray)
     bench_app.command("rl", help=_RL_HELP)(rl)
     bench_app.command("swiss", help=_SWISS_HELP)(swiss)
+    bench_app.command("league", help=_LEAGUE_HELP)(league)
     app.add_typer(bench_app, name="bench")

@@ -22,6 +22,7 @@ from arena.cli import (
     engine_commands,
     env_commands,
     export_commands,
+    league_commands,
     pairings_commands,
     play_commands,
     rating_commands,
@@ -83,7 +84,7 @@ def _root(
 
 for _module in (engine_commands, bot_commands, tournament_commands, rating_commands,
                 report_commands, bench_commands, play_commands, export_commands,
-                pairings_commands, env_commands):
+                pairings_commands, env_commands, league_commands):
     _module.register(app)
 
 #: The commands in the help's first panel, in the order people reach for them.

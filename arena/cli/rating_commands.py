@@ -6,6 +6,7 @@ errors are :class:`arena.errors.StoreError` and reach the user as one ``Error: .
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -46,6 +47,22 @@ FormatOption = Annotated[
 ]
 
 
+_AllVersionsOption = Annotated[
+    bool, typer.Option("--all-versions", help="A league: every version of each bot, the "
+                       "retired ones too (default: the newest, the one playing).")
+]
+_WatchOption = Annotated[
+    bool, typer.Option("--watch", help="Refresh the leaderboard in the terminal until Ctrl-C "
+                       "(a running league or tournament).")
+]
+_EveryOption = Annotated[
+    float, typer.Option("--every", min=0.1, help="Seconds between refreshes (--watch).")
+]
+_RefreshesOption = Annotated[
+    int | None, typer.Option("--refreshes", min=1, help="Stop watching after this many frames.")
+]
+
+
 def leaderboard(
     tournament: Annotated[
         str | None, typer.Argument(help="Tournament name (default: the latest one).")
@@ -69,8 +86,15 @@ def leaderboard(
                                  help="Show these columns, comma-separated, e.g. "
                                       "'rank,bot,mu-3sigma,games,win %'.")
     ] = None,
+    all_versions: _AllVersionsOption = False,
+    watch: _WatchOption = False,
+    every: _EveryOption = 2.0,
+    refreshes: _RefreshesOption = None,
 ) -> None:
     """Print a leaderboard (help text: ``_HELP['leaderboard']``)."""
+    if watch and all_games:
+        raise typer.BadParameter("--watch shows one tournament's leaderboard, not --all",
+                                 param_hint="--watch")
     if all_games and tournament is not None:
         raise typer.BadParameter("give a tournament name or --all, not both")
     if wide and columns is not None:
@@ -87,17 +111,65 @@ def leaderboard(
     if sort not in SORTS:
         raise typer.BadParameter(f"unknown order '{sort}' (choose rating or points)",
                                  param_hint="--sort")
-    picked = None if columns is None else [c.strip() for c in columns.split(",") if c.strip()]
-    unknown = [c for c in picked or () if c not in table_columns()]
-    if unknown:
-        raise typer.BadParameter(f"unknown column(s) {', '.join(repr(c) for c in unknown)} "
-                                 f"(choose among: {', '.join(table_columns())})",
-                                 param_hint="--columns")
+    picked = _picked(columns, table_columns())
+    if watch or not all_games:
+        from arena.rating.watch import leaderboard_frame
+
+        def frame() -> str:
+            return leaderboard_frame(db, tournament, all_versions=all_versions, sort=sort,
+                                     fmt=fmt, columns=picked, wide=wide)
+        if watch:
+            _watch(frame, every, refreshes)
+        else:
+            typer.echo(frame())
+        return
     board = sort_leaderboard(build_leaderboard(db, tournament, all_games=all_games), sort)
     if fmt in ("simple", "json", "csv"):  # simple, for people: says which tournament and how far
         typer.echo(leaderboard_report(board, fmt, picked, wide=wide))
     else:
         typer.echo(fitted_table(board, fmt, picked, wide=wide)[0])
+
+
+def _picked(columns: str | None, known: Sequence[str]) -> list[str] | None:
+    """The columns ``--columns`` names (None: the default choice); an unknown one refused."""
+    picked = None if columns is None else [c.strip() for c in columns.split(",") if c.strip()]
+    unknown = [c for c in picked or () if c not in known]
+    if unknown:
+        raise typer.BadParameter(f"unknown column(s) {', '.join(repr(c) for c in unknown)} "
+                                 f"(choose among: {', '.join(known)})", param_hint="--columns")
+    return picked
+
+
+def _watch(frame: Callable[[], str], every: float, refreshes: int | None) -> None:
+    """Show ``frame()`` every ``every`` seconds, in place in a terminal (one frame after
+    another elsewhere), until Ctrl-C or ``refreshes`` frames."""
+    import sys
+    import time
+
+    from rich.console import Console
+    from rich.live import Live
+    from rich.text import Text
+
+    shown = 0
+    live = Live(console=Console(), auto_refresh=False) if sys.stdout.isatty() else None
+    try:
+        if live is not None:
+            live.start()
+        while True:
+            text = frame()
+            if live is not None:
+                live.update(Text(text), refresh=True)
+            else:
+                typer.echo(text + "\n")
+            shown += 1
+            if refreshes is not None and shown >= refreshes:
+                return
+            time.sleep(every)
+    except KeyboardInterrupt:
+        return  # watching ends here; nothing to undo
+    finally:
+        if live is not None:
+            live.stop()
 
 
 def results(

@@ -75,7 +75,8 @@ class TerminalReport:
                                f"({event.games} game{'' if event.games == 1 else 's'} "
                                "recorded)", highlight=False)
         elif isinstance(event, RunStopped):
-            self.console.print(f"Stopped: {event.done}/{event.planned} games of '{event.name}' "
+            of = f"/{event.planned}" if event.planned else ""  # a league may have no end
+            self.console.print(f"Stopped: {event.done}{of} games of '{event.name}' "
                                f"are recorded in {event.db}. Resume with: {event.resume}",
                                highlight=False)
 
@@ -90,7 +91,8 @@ class TerminalReport:
                 TextColumn("games"), rate, TextColumn("elapsed"),
                 TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
                 console=self.console, transient=False)
-            self._task = self._bar.add_task(event.title, total=event.planned,
+            # a league without a budget of games has no end to show
+            self._task = self._bar.add_task(event.title, total=event.planned or None,
                                             completed=event.done)
             with sigint_blocked():  # the bar's refresh thread never takes a Ctrl-C
                 self._bar.start()

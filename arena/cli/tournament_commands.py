@@ -27,9 +27,10 @@ _RUN_HELP = "\n\n".join([
     "Run a tournament from a YAML spec: round_robin, swiss or gauntlet, tables of 2-5 bots, "
     "played by parallel worker processes and recorded game by game in SQLite.",
     "Stop and resume: Ctrl-C (or kill) stops a run at any moment, losing at most the games "
-    "in flight, and running the same command again resumes where it stopped; a changed "
-    "spec under a stored name is refused unless --fresh. The leaderboard is printed at the "
-    "end.",
+    "in flight, and running the same command again resumes where it stopped. A changed "
+    "spec under a stored name is refused: --continue enters a bot's new version into it, "
+    "--new-edition starts NAME-2 beside it, --fresh replaces it. The leaderboard is printed "
+    "at the end.",
     "--games, --rounds, --decision-ms, --time-bank-ms and --deals set spec fields "
     "(games_per_match, rounds, limits.decision_ms, limits.time_bank_ms, deals: a deal book "
     "every pairing plays in order); they are recorded with the spec, so give them again to "
@@ -50,6 +51,26 @@ _STATUS_HELP = "\n\n".join([
     "Example: arena status swiss --db results/arena.db",
     "Example: arena status swiss --records swiss.jsonl && arena replay swiss.jsonl",
 ])
+
+
+_ContinueOption = Annotated[
+    bool, typer.Option("--continue", help="A bot was updated since the tournament began: its "
+                       "new version plays the deals not begun yet (the games played stay "
+                       "rated under the old version).")
+]
+_NewEditionOption = Annotated[
+    bool, typer.Option("--new-edition", help="The spec changed: start a new edition (NAME-2, "
+                       "NAME-3, ...) and keep the stored one for comparison.")
+]
+
+
+def _one_way_on(*, fresh: bool, carry_on: bool, new_edition: bool) -> None:
+    """--fresh, --continue and --new-edition each say what to do with a changed spec."""
+    ways = [flag for flag, given in (("--fresh", fresh), ("--continue", carry_on),
+                                     ("--new-edition", new_edition)) if given]
+    if len(ways) > 1:
+        raise typer.BadParameter(f"give one of {', '.join(ways)}, not several",
+                                 param_hint=ways[-1])
 
 
 def run(
@@ -98,6 +119,8 @@ def run(
     deals: Annotated[Path | None, typer.Option(
         "--deals", metavar="FILE", help="A deal book every pairing plays in order (sets "
         "deals; docs/TOURNAMENTS.md).")] = None,
+    carry_on: _ContinueOption = False,
+    new_edition: _NewEditionOption = False,
 ) -> None:
     """Run or resume a tournament (help text: ``_RUN_HELP``)."""
     from arena.cli.run_report import TerminalReport
@@ -114,6 +137,7 @@ def run(
         backend = "ray"  # a cluster address only makes sense for the Ray backend
     from arena.cli.signals import stop_on_sigterm
 
+    _one_way_on(fresh=fresh, carry_on=carry_on, new_edition=new_edition)
     spec = load_spec(spec_file, {
         "games_per_match": games, "rounds": rounds, "limits.decision_ms": decision_ms,
         "limits.time_bank_ms": time_bank_ms,
@@ -126,7 +150,8 @@ def run(
     with stop_on_sigterm():
         summary = run_tournament(spec, workers, fresh=fresh, db=db, backend=backend,
                                  address=address, trial=trial,
-                                 report=TerminalReport(progress=progress))
+                                 report=TerminalReport(progress=progress),
+                                 carry_on=carry_on, new_edition=new_edition)
     _print_summary(summary)
 
 
@@ -143,7 +168,8 @@ def _print_summary(summary: RunSummary) -> None:
     """What a run did, then the leaderboard and the bots' failures."""
     rate = summary.games_per_s
     typer.echo(
-        f"{summary.name}: {summary.games_done}/{summary.games_planned} games recorded "
+        f"{summary.name}: {summary.games_done}"
+        f"{f'/{summary.games_planned}' if summary.games_planned else ''} games recorded "
         f"({summary.games_recorded} this run, {summary.elapsed_s:.1f} s, {rate:.1f} games/s) "
         f"in {summary.db}; state {summary.state}")
     if summary.games_done:

@@ -364,7 +364,9 @@ def fitted_table(board: Leaderboard, fmt: str = "simple", columns: Sequence[str]
     shown = [c for c in _TABLE_COLUMNS if c not in _hidden(board) and c not in silent]
     left_out = ["points"] if "points" in silent else []
     text = _render_table(board, fmt, shown)
-    for name in _DROP_TO_FIT:
+    # a league's readers ask how sure each rating is (new versions keep arriving)
+    league = board.tournament is not None and board.tournament.format == "league"
+    for name in (*(c for c in _DROP_TO_FIT if c != "sigma"), "sigma") if league else _DROP_TO_FIT:
         if max(map(len, text.splitlines()), default=0) <= width:
             break
         shown.remove(name)

@@ -171,7 +171,8 @@ def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simpl
         [s.name, s.format,
          ", ".join(map(str, s.players_per_game)) if isinstance(s.players_per_game, list)
          else s.players_per_game, s.bots,
-         f"{s.games_done}/{'?' if s.games_planned is None else s.games_planned}", s.state,
+         f"{s.games_done}/{'?' if s.games_planned is None else s.games_planned}"
+         if s.games_planned != 0 else str(s.games_done), s.state,  # 0: a league without end
          s.created_at]
         for s in summaries
     ]

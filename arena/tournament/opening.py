@@ -10,6 +10,7 @@ from typing import Any
 from arena.common.provenance import software
 from arena.errors import ArenaError, StoreError
 from arena.registry import resolve
+from arena.tournament.editions import continue_with, edition_name, version_changes
 from arena.tournament.overrides import override_options
 from arena.tournament.planning import planned_games
 from arena.tournament.spec import TournamentSpec
@@ -18,8 +19,14 @@ from arena.tournament.store import Store, TournamentRow
 __all__ = ["open_tournament"]
 
 
-def open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> TournamentRow:
-    """The stored tournament for ``spec`` (created if new); a different spec is refused."""
+def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
+                    carry_on: bool = False, edition: dict[str, Any] | None = None
+                    ) -> TournamentRow:
+    """The stored tournament for ``spec`` (created if new); a different spec is refused,
+    naming what changed and the ways on. ``carry_on`` (``--continue``): a spec whose only
+    change is a new version of some entrants goes on with them
+    (:mod:`~arena.tournament.editions`). ``edition``: ``{of: NAME, number: k}`` of a new
+    edition, stored with it."""
     row = store.tournament(spec.name)
     if row is not None and fresh:
         store.delete_tournament(row.id)
@@ -39,15 +46,20 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> Tourname
             if started != spec.overrides:  # options of arena run that the rerun left out
                 what += (f"; it was started with{override_options(started)}" if started else
                          "; it was started without options setting the spec's fields")
-            raise StoreError(
-                f"tournament '{spec.name}' exists with a different spec (hash {row.spec_hash}, "
-                f"this spec {spec_hash}{what}); use --fresh to start anew, or rename it")
+            versions = (version_changes(list(old.get("entrants", [])), spec)
+                        if changed == ["entrants"] else None)
+            if carry_on and versions is not None:
+                return continue_with(store, row, spec, versions, new)
+            raise StoreError(_refusal(store, row, spec, what, versions is not None,
+                                      carry_on))
         path = str(spec.source.resolve()) if spec.source is not None else None
         if path and path != row.spec_path:
             store.set_spec_path(row.id, path)
         return row
     data = spec.to_json()
     data["canonical"] = spec.canonical()
+    if edition is not None:
+        data["edition"] = edition
     data["software"] = software()  # what judged it (arena.common.provenance)
     return store.create_tournament(
         name=spec.name, spec_hash=spec_hash, spec_json=data, format=spec.format,
@@ -59,6 +71,23 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool) -> Tourname
         bots=[(b.name, b.version, str(b.path),
                {**b.metadata, **({"options": b.options} if b.options else {})})
               for b in spec.entrants])
+
+
+def _refusal(store: Store, row: TournamentRow, spec: TournamentSpec, what: str,
+             versions_only: bool, carry_on: bool) -> str:
+    """Why a changed spec is not played, and the ways on: ``--continue`` when only versions
+    changed, a new edition, or starting anew."""
+    base = (row.spec.get("edition") or {}).get("of") or row.name
+    edition = f"--new-edition starts {edition_name(store, base)} and keeps this one for comparison"
+    if carry_on:
+        return (f"--continue enters new versions of the same bots, and tournament "
+                f"'{spec.name}' changed more (hash {row.spec_hash}, this spec "
+                f"{spec.spec_hash()}{what}); {edition}, --fresh starts anew")
+    ways = (f"--continue goes on with the new version (the games played stay rated under "
+            f"the old one), {edition}, --fresh starts anew" if versions_only
+            else f"{edition}, --fresh starts anew, or rename it")
+    return (f"tournament '{spec.name}' exists with a different spec (hash {row.spec_hash}, "
+            f"this spec {spec.spec_hash()}{what}); {ways}")
 
 
 def _entrants_change(store: Store, old: list[str], spec: TournamentSpec) -> str:

@@ -20,7 +20,10 @@ def tables_per_swiss_round(spec: TournamentSpec, n: int) -> int:
 
 
 def planned_games(spec: TournamentSpec) -> int:
-    """Games the tournament will play in total (known before the first Swiss round)."""
+    """Games the tournament will play in total (known before the first Swiss round; a
+    league's budget of games, 0 when it has none)."""
+    if spec.format == "league":
+        return spec.budget.games or 0 if spec.budget is not None else 0
     if spec.format == "swiss":
         tables = spec.effective_rounds() * tables_per_swiss_round(spec, len(spec.entrants))
     else:

@@ -92,9 +92,11 @@ def check_lines(spec: TournamentSpec, db: Path,
     seed = ("given" if spec.seed is not None else
             "drawn at its start, kept with the results" if stored.startswith("holds")
             and same_spec else "drawn when it starts")
+    planned = (f"{spec.effective_rounds()} round(s), {planned_games(spec):,} games planned"
+               if spec.format != "league" else "until stopped" if not planned_games(spec)
+               else f"until {planned_games(spec):,} games (its budget) or stopped")
     lines = [f"Spec{source}: {spec.format} '{spec.name}', {len(spec.entrants)} entries, tables "
-             f"of {sizes}, {spec.effective_rounds()} round(s), {planned_games(spec):,} games "
-             f"planned; seed {seed}"]
+             f"of {sizes}, {planned}; seed {seed}"]
     if (short := spec.short_seed_warning()) is not None:
         lines.append(f"warning: {short}")
     lines.append(f"Results: {db}, {stored}")

@@ -40,9 +40,11 @@ from typing import Any
 from arena.common.signalmask import signals_held
 from arena.errors import ArenaError, BotError, ClusterError, StoreError
 from arena.referee.seating import seat_orders, seating_mode
+from arena.registry import BotSpec
 from arena.sandbox import probe
 from arena.tournament import swiss
 from arena.tournament.dealbook import table_deals
+from arena.tournament.editions import current_edition, retired_entries, stored_bot
 from arena.tournament.events import (
     DatabaseCreated,
     Progress,
@@ -53,6 +55,7 @@ from arena.tournament.events import (
     TournamentDropped,
     ignore,
 )
+from arena.tournament.league import League, Vetter
 from arena.tournament.opening import open_tournament
 from arena.tournament.planning import fixed_tables, group_deals, tables_per_swiss_round
 from arena.tournament.pool import (
@@ -132,7 +135,11 @@ class _Run:
         self.report = report
         self.started = started
         self.entrant_ids = store.entrant_ids(row.id)
-        self.by_id = {bot_id: spec.entrants[i] for i, bot_id in enumerate(self.entrant_ids)}
+        # a league's entrants are its entries, not the spec's list (the league maps them)
+        self.by_id = {} if spec.format == "league" else {
+            bot_id: spec.entrants[i] for i, bot_id in enumerate(self.entrant_ids)}
+        for bot_id in retired_entries(store, row.id):  # found when a deal they began needs them
+            self.by_id.pop(bot_id, None)
         self.recorded = {g.id: g for g in store.games(row.id)}
         self.games_before = len(self.recorded)
         self.games_recorded = 0
@@ -197,6 +204,8 @@ class _Run:
         """Tasks that can be in play at once: a Swiss round's, or every pending one (a
         duplicate deal's seatings are one task)."""
         by_deal = seating_mode(self.spec.duplicate) != "none"
+        if self.spec.format == "league":  # its tables chosen together (docs/LEAGUE.md)
+            return self.spec.tables_at_once
         if self.spec.format == "swiss":
             if not by_deal:
                 return tables_per_swiss_round(self.spec, len(self.entrant_ids))
@@ -213,7 +222,7 @@ class _Run:
         first = tables[0]
         task = TableTask(
             tournament=self.spec.name, round=first.round, table=first.table_index,
-            bots=tuple(self.by_id[b] for b in first.seats), bot_ids=first.seats,
+            bots=tuple(self.bot(b) for b in first.seats), bot_ids=first.seats,
             games=first.games, seed=first.seed, limits=dict(self.spec.limits),
             event_date=self.row.event_date, rules=self.spec.house_rules(),
             deals=table_deals(self.spec.deal_seeds, first.round, first.games))
@@ -224,6 +233,13 @@ class _Run:
             task.game_of(t.table_index, g) for t in tables for g in range(t.games)
             if game_id(self.spec.name, t.round, t.table_index, g) in self.recorded)
         return replace(task, recorded=recorded)
+
+    def bot(self, bot_id: int) -> BotSpec:
+        """The bot of ``bot_id``: an entrant, or a version an entry held before (finishing a
+        deal it began before ``--continue``)."""
+        if bot_id not in self.by_id:
+            self.by_id[bot_id] = stored_bot(self.store, bot_id)
+        return self.by_id[bot_id]
 
     def pending(self, tables: Sequence[TableRow]) -> list[TableTask]:
         tasks = []
@@ -373,6 +389,9 @@ def run_tournament(
     trial: bool = True,
     reuse_bots: bool | None = None,
     report: Report = ignore,
+    carry_on: bool = False,
+    new_edition: bool = False,
+    vetter: Vetter | None = None,
 ) -> RunSummary:
     """Play (or resume) the tournament ``spec`` and record every game in the store.
 
@@ -382,7 +401,12 @@ def run_tournament(
     (:func:`_trial_warnings`). What happens meanwhile goes to ``report``
     (:mod:`arena.tournament.events`). With ``reuse_bots`` (default: the spec's, on; the
     local backend), a worker keeps the processes of bots that offer a rematch from one table
-    to the next (:mod:`arena.referee.keeper`; the games are the same either way).
+    to the next (:mod:`arena.referee.keeper`; the games are the same either way). A spec
+    whose entrants are new versions of the stored tournament's goes on with them when
+    ``carry_on`` (``--continue``), or starts a new edition with ``new_edition``
+    (:mod:`~arena.tournament.editions`). A league
+    (:mod:`~arena.tournament.league`) vets the bots that come while it runs with ``vetter``
+    (default: the compliance check and a trial start).
     Ctrl-C stops the workers (their bots are reaped), reports how to resume, and re-raises.
     """
     db_path = Path(db) if db is not None else Path(spec.results)
@@ -396,45 +420,66 @@ def run_tournament(
         for text in early:
             report(RunWarning(text))
     is_new = not db_path.exists()
-    with Store(db_path) as store, store.lock(spec.name):
+    with Store(db_path) as store:
+        spec, edition = current_edition(store, spec, new_edition)
+        with store.lock(spec.name):
+            return _run_locked(spec, store, edition, is_new=is_new, fresh=fresh,
+                               carry_on=carry_on, vetter=vetter, executor=_executor(
+                                   backend or spec.backend, n_workers, address,
+                                   spec.reuse_bots if reuse_bots is None else reuse_bots),
+                               early=early, report=report, started=started)
+
+
+def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | None, *,
+                is_new: bool, fresh: bool, carry_on: bool, vetter: Vetter | None,
+                executor: TableExecutor,
+                early: list[str], report: Report, started: float) -> RunSummary:
+    """The rest of :func:`run_tournament`, holding the tournament's lock."""
+    db_path = store.path
+    try:
         if is_new:  # a typo in a path would otherwise scatter results unseen
             report(DatabaseCreated(db_path))
         old = store.tournament(spec.name)
         if fresh and old is not None:
             report(TournamentDropped(spec.name, store.count_games(old.id)))
-        row = open_tournament(store, spec, fresh)
-        executor = _executor(backend or spec.backend, n_workers, address,
-                             spec.reuse_bots if reuse_bots is None else reuse_bots)
+        row = open_tournament(store, spec, fresh, carry_on=carry_on, edition=edition)
         run = _Run(spec, store, row, executor, report, started)
-        run.warnings += early
-        state = _play(run, db_path)
-        executor.close()
-        for line in mismatch_lines(run.mismatches):
-            report(RunWarning(line))
-        return RunSummary(name=spec.name, db=db_path, games_planned=row.games_planned,
-                          games_before=run.games_before, games_recorded=run.games_recorded,
-                          elapsed_s=time.monotonic() - started, state=state,
-                          mismatches=run.mismatches, warnings=run.warnings,
-                          bot_starts=run.bot_starts)
+    except BaseException:
+        executor.close(kill=True)
+        raise
+    run.warnings += early
+    state = _play(run, db_path, vetter)
+    executor.close()
+    for line in mismatch_lines(run.mismatches):
+        report(RunWarning(line))
+    return RunSummary(name=spec.name, db=db_path, games_planned=row.games_planned,
+                      games_before=run.games_before, games_recorded=run.games_recorded,
+                      elapsed_s=time.monotonic() - started, state=state,
+                      mismatches=run.mismatches, warnings=run.warnings,
+                      bot_starts=run.bot_starts)
 
 
-def _play(run: _Run, db_path: Path) -> str:
+def _play(run: _Run, db_path: Path, vetter: Vetter | None = None) -> str:
     """Play what is left of the run's tournament; its state afterwards."""
     spec, store, row, executor = run.spec, run.store, run.row, run.executor
     state = row.state
     if state != "finished" and (short := spec.short_seed_warning()) is not None:
         run.warn(short)
     try:
-        if state != "finished":
+        if state != "finished" or spec.format == "league":
             state = "running"
             store.set_state(row.id, state)
         executor.start(run.parallelism())
         run.progress()
-        if spec.format == "swiss":
+        if spec.format == "league":
+            state = League(spec, store, row, run.play, run.by_id, vetter=vetter,
+                           warn=run.warn).run()
+            store.set_state(row.id, state)
+        elif spec.format == "swiss":
             run.swiss()
         else:
             run.fixed()
-        if state != "finished" and store.count_games(row.id) >= row.games_planned:
+        if state == "running" and store.count_games(row.id) >= row.games_planned:
             state = "finished"
             store.set_state(row.id, state)
     except KeyboardInterrupt:

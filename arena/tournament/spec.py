@@ -56,6 +56,7 @@ from arena.tournament.entries import (
     unknown_bots,
     valid_name,
 )
+from arena.tournament.league_spec import LeagueBudget, expand_patterns
 from arena.tournament.overrides import overridden
 from arena.tournament.scoring import rating_parameters
 from arena.tournament.store import DEFAULT_RESULTS
@@ -154,7 +155,7 @@ class TournamentSpec(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     name: str
-    format: Literal["round_robin", "swiss", "gauntlet"]
+    format: Literal["round_robin", "swiss", "gauntlet", "league"]
     bots: list[str | BotEntry]
     challengers: list[str | BotEntry] = Field(default_factory=list)
     players_per_game: StrictInt | list[StrictInt] = 2
@@ -178,6 +179,10 @@ class TournamentSpec(BaseModel):
     rules: dict[str, Any] = Field(default_factory=dict)
     #: A deal book (arena.tournament.dealbook), relative to the spec's directory.
     deals: str | None = None
+    #: League only: when to stop on its own (docs/LEAGUE.md); left out, only when told to.
+    budget: LeagueBudget | None = None
+    #: League only: tables chosen together and played in parallel (docs/LEAGUE.md).
+    tables_at_once: StrictInt = Field(default=1, ge=1, le=64)
 
     _entrants: list[BotSpec] = PrivateAttr(default_factory=list)
     _challengers: int = PrivateAttr(default=0)
@@ -220,8 +225,7 @@ class TournamentSpec(BaseModel):
     @field_validator("players_per_game", mode="before")
     @classmethod
     def _players_shape(cls, value: Any) -> Any:
-        """One message for a value of the wrong kind (pydantic would report each branch of
-        ``int | list[int]`` by its type's name)."""
+        """One message for a value of the wrong kind (not one per branch of the union)."""
         def size(item: Any) -> bool:
             return isinstance(item, int) and not isinstance(item, bool)
 
@@ -382,7 +386,9 @@ class TournamentSpec(BaseModel):
         return {
             "name": self.name,
             "format": self.format,
-            "entrants": [b.key for b in self._entrants],
+            # a league's entrants come and go: its entry rule is what it was made with
+            "entrants": ([b if isinstance(b, str) else b.model_dump() for b in self.bots]
+                         if self.format == "league" else [b.key for b in self._entrants]),
             "challengers": self._challengers,
             "players_per_game": self.players_per_game,
             "games_per_match": self.games_per_match,
@@ -394,6 +400,7 @@ class TournamentSpec(BaseModel):
             "event_date": self.event_date.isoformat() if self.event_date else None,
             "duplicate": self.duplicate,
             "max_tables": self.max_tables,
+            **({"tables_at_once": self.tables_at_once} if self.format == "league" else {}),
             # only when chosen: specs without house rules keep the hash they always had
             **({} if self.house_rules().is_default else {"rules": self.house_rules().to_json()}),
             # the deals themselves, not the file's name; only with a book, as for the rules
@@ -482,7 +489,8 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
     """Resolve every bot and check the field can fill the tables; returns problems."""
     problems: list[str] = []
     resolved: dict[str, BotSpec] = {}
-    for field, refs in (("challengers", spec.challengers), ("bots", spec.bots)):
+    bots_refs = expand_patterns(spec.bots) if spec.format == "league" else spec.bots
+    for field, refs in (("challengers", spec.challengers), ("bots", bots_refs)):
         for i, ref in enumerate(refs):
             try:
                 bot = resolve_entry(ref, base)
@@ -493,7 +501,7 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
     if problems:
         return problems
     challengers = [resolved[f"challengers[{i}]"] for i in range(len(spec.challengers))]
-    bots = [resolved[f"bots[{i}]"] for i in range(len(spec.bots))]
+    bots = [resolved[f"bots[{i}]"] for i in range(len(bots_refs))]
     entrants, problems = distinct_entrants([("challengers", challengers), ("bots", bots)])
     listed = not problems  # else the count of entrants is not the one the user meant
     k = max(spec.table_sizes)
@@ -514,6 +522,10 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
         if listed and len(entrants) < k:
             problems.append(f"bots: {len(entrants)} bot(s) cannot fill tables of {k} players "
                             f"(need at least {k})")
+    if spec.budget is not None and spec.format != "league":
+        problems.append(f"budget: only used by format league, not {spec.format}")
+    if spec.tables_at_once != 1 and spec.format != "league":
+        problems.append(f"tables_at_once: only used by format league, not {spec.format}")
     if spec.format == "swiss" and spec.rounds is None:
         problems.append("rounds: required for format swiss (how many rounds to pair)")
     spec._entrants = entrants

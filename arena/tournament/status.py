@@ -10,6 +10,7 @@ from typing import Any
 from tabulate import tabulate
 
 from arena.referee.failures import describe
+from arena.tournament.league_store import entry_lines
 from arena.tournament.overrides import override_options
 from arena.tournament.planning import group_deals
 from arena.tournament.standings import swiss_standings
@@ -51,9 +52,11 @@ def _db_option(db: Path) -> str:
 
 
 def _progress(done: int, planned: int) -> str:
-    """``359/360 (99%)``: rounded down, so 100% means every planned game is played."""
-    pct = 100 * done // planned if planned else 0
-    return f"{done}/{planned} ({pct}%)"
+    """``359/360 (99%)``: rounded down, so 100% means every planned game is played; a league
+    without a budget plans none (``12``)."""
+    if not planned:
+        return str(done)
+    return f"{done}/{planned} ({100 * done // planned}%)"
 
 
 def _overview(store: Store) -> list[str]:
@@ -76,6 +79,8 @@ def _state(store: Store, t: TournamentRow) -> str:
     pid = store.runner_pid(t.name)
     if pid is not None:
         return f"running (pid {pid})" if pid > 0 else "running"
+    if t.state == "stopped":  # a league told to stop (arena league stop)
+        return "stopped (as asked; run the spec again to resume)"
     state = shown_state(store.path, t.name, t.state)
     return ("stopped (the run was killed; run the spec again to resume)" if state == "stopped"
             else state)
@@ -120,8 +125,10 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
     per_round_done = Counter(g.round for g in games)
     byes = Counter(r for r, _, _ in store.byes(t.id))
     rows = []
+    if t.format == "league":  # a table a round, and entries that come and go
+        lines += ["", f"tables played: {len(per_round_tables)}", *entry_lines(store, t.id)]
     for r in range(1, t.rounds + 1):
-        if t.format != "swiss" and r not in per_round_tables:
+        if t.format == "league" or (t.format != "swiss" and r not in per_round_tables):
             continue
         if r in per_round_tables:
             rows.append([r, per_round_tables[r], byes.get(r, 0),

@@ -281,14 +281,19 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT`` (rolled back on any exception)."""
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception; a full disk is a
+        :class:`StoreError` saying so (nothing of the transaction is kept)."""
         self.conn.execute("BEGIN IMMEDIATE")
         try:
             yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
+            self.conn.execute("COMMIT")
+        except BaseException as exc:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.OperationalError) and "full" in str(exc):
+                raise StoreError(f"cannot write to {self.path}: {exc}; nothing half-written "
+                                 "is kept: free some space and run again to resume") from None
             raise
-        self.conn.execute("COMMIT")
 
     def lock(self, tournament: str) -> AbstractContextManager[None]:
         """Hold an exclusive lock on running ``tournament`` in this database while the
@@ -369,8 +374,8 @@ class Store:
     def delete_tournament(self, tournament_id: int) -> None:
         """Remove a tournament and everything recorded for it (``--fresh``)."""
         with self.transaction() as conn:
-            for table in ("games", "records", "tables", "byes", "tournament_bots",
-                          "rating_history"):
+            for table in ("games", "records", "tables", "byes", "tournament_bots", "rating_history",
+                          *sorted(_table_names(conn) & {"successions", "league_entries"})):
                 conn.execute(f"DELETE FROM {table} WHERE tournament_id = ?", (tournament_id,))
             conn.execute("DELETE FROM tournaments WHERE id = ?", (tournament_id,))
 

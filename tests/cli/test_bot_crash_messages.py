@@ -43,9 +43,9 @@ def test_a_module_missing_mid_game_points_to_the_bots_requirements(tmp_path: Pat
     assert line.startswith("  needy crash, 2 times (game 0): exited before its first answer of "
                            "the game (exit code 1); restarted and asked again; "
                            "ModuleNotFoundError: No module named 'requests' (at needy.py line 8, "
-                           "in act); hint: the sandbox does not see the "
-                           "packages installed for you; list what the bot needs under "
-                           "requirements: in its bot.yaml (docs/BOTS.md, \"Using packages\")")
+                           "in act); hint: a bot sees Python's standard library, the arena "
+                           "kit and the packages its bot.yaml requires (requirements:), not "
+                           "those installed for you; see 'Using packages' in docs/BOTS.md")
 
 
 def test_the_note_reads_the_bots_copy_with_or_without_bubblewrap() -> None:

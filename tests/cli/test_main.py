@@ -57,6 +57,6 @@ def test_help_lists_the_everyday_commands_first_and_the_developer_tools_apart() 
         "Options": [],
         "Commands": ["run", "leaderboard", "status", "submit", "check-bot", "match", "play",
                      "bots", "doctor", "tournaments", "pairings", "h2h", "results", "game",
-                     "export", "report", "serve", "delete", "env"],
+                     "export", "report", "serve", "delete", "env", "league"],
         "Developer tools": ["desmos", "simulate", "replay", "rules", "bench"],
     }

@@ -49,7 +49,8 @@ def test_changed_spec_is_refused_and_fresh_starts_anew(tmp_path: Path) -> None:
     new_hash = load_spec(changed).spec_hash()
     assert str(info.value) == (
         f"tournament 'tiny' exists with a different spec (hash {old_hash}, this spec "
-        f"{new_hash}: seed changed); use --fresh to start anew, or rename it")
+        f"{new_hash}: seed changed); --new-edition starts tiny-2 and keeps this one for "
+        "comparison, --fresh starts anew, or rename it")
     result = runner.invoke(app, ["run", str(changed), "--no-progress"])
     assert result.exit_code == 1
     assert result.stderr == f"Error: {info.value}\n"
@@ -92,7 +93,11 @@ def test_a_changed_entry_list_is_told_in_words(tmp_path: Path, bots: list[Any],
                                                          **base)), False)
     for name in ("random", "heuristic"):
         change = change.replace(f"{{{name}}}", resolve(name).version)
-    assert f"entrants changed ({change})); use --fresh" in str(info.value)
+    assert f"entrants changed ({change})); " in str(info.value)
+    # another version or other options of the same bot in its place: --continue is offered
+    offered = "options" in change and "left" not in change and "order" not in change
+    assert ("; --continue goes on with the new version" in str(info.value)) == offered
+    assert "--new-edition starts tiny-2 and keeps this one for comparison" in str(info.value)
 
 
 def test_a_tournament_from_before_tau_defaulted_to_0_names_the_value_to_resume_with(
@@ -108,10 +113,10 @@ def test_a_tournament_from_before_tau_defaulted_to_0_names_the_value_to_resume_w
         run_tournament(load_spec(today), 1)
     assert (f"rating changed (tau 0.08333 -> 0); tau now defaults to 0 (bots do not drift): "
             f"set rating.tau: {old_tau!r} in the spec to resume with the old value); "
-            "use --fresh") in str(info.value)
+            "--new-edition starts tiny-2") in str(info.value)
     again = write_spec(tmp_path / "again.yaml", db, **small, rating={"tau": old_tau})
     assert run_tournament(load_spec(again), 1).games_before == 1
     other = write_spec(tmp_path / "other.yaml", db, **small, rating={"tau": old_tau, "mu": 30})
     with pytest.raises(StoreError, match=r"rating changed \(beta 4.167 -> 5, mu 25 -> 30, "
-                                         r"sigma 8.333 -> 10\)\); use --fresh"):
+                                         r"sigma 8.333 -> 10\)\); --new-edition"):
         run_tournament(load_spec(other), 1)

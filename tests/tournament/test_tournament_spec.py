@@ -233,7 +233,7 @@ def test_duplicate_takes_a_seating(tmp_path: Path) -> None:
 
 def test_unknown_format(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID.replace("round_robin", "swis")) == [
-        "format: must be one of round_robin, swiss, gauntlet; got 'swis'"]
+        "format: must be one of round_robin, swiss, gauntlet, league; got 'swis'"]
 
 
 def test_unknown_bot(tmp_path: Path) -> None:
@@ -496,3 +496,20 @@ def test_a_short_seed_is_flagged_when_a_contest_bot_plays(
         f"seed {seed} is short: a bot could find it by trying seeds against the bot_seed it "
         "is sent, and then know every hand. For a contest leave 'seed' out (a secret one is "
         "drawn and kept with the results) or give a private one of 15 digits or more.")
+
+
+def test_a_budget_is_for_leagues_only(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID + "budget: {games: 10}\n") == [
+        "budget: only used by format league, not round_robin"]
+    assert problems(tmp_path, VALID.replace("round_robin", "league")
+                    + "budget: {games: 0, minutes: -1}\n") == [
+        "budget.games: must be at least 1, got 0",
+        "budget.minutes: must be greater than 0, got -1.0"]
+
+
+def test_tables_at_once_is_for_leagues_only(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID + "tables_at_once: 2\n") == [
+        "tables_at_once: only used by format league, not round_robin"]
+    assert problems(tmp_path, VALID.replace("round_robin", "league")
+                    + "tables_at_once: 0\n") == [
+        "tables_at_once: input should be greater than or equal to 1"]

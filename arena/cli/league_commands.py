@@ -1,0 +1,58 @@
+"""CLI commands of a league (registered by arena.cli.main): ``arena league stop``.
+
+A league is run by ``arena run league.yaml`` like any tournament (and stopped by Ctrl-C
+too); ``arena league stop NAME`` asks it, from another terminal, to stop once the table
+under way is played (docs/LEAGUE.md).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from arena.tournament.store import DEFAULT_RESULTS
+
+__all__ = ["league_app", "register"]
+
+league_app = typer.Typer(name="league", no_args_is_help=True,
+                         help="A league that runs until stopped: arena run league.yaml starts "
+                              "or resumes it; these commands act on a running one.")
+
+_STOP_HELP = "\n\n".join([
+    "Stop a running league once the table under way is played (its games are recorded; "
+    "arena run SPEC resumes it).",
+    "Example: arena league stop ladder",
+])
+
+
+def stop(
+    name: Annotated[str, typer.Argument(help="The league's name.")],
+    db: Annotated[
+        Path, typer.Option("--db", envvar="ARENA_DB",
+                           help=f"Results database (default: $ARENA_DB, else {DEFAULT_RESULTS}).")
+    ] = Path(DEFAULT_RESULTS),
+) -> None:
+    """Ask a running league to stop (help text: ``_STOP_HELP``)."""
+    from arena.errors import StoreError
+    from arena.tournament.league_store import request_stop
+    from arena.tournament.store import Store
+
+    with Store(db, create=False, read_only=True) as store:
+        row = store.require(name)
+        pid = store.runner_pid(name)
+    if row.format != "league":
+        raise StoreError(f"'{name}' is a {row.format} tournament, not a league (stop it with "
+                         "Ctrl-C where it runs)")
+    if pid is None:
+        raise StoreError(f"league '{name}' is not running (arena run SPEC resumes it)")
+    request_stop(db, name)
+    typer.echo(f"asked league '{name}' to stop once the table under way is played"
+               + (f" (pid {pid})" if pid > 0 else ""))
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to the root app."""
+    league_app.command("stop", help=_STOP_HELP)(stop)
+    app.add_typer(league_app, name="league")

@@ -1,0 +1,52 @@
+"""The leaderboard of a league, live: the newest version of each bot (or every version), and
+the frames ``arena leaderboard --watch`` refreshes in the terminal.
+
+A league retires a bot's older versions from its matchmaking when a newer one enters; they
+keep their games and ratings. By default a league's leaderboard shows the newest version of
+each bot (the one playing); ``--all-versions`` shows them all, each with its games and sigma.
+Other tournaments show every version they were played with, as always.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from arena.rating.leaderboard import (
+    Leaderboard,
+    build_leaderboard,
+    fitted_table,
+    leaderboard_report,
+    sort_leaderboard,
+)
+
+__all__ = ["leaderboard_frame", "newest_versions"]
+
+
+def newest_versions(board: Leaderboard) -> tuple[Leaderboard, int]:
+    """``board`` with only the newest version of each bot (the highest store id, which the
+    rows' ``older_versions`` name), ranked again; and how many rows were left out."""
+    older = {(row.bot, version) for row in board.rows for version in row.older_versions}
+    kept = [row for row in board.rows if (row.bot, row.version) not in older]
+    hidden = len(board.rows) - len(kept)
+    board.rows = kept
+    return sort_leaderboard(board, board.sort), hidden
+
+
+def leaderboard_frame(db: str | Path, tournament: str | None = None, *,
+                      all_versions: bool = False, sort: str = "rating", fmt: str = "simple",
+                      columns: Sequence[str] | None = None, wide: bool = False) -> str:
+    """One leaderboard as ``arena leaderboard`` prints it (and each ``--watch`` frame): a
+    league's newest versions unless ``all_versions``, with a line saying what is hidden."""
+    board = sort_leaderboard(build_leaderboard(db, tournament), sort)
+    hidden = 0
+    if board.tournament is not None and board.tournament.format == "league" and not all_versions:
+        board, hidden = newest_versions(board)
+    if fmt in ("simple", "json", "csv"):
+        text = leaderboard_report(board, fmt, columns, wide=wide)
+    else:
+        text = fitted_table(board, fmt, columns, wide=wide)[0]
+    if hidden and fmt not in ("json", "csv"):
+        text += (f"\n{hidden} older version{'' if hidden == 1 else 's'} not shown (retired "
+                 "from the league, ratings kept); --all-versions shows them.")
+    return text

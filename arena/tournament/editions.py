@@ -1,0 +1,190 @@
+"""A stored tournament whose entrants changed: go on with the new version, or a new edition.
+
+When a spec's entrant resolves to another version than the stored tournament's (its author
+ran ``arena submit --update``), the organiser chooses:
+
+* **continue** (``arena run SPEC --continue``): the entry keeps its place (its seat in the
+  schedule, its Swiss points) and the new version plays every deal not begun yet; a deal
+  with a game recorded is finished by the version that began it (its seatings replay the
+  same boards, so they need the same players). The games already played stay rated under
+  the old version: the store records games by bot version, and a *succession* row says
+  which version held the entry before. Allowed only when nothing else changed, the entry
+  keeps its name and its place in the list.
+* **a new edition** (``--new-edition``): a tournament named ``NAME-2`` (then ``-3``, ...)
+  with the spec as it is now; the old one stays, so leaderboards can be compared. The spec
+  still says ``name: NAME``: a run resumes its latest edition, and another edition is only
+  started when the latest one's spec differs.
+
+Both change the store in one transaction, so a ``kill -9`` leaves the old tournament or the
+continued one, never half of it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+from arena.errors import ArenaError, BotError, StoreError
+from arena.registry import BotSpec, resolve
+from arena.tournament.spec import TournamentSpec
+from arena.tournament.store import Store, TournamentRow
+
+__all__ = [
+    "continue_with",
+    "current_edition",
+    "edition_name",
+    "editions",
+    "retired_entries",
+    "stored_bot",
+    "successions",
+    "version_changes",
+    "with_edition",
+]
+
+_SUCCESSIONS = """CREATE TABLE IF NOT EXISTS successions(
+    tournament_id INTEGER, entry_index INTEGER, old_bot_id INTEGER, new_bot_id INTEGER,
+    games_at INTEGER, PRIMARY KEY (tournament_id, old_bot_id))"""
+
+
+def _has_successions(conn: sqlite3.Connection) -> bool:
+    return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' "
+                        "AND name = 'successions'").fetchone() is not None
+
+
+def successions(store: Store, tournament_id: int) -> list[tuple[int, int, int, int]]:
+    """``(entry index, old bot id, new bot id, games recorded then)`` in the order made."""
+    if not _has_successions(store.conn):
+        return []
+    return [(r[0], r[1], r[2], r[3]) for r in store.conn.execute(
+        "SELECT entry_index, old_bot_id, new_bot_id, games_at FROM successions "
+        "WHERE tournament_id = ? ORDER BY rowid", (tournament_id,))]
+
+
+def retired_entries(store: Store, tournament_id: int) -> dict[int, int]:
+    """Entry index by bot id of the versions an entry held before (a continued tournament):
+    their games still count for the entry's standing."""
+    return {old: index for index, old, _, _ in successions(store, tournament_id)}
+
+
+def editions(store: Store, name: str) -> list[TournamentRow]:
+    """The stored tournament ``name`` and its later editions, oldest first."""
+    found = []
+    first = store.tournament(name)
+    if first is not None:
+        found.append(first)
+    for other in store.tournament_names():
+        row = store.tournament(other)
+        if row is not None and (row.spec.get("edition") or {}).get("of") == name:
+            found.append(row)
+    return sorted(found, key=lambda r: (r.spec.get("edition") or {}).get("number", 1))
+
+
+def edition_name(store: Store, name: str) -> str:
+    """The name of the next edition of ``name``: ``NAME-k``, k one past the latest edition's
+    number, skipping names already taken."""
+    rows = editions(store, name)
+    number = max([(r.spec.get("edition") or {}).get("number", 1) for r in rows] or [1]) + 1
+    taken = set(store.tournament_names())
+    while f"{name}-{number}" in taken:
+        number += 1
+    return f"{name}-{number}"
+
+
+def with_edition(spec: TournamentSpec, name: str) -> TournamentSpec:
+    """``spec`` played under the edition name ``name`` (its hash names it)."""
+    return spec if name == spec.name else spec.model_copy(update={"name": name})
+
+
+def version_changes(old: list[str], spec: TournamentSpec) -> list[int] | None:
+    """The entry indices whose bot is another version (the same name in the same place), or
+    None when the entrants changed otherwise (bots left, came or moved)."""
+    new = [b.key for b in spec.entrants]
+    if len(old) != len(new):
+        return None
+    changed = []
+    for index, (was, now) in enumerate(zip(old, new, strict=True)):
+        if was.split("@")[0] != now.split("@")[0]:
+            return None
+        if was != now:
+            changed.append(index)
+    return changed or None
+
+
+def continue_with(store: Store, row: TournamentRow, spec: TournamentSpec,
+                  changed: list[int], canonical: dict[str, Any]) -> TournamentRow:
+    """Enter the new versions of the ``changed`` entries into the stored tournament ``row``:
+    in one transaction, the entry's bot, the seats of every deal not begun, a succession
+    row per entry, and the stored spec (so that the next run of ``spec`` resumes)."""
+    entrants = store.entrant_ids(row.id)
+    games = store.count_games(row.id)
+    begun = {(r, d) for r, d in store.conn.execute(
+        "SELECT DISTINCT t.round, t.deal FROM games g JOIN tables t ON t.tournament_id = "
+        "g.tournament_id AND t.round = g.round AND t.table_index = g.table_index "
+        "WHERE g.tournament_id = ?", (row.id,))}
+    tables = store.tables(row.id)
+    data = dict(row.spec)
+    data.update({k: v for k, v in spec.to_json().items() if k != "name"})
+    data["canonical"] = canonical
+    with store.transaction() as conn:
+        conn.execute(_SUCCESSIONS)
+        swap: dict[int, int] = {}
+        for index in changed:
+            bot = spec.entrants[index]
+            metadata = {**bot.metadata, **({"options": bot.options} if bot.options else {})}
+            conn.execute("INSERT OR IGNORE INTO bots (name, version, path, metadata_json) "
+                         "VALUES (?, ?, ?, ?)", (bot.name, bot.version, str(bot.path),
+                                                 json.dumps(metadata, sort_keys=True)))
+            new_id = conn.execute("SELECT id FROM bots WHERE name = ? AND version = ?",
+                                  (bot.name, bot.version)).fetchone()[0]
+            swap[entrants[index]] = new_id
+            conn.execute("UPDATE tournament_bots SET bot_id = ? WHERE tournament_id = ? AND "
+                         "entry_index = ?", (new_id, row.id, index))
+            conn.execute("INSERT OR REPLACE INTO successions (tournament_id, entry_index, "
+                         "old_bot_id, new_bot_id, games_at) VALUES (?, ?, ?, ?, ?)",
+                         (row.id, index, entrants[index], new_id, games))
+        for table in tables:
+            if (table.round, table.deal) in begun or not set(table.seats) & set(swap):
+                continue
+            seats = [swap.get(b, b) for b in table.seats]
+            conn.execute("UPDATE tables SET seats_json = ? WHERE tournament_id = ? AND "
+                         "round = ? AND table_index = ?",
+                         (json.dumps(seats), row.id, table.round, table.table_index))
+        conn.execute("UPDATE tournaments SET spec_hash = ?, spec_json = ? WHERE id = ?",
+                     (spec.spec_hash(), json.dumps(data, sort_keys=True), row.id))
+    fresh = store.tournament(row.name)
+    assert fresh is not None
+    return fresh
+
+
+def stored_bot(store: Store, bot_id: int) -> BotSpec:
+    """The bot version stored under ``bot_id`` (one an entry held before a ``--continue``,
+    finishing a deal it began), found through the registry's kept versions."""
+    found = store.conn.execute("SELECT name, version, metadata_json FROM bots WHERE id = ?",
+                               (bot_id,)).fetchone()
+    if found is None:
+        raise StoreError(f"bot id {bot_id} is not in {store.path}")
+    name, version, metadata = found
+    options = (json.loads(metadata or "{}") or {}).get("options") or {}
+    try:
+        bot = resolve(f"{name}@{version.split('+', 1)[0]}")
+    except ArenaError as exc:
+        raise BotError(f"{name}@{version} began a deal that is not finished, and its files "
+                       f"cannot be found any more ({exc}); run with --new-edition or --fresh"
+                       ) from None
+    return bot.with_options(options) if options else bot
+
+
+def current_edition(store: Store, spec: TournamentSpec, new_edition: bool
+                    ) -> tuple[TournamentSpec, dict[str, Any] | None]:
+    """The spec as its run plays it: under its latest edition's name, or (``new_edition``,
+    when the latest edition's spec differs) under the next edition's, with the ``edition``
+    header to store with it."""
+    rows = editions(store, spec.name)
+    if not rows:
+        return spec, None
+    latest = with_edition(spec, rows[-1].name)
+    if not new_edition or latest.spec_hash() == rows[-1].spec_hash:
+        return latest, None
+    name = edition_name(store, spec.name)
+    return with_edition(spec, name), {"of": spec.name, "number": int(name.rsplit("-", 1)[1])}

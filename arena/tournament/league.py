@@ -1,0 +1,235 @@
+"""A league: a tournament that never ends. Tables are chosen one deal at a time by
+:mod:`~arena.tournament.matchmaking`, and bots submitted while it runs enter it.
+
+The loop, between two tables:
+
+1. **Poll** the registry (:func:`arena.registry.resolve`, the spec's patterns matched again):
+   a bot version the league has not seen is vetted (the compliance check of
+   :func:`arena.referee.check.check_bot`, then a trial start as ``arena run`` gives every
+   entry) and enters; the version it replaces (same name) retires from matchmaking, keeping
+   its games and ratings. A version that fails is refused with the reason (``arena status``
+   lists it) and not tried again.
+2. **Stop** when told (``arena league stop NAME`` leaves a stop file beside the lock), when
+   the budget of games or minutes is spent, or on Ctrl-C (the runner's).
+3. **Choose** the next table from the ratings of every game played (TrueSkill, in game
+   order) and the active entrants in the order they entered; store it (its duplicate
+   seatings as tables of one deal, round = the table's number) before it is played, so a
+   killed league resumes by playing the stored table, never choosing again.
+
+Everything the choice reads is in the store (games, entries with the table they entered at)
+or in the spec (seed), so a league replays its choices from its seed and the order of the
+submissions. The tables are chosen ``tables_at_once`` at a time (1 by default) from the
+same ratings, and played in parallel; the next batch waits for the last one's games.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+
+import trueskill
+
+from arena.errors import ArenaError, BotError
+from arena.referee.check import check_bot
+from arena.referee.seating import seat_orders
+from arena.registry import BotSpec
+from arena.tournament.entries import distinct_entrants, resolve_entry
+from arena.tournament.league_spec import expand_patterns
+from arena.tournament.league_store import ENTRIES, league_entries, stop_path
+from arena.tournament.matchmaking import FieldState, Rating, next_table
+from arena.tournament.preflight import trial_starts
+from arena.tournament.schedule import match_seed
+from arena.tournament.spec import TournamentSpec
+from arena.tournament.store import Store, TableRow, TournamentRow
+
+__all__ = ["League", "Vetter", "vet"]
+
+#: Why a bot may not enter a league, or None (:func:`vet` by default).
+Vetter = Callable[[BotSpec], str | None]
+
+def vet(bot: BotSpec, limits: dict[str, int | bool]) -> str | None:
+    """Why ``bot`` may not enter (the compliance check, then a trial start), or None."""
+    report = check_bot(bot)
+    if not report.ok:
+        return "failed the compliance check: " + "; ".join(report.failures())
+    trial = trial_starts([bot], {k: v for k, v in limits.items() if not isinstance(v, bool)},
+                         parallel=1)[0]
+    return None if trial.failure is None else f"does not start: {trial.failure}"
+
+
+@dataclass
+class League:
+    """One run of a league (see the module). ``play`` plays stored tables (the runner's);
+    ``by_id`` is the runner's map of bot ids to bots, which entries are added to."""
+
+    spec: TournamentSpec
+    store: Store
+    row: TournamentRow
+    play: Callable[[Sequence[TableRow]], None]
+    by_id: dict[int, BotSpec]
+    vetter: Vetter | None = None
+    warn: Callable[[str], None] = lambda text: None
+    started: float = field(default_factory=time.monotonic)
+    _ratings: dict[int, trueskill.Rating] = field(default_factory=dict)
+    _rated: int = 0
+
+    # -------------------------------------------------------------- entries
+    def _current(self) -> list[BotSpec]:
+        """The bots the spec's entries name now (patterns matched again); an entry that no
+        longer resolves is left out (it retires only when a new version comes)."""
+        base = self.spec.source.parent if self.spec.source is not None else None
+        found: list[BotSpec] = []
+        for entry in expand_patterns(self.spec.bots):
+            try:
+                found.append(resolve_entry(entry, base))
+            except ArenaError:
+                continue
+        return distinct_entrants([("bots", found)])[0]
+
+    def poll(self, number: int, *, enter: bool = True) -> None:
+        """Enter the versions not seen yet (vetted first), retiring the ones they replace;
+        ``enter`` False only maps the active entries to their bots."""
+        seen = {e.key: e for e in league_entries(self.store, self.row.id)}
+        for bot in self._current():
+            if bot.key in seen:
+                entry = seen[bot.key]
+                if entry.bot_id is not None and entry.state == "active":
+                    self.by_id.setdefault(entry.bot_id, bot)
+            elif enter:
+                vetter = self.vetter or (lambda b: vet(b, self.spec.limits))
+                self._enter(bot, number, vetter(bot))
+
+    def _finish(self) -> None:
+        """Play what a killed run left of its last tables. A version whose files changed
+        since (its directory edited in place, no kept copy) cannot finish its table: its
+        recorded games stay, the rest is left unplayed, and the league goes on."""
+        try:
+            self.play(self.store.tables(self.row.id))  # only the games missing are played
+        except BotError as exc:
+            self.warn(f"a table is left unfinished: {str(exc).split('; run with')[0]}")
+
+    def _enter(self, bot: BotSpec, number: int, refusal: str | None) -> None:
+        """Record ``bot`` as refused, or as entered (its older versions retired), in one
+        transaction."""
+        tid = self.row.id
+        with self.store.transaction() as conn:
+            conn.execute(ENTRIES)
+            seq = conn.execute("SELECT COUNT(*) FROM league_entries WHERE tournament_id = ?",
+                               (tid,)).fetchone()[0]
+            bot_id = None
+            if refusal is None:
+                metadata = {**bot.metadata, **({"options": bot.options} if bot.options else {})}
+                conn.execute("INSERT OR IGNORE INTO bots (name, version, path, metadata_json) "
+                             "VALUES (?, ?, ?, ?)", (bot.name, bot.version, str(bot.path),
+                                                     json.dumps(metadata, sort_keys=True)))
+                bot_id = conn.execute("SELECT id FROM bots WHERE name = ? AND version = ?",
+                                      (bot.name, bot.version)).fetchone()[0]
+                if conn.execute("SELECT 1 FROM tournament_bots WHERE tournament_id = ? AND "
+                                "bot_id = ?", (tid, bot_id)).fetchone() is None:
+                    index = conn.execute("SELECT COALESCE(MAX(entry_index) + 1, 0) FROM "
+                                         "tournament_bots WHERE tournament_id = ?",
+                                         (tid,)).fetchone()[0]
+                    conn.execute("INSERT INTO tournament_bots (tournament_id, bot_id, "
+                                 "entry_index) VALUES (?, ?, ?)", (tid, bot_id, index))
+                conn.execute("UPDATE league_entries SET state = 'retired' WHERE tournament_id "
+                             "= ? AND state = 'active' AND bot_key LIKE ? ESCAPE '\\'",
+                             (tid, bot.name.replace("\\", "\\\\").replace("%", "\\%")
+                              .replace("_", "\\_") + "@%"))
+            conn.execute("INSERT INTO league_entries (tournament_id, seq, bot_key, bot_id, "
+                         "state, reason, at_table) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         (tid, seq, bot.key, bot_id, "refused" if refusal else "active",
+                          refusal or "", number))
+        if bot_id is not None:
+            self.by_id[bot_id] = bot
+
+    # -------------------------------------------------------------- ratings and choice
+    def _state(self) -> FieldState:
+        """The active entrants (in entry order), with ratings of every game so far."""
+        params = self.spec.rating.resolved()
+        env = trueskill.TrueSkill(**params)
+        games = self.store.games(self.row.id)
+        for game in games[self._rated:]:
+            seats = list(game.seats)
+            if len(set(seats)) < len(seats) or len(game.forfeits) == len(seats):
+                continue
+            rated = env.rate([(self._ratings.get(b, env.create_rating()),) for b in seats],
+                             ranks=[p - 1 for p in game.placements])
+            for bot, (rating,) in zip(seats, rated, strict=True):
+                self._ratings[bot] = rating
+        self._rated = len(games)
+        active = [e.bot_id for e in league_entries(self.store, self.row.id)
+                  if e.state == "active" and e.bot_id is not None]
+        fresh = env.create_rating()
+        state = FieldState(active=active, beta=params["beta"], ratings={
+            b: Rating(float(r.mu), float(r.sigma))
+            for b, r in ((b, self._ratings.get(b, fresh)) for b in active)})
+        for table in self.store.tables(self.row.id):
+            if table.table_index == 0:
+                state.add_table(table.seats)
+        return state
+
+    def choose(self, first: int) -> list[TableRow]:
+        """Tables ``first`` .. ``first + tables_at_once - 1``: each one's entrants by
+        :func:`next_table` from the same ratings, the tables chosen before it counted as
+        played and their entrants left out while enough others remain; each table's
+        seatings as tables of one deal (the table sizes taken in turn when the spec lists
+        several)."""
+        sizes = self.spec.table_sizes
+        state = self._state()
+        seated: set[int] = set()
+        rows: list[TableRow] = []
+        for number in range(first, first + self.spec.tables_at_once):
+            k = sizes[(number - 1) % len(sizes)]
+            free = [b for b in state.active if b not in seated]
+            view = replace(state, active=free) if len(free) >= k else state
+            group = next_table(view, k, self.row.seed, number)
+            state.add_table(group)
+            seated.update(group)
+            seed = match_seed(self.row.seed, number, 0)
+            rows += [TableRow(round=number, table_index=i, seats=seats, seed=seed, deal=0,
+                              games=self.spec.games_per_match)
+                     for i, seats in enumerate(seat_orders(group, self.spec.duplicate))]
+        return rows
+
+    # -------------------------------------------------------------- the loop
+    def _spent(self) -> bool:
+        budget = self.spec.budget
+        if budget is None:
+            return False
+        if budget.games is not None and self.store.count_games(self.row.id) >= budget.games:
+            return True
+        return (budget.minutes is not None
+                and time.monotonic() - self.started >= budget.minutes * 60)
+
+    def run(self) -> str:
+        """Play until stopped or the budget is spent; the state to store (``stopped`` or
+        ``finished``)."""
+        stop = stop_path(self.store.path, self.row.name)
+        stop.unlink(missing_ok=True)  # a request left by a league no longer running
+        number = max((t.round for t in self.store.tables(self.row.id)), default=0)
+        if not league_entries(self.store, self.row.id):
+            for bot in self._current():  # the first field: the run's trial start vetted it
+                self._enter(bot, 1, None)
+        self.poll(number + 1, enter=False)  # the bots of the active entries, as they are now
+        if number:
+            self._finish()
+        while True:
+            self.poll(number + 1)
+            if stop.exists():
+                stop.unlink(missing_ok=True)
+                return "stopped"
+            if self._spent():
+                return "finished"
+            active = sum(1 for e in league_entries(self.store, self.row.id)
+                         if e.state == "active")
+            if active < max(self.spec.table_sizes):
+                raise ArenaError(f"league '{self.row.name}': {active} active bot(s) cannot "
+                                 f"fill tables of {max(self.spec.table_sizes)}")
+            first = number + 1
+            rows = self.choose(first)
+            self.store.add_tables(self.row.id, rows)  # in one transaction: a whole batch
+            number = rows[-1].round
+            self.play([t for r in range(first, number + 1)
+                       for t in self.store.tables(self.row.id, r)])

@@ -1,0 +1,398 @@
+"""A league of sample bots: new versions enter while it runs and play at once, refused ones
+are told, every game is recorded once across stops and resumes, and the choices replay from
+the seed and the order of the submissions."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tournament_fixtures import FIXTURES, runner, write_spec
+
+from arena.cli.main import app
+from arena.registry import BotSpec, submit
+from arena.tournament.events import Progress
+from arena.tournament.runner import run_tournament
+from arena.tournament.spec import load_spec
+
+
+class _Passed:
+    ok = True
+
+    def failures(self) -> list[str]:
+        return []
+
+
+def _submit(bots_dir: Path, source: Path, name: str, *, update: bool = False) -> str:
+    return submit(source, name, bots_dir, check=lambda spec: _Passed(), update=update).version
+
+
+@pytest.fixture
+def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    bots_dir = tmp_path / "bots"
+    bots_dir.mkdir()
+    monkeypatch.setenv("ARENA_BOTS_DIR", str(bots_dir))
+    monkeypatch.chdir(tmp_path)
+    for name in ("first", "last", "hashed"):
+        _submit(bots_dir, FIXTURES / f"{name}.py", name)
+    return bots_dir
+
+
+def _league(tmp_path: Path, db: Path, **fields: Any) -> Path:
+    data: dict[str, Any] = {"name": "ladder", "format": "league", "bots": ["*"],
+                            "games_per_match": 1, "duplicate": True, "seed": 5,
+                            "budget": {"games": 16}}
+    data.update(fields)
+    data.pop("rounds", None)
+    path = write_spec(tmp_path / f"{db.stem}.yaml", db, **data)
+    text = path.read_text().replace("rounds: 3\n", "")
+    path.write_text(text)
+    return path
+
+
+def _tables(db: Path, name: str = "ladder") -> list[tuple[int, list[str]]]:
+    """Each table's number and its first seating's bots, by key."""
+    conn = sqlite3.connect(str(db))
+    try:
+        keys = {r[0]: f"{r[1]}@{r[2]}" for r in conn.execute("SELECT id, name, version FROM bots")}
+        return [(r[0], [keys[b] for b in eval(r[1])])  # noqa: S307 - a JSON list of ints
+                for r in conn.execute(
+                    "SELECT t.round, t.seats_json FROM tables t JOIN tournaments n ON "
+                    "n.id = t.tournament_id WHERE n.name = ? AND t.table_index = 0 "
+                    "ORDER BY t.round", (name,))]
+    finally:
+        conn.close()
+
+
+class _SubmitAt:
+    """Submits a new version of ``first`` once ``at`` games are recorded: counted in games,
+    so the test does not depend on time."""
+
+    def __init__(self, bots_dir: Path, tmp_path: Path, at: int) -> None:
+        self.bots_dir, self.at, self.version = bots_dir, at, ""
+        self.source = tmp_path / "first_v2.py"
+        self.source.write_text((FIXTURES / "first.py").read_text() + "\n# v2\n")
+
+    def __call__(self, event: object) -> None:
+        if isinstance(event, Progress) and event.done >= self.at and not self.version:
+            self.version = _submit(self.bots_dir, self.source, "first", update=True)
+
+
+def test_a_new_version_enters_at_once_and_the_old_one_retires(
+        tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    submitting = _SubmitAt(registry, tmp_path, at=4)
+    summary = run_tournament(load_spec(_league(tmp_path, db)), 1, report=submitting,
+                             vetter=lambda bot: None)
+    assert summary.state == "finished" and summary.games_done == 16
+    tables = _tables(db)
+    new = f"first@{submitting.version}"
+    # submitted after table 2's games: polled before table 3, which it plays
+    assert new in tables[2][1]
+    assert all(not key.startswith("first@") or key == new for _, seats in tables[2:]
+               for key in seats)
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)])
+    assert status.exit_code == 0
+    assert f"{new}: active since table 3" in status.stdout
+    assert "retired at table 3" in status.stdout
+
+
+def test_a_refused_version_says_why(tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    submitting = _SubmitAt(registry, tmp_path, at=2)
+
+    def vetter(bot: BotSpec) -> str | None:
+        return "failed the compliance check: hello: no reply" if bot.key.endswith(
+            submitting.version) and submitting.version else None
+
+    run_tournament(load_spec(_league(tmp_path, db, budget={"games": 8})), 1,
+                   report=submitting, vetter=vetter)
+    assert all(f"first@{submitting.version}" not in seats for _, seats in _tables(db))
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)])
+    assert (f"first@{submitting.version}: refused at table 2: failed the compliance check: "
+            "hello: no reply") in status.stdout
+
+
+def test_choices_replay_from_the_seed_and_the_submissions(
+        tmp_path: Path, registry: Path) -> None:
+    runs = []
+    for db in (tmp_path / "a.db", tmp_path / "b.db"):
+        submitting = _SubmitAt(registry, tmp_path, at=6)
+        run_tournament(load_spec(_league(tmp_path, db)), 1, report=submitting,
+                       vetter=lambda bot: None)
+        runs.append(_tables(db))
+        # back to the first version for the second league
+        _submit(registry, FIXTURES / "first.py", "first", update=True)
+    assert runs[0] == runs[1]
+
+
+def test_stopped_and_resumed_every_game_once(tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    first = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 6})), 1,
+                           vetter=lambda bot: None)
+    assert first.games_done == 6
+    conn = sqlite3.connect(str(db))
+    with conn:  # a kill in the middle of table 3: its second seating's game is lost
+        conn.execute("DELETE FROM records WHERE game_id = 'ladder/r3/t1/g0'")
+        conn.execute("DELETE FROM games WHERE id = 'ladder/r3/t1/g0'")
+    conn.close()
+    more = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
+                          vetter=lambda bot: None)
+    assert (more.games_before, more.games_done) == (5, 12)
+    conn = sqlite3.connect(str(db))
+    ids = [r[0] for r in conn.execute("SELECT id FROM games")]
+    conn.close()
+    assert len(ids) == len(set(ids)) == 12
+    assert [n for n, _ in _tables(db)] == list(range(1, 7))
+
+
+def test_the_leaderboard_shows_the_newest_versions_and_recomputes_from_results(
+        tmp_path: Path, registry: Path) -> None:
+    import json
+
+    import trueskill
+
+    from arena.rating.trueskill_rating import rate_tournament
+    from arena.rating.watch import leaderboard_frame
+
+    db = tmp_path / "a.db"
+    submitting = _SubmitAt(registry, tmp_path, at=4)
+    run_tournament(load_spec(_league(tmp_path, db)), 1, report=submitting,
+                   vetter=lambda bot: None)
+    old = next(k for _, seats in _tables(db) for k in seats
+               if k.startswith("first@") and not k.endswith(submitting.version))
+    shown = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db), "--wide"])
+    assert shown.exit_code == 0
+    assert f"new (older: {old.split('@')[1]})" in shown.stdout
+    newest = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db), "-f", "csv"])
+    assert f"first,{submitting.version}" in newest.stdout
+    assert f"first,{old.split('@')[1]}" not in newest.stdout
+    assert shown.stdout.endswith("1 older version not shown (retired from the league, ratings "
+                                 "kept); --all-versions shows them.\n")
+    assert shown.stdout == leaderboard_frame(db, "ladder", wide=True) + "\n"
+    from arena.rating.leaderboard import build_leaderboard, fitted_table
+
+    narrow, left_out = fitted_table(build_leaderboard(db, "ladder"), width=80)
+    assert "sigma" in narrow.splitlines()[0]  # a league keeps how sure each rating is
+    assert left_out and "sigma" not in left_out
+    every = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db), "--all-versions",
+                                "-f", "csv"])
+    assert f"first,{old.split('@')[1]}" in every.stdout
+    assert f"first,{submitting.version}" in every.stdout
+    watched = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db), "--watch",
+                                  "--every", "0.1", "--refreshes", "2"])
+    assert watched.exit_code == 0
+    assert watched.stdout == 2 * (leaderboard_frame(db, "ladder") + "\n\n")
+    # every rating, the retired version's too, from the exported games alone
+    doc = json.loads(runner.invoke(app, ["results", "ladder", "--db", str(db)]).stdout)
+    env = trueskill.TrueSkill(**doc["rating"])
+    ratings: dict[str, trueskill.Rating] = {}
+    for game in doc["games"]:
+        groups = [(ratings.get(bot, env.create_rating()),) for bot in game["seats"]]
+        for bot, (new,) in zip(game["seats"], env.rate(groups, ranks=game["placements"]),
+                               strict=True):
+            ratings[bot] = new
+    stored = rate_tournament(db, "ladder")
+    assert {k: (r.mu, r.sigma) for k, r in ratings.items()} == {
+        k: (r.mu, r.sigma) for k, r in stored.items()}
+    assert old in ratings
+
+
+def test_stop_asks_a_running_league_and_refuses_otherwise(
+        tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    spec = _league(tmp_path, db, budget=None)
+    asked: list[str] = []
+
+    def stop_after_four(event: object) -> None:
+        if isinstance(event, Progress) and event.done >= 4 and not asked:
+            result = runner.invoke(app, ["league", "stop", "ladder", "--db", str(db)])
+            asked.append(result.stdout)
+
+    summary = run_tournament(load_spec(spec), 1, report=stop_after_four,
+                             vetter=lambda bot: None)
+    assert asked[0].startswith("asked league 'ladder' to stop once the table under way is "
+                               "played (pid ")
+    assert (summary.state, summary.games_done) == ("stopped", 4)
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
+    # no budget: no end to count the games to
+    assert "state stopped (as asked; run the spec again to resume); games 4; created " in status
+    idle = runner.invoke(app, ["league", "stop", "ladder", "--db", str(db)])
+    assert idle.exit_code == 1
+    assert idle.stderr == "Error: league 'ladder' is not running (arena run SPEC resumes it)\n"
+    resumed = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 8})), 1,
+                             vetter=lambda bot: None)
+    assert (resumed.games_before, resumed.games_done, resumed.state) == (4, 8, "finished")
+
+
+def test_killed_at_any_moment_a_league_loses_nothing_and_plays_nothing_twice(
+        tmp_path: Path, registry: Path) -> None:
+    import os
+    import signal
+
+    from store_polling import wait_for_games
+    from tournament_fixtures import arena_run, signature
+
+    reference = tmp_path / "reference.db"
+    run_tournament(load_spec(_league(tmp_path, reference, budget={"games": 14})), 1)
+    db = tmp_path / "killed.db"
+    spec = _league(tmp_path, db, budget={"games": 14})
+    for at_least in (3, 9):  # killed inside a deal (odd counts), resumed, killed again
+        process = arena_run(spec, "--workers", "1")
+        try:
+            seen = wait_for_games(db, "ladder", at_least, timeout=120)
+            assert seen >= at_least, process.stderr.read() if process.stderr else ""
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(timeout=30)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+        assert at_least <= len(signature(db, "ladder")["games"]) < 14
+    process = arena_run(spec, "--workers", "1")
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    assert "ladder: 14/14 games recorded" in out
+    assert signature(db, "ladder") == signature(reference, "ladder")
+
+
+def test_a_bots_files_edited_in_place_are_a_new_version_that_is_vetted(
+        tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    edited: list[str] = []
+    vetted: list[str] = []
+
+    def edit_at_four(event: object) -> None:
+        if isinstance(event, Progress) and event.done >= 4 and not edited:
+            target = registry / "first.py"
+            target.write_text(target.read_text() + "\n# edited in place\n")
+            edited.append("yes")
+
+    def vetter(bot: BotSpec) -> str | None:
+        vetted.append(bot.key)
+        return None
+
+    run_tournament(load_spec(_league(tmp_path, db, budget={"games": 10})), 1,
+                   report=edit_at_four, vetter=vetter)
+    [new] = vetted
+    tables = _tables(db)
+    assert new.startswith("first@") and new in tables[2][1]
+    assert all(new not in seats for _, seats in tables[:2])
+
+
+def test_a_full_disk_stops_the_league_with_one_line_and_loses_nothing(
+        tmp_path: Path, registry: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.errors import StoreError
+    from arena.tournament.store import Store
+
+    db = tmp_path / "a.db"
+    spec = _league(tmp_path, db, budget={"games": 10})
+    record = Store.record_game
+
+    def filling(self: Store, tournament_id: int, row: dict[str, Any], record_: bytes) -> bool:
+        if self.count_games(tournament_id) == 5:  # the disk fills in the middle of a deal
+            pages = self.conn.execute("PRAGMA page_count").fetchone()[0]
+            self.conn.execute(f"PRAGMA max_page_count = {pages}")
+        return record(self, tournament_id, row, record_ + bytes(8192))
+
+    monkeypatch.setattr(Store, "record_game", filling)
+    with pytest.raises(StoreError) as info:
+        run_tournament(load_spec(spec), 1, vetter=lambda bot: None)
+    assert str(info.value) == (f"cannot write to {db}: database or disk is full; nothing "
+                               "half-written is kept: free some space and run again to resume")
+    conn = sqlite3.connect(str(db))
+    assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 5
+    assert conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 5
+    conn.close()
+    monkeypatch.setattr(Store, "record_game", record)
+    resumed = run_tournament(load_spec(spec), 1, vetter=lambda bot: None)
+    assert (resumed.games_before, resumed.games_done) == (5, 10)
+
+
+def test_arena_submit_into_a_running_league_then_arena_league_stop(
+        tmp_path: Path, registry: Path) -> None:
+    """The whole path with real processes: the league runs, a bot is submitted with the CLI
+    (checked), the league vets it and it plays; then ``arena league stop``."""
+    import time
+
+    from store_polling import wait_for_games
+    from tournament_fixtures import arena_run
+
+    db = tmp_path / "live.db"
+    spec = _league(tmp_path, db, budget=None)
+    process = arena_run(spec, "--workers", "1")
+    try:
+        assert wait_for_games(db, "ladder", 2, timeout=120) >= 2
+        source = tmp_path / "newcomer.py"
+        source.write_text((FIXTURES / "last.py").read_text().replace('"last"', '"newcomer"'))
+        submitted = runner.invoke(app, ["submit", str(source)])
+        assert submitted.exit_code == 0, submitted.output
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not any(
+                key.startswith("newcomer@") for _, seats in _tables(db) for key in seats):
+            time.sleep(0.2)
+        stop = runner.invoke(app, ["league", "stop", "ladder", "--db", str(db)])
+        assert stop.exit_code == 0, stop.output
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, err
+    assert "state stopped" in out
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)])
+    assert "newcomer@" in status.stdout and ": active since table " in status.stdout
+    assert any(key.startswith("newcomer@") for _, seats in _tables(db) for key in seats)
+
+
+def test_fresh_forgets_the_leagues_entries(tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    submitting = _SubmitAt(registry, tmp_path, at=2)
+    run_tournament(load_spec(_league(tmp_path, db, budget={"games": 6})), 1,
+                   report=submitting, vetter=lambda bot: None)
+    before = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
+    assert "retired at table" in before
+    run_tournament(load_spec(_league(tmp_path, db, budget={"games": 2})), 1, fresh=True,
+                   vetter=lambda bot: None)
+    after = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
+    assert "retired" not in after
+    assert after.count(": active since table 1") == 3
+
+
+def test_tables_chosen_together_do_not_depend_on_the_workers(
+        tmp_path: Path, registry: Path) -> None:
+    greedy = str(Path(__file__).resolve().parents[2] / "bots" / "greedy.py")
+    runs = []
+    for workers, db in ((1, tmp_path / "a.db"), (2, tmp_path / "b.db")):
+        summary = run_tournament(load_spec(_league(
+            tmp_path, db, bots=["*", greedy], tables_at_once=2, budget={"games": 12})),
+            workers, vetter=lambda bot: None)
+        assert summary.games_done == 12
+        runs.append(_tables(db))
+    assert runs[0] == runs[1]
+    by_number = dict(runs[0])
+    for first in range(1, 7, 2):  # a batch of two tables: four different bots
+        assert len(set(by_number[first]) | set(by_number[first + 1])) == 4
+
+
+def test_a_batch_cut_short_is_finished_before_the_next(tmp_path: Path, registry: Path) -> None:
+    greedy = str(Path(__file__).resolve().parents[2] / "bots" / "greedy.py")
+    reference, db = tmp_path / "ref.db", tmp_path / "cut.db"
+
+    def league(path: Path, games: int) -> Any:
+        return load_spec(_league(tmp_path, path, bots=["*", greedy], tables_at_once=2,
+                                 budget={"games": games}))
+
+    run_tournament(league(reference, 16), 1, vetter=lambda bot: None)
+    run_tournament(league(db, 8), 1, vetter=lambda bot: None)
+    conn = sqlite3.connect(str(db))
+    with conn:  # killed inside the second batch: a game of each of its tables lost
+        for game in ("ladder/r3/t1/g0", "ladder/r4/t0/g0"):
+            conn.execute("DELETE FROM records WHERE game_id = ?", (game,))
+            conn.execute("DELETE FROM games WHERE id = ?", (game,))
+    conn.close()
+    resumed = run_tournament(league(db, 16), 2, vetter=lambda bot: None)
+    assert (resumed.games_before, resumed.games_done) == (6, 16)
+    assert _tables(db) == _tables(reference)

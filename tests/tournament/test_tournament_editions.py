@@ -1,0 +1,231 @@
+"""A bot updated after its tournament began: the refusal names the ways on; --continue enters
+the new version for the deals not begun (the old games stay rated under the old version);
+--new-edition starts NAME-2 beside the stored tournament."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tournament_fixtures import REPO, runner, write_spec
+
+from arena.cli.main import app
+from arena.errors import StoreError
+from arena.registry import resolve, submit
+from arena.tournament.runner import run_tournament
+from arena.tournament.spec import load_spec
+
+SAMPLES = REPO / "bots"
+FIRST = Path(__file__).resolve().parent / "bots" / "first.py"
+
+
+class _Passed:
+    ok = True
+
+    def failures(self) -> list[str]:
+        return []
+
+
+def _submit(bots_dir: Path, source: Path, *, update: bool = False) -> str:
+    return submit(source, "mine", bots_dir, check=lambda spec: _Passed(),
+                  update=update).version
+
+
+@pytest.fixture
+def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    bots_dir = tmp_path / "bots"
+    bots_dir.mkdir()
+    monkeypatch.setenv("ARENA_BOTS_DIR", str(bots_dir))
+    monkeypatch.chdir(tmp_path)
+    return bots_dir
+
+
+def _spec(tmp_path: Path, db: Path, **fields: Any) -> Path:
+    data: dict[str, Any] = {"name": "cup", "format": "round_robin",
+                            "bots": ["mine", str(SAMPLES / "greedy.py"),
+                                     str(SAMPLES / "collector.py")],
+                            "rounds": 2, "games_per_match": 1}
+    data.update(fields)
+    return write_spec(tmp_path / "cup.yaml", db, **data)
+
+
+def _forget_round(db: Path, round_no: int) -> None:
+    """The store as a run interrupted before ``round_no`` left it."""
+    conn = sqlite3.connect(str(db))
+    with conn:
+        conn.execute("DELETE FROM records WHERE game_id IN (SELECT id FROM games WHERE "
+                     "round >= ?)", (round_no,))
+        conn.execute("DELETE FROM games WHERE round >= ?", (round_no,))
+        conn.execute("UPDATE tournaments SET state = 'interrupted'")
+    conn.close()
+
+
+def _games_by_version(db: Path, name: str) -> dict[str, int]:
+    conn = sqlite3.connect(str(db))
+    try:
+        keys = {r[0]: f"{r[1]}@{r[2]}" for r in conn.execute("SELECT id, name, version FROM bots")}
+        counts: dict[str, int] = {}
+        for (seats,) in conn.execute(
+                "SELECT g.seats_json FROM games g JOIN tournaments t ON t.id = g.tournament_id "
+                "WHERE t.name = ?", (name,)):
+            for bot in eval(seats):  # noqa: S307 - a JSON list of ints
+                counts[keys[bot]] = counts.get(keys[bot], 0) + 1
+        return counts
+    finally:
+        conn.close()
+
+
+def _update(tmp_path: Path, bots_dir: Path) -> str:
+    changed = tmp_path / "mine_v2.py"
+    changed.write_text(FIRST.read_text() + "\n# faster\n")
+    return _submit(bots_dir, changed, update=True)
+
+
+def test_the_refusal_names_continue_and_new_edition(tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "arena.db"
+    old = _submit(registry, FIRST)
+    spec = _spec(tmp_path, db)
+    run_tournament(load_spec(spec), 1)
+    new = _update(tmp_path, registry)
+    with pytest.raises(StoreError) as info:
+        run_tournament(load_spec(spec), 1)
+    stored = sqlite3.connect(str(db)).execute("SELECT spec_hash FROM tournaments").fetchone()[0]
+    assert str(info.value) == (
+        f"tournament 'cup' exists with a different spec (hash {stored}, this spec "
+        f"{load_spec(spec).spec_hash()}: entrants changed (mine@{old} -> mine@{new}; to go on "
+        f"with the version it started with, enter it as mine@{old})); --continue goes on with "
+        "the new version (the games played stay rated under the old one), --new-edition "
+        "starts cup-2 and keeps this one for comparison, --fresh starts anew")
+    result = runner.invoke(app, ["run", str(spec), "--no-progress", "--no-trial"])
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: {info.value}\n"
+    both = runner.invoke(app, ["run", str(spec), "--fresh", "--continue"])
+    assert both.exit_code == 2
+    assert "give one of --fresh, --continue, not several" in both.stderr
+
+
+def test_continue_enters_the_new_version_for_the_deals_not_begun(
+        tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "arena.db"
+    old = _submit(registry, FIRST)
+    spec = _spec(tmp_path, db)
+    first = run_tournament(load_spec(spec), 1)
+    assert first.games_recorded == 6  # 3 pairs, 2 cycles
+    _forget_round(db, 2)
+    new = _update(tmp_path, registry)
+    went_on = run_tournament(load_spec(spec), 1, carry_on=True)
+    assert (went_on.games_before, went_on.games_recorded) == (3, 3)
+    counts = _games_by_version(db, "cup")
+    assert counts[f"mine@{old}"] == 2 and counts[f"mine@{new}"] == 2
+    # the next plain run resumes the continued tournament
+    again = run_tournament(load_spec(spec), 1)
+    assert (again.games_before, again.games_recorded, again.state) == (6, 0, "finished")
+    board = runner.invoke(app, ["leaderboard", "cup", "--db", str(db), "-f", "csv"])
+    assert board.exit_code == 0
+    assert f"mine,{old}" in board.stdout and f"mine,{new}" in board.stdout
+
+
+def test_a_deal_begun_is_finished_by_the_version_that_began_it(
+        tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "arena.db"
+    old = _submit(registry, FIRST)
+    spec = _spec(tmp_path, db, rounds=1, games_per_match=2)
+    run_tournament(load_spec(spec), 1)
+    conn = sqlite3.connect(str(db))
+    with conn:  # each table's second game is lost: every deal has begun
+        conn.execute("DELETE FROM records WHERE game_id LIKE '%/g1'")
+        conn.execute("DELETE FROM games WHERE game_index = 1")
+    conn.close()
+    new = _update(tmp_path, registry)
+    went_on = run_tournament(load_spec(spec), 1, carry_on=True)
+    assert went_on.games_recorded == 3
+    counts = _games_by_version(db, "cup")
+    assert counts[f"mine@{old}"] == 4 and f"mine@{new}" not in counts
+    assert resolve(f"mine@{old}").version == old  # found among the kept versions
+
+
+def test_continue_refuses_other_changes(tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "arena.db"
+    _submit(registry, FIRST)
+    spec = _spec(tmp_path, db)
+    run_tournament(load_spec(spec), 1)
+    other = _spec(tmp_path, db, games_per_match=2)
+    with pytest.raises(StoreError) as info:
+        run_tournament(load_spec(other), 1, carry_on=True)
+    assert str(info.value).startswith(
+        "--continue enters new versions of the same bots, and tournament 'cup' changed more")
+    assert str(info.value).endswith(
+        "games_per_match changed); --new-edition starts cup-2 and keeps this one for "
+        "comparison, --fresh starts anew")
+
+
+def test_a_new_edition_keeps_the_old_one_and_is_resumed_by_name(
+        tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "arena.db"
+    old = _submit(registry, FIRST)
+    spec = _spec(tmp_path, db)
+    run_tournament(load_spec(spec), 1)
+    new = _update(tmp_path, registry)
+    second = run_tournament(load_spec(spec), 1, new_edition=True)
+    assert (second.name, second.games_recorded) == ("cup-2", 6)
+    assert _games_by_version(db, "cup")[f"mine@{old}"] == 4
+    assert _games_by_version(db, "cup-2")[f"mine@{new}"] == 4
+    again = run_tournament(load_spec(spec), 1)  # the latest edition, resumed
+    assert (again.name, again.games_recorded) == ("cup-2", 0)
+    same = run_tournament(load_spec(spec), 1, new_edition=True)  # nothing changed: no -3
+    assert same.name == "cup-2"
+    listed = runner.invoke(app, ["tournaments", "--db", str(db)])
+    assert "cup-2" in listed.stdout and "cup " in listed.stdout
+
+
+def test_a_continued_swiss_entry_keeps_its_points(tmp_path: Path, registry: Path) -> None:
+    from arena.tournament.standings import swiss_standings
+    from arena.tournament.store import Store
+
+    db = tmp_path / "arena.db"
+    old = _submit(registry, FIRST)
+    spec = _spec(tmp_path, db, name="open", format="swiss", rounds=2,
+                 bots=["mine", str(SAMPLES / "greedy.py"), str(SAMPLES / "collector.py"),
+                       str(SAMPLES / "random.py")])
+    run_tournament(load_spec(spec), 1)
+    conn = sqlite3.connect(str(db))
+    with conn:  # interrupted before round 2 was paired
+        conn.execute("DELETE FROM records WHERE game_id LIKE 'open/r2/%'")
+        conn.execute("DELETE FROM games WHERE round = 2")
+        conn.execute("DELETE FROM tables WHERE round = 2")
+        conn.execute("DELETE FROM byes WHERE round = 2")
+    conn.close()
+    with Store(db) as store:
+        row = store.tournament("open")
+        assert row is not None
+        before = {s.entrant: s.score for s in swiss_standings(store, row)}
+    new = _update(tmp_path, registry)
+    went_on = run_tournament(load_spec(spec), 1, carry_on=True)
+    assert went_on.games_done == 4 and went_on.state == "finished"
+    counts = _games_by_version(db, "open")
+    assert counts[f"mine@{old}"] == 1 and counts[f"mine@{new}"] == 1
+    with Store(db) as store:
+        row = store.tournament("open")
+        assert row is not None
+        standings = swiss_standings(store, row, before_round=2)
+    assert {s.entrant: s.score for s in standings} == before  # round 1 counts for the entry
+
+
+def test_arena_run_new_edition_and_continue_from_the_command_line(
+        tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "arena.db"
+    _submit(registry, FIRST)
+    spec = _spec(tmp_path, db)
+    run_tournament(load_spec(spec), 1)
+    _update(tmp_path, registry)
+    result = runner.invoke(app, ["run", str(spec), "--new-edition", "--no-progress",
+                                 "--no-trial"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("cup-2: 6/6 games recorded (6 this run, ")
+    assert runner.invoke(app, ["status", "cup-2", "--db", str(db)]).exit_code == 0
+    _forget_round(db, 2)  # both editions lose their second cycle
+    again = runner.invoke(app, ["run", str(spec), "--continue", "--no-progress", "--no-trial"])
+    assert again.exit_code == 0, again.output
+    assert again.stdout.startswith("cup-2: 6/6 games recorded (3 this run, ")

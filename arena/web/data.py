@@ -7,6 +7,11 @@ Every number comes from the rating layer's own functions: the leaderboard is
 :func:`arena.rating.trueskill_rating.rate_games`'s history, and points per table are
 :func:`arena.rating.standings.game_points`. A tournament's drawn seed is kept from view until
 it finishes, as the CLI keeps it (:func:`arena.tournament.store.seed_is_secret`).
+
+A league shows the newest version of each bot by default, as ``arena leaderboard`` does
+(:func:`arena.rating.watch.newest_versions` of the same leaderboard), every version on request
+(``--all-versions``), and its entries as ``arena status`` lists them
+(:func:`arena.tournament.league_store.entry_lines`).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from arena.errors import StoreError
 from arena.rating.games import (
     StoredGame,
     TournamentInfo,
+    bot_versions,
     connect,
     find_tournament,
     list_tournaments,
@@ -35,7 +41,9 @@ from arena.rating.h2h import build_h2h, h2h_json
 from arena.rating.leaderboard import build_leaderboard, leaderboard_json
 from arena.rating.standings import game_points
 from arena.rating.trueskill_rating import rate_games, settings_for
-from arena.tournament.store import seed_is_secret
+from arena.rating.watch import newest_versions
+from arena.tournament.league_store import entry_lines, league_entries
+from arena.tournament.store import Store, seed_is_secret
 
 __all__ = ["GameRow", "TournamentData", "game_slug", "load_tournament", "progress",
            "read_records", "tournament_names"]
@@ -88,10 +96,28 @@ class TournamentData:
     history: dict[str, list[list[float]]]
     games: list[GameRow]
     rounds: list[dict[str, Any]] = field(default_factory=list)
+    #: a league: every version's leaderboard (``--all-versions``); None otherwise
+    all_versions: dict[str, Any] | None = None
+    #: a league: ``arena status``'s entry lines (each version's state, a refusal's reason)
+    entries: list[dict[str, str]] = field(default_factory=list)
+    #: how each bot key is named on the pages: its name, or ``name@version`` where the
+    #: tournament holds more than one version of it
+    names: dict[str, str] = field(default_factory=dict)
 
     @property
     def done(self) -> int:
         return len(self.games)
+
+    @property
+    def league(self) -> bool:
+        return self.info.format == "league"
+
+    @property
+    def hidden_versions(self) -> int:
+        """Older versions a league's default leaderboard leaves out."""
+        if self.all_versions is None:
+            return 0
+        return len(self.all_versions["bots"]) - len(self.leaderboard["bots"])
 
 
 def tournament_names(db: str | Path) -> list[str]:
@@ -147,7 +173,8 @@ def _history(games: list[StoredGame], info: TournamentInfo,
 def _rounds(conn: sqlite3.Connection, info: TournamentInfo,
             games: list[StoredGame]) -> list[dict[str, Any]]:
     """Each round's tables (bots, points, games played of planned) and byes."""
-    bots = {b.id: b.key for b in tournament_bots(conn, None)}
+    # every version in the store: a version an entry held before --continue is no entrant
+    bots = {bot_id: bot.key for bot_id, bot in bot_versions(conn).items()}
     points: dict[tuple[int, int], dict[str, Fraction]] = defaultdict(lambda: defaultdict(
         Fraction))
     played: dict[tuple[int, int], int] = defaultdict(int)
@@ -172,6 +199,24 @@ def _rounds(conn: sqlite3.Connection, info: TournamentInfo,
     return [rounds[r] for r in sorted(rounds)]
 
 
+def _entries(db: str | Path, info: TournamentInfo) -> list[dict[str, str]]:
+    """A league's entries as ``arena status`` lists them, each with its state."""
+    with Store(db, create=False, read_only=True) as store:
+        states = [entry.state for entry in league_entries(store, info.id)]
+        lines = entry_lines(store, info.id)[1:]  # its heading is the page's
+    return [{"state": state, "line": line.strip()} for state, line in zip(states, lines)]
+
+
+def _names(keys: list[str]) -> dict[str, str]:
+    """Each key's name on the pages: the bot's name, with its version where two versions of
+    one bot are in the tournament (a league's, or one continued with a new version)."""
+    count: dict[str, int] = defaultdict(int)
+    for key in set(keys):
+        count[key.rsplit("@", 1)[0]] += 1
+    return {key: key if count[key.rsplit("@", 1)[0]] > 1 else key.rsplit("@", 1)[0]
+            for key in keys}
+
+
 def load_tournament(db: str | Path, name: str) -> TournamentData:
     """Read one tournament for the site. Raises :class:`StoreError` when it is missing."""
     with connect(db) as conn:
@@ -181,13 +226,22 @@ def load_tournament(db: str | Path, name: str) -> TournamentData:
         rows = _game_rows(conn, info, games)
         history = _history(games, info, entrants)
         rounds = _rounds(conn, info, games)
-    board = leaderboard_json(build_leaderboard(db, name))
+    full = build_leaderboard(db, name)
+    board = leaderboard_json(full)
+    all_versions, entries = None, []
+    if info.format == "league":  # the newest versions by default, as arena leaderboard
+        all_versions = board
+        board = leaderboard_json(newest_versions(full)[0])
+        entries = _entries(db, info)
     h2h = h2h_json(build_h2h(db, name))
     planned = info.columns.get("games_planned")
+    keys = [row["key"] for row in (all_versions or board)["bots"]]
     return TournamentData(info=info, seed=_shown_seed(info),
                           games_planned=int(planned) if planned else None,
                           leaderboard=board, h2h=h2h, history=history, games=rows,
-                          rounds=rounds)
+                          rounds=rounds, all_versions=all_versions, entries=entries,
+                          names=_names([*keys, *h2h["bots"], *(k for g in rows
+                                                               for k in g.seats)]))
 
 
 def progress(db: str | Path, name: str) -> dict[str, Any]:

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment, PackageLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
 
 from arena.errors import ArenaError, ReplayError
 from arena.rating.games import connect, find_tournament
@@ -34,6 +35,9 @@ __all__ = ["PAGES", "SiteSummary", "game_page", "render_page", "static_files", "
 #: The tournament's pages besides the games: (file, title in the navigation).
 PAGES = (("index.html", "Leaderboard"), ("h2h.html", "Head-to-head"),
          ("rounds.html", "Rounds"), ("games.html", "Games"))
+
+#: A league's tables page shows this many of its latest tables (the games page has them all).
+RECENT_TABLES = 40
 
 #: Card kinds and their colours (Okabe-Ito; the card's name is always written on it too).
 KIND_COLOURS = {"God": OKABE_ITO[1], "Agari": OKABE_ITO[2], "Umbrae": OKABE_ITO[3],
@@ -54,9 +58,13 @@ def environment() -> Environment:
     return env
 
 
-def _short_key(key: str) -> str:
-    """``name@version`` -> ``name``: the version is in the leaderboard."""
-    return key.rsplit("@", 1)[0]
+@pass_context
+def _short_key(context: Context, key: str) -> str:
+    """``name@version`` -> ``name`` (the version is in the leaderboard), or ``name@version``
+    where the tournament holds two versions of the bot (:attr:`TournamentData.names`)."""
+    data = context.get("t")
+    names = data.names if isinstance(data, TournamentData) else {}
+    return names.get(key) or key.rsplit("@", 1)[0]
 
 
 def static_files() -> list[tuple[str, bytes]]:
@@ -72,19 +80,31 @@ def _h2h_matrix(data: TournamentData) -> list[dict[str, Any]]:
                                  for b in data.h2h["bots"]]} for a in data.h2h["bots"]]
 
 
+def _pages(data: TournamentData) -> tuple[tuple[str, str], ...]:
+    """The navigation: a league has tables, one deal each, rather than rounds."""
+    if not data.league:
+        return PAGES
+    return tuple((file, "Tables" if file == "rounds.html" else label) for file, label in PAGES)
+
+
 def _context(data: TournamentData, page: str, live: bool) -> dict[str, Any]:
-    labels = {row["key"]: row["bot"] for row in data.leaderboard["bots"]}
+    labels = {row["key"]: data.names.get(row["key"], row["bot"])
+              for row in data.leaderboard["bots"]}
     order = [row["key"] for row in data.leaderboard["bots"]]
+    pages = _pages(data)
     context: dict[str, Any] = {
-        "t": data, "info": data.info, "pages": PAGES, "page": page, "root": "",
+        "t": data, "info": data.info, "pages": pages, "page": page, "root": "",
         "live": live and page in ("index.html", "rounds.html"),
         "board": data.leaderboard, "order": order, "labels": labels,
-        "title": f"{data.info.name}: {dict(PAGES).get(page, page)}",
+        "all_keys": [row["key"] for row in (data.all_versions or data.leaderboard)["bots"]],
+        "title": f"{data.info.name}: {dict(pages).get(page, page)}",
     }
     if page == "index.html":
         context["chart"] = rating_chart(data.history, order, labels)
     elif page == "h2h.html":
         context["matrix"] = _h2h_matrix(data)
+    elif page == "rounds.html" and data.league:
+        context["recent"] = data.rounds[::-1][:RECENT_TABLES]
     elif page == "games.html":
         context["categories"] = sorted({c for g in data.games for c in g.desmos})
         context["sizes"] = sorted({len(g.seats) for g in data.games})

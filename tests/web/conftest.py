@@ -1,4 +1,5 @@
-"""Fixtures of the site's tests: a small stored Swiss tournament (site_db.py)."""
+"""Fixtures of the site's tests: a small stored Swiss tournament (site_db.py) and a small
+league (league_db.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import league_db  # noqa: E402
 import site_db  # noqa: E402
 
 
@@ -24,4 +26,21 @@ def cup_site(cup_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     out = tmp_path_factory.mktemp("site")
     write_site(cup_db, site_db.NAME, out, jobs=1)
+    return out
+
+
+@pytest.fixture(scope="session")
+def league_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A league stopped after 4 tables: a new version of alpha entered at table 3 (alpha@v1
+    retired), delta refused, no end planned."""
+    return league_db.build(tmp_path_factory.mktemp("league") / "arena.db")
+
+
+@pytest.fixture(scope="session")
+def league_site(league_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``arena report ladder`` written to a folder."""
+    from arena.web.site import write_site
+
+    out = tmp_path_factory.mktemp("league-site")
+    write_site(league_path, league_db.NAME, out, jobs=1)
     return out

@@ -1,0 +1,212 @@
+"""A league on the site: the leaderboard's newest versions and every version on request (the
+rows of ``arena leaderboard --format json`` and ``--all-versions``), the entries with a
+refusal's reason, recent tables rather than rounds, games counted without an end, a league
+without games yet served without an error; and tournaments continued with ``--continue``
+(two versions of one bot) or started again with ``--new-edition`` (NAME-2)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import league_db
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.web.server import make_server
+
+runner = CliRunner()
+REPO = Path(__file__).resolve().parents[2]
+
+
+def board_json(db: Path, name: str, *more: str) -> dict[str, Any]:
+    result = runner.invoke(app, ["leaderboard", name, "--db", str(db), "--format", "json",
+                                 *more])
+    assert result.exit_code == 0, result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def table_keys(html: str, table_id: str) -> list[str]:
+    """The rows' bot keys of one table on a page, in order."""
+    body = html.split(f'<table id="{table_id}"', 1)[1].split("</table>", 1)[0]
+    return re.findall(r'<tr data-key="([^"]+)"', body)
+
+
+@pytest.fixture
+def serving(tmp_path: Path) -> Iterator[Any]:
+    servers = []
+
+    def serve(db: Path) -> int:
+        server = make_server(db, "127.0.0.1", 0)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return int(server.server_port)
+
+    yield serve
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+def get(port: int, path: str) -> tuple[int, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read().decode("utf-8", "replace")
+    finally:
+        conn.close()
+
+
+def test_the_leaderboard_shows_the_newest_versions_and_every_version_on_request(
+        league_site: Path, league_path: Path) -> None:
+    index = (league_site / "index.html").read_text()
+    newest = [row["key"] for row in board_json(league_path, "ladder")["bots"]]
+    every = [row["key"] for row in board_json(league_path, "ladder", "--all-versions")["bots"]]
+    assert newest == ["beta@v1", "alpha@v2", "gamma@v1"]
+    assert table_keys(index, "leaderboard") == newest
+    assert table_keys(index, "leaderboard-all") == every
+    assert "alpha@v1" in every and len(every) == 4
+    assert ("1 older version retired from the league keeps its games and ratings: see every "
+            "version below.") in index
+    assert "Every version (4), as <code>arena leaderboard ladder --all-versions</code>" in index
+    assert '<dd id="progress">8 games, no end planned</dd>' in index
+
+
+def test_the_entries_are_arena_status_lines(league_site: Path, league_path: Path) -> None:
+    status = runner.invoke(app, ["status", "ladder", "--db", str(league_path)]).stdout
+    lines = status.split("older ones keep their games):\n", 1)[1].split("\n\n", 1)[0]
+    index = (league_site / "index.html").read_text()
+    shown = re.findall(r'<li class="entry (\w+)">([^<]*)</li>', index)
+    assert [text for _, text in shown] == [line.strip() for line in lines.splitlines()]
+    assert shown[-1] == ("refused", "delta@v1: refused at table 3: failed the compliance "
+                                    "check: hello: no reply")
+    assert shown[0] == ("retired", "alpha@v1: entered at table 1, retired at table 3")
+
+
+def test_a_league_has_recent_tables_rather_than_rounds(league_site: Path) -> None:
+    tables = (league_site / "rounds.html").read_text()
+    assert '<a href="rounds.html" aria-current="page">Tables</a>' in tables
+    assert "Recent tables" in tables and "A league has no rounds" in tables
+    numbers = re.findall(r'rowspan="2"><a href="games.html\?round=(\d+)">', tables)
+    assert numbers == ["4", "3", "2", "1"]  # newest first
+    # two versions of alpha in one league: each named with its version
+    assert "alpha@v2 <b>" in tables and "alpha@v1 <b>" in tables and "beta <b>" in tables
+    h2h = (league_site / "h2h.html").read_text()
+    assert ">alpha@v1</th>" in h2h and ">alpha@v2</th>" in h2h
+    games = (league_site / "games.html").read_text()
+    assert '<option value="alpha@v1">alpha@v1</option>' in games  # a retired version's games
+
+
+def test_a_league_with_a_budget_counts_its_games_against_it(tmp_path: Path) -> None:
+    from arena.web.data import load_tournament
+    from arena.web.site import render_page
+
+    db = league_db.build(tmp_path / "a.db", tables=2, budget=10, state="running")
+    index = render_page(load_tournament(db, "ladder"), "index.html")
+    assert '<dd id="progress">4 games of a budget of 10</dd>' in index
+    assert "older version" not in index and 'id="leaderboard-all"' in index
+
+
+def test_a_league_without_games_yet_is_served(tmp_path: Path, serving: Any) -> None:
+    db = league_db.build(tmp_path / "a.db", tables=0, state="running")
+    port = serving(db)
+    for page in ("index.html", "h2h.html", "rounds.html", "games.html"):
+        status, body = get(port, f"/t/ladder/{page}")
+        assert status == 200, (page, body)
+    index = get(port, "/t/ladder/index.html")[1]
+    assert '<dd id="progress">0 games, no end planned</dd>' in index
+    assert "No tables chosen yet." in get(port, "/t/ladder/rounds.html")[1]
+    assert json.loads(get(port, "/t/ladder/api/progress.json")[1])["games"] == 0
+    result = runner.invoke(app, ["report", "ladder", "-o", str(tmp_path / "s"), "--db",
+                                 str(db)])
+    assert (result.exit_code, result.stderr) == (
+        1, "Error: tournament 'ladder' has no games yet: nothing to report\n")
+
+
+def test_the_live_league_counts_games_as_they_land(league_path: Path, tmp_path: Path,
+                                                    serving: Any) -> None:
+    db = tmp_path / "copy.db"
+    db.write_bytes(league_path.read_bytes())
+    port = serving(db)
+    before = json.loads(get(port, "/t/ladder/api/progress.json")[1])
+    assert before["games"] == 8
+    with sqlite3.connect(db) as conn:  # a game lands: a copy of one under a new id
+        conn.execute(
+            "INSERT INTO games SELECT 'ladder/r5/t0/g0', tournament_id, 5, 0, 0, seed, "
+            "seats_json, starting_seat, placements_json, desmos_json, ascension, tiebreak, "
+            "failures_json, forfeits_json, decisions, duration_s, record_path, created_at, "
+            "latency_json FROM games WHERE id = 'ladder/r4/t0/g0'")
+    assert json.loads(get(port, "/t/ladder/api/progress.json")[1])["games"] == 9
+    index = get(port, "/t/ladder/index.html")[1]
+    assert '<dd id="progress">9 games, no end planned</dd>' in index
+    assert 'data-live="9"' in index
+
+
+# -- tournaments continued with --continue, or started again with --new-edition ------------------
+class _Passed:
+    ok = True
+
+    def failures(self) -> list[str]:
+        return []
+
+
+def test_continued_and_new_edition_tournaments(tmp_path: Path, serving: Any,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.registry import submit
+    from arena.tournament.runner import run_tournament
+    from arena.tournament.spec import load_spec
+
+    bots_dir = tmp_path / "bots"
+    bots_dir.mkdir()
+    monkeypatch.setenv("ARENA_BOTS_DIR", str(bots_dir))
+    monkeypatch.chdir(tmp_path)
+    first = REPO / "tests" / "tournament" / "bots" / "first.py"
+    old = submit(first, "mine", bots_dir, check=lambda spec: _Passed()).version
+    db = tmp_path / "arena.db"
+    spec = tmp_path / "cup.yaml"
+    spec.write_text(yaml.safe_dump({
+        "name": "cup", "format": "round_robin", "players_per_game": 2, "rounds": 2,
+        "games_per_match": 1, "seed": 11, "event_date": "2026-11-29", "results": str(db),
+        "bots": ["mine", str(REPO / "bots" / "greedy.py"), str(REPO / "bots" / "collector.py")]}))
+    run_tournament(load_spec(spec), 1)
+    with sqlite3.connect(db) as conn:  # the store as a run stopped before round 2 left it
+        conn.execute("DELETE FROM records WHERE game_id IN (SELECT id FROM games WHERE "
+                     "round >= 2)")
+        conn.execute("DELETE FROM games WHERE round >= 2")
+        conn.execute("UPDATE tournaments SET state = 'interrupted'")
+    changed = tmp_path / "mine_v2.py"
+    changed.write_text(first.read_text() + "\n# faster\n")
+    new = submit(changed, "mine", bots_dir, check=lambda spec: _Passed(), update=True).version
+    run_tournament(load_spec(spec), 1, carry_on=True)
+    changed.write_text(first.read_text() + "\n# faster still\n")
+    submit(changed, "mine", bots_dir, check=lambda spec: _Passed(), update=True)
+    assert run_tournament(load_spec(spec), 1, new_edition=True).name == "cup-2"
+    port = serving(db)
+    index = get(port, "/t/cup/index.html")[1]
+    assert table_keys(index, "leaderboard") == [
+        row["key"] for row in board_json(db, "cup")["bots"]]
+    assert {f"mine@{old}", f"mine@{new}"} <= set(table_keys(index, "leaderboard"))
+    assert f'<td class="mono">{old}</td>' in index and f'<td class="mono">{new}</td>' in index
+    assert 'id="leaderboard-all"' not in index  # every version is on the one leaderboard
+    rounds = get(port, "/t/cup/rounds.html")[1]
+    assert f"mine@{old} <b>" in rounds and f"mine@{new} <b>" in rounds
+    assert f">mine@{old}</th>" in get(port, "/t/cup/h2h.html")[1]
+    edition = get(port, "/t/cup-2/index.html")[1]
+    assert table_keys(edition, "leaderboard") == [
+        row["key"] for row in board_json(db, "cup-2")["bots"]]
+    assert '<h1>cup-2</h1>' in edition and "mine <b>" in get(port, "/t/cup-2/rounds.html")[1]
+    assert 'href="t/cup-2/index.html"' in get(port, "/")[1]
+    assert get(port, "/t/cup-2/games/r1-t0-g0.html")[0] == 200
+    result = runner.invoke(app, ["report", "cup-2", "-o", str(tmp_path / "s"), "--db", str(db),
+                                 "-j", "1"])
+    assert result.exit_code == 0 and (tmp_path / "s" / "games" / "r1-t0-g0.html").is_file()

@@ -1,9 +1,10 @@
 """The site in a real browser (Debian's Chromium, driven by Selenium through chromedriver):
 from file:// and from arena serve, the leaderboard's rows are the JSON leaderboard's, no page
 logs an error, and a replay steps from the first decision to the showdown showing the
-replayed table at every step; one seat's view shows only what that seat was shown.
+replayed table at every step; one seat's view shows only what that seat was shown; a league
+served live shows its newest versions and every version on request, as the JSON leaderboard.
 
-Screenshots of the leaderboard, a replay mid-game and head-to-head go to
+Screenshots of the leaderboard, a replay mid-game, head-to-head and a league go to
 results/screenshots/web/ (or $ARENA_SCREENSHOTS) for people to look at.
 """
 
@@ -298,3 +299,75 @@ def test_the_replay_at_phone_width(browser: Any, cup_site: Path) -> None:
         shoot(browser, "replay-phone")
     finally:
         browser.set_window_size(1280, 800)
+
+
+# -- a league -----------------------------------------------------------------------------------
+def board_rows(driver: Any, table: str) -> list[list[str]]:
+    return driver.execute_script(
+        f"return Array.from(document.querySelectorAll('#{table} tbody tr')).map("
+        "r => Array.from(r.cells).map(c => c.getAttribute('data-value') ?? c.textContent.trim()))")
+
+
+def json_rows(db: Path, *more: str) -> list[list[str]]:
+    """``arena leaderboard ladder --format json``'s rows as the page shows them (a league is
+    not Swiss: no byes nor Buchholz)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from arena.cli.main import app
+
+    result = CliRunner().invoke(app, ["leaderboard", "ladder", "--db", str(db), "--format",
+                                      "json", *more])
+    rows = []
+    for row in json.loads(result.stdout)["bots"]:
+        failures = ", ".join(f"{k} {n}" for k, n in row["failures"].items())
+        rows.append([str(row["rank"]), row["bot"], row["version"], str(row["mu"]),
+                     str(row["sigma"]), str(row["conservative"]), str(row["games"]),
+                     str(row["wins"]), str(row["win_pct"]), str(row["mean_placement"]),
+                     str(row["points"]), failures, row["note"]])
+    return rows
+
+
+def test_a_league_served_live(browser: Any, league_path: Path, tmp_path: Path) -> None:
+    import sqlite3
+
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db = tmp_path / "arena.db"
+    db.write_bytes(league_path.read_bytes())
+    server = make_server(db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}/t/ladder/"
+    try:
+        browser.get(base + "index.html")
+        assert board_rows(browser, "leaderboard") == json_rows(db)  # the newest versions
+        every = browser.find_element("id", "leaderboard-all")
+        assert not every.is_displayed()
+        summary = browser.find_element("css selector", "#versions summary")
+        summary.send_keys(Keys.ENTER)  # the keyboard opens every version
+        assert every.is_displayed()
+        assert board_rows(browser, "leaderboard-all") == json_rows(db, "--all-versions")
+        assert len(board_rows(browser, "leaderboard-all")) == 4
+        browser.execute_script("document.getElementById('board-h').scrollIntoView()")
+        shoot(browser, "league")
+        for page in ("rounds.html", "h2h.html", "games.html", "games/r3-t0-g0.html"):
+            browser.get(base + page)
+            if page == "rounds.html":
+                shoot(browser, "league-tables")
+        browser.get(base + "index.html")
+        assert browser.find_element("id", "progress").text == "8 games, no end planned"
+        with sqlite3.connect(db) as conn:  # a game lands: a copy of one under a new id
+            conn.execute(
+                "INSERT INTO games SELECT 'ladder/r5/t0/g0', tournament_id, 5, 0, 0, seed, "
+                "seats_json, starting_seat, placements_json, desmos_json, ascension, "
+                "tiebreak, failures_json, forfeits_json, decisions, duration_s, record_path, "
+                "created_at, latency_json FROM games WHERE id = 'ladder/r4/t0/g0'")
+        WebDriverWait(browser, 60).until(
+            lambda b: b.find_element("id", "progress").text == "9 games, no end planned")
+        assert board_rows(browser, "leaderboard") == json_rows(db)
+        assert errors(browser) == []
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -79,7 +79,7 @@ def test_the_leaderboard_shows_the_newest_versions_and_every_version_on_request(
     assert ("1 older version retired from the league keeps its games and ratings: see every "
             "version below.") in index
     assert "Every version (4), as <code>arena leaderboard ladder --all-versions</code>" in index
-    assert '<dd id="progress">8 games, no end planned</dd>' in index
+    assert '<dd id="progress">8 games</dd>' in index
 
 
 def test_the_entries_are_arena_status_lines(league_site: Path, league_path: Path) -> None:
@@ -107,13 +107,15 @@ def test_a_league_has_recent_tables_rather_than_rounds(league_site: Path) -> Non
     assert '<option value="alpha@v1">alpha@v1</option>' in games  # a retired version's games
 
 
-def test_a_league_with_a_budget_counts_its_games_against_it(tmp_path: Path) -> None:
+def test_a_league_counts_its_games_without_an_end(tmp_path: Path) -> None:
     from arena.web.data import load_tournament
     from arena.web.site import render_page
 
+    # a budget is when a run stops (raised to go on), not an end to count towards
     db = league_db.build(tmp_path / "a.db", tables=2, budget=10, state="running")
     index = render_page(load_tournament(db, "ladder"), "index.html")
-    assert '<dd id="progress">4 games of a budget of 10</dd>' in index
+    assert '<dd id="progress">4 games</dd>' in index
+    assert "league, 4 games, " in index  # the footer
     assert "older version" not in index and 'id="leaderboard-all"' in index
 
 
@@ -124,7 +126,7 @@ def test_a_league_without_games_yet_is_served(tmp_path: Path, serving: Any) -> N
         status, body = get(port, f"/t/ladder/{page}")
         assert status == 200, (page, body)
     index = get(port, "/t/ladder/index.html")[1]
-    assert '<dd id="progress">0 games, no end planned</dd>' in index
+    assert '<dd id="progress">0 games</dd>' in index
     assert "No tables chosen yet." in get(port, "/t/ladder/rounds.html")[1]
     assert json.loads(get(port, "/t/ladder/api/progress.json")[1])["games"] == 0
     result = runner.invoke(app, ["report", "ladder", "-o", str(tmp_path / "s"), "--db",
@@ -148,7 +150,7 @@ def test_the_live_league_counts_games_as_they_land(league_path: Path, tmp_path: 
             "latency_json FROM games WHERE id = 'ladder/r4/t0/g0'")
     assert json.loads(get(port, "/t/ladder/api/progress.json")[1])["games"] == 9
     index = get(port, "/t/ladder/index.html")[1]
-    assert '<dd id="progress">9 games, no end planned</dd>' in index
+    assert '<dd id="progress">9 games</dd>' in index
     assert 'data-live="9"' in index
 
 

@@ -47,7 +47,7 @@ from arena.engine.observation import Observation
 from arena.engine.rulebook import MAX_TRAPS, TRAP_LIFETIME
 from arena.rl.actions import FACES, MAX_SEATS
 
-__all__ = ["BLOCKS", "OBS_SIZE", "encode"]
+__all__ = ["BLOCKS", "OBS_SIZE", "encode", "hand_category", "table_template"]
 
 _TRAP_WIDTH: Final = FACES + 2
 _SEAT_WIDTH: Final = 4
@@ -133,7 +133,7 @@ def _cards(vec: array, obs: Observation, rules: HouseRules) -> None:
         vec[_IN_EFFECT[card]] += 1.0
     for card in obs.discard_graveyard_ids:
         vec[_IN_DISCARD[card]] += 1.0
-    category = _category(hand, rules.kinds)
+    category = hand_category(hand, rules.kinds)
     if category is not None:
         vec[_CATEGORY + category] = 1.0
 
@@ -144,7 +144,7 @@ _CODES: Final[dict[str, tuple[int, ...]]] = {"type": CODE, "family": CODE_FAMILY
 _CATEGORIES_SEEN: Final[dict[str, dict[int, int]]] = {"type": {}, "family": {}}
 
 
-def _category(hand: tuple[int, ...], kinds: str) -> int | None:
+def hand_category(hand: tuple[int, ...], kinds: str) -> int | None:
     """The Desmos category of a hand of at most five counting cards (None for more).
 
     Remembered by the hand's signature (the sum of the evaluator's per-card codes: its kind
@@ -165,7 +165,7 @@ def _category(hand: tuple[int, ...], kinds: str) -> int | None:
     return category
 
 
-def _template(players: int, rules: HouseRules) -> array:
+def table_template(players: int, rules: HouseRules) -> array:
     """The entries fixed for a whole game: the seats at the table, its size, its rules."""
     vec = array("f", bytes(4 * OBS_SIZE))
     for k in range(players):
@@ -216,7 +216,7 @@ def encode(obs: Observation, kind: str | None = None,
     key = (len(obs.players), rules)
     template = _TEMPLATES.get(key)
     if template is None:
-        template = _TEMPLATES[key] = _template(*key)
+        template = _TEMPLATES[key] = table_template(*key)
     vec = array("f", template)
     _cards(vec, obs, rules)
     _table(vec, obs, kind, context, rules)

@@ -34,6 +34,7 @@ __all__ = ["PalaestraAEC", "env", "observation_space"]
 #: The largest value of a vector entry (counts of a face: two copies at most).
 OBS_HIGH = 2.0
 ON_ILLEGAL = ("raise", "default")
+NO_GAME = "the environment has no game: call reset() first"
 
 
 def observation_space() -> spaces.Dict:
@@ -140,22 +141,20 @@ class PalaestraAEC(AECEnv):  # type: ignore[misc]
                                  "desmos": list(result.desmos), "tiebreak": result.tiebreak}
         self._actions = []
 
-    def _started(self) -> State:
-        if self.state is None:
-            raise RulesError("the environment has no game: call reset() first")
-        return self.state
-
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self._started()
+        if self.state is None:
+            raise RulesError(NO_GAME)
         if agent == self.agent_selection and self._actions:
             vector, mask, _ = self._view
         else:
-            vector, mask, _ = self._views(state, self._seat(agent))
+            vector, mask, _ = self._views(self.state, self._seat(agent))
             mask[:] = 0
         return {"observation": vector, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
-        state = self._started()
+        state = self.state
+        if state is None:
+            raise RulesError(NO_GAME)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

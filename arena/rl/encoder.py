@@ -35,6 +35,7 @@ _PROGRESS: Final = OFFSET["PROGRESS"]
 _FROM: Final = OFFSET["FROM_SEAT"]
 _KIND_AT: Final[dict[str, int]] = {
     kind: OFFSET["KIND"] + i for i, kind in enumerate(DECISION_KINDS)}
+_FLOAT32: Final = np.dtype(np.float32)  # a dtype given as such skips numpy's conversion
 #: The hand size a Desmos holds.
 _DESMOS: Final = 5
 
@@ -122,7 +123,7 @@ class Encoder:
         vec[_PROGRESS + 2] = max(total - obs.turn, 0) / total
         if obs.phase == "showdown":
             vec[_PROGRESS + 3] = 1.0
-        return np.frombuffer(vec, dtype=np.float32)
+        return np.frombuffer(vec, _FLOAT32)
 
 
 #: How many options an :class:`ActionIndex` remembers before it starts afresh (the engine's

@@ -16,6 +16,7 @@ from arena.rl.features import encode
 __all__ = ["SeatViews", "placement_rewards", "seat_view", "structured"]
 
 View = tuple[np.ndarray, np.ndarray, list[int]]
+_INT8 = np.dtype(np.int8)  # a dtype given as such skips numpy's conversion
 
 
 def seat_view(state: State, seat: int, rules: HouseRules) -> View:
@@ -46,15 +47,15 @@ class SeatViews:
 
     def __call__(self, state: State, seat: int) -> View:
         decision = state.decision
-        obs = state.observe(seat, events=False)
+        obs = state.observe(seat, False)
         mask = bytearray(N_ACTIONS)
         if decision is None or decision.seat != seat:
-            return self._encode(obs), np.frombuffer(mask, np.int8), []
+            return self._encode(obs), np.frombuffer(mask, _INT8), []
         actions = self._actions(decision)
         for action in actions:
             mask[action] = 1
         return (self._encode(obs, decision.kind, decision.context),
-                np.frombuffer(mask, np.int8), actions)
+                np.frombuffer(mask, _INT8), actions)
 
 
 def structured(state: State, seat: int, actions: list[int]) -> dict[str, Any]:

@@ -2,8 +2,9 @@
 
 Built from the engine's observation (what the kit's bots get, never the hidden state), so
 it holds only what the seat may see. Seats are relative (block ``k`` is the seat ``k`` places
-after yours), as in the action space. The environments and the learned bot both call
-:func:`encode`: the bot runs in the sandbox with the kit, which ships this module, so the
+after yours), as in the action space. :func:`encode` is the reference: the learned bot calls
+it (it runs in the sandbox with the kit, which ships this module), and the environments'
+faster :class:`arena.rl.encoder.Encoder` is held to it byte for byte by the tests, so the
 features a policy was trained on are the features it plays with.
 
 Layout (offset, size; counts are per card face: two copies of a card count 2):

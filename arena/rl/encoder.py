@@ -141,6 +141,11 @@ class ActionIndex:
         self._known: list[dict[int, int]] = [{} for _ in range(players)]
         self._kept: list[Option] = []
 
+    def __reduce__(self) -> tuple[type[ActionIndex], tuple[int]]:
+        # a copy or a pickle starts with an empty memory: ids mean nothing in another
+        # process, and a copy's options would not be the objects the ids name
+        return ActionIndex, (self.players,)
+
     def __call__(self, decision: Decision) -> list[int]:
         known = self._known[decision.seat]
         try:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import copy
+import pickle
 import random
 
 import pytest
 
-pytest.importorskip("numpy", reason="the rl extra is not installed (pip install -e '.[rl]')")
+pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip install -e '.[rl]')")
 
 import numpy as np  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
@@ -17,6 +19,7 @@ from arena.engine.decision import Decision  # noqa: E402
 from arena.engine.houserules import RULE_CHOICES, HouseRules  # noqa: E402
 from arena.rl import encoder  # noqa: E402
 from arena.rl.actions import PASS, TARGET, decision_actions  # noqa: E402
+from arena.rl.aec import PalaestraAEC  # noqa: E402
 from arena.rl.encoder import ActionIndex, Encoder  # noqa: E402
 from arena.rl.features import encode  # noqa: E402
 from arena.rl.view import SeatViews, seat_view  # noqa: E402
@@ -81,3 +84,25 @@ def test_the_action_index_forgets_and_stays_right_past_its_memory(
     while state.decision is not None:
         assert index(state.decision) == decision_actions(state.decision, 2)
         state.apply(pick.randrange(len(state.decision.options)))
+
+
+def test_a_copied_action_index_starts_afresh_and_a_copied_environment_plays_on_alike() -> None:
+    index = ActionIndex(2)
+    state = new_game(GameConfig(players=("a", "b"), seed=5))
+    assert state.decision is not None
+    index(state.decision)
+    for twin in (copy.deepcopy(index), pickle.loads(pickle.dumps(index))):
+        assert twin.players == 2 and not twin._kept
+        assert twin(state.decision) == decision_actions(state.decision, 2)
+    game = PalaestraAEC(3)
+    game.reset(seed=4)
+    for _ in range(8):
+        game.step(int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0]))
+    twin_game = copy.deepcopy(game)
+    while not game.terminations[game.agent_selection]:
+        ours, theirs = game.observe(game.agent_selection), twin_game.observe(game.agent_selection)
+        assert ours["observation"].tobytes() == theirs["observation"].tobytes()
+        assert ours["action_mask"].tobytes() == theirs["action_mask"].tobytes()
+        action = int(np.flatnonzero(ours["action_mask"])[-1])
+        game.step(action)
+        twin_game.step(action)

@@ -25,15 +25,16 @@ from arena.engine.houserules import HouseRules
 from arena.engine.narration import narrate
 from arena.engine.state import State
 from arena.errors import IllegalChoiceError, RulesError
-from arena.rl.actions import N_ACTIONS, option_of
+from arena.rl.actions import N_ACTIONS
 from arena.rl.features import OBS_SIZE
-from arena.rl.view import placement_rewards, seat_view, structured
+from arena.rl.view import SeatViews, placement_rewards, structured
 
 __all__ = ["PalaestraAEC", "env", "observation_space"]
 
 #: The largest value of a vector entry (counts of a face: two copies at most).
 OBS_HIGH = 2.0
 ON_ILLEGAL = ("raise", "default")
+NO_GAME = "the environment has no game: call reset() first"
 
 
 def observation_space() -> spaces.Dict:
@@ -84,6 +85,7 @@ class PalaestraAEC(AECEnv):  # type: ignore[misc]
         self._rng = random.Random()
         self.state: State | None = None
         self._actions: list[int] = []
+        self._views = SeatViews(players, self.rules)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -122,12 +124,12 @@ class PalaestraAEC(AECEnv):  # type: ignore[misc]
         if decision is None:
             self._finish(state)
             return
-        agent = self.possible_agents[decision.seat]
-        self.agent_selection = agent
-        self._view = seat_view(state, decision.seat, self.rules)
-        self._actions = self._view[2]
+        seat = decision.seat
+        agent = self.agent_selection = self.possible_agents[seat]
+        view = self._view = self._views(state, seat)
+        self._actions = view[2]
         if self.structured:
-            self.infos[agent] = structured(state, decision.seat, self._actions)
+            self.infos[agent] = structured(state, seat, self._actions)
 
     def _finish(self, state: State) -> None:
         result = state.result
@@ -139,38 +141,44 @@ class PalaestraAEC(AECEnv):  # type: ignore[misc]
                                  "desmos": list(result.desmos), "tiebreak": result.tiebreak}
         self._actions = []
 
-    def _started(self) -> State:
-        if self.state is None:
-            raise RulesError("the environment has no game: call reset() first")
-        return self.state
-
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        state = self._started()
+        if self.state is None:
+            raise RulesError(NO_GAME)
         if agent == self.agent_selection and self._actions:
             vector, mask, _ = self._view
         else:
-            vector, mask, _ = seat_view(state, self._seat(agent), self.rules)
+            vector, mask, _ = self._views(self.state, self._seat(agent))
             mask[:] = 0
         return {"observation": vector, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
-        state = self._started()
+        state = self.state
+        if state is None:
+            raise RulesError(NO_GAME)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
         try:
-            index = option_of(self._actions, int(action))  # type: ignore[arg-type]
-        except (IllegalChoiceError, TypeError):
-            if self.on_illegal == "raise":
-                raise IllegalChoiceError(f"action {action!r} is not legal for {agent} (the "
-                                         "action mask shows the legal ones)") from None
-            index = 0
+            chosen = int(action)  # type: ignore[arg-type]
+        except TypeError:  # None and the like: no action, so an illegal one
+            chosen = -1
+        try:
+            index = self._actions.index(chosen)
+        except ValueError:
+            index = self._illegal(agent, action)
         self._cumulative_rewards[agent] = 0.0
         state.apply(index)
         self._next()
         if state.result is not None:  # rewards come only at the end: nothing to add before
             self._accumulate_rewards()
+
+    def _illegal(self, agent: str, action: object) -> int:
+        """The option played for an action outside the mask (or an error)."""
+        if self.on_illegal == "raise":
+            raise IllegalChoiceError(f"action {action!r} is not legal for {agent} (the "
+                                     "action mask shows the legal ones)") from None
+        return 0
 
     def render(self) -> str | None:
         """The game so far, narrated (every seat's cards: a spectator's view); None, with

@@ -2,8 +2,9 @@
 
 Built from the engine's observation (what the kit's bots get, never the hidden state), so
 it holds only what the seat may see. Seats are relative (block ``k`` is the seat ``k`` places
-after yours), as in the action space. The environments and the learned bot both call
-:func:`encode`: the bot runs in the sandbox with the kit, which ships this module, so the
+after yours), as in the action space. :func:`encode` is the reference: the learned bot calls
+it (it runs in the sandbox with the kit, which ships this module), and the environments'
+faster :class:`arena.rl.encoder.Encoder` is held to it byte for byte by the tests, so the
 features a policy was trained on are the features it plays with.
 
 Layout (offset, size; counts are per card face: two copies of a card count 2):
@@ -47,7 +48,7 @@ from arena.engine.observation import Observation
 from arena.engine.rulebook import MAX_TRAPS, TRAP_LIFETIME
 from arena.rl.actions import FACES, MAX_SEATS
 
-__all__ = ["BLOCKS", "OBS_SIZE", "encode"]
+__all__ = ["BLOCKS", "OBS_SIZE", "encode", "hand_category", "table_template"]
 
 _TRAP_WIDTH: Final = FACES + 2
 _SEAT_WIDTH: Final = 4
@@ -133,7 +134,7 @@ def _cards(vec: array, obs: Observation, rules: HouseRules) -> None:
         vec[_IN_EFFECT[card]] += 1.0
     for card in obs.discard_graveyard_ids:
         vec[_IN_DISCARD[card]] += 1.0
-    category = _category(hand, rules.kinds)
+    category = hand_category(hand, rules.kinds)
     if category is not None:
         vec[_CATEGORY + category] = 1.0
 
@@ -144,7 +145,7 @@ _CODES: Final[dict[str, tuple[int, ...]]] = {"type": CODE, "family": CODE_FAMILY
 _CATEGORIES_SEEN: Final[dict[str, dict[int, int]]] = {"type": {}, "family": {}}
 
 
-def _category(hand: tuple[int, ...], kinds: str) -> int | None:
+def hand_category(hand: tuple[int, ...], kinds: str) -> int | None:
     """The Desmos category of a hand of at most five counting cards (None for more).
 
     Remembered by the hand's signature (the sum of the evaluator's per-card codes: its kind
@@ -165,7 +166,7 @@ def _category(hand: tuple[int, ...], kinds: str) -> int | None:
     return category
 
 
-def _template(players: int, rules: HouseRules) -> array:
+def table_template(players: int, rules: HouseRules) -> array:
     """The entries fixed for a whole game: the seats at the table, its size, its rules."""
     vec = array("f", bytes(4 * OBS_SIZE))
     for k in range(players):
@@ -216,7 +217,7 @@ def encode(obs: Observation, kind: str | None = None,
     key = (len(obs.players), rules)
     template = _TEMPLATES.get(key)
     if template is None:
-        template = _TEMPLATES[key] = _template(*key)
+        template = _TEMPLATES[key] = table_template(*key)
     vec = array("f", template)
     _cards(vec, obs, rules)
     _table(vec, obs, kind, context, rules)

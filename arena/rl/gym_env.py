@@ -27,7 +27,7 @@ from arena.errors import IllegalChoiceError, RulesError
 from arena.rl.actions import N_ACTIONS, option_of
 from arena.rl.aec import check_setup, observation_space
 from arena.rl.opponents import Opponent, load_opponent
-from arena.rl.view import placement_rewards, seat_view, structured
+from arena.rl.view import SeatViews, placement_rewards, structured
 from arena.sdk.bot import Bot
 from arena.sdk.local import BotAgent
 
@@ -70,6 +70,7 @@ class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]
         self.seat = 0
         self._agents: list[Agent | None] = []
         self._actions: list[int] = []
+        self._views = SeatViews(self.players, self.rules)
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
@@ -107,7 +108,7 @@ class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]
             assert agent is not None
             events = getattr(agent, "reads_events", True)
             state.apply(agent.choose(decision, state.observe(decision.seat, events)))
-        vector, mask, self._actions = seat_view(state, self.seat, self.rules)
+        vector, mask, self._actions = self._views(state, self.seat)
         info.update(structured(state, self.seat, self._actions))
         info["seat"] = self.seat
         if state.result is not None:

@@ -123,6 +123,18 @@ def test_an_illegal_action_is_refused_or_plays_the_default() -> None:
     assert lenient.state.choices[-1][2] == 0
 
 
+def test_an_action_may_be_a_numpy_integer_and_none_is_no_action() -> None:
+    game = env(2)
+    game.reset(seed=3)
+    legal = np.flatnonzero(game.observe(game.agent_selection)["action_mask"])
+    option = game.infos[game.agent_selection]["actions"].index(int(legal[-1]))
+    assert game.state is not None
+    game.step(legal[-1])  # a numpy integer, as np.flatnonzero hands it out
+    assert game.state.choices[-1][2] == option
+    with pytest.raises(IllegalChoiceError, match="action None is not legal for player_"):
+        game.step(None)
+
+
 def test_observing_before_reset_asks_for_a_reset() -> None:
     with pytest.raises(RulesError, match=r"the environment has no game: call reset\(\) first"):
         env(2).observe("player_0")

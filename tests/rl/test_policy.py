@@ -17,7 +17,7 @@ from arena.engine import GameConfig, new_game, play_game  # noqa: E402
 from arena.engine.cards import PALAESTRON  # noqa: E402
 from arena.engine.decision import DECISION_KINDS  # noqa: E402
 from arena.engine.desmos import EVALUATORS  # noqa: E402
-from arena.rl.features import OBS_SIZE, _category, encode  # noqa: E402
+from arena.rl.features import OBS_SIZE, encode, hand_category  # noqa: E402
 from arena.rl.policy import Policy  # noqa: E402
 from arena.rl.train import PolicyAgent, collect, evaluate, fit, reinforce  # noqa: E402
 from arena.sdk.local import BotAgent  # noqa: E402
@@ -32,8 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_the_remembered_category_is_the_evaluators(cards: list[int], kinds: str) -> None:
     counting = [c for c in cards if c != PALAESTRON]
     expected = EVALUATORS[kinds](counting)[0] if len(counting) <= 5 else None
-    assert _category(tuple(cards), kinds) == expected
-    assert _category(tuple(cards), kinds) == expected  # and again, remembered
+    assert hand_category(tuple(cards), kinds) == expected
+    assert hand_category(tuple(cards), kinds) == expected  # and again, remembered
 
 
 def test_weights_round_trip_through_a_file(tmp_path: Path) -> None:

@@ -1,0 +1,108 @@
+"""The environments' fast path gives exactly the reference vectors, masks and action indices."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+
+import pytest
+
+pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip install -e '.[rl]')")
+
+import numpy as np  # noqa: E402
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from arena.engine import GameConfig, new_game  # noqa: E402
+from arena.engine.decision import Decision  # noqa: E402
+from arena.engine.houserules import RULE_CHOICES, HouseRules  # noqa: E402
+from arena.rl import encoder  # noqa: E402
+from arena.rl.actions import PASS, TARGET, decision_actions  # noqa: E402
+from arena.rl.aec import PalaestraAEC  # noqa: E402
+from arena.rl.encoder import ActionIndex, Encoder  # noqa: E402
+from arena.rl.features import encode  # noqa: E402
+from arena.rl.view import SeatViews, seat_view  # noqa: E402
+
+ANY_RULES = st.fixed_dictionaries({name: st.sampled_from(choices)
+                                   for name, choices in RULE_CHOICES.items()})
+
+
+def _same(fast: tuple[np.ndarray, np.ndarray, list[int]],
+          reference: tuple[np.ndarray, np.ndarray, list[int]]) -> None:
+    for got, want in zip(fast[:2], reference[:2]):
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert got.tobytes() == want.tobytes()
+    assert fast[2] == reference[2]
+
+
+@given(players=st.integers(2, 5), rules=ANY_RULES, seed=st.integers(0, 2**32),
+       starting_seat=st.integers(0, 4))
+@settings(max_examples=25, deadline=None)
+def test_the_fast_views_are_the_reference_views_for_every_seat_at_every_decision(
+        players: int, rules: dict[str, str], seed: int, starting_seat: int) -> None:
+    house = HouseRules.from_json(rules)
+    state = new_game(GameConfig(players=tuple(f"p{s}" for s in range(players)), seed=seed,
+                                starting_seat=starting_seat % players, rules=house))
+    views = SeatViews(players, house)
+    pick = random.Random(seed)
+    while state.decision is not None:
+        for seat in range(players):  # the seat asked, and the seats that only watch
+            _same(views(state, seat), seat_view(state, seat, house))
+        state.apply(pick.randrange(len(state.decision.options)))
+    for seat in range(players):  # the game over
+        _same(views(state, seat), seat_view(state, seat, house))
+
+
+def test_the_encoder_returns_a_fresh_vector_each_time() -> None:
+    state = new_game(GameConfig(players=("a", "b"), seed=3))
+    fast = Encoder(2, state.config.rules)
+    first = fast.encode(state.observe(0, events=False))
+    second = fast.encode(state.observe(0, events=False))
+    first[:] = 7.0
+    assert second.tobytes() == encode(state.observe(0, events=False)).tobytes()
+
+
+def test_options_built_on_the_fly_and_seat_options_are_indexed_like_the_reference() -> None:
+    index = ActionIndex(3)
+    target = {"seat": 2}  # one option object asked of two seats: two different offsets
+    for seat in (0, 1, 0, 1):
+        decision = Decision(seat, "target", ({"seat": (seat + 1) % 3}, target))
+        assert index(decision) == decision_actions(decision, 3)
+    assert index(Decision(0, "target", (target,))) == [TARGET + 2]
+    assert index(Decision(1, "target", (target,))) == [TARGET + 1]
+    fresh = Decision(0, "swap", ({"swap": None}, {"swap": "God-3"}))
+    assert index(fresh)[0] == PASS and index(fresh) == decision_actions(fresh, 3)
+
+
+def test_the_action_index_forgets_and_stays_right_past_its_memory(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(encoder, "_REMEMBERED", 4)
+    index = ActionIndex(2)
+    state = new_game(GameConfig(players=("a", "b"), seed=11))
+    pick = random.Random(11)
+    while state.decision is not None:
+        assert index(state.decision) == decision_actions(state.decision, 2)
+        state.apply(pick.randrange(len(state.decision.options)))
+
+
+def test_a_copied_action_index_starts_afresh_and_a_copied_environment_plays_on_alike() -> None:
+    index = ActionIndex(2)
+    state = new_game(GameConfig(players=("a", "b"), seed=5))
+    assert state.decision is not None
+    index(state.decision)
+    for twin in (copy.deepcopy(index), pickle.loads(pickle.dumps(index))):
+        assert twin.players == 2 and not twin._kept
+        assert twin(state.decision) == decision_actions(state.decision, 2)
+    game = PalaestraAEC(3)
+    game.reset(seed=4)
+    for _ in range(8):
+        game.step(int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0]))
+    twin_game = copy.deepcopy(game)
+    while not game.terminations[game.agent_selection]:
+        ours, theirs = game.observe(game.agent_selection), twin_game.observe(game.agent_selection)
+        assert ours["observation"].tobytes() == theirs["observation"].tobytes()
+        assert ours["action_mask"].tobytes() == theirs["action_mask"].tobytes()
+        action = int(np.flatnonzero(ours["action_mask"])[-1])
+        game.step(action)
+        twin_game.step(action)

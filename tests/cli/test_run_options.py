@@ -65,6 +65,7 @@ def test_every_pairing_plays_the_deal_book_in_order(played: dict[str, Any]) -> N
     again = runner.invoke(app, ["run", str(played["where"] / "rr.yaml"), "--check",
                                 "--deals", str(out), "--db", str(played["where"] / "b.db")])
     assert again.exit_code == 0, again.output
+    assert ", tables of 2, 1 round, " in again.stdout.splitlines()[0]  # not "1 round(s)"
 
 
 @needs_sandbox
@@ -147,7 +148,7 @@ def test_pairings_of_a_tournament_not_stored(tmp_path: Path) -> None:
 def test_pairings_of_a_round_past_the_last_is_refused(played: dict[str, Any]) -> None:
     result = runner.invoke(app, ["pairings", "rr", "--round", "2", "--db", played["db"]])
     assert result.exit_code == 1
-    assert result.stderr == "Error: tournament 'rr' has rounds 1 to 1, not 2\n"
+    assert result.stderr == "Error: tournament 'rr' has only round 1, not 2\n"
 
 
 def test_a_deal_book_with_a_bad_line_is_refused_naming_it(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from arena.common.plural import counted
 from arena.engine import RandomAgent
 from arena.referee.client import WAIT_NOTICE_S, BotClient
 from arena.referee.connection import Launcher
-from arena.referee.hints import traceback_tail
+from arena.referee.hints import MODULE_HINT, traceback_tail
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import LocalSeat, parse_date, run_games
 from arena.registry import BotSpec, name_problem, resolve, submit_version
@@ -135,8 +135,11 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         failure = client.start()
         report.sandbox_level = client.level
         if failure is not None:
-            report.add(CheckItem("handshake", False, failure.detail,
-                                 _traceback_notes(client.startup_log, spec)))
+            notes = _traceback_notes(client.startup_log, spec)
+            # the hint closes the traceback's tail below: once is enough
+            detail = (failure.detail.replace(f"; {MODULE_HINT}", "") if MODULE_HINT in notes
+                      else failure.detail)
+            report.add(CheckItem("handshake", False, detail, notes))
             return report
         report.add(CheckItem(
             "handshake", True, f"answered 'hello' with 'ready' within {limits.startup_ms} ms"))

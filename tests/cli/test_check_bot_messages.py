@@ -48,6 +48,9 @@ def test_a_missing_module_says_the_sandbox_sees_no_installed_packages(tmp_path: 
     bot = tmp_path / "needy.py"
     bot.write_text("import requests\n")
     lines = _check(bot)
+    assert lines[1] == ("✗ handshake: exited before answering 'hello' (exit code 2); "
+                        "ModuleNotFoundError: No module named 'requests' (at needy.py line 1, "
+                        "in <module>)")  # the hint comes once, after the traceback
     assert lines[2:6] == [f'      File "{bot}", line 1, in <module>',
                           "        import requests",
                           "    ModuleNotFoundError: No module named 'requests'",

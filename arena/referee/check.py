@@ -220,7 +220,8 @@ def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions
         counts = Counter(f["type"] for f in failures)
         # "timeout 4", as the leaderboard counts failures (a type name takes no plural)
         summary = ", ".join(f"{t} {n}" for t, n in sorted(counts.items()))
-        examples = "; ".join(list(dict.fromkeys(f["detail"] for f in failures))[:_EXAMPLES])
+        # " | " between examples: a detail has semicolons of its own
+        examples = " | ".join(list(dict.fromkeys(f["detail"] for f in failures))[:_EXAMPLES])
         restarted = client.diagnostics.restarts
         after = (f"; the bot was restarted {counted(restarted, 'time')} after them"
                  if restarted else "")

@@ -132,3 +132,16 @@ def test_check_bot_says_what_it_waits_for_while_a_bot_is_silent(
     assert result.stderr.splitlines() == [
         "waiting for mybot to answer 'hello' (limit 10 s)...",
         "waiting for mybot to answer a 'turn' decision (limit 11 s)..."]
+
+
+@needs_sandbox
+def test_the_examples_of_failures_are_told_apart(tmp_path: Path) -> None:
+    bot = tmp_path / "boom.py"
+    bot.write_text("from arena.sdk import Bot\n\n\nclass Boom(Bot):\n    name = 'boom'\n\n"
+                   "    def act(self, request):\n        raise RuntimeError('boom')\n")
+    lines = _check(bot)
+    crash = "RuntimeError: boom (at boom.py line 8, in act)"
+    assert [line for line in lines if "decisions" in line] == [
+        "✗ decisions: 2 failures in 1 game: crash 2 (e.g. exited before its first answer of "
+        f"the game (exit code 1); restarted and asked again; {crash} | exited mid-game (exit "
+        f"code 1); {crash}); the bot was restarted 1 time after them"]

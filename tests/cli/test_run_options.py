@@ -182,12 +182,12 @@ def test_a_duplicate_pairing_is_one_pairing_in_status_and_pairings(tmp_path: Pat
     assert runner.invoke(app, ["run", str(spec), "--no-progress"]).exit_code == 0
     status = runner.invoke(app, ["status", "sw", "--db", str(db)]).stdout.splitlines()
     at = status.index("  round    pairings    byes  games")
-    assert status[at + 2:at + 5] == [
+    assert status[at + 2:at + 6] == [
         "      1           1       1  2/2 (100%)",
         "      2           1       1  2/2 (100%)",
-        f"(duplicate: a pairing plays each deal in 2 seatings, 2 games a pairing; arena "
-        f"pairings sw --db {db} shows who met whom)"]
-    assert "rank  bot" in status[at + 6] and status[at + 6].split()[-2:] == ["pairings", "byes"]
+        "(duplicate: a pairing plays each deal in 2 seatings, 2 games a pairing;",
+        f" arena pairings sw --db {db} shows who met whom)"]
+    assert "rank  bot" in status[at + 7] and status[at + 7].split()[-2:] == ["pairings", "byes"]
     lines = runner.invoke(app, ["pairings", "sw", "--round", "2", "--db", str(db)]).stdout
     shown = lines.splitlines()
     assert shown[0] == ("sw, round 2 of 2 (duplicate: each board plays its deals in 2 "

@@ -87,7 +87,7 @@ _Progress = Annotated[int, typer.Option(
 
 def match(
     bots: Annotated[list[str], typer.Argument(
-        help="2 to 5 bots: registered names, .py modules or bot directories.")],
+        metavar="BOTS", help="2 to 5 bots: registered names, .py modules or bot directories.")],
     games: Annotated[int | None, typer.Option(
         "--games", "-g", min=1, help="Games to play (default 1, or one deal in each "
         "seating with --duplicate; with --sprt the most to play, default 2000).")] = None,

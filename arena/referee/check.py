@@ -174,7 +174,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                 "game boundaries", same,
                 f"one process served all {_games(played)}" if same else
                 f"one process did not last the {_games(played)} (it was stopped and "
-                f"restarted {counted(restarts, 'time')})"))
+                f"restarted {_times(restarts)})"))
         if not client.alive and client.start() is not None:
             report.add(CheckItem("clean exit", False, "could not start the bot again "
                                  "to say 'bye'"))
@@ -213,6 +213,11 @@ def _traceback_notes(log: str, spec: BotSpec) -> tuple[str, ...]:
     return tuple(traceback_tail(log, str(home)))
 
 
+def _times(n: int) -> str:
+    """``once``, ``twice``, ``3 times``."""
+    return {1: "once", 2: "twice"}.get(n, counted(n, "time"))
+
+
 def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions: int,
                     games: int, limits: Limits, sizes: list[int]) -> CheckItem:
     title = "decisions"
@@ -223,7 +228,7 @@ def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions
         # " | " between examples: a detail has semicolons of its own
         examples = " | ".join(list(dict.fromkeys(f["detail"] for f in failures))[:_EXAMPLES])
         restarted = client.diagnostics.restarts
-        after = (f"; the bot was restarted {counted(restarted, 'time')} after them"
+        after = (f"; the bot was restarted {_times(restarted)} after them"
                  if restarted else "")
         return CheckItem(title, False,
                          f"{counted(len(failures), 'failure')} in {_games(games)}: {summary} "

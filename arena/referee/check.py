@@ -135,11 +135,8 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         failure = client.start()
         report.sandbox_level = client.level
         if failure is not None:
-            notes = _traceback_notes(client.startup_log, spec)
-            # the hint closes the traceback's tail below: once is enough
-            detail = (failure.detail.replace(f"; {MODULE_HINT}", "") if MODULE_HINT in notes
-                      else failure.detail)
-            report.add(CheckItem("handshake", False, detail, notes))
+            report.add(_handshake_failed(failure.detail,
+                                         _traceback_notes(client.startup_log, spec)))
             return report
         report.add(CheckItem(
             "handshake", True, f"answered 'hello' with 'ready' within {limits.startup_ms} ms"))
@@ -203,6 +200,14 @@ def _tell_waits(client: BotClient, on_wait: Callable[[str, str, int], None] | No
         name = client.name
         client.on_wait = lambda what, limit_ms: on_wait(name, what, limit_ms)
         client.wait_notice_s = notice_s
+
+
+def _handshake_failed(detail: str, notes: tuple[str, ...]) -> CheckItem:
+    """The failed handshake: a missing module's hint once, where it closes the traceback's
+    tail (``notes``), not also in the one-line detail."""
+    if MODULE_HINT in notes:
+        detail = detail.replace(f"; {MODULE_HINT}", "")
+    return CheckItem("handshake", False, detail, notes)
 
 
 def _traceback_notes(log: str, spec: BotSpec) -> tuple[str, ...]:

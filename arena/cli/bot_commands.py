@@ -108,8 +108,9 @@ _CHECK_BOT_HELP = "\n\n".join([
 
 
 def check_bot_command(
-    path: Annotated[str, typer.Argument(help="A bot: a .py module, a directory with bot.yaml, "
-                                             "or a registered name.")],
+    path: Annotated[str, typer.Argument(
+        metavar="PATH", help="A bot: a .py module, a directory with bot.yaml, or a registered "
+                             "name.")],
     games: Annotated[int, typer.Option("--games", min=1, help="Games to play (2, 3, 4 and 5 "
                                                               "players in turn).")] = 4,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the check's games.")] = 0,
@@ -181,8 +182,8 @@ _SUBMIT_HELP = "\n\n".join([
 
 
 def submit_command(
-    path: Annotated[str, typer.Argument(help="The bot to submit: a .py module or a directory "
-                                             "with bot.yaml.")],
+    path: Annotated[str, typer.Argument(
+        metavar="PATH", help="The bot to submit: a .py module or a directory with bot.yaml.")],
     name: Annotated[str | None, typer.Option("--name", help="Register under this name "
                                                             "(default: the bot's own).")
                     ] = None,

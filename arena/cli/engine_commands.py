@@ -73,7 +73,8 @@ def _census_table(kinds: str = "type") -> str:
 def desmos_command(
     cards: Annotated[
         list[str] | None,
-        typer.Argument(help="Five cards in public notation (God-3, Agari-6, Fate-1, Crown, ...).",
+        typer.Argument(metavar="CARDS",
+                       help="Five cards in public notation (God-3, Agari-6, Fate-1, Crown, ...).",
                        show_default=False),
     ] = None,
     compare: Annotated[

@@ -81,6 +81,9 @@ def env_prune(
         freed += size
         typer.echo(f"{'would remove' if dry_run else 'removed'} {env.key} "
                    f"({', '.join(env.requirements) or 'nothing'}; {_size(size)})")
+    if not unused:
+        typer.echo("No environment is unused: nothing to remove.")
+        return
     verb = "would free" if dry_run else "freed"
     typer.echo(f"{counted(len(unused), 'environment')} no registered bot uses; {verb} "
                f"{_size(freed)}.")

@@ -25,8 +25,8 @@ _EXPORT_HELP = "\n\n".join([
 
 
 def export(
-    tournament: Annotated[str, typer.Argument(help="Tournament name (arena tournaments "
-                                              "lists them).")],
+    tournament: Annotated[str, typer.Argument(
+        metavar="TOURNAMENT", help="Tournament name (arena tournaments lists them).")],
     output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
                                          help="Where to write (- for stdout).")],
     db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "

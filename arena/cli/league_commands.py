@@ -28,7 +28,7 @@ _STOP_HELP = "\n\n".join([
 
 
 def stop(
-    name: Annotated[str, typer.Argument(help="The league's name.")],
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The league's name.")],
     db: Annotated[
         Path, typer.Option("--db", envvar="ARENA_DB",
                            help=f"Results database (default: $ARENA_DB, else {DEFAULT_RESULTS}).")

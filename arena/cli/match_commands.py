@@ -87,7 +87,7 @@ _Progress = Annotated[int, typer.Option(
 
 def match(
     bots: Annotated[list[str], typer.Argument(
-        help="2 to 5 bots: registered names, .py modules or bot directories.")],
+        metavar="BOTS", help="2 to 5 bots: registered names, .py modules or bot directories.")],
     games: Annotated[int | None, typer.Option(
         "--games", "-g", min=1, help="Games to play (default 1, or one deal in each "
         "seating with --duplicate; with --sprt the most to play, default 2000).")] = None,
@@ -399,7 +399,9 @@ def _games_table(outcome: MatchOutcome) -> str:
 
 
 def _bots_table(outcome: MatchOutcome) -> str:
-    """One row per bot: version, wins, mean place and its diagnostics."""
+    """One row per bot: version, wins, mean place and its diagnostics; the timeouts, failures
+    and restarts columns only when some bot had one (a line says so otherwise), so that the
+    table fits 100 columns."""
     rows = []
     standings = outcome.standings()
     for stats, diag in zip(standings, outcome.bots, strict=True):
@@ -409,8 +411,16 @@ def _bots_table(outcome: MatchOutcome) -> str:
                      "-" if diag["median_ms"] is None else f"{diag['median_ms']:.2f}",
                      "-" if diag["max_ms"] is None else f"{diag['max_ms']:.1f}",
                      diag["timeouts"], failures, diag["restarts"]])
-    return tabulate(rows, headers=["bot", "version", "wins", "mean place", "decisions",
-                                   "median ms", "max ms", "timeouts", "failures", "restarts"])
+    headers = ["bot", "version", "wins", "mean place", "decisions", "median ms", "max ms",
+               "timeouts", "failures", "restarts"]
+    quiet = [i for i in (7, 8, 9) if all(row[i] in (0, "-") for row in rows)]
+    table = tabulate([[v for i, v in enumerate(row) if i not in quiet] for row in rows],
+                     headers=[h for i, h in enumerate(headers) if i not in quiet])
+    if not quiet:
+        return table
+    named = [headers[i] for i in quiet]
+    said = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
+    return f"{table}\nNo {said}."
 
 
 def _failure_reasons(outcome: MatchOutcome) -> list[str]:

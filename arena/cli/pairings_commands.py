@@ -29,8 +29,8 @@ _PAIRINGS_HELP = "\n\n".join([
 
 
 def pairings(
-    tournament: Annotated[str, typer.Argument(help="Tournament name (arena tournaments "
-                                              "lists them).")],
+    tournament: Annotated[str, typer.Argument(
+        metavar="TOURNAMENT", help="Tournament name (arena tournaments lists them).")],
     round_no: Annotated[int | None, typer.Option("--round", "-r", min=1, metavar="N",
                                                  help="Only this round (default: every "
                                                       "round).")] = None,

@@ -47,7 +47,7 @@ def _default_name() -> str:
 
 def play(
     bots: Annotated[list[str], typer.Argument(
-        help="1 to 4 bots: registered names, .py modules or bot directories.")],
+        metavar="BOTS", help="1 to 4 bots: registered names, .py modules or bot directories.")],
     seat: Annotated[int, typer.Option(
         "--seat", min=0, help="Your seat (0-based; seat order is play order).")] = 0,
     seed: Annotated[int | None, typer.Option(

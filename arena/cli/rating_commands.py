@@ -65,7 +65,8 @@ _RefreshesOption = Annotated[
 
 def leaderboard(
     tournament: Annotated[
-        str | None, typer.Argument(help="Tournament name (default: the latest one).")
+        str | None, typer.Argument(metavar="TOURNAMENT",
+                                    help="Tournament name (default: the latest one).")
     ] = None,
     all_games: Annotated[
         bool, typer.Option("--all", help="Rate every game ever recorded, across tournaments.")
@@ -173,7 +174,7 @@ def _watch(frame: Callable[[], str], every: float, refreshes: int | None) -> Non
 
 
 def results(
-    tournament: Annotated[str, typer.Argument(help="Tournament name.")],
+    tournament: Annotated[str, typer.Argument(metavar="TOURNAMENT", help="Tournament name.")],
     fmt: Annotated[
         str, typer.Option("--format", "-f", callback=_result_format, metavar="json|csv",
                           help="json (one document) or csv (one row per seat).")
@@ -187,7 +188,7 @@ def results(
 
 
 def h2h(
-    tournament: Annotated[str, typer.Argument(help="Tournament name.")],
+    tournament: Annotated[str, typer.Argument(metavar="TOURNAMENT", help="Tournament name.")],
     players: Annotated[int | None, typer.Option(
         "--players", "-p", min=2, max=5,
         help="Only the games at tables of this size (a ladder may mix sizes).")] = None,

@@ -29,8 +29,8 @@ _SERVE_HELP = "\n\n".join([
 
 
 def report(
-    tournament: Annotated[str, typer.Argument(help="Tournament name (arena tournaments "
-                                              "lists them).")],
+    tournament: Annotated[str, typer.Argument(
+        metavar="TOURNAMENT", help="Tournament name (arena tournaments lists them).")],
     out: Annotated[Path, typer.Option("--out", "-o", metavar="DIR",
                                       help="Folder to write the site to (created).")],
     db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "

@@ -173,12 +173,13 @@ def _print_summary(summary: RunSummary) -> None:
         f"({summary.games_recorded} this run, {summary.elapsed_s:.1f} s, {rate:.1f} games/s) "
         f"in {summary.db}; state {summary.state}")
     if summary.games_done:
-        from arena.rating.leaderboard import build_leaderboard, leaderboard_report
         from arena.rating.trueskill_rating import rate_tournament
+        from arena.rating.watch import leaderboard_frame
         from arena.tournament.status import failure_summary
 
         rate_tournament(summary.db, summary.name)
-        typer.echo(leaderboard_report(build_leaderboard(summary.db, summary.name)))
+        # as arena leaderboard shows it: a league's retired versions left out, and said so
+        typer.echo(leaderboard_frame(summary.db, summary.name))
         failures = failure_summary(summary.db, summary.name)
         if failures is not None:
             typer.echo(failures)
@@ -212,7 +213,8 @@ def _refuse_a_bare_contest(seed: int | None, insecure: bool) -> None:
 
 def status(
     tournament: Annotated[
-        str | None, typer.Argument(help="Tournament name (default: every stored one).")
+        str | None, typer.Argument(metavar="TOURNAMENT",
+                                    help="Tournament name (default: every stored one).")
     ] = None,
     db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
                                      "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
@@ -367,8 +369,8 @@ _DELETE_HELP = "\n\n".join([
 
 
 def delete(
-    tournament: Annotated[str, typer.Argument(help="Tournament name (arena tournaments "
-                                              "lists them).")],
+    tournament: Annotated[str, typer.Argument(
+        metavar="TOURNAMENT", help="Tournament name (arena tournaments lists them).")],
     db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
                                      "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask.")] = False,

@@ -407,6 +407,7 @@ def leaderboard_report(board: Leaderboard, fmt: str = "simple",
         named = ", ".join(f"{c} (equal to wins)" if c == "points" else c for c in left_out)
         lines.append(f"Not shown: {named}; --wide shows every column.")
     if any(row.new_version for row in board.rows) and (columns is None or "note" in columns):
+        league = board.tournament is not None and board.tournament.format == "league"
         lines.append("new: a new version of a bot is rated from scratch; older versions keep "
-                     "their own ratings (see arena leaderboard --all).")
+                     "their own ratings" + ("." if league else " (see arena leaderboard --all)."))
     return "\n".join(lines)

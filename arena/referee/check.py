@@ -24,7 +24,7 @@ from arena.common.plural import counted
 from arena.engine import RandomAgent
 from arena.referee.client import WAIT_NOTICE_S, BotClient
 from arena.referee.connection import Launcher
-from arena.referee.hints import traceback_tail
+from arena.referee.hints import MODULE_HINT, traceback_tail
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import LocalSeat, parse_date, run_games
 from arena.registry import BotSpec, name_problem, resolve, submit_version
@@ -135,8 +135,8 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         failure = client.start()
         report.sandbox_level = client.level
         if failure is not None:
-            report.add(CheckItem("handshake", False, failure.detail,
-                                 _traceback_notes(client.startup_log, spec)))
+            report.add(_handshake_failed(failure.detail,
+                                         _traceback_notes(client.startup_log, spec)))
             return report
         report.add(CheckItem(
             "handshake", True, f"answered 'hello' with 'ready' within {limits.startup_ms} ms"))
@@ -171,7 +171,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                 "game boundaries", same,
                 f"one process served all {_games(played)}" if same else
                 f"one process did not last the {_games(played)} (it was stopped and "
-                f"restarted {counted(restarts, 'time')})"))
+                f"restarted {_times(restarts)})"))
         if not client.alive and client.start() is not None:
             report.add(CheckItem("clean exit", False, "could not start the bot again "
                                  "to say 'bye'"))
@@ -202,12 +202,25 @@ def _tell_waits(client: BotClient, on_wait: Callable[[str, str, int], None] | No
         client.wait_notice_s = notice_s
 
 
+def _handshake_failed(detail: str, notes: tuple[str, ...]) -> CheckItem:
+    """The failed handshake: a missing module's hint once, where it closes the traceback's
+    tail (``notes``), not also in the one-line detail."""
+    if MODULE_HINT in notes:
+        detail = detail.replace(f"; {MODULE_HINT}", "")
+    return CheckItem("handshake", False, detail, notes)
+
+
 def _traceback_notes(log: str, spec: BotSpec) -> tuple[str, ...]:
     """The end of the bot's traceback, its files named as the author knows them (the
     sandbox runs a copy of them under another directory)."""
     home = spec.path if spec.path.is_dir() else spec.path.parent
     log = log.replace(f'"{BWRAP_BOT_DIR}/', f'"{home}/')
     return tuple(traceback_tail(log, str(home)))
+
+
+def _times(n: int) -> str:
+    """``once``, ``twice``, ``3 times``."""
+    return {1: "once", 2: "twice"}.get(n, counted(n, "time"))
 
 
 def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions: int,
@@ -217,9 +230,10 @@ def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions
         counts = Counter(f["type"] for f in failures)
         # "timeout 4", as the leaderboard counts failures (a type name takes no plural)
         summary = ", ".join(f"{t} {n}" for t, n in sorted(counts.items()))
-        examples = "; ".join(list(dict.fromkeys(f["detail"] for f in failures))[:_EXAMPLES])
+        # " | " between examples: a detail has semicolons of its own
+        examples = " | ".join(list(dict.fromkeys(f["detail"] for f in failures))[:_EXAMPLES])
         restarted = client.diagnostics.restarts
-        after = (f"; the bot was restarted {counted(restarted, 'time')} after them"
+        after = (f"; the bot was restarted {_times(restarted)} after them"
                  if restarted else "")
         return CheckItem(title, False,
                          f"{counted(len(failures), 'failure')} in {_games(games)}: {summary} "

@@ -55,6 +55,10 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
         path = str(spec.source.resolve()) if spec.source is not None else None
         if path and path != row.spec_path:
             store.set_spec_path(row.id, path)
+        if spec.format == "league" and planned_games(spec) != row.games_planned:
+            # a league's budget is outside its hash: a raised one is its new end
+            store.set_games_planned(row.id, planned_games(spec))
+            row = store.require(spec.name)
         return row
     data = spec.to_json()
     data["canonical"] = spec.canonical()

@@ -54,8 +54,8 @@ def round_pairings(db: str | Path, tournament: str,
     with Store(db, create=False, read_only=True) as store:
         row = store.require(tournament)
         if round_no is not None and not 1 <= round_no <= row.rounds:
-            raise ArenaError(f"tournament '{tournament}' has rounds 1 to {row.rounds}, not "
-                             f"{round_no}")
+            held = "only round 1" if row.rounds == 1 else f"rounds 1 to {row.rounds}"
+            raise ArenaError(f"tournament '{tournament}' has {held}, not {round_no}")
         labels = store.bot_labels()
         entrants = store.entrant_ids(row.id)
         tables = store.tables(row.id)

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.common.plural import counted
 from arena.referee.client import BotClient
 from arena.referee.connection import Launcher
 from arena.referee.launch import sandbox_launcher
@@ -92,7 +93,7 @@ def check_lines(spec: TournamentSpec, db: Path,
     seed = ("given" if spec.seed is not None else
             "drawn at its start, kept with the results" if stored.startswith("holds")
             and same_spec else "drawn when it starts")
-    planned = (f"{spec.effective_rounds()} round(s), {planned_games(spec):,} games planned"
+    planned = (f"{counted(spec.effective_rounds(), 'round')}, {planned_games(spec):,} games planned"
                if spec.format != "league" else "until stopped" if not planned_games(spec)
                else f"until {planned_games(spec):,} games (its budget) or stopped")
     lines = [f"Spec{source}: {spec.format} '{spec.name}', {len(spec.entrants)} entries, tables "

@@ -112,7 +112,7 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
     lines = [
         f"tournament {t.name}: {t.format}, {_sizes(t)} per table, "
         f"{len(entrants)} bots, {shown_seed(t.seed, t.spec, t.state)}, spec hash {t.spec_hash}",
-        f"state {_state(store, t)}; games {_progress(done, t.games_planned)}; "
+        f"state {_state(store, t)}; games {_progress(done, t.games_planned)}",
         f"created {t.created_at}" + (f"; finished {t.finished_at}" if t.finished_at else ""),
         "bots: " + ", ".join(labels.get(b, str(b)) for b in entrants),
     ]
@@ -175,9 +175,10 @@ def _pairing_note(boards: list[list[TableRow]], name: str, db: Path) -> list[str
         return []
     games = sorted({sum(tab.games for tab in group) for group in boards})
     shown = " or ".join(map(str, seatings))
+    # two lines, to fit 100 columns
     return [f"(duplicate: a pairing plays each deal in {shown} seatings, "
-            f"{' or '.join(map(str, games))} games a pairing; arena pairings {name}"
-            f"{_db_option(db)} shows who met whom)"]
+            f"{' or '.join(map(str, games))} games a pairing;",
+            f" arena pairings {name}{_db_option(db)} shows who met whom)"]
 
 
 def failure_summary(db: str | Path, tournament: str) -> str | None:

@@ -390,6 +390,11 @@ class Store:
             conn.execute("UPDATE tournaments SET spec_path = ? WHERE id = ?",
                          (spec_path, tournament_id))
 
+    def set_games_planned(self, tournament_id: int, games: int) -> None:
+        with self.transaction() as conn:
+            conn.execute("UPDATE tournaments SET games_planned = ? WHERE id = ?",
+                         (games, tournament_id))
+
     def entrant_ids(self, tournament_id: int) -> list[int]:
         """Bot ids in entry order (entrant index -> bot id)."""
         return [r[0] for r in self.conn.execute(

@@ -84,7 +84,7 @@ def test_check_bot_lists_what_failed() -> None:
     lines = result.stdout.splitlines()
     assert lines[3] == ("✗ decisions: 8 failures in 2 games: protocol_error 8 (e.g. not JSON: "
                         "'%%% this is not json %%%' (stdout carries protocol lines only: print "
-                        "logs to stderr)); the bot was restarted 1 time after them")
+                        "logs to stderr)); the bot was restarted once after them")
     assert lines[4:] == ["✓ clean exit: exited with code 0 after 'bye'",
                          "FAIL: 1 of 4 checks failed."]
 
@@ -226,6 +226,12 @@ def test_match_prints_placements_and_diagnostics(tmp_path: Path) -> None:
     assert out[-1] == (f"Wrote 2 game records to {records} (arena game {records} -n 1 shows "
                           "game 0)")
     assert any(line.startswith("random ") for line in out)
+    # nothing failed: the table leaves out the empty columns and says so, fitting 100 columns
+    at = next(i for i, line in enumerate(out) if line.startswith("bot "))
+    assert out[at].split() == ["bot", "version", "wins", "mean", "place", "decisions", "median",
+                               "ms", "max", "ms"]
+    assert out[at + 4] == "No timeouts, failures or restarts."
+    assert max(len(line) for line in out[at:at + 5]) <= 100
     lines = records.read_text().splitlines()
     assert len(lines) == 2
     assert json.loads(lines[0])["referee"]["seats"][0].startswith("random@")

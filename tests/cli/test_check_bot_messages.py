@@ -48,6 +48,9 @@ def test_a_missing_module_says_the_sandbox_sees_no_installed_packages(tmp_path: 
     bot = tmp_path / "needy.py"
     bot.write_text("import requests\n")
     lines = _check(bot)
+    assert lines[1] == ("✗ handshake: exited before answering 'hello' (exit code 2); "
+                        "ModuleNotFoundError: No module named 'requests' (at needy.py line 1, "
+                        "in <module>)")  # the hint comes once, after the traceback
     assert lines[2:6] == [f'      File "{bot}", line 1, in <module>',
                           "        import requests",
                           "    ModuleNotFoundError: No module named 'requests'",
@@ -129,3 +132,16 @@ def test_check_bot_says_what_it_waits_for_while_a_bot_is_silent(
     assert result.stderr.splitlines() == [
         "waiting for mybot to answer 'hello' (limit 10 s)...",
         "waiting for mybot to answer a 'turn' decision (limit 11 s)..."]
+
+
+@needs_sandbox
+def test_the_examples_of_failures_are_told_apart(tmp_path: Path) -> None:
+    bot = tmp_path / "boom.py"
+    bot.write_text("from arena.sdk import Bot\n\n\nclass Boom(Bot):\n    name = 'boom'\n\n"
+                   "    def act(self, request):\n        raise RuntimeError('boom')\n")
+    lines = _check(bot)
+    crash = "RuntimeError: boom (at boom.py line 8, in act)"
+    assert [line for line in lines if "decisions" in line] == [
+        "✗ decisions: 2 failures in 1 game: crash 2 (e.g. exited before its first answer of "
+        f"the game (exit code 1); restarted and asked again; {crash} | exited mid-game (exit "
+        f"code 1); {crash}); the bot was restarted once after them"]

@@ -68,7 +68,7 @@ def test_misbehaviour_is_summarised_with_distinct_examples() -> None:
     assert decisions.detail.startswith("8 failures in 2 games: illegal_choice 8 (e.g. choice 99 is "
                                        "outside the ")
     assert decisions.detail.count("choice 99") == 3  # three distinct examples at most
-    assert decisions.detail.endswith("; the bot was restarted 1 time after them")
+    assert decisions.detail.endswith("; the bot was restarted once after them")
     # The forfeit stopped the process: said once, not again as a "game boundaries" fault.
     assert [title for title, _ in titles(report)] == [
         "handshake", "metadata", "decisions", "clean exit"]

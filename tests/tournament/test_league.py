@@ -141,6 +141,9 @@ def test_stopped_and_resumed_every_game_once(tmp_path: Path, registry: Path) -> 
     more = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
                           vetter=lambda bot: None)
     assert (more.games_before, more.games_done) == (5, 12)
+    assert more.games_planned == 12  # the raised budget is the league's new end
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout.splitlines()
+    assert status[1].startswith("state finished; games 12/12 (100%)")
     conn = sqlite3.connect(str(db))
     ids = [r[0] for r in conn.execute("SELECT id FROM games")]
     conn.close()
@@ -169,8 +172,10 @@ def test_the_leaderboard_shows_the_newest_versions_and_recomputes_from_results(
     newest = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db), "-f", "csv"])
     assert f"first,{submitting.version}" in newest.stdout
     assert f"first,{old.split('@')[1]}" not in newest.stdout
-    assert shown.stdout.endswith("1 older version not shown (retired from the league, ratings "
-                                 "kept); --all-versions shows them.\n")
+    assert shown.stdout.endswith("new: a new version of a bot is rated from scratch; older "
+                                 "versions keep their own ratings.\n1 older version not shown "
+                                 "(retired from the league, ratings kept); --all-versions shows "
+                                 "them.\n")
     assert shown.stdout == leaderboard_frame(db, "ladder", wide=True) + "\n"
     from arena.rating.leaderboard import build_leaderboard, fitted_table
 
@@ -218,7 +223,7 @@ def test_stop_asks_a_running_league_and_refuses_otherwise(
     assert (summary.state, summary.games_done) == ("stopped", 4)
     status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
     # no budget: no end to count the games to
-    assert "state stopped (as asked; run the spec again to resume); games 4; created " in status
+    assert "state stopped (as asked; run the spec again to resume); games 4\ncreated " in status
     idle = runner.invoke(app, ["league", "stop", "ladder", "--db", str(db)])
     assert idle.exit_code == 1
     assert idle.stderr == "Error: league 'ladder' is not running (arena run SPEC resumes it)\n"

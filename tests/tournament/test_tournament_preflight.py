@@ -33,7 +33,7 @@ def test_check_starts_every_entry_and_plays_nothing(tmp_path: Path) -> None:
     assert result.exit_code == 1, result.output
     lines = result.stdout.splitlines()
     assert lines[0].startswith(f"Spec from {spec}: swiss 'check', 3 entries, tables of 2, "
-                               "3 round(s), ")
+                               "3 rounds, ")
     assert lines[1].startswith("warning: seed 11 is short")  # fixture bots are no samples
     assert lines[2] == f"Results: {db}, not created yet"
     assert lines[4].startswith("  ok    greedy@") and lines[5].startswith("  ok    first@")

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from arena.cli.options import DbOption
 from arena.cli.output_file import check_output_file
 from arena.common.plural import counted
 from arena.tournament.store import DEFAULT_RESULTS
@@ -29,8 +30,7 @@ def export(
         metavar="TOURNAMENT", help="Tournament name (arena tournaments lists them).")],
     output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
                                          help="Where to write (- for stdout).")],
-    db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
-                                     "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
+    db: DbOption = Path(DEFAULT_RESULTS),
 ) -> None:
     """Export a tournament's games (help text: ``_EXPORT_HELP``)."""
     import sys

@@ -12,6 +12,7 @@ from typing import Annotated
 
 import typer
 
+from arena.cli.options import DbOption
 from arena.tournament.store import DEFAULT_RESULTS
 
 __all__ = ["league_app", "register"]
@@ -29,10 +30,7 @@ _STOP_HELP = "\n\n".join([
 
 def stop(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The league's name.")],
-    db: Annotated[
-        Path, typer.Option("--db", envvar="ARENA_DB",
-                           help=f"Results database (default: $ARENA_DB, else {DEFAULT_RESULTS}).")
-    ] = Path(DEFAULT_RESULTS),
+    db: DbOption = Path(DEFAULT_RESULTS),
 ) -> None:
     """Ask a running league to stop (help text: ``_STOP_HELP``)."""
     from arena.errors import StoreError

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from tabulate import tabulate
 
+from arena.cli.options import DbOption
 from arena.tournament.store import DEFAULT_RESULTS
 
 if TYPE_CHECKING:
@@ -34,8 +35,7 @@ def pairings(
     round_no: Annotated[int | None, typer.Option("--round", "-r", min=1, metavar="N",
                                                  help="Only this round (default: every "
                                                       "round).")] = None,
-    db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
-                                     "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
+    db: DbOption = Path(DEFAULT_RESULTS),
 ) -> None:
     """Show the pairings (help text: ``_PAIRINGS_HELP``)."""
     from arena.tournament.pairings import round_pairings

@@ -7,11 +7,11 @@ errors are :class:`arena.errors.StoreError` and reach the user as one ``Error: .
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from arena.cli.options import DbOption
 from arena.rating.games import DEFAULT_DB
 from arena.rating.render import check_format
 
@@ -36,10 +36,6 @@ def _result_format(value: str) -> str:
     return value
 
 
-DbOption = Annotated[
-    Path, typer.Option("--db", envvar="ARENA_DB", show_default=True,
-                       help="Results database written by arena run ($ARENA_DB when set).")
-]
 FormatOption = Annotated[
     str,
     typer.Option("--format", "-f", callback=_format, metavar="FMT",

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from arena.cli.options import DbOption
 from arena.tournament.store import DEFAULT_RESULTS
 
 __all__ = ["register", "write_game_html"]
@@ -33,8 +34,7 @@ def report(
         metavar="TOURNAMENT", help="Tournament name (arena tournaments lists them).")],
     out: Annotated[Path, typer.Option("--out", "-o", metavar="DIR",
                                       help="Folder to write the site to (created).")],
-    db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
-                                     "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
+    db: DbOption = Path(DEFAULT_RESULTS),
     jobs: Annotated[int | None, typer.Option("--jobs", "-j", min=1, help="Processes "
                                              "rendering the replays (default: one per "
                                              "CPU).")] = None,
@@ -51,8 +51,7 @@ def report(
 
 
 def serve(
-    db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
-                                     "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
+    db: DbOption = Path(DEFAULT_RESULTS),
     port: Annotated[int, typer.Option("--port", "-p", min=0, max=65535,
                                       help="Port (0: any free port).")] = 8000,
     host: Annotated[str, typer.Option("--host", help="Address to listen on (another than "

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from arena.cli.options import DbOption
 from arena.cli.output_file import check_output_file
 from arena.tournament.store import DEFAULT_RESULTS
 
@@ -216,8 +217,7 @@ def status(
         str | None, typer.Argument(metavar="TOURNAMENT",
                                     help="Tournament name (default: every stored one).")
     ] = None,
-    db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
-                                     "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
+    db: DbOption = Path(DEFAULT_RESULTS),
     records: Annotated[
         Path | None, typer.Option("--records", metavar="FILE.jsonl[.gz]",
                                   help="Also write the tournament's game records as JSON lines "
@@ -266,8 +266,7 @@ def game(
                           help="text (for people) or json (the record itself).")
     ] = "text",
     logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Show the bots' logs.")] = True,
-    db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
-                                     "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
+    db: DbOption = Path(DEFAULT_RESULTS),
     html: Annotated[Path | None, typer.Option("--html", metavar="OUT.html",
                                               help="Write the game's replay page.")] = None,
 ) -> None:
@@ -371,8 +370,7 @@ _DELETE_HELP = "\n\n".join([
 def delete(
     tournament: Annotated[str, typer.Argument(
         metavar="TOURNAMENT", help="Tournament name (arena tournaments lists them).")],
-    db: Annotated[Path, typer.Option("--db", envvar="ARENA_DB", help="Results database "
-                                     "($ARENA_DB when set).")] = Path(DEFAULT_RESULTS),
+    db: DbOption = Path(DEFAULT_RESULTS),
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask.")] = False,
 ) -> None:
     """Delete a stored tournament (help text: ``_DELETE_HELP``)."""

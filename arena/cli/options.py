@@ -1,0 +1,16 @@
+"""Option types that several commands share, declared once so their flags and help agree."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+__all__ = ["DbOption"]
+
+#: ``--db``: the results database a command reads (``arena run`` writes it).
+DbOption = Annotated[
+    Path, typer.Option("--db", envvar="ARENA_DB", show_default=True,
+                       help="Results database written by arena run ($ARENA_DB when set).")
+]

@@ -13,6 +13,7 @@ above, so that nothing the state needs imports the state back.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Callable, Sequence
 from typing import Any, Final
@@ -380,6 +381,16 @@ class State:
         other.result = self.result
         other.ascended = self.ascended
         other.scratch = {k: dict(v) if isinstance(v, dict) else v for k, v in self.scratch.items()}
+        return other
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        """``copy.deepcopy``: :meth:`clone` with the events too, so the copy plays on alike.
+        (A compiled State cannot be rebuilt attribute by attribute as a plain object is.)"""
+        other = self.clone()
+        other.track_events = self.track_events
+        other.log = copy.deepcopy(self.log, memo)
+        other._feeds = copy.deepcopy(self._feeds, memo)
+        other._feed_pos = list(self._feed_pos)
         return other
 
     def __repr__(self) -> str:

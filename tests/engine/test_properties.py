@@ -24,6 +24,7 @@ decision:
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections.abc import Iterator
@@ -354,6 +355,23 @@ def test_clones_play_on_identically(seed: int, players: int) -> None:
     assert twin.result is not None and state.result is not None
     assert twin.result.to_json() == state.result.to_json()
     assert twin.hands == state.hands and twin.turn_log == state.turn_log
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=seeds, players=player_counts)
+def test_a_deep_copy_plays_on_alike_with_its_events(seed: int, players: int) -> None:
+    # copy.deepcopy (PettingZoo and OpenSpiel copy environments so), compiled or not
+    state = plain_game_until(seed, players, stop=seed % 40)
+    twin = copy.deepcopy(state)
+    choose = random.Random(seed)
+    while state.decision is not None:
+        assert twin.decision == state.decision
+        index = choose.randrange(len(state.decision.options))
+        state.apply(index)
+        twin.apply(index)
+    assert twin.record() == state.record()
+    assert [twin.events_for(s) for s in range(players)] == [
+        state.events_for(s) for s in range(players)]
 
 
 def plain_game_until(seed: int, players: int, stop: int) -> State:

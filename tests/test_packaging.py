@@ -24,9 +24,9 @@ def test_the_test_extra_leaves_ray_out_and_the_ray_extra_has_it() -> None:
     assert [req for req in extras["ray"] if req.startswith("ray")]
 
 
-def test_ci_installs_the_test_and_ray_extras_before_the_readme_test_command() -> None:
+def test_ci_installs_the_test_and_optional_extras_before_the_readme_test_command() -> None:
     ci = (ROOT / ".ci" / "run").read_text()
-    assert "pip install -q -e '.[test,ray]' && python3 -m pytest" in ci
+    assert "pip install -q -e '.[test,ray,rl,openspiel]' && python3 -m pytest" in ci
     assert "pip install -e '.[test]' && pytest" in (ROOT / "README.md").read_text()
 
 

@@ -51,11 +51,11 @@ class _RateColumn(ProgressColumn):
 class TerminalReport:
     """A run's report (the ``report`` of :func:`~arena.tournament.runner.run_tournament`)
     printed on ``console``: each event as a line, and with ``progress`` a bar while the games
-    are played."""
+    are played, on a terminal only (in a log or a pipe the bar's last frame would wrap)."""
 
     def __init__(self, console: Console | None = None, *, progress: bool = True) -> None:
         self.console = console or Console(stderr=True, soft_wrap=True)
-        self.show_progress = progress
+        self.show_progress = progress and self.console.is_terminal
         self._bar: ProgressBar | None = None
         self._task: TaskID | None = None
 

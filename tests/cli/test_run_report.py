@@ -71,6 +71,16 @@ def test_the_terminal_shows_lines_and_a_bar_with_the_rate() -> None:
                                   "Resume with: arena run x.yaml")
 
 
+def test_outside_a_terminal_there_is_no_bar() -> None:
+    out = io.StringIO()
+    report = TerminalReport(Console(file=out, width=120), progress=True)
+    began = time.monotonic()
+    report(Progress("x", 3, 10, 3, began))
+    report(RunWarning("a bot is slow"))
+    report(ProgressEnded())
+    assert out.getvalue() == "warning: a bot is slow\n"
+
+
 def test_without_progress_only_the_lines_are_shown() -> None:
     out = io.StringIO()
     report = TerminalReport(Console(file=out, width=120), progress=False)

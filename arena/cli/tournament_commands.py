@@ -97,8 +97,7 @@ def run(
                                   f"the spec's 'results', else {DEFAULT_RESULTS}).")
     ] = None,
     progress: Annotated[
-        bool, typer.Option("--progress/--no-progress",
-                           help="Show the progress bar (on a terminal; none in a log or a pipe).")
+        bool, typer.Option("--progress/--no-progress", help="Show the progress bar (on a tty).")
     ] = True,
     check: Annotated[
         bool, typer.Option("--check", help="Check only: load the spec, start every entry once "

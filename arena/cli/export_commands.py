@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.options import DbOption
+from arena.cli.options import DbOption, TournamentArgument
 from arena.cli.output_file import check_output_file
 from arena.common.plural import counted
 from arena.tournament.store import DEFAULT_RESULTS
@@ -26,8 +26,7 @@ _EXPORT_HELP = "\n\n".join([
 
 
 def export(
-    tournament: Annotated[str, typer.Argument(
-        metavar="TOURNAMENT", help="Tournament name (arena tournaments lists them).")],
+    tournament: TournamentArgument,
     output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
                                          help="Where to write (- for stdout).")],
     db: DbOption = Path(DEFAULT_RESULTS),

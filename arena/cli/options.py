@@ -7,10 +7,16 @@ from typing import Annotated
 
 import typer
 
-__all__ = ["DbOption"]
+__all__ = ["DbOption", "TournamentArgument"]
 
 #: ``--db``: the results database a command reads (``arena run`` writes it).
 DbOption = Annotated[
     Path, typer.Option("--db", envvar="ARENA_DB", show_default=True,
                        help="Results database written by arena run ($ARENA_DB when set).")
+]
+
+#: A stored tournament's name, for the commands that read one.
+TournamentArgument = Annotated[
+    str, typer.Argument(metavar="TOURNAMENT",
+                        help="Tournament name (arena tournaments lists them).")
 ]

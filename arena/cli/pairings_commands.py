@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from tabulate import tabulate
 
-from arena.cli.options import DbOption
+from arena.cli.options import DbOption, TournamentArgument
 from arena.tournament.store import DEFAULT_RESULTS
 
 if TYPE_CHECKING:
@@ -30,8 +30,7 @@ _PAIRINGS_HELP = "\n\n".join([
 
 
 def pairings(
-    tournament: Annotated[str, typer.Argument(
-        metavar="TOURNAMENT", help="Tournament name (arena tournaments lists them).")],
+    tournament: TournamentArgument,
     round_no: Annotated[int | None, typer.Option("--round", "-r", min=1, metavar="N",
                                                  help="Only this round (default: every "
                                                       "round).")] = None,

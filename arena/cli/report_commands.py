@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from arena.cli.options import DbOption
+from arena.cli.options import DbOption, TournamentArgument
 from arena.tournament.store import DEFAULT_RESULTS
 
 __all__ = ["register", "write_game_html"]
@@ -30,8 +30,7 @@ _SERVE_HELP = "\n\n".join([
 
 
 def report(
-    tournament: Annotated[str, typer.Argument(
-        metavar="TOURNAMENT", help="Tournament name (arena tournaments lists them).")],
+    tournament: TournamentArgument,
     out: Annotated[Path, typer.Option("--out", "-o", metavar="DIR",
                                       help="Folder to write the site to (created).")],
     db: DbOption = Path(DEFAULT_RESULTS),

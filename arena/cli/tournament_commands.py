@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from arena.cli.options import DbOption
+from arena.cli.options import DbOption, TournamentArgument
 from arena.cli.output_file import check_output_file
 from arena.tournament.store import DEFAULT_RESULTS
 
@@ -368,8 +368,7 @@ _DELETE_HELP = "\n\n".join([
 
 
 def delete(
-    tournament: Annotated[str, typer.Argument(
-        metavar="TOURNAMENT", help="Tournament name (arena tournaments lists them).")],
+    tournament: TournamentArgument,
     db: DbOption = Path(DEFAULT_RESULTS),
     yes: Annotated[bool, typer.Option("--yes", "-y", help="Do not ask.")] = False,
 ) -> None:

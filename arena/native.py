@@ -27,13 +27,15 @@ import warnings
 __all__ = ["COMPILED_MODULES", "NativeBuild", "native_build", "remove_stale_build"]
 
 #: The modules compiled with mypyc when installed (names under ``arena``): the engine's play,
-#: where compiling pays in a whole benchmark (docs/PERFORMANCE.md). Not desmos (its 64-bit
+#: where compiling pays in a whole benchmark (docs/PERFORMANCE.md), and the learning
+#: environments' vector (rl.encoder: built at every step; it compiles without numpy, which it
+#: imports only at run time, and nothing of the engine imports it). Not desmos (its 64-bit
 #: hand keys overflow mypyc's fast integers, so it runs faster as plain Python), not config
 #: (built once a game).
 COMPILED_MODULES = ("engine.cards", "engine.chance", "engine.decision", "engine.state",
                     "engine.observation", "engine.actions", "engine.turn", "engine.effects",
                     "engine.showdown", "engine.agents", "engine.game", "engine.start",
-                    "engine.determinize", "engine.result", "engine.rulebook")
+                    "engine.determinize", "engine.result", "engine.rulebook", "rl.encoder")
 
 #: The shared library that holds the compiled code of every module (mypyc's group).
 GROUP = "_compiled__mypyc"

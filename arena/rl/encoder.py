@@ -11,7 +11,6 @@ hold both to the reference on many games.
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -19,12 +18,12 @@ import numpy as np
 
 from arena.engine.cards import DECK_SIZE, FACE_OF
 from arena.engine.decision import DECISION_KINDS, Decision, Option
-from arena.engine.desmos import EVALUATORS
+from arena.engine.desmos import CODE, CODE_FAMILY
 from arena.engine.houserules import HouseRules
 from arena.engine.observation import Observation
 from arena.engine.rulebook import MAX_TRAPS, TRAP_LIFETIME
 from arena.rl.actions import FACES, decision_actions
-from arena.rl.features import OFFSET, hand_category, table_template
+from arena.rl.features import OBS_SIZE, OFFSET, hand_category, table_template
 
 __all__ = ["ActionIndex", "Encoder"]
 
@@ -38,6 +37,7 @@ _KIND_AT: Final[dict[str, int]] = {
 _FLOAT32: Final = np.dtype(np.float32)  # a dtype given as such skips numpy's conversion
 #: The hand size a Desmos holds.
 _DESMOS: Final = 5
+_CODES: Final[dict[str, tuple[int, ...]]] = {"type": CODE, "family": CODE_FAMILY}
 
 
 def _faces_at(at: int) -> tuple[int, ...]:
@@ -61,9 +61,10 @@ class Encoder:
     def __init__(self, players: int, rules: HouseRules) -> None:
         self.players = players
         self.rules = rules
-        self._template = table_template(players, rules)
+        self._template = table_template(players, rules).tobytes()
         self._kinds = rules.kinds
-        self._evaluate = EVALUATORS[rules.kinds]
+        self._codes = _CODES[rules.kinds]
+        self._seen: dict[int, int] = {}  # Desmos category by hand signature
         seats = range(players)
 
         def relative(seat: int, at: int, width: int) -> tuple[int, ...]:
@@ -75,55 +76,127 @@ class Encoder:
             tuple(_faces_at(at) for at in relative(seat, revealed, FACES)) for seat in seats)
         self._sizes = tuple(relative(seat, OFFSET["SEATS"] + 1, _SEAT_WIDTH) for seat in seats)
         self._active = tuple(relative(seat, OFFSET["SEATS"] + 3, _SEAT_WIDTH) for seat in seats)
+        self._counts = [0] * OBS_SIZE  # zeros between the calls of _count
 
     def encode(self, obs: Observation, kind: str | None = None,
                context: Mapping[str, Any] | None = None) -> np.ndarray:
         """The vector of ``obs`` (as :func:`~arena.rl.features.encode` with this encoder's
         rules); ``kind`` and ``context`` are the decision asked of the seat, if any."""
-        vec = array("f", self._template)
+        return np.frombuffer(self.fill(obs, kind, context), _FLOAT32)
+
+    def fill(self, obs: Observation, kind: str | None = None,
+             context: Mapping[str, Any] | None = None) -> bytearray:
+        """:meth:`encode`'s vector: its ``float32`` entries in a buffer numpy wraps."""
+        buf = bytearray(self._template)
+        # a float32 view stores a Python float at a fraction of an array's cost per store
+        vec: Any = memoryview(buf).cast("f")
         seat = obs.seat
         hand = obs.hand_ids
-        where: tuple[int, ...] = _IN_HAND
-        for card in hand:
-            vec[where[card]] += 1.0
+        counts = self._counts
+        _count_tuple(vec, counts, _IN_HAND, hand)
         if obs.trap_cards:
-            for slot, (card, left, ready) in enumerate(obs.trap_cards):
-                vec[_IN_TRAP[slot][card]] = 1.0
-                at = _TRAP_AT[slot]
-                vec[at] = left / TRAP_LIFETIME
-                vec[at + 1] = 1.0 if ready else 0.0
-        for where, cards in zip(self._revealed[seat], obs.revealed_ids):
-            for card in cards:
-                vec[where[card]] += 1.0
-        where = _IN_EFFECT
-        for card in obs.effect_graveyard_ids:
-            vec[where[card]] += 1.0
-        where = _IN_DISCARD
-        for card in obs.discard_graveyard_ids:
-            vec[where[card]] += 1.0
-        if len(hand) == _DESMOS:  # the common case: the engine's evaluator remembers it
-            vec[_CATEGORY + self._evaluate(hand)[0]] = 1.0
-        else:
-            category = hand_category(hand, self._kinds)
-            if category is not None:
-                vec[_CATEGORY + category] = 1.0
-        for at, size, traps in zip(self._sizes[seat], obs.hand_sizes, obs.trap_counts):
-            vec[at] = size / 5.0
-            vec[at + 1] = traps / MAX_TRAPS
-        vec[self._active[seat][obs.active_seat]] = 1.0
+            _traps(vec, obs.trap_cards)
+        revealed = obs.revealed_ids
+        blocks = self._revealed[seat]
+        for other in range(self.players):
+            cards = revealed[other]
+            if cards:
+                _count_tuple(vec, counts, blocks[other], cards)
+        _count_list(vec, counts, _IN_EFFECT, obs.effect_graveyard_ids)
+        _count_list(vec, counts, _IN_DISCARD, obs.discard_graveyard_ids)
+        category = self._category(hand)
+        if category >= 0:
+            vec[_AT[_CATEGORY + category]] = _ONE
+        sizes = self._sizes[seat]
+        hand_sizes = obs.hand_sizes
+        trap_counts = obs.trap_counts
+        for other in range(self.players):
+            at = sizes[other]
+            vec[_AT[at]] = _FIFTHS[hand_sizes[other]]
+            vec[_AT[at + 1]] = _TRAP_SHARE[trap_counts[other]]
+        vec[_AT[self._active[seat][obs.active_seat]]] = _ONE
         if kind is not None:
-            vec[_KIND_AT[kind]] = 1.0
+            vec[_AT[_KIND_AT[kind]]] = _ONE
         if context:
             from_seat = context.get("from_seat")
             if isinstance(from_seat, int):
-                vec[_FROM + (from_seat - seat) % self.players] = 1.0
-        total = max(obs.rounds * self.players, 1)
-        vec[_PROGRESS] = obs.draw_pile / DECK_SIZE
-        vec[_PROGRESS + 1] = obs.round / obs.rounds
-        vec[_PROGRESS + 2] = max(total - obs.turn, 0) / total
+                vec[_AT[_FROM + (from_seat - seat) % self.players]] = _ONE
+        rounds = obs.rounds
+        total = max(rounds * self.players, 1)
+        vec[_AT[_PROGRESS]] = _PILE_SHARE[obs.draw_pile]
+        vec[_AT[_PROGRESS + 1]] = obs.round / rounds
+        vec[_AT[_PROGRESS + 2]] = max(total - obs.turn, 0) / total
         if obs.phase == "showdown":
-            vec[_PROGRESS + 3] = 1.0
-        return np.frombuffer(vec, _FLOAT32)
+            vec[_AT[_PROGRESS + 3]] = _ONE
+        return buf
+
+    def _category(self, hand: tuple[int, ...]) -> int:
+        """The hand's Desmos category (-1: none), remembered by the signature
+        :func:`~arena.rl.features.hand_category` remembers it by."""
+        if len(hand) > _DESMOS:
+            category = hand_category(hand, self._kinds)
+            return -1 if category is None else category
+        codes = self._codes
+        signature = 0
+        for card in hand:
+            signature += codes[card]
+        found = self._seen.get(signature)
+        if found is None:
+            category = hand_category(hand, self._kinds)
+            found = self._seen[signature] = -1 if category is None else category
+        return found
+
+
+#: Python objects made once: every store into the vector is a generic one, which would box
+#: a native index or number afresh at each store.
+_AT: Final[tuple[object, ...]] = tuple(range(OBS_SIZE))
+_COUNT: Final[tuple[object, ...]] = tuple(float(n) for n in range(len(FACE_OF) + 1))
+_ONE: Final[object] = _COUNT[1]
+_FIFTHS: Final[tuple[object, ...]] = tuple(n / 5.0 for n in range(DECK_SIZE + 1))
+_TRAP_SHARE: Final[tuple[object, ...]] = tuple(n / MAX_TRAPS for n in range(MAX_TRAPS + 1))
+_PILE_SHARE: Final[tuple[object, ...]] = tuple(n / DECK_SIZE for n in range(DECK_SIZE + 1))
+_TURNS_LEFT: Final[tuple[object, ...]] = tuple(n / TRAP_LIFETIME
+                                               for n in range(TRAP_LIFETIME + 1))
+_READY: Final[tuple[object, object]] = (0.0, 1.0)
+
+
+def _count_tuple(vec: Any, counts: list[int], where: tuple[int, ...],
+                 cards: tuple[int, ...]) -> None:
+    """Count ``cards`` into the entries ``where`` says. Counted in ``counts`` (all zeros
+    between calls) and each entry stored, never read back: reading a float32 entry makes a
+    new float, the costliest part of a store."""
+    try:
+        for card in cards:
+            at = where[card]
+            n = counts[at] + 1
+            counts[at] = n
+            vec[_AT[at]] = _COUNT[n]
+    finally:
+        for card in cards:
+            counts[where[card]] = 0
+
+
+def _count_list(vec: Any, counts: list[int], where: tuple[int, ...], cards: list[int]) -> None:
+    """:func:`_count_tuple` for a list (a separate copy: a native loop needs one type)."""
+    try:
+        for card in cards:
+            at = where[card]
+            n = counts[at] + 1
+            counts[at] = n
+            vec[_AT[at]] = _COUNT[n]
+    finally:
+        for card in cards:
+            counts[where[card]] = 0
+
+
+def _traps(vec: Any, traps: tuple[tuple[int, int, bool], ...]) -> None:
+    slot = 0
+    for card, left, ready in traps:
+        vec[_AT[_IN_TRAP[slot][card]]] = _ONE
+        at = _TRAP_AT[slot]
+        vec[_AT[at]] = _TURNS_LEFT[left] if 0 <= left <= TRAP_LIFETIME else left / TRAP_LIFETIME
+        vec[_AT[at + 1]] = _READY[ready]
+        slot += 1
 
 
 #: How many options an :class:`ActionIndex` remembers before it starts afresh (the engine's

@@ -35,7 +35,8 @@ __all__ = ["COMPILED_MODULES", "NativeBuild", "native_build", "remove_stale_buil
 COMPILED_MODULES = ("engine.cards", "engine.chance", "engine.decision", "engine.state",
                     "engine.observation", "engine.actions", "engine.turn", "engine.effects",
                     "engine.showdown", "engine.agents", "engine.game", "engine.start",
-                    "engine.determinize", "engine.result", "engine.rulebook", "rl.encoder")
+                    "engine.determinize", "engine.result", "engine.rulebook", "rl.encoder",
+                    "rl.view")
 
 #: The shared library that holds the compiled code of every module (mypyc's group).
 GROUP = "_compiled__mypyc"

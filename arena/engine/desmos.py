@@ -55,6 +55,9 @@ from arena.errors import CardError
 __all__ = [
     "EVALUATORS",
     "HAND_SIZE",
+    "KIND_BITS",
+    "MAX_RANK",
+    "RANK_BASE",
     "Category",
     "Desmos",
     "Value",
@@ -65,6 +68,7 @@ __all__ = [
     "evaluate",
     "evaluate_family",
     "evaluate_naive",
+    "value_of_signature",
 ]
 
 #: ``(category, tie key)``; compare lexicographically, bigger is better.
@@ -114,9 +118,10 @@ _DECK_COUNT = len(DECK) - 1  # the 51 cards that can be part of a Desmos
 # 24..44 the 3-bit counts of ranks 1..7 (natural cards only; a Crown has no rank of its own).
 # Five cards never overflow a field, so the sum of the codes is the hand's signature.
 # ---------------------------------------------------------------------------------------------
-_RANK_BASE = 24
-_KIND_BITS = (1 << _RANK_BASE) - 1
-_MAX_RANK = max(RANK_OF)
+#: Where a signature's rank counts start (below: the kind counts), and the largest rank number.
+RANK_BASE = 24
+KIND_BITS = (1 << RANK_BASE) - 1
+MAX_RANK = max(RANK_OF)
 
 
 #: Each card's kind under the house rule ``kinds=family``: the four Classes are one kind
@@ -131,7 +136,7 @@ def _code(cid: int, kind_of: Sequence[int] = KIND_OF) -> int:
         return 0
     if kind == _CROWN:
         return 1 << (3 * _CROWN)
-    return (1 << (3 * kind)) + (1 << (_RANK_BASE + 3 * (rank - 1)))
+    return (1 << (3 * kind)) + (1 << (RANK_BASE + 3 * (rank - 1)))
 
 
 #: Packed signature code of each card id (the Palaestron's is 0: it never counts).
@@ -159,7 +164,7 @@ def _hot_keys(kind_of: Sequence[int] = KIND_OF) -> tuple[int, ...]:
     # One 56-bit number per kind and per rank; a card's key is its kind's plus its rank's.
     stream = _splitmix64(0x5041_4C41_4553_5452)  # "PALAESTR"
     per_kind = [next(stream) >> 8 for _ in range(_CROWN + 1)]
-    per_rank = [next(stream) >> 8 for _ in range(_MAX_RANK + 1)]
+    per_rank = [next(stream) >> 8 for _ in range(MAX_RANK + 1)]
     return tuple(
         0 if cid == PALAESTRON
         else per_kind[kind_of[cid]] + (0 if kind_of[cid] == _CROWN else per_rank[RANK_OF[cid]])
@@ -184,7 +189,7 @@ _KIND_TIER: tuple[int, ...] = tuple(
 #: Kinds that have a card of a given rank: a Crown standing in a Rank Flush must be one of them.
 _KINDS_WITH_RANK: dict[int, frozenset[int]] = {
     rank: frozenset(KIND_OF[cid] for cid in range(_DECK_COUNT) if RANK_OF[cid] == rank)
-    for rank in range(1, _MAX_RANK + 1)
+    for rank in range(1, MAX_RANK + 1)
 }
 
 # Category of each group-size partition (sizes sorted descending). Five cards: the exact shapes
@@ -222,7 +227,7 @@ def _solve(reduced: int) -> Value:
     """
     kinds = [(reduced >> (3 * k)) & 7 for k in range(_CROWN)]
     crowns = (reduced >> (3 * _CROWN)) & 7
-    common_rank = reduced >> _RANK_BASE
+    common_rank = reduced >> RANK_BASE
     if sum(kinds) + crowns > HAND_SIZE:
         raise CardError(f"a Desmos has at most {HAND_SIZE} cards")
     best: Value = (-1, ())
@@ -252,7 +257,7 @@ def _solve(reduced: int) -> Value:
 
 def _rank_info(rank_part: int) -> tuple[int, int]:
     """(natural cards, their common rank number or 0) from the rank half of a signature."""
-    counts = [(rank_part >> (3 * r)) & 7 for r in range(_MAX_RANK)]
+    counts = [(rank_part >> (3 * r)) & 7 for r in range(MAX_RANK)]
     naturals = sum(counts)
     common = next((r + 1 for r, n in enumerate(counts) if n == naturals), 0) if naturals else 0
     return naturals, common
@@ -263,17 +268,19 @@ _SOLVED: dict[int, Value] = {}  # reduced signature -> value
 _VALUES: dict[Value, Value] = {}  # interning: equal values share one tuple (cache-friendly)
 
 
-def _value_of_signature(signature: int) -> Value:
-    """Value of a packed signature, via what it depends on: kind counts and a common rank."""
-    rank_part = signature >> _RANK_BASE
+def value_of_signature(signature: int) -> Value:
+    """Value of a packed signature (the sum of :data:`CODE`, or of :data:`CODE_FAMILY` under
+    kinds=family, over at most five counting cards), via what it depends on: kind counts and
+    a common rank."""
+    rank_part = signature >> RANK_BASE
     info = _RANK_INFO.get(rank_part)
     if info is None:
         info = _RANK_INFO[rank_part] = _rank_info(rank_part)
     naturals, common = info
-    kind_part = signature & _KIND_BITS
+    kind_part = signature & KIND_BITS
     if naturals + (kind_part >> (3 * _CROWN)) != HAND_SIZE:
         common = 0  # a Rank Flush needs five cards
-    reduced = kind_part | (common << _RANK_BASE)
+    reduced = kind_part | (common << RANK_BASE)
     value = _SOLVED.get(reduced)
     if value is None:
         solved = _solve(reduced)
@@ -291,7 +298,7 @@ def _solve_and_remember(cards: Sequence[int], codes: Sequence[int], keys: Sequen
     counting = [cid for cid in cards if cid != PALAESTRON]
     if len(counting) > HAND_SIZE:
         raise CardError(f"a Desmos has at most {HAND_SIZE} cards, got {len(counting)}")
-    value = _value_of_signature(sum(map(codes.__getitem__, counting)))
+    value = value_of_signature(sum(map(codes.__getitem__, counting)))
     hot[sum(map(keys.__getitem__, counting))] = value
     return value
 
@@ -525,5 +532,5 @@ def census(kinds: str = "type") -> dict[Category, int]:
     hands_by_signature = Counter(map(sum, itertools.combinations(codes, HAND_SIZE)))
     counts = dict.fromkeys(Category, 0)
     for signature, hands in hands_by_signature.items():
-        counts[Category(_value_of_signature(signature)[0])] += hands
+        counts[Category(value_of_signature(signature)[0])] += hands
     return counts

@@ -52,6 +52,9 @@ __all__ = [
 
 _GOD: Final = int(Kind.GOD)
 _NO_TRIGGER: Final = pass_option("trap")
+#: "trigger the trap in this slot", one option object per (card, slot), made once: like the
+#: other options, handed out again and again (a learner's action index remembers them)
+_TRIGGER_OPTION: Final[dict[tuple[int, int], Option]] = {}
 #: The trigger windows (RULES.md E10), as decisions and events name them: the start of a
 #: turn, a declared play, a triggered trap, a drawn Palaestron, the end before the showdown.
 TRIGGER_WINDOWS: Final = ("turn_start", "declare", "answer", "palaestron", "showdown")
@@ -530,7 +533,11 @@ def _offer_trigger(state: State, seat: int, window: str) -> None:
     slots = [-1]
     for slot, trap in enumerate(traps):
         if trap.set_turn < state.turn:
-            options.append({"trap": NOTATION[trap.card], "slot": slot})
+            key = (trap.card, slot)
+            option = _TRIGGER_OPTION.get(key)
+            if option is None:
+                option = _TRIGGER_OPTION[key] = {"trap": NOTATION[trap.card], "slot": slot}
+            options.append(option)
             slots.append(slot)
     if len(slots) > 1:
         state.ask(seat, "trigger", options, slots, _on_trigger, seat, window,

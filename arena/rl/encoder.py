@@ -16,14 +16,19 @@ from typing import Any, Final
 
 import numpy as np
 
-from arena.engine.cards import DECK_SIZE, FACE_OF
+from arena.engine.cards import DECK_SIZE, FACE_OF, PALAESTRON, Kind
 from arena.engine.decision import DECISION_KINDS, Decision, Option
-from arena.engine.desmos import CODE, CODE_FAMILY
+from arena.engine.desmos import HAND_SIZE, KIND_BITS, MAX_RANK, RANK_BASE, value_of_signature
 from arena.engine.houserules import HouseRules
 from arena.engine.observation import Observation
 from arena.engine.rulebook import MAX_TRAPS, TRAP_LIFETIME
 from arena.rl.actions import FACES, decision_actions
-from arena.rl.features import OBS_SIZE, OFFSET, hand_category, table_template
+from arena.rl.features import (
+    OBS_SIZE,
+    OFFSET,
+    SIGNATURE_CODES,
+    table_template,
+)
 
 __all__ = ["ActionIndex", "Encoder"]
 
@@ -35,9 +40,6 @@ _FROM: Final = OFFSET["FROM_SEAT"]
 _KIND_AT: Final[dict[str, int]] = {
     kind: OFFSET["KIND"] + i for i, kind in enumerate(DECISION_KINDS)}
 _FLOAT32: Final = np.dtype(np.float32)  # a dtype given as such skips numpy's conversion
-#: The hand size a Desmos holds.
-_DESMOS: Final = 5
-_CODES: Final[dict[str, tuple[int, ...]]] = {"type": CODE, "family": CODE_FAMILY}
 
 
 def _faces_at(at: int) -> tuple[int, ...]:
@@ -63,8 +65,7 @@ class Encoder:
         self.rules = rules
         self._template = table_template(players, rules).tobytes()
         self._kinds = rules.kinds
-        self._codes = _CODES[rules.kinds]
-        self._seen: dict[int, int] = {}  # Desmos category by hand signature
+        self._codes = SIGNATURE_CODES[rules.kinds]
         seats = range(players)
 
         def relative(seat: int, at: int, width: int) -> tuple[int, ...]:
@@ -77,6 +78,10 @@ class Encoder:
         self._sizes = tuple(relative(seat, OFFSET["SEATS"] + 1, _SEAT_WIDTH) for seat in seats)
         self._active = tuple(relative(seat, OFFSET["SEATS"] + 3, _SEAT_WIDTH) for seat in seats)
         self._counts = [0] * OBS_SIZE  # zeros between the calls of _count
+
+    def __reduce__(self) -> tuple[type[Encoder], tuple[int, HouseRules]]:
+        # a copy is built afresh: its tables follow from the table size and rules
+        return Encoder, (self.players, self.rules)
 
     def encode(self, obs: Observation, kind: str | None = None,
                context: Mapping[str, Any] | None = None) -> np.ndarray:
@@ -131,20 +136,51 @@ class Encoder:
         return buf
 
     def _category(self, hand: tuple[int, ...]) -> int:
-        """The hand's Desmos category (-1: none), remembered by the signature
-        :func:`~arena.rl.features.hand_category` remembers it by."""
-        if len(hand) > _DESMOS:
-            category = hand_category(hand, self._kinds)
-            return -1 if category is None else category
+        """The hand's Desmos category (-1: none), as
+        :func:`~arena.rl.features.hand_category` gives it: the value of its counting cards'
+        signature (the Palaestron never counts)."""
         codes = self._codes
         signature = 0
+        counting = 0
         for card in hand:
-            signature += codes[card]
-        found = self._seen.get(signature)
+            if card != PALAESTRON:
+                signature += codes[card]
+                counting += 1
+        if counting > _HAND_SIZE:
+            return -1
+        reduced = _reduced(signature)
+        found = _CATEGORY_OF.get(reduced)
         if found is None:
-            category = hand_category(hand, self._kinds)
-            found = self._seen[signature] = -1 if category is None else category
+            found = _CATEGORY_OF[reduced] = value_of_signature(signature)[0]
         return found
+
+
+#: The Desmos category by reduced signature (a few hundred: far fewer than signatures).
+_CATEGORY_OF: Final[dict[int, int]] = {}
+_CROWN_COUNT: Final = 3 * int(Kind.CROWN)
+# the engine's constants, held as this module's own (a name read from a module that is not
+# compiled is a dict lookup at every use)
+_HAND_SIZE: Final[int] = HAND_SIZE
+_RANK_BASE: Final[int] = RANK_BASE
+_KIND_BITS: Final[int] = KIND_BITS
+_MAX_RANK: Final[int] = MAX_RANK
+
+
+def _reduced(signature: int) -> int:
+    """What :func:`~arena.engine.desmos.value_of_signature` reduces a signature to (its kind
+    counts, and the common rank of a possible Rank Flush), worked out natively."""
+    rank_part = signature >> _RANK_BASE
+    naturals = 0
+    for rank in range(_MAX_RANK):
+        naturals += (rank_part >> (3 * rank)) & 7
+    common = 0
+    kind_part = signature & _KIND_BITS
+    if naturals and naturals + (kind_part >> _CROWN_COUNT) == _HAND_SIZE:
+        for rank in range(_MAX_RANK):
+            if (rank_part >> (3 * rank)) & 7 == naturals:
+                common = rank + 1
+                break
+    return kind_part | (common << _RANK_BASE)
 
 
 #: Python objects made once: every store into the vector is a generic one, which would box
@@ -207,17 +243,19 @@ _REMEMBERED: Final = 4096
 class ActionIndex:
     """:func:`~arena.rl.actions.decision_actions` for a table of ``players`` seats, each
     option's index remembered by the option object's id, per seat asked. The objects are
-    kept alive alongside, so an id in the table cannot be another object's."""
+    kept alive alongside, so an id in the table cannot be another object's; past
+    ``remembered`` objects, it starts afresh."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, remembered: int = _REMEMBERED) -> None:
         self.players = players
+        self.remembered = remembered
         self._known: list[dict[int, int]] = [{} for _ in range(players)]
         self._kept: list[Option] = []
 
-    def __reduce__(self) -> tuple[type[ActionIndex], tuple[int]]:
+    def __reduce__(self) -> tuple[type[ActionIndex], tuple[int, int]]:
         # a copy or a pickle starts with an empty memory: ids mean nothing in another
         # process, and a copy's options would not be the objects the ids name
-        return ActionIndex, (self.players,)
+        return ActionIndex, (self.players, self.remembered)
 
     def __call__(self, decision: Decision) -> list[int]:
         known = self._known[decision.seat]
@@ -227,7 +265,7 @@ class ActionIndex:
             return self._learn(decision, known)
 
     def _learn(self, decision: Decision, known: dict[int, int]) -> list[int]:
-        if len(self._kept) >= _REMEMBERED:
+        if len(self._kept) >= self.remembered:
             for table in self._known:
                 table.clear()
             self._kept.clear()

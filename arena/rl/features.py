@@ -48,7 +48,8 @@ from arena.engine.observation import Observation
 from arena.engine.rulebook import MAX_TRAPS, TRAP_LIFETIME
 from arena.rl.actions import FACES, MAX_SEATS
 
-__all__ = ["BLOCKS", "OBS_SIZE", "encode", "hand_category", "table_template"]
+__all__ = ["BLOCKS", "OBS_SIZE", "SIGNATURE_CODES", "encode", "hand_category",
+           "table_template"]
 
 _TRAP_WIDTH: Final = FACES + 2
 _SEAT_WIDTH: Final = 4
@@ -140,8 +141,8 @@ def _cards(vec: array, obs: Observation, rules: HouseRules) -> None:
 
 
 #: Each reading of the kinds: its per-card signature codes, and the categories met so far by
-#: signature (a few thousand at most).
-_CODES: Final[dict[str, tuple[int, ...]]] = {"type": CODE, "family": CODE_FAMILY}
+#: signature (the environments' encoder reads the codes too).
+SIGNATURE_CODES: Final[dict[str, tuple[int, ...]]] = {"type": CODE, "family": CODE_FAMILY}
 _CATEGORIES_SEEN: Final[dict[str, dict[int, int]]] = {"type": {}, "family": {}}
 
 
@@ -154,7 +155,7 @@ def hand_category(hand: tuple[int, ...], kinds: str) -> int | None:
     if len(hand) > 5:
         counting = [card for card in hand if card != PALAESTRON]
         return EVALUATORS[kinds](counting)[0] if len(counting) <= 5 else None
-    codes = _CODES[kinds]
+    codes = SIGNATURE_CODES[kinds]
     signature = 0
     for card in hand:
         signature += codes[card]

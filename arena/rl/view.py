@@ -17,6 +17,7 @@ __all__ = ["SeatViews", "placement_rewards", "seat_view", "structured"]
 
 View = tuple[np.ndarray, np.ndarray, list[int]]
 _INT8 = np.dtype(np.int8)  # a dtype given as such skips numpy's conversion
+_FLOAT32 = np.dtype(np.float32)
 
 
 def seat_view(state: State, seat: int, rules: HouseRules) -> View:
@@ -41,21 +42,27 @@ class SeatViews:
     :class:`~arena.rl.encoder.ActionIndex`: the same views, built faster."""
 
     def __init__(self, players: int, rules: HouseRules) -> None:
+        self.players = players
         self.rules = rules
-        self._encode = Encoder(players, rules).encode
+        self._encoder = Encoder(players, rules)
         self._actions = ActionIndex(players)
+
+    def __reduce__(self) -> tuple[type[SeatViews], tuple[int, HouseRules]]:
+        # a copy is built afresh: nothing here belongs to one game
+        return SeatViews, (self.players, self.rules)
 
     def __call__(self, state: State, seat: int) -> View:
         decision = state.decision
         obs = state.observe(seat, False)
         mask = bytearray(N_ACTIONS)
         if decision is None or decision.seat != seat:
-            return self._encode(obs), np.frombuffer(mask, _INT8), []
+            return (np.frombuffer(self._encoder.fill(obs), _FLOAT32),
+                    np.frombuffer(mask, _INT8), [])
         actions = self._actions(decision)
         for action in actions:
             mask[action] = 1
-        return (self._encode(obs, decision.kind, decision.context),
-                np.frombuffer(mask, _INT8), actions)
+        vector = self._encoder.fill(obs, decision.kind, decision.context)
+        return np.frombuffer(vector, _FLOAT32), np.frombuffer(mask, _INT8), actions
 
 
 def structured(state: State, seat: int, actions: list[int]) -> dict[str, Any]:

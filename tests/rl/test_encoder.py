@@ -15,13 +15,13 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from arena.engine import GameConfig, new_game  # noqa: E402
+from arena.engine.cards import DECK  # noqa: E402
 from arena.engine.decision import Decision  # noqa: E402
 from arena.engine.houserules import RULE_CHOICES, HouseRules  # noqa: E402
-from arena.rl import encoder  # noqa: E402
 from arena.rl.actions import PASS, TARGET, decision_actions  # noqa: E402
 from arena.rl.aec import PalaestraAEC  # noqa: E402
 from arena.rl.encoder import ActionIndex, Encoder  # noqa: E402
-from arena.rl.features import encode  # noqa: E402
+from arena.rl.features import encode, hand_category  # noqa: E402
 from arena.rl.view import SeatViews, seat_view  # noqa: E402
 
 ANY_RULES = st.fixed_dictionaries({name: st.sampled_from(choices)
@@ -75,14 +75,13 @@ def test_options_built_on_the_fly_and_seat_options_are_indexed_like_the_referenc
     assert index(fresh)[0] == PASS and index(fresh) == decision_actions(fresh, 3)
 
 
-def test_the_action_index_forgets_and_stays_right_past_its_memory(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(encoder, "_REMEMBERED", 4)
-    index = ActionIndex(2)
+def test_the_action_index_forgets_and_stays_right_past_its_memory() -> None:
+    index = ActionIndex(2, remembered=4)
     state = new_game(GameConfig(players=("a", "b"), seed=11))
     pick = random.Random(11)
     while state.decision is not None:
         assert index(state.decision) == decision_actions(state.decision, 2)
+        assert len(index._kept) <= 4 + len(state.decision.options)
         state.apply(pick.randrange(len(state.decision.options)))
 
 
@@ -106,3 +105,13 @@ def test_a_copied_action_index_starts_afresh_and_a_copied_environment_plays_on_a
         action = int(np.flatnonzero(ours["action_mask"])[-1])
         game.step(action)
         twin_game.step(action)
+
+
+@given(hand=st.lists(st.integers(0, len(DECK) - 1), max_size=7, unique=True),
+       kinds=st.sampled_from(RULE_CHOICES["kinds"]))
+@settings(max_examples=300, deadline=None)
+def test_the_encoder_finds_the_hand_category_of_the_reference(hand: list[int],
+                                                              kinds: str) -> None:
+    fast = Encoder(2, HouseRules.from_json({"kinds": kinds}))
+    want = hand_category(tuple(hand), kinds)
+    assert fast._category(tuple(hand)) == (-1 if want is None else want)

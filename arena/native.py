@@ -28,8 +28,8 @@ __all__ = ["COMPILED_MODULES", "NativeBuild", "native_build", "remove_stale_buil
 
 #: The modules compiled with mypyc when installed (names under ``arena``): the engine's play,
 #: where compiling pays in a whole benchmark (docs/PERFORMANCE.md), and the learning
-#: environments' vector (rl.encoder: built at every step; it compiles without numpy, which it
-#: imports only at run time, and nothing of the engine imports it). Not desmos (its 64-bit
+#: environments' views (rl.encoder, rl.view: built at every step; they compile without numpy,
+#: which they import only when run, and nothing of the engine imports them). Not desmos (its 64-bit
 #: hand keys overflow mypyc's fast integers, so it runs faster as plain Python), not config
 #: (built once a game).
 COMPILED_MODULES = ("engine.cards", "engine.chance", "engine.decision", "engine.state",

@@ -115,3 +115,12 @@ def test_the_encoder_finds_the_hand_category_of_the_reference(hand: list[int],
     fast = Encoder(2, HouseRules.from_json({"kinds": kinds}))
     want = hand_category(tuple(hand), kinds)
     assert fast._category(tuple(hand)) == (-1 if want is None else want)
+
+
+def test_a_copied_encoder_encodes_alike() -> None:
+    state = new_game(GameConfig(players=("a", "b", "c"), seed=8))
+    fast = Encoder(3, state.config.rules)
+    obs = state.observe(1, events=False)
+    for twin in (copy.deepcopy(fast), pickle.loads(pickle.dumps(fast))):
+        assert twin.players == 3 and twin.rules == fast.rules
+        assert twin.encode(obs).tobytes() == fast.encode(obs).tobytes() == encode(obs).tobytes()

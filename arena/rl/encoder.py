@@ -4,7 +4,9 @@
 :func:`~arena.rl.features.encode` is the reference (the documented layout, and what the
 learned bot calls in the sandbox); an :class:`Encoder` gives exactly its vector for the games
 of one table size and house rules, with the index tables of every seat worked out once, so a
-step does only the stores. :class:`ActionIndex` remembers the action index of each option
+step does only the stores. Compiled with the engine when installed (arena/native.py), so it is
+written for mypyc: typed locals and tables, and the objects every generic store passes made
+once. :class:`ActionIndex` remembers the action index of each option
 object the engine hands out (it hands out the same option dicts again and again). The tests
 hold both to the reference on many games.
 """
@@ -23,12 +25,7 @@ from arena.engine.houserules import HouseRules
 from arena.engine.observation import Observation
 from arena.engine.rulebook import MAX_TRAPS, TRAP_LIFETIME
 from arena.rl.actions import FACES, decision_actions
-from arena.rl.features import (
-    OBS_SIZE,
-    OFFSET,
-    SIGNATURE_CODES,
-    table_template,
-)
+from arena.rl.features import OBS_SIZE, OFFSET, SIGNATURE_CODES, table_template
 
 __all__ = ["ActionIndex", "Encoder"]
 
@@ -64,7 +61,6 @@ class Encoder:
         self.players = players
         self.rules = rules
         self._template = table_template(players, rules).tobytes()
-        self._kinds = rules.kinds
         self._codes = SIGNATURE_CODES[rules.kinds]
         seats = range(players)
 

@@ -445,20 +445,28 @@ def run_tournament(
         with Store(db_path) as store:
             spec, edition = current_edition(store, spec, new_edition)
             with store.lock(spec.name):
-                return _run_locked(spec, store, edition, is_new=is_new, fresh=fresh,
-                                   carry_on=carry_on, vetter=vetter, executor=executor,
-                                   early=early, report=report, started=started,
-                                   while_closing=while_closing)
+                summary = _run_locked(spec, store, edition, is_new=is_new, fresh=fresh,
+                                      carry_on=carry_on, vetter=vetter, executor=executor,
+                                      early=early, report=report, started=started)
+        executor.stop()  # the workers end their bots meanwhile
+        if while_closing is not None:  # after the lock: the run shows as over
+            while_closing(summary)
     except BaseException:
         executor.close(kill=True)
         raise
+    executor.close()
+    summary.elapsed_s = time.monotonic() - started
+    for line in mismatch_lines(summary.mismatches):
+        report(RunWarning(line))
+    return summary
 
 
 def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | None, *,
                 is_new: bool, fresh: bool, carry_on: bool, vetter: Vetter | None,
-                executor: TableExecutor, early: list[str], report: Report, started: float,
-                while_closing: Callable[[RunSummary], object] | None) -> RunSummary:
-    """The rest of :func:`run_tournament`, holding the tournament's lock."""
+                executor: TableExecutor, early: list[str], report: Report,
+                started: float) -> RunSummary:
+    """The rest of :func:`run_tournament`, holding the tournament's lock, up to the last
+    game (the caller stops the executor and sets ``elapsed_s``)."""
     db_path = store.path
     try:
         if is_new:  # a typo in a path would otherwise scatter results unseen
@@ -473,20 +481,10 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
         raise
     run.warnings += early
     state = _play(run, db_path, vetter)
-    summary = RunSummary(name=spec.name, db=db_path, games_planned=row.games_planned,
-                         games_before=run.games_before, games_recorded=run.games_recorded,
-                         elapsed_s=0.0, state=state, mismatches=run.mismatches,
-                         warnings=run.warnings, bot_starts=run.bot_starts)
-    executor.stop()
-    try:
-        if while_closing is not None:
-            while_closing(summary)
-    finally:
-        executor.close()
-    summary.elapsed_s = time.monotonic() - started
-    for line in mismatch_lines(run.mismatches):
-        report(RunWarning(line))
-    return summary
+    return RunSummary(name=spec.name, db=db_path, games_planned=row.games_planned,
+                      games_before=run.games_before, games_recorded=run.games_recorded,
+                      elapsed_s=0.0, state=state, mismatches=run.mismatches,
+                      warnings=run.warnings, bot_starts=run.bot_starts)
 
 
 def _play(run: _Run, db_path: Path, vetter: Vetter | None = None) -> str:

@@ -3,15 +3,16 @@ same games played in-process, and the store's cost.
 
 The same tournament (a small round-robin of sample bots, or a spec file such as the main job
 ``tournaments/swiss.yaml``; real sandboxed referee) is run once per worker count into a fresh
-temporary database; games/s is games over the wall time of the whole run (worker start-up,
-bot start-up and the store included), and its CPU is this process's plus its reaped
-children's (workers, referees, bots, helpers). The games of the first run are then played
-again in-process (:mod:`arena.bench.inprocess`: the very same configs and bot seeds, one
-core): the arena's overhead is its CPU over that in-process CPU, and its wall time is compared
-with the in-process CPU divided by the workers (what perfectly parallel, overhead-free play
-would take). The store's cost is the median time of committing one game (its row plus its
-compressed record, one transaction) into a database in WAL mode, measured with the records
-the runs produced.
+temporary database; games/s is games over the wall time of the whole run (worker start-up, bot
+start-up and the store included; the sandbox is probed once before the runs, as ``arena run``
+probes it before its run starts, and the workers take that probe), and its CPU is this
+process's plus its reaped children's (workers, referees, bots, helpers). The games of the first
+run are then played again in-process (:mod:`arena.bench.inprocess`: the very same configs and
+bot seeds, one core): the arena's overhead is its CPU over that in-process CPU, and its wall
+time is compared with the in-process CPU divided by the workers (what perfectly parallel,
+overhead-free play would take). The store's cost is the median time of committing one game (its
+row plus its compressed record, one transaction) into a database in WAL mode, measured with the
+records the runs produced.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bench.inprocess import InProcessResult, not_in_process, replay_in_process
+from arena.sandbox import probe
 from arena.tournament.events import Report, ignore
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import TournamentSpec, load_spec, spec_from_mapping
@@ -174,6 +176,7 @@ def run_tournament_bench(
     report to ``report`` (the sandbox's warnings, say)."""
     result = BenchResult(bots=list(bots), tables=0, games_per_match=games, title="round-robin")
     records: list[bytes] = []
+    probe()  # the machine's, not a run's: every worker count is measured without it
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
         first: tuple[Path, TournamentSpec] | None = None
         for count in workers:

@@ -125,6 +125,7 @@ def run(
 ) -> None:
     """Run or resume a tournament (help text: ``_RUN_HELP``)."""
     from arena.cli.run_report import TerminalReport
+    from arena.cli.signals import stop_on_sigterm
     from arena.tournament.runner import run_tournament
     from arena.tournament.spec import load_spec
 
@@ -136,24 +137,23 @@ def run(
             raise typer.BadParameter("--address is a Ray cluster address; it needs "
                                      "--backend ray", param_hint="--address")
         backend = "ray"  # a cluster address only makes sense for the Ray backend
-    from arena.cli.signals import stop_on_sigterm
-
     _one_way_on(fresh=fresh, carry_on=carry_on, new_edition=new_edition)
     spec = load_spec(spec_file, {
         "games_per_match": games, "rounds": rounds, "limits.decision_ms": decision_ms,
-        "limits.time_bank_ms": time_bank_ms,
-        "deals": str(deals.resolve()) if deals is not None else None})
+        "limits.time_bank_ms": time_bank_ms, "deals": str(deals.resolve()) if deals else None})
     _say_overrides(spec)
     if check:
         _check_only(spec, workers, db)
         return
     _refuse_a_bare_contest(spec.seed, insecure)
+    board: list[str] = []  # rated while the workers wind down
     with stop_on_sigterm():
         summary = run_tournament(spec, workers, fresh=fresh, db=db, backend=backend,
                                  address=address, trial=trial,
-                                 report=TerminalReport(progress=progress),
-                                 carry_on=carry_on, new_edition=new_edition)
-    _print_summary(summary)
+                                 report=TerminalReport(progress=progress), carry_on=carry_on,
+                                 new_edition=new_edition,
+                                 while_closing=lambda done: board.extend(_leaderboard(done)))
+    _print_summary(summary, board)
 
 
 def _say_overrides(spec: TournamentSpec) -> None:
@@ -165,8 +165,20 @@ def _say_overrides(spec: TournamentSpec) -> None:
                    f"{override_options(spec.overrides)} (give them again to resume)", err=True)
 
 
-def _print_summary(summary: RunSummary) -> None:
-    """What a run did, then the leaderboard and the bots' failures."""
+def _leaderboard(summary: RunSummary) -> list[str]:
+    """The leaderboard ``arena run`` ends with, as ``arena leaderboard`` shows it (a league's
+    retired versions left out, and said so), and the rating history stored: the games are
+    rated once for both. Nothing when no game was played."""
+    if not summary.games_done:
+        return []
+    from arena.rating.watch import leaderboard_frame
+
+    return [leaderboard_frame(summary.db, summary.name, store_ratings=True)]
+
+
+def _print_summary(summary: RunSummary, board: list[str] | None = None) -> None:
+    """What a run did, then the leaderboard (``board``: computed already, while the workers
+    wound down) and the bots' failures."""
     rate = summary.games_per_s
     typer.echo(
         f"{summary.name}: {summary.games_done}"
@@ -174,13 +186,10 @@ def _print_summary(summary: RunSummary) -> None:
         f"({summary.games_recorded} this run, {summary.elapsed_s:.1f} s, {rate:.1f} games/s) "
         f"in {summary.db}; state {summary.state}")
     if summary.games_done:
-        from arena.rating.trueskill_rating import rate_tournament
-        from arena.rating.watch import leaderboard_frame
         from arena.tournament.status import failure_summary
 
-        rate_tournament(summary.db, summary.name)
-        # as arena leaderboard shows it: a league's retired versions left out, and said so
-        typer.echo(leaderboard_frame(summary.db, summary.name))
+        for text in board if board is not None else _leaderboard(summary):
+            typer.echo(text)
         failures = failure_summary(summary.db, summary.name)
         if failures is not None:
             typer.echo(failures)

@@ -33,12 +33,14 @@ from arena.rating.games import (
 from arena.rating.render import check_format, render_csv, render_json, render_table
 from arena.rating.standings import ByeRecord, buchholz, total_points
 from arena.rating.trueskill_rating import (
+    RatingRun,
     RatingSettings,
     conservative,
     game_entries,
     rate_games,
     settings_for,
     settings_for_all,
+    write_history,
 )
 from arena.referee.failures import FAILURE_TYPES
 from arena.tournament.scoring import spec_table_weight
@@ -130,9 +132,11 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                         entrants: Iterable[BotVersion] = (),
                         registry: Iterable[BotVersion] = (),
                         byes: Iterable[ByeRecord] = (), swiss: bool = False, scope: str = "",
-                        tournament: TournamentInfo | None = None) -> Leaderboard:
-    """Rate the games and gather every statistic; pure (no I/O), order-independent input."""
-    run = rate_games(games, settings, entrants)
+                        tournament: TournamentInfo | None = None,
+                        rated: RatingRun | None = None) -> Leaderboard:
+    """Rate the games and gather every statistic; pure (no I/O), order-independent input.
+    ``rated`` is these very games' rating run when the caller has one (not rated again)."""
+    run = rated if rated is not None else rate_games(games, settings, entrants)
     ordered = sorted(games, key=lambda g: g.order_key)
     played: Counter[str] = Counter()
     wins: Counter[str] = Counter()
@@ -211,11 +215,14 @@ def sort_leaderboard(board: Leaderboard, order: str) -> Leaderboard:
 
 
 def build_leaderboard(db_path: str | Path, tournament: str | None = None, *,
-                      all_games: bool = False) -> Leaderboard:
+                      all_games: bool = False, store_ratings: bool = False) -> Leaderboard:
     """The leaderboard of a stored tournament (default: the latest) or of every game.
 
     Computed from the games on every call (a few ms per thousand games), so it is right even
-    while a tournament is still running and never writes to the store.
+    while a tournament is still running. With ``store_ratings`` (one tournament), the
+    ratings it computes also replace the tournament's stored ``rating_history``, as
+    :func:`~arena.rating.trueskill_rating.rate_tournament` does: the games are rated once
+    for both (``arena run``'s summary); else it never writes to the store.
     """
     with connect(db_path) as conn:
         # versions entered in a stored tournament: one whose tournament was dropped (--fresh,
@@ -230,11 +237,16 @@ def build_leaderboard(db_path: str | Path, tournament: str | None = None, *,
             )
         info = (find_tournament(conn, tournament, db_path) if tournament is not None
                 else latest_tournament(conn, db_path))
+        games, settings = load_games(conn, info.id), settings_for(info)
+        entrants = tournament_bots(conn, info.id)
+        rated = None
+        if store_ratings:
+            rated = rate_games(games, settings, entrants)
+            write_history(conn, info.id, rated)
         return compute_leaderboard(
-            load_games(conn, info.id), settings_for(info),
-            entrants=tournament_bots(conn, info.id), registry=registry,
+            games, settings, entrants=entrants, registry=registry,
             byes=_byes(conn, info.id), swiss=info.format == "swiss", scope=info.name,
-            tournament=info,
+            tournament=info, rated=rated,
         )
 
 

@@ -56,6 +56,7 @@ __all__ = [
     "rate_tournament",
     "settings_for",
     "settings_for_all",
+    "write_history",
 ]
 
 _RATING_HISTORY_DDL = """
@@ -193,7 +194,7 @@ def rate_games(games: Iterable[StoredGame], settings: RatingSettings | None = No
     return run
 
 
-def _write_history(conn: sqlite3.Connection, tournament_id: int, run: RatingRun) -> None:
+def write_history(conn: sqlite3.Connection, tournament_id: int, run: RatingRun) -> None:
     """Replace one tournament's rating history in a single transaction."""
     conn.execute(_RATING_HISTORY_DDL)
     conn.commit()
@@ -229,15 +230,16 @@ def rate_tournament_run(db_path: str | Path, tournament_name: str, *,
         games = load_games(conn, tournament.id)
         run = rate_games(games, settings_for(tournament), tournament_bots(conn, tournament.id))
         if write:
-            _write_history(conn, tournament.id, run)
+            write_history(conn, tournament.id, run)
         return run
 
 
 def rate_tournament(db_path: str | Path, tournament_name: str) -> dict[str, trueskill.Rating]:
     """Rate a tournament, store its per-game history and return ratings by ``name@version``.
 
-    ``arena run`` calls this once the runner has finished (it may be called again at any
-    time: the history is recomputed from the games and replaced, never appended).
+    ``arena run``'s summary stores the same history as it shows the leaderboard
+    (:func:`~arena.rating.leaderboard.build_leaderboard`); this may be called at any
+    time: the history is recomputed from the games and replaced, never appended.
     """
     return dict(rate_tournament_run(db_path, tournament_name).ratings)
 

@@ -35,10 +35,13 @@ def newest_versions(board: Leaderboard) -> tuple[Leaderboard, int]:
 
 def leaderboard_frame(db: str | Path, tournament: str | None = None, *,
                       all_versions: bool = False, sort: str = "rating", fmt: str = "simple",
-                      columns: Sequence[str] | None = None, wide: bool = False) -> str:
+                      columns: Sequence[str] | None = None, wide: bool = False,
+                      store_ratings: bool = False) -> str:
     """One leaderboard as ``arena leaderboard`` prints it (and each ``--watch`` frame): a
-    league's newest versions unless ``all_versions``, with a line saying what is hidden."""
-    board = sort_leaderboard(build_leaderboard(db, tournament), sort)
+    league's newest versions unless ``all_versions``, with a line saying what is hidden.
+    ``store_ratings``: also store the tournament's rating history (:func:`build_leaderboard`)."""
+    board = sort_leaderboard(build_leaderboard(db, tournament, store_ratings=store_ratings),
+                             sort)
     hidden = 0
     if board.tournament is not None and board.tournament.format == "league" and not all_versions:
         board, hidden = newest_versions(board)

@@ -58,7 +58,7 @@ from arena.sandbox.spawn import spawn
 from arena.sandbox.uids import is_bot_uid
 from arena.sandbox.workdir import freeze_atimes, remove_at_exit
 
-__all__ = ["kit_env", "kit_path", "probe"]
+__all__ = ["adopt", "kit_env", "kit_path", "probe"]
 
 log = logging.getLogger("arena.sandbox")
 
@@ -111,6 +111,12 @@ _kit: Path | None = None
 _logged: set[str] = set()
 
 
+def _disabled(disable: Iterable[str] = ()) -> frozenset[str]:
+    """The layers switched off: ``disable`` and ``ARENA_SANDBOX_DISABLE``."""
+    return frozenset(d.strip() for d in os.environ.get("ARENA_SANDBOX_DISABLE", "").split(",")
+                     if d.strip()) | frozenset(disable)
+
+
 def probe(*, refresh: bool = False, disable: Iterable[str] = ()) -> SandboxReport:
     """The sandbox report for this machine, probed once per process and cached.
 
@@ -119,8 +125,7 @@ def probe(*, refresh: bool = False, disable: Iterable[str] = ()) -> SandboxRepor
     probed afresh and not cached.
     """
     global _cached
-    disabled = frozenset(d.strip() for d in os.environ.get("ARENA_SANDBOX_DISABLE", "").split(",")
-                         if d.strip()) | frozenset(disable)
+    disabled = _disabled(disable)
     unknown = disabled - set(OPTIONAL_LAYERS)
     if unknown:
         raise ValueError(f"cannot disable sandbox layer(s) {', '.join(sorted(unknown))}; "
@@ -131,6 +136,23 @@ def probe(*, refresh: bool = False, disable: Iterable[str] = ()) -> SandboxRepor
         if _cached is None or refresh:
             _cached = _probe(disabled)
         return _cached
+
+
+def adopt(report: SandboxReport) -> bool:
+    """Take ``report`` as this process's probe instead of probing again, and whether it was
+    taken. Meant for a worker process this machine's referee has just started, handed the
+    report its parent probed moments before: same kernel, binaries, user and environment,
+    and the same kit (kept until the parent exits, after its workers). Refused, so that the
+    next :func:`probe` probes for real, when this process has a report of its own already,
+    the layers switched off differ (``ARENA_SANDBOX_DISABLE``) or the report's kit is gone:
+    an adopted report never weakens what a probe here would find."""
+    global _cached
+    with _lock:
+        if (_cached is not None or report.disabled != _disabled()
+                or not (report.kit_path / "arena").is_dir()):
+            return False
+        _cached = report
+        return True
 
 
 def kit_path() -> Path:

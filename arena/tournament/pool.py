@@ -34,6 +34,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from arena.common.signalmask import signals_held
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.errors import ArenaError
+from arena.sandbox import SandboxReport
+from arena.sandbox.probe import adopt
 from arena.tournament.store import compress_record, game_id, match_id
 
 if TYPE_CHECKING:
@@ -230,18 +232,25 @@ class TableExecutor(Protocol):
         """Get ready for about ``tables`` concurrent tables (start workers early, so their
         start-up overlaps the parent's planning)."""
 
-    def run(self, tasks: Sequence[TableTask], on_message: Callable[[Message], None]) -> None:
-        """Play every task; returns when each has sent its DoneMessage (or raises)."""
+    def run(self, tasks: Sequence[TableTask], on_message: Callable[[Message], None],
+            last: bool = False) -> None:
+        """Play every task; returns when each has sent its DoneMessage (or raises). ``last``:
+        no table follows these, so a worker left without one may wind down at once."""
+
+    def stop(self) -> None:
+        """Tell the workers that no table follows, without waiting: they wind down (end
+        their bots) while the caller goes on; :meth:`close` then waits for them."""
 
     def close(self, kill: bool = False) -> None:
         """Stop the workers (``kill``: now, abandoning tables in flight)."""
 
 
 def _worker_main(conn: multiprocessing.connection.Connection, parent: int,
-                 reuse_bots: bool = True) -> None:
+                 reuse_bots: bool = True, sandbox: SandboxReport | None = None) -> None:
     """Entry point of a worker process: play tables received on ``conn`` until ``None``;
     with ``reuse_bots``, the bots' processes are kept from one table to the next
-    (:mod:`arena.referee.keeper`)."""
+    (:mod:`arena.referee.keeper`); ``sandbox`` is the parent's probe, taken as the worker's
+    own (:func:`arena.sandbox.probe.adopt`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C for everyone
 
     def _terminate(signum: int, frame: object) -> None:
@@ -267,7 +276,7 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent: int,
     threading.Thread(target=_watch_parent, daemon=True).start()
     send = _Sender(conn)
     logging.getLogger("arena").addHandler(_PipeHandler(send))
-    _warm_up()
+    _warm_up(sandbox)
     # imported here, in the worker, as play_table's imports
     from arena.referee.keeper import BotKeeper
     from arena.referee.pause import end_helper
@@ -300,10 +309,13 @@ def _serve_tables(conn: multiprocessing.connection.Connection, send: _Sender,
                               f"{exc!r}\n{traceback.format_exc()}"))
 
 
-def _warm_up() -> None:
+def _warm_up(sandbox: SandboxReport | None = None) -> None:
     """Import the referee and probe the sandbox before the first table arrives: the probe
     takes seconds, once per process, and would otherwise delay the first game of every
-    worker one after the other instead of all at once."""
+    worker one after the other instead of all at once. The parent's ``sandbox`` report,
+    when it hands one, spares the worker that probe (the same machine, moments before)."""
+    if sandbox is not None:
+        adopt(sandbox)
     try:
         from arena.referee import launch  # in the worker only, as play_table's imports
 
@@ -330,23 +342,30 @@ class _Worker:
     process: multiprocessing.process.BaseProcess
     conn: multiprocessing.connection.Connection
     task: TableTask | None = None
+    #: Told that no table follows (it is ending its bots and exiting).
+    stopped: bool = False
 
 
 class LocalPool:
     """Worker processes on this machine (``spawn`` start method), one table each at a time."""
 
-    def __init__(self, workers: int, reuse_bots: bool = True) -> None:
+    def __init__(self, workers: int, reuse_bots: bool = True,
+                 sandbox: SandboxReport | None = None) -> None:
         self.size = max(1, workers)
         #: Whether workers keep bot processes from one table to the next.
         self.reuse_bots = reuse_bots
+        #: The parent's sandbox probe, handed to each worker so that it need not probe.
+        self.sandbox = sandbox
         self._ctx = multiprocessing.get_context("spawn")
         self._workers: list[_Worker] = []
+        #: Whether the tables being played are the last (see :meth:`run`).
+        self._last = False
         self._attempts: dict[tuple[int, int], int] = {}
 
     def _spawn(self) -> _Worker:
         parent_conn, child_conn = self._ctx.Pipe(duplex=True)
         process = self._ctx.Process(target=_worker_main,
-                                    args=(child_conn, os.getpid(), self.reuse_bots),
+                                    args=(child_conn, os.getpid(), self.reuse_bots, self.sandbox),
                                     daemon=True, name="arena-worker")
         # Workers inherit "ignore SIGINT" from the start (before Python could install its
         # handler), so a Ctrl-C reaches the parent only, which then stops them in order. The
@@ -373,8 +392,10 @@ class LocalPool:
         while len(self._workers) < min(self.size, max(1, tables)):
             self._spawn()
 
-    def run(self, tasks: Sequence[TableTask], on_message: Callable[[Message], None]) -> None:
+    def run(self, tasks: Sequence[TableTask], on_message: Callable[[Message], None],
+            last: bool = False) -> None:
         queue = deque(tasks)
+        self._last = last
         self._fill(queue)
         busy = sum(1 for w in self._workers if w.task is not None)
         while busy:
@@ -423,9 +444,9 @@ class LocalPool:
                 self._drop(worker)
         failed = 0
         while queue:
-            idle = next((w for w in self._workers if w.task is None), None)
+            idle = next((w for w in self._workers if w.task is None and not w.stopped), None)
             if idle is None:
-                if len(self._workers) >= self.size:
+                if sum(not w.stopped for w in self._workers) >= self.size:
                     return
                 idle = self._spawn()
             task = queue.popleft()
@@ -441,6 +462,10 @@ class LocalPool:
                 if failed > MAX_TABLE_ATTEMPTS:
                     raise ArenaError(f"{failed} workers in a row died before taking a table; "
                                      "stopping") from None
+        if self._last:  # its bots end while the other workers play their last tables
+            for worker in self._workers:
+                if worker.task is None:
+                    self._stop(worker)
 
     def _drop(self, worker: _Worker) -> None:
         """Forget a worker that has died (its exit status collected, its pipe closed)."""
@@ -448,15 +473,24 @@ class LocalPool:
         worker.process.join(0.1)
         worker.conn.close()
 
-    def close(self, kill: bool = False) -> None:
+    def stop(self) -> None:
         for worker in self._workers:
-            try:
-                if kill:
-                    worker.process.terminate()  # SIGTERM: the worker reaps its bots first
-                else:
-                    worker.conn.send(None)
-            except (OSError, ValueError):
-                pass
+            self._stop(worker)
+
+    @staticmethod
+    def _stop(worker: _Worker) -> None:
+        """Tell an idle ``worker`` that no table follows: it ends its bots and exits."""
+        if not worker.stopped:
+            worker.stopped = True
+            with contextlib.suppress(OSError, ValueError):
+                worker.conn.send(None)
+
+    def close(self, kill: bool = False) -> None:
+        if not kill:
+            self.stop()
+        for worker in self._workers if kill else ():
+            with contextlib.suppress(OSError, ValueError):
+                worker.process.terminate()  # SIGTERM: the worker reaps its bots first
         deadline = time.monotonic() + 10.0
         for worker in self._workers:
             worker.process.join(max(0.0, deadline - time.monotonic()))
@@ -465,3 +499,4 @@ class LocalPool:
                 worker.process.join(1.0)
             worker.conn.close()
         self._workers.clear()
+        self._last = False

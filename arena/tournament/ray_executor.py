@@ -244,8 +244,10 @@ class RayExecutor:
         if not self._warmups and not self.stats.warmup_s:
             self._warmups = [self._warm_fn.remote() for _ in range(want)]
 
-    def run(self, tasks: Sequence[TableTask], on_message: Callable[[Message], None]) -> None:
-        """Play every task; returns when each has sent its DoneMessage (or raises)."""
+    def run(self, tasks: Sequence[TableTask], on_message: Callable[[Message], None],
+            last: bool = False) -> None:
+        """Play every task; returns when each has sent its DoneMessage (or raises). Ray's
+        workers are Ray's: ``last`` changes nothing here."""
         self._connect()
         waiting = deque(tasks)
         for task in tasks:
@@ -264,6 +266,9 @@ class RayExecutor:
                         return  # an ErrorMessage the caller did not raise on: stop as local
                 else:
                     self._warmed(item, on_message)
+
+    def stop(self) -> None:
+        """Nothing to tell ahead: :meth:`close` ends what is left."""
 
     def close(self, kill: bool = False) -> None:
         """Cancel what is in flight (each cancelled table kills its bots first), then shut the

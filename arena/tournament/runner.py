@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,7 @@ from arena.common.signalmask import signals_held
 from arena.errors import ArenaError, BotError, ClusterError, StoreError
 from arena.referee.seating import seat_orders, seating_mode
 from arena.registry import BotSpec
-from arena.sandbox import probe
+from arena.sandbox import SandboxReport, probe
 from arena.tournament import swiss
 from arena.tournament.dealbook import table_deals
 from arena.tournament.editions import current_edition, retired_entries, stored_bot
@@ -86,7 +86,11 @@ __all__ = [
 def _executor(backend: str, workers: int, address: str | None,
               reuse_bots: bool = True) -> TableExecutor:
     if backend == "local":
-        return LocalPool(workers, reuse_bots=reuse_bots)
+        try:  # the workers take this process's probe rather than each probing again
+            sandbox: SandboxReport | None = probe()
+        except (ArenaError, ValueError):
+            sandbox = None  # each worker probes, and its first table says what is wrong
+        return LocalPool(workers, reuse_bots=reuse_bots, sandbox=sandbox)
     if backend == "ray":
         try:  # imported only here: Ray is an optional extra ('.[ray]'), heavy to import
             from arena.tournament.ray_executor import RayExecutor
@@ -203,18 +207,11 @@ class _Run:
     def parallelism(self) -> int:
         """Tasks that can be in play at once: a Swiss round's, or every pending one (a
         duplicate deal's seatings are one task)."""
-        by_deal = seating_mode(self.spec.duplicate) != "none"
-        if self.spec.format == "league":  # its tables chosen together (docs/LEAGUE.md)
-            return self.spec.tables_at_once
-        if self.spec.format == "swiss":
-            if not by_deal:
-                return tables_per_swiss_round(self.spec, len(self.entrant_ids))
-            return len(swiss.table_sizes(len(self.entrant_ids), self.spec.table_sizes[0])[0])
-        stored = self.store.tables(self.row.id)
-        if not stored:
-            tables = fixed_tables(self.spec)
-            return len({(t.round, t.deal) for t in tables}) if by_deal else len(tables)
-        return len(self.pending(stored))
+        if self.spec.format not in ("league", "swiss"):
+            stored = self.store.tables(self.row.id)
+            if stored:
+                return len(self.pending(stored))
+        return _planned_parallelism(self.spec, len(self.entrant_ids))
 
     def task(self, tables: Sequence[TableRow]) -> TableTask:
         """One table's task, or in duplicate mode one deal's: its seatings in the order
@@ -249,10 +246,11 @@ class _Run:
                 tasks.append(task)
         return tasks
 
-    def play(self, tables: Sequence[TableRow]) -> None:
+    def play(self, tables: Sequence[TableRow], last: bool = False) -> None:
+        """Play the tables' pending games (``last``: the run's last tables)."""
         tasks = self.pending(tables)
         if tasks:
-            self.executor.run(tasks, self.on_message)
+            self.executor.run(tasks, self.on_message, last=last)
 
     def fixed(self) -> None:
         """Round-robin and gauntlet: all tables are known up front."""
@@ -266,7 +264,7 @@ class _Run:
         ]
         if not self.store.tables(self.row.id):
             self.store.add_tables(self.row.id, rows)
-        self.play(self.store.tables(self.row.id))
+        self.play(self.store.tables(self.row.id), last=True)
 
     def swiss(self) -> None:
         """Swiss: pair a round from the stored results of the complete earlier rounds."""
@@ -283,7 +281,7 @@ class _Run:
                                      f"cannot pair round {r}")
                 self.pair(r)
                 tables = self.store.tables(self.row.id, r)
-            self.play(tables)
+            self.play(tables, last=r == spec.effective_rounds())
 
     def pair(self, r: int) -> None:
         spec = self.spec
@@ -305,6 +303,21 @@ class _Run:
         per_game = spec.games_per_match * len(seat_orders((0, 1), spec.duplicate))
         bye_rows = [(r, self.entrant_ids[e], float(per_game)) for e in paired.byes]
         self.store.add_tables(self.row.id, rows, bye_rows)
+
+
+def _planned_parallelism(spec: TournamentSpec, entrants: int) -> int:
+    """Tasks that can be in play at once in ``spec`` with nothing stored yet: a league's
+    tables chosen together (docs/LEAGUE.md), a Swiss round's, or every table (a duplicate
+    deal's seatings are one task)."""
+    by_deal = seating_mode(spec.duplicate) != "none"
+    if spec.format == "league":
+        return spec.tables_at_once
+    if spec.format == "swiss":
+        if not by_deal:
+            return tables_per_swiss_round(spec, entrants)
+        return len(swiss.table_sizes(entrants, spec.table_sizes[0])[0])
+    tables = fixed_tables(spec)
+    return len({(t.round, t.deal) for t in tables}) if by_deal else len(tables)
 
 
 def _game_row(row: dict[str, Any]) -> GameRow:
@@ -392,6 +405,7 @@ def run_tournament(
     carry_on: bool = False,
     new_edition: bool = False,
     vetter: Vetter | None = None,
+    while_closing: Callable[[RunSummary], object] | None = None,
 ) -> RunSummary:
     """Play (or resume) the tournament ``spec`` and record every game in the store.
 
@@ -406,35 +420,53 @@ def run_tournament(
     ``carry_on`` (``--continue``), or starts a new edition with ``new_edition``
     (:mod:`~arena.tournament.editions`). A league
     (:mod:`~arena.tournament.league`) vets the bots that come while it runs with ``vetter``
-    (default: the compliance check and a trial start).
+    (default: the compliance check and a trial start). Once the games are played,
+    ``while_closing`` gets the summary while the workers wind down (the CLI rates the games
+    meanwhile); its ``elapsed_s`` is set after, once they have.
     Ctrl-C stops the workers (their bots are reaped), reports how to resume, and re-raises.
     """
     db_path = Path(db) if db is not None else Path(spec.results)
     n_workers = spec.effective_workers(workers)
     started = time.monotonic()
     stored = None if fresh else _stored_state(db_path, spec.name)
-    early: list[str] = []
-    if trial and stored != "finished":
-        early = _trial_warnings(spec, n_workers, resuming=stored is not None)
-        early += _sandbox_warnings()
-        for text in early:
-            report(RunWarning(text))
-    is_new = not db_path.exists()
-    with Store(db_path) as store:
-        spec, edition = current_edition(store, spec, new_edition)
-        with store.lock(spec.name):
-            return _run_locked(spec, store, edition, is_new=is_new, fresh=fresh,
-                               carry_on=carry_on, vetter=vetter, executor=_executor(
-                                   backend or spec.backend, n_workers, address,
-                                   spec.reuse_bots if reuse_bots is None else reuse_bots),
-                               early=early, report=report, started=started)
+    backend = backend or spec.backend
+    executor = _executor(backend, n_workers, address,
+                         spec.reuse_bots if reuse_bots is None else reuse_bots)
+    try:
+        if backend == "local":  # its workers start up while the trial start runs
+            executor.start(_planned_parallelism(spec, len(spec.entrants)))
+        early: list[str] = []
+        if trial and stored != "finished":
+            early = _trial_warnings(spec, n_workers, resuming=stored is not None)
+            early += _sandbox_warnings()
+            for text in early:
+                report(RunWarning(text))
+        is_new = not db_path.exists()
+        with Store(db_path) as store:
+            spec, edition = current_edition(store, spec, new_edition)
+            with store.lock(spec.name):
+                summary = _run_locked(spec, store, edition, is_new=is_new, fresh=fresh,
+                                      carry_on=carry_on, vetter=vetter, executor=executor,
+                                      early=early, report=report, started=started)
+        executor.stop()  # the workers end their bots meanwhile
+        if while_closing is not None:  # after the lock: the run shows as over
+            while_closing(summary)
+    except BaseException:
+        executor.close(kill=True)
+        raise
+    executor.close()
+    summary.elapsed_s = time.monotonic() - started
+    for line in mismatch_lines(summary.mismatches):
+        report(RunWarning(line))
+    return summary
 
 
 def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | None, *,
                 is_new: bool, fresh: bool, carry_on: bool, vetter: Vetter | None,
-                executor: TableExecutor,
-                early: list[str], report: Report, started: float) -> RunSummary:
-    """The rest of :func:`run_tournament`, holding the tournament's lock."""
+                executor: TableExecutor, early: list[str], report: Report,
+                started: float) -> RunSummary:
+    """The rest of :func:`run_tournament`, holding the tournament's lock, up to the last
+    game (the caller stops the executor and sets ``elapsed_s``)."""
     db_path = store.path
     try:
         if is_new:  # a typo in a path would otherwise scatter results unseen
@@ -449,14 +481,10 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
         raise
     run.warnings += early
     state = _play(run, db_path, vetter)
-    executor.close()
-    for line in mismatch_lines(run.mismatches):
-        report(RunWarning(line))
     return RunSummary(name=spec.name, db=db_path, games_planned=row.games_planned,
                       games_before=run.games_before, games_recorded=run.games_recorded,
-                      elapsed_s=time.monotonic() - started, state=state,
-                      mismatches=run.mismatches, warnings=run.warnings,
-                      bot_starts=run.bot_starts)
+                      elapsed_s=0.0, state=state, mismatches=run.mismatches,
+                      warnings=run.warnings, bot_starts=run.bot_starts)
 
 
 def _play(run: _Run, db_path: Path, vetter: Vetter | None = None) -> str:

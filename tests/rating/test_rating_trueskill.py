@@ -324,3 +324,46 @@ def test_unknown_tournament_and_missing_db(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no results database at"):
         rate_tournament(tmp_path / "missing.db", "cup")
     assert not (tmp_path / "missing.db").exists()
+
+
+def test_the_run_summary_rates_the_games_once_and_stores_what_it_shows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``arena run``'s summary stores the rating history and prints the leaderboard from
+    one rating of the games (it used to rate them twice): the same history as
+    ``rate_tournament``, the same table as ``arena leaderboard``."""
+    from arena.cli.tournament_commands import _print_summary
+    from arena.rating import leaderboard as leaderboard_module
+    from arena.rating import trueskill_rating as trueskill_module
+    from arena.rating.watch import leaderboard_frame
+    from arena.tournament.runner import RunSummary
+
+    db = tmp_path / "a.db"
+    b = StoreBuilder(db)
+    names = ["heuristic", "greedy", "collector", "random"]
+    tid, ids = b.tournament("cup", names)
+    bot_id = dict(zip(names, ids, strict=True))
+    games = _swiss_games()[::20]
+    for i, (x, y, places) in enumerate(games):
+        b.game(GameSpec(tid, i // 15, 0, i % 15, [bot_id[x], bot_id[y]], places))
+    b.close()
+    expected = rate_tournament_run(db, "cup", write=False)
+    calls: list[int] = []
+
+    def counting(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        return rate_games(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(leaderboard_module, "rate_games", counting)
+    monkeypatch.setattr(trueskill_module, "rate_games", counting)
+    _print_summary(RunSummary(name="cup", db=db, games_planned=len(games), games_before=0,
+                              games_recorded=len(games), elapsed_s=1.0, state="finished"))
+    assert len(calls) == 1
+    printed = capsys.readouterr().out
+    with sqlite3.connect(db) as conn:
+        stored = conn.execute("SELECT game_id, bot_id, mu_before, sigma_before, mu_after, "
+                              "sigma_after FROM rating_history ORDER BY rowid").fetchall()
+    assert stored == [(s.game_id, s.bot.id, s.before.mu, s.before.sigma, s.after.mu,
+                       s.after.sigma) for s in expected.history]
+    monkeypatch.undo()
+    assert leaderboard_frame(db, "cup") + "\n" in printed

@@ -33,6 +33,20 @@ def test_probe_is_cached_once_per_process() -> None:
     assert probe() is probe()
 
 
+def test_a_worker_adopts_its_parents_report_only_where_a_probe_would_agree(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    report = probe()
+    monkeypatch.setattr(probe_module, "_cached", None)
+    monkeypatch.setenv("ARENA_SANDBOX_DISABLE", "seccomp")  # other layers switched off here
+    assert not probe_module.adopt(report)
+    monkeypatch.delenv("ARENA_SANDBOX_DISABLE")
+    assert not probe_module.adopt(replace(report, kit_path=tmp_path / "gone"))
+    assert probe_module._cached is None
+    assert probe_module.adopt(report) and probe() is report
+    assert not probe_module.adopt(replace(report))  # this process has its own already
+    assert probe() is report
+
+
 def test_report_names_every_layer_and_a_level_made_of_the_active_ones() -> None:
     report = probe()
     assert set(report.layers) == set(LAYERS)

@@ -224,6 +224,9 @@ def test_arena_run_new_edition_and_continue_from_the_command_line(
                                  "--no-trial"])
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("cup-2: 6/6 games recorded (6 this run, ")
+    # the new edition's leaderboard, rated while the workers wound down, the run over
+    assert "\nLeaderboard: cup-2 (" in result.stdout
+    assert "finished), 6 games rated;" in result.stdout
     assert runner.invoke(app, ["status", "cup-2", "--db", str(db)]).exit_code == 0
     _forget_round(db, 2)  # both editions lose their second cycle
     again = runner.invoke(app, ["run", str(spec), "--continue", "--no-progress", "--no-trial"])

@@ -5,12 +5,20 @@ that does not block it, and the test process holds threads of other tests."""
 
 from __future__ import annotations
 
+import importlib
+import sqlite3
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from tournament_fixtures import _repo_cwd, write_spec  # noqa: F401 - _repo_cwd: autouse
+
+from arena.sandbox import probe
+from arena.tournament.runner import run_tournament
+from arena.tournament.spec import load_spec
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 
@@ -103,3 +111,20 @@ def test_a_worker_killed_between_rounds_is_replaced() -> None:
             pool.close()
     """)
     assert out == "[(1, 0), (1, 1), (2, 0), (2, 1)] 2 True"
+
+
+def test_workers_take_the_parents_sandbox_probe_instead_of_probing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The runner hands its probe to the workers it spawns (a probe takes a second or more
+    per process): a report marked in the parent is the one the tables are recorded with."""
+    real = probe()
+    marked = replace(real, level=real.level + "+handed")
+    monkeypatch.setattr(importlib.import_module("arena.tournament.runner"), "probe",
+                        lambda: marked)
+    db = tmp_path / "a.db"
+    summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db, rounds=1,
+                                                  games_per_match=1)), 2, trial=False)
+    assert summary.state == "finished"
+    with sqlite3.connect(db) as conn:
+        levels = {row[0] for row in conn.execute("SELECT sandbox_level FROM tables")}
+    assert levels == {marked.level}

@@ -3,7 +3,10 @@ processes write them)."""
 
 from __future__ import annotations
 
+import os
+import signal
 import sqlite3
+import subprocess
 import time
 from pathlib import Path
 
@@ -28,3 +31,18 @@ def wait_for_games(path: Path, tournament: str, count: int, timeout: float) -> i
             return seen
         time.sleep(0.05)
     return seen
+
+
+def kill_after_games(process: subprocess.Popen[str], path: Path, tournament: str, count: int,
+                     timeout: float) -> None:
+    """Wait until ``process`` (a run writing ``path``) has recorded ``count`` games of
+    ``tournament``, then SIGKILL it; it is gone on return, whatever happened."""
+    try:
+        seen = wait_for_games(path, tournament, count, timeout)
+        assert seen >= count, process.stderr.read() if process.stderr else ""
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(timeout=30)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()

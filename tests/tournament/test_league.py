@@ -234,10 +234,7 @@ def test_stop_asks_a_running_league_and_refuses_otherwise(
 
 def test_killed_at_any_moment_a_league_loses_nothing_and_plays_nothing_twice(
         tmp_path: Path, registry: Path) -> None:
-    import os
-    import signal
-
-    from store_polling import wait_for_games
+    from store_polling import kill_after_games
     from tournament_fixtures import arena_run, signature
 
     reference = tmp_path / "reference.db"
@@ -246,15 +243,7 @@ def test_killed_at_any_moment_a_league_loses_nothing_and_plays_nothing_twice(
     spec = _league(tmp_path, db, budget={"games": 14})
     for at_least in (3, 9):  # killed inside a deal (odd counts), resumed, killed again
         process = arena_run(spec, "--workers", "1")
-        try:
-            seen = wait_for_games(db, "ladder", at_least, timeout=120)
-            assert seen >= at_least, process.stderr.read() if process.stderr else ""
-            os.kill(process.pid, signal.SIGKILL)
-            process.wait(timeout=30)
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+        kill_after_games(process, db, "ladder", at_least, timeout=120)
         assert at_least <= len(signature(db, "ladder")["games"]) < 14
     process = arena_run(spec, "--workers", "1")
     out, err = process.communicate(timeout=300)

@@ -30,7 +30,7 @@ import yaml
 ray = pytest.importorskip(
     "ray", reason="Ray is not installed (pip install -e '.[ray]'; .ci/run installs it)")
 
-from store_polling import wait_for_games  # noqa: E402
+from store_polling import kill_after_games, wait_for_games  # noqa: E402
 
 from arena.bench.ray import run_ray_bench  # noqa: E402
 from arena.errors import ClusterError  # noqa: E402
@@ -361,15 +361,7 @@ def test_resume_after_the_driver_is_killed(
          "--backend", "ray", "--address", cluster],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         start_new_session=True)
-    try:
-        seen = wait_for_games(db, "ray-rr", 4, timeout=300)
-        assert seen >= 4, process.stderr.read() if process.stderr else ""
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+    kill_after_games(process, db, "ray-rr", 4, timeout=300)
     before = len(games(db, "ray-rr"))
     assert 4 <= before <= 24
     summary = run_tournament(load_spec(spec_file), 2, backend="ray")

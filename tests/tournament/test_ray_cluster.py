@@ -34,7 +34,7 @@ pytest.importorskip("ray", reason="the 'ray' extra is not installed")
 if shutil.which("ray") is None:
     pytest.skip("the ray command is not on PATH", allow_module_level=True)
 
-from store_polling import wait_for_games  # noqa: E402
+from store_polling import kill_after_games, wait_for_games  # noqa: E402
 from test_ray_backend import games, has_children  # noqa: E402
 
 from arena.tournament.runner import run_tournament  # noqa: E402
@@ -216,15 +216,7 @@ def test_a_killed_driver_resumes_through_arena_run(cluster: Cluster, tmp_path: P
                "--backend", "ray", "--address", cluster.address]
     process = subprocess.Popen(command, cwd=REPO, env=cluster.env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)
-    try:
-        seen = wait_for_games(db, "rc", 4, timeout=300)
-        assert seen >= 4, process.stderr.read() if process.stderr else ""
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+    kill_after_games(process, db, "rc", 4, timeout=300)
     before = len(games(db, "rc"))
     assert 4 <= before <= 24
     done = subprocess.run(command, cwd=REPO, env=cluster.env, capture_output=True, text=True,

@@ -433,7 +433,7 @@ def run_tournament(
     executor = _executor(backend, n_workers, address,
                          spec.reuse_bots if reuse_bots is None else reuse_bots)
     try:
-        if backend == "local":  # its workers start up while the trial start runs
+        if backend == "local" and stored != "finished":  # workers start during the trial
             executor.start(_planned_parallelism(spec, len(spec.entrants)))
         early: list[str] = []
         if trial and stored != "finished":

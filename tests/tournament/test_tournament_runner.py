@@ -112,6 +112,8 @@ def test_resume_after_sigkill_records_every_game_exactly_once(
         try:
             seen = wait_for_games(db, "swiss-e2e", at_least, timeout=120)
             assert seen >= at_least, process.stderr.read() if process.stderr else ""
+            # stopped first: the runner records the games, so none lands while we look
+            os.kill(process.pid, signal.SIGSTOP)
             live = runner.invoke(app, ["status", "swiss-e2e", "--db", str(db)])
             assert f"state running (pid {process.pid})" in live.output
             workers = children(process.pid)

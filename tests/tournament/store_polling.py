@@ -33,15 +33,42 @@ def wait_for_games(path: Path, tournament: str, count: int, timeout: float) -> i
     return seen
 
 
+def _count_locked(path: Path, tournament: str) -> tuple[int, sqlite3.Connection | None]:
+    """The games recorded so far, read under the database's write lock, and the connection
+    holding it (None, with no lock, when the database is not there yet)."""
+    if not path.exists():
+        return 0, None
+    conn = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=5, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        row = conn.execute(
+            "SELECT COUNT(*) FROM games g JOIN tournaments t ON t.id = g.tournament_id "
+            "WHERE t.name = ?", (tournament,)).fetchone()
+        return int(row[0]), conn
+    except sqlite3.Error:
+        conn.close()
+        return 0, None
+
+
 def kill_after_games(process: subprocess.Popen[str], path: Path, tournament: str, count: int,
                      timeout: float) -> None:
-    """Wait until ``process`` (a run writing ``path``) has recorded ``count`` games of
-    ``tournament``, then SIGKILL it; it is gone on return, whatever happened."""
+    """SIGKILL ``process`` (a run writing ``path``) once ``tournament`` has ``count`` games;
+    it is gone on return, whatever happened. The count is read holding the database's write
+    lock, and the lock is held until the run is dead, so no game lands between the two."""
+    deadline = time.monotonic() + timeout
     try:
-        seen = wait_for_games(path, tournament, count, timeout)
-        assert seen >= count, process.stderr.read() if process.stderr else ""
-        os.kill(process.pid, signal.SIGKILL)
-        process.wait(timeout=30)
+        while True:
+            seen, conn = _count_locked(path, tournament)
+            try:
+                if seen >= count or process.poll() is not None or time.monotonic() > deadline:
+                    assert seen >= count, process.stderr.read() if process.stderr else ""
+                    os.kill(process.pid, signal.SIGKILL)
+                    process.wait(timeout=30)
+                    return
+            finally:
+                if conn is not None:
+                    conn.close()  # rolls back: nothing was written
+            time.sleep(0.005)
     finally:
         if process.poll() is None:
             process.kill()

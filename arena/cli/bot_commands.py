@@ -6,6 +6,7 @@ Registered by :mod:`arena.cli.main`; ``match`` lives in :mod:`arena.cli.match_co
 from __future__ import annotations
 
 import json
+import os
 from typing import Annotated
 
 import typer
@@ -50,6 +51,7 @@ def doctor(
                "docs/BOTS.md)")
     typer.echo(f"Runs as:     {report.user}" if report.uid is None else
                f"Runs as:     a uid and group of its own per bot (from {UID_BASE:,})")
+    typer.echo(f"Paused by:   {_pause_line(report)}")
     typer.echo(f"Bot kit:     {report.kit_path} (on the bots' PYTHONPATH)")
     typer.echo(cache_line())
     typer.echo(f"Build:       {native_build()} in the referee; "
@@ -66,6 +68,16 @@ def doctor(
         missing = len(report.warnings)
         typer.echo(f"{missing} layer{'' if missing == 1 else 's'} missing; bots run at level "
                    f"{report.level}.")
+
+
+def _pause_line(report: SandboxReport) -> str:
+    """How a bot is stopped between its decisions (docs/SANDBOX.md, "CPU fairness")."""
+    if report.freezer is True:
+        where = report.freezer_parent or report.cgroup_parent
+        return f"its cgroup frozen between its decisions (under {where})"
+    how = ("SIGSTOP to its uid" if report.uid is not None and os.geteuid() == 0
+           else "SIGSTOP to its process tree")
+    return f"{how} between its decisions (no freezer: {report.freezer})"
 
 
 def _layer_lines(report: SandboxReport) -> list[str]:

@@ -1,13 +1,19 @@
 """A bot gets the CPU only while it is asked: :func:`pause` stops every process of a bot
-between its decisions (SIGSTOP), :func:`resume` continues them when it is asked (SIGCONT).
+between its decisions (its cgroup frozen, or SIGSTOP), :func:`resume` continues them when it
+is asked.
 
 Without this, a bot's helpers that spin (each after ``setsid()``, a scheduler autogroup of
 its own) take CPU from the bot that is thinking, and any bot ponders on the others' time.
 docs/SANDBOX.md ("CPU fairness") says what each mechanism covers; pondering is a match option
 (``ponder``), off by default.
 
-Two mechanisms, chosen per bot:
+Three mechanisms, the first that applies to the bot:
 
+* **by cgroup** (the bot has a cgroup of its own: the ``cgroup`` layer's, or a bare one a root
+  referee makes for this alone): ``cgroup.freeze`` freezes every process in it, and the
+  processes a bot forks stay in its cgroup, which it cannot leave. One write each way, no
+  helper, no signal: the sandbox's own processes (bubblewrap's) are not woken as a stop wakes
+  them, to be told that a child stopped.
 * **by uid** (a root referee, the bot under a uid of its own: the sandbox's user layer):
   ``kill(-1, sig)`` sent with the bot's uid as effective uid reaches every process that runs
   as that uid, whatever its session, process group or pid namespace, and the kernel hands a
@@ -37,7 +43,7 @@ from arena.sandbox import SandboxedProcess
 from arena.sandbox.reaper import find_processes
 from arena.sandbox.uids import UID_BASE, UID_SPAN, is_bot_uid
 
-__all__ = ["end_helper", "pause", "resume", "signaller_uid"]
+__all__ = ["end_helper", "pause", "resume", "send_queued_stops", "signaller_uid"]
 
 log = logging.getLogger("arena.referee")
 
@@ -101,23 +107,32 @@ class _Signaller:
             self.queued.append(f"{uid} {int(sig)}\n")
             if not wait and len(self.queued) < _MAX_QUEUED:
                 return True
-            try:
-                proc = self.proc or self._start()
-                assert proc.stdin is not None and proc.stdout is not None
-                proc.stdin.write("".join(self.queued).encode())
-                self.unacked += len(self.queued)
-                self.queued.clear()
-                while self.unacked:
-                    got = proc.stdout.read(self.unacked)
-                    if not got:
-                        raise OSError("the signalling helper ended")
-                    self.unacked -= len(got)
-                return True
-            except (OSError, ValueError) as exc:
-                log.warning("cannot stop bots by uid (%s); stopping them by process tree", exc)
-                self.broken = True
-                self._end()
-                return False
+            return self._send_queued()
+
+    def flush(self) -> None:
+        """Send the queued requests now, if any, and wait for them."""
+        with self.lock:
+            if self.queued and not self.broken:
+                self._send_queued()
+
+    def _send_queued(self) -> bool:
+        try:
+            proc = self.proc or self._start()
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write("".join(self.queued).encode())
+            self.unacked += len(self.queued)
+            self.queued.clear()
+            while self.unacked:
+                got = proc.stdout.read(self.unacked)
+                if not got:
+                    raise OSError("the signalling helper ended")
+                self.unacked -= len(got)
+            return True
+        except (OSError, ValueError) as exc:
+            log.warning("cannot stop bots by uid (%s); stopping them by process tree", exc)
+            self.broken = True
+            self._end()
+            return False
 
     def _start(self) -> subprocess.Popen[bytes]:
         # No parent-death signal: it follows the launching thread, which may end first; the
@@ -163,6 +178,12 @@ def end_helper() -> None:
     _signaller.close()
 
 
+def send_queued_stops() -> None:
+    """Send the stops by uid still queued (each waits for the next continue) and wait for
+    them: the bots paused so far are stopped when this returns."""
+    _signaller.flush()
+
+
 def _forked() -> None:
     """In a forked child (a worker): the helper and its pipes are the parent's."""
     global _signaller
@@ -180,8 +201,10 @@ def _by_uid(proc: SandboxedProcess) -> int | None:
     return uid
 
 
-def pause(proc: SandboxedProcess, *, by_uid: bool = True) -> None:
+def pause(proc: SandboxedProcess, *, by_cgroup: bool = True, by_uid: bool = True) -> None:
     """Stop every process of the bot (it gets no CPU until :func:`resume`)."""
+    if by_cgroup and proc.freeze(True):
+        return
     uid = _by_uid(proc) if by_uid else None
     # Queued: it goes in one write with the next request that waits (the continue of the bot
     # asked next), which is answered only once both are done.
@@ -189,8 +212,12 @@ def pause(proc: SandboxedProcess, *, by_uid: bool = True) -> None:
         _by_tree(proc, signal.SIGSTOP)
 
 
-def resume(proc: SandboxedProcess, *, by_uid: bool = True) -> None:
+def resume(proc: SandboxedProcess, *, by_cgroup: bool = True, by_uid: bool = True) -> None:
     """Continue every process of the bot; returns once they are (and earlier pauses done)."""
+    if by_cgroup and proc.frozen:
+        send_queued_stops()  # a stop queued for a bot without a cgroup goes out first
+        if proc.freeze(False):
+            return
     uid = _by_uid(proc) if by_uid else None
     if uid is None or not _signaller.send(uid, signal.SIGCONT, wait=True):
         _by_tree(proc, signal.SIGCONT)

@@ -1,28 +1,74 @@
-"""A bot's own cgroup v2 directory (memory.max, pids.max), made and removed."""
+"""A bot's own cgroup v2 directory, made and removed: with limits (memory.max, pids.max) where
+the ``cgroup`` layer is active, else bare, only to be frozen between the bot's decisions
+(``cgroup.freeze``: docs/SANDBOX.md, "CPU fairness")."""
 
 from __future__ import annotations
 
 import contextlib
 import errno
 import logging
+import os
 import time
 from pathlib import Path
 
 from arena.sandbox.limits import MIB, Limits
 
-__all__ = ["make_cgroup", "remove_cgroup"]
+__all__ = ["FREEZE", "can_freeze", "make_cgroup", "remove_cgroup", "sweep_dead_cgroups",
+           "v2_cgroup_of_self"]
 
 log = logging.getLogger("arena.sandbox")
 
 
-def make_cgroup(parent: Path, marker: str, limits: Limits) -> Path:
-    path = parent / f"arena-{marker}"
+#: The file that freezes every process of a cgroup (``1``) and thaws them (``0``).
+FREEZE = "cgroup.freeze"
+
+
+def make_cgroup(parent: Path, marker: str, limits: Limits | None) -> Path:
+    """The bot's cgroup under ``parent``; ``limits`` None: a bare one (no controllers). Its
+    name holds this process's pid, so that what a referee killed without warning left is
+    found (:func:`sweep_dead_cgroups`)."""
+    _sweep_once(parent)
+    path = parent / f"arena-{os.getpid()}-{marker}"
     path.mkdir(mode=0o755)
+    if limits is None:
+        return path
     (path / "memory.max").write_text(str(limits.memory_mb * MIB))
     with contextlib.suppress(OSError):
         (path / "memory.swap.max").write_text("0")
     (path / "pids.max").write_text(str(limits.processes))
     return path
+
+
+def sweep_dead_cgroups(parent: Path) -> list[Path]:
+    """Remove the bots' cgroups under ``parent`` whose referee is gone (empty by then: its
+    bots died with it); return them."""
+    removed = []
+    for path in parent.glob("arena-*-*"):
+        owner = path.name.split("-")[1]
+        if owner.isdigit() and not _alive(int(owner)):
+            with contextlib.suppress(OSError):
+                path.rmdir()
+                removed.append(path)
+    return removed
+
+
+_swept: set[Path] = set()
+
+
+def _sweep_once(parent: Path) -> None:
+    if parent not in _swept:
+        _swept.add(parent)
+        sweep_dead_cgroups(parent)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 def remove_cgroup(path: Path | None) -> None:
@@ -42,3 +88,43 @@ def remove_cgroup(path: Path | None) -> None:
             time.sleep(0.01)
     log.warning("could not remove cgroup %s", path)
 
+
+def v2_cgroup_of_self() -> Path | None:
+    """This process's own directory in the cgroup v2 hierarchy, wherever that is mounted
+    (``/sys/fs/cgroup``, or ``/sys/fs/cgroup/unified`` beside cgroup v1), or None."""
+    try:
+        own = next((line[3:] for line in Path("/proc/self/cgroup").read_text().splitlines()
+                    if line.startswith("0::")), None)
+        mounts = Path("/proc/self/mountinfo").read_text().splitlines()
+    except OSError:
+        return None
+    if own is None:
+        return None
+    for line in mounts:
+        fields = line.split()
+        if "-" not in fields:
+            continue
+        tail = fields[fields.index("-") + 1:]
+        # Only a mount of the hierarchy's root: another root would shift every path.
+        if tail and tail[0] == "cgroup2" and fields[3] == "/":
+            return Path(fields[4]) / own.lstrip("/")
+    return None
+
+
+def can_freeze(parent: Path) -> str | None:
+    """Why a bot's cgroup under ``parent`` could not be frozen, or None when it can (a
+    trial cgroup is made, frozen, thawed and removed)."""
+    trial = parent / f"arena-freeze-check-{os.getpid()}"
+    try:
+        trial.mkdir(mode=0o755)
+    except OSError as exc:
+        return f"cannot make a cgroup in {parent}: {exc.strerror}"
+    try:
+        for value in ("1", "0"):
+            (trial / FREEZE).write_text(value)
+        return None
+    except OSError as exc:
+        return f"cannot freeze a cgroup in {parent}: {exc.strerror}"
+    finally:
+        with contextlib.suppress(OSError):
+            trial.rmdir()

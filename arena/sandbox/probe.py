@@ -45,6 +45,7 @@ from typing import Any
 import arena
 from arena.errors import SandboxError
 from arena.sandbox import landlock, seccomp
+from arena.sandbox.cgroups import can_freeze, v2_cgroup_of_self
 from arena.sandbox.limits import Limits
 from arena.sandbox.report import (
     LAYERS,
@@ -370,11 +371,13 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
     # cgroup v2: memory.max and pids.max per bot.
     cgroup_parent, layers["cgroup"], answer = _cgroup_layer(base, python, disabled)
     engine_check = answer or engine_check
+    freezer_parent, freezer = _freezer(base, python, disabled, cgroup_parent)
 
     bot_engine, engine_pure = _bot_engine(engine_check, python)
     report = replace(base, layers={k: layers[k] for k in LAYERS}, level=level_of(layers),
                      warnings=_missing(layers), bwrap=bwrap_path if uses_bwrap else None,
-                     cgroup_parent=cgroup_parent, bot_engine=bot_engine,
+                     cgroup_parent=cgroup_parent, freezer_parent=freezer_parent,
+                     freezer=freezer, bot_engine=bot_engine,
                      bot_engine_pure=engine_pure,
                      kit_path=_make_kit(extensions=False) if engine_pure else base.kit_path)
     _log_once(report.warnings)
@@ -471,6 +474,29 @@ def _cgroup_layer(base: SandboxReport, python: str, disabled: frozenset[str]
     if "/arena-" not in result.get("cgroup", ""):
         return None, f"the bot did not land in its cgroup under {parent}", None
     return parent, status, result
+
+
+def _freezer(base: SandboxReport, python: str, disabled: frozenset[str],
+             cgroup_parent: Path | None) -> tuple[Path | None, bool | str]:
+    """(where bots get a bare cgroup to be frozen in, or None; whether bots are frozen by
+    their cgroup, or why not). With the ``cgroup`` layer each bot's own cgroup is frozen;
+    without it, a root referee gives each bot a bare cgroup beside its own in the cgroup v2
+    hierarchy, also where only cgroup v1 has the controllers (a hybrid machine)."""
+    if "cgroup" in disabled:
+        return None, _OFF
+    parent = cgroup_parent or (v2_cgroup_of_self() if os.geteuid() == 0 else None)
+    if parent is None:
+        return None, ("no cgroup v2 directory to make the bots' cgroups in (the cgroup layer "
+                      "is not active and the referee is not root)")
+    why = can_freeze(parent)
+    if why is not None:
+        return None, why
+    if cgroup_parent is not None:
+        return None, True
+    result, why = _run_check(replace(base, freezer_parent=parent), python)
+    if result is None:
+        return None, f"cannot place a bot in a cgroup under {parent}: {why}"
+    return parent, True
 
 
 def _missing(layers: dict[str, bool | str]) -> list[str]:

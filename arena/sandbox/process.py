@@ -21,7 +21,7 @@ from types import TracebackType
 from typing import IO, Any
 
 from arena.sandbox import reaper
-from arena.sandbox.cgroups import remove_cgroup
+from arena.sandbox.cgroups import FREEZE, remove_cgroup
 from arena.sandbox.limits import Limits
 from arena.sandbox.stderr import StderrDrain
 from arena.sandbox.workdir import remove_tree
@@ -73,6 +73,9 @@ class SandboxedProcess:
         self._info_fd = info_fd
         self._uses_bwrap = uses_bwrap
         self._cgroup = cgroup
+        #: The cgroup's freeze file, open for writing (None: no cgroup to freeze by).
+        self._freeze_fd = _open_freeze(cgroup)
+        self._frozen = False
         self._namespace_pid: int | None = None
         self._killed_by_referee = False
         self._ended = False
@@ -149,6 +152,32 @@ class SandboxedProcess:
         tail = self._stderr.tail_text()
         return any(marker in tail for marker in _MEMORY_MARKERS)
 
+    @property
+    def cgroup(self) -> Path | None:
+        """The bot's own cgroup directory, if it has one."""
+        return self._cgroup
+
+    @property
+    def frozen(self) -> bool:
+        """Whether :meth:`freeze` froze the bot last (and it was not thawed since)."""
+        return self._frozen
+
+    def freeze(self, frozen: bool) -> bool:
+        """Freeze every process of the bot (``frozen``), or thaw them, by its cgroup: the
+        processes it forks are in it too, whatever session, group or namespace they move to,
+        and none can leave it. False when the bot has no cgroup to freeze by, or the write
+        failed: the caller stops the bot with signals instead."""
+        if self._freeze_fd is None:
+            return False
+        try:
+            os.write(self._freeze_fd, b"1" if frozen else b"0")
+        except OSError as exc:
+            log.warning("cannot %s bot %d by its cgroup: %s", "freeze" if frozen else "thaw",
+                        self.pid, exc.strerror)
+            return False
+        self._frozen = frozen
+        return True
+
     def namespace_pid(self) -> int | None:
         """Host pid of the sandbox's pid-namespace init (bubblewrap only), once known."""
         if self._namespace_pid is None and self._info_fd is not None:
@@ -223,6 +252,10 @@ class SandboxedProcess:
             with contextlib.suppress(OSError):
                 os.close(self._info_fd)
             self._info_fd = None
+        if self._freeze_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._freeze_fd)
+            self._freeze_fd = None
         remove_cgroup(self._cgroup)
         remove_tree(self.box)
         return self.exit_status()
@@ -255,6 +288,15 @@ def kill_survivors() -> None:
     for proc in list(_live):
         with contextlib.suppress(Exception):
             proc.kill_all()
+
+
+def _open_freeze(cgroup: Path | None) -> int | None:
+    if cgroup is None:
+        return None
+    try:
+        return os.open(cgroup / FREEZE, os.O_WRONLY | os.O_CLOEXEC)
+    except OSError:  # a kernel before cgroup.freeze (Linux 5.2): signals do it
+        return None
 
 
 def _signal_name(sig: int) -> str:

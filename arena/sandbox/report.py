@@ -46,6 +46,12 @@ class SandboxReport:
     gid: int | None = None
     bwrap: str | None = None
     cgroup_parent: Path | None = None
+    #: Where a bot gets a bare cgroup of its own, only to be frozen between its decisions,
+    #: when the ``cgroup`` layer is not active (with it, the bot's cgroup is frozen); None:
+    #: the referee stops bots with signals (docs/SANDBOX.md, "CPU fairness").
+    freezer_parent: Path | None = None
+    #: Whether bots are frozen by their cgroup, or why not.
+    freezer: bool | str = "not probed"
     #: False only when no bot can run at all.
     can_run: bool = True
     disabled: frozenset[str] = field(default_factory=frozenset)
@@ -58,7 +64,7 @@ class SandboxReport:
             "layers": dict(self.layers), "level": self.level, "warnings": list(self.warnings),
             "python": self.python, "python_version": self.python_version,
             "kit_path": str(self.kit_path), "bot_engine": self.bot_engine,
-            "user": self.user, "uid": self.uid,
+            "user": self.user, "uid": self.uid, "freezer": self.freezer,
             "gid": self.gid, "can_run": self.can_run, "disabled": sorted(self.disabled),
         }
 

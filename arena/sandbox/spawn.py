@@ -153,6 +153,9 @@ def _start(held: _Held, layers: _Layers, command: Sequence[str], workdir: Path,
     procs_fd: int | None = None
     if report.cgroup_parent is not None and report.layers.get("cgroup") is True:
         held.cgroup = make_cgroup(report.cgroup_parent, marker, limits)
+    elif report.freezer_parent is not None:
+        held.cgroup = make_cgroup(report.freezer_parent, marker, None)
+    if held.cgroup is not None:
         procs_fd = os.open(held.cgroup / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
         held.fds.append(procs_fd)
     restrict: Callable[[], None] | None = None

@@ -563,7 +563,8 @@ def _report_missing_cgroup() -> SandboxReport:
     return SandboxReport(layers=layers, level="bwrap+seccomp+user+rlimits",
                          warnings=[_CGROUP_MISSING], python="/usr/bin/python3",
                          python_version="3.11.2", kit_path=Path("/tmp/kit"),
-                         bot_engine="pure (test)", user="arena-bot", uid=1600000000)
+                         bot_engine="pure (test)", user="arena-bot", uid=1600000000,
+                         freezer="no cgroup v2 directory here")
 
 
 def test_doctor_says_the_missing_layer_as_a_warning(monkeypatch: pytest.MonkeyPatch,
@@ -574,8 +575,10 @@ def test_doctor_says_the_missing_layer_as_a_warning(monkeypatch: pytest.MonkeyPa
     assert result.exit_code == 0
     assert result.stderr == f"warning: {_CGROUP_MISSING}\n"
     assert result.stdout.splitlines()[0] == "Sandbox level: bwrap+seccomp+user+rlimits"
-    assert result.stdout.splitlines()[-5:] == [
+    pause = "SIGSTOP to its uid" if os.geteuid() == 0 else "SIGSTOP to its process tree"
+    assert result.stdout.splitlines()[-6:] == [
         "Runs as:     a uid and group of its own per bot (from 1,600,000,000)",
+        f"Paused by:   {pause} between its decisions (no freezer: no cgroup v2 directory here)",
         "Bot kit:     /tmp/kit (on the bots' PYTHONPATH)",
         f"Bot envs:    {tmp_path / 'envs'} (0 environments, 0.0 MiB; arena env list)",
         "Build:       pure (test) in the referee; pure (test) in bots",

@@ -18,7 +18,7 @@ from arena.protocol import messages
 from arena.referee.connection import Connection, Received
 from arena.referee.launch import TransportConnection, sandbox_launcher
 from arena.referee.match import MatchRequest, play_match
-from arena.referee.pause import pause, resume
+from arena.referee.pause import pause, resume, send_queued_stops
 from arena.registry import resolve
 from arena.sandbox import Limits, SandboxReport, probe
 from arena.sandbox.reaper import find_processes
@@ -60,15 +60,33 @@ def stat(pid: int) -> tuple[str, int]:
     return fields[0], int(fields[11]) + int(fields[12])
 
 
-def all_stopped(pids: Sequence[int]) -> bool:
+def frozen(cgroup: Path, pids: Sequence[int]) -> bool:
+    """Whether the cgroup is frozen (the kernel says so once every process in it is) and
+    every one of ``pids`` is in it."""
+    try:
+        events = (cgroup / "cgroup.events").read_text().split()
+        members = {int(pid) for pid in (cgroup / "cgroup.procs").read_text().split()}
+    except OSError:
+        return False
+    state = dict(zip(events[::2], events[1::2], strict=False))
+    return state.get("frozen") == "1" and all(
+        pid in members or stat(pid)[0] in ("X", "Z") for pid in pids)
+
+
+def all_stopped(conn: TransportConnection, pids: Sequence[int]) -> bool:
+    """Every process of the bot is stopped (SIGSTOP) or frozen (its cgroup's freezer)."""
+    assert conn.proc is not None
+    if conn.proc.frozen and conn.proc.cgroup is not None:
+        return frozen(conn.proc.cgroup, pids)
     return all(stat(pid)[0] in ("T", "t", "X", "Z") for pid in pids)
 
 
-def settled(pids: Sequence[int]) -> bool:
+def settled(conn: TransportConnection, pids: Sequence[int]) -> bool:
     """Whether every process shows as stopped, waiting up to SETTLE_S (a SIGSTOP is
-    delivered when the kernel next schedules the process, not when kill() returns)."""
+    delivered when the kernel next schedules the process, not when kill() returns; a
+    freezer freezes each when it next runs)."""
     end = time.monotonic() + SETTLE_S
-    while not all_stopped(pids):
+    while not all_stopped(conn, pids):
         if time.monotonic() > end:
             return False
         time.sleep(0.005)
@@ -113,7 +131,7 @@ class Observed:
             return self.conn.receive(deadline)
         self.asked = False
         pids = processes(spinner)
-        stopped = settled(pids) if self.watch.wait else all_stopped(pids)
+        stopped = settled(spinner, pids) if self.watch.wait else all_stopped(spinner, pids)
         before = [stat(pid)[1] for pid in pids]
         got = self.conn.receive(deadline)
         after = [stat(pid)[1] for pid in pids]
@@ -155,22 +173,38 @@ def test_with_ponder_the_spinner_keeps_running() -> None:
     assert outcome.limits["ponder"] is True
 
 
-def test_the_tree_mechanism_stops_setsid_helpers_too(report: SandboxReport) -> None:
-    """Without the by-uid mechanism (a referee that is not root): the process group, then the
-    descendants (the pid namespace's under bubblewrap) and the marker."""
+MECHANISMS = {"cgroup": {}, "uid": {"by_cgroup": False}, "tree": {"by_cgroup": False,
+                                                                  "by_uid": False}}
+
+
+@pytest.mark.parametrize("mechanism", list(MECHANISMS))
+def test_each_mechanism_stops_setsid_helpers_too(report: SandboxReport, mechanism: str) -> None:
+    """Each way of stopping a bot, alone, stops its helpers that left its session: the
+    cgroup's freezer (where the bot has a cgroup), its uid (a root referee) and, for a
+    referee that is not root, the process group, then the descendants (the pid namespace's
+    under bubblewrap) and the marker."""
     conn = sandbox_launcher(report)([str(part) for part in resolve(SPINNER).command],
                                     SPINNER, LIMITS)
     assert isinstance(conn, TransportConnection) and conn.proc is not None
     try:
+        if mechanism == "cgroup" and conn.proc.cgroup is None:
+            pytest.skip("the bot has no cgroup here")
+        if mechanism == "uid" and conn.proc.uid is None:
+            pytest.skip("the bot has no uid of its own here")
         conn.send(messages.hello({}))
         got = conn.receive(time.monotonic() + 60)
         assert got.kind == "line" and b"ready" in got.data
         pids = processes(conn)
         assert len(pids) >= 3
-        pause(conn.proc, by_uid=False)
-        assert settled(pids)
-        resume(conn.proc, by_uid=False)
-        assert not all_stopped(pids)
+        pause(conn.proc, **MECHANISMS[mechanism])
+        send_queued_stops()  # by uid, a stop waits for the next continue (of another bot)
+        assert conn.proc.frozen == (mechanism == "cgroup")
+        assert settled(conn, pids)
+        before = [stat(pid)[1] for pid in pids]
+        time.sleep(0.05)
+        assert [stat(pid)[1] for pid in pids] == before, "no CPU while stopped"
+        resume(conn.proc, **MECHANISMS[mechanism])
+        assert not conn.proc.frozen and not all_stopped(conn, pids)
     finally:
         conn.kill()
     assert find_processes(marker=conn.marker) == []

@@ -26,6 +26,7 @@ from sandbox_support import (
 from arena.errors import SandboxError
 from arena.protocol.transport import Closed, Line, SubprocessTransport
 from arena.sandbox import Limits, SandboxReport, kit_env, launch, probe
+from arena.sandbox.cgroups import sweep_dead_cgroups
 from arena.sandbox.reaper import ENV_MARKER, find_processes, reap_adopted
 from arena.sandbox.spawn import THREAD_POOLS
 from arena.sandbox.strays import kill_strays
@@ -308,6 +309,12 @@ def test_a_bot_dies_with_a_referee_killed_without_warning(tmp_path: Path, mode: 
         time.sleep(0.01)
     assert find_processes(marker=marker) == []
     reap_adopted()
+    report = probe(disable=MODES[mode]) if MODES[mode] else probe()
+    parent = report.freezer_parent or (report.cgroup_parent if report.active("cgroup") else None)
+    if parent is not None:  # its bot's cgroup, named by its pid, goes with the next sweep
+        left = list(parent.glob(f"arena-{referee.pid}-{marker}"))
+        assert len(left) == 1
+        assert left[0] in sweep_dead_cgroups(parent) and not left[0].exists()
 
 
 def test_strays_of_a_referee_that_died_are_killed_and_a_live_referees_are_not() -> None:

@@ -22,6 +22,7 @@ from arena.errors import SandboxError
 from arena.native import native_build
 from arena.sandbox import Limits, SandboxReport, kit_env, probe
 from arena.sandbox import seccomp as seccomp_module
+from arena.sandbox.cgroups import can_freeze, v2_cgroup_of_self
 from arena.sandbox.probe import _bot_engine
 from arena.sandbox.report import LAYERS, NOT_NEEDED
 
@@ -81,6 +82,22 @@ def test_bubblewrap_works_here_when_installed() -> None:
     assert status is True or "bwrap" in str(status)
     if bubblewrap_runs():  # then the probe's own launch must work too
         assert status is True
+
+
+def test_bots_are_frozen_by_a_cgroup_wherever_one_can_be_frozen() -> None:
+    """A root referee with a cgroup v2 hierarchy (even beside cgroup v1) freezes each bot by
+    a cgroup of its own; switching the cgroup layer off switches the freezer off too."""
+    report = probe()
+    own = v2_cgroup_of_self()
+    if report.active("cgroup"):
+        assert report.freezer is True and report.freezer_parent is None
+    elif os.geteuid() == 0 and own is not None and can_freeze(own) is None:
+        assert report.freezer is True and report.freezer_parent == own
+    else:
+        assert isinstance(report.freezer, str) and report.freezer_parent is None
+    off = probe(disable={"cgroup"})
+    assert off.freezer_parent is None and "disabled" in str(off.freezer)
+    assert off.to_json()["freezer"] == off.freezer
 
 
 def test_root_referee_runs_bots_as_an_unprivileged_user() -> None:
@@ -186,6 +203,8 @@ def test_doctor_prints_the_checklist_and_exits_zero() -> None:
                if report.uid is not None and os.geteuid() == 0 else
                f"Runs as:     {report.user}")
     assert runs_as in result.output
+    assert ("Paused by:   its cgroup frozen between its decisions" in result.output) == (
+        report.freezer is True)
     assert (f"Build:       {native_build()} in the referee; {report.bot_engine} in bots"
             in result.output)
 

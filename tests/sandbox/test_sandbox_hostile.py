@@ -7,17 +7,19 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import secrets
 import signal
 import socket
 import struct
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
-from sandbox_support import STARTUP_S, drops_privileges, has
+from sandbox_support import HOSTILE, STARTUP_S, assert_nothing_left, drops_privileges, has
 
-from arena.protocol.transport import Closed, Line, Overflow, Timeout
-from arena.sandbox import Limits, SandboxReport
+from arena.protocol.transport import Closed, Line, Overflow, SubprocessTransport, Timeout
+from arena.sandbox import Limits, SandboxReport, launch, probe
 from arena.sandbox.reaper import find_processes
 
 REPO = Path(__file__).resolve().parents[2]
@@ -133,6 +135,39 @@ def test_writes_outside_its_directory_fail_or_stay_invisible(run_hostile,
         for target in (tmp_target, repo_target):
             if target.exists():
                 target.unlink()
+
+
+#: Where a bot is frozen by a cgroup: with its file system confined, and without (only its
+#: uid, not the referee's, keeps it from the cgroup's files).
+FREEZER_MODES = {"probed": (), "no-bwrap": ("bwrap",), "uid-only": ("bwrap", "landlock",
+                                                                   "seccomp")}
+
+
+@pytest.mark.parametrize("mode", list(FREEZER_MODES))
+def test_a_bot_can_neither_thaw_itself_nor_leave_its_cgroup(mode: str) -> None:
+    """Frozen between its decisions by its cgroup (docs/SANDBOX.md, "CPU fairness"), a bot
+    must not be able to undo it: not write ``cgroup.freeze`` (its own or another bot's) nor
+    move a process out of its cgroup."""
+    report = probe(disable=FREEZER_MODES[mode]) if FREEZER_MODES[mode] else probe()
+    parent = report.freezer_parent or (report.cgroup_parent if report.active("cgroup") else None)
+    if parent is None or report.freezer is not True:
+        pytest.skip("bots are not frozen by a cgroup in this mode")
+    marker = "mk" + secrets.token_hex(8)
+    own = parent / f"arena-{os.getpid()}-{marker}"
+    proc = launch(["python3", "escape_cgroup.py", marker, str(parent), str(own)],
+                  workdir=HOSTILE / "escape_cgroup.py", limits=Limits(), marker=marker,
+                  report=report)
+    try:
+        assert proc.cgroup == own
+        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
+        assert isinstance(got, Line), proc.stderr_text()
+        results = json.loads(got.data)
+        assert results["thaw"] != "written" and results["leave"] != "written", results
+        assert str(proc.pid) in (own / "cgroup.procs").read_text().split()
+    finally:
+        proc.kill_all()
+    assert_nothing_left(proc)
+    assert not own.exists()
 
 
 def test_every_writable_place_is_capped(run_hostile, report: SandboxReport) -> None:

@@ -67,9 +67,9 @@ from arena.tournament.pool import (
     TableExecutor,
     TableTask,
 )
-from arena.tournament.preflight import trial_starts
+from arena.tournament.preflight import trial_parallelism, trial_starts
 from arena.tournament.schedule import match_seed
-from arena.tournament.scoring import compute_standings, conservative_ratings
+from arena.tournament.scoring import RatingTrack, compute_standings
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.standings import swiss_inputs
 from arena.tournament.status import resume_command
@@ -146,6 +146,8 @@ class _Run:
             self.by_id.pop(bot_id, None)
         self.recorded = {g.id: g for g in store.games(row.id)}
         self.games_before = len(self.recorded)
+        #: The Swiss rating tie-break, each round's new games added to the earlier ones'.
+        self.rating: RatingTrack | None = None
         self.games_recorded = 0
         self.bot_starts = 0
         self.mismatches: list[str] = []
@@ -286,7 +288,9 @@ class _Run:
     def pair(self, r: int) -> None:
         spec = self.spec
         played, byes, rated, n = swiss_inputs(self.store, self.row, r)  # from the store
-        ratings = conservative_ratings(n, rated, **spec.rating.resolved())
+        if self.rating is None:
+            self.rating = RatingTrack(n, **spec.rating.resolved())
+        ratings = self.rating.ratings(rated)
         standings = compute_standings(n, played, byes, ratings)
         paired = swiss.pair_round(standings, played, byes, spec.table_sizes[0],
                                   sizes_first=bool(spec.duplicate))
@@ -353,12 +357,12 @@ def resume_hint(spec: TournamentSpec, db: Path) -> str:
                           None if own else db, spec.overrides)
 
 
-def _trial_warnings(spec: TournamentSpec, parallel: int, *, resuming: bool) -> list[str]:
+def _trial_warnings(spec: TournamentSpec, workers: int, *, resuming: bool) -> list[str]:
     """Start every entry once (:mod:`~arena.tournament.preflight`). A new tournament with an
     entry that does not start is refused (:class:`BotError`; nothing is stored yet, and
     ``--no-trial`` plays it anyway, that entry forfeiting); a resumed one goes on, a warning
     per such entry; fewer than two starting is refused either way."""
-    trials = trial_starts(spec.entrants, spec.limits, parallel=parallel)
+    trials = trial_starts(spec.entrants, spec.limits, parallel=trial_parallelism(spec, workers))
     failed = [t for t in trials if t.failure is not None]
     reasons = "; ".join(f"{t.label}: {t.failure}" for t in failed)
     if len(trials) - len(failed) < 2:

@@ -20,6 +20,7 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import os
+import select
 import signal
 import sys
 import threading
@@ -361,6 +362,21 @@ class LocalPool:
         #: Whether the tables being played are the last (see :meth:`run`).
         self._last = False
         self._attempts: dict[tuple[int, int], int] = {}
+        #: The workers' pipes and sentinels, watched by one poll object while they stay the
+        #: same: a game's message then costs one system call, not a selector built anew.
+        self._poller = select.poll()
+        self._polled: frozenset[int] = frozenset()
+
+    def _ready(self, timeout: float) -> set[int]:
+        """The file descriptors of the workers' pipes and sentinels that are ready (to read,
+        or closed), waiting up to ``timeout`` seconds for one."""
+        fds = frozenset(fd for w in self._workers for fd in (w.conn.fileno(), w.process.sentinel))
+        if fds != self._polled:
+            self._poller = select.poll()
+            for fd in fds:
+                self._poller.register(fd, select.POLLIN)
+            self._polled = fds
+        return {fd for fd, _ in self._poller.poll(timeout * 1000)}
 
     def _spawn(self) -> _Worker:
         parent_conn, child_conn = self._ctx.Pipe(duplex=True)
@@ -399,14 +415,11 @@ class LocalPool:
         self._fill(queue)
         busy = sum(1 for w in self._workers if w.task is not None)
         while busy:
-            waitables: list[Any] = []
-            for w in self._workers:
-                waitables.extend((w.conn, w.process.sentinel))
-            ready = multiprocessing.connection.wait(waitables, timeout=1.0)
+            ready = self._ready(1.0)
             for worker in list(self._workers):
-                if worker.conn in ready:
+                if worker in self._workers and worker.conn.fileno() in ready:
                     try:
-                        while worker.conn.poll():
+                        while True:  # every message it has sent (a pipe holds no buffer)
                             message = worker.conn.recv()
                             on_message(message)
                             if isinstance(message, DoneMessage | ErrorMessage):
@@ -414,6 +427,9 @@ class LocalPool:
                                 if isinstance(message, ErrorMessage):
                                     return
                                 self._fill(queue)
+                            if (worker not in self._workers
+                                    or worker.conn.fileno() not in self._ready(0)):
+                                break
                     except (EOFError, OSError):
                         pass  # died; handled through its sentinel below
                 if worker in self._workers and (worker.process.sentinel in ready

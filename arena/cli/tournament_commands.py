@@ -198,10 +198,9 @@ def _print_summary(summary: RunSummary, board: list[str] | None = None) -> None:
 def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None) -> None:
     """``arena run --check``: start every entry once, print the plan (exit 1 if an entry
     does not start)."""
-    from arena.tournament.preflight import check_lines, trial_parallelism, trial_starts
+    from arena.tournament.preflight import check_lines, trial_starts
 
-    trials = trial_starts(spec.entrants, spec.limits,
-                          parallel=trial_parallelism(spec, spec.effective_workers(workers)))
+    trials = trial_starts(spec.entrants, spec.limits, parallel=spec.effective_workers(workers))
     lines, ready = check_lines(spec, db if db is not None else Path(spec.results), trials)
     typer.echo("\n".join(lines))
     if not ready:

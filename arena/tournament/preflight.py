@@ -26,7 +26,7 @@ from arena.tournament.planning import planned_games
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, holds_no_tables
 
-__all__ = ["TrialStart", "check_lines", "trial_parallelism", "trial_starts"]
+__all__ = ["TrialStart", "check_lines", "trial_starts"]
 
 
 @dataclass(frozen=True)
@@ -43,19 +43,11 @@ class TrialStart:
         return self.bot.key + (f" {options}" if options else "")
 
 
-def trial_parallelism(spec: TournamentSpec, workers: int) -> int:
-    """Entries started at once in ``spec``'s trial run with ``workers`` workers: as many bots
-    as those workers start at once when the games begin (each starts a table's bots
-    together, the smallest table counted)."""
-    return max(1, workers) * min(spec.table_sizes)
-
-
 def trial_starts(bots: Sequence[BotSpec], limits: Limits | Mapping[str, int], *,
                  parallel: int = 2, launcher: Launcher | None = None) -> list[TrialStart]:
     """Start each distinct entry of ``bots`` once (see the module docstring), in entry order,
-    ``parallel`` at a time (as many as the run's workers start at once,
-    :func:`trial_parallelism`: more would make slow starters miss their start-up time only
-    here). An entry that misses it is tried once more
+    ``parallel`` at a time (as many as the run's workers start at once: more would make slow
+    starters miss their start-up time only here). An entry that misses it is tried once more
     on its own before it counts as not starting."""
     limits = split_limits(limits)[0]  # start-ups only: nothing to ponder on
     if launcher is None:

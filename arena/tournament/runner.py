@@ -68,7 +68,7 @@ from arena.tournament.pool import (
     TableExecutor,
     TableTask,
 )
-from arena.tournament.preflight import trial_parallelism, trial_starts
+from arena.tournament.preflight import trial_starts
 from arena.tournament.schedule import match_seed
 from arena.tournament.scoring import RatingTrack, compute_standings
 from arena.tournament.spec import TournamentSpec
@@ -369,12 +369,12 @@ def resume_hint(spec: TournamentSpec, db: Path) -> str:
                           None if own else db, spec.overrides)
 
 
-def _trial_warnings(spec: TournamentSpec, workers: int, *, resuming: bool) -> list[str]:
+def _trial_warnings(spec: TournamentSpec, parallel: int, *, resuming: bool) -> list[str]:
     """Start every entry once (:mod:`~arena.tournament.preflight`). A new tournament with an
     entry that does not start is refused (:class:`BotError`; nothing is stored yet, and
     ``--no-trial`` plays it anyway, that entry forfeiting); a resumed one goes on, a warning
     per such entry; fewer than two starting is refused either way."""
-    trials = trial_starts(spec.entrants, spec.limits, parallel=trial_parallelism(spec, workers))
+    trials = trial_starts(spec.entrants, spec.limits, parallel=parallel)
     failed = [t for t in trials if t.failure is not None]
     reasons = "; ".join(f"{t.label}: {t.failure}" for t in failed)
     if len(trials) - len(failed) < 2:

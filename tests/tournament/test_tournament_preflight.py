@@ -20,7 +20,7 @@ from tournament_fixtures import (  # noqa: F401 - _repo_cwd: an autouse fixture
 
 from arena.cli.main import app
 from arena.registry import resolve
-from arena.tournament.runner import _trial_warnings, run_tournament
+from arena.tournament.runner import run_tournament
 from arena.tournament.spec import load_spec
 
 
@@ -138,29 +138,6 @@ def test_slow_starters_are_tried_a_few_at_a_time_and_again_alone(
     trials = preflight.trial_starts(bots, {}, parallel=3, launcher=lambda *a: None)
     assert batches == [3, 3, 2, 1] and tries["b3"] == 2
     assert [t.failure for t in trials] == [None] * 8
-
-
-def test_the_trial_starts_as_many_bots_at_once_as_the_workers_first_tables(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A worker starts its table's bots together, so a run of 2 workers at tables of 2 starts
-    4 bots at once: its trial starts 4 entries at a time, not 2 (nor all 5)."""
-    from arena.tournament import preflight
-
-    batches: list[int] = []
-
-    def start_together(bots: list[Any], limits: Any, launcher: Any) -> list[str | None]:
-        batches.append(len(bots))
-        return [None] * len(bots)
-
-    monkeypatch.setattr(preflight, "_start_together", start_together)
-    spec_file = write_spec(tmp_path / "spec.yaml", tmp_path / "r.db",
-                           bots=[{"bot": "greedy", "name": f"b{i}"} for i in range(5)])
-    result = runner.invoke(app, ["run", str(spec_file), "--check", "--workers", "2"])
-    assert result.exit_code == 0, result.output
-    assert batches == [4, 1]
-    batches.clear()
-    assert _trial_warnings(load_spec(spec_file), 1, resuming=False) == []
-    assert batches == [2, 2, 1]
 
 
 def test_a_field_where_fewer_than_two_entries_start_is_refused_before_storing(

@@ -5,10 +5,11 @@ playing needs (the referee), not the planner's pydantic, rich and scheduling cod
 ready in a fraction of the time.
 
 A worker plays one table at a time through :func:`arena.referee.match.play_match` (the bots of
-a match stay alive for all its games) and streams each finished game back over its pipe, its
-record already compressed. Workers ignore Ctrl-C (the parent stops them in order), reap their
-bots on SIGTERM, and die with the parent (``PR_SET_PDEATHSIG`` plus a watch on the parent
-pid), so a ``kill -9`` of the runner leaves nothing behind.
+a match stay alive for all its games) and streams the finished games back over its pipe, their
+records already compressed, a tenth of a second's worth at a time (:class:`GameBatch`).
+Workers ignore Ctrl-C (the parent stops them in order), reap their bots on SIGTERM, and die
+with the parent (``PR_SET_PDEATHSIG`` plus a watch on the parent pid), so a ``kill -9`` of
+the runner leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import logging
 import multiprocessing
 import multiprocessing.connection
 import os
+import select
 import signal
 import sys
 import threading
@@ -46,6 +48,7 @@ __all__ = [
     "MAX_TABLE_ATTEMPTS",
     "DoneMessage",
     "ErrorMessage",
+    "GameBatch",
     "GameMessage",
     "LocalPool",
     "LogMessage",
@@ -144,20 +147,58 @@ class LogMessage:
     text: str
 
 
-Message = GameMessage | DoneMessage | ErrorMessage | LogMessage
+@dataclass
+class GameBatch:
+    """Games a local worker finished within :data:`GAME_BATCH_S` of each other, sent (and
+    recorded) together: a game apiece cost the parent a wake-up and a transaction each."""
+
+    games: list[GameMessage]
+
+
+Message = GameMessage | GameBatch | DoneMessage | ErrorMessage | LogMessage
+
+#: How long a local worker holds finished games before it sends them (a game is sent at the
+#: latest this long after it ended; a table's end or a warning sends them at once).
+GAME_BATCH_S = 0.1
 
 
 class _Sender:
     """``conn.send`` behind a lock: a log record may be emitted from a referee thread while
-    the main thread sends a game, and interleaved writes would corrupt the pipe."""
+    the main thread sends a game, and interleaved writes would corrupt the pipe. Games are
+    held and sent together (:class:`GameBatch`) by :meth:`flush`, which a thread calls every
+    :data:`GAME_BATCH_S`; any other message sends them first, so the order is kept."""
 
     def __init__(self, conn: multiprocessing.connection.Connection) -> None:
         self.conn = conn
         self.lock = threading.Lock()
+        self.games: list[GameMessage] = []
 
     def __call__(self, message: Message) -> None:
         with self.lock:
+            if isinstance(message, GameMessage):
+                self.games.append(message)
+                return
+            self._flush()
             self.conn.send(message)
+
+    def flush(self) -> None:
+        """Send the games held, if any."""
+        with self.lock:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self.games:
+            games, self.games = self.games, []
+            self.conn.send(GameBatch(games))
+
+    def flush_every(self, seconds: float) -> None:
+        """Flush every ``seconds`` until the pipe breaks (the body of a daemon thread)."""
+        while True:
+            time.sleep(seconds)
+            try:
+                self.flush()
+            except (OSError, ValueError):
+                return
 
 
 class _PipeHandler(logging.Handler):
@@ -275,6 +316,7 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent: int,
 
     threading.Thread(target=_watch_parent, daemon=True).start()
     send = _Sender(conn)
+    threading.Thread(target=send.flush_every, args=(GAME_BATCH_S,), daemon=True).start()
     logging.getLogger("arena").addHandler(_PipeHandler(send))
     _warm_up(sandbox)
     # imported here, in the worker, as play_table's imports
@@ -361,6 +403,21 @@ class LocalPool:
         #: Whether the tables being played are the last (see :meth:`run`).
         self._last = False
         self._attempts: dict[tuple[int, int], int] = {}
+        #: The workers' pipes and sentinels, watched by one poll object while they stay the
+        #: same: a game's message then costs one system call, not a selector built anew.
+        self._poller = select.poll()
+        self._polled: frozenset[int] = frozenset()
+
+    def _ready(self, timeout: float) -> set[int]:
+        """The file descriptors of the workers' pipes and sentinels that are ready (to read,
+        or closed), waiting up to ``timeout`` seconds for one."""
+        fds = frozenset(fd for w in self._workers for fd in (w.conn.fileno(), w.process.sentinel))
+        if fds != self._polled:
+            self._poller = select.poll()
+            for fd in fds:
+                self._poller.register(fd, select.POLLIN)
+            self._polled = fds
+        return {fd for fd, _ in self._poller.poll(timeout * 1000)}
 
     def _spawn(self) -> _Worker:
         parent_conn, child_conn = self._ctx.Pipe(duplex=True)
@@ -399,14 +456,11 @@ class LocalPool:
         self._fill(queue)
         busy = sum(1 for w in self._workers if w.task is not None)
         while busy:
-            waitables: list[Any] = []
-            for w in self._workers:
-                waitables.extend((w.conn, w.process.sentinel))
-            ready = multiprocessing.connection.wait(waitables, timeout=1.0)
+            ready = self._ready(1.0)
             for worker in list(self._workers):
-                if worker.conn in ready:
+                if worker in self._workers and worker.conn.fileno() in ready:
                     try:
-                        while worker.conn.poll():
+                        while True:  # every message it has sent (a pipe holds no buffer)
                             message = worker.conn.recv()
                             on_message(message)
                             if isinstance(message, DoneMessage | ErrorMessage):
@@ -414,6 +468,9 @@ class LocalPool:
                                 if isinstance(message, ErrorMessage):
                                     return
                                 self._fill(queue)
+                            if (worker not in self._workers
+                                    or worker.conn.fileno() not in self._ready(0)):
+                                break
                     except (EOFError, OSError):
                         pass  # died; handled through its sentinel below
                 if worker in self._workers and (worker.process.sentinel in ready

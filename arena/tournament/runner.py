@@ -60,6 +60,7 @@ from arena.tournament.opening import open_tournament
 from arena.tournament.planning import fixed_tables, group_deals, tables_per_swiss_round
 from arena.tournament.pool import (
     DoneMessage,
+    GameBatch,
     GameMessage,
     LocalPool,
     LogMessage,
@@ -69,7 +70,7 @@ from arena.tournament.pool import (
 )
 from arena.tournament.preflight import trial_starts
 from arena.tournament.schedule import match_seed
-from arena.tournament.scoring import compute_standings, conservative_ratings
+from arena.tournament.scoring import RatingTrack, compute_standings
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.standings import swiss_inputs
 from arena.tournament.status import resume_command
@@ -146,6 +147,8 @@ class _Run:
             self.by_id.pop(bot_id, None)
         self.recorded = {g.id: g for g in store.games(row.id)}
         self.games_before = len(self.recorded)
+        #: The Swiss rating tie-break, each round's new games added to the earlier ones'.
+        self.rating: RatingTrack | None = None
         self.games_recorded = 0
         self.bot_starts = 0
         self.mismatches: list[str] = []
@@ -174,22 +177,8 @@ class _Run:
 
     # -------------------------------------------------------------- messages
     def on_message(self, message: Message) -> None:
-        if isinstance(message, GameMessage):
-            row = message.row
-            stored = self.recorded.get(row["id"])
-            if stored is not None:
-                if tuple(row["placements"]) != stored.placements:
-                    self.mismatches.append(
-                        f"game {row['id']} replayed with placements {row['placements']}, "
-                        f"recorded {list(stored.placements)} (a bot is not deterministic?); "
-                        "kept the recorded result")
-                return
-            if message.record is None:
-                return
-            if self.store.record_game(self.row.id, row, message.record):
-                self.recorded[row["id"]] = _game_row(row)
-                self.games_recorded += 1
-                self.progress()
+        if isinstance(message, GameMessage | GameBatch):
+            self.record(message.games if isinstance(message, GameBatch) else [message])
         elif isinstance(message, DoneMessage):
             r, t = message.key
             self.bot_starts += message.bot_starts
@@ -202,6 +191,31 @@ class _Run:
             self.warn(message.text)
         else:
             raise ArenaError(message.message)
+
+    def record(self, games: Sequence[GameMessage]) -> None:
+        """Store the finished ``games`` not stored yet, in one transaction; a replayed game
+        that came out otherwise than its stored copy is noted (the stored one is kept)."""
+        new = []
+        for message in games:
+            row = message.row
+            stored = self.recorded.get(row["id"])
+            if stored is not None:
+                if tuple(row["placements"]) != stored.placements:
+                    self.mismatches.append(
+                        f"game {row['id']} replayed with placements {row['placements']}, "
+                        f"recorded {list(stored.placements)} (a bot is not deterministic?); "
+                        "kept the recorded result")
+            elif message.record is not None:
+                new.append((row, message.record))
+        if not new:
+            return
+        inserted = self.store.record_games(self.row.id, new)
+        for (row, _), fresh in zip(new, inserted, strict=True):
+            if fresh:
+                self.recorded[row["id"]] = _game_row(row)
+                self.games_recorded += 1
+        if any(inserted):
+            self.progress()
 
     # -------------------------------------------------------------- tables
     def parallelism(self) -> int:
@@ -286,7 +300,9 @@ class _Run:
     def pair(self, r: int) -> None:
         spec = self.spec
         played, byes, rated, n = swiss_inputs(self.store, self.row, r)  # from the store
-        ratings = conservative_ratings(n, rated, **spec.rating.resolved())
+        if self.rating is None:
+            self.rating = RatingTrack(n, **spec.rating.resolved())
+        ratings = self.rating.ratings(rated)
         standings = compute_standings(n, played, byes, ratings)
         paired = swiss.pair_round(standings, played, byes, spec.table_sizes[0],
                                   sizes_first=bool(spec.duplicate))

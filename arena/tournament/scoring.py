@@ -25,6 +25,7 @@ __all__ = [
     "Bye",
     "PlayedTable",
     "RatedGame",
+    "RatingTrack",
     "Standing",
     "buchholz",
     "compute_standings",
@@ -173,6 +174,41 @@ def conservative_ratings(
         for e, (new,) in zip(game.seats, rated, strict=True):
             ratings[e] = new
     return [r.mu - 3 * r.sigma for r in ratings]
+
+
+class RatingTrack:
+    """:func:`conservative_ratings` of a growing list of games, kept from call to call: a
+    Swiss run rates each round's new games only, not every earlier round's again. The games
+    must come in the same order each time, the earlier ones first (id order, complete
+    rounds); any other list is rated afresh. The numbers are those of
+    :func:`conservative_ratings` (the same updates in the same order)."""
+
+    def __init__(self, n: int, **parameters: float) -> None:
+        self._n = n
+        self._env = trueskill.TrueSkill(**parameters)
+        self._rated: list[RatedGame] = []
+        self._ratings: list[trueskill.Rating] = []
+        self._reset()
+
+    def _reset(self) -> None:
+        self._rated = []
+        self._ratings = [self._env.create_rating() for _ in range(self._n)]
+
+    def ratings(self, games: Sequence[RatedGame]) -> list[float]:
+        """``mu - 3 sigma`` per entrant after rating ``games`` (see the class)."""
+        done = len(self._rated)
+        if len(games) < done or list(games[:done]) != self._rated:
+            self._reset()
+            done = 0
+        ratings = self._ratings
+        for game in games[done:]:
+            if len(set(game.seats)) >= 2:
+                rated = self._env.rate([(ratings[e],) for e in game.seats],
+                                       ranks=list(game.placements))
+                for e, (new,) in zip(game.seats, rated, strict=True):
+                    ratings[e] = new
+            self._rated.append(game)
+        return [r.mu - 3 * r.sigma for r in ratings]
 
 
 def compute_standings(

@@ -473,22 +473,33 @@ class Store:
         Returns False (and writes nothing) when the game id is already recorded: a replayed
         table's earlier games are never recorded twice.
         """
+        return self.record_games(tournament_id, [(row, record)])[0]
+
+    def record_games(self, tournament_id: int,
+                     games: Sequence[tuple[dict[str, Any], bytes]]) -> list[bool]:
+        """Insert games and their compressed records in one transaction (all or none), each
+        as :meth:`record_game` does: whether each was inserted (not recorded already)."""
         with self.transaction() as conn:
-            if conn.execute("SELECT 1 FROM games WHERE id = ?", (row["id"],)).fetchone():
-                return False
-            conn.execute(
-                "INSERT INTO games (id, tournament_id, round, table_index, game_index, seed, "
-                "seats_json, starting_seat, placements_json, desmos_json, ascension, tiebreak, "
-                "failures_json, forfeits_json, decisions, duration_s, record_path, created_at, "
-                "latency_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (row["id"], tournament_id, row["round"], row["table_index"], row["game_index"],
-                 row["seed"], json.dumps(row["seats"]), row["starting_seat"],
-                 json.dumps(row["placements"]), json.dumps(row["desmos"]),
-                 int(bool(row["ascension"])), row["tiebreak"], json.dumps(row["failures"]),
-                 json.dumps(row["forfeits"], sort_keys=True), row["decisions"],
-                 row["duration_s"], RECORD_PATH, _now(), json.dumps(row.get("latency", []))))
-            conn.execute("INSERT INTO records (game_id, tournament_id, record) VALUES (?, ?, ?)",
-                         (row["id"], tournament_id, record))
+            return [self._insert_game(conn, tournament_id, row, record) for row, record in games]
+
+    @staticmethod
+    def _insert_game(conn: sqlite3.Connection, tournament_id: int, row: dict[str, Any],
+                     record: bytes) -> bool:
+        if conn.execute("SELECT 1 FROM games WHERE id = ?", (row["id"],)).fetchone():
+            return False
+        conn.execute(
+            "INSERT INTO games (id, tournament_id, round, table_index, game_index, seed, "
+            "seats_json, starting_seat, placements_json, desmos_json, ascension, tiebreak, "
+            "failures_json, forfeits_json, decisions, duration_s, record_path, created_at, "
+            "latency_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (row["id"], tournament_id, row["round"], row["table_index"], row["game_index"],
+             row["seed"], json.dumps(row["seats"]), row["starting_seat"],
+             json.dumps(row["placements"]), json.dumps(row["desmos"]),
+             int(bool(row["ascension"])), row["tiebreak"], json.dumps(row["failures"]),
+             json.dumps(row["forfeits"], sort_keys=True), row["decisions"],
+             row["duration_s"], RECORD_PATH, _now(), json.dumps(row.get("latency", []))))
+        conn.execute("INSERT INTO records (game_id, tournament_id, record) VALUES (?, ?, ?)",
+                     (row["id"], tournament_id, record))
         return True
 
     def games(self, tournament_id: int, *, before_round: int | None = None) -> list[GameRow]:

@@ -283,26 +283,30 @@ def test_a_full_disk_stops_the_league_with_one_line_and_loses_nothing(
 
     db = tmp_path / "a.db"
     spec = _league(tmp_path, db, budget={"games": 10})
-    record = Store.record_game
+    record = Store.record_games
+    kept: list[int] = []  # the games stored when the disk filled
 
-    def filling(self: Store, tournament_id: int, row: dict[str, Any], record_: bytes) -> bool:
-        if self.count_games(tournament_id) == 5:  # the disk fills in the middle of a deal
+    def filling(self: Store, tournament_id: int,
+                games: list[tuple[dict[str, Any], bytes]]) -> list[bool]:
+        done = self.count_games(tournament_id)
+        if not kept and done + len(games) > 5:  # the disk fills in the middle of a deal
+            kept.append(done)
             pages = self.conn.execute("PRAGMA page_count").fetchone()[0]
             self.conn.execute(f"PRAGMA max_page_count = {pages}")
-        return record(self, tournament_id, row, record_ + bytes(8192))
+        return record(self, tournament_id, [(row, data + bytes(8192)) for row, data in games])
 
-    monkeypatch.setattr(Store, "record_game", filling)
+    monkeypatch.setattr(Store, "record_games", filling)
     with pytest.raises(StoreError) as info:
         run_tournament(load_spec(spec), 1, vetter=lambda bot: None)
     assert str(info.value) == (f"cannot write to {db}: database or disk is full; nothing "
                                "half-written is kept: free some space and run again to resume")
     conn = sqlite3.connect(str(db))
-    assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 5
-    assert conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 5
+    assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == kept[0]
+    assert conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == kept[0]
     conn.close()
-    monkeypatch.setattr(Store, "record_game", record)
+    monkeypatch.setattr(Store, "record_games", record)
     resumed = run_tournament(load_spec(spec), 1, vetter=lambda bot: None)
-    assert (resumed.games_before, resumed.games_done) == (5, 10)
+    assert (resumed.games_before, resumed.games_done) == (kept[0], 10)
 
 
 def test_arena_submit_into_a_running_league_then_arena_league_stop(

@@ -128,3 +128,32 @@ def test_workers_take_the_parents_sandbox_probe_instead_of_probing(
     with sqlite3.connect(db) as conn:
         levels = {row[0] for row in conn.execute("SELECT sandbox_level FROM tables")}
     assert levels == {marked.level}
+
+
+def test_a_workers_games_reach_the_parent_once_in_order_before_its_table_ends() -> None:
+    """A worker holds finished games briefly and sends them together (one wake-up and one
+    transaction of the parent for several games): every game arrives once, in order, and
+    all of them before the table's DoneMessage."""
+    out = run("""
+        import datetime as dt
+        from arena.registry import resolve
+        from arena.tournament.pool import DoneMessage, GameBatch, GameMessage, LocalPool
+        from arena.tournament.pool import TableTask
+
+        spec = resolve("random")
+        task = TableTask(tournament="t", round=1, table=0, bots=(spec, spec), bot_ids=(1, 2),
+                         games=6, seed=5, limits={}, event_date=dt.date(2026, 1, 1))
+        seen = []
+        def note(message):
+            games = message.games if isinstance(message, GameBatch) else [message]
+            for m in games:  # (a warning logged in the worker may come between)
+                if isinstance(m, GameMessage | DoneMessage):
+                    seen.append(m.row["game_index"] if isinstance(m, GameMessage) else "done")
+        pool = LocalPool(1)
+        try:
+            pool.run([task], note)
+        finally:
+            pool.close()
+        print(seen)
+    """)
+    assert out == "[0, 1, 2, 3, 4, 5, 'done']"

@@ -18,7 +18,7 @@ import arena.sandbox
 from arena.cli.main import app
 from arena.registry import resolve
 from arena.sandbox import SandboxReport
-from arena.tournament.pool import GameMessage, LocalPool, TableTask
+from arena.tournament.pool import GameBatch, GameMessage, LocalPool, TableTask
 from arena.tournament.secrecy import bare_contest
 from arena.tournament.store import Store
 
@@ -111,9 +111,11 @@ def test_no_seed_is_on_a_command_line_while_a_table_plays() -> None:
     seeds: list[int] = [seed]
 
     def on_message(message: object) -> None:
-        if isinstance(message, GameMessage):
-            seeds.append(int(message.row["seed"]))
-            seen.append(_command_lines())  # the worker and the bots are still there
+        games = message.games if isinstance(message, GameBatch) else [message]
+        for game in games:
+            if isinstance(game, GameMessage):
+                seeds.append(int(game.row["seed"]))
+                seen.append(_command_lines())  # the worker and the bots are still there
 
     pool = LocalPool(1)
     try:

@@ -64,6 +64,22 @@ def test_a_game_is_recorded_once(tmp_path: Path) -> None:
         assert row.failures[0]["type"] == "timeout"
 
 
+def test_games_sent_together_are_recorded_together(tmp_path: Path) -> None:
+    """A worker's batch of games is one transaction: each stored once, a failing one leaves
+    none of the batch behind."""
+    with Store(tmp_path / "arena.db") as store:
+        tid = make(store)
+        ids = [game_id("t", 1, 0, g) for g in range(3)]
+        assert store.record_game(tid, game(ids[0]), b"x") is True
+        assert store.record_games(tid, [(game(i), b"x") for i in ids]) == [False, True, True]
+        assert [g.id for g in store.games(tid)] == ids
+        bad = game(game_id("t", 1, 0, 4))
+        del bad["placements"]
+        with pytest.raises(KeyError):
+            store.record_games(tid, [(game(game_id("t", 1, 0, 3)), b"x"), (bad, b"x")])
+        assert store.count_games(tid) == 3
+
+
 def test_game_and_record_commit_together(tmp_path: Path) -> None:
     """A failing insert leaves neither the game nor its record behind."""
     with Store(tmp_path / "arena.db") as store:

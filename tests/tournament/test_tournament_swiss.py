@@ -16,6 +16,7 @@ from arena.tournament.scoring import (
     Bye,
     PlayedTable,
     RatedGame,
+    RatingTrack,
     compute_standings,
     conservative_ratings,
     game_points,
@@ -289,6 +290,27 @@ def test_byes_score_but_add_no_buchholz() -> None:
     standings = compute_standings(3, played, [Bye(1, 2, Fraction(1))])
     by = {s.entrant: s for s in standings}
     assert by[2].score == 1 and by[2].buchholz == 0 and by[2].byes == 1
+
+
+_rated_games = st.lists(st.builds(
+    lambda seats, placements: RatedGame(tuple(seats), tuple(placements[:len(seats)])),
+    st.lists(st.integers(0, 4), min_size=2, max_size=4),
+    st.lists(st.integers(1, 4), min_size=4, max_size=4)), max_size=30)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_rated_games, st.lists(st.integers(0, 30), min_size=1, max_size=4), _rated_games)
+def test_ratings_kept_from_round_to_round_are_those_rated_afresh(
+        games: list[RatedGame], cuts: list[int], other: list[RatedGame]) -> None:
+    """The runner's rating tie-break, kept between Swiss rounds, gives the very numbers of
+    rating every game again (rounds rated one after another), and a list that is not the
+    earlier one extended is rated afresh."""
+    params = {"mu": 25.0, "sigma": 25 / 3, "beta": 25 / 6, "tau": 0.0,
+              "draw_probability": 0.1}
+    track = RatingTrack(5, **params)
+    for cut in sorted(cuts):
+        assert track.ratings(games[:cut]) == conservative_ratings(5, games[:cut], **params)
+    assert track.ratings(other) == conservative_ratings(5, other, **params)
 
 
 def test_conservative_ratings_follow_game_order() -> None:

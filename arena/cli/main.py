@@ -9,99 +9,34 @@ exactly one place, :class:`ArenaGroup`, so no command needs its own try/except.
 
 from __future__ import annotations
 
-import importlib
 import logging
-from collections.abc import Iterator, MutableMapping
 from typing import Annotated, Any
 
 import typer
-import typer.main
 from typer.core import TyperGroup
 
 import arena
+from arena.cli import (
+    bench_commands,
+    bot_commands,
+    engine_commands,
+    env_commands,
+    export_commands,
+    league_commands,
+    pairings_commands,
+    play_commands,
+    rating_commands,
+    report_commands,
+    tournament_commands,
+)
 from arena.cli.signals import Terminated
 from arena.errors import ArenaError
 
 __all__ = ["app", "main"]
 
 
-#: Every module that registers commands (its ``register(app)``), in registration order, with
-#: the commands it registers: a command is imported when it is run, not every command at
-#: every start (``arena run`` needs none of the others). The help lists them all.
-COMMAND_MODULES: dict[str, tuple[str, ...]] = {
-    "arena.cli.engine_commands": ("desmos", "simulate", "replay", "rules"),
-    "arena.cli.bot_commands": ("doctor", "check-bot", "submit", "match", "bots"),
-    "arena.cli.tournament_commands": ("run", "status", "game", "delete"),
-    "arena.cli.rating_commands": ("leaderboard", "results", "h2h", "tournaments"),
-    "arena.cli.report_commands": ("report", "serve"),
-    "arena.cli.bench_commands": ("bench",),
-    "arena.cli.play_commands": ("play",),
-    "arena.cli.export_commands": ("export",),
-    "arena.cli.pairings_commands": ("pairings",),
-    "arena.cli.env_commands": ("env",),
-    "arena.cli.league_commands": ("league",),
-}
-
-
-def registered(modules: tuple[str, ...]) -> typer.Typer:
-    """A Typer with the commands of ``modules`` (names as in :data:`COMMAND_MODULES`)
-    registered, its help arranged as the root's (see :func:`_arrange_help`)."""
-    holder = typer.Typer(rich_markup_mode=app.rich_markup_mode,
-                         pretty_exceptions_short=app.pretty_exceptions_short,
-                         suggest_commands=app.suggest_commands)
-    holder.callback()(_root)  # a group, whatever the number of commands
-    for name in modules:
-        importlib.import_module(name).register(holder)
-    _arrange_help(holder)
-    return holder
-
-
-class _Commands(MutableMapping[str, Any]):  # click commands (typer may vendor its click)
-    """The root group's commands, each module imported when one of its commands is looked
-    up; listing them (the help, a mistyped name) imports every module."""
-
-    def __init__(self) -> None:
-        self._loaded: dict[str, Any] = {}
-        self._complete = False
-
-    def _load(self, modules: tuple[str, ...]) -> None:
-        self._loaded.update(typer.main.get_group(registered(modules)).commands)
-
-    def _all(self) -> dict[str, Any]:
-        if not self._complete:
-            self._loaded = {}  # in the order of the help
-            self._load(tuple(COMMAND_MODULES))
-            self._complete = True
-        return self._loaded
-
-    def __getitem__(self, name: str) -> Any:
-        if name not in self._loaded and not self._complete:
-            module = next((m for m, names in COMMAND_MODULES.items() if name in names), None)
-            if module is None:
-                return self._all()[name]
-            self._load((module,))
-        return self._loaded[name]
-
-    def __setitem__(self, name: str, command: Any) -> None:
-        self._all()[name] = command
-
-    def __delitem__(self, name: str) -> None:
-        del self._all()[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._all())
-
-    def __len__(self) -> int:
-        return len(self._all())
-
-
 class ArenaGroup(TyperGroup):
-    """Root command group that renders every ArenaError as a one-line message; its commands
-    are imported as they are needed (:class:`_Commands`)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.commands = _Commands()
+    """Root command group that renders every ArenaError as a one-line message."""
 
     def invoke(self, ctx: Any) -> Any:  # a click Context (typer may vendor its own click)
         try:
@@ -147,6 +82,11 @@ def _root(
     pass
 
 
+for _module in (engine_commands, bot_commands, tournament_commands, rating_commands,
+                report_commands, bench_commands, play_commands, export_commands,
+                pairings_commands, env_commands, league_commands):
+    _module.register(app)
+
 #: The commands in the help's first panel, in the order people reach for them.
 _FIRST = ("run", "leaderboard", "status", "submit", "check-bot", "match", "play", "bots",
           "doctor", "tournaments", "pairings", "h2h", "results", "game", "export", "report",
@@ -166,6 +106,9 @@ def _arrange_help(root: typer.Typer) -> None:
             group.rich_help_panel = DEVELOPER_PANEL
     root.registered_commands.sort(
         key=lambda info: _FIRST.index(info.name) if info.name in _FIRST else len(_FIRST))
+
+
+_arrange_help(app)
 
 
 class _LevelFormatter(logging.Formatter):

@@ -211,11 +211,10 @@ class _Run:
             return
         inserted = self.store.record_games(self.row.id, new)
         for (row, _), fresh in zip(new, inserted, strict=True):
-            if fresh:
+            if fresh:  # told game by game, however the games came
                 self.recorded[row["id"]] = _game_row(row)
                 self.games_recorded += 1
-        if any(inserted):
-            self.progress()
+                self.progress()
 
     # -------------------------------------------------------------- tables
     def parallelism(self) -> int:

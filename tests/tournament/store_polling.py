@@ -40,6 +40,11 @@ def _count_locked(path: Path, tournament: str) -> tuple[int, sqlite3.Connection 
         return 0, None
     conn = sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=5, isolation_level=None)
     try:
+        # No lock before the run has its tables: it is switching the new file to WAL then,
+        # which fails at once (no busy wait) while another connection holds a lock.
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'games'").fetchone():
+            conn.close()
+            return 0, None
         conn.execute("BEGIN IMMEDIATE")
         row = conn.execute(
             "SELECT COUNT(*) FROM games g JOIN tournaments t ON t.id = g.tournament_id "

@@ -84,9 +84,11 @@ class BenchResult:
             lines.append(f"  {int(r['workers'])} worker(s): {int(r['games'])} games in "
                          f"{r['seconds']:.2f} s = {r['games_per_s']:.2f} games/s; "
                          f"{r['cpu_seconds']:.1f} CPU-s, {r['cpus_busy']:.2f} CPUs busy on "
-                         f"average ({r['parent_cpu_seconds']:.1f} in the runner itself), "
-                         f"{int(r['bot_starts'])} bot starts (load average "
+                         f"average, {int(r['bot_starts'])} bot starts (load average "
                          f"{r['load_before']:.1f} before, {r['load_after']:.1f} after)")
+            lines.append(f"    CPU by part: runner {r['parent_cpu_seconds']:.1f}, referees "
+                         f"{r['referee_cpu_seconds']:.1f}, bots and their sandbox "
+                         f"{r['bots_cpu_seconds']:.1f} CPU-s")
             if "cpu_ratio" in r:
                 lines.append(f"    vs in-process: CPU {r['cpu_ratio']:.2f}x (aim: 1.4x or "
                              f"less), wall {r['wall_ratio']:.2f}x the in-process CPU / "
@@ -221,5 +223,8 @@ def _run_once(spec: TournamentSpec, workers: int, db: Path, report: Report,
             "seconds": summary.elapsed_s, "games_per_s": summary.games_per_s,
             "cpu_seconds": cpu, "cpus_busy": cpu / summary.elapsed_s if summary.elapsed_s else 0,
             "parent_cpu_seconds": own,
+            "referee_cpu_seconds": summary.referee_cpu_s,
+            # the rest: the bots, their sandbox (bubblewrap) and the workers' start-up
+            "bots_cpu_seconds": max(0.0, cpu - own - summary.referee_cpu_s),
             "bot_starts": float(summary.bot_starts),
             "load_before": load_before, "load_after": os.getloadavg()[0]}

@@ -86,8 +86,10 @@ _TOURNAMENT_HELP = "\n\n".join([
     "Measure the tournament runner: the same small round-robin of sample bots (or the "
     "tournament of --spec) through the sandboxed referee with 1 and with 2 worker processes "
     "(games/s over the whole run and the speed-up; aim 1.8x or better on 2 cores); the CPU "
-    "of each run (every process of it) against the very same games played in-process on one "
-    "core (aim: 1.4x or less; wall time 1.6x or less the in-process CPU over the workers); "
+    "of each run (every process of it), split into the runner's, the referees' (the "
+    "workers themselves) and the bots' with their sandbox, against the very same games "
+    "played in-process on one core (aim: 1.4x or less; wall time 1.6x or less the "
+    "in-process CPU over the workers); "
     "and the store's cost per game (median milliseconds to commit one game and its "
     "compressed record).",
     "Example: arena bench tournament --games 10 --rounds 6 --format json",

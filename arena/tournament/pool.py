@@ -131,6 +131,9 @@ class DoneMessage:
     also: tuple[int, ...] = ()
     #: Bot processes the table started (restarts included).
     bot_starts: int = 0
+    #: CPU seconds the worker process itself (the referee: not its bots) spent since it
+    #: finished its previous table, or since it started: where a run's CPU goes.
+    referee_cpu_s: float = 0.0
 
 
 @dataclass
@@ -262,7 +265,23 @@ def play_table(task: TableTask, send: Callable[[Message], None],
         return
     send(DoneMessage(task.key, outcome.sandbox_level, list(outcome.warnings),
                      also=tuple(table for table, _ in task.seatings[1:]),
-                     bot_starts=sum(bot["starts"] for bot in outcome.bots)))
+                     bot_starts=sum(bot["starts"] for bot in outcome.bots),
+                     referee_cpu_s=_referee_cpu.since_last()))
+
+
+class _CpuSince:
+    """This process's own CPU time (all its threads; not its children) since last asked."""
+
+    def __init__(self) -> None:
+        self.last = 0.0  # a worker counts from its start
+
+    def since_last(self) -> float:
+        now = time.process_time()
+        spent, self.last = now - self.last, now
+        return spent
+
+
+_referee_cpu = _CpuSince()
 
 
 # ---------------------------------------------------------------------------- executors

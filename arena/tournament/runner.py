@@ -118,6 +118,8 @@ class RunSummary:
     warnings: list[str] = field(default_factory=list)
     #: Bot processes the run's tables started (restarts included; not the trial start).
     bot_starts: int = 0
+    #: CPU seconds the workers' referees spent themselves (not their bots), as they told.
+    referee_cpu_s: float = 0.0
 
     @property
     def games_done(self) -> int:
@@ -151,6 +153,7 @@ class _Run:
         self.rating: RatingTrack | None = None
         self.games_recorded = 0
         self.bot_starts = 0
+        self.referee_cpu_s = 0.0
         self.mismatches: list[str] = []
         self.warnings: list[str] = []
         self.title = spec.name
@@ -182,6 +185,7 @@ class _Run:
         elif isinstance(message, DoneMessage):
             r, t = message.key
             self.bot_starts += message.bot_starts
+            self.referee_cpu_s += message.referee_cpu_s
             for table in (t, *message.also):
                 self.store.finish_table(self.row.id, r, table, message.sandbox_level,
                                         message.warnings)
@@ -499,7 +503,8 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
     return RunSummary(name=spec.name, db=db_path, games_planned=row.games_planned,
                       games_before=run.games_before, games_recorded=run.games_recorded,
                       elapsed_s=0.0, state=state, mismatches=run.mismatches,
-                      warnings=run.warnings, bot_starts=run.bot_starts)
+                      warnings=run.warnings, bot_starts=run.bot_starts,
+                      referee_cpu_s=run.referee_cpu_s)
 
 
 def _play(run: _Run, db_path: Path, vetter: Vetter | None = None) -> str:

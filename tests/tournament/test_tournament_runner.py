@@ -416,6 +416,11 @@ def test_bench_tournament_reports_both_worker_counts() -> None:
     # the very same games in-process, and the arena's CPU against theirs
     assert data["in_process"]["games"] == 3 and data["in_process"]["differing"] == 0
     assert all(r["cpu_ratio"] > 0 and r["wall_ratio"] > 0 for r in data["runs"])
+    # where the CPU went: the runner, the referees (the workers themselves), the bots
+    for r in data["runs"]:
+        assert r["referee_cpu_seconds"] > 0 and r["bots_cpu_seconds"] > 0
+        parts = r["parent_cpu_seconds"] + r["referee_cpu_seconds"] + r["bots_cpu_seconds"]
+        assert parts == pytest.approx(r["cpu_seconds"])
 
 
 def test_bench_tournament_plays_a_spec_and_counts_bot_starts(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import os
 import time
 from pathlib import Path
 
+from arena.sandbox import reaper
 from arena.sandbox.limits import MIB, Limits
 
 __all__ = ["FREEZE", "can_freeze", "make_cgroup", "remove_cgroup", "sweep_dead_cgroups",
@@ -45,7 +46,7 @@ def sweep_dead_cgroups(parent: Path) -> list[Path]:
     removed = []
     for path in parent.glob("arena-*-*"):
         owner = path.name.split("-")[1]
-        if owner.isdigit() and not _alive(int(owner)):
+        if owner.isdigit() and not reaper.is_alive(int(owner)):
             with contextlib.suppress(OSError):
                 path.rmdir()
                 removed.append(path)
@@ -59,16 +60,6 @@ def _sweep_once(parent: Path) -> None:
     if parent not in _swept:
         _swept.add(parent)
         sweep_dead_cgroups(parent)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
 
 
 def remove_cgroup(path: Path | None) -> None:

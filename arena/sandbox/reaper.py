@@ -35,10 +35,11 @@ from typing import Any
 
 __all__ = [
     "ENV_MARKER",
-    "adopted_orphans",
     "ProcInfo",
+    "adopted_orphans",
     "become_subreaper",
     "find_processes",
+    "is_alive",
     "kill_tree",
     "parent_death_setter",
     "processes_of_uid",
@@ -296,3 +297,14 @@ def reap_adopted(extra: Iterable[int] = (), wait_s: float = 0.0) -> list[int]:
         if not waiting or time.monotonic() >= deadline:
             return reaped
         time.sleep(0.002)
+
+
+def is_alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists (one this process may not signal counts too)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True

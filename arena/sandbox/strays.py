@@ -34,7 +34,7 @@ def sweep_once() -> None:
         owner = path.name.split("-")[2]
         if not owner.isdigit() or int(owner) == os.getpid():
             continue
-        if not _alive(int(owner)):
+        if not reaper.is_alive(int(owner)):
             with contextlib.suppress(OSError):
                 if path.stat().st_uid == os.geteuid():
                     remove_tree(path)
@@ -42,16 +42,6 @@ def sweep_once() -> None:
 
 #: A referee's private directory in a path: its pid is the group.
 _OWNED_PATH = re.compile(rb"/arena-(?:box|kit)-([0-9]+)-")
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
 
 
 def kill_strays() -> list[int]:
@@ -79,7 +69,7 @@ def kill_strays() -> list[int]:
         bwrap = bool(argv) and argv[0].endswith(b"bwrap")
         if bwrap:
             owners.update(*(_OWNED_PATH.findall(arg) for arg in argv))
-        if not owners or any(_alive(int(owner)) for owner in owners):
+        if not owners or any(reaper.is_alive(int(owner)) for owner in owners):
             continue
         if uid not in bot_uids and not bwrap and not _marked(name):
             continue  # the referee's own user: a shell left in a box is not a bot

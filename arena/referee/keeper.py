@@ -32,6 +32,7 @@ from time import monotonic
 from typing import Any
 
 from arena.referee.client import BotClient, CpuTurn
+from arena.referee.pause import send_queued_stops
 from arena.registry import BotSpec
 from arena.sandbox import Limits
 
@@ -88,6 +89,7 @@ class BotKeeper:
         """Keep ``client`` (which :meth:`keeps`) for a later match of ``spec``; it is stopped
         meanwhile. The oldest kept process is ended when too many wait."""
         client.idle()
+        send_queued_stops()  # now: a stop by uid would otherwise wait for the next continue
         self._idle[id(client)] = (_identity(spec, client.limits, ponder), client)
         self.kept += 1
         while len(self._idle) > MAX_IDLE:

@@ -16,6 +16,7 @@ import pytest
 
 from arena.protocol import messages
 from arena.referee.connection import Connection, Received
+from arena.referee.keeper import BotKeeper
 from arena.referee.launch import TransportConnection, sandbox_launcher
 from arena.referee.match import MatchRequest, play_match
 from arena.referee.pause import pause, resume, send_queued_stops
@@ -165,6 +166,29 @@ def test_a_spinning_opponent_is_stopped_while_the_other_bot_thinks(
         assert same_cpu, "and gets no CPU until that answer"
     # Stopped between decisions, both still read 'bye' and exit by themselves.
     assert [bot["exit"] for bot in outcome.bots] == ["exit code 0", "exit code 0"]
+
+
+def test_a_process_kept_for_a_later_match_waits_stopped(report: SandboxReport) -> None:
+    """A worker keeps a bot's process between its matches (``BotKeeper``): meanwhile every
+    process of it is stopped at once, not only when the next bot is asked."""
+    watch = Watch(report, wait=True)
+    keeper = BotKeeper()
+    try:
+        play_match(MatchRequest(
+            bots=[resolve(SPINNER), resolve(RANDOM)], games=1, seed=5, limits=LIMITS,
+            launcher=watch, event_date=dt.date(2026, 11, 29), keeper=keeper))
+        assert watch.spinner is not None and keeper.stats()["idle"] == 2
+        for conn in watch.made:  # the bot asked last as well as the other
+            pids = processes(conn)
+            assert pids and settled(conn, pids), conn.marker
+        pids = processes(watch.spinner)
+        before = [stat(pid)[1] for pid in pids]
+        time.sleep(0.05)
+        assert [stat(pid)[1] for pid in pids] == before, "no CPU while kept"
+    finally:
+        keeper.close()
+    for conn in watch.made:
+        assert conn.marker and find_processes(marker=conn.marker) == []
 
 
 def test_with_ponder_the_spinner_keeps_running() -> None:

@@ -163,25 +163,17 @@ def conservative_ratings(
     draw_probability: float = trueskill.DRAW_PROBABILITY,
 ) -> list[float]:
     """``mu - 3 sigma`` per entrant after rating ``games`` in the order given (id order)."""
-    env = trueskill.TrueSkill(mu=mu, sigma=sigma, beta=beta, tau=tau,
-                              draw_probability=draw_probability)
-    ratings = [env.create_rating() for _ in range(n)]
-    for game in games:
-        if len(set(game.seats)) < 2:
-            continue
-        groups = [(ratings[e],) for e in game.seats]
-        rated = env.rate(groups, ranks=list(game.placements))
-        for e, (new,) in zip(game.seats, rated, strict=True):
-            ratings[e] = new
-    return [r.mu - 3 * r.sigma for r in ratings]
+    track = RatingTrack(n, mu=mu, sigma=sigma, beta=beta, tau=tau,
+                        draw_probability=draw_probability)
+    return track.ratings(list(games))
 
 
 class RatingTrack:
-    """:func:`conservative_ratings` of a growing list of games, kept from call to call: a
+    """``mu - 3 sigma`` per entrant of a growing list of games, kept from call to call: a
     Swiss run rates each round's new games only, not every earlier round's again. The games
     must come in the same order each time, the earlier ones first (id order, complete
-    rounds); any other list is rated afresh. The numbers are those of
-    :func:`conservative_ratings` (the same updates in the same order)."""
+    rounds); any other list is rated afresh (:func:`conservative_ratings` is one list rated
+    from scratch). A game with fewer than two distinct entrants changes nothing."""
 
     def __init__(self, n: int, **parameters: float) -> None:
         self._n = n

@@ -14,8 +14,8 @@ from pathlib import Path
 from arena.sandbox import reaper
 from arena.sandbox.limits import MIB, Limits
 
-__all__ = ["FREEZE", "can_freeze", "make_cgroup", "remove_cgroup", "sweep_dead_cgroups",
-           "v2_cgroup_of_self"]
+__all__ = ["FREEZE", "can_freeze", "make_cgroup", "own_v2_cgroup", "remove_cgroup",
+           "sweep_dead_cgroups", "v2_cgroup_of_self"]
 
 log = logging.getLogger("arena.sandbox")
 
@@ -80,12 +80,21 @@ def remove_cgroup(path: Path | None) -> None:
     log.warning("could not remove cgroup %s", path)
 
 
+def own_v2_cgroup() -> str | None:
+    """This process's cgroup in the cgroup v2 hierarchy, as ``/proc/self/cgroup`` names it
+    (``/`` for the root), or None."""
+    try:
+        lines = Path("/proc/self/cgroup").read_text().splitlines()
+    except OSError:
+        return None
+    return next((line[3:] for line in lines if line.startswith("0::")), None)
+
+
 def v2_cgroup_of_self() -> Path | None:
     """This process's own directory in the cgroup v2 hierarchy, wherever that is mounted
     (``/sys/fs/cgroup``, or ``/sys/fs/cgroup/unified`` beside cgroup v1), or None."""
+    own = own_v2_cgroup()
     try:
-        own = next((line[3:] for line in Path("/proc/self/cgroup").read_text().splitlines()
-                    if line.startswith("0::")), None)
         mounts = Path("/proc/self/mountinfo").read_text().splitlines()
     except OSError:
         return None

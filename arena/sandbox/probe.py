@@ -45,7 +45,7 @@ from typing import Any
 import arena
 from arena.errors import SandboxError
 from arena.sandbox import landlock, seccomp
-from arena.sandbox.cgroups import can_freeze, v2_cgroup_of_self
+from arena.sandbox.cgroups import can_freeze, own_v2_cgroup, v2_cgroup_of_self
 from arena.sandbox.limits import Limits
 from arena.sandbox.report import (
     LAYERS,
@@ -304,11 +304,7 @@ def _cgroup_parent() -> tuple[Path | None, bool | str]:
         if not (root / "cgroup.controllers").exists():
             return None, ("no cgroup v2 hierarchy at /sys/fs/cgroup (cgroup v1 or hybrid); "
                           "set ARENA_CGROUP to a delegated cgroup v2 directory")
-        own = ""
-        with contextlib.suppress(OSError):
-            for line in Path("/proc/self/cgroup").read_text().splitlines():
-                if line.startswith("0::"):
-                    own = line[3:]
+        own = own_v2_cgroup()
         if own != "/":
             return None, (f"the referee's cgroup {own or '?'} is not delegated to it; "
                           "set ARENA_CGROUP to a delegated cgroup v2 directory")

@@ -81,7 +81,8 @@ class BenchResult:
                  f"tables x {self.games_per_match} games, sandboxed referee, "
                  f"{os.cpu_count()} CPUs"]
         for r in self.runs:
-            lines.append(f"  {int(r['workers'])} worker(s): {int(r['games'])} games in "
+            pinned = ", each on a CPU of its own" if r.get("pinned") else ""
+            lines.append(f"  {int(r['workers'])} worker(s){pinned}: {int(r['games'])} games in "
                          f"{r['seconds']:.2f} s = {r['games_per_s']:.2f} games/s; "
                          f"{r['cpu_seconds']:.1f} CPU-s, {r['cpus_busy']:.2f} CPUs busy on "
                          f"average, {int(r['bot_starts'])} bot starts (load average "
@@ -170,11 +171,13 @@ def run_tournament_bench(
     spec_file: Path | None = None,
     in_process: bool = True,
     reuse_bots: bool | None = None,
+    pin_workers: bool | None = None,
     report: Report = ignore,
 ) -> BenchResult:
     """Run the bench tournament (``spec_file``'s, else the default round-robin) once per worker
     count, then its games in-process; see the module docstring. ``reuse_bots`` False starts
-    every table's bots afresh (None: as the spec says). The runs
+    every table's bots afresh, ``pin_workers`` pins each worker and its bots to a CPU (None:
+    as the spec says). The runs
     report to ``report`` (the sandbox's warnings, say)."""
     result = BenchResult(bots=list(bots), tables=0, games_per_match=games, title="round-robin")
     records: list[bytes] = []
@@ -184,7 +187,8 @@ def run_tournament_bench(
         for count in workers:
             db = Path(tmp) / f"w{count}.db"
             spec = _spec(bots, games, rounds, db, seed, spec_file)
-            result.runs.append(_run_once(spec, count, db, report, reuse_bots))
+            pinned = spec.pin_workers if pin_workers is None else pin_workers
+            result.runs.append(_run_once(spec, count, db, report, reuse_bots, pinned))
             with Store(db) as store:
                 row = store.require(spec.name)
                 result.tables = len(store.tables(row.id))
@@ -212,12 +216,12 @@ def run_tournament_bench(
 
 
 def _run_once(spec: TournamentSpec, workers: int, db: Path, report: Report,
-              reuse_bots: bool | None) -> dict[str, float]:
+              reuse_bots: bool | None, pin_workers: bool) -> dict[str, float]:
     """One run of ``spec`` into ``db`` with ``workers`` workers: its figures."""
     load_before = os.getloadavg()[0]
     cpu_before, own_before = _cpu_seconds(), _own_cpu_seconds()
     summary = run_tournament(spec, workers, fresh=True, db=db, trial=False,
-                             reuse_bots=reuse_bots, report=report)
+                             reuse_bots=reuse_bots, pin_workers=pin_workers, report=report)
     cpu, own = _cpu_seconds() - cpu_before, _own_cpu_seconds() - own_before
     return {"workers": float(workers), "games": float(summary.games_recorded),
             "seconds": summary.elapsed_s, "games_per_s": summary.games_per_s,
@@ -226,5 +230,5 @@ def _run_once(spec: TournamentSpec, workers: int, db: Path, report: Report,
             "referee_cpu_seconds": summary.referee_cpu_s,
             # the rest: the bots, their sandbox (bubblewrap) and the workers' start-up
             "bots_cpu_seconds": max(0.0, cpu - own - summary.referee_cpu_s),
-            "bot_starts": float(summary.bot_starts),
+            "bot_starts": float(summary.bot_starts), "pinned": float(pin_workers),
             "load_before": load_before, "load_after": os.getloadavg()[0]}

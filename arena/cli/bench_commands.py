@@ -114,6 +114,9 @@ def tournament(
     fresh_bots: Annotated[bool, typer.Option(
         "--fresh-bots", help="Start every table's bots afresh (no processes kept between a "
         "worker's tables), to compare.")] = False,
+    pin_workers: Annotated[bool | None, typer.Option(
+        "--pin-workers/--no-pin-workers", help="Each worker and its bots on one CPU of their "
+        "own (default: the spec's pin_workers; off for the built-in round-robin).")] = None,
     fmt: FormatOption = "table",
 ) -> None:
     """Measure the tournament runner (help text: ``_TOURNAMENT_HELP``)."""
@@ -123,6 +126,7 @@ def tournament(
     result = run_tournament_bench(games=games, rounds=rounds, workers=tuple(workers or (1, 2)),
                                   store_games=store_games, spec_file=spec,
                                   reuse_bots=False if fresh_bots else None,
+                                  pin_workers=pin_workers,
                                   report=TerminalReport(progress=False))
     _emit(result, fmt)
 

@@ -83,6 +83,11 @@ def run(
     fresh: Annotated[
         bool, typer.Option("--fresh", help="Drop a stored tournament of this name first.")
     ] = False,
+    pin_workers: Annotated[
+        bool | None, typer.Option("--pin-workers/--no-pin-workers",
+                                  help="Each worker and its bots on one CPU of their own "
+                                  "(default: the spec's pin_workers, off).")
+    ] = None,
     backend: Annotated[
         str | None, typer.Option("--backend", metavar="local|ray",
                                  help="Where tables are played (default: the spec's, local).")
@@ -149,7 +154,7 @@ def run(
     board: list[str] = []  # rated while the workers wind down
     with stop_on_sigterm():
         summary = run_tournament(spec, workers, fresh=fresh, db=db, backend=backend,
-                                 address=address, trial=trial,
+                                 address=address, trial=trial, pin_workers=pin_workers,
                                  report=TerminalReport(progress=progress), carry_on=carry_on,
                                  new_edition=new_edition,
                                  while_closing=lambda done: board.extend(_leaderboard(done)))

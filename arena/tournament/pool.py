@@ -306,11 +306,16 @@ class TableExecutor(Protocol):
 
 
 def _worker_main(conn: multiprocessing.connection.Connection, parent: int,
-                 reuse_bots: bool = True, sandbox: SandboxReport | None = None) -> None:
+                 reuse_bots: bool = True, sandbox: SandboxReport | None = None,
+                 core: int | None = None) -> None:
     """Entry point of a worker process: play tables received on ``conn`` until ``None``;
     with ``reuse_bots``, the bots' processes are kept from one table to the next
     (:mod:`arena.referee.keeper`); ``sandbox`` is the parent's probe, taken as the worker's
-    own (:func:`arena.sandbox.probe.adopt`)."""
+    own (:func:`arena.sandbox.probe.adopt`); ``core``: the CPU the worker and its bots run
+    on (:class:`LocalPool`'s ``pin_workers``)."""
+    # First, while this is the only thread: threads and bots inherit the calling thread's
+    # affinity when they start.
+    unpinned = _pin(core)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C for everyone
 
     def _terminate(signum: int, frame: object) -> None:
@@ -337,6 +342,8 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent: int,
     send = _Sender(conn)
     threading.Thread(target=send.flush_every, args=(GAME_BATCH_S,), daemon=True).start()
     logging.getLogger("arena").addHandler(_PipeHandler(send))
+    if unpinned:
+        logging.getLogger("arena").warning(unpinned)
     _warm_up(sandbox)
     # imported here, in the worker, as play_table's imports
     from arena.referee.keeper import BotKeeper
@@ -349,6 +356,23 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent: int,
         if keeper is not None:
             keeper.close()
         end_helper()  # reaped here, so its CPU counts with the worker's
+
+
+def _pin(core: int | None) -> str | None:
+    """Pin this process to ``core`` (None: leave it free); why it could not be, or None."""
+    if core is None:
+        return None
+    try:
+        os.sched_setaffinity(0, {core})
+    except (OSError, AttributeError) as exc:  # a core gone offline, a cpuset changed, no Linux
+        return f"pin_workers: a worker could not be pinned to CPU {core} ({exc}); it runs unpinned"
+    return None
+
+
+def allowed_cores() -> list[int]:
+    """The CPUs this process may run on, in order (empty where the system cannot tell)."""
+    getter = getattr(os, "sched_getaffinity", None)
+    return sorted(getter(0)) if getter is not None else []
 
 
 def _serve_tables(conn: multiprocessing.connection.Connection, send: _Sender,
@@ -405,16 +429,21 @@ class _Worker:
     task: TableTask | None = None
     #: Told that no table follows (it is ending its bots and exiting).
     stopped: bool = False
+    #: Its place in the pool: a worker that replaces a dead one takes the same (and core).
+    slot: int = 0
 
 
 class LocalPool:
     """Worker processes on this machine (``spawn`` start method), one table each at a time."""
 
     def __init__(self, workers: int, reuse_bots: bool = True,
-                 sandbox: SandboxReport | None = None) -> None:
+                 sandbox: SandboxReport | None = None, pin_workers: bool = False) -> None:
         self.size = max(1, workers)
         #: Whether workers keep bot processes from one table to the next.
         self.reuse_bots = reuse_bots
+        #: With ``pin_workers``, the CPUs the workers are pinned to, one each in turn
+        #: (wrapping around when there are more workers than CPUs); else empty.
+        self.cores = allowed_cores() if pin_workers else []
         #: The parent's sandbox probe, handed to each worker so that it need not probe.
         self.sandbox = sandbox
         self._ctx = multiprocessing.get_context("spawn")
@@ -438,10 +467,17 @@ class LocalPool:
             self._polled = fds
         return {fd for fd, _ in self._poller.poll(timeout * 1000)}
 
+    def core_of(self, slot: int) -> int | None:
+        """The CPU of the worker in ``slot``, or None when workers are not pinned."""
+        return self.cores[slot % len(self.cores)] if self.cores else None
+
     def _spawn(self) -> _Worker:
         parent_conn, child_conn = self._ctx.Pipe(duplex=True)
+        taken = {w.slot for w in self._workers}
+        slot = next(i for i in range(len(self._workers) + 1) if i not in taken)
         process = self._ctx.Process(target=_worker_main,
-                                    args=(child_conn, os.getpid(), self.reuse_bots, self.sandbox),
+                                    args=(child_conn, os.getpid(), self.reuse_bots, self.sandbox,
+                                          self.core_of(slot)),
                                     daemon=True, name="arena-worker")
         # Workers inherit "ignore SIGINT" from the start (before Python could install its
         # handler), so a Ctrl-C reaches the parent only, which then stops them in order. The
@@ -460,7 +496,7 @@ class LocalPool:
         else:  # signal handlers belong to the main thread; the worker ignores SIGINT itself
             process.start()
         child_conn.close()
-        worker = _Worker(process, parent_conn)
+        worker = _Worker(process, parent_conn, slot=slot)
         self._workers.append(worker)
         return worker
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from arena.common.plural import counted
 from arena.common.signalmask import signals_held
 from arena.errors import ArenaError, BotError, ClusterError, StoreError
 from arena.referee.seating import seat_orders, seating_mode
@@ -85,13 +86,14 @@ __all__ = [
 
 
 def _executor(backend: str, workers: int, address: str | None,
-              reuse_bots: bool = True) -> TableExecutor:
+              reuse_bots: bool = True, pin_workers: bool = False) -> TableExecutor:
     if backend == "local":
         try:  # the workers take this process's probe rather than each probing again
             sandbox: SandboxReport | None = probe()
         except (ArenaError, ValueError):
             sandbox = None  # each worker probes, and its first table says what is wrong
-        return LocalPool(workers, reuse_bots=reuse_bots, sandbox=sandbox)
+        return LocalPool(workers, reuse_bots=reuse_bots, sandbox=sandbox,
+                         pin_workers=pin_workers)
     if backend == "ray":
         try:  # imported only here: Ray is an optional extra ('.[ray]'), heavy to import
             from arena.tournament.ray_executor import RayExecutor
@@ -404,6 +406,19 @@ def _stored_state(db_path: Path, name: str) -> str | None:
     return None if row is None else row.state
 
 
+def _pin_warnings(executor: TableExecutor, workers: int) -> list[str]:
+    """What keeps ``pin_workers`` from giving each worker a CPU of its own, if anything."""
+    if not isinstance(executor, LocalPool):
+        return ["pin_workers: ignored on the Ray backend (Ray places the tables on its nodes)"]
+    if not executor.cores:
+        return ["pin_workers: this system cannot pin a process to a CPU; the workers run "
+                "unpinned"]
+    if workers > len(executor.cores):
+        cpus = counted(len(executor.cores), "CPU")
+        return [f"pin_workers: {counted(workers, 'worker')} on {cpus}: some workers share a CPU"]
+    return []
+
+
 def _sandbox_warnings() -> list[str]:
     """The sandbox's warnings, as this process's probe (the trial start) found them: said once
     in the run's header; the workers report them again, and the run reports each once."""
@@ -420,6 +435,7 @@ def run_tournament(
     address: str | None = None,
     trial: bool = True,
     reuse_bots: bool | None = None,
+    pin_workers: bool | None = None,
     report: Report = ignore,
     carry_on: bool = False,
     new_edition: bool = False,
@@ -434,7 +450,9 @@ def run_tournament(
     (:func:`_trial_warnings`). What happens meanwhile goes to ``report``
     (:mod:`arena.tournament.events`). With ``reuse_bots`` (default: the spec's, on; the
     local backend), a worker keeps the processes of bots that offer a rematch from one table
-    to the next (:mod:`arena.referee.keeper`; the games are the same either way). A spec
+    to the next (:mod:`arena.referee.keeper`; the games are the same either way). With
+    ``pin_workers`` (default: the spec's, off; the local backend), each worker and its bots
+    run on one CPU of their own (:class:`~arena.tournament.pool.LocalPool`). A spec
     whose entrants are new versions of the stored tournament's goes on with them when
     ``carry_on`` (``--continue``), or starts a new edition with ``new_edition``
     (:mod:`~arena.tournament.editions`). A league
@@ -449,8 +467,9 @@ def run_tournament(
     started = time.monotonic()
     stored = None if fresh else _stored_state(db_path, spec.name)
     backend = backend or spec.backend
+    pin = spec.pin_workers if pin_workers is None else pin_workers
     executor = _executor(backend, n_workers, address,
-                         spec.reuse_bots if reuse_bots is None else reuse_bots)
+                         spec.reuse_bots if reuse_bots is None else reuse_bots, pin)
     try:
         if backend == "local" and stored != "finished":  # workers start during the trial
             executor.start(_planned_parallelism(spec, len(spec.entrants)))
@@ -458,8 +477,10 @@ def run_tournament(
         if trial and stored != "finished":
             early = _trial_warnings(spec, n_workers, resuming=stored is not None)
             early += _sandbox_warnings()
-            for text in early:
-                report(RunWarning(text))
+        if pin and stored != "finished":
+            early += _pin_warnings(executor, n_workers)
+        for text in early:
+            report(RunWarning(text))
         is_new = not db_path.exists()
         with Store(db_path) as store:
             spec, edition = current_edition(store, spec, new_edition)

@@ -173,6 +173,9 @@ class TournamentSpec(BaseModel):
     #: Keep a bot's process between the tables a worker plays (when the bot offers a
     #: rematch); how the run is carried out, not what it plays.
     reuse_bots: StrictBool = True
+    #: Run each worker, with the bots it plays, on one CPU of its own (the local backend);
+    #: how the run is carried out, not what it plays.
+    pin_workers: StrictBool = False
     results: str = DEFAULT_RESULTS
     max_tables: StrictInt = 500
     #: House rules (RULES.md "House rules"), NAME: VALUE; left out, the defaults.

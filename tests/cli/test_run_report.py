@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import os
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -105,6 +106,23 @@ def test_the_sandbox_warning_is_said_once_in_the_run_header(
     run_tournament(spec, 1, report=events.append)
     assert events[:2] == [RunWarning(missing), DatabaseCreated(db)]
     assert events.count(RunWarning(missing)) == 1
+
+
+def test_more_pinned_workers_than_cpus_are_said_to_share_them(tmp_path: Path) -> None:
+    cpus = len(os.sched_getaffinity(0))
+    db = tmp_path / "pinned.db"
+    spec = spec_from_mapping({"name": "pinned", "format": "round_robin",
+                              "bots": ["greedy", "collector"], "games_per_match": 2,
+                              "seed": 2**62, "results": str(db), "pin_workers": True})
+    events: list[RunEvent] = []
+    summary = run_tournament(spec, cpus + 1, report=events.append)
+    assert summary.games_recorded == 2
+    shared = (f"pin_workers: {cpus + 1} workers on {cpus} CPU{'s' if cpus > 1 else ''}: "
+              "some workers share a CPU")
+    assert events.count(RunWarning(shared)) == 1
+    events.clear()
+    run_tournament(spec, cpus, fresh=True, report=events.append)
+    assert not [e for e in events if isinstance(e, RunWarning) and "pin_workers" in e.text]
 
 
 def test_arena_run_says_the_sandbox_warning_once_at_the_top(

@@ -95,6 +95,40 @@ def test_games_are_the_same_whether_workers_keep_bot_processes_or_not(
     assert summary.bot_starts == 12 and 0 < reference[1].bot_starts < 12
 
 
+def test_games_are_the_same_with_each_worker_pinned_to_a_cpu(
+    reference: tuple[Path, RunSummary], tmp_path: Path
+) -> None:
+    db = tmp_path / "pinned.db"
+    spec = load_spec(write_spec(tmp_path / "spec.yaml", db, pin_workers=True))
+    assert spec.pin_workers
+    assert spec.spec_hash() == load_spec(write_spec(tmp_path / "off.yaml", db)).spec_hash()
+    summary = run_tournament(spec, 2)
+    assert summary.games_recorded == 18 and not summary.mismatches
+    assert signature(db, "swiss-e2e") == signature(reference[0], "swiss-e2e")
+    assert moves(db) == moves(reference[0])
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs to tell apart")
+@pytest.mark.parametrize("pinned", [True, False])
+def test_a_pinned_workers_bots_run_on_its_one_cpu(tmp_path: Path, pinned: bool) -> None:
+    """one_cpu starts only where it sees a single CPU: with pin_workers every game is played;
+    without, it cannot start (its forfeits say why), and the run goes on."""
+    db = tmp_path / "cpu.db"
+    spec = write_spec(tmp_path / "cpu.yaml", db, name="cpus", format="round_robin",
+                      bots=[str(FIXTURES / "one_cpu.py"), str(FIXTURES / "first.py")],
+                      rounds=1, games_per_match=2, pin_workers=pinned)
+    # no trial start: it runs in the unpinned parent, where one_cpu cannot start
+    summary = run_tournament(load_spec(spec), 2, trial=False)
+    assert summary.games_recorded == 2
+    with Store(db, read_only=True) as store:
+        failures = [f for g in store.games(store.require("cpus").id) for f in g.failures]
+    if pinned:
+        assert failures == []
+    else:
+        assert [f["type"] for f in failures] == ["startup_failure"] * 2
+        assert "not on one of its own" in failures[0]["detail"]
+
+
 def moves(db: Path) -> dict[str, Any]:
     """Every game's choices, by game id."""
     with Store(db, read_only=True) as store:

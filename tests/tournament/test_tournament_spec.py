@@ -300,6 +300,16 @@ def test_ponder_is_a_limit_off_by_default(tmp_path: Path) -> None:
     assert not plain.ponder and "ponder" not in plain.canonical()["limits"]
 
 
+def test_pin_workers_is_a_boolean_off_by_default_outside_the_hash(tmp_path: Path) -> None:
+    """How the run is carried out (like workers), not what it plays: the hash stays."""
+    assert problems(tmp_path, VALID + "pin_workers: 1\n") == [
+        "pin_workers: must be true or false, got 1"]
+    pinned = load_spec(write(tmp_path, VALID + "pin_workers: true\n"))
+    plain = load_spec(write(tmp_path, VALID, "plain.yaml"))
+    assert pinned.pin_workers and not plain.pin_workers
+    assert pinned.spec_hash() == plain.spec_hash()
+
+
 def test_rating_out_of_range(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID + "rating: {draw_probability: 1.5}\n") == [
         "rating.draw_probability: must be at least 0 and below 1, got 1.5"]

@@ -6,6 +6,7 @@ that does not block it, and the test process holds threads of other tests."""
 from __future__ import annotations
 
 import importlib
+import os
 import sqlite3
 import subprocess
 import sys
@@ -157,3 +158,35 @@ def test_a_workers_games_reach_the_parent_once_in_order_before_its_table_ends() 
         print(seen)
     """)
     assert out == "[0, 1, 2, 3, 4, 5, 'done']"
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
+def test_pinned_workers_each_keep_a_cpu_and_a_replacement_takes_the_dead_ones() -> None:
+    out = run("""
+        import datetime as dt, os, signal
+        from arena.registry import resolve
+        from arena.tournament.pool import LocalPool, TableTask
+
+        spec = resolve("random")
+        def table(round_no, index):
+            return TableTask(tournament="t", round=round_no, table=index, bots=(spec, spec),
+                             bot_ids=(1, 2), games=1, seed=10 * round_no + index, limits={},
+                             event_date=dt.date(2026, 1, 1))
+        def cpus(worker):
+            return os.sched_getaffinity(worker.process.pid)
+        pool = LocalPool(2, pin_workers=True)
+        try:
+            pool.run([table(1, 0), table(1, 1)], lambda message: None)
+            before = [cpus(w) for w in pool._workers]
+            victim = pool._workers[0]
+            os.kill(victim.process.pid, signal.SIGKILL)
+            victim.process.join(30)
+            pool.run([table(2, 0), table(2, 1)], lambda message: None)
+            after = sorted(map(sorted, (cpus(w) for w in pool._workers)))
+            print(sorted(map(sorted, before)) == [[pool.cores[0]], [pool.cores[1]]],
+                  after == sorted(map(sorted, before)),
+                  victim not in pool._workers)
+        finally:
+            pool.close()
+    """)
+    assert out == "True True True"

@@ -22,17 +22,16 @@ the engine's own speed.
 
 from __future__ import annotations
 
-import os
 import random
 import statistics
 import time
-from collections.abc import Iterator
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
 from tabulate import tabulate
 
+from arena.common.cpus import one_core
 from arena.engine.agents import RandomAgent, play_game
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.desmos import census, evaluate
@@ -40,7 +39,7 @@ from arena.errors import RulesError
 from arena.native import native_build
 
 __all__ = ["CENSUS_HANDS", "BenchRow", "EngineBench", "bench_census", "bench_evaluate",
-           "bench_play", "one_core", "run_engine_bench"]
+           "bench_play", "run_engine_bench"]
 
 #: C(51, 5): every 5-card hand without the Palaestron.
 CENSUS_HANDS = 2_349_060
@@ -91,27 +90,6 @@ class EngineBench:
 
 def _fmt(value: float) -> str:
     return f"{value:,.3f}" if value < 100 else f"{value:,.0f}"
-
-
-@contextmanager
-def one_core() -> Iterator[int | None]:
-    """Pin this process to one CPU while inside (restored after); yields the CPU or None."""
-    getter = getattr(os, "sched_getaffinity", None)
-    setter = getattr(os, "sched_setaffinity", None)
-    if getter is None or setter is None:
-        yield None
-        return
-    before = getter(0)
-    cpu = min(before)
-    try:
-        setter(0, {cpu})
-    except OSError:
-        yield None
-        return
-    try:
-        yield cpu
-    finally:
-        setter(0, before)
 
 
 class _Clock:

@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.bench.children import EchoChild, TrivialChild
-from arena.bench.engine import one_core
+from arena.common.cpus import one_core
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
 from arena.errors import SandboxError
 from arena.protocol import messages

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from arena.bench.engine import one_core
+from arena.common.cpus import one_core
 from arena.rl.aec import PalaestraAEC
 
 __all__ = ["RlBench", "run_rl_bench"]

@@ -59,6 +59,13 @@ _ContinueOption = Annotated[
                        "new version plays the deals not begun yet (the games played stay "
                        "rated under the old version).")
 ]
+_FreshOption = Annotated[
+    bool, typer.Option("--fresh", help="Drop a stored tournament of this name first.")
+]
+_PinOption = Annotated[
+    bool | None, typer.Option("--pin-workers/--no-pin-workers", help="Each worker and its bots "
+                              "on one CPU of their own (default: the spec's pin_workers, off).")
+]
 _NewEditionOption = Annotated[
     bool, typer.Option("--new-edition", help="The spec changed: start a new edition (NAME-2, "
                        "NAME-3, ...) and keep the stored one for comparison.")
@@ -80,14 +87,8 @@ def run(
         int | None, typer.Option("--workers", "-w", min=1,
                                  help="Worker processes (default: the spec's, else all cores).")
     ] = None,
-    fresh: Annotated[
-        bool, typer.Option("--fresh", help="Drop a stored tournament of this name first.")
-    ] = False,
-    pin_workers: Annotated[
-        bool | None, typer.Option("--pin-workers/--no-pin-workers",
-                                  help="Each worker and its bots on one CPU of their own "
-                                  "(default: the spec's pin_workers, off).")
-    ] = None,
+    fresh: _FreshOption = False,
+    pin_workers: _PinOption = None,
     backend: Annotated[
         str | None, typer.Option("--backend", metavar="local|ray",
                                  help="Where tables are played (default: the spec's, local).")

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from multiprocessing import resource_tracker
 from typing import TYPE_CHECKING, Any, Protocol
 
+from arena.common.cpus import allowed_cpus, pin_to
 from arena.common.signalmask import signals_held
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.errors import ArenaError
@@ -315,7 +316,7 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent: int,
     on (:class:`LocalPool`'s ``pin_workers``)."""
     # First, while this is the only thread: threads and bots inherit the calling thread's
     # affinity when they start.
-    unpinned = _pin(core)
+    unpinned = pin_to(core) if core is not None else None
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C for everyone
 
     def _terminate(signum: int, frame: object) -> None:
@@ -343,7 +344,7 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent: int,
     threading.Thread(target=send.flush_every, args=(GAME_BATCH_S,), daemon=True).start()
     logging.getLogger("arena").addHandler(_PipeHandler(send))
     if unpinned:
-        logging.getLogger("arena").warning(unpinned)
+        logging.getLogger("arena").warning(f"pin_workers: a worker {unpinned}; it runs unpinned")
     _warm_up(sandbox)
     # imported here, in the worker, as play_table's imports
     from arena.referee.keeper import BotKeeper
@@ -356,23 +357,6 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent: int,
         if keeper is not None:
             keeper.close()
         end_helper()  # reaped here, so its CPU counts with the worker's
-
-
-def _pin(core: int | None) -> str | None:
-    """Pin this process to ``core`` (None: leave it free); why it could not be, or None."""
-    if core is None:
-        return None
-    try:
-        os.sched_setaffinity(0, {core})
-    except (OSError, AttributeError) as exc:  # a core gone offline, a cpuset changed, no Linux
-        return f"pin_workers: a worker could not be pinned to CPU {core} ({exc}); it runs unpinned"
-    return None
-
-
-def allowed_cores() -> list[int]:
-    """The CPUs this process may run on, in order (empty where the system cannot tell)."""
-    getter = getattr(os, "sched_getaffinity", None)
-    return sorted(getter(0)) if getter is not None else []
 
 
 def _serve_tables(conn: multiprocessing.connection.Connection, send: _Sender,
@@ -443,7 +427,7 @@ class LocalPool:
         self.reuse_bots = reuse_bots
         #: With ``pin_workers``, the CPUs the workers are pinned to, one each in turn
         #: (wrapping around when there are more workers than CPUs); else empty.
-        self.cores = allowed_cores() if pin_workers else []
+        self.cores = allowed_cpus() if pin_workers else []
         #: The parent's sandbox probe, handed to each worker so that it need not probe.
         self.sandbox = sandbox
         self._ctx = multiprocessing.get_context("spawn")

@@ -61,13 +61,7 @@ from arena.tournament.overrides import overridden
 from arena.tournament.scoring import rating_parameters
 from arena.tournament.store import DEFAULT_RESULTS
 
-__all__ = [
-    "BotEntry",
-    "RatingSpec",
-    "TournamentSpec",
-    "load_spec",
-    "spec_from_mapping",
-]
+__all__ = ["BotEntry", "RatingSpec", "TournamentSpec", "load_spec", "spec_from_mapping"]
 
 _LIMIT_FIELDS = (*(f.name for f in dataclasses.fields(Limits)), PONDER)
 
@@ -170,11 +164,9 @@ class TournamentSpec(BaseModel):
     event_date: dt.date | None = None
     duplicate: StrictBool | Literal["rotations", "permutations"] = False
     backend: Literal["local", "ray"] = "local"
-    #: Keep a bot's process between the tables a worker plays (when the bot offers a
-    #: rematch); how the run is carried out, not what it plays.
+    #: How the run is carried out, not what it plays: keep a bot's process between the
+    #: tables a worker plays (when it offers a rematch); each worker and its bots on a CPU.
     reuse_bots: StrictBool = True
-    #: Run each worker, with the bots it plays, on one CPU of its own (the local backend);
-    #: how the run is carried out, not what it plays.
     pin_workers: StrictBool = False
     results: str = DEFAULT_RESULTS
     max_tables: StrictInt = 500

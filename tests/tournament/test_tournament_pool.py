@@ -24,6 +24,20 @@ from arena.tournament.spec import load_spec
 pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs /proc")
 
 
+#: Code for run(): ``table(round, index)``, a one-game table of two random bots.
+RANDOM_TABLES = """
+        import datetime as dt, os, signal
+        from arena.registry import resolve
+        from arena.tournament.pool import DoneMessage, LocalPool, TableTask
+
+        spec = resolve("random")
+        def table(round_no, index):
+            return TableTask(tournament="t", round=round_no, table=index, bots=(spec, spec),
+                             bot_ids=(1, 2), games=1, seed=10 * round_no + index, limits={},
+                             event_date=dt.date(2026, 1, 1))
+"""
+
+
 def run(code: str) -> str:
     done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
                           text=True, timeout=120)
@@ -87,16 +101,7 @@ def test_a_worker_killed_between_rounds_is_replaced() -> None:
     """A worker that dies idle (between two Swiss rounds) is found dead when the next round
     is handed out: its tables go to a new worker. Sending on its broken pipe used to end
     the run with exit code 1 and no message."""
-    out = run("""
-        import datetime as dt, os, signal
-        from arena.registry import resolve
-        from arena.tournament.pool import DoneMessage, LocalPool, TableTask
-
-        spec = resolve("random")
-        def table(round_no, index):
-            return TableTask(tournament="t", round=round_no, table=index, bots=(spec, spec),
-                             bot_ids=(1, 2), games=1, seed=10 * round_no + index, limits={},
-                             event_date=dt.date(2026, 1, 1))
+    out = run(RANDOM_TABLES + """
         done = []
         pool = LocalPool(2)
         try:
@@ -162,16 +167,7 @@ def test_a_workers_games_reach_the_parent_once_in_order_before_its_table_ends() 
 
 @pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two CPUs")
 def test_pinned_workers_each_keep_a_cpu_and_a_replacement_takes_the_dead_ones() -> None:
-    out = run("""
-        import datetime as dt, os, signal
-        from arena.registry import resolve
-        from arena.tournament.pool import LocalPool, TableTask
-
-        spec = resolve("random")
-        def table(round_no, index):
-            return TableTask(tournament="t", round=round_no, table=index, bots=(spec, spec),
-                             bot_ids=(1, 2), games=1, seed=10 * round_no + index, limits={},
-                             event_date=dt.date(2026, 1, 1))
+    out = run(RANDOM_TABLES + """
         def cpus(worker):
             return os.sched_getaffinity(worker.process.pid)
         pool = LocalPool(2, pin_workers=True)

@@ -105,7 +105,9 @@ class RayStats:
     #: Table tasks started (replays included) by Ray node id.
     tables_by_node: dict[str, int] = field(default_factory=dict)
     retries: int = 0
+    #: Messages received from tables (their start not counted), and the games in them.
     messages: int = 0
+    games: int = 0
     bundles: int = 0
     bundle_bytes: int = 0
     pack_s: float = 0.0
@@ -339,6 +341,7 @@ class RayExecutor:
             return False
         self.stats.messages += 1
         if isinstance(message, GameMessage):
+            self.stats.games += 1
             flight.got.add(flight.task.game_of(int(message.row["table_index"]),
                                                int(message.row["game_index"])))
         elif isinstance(message, DoneMessage | ErrorMessage):

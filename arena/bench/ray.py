@@ -75,9 +75,12 @@ class RayBenchResult:
             loads = [float(r["load_before"]) for r in runs] + [float(r["load_after"])
                                                                for r in runs]
             each = f"; runs: {', '.join(f'{x:.2f}' for x in rates)}" if len(runs) > 1 else ""
+            cpu = statistics.median(float(r.get("driver_cpu_s", 0.0)) * 1000
+                                    / max(1.0, float(r["games"])) for r in runs)
             lines.append(f"  {backend + f' ({self.workers} workers)':<21} {seconds:7.2f} s  "
                          f"{statistics.median(rates):6.2f} games/s  (median of {len(runs)}"
-                         f"{each}; load average {min(loads):.1f}-{max(loads):.1f})")
+                         f"{each}; load average {min(loads):.1f}-{max(loads):.1f}); "
+                         f"driver {cpu:.2f} CPU-ms a game")
         busy = self.busy()
         if busy is not None:
             lines.append(f"  {'ray without init/exit':<21} {self.games / busy[0]:7.2f} s  "
@@ -96,7 +99,7 @@ class RayBenchResult:
             ("one game's message to the driver", f"{o.get('message_ms', 0):.3f} ms "
              f"({int(o.get('record_bytes', 0))}-byte compressed record)"),
             ("driver's next()+get() per message", f"{o.get('receive_ms_per_message', 0):.3f} "
-             "ms (during the run)"),
+             f"ms (during the run; {o.get('games_per_message', 0):.2f} games a message)"),
         ]
         lines.append("  where the Ray overhead goes:")
         lines += [f"    {label:<38} {value}" for label, value in rows]
@@ -152,6 +155,7 @@ def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: in
                 spec = _bench_spec(source, games, rounds, db, f"bench-{backend}")
                 load_before = os.getloadavg()[0]
                 RayExecutor.last_stats = None
+                cpu = time.process_time()  # the driver's threads, Ray's included; no child
                 summary = run_tournament(spec, workers, fresh=True, backend=backend,
                                          address=address if backend == "ray" else None,
                                          trial=False, report=report)  # play alone
@@ -159,6 +163,7 @@ def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: in
                 result.runs.append({"backend": backend, "games": float(summary.games_recorded),
                                     "seconds": summary.elapsed_s,
                                     "games_per_s": summary.games_per_s,
+                                    "driver_cpu_s": time.process_time() - cpu,
                                     "load_before": load_before,
                                     "load_after": os.getloadavg()[0]})
                 if backend == "ray" and RayExecutor.last_stats is not None:
@@ -170,6 +175,7 @@ def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: in
                 return statistics.median(values) if values else 0.0
 
             messages_seen = sum(st.messages for st in ray_stats)
+            games_seen = sum(st.games for st in ray_stats)
             last = ray_stats[-1]
             result.overhead.update({
                 "init_s": median([st.init_s for st in ray_stats]),
@@ -178,7 +184,8 @@ def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: in
                 "pack_ms": last.pack_s * 1000, "bundles": float(last.bundles),
                 "bundle_bytes": float(last.bundle_bytes),
                 "receive_ms_per_message": (sum(st.receive_s for st in ray_stats)
-                                           / messages_seen * 1000 if messages_seen else 0.0)})
+                                           / messages_seen * 1000 if messages_seen else 0.0),
+                "games_per_message": games_seen / messages_seen if messages_seen else 0.0})
         assert spec is not None
         # Ray's costs one by one, on a Ray that is up (a cluster's situation).
         owned = not ray.is_initialized()

@@ -50,6 +50,7 @@ __all__ = [
     "DoneMessage",
     "ErrorMessage",
     "GameBatch",
+    "GameBatcher",
     "GameMessage",
     "LocalPool",
     "LogMessage",
@@ -153,27 +154,28 @@ class LogMessage:
 
 @dataclass
 class GameBatch:
-    """Games a local worker finished within :data:`GAME_BATCH_S` of each other, sent (and
-    recorded) together: a game apiece cost the parent a wake-up and a transaction each."""
+    """Games a worker finished within :data:`GAME_BATCH_S` of each other, sent (and recorded)
+    together: a game apiece cost the parent a wake-up and a transaction each."""
 
     games: list[GameMessage]
 
 
 Message = GameMessage | GameBatch | DoneMessage | ErrorMessage | LogMessage
 
-#: How long a local worker holds finished games before it sends them (a game is sent at the
-#: latest this long after it ended; a table's end or a warning sends them at once).
+#: How long a worker holds finished games before it sends them (a game is sent at the latest
+#: this long after it ended; a table's end or a warning sends them at once).
 GAME_BATCH_S = 0.1
 
 
-class _Sender:
-    """``conn.send`` behind a lock: a log record may be emitted from a referee thread while
-    the main thread sends a game, and interleaved writes would corrupt the pipe. Games are
-    held and sent together (:class:`GameBatch`) by :meth:`flush`, which a thread calls every
-    :data:`GAME_BATCH_S`; any other message sends them first, so the order is kept."""
+class GameBatcher:
+    """Passes a worker's messages on to ``send`` (a local worker's pipe, a Ray table's stream),
+    holding its games to send them together (:class:`GameBatch`) at :meth:`flush`, which a
+    thread calls every :data:`GAME_BATCH_S`; any other message sends the games held first, so
+    the order is kept. Behind a lock: a log record may be emitted from a referee thread while
+    the main thread sends a game, and interleaved writes would corrupt the pipe."""
 
-    def __init__(self, conn: multiprocessing.connection.Connection) -> None:
-        self.conn = conn
+    def __init__(self, send: Callable[[Message], None]) -> None:
+        self.send = send
         self.lock = threading.Lock()
         self.games: list[GameMessage] = []
 
@@ -183,7 +185,7 @@ class _Sender:
                 self.games.append(message)
                 return
             self._flush()
-            self.conn.send(message)
+            self.send(message)
 
     def flush(self) -> None:
         """Send the games held, if any."""
@@ -193,12 +195,11 @@ class _Sender:
     def _flush(self) -> None:
         if self.games:
             games, self.games = self.games, []
-            self.conn.send(GameBatch(games))
+            self.send(GameBatch(games))
 
-    def flush_every(self, seconds: float) -> None:
-        """Flush every ``seconds`` until the pipe breaks (the body of a daemon thread)."""
-        while True:
-            time.sleep(seconds)
+    def flush_every(self, seconds: float, until: threading.Event) -> None:
+        """Flush every ``seconds`` until ``until`` is set or sending fails (a thread's body)."""
+        while not until.wait(seconds):
             try:
                 self.flush()
             except (OSError, ValueError):
@@ -208,7 +209,7 @@ class _Sender:
 class _PipeHandler(logging.Handler):
     """Forwards the ``arena`` loggers' warnings of a worker to the parent."""
 
-    def __init__(self, send: _Sender) -> None:
+    def __init__(self, send: GameBatcher) -> None:
         super().__init__(logging.WARNING)
         self.send = send
 
@@ -340,8 +341,9 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent: int,
                 return
 
     threading.Thread(target=_watch_parent, daemon=True).start()
-    send = _Sender(conn)
-    threading.Thread(target=send.flush_every, args=(GAME_BATCH_S,), daemon=True).start()
+    send = GameBatcher(conn.send)
+    never = threading.Event()  # the worker's flushes end with its pipe
+    threading.Thread(target=send.flush_every, args=(GAME_BATCH_S, never), daemon=True).start()
     logging.getLogger("arena").addHandler(_PipeHandler(send))
     if unpinned:
         logging.getLogger("arena").warning(f"pin_workers: a worker {unpinned}; it runs unpinned")
@@ -359,7 +361,7 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent: int,
         end_helper()  # reaped here, so its CPU counts with the worker's
 
 
-def _serve_tables(conn: multiprocessing.connection.Connection, send: _Sender,
+def _serve_tables(conn: multiprocessing.connection.Connection, send: GameBatcher,
                   keeper: BotKeeper | None) -> None:
     """Play the tables received on ``conn`` until ``None`` (or the parent is gone)."""
     while True:

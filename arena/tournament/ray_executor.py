@@ -3,16 +3,18 @@ a Ray cluster. ``arena run SPEC --backend ray [--address HEAD:6379]``; docs/CLUS
 
 Who does what (the same split as the local pool, :mod:`arena.tournament.pool`):
 
-* The **driver** (``arena run``) plans the tables and alone writes the SQLite store: each game
-  arrives as a message and the runner commits it in its own transaction.
+* The **driver** (``arena run``) plans the tables and alone writes the SQLite store: the games
+  arrive in batches and the runner commits a batch in one transaction.
 * A **table** is one Ray task (``num_cpus=1``) that is a *streaming generator*
   (:func:`~arena.tournament.ray_worker.play_table_stream`): it plays the whole table with
   :func:`arena.tournament.pool.play_table` (the bots launched through :mod:`arena.sandbox`
-  exactly as locally, alive for all the games of the match) and yields every message as it is
-  sent, so each game's :class:`~arena.tournament.pool.GameMessage` (its row and compressed
-  record) reaches the driver as its own object as soon as the game ends. The table's referee
-  and bots run at a normal process's niceness, as under the local pool (Ray's workers run at
-  15).
+  exactly as locally, alive for all the games of the match) and yields its messages as they
+  are sent, the games (each its row and compressed record) held at most
+  :data:`~arena.tournament.pool.GAME_BATCH_S` and yielded together as one
+  :class:`~arena.tournament.pool.GameBatch`, as a local worker sends them: one Ray object and
+  one ``ray.get`` for several games. The table's end and a warning send the games held first.
+  The table's referee and bots run at a normal process's niceness, as under the local pool
+  (Ray's workers run at 15).
 
 What travels:
 
@@ -28,7 +30,8 @@ What travels:
   the arena code that decides a game
   (:func:`~arena.tournament.ray_bundles.code_fingerprint`): a worker running other code
   refuses the table rather than produce other results.
-* **Back**: one message per game, the sandbox's warnings, and the table's end. Never the store.
+* **Back**: the games of a tenth of a second at a time, the sandbox's warnings, and the table's
+  end. Never the store.
 
 Why not a Ray runtime environment (``runtime_env={"working_dir": ...}``) for the bots' files:
 Ray uploads a local directory only for a whole job, at ``ray.init``, before the tables (and a
@@ -42,9 +45,10 @@ generator only if it yields exactly as many objects as before, and ours yield th
 warnings once per worker process. Instead the executor resubmits a table whose worker or node
 was lost (a worker crash, a dead node, Ray's out-of-memory killer), at most
 :data:`~arena.tournament.pool.MAX_TABLE_ATTEMPTS` attempts as the local pool, with the games
-already received marked as recorded. A table is replayed from its first game (deterministic,
-as a resumed table is) and the runner and the store ignore a game id already recorded: no game
-is lost, none is recorded twice.
+already received marked as recorded (the games a lost worker still held never arrived: the
+replay records them). A table is replayed from its first game (deterministic, as a
+resumed table is) and the runner and the store ignore a game id already recorded: no game is
+lost, none is recorded twice.
 
 The backend's modules, by side: :mod:`arena.tournament.ray_bundles` (what travels: bundles and
 the code fingerprint), :mod:`arena.tournament.ray_worker` (the tasks a worker runs) and this
@@ -71,9 +75,11 @@ import ray.exceptions
 from arena.errors import ClusterError
 from arena.registry import BotSpec
 from arena.tournament.pool import (
+    GAME_BATCH_S,
     MAX_TABLE_ATTEMPTS,
     DoneMessage,
     ErrorMessage,
+    GameBatch,
     GameMessage,
     LogMessage,
     Message,
@@ -105,7 +111,9 @@ class RayStats:
     #: Table tasks started (replays included) by Ray node id.
     tables_by_node: dict[str, int] = field(default_factory=dict)
     retries: int = 0
+    #: Messages received from tables (their start not counted), and the games in them.
     messages: int = 0
+    games: int = 0
     bundles: int = 0
     bundle_bytes: int = 0
     pack_s: float = 0.0
@@ -166,6 +174,9 @@ class RayExecutor:
         self.workers = max(1, workers)
         self.address = address or os.environ.get("RAY_ADDRESS") or None
         self.stats = RayStats()
+        #: How long a table holds its finished games before it sends them together (a test
+        #: holds them to the table's end).
+        self.hold_s = GAME_BATCH_S
         self._connected = False
         self._owns_ray = False
         self._fingerprint = code_fingerprint()
@@ -305,7 +316,7 @@ class RayExecutor:
 
     def _submit(self, task: TableTask) -> None:
         refs = [self._bundle(spec) for spec in task.bots]
-        generator = self._table_fn.remote(task, self._fingerprint, *refs)
+        generator = self._table_fn.remote(task, self._fingerprint, *refs, hold_s=self.hold_s)
         self._inflight[generator] = _Flight(task)
         self.stats.tables += 1
 
@@ -338,9 +349,11 @@ class RayExecutor:
             by_node[message.node] = by_node.get(message.node, 0) + 1
             return False
         self.stats.messages += 1
-        if isinstance(message, GameMessage):
-            flight.got.add(flight.task.game_of(int(message.row["table_index"]),
-                                               int(message.row["game_index"])))
+        if isinstance(message, GameMessage | GameBatch):
+            games = message.games if isinstance(message, GameBatch) else [message]
+            self.stats.games += len(games)
+            flight.got.update(flight.task.game_of(int(game.row["table_index"]),
+                                                  int(game.row["game_index"])) for game in games)
         elif isinstance(message, DoneMessage | ErrorMessage):
             flight.done = True
         on_message(message)

@@ -24,7 +24,15 @@ from arena.errors import ArenaError
 from arena.referee import launch
 from arena.sandbox import probe
 from arena.sandbox.process import kill_survivors
-from arena.tournament.pool import ErrorMessage, LogMessage, Message, TableTask, play_table
+from arena.tournament.pool import (
+    GAME_BATCH_S,
+    ErrorMessage,
+    GameBatcher,
+    LogMessage,
+    Message,
+    TableTask,
+    play_table,
+)
 from arena.tournament.ray_bundles import BotBundle, code_fingerprint, materialize_bot
 
 __all__ = ["TableStart", "play_table_stream", "warm_up_worker"]
@@ -108,13 +116,16 @@ class _Stopped(Exception):
 _END = object()
 
 
-def play_table_stream(task: TableTask, fingerprint: str,
-                      *bundles: BotBundle) -> Iterator[Message | TableStart]:
+def play_table_stream(task: TableTask, fingerprint: str, *bundles: BotBundle,
+                      hold_s: float = GAME_BATCH_S) -> Iterator[Message | TableStart]:
     """Ray task (a streaming generator): play one table and yield its messages as
-    :func:`~arena.tournament.pool.play_table` sends them (one per game, then the table's end).
+    :func:`~arena.tournament.pool.play_table` sends them, the games finished within ``hold_s``
+    of each other together (a :class:`~arena.tournament.pool.GameBatch`, as a local worker
+    sends them: one Ray object, one ``ray.get`` and one transaction on the driver for several
+    games), then the table's end.
 
-    The match runs in a thread of its own, so this generator can hand each game to Ray as it
-    finishes; the bots are launched from that thread, which lives as long as they do (the
+    The match runs in a thread of its own, so this generator can hand each batch to Ray as it
+    is flushed; the bots are launched from that thread, which lives as long as they do (the
     sandbox ties ``--die-with-parent`` to it). Cancelled (``ray.cancel``: KeyboardInterrupt) or
     terminated (SIGTERM: SystemExit), the table's bots are killed and reaped before the task
     ends.
@@ -134,12 +145,14 @@ def play_table_stream(task: TableTask, fingerprint: str,
         return
     local = dataclasses.replace(task, bots=bots)
     messages: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    batcher = GameBatcher(messages.put)  # the table's end and warnings send the games first
     stopped = threading.Event()
+    ended = threading.Event()
 
     def send(message: Message) -> None:
         if stopped.is_set():
             raise _Stopped()
-        messages.put(message)
+        batcher(message)
 
     def body() -> None:
         _normal_priority()
@@ -153,6 +166,7 @@ def play_table_stream(task: TableTask, fingerprint: str,
                                             f"{socket.gethostname()}: {exc!r}\n"
                                             f"{traceback.format_exc()}"))
         finally:
+            batcher.flush()
             messages.put(_END)
 
     finished = False
@@ -160,6 +174,8 @@ def play_table_stream(task: TableTask, fingerprint: str,
         thread = threading.Thread(target=body, name=f"arena-table-r{task.round}-t{task.table}",
                                   daemon=True)
         thread.start()
+        threading.Thread(target=batcher.flush_every, args=(hold_s, ended), daemon=True,
+                         name="arena-table-flush").start()
         try:
             while True:
                 try:
@@ -171,6 +187,7 @@ def play_table_stream(task: TableTask, fingerprint: str,
                     break
                 yield message
         finally:
+            ended.set()
             if not finished:
                 stopped.set()
                 _end_bots()

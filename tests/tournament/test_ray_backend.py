@@ -36,7 +36,14 @@ from arena.bench.ray import run_ray_bench  # noqa: E402
 from arena.errors import ClusterError  # noqa: E402
 from arena.registry import spec_from_path  # noqa: E402
 from arena.tournament import ray_bundles, ray_executor, ray_worker  # noqa: E402
-from arena.tournament.pool import ErrorMessage, TableTask  # noqa: E402
+from arena.tournament.pool import (  # noqa: E402
+    GAME_BATCH_S,
+    DoneMessage,
+    ErrorMessage,
+    GameBatch,
+    LogMessage,
+    TableTask,
+)
 from arena.tournament.runner import run_tournament  # noqa: E402
 from arena.tournament.spec import load_spec  # noqa: E402
 
@@ -313,6 +320,58 @@ def test_swiss_rounds_on_ray_match_the_local_pool(cluster: str, tmp_path: Path) 
         assert summary.state == "finished" and summary.games_recorded == 8
         runs[backend] = games(db, "ray-swiss")
     assert runs["ray"] == runs["local"]
+
+
+def quick_table(games: int) -> TableTask:
+    """A table of ``games`` quick games (the fixture bots that play the first and the last
+    option, a few milliseconds a game)."""
+    return TableTask(tournament="ray-batches", round=1, table=0,
+                     bots=tuple(spec_from_path(Path(bot(name))) for name in ("first", "last")),
+                     bot_ids=(1, 2), games=games, seed=5, limits=dict(LIMITS),
+                     event_date=dt.date(2026, 11, 29))
+
+
+def test_a_tables_games_come_batched_each_once_in_order_before_its_end(cluster: str) -> None:
+    """A table on Ray sends its games as a local worker does: held and sent together
+    (GameBatch, one Ray object and one transaction for several), never alone, each once, in
+    order, all before the table's end. Held for the whole table (``hold_s``), a table's games
+    come in fewer messages than games however slow the machine."""
+    for hold_s, count in ((GAME_BATCH_S, 8), (3600.0, 12)):
+        executor = ray_executor.RayExecutor(workers=1)
+        executor.hold_s = hold_s
+        seen: list[Any] = []
+        try:
+            executor.run([quick_table(count)], seen.append)
+        finally:
+            executor.close()
+        stream = [m for m in seen if not isinstance(m, LogMessage)]
+        assert isinstance(stream[-1], DoneMessage)
+        batches = stream[:-1]
+        assert all(isinstance(m, GameBatch) for m in batches), stream
+        assert [g.row["game_index"] for b in batches for g in b.games] == list(range(count))
+        assert executor.stats.games == count
+    assert len(batches) < count
+
+
+def test_a_cancelled_table_ends_its_bots(cluster: str) -> None:
+    """The run stopped while a table plays (Ctrl-C in the driver: the executor closed): the
+    table's task is cancelled and ends its bots, games held or not."""
+    executor = ray_executor.RayExecutor(workers=1)
+    playing: list[int] = []
+
+    def on_message(message: Any) -> None:
+        if isinstance(message, GameBatch):
+            playing.extend(pid for pid in ray_workers() if has_children(pid))
+            if playing:
+                raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        try:
+            executor.run([quick_table(400)], on_message)
+        finally:
+            executor.close()
+    assert playing, "no worker was seen playing the table"
+    assert not any(has_children(pid) for pid in playing)
 
 
 def test_a_killed_worker_loses_and_duplicates_no_game(

@@ -326,8 +326,7 @@ class BotClient:
             self.conn.send(data)
 
     def end_game(self, message: bytes) -> None:
-        """Send ``game_end``; a bot that forfeited is stopped so the next game starts it
-        fresh."""
+        """Send ``game_end``; a bot that forfeited is stopped, to start afresh next game."""
         if self.forfeited is not None:
             self._stop_now()
         else:
@@ -382,10 +381,11 @@ class BotClient:
         self._next_id += 1
         budget = self._decision_s + self._bank
         line = messages.act(id_, kind, observation, legal, round(budget * 1000), context)
+        sent = conn.send(prefix + line)  # before the bot is continued: it wakes once, to read
         if not self.ponder:
             self._turn.give(conn)
         start = monotonic()
-        if conn.send(prefix + line):
+        if sent:
             result = self._judge(conn, id_, len(legal), start, budget, kind)
         elif self._may_ask_again():
             result = None

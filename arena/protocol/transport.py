@@ -32,7 +32,7 @@ import contextlib
 import json
 import os
 import re
-import selectors
+import select
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
@@ -144,8 +144,8 @@ class SubprocessTransport:
         self._stdin_closed = False
         self._overflow: Overflow | None = None
         self._closed = False
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self._out, selectors.EVENT_READ)
+        self._poll = select.poll()
+        self._poll.register(self._out, select.POLLIN)
         self._writing = False
 
     # -- sending -----------------------------------------------------------------------------
@@ -186,11 +186,11 @@ class SubprocessTransport:
     def _update_write_interest(self) -> None:
         want = bool(self._pending) and not self._stdin_closed and not self._closed
         if want and not self._writing:
-            self._selector.register(self._in, selectors.EVENT_WRITE)
+            self._poll.register(self._in, select.POLLOUT)
             self._writing = True
         elif not want and self._writing:
-            with contextlib.suppress(KeyError, ValueError):
-                self._selector.unregister(self._in)
+            with contextlib.suppress(KeyError):
+                self._poll.unregister(self._in)
             self._writing = False
 
     # -- receiving ---------------------------------------------------------------------------
@@ -198,26 +198,21 @@ class SubprocessTransport:
     def receive(self, deadline: float) -> Received:
         if self._closed:
             return Closed(self.process.exit_status())
-        if self._overflow is not None:
-            return self._overflow
-        look = True  # a reply often arrives while the referee writes: read before waiting
         while True:
-            line = self._take_line()
-            if line is not None:
-                return line
+            if self._scan_from < len(self._buffer):  # bytes not yet searched for a newline
+                line = self._take_line()
+                if line is not None:
+                    return line
             if self._overflow is not None:
                 return self._overflow
             if self._eof:
                 return Closed(self._status_after_eof(deadline))
-            if look:
-                look = False
-                if self._read_available():
-                    continue
             timeout = deadline - time.monotonic()
             if timeout <= 0:
                 return self._last_look()
-            for key, events in self._selector.select(timeout):
-                if key.fd == self._in and events & selectors.EVENT_WRITE:
+            # No read before the wait: poll returns at once if the answer is already there.
+            for fd, _events in self._poll.poll(timeout * 1000):
+                if fd == self._in:  # writable, or the bot closed its stdin (the write says)
                     self._flush()
             self._read_available()
 
@@ -281,10 +276,9 @@ class SubprocessTransport:
             self._scan_from = max(self._scan_from - self._head, 0)
             self._head = 0
 
-    def _read_available(self, *, once: bool = False) -> bool:
+    def _read_available(self, *, once: bool = False) -> None:
         """Read what the pipe holds now, up to a newline or past the budget (one read at most
-        with ``once``); True if anything came."""
-        got = False
+        with ``once``)."""
         while not self._eof and self._overflow is None:
             self._compact()
             try:
@@ -295,20 +289,18 @@ class SubprocessTransport:
                 chunk = b""
             if not chunk:
                 self._eof = True
-                with contextlib.suppress(KeyError, ValueError):
-                    self._selector.unregister(self._out)
+                with contextlib.suppress(KeyError):
+                    self._poll.unregister(self._out)
                 break
-            got = True
             self._buffer += chunk
             if once or b"\n" in chunk or self._spent + len(self._buffer) > self._budget:
                 break
-        return got
 
     def _stop_reading(self) -> None:
         self._buffer.clear()
         self._head = self._scan_from = 0
-        with contextlib.suppress(KeyError, ValueError):
-            self._selector.unregister(self._out)
+        with contextlib.suppress(KeyError):
+            self._poll.unregister(self._out)
 
     def _status_after_eof(self, deadline: float) -> ExitStatus:
         # The kernel closes a dying process's pipes just before its exit status is ready.
@@ -321,7 +313,6 @@ class SubprocessTransport:
             return
         self._closed = True
         self._pending.clear()
-        self._selector.close()
         with contextlib.suppress(OSError):
             self.process.stdin.close()
 

@@ -41,6 +41,7 @@ from arena.referee.diagnostics import ActResult, BotDiagnostics
 from arena.referee.failures import Failure
 from arena.referee.hints import NO_READY_HINT, explained, hinted, is_not_run, log_note
 from arena.referee.launch import sandbox_launcher
+from arena.referee.turn import CpuTurn
 from arena.registry import command_problem
 from arena.sandbox import Limits
 
@@ -57,29 +58,6 @@ WAIT_NOTICE_S = 2.0
 MAX_FAILED_STARTS = 3
 #: What a read past the deadline amounts to.
 _OUT_OF_TIME = Received("timeout")
-
-
-class CpuTurn:
-    """Which bot of a match may run: the one asked last (docs/SANDBOX.md, "CPU fairness").
-    Asking another stops it first; a bot asked twice in a row is not stopped in between
-    (nobody else thinks meanwhile), so only a change of bot costs a stop and a continue."""
-
-    def __init__(self) -> None:
-        self.running: Connection | None = None
-
-    def give(self, conn: Connection) -> None:
-        """Stop the bot running now (if another) and continue ``conn``."""
-        if self.running is not conn:
-            if self.running is not None:
-                self.running.pause()
-            self.running = None
-        conn.resume()
-        self.running = conn
-
-    def forget(self, conn: Connection) -> None:
-        """``conn`` is stopped or ended: no longer the one running."""
-        if self.running is conn:
-            self.running = None
 
 
 class BotClient:
@@ -326,8 +304,7 @@ class BotClient:
             self.conn.send(data)
 
     def end_game(self, message: bytes) -> None:
-        """Send ``game_end``; a bot that forfeited is stopped so the next game starts it
-        fresh."""
+        """Send ``game_end``; a bot that forfeited is stopped, to start afresh next game."""
         if self.forfeited is not None:
             self._stop_now()
         else:
@@ -383,9 +360,12 @@ class BotClient:
         budget = self._decision_s + self._bank
         line = messages.act(id_, kind, observation, legal, round(budget * 1000), context)
         if not self.ponder:
-            self._turn.give(conn)
+            self._turn.stop_other(conn)
         start = monotonic()
-        if conn.send(prefix + line):
+        sent = conn.send(prefix + line)  # before the bot is continued: it wakes once, to read
+        if not self.ponder:
+            self._turn.give(conn)
+        if sent:
             result = self._judge(conn, id_, len(legal), start, budget, kind)
         elif self._may_ask_again():
             result = None

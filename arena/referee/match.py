@@ -25,6 +25,7 @@ own previous loser start would often hand each bot the very cards it had (RULES.
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
@@ -470,6 +471,19 @@ def _outcome(state: State, seats: Sequence[Seat], game: int, failures: list[Fail
         latency=latency, record=record, sandbox_level=level, entrants=entrants)
 
 
+_heap_frozen = False
+
+
+def _freeze_heap() -> None:
+    """Once per process, before its first match: what is alive then (modules, the engine's
+    tables, the command's own objects) stays for good, so it is left out of garbage
+    collection, whose full passes during the games would otherwise walk it again and again."""
+    global _heap_frozen
+    if not _heap_frozen:
+        _heap_frozen = True
+        gc.freeze()
+
+
 def play_match(request: MatchRequest,
                on_game: Callable[[GameOutcome], None] | None = None,
                stop: Callable[[list[GameOutcome]], bool] | None = None) -> MatchOutcome:
@@ -485,6 +499,7 @@ def play_match(request: MatchRequest,
         launcher = sandbox_launcher()
         warnings = sandbox_warnings()
     ponder, turn, keeper = request.resolved_ponder(), CpuTurn(), request.keeper
+    _freeze_heap()
     began = perf_counter()
     clients: list[BotClient] = []
     finished = False

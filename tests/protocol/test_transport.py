@@ -223,3 +223,30 @@ def test_sending_to_a_bot_that_never_reads_does_not_block(start) -> None:
     sender.join(STARTUP_S)
     assert not sender.is_alive()
     assert transport.receive(time.monotonic() + 0.1) == Timeout()
+
+
+def test_a_message_larger_than_the_pipe_is_written_while_the_referee_waits(start) -> None:
+    """What the pipe does not take at once is written by ``receive`` as the bot reads."""
+    transport = start("import sys\n"
+                      "for line in sys.stdin:\n"
+                      "    print(len(line), flush=True)\n")
+    payload = b'{"pad":"' + b"x" * 1_000_000 + b'"}\n'
+    transport.send_line(payload)
+    assert transport.receive(later()) == Line(str(len(payload)).encode())
+    transport.send_line(b"short\n")  # nothing left over from the long one
+    assert transport.receive(later()) == Line(b"6")
+
+
+def test_a_bot_that_closes_its_input_with_bytes_pending_still_answers(start) -> None:
+    transport = start("import os, sys, time\n"
+                      "print('up', flush=True)\n"
+                      "time.sleep(0.2)\n"
+                      "os.close(0)\n"
+                      "time.sleep(0.2)\n"
+                      "print('done', flush=True)\n"
+                      "time.sleep(3600)\n")
+    assert transport.receive(later()) == Line(b"up")
+    transport.send_line(b'{"pad":"' + b"x" * 1_000_000 + b'"}\n')  # more than the pipe takes
+    assert transport.receive(later()) == Line(b"done")
+    transport.send_line(b"more\n")  # writing to a closed input is not an error
+    assert transport.receive(time.monotonic() + 0.1) == Timeout()

@@ -53,7 +53,8 @@ class Shown:
     progress: int
 
 MATCH_HELP = "\n\n".join([
-    "Play one match of 2-5 bots through the sandbox, each bot one persistent process. "
+    "Play one match of 2-5 bots through the sandbox, each bot one persistent process "
+    "(with --duplicate, one for each seating: no process is dealt a deal twice). "
     "Prints placements per game and per-bot diagnostics: decisions, median and max "
     "latency, timeouts, failures by type; with two bots also the first one's Elo "
     "difference with its 95% interval.",

@@ -90,7 +90,11 @@ class BotClient:
         self.diagnostics = BotDiagnostics(name, key or name)
         self.conn: Connection | None = None
         self.level = ""
-        self.failed_starts = 0
+        #: Launches of this client's processes (a bot's clients share its diagnostics).
+        self._launches = 0
+        #: The seeds of the deals this client's processes were dealt: a kept process is not
+        #: given a match that deals one again (it would know another seat's cards).
+        self.deals: set[int] = set()
         #: Whether the bot's last ``ready`` offered its process for later matches.
         self.offers_rematch = False
         #: When the process was launched (``time.monotonic``).
@@ -141,8 +145,9 @@ class BotClient:
     def launch(self) -> Failure | None:
         """First half of :meth:`start` (launch + ``hello``), so a match can start every bot
         before waiting for the first ``ready``."""
+        self._launches += 1
         self.diagnostics.starts += 1
-        if self.diagnostics.starts > 1:
+        if self._launches > 1:
             self.diagnostics.restarts += 1
         try:
             self.conn = self._launcher(self.command, self.workdir, self.limits)
@@ -174,7 +179,7 @@ class BotClient:
         problem = self._await_ready(conn)
         if problem is not None:
             return self._start_failed(problem)
-        self.failed_starts = 0
+        self.diagnostics.failed_starts = 0
         self._rest(conn)
         return None
 
@@ -230,7 +235,7 @@ class BotClient:
             return False
         self._turn = turn
         self.diagnostics = BotDiagnostics(self.diagnostics.name, self.diagnostics.key)
-        self.failed_starts = self.strikes = 0
+        self.strikes = 0
         self._bank = self._bank_s
         self.forfeited = None
         self.pending.clear()
@@ -244,7 +249,7 @@ class BotClient:
         return True
 
     def _start_failed(self, detail: str) -> Failure:
-        self.failed_starts += 1
+        self.diagnostics.failed_starts += 1
         self.startup_log = self._stderr_tail()
         quote = log_note(self.startup_log)
         if is_not_run(detail + quote):  # the system's words name no cause: the files may
@@ -258,7 +263,7 @@ class BotClient:
     @property
     def gives_up(self) -> bool:
         """True once the bot failed to start too often to be worth another try."""
-        return self.failed_starts >= MAX_FAILED_STARTS
+        return self.diagnostics.failed_starts >= MAX_FAILED_STARTS
 
     def begin_game(self, message: bytes, *, restart: bool = True) -> Failure | None:
         """Reset the per-game budget, (re)start the process if needed and send ``game_start``.

@@ -40,6 +40,9 @@ class BotDiagnostics:
     restarts: int = 0
     #: How the last process ended at the close of the match (after ``bye``).
     exit: str | None = None
+    #: Start-ups failed in a row, by any of the bot's processes in the match: past a few the
+    #: bot is given up (not reported: ``failures`` counts them).
+    failed_starts: int = 0
 
     @property
     def timeouts(self) -> int:

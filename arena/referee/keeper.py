@@ -16,6 +16,8 @@ What keeps this fair (docs/SANDBOX.md, "Processes kept between matches"):
   a fresh one is started instead;
 * a kept process only ever heard its own matches: one referee plays one match at a time, and
   a bot is sent only its own seat's messages;
+* a kept process never begins a match that deals a deal it was dealt before (a deal book
+  repeats deals across tables): it would know the cards of seats that are not its own;
 * the sandbox's CPU-seconds limit counts over a process's life: a process is kept only while
   it cannot have used more than half of it (its age times the CPUs), so a match never begins
   with less than half the limit (a fresh process would have it all);
@@ -64,12 +66,14 @@ class BotKeeper:
     def __len__(self) -> int:
         return len(self._idle)
 
-    def take(self, spec: BotSpec, limits: Limits, ponder: bool, turn: CpuTurn) -> BotClient | None:
+    def take(self, spec: BotSpec, limits: Limits, ponder: bool, turn: CpuTurn,
+             avoid: frozenset[int] = frozenset()) -> BotClient | None:
         """A kept process of this bot, its new match begun (:meth:`BotClient.rematch`); None
-        when there is none (or it did not answer: it is ended), so the caller starts one."""
+        when there is none (or it did not answer: it is ended), so the caller starts one.
+        A process dealt any of the deals ``avoid`` (the match's) is not taken."""
         identity = _identity(spec, limits, ponder)
         for key, (kept_as, client) in list(self._idle.items()):
-            if kept_as != identity:
+            if kept_as != identity or not client.deals.isdisjoint(avoid):
                 continue
             del self._idle[key]
             if client.rematch(turn):

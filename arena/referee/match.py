@@ -1,4 +1,5 @@
-"""A match: N games of the same 2-5 bots, each bot one persistent sandboxed process.
+"""A match: N games of the same 2-5 bots, each bot a persistent sandboxed process (in
+duplicate, one for each seating).
 
 ``play_match(request, on_game=callback)`` is the referee's contract with the tournament layer
 (docs/ARCHITECTURE.md, "Match results"): it streams one :class:`GameOutcome` per finished game
@@ -19,7 +20,10 @@ once per seat order, game after game, with seed (match seed, deal). The deal's f
 duplicate bridge replays a board: the same cards to the same seats and the same starting
 seat, only the bots moved. The engine deals from the starting seat, so a replay that let its
 own previous loser start would often hand each bot the very cards it had (RULES.md, ruling
-13).
+13). Each seating is played by processes of its own, as a bridge board's other tables are
+other players: a process that held one seat's cards of a deal would know them in another
+seat's hand when the deal is replayed. So no bot process is ever dealt a deal twice, also
+not a kept one (:class:`~arena.referee.keeper.BotKeeper` checks the deals it was dealt).
 """
 
 from __future__ import annotations
@@ -103,6 +107,12 @@ def game_seed(match_seed: int, game_index: int) -> int:
     """The seed of one game of a match: stable across runs, machines and Python versions."""
     digest = hashlib.sha256(f"palaestra-match:{match_seed}:{game_index}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+def deal_seed(match_seed: int, deal: int, deal_seeds: Sequence[int] = ()) -> int:
+    """The seed of a match's deal: the deal book's where it has one, else derived (without
+    duplicate, the deal is the game)."""
+    return deal_seeds[deal] if deal < len(deal_seeds) else game_seed(match_seed, deal)
 
 
 def parse_date(value: Any) -> dt.date | None:
@@ -192,6 +202,11 @@ class MatchRequest:
     def seatings(self, bots: int) -> list[tuple[int, ...]]:
         """Who sits where in each game of a deal: ``order[seat]`` is a bot's index."""
         return seat_orders(tuple(range(bots)), self.duplicate)
+
+    def deals(self, seatings: int) -> frozenset[int]:
+        """The seeds of the match's deals (``seatings`` games each)."""
+        return frozenset(deal_seed(self.seed, deal, self.deal_seeds)
+                         for deal in range(-(-self.games // seatings)))
 
     def resolved_limits(self) -> Limits:
         return split_limits(self.limits)[0]
@@ -305,7 +320,8 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
               seatings: Sequence[tuple[int, ...]] = (),
               rules: HouseRules = DEFAULT_RULES,
               keep: Callable[[BotClient], bool] | None = None,
-              deal_seeds: Sequence[int] = ()) -> list[GameOutcome]:
+              deal_seeds: Sequence[int] = (),
+              players_by_seating: Sequence[Sequence[Seat]] = ()) -> list[GameOutcome]:
     """Play ``games`` games between ``players`` (bot clients constructed, started or not);
     shared by :func:`play_match` and the compliance check. Game numbers start at
     ``first_game``; the first of them picks its starting seat by ruling 13. With
@@ -316,9 +332,14 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
     player *i* in seat *i*) are the seat orders each deal is played in, one game each.
     ``keep``, asked at the end of the last game, spares a bot ``close_at_end`` (kept for a
     later match). ``deal_seeds`` fix the deals' seeds in order (a deal book), past their end
-    derived."""
+    derived. ``players_by_seating`` gives each seating players of its own (``players`` is
+    then its first); by default ``players`` play every seating."""
     orders = list(seatings) or [tuple(range(len(players)))]
-    clients = [s for s in players if isinstance(s, BotClient)]
+    crews = list(players_by_seating) or [players] * len(orders)
+    clients = list({id(s): s for crew in crews for s in crew
+                    if isinstance(s, BotClient)}.values())
+    # a seating with players of its own ends with the deal: each crew closes at its last game
+    closing_from = first_game + games - (len(orders) if players_by_seating else 1)
     outcomes: list[GameOutcome] = []
     start_failures = _start_all(clients)
     previous: GameResult | None = None  # the last game in the match's own seating
@@ -327,9 +348,8 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
         began = perf_counter()
         deal, seating = divmod(g, len(orders))
         order = orders[seating]
-        seats = [players[i] for i in order]
-        # without duplicate, the deal is the game
-        gseed = deal_seeds[deal] if deal < len(deal_seeds) else game_seed(seed, deal)
+        seats = [crews[seating][i] for i in order]
+        gseed = deal_seed(seed, deal, deal_seeds)
         metadata = [s.metadata if isinstance(s, BotClient) else {} for s in seats]
         if seating:  # a replay of the deal: the same cards and start, bots moved
             starting = board_start
@@ -344,13 +364,16 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
             last_book_finished=tuple(parse_date(m.get("last_book_finished")) for m in metadata),
             event_date=event_date, rules=rules)
         state = new_game(config)
+        for player in seats:
+            if isinstance(player, BotClient):
+                player.deals.add(gseed)
         #: what each bot is sent as game_start.bot_seed (kept in the record: its random
         #: choices replay)
         bot_seeds = [bot_seed(seed, g, seat) if isinstance(player, BotClient) else None
                      for seat, player in enumerate(seats)]
         failures = _begin_game(state, seats, g, bot_seeds, start_failures)
         decisions, relay = drive_game(state, seats, g, failures)
-        last = close_at_end and g == first_game + games - 1
+        last = close_at_end and g >= closing_from
         logs, latency, closing_s = _end_game(state, seats, g, relay, close=last, keep=keep)
         outcome = _outcome(state, seats, g, failures, decisions,
                            began=began + closing_s, logs=logs, latency=latency,
@@ -501,29 +524,40 @@ def play_match(request: MatchRequest,
     ponder, turn, keeper = request.resolved_ponder(), CpuTurn(), request.keeper
     _freeze_heap()
     began = perf_counter()
-    clients: list[BotClient] = []
+    seatings = request.seatings(len(specs) + len(request.local))
+    deals = request.deals(len(seatings))
+    # a bot's processes share its counters: the match reports the bot, not each process
+    shared = [BotDiagnostics(spec.name, spec.key or spec.name) for spec in specs]
+    clients: list[tuple[BotSpec, BotClient]] = []
+    crews: list[list[Seat]] = []
     finished = False
     try:
-        for spec in specs:
-            kept = keeper.take(spec, limits, ponder, turn) if keeper is not None else None
-            clients.append(kept or BotClient(
-                spec.command, spec.path, limits, name=spec.name, key=spec.key,
-                metadata=spec.metadata, launcher=launcher, options=spec.options,
-                ponder=ponder, turn=turn))
-        players: list[Seat] = list(clients)
-        for seat in sorted(request.local):  # the bots fill the other seats, in order
-            players.insert(seat, request.local[seat])
+        for _ in seatings:  # each seating its own processes: none is dealt a deal twice
+            crew: list[Seat] = []
+            for spec, diagnostics in zip(specs, shared, strict=True):
+                kept = (keeper.take(spec, limits, ponder, turn, avoid=deals)
+                        if keeper is not None else None)
+                client = kept or BotClient(
+                    spec.command, spec.path, limits, name=spec.name, key=spec.key,
+                    metadata=spec.metadata, launcher=launcher, options=spec.options,
+                    ponder=ponder, turn=turn)
+                client.diagnostics = diagnostics
+                clients.append((spec, client))
+                crew.append(client)
+            for seat in sorted(request.local):  # the bots fill the other seats, in order
+                crew.insert(seat, request.local[seat])
+            crews.append(crew)
+        players = crews[0]
         keys = [p.key if isinstance(p, LocalSeat) else p.diagnostics.key for p in players]
         games = run_games(players, games=request.games, seed=request.seed,
                           match_id=request.match_id, event_date=event_date,
                           keys=keys, on_game=on_game, close_at_end=True,
-                          stop=stop, seatings=request.seatings(len(players)),
-                          rules=request.rules,
+                          stop=stop, seatings=seatings, rules=request.rules,
                           keep=keeper.keeps if keeper is not None else None,
-                          deal_seeds=request.deal_seeds)
+                          deal_seeds=request.deal_seeds, players_by_seating=crews)
         finished = True
     finally:
-        for spec, client in zip(specs, clients, strict=False):
+        for spec, client in clients:
             if finished and keeper is not None and keeper.keeps(client):
                 keeper.keep(client, spec, ponder)
             else:
@@ -532,7 +566,7 @@ def play_match(request: MatchRequest,
         match_id=request.match_id, seats=keys, names=[p.name for p in players],
         games=games, bots=[_diagnostics_json(p.diagnostics, seat)
                            for seat, p in enumerate(players) if isinstance(p, BotClient)],
-        sandbox_level=_levels(clients),
+        sandbox_level=_levels([client for _, client in clients]),
         limits={**limits.to_json(), **({PONDER: True} if ponder else {})},
         duration_s=perf_counter() - began, warnings=warnings)
 

@@ -51,7 +51,7 @@ def honest(seed: int, ready: bytes | None = REMATCH) -> Callable[[], FakeConnect
 
 
 def match(launcher: Launcher, names: list[str], keeper: BotKeeper | None, *, seed: int = 1,
-          games: int = 2, limits: Limits = FAST) -> MatchOutcome:
+          games: int = 2, limits: Limits = FAST, **request: Any) -> MatchOutcome:
     bots = []
     for name in names:
         spec = fake_spec(name)
@@ -59,7 +59,7 @@ def match(launcher: Launcher, names: list[str], keeper: BotKeeper | None, *, see
         bots.append(spec)
     return play_match(MatchRequest(bots=bots, games=games, seed=seed, limits=limits,
                                    launcher=launcher, event_date=dt.date(2026, 11, 29),
-                                   keeper=keeper))
+                                   keeper=keeper, **request))
 
 
 def games_of(outcome: MatchOutcome) -> list[Any]:
@@ -191,4 +191,35 @@ def test_an_old_process_is_not_kept_for_its_cpu_limit_and_few_wait_at_once() -> 
         match(many, [f"x{i}", f"x{i + 1}"], keeper)
     assert len(keeper) == MAX_IDLE
     assert many.made["x0"][0].closed and not many.made[f"x{MAX_IDLE + 1}"][0].closed
+    keeper.close()
+
+
+def dealt(conn: FakeConnection) -> list[list[str]]:
+    """The hands a fake bot process was dealt, game by game (the ``deal`` events to it)."""
+    return [m["event"]["cards"] for m in conn.sent
+            if m["type"] == "event" and m["event"]["type"] == "deal"]
+
+
+def test_no_process_is_dealt_a_deal_twice_kept_or_in_a_duplicate_replay() -> None:
+    """A process that played a deal knows the cards of its seat there: were it dealt the
+    deal again from another seat (a duplicate replay, or a deal book's deal at the next
+    table) it would know an opponent's hand. Each seating has processes of its own, and a
+    kept process is only taken for a match whose deals it was never dealt."""
+    launcher = Launcher({"a": honest(1), "b": honest(2), "c": honest(3)})
+    keeper = BotKeeper()
+    book = (11, 12)
+    played = [match(launcher, ["a", "b"], keeper, deal_seeds=book, games=4, duplicate=True)]
+    assert [g.seed for g in played[0].games] == [11, 11, 12, 12]
+    assert len(launcher.made["a"]) == 2 and len(keeper) == 4  # a process per seating, kept
+    played.append(match(launcher, ["a", "c"], keeper, deal_seeds=book, games=4,
+                        duplicate=True))
+    assert len(launcher.made["a"]) == 4, "the book's deals again: fresh processes"
+    played.append(match(launcher, ["a", "b"], keeper, deal_seeds=(13, 14), games=4,
+                        duplicate=True))
+    assert len(launcher.made["a"]) == 4 and keeper.reused == 4  # new deals: kept ones serve
+    deal_of = {tuple(sorted(e["cards"])): game.seed for outcome in played
+               for game in outcome.games for e in game.record["events"] if e["type"] == "deal"}
+    for conn in launcher.made["a"] + launcher.made["b"] + launcher.made["c"]:
+        deals = [deal_of[tuple(sorted(hand))] for hand in dealt(conn)]
+        assert deals and len(deals) == len(set(deals)), f"a deal dealt twice: {deals}"
     keeper.close()

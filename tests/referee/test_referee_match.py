@@ -224,7 +224,8 @@ def test_the_bots_ending_after_the_last_game_is_not_that_games_time(
 
 def test_in_duplicate_every_deal_is_played_once_per_seat_order() -> None:
     """permutations with 3 bots: 6 games per deal, one per seat order, all on the deal's
-    cards; each bot is told its seat of the game, and its results follow it across seats."""
+    cards; each seating is played by processes of its own, so no process is dealt a deal
+    twice (it would know another seat's cards); a bot's results follow it across seats."""
     from itertools import permutations
 
     table = Table([honest(1), honest(2), honest(3)])
@@ -235,10 +236,18 @@ def test_in_duplicate_every_deal_is_played_once_per_seat_order() -> None:
         block = games[deal * 6:(deal + 1) * 6]
         assert {g.seed for g in block} == {game_seed(5, deal)}
         assert [tuple(g.entrants) for g in block] == list(permutations(range(3)))
-    for bot, (conn,) in table.made.items():  # still one process per bot
-        starts = [m["seat"] for m in conn.sent if m["type"] == "game_start"]
-        assert starts == [g.seat_of(bot) for g in games]
+    for bot, conns in table.made.items():
+        assert len(conns) == 6, "a process of each bot for each seating"
+        for seating, conn in enumerate(conns):  # one seat each, every deal once
+            starts = [m for m in conn.sent if m["type"] == "game_start"]
+            assert [m["game"] for m in starts] == [seating, 6 + seating]
+            assert [m["seat"] for m in starts] == [games[seating].seat_of(bot)] * 2
+            assert [m["type"] for m in conn.sent].count("hello") == 1
         assert all(g.seats[g.seat_of(bot)] == f"bot{bot}@000000000000" for g in games)
+    for row in outcome.to_json()["bots"]:  # counted for the bot, over its processes
+        made = table.made[row["seat"]]
+        assert (row["starts"], row["restarts"]) == (6, 0)
+        assert row["decisions"] == sum(len(conn.acts()) for conn in made) > 0
     for row in outcome.standings():
         bot = row["seat"]
         assert row["wins"] == sum(1 for g in games if g.won(g.seat_of(bot)))

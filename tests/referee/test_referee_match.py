@@ -139,6 +139,14 @@ def test_a_bot_that_never_starts_forfeits_every_game_and_is_given_up() -> None:
     types = [f["type"] for g in outcome.games for f in g.failures]
     assert types == ["startup_failure"] * 3
 
+    # in duplicate the bot's processes (one per seating) share the count: at a table of 4
+    # with 24 seatings the referee does not wait for 24 times as many start-ups
+    table = Table([honest(1), honest(2), honest(3), lambda: FakeConnection(ready=None)])
+    outcome = play_match(request(table, games=48, duplicate="permutations"))
+    assert all(g.forfeits == {g.seat_of(3): "startup_failure"} for g in outcome.games)
+    assert len(table.made[3]) == 24  # each seating's process tried once, together
+    assert outcome.to_json()["bots"][3]["forfeits"] == 48
+
 
 def test_first_starting_seat_follows_last_read_page_then_the_loser() -> None:
     def dated(day: str) -> Callable[[], FakeConnection]:

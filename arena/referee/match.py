@@ -34,6 +34,7 @@ import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from time import perf_counter
 from typing import Any
@@ -43,15 +44,14 @@ from arena.engine import (
     Agent,
     Decision,
     GameConfig,
-    GameResult,
     State,
     first_starting_seat,
     new_game,
-    next_starting_seat,
 )
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.errors import RulesError
 from arena.protocol import messages
+from arena.referee.boards import Boards
 from arena.referee.client import BotClient, BotDiagnostics, CpuTurn
 from arena.referee.connection import Launcher
 from arena.referee.failures import Failure
@@ -177,6 +177,10 @@ class MatchRequest:
     #: Fixed deals (game seeds), one per deal of the match in order, as a deal book gives
     #: them; empty: each deal's seed derives from ``seed``.
     deal_seeds: tuple[int, ...] = ()
+    #: In duplicate, play this seating's games only (the others are played elsewhere at the
+    #: same time, :class:`~arena.referee.boards.Boards` relating the starting seats); None:
+    #: every seating.
+    seating: int | None = None
 
     def resolved(self) -> list[BotSpec]:
         specs = [with_environment(b if isinstance(b, BotSpec) else resolve(b, self.bots_dir))
@@ -193,6 +197,8 @@ class MatchRequest:
             per_deal = seatings_per_deal(len(specs), self.duplicate)
         except ValueError as exc:
             raise RulesError(str(exc)) from None
+        if self.seating is not None and not 0 <= self.seating < per_deal:
+            raise RulesError(f"seating {self.seating} of a deal played in {per_deal} seatings")
         if self.games % per_deal:
             raise RulesError(f"with duplicate {seating_mode(self.duplicate)} each deal is "
                              f"played in {per_deal} seatings: the games must be a multiple of "
@@ -321,7 +327,9 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
               rules: HouseRules = DEFAULT_RULES,
               keep: Callable[[BotClient], bool] | None = None,
               deal_seeds: Sequence[int] = (),
-              players_by_seating: Sequence[Sequence[Seat]] = ()) -> list[GameOutcome]:
+              players_by_seating: Sequence[Sequence[Seat]] = (),
+              only_seating: int | None = None,
+              boards: Boards | None = None) -> list[GameOutcome]:
     """Play ``games`` games between ``players`` (bot clients constructed, started or not);
     shared by :func:`play_match` and the compliance check. Game numbers start at
     ``first_game``; the first of them picks its starting seat by ruling 13. With
@@ -333,7 +341,9 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
     ``keep``, asked at the end of the last game, spares a bot ``close_at_end`` (kept for a
     later match). ``deal_seeds`` fix the deals' seeds in order (a deal book), past their end
     derived. ``players_by_seating`` gives each seating players of its own (``players`` is
-    then its first); by default ``players`` play every seating."""
+    then its first); by default ``players`` play every seating. ``only_seating`` plays that
+    seating's games alone (the others are played elsewhere; ``boards`` then relates the
+    starting seats)."""
     orders = list(seatings) or [tuple(range(len(players)))]
     crews = list(players_by_seating) or [players] * len(orders)
     clients = list({id(s): s for crew in crews for s in crew
@@ -342,23 +352,18 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
     closing_from = first_game + games - (len(orders) if players_by_seating else 1)
     outcomes: list[GameOutcome] = []
     start_failures = _start_all(clients)
-    previous: GameResult | None = None  # the last game in the match's own seating
-    board_start = 0  # where the deal's first seating started: its replays start there too
+    boards = boards or Boards()
     for g in range(first_game, first_game + games):
         began = perf_counter()
         deal, seating = divmod(g, len(orders))
+        if only_seating is not None and seating != only_seating:
+            continue
         order = orders[seating]
         seats = [crews[seating][i] for i in order]
         gseed = deal_seed(seed, deal, deal_seeds)
         metadata = [s.metadata if isinstance(s, BotClient) else {} for s in seats]
-        if seating:  # a replay of the deal: the same cards and start, bots moved
-            starting = board_start
-        elif previous is None:
-            starting = first_starting_seat(
-                [_parse_stamp(m.get("last_read_page")) for m in metadata], seed, event_date)
-        else:
-            starting = next_starting_seat(previous, gseed)
-        board_start = starting
+        starting = boards.starting_seat(deal, seating, gseed,
+                                        partial(_first_seat, metadata, seed, event_date))
         config = GameConfig(
             players=tuple(s.name for s in seats), seed=gseed, starting_seat=starting,
             last_book_finished=tuple(parse_date(m.get("last_book_finished")) for m in metadata),
@@ -383,11 +388,16 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
         outcomes.append(outcome)
         if on_game is not None:
             on_game(outcome)
-        if seating == 0:
-            previous = state.result
+        boards.ended(seating, state.result)
         if stop is not None and seating == len(orders) - 1 and stop(outcomes):
             break
     return outcomes
+
+
+def _first_seat(metadata: Sequence[Mapping[str, Any]], seed: int, event_date: dt.date) -> int:
+    """The match's first starting seat (ruling 13: the most recent ``last_read_page``)."""
+    return first_starting_seat([_parse_stamp(m.get("last_read_page")) for m in metadata],
+                               seed, event_date)
 
 
 def _begin_game(state: State, seats: Sequence[Seat], game: int,
@@ -509,10 +519,12 @@ def _freeze_heap() -> None:
 
 def play_match(request: MatchRequest,
                on_game: Callable[[GameOutcome], None] | None = None,
-               stop: Callable[[list[GameOutcome]], bool] | None = None) -> MatchOutcome:
+               stop: Callable[[list[GameOutcome]], bool] | None = None,
+               boards: Boards | None = None) -> MatchOutcome:
     """Play a match through the sandbox; one bot's failure never stops the match or touches
     the other bots' games. Every bot process is ended (``bye``, grace, kill) before return.
-    ``stop`` may end it before ``request.games`` (:func:`run_games`)."""
+    ``stop`` may end it before ``request.games`` (:func:`run_games`); ``boards`` relates
+    the starting seats of a duplicate deal's seatings played by several referees."""
     specs = request.resolved()
     limits = request.resolved_limits()
     event_date = request.event_date or dt.date.today()
@@ -532,8 +544,11 @@ def play_match(request: MatchRequest,
     crews: list[list[Seat]] = []
     finished = False
     try:
-        for _ in seatings:  # each seating its own processes: none is dealt a deal twice
+        for seating, _ in enumerate(seatings):  # each its own processes: no deal dealt twice
             crew: list[Seat] = []
+            if request.seating not in (None, seating):
+                crews.append(crew)  # played elsewhere
+                continue
             for spec, diagnostics in zip(specs, shared, strict=True):
                 kept = (keeper.take(spec, limits, ponder, turn, avoid=deals)
                         if keeper is not None else None)
@@ -547,14 +562,15 @@ def play_match(request: MatchRequest,
             for seat in sorted(request.local):  # the bots fill the other seats, in order
                 crew.insert(seat, request.local[seat])
             crews.append(crew)
-        players = crews[0]
+        players = crews[request.seating or 0]
         keys = [p.key if isinstance(p, LocalSeat) else p.diagnostics.key for p in players]
         games = run_games(players, games=request.games, seed=request.seed,
                           match_id=request.match_id, event_date=event_date,
                           keys=keys, on_game=on_game, close_at_end=True,
                           stop=stop, seatings=seatings, rules=request.rules,
                           keep=keeper.keeps if keeper is not None else None,
-                          deal_seeds=request.deal_seeds, players_by_seating=crews)
+                          deal_seeds=request.deal_seeds, players_by_seating=crews,
+                          only_seating=request.seating, boards=boards)
         finished = True
     finally:
         for spec, client in clients:

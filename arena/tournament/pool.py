@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import datetime as dt
 import logging
 import multiprocessing
 import multiprocessing.connection
@@ -31,22 +30,33 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing import resource_tracker
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from arena.common.cpus import allowed_cpus, pin_to
 from arena.common.signalmask import signals_held
-from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.errors import ArenaError
 from arena.sandbox import SandboxReport
 from arena.sandbox.probe import adopt
+from arena.tournament.boards import BoardRelay, split_seatings, told_by
 from arena.tournament.store import compress_record, game_id, match_id
+from arena.tournament.tasks import (
+    GAME_BATCH_S,
+    BoardStart,
+    DoneMessage,
+    ErrorMessage,
+    GameBatch,
+    GameMessage,
+    LogMessage,
+    Message,
+    TableTask,
+)
 
 if TYPE_CHECKING:
     from arena.referee.keeper import BotKeeper
-    from arena.registry import BotSpec
 
 __all__ = [
     "MAX_TABLE_ATTEMPTS",
+    "BoardStart",
     "DoneMessage",
     "ErrorMessage",
     "GameBatch",
@@ -65,106 +75,6 @@ MAX_TABLE_ATTEMPTS = 3
 _PR_SET_PDEATHSIG = 1
 
 
-# ---------------------------------------------------------------------------- tasks
-@dataclass(frozen=True)
-class TableTask:
-    """Everything a worker needs to play one table, or in duplicate mode the tables of one
-    deal (its seatings) as one match; plain data, picklable."""
-
-    tournament: str
-    round: int
-    table: int
-    bots: tuple[BotSpec, ...]
-    bot_ids: tuple[int, ...]
-    games: int
-    seed: int
-    limits: dict[str, int]
-    event_date: dt.date
-    #: Game numbers of the match already stored (replayed, not sent again).
-    recorded: frozenset[int] = frozenset()
-    #: In duplicate mode, the seating of the deal (``arena.referee.seating``) and, per
-    #: seating, its table and bot ids: the match plays them in turn, game by game, so each
-    #: replays the first seating's board (RULES.md, ruling 13). ``table`` and ``bot_ids`` are
-    #: the first seating's.
-    duplicate: str = "none"
-    seatings: tuple[tuple[int, tuple[int, ...]], ...] = ()
-    #: The tournament's house rules.
-    rules: HouseRules = DEFAULT_RULES
-    #: The seeds of the table's deals from the spec's deal book (empty: derived from
-    #: ``seed``).
-    deals: tuple[int, ...] = ()
-
-    @property
-    def key(self) -> tuple[int, int]:
-        return (self.round, self.table)
-
-    def table_of(self, game: int) -> tuple[int, int, tuple[int, ...]]:
-        """Where the match's game ``game`` is stored: table, game index, bot ids by seat."""
-        if not self.seatings:
-            return self.table, game, self.bot_ids
-        deal, seating = divmod(game, len(self.seatings))
-        table, bot_ids = self.seatings[seating]
-        return table, deal, bot_ids
-
-    def game_of(self, table: int, index: int) -> int:
-        """The match's game number of game ``index`` of ``table`` (:meth:`table_of`'s
-        inverse)."""
-        if not self.seatings:
-            return index
-        tables = [t for t, _ in self.seatings]
-        return index * len(tables) + tables.index(table)
-
-
-@dataclass
-class GameMessage:
-    """A finished game, as the worker ships it (``record`` is None for a replayed game)."""
-
-    key: tuple[int, int]
-    row: dict[str, Any]
-    record: bytes | None
-
-
-@dataclass
-class DoneMessage:
-    key: tuple[int, int]
-    sandbox_level: str
-    warnings: list[str]
-    #: The other tables of the task's round that it finished (a duplicate deal's seatings).
-    also: tuple[int, ...] = ()
-    #: Bot processes the table started (restarts included).
-    bot_starts: int = 0
-    #: CPU seconds the worker process itself (the referee: not its bots) spent since it
-    #: finished its previous table, or since it started: where a run's CPU goes.
-    referee_cpu_s: float = 0.0
-
-
-@dataclass
-class ErrorMessage:
-    key: tuple[int, int]
-    message: str
-
-
-@dataclass
-class LogMessage:
-    """A warning the referee or sandbox logged in a worker (printed once by the parent, above
-    the progress bar, instead of each worker writing to the terminal)."""
-
-    text: str
-
-
-@dataclass
-class GameBatch:
-    """Games a worker finished within :data:`GAME_BATCH_S` of each other, sent (and recorded)
-    together: a game apiece cost the parent a wake-up and a transaction each."""
-
-    games: list[GameMessage]
-
-
-Message = GameMessage | GameBatch | DoneMessage | ErrorMessage | LogMessage
-
-#: How long a worker holds finished games before it sends them (a game is sent at the latest
-#: this long after it ended; a table's end or a warning sends them at once).
-GAME_BATCH_S = 0.1
 
 
 class GameBatcher:
@@ -184,7 +94,8 @@ class GameBatcher:
             if isinstance(message, GameMessage):
                 self.games.append(message)
                 return
-            self._flush()
+            if not isinstance(message, BoardStart):  # a replay waits for it: at once
+                self._flush()
             self.send(message)
 
     def flush(self) -> None:
@@ -221,16 +132,20 @@ class _PipeHandler(logging.Handler):
 
 
 def play_table(task: TableTask, send: Callable[[Message], None],
-               keeper: BotKeeper | None = None) -> None:
+               keeper: BotKeeper | None = None,
+               receive: Callable[[], object] | None = None) -> None:
     """Play one table and send a :class:`GameMessage` per game, then a :class:`DoneMessage`.
 
     Runs in a worker (any backend). A domain error of the match becomes an
     :class:`ErrorMessage`: the run stops with it rather than recording a partial table.
     ``keeper`` holds the worker's bot processes between its tables (none: each table
-    starts its bots and ends them).
+    starts its bots and ends them). A task of one seating of a deal
+    (:mod:`arena.tournament.boards`) tells its boards' starts through ``send``, or, a
+    replay, is told them through ``receive``.
     """
     # imported here, in the worker: the parent imports this module for its messages and never
     # plays, so it does not pay for the referee's match code
+    from arena.referee.boards import Boards
     from arena.referee.match import GameOutcome, MatchRequest, play_match
 
     def on_game(outcome: GameOutcome) -> None:
@@ -259,14 +174,20 @@ def play_table(task: TableTask, send: Callable[[Message], None],
         bots=list(task.bots), games=task.games * max(1, len(task.seatings)), seed=task.seed,
         limits=dict(task.limits), match_id=match_id(task.tournament, task.round, task.table),
         event_date=task.event_date, duplicate=task.duplicate, rules=task.rules, keeper=keeper,
-        deal_seeds=task.deals)
+        deal_seeds=task.deals, seating=task.seating)
+    boards = None
+    if task.seating == 0:
+        boards = Boards(tell=lambda deal, seat: send(BoardStart(task.deal_key, deal, seat)))
+    elif task.seating is not None and receive is not None:
+        boards = Boards(told=told_by(receive, task))
     try:
-        outcome = play_match(request, on_game=on_game)
+        outcome = play_match(request, on_game=on_game, boards=boards)
     except ArenaError as exc:
         send(ErrorMessage(task.key, f"table r{task.round}/t{task.table}: {exc}"))
         return
     send(DoneMessage(task.key, outcome.sandbox_level, list(outcome.warnings),
-                     also=tuple(table for table, _ in task.seatings[1:]),
+                     also=tuple(table for table, _ in task.seatings[1:]
+                                if task.seating is None),
                      bot_starts=sum(bot["starts"] for bot in outcome.bots),
                      referee_cpu_s=_referee_cpu.since_last()))
 
@@ -371,8 +292,10 @@ def _serve_tables(conn: multiprocessing.connection.Connection, send: GameBatcher
             return
         if task is None:
             return
+        if isinstance(task, BoardStart):  # told again after its replay had ended
+            continue
         try:
-            play_table(task, send, keeper)
+            play_table(task, send, keeper, conn.recv)
         except (BrokenPipeError, EOFError, OSError):
             return
         except Exception as exc:  # a bug: report it whole, the parent stops the run
@@ -441,6 +364,8 @@ class LocalPool:
         #: same: a game's message then costs one system call, not a selector built anew.
         self._poller = select.poll()
         self._polled: frozenset[int] = frozenset()
+        #: The boards' starts of the deals whose seatings are played by several workers.
+        self._relay = BoardRelay()
 
     def _ready(self, timeout: float) -> set[int]:
         """The file descriptors of the workers' pipes and sentinels that are ready (to read,
@@ -492,7 +417,8 @@ class LocalPool:
 
     def run(self, tasks: Sequence[TableTask], on_message: Callable[[Message], None],
             last: bool = False) -> None:
-        queue = deque(tasks)
+        queue = deque(split_seatings(tasks, self.size))
+        self._relay = BoardRelay()
         self._last = last
         self._fill(queue)
         busy = sum(1 for w in self._workers if w.task is not None)
@@ -503,7 +429,11 @@ class LocalPool:
                     try:
                         while True:  # every message it has sent (a pipe holds no buffer)
                             message = worker.conn.recv()
-                            on_message(message)
+                            if isinstance(message, BoardStart):
+                                self._relay.tell(message, ((w.task, w.conn)
+                                                           for w in self._workers))
+                            else:
+                                on_message(message)
                             if isinstance(message, DoneMessage | ErrorMessage):
                                 worker.task = None
                                 if isinstance(message, ErrorMessage):
@@ -547,7 +477,7 @@ class LocalPool:
                 if sum(not w.stopped for w in self._workers) >= self.size:
                     return
                 idle = self._spawn()
-            task = queue.popleft()
+            task = self._relay.handed(queue.popleft())
             idle.task = task
             self._attempts.setdefault(task.key, 1)
             try:

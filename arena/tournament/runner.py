@@ -60,6 +60,7 @@ from arena.tournament.league import League, Vetter
 from arena.tournament.opening import open_tournament
 from arena.tournament.planning import fixed_tables, group_deals, tables_per_swiss_round
 from arena.tournament.pool import (
+    BoardStart,
     DoneMessage,
     GameBatch,
     GameMessage,
@@ -195,7 +196,7 @@ class _Run:
                 self.warn(warning)
         elif isinstance(message, LogMessage):
             self.warn(message.text)
-        else:
+        elif not isinstance(message, BoardStart):  # a board's start is the workers' affair
             raise ArenaError(message.message)
 
     def record(self, games: Sequence[GameMessage]) -> None:

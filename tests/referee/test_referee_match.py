@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +14,7 @@ from referee_fakes import FAST, FakeConnection, fake_spec, random_responder
 from arena.engine import GameConfig, new_game
 from arena.errors import RulesError
 from arena.referee import match as match_module
+from arena.referee.boards import Boards
 from arena.referee.match import GameOutcome, MatchRequest, game_seed, play_match
 
 
@@ -295,6 +297,50 @@ def test_in_duplicate_a_deal_is_replayed_like_a_board_the_bots_moved() -> None:
         if deal:
             previous = games[(deal - 1) * 3]
             assert previous.placements[first.starting_seat] == max(previous.placements)
+
+
+def test_a_duplicate_deal_played_seating_by_seating_at_once_is_the_same_games() -> None:
+    """Each seating has processes of its own, so two referees (two tournament workers) can
+    play a deal's seatings at the same time: the first tells each board's start as its game
+    begins, the replays wait for it. Game for game, the same as one referee playing all."""
+    def table() -> Table:
+        return Table([honest(1), honest(2), honest(3)])
+
+    def summary(games: list[GameOutcome]) -> list[Any]:
+        return [(g.game_index, g.seed, g.starting_seat, g.placements, g.record["choices"])
+                for g in sorted(games, key=lambda g: g.game_index)]
+
+    whole = play_match(request(table(), games=12, seed=3, duplicate="rotations")).games
+    starts: dict[int, int] = {}
+    known = threading.Condition()
+
+    def tell(deal: int, seat: int) -> None:
+        with known:
+            starts[deal] = seat
+            known.notify_all()
+
+    def told(deal: int) -> int:
+        with known:
+            assert known.wait_for(lambda: deal in starts, timeout=60)
+            return starts[deal]
+
+    played: dict[int, list[GameOutcome]] = {}
+
+    def play(seating: int, boards: Boards) -> None:
+        played[seating] = play_match(request(table(), games=12, seed=3, duplicate="rotations",
+                                             seating=seating), boards=boards).games
+
+    threads = [threading.Thread(target=play, args=(s, Boards(told=told))) for s in (2, 1)]
+    threads.append(threading.Thread(target=play, args=(0, Boards(tell=tell))))
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [[g.game_index % 3 for g in played[s]] for s in range(3)] == [[s] * 4
+                                                                         for s in range(3)]
+    assert summary([g for s in range(3) for g in played[s]]) == summary(whole)
+    with pytest.raises(RulesError, match="seating 3 of a deal played in 3 seatings"):
+        play_match(request(table(), games=3, duplicate="rotations", seating=3))
 
 
 def test_in_duplicate_the_games_are_whole_deals_and_a_stop_waits_for_one() -> None:

@@ -6,6 +6,7 @@ that does not block it, and the test process holds threads of other tests."""
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import sqlite3
 import subprocess
@@ -186,3 +187,54 @@ def test_pinned_workers_each_keep_a_cpu_and_a_replacement_takes_the_dead_ones() 
             pool.close()
     """)
     assert out == "True True True"
+
+
+def test_a_duplicate_deal_on_two_workers_plays_each_seating_on_its_own_the_same_games() -> None:
+    """With fewer than two deals a worker, each seating of a deal goes to a worker of its
+    own, the replay told each board's start as the first seating's game begins: the same
+    games as one worker playing the deal, each table done on its own. The first seating's
+    worker killed mid-deal: its replacement plays it again and tells the starts again, the
+    replay (waiting for them) goes on, and every game still arrives, unchanged."""
+    out = run("""
+        import datetime as dt, json, os, signal
+        from arena.registry import resolve
+        from arena.tournament.pool import (DoneMessage, GameBatch, GameMessage, LocalPool,
+                                           TableTask)
+
+        bots = (resolve("greedy"), resolve("collector"))
+        task = TableTask(tournament="t", round=1, table=0, bots=bots, bot_ids=(1, 2),
+                         games=120, seed=7, limits={}, event_date=dt.date(2026, 1, 1),
+                         duplicate="rotations", seatings=((0, (1, 2)), (1, (2, 1))))
+
+        def play(workers, kill=False):
+            rows, done = {}, []
+            pool = LocalPool(workers)
+            def note(message):
+                games = message.games if isinstance(message, GameBatch) else [message]
+                for m in games:
+                    if isinstance(m, DoneMessage):
+                        done.append([list(m.key), list(m.also)])
+                    elif isinstance(m, GameMessage):
+                        key = m.row["id"]
+                        row = [m.row[k] for k in ("seed", "starting_seat", "placements",
+                                                  "seats", "decisions")]
+                        assert rows.setdefault(key, row) == row, (key, row, rows[key])
+                        if kill and m.row["table_index"] == 0 and len(rows) >= 2:
+                            kill.clear()  # once
+                            first = next(w for w in pool._workers
+                                 if w.task is not None and w.task.key == (1, 0))
+                            os.kill(first.process.pid, signal.SIGKILL)
+            try:
+                pool.run([task], note)
+            finally:
+                pool.close()
+            return rows, sorted(done), pool._attempts.get((1, 0))
+
+        one, one_done, _ = play(1)
+        two, two_done, _ = play(2)
+        killed, killed_done, attempts = play(2, kill=[True])
+        print(json.dumps([len(one), one == two == killed, one_done, two_done, killed_done,
+                          attempts]))
+    """)
+    assert json.loads(out) == [240, True, [[[1, 0], [1]]], [[[1, 0], []], [[1, 1], []]],
+                               [[[1, 0], []], [[1, 1], []]], 2]

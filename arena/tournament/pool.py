@@ -1,15 +1,17 @@
-"""The local backend: worker processes that play whole tables, and the messages they send.
+"""The local backend: worker processes that play whole tables.
 
 Kept apart from :mod:`arena.tournament.runner` so that a ``spawn``-ed worker imports only what
 playing needs (the referee), not the planner's pydantic, rich and scheduling code: a worker is
-ready in a fraction of the time.
+ready in a fraction of the time. What they are given and send back is in
+:mod:`arena.tournament.tasks`.
 
 A worker plays one table at a time through :func:`arena.referee.match.play_match` (the bots of
-a match stay alive for all its games) and streams the finished games back over its pipe, their
-records already compressed, a tenth of a second's worth at a time (:class:`GameBatch`).
-Workers ignore Ctrl-C (the parent stops them in order), reap their bots on SIGTERM, and die
-with the parent (``PR_SET_PDEATHSIG`` plus a watch on the parent pid), so a ``kill -9`` of
-the runner leaves nothing behind.
+a match stay alive for all its games; a duplicate deal's seatings are one match, or each a
+task of its own played at once: :mod:`arena.tournament.boards`) and streams the finished
+games back over its pipe, their records already compressed, a tenth of a second's worth at a
+time (:class:`GameBatch`). Workers ignore Ctrl-C (the parent stops them in order), reap their
+bots on SIGTERM, and die with the parent (``PR_SET_PDEATHSIG`` plus a watch on the parent
+pid), so a ``kill -9`` of the runner leaves nothing behind.
 """
 
 from __future__ import annotations

@@ -31,7 +31,8 @@ __all__ = [
 @dataclass(frozen=True)
 class TableTask:
     """Everything a worker needs to play one table, or in duplicate mode the tables of one
-    deal (its seatings) as one match; plain data, picklable."""
+    deal (its seatings) as one match, or one of them (:attr:`seating`); plain data,
+    picklable."""
 
     tournament: str
     round: int

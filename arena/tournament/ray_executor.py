@@ -74,9 +74,11 @@ import ray.exceptions
 
 from arena.errors import ClusterError
 from arena.registry import BotSpec
-from arena.tournament.pool import (
+from arena.tournament.pool import MAX_TABLE_ATTEMPTS
+from arena.tournament.ray_bundles import code_fingerprint, pack_bot
+from arena.tournament.ray_worker import TableStart, play_table_stream, warm_up_worker
+from arena.tournament.tasks import (
     GAME_BATCH_S,
-    MAX_TABLE_ATTEMPTS,
     DoneMessage,
     ErrorMessage,
     GameBatch,
@@ -85,8 +87,6 @@ from arena.tournament.pool import (
     Message,
     TableTask,
 )
-from arena.tournament.ray_bundles import code_fingerprint, pack_bot
-from arena.tournament.ray_worker import TableStart, play_table_stream, warm_up_worker
 
 __all__ = ["RayExecutor", "RayStats", "quiet_ray_logging"]
 

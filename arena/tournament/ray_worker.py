@@ -24,16 +24,9 @@ from arena.errors import ArenaError
 from arena.referee import launch
 from arena.sandbox import probe
 from arena.sandbox.process import kill_survivors
-from arena.tournament.pool import (
-    GAME_BATCH_S,
-    ErrorMessage,
-    GameBatcher,
-    LogMessage,
-    Message,
-    TableTask,
-    play_table,
-)
+from arena.tournament.pool import GameBatcher, play_table
 from arena.tournament.ray_bundles import BotBundle, code_fingerprint, materialize_bot
+from arena.tournament.tasks import GAME_BATCH_S, ErrorMessage, LogMessage, Message, TableTask
 
 __all__ = ["TableStart", "play_table_stream", "warm_up_worker"]
 

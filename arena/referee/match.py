@@ -351,8 +351,10 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
     # a seating with players of its own ends with the deal: each crew closes at its last game
     closing_from = first_game + games - (len(orders) if players_by_seating else 1)
     outcomes: list[GameOutcome] = []
-    start_failures = _start_all(clients)
     boards = boards or Boards()
+    if only_seating and boards.told is None:  # it would start every board at seat 0
+        raise RulesError("a replay seating played alone must be told its boards' starts")
+    start_failures = _start_all(clients)
     for g in range(first_game, first_game + games):
         began = perf_counter()
         deal, seating = divmod(g, len(orders))

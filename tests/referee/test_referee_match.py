@@ -341,6 +341,8 @@ def test_a_duplicate_deal_played_seating_by_seating_at_once_is_the_same_games() 
     assert summary([g for s in range(3) for g in played[s]]) == summary(whole)
     with pytest.raises(RulesError, match="seating 3 of a deal played in 3 seatings"):
         play_match(request(table(), games=3, duplicate="rotations", seating=3))
+    with pytest.raises(RulesError, match="a replay seating played alone must be told"):
+        play_match(request(table(), games=3, duplicate="rotations", seating=1))
 
 
 def test_in_duplicate_the_games_are_whole_deals_and_a_stop_waits_for_one() -> None:

@@ -294,6 +294,8 @@ def test_a_bot_dies_with_a_referee_killed_without_warning(tmp_path: Path, mode: 
     must end the bot, with bubblewrap (--die-with-parent) or without (PR_SET_PDEATHSIG)."""
     bot_dir = write_bot(tmp_path, STUBBORN)
     os.chmod(tmp_path, 0o755)
+    # probed first: a first probe in this process sweeps dead referees' cgroups, this one's too
+    report = probe(disable=MODES[mode]) if MODES[mode] else probe()
     referee = subprocess.Popen([sys.executable, "-c", _DOOMED_REFEREE, ",".join(MODES[mode]),
                                 str(bot_dir)], stdout=subprocess.PIPE, text=True)
     try:
@@ -309,7 +311,6 @@ def test_a_bot_dies_with_a_referee_killed_without_warning(tmp_path: Path, mode: 
         time.sleep(0.01)
     assert find_processes(marker=marker) == []
     reap_adopted()
-    report = probe(disable=MODES[mode]) if MODES[mode] else probe()
     parent = report.freezer_parent or (report.cgroup_parent if report.active("cgroup") else None)
     if parent is not None:  # its bot's cgroup, named by its pid, goes with the next sweep
         left = list(parent.glob(f"arena-{referee.pid}-{marker}"))

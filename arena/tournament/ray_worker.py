@@ -180,11 +180,45 @@ def play_table_stream(task: TableTask, fingerprint: str, *bundles: BotBundle,
                     break
                 yield message
         finally:
+            if finished:
+                ended.set()
+            else:
+                _end_table(stopped, ended, thread)
+
+
+def _end_table(stopped: threading.Event, ended: threading.Event, thread: threading.Thread,
+              join_s: float = 15.0) -> None:
+    """Stop a cancelled table's thread and end its bots, and return only when that is done.
+
+    Ray repeats a cancel (a KeyboardInterrupt in the task's thread) every two seconds while
+    the task runs: were the ending done here, a repeat would cut it short and the task would
+    end with its bots still playing. It runs in a thread of its own, which no repeat reaches,
+    waited for through the repeats."""
+    done = threading.Event()
+
+    def stop() -> None:
+        try:
+            stopped.set()
             ended.set()
-            if not finished:
-                stopped.set()
-                _end_bots()
-                thread.join(timeout=15.0)
+            _end_bots()
+            thread.join(timeout=join_s)
+            _end_bots()  # any the table's thread started again before it saw the stop
+        finally:
+            done.set()
+
+    # An Event is waited on, not the thread joined: a join interrupted can leave the thread
+    # marked ended while it runs (Python 3.11's Thread._wait_for_tstate_lock).
+    started = False
+    while True:
+        try:  # Ray interrupts by a simulated signal, seen only between bytecodes: poll
+            if not started:
+                started = True
+                threading.Thread(target=stop, name="arena-table-end", daemon=True).start()
+            while not done.wait(timeout=0.1):
+                pass
+            return
+        except KeyboardInterrupt:
+            continue
 
 
 def _normal_priority() -> None:

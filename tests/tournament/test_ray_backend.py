@@ -9,6 +9,7 @@ assertion reads the wall clock.
 
 from __future__ import annotations
 
+import _thread
 import datetime as dt
 import json
 import logging
@@ -117,14 +118,25 @@ def ray_workers(function: str = "play_table_stream") -> list[int]:
     return found
 
 
-def has_children(pid: int) -> bool:
+def children(pid: int) -> list[str]:
+    """The child processes of ``pid`` (any of its threads'), each as "pid command line"."""
+    found = []
     for task in Path(f"/proc/{pid}/task").glob("*"):
         try:
-            if (task / "children").read_text().split():
-                return True
+            kids = (task / "children").read_text().split()
         except OSError:
             continue
-    return False
+        for kid in kids:
+            try:
+                line = Path(f"/proc/{kid}/cmdline").read_bytes().replace(b"\0", b" ")
+            except OSError:
+                line = b"(gone)"
+            found.append(f"{kid} {line.decode(errors='replace')[:200]}")
+    return found
+
+
+def has_children(pid: int) -> bool:
+    return bool(children(pid))
 
 
 @pytest.fixture(autouse=True)
@@ -371,7 +383,54 @@ def test_a_cancelled_table_ends_its_bots(cluster: str) -> None:
         finally:
             executor.close()
     assert playing, "no worker was seen playing the table"
-    assert not any(has_children(pid) for pid in playing)
+    assert not [kid for pid in playing for kid in children(pid)]
+
+
+def test_a_cancel_repeated_while_a_table_ends_waits_for_its_end() -> None:
+    """Ray repeats a cancel every two seconds while the task runs, as a KeyboardInterrupt in
+    the task's (main) thread: ending a table waits through the repeats until the table's
+    thread has stopped, so the task never ends with its bots still playing."""
+    stopped, ended, release, table_done = (threading.Event() for _ in range(4))
+    delivered = threading.Semaphore(0)
+
+    def table() -> None:  # a table slow to stop: it ends when released
+        stopped.wait()
+        release.wait()
+        table_done.set()
+
+    def repeat_cancels() -> None:
+        stopped.wait()
+        for _ in range(2):
+            _thread.interrupt_main()
+            delivered.acquire()  # the interrupt reached the main thread
+        release.set()
+
+    def on_interrupt(signum: int, frame: Any) -> None:
+        codes = set()
+        while frame is not None:
+            codes.add(frame.f_code)
+            frame = frame.f_back
+        delivered.release()
+        # as Ray's: only while the task still runs (and not into this handler itself)
+        if ray_worker._end_table.__code__ in codes and on_interrupt.__code__ not in codes:
+            raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        thread = threading.Thread(target=table, daemon=True)
+        thread.start()
+        threading.Thread(target=repeat_cancels, daemon=True).start()
+        try:
+            ray_worker._end_table(stopped, ended, thread)
+            cut_short = False
+        except KeyboardInterrupt:
+            cut_short = True
+        while not release.wait(timeout=0.05):  # every repeat delivered, seen between bytecodes
+            pass
+    finally:
+        signal.signal(signal.SIGINT, old)
+    assert not cut_short, "a repeated cancel cut the table's ending short"
+    assert table_done.is_set() and ended.is_set()
 
 
 def test_a_killed_worker_loses_and_duplicates_no_game(

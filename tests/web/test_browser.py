@@ -157,6 +157,14 @@ def test_the_leaderboard_sorts_by_mouse_and_keyboard(browser: Any, cup_site: Pat
     assert heading.get_attribute("aria-sort") == "descending"
 
 
+def text_of(browser: Any, element_id: str) -> str:
+    """The element's shown text, read in one script: a page that re-renders between a lookup
+    and a read (a refresh) leaves no stale reference to fail on."""
+    return str(browser.execute_script(
+        "const e = document.getElementById(arguments[0]); return e ? e.innerText : '';",
+        element_id))
+
+
 def test_standings_refresh_as_games_land(browser: Any, tmp_path: Path) -> None:
     import sqlite3
 
@@ -174,8 +182,7 @@ def test_standings_refresh_as_games_land(browser: Any, tmp_path: Path) -> None:
                 "seats_json, starting_seat, placements_json, desmos_json, ascension, "
                 "tiebreak, failures_json, forfeits_json, decisions, duration_s, record_path, "
                 "created_at, latency_json FROM games WHERE id = 'cup/r1/t0/g0'")
-        WebDriverWait(browser, 60).until(
-            lambda b: b.find_element("id", "progress").text.startswith("6 of 9"))
+        WebDriverWait(browser, 60).until(lambda b: text_of(b, "progress").startswith("6 of 9"))
         assert errors(browser) == []
     finally:
         server.shutdown()
@@ -373,8 +380,7 @@ def test_a_league_served_live(browser: Any, league_path: Path, tmp_path: Path) -
                 "seats_json, starting_seat, placements_json, desmos_json, ascension, "
                 "tiebreak, failures_json, forfeits_json, decisions, duration_s, record_path, "
                 "created_at, latency_json FROM games WHERE id = 'ladder/r4/t0/g0'")
-        WebDriverWait(browser, 60).until(
-            lambda b: b.find_element("id", "progress").text == "9 games")
+        WebDriverWait(browser, 60).until(lambda b: text_of(b, "progress") == "9 games")
         assert board_rows(browser, "leaderboard") == json_rows(db)
         assert errors(browser) == []
     finally:

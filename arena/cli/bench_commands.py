@@ -88,7 +88,7 @@ _TOURNAMENT_HELP = "\n\n".join([
     "(games/s over the whole run and the speed-up; aim 1.8x or better on 2 cores); the CPU "
     "of each run (every process of it), split into the runner's, the referees' (the "
     "workers themselves) and the bots' with their sandbox, against the very same games "
-    "played in-process on one core (aim: 1.4x or less; wall time 1.6x or less the "
+    "played in-process on one core right after it (aim: 1.4x or less; wall time 1.6x or less the "
     "in-process CPU over the workers); "
     "and the store's cost per game (median milliseconds to commit one game and its "
     "compressed record).",

@@ -447,9 +447,13 @@ def test_bench_tournament_reports_both_worker_counts() -> None:
     assert [r["workers"] for r in data["runs"]] == [1.0, 2.0]
     assert all(r["games"] == 3.0 and r["games_per_s"] > 0 for r in data["runs"])
     assert data["speedup_2_vs_1"] > 0 and data["store_ms_per_game"] > 0
-    # the very same games in-process, and the arena's CPU against theirs
-    assert data["in_process"]["games"] == 3 and data["in_process"]["differing"] == 0
-    assert all(r["cpu_ratio"] > 0 and r["wall_ratio"] > 0 for r in data["runs"])
+    # the very same games in-process right after each run, and the run's CPU against theirs
+    assert [(x["games"], x["differing"]) for x in data["in_process"]] == [(3, 0), (3, 0)]
+    for r, local in zip(data["runs"], data["in_process"], strict=True):
+        assert r["in_process_cpu_seconds"] == pytest.approx(local["cpu_seconds"], abs=1e-3)
+        assert r["cpu_ratio"] == pytest.approx(r["cpu_seconds"] / r["in_process_cpu_seconds"])
+        assert r["wall_ratio"] == pytest.approx(
+            r["seconds"] * r["workers"] / r["in_process_cpu_seconds"])
     # where the CPU went: the runner, the referees (the workers themselves), the bots
     for r in data["runs"]:
         assert r["referee_cpu_seconds"] > 0 and r["bots_cpu_seconds"] > 0
@@ -465,8 +469,8 @@ def test_bench_tournament_plays_a_spec_and_counts_bot_starts(tmp_path: Path) -> 
     kept = json.loads(runner.invoke(app, args).stdout)
     fresh = json.loads(runner.invoke(app, [*args, "--fresh-bots"]).stdout)
     assert kept["title"] == "swiss-e2e" and kept["tables"] == 6
-    assert kept["in_process"] == {"games": 6, "cpu_seconds": kept["in_process"]["cpu_seconds"],
-                                  "differing": 0}
+    assert kept["in_process"] == [{"games": 6, "differing": 0,
+                                   "cpu_seconds": kept["in_process"][0]["cpu_seconds"]}]
     # one worker keeps each of the three bots for all six tables
     assert [r["bot_starts"] for r in kept["runs"]] == [3.0]
     assert [r["bot_starts"] for r in fresh["runs"]] == [12.0]

@@ -190,9 +190,9 @@ def _end_table(stopped: threading.Event, ended: threading.Event, thread: threadi
               join_s: float = 15.0) -> None:
     """Stop a cancelled table's thread and end its bots, and return only when that is done.
 
-    Ray repeats a cancel (a KeyboardInterrupt in the task's thread) every two seconds while
-    the task runs: were the ending done here, a repeat would cut it short and the task would
-    end with its bots still playing. It runs in a thread of its own, which no repeat reaches,
+    Ray repeats a cancel (a KeyboardInterrupt in the task's thread) for as long as the task
+    runs: were the ending done here, a repeat would cut it short and the task would end with
+    its bots still playing. It runs in a thread of its own, which no repeat reaches,
     waited for through the repeats."""
     done = threading.Event()
 

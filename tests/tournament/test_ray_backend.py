@@ -387,8 +387,8 @@ def test_a_cancelled_table_ends_its_bots(cluster: str) -> None:
 
 
 def test_a_cancel_repeated_while_a_table_ends_waits_for_its_end() -> None:
-    """Ray repeats a cancel every two seconds while the task runs, as a KeyboardInterrupt in
-    the task's (main) thread: ending a table waits through the repeats until the table's
+    """Ray repeats a cancel for as long as the task runs, as a KeyboardInterrupt in the
+    task's (main) thread: ending a table waits through the repeats until the table's
     thread has stopped, so the task never ends with its bots still playing."""
     stopped, ended, release, table_done = (threading.Event() for _ in range(4))
     delivered = threading.Semaphore(0)

@@ -9,8 +9,9 @@ probes it before its run starts, and the workers take that probe), and its CPU i
 process's plus its reaped children's (workers, referees, bots, helpers). Right after each run
 its games are played again in-process (:mod:`arena.bench.inprocess`: the very same configs and
 bot seeds, one core; right after, because this machine's speed swings from one half-minute to
-the next): the run's overhead is its CPU over that in-process CPU, and its wall time is
-compared with the in-process CPU divided by the workers (what perfectly parallel,
+the next; the first replay of a process costs more than the later ones, so one untimed replay
+comes before the first): the run's overhead is its CPU over that in-process CPU, and its wall
+time is compared with the in-process CPU divided by the workers (what perfectly parallel,
 overhead-free play would take). The store's cost is the median time of committing one game (its
 row plus its compressed record, one transaction) into a database in WAL mode, measured with the
 records the runs produced.
@@ -100,8 +101,8 @@ class BenchResult:
             same = ("the same placements" if not differing else
                     f"up to {differing} with other placements (forfeits, or a bot that is "
                     "not deterministic)")
-            lines.append(f"  in-process (BotAgent + play_game, one core, after each run): "
-                         f"{self.in_process[0].games} games in "
+            lines.append(f"  in-process (BotAgent + play_game, one core, warmed up, after "
+                         f"each run): {self.in_process[0].games} games in "
                          f"{' / '.join(f'{x.cpu_seconds:.2f}' for x in self.in_process)} "
                          f"CPU-s, {same}")
         elif self.no_in_process:
@@ -205,6 +206,8 @@ def run_tournament_bench(
             if in_process:
                 result.no_in_process = not_in_process(spec.entrants)
             if in_process and result.no_in_process is None:
+                if not result.in_process:  # warms this process up: a first replay costs more
+                    replay_in_process(db, spec.name, spec.entrants)
                 _compare_in_process(result, run, replay_in_process(db, spec.name,
                                                                    spec.entrants))
     if records:

@@ -22,6 +22,7 @@ from typing import Any
 
 from arena.errors import ArenaError
 from arena.referee import launch
+from arena.referee.pause import end_helper
 from arena.sandbox import probe
 from arena.sandbox.process import kill_survivors
 from arena.tournament.pool import GameBatcher, play_table
@@ -203,6 +204,9 @@ def _end_table(stopped: threading.Event, ended: threading.Event, thread: threadi
             _end_bots()
             thread.join(timeout=join_s)
             _end_bots()  # any the table's thread started again before it saw the stop
+            # The table's thread, pausing a bot just killed, may have started the signalling
+            # helper (its cgroup gone, the bot is stopped by uid): nothing of it stays behind.
+            end_helper()
         finally:
             done.set()
 

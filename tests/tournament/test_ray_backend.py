@@ -35,7 +35,9 @@ from store_polling import kill_after_games, wait_for_games  # noqa: E402
 
 from arena.bench.ray import run_ray_bench  # noqa: E402
 from arena.errors import ClusterError  # noqa: E402
+from arena.referee import pause  # noqa: E402
 from arena.registry import spec_from_path  # noqa: E402
+from arena.sandbox.uids import UID_BASE  # noqa: E402
 from arena.tournament import ray_bundles, ray_executor, ray_worker  # noqa: E402
 from arena.tournament.pool import (  # noqa: E402
     GAME_BATCH_S,
@@ -431,6 +433,34 @@ def test_a_cancel_repeated_while_a_table_ends_waits_for_its_end() -> None:
         signal.signal(signal.SIGINT, old)
     assert not cut_short, "a repeated cancel cut the table's ending short"
     assert table_done.is_set() and ended.is_set()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="bots are stopped by uid only by a root referee")
+def test_a_cancelled_table_leaves_no_signalling_helper() -> None:
+    """The table's thread, pausing a bot that ending the table has just killed (its cgroup
+    gone with it), stops it by uid, which starts the referee's signalling helper: ending the
+    table ends that too, so nothing of the table outlives it."""
+    stopped, ended = threading.Event(), threading.Event()
+    started: list[bool] = []
+
+    class KilledBot:  # what pause() and resume() ask of a bot
+        uid = UID_BASE
+        frozen = False
+
+        def freeze(self, frozen: bool) -> bool:
+            return False  # its cgroup went with it
+
+    def table() -> None:
+        stopped.wait()
+        pause.pause(KilledBot())  # type: ignore[arg-type]
+        pause.resume(KilledBot())  # type: ignore[arg-type]
+        started.append(pause._signaller.proc is not None)
+
+    thread = threading.Thread(target=table, daemon=True)
+    thread.start()
+    ray_worker._end_table(stopped, ended, thread)
+    assert started == [True], "the table's thread did not start the helper"
+    assert pause._signaller.proc is None
 
 
 def test_a_killed_worker_loses_and_duplicates_no_game(

@@ -92,7 +92,7 @@ class BenchResult:
                          f"{r['referee_cpu_seconds']:.1f}, bots and their sandbox "
                          f"{r['bots_cpu_seconds']:.1f} CPU-s")
             if "cpu_ratio" in r:
-                lines.append(f"    vs in-process ({r['in_process_cpu_seconds']:.1f} CPU-s, "
+                lines.append(f"    vs in-process ({r['in_process_cpu_seconds']:.2f} CPU-s, "
                              f"played right after): CPU {r['cpu_ratio']:.2f}x (aim: 1.4x or "
                              f"less), wall {r['wall_ratio']:.2f}x the in-process CPU / "
                              f"{int(r['workers'])} (aim: 1.6x or less)")

@@ -2,8 +2,9 @@
 same games played in-process, and the store's cost.
 
 The same tournament (a small round-robin of sample bots, or a spec file such as the main job
-``tournaments/swiss.yaml``; real sandboxed referee) is run once per worker count into a fresh
-temporary database; games/s is games over the wall time of the whole run (worker start-up, bot
+``tournaments/swiss.yaml``; real sandboxed referee) is run once per worker count (``repeat``
+times, every other time in the reverse order, summed up by medians) into a fresh temporary
+database; games/s is games over the wall time of the whole run (worker start-up, bot
 start-up and the store included; the sandbox is probed once before the runs, as ``arena run``
 probes it before its run starts, and the workers take that probe), and its CPU is this
 process's plus its reaped children's (workers, referees, bots, helpers). Right after each run
@@ -39,6 +40,8 @@ from arena.tournament.store import Store, compress_record
 __all__ = ["BenchResult", "run_tournament_bench"]
 
 DEFAULT_BOTS = ("greedy", "collector", "heuristic")
+#: The figures of a worker count summed up over repeats by their median.
+_MEDIANS = ("games_per_s", "seconds", "cpu_seconds", "cpu_ratio", "wall_ratio")
 
 
 @dataclass
@@ -58,13 +61,31 @@ class BenchResult:
     in_process: list[InProcessResult] = field(default_factory=list)
     #: Why the games were not played in-process, if they were not.
     no_in_process: str | None = None
+    #: How many times each worker count was run.
+    repeat: int = 1
+
+    def speedups(self) -> list[float]:
+        """Each repeat's 2-worker games/s over its 1-worker games/s, in the repeats' order."""
+        by_repeat: dict[float, dict[int, float]] = {}
+        for r in self.runs:
+            by_repeat.setdefault(r.get("repeat", 1.0), {})[int(r["workers"])] = r["games_per_s"]
+        return [pair[2] / pair[1] for pair in by_repeat.values()
+                if 1 in pair and 2 in pair and pair[1] > 0]
 
     @property
     def ratio(self) -> float | None:
-        by_workers = {int(r["workers"]): r["games_per_s"] for r in self.runs}
-        if 1 in by_workers and 2 in by_workers and by_workers[1] > 0:
-            return by_workers[2] / by_workers[1]
-        return None
+        """The median 2-over-1 speed-up of the repeats."""
+        speedups = self.speedups()
+        return statistics.median(speedups) if speedups else None
+
+    def medians(self) -> dict[int, dict[str, float]]:
+        """For each worker count, the median over its runs of each figure they all have."""
+        out: dict[int, dict[str, float]] = {}
+        for count in sorted({int(r["workers"]) for r in self.runs}):
+            runs = [r for r in self.runs if int(r["workers"]) == count]
+            out[count] = {key: statistics.median(r[key] for r in runs) for key in _MEDIANS
+                          if all(key in r for r in runs)}
+        return out
 
     def to_json(self) -> dict[str, Any]:
         return {"title": self.title, "bots": self.bots, "tables": self.tables,
@@ -73,6 +94,10 @@ class BenchResult:
                                 "differing": local.differing} for local in self.in_process],
                 "no_in_process": self.no_in_process,
                 "speedup_2_vs_1": None if self.ratio is None else round(self.ratio, 3),
+                "repeat": self.repeat,
+                "speedups": [round(x, 3) for x in self.speedups()],
+                "medians": {str(count): {key: round(value, 3) for key, value in figures.items()}
+                            for count, figures in self.medians().items()},
                 "store_ms_per_game": round(self.store_ms_per_game, 3),
                 "store_games": self.store_games, "record_bytes": self.record_bytes,
                 "cpus": os.cpu_count()}
@@ -82,20 +107,7 @@ class BenchResult:
                  f"tables x {self.games_per_match} games, sandboxed referee, "
                  f"{os.cpu_count()} CPUs"]
         for r in self.runs:
-            pinned = ", each on a CPU of its own" if r.get("pinned") else ""
-            lines.append(f"  {int(r['workers'])} worker(s){pinned}: {int(r['games'])} games in "
-                         f"{r['seconds']:.2f} s = {r['games_per_s']:.2f} games/s; "
-                         f"{r['cpu_seconds']:.1f} CPU-s, {r['cpus_busy']:.2f} CPUs busy on "
-                         f"average, {int(r['bot_starts'])} bot starts (load average "
-                         f"{r['load_before']:.1f} before, {r['load_after']:.1f} after)")
-            lines.append(f"    CPU by part: runner {r['parent_cpu_seconds']:.1f}, referees "
-                         f"{r['referee_cpu_seconds']:.1f}, bots and their sandbox "
-                         f"{r['bots_cpu_seconds']:.1f} CPU-s")
-            if "cpu_ratio" in r:
-                lines.append(f"    vs in-process ({r['in_process_cpu_seconds']:.2f} CPU-s, "
-                             f"played right after): CPU {r['cpu_ratio']:.2f}x (aim: 1.4x or "
-                             f"less), wall {r['wall_ratio']:.2f}x the in-process CPU / "
-                             f"{int(r['workers'])} (aim: 1.6x or less)")
+            lines += _run_lines(r, self.repeat)
         if self.in_process:
             differing = max(local.differing for local in self.in_process)
             same = ("the same placements" if not differing else
@@ -107,14 +119,57 @@ class BenchResult:
                          f"CPU-s, {same}")
         elif self.no_in_process:
             lines.append(f"  in-process: not measured ({self.no_in_process})")
+        if self.repeat > 1:
+            lines += self._median_lines()
         if self.ratio is not None:
-            lines.append(f"  speed-up 2 vs 1 worker: {self.ratio:.2f}x (aim: 1.8x or better; "
-                         "needs the CPUs otherwise idle: a load average well above 0 means "
-                         "other processes compete)")
+            each = ("" if self.repeat == 1 else f"median of {len(self.speedups())} repeats ("
+                    + " / ".join(f"{x:.2f}" for x in self.speedups()) + "): ")
+            lines.append(f"  speed-up 2 vs 1 worker: {each}{self.ratio:.2f}x (aim: 1.8x or "
+                         "better; needs the CPUs otherwise idle: a load average well above 0 "
+                         "means other processes compete)")
         lines.append(f"  store: {self.store_ms_per_game:.3f} ms per game insert (median of "
                      f"{self.store_games}, one transaction with a {self.record_bytes}-byte "
                      "compressed record, WAL)")
         return "\n".join(lines)
+
+    def _median_lines(self) -> list[str]:
+        lines = [f"  medians over {self.repeat} repeats (range):"]
+        for count, figures in self.medians().items():
+            runs = [r for r in self.runs if int(r["workers"]) == count]
+            line = f"    {count} worker(s): {_spread(runs, figures, 'games_per_s', ' games/s', 1)}"
+            if "cpu_ratio" in figures:
+                line += (f"; CPU {_spread(runs, figures, 'cpu_ratio', 'x')} the in-process "
+                         f"CPU, wall {_spread(runs, figures, 'wall_ratio', 'x')} the "
+                         f"in-process CPU / {count}")
+            lines.append(line)
+        return lines
+
+
+def _spread(runs: list[dict[str, float]], medians: dict[str, float], key: str, unit: str,
+            digits: int = 2) -> str:
+    """A figure's median with its range over ``runs``: ``1.64x (1.59-2.02)``."""
+    low, high = min(r[key] for r in runs), max(r[key] for r in runs)
+    return f"{medians[key]:.{digits}f}{unit} ({low:.{digits}f}-{high:.{digits}f})"
+
+
+def _run_lines(r: dict[str, float], repeat: int) -> list[str]:
+    """One run's figures, as the table shows them."""
+    pinned = ", each on a CPU of its own" if r.get("pinned") else ""
+    which = f"run {int(r['repeat'])} of {repeat}, " if repeat > 1 else ""
+    lines = [f"  {which}{int(r['workers'])} worker(s){pinned}: {int(r['games'])} games in "
+             f"{r['seconds']:.2f} s = {r['games_per_s']:.2f} games/s; "
+             f"{r['cpu_seconds']:.1f} CPU-s, {r['cpus_busy']:.2f} CPUs busy on "
+             f"average, {int(r['bot_starts'])} bot starts (load average "
+             f"{r['load_before']:.1f} before, {r['load_after']:.1f} after)",
+             f"    CPU by part: runner {r['parent_cpu_seconds']:.1f}, referees "
+             f"{r['referee_cpu_seconds']:.1f}, bots and their sandbox "
+             f"{r['bots_cpu_seconds']:.1f} CPU-s"]
+    if "cpu_ratio" in r:
+        lines.append(f"    vs in-process ({r['in_process_cpu_seconds']:.2f} CPU-s, "
+                     f"played right after): CPU {r['cpu_ratio']:.2f}x (aim: 1.4x or "
+                     f"less), wall {r['wall_ratio']:.2f}x the in-process CPU / "
+                     f"{int(r['workers'])} (aim: 1.6x or less)")
+    return lines
 
 
 def _cpu_seconds() -> float:
@@ -176,45 +231,60 @@ def run_tournament_bench(
     in_process: bool = True,
     reuse_bots: bool | None = None,
     pin_workers: bool | None = None,
+    repeat: int = 1,
     report: Report = ignore,
 ) -> BenchResult:
     """Run the bench tournament (``spec_file``'s, else the default round-robin) once per worker
-    count, each followed by its games in-process; see the module docstring. ``reuse_bots``
+    count, ``repeat`` times (alternating the order), each run followed by its games
+    in-process; see the module docstring. ``reuse_bots``
     False starts every table's bots afresh, ``pin_workers`` pins each worker and its bots to
     a CPU (None: as the spec says). The runs report to ``report`` (the sandbox's warnings,
     say)."""
-    result = BenchResult(bots=list(bots), tables=0, games_per_match=games, title="round-robin")
+    result = BenchResult(bots=list(bots), tables=0, games_per_match=games, title="round-robin",
+                         repeat=repeat)
     records: list[bytes] = []
     probe()  # the machine's, not a run's: every worker count is measured without it
     with tempfile.TemporaryDirectory(prefix="arena-bench-") as tmp:
-        for count in workers:
-            db = Path(tmp) / f"w{count}.db"
-            spec = _spec(bots, games, rounds, db, seed, spec_file)
-            pinned = spec.pin_workers if pin_workers is None else pin_workers
-            run = _run_once(spec, count, db, report, reuse_bots, pinned)
-            result.runs.append(run)
-            with Store(db) as store:
-                row = store.require(spec.name)
-                result.tables = len(store.tables(row.id))
-                if not records:
-                    for game in store.games(row.id)[:50]:
-                        records.append(compress_record(store.record(game.id)))
-            if spec_file is not None:
-                result.title = spec.name
-                result.bots = [b.name for b in spec.entrants]
-                result.games_per_match = spec.games_per_match
-            if in_process:
-                result.no_in_process = not_in_process(spec.entrants)
-            if in_process and result.no_in_process is None:
-                if not result.in_process:  # warms this process up: a first replay costs more
-                    replay_in_process(db, spec.name, spec.entrants)
-                _compare_in_process(result, run, replay_in_process(db, spec.name,
-                                                                   spec.entrants))
+        for index in range(repeat):
+            # every other repeat in the reverse order: a machine that grows faster or slower
+            # during the bench then favours neither worker count
+            order = workers if index % 2 == 0 else tuple(reversed(workers))
+            for count in order:
+                db = Path(tmp) / f"w{count}-{index + 1}.db"
+                spec = _spec(bots, games, rounds, db, seed, spec_file)
+                pinned = spec.pin_workers if pin_workers is None else pin_workers
+                run = _run_once(spec, count, db, report, reuse_bots, pinned)
+                run["repeat"] = float(index + 1)
+                result.runs.append(run)
+                _describe(result, records, spec, db, from_file=spec_file is not None)
+                if in_process:
+                    result.no_in_process = not_in_process(spec.entrants)
+                if in_process and result.no_in_process is None:
+                    if not result.in_process:  # warms this process up: a first replay costs more
+                        replay_in_process(db, spec.name, spec.entrants)
+                    _compare_in_process(result, run, replay_in_process(db, spec.name,
+                                                                       spec.entrants))
     if records:
         result.record_bytes = int(statistics.median(len(r) for r in records))
         result.store_ms_per_game = _store_cost(records, store_games)
         result.store_games = store_games
     return result
+
+
+def _describe(result: BenchResult, records: list[bytes], spec: TournamentSpec, db: Path, *,
+              from_file: bool) -> None:
+    """Note what the run in ``db`` played (its tables; the spec's title and bots) and keep
+    the first run's records for the store's cost."""
+    with Store(db) as store:
+        row = store.require(spec.name)
+        result.tables = len(store.tables(row.id))
+        if not records:
+            for game in store.games(row.id)[:50]:
+                records.append(compress_record(store.record(game.id)))
+    if from_file:
+        result.title = spec.name
+        result.bots = [b.name for b in spec.entrants]
+        result.games_per_match = spec.games_per_match
 
 
 def _compare_in_process(result: BenchResult, run: dict[str, float],

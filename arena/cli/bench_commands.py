@@ -92,8 +92,11 @@ _TOURNAMENT_HELP = "\n\n".join([
     "in-process CPU over the workers); "
     "and the store's cost per game (median milliseconds to commit one game and its "
     "compressed record).",
+    "With --repeat N each worker count runs N times, every other time in the reverse order, "
+    "and the table adds each figure's median and range and the median of the repeats' "
+    "speed-ups: on a machine whose speed swings (a cloud VM), one run says little.",
     "Example: arena bench tournament --games 10 --rounds 6 --format json",
-    "Example: arena bench tournament --spec tournaments/swiss.yaml --workers 2",
+    "Example: arena bench tournament --spec tournaments/swiss.yaml --repeat 3",
 ])
 
 
@@ -117,6 +120,8 @@ def tournament(
     pin_workers: Annotated[bool | None, typer.Option(
         "--pin-workers/--no-pin-workers", help="Each worker and its bots on one CPU of their "
         "own (default: the spec's pin_workers; off for the built-in round-robin).")] = None,
+    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Runs of each worker count, "
+                                        "summed up by their medians.")] = 1,
     fmt: FormatOption = "table",
 ) -> None:
     """Measure the tournament runner (help text: ``_TOURNAMENT_HELP``)."""
@@ -126,7 +131,7 @@ def tournament(
     result = run_tournament_bench(games=games, rounds=rounds, workers=tuple(workers or (1, 2)),
                                   store_games=store_games, spec_file=spec,
                                   reuse_bots=False if fresh_bots else None,
-                                  pin_workers=pin_workers,
+                                  pin_workers=pin_workers, repeat=repeat,
                                   report=TerminalReport(progress=False))
     _emit(result, fmt)
 

@@ -13,6 +13,7 @@ import os
 import re
 import signal
 import sqlite3
+import statistics
 import time
 from collections import Counter
 from pathlib import Path
@@ -459,6 +460,32 @@ def test_bench_tournament_reports_both_worker_counts() -> None:
         assert r["referee_cpu_seconds"] > 0 and r["bots_cpu_seconds"] > 0
         parts = r["parent_cpu_seconds"] + r["referee_cpu_seconds"] + r["bots_cpu_seconds"]
         assert parts == pytest.approx(r["cpu_seconds"])
+
+
+def test_bench_tournament_repeats_alternate_and_sum_up_by_medians() -> None:
+    """On a machine whose speed swings, one run says little: --repeat runs each worker count
+    again, every other time in the reverse order, and sums up by medians."""
+    args = ["bench", "tournament", "--games", "1", "--rounds", "1", "--store-games", "5",
+            "--repeat", "3"]
+    result = runner.invoke(app, [*args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    runs = data["runs"]
+    assert [(r["repeat"], r["workers"]) for r in runs] == [
+        (1.0, 1.0), (1.0, 2.0), (2.0, 2.0), (2.0, 1.0), (3.0, 1.0), (3.0, 2.0)]
+    assert len(data["in_process"]) == 6 and data["repeat"] == 3
+    by_repeat = {(r["repeat"], r["workers"]): r for r in runs}
+    speedups = [by_repeat[(k, 2.0)]["games_per_s"] / by_repeat[(k, 1.0)]["games_per_s"]
+                for k in (1.0, 2.0, 3.0)]
+    assert data["speedups"] == [round(x, 3) for x in speedups]
+    assert data["speedup_2_vs_1"] == round(statistics.median(speedups), 3)
+    for count in ("1", "2"):
+        mine = [r for r in runs if r["workers"] == float(count)]
+        for key in ("games_per_s", "cpu_ratio", "wall_ratio"):
+            assert data["medians"][count][key] == round(statistics.median(r[key] for r in mine), 3)
+    table = runner.invoke(app, args).output
+    assert "run 2 of 3, 2 worker(s)" in table and "medians over 3 repeats (range):" in table
+    assert "speed-up 2 vs 1 worker: median of 3 repeats (" in table
 
 
 def test_bench_tournament_plays_a_spec_and_counts_bot_starts(tmp_path: Path) -> None:

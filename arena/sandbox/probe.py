@@ -2,7 +2,9 @@
 
 Every layer is tested by running something under it (``bwrap ... python -c ...``, a seccomp
 filter that must refuse an AF_INET socket, a process that must come back with the bot's uid),
-because "the binary exists" says nothing about whether the kernel lets it work. A layer that is
+because "the binary exists" says nothing about whether the kernel lets it work. One launch
+tries every layer that should work here; only where it fails a check are the layers tried one
+at a time, which names the failing one. A layer that is
 missing produces one line in ``report.warnings`` (logged once per process at INFO level only:
 the library reports, and a front end says it where it matters, as ``arena doctor`` and the
 header of ``arena run`` do); ``level`` names the layers reached, and the referee records it
@@ -38,7 +40,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -349,35 +351,85 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
     base = replace(base, python=python, python_version=version, python_prefixes=prefixes,
                    layers=dict(layers, bwrap=_OFF, landlock=_OFF, seccomp=_OFF, cgroup=_OFF))
 
-    # bubblewrap: pid + network namespaces, read-only system, private /tmp.
-    bwrap_path = shutil.which("bwrap")
-    layers["bwrap"], answer = _bwrap_layer(base, python, disabled, bwrap_path)
-    engine_check = answer or engine_check
-    uses_bwrap = layers["bwrap"] is True
-    base = replace(base, bwrap=bwrap_path if uses_bwrap else None,
-                   layers={**base.layers, "bwrap": layers["bwrap"]})
-    # Landlock: the filesystem allow list, used only where bubblewrap is not.
-    layers["landlock"], answer = _landlock_layer(base, python, disabled, uses_bwrap)
-    engine_check = answer or engine_check
-    base = replace(base, layers={**base.layers, "landlock": layers["landlock"]})
-    # seccomp: the filter must load and refuse an AF_INET socket.
-    layers["seccomp"], answer = _seccomp_layer(base, python, disabled)
-    engine_check = answer or engine_check
-    base = replace(base, layers={**base.layers, "seccomp": layers["seccomp"]})
-    # cgroup v2: memory.max and pids.max per bot.
-    cgroup_parent, layers["cgroup"], answer = _cgroup_layer(base, python, disabled)
-    engine_check = answer or engine_check
-    freezer_parent, freezer = _freezer(base, python, disabled, cgroup_parent)
-
-    bot_engine, engine_pure = _bot_engine(engine_check, python)
+    found = (_all_at_once(base, python, disabled)
+             or _layer_by_layer(base, python, disabled, engine_check))
+    layers.update(found.status)
+    bot_engine, engine_pure = _bot_engine(found.answer, python)
     report = replace(base, layers={k: layers[k] for k in LAYERS}, level=level_of(layers),
-                     warnings=_missing(layers), bwrap=bwrap_path if uses_bwrap else None,
-                     cgroup_parent=cgroup_parent, freezer_parent=freezer_parent,
-                     freezer=freezer, bot_engine=bot_engine,
+                     warnings=_missing(layers), bwrap=found.bwrap,
+                     cgroup_parent=found.cgroup_parent, freezer_parent=found.freezer_parent,
+                     freezer=found.freezer, bot_engine=bot_engine,
                      bot_engine_pure=engine_pure,
                      kit_path=_make_kit(extensions=False) if engine_pure else base.kit_path)
     _log_once(report.warnings)
     return report
+
+
+@dataclass(frozen=True)
+class _Layers:
+    """What the layers' checks found: the status of bwrap, landlock, seccomp and cgroup, what
+    the bots' launches take from them, and the check program's last answer (which says how
+    the engine runs in bots)."""
+
+    status: dict[str, bool | str]
+    bwrap: str | None
+    cgroup_parent: Path | None
+    freezer_parent: Path | None
+    freezer: bool | str
+    answer: dict[str, Any]
+
+
+def _all_at_once(base: SandboxReport, python: str, disabled: frozenset[str]) -> _Layers | None:
+    """Every layer that should work here, tried in one launch; None unless each passes the
+    check it gets when tried alone. Where all work (the usual case) the probe then takes two
+    launches instead of four; where one fails, :func:`_layer_by_layer` finds which, and why."""
+    bwrap_path = shutil.which("bwrap")
+    if bwrap_path is None or not seccomp.supported() or {"bwrap", "seccomp"} & disabled:
+        return None
+    cgroup_parent, cgroup = (None, _OFF) if "cgroup" in disabled else _cgroup_parent()
+    freezer_parent, freezer = _freezer_candidate(disabled, cgroup_parent)
+    trial = replace(base, bwrap=bwrap_path, cgroup_parent=cgroup_parent,
+                    freezer_parent=freezer_parent,
+                    layers={**base.layers, "bwrap": True, "seccomp": True,
+                            "cgroup": cgroup_parent is not None})
+    result, _ = _run_check(trial, python)
+    if (result is None or result["pid"] > 3 or result["inet"] == "allowed"
+            or (cgroup_parent is not None and "/arena-" not in result.get("cgroup", ""))):
+        return None
+    landlock_status, _ = _landlock_layer(base, python, disabled, True)
+    return _Layers(status={"bwrap": True, "landlock": landlock_status, "seccomp": True,
+                           "cgroup": cgroup},
+                   bwrap=bwrap_path, cgroup_parent=cgroup_parent,
+                   freezer_parent=freezer_parent, freezer=freezer, answer=result)
+
+
+def _layer_by_layer(base: SandboxReport, python: str, disabled: frozenset[str],
+                    engine_check: dict[str, Any]) -> _Layers:
+    """Each layer tried on top of those found working before it: what works, and for each
+    layer that does not, why."""
+    status: dict[str, bool | str] = {}
+    # bubblewrap: pid + network namespaces, read-only system, private /tmp.
+    bwrap_path = shutil.which("bwrap")
+    status["bwrap"], answer = _bwrap_layer(base, python, disabled, bwrap_path)
+    engine_check = answer or engine_check
+    uses_bwrap = status["bwrap"] is True
+    base = replace(base, bwrap=bwrap_path if uses_bwrap else None,
+                   layers={**base.layers, "bwrap": status["bwrap"]})
+    # Landlock: the filesystem allow list, used only where bubblewrap is not.
+    status["landlock"], answer = _landlock_layer(base, python, disabled, uses_bwrap)
+    engine_check = answer or engine_check
+    base = replace(base, layers={**base.layers, "landlock": status["landlock"]})
+    # seccomp: the filter must load and refuse an AF_INET socket.
+    status["seccomp"], answer = _seccomp_layer(base, python, disabled)
+    engine_check = answer or engine_check
+    base = replace(base, layers={**base.layers, "seccomp": status["seccomp"]})
+    # cgroup v2: memory.max and pids.max per bot.
+    cgroup_parent, status["cgroup"], answer = _cgroup_layer(base, python, disabled)
+    engine_check = answer or engine_check
+    freezer_parent, freezer = _freezer(base, python, disabled, cgroup_parent)
+    return _Layers(status=status, bwrap=bwrap_path if uses_bwrap else None,
+                   cgroup_parent=cgroup_parent, freezer_parent=freezer_parent,
+                   freezer=freezer, answer=engine_check)
 
 
 def _find_python(base: SandboxReport, layers: dict[str, bool | str]
@@ -475,9 +527,23 @@ def _cgroup_layer(base: SandboxReport, python: str, disabled: frozenset[str]
 def _freezer(base: SandboxReport, python: str, disabled: frozenset[str],
              cgroup_parent: Path | None) -> tuple[Path | None, bool | str]:
     """(where bots get a bare cgroup to be frozen in, or None; whether bots are frozen by
-    their cgroup, or why not). With the ``cgroup`` layer each bot's own cgroup is frozen;
-    without it, a root referee gives each bot a bare cgroup beside its own in the cgroup v2
-    hierarchy, also where only cgroup v1 has the controllers (a hybrid machine)."""
+    their cgroup, or why not): :func:`_freezer_candidate`, tried with a launch."""
+    candidate, status = _freezer_candidate(disabled, cgroup_parent)
+    if candidate is None:
+        return None, status
+    result, why = _run_check(replace(base, freezer_parent=candidate), python)
+    if result is None:
+        return None, f"cannot place a bot in a cgroup under {candidate}: {why}"
+    return candidate, True
+
+
+def _freezer_candidate(disabled: frozenset[str], cgroup_parent: Path | None
+                       ) -> tuple[Path | None, bool | str]:
+    """Where bots would get a bare cgroup to be frozen in, to be tried (and True); or None
+    and the freezer's status, known without a launch. With the ``cgroup`` layer each bot's
+    own cgroup is frozen; without it, a root referee gives each bot a bare cgroup beside its
+    own in the cgroup v2 hierarchy, also where only cgroup v1 has the controllers (a hybrid
+    machine)."""
     if "cgroup" in disabled:
         return None, _OFF
     parent = cgroup_parent or (v2_cgroup_of_self() if os.geteuid() == 0 else None)
@@ -489,9 +555,6 @@ def _freezer(base: SandboxReport, python: str, disabled: frozenset[str],
         return None, why
     if cgroup_parent is not None:
         return None, True
-    result, why = _run_check(replace(base, freezer_parent=parent), python)
-    if result is None:
-        return None, f"cannot place a bot in a cgroup under {parent}: {why}"
     return parent, True
 
 

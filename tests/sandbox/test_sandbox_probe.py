@@ -12,6 +12,7 @@ import sys
 from dataclasses import replace
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sandbox_support import bubblewrap_runs
@@ -82,6 +83,70 @@ def test_bubblewrap_works_here_when_installed() -> None:
     assert status is True or "bwrap" in str(status)
     if bubblewrap_runs():  # then the probe's own launch must work too
         assert status is True
+
+
+#: The check program's answer (or None) and why not, as ``_run_check`` gives them.
+Checked = tuple[dict[str, Any] | None, str]
+#: What a probe finds, to compare two probes by (the kit's directory is a fresh one each time).
+_FOUND = ("layers", "level", "warnings", "python", "bwrap", "cgroup_parent", "freezer_parent",
+          "freezer", "bot_engine", "bot_engine_pure", "can_run")
+
+
+def _probed(monkeypatch: pytest.MonkeyPatch, disabled: frozenset[str] = frozenset(),
+            **replaced: Any) -> tuple[dict[str, Any], list[SandboxReport]]:
+    """A fresh probe, with some of the probe module's functions ``replaced``: what it found,
+    and the reports its check program was launched under once the interpreter was found
+    (the launches under bubblewrap or a cgroup)."""
+    trials: list[SandboxReport] = []
+    run_check = replaced.pop("_run_check", probe_module._run_check)
+
+    def counted(report: SandboxReport, python: str, timeout: float = 20.0) -> Checked:
+        if report.bwrap or report.cgroup_parent or report.freezer_parent:
+            trials.append(report)
+        return run_check(report, python, timeout)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(probe_module, "_run_check", counted)
+        for name, value in replaced.items():
+            patch.setattr(probe_module, name, value)
+        report = probe_module._probe(disabled)
+    return {name: getattr(report, name) for name in _FOUND}, trials
+
+
+@pytest.mark.skipif(not bubblewrap_runs(), reason="bubblewrap cannot run here")
+@pytest.mark.parametrize("disabled", [frozenset(), frozenset({"cgroup"}),
+                                      frozenset({"user"}), frozenset({"landlock"})])
+def test_every_layer_tried_at_once_finds_what_one_at_a_time_finds(
+        monkeypatch: pytest.MonkeyPatch, disabled: frozenset[str]) -> None:
+    """Where every layer works, the probe tries them in one launch (after the one that finds
+    the interpreter) instead of one launch each; it must come to the very same report."""
+    at_once, quick = _probed(monkeypatch, disabled)
+    one_by_one, slow = _probed(monkeypatch, disabled, _all_at_once=lambda *args: None)
+    assert at_once == one_by_one
+    assert at_once["layers"]["bwrap"] is True and at_once["layers"]["seccomp"] is True
+    assert len(quick) == 1 < len(slow)
+    assert quick[0].layers["seccomp"] is True  # the one launch had them all
+    assert (quick[0].freezer_parent, quick[0].cgroup_parent) == (
+        one_by_one["freezer_parent"], one_by_one["cgroup_parent"])
+
+
+@pytest.mark.skipif(not bubblewrap_runs(), reason="bubblewrap cannot run here")
+def test_a_layer_failing_among_all_at_once_is_found_one_at_a_time(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """If the launch with every layer fails its checks, the probe tries the layers one by one,
+    which names the failing layer and keeps the others."""
+    run_check = probe_module._run_check
+
+    def inet_open(report: SandboxReport, python: str, timeout: float = 20.0) -> Checked:
+        result, why = run_check(report, python, timeout)
+        if result is not None and report.layers.get("seccomp") is True:
+            result = {**result, "inet": "allowed"}  # as if the filter did not apply
+        return result, why
+
+    found, trials = _probed(monkeypatch, frozenset(), _run_check=inet_open)
+    assert found["layers"]["seccomp"] == "the seccomp filter loaded but did not refuse sockets"
+    assert found["layers"]["bwrap"] is True
+    assert len(trials) > 2  # the launch with every layer, then one per layer
 
 
 def test_bots_are_frozen_by_a_cgroup_wherever_one_can_be_frozen() -> None:

@@ -381,8 +381,9 @@ class _Layers:
 
 def _all_at_once(base: SandboxReport, python: str, disabled: frozenset[str]) -> _Layers | None:
     """Every layer that should work here, tried in one launch; None unless each passes the
-    check it gets when tried alone. Where all work (the usual case) the probe then takes two
-    launches instead of four; where one fails, :func:`_layer_by_layer` finds which, and why."""
+    check it gets when tried alone. Where all work (the usual case) the probe then launches
+    once for the layers instead of once a layer; where one fails, :func:`_layer_by_layer`
+    finds which, and why."""
     bwrap_path = shutil.which("bwrap")
     if bwrap_path is None or not seccomp.supported() or {"bwrap", "seccomp"} & disabled:
         return None

@@ -394,8 +394,8 @@ def _all_at_once(base: SandboxReport, python: str, disabled: frozenset[str]) -> 
                     layers={**base.layers, "bwrap": True, "seccomp": True,
                             "cgroup": cgroup_parent is not None})
     result, _ = _run_check(trial, python)
-    if (result is None or result["pid"] > 3 or result["inet"] == "allowed"
-            or (cgroup_parent is not None and "/arena-" not in result.get("cgroup", ""))):
+    if result is None or _bwrap_failed(result) or _seccomp_failed(result) or (
+            cgroup_parent is not None and _cgroup_failed(result, cgroup_parent)):
         return None
     landlock_status, _ = _landlock_layer(base, python, disabled, True)
     return _Layers(status={"bwrap": True, "landlock": landlock_status, "seccomp": True,
@@ -472,9 +472,8 @@ def _bwrap_layer(base: SandboxReport, python: str, disabled: frozenset[str],
     result, why = _run_check(trial, python)
     if result is None:
         return f"bwrap does not work here: {why}", None
-    if result["pid"] > 3:
-        return "bwrap ran but without a new pid namespace", None
-    return True, result
+    why_not = _bwrap_failed(result)
+    return (why_not, None) if why_not else (True, result)
 
 
 def _landlock_layer(base: SandboxReport, python: str, disabled: frozenset[str],
@@ -503,9 +502,8 @@ def _seccomp_layer(base: SandboxReport, python: str, disabled: frozenset[str]) -
     result, why = _run_check(replace(base, layers={**base.layers, "seccomp": True}), python)
     if result is None:
         return f"the seccomp filter does not load: {why}", None
-    if result["inet"] == "allowed":
-        return "the seccomp filter loaded but did not refuse sockets", None
-    return True, result
+    why_not = _seccomp_failed(result)
+    return (why_not, None) if why_not else (True, result)
 
 
 def _cgroup_layer(base: SandboxReport, python: str, disabled: frozenset[str]
@@ -520,9 +518,26 @@ def _cgroup_layer(base: SandboxReport, python: str, disabled: frozenset[str]
     result, why = _run_check(trial, python)
     if result is None:
         return None, f"cannot place a bot in a cgroup under {parent}: {why}", None
-    if "/arena-" not in result.get("cgroup", ""):
-        return None, f"the bot did not land in its cgroup under {parent}", None
+    why_not = _cgroup_failed(result, parent)
+    if why_not:
+        return None, why_not, None
     return parent, status, result
+
+
+# What the check program's answer must show of each layer (None: it does), tried alone or
+# all at once.
+def _bwrap_failed(answer: dict[str, Any]) -> str | None:
+    return "bwrap ran but without a new pid namespace" if answer["pid"] > 3 else None
+
+
+def _seccomp_failed(answer: dict[str, Any]) -> str | None:
+    return ("the seccomp filter loaded but did not refuse sockets"
+            if answer["inet"] == "allowed" else None)
+
+
+def _cgroup_failed(answer: dict[str, Any], parent: Path) -> str | None:
+    return (None if "/arena-" in answer.get("cgroup", "")
+            else f"the bot did not land in its cgroup under {parent}")
 
 
 def _freezer(base: SandboxReport, python: str, disabled: frozenset[str],

@@ -7,22 +7,35 @@ one instance of each bot for the whole replay. No sandbox, no protocol, no store
 takes is the floor the sandboxed arena's CPU is compared with (``arena bench tournament``).
 The replayed placements are compared with the stored ones, so the figure is known to be
 about the very same games.
+
+:func:`replay_in_parallel` plays the same games in several processes at once, each pinned to a
+CPU of its own and given every n-th game: what the machine itself gains from a second core on
+these games. A virtual machine's cores can slow each other down (a cache or a host shared
+with others), so a tournament's speed-up from a second worker is best read against it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
+import os
+import queue
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from arena.engine import GameConfig, play_game
+from arena.errors import ReplayError
 from arena.registry import BotSpec
 from arena.sdk.bot import Bot
 from arena.sdk.local import BotAgent
 from arena.sdk.runner import load_bot
 from arena.tournament.store import Store
 
-__all__ = ["InProcessResult", "not_in_process", "replay_in_process"]
+__all__ = ["InProcessResult", "ParallelReplay", "not_in_process", "replay_in_parallel",
+           "replay_in_process"]
 
 
 @dataclass
@@ -53,13 +66,23 @@ def _kit_bot(spec: BotSpec) -> Bot:
     return load_bot(spec.path, _class_name(spec))
 
 
-def replay_in_process(db: Path, name: str, entrants: list[BotSpec]) -> InProcessResult:
-    """Replay tournament ``name`` of ``db`` in-process; ``entrants`` are the spec's bots in
-    entry order (the store's entrant order)."""
+#: A stored game and its record, as replayed.
+_Game = tuple[Any, dict[str, Any]]
+
+
+def _stored_games(db: Path, name: str,
+                  entrants: Sequence[BotSpec]) -> tuple[dict[int, BotSpec], list[_Game]]:
+    """Each entrant by its stored id, and the tournament's games with their records."""
     with Store(db, create=False, read_only=True) as store:
         row = store.require(name)
         by_id = dict(zip(store.entrant_ids(row.id), entrants, strict=True))
         games = [(g, store.record(g.id)) for g in store.games(row.id)]
+    return by_id, games
+
+
+def _play(by_id: dict[int, BotSpec], games: Sequence[_Game]) -> tuple[float, int]:
+    """Play ``games`` again with one instance of each bot: (CPU seconds, games that came out
+    with other placements than stored)."""
     bots = {bot_id: _kit_bot(spec) for bot_id, spec in by_id.items()}
     differing = 0
     began = time.process_time()
@@ -73,4 +96,97 @@ def replay_in_process(db: Path, name: str, entrants: list[BotSpec]) -> InProcess
         assert state.result is not None
         if tuple(state.result.placements) != tuple(game.placements):
             differing += 1
-    return InProcessResult(len(games), time.process_time() - began, differing)
+    return time.process_time() - began, differing
+
+
+def replay_in_process(db: Path, name: str, entrants: list[BotSpec]) -> InProcessResult:
+    """Replay tournament ``name`` of ``db`` in-process; ``entrants`` are the spec's bots in
+    entry order (the store's entrant order)."""
+    by_id, games = _stored_games(db, name, entrants)
+    cpu_seconds, differing = _play(by_id, games)
+    return InProcessResult(len(games), cpu_seconds, differing)
+
+
+@dataclass
+class ParallelReplay:
+    """The games replayed by ``processes`` processes at once: ``seconds`` from the first
+    process's start to the last one's end, their CPU seconds summed, and the games that came
+    out with other placements than stored."""
+
+    processes: int
+    games: int
+    seconds: float
+    cpu_seconds: float
+    differing: int
+
+
+#: How long a process waits for the others to be ready: a safety net for a process that
+#: died, not a measure (a share's untimed warm-up can take minutes for bots that search).
+_READY_TIMEOUT_S = 3600.0
+
+
+def replay_in_parallel(db: Path, name: str, entrants: list[BotSpec],
+                       processes: int) -> ParallelReplay:
+    """Replay tournament ``name`` of ``db`` in ``processes`` processes at once, process *i*
+    pinned to the *i*-th CPU this process may use and playing games *i*, *i + n*, ...; each
+    plays its games once untimed (as :func:`replay_in_process` is warmed up before it is
+    timed), then all start together."""
+    context = multiprocessing.get_context("spawn")  # no copy of the caller's threads or state
+    barrier = context.Barrier(processes)
+    answers = context.Queue()
+    cpus = sorted(os.sched_getaffinity(0))
+    children = [context.Process(target=_replay_share, daemon=True,
+                                args=(db, name, entrants, share, processes,
+                                      cpus[share % len(cpus)], barrier, answers))
+                for share in range(processes)]
+    for child in children:
+        child.start()
+    try:
+        shares = [_answer(answers, children) for _ in children]
+    finally:
+        for child in children:
+            child.join(timeout=5)
+            if child.is_alive():
+                child.kill()
+    return ParallelReplay(processes, sum(s["games"] for s in shares),
+                          max(s["ended"] for s in shares) - min(s["began"] for s in shares),
+                          sum(s["cpu_seconds"] for s in shares),
+                          sum(s["differing"] for s in shares))
+
+
+def _answer(answers: Any, children: Sequence[Any]) -> dict[str, Any]:
+    """The next share's figures; a share that failed, or a process that died without a
+    word, is a :class:`ReplayError`."""
+    while True:
+        try:
+            answer: dict[str, Any] = answers.get(timeout=1.0)
+        except queue.Empty:
+            dead = [c.exitcode for c in children if c.exitcode not in (None, 0)]
+            if dead:
+                raise ReplayError(f"a process replaying the games in-process died (exit code "
+                                  f"{dead[0]})") from None
+            continue
+        if answer.get("failure"):
+            raise ReplayError(f"replaying the games in-process failed: {answer['failure']}")
+        return answer
+
+
+def _replay_share(db: Path, name: str, entrants: list[BotSpec], share: int, shares: int,
+                  cpu: int, barrier: Any, answers: Any) -> None:
+    """One process of :func:`replay_in_parallel`: its share of the games, its figures to
+    ``answers``."""
+    try:
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, {cpu})
+        by_id, games = _stored_games(db, name, entrants)
+        mine = games[share::shares]
+        _play(by_id, mine)
+        barrier.wait(_READY_TIMEOUT_S)
+        began = time.monotonic()
+        cpu_seconds, differing = _play(by_id, mine)
+        answers.put({"games": len(mine), "began": began, "ended": time.monotonic(),
+                     "cpu_seconds": cpu_seconds, "differing": differing})
+    except Exception as exc:  # reported to the parent, which raises it as a ReplayError
+        with contextlib.suppress(Exception):
+            barrier.abort()
+        answers.put({"failure": f"{type(exc).__name__}: {exc}"})

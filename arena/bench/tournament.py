@@ -13,7 +13,12 @@ bot seeds, one core; right after, because this machine's speed swings from one h
 the next; the first replay of a process costs more than the later ones, so one untimed replay
 comes before the first): the run's overhead is its CPU over that in-process CPU, and its wall
 time is compared with the in-process CPU divided by the workers (what perfectly parallel,
-overhead-free play would take). The store's cost is the median time of committing one game (its
+overhead-free play would take). After a run of several workers the same games are also played
+in-process by as many processes at once, each on a CPU of its own
+(:func:`~arena.bench.inprocess.replay_in_parallel`): the one-core replay's time over theirs is
+the machine's own speed-up on these games, which bounds the workers' (two cores of a virtual
+machine can slow each other down), and the run's wall time is compared with theirs. The
+store's cost is the median time of committing one game (its
 row plus its compressed record, one transaction) into a database in WAL mode, measured with the
 records the runs produced.
 """
@@ -30,7 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.bench.inprocess import InProcessResult, not_in_process, replay_in_process
+from arena.bench.inprocess import (
+    InProcessResult,
+    ParallelReplay,
+    not_in_process,
+    replay_in_parallel,
+    replay_in_process,
+)
 from arena.sandbox import probe
 from arena.tournament.events import Report, ignore
 from arena.tournament.runner import run_tournament
@@ -41,7 +52,8 @@ __all__ = ["BenchResult", "run_tournament_bench"]
 
 DEFAULT_BOTS = ("greedy", "collector", "heuristic")
 #: The figures of a worker count summed up over repeats by their median.
-_MEDIANS = ("games_per_s", "seconds", "cpu_seconds", "cpu_ratio", "wall_ratio")
+_MEDIANS = ("games_per_s", "seconds", "cpu_seconds", "cpu_ratio", "wall_ratio",
+            "machine_speedup", "parallel_wall_ratio")
 
 
 @dataclass
@@ -72,6 +84,12 @@ class BenchResult:
         return [pair[2] / pair[1] for pair in by_repeat.values()
                 if 1 in pair and 2 in pair and pair[1] > 0]
 
+    def machine_speedups(self) -> list[float]:
+        """Each 2-worker run's games in-process on 2 CPUs at once: the one-core replay's time
+        over theirs, in the repeats' order."""
+        return [r["machine_speedup"] for r in self.runs
+                if int(r["workers"]) == 2 and "machine_speedup" in r]
+
     @property
     def ratio(self) -> float | None:
         """The median 2-over-1 speed-up of the repeats."""
@@ -96,6 +114,7 @@ class BenchResult:
                 "speedup_2_vs_1": None if self.ratio is None else round(self.ratio, 3),
                 "repeat": self.repeat,
                 "speedups": [round(x, 3) for x in self.speedups()],
+                "machine_speedups": [round(x, 3) for x in self.machine_speedups()],
                 "medians": {str(count): {key: round(value, 3) for key, value in figures.items()}
                             for count, figures in self.medians().items()},
                 "store_ms_per_game": round(self.store_ms_per_game, 3),
@@ -127,10 +146,22 @@ class BenchResult:
             lines.append(f"  speed-up 2 vs 1 worker: {each}{self.ratio:.2f}x (aim: 1.8x or "
                          "better; needs the CPUs otherwise idle: a load average well above 0 "
                          "means other processes compete)")
+            lines += self._machine_lines()
         lines.append(f"  store: {self.store_ms_per_game:.3f} ms per game insert (median of "
                      f"{self.store_games}, one transaction with a {self.record_bytes}-byte "
                      "compressed record, WAL)")
         return "\n".join(lines)
+
+    def _machine_lines(self) -> list[str]:
+        """The machine's own speed-up on these games, and what the arena keeps of it."""
+        machine = self.machine_speedups()
+        if not machine or self.ratio is None:
+            return []
+        median = statistics.median(machine)
+        each = "" if len(machine) == 1 else " / ".join(f"{x:.2f}" for x in machine) + ", "
+        return [f"  the same games in-process on 2 CPUs at once: {each}median {median:.2f}x "
+                f"the one-core replay's speed (the machine's own speed-up); the arena keeps "
+                f"{self.ratio / median:.0%} of it"]
 
     def _median_lines(self) -> list[str]:
         lines = [f"  medians over {self.repeat} repeats (range):"]
@@ -141,6 +172,9 @@ class BenchResult:
                 line += (f"; CPU {_spread(runs, figures, 'cpu_ratio', 'x')} the in-process "
                          f"CPU, wall {_spread(runs, figures, 'wall_ratio', 'x')} the "
                          f"in-process CPU / {count}")
+            if "parallel_wall_ratio" in figures:
+                line += (f"; wall {_spread(runs, figures, 'parallel_wall_ratio', 'x')} the "
+                         f"games in-process on {count} CPUs at once")
             lines.append(line)
         return lines
 
@@ -169,7 +203,19 @@ def _run_lines(r: dict[str, float], repeat: int) -> list[str]:
                      f"played right after): CPU {r['cpu_ratio']:.2f}x (aim: 1.4x or "
                      f"less), wall {r['wall_ratio']:.2f}x the in-process CPU / "
                      f"{int(r['workers'])} (aim: 1.6x or less)")
+    if "machine_speedup" in r:
+        lines.append(f"    in-process on {int(r['workers'])} CPUs at once (every "
+                     f"{_ordinal(int(r['workers']))} game to each process): "
+                     f"{r['parallel_seconds']:.2f} s, {r['parallel_cpu_seconds']:.2f} CPU-s, "
+                     f"{r['machine_speedup']:.2f}x the one-core replay's speed; this run's "
+                     f"wall {r['parallel_wall_ratio']:.2f}x theirs"
+                     + (f"; {int(r['parallel_differing'])} games with other placements"
+                        if r["parallel_differing"] else ""))
     return lines
+
+
+def _ordinal(n: int) -> str:
+    return {2: "other", 3: "third"}.get(n, f"{n}th")
 
 
 def _cpu_seconds() -> float:
@@ -264,6 +310,9 @@ def run_tournament_bench(
                         replay_in_process(db, spec.name, spec.entrants)
                     _compare_in_process(result, run, replay_in_process(db, spec.name,
                                                                        spec.entrants))
+                    if count > 1:
+                        _compare_parallel(run, replay_in_parallel(db, spec.name,
+                                                                  spec.entrants, count))
     if records:
         result.record_bytes = int(statistics.median(len(r) for r in records))
         result.store_ms_per_game = _store_cost(records, store_games)
@@ -296,6 +345,16 @@ def _compare_in_process(result: BenchResult, run: dict[str, float],
     run["in_process_cpu_seconds"] = local.cpu_seconds
     run["cpu_ratio"] = run["cpu_seconds"] / local.cpu_seconds
     run["wall_ratio"] = run["seconds"] / (local.cpu_seconds / run["workers"])
+
+
+def _compare_parallel(run: dict[str, float], parallel: ParallelReplay) -> None:
+    """Set ``run``'s figures against its games played in-process by as many processes as it
+    had workers, right after its one-core replay."""
+    run["parallel_seconds"] = parallel.seconds
+    run["parallel_cpu_seconds"] = parallel.cpu_seconds
+    run["parallel_differing"] = float(parallel.differing)
+    run["machine_speedup"] = run["in_process_cpu_seconds"] / parallel.seconds
+    run["parallel_wall_ratio"] = run["seconds"] / parallel.seconds
 
 
 def _run_once(spec: TournamentSpec, workers: int, db: Path, report: Report,

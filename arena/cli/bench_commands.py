@@ -89,7 +89,9 @@ _TOURNAMENT_HELP = "\n\n".join([
     "of each run (every process of it), split into the runner's, the referees' (the "
     "workers themselves) and the bots' with their sandbox, against the very same games "
     "played in-process on one core right after it (aim: 1.4x or less; wall time 1.6x or less the "
-    "in-process CPU over the workers); "
+    "in-process CPU over the workers); after a run of several workers, the same games "
+    "in-process in as many processes at once, one CPU each (the machine's own speed-up, "
+    "which bounds the workers'); "
     "and the store's cost per game (median milliseconds to commit one game and its "
     "compressed record).",
     "With --repeat N each worker count runs N times, every other time in the reverse order, "

@@ -8,6 +8,7 @@ compared game for game. Specs are tiny; no assertion reads the wall clock.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import re
@@ -35,8 +36,9 @@ from tournament_fixtures import (  # noqa: F401 - _repo_cwd: an autouse fixture
     write_spec,
 )
 
+from arena.bench.inprocess import replay_in_parallel
 from arena.cli.main import app
-from arena.errors import StoreError
+from arena.errors import ReplayError, StoreError
 from arena.tournament.runner import RunSummary, mismatch_lines, resume_hint, run_tournament
 from arena.tournament.spec import load_spec
 from arena.tournament.status import _progress, failure_summary
@@ -460,6 +462,36 @@ def test_bench_tournament_reports_both_worker_counts() -> None:
         assert r["referee_cpu_seconds"] > 0 and r["bots_cpu_seconds"] > 0
         parts = r["parent_cpu_seconds"] + r["referee_cpu_seconds"] + r["bots_cpu_seconds"]
         assert parts == pytest.approx(r["cpu_seconds"])
+    # the 2-worker run's games also in-process on 2 CPUs at once: the machine's own speed-up
+    one, two = data["runs"]
+    assert "machine_speedup" not in one and two["parallel_differing"] == 0
+    assert two["machine_speedup"] == pytest.approx(
+        two["in_process_cpu_seconds"] / two["parallel_seconds"])
+    assert two["parallel_wall_ratio"] == pytest.approx(two["seconds"] / two["parallel_seconds"])
+    assert two["parallel_cpu_seconds"] > 0
+    assert data["machine_speedups"] == [round(two["machine_speedup"], 3)]
+
+
+def test_the_games_replay_in_parallel_each_by_one_process(
+        reference: tuple[Path, RunSummary]) -> None:
+    """The machine's own speed-up is measured on the very games of the run: each played by
+    exactly one of the processes, with the placements stored."""
+    db, _ = reference
+    entrants = list(load_spec(db.parent / "spec.yaml").entrants)
+    parallel = replay_in_parallel(db, "swiss-e2e", entrants, 2)
+    assert (parallel.processes, parallel.games, parallel.differing) == (2, 18, 0)
+    assert parallel.seconds > 0 and parallel.cpu_seconds > 0
+    thirds = replay_in_parallel(db, "swiss-e2e", entrants, 3)
+    assert (thirds.games, thirds.differing) == (18, 0)
+
+
+def test_a_parallel_replay_that_cannot_play_says_why(reference: tuple[Path, RunSummary],
+                                                     tmp_path: Path) -> None:
+    db, _ = reference
+    entrants = list(load_spec(db.parent / "spec.yaml").entrants)
+    entrants[0] = dataclasses.replace(entrants[0], path=tmp_path / "gone.py")
+    with pytest.raises(ReplayError, match=r"^replaying the games in-process failed: \w+Error: "):
+        replay_in_parallel(db, "swiss-e2e", entrants, 2)
 
 
 def test_bench_tournament_repeats_alternate_and_sum_up_by_medians() -> None:

@@ -23,6 +23,9 @@ import queue
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from multiprocessing.process import BaseProcess
+from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Barrier
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +35,7 @@ from arena.registry import BotSpec
 from arena.sdk.bot import Bot
 from arena.sdk.local import BotAgent
 from arena.sdk.runner import load_bot
-from arena.tournament.store import Store
+from arena.tournament.store import GameRow, Store
 
 __all__ = ["InProcessResult", "ParallelReplay", "not_in_process", "replay_in_parallel",
            "replay_in_process"]
@@ -67,7 +70,7 @@ def _kit_bot(spec: BotSpec) -> Bot:
 
 
 #: A stored game and its record, as replayed.
-_Game = tuple[Any, dict[str, Any]]
+_Game = tuple[GameRow, dict[str, Any]]
 
 
 def _stored_games(db: Path, name: str,
@@ -133,7 +136,7 @@ def replay_in_parallel(db: Path, name: str, entrants: list[BotSpec],
     timed), then all start together."""
     context = multiprocessing.get_context("spawn")  # no copy of the caller's threads or state
     barrier = context.Barrier(processes)
-    answers = context.Queue()
+    answers: Queue[dict[str, Any]] = context.Queue()
     cpus = sorted(os.sched_getaffinity(0))
     children = [context.Process(target=_replay_share, daemon=True,
                                 args=(db, name, entrants, share, processes,
@@ -154,12 +157,12 @@ def replay_in_parallel(db: Path, name: str, entrants: list[BotSpec],
                           sum(s["differing"] for s in shares))
 
 
-def _answer(answers: Any, children: Sequence[Any]) -> dict[str, Any]:
+def _answer(answers: Queue[dict[str, Any]], children: Sequence[BaseProcess]) -> dict[str, Any]:
     """The next share's figures; a share that failed, or a process that died without a
     word, is a :class:`ReplayError`."""
     while True:
         try:
-            answer: dict[str, Any] = answers.get(timeout=1.0)
+            answer = answers.get(timeout=1.0)
         except queue.Empty:
             dead = [c.exitcode for c in children if c.exitcode not in (None, 0)]
             if dead:
@@ -172,7 +175,7 @@ def _answer(answers: Any, children: Sequence[Any]) -> dict[str, Any]:
 
 
 def _replay_share(db: Path, name: str, entrants: list[BotSpec], share: int, shares: int,
-                  cpu: int, barrier: Any, answers: Any) -> None:
+                  cpu: int, barrier: Barrier, answers: Queue[dict[str, Any]]) -> None:
     """One process of :func:`replay_in_parallel`: its share of the games, its figures to
     ``answers``."""
     try:

@@ -31,6 +31,11 @@ FormatOption = Annotated[str, typer.Option("--format", "-f", metavar="table|json
                                            help="table or json.")]
 
 
+#: Table sizes to measure, for the benches of tournament-sized fields.
+TableSizesOption = Annotated[list[int] | None, typer.Option(
+    "--players", "-p", min=2, max=5, help="Table sizes (repeatable; default 2 and 4).")]
+
+
 def _check_format(fmt: str) -> None:
     """Every bench prints a table or JSON; refuse anything else before measuring."""
     if fmt not in ("table", "json"):
@@ -342,9 +347,7 @@ def swiss(
     entrants: Annotated[list[int] | None, typer.Option(
         "--entrants", "-n", min=2, help="Field sizes (repeatable; default 64, 256, 1000 "
                                         "and 10000).")] = None,
-    players: Annotated[list[int] | None, typer.Option(
-        "--players", "-p", min=2, max=5, help="Table sizes (repeatable; default 2 and "
-                                              "4).")] = None,
+    players: TableSizesOption = None,
     rounds: Annotated[int, typer.Option("--rounds", "-r", min=1,
                                         help="Rounds paired per field.")] = 3,
     before_max: Annotated[int, typer.Option(
@@ -363,6 +366,41 @@ def swiss(
     _emit(result, fmt)
 
 
+_LEADERBOARD_HELP = "\n\n".join([
+    "Measure what a big tournament costs to read: a finished Swiss of --bots bots and seeded "
+    "random results (ten games a table) is written to a temporary database for each --games "
+    "and --players; then the leaderboard (what arena leaderboard computes) with no rating "
+    "history stored, as a running tournament's is, storing the history once (what arena "
+    "run does as it finishes), the leaderboard with it, and one tournament's data for the "
+    "site (arena serve, arena report) without and with it, each the median of --repeat "
+    "calls. Both leaderboards must list the same ratings ('same').",
+    "Example: arena bench leaderboard --games 50000 --players 4 --repeat 1",
+])
+
+
+def leaderboard(
+    games: Annotated[list[int] | None, typer.Option(
+        "--games", "-g", min=1, help="Games in the tournament (repeatable; default 10000 "
+                                     "and 50000).")] = None,
+    players: TableSizesOption = None,
+    bots: Annotated[int, typer.Option("--bots", min=2, help="Entrants.")] = 200,
+    repeat: Annotated[int, typer.Option("--repeat", min=1, help="Calls of each, summed up "
+                                                                "by their median.")] = 3,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the results.")] = 0,
+    fmt: FormatOption = "table",
+) -> None:
+    """Measure the leaderboard and the site's reads (help text: ``_LEADERBOARD_HELP``)."""
+    from arena.bench.leaderboard import run_leaderboard_bench  # start-up: see the top
+
+    _check_format(fmt)
+    sizes = tuple(players or (2, 4))
+    if bots < max(sizes):
+        raise typer.BadParameter(f"{bots} bots cannot fill a table of {max(sizes)}",
+                                 param_hint="'--bots'")
+    _emit(run_leaderboard_bench(tuple(games or (10_000, 50_000)), sizes, bots=bots,
+                                repeat=repeat, seed=seed), fmt)
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
     bench_app.command("protocol", help=_PROTOCOL_HELP)(protocol)
@@ -373,4 +411,5 @@ def register(app: typer.Typer) -> None:
     bench_app.command("rl", help=_RL_HELP)(rl)
     bench_app.command("swiss", help=_SWISS_HELP)(swiss)
     bench_app.command("league", help=_LEAGUE_HELP)(league)
+    bench_app.command("leaderboard", help=_LEADERBOARD_HELP)(leaderboard)
     app.add_typer(bench_app, name="bench")

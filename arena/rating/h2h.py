@@ -27,10 +27,10 @@ from typing import Any
 
 from arena.errors import StoreError
 from arena.rating.games import StoredGame, connect, find_tournament, load_games
-from arena.rating.leaderboard import Leaderboard, compute_leaderboard
+from arena.rating.leaderboard import rating_order
 from arena.rating.render import check_format, render_csv, render_json, render_table
 from arena.rating.sprt import Z95, elo_of_score
-from arena.rating.trueskill_rating import game_entries, settings_for
+from arena.rating.trueskill_rating import game_entries, rate_stored
 
 __all__ = ["HeadToHead", "PairRecord", "build_h2h", "compute_h2h", "effective_games", "render_h2h",
            "wilson"]
@@ -150,7 +150,7 @@ def build_h2h(db_path: str | Path, tournament: str, players: int | None = None) 
     with connect(db_path) as conn:
         info = find_tournament(conn, tournament, db_path)
         games = load_games(conn, info.id)
-    board: Leaderboard = compute_leaderboard(games, settings_for(info))
+        order = rating_order(rate_stored(conn, info, games).ratings)
     scope = info.name
     if players is not None:
         sizes = sorted({len(game.seats) for game in games})
@@ -160,7 +160,7 @@ def build_h2h(db_path: str | Path, tournament: str, players: int | None = None) 
             have = (f"its games seat {', '.join(map(str, sizes))} players" if sizes
                     else "it has no games yet")
             raise StoreError(f"{info.name} has no games at {players}-player tables ({have})")
-    return compute_h2h(games, [row.key for row in board.rows], scope=scope)
+    return compute_h2h(games, order, scope=scope)
 
 
 def _labels(keys: Sequence[str]) -> dict[str, str]:

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import sqlite3
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
+
+import trueskill
 
 from arena.rating.games import (
     BotVersion,
@@ -38,6 +40,7 @@ from arena.rating.trueskill_rating import (
     conservative,
     game_entries,
     rate_games,
+    rate_stored,
     settings_for,
     settings_for_all,
     write_history,
@@ -55,8 +58,10 @@ __all__ = [
     "leaderboard_report",
     "leaderboard_title",
     "rating_footnote",
+    "rating_order",
     "render_leaderboard",
     "table_columns",
+    "tournament_leaderboard",
 ]
 
 
@@ -199,6 +204,16 @@ SORTS = {
 }
 
 
+def _by_rating(conservative_rating: float, mu: float, key: str) -> tuple[float, float, str]:
+    return (-conservative_rating, -mu, key)
+
+
+def rating_order(ratings: Mapping[str, trueskill.Rating]) -> list[str]:
+    """The bots' keys in the leaderboard's rating order (:data:`SORTS`)."""
+    return sorted(ratings, key=lambda k: _by_rating(conservative(ratings[k]),
+                                                    float(ratings[k].mu), k))
+
+
 def sort_leaderboard(board: Leaderboard, order: str) -> Leaderboard:
     """Rank the rows by ``order`` (a key of :data:`SORTS`): the rating's conservative
     estimate, or the points as a Swiss tournament's standings rank them."""
@@ -207,7 +222,7 @@ def sort_leaderboard(board: Leaderboard, order: str) -> Leaderboard:
     if order == "points":
         board.rows.sort(key=lambda r: (-r.points, -(r.buchholz or 0.0), -r.conservative, r.key))
     else:
-        board.rows.sort(key=lambda r: (-r.conservative, -r.mu, r.key))
+        board.rows.sort(key=lambda r: _by_rating(r.conservative, r.mu, r.key))
     for rank, row in enumerate(board.rows, start=1):
         row.rank = rank
     board.sort = order
@@ -218,36 +233,45 @@ def build_leaderboard(db_path: str | Path, tournament: str | None = None, *,
                       all_games: bool = False, store_ratings: bool = False) -> Leaderboard:
     """The leaderboard of a stored tournament (default: the latest) or of every game.
 
-    Computed from the games on every call (a few ms per thousand games), so it is right even
-    while a tournament is still running. With ``store_ratings`` (one tournament), the
-    ratings it computes also replace the tournament's stored ``rating_history``, as
-    :func:`~arena.rating.trueskill_rating.rate_tournament` does: the games are rated once
-    for both (``arena run``'s summary); else it never writes to the store.
+    Computed from the games on every call, so it is right even while a tournament is still
+    running; one tournament's ratings reuse its stored history where it still holds
+    (:func:`~arena.rating.trueskill_rating.rate_stored`: the same numbers, only the games
+    not in it are rated). With ``store_ratings`` (one tournament), the ratings also replace
+    the tournament's stored ``rating_history``, as
+    :func:`~arena.rating.trueskill_rating.rate_tournament` does (``arena run``'s summary);
+    else it never writes to the store.
     """
     with connect(db_path) as conn:
-        # versions entered in a stored tournament: one whose tournament was dropped (--fresh,
-        # arena delete) has no games to compare with, and is no "older version" any more
-        registry = tournament_bots(conn, None)
         if all_games:
             tournaments = list_tournaments(conn)
             return compute_leaderboard(
                 load_games(conn, None), settings_for_all(tournaments),
-                entrants=tournament_bots(conn, None), registry=registry,
+                entrants=tournament_bots(conn, None), registry=tournament_bots(conn, None),
                 byes=_byes(conn, None), swiss=False, scope="all", tournament=None,
             )
         info = (find_tournament(conn, tournament, db_path) if tournament is not None
                 else latest_tournament(conn, db_path))
-        games, settings = load_games(conn, info.id), settings_for(info)
+        games = load_games(conn, info.id)
         entrants = tournament_bots(conn, info.id)
-        rated = None
+        rated = rate_stored(conn, info, games, entrants)
         if store_ratings:
-            rated = rate_games(games, settings, entrants)
             write_history(conn, info.id, rated)
-        return compute_leaderboard(
-            games, settings, entrants=entrants, registry=registry,
-            byes=_byes(conn, info.id), swiss=info.format == "swiss", scope=info.name,
-            tournament=info, rated=rated,
-        )
+        return tournament_leaderboard(conn, info, games, entrants, rated)
+
+
+def tournament_leaderboard(conn: sqlite3.Connection, info: TournamentInfo,
+                           games: Sequence[StoredGame], entrants: Sequence[BotVersion],
+                           rated: RatingRun) -> Leaderboard:
+    """One stored tournament's leaderboard from what its reader has already loaded: its
+    games, its entrants and their rating run (for the site, which shows them all)."""
+    # versions entered in a stored tournament: one whose tournament was dropped (--fresh,
+    # arena delete) has no games to compare with, and is no "older version" any more
+    registry = tournament_bots(conn, None)
+    return compute_leaderboard(
+        games, settings_for(info), entrants=entrants, registry=registry,
+        byes=_byes(conn, info.id), swiss=info.format == "swiss", scope=info.name,
+        tournament=info, rated=rated,
+    )
 
 
 def _byes(conn: sqlite3.Connection, tournament_id: int | None) -> list[ByeRecord]:

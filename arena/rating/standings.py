@@ -15,7 +15,7 @@ the very numbers the Swiss pairing used:
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -57,11 +57,18 @@ def total_points(games: Iterable[StoredGame], byes: Iterable[ByeRecord] = (),
     """Points per bot key over the games, plus any byes' points; ``weight`` (by table size)
     scales a game's points as the Swiss score does for off-size tables in duplicate mode
     (:func:`arena.tournament.scoring.table_weight`)."""
-    totals: dict[str, Fraction] = defaultdict(Fraction)
+    # Each bot's equal points are counted, then summed once: a tournament's games give a
+    # handful of distinct values, and adding fractions game by game dominated a leaderboard.
+    tally: Counter[tuple[str, int, int]] = Counter()
     for game in games:
-        factor = weight(len(game.seats)) if weight is not None else Fraction(1)
+        factor = weight(len(game.seats)) if weight is not None else None
         for bot, pts in game_points(game).items():
-            totals[bot.key] += pts * factor
+            if factor is not None:
+                pts *= factor
+            tally[bot.key, pts.numerator, pts.denominator] += 1
+    totals: dict[str, Fraction] = defaultdict(Fraction)
+    for (key, numerator, denominator), count in tally.items():
+        totals[key] += Fraction(numerator * count, denominator)
     for bye in byes:
         totals[bye.bot.key] += bye.points
     return dict(totals)

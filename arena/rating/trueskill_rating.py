@@ -18,10 +18,19 @@ Rules (all of them, so anyone can recompute the numbers from ``arena results``):
   (``arena.tournament.scoring.rating_parameters``: sigma = mu/3, beta = sigma/2, tau = 0,
   draw probability 0.10): the library's relations except tau, since a bot version's skill
   does not drift. The module-level global environment is never used.
+
+The stored history is also a cache (:func:`stored_steps`): a game's update depends only on its
+placements, the settings and its bots' ratings just before it, so a stored step is taken as it
+is wherever the bots' ratings before the game are bit for bit the stored ones (TrueSkill's own
+precision and precision-adjusted mean, ``pi`` and ``tau``, are stored beside mu and sigma for
+that), under the same settings, rules and library. Anything else (a game not rated yet, one
+rated before a game that came in later at an earlier place of the order) is rated afresh, so
+the result is always the one rating every game from scratch gives.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
@@ -46,25 +55,47 @@ from arena.rating.games import (
 from arena.tournament.scoring import DEFAULT_TAU, rating_parameters
 
 __all__ = [
+    "HISTORY_RULES",
+    "KnownSteps",
     "RatingRun",
     "RatingSettings",
     "RatingStep",
+    "StoredStep",
     "conservative",
     "game_entries",
     "rate_all",
     "rate_games",
+    "rate_stored",
     "rate_tournament",
     "settings_for",
     "settings_for_all",
+    "stored_steps",
     "write_history",
 ]
 
+# The store makes both tables (arena.tournament.store.SCHEMA); a database written before
+# them gets them here, with the exact columns the cache needs.
 _RATING_HISTORY_DDL = """
 CREATE TABLE IF NOT EXISTS rating_history(
     tournament_id INTEGER, game_id TEXT, bot_id INTEGER,
     mu_before REAL, sigma_before REAL, mu_after REAL, sigma_after REAL,
     PRIMARY KEY (tournament_id, game_id, bot_id))
 """
+_EXACT_COLUMNS = ("pi_before", "tau_before", "pi_after", "tau_after")
+_RATING_STAMPS_DDL = """
+CREATE TABLE IF NOT EXISTS rating_stamps(
+    tournament_id INTEGER PRIMARY KEY, settings_json TEXT, rules TEXT)
+"""
+
+#: What a stored history was rated under besides its settings: this module's rules (change
+#: the number whenever a rule above changes) and the library that did the arithmetic. A
+#: history stamped otherwise is not reused.
+HISTORY_RULES = f"arena rules 1, trueskill {trueskill.__version__}"
+
+#: One bot's stored step in one game: its rating's (pi, tau) before the game and after it.
+StoredStep = tuple[float, float, float, float]
+#: A tournament's stored steps: by game id, then by bot id.
+KnownSteps = Mapping[str, Mapping[int, StoredStep]]
 
 
 def _positive(value: Any, name: str) -> float | None:
@@ -165,13 +196,18 @@ class RatingRun:
     ratings: dict[str, trueskill.Rating] = field(default_factory=dict)
     bots: dict[str, BotVersion] = field(default_factory=dict)
     history: list[RatingStep] = field(default_factory=list)
+    #: Games TrueSkill rated in this run; the other rated games' steps came from the stored
+    #: history (:func:`stored_steps`).
+    computed: int = 0
 
 
 def rate_games(games: Iterable[StoredGame], settings: RatingSettings | None = None,
-               entrants: Iterable[BotVersion] = ()) -> RatingRun:
+               entrants: Iterable[BotVersion] = (), known: KnownSteps | None = None) -> RatingRun:
     """Rate games in id order (the input order does not matter); pure, no I/O.
 
     ``entrants`` get the prior rating even if they never played, so a leaderboard lists them.
+    ``known``: stored steps under these settings (:func:`stored_steps`), each taken where its
+    bots' ratings before the game are the stored ones; the result is the same without them.
     """
     settings = settings or RatingSettings()
     env = settings.env()
@@ -187,20 +223,76 @@ def rate_games(games: Iterable[StoredGame], settings: RatingSettings | None = No
         if len(entries) < 2 or len(game.forfeits) >= len(game.seats):
             continue  # nobody played for a place (every seat forfeited): nothing to learn
         before = [run.ratings[bot.key] for bot, _ in entries]
-        after = env.rate([(r,) for r in before], ranks=[place for _, place in entries])
-        for (bot, _), old, (new,) in zip(entries, before, after, strict=True):
+        after = _stored_after(known.get(game.id) if known else None, entries, before)
+        if after is None:
+            rated = env.rate([(r,) for r in before], ranks=[place for _, place in entries])
+            after = [new for (new,) in rated]
+            run.computed += 1
+        for (bot, _), old, new in zip(entries, before, after, strict=True):
             run.ratings[bot.key] = new
             run.history.append(RatingStep(game.tournament_id, game.id, bot, old, new))
     return run
 
 
+def _stored_after(stored: Mapping[int, StoredStep] | None,
+                  entries: Sequence[tuple[BotVersion, int]],
+                  before: Sequence[trueskill.Rating]) -> list[trueskill.Rating] | None:
+    """The game's ratings after it from its stored step, or None unless the step holds these
+    very bots with these very ratings before it (bit for bit)."""
+    if stored is None or len(stored) != len(entries):
+        return None
+    after = []
+    for (bot, _), old in zip(entries, before, strict=True):
+        step = stored.get(bot.id)
+        if step is None or step[0] != old.pi or step[1] != old.tau:
+            return None
+        after.append(_exact_rating(step[2], step[3]))
+    return after
+
+
+def _exact_rating(pi: float, tau: float) -> trueskill.Rating:
+    """The rating with exactly this precision and precision-adjusted mean: built from mu and
+    sigma, the division and square root could move the last bit. (The library's own
+    arithmetic makes its Gaussians the same way: ``Gaussian(pi=..., tau=...)``.)"""
+    rating: trueskill.Rating = trueskill.Rating.__new__(trueskill.Rating)
+    rating.pi, rating.tau = pi, tau
+    return rating
+
+
+def _stamp(settings: RatingSettings) -> str:
+    return json.dumps(settings.to_json(), sort_keys=True)
+
+
+def stored_steps(conn: sqlite3.Connection, tournament_id: int,
+                 settings: RatingSettings) -> dict[str, dict[int, StoredStep]]:
+    """The tournament's stored steps (:data:`KnownSteps`) if its history was rated under
+    ``settings`` and :data:`HISTORY_RULES`, else none (nothing stored, another setting, a
+    history stored before the cache)."""
+    try:
+        stamp = conn.execute("SELECT settings_json, rules FROM rating_stamps "
+                             "WHERE tournament_id = ?", (tournament_id,)).fetchone()
+        if stamp is None or tuple(stamp) != (_stamp(settings), HISTORY_RULES):
+            return {}
+        rows = conn.execute(
+            "SELECT game_id, bot_id, pi_before, tau_before, pi_after, tau_after "
+            "FROM rating_history WHERE tournament_id = ?", (tournament_id,)).fetchall()
+    except sqlite3.OperationalError:  # a database from before the cache
+        return {}
+    steps: dict[str, dict[int, StoredStep]] = {}
+    for game_id, bot_id, pi_before, tau_before, pi_after, tau_after in rows:
+        if None not in (pi_before, tau_before, pi_after, tau_after):
+            steps.setdefault(game_id, {})[bot_id] = (pi_before, tau_before, pi_after, tau_after)
+    return steps
+
+
 def write_history(conn: sqlite3.Connection, tournament_id: int, run: RatingRun) -> None:
-    """Replace one tournament's rating history in a single transaction."""
-    conn.execute(_RATING_HISTORY_DDL)
-    conn.commit()
+    """Replace one tournament's rating history in a single transaction, stamped with the
+    run's settings and :data:`HISTORY_RULES` (so that :func:`stored_steps` may reuse it)."""
+    _ensure_history_tables(conn)
     rows = [
         (step.tournament_id, step.game_id, step.bot.id, step.before.mu, step.before.sigma,
-         step.after.mu, step.after.sigma)
+         step.after.mu, step.after.sigma, step.before.pi, step.before.tau, step.after.pi,
+         step.after.tau)
         for step in run.history
     ]
     previous = conn.isolation_level
@@ -211,9 +303,13 @@ def write_history(conn: sqlite3.Connection, tournament_id: int, run: RatingRun) 
             conn.execute("DELETE FROM rating_history WHERE tournament_id = ?", (tournament_id,))
             conn.executemany(
                 "INSERT INTO rating_history (tournament_id, game_id, bot_id, mu_before, "
-                "sigma_before, mu_after, sigma_after) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "sigma_before, mu_after, sigma_after, pi_before, tau_before, pi_after, "
+                "tau_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
+            conn.execute("INSERT OR REPLACE INTO rating_stamps (tournament_id, settings_json, "
+                         "rules) VALUES (?, ?, ?)",
+                         (tournament_id, _stamp(run.settings), HISTORY_RULES))
         except BaseException:
             conn.execute("ROLLBACK")
             raise
@@ -222,13 +318,31 @@ def write_history(conn: sqlite3.Connection, tournament_id: int, run: RatingRun) 
         conn.isolation_level = previous
 
 
+def _ensure_history_tables(conn: sqlite3.Connection) -> None:
+    conn.execute(_RATING_HISTORY_DDL)
+    conn.execute(_RATING_STAMPS_DDL)
+    have = {row[1] for row in conn.execute("PRAGMA table_info(rating_history)")}
+    for column in _EXACT_COLUMNS:
+        if column not in have:
+            conn.execute(f"ALTER TABLE rating_history ADD COLUMN {column} REAL")
+    conn.commit()
+
+
+def rate_stored(conn: sqlite3.Connection, tournament: TournamentInfo,
+                games: Iterable[StoredGame], entrants: Iterable[BotVersion] = ()) -> RatingRun:
+    """Rate one stored tournament's ``games``, reusing its stored history where it holds
+    (:func:`stored_steps`): the same run as :func:`rate_games` gives from scratch."""
+    settings = settings_for(tournament)
+    return rate_games(games, settings, entrants, stored_steps(conn, tournament.id, settings))
+
+
 def rate_tournament_run(db_path: str | Path, tournament_name: str, *,
                         write: bool = True) -> RatingRun:
     """Rate one tournament from the store; with ``write``, replace its stored history."""
     with connect(db_path) as conn:
         tournament = find_tournament(conn, tournament_name, db_path)
         games = load_games(conn, tournament.id)
-        run = rate_games(games, settings_for(tournament), tournament_bots(conn, tournament.id))
+        run = rate_stored(conn, tournament, games, tournament_bots(conn, tournament.id))
         if write:
             write_history(conn, tournament.id, run)
         return run

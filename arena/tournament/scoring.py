@@ -13,6 +13,7 @@ environment, same order, same ranks).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -96,9 +97,15 @@ def game_points(placements: Sequence[int]) -> list[Fraction]:
     for first of three get ``(1 + 1/2) / 2 = 3/4`` each). Whether the engine numbers a shared
     place ``1,2,2,4`` or ``1,2,2,3`` does not matter: only the order and the ties are read.
     """
+    return list(_points_of(tuple(placements)))
+
+
+# A tournament's games repeat a handful of placements; a leaderboard scores every game.
+@functools.lru_cache(maxsize=4096)
+def _points_of(placements: tuple[int, ...]) -> tuple[Fraction, ...]:
     k = len(placements)
     if k < 2:
-        return [Fraction(1)] * k
+        return (Fraction(1),) * k
     order = sorted(range(k), key=lambda seat: placements[seat])
     points = [Fraction(0)] * k
     i = 0
@@ -110,7 +117,7 @@ def game_points(placements: Sequence[int]) -> list[Fraction]:
         for p in range(i, j):
             points[order[p]] = share
         i = j
-    return points
+    return tuple(points)
 
 
 @dataclass(frozen=True, slots=True)

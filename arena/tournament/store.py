@@ -86,7 +86,10 @@ CREATE TABLE IF NOT EXISTS byes(
     PRIMARY KEY (tournament_id, round, bot_id));
 CREATE TABLE IF NOT EXISTS rating_history(
     tournament_id INTEGER, game_id TEXT, bot_id INTEGER, mu_before REAL, sigma_before REAL,
-    mu_after REAL, sigma_after REAL, PRIMARY KEY (tournament_id, game_id, bot_id));
+    mu_after REAL, sigma_after REAL, pi_before REAL, tau_before REAL, pi_after REAL,
+    tau_after REAL, PRIMARY KEY (tournament_id, game_id, bot_id));
+CREATE TABLE IF NOT EXISTS rating_stamps(
+    tournament_id INTEGER PRIMARY KEY, settings_json TEXT, rules TEXT);
 """
 
 #: Where a game's record lives (the ``records`` table of the same database, keyed by game id).
@@ -375,7 +378,8 @@ class Store:
         """Remove a tournament and everything recorded for it (``--fresh``)."""
         with self.transaction() as conn:
             for table in ("games", "records", "tables", "byes", "tournament_bots", "rating_history",
-                          *sorted(_table_names(conn) & {"successions", "league_entries"})):
+                          *sorted(_table_names(conn) & {"successions", "league_entries",
+                                                         "rating_stamps"})):
                 conn.execute(f"DELETE FROM {table} WHERE tournament_id = ?", (tournament_id,))
             conn.execute("DELETE FROM tournaments WHERE id = ?", (tournament_id,))
 

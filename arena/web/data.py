@@ -1,10 +1,12 @@
 """What the site shows of one stored tournament, read from the results database (read only).
 
-Every number comes from the rating layer's own functions: the leaderboard is
-:func:`arena.rating.leaderboard.leaderboard_json` of :func:`build_leaderboard` (the rows of
-``arena leaderboard --format json``), head-to-head is :func:`arena.rating.h2h.h2h_json` of
-:func:`build_h2h` (``arena h2h --format json``), ratings over games are
-:func:`arena.rating.trueskill_rating.rate_games`'s history, and points per table are
+Every number comes from the rating layer's own functions, on the games read once: the
+leaderboard is :func:`arena.rating.leaderboard.leaderboard_json` of
+:func:`~arena.rating.leaderboard.tournament_leaderboard` (the rows of ``arena leaderboard
+--format json``), head-to-head is :func:`arena.rating.h2h.h2h_json` of
+:func:`~arena.rating.h2h.compute_h2h` in the leaderboard's order (``arena h2h --format
+json``), ratings over games are :func:`arena.rating.trueskill_rating.rate_stored`'s history
+(one rating serves all three), and points per table are
 :func:`arena.rating.standings.game_points`. A tournament's drawn seed is kept from view until
 it finishes, as the CLI keeps it (:func:`arena.tournament.store.seed_is_secret`).
 
@@ -37,10 +39,10 @@ from arena.rating.games import (
     load_games,
     tournament_bots,
 )
-from arena.rating.h2h import build_h2h, h2h_json
-from arena.rating.leaderboard import build_leaderboard, leaderboard_json
+from arena.rating.h2h import compute_h2h, h2h_json
+from arena.rating.leaderboard import leaderboard_json, tournament_leaderboard
 from arena.rating.standings import game_points
-from arena.rating.trueskill_rating import rate_games, settings_for
+from arena.rating.trueskill_rating import RatingRun, rate_stored
 from arena.rating.watch import newest_versions
 from arena.tournament.league_store import entry_lines, league_entries
 from arena.tournament.store import Store, seed_is_secret
@@ -155,12 +157,10 @@ def _game_rows(conn: sqlite3.Connection, info: TournamentInfo,
     return rows
 
 
-def _history(games: list[StoredGame], info: TournamentInfo,
-             entrants: list[Any]) -> dict[str, list[list[float]]]:
+def _history(run: RatingRun) -> dict[str, list[list[float]]]:
     """Each bot's rating after each of its own games (numbered 1, 2, ... per bot, in rating
     order), from the prior at 0: bots that sit at different tables compare game for game."""
-    settings = settings_for(info)
-    run = rate_games(games, settings, entrants)
+    settings = run.settings
     history: dict[str, list[list[float]]] = defaultdict(list)
     for key in run.ratings:
         history[key].append([0, round(settings.mu, 4), round(settings.sigma, 4)])
@@ -224,16 +224,19 @@ def load_tournament(db: str | Path, name: str) -> TournamentData:
         games = load_games(conn, info.id)
         entrants = tournament_bots(conn, info.id)
         rows = _game_rows(conn, info, games)
-        history = _history(games, info, entrants)
+        run = rate_stored(conn, info, games, entrants)  # once for the history, board and h2h
+        history = _history(run)
         rounds = _rounds(conn, info, games)
-    full = build_leaderboard(db, name)
+        full = tournament_leaderboard(conn, info, games, entrants, run)
     board = leaderboard_json(full)
     all_versions, entries = None, []
     if info.format == "league":  # the newest versions by default, as arena leaderboard
         all_versions = board
         board = leaderboard_json(newest_versions(full)[0])
         entries = _entries(db, info)
-    h2h = h2h_json(build_h2h(db, name))
+    # the bots that played, in the board's order: build_h2h's own order, not rated again
+    h2h = h2h_json(compute_h2h(games, [row.key for row in full.rows if row.games],
+                               scope=info.name))
     planned = info.columns.get("games_planned")
     keys = [row["key"] for row in (all_versions or board)["bots"]]
     return TournamentData(info=info, seed=_shown_seed(info),

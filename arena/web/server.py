@@ -113,7 +113,7 @@ class _SiteServer(ThreadingHTTPServer):
 
     def tournament(self, name: str) -> TournamentData:
         """A tournament's data, read again only when games have landed or its state changed
-        (reading it rates every game)."""
+        (reading it rates every game its stored rating history does not hold)."""
         now = progress(self.db, name)
         with self._lock:
             cached = self._cache.get(name)

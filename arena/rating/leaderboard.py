@@ -243,11 +243,11 @@ def build_leaderboard(db_path: str | Path, tournament: str | None = None, *,
     """
     with connect(db_path) as conn:
         if all_games:
-            tournaments = list_tournaments(conn)
+            everyone = tournament_bots(conn, None)
             return compute_leaderboard(
-                load_games(conn, None), settings_for_all(tournaments),
-                entrants=tournament_bots(conn, None), registry=tournament_bots(conn, None),
-                byes=_byes(conn, None), swiss=False, scope="all", tournament=None,
+                load_games(conn, None), settings_for_all(list_tournaments(conn)),
+                entrants=everyone, registry=everyone, byes=_byes(conn, None), swiss=False,
+                scope="all", tournament=None,
             )
         info = (find_tournament(conn, tournament, db_path) if tournament is not None
                 else latest_tournament(conn, db_path))

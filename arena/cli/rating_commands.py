@@ -110,11 +110,14 @@ def leaderboard(
                                  param_hint="--sort")
     picked = _picked(columns, table_columns())
     if watch or not all_games:
+        from arena.rating.trueskill_rating import RatingMemo
         from arena.rating.watch import leaderboard_frame
+
+        memo = RatingMemo() if watch else None  # each frame rates only what landed since
 
         def frame() -> str:
             return leaderboard_frame(db, tournament, all_versions=all_versions, sort=sort,
-                                     fmt=fmt, columns=picked, wide=wide)
+                                     fmt=fmt, columns=picked, wide=wide, memo=memo)
         if watch:
             _watch(frame, every, refreshes)
         else:

@@ -35,6 +35,7 @@ from arena.rating.games import (
 from arena.rating.render import check_format, render_csv, render_json, render_table
 from arena.rating.standings import ByeRecord, buchholz, total_points
 from arena.rating.trueskill_rating import (
+    RatingMemo,
     RatingRun,
     RatingSettings,
     conservative,
@@ -230,7 +231,8 @@ def sort_leaderboard(board: Leaderboard, order: str) -> Leaderboard:
 
 
 def build_leaderboard(db_path: str | Path, tournament: str | None = None, *,
-                      all_games: bool = False, store_ratings: bool = False) -> Leaderboard:
+                      all_games: bool = False, store_ratings: bool = False,
+                      memo: RatingMemo | None = None) -> Leaderboard:
     """The leaderboard of a stored tournament (default: the latest) or of every game.
 
     Computed from the games on every call, so it is right even while a tournament is still
@@ -239,7 +241,8 @@ def build_leaderboard(db_path: str | Path, tournament: str | None = None, *,
     not in it are rated). With ``store_ratings`` (one tournament), the ratings also replace
     the tournament's stored ``rating_history``, as
     :func:`~arena.rating.trueskill_rating.rate_tournament` does (``arena run``'s summary);
-    else it never writes to the store.
+    else it never writes to the store. ``memo``: a reader's last rating, for one that reads
+    again and again (:class:`~arena.rating.trueskill_rating.RatingMemo`).
     """
     with connect(db_path) as conn:
         if all_games:
@@ -253,7 +256,7 @@ def build_leaderboard(db_path: str | Path, tournament: str | None = None, *,
                 else latest_tournament(conn, db_path))
         games = load_games(conn, info.id)
         entrants = tournament_bots(conn, info.id)
-        rated = rate_stored(conn, info, games, entrants)
+        rated = rate_stored(conn, info, games, entrants, memo)
         if store_ratings:
             write_history(conn, info.id, rated)
         return tournament_leaderboard(conn, info, games, entrants, rated)

@@ -33,6 +33,7 @@ from __future__ import annotations
 import json
 import math
 import sqlite3
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -57,6 +58,7 @@ from arena.tournament.scoring import DEFAULT_TAU, rating_parameters
 __all__ = [
     "HISTORY_RULES",
     "KnownSteps",
+    "RatingMemo",
     "RatingRun",
     "RatingSettings",
     "RatingStep",
@@ -328,12 +330,60 @@ def _ensure_history_tables(conn: sqlite3.Connection) -> None:
     conn.commit()
 
 
+def _reads(game: StoredGame) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What a game's rating depends on besides the ratings before it: who sat, what place."""
+    return tuple(bot.id for bot in game.seats), game.placements
+
+
+class RatingMemo:
+    """A long-lived reader's last rating of each tournament (``arena serve``, ``arena
+    leaderboard --watch``), offered to its next one beside the stored history: a live view
+    rates only the games that landed since, and those whose bots' ratings the newcomers
+    moved. A game's steps are offered only while the game still reads the same (its seats
+    and placements, under the same settings), so a tournament dropped and played again under
+    the same name reuses nothing wrongly. Safe to share between threads."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: dict[int, tuple[RatingSettings, dict[str, tuple[object, ...]],
+                                    dict[str, dict[int, StoredStep]]]] = {}
+
+    def offer(self, tournament_id: int, settings: RatingSettings,
+              games: Sequence[StoredGame]) -> dict[str, dict[int, StoredStep]]:
+        """The kept steps of these games that still read as they did."""
+        with self._lock:
+            kept = self._kept.get(tournament_id)
+        if kept is None or kept[0] != settings:
+            return {}
+        read, steps = kept[1], kept[2]
+        return {game.id: steps[game.id] for game in games
+                if game.id in steps and read.get(game.id) == _reads(game)}
+
+    def keep(self, tournament_id: int, run: RatingRun, games: Sequence[StoredGame]) -> None:
+        """Keep ``run`` (the rating of ``games``) for the next offer."""
+        steps: dict[str, dict[int, StoredStep]] = {}
+        for step in run.history:
+            steps.setdefault(step.game_id, {})[step.bot.id] = (
+                step.before.pi, step.before.tau, step.after.pi, step.after.tau)
+        read: dict[str, tuple[object, ...]] = {game.id: _reads(game) for game in games}
+        with self._lock:
+            self._kept[tournament_id] = (run.settings, read, steps)
+
+
 def rate_stored(conn: sqlite3.Connection, tournament: TournamentInfo,
-                games: Iterable[StoredGame], entrants: Iterable[BotVersion] = ()) -> RatingRun:
+                games: Sequence[StoredGame], entrants: Iterable[BotVersion] = (),
+                memo: RatingMemo | None = None) -> RatingRun:
     """Rate one stored tournament's ``games``, reusing its stored history where it holds
-    (:func:`stored_steps`): the same run as :func:`rate_games` gives from scratch."""
+    (:func:`stored_steps`) and what ``memo`` kept of the last rating: the same run as
+    :func:`rate_games` gives from scratch."""
     settings = settings_for(tournament)
-    return rate_games(games, settings, entrants, stored_steps(conn, tournament.id, settings))
+    known = stored_steps(conn, tournament.id, settings)
+    if memo is not None:
+        known.update(memo.offer(tournament.id, settings, games))
+    run = rate_games(games, settings, entrants, known)
+    if memo is not None:
+        memo.keep(tournament.id, run, games)
+    return run
 
 
 def rate_tournament_run(db_path: str | Path, tournament_name: str, *,

@@ -19,6 +19,7 @@ from arena.rating.leaderboard import (
     leaderboard_report,
     sort_leaderboard,
 )
+from arena.rating.trueskill_rating import RatingMemo
 
 __all__ = ["leaderboard_frame", "newest_versions"]
 
@@ -36,12 +37,13 @@ def newest_versions(board: Leaderboard) -> tuple[Leaderboard, int]:
 def leaderboard_frame(db: str | Path, tournament: str | None = None, *,
                       all_versions: bool = False, sort: str = "rating", fmt: str = "simple",
                       columns: Sequence[str] | None = None, wide: bool = False,
-                      store_ratings: bool = False) -> str:
+                      store_ratings: bool = False, memo: RatingMemo | None = None) -> str:
     """One leaderboard as ``arena leaderboard`` prints it (and each ``--watch`` frame): a
     league's newest versions unless ``all_versions``, with a line saying what is hidden.
-    ``store_ratings``: also store the tournament's rating history (:func:`build_leaderboard`)."""
-    board = sort_leaderboard(build_leaderboard(db, tournament, store_ratings=store_ratings),
-                             sort)
+    ``store_ratings``: also store the tournament's rating history (:func:`build_leaderboard`);
+    ``memo``: the frames' shared memo, so that each rates only the games new since the last."""
+    board = sort_leaderboard(build_leaderboard(db, tournament, store_ratings=store_ratings,
+                                               memo=memo), sort)
     hidden = 0
     if board.tournament is not None and board.tournament.format == "league" and not all_versions:
         board, hidden = newest_versions(board)

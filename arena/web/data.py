@@ -42,7 +42,7 @@ from arena.rating.games import (
 from arena.rating.h2h import compute_h2h, h2h_json
 from arena.rating.leaderboard import leaderboard_json, tournament_leaderboard
 from arena.rating.standings import game_points
-from arena.rating.trueskill_rating import RatingRun, rate_stored
+from arena.rating.trueskill_rating import RatingMemo, RatingRun, rate_stored
 from arena.rating.watch import newest_versions
 from arena.tournament.league_store import entry_lines, league_entries
 from arena.tournament.store import Store, seed_is_secret
@@ -217,14 +217,15 @@ def _names(keys: list[str]) -> dict[str, str]:
             for key in keys}
 
 
-def load_tournament(db: str | Path, name: str) -> TournamentData:
-    """Read one tournament for the site. Raises :class:`StoreError` when it is missing."""
+def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -> TournamentData:
+    """Read one tournament for the site (``memo``: a server's, which reads it again as games
+    land). Raises :class:`StoreError` when it is missing."""
     with connect(db) as conn:
         info = find_tournament(conn, name, db)
         games = load_games(conn, info.id)
         entrants = tournament_bots(conn, info.id)
         rows = _game_rows(conn, info, games)
-        run = rate_stored(conn, info, games, entrants)  # once for the history, board and h2h
+        run = rate_stored(conn, info, games, entrants, memo)  # once for all three
         history = _history(run)
         rounds = _rounds(conn, info, games)
         full = tournament_leaderboard(conn, info, games, entrants, run)

@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
 from arena.errors import ArenaError, ReplayError, StoreError
+from arena.rating.trueskill_rating import RatingMemo
 from arena.web.data import (
     TournamentData,
     load_tournament,
@@ -109,6 +110,7 @@ class _SiteServer(ThreadingHTTPServer):
         self.db = db
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[dict[str, Any], TournamentData]] = {}
+        self._ratings = RatingMemo()  # a reload rates only the games that landed since
         super().__init__(address, _Handler)
 
     def tournament(self, name: str) -> TournamentData:
@@ -119,7 +121,7 @@ class _SiteServer(ThreadingHTTPServer):
             cached = self._cache.get(name)
             if cached is not None and cached[0] == now:
                 return cached[1]
-        data = load_tournament(self.db, name)
+        data = load_tournament(self.db, name, self._ratings)
         with self._lock:
             self._cache[name] = (now, data)
         return data

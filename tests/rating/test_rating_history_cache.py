@@ -13,13 +13,16 @@ import trueskill
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rating_store_builder import BOT_NAMES, GameSpec, StoreBuilder, build_store
+from typer.testing import CliRunner
 
+from arena.cli.main import app
 from arena.rating import rate_tournament
 from arena.rating.games import BotVersion, StoredGame, connect, find_tournament, load_games
 from arena.rating.h2h import build_h2h, h2h_json
 from arena.rating.leaderboard import build_leaderboard, leaderboard_json
 from arena.rating.trueskill_rating import (
     KnownSteps,
+    RatingMemo,
     RatingRun,
     RatingSettings,
     rate_games,
@@ -27,6 +30,7 @@ from arena.rating.trueskill_rating import (
 )
 from arena.tournament.store import Store
 from arena.web.data import load_tournament
+from arena.web.server import make_server
 
 
 def exact(run: RatingRun) -> tuple[object, ...]:
@@ -208,3 +212,87 @@ def test_a_running_tournaments_leaderboard_rates_only_the_games_since_its_histor
     calls = _count_rates(monkeypatch)
     board = build_leaderboard(tmp_path / "a.db", "cup")
     assert calls[0] == 1 and board.rated == 5
+
+
+# --- a long-lived reader's memo ---------------------------------------------------------------
+
+def test_a_readers_memo_rates_only_the_games_that_landed_since(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``arena leaderboard --watch`` and ``arena serve`` read a running tournament again and
+    again; nothing is stored until it ends."""
+    b = StoreBuilder(tmp_path / "a.db")
+    tid, ids = b.tournament("cup", ["alpha", "bravo", "charlie"], state="running")
+    for g in range(3):
+        b.game(GameSpec(tid, 0, 0, g, ids[:2], [1, 2] if g % 2 else [2, 1]))
+    memo = RatingMemo()
+    calls = _count_rates(monkeypatch)
+    build_leaderboard(tmp_path / "a.db", "cup", memo=memo)
+    assert calls[0] == 3
+    b.game(GameSpec(tid, 1, 0, 0, ids[1:], [1, 2]))  # lands at the end of the order
+    b.game(GameSpec(tid, 0, 1, 0, [ids[2], ids[0]], [2, 1]))  # late, before it: moves it
+    b.close()
+    calls[0] = 0
+    board = build_leaderboard(tmp_path / "a.db", "cup", memo=memo)
+    assert calls[0] == 2  # the two new games; the first three were kept
+    assert board.rated == 5
+    fresh = build_leaderboard(tmp_path / "a.db", "cup")
+    assert [(r.key, r.mu, r.sigma) for r in board.rows] == [
+        (r.key, r.mu, r.sigma) for r in fresh.rows]
+
+
+def test_a_memo_offers_nothing_for_a_tournament_played_again_under_its_name(
+        tmp_path: Path) -> None:
+    """Dropped and played again (``--fresh``), a tournament may get the same id and game ids
+    with other results: the memo's steps are for games that no longer read the same."""
+    path = tmp_path / "a.db"
+    b = StoreBuilder(path)
+    tid, ids = b.tournament("cup", ["alpha", "bravo"])
+    for g in range(4):
+        b.game(GameSpec(tid, 0, 0, g, ids, [1, 2]))
+    b.close()
+    memo = RatingMemo()
+    build_leaderboard(path, "cup", memo=memo)
+    with Store(path) as store:
+        store.delete_tournament(tid)
+    b = StoreBuilder(path)
+    again, ids = b.tournament("cup", ["alpha", "bravo"])
+    assert again == tid
+    for g in range(4):
+        b.game(GameSpec(again, 0, 0, g, ids, [2, 1]))  # the other bot wins now
+    b.close()
+    with connect(path) as conn:
+        info = find_tournament(conn, "cup", path)
+        games = load_games(conn, info.id)
+        assert memo.offer(info.id, RatingSettings(), games) == {}
+    board = build_leaderboard(path, "cup", memo=memo)
+    assert board.rows[0].bot == "bravo"
+
+
+def test_the_server_reloads_a_running_tournament_rating_only_the_new_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    b = StoreBuilder(tmp_path / "a.db")
+    tid, ids = b.tournament("cup", ["alpha", "bravo", "charlie"], state="running")
+    for g in range(4):
+        b.game(GameSpec(tid, 0, 0, g, ids[:2], [1, 2]))
+    server = make_server(tmp_path / "a.db", port=0)
+    try:
+        calls = _count_rates(monkeypatch)
+        assert server.tournament("cup").done == 4 and calls[0] == 4
+        b.game(GameSpec(tid, 1, 0, 0, ids[1:], [2, 1]))
+        b.close()
+        calls[0] = 0
+        assert server.tournament("cup").done == 5 and calls[0] == 1
+    finally:
+        server.server_close()
+
+
+def test_watching_a_leaderboard_rates_each_game_once_across_frames(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _store(tmp_path)
+    rated = rate_tournament_run(path, "cup", write=False).computed
+    calls = _count_rates(monkeypatch)
+    result = CliRunner().invoke(app, ["leaderboard", "cup", "--db", str(path), "--watch",
+                                      "--every", "0.1", "--refreshes", "3"])
+    assert result.exit_code == 0, result.output
+    assert result.output.count("Leaderboard: cup") == 3
+    assert calls[0] == rated  # the first frame rates them; the next two rate nothing

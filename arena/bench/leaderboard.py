@@ -36,7 +36,7 @@ from arena.rating.trueskill_rating import rate_stored, rate_tournament_run
 from arena.tournament.store import Store, compress_record, game_id
 from arena.web.data import load_tournament
 
-__all__ = ["LeaderboardBenchResult", "run_leaderboard_bench"]
+__all__ = ["LeaderboardBenchResult", "run_leaderboard_bench", "write_tournament"]
 
 #: The synthetic tournament's name and its games per table.
 _NAME = "big"

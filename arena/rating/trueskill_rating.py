@@ -71,6 +71,7 @@ __all__ = [
     "rate_tournament",
     "settings_for",
     "settings_for_all",
+    "steps_of",
     "stored_steps",
     "write_history",
 ]
@@ -330,6 +331,15 @@ def _ensure_history_tables(conn: sqlite3.Connection) -> None:
     conn.commit()
 
 
+def steps_of(run: RatingRun) -> dict[str, dict[int, StoredStep]]:
+    """``run``'s steps as :func:`stored_steps` reads them back once written."""
+    steps: dict[str, dict[int, StoredStep]] = {}
+    for step in run.history:
+        steps.setdefault(step.game_id, {})[step.bot.id] = (
+            step.before.pi, step.before.tau, step.after.pi, step.after.tau)
+    return steps
+
+
 def _reads(game: StoredGame) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """What a game's rating depends on besides the ratings before it: who sat, what place."""
     return tuple(bot.id for bot in game.seats), game.placements
@@ -361,13 +371,9 @@ class RatingMemo:
 
     def keep(self, tournament_id: int, run: RatingRun, games: Sequence[StoredGame]) -> None:
         """Keep ``run`` (the rating of ``games``) for the next offer."""
-        steps: dict[str, dict[int, StoredStep]] = {}
-        for step in run.history:
-            steps.setdefault(step.game_id, {})[step.bot.id] = (
-                step.before.pi, step.before.tau, step.after.pi, step.after.tau)
         read: dict[str, tuple[object, ...]] = {game.id: _reads(game) for game in games}
         with self._lock:
-            self._kept[tournament_id] = (run.settings, read, steps)
+            self._kept[tournament_id] = (run.settings, read, steps_of(run))
 
 
 def rate_stored(conn: sqlite3.Connection, tournament: TournamentInfo,

@@ -21,12 +21,12 @@ from arena.rating.games import BotVersion, StoredGame, connect, find_tournament,
 from arena.rating.h2h import build_h2h, h2h_json
 from arena.rating.leaderboard import build_leaderboard, leaderboard_json
 from arena.rating.trueskill_rating import (
-    KnownSteps,
     RatingMemo,
     RatingRun,
     RatingSettings,
     rate_games,
     rate_tournament_run,
+    steps_of,
 )
 from arena.tournament.store import Store
 from arena.web.data import load_tournament
@@ -40,15 +40,6 @@ def exact(run: RatingRun) -> tuple[object, ...]:
         [(s.game_id, s.bot.key, s.before.pi, s.before.tau, s.after.pi, s.after.tau)
          for s in run.history],
     )
-
-
-def known_of(run: RatingRun) -> KnownSteps:
-    """What the store would hold after writing ``run``'s history."""
-    steps: dict[str, dict[int, tuple[float, float, float, float]]] = {}
-    for s in run.history:
-        steps.setdefault(s.game_id, {})[s.bot.id] = (s.before.pi, s.before.tau, s.after.pi,
-                                                     s.after.tau)
-    return steps
 
 
 BOTS = [BotVersion(name, "v1", i + 1) for i, name in enumerate(BOT_NAMES)]
@@ -77,7 +68,7 @@ def test_any_stored_part_gives_the_ratings_of_rating_every_game_afresh(
     rng = random.Random(stored_seed)
     then = [g for g in games if rng.random() < 0.6]
     fresh = rate_games(games, entrants=BOTS)
-    reused = rate_games(games, entrants=BOTS, known=known_of(rate_games(then, entrants=BOTS)))
+    reused = rate_games(games, entrants=BOTS, known=steps_of(rate_games(then, entrants=BOTS)))
     assert exact(reused) == exact(fresh)
     assert reused.computed <= fresh.computed
 
@@ -88,7 +79,7 @@ def test_a_stored_prefix_is_taken_whole_and_only_the_rest_is_rated(
         raw: list[tuple[list[int], list[int]]], cut: int) -> None:
     games = games_of(raw)
     head = rate_games(games[:cut], entrants=BOTS)
-    run = rate_games(games, entrants=BOTS, known=known_of(head))
+    run = rate_games(games, entrants=BOTS, known=steps_of(head))
     assert run.computed == rate_games(games, entrants=BOTS).computed - head.computed
     assert exact(run) == exact(rate_games(games, entrants=BOTS))
 
@@ -104,7 +95,7 @@ def test_a_stored_step_whose_bots_rated_differently_before_is_rated_afresh() -> 
     late = played(0, (a, b), (1, 2))
     on_time = [played(1, (c, d), (1, 2)), played(2, (a, c), (2, 1)), played(3, (d, e), (1, 1)),
                played(4, (b, e), (2, 1))]
-    run = rate_games([late, *on_time], known=known_of(rate_games(on_time)))
+    run = rate_games([late, *on_time], known=steps_of(rate_games(on_time)))
     assert exact(run) == exact(rate_games([late, *on_time]))
     assert run.computed == 3  # the late game, a-c (a moved) and b-e (b moved); c-d, d-e kept
 

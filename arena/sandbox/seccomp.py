@@ -3,7 +3,8 @@
 Why a deny list: bots are ordinary programs in any language, so an allow list would break
 runtimes we cannot enumerate. What it denies is what a game bot never needs and what widens the
 kernel attack surface or escapes the other layers: tracing other processes, mounting, new
-namespaces, kernel modules and keyrings, BPF, io_uring, and every socket that is not AF_UNIX
+namespaces, kernel modules and keyrings, BPF, io_uring, a parent-death signal other than
+SIGKILL (the one that ends it with the referee), and every socket that is not AF_UNIX
 (so a bot cannot reach the network even where no network namespace is available); and what would
 let two bots signal each other: through the files they share read-only, file locks (made
 no-ops) and inotify; System V and POSIX IPC objects. (``sysinfo``, the host's free memory and
@@ -75,6 +76,13 @@ _FCNTL = 72
 _FCNTL_LOCKS = (6, 7, 37, 38, 1024, 1026)
 _CLONE = 56
 _CLONE3 = 435
+#: ``prctl(PR_SET_PDEATHSIG, sig)``: the SIGKILL that ends a bot with the referee (under
+#: bubblewrap, its init with bubblewrap) is set before the filter; a bot that cleared it, or
+#: chose a signal it ignores, would outlive a referee killed without warning. Setting SIGKILL
+#: (a helper tied to its parent) stays allowed.
+_PRCTL = 157
+_PR_SET_PDEATHSIG = 1
+_SIGKILL = 9
 _SOCKET = 41
 _AF_UNIX = 1
 #: CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
@@ -125,6 +133,7 @@ def filter_program(*, unix_sockets: bool = True) -> bytes | None:
     emit(_JEQ_K, _SOCKET, "socket" if unix_sockets else "deny", 0)
     emit(_JEQ_K, _FLOCK, "noop", 0)
     emit(_JEQ_K, _FCNTL, "fcntl", 0)
+    emit(_JEQ_K, _PRCTL, "prctl", 0)
     labels["allow"] = len(prog)
     emit(_RET_K, _RET_ALLOW)
     labels["fcntl"] = len(prog)
@@ -132,6 +141,11 @@ def filter_program(*, unix_sockets: bool = True) -> bytes | None:
     for command in _FCNTL_LOCKS:
         emit(_JEQ_K, command, "noop", 0)
     emit(_RET_K, _RET_ALLOW)
+    labels["prctl"] = len(prog)
+    emit(_LD_W_ABS, _OFF_ARG0)
+    emit(_JEQ_K, _PR_SET_PDEATHSIG, 0, "allow2")
+    emit(_LD_W_ABS, _OFF_ARG1)
+    emit(_JEQ_K, _SIGKILL, "allow2", "deny")
     labels["clone"] = len(prog)
     emit(_LD_W_ABS, _OFF_ARG0)
     emit(_JSET_K, _CLONE_NS_FLAGS, "deny", "allow2")

@@ -265,6 +265,17 @@ def test_a_grandchild_that_scrubs_every_trace_is_killed_as_an_orphan_without_bwr
     assert_nothing_left(proc)
 
 
+UNTIED = r"""
+import ctypes, signal, sys, time
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
+libc = ctypes.CDLL(None, use_errno=True)
+# PR_SET_PDEATHSIG: none, or a signal it ignores, to outlive the referee; SIGKILL is allowed
+refused = [libc.prctl(1, sig, 0, 0, 0) != 0 for sig in (0, signal.SIGTERM, signal.SIGKILL)]
+print("kept" if refused == [True, True, False] else f"refused {refused}", flush=True)
+time.sleep(3600)
+"""
+
+
 #: A referee that launches one stubborn bot (SIGTERM ignored), says its marker, then waits to
 #: be killed; argv: the sandbox layers to disable (comma-separated), the bot's directory.
 _DOOMED_REFEREE = r"""
@@ -277,7 +288,7 @@ marker = "mk" + secrets.token_hex(8)
 proc = launch(["python3", "bot.py", marker], workdir=sys.argv[2], marker=marker, report=report)
 got = SubprocessTransport(proc).receive(time.monotonic() + 60)
 assert isinstance(got, Line), (got, proc.stderr_text())
-print(marker, flush=True)
+print(marker, got.text, flush=True)
 time.sleep(3600)
 """
 STUBBORN = r"""
@@ -288,20 +299,26 @@ time.sleep(3600)
 """
 
 
+@pytest.mark.parametrize("bot", ["stubborn", "untied"])
 @pytest.mark.parametrize("mode", list(MODES))
-def test_a_bot_dies_with_a_referee_killed_without_warning(tmp_path: Path, mode: str) -> None:
+def test_a_bot_dies_with_a_referee_killed_without_warning(tmp_path: Path, mode: str,
+                                                          bot: str) -> None:
     """``kill -9`` of the referee (or the OOM killer) runs none of its clean-up: the kernel
-    must end the bot, with bubblewrap (--die-with-parent) or without (PR_SET_PDEATHSIG)."""
-    bot_dir = write_bot(tmp_path, STUBBORN)
+    must end the bot, with bubblewrap (--die-with-parent) or without (PR_SET_PDEATHSIG), and
+    under seccomp a bot cannot clear that signal (the "untied" one tries)."""
+    bot_dir = write_bot(tmp_path, STUBBORN if bot == "stubborn" else UNTIED)
     os.chmod(tmp_path, 0o755)
     # probed first: a first probe in this process sweeps dead referees' cgroups, this one's too
     report = probe(disable=MODES[mode]) if MODES[mode] else probe()
+    if bot == "untied" and not has(report, "seccomp"):
+        pytest.skip("without seccomp a bot may clear its parent-death signal (docs/SANDBOX.md)")
     referee = subprocess.Popen([sys.executable, "-c", _DOOMED_REFEREE, ",".join(MODES[mode]),
                                 str(bot_dir)], stdout=subprocess.PIPE, text=True)
     try:
         assert referee.stdout is not None
-        marker = referee.stdout.readline().strip()
+        marker, said = referee.stdout.readline().split()
         assert marker.startswith("mk"), "the referee did not start its bot"
+        assert said == ("up" if bot == "stubborn" else "kept")
         assert find_processes(marker=marker), "the bot is not running"
     finally:
         referee.kill()

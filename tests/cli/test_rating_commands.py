@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -329,3 +330,18 @@ def test_json_and_csv_keep_every_field(store: Path) -> None:
     assert out.splitlines()[0].startswith("rank,bot,version,key,mu,sigma,conservative,games,"
                                           "wins,win_pct,mean_placement,points,byes,buchholz,"
                                           "failures,")
+
+
+@pytest.mark.parametrize(("stored", "why"), [("[1, 2", "not valid JSON"),
+                                             (7, "seats and placements do not match"),
+                                             ("[1]", "seats and placements do not match")])
+def test_a_damaged_game_row_is_one_clear_line(store: Path, stored: object, why: str) -> None:
+    """A results database edited by hand or half-restored: a game whose placements column
+    holds broken JSON, a number or too few places."""
+
+    with sqlite3.connect(store) as conn:
+        (game,) = conn.execute("SELECT id FROM games ORDER BY id LIMIT 1").fetchone()
+        conn.execute("UPDATE games SET placements_json = ? WHERE id = ?", (stored, game))
+    code, out, err = run("leaderboard", "alpha-cup")
+    assert code == 1 and out == ""
+    assert err.startswith(f"Error: game {game}: ") and why in err and err.count("\n") == 1

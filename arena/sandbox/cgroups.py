@@ -8,6 +8,7 @@ import contextlib
 import errno
 import logging
 import os
+import signal
 import time
 from pathlib import Path
 
@@ -41,15 +42,25 @@ def make_cgroup(parent: Path, marker: str, limits: Limits | None) -> Path:
 
 
 def sweep_dead_cgroups(parent: Path) -> list[Path]:
-    """Remove the bots' cgroups under ``parent`` whose referee is gone (empty by then: its
-    bots died with it); return them."""
+    """Remove the bots' cgroups under ``parent`` whose referee is gone; return them. Its bots
+    died with it, but not what they forked (the kernel's parent-death signal ends only the
+    referee's own child): those processes cannot leave the bot's cgroup, so they are killed
+    with it, unless one of them lies outside this process's pid namespace (listed as pid 0:
+    the cgroup is another container's referee's, whose pid means nothing here)."""
     removed = []
     for path in parent.glob("arena-*-*"):
         owner = path.name.split("-")[1]
-        if owner.isdigit() and not reaper.is_alive(int(owner)):
-            with contextlib.suppress(OSError):
-                path.rmdir()
-                removed.append(path)
+        if not owner.isdigit() or reaper.is_alive(int(owner)):
+            continue
+        try:
+            members = (path / "cgroup.procs").read_text().split()
+        except OSError:
+            continue
+        if "0" in members:
+            continue
+        remove_cgroup(path)
+        if not path.exists():
+            removed.append(path)
     return removed
 
 
@@ -74,10 +85,24 @@ def remove_cgroup(path: Path | None) -> None:
         except OSError as exc:
             if exc.errno != errno.EBUSY:
                 break
-            with contextlib.suppress(OSError):
-                (path / "cgroup.kill").write_text("1")
+            _kill_members(path)
             time.sleep(0.01)
     log.warning("could not remove cgroup %s", path)
+
+
+def _kill_members(path: Path) -> None:
+    """SIGKILL every process of the cgroup: at once by ``cgroup.kill`` (Linux 5.14), else one
+    by one (a process forked meanwhile is caught by the caller's next try)."""
+    try:
+        (path / "cgroup.kill").write_text("1")
+        return
+    except OSError:
+        pass
+    with contextlib.suppress(OSError):
+        for pid in (path / "cgroup.procs").read_text().split():
+            if pid != "0":
+                with contextlib.suppress(OSError):
+                    os.kill(int(pid), signal.SIGKILL)
 
 
 def own_v2_cgroup() -> str | None:

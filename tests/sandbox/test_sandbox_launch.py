@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import secrets
@@ -333,6 +334,79 @@ def test_a_bot_dies_with_a_referee_killed_without_warning(tmp_path: Path, mode: 
         left = list(parent.glob(f"arena-{referee.pid}-{marker}"))
         assert len(left) == 1
         assert left[0] in sweep_dead_cgroups(parent) and not left[0].exists()
+
+
+ESCAPING_HELPER = r"""
+import os, time
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        os.chdir("/")
+        os.execve("/bin/sleep", ["sleep", "3600"], {})  # no marker, no box: nothing names it
+    os._exit(0)
+os.wait()
+print("up", flush=True)
+time.sleep(3600)
+"""
+
+
+def _sleepers(cgroup: Path) -> list[int]:
+    """The ``sleep 3600`` processes in ``cgroup``."""
+    found = []
+    with contextlib.suppress(OSError):
+        for pid in (cgroup / "cgroup.procs").read_text().split():
+            with contextlib.suppress(OSError):
+                if Path(f"/proc/{pid}/cmdline").read_bytes() == b"sleep\x003600\x00":
+                    found.append(int(pid))
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return text[text.rfind(")") + 2] != "Z"
+
+
+@pytest.mark.parametrize("mode", list(MODES))
+def test_what_a_bot_forked_dies_with_a_dead_referees_cgroup(tmp_path: Path, mode: str) -> None:
+    """A referee killed without warning takes its bot along, but without bubblewrap not a
+    helper the bot forked that left its session and every trace (the parent-death signal
+    ends the referee's own child only). That helper cannot leave the bot's cgroup: the next
+    referee's sweep of dead referees' cgroups kills it."""
+    bot_dir = write_bot(tmp_path, ESCAPING_HELPER)
+    os.chmod(tmp_path, 0o755)
+    report = probe(disable=MODES[mode]) if MODES[mode] else probe()
+    parent = report.freezer_parent or (report.cgroup_parent if report.active("cgroup") else None)
+    if parent is None:
+        pytest.skip("bots have no cgroup here")
+    referee = subprocess.Popen([sys.executable, "-c", _DOOMED_REFEREE, ",".join(MODES[mode]),
+                                str(bot_dir)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert referee.stdout is not None
+        marker, said = referee.stdout.readline().split()
+        assert said == "up"
+        cgroup = parent / f"arena-{referee.pid}-{marker}"
+        deadline = time.monotonic() + STARTUP_S
+        while not _sleepers(cgroup):
+            assert time.monotonic() < deadline, "the helper did not start"
+            time.sleep(0.01)
+        (helper,) = _sleepers(cgroup)
+    finally:
+        referee.kill()
+        referee.wait()
+    deadline = time.monotonic() + STARTUP_S
+    while find_processes(marker=marker) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert find_processes(marker=marker) == []
+    if has(report, "bwrap"):  # the pid namespace died with its init, the helper with it
+        while _running(helper) and time.monotonic() < deadline:
+            time.sleep(0.01)
+    assert _running(helper) == (not has(report, "bwrap"))
+    assert cgroup in sweep_dead_cgroups(parent) and not cgroup.exists()
+    assert not _running(helper)
+    reap_adopted()
 
 
 def test_strays_of_a_referee_that_died_are_killed_and_a_live_referees_are_not() -> None:

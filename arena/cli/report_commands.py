@@ -60,8 +60,10 @@ def serve(
     from arena.web.server import make_server
 
     server = make_server(db, host, port)
-    typer.echo(f"Serving {db} at http://{host}:{server.server_port}/ (read-only; Ctrl-C "
-               "stops)")
+    where = str(server.server_address[0])
+    reach = "" if server.local_only else "; other machines can reach it"
+    typer.echo(f"Serving {db} at http://{where}:{server.server_port}/ (read-only{reach}; "
+               "Ctrl-C stops)")
     try:
         server.serve_forever()
     finally:

@@ -41,6 +41,8 @@ __all__ = [
     "Store",
     "TableRow",
     "TournamentRow",
+    "compress_record",
+    "decompress_record",
     "game_id",
     "holds_no_tables",
     "match_id",
@@ -186,7 +188,11 @@ def read_connection(path: Path, timeout: float) -> sqlite3.Connection:
 
 def unreadable(path: Path, exc: sqlite3.Error) -> str:
     """What to say when reading ``path`` failed with ``exc``: a read-only directory with a
-    ``-wal`` file in it (SQLite cannot make the ``-shm`` file it needs) is named as such."""
+    ``-wal`` file in it (SQLite cannot make the ``-shm`` file it needs) is named as such, and
+    a lock another program held past the wait."""
+    if "locked" in str(exc):
+        return (f"results database {path} is locked by another program (waited for it to "
+                "let go); try again once it has finished")
     if not os.access(path.parent, os.W_OK) and Path(f"{path}-wal").exists():
         return (f"cannot read {path}: its directory {path.parent} is not writable, and "
                 f"SQLite must create {path.name}-shm there to read the {path.name}-wal beside "
@@ -529,8 +535,7 @@ class Store:
                                 (game,)).fetchone()
         if row is None:
             raise StoreError(f"no record of game {game} in {self.path}")
-        data: dict[str, Any] = json.loads(zlib.decompress(row[0]))
-        return data
+        return decompress_record(row[0], game)
 
     def export_records(self, tournament_id: int, out: Path) -> int:
         """Write a tournament's records as JSON lines in id order (gzip when ``out`` ends in
@@ -543,7 +548,7 @@ class Store:
                     "SELECT r.record FROM records r JOIN games g ON g.id = r.game_id "
                     "WHERE r.tournament_id = ? ORDER BY g.round, g.table_index, g.game_index",
                     (tournament_id,)):
-                    handle.write(zlib.decompress(blob).decode("utf-8") + "\n")
+                    handle.write(_inflate(blob, "a game") + "\n")
                     count += 1
         except OSError as exc:
             raise StoreError(f"cannot write game records to {out}: "
@@ -569,3 +574,21 @@ def shown_state(db: str | Path, tournament: str, stored: str) -> str:
 def compress_record(record: dict[str, Any]) -> bytes:
     """A game record as compact JSON, zlib-compressed (done in the worker, off the writer)."""
     return zlib.compress(json.dumps(record, separators=(",", ":")).encode("utf-8"), 6)
+
+
+def decompress_record(blob: bytes, game: str) -> dict[str, Any]:
+    """A stored game record read back; a damaged one is a :class:`StoreError` naming it."""
+    try:
+        record = json.loads(_inflate(blob, game))
+    except ValueError:
+        raise StoreError(f"game {game}: its stored record is damaged (not JSON)") from None
+    if not isinstance(record, dict):
+        raise StoreError(f"game {game}: its stored record is damaged (not a record)")
+    return record
+
+
+def _inflate(blob: bytes, game: str) -> str:
+    try:
+        return zlib.decompress(blob).decode("utf-8")
+    except (zlib.error, TypeError, UnicodeDecodeError) as exc:
+        raise StoreError(f"game {game}: its stored record is damaged ({exc})") from None

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import zlib
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -45,7 +44,7 @@ from arena.rating.standings import game_points
 from arena.rating.trueskill_rating import RatingMemo, RatingRun, rate_stored
 from arena.rating.watch import newest_versions
 from arena.tournament.league_store import entry_lines, league_entries
-from arena.tournament.store import Store, seed_is_secret
+from arena.tournament.store import Store, decompress_record, seed_is_secret
 
 __all__ = ["GameRow", "TournamentData", "game_slug", "load_tournament", "progress",
            "read_records", "tournament_names"]
@@ -271,6 +270,6 @@ def read_records(db: str | Path, name: str,
         query += " ORDER BY g.round, g.table_index, g.game_index"
         try:
             for game_id, blob in conn.execute(query, params):
-                yield str(game_id), json.loads(zlib.decompress(blob))
+                yield str(game_id), decompress_record(blob, str(game_id))
         except sqlite3.OperationalError as exc:  # an old store without the records table
             raise StoreError(f"{db} holds no game records ({exc})") from None

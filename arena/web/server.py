@@ -9,8 +9,10 @@ file on disk: nothing outside the package and the database can be reached.
 from __future__ import annotations
 
 import errno
+import ipaddress
 import json
 import re
+import sys
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
-from arena.errors import ArenaError, ReplayError, StoreError
+from arena.errors import ArenaError, StoreError, TournamentNotFoundError
 from arena.rating.trueskill_rating import RatingMemo
 from arena.web.data import (
     TournamentData,
@@ -37,10 +39,15 @@ _TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=ut
 
 
 class _Handler(BaseHTTPRequestHandler):
-    """Answers GET and HEAD for the site's addresses; anything else is 404 or 405."""
+    """Answers GET and HEAD for the site's addresses; anything else is 404 or 405. A database
+    that cannot be read now (locked, gone) is 503; a request that names the server by another
+    host than the loopback one it listens on is 421 (a web page the user visits must not
+    read a tournament through a name of its own that resolves here)."""
 
     server: _SiteServer
     server_version = "arena-serve"
+    #: Seconds a connection may stay silent: an idle client does not keep a thread forever.
+    timeout = 30
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base's name)
         pass  # quiet: the command's output is its one line saying where it serves
@@ -49,27 +56,39 @@ class _Handler(BaseHTTPRequestHandler):
         self.do_GET()
 
     def do_POST(self) -> None:
-        self._send(HTTPStatus.METHOD_NOT_ALLOWED, b"read-only\n", ".txt")
+        self._send(HTTPStatus.METHOD_NOT_ALLOWED, b"read-only\n", ".txt",
+                   headers={"Allow": "GET, HEAD"})
 
     do_PUT = do_DELETE = do_PATCH = do_POST
 
     def do_GET(self) -> None:
+        if not self.server.answers_to(self.headers.get("Host")):
+            self._send(HTTPStatus.MISDIRECTED_REQUEST,
+                       b"this server answers to its loopback address only\n", ".txt")
+            return
         try:
             status, body, kind = self._route(unquote(urlsplit(self.path).path))
-        except (StoreError, ReplayError) as exc:
+        except TournamentNotFoundError as exc:
             status, body, kind = HTTPStatus.NOT_FOUND, f"{exc}\n".encode(), ".txt"
+        except StoreError as exc:
+            status, body, kind = HTTPStatus.SERVICE_UNAVAILABLE, f"{exc}\n".encode(), ".txt"
         except ArenaError as exc:
             status, body, kind = HTTPStatus.INTERNAL_SERVER_ERROR, f"{exc}\n".encode(), ".txt"
+        except Exception as exc:  # a bug: one line on the console, not a dropped connection
+            print(f"arena serve: {self.path}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            status, body, kind = (HTTPStatus.INTERNAL_SERVER_ERROR,
+                                  b"internal error (said on the server's console)\n", ".txt")
         self._send(status, body, kind)
 
-    def _send(self, status: int, body: bytes, kind: str, location: str | None = None) -> None:
+    def _send(self, status: int, body: bytes, kind: str,
+              headers: dict[str, str] | None = None) -> None:
         self.send_response(status)
         self.send_header("Content-Type", _TYPES.get(kind, "text/plain; charset=utf-8"))
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
-        if location:
-            self.send_header("Location", location)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
@@ -113,6 +132,24 @@ class _SiteServer(ThreadingHTTPServer):
         self._ratings = RatingMemo()  # a reload rates only the games that landed since
         super().__init__(address, _Handler)
 
+    @property
+    def local_only(self) -> bool:
+        """Whether it listens on a loopback address only (no other machine reaches it)."""
+        return _loopback(str(self.server_address[0]))
+
+    def answers_to(self, host: str | None) -> bool:
+        """Whether a request naming ``host`` (its Host header) is answered: any, unless the
+        server listens on a loopback address only; then only a loopback name."""
+        if not self.local_only or host is None:
+            return True
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        return _loopback(name.strip("[]"))
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # a client that went away mid-answer (a closed tab) is no error of the server's
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):
+            super().handle_error(request, client_address)
+
     def tournament(self, name: str) -> TournamentData:
         """A tournament's data, read again only when games have landed or its state changed
         (reading it rates every game its stored rating history does not hold)."""
@@ -125,6 +162,15 @@ class _SiteServer(ThreadingHTTPServer):
         with self._lock:
             self._cache[name] = (now, data)
         return data
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def make_server(db: str | Path, host: str = "127.0.0.1", port: int = 8000) -> _SiteServer:

@@ -9,9 +9,8 @@ opens without a request and steps without one; the site grows by one small page 
 
 from __future__ import annotations
 
-import json
 import os
-import zlib
+import tempfile
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ from jinja2.runtime import Context
 
 from arena.errors import ArenaError, ReplayError
 from arena.rating.games import connect, find_tournament
+from arena.tournament.store import decompress_record
 from arena.web.charts import OKABE_ITO, bot_colour, heat_colour, rating_chart
 from arena.web.data import TournamentData, game_slug, load_tournament
 from arena.web.replay import build_replay
@@ -119,12 +119,18 @@ def render_page(data: TournamentData, page: str, live: bool = False) -> str:
     return environment().get_template(page).render(**_context(data, page, live))
 
 
+#: JSON escapes for what starts or ends markup: a bot's crash message in a game's data must
+#: not end its script block ("</script>") nor turn the rest of the page into script text
+#: ("<!--<script>" would swallow the viewer's own script).
+_SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
+
+
 def game_page(record: dict[str, Any], title: str, *, root: str = "../", inline: bool = False,
               back: str | None = "../games.html") -> str:
     """A game's replay page: its viewer data embedded, the viewer's script and style linked
     from ``root``static/ (``inline``: written into the page, one self-contained file)."""
     replay = build_replay(record, title)
-    payload = orjson.dumps(replay).decode("utf-8").replace("</", "<\\/")
+    payload = orjson.dumps(replay).decode("utf-8").translate(_SCRIPT_SAFE)
     static = dict(static_files()) if inline else {}
     return environment().get_template("game.html").render(
         title=title, replay=replay, payload=payload, root=root, back=back,
@@ -144,15 +150,21 @@ class SiteSummary:
 
 
 def _write(path: Path, text: str | bytes) -> int:
+    """Write a page whole, by a rename: a reader never sees half of it, and a symbolic link
+    left at its name is replaced, not written through."""
     data = text.encode("utf-8") if isinstance(text, str) else text
-    path.write_bytes(data)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(handle, "wb") as file:
+        os.fchmod(file.fileno(), 0o644)  # a page is for reading (mkstemp makes it private)
+        file.write(data)
+    os.replace(temporary, path)
     return len(data)
 
 
 def _write_game(job: tuple[str, bytes, str]) -> int:
     """Write one game's page (in a worker process): its size in bytes."""
     game_id, blob, folder = job
-    record = json.loads(zlib.decompress(blob))
+    record = decompress_record(blob, game_id)
     try:
         page = game_page(record, game_id)
     except ReplayError as exc:
@@ -172,12 +184,15 @@ def _blobs(db: str | Path, name: str) -> Iterable[tuple[str, bytes]]:
 
 def _prepare(out: Path) -> Path:
     """The output folder, created; one clear error when it cannot be written."""
+    for folder in (out / "games", out / "static"):
+        if folder.is_symlink():
+            raise ArenaError(f"cannot write the report to {out}: {folder} is a symbolic link "
+                             "(the report writes only into folders of its own)")
     try:
         (out / "games").mkdir(parents=True, exist_ok=True)
         (out / "static").mkdir(exist_ok=True)
-        probe = out / ".arena-report-probe"
-        probe.write_bytes(b"")
-        probe.unlink()
+        with tempfile.TemporaryFile(dir=out):
+            pass
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise ArenaError(f"cannot write the report to {out}: {reason}") from None

@@ -17,6 +17,8 @@ BOTS = [("alpha", "v1"), ("beta", "v1"), ("gamma", "v1"), ("delta", "v1")]
 #: (round, table, entrant indexes by seat, games); entrants not seated in a round get a bye
 TABLES = [(1, 0, (0, 1), 3), (1, 1, (2, 3), 2), (2, 0, (0, 2, 3), 2), (3, 0, (1, 3), 2)]
 FAILING_GAME = f"{NAME}/r1/t0/g1"
+#: What a bot's crash message may hold: markup meant to end or take over the page's scripts.
+HOSTILE = ' </script><!--<script> "\'><img src=x onerror="document.title=\'owned\'">'
 
 
 def _record(names: list[str], keys: list[str], seed: int, match: str, index: int,
@@ -55,7 +57,7 @@ def build(path: Path, *, state: str = "finished", drawn_seed: bool = False,
             gid = game_id(NAME, rnd, table, g)
             seat_keys = [keys[i] for i in seats]
             failures = ([{"seat": 1, "bot": seat_keys[1], "type": "timeout",
-                          "detail": "decision took 1.2 s", "round": 2, "kind": "turn"}]
+                          "detail": "decision took 1.2 s" + HOSTILE, "round": 2, "kind": "turn"}]
                         if gid == FAILING_GAME else [])
             seed = rnd * 1000 + table * 10 + g
             record = _record([BOTS[i][0] for i in seats], seat_keys, seed,

@@ -305,6 +305,26 @@ def test_one_seats_view_shows_only_what_it_was_shown(browser: Any, cup_site: Pat
     assert errors(browser) == []
 
 
+@pytest.mark.parametrize("where", ["file", "served"])
+def test_a_bots_crash_message_cannot_take_over_the_replay(browser: Any, cup_site: Path,
+                                                          served: str, where: str) -> None:
+    """A bot writes its own crash message, and a game's replay shows it: markup in it (a
+    "</script>", a "<!--<script>" that would turn the rest of the page into script text, an
+    image with a handler) stays text, and the viewer still steps through the game."""
+    slug = site_db.FAILING_GAME.split("/", 1)[1].replace("/", "-")
+    browser.get("about:blank")
+    browser.get((cup_site / "games" / f"{slug}.html").as_uri() if where == "file"
+                else f"{served}games/{slug}.html")
+    assert browser.title != "owned" and not browser.find_elements("css selector", "img[src=x]")
+    assert browser.find_element("id", "where").text.startswith("step 1 of ")
+    failures = browser.find_element("css selector", "ul.failures").text
+    assert "decision took 1.2 s" + site_db.HOSTILE in failures
+    data = browser.execute_script(
+        "return JSON.parse(document.getElementById('game-data').textContent).failures")
+    assert [f["detail"] for f in data] == ["decision took 1.2 s" + site_db.HOSTILE]
+    assert errors(browser) == []
+
+
 def test_the_replay_at_phone_width(browser: Any, cup_site: Path) -> None:
     browser.set_window_size(390, 844)
     try:

@@ -9,6 +9,7 @@ import socket
 import sqlite3
 from pathlib import Path
 
+import pytest
 import site_db
 from typer.testing import CliRunner
 
@@ -189,7 +190,10 @@ def test_a_stored_record_from_an_older_rules_version(cup_db: Path, tmp_path: Pat
                       "only (the rules changed in between: see RULES.md)\n")
 
 
-def test_serve_says_where_it_serves(cup_db: Path) -> None:
+@pytest.mark.parametrize(("host", "shown"), [(None, r"127\.0\.0\.1"),
+                                             ("", r"0\.0\.0\.0")])
+def test_serve_says_where_it_serves(cup_db: Path, host: str | None, shown: str) -> None:
+    """Where it listens, in full: ``--host ''`` listens on every interface, and says so."""
     import os
     import subprocess
     import sys
@@ -198,16 +202,81 @@ def test_serve_says_where_it_serves(cup_db: Path) -> None:
     repo = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(repo)}
     process = subprocess.Popen([sys.executable, "-m", "arena.cli.main", "serve", "--port", "0",
-                                "--db", str(cup_db)], stdout=subprocess.PIPE, text=True,
-                               env=env)
+                                "--db", str(cup_db), *(["--host", host] if host is not None
+                                                       else [])],
+                               stdout=subprocess.PIPE, text=True, env=env)
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
-        match = re.fullmatch(rf"Serving {re.escape(str(cup_db))} at "
-                             r"(http://127\.0\.0\.1:\d+/) \(read-only; Ctrl-C stops\)\n", line)
+        reach = "; other machines can reach it" if host == "" else ""
+        match = re.fullmatch(rf"Serving {re.escape(str(cup_db))} at (http://{shown}:(\d+)/) "
+                             rf"\(read-only{reach}; Ctrl-C stops\)\n", line)
         assert match, line
-        with urllib.request.urlopen(match.group(1) + "t/cup/index.html", timeout=60) as page:
+        url = f"http://127.0.0.1:{match.group(2)}/t/cup/index.html"
+        with urllib.request.urlopen(url, timeout=60) as page:
             assert 'id="leaderboard"' in page.read().decode()
     finally:
         process.terminate()
         process.wait(timeout=60)
+
+
+def test_links_left_in_the_output_folder_are_replaced_not_written_through(
+        cup_db: Path, tmp_path: Path) -> None:
+    out, victim = tmp_path / "site", tmp_path / "victim.txt"
+    out.mkdir()
+    victim.write_text("keep\n")
+    (out / "index.html").symlink_to(victim)
+    code, _, stderr = run("report", "cup", "-o", str(out), "--db", str(cup_db), "-j", "1")
+    assert (code, stderr) == (0, "")
+    assert victim.read_text() == "keep\n"
+    assert not (out / "index.html").is_symlink() and "<html" in (out / "index.html").read_text()
+
+
+def test_a_linked_subfolder_is_refused(cup_db: Path, tmp_path: Path) -> None:
+    out, elsewhere = tmp_path / "site", tmp_path / "elsewhere"
+    out.mkdir()
+    elsewhere.mkdir()
+    (out / "games").symlink_to(elsewhere)
+    code, _, stderr = run("report", "cup", "-o", str(out), "--db", str(cup_db))
+    assert code == 1
+    assert stderr == (f"Error: cannot write the report to {out}: {out / 'games'} is a symbolic "
+                      "link (the report writes only into folders of its own)\n")
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_a_damaged_record_is_one_line(cup_db: Path, tmp_path: Path) -> None:
+    import shutil
+
+    db = tmp_path / "damaged.db"
+    shutil.copy(cup_db, db)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE records SET record = ? WHERE game_id = 'cup/r1/t0/g2'",
+                     (b"\x00\x11\x22\x33",))
+    conn.close()
+    for args in (("report", "cup", "-o", str(tmp_path / "s"), "-j", "1"),
+                 ("game", "cup/r1/t0/g2", "--html", str(tmp_path / "g.html"))):
+        code, _, stderr = run(*args, "--db", str(db))
+        assert code == 1, args
+        assert stderr.startswith("Error: game cup/r1/t0/g2: its stored record is damaged (")
+        assert stderr.count("\n") == 1
+
+
+def test_a_database_another_program_keeps_locked(cup_db: Path, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    import arena.rating.games
+
+    db = tmp_path / "locked.db"
+    shutil.copy(cup_db, db)
+    monkeypatch.setattr(arena.rating.games, "BUSY_TIMEOUT_S", 0.05)
+    holder = sqlite3.connect(db, isolation_level=None)
+    try:
+        holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+        holder.execute("BEGIN EXCLUSIVE")
+        code, _, stderr = run("leaderboard", "cup", "--db", str(db))
+    finally:
+        holder.close()
+    assert code == 1
+    assert stderr == (f"Error: results database {db} is locked by another program (waited "
+                      "for it to let go); try again once it has finished\n")

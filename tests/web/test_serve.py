@@ -102,3 +102,64 @@ def test_bound_to_the_loopback_address_by_default(tmp_path: Path) -> None:
         assert server.server_address[0] == "127.0.0.1"
     finally:
         server.server_close()
+
+
+def _get_as(port: int, path: str, host: str) -> tuple[int, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.putrequest("GET", path, skip_host=True)
+        conn.putheader("Host", host)
+        conn.endheaders()
+        response = conn.getresponse()
+        return response.status, response.read().decode("utf-8", "replace")
+    finally:
+        conn.close()
+
+
+def test_a_request_naming_another_host_is_refused(served: tuple[Path, int]) -> None:
+    """Listening on the loopback address, the server answers only to loopback names: a web
+    page the user visits, whose own name resolves to 127.0.0.1 (DNS rebinding), cannot read
+    a tournament through it."""
+    port = served[1]
+    assert _get_as(port, "/t/cup/index.html", f"evil.example:{port}") == (
+        421, "this server answers to its loopback address only\n")
+    for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", "localhost"):
+        assert _get_as(port, "/t/cup/index.html", host)[0] == 200, host
+
+
+def test_a_refused_method_names_the_allowed_ones(served: tuple[Path, int]) -> None:
+    conn = http.client.HTTPConnection("127.0.0.1", served[1], timeout=30)
+    try:
+        conn.request("POST", "/t/cup/index.html")
+        response = conn.getresponse()
+        assert response.status == 405 and response.getheader("Allow") == "GET, HEAD"
+    finally:
+        conn.close()
+
+
+def test_a_damaged_record_is_one_line_and_the_server_goes_on(served: tuple[Path, int]) -> None:
+    db, port = served
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE records SET record = ? WHERE game_id = 'cup/r1/t0/g0'",
+                     (b"\x00\x11\x22\x33",))
+    conn.close()
+    status, body = get(port, "/t/cup/games/r1-t0-g0.html")
+    assert status == 503
+    assert body.startswith("game cup/r1/t0/g0: its stored record is damaged (")
+    assert body.count("\n") == 1
+    assert get(port, "/t/cup/games/r1-t0-g1.html")[0] == 200
+
+
+def test_a_client_gone_mid_answer_is_no_error(served: tuple[Path, int],
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """A closed tab while a page is sent breaks the connection: nothing to report."""
+    server = make_server(served[0], "127.0.0.1", 0)
+    try:
+        for gone in (ConnectionResetError(104, "reset"), BrokenPipeError(32, "pipe")):
+            try:
+                raise gone
+            except OSError:
+                server.handle_error(None, ("127.0.0.1", 1))
+        assert capsys.readouterr().err == ""
+    finally:
+        server.server_close()

@@ -129,6 +129,10 @@ class _SiteServer(ThreadingHTTPServer):
         self.db = db
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[dict[str, Any], TournamentData]] = {}
+        #: One reader per tournament at a time: the requests that come meanwhile (a page's
+        #: several tabs, a crowd at a live final) wait for its data instead of each reading
+        #: and rating the tournament again.
+        self._loading: dict[str, threading.Lock] = {}
         self._ratings = RatingMemo()  # a reload rates only the games that landed since
         super().__init__(address, _Handler)
 
@@ -155,13 +159,16 @@ class _SiteServer(ThreadingHTTPServer):
         (reading it rates every game its stored rating history does not hold)."""
         now = progress(self.db, name)
         with self._lock:
-            cached = self._cache.get(name)
+            loading = self._loading.setdefault(name, threading.Lock())
+        with loading:
+            with self._lock:
+                cached = self._cache.get(name)
             if cached is not None and cached[0] == now:
                 return cached[1]
-        data = load_tournament(self.db, name, self._ratings)
-        with self._lock:
-            self._cache[name] = (now, data)
-        return data
+            data = load_tournament(self.db, name, self._ratings)
+            with self._lock:
+                self._cache[name] = (now, data)
+            return data
 
 
 def _loopback(host: str) -> bool:

@@ -163,3 +163,41 @@ def test_a_client_gone_mid_answer_is_no_error(served: tuple[Path, int],
         assert capsys.readouterr().err == ""
     finally:
         server.server_close()
+
+
+def test_requests_at_once_read_a_tournament_once(served: tuple[Path, int],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Several requests for a tournament whose data is not read yet: one reads and rates it,
+    the others wait for that (each reading it alone multiplied a big tournament's wait)."""
+    import arena.web.server as server_module
+
+    callers = 4
+    asked = threading.Semaphore(0)
+    loads: list[str] = []
+    real_progress, real_load = server_module.progress, server_module.load_tournament
+
+    def counted_progress(db: Path, name: str) -> dict[str, object]:
+        asked.release()
+        return real_progress(db, name)
+
+    def slow_load(db: Path, name: str, memo: object) -> object:
+        loads.append(name)
+        for _ in range(callers):  # every caller has asked before the data is ready
+            assert asked.acquire(timeout=60)
+        return real_load(db, name, memo)
+
+    monkeypatch.setattr(server_module, "progress", counted_progress)
+    monkeypatch.setattr(server_module, "load_tournament", slow_load)
+    server = make_server(served[0], "127.0.0.1", 0)
+    try:
+        got: list[object] = []
+        threads = [threading.Thread(target=lambda: got.append(server.tournament("cup")))
+                   for _ in range(callers)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=120)
+        assert loads == ["cup"] and len(got) == callers
+        assert all(data is got[0] for data in got)
+    finally:
+        server.server_close()

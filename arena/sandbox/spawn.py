@@ -137,7 +137,14 @@ class _Held:
 def _start(held: _Held, layers: _Layers, command: Sequence[str], workdir: Path,
            limits: Limits, report: SandboxReport, readable: Iterable[Path],
            env: Mapping[str, str] | None, marker: str) -> SandboxedProcess:
-    os.chmod(held.box, 0o711)
+    if layers.own is not None:
+        # Only the bot's own group may pass through its box: another bot that learns the path
+        # of its scratch (from /proc/self/mountinfo) could otherwise stat it and read, in its
+        # free inodes and blocks, what the bot writes there to signal it.
+        os.chown(held.box, 0, layers.own)
+        os.chmod(held.box, 0o710)
+    else:
+        os.chmod(held.box, 0o711)
     bot_copy = held.box / "bot"
     copy_bot(workdir, bot_copy, layers.own)
     home = _home(held.box, layers, limits)

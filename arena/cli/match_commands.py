@@ -37,6 +37,7 @@ from arena.referee.failures import describe
 from arena.referee.match import GameOutcome, MatchOutcome
 from arena.referee.seating import SEATINGS
 from arena.tournament.dealbook import read_deal_book
+from arena.tournament.entries import exposed_deals
 
 __all__ = ["MATCH_HELP", "PROGRESS_GAMES", "Shown", "match"]
 
@@ -151,8 +152,11 @@ def match(
     entrants = told_apart(with_options(bots, option or []))
     if records is not None:
         check_output_file(records, "'--records'")
+    book = read_deal_book(deals) if deals else ()
+    if (exposed := exposed_deals(None if drawn else seed, book, entrants)) is not None:
+        typer.echo(f"warning: {exposed}", err=True)
     series = MatchSeries(entrants, games, seed, limits, seating, test, records, rules=rules,
-                         ponder=ponder, deals=read_deal_book(deals) if deals else ())
+                         ponder=ponder, deals=book)
     try:
         outcome = series.play(on_game=_progress_printer(series, test, show.progress))
     except KeyboardInterrupt:

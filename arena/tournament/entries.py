@@ -26,8 +26,10 @@ from arena.registry.environments import with_environment
 
 __all__ = [
     "NAME_CHARS",
+    "SHORT_SEED",
     "BotEntry",
     "distinct_entrants",
+    "exposed_deals",
     "is_sample_bot",
     "read_entry",
     "resolve_entry",
@@ -112,6 +114,33 @@ def shown_value(value: Any) -> str:
     if isinstance(value, dt.date):  # YAML reads 2026-12-01 10:00 as a datetime
         return value.isoformat(sep=" ") if isinstance(value, dt.datetime) else value.isoformat()
     return repr(value)
+
+
+#: Seeds below this can be searched by a bot within a game (a hash or two per try).
+SHORT_SEED = 2**48
+
+
+def exposed_deals(seed: int | None, deal_seeds: Sequence[int],
+                  bots: Sequence[BotSpec]) -> str | None:
+    """Why a bot could know the deals of a match or tournament, if one other than the shipped
+    samples plays: every game seed and each ``bot_seed`` a bot is sent is a public function of
+    a short ``seed`` (a bot tries seeds until one gives its ``bot_seed``); a deal book's deals
+    are known to whoever holds the book, and its short ones to any bot that tries seeds
+    against its own hand."""
+    if all(is_sample_bot(bot) for bot in bots):
+        return None
+    if deal_seeds:
+        short = sorted({deal for deal in deal_seeds if deal < SHORT_SEED})
+        guessed = (f", and {len(short)} of its deals are short (such as {short[0]}): a bot "
+                   "could find those by trying seeds against its own hand" if short else "")
+        return (f"the deal book's deals are known to whoever holds the book{guessed}. For a "
+                "contest use a private book of seeds of 15 digits or more.")
+    if seed is not None and seed < SHORT_SEED:
+        return (f"seed {seed} is short: a bot could find it by trying seeds against the "
+                "bot_seed it is sent, and then know every hand. For a contest leave 'seed' "
+                "out (a secret one is drawn and kept with the results) or give a private one "
+                "of 15 digits or more.")
+    return None
 
 
 def is_sample_bot(bot: BotSpec) -> bool:

@@ -98,7 +98,7 @@ def check_lines(spec: TournamentSpec, db: Path,
                else f"until {planned_games(spec):,} games (its budget) or stopped")
     lines = [f"Spec{source}: {spec.format} '{spec.name}', {len(spec.entrants)} entries, tables "
              f"of {sizes}, {planned}; seed {seed}"]
-    if (short := spec.short_seed_warning()) is not None:
+    if (short := spec.exposure_warning()) is not None:
         lines.append(f"warning: {short}")
     lines.append(f"Results: {db}, {stored}")
     lines.append(f"Trial start of every entry (sandbox {probe().level}):")

@@ -533,7 +533,7 @@ def _play(run: _Run, db_path: Path, vetter: Vetter | None = None) -> str:
     """Play what is left of the run's tournament; its state afterwards."""
     spec, store, row, executor = run.spec, run.store, run.row, run.executor
     state = row.state
-    if state != "finished" and (short := spec.short_seed_warning()) is not None:
+    if state != "finished" and (short := spec.exposure_warning()) is not None:
         run.warn(short)
     try:
         if state != "finished" or spec.format == "league":

@@ -49,7 +49,7 @@ from arena.tournament.entries import (
     NAME_CHARS,
     BotEntry,
     distinct_entrants,
-    is_sample_bot,
+    exposed_deals,
     read_entry,
     resolve_entry,
     shown_value,
@@ -137,10 +137,6 @@ class RatingSpec(BaseModel):
 
 #: The most of each count a spec may ask for.
 _COUNT_MAX = {"games_per_match": 10_000, "rounds": 1_000, "max_tables": 10_000}
-
-
-#: Seeds below this can be searched by a bot within a game (a hash or two per try).
-SHORT_SEED = 2**48
 
 
 class TournamentSpec(BaseModel):
@@ -325,19 +321,9 @@ class TournamentSpec(BaseModel):
         """Resolved bots in entry order: the challengers first (gauntlet), then ``bots``."""
         return list(self._entrants)
 
-    def short_seed_warning(self) -> str | None:
-        """Why this spec's seed should not decide a contest, if it is short and a bot other
-        than the shipped samples plays: every seed of the tournament (and each ``bot_seed`` a
-        bot is sent) is a public function of it, so a bot can try short seeds until one
-        gives its ``bot_seed`` and then compute every hand and draw."""
-        if self.seed is None or self.seed >= SHORT_SEED:
-            return None
-        if all(is_sample_bot(bot) for bot in self._entrants):
-            return None
-        return (f"seed {self.seed} is short: a bot could find it by trying seeds against the "
-                "bot_seed it is sent, and then know every hand. For a contest leave 'seed' out "
-                "(a secret one is drawn and kept with the results) or give a private one of "
-                "15 digits or more.")
+    def exposure_warning(self) -> str | None:
+        """Why this spec's deals could be known to a bot (:func:`exposed_deals`), if so."""
+        return exposed_deals(self.seed, self._deal_seeds, self._entrants)
 
     @property
     def source(self) -> Path | None:

@@ -498,7 +498,7 @@ def test_a_short_seed_is_flagged_when_a_contest_bot_plays(
     entry = entry.format(copy=tmp_path / "copy" / "greedy.py",
                          changed=tmp_path / "changed" / "greedy.py")
     text = VALID.replace("greedy", entry) + ("" if seed is None else f"seed: {seed}\n")
-    warning = load_spec(write(tmp_path, text)).short_seed_warning()
+    warning = load_spec(write(tmp_path, text)).exposure_warning()
     if not warned:
         assert warning is None
         return
@@ -506,6 +506,24 @@ def test_a_short_seed_is_flagged_when_a_contest_bot_plays(
         f"seed {seed} is short: a bot could find it by trying seeds against the bot_seed it "
         "is sent, and then know every hand. For a contest leave 'seed' out (a secret one is "
         "drawn and kept with the results) or give a private one of 15 digits or more.")
+
+
+@pytest.mark.parametrize("book, said", [
+    ("42\n7364021938475610293\n", ", and 1 of its deals are short (such as 42): a bot could "
+     "find those by trying seeds against its own hand"),
+    ("7364021938475610293\n", ""),
+])
+def test_a_deal_book_is_flagged_when_a_contest_bot_plays(tmp_path: Path, book: str,
+                                                         said: str) -> None:
+    """A book's deals are the game seeds: whoever holds the book knows every hand, and a short
+    deal a bot finds by trying seeds against the hand it is dealt (a drawn seed or not)."""
+    (tmp_path / "book.txt").write_text(book)
+    for entry, warned in (("greedy", False), (str(BOTS / "first.py"), True)):
+        text = VALID.replace("greedy", entry) + "deals: book.txt\n"
+        warning = load_spec(write(tmp_path, text)).exposure_warning()
+        assert warning == (f"the deal book's deals are known to whoever holds the book{said}. "
+                           "For a contest use a private book of seeds of 15 digits or more."
+                           if warned else None)
 
 
 def test_a_budget_is_for_leagues_only(tmp_path: Path) -> None:

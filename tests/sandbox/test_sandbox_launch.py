@@ -292,6 +292,20 @@ assert isinstance(got, Line), (got, proc.stderr_text())
 print(marker, got.text, flush=True)
 time.sleep(3600)
 """
+def _start_doomed_referee(mode: str, bot_dir: Path) -> tuple[subprocess.Popen[str], str, str]:
+    """:data:`_DOOMED_REFEREE` in ``mode`` with the bot of ``bot_dir``, once its bot runs: the
+    referee, the bot's marker and the bot's first line."""
+    referee = subprocess.Popen([sys.executable, "-c", _DOOMED_REFEREE, ",".join(MODES[mode]),
+                                str(bot_dir)], stdout=subprocess.PIPE, text=True)
+    assert referee.stdout is not None
+    said = referee.stdout.readline().split()
+    if len(said) != 2 or not said[0].startswith("mk"):
+        referee.kill()
+        referee.wait()
+        pytest.fail(f"the referee did not start its bot: {said}")
+    return referee, said[0], said[1]
+
+
 STUBBORN = r"""
 import signal, time
 signal.signal(signal.SIGTERM, signal.SIG_IGN)
@@ -313,12 +327,8 @@ def test_a_bot_dies_with_a_referee_killed_without_warning(tmp_path: Path, mode: 
     report = probe(disable=MODES[mode]) if MODES[mode] else probe()
     if bot == "untied" and not has(report, "seccomp"):
         pytest.skip("without seccomp a bot may clear its parent-death signal (docs/SANDBOX.md)")
-    referee = subprocess.Popen([sys.executable, "-c", _DOOMED_REFEREE, ",".join(MODES[mode]),
-                                str(bot_dir)], stdout=subprocess.PIPE, text=True)
+    referee, marker, said = _start_doomed_referee(mode, bot_dir)
     try:
-        assert referee.stdout is not None
-        marker, said = referee.stdout.readline().split()
-        assert marker.startswith("mk"), "the referee did not start its bot"
         assert said == ("up" if bot == "stubborn" else "kept")
         assert find_processes(marker=marker), "the bot is not running"
     finally:
@@ -381,11 +391,8 @@ def test_what_a_bot_forked_dies_with_a_dead_referees_cgroup(tmp_path: Path, mode
     parent = report.freezer_parent or (report.cgroup_parent if report.active("cgroup") else None)
     if parent is None:
         pytest.skip("bots have no cgroup here")
-    referee = subprocess.Popen([sys.executable, "-c", _DOOMED_REFEREE, ",".join(MODES[mode]),
-                                str(bot_dir)], stdout=subprocess.PIPE, text=True)
+    referee, marker, said = _start_doomed_referee(mode, bot_dir)
     try:
-        assert referee.stdout is not None
-        marker, said = referee.stdout.readline().split()
         assert said == "up"
         cgroup = parent / f"arena-{referee.pid}-{marker}"
         deadline = time.monotonic() + STARTUP_S

@@ -36,6 +36,7 @@ from arena.rating.sprt import Score, SprtTest
 from arena.referee.failures import describe
 from arena.referee.match import GameOutcome, MatchOutcome
 from arena.referee.seating import SEATINGS
+from arena.registry import BotSpec
 from arena.tournament.dealbook import read_deal_book
 from arena.tournament.entries import exposed_deals
 
@@ -146,15 +147,12 @@ def match(
     show = _shown(verbose, quiet, 0 if as_json or test is None else progress, test is None)
     seating = _seating(duplicate, test is not None)
     games = _games(games, len(bots), seating, test is not None)
-    drawn = seed is None
-    seed = secrets.randbits(63) if seed is None else seed
     limits = limits_of(decision_ms, time_bank_ms, max_strikes)
     entrants = told_apart(with_options(bots, option or []))
     if records is not None:
         check_output_file(records, "'--records'")
-    book = read_deal_book(deals) if deals else ()
-    if (exposed := exposed_deals(None if drawn else seed, book, entrants)) is not None:
-        typer.echo(f"warning: {exposed}", err=True)
+    book = _deal_book(deals, seed, entrants)  # the seed as given: None when drawn below
+    drawn, seed = seed is None, secrets.randbits(63) if seed is None else seed
     series = MatchSeries(entrants, games, seed, limits, seating, test, records, rules=rules,
                          ponder=ponder, deals=book)
     try:
@@ -170,6 +168,16 @@ def match(
     never = never_started(outcome)
     if never:
         raise BotError(f"{', '.join(never)} never started (the failures above say why)")
+
+
+def _deal_book(deals: Path | None, seed: int | None,
+               entrants: list[BotSpec]) -> tuple[int, ...]:
+    """The deal book's deals (none without one), once a warning has said so if a bot could
+    know the deals (:func:`~arena.tournament.entries.exposed_deals`)."""
+    book = read_deal_book(deals) if deals else ()
+    if (exposed := exposed_deals(seed, book, entrants)) is not None:
+        typer.echo(f"warning: {exposed}", err=True)
+    return book
 
 
 def _shown(verbose: bool, quiet: bool, progress: int, table: bool) -> Shown:

@@ -544,11 +544,11 @@ class Store:
         opener = gzip.open if out.suffix == ".gz" else open
         try:
             with opener(out, "wt", encoding="utf-8") as handle:
-                for (blob,) in self.conn.execute(
-                    "SELECT r.record FROM records r JOIN games g ON g.id = r.game_id "
+                for game, blob in self.conn.execute(
+                    "SELECT r.game_id, r.record FROM records r JOIN games g ON g.id = r.game_id "
                     "WHERE r.tournament_id = ? ORDER BY g.round, g.table_index, g.game_index",
                     (tournament_id,)):
-                    handle.write(_inflate(blob, "a game") + "\n")
+                    handle.write(_inflate(blob, game) + "\n")
                     count += 1
         except OSError as exc:
             raise StoreError(f"cannot write game records to {out}: "

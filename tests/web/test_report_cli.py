@@ -254,7 +254,8 @@ def test_a_damaged_record_is_one_line(cup_db: Path, tmp_path: Path) -> None:
                      (b"\x00\x11\x22\x33",))
     conn.close()
     for args in (("report", "cup", "-o", str(tmp_path / "s"), "-j", "1"),
-                 ("game", "cup/r1/t0/g2", "--html", str(tmp_path / "g.html"))):
+                 ("game", "cup/r1/t0/g2", "--html", str(tmp_path / "g.html")),
+                 ("export", "cup", "-o", str(tmp_path / "games.jsonl"))):
         code, _, stderr = run(*args, "--db", str(db))
         assert code == 1, args
         assert stderr.startswith("Error: game cup/r1/t0/g2: its stored record is damaged (")

@@ -10,6 +10,7 @@ opens without a request and steps without one; the site grows by one small page 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -199,6 +200,18 @@ def _prepare(out: Path) -> Path:
     return out
 
 
+#: A game page's name (``r1-t0-g3.html``, a league's ``t12-g0.html``).
+_GAME_PAGE = re.compile(r"[a-z]\d+(-[a-z]\d+)*\.html")
+
+
+def _remove_stale_games(folder: Path, written: set[str]) -> None:
+    """Remove the game pages an earlier report left that this one did not write (a
+    tournament written again with fewer games); other files are the user's, left alone."""
+    for page in folder.glob("*.html"):
+        if page.name not in written and _GAME_PAGE.fullmatch(page.name) and page.is_file():
+            page.unlink()
+
+
 def write_site(db: str | Path, name: str, out: Path, jobs: int | None = None) -> SiteSummary:
     """Write tournament ``name``'s site to ``out`` (created): its pages, the static files and
     one replay page per game, ``jobs`` processes rendering the games (default: one per
@@ -216,5 +229,6 @@ def write_site(db: str | Path, name: str, out: Path, jobs: int | None = None) ->
     else:
         with ProcessPoolExecutor(workers) as pool:
             sizes = list(pool.map(_write_game, jobs_list, chunksize=32))
+    _remove_stale_games(out / "games", {f"{game_slug(job[0])}.html" for job in jobs_list})
     return SiteSummary(out=out, pages=len(PAGES) + len(sizes), games=len(sizes),
                        bytes=total + sum(sizes), largest_game=max(sizes, default=0))

@@ -281,3 +281,19 @@ def test_a_database_another_program_keeps_locked(cup_db: Path, tmp_path: Path,
     assert code == 1
     assert stderr == (f"Error: results database {db} is locked by another program (waited "
                       "for it to let go); try again once it has finished\n")
+
+
+def test_a_report_written_again_leaves_no_stale_game_page(cup_db: Path, tmp_path: Path) -> None:
+    """Written into the folder of an earlier report (of a tournament since played again with
+    fewer games): its game pages are this tournament's only; the user's own files stay."""
+    out = tmp_path / "site"
+    (out / "games").mkdir(parents=True)
+    (out / "games" / "r9-t0-g0.html").write_text("an old game")
+    (out / "games" / "notes.html").write_text("mine")
+    (out / "games" / "r1-t0-g0.html").write_text("an old copy of a game played again")
+    code, _, stderr = run("report", "cup", "-o", str(out), "--db", str(cup_db), "-j", "1")
+    assert (code, stderr) == (0, "")
+    pages = sorted(p.name for p in (out / "games").iterdir())
+    assert "r9-t0-g0.html" not in pages and "notes.html" in pages
+    assert len(pages) == 9 + 1  # the tournament's nine games and the user's file
+    assert "an old copy" not in (out / "games" / "r1-t0-g0.html").read_text()

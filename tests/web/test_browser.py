@@ -27,6 +27,7 @@ from arena.engine.narration import event_lines
 from arena.engine.state import State
 from arena.rating.leaderboard import build_leaderboard, leaderboard_json
 from arena.tournament.store import Store
+from arena.web.data import game_slug
 from arena.web.server import make_server
 
 CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
@@ -311,7 +312,7 @@ def test_a_bots_crash_message_cannot_take_over_the_replay(browser: Any, cup_site
     """A bot writes its own crash message, and a game's replay shows it: markup in it (a
     "</script>", a "<!--<script>" that would turn the rest of the page into script text, an
     image with a handler) stays text, and the viewer still steps through the game."""
-    slug = site_db.FAILING_GAME.split("/", 1)[1].replace("/", "-")
+    slug = game_slug(site_db.FAILING_GAME)
     browser.get("about:blank")
     browser.get((cup_site / "games" / f"{slug}.html").as_uri() if where == "file"
                 else f"{served}games/{slug}.html")

@@ -31,10 +31,13 @@ def served(tmp_path: Path) -> Iterator[tuple[Path, int]]:
         server.server_close()
 
 
-def get(port: int, path: str, method: str = "GET") -> tuple[int, str]:
+def get(port: int, path: str, method: str = "GET",
+        host: str | None = None) -> tuple[int, str]:
+    """Status and body of a request sent as written (no client-side normalising of ".."),
+    naming ``host`` in its Host header when given."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
-        conn.request(method, path)  # sent as written: no client-side normalising of ".."
+        conn.request(method, path, headers={"Host": host} if host is not None else {})
         response = conn.getresponse()
         return response.status, response.read().decode("utf-8", "replace")
     finally:
@@ -104,27 +107,15 @@ def test_bound_to_the_loopback_address_by_default(tmp_path: Path) -> None:
         server.server_close()
 
 
-def _get_as(port: int, path: str, host: str) -> tuple[int, str]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        conn.putrequest("GET", path, skip_host=True)
-        conn.putheader("Host", host)
-        conn.endheaders()
-        response = conn.getresponse()
-        return response.status, response.read().decode("utf-8", "replace")
-    finally:
-        conn.close()
-
-
 def test_a_request_naming_another_host_is_refused(served: tuple[Path, int]) -> None:
     """Listening on the loopback address, the server answers only to loopback names: a web
     page the user visits, whose own name resolves to 127.0.0.1 (DNS rebinding), cannot read
     a tournament through it."""
     port = served[1]
-    assert _get_as(port, "/t/cup/index.html", f"evil.example:{port}") == (
+    assert get(port, "/t/cup/index.html", host=f"evil.example:{port}") == (
         421, "this server answers to its loopback address only\n")
     for host in (f"localhost:{port}", f"127.0.0.1:{port}", f"[::1]:{port}", "localhost"):
-        assert _get_as(port, "/t/cup/index.html", host)[0] == 200, host
+        assert get(port, "/t/cup/index.html", host=host)[0] == 200, host
 
 
 def test_a_refused_method_names_the_allowed_ones(served: tuple[Path, int]) -> None:

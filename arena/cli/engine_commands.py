@@ -212,7 +212,7 @@ def rules_command(
         typer.echo(_house_rules(chosen, fmt))
         return
     if not effects:
-        typer.echo(rules_summary())
+        typer.echo(rules_summary(chosen))
         typer.echo("")
         typer.echo(f"Played with {chosen.describe()} (arena rules --house lists them).")
         return

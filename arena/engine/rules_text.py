@@ -7,9 +7,12 @@ the code) and the summary ``arena rules`` prints (:func:`rules_summary`).
 
 from __future__ import annotations
 
+from typing import Final
+
 from arena.engine.cards import CARD_IDS, DECK, NOTATION, PALAESTRON
 from arena.engine.desmos import Category, census
 from arena.engine.effects import EFFECTS, PALAESTRON_TEXT
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.rulebook import MAX_TRAPS, ROUNDS_BY_PLAYERS
 
 __all__ = [
@@ -62,8 +65,17 @@ def census_table_markdown(counts: dict[Category, int] | None = None) -> str:
     return "\n".join(lines)
 
 
-def rules_summary() -> str:
-    """Palaestra in brief (``arena rules``), built from the engine's own constants."""
+#: When a trap may be triggered, by the ``trap_windows`` house rule (E10).
+_TRAP_WINDOWS: Final = {
+    "any_time": "at the start of any turn, when an opponent declares a play or triggers a "
+                "trap, when a Palaestron is drawn, and before the showdown",
+    "turn_and_play": "at the start of any turn and when an opponent declares a play",
+}
+
+
+def rules_summary(rules: HouseRules = DEFAULT_RULES) -> str:
+    """Palaestra in brief (``arena rules``) under ``rules``, built from the engine's own
+    constants."""
     rounds = ", ".join(f"{n} players {r}" for n, r in ROUNDS_BY_PLAYERS.items())
     return "\n".join([
         "Palaestra in brief (every rule quoted, with the engine's rulings: RULES.md)",
@@ -75,9 +87,9 @@ def rules_summary() -> str:
         "Turn: Hold, or Play a card (resolve its effect, draw 1), or Set a Trap face-down "
         f"(draw 1; at most {MAX_TRAPS} per Arena); then optionally Swap (discard 1, draw 1). "
         "Every hand is back to 5 at the end of every turn.",
-        "Traps: their owner may trigger them at the start of any turn and when another player "
-        "declares a play; they expire at the end of the owner's second turn after the one "
-        "they were set in.",
+        f"Traps: their owner may trigger them {_TRAP_WINDOWS[rules.trap_windows]} (not in "
+        "the turn they were set in); they expire at the end of the owner's second turn after "
+        "the one they were set in.",
         "Palaestron: played at once when drawn: each player discards 1, draws 1, reveals 1; "
         "then every trap is cleared. It never counts in a Desmos.",
         "Forced discards are revealed; only a God fires its effect when force-discarded.",

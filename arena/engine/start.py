@@ -15,22 +15,25 @@ from arena.engine.result import GameResult
 __all__ = ["first_starting_seat", "next_starting_seat"]
 
 
-def first_starting_seat(last_read_page: Sequence[dt.datetime | dt.date | None], seed: int,
-                        event_date: dt.date | None = None) -> int:
+def first_starting_seat(last_read_page: Sequence[dt.datetime | dt.date | str | None],
+                        seed: int, event_date: dt.date | None = None) -> int:
     """The seat with the most recent ``last_read_page``; missing values count as oldest;
-    ties (including nobody having a date) by a lot drawn from ``seed``. A page cannot have
-    been read after the game: a value later than ``event_date`` (the whole day) counts as
-    missing, so claiming the year 9999 wins nothing."""
-    stamps = [_as_datetime(value) for value in last_read_page]
+    ties (including nobody having a date) by a lot drawn from ``seed``.
+
+    A bare date stands for some time of that day (UTC), so against a time of the same day
+    neither is known to be the later: every seat whose reading could be the latest is in the
+    lot. Times compare as instants (one without a zone is taken as UTC). A page cannot have
+    been read after the game: a value dated (in its own time zone) after ``event_date``
+    counts as missing, so claiming the year 9999 wins nothing."""
+    spans = [_read_span(value) for value in last_read_page]
     if event_date is not None:
-        end = dt.datetime(event_date.year, event_date.month, event_date.day) + dt.timedelta(1)
-        stamps = [s if s is not None and s < end else None for s in stamps]
-    known = [s for s in stamps if s is not None]
+        spans = [s if s is not None and s[0] <= event_date else None for s in spans]
+    known = [(seat, s) for seat, s in enumerate(spans) if s is not None]
     if known:
-        latest = max(known)
-        tied = [seat for seat, s in enumerate(stamps) if s == latest]
+        tied = [seat for seat, (_, _, latest) in known
+                if all(latest >= earliest for other, (_, earliest, _) in known if other != seat)]
     else:
-        tied = list(range(len(stamps)))
+        tied = list(range(len(spans)))
     return tied[0] if len(tied) == 1 else random.Random(f"start:{seed}").choice(tied)
 
 
@@ -40,15 +43,30 @@ def next_starting_seat(previous: GameResult, seed: int) -> int:
     return losers[0] if len(losers) == 1 else random.Random(f"loser:{seed}").choice(losers)
 
 
-def _as_datetime(value: dt.datetime | dt.date | str | None) -> dt.datetime | None:
-    if value is None or value == "":
-        return None
+#: A reading: the day it names (in its own time zone), then the earliest and the latest instant
+#: it may stand for (naive UTC); the two are one instant for a time, a whole day for a date.
+_Span = tuple[dt.date, dt.datetime, dt.datetime]
+_DAY = dt.timedelta(days=1) - dt.timedelta(microseconds=1)
+
+
+def _read_span(value: dt.datetime | dt.date | str | None) -> _Span | None:
     if isinstance(value, str):
-        try:
-            value = dt.datetime.fromisoformat(value)
-        except ValueError:
-            return None
+        value = _parse_iso(value)
     if isinstance(value, dt.datetime):
-        return value if value.tzinfo is None else value.astimezone(dt.timezone.utc).replace(
+        instant = value if value.tzinfo is None else value.astimezone(dt.timezone.utc).replace(
             tzinfo=None)
-    return dt.datetime(value.year, value.month, value.day)
+        return value.date(), instant, instant
+    if isinstance(value, dt.date):
+        midnight = dt.datetime(value.year, value.month, value.day)
+        return value, midnight, midnight + _DAY
+    return None
+
+
+def _parse_iso(text: str) -> dt.datetime | dt.date | None:
+    """An ISO date (``2026-11-29``) or date and time; anything else is no value."""
+    for parse in (dt.date.fromisoformat, dt.datetime.fromisoformat):
+        try:
+            return parse(text)
+        except ValueError:
+            pass
+    return None

@@ -178,8 +178,9 @@ class State:
         """Five natural Gods: the game ends at once (ruling 11)."""
         self._stack.clear()
         self.decision = None
+        # in card order, as every hand shown to others (E23)
         self.emit({"type": "ascension", "seat": seat,
-                   "hand": [NOTATION[c] for c in self.hands[seat]]})
+                   "hand": [NOTATION[c] for c in sorted(self.hands[seat])]})
         self.finish(seat, "ascension", True)
 
     def desmos_values(self) -> list[Value]:
@@ -325,7 +326,7 @@ class State:
         return observation_json(seat, self.players, self.round, self.rounds, self.turn,
                                 self.active, self.phase, self.hands[seat],
                                 self._trap_views(seat), [len(h) for h in self.hands],
-                                [len(t) for t in self.traps], self.revealed,
+                                [len(t) for t in self.traps], _revealed_ids(self.revealed),
                                 self.effect_graveyard, self.discard_graveyard,
                                 len(self.draw_pile))
 
@@ -405,9 +406,11 @@ _NONE_REVEALED: Final = tuple(((),) * n for n in range(8))
 
 
 def _revealed_ids(revealed: list[set[int]]) -> tuple[tuple[int, ...], ...]:
+    """Each seat's revealed cards in card order (E23): a set's own order can depend on the
+    order its cards arrived, which would tell an onlooker which card a hidden exchange gave."""
     for cards in revealed:
         if cards:
-            return tuple([tuple(r) for r in revealed])
+            return tuple([tuple(sorted(r)) for r in revealed])
     return _NONE_REVEALED[len(revealed)]
 
 

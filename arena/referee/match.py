@@ -132,15 +132,10 @@ def parse_date(value: Any) -> dt.date | None:
     return None
 
 
-def _parse_stamp(value: Any) -> dt.datetime | dt.date | None:
-    if isinstance(value, dt.date):
-        return value
-    if isinstance(value, str) and value:
-        try:
-            return dt.datetime.fromisoformat(value)
-        except ValueError:
-            return None
-    return None
+def _parse_stamp(value: Any) -> dt.date | str | None:
+    """A ``last_read_page`` as metadata gives it (a date from YAML, else ISO text, which the
+    engine reads: ruling 13); anything else is no value."""
+    return value if isinstance(value, dt.date | str) else None
 
 
 @dataclass

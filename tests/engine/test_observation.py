@@ -245,6 +245,28 @@ def test_a_hand_shown_to_others_is_in_card_order_not_arrival_order() -> None:
     assert [o["card"] for o in state.decision.options] == peek["cards"]
 
 
+def test_a_revealed_hand_in_the_observation_does_not_tell_which_card_an_exchange_gave() -> None:
+    # Seat 2 (Hermes) gives seat 1 Beast-1 or Agari-1, whichever seat 1 lacks; seat 0 then
+    # reveals seat 1's hand (Apollo). Seat 1 holds the same five cards either way, so seat 0's
+    # view must be the same: a set's own order could follow the order the cards arrived.
+    views = []
+    for gift, other in (("Beast-1", "Agari-1"), ("Agari-1", "Beast-1")):
+        state = build_state(["God-6 Umbrae-1 Umbrae-2 Umbrae-3 Umbrae-4",
+                             f"Arcoi-3 Agari-2 Agari-6 {other} Umbrae-6",
+                             f"God-1 {gift} Sophoi-1 Sophoi-2 Umbrae-5"],
+                            active=2, starting_seat=2)
+        act(state, "turn", 2, action="play", card="God-1")
+        act(state, "target", 2, seat=1)
+        act(state, "card", 2, card="Umbrae-6")
+        act(state, "give", 2, card=gift)
+        act(state, "swap", 2)
+        act(state, "turn", 0, action="play", card="God-6")
+        act(state, "target", 0, seat=1)
+        views.append((state.observe(0, False).revealed, state.observe_json(0)["revealed"]))
+    assert views[0] == views[1]
+    assert views[0][0][1] == ["Agari-1", "Agari-2", "Agari-6", "Arcoi-3", "Beast-1"]
+
+
 def test_every_hand_shown_to_others_in_random_games_is_in_card_order() -> None:
     shown = 0
     for seed in range(150):
@@ -254,7 +276,7 @@ def test_every_hand_shown_to_others_in_random_games_is_in_card_order() -> None:
         for _, event in state.log:
             lists = ([event["cards"]] if event["type"] in ("peek", "reveal_hand")
                      and "cards" in event else event["hands"] if event["type"] == "showdown"
-                     else [])
+                     else [event["hand"]] if event["type"] == "ascension" else [])
             for cards in lists:
                 shown += 1
                 assert _in_card_order(cards), (seed, event)
@@ -275,6 +297,7 @@ def test_the_referees_observation_json_is_the_snapshots_json() -> None:
             while state.decision is not None:
                 for seat in range(players):
                     direct = state.observe_json(seat)
+                    assert all(_in_card_order(cards) for cards in direct["revealed"])
                     assert direct == state.observe(seat, False).to_json(include_events=False)
                     # the same bytes on the wire too: key order and value types match
                     assert json.dumps(direct) == json.dumps(

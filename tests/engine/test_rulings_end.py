@@ -237,6 +237,16 @@ def test_ruling_11_the_ascension() -> None:
     assert state.turn_log == []
 
 
+def test_ruling_11_the_ascension_shows_the_hand_in_card_order() -> None:
+    # the God just drawn last would otherwise be the last card shown (E23)
+    state = build_state(["God-6 God-2 God-4 God-3 Beast-2",
+                         "Agari-1 Umbrae-2 Umbrae-3 Umbrae-4 Umbrae-5"],
+                        pile_top="God-1 Fate-2 Fate-3")
+    act(state, "turn", 0, action="play", card="Beast-2")
+    assert events_of(state, "ascension")[0]["hand"] == ["God-1", "God-2", "God-3", "God-4",
+                                                         "God-6"]
+
+
 def test_ruling_11_ascension_outside_ones_own_turn() -> None:
     # seat 1 reaches five Gods by drawing back after a forced discard in seat 0's turn
     state = build_state(["Agari-1 Agari-2 Agari-3 Beast-1 Beast-2",

@@ -30,11 +30,31 @@ def test_the_most_recent_reader_starts() -> None:
 
 
 def test_dates_and_datetimes_mix() -> None:
-    # a bare date counts as the start of that day
+    # a bare date is some time of its day: later than the day before, earlier than the next
     assert first_starting_seat([dt.date(2026, 11, 29), dt.datetime(2026, 11, 28, 23, 59)],
                                seed=0) == 0
-    assert first_starting_seat([dt.date(2026, 11, 29), dt.datetime(2026, 11, 29, 0, 1)],
-                               seed=0) == 1
+    assert first_starting_seat([dt.date(2026, 11, 29), "2026-11-30T00:00"], seed=0) == 1
+    assert first_starting_seat([dt.date(2026, 11, 28), dt.date(2026, 11, 29)], seed=0) == 1
+
+
+def test_a_date_and_a_time_of_the_same_day_go_to_the_lot() -> None:
+    # which was read later is unknown; the earlier of two times that day is out of it
+    for reads in ([dt.date(2026, 11, 29), dt.datetime(2026, 11, 29, 0, 1)],
+                  ["2026-11-29", "2026-11-29T23:59:59"],
+                  [dt.datetime(2026, 11, 29, 9), dt.date(2026, 11, 29),
+                   dt.datetime(2026, 11, 29, 10)]):
+        picks = {first_starting_seat(reads, seed=s) for s in range(40)}  # type: ignore[arg-type]
+        assert picks == {len(reads) - 2, len(reads) - 1}, reads
+
+
+def test_a_reading_is_in_the_future_by_its_own_calendar() -> None:
+    # 22:00 at UTC-5 on the match day is the next day in UTC: still read on the match day
+    minus_five = dt.timezone(dt.timedelta(hours=-5))
+    reads = [dt.datetime(2026, 11, 29, 22, 0, tzinfo=minus_five), dt.date(2026, 11, 1)]
+    assert first_starting_seat(reads, seed=0, event_date=dt.date(2026, 11, 29)) == 0
+    plus_five = dt.timezone(dt.timedelta(hours=5))
+    reads = [dt.datetime(2026, 11, 30, 2, 0, tzinfo=plus_five), dt.date(2026, 11, 1)]
+    assert first_starting_seat(reads, seed=0, event_date=dt.date(2026, 11, 29)) == 1
 
 
 def test_aware_datetimes_compare_in_utc() -> None:

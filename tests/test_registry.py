@@ -22,6 +22,7 @@ from arena.registry import (
     SAMPLE_BOTS_DIR,
     BotSpec,
     command_problem,
+    default_bots_dir,
     kept_versions,
     list_bots,
     module_metadata,
@@ -391,6 +392,37 @@ def test_update_replaces_the_files_and_the_version(tmp_path: Path, bots: Path) -
     spec = submit(source, bots_dir=bots, check=passing, update=True)
     assert spec.version != old and resolve("alpha", bots).version == spec.version
     assert submitted(bots)["alpha"]["version"] == spec.version
+
+
+def test_update_of_a_sample_bots_name_leaves_the_sample_in_the_checkout(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("ARENA_BOTS_DIR", raising=False)
+    monkeypatch.setenv("ARENA_HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    bots = default_bots_dir()
+    sample = SAMPLE_BOTS_DIR / "collector.py"
+    original = sample.read_bytes()
+    old = resolve("collector", bots)
+    assert old.path == sample
+    mine = tmp_path / "mine.py"
+    mine.write_text((SAMPLE_BOTS_DIR / "greedy.py").read_text())
+    try:
+        new = submit(mine, name="collector", bots_dir=bots, check=passing, update=True)
+        left = sample.read_bytes() if sample.exists() else None
+        with pytest.raises(SubmitError, match="^'collector' is a sample bot of the arena's "
+                                              "checkout, which --update does not overwrite"):
+            submit(mine, name="collector", bots_dir=SAMPLE_BOTS_DIR, check=passing, update=True)
+        assert sample.read_bytes() == original
+    finally:  # put the checkout back whatever the outcome
+        sample.write_bytes(original)
+        for made in (SAMPLE_BOTS_DIR / ".versions", SAMPLE_BOTS_DIR / "registry.yaml"):
+            if made.is_dir():
+                shutil.rmtree(made)
+            elif made.exists():
+                made.unlink()
+    assert left == original
+    assert resolve("collector", bots) == new and new.path == bots / "collector.py"
+    assert resolve(f"collector@{old.version}", bots).version == old.version
 
 
 def test_update_keeps_the_old_version_by_its_key(tmp_path: Path, bots: Path) -> None:

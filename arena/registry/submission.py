@@ -21,6 +21,7 @@ import yaml
 from arena.errors import SubmitError
 from arena.registry.botspec import (
     REGISTRY_FILE,
+    SAMPLE_BOTS_DIR,
     VERSIONS_DIR,
     BotSpec,
     default_bots_dir,
@@ -58,6 +59,11 @@ def _write_registry(bots_dir: Path, entries: dict[str, dict[str, Any]]) -> None:
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         out.write(text)
     os.replace(tmp, bots_dir / REGISTRY_FILE)
+
+
+def _is_sample(path: Path) -> bool:
+    """Whether ``path`` is one of the sample bots shipped in the arena's checkout."""
+    return path.resolve().parent == SAMPLE_BOTS_DIR
 
 
 def _keep_version(bots_dir: Path, name: str, where: Path) -> None:
@@ -164,6 +170,9 @@ def _existing(bots_dir: Path, spec: BotSpec, update: bool) -> BotSpec | Path | N
             if existing != bot_name:
                 raise SubmitError(f"--update replaces a bot under its registered name: "
                                   f"--name {existing}")
+            if _is_sample(where) and bots_dir.resolve() == SAMPLE_BOTS_DIR:
+                raise SubmitError(f"{existing!r} is a sample bot of the arena's checkout, which "
+                                  "--update does not overwrite; choose another name with --name")
             replaced = where
     return replaced
 
@@ -175,6 +184,8 @@ def _copy_in(bots_dir: Path, spec: BotSpec, target: Path, replaced: Path | None)
         bots_dir.mkdir(parents=True, exist_ok=True)
         if replaced is not None:
             _keep_version(bots_dir, spec.name, replaced)
+        # a sample bot stays in the checkout: the bot registered here comes first by its name
+        if replaced is not None and not _is_sample(replaced):
             if replaced.is_dir():
                 shutil.rmtree(replaced)
             else:

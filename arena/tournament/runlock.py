@@ -34,7 +34,11 @@ def run_lock(db: Path, tournament: str) -> Iterator[None]:
     finds it no longer at its path, and locks the new one instead."""
     path = lock_path(db, tournament)
     while True:
-        handle: IO[str] = open(path, "a+")  # noqa: SIM115 - closed below
+        try:
+            handle: IO[str] = open(path, "a+")  # noqa: SIM115 - closed below
+        except OSError as exc:
+            raise StoreError(f"cannot lock tournament '{tournament}' for this run: cannot "
+                             f"create {path}: {exc.strerror or exc}") from None
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

@@ -241,12 +241,14 @@ class Store:
             if read_only:
                 self.conn = read_connection(self.path, timeout=BUSY_TIMEOUT_S)
             else:
-                make_private(self.path)  # its secret seeds: the owner's alone
+                if not self.path.exists():  # created private, before SQLite creates it
+                    make_private(self.path)
                 self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S,
                                             isolation_level=None, check_same_thread=False)
             self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
             self._check_tables(create and not read_only)
             if not read_only:
+                make_private(self.path)  # its secret seeds: the owner's alone (once it is ours)
                 mode = self.conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
                 if str(mode).lower() != "wal":
                     raise StoreError(f"{self.path}: cannot switch the database to WAL mode")
@@ -269,7 +271,9 @@ class Store:
         arena's tables (an empty file is not turned into a database); to write, it must hold
         them or nothing (another program's database is not filled with ours)."""
         tables = _table_names(self.conn)
-        if "tournaments" in tables or (create and not tables):
+        # another program's table may be named tournaments too: ours has these columns
+        columns = {row[1] for row in self.conn.execute("PRAGMA table_info(tournaments)")}
+        if (create and not tables) or {"id", "name", "spec_hash", "spec_json"} <= columns:
             return
         self.conn.close()
         if tables:
@@ -290,18 +294,20 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception; a full disk is a
-        :class:`StoreError` saying so (nothing of the transaction is kept)."""
-        self.conn.execute("BEGIN IMMEDIATE")
+        """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception; a write SQLite
+        refuses (a full disk, a read-only file) is a :class:`StoreError` saying so (nothing of
+        the transaction is kept)."""
         try:
+            self.conn.execute("BEGIN IMMEDIATE")
             yield self.conn
             self.conn.execute("COMMIT")
         except BaseException as exc:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.OperationalError) and "full" in str(exc):
+            if isinstance(exc, sqlite3.OperationalError):
+                hint = ": free some space and run again to resume" if "full" in str(exc) else ""
                 raise StoreError(f"cannot write to {self.path}: {exc}; nothing half-written "
-                                 "is kept: free some space and run again to resume") from None
+                                 f"is kept{hint}") from None
             raise
 
     def lock(self, tournament: str) -> AbstractContextManager[None]:

@@ -163,11 +163,27 @@ def test_a_database_that_is_not_ours_is_refused_unchanged(tmp_path: Path) -> Non
     conn.close()
 
 
+def test_another_programs_table_named_tournaments_is_not_ours(tmp_path: Path) -> None:
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE tournaments (x)")
+    conn.close()
+    before = other.read_bytes()
+    for create in (True, False):
+        with pytest.raises(StoreError) as info:
+            Store(other, create=create)
+        assert str(info.value) == (f"{other} is not an arena results database (it holds "
+                                   "other tables: tournaments); give another --db")
+    assert other.read_bytes() == before  # none of the arena's tables written into it
+
+
 def test_not_a_database(tmp_path: Path) -> None:
     path = tmp_path / "junk.db"
     path.write_text("this is not sqlite, " * 100)
+    path.chmod(0o644)
     with pytest.raises(StoreError, match="is not a usable results database"):
         Store(path)
+    assert path.stat().st_mode & 0o777 == 0o644  # a file refused keeps its permissions
 
 
 def test_a_file_in_the_way_of_the_database_is_named(tmp_path: Path) -> None:
@@ -216,6 +232,27 @@ def test_a_lock_file_removed_under_a_waiting_run_is_not_shared(tmp_path: Path) -
                 with store.lock("t"):
                     pass
         stale.close()
+
+
+def test_a_lock_that_cannot_be_made_is_one_error(tmp_path: Path) -> None:
+    (tmp_path / ".arena.db.t.lock").mkdir()  # in the way, even of root
+    with Store(tmp_path / "arena.db") as store:
+        with pytest.raises(StoreError) as info:
+            with store.lock("t"):
+                pass
+    assert str(info.value) == (f"cannot lock tournament 't' for this run: cannot create "
+                               f"{tmp_path / '.arena.db.t.lock'}: Is a directory")
+
+
+def test_a_write_the_database_refuses_is_one_error_and_keeps_nothing(tmp_path: Path) -> None:
+    with Store(tmp_path / "arena.db") as store:
+        store.conn.execute("PRAGMA query_only = ON")  # as a read-only file would
+        with pytest.raises(StoreError) as info:
+            with store.transaction() as conn:
+                conn.execute("DELETE FROM tournaments")
+        assert str(info.value) == (f"cannot write to {tmp_path / 'arena.db'}: attempt to write "
+                                   "a readonly database; nothing half-written is kept")
+        assert not store.conn.in_transaction
 
 
 def test_a_symlink_to_the_database_finds_the_same_lock(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from arena.cli.options import DbOption, TournamentArgument
-from arena.cli.output_file import check_output_file
+from arena.cli.output_file import check_output_file, write_whole
 from arena.common.plural import counted
 from arena.tournament.store import DEFAULT_RESULTS
 
@@ -41,15 +41,10 @@ def export(
         export_games(db, tournament, sys.stdout)
         return
     check_output_file(output, "--output")
-    part = output.with_name(f".{output.name}.part")
     try:
-        with open(part, "w", encoding="utf-8") as handle:
-            count = export_games(db, tournament, handle)
-        part.replace(output)  # a failed export leaves no half-written file
+        count = write_whole(output, lambda handle: export_games(db, tournament, handle))
     except OSError as exc:
         raise StoreError(f"cannot write {output}: {exc.strerror or exc}") from None
-    finally:
-        part.unlink(missing_ok=True)
     typer.echo(f"Wrote {counted(count, 'game')} of {tournament} to {output}", err=True)
 
 

@@ -9,7 +9,10 @@ exactly one place, :class:`ArenaGroup`, so no command needs its own try/except.
 
 from __future__ import annotations
 
+import errno
 import logging
+import os
+import sys
 from typing import Annotated, Any
 
 import typer
@@ -50,6 +53,20 @@ class ArenaGroup(TyperGroup):
         except KeyboardInterrupt:
             typer.echo("Interrupted.", err=True)
             raise typer.Exit(130) from None
+        except BrokenPipeError:
+            # whoever read the output stopped (``| head``): end quietly, as if by SIGPIPE
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(141) from None
+        except OSError as exc:
+            if exc.errno not in _WRITE_FAILURES:
+                raise
+            where = f" {exc.filename}" if exc.filename else " the output"
+            typer.echo(f"Error: cannot write{where}: {exc.strerror}", err=True)
+            raise typer.Exit(1) from None
+
+
+#: What a write to a full or failing disk or device raises, wherever the output goes
+_WRITE_FAILURES = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 
 app = typer.Typer(

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+import stat
+from collections.abc import Callable
 from pathlib import Path
+from typing import TextIO, TypeVar
 
 import typer
 
-__all__ = ["check_output_file"]
+__all__ = ["check_output_file", "write_whole"]
+
+T = TypeVar("T")
 
 
 def check_output_file(path: Path, option: str) -> None:
@@ -23,3 +28,26 @@ def check_output_file(path: Path, option: str) -> None:
         problem = f"{path} is not writable"
     if problem is not None:
         raise typer.BadParameter(problem, param_hint=option)
+
+
+def write_whole(path: Path, write: Callable[[TextIO], T]) -> T:
+    """Call ``write`` with ``path`` open for text and return what it returns. A file (or the
+    file a symbolic link names) is written beside itself and renamed into place, so a failed
+    write leaves no half-written file; a device or a pipe is written straight, as given.
+    Raises ``OSError``."""
+    target = path.resolve()
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        mode = stat.S_IFREG
+    if not stat.S_ISREG(mode):
+        with open(target, "w", encoding="utf-8") as handle:
+            return write(handle)
+    part = target.with_name(f".{target.name}.part")
+    try:
+        with open(part, "w", encoding="utf-8") as handle:
+            result = write(handle)
+        part.replace(target)
+        return result
+    finally:
+        part.unlink(missing_ok=True)

@@ -22,6 +22,7 @@ Conventions (also in RULES.md, "Balance findings"):
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import time
@@ -330,11 +331,16 @@ def simulate(players: int, games: int, seed: int, records_path: str | Path | Non
             elapsed = time.perf_counter() - started
             report.add_game(state, elapsed)
             if out is not None:
-                out.write(json.dumps(state.record(), separators=(",", ":")))
-                out.write("\n")
-    finally:
+                out.write(json.dumps(state.record(), separators=(",", ":")) + "\n")
         if out is not None:
             out.close()
+    except OSError as exc:
+        raise ArenaError(f"cannot write records to {records_path}: "
+                         f"{exc.strerror or exc}") from None
+    finally:
+        if out is not None and not out.closed:
+            with contextlib.suppress(OSError):  # what is unwritten is said above
+                out.close()
     return report
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import logging
+import os
 
 import pytest
 from typer.testing import CliRunner
@@ -60,3 +61,30 @@ def test_help_lists_the_everyday_commands_first_and_the_developer_tools_apart() 
                      "export", "report", "serve", "delete", "env", "league"],
         "Developer tools": ["desmos", "simulate", "replay", "rules", "bench"],
     }
+
+
+def _arena(*args: str, stdout: int) -> tuple[int, str]:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "arena.cli.main", *args], stdout=stdout,
+                          stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+    return done.returncode, done.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_output_to_a_full_device_is_one_error_line() -> None:
+    with open("/dev/full", "w") as full:
+        assert _arena("rules", stdout=full.fileno()) == (
+            1, "Error: cannot write the output: No space left on device\n")
+    assert _arena("simulate", "-g", "2", "--records", "/dev/full", stdout=-3) == (
+        1, "Error: cannot write records to /dev/full: No space left on device\n")
+
+
+def test_output_to_a_reader_that_left_ends_quietly() -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # as `| head` does once it has read enough
+    try:
+        assert _arena("rules", "--effects", stdout=write_end) == (141, "")
+    finally:
+        os.close(write_end)

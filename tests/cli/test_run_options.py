@@ -69,6 +69,29 @@ def test_every_pairing_plays_the_deal_book_in_order(played: dict[str, Any]) -> N
 
 
 @needs_sandbox
+def test_an_export_writes_through_a_link_and_into_a_pipe(
+        played: dict[str, Any], tmp_path: Path) -> None:
+    import os
+    import threading
+
+    def export(to: Path) -> Any:
+        return runner.invoke(app, ["export", "rr", "--db", played["db"], "-o", str(to)])
+
+    (tmp_path / "target.jsonl").write_text("old\n")
+    (tmp_path / "link.jsonl").symlink_to("target.jsonl")
+    assert export(tmp_path / "link.jsonl").exit_code == 0
+    assert (tmp_path / "link.jsonl").is_symlink()
+    assert len((tmp_path / "target.jsonl").read_text().splitlines()) == 9
+    os.mkfifo(tmp_path / "pipe")
+    read: list[bytes] = []
+    reader = threading.Thread(target=lambda: read.append((tmp_path / "pipe").read_bytes()))
+    reader.start()
+    assert export(tmp_path / "pipe").exit_code == 0
+    reader.join()
+    assert read[0].count(b"\n") == 9 and (tmp_path / "pipe").is_fifo()
+
+
+@needs_sandbox
 def test_a_rerun_without_the_options_is_refused_saying_which(played: dict[str, Any]) -> None:
     where = played["where"]
     result = runner.invoke(app, ["run", str(where / "rr.yaml"), "--no-progress"])

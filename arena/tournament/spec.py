@@ -19,7 +19,7 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 import trueskill
 import yaml
@@ -136,7 +136,8 @@ class RatingSpec(BaseModel):
 
 
 #: The most of each count a spec may ask for.
-_COUNT_MAX = {"games_per_match": 10_000, "rounds": 1_000, "max_tables": 10_000}
+_COUNT_MAX = {"games_per_match": 10_000, "rounds": 1_000, "max_tables": 10_000,
+              "tables_at_once": 64}
 
 
 class TournamentSpec(BaseModel):
@@ -173,7 +174,7 @@ class TournamentSpec(BaseModel):
     #: League only: when to stop on its own (docs/LEAGUE.md); left out, only when told to.
     budget: LeagueBudget | None = None
     #: League only: tables chosen together and played in parallel (docs/LEAGUE.md).
-    tables_at_once: StrictInt = Field(default=1, ge=1, le=64)
+    tables_at_once: StrictInt = 1
 
     _entrants: list[BotSpec] = PrivateAttr(default_factory=list)
     _challengers: int = PrivateAttr(default=0)
@@ -251,7 +252,7 @@ class TournamentSpec(BaseModel):
             return value
         raise ValueError(f"must be true, false, rotations or permutations; got {value!r}")
 
-    @field_validator("games_per_match", "max_tables", "rounds")
+    @field_validator("games_per_match", "max_tables", "rounds", "tables_at_once")
     @classmethod
     def _count(cls, value: int | None, info: ValidationInfo) -> int | None:
         """At least 1, and at most a bound past which a value is a typo: the plan of a
@@ -441,6 +442,8 @@ def _problem(error: Any) -> list[str]:
         return [f"{field}: {line}" for line in lines]
     if kind == "missing":
         return [f"{field}: is required"]
+    if kind == "invalid_key":  # a key YAML read as a number, a date or a boolean
+        return [f"{_loc(loc[:-1])}: a field name must be text, got {shown_value(loc[-1])}"]
     if kind == "extra_forbidden":
         known = _RATING_FIELDS if len(loc) > 1 and loc[0] == "rating" else _FIELDS
         name = str(loc[-1])
@@ -559,6 +562,10 @@ def _read_deals(spec: TournamentSpec, base: Path | None) -> list[str]:
     return []
 
 
+#: Far above any spec written by hand or by a script (a field of thousands of bots)
+_MAX_SPEC_BYTES: Final = 4 * 2**20
+
+
 def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> TournamentSpec:
     """Read, parse and validate a tournament spec file (see :func:`spec_from_mapping`), with
     the command line's ``overrides`` of its fields."""
@@ -568,7 +575,12 @@ def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> T
     if file.is_dir():
         raise SpecError(f"{file} is a directory, not a tournament spec (a .yaml file)")
     try:
-        text = file.read_text(encoding="utf-8")
+        with open(file, "rb") as handle:  # a device or a pipe may never end: read a spec's worth
+            raw = handle.read(_MAX_SPEC_BYTES + 1)
+        if len(raw) > _MAX_SPEC_BYTES:
+            raise SpecError(f"{file} is over {_MAX_SPEC_BYTES // 2**20} MiB: not a tournament "
+                            "spec (a short YAML file)")
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
         raise SpecError(f"cannot read tournament spec {file}: {reason}") from None

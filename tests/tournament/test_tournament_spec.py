@@ -80,6 +80,24 @@ def test_missing_file(tmp_path: Path) -> None:
         load_spec(tmp_path / "nope.yaml")
 
 
+def test_a_spec_that_never_ends_is_refused_after_a_few_mib() -> None:
+    with pytest.raises(SpecError) as info:
+        load_spec("/dev/zero")
+    assert str(info.value) == "/dev/zero is over 4 MiB: not a tournament spec (a short YAML file)"
+
+
+def test_a_spec_through_a_pipe_is_read(tmp_path: Path) -> None:
+    import os
+    import threading
+
+    os.mkfifo(tmp_path / "spec.yaml")  # as a shell's <(...) gives it
+    text = "name: piped\nformat: round_robin\nbots: [random, greedy]\nseed: 1\n"
+    writer = threading.Thread(target=(tmp_path / "spec.yaml").write_text, args=(text,))
+    writer.start()
+    assert load_spec(tmp_path / "spec.yaml").name == "piped"
+    writer.join()
+
+
 def test_directory_instead_of_file(tmp_path: Path) -> None:
     with pytest.raises(SpecError, match="is a directory, not a tournament spec"):
         load_spec(tmp_path)
@@ -535,9 +553,14 @@ def test_a_budget_is_for_leagues_only(tmp_path: Path) -> None:
         "budget.minutes: must be greater than 0, got -1.0"]
 
 
+def test_a_field_name_yaml_reads_as_a_number_is_named(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID + "1: 2\nrating: {3: 4}\n") == [
+        "rating: a field name must be text, got 3", "spec: a field name must be text, got 1"]
+
+
 def test_tables_at_once_is_for_leagues_only(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID + "tables_at_once: 2\n") == [
         "tables_at_once: only used by format league, not round_robin"]
     assert problems(tmp_path, VALID.replace("round_robin", "league")
                     + "tables_at_once: 0\n") == [
-        "tables_at_once: input should be greater than or equal to 1"]
+        "tables_at_once: must be between 1 and 64, got 0"]

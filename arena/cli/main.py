@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import select
 import sys
 from typing import Annotated, Any
 
@@ -53,7 +54,11 @@ class ArenaGroup(TyperGroup):
         except KeyboardInterrupt:
             typer.echo("Interrupted.", err=True)
             raise typer.Exit(130) from None
-        except BrokenPipeError:
+        except BrokenPipeError as exc:
+            if not _reader_left():  # another pipe (click would end in silence): said
+                typer.echo(f"Error: {exc.strerror}: a pipe the arena wrote to was closed",
+                           err=True)
+                raise typer.Exit(1) from None
             # whoever read the output stopped (``| head``): end quietly, as if by SIGPIPE
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise typer.Exit(141) from None
@@ -63,6 +68,16 @@ class ArenaGroup(TyperGroup):
             where = f" {exc.filename}" if exc.filename else " the output"
             typer.echo(f"Error: cannot write{where}: {exc.strerror}", err=True)
             raise typer.Exit(1) from None
+
+
+def _reader_left() -> bool:
+    """Whether standard output is a pipe nobody reads any more (poll says POLLERR)."""
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (OSError, ValueError):  # no file descriptor behind it (a test's capture)
+        return False
 
 
 #: What a write to a full or failing disk or device raises, wherever the output goes

@@ -88,3 +88,16 @@ def test_output_to_a_reader_that_left_ends_quietly() -> None:
         assert _arena("rules", "--effects", stdout=write_end) == (141, "")
     finally:
         os.close(write_end)
+
+
+def test_a_broken_pipe_that_is_not_the_output_is_not_hidden(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.cli import engine_commands
+
+    def broken(*_: object) -> str:
+        raise BrokenPipeError(32, "Broken pipe")  # as a write to a dead bot's pipe would
+
+    monkeypatch.setattr(engine_commands, "rules_summary", broken)
+    result = CliRunner().invoke(app, ["rules"])
+    assert (result.exit_code, result.stderr) == (
+        1, "Error: Broken pipe: a pipe the arena wrote to was closed\n")

@@ -207,7 +207,11 @@ def tournaments(
     """List stored tournaments (help text: ``_HELP['tournaments']``)."""
     from arena.rating.results import render_tournaments, tournament_summaries
 
-    typer.echo(render_tournaments(tournament_summaries(db), fmt))
+    summaries = tournament_summaries(db)
+    if not summaries and fmt not in ("json", "csv"):  # a table's header alone says nothing
+        typer.echo(f"no tournaments in {db} yet (e.g. arena run tournaments/swiss.yaml)")
+        return
+    typer.echo(render_tournaments(summaries, fmt))
 
 
 # Help texts: one paragraph per string, because the rich help keeps a docstring's line breaks.

@@ -99,6 +99,11 @@ def test_empty_store(in_tmp: Path) -> None:
     assert code == 1
     assert err == ("Error: no tournaments stored in empty.db yet "
                    "(run one first, e.g. arena run tournaments/swiss.yaml)\n")
+    # a list of nothing is no error, and says so rather than print a bare header
+    assert run("tournaments", "--db", "empty.db")[:2] == (
+        0, "no tournaments in empty.db yet (e.g. arena run tournaments/swiss.yaml)\n")
+    assert json.loads(run("tournaments", "--db", "empty.db", "-f", "json")[1]) == {
+        "tournaments": []}
 
 
 def test_leaderboard_default_latest_and_named(store: Path) -> None:

@@ -82,8 +82,9 @@ def _state(store: Store, t: TournamentRow) -> str:
     if t.state == "stopped":  # a league told to stop (arena league stop)
         return "stopped (as asked; run the spec again to resume)"
     state = shown_state(store.path, t.name, t.state)
-    return ("stopped (the run was killed; run the spec again to resume)" if state == "stopped"
-            else state)
+    # killed, or ended by an error it could not record (a full disk): either way, resumable
+    return ("stopped (its run ended before finishing; run the spec again to resume)"
+            if state == "stopped" else state)
 
 
 def shown_seed(seed: int | None, spec: dict[str, Any], state: str) -> str:

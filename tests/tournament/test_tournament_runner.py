@@ -165,7 +165,8 @@ def test_resume_after_sigkill_records_every_game_exactly_once(
         recorded = len(signature(db, "swiss-e2e")["games"])
         assert at_least <= recorded < 18
         after = runner.invoke(app, ["status", "swiss-e2e", "--db", str(db)])
-        assert "state stopped (the run was killed; run the spec again to resume)" in after.output
+        assert ("state stopped (its run ended before finishing; run the spec again to "
+                "resume)") in after.output
         assert f"resume with: arena run {spec} --db {db}" in after.output
         # every other view agrees that the run is not running any more
         listed = runner.invoke(app, ["tournaments", "--db", str(db), "--format", "json"])

@@ -32,9 +32,16 @@ def _record(names: list[str], keys: list[str], seed: int, match: str, index: int
     return record
 
 
+#: Names as long as a spec lets an entry have, to stress the pages' layout
+LONG_NAMES = [("heuristic-entered-under-a-very-long-name-of-sixty-chars-xx", "v1"),
+              ("supercalifragilisticexpialidocious_collector", "v1"),
+              ("GreedyWithAnExtraordinarilyLongNameForL", "v1"), ("delta", "v1")]
+
+
 def build(path: Path, *, state: str = "finished", drawn_seed: bool = False,
-          rounds: int = 3) -> Path:
-    """Write the tournament to ``path`` (rounds 1..``rounds`` of :data:`TABLES`)."""
+          rounds: int = 3, bots: list[tuple[str, str]] = BOTS) -> Path:
+    """Write the tournament to ``path`` (rounds 1..``rounds`` of :data:`TABLES`), its
+    entrants ``bots`` (name, version)."""
     store = Store(path)
     spec = {"name": NAME, "format": "swiss", "players_per_game": [2, 3],
             "seed": None if drawn_seed else 5, "rounds": 3, "event_date": "2026-11-29"}
@@ -42,14 +49,14 @@ def build(path: Path, *, state: str = "finished", drawn_seed: bool = False,
         name=NAME, spec_hash="hash", spec_json=spec, format="swiss", players_per_game=2,
         seed=987654321, event_date=dt.date(2026, 11, 29), rounds=3,
         games_planned=sum(t[3] for t in TABLES), spec_path=None,
-        bots=[(n, v, f"bots/{n}", {}) for n, v in BOTS])
+        bots=[(n, v, f"bots/{n}", {}) for n, v in bots])
     ids = store.entrant_ids(row.id)
-    keys = [f"{n}@{v}" for n, v in BOTS]
+    keys = [f"{n}@{v}" for n, v in bots]
     for rnd, table, seats, games in TABLES:
         if rnd > rounds:
             continue
         seated = {i for r, _, s, _ in TABLES if r == rnd for i in s}
-        byes = [(rnd, ids[i], 1.0) for i in range(len(BOTS)) if i not in seated]
+        byes = [(rnd, ids[i], 1.0) for i in range(len(bots)) if i not in seated]
         store.add_tables(row.id, [TableRow(rnd, table, tuple(ids[i] for i in seats),
                                            seed=rnd * 100 + table, deal=table, games=games)],
                          byes=byes)
@@ -60,7 +67,7 @@ def build(path: Path, *, state: str = "finished", drawn_seed: bool = False,
                           "detail": "decision took 1.2 s" + HOSTILE, "round": 2, "kind": "turn"}]
                         if gid == FAILING_GAME else [])
             seed = rnd * 1000 + table * 10 + g
-            record = _record([BOTS[i][0] for i in seats], seat_keys, seed,
+            record = _record([bots[i][0] for i in seats], seat_keys, seed,
                              f"{NAME}/r{rnd}/t{table}", g, failures)
             result = record["result"]
             store.record_game(row.id, {

@@ -338,6 +338,49 @@ def test_the_replay_at_phone_width(browser: Any, cup_site: Path) -> None:
         browser.set_window_size(1280, 800)
 
 
+@pytest.fixture(scope="module")
+def long_names_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from arena.web.site import write_site
+
+    where = tmp_path_factory.mktemp("long")
+    site_db.build(where / "long.db", bots=site_db.LONG_NAMES)
+    write_site(where / "long.db", site_db.NAME, where / "site", jobs=1)
+    return where / "site"
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_long_bot_names_wrap_instead_of_widening_the_pages(browser: Any, long_names_site: Path,
+                                                           width: int) -> None:
+    """Names as long as a spec allows: no page is wider than the screen, and at desktop width
+    the leaderboard and head-to-head tables fit it whole (their every column in view)."""
+    browser.set_window_size(width, 844)
+    try:
+        for page in ("index.html", "h2h.html", "games.html", "games/r2-t0-g0.html"):
+            browser.get("about:blank")
+            browser.get((long_names_site / page).as_uri() + ("#step=8" if "/" in page else ""))
+            assert browser.execute_script(
+                "return document.documentElement.scrollWidth") <= width, page
+            if width == 1280 and page in ("index.html", "h2h.html"):
+                assert browser.execute_script(
+                    "const t = document.querySelector('main table');"
+                    "return t.scrollWidth <= t.parentElement.clientWidth"), page
+            shoot(browser, f"long-names-{page.replace('/', '-')[:-5]}-{width}")
+        assert errors(browser) == []
+    finally:
+        browser.set_window_size(1280, 800)
+
+
+def test_a_replay_follows_a_step_typed_into_its_address(browser: Any, cup_site: Path) -> None:
+    page = (cup_site / "games" / "r2-t0-g0.html").as_uri()
+    browser.get("about:blank")
+    browser.get(page + "#step=12&view=1")
+    assert browser.find_element("id", "where").text.startswith("step 12 of ")
+    browser.execute_script("location.hash = '#step=5&view=all'")
+    assert browser.find_element("id", "where").text.startswith("step 5 of ")
+    assert browser.find_element("id", "view").get_attribute("value") == "all"
+    assert errors(browser) == []
+
+
 # -- a league -----------------------------------------------------------------------------------
 def board_rows(driver: Any, table: str) -> list[list[str]]:
     return driver.execute_script(

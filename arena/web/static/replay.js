@@ -218,8 +218,13 @@
     else { return; }
     e.preventDefault();
   });
+  function fromAddress() {  // #step=N&view=V: at the start, and when the address is changed
+    var m = /step=(\d+)/.exec(location.hash), v = /view=(all|\d+)/.exec(location.hash);
+    if (v && (v[1] === "all" || Number(v[1]) < players.length)) { view = v[1]; $("view").value = view; }
+    stop();
+    go(m ? Number(m[1]) - 1 : 0);
+  }
   buildJumps();
-  var m = /step=(\d+)/.exec(location.hash), v = /view=(all|\d+)/.exec(location.hash);
-  if (v && (v[1] === "all" || Number(v[1]) < players.length)) { view = v[1]; $("view").value = view; }
-  go(m ? Number(m[1]) - 1 : 0);
+  window.addEventListener("hashchange", fromAddress);  // a step the page writes itself fires none
+  fromAddress();
 }());

@@ -110,8 +110,7 @@ class _Handler(BaseHTTPRequestHandler):
         if rest[0] == "static" and len(rest) == 2 and rest[1] in static:
             return HTTPStatus.OK, static[rest[1]], Path(rest[1]).suffix
         if len(rest) == 1 and rest[0] in dict(PAGES):
-            return HTTPStatus.OK, render_page(self.server.tournament(name), rest[0],
-                                              live=True).encode(), ".html"
+            return HTTPStatus.OK, self.server.page(name, rest[0]), ".html"
         if rest == ["api", "progress.json"]:
             return HTTPStatus.OK, json.dumps(progress(db, name)).encode(), ".json"
         if len(rest) == 2 and rest[0] == "games" and rest[1].endswith(".html") \
@@ -134,6 +133,9 @@ class _SiteServer(ThreadingHTTPServer):
         #: and rating the tournament again.
         self._loading: dict[str, threading.Lock] = {}
         self._ratings = RatingMemo()  # a reload rates only the games that landed since
+        #: Each page as last rendered, with the data it was rendered from (the games list of a
+        #: big tournament takes a good part of a second to render, and is asked for again)
+        self._pages: dict[tuple[str, str], tuple[TournamentData, bytes]] = {}
         super().__init__(address, _Handler)
 
     @property
@@ -169,6 +171,20 @@ class _SiteServer(ThreadingHTTPServer):
             with self._lock:
                 self._cache[name] = (now, data)
             return data
+
+
+    def page(self, name: str, page: str) -> bytes:
+        """One of the site's pages of a tournament, rendered again only when its data was
+        read again."""
+        data = self.tournament(name)
+        with self._lock:
+            cached = self._pages.get((name, page))
+        if cached is not None and cached[0] is data:
+            return cached[1]
+        body = render_page(data, page, live=True).encode()
+        with self._lock:
+            self._pages[(name, page)] = (data, body)
+        return body
 
 
 def _loopback(host: str) -> bool:

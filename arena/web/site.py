@@ -109,6 +109,7 @@ def _context(data: TournamentData, page: str, live: bool) -> dict[str, Any]:
     elif page == "games.html":
         context["categories"] = sorted({c for g in data.games for c in g.desmos})
         context["sizes"] = sorted({len(g.seats) for g in data.games})
+        context["tables"] = sorted({g.table for g in data.games})
         context["failure_types"] = sorted({f.get("type", "?") for g in data.games
                                            for f in g.failures})
         context["failing"] = [g for g in data.games if g.failures]

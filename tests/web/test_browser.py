@@ -142,6 +142,16 @@ def test_the_game_list_filters(browser: Any, cup_site: Path) -> None:
     browser.get((cup_site / "index.html").as_uri())
     browser.find_element("link text", "gamma").click()  # the leaderboard's link to its games
     assert browser.execute_script(shown) == ["r1-t1-g0", "r1-t1-g1", "r2-t0-g0", "r2-t0-g1"]
+    # the rounds page's link to one table: the table filter shows, and can be cleared
+    browser.get((cup_site / "games.html").as_uri() + "?round=1&table=1")
+    assert browser.execute_script(shown) == ["r1-t1-g0", "r1-t1-g1"]
+    table = Select(browser.find_element("name", "table"))
+    assert table.first_selected_option.text == "1"
+    table.select_by_visible_text("any")
+    assert len(browser.execute_script(shown)) == 5  # round 1's five games
+    # and the filters chosen are in the address, to share or come back to
+    assert browser.execute_script("return location.search") == "?round=1"
+    assert errors(browser) == []
 
 
 def test_the_leaderboard_sorts_by_mouse_and_keyboard(browser: Any, cup_site: Path) -> None:

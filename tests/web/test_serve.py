@@ -192,3 +192,25 @@ def test_requests_at_once_read_a_tournament_once(served: tuple[Path, int],
         assert all(data is got[0] for data in got)
     finally:
         server.server_close()
+
+
+def test_a_page_asked_again_is_rendered_once_until_games_land(
+        served: tuple[Path, int], monkeypatch: pytest.MonkeyPatch) -> None:
+    import arena.web.server as server_module
+
+    db, port = served
+    rendered: list[str] = []
+    real_render = server_module.render_page
+
+    def counted(data: object, page: str, live: bool = False) -> str:
+        rendered.append(page)
+        return real_render(data, page, live=live)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(server_module, "render_page", counted)
+    first = get(port, "/t/cup/games.html")
+    assert get(port, "/t/cup/games.html") == first and rendered == ["games.html"]
+    conn = sqlite3.connect(db)
+    with conn:  # its state changes, as when a game lands: the page is new
+        conn.execute("UPDATE tournaments SET state = 'finished'")
+    conn.close()
+    assert get(port, "/t/cup/games.html")[0] == 200 and rendered == ["games.html"] * 2

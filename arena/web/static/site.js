@@ -43,7 +43,7 @@
         var d = tr.dataset, ok = true;
         if (f.bot.value && (" " + d.bots + " ").indexOf(" " + f.bot.value + " ") < 0) { ok = false; }
         if (f.round.value && d.round !== f.round.value) { ok = false; }
-        if (f.table.value && d.table !== f.table.value) { ok = false; }
+        if (f.table && f.table.value && d.table !== f.table.value) { ok = false; }  // none in a league
         if (f.size.value && d.size !== f.size.value) { ok = false; }
         if (f.category.value && d.categories.split("|").indexOf(f.category.value) < 0) { ok = false; }
         if (f.failure.value === "*" && !d.failures) { ok = false; }
@@ -53,7 +53,13 @@
       });
       document.getElementById("shown").textContent = shown + " of " + rows.length + " games shown";
     };
-    form.addEventListener("change", apply);
+    var remember = function () {  // the filters in the address: a view to share or come back to
+      var chosen = new URLSearchParams();
+      Array.prototype.forEach.call(form.elements, function (e) { if (e.name && e.value) { chosen.set(e.name, e.value); } });
+      var query = chosen.toString();
+      try { history.replaceState(null, "", query ? "?" + query : location.pathname); } catch (e) { /* file:// may refuse */ }
+    };
+    form.addEventListener("change", function () { apply(); remember(); });
     apply();
   }
 

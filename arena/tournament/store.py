@@ -169,6 +169,8 @@ def no_database(path: str | Path) -> StoreError:
     it (a variable set long ago in a shell profile is easy to forget)."""
     named = os.environ.get("ARENA_DB")
     by = ", named by $ARENA_DB" if named and Path(named) == Path(path) else ""
+    if Path(path).is_dir():
+        return StoreError(f"{path}{by} is a directory, not a results database")
     return StoreError(f"no results database at {path}{by} (run a tournament first, e.g. "
                       "arena run tournaments/swiss.yaml)")
 
@@ -269,9 +271,8 @@ class Store:
     def _check_tables(self, create: bool) -> None:
         """Refuse a database that is not ours before changing it: to read, it must hold the
         arena's tables (an empty file is not turned into a database); to write, it must hold
-        them or nothing (another program's database is not filled with ours)."""
+        them or nothing (another program's, even named like ours, is not filled with ours)."""
         tables = _table_names(self.conn)
-        # another program's table may be named tournaments too: ours has these columns
         columns = {row[1] for row in self.conn.execute("PRAGMA table_info(tournaments)")}
         if (create and not tables) or {"id", "name", "spec_hash", "spec_json"} <= columns:
             return
@@ -295,8 +296,7 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
         """``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on any exception; a write SQLite
-        refuses (a full disk, a read-only file) is a :class:`StoreError` saying so (nothing of
-        the transaction is kept)."""
+        refuses (a full disk, a read-only file) is a :class:`StoreError` saying so."""
         try:
             self.conn.execute("BEGIN IMMEDIATE")
             yield self.conn

@@ -132,6 +132,9 @@ def test_fresh_deletes_everything_of_the_tournament(tmp_path: Path) -> None:
 def test_missing_database_and_tournament(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="no results database at"):
         Store(tmp_path / "none.db", create=False)
+    with pytest.raises(StoreError) as info:  # a --db naming a folder
+        Store(tmp_path, create=False)
+    assert str(info.value) == f"{tmp_path} is a directory, not a results database"
     with Store(tmp_path / "arena.db") as store:
         make(store)
         with pytest.raises(TournamentNotFoundError,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,7 @@ from arena.rating.sprt import Z95, elo_of_score
 from arena.rating.trueskill_rating import game_entries, rate_stored
 
 __all__ = ["HeadToHead", "PairRecord", "build_h2h", "compute_h2h", "effective_games", "render_h2h",
-           "wilson"]
+           "repeated_deals", "wilson"]
 
 
 
@@ -212,10 +212,18 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple") -> str:
         rows.append(cells)
     headers = ["row vs column", *(labels[b] for b in h2h.bots)]
     table = render_table(headers, rows, fmt)
-    repeated = [r for r in h2h.pairs.values() if r.deals != r.games]
-    if not repeated:
+    note = repeated_deals((r.games, r.deals, r.effective) for r in h2h.pairs.values())
+    if note is None:
         return table
-    low = min(r.effective / r.games for r in repeated)
-    return (f"{table}\nDeals repeat in several seatings: a pair's n games count as fewer "
-            f"independent ones (down to {100 * low:.0f}% of n here; Kish), and the intervals "
-            "are that much wider; --format csv lists each pair's deals and effective games.")
+    return f"{table}\n{note}; --format csv lists each pair's deals and effective games."
+
+
+def repeated_deals(pairs: Iterable[tuple[int, int, float]]) -> str | None:
+    """What repeated deals do to the intervals, from each pair's (games, deals, effective
+    games); None when no pair met on a deal twice."""
+    shares = [effective / games for games, deals, effective in pairs if deals != games]
+    if not shares:
+        return None
+    return ("Deals repeat in several seatings: a pair's n games count as fewer independent "
+            f"ones (down to {100 * min(shares):.0f}% of n here; Kish), and the intervals are "
+            "that much wider")

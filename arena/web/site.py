@@ -26,6 +26,7 @@ from jinja2.runtime import Context
 
 from arena.errors import ArenaError, ReplayError
 from arena.rating.games import connect, find_tournament
+from arena.rating.h2h import repeated_deals
 from arena.tournament.store import decompress_record
 from arena.web.charts import OKABE_ITO, bot_colour, heat_colour, rating_chart
 from arena.web.data import TournamentData, game_slug, load_tournament
@@ -104,6 +105,8 @@ def _context(data: TournamentData, page: str, live: bool) -> dict[str, Any]:
         context["chart"] = rating_chart(data.history, order, labels)
     elif page == "h2h.html":
         context["matrix"] = _h2h_matrix(data)
+        context["repeat_note"] = repeated_deals(
+            (p["games"], p["deals"], p["effective"]) for p in data.h2h["pairs"])
     elif page == "rounds.html" and data.league:
         context["recent"] = data.rounds[::-1][:RECENT_TABLES]
     elif page == "games.html":

@@ -297,3 +297,25 @@ def test_a_report_written_again_leaves_no_stale_game_page(cup_db: Path, tmp_path
     assert "r9-t0-g0.html" not in pages and "notes.html" in pages
     assert len(pages) == 9 + 1  # the tournament's nine games and the user's file
     assert "an old copy" not in (out / "games" / "r1-t0-g0.html").read_text()
+
+
+def test_head_to_head_says_what_repeated_deals_do_to_the_intervals(cup_db: Path,
+                                                                    tmp_path: Path) -> None:
+    import html
+    import shutil
+
+    db = tmp_path / "dealt.db"
+    shutil.copy(cup_db, db)
+    conn = sqlite3.connect(db)
+    with conn:  # alpha and beta's three games become one deal, played three times
+        conn.execute("UPDATE games SET seed = 1000 WHERE id LIKE 'cup/r1/t0/%'")
+    conn.close()
+    told = runner.invoke(app, ["h2h", "cup", "--db", str(db)]).stdout.splitlines()[-1]
+    note = told.split("; --format csv")[0]
+    assert note.startswith("Deals repeat in several seatings: a pair's n games count as fewer")
+    code, _, err = run("report", "cup", "--db", str(db), "-o", str(tmp_path / "site"))
+    assert code == 0, err
+    page = html.unescape((tmp_path / "site" / "h2h.html").read_text())
+    assert f"{note}; a cell's tooltip gives its deals and effective games." in page
+    code, _, _ = run("report", "cup", "--db", str(cup_db), "-o", str(tmp_path / "plain"))
+    assert "Deals repeat" not in (tmp_path / "plain" / "h2h.html").read_text()

@@ -162,10 +162,12 @@ def test_the_leaderboard_sorts_by_mouse_and_keyboard(browser: Any, cup_site: Pat
             "r => r.cells[0].textContent)"
     assert browser.execute_script(ranks) == ["1", "2", "3", "4"]
     heading = browser.find_elements("css selector", "#leaderboard thead th")[0]
-    heading.click()  # ascending: as it was
-    heading.send_keys(Keys.ENTER)  # descending
+    assert heading.get_attribute("aria-sort") == "ascending"  # the order it opens in, said
+    heading.click()  # descending
     assert browser.execute_script(ranks) == ["4", "3", "2", "1"]
     assert heading.get_attribute("aria-sort") == "descending"
+    heading.send_keys(Keys.ENTER)  # ascending: as it was
+    assert browser.execute_script(ranks) == ["1", "2", "3", "4"]
 
 
 def text_of(browser: Any, element_id: str) -> str:

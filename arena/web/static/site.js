@@ -36,19 +36,22 @@
     ["bot", "round", "size", "category", "failure", "table"].forEach(function (name) {
       if (params.get(name) !== null && form.elements[name]) { form.elements[name].value = params.get(name); }
     });
+    // each row's data read once: a big tournament's list has thousands of rows
+    var rows = Array.prototype.map.call(document.querySelectorAll("#games tbody tr"), function (tr) {
+      var d = tr.dataset;
+      return { tr: tr, bots: " " + d.bots + " ", round: d.round, table: d.table, size: d.size,
+               categories: d.categories.split("|"), failures: d.failures ? d.failures.split(" ") : [] };
+    });
     var apply = function () {
       var f = form.elements, shown = 0;
-      var rows = document.querySelectorAll("#games tbody tr");
-      Array.prototype.forEach.call(rows, function (tr) {
-        var d = tr.dataset, ok = true;
-        if (f.bot.value && (" " + d.bots + " ").indexOf(" " + f.bot.value + " ") < 0) { ok = false; }
-        if (f.round.value && d.round !== f.round.value) { ok = false; }
-        if (f.table && f.table.value && d.table !== f.table.value) { ok = false; }  // none in a league
-        if (f.size.value && d.size !== f.size.value) { ok = false; }
-        if (f.category.value && d.categories.split("|").indexOf(f.category.value) < 0) { ok = false; }
-        if (f.failure.value === "*" && !d.failures) { ok = false; }
-        if (f.failure.value && f.failure.value !== "*" && d.failures.split(" ").indexOf(f.failure.value) < 0) { ok = false; }
-        tr.hidden = !ok;
+      var bot = f.bot.value, round = f.round.value, table = f.table ? f.table.value : "";  // none in a league
+      var size = f.size.value, category = f.category.value, failure = f.failure.value;
+      rows.forEach(function (r) {
+        var ok = (!bot || r.bots.indexOf(" " + bot + " ") >= 0) && (!round || r.round === round) &&
+          (!table || r.table === table) && (!size || r.size === size) &&
+          (!category || r.categories.indexOf(category) >= 0) &&
+          (!failure || (failure === "*" ? r.failures.length > 0 : r.failures.indexOf(failure) >= 0));
+        if (r.tr.hidden === ok) { r.tr.hidden = !ok; }  // a row left as it is costs nothing
         if (ok) { shown++; }
       });
       document.getElementById("shown").textContent = shown + " of " + rows.length + " games shown";

@@ -46,7 +46,12 @@ from arena.registry.catalog import (
     resolve,
     submitted,
 )
-from arena.registry.manifest import content_version, module_metadata, spec_from_path
+from arena.registry.manifest import (
+    content_version,
+    files_unchanged,
+    module_metadata,
+    spec_from_path,
+)
 from arena.registry.startup import command_problem
 from arena.registry.submission import ComplianceReport, submit, submit_version
 
@@ -63,6 +68,7 @@ __all__ = [
     "command_problem",
     "content_version",
     "default_bots_dir",
+    "files_unchanged",
     "kept_versions",
     "list_bots",
     "module_metadata",

@@ -21,7 +21,7 @@ import yaml
 from arena.common.printable import printable
 from arena.common.suggest import closest, did_you_mean
 from arena.common.yamlfile import NoAliasLoader, yaml_problem
-from arena.errors import BotNotFoundError, ManifestError
+from arena.errors import ArenaError, BotNotFoundError, ManifestError
 from arena.registry.botspec import (
     MANIFEST,
     MANIFEST_KEYS,
@@ -34,7 +34,7 @@ from arena.registry.environments import attach, cached_environment
 from arena.registry.requirements import manifest_python, manifest_requirements
 from arena.sandbox.workdir import MAX_BOT_BYTES, SKIPPED_DIRS, SKIPPED_SUFFIXES
 
-__all__ = ["content_version", "module_metadata", "spec_from_path"]
+__all__ = ["content_version", "files_unchanged", "module_metadata", "spec_from_path"]
 
 log = logging.getLogger("arena.registry")
 
@@ -269,3 +269,12 @@ def _printable_spec(spec: BotSpec) -> BotSpec:
     return replace(spec, name=printable(spec.name[:_NAME_CHARS]), metadata=metadata)
 
 
+
+
+def files_unchanged(bot: BotSpec) -> bool:
+    """Whether ``bot``'s files at its path still hash to the version it was resolved with
+    (an edit in place, or their removal, changes that)."""
+    try:
+        return spec_from_path(Path(bot.path), bot.name).files_digest == bot.files_digest
+    except (ArenaError, OSError):
+        return False

@@ -33,8 +33,10 @@ import trueskill
 
 from arena.errors import ArenaError, BotError
 from arena.referee.check import check_bot
+from arena.referee.match import split_limits
 from arena.referee.seating import seat_orders
-from arena.registry import BotSpec
+from arena.registry import BotSpec, files_unchanged
+from arena.tournament.editions import stored_bot
 from arena.tournament.entries import distinct_entrants, resolve_entry
 from arena.tournament.league_spec import expand_patterns
 from arena.tournament.league_store import ENTRIES, league_entries, stop_path
@@ -50,8 +52,9 @@ __all__ = ["League", "Vetter", "vet"]
 Vetter = Callable[[BotSpec], str | None]
 
 def vet(bot: BotSpec, limits: dict[str, int | bool]) -> str | None:
-    """Why ``bot`` may not enter (the compliance check, then a trial start), or None."""
-    report = check_bot(bot)
+    """Why ``bot`` may not enter (the compliance check under the league's limits, then a
+    trial start), or None."""
+    report = check_bot(bot, limits=split_limits(limits)[0])
     if not report.ok:
         return "failed the compliance check: " + "; ".join(report.failures())
     trial = trial_starts([bot], {k: v for k, v in limits.items() if not isinstance(v, bool)},
@@ -100,6 +103,29 @@ class League:
             elif enter:
                 vetter = self.vetter or (lambda b: vet(b, self.spec.limits))
                 self._enter(bot, number, vetter(bot))
+        self._retire_gone(number)
+
+    def _retire_gone(self, number: int) -> None:
+        """Retire the active versions whose files changed or went away, with no kept copy
+        (``name@version``) to play instead: no other code plays under a version's name."""
+        for entry in league_entries(self.store, self.row.id):
+            if entry.state != "active" or entry.bot_id is None:
+                continue
+            bot = self.by_id.get(entry.bot_id)
+            if bot is not None and files_unchanged(bot):
+                continue
+            try:
+                self.by_id[entry.bot_id] = stored_bot(self.store, entry.bot_id)
+                continue
+            except ArenaError:
+                pass
+            reason = (f"its files changed or went away by table {number} (no kept copy of "
+                      "this version)")
+            with self.store.transaction() as conn:
+                conn.execute("UPDATE league_entries SET state = 'retired', reason = ? WHERE "
+                             "tournament_id = ? AND seq = ?", (reason, self.row.id, entry.seq))
+            self.by_id.pop(entry.bot_id, None)
+            self.warn(f"{entry.key} leaves the league: {reason}")
 
     def _finish(self) -> None:
         """Play what a killed run left of its last tables. A version whose files changed

@@ -20,8 +20,9 @@ ENTRIES = """CREATE TABLE IF NOT EXISTS league_entries(
 
 @dataclass(frozen=True, slots=True)
 class LeagueEntry:
-    """A bot version the league has seen: ``active``, ``retired`` (a newer version entered)
-    or ``refused`` (``reason`` says why); ``at_table``: the table number it came at."""
+    """A bot version the league has seen: ``active``, ``retired`` (a newer version entered,
+    or its files went: ``reason`` says so) or ``refused`` (``reason`` says why);
+    ``at_table``: the table number it came at."""
 
     seq: int
     key: str
@@ -72,7 +73,8 @@ def entry_lines(store: Store, tournament_id: int) -> list[str]:
         elif entry.state == "retired":
             at = retired_at.get(entry.key)
             lines.append(f"  {entry.key}: entered at table {entry.at_table}, retired"
-                         + (f" at table {at}" if at is not None else ""))
+                         + (f" at table {at}" if at is not None else "")
+                         + (f": {entry.reason}" if entry.reason else ""))
         else:
             lines.append(f"  {entry.key}: refused at table {entry.at_table}: {entry.reason}")
     return ["entries (newest version of each bot plays; older ones keep their games):",

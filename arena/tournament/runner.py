@@ -259,11 +259,14 @@ class _Run:
         return self.by_id[bot_id]
 
     def pending(self, tables: Sequence[TableRow]) -> list[TableTask]:
+        """The tasks of the tables with games still to play; a finished table's bots are not
+        looked for (a version whose files went since only blocks a table it did not finish)."""
         tasks = []
         for group in group_deals(tables, self.spec.duplicate):
-            task = self.task(group)
-            if len(task.recorded) < sum(t.games for t in group):
-                tasks.append(task)
+            done = sum(game_id(self.spec.name, t.round, t.table_index, g) in self.recorded
+                       for t in group for g in range(t.games))
+            if done < sum(t.games for t in group):
+                tasks.append(self.task(group))
         return tasks
 
     def play(self, tables: Sequence[TableRow], last: bool = False) -> None:

@@ -13,7 +13,7 @@ from tournament_fixtures import FIXTURES, runner, write_spec
 
 from arena.cli.main import app
 from arena.registry import BotSpec, submit
-from arena.tournament.events import Progress
+from arena.tournament.events import Progress, RunWarning
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import load_spec
 
@@ -274,6 +274,89 @@ def test_a_bots_files_edited_in_place_are_a_new_version_that_is_vetted(
     tables = _tables(db)
     assert new.startswith("first@") and new in tables[2][1]
     assert all(new not in seats for _, seats in tables[:2])
+
+
+class _ChangeAt:
+    """Changes a registered bot's files in place once ``at`` games are recorded (an edit
+    with ``text``, or their removal with None)."""
+
+    def __init__(self, path: Path, at: int, text: str | None) -> None:
+        self.path, self.at, self.text, self.done = path, at, text, False
+
+    def __call__(self, event: object) -> None:
+        if isinstance(event, Progress) and event.done >= self.at and not self.done:
+            if self.text is None:
+                self.path.unlink()
+            else:
+                self.path.write_text(self.path.read_text() + self.text)
+            self.done = True
+
+
+@pytest.mark.parametrize("change", ["refused edit", "removal"])
+def test_a_version_whose_files_went_leaves_and_no_other_code_plays_under_its_name(
+        tmp_path: Path, registry: Path, change: str) -> None:
+    db = tmp_path / "a.db"
+    first = f"first@{_submit(registry, FIXTURES / 'first.py', 'first')}"
+    edit = _ChangeAt(registry / "first.py", 4, None if change == "removal" else "\n# edit\n")
+    warnings: list[str] = []
+
+    def report(event: object) -> None:
+        edit(event)
+        if isinstance(event, RunWarning):
+            warnings.append(event.text)
+
+    summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
+                             report=report, vetter=lambda bot: "refused" if edit.done else None)
+    assert summary.state == "finished" and summary.games_done == 12
+    tables = _tables(db)
+    assert any(first in seats for _, seats in tables[:2])
+    assert all(not key.startswith("first@") for _, seats in tables[2:] for key in seats)
+    conn = sqlite3.connect(str(db))
+    failures = [r[0] for r in conn.execute("SELECT failures_json FROM games")]
+    conn.close()
+    assert all(f == "[]" for f in failures)  # no forfeit: nothing launched that is not there
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
+    assert (f"{first}: entered at table 1, retired: its files changed or went away by table 3 "
+            "(no kept copy of this version)") in status
+    assert [w for w in warnings if "leaves the league" in w] == [
+        f"{first} leaves the league: its files changed or went away by table 3 (no kept copy "
+        "of this version)"]
+
+
+def test_a_resume_finishes_its_table_though_an_earlier_versions_files_went(
+        tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    edit = _ChangeAt(registry / "first.py", 4, None)
+    run_tournament(load_spec(_league(tmp_path, db, budget={"games": 10})), 1,
+                   report=edit, vetter=lambda bot: None)
+    last = max(n for n, _ in _tables(db))
+    conn = sqlite3.connect(str(db))
+    with conn:  # a kill in the middle of the last table: its second seating's game is lost
+        conn.execute(f"DELETE FROM records WHERE game_id = 'ladder/r{last}/t1/g0'")
+        conn.execute(f"DELETE FROM games WHERE id = 'ladder/r{last}/t1/g0'")
+    conn.close()
+    more = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 10})), 1,
+                          vetter=lambda bot: None)
+    assert (more.games_before, more.games_done) == (9, 10)
+    conn = sqlite3.connect(str(db))
+    ids = {r[0] for r in conn.execute("SELECT id FROM games")}
+    conn.close()
+    assert f"ladder/r{last}/t1/g0" in ids and len(ids) == 10
+
+
+def test_a_new_version_is_vetted_under_the_leagues_limits(tmp_path: Path) -> None:
+    """A bot that answers in 0.5 s passes the compliance check at the default limit (1 s a
+    decision) but would time out at every decision of a league giving 0.2 s: refused."""
+    from arena.registry import spec_from_path
+    from arena.tournament.league import vet
+
+    slow = tmp_path / "slow.py"
+    slow.write_text((FIXTURES / "first.py").read_text().replace(
+        "        return 0", "        import time\n\n        time.sleep(0.5)\n        return 0"))
+    bot = spec_from_path(slow)
+    refusal = vet(bot, {"decision_ms": 200, "time_bank_ms": 0})
+    assert refusal is not None and refusal.startswith("failed the compliance check: ")
+    assert "timeout" in refusal and "no answer within 200 ms" in refusal
 
 
 def test_a_full_disk_stops_the_league_with_one_line_and_loses_nothing(

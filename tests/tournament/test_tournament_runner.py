@@ -658,3 +658,33 @@ def test_a_database_killed_before_its_tables_were_made_is_taken_up(tmp_path: Pat
         f"Results: {db}, no tournament in it yet (an empty database)"), result.output
     summary = run_tournament(load_spec(spec), 1)
     assert summary.state == "finished" and summary.games_recorded == 1
+
+
+def test_a_bot_edited_during_a_run_stops_it_before_other_code_plays_under_its_version(
+        tmp_path: Path) -> None:
+    """The run meets the edit at the next table that seats the bot: one line, and no game
+    of the new code is recorded under the old version."""
+    from arena.errors import ArenaError
+    from arena.tournament.events import Progress
+
+    mine = tmp_path / "mine.py"
+    mine.write_text((FIXTURES / "first.py").read_text())
+    db = tmp_path / "edit.db"
+    spec = write_spec(tmp_path / "spec.yaml", db, name="edit", format="round_robin",
+                      rounds=1, games_per_match=2, reuse_bots=False,
+                      bots=[str(mine), str(REPO / "bots" / "greedy.py"),
+                            str(REPO / "bots" / "collector.py")])
+
+    def edit_after_the_first_table(event: object) -> None:
+        if isinstance(event, Progress) and event.done == 2 and "# edited" not in mine.read_text():
+            mine.write_text(mine.read_text() + "\n# edited\n")
+
+    with pytest.raises(ArenaError) as info:
+        run_tournament(load_spec(spec), 1, report=edit_after_the_first_table)
+    assert re.fullmatch(r"table r1/t\d: bot first@\w+: its files at .*mine\.py changed or went "
+                        r"away since it entered; put them back to go on, or see "
+                        r"docs/TOURNAMENTS\.md for a bot updated mid-tournament",
+                        str(info.value)), str(info.value)
+    with Store(db) as store:
+        row = store.tournament("edit")
+        assert row is not None and store.count_games(row.id) == 2

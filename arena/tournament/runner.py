@@ -57,6 +57,7 @@ from arena.tournament.events import (
     ignore,
 )
 from arena.tournament.league import League, Vetter
+from arena.tournament.league_store import league_entries
 from arena.tournament.opening import open_tournament
 from arena.tournament.planning import fixed_tables, group_deals, tables_per_swiss_round
 from arena.tournament.pool import (
@@ -378,12 +379,15 @@ def resume_hint(spec: TournamentSpec, db: Path) -> str:
                           None if own else db, spec.overrides)
 
 
-def _trial_warnings(spec: TournamentSpec, parallel: int, *, resuming: bool) -> list[str]:
+def _trial_warnings(spec: TournamentSpec, entrants: Sequence[BotSpec], parallel: int, *,
+                    resuming: bool) -> list[str]:
     """Start every entry once (:mod:`~arena.tournament.preflight`). A new tournament with an
     entry that does not start is refused (:class:`BotError`; nothing is stored yet, and
     ``--no-trial`` plays it anyway, that entry forfeiting); a resumed one goes on, a warning
     per such entry; fewer than two starting is refused either way."""
-    trials = trial_starts(spec.entrants, spec.limits, parallel=parallel)
+    if not entrants:
+        return []
+    trials = trial_starts(entrants, spec.limits, parallel=parallel)
     failed = [t for t in trials if t.failure is not None]
     reasons = "; ".join(f"{t.label}: {t.failure}" for t in failed)
     if len(trials) - len(failed) < 2:
@@ -395,6 +399,20 @@ def _trial_warnings(spec: TournamentSpec, parallel: int, *, resuming: bool) -> l
                        "--no-trial plays anyway, each of their games a forfeit")
     return [f"{t.label} does not start (a trial run before the games): {t.failure}; each of "
             "its games from here on will be a forfeit" for t in failed]
+
+
+def _trial_entrants(spec: TournamentSpec, db_path: Path, resuming: bool) -> list[BotSpec]:
+    """The entries a run starts once before its games: every one, but for a league resumed
+    only its active versions (its loop vets new ones itself, and a version it refused or
+    retired will not play); none when fewer than two are active."""
+    if spec.format != "league" or not resuming:
+        return list(spec.entrants)
+    with Store(db_path, create=False, read_only=True) as store:
+        row = store.tournament(spec.name)
+        entries = league_entries(store, row.id) if row is not None else []
+    active = {e.key for e in entries if e.state == "active"}
+    entrants = [bot for bot in spec.entrants if bot.key in active]
+    return entrants if len(entrants) >= 2 else []
 
 
 def _stored_state(db_path: Path, name: str) -> str | None:
@@ -479,7 +497,9 @@ def run_tournament(
             executor.start(_planned_parallelism(spec, len(spec.entrants)))
         early: list[str] = []
         if trial and stored != "finished":
-            early = _trial_warnings(spec, n_workers, resuming=stored is not None)
+            resuming = stored is not None
+            early = _trial_warnings(spec, _trial_entrants(spec, db_path, resuming), n_workers,
+                                    resuming=resuming)
             early += _sandbox_warnings()
         if pin and stored != "finished":
             early += _pin_warnings(executor, n_workers)

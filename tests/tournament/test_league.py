@@ -344,6 +344,34 @@ def test_a_resume_finishes_its_table_though_an_earlier_versions_files_went(
     assert f"ladder/r{last}/t1/g0" in ids and len(ids) == 10
 
 
+def test_a_resumed_league_starts_only_its_active_versions_before_its_games(
+        tmp_path: Path, registry: Path) -> None:
+    """A version the league refused is not started again by the resume's trial (which would
+    warn that its games will be forfeits: it plays none)."""
+    db = tmp_path / "a.db"
+    broken: list[str] = []
+
+    def submit_broken(event: object) -> None:
+        if isinstance(event, Progress) and event.done >= 2 and not broken:
+            broken.append(_submit(registry, FIXTURES / "no_start.py", "broken"))
+
+    run_tournament(load_spec(_league(tmp_path, db, budget={"games": 6})), 1,
+                   report=submit_broken, vetter=lambda bot: "refused" if bot.name == "broken"
+                   else None)
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
+    assert f"broken@{broken[0]}: refused at table 2: refused" in status
+    conn = sqlite3.connect(str(db))
+    with conn:  # stopped, as arena league stop leaves it (a finished run has no trial)
+        conn.execute("UPDATE tournaments SET state = 'stopped'")
+    conn.close()
+    warnings: list[str] = []
+    more = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 10})), 1,
+                          report=lambda e: warnings.append(e.text)
+                          if isinstance(e, RunWarning) else None)
+    assert more.games_done == 10
+    assert [w for w in warnings if "broken" in w] == []
+
+
 def test_a_new_version_is_vetted_under_the_leagues_limits(tmp_path: Path) -> None:
     """A bot that answers in 0.5 s passes the compliance check at the default limit (1 s a
     decision) but would time out at every decision of a league giving 0.2 s: refused."""

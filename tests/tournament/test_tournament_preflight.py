@@ -108,7 +108,8 @@ def test_an_entry_that_does_not_start_is_named_before_the_games(tmp_path: Path) 
                           "each of their games a forfeit")
     summary = run_tournament(load_spec(spec), 1, trial=False)
     assert summary.state == "finished" and summary.games_recorded == 3
-    [warning] = _trial_warnings(load_spec(spec), 2, resuming=True)
+    loaded = load_spec(spec)
+    [warning] = _trial_warnings(loaded, loaded.entrants, 2, resuming=True)
     assert warning.startswith("no_start@") and warning.endswith(
         "each of its games from here on will be a forfeit")
 

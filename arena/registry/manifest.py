@@ -269,8 +269,6 @@ def _printable_spec(spec: BotSpec) -> BotSpec:
     return replace(spec, name=printable(spec.name[:_NAME_CHARS]), metadata=metadata)
 
 
-
-
 def files_unchanged(bot: BotSpec) -> bool:
     """Whether ``bot``'s files at its path still hash to the version it was resolved with
     (an edit in place, or their removal, changes that)."""

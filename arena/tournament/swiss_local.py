@@ -23,7 +23,8 @@ The result is a local optimum: no single swap among the pairs searched lowers th
 is not always the previous whole-field search's optimum: late in a long Swiss at tables of 5,
 where repeat meetings cannot all be avoided, either search may end with a few more of them
 than the other (tests/tournament/test_swiss_large.py holds the guarantees: no avoidable repeat
-early in a large field, no second bye before everyone had one, off-size seats spread).
+early in a large field, no second bye before everyone had one, no single trade of an off-size
+seat that would lower its criterion without adding a repeat meeting).
 """
 
 from __future__ import annotations

@@ -206,10 +206,11 @@ def tournaments(
 ) -> None:
     """List stored tournaments (help text: ``_HELP['tournaments']``)."""
     from arena.rating.results import render_tournaments, tournament_summaries
+    from arena.tournament.status import no_tournaments
 
     summaries = tournament_summaries(db)
     if not summaries and fmt not in ("json", "csv"):  # a table's header alone says nothing
-        typer.echo(f"no tournaments in {db} yet (e.g. arena run tournaments/swiss.yaml)")
+        typer.echo(no_tournaments(db))
         return
     typer.echo(render_tournaments(summaries, fmt))
 

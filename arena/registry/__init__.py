@@ -48,6 +48,7 @@ from arena.registry.catalog import (
 )
 from arena.registry.manifest import (
     content_version,
+    files_now,
     files_unchanged,
     module_metadata,
     spec_from_path,
@@ -68,6 +69,7 @@ __all__ = [
     "command_problem",
     "content_version",
     "default_bots_dir",
+    "files_now",
     "files_unchanged",
     "kept_versions",
     "list_bots",

@@ -21,7 +21,7 @@ import yaml
 from arena.common.printable import printable
 from arena.common.suggest import closest, did_you_mean
 from arena.common.yamlfile import NoAliasLoader, yaml_problem
-from arena.errors import ArenaError, BotNotFoundError, ManifestError
+from arena.errors import BotNotFoundError, ManifestError
 from arena.registry.botspec import (
     MANIFEST,
     MANIFEST_KEYS,
@@ -34,7 +34,8 @@ from arena.registry.environments import attach, cached_environment
 from arena.registry.requirements import manifest_python, manifest_requirements
 from arena.sandbox.workdir import MAX_BOT_BYTES, SKIPPED_DIRS, SKIPPED_SUFFIXES
 
-__all__ = ["content_version", "files_unchanged", "module_metadata", "spec_from_path"]
+__all__ = ["content_version", "files_now", "files_unchanged", "module_metadata",
+           "spec_from_path"]
 
 log = logging.getLogger("arena.registry")
 
@@ -269,10 +270,25 @@ def _printable_spec(spec: BotSpec) -> BotSpec:
     return replace(spec, name=printable(spec.name[:_NAME_CHARS]), metadata=metadata)
 
 
-def files_unchanged(bot: BotSpec) -> bool:
-    """Whether ``bot``'s files at its path still hash to the version it was resolved with
-    (an edit in place, or their removal, changes that)."""
+def files_now(bot: BotSpec) -> str | None:
+    """The content hash of ``bot``'s files as they are on disk now, None when they are gone:
+    its version's files part while nobody touched them. The files are those it was resolved
+    with (a file added to a bot directory since is not read: none of the bot's files import
+    it unless one of them changed)."""
+    path = Path(bot.path)
+    if path.is_dir():
+        root, files = path, list(bot.files)
+    elif path.is_file():
+        root, files = path.parent, [path]
+    else:
+        return None
     try:
-        return spec_from_path(Path(bot.path), bot.name).files_digest == bot.files_digest
-    except (ArenaError, OSError):
-        return False
+        return content_version(files, root)
+    except OSError:
+        return None
+
+
+def files_unchanged(bot: BotSpec) -> bool:
+    """Whether ``bot``'s files still hash to the version it was resolved with (an edit in
+    place, or their removal, changes that)."""
+    return files_now(bot) == bot.files_digest

@@ -23,7 +23,7 @@ from arena.tournament.store import (
     shown_state,
 )
 
-__all__ = ["command_path", "failure_summary", "resume_command", "status_lines"]
+__all__ = ["command_path", "failure_summary", "no_tournaments", "resume_command", "status_lines"]
 
 
 def command_path(path: str | Path) -> str:
@@ -69,9 +69,14 @@ def _overview(store: Store) -> list[str]:
                      _progress(done, t.games_planned), _state(store, t).split(" (")[0],
                      t.created_at])
     if not rows:
-        return [f"no tournaments in {store.path} yet (e.g. arena run tournaments/swiss.yaml)"]
+        return [no_tournaments(store.path)]
     return [tabulate(rows, headers=["tournament", "format", "per table", "bots", "games",
                                     "state", "created"])]
+
+
+def no_tournaments(db: str | Path) -> str:
+    """What a list of a database's tournaments says when it has none."""
+    return f"no tournaments in {db} yet (e.g. arena run tournaments/swiss.yaml)"
 
 
 def _state(store: Store, t: TournamentRow) -> str:

@@ -172,7 +172,6 @@ class _SiteServer(ThreadingHTTPServer):
                 self._cache[name] = (now, data)
             return data
 
-
     def page(self, name: str, page: str) -> bytes:
         """One of the site's pages of a tournament, rendered again only when its data was
         read again."""

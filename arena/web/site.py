@@ -41,6 +41,11 @@ PAGES = (("index.html", "Leaderboard"), ("h2h.html", "Head-to-head"),
 #: A league's tables page shows this many of its latest tables (the games page has them all).
 RECENT_TABLES = 40
 
+#: The games list draws this many rows at first and at each "show more"; its filters search
+#: every game. A browser takes seconds to parse a page of tens of thousands of rows, and
+#: milliseconds to read the same games as JSON.
+GAMES_SHOWN = 500
+
 #: Card kinds and their colours (Okabe-Ito; the card's name is always written on it too).
 KIND_COLOURS = {"God": OKABE_ITO[1], "Agari": OKABE_ITO[2], "Umbrae": OKABE_ITO[3],
                 "Arcoi": OKABE_ITO[4], "Sophoi": OKABE_ITO[5], "Fate": OKABE_ITO[0],
@@ -62,11 +67,29 @@ def environment() -> Environment:
 
 @pass_context
 def _short_key(context: Context, key: str) -> str:
+    data = context.get("t")
+    return short_name(data.names if isinstance(data, TournamentData) else {}, key)
+
+
+def short_name(names: dict[str, str], key: str) -> str:
     """``name@version`` -> ``name`` (the version is in the leaderboard), or ``name@version``
     where the tournament holds two versions of the bot (:attr:`TournamentData.names`)."""
-    data = context.get("t")
-    names = data.names if isinstance(data, TournamentData) else {}
     return names.get(key) or key.rsplit("@", 1)[0]
+
+
+def games_listing(data: TournamentData) -> dict[str, Any]:
+    """Every game of the list, compact, for the page's script to filter and draw: bots and
+    categories once each, a game as ``[slug, round, table, seats (bot indexes), placements,
+    categories (indexes), tie-break, failure types]``."""
+    bots = sorted({key for g in data.games for key in g.seats})
+    categories = sorted({c for g in data.games for c in g.desmos})
+    bot_index = {key: i for i, key in enumerate(bots)}
+    category_index = {c: i for i, c in enumerate(categories)}
+    rows = [[g.slug, g.round, g.table, [bot_index[key] for key in g.seats], g.placements,
+             [category_index[c] for c in g.desmos], g.tiebreak,
+             [f.get("type", "?") for f in g.failures]] for g in data.games]
+    return {"bots": bots, "labels": [short_name(data.names, key) for key in bots],
+            "categories": categories, "rows": rows}
 
 
 def static_files() -> list[tuple[str, bytes]]:
@@ -110,7 +133,10 @@ def _context(data: TournamentData, page: str, live: bool) -> dict[str, Any]:
     elif page == "rounds.html" and data.league:
         context["recent"] = data.rounds[::-1][:RECENT_TABLES]
     elif page == "games.html":
-        context["categories"] = sorted({c for g in data.games for c in g.desmos})
+        context["listing"] = games_listing(data)
+        context["categories"] = context["listing"]["categories"]
+        context["first_games"] = data.games[:GAMES_SHOWN]
+        context["step"] = GAMES_SHOWN
         context["sizes"] = sorted({len(g.seats) for g in data.games})
         context["tables"] = sorted({g.table for g in data.games})
         context["failure_types"] = sorted({f.get("type", "?") for g in data.games

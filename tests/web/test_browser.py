@@ -154,6 +154,48 @@ def test_the_game_list_filters(browser: Any, cup_site: Path) -> None:
     assert errors(browser) == []
 
 
+def test_a_long_game_list_draws_a_page_at_a_time(browser: Any, cup_db: Path, tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big tournament's list draws its games a page at a time (here 4 of the cup's 9), its
+    filters search them all, and a reader without scripts gets the first page as HTML."""
+    import arena.web.site
+    from arena.web.site import write_site
+
+    monkeypatch.setattr(arena.web.site, "GAMES_SHOWN", 4)
+    write_site(cup_db, site_db.NAME, tmp_path, jobs=1)
+    page = (tmp_path / "games.html").as_uri()
+    rows = "return Array.from(document.querySelectorAll('#games tbody tr')).map(" \
+           "r => Array.from(r.cells).map(c => c.textContent.trim()))"
+    state = "return [document.getElementById('shown').textContent, " \
+            "document.querySelector('p.more').hidden, " \
+            "document.getElementById('more-games').textContent]"
+    browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        browser.get(page)
+        as_html = browser.execute_script(rows)
+    finally:
+        browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+    browser.get(page)
+    drawn = browser.execute_script(rows)
+    assert [row[0] for row in drawn] == ["r1-t0-g0", "r1-t0-g1", "r1-t0-g2", "r1-t1-g0"]
+    assert drawn == as_html  # the script draws a row as the page's HTML has it
+    assert browser.execute_script(state) == ["4 of 9 games shown", False, "Show 4 more"]
+    browser.find_element("id", "more-games").click()
+    assert browser.execute_script(state) == ["8 of 9 games shown", False, "Show the last 1"]
+    browser.find_element("id", "more-games").click()
+    assert len(browser.execute_script(rows)) == 9
+    assert browser.execute_script(state)[:2] == ["9 of 9 games shown", True]
+    # a filter searches every game, not the rows drawn; its matches are drawn a page at a time
+    browser.get(page + "?size=3")
+    assert [row[0] for row in browser.execute_script(rows)] == ["r2-t0-g0", "r2-t0-g1"]
+    browser.get(page + "?round=1")
+    assert browser.execute_script(state) == ["4 of 5 matching games shown (9 in all)", False,
+                                             "Show the last 1"]
+    assert errors(browser) == []
+    html = (tmp_path / "games.html").read_text()
+    assert "The first 4 of 9 games; the rest of the list and its filters need JavaScript." in html
+
+
 def test_the_leaderboard_sorts_by_mouse_and_keyboard(browser: Any, cup_site: Path) -> None:
     from selenium.webdriver.common.keys import Keys
 

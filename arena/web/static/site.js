@@ -31,31 +31,70 @@
   });
 
   var form = document.getElementById("filters");
-  if (form) {
+  var listing = document.getElementById("games-data");
+  if (form && listing) {
+    // every game as data; the list draws a page of the matching ones at a time, since a big
+    // tournament's thousands of rows take the browser seconds to lay out
+    var data = JSON.parse(listing.textContent);
+    var body = document.querySelector("#games tbody");
+    var step = parseInt(document.getElementById("games").getAttribute("data-step"), 10) || 500;
+    var moreBox = document.querySelector("p.more"), moreButton = document.getElementById("more-games");
+    var games = data.rows.map(function (g) {
+      return { slug: g[0], round: String(g[1]), table: String(g[2]), size: String(g[3].length),
+               bots: g[3].map(function (i) { return data.bots[i]; }),
+               labels: g[3].map(function (i) { return data.labels[i]; }), places: g[4],
+               categories: g[5].map(function (i) { return data.categories[i]; }),
+               tiebreak: g[6], failures: g[7] };
+    });
+    var matching = games, drawn = 0;
+    var cell = function (tr, text) { var td = tr.insertCell(); td.textContent = text; return td; };
+    var drawRow = function (g) {
+      var tr = document.createElement("tr"), first = tr.insertCell(), a = document.createElement("a");
+      a.href = "games/" + g.slug + ".html"; a.textContent = g.slug; first.appendChild(a);
+      cell(tr, g.round);
+      var seats = tr.insertCell();
+      g.labels.forEach(function (label, i) {
+        if (i) { seats.appendChild(document.createTextNode(" · ")); }
+        var span = document.createElement("span");
+        span.className = g.places[i] === 1 ? "seat-entry first" : "seat-entry";
+        span.textContent = label + " (" + g.places[i] + ", " + (i < g.categories.length ? g.categories[i] : "?") + ")";
+        seats.appendChild(span);
+      });
+      cell(tr, g.tiebreak);
+      cell(tr, g.failures.join(", "));
+      return tr;
+    };
+    var count = function (n) { return n.toLocaleString("en"); };
+    var drawMore = function () {
+      var end = Math.min(matching.length, drawn + step), rows = document.createDocumentFragment();
+      for (var i = drawn; i < end; i++) { rows.appendChild(drawRow(matching[i])); }
+      body.appendChild(rows);
+      drawn = end;
+      var left = matching.length - drawn;
+      document.getElementById("shown").textContent = left === 0 || matching.length === games.length
+        ? count(drawn) + " of " + count(games.length) + " games shown"
+        : count(drawn) + " of " + count(matching.length) + " matching games shown (" + count(games.length) + " in all)";
+      moreBox.hidden = left === 0;
+      moreButton.textContent = left > step ? "Show " + count(step) + " more" : "Show the last " + count(left);
+    };
+    var apply = function () {
+      var f = form.elements;
+      var bot = f.bot.value, round = f.round.value, table = f.table ? f.table.value : "";  // none in a league
+      var size = f.size.value, category = f.category.value, failure = f.failure.value;
+      matching = games.filter(function (g) {
+        return (!bot || g.bots.indexOf(bot) >= 0) && (!round || g.round === round) &&
+          (!table || g.table === table) && (!size || g.size === size) &&
+          (!category || g.categories.indexOf(category) >= 0) &&
+          (!failure || (failure === "*" ? g.failures.length > 0 : g.failures.indexOf(failure) >= 0));
+      });
+      body.textContent = "";
+      drawn = 0;
+      drawMore();
+    };
     var params = new URLSearchParams(location.search);
     ["bot", "round", "size", "category", "failure", "table"].forEach(function (name) {
       if (params.get(name) !== null && form.elements[name]) { form.elements[name].value = params.get(name); }
     });
-    // each row's data read once: a big tournament's list has thousands of rows
-    var rows = Array.prototype.map.call(document.querySelectorAll("#games tbody tr"), function (tr) {
-      var d = tr.dataset;
-      return { tr: tr, bots: " " + d.bots + " ", round: d.round, table: d.table, size: d.size,
-               categories: d.categories.split("|"), failures: d.failures ? d.failures.split(" ") : [] };
-    });
-    var apply = function () {
-      var f = form.elements, shown = 0;
-      var bot = f.bot.value, round = f.round.value, table = f.table ? f.table.value : "";  // none in a league
-      var size = f.size.value, category = f.category.value, failure = f.failure.value;
-      rows.forEach(function (r) {
-        var ok = (!bot || r.bots.indexOf(" " + bot + " ") >= 0) && (!round || r.round === round) &&
-          (!table || r.table === table) && (!size || r.size === size) &&
-          (!category || r.categories.indexOf(category) >= 0) &&
-          (!failure || (failure === "*" ? r.failures.length > 0 : r.failures.indexOf(failure) >= 0));
-        if (r.tr.hidden === ok) { r.tr.hidden = !ok; }  // a row left as it is costs nothing
-        if (ok) { shown++; }
-      });
-      document.getElementById("shown").textContent = shown + " of " + rows.length + " games shown";
-    };
     var remember = function () {  // the filters in the address: a view to share or come back to
       var chosen = new URLSearchParams();
       Array.prototype.forEach.call(form.elements, function (e) { if (e.name && e.value) { chosen.set(e.name, e.value); } });
@@ -63,6 +102,7 @@
       try { history.replaceState(null, "", query ? "?" + query : location.pathname); } catch (e) { /* file:// may refuse */ }
     };
     form.addEventListener("change", function () { apply(); remember(); });
+    moreButton.addEventListener("click", drawMore);
     apply();
   }
 

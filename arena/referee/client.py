@@ -106,6 +106,9 @@ class BotClient:
         #: looking at a silent screen while a bot hangs.
         self.on_wait: Callable[[str, int], None] | None = None
         self.wait_notice_s = WAIT_NOTICE_S
+        #: Called before each launch after the first; it raises to stop the match rather
+        #: than restart the bot (a tournament's check that its files are its version's).
+        self.before_restart: Callable[[], None] | None = None
         self._decision_s = limits.decision_ms / 1000
         self._bank_s = limits.time_bank_ms / 1000
         self._bank = self._bank_s
@@ -145,6 +148,8 @@ class BotClient:
     def launch(self) -> Failure | None:
         """First half of :meth:`start` (launch + ``hello``), so a match can start every bot
         before waiting for the first ``ready``."""
+        if self._launches and self.before_restart is not None:
+            self.before_restart()
         self._launches += 1
         self.diagnostics.starts += 1
         if self._launches > 1:

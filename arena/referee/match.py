@@ -49,7 +49,7 @@ from arena.engine import (
     new_game,
 )
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
-from arena.errors import RulesError
+from arena.errors import BotError, RulesError
 from arena.protocol import messages
 from arena.referee.boards import Boards
 from arena.referee.client import BotClient, BotDiagnostics, CpuTurn
@@ -60,7 +60,7 @@ from arena.referee.launch import sandbox_launcher, sandbox_warnings
 from arena.referee.outcome import GameOutcome, MatchOutcome
 from arena.referee.relay import EventRelay
 from arena.referee.seating import seat_orders, seating_mode, seatings_per_deal
-from arena.registry import BotSpec, resolve
+from arena.registry import BotSpec, files_unchanged, resolve
 from arena.registry.environments import with_environment
 from arena.sandbox import Limits
 
@@ -176,6 +176,10 @@ class MatchRequest:
     #: same time, :class:`~arena.referee.boards.Boards` relating the starting seats); None:
     #: every seating.
     seating: int | None = None
+    #: Restart a bot's process within the match only while its files are still the ones its
+    #: version names (a tournament's games are its version's); else the match stops with a
+    #: :class:`~arena.errors.BotError`. False: a restart runs whatever the files hold.
+    same_files: bool = False
 
     def resolved(self) -> list[BotSpec]:
         specs = [with_environment(b if isinstance(b, BotSpec) else resolve(b, self.bots_dir))
@@ -554,6 +558,7 @@ def play_match(request: MatchRequest,
                     metadata=spec.metadata, launcher=launcher, options=spec.options,
                     ponder=ponder, turn=turn)
                 client.diagnostics = diagnostics
+                client.before_restart = partial(_check_files, spec) if request.same_files else None
                 clients.append((spec, client))
                 crew.append(client)
             for seat in sorted(request.local):  # the bots fill the other seats, in order
@@ -582,6 +587,13 @@ def play_match(request: MatchRequest,
         sandbox_level=_levels([client for _, client in clients]),
         limits={**limits.to_json(), **({PONDER: True} if ponder else {})},
         duration_s=perf_counter() - began, warnings=warnings)
+
+
+def _check_files(spec: BotSpec) -> None:
+    if not files_unchanged(spec):
+        raise BotError(f"bot {spec.key}: its files at {spec.path} changed or went away "
+                       "since it entered, so it was not restarted; put them back to go on, "
+                       "or see docs/TOURNAMENTS.md for a bot updated mid-tournament")
 
 
 def _diagnostics_json(diag: BotDiagnostics, seat: int) -> dict[str, Any]:

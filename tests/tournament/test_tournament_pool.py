@@ -238,3 +238,42 @@ def test_a_duplicate_deal_on_two_workers_plays_each_seating_on_its_own_the_same_
     """)
     assert json.loads(out) == [240, True, [[[1, 0], [1]]], [[[1, 0], []], [[1, 1], []]],
                                [[[1, 0], []], [[1, 1], []]], 2]
+
+
+@pytest.mark.parametrize("changed", [False, True])
+def test_a_bot_is_restarted_mid_table_only_while_its_files_are_its_versions(
+        monkeypatch: pytest.MonkeyPatch, changed: bool) -> None:
+    """A bot that dies after each game is restarted for the next one; were its files
+    changed since the table began, the restart would run other code under its version's
+    name, so the table stops with one line instead, its games so far sent."""
+    import datetime as dt
+
+    import arena.referee.match
+    from arena.registry import files_unchanged, resolve
+    from arena.tournament.pool import DoneMessage, ErrorMessage, GameMessage, TableTask, play_table
+
+    crasher = resolve(str(Path(__file__).resolve().parents[1] / "fixtures" / "bots"
+                          / "end_crasher.py"))
+    checked: list[str] = []
+
+    def check(bot: object) -> bool:
+        checked.append(getattr(bot, "key", ""))
+        return files_unchanged(bot) and not changed  # type: ignore[arg-type]
+
+    monkeypatch.setattr(arena.referee.match, "files_unchanged", check)
+    task = TableTask(tournament="t", round=1, table=0, bots=(crasher, resolve("random")),
+                     bot_ids=(1, 2), games=3, seed=7, limits={},
+                     event_date=dt.date(2026, 1, 1))
+    messages: list[object] = []
+    play_table(task, messages.append)
+    games = [m for m in messages if isinstance(m, GameMessage)]
+    assert checked and set(checked) == {crasher.key}  # only the restarted bot, at its restarts
+    if not changed:
+        assert len(games) == 3 and isinstance(messages[-1], DoneMessage)
+        return
+    assert [g.row["game_index"] for g in games] == [0]
+    error = messages[-1]
+    assert isinstance(error, ErrorMessage) and error.message == (
+        f"table r1/t0: bot {crasher.key}: its files at {crasher.path} changed or went away "
+        "since it entered, so it was not restarted; put them back to go on, or see "
+        "docs/TOURNAMENTS.md for a bot updated mid-tournament")

@@ -46,6 +46,10 @@ RECENT_TABLES = 40
 #: milliseconds to read the same games as JSON.
 GAMES_SHOWN = 500
 
+#: The games page lists this many failures one by one; the games list's failure filter
+#: finds the others (a bot that crashes at every game fails thousands of times).
+FAILURES_SHOWN = 200
+
 #: Card kinds and their colours (Okabe-Ito; the card's name is always written on it too).
 KIND_COLOURS = {"God": OKABE_ITO[1], "Agari": OKABE_ITO[2], "Umbrae": OKABE_ITO[3],
                 "Arcoi": OKABE_ITO[4], "Sophoi": OKABE_ITO[5], "Fate": OKABE_ITO[0],
@@ -141,7 +145,9 @@ def _context(data: TournamentData, page: str, live: bool) -> dict[str, Any]:
         context["tables"] = sorted({g.table for g in data.games})
         context["failure_types"] = sorted({f.get("type", "?") for g in data.games
                                            for f in g.failures})
-        context["failing"] = [g for g in data.games if g.failures]
+        failures = [(g, f) for g in data.games for f in g.failures]
+        context["failures"] = failures[:FAILURES_SHOWN]
+        context["failures_left"] = len(failures) - len(context["failures"])
     return context
 
 

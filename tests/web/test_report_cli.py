@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.rating.leaderboard import build_leaderboard, leaderboard_json
+from arena.web.site import write_site
 
 runner = CliRunner()
 
@@ -51,6 +52,18 @@ def test_the_failing_game_is_linked_from_the_failures(cup_site: Path) -> None:
     games = (cup_site / "games.html").read_text()
     assert '<a href="games/r1-t0-g1.html">cup/r1/t0/g1</a>' in games
     assert "timeout" in games and "decision took 1.2 s" in games
+
+
+def test_a_long_failure_list_is_cut_and_points_to_the_filter(
+        cup_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import arena.web.site
+
+    monkeypatch.setattr(arena.web.site, "FAILURES_SHOWN", 0)
+    write_site(cup_db, "cup", tmp_path, jobs=1)
+    games = (tmp_path / "games.html").read_text()
+    assert "decision took 1.2 s" not in games and "No failures." not in games
+    assert ('<p>And 1 more: <a href="games.html?failure=*">the games with a failure</a> are '
+            'in the list below.</p>') in games
 
 
 def test_rounds_show_pairings_byes_and_scores(cup_site: Path) -> None:

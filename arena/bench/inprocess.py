@@ -93,7 +93,7 @@ def _play(by_id: dict[int, BotSpec], games: Sequence[_Game]) -> tuple[float, int
         config = GameConfig.from_json(record["config"])
         seeds = record.get("referee", {}).get("bot_seeds") or [0] * len(game.seats)
         agents = [BotAgent(bots[bot_id], bot_seeds=[int(seed or 0)],
-                           options=by_id[bot_id].options)
+                           options=by_id[bot_id].options, rules=config.rules)
                   for bot_id, seed in zip(game.seats, seeds, strict=True)]
         state = play_game(config, agents)
         assert state.result is not None

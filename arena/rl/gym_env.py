@@ -94,7 +94,7 @@ class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]
 
     def _agent(self, opponent: Bot | Agent) -> Agent:
         if isinstance(opponent, Bot):
-            return BotAgent(opponent, seed=self._rng.getrandbits(63))
+            return BotAgent(opponent, seed=self._rng.getrandbits(63), rules=self.rules)
         return opponent
 
     def _advance(self, info: dict[str, Any]) -> tuple[Obs, dict[str, Any]]:

@@ -4,7 +4,8 @@
 ``arena.engine.play_game(config, [BotAgent(GreedyBot()), RandomAgent(1)])`` plays a kit bot
 as the referee would ask it: each game reseeds ``bot.rng`` and calls ``on_game_start``, the
 seat's events arrive through ``on_event`` (each once, in order) before each ``act`` with the
-same request fields, and ``on_game_end`` follows the game's last events. Only the sandbox,
+same request fields, and ``on_game_end`` follows the game's last events; ``rules`` (the games'
+house rules) reach ``game_start`` as the referee sends them. Only the sandbox,
 the clock and the strikes are missing (``request.time_ms`` is None): an answer that is not a
 legal index plays option 0, is logged and is counted in :attr:`BotAgent.invalid_answers`.
 """
@@ -17,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.engine.decision import Decision
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.observation import Observation, seat_events
 from arena.engine.state import State
 from arena.sdk.bot import Bot, GameEnd, GameStart, Request, as_index
@@ -32,13 +34,16 @@ class BotAgent:
     ``bot_seed`` (the same seed replays the bot's random choices), unless ``bot_seeds`` gives
     them game by game. ``options`` go to
     ``bot.configure`` at once, as a tournament entry's options reach it in ``hello`` (a
-    ``ValueError`` for a bad one is raised here)."""
+    ``ValueError`` for a bad one is raised here). ``rules`` are the house rules of the games
+    it plays (an agent sees only observations, which do not name them)."""
 
     def __init__(self, bot: Bot, seed: int = 0, options: Mapping[str, Any] | None = None,
-                 bot_seeds: Sequence[int] | None = None) -> None:
+                 bot_seeds: Sequence[int] | None = None,
+                 rules: HouseRules = DEFAULT_RULES) -> None:
         bot.configure(dict(options or {}))
         self.bot = bot
         self.seed = seed
+        self.rules = rules
         #: The bot_seed of each game in turn, when given (a record's ``referee.bot_seeds``
         #: entry for the seat replays a sandboxed game's random choices in-process).
         self.bot_seeds = list(bot_seeds) if bot_seeds is not None else None
@@ -111,11 +116,13 @@ class BotAgent:
         self.bot.seed(bot_seed)
         start = events[0] if events and events[0].get("type") == "game_start" else {}
         starting = int(start.get("starting_seat", 0))
+        raw = {"type": "game_start", "game": game, "seat": seat, "players": players,
+               "starting_seat": starting, "rounds": rounds, "bot_seed": bot_seed}
+        if not self.rules.is_default:  # as the referee's game_start: only rules off default
+            raw["rules"] = self.rules.to_json()
         self.bot.on_game_start(GameStart(
             game=game, seat=seat, players=players, starting_seat=starting, rounds=rounds,
-            raw={"type": "game_start", "game": game, "seat": seat, "players": players,
-                 "starting_seat": starting, "rounds": rounds, "bot_seed": bot_seed},
-            bot_seed=bot_seed))
+            raw=raw, bot_seed=bot_seed))
 
     def _deliver(self, events: list[dict[str, Any]]) -> None:
         """The events not delivered yet, as copies (a bot may keep or change what it gets;

@@ -10,9 +10,10 @@ import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 from arena.engine import FirstOptionAgent  # noqa: E402
+from arena.engine.houserules import HouseRules  # noqa: E402
 from arena.errors import BotNotFoundError, IllegalChoiceError, RulesError  # noqa: E402
 from arena.rl.gym_env import PalaestraEnv  # noqa: E402
-from arena.sdk import Bot, Request  # noqa: E402
+from arena.sdk import Bot, GameStart, Request  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
@@ -94,3 +95,30 @@ def test_a_step_after_the_end_asks_for_a_reset() -> None:
     _play(env, 1)
     with pytest.raises(IllegalChoiceError, match=r"the episode is over: call reset\(\)"):
         env.step(0)
+
+
+class RulesReader(Bot):
+    """Keeps the house rules each game_start named, as bots/learned reads them."""
+
+    name = "rules-reader"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.told: list[object] = []
+
+    def on_game_start(self, game: GameStart) -> None:
+        self.told.append(game.raw.get("rules"))
+
+    def act(self, request: Request) -> int:
+        return 0
+
+
+def test_opponents_are_told_the_house_rules_as_the_referee_tells_them() -> None:
+    rules = {"kinds": "family", "trap_windows": "turn_and_play"}
+    reader = RulesReader()
+    env = PalaestraEnv([reader], rules=rules)
+    _play(env, 2)
+    assert reader.told == [HouseRules.from_json(rules).to_json()]
+    default = RulesReader()
+    _play(PalaestraEnv([default]), 2)
+    assert default.told == [None]  # the referee names only rules off their defaults

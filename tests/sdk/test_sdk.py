@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from arena.engine import GameConfig, RandomAgent, play_game
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.errors import ProtocolError
 from arena.protocol import messages
 from arena.protocol.schema import validate
@@ -470,6 +471,17 @@ def test_an_answer_that_is_not_an_int_is_a_strike_not_a_crash(
         "None (NoneType)", "1.0 (float)", "None (NoneType)", "True (bool)"]
     with pytest.raises(ProtocolError, match="'action' needs an integer 'choice'"):
         messages.parse_action(json.dumps(answers[0]).encode(), 0, 2)
+
+
+def test_bot_agent_names_the_house_rules_in_game_start_as_the_referee_does() -> None:
+    rules = HouseRules(kinds="family")
+    for given, told in ((rules, {**DEFAULT_RULES.to_json(), "kinds": "family"}),
+                        (DEFAULT_RULES, None)):
+        bot = Listener()
+        play_game(GameConfig(players=("a", "b"), seed=2, rules=given),
+                  [BotAgent(bot, rules=given), RandomAgent(1)])
+        starts = [c for c in bot.calls if isinstance(c, GameStart)]
+        assert [s.raw.get("rules") for s in starts] == [told]
 
 
 def test_bot_agent_without_event_tracking_starts_each_game_once() -> None:

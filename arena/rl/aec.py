@@ -10,6 +10,7 @@ zero-sum). ``render()`` is the game narrated so far (the whole game, every seat'
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Mapping
 from typing import Any
@@ -29,7 +30,7 @@ from arena.rl.actions import N_ACTIONS
 from arena.rl.features import OBS_SIZE
 from arena.rl.view import SeatViews, placement_rewards, structured
 
-__all__ = ["PalaestraAEC", "env", "observation_space"]
+__all__ = ["PalaestraAEC", "env", "observation_space", "starting_seat"]
 
 #: The largest value of a vector entry (counts of a face: two copies at most).
 OBS_HIGH = 2.0
@@ -53,6 +54,18 @@ def check_setup(players: int, on_illegal: str,
     if on_illegal not in ON_ILLEGAL:
         raise RulesError(f"on_illegal must be one of {', '.join(ON_ILLEGAL)}, not {on_illegal!r}")
     return rules if isinstance(rules, HouseRules) else HouseRules.from_json(rules)
+
+
+def starting_seat(options: Mapping[str, Any] | None, drawn: int) -> int:
+    """The starting seat ``reset(options={"starting_seat": k})`` asks for, else ``drawn``;
+    not an integer is a :class:`RulesError` (the game's config checks the range)."""
+    seat = (options or {}).get("starting_seat")
+    if seat is None:
+        return drawn
+    try:
+        return operator.index(seat)  # numpy integers too, never a float cut down
+    except TypeError:
+        raise RulesError(f"the starting seat must be an integer, not {seat!r}") from None
 
 
 class PalaestraAEC(AECEnv):  # type: ignore[misc]
@@ -98,9 +111,7 @@ class PalaestraAEC(AECEnv):  # type: ignore[misc]
             self._rng = random.Random(seed)
         n = len(self.possible_agents)
         game_seed = self._rng.getrandbits(63)
-        start = self._rng.randrange(n)
-        if options and "starting_seat" in options:
-            start = int(options["starting_seat"])
+        start = starting_seat(options, self._rng.randrange(n))
         config = GameConfig(players=tuple(self.possible_agents), seed=game_seed,
                             starting_seat=start, rules=self.rules,
                             track_events=self.render_mode is not None)

@@ -25,7 +25,7 @@ from arena.engine.narration import narrate
 from arena.engine.state import State
 from arena.errors import IllegalChoiceError, RulesError
 from arena.rl.actions import N_ACTIONS, option_of
-from arena.rl.aec import check_setup, observation_space
+from arena.rl.aec import check_setup, observation_space, starting_seat
 from arena.rl.opponents import Opponent, load_opponent
 from arena.rl.view import SeatViews, placement_rewards, structured
 from arena.sdk.bot import Bot
@@ -43,7 +43,8 @@ class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]
     it plays every seat); the starting seat is drawn too. ``on_illegal``: an action outside
     the mask plays the safe default (option 0, ``info["illegal"]`` says so) with
     ``"default"`` (the default, as Gymnasium's checker sends any action), or raises with
-    ``"raise"``.
+    ``"raise"``. ``reset(seed=..., options={"starting_seat": k})``: the starting seat is drawn
+    from the seed unless given.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}
@@ -79,7 +80,7 @@ class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]
             self._rng = random.Random(seed)
         n = self.players
         game_seed = self._rng.getrandbits(63)
-        start = self._rng.randrange(n)
+        start = starting_seat(options, self._rng.randrange(n))
         seat = self._rng.randrange(n) if self.learner_seat is None else self.learner_seat
         self.seat = seat
         # a kit bot's random choices replay from the episode's seed (an engine agent keeps

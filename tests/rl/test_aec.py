@@ -79,6 +79,16 @@ def test_rewards_come_from_the_placements_and_sum_to_zero() -> None:
     assert sum(totals.values()) == pytest.approx(0.0)
 
 
+def test_reset_options_fix_the_starting_seat_and_refuse_a_bad_one() -> None:
+    game = env(3)
+    for seat in range(3):
+        game.reset(seed=2, options={"starting_seat": np.int64(seat)})
+        assert game.state is not None and game.state.config.starting_seat == seat
+    for bad in (1.5, "x"):
+        with pytest.raises(RulesError, match="the starting seat must be an integer, not "):
+            game.reset(seed=2, options={"starting_seat": bad})
+
+
 def test_placement_rewards() -> None:
     assert placement_rewards([2, 1]) == [-1.0, 1.0]
     assert placement_rewards([1, 1]) == [0.0, 0.0]

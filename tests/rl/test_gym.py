@@ -122,3 +122,18 @@ def test_opponents_are_told_the_house_rules_as_the_referee_tells_them() -> None:
     default = RulesReader()
     _play(PalaestraEnv([default]), 2)
     assert default.told == [None]  # the referee names only rules off their defaults
+
+
+def test_reset_options_fix_the_starting_seat_and_keep_the_deal() -> None:
+    env = PalaestraEnv(["greedy", "random"], learner_seat=0)
+    env.reset(seed=6)
+    assert env.state is not None
+    drawn = env.state.config
+    for seat in range(3):
+        env.reset(seed=6, options={"starting_seat": np.int64(seat)})
+        assert env.state.config.starting_seat == seat
+        assert env.state.config.seed == drawn.seed  # the same deal, only who starts
+    with pytest.raises(RulesError, match="starting seat 3 is not a seat of a 3-player game"):
+        env.reset(seed=6, options={"starting_seat": 3})
+    with pytest.raises(RulesError, match="the starting seat must be an integer, not 1.5"):
+        env.reset(seed=6, options={"starting_seat": 1.5})

@@ -22,6 +22,7 @@ import pyspiel
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
 from arena.engine.state import State
+from arena.errors import RulesError
 from arena.rl.actions import ACTION_NAMES, N_ACTIONS, decision_actions, option_of
 from arena.rl.features import OBS_SIZE
 from arena.rl.view import placement_rewards, seat_view
@@ -55,6 +56,9 @@ class PalaestraGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**GAME_TYPE.parameter_specification, **(params or {})}
         players = int(params["players"])
+        if not GAME_TYPE.min_num_players <= players <= GAME_TYPE.max_num_players:
+            # refused here, not at the first deal, where 0 seats fail with randrange's error
+            raise RulesError(f"Palaestra is played by 2 to 5 players, not {players}")
         info = pyspiel.GameInfo(num_distinct_actions=N_ACTIONS, max_chance_outcomes=0,
                                 num_players=players, min_utility=-1.0, max_utility=1.0,
                                 utility_sum=0.0, max_game_length=MAX_GAME_LENGTH)

@@ -10,6 +10,7 @@ pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed "
 import numpy as np  # noqa: E402
 
 import arena.rl.openspiel  # noqa: E402,F401  (registers the game)
+from arena.errors import RulesError  # noqa: E402
 from arena.rl.features import OBS_SIZE  # noqa: E402
 
 
@@ -58,3 +59,9 @@ def test_only_the_seat_asked_has_legal_actions() -> None:
     others = [p for p in range(3) if p != state.current_player()]
     assert all(state.legal_actions(p) == [] for p in others)
     assert state.action_to_string(state.current_player(), 0).endswith(": pass")
+
+
+@pytest.mark.parametrize("players", [0, 1, 6])
+def test_a_table_size_outside_two_to_five_is_refused_when_the_game_loads(players: int) -> None:
+    with pytest.raises(RulesError, match=f"played by 2 to 5 players, not {players}"):
+        pyspiel.load_game("palaestra", {"players": players})

@@ -75,6 +75,15 @@ class PalaestraGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> Observer:
+        """The seat's own view; any other kind is refused: the view holds the seat's hand,
+        so it is no public observation, and without perfect recall no information state."""
+        if iig_obs_type is not None and (
+                iig_obs_type.perfect_recall or not iig_obs_type.public_info
+                or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            what = ("no information state (perfect recall)" if iig_obs_type.perfect_recall
+                    else "no public-only, private-only or all-seat observation")
+            raise ValueError(f"palaestra offers only the seat's own observation (public and "
+                             f"private cards, no perfect recall): {what}")
         return Observer()
 
 

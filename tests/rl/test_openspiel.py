@@ -65,3 +65,22 @@ def test_only_the_seat_asked_has_legal_actions() -> None:
 def test_a_table_size_outside_two_to_five_is_refused_when_the_game_loads(players: int) -> None:
     with pytest.raises(RulesError, match=f"played by 2 to 5 players, not {players}"):
         pyspiel.load_game("palaestra", {"players": players})
+
+
+def test_only_the_seats_own_observation_is_offered() -> None:
+    """The observer holds the seat's hand: asked for an information state (perfect recall)
+    or a public or all-seat observation, it refuses rather than hand that out as one."""
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("palaestra", {"players": 2, "seed": 1})
+    state = game.new_initial_state()
+    assert state.observation_string(0) and len(state.observation_tensor(1)) == OBS_SIZE
+    with pytest.raises(Exception, match="no information state"):
+        state.information_state_string(0)
+    with pytest.raises(Exception, match="no information state"):
+        state.information_state_tensor(0)
+    for private in (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.ALL_PLAYERS):
+        kind = pyspiel.IIGObservationType(public_info=True, perfect_recall=False,
+                                          private_info=private)
+        with pytest.raises(ValueError, match="only the seat's own observation"):
+            make_observation(game, kind)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
@@ -89,3 +90,20 @@ def test_an_action_outside_the_mask_is_refused_with_its_name() -> None:
 def test_an_option_the_engine_never_offers_is_refused() -> None:
     with pytest.raises(ValueError, match="no action index"):
         action_of({"dance": True}, 0, 2)
+
+
+def test_the_docs_name_every_decision_that_can_pass() -> None:
+    """docs/LEARNING.md's row for action 0 lists each decision kind that offers it."""
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "LEARNING.md").read_text()
+    row = next(line for line in doc.splitlines() if line.startswith("| 0 | pass"))
+    passing = set()
+    for seed in range(120):
+        state = new_game(GameConfig(players=("a", "b", "c"), seed=seed, track_events=False))
+        chooser = random.Random(seed)
+        while state.decision is not None:
+            decision = state.decision
+            if PASS in decision_actions(decision, 3):
+                passing.add(decision.kind)
+            state.apply(chooser.randrange(len(decision.options)))
+    assert "give" in passing  # Tyche's exchange may be declined
+    assert {kind for kind in passing if f"`{kind}`" not in row} == set()

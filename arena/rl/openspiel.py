@@ -11,7 +11,6 @@ in turn. Returns are the placement rewards (zero-sum).
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from typing import Any
@@ -65,13 +64,22 @@ class PalaestraGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(GAME_TYPE, info, params)
         self.players = players
         self._deals = random.Random(int(params["seed"]))
+        #: (seed, starting seat) of deals handed out and given back unplayed, next first
+        self._returned: list[tuple[int, int]] = []
 
     def new_initial_state(self) -> PalaestraState:
-        seed = self._deals.getrandbits(63)
-        start = self._deals.randrange(self.players)
+        if self._returned:
+            seed, start = self._returned.pop()
+        else:
+            seed = self._deals.getrandbits(63)
+            start = self._deals.randrange(self.players)
         config = GameConfig(players=tuple(f"p{i}" for i in range(self.players)), seed=seed,
                             starting_seat=start, track_events=False)
         return PalaestraState(self, new_game(config))
+
+    def give_back(self, config: GameConfig) -> None:
+        """A deal that was never played: the next :meth:`new_initial_state` deals it."""
+        self._returned.append((config.seed, config.starting_seat))
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> Observer:
@@ -93,6 +101,15 @@ class PalaestraState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: PalaestraGame, state: State) -> None:
         super().__init__(game)
         self.state = state
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        # OpenSpiel's clone() starts from a new initial state and then sets each attribute
+        # to a copy of the original's: that new state's deal was never played, so it goes
+        # back to the game, and clones do not shift the seed's sequence of deals
+        old = self.__dict__.get("state") if name == "state" else None
+        if old is not None and old is not value and not old.choices:
+            self.get_game().give_back(old.config)
+        super().__setattr__(name, value)
 
     def current_player(self) -> int:
         decision = self.state.decision
@@ -122,11 +139,10 @@ class PalaestraState(pyspiel.State):  # type: ignore[misc]
         return placement_rewards(result.placements)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> PalaestraState:
-        # the engine's own copy: its continuations are functions, not data
-        return PalaestraState(self.get_game(), self.state.clone())
-
-    def clone(self) -> PalaestraState:
-        return copy.deepcopy(self)
+        # OpenSpiel's clone: it keeps the history and move number, and copies the engine's
+        # state with the engine's own copy (its continuations are functions, not data)
+        clone: PalaestraState = self.clone()
+        return clone
 
     def __str__(self) -> str:
         return repr(self.state)

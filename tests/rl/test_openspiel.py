@@ -53,6 +53,23 @@ def test_a_clone_plays_on_without_touching_the_original() -> None:
     assert state.history() == [] and len(clone.history()) == 1
 
 
+def test_a_clone_keeps_the_history_and_cloning_never_shifts_the_deals() -> None:
+    """A clone is the same state to OpenSpiel (history, move number); and OpenSpiel's
+    clone starts from a new initial state, whose deal must not be lost to the seed's
+    sequence of deals."""
+    game = pyspiel.load_game("palaestra", {"players": 2, "seed": 5})
+    twin = pyspiel.load_game("palaestra", {"players": 2, "seed": 5})
+    state = game.new_initial_state()
+    for _ in range(3):
+        state.apply_action(state.legal_actions()[0])
+    for clone in (state.clone(), pyspiel.State.clone(state)):  # Python's and C++'s
+        assert clone.history() == state.history() and clone.move_number() == 3
+        assert clone.observation_string(0) == state.observation_string(0)
+    deals = [str(game.new_initial_state()) for _ in range(3)]
+    twin.new_initial_state()
+    assert deals == [str(twin.new_initial_state()) for _ in range(3)]
+
+
 def test_only_the_seat_asked_has_legal_actions() -> None:
     game = pyspiel.load_game("palaestra", {"players": 3, "seed": 3})
     state = game.new_initial_state()

@@ -256,7 +256,7 @@ class TournamentSpec(BaseModel):
     @classmethod
     def _count(cls, value: int | None, info: ValidationInfo) -> int | None:
         """At least 1, and at most a bound past which a value is a typo: the plan of a
-        hundred million rounds filled 11 GB before the first game."""
+        hundred million rounds would fill the disk before the first game."""
         top = _COUNT_MAX[str(info.field_name)]
         if value is not None and not 1 <= value <= top:
             raise ValueError(f"must be between 1 and {top:,}, got {value:,}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import os
 import re
 import shutil
@@ -69,6 +70,16 @@ def test_comments_name_no_issue_numbers() -> None:
                  for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                  if pattern.search(line)]
     assert offenders == []
+
+
+def test_every_package_names_its_public_api() -> None:
+    """Each package lists what it offers in ``__all__`` (empty where its modules are the API),
+    and every name listed is there."""
+    for init in sorted((REPO / "arena").rglob("__init__.py")):
+        name = ".".join(init.parent.relative_to(REPO).parts)
+        package = importlib.import_module(name)
+        assert isinstance(getattr(package, "__all__", None), list), f"{name} has no __all__"
+        assert [n for n in package.__all__ if not hasattr(package, n)] == [], name
 
 
 @pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is not installed")

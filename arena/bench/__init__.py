@@ -9,3 +9,5 @@ No product layer imports this package (a contract in pyproject.toml checks it); 
 * :mod:`arena.bench.tournament`: a whole tournament's games/s.
 * :mod:`arena.bench.ray`: the same tournament on a Ray cluster.
 """
+
+__all__: list[str] = []

@@ -19,6 +19,8 @@ from arena.protocol.transport import Line, SubprocessTransport
 from arena.sandbox.launcher import launch
 from arena.sandbox.limits import Limits
 
+__all__ = ["EchoChild", "TrivialChild", "measure_ping_pong_floor"]
+
 _ECHO = ("import sys\n"
          "r, w = sys.stdin.buffer.readline, sys.stdout.buffer\n"
          "for line in iter(r, b''):\n"

@@ -2,6 +2,8 @@
 
 import sys
 
+__all__ = ["run"]
+
 
 def run() -> None:
     """The ``arena`` console script. The CLI takes a moment to import; a Ctrl-C meanwhile

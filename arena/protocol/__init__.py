@@ -5,3 +5,5 @@ transports (:mod:`arena.protocol.transport`).
 Kept import-free on purpose: the bot kit imports this package inside the sandbox, where only the
 standard library and the ``arena`` package are available.
 """
+
+__all__: list[str] = []

@@ -6,3 +6,5 @@ compliance check (:mod:`~arena.referee.check`).
 The tournament layer calls :func:`arena.referee.match.play_match`; see docs/ARCHITECTURE.md,
 "Match results".
 """
+
+__all__: list[str] = []

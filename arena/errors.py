@@ -12,6 +12,8 @@ Anything else escaping to the CLI is a bug in the arena.
     ├── ReplayError           a game record that does not replay to the same game
     ├── BotError              a bot that cannot be found, loaded or registered
     │   ├── BotNotFoundError
+    │   ├── BotLoadError      a bot module the kit cannot import, or with no single Bot
+    │   │                     subclass (``python -m arena.sdk.runner``, in-process opponents)
     │   ├── ManifestError     a bot.yaml that is missing fields or is not YAML
     │   ├── BotEnvironmentError  a bot's packages that cannot be installed (a requirement
     │   │                     that does not resolve, no network to the index, a full disk)
@@ -22,6 +24,10 @@ Anything else escaping to the CLI is a bug in the arena.
     ├── StoreError            the results database is missing, locked or from another spec
     │   └── TournamentNotFoundError
     └── ClusterError          the Ray backend is unavailable or failed
+
+The few other exception classes are signals, not errors, and live beside the code that
+raises and catches them: ``LeftTable`` (a person left ``arena play``), ``Terminated``
+(SIGTERM, handled as Ctrl-C), and private ones that end a search or a cancelled task.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ __all__ = [
     "ArenaError",
     "BotEnvironmentError",
     "BotError",
+    "BotLoadError",
     "BotNotFoundError",
     "CardError",
     "ClusterError",
@@ -72,6 +79,10 @@ class BotError(ArenaError):
 
 class BotNotFoundError(BotError):
     """No registered bot and no path of that name."""
+
+
+class BotLoadError(BotError):
+    """A bot module that cannot be imported or holds no single Bot subclass."""
 
 
 class ManifestError(BotError):

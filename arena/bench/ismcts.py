@@ -21,7 +21,7 @@ from arena.engine import GameConfig, new_game
 from arena.errors import ArenaError
 from arena.registry import SAMPLE_BOTS_DIR
 from arena.sdk import Bot, GameStart, Request
-from arena.sdk.runner import BotLoadError, load_bot
+from arena.sdk.runner import load_bot
 from arena.sdk.search import SearchView, play_out
 
 __all__ = ["IsmctsBench", "run_ismcts_bench"]
@@ -84,10 +84,7 @@ def run_ismcts_bench(positions: int = 12, iterations: int = 200, games: int = 0,
 
 def _make(where: Path, name: str, ms: float = 0, its: int = 0) -> Bot:
     """A fresh instance of the bot ``name`` of ``where``; ismcts with its budgets."""
-    try:
-        bot = load_bot(where / f"{name}.py")
-    except BotLoadError as exc:
-        raise ArenaError(str(exc)) from None
+    bot = load_bot(where / f"{name}.py")
     if name == "ismcts":
         bot.ms, bot.iterations = ms, its  # type: ignore[attr-defined]
     return bot

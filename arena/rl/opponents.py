@@ -8,7 +8,7 @@ from arena.engine.agents import Agent
 from arena.errors import BotError
 from arena.registry.catalog import resolve
 from arena.sdk.bot import Bot
-from arena.sdk.runner import BotLoadError, load_bot
+from arena.sdk.runner import load_bot
 
 __all__ = ["Opponent", "load_opponent"]
 
@@ -28,10 +28,7 @@ def load_opponent(opponent: Opponent) -> Bot | Agent:
             raise BotError(f"bot {spec.name} is a command bot: only Python module bots run "
                            "in-process")
         path = spec.path if spec.path.is_file() else spec.path / spec.command[-1]
-        try:
-            return load_bot(path)
-        except BotLoadError as exc:
-            raise BotError(str(exc)) from None
+        return load_bot(path)
     if callable(getattr(opponent, "choose", None)):
         return opponent
     raise BotError(f"an opponent is a bot name, a Bot or an agent, not {opponent!r}")

@@ -25,14 +25,11 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from arena.errors import BotLoadError
 from arena.sdk.bot import Bot
 from arena.sdk.serving import serve
 
 __all__ = ["BotLoadError", "find_bot_class", "load_bot", "load_bot_class", "main", "serve"]
-
-
-class BotLoadError(Exception):
-    """The module could not be loaded or holds no single Bot subclass."""
 
 
 def find_bot_class(module: Any, class_name: str | None = None) -> type[Bot]:

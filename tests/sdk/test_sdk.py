@@ -15,7 +15,7 @@ import pytest
 
 from arena.engine import GameConfig, RandomAgent, play_game
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
-from arena.errors import ProtocolError
+from arena.errors import BotError, ProtocolError
 from arena.protocol import messages
 from arena.protocol.schema import validate
 from arena.sdk import Bot, GameEnd, GameStart, Request
@@ -172,6 +172,13 @@ def test_find_bot_class(tmp_path: Path) -> None:
     with pytest.raises(BotLoadError, match="not found"):
         load_bot(tmp_path / "absent.py")
     assert find_bot_class(sys.modules[__name__], "Listener") is Listener
+
+
+def test_a_bot_the_kit_cannot_load_is_a_bot_error(tmp_path: Path) -> None:
+    """In-process loaders (the learning opponents, the benchmarks) pass it on as it is, and
+    the command line says it in one ``Error:`` line."""
+    with pytest.raises(BotError, match="not found"):
+        load_bot(tmp_path / "absent.py")
 
 
 def runner(path: Path, lines: list[bytes], cwd: Path | None = None

@@ -28,6 +28,7 @@ from arena.errors import SandboxError
 from arena.protocol.transport import Closed, Line, SubprocessTransport
 from arena.sandbox import Limits, SandboxReport, kit_env, launch, probe
 from arena.sandbox.cgroups import sweep_dead_cgroups
+from arena.sandbox.commandline import BOX_PREFIX
 from arena.sandbox.reaper import ENV_MARKER, find_processes, reap_adopted
 from arena.sandbox.spawn import THREAD_POOLS
 from arena.sandbox.strays import kill_strays
@@ -168,6 +169,10 @@ def test_closed_is_reported_when_the_bot_exits(tmp_path: Path, report: SandboxRe
 
 def test_a_missing_bot_path_or_readable_path_is_a_sandbox_error(
         tmp_path: Path, report: SandboxReport) -> None:
+    def boxes() -> set[Path]:  # this process's only: other runs' boxes come and go
+        return set(Path(tempfile.gettempdir()).glob(f"{BOX_PREFIX}{os.getpid()}-*"))
+
+    before = boxes()
     with pytest.raises(SandboxError, match="does not exist"):
         launch(["python3", "bot.py"], workdir=tmp_path / "nope", report=report)
     bot_dir = write_bot(tmp_path, "pass\n")
@@ -176,7 +181,7 @@ def test_a_missing_bot_path_or_readable_path_is_a_sandbox_error(
                report=report)
     with pytest.raises(SandboxError, match="empty"):
         launch([], workdir=bot_dir, report=report)
-    assert not list(Path("/tmp").glob("arena-box-*")) or True  # boxes of others may exist
+    assert boxes() <= before  # a refused launch leaves no box behind
 
 
 def test_the_bot_cannot_write_its_own_files(tmp_path: Path, report: SandboxReport) -> None:

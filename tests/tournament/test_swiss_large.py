@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 import swiss_reference as reference
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from test_tournament_swiss import check_round, meetings, simulate_history
 
@@ -48,9 +48,8 @@ def test_small_fields_pair_exactly_as_before(n: int, k: int, rounds: int, sizes_
     played, byes = simulate_history(n, k, rounds, rng)
     standings = compute_standings(n, played, byes, [rng.uniform(-5, 30) for _ in range(n)])
     old = _reference_exact(standings, played, byes, k, sizes_first)
-    new = pair_round(standings, played, byes, k, sizes_first=sizes_first)
-    if old is not None:
-        assert new == old
+    assume(old is not None)  # the old solver gave up: Hypothesis fails if it does so too often
+    assert pair_round(standings, played, byes, k, sizes_first=sizes_first) == old
 
 
 @pytest.mark.parametrize(("n", "k"), [(20, 2), (24, 2), (28, 2), (12, 4), (15, 3), (16, 4)])

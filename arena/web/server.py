@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import ipaddress
 import json
+import logging
 import re
 import sys
 import threading
@@ -32,6 +33,8 @@ from arena.web.data import (
 from arena.web.site import PAGES, environment, game_page, render_page, static_files
 
 __all__ = ["make_server"]
+
+log = logging.getLogger("arena.web")
 
 _GAME = re.compile(r"^r\d+-t\d+-g\d+$")
 _TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
@@ -75,7 +78,7 @@ class _Handler(BaseHTTPRequestHandler):
         except ArenaError as exc:
             status, body, kind = HTTPStatus.INTERNAL_SERVER_ERROR, f"{exc}\n".encode(), ".txt"
         except Exception as exc:  # a bug: one line on the console, not a dropped connection
-            print(f"arena serve: {self.path}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            log.error("arena serve: %s: %s: %s", self.path, type(exc).__name__, exc)
             status, body, kind = (HTTPStatus.INTERNAL_SERVER_ERROR,
                                   b"internal error (said on the server's console)\n", ".txt")
         self._send(status, body, kind)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import site_db
 
+from arena.web import server as server_module
 from arena.web.server import make_server
 
 
@@ -139,6 +140,21 @@ def test_a_damaged_record_is_one_line_and_the_server_goes_on(served: tuple[Path,
     assert body.startswith("game cup/r1/t0/g0: its stored record is damaged (")
     assert body.count("\n") == 1
     assert get(port, "/t/cup/games/r1-t0-g1.html")[0] == 200
+
+
+def test_a_bug_answers_500_and_is_logged_in_one_line(served: tuple[Path, int],
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """The library reports (a log record, shown as ``error: ...`` by the CLI); the server
+    goes on."""
+    def broken(self: object, path: str) -> tuple[int, bytes, str]:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(server_module._Handler, "_route", broken)
+    with caplog.at_level("ERROR", logger="arena.web"):
+        status, body = get(served[1], "/t/cup/")
+    assert (status, body) == (500, "internal error (said on the server's console)\n")
+    assert caplog.messages == ["arena serve: /t/cup/: RuntimeError: boom"]
 
 
 def test_a_client_gone_mid_answer_is_no_error(served: tuple[Path, int],

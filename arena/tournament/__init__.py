@@ -1,20 +1,32 @@
 """Tournaments: a YAML spec played table by table through the referee, every game stored.
 
-The modules, each importing only those listed before it:
+The modules, each importing only those listed before it
+(tests/tournament/test_tournament_layout.py holds it):
 
-* :mod:`~arena.tournament.store` (the results database), :mod:`~arena.tournament.events` (what
-  a run reports), :mod:`~arena.tournament.scoring` (points, Buchholz, standings),
-  :mod:`~arena.tournament.schedule` (fixed schedules and seeds),
-  :mod:`~arena.tournament.swiss` (Swiss pairing);
-* :mod:`~arena.tournament.entries` and :mod:`~arena.tournament.spec` (the spec and its bots);
-* :mod:`~arena.tournament.planning` (the tables a spec plays),
+* :mod:`~arena.tournament.runlock` (the run's lock), :mod:`~arena.tournament.secrecy` (a
+  contest's database kept private), :mod:`~arena.tournament.store` (the results database),
+  :mod:`~arena.tournament.events` (what a run reports), :mod:`~arena.tournament.scoring`
+  (points, Buchholz, standings), :mod:`~arena.tournament.schedule` (fixed schedules and
+  seeds), :mod:`~arena.tournament.swiss_local` and :mod:`~arena.tournament.swiss` (Swiss
+  pairing), :mod:`~arena.tournament.dealbook` (fixed deals),
+  :mod:`~arena.tournament.overrides` (the ``arena run`` options that set spec fields);
+* :mod:`~arena.tournament.entries`, :mod:`~arena.tournament.league_spec` and
+  :mod:`~arena.tournament.spec` (the spec and its bots);
+* :mod:`~arena.tournament.editions` (a stored tournament whose entrants changed),
+  :mod:`~arena.tournament.planning` (the tables a spec plays),
   :mod:`~arena.tournament.standings` (a stored Swiss tournament's standings),
   :mod:`~arena.tournament.opening` (the stored tournament a run plays),
+  :mod:`~arena.tournament.league_store` (what a league stores),
   :mod:`~arena.tournament.status` (``arena status``),
-  :mod:`~arena.tournament.preflight` (the trial start of every entry);
-* :mod:`~arena.tournament.pool` (worker processes playing tables), the Ray backend
+  :mod:`~arena.tournament.preflight` (the trial start of every entry),
+  :mod:`~arena.tournament.pairings` (``arena pairings``), :mod:`~arena.tournament.export`
+  (``arena export``), :mod:`~arena.tournament.matchmaking` (a league's next table);
+* :mod:`~arena.tournament.tasks` (the workers' tasks and messages),
+  :mod:`~arena.tournament.boards` (a duplicate deal's seatings on several workers),
+  :mod:`~arena.tournament.pool` (worker processes playing tables), the Ray backend
   (:mod:`~arena.tournament.ray_bundles`, :mod:`~arena.tournament.ray_worker`,
   :mod:`~arena.tournament.ray_executor`, optional);
+* :mod:`~arena.tournament.league` (a league's loop);
 * :mod:`~arena.tournament.runner` (:func:`~arena.tournament.runner.run_tournament`).
 """
 

@@ -1,6 +1,6 @@
 """Small helpers every layer may use: text made safe to print (``printable``), did-you-mean
 hints (``suggest``), strict YAML loading (``yamlfile``), blocking stop signals around a write
-(``signalmask``), what software judged a game (``provenance``) and counted nouns
-(``plural``)."""
+(``signalmask``), what software judged a game (``provenance``), counted nouns (``plural``)
+and the CPUs a process may run on and be pinned to (``cpus``)."""
 
 __all__: list[str] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import builtins
 import importlib
 import os
 import re
@@ -12,6 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+import arena.errors
 
 REPO = Path(__file__).resolve().parent.parent
 ARCHITECTURE = REPO / "docs" / "ARCHITECTURE.md"
@@ -70,6 +73,25 @@ def test_comments_name_no_issue_numbers() -> None:
                  for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
                  if pattern.search(line)]
     assert offenders == []
+
+
+def test_the_exception_tree_is_documented_whole() -> None:
+    """arena/errors.py's docstring draws every error class, and an exception class defined
+    anywhere else is private or named there as a signal that is not an error."""
+    doc = arena.errors.__doc__ or ""
+    errors = [name for name in arena.errors.__all__
+              if isinstance(getattr(arena.errors, name), type)]
+    assert [name for name in errors if not re.search(rf"\b{name}\b", doc)] == []
+    builtin = {name for name, value in vars(builtins).items()
+               if isinstance(value, type) and issubclass(value, BaseException)}
+    others = [f"{path.relative_to(REPO)}:{node.name}"
+              for path in sorted((REPO / "arena").rglob("*.py")) if path.name != "errors.py"
+              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+              if isinstance(node, ast.ClassDef) and not node.name.startswith("_")
+              and any(ast.unparse(base).split(".")[-1] in builtin | set(errors)
+                      for base in node.bases)
+              and not re.search(rf"``{node.name}``", doc)]
+    assert others == []
 
 
 def test_every_package_names_its_public_api() -> None:

@@ -65,6 +65,37 @@ def test_every_size_exception_is_still_needed() -> None:
     assert sorted(_size_exceptions() - set(_oversized())) == []
 
 
+#: Where writing to the terminal is the job: the CLI; the kit, in the bot's own process
+#: (stderr is the bot's log); arena play's seat, on the console the CLI hands it.
+PRESENTERS = ("arena/cli/", "arena/sdk/", "arena/play/")
+_PRINTING = re.compile(r"^(print|input|sys\.(stdout|stderr|__stdout__|__stderr__)\.write)$")
+
+
+def test_the_library_reports_and_only_the_presenters_print() -> None:
+    """No print, no terminal writes and no CLI framework below the presenters; a module run
+    with ``python -m`` may print from its ``main``."""
+    found = []
+    for path in sorted((REPO / "arena").rglob("*.py")):
+        name = path.relative_to(REPO).as_posix()
+        if name.startswith(PRESENTERS):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        script = "__main__" in ast.unparse(tree)
+        mains = [node for node in tree.body
+                 if isinstance(node, ast.FunctionDef) and node.name == "main" and script]
+        allowed = {id(n) for main in mains for n in ast.walk(main)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and _PRINTING.match(ast.unparse(node.func)) \
+                    and id(node) not in allowed:
+                found.append(f"{name}:{node.lineno}")
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                modules = [a.name for a in node.names] if isinstance(node, ast.Import) \
+                    else [node.module or ""]
+                found += [f"{name}:{node.lineno} imports {m}" for m in modules
+                          if m.split(".")[0] in ("typer", "click", "rich")]
+    assert found == []
+
+
 def test_comments_name_no_issue_numbers() -> None:
     """An issue number in the code goes stale; the history keeps it."""
     pattern = re.compile(r"\b(issue|ticket)\s*#?\d+|#\d{2,}\b", re.IGNORECASE)

@@ -165,8 +165,7 @@ def match(
                               indent=2))
     else:
         _print_match(outcome, seed, drawn, test, games, records, show.table, rules)
-    never = never_started(outcome)
-    if never:
+    if never := never_started(outcome):
         raise BotError(f"{', '.join(never)} never started (the failures above say why)")
 
 

@@ -582,7 +582,7 @@ def play_match(request: MatchRequest,
                 client.close()
     return MatchOutcome(
         match_id=request.match_id, seats=keys, names=[p.name for p in players],
-        games=games, bots=[_diagnostics_json(p.diagnostics, seat)
+        games=games, bots=[{"seat": seat, **p.diagnostics.to_json()}
                            for seat, p in enumerate(players) if isinstance(p, BotClient)],
         sandbox_level=_levels([client for _, client in clients]),
         limits={**limits.to_json(), **({PONDER: True} if ponder else {})},
@@ -594,7 +594,3 @@ def _check_files(spec: BotSpec) -> None:
         raise BotError(f"bot {spec.key}: its files at {spec.path} changed or went away "
                        "since it entered, so it was not restarted; put them back to go on, "
                        "or see docs/TOURNAMENTS.md for a bot updated mid-tournament")
-
-
-def _diagnostics_json(diag: BotDiagnostics, seat: int) -> dict[str, Any]:
-    return {"seat": seat, **diag.to_json()}

@@ -33,22 +33,9 @@ from arena.tournament.secrecy import make_private, private_directory
 
 log = logging.getLogger(__name__)
 
-__all__ = [
-    "BUSY_TIMEOUT_S",
-    "DEFAULT_RESULTS",
-    "SCHEMA",
-    "GameRow",
-    "Store",
-    "TableRow",
-    "TournamentRow",
-    "compress_record",
-    "decompress_record",
-    "game_id",
-    "holds_no_tables",
-    "match_id",
-    "runner_pid",
-    "shown_state",
-]
+__all__ = ["BUSY_TIMEOUT_S", "DEFAULT_RESULTS", "SCHEMA", "GameRow", "Store", "TableRow",
+           "TournamentRow", "compress_record", "decompress_record", "game_id",
+           "holds_no_tables", "match_id", "runner_pid", "shown_state"]
 
 #: Where results go unless a spec's ``results`` or ``--db`` says otherwise.
 DEFAULT_RESULTS = "results/arena.db"

@@ -206,7 +206,7 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
         log.warning("%s: unknown key %r%s (a bot.yaml takes %s)", where, key,
                     did_you_mean(key, MANIFEST_KEYS), ", ".join(MANIFEST_KEYS))
     bot_name = name or data.get("name")
-    if not isinstance(bot_name, str) or not bot_name.strip():  # type: ignore[redundant-expr]
+    if not isinstance(bot_name, str) or not bot_name.strip():
         raise ManifestError(f"{where}: 'name' is required (a string)")
     command, module = data.get("command"), data.get("module")
     if (command is None) == (module is None):

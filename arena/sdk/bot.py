@@ -127,6 +127,14 @@ class Bot:
 
     @rng.setter
     def rng(self, value: random.Random) -> None:
+        import random
+
+        # the runner reseeds it at every game start: anything else (a numpy Generator, the
+        # natural slip) would fail there, in the kit, one game later
+        if not isinstance(value, random.Random):
+            raise TypeError(f"self.rng must be a random.Random (the kit reseeds it at every "
+                            f"game start), not {type(value).__name__}: keep yours under "
+                            "another name, e.g. self.np_rng")
         self.__dict__["_rng"] = value
 
     @property

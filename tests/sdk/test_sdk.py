@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import random
 import subprocess
 import sys
 import textwrap
@@ -348,6 +349,42 @@ def test_bot_agent_follows_games_as_the_runner_does() -> None:
     other, _ = games(4)
     assert [s.bot_seed for s in starts] != [c.bot_seed for c in other.calls
                                             if isinstance(c, GameStart)]
+
+
+def test_rng_takes_only_a_random_random_which_the_kit_can_reseed() -> None:
+    """A bot that puts another generator in ``self.rng`` (a numpy Generator, as the docs'
+    package example once did) is told so where it does it, not with an AttributeError from
+    inside the kit when the next game reseeds it."""
+
+    class Mine(random.Random):
+        pass
+
+    class NotRandom:
+        def random(self) -> float:
+            return 0.5
+
+    bot = Listener()
+    bot.rng = Mine(3)  # a subclass is a random.Random: reseeded like one
+    bot.seed(7)
+    assert bot.rng.random() == random.Random(7).random()
+    with pytest.raises(TypeError, match=r"^self\.rng must be a random\.Random \(the kit reseeds "
+                       r"it at every game start\), not NotRandom: keep yours under another "
+                       r"name, e.g\. self\.np_rng$"):
+        bot.rng = NotRandom()  # type: ignore[assignment]
+
+
+def test_the_docs_package_example_plays_several_games() -> None:
+    """The bot of docs/BOTS.md, "Using packages", as the reader copies it: it keeps its numpy
+    generator beside the kit's rng, so every game after the first starts."""
+    np = pytest.importorskip("numpy")
+    text = (ROOT / "docs" / "BOTS.md").read_text(encoding="utf-8")
+    source = text.split("```python\n# mybot/bot.py\n", 1)[1].split("```", 1)[0]
+    space: dict[str, Any] = {"np": np}
+    exec(compile(source, "BOTS.md", "exec"), space)  # noqa: S102 - the docs' own example
+    agent = BotAgent(space["MyBot"]())
+    for game in range(3):
+        play_game(GameConfig(players=("me", "rnd"), seed=game), [agent, RandomAgent(game)])
+    assert agent.invalid_answers == 0
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from arena.common.plural import counted
 from arena.engine import RandomAgent
 from arena.referee.client import WAIT_NOTICE_S, BotClient
 from arena.referee.connection import Launcher
-from arena.referee.hints import MODULE_HINT, traceback_tail
+from arena.referee.hints import HINT, traceback_tail
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import LocalSeat, parse_date, run_games
 from arena.registry import BotSpec, name_problem, resolve, submit_version
@@ -203,10 +203,11 @@ def _tell_waits(client: BotClient, on_wait: Callable[[str, str, int], None] | No
 
 
 def _handshake_failed(detail: str, notes: tuple[str, ...]) -> CheckItem:
-    """The failed handshake: a missing module's hint once, where it closes the traceback's
-    tail (``notes``), not also in the one-line detail."""
-    if MODULE_HINT in notes:
-        detail = detail.replace(f"; {MODULE_HINT}", "")
+    """The failed handshake: a hint (a missing module's, a file beside a single-file bot's)
+    once, where it closes the traceback's tail (``notes``), not also in the one-line
+    detail."""
+    if notes and notes[-1].startswith(HINT):
+        detail = detail.replace(f"; {notes[-1]}", "")
     return CheckItem("handshake", False, detail, notes)
 
 
@@ -215,7 +216,7 @@ def _traceback_notes(log: str, spec: BotSpec) -> tuple[str, ...]:
     sandbox runs a copy of them under another directory)."""
     home = spec.path if spec.path.is_dir() else spec.path.parent
     log = log.replace(f'"{BWRAP_BOT_DIR}/', f'"{home}/')
-    return tuple(traceback_tail(log, str(home)))
+    return tuple(traceback_tail(log, str(home), spec.path))
 
 
 def _times(n: int) -> str:

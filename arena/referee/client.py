@@ -256,7 +256,7 @@ class BotClient:
     def _start_failed(self, detail: str) -> Failure:
         self.diagnostics.failed_starts += 1
         self.startup_log = self._stderr_tail()
-        quote = log_note(self.startup_log)
+        quote = log_note(self.startup_log, self.workdir)
         if is_not_run(detail + quote):  # the system's words name no cause: the files may
             problem = command_problem(self.command, self.workdir)
             quote += f" ({problem})" if problem is not None else ""
@@ -302,7 +302,7 @@ class BotClient:
     def _fail_between_games(self, ended: Ended) -> None:
         kind = F.MEMORY_LIMIT if ended.memory_limit else F.CRASH
         failure = Failure(kind, f"exited between games ({ended.description})"
-                          + log_note(self._stderr_tail()))
+                          + log_note(self._stderr_tail(), self.workdir))
         self.diagnostics.failures[kind] += 1
         self.pending.append(failure)
         self._stop_now()
@@ -506,7 +506,7 @@ class BotClient:
         self.diagnostics.failures[failure_kind] += 1
         self.pending.append(Failure(
             failure_kind, f"exited before its first answer of the game ({how}); restarted "
-            "and asked again" + log_note(self._stderr_tail()), decision=id_))
+            "and asked again" + log_note(self._stderr_tail(), self.workdir), decision=id_))
         self._stop_now()
         self._restarted_in_game = True
         failure = self.start()
@@ -553,7 +553,8 @@ class BotClient:
         self.diagnostics.forfeits += 1
 
     def _fatal(self, kind: str, detail: str, id_: int | None) -> ActResult:
-        failure = Failure(kind, detail + log_note(self._stderr_tail()), decision=id_)
+        failure = Failure(kind, detail + log_note(self._stderr_tail(), self.workdir),
+                          decision=id_)
         diag = self.diagnostics
         diag.failures[kind] += 1
         diag.forfeits += 1

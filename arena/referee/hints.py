@@ -3,15 +3,17 @@ the line of the bot's log that names its error."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
+from pathlib import Path, PurePosixPath
 
 from arena.common.printable import printable
 from arena.errors import ProtocolError
 from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 
-__all__ = ["MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT", "explained", "hinted", "is_not_run",
-           "log_note", "log_quote", "traceback_note", "traceback_tail"]
+__all__ = ["HINT", "MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT", "beside_hint", "explained",
+           "hinted", "is_not_run", "log_note", "log_quote", "traceback_note", "traceback_tail"]
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
 NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
@@ -19,11 +21,19 @@ NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is std
                  "startup_ms)")
 #: Why a bot's first line is not JSON, most often: a banner or a debug print on stdout.
 NOT_JSON_HINT = " (stdout carries protocol lines only: print logs to stderr)"
+#: How a hint begins, where it closes a traceback's tail.
+HINT = "hint: "
 #: Why a module a bot imports is missing, most often: it was installed for the user, and the
 #: sandbox's interpreter sees none of the user's packages.
-MODULE_HINT = ("hint: a bot sees Python's standard library, the arena kit and the packages its "
+MODULE_HINT = (f"{HINT}a bot sees Python's standard library, the arena kit and the packages its "
                "bot.yaml requires (requirements:), not those installed for you; see "
                "'Using packages' in docs/BOTS.md")
+#: What a single-file bot's error names that may lie beside its file, which the sandbox does
+#: not copy: a module it imports, a file it opens (relative, or in the bot's copy).
+_MISSING_MODULE = re.compile(r"^ModuleNotFoundError: No module named '([A-Za-z_]\w*)")
+_MISSING_FILE = re.compile(
+    rf"^FileNotFoundError: \[Errno 2\] No such file or directory: '"
+    rf"(?:{re.escape(BWRAP_BOT_DIR)}/|/[^']*/{re.escape(BOX_PREFIX)}[^/']*/bot/)?([^'/][^']*)'$")
 #: Python's first line of a traceback, and of one of its frames.
 _TRACEBACK = "Traceback (most recent call last):"
 _FRAME = '  File "'
@@ -88,11 +98,12 @@ def is_not_run(detail: str) -> bool:
     return _NOT_RUN.search(detail) is not None
 
 
-def traceback_tail(log: str, bot_dir: str) -> list[str]:
+def traceback_tail(log: str, bot_dir: str, bot_path: str | Path | None = None) -> list[str]:
     """The end of the last Python traceback in ``log``: the last frame in the bot's own files
     (under ``bot_dir``: the line that failed), the frame that raised when it is another one,
-    and the exception; with :data:`MODULE_HINT` after a ``ModuleNotFoundError``. Empty when
-    the log holds no traceback."""
+    and the exception; with :data:`MODULE_HINT` after a ``ModuleNotFoundError``, or
+    :func:`beside_hint` when the bot is the single file ``bot_path`` and what it misses lies
+    beside it. Empty when the log holds no traceback."""
     lines = log.splitlines()
     starts = [i for i, line in enumerate(lines) if line.startswith(_TRACEBACK)]
     if not starts:
@@ -118,16 +129,17 @@ def traceback_tail(log: str, bot_dir: str) -> list[str]:
     if error:
         tail.append(error)
     tail = [printable(line)[:QUOTE_CHARS] for line in tail][-_TRACEBACK_LINES:]
-    if error.startswith("ModuleNotFoundError"):
-        tail.append(MODULE_HINT)
+    hint = _error_hint(error, bot_path)
+    if hint:
+        tail.append(hint)
     return tail
 
 
-def traceback_note(log: str) -> str:
+def traceback_note(log: str, bot_path: str | Path | None = None) -> str:
     """``; SomeError: ... (at bot.py line 15, in act)`` for a failure's detail: the exception
     of the last Python traceback in ``log`` and the last frame in the bot's own files (the
-    line that failed), with :data:`MODULE_HINT` after a ``ModuleNotFoundError``; empty when
-    the log holds no traceback through the bot's files."""
+    line that failed), with a hint as :func:`traceback_tail` adds one; empty when the log
+    holds no traceback through the bot's files."""
     lines = log.splitlines()
     starts = [i for i, line in enumerate(lines) if line.startswith(_TRACEBACK)]
     if not starts:
@@ -142,13 +154,49 @@ def traceback_note(log: str) -> str:
     last = max(i for i, line in enumerate(body) if line.startswith(_FRAME))
     error = next((line for line in body[last + 1:] if line and not line.startswith(" ")), "")
     note = f"; {printable(error)[:QUOTE_CHARS]} ({where})" if error else f"; exception {where}"
-    if error.startswith("ModuleNotFoundError"):
-        note += f"; {MODULE_HINT}"
-    return note
+    hint = _error_hint(error, bot_path)
+    return note + (f"; {hint}" if hint else "")
 
 
-def log_note(log: str) -> str:
+def log_note(log: str, bot_path: str | Path | None = None) -> str:
     """What a failure's detail quotes of the bot's log: the end of its traceback through its
     own files (:func:`traceback_note`) when there is one, else its last error line
-    (:func:`log_quote`)."""
-    return traceback_note(log) or log_quote(log)
+    (:func:`log_quote`). ``bot_path``: the bot's file or directory, for hints."""
+    return traceback_note(log, bot_path) or log_quote(log)
+
+
+def _error_hint(error: str, bot_path: str | Path | None) -> str:
+    """The hint for a traceback's last line: :func:`beside_hint`, else :data:`MODULE_HINT`
+    after a ``ModuleNotFoundError``; empty for other errors."""
+    beside = beside_hint(error, bot_path) if bot_path is not None else None
+    if beside is not None:
+        return beside
+    return MODULE_HINT if error.startswith("ModuleNotFoundError") else ""
+
+
+def beside_hint(error: str, bot_path: str | Path) -> str | None:
+    """A hint for a single-file bot whose ``error`` (a traceback's last line) names a module
+    or file lying beside its file: the sandbox copies the file alone, so what works from the
+    author's directory is missing there. None for a bot directory, or anything else.
+
+    Runs in the referee on the bot's words: it only asks whether a relative name, without
+    ``..``, exists in the directory of the bot's file."""
+    path = Path(bot_path)
+    if not path.is_file():
+        return None
+    module, opened = _MISSING_MODULE.match(error), _MISSING_FILE.match(error)
+    if module is not None:
+        name = module[1]
+        if not ((path.parent / f"{name}.py").is_file() or (path.parent / name).is_dir()):
+            return None
+        what = f"{name}.py" if (path.parent / f"{name}.py").is_file() else f"{name}/"
+    elif opened is not None:
+        what = opened[1]
+        parts = PurePosixPath(what).parts
+        if "\0" in what or ".." in parts or not os.path.lexists(path.parent / what):
+            return None
+    else:
+        return None
+    return (f"{HINT}{printable(what)[:QUOTE_CHARS]} lies beside {printable(path.name)}, but a "
+            "single-file bot is copied alone into the sandbox: make the bot a directory "
+            "(bot.py and the files it uses; 'Several files' in docs/BOTS.md)")

@@ -48,6 +48,20 @@ def test_a_module_missing_mid_game_points_to_the_bots_requirements(tmp_path: Pat
                            "those installed for you; see 'Using packages' in docs/BOTS.md")
 
 
+@needs_sandbox
+def test_a_file_beside_a_single_file_bot_is_not_in_its_sandbox(tmp_path: Path) -> None:
+    bot = tmp_path / "reader.py"
+    bot.write_text("from pathlib import Path\nfrom arena.sdk import Bot\n\n\nclass Reader(Bot):\n"
+                   "    name = 'reader'\n\n    def act(self, request):\n"
+                   "        return len((Path(__file__).parent / 'book.txt').read_text()) * 0\n")
+    (tmp_path / "book.txt").write_text("openings\n")
+    [line] = _failures(str(bot), bots_dir=tmp_path / "registry")
+    assert "FileNotFoundError: [Errno 2] No such file or directory: '" in line
+    assert ("book.txt' (at reader.py line 9, in act); hint: book.txt lies beside reader.py, but a "
+            "single-file bot is copied alone into the sandbox: make the bot a directory "
+            "(bot.py and the files it uses; 'Several files' in docs/BOTS.md)") in line
+
+
 def test_the_note_reads_the_bots_copy_with_or_without_bubblewrap() -> None:
     frames = {
         "/bot": '  File "/bot/pkg/brain.py", line 3, in think',

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.referee.hints import MODULE_HINT, traceback_tail
+from arena.referee.hints import MODULE_HINT, beside_hint, traceback_tail
 from arena.registry import resolve
 from arena.sandbox import probe
 
@@ -57,6 +57,46 @@ def test_a_missing_module_says_the_sandbox_sees_no_installed_packages(tmp_path: 
                           "    hint: a bot sees Python's standard library, the arena kit and the "
                           "packages its bot.yaml requires (requirements:), not those installed "
                           "for you; see 'Using packages' in docs/BOTS.md"]
+
+
+@needs_sandbox
+def test_a_single_file_bot_missing_a_module_beside_it_is_told_to_become_a_directory(
+        tmp_path: Path) -> None:
+    bot = tmp_path / "leaning.py"
+    bot.write_text("from helpers import pick\n")
+    (tmp_path / "helpers.py").write_text("def pick(legal):\n    return 0\n")
+    lines = _check(bot)
+    assert lines[1] == ("✗ handshake: exited before answering 'hello' (exit code 2); "
+                        "ModuleNotFoundError: No module named 'helpers' (at leaning.py line 1, "
+                        "in <module>)")
+    assert lines[5] == ("    hint: helpers.py lies beside leaning.py, but a single-file bot is "
+                        "copied alone into the sandbox: make the bot a directory (bot.py and "
+                        "the files it uses; 'Several files' in docs/BOTS.md)")
+    assert lines[6] == "FAIL: 1 of 1 checks failed."
+
+
+def test_only_what_lies_beside_a_single_file_bot_gets_the_directory_hint(
+        tmp_path: Path) -> None:
+    bot = tmp_path / "mine.py"
+    bot.write_text("")
+    (tmp_path / "weights.json").write_text("{}")
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "book.txt").write_text("")
+    (tmp_path / "pkg").mkdir()
+    missing = "FileNotFoundError: [Errno 2] No such file or directory: '{}'"
+    for name in ("weights.json", "/bot/weights.json", "/tmp/arena-box-7-x/bot/weights.json",
+                 "data/book.txt"):
+        hint = beside_hint(missing.format(name), bot)
+        assert hint is not None and hint.startswith(f"hint: {name.rpartition('/bot/')[2]} "
+                                                    "lies beside mine.py, but")
+    assert beside_hint("ModuleNotFoundError: No module named 'pkg.sub'", bot) is not None
+    for name in ("other.json", "../mine.py", "/etc/passwd", "/bot/../mine.py"):
+        assert beside_hint(missing.format(name), bot) is None
+    assert beside_hint("ModuleNotFoundError: No module named 'numpy'", bot) is None
+    assert beside_hint(missing.format("weights.json"), tmp_path) is None  # a directory bot
+    log = ("Traceback (most recent call last):\n  File \"/b/x.py\", line 1, in <module>\n"
+           "    import numpy\nModuleNotFoundError: No module named 'numpy'\n")
+    assert traceback_tail(log, "/b", bot)[-1] == MODULE_HINT  # nothing beside: the packages
 
 
 def test_the_tail_shows_the_bots_frame_and_the_frame_that_raised() -> None:

@@ -48,6 +48,10 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
                          "; it was started without options setting the spec's fields")
             versions = (version_changes(list(old.get("entrants", [])), spec)
                         if changed == ["entrants"] else None)
+            if (versions is not None and spec.format != "league"
+                    and store.count_games(row.id) >= row.games_planned):
+                # every game is played: a new version entered now would play none
+                raise StoreError(_finished_refusal(store, row, spec, what, carry_on))
             if carry_on and versions is not None:
                 return continue_with(store, row, spec, versions, new)
             raise StoreError(_refusal(store, row, spec, what, versions is not None,
@@ -92,6 +96,20 @@ def _refusal(store: Store, row: TournamentRow, spec: TournamentSpec, what: str,
             else f"{edition}, --fresh starts anew, or rename it")
     return (f"tournament '{spec.name}' exists with a different spec (hash {row.spec_hash}, "
             f"this spec {spec.spec_hash()}{what}); {ways}")
+
+
+def _finished_refusal(store: Store, row: TournamentRow, spec: TournamentSpec, what: str,
+                      carry_on: bool) -> str:
+    """Why a finished tournament is not continued with a new version of an entrant: no deal
+    is left for it; a new edition plays it."""
+    base = (row.spec.get("edition") or {}).get("of") or row.name
+    ways = (f"--new-edition starts {edition_name(store, base)} with the new version and keeps "
+            "this one for comparison, --fresh starts anew")
+    if carry_on:
+        return (f"--continue enters a new version for the deals not begun, and tournament "
+                f"'{spec.name}' is finished (this spec {spec.spec_hash()}{what}); {ways}")
+    return (f"tournament '{spec.name}' is finished, and this spec differs (hash "
+            f"{row.spec_hash}, this spec {spec.spec_hash()}{what}); {ways}")
 
 
 def _entrants_change(store: Store, old: list[str], spec: TournamentSpec) -> str:

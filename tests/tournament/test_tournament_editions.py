@@ -88,6 +88,7 @@ def test_the_refusal_names_continue_and_new_edition(tmp_path: Path, registry: Pa
     old = _submit(registry, FIRST)
     spec = _spec(tmp_path, db)
     run_tournament(load_spec(spec), 1)
+    _forget_round(db, 2)  # a deal is left for the new version
     new = _update(tmp_path, registry)
     with pytest.raises(StoreError) as info:
         run_tournament(load_spec(spec), 1)
@@ -104,6 +105,35 @@ def test_the_refusal_names_continue_and_new_edition(tmp_path: Path, registry: Pa
     both = runner.invoke(app, ["run", str(spec), "--fresh", "--continue"])
     assert both.exit_code == 2
     assert "give one of --fresh, --continue, not several" in both.stderr
+
+
+def test_a_finished_tournament_offers_a_new_edition_not_continue(
+        tmp_path: Path, registry: Path) -> None:
+    """Every deal is played: --continue would enter the new version for none of them (and
+    leave it on the leaderboard without a game), so the refusal leads to a new edition."""
+    db = tmp_path / "arena.db"
+    old = _submit(registry, FIRST)
+    spec = _spec(tmp_path, db)
+    run_tournament(load_spec(spec), 1)
+    new = _update(tmp_path, registry)
+    stored = sqlite3.connect(str(db)).execute("SELECT spec_hash FROM tournaments").fetchone()[0]
+    changed = (f"entrants changed (mine@{old} -> mine@{new}; to go on with the version it "
+               f"started with, enter it as mine@{old})")
+    ways = ("--new-edition starts cup-2 with the new version and keeps this one for "
+            "comparison, --fresh starts anew")
+    with pytest.raises(StoreError) as info:
+        run_tournament(load_spec(spec), 1)
+    assert str(info.value) == (
+        f"tournament 'cup' is finished, and this spec differs (hash {stored}, this spec "
+        f"{load_spec(spec).spec_hash()}: {changed}); {ways}")
+    with pytest.raises(StoreError) as info:
+        run_tournament(load_spec(spec), 1, carry_on=True)
+    assert str(info.value) == (
+        "--continue enters a new version for the deals not begun, and tournament 'cup' is "
+        f"finished (this spec {load_spec(spec).spec_hash()}: {changed}); {ways}")
+    assert f"mine@{new}" not in _games_by_version(db, "cup")
+    second = run_tournament(load_spec(spec), 1, new_edition=True)
+    assert (second.name, second.games_recorded) == ("cup-2", 6)
 
 
 def test_continue_enters_the_new_version_for_the_deals_not_begun(

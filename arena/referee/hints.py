@@ -12,8 +12,9 @@ from arena.common.printable import printable
 from arena.errors import ProtocolError
 from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 
-__all__ = ["HINT", "MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT", "beside_hint", "explained",
-           "hinted", "is_not_run", "log_note", "log_quote", "traceback_note", "traceback_tail"]
+__all__ = ["HINT", "MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT", "SPLIT_JSON_HINT",
+           "beside_hint", "explained", "hinted", "is_not_run", "log_note", "log_quote",
+           "traceback_note", "traceback_tail"]
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
 NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
@@ -21,6 +22,11 @@ NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is std
                  "startup_ms)")
 #: Why a bot's first line is not JSON, most often: a banner or a debug print on stdout.
 NOT_JSON_HINT = " (stdout carries protocol lines only: print logs to stderr)"
+#: Why a bot's line is a piece of JSON, most often: a message pretty-printed over several lines.
+SPLIT_JSON_HINT = (" (a message is one JSON object on one line: no pretty-printing, no line "
+                   "break inside it)")
+#: A line that is not JSON but looks like a piece of it: a brace, a bracket or a key first.
+_JSON_PIECE = re.compile(r"""^not JSON: (['"])\s*[{}\["]""")
 #: How a hint begins, where it closes a traceback's tail.
 HINT = "hint: "
 #: Why a module a bot imports is missing, most often: it was installed for the user, and the
@@ -57,8 +63,11 @@ QUOTE_CHARS = 200
 
 
 def hinted(exc: ProtocolError) -> str:
-    """The protocol error, with :data:`NOT_JSON_HINT` when the line was no JSON at all."""
+    """The protocol error, with :data:`NOT_JSON_HINT` when the line was no JSON at all, or
+    :data:`SPLIT_JSON_HINT` when it looks like a piece of a message split over lines."""
     detail = str(exc)
+    if _JSON_PIECE.match(detail):
+        return detail + SPLIT_JSON_HINT
     return detail + NOT_JSON_HINT if detail.startswith("not JSON") else detail
 
 

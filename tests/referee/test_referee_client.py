@@ -13,7 +13,7 @@ from arena.protocol.transport import Closed, MockTransport, Overflow, Timeout
 from arena.referee import client as client_module
 from arena.referee.client import MAX_FAILED_STARTS, BotClient
 from arena.referee.connection import Received
-from arena.referee.hints import NO_READY_HINT, NOT_JSON_HINT
+from arena.referee.hints import NO_READY_HINT, NOT_JSON_HINT, SPLIT_JSON_HINT
 from arena.referee.launch import TransportConnection
 from arena.sandbox import Limits
 
@@ -114,6 +114,8 @@ def test_act_message_shape() -> None:
     (3, "illegal_choice", "choice 3 is outside the 3 legal options"),
     (-1, "illegal_choice", "choice -1 is outside the 3 legal options"),
     (b"%%% garbage %%%", "protocol_error", "not JSON: '%%% garbage %%%'" + NOT_JSON_HINT),
+    (b"{", "protocol_error", "not JSON: '{'" + SPLIT_JSON_HINT),  # json.dumps(indent=1)
+    (b'  "choice": 0,', "protocol_error", """not JSON: '  "choice": 0,'""" + SPLIT_JSON_HINT),
     (b'{"type":"action","id":0}', "protocol_error",
      "'action' needs an integer 'choice', got none"),
     (b'{"type":"action","choice":1}', "protocol_error",

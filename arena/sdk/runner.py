@@ -90,6 +90,19 @@ def load_bot_class(path: str | Path, class_name: str | None = None) -> type[Bot]
     return find_bot_class(module, class_name)
 
 
+def _instantiate(bot_class: type[Bot]) -> Bot:
+    """The bot, made as the runner makes it: without arguments. An ``__init__`` that wants
+    some is told so in one line, not with a traceback through the runner."""
+    try:
+        return bot_class()
+    except TypeError as exc:
+        if exc.__traceback__ is not None and exc.__traceback__.tb_next is None:
+            # raised by the call itself: the signature, not the bot's own code
+            raise BotLoadError(f"{bot_class.__name__}() needs arguments ({exc}): the runner "
+                               "passes none; settings reach configure(options)") from None
+        raise
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point: load the bot, move the protocol to a private fd, serve."""
     args = list(sys.argv[1:] if argv is None else argv)
@@ -112,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdin = open(os.devnull)  # noqa: SIM115 - bot code must not read protocol lines
     try:
         bot_class = load_bot_class(args[0], class_name)
-        bot = bot_class()
+        bot = _instantiate(bot_class)
     except BotLoadError as exc:
         print(f"[runner] {exc}", file=sys.stderr)
         return 2

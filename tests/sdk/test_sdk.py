@@ -235,6 +235,22 @@ def test_runner_reports_bot_errors(tmp_path: Path) -> None:
     assert usage.returncode == 2 and b"usage:" in usage.stderr
 
 
+def test_a_bot_whose_init_wants_arguments_is_told_in_one_line(tmp_path: Path) -> None:
+    bot = tmp_path / "deep.py"
+    bot.write_text("from arena.sdk import Bot\nclass Deep(Bot):\n    def __init__(self, depth):\n"
+                   "        self.depth = depth\n    def act(self, r):\n        return 0\n")
+    done = runner(bot, [messages.hello()])
+    assert done.returncode == 2 and done.stdout == b""
+    assert done.stderr.decode().splitlines() == [
+        "[runner] Deep() needs arguments (Deep.__init__() missing 1 required positional "
+        "argument: 'depth'): the runner passes none; settings reach configure(options)"]
+    inside = tmp_path / "inside.py"  # a TypeError of the bot's own __init__: its traceback
+    inside.write_text("from arena.sdk import Bot\nclass Inside(Bot):\n    def __init__(self):\n"
+                      "        len(5)\n    def act(self, r):\n        return 0\n")
+    done = runner(inside, [messages.hello()])
+    assert done.returncode == 2 and 'inside.py", line 4, in __init__' in done.stderr.decode()
+
+
 @pytest.mark.parametrize("name", ["greedy", "collector"])
 def test_sample_strategies_beat_random(name: str) -> None:
     wins = losses = 0

@@ -57,6 +57,14 @@ def test_a_missing_requirements_file(tmp_path: Path) -> None:
                                "of the bot's directory")
 
 
+def test_a_package_named_where_a_list_was_meant_is_shown_the_list(tmp_path: Path) -> None:
+    with pytest.raises(ManifestError) as info:
+        manifest_requirements("numpy>=1.24", tmp_path, WHERE)
+    assert str(info.value) == (f"{WHERE}: 'requirements' names numpy>=1.24, which is not a file "
+                               "of the bot's directory; a list of packages goes in brackets: "
+                               "requirements: ['numpy>=1.24']")
+
+
 @pytest.mark.parametrize(("value", "expected"), [(None, None), ("3.11", "3.11"),
                                                  (" 3.12 ", "3.12")])
 def test_python_versions(value: object, expected: str | None) -> None:

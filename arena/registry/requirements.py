@@ -72,6 +72,18 @@ def manifest_requirements(value: Any, directory: Path, where: Path) -> tuple[str
     return tuple(sorted({normalized(text, place) for place, text in lines if text}))
 
 
+def _list_hint(value: str) -> str:
+    """How to list ``value`` when it reads as a package rather than a file's name: a bot.yaml
+    that says ``requirements: numpy`` meant a list of one."""
+    if "/" in value or value.endswith(".txt"):
+        return ""
+    try:
+        Requirement(value)
+    except InvalidRequirement:
+        return ""
+    return f"; a list of packages goes in brackets: requirements: [{printable(value)!r}]"
+
+
 def _requirements_file(value: str, directory: Path, where: Path) -> list[tuple[str, str]]:
     """The (place, requirement) lines of a requirements file inside the bot's directory."""
     root = directory.resolve()
@@ -82,7 +94,7 @@ def _requirements_file(value: str, directory: Path, where: Path) -> list[tuple[s
                             "the bot's own files")
     if not file.is_file():
         raise ManifestError(f"{where}: 'requirements' names {printable(value)}, which is not "
-                            "a file of the bot's directory")
+                            f"a file of the bot's directory{_list_hint(value)}")
     if file.stat().st_size > _REQUIREMENTS_FILE_BYTES:
         raise ManifestError(f"{file} is larger than {_REQUIREMENTS_FILE_BYTES >> 10} KiB")
     try:

@@ -24,7 +24,7 @@ from arena.common.plural import counted
 from arena.engine import RandomAgent
 from arena.referee.client import WAIT_NOTICE_S, BotClient
 from arena.referee.connection import Launcher
-from arena.referee.hints import HINT, traceback_tail
+from arena.referee.hints import HINT, log_note, traceback_tail
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import LocalSeat, parse_date, run_games
 from arena.registry import BotSpec, name_problem, resolve, submit_version
@@ -183,9 +183,10 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                              "end"))
     elif ended.voluntary and ended.exit_code == 0:
         report.add(CheckItem("clean exit", True, "exited with code 0 after 'bye'"))
-    elif ended.voluntary:
+    elif ended.voluntary:  # what it logged last says why (an on_game_end that raised)
         report.add(CheckItem("clean exit", False,
-                             f"{ended.description} after 'bye' (expected code 0)"))
+                             f"{ended.description} after 'bye' (expected code 0)"
+                             + log_note(client.log_since_last(), spec.path)))
     else:
         report.add(CheckItem("clean exit", False,
                              f"still running {limits.bye_grace_ms} ms after 'bye'; "

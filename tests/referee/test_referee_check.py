@@ -100,3 +100,17 @@ def test_a_bot_that_ignores_bye_fails_the_clean_exit() -> None:
     report = check(lambda: FakeConnection(exit_on_bye=False), games=1)
     assert report.items[-1].line() == "✗ clean exit: still running 100 ms after 'bye'; killed"
     assert report.failures() == ["clean exit: still running 100 ms after 'bye'; killed"]
+
+
+def test_a_bot_that_fails_on_its_way_out_is_told_what_it_logged() -> None:
+    """An exit code other than 0 after 'bye' (the last game's on_game_end raised, say) quotes
+    the bot's last error, as the other failures do."""
+    def failing(message: dict[str, Any]) -> None:
+        if message["type"] == "bye":
+            conn.log += "KeyError: 5\n"
+            conn.closed, conn.exit_code = True, 1
+
+    conn = FakeConnection(exit_on_bye=False, on_message=failing)
+    report = check_bot(SPEC, games=1, limits=FAST, launcher=FakeLauncher([conn]))
+    assert report.items[-1].line() == ("✗ clean exit: exit code 1 after 'bye' (expected code "
+                                       "0); last log line: KeyError: 5")

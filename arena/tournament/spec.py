@@ -415,6 +415,10 @@ def _limit_message(text: str) -> str:
 
 _FIELDS = tuple(TournamentSpec.model_fields)
 _RATING_FIELDS = tuple(RatingSpec.model_fields)
+#: Fields named as ``arena run`` and ``arena match`` name their options (``--games``,
+#: ``--decision-ms``), which a spelling distance would match to an unrelated field.
+_OPTION_NAMES = {"games": "games_per_match", "players": "players_per_game",
+                 "decision_ms": "limits.decision_ms", "time_bank_ms": "limits.time_bank_ms"}
 
 
 def _loc(loc: tuple[int | str, ...]) -> str:
@@ -447,8 +451,9 @@ def _problem(error: Any) -> list[str]:
     if kind == "extra_forbidden":
         known = _RATING_FIELDS if len(loc) > 1 and loc[0] == "rating" else _FIELDS
         name = str(loc[-1])
-        return [f"{field}: unknown field{did_you_mean(name, known)} "
-                f"(known: {', '.join(known)})"]
+        meant = (f" (did you mean '{_OPTION_NAMES[name]}'?)" if len(loc) == 1
+                 and name in _OPTION_NAMES else did_you_mean(name, known))
+        return [f"{field}: unknown field{meant} (known: {', '.join(known)})"]
     if kind == "literal_error":
         expected = error["ctx"]["expected"].replace("'", "").replace(" or ", ", ")
         return [f"{field}: must be one of {expected}; got {shown_value(value)}"]

@@ -206,6 +206,16 @@ def test_unknown_field_suggests_the_known_one(tmp_path: Path) -> None:
                            "(known: name, format, bots,")
 
 
+@pytest.mark.parametrize(("field", "meant"), [
+    ("games: 4", "games_per_match"), ("players: 3", "players_per_game"),
+    ("decision_ms: 500", "limits.decision_ms")])
+def test_a_field_named_like_a_command_line_option_is_shown_the_spec_field(
+        tmp_path: Path, field: str, meant: str) -> None:
+    [line] = problems(tmp_path, VALID + field + "\n")
+    assert line.startswith(f"{field.split(':')[0]}: unknown field (did you mean '{meant}'?) "
+                           "(known: name, format, bots,")
+
+
 def test_missing_required_field(tmp_path: Path) -> None:
     assert problems(tmp_path, "format: round_robin\nbots: [greedy, collector]\n") == [
         "name: is required"]

@@ -17,11 +17,24 @@ _NOT_FOUND = re.compile(r"Could not find a version that satisfies the requiremen
 _CAUSE = re.compile(r"Failed to establish a new connection: [^'\")]*|\[Errno -?\d+\] [^'\")]*"
                     r"|Read timed out|Temporary failure in name resolution")
 _LINE_CHARS = 300
+#: The newest releases a "no matching release" line names.
+_VERSIONS_SHOWN = 8
 
 
 def _short(text: str) -> str:
     text = printable(text.strip())
     return text if len(text) <= _LINE_CHARS else text[:_LINE_CHARS - 3] + "..."
+
+
+def _versions(text: str) -> str:
+    """pip's list of the releases there are, oldest first, shortened to its first and its
+    newest ones: the newest are those a requirement most likely meant."""
+    versions = [v.strip() for v in text.split(",") if v.strip()]
+    if len(versions) <= _VERSIONS_SHOWN + 1:
+        return _short(text)
+    newest = versions[-_VERSIONS_SHOWN:]
+    return _short(f"{versions[0]}, ... ({len(versions) - 1 - len(newest)} more), "
+                  f"{', '.join(newest)}")
 
 
 def pip_failure(output: str, python: str) -> str:
@@ -46,9 +59,9 @@ def pip_failure(output: str, python: str) -> str:
     for line in lines:
         found = _NOT_FOUND.search(line)
         if found is not None:
-            versions = (found.group(2) or "none").strip()
+            versions = _versions((found.group(2) or "none").strip())
             return (f"cannot install {printable(found.group(1))}: no matching release on the "
-                    f"package index (pip: from versions: {_short(versions)}; only wheels are "
+                    f"package index (pip: from versions: {versions}; only wheels are "
                     "installed, never built from source)")
     errors = [line for line in lines if line.startswith("ERROR:")]
     if errors:

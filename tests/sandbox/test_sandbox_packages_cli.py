@@ -89,6 +89,18 @@ def test_a_full_disk_while_installing(tmp_path: Path, env_cache: Path,  # noqa: 
                                              "OSError: [Errno 28] No space left on device", "py")
 
 
+def test_a_version_that_does_not_exist_is_shown_the_newest_ones() -> None:
+    releases = [f"1.{minor}.{patch}" for minor in range(10) for patch in range(5)]
+    output = ("ERROR: Could not find a version that satisfies the requirement numpy==0.0.1 "
+              f"(from versions: {', '.join(releases)})\nERROR: No matching distribution")
+    assert pip_failure(output, "py") == (
+        "cannot install numpy==0.0.1: no matching release on the package index (pip: from "
+        "versions: 1.0.0, ... (41 more), 1.8.2, 1.8.3, 1.8.4, 1.9.0, 1.9.1, 1.9.2, 1.9.3, 1.9.4; "
+        "only wheels are installed, never built from source)")
+    few = "ERROR: Could not find a version that satisfies the requirement x>9 (from versions: 1, 2)"
+    assert "(pip: from versions: 1, 2; only wheels" in pip_failure(few, "py")
+
+
 def test_a_requirements_file_outside_the_bot(tmp_path: Path) -> None:
     (tmp_path / "reqs.txt").write_text("numpy\n")
     bot = manifest_bot(tmp_path, "requirements: ../reqs.txt\n")

@@ -23,7 +23,7 @@ from typing import Any
 from arena.common.plural import counted
 from arena.engine import RandomAgent
 from arena.referee.client import WAIT_NOTICE_S, BotClient
-from arena.referee.connection import Launcher
+from arena.referee.connection import Ended, Launcher
 from arena.referee.hints import HINT, log_note, traceback_tail
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import LocalSeat, parse_date, run_games
@@ -178,20 +178,22 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
             return report
     finally:
         ended = client.close()
-    if ended is None:
-        report.add(CheckItem("clean exit", False, "the bot was not running at the "
-                             "end"))
-    elif ended.voluntary and ended.exit_code == 0:
-        report.add(CheckItem("clean exit", True, "exited with code 0 after 'bye'"))
-    elif ended.voluntary:  # what it logged last says why (an on_game_end that raised)
-        report.add(CheckItem("clean exit", False,
-                             f"{ended.description} after 'bye' (expected code 0)"
-                             + log_note(client.log_since_last(), spec.path)))
-    else:
-        report.add(CheckItem("clean exit", False,
-                             f"still running {limits.bye_grace_ms} ms after 'bye'; "
-                             "killed"))
+    report.add(_exit_item(ended, client.log_since_last(), spec, limits))
     return report
+
+
+def _exit_item(ended: Ended | None, log: str, spec: BotSpec, limits: Limits) -> CheckItem:
+    """How the bot left after ``bye``; what it logged last says why it failed (an
+    on_game_end that raised)."""
+    if ended is None:
+        return CheckItem("clean exit", False, "the bot was not running at the end")
+    if ended.voluntary and ended.exit_code == 0:
+        return CheckItem("clean exit", True, "exited with code 0 after 'bye'")
+    if ended.voluntary:
+        return CheckItem("clean exit", False, f"{ended.description} after 'bye' (expected "
+                         "code 0)" + log_note(log, spec.path))
+    return CheckItem("clean exit", False,
+                     f"still running {limits.bye_grace_ms} ms after 'bye'; killed")
 
 
 def _tell_waits(client: BotClient, on_wait: Callable[[str, str, int], None] | None,

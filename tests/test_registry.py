@@ -406,6 +406,12 @@ def test_update_of_a_sample_bots_name_leaves_the_sample_in_the_checkout(
     assert old.path == sample
     mine = tmp_path / "mine.py"
     mine.write_text((SAMPLE_BOTS_DIR / "greedy.py").read_text())
+    with pytest.raises(SubmitError) as refused:
+        submit(mine, name="collector", bots_dir=bots, check=passing)
+    assert str(refused.value) == (
+        f"'collector' is a sample bot (version {old.version}); --update registers yours under "
+        "its name, which then comes first (the sample stays in the checkout), or choose "
+        "another name with --name")
     try:
         new = submit(mine, name="collector", bots_dir=bots, check=passing, update=True)
         left = sample.read_bytes() if sample.exists() else None

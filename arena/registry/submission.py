@@ -162,6 +162,11 @@ def _existing(bots_dir: Path, spec: BotSpec, update: bool) -> BotSpec | Path | N
             if other.version == spec.version:
                 raise SubmitError(f"{existing!r} is already registered with the same files "
                                   f"(version {other.version}); submit it as --name {existing}")
+            if not update and _is_sample(where):
+                raise SubmitError(f"{existing!r} is a sample bot (version {other.version}); "
+                                  "--update registers yours under its name, which then comes "
+                                  "first (the sample stays in the checkout), or choose "
+                                  "another name with --name")
             if not update:
                 raise SubmitError(f"a bot named {existing!r} is already registered (version "
                                   f"{other.version}); --update replaces it with this version "

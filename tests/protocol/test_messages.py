@@ -328,3 +328,20 @@ def test_dumpb_edge_cases() -> None:
         assert messages.dumpb(value) == _standard(value)
     with pytest.raises(TypeError, match="set is not JSON serializable"):
         messages.dumpb({1, 2})
+
+
+def test_every_referee_message_begins_with_its_type() -> None:
+    """PROTOCOL.md promises it: a bot matching lines with a pattern tells them apart by their
+    first bytes (an act's id and decision follow at once, as the events' payload does)."""
+    lines = {
+        "hello": messages.hello({"decision_ms": 1000}, {"depth": 2}),
+        "game_start": messages.game_start(0, 1, ["a", "b"], 0, 5, bot_seed=7),
+        "event": messages.event({"type": "draw", "seat": 0}),
+        "act": messages.act(3, "turn", {"hand": []}, [{"card": "x"}], 900, {"k": 1}),
+        "game_end": messages.game_end(0, [1, 2], ["Pair", "High Hand"], False, "none"),
+        "bye": messages.bye(),
+    }
+    for kind, line in lines.items():
+        assert line.startswith(b'{"type":"%s"' % kind.encode()), line
+    assert lines["act"].startswith(b'{"type":"act","id":3,"decision":"turn",')
+    assert lines["event"].startswith(b'{"type":"event","event":{')

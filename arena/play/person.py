@@ -165,11 +165,11 @@ class Person:
                 self.console.print(Text(line))
         elif text.lower() in ("g", "graveyards"):
             self.console.print(graveyards_view(view))
-        else:
-            self.console.print(f"'{text}' is not an option: type a number 0-{last}, Enter "
-                               "for 0, ? for help, h N for card N of your hand, t for the "
-                               "table, l for what just happened, g for the graveyards, "
-                               "quit to leave.")
+        else:  # as typed: a Text, so brackets are not read as rich markup
+            self.console.print(Text(f"'{text}' is not an option: type a number 0-{last}, "
+                                    "Enter for 0, ? for help, h N for card N of your hand, t "
+                                    "for the table, l for what just happened, g for the "
+                                    "graveyards, quit to leave."))
         return None
 
     def _explain(self, decision: Decision) -> None:
@@ -187,12 +187,12 @@ class Person:
         elif which.isdigit():
             self.console.print(f"Your hand has cards 1-{len(hand)}; there is no card {which}.")
         else:
-            self.console.print(card_text(which[0].upper() + which[1:]))
+            self.console.print(Text(card_text(which[0].upper() + which[1:])))
 
     def _timed_out(self, decision: Decision) -> int:
         label = option_label(decision.kind, decision.options[0], self.players,
                              decision.context)
-        self.console.print(f"Time is up ({self.clock:g}s): played option 0, {label}.")
+        self.console.print(Text(f"Time is up ({self.clock:g}s): played option 0, {label}."))
         return 0
 
     # -- telling the game ---------------------------------------------------------------

@@ -90,7 +90,8 @@ def table_view(view: Observation, rules: HouseRules = DEFAULT_RULES,
     for seat, name in enumerate(view.players):
         who = f"{name} ({me})" if seat == view.seat and name != me else name
         style = "bold" if seat == view.active_seat else ""
-        seats.add_row(str(seat), who, str(view.hand_sizes[seat]), _arena(view, seat),
+        # names as Text: a table's plain strings are read as rich markup
+        seats.add_row(str(seat), Text(who), str(view.hand_sizes[seat]), _arena(view, seat),
                       ", ".join(revealed[seat]) or "-", style=style)
     piles = Text(f"Draw pile {view.draw_pile} · Effect Graveyard {len(view.effect_graveyard)}"
                  f" · Discard Graveyard: {_last(view.discard_graveyard)}")
@@ -139,7 +140,7 @@ def showdown_view(record: Mapping[str, Any], seat: int,
     for s in order:
         who = f"{players[s]} (you)" if s == seat and players[s] != "you" else players[s]
         hand = ", ".join(hands[s]) if s < len(hands) and hands[s] else "-"
-        table.add_row(str(places[s]) if s < len(places) else "?", who,
+        table.add_row(str(places[s]) if s < len(places) else "?", Text(who),
                       desmos[s] if s < len(desmos) else "?", hand,
                       style="bold" if s == seat else "")
     # The header's last line says how first place was settled (tie-break or none).

@@ -135,8 +135,8 @@ class Series:
                 return "quit"
             if text in ("r", "review"):
                 return "review"
-            self.console.print(f"'{text}' is not a choice here: "
-                               + ("r or q." if last else "a, r or q."))
+            self.console.print(Text(f"'{text}' is not a choice here: "
+                                    + ("r or q." if last else "a, r or q.")))
 
     def _review(self, record: dict[str, Any]) -> None:
         """The game told turn by turn, every card shown (it is over); in a pager on a

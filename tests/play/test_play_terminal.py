@@ -126,6 +126,31 @@ def test_an_invalid_key_is_refused_with_a_hint_and_changes_nothing() -> None:
     assert child.exitstatus == 0
 
 
+@needs_sandbox
+def test_brackets_typed_or_in_the_name_are_shown_as_typed() -> None:
+    # rich reads [...] as markup: "[/]" closes nothing and used to end the program with a
+    # traceback, "[red]" vanished from the line
+    child, transcript = _spawn(str(BOTS / "random.py"), "--seed", "3", "--pace", "0",
+                               "--name", "[b]al[/b]")
+    child.expect(DECISION)
+    options = child.match.group(1)
+    for key in ("[/]", "[red]x", "h [/]"):
+        child.sendline(key)
+        child.expect(DECISION)
+        assert child.match.group(1) == options
+    screen = " ".join(_screen(transcript).split())
+    assert "[b]al[/b] (you)" in screen
+    assert f"'[/]' is not an option: type a number 0-{options}" in screen
+    assert "'[red]x' is not an option" in screen
+    assert "[/]: not a card" in screen
+    assert "Traceback" not in screen
+    child.sendline("quit")
+    child.expect("You left the table.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
 def _descendants(pid: int) -> set[int]:
     parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():

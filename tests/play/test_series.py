@@ -82,3 +82,14 @@ def test_a_bots_failures_are_told_after_the_game() -> None:
     text = out.getvalue()
     assert "Bot failures this game:" in text
     assert [line for line in text.splitlines() if "(game 1): " in line]
+
+
+@needs_sandbox
+def test_brackets_typed_at_the_menu_are_refused_as_typed() -> None:
+    # rich reads [...] as markup: "[/]" closes nothing and used to raise MarkupError
+    console, out = quiet_console()
+    script = _menu_then_enter(["[/]", "q"])
+    series = Series(PlayRequest(bots=[str(BOTS / "random.py")], seed=2),
+                    Person(console, script, 0), console, script)
+    series.play()
+    assert "'[/]' is not a choice here: a, r or q." in out.getvalue()

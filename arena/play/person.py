@@ -145,7 +145,8 @@ class Person:
         last = len(decision.options) - 1
         if text == "":
             return 0
-        if text.isdigit():
+        # isdecimal, not isdigit: int() refuses digits such as "²" that isdigit accepts
+        if text.isdecimal():
             if int(text) <= last:
                 return int(text)
             self.console.print(f"There is no option {text}: choose 0-{last}.")
@@ -182,9 +183,9 @@ class Person:
 
     def _card_help(self, which: str, view: Observation) -> None:
         hand = view.hand
-        if which.isdigit() and 1 <= int(which) <= len(hand):
+        if which.isdecimal() and 1 <= int(which) <= len(hand):
             self.console.print(card_text(hand[int(which) - 1]))
-        elif which.isdigit():
+        elif which.isdecimal():
             self.console.print(f"Your hand has cards 1-{len(hand)}; there is no card {which}.")
         else:
             self.console.print(Text(card_text(which[0].upper() + which[1:])))

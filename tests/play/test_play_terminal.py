@@ -151,6 +151,31 @@ def test_brackets_typed_or_in_the_name_are_shown_as_typed() -> None:
     assert child.exitstatus == 0
 
 
+@needs_sandbox
+def test_digits_int_cannot_read_are_refused() -> None:
+    # "²" is a digit to str.isdigit but not a number to int(): it used to end the program
+    # with a ValueError traceback, at a decision and after "h"
+    child, transcript = _spawn(str(BOTS / "random.py"), "--seed", "3", "--pace", "0")
+    child.expect(DECISION)
+    options = child.match.group(1)
+    for key in ("²", "h ²"):
+        child.sendline(key)
+        child.expect(DECISION)
+        assert child.match.group(1) == options
+    screen = " ".join(_screen(transcript).split())
+    assert f"'²' is not an option: type a number 0-{options}" in screen
+    assert "²: not a card" in screen
+    start = len(transcript.getvalue())
+    child.sendline("１")  # a full-width 1 is a number: option 1, playing the first card
+    child.expect(DECISION)
+    assert " plays " in ANSI.sub("", transcript.getvalue()[start:])
+    assert "Traceback" not in screen
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
 def _descendants(pid: int) -> set[int]:
     parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():

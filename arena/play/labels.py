@@ -12,6 +12,7 @@ from typing import Any
 
 from arena.engine import EFFECTS
 from arena.engine.effects import PALAESTRON_TEXT
+from arena.engine.rulebook import MAX_TRAPS
 
 __all__ = ["CARD_GIST", "KIND_HELP", "card_label", "card_text", "cards_in",
            "decision_title", "option_label"]
@@ -48,8 +49,10 @@ CARD_GIST: Mapping[str, str] = {
 KIND_HELP: Mapping[str, str] = {
     "turn": "Your turn: hold (do nothing), play a card (its effect resolves, then you draw "
             "one) or set a card face down as a trap in your Arena (then you draw one; at "
-            "most 3 traps). A trap can be triggered later, at the start of any turn or when "
-            "an opponent declares a play, and expires after your second turn from now.",
+            f"most {MAX_TRAPS} traps). A trap can be triggered from your next turn on: at the "
+            "start of any turn or when an opponent declares a play (under the default house "
+            "rules also in answer to a trap, when the Palaestron is drawn and before the "
+            "showdown), and expires after your second turn from now.",
     "swap": "After your action you may swap: discard one card and draw one. Keep your hand "
             "(option 0) or name the card to let go. Five cards make your Desmos at the "
             "showdown.",

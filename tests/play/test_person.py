@@ -8,6 +8,7 @@ import pytest
 from play_script import Script, quiet_console
 
 from arena.engine import GameConfig, RandomAgent, play_game
+from arena.engine.rulebook import MAX_TRAPS
 from arena.play.labels import option_label
 from arena.play.person import LeftTable, Person
 
@@ -51,6 +52,8 @@ def test_help_and_card_texts_change_nothing() -> None:
     state, text = _game(Script(["?", "h 1", "h 9", "h God-1", "t", "g", "l"]))
     assert state.record()["choices"] == plain.record()["choices"]
     assert "Your turn: hold (do nothing), play a card" in text
+    # the rulebook's limit (Max 2 Traps per Arena): the help said 3
+    assert f"(then you draw one; at most {MAX_TRAPS} traps)" in " ".join(text.split())
     assert "Hermes, Messenger's Trade): Choose an opponent and look at their hand" in text
     assert "Your hand has cards 1-5; there is no card 9." in text
     assert "Discard Graveyard (0, top last): empty" in text

@@ -128,11 +128,13 @@ def decision_view(decision: Decision, players: Sequence[str]) -> RenderableType:
 def showdown_view(record: Mapping[str, Any], seat: int,
                   hands: Sequence[Sequence[str]]) -> RenderableType:
     """Every hand shown at the showdown with its Desmos and place, and how first place was
-    settled (the record's public part: its result)."""
+    settled (the record's public part: its result). A forfeited seat is marked: it is placed
+    last whatever its hand (E18), which the places alone would not explain."""
     players = [str(p) for p in record.get("players") or []]
     result = record.get("result") or {}
     places = result.get("placements") or []
     desmos = result.get("desmos") or []
+    forfeits = {int(s): str(why) for s, why in (result.get("forfeits") or {}).items()}
     table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="underline")
     for column in ("place", "player", "Desmos", "hand"):
         table.add_column(column)
@@ -140,16 +142,23 @@ def showdown_view(record: Mapping[str, Any], seat: int,
     for s in order:
         who = f"{players[s]} (you)" if s == seat and players[s] != "you" else players[s]
         hand = ", ".join(hands[s]) if s < len(hands) and hands[s] else "-"
-        table.add_row(str(places[s]) if s < len(places) else "?", Text(who),
-                      desmos[s] if s < len(desmos) else "?", hand,
+        category = desmos[s] if s < len(desmos) else "?"
+        if s in forfeits:
+            category += f", forfeited ({forfeits[s]})"
+        table.add_row(str(places[s]) if s < len(places) else "?", Text(who), category, hand,
                       style="bold" if s == seat else "")
     # The header's last line says how first place was settled (tie-break or none).
     settled = [line.strip() for line in header_lines(record) if "first place" in line]
     how = settled[0][0].upper() + settled[0][1:] if settled else ""
-    if result.get("tiebreak") == "none" and len(order) > 1 and len(places) == len(players):
-        first, second = order[0], order[1]
+    contenders = [s for s in order if s not in forfeits]
+    if result.get("tiebreak") == "none" and len(contenders) > 1 and \
+            len(places) == len(players):
+        first, second = contenders[0], contenders[1]
         if places[first] == 1 and places[second] > 1 and desmos[first] == desmos[second]:
             how = (f"First place: {players[first]}'s {desmos[first]} beats "
                    f"{players[second]}'s card by card (tiers: God 5, Crown 4, Class 3, Fate 2, "
                    "Beast 1)")
-    return Group(Text("Showdown", style="bold reverse"), table, Text(how))
+    lines: list[RenderableType] = [Text("Showdown", style="bold reverse"), table, Text(how)]
+    if forfeits and len(forfeits) < len(players):
+        lines.append(Text("A player who forfeits is placed last, whatever their hand."))
+    return Group(*lines)

@@ -42,6 +42,25 @@ def test_the_showdown_lists_every_hand_by_place_and_says_how_first_was_settled()
     assert rps.rstrip().splitlines()[-1] == "First place: tie broken by Rock-paper-scissors"
 
 
+def test_a_forfeited_player_is_marked_and_never_beaten_card_by_card() -> None:
+    hands = [["God-1", "God-2", "Fate-1", "Fate-2", "Beast-1"],
+             ["Agari-1", "Agari-2", "Fate-3", "Beast-2", "Beast-3"],
+             ["God-3", "God-4", "God-5", "Umbrae-1", "Fate-4"]]
+    # carol's Triplet beats both Pairs, but carol crashed: placed last (E18)
+    record = _record([1, 2, 3], ["Two Pair", "Two Pair", "Triplet"], "none")
+    record["result"]["forfeits"] = {"2": "crash"}
+    text = " ".join(_shown(record, hands).split())
+    assert "3 carol Triplet, forfeited (crash) God-3," in text
+    assert "First place: alice's Two Pair beats bob's card by card" in text
+    assert text.endswith("A player who forfeits is placed last, whatever their hand.")
+    # the only other player forfeited with an equal category: nobody was beaten card by card
+    record = _record([1, 2, 2], ["Pair", "Pair", "Pair"], "none")
+    record["result"]["forfeits"] = {"1": "timeout", "2": "crash"}
+    text = " ".join(_shown(record, hands).split())
+    assert "card by card" not in text and "First place: no tie" in text
+    assert "2 bob (you) Pair, forfeited (timeout)" in text
+
+
 def test_other_players_actions_are_told_with_a_pause_and_ones_own_without() -> None:
     console, out = quiet_console()
     pauses: list[float] = []

@@ -93,6 +93,8 @@ class Person:
         self.moved = True
         #: Games begun at this table.
         self.games = 0
+        #: Seats that forfeited this game (marked on the table: they cannot win).
+        self.forfeited: set[int] = set()
         #: What was told since this seat's last decision (``news``: before the one asked
         #: now, which ``l`` shows again).
         self.recent: list[str] = []
@@ -105,7 +107,10 @@ class Person:
             kind = event.get("type")
             if kind == "game_start":
                 self.feed = []
+                self.forfeited = set()
                 self.players = [str(p) for p in event.get("players", [])]
+            elif kind == "forfeit" and isinstance(event.get("seat"), int):
+                self.forfeited.add(event["seat"])
             self.feed.append(event)
             self._tell(event)
 
@@ -113,7 +118,8 @@ class Person:
         """Show the table and the options; read until a legal answer (or the clock)."""
         self.players = list(observation.players)
         if decision.kind == "turn" or self.moved:
-            self.console.print(table_view(observation, self.rules))
+            self.console.print(table_view(observation, self.rules,
+                                          forfeited=self.forfeited))
         else:  # the same turn goes on: the table has not changed but for the hand
             self.console.print(hand_line(observation, self.rules))
         self.moved = False
@@ -159,7 +165,7 @@ class Person:
         elif word.lower() in ("h", "help") and rest.strip():
             self._card_help(rest.strip(), view)
         elif text.lower() in ("t", "table"):
-            self.console.print(table_view(view, self.rules))
+            self.console.print(table_view(view, self.rules, forfeited=self.forfeited))
             self.console.print(decision_view(decision, self.players))
         elif text.lower() in ("l", "log"):
             for line in self.news or ["Nothing has happened since your last decision."]:

@@ -8,7 +8,7 @@ Everything fits an 80x24 terminal: one row per seat, the graveyards cut to their
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -74,10 +74,12 @@ def hand_line(view: Observation, rules: HouseRules = DEFAULT_RULES) -> Text:
     return line
 
 
-def table_view(view: Observation, rules: HouseRules = DEFAULT_RULES,
-               me: str = "you") -> RenderableType:
+def table_view(view: Observation, rules: HouseRules = DEFAULT_RULES, me: str = "you",
+               forfeited: Collection[int] = ()) -> RenderableType:
     """The table from ``view``'s seat: every seat's hand size, Arena and revealed cards, the
-    pile, the graveyards and the seat's own hand (numbered for ``h N``)."""
+    pile, the graveyards and the seat's own hand (numbered for ``h N``). The ``forfeited``
+    seats (told by the seat's events; the observation does not say) are marked: they can no
+    longer win."""
     turn = "your turn" if view.active_seat == view.seat else \
         f"{view.players[view.active_seat]}'s turn"
     round_text = "Showdown" if view.phase == "showdown" else \
@@ -89,6 +91,8 @@ def table_view(view: Observation, rules: HouseRules = DEFAULT_RULES,
     revealed = view.revealed
     for seat, name in enumerate(view.players):
         who = f"{name} ({me})" if seat == view.seat and name != me else name
+        if seat in forfeited:
+            who += " (forfeited)"
         style = "bold" if seat == view.active_seat else ""
         # names as Text: a table's plain strings are read as rich markup
         seats.add_row(str(seat), Text(who), str(view.hand_sizes[seat]), _arena(view, seat),

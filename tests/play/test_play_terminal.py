@@ -24,6 +24,7 @@ from arena.sandbox import probe
 
 REPO = Path(__file__).resolve().parents[2]
 BOTS = REPO / "bots"
+FIXTURES = REPO / "tests" / "fixtures" / "bots"
 needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
 
 DECISION = r"Choose 0-(\d+) \(Enter = 0, \? = help\): "
@@ -174,6 +175,26 @@ def test_digits_int_cannot_read_are_refused() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+@needs_sandbox
+def test_a_bot_that_crashes_mid_game_is_marked_forfeited_to_the_end() -> None:
+    child, transcript = _spawn(str(FIXTURES / "crasher.py"), "--seed", "1", "--games", "1",
+                               "--pace", "0")
+    while child.expect([DECISION, OVER]) == 0:
+        child.sendline("")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    screen = _screen(transcript)
+    told = screen.index("crasher forfeits (crash)")
+    # every table drawn after the forfeit says so: the crasher can no longer win
+    tables = re.findall(r"^1 +crasher.*$", screen[told:], re.MULTILINE)
+    assert tables and all("crasher (forfeited)" in row for row in tables)
+    assert "crasher (forfeited)" not in screen[:told]
+    assert "forfeited (crash)" in screen[screen.index("\nShowdown\n"):]
+    assert "Traceback" not in screen
 
 
 def _descendants(pid: int) -> set[int]:

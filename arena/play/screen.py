@@ -82,8 +82,12 @@ def table_view(view: Observation, rules: HouseRules = DEFAULT_RULES, me: str = "
     longer win."""
     turn = "your turn" if view.active_seat == view.seat else \
         f"{view.players[view.active_seat]}'s turn"
-    round_text = "Showdown" if view.phase == "showdown" else \
-        f"Round {view.round} of {view.rounds}"
+    # After the last turn (the traps' last window, then the showdown and its tie-break) the
+    # round counter has passed the last round and nobody has a turn.
+    if view.phase == "showdown" or view.round > view.rounds:
+        heading = "Showdown" if view.phase == "showdown" else "Before the showdown"
+    else:
+        heading = f"Round {view.round} of {view.rounds} · {turn}"
     seats = Table(box=None, padding=(0, 1), pad_edge=False, expand=False,
                   header_style="underline")
     for column in ("seat", "player", "hand", "Arena (traps)", "revealed"):
@@ -99,7 +103,7 @@ def table_view(view: Observation, rules: HouseRules = DEFAULT_RULES, me: str = "
                       ", ".join(revealed[seat]) or "-", style=style)
     piles = Text(f"Draw pile {view.draw_pile} · Effect Graveyard {len(view.effect_graveyard)}"
                  f" · Discard Graveyard: {_last(view.discard_graveyard)}")
-    return Group(Text(f"{round_text} · {turn}", style="bold reverse"), seats, piles,
+    return Group(Text(heading, style="bold reverse"), seats, piles,
                  hand_line(view, rules))
 
 

@@ -6,11 +6,11 @@ from typing import Any
 
 from play_script import Script, quiet_console
 
-from arena.engine import Category, GameConfig, new_game
+from arena.engine import Category, GameConfig, RandomAgent, new_game
 from arena.engine.desmos import evaluate, evaluate_family
 from arena.engine.houserules import HouseRules
 from arena.play.person import Person
-from arena.play.screen import hand_category, hand_line, showdown_view
+from arena.play.screen import hand_category, hand_line, showdown_view, table_view
 
 
 def _record(placements: list[int], desmos: list[str], tiebreak: str) -> dict[str, Any]:
@@ -88,3 +88,21 @@ def test_the_hand_line_names_the_hands_desmos_under_the_house_rules() -> None:
     family = HouseRules(kinds="family")
     assert hand_category(view, family) == Category(evaluate_family(view.hand_ids)[0]).label
     assert hand_category(view, HouseRules(reclaim="strict")) is None
+
+
+def test_after_the_last_turn_the_table_says_the_showdown_not_a_round_past_the_last() -> None:
+    # seed 80, random agents: the seats are asked in the window before the showdown (traps),
+    # then throw Rock-Paper-Scissors at the showdown
+    state = new_game(GameConfig(players=("a", "b"), seed=80))
+    agents = [RandomAgent(80), RandomAgent(81)]
+    headings = []
+    while (decision := state.decision) is not None:
+        view = state.observe(decision.seat)
+        console, out = quiet_console()
+        console.print(table_view(view))
+        headings.append((view.round > view.rounds, view.phase, out.getvalue().splitlines()[0]))
+        state.apply(agents[decision.seat].choose(decision, view))
+    late = [(phase, heading) for after, phase, heading in headings if after]
+    assert ("play", "Before the showdown") in late and ("showdown", "Showdown") in late
+    assert {heading for _, heading in late} == {"Before the showdown", "Showdown"}
+    assert all(heading.startswith("Round ") for after, _, heading in headings if not after)

@@ -95,6 +95,8 @@ class Person:
         self.games = 0
         #: Seats that forfeited this game (marked on the table: they cannot win).
         self.forfeited: set[int] = set()
+        #: Whether this game's showdown hands were told before a tie-break throw.
+        self.showdown_told = False
         #: What was told since this seat's last decision (``news``: before the one asked
         #: now, which ``l`` shows again).
         self.recent: list[str] = []
@@ -108,6 +110,7 @@ class Person:
             if kind == "game_start":
                 self.feed = []
                 self.forfeited = set()
+                self.showdown_told = False
                 self.players = [str(p) for p in event.get("players", [])]
             elif kind == "forfeit" and isinstance(event.get("seat"), int):
                 self.forfeited.add(event["seat"])
@@ -117,6 +120,8 @@ class Person:
     def choose(self, decision: Decision, observation: Observation) -> int:
         """Show the table and the options; read until a legal answer (or the clock)."""
         self.players = list(observation.players)
+        if decision.kind == "rps":
+            self._tell_showdown()
         if decision.kind == "turn" or self.moved:
             self.console.print(table_view(observation, self.rules,
                                           forfeited=self.forfeited))
@@ -195,6 +200,19 @@ class Person:
             self.console.print(f"Your hand has cards 1-{len(hand)}; there is no card {which}.")
         else:
             self.console.print(Text(card_text(which[0].upper() + which[1:])))
+
+    def _tell_showdown(self) -> None:
+        """The hands shown at the showdown, once, before the first Rock-Paper-Scissors throw:
+        the showdown's table comes after the game, and a person asked to throw must see
+        the hands that tied."""
+        if self.showdown_told:
+            return
+        for event in reversed(self.feed):
+            if event.get("type") == "showdown":
+                self.console.print(Padding(Text(event_sentence(event, self.players)),
+                                           (0, 0, 0, 2), expand=False))
+                self.showdown_told = True
+                return
 
     def _timed_out(self, decision: Decision) -> int:
         label = option_label(decision.kind, decision.options[0], self.players,

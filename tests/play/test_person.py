@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from play_script import Script, quiet_console
 
-from arena.engine import GameConfig, RandomAgent, play_game
+from arena.engine import GameConfig, RandomAgent, new_game, play_game
 from arena.engine.rulebook import MAX_TRAPS
 from arena.play.labels import option_label
 from arena.play.person import LeftTable, Person
@@ -91,3 +91,28 @@ def test_labels_read_plainly() -> None:
     assert option_label("target", {"seat": 1}, ["a", "bob"], {}) == "bob (seat 1)"
     assert option_label("swap", {"swap": None}, [], {}) == "Keep your hand"
     assert option_label("rps", {"throw": "rock"}, [], {}) == "Rock"
+
+
+def test_the_hands_that_tied_are_shown_before_a_rock_paper_scissors_throw() -> None:
+    # seed 80 between random agents ends in equal first place; seat 0 plays its answers
+    plain = play_game(GameConfig(players=("a", "b"), seed=80),
+                      [RandomAgent(80), RandomAgent(81)])
+    assert plain.record()["result"]["tiebreak"] == "rps"
+    console, out = quiet_console()
+    person = Person(console, Script([str(c) for c in _choices(plain, 0)]), 0)
+    state, other, told = new_game(GameConfig(players=("a", "b"), seed=80)), RandomAgent(81), 0
+    while True:  # as the referee does: the seat's events before each decision
+        events = state.events_for(0, told)
+        told += len(events)
+        person.watch(events)
+        if (decision := state.decision) is None:
+            break
+        agent = person if decision.seat == 0 else other
+        state.apply(agent.choose(decision, state.observe(decision.seat)))
+    text = out.getvalue()
+    first_throw = text.index("Sudden-death Rock-Paper-Scissors")
+    hands = next(e for e in state.events_for(0) if e["type"] == "showdown")["hands"]
+    told_hands = text[:first_throw].split("Showdown: ")[-1]
+    assert all(", ".join(hand) in " ".join(told_hands.split()) for hand in hands)
+    assert text.count("Showdown: a: ") == 1  # once, not again at the next throw
+    assert text.count("Sudden-death Rock-Paper-Scissors") > 1

@@ -362,7 +362,7 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
         order = orders[seating]
         seats = [crews[seating][i] for i in order]
         gseed = deal_seed(seed, deal, deal_seeds)
-        metadata = [s.metadata if isinstance(s, BotClient) else {} for s in seats]
+        metadata = [s.metadata for s in seats]  # a local seat's too (arena play's dates)
         starting = boards.starting_seat(deal, seating, gseed,
                                         partial(_first_seat, metadata, seed, event_date))
         config = GameConfig(

@@ -97,7 +97,8 @@ def test_local_seats_count_among_the_players(bots: list[int], local: set[int],
         play_match(_request(Launcher(), bots, local=seats))
 
 
-def test_a_local_seat_that_read_a_page_last_starts_the_first_game() -> None:
+@pytest.mark.parametrize("local", [0, 1, 2])  # one seat alone could be the lot's pick
+def test_a_local_seat_that_read_a_page_last_starts_the_first_game(local: int) -> None:
     seat = LocalSeat(Chooser(0), "me", metadata={"last_read_page": "2026-11-29T08:00"})
-    outcome = play_match(_request(Launcher(), [1, 2], local={2: seat}))
-    assert outcome.games[0].starting_seat == 2
+    outcome = play_match(_request(Launcher(), [1, 2], local={local: seat}))
+    assert outcome.games[0].starting_seat == local

@@ -88,7 +88,7 @@ def play(
     if seat > len(bots):
         raise typer.BadParameter(f"a table of {len(bots) + 1} has seats 0-{len(bots)}",
                                  param_hint="'--seat'")
-    player = printable(name) if name is not None else _default_name()
+    player = printable(_decoded(name)) if name is not None else _default_name()
     if not player.strip():
         raise typer.BadParameter("give a name to sit under", param_hint="'--name'")
     rules = rules_from_texts(rule)
@@ -114,6 +114,12 @@ def play(
         _goodbye(console, series, seed, drawn, records)
         raise
     _goodbye(console, series, seed, drawn, records)
+
+
+def _decoded(text: str) -> str:
+    """A command-line argument with bytes that were not UTF-8 (Python keeps them as lone
+    surrogates, which no stream can write: the bots are sent the name) as U+FFFD."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def _books(read_page: str | None, book_finished: str | None) -> dict[str, str]:

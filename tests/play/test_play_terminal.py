@@ -35,11 +35,16 @@ CARD = re.compile(r"\b(?:God-[1-7]|Agari-[1-6]|Umbrae-[1-6]|Arcoi-[1-5]|Sophoi-[
                   r"|Fate-[1-5]|Beast-[1-5]|Crown)\b")
 
 
-def _spawn(*args: str) -> tuple[pexpect.spawn, io.StringIO]:
+def _spawn(*args: str, shell_tail: str = "") -> tuple[pexpect.spawn, io.StringIO]:
+    """``arena play ARGS`` on a pseudo-terminal; ``shell_tail`` adds arguments through a
+    shell (pexpect writes its own as UTF-8)."""
     env = {**os.environ, "PYTHONPATH": str(REPO), "TERM": "xterm-256color"}
     env.pop("NO_COLOR", None)
-    child = pexpect.spawn(sys.executable, ["-m", "arena.cli.main", "play", *args], cwd=REPO,
-                          env=env, dimensions=(24, 80), encoding="utf-8", timeout=120)
+    command = [sys.executable, "-m", "arena.cli.main", "play", *args]
+    if shell_tail:
+        command = ["/bin/sh", "-c", f'exec "$@" {shell_tail}', "sh", *command]
+    child = pexpect.spawn(command[0], command[1:], cwd=REPO, env=env, dimensions=(24, 80),
+                          encoding="utf-8", timeout=120)
     transcript = io.StringIO()
     child.logfile_read = transcript
     return child, transcript
@@ -195,6 +200,26 @@ def test_a_bot_that_crashes_mid_game_is_marked_forfeited_to_the_end() -> None:
     assert "crasher (forfeited)" not in screen[:told]
     assert "forfeited (crash)" in screen[screen.index("\nShowdown\n"):]
     assert "Traceback" not in screen
+
+
+@needs_sandbox
+def test_a_name_that_is_not_utf8_is_shown_with_a_replacement_character(
+        tmp_path: Path) -> None:
+    # bytes from a Latin-1 terminal: the name used to end the program with a
+    # UnicodeEncodeError when the bots were sent it
+    records = tmp_path / "games.jsonl"
+    child, transcript = _spawn(str(BOTS / "random.py"), "--seed", "3", "--pace", "0",
+                               "--games", "1", "--records", str(records),
+                               shell_tail="--name \"$(printf 'Zo\\353')\"")
+    while child.expect([DECISION, OVER]) == 0:
+        child.sendline("")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    screen = _screen(transcript)
+    assert "Zo\ufffd (you)" in screen and "Traceback" not in screen
+    assert json.loads(records.read_text())["players"][0] == "Zo\ufffd"
 
 
 def _descendants(pid: int) -> set[int]:

@@ -7,8 +7,10 @@ this module parses the options, sets up the terminal and says how the series end
 from __future__ import annotations
 
 import datetime as dt
+import io
 import os
 import secrets
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -97,6 +99,7 @@ def play(
     if records is not None:
         records = records / f"play-{seed}.jsonl" if records.is_dir() else records
         check_output_file(records, "'--records'")
+    _tolerant_terminal()
     console = Console(highlight=False)
     ask = terminal_ask(console)
     request = PlayRequest(bots=with_options(bots, option or []), seat=seat, name=player,
@@ -114,6 +117,15 @@ def play(
         _goodbye(console, series, seed, drawn, records)
         raise
     _goodbye(console, series, seed, drawn, records)
+
+
+def _tolerant_terminal() -> None:
+    """A terminal whose encoding lacks a character the table draws (an ASCII one: the '·'
+    between cards) shows '?' for it, and a typed byte it cannot decode reads as '?' (then
+    refused), rather than ending the game with a traceback."""
+    for stream in (sys.stdin, sys.stdout):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="replace")
 
 
 def _decoded(text: str) -> str:

@@ -35,10 +35,12 @@ CARD = re.compile(r"\b(?:God-[1-7]|Agari-[1-6]|Umbrae-[1-6]|Arcoi-[1-5]|Sophoi-[
                   r"|Fate-[1-5]|Beast-[1-5]|Crown)\b")
 
 
-def _spawn(*args: str, shell_tail: str = "") -> tuple[pexpect.spawn, io.StringIO]:
+def _spawn(*args: str, shell_tail: str = "",
+           env_extra: dict[str, str] | None = None) -> tuple[pexpect.spawn, io.StringIO]:
     """``arena play ARGS`` on a pseudo-terminal; ``shell_tail`` adds arguments through a
-    shell (pexpect writes its own as UTF-8)."""
-    env = {**os.environ, "PYTHONPATH": str(REPO), "TERM": "xterm-256color"}
+    shell (pexpect writes its own as UTF-8), ``env_extra`` environment variables."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TERM": "xterm-256color",
+           **(env_extra or {})}
     env.pop("NO_COLOR", None)
     command = [sys.executable, "-m", "arena.cli.main", "play", *args]
     if shell_tail:
@@ -220,6 +222,23 @@ def test_a_name_that_is_not_utf8_is_shown_with_a_replacement_character(
     screen = _screen(transcript)
     assert "Zo\ufffd (you)" in screen and "Traceback" not in screen
     assert json.loads(records.read_text())["players"][0] == "Zo\ufffd"
+
+
+@needs_sandbox
+def test_an_ascii_terminal_plays_with_question_marks_for_what_it_cannot_show() -> None:
+    # the '·' between cards used to end the program with a UnicodeEncodeError
+    child, transcript = _spawn(str(BOTS / "random.py"), "--seed", "3", "--pace", "0",
+                               env_extra={"PYTHONIOENCODING": "ascii"})
+    child.expect(DECISION)
+    child.send("\u00e9\r")  # a byte an ASCII terminal cannot decode: refused
+    child.expect(DECISION)
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    screen = _screen(transcript)
+    assert "Round 1 of 5 ? your turn" in screen and "Your hand: 1 " in screen
+    assert "'??' is not an option" in screen and "Traceback" not in screen
 
 
 def _descendants(pid: int) -> set[int]:

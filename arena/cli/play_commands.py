@@ -24,6 +24,7 @@ from arena.common.printable import printable
 from arena.engine.houserules import rules_from_texts
 from arena.play.person import LeftTable, Person, terminal_ask
 from arena.play.session import PlayRequest, Series
+from arena.rating.match_series import told_apart
 
 __all__ = ["PLAY_HELP", "play", "register"]
 
@@ -93,6 +94,11 @@ def play(
     player = printable(_decoded(name)) if name is not None else _default_name()
     if not player.strip():
         raise typer.BadParameter("give a name to sit under", param_hint="'--name'")
+    # resolved here (name#1, name#2 for a bot entered twice) to keep the person's name apart
+    specs = told_apart(with_options(bots, option or []))
+    if player in {spec.name for spec in specs}:
+        raise typer.BadParameter(f"{player!r} is the name of a bot at this table; choose "
+                                 "another name", param_hint="'--name'")
     rules = rules_from_texts(rule)
     drawn = seed is None
     seed = secrets.randbits(63) if seed is None else seed
@@ -102,7 +108,7 @@ def play(
     _tolerant_terminal()
     console = Console(highlight=False)
     ask = terminal_ask(console)
-    request = PlayRequest(bots=with_options(bots, option or []), seat=seat, name=player,
+    request = PlayRequest(bots=specs, seat=seat, name=player,
                           seed=seed, games=games, rules=rules, records=records,
                           limits=limits_of(None, None, None),
                           metadata=_books(read_page, book_finished))

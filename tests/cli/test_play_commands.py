@@ -33,6 +33,11 @@ def test_help_carries_an_example() -> None:
     (["random", "--seat", "2"], "a table of 2 has seats 0-1"),
     (["random", "--records", "/nonexistent/games.jsonl"],
      "directory /nonexistent does not exist"),
+    # the narration would tell the person's moves and the bot's under one name
+    (["random", "--name", "random"],
+     "Invalid value for '--name': 'random' is the name of a bot at this table; choose "
+     "another name"),
+    (["random", "random", "--name", "random#2"], "'random#2' is the name of a bot"),
     (["random", "--read-page", "yesterday"],
      "Invalid value for '--read-page': expected an ISO date such as 2026-11-30, got "
      "'yesterday'"),

@@ -65,7 +65,7 @@ def play(
     clock: Annotated[float | None, typer.Option(
         "--clock", min=1, metavar="SECONDS", help="Your time per decision; when it runs "
         "out option 0 is played (default: no limit).")] = None,
-    records: Annotated[Path | None, typer.Option(
+    records: Annotated[str | None, typer.Option(
         "--records", help="Write each game's record to this JSONL file (a directory: "
         "play-SEED.jsonl in it); arena game opens them.")] = None,
     name: Annotated[str | None, typer.Option(
@@ -102,14 +102,12 @@ def play(
     rules = rules_from_texts(rule)
     drawn = seed is None
     seed = secrets.randbits(63) if seed is None else seed
-    if records is not None:
-        records = records / f"play-{seed}.jsonl" if records.is_dir() else records
-        check_output_file(records, "'--records'")
+    records_file = _records_file(records, seed)
     _tolerant_terminal()
     console = Console(highlight=False)
     ask = terminal_ask(console)
     request = PlayRequest(bots=specs, seat=seat, name=player,
-                          seed=seed, games=games, rules=rules, records=records,
+                          seed=seed, games=games, rules=rules, records=records_file,
                           limits=limits_of(None, None, None),
                           metadata=_books(read_page, book_finished))
     person = Person(console, ask, seat, clock=clock, pace=pace, rules=rules)
@@ -120,9 +118,9 @@ def play(
         console.print("You left the table.")
     except KeyboardInterrupt:
         console.print()
-        _goodbye(console, series, seed, drawn, records)
+        _goodbye(console, series, seed, drawn, records_file)
         raise
-    _goodbye(console, series, seed, drawn, records)
+    _goodbye(console, series, seed, drawn, records_file)
 
 
 def _tolerant_terminal() -> None:
@@ -154,6 +152,18 @@ def _books(read_page: str | None, book_finished: str | None) -> dict[str, str]:
                                      f"{value!r}", param_hint=f"'{flag}'") from None
         books[key] = value
     return books
+
+
+def _records_file(given: str | None, seed: int) -> Path | None:
+    """The file ``--records`` names: ``play-SEED.jsonl`` in a directory (an existing one, or
+    one named with a trailing slash, which must exist), else the file itself."""
+    if given is None:
+        return None
+    path = Path(given)
+    if path.is_dir() or given.endswith(("/", os.sep)):
+        path = path / f"play-{seed}.jsonl"
+    check_output_file(path, "'--records'")
+    return path
 
 
 def _goodbye(console: Console, series: Series, seed: int, drawn: bool,

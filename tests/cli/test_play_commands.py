@@ -33,6 +33,9 @@ def test_help_carries_an_example() -> None:
     (["random", "--seat", "2"], "a table of 2 has seats 0-1"),
     (["random", "--records", "/nonexistent/games.jsonl"],
      "directory /nonexistent does not exist"),
+    # a trailing slash names a directory: not a file named like it
+    (["random", "--records", "/nonexistent/", "--seed", "3"],
+     "directory /nonexistent does not exist"),
     # the narration would tell the person's moves and the bot's under one name
     (["random", "--name", "random"],
      "Invalid value for '--name': 'random' is the name of a bot at this table; choose "

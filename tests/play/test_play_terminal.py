@@ -74,6 +74,23 @@ def _play_to_the_end(child: pexpect.spawn, seed: int) -> int:
         answered += 1
 
 
+def _leave(child: pexpect.spawn) -> None:
+    """Type quit: the person leaves the table, and the program ends cleanly."""
+    child.sendline("quit")
+    child.expect("You left the table.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def _refused(child: pexpect.spawn, options: str, keys: tuple[str, ...]) -> None:
+    """Each of ``keys`` is refused: the same decision is asked again."""
+    for key in keys:
+        child.sendline(key)
+        child.expect(DECISION)
+        assert child.match.group(1) == options
+
+
 def _cards(events: list) -> set[str]:
     return set(CARD.findall(json.dumps(events)))
 
@@ -127,11 +144,7 @@ def test_an_invalid_key_is_refused_with_a_hint_and_changes_nothing() -> None:
         in between.replace("\n", " ")
     assert f"There is no option 42: choose 0-{options}." in between
     assert not re.search(r"\b(holds|plays|sets a trap|draws)\b", between)
-    child.sendline("quit")
-    child.expect("You left the table.")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    _leave(child)
 
 
 @needs_sandbox
@@ -142,21 +155,14 @@ def test_brackets_typed_or_in_the_name_are_shown_as_typed() -> None:
                                "--name", "[b]al[/b]")
     child.expect(DECISION)
     options = child.match.group(1)
-    for key in ("[/]", "[red]x", "h [/]"):
-        child.sendline(key)
-        child.expect(DECISION)
-        assert child.match.group(1) == options
+    _refused(child, options, ("[/]", "[red]x", "h [/]"))
     screen = " ".join(_screen(transcript).split())
     assert "[b]al[/b] (you)" in screen
     assert f"'[/]' is not an option: type a number 0-{options}" in screen
     assert "'[red]x' is not an option" in screen
     assert "[/]: not a card" in screen
     assert "Traceback" not in screen
-    child.sendline("quit")
-    child.expect("You left the table.")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    _leave(child)
 
 
 @needs_sandbox
@@ -166,10 +172,7 @@ def test_digits_int_cannot_read_are_refused() -> None:
     child, transcript = _spawn(str(BOTS / "random.py"), "--seed", "3", "--pace", "0")
     child.expect(DECISION)
     options = child.match.group(1)
-    for key in ("²", "h ²"):
-        child.sendline(key)
-        child.expect(DECISION)
-        assert child.match.group(1) == options
+    _refused(child, options, ("²", "h ²"))
     screen = " ".join(_screen(transcript).split())
     assert f"'²' is not an option: type a number 0-{options}" in screen
     assert "²: not a card" in screen
@@ -178,10 +181,7 @@ def test_digits_int_cannot_read_are_refused() -> None:
     child.expect(DECISION)
     assert " plays " in ANSI.sub("", transcript.getvalue()[start:])
     assert "Traceback" not in screen
-    child.sendline("quit")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    _leave(child)
 
 
 @needs_sandbox
@@ -232,10 +232,7 @@ def test_an_ascii_terminal_plays_with_question_marks_for_what_it_cannot_show() -
     child.expect(DECISION)
     child.send("\u00e9\r")  # a byte an ASCII terminal cannot decode: refused
     child.expect(DECISION)
-    child.sendline("quit")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    _leave(child)
     screen = _screen(transcript)
     assert "Round 1 of 5 ? your turn" in screen and "Your hand: 1 " in screen
     assert "'??' is not an option" in screen and "Traceback" not in screen

@@ -74,6 +74,16 @@ def _play_to_the_end(child: pexpect.spawn, seed: int) -> int:
         answered += 1
 
 
+def _hold_to_the_end(child: pexpect.spawn) -> None:
+    """Take option 0 at every decision of a one-game series, then end it cleanly."""
+    while child.expect([DECISION, OVER]) == 0:
+        child.sendline("")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
 def _leave(child: pexpect.spawn) -> None:
     """Type quit: the person leaves the table, and the program ends cleanly."""
     child.sendline("quit")
@@ -188,12 +198,7 @@ def test_digits_int_cannot_read_are_refused() -> None:
 def test_a_bot_that_crashes_mid_game_is_marked_forfeited_to_the_end() -> None:
     child, transcript = _spawn(str(FIXTURES / "crasher.py"), "--seed", "1", "--games", "1",
                                "--pace", "0")
-    while child.expect([DECISION, OVER]) == 0:
-        child.sendline("")
-    child.sendline("q")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    _hold_to_the_end(child)
     screen = _screen(transcript)
     told = screen.index("crasher forfeits (crash)")
     # every table drawn after the forfeit says so: the crasher can no longer win
@@ -213,12 +218,7 @@ def test_a_name_that_is_not_utf8_is_shown_with_a_replacement_character(
     child, transcript = _spawn(str(BOTS / "random.py"), "--seed", "3", "--pace", "0",
                                "--games", "1", "--records", str(records),
                                shell_tail="--name \"$(printf 'Zo\\353')\"")
-    while child.expect([DECISION, OVER]) == 0:
-        child.sendline("")
-    child.sendline("q")
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 0
+    _hold_to_the_end(child)
     screen = _screen(transcript)
     assert "Zo\ufffd (you)" in screen and "Traceback" not in screen
     assert json.loads(records.read_text())["players"][0] == "Zo\ufffd"

@@ -304,9 +304,9 @@ def _cgroup_parent() -> tuple[Path | None, bool | str]:
     else:
         root = Path("/sys/fs/cgroup")
         if (root / "unified" / "cgroup.controllers").exists():  # hybrid: v1 has them
-            return None, ("no memory or pids controller in this hybrid host's cgroup v2 part "
-                          "(/sys/fs/cgroup/unified: it can freeze bots, not limit them); "
-                          "set ARENA_CGROUP to a delegated cgroup v2 directory")
+            return None, ("hybrid cgroups: v2 has no memory or pids controller (bots are "
+                          "frozen, not limited); set ARENA_CGROUP to a delegated cgroup v2 "
+                          "directory")
         if not (root / "cgroup.controllers").exists():
             return None, ("no cgroup v2 hierarchy at /sys/fs/cgroup (cgroup v1); "
                           "set ARENA_CGROUP to a delegated cgroup v2 directory")

@@ -60,8 +60,9 @@ from arena.protocol.transport import Line
 from arena.referee.client import BotClient
 from arena.referee.connection import Connection, Launcher, Received
 from arena.referee.launch import sandbox_launcher
-from arena.referee.match import MatchRequest, game_seed, play_match
+from arena.referee.match import MatchRequest, play_match
 from arena.referee.relay import EventRelay
+from arena.referee.seeds import game_seed
 from arena.registry import PYTHON, resolve
 from arena.sandbox import Limits, probe
 

@@ -26,7 +26,8 @@ from arena.referee.client import WAIT_NOTICE_S, BotClient
 from arena.referee.connection import Ended, Launcher
 from arena.referee.hints import HINT, log_note, traceback_tail
 from arena.referee.launch import sandbox_launcher
-from arena.referee.match import LocalSeat, parse_date, run_games
+from arena.referee.match import LocalSeat, run_games
+from arena.referee.seeds import parse_date
 from arena.registry import BotSpec, name_problem, resolve, submit_version
 from arena.registry.environments import environment_at, with_environment
 from arena.sandbox import Limits

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
-import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -45,7 +44,6 @@ from arena.engine import (
     Decision,
     GameConfig,
     State,
-    first_starting_seat,
     new_game,
 )
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
@@ -60,6 +58,7 @@ from arena.referee.launch import sandbox_launcher, sandbox_warnings
 from arena.referee.outcome import GameOutcome, MatchOutcome
 from arena.referee.relay import EventRelay
 from arena.referee.seating import seat_orders, seating_mode, seatings_per_deal
+from arena.referee.seeds import bot_seed, deal_seed, first_seat, game_seed, parse_date
 from arena.registry import BotSpec, files_unchanged, resolve
 from arena.registry.environments import with_environment
 from arena.sandbox import Limits
@@ -93,49 +92,6 @@ def split_limits(settings: Limits | Mapping[str, Any] | None) -> tuple[Limits, b
     if not isinstance(ponder, bool):
         raise RulesError(f"limits.{PONDER} must be true or false, got {ponder!r}")
     return Limits.from_mapping(rest), ponder
-
-
-def bot_seed(match_seed: int, game_index: int, seat: int) -> int:
-    """A seed for one bot's own randomness in one game (sent in ``game_start``), so a bot's
-    random choices replay too. Derived apart from the game seed: it reveals nothing of the
-    deal."""
-    digest = hashlib.sha256(f"palaestra-bot:{match_seed}:{game_index}:{seat}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
-def game_seed(match_seed: int, game_index: int) -> int:
-    """The seed of one game of a match: stable across runs, machines and Python versions."""
-    digest = hashlib.sha256(f"palaestra-match:{match_seed}:{game_index}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
-
-
-def deal_seed(match_seed: int, deal: int, deal_seeds: Sequence[int] = ()) -> int:
-    """The seed of a match's deal: the deal book's where it has one, else derived (without
-    duplicate, the deal is the game)."""
-    return deal_seeds[deal] if deal < len(deal_seeds) else game_seed(match_seed, deal)
-
-
-def parse_date(value: Any) -> dt.date | None:
-    """An ISO date (or datetime) from bot metadata; anything else counts as missing."""
-    if isinstance(value, dt.datetime):
-        return value.date()
-    if isinstance(value, dt.date):
-        return value
-    if isinstance(value, str) and value:
-        try:
-            return dt.datetime.fromisoformat(value).date()
-        except ValueError:
-            try:
-                return dt.date.fromisoformat(value)
-            except ValueError:
-                return None
-    return None
-
-
-def _parse_stamp(value: Any) -> dt.date | str | None:
-    """A ``last_read_page`` as metadata gives it (a date from YAML, else ISO text, which the
-    engine reads: ruling 13); anything else is no value."""
-    return value if isinstance(value, dt.date | str) else None
 
 
 @dataclass
@@ -317,6 +273,16 @@ def _start_all(clients: Sequence[BotClient]) -> dict[int, Failure | None]:
             for c, f in zip(fresh, launched, strict=True)}
 
 
+def _refuse_unstarted(clients: Sequence[BotClient],
+                      failures: Mapping[int, Failure | None]) -> None:
+    """A person at the table is not made to play a game against a bot that never started:
+    the match ends before it begins, saying why."""
+    for client in clients:
+        failure = failures.get(id(client))
+        if failure is not None:
+            raise BotError(f"{client.name} did not start: {failure.detail}")
+
+
 def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
               event_date: dt.date, keys: Sequence[str], first_game: int = 0,
               on_game: Callable[[GameOutcome], None] | None = None,
@@ -354,6 +320,8 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
     if only_seating and boards.told is None:  # it would start every board at seat 0
         raise RulesError("a replay seating played alone must be told its boards' starts")
     start_failures = _start_all(clients)
+    if any(isinstance(s, LocalSeat) for crew in crews for s in crew):
+        _refuse_unstarted(clients, start_failures)
     for g in range(first_game, first_game + games):
         began = perf_counter()
         deal, seating = divmod(g, len(orders))
@@ -364,7 +332,7 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
         gseed = deal_seed(seed, deal, deal_seeds)
         metadata = [s.metadata for s in seats]  # a local seat's too (arena play's dates)
         starting = boards.starting_seat(deal, seating, gseed,
-                                        partial(_first_seat, metadata, seed, event_date))
+                                        partial(first_seat, metadata, seed, event_date))
         config = GameConfig(
             players=tuple(s.name for s in seats), seed=gseed, starting_seat=starting,
             last_book_finished=tuple(parse_date(m.get("last_book_finished")) for m in metadata),
@@ -393,12 +361,6 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
         if stop is not None and seating == len(orders) - 1 and stop(outcomes):
             break
     return outcomes
-
-
-def _first_seat(metadata: Sequence[Mapping[str, Any]], seed: int, event_date: dt.date) -> int:
-    """The match's first starting seat (ruling 13: the most recent ``last_read_page``)."""
-    return first_starting_seat([_parse_stamp(m.get("last_read_page")) for m in metadata],
-                               seed, event_date)
 
 
 def _begin_game(state: State, seats: Sequence[Seat], game: int,

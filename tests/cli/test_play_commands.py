@@ -88,3 +88,18 @@ def test_the_end_of_input_leaves_the_table_at_once() -> None:
     result = _run("random", "--seed", "1", "--pace", "0")
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines()[-2:] == ["You left the table.", "No game finished."]
+
+
+@needs_sandbox
+def test_a_bot_that_does_not_start_ends_the_table_before_a_game(tmp_path: Path) -> None:
+    """A person is not made to play a whole game against a bot that never started."""
+    bot = tmp_path / "badimport.py"
+    bot.write_text("import torch_that_is_not_here\nfrom arena.sdk import Bot\n\n\n"
+                   "class B(Bot):\n    def act(self, request):\n        return 0\n")
+    result = _run(str(bot), str(BOTS / "random.py"), "--seed", "1", stdin="\n" * 50)
+    assert result.exit_code == 1
+    assert result.stderr.startswith(
+        "Error: badimport did not start: exited before answering 'hello' (exit code 2); "
+        "ModuleNotFoundError: No module named 'torch_that_is_not_here' (at badimport.py "
+        "line 1, in <module>)")
+    assert result.stderr.count("\n") == 1 and "Round 1" not in result.stdout

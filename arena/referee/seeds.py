@@ -1,0 +1,67 @@
+"""A match's seeds and the dates that choose its first starting seat.
+
+Every seed derives from the match seed by SHA-256, so it is stable across runs, machines and
+Python versions: each game's (or a deal book's deal), and each bot's own seed for one game,
+sent in ``game_start`` and derived apart from the game's, so it reveals nothing of the deal.
+The first game's starting seat follows the bots' ``last_read_page`` (ruling 13).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from arena.engine import first_starting_seat
+
+__all__ = ["bot_seed", "deal_seed", "first_seat", "game_seed", "parse_date", "parse_stamp"]
+
+
+def bot_seed(match_seed: int, game_index: int, seat: int) -> int:
+    """A seed for one bot's own randomness in one game (sent in ``game_start``), so a bot's
+    random choices replay too. Derived apart from the game seed: it reveals nothing of the
+    deal."""
+    digest = hashlib.sha256(f"palaestra-bot:{match_seed}:{game_index}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def game_seed(match_seed: int, game_index: int) -> int:
+    """The seed of one game of a match: stable across runs, machines and Python versions."""
+    digest = hashlib.sha256(f"palaestra-match:{match_seed}:{game_index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def deal_seed(match_seed: int, deal: int, deal_seeds: Sequence[int] = ()) -> int:
+    """The seed of a match's deal: the deal book's where it has one, else derived (without
+    duplicate, the deal is the game)."""
+    return deal_seeds[deal] if deal < len(deal_seeds) else game_seed(match_seed, deal)
+
+
+def parse_date(value: Any) -> dt.date | None:
+    """An ISO date (or datetime) from bot metadata; anything else counts as missing."""
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str) and value:
+        try:
+            return dt.datetime.fromisoformat(value).date()
+        except ValueError:
+            try:
+                return dt.date.fromisoformat(value)
+            except ValueError:
+                return None
+    return None
+
+
+def parse_stamp(value: Any) -> dt.date | str | None:
+    """A ``last_read_page`` as metadata gives it (a date from YAML, else ISO text, which the
+    engine reads: ruling 13); anything else is no value."""
+    return value if isinstance(value, dt.date | str) else None
+
+
+def first_seat(metadata: Sequence[Mapping[str, Any]], seed: int, event_date: dt.date) -> int:
+    """The match's first starting seat (ruling 13: the most recent ``last_read_page``)."""
+    return first_starting_seat([parse_stamp(m.get("last_read_page")) for m in metadata],
+                               seed, event_date)

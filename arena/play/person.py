@@ -71,6 +71,11 @@ def _drop_typed_ahead() -> None:
         pass
 
 
+#: How a bot's strike is told at the table (arena.referee.failures' strike types).
+_STRUCK = {"timeout": "ran out of time", "protocol_error": "sent no valid answer",
+           "illegal_choice": "chose no legal option"}
+
+
 class Person:
     """The keyboard's seat. ``clock`` (seconds per decision, None: no limit) plays the safe
     default when it runs out; ``pace`` pauses after each line telling what another player did,
@@ -116,6 +121,15 @@ class Person:
                 self.forfeited.add(event["seat"])
             self.feed.append(event)
             self._tell(event)
+
+    def struck(self, seat: int, failure: str) -> None:
+        """A bot's answer earned a strike: said at once, or its default move would read as
+        its choice (the detail, which may quote the bot's log, comes after the game)."""
+        name = self.players[seat] if 0 <= seat < len(self.players) else f"seat {seat}"
+        what = _STRUCK.get(failure, failure.replace("_", " "))
+        text = f"{name} {what}: option 0 is played for it (a strike)"
+        self.recent.append(f"  {text}")
+        self.console.print(Padding(Text(text, style="italic"), (0, 0, 0, 2), expand=False))
 
     def choose(self, decision: Decision, observation: Observation) -> int:
         """Show the table and the options; read until a legal answer (or the clock)."""

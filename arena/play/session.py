@@ -69,7 +69,7 @@ class Series:
         self.ask = ask
         self.quit = False
         seat = LocalSeat(person, request.name, key=person_key(request.name),
-                         watch=person.watch, metadata=request.metadata)
+                         watch=person.watch, metadata=request.metadata, struck=person.struck)
         self.match = MatchSeries(request.bots, request.games or MAX_GAMES, request.seed,
                                  request.limits, records=request.records,
                                  rules=request.rules, local={request.seat: seat})

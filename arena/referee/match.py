@@ -181,16 +181,20 @@ class LocalSeat:
     process, no protocol, no clock. ``watch`` is told, as they happen, the events the seat
     may see (its own feed only, as a bot in that seat is sent them); ``key`` names the seat
     in the record's ``referee.seats``; ``metadata`` its ``last_read_page`` and
-    ``last_book_finished``, as a bot's ``ready`` gives them."""
+    ``last_book_finished``, as a bot's ``ready`` gives them. ``struck`` is told ``(seat,
+    failure type)`` when a bot's answer earns a strike, before the safe default played for
+    it: the type only, never the detail, which may quote the bot's log."""
 
     def __init__(self, agent: Agent, name: str, *, key: str = "",
                  watch: Callable[[list[dict[str, Any]]], None] | None = None,
-                 metadata: Mapping[str, Any] | None = None) -> None:
+                 metadata: Mapping[str, Any] | None = None,
+                 struck: Callable[[int, str], None] | None = None) -> None:
         self.agent = agent
         self.name = name
         self.key = key or f"local:{name}"
         self.watch = watch
         self.metadata = dict(metadata or {})
+        self.struck = struck
 
 
 Seat = BotClient | LocalSeat
@@ -218,7 +222,9 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
         if seat in state.forfeits:
             choice = 0
         elif isinstance(player, BotClient):
+            told = len(failures)
             choice = _ask_bot(state, player, decision, relay.take(seat), failures, game_index)
+            watchers.strikes(seat, failures[told:])
         else:
             choice = player.agent.choose(decision, state.observe(seat))
         state.apply(choice)
@@ -228,7 +234,7 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
 
 class _Watchers:
     """The local seats that watch the game, each told its new events after every step
-    (copies: a watcher cannot change the game's record)."""
+    (copies: a watcher cannot change the game's record) and the bots' strikes."""
 
     def __init__(self, state: State, seats: Sequence[Seat]) -> None:
         self.state = state
@@ -236,6 +242,14 @@ class _Watchers:
                      if isinstance(player, LocalSeat) and player.watch is not None}
         self.watch = {seat: player.watch for seat, player in enumerate(seats)
                       if isinstance(player, LocalSeat) and player.watch is not None}
+        self.local = [player for player in seats if isinstance(player, LocalSeat)]
+
+    def strikes(self, seat: int, failures: Sequence[Failure]) -> None:
+        for failure in failures:
+            if failure.is_strike:
+                for player in self.local:
+                    if player.struck is not None:
+                        player.struck(seat, failure.type)
 
     def tell(self) -> None:
         for seat, watch in self.watch.items():

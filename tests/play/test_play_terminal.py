@@ -281,3 +281,16 @@ def test_ctrl_c_ends_cleanly_with_every_bot_ended() -> None:
             break
         time.sleep(0.05)
     assert not [pid for pid in bots if _running(pid)]
+
+
+@needs_sandbox
+def test_a_bots_strike_is_told_as_it_happens_not_as_its_move() -> None:
+    # the default played for a bot that answered wrong used to read as its own choice
+    child, transcript = _spawn(str(FIXTURES / "out_of_range.py"), "--seed", "4", "--games",
+                               "1", "--pace", "0")
+    _hold_to_the_end(child)
+    screen = _screen(transcript)
+    told = "out_of_range chose no legal option: option 0 is played for it (a strike)"
+    assert screen.count(told) == 4  # two strikes a turn; the fourth forfeits
+    assert screen.index(told) < screen.index("out_of_range holds")
+    assert screen.index("out_of_range forfeits (illegal_choice)") > screen.rindex(told)

@@ -131,6 +131,11 @@ class Person:
         self.recent.append(f"  {text}")
         self.console.print(Padding(Text(text, style="italic"), (0, 0, 0, 2), expand=False))
 
+    def waiting(self, bot: str, what: str, limit_ms: int) -> None:
+        """A bot has kept the table waiting a while: said, so the screen is not silent."""
+        text = f"waiting for {bot} to answer {what} (it has up to {limit_ms / 1000:g} s)..."
+        self.console.print(Padding(Text(text, style="italic"), (0, 0, 0, 2), expand=False))
+
     def choose(self, decision: Decision, observation: Observation) -> int:
         """Show the table and the options; read until a legal answer (or the clock)."""
         self.players = list(observation.players)

@@ -69,7 +69,8 @@ class Series:
         self.ask = ask
         self.quit = False
         seat = LocalSeat(person, request.name, key=person_key(request.name),
-                         watch=person.watch, metadata=request.metadata, struck=person.struck)
+                         watch=person.watch, metadata=request.metadata, struck=person.struck,
+                         waiting=person.waiting)
         self.match = MatchSeries(request.bots, request.games or MAX_GAMES, request.seed,
                                  request.limits, records=request.records,
                                  rules=request.rules, local={request.seat: seat})

@@ -31,7 +31,7 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -183,18 +183,22 @@ class LocalSeat:
     in the record's ``referee.seats``; ``metadata`` its ``last_read_page`` and
     ``last_book_finished``, as a bot's ``ready`` gives them. ``struck`` is told ``(seat,
     failure type)`` when a bot's answer earns a strike, before the safe default played for
-    it: the type only, never the detail, which may quote the bot's log."""
+    it: the type only, never the detail, which may quote the bot's log. ``waiting`` is told
+    ``(bot, what, limit_ms)`` when a bot has kept the table waiting a while (a person is
+    not left before a silent screen)."""
 
     def __init__(self, agent: Agent, name: str, *, key: str = "",
                  watch: Callable[[list[dict[str, Any]]], None] | None = None,
                  metadata: Mapping[str, Any] | None = None,
-                 struck: Callable[[int, str], None] | None = None) -> None:
+                 struck: Callable[[int, str], None] | None = None,
+                 waiting: Callable[[str, str, int], None] | None = None) -> None:
         self.agent = agent
         self.name = name
         self.key = key or f"local:{name}"
         self.watch = watch
         self.metadata = dict(metadata or {})
         self.struck = struck
+        self.waiting = waiting
 
 
 Seat = BotClient | LocalSeat
@@ -534,6 +538,7 @@ def play_match(request: MatchRequest,
                     metadata=spec.metadata, launcher=launcher, options=spec.options,
                     ponder=ponder, turn=turn)
                 client.diagnostics = diagnostics
+                client.on_wait = _wait_notice(request.local.values(), spec.name)
                 client.before_restart = partial(_check_files, spec) if request.same_files else None
                 clients.append((spec, client))
                 crew.append(client)
@@ -563,6 +568,16 @@ def play_match(request: MatchRequest,
         sandbox_level=_levels([client for _, client in clients]),
         limits={**limits.to_json(), **({PONDER: True} if ponder else {})},
         duration_s=perf_counter() - began, warnings=warnings)
+
+
+def _wait_notice(local: Iterable[LocalSeat], bot: str) -> Callable[[str, int], None] | None:
+    """What a bot's client tells of a long wait: each local seat that listens, naming it."""
+    told = [seat.waiting for seat in local if seat.waiting is not None]
+
+    def notice(what: str, limit_ms: int) -> None:
+        for tell in told:
+            tell(bot, what, limit_ms)
+    return notice if told else None
 
 
 def _check_files(spec: BotSpec) -> None:

@@ -294,3 +294,17 @@ def test_a_bots_strike_is_told_as_it_happens_not_as_its_move() -> None:
     assert screen.count(told) == 4  # two strikes a turn; the fourth forfeits
     assert screen.index(told) < screen.index("out_of_range holds")
     assert screen.index("out_of_range forfeits (illegal_choice)") > screen.rindex(told)
+
+
+@needs_sandbox
+def test_a_bot_that_keeps_the_table_waiting_is_said_to() -> None:
+    # a hanging bot used to leave the person before a silent screen for its whole time
+    child, transcript = _spawn(str(FIXTURES / "hang.py"), "--seed", "4", "--games", "1",
+                               "--pace", "0")
+    _hold_to_the_end(child)
+    screen = " ".join(_screen(transcript).split())
+    waited = re.search(r"waiting for hang to answer a '\w+' decision \(it has up to "
+                       r"[\d.]+ s\)\.\.\.", screen)
+    assert waited is not None
+    struck = screen.index("hang ran out of time: option 0 is played for it (a strike)")
+    assert waited.start() < struck < screen.index("hang forfeits (timeout)")

@@ -261,7 +261,8 @@ _GAME_HELP = "\n\n".join([
     "Example: arena game swiss/r1/t0/g3 --seat 1",
     "Example: arena game games.jsonl --number 2 --format json",
     "With --html OUT.html, write the game's replay page instead (one file, opens in a "
-    "browser with no network): arena game swiss/r1/t0/g3 --html game.html",
+    "browser with no network; it holds every seat's cards, and its View menu shows one "
+    "seat's): arena game swiss/r1/t0/g3 --html game.html",
 ])
 
 
@@ -294,6 +295,12 @@ def game(
     if fmt not in ("text", "json"):
         raise typer.BadParameter(f"unknown format '{fmt}' (choose text or json)",
                                  param_hint="--format")
+    if html is not None and seat is not None:
+        # the page carries every hand for its views: written under --seat it would pass for
+        # one seat's view and show whoever opens it every card
+        raise typer.BadParameter(f"the replay page holds every seat's cards; write it without "
+                                 f"--seat and pick the seat in its View menu (or open it at "
+                                 f"#view={seat})", param_hint="--seat")
     title, record = _load_game(ref, number, db)
     if html is not None:
         from arena.cli.report_commands import write_game_html

@@ -100,6 +100,18 @@ def test_match_records_open_in_the_same_viewer(tmp_path: Path) -> None:
     assert stdout.startswith(f"Wrote Game 2 of {records}'s replay to {out}")
 
 
+def test_game_html_refuses_a_seat(cup_db: Path, tmp_path: Path) -> None:
+    """The page holds every seat's cards: under --seat it was written whole, as if one seat's."""
+    out = tmp_path / "game.html"
+    result = runner.invoke(app, ["game", "cup/r2/t0/g1", "--seat", "1", "--html", str(out),
+                                 "--db", str(cup_db)])
+    assert result.exit_code == 2
+    said = " ".join(result.output.replace("│", " ").split())
+    assert ("the replay page holds every seat's cards; write it without --seat and pick the "
+            "seat in its View menu (or open it at #view=1)") in said
+    assert not out.exists()
+
+
 # -- bad input: one line each ------------------------------------------------------------------
 def test_a_missing_tournament(cup_db: Path, tmp_path: Path) -> None:
     code, stdout, stderr = run("report", "nope", "-o", str(tmp_path / "s"), "--db", str(cup_db))

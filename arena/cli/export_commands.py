@@ -19,16 +19,18 @@ __all__ = ["register"]
 _EXPORT_HELP = "\n\n".join([
     "Export a tournament's games as JSON lines, one game a line in play order: its seats "
     "(name@version), places, Desmos, failures and its whole game record, with "
-    "schema_version 1 (docs/RECORDS.md, \"Exported games\"). arena replay and arena game "
-    "read the file too; a deal book (--deals) takes each line's seed.",
+    "schema_version 1 (docs/RECORDS.md, \"Exported games\"); gzip-compressed when FILE ends "
+    "in .gz. arena replay and arena game read the file too; a deal book (--deals) takes "
+    "each line's seed.",
     "Example: arena export swiss -o swiss-games.jsonl",
 ])
 
 
 def export(
     tournament: TournamentArgument,
-    output: Annotated[Path, typer.Option("--output", "-o", metavar="FILE",
-                                         help="Where to write (- for stdout).")],
+    output: Annotated[Path, typer.Option(
+        "--output", "-o", metavar="FILE",
+        help="Where to write (- for stdout; gzip-compressed when FILE ends in .gz).")],
     db: DbOption = Path(DEFAULT_RESULTS),
 ) -> None:
     """Export a tournament's games (help text: ``_EXPORT_HELP``)."""
@@ -42,7 +44,8 @@ def export(
         return
     check_output_file(output, "--output")
     try:
-        count = write_whole(output, lambda handle: export_games(db, tournament, handle))
+        count = write_whole(output, lambda handle: export_games(db, tournament, handle),
+                            compressed=output.suffix == ".gz")
     except OSError as exc:
         raise StoreError(f"cannot write {output}: {exc.strerror or exc}") from None
     typer.echo(f"Wrote {counted(count, 'game')} of {tournament} to {output}", err=True)

@@ -5,12 +5,15 @@ A deal is a game seed: it shuffles the deck and decides every later draw, so two
 one seed are dealt the same cards (who starts still follows ruling 13). The file holds one
 deal a line: a seed (an integer from 0 to 2**63 - 1), or a JSON object with a ``seed`` (a line
 of ``arena export``, or a game record); blank lines and lines starting with ``#`` are skipped.
+A gzip-compressed book (``arena export -o FILE.gz``) is read as its text.
 """
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +30,13 @@ def read_deal_book(path: Path) -> tuple[int, ...]:
     """The deals of the book at ``path``, in order; a :class:`SpecError` naming the line of
     the first problem."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
+        data = path.read_bytes()
+        if data[:2] == b"\x1f\x8b":  # arena export FILE.gz writes gzip
+            data = gzip.decompress(data)
+        text = data.decode("utf-8")
+    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:  # BadGzipFile: OSError
+        why = ("not UTF-8 text" if isinstance(exc, UnicodeDecodeError)
+               else getattr(exc, "strerror", None) or f"a broken gzip file ({exc})")
         raise SpecError(f"cannot read the deal book {path}: {why}") from None
     deals: list[int] = []
     for number, line in enumerate(text.splitlines(), 1):

@@ -69,6 +69,23 @@ def test_every_pairing_plays_the_deal_book_in_order(played: dict[str, Any]) -> N
 
 
 @needs_sandbox
+def test_an_export_to_a_gz_file_is_gzip(played: dict[str, Any], tmp_path: Path) -> None:
+    """It was the plain text under a .gz name, which zcat and pandas refuse."""
+    import gzip
+
+    plain, packed = tmp_path / "games.jsonl", tmp_path / "games.jsonl.gz"
+    for out in (plain, packed):
+        result = runner.invoke(app, ["export", "rr", "--db", played["db"], "-o", str(out)])
+        assert result.exit_code == 0, result.output
+    assert packed.read_bytes()[:2] == b"\x1f\x8b"
+    assert gzip.decompress(packed.read_bytes()) == plain.read_bytes()
+    assert runner.invoke(app, ["replay", str(packed)]).stdout == "replayed 9 games: identical\n"
+    again = runner.invoke(app, ["run", str(played["where"] / "rr.yaml"), "--check",
+                                "--deals", str(packed), "--db", str(tmp_path / "b.db")])
+    assert again.exit_code == 0, again.output
+
+
+@needs_sandbox
 def test_an_export_writes_through_a_link_and_into_a_pipe(
         played: dict[str, Any], tmp_path: Path) -> None:
     import os

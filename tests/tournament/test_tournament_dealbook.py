@@ -43,6 +43,19 @@ def test_a_missing_book_says_so(tmp_path: Path) -> None:
                               "file or directory"
 
 
+def test_a_gzip_book_reads_as_its_text_and_a_torn_one_says_so(tmp_path: Path) -> None:
+    """``arena export -o FILE.gz`` writes gzip, and an export is a deal book."""
+    import gzip
+
+    book = tmp_path / "games.jsonl.gz"
+    book.write_bytes(gzip.compress(b'{"seed": 4}\n{"seed": 5}\n'))
+    assert read_deal_book(book) == (4, 5)
+    book.write_bytes(book.read_bytes()[:12])
+    with pytest.raises(SpecError) as info:
+        read_deal_book(book)
+    assert str(info.value).startswith(f"cannot read the deal book {book}: a broken gzip file (")
+
+
 def test_rounds_go_on_through_the_book_and_start_over() -> None:
     book = (10, 20, 30, 40, 50)
     assert table_deals(book, 1, 2) == (10, 20)

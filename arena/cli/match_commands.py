@@ -231,7 +231,7 @@ def _print_match(outcome: MatchOutcome, seed: int, drawn: bool, test: SprtTest |
     if len(outcome.names) == 2 and score.games:
         typer.echo("\n" + "\n".join(_head_to_head_lines(outcome.names, score, test, games)))
     if records is not None:
-        typer.echo(f"Wrote {len(outcome.games)} game records to {records} "
+        typer.echo(f"Wrote {counted(len(outcome.games), 'game record')} to {records} "
                    f"(arena game {records} -n 1 shows game 0)")
     if not rules.is_default:
         typer.echo(f"Played with {rules.describe()}")

@@ -239,6 +239,16 @@ def test_match_prints_placements_and_diagnostics(tmp_path: Path) -> None:
     assert replay.exit_code == 0, replay.output
 
 
+@needs_sandbox
+def test_match_counts_one_record_in_the_singular(tmp_path: Path) -> None:
+    records = tmp_path / "one.jsonl"
+    result = _run("match", "random", "greedy", "--games", "1", "--seed", "2", "--quiet",
+                  "--records", str(records))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-1] == (f"Wrote 1 game record to {records} (arena game "
+                                              f"{records} -n 1 shows game 0)")
+
+
 def test_match_refuses_a_records_path_that_cannot_take_a_file(tmp_path: Path) -> None:
     """Refused before any bot starts (a folder used to fail with a traceback after game 0)."""
     for path, why in ((tmp_path, f"{tmp_path} is a directory; give a file name"),

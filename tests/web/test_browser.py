@@ -327,6 +327,21 @@ def test_stepping_a_replay_shows_the_replayed_table(browser: Any, cup_site: Path
     assert errors(browser) == []
 
 
+def test_a_finished_game_is_nobodys_turn(browser: Any, cup_site: Path,
+                                         record: dict[str, Any]) -> None:
+    """The last step marked the seat after the last turn (or the starter) as on turn."""
+    turn = ("return Array.from(document.querySelectorAll('#seats .seat')).filter("
+            "s => s.classList.contains('active') || s.querySelector('.tag:not(.deciding)'))"
+            ".map(s => Number(s.getAttribute('data-seat')))")
+    browser.get("about:blank")
+    browser.get((cup_site / "games" / "r2-t0-g0.html").as_uri() + "#step=1")
+    assert browser.execute_script(turn) == [record["starting_seat"]]
+    browser.find_element("id", "last").click()
+    assert browser.find_element("id", "decision").text == "The game is over."
+    assert browser.execute_script(turn) == []
+    assert errors(browser) == []
+
+
 def test_one_seats_view_shows_only_what_it_was_shown(browser: Any, cup_site: Path,
                                                       record: dict[str, Any]) -> None:
     from selenium.webdriver.common.action_chains import ActionChains

@@ -57,17 +57,18 @@
   }
   function drawSeats(s) {
     var box = $("seats"), seat;
+    var turnOf = s.phase === "over" ? -1 : s.active;  /* a finished game is nobody's turn */
     box.textContent = "";
     for (seat = 0; seat < players.length; seat++) {
       var sec = el("section", "seat");
       sec.setAttribute("data-seat", seat);
-      if (s.active === seat) { sec.classList.add("active"); }
+      if (turnOf === seat) { sec.classList.add("active"); }
       if (s.decision && s.decision.seat === seat) { sec.classList.add("deciding"); }
       var h = el("h3", "", "seat " + seat + ": " + players[seat]);
       if (data.bots[seat] && data.bots[seat] !== players[seat]) {
         h.appendChild(el("span", "bot", " " + data.bots[seat]));
       }
-      if (s.active === seat) { h.appendChild(el("span", "tag", "turn")); }
+      if (turnOf === seat) { h.appendChild(el("span", "tag", "turn")); }
       if (s.decision && s.decision.seat === seat) { h.appendChild(el("span", "tag deciding", "deciding")); }
       sec.appendChild(h);
       sec.appendChild(hand(s, seat));

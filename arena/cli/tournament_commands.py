@@ -366,7 +366,8 @@ def _record_at(path: Path, number: int) -> Any:
     try:
         whole = json.loads(text)
     except ValueError:
-        records: list[Any] = [line for line in text.splitlines() if line.strip()]
+        # "\n" only: JSON leaves U+2028 and the like unescaped inside strings
+        records: list[Any] = [line for line in text.split("\n") if line.strip()]
     else:
         records = whole if isinstance(whole, list) else [whole]
     if number > len(records):

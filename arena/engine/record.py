@@ -105,7 +105,9 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
         whole = json.loads(text)
     except json.JSONDecodeError:
         records = []
-        for number, line in enumerate(text.splitlines(), 1):
+        # lines end at "\n" only: str.splitlines also splits at U+2028, U+0085 and the like,
+        # which JSON leaves unescaped inside strings (an export's bot logs, ensure_ascii off)
+        for number, line in enumerate(text.split("\n"), 1):
             if not line.strip():
                 continue
             try:

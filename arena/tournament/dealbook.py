@@ -39,7 +39,8 @@ def read_deal_book(path: Path) -> tuple[int, ...]:
                else getattr(exc, "strerror", None) or f"a broken gzip file ({exc})")
         raise SpecError(f"cannot read the deal book {path}: {why}") from None
     deals: list[int] = []
-    for number, line in enumerate(text.splitlines(), 1):
+    # "\n" only: a line of an export may hold U+2028 and the like inside its JSON strings
+    for number, line in enumerate(text.split("\n"), 1):
         line = line.strip()
         if not line or line.startswith("#"):
             continue

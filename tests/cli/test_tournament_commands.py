@@ -48,6 +48,17 @@ def test_gzip_records_are_read_too(records: Path, tmp_path: Path) -> None:
     assert result.output.splitlines()[1:] == report_game(_record(records, 3), 1)
 
 
+def test_a_line_holding_a_unicode_line_separator_is_one_record(records: Path,
+                                                               tmp_path: Path) -> None:
+    """An export writes U+2028 unescaped (a bot's log); it was taken for a line end."""
+    record = {**_record(records, 2), "referee": {"logs": {"1": "a\u2028b\x85c"}}}
+    odd = tmp_path / "odd.jsonl"
+    odd.write_text(2 * (json.dumps(record, ensure_ascii=False) + "\n"), encoding="utf-8")
+    result = runner.invoke(app, ["game", str(odd), "-n", "2", "-f", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == record
+
+
 def test_json_with_a_seat_holds_only_that_seats_feed(records: Path) -> None:
     result = runner.invoke(app, ["game", str(records), "--seat", "2", "--format", "json"])
     assert result.exit_code == 0, result.output

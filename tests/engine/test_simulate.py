@@ -184,6 +184,17 @@ def test_read_records_accepts_jsonl_a_record_and_a_list(tmp_path: Path) -> None:
     assert read_records(listed) == records
 
 
+def test_read_records_ends_lines_at_newlines_only(tmp_path: Path) -> None:
+    """JSON leaves U+2028 and U+0085 unescaped in strings (an export's bot logs): they were
+    taken for line ends, and the file was 'not JSON'."""
+    path, records = _records(tmp_path, 2)
+    for record in records:
+        record["referee"] = {"logs": {"0": "one\u2028two\x85three\u2029"}}
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\r\n" for r in records),
+                    encoding="utf-8")
+    assert read_records(path) == records
+
+
 def test_read_records_errors(tmp_path: Path) -> None:
     with pytest.raises(ReplayError, match="^no such file: "):
         read_records(tmp_path / "missing.jsonl")

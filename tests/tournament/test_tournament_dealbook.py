@@ -56,6 +56,12 @@ def test_a_gzip_book_reads_as_its_text_and_a_torn_one_says_so(tmp_path: Path) ->
     assert str(info.value).startswith(f"cannot read the deal book {book}: a broken gzip file (")
 
 
+def test_a_json_line_holding_a_unicode_line_separator_is_one_deal(tmp_path: Path) -> None:
+    book = tmp_path / "games.jsonl"
+    book.write_text('{"seed": 4, "log": "a\u2028b\x85c"}\n5\n', encoding="utf-8")
+    assert read_deal_book(book) == (4, 5)
+
+
 def test_rounds_go_on_through_the_book_and_start_over() -> None:
     book = (10, 20, 30, 40, 50)
     assert table_deals(book, 1, 2) == (10, 20)

@@ -15,7 +15,7 @@ from tabulate import tabulate, tabulate_formats
 from arena.engine.cards import NOTATION, PALAESTRON, parse_cards
 from arena.engine.desmos import HAND_SIZE, Category, Desmos, census, desmos
 from arena.engine.houserules import RULE_CHOICES, RULE_HELP, HouseRules, rules_from_texts
-from arena.engine.record import read_records, replay_records
+from arena.engine.record import iter_records, replay_records
 from arena.engine.rules_text import effect_rows, effect_table_markdown, rules_summary
 from arena.engine.simulate import simulate
 from arena.errors import CardError
@@ -191,7 +191,7 @@ def replay_command(
                                          help="Game records: JSON lines or one JSON record.")],
 ) -> None:
     """Replay records and check them (help text: ``_REPLAY_HELP``)."""
-    replayed = replay_records(read_records(file))
+    replayed = replay_records(iter_records(file))  # a record at a time: any size of file
     typer.echo(f"replayed {replayed} game{'s' if replayed != 1 else ''}: identical")
 
 

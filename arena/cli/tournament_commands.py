@@ -354,32 +354,21 @@ def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
 
 
 def _record_at(path: Path, number: int) -> Any:
-    """The ``number``-th record of a records file: one JSON document (a record or a list of
-    them), else JSON lines, of which only the line asked for is parsed (a match killed while
-    writing leaves a torn last line; the records before it still show)."""
-    import json
-
-    from arena.engine.record import read_records_text, unwrapped
+    """The ``number``-th record of a records file, read a line at a time, of which only the
+    line asked for is parsed (a match killed while writing leaves a torn last line; the
+    records before it still show)."""
+    from arena.engine.record import records_in
     from arena.errors import ReplayError
 
-    text = read_records_text(path)
-    try:
-        whole = json.loads(text)
-    except ValueError:
-        # "\n" only: JSON leaves U+2028 and the like unescaped inside strings
-        records: list[Any] = [line for line in text.split("\n") if line.strip()]
-    else:
-        records = whole if isinstance(whole, list) else [whole]
-    if number > len(records):
-        raise ReplayError(f"{path} holds {len(records)} game record"
-                          f"{'s' if len(records) != 1 else ''}; there is no record {number}")
-    record = records[number - 1]
-    if isinstance(record, str):
-        try:
-            return unwrapped(json.loads(record))
-        except ValueError:
-            raise ReplayError(f"record {number} of {path} is not JSON") from None
-    return unwrapped(record)
+    count = 0
+    for count, record in enumerate(records_in(path), 1):
+        if count == number:
+            try:
+                return record()
+            except ReplayError:
+                raise ReplayError(f"record {number} of {path} is not JSON") from None
+    raise ReplayError(f"{path} holds {count} game record{'s' if count != 1 else ''}; there "
+                      f"is no record {number}")
 
 
 _DELETE_HELP = "\n\n".join([

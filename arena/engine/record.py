@@ -3,16 +3,20 @@
 ``replay`` re-plays a record from its seed and choices and fails loudly (ReplayError) at the
 first difference; :func:`replay_one` also holds every other field of the record to the
 replayed game. Records files (JSON lines or one JSON document, gzip-compressed or not) are
-read by :func:`read_records`. The schema is documented in docs/RECORDS.md.
+read by :func:`iter_records` (a record at a time) or :func:`read_records`. The schema is
+documented in docs/RECORDS.md.
 """
 
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import zlib
+from collections.abc import Callable, Generator, Iterable, Iterator
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, cast
 
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
@@ -22,8 +26,10 @@ from arena.errors import ArenaError, ReplayError, RulesError
 __all__ = [
     "RECORD_FORMAT",
     "build_record",
+    "iter_records",
     "read_records",
     "read_records_text",
+    "records_in",
     "unwrapped",
     "replay",
     "replay_one",
@@ -82,6 +88,12 @@ def replay(record: dict[str, Any]) -> State:
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
+def _cannot_read(path: str | Path, exc: BaseException) -> ReplayError:
+    if isinstance(exc, FileNotFoundError):
+        return ReplayError(f"no such file: {path}")
+    return ReplayError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}")
+
+
 def read_records_text(path: str | Path) -> str:
     """The text of a records file, gzip-compressed or not. Raises :class:`ReplayError`."""
     try:
@@ -89,37 +101,85 @@ def read_records_text(path: str | Path) -> str:
         if data[:2] == _GZIP_MAGIC:  # arena status --records FILE.gz writes gzip
             data = gzip.decompress(data)
         return data.decode("utf-8")
-    except FileNotFoundError:
-        raise ReplayError(f"no such file: {path}") from None
     except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:  # gzip.BadGzipFile: OSError
-        raise ReplayError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise _cannot_read(path, exc) from None
 
 
-def read_records(path: str | Path) -> list[dict[str, Any]]:
-    """Game records from a file: JSON lines (one record per line, blank lines skipped), or one
-    JSON document holding a record or a list of records; gzip-compressed or not. Raises
-    :class:`ReplayError`."""
-    text = read_records_text(path)
-    records: list[Any]
+def _record_lines(path: str | Path) -> Generator[tuple[int, str], None, None]:
+    """The non-blank lines of a records file (gzip-compressed or not) with their 1-based
+    numbers, read as they come: a file of any size is never held whole. A line ends at "\n"
+    only (JSON leaves U+2028 and the like unescaped inside strings). Raises ReplayError."""
     try:
-        whole = json.loads(text)
-    except json.JSONDecodeError:
-        records = []
-        # lines end at "\n" only: str.splitlines also splits at U+2028, U+0085 and the like,
-        # which JSON leaves unescaped inside strings (an export's bot logs, ensure_ascii off)
-        for number, line in enumerate(text.split("\n"), 1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise ReplayError(f"{path} line {number} is not JSON ({exc.msg}, column "
-                                  f"{exc.colno}): expected one game record per line") from None
-    else:
-        records = whole if isinstance(whole, list) else [whole]
-    if not records:
+        with open(path, "rb") as raw:
+            packed = raw.peek(2)[:2] == _GZIP_MAGIC  # peek, not seek: a pipe cannot
+            stream = gzip.GzipFile(fileobj=raw) if packed else raw
+            with io.TextIOWrapper(cast(IO[bytes], stream), encoding="utf-8",
+                                  newline="\n") as text:
+                for number, line in enumerate(text, 1):
+                    if line.strip():
+                        yield number, line
+    except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:  # BadGzipFile: OSError
+        raise _cannot_read(path, exc) from None
+
+
+def _parsed(path: str | Path, number: int, line: str) -> Any:
+    try:
+        return unwrapped(json.loads(line))
+    except json.JSONDecodeError as exc:
+        raise ReplayError(f"{path} line {number} is not JSON ({exc.msg}, column "
+                          f"{exc.colno}): expected one game record per line") from None
+
+
+def _given(value: Any) -> Callable[[], Any]:
+    return lambda: value
+
+
+def records_in(path: str | Path) -> Iterator[Callable[[], Any]]:
+    """The records of a file, in order, each as a call that parses it: JSON lines (one
+    record a line, blank lines skipped; read a line at a time, so memory stays small
+    whatever the file's size), or one JSON document holding a record or a list of records;
+    gzip-compressed or not. Only the lines asked for are parsed (the first always is, to
+    tell the two forms apart). Raises :class:`ReplayError`, a line's parse error only when
+    that line is asked for."""
+    reading = _record_lines(path)
+    lines: Iterator[tuple[int, str]] = reading
+    first = next(lines, None)
+    if first is None:
         raise ReplayError(f"{path} holds no game records")
-    return [unwrapped(record) for record in records]
+    number, text = first
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:  # a document over several lines (pretty-printed)?
+        reading.close()
+        try:
+            value = json.loads(read_records_text(path))
+        except json.JSONDecodeError:
+            raise ReplayError(f"{path} line {number} is not JSON ({exc.msg}, column "
+                              f"{exc.colno}): expected one game record per line") from None
+        lines = iter(())
+    second = next(lines, None)
+    if second is None and isinstance(value, list):  # one document: a list of records
+        if not value:
+            raise ReplayError(f"{path} holds no game records")
+        yield from (_given(unwrapped(record)) for record in value)
+        return
+    yield _given(unwrapped(value))
+    if second is not None:
+        yield partial(_parsed, path, *second)
+        yield from (partial(_parsed, path, number, line) for number, line in lines)
+
+
+def iter_records(path: str | Path) -> Iterator[Any]:
+    """The game records of a file one by one (:func:`records_in`, each parsed). Raises
+    :class:`ReplayError`."""
+    return (record() for record in records_in(path))
+
+
+def read_records(path: str | Path) -> list[Any]:
+    """Game records from a file, all at once (:func:`iter_records`): JSON lines, or one JSON
+    document holding a record or a list of records; gzip-compressed or not. Raises
+    :class:`ReplayError`."""
+    return list(iter_records(path))
 
 
 def unwrapped(line: Any) -> Any:
@@ -171,12 +231,14 @@ def replay_one(record: Any) -> None:
                               f"{recorded!r}")
 
 
-def replay_records(records: list[Any]) -> int:
-    """Replay every record; the first failure raises ``ReplayError("game K: ...")`` (K counts
-    from 1 in file order). Returns how many games replayed identically."""
-    for number, record in enumerate(records, 1):
+def replay_records(records: Iterable[Any]) -> int:
+    """Replay every record (a list, or :func:`iter_records` of a file: one held at a time);
+    the first failure raises ``ReplayError("game K: ...")`` (K counts from 1 in file order).
+    Returns how many games replayed identically."""
+    count = 0
+    for count, record in enumerate(records, 1):
         try:
             replay_one(record)
         except ReplayError as exc:
-            raise ReplayError(f"game {number}: {exc}") from None
-    return len(records)
+            raise ReplayError(f"game {count}: {exc}") from None
+    return count

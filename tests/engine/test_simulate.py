@@ -14,7 +14,7 @@ from arena.bench.engine import BenchRow, EngineBench, bench_census, bench_evalua
 from arena.engine.cards import NOTATION
 from arena.engine.desmos import Category
 from arena.engine.effects import EFFECTS, TRIGGER_WINDOWS
-from arena.engine.record import read_records, replay_one, replay_records
+from arena.engine.record import iter_records, read_records, replay_one, replay_records
 from arena.engine.rules_text import (
     CATEGORY_LABELS,
     census_table_markdown,
@@ -193,6 +193,17 @@ def test_read_records_ends_lines_at_newlines_only(tmp_path: Path) -> None:
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\r\n" for r in records),
                     encoding="utf-8")
     assert read_records(path) == records
+
+
+def test_iter_records_reads_as_it_goes(tmp_path: Path) -> None:
+    """The records before a torn line come out before its error (a file is not read whole)."""
+    path, records = _records(tmp_path, 3)
+    lines = path.read_text().split("\n")
+    path.write_text("\n".join([lines[0], lines[1], lines[2][:50]]) + "\n")
+    reading = iter_records(path)
+    assert [next(reading), next(reading)] == records[:2]
+    with pytest.raises(ReplayError, match="games.jsonl line 3 is not JSON"):
+        next(reading)
 
 
 def test_read_records_errors(tmp_path: Path) -> None:

@@ -328,7 +328,7 @@ def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
     from arena.tournament.store import Store
 
     path = Path(ref)
-    if path.is_file():
+    if path.exists() and not path.is_dir():  # a pipe too: zcat games.jsonl.gz | ... /dev/stdin
         record = _record_at(path, number)
         if not isinstance(record, dict) or not isinstance(record.get("players"), list) \
                 or not isinstance(record.get("events", []), list):

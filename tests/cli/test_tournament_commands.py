@@ -59,6 +59,23 @@ def test_a_line_holding_a_unicode_line_separator_is_one_record(records: Path,
     assert json.loads(result.output) == record
 
 
+def test_a_record_is_read_from_a_pipe(records: Path, tmp_path: Path) -> None:
+    """A pipe (/dev/stdin, <(zcat ...)) was taken for a game id: '--number picks a record of
+    a records file; ... is a stored game'."""
+    import threading
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=lambda: pipe.write_bytes(records.read_bytes()))
+    writer.start()
+    result = runner.invoke(app, ["game", str(pipe), "-n", "3", "-f", "json"])
+    writer.join(timeout=10)
+    if writer.is_alive():  # the pipe was never opened: free the writer
+        pipe.read_bytes()
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == _record(records, 3)
+
+
 def test_json_with_a_seat_holds_only_that_seats_feed(records: Path) -> None:
     result = runner.invoke(app, ["game", str(records), "--seat", "2", "--format", "json"])
     assert result.exit_code == 0, result.output

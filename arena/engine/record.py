@@ -55,7 +55,8 @@ def replay(record: dict[str, Any]) -> State:
         forfeits = sorted((int(f["at_choice"]), int(f["seat"]), str(f["reason"]))
                           for f in record.get("forfeits", []))
     except (KeyError, TypeError, ValueError, RulesError) as exc:  # RulesError: a bad config
-        raise ReplayError(f"not a game record: {exc}") from None
+        why = f"it has no {exc} field" if isinstance(exc, KeyError) else str(exc)
+        raise ReplayError(f"not a game record: {why}") from None
     state = new_game(config)
     for number, (seat, kind, index) in enumerate(choices):
         while forfeits and forfeits[0][0] == number:

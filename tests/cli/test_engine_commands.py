@@ -165,6 +165,15 @@ def test_replay_tampered_choice(records: Path) -> None:
     assert result.output == "Error: game 3: choice 3: option 77 is not legal here\n"
 
 
+def test_replay_names_the_field_a_record_lacks(tmp_path: Path) -> None:
+    """It said only \"not a game record: 'config'\"."""
+    path = tmp_path / "other.jsonl"
+    path.write_text('{"hello": "world"}\n')
+    result = _run("replay", str(path))
+    assert (result.exit_code, result.output) == (
+        1, "Error: game 1: not a game record: it has no 'config' field\n")
+
+
 def test_replay_not_a_record(tmp_path: Path) -> None:
     path = tmp_path / "list.jsonl"
     path.write_text("[1, 2]\n")

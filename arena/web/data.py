@@ -7,8 +7,10 @@ leaderboard is :func:`arena.rating.leaderboard.leaderboard_json` of
 :func:`~arena.rating.h2h.compute_h2h` in the leaderboard's order (``arena h2h --format
 json``), ratings over games are :func:`arena.rating.trueskill_rating.rate_stored`'s history
 (one rating serves all three), and points per table are
-:func:`arena.rating.standings.game_points`. A tournament's drawn seed is kept from view until
-it finishes, as the CLI keeps it (:func:`arena.tournament.store.seed_is_secret`).
+:func:`arena.rating.standings.game_points`, scaled as the Swiss standings scale an off-size
+table's (:func:`arena.tournament.scoring.spec_table_weight`). A tournament's drawn seed is
+kept from view until it finishes, as the CLI keeps it
+(:func:`arena.tournament.store.seed_is_secret`).
 
 A league shows the newest version of each bot by default, as ``arena leaderboard`` does
 (:func:`arena.rating.watch.newest_versions` of the same leaderboard), every version on request
@@ -44,6 +46,7 @@ from arena.rating.standings import game_points
 from arena.rating.trueskill_rating import RatingMemo, RatingRun, rate_stored
 from arena.rating.watch import newest_versions
 from arena.tournament.league_store import entry_lines, league_entries
+from arena.tournament.scoring import spec_table_weight
 from arena.tournament.store import Store, decompress_record, seed_is_secret
 
 __all__ = ["GameRow", "TournamentData", "game_slug", "load_tournament", "progress",
@@ -177,9 +180,12 @@ def _rounds(conn: sqlite3.Connection, info: TournamentInfo,
     points: dict[tuple[int, int], dict[str, Fraction]] = defaultdict(lambda: defaultdict(
         Fraction))
     played: dict[tuple[int, int], int] = defaultdict(int)
+    # a duplicate Swiss scales an off-size table's points as its standings count them
+    weight = spec_table_weight(info.spec)
     for game in games:
+        factor = weight(len(game.seats))
         for bot, pts in game_points(game).items():
-            points[(game.round, game.table_index)][bot.key] += pts
+            points[(game.round, game.table_index)][bot.key] += pts * factor
         played[(game.round, game.table_index)] += 1
     rounds: dict[int, dict[str, Any]] = {}
     for rnd, table, seats_json, planned in conn.execute(

@@ -72,6 +72,37 @@ def test_rounds_show_pairings_byes_and_scores(cup_site: Path) -> None:
     assert "Round 3" in rounds
 
 
+def test_rounds_scale_an_off_size_table_as_the_standings_do(tmp_path: Path) -> None:
+    """In a duplicate Swiss a table of another size plays more or fewer seatings, and the
+    standings scale its points: the rounds page shows the points `arena pairings` shows, and
+    they add up to the leaderboard's."""
+    from arena.tournament.pairings import round_pairings
+    from arena.web.data import load_tournament
+
+    db = site_db.build(tmp_path / "arena.db")
+    with sqlite3.connect(db) as conn:  # tables of 2, so round 2's table of 3 is off-size
+        spec = json.loads(conn.execute("SELECT spec_json FROM tournaments").fetchone()[0])
+        conn.execute("UPDATE tournaments SET spec_json = ?", (json.dumps(
+            {**spec, "players_per_game": 2, "duplicate": "rotations"}),))
+    data = load_tournament(db, "cup")
+    totals = dict.fromkeys((row["key"] for row in data.leaderboard["bots"]), 0.0)
+    for rnd in data.rounds:
+        for table in rnd["tables"]:
+            for key, points in zip(table["seats"], table["points"], strict=True):
+                totals[key] += points
+        for bye in rnd["byes"]:
+            totals[bye["bot"]] += bye["points"]
+    assert totals == pytest.approx({row["key"]: row["points"]
+                                    for row in data.leaderboard["bots"]})
+    [board] = round_pairings(db, "cup", 2)[1][0].boards
+    [table] = data.rounds[1]["tables"]
+    assert len(table["seats"]) == 3 and table["points"] == [float(p) for p in board.points]
+    rounds = (tmp_path / "site")
+    write_site(db, "cup", rounds, jobs=1)
+    assert "its points are scaled to match, as the standings count them" in (
+        rounds / "rounds.html").read_text()
+
+
 def test_a_drawn_seed_stays_secret_until_the_tournament_finishes(tmp_path: Path) -> None:
     db = site_db.build(tmp_path / "running.db", state="running", drawn_seed=True, rounds=1)
     out = tmp_path / "site"

@@ -82,7 +82,11 @@ def table_weight(size: int, nominal: int, duplicate: bool | str) -> Fraction:
 
 def spec_table_weight(spec: Mapping[str, Any]) -> Callable[[int], Fraction]:
     """:func:`table_weight` by table size for a stored Swiss spec (its first table size is
-    the one Swiss pairs for)."""
+    the one Swiss pairs for); weight 1 for every other format."""
+    if spec.get("format") != "swiss":
+        # a ladder's sizes (players_per_game: [2, 4]) are each a nominal size of their own:
+        # its points count game for game, as its leaderboard counts them
+        return lambda size: Fraction(1)
     sizes = spec.get("players_per_game", 2)
     nominal = sizes if isinstance(sizes, int) else (sizes[0] if sizes else 2)
     duplicate = spec.get("duplicate", False)

@@ -20,6 +20,7 @@ from arena.tournament.scoring import (
     compute_standings,
     conservative_ratings,
     game_points,
+    spec_table_weight,
     table_weight,
 )
 from arena.tournament.swiss import SwissRound, pair_round, table_sizes
@@ -329,3 +330,13 @@ def test_an_off_size_table_offers_the_points_of_a_nominal_one(duplicate: bool | 
             games = len(seat_orders(tuple(range(size)), duplicate))
             nominal_games = len(seat_orders(tuple(range(nominal)), duplicate))
             assert table_weight(size, nominal, duplicate) * games == nominal_games
+
+
+@pytest.mark.parametrize("fmt", ["round_robin", "gauntlet"])
+def test_a_ladder_counts_every_table_size_game_for_game(fmt: str) -> None:
+    """Only Swiss pairs for one table size: a ladder's sizes (``[2, 4]``) are each nominal,
+    so ``arena pairings`` counts their points as the leaderboard does, unscaled."""
+    spec = {"format": fmt, "players_per_game": [2, 4], "duplicate": "permutations"}
+    assert [spec_table_weight(spec)(size) for size in (2, 4)] == [1, 1]
+    swiss = {**spec, "format": "swiss", "players_per_game": 2}
+    assert spec_table_weight(swiss)(4) == Fraction(2, 24)

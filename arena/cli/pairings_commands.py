@@ -66,10 +66,11 @@ def render_round(tournament: str, rounds: int, view: RoundPairings) -> list[str]
                 "is finished)"]
     names = _names([b for board in view.boards for b in board.bots]
                    + [label for label, _, _ in view.byes])
-    seatings = max((board.seatings for board in view.boards), default=1)
-    if seatings > 1:
-        title += (f" (duplicate: each board plays its deals in {seatings} seatings, counted "
-                  "together)")
+    # a round of tables of two sizes plays 2 seatings at one and 3 at the other
+    seatings = sorted({board.seatings for board in view.boards} - {1})
+    if seatings:
+        title += (f" (duplicate: each board plays its deals in {' or '.join(map(str, seatings))}"
+                  " seatings, counted together)")
     width = max((len(board.bots) for board in view.boards), default=2)
     rows = []
     for board in view.boards:

@@ -281,3 +281,16 @@ def test_a_swiss_round_not_paired_yet_says_so() -> None:
     assert render_round("sw", 3, RoundPairings(3, [], [])) == [
         "sw, round 3 of 3: not paired yet (a Swiss round is paired once the one before it is "
         "finished)"]
+
+
+def test_a_round_of_two_table_sizes_says_both_seatings() -> None:
+    """A ladder's round holds tables of 2 (2 rotations) and of 3 (3 rotations)."""
+    from arena.cli.pairings_commands import render_round
+    from arena.tournament.pairings import Board, RoundPairings
+
+    zero = Fraction(0)
+    boards = [Board(1, ("a@1", "b@1"), (zero,) * 2, (Fraction(2), zero), 2, 2, 2),
+              Board(2, ("a@1", "b@1", "c@1"), (zero,) * 3, (Fraction(3), zero, zero), 3, 3, 3)]
+    assert render_round("mix", 1, RoundPairings(1, boards, []))[0] == (
+        "mix, round 1 of 1 (duplicate: each board plays its deals in 2 or 3 seatings, counted "
+        "together)")

@@ -25,6 +25,7 @@ from arena.rating.games import (
     StoredGame,
     TournamentInfo,
     connect,
+    entered_versions,
     find_tournament,
     latest_tournament,
     list_tournaments,
@@ -249,8 +250,8 @@ def build_leaderboard(db_path: str | Path, tournament: str | None = None, *,
             everyone = tournament_bots(conn, None)
             return compute_leaderboard(
                 load_games(conn, None), settings_for_all(list_tournaments(conn)),
-                entrants=everyone, registry=everyone, byes=_byes(conn, None), swiss=False,
-                scope="all", tournament=None,
+                entrants=everyone, registry=entered_versions(conn), byes=_byes(conn, None),
+                swiss=False, scope="all", tournament=None,
             )
         info = (find_tournament(conn, tournament, db_path) if tournament is not None
                 else latest_tournament(conn, db_path))
@@ -269,7 +270,7 @@ def tournament_leaderboard(conn: sqlite3.Connection, info: TournamentInfo,
     games, its entrants and their rating run (for the site, which shows them all)."""
     # versions entered in a stored tournament: one whose tournament was dropped (--fresh,
     # arena delete) has no games to compare with, and is no "older version" any more
-    registry = tournament_bots(conn, None)
+    registry = entered_versions(conn)
     return compute_leaderboard(
         games, settings_for(info), entrants=entrants, registry=registry,
         byes=_byes(conn, info.id), swiss=info.format == "swiss", scope=info.name,

@@ -131,6 +131,29 @@ def test_new_version_is_marked_and_starts_fresh(tmp_path: Path) -> None:
     assert [r.note for r in one_board.rows if r.bot == "alpha"] == [""]
 
 
+def test_a_version_replaced_by_continue_is_the_new_ones_older(tmp_path: Path) -> None:
+    """``arena run --continue`` puts a new version in an entry's place and keeps the old
+    one's games: the new version is marked as such, as it would be in another tournament."""
+    b = StoreBuilder(tmp_path / "a.db")
+    tid, (old, other) = b.tournament("cup", [("alpha", "aaa111"), "bravo"])
+    b.game(GameSpec(tid, 0, 0, 0, [old, other], [1, 2]))
+    conn = b.store.conn
+    with conn:  # the store as continue_with leaves it
+        new = conn.execute("INSERT INTO bots (name, version, path, metadata_json) VALUES "
+                           "('alpha', 'bbb222', 'bots/alpha', '{}')").lastrowid
+        conn.execute("UPDATE tournament_bots SET bot_id = ? WHERE bot_id = ?", (new, old))
+        conn.execute("CREATE TABLE successions(tournament_id INTEGER, entry_index INTEGER, "
+                     "old_bot_id INTEGER, new_bot_id INTEGER, games_at INTEGER)")
+        conn.execute("INSERT INTO successions VALUES (?, 0, ?, ?, 1)", (tid, old, new))
+    assert new is not None
+    b.game(GameSpec(tid, 1, 0, 0, [new, other], [2, 1]))
+    b.close()
+    for board in (build_leaderboard(tmp_path / "a.db", "cup"),
+                  build_leaderboard(tmp_path / "a.db", all_games=True)):
+        notes = {r.key: r.note for r in board.rows}
+        assert notes["alpha@bbb222"] == "new (older: aaa111)" and notes["alpha@aaa111"] == ""
+
+
 def test_points_scheme() -> None:
     assert placement_points([(A, 1), (B, 2)]) == {A: 1.0, B: 0.0}
     assert placement_points([(A, 1), (B, 1)]) == {A: 0.5, B: 0.5}

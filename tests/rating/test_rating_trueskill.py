@@ -302,6 +302,29 @@ def test_recompute_from_results_json_matches_the_store_exactly(tmp_path: Path) -
     assert snapshot(ratings) == snapshot(stored)
 
 
+def test_the_recomputation_in_ratings_md_gives_the_stored_ratings(tmp_path: Path) -> None:
+    """docs/RATINGS.md's few lines, run as printed on ``arena results --format json``, give
+    the stored ratings, with a game every seat forfeited (bots that never started: not
+    rated, rule 4) and a bot in two seats."""
+    b = StoreBuilder(tmp_path / "a.db")
+    tid, (a, br, c) = b.tournament("tiny", ["alpha", "bravo", "charlie"])
+    b.game(GameSpec(tid, 0, 0, 0, [a, br], [1, 2]))
+    b.game(GameSpec(tid, 0, 1, 0, [br, c], [1, 1], forfeits={"0": "startup_failure",
+                                                             "1": "startup_failure"}))
+    b.game(GameSpec(tid, 0, 2, 0, [c, a, c], [2, 1, 3]))
+    b.close()
+    docs = Path(__file__).resolve().parents[2] / "docs" / "RATINGS.md"
+    code = docs.read_text().split("```python\n", 1)[1].split("```", 1)[0]
+    (tmp_path / "tiny.json").write_text(render_results(tmp_path / "a.db", "tiny", "json"))
+    scope: dict[str, object] = {}
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(tmp_path)
+        exec(compile(code, str(docs), "exec"), scope)  # noqa: S102 - the documented lines
+    ratings = scope["ratings"]
+    assert isinstance(ratings, dict)
+    assert snapshot(ratings) == snapshot(rate_tournament(tmp_path / "a.db", "tiny"))
+
+
 def test_rate_all_orders_by_tournament_then_game(tmp_path: Path) -> None:
     b = StoreBuilder(tmp_path / "a.db")
     first, ids = b.tournament("first", ["alpha", "bravo"])

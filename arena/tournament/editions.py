@@ -35,6 +35,7 @@ __all__ = [
     "current_edition",
     "edition_name",
     "editions",
+    "entry_indexes",
     "retired_entries",
     "stored_bot",
     "successions",
@@ -65,6 +66,14 @@ def retired_entries(store: Store, tournament_id: int) -> dict[int, int]:
     """Entry index by bot id of the versions an entry held before (a continued tournament):
     their games still count for the entry's standing."""
     return {old: index for index, old, _, _ in successions(store, tournament_id)}
+
+
+def entry_indexes(store: Store, tournament_id: int) -> dict[int, int]:
+    """Entry index by bot id of every version that held an entry: the entrants, and the
+    versions they replaced (:func:`retired_entries`), which sat at the entry's tables."""
+    entrants = store.entrant_ids(tournament_id)
+    return {**retired_entries(store, tournament_id),
+            **{bot: index for index, bot in enumerate(entrants)}}
 
 
 def editions(store: Store, name: str) -> list[TournamentRow]:

@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.tournament.editions import entry_indexes
 from arena.tournament.planning import group_deals
 from arena.tournament.scoring import game_points, spec_table_weight
 from arena.tournament.standings import swiss_standings
@@ -57,15 +58,16 @@ def round_pairings(db: str | Path, tournament: str,
             held = "only round 1" if row.rounds == 1 else f"rounds 1 to {row.rounds}"
             raise ArenaError(f"tournament '{tournament}' has {held}, not {round_no}")
         labels = store.bot_labels()
-        entrants = store.entrant_ids(row.id)
+        # a version an entry held before --continue sits at the entry's tables, its score
+        entry_of = entry_indexes(store, row.id)
         tables = store.tables(row.id)
         games = store.games(row.id)
         byes = store.byes(row.id)
         rounds = [round_no] if round_no is not None else list(range(1, row.rounds + 1))
         views = []
         for r in rounds:
-            before = {entrants[s.entrant]: s.score
-                      for s in swiss_standings(store, row, before_round=r)}
+            scores = {s.entrant: s.score for s in swiss_standings(store, row, before_round=r)}
+            before = {bot: scores[entry] for bot, entry in entry_of.items() if entry in scores}
             views.append(_round(row, r, [t for t in tables if t.round == r],
                                 [g for g in games if g.round == r], before, labels,
                                 [(bot, Fraction(pts)) for n, bot, pts in byes if n == r]))

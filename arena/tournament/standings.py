@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from arena.tournament.editions import retired_entries
+from arena.tournament.editions import entry_indexes
 from arena.tournament.scoring import (
     Bye,
     PlayedTable,
@@ -45,7 +45,7 @@ def swiss_inputs(
     when given; ``games``: its games, when already read)."""
     ids = store.entrant_ids(tournament.id)
     # a continued tournament's earlier versions of an entry count for that entry
-    index = {**retired_entries(store, tournament.id), **{bot: i for i, bot in enumerate(ids)}}
+    index = entry_indexes(store, tournament.id)
     rows = list(games) if games is not None else store.games(tournament.id,
                                                              before_round=before_round)
     tables: dict[tuple[int, int], tuple[tuple[int, ...], list[Fraction]]] = {}

@@ -10,6 +10,7 @@ from typing import Any
 from tabulate import tabulate
 
 from arena.referee.failures import describe
+from arena.tournament.editions import entry_indexes
 from arena.tournament.league_store import entry_lines
 from arena.tournament.overrides import override_options
 from arena.tournament.planning import group_deals
@@ -158,13 +159,14 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
     if t.format == "swiss" and games:
         standings = swiss_standings(store, t, games=games)
         played = {(g.round, g.table_index) for g in games}
-        met = Counter(bot for group in boards
+        entry_of = entry_indexes(store, t.id)  # an entry's pairings under an older version too
+        met = Counter(entry_of.get(bot) for group in boards
                       if any((tab.round, tab.table_index) in played for tab in group)
                       for bot in group[0].seats)
         lines.append("")
         lines.append(tabulate(
             [[s.rank, labels.get(entrants[s.entrant], "?"), float(s.score),
-              float(s.buchholz), met[entrants[s.entrant]], s.byes] for s in standings],
+              float(s.buchholz), met[s.entrant], s.byes] for s in standings],
             headers=["rank", "bot", "score", "buchholz", "pairings", "byes"], floatfmt=".2f"))
     if t.state != "finished":
         lines.append("")

@@ -262,3 +262,31 @@ def test_arena_run_new_edition_and_continue_from_the_command_line(
     again = runner.invoke(app, ["run", str(spec), "--continue", "--no-progress", "--no-trial"])
     assert again.exit_code == 0, again.output
     assert again.stdout.startswith("cup-2: 6/6 games recorded (3 this run, ")
+
+
+def test_an_entry_keeps_its_score_and_pairings_under_its_earlier_version(
+        tmp_path: Path, registry: Path) -> None:
+    """arena pairings shows the entry's score before a round beside the version that sat at
+    its table, an older one too, and arena status counts the entry's pairings under both."""
+    db = tmp_path / "arena.db"
+    _submit(registry, FIRST)
+    spec = _spec(tmp_path, db, name="open", format="swiss", rounds=3,
+                 bots=[str(SAMPLES / f"{name}.py") for name in
+                       ("greedy", "collector", "random", "heuristic")] + ["mine"])
+    run_tournament(load_spec(spec), 1)
+    conn = sqlite3.connect(str(db))
+    with conn:  # interrupted before round 3 was paired
+        conn.execute("DELETE FROM records WHERE game_id LIKE 'open/r3/%'")
+        for table in ("games", "tables", "byes"):
+            conn.execute(f"DELETE FROM {table} WHERE round = 3")  # noqa: S608 - our names
+    conn.close()
+    _update(tmp_path, registry)
+    run_tournament(load_spec(spec), 1, carry_on=True)
+    pairings = runner.invoke(app, ["pairings", "open", "--db", str(db)]).stdout
+    assert "bye: mine (0), +1" in pairings  # the last entry sits out round 1
+    second = pairings.split("open, round 2 of 3")[1].split("open, round 3 of 3")[0]
+    assert "mine (1) " in second  # its round-2 version, with the bye's point
+    status = runner.invoke(app, ["status", "open", "--db", str(db)]).stdout
+    [row] = [line.split() for line in status.splitlines()
+             if line.split()[1:2] and line.split()[1].startswith("mine@")]
+    assert row[-2:] == ["2", "1"]  # paired in rounds 2 and 3, a bye in round 1

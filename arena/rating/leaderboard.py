@@ -376,9 +376,17 @@ def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:
 
 def _render_table(board: Leaderboard, fmt: str, columns: Sequence[str]) -> str:
     keep = [_TABLE_COLUMNS.index(name) for name in columns]
+    # two versions of one bot (a tournament gone on with --continue) are told apart by their
+    # version: without its column, they are named name@version. A league's every-version
+    # table keeps its old way: its readers asked for sigma before the version (fitted_table)
+    league = board.tournament is not None and board.tournament.format == "league"
+    labels = (Counter(row.label for row in board.rows)
+              if "version" not in columns and not league else Counter())
     table = []
     for row in board.rows:
-        values = [row.rank, row.label, row.version, row.mu, row.sigma, row.conservative, row.games,
+        label = (row.label if labels[row.label] < 2
+                 else row.label.replace(row.bot, f"{row.bot}@{row.version}", 1))
+        values = [row.rank, label, row.version, row.mu, row.sigma, row.conservative, row.games,
                   row.wins, row.win_pct, row.mean_placement, row.points, row.byes, row.buchholz,
                   _failures_text(row.failures), row.note]
         table.append([values[i] for i in keep])

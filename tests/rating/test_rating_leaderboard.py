@@ -326,6 +326,22 @@ def test_the_default_table_drops_columns_in_order_until_it_fits() -> None:
     assert narrow.splitlines()[0].split() == ["rank", "bot", "mu-3sigma", "games", "wins"]
 
 
+def test_two_versions_of_one_bot_are_named_apart_without_the_version_column() -> None:
+    """A tournament continued with a new version ranks both under one name: the version is
+    what tells the rows apart, so a table that leaves its column out names them name@version."""
+    old, new, b = (BotVersion(name, version, i) for i, (name, version) in
+                   enumerate((("a", "v1"), ("a", "v2"), ("b", "v1")), 1))
+    games = [StoredGame(id=f"t/r0/t{i}/g0", tournament_id=1, tournament="t", round=0,
+                        table_index=i, game_index=0, seed=i, seats=(old if i < 2 else new, b),
+                        placements=(1, 2) if i % 2 else (2, 1)) for i in range(4)]
+    board = compute_leaderboard(games, RatingSettings())
+    text, left_out = fitted_table(board, width=1)
+    assert left_out == ["points", "sigma", "mean place", "win %", "mu", "version"]
+    assert sorted(line.split()[1] for line in text.splitlines()[2:]) == ["a@v1", "a@v2", "b"]
+    wide, _ = fitted_table(board, wide=True)  # the version has its column: names alone
+    assert sorted(line.split()[1] for line in wide.splitlines()[2:]) == ["a", "a", "b"]
+
+
 def test_chosen_columns_keep_the_table_order_and_unknown_ones_are_named() -> None:
     board = _two_seat_board()
     text, left_out = fitted_table(board, columns=["games", "bot", "rank"])

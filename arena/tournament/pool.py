@@ -32,6 +32,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing import resource_tracker
+from types import FrameType
 from typing import TYPE_CHECKING, Protocol
 
 from arena.common.cpus import allowed_cpus, pin_to
@@ -238,6 +239,30 @@ class TableExecutor(Protocol):
         """Stop the workers (``kill``: now, abandoning tables in flight)."""
 
 
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    """A worker's SIGTERM (the parent stopping it, or its death): exit, unwinding
+    play_match's cleanup, which reaps the bots. Once: a parent that dies sends two (the
+    kernel's PR_SET_PDEATHSIG, then the parent watch's), and the second, raised inside the
+    first's cleanup, cut it short (inside a ``__del__``, with a traceback on the terminal)."""
+    if _in_finaliser(frame):
+        # Python prints an exception raised in a ``__del__`` and drops it: again, later
+        again = threading.Timer(0.1, os.kill, (os.getpid(), signum))
+        again.daemon = True  # never what keeps an exiting worker alive
+        again.start()
+        return
+    signal.signal(signum, signal.SIG_IGN)
+    raise SystemExit(128 + signum)
+
+
+def _in_finaliser(frame: FrameType | None) -> bool:
+    """Whether ``frame`` runs inside an object's ``__del__``."""
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
 def _worker_main(conn: multiprocessing.connection.Connection, parent: int,
                  reuse_bots: bool = True, sandbox: SandboxReport | None = None,
                  core: int | None = None) -> None:
@@ -250,10 +275,6 @@ def _worker_main(conn: multiprocessing.connection.Connection, parent: int,
     # affinity when they start.
     unpinned = pin_to(core) if core is not None else None
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C for everyone
-
-    def _terminate(signum: int, frame: object) -> None:
-        raise SystemExit(128 + signum)  # unwinds play_match's cleanup: bots are reaped
-
     signal.signal(signal.SIGTERM, _terminate)
     if sys.platform.startswith("linux"):
         try:

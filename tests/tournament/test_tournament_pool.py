@@ -277,3 +277,36 @@ def test_a_bot_is_restarted_mid_table_only_while_its_files_are_its_versions(
         f"table r1/t0: bot {crasher.key}: its files at {crasher.path} changed or went away "
         "since it entered, so it was not restarted; put them back to go on, or see "
         "docs/TOURNAMENTS.md for a bot updated mid-tournament")
+
+
+def test_a_worker_exits_once_on_sigterm_and_never_inside_a_finaliser(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A runner killed with kill -9 sends each worker two SIGTERMs (PR_SET_PDEATHSIG's, then
+    the parent watch's): the second must not cut short the first's cleanup, which reaps the
+    bots, and one landing in a ``__del__`` (where Python drops an exception) is sent again."""
+    import signal
+    import time
+
+    from arena.tournament import pool
+
+    sent: list[tuple[int, int]] = []
+    monkeypatch.setattr(pool.os, "kill", lambda pid, signum: sent.append((pid, signum)))
+    previous = signal.signal(signal.SIGTERM, pool._terminate)
+    try:
+        class Lost:
+            def __del__(self) -> None:
+                pool._terminate(signal.SIGTERM, sys._getframe())
+
+        Lost()
+        for _ in range(50):
+            if sent:
+                break
+            time.sleep(0.02)
+        assert sent == [(os.getpid(), signal.SIGTERM)]
+        assert signal.getsignal(signal.SIGTERM) is pool._terminate
+        with pytest.raises(SystemExit) as exiting:
+            pool._terminate(signal.SIGTERM, sys._getframe())
+        assert exiting.value.code == 143
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN  # the second: no exit again
+    finally:
+        signal.signal(signal.SIGTERM, previous)

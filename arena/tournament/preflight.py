@@ -96,8 +96,10 @@ def check_lines(spec: TournamentSpec, db: Path,
     planned = (f"{counted(spec.effective_rounds(), 'round')}, {planned_games(spec):,} games planned"
                if spec.format != "league" else "until stopped" if not planned_games(spec)
                else f"until {planned_games(spec):,} games (its budget) or stopped")
+    rules = spec.house_rules()
     lines = [f"Spec{source}: {spec.format} '{spec.name}', {len(spec.entrants)} entries, tables "
-             f"of {sizes}, {planned}; seed {seed}"]
+             f"of {sizes}, {planned}; seed {seed}"
+             + ("" if rules.is_default else f"; {rules.describe()}")]
     if (short := spec.exposure_warning()) is not None:
         lines.append(f"warning: {short}")
     lines.append(f"Results: {db}, {stored}")

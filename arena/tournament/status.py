@@ -9,6 +9,7 @@ from typing import Any
 
 from tabulate import tabulate
 
+from arena.engine.houserules import HouseRules
 from arena.referee.failures import describe
 from arena.tournament.editions import entry_indexes
 from arena.tournament.league_store import entry_lines
@@ -123,6 +124,9 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
         f"created {t.created_at}" + (f"; finished {t.finished_at}" if t.finished_at else ""),
         "bots: " + ", ".join(labels.get(b, str(b)) for b in entrants),
     ]
+    rules = HouseRules.from_json(t.spec.get("rules"))
+    if not rules.is_default:  # the games were played to other rules than the rulebook's
+        lines.append(rules.describe())
     tables = store.tables(t.id)
     boards = group_deals(tables, t.spec.get("duplicate", False))
     per_round_tables = Counter(group[0].round for group in boards)

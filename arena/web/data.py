@@ -29,6 +29,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from arena.engine.houserules import HouseRules
 from arena.errors import StoreError
 from arena.rating.games import (
     StoredGame,
@@ -107,6 +108,9 @@ class TournamentData:
     #: how each bot key is named on the pages: its name, or ``name@version`` where the
     #: tournament holds more than one version of it
     names: dict[str, str] = field(default_factory=dict)
+    #: the house rules the games were played to, where they are not the defaults
+    #: (``kinds=family, reclaim=strict``; RULES.md "House rules")
+    rules: str = ""
 
     @property
     def done(self) -> int:
@@ -250,7 +254,14 @@ def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -
                           leaderboard=board, h2h=h2h, history=history, games=rows,
                           rounds=rounds, all_versions=all_versions, entries=entries,
                           names=_names([*keys, *h2h["bots"], *(k for g in rows
-                                                               for k in g.seats)]))
+                                                               for k in g.seats)]),
+                          rules=_rules(info))
+
+
+def _rules(info: TournamentInfo) -> str:
+    """The house rules that differ from the defaults, ``NAME=VALUE, ...`` (none: empty)."""
+    changed = HouseRules.from_json(info.spec.get("rules")).changed()
+    return ", ".join(f"{name}={value}" for name, value in changed.items())
 
 
 def progress(db: str | Path, name: str) -> dict[str, Any]:

@@ -77,6 +77,18 @@ def test_check_of_a_drawn_seed_says_whether_it_is_drawn_yet(tmp_path: Path) -> N
         "games planned; seed drawn at its start, kept with the results"), result.output
 
 
+def test_check_names_the_house_rules_the_games_will_follow(tmp_path: Path) -> None:
+    from arena.tournament.preflight import check_lines
+
+    db = tmp_path / "rules.db"
+    spec = write_spec(tmp_path / "rules.yaml", db, name="rules", bots=BOTS[:2],
+                      rules={"kinds": "family", "trap_windows": "turn_and_play"})
+    first = check_lines(load_spec(spec), db, [])[0][0]
+    assert first.endswith("; seed given; house rules: kinds=family, trap_windows=turn_and_play")
+    plain = write_spec(tmp_path / "plain.yaml", db, name="plain", bots=BOTS[:2])
+    assert check_lines(load_spec(plain), db, [])[0][0].endswith("; seed given")
+
+
 def test_arena_db_names_the_database_a_run_writes(tmp_path: Path) -> None:
     """As it names the one the reading commands read; --db still comes first."""
     spec = write_spec(tmp_path / "spec.yaml", tmp_path / "spec.db", name="env", bots=BOTS[:2],

@@ -103,6 +103,27 @@ def test_rounds_scale_an_off_size_table_as_the_standings_do(tmp_path: Path) -> N
         rounds / "rounds.html").read_text()
 
 
+def test_house_rules_are_named_on_the_site_and_in_status(tmp_path: Path) -> None:
+    """A tournament played to house rules says which, on its page and in arena status, as
+    arena match does ("Played with house rules: ..."); one played to the rulebook's says
+    nothing."""
+    db = site_db.build(tmp_path / "arena.db")
+    plain = tmp_path / "plain"
+    write_site(db, "cup", plain, jobs=1)
+    assert "House rules" not in (plain / "index.html").read_text()
+    assert "house rules" not in run("status", "cup", "--db", str(db))[1]
+    with sqlite3.connect(db) as conn:
+        spec = json.loads(conn.execute("SELECT spec_json FROM tournaments").fetchone()[0])
+        conn.execute("UPDATE tournaments SET spec_json = ?", (json.dumps(
+            {**spec, "rules": {"kinds": "family", "reclaim": "today"}}),))
+    site = tmp_path / "site"
+    write_site(db, "cup", site, jobs=1)
+    assert ('<dt>House rules</dt><dd id="rules">kinds=family</dd>'
+            in (site / "index.html").read_text())
+    assert run("status", "cup", "--db", str(db))[1].splitlines()[4] == (
+        "house rules: kinds=family")
+
+
 def test_a_drawn_seed_stays_secret_until_the_tournament_finishes(tmp_path: Path) -> None:
     db = site_db.build(tmp_path / "running.db", state="running", drawn_seed=True, rounds=1)
     out = tmp_path / "site"

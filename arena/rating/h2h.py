@@ -220,8 +220,10 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple") -> str:
 
 def repeated_deals(pairs: Iterable[tuple[int, int, float]]) -> str | None:
     """What repeated deals do to the intervals, from each pair's (games, deals, effective
-    games); None when no pair met on a deal twice."""
-    shares = [effective / games for games, deals, effective in pairs if deals != games]
+    games); None when no pair met on a deal twice, or when their outcomes varied as
+    independent games' would (seatings that split their deals: nothing is wider)."""
+    shares = [effective / games for games, deals, effective in pairs
+              if deals != games and round(100 * effective / games) < 100]
     if not shares:
         return None
     return ("Deals repeat in several seatings: a pair's n games count as fewer independent "

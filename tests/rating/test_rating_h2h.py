@@ -108,6 +108,13 @@ def test_deals_split_between_seats_weigh_as_games() -> None:
     assert (ab.low, ab.high) == wilson(6, 12)
 
 
+def test_repeated_deals_that_weigh_as_games_widen_nothing_and_say_nothing() -> None:
+    """Seatings that split every deal leave each pair its n games: a note saying they count
+    as fewer ("down to 100% of n") and widen the intervals would be wrong."""
+    text = render_h2h(compute_h2h(_duplicate_games([(1, 0)] * 3 + [(0, 1)] * 3)))
+    assert "Deals repeat" not in text
+
+
 def test_effective_games_lies_between_deals_and_games() -> None:
     assert effective_games(1.0, 12, [[2, 2]] * 6) == 6  # nothing varies: the deals count
     assert effective_games(0.5, 4, [[1, 1]] * 4) == 4  # every game its own deal

@@ -44,7 +44,8 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
                 what += _rating_change(old.get("rating") or {}, new["rating"], spec)
             started = row.spec.get("overrides") or {}
             if started != spec.overrides:  # options of arena run that the rerun left out
-                what += (f"; it was started with{override_options(started)}" if started else
+                what += (f"; it was started with{override_options(started)}: give them "
+                         "again to resume it" if started else
                          "; it was started without options setting the spec's fields")
             versions = (version_changes(list(old.get("entrants", [])), spec)
                         if changed == ["entrants"] else None)

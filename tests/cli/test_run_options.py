@@ -120,7 +120,8 @@ def test_a_rerun_without_the_options_is_refused_saying_which(played: dict[str, A
     assert result.stderr.splitlines()[-1] == (
         f"Error: tournament 'rr' exists with a different spec (hash {spec['spec_hash']}, this "
         f"spec {_hash_without_options(where)}: deals, games_per_match, limits changed; it was "
-        f"started with --games 3 --decision-ms 500 --deals {where / 'book.txt'}); --new-edition "
+        f"started with --games 3 --decision-ms 500 --deals {where / 'book.txt'}: give them again "
+        "to resume it); --new-edition "
         "starts rr-2 and keeps this one for comparison, --fresh starts anew, or rename it")
 
 

@@ -218,7 +218,8 @@ def distinct_entrants(groups: Sequence[tuple[str, Sequence[BotSpec]]]) -> tuple[
                 if field == "bots" and first.startswith("challengers"):
                     continue  # a challenger may also be listed among the bots
                 problems.append(f"{where}: {bot.name} ({bot.key}) is listed twice "
-                                f"(also {first})")
+                                f"(also {first}); to seat two copies, enter one under "
+                                "another name: {bot: REF, name: NAME}")
                 continue
             other = names.get(bot.name)
             if other is not None:

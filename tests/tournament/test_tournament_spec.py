@@ -277,7 +277,8 @@ def test_bot_path_that_does_not_exist(tmp_path: Path) -> None:
 def test_bot_listed_twice(tmp_path: Path) -> None:
     lines = problems(tmp_path, VALID.replace("collector", "greedy"))
     assert lines[0].startswith("bots[1]: greedy (greedy@") and lines[0].endswith(
-        ") is listed twice (also bots[0])")
+        ") is listed twice (also bots[0]); to seat two copies, enter one under another name: "
+        "{bot: REF, name: NAME}")
 
 
 def test_too_few_bots_for_the_table_size(tmp_path: Path) -> None:

@@ -4,8 +4,9 @@ chess engines play an opening book (docs/TOURNAMENTS.md, "Deal books").
 A deal is a game seed: it shuffles the deck and decides every later draw, so two tables given
 one seed are dealt the same cards (who starts still follows ruling 13). The file holds one
 deal a line: a seed (an integer from 0 to 2**63 - 1), or a JSON object with a ``seed`` (a line
-of ``arena export``, or a game record); blank lines and lines starting with ``#`` are skipped.
-A gzip-compressed book (``arena export -o FILE.gz``) is read as its text.
+    dealt: set[int] = set()
+    # "\n" only: a line of an export may hold U+2028 and the like inside its JSON strings
+    for number, line in enumerate(text.split("\n"), 1):
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ def read_deal_book(path: Path) -> tuple[int, ...]:
                else getattr(exc, "strerror", None) or f"a broken gzip file ({exc})")
         raise SpecError(f"cannot read the deal book {path}: {why}") from None
     deals: list[int] = []
+    dealt: set[int] = set()
     # "\n" only: a line of an export may hold U+2028 and the like inside its JSON strings
     for number, line in enumerate(text.split("\n"), 1):
         line = line.strip()
@@ -49,7 +51,12 @@ def read_deal_book(path: Path) -> tuple[int, ...]:
             shown = line if len(line) <= 40 else line[:40] + "..."
             raise SpecError(f"deal book {path}, line {number}: expected a seed (an integer from "
                             f"0 to 2**63 - 1) or a JSON object with one, got {shown!r}")
+        if line.startswith("{") and seed in dealt:
+            # an export of a duplicate tournament (or of one played from a book) holds each
+            # deal once per seating: read as it stands, its pairings would play it again
+            continue
         deals.append(seed)
+        dealt.add(seed)
         if len(deals) > MAX_DEALS:
             raise SpecError(f"deal book {path}: more than {MAX_DEALS:,} deals")
     if not deals:

@@ -18,6 +18,17 @@ def test_seeds_json_lines_comments_and_blank_lines(tmp_path: Path) -> None:
     assert read_deal_book(book) == (7, 1000, 9)
 
 
+def test_an_export_of_a_duplicate_tournament_gives_each_deal_once(tmp_path: Path) -> None:
+    """An export lists a duplicate deal once per seating: as a book, each pairing would play
+    it twice in a row (the same bot processes dealt the same cards again). A number repeated
+    on purpose stays."""
+    book = tmp_path / "games.jsonl"
+    book.write_text("".join(f'{{"game_id": "x/r1/t{t}/g{g}", "seed": {seed}}}\n'
+                            for t, g, seed in [(0, 0, 5), (0, 1, 6), (1, 0, 5), (1, 1, 6),
+                                               (2, 0, 7), (3, 0, 7)]) + "8\n8\n")
+    assert read_deal_book(book) == (5, 6, 7, 8, 8)
+
+
 @pytest.mark.parametrize(("text", "message"), [
     ("", "deal book {book} holds no deals (one seed a line)"),
     ("# only a comment\n", "deal book {book} holds no deals (one seed a line)"),

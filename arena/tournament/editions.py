@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 from typing import Any
 
 from arena.errors import ArenaError, BotError, StoreError
 from arena.registry import BotSpec, resolve
+from arena.tournament.runlock import being_run
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, TournamentRow
 
@@ -36,6 +38,7 @@ __all__ = [
     "edition_name",
     "editions",
     "entry_indexes",
+    "refuse_if_running",
     "retired_entries",
     "stored_bot",
     "successions",
@@ -197,3 +200,18 @@ def current_edition(store: Store, spec: TournamentSpec, new_edition: bool
         return latest, None
     name = edition_name(store, spec.name)
     return with_edition(spec, name), {"of": spec.name, "number": int(name.rsplit("-", 1)[1])}
+
+
+def refuse_if_running(db_path: Path, spec: TournamentSpec, new_edition: bool) -> None:
+    """Refuse at once the tournament another process runs, before any bot starts (the run
+    lock, taken once the trial start has passed, stays the guard: this is its early word)."""
+    if not db_path.is_file():
+        return
+    try:
+        with Store(db_path, create=False, read_only=True) as store:
+            name = current_edition(store, spec, new_edition)[0].name
+            pid = store.runner_pid(name)
+    except (ArenaError, sqlite3.Error):  # not set up yet, or not ours: the run says which
+        return
+    if pid is not None:
+        raise StoreError(being_run(name, "?" if pid < 0 else pid))

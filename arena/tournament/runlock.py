@@ -13,7 +13,7 @@ from typing import IO
 
 from arena.errors import StoreError
 
-__all__ = ["lock_path", "run_lock", "runner_pid"]
+__all__ = ["being_run", "lock_path", "run_lock", "runner_pid"]
 
 
 def lock_path(db: Path, tournament: str) -> Path:
@@ -45,8 +45,7 @@ def run_lock(db: Path, tournament: str) -> Iterator[None]:
             handle.seek(0)
             pid = handle.read().strip() or "?"
             handle.close()
-            raise StoreError(f"tournament '{tournament}' is being run by another process "
-                             f"(pid {pid}); wait for it or stop it first") from None
+            raise StoreError(being_run(tournament, pid)) from None
         if _still_at(handle, path):
             break
         handle.close()
@@ -60,6 +59,12 @@ def run_lock(db: Path, tournament: str) -> Iterator[None]:
         with contextlib.suppress(OSError):
             path.unlink()  # still locked: no other run holds this file
         handle.close()
+
+
+def being_run(tournament: str, pid: int | str) -> str:
+    """Why a run of ``tournament`` is refused while process ``pid`` runs it."""
+    return (f"tournament '{tournament}' is being run by another process (pid {pid}); wait for "
+            "it or stop it first")
 
 
 def _still_at(handle: IO[str], path: Path) -> bool:

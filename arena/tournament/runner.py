@@ -45,7 +45,12 @@ from arena.registry import BotSpec
 from arena.sandbox import SandboxReport, probe
 from arena.tournament import swiss
 from arena.tournament.dealbook import table_deals
-from arena.tournament.editions import current_edition, retired_entries, stored_bot
+from arena.tournament.editions import (
+    current_edition,
+    refuse_if_running,
+    retired_entries,
+    stored_bot,
+)
 from arena.tournament.events import (
     DatabaseCreated,
     Progress,
@@ -487,6 +492,7 @@ def run_tournament(
     db_path = Path(db) if db is not None else Path(spec.results)
     n_workers = spec.effective_workers(workers)
     started = time.monotonic()
+    refuse_if_running(db_path, spec, new_edition)
     stored = None if fresh else _stored_state(db_path, spec.name)
     backend = backend or spec.backend
     pin = spec.pin_workers if pin_workers is None else pin_workers

@@ -688,3 +688,29 @@ def test_a_bot_edited_during_a_run_stops_it_before_other_code_plays_under_its_ve
     with Store(db) as store:
         row = store.tournament("edit")
         assert row is not None and store.count_games(row.id) == 2
+
+
+def test_a_tournament_another_process_runs_is_refused_before_any_bot_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second `arena run` of a running tournament says so at once, not after its trial
+    start (the lock, taken after it, would refuse it then)."""
+    import arena.tournament.runner as runner_module
+
+    db = tmp_path / "busy.db"
+    spec = write_spec(tmp_path / "spec.yaml", db, name="busy", bots=BOTS[:2], rounds=1,
+                      games_per_match=1)
+    run_tournament(load_spec(spec), 1)
+    with sqlite3.connect(db) as conn:  # as a killed run leaves it: a game to play yet
+        conn.execute("DELETE FROM records")
+        conn.execute("DELETE FROM games")
+        conn.execute("UPDATE tournaments SET state = 'interrupted'")
+
+    def no_trial(*args: object, **kwargs: object) -> None:
+        raise AssertionError("a bot was started")
+
+    monkeypatch.setattr(runner_module, "trial_starts", no_trial)
+    with Store(db) as running, running.lock("busy"):
+        result = runner.invoke(app, ["run", str(spec), "--no-progress"])
+    assert result.exit_code == 1
+    assert result.stderr == ("Error: tournament 'busy' is being run by another process "
+                             f"(pid {os.getpid()}); wait for it or stop it first\n")

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import gzip
 import os
-import stat
-from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO, TypeVar
 
 import typer
 
-__all__ = ["check_output_file", "write_whole"]
+from arena.common.wholefile import write_whole
 
-T = TypeVar("T")
+__all__ = ["check_output_file", "write_whole"]
 
 
 def check_output_file(path: Path, option: str) -> None:
@@ -29,32 +25,3 @@ def check_output_file(path: Path, option: str) -> None:
         problem = f"{path} is not writable"
     if problem is not None:
         raise typer.BadParameter(problem, param_hint=option)
-
-
-def _open_text(path: Path, compressed: bool) -> TextIO:
-    if compressed:
-        return gzip.open(path, "wt", encoding="utf-8")
-    return open(path, "w", encoding="utf-8")
-
-
-def write_whole(path: Path, write: Callable[[TextIO], T], *, compressed: bool = False) -> T:
-    """Call ``write`` with ``path`` open for text and return what it returns (``compressed``:
-    through gzip). A file (or the file a symbolic link names) is written beside itself and
-    renamed into place, so a failed write leaves no half-written file; a device or a pipe is
-    written straight, as given. Raises ``OSError``."""
-    target = path.resolve()
-    try:
-        mode = target.stat().st_mode
-    except FileNotFoundError:
-        mode = stat.S_IFREG
-    if not stat.S_ISREG(mode):
-        with _open_text(target, compressed) as handle:
-            return write(handle)
-    part = target.with_name(f".{target.name}.part")
-    try:
-        with _open_text(part, compressed) as handle:
-            result = write(handle)
-        part.replace(target)
-        return result
-    finally:
-        part.unlink(missing_ok=True)

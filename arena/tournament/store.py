@@ -15,7 +15,6 @@ cut could lose the last few committed games, never corrupt the database.
 from __future__ import annotations
 
 import datetime as dt
-import gzip
 import json
 import logging
 import os
@@ -25,8 +24,9 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
+from arena.common.wholefile import write_whole
 from arena.errors import StoreError, TournamentNotFoundError
 from arena.tournament.runlock import run_lock, runner_pid
 from arena.tournament.secrecy import make_private, private_directory
@@ -533,20 +533,20 @@ class Store:
     def export_records(self, tournament_id: int, out: Path) -> int:
         """Write a tournament's records as JSON lines in id order (gzip when ``out`` ends in
         ``.gz``); returns the count. ``arena replay`` reads the plain form."""
-        count = 0
-        opener = gzip.open if out.suffix == ".gz" else open
-        try:
-            with opener(out, "wt", encoding="utf-8") as handle:
-                for game, blob in self.conn.execute(
+        def write(handle: TextIO) -> int:
+            count = 0
+            for game, blob in self.conn.execute(
                     "SELECT r.game_id, r.record FROM records r JOIN games g ON g.id = r.game_id "
                     "WHERE r.tournament_id = ? ORDER BY g.round, g.table_index, g.game_index",
                     (tournament_id,)):
-                    handle.write(_inflate(blob, game) + "\n")
-                    count += 1
+                handle.write(_inflate(blob, game) + "\n")
+                count += 1
+            return count
+        try:  # whole or not at all: a killed export leaves no torn file under its name
+            return write_whole(out, write, compressed=out.suffix == ".gz")
         except OSError as exc:
             raise StoreError(f"cannot write game records to {out}: "
                              f"{exc.strerror or exc}") from None
-        return count
 
 
 def seed_is_secret(spec: dict[str, Any], state: str) -> bool:

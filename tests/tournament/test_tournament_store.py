@@ -117,6 +117,33 @@ def test_tables_byes_and_export(tmp_path: Path) -> None:
             assert [json.loads(line) for line in handle] == [{"g": 0}, {"g": 1}]
 
 
+def test_an_export_that_fails_midway_leaves_the_old_file_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """status --records writes whole or not at all: a failure (a full disk, a kill) after
+    the first record leaves the file as it was, and no part file behind."""
+    import arena.tournament.store as store_module
+
+    with Store(tmp_path / "arena.db") as store:
+        tid = make(store)
+        for g in range(2):
+            store.record_game(tid, game(game_id("t", 1, 0, g), g), compress_record({"g": g}))
+        out = tmp_path / "t.jsonl"
+        out.write_text("the last export\n")
+        inflate = store_module._inflate
+
+        def full_disk_at_the_second(blob: bytes, game_id: str) -> str:
+            if game_id.endswith("g1"):
+                raise OSError(28, "No space left on device")
+            return inflate(blob, game_id)
+
+        monkeypatch.setattr(store_module, "_inflate", full_disk_at_the_second)
+        with pytest.raises(StoreError, match=f"cannot write game records to {out}: No space "
+                                             "left on device"):
+            store.export_records(tid, out)
+    assert out.read_text() == "the last export\n"
+    assert sorted(p.name for p in tmp_path.iterdir() if "t.jsonl" in p.name) == ["t.jsonl"]
+
+
 def test_fresh_deletes_everything_of_the_tournament(tmp_path: Path) -> None:
     with Store(tmp_path / "arena.db") as store:
         tid = make(store)

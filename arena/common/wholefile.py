@@ -1,0 +1,42 @@
+"""A file written whole or not at all: what an export or a report writes into."""
+
+from __future__ import annotations
+
+import gzip
+import stat
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO, TypeVar
+
+__all__ = ["write_whole"]
+
+T = TypeVar("T")
+
+
+def _open_text(path: Path, compressed: bool) -> TextIO:
+    if compressed:
+        return gzip.open(path, "wt", encoding="utf-8")
+    return open(path, "w", encoding="utf-8")
+
+
+def write_whole(path: Path, write: Callable[[TextIO], T], *, compressed: bool = False) -> T:
+    """Call ``write`` with ``path`` open for text and return what it returns (``compressed``:
+    through gzip). A file (or the file a symbolic link names) is written beside itself and
+    renamed into place, so a failed write leaves no half-written file; a device or a pipe is
+    written straight, as given. Raises ``OSError``."""
+    target = path.resolve()
+    try:
+        mode = target.stat().st_mode
+    except FileNotFoundError:
+        mode = stat.S_IFREG
+    if not stat.S_ISREG(mode):
+        with _open_text(target, compressed) as handle:
+            return write(handle)
+    part = target.with_name(f".{target.name}.part")
+    try:
+        with _open_text(part, compressed) as handle:
+            result = write(handle)
+        part.replace(target)
+        return result
+    finally:
+        part.unlink(missing_ok=True)

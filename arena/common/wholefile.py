@@ -1,4 +1,5 @@
-"""A file written whole or not at all: what an export or a report writes into."""
+"""A file written whole or not at all (what an export or a report writes into), and a text
+file read whole whether it is gzip-compressed or not."""
 
 from __future__ import annotations
 
@@ -8,9 +9,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO, TypeVar
 
-__all__ = ["write_whole"]
+__all__ = ["GZIP_MAGIC", "read_text", "write_whole"]
 
 T = TypeVar("T")
+
+#: The first bytes of a gzip file.
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def read_text(path: Path) -> str:
+    """The UTF-8 text of ``path``, decompressed when it is gzip (``.gz`` exports, records).
+    Raises ``OSError`` (``gzip.BadGzipFile`` too), ``EOFError``, ``zlib.error`` or
+    ``UnicodeDecodeError``."""
+    data = path.read_bytes()
+    if data[:2] == GZIP_MAGIC:
+        data = gzip.decompress(data)
+    return data.decode("utf-8")
 
 
 def _open_text(path: Path, compressed: bool) -> TextIO:

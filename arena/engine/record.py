@@ -18,6 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import IO, Any, cast
 
+from arena.common.wholefile import GZIP_MAGIC, read_text
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
 from arena.engine.state import RECORD_FORMAT, State
@@ -86,9 +87,6 @@ def replay(record: dict[str, Any]) -> State:
     return state
 
 
-_GZIP_MAGIC = b"\x1f\x8b"
-
-
 def _cannot_read(path: str | Path, exc: BaseException) -> ReplayError:
     if isinstance(exc, FileNotFoundError):
         return ReplayError(f"no such file: {path}")
@@ -98,10 +96,7 @@ def _cannot_read(path: str | Path, exc: BaseException) -> ReplayError:
 def read_records_text(path: str | Path) -> str:
     """The text of a records file, gzip-compressed or not. Raises :class:`ReplayError`."""
     try:
-        data = Path(path).read_bytes()
-        if data[:2] == _GZIP_MAGIC:  # arena status --records FILE.gz writes gzip
-            data = gzip.decompress(data)
-        return data.decode("utf-8")
+        return read_text(Path(path))  # arena status --records FILE.gz writes gzip
     except (OSError, EOFError, UnicodeDecodeError, zlib.error) as exc:  # gzip.BadGzipFile: OSError
         raise _cannot_read(path, exc) from None
 
@@ -112,7 +107,7 @@ def _record_lines(path: str | Path) -> Generator[tuple[int, str], None, None]:
     only (JSON leaves U+2028 and the like unescaped inside strings). Raises ReplayError."""
     try:
         with open(path, "rb") as raw:
-            packed = raw.peek(2)[:2] == _GZIP_MAGIC  # peek, not seek: a pipe cannot
+            packed = raw.peek(2)[:2] == GZIP_MAGIC  # peek, not seek: a pipe cannot
             stream = gzip.GzipFile(fileobj=raw) if packed else raw
             with io.TextIOWrapper(cast(IO[bytes], stream), encoding="utf-8",
                                   newline="\n") as text:

@@ -4,20 +4,20 @@ chess engines play an opening book (docs/TOURNAMENTS.md, "Deal books").
 A deal is a game seed: it shuffles the deck and decides every later draw, so two tables given
 one seed are dealt the same cards (who starts still follows ruling 13). The file holds one
 deal a line: a seed (an integer from 0 to 2**63 - 1), or a JSON object with a ``seed`` (a line
-    dealt: set[int] = set()
-    # "\n" only: a line of an export may hold U+2028 and the like inside its JSON strings
-    for number, line in enumerate(text.split("\n"), 1):
+of ``arena export``, or a game record; one whose seed an earlier line gave is the same deal in
+another seating, and is skipped); blank lines and lines starting with ``#`` are skipped. The
+file may be gzip-compressed.
 """
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
 import zlib
 from pathlib import Path
 from typing import Any
 
+from arena.common.wholefile import read_text
 from arena.errors import SpecError
 
 __all__ = ["book_digest", "read_deal_book", "table_deals"]
@@ -31,10 +31,7 @@ def read_deal_book(path: Path) -> tuple[int, ...]:
     """The deals of the book at ``path``, in order; a :class:`SpecError` naming the line of
     the first problem."""
     try:
-        data = path.read_bytes()
-        if data[:2] == b"\x1f\x8b":  # arena export FILE.gz writes gzip
-            data = gzip.decompress(data)
-        text = data.decode("utf-8")
+        text = read_text(path)  # arena export FILE.gz writes gzip
     except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:  # BadGzipFile: OSError
         why = ("not UTF-8 text" if isinstance(exc, UnicodeDecodeError)
                else getattr(exc, "strerror", None) or f"a broken gzip file ({exc})")

@@ -59,7 +59,7 @@ from arena.referee.outcome import GameOutcome, MatchOutcome
 from arena.referee.relay import EventRelay
 from arena.referee.seating import seat_orders, seating_mode, seatings_per_deal
 from arena.referee.seeds import bot_seed, deal_seed, first_seat, game_seed, parse_date
-from arena.registry import BotSpec, files_unchanged, resolve
+from arena.registry import BotSpec, files_changed, files_unchanged, resolve
 from arena.registry.environments import with_environment
 from arena.sandbox import Limits
 
@@ -582,6 +582,4 @@ def _wait_notice(local: Iterable[LocalSeat], bot: str) -> Callable[[str, int], N
 
 def _check_files(spec: BotSpec) -> None:
     if not files_unchanged(spec):
-        raise BotError(f"bot {spec.key}: its files at {spec.path} changed or went away "
-                       "since it entered, so it was not restarted; put them back to go on, "
-                       "or see docs/TOURNAMENTS.md for a bot updated mid-tournament")
+        raise BotError(files_changed(spec, ", so it was not restarted"))

@@ -48,6 +48,7 @@ from arena.registry.catalog import (
 )
 from arena.registry.manifest import (
     content_version,
+    files_changed,
     files_now,
     files_unchanged,
     module_metadata,
@@ -69,6 +70,7 @@ __all__ = [
     "command_problem",
     "content_version",
     "default_bots_dir",
+    "files_changed",
     "files_now",
     "files_unchanged",
     "kept_versions",

@@ -34,8 +34,8 @@ from arena.registry.environments import attach, cached_environment
 from arena.registry.requirements import manifest_python, manifest_requirements
 from arena.sandbox.workdir import MAX_BOT_BYTES, SKIPPED_DIRS, SKIPPED_SUFFIXES
 
-__all__ = ["content_version", "files_now", "files_unchanged", "module_metadata",
-           "spec_from_path"]
+__all__ = ["content_version", "files_changed", "files_now", "files_unchanged",
+           "module_metadata", "spec_from_path"]
 
 log = logging.getLogger("arena.registry")
 
@@ -286,6 +286,14 @@ def files_now(bot: BotSpec) -> str | None:
         return content_version(files, root)
     except OSError:
         return None
+
+
+def files_changed(bot: BotSpec, what_then: str = "") -> str:
+    """Why ``bot`` does not play on: its files are no longer its version's (``what_then``:
+    what that stopped, said after the cause)."""
+    return (f"bot {bot.key}: its files at {bot.path} changed or went away since it entered"
+            f"{what_then}; put them back to go on, or see docs/TOURNAMENTS.md for a bot "
+            "updated mid-tournament")
 
 
 def files_unchanged(bot: BotSpec) -> bool:

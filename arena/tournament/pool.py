@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Protocol
 from arena.common.cpus import allowed_cpus, pin_to
 from arena.common.signalmask import signals_held
 from arena.errors import ArenaError
-from arena.registry import files_unchanged
+from arena.registry import files_changed, files_unchanged
 from arena.sandbox import SandboxReport
 from arena.sandbox.probe import adopt
 from arena.tournament.boards import BoardRelay, split_seatings, told_by
@@ -176,10 +176,8 @@ def play_table(task: TableTask, send: Callable[[Message], None],
 
     changed = next((bot for bot in task.bots if not files_unchanged(bot)), None)
     if changed is not None:  # its games would be another program's under its version's name
-        send(ErrorMessage(task.key, f"table r{task.round}/t{task.table}: bot {changed.key}: "
-                                    f"its files at {changed.path} changed or went away since "
-                                    "it entered; put them back to go on, or see "
-                                    "docs/TOURNAMENTS.md for a bot updated mid-tournament"))
+        send(ErrorMessage(task.key, f"table r{task.round}/t{task.table}: "
+                                    f"{files_changed(changed)}"))
         return
     request = MatchRequest(
         bots=list(task.bots), games=task.games * max(1, len(task.seatings)), seed=task.seed,

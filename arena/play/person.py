@@ -129,12 +129,12 @@ class Person:
         what = _STRUCK.get(failure, failure.replace("_", " "))
         text = f"{name} {what}: option 0 is played for it (a strike)"
         self.recent.append(f"  {text}")
-        self.console.print(Padding(Text(text, style="italic"), (0, 0, 0, 2), expand=False))
+        self._indented(text, style="italic")
 
     def waiting(self, bot: str, what: str, limit_ms: int) -> None:
         """A bot has kept the table waiting a while: said, so the screen is not silent."""
         text = f"waiting for {bot} to answer {what} (it has up to {limit_ms / 1000:g} s)..."
-        self.console.print(Padding(Text(text, style="italic"), (0, 0, 0, 2), expand=False))
+        self._indented(text, style="italic")
 
     def choose(self, decision: Decision, observation: Observation) -> int:
         """Show the table and the options; read until a legal answer (or the clock)."""
@@ -206,7 +206,7 @@ class Person:
     def _explain(self, decision: Decision) -> None:
         self.console.print(KIND_HELP.get(decision.kind, decision.kind))
         for face in cards_in(decision.kind, decision.options, decision.context):
-            self.console.print(Padding(Text(card_text(face)), (0, 0, 0, 2), expand=False))
+            self._indented(card_text(face))
         self.console.print("Keys: a number picks an option, Enter picks 0 (the safe one), "
                            "h N shows card N of your hand, t the table, l what happened since "
                            "your last decision, g the graveyards, quit leaves the table.")
@@ -228,10 +228,13 @@ class Person:
             return
         for event in reversed(self.feed):
             if event.get("type") == "showdown":
-                self.console.print(Padding(Text(event_sentence(event, self.players)),
-                                           (0, 0, 0, 2), expand=False))
+                self._indented(event_sentence(event, self.players))
                 self.showdown_told = True
                 return
+
+    def _indented(self, text: str, style: str = "") -> None:
+        """A line under the table's headings, wrapped lines staying under its start."""
+        self.console.print(Padding(Text(text, style=style), (0, 0, 0, 2), expand=False))
 
     def _timed_out(self, decision: Decision) -> int:
         label = option_label(decision.kind, decision.options[0], self.players,
@@ -264,6 +267,6 @@ class Person:
         if kind in ("showdown", "game_end"):
             return  # the showdown's table tells both
         # indented as a block: a wrapped line stays under its start
-        self.console.print(Padding(Text(text), (0, 0, 0, 2), expand=False))
+        self._indented(text)
         if self.pace > 0 and other and kind not in ("showdown", "game_end", "round_end"):
             self.sleep(self.pace)

@@ -4,6 +4,7 @@ the seed and the order of the submissions."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,7 @@ def _tables(db: Path, name: str = "ladder") -> list[tuple[int, list[str]]]:
     conn = sqlite3.connect(str(db))
     try:
         keys = {r[0]: f"{r[1]}@{r[2]}" for r in conn.execute("SELECT id, name, version FROM bots")}
-        return [(r[0], [keys[b] for b in eval(r[1])])  # noqa: S307 - a JSON list of ints
+        return [(r[0], [keys[b] for b in json.loads(r[1])])
                 for r in conn.execute(
                     "SELECT t.round, t.seats_json FROM tables t JOIN tournaments n ON "
                     "n.id = t.tournament_id WHERE n.name = ? AND t.table_index = 0 "

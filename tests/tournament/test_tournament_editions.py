@@ -4,6 +4,7 @@ the new version for the deals not begun (the old games stay rated under the old 
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -70,7 +71,7 @@ def _games_by_version(db: Path, name: str) -> dict[str, int]:
         for (seats,) in conn.execute(
                 "SELECT g.seats_json FROM games g JOIN tournaments t ON t.id = g.tournament_id "
                 "WHERE t.name = ?", (name,)):
-            for bot in eval(seats):  # noqa: S307 - a JSON list of ints
+            for bot in json.loads(seats):
                 counts[keys[bot]] = counts.get(keys[bot], 0) + 1
         return counts
     finally:

@@ -12,8 +12,9 @@ ran ``arena submit --update``), the organiser chooses:
   keeps its name and its place in the list.
 * **a new edition** (``--new-edition``): a tournament named ``NAME-2`` (then ``-3``, ...)
   with the spec as it is now; the old one stays, so leaderboards can be compared. The spec
-  still says ``name: NAME``: a run resumes its latest edition, and another edition is only
-  started when the latest one's spec differs.
+  still says ``name: NAME``: a run resumes the edition whose spec it is (a spec put back as
+  it was resumes that earlier edition), else it is compared with the latest edition; another
+  edition is only started for a spec no edition has.
 
 Both change the store in one transaction, so a ``kill -9`` leaves the old tournament or the
 continued one, never half of it.
@@ -189,14 +190,20 @@ def stored_bot(store: Store, bot_id: int) -> BotSpec:
 
 def current_edition(store: Store, spec: TournamentSpec, new_edition: bool
                     ) -> tuple[TournamentSpec, dict[str, Any] | None]:
-    """The spec as its run plays it: under its latest edition's name, or (``new_edition``,
-    when the latest edition's spec differs) under the next edition's, with the ``edition``
-    header to store with it."""
+    """The spec as its run plays it: under the name of the edition whose spec it is (the
+    latest such), else under its latest edition's name (to be compared with it), or
+    (``new_edition``) under the next edition's, with the ``edition`` header to store with it.
+    A spec put back as it was for an earlier edition resumes that edition: a new one with
+    the same spec and seed would deal the very same games again."""
     rows = editions(store, spec.name)
     if not rows:
         return spec, None
+    for row in reversed(rows):
+        same = with_edition(spec, row.name)
+        if same.spec_hash() == row.spec_hash:
+            return same, None
     latest = with_edition(spec, rows[-1].name)
-    if not new_edition or latest.spec_hash() == rows[-1].spec_hash:
+    if not new_edition:
         return latest, None
     name = edition_name(store, spec.name)
     return with_edition(spec, name), {"of": spec.name, "number": int(name.rsplit("-", 1)[1])}

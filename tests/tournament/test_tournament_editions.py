@@ -211,6 +211,23 @@ def test_a_new_edition_keeps_the_old_one_and_is_resumed_by_name(
     assert "cup-2" in listed.stdout and "cup " in listed.stdout
 
 
+def test_a_spec_put_back_as_it_was_resumes_its_own_edition(
+        tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "arena.db"
+    _submit(registry, FIRST)
+    run_tournament(load_spec(_spec(tmp_path, db)), 1)
+    changed = _spec(tmp_path, db, games_per_match=2)
+    assert run_tournament(load_spec(changed), 1, new_edition=True).name == "cup-2"
+    _forget_round(db, 2)  # both editions lose their second cycle
+    first = _spec(tmp_path, db)  # the spec as it was for cup
+    again = run_tournament(load_spec(first), 1)
+    assert (again.name, again.games_recorded) == ("cup", 3)
+    same = run_tournament(load_spec(first), 1, new_edition=True)  # it has an edition: no -3
+    assert (same.name, same.games_recorded) == ("cup", 0)
+    latest = run_tournament(load_spec(_spec(tmp_path, db, games_per_match=2)), 1)
+    assert (latest.name, latest.games_recorded) == ("cup-2", 6)
+
+
 def test_a_continued_swiss_entry_keeps_its_points(tmp_path: Path, registry: Path) -> None:
     from arena.tournament.standings import swiss_standings
     from arena.tournament.store import Store

@@ -158,6 +158,11 @@ def tournament_summaries(db_path: str | Path) -> list[TournamentSummary]:
     return summaries
 
 
+def _sizes(sizes: int | list[int] | None, joint: str) -> int | str | None:
+    """A tournament's table size, or the sizes of a ladder that mixes them, joined."""
+    return joint.join(map(str, sizes)) if isinstance(sizes, list) else sizes
+
+
 def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simple") -> str:
     """json, csv or any tabulate format."""
     check_format(fmt)
@@ -166,11 +171,12 @@ def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simpl
         return render_json({"tournaments": rows})
     headers = list(TournamentSummary.__dataclass_fields__)
     if fmt == "csv":
-        return render_csv(headers, rows)
+        # a ladder's sizes as one plain cell (2;3), as arena results joins a seat's failures,
+        # not a Python list a spreadsheet reads as text
+        return render_csv(headers, [{**row, "players_per_game": _sizes(s.players_per_game, ";")}
+                                    for row, s in zip(rows, summaries, strict=True)])
     table = [
-        [s.name, s.format,
-         ", ".join(map(str, s.players_per_game)) if isinstance(s.players_per_game, list)
-         else s.players_per_game, s.bots,
+        [s.name, s.format, _sizes(s.players_per_game, ", "), s.bots,
          f"{s.games_done}/{'?' if s.games_planned is None else s.games_planned}"
          if s.games_planned != 0 else str(s.games_done), s.state,  # 0: a league without end
          s.created_at]

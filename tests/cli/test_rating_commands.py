@@ -263,6 +263,24 @@ def test_arena_db_names_the_database_when_db_is_not_given(store: Path,
     assert code == 1 and err.startswith("Error: no results database at results/arena.db")
 
 
+def test_tournaments_csv_writes_a_ladders_sizes_as_one_plain_cell(store: Path) -> None:
+    """A ladder mixing table sizes was written "[2, 3]", a Python list in a csv cell."""
+    conn = sqlite3.connect(str(store))
+    with conn:
+        spec = json.loads(conn.execute("SELECT spec_json FROM tournaments WHERE name = "
+                                       "'alpha-cup'").fetchone()[0])
+        conn.execute("UPDATE tournaments SET spec_json = ? WHERE name = 'alpha-cup'",
+                     (json.dumps({**spec, "players_per_game": [2, 3]}),))
+    conn.close()
+    code, out, _ = run("tournaments", "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert code == 0 and [r["players_per_game"] for r in rows] == ["2;3", "2"]
+    assert run("tournaments")[1].splitlines()[2].split()[:4] == ["alpha-cup", "round_robin",
+                                                                 "2,", "3"]
+    assert json.loads(run("tournaments", "-f", "json")[1])["tournaments"][0][
+        "players_per_game"] == [2, 3]
+
+
 def test_leaderboard_sorted_by_points_as_swiss_standings_are(store: Path) -> None:
     code, out, _ = run("leaderboard", "alpha-cup", "--sort", "points", "--format", "json")
     doc = json.loads(out)

@@ -22,7 +22,7 @@ Pure Python (no numpy): the kit's bots may import it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from arena.engine.cards import FACE_OF, NOTATION
 from arena.engine.decision import Decision, Option
@@ -48,6 +48,8 @@ __all__ = [
     "action_of",
     "decision_actions",
     "option_of",
+    "read_only",
+    "ReadOnlyOption",
 ]
 
 #: Distinct card faces (copies of a card share one); ids in card order.
@@ -131,3 +133,53 @@ def option_of(actions: Sequence[int], action: int) -> int:
         name = f" ({ACTION_NAMES[action]})" if 0 <= action < N_ACTIONS else ""
         raise IllegalChoiceError(f"action {action}{name} is not legal here (the action "
                                  "mask shows the legal ones)") from None
+
+
+class ReadOnlyOption(dict[str, Any]):
+    """A legal option as the environments' structured view hands it out: a dict
+    (``option["card"]`` and ``json.dumps`` work as on any) that refuses to be changed. The
+    engine's options are shared, cached objects: one edited in place would change every
+    later game in the process. ``dict(option)`` is a copy to edit."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError("a legal option is read-only (dict(option) is a copy to edit)")
+
+    __setitem__ = __delitem__ = __ior__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return dict(self)
+
+    def __reduce__(self) -> tuple[type[dict[str, Any]], tuple[dict[str, Any]]]:
+        return dict, (dict(self),)  # a pickle (to another process) is a plain dict
+
+
+#: How many engine options :func:`read_only` keeps a view of before it starts afresh (the
+#: engine's own option objects number a few hundred; anything beyond is options built on the
+#: fly).
+_KEPT_OPTIONS: Final = 4096
+#: The read-only view of each engine option, by the option's id; the options are kept alive
+#: alongside, so an id in the table cannot be another object's.
+_VIEWS: dict[int, ReadOnlyOption] = {}
+_KEPT: list[Option] = []
+
+
+def read_only(options: Sequence[Option]) -> list[ReadOnlyOption]:
+    """The read-only views of a decision's options, each built once per option object: a
+    step pays a lookup per option, not a copy."""
+    try:
+        return [_VIEWS[id(option)] for option in options]
+    except KeyError:
+        if len(_KEPT) >= _KEPT_OPTIONS:
+            _VIEWS.clear()
+            _KEPT.clear()
+        for option in options:
+            if id(option) not in _VIEWS:
+                _VIEWS[id(option)] = ReadOnlyOption(option)
+                _KEPT.append(option)
+        return [_VIEWS[id(option)] for option in options]

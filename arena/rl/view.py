@@ -9,7 +9,7 @@ import numpy as np
 
 from arena.engine.houserules import HouseRules
 from arena.engine.state import State
-from arena.rl.actions import N_ACTIONS, decision_actions
+from arena.rl.actions import N_ACTIONS, decision_actions, read_only
 from arena.rl.encoder import ActionIndex, Encoder
 from arena.rl.features import encode
 
@@ -67,11 +67,12 @@ class SeatViews:
 
 def structured(state: State, seat: int, actions: list[int]) -> dict[str, Any]:
     """The structured view a kit bot gets in ``act``: the observation JSON, the decision's
-    kind, options and context (when the seat is asked), and each option's action index."""
+    kind, options (read-only: :class:`ReadOnlyOption`) and context (when the seat is
+    asked), and each option's action index."""
     decision = state.decision
     info: dict[str, Any] = {"observation": state.observe_json(seat)}
     if decision is not None and decision.seat == seat:
-        info.update(kind=decision.kind, legal=list(decision.options),
+        info.update(kind=decision.kind, legal=read_only(decision.options),
                     context=dict(decision.context), actions=list(actions))
     return info
 

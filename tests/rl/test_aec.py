@@ -111,6 +111,31 @@ def test_only_the_acting_agent_has_legal_actions_and_the_kit_view() -> None:
             assert game.observe(other)["observation"].shape == (OBS_SIZE,)
 
 
+def test_the_legal_options_in_infos_cannot_be_edited_into_later_games() -> None:
+    """The options are the engine's shared objects: one edited in place changed the option
+    for every later game of the process (here, a new environment's first decision)."""
+    import json
+
+    def first_options() -> list[Any]:
+        game = env(2)
+        game.reset(seed=1)
+        return game.infos[game.agent_selection]["legal"]
+
+    legal = first_options()
+    before = [dict(option) for option in legal]
+    with pytest.raises(TypeError, match="read-only"):
+        legal[1]["card"] = "Crown"
+    for edit in (lambda o: o.update(card="Crown"), lambda o: o.pop("action"),
+                 lambda o: o.clear()):
+        with pytest.raises(TypeError):
+            edit(legal[1])
+    assert first_options() == before  # equal to the engine's options, and untouched
+    assert json.loads(json.dumps(legal)) == before
+    mine = dict(legal[1])  # a copy to edit
+    mine["card"] = "Crown"
+    assert first_options() == before
+
+
 def test_render_is_the_narrated_game() -> None:
     game = env(2, render_mode="ansi")
     game.reset(seed=3)

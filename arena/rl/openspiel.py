@@ -1,10 +1,12 @@
 """Palaestra as an OpenSpiel game (``pyspiel``), so OpenSpiel's algorithms run on it.
 
 ``import arena.rl.openspiel`` registers the game ``"palaestra"``; then
-``pyspiel.load_game("palaestra", {"players": 3, "seed": 7})``. Actions are the fixed action
-space (:mod:`arena.rl.actions`), legal actions the decision's options; observations the
-vector of :mod:`arena.rl.features` (the tensor) and the observation JSON (the string), the
-seat's own view only. The shuffles happen inside the engine: the game is declared
+``pyspiel.load_game("palaestra", {"players": 3, "seed": 7})``, with a parameter per house rule
+as the other environments take ``rules=`` (``{"trap_windows": "turn_and_play"}``, or
+``"palaestra(players=3,trap_windows=turn_and_play)"``; RULES.md, "House rules"). Actions are
+the fixed action space (:mod:`arena.rl.actions`), legal actions the decision's options;
+observations the vector of :mod:`arena.rl.features` (the tensor) and the observation JSON (the
+string), the seat's own view only. The shuffles happen inside the engine: the game is declared
 ``SAMPLED_STOCHASTIC`` (no chance nodes), each new initial state dealt from the game's seed
 in turn. Returns are the placement rewards (zero-sum).
 """
@@ -20,6 +22,7 @@ import pyspiel
 
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
+from arena.engine.houserules import RULE_CHOICES, HouseRules
 from arena.engine.state import State
 from arena.errors import RulesError
 from arena.rl.actions import ACTION_NAMES, N_ACTIONS, decision_actions, option_of
@@ -45,12 +48,16 @@ GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"players": 2, "seed": 0},
+    # a string parameter per house rule, at its default reading (OpenSpiel's parameters are
+    # flat: a nested "rules" mapping would not pass through its game strings)
+    parameter_specification={"players": 2, "seed": 0,
+                             **{name: choices[0] for name, choices in RULE_CHOICES.items()}},
 )
 
 
 class PalaestraGame(pyspiel.Game):  # type: ignore[misc]
-    """The game: ``players`` seats (2 to 5), deals drawn from ``seed``."""
+    """The game: ``players`` seats (2 to 5), deals drawn from ``seed``, played under the
+    house rules the parameters name (each at its default unless given)."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**GAME_TYPE.parameter_specification, **(params or {})}
@@ -61,6 +68,8 @@ class PalaestraGame(pyspiel.Game):  # type: ignore[misc]
         info = pyspiel.GameInfo(num_distinct_actions=N_ACTIONS, max_chance_outcomes=0,
                                 num_players=players, min_utility=-1.0, max_utility=1.0,
                                 utility_sum=0.0, max_game_length=MAX_GAME_LENGTH)
+        # an unknown reading is refused here, naming the readings there are
+        self.rules = HouseRules.from_json({name: str(params[name]) for name in RULE_CHOICES})
         super().__init__(GAME_TYPE, info, params)
         self.players = players
         self._deals = random.Random(int(params["seed"]))
@@ -74,7 +83,7 @@ class PalaestraGame(pyspiel.Game):  # type: ignore[misc]
             seed = self._deals.getrandbits(63)
             start = self._deals.randrange(self.players)
         config = GameConfig(players=tuple(f"p{i}" for i in range(self.players)), seed=seed,
-                            starting_seat=start, track_events=False)
+                            starting_seat=start, track_events=False, rules=self.rules)
         return PalaestraState(self, new_game(config))
 
     def give_back(self, config: GameConfig) -> None:

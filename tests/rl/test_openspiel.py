@@ -10,7 +10,9 @@ pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed "
 import numpy as np  # noqa: E402
 
 import arena.rl.openspiel  # noqa: E402,F401  (registers the game)
+from arena.engine.houserules import DEFAULT_RULES, RULE_CHOICES, HouseRules  # noqa: E402
 from arena.errors import RulesError  # noqa: E402
+from arena.rl.aec import env  # noqa: E402
 from arena.rl.features import OBS_SIZE  # noqa: E402
 
 
@@ -101,3 +103,27 @@ def test_only_the_seats_own_observation_is_offered() -> None:
                                           private_info=private)
         with pytest.raises(ValueError, match="only the seat's own observation"):
             make_observation(game, kind)
+
+
+@pytest.mark.parametrize("rule", sorted(RULE_CHOICES))
+def test_house_rules_are_game_parameters_as_the_other_environments_take_them(rule: str) -> None:
+    """PettingZoo and Gymnasium take ``rules=``; OpenSpiel's game took none, so a learner
+    could not train there under the rules it meets in a tournament."""
+    reading = RULE_CHOICES[rule][1]
+    game = pyspiel.load_game(f"palaestra(players=3,seed=2,{rule}={reading})")
+    assert game.get_parameters()[rule] == reading
+    assert game.new_initial_state().state.config.rules == HouseRules(**{rule: reading})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    # the observation tensor is the one the other environments give under those rules
+    state = game.new_initial_state()
+    seat = state.current_player()
+    assert np.array_equal(np.asarray(state.observation_tensor(seat), np.float32),
+                          env(3, rules={rule: reading})._views(state.state, seat)[0])
+    plain = pyspiel.load_game("palaestra", {"players": 3, "seed": 2}).new_initial_state()
+    assert plain.state.config.rules == DEFAULT_RULES
+    assert not np.array_equal(plain.observation_tensor(seat), state.observation_tensor(seat))
+
+
+def test_an_unknown_house_rule_reading_is_refused_when_the_game_loads() -> None:
+    with pytest.raises(RulesError, match="house rule kinds must be one of type, family"):
+        pyspiel.load_game("palaestra", {"kinds": "suit"})

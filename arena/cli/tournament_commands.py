@@ -313,6 +313,7 @@ def game(
             from arena.errors import ArenaError
 
             raise ArenaError(f"{title} has seats 0-{len(players) - 1}; there is no seat {seat}")
+    _warn_unless_it_replays(title, record)
     if fmt == "json":
         shown = record if seat is None else seat_view(record, seat)
         if not logs and isinstance(shown.get("referee"), dict):
@@ -320,6 +321,19 @@ def game(
         typer.echo(json.dumps(shown, indent=1))
         return
     typer.echo(printable_log("\n".join([title, *report_game(record, seat, logs=logs)])))
+
+
+def _warn_unless_it_replays(title: str, record: dict[str, Any]) -> None:
+    """One line on stderr for a record that does not replay (edited, damaged, of another rules
+    version): the telling follows what it says, where ``replay`` and ``--html`` refuse it."""
+    from arena.engine.record import replay_one
+    from arena.errors import ReplayError
+
+    try:
+        replay_one(record)
+    except ReplayError as exc:
+        typer.echo(f"warning: {title} does not replay ({exc}); shown as recorded (arena "
+                   "replay checks a file of records)", err=True)
 
 
 def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:

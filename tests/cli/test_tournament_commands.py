@@ -124,6 +124,34 @@ def test_what_is_neither_file_nor_game_is_refused(tmp_path: Path, ref: str,
     assert result.output == message.format(odd=odd)
 
 
+@pytest.mark.parametrize("edit", ["result", "choice", "format"])
+def test_a_record_that_does_not_replay_is_told_with_a_warning(records: Path, tmp_path: Path,
+                                                               edit: str) -> None:
+    """replay and --html refuse an edited or damaged record; the text view told it as if it
+    were a game the engine played, without a word."""
+    record = _record(records, 2)
+    if edit == "result":
+        record["result"]["placements"] = list(reversed(record["result"]["placements"]))
+    elif edit == "choice":
+        record["choices"][0][1] = "swap"
+    else:
+        record["format"] = "palaestra-record/2"
+    path = tmp_path / "edited.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    refused = runner.invoke(app, ["replay", str(path)])
+    assert refused.exit_code == 1
+    for args in ([], ["--seat", "1"], ["--format", "json"]):
+        shown = runner.invoke(app, ["game", str(path), *args])
+        assert shown.exit_code == 0
+        [warning] = shown.stderr.splitlines()
+        why = refused.stderr.strip().removeprefix("Error: game 1: ")
+        assert warning == (f"warning: Game 1 of {path} does not replay ({why}); shown as "
+                           "recorded (arena replay checks a file of records)")
+        told = shown.stdout if args != ["--format", "json"] else ""
+        assert not told or told.splitlines()[1:] == report_game(record, 1 if args else None)
+    assert runner.invoke(app, ["game", str(records), "-n", "2"]).stderr == ""
+
+
 def test_stored_games_are_looked_up_by_id(tmp_path: Path) -> None:
     db = tmp_path / "none.db"
     result = runner.invoke(app, ["game", "cup/r1/t0/g0", "--db", str(db)])

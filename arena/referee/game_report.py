@@ -23,7 +23,8 @@ _PUBLIC_FIELDS = ("format", "players", "starting_seat", "rounds", "forfeits", "r
 def seat_view(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
     """The record cut down to what ``seat`` was shown: its feed of events, its own choices,
     the turn log without other seats' face-down traps, and of the referee's part only its
-    own failures and log. No seed: the seed rebuilds the deal, and no bot is sent it."""
+    own failures and log. No seed: the seed rebuilds the deal, and no bot is sent it; of the
+    seats' book dates (the first tie-break) and bot seeds, only its own."""
     players = record.get("players") or []
     if not 0 <= seat < len(players):
         raise ValueError(f"seat {seat} is not in this game (seats 0-{len(players) - 1})")
@@ -31,6 +32,10 @@ def seat_view(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
     config = record.get("config")
     if isinstance(config, Mapping):
         view["config"] = {k: v for k, v in config.items() if k != "seed"}
+        books = config.get("last_book_finished")
+        if isinstance(books, list):  # a bot tells its own date; no seat is sent another's
+            view["config"]["last_book_finished"] = [d if i == seat else None
+                                                    for i, d in enumerate(books)]
     view["turns"] = [_turn_seen(turn, seat) for turn in record.get("turns") or []
                      if isinstance(turn, Mapping)]
     view["choices"] = [c for c in record.get("choices") or []

@@ -75,6 +75,22 @@ def test_one_seat_sees_only_its_feed_failures_and_log() -> None:
         seat_view(record, 3)
 
 
+def test_a_seat_view_holds_its_own_book_date_only() -> None:
+    """Each bot tells the referee its own last_book_finished (the first tie-break); no seat is
+    sent another's, yet --seat's json carried every seat's."""
+    record = _refereed()
+    dates = ["2026-10-02", "2026-03-15", None]
+    record["config"]["last_book_finished"] = dates
+    for seat in range(3):
+        view = seat_view(record, seat)
+        assert view["config"]["last_book_finished"] == [
+            date if i == seat else None for i, date in enumerate(dates)]
+        assert {k: v for k, v in view["config"].items() if k != "last_book_finished"} == {
+            k: v for k, v in record["config"].items()
+            if k not in ("seed", "last_book_finished")}
+    assert record["config"]["last_book_finished"] == dates  # the record itself is untouched
+
+
 def test_a_record_without_a_referee_part_is_the_engine_telling() -> None:
     record = _refereed()
     del record["referee"]

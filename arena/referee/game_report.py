@@ -41,6 +41,7 @@ def seat_view(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
     view["choices"] = [c for c in record.get("choices") or []
                        if isinstance(c, list) and c and c[0] == seat]
     view["events"] = seat_feed(record.get("events") or [], seat)[0]
+    _cut_at_forfeit(view, record, seat)
     referee = record.get("referee")
     if isinstance(referee, Mapping):
         view["referee"] = {
@@ -52,6 +53,26 @@ def seat_view(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
         if isinstance(seeds, list):
             view["referee"]["bot_seeds"] = [s if i == seat else None for i, s in enumerate(seeds)]
     return view
+
+
+def _cut_at_forfeit(view: dict[str, Any], record: Mapping[str, Any], seat: int) -> None:
+    """A seat that forfeited was sent nothing more (its bot is stopped): its view ends there.
+    Its later choices are the referee's safe defaults, the turns finished after it left and
+    the forfeits after its own were never told to it, and it was sent no result."""
+    forfeits = [f for f in record.get("forfeits") or [] if isinstance(f, Mapping)]
+    own = next((i for i, f in enumerate(forfeits) if f.get("seat") == seat), None)
+    if own is None:
+        return
+    view["forfeits"] = forfeits[:own + 1]  # in the order they happened
+    at_choice = forfeits[own].get("at_choice")
+    if isinstance(at_choice, int):
+        mine = [c for c in record.get("choices") or [] if isinstance(c, list)][:at_choice]
+        view["choices"] = [c for c in mine if c and c[0] == seat]
+    event = next((e for e in record.get("events") or [] if isinstance(e, Mapping)
+                  and e.get("type") == "forfeit" and e.get("seat") == seat), None)
+    if event is not None and isinstance(event.get("turn"), int):
+        view["turns"] = view["turns"][:event["turn"]]  # turn n is the game's n-th, 0-based
+    view["result"] = None
 
 
 def _turn_seen(turn: Mapping[str, Any], seat: int) -> dict[str, Any]:

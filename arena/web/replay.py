@@ -125,7 +125,20 @@ def _step(state: State, players: list[str], events: list[dict[str, Any]], first:
         }
     step["lines"] = _lines(players, events, first, None)
     step["seat_lines"] = _seat_lines(players, events, first, gone)
+    step["forfeited"] = [e for e in events if e.get("type") == "forfeit"]  # for _left
     return step
+
+
+def _left(steps: list[dict[str, Any]], players: int) -> list[dict[str, Any] | None]:
+    """Per seat, the step its forfeit is told at and why, or ``None``: from that step on, its
+    view keeps the table as it left it (a forfeited bot is sent nothing more)."""
+    left: list[dict[str, Any] | None] = [None] * players
+    for number, step in enumerate(steps):
+        for event in step.pop("forfeited"):
+            seat = int(event["seat"])
+            if 0 <= seat < players and left[seat] is None:
+                left[seat] = {"step": number, "reason": str(event.get("reason", ""))}
+    return left
 
 
 def _play(record: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
@@ -215,5 +228,6 @@ def build_replay(record: Any, title: str = "") -> dict[str, Any]:
                                                 "kind")}
             for failure in referee.get("failures") or [] if isinstance(failure, dict)],
         "showdown": _showdown(state),
+        "left": _left(steps, len(players)),
         "steps": steps,
     }

@@ -144,3 +144,37 @@ def test_a_forfeited_seat_is_shown_nothing_after_its_forfeit() -> None:
     lines = event_lines(record, 1)
     assert lines[-1] == "  (b forfeits here: shown nothing more)"
     assert not any("showdown" in line.lower() for line in lines)
+
+
+def test_a_forfeited_seats_json_view_ends_at_its_forfeit() -> None:
+    """Its events ended there, but its view went on: the referee's safe defaults played for
+    it as its choices, the turns and forfeits after it left, and the result it was never
+    sent (other seats' categories among them)."""
+    from arena.engine import new_game
+
+    state = new_game(GameConfig(players=("a", "b", "c"), seed=11))
+    rng = RandomAgent(3)
+    for _ in range(12):
+        state.apply(rng.choose(state.decision, state.observe(state.decision.seat)))
+    state.forfeit(1, "crash")
+    for _ in range(9):
+        state.apply(0 if state.decision.seat == 1 else
+                    rng.choose(state.decision, state.observe(state.decision.seat)))
+    state.forfeit(2, "timeout")
+    while state.decision is not None:
+        state.apply(0 if state.decision.seat in (1, 2) else
+                    rng.choose(state.decision, state.observe(state.decision.seat)))
+    record = json.loads(json.dumps(state.record()))
+    view = seat_view(record, 1)
+    assert view["choices"] == [c for c in record["choices"][:12] if c[0] == 1]
+    assert len(view["choices"]) < len([c for c in record["choices"] if c[0] == 1])
+    left = next(e["turn"] for e in record["events"] if e["type"] == "forfeit")
+    assert view["turns"] == record["turns"][:left] and left < len(record["turns"])
+    assert view["forfeits"] == [{"seat": 1, "reason": "crash", "at_choice": 12}]
+    assert view["result"] is None
+    assert record["result"] is not None and len(record["forfeits"]) == 2  # untouched
+    # the seat that forfeited later saw the first forfeit, and the others see the game whole
+    assert seat_view(record, 2)["forfeits"] == record["forfeits"]
+    whole = seat_view(record, 0)
+    assert whole["result"] == record["result"] and whole["forfeits"] == record["forfeits"]
+    assert len(whole["turns"]) == len(record["turns"])

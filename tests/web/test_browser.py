@@ -375,6 +375,59 @@ def test_one_seats_view_shows_only_what_it_was_shown(browser: Any, cup_site: Pat
     assert errors(browser) == []
 
 
+def test_a_forfeited_seats_view_keeps_the_table_it_left(browser: Any, tmp_path: Path) -> None:
+    """Its narration stopped at its forfeit, but its view went on showing the table change
+    (graveyards, hand sizes, its own hand played by the referee's defaults), the decisions
+    and, at the end, the other seats' categories and places it was never sent."""
+    import random
+
+    from arena.cli.report_commands import write_game_html
+
+    state = new_game(GameConfig(players=("ann", "ben", "cy"), seed=21, starting_seat=0))
+    rng = random.Random(21)
+    for _ in range(14):
+        state.apply(rng.randrange(len(state.decision.options)))
+    state.forfeit(1, "crash")
+    while state.decision is not None:
+        state.apply(0 if state.decision.seat == 1 else
+                    rng.randrange(len(state.decision.options)))
+    record = state.record()
+    page = tmp_path / "left.html"
+    write_game_html("left", record, page)
+    expected = tables(record)  # 14 decisions answered before the forfeit: it is told at step 15
+    left = 14
+    browser.get("about:blank")
+    browser.get(page.as_uri() + "#view=1&step=1")
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    center = "return [document.getElementById('draw').textContent, " \
+             "document.getElementById('discard-gy').textContent]"
+    for number in range(len(expected)):
+        dom = browser.execute_script(_DOM)
+        assert dom["step"] == number
+        shown = expected[min(number, left)]["views"][1]
+        assert [seat["hand"] for seat in dom["seats"]][1] == shown["hand"], f"step {number}"
+        assert [len(seat["hand"]) for seat in dom["seats"]] == [
+            len(shown["hand"]) if s == 1 else shown["hand_sizes"][s] for s in range(3)]
+        decision = browser.find_element("id", "decision").text
+        if number < left:
+            assert "forfeited" not in decision
+        else:
+            assert decision == ("ben forfeited (crash) at step 15 and was shown nothing "
+                                "more: this view keeps the table as it left it.")
+            if number == left:
+                frozen = browser.execute_script(center)
+            assert browser.execute_script(center) == frozen
+        ActionChains(browser).send_keys(Keys.ARROW_RIGHT).perform()
+    showdown = browser.find_element("id", "showdown").text
+    assert showdown.startswith("ben forfeited (crash) at step 15")
+    assert not any(category in showdown for category in record["result"]["desmos"])
+    browser.find_element("id", "view").send_keys("all")  # the whole game is still there
+    assert "First place: " in browser.find_element("id", "showdown").text
+    assert errors(browser) == []
+
+
 @pytest.mark.parametrize("where", ["file", "served"])
 def test_a_bots_crash_message_cannot_take_over_the_replay(browser: Any, cup_site: Path,
                                                           served: str, where: str) -> None:

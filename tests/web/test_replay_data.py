@@ -79,6 +79,26 @@ def test_the_steps_tell_the_game_as_arena_game_does(record: dict[str, Any]) -> N
         assert told == event_lines(record, seat)
 
 
+@settings(max_examples=25)
+@given(games)
+def test_each_seat_left_at_the_step_that_tells_its_forfeit(record: dict[str, Any]) -> None:
+    """The page keeps a forfeited seat's view at the table it left (its bot was sent nothing
+    more): ``left`` says from which step, and why."""
+    replay = build_replay(record)
+    told = {f["seat"]: f for f in record["forfeits"]}
+    assert len(replay["left"]) == len(record["players"])
+    for seat, left in enumerate(replay["left"]):
+        if seat not in told:
+            assert left is None
+            continue
+        assert left["reason"] == told[seat]["reason"]
+        steps = replay["steps"]
+        assert steps[left["step"]]["seat_lines"][seat][-1].endswith(
+            "forfeits here: shown nothing more)")
+        assert all(step["seat_lines"][seat] == [] for step in steps[left["step"] + 1:])
+        assert "forfeited" not in steps[left["step"]]  # the page carries only ``left``
+
+
 def test_the_showdown_gives_categories_tie_keys_and_the_tiebreak() -> None:
     record = played(3, 11, None)
     showdown = build_replay(record)["showdown"]

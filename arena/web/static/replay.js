@@ -24,6 +24,16 @@
     return li;
   }
   function sees(seat) { return view === "all" || Number(view) === seat; }
+  /* the viewed seat's forfeit ({step, reason}) when it has happened by step i: a forfeited
+     bot is sent nothing more, so its view keeps the table as it left it */
+  function gone(i) {
+    var l = view === "all" ? null : (data.left || [])[Number(view)];
+    return l && i >= l.step ? l : null;
+  }
+  function leftNote(l) {
+    return players[Number(view)] + " forfeited (" + l.reason + ") at step " + (l.step + 1) +
+      " and was shown nothing more: this view keeps the table as it left it.";
+  }
 
   function hand(s, seat) {
     var ul = el("ul", "cards hand"), i, shown = s.revealed[seat].slice();
@@ -84,8 +94,9 @@
     if (!cards.length) { ul.appendChild(el("li", "none", "empty")); }
   }
   function drawDecision(s) {
-    var box = $("decision"), d = s.decision, i;
+    var box = $("decision"), d = s.decision, i, l = gone(at);
     box.textContent = "";
+    if (l) { box.appendChild(el("p", "left-note", leftNote(l))); return; }
     if (!d) { box.appendChild(el("p", "", "The game is over.")); return; }
     var who = players[d.seat] + " chooses: " + d.kind + (d.why ? " (" + d.why + ")" : "");
     box.appendChild(el("p", "who", who));
@@ -105,14 +116,19 @@
   function visibleAtEnd(seat) {
     var sd = data.showdown;
     if (view === "all" || Number(view) === seat) { return true; }
-    if (sd.forfeits[String(view)] !== undefined) { return false; }
     if (sd.ascension) { return sd.placements[seat] === 1; }
     return true;
   }
   function drawShowdown() {
-    var box = $("showdown-box"), sd = data.showdown, seat, i;
+    var box = $("showdown-box"), sd = data.showdown, seat, i, l = gone(at);
     box.hidden = !(sd && at === n - 1);
     if (box.hidden) { return; }
+    if (l) {  /* a forfeited seat was shown no showdown: no hands, categories or places */
+      $("showdown-h").textContent = "The end";
+      $("showdown").textContent = "";
+      $("showdown").appendChild(el("p", "left-note", leftNote(l)));
+      return;
+    }
     var table = el("table", "showdown-table"), head = el("tr");
     ["seat", "hand", "category", "tie key", "place"].forEach(function (h) {
       var th = el("th", "", h); th.setAttribute("scope", "col"); head.appendChild(th);
@@ -147,11 +163,11 @@
     return own === null ? s.lines : own;
   }
   function draw() {
-    var s = steps[at];
-    drawSeats(s);
-    $("draw").textContent = String(s.draw_pile);
-    pile("effect-gy", s.effect_graveyard);
-    pile("discard-gy", s.discard_graveyard);
+    var s = steps[at], l = gone(at), t = l ? steps[l.step] : s;  /* t: the table shown */
+    drawSeats(t);
+    $("draw").textContent = String(t.draw_pile);
+    pile("effect-gy", t.effect_graveyard);
+    pile("discard-gy", t.discard_graveyard);
     drawDecision(s);
     var before = [], i;
     for (i = 0; i < at; i++) { before = before.concat(told(steps[i])); }

@@ -35,6 +35,7 @@ __all__ = [
     "TournamentInfo",
     "bot_versions",
     "connect",
+    "continued_entries",
     "entered_versions",
     "find_tournament",
     "game_order_key",
@@ -277,6 +278,25 @@ def entered_versions(conn: sqlite3.Connection) -> list[BotVersion]:
             seen.add(old)
             entered.append(bots[old])
     return entered
+
+
+def continued_entries(conn: sqlite3.Connection, tournament_id: int
+                      ) -> tuple[dict[int, int], int] | None:
+    """For a tournament gone on with ``arena run --continue``: the entry index of every bot
+    id that held an entry (the entrants, and the versions they replaced, whose games count
+    for the entry's Swiss standing) and the number of entries; ``None`` for any other."""
+    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if "successions" not in tables:
+        return None
+    retired = {int(old): int(index) for index, old in conn.execute(
+        "SELECT entry_index, old_bot_id FROM successions WHERE tournament_id = ? "
+        "ORDER BY rowid", (tournament_id,))}
+    if not retired:
+        return None
+    entrants = [int(r[0]) for r in conn.execute(
+        "SELECT bot_id FROM tournament_bots WHERE tournament_id = ? ORDER BY entry_index",
+        (tournament_id,))]
+    return {**retired, **{bot: index for index, bot in enumerate(entrants)}}, len(entrants)
 
 
 def load_byes(conn: sqlite3.Connection, tournament_id: int | None

@@ -24,7 +24,9 @@ from arena.rating.games import (
     BotVersion,
     StoredGame,
     TournamentInfo,
+    bot_versions,
     connect,
+    continued_entries,
     entered_versions,
     find_tournament,
     latest_tournament,
@@ -48,7 +50,8 @@ from arena.rating.trueskill_rating import (
     write_history,
 )
 from arena.referee.failures import FAILURE_TYPES
-from arena.tournament.scoring import spec_table_weight
+from arena.tournament.scoring import Standing, spec_table_weight
+from arena.tournament.standings import scoring_inputs, standings_of
 
 __all__ = [
     "Leaderboard",
@@ -90,6 +93,9 @@ class LeaderboardRow:
     older_versions: list[str] = field(default_factory=list)
     #: The settings the bot was entered with (``{bot: ..., options: {...}}`` in a spec).
     options: dict[str, Any] = field(default_factory=dict)
+    #: Swiss, in a tournament gone on with ``--continue``: the place of the version's entry
+    #: in the standings, which count an entry's versions as one (``None`` elsewhere).
+    standing: int | None = None
 
     @property
     def label(self) -> str:
@@ -140,9 +146,12 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                         registry: Iterable[BotVersion] = (),
                         byes: Iterable[ByeRecord] = (), swiss: bool = False, scope: str = "",
                         tournament: TournamentInfo | None = None,
-                        rated: RatingRun | None = None) -> Leaderboard:
+                        rated: RatingRun | None = None,
+                        standings: Mapping[str, Standing] | None = None) -> Leaderboard:
     """Rate the games and gather every statistic; pure (no I/O), order-independent input.
-    ``rated`` is these very games' rating run when the caller has one (not rated again)."""
+    ``rated`` is these very games' rating run when the caller has one (not rated again).
+    ``standings``: each version's entry in the Swiss standings of a tournament gone on with
+    ``--continue`` (:func:`entry_standings`), whose Buchholz counts the entries' scores."""
     run = rated if rated is not None else rate_games(games, settings, entrants)
     ordered = sorted(games, key=lambda g: g.order_key)
     played: Counter[str] = Counter()
@@ -164,7 +173,10 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     # Swiss scores an off-size table's games as its pairing did (duplicate mode)
     points = total_points(ordered, byes, spec_table_weight(tournament.spec)
                           if swiss and tournament is not None else None)
-    tiebreak = buchholz(ordered, points) if swiss else {}
+    # the final score of a bot met is its entry's, which an old version shares with the new
+    finals = {key: s.score for key, s in standings.items()} if standings else points
+    tiebreak = buchholz(ordered, finals) if swiss else {}
+    standings = standings or {}
     registry = list(registry)
     rows: list[LeaderboardRow] = []
     for key, rating in run.ratings.items():
@@ -191,6 +203,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                 failures=dict(sorted(failures[key].items())),
                 new_version=bool(older),
                 older_versions=older,
+                standing=standings[key].rank if key in standings else None,
             )
         )
     board = Leaderboard(scope=scope, tournament=tournament, settings=settings,
@@ -202,7 +215,9 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
 #: The orders a leaderboard can be ranked in, and what each means (the json's ``sort``).
 SORTS = {
     "rating": "mu - 3*sigma desc, then mu desc, then bot@version",
-    "points": "points desc, then Buchholz desc (Swiss), then mu - 3*sigma desc, then bot@version",
+    "points": "points desc, then Buchholz desc (Swiss), then mu - 3*sigma desc, then bot@version; "
+              "in a Swiss tournament gone on with --continue, each version at its entry's "
+              "place in the standings",
 }
 
 
@@ -222,7 +237,9 @@ def sort_leaderboard(board: Leaderboard, order: str) -> Leaderboard:
     if order not in SORTS:
         raise ValueError(f"unknown order {order!r} (choose {' or '.join(SORTS)})")
     if order == "points":
-        board.rows.sort(key=lambda r: (-r.points, -(r.buchholz or 0.0), -r.conservative, r.key))
+        # an entry's versions together, at its place in the standings (--continue)
+        board.rows.sort(key=lambda r: (r.standing or 0, -r.points, -(r.buchholz or 0.0),
+                                       -r.conservative, r.key))
     else:
         board.rows.sort(key=lambda r: _by_rating(r.conservative, r.mu, r.key))
     for rank, row in enumerate(board.rows, start=1):
@@ -271,11 +288,31 @@ def tournament_leaderboard(conn: sqlite3.Connection, info: TournamentInfo,
     # versions entered in a stored tournament: one whose tournament was dropped (--fresh,
     # arena delete) has no games to compare with, and is no "older version" any more
     registry = entered_versions(conn)
+    swiss = info.format == "swiss"
     return compute_leaderboard(
         games, settings_for(info), entrants=entrants, registry=registry,
-        byes=_byes(conn, info.id), swiss=info.format == "swiss", scope=info.name,
+        byes=_byes(conn, info.id), swiss=swiss, scope=info.name,
         tournament=info, rated=rated,
+        standings=entry_standings(conn, info, games) if swiss else None,
     )
+
+
+def entry_standings(conn: sqlite3.Connection, info: TournamentInfo,
+                    games: Sequence[StoredGame]) -> dict[str, Standing] | None:
+    """Each version's entry in the Swiss standings (``arena status``'s) of a tournament gone on
+    with ``--continue``, by version key; ``None`` for any other tournament (a version is its
+    entry there, and the leaderboard's own numbers are the standings')."""
+    entries = continued_entries(conn, info.id)
+    if entries is None:
+        return None
+    index, n = entries
+    ordered = sorted(games, key=lambda g: g.order_key)
+    byes = [(rnd, bot.id, points) for _, rnd, bot, points in load_byes(conn, info.id)]
+    inputs = scoring_inputs(((g.round, g.table_index, [b.id for b in g.seats], g.placements,
+                              len(g.forfeits)) for g in ordered), byes, index, n, info.spec)
+    by_entry = {s.entrant: s for s in standings_of(inputs, info.spec)}
+    bots = bot_versions(conn)
+    return {bots[bot].key: by_entry[entry] for bot, entry in index.items() if bot in bots}
 
 
 def _byes(conn: sqlite3.Connection, tournament_id: int | None) -> list[ByeRecord]:
@@ -329,6 +366,8 @@ def leaderboard_json(board: Leaderboard) -> dict[str, Any]:
     for row in board.rows:
         item = asdict(row)
         item["note"] = row.note
+        if row.standing is None:  # only a continued Swiss tournament's rows have one
+            item.pop("standing")
         for name in _hidden(board):
             item.pop(name)
         rows.append(item)
@@ -441,6 +480,26 @@ def rating_footnote(board: Leaderboard) -> str:
             f"draw={s.draw_probability:g}.")
 
 
+def _entries_footnote(board: Leaderboard) -> list[str]:
+    """Under a continued Swiss tournament's table: the entries whose points its versions
+    split, summed as the standings count them, and where --sort points puts them."""
+    entries: dict[int, list[LeaderboardRow]] = defaultdict(list)
+    for row in board.rows:
+        if row.standing is not None:
+            entries[row.standing].append(row)
+    split = [rows for _, rows in sorted(entries.items()) if len(rows) > 1]
+    if not split:
+        return []
+    sums = "; ".join(
+        f"{rows[0].label} {sum(r.points for r in rows):.2f} ("
+        + " + ".join(f"{r.version} {r.points:.2f}" for r in rows) + ")" for rows in split)
+    where = ("each at its entry's place" if board.sort == "points"
+             else "--sort points ranks each at its entry's place")
+    name = board.tournament.name if board.tournament is not None else "NAME"
+    return [f"Swiss standings (arena status {name}) count an entry's versions as one: "
+            f"{sums}; {where}."]
+
+
 def leaderboard_report(board: Leaderboard, fmt: str = "simple",
                        columns: Sequence[str] | None = None, *, wide: bool = False) -> str:
     """The leaderboard with a title line and footnotes (the rating's settings, the columns
@@ -454,6 +513,7 @@ def leaderboard_report(board: Leaderboard, fmt: str = "simple",
     if left_out:
         named = ", ".join(f"{c} (equal to wins)" if c == "points" else c for c in left_out)
         lines.append(f"Not shown: {named}; --wide shows every column.")
+    lines.extend(_entries_footnote(board))
     if any(row.new_version for row in board.rows) and (columns is None or "note" in columns):
         league = board.tournament is not None and board.tournament.format == "league"
         lines.append("new: a new version of a bot is rated from scratch; older versions keep "

@@ -4,8 +4,9 @@ computes them)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 from arena.tournament.editions import entry_indexes
 from arena.tournament.scoring import (
@@ -20,10 +21,14 @@ from arena.tournament.scoring import (
 )
 from arena.tournament.store import GameRow, Store, TournamentRow
 
-__all__ = ["SwissInputs", "swiss_inputs", "swiss_standings"]
+__all__ = ["StandingsGame", "SwissInputs", "scoring_inputs", "standings_of", "swiss_inputs",
+           "swiss_standings"]
 
 #: The scoring's inputs: tables played, byes, the games to rate, and the number of entrants.
 SwissInputs = tuple[list[PlayedTable], list[Bye], list[RatedGame], int]
+#: One game as the standings read it: round, table, bot ids by seat, placements, the number of
+#: seats that forfeited.
+StandingsGame = tuple[int, int, Sequence[int], Sequence[int], int]
 
 
 def swiss_standings(
@@ -31,8 +36,14 @@ def swiss_standings(
     games: Sequence[GameRow] | None = None,
 ) -> list[Standing]:
     """Standings of a stored tournament from its recorded games and byes."""
-    played, byes, rated, n = swiss_inputs(store, tournament, before_round, games)
-    rating = tournament.spec.get("rating") or {}
+    return standings_of(swiss_inputs(store, tournament, before_round, games), tournament.spec)
+
+
+def standings_of(inputs: SwissInputs, spec: Mapping[str, Any]) -> list[Standing]:
+    """The standings of :func:`swiss_inputs` (or :func:`scoring_inputs`), their rating
+    tie-break rated with the spec's ``rating`` settings."""
+    played, byes, rated, n = inputs
+    rating = spec.get("rating") or {}
     ratings = conservative_ratings(n, rated, **{k: float(v) for k, v in rating.items()})
     return compute_standings(n, played, byes, ratings)
 
@@ -48,20 +59,29 @@ def swiss_inputs(
     index = entry_indexes(store, tournament.id)
     rows = list(games) if games is not None else store.games(tournament.id,
                                                              before_round=before_round)
+    byes = [(r, bot, points) for r, bot, points in store.byes(tournament.id)
+            if before_round is None or r < before_round]
+    return scoring_inputs(((g.round, g.table_index, g.seats, g.placements, len(g.forfeits))
+                           for g in rows), byes, index, len(ids), tournament.spec)
+
+
+def scoring_inputs(games: Iterable[StandingsGame], byes: Iterable[tuple[int, int, float]],
+                   index: Mapping[int, int], n: int, spec: Mapping[str, Any]) -> SwissInputs:
+    """What the scoring needs, from games in id order as (round, table, bot ids by seat,
+    placements, forfeited seats), byes as (round, bot id, points), the entry index of each
+    bot id that held an entry, and the number of entries (the leaderboard reads the same
+    from its own rows)."""
     tables: dict[tuple[int, int], tuple[tuple[int, ...], list[Fraction]]] = {}
     rated: list[RatedGame] = []
-    weight = spec_table_weight(tournament.spec)
-    for game in rows:
-        seats = tuple(index[b] for b in game.seats)
+    weight = spec_table_weight(spec)
+    for round_no, table_index, bots, placements, forfeits in games:
+        seats = tuple(index[b] for b in bots)
         factor = weight(len(seats))
-        points = [p * factor for p in game_points(game.placements)]
-        entry = tables.setdefault((game.round, game.table_index),
-                                  (seats, [Fraction(0)] * len(seats)))
+        points = [p * factor for p in game_points(placements)]
+        entry = tables.setdefault((round_no, table_index), (seats, [Fraction(0)] * len(seats)))
         for seat, pts in enumerate(points):
             entry[1][seat] += pts
-        if len(game.forfeits) < len(seats):  # an all-forfeit game is not rated (RATINGS.md)
-            rated.append(RatedGame(seats, game.placements))
+        if forfeits < len(seats):  # an all-forfeit game is not rated (RATINGS.md)
+            rated.append(RatedGame(seats, tuple(placements)))
     played = [PlayedTable(r, seats, tuple(pts)) for (r, _), (seats, pts) in sorted(tables.items())]
-    byes = [Bye(r, index[bot], Fraction(points)) for r, bot, points in store.byes(tournament.id)
-            if before_round is None or r < before_round]
-    return played, byes, rated, len(ids)
+    return played, [Bye(r, index[bot], Fraction(points)) for r, bot, points in byes], rated, n

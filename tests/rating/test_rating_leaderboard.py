@@ -23,6 +23,7 @@ from arena.rating.leaderboard import (
     fitted_table,
     leaderboard_json,
     render_leaderboard,
+    sort_leaderboard,
 )
 from arena.rating.standings import ByeRecord, buchholz, placement_points, total_points
 from arena.rating.trueskill_rating import RatingSettings
@@ -152,6 +153,65 @@ def test_a_version_replaced_by_continue_is_the_new_ones_older(tmp_path: Path) ->
                   build_leaderboard(tmp_path / "a.db", all_games=True)):
         notes = {r.key: r.note for r in board.rows}
         assert notes["alpha@bbb222"] == "new (older: aaa111)" and notes["alpha@aaa111"] == ""
+
+
+def _continued_swiss(path: Path) -> None:
+    """A Swiss cup whose entry alpha went on under a new version after round 0 (as
+    ``arena run --continue`` leaves the store): alpha, bravo and charlie all end on 2 points,
+    alpha's split 1 + 1 between its versions, and alpha's Buchholz is the best."""
+    b = StoreBuilder(path)
+    tid, (old, bravo, charlie, delta) = b.tournament(
+        "cup", [("alpha", "aaa111"), "bravo", "charlie", "delta"], fmt="swiss")
+    b.game(GameSpec(tid, 0, 0, 0, [old, bravo], [1, 2]))
+    b.game(GameSpec(tid, 0, 1, 0, [charlie, delta], [1, 2]))
+    conn = b.store.conn
+    with conn:
+        new = conn.execute("INSERT INTO bots (name, version, path, metadata_json) VALUES "
+                           "('alpha', 'bbb222', 'bots/alpha', '{}')").lastrowid
+        conn.execute("UPDATE tournament_bots SET bot_id = ? WHERE bot_id = ?", (new, old))
+        conn.execute("CREATE TABLE successions(tournament_id INTEGER, entry_index INTEGER, "
+                     "old_bot_id INTEGER, new_bot_id INTEGER, games_at INTEGER)")
+        conn.execute("INSERT INTO successions VALUES (?, 0, ?, ?, 2)", (tid, old, new))
+    assert new is not None
+    b.game(GameSpec(tid, 1, 0, 0, [new, charlie], [1, 2]))
+    b.game(GameSpec(tid, 1, 1, 0, [bravo, delta], [1, 2]))
+    b.game(GameSpec(tid, 2, 0, 0, [new, bravo], [2, 1]))
+    b.game(GameSpec(tid, 2, 1, 0, [charlie, delta], [1, 2]))
+    b.close()
+
+
+def test_sorted_by_points_a_continued_swiss_entry_stands_where_the_standings_put_it(
+        tmp_path: Path) -> None:
+    """Each version's points are its own games', but --sort points put alpha's versions
+    (1 point each) below bravo and charlie, where arena status ranks alpha first on the same
+    2 points by Buchholz; and the Buchholz of bravo counted alpha's old version's 1 point."""
+    from arena.tournament.standings import swiss_standings
+
+    _continued_swiss(tmp_path / "a.db")
+    board = sort_leaderboard(build_leaderboard(tmp_path / "a.db", "cup"), "points")
+    with Store(tmp_path / "a.db", create=False, read_only=True) as store:
+        row = store.tournament("cup")
+        assert row is not None
+        labels = store.bot_labels()
+        standings = [(labels[store.entrant_ids(row.id)[s.entrant]], float(s.buchholz))
+                     for s in swiss_standings(store, row)]
+    assert [r.key for r in board.rows] == [
+        "alpha@bbb222", "alpha@aaa111", "bravo@v1", "charlie@v1", "delta@v1"]
+    assert [r.rank for r in board.rows] == [1, 2, 3, 4, 5]
+    assert [r.standing for r in board.rows] == [1, 1, 2, 3, 4]
+    assert [(r.points, r.buchholz) for r in board.rows] == [
+        (1.0, 4.0), (1.0, 2.0), (2.0, 4.0), (2.0, 2.0), (0.0, 6.0)]
+    # the entries' Buchholz and order are the standings'
+    assert [(r.key, r.buchholz) for r in board.rows[2:]] == standings[1:]
+    assert standings[0] == ("alpha@bbb222", 6.0)
+    report = leaderboard_report(board).splitlines()
+    assert ("Swiss standings (arena status cup) count an entry's versions as one: alpha 2.00 "
+            "(bbb222 1.00 + aaa111 1.00); each at its entry's place.") in report
+    doc = json.loads(render_leaderboard(board, "json"))
+    assert [r["standing"] for r in doc["bots"]] == [1, 1, 2, 3, 4]
+    plain = build_leaderboard(tmp_path / "a.db", all_games=True)  # no standings there
+    assert all(r.standing is None for r in plain.rows)
+    assert "standing" not in json.loads(render_leaderboard(plain, "json"))["bots"][0]
 
 
 def test_points_scheme() -> None:

@@ -9,6 +9,7 @@ tests) and writes through a rich console.
 
 from __future__ import annotations
 
+import os
 import select
 import sys
 import termios
@@ -42,13 +43,21 @@ class LeftTable(Exception):  # noqa: N818 - not an error: the person chose to go
 
 def terminal_ask(console: Console) -> Ask:
     """Lines from the terminal: rich's prompt (line editing) without a limit, and a wait on
-    stdin with one."""
+    stdin with one. Lines from a pipe or a file are read through :class:`_Lines`."""
+    piped = _piped_lines()
 
     def ask(prompt: str, seconds: float | None) -> str | None:
         _drop_typed_ahead()
+        if piped is not None:
+            console.print(prompt, end="")
+            line = piped.read(seconds)
+            if line is None:
+                console.print()
+            return line
         if seconds is None:
             return console.input(prompt)
         console.print(prompt, end="")
+        # a terminal hands over one line per read, so nothing waits in sys.stdin's buffer
         ready, _, _ = select.select([sys.stdin], [], [], max(0.0, seconds))
         if not ready:
             console.print()
@@ -59,6 +68,50 @@ def terminal_ask(console: Console) -> Ask:
         return line.rstrip("\n")
 
     return ask
+
+
+def _piped_lines() -> _Lines | None:
+    """A reader of fd 0 when it is a pipe or a file (None for a terminal, or a stdin with no
+    file descriptor, as under a test runner)."""
+    try:
+        if sys.stdin.isatty():
+            return None
+        return _Lines(sys.stdin.fileno(), sys.stdin.encoding or "utf-8")
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is both
+        return None
+
+
+class _Lines:
+    """Lines of a pipe or a file, read from the file descriptor into one buffer of its own.
+
+    A pipe hands over as many lines as were written: ``sys.stdin`` would keep the ones after
+    the first in its buffer, where a wait on the descriptor (the clock's) does not see them,
+    so they were read only when the pipe closed, after the clock had played option 0. Every
+    answer, with a clock or without, is read here, so no line waits anywhere else."""
+
+    def __init__(self, fd: int, encoding: str) -> None:
+        self.fd = fd
+        self.encoding = encoding
+        self.pending = b""
+        self.ended = False
+
+    def read(self, seconds: float | None) -> str | None:
+        """The next line (without its newline), None when ``seconds`` pass first; the end
+        of input raises EOFError."""
+        deadline = None if seconds is None else time.monotonic() + seconds
+        while b"\n" not in self.pending and not self.ended:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if not ready:
+                return None
+            chunk = os.read(self.fd, 4096)
+            self.ended = not chunk
+            self.pending += chunk
+        if not self.pending:
+            raise EOFError
+        line, _, self.pending = self.pending.partition(b"\n")
+        # whole lines only: a character's bytes never straddle a newline
+        return line.decode(self.encoding, "replace")
 
 
 def _drop_typed_ahead() -> None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import time
 from typing import Any
 
 import pytest
@@ -10,7 +13,7 @@ from play_script import Script, quiet_console
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
 from arena.engine.rulebook import MAX_TRAPS
 from arena.play.labels import option_label
-from arena.play.person import LeftTable, Person
+from arena.play.person import LeftTable, Person, terminal_ask
 
 
 def _game(script: Script, seat: int = 0, **kw: Any) -> tuple[Any, str]:
@@ -116,3 +119,24 @@ def test_the_hands_that_tied_are_shown_before_a_rock_paper_scissors_throw() -> N
     assert all(", ".join(hand) in " ".join(told_hands.split()) for hand in hands)
     assert text.count("Showdown: a: ") == 1  # once, not again at the next throw
     assert text.count("Sudden-death Rock-Paper-Scissors") > 1
+
+
+def test_lines_piped_at_once_are_all_read_under_the_clock(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # with the pipe still open, the lines after the first waited in sys.stdin's buffer,
+    # unseen by the clock's wait on the descriptor: the clock ran out instead
+    read_end, write_end = os.pipe()
+    stdin = os.fdopen(read_end, encoding="utf-8")
+    writer = os.fdopen(write_end, "wb", buffering=0)
+    monkeypatch.setattr(sys, "stdin", stdin)
+    ask = terminal_ask(quiet_console()[0])
+    with stdin, writer:
+        writer.write("1\nx\n2\né".encode())
+        started = time.monotonic()
+        assert [ask("? ", 3), ask("? ", 3), ask("? ", None)] == ["1", "x", "2"]
+        assert time.monotonic() - started < 2
+        assert ask("? ", 0.1) is None  # a line not ended yet: the clock runs out
+        writer.close()
+        assert ask("? ", 3) == "é"  # the last line, without a newline
+        with pytest.raises(EOFError):
+            ask("? ", 3)

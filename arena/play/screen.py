@@ -74,6 +74,20 @@ def hand_line(view: Observation, rules: HouseRules = DEFAULT_RULES) -> Text:
     return line
 
 
+def _dealt_palaestron(view: Observation) -> int | None:
+    """The seat dealt the Palaestron while it is played, after the deal and before the first
+    turn (E2): nobody has a turn yet, though the round counter reads 1. None otherwise."""
+    if view.round != 1 or view.turn:
+        return None
+    holder = None
+    for event in view.events:
+        if event["type"] == "turn_start":
+            return None
+        if event["type"] == "palaestron":
+            holder = int(event["seat"])
+    return holder
+
+
 def table_view(view: Observation, rules: HouseRules = DEFAULT_RULES, me: str = "you",
                forfeited: Collection[int] = ()) -> RenderableType:
     """The table from ``view``'s seat: every seat's hand size, Arena and revealed cards, the
@@ -86,6 +100,9 @@ def table_view(view: Observation, rules: HouseRules = DEFAULT_RULES, me: str = "
     # round counter has passed the last round and nobody has a turn.
     if view.phase == "showdown" or view.round > view.rounds:
         heading = "Showdown" if view.phase == "showdown" else "Before the showdown"
+    elif (holder := _dealt_palaestron(view)) is not None:
+        who = "you were" if holder == view.seat else f"{view.players[holder]} was"
+        heading = f"Before round 1 of {view.rounds} · {who} dealt the Palaestron"
     else:
         heading = f"Round {view.round} of {view.rounds} · {turn}"
     seats = Table(box=None, padding=(0, 1), pad_edge=False, expand=False,

@@ -106,3 +106,24 @@ def test_after_the_last_turn_the_table_says_the_showdown_not_a_round_past_the_la
     assert ("play", "Before the showdown") in late and ("showdown", "Showdown") in late
     assert {heading for _, heading in late} == {"Before the showdown", "Showdown"}
     assert all(heading.startswith("Round ") for after, _, heading in headings if not after)
+
+
+def test_a_dealt_palaestron_is_played_before_round_1_and_the_heading_says_so() -> None:
+    # seed 10: the Palaestron is dealt to seat 0 (a), played once the deal is done (E2),
+    # before anyone's turn: the heading used to say "Round 1 of 5 · a's turn"
+    state = new_game(GameConfig(players=("a", "b"), seed=10))
+    headings = []
+    while (decision := state.decision) is not None and decision.kind != "turn":
+        console, out = quiet_console()
+        for seat in (0, 1):
+            console.print(table_view(state.observe(seat)))
+        headings.append((decision.kind, *[line for line in out.getvalue().splitlines()
+                                         if line.startswith(("Before ", "Round "))]))
+        state.apply(0)
+    assert headings[0] == ("discard", "Before round 1 of 5 · you were dealt the Palaestron",
+                           "Before round 1 of 5 · a was dealt the Palaestron")
+    assert {kind for kind, *_ in headings} == {"discard", "reveal"}
+    assert len({tuple(h) for _, *h in headings}) == 1
+    console, out = quiet_console()
+    console.print(table_view(state.observe(0)))
+    assert out.getvalue().splitlines()[0] == "Round 1 of 5 · your turn"

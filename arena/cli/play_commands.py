@@ -168,7 +168,8 @@ def _records_file(given: str | None, seed: int) -> Path | None:
 
 def _goodbye(console: Console, series: Series, seed: int, drawn: bool,
              records: Path | None) -> None:
-    lines = [series.score_line()]
+    # the score, unless the series ended at the menu right under it
+    lines = [] if series.score_shown else [series.score_line()]
     if series.played:
         again = f" (--seed {seed} deals the same first game)" if drawn else ""
         lines.append(f"Seed {seed}{again}")

@@ -68,6 +68,9 @@ class Series:
         self.console = console
         self.ask = ask
         self.quit = False
+        #: Whether the score line is the last thing the series showed (the closing summary
+        #: leaves it out then, rather than say it twice in a row).
+        self.score_shown = False
         seat = LocalSeat(person, request.name, key=person_key(request.name),
                          watch=person.watch, metadata=request.metadata, struck=person.struck,
                          waiting=person.waiting)
@@ -107,6 +110,7 @@ class Series:
             for line in failed:
                 self.console.print(Padding(Text(line), (0, 0, 0, 2), expand=False))
         self.console.print(Text(self.score_line(), style="bold"))
+        self.score_shown = True
         last = self.request.games is not None and len(self.played) >= self.request.games
         while True:
             answer = self._menu(last)
@@ -114,6 +118,7 @@ class Series:
                 self._review(game.record)
                 continue
             self.quit = answer == "quit"
+            self.score_shown = self.score_shown and self.quit
             return
 
     def _menu(self, last: bool) -> str:
@@ -143,12 +148,13 @@ class Series:
         """The game told turn by turn, every card shown (it is over); in a pager on a
         terminal (q leaves it)."""
         lines = narrate(record)
-        if self.console.is_terminal:
+        if self.console.is_terminal:  # the pager's screen goes: the score stays above
             self.console.print("The whole game, every card shown (q leaves the pager).")
             with self.console.pager(styles=False):
                 for line in lines:
                     self.console.print(Text(line))
             return
+        self.score_shown = False  # the whole game is told after it
         self.console.print()
         for line in lines:
             self.console.print(Text(line))

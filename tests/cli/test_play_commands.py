@@ -70,11 +70,29 @@ def test_a_game_from_a_pipe_with_records_in_a_directory(tmp_path: Path) -> None:
     records = tmp_path / "play-6.jsonl"
     record = json.loads(records.read_text())
     assert record["players"][0] == "ann" and record["referee"]["seats"][0] == "person:ann"
-    # (a piped line is not echoed: the last prompt's line goes on with the score)
+    # the score once, above the menu: the closing lines used to say it again
+    # (a piped line is not echoed: the last prompt's line goes on with the seed)
     last = result.stdout.splitlines()[-3:]
-    assert last[0].endswith(f"After 1 game: {', '.join(_wins(record))}")
-    assert last[1:] == ["Seed 6", f"Wrote 1 game record to {records} (arena game "
-                                  f"{records} -n 1 shows the first)"]
+    assert last[0] == f"After 1 game: {', '.join(_wins(record))}"
+    assert result.stdout.count("After 1 game: ") == 1
+    assert last[1].endswith("(Enter = quit): Seed 6")
+    assert last[2] == (f"Wrote 1 game record to {records} (arena game {records} -n 1 shows "
+                       "the first)")
+
+
+@needs_sandbox
+def test_leaving_during_a_game_ends_with_the_score(tmp_path: Path) -> None:
+    first = tmp_path / "first.jsonl"
+    result = _run("random", "--seed", "6", "--games", "1", "--pace", "0", "--records",
+                  str(first), stdin="\n" * 200)
+    answers = sum(1 for c in json.loads(first.read_text())["choices"] if c[0] == 0)
+    # the first game's answers, Enter for again, two answers of the second game, the end
+    result = _run("random", "--seed", "6", "--pace", "0", stdin="\n" * (answers + 3))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    # the score after the game, and again at the end: the game left came after it
+    assert [line for line in lines if line.startswith("After 1 game: ")] == [lines[-2]] * 2
+    assert lines[-3].endswith("You left the table.") and lines[-1] == "Seed 6"
 
 
 def _wins(record: dict) -> list[str]:

@@ -236,8 +236,13 @@ def test_why_a_program_would_not_start(tmp_path: Path) -> None:
     assert command_problem(["fine.sh"], tmp_path) == (
         "'fine.sh' is a file of the bot: write ./fine.sh to run it; a bare name is looked up "
         "on PATH")
-    for fine in (["./fine.sh"], ["./plain"], ["./missing"], ["sh", "fine.sh"], []):
+    for fine in (["./fine.sh"], ["./plain"], ["sh", "fine.sh"], ["sh", "./missing"], []):
         assert command_problem(fine, tmp_path) is None
+    # a compiled bot not built yet: the system's words named /bot/..., and no cause
+    for missing in ("./missing", "target/release/missing", "./sub/../missing"):
+        assert command_problem([missing], tmp_path) == (
+            f"{missing} is not in the bot's directory: build it first? the arena never "
+            "compiles")
 
 
 def test_a_directory_that_is_no_bot_is_said_so_before_its_files_are_read(
@@ -260,7 +265,8 @@ def test_explaining_a_start_reads_only_the_bots_own_regular_files(tmp_path: Path
     (tmp_path / "outside.sh").write_bytes(b"#!/bin/sh\r\n")
     (bot / "probe.sh").write_bytes(b"#!/etc/shadow\n")  # outside the system dirs: no oracle
     for command in (["./fifo"], ["./link"], ["../outside.sh"], [str(tmp_path / "outside.sh")],
-                    ["/proc/self/fd/0"], ["./probe.sh"], ["./x\0y"], ["x\0y"]):
+                    ["/proc/self/fd/0"], ["./probe.sh"], ["./x\0y"], ["x\0y"],
+                    ["../gone.sh"], ["./link/../../gone.sh"], ["/nowhere/gone"]):
         assert command_problem(command, bot) is None, command
     (bot / "\x1b]0;title\x07.sh").write_bytes(b"#!/bin/sh\r\n")
     assert command_problem(["./\x1b]0;title\x07.sh"], bot) == (

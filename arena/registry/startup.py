@@ -15,9 +15,11 @@ __all__ = ["command_problem"]
 
 def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
     """Why a bot's program would not start, as far as its files tell: a bare name of one of
-    the bot's own files (looked up on PATH, not in the bot's directory), or a script whose
-    ``#!`` line ends in a Windows line ending or names an interpreter that is not here. The
-    system's own words ("not found") name the program, not the cause.
+    the bot's own files (looked up on PATH, not in the bot's directory), a path in the bot's
+    directory that names nothing there (a binary not built yet), or a script whose ``#!``
+    line ends in a Windows line ending or names an interpreter that is not here. The
+    system's own words ("not found", "No such file or directory", with the path inside the
+    sandbox) name the program, not the cause.
 
     Runs in the referee, maybe as root, on a bot's say-so: it reads only a regular file of
     the bot's own directory (no absolute path, no way out with "..", no link, FIFO or
@@ -34,6 +36,9 @@ def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
             return (f"{printable(program)!r} is a file of the bot: write ./{printable(program)} "
                     "to run it; a bare name is looked up on PATH")
         return None
+    if _missing(directory, program):
+        return (f"{printable(program)} is not in the bot's directory: build it first? the "
+                "arena never compiles")
     first = _first_line(directory, program)
     if first is None or not first.startswith(b"#!"):
         return None
@@ -52,6 +57,17 @@ def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
 
 #: Where a bot's interpreter may live: the system directories every bot sees read-only.
 _SYSTEM_DIRS = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/")
+
+
+def _missing(directory: Path, program: str) -> bool:
+    """Whether ``program``, a path inside ``directory``, names nothing there (a compiled
+    bot's binary not built yet). False for a path out of it: that would tell what the host
+    holds."""
+    if program.startswith("/"):
+        return False
+    root = directory.resolve()
+    path = (root / program).resolve()
+    return path.is_relative_to(root) and not os.path.lexists(path)
 
 
 def _first_line(directory: Path, program: str) -> bytes | None:

@@ -185,3 +185,16 @@ def test_the_examples_of_failures_are_told_apart(tmp_path: Path) -> None:
         "✗ decisions: 2 failures in 1 game: crash 2 (e.g. exited before its first answer of "
         f"the game (exit code 1); restarted and asked again; {crash} | exited mid-game (exit "
         f"code 1); {crash}); the bot was restarted once after them"]
+
+
+@needs_sandbox
+def test_a_compiled_bot_not_built_yet_is_told_to_build_it(tmp_path: Path) -> None:
+    # the bots/examples/c_bot of a fresh checkout: exit code 127 and the sandbox's path,
+    # /bot/bot, used to be all an author read
+    bot = tmp_path / "c_bot"
+    shutil.copytree(BOTS / "examples" / "c_bot", bot)
+    assert not (bot / "bot").exists()
+    lines = _check(bot)
+    assert lines[1].startswith("✗ handshake: exited before answering 'hello' (exit code 127)")
+    assert lines[1].endswith("No such file or directory (./bot is not in the bot's "
+                             "directory: build it first? the arena never compiles)")

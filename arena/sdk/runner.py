@@ -54,10 +54,11 @@ def find_bot_class(module: Any, class_name: str | None = None) -> type[Bot]:
             return leaves[0]
         names = sorted(c.__name__ for c in candidates)
         file = Path(module.__file__ or "bot.py").name
-        raise BotLoadError(f"several Bot subclasses in {module.__file__} ({', '.join(names)}); "
-                           "pick one with --class (in a bot directory's bot.yaml: command: "
-                           f"[python3, -m, arena.sdk.runner, {file}, --class, {names[0]}]), "
-                           "or keep one and move the others to a helper module")
+        # the advice first: a failure quotes the first 200 characters of this line
+        raise BotLoadError(f"several Bot subclasses in {module.__file__}: keep one and move "
+                           "the others to a helper module, or pick one with --class in a bot "
+                           "directory's bot.yaml (command: [python3, -m, arena.sdk.runner, "
+                           f"{file}, --class, {names[0]}]); found {', '.join(names)}")
     return candidates[0]
 
 

@@ -198,3 +198,19 @@ def test_a_compiled_bot_not_built_yet_is_told_to_build_it(tmp_path: Path) -> Non
     assert lines[1].startswith("✗ handshake: exited before answering 'hello' (exit code 127)")
     assert lines[1].endswith("No such file or directory (./bot is not in the bot's "
                              "directory: build it first? the arena never compiles)")
+
+
+@needs_sandbox
+def test_two_bot_classes_are_told_to_keep_one_within_the_quoted_line(tmp_path: Path) -> None:
+    # the failure quotes 200 characters of the runner's line: the advice, last, was cut off
+    bot = tmp_path / "two.py"
+    bot.write_text("from arena.sdk import Bot\n\n\n"
+                   "class FirstAttemptAtAVeryCleverBot(Bot):\n    def act(self, r):\n"
+                   "        return 0\n\n\n"
+                   "class SecondAttemptAtAnEvenClevererBot(Bot):\n    def act(self, r):\n"
+                   "        return 0\n")
+    line = _check(bot)[1]
+    assert line.startswith("✗ handshake: exited before answering 'hello' (exit code 2); "
+                           "last log line: [runner] several Bot subclasses in ")
+    assert "two.py: keep one and move the others to a helper module, or pick one with " \
+           "--class in a bot directory's bot.yaml" in line

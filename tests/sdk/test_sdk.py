@@ -155,10 +155,12 @@ def test_find_bot_class(tmp_path: Path) -> None:
             def act(self, request):
                 return 0
     """))
-    with pytest.raises(BotLoadError, match=r"several Bot subclasses in .*two.py \(Base, Other, "
-                                           r"Refined\); pick one with --class \(in a bot "
-                                           r"directory's bot.yaml: command: \[python3, -m, "
-                                           r"arena.sdk.runner, two.py, --class, Base\]\)"):
+    with pytest.raises(BotLoadError, match=r"several Bot subclasses in .*two.py: keep one and "
+                                           r"move the others to a helper module, or pick one "
+                                           r"with --class in a bot directory's bot.yaml "
+                                           r"\(command: \[python3, -m, arena.sdk.runner, "
+                                           r"two.py, --class, Base\]\); found Base, Other, "
+                                           r"Refined$"):
         load_bot(file)
     assert type(load_bot(file, "Other")).__name__ == "Other"
     with pytest.raises(BotLoadError, match="no Bot subclass named 'Nope'"):

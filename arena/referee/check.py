@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from arena.common.plural import counted
 from arena.engine import RandomAgent
 from arena.referee.client import WAIT_NOTICE_S, BotClient
 from arena.referee.connection import Ended, Launcher
+from arena.referee.failures import STRIKE_TYPES
 from arena.referee.hints import HINT, log_note, traceback_tail
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import LocalSeat, run_games
@@ -148,6 +149,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                                  f"{problem} (arena submit --name NAME picks one)"))
         first_pid = client.pid
         failures = []
+        forfeits: list[str] = []  # why the bot forfeited each game it did
         decisions = 0
         played = 0
         for g in range(games):
@@ -161,10 +163,11 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                                      event_date=dt.date.today(), keys=keys, first_game=g):
                 played += 1
                 failures.extend(outcome.failures)
+                forfeits.extend(why for s, why in outcome.forfeits.items() if s == seat)
                 decisions += outcome.latency[seat].get("decisions", 0)
         sizes = sorted({TABLE_SIZES[g % len(TABLE_SIZES)] for g in range(games)})
         report.add(_decisions_item(client, failures, decisions, played, limits,
-                                   sizes))
+                                   sizes, forfeits))
         restarts = client.diagnostics.restarts
         same = client.alive and client.pid == first_pid and restarts == 0
         if same or not failures:  # else the failures above stopped it: not a second fault
@@ -228,8 +231,28 @@ def _times(n: int) -> str:
     return {1: "once", 2: "twice"}.get(n, counted(n, "time"))
 
 
+def _forfeited(forfeits: Sequence[str], games: int, max_strikes: int) -> str:
+    """``; it forfeited all 4 games (more than 3 strikes in each)``: a forfeit ends the bot's
+    game (placed last, option 0 played for it to the end), which its failures alone do not
+    say. Empty without a forfeit."""
+    if not forfeits:
+        return ""
+    why = Counter(f"more than {counted(max_strikes, 'strike')}" if kind in STRIKE_TYPES
+                  else kind for kind in forfeits)
+    if len(why) == 1:
+        (label, n), = why.items()
+        because = label + (" in each" if n == games > 1 else "")
+    else:
+        because = ", ".join(f"{label} in {n}" for label, n in why.items())
+    which = f"{len(forfeits)} of {_games(games)}"
+    if len(forfeits) == games:
+        which = {1: "the game", 2: "both games"}.get(games, f"all {games} games")
+    return f"; it forfeited {which} ({because})"
+
+
 def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions: int,
-                    games: int, limits: Limits, sizes: list[int]) -> CheckItem:
+                    games: int, limits: Limits, sizes: list[int],
+                    forfeits: Sequence[str] = ()) -> CheckItem:
     title = "decisions"
     if failures:
         counts = Counter(f["type"] for f in failures)
@@ -242,7 +265,8 @@ def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions
                  if restarted else "")
         return CheckItem(title, False,
                          f"{counted(len(failures), 'failure')} in {_games(games)}: {summary} "
-                         f"(e.g. {examples}){after}")
+                         f"(e.g. {examples})"
+                         f"{_forfeited(forfeits, games, limits.max_strikes)}{after}")
     diag = client.diagnostics
     med, top = diag.median_ms, diag.max_ms
     timing = (f" (median {med:.2f} ms, max {top:.1f} ms; limit {limits.decision_ms} ms)"

@@ -84,7 +84,8 @@ def test_check_bot_lists_what_failed() -> None:
     lines = result.stdout.splitlines()
     assert lines[3] == ("✗ decisions: 8 failures in 2 games: protocol_error 8 (e.g. not JSON: "
                         "'%%% this is not json %%%' (stdout carries protocol lines only: print "
-                        "logs to stderr)); the bot was restarted once after them")
+                        "logs to stderr)); it forfeited both games (more than 3 strikes in "
+                        "each); the bot was restarted once after them")
     assert lines[4:] == ["✓ clean exit: exited with code 0 after 'bye'",
                          "FAIL: 1 of 4 checks failed."]
 

@@ -184,7 +184,8 @@ def test_the_examples_of_failures_are_told_apart(tmp_path: Path) -> None:
     assert [line for line in lines if "decisions" in line] == [
         "✗ decisions: 2 failures in 1 game: crash 2 (e.g. exited before its first answer of "
         f"the game (exit code 1); restarted and asked again; {crash} | exited mid-game (exit "
-        f"code 1); {crash}); the bot was restarted once after them"]
+        f"code 1); {crash}); it forfeited the game (crash); the bot was restarted once "
+        "after them"]
 
 
 @needs_sandbox

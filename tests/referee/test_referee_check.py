@@ -8,7 +8,7 @@ from typing import Any
 
 from referee_fakes import FAST, FakeConnection, FakeLauncher, random_responder
 
-from arena.referee.check import CheckItem, _decisions_item, check_bot
+from arena.referee.check import CheckItem, _decisions_item, _forfeited, check_bot
 from arena.referee.client import BotDiagnostics
 from arena.referee.hints import NO_READY_HINT
 from arena.registry import BotSpec
@@ -68,11 +68,21 @@ def test_misbehaviour_is_summarised_with_distinct_examples() -> None:
     assert decisions.detail.startswith("8 failures in 2 games: illegal_choice 8 (e.g. choice 99 is "
                                        "outside the ")
     assert decisions.detail.count("choice 99") == 3  # three distinct examples at most
-    assert decisions.detail.endswith("; the bot was restarted once after them")
+    # each game forfeited past the strikes: said, or 8 failures read as 8 defaults played
+    assert decisions.detail.endswith("; it forfeited both games (more than 3 strikes in "
+                                     "each); the bot was restarted once after them")
     # The forfeit stopped the process: said once, not again as a "game boundaries" fault.
     assert [title for title, _ in titles(report)] == [
         "handshake", "metadata", "decisions", "clean exit"]
     assert ("clean exit", True) in titles(report)
+
+
+def test_forfeits_are_counted_with_their_causes() -> None:
+    assert _forfeited([], 4, 3) == ""
+    assert _forfeited(["crash"], 1, 3) == "; it forfeited the game (crash)"
+    assert _forfeited(["timeout"], 4, 3) == "; it forfeited 1 of 4 games (more than 3 strikes)"
+    assert _forfeited(["timeout", "illegal_choice", "crash"], 4, 1) == (
+        "; it forfeited 3 of 4 games (more than 1 strike in 2, crash in 1)")
 
 
 def _timed(*latencies_ms: float) -> CheckItem:

@@ -180,9 +180,11 @@ def showdown_view(record: Mapping[str, Any], seat: int,
             len(places) == len(players):
         first, second = contenders[0], contenders[1]
         if places[first] == 1 and places[second] > 1 and desmos[first] == desmos[second]:
+            # "biggest groups first": a hand is shown in its own order, and a Quartet of
+            # Fates with a God beside it loses to one of Classes, whose first card is less
             how = (f"First place: {players[first]}'s {desmos[first]} beats "
-                   f"{players[second]}'s card by card (tiers: God 5, Crown 4, Class 3, Fate 2, "
-                   "Beast 1)")
+                   f"{players[second]}'s card by card, biggest groups first (tiers: God 5, "
+                   "Crown 4, Class 3, Fate 2, Beast 1)")
     lines: list[RenderableType] = [Text("Showdown", style="bold reverse"), table, Text(how)]
     if forfeits and len(forfeits) < len(players):
         lines.append(Text("A player who forfeits is placed last, whatever their hand."))

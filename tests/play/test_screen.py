@@ -7,6 +7,7 @@ from typing import Any
 from play_script import Script, quiet_console
 
 from arena.engine import Category, GameConfig, RandomAgent, new_game
+from arena.engine.cards import parse_cards
 from arena.engine.desmos import evaluate, evaluate_family
 from arena.engine.houserules import HouseRules
 from arena.play.person import Person
@@ -36,10 +37,23 @@ def test_the_showdown_lists_every_hand_by_place_and_says_how_first_was_settled()
                                 "Fate-2,", "Beast-1"]
     assert lines[3].startswith("2      bob (you)")
     assert " ".join(text.split()).endswith(
-        "First place: alice's Two Pair beats bob's card by card (tiers: God 5, Crown 4, "
-        "Class 3, Fate 2, Beast 1)")
+        "First place: alice's Two Pair beats bob's card by card, biggest groups first (tiers: "
+        "God 5, Crown 4, Class 3, Fate 2, Beast 1)")
     rps = _shown(_record([2, 1, 3], ["Pair", "Pair", "Nothing"], "rps"), hands)
     assert rps.rstrip().splitlines()[-1] == "First place: tie broken by Rock-paper-scissors"
+
+
+def test_card_by_card_is_said_to_read_the_biggest_groups_first() -> None:
+    # greedy's hand shows its God first, and a reader took God 5 against Class 3 for the
+    # comparison: the Quartets' cards are compared first (Ruling 5)
+    record = _record([2, 1, 3], ["Quartet", "Quartet", "Pair"], "none")
+    hands = [["God-7", "Fate-1", "Fate-3", "Fate-4", "Fate-5"],
+             ["Sophoi-1", "Sophoi-2", "Sophoi-3", "Sophoi-5", "Beast-3"],
+             ["Crown", "Sophoi-4", "Umbrae-1", "Arcoi-1", "Fate-2"]]
+    assert evaluate(parse_cards(hands[1])) > evaluate(parse_cards(hands[0]))
+    text = " ".join(_shown(record, hands).split())
+    assert "First place: bob's Quartet beats alice's card by card, biggest groups first " \
+           "(tiers: God 5," in text
 
 
 def test_a_forfeited_player_is_marked_and_never_beaten_card_by_card() -> None:

@@ -14,7 +14,7 @@ from arena.engine import EFFECTS
 from arena.engine.effects import PALAESTRON_TEXT
 from arena.engine.rulebook import MAX_TRAPS
 
-__all__ = ["CARD_GIST", "KIND_HELP", "card_label", "card_text", "cards_in",
+__all__ = ["CARD_GIST", "KIND_HELP", "card_face", "card_label", "card_text", "cards_in",
            "decision_title", "option_label"]
 
 PALAESTRON = "Palaestron"
@@ -75,6 +75,13 @@ _TITLES: Mapping[str, str] = {
     "target": "Choose a target", "card": "Choose a card", "discard": "Discard a card",
     "reveal": "Reveal a card", "give": "Give a card", "rps": "Rock, paper or scissors?",
 }
+
+
+def card_face(typed: str) -> str | None:
+    """The card ``typed`` names, as a person may type it ("god-3", "GOD 3", "crown"), in
+    notation; None when it names none."""
+    face = "-".join(typed.split()).title()
+    return face if face == PALAESTRON or face in EFFECTS else None
 
 
 def card_text(face: str) -> str:

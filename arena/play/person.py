@@ -24,7 +24,7 @@ from rich.text import Text
 from arena.engine import Decision, Observation
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.narration import event_sentence
-from arena.play.labels import KIND_HELP, card_text, cards_in, option_label
+from arena.play.labels import KIND_HELP, card_face, card_text, cards_in, option_label
 from arena.play.screen import decision_view, graveyards_view, hand_line, table_view
 
 __all__ = ["Ask", "LeftTable", "Person", "terminal_ask"]
@@ -271,7 +271,10 @@ class Person:
         elif which.isdecimal():
             self.console.print(f"Your hand has cards 1-{len(hand)}; there is no card {which}.")
         else:
-            self.console.print(Text(card_text(which[0].upper() + which[1:])))
+            face = card_face(which)
+            self.console.print(Text(card_text(face) if face is not None else
+                                    f"{which}: not a card (cards are named like God-3, "
+                                    "Sophoi-1, Crown)"))
 
     def _tell_showdown(self) -> None:
         """The hands shown at the showdown, once, before the first Rock-Paper-Scissors throw:

@@ -65,6 +65,14 @@ def test_help_and_card_texts_change_nothing() -> None:
     assert any(line.startswith(f"{hand[0]} (") for line in text.splitlines())
 
 
+def test_a_card_is_found_however_it_is_typed() -> None:
+    # "h GOD-3" used to answer "GOD-3: not a card", and "h Zeus" gave no hint of the names
+    _, text = _game(Script(["h god-3", "h FATE 2", "h crown", "h Zeus"]))
+    assert text.count("God-3 (Poseidon, Tidal Wave): ") == 1
+    assert "Fate-2 (Lachesis, Measure): " in text and "Crown (Crown, Royal Favour): " in text
+    assert "Zeus: not a card (cards are named like God-3, Sophoi-1, Crown)" in text
+
+
 @pytest.mark.parametrize("ending", [["quit"], ["exit"], [EOFError()]])
 def test_quit_or_the_end_of_input_leaves_the_table(ending: list[Any]) -> None:
     with pytest.raises(LeftTable):

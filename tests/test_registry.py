@@ -228,6 +228,9 @@ def test_why_a_program_would_not_start(tmp_path: Path) -> None:
     (tmp_path / "gone.js").write_bytes(b"#!/usr/bin/nowhere-node --flag\n")
     (tmp_path / "fine.sh").write_bytes(b"#!/bin/sh\necho\n")
     (tmp_path / "plain").write_bytes(b"no shebang\n")
+    for name in ("crlf.sh", "gone.js", "fine.sh", "plain"):
+        (tmp_path / name).chmod(0o755)
+    (tmp_path / "unset.sh").write_bytes(b"#!/bin/sh\necho\n")
     assert command_problem(["./crlf.sh"], tmp_path) == (
         "the #! line of ./crlf.sh ends in a Windows line ending (\\r): save it with Unix line "
         "endings")
@@ -236,6 +239,9 @@ def test_why_a_program_would_not_start(tmp_path: Path) -> None:
     assert command_problem(["fine.sh"], tmp_path) == (
         "'fine.sh' is a file of the bot: write ./fine.sh to run it; a bare name is looked up "
         "on PATH")
+    # "Permission denied", of a script the author sees there
+    assert command_problem(["./unset.sh"], tmp_path) == (
+        "./unset.sh is not executable: chmod +x ./unset.sh")
     for fine in (["./fine.sh"], ["./plain"], ["sh", "fine.sh"], ["sh", "./missing"], []):
         assert command_problem(fine, tmp_path) is None
     # a compiled bot not built yet: the system's words named /bot/..., and no cause
@@ -264,11 +270,13 @@ def test_explaining_a_start_reads_only_the_bots_own_regular_files(tmp_path: Path
     (bot / "link").symlink_to(tmp_path / "outside.sh")
     (tmp_path / "outside.sh").write_bytes(b"#!/bin/sh\r\n")
     (bot / "probe.sh").write_bytes(b"#!/etc/shadow\n")  # outside the system dirs: no oracle
+    (bot / "probe.sh").chmod(0o755)
     for command in (["./fifo"], ["./link"], ["../outside.sh"], [str(tmp_path / "outside.sh")],
                     ["/proc/self/fd/0"], ["./probe.sh"], ["./x\0y"], ["x\0y"],
                     ["../gone.sh"], ["./link/../../gone.sh"], ["/nowhere/gone"]):
         assert command_problem(command, bot) is None, command
     (bot / "\x1b]0;title\x07.sh").write_bytes(b"#!/bin/sh\r\n")
+    (bot / "\x1b]0;title\x07.sh").chmod(0o755)
     assert command_problem(["./\x1b]0;title\x07.sh"], bot) == (
         "the #! line of ./\\x1b]0;title\\x07.sh ends in a Windows line ending (\\r): save it "
         "with Unix line endings")

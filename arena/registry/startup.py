@@ -16,8 +16,9 @@ __all__ = ["command_problem"]
 def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
     """Why a bot's program would not start, as far as its files tell: a bare name of one of
     the bot's own files (looked up on PATH, not in the bot's directory), a path in the bot's
-    directory that names nothing there (a binary not built yet), or a script whose ``#!``
-    line ends in a Windows line ending or names an interpreter that is not here. The
+    directory that names nothing there (a binary not built yet) or a file not executable,
+    or a script whose ``#!`` line ends in a Windows line ending or names an interpreter that
+    is not here. The
     system's own words ("not found", "No such file or directory", with the path inside the
     sandbox) name the program, not the cause.
 
@@ -39,10 +40,15 @@ def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
     if _missing(directory, program):
         return (f"{printable(program)} is not in the bot's directory: build it first? the "
                 "arena never compiles")
-    first = _first_line(directory, program)
-    if first is None or not first.startswith(b"#!"):
+    head = _head(directory, program)
+    if head is None:
         return None
+    first, executable = head
     shown = printable(program)
+    if not executable:  # "Permission denied", of a file the author sees
+        return f"{shown} is not executable: chmod +x {shown}"
+    if not first.startswith(b"#!"):
+        return None
     if first.endswith(b"\r"):
         return (f"the #! line of {shown} ends in a Windows line ending (\\r): save it with "
                 "Unix line endings")
@@ -70,9 +76,10 @@ def _missing(directory: Path, program: str) -> bool:
     return path.is_relative_to(root) and not os.path.lexists(path)
 
 
-def _first_line(directory: Path, program: str) -> bytes | None:
-    """The first line (without its newline, at most 512 bytes) of ``program`` when it is a
-    regular file inside ``directory``; None for anything else."""
+def _head(directory: Path, program: str) -> tuple[bytes, bool] | None:
+    """The first line (without its newline, at most 512 bytes) of ``program`` and whether
+    it may be executed, when it is a regular file inside ``directory``; None for anything
+    else."""
     if program.startswith("/"):
         return None
     root = directory.resolve()
@@ -84,9 +91,10 @@ def _first_line(directory: Path, program: str) -> bytes | None:
     except (OSError, ValueError):
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
             return None
-        return os.read(fd, 512).split(b"\n", 1)[0]
+        return os.read(fd, 512).split(b"\n", 1)[0], bool(mode & 0o111)
     except OSError:
         return None
     finally:

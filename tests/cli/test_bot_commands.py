@@ -107,6 +107,20 @@ def test_a_program_that_cannot_run_is_told_why(tmp_path: Path) -> None:
         "endings)"), line
 
 
+@needs_sandbox
+def test_a_script_not_executable_is_told_to_be_made_so(tmp_path: Path) -> None:
+    # "exec: /bot/bot.sh: cannot execute: Permission denied" (exit code 126) was all it said
+    bot = tmp_path / "noexec"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text("name: noexec\ncommand: [./bot.sh]\n")
+    (bot / "bot.sh").write_bytes(b"#!/bin/sh\nexec python3 -c 'print(1)'\n")
+    result = _run("check-bot", str(bot))
+    assert result.exit_code == 1
+    line = result.stdout.splitlines()[1]
+    assert line.startswith("✗ handshake: exited before answering 'hello' (exit code 126)")
+    assert line.endswith("Permission denied (./bot.sh is not executable: chmod +x ./bot.sh)")
+
+
 def test_check_bot_json() -> None:
     result = _run("check-bot", str(FIXTURES / "sigterm"), "--games", "1", "--json")
     assert result.exit_code == 1

@@ -173,7 +173,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         if same or not failures:  # else the failures above stopped it: not a second fault
             report.add(CheckItem(
                 "game boundaries", same,
-                f"one process served all {_games(played)}" if same else
+                f"one process served {_every(played)}" if same else
                 f"one process did not last the {_games(played)} (it was stopped and "
                 f"restarted {_times(restarts)})"))
         if not client.alive and client.start() is not None:
@@ -244,9 +244,7 @@ def _forfeited(forfeits: Sequence[str], games: int, max_strikes: int) -> str:
         because = label + (" in each" if n == games > 1 else "")
     else:
         because = ", ".join(f"{label} in {n}" for label, n in why.items())
-    which = f"{len(forfeits)} of {_games(games)}"
-    if len(forfeits) == games:
-        which = {1: "the game", 2: "both games"}.get(games, f"all {games} games")
+    which = _every(games) if len(forfeits) == games else f"{len(forfeits)} of {_games(games)}"
     return f"; it forfeited {which} ({because})"
 
 
@@ -288,3 +286,8 @@ def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions
 
 def _games(n: int) -> str:
     return counted(n, "game")
+
+
+def _every(n: int) -> str:
+    """``the game``, ``both games``, ``all 4 games`` (not "all 1 game")."""
+    return {1: "the game", 2: "both games"}.get(n, f"all {_games(n)}")

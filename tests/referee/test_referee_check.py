@@ -77,6 +77,11 @@ def test_misbehaviour_is_summarised_with_distinct_examples() -> None:
     assert ("clean exit", True) in titles(report)
 
 
+def test_one_game_is_served_as_the_game_not_all_1_game() -> None:
+    report = check(lambda: FakeConnection(respond=random_responder(1)), games=1)
+    assert report.items[3].line() == "✓ game boundaries: one process served the game"
+
+
 def test_forfeits_are_counted_with_their_causes() -> None:
     assert _forfeited([], 4, 3) == ""
     assert _forfeited(["crash"], 1, 3) == "; it forfeited the game (crash)"

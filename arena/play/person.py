@@ -47,7 +47,9 @@ def terminal_ask(console: Console) -> Ask:
     piped = _piped_lines()
 
     def ask(prompt: str, seconds: float | None) -> str | None:
-        _drop_typed_ahead()
+        if _drop_typed_ahead():  # the terminal showed them: say why nothing came of them
+            console.print(Text("(what you typed while the table was told was dropped: answer "
+                               "here)", style="italic"))
         if piped is not None:
             console.print(prompt, end="")
             line = piped.read(seconds)
@@ -114,14 +116,18 @@ class _Lines:
         return line.decode(self.encoding, "replace")
 
 
-def _drop_typed_ahead() -> None:
+def _drop_typed_ahead() -> bool:
     """Forget keys pressed while the table was being told (an Enter pressed to hurry the
-    narration on must not answer the next decision)."""
+    narration on must not answer the next decision); True when a whole line was dropped."""
     try:
         if sys.stdin.isatty():
+            # a terminal's line is readable once ended: a line typed, not a key half-way
+            typed, _, _ = select.select([sys.stdin], [], [], 0)
             termios.tcflush(sys.stdin, termios.TCIFLUSH)
+            return bool(typed)
     except (OSError, ValueError, termios.error):
         pass
+    return False
 
 
 #: How a bot's strike is told at the table (arena.referee.failures' strike types).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from typing import Any
 
@@ -148,3 +149,26 @@ def test_lines_piped_at_once_are_all_read_under_the_clock(
         assert ask("? ", 3) == "é"  # the last line, without a newline
         with pytest.raises(EOFError):
             ask("? ", 3)
+
+
+def test_a_line_typed_while_the_table_was_told_is_dropped_and_said_so(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the terminal echoed the line where the narration went on, and nothing came of it
+    # nor was said of it
+    keyboard, terminal = os.openpty()
+    stdin = os.fdopen(terminal, encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stdin)
+    console, out = quiet_console()
+    ask = terminal_ask(console)
+    dropped = "(what you typed while the table was told was dropped: answer here)"
+    with stdin:
+        os.write(keyboard, b"7\n")
+        time.sleep(0.1)  # the terminal's line discipline takes the line
+        assert ask("? ", 0.3) is None  # dropped: the clock ran out
+        assert out.getvalue().count(dropped) == 1
+        later = threading.Timer(0.2, os.write, (keyboard, b"2\n"))
+        later.start()
+        assert ask("? ", 5) == "2"  # typed at the prompt: read
+        later.join()
+        assert out.getvalue().count(dropped) == 1
+    os.close(keyboard)

@@ -91,7 +91,6 @@ def test_check_bot_lists_what_failed() -> None:
 
 
 @needs_sandbox
-@needs_sandbox
 def test_a_program_that_cannot_run_is_told_why(tmp_path: Path) -> None:
     """The system says "not found" of a script that is there: its files tell the cause."""
     bot = tmp_path / "crlf"

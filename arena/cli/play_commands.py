@@ -35,9 +35,9 @@ PLAY_HELP = "\n\n".join([
     "You see what your seat may see: your hand, the Arenas (your traps face up, the others' "
     "counted), graveyards, the draw pile, revealed cards, and the other players' public "
     "actions as they happen. Each decision lists its options by number: Enter plays option 0 "
-    "(the safe one), ? explains the decision and its cards, h N shows the text of card N "
-    "of your hand, quit leaves. After the showdown: again, review (the whole game, every "
-    "card shown) or quit; the loser starts the next game.",
+    "(hold, keep or pass where offered), ? explains the decision and its cards, h N shows "
+    "the text of card N of your hand, quit leaves. After the showdown: again, review (the "
+    "whole game, every card shown) or quit; the loser starts the next game.",
     "Example: arena play bots/greedy.py",
     "Example: arena play greedy heuristic random --seat 2 --seed 7 --records games.jsonl",
 ])

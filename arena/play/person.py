@@ -266,9 +266,10 @@ class Person:
         self.console.print(KIND_HELP.get(decision.kind, decision.kind))
         for face in cards_in(decision.kind, decision.options, decision.context):
             self._indented(card_text(face))
-        self.console.print("Keys: a number picks an option, Enter picks 0 (the safe one), "
-                           "h N shows card N of your hand, t the table, l what happened since "
-                           "your last decision, g the graveyards, quit leaves the table.")
+        self.console.print("Keys: a number picks an option, Enter picks 0 (hold, keep or pass "
+                           "where offered), h N shows card N of your hand, t the table, l what "
+                           "happened since your last decision, g the graveyards, quit leaves "
+                           "the table.")
 
     def _card_help(self, which: str, view: Observation) -> None:
         hand = view.hand

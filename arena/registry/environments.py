@@ -144,7 +144,7 @@ def _other_python(python: str) -> Interpreter | None:
     for directory in ("/usr/bin", "/usr/local/bin"):
         candidate = f"{directory}/python{python}"
         if os.access(candidate, os.X_OK):
-            done = subprocess.run([candidate, "-c", "import platform, venv; "
+            done = subprocess.run([candidate, "-I", "-c", "import platform, venv; "
                                    "print(platform.python_version())"],
                                   capture_output=True, text=True, check=False)
             if done.returncode == 0:
@@ -250,10 +250,13 @@ def _build(path: Path, requirements: tuple[str, ...],
     for notice in _notices:
         notice(requirements, path)
     try:
-        _run([interpreter.path, "-m", "venv", "--without-pip", str(path)],
+        # -I (isolated): ``-m`` and ``-c`` would import from the working directory first,
+        # and the user may stand in the bot's own directory (``arena check-bot .``), whose
+        # venv.py or pip/ would then run here, outside the sandbox, as the referee
+        _run([interpreter.path, "-I", "-m", "venv", "--without-pip", str(path)],
              f"{interpreter.path} cannot make a virtual environment")
         if requirements:  # (a bot may ask for a Python alone)
-            _run([sys.executable, "-m", "pip", "--python", str(path / "bin" / "python"),
+            _run([sys.executable, "-I", "-m", "pip", "--python", str(path / "bin" / "python"),
                   "install", "--only-binary", ":all:", "--no-input",
                   "--disable-pip-version-check", "--no-warn-script-location",
                   "--progress-bar", "off", "--retries", "2", "--timeout", str(_PIP_TIMEOUT_S),

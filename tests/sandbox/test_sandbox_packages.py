@@ -177,3 +177,21 @@ def test_a_bot_asking_for_the_sandbox_python_runs_in_its_own_environment(
     spec = with_environment(spec_from_path(bot))
     assert spec.environment is not None and spec.python == version
     assert check_bot(spec).ok
+
+
+def test_building_from_inside_a_bot_directory_runs_none_of_its_files(
+        tmp_path: Path, env_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """``cd mybot && arena check-bot .``: the build's ``python -m venv`` and ``python -m pip``
+    run outside the sandbox, as the referee; a bot's ``venv.py`` or ``pip/`` in the working
+    directory must not be what they import."""
+    ran = tmp_path / "ran"
+    bot = package_bot(tmp_path, "planted", ["alpha-pkg", "beta-pkg==2.0"], "alpha_pkg", "nope")
+    plant = f"open({str(ran)!r}, 'a').write(__name__ + '\\n')\n"
+    (bot / "venv.py").write_text(plant)
+    (bot / "pip").mkdir()
+    (bot / "pip" / "__init__.py").write_text(plant)
+    (bot / "pip" / "__main__.py").write_text(plant)
+    monkeypatch.chdir(bot)
+    spec = with_environment(spec_from_path(bot))
+    assert not ran.exists(), ran.read_text()
+    assert spec.environment is not None and check_bot(spec).ok

@@ -136,9 +136,11 @@ class _Signaller:
 
     def _start(self) -> subprocess.Popen[bytes]:
         # No parent-death signal: it follows the launching thread, which may end first; the
-        # helper ends at the end of its input, when the referee does.
+        # helper ends at the end of its input, when the referee does. Isolated (-I): ``-c``
+        # would import from the working directory first, maybe a bot's own (its signal.py),
+        # as root.
         self.proc = subprocess.Popen(
-            [sys.executable, "-S", "-E", "-c", _HELPER, str(UID_BASE), str(UID_SPAN),
+            [sys.executable, "-I", "-S", "-c", _HELPER, str(UID_BASE), str(UID_SPAN),
              str(signaller_uid())],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             close_fds=True, start_new_session=True, bufsize=0)

@@ -7,6 +7,8 @@ spinner keeps running. Behaviour is asserted (process states, CPU time), never t
 from __future__ import annotations
 
 import datetime as dt
+import os
+import signal
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,10 +21,11 @@ from arena.referee.connection import Connection, Received
 from arena.referee.keeper import BotKeeper
 from arena.referee.launch import TransportConnection, sandbox_launcher
 from arena.referee.match import MatchRequest, play_match
-from arena.referee.pause import pause, resume, send_queued_stops
+from arena.referee.pause import _Signaller, pause, resume, send_queued_stops
 from arena.registry import resolve
 from arena.sandbox import Limits, SandboxReport, probe
 from arena.sandbox.reaper import find_processes
+from arena.sandbox.uids import UID_BASE, UID_SPAN
 
 ROOT = Path(__file__).resolve().parents[2]
 SPINNER = ROOT / "tests" / "fixtures" / "bots" / "spinner"
@@ -232,3 +235,20 @@ def test_each_mechanism_stops_setsid_helpers_too(report: SandboxReport, mechanis
     finally:
         conn.kill()
     assert find_processes(marker=conn.marker) == []
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only a root referee stops bots by uid")
+def test_the_signalling_helper_imports_nothing_from_the_working_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The helper runs as root; a referee started in a bot's own directory (``arena match .
+    greedy``) must not have it import that bot's ``signal.py``."""
+    ran = tmp_path / "ran"
+    (tmp_path / "signal.py").write_text(f"open({str(ran)!r}, 'a').write('signal')\n"
+                                        "from _signal import *\n")
+    monkeypatch.chdir(tmp_path)
+    helper = _Signaller()
+    try:
+        assert helper.send(UID_BASE + UID_SPAN - 1, signal.SIGCONT, wait=True)  # no one's
+    finally:
+        helper.close()
+    assert not ran.exists()

@@ -408,6 +408,50 @@ def test_update_replaces_the_files_and_the_version(tmp_path: Path, bots: Path) -
     assert submitted(bots)["alpha"]["version"] == spec.version
 
 
+def test_a_file_swapped_for_a_link_during_the_check_is_not_registered(
+        tmp_path: Path, bots: Path) -> None:
+    """The check runs for seconds: whoever may write the submitted directory could replace a
+    checked file with a link to a file only the operator may read, which the copy would
+    follow into the bots directory, where the bot reads it in the sandbox."""
+    source = tmp_path / "racer"
+    source.mkdir()
+    (source / "bot.py").write_text(MODULE.replace('"mine"', '"racer"'))
+    (source / "data.txt").write_text("harmless\n")
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the operator's secret\n")
+
+    def swapping(spec: BotSpec) -> Any:
+        (source / "data.txt").unlink()
+        (source / "data.txt").symlink_to(secret)
+        return passing(spec)
+
+    with pytest.raises(SubmitError) as refused:
+        submit(source, bots_dir=bots, check=swapping)
+    assert str(refused.value) == (
+        f"{source} changed while it was checked: {source / 'data.txt'} is a symbolic link (to "
+        f"{secret}): a bot directory may hold only regular files and directories")
+    assert "racer" not in submitted(bots) and not (bots / "racer").exists()
+    assert [p.name for p in bots.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_module_edited_during_the_check_is_not_registered(tmp_path: Path, bots: Path) -> None:
+    """What is registered is what was checked: a module edited (or swapped for a link)
+    while the check ran is refused, and an update keeps the version it would replace."""
+    source = tmp_path / "alpha.py"
+    source.write_text(MODULE.replace('"mine"', '"alpha"') + "\n# better\n")
+    old = resolve("alpha", bots).version
+
+    def editing(spec: BotSpec) -> Any:
+        source.write_text(source.read_text() + "# and then something else\n")
+        return passing(spec)
+
+    with pytest.raises(SubmitError) as refused:
+        submit(source, bots_dir=bots, check=editing, update=True)
+    assert str(refused.value).startswith(f"{source} changed while it was checked: version ")
+    assert resolve("alpha", bots).version == old
+    assert (bots / "alpha.py").is_file()
+
+
 def test_update_of_a_sample_bots_name_leaves_the_sample_in_the_checkout(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ARENA_BOTS_DIR", raising=False)

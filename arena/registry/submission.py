@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 import yaml
 
-from arena.errors import SubmitError
+from arena.errors import BotError, SubmitError
 from arena.registry.botspec import (
     REGISTRY_FILE,
     SAMPLE_BOTS_DIR,
@@ -184,9 +184,21 @@ def _existing(bots_dir: Path, spec: BotSpec, update: bool) -> BotSpec | Path | N
 
 def _copy_in(bots_dir: Path, spec: BotSpec, target: Path, replaced: Path | None) -> None:
     """Copy the checked bot to ``target``; the files of the version it replaces make way,
-    kept aside under ``.versions/``."""
+    kept aside under ``.versions/``. The copy is made beside, compared with what was checked
+    and only then put in place: the check took seconds, in which whoever may write the
+    submitted files could have changed them (or made one a link to a file of the host's)."""
     try:
         bots_dir.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(dir=bots_dir, prefix=".incoming-"))
+    except OSError as exc:
+        raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
+    try:
+        staged = staging / target.name
+        if spec.path.is_file():
+            shutil.copy2(spec.path, staged)
+        else:  # links copied as links (never followed), then refused below
+            shutil.copytree(spec.path, staged, symlinks=True, ignore=_NOT_COPIED)
+        _same_as_checked(staged, spec)
         if replaced is not None:
             _keep_version(bots_dir, spec.name, replaced)
         # a sample bot stays in the checkout: the bot registered here comes first by its name
@@ -195,9 +207,21 @@ def _copy_in(bots_dir: Path, spec: BotSpec, target: Path, replaced: Path | None)
                 shutil.rmtree(replaced)
             else:
                 replaced.unlink()
-        if spec.path.is_file():
-            shutil.copy2(spec.path, target)
-        else:
-            shutil.copytree(spec.path, target, ignore=_NOT_COPIED)
+        staged.rename(target)
     except OSError as exc:
         raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def _same_as_checked(staged: Path, spec: BotSpec) -> None:
+    """Refuse a copy that is not the bot that was checked."""
+    try:
+        version = spec_from_path(staged, spec.name).version
+    except BotError as exc:  # named by the submitted files, not the copy about to go
+        reason = str(exc).replace(str(staged), str(spec.path))
+        raise SubmitError(f"{spec.path} changed while it was checked: {reason}") from None
+    if version != spec.version:
+        raise SubmitError(f"{spec.path} changed while it was checked: version {spec.version} "
+                          f"was checked, the files now make {version}; nothing was "
+                          "registered (submit it again)")

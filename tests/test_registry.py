@@ -293,6 +293,25 @@ def test_a_name_with_an_at_sign_is_refused(tmp_path: Path) -> None:
                                "separates the name from the version in results): 'x@y'")
 
 
+@pytest.mark.parametrize("name", ['=HYPERLINK("http://evil.example/","x")', "+1+1", "-2+3"])
+def test_a_name_a_spreadsheet_would_run_as_a_formula_is_refused(tmp_path: Path,
+                                                                 name: str) -> None:
+    """Names go into the csv exports (leaderboard, results, h2h), which people open in
+    spreadsheets: a cell that starts with '=', '+' or '-' runs there as a formula."""
+    bot = tmp_path / "f"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text(f"name: {name!r}\ncommand: [x]\n")
+    with pytest.raises(ManifestError) as info:
+        resolve(bot)
+    assert str(info.value) == (f"{bot / 'bot.yaml'}: a bot's name cannot start with '=', '+' "
+                               "or '-' (a spreadsheet opening the csv exports would run it as "
+                               f"a formula): '{name}'")
+    module = tmp_path / "m.py"
+    module.write_text(MODULE.replace('"mine"', repr(name)))
+    with pytest.raises(ManifestError, match="cannot start with"):
+        resolve(module)
+
+
 def test_unknown_bot_lists_the_registered(bots: Path) -> None:
     with pytest.raises(BotNotFoundError) as info:
         resolve("x", bots)

@@ -163,11 +163,16 @@ def _load_manifest(directory: Path) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- specs
 def _plain_name(name: str, where: Path) -> str:
-    """A bot's name as results key it (``name@version``): no ``@`` in it."""
+    """A bot's name as results key it (``name@version``): no ``@`` in it, and no start a
+    spreadsheet reads as a formula (the csv exports hold it; '@' is one too)."""
     if "@" in name:
         raise ManifestError(f"{printable(str(where))}: a bot's name cannot contain '@' (it "
                             f"separates the name from the version in results): "
                             f"'{printable(name)}'")
+    if name.startswith(("=", "+", "-")):
+        raise ManifestError(f"{printable(str(where))}: a bot's name cannot start with '=', '+' "
+                            "or '-' (a spreadsheet opening the csv exports would run it as a "
+                            f"formula): '{printable(name)}'")
     return name
 
 

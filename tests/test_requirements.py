@@ -50,6 +50,33 @@ def test_a_requirements_file_takes_names_only(tmp_path: Path, text: str, message
     assert message in str(info.value)
 
 
+@pytest.mark.parametrize("text", ["pkg===/evil", "pkg===x.tar.gz", "numpy>=1,===2.0"])
+def test_arbitrary_equality_is_refused(text: str) -> None:
+    """pip reads a requirement holding '/' or ending in an archive's suffix as a path of its
+    working directory, which may be the bot's own (``arena check-bot .``): 'pkg===/evil'
+    built the bot's pkg===/evil/setup.py outside the sandbox, as the referee, wheels only
+    or not."""
+    with pytest.raises(ManifestError) as info:
+        manifest_requirements([text], Path("/b"), WHERE)
+    assert str(info.value) == (
+        f"{WHERE}: requirements[0]: {text!r} compares with '===' (any text, which pip may "
+        "read as a file or directory to build); use ==, >= and the like")
+
+
+@pytest.mark.parametrize("text", ["pkg==1.0+x.tar.gz", "pkg>=1,!=2+a.WHL",
+                                  "pkg==1+a.zip; os_name == 'posix'"])
+def test_a_version_pip_would_read_as_an_archive_is_refused(text: str) -> None:
+    """'pkg==1.0+x.tar.gz' is a version (a local label) to packaging and the file
+    ./pkg==1.0+x.tar.gz to pip: the bot's own source archive, built as the referee."""
+    with pytest.raises(ManifestError) as info:
+        manifest_requirements([text], Path("/b"), WHERE)
+    assert str(info.value) == (
+        f"{WHERE}: requirements[0]: {text!r} ends like an archive's name, which pip reads as "
+        "a file of its working directory to install; a bot may require packages of the index "
+        "only")
+    assert normalized("torch==2.1.0+cpu", "w") == "torch==2.1.0+cpu"  # local labels work
+
+
 def test_a_missing_requirements_file(tmp_path: Path) -> None:
     with pytest.raises(ManifestError) as info:
         manifest_requirements("nope.txt", tmp_path, WHERE)

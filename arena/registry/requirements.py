@@ -2,8 +2,9 @@
 
 ``requirements`` is a list of pip requirement strings (``numpy>=1.24``) or the path of a
 requirements file among the bot's own files. Only names from the package index are taken:
-no pip options (``--index-url``, ``-e``, ``-r``), no direct references (``name @ URL``), which
-would let a bot choose what the referee's pip downloads or read the host's files into its
+no pip options (``--index-url``, ``-e``, ``-r``), no direct references (``name @ URL``) and no
+arbitrary equality (``===``, any text, which pip may read as a local path), which would let
+a bot choose what the referee's pip downloads or builds, or read the host's files into its
 environment. The index and its mirrors are the operator's pip settings, not the bot's.
 """
 
@@ -26,6 +27,10 @@ MAX_REQUIREMENTS = 200
 _REQUIREMENTS_FILE_BYTES = 64 * 1024
 _PYTHON_VERSION = re.compile(r"3\.\d{1,2}")  # fullmatch
 _COMMENT = re.compile(r"(^|\s)#.*$")
+#: The names pip takes for an archive to install rather than a requirement (its
+#: ``is_archive_file``).
+_ARCHIVE_SUFFIXES = (".whl", ".zip", ".tar.gz", ".tgz", ".tar", ".tar.bz2", ".tbz", ".tar.xz",
+                     ".txz", ".tlz", ".tar.lz", ".tar.lzma")
 
 
 def normalized(text: str, where: str) -> str:
@@ -41,6 +46,18 @@ def normalized(text: str, where: str) -> str:
         raise ManifestError(f"{where}: {printable(text)!r} is a direct reference (name @ "
                             "URL); a bot may require packages of the index only, by name "
                             "and version")
+    if any(s.operator == "===" for s in req.specifier):
+        # '===' takes any text, and pip reads a requirement holding '/' (or ending in .whl,
+        # .tar.gz, ...) as a path of its working directory: a project there is built, its
+        # setup.py run outside the sandbox, however wheels-only the install
+        raise ManifestError(f"{where}: {printable(text)!r} compares with '===' (any text, "
+                            "which pip may read as a file or directory to build); use ==, >= "
+                            "and the like")
+    if any(s.version.lower().endswith(_ARCHIVE_SUFFIXES) for s in req.specifier):
+        # a local label ('1.0+x.tar.gz') is a version to packaging, a file to pip
+        raise ManifestError(f"{where}: {printable(text)!r} ends like an archive's name, which "
+                            "pip reads as a file of its working directory to install; a bot "
+                            "may require packages of the index only")
     extras = f"[{','.join(sorted(canonicalize_name(e) for e in req.extras))}]" \
         if req.extras else ""
     specifier = ",".join(sorted(str(s) for s in req.specifier))

@@ -146,6 +146,24 @@ def test_directory_version_covers_every_file_but_caches(bots: Path) -> None:
     assert resolve(beta).version != first
 
 
+def test_directories_nested_too_deep_are_refused_in_one_line(tmp_path: Path) -> None:
+    """A bot of 1,200 nested directories ran the reader's walk past Python's recursion
+    limit: a RecursionError traceback from check-bot, match, run and submit. (70 here: more
+    would take pytest's own clean-up of old temporary directories past it.)"""
+    bot = tmp_path / "deep"
+    bot.mkdir()
+    (bot / "bot.py").write_text(MODULE)
+    nested = bot
+    for _ in range(70):
+        nested = nested / "a"
+        nested.mkdir()
+    with pytest.raises(ManifestError) as info:
+        resolve(bot)
+    deepest = bot.joinpath(*["a"] * 65)
+    assert str(info.value) == (f"{deepest} lies more than 64 directories deep in {bot}; a "
+                               "bot's directories may nest at most 64 deep")
+
+
 def test_manifest_bot(bots: Path) -> None:
     spec = resolve("beta", bots)
     assert spec.kind == "command" and spec.command == ("node", "bot.js")

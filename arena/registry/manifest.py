@@ -44,6 +44,9 @@ _MANIFEST_BYTES = 64 * 1024
 #: Characters of a bot's name and of each metadata value kept (they are printed in tables).
 _NAME_CHARS = 64
 _METADATA_CHARS = 200
+#: How deep a bot's directories may nest (node_modules and vendored packages stay far
+#: within it; Python's directory walks recurse, and give up near 1,000).
+_MAX_DEPTH = 64
 
 
 # --------------------------------------------------------------------------- hashing
@@ -55,7 +58,13 @@ def _bot_files(root: Path) -> list[Path]:
     total = 0
     for dirpath, dirnames, filenames in os.walk(root):  # caches too: checked, not counted
         dirnames.sort()
-        cache = any(part in SKIPPED_DIRS for part in Path(dirpath).relative_to(root).parts)
+        parts = Path(dirpath).relative_to(root).parts
+        if len(parts) >= _MAX_DEPTH and dirnames:  # before the walk's recursion runs out
+            raise ManifestError(f"{printable(os.path.join(dirpath, dirnames[0]))} lies more "
+                                f"than {_MAX_DEPTH} directories deep in "
+                                f"{printable(str(root))}; a bot's directories may nest at "
+                                f"most {_MAX_DEPTH} deep")
+        cache = any(part in SKIPPED_DIRS for part in parts)
         for name in [*dirnames, *filenames]:
             _refuse_special(Path(dirpath) / name)
         for name in sorted(filenames):

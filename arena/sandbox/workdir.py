@@ -6,12 +6,14 @@ from __future__ import annotations
 import atexit
 import contextlib
 import ctypes
+import errno
 import fcntl
 import os
 import shutil
 import stat
 import struct
 import time
+from functools import partial
 from pathlib import Path
 
 from arena.errors import SandboxError
@@ -42,14 +44,16 @@ def copy_bot(workdir: Path, dest: Path, gid: int | None) -> None:
 
     room = MAX_BOT_BYTES
 
-    def copy_file(source: str, target: str) -> None:
+    def copy_file(source: str, target: str, dir_fd: int | None = None) -> None:
         """A regular file only (anything else is never opened), checked against the room
         left before a byte is copied."""
         nonlocal room
-        if not stat.S_ISREG(os.lstat(source).st_mode):
+        if not stat.S_ISREG(os.lstat(source, dir_fd=dir_fd).st_mode):
             return
-        with open(source, "rb", opener=_no_follow) as src:
+        with open(source, "rb", opener=partial(_no_follow, dir_fd=dir_fd)) as src:
             st = os.fstat(src.fileno())
+            if not stat.S_ISREG(st.st_mode):
+                return
             room -= st.st_size
             if room < 0:
                 raise SandboxError(f"the bot's files hold more than {MAX_BOT_BYTES >> 20} MiB")
@@ -58,15 +62,27 @@ def copy_bot(workdir: Path, dest: Path, gid: int | None) -> None:
         seal(target, bool(st.st_mode & 0o111))
 
     if workdir.is_dir():
-        for dirpath, dirnames, filenames in os.walk(workdir):
-            dirnames[:] = [d for d in dirnames if d not in SKIPPED_DIRS
-                           and not os.path.islink(os.path.join(dirpath, d))]
-            rel = os.path.relpath(dirpath, workdir)
-            target_dir = dest if rel == "." else dest / rel
-            target_dir.mkdir()
-            for name in filenames:
-                if not name.endswith(SKIPPED_SUFFIXES):
-                    copy_file(os.path.join(dirpath, name), str(target_dir / name))
+        # Files are opened through their directory's descriptor, reached from the bot's
+        # directory one name at a time without following a link: its author may swap a
+        # directory for a link while the copy runs, and a path would follow it.
+        root_fd = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            for dirpath, dirnames, filenames in os.walk(workdir):
+                dirnames[:] = [d for d in dirnames if d not in SKIPPED_DIRS
+                               and not os.path.islink(os.path.join(dirpath, d))]
+                rel = os.path.relpath(dirpath, workdir)
+                target_dir = dest if rel == "." else dest / rel
+                target_dir.mkdir()
+                dir_fd = _open_beneath(root_fd, rel)
+                try:
+                    for name in filenames:
+                        if not name.endswith(SKIPPED_SUFFIXES):
+                            copy_file(name, str(target_dir / name), dir_fd)
+                finally:
+                    if dir_fd != root_fd:
+                        os.close(dir_fd)
+        finally:
+            os.close(root_fd)
     else:
         dest.mkdir()
         copy_file(str(workdir), str(dest / workdir.name))
@@ -75,9 +91,29 @@ def copy_bot(workdir: Path, dest: Path, gid: int | None) -> None:
         seal(path, executable=True)
 
 
-def _no_follow(path: str, flags: int) -> int:
+def _open_beneath(root_fd: int, rel: str) -> int:
+    """The directory ``rel`` under ``root_fd``, each step opened without following a link
+    (``root_fd`` itself for ".")."""
+    fd = root_fd
+    for part in Path(rel).parts if rel != "." else ():
+        try:
+            step = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
+                           dir_fd=fd)
+        except OSError as exc:
+            if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+                raise
+            raise SandboxError(f"the bot's files changed while they were copied: {rel} is a "
+                               "symbolic link now") from None
+        finally:
+            if fd != root_fd:
+                os.close(fd)
+        fd = step
+    return fd
+
+
+def _no_follow(path: str, flags: int, dir_fd: int | None = None) -> int:
     """Open without following a symbolic link and without blocking on a FIFO."""
-    return os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK)
+    return os.open(path, flags | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=dir_fd)
 
 
 

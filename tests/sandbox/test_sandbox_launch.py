@@ -13,6 +13,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sandbox_support import (
@@ -557,3 +558,34 @@ def test_a_stop_signal_during_the_fork_is_raised_after_it_and_leaves_nothing(
     assert "Exception ignored" not in done.stderr and "Traceback" not in done.stderr
     assert done.stdout.splitlines() == ["boxes []"]
     assert find_processes(marker=marker) == []
+
+
+def test_a_directory_made_a_link_while_the_bot_is_copied_is_not_followed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bot's directory may belong to its author, who can swap one of its directories for
+    a link to a place only the referee may read while the referee copies it (the box's
+    appearance in /tmp says when): the copy must not follow it."""
+    from arena.sandbox import workdir
+
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "data.txt").write_text("the referee's secret\n")
+    bot = write_bot(tmp_path, "print('hello')\n")
+    (bot / "data").mkdir()
+    (bot / "data" / "data.txt").write_text("the bot's own data\n")
+    scandir = os.scandir
+
+    def racing(path: Any = ".") -> Any:  # the author's swap, just as data/ is listed
+        if str(path) == str(bot / "data") and not (bot / "data").is_symlink():
+            (bot / "data").rename(bot / "data.real")
+            (bot / "data").symlink_to(secret)
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", racing)
+    dest = tmp_path / "box" / "bot"
+    dest.parent.mkdir()
+    with pytest.raises(SandboxError) as info:
+        workdir.copy_bot(bot, dest, None)
+    assert str(info.value) == ("the bot's files changed while they were copied: data is a "
+                               "symbolic link now")
+    assert not (dest / "data" / "data.txt").exists()

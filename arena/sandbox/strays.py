@@ -6,6 +6,7 @@ import contextlib
 import os
 import re
 import signal
+import stat
 import tempfile
 from pathlib import Path
 
@@ -36,7 +37,9 @@ def sweep_once() -> None:
             continue
         if not reaper.is_alive(int(owner)):
             with contextlib.suppress(OSError):
-                if path.stat().st_uid == os.geteuid():
+                # lstat: anyone may put a link of that name in /tmp, to a tree of ours
+                st = path.lstat()
+                if stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid():
                     remove_tree(path)
 
 

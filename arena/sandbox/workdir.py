@@ -120,7 +120,12 @@ def _no_follow(path: str, flags: int, dir_fd: int | None = None) -> int:
 
 def remove_tree(path: Path) -> None:
     """Remove a private directory even where it holds read-only subdirectories or a scratch
-    filesystem (:func:`mount_scratch`)."""
+    filesystem (:func:`mount_scratch`). A link is removed, never followed: its target's
+    mounts would be detached and its directories opened up."""
+    if path.is_symlink():
+        with contextlib.suppress(OSError):
+            path.unlink()
+        return
     if not path.exists():
         return
     _unmount_beneath(path)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -65,3 +66,31 @@ def test_the_next_referee_removes_what_dead_bots_left() -> None:
     sweep_dead_uids()
     assert _left(alive_name, alive) == []
     assert not Path(f"/dev/shm/{alive_name}").exists()
+
+
+def test_a_link_named_like_a_dead_referees_box_is_not_followed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Anyone may write /tmp: a link named like a dead referee's box, to a tree of the
+    referee's user, had the next referee's sweep chmod every directory of that tree to 0700
+    and detach every mount under it (a link to / would take the root filesystem)."""
+    from arena.sandbox import strays
+    from arena.sandbox.workdir import remove_tree
+
+    victim = tmp_path / "victim"
+    (victim / "sub").mkdir(parents=True)
+    for directory in (victim, victim / "sub"):
+        directory.chmod(0o755)
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    dead = subprocess.Popen(["true"])  # a pid that has ended
+    dead.wait()
+    link = temp / f"arena-box-{dead.pid}-planted"
+    link.symlink_to(victim)
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    monkeypatch.setattr(strays, "_swept", False)
+    monkeypatch.setattr(strays, "kill_strays", lambda: [])
+    monkeypatch.setattr(strays, "sweep_dead_uids", lambda: 0)
+    strays.sweep_once()
+    remove_tree(link)
+    assert [oct(d.stat().st_mode & 0o777) for d in (victim, victim / "sub")] == ["0o755"] * 2
+    assert (victim / "sub").is_dir()

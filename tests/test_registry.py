@@ -642,6 +642,20 @@ def test_submit_refuses_bad_names(tmp_path: Path, bots: Path, name: str) -> None
         submit(source, name=name, bots_dir=bots, check=passing)
 
 
+def test_a_directory_bot_named_like_the_registry_file_is_refused(tmp_path: Path) -> None:
+    """A directory bot named 'registry.yaml' was copied to bots/registry.yaml, where the
+    registry is written: a traceback (IsADirectoryError), then one at every later submit."""
+    bots = tmp_path / "fresh"
+    source = tmp_path / "regbot"
+    source.mkdir()
+    (source / "bot.py").write_text(MODULE)
+    with pytest.raises(SubmitError) as info:
+        submit(source, name="registry.yaml", bots_dir=bots, check=passing)
+    assert str(info.value) == ("bot name 'registry.yaml' is reserved (the bots directory's "
+                               "registry.yaml)")
+    assert not (bots / "registry.yaml").exists()
+
+
 def test_submit_nothing(tmp_path: Path, bots: Path) -> None:
     with pytest.raises(SubmitError, match="nothing to submit at"):
         submit(tmp_path / "absent.py", bots_dir=bots, check=passing)

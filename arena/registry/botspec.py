@@ -150,8 +150,8 @@ def sample_bots_seen(bots_dir: Path) -> bool:
 
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a registered bot's name, or None when it can."""
-    if name == "registry":
-        return "bot name 'registry' is reserved (the bots directory's registry.yaml)"
+    if name in ("registry", REGISTRY_FILE):  # a directory bot's files go to bots/<name>
+        return f"bot name {name!r} is reserved (the bots directory's {REGISTRY_FILE})"
     if _NAME_RE.fullmatch(name):
         return None
     return (f"bot name {name!r} is not allowed: use 1-40 letters, digits, '_', '-' or '.', "

@@ -8,6 +8,7 @@ import re
 import shutil
 import stat
 import textwrap
+import threading
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -23,6 +24,7 @@ from arena.registry import (
     BotSpec,
     command_problem,
     default_bots_dir,
+    files_unchanged,
     kept_versions,
     list_bots,
     module_metadata,
@@ -162,6 +164,33 @@ def test_directories_nested_too_deep_are_refused_in_one_line(tmp_path: Path) -> 
     deepest = bot.joinpath(*["a"] * 65)
     assert str(info.value) == (f"{deepest} lies more than 64 directories deep in {bot}; a "
                                "bot's directories may nest at most 64 deep")
+
+
+def test_a_file_made_a_fifo_after_the_bot_entered_does_not_hang_the_referee(
+        tmp_path: Path) -> None:
+    """A tournament checks a bot's files at each table's start: a bot author who made one
+    of them a FIFO (or a link to /dev/zero) after the bot entered hung the worker there."""
+    bot = tmp_path / "fifobot"
+    bot.mkdir()
+    (bot / "bot.py").write_text(MODULE)
+    (bot / "data.txt").write_text("data\n")
+    spec = resolve(bot)
+    (bot / "data.txt").unlink()
+    os.mkfifo(bot / "data.txt")
+    found: list[bool] = []
+    checking = threading.Thread(target=lambda: found.append(files_unchanged(spec)),
+                                daemon=True)
+    checking.start()
+    checking.join(5)
+    try:
+        assert not checking.is_alive(), "blocked opening the FIFO"
+        assert found == [False]
+    finally:
+        if checking.is_alive():  # a writer lets the blocked reader go
+            os.close(os.open(bot / "data.txt", os.O_WRONLY | os.O_NONBLOCK))
+    (bot / "data.txt").unlink()
+    (bot / "data.txt").symlink_to("/dev/zero")
+    assert files_unchanged(spec) is False
 
 
 def test_manifest_bot(bots: Path) -> None:

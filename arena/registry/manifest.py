@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ast
 import datetime as dt
+import errno
 import hashlib
+import io
 import logging
 import os
 import stat
@@ -102,9 +104,21 @@ def content_version(files: list[Path] | tuple[Path, ...], root: Path,
     digest = hashlib.sha256()
     for file in sorted(files, key=rel):
         digest.update(rel(file).encode() + b"\0")
-        with file.open("rb") as handle:  # in chunks: a big file is not read whole
+        with _open_regular(file) as handle:  # in chunks: a big file is not read whole
             digest.update(hashlib.file_digest(handle, "sha256").digest())
     return digest.hexdigest()[:12]
+
+
+def _open_regular(file: Path) -> io.BufferedReader:
+    """``file`` open for reading when it is a regular file, else OSError. The files are
+    hashed again at each table's start, when their author may have made one a FIFO (whose
+    opening waits for a writer) or a link to /dev/zero (endless): the referee would hang."""
+    fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    handle = open(fd, "rb")
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        handle.close()
+        raise OSError(errno.EINVAL, "not a regular file", str(file))
+    return handle
 
 
 # --------------------------------------------------------------------------- metadata

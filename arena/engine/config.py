@@ -96,7 +96,8 @@ class GameConfig:
     @classmethod
     def from_json(cls, data: dict[str, object]) -> GameConfig:
         books = data.get("last_book_finished") or []
-        assert isinstance(books, list)
+        if not isinstance(books, list):  # a record from elsewhere: refused, as a bad field
+            raise TypeError(f"last_book_finished must be a list, not {type(books).__name__}")
         return cls(
             players=tuple(str(p) for p in data["players"]),  # type: ignore[attr-defined]
             seed=int(data["seed"]),  # type: ignore[call-overload]

@@ -216,6 +216,9 @@ def replay_one(record: Any) -> None:
         if key == "events":
             if not recorded:
                 continue
+            if not isinstance(recorded, list):
+                raise ReplayError(f"the recorded events are not a list but a JSON "
+                                  f"{type(recorded).__name__}")
             if recorded != value:
                 at = next((i for i, (a, b) in enumerate(zip(recorded, value)) if a != b),
                           min(len(recorded), len(value)))

@@ -92,6 +92,11 @@ def _failure_line(failure: Mapping[str, Any], who: str) -> str:
            f"{failure.get('detail', '')}"
 
 
+def _a(kind: type, value: Any) -> Any:
+    """``value`` when it is a ``kind``, else an empty one."""
+    return value if isinstance(value, kind) else kind()
+
+
 def report_game(record: Mapping[str, Any], seat: int | None = None,
                 logs: bool = True) -> list[str]:
     """The lines of ``arena game``: with ``seat``, only what that seat was shown (and its own
@@ -99,7 +104,8 @@ def report_game(record: Mapping[str, Any], seat: int | None = None,
     referee = record.get("referee")
     referee = referee if isinstance(referee, Mapping) else {}
     lines: list[str] = []
-    keys = [str(k) for k in referee.get("seats") or []]
+    # a records file may come from elsewhere: a field of another type counts as missing
+    keys = [str(k) for k in _a(list, referee.get("seats"))]
     if referee:
         level = referee.get("sandbox_level") or "unknown"
         lines.append("Bots: " + ", ".join(f"seat {i} {key}" for i, key in enumerate(keys))
@@ -112,7 +118,7 @@ def report_game(record: Mapping[str, Any], seat: int | None = None,
             return keys[s]
         return players[s] if isinstance(s, int) and 0 <= s < len(players) else "?"
 
-    failures = [f for f in referee.get("failures") or []
+    failures = [f for f in _a(list, referee.get("failures"))
                 if isinstance(f, Mapping) and (seat is None or f.get("seat") == seat)]
     if referee:
         lines.append("")
@@ -121,7 +127,8 @@ def report_game(record: Mapping[str, Any], seat: int | None = None,
     lines.append("")
     lines.extend(event_lines(record, seat))
     if logs:
-        for key, text in sorted((referee.get("logs") or {}).items(), key=lambda kv: kv[0]):
+        for key, text in sorted(_a(dict, referee.get("logs")).items(),
+                                key=lambda kv: str(kv[0])):
             if seat is not None and key != str(seat) or not text:
                 continue
             index = int(key) if str(key).isdigit() else -1

@@ -216,17 +216,20 @@ def build_replay(record: Any, title: str = "") -> dict[str, Any]:
         raise ReplayError("the replayed result differs from the recorded one")
     referee = record.get("referee") if isinstance(record.get("referee"), dict) else {}
     players = [str(p) for p in record["players"]]
+    # a records file may come from elsewhere: a field of another type counts as missing
+    seats, failures = (value if isinstance(value, list) else []
+                       for value in (referee.get("seats"), referee.get("failures")))
     return {
         "title": title,
         "players": players,
-        "bots": list(referee.get("seats") or players),
+        "bots": list(seats or players),
         "rounds": record.get("rounds"),
         "seed": record.get("seed"),
         "header": header_lines(record),
         "failures": [
             {key: failure.get(key) for key in ("seat", "bot", "type", "detail", "round",
                                                 "kind")}
-            for failure in referee.get("failures") or [] if isinstance(failure, dict)],
+            for failure in failures if isinstance(failure, dict)],
         "showdown": _showdown(state),
         "left": _left(steps, len(players)),
         "steps": steps,

@@ -167,7 +167,10 @@ def game_page(record: dict[str, Any], title: str, *, root: str = "../", inline: 
     """A game's replay page: its viewer data embedded, the viewer's script and style linked
     from ``root``static/ (``inline``: written into the page, one self-contained file)."""
     replay = build_replay(record, title)
-    payload = orjson.dumps(replay).decode("utf-8").translate(_SCRIPT_SAFE)
+    try:
+        payload = orjson.dumps(replay).decode("utf-8").translate(_SCRIPT_SAFE)
+    except orjson.JSONEncodeError as exc:  # a number past 64 bits, from a record made elsewhere
+        raise ReplayError(f"not a game record ({exc})") from None
     static = dict(static_files()) if inline else {}
     return environment().get_template("game.html").render(
         title=title, replay=replay, payload=payload, root=root, back=back,

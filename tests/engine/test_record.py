@@ -13,7 +13,7 @@ from engine_scenario import act, build_state
 from arena.engine import FirstOptionAgent, GameConfig, RandomAgent, new_game, play_game
 from arena.engine.cards import Card
 from arena.engine.desmos import Category
-from arena.engine.record import RECORD_FORMAT, replay
+from arena.engine.record import RECORD_FORMAT, replay, replay_one
 from arena.errors import ReplayError
 
 TURN_KEYS = {"round", "seat", "action", "card", "swap", "hand_size_after", "traps_after"}
@@ -253,7 +253,8 @@ def test_tampered_config_is_refused(record: dict[str, Any]) -> None:
     lambda bad: bad["choices"].__setitem__(0, [0, "turn"]),
     lambda bad: bad["choices"].__setitem__(0, [0, "turn", "first"]),
     lambda bad: bad["config"].__setitem__("players", ["only-one"]),
-], ids=["no-config", "no-choices", "short-choice", "bad-index", "one-player"])
+    lambda bad: bad["config"].__setitem__("last_book_finished", 10**30),
+], ids=["no-config", "no-choices", "short-choice", "bad-index", "one-player", "books-a-number"])
 def test_malformed_records_are_refused_clearly(record: dict[str, Any], change: Any) -> None:
     with pytest.raises(ReplayError, match="not a game record"):
         replay(_tamper(record, change))
@@ -265,3 +266,11 @@ def test_a_replay_of_an_all_defaults_game() -> None:
     record = state.record()
     assert all(index == 0 for _, _, index in record["choices"])
     assert replay(record).record() == record
+
+
+def test_recorded_events_that_are_not_a_list_are_refused_clearly(
+        record: dict[str, Any]) -> None:
+    """A records file from elsewhere whose "events" was a number ended arena replay in a
+    TypeError traceback."""
+    with pytest.raises(ReplayError, match="^the recorded events are not a list"):
+        replay_one(_tamper(record, lambda bad: bad.__setitem__("events", 7)))

@@ -178,3 +178,14 @@ def test_a_forfeited_seats_json_view_ends_at_its_forfeit() -> None:
     whole = seat_view(record, 0)
     assert whole["result"] == record["result"] and whole["forfeits"] == record["forfeits"]
     assert len(whole["turns"]) == len(record["turns"])
+
+
+@pytest.mark.parametrize("field", ["seats", "failures", "logs"])
+def test_a_referee_field_of_the_wrong_type_is_left_out_not_a_traceback(field: str) -> None:
+    """arena game on a records file from elsewhere: a number where the seats, failures or
+    logs go ended in a TypeError or AttributeError traceback."""
+    record = _refereed()
+    record["referee"][field] = 7
+    text = "\n".join(report_game(record))
+    assert ("Log of seat" in text) == (field != "logs")
+    assert ("Failures: none" in text) == (field == "failures")

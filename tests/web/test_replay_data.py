@@ -113,3 +113,23 @@ def test_a_record_that_does_not_replay() -> None:
     record["choices"][0][1] = "rps"
     with pytest.raises(ReplayError, match="choice 0: the record does not replay here"):
         build_replay(record)
+
+
+@pytest.mark.parametrize(("field", "value"), [("seats", 7), ("failures", 7)])
+def test_a_referee_field_of_the_wrong_type_is_left_out(field: str, value: Any) -> None:
+    """arena game FILE --html on a records file from elsewhere: a number where the seats or
+    the failures go ended in a TypeError traceback."""
+    record = played(2, 3, None)
+    record["referee"] = {field: value}
+    replay = build_replay(record)
+    assert replay["bots"] == replay["players"] and replay["failures"] == []
+
+
+def test_a_number_json_cannot_hold_is_a_bad_record_not_a_traceback() -> None:
+    """A seed past 64 bits ended arena game FILE --html in orjson's TypeError traceback."""
+    from arena.web.site import game_page
+
+    record = played(2, 3, None)
+    record["seed"] = 10**30
+    with pytest.raises(ReplayError, match="^not a game record"):
+        game_page(record, "g")

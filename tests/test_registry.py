@@ -7,6 +7,8 @@ import os
 import re
 import shutil
 import stat
+import subprocess
+import sys
 import textwrap
 import threading
 from pathlib import Path
@@ -516,6 +518,47 @@ def test_a_module_edited_during_the_check_is_not_registered(tmp_path: Path, bots
     assert str(refused.value).startswith(f"{source} changed while it was checked: version ")
     assert resolve("alpha", bots).version == old
     assert (bots / "alpha.py").is_file()
+
+
+_SWAP_TO_ZERO = """
+import resource, signal, sys
+from pathlib import Path
+from types import SimpleNamespace
+from arena.errors import SubmitError
+from arena.registry import submit
+
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the limit a write fails, EFBIG
+resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+source, bots = Path(sys.argv[1]), Path(sys.argv[2])
+
+def swapping(spec):
+    source.unlink()
+    source.symlink_to("/dev/zero")
+    return SimpleNamespace(ok=True, failures=lambda: [])
+
+# the swap lands just after the copy looked at what the path is: a file, then
+is_file = Path.is_file
+Path.is_file = lambda self: True if self == source else is_file(self)
+
+try:
+    submit(source, bots_dir=bots, check=swapping)
+except SubmitError as exc:
+    print(exc)
+"""
+
+
+def test_a_module_made_a_link_to_a_device_during_the_check_is_not_copied(
+        tmp_path: Path, bots: Path) -> None:
+    """The copy of a module followed a link: one to /dev/zero, made just after the copy
+    saw a file there, was copied without end into the bots directory (until the disk was
+    full; here the run's 1 MiB file limit stops it)."""
+    source = tmp_path / "zero.py"
+    source.write_text(MODULE)
+    done = subprocess.run([sys.executable, "-c", _SWAP_TO_ZERO, str(source), str(bots)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.stdout == (f"{source} changed while it was checked: it is a symbolic link "
+                           "now\n"), done.stderr
+    assert not (bots / "zero.py").exists()
 
 
 def test_update_of_a_sample_bots_name_leaves_the_sample_in_the_checkout(

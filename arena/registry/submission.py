@@ -7,6 +7,7 @@ the registry sits below the referee and never runs a bot itself.
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import os
 import shutil
 import stat
@@ -194,8 +195,8 @@ def _copy_in(bots_dir: Path, spec: BotSpec, target: Path, replaced: Path | None)
         raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
     try:
         staged = staging / target.name
-        if spec.path.is_file():
-            shutil.copy2(spec.path, staged)
+        if spec.files == (spec.path,):  # as it was checked: a module, not what it is now
+            _copy_module(spec.path, staged)
         else:  # links copied as links (never followed), then refused below
             shutil.copytree(spec.path, staged, symlinks=True, ignore=_NOT_COPIED)
         _same_as_checked(staged, spec)
@@ -212,6 +213,25 @@ def _copy_in(bots_dir: Path, spec: BotSpec, target: Path, replaced: Path | None)
         raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _copy_module(source: Path, target: Path) -> None:
+    """Copy a module bot's file (its resolved path: never through a link, which could have
+    been made to /dev/zero since, copied without end)."""
+    try:
+        fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+        raise SubmitError(f"{source} changed while it was checked: it is a symbolic link "
+                          "now") from None
+    with open(fd, "rb") as src:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise SubmitError(f"{source} changed while it was checked: {source} is not a "
+                              "regular file")
+        with open(target, "wb") as out:
+            shutil.copyfileobj(src, out)
+    shutil.copystat(source, target, follow_symlinks=False)
 
 
 def _same_as_checked(staged: Path, spec: BotSpec) -> None:

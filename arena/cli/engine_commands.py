@@ -10,7 +10,7 @@ import json
 from typing import Annotated
 
 import typer
-from tabulate import tabulate, tabulate_formats
+from tabulate import tabulate
 
 from arena.engine.cards import NOTATION, PALAESTRON, parse_cards
 from arena.engine.desmos import HAND_SIZE, Category, Desmos, census, desmos
@@ -19,6 +19,7 @@ from arena.engine.record import iter_records, replay_records
 from arena.engine.rules_text import effect_rows, effect_table_markdown, rules_summary
 from arena.engine.simulate import simulate
 from arena.errors import CardError
+from arena.rating.render import TABLE_FORMATS
 
 __all__ = ["RULE_OPTION_HELP", "register"]
 
@@ -154,7 +155,7 @@ _RULES_HELP = "\n\n".join([
 
 
 def _table_format(value: str) -> str:
-    if value not in ("table", "json", "markdown", *tabulate_formats):
+    if value not in ("table", "json", "markdown", *TABLE_FORMATS):
         raise typer.BadParameter(f"unknown format '{value}' (table, json, markdown or a "
                                  "tabulate format)")
     return value

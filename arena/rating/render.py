@@ -17,6 +17,7 @@ from tabulate import tabulate, tabulate_formats
 __all__ = [
     "MACHINE_FORMATS",
     "OUTPUT_FORMATS",
+    "TABLE_FORMATS",
     "check_format",
     "render_csv",
     "render_json",
@@ -24,7 +25,11 @@ __all__ = [
 ]
 
 MACHINE_FORMATS = ("json", "csv")
-OUTPUT_FORMATS: tuple[str, ...] = (*MACHINE_FORMATS, *tabulate_formats)
+#: tabulate's formats but those that write cells unescaped into HTML or LaTeX: a bot's name
+#: is chosen by its author, and a page or document built from them would run its markup.
+TABLE_FORMATS: tuple[str, ...] = tuple(f for f in tabulate_formats
+                                       if f not in ("unsafehtml", "latex_raw"))
+OUTPUT_FORMATS: tuple[str, ...] = (*MACHINE_FORMATS, *TABLE_FORMATS)
 
 
 def check_format(fmt: str) -> str:
@@ -33,7 +38,7 @@ def check_format(fmt: str) -> str:
         return fmt
     raise ValueError(
         f"unknown format '{fmt}' (choose json, csv or a tabulate format: "
-        f"{', '.join(tabulate_formats)})"
+        f"{', '.join(TABLE_FORMATS)})"
     )
 
 

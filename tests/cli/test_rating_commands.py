@@ -20,6 +20,7 @@ from rating_store_builder import GameSpec, StoreBuilder, build_store  # noqa: E4
 
 from arena.cli.main import app  # noqa: E402
 from arena.rating import rate_tournament  # noqa: E402
+from arena.rating.render import TABLE_FORMATS  # noqa: E402
 from arena.tournament.store import Store  # noqa: E402
 
 runner = CliRunner()
@@ -136,8 +137,7 @@ def test_leaderboard_all(store: Path) -> None:
 
 
 def test_every_format_renders(store: Path) -> None:
-    from tabulate import tabulate_formats
-    for fmt in ("json", "csv", *tabulate_formats):
+    for fmt in ("json", "csv", *TABLE_FORMATS):
         # every format per command; h2h's formats are covered one by one in tests/rating
         commands = [["leaderboard", "alpha-cup"], ["tournaments"]]
         if fmt in ("json", "csv", "simple", "github"):
@@ -148,6 +148,9 @@ def test_every_format_renders(store: Path) -> None:
             assert "alpha" in out
     code, _, err = run("leaderboard", "--format", "xml")
     assert code == 2 and "unknown format 'xml'" in err
+    for raw in ("unsafehtml", "latex_raw"):  # a bot's name would go into markup unescaped
+        code, _, err = run("leaderboard", "alpha-cup", "--format", raw)
+        assert code == 2 and f"unknown format '{raw}'" in err
 
 
 def test_results_json_and_csv_recompute_the_ratings(store: Path) -> None:

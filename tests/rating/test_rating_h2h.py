@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 from rating_store_builder import GameSpec, StoreBuilder
-from tabulate import tabulate_formats
 
 from arena.rating.games import BotVersion, StoredGame
 from arena.rating.h2h import Z95, build_h2h, compute_h2h, effective_games, render_h2h, wilson
+from arena.rating.render import TABLE_FORMATS
 
 A = BotVersion("alpha", "v1", 1)
 B = BotVersion("bravo", "v1", 2)
@@ -143,7 +143,7 @@ def test_store_h2h_in_leaderboard_order(tmp_path: Path) -> None:
     assert h2h.pairs[("alpha@v1", "bravo@v1")].win_rate == 1.0
 
 
-@pytest.mark.parametrize("fmt", tabulate_formats)
+@pytest.mark.parametrize("fmt", TABLE_FORMATS)
 def test_every_tabulate_format_renders(tmp_path: Path, fmt: str) -> None:
     _store(tmp_path / "a.db")
     text = render_h2h(build_h2h(tmp_path / "a.db", "cup"), fmt)

@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 import trueskill
 from rating_store_builder import GameSpec, StoreBuilder, build_store
-from tabulate import tabulate_formats
 
 from arena.rating import build_leaderboard, leaderboard_report, rate_tournament
 from arena.rating.games import BotVersion, StoredGame
@@ -25,6 +24,7 @@ from arena.rating.leaderboard import (
     render_leaderboard,
     sort_leaderboard,
 )
+from arena.rating.render import TABLE_FORMATS
 from arena.rating.standings import ByeRecord, buchholz, placement_points, total_points
 from arena.rating.trueskill_rating import RatingSettings
 from arena.tournament.store import Store
@@ -291,7 +291,7 @@ def test_swiss_leaderboard_shows_buchholz(tmp_path: Path) -> None:
     assert "buchholz" not in render_leaderboard(plain, "simple")
 
 
-@pytest.mark.parametrize("fmt", tabulate_formats)
+@pytest.mark.parametrize("fmt", TABLE_FORMATS)
 def test_every_tabulate_format_renders_with_the_bot_names(tmp_path: Path, fmt: str) -> None:
     small_store(tmp_path / "a.db", fmt="swiss")
     text = render_leaderboard(build_leaderboard(tmp_path / "a.db"), fmt)

@@ -361,6 +361,25 @@ def test_a_name_a_spreadsheet_would_run_as_a_formula_is_refused(tmp_path: Path,
         resolve(module)
 
 
+@pytest.mark.parametrize("hidden", ["\u200b", "\u2060", "\ufeff", "\u00ad"])
+def test_a_name_with_an_invisible_character_is_refused(tmp_path: Path, hidden: str) -> None:
+    """'greedy' and 'greedy' + a zero-width space showed as two bots of one name in the
+    leaderboard: only the version told them apart."""
+    bot = tmp_path / "f"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text(f"name: \"greedy{hidden}\"\ncommand: [x]\n",
+                                  encoding="utf-8")
+    with pytest.raises(ManifestError) as info:
+        resolve(bot)
+    assert str(info.value) == (f"{bot / 'bot.yaml'}: a bot's name cannot hold an invisible "
+                               f"character (U+{ord(hidden):04X}): two bots would show the "
+                               f"same name in results: {ascii('greedy' + hidden)}")
+    module = tmp_path / "m.py"
+    module.write_text(MODULE.replace('"mine"', repr("greedy" + hidden)), encoding="utf-8")
+    with pytest.raises(ManifestError, match="invisible character"):
+        resolve(module)
+
+
 def test_unknown_bot_lists_the_registered(bots: Path) -> None:
     with pytest.raises(BotNotFoundError) as info:
         resolve("x", bots)

@@ -14,6 +14,7 @@ import io
 import logging
 import os
 import stat
+import unicodedata
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,9 @@ _METADATA_CHARS = 200
 #: How deep a bot's directories may nest (node_modules and vendored packages stay far
 #: within it; Python's directory walks recurse, and give up near 1,000).
 _MAX_DEPTH = 64
+#: Unicode categories of characters that show nothing (format, control, separator of lines,
+#: private, unassigned): a name holding one would look like another bot's.
+_HIDDEN = frozenset({"Cf", "Cc", "Co", "Cn", "Zl", "Zp"})
 
 
 # --------------------------------------------------------------------------- hashing
@@ -192,6 +196,11 @@ def _plain_name(name: str, where: Path) -> str:
         raise ManifestError(f"{printable(str(where))}: a bot's name cannot contain '@' (it "
                             f"separates the name from the version in results): "
                             f"'{printable(name)}'")
+    hidden = next((c for c in name if unicodedata.category(c) in _HIDDEN), None)
+    if hidden is not None:
+        raise ManifestError(f"{printable(str(where))}: a bot's name cannot hold an invisible "
+                            f"character (U+{ord(hidden):04X}): two bots would show the same "
+                            f"name in results: {ascii(name)}")
     if name.startswith(("=", "+", "-")):
         raise ManifestError(f"{printable(str(where))}: a bot's name cannot start with '=', '+' "
                             "or '-' (a spreadsheet opening the csv exports would run it as a "

@@ -839,6 +839,27 @@ def test_special_files_in_cache_directories_are_refused_too(tmp_path: Path) -> N
         resolve(source)
 
 
+def test_a_bot_may_hold_at_most_so_many_files(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each launch copies a bot's files one by one: 100,000 empty files made a 2-game match
+    take 24 s (the limit is lowered here to keep the test small)."""
+    from arena.registry import manifest
+
+    monkeypatch.setattr(manifest, "MAX_BOT_FILES", 5)
+    source = tmp_path / "src"
+    (source / "__pycache__").mkdir(parents=True)
+    (source / "bot.py").write_text(MODULE)
+    for i in range(4):
+        (source / f"data{i}.txt").write_text("x")
+        (source / "__pycache__" / f"c{i}.pyc").write_text("x")  # caches are not counted
+    assert resolve(source).files  # five files
+    (source / "data4.txt").write_text("x")
+    with pytest.raises(ManifestError) as info:
+        resolve(source)
+    assert str(info.value) == (f"{source} holds more than 5 files; a bot may hold at most 5 "
+                               "(its packages belong in its environment: requirements:)")
+
+
 def test_a_bot_may_hold_at_most_256_mib(tmp_path: Path) -> None:
     source = tmp_path / "src"
     source.mkdir()

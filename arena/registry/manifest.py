@@ -35,7 +35,7 @@ from arena.registry.botspec import (
 )
 from arena.registry.environments import attach, cached_environment
 from arena.registry.requirements import manifest_python, manifest_requirements
-from arena.sandbox.workdir import MAX_BOT_BYTES, SKIPPED_DIRS, SKIPPED_SUFFIXES
+from arena.sandbox.workdir import MAX_BOT_BYTES, MAX_BOT_FILES, SKIPPED_DIRS, SKIPPED_SUFFIXES
 
 __all__ = ["content_version", "files_changed", "files_now", "files_unchanged",
            "module_metadata", "spec_from_path"]
@@ -77,6 +77,10 @@ def _bot_files(root: Path) -> list[Path]:
             if not cache and not name.endswith(SKIPPED_SUFFIXES):
                 files.append(Path(dirpath) / name)
                 total += (Path(dirpath) / name).lstat().st_size
+        if len(files) > MAX_BOT_FILES:  # before hashing them all
+            raise ManifestError(f"{printable(str(root))} holds more than {MAX_BOT_FILES:,} "
+                                f"files; a bot may hold at most {MAX_BOT_FILES:,} (its "
+                                "packages belong in its environment: requirements:)")
     if total > MAX_BOT_BYTES:
         raise ManifestError(f"{printable(str(root))} holds {total / 2**20:.0f} MiB of files; a "
                             f"bot may hold at most {MAX_BOT_BYTES >> 20} MiB")

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from arena.errors import SandboxError
 
-__all__ = ["MAX_BOT_BYTES", "SKIPPED_DIRS", "SKIPPED_SUFFIXES", "copy_bot", "freeze_atimes",
-           "mount_scratch", "remove_at_exit", "remove_tree"]
+__all__ = ["MAX_BOT_BYTES", "MAX_BOT_FILES", "SKIPPED_DIRS", "SKIPPED_SUFFIXES", "copy_bot",
+           "freeze_atimes", "mount_scratch", "remove_at_exit", "remove_tree"]
 
 #: Directories of tools' caches: neither part of a bot's version nor copied for it.
 SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".hypothesis", ".mypy_cache",
@@ -28,6 +28,9 @@ SKIPPED_SUFFIXES = (".pyc", ".pyo")
 #: The most a bot's files may hold: every launch copies them (a sparse 4 GB file would cost
 #: 4 GB of real disk per start).
 MAX_BOT_BYTES = 256 * 1024 * 1024
+#: The most files a bot may hold: each launch copies them one by one (a bot's packages live
+#: in its environment, not among its files).
+MAX_BOT_FILES = 10_000
 
 
 def copy_bot(workdir: Path, dest: Path, gid: int | None) -> None:
@@ -43,13 +46,17 @@ def copy_bot(workdir: Path, dest: Path, gid: int | None) -> None:
             os.chown(path, 0, gid)
 
     room = MAX_BOT_BYTES
+    files_left = MAX_BOT_FILES
 
     def copy_file(source: str, target: str, dir_fd: int | None = None) -> None:
         """A regular file only (anything else is never opened), checked against the room
         left before a byte is copied."""
-        nonlocal room
+        nonlocal room, files_left
         if not stat.S_ISREG(os.lstat(source, dir_fd=dir_fd).st_mode):
             return
+        files_left -= 1
+        if files_left < 0:
+            raise SandboxError(f"the bot holds more than {MAX_BOT_FILES:,} files")
         with open(source, "rb", opener=partial(_no_follow, dir_fd=dir_fd)) as src:
             st = os.fstat(src.fileno())
             if not stat.S_ISREG(st.st_mode):

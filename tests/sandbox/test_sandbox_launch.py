@@ -589,3 +589,19 @@ def test_a_directory_made_a_link_while_the_bot_is_copied_is_not_followed(
     assert str(info.value) == ("the bot's files changed while they were copied: data is a "
                                "symbolic link now")
     assert not (dest / "data" / "data.txt").exists()
+
+
+def test_the_copy_holds_at_most_so_many_files(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files added after the bot was checked are counted by the copy itself."""
+    from arena.sandbox import workdir
+
+    monkeypatch.setattr(workdir, "MAX_BOT_FILES", 3)
+    bot = write_bot(tmp_path, "print('hello')\n")
+    for i in range(3):
+        (bot / f"data{i}.txt").write_text("x")
+    dest = tmp_path / "box" / "bot"
+    dest.parent.mkdir()
+    with pytest.raises(SandboxError) as info:
+        workdir.copy_bot(bot, dest, None)
+    assert str(info.value) == "the bot holds more than 3 files"

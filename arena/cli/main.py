@@ -62,6 +62,10 @@ class ArenaGroup(TyperGroup):
             # whoever read the output stopped (``| head``): end quietly, as if by SIGPIPE
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise typer.Exit(141) from None
+        except MemoryError:  # a several-GB line in a records file, on a small machine
+            typer.echo("Error: out of memory: the input is larger than this machine's memory "
+                       "allows", err=True)
+            raise typer.Exit(1) from None
         except OSError as exc:
             if exc.errno not in _WRITE_FAILURES:
                 raise

@@ -101,3 +101,15 @@ def test_a_broken_pipe_that_is_not_the_output_is_not_hidden(
     result = CliRunner().invoke(app, ["rules"])
     assert (result.exit_code, result.stderr) == (
         1, "Error: Broken pipe: a pipe the arena wrote to was closed\n")
+
+
+def test_running_out_of_memory_is_one_error_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.cli import engine_commands
+
+    def too_big(*_: object) -> str:
+        raise MemoryError  # as reading a records file's several-GB line would
+
+    monkeypatch.setattr(engine_commands, "rules_summary", too_big)
+    result = CliRunner().invoke(app, ["rules"])
+    assert (result.exit_code, result.stderr) == (
+        1, "Error: out of memory: the input is larger than this machine's memory allows\n")

@@ -200,7 +200,8 @@ def _plain_name(name: str, where: Path) -> str:
         raise ManifestError(f"{printable(str(where))}: a bot's name cannot contain '@' (it "
                             f"separates the name from the version in results): "
                             f"'{printable(name)}'")
-    hidden = next((c for c in name if unicodedata.category(c) in _HIDDEN), None)
+    # controls and bidi overrides are shown escaped (printable); the rest would show nothing
+    hidden = next((c for c in printable(name) if unicodedata.category(c) in _HIDDEN), None)
     if hidden is not None:
         raise ManifestError(f"{printable(str(where))}: a bot's name cannot hold an invisible "
                             f"character (U+{ord(hidden):04X}): two bots would show the same "

@@ -380,6 +380,23 @@ def test_a_name_with_an_invisible_character_is_refused(tmp_path: Path, hidden: s
         resolve(module)
 
 
+@pytest.mark.parametrize("blank", ["\u3164", "\u2800", "\u034f", "\uffa0", "\ufe0f"])
+def test_a_name_with_a_blank_letter_is_refused(tmp_path: Path, blank: str) -> None:
+    """The Hangul filler, the blank braille pattern and the other blanks Unicode files as
+    letters, symbols or marks show nothing, as a zero-width space does: 'greedy' + one of
+    them was a second 'greedy' in the leaderboard."""
+    bot = tmp_path / "f"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text(f"name: \"greedy{blank}\"\ncommand: [x]\n",
+                                  encoding="utf-8")
+    with pytest.raises(ManifestError, match=f"invisible character \\(U\\+{ord(blank):04X}\\)"):
+        resolve(bot)
+    module = tmp_path / "m.py"
+    module.write_text(MODULE.replace('"mine"', repr("greedy" + blank)), encoding="utf-8")
+    with pytest.raises(ManifestError, match="invisible character"):
+        resolve(module)
+
+
 def test_unknown_bot_lists_the_registered(bots: Path) -> None:
     with pytest.raises(BotNotFoundError) as info:
         resolve("x", bots)

@@ -53,6 +53,11 @@ _MAX_DEPTH = 64
 #: Unicode categories of characters that show nothing (format, control, separator of lines,
 #: private, unassigned): a name holding one would look like another bot's.
 _HIDDEN = frozenset({"Cf", "Cc", "Co", "Cn", "Zl", "Zp"})
+#: Characters of other categories that show nothing either: the blank fillers of Hangul and
+#: braille (letters and symbols to Unicode, 'greedy\u3164' is the usual look-alike), the
+#: combining grapheme joiner, the Khmer and Mongolian inherent vowels and variation selectors.
+_BLANK = frozenset({0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, *range(0x180B, 0x1810), 0x2800,
+                    0x3164, *range(0xFE00, 0xFE10), 0xFFA0, *range(0xE0100, 0xE01F0)})
 
 
 # --------------------------------------------------------------------------- hashing
@@ -201,7 +206,8 @@ def _plain_name(name: str, where: Path) -> str:
                             f"separates the name from the version in results): "
                             f"'{printable(name)}'")
     # controls and bidi overrides are shown escaped (printable); the rest would show nothing
-    hidden = next((c for c in printable(name) if unicodedata.category(c) in _HIDDEN), None)
+    hidden = next((c for c in printable(name)
+                   if unicodedata.category(c) in _HIDDEN or ord(c) in _BLANK), None)
     if hidden is not None:
         raise ManifestError(f"{printable(str(where))}: a bot's name cannot hold an invisible "
                             f"character (U+{ord(hidden):04X}): two bots would show the same "

@@ -397,6 +397,22 @@ def test_a_name_with_a_blank_letter_is_refused(tmp_path: Path, blank: str) -> No
         resolve(module)
 
 
+@pytest.mark.parametrize("name", ["greedy ", " greedy", "greedy\u00a0"])
+def test_a_modules_name_is_stripped_as_a_manifests_is(tmp_path: Path, name: str) -> None:
+    """A module's 'greedy ' showed as 'greedy' beside the real one (a manifest's name was
+    already stripped), and ' =1+1' passed the formula check."""
+    module = tmp_path / "m.py"
+    module.write_text(MODULE.replace('"mine"', repr(name)), encoding="utf-8")
+    assert resolve(module).name == "greedy"
+    (tmp_path / "m.py").write_text(MODULE.replace('"mine"', repr(" =1+1")), encoding="utf-8")
+    with pytest.raises(ManifestError, match="cannot start with"):
+        resolve(module)
+    kit = tmp_path / "k"
+    kit.mkdir()
+    (kit / "bot.py").write_text(MODULE.replace('"mine"', repr(name)), encoding="utf-8")
+    assert resolve(kit).name == "greedy"
+
+
 def test_unknown_bot_lists_the_registered(bots: Path) -> None:
     with pytest.raises(BotNotFoundError) as info:
         resolve("x", bots)

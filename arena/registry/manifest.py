@@ -224,7 +224,9 @@ def _module_spec(file: Path, name: str | None = None) -> BotSpec:
     if file.stat().st_size > MAX_BOT_BYTES:
         raise ManifestError(f"{printable(str(file))} is larger than {MAX_BOT_BYTES >> 20} MiB")
     meta = module_metadata(file)
-    bot_name = _plain_name(name or str(meta.pop("name", "") or file.stem), file)
+    # stripped as a manifest's name is: 'greedy ' would show as 'greedy'
+    bot_name = _plain_name(name or str(meta.pop("name", "") or "").strip() or file.stem,
+                           file)
     meta.pop("name", None)
     return BotSpec(name=bot_name, version=content_version([file], file.parent), path=file,
                    command=(PYTHON, *RUNNER, file.name), metadata=meta, kind="module",
@@ -242,8 +244,8 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
     version = content_version(files, directory)
     if not has_manifest:  # a kit bot in bot.py
         found = module_metadata(directory / "bot.py")
-        module_name = _plain_name(name or str(found.pop("name", "") or directory.name),
-                                  directory)
+        module_name = _plain_name(name or str(found.pop("name", "") or "").strip()
+                                  or directory.name, directory)
         found.pop("name", None)
         return BotSpec(module_name, version, directory, (PYTHON, *RUNNER, "bot.py"),
                        found, "module", files)

@@ -613,6 +613,65 @@ def test_a_module_made_a_link_to_a_device_during_the_check_is_not_copied(
     assert not (bots / "zero.py").exists()
 
 
+_SWAP_DIR_TO_DEV = """
+import resource, signal, sys
+from pathlib import Path
+from types import SimpleNamespace
+from arena.errors import SubmitError
+from arena.registry import submit
+
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # past the limit a write fails, EFBIG
+resource.setrlimit(resource.RLIMIT_FSIZE, (1 << 20, 1 << 20))
+source, bots = Path(sys.argv[1]), Path(sys.argv[2])
+
+def swapping(spec):
+    source.rename(source.with_name("checked"))
+    source.symlink_to("/dev")
+    return SimpleNamespace(ok=True, failures=lambda: [])
+
+try:
+    submit(source, bots_dir=bots, check=swapping)
+except SubmitError as exc:
+    print(exc)
+"""
+
+
+def test_a_bot_directory_made_a_link_during_the_check_is_not_copied(
+        tmp_path: Path, bots: Path) -> None:
+    """The copy of a bot directory followed its root: made a link to /dev while the check
+    ran, /dev/zero was copied without end into the bots directory (here the run's 1 MiB
+    file limit stops it)."""
+    source = tmp_path / "racer"
+    source.mkdir()
+    (source / "bot.py").write_text(MODULE.replace('"mine"', '"racer"'))
+    done = subprocess.run([sys.executable, "-c", _SWAP_DIR_TO_DEV, str(source), str(bots)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert done.stdout == (f"{source} changed while it was checked: it is a symbolic link "
+                           "now\n"), done.stderr
+    assert not (bots / "racer").exists()
+    assert [p.name for p in bots.iterdir() if p.name.startswith(".")] == []
+
+
+def test_a_fifo_made_in_a_bot_directory_during_the_check_is_named(
+        tmp_path: Path, bots: Path) -> None:
+    """A FIFO made while the check ran was refused in the words of shutil's error list:
+    'cannot register into BOTS: [('SRC', 'DST', '`SRC` is a named pipe')]'."""
+    source = tmp_path / "racer"
+    source.mkdir()
+    (source / "bot.py").write_text(MODULE.replace('"mine"', '"racer"'))
+
+    def fifo(spec: BotSpec) -> Any:
+        os.mkfifo(source / "pipe")
+        return passing(spec)
+
+    with pytest.raises(SubmitError) as refused:
+        submit(source, bots_dir=bots, check=fifo)
+    assert str(refused.value) == (
+        f"{source} changed while it was checked: {source / 'pipe'} is not a regular file: a "
+        "bot directory may hold only regular files and directories")
+    assert "racer" not in submitted(bots) and not (bots / "racer").exists()
+
+
 def test_update_of_a_sample_bots_name_leaves_the_sample_in_the_checkout(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ARENA_BOTS_DIR", raising=False)

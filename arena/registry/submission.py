@@ -19,6 +19,7 @@ from typing import Any, Protocol
 
 import yaml
 
+from arena.common.printable import printable
 from arena.errors import BotError, SubmitError
 from arena.registry.botspec import (
     REGISTRY_FILE,
@@ -31,7 +32,7 @@ from arena.registry.botspec import (
 from arena.registry.catalog import read_entries, registered
 from arena.registry.environments import with_environment
 from arena.registry.manifest import content_version, spec_from_path
-from arena.sandbox.workdir import SKIPPED_DIRS
+from arena.sandbox.workdir import MAX_BOT_BYTES, MAX_BOT_FILES, SKIPPED_DIRS, SKIPPED_SUFFIXES
 
 __all__ = ["ComplianceReport", "submit", "submit_version"]
 
@@ -198,7 +199,7 @@ def _copy_in(bots_dir: Path, spec: BotSpec, target: Path, replaced: Path | None)
         if spec.files == (spec.path,):  # as it was checked: a module, not what it is now
             _copy_module(spec.path, staged)
         else:  # links copied as links (never followed), then refused below
-            shutil.copytree(spec.path, staged, symlinks=True, ignore=_NOT_COPIED)
+            _copy_tree(spec.path, staged)
         _same_as_checked(staged, spec)
         if replaced is not None:
             _keep_version(bots_dir, spec.name, replaced)
@@ -232,6 +233,79 @@ def _copy_module(source: Path, target: Path) -> None:
         with open(target, "wb") as out:
             shutil.copyfileobj(src, out)
     shutil.copystat(source, target, follow_symlinks=False)
+
+
+_OPEN_NO_FOLLOW = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
+
+def _copy_tree(source: Path, target: Path) -> None:
+    """Copy a bot directory through descriptors (its root, each directory below and each
+    file opened without following a link, a FIFO never waited on): a path would follow a
+    link made since the check, and a root or file made a link to /dev or /dev/zero would be
+    copied without end. Links are copied as links, then refused in the check's words;
+    anything else but regular files and directories is refused here."""
+    try:
+        root = os.open(source, _OPEN_NO_FOLLOW | os.O_DIRECTORY)
+    except OSError as exc:
+        if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+            raise
+        raise SubmitError(f"{source} changed while it was checked: it is a symbolic link "
+                          "now") from None
+    budget = [MAX_BOT_FILES, MAX_BOT_BYTES]
+    modes: list[tuple[Path, int]] = []
+    try:
+        for dirpath, dirnames, filenames, dir_fd in os.fwalk(dir_fd=root):
+            here = target / dirpath
+            here.mkdir()
+            modes.append((here, os.fstat(dir_fd).st_mode))
+            for name in [d for d in dirnames if _copied(d)]:
+                if stat.S_ISLNK(os.lstat(name, dir_fd=dir_fd).st_mode):
+                    (here / name).symlink_to(os.readlink(name, dir_fd=dir_fd))
+            # fwalk itself never enters a link, even one made from here on
+            dirnames[:] = [d for d in dirnames if _copied(d) and not (here / d).is_symlink()]
+            for name in filenames:
+                if _copied(name):
+                    _copy_file(name, dir_fd, here / name, source, source / dirpath / name,
+                               budget)
+    finally:
+        os.close(root)
+    for directory, mode in reversed(modes):  # (a read-only one is filled first)
+        directory.chmod(stat.S_IMODE(mode))
+
+
+def _copied(name: str) -> bool:
+    return name not in SKIPPED_DIRS and not name.endswith(SKIPPED_SUFFIXES)
+
+
+def _copy_file(name: str, dir_fd: int, target: Path, root: Path, shown: Path,
+               budget: list[int]) -> None:
+    """Copy the file ``name`` of ``dir_fd`` (``shown``, of the submitted directory ``root``)
+    to ``target`` within ``budget`` (files, bytes left: a file may grow while it is read)."""
+    try:
+        fd = os.open(name, _OPEN_NO_FOLLOW, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+        target.symlink_to(os.readlink(name, dir_fd=dir_fd))
+        return
+    with open(fd, "rb") as src:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise SubmitError(f"{root} changed while it was checked: {printable(str(shown))} "
+                              "is not a regular file: a bot directory may hold only regular "
+                              "files and directories")
+        budget[0] -= 1
+        with open(target, "wb") as out:
+            while budget[0] >= 0 and (chunk := src.read(1 << 20)):
+                budget[1] -= len(chunk)
+                if budget[1] < 0:
+                    break
+                out.write(chunk)
+        if min(budget) < 0:
+            raise SubmitError(f"{root} changed while it was checked: it holds more than "
+                              f"{MAX_BOT_FILES:,} files or {MAX_BOT_BYTES >> 20} MiB now")
+        os.chmod(target, stat.S_IMODE(st.st_mode))
+        os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
 
 
 def _same_as_checked(staged: Path, spec: BotSpec) -> None:

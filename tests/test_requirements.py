@@ -102,3 +102,17 @@ def test_python_versions(value: object, expected: str | None) -> None:
 def test_python_must_be_a_major_and_minor_version(value: object) -> None:
     with pytest.raises(ManifestError, match="'python' must be a version such as"):
         manifest_python(value, WHERE)
+
+
+def test_a_requirements_files_name_is_shown_escaped(tmp_path: Path) -> None:
+    """The name comes from the bot: printed raw, an escape sequence in it reached the
+    operator's terminal when the file was too large or not UTF-8."""
+    name = "r\x1b[2J.txt"
+    (tmp_path / name).write_text("# x\n" * 20_000)
+    with pytest.raises(ManifestError) as info:
+        manifest_requirements(name, tmp_path, WHERE)
+    assert str(info.value) == f"{tmp_path}/r\\x1b[2J.txt is larger than 64 KiB"
+    (tmp_path / name).write_bytes(b"numpy\xff\n")
+    with pytest.raises(ManifestError) as info:
+        manifest_requirements(name, tmp_path, WHERE)
+    assert str(info.value).startswith(f"cannot read {tmp_path}/r\\x1b[2J.txt: 'utf-8' codec")

@@ -113,12 +113,13 @@ def _requirements_file(value: str, directory: Path, where: Path) -> list[tuple[s
         raise ManifestError(f"{where}: 'requirements' names {printable(value)}, which is not "
                             f"a file of the bot's directory{_list_hint(value)}")
     if file.stat().st_size > _REQUIREMENTS_FILE_BYTES:
-        raise ManifestError(f"{file} is larger than {_REQUIREMENTS_FILE_BYTES >> 10} KiB")
+        raise ManifestError(f"{printable(str(file))} is larger than "
+                            f"{_REQUIREMENTS_FILE_BYTES >> 10} KiB")
     try:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise ManifestError(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}") \
-            from None
+        raise ManifestError(f"cannot read {printable(str(file))}: "
+                            f"{getattr(exc, 'strerror', None) or exc}") from None
     lines = []
     for number, line in enumerate(text.replace("\\\n", "").splitlines(), start=1):
         stripped = _COMMENT.sub("", line).strip()

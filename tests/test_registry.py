@@ -195,6 +195,62 @@ def test_a_file_made_a_fifo_after_the_bot_entered_does_not_hang_the_referee(
     assert files_unchanged(spec) is False
 
 
+def _blocks(read: Any, fifo: Path) -> bool:
+    """Whether ``read()`` waits on ``fifo`` for 5 s (then let go by a writer)."""
+    done: list[Any] = []
+    reading = threading.Thread(target=lambda: done.append(read()), daemon=True)
+    reading.start()
+    reading.join(5)
+    if reading.is_alive():  # a writer lets the blocked reader go
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        reading.join(5)
+        return True
+    return False
+
+
+@pytest.mark.parametrize("swap", ["fifo", "zero"])
+def test_a_manifest_made_a_fifo_after_the_hashing_does_not_hang(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, swap: str) -> None:
+    """bot.yaml is read after the directory was walked and hashed (and found regular): made
+    a FIFO meanwhile, its reading waited for a writer for good; made a link to /dev/zero,
+    it was read until memory ran out."""
+    from arena.registry import manifest
+
+    bot = tmp_path / "racer"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text("name: racer\ncommand: [x]\n")
+    hashing = manifest.content_version
+
+    def swapping(files: list[Path], root: Path) -> str:
+        version = hashing(files, root)
+        (bot / "bot.yaml").unlink()
+        if swap == "fifo":
+            os.mkfifo(bot / "bot.yaml")
+        else:
+            (bot / "bot.yaml").symlink_to("/dev/zero")
+        return version
+
+    monkeypatch.setattr(manifest, "content_version", swapping)
+    refused: list[str] = []
+
+    def resolving() -> None:
+        with pytest.raises(ManifestError) as info:
+            resolve(bot)
+        refused.append(str(info.value))
+
+    assert not _blocks(resolving, bot / "bot.yaml")
+    assert refused[0].startswith(f"cannot read {bot / 'bot.yaml'}: ")
+
+
+def test_module_metadata_of_a_fifo_does_not_hang(tmp_path: Path) -> None:
+    """A module is looked at (resolved, its size read) before its metadata: made a FIFO
+    between the two, the reading waited for a writer for good."""
+    fifo = tmp_path / "m.py"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="not a regular file"):
+        module_metadata(fifo)
+
+
 def test_manifest_bot(bots: Path) -> None:
     spec = resolve("beta", bots)
     assert spec.kind == "command" and spec.command == ("node", "bot.js")

@@ -146,7 +146,9 @@ def module_metadata(file: Path) -> dict[str, Any]:
     read from its syntax tree without running it; literals only."""
     try:
         # utf-8-sig: an editor's byte order mark is no syntax error (Python runs such a file)
-        tree = ast.parse(file.read_text(encoding="utf-8-sig"), filename=str(file))
+        with _open_regular(file) as handle:  # (made a FIFO since it was looked at)
+            source = handle.read(MAX_BOT_BYTES + 1).decode("utf-8-sig")
+        tree = ast.parse(source, filename=str(file))
     except (SyntaxError, UnicodeDecodeError, ValueError, RecursionError, MemoryError):
         return {}  # not ours to judge here: the bot fails its start-up, with Python's reason
     found: dict[str, Any] = {}
@@ -181,9 +183,13 @@ def module_metadata(file: Path) -> dict[str, Any]:
 def _load_manifest(directory: Path) -> dict[str, Any]:
     file = directory / MANIFEST
     try:
-        if file.stat().st_size > _MANIFEST_BYTES:
+        # read as the files are hashed: it may have become a FIFO or a link to /dev/zero
+        # since the directory was walked, and only so much of it is read
+        with _open_regular(file) as handle:
+            raw = handle.read(_MANIFEST_BYTES + 1)
+        if len(raw) > _MANIFEST_BYTES:
             raise ManifestError(f"{file} is larger than {_MANIFEST_BYTES >> 10} KiB")
-        data = yaml.load(file.read_text(encoding="utf-8"), Loader=NoAliasLoader)  # noqa: S506
+        data = yaml.load(raw.decode("utf-8"), Loader=NoAliasLoader)  # noqa: S506
     except yaml.YAMLError as exc:
         raise ManifestError(f"{file}: {printable(yaml_problem(exc))}") from None
     except RecursionError:

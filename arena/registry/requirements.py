@@ -10,7 +10,10 @@ environment. The index and its mirrors are the operator's pip settings, not the 
 
 from __future__ import annotations
 
+import errno
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -112,11 +115,12 @@ def _requirements_file(value: str, directory: Path, where: Path) -> list[tuple[s
     if not file.is_file():
         raise ManifestError(f"{where}: 'requirements' names {printable(value)}, which is not "
                             f"a file of the bot's directory{_list_hint(value)}")
-    if file.stat().st_size > _REQUIREMENTS_FILE_BYTES:
-        raise ManifestError(f"{printable(str(file))} is larger than "
-                            f"{_REQUIREMENTS_FILE_BYTES >> 10} KiB")
     try:
-        text = file.read_text(encoding="utf-8")
+        raw = _read_regular(file, _REQUIREMENTS_FILE_BYTES + 1)
+        if len(raw) > _REQUIREMENTS_FILE_BYTES:
+            raise ManifestError(f"{printable(str(file))} is larger than "
+                                f"{_REQUIREMENTS_FILE_BYTES >> 10} KiB")
+        text = raw.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise ManifestError(f"cannot read {printable(str(file))}: "
                             f"{getattr(exc, 'strerror', None) or exc}") from None
@@ -131,6 +135,17 @@ def _requirements_file(value: str, directory: Path, where: Path) -> list[tuple[s
         if stripped:
             lines.append((place, stripped))
     return lines
+
+
+def _read_regular(file: Path, limit: int) -> bytes:
+    """At most ``limit`` bytes of ``file`` when it is a regular file, else OSError: it was
+    one when looked at, but its author may have made it a FIFO (whose opening waits for a
+    writer) or a link to /dev/zero (endless) since."""
+    fd = os.open(file, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    with open(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(file))
+        return handle.read(limit)
 
 
 def manifest_python(value: Any, where: Path) -> str | None:

@@ -242,6 +242,36 @@ def test_a_manifest_made_a_fifo_after_the_hashing_does_not_hang(
     assert refused[0].startswith(f"cannot read {bot / 'bot.yaml'}: ")
 
 
+@pytest.mark.parametrize("swap", ["fifo", "link", "gone"])
+def test_a_file_changed_between_the_walk_and_the_hashing_is_one_line(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, swap: str) -> None:
+    """A file found regular by the walk and made a FIFO or a link (or removed) before it
+    was hashed ended arena check-bot in a traceback (OSError: not a regular file)."""
+    from arena.registry import manifest
+
+    bot = tmp_path / "racer"
+    bot.mkdir()
+    (bot / "bot.py").write_text(MODULE)
+    (bot / "data.txt").write_text("data\n")
+    walk = manifest._bot_files
+
+    def swapping(root: Path) -> list[Path]:
+        found = walk(root)
+        (bot / "data.txt").unlink()
+        if swap == "fifo":
+            os.mkfifo(bot / "data.txt")
+        elif swap == "link":
+            (bot / "data.txt").symlink_to("/dev/zero")
+        return found
+
+    monkeypatch.setattr(manifest, "_bot_files", swapping)
+    with pytest.raises(ManifestError) as info:
+        resolve(bot)
+    reason = {"fifo": "not a regular file", "link": "Too many levels of symbolic links",
+              "gone": "No such file or directory"}[swap]
+    assert str(info.value) == f"cannot read {bot / 'data.txt'}: {reason}"
+
+
 def test_module_metadata_of_a_fifo_does_not_hang(tmp_path: Path) -> None:
     """A module is looked at (resolved, its size read) before its metadata: made a FIFO
     between the two, the reading waited for a writer for good."""

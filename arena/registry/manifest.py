@@ -309,12 +309,17 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
 
 def spec_from_path(path: Path, name: str | None = None) -> BotSpec:
     """The spec of a bot given by path (a ``.py`` module or a bot directory)."""
-    if path.is_file():
-        if path.suffix != ".py":
-            raise BotNotFoundError(f"{path} is not a Python module (.py) or a bot directory")
-        return _printable_spec(_module_spec(path, name))
-    if path.is_dir():
-        return _printable_spec(_directory_spec(path, name))
+    try:
+        if path.is_file():
+            if path.suffix != ".py":
+                raise BotNotFoundError(f"{path} is not a Python module (.py) or a bot "
+                                       "directory")
+            return _printable_spec(_module_spec(path, name))
+        if path.is_dir():
+            return _printable_spec(_directory_spec(path, name))
+    except OSError as exc:  # a file removed, or made a FIFO or a link, since the walk
+        where = printable(str(exc.filename or path))
+        raise ManifestError(f"cannot read {where}: {exc.strerror or exc}") from None
     raise BotNotFoundError(f"no bot at {path}")
 
 

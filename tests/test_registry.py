@@ -758,6 +758,28 @@ def test_a_fifo_made_in_a_bot_directory_during_the_check_is_named(
     assert "racer" not in submitted(bots) and not (bots / "racer").exists()
 
 
+def test_directories_nested_during_the_check_are_refused_in_one_line(
+        tmp_path: Path, bots: Path) -> None:
+    """Directories nested 1,000 deep while the check ran made the copy recurse until
+    Python gave up: a RecursionError traceback."""
+    source = tmp_path / "racer"
+    source.mkdir()
+    (source / "bot.py").write_text(MODULE.replace('"mine"', '"racer"'))
+
+    def nesting(spec: BotSpec) -> Any:
+        nested = source
+        for _ in range(1_000):
+            nested /= "d"
+            nested.mkdir()
+        return passing(spec)
+
+    with pytest.raises(SubmitError) as refused:
+        submit(source, bots_dir=bots, check=nesting)
+    assert str(refused.value) == (f"{source} changed while it was checked: its directories "
+                                  "nest more than 64 deep now")
+    assert [p.name for p in bots.iterdir() if p.name.startswith(".")] == []
+
+
 def test_update_of_a_sample_bots_name_leaves_the_sample_in_the_checkout(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ARENA_BOTS_DIR", raising=False)

@@ -235,6 +235,8 @@ def _copy_module(source: Path, target: Path) -> None:
     shutil.copystat(source, target, follow_symlinks=False)
 
 
+#: As deep as a checked bot's directories may nest (the manifest's walk refuses deeper).
+_MAX_DEPTH = 64
 _OPEN_NO_FOLLOW = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
@@ -255,6 +257,9 @@ def _copy_tree(source: Path, target: Path) -> None:
     modes: list[tuple[Path, int]] = []
     try:
         for dirpath, dirnames, filenames, dir_fd in os.fwalk(dir_fd=root):
+            if dirpath.count(os.sep) >= _MAX_DEPTH and dirnames:  # before fwalk recurses
+                raise SubmitError(f"{source} changed while it was checked: its directories "
+                                  f"nest more than {_MAX_DEPTH} deep now")
             here = target / dirpath
             here.mkdir()
             modes.append((here, os.fstat(dir_fd).st_mode))

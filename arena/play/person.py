@@ -165,6 +165,10 @@ class Person:
         #: now, which ``l`` shows again).
         self.recent: list[str] = []
         self.news: list[str] = []
+        #: The heading of this seat's turn, printed only if something is told before the
+        #: table (whose own heading says whose turn it is) is shown: a trap triggered at the
+        #: start of the turn would otherwise read as part of the turn before.
+        self.heading: str | None = None
 
     # -- what the referee calls -------------------------------------------------------
     def watch(self, events: list[dict[str, Any]]) -> None:
@@ -206,6 +210,7 @@ class Person:
         else:  # the same turn goes on: the table has not changed but for the hand
             self.console.print(hand_line(observation, self.rules))
         self.moved = False
+        self.heading = None
         self.news, self.recent = self.recent, []
         self.console.print(decision_view(decision, self.players))
         deadline = None if self.clock is None else time.monotonic() + self.clock
@@ -297,6 +302,9 @@ class Person:
 
     def _indented(self, text: str, style: str = "") -> None:
         """A line under the table's headings, wrapped lines staying under its start."""
+        if self.heading is not None:
+            self.console.print(Text(self.heading, style="bold"))
+            self.heading = None
         self.console.print(Padding(Text(text, style=style), (0, 0, 0, 2), expand=False))
 
     def _timed_out(self, decision: Decision) -> int:
@@ -318,7 +326,8 @@ class Person:
             return
         if kind == "turn_start":
             if event.get("seat") == self.seat:  # the table's heading says it
-                self.recent.append(f"Round {event.get('round')}: your turn")
+                self.heading = f"Round {event.get('round')}: your turn"
+                self.recent.append(self.heading)
                 return
             self.moved = True
             self.recent.append(text)

@@ -90,9 +90,37 @@ def test_other_players_actions_are_told_with_a_pause_and_ones_own_without() -> N
     lines = out.getvalue().splitlines()
     assert lines[2:] == ["alice, bob sit down for 5 rounds; bob starts",
                          "Round 1: bob's turn", "  bob plays Agari-1 (Agari, Raid)",
-                         "  alice discards God-3, forced (Agari-1)", "  alice holds"]
+                         "  alice discards God-3, forced (Agari-1)", "Round 1: your turn",
+                         "  alice holds"]
     assert pauses == [0.5]  # after bob's play only
     assert person.recent[-2:] == ["Round 1: your turn", "  alice holds"]
+
+
+def test_what_happens_at_the_start_of_ones_turn_comes_under_its_heading() -> None:
+    # bob's trap triggered at the start of alice's turn used to read as part of bob's turn:
+    # alice's own heading is printed when something is told before her table
+    console, out = quiet_console()
+    person = Person(console, Script(), 0)
+    person.watch([
+        {"type": "game_start", "players": ["alice", "bob"], "rounds": 5, "starting_seat": 1},
+        {"type": "turn_start", "seat": 1, "round": 1},
+        {"type": "set_trap", "seat": 1},
+        {"type": "turn_start", "seat": 0, "round": 1},
+        {"type": "trap_triggered", "seat": 1, "card": "Umbrae-5", "window": "turn_start"},
+    ])
+    lines = out.getvalue().splitlines()
+    assert lines[-3:] == ["  bob sets a trap face down", "Round 1: your turn",
+                          "  bob's trap Umbrae-5 (Umbrae, Spy) triggers at the start of the turn"]
+    # with nothing told before it, the table's heading says whose turn it is, once
+    console, out = quiet_console()
+    person = Person(console, Script(["0"]), 0)
+    state = new_game(GameConfig(players=("alice", "bob"), seed=3))
+    person.watch([dict(e) for e in state.observe(0).events])
+    decision = state.decision
+    assert decision is not None and decision.seat == 0 and decision.kind == "turn"
+    person.choose(decision, state.observe(0))
+    assert "Round 1: your turn" not in out.getvalue()
+    assert out.getvalue().count("your turn") == 1
 
 
 def test_the_hand_line_names_the_hands_desmos_under_the_house_rules() -> None:

@@ -35,7 +35,7 @@ class TrivialChild:
     kept for many measurements (a context manager): the floors' children."""
 
     def __init__(self, code: str, limits: Limits | None = None) -> None:
-        self._scratch = Path(_scratch_dir())
+        self._scratch = Path(_scratch_dir()).resolve()  # the copy takes no link in it
         self.process = launch(["python3", "-c", code], workdir=self._scratch, limits=limits)
         try:
             self.transport = SubprocessTransport(self.process)

@@ -32,7 +32,10 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
     """Start ``command`` for the bot whose files are ``workdir`` under every working layer.
 
     ``workdir`` is the bot's own directory, or its single module file; it is copied into a
-    private directory that becomes the working directory (read-only for the bot). ``readable``
+    private directory that becomes the working directory (read-only for the bot). Its path
+    must hold no symbolic link (``Path.resolve()`` gives one that does not): the copy
+    follows none, so a parent its author swapped for a link since the bot was checked
+    cannot lead it to files elsewhere. ``readable``
     paths (and the entries of ``env["PYTHONPATH"]``) are made visible read-only; they must be
     readable by the bot user. ``marker`` (default: random) tags every process of the bot.
     ``report`` (default: :func:`probe`) names the layers to use. Raises

@@ -240,7 +240,7 @@ def _run_check(report: SandboxReport, python: str,
     with tempfile.TemporaryDirectory(prefix="arena-probe-") as tmp:
         os.chmod(tmp, 0o755)
         try:
-            proc = spawn([python, "-c", _CHECK], workdir=Path(tmp), limits=_PROBE_LIMITS,
+            proc = spawn([python, "-c", _CHECK], workdir=Path(tmp).resolve(), limits=_PROBE_LIMITS,
                          env={"PYTHONPATH": str(report.kit_path)}, report=report)
         except SandboxError as exc:
             return None, str(exc)

@@ -72,7 +72,7 @@ def copy_bot(workdir: Path, dest: Path, gid: int | None) -> None:
         # Files are opened through their directory's descriptor, reached from the bot's
         # directory one name at a time without following a link: its author may swap a
         # directory for a link while the copy runs, and a path would follow it.
-        root_fd = os.open(workdir, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        root_fd = _open_path(workdir)
         try:
             for dirpath, dirnames, filenames in os.walk(workdir):
                 dirnames[:] = [d for d in dirnames if d not in SKIPPED_DIRS
@@ -92,10 +92,37 @@ def copy_bot(workdir: Path, dest: Path, gid: int | None) -> None:
             os.close(root_fd)
     else:
         dest.mkdir()
-        copy_file(str(workdir), str(dest / workdir.name))
+        parent_fd = _open_path(workdir.parent)
+        try:
+            copy_file(workdir.name, str(dest / workdir.name), parent_fd)
+        finally:
+            os.close(parent_fd)
     directories = [os.path.join(d, name) for d, names, _ in os.walk(dest) for name in names]
     for path in [*directories, str(dest)]:
         seal(path, executable=True)
+
+
+def _open_path(path: Path) -> int:
+    """The directory ``path``, each of its names opened without following a link (from ``/``
+    or the working directory). A bot's path is resolved when it is checked: a link in it
+    now is a parent its author swapped for one since, which a path would follow to a
+    same-named bot elsewhere, files of others and all."""
+    fd = os.open("/" if path.is_absolute() else ".", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    reached = Path(path.anchor)
+    for part in path.parts[1:] if path.is_absolute() else path.parts:
+        reached /= part
+        try:
+            step = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
+                           dir_fd=fd)
+        except OSError as exc:
+            if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+                raise
+            raise SandboxError(f"the bot's files changed while they were copied: {reached} is "
+                               "a symbolic link now") from None
+        finally:
+            os.close(fd)
+        fd = step
+    return fd
 
 
 def _open_beneath(root_fd: int, rel: str) -> int:

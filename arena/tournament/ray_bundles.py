@@ -116,6 +116,7 @@ def materialize_bot(bundle: BotBundle, spec: BotSpec, cache: Path | None = None)
     at once: each writes a private directory and renames it into place."""
     root = cache or _cache_root()
     root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    root = root.resolve()  # the sandbox's copy takes no link in a bot's path
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", bundle.name)[:40]
     entry = root / f"{safe}-{bundle.digest}"
     for attempt in (1, 2):

@@ -605,3 +605,34 @@ def test_the_copy_holds_at_most_so_many_files(tmp_path: Path,
     with pytest.raises(SandboxError) as info:
         workdir.copy_bot(bot, dest, None)
     assert str(info.value) == "the bot holds more than 3 files"
+
+
+@pytest.mark.parametrize("kind", ["directory", "module"])
+def test_a_parent_of_the_bot_made_a_link_after_its_check_is_not_followed(
+        tmp_path: Path, kind: str) -> None:
+    """Its author may own a parent of the bot's path: swapped for a link to a place holding
+    a same-named bot (the same files, and a file of someone else's beside them) just after
+    the table's check, the copy must not take that place's files."""
+    from arena.registry import files_unchanged, spec_from_path
+    from arena.sandbox import workdir
+
+    own, elsewhere = tmp_path / "author" / "bots", tmp_path / "elsewhere"
+    for root in (own, elsewhere):
+        (root / "mybot").mkdir(parents=True)
+        (root / "mybot" / "bot.py").write_text("print('hello')\n")
+        (root / "mybot.py").write_text("print('hello')\n")
+    (elsewhere / "mybot" / "secret.txt").write_text("the referee's secret\n")
+    (elsewhere / "mybot.py").write_text("print('hello')\n# the referee's secret\n")
+    bot = own / ("mybot" if kind == "directory" else "mybot.py")
+    spec = spec_from_path(bot)
+    assert files_unchanged(spec)  # the table's check
+    own.rename(tmp_path / "author" / "bots.real")  # the author's swap, just after it
+    own.symlink_to(elsewhere)
+    dest = tmp_path / "box" / "bot"
+    dest.parent.mkdir()
+    with pytest.raises(SandboxError) as info:
+        workdir.copy_bot(spec.path, dest, None)
+    assert str(info.value) == (f"the bot's files changed while they were copied: {own} is a "
+                               "symbolic link now")
+    assert not (dest / "secret.txt").exists()
+    assert "secret" not in "".join(p.read_text() for p in dest.rglob("*") if p.is_file())

@@ -1107,3 +1107,59 @@ def test_submit_asks_for_the_check_once_the_name_is_known_to_be_free(tmp_path: P
     with pytest.raises(SubmitError, match="already registered"):
         submit(source, name="alpha", bots_dir=bots, check=failing)
     assert checks == ["alpha"]
+
+
+_SUBMIT_HELD = """
+import os, signal, sys
+from pathlib import Path
+from types import SimpleNamespace
+from arena.registry import submission
+
+# the copy is made; then the submit is killed (SIGKILL: no clean-up runs), or it waits
+copy = submission._copy_module
+
+def held(source, target):
+    copy(source, target)
+    print("copied", flush=True)
+    if sys.argv[1] == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+    sys.stdin.read()
+
+submission._copy_module = held
+submission.submit(Path(sys.argv[2]), name=sys.argv[3], bots_dir=Path(sys.argv[4]),
+                  check=lambda spec: SimpleNamespace(ok=True, failures=list))
+"""
+
+
+def _held_submit(how: str, source: Path, name: str, bots: Path) -> subprocess.Popen[str]:
+    held = subprocess.Popen([sys.executable, "-c", _SUBMIT_HELD, how, str(source), name,
+                             str(bots)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert held.stdout is not None and held.stdout.readline() == "copied\n"
+    return held
+
+
+def test_a_killed_submits_copy_is_removed_by_the_next_one_and_a_running_ones_kept(
+        tmp_path: Path, bots: Path) -> None:
+    """A submit killed with SIGKILL (or the machine's end) left its half-made copy in the
+    bots directory as .incoming-XXXX for good; the next submit removes it, but never the
+    copy of a submit that still runs."""
+    source = tmp_path / "mine.py"
+    source.write_text(MODULE)
+    killed = _held_submit("kill", source, "killed", bots)
+    assert killed.wait(60) == -9
+    left = [p.name for p in bots.iterdir() if p.name.startswith(".incoming-")]
+    assert len(left) == 1 and (bots / left[0] / "killed.py").is_file()
+    running = _held_submit("wait", source, "running", bots)
+    try:
+        staged = [p.name for p in bots.iterdir() if p.name.startswith(".incoming-")
+                  and p.name not in left]
+        assert len(staged) == 1
+        submit(source, name="mine", bots_dir=bots, check=passing)
+        assert [p.name for p in bots.iterdir() if p.name.startswith(".incoming-")] == staged
+    finally:
+        assert running.stdin is not None
+        running.stdin.close()
+        assert running.wait(60) == 0
+    assert [p.name for p in bots.iterdir() if p.name.startswith(".")] == []
+    assert {"mine", "running"} <= set(submitted(bots))

@@ -15,6 +15,7 @@ from tabulate import tabulate
 from arena.cli.bot_options import configured, limits_of, setting
 from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
+from arena.cli.signals import stop_on_sigterm
 from arena.native import native_build
 from arena.referee.check import CheckItem, CheckReport, check_bot
 from arena.registry import BotSpec, default_bots_dir, list_bots, submit
@@ -214,7 +215,8 @@ def submit_command(
         return report
 
     bots_dir = default_bots_dir()
-    spec = submit(path, name=name, bots_dir=bots_dir, check=check, update=update)
+    with stop_on_sigterm():  # as Ctrl-C does: the check's bot and the copy cleaned away
+        spec = submit(path, name=name, bots_dir=bots_dir, check=check, update=update)
     where = spec.path.relative_to(bots_dir.resolve()) if spec.path.is_relative_to(
         bots_dir.resolve()) else spec.path
     if not checked:  # submit skips the check only when these files are registered already

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 import errno
+import fcntl
 import os
+import re
 import shutil
 import stat
 import tempfile
@@ -32,7 +34,13 @@ from arena.registry.botspec import (
 from arena.registry.catalog import read_entries, registered
 from arena.registry.environments import with_environment
 from arena.registry.manifest import content_version, spec_from_path
-from arena.sandbox.workdir import MAX_BOT_BYTES, MAX_BOT_FILES, SKIPPED_DIRS, SKIPPED_SUFFIXES
+from arena.sandbox.workdir import (
+    MAX_BOT_BYTES,
+    MAX_BOT_FILES,
+    SKIPPED_DIRS,
+    SKIPPED_SUFFIXES,
+    remove_tree,
+)
 
 __all__ = ["ComplianceReport", "submit", "submit_version"]
 
@@ -191,7 +199,9 @@ def _copy_in(bots_dir: Path, spec: BotSpec, target: Path, replaced: Path | None)
     submitted files could have changed them (or made one a link to a file of the host's)."""
     try:
         bots_dir.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(dir=bots_dir, prefix=".incoming-"))
+        _remove_abandoned(bots_dir)
+        staging = Path(tempfile.mkdtemp(dir=bots_dir, prefix=f"{_STAGING}{os.getpid()}-"))
+        held = _hold(staging)
     except OSError as exc:
         raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
     try:
@@ -213,7 +223,53 @@ def _copy_in(bots_dir: Path, spec: BotSpec, target: Path, replaced: Path | None)
     except OSError as exc:
         raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        remove_tree(staging)  # (its directories may be read-only, as the bot's were)
+        os.close(held)
+
+
+#: The prefix of a submit's copy in the making, followed by its process id.
+_STAGING = ".incoming-"
+
+
+def _hold(staging: Path) -> int:
+    """A descriptor holding a lock on ``staging`` while this submit lives: another submit
+    that can take the lock knows it abandoned, even where its process id means nothing (a
+    submit of another machine, or of another pid namespace, sharing the bots directory)."""
+    fd = os.open(staging, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
+def _remove_abandoned(bots_dir: Path) -> None:
+    """Remove the copies of submits killed before they could (SIGKILL, a power cut): only
+    those whose process is gone and whose lock nobody holds. The process id covers the
+    moment between a copy's creation and its lock; the lock, a process of the same id that
+    is not ours to see."""
+    for entry in bots_dir.glob(f"{_STAGING}*"):
+        owner = re.fullmatch(rf"{re.escape(_STAGING)}(\d+)-.+", entry.name)
+        if owner is None or _alive(int(owner[1])):
+            continue  # (one made by an older arena names no process: left alone)
+        try:
+            fd = os.open(entry, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            remove_tree(entry)
+        except OSError:
+            continue  # its submit runs still
+        finally:
+            os.close(fd)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's
+        return True
+    return True
 
 
 def _copy_module(source: Path, target: Path) -> None:

@@ -11,6 +11,8 @@ import logging
 import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -666,3 +668,43 @@ def test_submit_registers_in_the_users_data_directory_not_the_checkout(
     assert moved.stdout.splitlines()[-1] == (f"Bots directory: {tmp_path / 'arena' / 'bots'} "
                                              "(arena submit registers there)")
     assert "mine" not in moved.stdout and "greedy" in moved.stdout
+
+
+_SUBMIT_STOPPED = """
+import os, signal, sys
+from types import SimpleNamespace
+from arena.cli import bot_commands, run
+from arena.registry import submission
+
+# the check passes at once; the signal comes while the copy is being made
+bot_commands.check_bot = lambda spec: SimpleNamespace(ok=True, failures=list)
+bot_commands._print_report = lambda report: None
+copy = submission._copy_module
+stop = getattr(signal, sys.argv[1])
+
+def stopped(source, target):
+    copy(source, target)
+    os.kill(os.getpid(), stop)
+    copy(source, target)
+
+submission._copy_module = stopped
+sys.argv = ["arena", "submit", sys.argv[2], "--name", "mine"]
+run()
+"""
+
+
+@pytest.mark.parametrize(("signal_name", "code", "said"), [
+    ("SIGTERM", 143, "Terminated."), ("SIGINT", 130, "Interrupted.")])
+def test_a_submit_stopped_while_it_copies_leaves_nothing_in_the_bots_directory(
+        tmp_path: Path, signal_name: str, code: int, said: str) -> None:
+    """A SIGTERM (a service manager's stop, a job's timeout) ended the submit at once: its
+    half-made copy stayed in the bots directory as .incoming-XXXX, for good."""
+    bots = tmp_path / "bots"
+    source = tmp_path / "mine.py"
+    shutil.copy(BOTS / "collector.py", source)
+    done = subprocess.run([sys.executable, "-c", _SUBMIT_STOPPED, signal_name, str(source)],
+                          capture_output=True, text=True, timeout=120, check=False,
+                          env={**os.environ, "ARENA_BOTS_DIR": str(bots),
+                               "PYTHONPATH": str(ROOT)})
+    assert (done.returncode, done.stderr) == (code, f"{said}\n")
+    assert sorted(p.name for p in bots.iterdir()) == []

@@ -205,12 +205,19 @@ def _load_manifest(directory: Path) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- specs
 def _plain_name(name: str, where: Path) -> str:
-    """A bot's name as results key it (``name@version``): no ``@`` in it, and no start a
-    spreadsheet reads as a formula (the csv exports hold it; '@' is one too)."""
+    """A bot's name as results key it (``name@version``): no ``@`` in it, no ``|`` (the cell
+    separator of Markdown tables) and no start a spreadsheet reads as a formula (the csv
+    exports hold it; '@' is one too)."""
     if "@" in name:
         raise ManifestError(f"{printable(str(where))}: a bot's name cannot contain '@' (it "
                             f"separates the name from the version in results): "
                             f"'{printable(name)}'")
+    # refused rather than escaped: each table format escapes it its own way, or not at all
+    # (Markdown's \| is a backslash in org-mode), and every table of every command shows it
+    if "|" in name:
+        raise ManifestError(f"{printable(str(where))}: a bot's name cannot contain '|' "
+                            "(Markdown and the other table formats of --format would split it "
+                            f"into columns): '{printable(name)}'")
     # controls and bidi overrides are shown escaped (printable); the rest would show nothing
     hidden = next((c for c in printable(name)
                    if unicodedata.category(c) in _HIDDEN or ord(c) in _BLANK), None)

@@ -708,3 +708,27 @@ def test_a_submit_stopped_while_it_copies_leaves_nothing_in_the_bots_directory(
                                "PYTHONPATH": str(ROOT)})
     assert (done.returncode, done.stderr) == (code, f"{said}\n")
     assert sorted(p.name for p in bots.iterdir()) == []
+
+
+def test_a_bot_name_holding_a_bar_is_refused_before_it_reaches_a_table(tmp_path: Path) -> None:
+    """A bot given by path named 'evil | 99.9 | x' made two fake columns in
+    'arena leaderboard --format github' (and pipe, orgtbl, jira...): a Markdown table showed
+    it with a score of its own choosing."""
+    bot = tmp_path / "evil"
+    bot.mkdir()
+    (bot / "bot.py").write_text((BOTS / "random.py").read_text())
+    (bot / "bot.yaml").write_text('name: "evil | 99.9 | x"\nmodule: bot.py\n')
+    error = (f"{bot / 'bot.yaml'}: a bot's name cannot contain '|' (Markdown and the other "
+             "table formats of --format would split it into columns): 'evil | 99.9 | x'")
+    checked = _run("check-bot", str(bot), bots_dir=tmp_path)
+    assert (checked.exit_code, checked.stdout, checked.stderr) == (1, "", f"Error: {error}\n")
+    spec = tmp_path / "t.yaml"
+    spec.write_text(f"name: t\nformat: round_robin\nbots: [{BOTS / 'random.py'}, {bot}]\n"
+                    "players_per_game: 2\nrounds: 1\ngames_per_match: 2\nseed: 7\n")
+    planned = _run("run", str(spec), "--check", bots_dir=tmp_path)
+    assert planned.exit_code == 1 and f"bots[1]: {error}" in planned.stderr, planned.output
+    module = tmp_path / "evil.py"
+    module.write_text((BOTS / "random.py").read_text().replace('name = "random"',
+                                                               'name = "a|b"'))
+    matched = _run("match", str(module), "random", bots_dir=tmp_path)
+    assert matched.exit_code == 1 and "cannot contain '|'" in matched.stderr, matched.output

@@ -1,7 +1,7 @@
 """Small helpers every layer may use: text made safe to print (``printable``), did-you-mean
 hints (``suggest``), strict YAML loading (``yamlfile``), blocking stop signals around a write
 (``signalmask``), what software judged a game (``provenance``), counted nouns (``plural``),
-the CPUs a process may run on and be pinned to (``cpus``) and a file written whole or not at
-all (``wholefile``)."""
+the CPUs a process may run on and be pinned to (``cpus``), a file written whole or not at
+all (``wholefile``) and names a reader cannot tell apart (``lookalike``)."""
 
 __all__: list[str] = []

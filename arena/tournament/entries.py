@@ -1,6 +1,6 @@
 """A tournament spec's bot entries: each entry read (a reference, or a bot under another name
 or with options), resolved through :mod:`arena.registry` (a relative path also from the spec's
-directory), and the field checked for bots listed twice or names taken twice."""
+directory), and the field checked for bots listed twice or names taken twice (or look-alikes)."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from arena.common.lookalike import skeleton, spelled
 from arena.errors import BotError
 from arena.registry import (
     SAMPLE_BOTS_DIR,
@@ -205,11 +206,13 @@ def distinct_entrants(groups: Sequence[tuple[str, Sequence[BotSpec]]]) -> tuple[
         list[BotSpec], list[str]]:
     """The entrants of resolved entries by field (``challengers``, then ``bots``), each bot
     once, and the problems: a bot listed twice (a challenger may also be among the bots), or
-    one name for two bots (tables and leaderboards show names: one name, one bot)."""
+    one name for two bots (tables and leaderboards show names: one name, one bot), or two
+    names a reader cannot tell apart (a name given by a bot's own files may be any text)."""
     problems: list[str] = []
     entrants: list[BotSpec] = []
     seen: dict[str, str] = {}
     names: dict[str, str] = {}
+    looks: dict[str, tuple[str, str]] = {}  # skeleton -> (where, name)
     for field, group in groups:
         for i, bot in enumerate(group):
             where = f"{field}[{i}]"
@@ -227,7 +230,15 @@ def distinct_entrants(groups: Sequence[tuple[str, Sequence[BotSpec]]]) -> tuple[
                                 "version or other options); enter it as {bot: REF, name: "
                                 "NAME}")
                 continue
+            twin = looks.get(skeleton(bot.name))
+            if twin is not None:
+                problems.append(f"{where}: the name {spelled(bot.name)} looks like "
+                                f"{spelled(twin[1])}, the name of {twin[0]} (the same letters "
+                                "to the eye, or but for case); enter one under another name: "
+                                "{bot: REF, name: NAME}")
+                continue
             seen[bot.key] = where
             names[bot.name] = where
+            looks[skeleton(bot.name)] = (where, bot.name)
             entrants.append(bot)
     return entrants, problems

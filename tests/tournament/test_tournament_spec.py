@@ -438,6 +438,34 @@ def test_one_name_one_bot(tmp_path: Path) -> None:
         "enter it as {bot: REF, name: NAME}"]
 
 
+@pytest.mark.parametrize(("name", "spelled"), [
+    ("gr\u0435\u0435dy", "gr\u0435\u0435dy ('gr\\u0435\\u0435dy')"),  # Cyrillic e
+    ("\uff47reedy", "\uff47reedy ('\\uff47reedy')"),  # fullwidth g
+    ("Greedy", "Greedy")])
+def test_a_name_that_looks_like_another_entrants_is_refused_naming_both(
+        tmp_path: Path, name: str, spelled: str) -> None:
+    """A bot given by path may name itself anything: 'gr\u0435\u0435dy' (two Cyrillic e)
+    sat beside greedy in the leaderboard, two rows no reader could tell apart."""
+    bot = tmp_path / "lookalike.py"
+    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
+        'name = "random"', f"name = {name!r}"))
+    spec = write(tmp_path, VALID.replace("collector", str(bot)))
+    assert problems(tmp_path, VALID.replace("collector", str(bot))) == [
+        f"bots[1]: the name {spelled} looks like greedy, the name of bots[0] (the same "
+        "letters to the eye, or but for case); enter one under another name: {bot: REF, "
+        "name: NAME}"]
+    result = runner.invoke(app, ["run", str(spec), "--check"])
+    assert result.exit_code == 1 and f"bots[1]: the name {spelled} looks like" in \
+        result.stderr, result.output
+    names = ["J\u00fcrgen", "\u0416\u0435\u043d\u044f", "\u674e\u96f7"]  # not look-alikes
+    for i, other in enumerate(names):
+        (tmp_path / f"b{i}.py").write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
+            'name = "random"', f"name = {other!r}"))
+    fine = load_spec(write(tmp_path, VALID.replace(
+        "collector", ", ".join(str(tmp_path / f"b{i}.py") for i in range(3)))))
+    assert [b.name for b in fine.entrants] == ["greedy", *names]
+
+
 def test_renamed_entry_plays_as_its_own_bot(tmp_path: Path) -> None:
     spec = load_spec(write(tmp_path, VALID.replace("collector", "{bot: greedy, name: g2}")))
     first, second = spec.entrants

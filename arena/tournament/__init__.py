@@ -23,7 +23,8 @@ The modules, each importing only those listed before it
   (``arena export``), :mod:`~arena.tournament.matchmaking` (a league's next table);
 * :mod:`~arena.tournament.tasks` (the workers' tasks and messages),
   :mod:`~arena.tournament.boards` (a duplicate deal's seatings on several workers),
-  :mod:`~arena.tournament.pool` (worker processes playing tables), the Ray backend
+  :mod:`~arena.tournament.worker` (a worker playing tables),
+  :mod:`~arena.tournament.pool` (the local worker processes), the Ray backend
   (:mod:`~arena.tournament.ray_bundles`, :mod:`~arena.tournament.ray_worker`,
   :mod:`~arena.tournament.ray_executor`, optional);
 * :mod:`~arena.tournament.league` (a league's loop);

@@ -32,11 +32,10 @@ __all__ = ["BotBundle", "PLAY_CODE", "code_fingerprint", "materialize_bot", "pac
 #: Ray backend itself) and everything the referee runs.
 PLAY_CODE = ("__init__.py", "errors.py", "native.py", "common", "registry", "engine",
              "protocol", "referee", "sandbox", "sdk", "tournament/__init__.py",
-             "tournament/pool.py", "tournament/tasks.py", "tournament/boards.py",
-             "tournament/store.py", "tournament/runlock.py",
-             "tournament/secrecy.py",
-             "tournament/ray_bundles.py",
-             "tournament/ray_worker.py", "tournament/ray_executor.py")
+             "tournament/worker.py", "tournament/pool.py", "tournament/tasks.py",
+             "tournament/boards.py", "tournament/store.py", "tournament/runlock.py",
+             "tournament/secrecy.py", "tournament/ray_bundles.py", "tournament/ray_worker.py",
+             "tournament/ray_executor.py")
 _COMPLETE = ".complete"
 
 

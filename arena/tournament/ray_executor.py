@@ -1,17 +1,18 @@
 """The Ray backend: a tournament's tables played as Ray tasks, on this machine or on
 a Ray cluster. ``arena run SPEC --backend ray [--address HEAD:6379]``; docs/CLUSTER.md.
 
-Who does what (the same split as the local pool, :mod:`arena.tournament.pool`):
+Who does what (the same split as the local pool, :mod:`arena.tournament.pool`, and its
+workers, :mod:`arena.tournament.worker`):
 
 * The **driver** (``arena run``) plans the tables and alone writes the SQLite store: the games
   arrive in batches and the runner commits a batch in one transaction.
 * A **table** is one Ray task (``num_cpus=1``) that is a *streaming generator*
   (:func:`~arena.tournament.ray_worker.play_table_stream`): it plays the whole table with
-  :func:`arena.tournament.pool.play_table` (the bots launched through :mod:`arena.sandbox`
+  :func:`arena.tournament.worker.play_table` (the bots launched through :mod:`arena.sandbox`
   exactly as locally, alive for all the games of the match) and yields its messages as they
   are sent, the games (each its row and compressed record) held at most
-  :data:`~arena.tournament.pool.GAME_BATCH_S` and yielded together as one
-  :class:`~arena.tournament.pool.GameBatch`, as a local worker sends them: one Ray object and
+  :data:`~arena.tournament.tasks.GAME_BATCH_S` and yielded together as one
+  :class:`~arena.tournament.tasks.GameBatch`, as a local worker sends them: one Ray object and
   one ``ray.get`` for several games. The table's end and a warning send the games held first.
   The table's referee and bots run at a normal process's niceness, as under the local pool
   (Ray's workers run at 15).
@@ -25,7 +26,7 @@ What travels:
   checks it against the bot's version (the content hash recorded in the store) before the
   first game. A worker node needs nothing but the ``arena`` package (``pip install -e
   '.[ray]'`` in a checkout).
-* **The table**: the :class:`~arena.tournament.pool.TableTask` (bots by seat with their
+* **The table**: the :class:`~arena.tournament.tasks.TableTask` (bots by seat with their
   metadata, match seed, games, limits, event date, games already recorded) and a fingerprint of
   the arena code that decides a game
   (:func:`~arena.tournament.ray_bundles.code_fingerprint`): a worker running other code

@@ -25,9 +25,9 @@ from arena.referee import launch
 from arena.referee.pause import end_helper
 from arena.sandbox import probe
 from arena.sandbox.process import kill_survivors
-from arena.tournament.pool import GameBatcher, play_table
 from arena.tournament.ray_bundles import BotBundle, code_fingerprint, materialize_bot
 from arena.tournament.tasks import GAME_BATCH_S, ErrorMessage, LogMessage, Message, TableTask
+from arena.tournament.worker import GameBatcher, play_table
 
 __all__ = ["TableStart", "play_table_stream", "warm_up_worker"]
 
@@ -113,8 +113,8 @@ _END = object()
 def play_table_stream(task: TableTask, fingerprint: str, *bundles: BotBundle,
                       hold_s: float = GAME_BATCH_S) -> Iterator[Message | TableStart]:
     """Ray task (a streaming generator): play one table and yield its messages as
-    :func:`~arena.tournament.pool.play_table` sends them, the games finished within ``hold_s``
-    of each other together (a :class:`~arena.tournament.pool.GameBatch`, as a local worker
+    :func:`~arena.tournament.worker.play_table` sends them, the games finished within ``hold_s``
+    of each other together (a :class:`~arena.tournament.tasks.GameBatch`, as a local worker
     sends them: one Ray object, one ``ray.get`` and one transaction on the driver for several
     games), then the table's end.
 

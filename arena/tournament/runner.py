@@ -7,8 +7,8 @@ Who does what:
   message and is committed in its own transaction as soon as it arrives.
 * The executor plays tables: :class:`arena.tournament.pool.LocalPool` (the default) in
   ``spawn``-ed worker processes, one table at a time each, so the bots of a match stay alive
-  for all its games. Another backend (Ray) implements
-  :class:`~arena.tournament.pool.TableExecutor` around :func:`~arena.tournament.pool.play_table`.
+  for all its games. Another backend (Ray) implements :class:`~arena.tournament.pool.TableExecutor`
+  around :func:`~arena.tournament.worker.play_table`.
 
 Determinism: a table's games depend only on the table (its bots by seat, match seed, game
 count, limits, event date), never on which worker plays it or when. Swiss round ``r`` is

@@ -1,7 +1,7 @@
 """What a tournament's workers are given and what they send back, on either backend: a
 :class:`TableTask` (a table, or a duplicate deal's seatings) and the messages of its play.
 Plain, picklable data, kept apart from the processes that pass it (:mod:`arena.tournament.pool`,
-:mod:`arena.tournament.ray_executor`)."""
+:mod:`arena.tournament.worker`, :mod:`arena.tournament.ray_executor`)."""
 
 from __future__ import annotations
 

@@ -39,7 +39,9 @@ from arena.referee import pause  # noqa: E402
 from arena.registry import spec_from_path  # noqa: E402
 from arena.sandbox.uids import UID_BASE  # noqa: E402
 from arena.tournament import ray_bundles, ray_executor, ray_worker  # noqa: E402
-from arena.tournament.pool import (  # noqa: E402
+from arena.tournament.runner import run_tournament  # noqa: E402
+from arena.tournament.spec import load_spec  # noqa: E402
+from arena.tournament.tasks import (  # noqa: E402
     GAME_BATCH_S,
     DoneMessage,
     ErrorMessage,
@@ -47,8 +49,6 @@ from arena.tournament.pool import (  # noqa: E402
     LogMessage,
     TableTask,
 )
-from arena.tournament.runner import run_tournament  # noqa: E402
-from arena.tournament.spec import load_spec  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "bots"

@@ -287,15 +287,15 @@ def test_a_worker_exits_once_on_sigterm_and_never_inside_a_finaliser(
     import signal
     import time
 
-    from arena.tournament import pool
+    from arena.tournament import worker
 
     sent: list[tuple[int, int]] = []
-    monkeypatch.setattr(pool.os, "kill", lambda pid, signum: sent.append((pid, signum)))
-    previous = signal.signal(signal.SIGTERM, pool._terminate)
+    monkeypatch.setattr(worker.os, "kill", lambda pid, signum: sent.append((pid, signum)))
+    previous = signal.signal(signal.SIGTERM, worker._terminate)
     try:
         class Lost:
             def __del__(self) -> None:
-                pool._terminate(signal.SIGTERM, sys._getframe())
+                worker._terminate(signal.SIGTERM, sys._getframe())
 
         Lost()
         for _ in range(50):
@@ -303,9 +303,9 @@ def test_a_worker_exits_once_on_sigterm_and_never_inside_a_finaliser(
                 break
             time.sleep(0.02)
         assert sent == [(os.getpid(), signal.SIGTERM)]
-        assert signal.getsignal(signal.SIGTERM) is pool._terminate
+        assert signal.getsignal(signal.SIGTERM) is worker._terminate
         with pytest.raises(SystemExit) as exiting:
-            pool._terminate(signal.SIGTERM, sys._getframe())
+            worker._terminate(signal.SIGTERM, sys._getframe())
         assert exiting.value.code == 143
         assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN  # the second: no exit again
     finally:

@@ -308,7 +308,7 @@ class _ReplayChildren:
 def _round_trips(clients: list[BotClient], decisions: int, seed: int, first_game: int = 0,
                  *, keep_lines: bool = False) -> tuple[list[float], list[bytes], int]:
     """Time the referee's whole per-decision work over real 2-player games between trivial
-    bots, exactly as :func:`arena.referee.match.drive_game` does it (the game's
+    bots, exactly as :func:`arena.referee.games.drive_game` does it (the game's
     :class:`~arena.referee.relay.EventRelay`); also returns the act lines sent (with
     ``keep_lines``, for the tight floor's sample: encoding them again is not the referee's
     work, so timed blocks skip it) and the next game number (a later block goes on with new

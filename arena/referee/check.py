@@ -25,9 +25,9 @@ from arena.engine import RandomAgent
 from arena.referee.client import WAIT_NOTICE_S, BotClient
 from arena.referee.connection import Ended, Launcher
 from arena.referee.failures import STRIKE_TYPES
+from arena.referee.games import LocalSeat, run_games
 from arena.referee.hints import HINT, log_note, traceback_tail
 from arena.referee.launch import sandbox_launcher
-from arena.referee.match import LocalSeat, run_games
 from arena.referee.seeds import parse_date
 from arena.registry import BotSpec, name_problem, resolve, submit_version
 from arena.registry.environments import environment_at, with_environment

@@ -3,12 +3,10 @@ duplicate, one for each seating).
 
 ``play_match(request, on_game=callback)`` is the referee's contract with the tournament layer
 (docs/ARCHITECTURE.md, "Match results"): it streams one :class:`GameOutcome` per finished game
-and returns a :class:`MatchOutcome` with per-bot diagnostics.
-
-What travels to a bot, and why it stays small: each engine event visible to the bot's seat is
-sent once, as an ``event`` line, just before the bot's next ``act`` (one write per decision);
-``act`` carries only the current observation (no event history), so a message's size does not
-grow with the length of the game. The game seed is never sent.
+and returns a :class:`MatchOutcome` with per-bot diagnostics. This module makes the match's
+seats from a :class:`MatchRequest` (a bot's kept process or a new one, the local seats among
+them) and ends them; the games themselves are played by :mod:`arena.referee.games`, which
+also says what travels to a bot.
 
 Seats are fixed for the match (bot *i* sits in seat *i*). The first game's starting seat
 follows ruling 13 from the bots' ``last_read_page`` metadata; later games start with the
@@ -30,7 +28,6 @@ from __future__ import annotations
 
 import datetime as dt
 import gc
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -38,27 +35,17 @@ from pathlib import Path
 from time import perf_counter
 from typing import Any
 
-from arena.common.provenance import software
-from arena.engine import (
-    Agent,
-    Decision,
-    GameConfig,
-    State,
-    new_game,
-)
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.errors import BotError, RulesError
-from arena.protocol import messages
 from arena.referee.boards import Boards
 from arena.referee.client import BotClient, BotDiagnostics, CpuTurn
 from arena.referee.connection import Launcher
-from arena.referee.failures import Failure
+from arena.referee.games import LocalSeat, Seat, run_games, sandbox_levels
 from arena.referee.keeper import BotKeeper
 from arena.referee.launch import sandbox_launcher, sandbox_warnings
 from arena.referee.outcome import GameOutcome, MatchOutcome
-from arena.referee.relay import EventRelay
 from arena.referee.seating import seat_orders, seating_mode, seatings_per_deal
-from arena.referee.seeds import bot_seed, deal_seed, first_seat, game_seed, parse_date
+from arena.referee.seeds import bot_seed, deal_seed, game_seed, parse_date
 from arena.registry import BotSpec, files_changed, files_unchanged, resolve
 from arena.registry.environments import with_environment
 from arena.sandbox import Limits
@@ -76,8 +63,6 @@ __all__ = [
     "split_limits",
 ]
 
-#: Characters of a bot's log kept with each game's record (the tail: it holds the errors).
-LOG_PER_GAME = 8192
 #: The setting among a match's limits (a tournament spec's ``limits``) that lets bots run
 #: while not asked; off, each is stopped between its decisions (docs/SANDBOX.md).
 PONDER = "ponder"
@@ -176,313 +161,6 @@ class MatchRequest:
         return self.ponder or split_limits(self.limits)[1]
 
 
-class LocalSeat:
-    """An in-process seat (the compliance check's opponents, a person at the table): no
-    process, no protocol, no clock. ``watch`` is told, as they happen, the events the seat
-    may see (its own feed only, as a bot in that seat is sent them); ``key`` names the seat
-    in the record's ``referee.seats``; ``metadata`` its ``last_read_page`` and
-    ``last_book_finished``, as a bot's ``ready`` gives them. ``struck`` is told ``(seat,
-    failure type)`` when a bot's answer earns a strike, before the safe default played for
-    it: the type only, never the detail, which may quote the bot's log. ``waiting`` is told
-    ``(bot, what, limit_ms)`` when a bot has kept the table waiting a while (a person is
-    not left before a silent screen)."""
-
-    def __init__(self, agent: Agent, name: str, *, key: str = "",
-                 watch: Callable[[list[dict[str, Any]]], None] | None = None,
-                 metadata: Mapping[str, Any] | None = None,
-                 struck: Callable[[int, str], None] | None = None,
-                 waiting: Callable[[str, str, int], None] | None = None) -> None:
-        self.agent = agent
-        self.name = name
-        self.key = key or f"local:{name}"
-        self.watch = watch
-        self.metadata = dict(metadata or {})
-        self.struck = struck
-        self.waiting = waiting
-
-
-Seat = BotClient | LocalSeat
-
-
-def _levels(clients: Sequence[Seat]) -> str:
-    levels = sorted({c.level for c in clients if isinstance(c, BotClient) and c.level})
-    return ",".join(levels)
-
-
-def drive_game(state: State, seats: Sequence[Seat], game_index: int,
-               failures: list[Failure]) -> tuple[int, EventRelay]:
-    """Drive one game to its end. Every :class:`BotClient` seat must have had
-    :meth:`~BotClient.begin_game`. Returns the number of decisions and the game's event relay
-    (what each seat has not been sent yet goes with ``game_end``); failures are appended
-    (placed in the game and seat). A forfeited seat plays option 0 from then on."""
-    relay = EventRelay(state)
-    decisions = 0
-    watchers = _Watchers(state, seats)
-    watchers.tell()
-    while (decision := state.decision) is not None:
-        decisions += 1
-        seat = decision.seat
-        player = seats[seat]
-        if seat in state.forfeits:
-            choice = 0
-        elif isinstance(player, BotClient):
-            told = len(failures)
-            choice = _ask_bot(state, player, decision, relay.take(seat), failures, game_index)
-            watchers.strikes(seat, failures[told:])
-        else:
-            choice = player.agent.choose(decision, state.observe(seat))
-        state.apply(choice)
-        watchers.tell()
-    return decisions, relay
-
-
-class _Watchers:
-    """The local seats that watch the game, each told its new events after every step
-    (copies: a watcher cannot change the game's record) and the bots' strikes."""
-
-    def __init__(self, state: State, seats: Sequence[Seat]) -> None:
-        self.state = state
-        self.seen = {seat: 0 for seat, player in enumerate(seats)
-                     if isinstance(player, LocalSeat) and player.watch is not None}
-        self.watch = {seat: player.watch for seat, player in enumerate(seats)
-                      if isinstance(player, LocalSeat) and player.watch is not None}
-        self.local = [player for player in seats if isinstance(player, LocalSeat)]
-
-    def strikes(self, seat: int, failures: Sequence[Failure]) -> None:
-        for failure in failures:
-            if failure.is_strike:
-                for player in self.local:
-                    if player.struck is not None:
-                        player.struck(seat, failure.type)
-
-    def tell(self) -> None:
-        for seat, watch in self.watch.items():
-            events = self.state.events_for(seat, self.seen[seat])
-            if events:
-                self.seen[seat] += len(events)
-                watch(json.loads(json.dumps(events)))
-
-
-def _ask_bot(state: State, player: BotClient, decision: Decision, events: bytes,
-             failures: list[Failure], game_index: int) -> int:
-    """Ask a bot one decision (after ``events``, the events it has not been sent); the
-    choice to apply. Its failures are appended, and its seat forfeited if it must be."""
-    seat = decision.seat
-    result = player.act(decision.kind, state.observe_json(seat), decision.options,
-                        decision.context, events)
-    key = player.diagnostics.key
-    if player.pending:  # it died before its first answer and was restarted
-        failures += [f.at(seat=seat, bot=key, round=state.round, kind=decision.kind,
-                          game=game_index) for f in player.pending]
-        player.pending.clear()
-    if result.failure is not None:
-        failures.append(result.failure.at(seat=seat, bot=key, round=state.round,
-                                          kind=decision.kind, game=game_index))
-    if result.forfeit:
-        state.forfeit(seat, player.forfeited or "forfeit")
-    return result.choice
-
-
-def _start_all(clients: Sequence[BotClient]) -> dict[int, Failure | None]:
-    """Launch every stopped bot before waiting for any ``ready``: start-ups overlap."""
-    fresh = [c for c in clients if not c.alive]
-    launched = [c.launch() for c in fresh]
-    return {id(c): f if f is not None else c.handshake()
-            for c, f in zip(fresh, launched, strict=True)}
-
-
-def _refuse_unstarted(clients: Sequence[BotClient],
-                      failures: Mapping[int, Failure | None]) -> None:
-    """A person at the table is not made to play a game against a bot that never started:
-    the match ends before it begins, saying why."""
-    for client in clients:
-        failure = failures.get(id(client))
-        if failure is not None:
-            raise BotError(f"{client.name} did not start: {failure.detail}")
-
-
-def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
-              event_date: dt.date, keys: Sequence[str], first_game: int = 0,
-              on_game: Callable[[GameOutcome], None] | None = None,
-              close_at_end: bool = False,
-              stop: Callable[[list[GameOutcome]], bool] | None = None,
-              seatings: Sequence[tuple[int, ...]] = (),
-              rules: HouseRules = DEFAULT_RULES,
-              keep: Callable[[BotClient], bool] | None = None,
-              deal_seeds: Sequence[int] = (),
-              players_by_seating: Sequence[Sequence[Seat]] = (),
-              only_seating: int | None = None,
-              boards: Boards | None = None) -> list[GameOutcome]:
-    """Play ``games`` games between ``players`` (bot clients constructed, started or not);
-    shared by :func:`play_match` and the compliance check. Game numbers start at
-    ``first_game``; the first of them picks its starting seat by ruling 13. With
-    ``close_at_end`` the bots are sent ``bye`` and ended before the last game is handed out,
-    so what they log while ending that game is in its record. ``stop``, asked after each
-    game with the games so far, ends the match early (a sequential test that has decided);
-    in duplicate only once a deal has been played in every seating. ``seatings`` (default:
-    player *i* in seat *i*) are the seat orders each deal is played in, one game each.
-    ``keep``, asked at the end of the last game, spares a bot ``close_at_end`` (kept for a
-    later match). ``deal_seeds`` fix the deals' seeds in order (a deal book), past their end
-    derived. ``players_by_seating`` gives each seating players of its own (``players`` is
-    then its first); by default ``players`` play every seating. ``only_seating`` plays that
-    seating's games alone (the others are played elsewhere; ``boards`` then relates the
-    starting seats)."""
-    orders = list(seatings) or [tuple(range(len(players)))]
-    crews = list(players_by_seating) or [players] * len(orders)
-    clients = list({id(s): s for crew in crews for s in crew
-                    if isinstance(s, BotClient)}.values())
-    # a seating with players of its own ends with the deal: each crew closes at its last game
-    closing_from = first_game + games - (len(orders) if players_by_seating else 1)
-    outcomes: list[GameOutcome] = []
-    boards = boards or Boards()
-    if only_seating and boards.told is None:  # it would start every board at seat 0
-        raise RulesError("a replay seating played alone must be told its boards' starts")
-    start_failures = _start_all(clients)
-    if any(isinstance(s, LocalSeat) for crew in crews for s in crew):
-        _refuse_unstarted(clients, start_failures)
-    for g in range(first_game, first_game + games):
-        began = perf_counter()
-        deal, seating = divmod(g, len(orders))
-        if only_seating is not None and seating != only_seating:
-            continue
-        order = orders[seating]
-        seats = [crews[seating][i] for i in order]
-        gseed = deal_seed(seed, deal, deal_seeds)
-        metadata = [s.metadata for s in seats]  # a local seat's too (arena play's dates)
-        starting = boards.starting_seat(deal, seating, gseed,
-                                        partial(first_seat, metadata, seed, event_date))
-        config = GameConfig(
-            players=tuple(s.name for s in seats), seed=gseed, starting_seat=starting,
-            last_book_finished=tuple(parse_date(m.get("last_book_finished")) for m in metadata),
-            event_date=event_date, rules=rules)
-        state = new_game(config)
-        for player in seats:
-            if isinstance(player, BotClient):
-                player.deals.add(gseed)
-        #: what each bot is sent as game_start.bot_seed (kept in the record: its random
-        #: choices replay)
-        bot_seeds = [bot_seed(seed, g, seat) if isinstance(player, BotClient) else None
-                     for seat, player in enumerate(seats)]
-        failures = _begin_game(state, seats, g, bot_seeds, start_failures)
-        decisions, relay = drive_game(state, seats, g, failures)
-        last = close_at_end and g >= closing_from
-        logs, latency, closing_s = _end_game(state, seats, g, relay, close=last, keep=keep)
-        outcome = _outcome(state, seats, g, failures, decisions,
-                           began=began + closing_s, logs=logs, latency=latency,
-                           match_id=match_id,
-                           keys=[keys[i] for i in order], bot_seeds=bot_seeds,
-                           entrants=list(order) if len(orders) > 1 else [])
-        outcomes.append(outcome)
-        if on_game is not None:
-            on_game(outcome)
-        boards.ended(seating, state.result)
-        if stop is not None and seating == len(orders) - 1 and stop(outcomes):
-            break
-    return outcomes
-
-
-def _begin_game(state: State, seats: Sequence[Seat], game: int,
-                bot_seeds: Sequence[int | None],
-                start_failures: dict[int, Failure | None]) -> list[Failure]:
-    """Send every bot its ``game_start`` (starting it again if it is down); the failures of
-    the bots that cannot play, whose seats are forfeited. ``start_failures`` holds what the
-    match's first start-up of each bot gave, used (and removed) at its first game."""
-    failures: list[Failure] = []
-    names = [s.name for s in seats]
-    for seat, player in enumerate(seats):
-        if not isinstance(player, BotClient):
-            continue
-        key = player.diagnostics.key
-        early = start_failures.pop(id(player), None)
-        rules = state.config.rules
-        extra = {} if rules.is_default else {"rules": rules.to_json()}
-        start = messages.game_start(game, seat, names, state.config.starting_seat,
-                                    state.rounds, bot_seed=bot_seeds[seat], **extra)
-        if early is None:
-            early = player.begin_game(start)
-        else:  # its first start failed just now: no second wait in the same breath
-            player.begin_game(start, restart=False)
-        for pending in player.pending:
-            failures.append(pending.at(seat=seat, bot=key, game=game))
-        player.pending.clear()
-        if early is not None:
-            failures.append(early.at(seat=seat, bot=key, game=game))
-        if player.forfeited is not None:
-            state.forfeit(seat, player.forfeited)
-    return failures
-
-
-def _end_game(state: State, seats: Sequence[Seat], game: int, relay: EventRelay, *,
-              close: bool, keep: Callable[[BotClient], bool] | None = None,
-              ) -> tuple[dict[str, str], list[dict[str, Any]], float]:
-    """Send every bot the events it has not seen and ``game_end`` (with ``close``, then
-    ``bye``, unless ``keep`` keeps it); returns each seat's log of the game, its latency
-    figures and the seconds the bots took to close (the match's time, not the game's)."""
-    result = state.result
-    assert result is not None
-    end = messages.game_end(game, result.placements, result.desmos, result.ascension,
-                            result.tiebreak, result.forfeits)
-    logs: dict[str, str] = {}
-    latency: list[dict[str, Any]] = []
-    closing_s = 0.0
-    for seat, player in enumerate(seats):
-        if not isinstance(player, BotClient):
-            latency.append({})
-            continue
-        # The log is cut before game_end goes out, so the cut does not race the bot: what it
-        # logs while ending a game opens the next game's log. The last game (with close)
-        # keeps it: the bot has exited when its log is taken.
-        closing = close and not (keep is not None and keep(player))
-        log = "" if closing else player.log_since_last()
-        player.end_game(relay.take(seat) + end)
-        if closing:
-            closed_at = perf_counter()
-            player.close()
-            closing_s += perf_counter() - closed_at
-            log = player.log_since_last()
-        log = _kept_log(log, player.log_bytes)
-        if log:
-            logs[str(seat)] = log
-        latency.append(player.game_latency())
-    return logs, latency, closing_s
-
-
-def _kept_log(log: str, written: int) -> str:
-    """The end of a game's log, at most :data:`LOG_PER_GAME` characters (it holds the
-    errors), saying how many bytes were dropped (of ``written``, the bytes the bot wrote)."""
-    if len(log) <= LOG_PER_GAME:
-        return log
-    kept = log[-LOG_PER_GAME:]
-    dropped = max(written - len(kept.encode()), len(log.encode()) - len(kept.encode()))
-    return f"[... {dropped} bytes dropped]\n" + kept
-
-
-def _outcome(state: State, seats: Sequence[Seat], game: int, failures: list[Failure],
-             decisions: int, *, began: float, logs: dict[str, str],
-             latency: list[dict[str, Any]], match_id: str, keys: list[str],
-             bot_seeds: list[int | None], entrants: list[int]) -> GameOutcome:
-    """The finished game as the tournament stores it, the referee's part in its record;
-    its duration counts from ``began`` (``time.perf_counter``)."""
-    result = state.result
-    assert result is not None
-    level = _levels(seats)
-    record = state.record()
-    record["referee"] = {
-        "match_id": match_id, "game_index": game, "seats": keys,
-        "failures": [f.to_json() for f in failures], "logs": logs,
-        "sandbox_level": level, "software": software(),
-        "bot_seeds": bot_seeds,
-    }
-    return GameOutcome(
-        game_id=f"{match_id}/g{game}", game_index=game, seed=state.config.seed, seats=keys,
-        names=[s.name for s in seats], starting_seat=state.config.starting_seat,
-        placements=list(result.placements), desmos=list(result.desmos),
-        ascension=result.ascension, tiebreak=result.tiebreak,
-        failures=[{"seat": f.seat, "bot": f.bot, "type": f.type, "detail": f.detail}
-                  for f in failures],
-        forfeits=dict(result.forfeits), decisions=decisions,
-        duration_s=perf_counter() - began,
-        latency=latency, record=record, sandbox_level=level, entrants=entrants)
 
 
 _heap_frozen = False
@@ -504,8 +182,9 @@ def play_match(request: MatchRequest,
                boards: Boards | None = None) -> MatchOutcome:
     """Play a match through the sandbox; one bot's failure never stops the match or touches
     the other bots' games. Every bot process is ended (``bye``, grace, kill) before return.
-    ``stop`` may end it before ``request.games`` (:func:`run_games`); ``boards`` relates
-    the starting seats of a duplicate deal's seatings played by several referees."""
+    ``stop`` may end it before ``request.games`` (:func:`~arena.referee.games.run_games`);
+    ``boards`` relates the starting seats of a duplicate deal's seatings played by several
+    referees."""
     specs = request.resolved()
     limits = request.resolved_limits()
     event_date = request.event_date or dt.date.today()
@@ -565,7 +244,7 @@ def play_match(request: MatchRequest,
         match_id=request.match_id, seats=keys, names=[p.name for p in players],
         games=games, bots=[{"seat": seat, **p.diagnostics.to_json()}
                            for seat, p in enumerate(players) if isinstance(p, BotClient)],
-        sandbox_level=_levels([client for _, client in clients]),
+        sandbox_level=sandbox_levels([client for _, client in clients]),
         limits={**limits.to_json(), **({PONDER: True} if ponder else {})},
         duration_s=perf_counter() - began, warnings=warnings)
 

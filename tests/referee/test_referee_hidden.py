@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from referee_fakes import FAST, FakeConnection, fake_spec
 
 from arena.engine import NOTATION, GameConfig, State, new_game
-from arena.referee import match as match_module
+from arena.referee import games as games_module
 from arena.referee.match import MatchRequest, play_match
 
 CARDS = frozenset(NOTATION)
@@ -136,13 +136,13 @@ def test_no_message_holds_another_seats_hidden_card(seed: int, players: int,
         spec = fake_spec(f"bot{seat}")
         object.__setattr__(spec, "command", (str(seat),))
         bots.append(spec)
-    original = match_module.new_game
-    match_module.new_game = capture  # type: ignore[assignment]
+    original = games_module.new_game
+    games_module.new_game = capture  # type: ignore[assignment]
     try:
         outcome = play_match(MatchRequest(bots=bots, games=games, seed=rng.randrange(10**6),
                                           limits=FAST, launcher=launcher,
                                           event_date=dt.date(2026, 11, 29)))
     finally:
-        match_module.new_game = original  # type: ignore[assignment]
+        games_module.new_game = original  # type: ignore[assignment]
     assert len(outcome.games) == games
     assert sum(w.checked for w in watchers) == sum(g.decisions for g in outcome.games)

@@ -13,6 +13,7 @@ from referee_fakes import FAST, FakeConnection, fake_spec, random_responder
 
 from arena.engine import GameConfig, new_game
 from arena.errors import RulesError
+from arena.referee import games as games_module
 from arena.referee import match as match_module
 from arena.referee.boards import Boards
 from arena.referee.match import GameOutcome, MatchRequest, game_seed, play_match
@@ -81,7 +82,7 @@ def test_every_visible_event_is_sent_exactly_once_in_order(monkeypatch: pytest.M
         states.append(new_game(config))
         return states[-1]
 
-    monkeypatch.setattr(match_module, "new_game", capture)
+    monkeypatch.setattr(games_module, "new_game", capture)
     table = Table([honest(4), honest(5)])
     play_match(request(table, games=2))
     for seat, (conn,) in table.made.items():
@@ -219,6 +220,7 @@ def test_the_bots_ending_after_the_last_game_is_not_that_games_time(
     game belong to the match (else the last game of every match looks slow)."""
     clock = [0.0]
     monkeypatch.setattr(match_module, "perf_counter", lambda: clock[0])
+    monkeypatch.setattr(games_module, "perf_counter", lambda: clock[0])
 
     class SlowToExit(FakeConnection):
         def shutdown(self, grace_s: float) -> Any:

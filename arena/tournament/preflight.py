@@ -4,7 +4,9 @@ A bot that cannot start (a typo in its command, a missing import, an option it r
 otherwise show up only in the results, as a forfeit of every game it was seated in. Each
 distinct entry (bot version and options) is launched in the sandbox with the tournament's
 limits, answers ``hello`` with ``ready`` and is sent ``bye``, a few at once so start-ups
-overlap without crowding out slow starters (:func:`trial_starts`).
+overlap without crowding out slow starters (:func:`trial_starts`). A run refuses a new
+tournament whose entries do not all start, and warns of them when it resumes one
+(:func:`run_trial`); ``arena run --check`` shows how each start went (:func:`check_lines`).
 """
 
 from __future__ import annotations
@@ -16,17 +18,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.common.plural import counted
+from arena.errors import BotError
 from arena.referee.client import BotClient
 from arena.referee.connection import Launcher
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import split_limits
 from arena.registry import BotSpec
 from arena.sandbox import Limits, probe
+from arena.tournament.league_store import league_entries
 from arena.tournament.planning import planned_games
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, holds_no_tables
 
-__all__ = ["TrialStart", "check_lines", "trial_starts"]
+__all__ = ["TrialStart", "check_lines", "run_trial", "trial_entrants", "trial_starts"]
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,43 @@ def _start_together(bots: Sequence[BotSpec], limits: Limits,
         for client in clients:
             client.close()
     return [None if failure is None else failure.detail for failure in failures]
+
+
+def run_trial(spec: TournamentSpec, entrants: Sequence[BotSpec], parallel: int, *,
+              resuming: bool) -> list[str]:
+    """Start every entry of a run once (:func:`trial_starts`), before its games; the warnings
+    to report. A new tournament with an entry that does not start is refused
+    (:class:`~arena.errors.BotError`; nothing is stored yet, and ``--no-trial`` plays it
+    anyway, that entry forfeiting); a resumed one goes on, a warning per such entry; fewer
+    than two starting is refused either way."""
+    if not entrants:
+        return []
+    trials = trial_starts(entrants, spec.limits, parallel=parallel)
+    failed = [t for t in trials if t.failure is not None]
+    reasons = "; ".join(f"{t.label}: {t.failure}" for t in failed)
+    if len(trials) - len(failed) < 2:
+        raise BotError(f"no game can be played: {len(trials) - len(failed)} of {len(trials)} "
+                       f"entries start in a trial run; {reasons}")
+    if failed and not resuming:
+        raise BotError(f"{len(failed)} of {len(trials)} entries do not start (a trial run "
+                       f"before the games): {reasons}. Fix them or take them out of the spec; "
+                       "--no-trial plays anyway, each of their games a forfeit")
+    return [f"{t.label} does not start (a trial run before the games): {t.failure}; each of "
+            "its games from here on will be a forfeit" for t in failed]
+
+
+def trial_entrants(spec: TournamentSpec, db_path: Path, resuming: bool) -> list[BotSpec]:
+    """The entries a run starts once before its games: every one, but for a league resumed
+    only its active versions (its loop vets new ones itself, and a version it refused or
+    retired will not play); none when fewer than two are active."""
+    if spec.format != "league" or not resuming:
+        return list(spec.entrants)
+    with Store(db_path, create=False, read_only=True) as store:
+        row = store.tournament(spec.name)
+        entries = league_entries(store, row.id) if row is not None else []
+    active = {e.key for e in entries if e.state == "active"}
+    entrants = [bot for bot in spec.entrants if bot.key in active]
+    return entrants if len(entrants) >= 2 else []
 
 
 def check_lines(spec: TournamentSpec, db: Path,

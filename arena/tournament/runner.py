@@ -39,7 +39,7 @@ from typing import Any
 
 from arena.common.plural import counted
 from arena.common.signalmask import signals_held
-from arena.errors import ArenaError, BotError, ClusterError, StoreError
+from arena.errors import ArenaError, ClusterError, StoreError
 from arena.referee.seating import seat_orders, seating_mode
 from arena.registry import BotSpec
 from arena.sandbox import SandboxReport, probe
@@ -62,7 +62,6 @@ from arena.tournament.events import (
     ignore,
 )
 from arena.tournament.league import League, Vetter
-from arena.tournament.league_store import league_entries
 from arena.tournament.opening import open_tournament
 from arena.tournament.planning import fixed_tables, group_deals, tables_per_swiss_round
 from arena.tournament.pool import (
@@ -76,7 +75,7 @@ from arena.tournament.pool import (
     TableExecutor,
     TableTask,
 )
-from arena.tournament.preflight import trial_starts
+from arena.tournament.preflight import run_trial, trial_entrants
 from arena.tournament.schedule import match_seed
 from arena.tournament.scoring import RatingTrack, compute_standings
 from arena.tournament.spec import TournamentSpec
@@ -384,42 +383,6 @@ def resume_hint(spec: TournamentSpec, db: Path) -> str:
                           None if own else db, spec.overrides)
 
 
-def _trial_warnings(spec: TournamentSpec, entrants: Sequence[BotSpec], parallel: int, *,
-                    resuming: bool) -> list[str]:
-    """Start every entry once (:mod:`~arena.tournament.preflight`). A new tournament with an
-    entry that does not start is refused (:class:`BotError`; nothing is stored yet, and
-    ``--no-trial`` plays it anyway, that entry forfeiting); a resumed one goes on, a warning
-    per such entry; fewer than two starting is refused either way."""
-    if not entrants:
-        return []
-    trials = trial_starts(entrants, spec.limits, parallel=parallel)
-    failed = [t for t in trials if t.failure is not None]
-    reasons = "; ".join(f"{t.label}: {t.failure}" for t in failed)
-    if len(trials) - len(failed) < 2:
-        raise BotError(f"no game can be played: {len(trials) - len(failed)} of {len(trials)} "
-                       f"entries start in a trial run; {reasons}")
-    if failed and not resuming:
-        raise BotError(f"{len(failed)} of {len(trials)} entries do not start (a trial run "
-                       f"before the games): {reasons}. Fix them or take them out of the spec; "
-                       "--no-trial plays anyway, each of their games a forfeit")
-    return [f"{t.label} does not start (a trial run before the games): {t.failure}; each of "
-            "its games from here on will be a forfeit" for t in failed]
-
-
-def _trial_entrants(spec: TournamentSpec, db_path: Path, resuming: bool) -> list[BotSpec]:
-    """The entries a run starts once before its games: every one, but for a league resumed
-    only its active versions (its loop vets new ones itself, and a version it refused or
-    retired will not play); none when fewer than two are active."""
-    if spec.format != "league" or not resuming:
-        return list(spec.entrants)
-    with Store(db_path, create=False, read_only=True) as store:
-        row = store.tournament(spec.name)
-        entries = league_entries(store, row.id) if row is not None else []
-    active = {e.key for e in entries if e.state == "active"}
-    entrants = [bot for bot in spec.entrants if bot.key in active]
-    return entrants if len(entrants) >= 2 else []
-
-
 def _stored_state(db_path: Path, name: str) -> str | None:
     """The state of the stored tournament ``name``, None when there is none (or no database
     yet: it is created only once the trial start has passed)."""
@@ -452,6 +415,26 @@ def _sandbox_warnings() -> list[str]:
     return list(probe().warnings)
 
 
+def _before_games(spec: TournamentSpec, executor: TableExecutor, db_path: Path,
+                  stored: str | None, *, backend: str, trial: bool, pin: bool,
+                  workers: int) -> list[str]:
+    """Start the local workers and the trial start, unless the stored tournament (in state
+    ``stored``) is finished; the warnings to say before the games."""
+    if stored == "finished":
+        return []
+    if backend == "local":  # the workers start while the trial runs
+        executor.start(_planned_parallelism(spec, len(spec.entrants)))
+    early: list[str] = []
+    if trial:
+        resuming = stored is not None
+        early = run_trial(spec, trial_entrants(spec, db_path, resuming), workers,
+                          resuming=resuming)
+        early += _sandbox_warnings()
+    if pin:
+        early += _pin_warnings(executor, workers)
+    return early
+
+
 def run_tournament(
     spec: TournamentSpec,
     workers: int | None = None,
@@ -471,23 +454,25 @@ def run_tournament(
 ) -> RunSummary:
     """Play (or resume) the tournament ``spec`` and record every game in the store.
 
-    ``workers`` overrides the spec's (default: every core); ``fresh`` drops a stored
-    tournament of the same name first; ``db`` overrides the spec's ``results`` path. With
-    ``trial``, every entry is started once before any game, before anything is stored
-    (:func:`_trial_warnings`). What happens meanwhile goes to ``report``
-    (:mod:`arena.tournament.events`). With ``reuse_bots`` (default: the spec's, on; the
-    local backend), a worker keeps the processes of bots that offer a rematch from one table
-    to the next (:mod:`arena.referee.keeper`; the games are the same either way). With
-    ``pin_workers`` (default: the spec's, off; the local backend), each worker and its bots
-    run on one CPU of their own (:class:`~arena.tournament.pool.LocalPool`). A spec
-    whose entrants are new versions of the stored tournament's goes on with them when
-    ``carry_on`` (``--continue``), or starts a new edition with ``new_edition``
-    (:mod:`~arena.tournament.editions`). A league
+    Where and how: ``workers`` overrides the spec's (default: every core); ``fresh`` drops a
+    stored tournament of the same name first; ``db`` overrides the spec's ``results`` path.
+    With ``reuse_bots`` (default: the spec's, on; the local backend), a worker keeps the
+    processes of bots that offer a rematch from one table to the next
+    (:mod:`arena.referee.keeper`; the games are the same either way). With ``pin_workers``
+    (default: the spec's, off; the local backend), each worker and its bots run on one CPU of
+    their own (:class:`~arena.tournament.pool.LocalPool`).
+
+    Before the games: with ``trial``, every entry is started once, before anything is stored
+    (:func:`~arena.tournament.preflight.run_trial`). A spec whose entrants are new versions of
+    the stored tournament's goes on with them when ``carry_on`` (``--continue``), or starts a
+    new edition with ``new_edition`` (:mod:`~arena.tournament.editions`). A league
     (:mod:`~arena.tournament.league`) vets the bots that come while it runs with ``vetter``
-    (default: the compliance check and a trial start). Once the games are played,
-    ``while_closing`` gets the summary while the workers wind down (the CLI rates the games
-    meanwhile); its ``elapsed_s`` is set after, once they have.
-    Ctrl-C stops the workers (their bots are reaped), reports how to resume, and re-raises.
+    (default: the compliance check and a trial start).
+
+    While and after: what happens goes to ``report`` (:mod:`arena.tournament.events`). Once
+    the games are played, ``while_closing`` gets the summary while the workers wind down (the
+    CLI rates the games meanwhile); its ``elapsed_s`` is set after, once they have. Ctrl-C
+    stops the workers (their bots are reaped), reports how to resume, and re-raises.
     """
     db_path = Path(db) if db is not None else Path(spec.results)
     n_workers = spec.effective_workers(workers)
@@ -499,16 +484,8 @@ def run_tournament(
     executor = _executor(backend, n_workers, address,
                          spec.reuse_bots if reuse_bots is None else reuse_bots, pin)
     try:
-        if backend == "local" and stored != "finished":  # workers start during the trial
-            executor.start(_planned_parallelism(spec, len(spec.entrants)))
-        early: list[str] = []
-        if trial and stored != "finished":
-            resuming = stored is not None
-            early = _trial_warnings(spec, _trial_entrants(spec, db_path, resuming), n_workers,
-                                    resuming=resuming)
-            early += _sandbox_warnings()
-        if pin and stored != "finished":
-            early += _pin_warnings(executor, n_workers)
+        early = _before_games(spec, executor, db_path, stored, backend=backend, trial=trial,
+                              pin=pin, workers=n_workers)
         for text in early:
             report(RunWarning(text))
         is_new = not db_path.exists()

@@ -105,7 +105,7 @@ def test_arena_db_names_the_database_a_run_writes(tmp_path: Path) -> None:
 def test_an_entry_that_does_not_start_is_named_before_the_games(tmp_path: Path) -> None:
     """A new tournament is refused before anything is stored (--no-trial plays it, the entry
     forfeiting); a resumed one goes on with a warning (its games so far are kept)."""
-    from arena.tournament.runner import _trial_warnings
+    from arena.tournament.preflight import run_trial
 
     db = tmp_path / "warn.db"
     spec = write_spec(tmp_path / "spec.yaml", db, name="warn", rounds=1, games_per_match=1,
@@ -121,7 +121,7 @@ def test_an_entry_that_does_not_start_is_named_before_the_games(tmp_path: Path) 
     summary = run_tournament(load_spec(spec), 1, trial=False)
     assert summary.state == "finished" and summary.games_recorded == 3
     loaded = load_spec(spec)
-    [warning] = _trial_warnings(loaded, loaded.entrants, 2, resuming=True)
+    [warning] = run_trial(loaded, loaded.entrants, 2, resuming=True)
     assert warning.startswith("no_start@") and warning.endswith(
         "each of its games from here on will be a forfeit")
 

@@ -694,7 +694,7 @@ def test_a_tournament_another_process_runs_is_refused_before_any_bot_starts(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The second `arena run` of a running tournament says so at once, not after its trial
     start (the lock, taken after it, would refuse it then)."""
-    import arena.tournament.runner as runner_module
+    import arena.tournament.preflight as preflight_module
 
     db = tmp_path / "busy.db"
     spec = write_spec(tmp_path / "spec.yaml", db, name="busy", bots=BOTS[:2], rounds=1,
@@ -708,7 +708,7 @@ def test_a_tournament_another_process_runs_is_refused_before_any_bot_starts(
     def no_trial(*args: object, **kwargs: object) -> None:
         raise AssertionError("a bot was started")
 
-    monkeypatch.setattr(runner_module, "trial_starts", no_trial)
+    monkeypatch.setattr(preflight_module, "trial_starts", no_trial)
     with Store(db) as running, running.lock("busy"):
         result = runner.invoke(app, ["run", str(spec), "--no-progress"])
     assert result.exit_code == 1

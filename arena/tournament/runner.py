@@ -280,7 +280,7 @@ class _Run:
         if tasks:
             self.executor.run(tasks, self.on_message, last=last)
 
-    def fixed(self) -> None:
+    def play_fixed(self) -> None:
         """Round-robin and gauntlet: all tables are known up front."""
         spec = self.spec
         rows = [
@@ -294,7 +294,7 @@ class _Run:
             self.store.add_tables(self.row.id, rows)
         self.play(self.store.tables(self.row.id), last=True)
 
-    def swiss(self) -> None:
+    def play_swiss(self) -> None:
         """Swiss: pair a round from the stored results of the complete earlier rounds."""
         spec = self.spec
         per_round = tables_per_swiss_round(spec, len(self.entrant_ids)) * spec.games_per_match
@@ -312,6 +312,8 @@ class _Run:
             self.play(tables, last=r == spec.effective_rounds())
 
     def pair(self, r: int) -> None:
+        """Pair Swiss round ``r`` from the stored games and byes of the rounds before it, and
+        store its tables (in duplicate, each pairing's seatings) and byes."""
         spec = self.spec
         played, byes, rated, n = swiss_inputs(self.store, self.row, r)  # from the store
         if self.rating is None:
@@ -552,9 +554,9 @@ def _play(run: _Run, db_path: Path, vetter: Vetter | None = None) -> str:
                            warn=run.warn).run()
             store.set_state(row.id, state)
         elif spec.format == "swiss":
-            run.swiss()
+            run.play_swiss()
         else:
-            run.fixed()
+            run.play_fixed()
         if state == "running" and store.count_games(row.id) >= row.games_planned:
             state = "finished"
             store.set_state(row.id, state)

@@ -182,19 +182,21 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
               only_seating: int | None = None,
               boards: Boards | None = None) -> list[GameOutcome]:
     """Play ``games`` games between ``players`` (bot clients constructed, started or not);
-    shared by :func:`play_match` and the compliance check. Game numbers start at
-    ``first_game``; the first of them picks its starting seat by ruling 13. With
-    ``close_at_end`` the bots are sent ``bye`` and ended before the last game is handed out,
-    so what they log while ending that game is in its record. ``stop``, asked after each
+    shared by :func:`~arena.referee.match.play_match` and the compliance check.
+
+    Game numbers start at ``first_game``; the first of them picks its starting seat by
+    ruling 13. ``deal_seeds`` fix the deals' seeds in order (a deal book), past their end
+    derived. ``seatings`` (default: player *i* in seat *i*) are the seat orders each deal is
+    played in, one game each. ``players_by_seating`` gives each seating players of its own
+    (``players`` is then its first); by default ``players`` play every seating.
+    ``only_seating`` plays that seating's games alone (the others are played elsewhere;
+    ``boards`` then relates the starting seats).
+
+    With ``close_at_end`` the bots are sent ``bye`` and ended before the last game is handed
+    out, so what they log while ending that game is in its record; ``keep``, asked at the end
+    of the last game, spares a bot that (kept for a later match). ``stop``, asked after each
     game with the games so far, ends the match early (a sequential test that has decided);
-    in duplicate only once a deal has been played in every seating. ``seatings`` (default:
-    player *i* in seat *i*) are the seat orders each deal is played in, one game each.
-    ``keep``, asked at the end of the last game, spares a bot ``close_at_end`` (kept for a
-    later match). ``deal_seeds`` fix the deals' seeds in order (a deal book), past their end
-    derived. ``players_by_seating`` gives each seating players of its own (``players`` is
-    then its first); by default ``players`` play every seating. ``only_seating`` plays that
-    seating's games alone (the others are played elsewhere; ``boards`` then relates the
-    starting seats)."""
+    in duplicate only once a deal has been played in every seating."""
     orders = list(seatings) or [tuple(range(len(players)))]
     crews = list(players_by_seating) or [players] * len(orders)
     clients = list({id(s): s for crew in crews for s in crew
@@ -215,18 +217,8 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
             continue
         order = orders[seating]
         seats = [crews[seating][i] for i in order]
-        gseed = deal_seed(seed, deal, deal_seeds)
-        metadata = [s.metadata for s in seats]  # a local seat's too (arena play's dates)
-        starting = boards.starting_seat(deal, seating, gseed,
-                                        partial(first_seat, metadata, seed, event_date))
-        config = GameConfig(
-            players=tuple(s.name for s in seats), seed=gseed, starting_seat=starting,
-            last_book_finished=tuple(parse_date(m.get("last_book_finished")) for m in metadata),
-            event_date=event_date, rules=rules)
-        state = new_game(config)
-        for player in seats:
-            if isinstance(player, BotClient):
-                player.deals.add(gseed)
+        state = _deal(seats, deal_seed(seed, deal, deal_seeds), boards, deal, seating,
+                      match_seed=seed, event_date=event_date, rules=rules)
         #: what each bot is sent as game_start.bot_seed (kept in the record: its random
         #: choices replay)
         bot_seeds = [bot_seed(seed, g, seat) if isinstance(player, BotClient) else None
@@ -247,6 +239,25 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
         if stop is not None and seating == len(orders) - 1 and stop(outcomes):
             break
     return outcomes
+
+
+def _deal(seats: Sequence[Seat], game_seed: int, boards: Boards, deal: int, seating: int, *,
+          match_seed: int, event_date: dt.date, rules: HouseRules) -> State:
+    """``seating``'s game of ``deal``: a new game of ``seats`` dealt from ``game_seed``, its
+    starting seat as ``boards`` relate it (the match's first by ruling 13); each bot notes the
+    deal (a kept process is never dealt it again)."""
+    metadata = [s.metadata for s in seats]  # a local seat's too (arena play's dates)
+    starting = boards.starting_seat(deal, seating, game_seed,
+                                    partial(first_seat, metadata, match_seed, event_date))
+    config = GameConfig(
+        players=tuple(s.name for s in seats), seed=game_seed, starting_seat=starting,
+        last_book_finished=tuple(parse_date(m.get("last_book_finished")) for m in metadata),
+        event_date=event_date, rules=rules)
+    state = new_game(config)
+    for player in seats:
+        if isinstance(player, BotClient):
+            player.deals.add(game_seed)
+    return state
 
 
 def _begin_game(state: State, seats: Sequence[Seat], game: int,

@@ -223,7 +223,7 @@ def serve_worker(conn: multiprocessing.connection.Connection, parent: int,
     with ``reuse_bots``, the bots' processes are kept from one table to the next
     (:mod:`arena.referee.keeper`); ``sandbox`` is the parent's probe, taken as the worker's
     own (:func:`arena.sandbox.probe.adopt`); ``core``: the CPU the worker and its bots run
-    on (:class:`LocalPool`'s ``pin_workers``)."""
+    on (:class:`~arena.tournament.pool.LocalPool`'s ``pin_workers``)."""
     # First, while this is the only thread: threads and bots inherit the calling thread's
     # affinity when they start.
     unpinned = pin_to(core) if core is not None else None

@@ -35,7 +35,7 @@ from arena.rating.games import (
 )
 from arena.rating.render import check_format, render_csv, render_json, render_table
 from arena.rating.trueskill_rating import RatingSettings, settings_for
-from arena.tournament.store import seed_is_secret
+from arena.tournament.secrecy import seed_is_secret
 
 __all__ = [
     "TournamentSummary",

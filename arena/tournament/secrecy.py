@@ -16,11 +16,12 @@ import logging
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from arena.sandbox import SandboxReport
 
 __all__ = ["PRIVATE_DIR_MODE", "PRIVATE_FILE_MODE", "bare_contest", "make_private",
-           "private_directory"]
+           "private_directory", "seed_is_secret"]
 
 log = logging.getLogger("arena.tournament")
 
@@ -69,3 +70,10 @@ def bare_contest(seed: int | None, report: SandboxReport) -> str | None:
     return ("this tournament is a contest (its spec gives no public seed), and bots here run "
             "without bubblewrap or Landlock, where they could read its secret seed and every "
             "hand; pass --insecure to run it anyway")
+
+
+def seed_is_secret(spec: dict[str, Any], state: str) -> bool:
+    """Whether a tournament's seed is kept from view: one the arena drew (the spec gives
+    none) until the tournament is finished, since whoever knows it can compute every deal
+    still to be played; afterwards it replays them."""
+    return spec.get("seed", 0) is None and state != "finished"

@@ -15,13 +15,13 @@ from arena.tournament.editions import entry_indexes
 from arena.tournament.league_store import entry_lines
 from arena.tournament.overrides import override_options
 from arena.tournament.planning import group_deals
+from arena.tournament.secrecy import seed_is_secret
 from arena.tournament.standings import swiss_standings
 from arena.tournament.store import (
     DEFAULT_RESULTS,
     Store,
     TableRow,
     TournamentRow,
-    seed_is_secret,
     shown_state,
 )
 
@@ -96,7 +96,7 @@ def _state(store: Store, t: TournamentRow) -> str:
 
 def shown_seed(seed: int | None, spec: dict[str, Any], state: str) -> str:
     """The seed as status shows it (status output gets shown around: see
-    :func:`~arena.tournament.store.seed_is_secret`)."""
+    :func:`~arena.tournament.secrecy.seed_is_secret`)."""
     if spec.get("seed", 0) is not None:
         return f"seed {seed}"
     if seed_is_secret(spec, state):

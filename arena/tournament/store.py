@@ -35,7 +35,8 @@ log = logging.getLogger(__name__)
 
 __all__ = ["BUSY_TIMEOUT_S", "DEFAULT_RESULTS", "SCHEMA", "GameRow", "Store", "TableRow",
            "TournamentRow", "compress_record", "decompress_record", "game_id",
-           "holds_no_tables", "match_id", "runner_pid", "shown_state"]
+           "holds_no_tables", "match_id", "no_database", "read_connection", "runner_pid",
+           "shown_state", "unreadable"]
 
 #: Where results go unless a spec's ``results`` or ``--db`` says otherwise.
 DEFAULT_RESULTS = "results/arena.db"
@@ -547,13 +548,6 @@ class Store:
         except OSError as exc:
             raise StoreError(f"cannot write game records to {out}: "
                              f"{exc.strerror or exc}") from None
-
-
-def seed_is_secret(spec: dict[str, Any], state: str) -> bool:
-    """Whether a tournament's seed is kept from view: one the arena drew (the spec gives
-    none) until the tournament is finished, since whoever knows it can compute every deal
-    still to be played; afterwards it replays them."""
-    return spec.get("seed", 0) is None and state != "finished"
 
 
 def shown_state(db: str | Path, tournament: str, stored: str) -> str:

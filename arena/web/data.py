@@ -10,7 +10,7 @@ json``), ratings over games are :func:`arena.rating.trueskill_rating.rate_stored
 :func:`arena.rating.standings.game_points`, scaled as the Swiss standings scale an off-size
 table's (:func:`arena.tournament.scoring.spec_table_weight`). A tournament's drawn seed is
 kept from view until it finishes, as the CLI keeps it
-(:func:`arena.tournament.store.seed_is_secret`).
+(:func:`arena.tournament.secrecy.seed_is_secret`).
 
 A league shows the newest version of each bot by default, as ``arena leaderboard`` does
 (:func:`arena.rating.watch.newest_versions` of the same leaderboard), every version on request
@@ -48,7 +48,8 @@ from arena.rating.trueskill_rating import RatingMemo, RatingRun, rate_stored
 from arena.rating.watch import newest_versions
 from arena.tournament.league_store import entry_lines, league_entries
 from arena.tournament.scoring import spec_table_weight
-from arena.tournament.store import Store, decompress_record, seed_is_secret
+from arena.tournament.secrecy import seed_is_secret
+from arena.tournament.store import Store, decompress_record
 
 __all__ = ["GameRow", "TournamentData", "game_slug", "load_tournament", "progress",
            "read_records", "tournament_names"]

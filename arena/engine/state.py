@@ -257,8 +257,11 @@ class State:
         hand.remove(card)
         self.revealed[seat].discard(card)
         # A six-card hand (a Clotho or Phoenix triggered from a trap, E7) that puts away its
-        # one non-God keeps five natural Gods: The Ascension (ruling 11).
-        if len(hand) == HAND_SIZE and KIND_OF[card] != _GOD and seat not in self.forfeits:
+        # one non-God keeps five natural Gods: The Ascension (ruling 11). Under
+        # reclaim=strict the card put away may be a God it used, which never counted: the
+        # leaving card's kind is not checked (six Gods with none used would have ascended
+        # at five).
+        if len(hand) == HAND_SIZE and seat not in self.forfeits:
             if all(KIND_OF[c] == _GOD for c in hand) and self.ascended is None \
                     and self.used[seat].isdisjoint(hand):
                 self.ascended = seat

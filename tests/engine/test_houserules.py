@@ -193,3 +193,27 @@ def test_strict_reclaim_tracks_each_card_its_seat_used(seed: int, players: int) 
     assert state.result.keys == [
         [v[0], list(v[1])] for v in
         (evaluate([c for c in hand if c not in u]) for hand, u in zip(state.hands, state.used))]
+
+
+@pytest.mark.parametrize("trap, kind", [("Fate-1", "discard"), ("Beast-5", "give")])
+def test_strict_reclaim_five_gods_left_when_the_used_god_leaves_six_cards_ascend(
+        trap: str, kind: str) -> None:
+    # Seat 0 holds five Gods, one of them (God-1) used earlier (staged), so not The
+    # Ascension. A Clotho / Phoenix trap draws the sixth God; putting the used God away leaves
+    # five Gods it never used: that hand became five natural Gods (E19), as when a non-God
+    # leaves a six-card hand.
+    state = build_state(["God-1 God-2 God-3 God-4 God-5",
+                         "Agari-1 Agari-2 Agari-3 Agari-4 Fate-2"],
+                        traps={0: [trap]}, pile_top="God-6 Fate-3 Fate-4",
+                        rules={"reclaim": "strict"}, start=False)
+    state.used[0].update(parse_cards("God-1"))
+    state.push(start_turn)
+    state.run()
+    act(state, "trigger", 0, trap=trap)
+    assert len(state.hands[0]) == 6 and not state.is_over
+    act(state, kind, 0, card="God-1")
+    assert state.is_over and state.decision is None
+    assert state.result is not None
+    assert state.result.ascension is True and state.result.placements == [1, 2]
+    assert events_of(state, "ascension")[0]["hand"] == ["God-2", "God-3", "God-4", "God-5",
+                                                         "God-6"]

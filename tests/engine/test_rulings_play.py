@@ -211,6 +211,30 @@ def test_ruling_07_rounds_by_player_count(players: int, rounds: int) -> None:
     assert all(t["hand_size_after"] == 5 for t in state.turn_log)
 
 
+def test_e07_a_hand_mid_turn_may_hold_fewer_than_four_cards() -> None:
+    # Seat 0 plays (4 cards); seat 1's Raid answers the play, so seat 0 discards (3) and
+    # draws back the Palaestron, whose discard takes a God (2): the God's effect asks seat 0
+    # with two cards in hand, before any draw back (E17). The turn still ends at five.
+    state = build_state(["Umbrae-1 Arcoi-1 God-5 Beast-1 Beast-2",
+                         "Agari-1 Agari-2 Sophoi-3 Fate-2 Fate-3"],
+                        traps={1: ["Agari-5"]}, pile_top="Palaestron Fate-1 Fate-4 Fate-5")
+    act(state, "trigger", 1, trap=None)
+    act(state, "turn", 0, action="play", card="Umbrae-1")
+    act(state, "trigger", 1, trap="Agari-5")
+    act(state, "discard", 0, card="Arcoi-1")
+    act(state, "discard", 0, card="God-5")
+    decision = state.decision
+    assert decision is not None and (decision.seat, decision.kind) == (0, "card")
+    assert decision.context["why"] == "the card they must discard"
+    assert [len(h) for h in state.hands] == [2, 5]
+    act(state, "card", 0, card="Fate-2")
+    while state.decision is not None and state.decision.kind != "swap":
+        state.apply(0)
+    act(state, "swap", 0, swap=None)
+    assert state.turn_log[-1]["hand_size_after"] == 5
+    assert [len(h) for h in state.hands] == [5, 5]
+
+
 @pytest.mark.parametrize("players", [0, 1, 6, 7])
 def test_ruling_07_other_player_counts_are_refused(players: int) -> None:
     with pytest.raises(RulesError, match="2 to 5 players"):

@@ -117,6 +117,44 @@ def test_ruling_10_the_palaestron_runs_from_the_seat_that_drew_it() -> None:
     assert names(state.effect_graveyard) == ["Palaestron", "Agari-1"]
 
 
+def test_e25_the_palaestron_clears_the_arenas_from_seat_0_each_oldest_first() -> None:
+    # seat 1 draws it: the discards run from seat 1, but the traps leave Arena by Arena from
+    # seat 0, so seat 2's newer trap is the new top of the Discard Graveyard
+    state = build_state(["Agari-1 Agari-2 Agari-3 Beast-1 Beast-2",
+                         "Umbrae-1 Umbrae-2 Umbrae-3 Umbrae-4 Umbrae-5",
+                         "Sophoi-1 Sophoi-2 Sophoi-3 Sophoi-4 Sophoi-5"],
+                        traps={0: ["Arcoi-1"], 1: ["Arcoi-2"], 2: ["Fate-3", "Beast-3"]},
+                        pile_top="Palaestron Fate-1 Fate-2 Fate-4 Fate-5 Beast-4",
+                        rules={"trap_windows": "turn_and_play"}, active=1)
+    act(state, "trigger", 1, trap=None)
+    act(state, "trigger", 2, trap=None)
+    act(state, "trigger", 0, trap=None)
+    act(state, "turn", 1, action="play", card="Umbrae-1")
+    act(state, "trigger", 2, trap=None)
+    act(state, "trigger", 0, trap=None)
+    act(state, "target", 1, seat=0)
+    while state.decision is not None and state.decision.kind in ("discard", "reveal"):
+        state.apply(0)
+    cleared = [(e["seat"], e["card"]) for e in events_of(state, "trap_cleared")]
+    assert cleared == [(0, "Arcoi-1"), (1, "Arcoi-2"), (2, "Fate-3"), (2, "Beast-3")]
+    assert names(state.discard_graveyard)[-1] == "Beast-3"
+
+
+@pytest.mark.parametrize("god", ["God-6", "God-7"])
+def test_e25_apollo_and_zeus_destroy_the_oldest_trap_first(god: str) -> None:
+    state = build_state([f"{god} Agari-2 Agari-3 Beast-1 Beast-2",
+                         "Umbrae-1 Umbrae-2 Umbrae-3 Umbrae-4 Umbrae-5"],
+                        traps={1: [("Fate-3", -2, 0), ("Beast-3", -1, 0)]},
+                        pile_top="Fate-1 Fate-2 Fate-4 Fate-5 Beast-4",
+                        rules={"trap_windows": "turn_and_play"})
+    act(state, "trigger", 1, trap=None)
+    act(state, "turn", 0, action="play", card=god)
+    act(state, "trigger", 1, trap=None)
+    destroyed = [(e["card"], e["slot"]) for e in events_of(state, "trap_destroyed")]
+    assert destroyed == [("Fate-3", 0), ("Beast-3", 0)]
+    assert names(state.discard_graveyard)[:2] == ["Fate-3", "Beast-3"]
+
+
 def test_ruling_10_a_reveal_shows_a_card_not_yet_revealed() -> None:
     # seat 1's Umbrae-1..3 are public already: its Palaestron reveal offers only the others;
     # seat 2's whole hand is public: it has nothing left to reveal and is not asked

@@ -92,6 +92,27 @@ def test_sophoi_and_crown_look_at_the_top_and_may_exchange(card: str, depth: int
         assert pile_top(state, 2) == ["Fate-2", "Fate-3"]
 
 
+def test_e26_of_two_copies_on_the_pile_the_one_nearer_the_top_is_taken() -> None:
+    # Both Fate-3 among the top two: one option, and the top copy is the one taken, so the
+    # card given takes the top place and the play's draw brings it back (never both Fate-3).
+    state = stage("Sophoi-1", pile_top="Fate-3 Fate-3 Fate-1")
+    act(state, "turn", 0, action="play", card="Sophoi-1")
+    decision = state.decision
+    assert decision is not None and decision.options == ({"card": None}, {"card": "Fate-3"})
+    act(state, "card", 0, card="Fate-3")
+    act(state, "give", 0, card="Sophoi-5")
+    assert hand(state, 0) == ["Fate-3", "Sophoi-2", "Sophoi-3", "Sophoi-4", "Sophoi-5"]
+    assert pile_top(state, 2) == ["Fate-3", "Fate-1"]
+
+
+def test_e26_of_two_copies_in_the_discard_graveyard_hades_takes_the_lowest() -> None:
+    state = stage("God-2", discard_graveyard="Fate-3 Beast-4 Fate-3", pile_top="Fate-1 Fate-2")
+    act(state, "turn", 0, action="play", card="God-2")
+    act(state, "card", 0, card="Fate-3")
+    act(state, "give", 0, card="Sophoi-5")
+    assert names(state.discard_graveyard) == ["Beast-4", "Fate-3", "Sophoi-5"]
+
+
 def test_sophoi_pass_changes_nothing() -> None:
     state = stage("Sophoi-1")
     act(state, "turn", 0, action="play", card="Sophoi-1")

@@ -7,11 +7,15 @@ decision:
 * all 52 cards are conserved (``card_count()`` and the multiset of ``all_cards()``);
 * the draw pile is empty only if both graveyards are empty too (E4);
 * no Arena ever holds more than 2 traps; the Palaestron is never in a hand;
-* every hand is 5 at the end of every turn (live state and ``turn_log``);
+* every hand is 5 at the end of every turn (live state and ``turn_log``), and never more than
+  6 within one (E7);
+* no Ascension is missed: while the game goes on, no contending seat holds five natural Gods
+  it may count (E19; under ``reclaim=strict`` none of them used);
 * every trap set is tracked: it leaves only through an event saying so, and an expired trap
   expires exactly at the end of its owner's second turn after the one it was set in (and no
   live trap is older than that);
 * rounds by player count; the same seed and choices give the same record; replay reproduces;
+* all of the above under every combination of house rules, and in games staged rich in Gods;
 * no observation holds another seat's hidden card: each observation's events are exactly the
   logged events of its audience (``state.log`` visibility: None = all, s >= 0 only s, s < 0
   all but ~s); no event reaches a seat with a card that is hidden from it (in another seat's
@@ -30,16 +34,18 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
+from engine_scenario import build_state
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from arena.engine.cards import CARD_IDS, NOTATION, PALAESTRON, Card
+from arena.engine.cards import CARD_IDS, KIND_OF, NOTATION, PALAESTRON, Card, Kind
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.decision import DECISION_KINDS
 from arena.engine.game import new_game
+from arena.engine.houserules import RULE_CHOICES, HouseRules
 from arena.engine.record import replay
 from arena.engine.state import State, Trap
-from arena.engine.turn import MAX_TRAPS, begin_game
+from arena.engine.turn import MAX_TRAPS, begin_game, start_turn
 
 IDS: dict[str, tuple[int, ...]] = {text: CARD_IDS[Card.parse(text)] for text in set(NOTATION)}
 #: Hands are public at the end: the showdown and an Ascension show them to all.
@@ -51,6 +57,9 @@ PROPERTY_SETTINGS = settings(max_examples=60, deadline=None,
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 player_counts = st.integers(min_value=2, max_value=5)
+#: every combination of the house rules' readings
+house_rules = st.builds(HouseRules, **{name: st.sampled_from(choices)
+                                       for name, choices in RULE_CHOICES.items()})
 
 
 def strings(obj: Any) -> Iterator[str]:
@@ -73,6 +82,18 @@ def hidden_from(state: State, seat: int) -> set[int]:
             hidden.update(c for c in state.hands[other] if c not in revealed)
             hidden.update(t.card for t in state.traps[other])
     return hidden
+
+
+def missed_ascension(state: State) -> int | None:
+    """A contending seat holding five natural Gods it may count while the game goes on."""
+    if state.result is not None or state.ascended is not None:
+        return None
+    for seat, hand in enumerate(state.hands):
+        if (len(hand) == 5 and seat not in state.forfeits
+                and all(KIND_OF[c] == Kind.GOD for c in hand)
+                and state.used[seat].isdisjoint(hand)):
+            return seat
+    return None
 
 
 def audience(state: State, to: int | None) -> list[int]:
@@ -114,6 +135,8 @@ class Watch:
         assert sorted(state.all_cards()) == list(range(52))
         assert all(len(traps) <= MAX_TRAPS for traps in state.traps), state.traps
         assert all(PALAESTRON not in h for h in state.hands)
+        assert all(len(h) <= 6 for h in state.hands), state.hands  # E7
+        assert missed_ascension(state) is None, state
         # E4: the pile is rebuilt the moment it empties, so it is never empty while a
         # graveyard holds a card
         assert state.draw_pile or not (state.effect_graveyard or state.discard_graveyard)
@@ -187,6 +210,7 @@ class Watch:
         assert 0 <= decision.seat < state.n
         assert decision.kind in DECISION_KINDS
         assert state.draw_pile or not (state.effect_graveyard or state.discard_graveyard)
+        assert missed_ascension(state) is None, state
         json.dumps(decision.to_json())
         # the safe default comes first: hold, no swap, no trigger, any "pass" option
         options = decision.options
@@ -256,20 +280,26 @@ class Watch:
         assert all(PALAESTRON not in h for h in state.hands)
 
 
-def watched_game(seed: int, players: int, agent_seed: int) -> tuple[State, Watch]:
+def watched_game(seed: int, players: int, agent_seed: int,
+                 rules: HouseRules | None = None) -> tuple[State, Watch]:
     """A game with random legal choices (from ``agent_seed``), watched at every step."""
     config = GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed,
-                        starting_seat=seed % players)
+                        starting_seat=seed % players, rules=rules or HouseRules())
     state = State(config)
     watch = Watch(state)
     state.push(begin_game)
     state.run()
+    return state, play_watched(state, watch, agent_seed)
+
+
+def play_watched(state: State, watch: Watch, agent_seed: int) -> Watch:
+    """Play ``state`` out with random legal choices, checking the invariants throughout."""
     choose = random.Random(agent_seed)
     while state.decision is not None:
         watch.at_decision()
         state.apply(choose.randrange(len(state.decision.options)))
     watch.at_end()
-    return state, watch
+    return watch
 
 
 def plain_game(seed: int, players: int, agent_seed: int, forfeit: tuple[int, int] | None = None
@@ -305,6 +335,46 @@ def test_invariants_at_every_step(seed: int, players: int, agent_seed: int) -> N
     # exactly one first place: ties for first are always settled (book, RPS, lot)
     assert state.result.placements.count(1) == 1
     assert max(state.result.placements) <= players
+
+
+@settings(PROPERTY_SETTINGS, max_examples=30)
+@given(seed=seeds, players=player_counts, agent_seed=seeds, rules=house_rules)
+def test_invariants_at_every_step_under_every_house_rule(seed: int, players: int,
+                                                         agent_seed: int,
+                                                         rules: HouseRules) -> None:
+    state, _ = watched_game(seed, players, agent_seed, rules)
+    assert state.result is not None and state.result.placements.count(1) == 1
+
+
+@settings(PROPERTY_SETTINGS, max_examples=40)
+@given(seed=seeds, players=player_counts, agent_seed=seeds, rules=house_rules,
+       used=st.integers(0, 7))
+def test_invariants_in_games_rich_in_gods(seed: int, players: int, agent_seed: int,
+                                          rules: HouseRules, used: int) -> None:
+    """Four Gods in seat 0's hand and the other three near the top of the pile, so that
+    Ascensions (and, under reclaim=strict, used Gods drawn back) are common, not one game in
+    thousands: none is ever missed, and every other invariant holds."""
+    deck = random.Random(seed)
+    gods = [f"God-{r}" for r in range(1, 8)]
+    deck.shuffle(gods)
+    others = [NOTATION[c] for c in range(52) if c != PALAESTRON and KIND_OF[c] != Kind.GOD]
+    deck.shuffle(others)
+    hands = [" ".join(gods[:4] + others[:1])]
+    hands += [" ".join(others[1 + 5 * k:6 + 5 * k]) for k in range(players - 1)]
+    rest = others[5 * players - 4:]
+    top = gods[4:] + rest[:6]  # the last three Gods among the first nine cards drawn
+    below = rest[6:] + ["Palaestron"]
+    deck.shuffle(top)
+    deck.shuffle(below)
+    pile = top + below
+    state = build_state(hands, pile_top=pile, seed=seed, rules=rules.to_json(), start=False)
+    if state.strict_reclaim and used < 7:  # one God seat 0 holds or will draw: used before
+        state.used[0].update(CARD_IDS[Card.parse(gods[used])])
+    watch = Watch(state)
+    state.push(start_turn)
+    state.run()
+    play_watched(state, watch, agent_seed)
+    assert state.result is not None and state.result.placements.count(1) == 1
 
 
 @settings(PROPERTY_SETTINGS, max_examples=15)

@@ -8,6 +8,7 @@ test states the situation and the outcome a player relies on.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import json
 import random
 from typing import Any
@@ -30,9 +31,11 @@ from arena.engine import (
     new_game,
     play_game,
 )
+from arena.engine.actions import card_options
 from arena.engine.cards import (
     NOTATION,
     PALAESTRON,
+    parse_cards,
 )
 from arena.engine.showdown import RPS_THROW_CAP, book_tiebreak, year_earlier
 from arena.engine.start import first_starting_seat, next_starting_seat
@@ -578,3 +581,34 @@ def test_e20_a_card_changing_hands_is_the_hidden_copy(revealed_first: bool,
     assert hidden in state.hands[1 - holder] and shown in state.hands[holder]
     assert state.revealed[holder] == {shown}
     assert "took" not in events_of(state, "exchange")[-1]
+
+
+def test_e20_card_options_over_every_small_hand() -> None:
+    """Exhaustively, over every arrangement of a few cards with two pairs of copies and the
+    Palaestron, and every set of them revealed: one option per face, in the order the faces
+    first appear, never the Palaestron, and of two copies the one E20 names (the revealed
+    copy leaving face up, a hidden copy leaving face down; with no revealed set, the first)."""
+    pool = parse_cards("Fate-3 Fate-3 Crown Crown God-1") + [PALAESTRON]
+    checked = 0
+    for size in range(len(pool) + 1):
+        for cards in itertools.permutations(pool, size):
+            for shown_count in range(size + 1):
+                for shown in itertools.combinations(cards, shown_count):
+                    for face_up in (True, False):
+                        _check_card_options(list(cards), set(shown), face_up)
+                        checked += 1
+                _check_card_options(list(cards), None, True)
+    assert checked > 10_000
+
+
+def _check_card_options(cards: list[int], revealed: set[int] | None, face_up: bool) -> None:
+    options, payloads = card_options(cards, "card", revealed, face_up)
+    faces = list(dict.fromkeys(NOTATION[c] for c in cards if c != PALAESTRON))
+    assert options == [{"card": face} for face in faces]
+    assert [NOTATION[c] for c in payloads] == faces
+    for payload in payloads:
+        copies = [c for c in cards if NOTATION[c] == NOTATION[payload]]
+        if revealed is None:
+            assert payload == copies[0]
+        elif any((c in revealed) == face_up for c in copies):
+            assert (payload in revealed) == face_up, (cards, revealed, face_up)

@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 from pathlib import Path
@@ -12,9 +13,11 @@ import pytest
 
 from arena.bench.engine import BenchRow, EngineBench, bench_census, bench_evaluate, bench_play
 from arena.engine.cards import NOTATION
+from arena.engine.config import GameConfig
 from arena.engine.desmos import Category
 from arena.engine.effects import EFFECTS, TRIGGER_WINDOWS
 from arena.engine.record import iter_records, read_records, replay_one, replay_records
+from arena.engine.result import GameResult
 from arena.engine.rules_text import (
     CATEGORY_LABELS,
     census_table_markdown,
@@ -22,6 +25,7 @@ from arena.engine.rules_text import (
     effect_table_markdown,
 )
 from arena.engine.simulate import simulate
+from arena.engine.state import State, Trap
 from arena.errors import ReplayError, RulesError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -253,6 +257,33 @@ def test_rules_md_quotes_every_sentence_of_the_rulebook() -> None:
             if not any(sentence in quote for quote in quoted):
                 missing.append(sentence)
     assert not missing, f"RULES.md does not quote: {missing}"
+
+
+#: `name.attr` in RULES.md that name a record's field, not the code
+RECORD_FIELDS = {"config.rules"}
+
+
+def test_rules_md_names_code_that_exists() -> None:
+    """Every ruling says where the code decides it (`effects.tyche`, `State.used`, ...): each
+    such name must be found there, or a reader is sent to code that does not exist."""
+    rules = (ROOT / "RULES.md").read_text(encoding="utf-8")
+    modules = {path.stem for path in (ROOT / "arena" / "engine").glob("*.py")}
+    state = State(GameConfig())
+    classes: dict[str, object] = {"State": state, "Trap": Trap(0, 0, 0),
+                                  "GameConfig": GameConfig(), "GameResult": GameResult}
+    missing = []
+    for name in sorted(set(re.findall(r"`(?:arena\.engine\.)?([A-Za-z_]+(?:\.[A-Za-z_]+)+)`",
+                                      rules))):
+        head, *path = name.split(".")
+        if name in RECORD_FIELDS or (head not in modules and head not in classes):
+            continue
+        obj = classes.get(head) or importlib.import_module(f"arena.engine.{head}")
+        for attr in path:
+            if not hasattr(obj, attr):
+                missing.append(name)
+                break
+            obj = getattr(obj, attr)
+    assert not missing, f"RULES.md names code that does not exist: {missing}"
 
 
 def test_rules_md_census_table_matches_the_code() -> None:

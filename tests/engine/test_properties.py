@@ -7,8 +7,8 @@ decision:
 * all 52 cards are conserved (``card_count()`` and the multiset of ``all_cards()``);
 * the draw pile is empty only if both graveyards are empty too (E4);
 * no Arena ever holds more than 2 traps; the Palaestron is never in a hand;
-* every hand is 5 at the end of every turn (live state and ``turn_log``), and never more than
-  6 within one (E7);
+* every hand is 5 at the end of every turn (live state and ``turn_log``) and whenever a turn,
+  swap or throw is asked, and never more than 6 within a turn (E7);
 * no Ascension is missed: while the game goes on, no contending seat holds five natural Gods
   it may count (E19; under ``reclaim=strict`` none of them used);
 * every trap set is tracked: it leaves only through an event saying so, and an expired trap
@@ -223,6 +223,8 @@ class Watch:
         assert len({json.dumps(o, sort_keys=True) for o in options}) == len(options), decision
         if decision.kind == "rps":
             assert state.phase == "showdown"
+        if decision.kind in ("turn", "swap", "rps"):  # between effects: every hand is whole
+            assert [len(h) for h in state.hands] == [5] * state.n, (decision, state)
         if decision.kind == "reveal":  # a reveal must show a card not yet revealed (E16)
             chooser = decision.seat
             hidden_names = {NOTATION[c] for c in state.hands[chooser]

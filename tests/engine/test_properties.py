@@ -5,7 +5,7 @@ stack machine (each step popped), at every emitted event, at every end of turn a
 decision:
 
 * all 52 cards are conserved (``card_count()`` and the multiset of ``all_cards()``);
-* the draw pile is empty only if both graveyards are empty too (E4);
+* the draw pile is empty only if both graveyards are empty too (E4), and in fact never (E5);
 * no Arena ever holds more than 2 traps; the Palaestron is never in a hand;
 * every hand is 5 at the end of every turn (live state and ``turn_log``) and whenever a turn,
   swap or throw is asked, and never more than 6 within a turn (E7);
@@ -138,8 +138,11 @@ class Watch:
         assert all(len(h) <= 6 for h in state.hands), state.hands  # E7
         assert missed_ascension(state) is None, state
         # E4: the pile is rebuilt the moment it empties, so it is never empty while a
-        # graveyard holds a card
+        # graveyard holds a card; and hands, Arenas and resolving cards never hold more than
+        # 41 cards, so it is never empty at all (E5)
         assert state.draw_pile or not (state.effect_graveyard or state.discard_graveyard)
+        assert len(state.draw_pile) + len(state.effect_graveyard) + len(
+            state.discard_graveyard) >= 11 and state.draw_pile
         for trap, owner, set_at, gone in self.traps.values():
             if not gone:
                 assert trap in state.traps[owner], f"{trap} left seat {owner} without an event"

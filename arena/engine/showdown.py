@@ -51,6 +51,12 @@ def showdown(state: State) -> None:
     state.phase = "showdown"
     state.emit({"type": "showdown",
                 "hands": [[NOTATION[c] for c in shown_hand(hand)] for hand in state.hands]})
+    _settle_first_place(state)
+
+
+def _settle_first_place(state: State) -> None:
+    """Place the contending seats: the best Desmos first, a tie for it by book, then by
+    sudden death."""
     values = state.desmos_values()
     contenders = [s for s in range(state.n) if s not in state.forfeits]
     if not contenders:
@@ -98,8 +104,10 @@ def _rps_resolve(state: State, players: tuple[int, ...], thrown: int) -> None:
     thrown += 1
     if len(survivors) == 1:
         state.finish(survivors[0], "rps")
-    elif not survivors:  # every tied seat forfeited: the rest are placed by Desmos alone
-        state.finish(None, "none")
+    elif not survivors:
+        # every tied seat forfeited: first place goes to the best of the seats still
+        # contending, and a tie for it is settled as any other (ruling 12)
+        _settle_first_place(state)
     elif thrown >= RPS_THROW_CAP:
         state.finish(state.rng.choice(sorted(survivors)), "lot")
     else:

@@ -488,6 +488,25 @@ def test_ruling_12_a_seat_forfeiting_during_rps_drops_out() -> None:
     assert state.result.tiebreak == "rps"
 
 
+def test_ruling_12_when_every_seat_tied_for_first_forfeits_the_next_tie_is_broken() -> None:
+    # seats 0 and 1 tie for first and both forfeit during the sudden death; seats 2 and 3,
+    # tied below them, now share the best Desmos of the seats that contend: that tie for
+    # first place is broken too, not left as two winners
+    weak_too = "God-4 Sophoi-1 Agari-2 Arcoi-4 Beast-5"  # a High Hand with WEAK's tie key
+    state = final_showdown([PAIR_A, PAIR_B, WEAK, weak_too])
+    state.forfeit(0, "crashed")
+    state.forfeit(1, "crashed")
+    act(state, "rps", 0, throw="rock")
+    act(state, "rps", 1, throw="rock")
+    decision = state.decision
+    assert decision is not None and (decision.seat, decision.kind) == (2, "rps")
+    act(state, "rps", 2, throw="paper")
+    act(state, "rps", 3, throw="rock")
+    assert state.result is not None
+    assert state.result.placements == [3, 3, 1, 2] and state.result.winners == [2]
+    assert state.result.tiebreak == "rps"
+
+
 # ============================================================================ ruling 13
 
 

@@ -37,7 +37,9 @@ from arena.engine.cards import (
     PALAESTRON,
     parse_cards,
 )
-from arena.engine.showdown import RPS_THROW_CAP, book_tiebreak, year_earlier
+from arena.engine.config import rounds_for
+from arena.engine.desmos import Value, evaluate
+from arena.engine.showdown import RPS_THROW_CAP, book_tiebreak, showdown, year_earlier
 from arena.engine.start import first_starting_seat, next_starting_seat
 from arena.engine.turn import start_turn
 
@@ -505,6 +507,39 @@ def test_ruling_12_when_every_seat_tied_for_first_forfeits_the_next_tie_is_broke
     assert state.result is not None
     assert state.result.placements == [3, 3, 1, 2] and state.result.winners == [2]
     assert state.result.tiebreak == "rps"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_ruling_12_one_winner_whoever_forfeits_during_the_sudden_death(players: int) -> None:
+    """Exhaustively over which seats share the best Desmos and which of them forfeit once the
+    sudden death starts: while a seat contends, exactly one seat is first, and it contends;
+    every forfeited seat is last."""
+    high, low = evaluate(parse_cards(PAIR_A)), evaluate(parse_cards(WEAK))
+    for pattern in itertools.product((high, low), repeat=players):
+        tied = [seat for seat, value in enumerate(pattern) if value == max(pattern)]
+        for count in range(len(tied) + 1):
+            for quitters in itertools.combinations(tied, count):
+                _check_one_winner(list(pattern), set(quitters))
+
+
+def _check_one_winner(values: list[Value], quitters: set[int]) -> None:
+    n = len(values)
+    state = build_state([""] * n, round=rounds_for(n), active=n - 1, start=False)
+    by_seat = {id(state.hands[seat]): value for seat, value in enumerate(values)}
+    state.evaluate = lambda hand: by_seat[id(hand)]  # the staged Desmos of each seat
+    state.push(showdown)
+    state.run()
+    throws = random.Random(len(quitters) * 31 + n)
+    while state.decision is not None:
+        for seat in quitters:
+            state.forfeit(seat, "crashed")
+        seat = state.decision.seat
+        state.apply(0 if seat in state.forfeits else throws.randrange(3))
+    assert state.result is not None
+    placements = state.result.placements
+    if len(state.forfeits) < n:
+        assert placements.count(1) == 1 and len(state.result.winners) == 1, placements
+    assert all(placements[seat] == max(placements) for seat in state.forfeits)
 
 
 # ============================================================================ ruling 13

@@ -107,7 +107,8 @@ def register(app: typer.Typer) -> None:
     installs a bot's packages (a wait of seconds)."""
     on_build(_building)
     env_app = typer.Typer(help="The environments of bots that require packages (bot.yaml "
-                               "requirements).", no_args_is_help=True)
+                               "requirements).\n\nExample: arena env list",
+                          no_args_is_help=True)
     env_app.command("list", help=_LIST_HELP)(env_list)
     env_app.command("prune", help=_PRUNE_HELP)(env_prune)
     app.add_typer(env_app, name="env")

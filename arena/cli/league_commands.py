@@ -19,7 +19,8 @@ __all__ = ["league_app", "register"]
 
 league_app = typer.Typer(name="league", no_args_is_help=True,
                          help="A league that runs until stopped: arena run league.yaml starts "
-                              "or resumes it; these commands act on a running one.")
+                              "or resumes it; these commands act on a running one."
+                              "\n\nExample: arena league stop ladder")
 
 _STOP_HELP = "\n\n".join([
     "Stop a running league once the table under way is played (its games are recorded; "

@@ -7,6 +7,7 @@ import logging
 import os
 
 import pytest
+import typer
 from typer.testing import CliRunner
 
 import arena
@@ -61,6 +62,26 @@ def test_help_lists_the_everyday_commands_first_and_the_developer_tools_apart() 
                      "export", "report", "serve", "delete", "env", "league"],
         "Developer tools": ["desmos", "simulate", "replay", "rules", "bench"],
     }
+
+
+def _commands(group: object, path: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """Every command and group under ``group`` (a group has ``commands``), as the words that
+    name it."""
+    found: list[tuple[str, ...]] = []
+    for name, command in getattr(group, "commands", {}).items():
+        found.append((*path, name))
+        found.extend(_commands(command, (*path, name)))
+    return found
+
+
+def test_every_command_and_group_has_an_example_in_its_help() -> None:
+    """The README promises it: ``arena env --help`` and ``arena league --help`` had none."""
+    commands = _commands(typer.main.get_command(app))
+    assert ("env",) in commands and ("league", "stop") in commands
+    for words in commands:
+        result = CliRunner().invoke(app, [*words, "--help"], terminal_width=200)
+        text = " ".join(result.stdout.replace("│", " ").split())
+        assert result.exit_code == 0 and f"Example: arena {' '.join(words)}" in text, words
 
 
 def _arena(*args: str, stdout: int) -> tuple[int, str]:

@@ -153,6 +153,24 @@ def test_check_bot_says_which_version_a_submit_registers(tmp_path: Path) -> None
     assert "Note:" not in again.stdout  # the registered copy is what a submit registers
 
 
+@needs_sandbox
+def test_check_bot_promises_no_version_for_a_name_submit_refuses(tmp_path: Path) -> None:
+    """'Mon bot' fails the registry name check: no note may say which file and version a
+    submit would register, as a submit registers nothing under that name."""
+    source = tmp_path / "src" / "mon.py"
+    source.parent.mkdir()
+    source.write_text((BOTS / "random.py").read_text(encoding="utf-8").replace(
+        'name = "random"', 'name = "Mon bot"'), encoding="utf-8")
+    assert resolve(str(source)).name == "Mon bot"
+    bots_dir = tmp_path / "bots"
+    bots_dir.mkdir()
+    checked = runner.invoke(app, ["check-bot", str(source), "--games", "1"],
+                            env={"ARENA_BOTS_DIR": str(bots_dir)})
+    assert checked.exit_code == 1, checked.output
+    assert "Note:" not in checked.stdout
+    assert "✗ registry name: bot name 'Mon bot' is not allowed" in checked.stdout
+
+
 def test_check_bot_says_what_it_waits_for_while_a_bot_is_silent(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The library tells of a long wait (tests/referee: when); the CLI says it on stderr."""

@@ -414,7 +414,9 @@ def _limit_message(text: str) -> str:
 
 
 _FIELDS = tuple(TournamentSpec.model_fields)
-_RATING_FIELDS = tuple(RatingSpec.model_fields)
+#: The fields of the spec's nested sections, for an unknown one's message.
+_SECTION_FIELDS = {"rating": tuple(RatingSpec.model_fields),
+                   "budget": tuple(LeagueBudget.model_fields)}
 #: Fields named as ``arena run`` and ``arena match`` name their options (``--games``,
 #: ``--decision-ms``), which a spelling distance would match to an unrelated field.
 _OPTION_NAMES = {"games": "games_per_match", "players": "players_per_game",
@@ -449,7 +451,7 @@ def _problem(error: Any) -> list[str]:
     if kind == "invalid_key":  # a key YAML read as a number, a date or a boolean
         return [f"{_loc(loc[:-1])}: a field name must be text, got {shown_value(loc[-1])}"]
     if kind == "extra_forbidden":
-        known = _RATING_FIELDS if len(loc) > 1 and loc[0] == "rating" else _FIELDS
+        known = _SECTION_FIELDS.get(str(loc[0]), _FIELDS) if len(loc) > 1 else _FIELDS
         name = str(loc[-1])
         meant = (f" (did you mean '{_OPTION_NAMES[name]}'?)" if len(loc) == 1
                  and name in _OPTION_NAMES else did_you_mean(name, known))

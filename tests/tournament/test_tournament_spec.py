@@ -206,6 +206,18 @@ def test_unknown_field_suggests_the_known_one(tmp_path: Path) -> None:
                            "(known: name, format, bots,")
 
 
+@pytest.mark.parametrize(("section", "line"), [
+    ("budget: {games: 10, turns: 3}",
+     "budget.turns: unknown field (known: games, minutes)"),
+    ("rating: {sigm: 3}",
+     "rating.sigm: unknown field (did you mean 'sigma'?) (known: mu, sigma, beta, tau, "
+     "draw_probability)")])
+def test_an_unknown_field_of_a_section_lists_that_sections_fields(
+        tmp_path: Path, section: str, line: str) -> None:
+    # budget's used to list the spec's top-level fields
+    assert problems(tmp_path, VALID + section + "\n") == [line]
+
+
 @pytest.mark.parametrize(("field", "meant"), [
     ("games: 4", "games_per_match"), ("players: 3", "players_per_game"),
     ("decision_ms: 500", "limits.decision_ms")])

@@ -10,8 +10,9 @@ The modules, each importing only those listed before it
   seeds), :mod:`~arena.tournament.swiss_local` and :mod:`~arena.tournament.swiss` (Swiss
   pairing), :mod:`~arena.tournament.dealbook` (fixed deals),
   :mod:`~arena.tournament.overrides` (the ``arena run`` options that set spec fields);
-* :mod:`~arena.tournament.entries`, :mod:`~arena.tournament.league_spec` and
-  :mod:`~arena.tournament.spec` (the spec and its bots);
+* :mod:`~arena.tournament.entries`, :mod:`~arena.tournament.league_spec`,
+  :mod:`~arena.tournament.rating_spec` and :mod:`~arena.tournament.spec` (the spec, its
+  bots, its league budget and its rating parameters);
 * :mod:`~arena.tournament.editions` (a stored tournament whose entrants changed),
   :mod:`~arena.tournament.planning` (the tables a spec plays),
   :mod:`~arena.tournament.standings` (a stored Swiss tournament's standings),

@@ -420,12 +420,13 @@ def _sandbox_warnings() -> list[str]:
 def _before_games(spec: TournamentSpec, executor: TableExecutor, db_path: Path,
                   stored: str | None, *, backend: str, trial: bool, pin: bool,
                   workers: int) -> list[str]:
-    """Start the local workers and the trial start, unless the stored tournament (in state
-    ``stored``) is finished; the warnings to say before the games."""
+    """Start the workers (or join Ray) and the trial start, unless the stored tournament (in
+    state ``stored``) is finished; the warnings to say before the games."""
     if stored == "finished":
         return []
-    if backend == "local":  # the workers start while the trial runs
-        executor.start(_planned_parallelism(spec, len(spec.entrants)))
+    # the workers start while the trial runs; a cluster that cannot be joined fails here,
+    # before a tournament is stored that nothing could play
+    executor.start(_planned_parallelism(spec, len(spec.entrants)))
     early: list[str] = []
     if trial:
         resuming = stored is not None

@@ -305,6 +305,22 @@ def test_an_address_where_nothing_listens_is_one_clear_error_not_minutes_of_retr
     assert not ray.is_initialized()
 
 
+def test_a_cluster_that_cannot_be_joined_leaves_no_tournament_behind(tmp_path: Path) -> None:
+    # the join used to come after the tournament was stored: a later run with other
+    # fields was refused as a changed spec
+    import socket
+
+    with socket.socket() as probe_socket:
+        probe_socket.bind(("127.0.0.1", 0))
+        port = probe_socket.getsockname()[1]
+    db = tmp_path / "ray.db"
+    spec = load_spec(write_spec(tmp_path / "spec.yaml", db))
+    with pytest.raises(ClusterError, match="cannot join the Ray cluster"):
+        run_tournament(spec, 1, backend="ray", address=f"127.0.0.1:{port}")
+    assert not db.exists()
+    assert not ray.is_initialized()
+
+
 # ---------------------------------------------------------------------------- on Ray
 def test_ray_plays_the_same_games_as_the_local_pool(
     cluster: str, local_reference: list[tuple[Any, ...]], tmp_path: Path, bot_cache: Path

@@ -26,6 +26,7 @@ __all__ = [
     "hand_options",
     "pass_option",
     "peek_hand",
+    "placed_options",
     "refill_pile",
     "reveal_hand",
     "seat_option",
@@ -98,6 +99,51 @@ def card_options(cards: list[int], key: str = "card", revealed: set[int] | None 
             payloads.append(card)
         elif revealed is not None and (card in revealed) == face_up:
             payloads[at] = card
+    return options, payloads
+
+
+#: "the copy ``depth`` cards from the top", one option object per (card face, depth), made
+#: once like the others (a learner's action index remembers them)
+_DEPTH_OPTION: Final[dict[tuple[str, int], Option]] = {}
+
+
+def _depth_option(card: int, depth: int) -> Option:
+    key = (NOTATION[card], depth)
+    option = _DEPTH_OPTION.get(key)
+    if option is None:
+        option = _DEPTH_OPTION[key] = {"card": key[0], "depth": depth}
+    return option
+
+
+def placed_options(cards: list[int], depths: list[int],
+                   neighbours_alike: bool) -> tuple[list[Option], list[int]]:
+    """One option per card of a pile's ``cards`` (each ``depths`` from the top, 1 the top),
+    in the order given; never the Palaestron (E26).
+
+    Two copies of a face are not interchangeable here: which one leaves decides the order of
+    what stays. The copy nearest the top is ``{"card": face}``; the other is offered too, as
+    ``{"card": face, "depth": d}``, unless ``neighbours_alike`` and the two lie side by side
+    (taking either out of the Discard Graveyard leaves the same cards in the same order).
+    """
+    nearest: dict[int, int] = {}  # face -> the index of its copy nearest the top
+    for i, card in enumerate(cards):
+        at = nearest.get(FACE_OF[card])
+        if at is None or depths[i] < depths[at]:
+            nearest[FACE_OF[card]] = i
+    table = _TABLES.get("card") or _option_table("card")
+    options: list[Option] = []
+    payloads: list[int] = []
+    for i, card in enumerate(cards):
+        if card == PALAESTRON:  # it enters a hand only by being drawn, and is played at once
+            continue
+        top = nearest[FACE_OF[card]]
+        if i == top:
+            options.append(table[card])
+        elif neighbours_alike and abs(depths[i] - depths[top]) == 1:
+            continue
+        else:
+            options.append(_depth_option(card, depths[i]))
+        payloads.append(card)
     return options, payloads
 
 

@@ -24,6 +24,7 @@ from arena.engine.actions import (
     hand_options,
     pass_option,
     peek_hand,
+    placed_options,
     refill_pile,
     reveal_hand,
     shown_hand,
@@ -83,7 +84,9 @@ def _hermes(state: State, target: int, seat: int, src: str) -> None:
 
 
 def hades(state: State, seat: int, src: str) -> None:
-    options, payloads = card_options(state.discard_graveyard)
+    graveyard = state.discard_graveyard
+    # bottom first; which of two copies is taken decides what a later Griffin uncovers (E26)
+    options, payloads = placed_options(graveyard, list(range(len(graveyard), 0, -1)), True)
     if not options or not state.hands[seat]:
         return
     state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads], _graveyard_take,
@@ -211,7 +214,8 @@ def _look_and_exchange_top(state: State, seat: int, src: str, depth: int) -> Non
                     "cards": [NOTATION[c] for c in top]}, seat)
         state.emit({"type": "look", "seat": seat, "source": src, "zone": "draw_pile",
                     "count": len(top)}, ~seat)
-    options, payloads = card_options(top)
+    # the card given takes the taken card's place: each copy is its own option (E26)
+    options, payloads = placed_options(top, list(range(1, len(top) + 1)), False)
     state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads], _pile_take, seat,
               src, context={"why": "take a card from the top of the draw pile (or pass)"})
 

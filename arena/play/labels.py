@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from arena.common.plural import ordinal
 from arena.engine import EFFECTS
 from arena.engine.effects import PALAESTRON_TEXT
 from arena.engine.rulebook import MAX_TRAPS
@@ -163,6 +164,9 @@ def option_label(kind: str, option: Mapping[str, Any], players: Sequence[str],
     card = option.get("card")
     if card is None:
         return "Pass"
+    depth = option.get("depth")  # the other copy of a card in a pile (RULES.md E26)
+    if isinstance(depth, int):
+        return f"{card_label(str(card))} ({ordinal(depth)} from the top)"
     return card_label(str(card))
 
 

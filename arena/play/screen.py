@@ -137,11 +137,15 @@ def decision_view(decision: Decision, players: Sequence[str]) -> RenderableType:
     turn's traps share one line (a whole turn fits an 80x24 screen with the table)."""
     lines = [Text(decision_title(decision.kind, decision.context), style="bold")]
     traps = []
+    # a card whose other copy names its place (RULES.md E26): this one is nearer the top
+    placed = {option.get("card") for option in decision.options if "depth" in option}
     for index, option in enumerate(decision.options):
         if decision.kind == "turn" and option.get("action") == "trap":
             traps.append((index, str(option.get("card"))))
             continue
         label = option_label(decision.kind, option, players, decision.context)
+        if option.get("card") in placed and "depth" not in option:
+            label += " (nearest the top)"
         lines.append(Text(f"{index:>3}  {label}", style="bold" if index == 0 else ""))
     if traps:
         span = f"{traps[0][0]}-{traps[-1][0]}" if len(traps) > 1 else str(traps[0][0])

@@ -3,7 +3,8 @@
 A decision's legal options are small dicts (``{"action": "play", "card": "God-3"}``,
 ``{"seat": 2}``, ...); a learner needs one fixed numbering instead. Every option maps to
 exactly one index of :data:`N_ACTIONS`, and no two options of one decision share an index
-(copies of a card are one option: the engine offers one per face). Blocks:
+(copies of a card are one option, the engine offers one per face, except where they lie at
+two places of a pile: ``COPY`` below). Blocks:
 
 * ``PASS`` (0): the safe default of every decision that has one (hold, no swap, no trigger,
   pass, keep the top card on top);
@@ -14,7 +15,11 @@ exactly one index of :data:`N_ACTIONS`, and no two options of one decision share
 * ``TARGET + k``: the seat ``k`` places after yours (so a policy is the same in every seat);
 * ``SNIPE + k * MAX_TRAPS + slot``: destroy the trap in ``slot`` of the seat ``k`` after yours;
 * ``BOTTOM``: move the top card of the draw pile to the bottom;
-* ``RPS + i``: throw rock, paper or scissors.
+* ``RPS + i``: throw rock, paper or scissors;
+* ``COPY + face``: take the other copy of a card, the one whose option names its ``depth``
+  (two copies among the draw pile's top cards or in the Discard Graveyard are two moves,
+  RULES.md E26; ``CARD + face`` is the copy nearest the top). Last, so that the indices
+  before it mean what they meant before it existed.
 
 Pure Python (no numpy): the kit's bots may import it.
 """
@@ -34,6 +39,7 @@ __all__ = [
     "ACTION_NAMES",
     "BOTTOM",
     "CARD",
+    "COPY",
     "FACES",
     "FACE_NAMES",
     "MAX_SEATS",
@@ -69,7 +75,8 @@ TARGET: Final = TRIGGER + MAX_TRAPS
 SNIPE: Final = TARGET + MAX_SEATS
 BOTTOM: Final = SNIPE + MAX_SEATS * MAX_TRAPS
 RPS: Final = BOTTOM + 1
-N_ACTIONS: Final = RPS + len(RPS_THROWS)
+COPY: Final = RPS + len(RPS_THROWS)
+N_ACTIONS: Final = COPY + FACES
 
 
 def _names() -> tuple[str, ...]:
@@ -83,6 +90,7 @@ def _names() -> tuple[str, ...]:
               for slot in range(MAX_TRAPS)]
     names += ["bottom"]
     names += [f"throw {throw}" for throw in RPS_THROWS]
+    names += [f"card {face} (other copy)" for face in FACE_NAMES]
     return tuple(names)
 
 
@@ -103,7 +111,9 @@ def action_of(option: Option, seat: int, players: int) -> int:
     for key in ("card", "swap"):
         if key in option:
             card = option[key]
-            return PASS if card is None else CARD + _FACE_BY_NAME[card]
+            if card is None:
+                return PASS
+            return (COPY if "depth" in option else CARD) + _FACE_BY_NAME[card]
     if "seat" in option:
         offset = (int(option["seat"]) - seat) % players
         if "slot" in option:

@@ -16,7 +16,7 @@ import numpy as np
 
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.observation import Observation
-from arena.rl.actions import N_ACTIONS, action_of
+from arena.rl.actions import CARD, COPY, FACES, N_ACTIONS, action_of
 from arena.rl.features import OBS_SIZE, encode
 
 __all__ = ["Policy", "choose"]
@@ -31,6 +31,8 @@ class Policy:
 
     def __init__(self, w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: np.ndarray,
                  meta: Mapping[str, Any] | None = None) -> None:
+        if w2.shape[1] == COPY == b2.shape[0]:
+            w2, b2 = _with_copy_actions(w2, b2)
         if w1.shape[0] != OBS_SIZE or w2.shape[1] != N_ACTIONS:
             raise ValueError(f"weights for {w1.shape[0]} features and {w2.shape[1]} actions; "
                              f"this kit has {OBS_SIZE} and {N_ACTIONS}")
@@ -74,6 +76,13 @@ class Policy:
             w1, b1, w2, b2 = (np.asarray(data[name], np.float32) for name in WEIGHTS)
             meta = {key[5:]: data[key].item() for key in data.files if key.startswith("meta_")}
         return cls(w1, b1, w2, b2, meta=meta)
+
+
+def _with_copy_actions(w2: np.ndarray, b2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Weights trained before the ``COPY`` actions (the last block) existed, extended: the
+    other copy of a card scores as the card did, so those weights still load and play."""
+    w2 = np.concatenate([w2, w2[:, CARD:CARD + FACES]], axis=1)
+    return w2, np.concatenate([b2, b2[CARD:CARD + FACES]])
 
 
 def choose(policy: Policy, observation: Observation, kind: str,

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from arena.common.plural import ordinal
 from arena.engine.config import GameConfig
 from arena.engine.desmos import Category
 from arena.engine.game import new_game
@@ -49,6 +50,8 @@ def option_label(kind: str, option: Mapping[str, Any], players: Sequence[str]) -
     if "card" in option:
         if option["card"] is None:
             return "pass"
+        if "depth" in option:  # the other copy of a card in a pile (RULES.md E26)
+            return f"{option['card']} ({ordinal(int(option['depth']))} from the top)"
         return f"{kind} {option['card']}" if kind in ("discard", "give", "reveal") \
             else str(option["card"])
     return ", ".join(f"{key} {value}" for key, value in option.items()) or kind

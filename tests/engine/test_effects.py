@@ -92,25 +92,86 @@ def test_sophoi_and_crown_look_at_the_top_and_may_exchange(card: str, depth: int
         assert pile_top(state, 2) == ["Fate-2", "Fate-3"]
 
 
-def test_e26_of_two_copies_on_the_pile_the_one_nearer_the_top_is_taken() -> None:
-    # Both Fate-3 among the top two: one option, and the top copy is the one taken, so the
-    # card given takes the top place and the play's draw brings it back (never both Fate-3).
+@pytest.mark.parametrize("depth", [1, 2])
+def test_e26_sophoi_on_two_copies_offers_each_copy(depth: int) -> None:
+    # The card given takes the taken card's place, so the copies are two moves: the top copy
+    # gets the card given back with the play's own draw, the second copy brings both Fate-3.
     state = stage("Sophoi-1", pile_top="Fate-3 Fate-3 Fate-1")
     act(state, "turn", 0, action="play", card="Sophoi-1")
     decision = state.decision
-    assert decision is not None and decision.options == ({"card": None}, {"card": "Fate-3"})
-    act(state, "card", 0, card="Fate-3")
+    assert decision is not None and decision.options == (
+        {"card": None}, {"card": "Fate-3"}, {"card": "Fate-3", "depth": 2})
+    state.apply(depth)
     act(state, "give", 0, card="Sophoi-5")
-    assert hand(state, 0) == ["Fate-3", "Sophoi-2", "Sophoi-3", "Sophoi-4", "Sophoi-5"]
-    assert pile_top(state, 2) == ["Fate-3", "Fate-1"]
+    if depth == 1:
+        assert hand(state, 0) == ["Fate-3", "Sophoi-2", "Sophoi-3", "Sophoi-4", "Sophoi-5"]
+        assert pile_top(state, 2) == ["Fate-3", "Fate-1"]
+    else:
+        assert hand(state, 0) == ["Fate-3", "Fate-3", "Sophoi-2", "Sophoi-3", "Sophoi-4"]
+        assert pile_top(state, 2) == ["Sophoi-5", "Fate-1"]
 
 
-def test_e26_of_two_copies_in_the_discard_graveyard_hades_takes_the_lowest() -> None:
+@pytest.mark.parametrize("depth, left", [(1, ["Fate-3", "Beast-4", "Sophoi-5"]),
+                                         (3, ["Beast-4", "Fate-3", "Sophoi-5"])])
+def test_e26_hades_offers_each_copy_the_graveyard_order_tells_apart(
+        depth: int, left: list[str]) -> None:
+    # A later Griffin puts the top card back on the pile and uncovers the one below it.
     state = stage("God-2", discard_graveyard="Fate-3 Beast-4 Fate-3", pile_top="Fate-1 Fate-2")
     act(state, "turn", 0, action="play", card="God-2")
-    act(state, "card", 0, card="Fate-3")
+    decision = state.decision
+    assert decision is not None and decision.options == (
+        {"card": None}, {"card": "Fate-3", "depth": 3}, {"card": "Beast-4"}, {"card": "Fate-3"})
+    state.apply(decision.options.index({"card": "Fate-3", "depth": 3} if depth == 3
+                                       else {"card": "Fate-3"}))
     act(state, "give", 0, card="Sophoi-5")
-    assert names(state.discard_graveyard) == ["Beast-4", "Fate-3", "Sophoi-5"]
+    assert names(state.discard_graveyard) == left
+
+
+def test_e26_copies_side_by_side_in_the_discard_graveyard_are_one_option() -> None:
+    # Either copy leaves the same cards in the same order: no choice to make (E20).
+    state = stage("God-2", discard_graveyard="Beast-4 Fate-3 Fate-3", pile_top="Fate-1 Fate-2")
+    act(state, "turn", 0, action="play", card="God-2")
+    decision = state.decision
+    assert decision is not None
+    assert decision.options == ({"card": None}, {"card": "Beast-4"}, {"card": "Fate-3"})
+
+
+def _after_take(card: str, option: dict[str, object], **zones: str) -> tuple[object, ...]:
+    """The hand and the zone's order after ``card`` takes ``option`` and gives Sophoi-5."""
+    state = stage(card, **zones)  # type: ignore[arg-type]
+    act(state, "turn", 0, action="play", card=card)
+    decision = state.decision
+    assert decision is not None
+    state.apply(decision.options.index(option))
+    act(state, "give", 0, card="Sophoi-5")
+    return tuple(hand(state, 0)), tuple(names(state.discard_graveyard)), tuple(pile_top(state, 4))
+
+
+@pytest.mark.parametrize("card, zone, size", [("God-4", "pile_top", 3), ("Sophoi-1", "pile_top", 2),
+                                              ("God-2", "discard_graveyard", 4)])
+def test_e26_every_option_is_distinct_legal_and_a_different_move(
+        card: str, zone: str, size: int) -> None:
+    # Every place of two copies among the cards a player may take: the options are distinct,
+    # each is legal, and no two lead to the same game (else they would be one option, E20).
+    fillers = ["Beast-1", "Beast-2", "Beast-3"]
+    for first in range(size):
+        for second in range(first + 1, size):
+            cards = fillers[:size - 2]
+            for at in (first, second):
+                cards.insert(at, "Fate-3")
+            zones = {zone: " ".join(cards)}
+            if zone == "discard_graveyard":
+                zones["pile_top"] = "Fate-1 Fate-2"
+            state = stage(card, **zones)
+            act(state, "turn", 0, action="play", card=card)
+            decision = state.decision
+            assert decision is not None and decision.kind == "card"
+            options = [dict(o) for o in decision.options[1:]]
+            assert len({repr(sorted(o.items())) for o in options}) == len(options)
+            ends = {_after_take(card, option, **zones) for option in options}
+            assert len(ends) == len(options), (cards, options)
+            copies = 1 if zone == "discard_graveyard" and second == first + 1 else 2
+            assert sum(o["card"] == "Fate-3" for o in options) == copies, (cards, options)
 
 
 def test_sophoi_pass_changes_nothing() -> None:

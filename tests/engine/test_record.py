@@ -176,6 +176,16 @@ def _set_choice(number: int, value: list[Any]) -> Any:
     return change
 
 
+def test_a_record_from_before_each_copy_was_an_option_is_refused(
+        record: dict[str, Any]) -> None:
+    # Format 3 offered two copies in the pile's top cards as one option (RULES.md E26): its
+    # option indices mean other moves now, so it is refused, both versions named.
+    old = copy.deepcopy(record)
+    old["format"] = "palaestra-record/3"
+    with pytest.raises(ReplayError, match="'palaestra-record/3'.*'palaestra-record/4'"):
+        replay(old)
+
+
 def test_tampered_choice_index_is_refused(record: dict[str, Any]) -> None:
     seat, kind, _ = record["choices"][0]
     with pytest.raises(ReplayError, match=r"choice 0: option 99 is not legal"):

@@ -103,6 +103,9 @@ def test_labels_read_plainly() -> None:
     assert option_label("target", {"seat": 1}, ["a", "bob"], {}) == "bob (seat 1)"
     assert option_label("swap", {"swap": None}, [], {}) == "Keep your hand"
     assert option_label("rps", {"throw": "rock"}, [], {}) == "Rock"
+    assert option_label("card", {"card": "Fate-3"}, [], {}) == "Fate-3 Atropos"
+    assert option_label("card", {"card": "Fate-3", "depth": 2}, [], {}) == \
+        "Fate-3 Atropos (2nd from the top)"
 
 
 def test_the_hands_that_tied_are_shown_before_a_rock_paper_scissors_throw() -> None:

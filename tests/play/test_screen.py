@@ -8,10 +8,11 @@ from play_script import Script, quiet_console
 
 from arena.engine import Category, GameConfig, RandomAgent, new_game
 from arena.engine.cards import parse_cards
+from arena.engine.decision import Decision
 from arena.engine.desmos import evaluate, evaluate_family
 from arena.engine.houserules import HouseRules
 from arena.play.person import Person
-from arena.play.screen import hand_category, hand_line, showdown_view, table_view
+from arena.play.screen import decision_view, hand_category, hand_line, showdown_view, table_view
 
 
 def _record(placements: list[int], desmos: list[str], tiebreak: str) -> dict[str, Any]:
@@ -169,3 +170,14 @@ def test_a_dealt_palaestron_is_played_before_round_1_and_the_heading_says_so() -
     console, out = quiet_console()
     console.print(table_view(state.observe(0)))
     assert out.getvalue().splitlines()[0] == "Round 1 of 5 · your turn"
+
+
+def test_two_copies_on_the_pile_read_as_two_places() -> None:
+    # Sophoi onto Fate-3, Fate-3: each copy is its own option (RULES.md E26)
+    options = ({"card": None}, {"card": "Fate-3"}, {"card": "Fate-3", "depth": 2})
+    why = "take a card from the top of the draw pile (or pass)"
+    console, out = quiet_console()
+    console.print(decision_view(Decision(0, "card", options, {"why": why}), ["a", "b"]))
+    lines = out.getvalue().splitlines()
+    assert lines[2:] == ["  1  Fate-3 Atropos (nearest the top)",
+                         "  2  Fate-3 Atropos (2nd from the top)"]

@@ -18,6 +18,7 @@ from arena.errors import IllegalChoiceError  # noqa: E402
 from arena.rl.actions import (  # noqa: E402
     ACTION_NAMES,
     CARD,
+    COPY,
     N_ACTIONS,
     PASS,
     PLAY,
@@ -66,6 +67,16 @@ def test_the_same_index_means_the_same_card_in_every_decision() -> None:
         assert action_of(option, 1, 3) == CARD + 2
     assert ACTION_NAMES[PLAY + 2] == "play God-3"
     assert ACTION_NAMES[CARD + 2] == "card God-3"
+
+
+def test_the_other_copy_of_a_card_in_a_pile_has_its_own_action() -> None:
+    # Sophoi onto Fate-3, Fate-3: taking either copy is a different move (RULES.md E26); the
+    # block is last, so every index before it means what it meant before it existed
+    fate3 = action_of({"card": "Fate-3"}, 0, 2) - CARD
+    assert action_of({"card": "Fate-3", "depth": 2}, 0, 2) == COPY + fate3
+    assert action_of({"card": "Fate-3", "depth": 7}, 1, 3) == COPY + fate3
+    assert ACTION_NAMES[COPY + fate3] == "card Fate-3 (other copy)"
+    assert ACTION_NAMES[COPY - 1] == "throw scissors" and len(ACTION_NAMES) == N_ACTIONS
 
 
 def test_targets_are_relative_to_the_asking_seat() -> None:

@@ -31,7 +31,7 @@ def _play(game, seed: int) -> tuple[list[int], list[float]]:  # type: ignore[no-
 def test_openspiels_random_simulation_test_passes(players: int) -> None:
     game = pyspiel.load_game("palaestra", {"players": players, "seed": 1})
     assert game.num_players() == players
-    assert game.num_distinct_actions() == 145
+    assert game.num_distinct_actions() == 186
     assert game.observation_tensor_shape() == [OBS_SIZE]
     pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
 

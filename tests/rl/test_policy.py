@@ -17,6 +17,7 @@ from arena.engine import GameConfig, new_game, play_game  # noqa: E402
 from arena.engine.cards import PALAESTRON  # noqa: E402
 from arena.engine.decision import DECISION_KINDS  # noqa: E402
 from arena.engine.desmos import EVALUATORS  # noqa: E402
+from arena.rl.actions import CARD, COPY, FACES, N_ACTIONS  # noqa: E402
 from arena.rl.features import OBS_SIZE, encode, hand_category  # noqa: E402
 from arena.rl.policy import Policy  # noqa: E402
 from arena.rl.train import PolicyAgent, collect, evaluate, fit, reinforce  # noqa: E402
@@ -49,6 +50,16 @@ def test_weights_for_another_feature_layout_are_refused() -> None:
     with pytest.raises(ValueError, match="weights for 3 features"):
         Policy(np.zeros((3, 4), np.float32), np.zeros(4, np.float32),
                np.zeros((4, 5), np.float32), np.zeros(5, np.float32))
+
+
+def test_weights_from_before_the_copy_actions_play_a_copy_as_its_card() -> None:
+    # a weights file trained when the action space ended at the throws still loads
+    old = Policy.initial(8, seed=4)
+    w2, b2 = old.w2[:, :COPY], old.b2[:COPY]
+    loaded = Policy(old.w1, old.b1, w2, b2)
+    logits = loaded.logits(np.ones(OBS_SIZE, np.float32))
+    assert logits.shape == (N_ACTIONS,)
+    assert np.array_equal(logits[COPY:], logits[CARD:CARD + FACES])
 
 
 def test_a_policy_agent_plays_legal_options_at_every_table_size() -> None:

@@ -29,7 +29,7 @@ SPECS: dict[str, dict[str, Any]] = {
                     "duplicate": True, "seed": 4},
 }
 DIGESTS = {
-    "swiss": "015f6146a7a5863f",
+    "swiss": "eb38d29e0e64b9fb",
     "four_player": "83d18f2eb7da577b",
 }
 

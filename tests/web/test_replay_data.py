@@ -15,7 +15,7 @@ from arena.engine.config import GameConfig
 from arena.engine.game import new_game
 from arena.engine.narration import event_lines
 from arena.errors import ReplayError
-from arena.web.replay import build_replay
+from arena.web.replay import build_replay, option_label
 
 
 def played(players: int, seed: int, forfeit_at: int | None) -> dict[str, Any]:
@@ -133,3 +133,10 @@ def test_a_number_json_cannot_hold_is_a_bad_record_not_a_traceback() -> None:
     record["seed"] = 10**30
     with pytest.raises(ReplayError, match="^not a game record"):
         game_page(record, "g")
+
+
+def test_the_other_copy_of_a_card_in_a_pile_says_its_place() -> None:
+    # two copies among the pile's top cards are two options (RULES.md E26): told apart
+    assert option_label("card", {"card": "Fate-3"}, []) == "Fate-3"
+    assert option_label("card", {"card": "Fate-3", "depth": 2}, []) == \
+        "Fate-3 (2nd from the top)"

@@ -115,21 +115,29 @@ def _depth_option(card: int, depth: int) -> Option:
     return option
 
 
-def placed_options(cards: list[int], depths: list[int],
-                   neighbours_alike: bool) -> tuple[list[Option], list[int]]:
+def placed_options(cards: list[int], depths: list[int], neighbours_alike: bool,
+                   used: set[int] | None = None) -> tuple[list[Option], list[int]]:
     """One option per card of a pile's ``cards`` (each ``depths`` from the top, 1 the top),
     in the order given; never the Palaestron (E26).
 
     Two copies of a face are not interchangeable here: which one leaves decides the order of
     what stays. The copy nearest the top is ``{"card": face}``; the other is offered too, as
     ``{"card": face, "depth": d}``, unless ``neighbours_alike`` and the two lie side by side
-    (taking either out of the Discard Graveyard leaves the same cards in the same order).
+    (taking either out of the Discard Graveyard leaves the same cards in the same order):
+    then the one option takes a copy not in ``used`` where it can (reclaim=strict: a copy
+    the chooser used would not count in its Desmos, the other would).
     """
     nearest: dict[int, int] = {}  # face -> the index of its copy nearest the top
     for i, card in enumerate(cards):
         at = nearest.get(FACE_OF[card])
         if at is None or depths[i] < depths[at]:
             nearest[FACE_OF[card]] = i
+    taken = list(cards)  # the copy each option takes, by the index of the card it shows
+    for i, card in enumerate(cards):
+        top = nearest[FACE_OF[card]]
+        if i != top and neighbours_alike and abs(depths[i] - depths[top]) == 1 \
+                and used and cards[top] in used and card not in used:
+            taken[top] = card
     table = _TABLES.get("card") or _option_table("card")
     options: list[Option] = []
     payloads: list[int] = []
@@ -143,7 +151,7 @@ def placed_options(cards: list[int], depths: list[int],
             continue
         else:
             options.append(_depth_option(card, depths[i]))
-        payloads.append(card)
+        payloads.append(taken[i])
     return options, payloads
 
 

@@ -86,7 +86,8 @@ def _hermes(state: State, target: int, seat: int, src: str) -> None:
 def hades(state: State, seat: int, src: str) -> None:
     graveyard = state.discard_graveyard
     # bottom first; which of two copies is taken decides what a later Griffin uncovers (E26)
-    options, payloads = placed_options(graveyard, list(range(len(graveyard), 0, -1)), True)
+    options, payloads = placed_options(graveyard, list(range(len(graveyard), 0, -1)), True,
+                                       state.used[seat])
     if not options or not state.hands[seat]:
         return
     state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads], _graveyard_take,

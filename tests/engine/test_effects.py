@@ -136,6 +136,19 @@ def test_e26_copies_side_by_side_in_the_discard_graveyard_are_one_option() -> No
     assert decision.options == ({"card": None}, {"card": "Beast-4"}, {"card": "Fate-3"})
 
 
+def test_e26_side_by_side_copies_under_strict_reclaim_give_the_copy_not_used() -> None:
+    # reclaim=strict: a card seat 0 used for an effect never counts in its Desmos, so of two
+    # copies that are one option the one it takes is the one it did not use
+    state = stage("God-2", discard_graveyard="Beast-4 Fate-3 Fate-3", pile_top="Fate-1 Fate-2",
+                  rules={"reclaim": "strict"})
+    lower, upper = state.discard_graveyard[1:]
+    state.used[0].add(upper)
+    act(state, "turn", 0, action="play", card="God-2")
+    act(state, "card", 0, card="Fate-3")
+    act(state, "give", 0, card="Sophoi-5")
+    assert lower in state.hands[0] and upper in state.discard_graveyard
+
+
 def _after_take(card: str, option: dict[str, object], **zones: str) -> tuple[object, ...]:
     """The hand and the zone's order after ``card`` takes ``option`` and gives Sophoi-5."""
     state = stage(card, **zones)  # type: ignore[arg-type]

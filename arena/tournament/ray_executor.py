@@ -222,7 +222,9 @@ class RayExecutor:
                 if not self.address:
                     raise ClusterError(f"cannot start a local Ray: {exc}") from None
                 hint = ""
-                if os.environ.get("RAY_AUTH_MODE") is None:
+                # the token hint only where a cluster answered: with none at all it misleads
+                found = "Could not find any running Ray instance" not in str(exc)
+                if os.environ.get("RAY_AUTH_MODE") is None and found:
                     hint = ("; if the cluster uses token authentication, set RAY_AUTH_MODE=token "
                             "and give this machine the cluster's token (~/.ray/auth_token or "
                             "RAY_AUTH_TOKEN): Ray never sends it to an address given explicitly "

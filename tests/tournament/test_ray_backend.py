@@ -305,6 +305,23 @@ def test_an_address_where_nothing_listens_is_one_clear_error_not_minutes_of_retr
     assert not ray.is_initialized()
 
 
+@pytest.mark.parametrize(("failure", "hinted"), [
+    ("Could not find any running Ray instance. Please specify the one to connect to", False),
+    ("Failed to connect to GCS within 60 seconds", True)])
+def test_the_token_hint_comes_only_where_a_cluster_was_found(
+        monkeypatch: pytest.MonkeyPatch, failure: str, hinted: bool) -> None:
+    # `--address auto` with no Ray running was told to set up token authentication
+    def refuse(**_: Any) -> None:
+        raise ConnectionError(failure)
+
+    monkeypatch.setattr(ray_executor.ray, "init", refuse)
+    monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    with pytest.raises(ClusterError) as info:
+        ray_executor.RayExecutor(workers=1, address="auto").start(1)
+    assert str(info.value).startswith(f"cannot join the Ray cluster at auto: {failure}")
+    assert ("RAY_AUTH_MODE=token" in str(info.value)) is hinted
+
+
 def test_a_cluster_that_cannot_be_joined_leaves_no_tournament_behind(tmp_path: Path) -> None:
     # the join used to come after the tournament was stored: a later run with other
     # fields was refused as a changed spec

@@ -18,7 +18,7 @@ from arena.cli.match_commands import MATCH_HELP, match
 from arena.cli.signals import stop_on_sigterm
 from arena.native import native_build
 from arena.referee.check import CheckItem, CheckReport, check_bot
-from arena.registry import BotSpec, default_bots_dir, list_bots, name_problem, submit
+from arena.registry import BotSpec, default_bots_dir, list_bots, submit
 from arena.sandbox import Limits, SandboxReport, probe
 from arena.sandbox.report import NOT_NEEDED
 from arena.sandbox.uids import UID_BASE
@@ -162,10 +162,10 @@ def _print_header(report: CheckReport) -> None:
     typer.echo(f"Checking {report.bot} (version {report.version})"
                + (f" in the sandbox ({report.sandbox_level})" if report.sandbox_level else ""))
     # a name the registry refuses gets no promise of a registered copy: its own check says why
-    if (report.submit_version and report.submit_version != report.version
-            and name_problem(report.bot) is None):
+    registered = report.registered_version
+    if registered is not None and registered != report.version:
         typer.echo(f"Note: arena submit registers this file as {report.bot}.py, version "
-                   f"{report.submit_version} (a version covers the file's name, so --name NAME "
+                   f"{registered} (a version covers the file's name, so --name NAME "
                    "gives NAME.py another)")
     if report.packages:
         typer.echo(f"Packages: {', '.join(report.packages)} (installed for it; its version "

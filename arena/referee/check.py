@@ -93,9 +93,17 @@ class CheckReport:
     def lines(self) -> list[str]:
         return [item.line() for item in self.items]
 
+    @property
+    def registered_version(self) -> str | None:
+        """The version ``arena submit`` would register, or None where the registry refuses
+        the bot's name (its ``registry name`` item says why)."""
+        if name_problem(self.bot) is not None:
+            return None
+        return self.submit_version or self.version
+
     def to_json(self) -> dict[str, Any]:
         return {"bot": self.bot, "version": self.version,
-                "submit_version": self.submit_version or self.version, "ok": self.ok,
+                "submit_version": self.registered_version, "ok": self.ok,
                 "sandbox_level": self.sandbox_level, "packages": list(self.packages),
                 "items": [{"title": i.title, "ok": i.ok, "detail": i.detail,
                            "notes": list(i.notes)} for i in self.items]}

@@ -169,6 +169,10 @@ def test_check_bot_promises_no_version_for_a_name_submit_refuses(tmp_path: Path)
     assert checked.exit_code == 1, checked.output
     assert "Note:" not in checked.stdout
     assert "✗ registry name: bot name 'Mon bot' is not allowed" in checked.stdout
+    # nor --json (it gave the version of a copy a submit never makes)
+    as_json = runner.invoke(app, ["check-bot", str(source), "--games", "1", "--json"],
+                            env={"ARENA_BOTS_DIR": str(bots_dir)})
+    assert json.loads(as_json.stdout)["submit_version"] is None
 
 
 def test_check_bot_says_what_it_waits_for_while_a_bot_is_silent(

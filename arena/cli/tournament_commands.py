@@ -16,6 +16,7 @@ import typer
 
 from arena.cli.options import DbOption, TournamentArgument
 from arena.cli.output_file import check_output_file
+from arena.errors import ArenaError
 from arena.tournament.store import DEFAULT_RESULTS
 
 if TYPE_CHECKING:  # pydantic is slow to import, and only `arena run` needs the spec
@@ -310,8 +311,6 @@ def game(
     if seat is not None:
         players = record.get("players") or []
         if seat >= len(players):
-            from arena.errors import ArenaError
-
             raise ArenaError(f"{title} has seats 0-{len(players) - 1}; there is no seat {seat}")
     _warn_unless_it_replays(title, record)
     if fmt == "json":
@@ -408,13 +407,23 @@ def delete(
         what = (f"tournament '{tournament}' ({games} game{'' if games == 1 else 's'}, "
                 f"{state}) from {db}")
         # asked before the lock is taken: a prompt left waiting must not pass for a run
-        if not yes and not typer.confirm(f"Delete {what}?"):
+        if not yes and not _confirmed(f"Delete {what}?"):
             typer.echo("Nothing deleted.")
             raise typer.Exit(1)
         with store.lock(tournament):  # not under a running tournament's feet
             row = store.require(tournament)  # as it is now (a run may have come and gone)
             store.delete_tournament(row.id)
     typer.echo(f"Deleted {what}.")
+
+
+def _confirmed(question: str) -> bool:
+    """The answer to ``question``; input that ends (a script's closed stdin) or Ctrl-C is an
+    error line, not the prompt library's bare 'Aborted.'."""
+    try:
+        return typer.confirm(question)
+    except typer.Abort:
+        typer.echo()  # the prompt's line, ended
+        raise ArenaError("nothing deleted: no answer (--yes deletes without asking)") from None
 
 
 def register(app: typer.Typer) -> None:

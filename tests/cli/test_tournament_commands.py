@@ -230,6 +230,11 @@ def test_delete_asks_then_removes_one_tournament(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.output == (f"Delete tournament 'trial' (1 game, stopped) from {db}? [y/N]: "
                              "n\nNothing deleted.\n")
+    # input that ends before an answer (a script's closed stdin): one error line
+    result = runner.invoke(app, ["delete", "trial", "--db", str(db)], input="")
+    assert result.exit_code == 1
+    assert result.output.endswith(
+        "? [y/N]: \nError: nothing deleted: no answer (--yes deletes without asking)\n")
     result = runner.invoke(app, ["delete", "trial", "--db", str(db)], input="y\n")
     assert result.exit_code == 0, result.output
     assert result.output.endswith(f"Deleted tournament 'trial' (1 game, stopped) from {db}.\n")

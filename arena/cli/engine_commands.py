@@ -37,6 +37,14 @@ def _hand(texts: list[str] | str, kinds: str = "type") -> Desmos:
     return desmos(cards, kinds)
 
 
+def _compared(texts: str, which: int, kinds: str) -> Desmos:
+    """One of ``--compare``'s hands; a bad one is named (hand 1 or 2)."""
+    try:
+        return _hand(texts, kinds)
+    except CardError as exc:
+        raise CardError(f"hand {which} ({texts!r}): {exc}") from None
+
+
 def _key_text(hand: Desmos) -> str:
     return " ".join(str(tier) for tier in hand.key)
 
@@ -99,7 +107,7 @@ def desmos_command(
     if count:
         typer.echo(_census_table(kinds))
     elif compare is not None:
-        first, second = _hand(compare[0], kinds), _hand(compare[1], kinds)
+        first, second = (_compared(compare[0], 1, kinds), _compared(compare[1], 2, kinds))
         typer.echo(f"Hand 1: {first.describe()}")
         typer.echo(f"Hand 2: {second.describe()}")
         typer.echo(_verdict(first, second))

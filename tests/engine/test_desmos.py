@@ -421,7 +421,9 @@ def test_cli_compare_reports_a_true_tie() -> None:
      "Error: the Palaestron cannot be part of a Desmos"),
     (("God-1", "God-1", "God-3", "God-4", "God-5"), "Error: too many copies of God-1"),
     (("--compare", "God-1 God-2", "God-1 God-2 God-3 God-4 God-5"),
-     "Error: a Desmos is exactly 5 cards, got 2"),
+     "Error: hand 1 ('God-1 God-2'): a Desmos is exactly 5 cards, got 2"),
+    (("--compare", "God-1 God-2 God-3 God-4 God-5", "Fate-1 Fate-2 Nope-3 Beast-1 Beast-2"),
+     "Error: hand 2 ('Fate-1 Fate-2 Nope-3 Beast-1 Beast-2'): unknown card 'Nope-3'"),
 ])
 def test_cli_bad_hands_are_one_line_errors(args: tuple[str, ...], message: str) -> None:
     result = run(*args)

@@ -112,13 +112,7 @@ def _open_path(path: Path) -> int:
     for part in path.parts[1:] if path.is_absolute() else path.parts:
         reached /= part
         try:
-            step = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
-                           dir_fd=fd)
-        except OSError as exc:
-            if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
-                raise
-            raise SandboxError(f"the bot's files changed while they were copied: {reached} is "
-                               "a symbolic link now") from None
+            step = _open_directory_at(fd, part, reached)
         finally:
             os.close(fd)
         fd = step
@@ -131,18 +125,25 @@ def _open_beneath(root_fd: int, rel: str) -> int:
     fd = root_fd
     for part in Path(rel).parts if rel != "." else ():
         try:
-            step = os.open(part, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
-                           dir_fd=fd)
-        except OSError as exc:
-            if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
-                raise
-            raise SandboxError(f"the bot's files changed while they were copied: {rel} is a "
-                               "symbolic link now") from None
+            step = _open_directory_at(fd, part, rel)
         finally:
             if fd != root_fd:
                 os.close(fd)
         fd = step
     return fd
+
+
+def _open_directory_at(fd: int, name: str, shown: str | Path) -> int:
+    """The directory ``name`` in ``fd``, not followed if it is a link (then the bot's files
+    changed since they were checked: an error naming ``shown``)."""
+    try:
+        return os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
+                       dir_fd=fd)
+    except OSError as exc:
+        if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+            raise
+        raise SandboxError(f"the bot's files changed while they were copied: {shown} is a "
+                           "symbolic link now") from None
 
 
 def _no_follow(path: str, flags: int, dir_fd: int | None = None) -> int:

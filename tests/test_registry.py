@@ -1163,3 +1163,62 @@ def test_a_killed_submits_copy_is_removed_by_the_next_one_and_a_running_ones_kep
         assert running.wait(60) == 0
     assert [p.name for p in bots.iterdir() if p.name.startswith(".")] == []
     assert {"mine", "running"} <= set(submitted(bots))
+
+
+def test_a_submits_copy_swapped_for_a_link_is_removed_as_a_link_its_target_untouched(
+        tmp_path: Path) -> None:
+    # whoever may write the bots directory could swap a copy for a link while it is removed:
+    # a removal by path walked the link's target, opening up (chmod) its directories
+    from arena.registry import submission
+
+    target = tmp_path / "elsewhere"
+    (target / "locked").mkdir(parents=True)
+    (target / "locked" / "keep.txt").write_text("kept", encoding="utf-8")
+    (target / "locked").chmod(0o500)
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    swapped = bots / ".incoming-1-abcd"
+    swapped.symlink_to(target)
+    submission._remove_copy(swapped)
+    assert not swapped.exists() and not swapped.is_symlink()
+    assert stat.S_IMODE((target / "locked").stat().st_mode) == 0o500
+    assert (target / "locked" / "keep.txt").read_text(encoding="utf-8") == "kept"
+    # a copy of its own is removed whole: read-only directories, files, links within
+    copy = bots / ".incoming-2-abcd"
+    (copy / "pkg" / "sub").mkdir(parents=True)
+    (copy / "pkg" / "sub" / "a.py").write_text("", encoding="utf-8")
+    (copy / "pkg" / "to_target").symlink_to(target)
+    (copy / "pkg" / "sub").chmod(0o500)
+    (copy / "pkg").chmod(0o500)
+    submission._remove_copy(copy)
+    assert list(bots.iterdir()) == []
+    assert (target / "locked" / "keep.txt").exists()
+
+
+def test_a_copy_swapped_for_a_link_while_it_is_removed_leaves_the_target_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from arena.registry import submission
+
+    target = tmp_path / "elsewhere"
+    (target / "locked").mkdir(parents=True)
+    (target / "locked" / "keep.txt").write_text("kept", encoding="utf-8")
+    (target / "locked").chmod(0o500)
+    bots = tmp_path / "bots"
+    copy = bots / ".incoming-1-abcd"
+    (copy / "sub").mkdir(parents=True)
+    (copy / "sub" / "a.py").write_text("", encoding="utf-8")
+    real_fchmod = os.fchmod
+    swapped: list[Path] = []
+
+    def swap_then_fchmod(fd: int, mode: int) -> None:
+        if not swapped:  # the swap comes once the copy's removal has begun
+            swapped.append(copy.rename(tmp_path / "moved"))
+            copy.symlink_to(target)
+        real_fchmod(fd, mode)
+
+    monkeypatch.setattr(submission.os, "fchmod", swap_then_fchmod)
+    submission._remove_copy(copy)
+    assert swapped
+    assert stat.S_IMODE((target / "locked").stat().st_mode) == 0o500
+    assert (target / "locked" / "keep.txt").read_text(encoding="utf-8") == "kept"
+    assert list((tmp_path / "moved").iterdir()) == []  # the copy it opened was emptied

@@ -6,6 +6,7 @@ the registry sits below the referee and never runs a bot itself.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import errno
 import fcntl
@@ -39,7 +40,6 @@ from arena.sandbox.workdir import (
     MAX_BOT_FILES,
     SKIPPED_DIRS,
     SKIPPED_SUFFIXES,
-    remove_tree,
 )
 
 __all__ = ["ComplianceReport", "submit", "submit_version"]
@@ -223,7 +223,7 @@ def _copy_in(bots_dir: Path, spec: BotSpec, target: Path, replaced: Path | None)
     except OSError as exc:
         raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
     finally:
-        remove_tree(staging)  # (its directories may be read-only, as the bot's were)
+        _remove_copy(staging)
         os.close(held)
 
 
@@ -254,13 +254,53 @@ def _remove_abandoned(bots_dir: Path) -> None:
         except OSError:
             continue
         try:
+            if os.fstat(fd).st_uid != os.geteuid():
+                continue  # not a copy of ours: another user's, or planted
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            remove_tree(entry)
+            _remove_copy(entry)
         except OSError:
             continue  # its submit runs still
         finally:
             os.close(fd)
 
+
+def _remove_copy(staging: Path) -> None:
+    """Remove a submit's copy, read-only directories and all, through descriptors: whoever
+    may write the bots directory could swap it for a link meanwhile, and a walk by path
+    would then reach (open up, empty) the link's target."""
+    try:
+        parent = os.open(staging.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        top = os.open(staging.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
+                      dir_fd=parent)
+    except OSError:  # gone, or a link now: removed as a name, never followed
+        with contextlib.suppress(OSError):
+            os.unlink(staging.name, dir_fd=parent)
+        os.close(parent)
+        return
+    with contextlib.suppress(OSError):
+        _empty(top)
+    os.close(top)
+    with contextlib.suppress(OSError):
+        os.rmdir(staging.name, dir_fd=parent)
+    os.close(parent)
+
+
+def _empty(top: int) -> None:
+    """Remove everything in the directory ``top`` (fwalk never follows a link)."""
+    os.fchmod(top, 0o700)
+    for _root, _dirs, _files, root_fd in os.fwalk(".", dir_fd=top):
+        os.fchmod(root_fd, 0o700)  # a read-only directory of the bot's would keep its files
+    for _root, dirs, files, root_fd in os.fwalk(".", topdown=False, dir_fd=top):
+        for name in files:
+            os.unlink(name, dir_fd=root_fd)
+        for name in dirs:
+            try:
+                os.rmdir(name, dir_fd=root_fd)
+            except NotADirectoryError:  # a link to a directory: the link goes
+                os.unlink(name, dir_fd=root_fd)
 
 def _alive(pid: int) -> bool:
     try:

@@ -16,7 +16,7 @@ from arena.engine.effects import PALAESTRON_TEXT
 from arena.engine.rulebook import MAX_TRAPS
 
 __all__ = ["CARD_GIST", "KIND_HELP", "card_face", "card_label", "card_text", "cards_in",
-           "decision_title", "option_label"]
+           "decision_title", "kind_help", "option_label"]
 
 PALAESTRON = "Palaestron"
 
@@ -70,6 +70,19 @@ KIND_HELP: Mapping[str, str] = {
             "pass where passing is allowed.",
     "rps": "Equal first place at the showdown: sudden-death Rock-Paper-Scissors.",
 }
+
+#: A discard the player's own effect asks for (Clotho's Spin), not a forced one.
+_OWN_DISCARD_HELP = ("Your own effect asks you to discard a card from your hand. It is not a "
+                     "forced discard: everyone sees the card go to the Discard Graveyard, and "
+                     "no effect fires, a God's included.")
+
+
+def kind_help(kind: str, context: Mapping[str, Any]) -> str:
+    """What a decision of ``kind`` asks, for the player's ``?``."""
+    if kind == "discard" and context.get("why") not in (None, "forced discard"):
+        return _OWN_DISCARD_HELP
+    return KIND_HELP.get(kind, kind)
+
 
 _TITLES: Mapping[str, str] = {
     "turn": "Your move", "swap": "Swap a card?", "trigger": "Trigger a trap?",

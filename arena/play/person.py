@@ -24,7 +24,7 @@ from rich.text import Text
 from arena.engine import Decision, Observation
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.narration import event_sentence
-from arena.play.labels import KIND_HELP, card_face, card_text, cards_in, option_label
+from arena.play.labels import card_face, card_text, cards_in, kind_help, option_label
 from arena.play.screen import decision_view, graveyards_view, hand_line, table_view
 
 __all__ = ["Ask", "LeftTable", "Person", "terminal_ask"]
@@ -268,7 +268,7 @@ class Person:
         return None
 
     def _explain(self, decision: Decision) -> None:
-        self.console.print(KIND_HELP.get(decision.kind, decision.kind))
+        self.console.print(kind_help(decision.kind, decision.context))
         for face in cards_in(decision.kind, decision.options, decision.context):
             self._indented(card_text(face))
         self.console.print("Keys: a number picks an option, Enter picks 0 (hold, keep or pass "

@@ -175,3 +175,23 @@ def test_a_line_typed_while_the_table_was_told_is_dropped_and_said_so(
         later.join()
         assert out.getvalue().count(dropped) == 1
     os.close(keyboard)
+
+
+def test_the_help_of_a_discard_says_whether_it_is_forced() -> None:
+    # Clotho's own discard was explained as a forced one (shown to all, a God fires)
+    from arena.play.labels import KIND_HELP, kind_help
+
+    seen: dict[bool, str] = {}
+    for seed in range(200):
+        state = new_game(GameConfig(players=("a", "b", "c"), seed=seed))
+        agents = [RandomAgent(seed * 3 + i) for i in range(3)]
+        while (decision := state.decision) is not None and len(seen) < 2:
+            if decision.kind == "discard":
+                forced = decision.context.get("why") == "forced discard"
+                seen[forced] = kind_help(decision.kind, decision.context)
+            state.apply(agents[decision.seat].choose(decision, state.observe(decision.seat)))
+        if len(seen) == 2:
+            break
+    assert seen[True] == KIND_HELP["discard"]
+    assert seen[False].startswith("Your own effect asks you to discard a card")
+    assert "no effect fires, a God's included" in seen[False]

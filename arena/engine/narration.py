@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from arena.common.plural import ordinal
 from arena.engine.effects import EFFECTS
 from arena.engine.houserules import RULE_CHOICES
 
@@ -51,9 +52,7 @@ def seat_feed(events: Sequence[Any], seat: int) -> tuple[list[Event], bool]:
 def _ordinal(place: Any) -> str:
     if not isinstance(place, int) or isinstance(place, bool):
         return str(place)
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10,
-                                                                                  "th")
-    return f"{place}{suffix}"
+    return ordinal(place)
 
 
 def _cards(cards: Any) -> str:

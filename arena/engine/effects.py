@@ -504,7 +504,7 @@ def start_palaestron(state: State, seat: int) -> None:
     state.emit({"type": "palaestron", "seat": seat})
     state.push(step_draw, seat)
     state.push(step_to_effect_graveyard, PALAESTRON)
-    state.push(_clear_all_traps)
+    state.push(_clear_all_traps, seat)
     seats = state.seats_from(seat)
     for player in reversed(seats):
         state.push(_palaestron_reveal, player)
@@ -517,8 +517,9 @@ def _palaestron_reveal(state: State, seat: int) -> None:
     ask_reveal(state, seat, "Palaestron")
 
 
-def _clear_all_traps(state: State) -> None:
-    for owner in range(state.n):
+def _clear_all_traps(state: State, drawer: int) -> None:
+    # in the order its other steps ran: from the player who drew it (E25)
+    for owner in state.seats_from(drawer):
         for trap in list(state.traps[owner]):
             take_trap(state, owner, trap, "cleared")
 

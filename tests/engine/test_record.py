@@ -182,7 +182,17 @@ def test_a_record_from_before_each_copy_was_an_option_is_refused(
     # option indices mean other moves now, so it is refused, both versions named.
     old = copy.deepcopy(record)
     old["format"] = "palaestra-record/3"
-    with pytest.raises(ReplayError, match="'palaestra-record/3'.*'palaestra-record/4'"):
+    with pytest.raises(ReplayError, match="'palaestra-record/3'.*'palaestra-record/5'"):
+        replay(old)
+
+
+def test_a_record_from_before_the_palaestron_cleared_from_its_drawer_is_refused(
+        record: dict[str, Any]) -> None:
+    # Format 4 cleared the Arenas from seat 0 (RULES.md E25): the Discard Graveyard's order,
+    # which later options follow, may differ now
+    old = copy.deepcopy(record)
+    old["format"] = "palaestra-record/4"
+    with pytest.raises(ReplayError, match="'palaestra-record/4'.*'palaestra-record/5'"):
         replay(old)
 
 

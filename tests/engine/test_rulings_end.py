@@ -122,9 +122,9 @@ def test_ruling_10_the_palaestron_runs_from_the_seat_that_drew_it() -> None:
     assert names(state.effect_graveyard) == ["Palaestron", "Agari-1"]
 
 
-def test_e25_the_palaestron_clears_the_arenas_from_seat_0_each_oldest_first() -> None:
-    # seat 1 draws it: the discards run from seat 1, but the traps leave Arena by Arena from
-    # seat 0, so seat 2's newer trap is the new top of the Discard Graveyard
+def test_e25_the_palaestron_clears_the_arenas_from_its_drawer_each_oldest_first() -> None:
+    # seat 1 draws it: the discards run from seat 1, and so do the traps, Arena by Arena, so
+    # seat 0's trap (the last Arena in that order) is the new top of the Discard Graveyard
     state = build_state(["Agari-1 Agari-2 Agari-3 Beast-1 Beast-2",
                          "Umbrae-1 Umbrae-2 Umbrae-3 Umbrae-4 Umbrae-5",
                          "Sophoi-1 Sophoi-2 Sophoi-3 Sophoi-4 Sophoi-5"],
@@ -141,8 +141,8 @@ def test_e25_the_palaestron_clears_the_arenas_from_seat_0_each_oldest_first() ->
     while state.decision is not None and state.decision.kind in ("discard", "reveal"):
         state.apply(0)
     cleared = [(e["seat"], e["card"]) for e in events_of(state, "trap_cleared")]
-    assert cleared == [(0, "Arcoi-1"), (1, "Arcoi-2"), (2, "Fate-3"), (2, "Beast-3")]
-    assert names(state.discard_graveyard)[-1] == "Beast-3"
+    assert cleared == [(1, "Arcoi-2"), (2, "Fate-3"), (2, "Beast-3"), (0, "Arcoi-1")]
+    assert names(state.discard_graveyard)[-1] == "Arcoi-1"
 
 
 @pytest.mark.parametrize("god", ["God-6", "God-7"])

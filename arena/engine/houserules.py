@@ -3,6 +3,13 @@
 Each rule has a name, a default (the reading RULES.md gives) and its other readings; a game's
 :class:`HouseRules` is part of its config, so it is stored with every record and replayed
 with it. RULES.md, "House rules", gives every reading and why the default is the default.
+
+Adding a rule: its readings in ``RULE_CHOICES`` (the default first), a help line per reading
+in ``RULE_HELP`` and a field of :class:`HouseRules` (the three agree, a test checks it); the
+engine reads it as ``state.config.rules.NAME``; RULES.md's "House rules" table and prose. A
+rule also grows the learning environments' observation by one entry (the ``RULES`` block of
+``arena/rl/features.py``), so ``bots/learned/weights.npz`` no longer loads until it is
+trained again (``examples/train_learned.py``) or its ``w1`` gains a zero row there.
 """
 
 from __future__ import annotations

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from dataclasses import fields
 
 import pytest
 from engine_scenario import act, build_state, events_of, names
@@ -23,7 +24,7 @@ from arena.engine.desmos import (
     evaluate_family,
     evaluate_naive,
 )
-from arena.engine.houserules import RULE_CHOICES, HouseRules, parse_rule
+from arena.engine.houserules import RULE_CHOICES, RULE_HELP, HouseRules, parse_rule
 from arena.engine.record import replay_one
 from arena.engine.turn import start_turn
 from arena.errors import ReplayError, RulesError
@@ -36,6 +37,14 @@ def test_the_defaults_are_the_first_reading_of_each_rule() -> None:
     assert HouseRules().to_json() == {name: choices[0] for name, choices in RULE_CHOICES.items()}
     assert HouseRules().is_default and HouseRules().describe() == "default house rules"
     assert HouseRules(kinds="family").describe() == "house rules: kinds=family"
+
+
+def test_every_rule_has_a_field_and_a_help_line_for_each_reading() -> None:
+    # the three declarations of a rule are written by hand: one forgotten is a KeyError
+    # in `arena rules --house`, or a rule no game can be given
+    assert [f.name for f in fields(HouseRules)] == list(RULE_CHOICES) == list(RULE_HELP)
+    for name, choices in RULE_CHOICES.items():
+        assert list(RULE_HELP[name]) == list(choices), name
 
 
 @pytest.mark.parametrize("data, message", [

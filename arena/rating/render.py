@@ -30,6 +30,9 @@ MACHINE_FORMATS = ("json", "csv")
 TABLE_FORMATS: tuple[str, ...] = tuple(f for f in tabulate_formats
                                        if f not in ("unsafehtml", "latex_raw"))
 OUTPUT_FORMATS: tuple[str, ...] = (*MACHINE_FORMATS, *TABLE_FORMATS)
+#: Markdown tables, where ``|`` in a cell starts a new column unless written ``\|``. A bot's
+#: name may no longer hold ``|``, but a database written before still has such names.
+_MARKDOWN_FORMATS = ("github", "pipe")
 
 
 def check_format(fmt: str) -> str:
@@ -47,20 +50,29 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str
     """A tabulate table; ``None`` cells show as ``-``.
 
     Numbers are formatted with ``floatfmt``; text columns are never parsed as numbers, so a
-    version such as ``1e5`` or ``0042`` prints as stored.
+    version such as ``1e5`` or ``0042`` prints as stored. In Markdown formats a ``|`` in a
+    cell is written ``\\|``, so that it stays in its cell.
     """
     data = [list(row) for row in rows]
     text_columns = sorted({i for row in data for i, v in enumerate(row) if isinstance(v, str)})
+    head = list(headers)
+    if fmt in _MARKDOWN_FORMATS:
+        data = [[_escape_pipe(v) for v in row] for row in data]
+        head = [_escape_pipe(h) for h in head]
     return str(
         tabulate(
             data,
-            headers=list(headers),
+            headers=head,
             tablefmt=fmt,
             floatfmt=floatfmt if isinstance(floatfmt, str) else list(floatfmt),
             missingval="-",
             disable_numparse=text_columns or False,
         )
     )
+
+
+def _escape_pipe(value: Any) -> Any:
+    return value.replace("|", "\\|") if isinstance(value, str) else value
 
 
 def render_json(payload: Any) -> str:

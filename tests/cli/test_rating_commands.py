@@ -153,6 +153,23 @@ def test_every_format_renders(store: Path) -> None:
         assert code == 2 and f"unknown format '{raw}'" in err
 
 
+def test_a_name_stored_before_pipes_were_refused_is_one_markdown_cell(in_tmp: Path) -> None:
+    # names with '|' are refused since; a database written before still holds them
+    builder = StoreBuilder(in_tmp / "old.db")
+    tid, ids = builder.tournament("old-cup", ["evil | 99.9 | x", "fair"])
+    builder.game(GameSpec(tid, 0, 0, 0, ids, [1, 2]))
+    builder.close()
+    for fmt in ("github", "pipe"):
+        code, out, _ = run("leaderboard", "old-cup", "--db", "old.db", "-f", fmt)
+        row = next(line for line in out.splitlines() if "evil" in line)
+        assert code == 0 and r"evil \| 99.9 \| x" in row, out
+        assert row.replace(r"\|", "").count("|") == out.splitlines()[0].count("|")
+        code, out, _ = run("h2h", "old-cup", "--db", "old.db", "-f", fmt)
+        assert code == 0 and r"evil \| 99.9 \| x" in out and "evil |" not in out, out
+    code, out, _ = run("leaderboard", "old-cup", "--db", "old.db", "-f", "csv")
+    assert "evil | 99.9 | x" in out  # the data formats keep the name as stored
+
+
 def test_results_json_and_csv_recompute_the_ratings(store: Path) -> None:
     stored = rate_tournament(store, "alpha-cup")
 

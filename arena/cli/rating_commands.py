@@ -13,7 +13,7 @@ import typer
 
 from arena.cli.options import DbOption
 from arena.rating.games import DEFAULT_DB
-from arena.rating.render import check_format
+from arena.rating.render import MACHINE_FORMATS, check_format
 
 # The commands import the rating modules (trueskill and friends) when they run, so that
 # `arena` starts fast for every other command.
@@ -96,38 +96,23 @@ def leaderboard(
         raise typer.BadParameter("give a tournament name or --all, not both")
     if wide and columns is not None:
         raise typer.BadParameter("give --wide or --columns, not both", param_hint="--columns")
-    from arena.rating.leaderboard import (
-        SORTS,
-        build_leaderboard,
-        fitted_table,
-        leaderboard_report,
-        sort_leaderboard,
-        table_columns,
-    )
+    from arena.rating.leaderboard import SORTS, table_columns
+    from arena.rating.trueskill_rating import RatingMemo
+    from arena.rating.watch import leaderboard_frame
 
     if sort not in SORTS:
         raise typer.BadParameter(f"unknown order '{sort}' (choose rating or points)",
                                  param_hint="--sort")
     picked = _picked(columns, table_columns())
-    if watch or not all_games:
-        from arena.rating.trueskill_rating import RatingMemo
-        from arena.rating.watch import leaderboard_frame
+    memo = RatingMemo() if watch else None  # each frame rates only what landed since
 
-        memo = RatingMemo() if watch else None  # each frame rates only what landed since
-
-        def frame() -> str:
-            return leaderboard_frame(db, tournament, all_versions=all_versions, sort=sort,
-                                     fmt=fmt, columns=picked, wide=wide, memo=memo)
-        if watch:
-            _watch(frame, every, refreshes)
-        else:
-            typer.echo(frame())
-        return
-    board = sort_leaderboard(build_leaderboard(db, tournament, all_games=all_games), sort)
-    if fmt in ("simple", "json", "csv"):  # simple, for people: says which tournament and how far
-        typer.echo(leaderboard_report(board, fmt, picked, wide=wide))
+    def frame() -> str:
+        return leaderboard_frame(db, tournament, all_games=all_games, all_versions=all_versions,
+                                 sort=sort, fmt=fmt, columns=picked, wide=wide, memo=memo)
+    if watch:
+        _watch(frame, every, refreshes)
     else:
-        typer.echo(fitted_table(board, fmt, picked, wide=wide)[0])
+        typer.echo(frame())
 
 
 def _picked(columns: str | None, known: Sequence[str]) -> list[str] | None:
@@ -209,7 +194,7 @@ def tournaments(
     from arena.tournament.status import no_tournaments
 
     summaries = tournament_summaries(db)
-    if not summaries and fmt not in ("json", "csv"):  # a table's header alone says nothing
+    if not summaries and fmt not in MACHINE_FORMATS:  # a table's header alone says nothing
         typer.echo(no_tournaments(db))
         return
     typer.echo(render_tournaments(summaries, fmt))

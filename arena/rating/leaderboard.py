@@ -35,7 +35,7 @@ from arena.rating.games import (
     load_games,
     tournament_bots,
 )
-from arena.rating.render import check_format, render_csv, render_json, render_table
+from arena.rating.render import MACHINE_FORMATS, check_format, render_csv, render_json, render_table
 from arena.rating.standings import ByeRecord, buchholz, total_points
 from arena.rating.trueskill_rating import (
     RatingMemo,
@@ -506,7 +506,7 @@ def leaderboard_report(board: Leaderboard, fmt: str = "simple",
     left out, what ``new`` means), what ``arena run`` and ``arena leaderboard`` show; by
     default the table fits :data:`TABLE_WIDTH` (:func:`fitted_table`). json and csv are the
     full table alone."""
-    if fmt in ("json", "csv"):
+    if fmt in MACHINE_FORMATS:
         return render_leaderboard(board, fmt)
     table, left_out = fitted_table(board, fmt, columns, wide=wide)
     lines = [leaderboard_title(board), table, rating_footnote(board)]

@@ -53,6 +53,8 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str
     version such as ``1e5`` or ``0042`` prints as stored. In Markdown formats a ``|`` in a
     cell is written ``\\|``, so that it stays in its cell.
     """
+    if fmt not in TABLE_FORMATS:  # tabulate would print an unknown format as "simple"
+        raise ValueError(f"'{fmt}' is not a table format: its renderer must handle it")
     data = [list(row) for row in rows]
     text_columns = sorted({i for row in data for i, v in enumerate(row) if isinstance(v, str)})
     head = list(headers)

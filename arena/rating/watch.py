@@ -19,6 +19,7 @@ from arena.rating.leaderboard import (
     leaderboard_report,
     sort_leaderboard,
 )
+from arena.rating.render import MACHINE_FORMATS
 from arena.rating.trueskill_rating import RatingMemo
 
 __all__ = ["leaderboard_frame", "newest_versions"]
@@ -35,23 +36,25 @@ def newest_versions(board: Leaderboard) -> tuple[Leaderboard, int]:
 
 
 def leaderboard_frame(db: str | Path, tournament: str | None = None, *,
-                      all_versions: bool = False, sort: str = "rating", fmt: str = "simple",
+                      all_games: bool = False, all_versions: bool = False,
+                      sort: str = "rating", fmt: str = "simple",
                       columns: Sequence[str] | None = None, wide: bool = False,
                       store_ratings: bool = False, memo: RatingMemo | None = None) -> str:
     """One leaderboard as ``arena leaderboard`` prints it (and each ``--watch`` frame): a
-    league's newest versions unless ``all_versions``, with a line saying what is hidden.
+    league's newest versions unless ``all_versions``, with a line saying what is hidden;
+    ``all_games``: every game of every tournament (``--all``).
     ``store_ratings``: also store the tournament's rating history (:func:`build_leaderboard`);
     ``memo``: the frames' shared memo, so that each rates only the games new since the last."""
-    board = sort_leaderboard(build_leaderboard(db, tournament, store_ratings=store_ratings,
-                                               memo=memo), sort)
+    board = sort_leaderboard(build_leaderboard(db, tournament, all_games=all_games,
+                                               store_ratings=store_ratings, memo=memo), sort)
     hidden = 0
     if board.tournament is not None and board.tournament.format == "league" and not all_versions:
         board, hidden = newest_versions(board)
-    if fmt in ("simple", "json", "csv"):
+    if fmt == "simple" or fmt in MACHINE_FORMATS:  # simple, for people: which tournament
         text = leaderboard_report(board, fmt, columns, wide=wide)
     else:
         text = fitted_table(board, fmt, columns, wide=wide)[0]
-    if hidden and fmt not in ("json", "csv"):
+    if hidden and fmt not in MACHINE_FORMATS:
         text += (f"\n{hidden} older version{'' if hidden == 1 else 's'} not shown (retired "
                  "from the league, ratings kept); --all-versions shows them.")
     return text

@@ -20,7 +20,7 @@ from rating_store_builder import GameSpec, StoreBuilder, build_store  # noqa: E4
 
 from arena.cli.main import app  # noqa: E402
 from arena.rating import rate_tournament  # noqa: E402
-from arena.rating.render import TABLE_FORMATS  # noqa: E402
+from arena.rating.render import TABLE_FORMATS, render_table  # noqa: E402
 from arena.tournament.store import Store  # noqa: E402
 
 runner = CliRunner()
@@ -168,6 +168,13 @@ def test_a_name_stored_before_pipes_were_refused_is_one_markdown_cell(in_tmp: Pa
         assert code == 0 and r"evil \| 99.9 \| x" in out and "evil |" not in out, out
     code, out, _ = run("leaderboard", "old-cup", "--db", "old.db", "-f", "csv")
     assert "evil | 99.9 | x" in out  # the data formats keep the name as stored
+
+
+def test_a_data_format_no_renderer_handles_is_not_printed_as_a_table() -> None:
+    # every command's renderer handles the data formats before its table; one it forgot
+    # would otherwise reach tabulate, which prints any name it does not know as "simple"
+    with pytest.raises(ValueError, match="'json' is not a table format"):
+        render_table(["bot"], [["alpha"]], "json")
 
 
 def test_results_json_and_csv_recompute_the_ratings(store: Path) -> None:

@@ -6,6 +6,13 @@ decision of its player. The table ``EFFECTS`` is what RULES.md prints.
 
 Draws and forced discards live here too, because they resolve effects in turn: a drawn
 Palaestron is played at once, and a God forced out of a hand fires its own effect.
+
+Changing a card: its row of ``EFFECTS`` and its resolver here; then the copies of its words
+that no code reads, RULES.md's effect table (``arena rules --effects --format markdown``
+prints it; ``tests/engine/test_simulate.py`` checks it) and the card's bullet in RULES.md,
+and its gist in ``arena/play/labels.py`` (``CARD_GIST``, which no test ties to the text).
+Its tests are in ``tests/engine/test_effects.py``, one or two per card, named by the card's
+name (the Gods' staged examples in ``tests/engine/test_rulings_play.py``).
 """
 
 from __future__ import annotations

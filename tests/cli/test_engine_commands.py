@@ -190,7 +190,8 @@ def test_rules_effect_table_has_every_face() -> None:
         assert face in result.output
 
 
-def test_rules_markdown_is_the_rules_md_block() -> None:
+def test_rules_markdown_prints_the_effect_table_of_the_code() -> None:
+    # RULES.md's copy of the table is checked in tests/engine/test_simulate.py
     result = _run("rules", "--effects", "--format", "markdown")
     assert result.exit_code == 0
     assert result.output == effect_table_markdown() + "\n"

@@ -284,7 +284,8 @@ def _rules_line(record: Mapping[str, Any]) -> str:
 
 def _header(record: Mapping[str, Any], teller: _Teller, whole: bool) -> list[str]:
     players = teller.players
-    seed = f", seed {record.get('seed', '?')}" if whole else ""
+    # the game's own seed, which `arena play --seed` and `arena match --seed` do not take
+    seed = f", game seed {record.get('seed', '?')}" if whole else ""
     lines = [f"{len(players)} players, {record.get('rounds', '?')} rounds{seed}; "
              f"{teller.who(record.get('starting_seat'))} starts", _rules_line(record)]
     result = record.get("result")

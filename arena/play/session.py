@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.padding import Padding
@@ -56,6 +55,15 @@ class PlayRequest:
     #: The person's ``last_read_page`` and ``last_book_finished`` (ISO texts), as a bot's
     #: metadata: who starts the first game (ruling 13) and breaks equal first place.
     metadata: dict[str, str] = field(default_factory=dict)
+
+
+def _replay_line(seed: int, game_index: int) -> str:
+    """What deals a game of the table again: the seed ``--seed`` takes, as the series ends
+    with it (``Seed 6``)."""
+    if game_index == 0:
+        return f"Seed {seed} (--seed {seed} deals this game again)"
+    return (f"Seed {seed}, game {game_index + 1} (--seed {seed} deals game 1 again; later "
+            "deals depend on who lost)")
 
 
 class Series:
@@ -115,7 +123,7 @@ class Series:
         while True:
             answer = self._menu(last)
             if answer == "review":
-                self._review(game.record)
+                self._review(game)
                 continue
             self.quit = answer == "quit"
             self.score_shown = self.score_shown and self.quit
@@ -144,10 +152,12 @@ class Series:
             self.console.print(Text(f"'{text}' is not a choice here: "
                                     + ("r or q." if last else "a, r or q.")))
 
-    def _review(self, record: dict[str, Any]) -> None:
+    def _review(self, game: GameOutcome) -> None:
         """The game told turn by turn, every card shown (it is over); in a pager on a
         terminal (q leaves it)."""
-        lines = narrate(record)
+        # the telling names the game's own seed, derived from the table's: it is not what
+        # --seed takes, so the seed the series ends with comes first
+        lines = [_replay_line(self.request.seed, game.game_index), *narrate(game.record)]
         if self.console.is_terminal:  # the pager's screen goes: the score stays above
             self.console.print("The whole game, every card shown (q leaves the pager).")
             with self.console.pager(styles=False):

@@ -106,7 +106,7 @@ def test_the_header_gives_places_and_categories() -> None:
     record = _record(3, 7)
     header = header_lines(record)
     result = record["result"]
-    assert header[0] == (f"3 players, {record['rounds']} rounds, seed {record['seed']}; "
+    assert header[0] == (f"3 players, {record['rounds']} rounds, game seed {record['seed']}; "
                          f"{record['players'][record['starting_seat']]} starts")
     assert header[1] == "  house rules: the defaults"
     for seat in range(3):

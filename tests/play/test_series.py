@@ -60,6 +60,24 @@ def test_a_series_keeps_score_and_the_loser_starts_the_next_game(tmp_path: Path)
 
 
 @needs_sandbox
+def test_the_review_names_the_seed_the_series_ends_with(tmp_path: Path) -> None:
+    # the telling's own seed is the game's, derived from the table's: --seed takes the other
+    records = tmp_path / "games.jsonl"
+    console, out = quiet_console(width=200)  # the seed lines unwrapped
+    script = _menu_then_enter(["r", "a", "r", ""])  # review each of the two games
+    request = PlayRequest(bots=[str(BOTS / "random.py")], seed=6, games=2, records=records)
+    Series(request, Person(console, script, 0), console, script).play()
+    lines = out.getvalue().splitlines()
+    first, second = (json.loads(line) for line in records.read_text().splitlines())
+    told = lines.index("Seed 6 (--seed 6 deals this game again)")
+    assert lines[told + 1].startswith(f"2 players, {first['rounds']} rounds, "
+                                      f"game seed {first['seed']}; ")
+    told = lines.index("Seed 6, game 2 (--seed 6 deals game 1 again; later deals depend on "
+                       "who lost)")
+    assert f"game seed {second['seed']}; " in lines[told + 1]
+
+
+@needs_sandbox
 def test_quit_at_the_menu_ends_the_series_and_the_bots() -> None:
     console, out = quiet_console()
     script = _menu_then_enter(["q"])

@@ -11,6 +11,8 @@ import datetime as dt
 import itertools
 import json
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -42,6 +44,8 @@ from arena.engine.desmos import Value, evaluate
 from arena.engine.showdown import RPS_THROW_CAP, book_tiebreak, showdown, year_earlier
 from arena.engine.start import first_starting_seat, next_starting_seat
 from arena.engine.turn import start_turn
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # ============================================================================ ruling 10
 
@@ -379,7 +383,7 @@ def test_ruling_12_book_dates_within_the_year_count_from_the_same_day_a_year_ear
 
 
 @pytest.mark.parametrize("event, first_day", [
-    (dt.date(2028, 3, 1), dt.date(2027, 3, 1)),    # a year holding 29 February: 366 days
+    (dt.date(2028, 3, 1), dt.date(2027, 3, 1)),    # a year holding 29 February: 367 days
     (dt.date(2027, 3, 1), dt.date(2026, 3, 1)),
     (dt.date(2028, 2, 29), dt.date(2027, 2, 28)),  # no 29 February a year earlier
     (dt.date(2029, 2, 28), dt.date(2028, 2, 28)),
@@ -392,6 +396,18 @@ def test_ruling_12_the_year_starts_on_the_same_day_a_year_earlier(event: dt.date
     assert book_tiebreak([0, 1], (first_day, None), event) == [0]
     before = first_day - dt.timedelta(days=1)
     assert book_tiebreak([0, 1], (before, None), event) == [0, 1]
+
+
+def test_ruling_12_the_windows_rules_md_counts_are_the_days_that_count() -> None:
+    # both ends count: a year of 366 days is a window of 367
+    rules = (ROOT / "RULES.md").read_text(encoding="utf-8").replace("\n", " ")
+    windows = re.findall(r"from (\d{4}-\d\d-\d\d) to (\d{4}-\d\d-\d\d) \((\d+) days", rules)
+    assert windows
+    for first, event, days in windows:
+        start, end = dt.date.fromisoformat(first), dt.date.fromisoformat(event)
+        counted = [start + dt.timedelta(days=n) for n in range(-3, 400)
+                   if book_tiebreak([0, 1], (start + dt.timedelta(days=n), None), end) == [0]]
+        assert (counted[0], counted[-1], len(counted)) == (start, end, int(days))
 
 
 def test_ruling_12_rock_paper_scissors_eliminates_losers() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import os
 import re
@@ -1163,6 +1164,73 @@ def test_a_killed_submits_copy_is_removed_by_the_next_one_and_a_running_ones_kep
         assert running.wait(60) == 0
     assert [p.name for p in bots.iterdir() if p.name.startswith(".")] == []
     assert {"mine", "running"} <= set(submitted(bots))
+
+
+_REGISTRY_HELD = """
+import os, signal, sys
+from pathlib import Path
+from types import SimpleNamespace
+from arena.registry import submission
+
+# the registry's new text has its file; then the submit is killed (SIGKILL), or it waits
+mkstemp = submission.tempfile.mkstemp
+
+def held(*args, **kwargs):
+    made = mkstemp(*args, **kwargs)
+    print("writing", flush=True)
+    if sys.argv[1] == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+    sys.stdin.read()
+    return made
+
+submission.tempfile.mkstemp = held
+submission.submit(Path(sys.argv[2]), name=sys.argv[3], bots_dir=Path(sys.argv[4]),
+                  check=lambda spec: SimpleNamespace(ok=True, failures=list))
+"""
+
+
+def _registry_files(bots: Path) -> list[str]:
+    return sorted(p.name for p in bots.iterdir() if p.name.startswith(".registry-"))
+
+
+def test_a_registry_file_left_by_a_killed_submit_is_removed_by_the_next_write(
+        tmp_path: Path, bots: Path) -> None:
+    """A submit killed inside the registry's write left its .registry-XXXX.yaml in the bots
+    directory for good; the next write removes it, but never one whose writer still runs or
+    holds its lock, nor one that names no process."""
+    source = tmp_path / "mine.py"
+    source.write_text(MODULE)
+
+    def held(how: str, name: str) -> subprocess.Popen[str]:
+        process = subprocess.Popen([sys.executable, "-c", _REGISTRY_HELD, how, str(source),
+                                    name, str(bots)], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, text=True,
+                                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert process.stdout is not None and process.stdout.readline() == "writing\n"
+        return process
+
+    killed = held("kill", "killed")
+    assert killed.wait(60) == -9 and len(_registry_files(bots)) == 1
+    gone = subprocess.Popen([sys.executable, "-c", ""])
+    assert gone.wait(60) == 0
+    # a writer whose process id means nothing here (another machine's): its lock tells
+    locked = bots / f".registry-{gone.pid}-held.yaml"
+    locked.write_text("", encoding="utf-8")
+    (bots / ".registry-older.yaml").write_text("", encoding="utf-8")  # names no process
+    with locked.open() as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        running = held("wait", "running")
+        try:
+            kept = [name for name in _registry_files(bots) if name.startswith(
+                (f".registry-{running.pid}-", locked.name, ".registry-older"))]
+            assert len(kept) == 3
+            submit(source, name="mine", bots_dir=bots, check=passing)
+            assert _registry_files(bots) == kept
+        finally:
+            assert running.stdin is not None
+            running.stdin.close()
+            assert running.wait(60) == 0
+    assert _registry_files(bots) == [locked.name, ".registry-older.yaml"]
 
 
 def test_a_submits_copy_swapped_for_a_link_is_removed_as_a_link_its_target_untouched(

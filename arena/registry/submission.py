@@ -57,10 +57,17 @@ class ComplianceReport(Protocol):
     def failures(self) -> list[str]: ...
 
 
+#: The prefix of the registry file in the writing, followed by its writer's process id.
+_REGISTRY_TMP = ".registry-"
+
+
 def _write_registry(bots_dir: Path, entries: dict[str, dict[str, Any]]) -> None:
     text = ("# Bots registered with `arena submit` (name -> content-hash version, path, "
             "metadata).\n" + yaml.safe_dump({"bots": entries}, sort_keys=True))
-    fd, tmp = tempfile.mkstemp(dir=bots_dir, prefix=".registry-", suffix=".yaml")
+    _remove_abandoned(bots_dir, _REGISTRY_TMP)
+    fd, tmp = tempfile.mkstemp(dir=bots_dir, prefix=f"{_REGISTRY_TMP}{os.getpid()}-",
+                               suffix=".yaml")
+    fcntl.flock(fd, fcntl.LOCK_EX)  # held until it is the registry (_remove_abandoned)
     try:  # mkstemp makes it private (0600): keep the registry's mode, or a plain file's
         mode = stat.S_IMODE((bots_dir / REGISTRY_FILE).stat().st_mode)
     except OSError:
@@ -68,7 +75,8 @@ def _write_registry(bots_dir: Path, entries: dict[str, dict[str, Any]]) -> None:
     os.fchmod(fd, mode)
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         out.write(text)
-    os.replace(tmp, bots_dir / REGISTRY_FILE)
+        out.flush()
+        os.replace(tmp, bots_dir / REGISTRY_FILE)
 
 
 def _is_sample(path: Path) -> bool:
@@ -240,24 +248,31 @@ def _hold(staging: Path) -> int:
     return fd
 
 
-def _remove_abandoned(bots_dir: Path) -> None:
-    """Remove the copies of submits killed before they could (SIGKILL, a power cut): only
-    those whose process is gone and whose lock nobody holds. The process id covers the
-    moment between a copy's creation and its lock; the lock, a process of the same id that
-    is not ours to see."""
-    for entry in bots_dir.glob(f"{_STAGING}*"):
-        owner = re.fullmatch(rf"{re.escape(_STAGING)}(\d+)-.+", entry.name)
+def _remove_abandoned(bots_dir: Path, prefix: str = _STAGING) -> None:
+    """Remove what submits killed before they could (SIGKILL, a power cut) left under
+    ``prefix``: their copies (``.incoming-``, directories), their registry files in the
+    writing (``.registry-``, files); only those whose process is gone and whose lock nobody
+    holds. The process id covers the moment between the creation and the lock; the lock, a
+    process of the same id that is not ours to see."""
+    directory = prefix == _STAGING
+    for entry in bots_dir.glob(f"{prefix}*"):
+        owner = re.fullmatch(rf"{re.escape(prefix)}(\d+)-.+", entry.name)
         if owner is None or _alive(int(owner[1])):
             continue  # (one made by an older arena names no process: left alone)
         try:
-            fd = os.open(entry, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+            fd = os.open(entry, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+                         | (os.O_DIRECTORY if directory else 0))
         except OSError:
             continue
         try:
-            if os.fstat(fd).st_uid != os.geteuid():
-                continue  # not a copy of ours: another user's, or planted
+            info = os.fstat(fd)
+            if info.st_uid != os.geteuid() or not (directory or stat.S_ISREG(info.st_mode)):
+                continue  # not one of ours: another user's, or planted
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            _remove_copy(entry)
+            if directory:
+                _remove_copy(entry)
+            else:  # a name removed, never followed
+                entry.unlink()
         except OSError:
             continue  # its submit runs still
         finally:

@@ -13,21 +13,14 @@ with every match.
 Bot user: when the referee runs as root, bots run as ``arena-bot`` (created with ``useradd
 --system`` when missing), else ``nobody``; ``ARENA_BOT_USER`` picks another account.
 
-Bot kit: the bots' interpreter must import ``arena`` (the kit, ``arena.sdk``) from a place the
-bot user can read, and the repository may not be one (e.g. under ``/root``). So the ``arena``
-package's ``*.py`` files are copied once per process into a fresh root-owned, world-readable
-``/tmp/arena-kit-XXXX/arena`` (removed at exit); ``kit_env()`` points PYTHONPATH at it. The
-compiled engine's extension modules go too: a bot interpreter of the same Python minor version
-loads them (the engine's own guard still falls back to the sources when they are stale or
-built for another version). The probe imports the engine in the bots' interpreter; if the
-compiled modules fail to load there, bots get a kit of the sources alone and ``bot_engine``
-says why.
+Bot kit: the copy of the ``arena`` package bots import, made by :mod:`arena.sandbox.kit`;
+the probe imports the engine in the bots' interpreter, and if the compiled modules fail to
+load there, bots get a kit of the sources alone and ``bot_engine`` says why.
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib.machinery
 import json
 import logging
 import os
@@ -44,10 +37,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-import arena
 from arena.errors import SandboxError
 from arena.sandbox import landlock, seccomp
 from arena.sandbox.cgroups import can_freeze, own_v2_cgroup, v2_cgroup_of_self
+from arena.sandbox.kit import kit_path, make_kit
 from arena.sandbox.limits import Limits
 from arena.sandbox.report import (
     LAYERS,
@@ -59,7 +52,6 @@ from arena.sandbox.report import (
 )
 from arena.sandbox.spawn import spawn
 from arena.sandbox.uids import is_bot_uid
-from arena.sandbox.workdir import freeze_atimes, remove_at_exit
 
 __all__ = ["adopt", "kit_env", "kit_path", "probe"]
 
@@ -110,7 +102,6 @@ _PROBE_LIMITS = Limits(memory_mb=512, open_files=32, processes=16)
 
 _lock = threading.Lock()
 _cached: SandboxReport | None = None
-_kit: Path | None = None
 _logged: set[str] = set()
 
 
@@ -158,44 +149,9 @@ def adopt(report: SandboxReport) -> bool:
         return True
 
 
-def kit_path() -> Path:
-    """The read-only copy of the ``arena`` package's parent directory (made on first use)."""
-    global _kit
-    if _kit is None or not _kit.exists():
-        _kit = _make_kit()
-    return _kit
-
-
 def kit_env() -> dict[str, str]:
     """Environment entries that let a bot's Python import the kit."""
     return {"PYTHONPATH": str(probe().kit_path)}
-
-
-#: What the kit holds: sources, markers, the build record, and compiled extension modules.
-_SOURCE_FILES = (".py", ".typed", ".json")
-_KIT_FILES = (*_SOURCE_FILES, *importlib.machinery.EXTENSION_SUFFIXES)
-
-
-def _make_kit(extensions: bool = True) -> Path:
-    """A world-readable copy of the ``arena`` package; without ``extensions``, the sources
-    alone (for bots whose interpreter cannot load the compiled engine)."""
-    wanted = _KIT_FILES if extensions else _SOURCE_FILES
-    source = Path(arena.__file__).resolve().parent
-    root = Path(tempfile.mkdtemp(prefix=f"arena-kit-{os.getpid()}-"))
-    for dirpath, dirnames, filenames in os.walk(source):
-        dirnames[:] = [d for d in dirnames if d != "__pycache__" and not d.startswith(".")]
-        rel = Path(dirpath).relative_to(source)
-        target = root / "arena" / rel
-        target.mkdir(parents=True, exist_ok=True)
-        os.chmod(target, 0o755)
-        for name in filenames:
-            if name.endswith(wanted) and (extensions or name != "_build.json"):
-                shutil.copyfile(Path(dirpath) / name, target / name)
-                os.chmod(target / name, 0o644)
-    os.chmod(root, 0o755)
-    freeze_atimes(root)
-    remove_at_exit(root)
-    return root
 
 
 def _bot_user() -> tuple[str, int | None, int | None, bool | str]:
@@ -364,7 +320,7 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
                      cgroup_parent=found.cgroup_parent, freezer_parent=found.freezer_parent,
                      freezer=found.freezer, bot_engine=bot_engine,
                      bot_engine_pure=engine_pure,
-                     kit_path=_make_kit(extensions=False) if engine_pure else base.kit_path)
+                     kit_path=make_kit(extensions=False) if engine_pure else base.kit_path)
     _log_once(report.warnings)
     return report
 

@@ -24,6 +24,7 @@ from arena.native import native_build
 from arena.sandbox import Limits, SandboxReport, kit_env, probe
 from arena.sandbox import seccomp as seccomp_module
 from arena.sandbox.cgroups import can_freeze, v2_cgroup_of_self
+from arena.sandbox.kit import make_kit
 from arena.sandbox.probe import _bot_engine
 from arena.sandbox.report import LAYERS, NOT_NEEDED
 
@@ -219,7 +220,7 @@ def test_a_compiled_engine_that_fails_in_bots_falls_back_to_the_sources(
                               "ImportError('undefined symbol'))", True)
     assert _bot_engine({"engine": "compiled (mypyc, 16 modules)"}, "/usr/bin/python3") == (
         "compiled (mypyc, 16 modules)", False)
-    sources = probe_module._make_kit(extensions=False)
+    sources = make_kit(extensions=False)
     files = [path.name for path in sources.rglob("*") if path.is_file()]
     assert "state.py" in files and "_build.json" not in files
     assert not [name for name in files if name.endswith(tuple(EXTENSION_SUFFIXES))]

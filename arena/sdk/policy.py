@@ -180,6 +180,46 @@ def _index(options: Sequence[dict[str, Any]], field: str, name: str, **match: An
     return 0
 
 
+def _turn_choice(kind: str, options: Sequence[dict[str, Any]], hand: Sequence[int],
+                 final: bool, draws: int, seen: Callable[[], list[int]]) -> int:
+    """A ``turn`` (hold, play, trap) or a ``swap``, with two cards in hand or more: give up
+    the card whose replacement gains most (:func:`_cycle_gains`), keeping attack cards for
+    the last turn, and hold when the hand is complete."""
+    counts = seen()
+    gains = _cycle_gains(hand, counts)
+    if not final:  # keep attack cards for the last turn, more so as it nears
+        keep = KEEP * max(0.0, 1 - draws / 10)
+        for c in hand:
+            if c in _ATTACKS and c not in _NEMESIS:
+                gains[c] -= keep
+    card = max(hand, key=gains.__getitem__)
+    if gains[card] <= 1e-9:  # complete: hold, or chase a Quartet
+        card = _chase(hand, counts, draws)
+        if card < 0:
+            return 0
+    elif card in _ATTACKS and not final and _quartet(hand):
+        return 0  # the spare card of a Quartet is an attack: keep it for the end
+    if kind == "swap":
+        return _index(options, "swap", NOTATION[card])
+    if final:  # the last turn: strike with an attack card that costs little
+        for attack in hand:
+            if attack in _ATTACKS and attack not in _NEMESIS \
+                    and gains[attack] > gains[card] - STRIKE:
+                return _index(options, "card", NOTATION[attack], action="play")
+    # of the cards about as good to cycle, play the one whose effect is worth most
+    cycled = [c for c in hand if gains[c] > gains[card] - SLACK]
+    card = max(cycled, key=lambda c: gains[c] + _effect_value(c))
+    if card in _ATTACKS and not final:  # cycle it silently: a trap, or else the swap
+        trap = _index(options, "card", NOTATION[card], action="trap")
+        if trap:
+            return trap
+        others = [c for c in hand if c not in _ATTACKS and gains[c] > 1e-9]
+        if not others:
+            return 0
+        card = max(others, key=lambda c: gains[c] + _effect_value(c))
+    return _index(options, "card", NOTATION[card], action="play")
+
+
 def _policy(kind: str, options: Sequence[dict[str, Any]], context: dict[str, Any],
             hand: Sequence[int], hand_of: Callable[[Any], Sequence[int]],
             revealed: Iterable[int], top_discard: int, final: bool, draws: int,
@@ -189,41 +229,7 @@ def _policy(kind: str, options: Sequence[dict[str, Any]], context: dict[str, Any
     last turn, or for a trap the game's last window), ``draws`` (cards it can still cycle)
     and ``seen()`` (cards of each kind in public zones)."""
     if kind == "turn" or kind == "swap":
-        if len(hand) < 2:
-            return 0
-        counts = seen()
-        gains = _cycle_gains(hand, counts)
-        if not final:  # keep attack cards for the last turn, more so as it nears
-            keep = KEEP * max(0.0, 1 - draws / 10)
-            for c in hand:
-                if c in _ATTACKS and c not in _NEMESIS:
-                    gains[c] -= keep
-        card = max(hand, key=gains.__getitem__)
-        if gains[card] <= 1e-9:  # complete: hold, or chase a Quartet
-            card = _chase(hand, counts, draws)
-            if card < 0:
-                return 0
-        elif card in _ATTACKS and not final and _quartet(hand):
-            return 0  # the spare card of a Quartet is an attack: keep it for the end
-        if kind == "swap":
-            return _index(options, "swap", NOTATION[card])
-        if final:  # the last turn: strike with an attack card that costs little
-            for attack in hand:
-                if attack in _ATTACKS and attack not in _NEMESIS \
-                        and gains[attack] > gains[card] - STRIKE:
-                    return _index(options, "card", NOTATION[attack], action="play")
-        # of the cards about as good to cycle, play the one whose effect is worth most
-        cycled = [c for c in hand if gains[c] > gains[card] - SLACK]
-        card = max(cycled, key=lambda c: gains[c] + _effect_value(c))
-        if card in _ATTACKS and not final:  # cycle it silently: a trap, or else the swap
-            trap = _index(options, "card", NOTATION[card], action="trap")
-            if trap:
-                return trap
-            others = [c for c in hand if c not in _ATTACKS and gains[c] > 1e-9]
-            if not others:
-                return 0
-            card = max(others, key=lambda c: gains[c] + _effect_value(c))
-        return _index(options, "card", NOTATION[card], action="play")
+        return _turn_choice(kind, options, hand, final, draws, seen) if len(hand) >= 2 else 0
     if kind == "trigger":  # spring helpers at once, attacks in the game's last window
         for i, option in enumerate(options[1:], start=1):
             trap = _FIRST_ID.get(str(option.get("trap")), -1)

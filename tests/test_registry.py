@@ -641,6 +641,42 @@ def test_a_file_swapped_for_a_link_during_the_check_is_not_registered(
     assert [p.name for p in bots.iterdir() if p.name.startswith(".")] == []
 
 
+def test_two_submits_at_once_both_stay_registered(tmp_path: Path, bots: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A class's students submit at once: each submit reads the registry and writes it back
+    with its entry, so one that came between another's read and write was dropped from it."""
+    from arena.registry import submission
+    first, second = tmp_path / "one.py", tmp_path / "two.py"
+    first.write_text(MODULE.replace('"mine"', '"one"'))
+    second.write_text(MODULE.replace('"mine"', '"two"'))
+    real = submission.read_entries
+    done = threading.Event()
+    failures: list[Exception] = []
+    others: list[threading.Thread] = []
+
+    def other() -> None:
+        try:
+            submit(second, bots_dir=bots, check=passing)
+        except Exception as exc:  # noqa: BLE001 - reported by the assertion below
+            failures.append(exc)
+        finally:
+            done.set()
+
+    def reading(bots_dir: Path) -> dict[str, dict[str, Any]]:
+        entries = real(bots_dir)
+        if not others:  # the first has read the registry: the second submits now
+            others.append(threading.Thread(target=other))
+            others[0].start()
+            done.wait(timeout=2)  # it waits for the first's write, where submits take turns
+        return entries
+
+    monkeypatch.setattr(submission, "read_entries", reading)
+    submit(first, bots_dir=bots, check=passing)
+    others[0].join()
+    assert failures == []
+    assert {"one", "two"} <= set(submitted(bots))
+
+
 def test_a_module_edited_during_the_check_is_not_registered(tmp_path: Path, bots: Path) -> None:
     """What is registered is what was checked: a module edited (or swapped for a link)
     while the check ran is refused, and an update keeps the version it would replace."""
@@ -1172,19 +1208,17 @@ from pathlib import Path
 from types import SimpleNamespace
 from arena.registry import submission
 
-# the registry's new text has its file; then the submit is killed (SIGKILL), or it waits
+# the registry's new text has its file; then the submit is killed (SIGKILL)
 mkstemp = submission.tempfile.mkstemp
 
 def held(*args, **kwargs):
     made = mkstemp(*args, **kwargs)
     print("writing", flush=True)
-    if sys.argv[1] == "kill":
-        os.kill(os.getpid(), signal.SIGKILL)
-    sys.stdin.read()
+    os.kill(os.getpid(), signal.SIGKILL)
     return made
 
 submission.tempfile.mkstemp = held
-submission.submit(Path(sys.argv[2]), name=sys.argv[3], bots_dir=Path(sys.argv[4]),
+submission.submit(Path(sys.argv[1]), name=sys.argv[2], bots_dir=Path(sys.argv[3]),
                   check=lambda spec: SimpleNamespace(ok=True, failures=list))
 """
 
@@ -1201,15 +1235,10 @@ def test_a_registry_file_left_by_a_killed_submit_is_removed_by_the_next_write(
     source = tmp_path / "mine.py"
     source.write_text(MODULE)
 
-    def held(how: str, name: str) -> subprocess.Popen[str]:
-        process = subprocess.Popen([sys.executable, "-c", _REGISTRY_HELD, how, str(source),
-                                    name, str(bots)], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, text=True,
-                                   env={**os.environ, "PYTHONPATH": str(ROOT)})
-        assert process.stdout is not None and process.stdout.readline() == "writing\n"
-        return process
-
-    killed = held("kill", "killed")
+    killed = subprocess.Popen([sys.executable, "-c", _REGISTRY_HELD, str(source), "killed",
+                               str(bots)], stdout=subprocess.PIPE, text=True,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert killed.stdout is not None and killed.stdout.readline() == "writing\n"
     assert killed.wait(60) == -9 and len(_registry_files(bots)) == 1
     gone = subprocess.Popen([sys.executable, "-c", ""])
     assert gone.wait(60) == 0
@@ -1217,20 +1246,17 @@ def test_a_registry_file_left_by_a_killed_submit_is_removed_by_the_next_write(
     locked = bots / f".registry-{gone.pid}-held.yaml"
     locked.write_text("", encoding="utf-8")
     (bots / ".registry-older.yaml").write_text("", encoding="utf-8")  # names no process
+    # a writer whose process runs (submits take turns, but one of another arena may not)
+    running = bots / f".registry-{os.getpid()}-running.yaml"
+    running.write_text("", encoding="utf-8")
+    kept = sorted([running.name, locked.name, ".registry-older.yaml"])
     with locked.open() as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        running = held("wait", "running")
-        try:
-            kept = [name for name in _registry_files(bots) if name.startswith(
-                (f".registry-{running.pid}-", locked.name, ".registry-older"))]
-            assert len(kept) == 3
-            submit(source, name="mine", bots_dir=bots, check=passing)
-            assert _registry_files(bots) == kept
-        finally:
-            assert running.stdin is not None
-            running.stdin.close()
-            assert running.wait(60) == 0
-    assert _registry_files(bots) == [locked.name, ".registry-older.yaml"]
+        submit(source, name="mine", bots_dir=bots, check=passing)
+        assert _registry_files(bots) == kept
+    running.unlink()
+    submit(source, name="other", bots_dir=bots, check=passing)  # the lock is free now
+    assert _registry_files(bots) == [".registry-older.yaml"]
 
 
 def test_a_submits_copy_swapped_for_a_link_is_removed_as_a_link_its_target_untouched(

@@ -15,7 +15,7 @@ import re
 import shutil
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -115,34 +115,71 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
     if not source.exists():
         raise SubmitError(f"nothing to submit at {source}")
     spec = with_environment(_named_spec(source, name))  # its version names its packages
+    found = _place(bots_dir, spec, update)
+    if isinstance(found, BotSpec):
+        return found  # already there: submitting is idempotent (no check, no copy)
+    report = check(spec)
+    if not report.ok:
+        reasons = "; ".join(report.failures())
+        raise SubmitError(f"{source} failed the compliance check: {reasons}")
+    return _register(bots_dir, spec, source, update)
+
+
+def _place(bots_dir: Path, spec: BotSpec, update: bool) -> BotSpec | tuple[Path, Path | None]:
+    """Where ``spec`` goes and the files it replaces, or the registered bot of the same
+    files and name (nothing to do); a clash raises :class:`SubmitError`."""
     existing = _existing(bots_dir, spec, update)
     if isinstance(existing, BotSpec):
-        return existing  # already there: submitting is idempotent (no check, no copy)
-    replaced = existing
+        return existing
     target = bots_dir / (f"{spec.name}.py" if spec.path.is_file() else spec.name)
-    if (target.exists() or target.is_symlink()) and target != replaced:
+    if (target.exists() or target.is_symlink()) and target != existing:
         # one bot's name can be another's file name: 'foo' is foo.py, and a bot may be 'foo.py'
         owner = next((n for n, where in registered(bots_dir) if where == target), None)
         taken = f"the files of bot {owner!r}" if owner else "files no registered bot names"
         raise SubmitError(f"cannot register {spec.name!r}: {target} already holds {taken}; "
                           "choose another name with --name")
-    report = check(spec)
-    if not report.ok:
-        reasons = "; ".join(report.failures())
-        raise SubmitError(f"{source} failed the compliance check: {reasons}")
-    _copy_in(bots_dir, spec, target, replaced)
-    copy = spec_from_path(target, spec.name)
-    entries = read_entries(bots_dir)
-    entries[spec.name] = {
-        "path": target.name,
-        "version": copy.version,
-        "kind": copy.kind,
-        "metadata": dict(copy.metadata),
-        "submitted_at": dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
-        "source": str(source.resolve()),
-    }
-    _write_registry(bots_dir, entries)
-    return copy
+    return target, existing
+
+
+@contextlib.contextmanager
+def _registry_lock(bots_dir: Path) -> Iterator[None]:
+    """Submits one at a time from their copy to their registry entry: two at once would
+    each write the registry as they read it, and the later would drop the other's entry.
+    The lock is the bots directory's own (no lock file is left behind)."""
+    try:
+        bots_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(bots_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def _register(bots_dir: Path, spec: BotSpec, source: Path, update: bool) -> BotSpec:
+    """Copy the checked bot in and write its registry entry. The copy is made beside, then
+    placed and entered under the registry's lock: the check took seconds, and another
+    submit may have taken the name or written the registry meanwhile."""
+    with _staged(bots_dir, spec) as staged, _registry_lock(bots_dir):
+        found = _place(bots_dir, spec, update)
+        if isinstance(found, BotSpec):
+            return found
+        target, replaced = found
+        _put_in_place(bots_dir, spec, staged, target, replaced)
+        copy = spec_from_path(target, spec.name)
+        entries = read_entries(bots_dir)
+        entries[spec.name] = {
+            "path": target.name,
+            "version": copy.version,
+            "kind": copy.kind,
+            "metadata": dict(copy.metadata),
+            "submitted_at": dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat(),
+            "source": str(source.resolve()),
+        }
+        _write_registry(bots_dir, entries)
+        return copy
 
 
 def _named_spec(source: Path, name: str | None) -> BotSpec:
@@ -200,11 +237,12 @@ def _existing(bots_dir: Path, spec: BotSpec, update: bool) -> BotSpec | Path | N
     return replaced
 
 
-def _copy_in(bots_dir: Path, spec: BotSpec, target: Path, replaced: Path | None) -> None:
-    """Copy the checked bot to ``target``; the files of the version it replaces make way,
-    kept aside under ``.versions/``. The copy is made beside, compared with what was checked
-    and only then put in place: the check took seconds, in which whoever may write the
-    submitted files could have changed them (or made one a link to a file of the host's)."""
+@contextlib.contextmanager
+def _staged(bots_dir: Path, spec: BotSpec) -> Iterator[Path]:
+    """A copy of the checked bot beside the bots (under ``.incoming-``), compared with what
+    was checked: the check took seconds, in which whoever may write the submitted files
+    could have changed them (or made one a link to a file of the host's). What is not put
+    in place is removed on the way out."""
     try:
         bots_dir.mkdir(parents=True, exist_ok=True)
         _remove_abandoned(bots_dir)
@@ -213,12 +251,25 @@ def _copy_in(bots_dir: Path, spec: BotSpec, target: Path, replaced: Path | None)
     except OSError as exc:
         raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
     try:
-        staged = staging / target.name
+        staged = staging / (f"{spec.name}.py" if spec.path.is_file() else spec.name)
         if spec.files == (spec.path,):  # as it was checked: a module, not what it is now
             _copy_module(spec.path, staged)
         else:  # links copied as links (never followed), then refused below
             _copy_tree(spec.path, staged)
         _same_as_checked(staged, spec)
+        yield staged
+    except OSError as exc:
+        raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
+    finally:
+        _remove_copy(staging)
+        os.close(held)
+
+
+def _put_in_place(bots_dir: Path, spec: BotSpec, staged: Path, target: Path,
+                  replaced: Path | None) -> None:
+    """Move the staged copy to ``target``; the files of the version it replaces make way,
+    kept aside under ``.versions/``."""
+    try:
         if replaced is not None:
             _keep_version(bots_dir, spec.name, replaced)
         # a sample bot stays in the checkout: the bot registered here comes first by its name
@@ -230,9 +281,6 @@ def _copy_in(bots_dir: Path, spec: BotSpec, target: Path, replaced: Path | None)
         staged.rename(target)
     except OSError as exc:
         raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
-    finally:
-        _remove_copy(staging)
-        os.close(held)
 
 
 #: The prefix of a submit's copy in the making, followed by its process id.
@@ -316,6 +364,7 @@ def _empty(top: int) -> None:
                 os.rmdir(name, dir_fd=root_fd)
             except NotADirectoryError:  # a link to a directory: the link goes
                 os.unlink(name, dir_fd=root_fd)
+
 
 def _alive(pid: int) -> bool:
     try:

@@ -17,6 +17,8 @@ Anything else escaping to the CLI is a bug in the arena.
     │   ├── ManifestError     a bot.yaml that is missing fields or is not YAML
     │   ├── BotEnvironmentError  a bot's packages that cannot be installed (a requirement
     │   │                     that does not resolve, no network to the index, a full disk)
+    │   ├── FilesChangedError a bot whose files are no longer its version's (a table's
+    │   │                     check, a restart, the copy a launch runs)
     │   └── SubmitError       a submission refused (name clash, failing check)
     ├── ProtocolError         a message that breaks protocol v1
     ├── SandboxError          the sandbox could not be set up
@@ -40,6 +42,7 @@ __all__ = [
     "BotNotFoundError",
     "CardError",
     "ClusterError",
+    "FilesChangedError",
     "IllegalChoiceError",
     "ManifestError",
     "ProtocolError",
@@ -91,6 +94,11 @@ class ManifestError(BotError):
 
 class BotEnvironmentError(BotError):
     """A bot's environment (the packages its ``bot.yaml`` requires) that cannot be built."""
+
+
+class FilesChangedError(BotError):
+    """A bot whose files no longer hash to the version it was checked under: what would run
+    is another program under that version's name."""
 
 
 class SubmitError(BotError):

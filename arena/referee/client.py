@@ -33,7 +33,7 @@ from time import monotonic
 from typing import Any
 
 from arena.common.printable import printable
-from arena.errors import IllegalChoiceError, ProtocolError
+from arena.errors import FilesChangedError, IllegalChoiceError, ProtocolError
 from arena.protocol import messages
 from arena.referee import failures as F
 from arena.referee.connection import Connection, Ended, Launcher, Received
@@ -156,6 +156,9 @@ class BotClient:
             self.diagnostics.restarts += 1
         try:
             self.conn = self._launcher(self.command, self.workdir, self.limits)
+        except FilesChangedError:  # not the bot's failure: its version is not what would run
+            self.conn = None
+            raise
         except Exception as exc:  # a launch failure is the bot's start-up failure, not ours
             self.conn = None
             return self._start_failed(

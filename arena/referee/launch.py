@@ -12,11 +12,11 @@ import contextlib
 from collections.abc import Sequence
 from pathlib import Path
 
-from arena.errors import SandboxError
+from arena.errors import FilesChangedError, SandboxError
 from arena.protocol.transport import Closed, Line, Overflow, SubprocessTransport, Transport
 from arena.referee.connection import Connection, Ended, Launcher, Received
 from arena.referee.pause import pause, resume
-from arena.registry import PYTHON
+from arena.registry import PYTHON, BotSpec, files_changed
 from arena.registry.environments import RECORD, environment_of_command
 from arena.sandbox import (
     ExitStatus,
@@ -134,18 +134,25 @@ def _command(command: Sequence[str]) -> list[str]:
     return ["python3" if arg == PYTHON else arg for arg in command]
 
 
-def sandbox_launcher(report: SandboxReport | None = None) -> Launcher:
+def sandbox_launcher(report: SandboxReport | None = None, bot: BotSpec | None = None) -> Launcher:
     """A launcher running bots in the sandbox with the kit on their PYTHONPATH; a bot run by
-    its environment's interpreter sees that environment, read-only."""
+    its environment's interpreter sees that environment, read-only. With ``bot``, each launch
+    runs only a copy of files that hash to its version (else :class:`FilesChangedError`,
+    which stops the match as a changed bot's restart does, not a start-up failure)."""
 
     def start(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
         environment = environment_of_command(tuple(command))
         if environment is not None and not (environment / RECORD).exists():
             raise SandboxError(f"the bot's environment {environment} is gone (removed while "
                                "the arena ran?): arena check-bot builds it again")
-        proc = launch(_command(command), workdir=Path(workdir), limits=limits,
-                      readable=[environment] if environment is not None else [],
-                      env=kit_env(), report=report)
+        try:
+            proc = launch(_command(command), workdir=Path(workdir), limits=limits,
+                          readable=[environment] if environment is not None else [],
+                          env=kit_env(), report=report,
+                          files_digest=bot.files_digest if bot is not None else None)
+        except FilesChangedError:
+            assert bot is not None
+            raise FilesChangedError(files_changed(bot, ", so it was not started")) from None
         try:
             transport = SubprocessTransport(proc)
         except BaseException:

@@ -36,7 +36,7 @@ from time import perf_counter
 from typing import Any
 
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
-from arena.errors import BotError, RulesError
+from arena.errors import FilesChangedError, RulesError
 from arena.referee.boards import Boards
 from arena.referee.client import BotClient, BotDiagnostics, CpuTurn
 from arena.referee.connection import Launcher
@@ -117,9 +117,11 @@ class MatchRequest:
     #: same time, :class:`~arena.referee.boards.Boards` relating the starting seats); None:
     #: every seating.
     seating: int | None = None
-    #: Restart a bot's process within the match only while its files are still the ones its
-    #: version names (a tournament's games are its version's); else the match stops with a
-    #: :class:`~arena.errors.BotError`. False: a restart runs whatever the files hold.
+    #: Launch a bot's process (its first and every restart) only from files that are still
+    #: the ones its version names (a tournament's games are its version's): a restart is
+    #: checked before, and the sandbox's copy, what runs, is hashed too; else the match
+    #: stops with a :class:`~arena.errors.FilesChangedError`. False: a launch runs whatever
+    #: the files hold.
     same_files: bool = False
 
     def resolved(self) -> list[BotSpec]:
@@ -193,6 +195,8 @@ def play_match(request: MatchRequest,
     if launcher is None:
         launcher = sandbox_launcher()
         warnings = sandbox_warnings()
+    # each launch of a tournament's bot runs a copy checked against its version
+    checked = request.launcher is None and request.same_files
     ponder, turn, keeper = request.resolved_ponder(), CpuTurn(), request.keeper
     _freeze_heap()
     began = perf_counter()
@@ -214,8 +218,8 @@ def play_match(request: MatchRequest,
                         if keeper is not None else None)
                 client = kept or BotClient(
                     spec.command, spec.path, limits, name=spec.name, key=spec.key,
-                    metadata=spec.metadata, launcher=launcher, options=spec.options,
-                    ponder=ponder, turn=turn)
+                    metadata=spec.metadata, options=spec.options, ponder=ponder, turn=turn,
+                    launcher=sandbox_launcher(bot=spec) if checked else launcher)
                 client.diagnostics = diagnostics
                 client.on_wait = _wait_notice(request.local.values(), spec.name)
                 client.before_restart = partial(_check_files, spec) if request.same_files else None
@@ -261,4 +265,4 @@ def _wait_notice(local: Iterable[LocalSeat], bot: str) -> Callable[[str, int], N
 
 def _check_files(spec: BotSpec) -> None:
     if not files_unchanged(spec):
-        raise BotError(files_changed(spec, ", so it was not restarted"))
+        raise FilesChangedError(files_changed(spec, ", so it was not restarted"))

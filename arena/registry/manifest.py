@@ -35,7 +35,13 @@ from arena.registry.botspec import (
 )
 from arena.registry.environments import attach, cached_environment
 from arena.registry.requirements import manifest_python, manifest_requirements
-from arena.sandbox.workdir import MAX_BOT_BYTES, MAX_BOT_FILES, SKIPPED_DIRS, SKIPPED_SUFFIXES
+from arena.sandbox.workdir import (
+    MAX_BOT_BYTES,
+    MAX_BOT_FILES,
+    SKIPPED_DIRS,
+    SKIPPED_SUFFIXES,
+    files_version,
+)
 
 __all__ = ["content_version", "files_changed", "files_now", "files_unchanged",
            "module_metadata", "spec_from_path"]
@@ -114,12 +120,11 @@ def content_version(files: list[Path] | tuple[Path, ...], root: Path,
     def rel(file: Path) -> str:
         return names.get(file) or file.relative_to(root).as_posix()
 
-    digest = hashlib.sha256()
-    for file in sorted(files, key=rel):
-        digest.update(rel(file).encode() + b"\0")
+    digests: dict[str, bytes] = {}
+    for file in files:
         with _open_regular(file) as handle:  # in chunks: a big file is not read whole
-            digest.update(hashlib.file_digest(handle, "sha256").digest())
-    return digest.hexdigest()[:12]
+            digests[rel(file)] = hashlib.file_digest(handle, "sha256").digest()
+    return files_version(digests)  # the formula the per-launch copy is checked with
 
 
 def _open_regular(file: Path) -> io.BufferedReader:

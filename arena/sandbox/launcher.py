@@ -28,7 +28,8 @@ __all__ = ["ExitStatus", "SandboxedProcess", "launch"]
 
 def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = None,
            readable: Iterable[Path] = (), env: Mapping[str, str] | None = None,
-           marker: str | None = None, report: SandboxReport | None = None) -> SandboxedProcess:
+           marker: str | None = None, report: SandboxReport | None = None,
+           files_digest: str | None = None) -> SandboxedProcess:
     """Start ``command`` for the bot whose files are ``workdir`` under every working layer.
 
     ``workdir`` is the bot's own directory, or its single module file; it is copied into a
@@ -38,10 +39,12 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
     cannot lead it to files elsewhere. ``readable``
     paths (and the entries of ``env["PYTHONPATH"]``) are made visible read-only; they must be
     readable by the bot user. ``marker`` (default: random) tags every process of the bot.
-    ``report`` (default: :func:`probe`) names the layers to use. Raises
+    ``report`` (default: :func:`probe`) names the layers to use. ``files_digest``, the
+    version's files part the bot was checked under, is compared with the hash of the copy
+    (what will run): :class:`arena.errors.FilesChangedError` when they differ. Raises
     :class:`arena.errors.SandboxError` when the command cannot be started at all.
     """
     report = report if report is not None else probe()
     limits = limits if limits is not None else Limits()
     return spawn(command, workdir=workdir, limits=limits, report=report, readable=readable,
-                 env=env, marker=marker)
+                 env=env, marker=marker, files_digest=files_digest)

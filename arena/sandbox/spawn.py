@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from arena.common.signalmask import signals_held
-from arena.errors import SandboxError
+from arena.errors import FilesChangedError, SandboxError
 from arena.sandbox import landlock, reaper, seccomp
 from arena.sandbox.cgroups import make_cgroup, remove_cgroup
 from arena.sandbox.commandline import (
@@ -55,7 +55,7 @@ THREAD_POOLS = {name: "1" for name in (
 
 def spawn(command: Sequence[str], *, workdir: Path, limits: Limits, report: SandboxReport,
           readable: Iterable[Path] = (), env: Mapping[str, str] | None = None,
-          marker: str | None = None) -> SandboxedProcess:
+          marker: str | None = None, files_digest: str | None = None) -> SandboxedProcess:
     """Start ``command`` for the bot whose files are ``workdir`` under ``report``'s layers
     (see :func:`arena.sandbox.launcher.launch` for the arguments)."""
     if not command:
@@ -72,7 +72,8 @@ def spawn(command: Sequence[str], *, workdir: Path, limits: Limits, report: Sand
     layers = _Layers.of(report)
     held = _Held(Path(tempfile.mkdtemp(prefix=f"{BOX_PREFIX}{os.getpid()}-")))
     try:
-        return _start(held, layers, command, workdir, limits, report, readable, env, marker)
+        return _start(held, layers, command, workdir, limits, report, readable, env, marker,
+                      files_digest)
     except BaseException:
         held.abandon()
         raise
@@ -136,7 +137,8 @@ class _Held:
 
 def _start(held: _Held, layers: _Layers, command: Sequence[str], workdir: Path,
            limits: Limits, report: SandboxReport, readable: Iterable[Path],
-           env: Mapping[str, str] | None, marker: str) -> SandboxedProcess:
+           env: Mapping[str, str] | None, marker: str,
+           files_digest: str | None) -> SandboxedProcess:
     if layers.own is not None:
         # Only the bot's own group may pass through its box: another bot that learns the path
         # of its scratch (from /proc/self/mountinfo) could otherwise stat it and read, in its
@@ -146,7 +148,12 @@ def _start(held: _Held, layers: _Layers, command: Sequence[str], workdir: Path,
     else:
         os.chmod(held.box, 0o711)
     bot_copy = held.box / "bot"
-    copy_bot(workdir, bot_copy, layers.own)
+    copied = copy_bot(workdir, bot_copy, layers.own)
+    if files_digest is not None and copied != files_digest:
+        # Its author changed the files between the check and this copy: what would run is
+        # another program under the checked version's name.
+        raise FilesChangedError(f"the bot's files at {workdir} changed since they were "
+                                f"checked (version {files_digest}, copied {copied})")
     home = _home(held.box, layers, limits)
     full_env = _environment(home, env, marker)
     visible = [Path(p) for p in readable]

@@ -8,6 +8,7 @@ import contextlib
 import ctypes
 import errno
 import fcntl
+import hashlib
 import os
 import shutil
 import stat
@@ -19,7 +20,7 @@ from pathlib import Path
 from arena.errors import SandboxError
 
 __all__ = ["MAX_BOT_BYTES", "MAX_BOT_FILES", "SKIPPED_DIRS", "SKIPPED_SUFFIXES", "copy_bot",
-           "freeze_atimes", "mount_scratch", "remove_at_exit", "remove_tree"]
+           "files_version", "freeze_atimes", "mount_scratch", "remove_at_exit", "remove_tree"]
 
 #: Directories of tools' caches: neither part of a bot's version nor copied for it.
 SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".hypothesis", ".mypy_cache",
@@ -33,11 +34,21 @@ MAX_BOT_BYTES = 256 * 1024 * 1024
 MAX_BOT_FILES = 10_000
 
 
-def copy_bot(workdir: Path, dest: Path, gid: int | None) -> None:
+def files_version(digests: dict[str, bytes]) -> str:
+    """A bot's version from its files' relative paths and the sha256 of each one's content:
+    the first 12 hex digits of a sha256 over them in the order of their paths."""
+    digest = hashlib.sha256()
+    for rel in sorted(digests):
+        digest.update(rel.encode() + b"\0" + digests[rel])
+    return digest.hexdigest()[:12]
+
+
+def copy_bot(workdir: Path, dest: Path, gid: int | None) -> str:
     """Copy the bot's regular files and directories (never a link, FIFO or device; caches
     skipped; at most :data:`MAX_BOT_BYTES`) and make them read-only. With ``gid`` (the bot's
     own group) only that bot can read them: the owner stays root, so it cannot make them
-    writable either."""
+    writable either. Returns the copy's version (:func:`files_version`), hashed from the
+    bytes as they were written: what will run, whatever its author changes meanwhile."""
 
     def seal(path: str, executable: bool) -> None:
         mode = 0o555 if executable else 0o444
@@ -47,8 +58,10 @@ def copy_bot(workdir: Path, dest: Path, gid: int | None) -> None:
 
     room = MAX_BOT_BYTES
     files_left = MAX_BOT_FILES
+    digests: dict[str, bytes] = {}
 
-    def copy_file(source: str, target: str, dir_fd: int | None = None) -> None:
+    def copy_file(source: str, target: str, dir_fd: int | None = None,
+                  rel: str = "") -> None:
         """A regular file only (anything else is never opened), checked against the room
         left before a byte is copied."""
         nonlocal room, files_left
@@ -64,8 +77,12 @@ def copy_bot(workdir: Path, dest: Path, gid: int | None) -> None:
             room -= st.st_size
             if room < 0:
                 raise SandboxError(f"the bot's files hold more than {MAX_BOT_BYTES >> 20} MiB")
+            hashed = hashlib.sha256()
             with open(target, "wb") as out:
-                shutil.copyfileobj(src, out)
+                while chunk := src.read(1 << 20):
+                    hashed.update(chunk)
+                    out.write(chunk)
+            digests[rel or source] = hashed.digest()
         seal(target, bool(st.st_mode & 0o111))
 
     if workdir.is_dir():
@@ -84,7 +101,8 @@ def copy_bot(workdir: Path, dest: Path, gid: int | None) -> None:
                 try:
                     for name in filenames:
                         if not name.endswith(SKIPPED_SUFFIXES):
-                            copy_file(name, str(target_dir / name), dir_fd)
+                            copy_file(name, str(target_dir / name), dir_fd,
+                                      name if rel == "." else f"{Path(rel).as_posix()}/{name}")
                 finally:
                     if dir_fd != root_fd:
                         os.close(dir_fd)
@@ -100,6 +118,7 @@ def copy_bot(workdir: Path, dest: Path, gid: int | None) -> None:
     directories = [os.path.join(d, name) for d, names, _ in os.walk(dest) for name in names]
     for path in [*directories, str(dest)]:
         seal(path, executable=True)
+    return files_version(digests)
 
 
 def _open_path(path: Path) -> int:

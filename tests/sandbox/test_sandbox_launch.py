@@ -636,3 +636,41 @@ def test_a_parent_of_the_bot_made_a_link_after_its_check_is_not_followed(
                                "symbolic link now")
     assert not (dest / "secret.txt").exists()
     assert "secret" not in "".join(p.read_text() for p in dest.rglob("*") if p.is_file())
+
+
+@pytest.mark.parametrize("kind", ["directory", "module"])
+def test_a_launch_runs_only_a_copy_that_hashes_to_the_checked_version(
+        tmp_path: Path, report: SandboxReport, monkeypatch: pytest.MonkeyPatch,
+        kind: str) -> None:
+    """The copy is hashed as it is written, with the formula of a bot's version: an edit
+    made between the table's check and the copy (here just as the copy begins) is refused
+    with no box left behind; an unchanged bot starts."""
+    import arena.sandbox.spawn
+    from arena.errors import FilesChangedError
+    from arena.registry import spec_from_path
+
+    bot_dir = write_bot(tmp_path, "print('hello', flush=True)\n")
+    (bot_dir / "lib").mkdir()
+    (bot_dir / "lib" / "data.txt").write_text("the bot's own data\n")
+    (bot_dir / "__pycache__").mkdir()  # caches are in neither the version nor the copy
+    (bot_dir / "__pycache__" / "bot.cpython-311.pyc").write_bytes(b"\0")
+    bot = bot_dir if kind == "directory" else bot_dir / "bot.py"
+    spec = spec_from_path(bot)
+    with launch(["python3", "bot.py"], workdir=bot, report=report,
+                files_digest=spec.files_digest) as proc:
+        assert run_to_line(proc).text == "hello"
+    real_copy = arena.sandbox.spawn.copy_bot
+
+    def edited_first(workdir: Path, dest: Path, gid: int | None) -> str:
+        (bot_dir / "bot.py").write_text("print('edited', flush=True)\n")
+        return real_copy(workdir, dest, gid)
+
+    monkeypatch.setattr(arena.sandbox.spawn, "copy_bot", edited_first)
+    before = set(Path(tempfile.gettempdir()).glob(f"{BOX_PREFIX}{os.getpid()}-*"))
+    with pytest.raises(FilesChangedError) as info:
+        launch(["python3", "bot.py"], workdir=bot, report=report,
+               files_digest=spec.files_digest)
+    assert str(info.value) == (f"the bot's files at {bot} changed since they were checked "
+                               f"(version {spec.files_digest}, copied "
+                               f"{spec_from_path(bot).files_digest})")
+    assert set(Path(tempfile.gettempdir()).glob(f"{BOX_PREFIX}{os.getpid()}-*")) <= before

@@ -279,6 +279,47 @@ def test_a_bot_is_restarted_mid_table_only_while_its_files_are_its_versions(
         "docs/TOURNAMENTS.md for a bot updated mid-tournament")
 
 
+@pytest.mark.parametrize("changed", [False, True])
+def test_a_bot_edited_between_the_tables_check_and_its_copy_is_not_started(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, changed: bool) -> None:
+    """The table checks a bot's files, then the sandbox copies them for the launch: an author
+    who edits them in between would run the edit under the checked version's name. The copy,
+    what runs, is hashed: the table stops as for any bot whose files changed, no game
+    played; an unchanged bot plays."""
+    import datetime as dt
+
+    import arena.sandbox.spawn
+    from arena.registry import resolve
+    from arena.tournament.pool import DoneMessage, ErrorMessage, GameMessage, TableTask, play_table
+
+    mine = tmp_path / "mine.py"
+    mine.write_text(Path(resolve("random").path).read_text())
+    bot = resolve(str(mine))
+    real_copy = arena.sandbox.spawn.copy_bot
+
+    def copy_bot(workdir: Path, dest: Path, gid: int | None) -> str:
+        if changed and workdir == mine:  # the author's edit, just after the table's check
+            mine.write_text(mine.read_text() + "# edited\n")
+        return real_copy(workdir, dest, gid)
+
+    monkeypatch.setattr(arena.sandbox.spawn, "copy_bot", copy_bot)
+    task = TableTask(tournament="t", round=1, table=0, bots=(bot, resolve("random")),
+                     bot_ids=(1, 2), games=2, seed=7, limits={},
+                     event_date=dt.date(2026, 1, 1))
+    messages: list[object] = []
+    play_table(task, messages.append)
+    games = [m for m in messages if isinstance(m, GameMessage)]
+    if not changed:
+        assert len(games) == 2 and isinstance(messages[-1], DoneMessage)
+        return
+    assert games == []
+    error = messages[-1]
+    assert isinstance(error, ErrorMessage) and error.message == (
+        f"table r1/t0: bot {bot.key}: its files at {bot.path} changed or went away "
+        "since it entered, so it was not started; put them back to go on, or see "
+        "docs/TOURNAMENTS.md for a bot updated mid-tournament")
+
+
 def test_a_worker_exits_once_on_sigterm_and_never_inside_a_finaliser(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """A runner killed with kill -9 sends each worker two SIGTERMs (PR_SET_PDEATHSIG's, then

@@ -1,4 +1,4 @@
-"""Names that look alike: :func:`skeleton` is equal for two names a reader cannot tell apart.
+"""Names that look alike: two names a reader cannot tell apart share a key of :func:`skeletons`.
 
 A short form of the confusable skeleton of Unicode TR39: NFKC (fullwidth and styled letters
 become plain ones), the letters of other scripts that are drawn like a Latin letter or a digit
@@ -6,13 +6,23 @@ become plain ones), the letters of other scripts that are drawn like a Latin let
 look-alikes, not TR39's whole list (which ships with ICU, or the ``confusables`` packages):
 it tells apart what differs to the eye, such as accents ('Jürgen' is not 'Jurgen') and whole
 names in another script, so a student may write her name in her own script.
+
+ASCII alone has look-alikes too, and TR39 maps them: ``1`` and ``l``, ``0`` and ``O``,
+``rn`` and ``m``, and a capital ``I`` and a small ``l`` (one stroke in the sans-serif fonts of
+the leaderboard pages). They are mapped: ``bot1`` and ``botl``, or ``AI`` and ``Al``, in one
+leaderboard are two rows a reader takes for one, and the names an author picks for distinct
+bots differ in more than one such stroke (a refusal costs a rename; a pair let through,
+every later reading). The small ``i`` is not one of them (its dot tells it apart), and as
+case is folded too (``AI`` is ``ai`` but for case) a capital ``I`` is compared both ways: as
+``l`` and as ``i``, hence two keys per name rather than one; digits never look like each
+other, so numbered versions (``bot1``, ``bot10``) stay apart.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["skeleton", "spelled"]
+__all__ = ["look_alike", "skeleton", "skeletons", "spelled"]
 
 #: Each letter drawn like the ASCII character after it (TR39's prototypes, in their case).
 _LOOKS_LIKE = {ord(a): b for a, b in zip(
@@ -27,12 +37,29 @@ _LOOKS_LIKE = {ord(a): b for a, b in zip(
     "iagliyocvwz" "ouhn", strict=True)}
 
 
+#: The digits drawn like a letter (TR39's prototypes, folded); ``rn`` is read as ``m`` too.
+_ASCII = {ord("0"): "o", ord("1"): "l"}
+
+
 def skeleton(name: str) -> str:
-    """What ``name`` looks like, to compare with another's (equal: a reader may take one for
-    the other)."""
+    """What ``name`` looks like, case folded, to compare with another's (equal: a reader may
+    take one for the other); :func:`skeletons` adds the capital I read as an l."""
     text = unicodedata.normalize("NFKC", name).translate(_LOOKS_LIKE)
     # folded, then mapped again: a capital of the table folds to a small letter of it
-    return unicodedata.normalize("NFKC", text.casefold()).translate(_LOOKS_LIKE)
+    text = unicodedata.normalize("NFKC", text.casefold()).translate(_LOOKS_LIKE)
+    return text.translate(_ASCII).replace("rn", "m")
+
+
+def skeletons(name: str) -> tuple[str, str]:
+    """The keys of ``name``: another name sharing one looks like it. The capital I counts
+    once as an i (its small letter) and once as an l (its shape)."""
+    shape = unicodedata.normalize("NFKC", name).translate(_LOOKS_LIKE).replace("I", "l")
+    return skeleton(name), skeleton(shape)
+
+
+def look_alike(name: str, other: str) -> bool:
+    """Whether a reader may take ``name`` for ``other``."""
+    return bool(set(skeletons(name)) & set(skeletons(other)))
 
 
 def spelled(name: str) -> str:

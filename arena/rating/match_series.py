@@ -14,8 +14,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
 
+from arena.common.lookalike import look_alike, spelled
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
-from arena.errors import ArenaError
+from arena.errors import ArenaError, BotError
 from arena.rating.sprt import Score, SprtTest
 from arena.referee.match import GameOutcome, LocalSeat, MatchOutcome, MatchRequest, play_match
 from arena.referee.seating import seatings_per_deal
@@ -50,10 +51,20 @@ def games_per_deal(bots: int, seating: str) -> int:
 
 def told_apart(entrants: Sequence[BotSpec | str]) -> list[BotSpec]:
     """The match's bots, resolved; a bot entered more than once (self-play) is named
-    ``name#1``, ``name#2``, ... so that its rows and places can be told apart."""
+    ``name#1``, ``name#2``, ... so that its rows and places can be told apart. Two names a
+    reader cannot tell apart (:mod:`arena.common.lookalike`) are refused, as ``arena run``
+    refuses them: a name given by a bot's own files may be any text."""
     specs = [e if not isinstance(e, str) else require_named_options(e, resolve(e))
              for e in entrants]
     names = [s.name for s in specs]
+    for i, name in enumerate(names):
+        twin = next((other for other in names[:i] if other != name and look_alike(other, name)),
+                    None)
+        if twin is not None:
+            raise BotError(f"the names {spelled(twin)} and {spelled(name)} look alike (the "
+                           "same letters to the eye, or but for case): the results could not "
+                           "tell the two bots apart; register one under another name (arena "
+                           "submit BOT --name NAME)")
     seen: dict[str, int] = {}
     for i, spec in enumerate(specs):
         if names.count(spec.name) > 1:

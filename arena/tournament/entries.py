@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.common.lookalike import skeleton, spelled
+from arena.common.lookalike import skeletons, spelled
 from arena.errors import BotError
 from arena.registry import (
     SAMPLE_BOTS_DIR,
@@ -230,7 +230,7 @@ def distinct_entrants(groups: Sequence[tuple[str, Sequence[BotSpec]]]) -> tuple[
                                 "version or other options); enter it as {bot: REF, name: "
                                 "NAME}")
                 continue
-            twin = looks.get(skeleton(bot.name))
+            twin = next((looks[key] for key in skeletons(bot.name) if key in looks), None)
             if twin is not None:
                 problems.append(f"{where}: the name {spelled(bot.name)} looks like "
                                 f"{spelled(twin[1])}, the name of {twin[0]} (the same letters "
@@ -239,6 +239,7 @@ def distinct_entrants(groups: Sequence[tuple[str, Sequence[BotSpec]]]) -> tuple[
                 continue
             seen[bot.key] = where
             names[bot.name] = where
-            looks[skeleton(bot.name)] = (where, bot.name)
+            for key in skeletons(bot.name):
+                looks.setdefault(key, (where, bot.name))
             entrants.append(bot)
     return entrants, problems

@@ -101,3 +101,41 @@ def test_a_short_seed_or_a_deal_book_is_flagged_when_a_contest_bot_plays(
         assert warned == ([] if said is None else [warned[0]]), args
         if said is not None:
             assert warned[0].startswith(said), warned
+
+
+@pytest.mark.parametrize(("name", "spelled"), [
+    ("gr\u0435\u0435dy", "gr\u0435\u0435dy ('gr\\u0435\\u0435dy')"),  # Cyrillic e
+    ("Greedy", "Greedy"),
+    ("greedl", None),  # not a look-alike: plays
+])
+def test_a_match_refuses_two_names_that_look_alike_naming_both(
+        tmp_path: Path, name: str, spelled: str | None) -> None:
+    """A bot given by path may name itself anything: 'gr\u0435\u0435dy' beside greedy made
+    two rows of the match's table no reader could tell apart; ``arena run`` refused them,
+    ``arena match`` played."""
+    bot = tmp_path / "lookalike.py"
+    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
+        'name = "random"', f"name = {name!r}"))
+    result = runner.invoke(app, ["match", "greedy", str(bot), "--games", "1", "--seed", "1",
+                                 "-q"])
+    if spelled is None:
+        assert result.exit_code == 0, result.output
+        return
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == (
+        f"Error: the names greedy and {spelled} look alike (the same letters to the eye, or "
+        "but for case): the results could not tell the two bots apart; register one under "
+        "another name (arena submit BOT --name NAME)\n")
+
+
+def test_ascii_look_alikes_are_refused_and_numbered_versions_are_not() -> None:
+    """TR39's ASCII look-alikes (1 and l, 0 and O, rn and m, a capital I and an l) are one
+    stroke apart in the leaderboard's font; digits are not each other's look-alikes."""
+    from arena.common.lookalike import look_alike
+
+    for a, b in [("bot1", "botl"), ("bot0", "botO"), ("corn", "com"), ("AI", "Al"),
+                 ("AI", "ai"), ("Greedy", "greedy")]:
+        assert look_alike(a, b) and look_alike(b, a), (a, b)
+    for a, b in [("bot1", "bot10"), ("bot1", "bot2"), ("bot1", "boti"), ("ai", "al"),
+                 ("J\u00fcrgen", "Jurgen"), ("mcts-v1", "mcts-vi")]:
+        assert not look_alike(a, b), (a, b)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field, replace
 
 import trueskill
 
+from arena.common.lookalike import look_alike, spelled
 from arena.errors import ArenaError, BotError
 from arena.referee.check import check_bot
 from arena.referee.match import split_limits
@@ -50,6 +51,16 @@ __all__ = ["League", "Vetter", "vet"]
 
 #: Why a bot may not enter a league, or None (:func:`vet` by default).
 Vetter = Callable[[BotSpec], str | None]
+
+def _clash(bot: BotSpec, twin: BotSpec) -> str:
+    """Why ``bot`` is left out for ``twin``, which keeps the name."""
+    if bot.name == twin.name:
+        return (f"the name {bot.name} is taken by {twin.key} (another entry of the spec); "
+                "enter it under another name")
+    return (f"the name {spelled(bot.name)} looks like {spelled(twin.name)}, the name of "
+            f"{twin.key} (the same letters to the eye, or but for case); submit it under "
+            "another name")
+
 
 def vet(bot: BotSpec, limits: dict[str, int | bool]) -> str | None:
     """Why ``bot`` may not enter (the compliance check under the league's limits, then a
@@ -79,9 +90,10 @@ class League:
     _rated: int = 0
 
     # -------------------------------------------------------------- entries
-    def _current(self) -> list[BotSpec]:
-        """The bots the spec's entries name now (patterns matched again); an entry that no
-        longer resolves is left out (it retires only when a new version comes)."""
+    def _current(self) -> tuple[list[BotSpec], list[tuple[BotSpec, str]]]:
+        """The bots the spec's entries name now (patterns matched again), and those left out
+        for a name another of them has or looks like, with the reason; an entry that no
+        longer resolves is left out silently (it retires only when a new version comes)."""
         base = self.spec.source.parent if self.spec.source is not None else None
         found: list[BotSpec] = []
         for entry in expand_patterns(self.spec.bots):
@@ -89,13 +101,34 @@ class League:
                 found.append(resolve_entry(entry, base))
             except ArenaError:
                 continue
-        return distinct_entrants([("bots", found)])[0]
+        # The names playing now come first: a newcomer whose name looks like an entrant's
+        # (sorted before it: 'First' < 'first') must not displace it.
+        playing = {e.key.rpartition("@")[0] for e in league_entries(self.store, self.row.id)
+                   if e.state == "active"}
+        found.sort(key=lambda bot: bot.name not in playing)
+        entrants = distinct_entrants([("bots", found)])[0]
+        kept = {bot.key for bot in entrants}
+        dropped = []
+        for bot in found:
+            twin = next((b for b in entrants if bot.key not in kept
+                         and look_alike(b.name, bot.name)), None)
+            if twin is not None:  # else kept, or the same bot listed twice
+                dropped.append((bot, _clash(bot, twin)))
+        return entrants, dropped
 
     def poll(self, number: int, *, enter: bool = True) -> None:
-        """Enter the versions not seen yet (vetted first), retiring the ones they replace;
+        """Enter the versions not seen yet (vetted first), retiring the ones they replace,
+        and refuse (once, with the reason) those whose name another has or looks like;
         ``enter`` False only maps the active entries to their bots."""
         seen = {e.key: e for e in league_entries(self.store, self.row.id)}
-        for bot in self._current():
+        current, dropped = self._current()
+        told = set(seen)
+        for bot, reason in dropped if enter else ():
+            if bot.key not in told:
+                told.add(bot.key)
+                self._enter(bot, number, reason)
+                self.warn(f"{bot.key} is refused: {reason}")
+        for bot in current:
             if bot.key in seen:
                 entry = seen[bot.key]
                 if entry.bot_id is not None and entry.state == "active":
@@ -159,10 +192,10 @@ class League:
                                          (tid,)).fetchone()[0]
                     conn.execute("INSERT INTO tournament_bots (tournament_id, bot_id, "
                                  "entry_index) VALUES (?, ?, ?)", (tid, bot_id, index))
+                # by its exact name: LIKE ignores case, and 'First' retired 'first'
                 conn.execute("UPDATE league_entries SET state = 'retired' WHERE tournament_id "
-                             "= ? AND state = 'active' AND bot_key LIKE ? ESCAPE '\\'",
-                             (tid, bot.name.replace("\\", "\\\\").replace("%", "\\%")
-                              .replace("_", "\\_") + "@%"))
+                             "= ? AND state = 'active' AND substr(bot_key, 1, ?) = ?",
+                             (tid, len(bot.name) + 1, f"{bot.name}@"))
             conn.execute("INSERT INTO league_entries (tournament_id, seq, bot_key, bot_id, "
                          "state, reason, at_table) VALUES (?, ?, ?, ?, ?, ?, ?)",
                          (tid, seq, bot.key, bot_id, "refused" if refusal else "active",
@@ -236,7 +269,7 @@ class League:
         stop.unlink(missing_ok=True)  # a request left by a league no longer running
         number = max((t.round for t in self.store.tables(self.row.id)), default=0)
         if not league_entries(self.store, self.row.id):
-            for bot in self._current():  # the first field: the run's trial start vetted it
+            for bot in self._current()[0]:  # the first field: the run's trial start vetted it
                 self._enter(bot, 1, None)
         self.poll(number + 1, enter=False)  # the bots of the active entries, as they are now
         if number:

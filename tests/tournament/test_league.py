@@ -13,7 +13,7 @@ import pytest
 from tournament_fixtures import FIXTURES, runner, write_spec
 
 from arena.cli.main import app
-from arena.registry import BotSpec, submit
+from arena.registry import BotSpec, resolve, submit
 from arena.tournament.events import Progress, RunWarning
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import load_spec
@@ -506,3 +506,35 @@ def test_a_batch_cut_short_is_finished_before_the_next(tmp_path: Path, registry:
     resumed = run_tournament(league(db, 16), 2, vetter=lambda bot: None)
     assert (resumed.games_before, resumed.games_done) == (6, 16)
     assert _tables(db) == _tables(reference)
+
+
+def test_a_look_alike_of_an_entrants_name_is_refused_and_said_once(
+        tmp_path: Path, registry: Path) -> None:
+    """A name differing from an entrant's only in case (or in letters drawn alike) is not
+    entered: the league keeps the entrant, records the newcomer as refused with the reason
+    (``arena status``) and says it once among the run's warnings."""
+    db = tmp_path / "a.db"
+    first = f"first@{_submit(registry, FIXTURES / 'first.py', 'first')}"
+    warnings: list[str] = []
+    twin: list[str] = []
+
+    def report(event: object) -> None:  # arena submit refuses it: put there by other means
+        if isinstance(event, Progress) and event.done >= 4 and not twin:
+            copy = registry / "First.py"
+            copy.write_text((FIXTURES / "last.py").read_text() + "\n# another author's\n")
+            twin.append(f"First@{resolve('First').version}")
+        if isinstance(event, RunWarning):
+            warnings.append(event.text)
+
+    summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
+                             report=report, vetter=lambda bot: None)
+    assert summary.state == "finished" and twin
+    tables = _tables(db)
+    assert all(twin[0] not in seats for _, seats in tables)
+    assert any(first in seats for _, seats in tables[2:])  # the entrant plays on
+    reason = (f"the name First looks like first, the name of {first} (the same letters to "
+              "the eye, or but for case); submit it under another name")
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
+    assert f"{twin[0]}: refused at table 3: {reason}" in status
+    assert f"{first}: active since table 1" in status
+    assert [w for w in warnings if "First" in w] == [f"{twin[0]} is refused: {reason}"]

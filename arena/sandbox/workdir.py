@@ -183,12 +183,19 @@ def remove_tree(path: Path) -> None:
     if not path.exists():
         return
     _unmount_beneath(path)
-    for dirpath, dirnames, _files in os.walk(path):
-        for name in [".", *dirnames]:
-            target = os.path.join(dirpath, name)
-            if not os.path.islink(target):
-                with contextlib.suppress(OSError):
-                    os.chmod(target, 0o700)
+    # Through the descriptors of the directories themselves: a helper a bot left may still
+    # reach its scratch (its tmpfs detached) and swap a directory there for a link between
+    # a look at its name and a chmod by path, which would follow it (fwalk checks that
+    # what it opens is what it listed, and follows no link).
+    own_user = os.geteuid() != 0
+    for _dirpath, dirnames, _files, dir_fd in os.fwalk(path):
+        with contextlib.suppress(OSError):
+            os.fchmod(dir_fd, 0o700)
+        for name in dirnames if own_user else ():
+            # a directory made unreadable (0) can be opened only once opened up; by name, as
+            # bots of a referee that is not root run as its user, who may chmod it anyway
+            with contextlib.suppress(OSError):
+                os.chmod(name, 0o700, dir_fd=dir_fd)
     shutil.rmtree(path, ignore_errors=True)
 
 

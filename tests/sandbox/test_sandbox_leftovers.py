@@ -8,6 +8,7 @@ import os
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -92,5 +93,68 @@ def test_a_link_named_like_a_dead_referees_box_is_not_followed(
     monkeypatch.setattr(strays, "sweep_dead_uids", lambda: 0)
     strays.sweep_once()
     remove_tree(link)
+    assert [oct(d.stat().st_mode & 0o777) for d in (victim, victim / "sub")] == ["0o755"] * 2
+    assert (victim / "sub").is_dir()
+
+
+@pytest.mark.parametrize("when", ["listed", "looked at"])
+def test_a_directory_swapped_for_a_link_while_a_box_is_removed_is_not_followed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: str) -> None:
+    """Without bubblewrap and Landlock, a helper a bot left behind (other bots of the
+    referee still running) may still reach its scratch directory under the box once its
+    tmpfs is detached, and swap a directory there for a link to a tree of the referee's
+    user just after the removal listed it, or looked whether it was a link: the removal
+    chmodded whatever the link named to 0700 (/etc would lock every other user out)."""
+    from arena.sandbox.workdir import remove_tree
+
+    victim = tmp_path / "victim"
+    (victim / "sub").mkdir(parents=True)
+    for directory in (victim, victim / "sub"):
+        directory.chmod(0o755)
+    box = tmp_path / "box"
+    home = box / "home"
+    (home / "swapped" / "deeper").mkdir(parents=True)
+    islink, scandir = os.path.islink, os.scandir
+
+    def swap() -> None:  # the helper's, once: the directory made a link to the victim
+        if not (home / "swapped").is_symlink():
+            (home / "swapped").rename(home / "was")
+            (home / "swapped").symlink_to(victim)
+
+    class Listed:
+        """A listing of the directory taken whole, the swap made just after it."""
+
+        def __init__(self, path: Any) -> None:
+            with scandir(path) as it:
+                self.entries = iter(list(it))
+            shown = os.readlink(f"/proc/self/fd/{path}") if isinstance(path, int) else path
+            if when == "listed" and str(shown) == str(home):
+                swap()
+
+        def __iter__(self) -> Listed:
+            return self
+
+        def __next__(self) -> Any:
+            return next(self.entries)
+
+        def __enter__(self) -> Listed:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+        def close(self) -> None:
+            return None
+
+    def racing_islink(path: Any) -> bool:  # where the look at a name precedes the chmod
+        found = islink(path)
+        if when == "looked at" and str(path) == str(home / "swapped"):
+            swap()
+        return found
+
+    monkeypatch.setattr(os.path, "islink", racing_islink)
+    monkeypatch.setattr(os, "scandir", Listed)
+    remove_tree(box)
+    monkeypatch.undo()
     assert [oct(d.stat().st_mode & 0o777) for d in (victim, victim / "sub")] == ["0o755"] * 2
     assert (victim / "sub").is_dir()

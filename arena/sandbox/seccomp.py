@@ -7,7 +7,8 @@ namespaces, kernel modules and keyrings, BPF, io_uring, a parent-death signal ot
 SIGKILL (the one that ends it with the referee), and every socket that is not AF_UNIX
 (so a bot cannot reach the network even where no network namespace is available); and what would
 let two bots signal each other: through the files they share read-only, file locks (made
-no-ops) and inotify; System V and POSIX IPC objects. (``sysinfo``, the host's free memory and
+no-ops) and inotify; System V and POSIX IPC objects; and a change of its CPU affinity (a
+no-op: a pinned worker's bots stay on its CPU). (``sysinfo``, the host's free memory and
 process count, stays allowed: denied, glibc's ``sysconf(_SC_PHYS_PAGES)`` returns garbage, and
 runtimes size their heaps by it; docs/SANDBOX.md lists it among what is left.) Denied calls
 fail with EPERM (``clone3`` with ENOSYS so libc falls back to ``clone``, whose namespace flags we
@@ -72,6 +73,10 @@ _DENIED_X86_64 = {
 #: (a bot's own program still runs, an SQLite file of its own included).
 _FLOCK = 73
 _FCNTL = 72
+#: ``sched_setaffinity`` succeeds and does nothing too: a worker pinned to one CPU
+#: (``pin_workers``) pins its bots with it, and a bot that widened its own mask ran threads
+#: on the other workers' CPUs, slowing their tables' bots against their clocks.
+_SCHED_SETAFFINITY = 203
 #: F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_NOTIFY
 _FCNTL_LOCKS = (6, 7, 37, 38, 1024, 1026)
 _CLONE = 56
@@ -132,6 +137,7 @@ def filter_program(*, unix_sockets: bool = True) -> bytes | None:
     emit(_JEQ_K, _CLONE, "clone", 0)
     emit(_JEQ_K, _SOCKET, "socket" if unix_sockets else "deny", 0)
     emit(_JEQ_K, _FLOCK, "noop", 0)
+    emit(_JEQ_K, _SCHED_SETAFFINITY, "noop", 0)
     emit(_JEQ_K, _FCNTL, "fcntl", 0)
     emit(_JEQ_K, _PRCTL, "prctl", 0)
     labels["allow"] = len(prog)

@@ -271,6 +271,29 @@ def test_file_locks_on_shared_files_carry_no_signal_between_bots(
         os.close(fd)
 
 
+def test_a_bot_pinned_with_its_worker_cannot_widen_its_affinity(
+        report: SandboxReport) -> None:
+    """A worker pinned to one CPU (``pin_workers``) pins its bots: one that set its
+    affinity to every CPU ran threads on the other workers' CPUs, slowing their tables'
+    bots against their clocks. Under seccomp the call succeeds and changes nothing."""
+    from arena.common.cpus import one_core
+
+    if not has(report, "seccomp"):
+        pytest.skip("no seccomp layer in this mode")
+    if len(os.sched_getaffinity(0)) < 2:
+        pytest.skip("one CPU: nothing to widen to")
+    with one_core() as cpu:
+        proc = launch(["python3", "widen_affinity.py"], workdir=HOSTILE / "widen_affinity.py",
+                      report=report)
+    try:
+        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
+        assert isinstance(got, Line), (got, proc.stderr_text())
+        assert got.text == f"affinity {cpu} ok {cpu}", got.text
+    finally:
+        proc.kill_all()
+    assert_nothing_left(proc)
+
+
 def test_process_limit_stops_a_fork_spree(run_hostile, report: SandboxReport) -> None:
     if not drops_privileges(report):
         pytest.skip("RLIMIT_NPROC does not bind root")

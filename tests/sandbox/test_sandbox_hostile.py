@@ -294,6 +294,18 @@ def test_a_bot_pinned_with_its_worker_cannot_widen_its_affinity(
     assert_nothing_left(proc)
 
 
+def test_a_file_stops_at_the_file_size_limit_and_descriptors_at_their_limit(
+        run_hostile) -> None:
+    """The rlimits of every mode: one file grows to ``file_size_mb`` and no further (the
+    write fails, EFBIG), descriptors stop at ``open_files``, and no core is ever dumped."""
+    bot = run_hostile("outgrow_limits.py", "6",
+                      limits=Limits(file_size_mb=2, open_files=20, tmp_mb=16))
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, bot.proc.stderr_text())
+    assert json.loads(got.data) == {"written": 2 << 20, "ended": "OSError errno 27",
+                                    "fds": 20, "core": [0, 0]}
+
+
 def test_process_limit_stops_a_fork_spree(run_hostile, report: SandboxReport) -> None:
     if not drops_privileges(report):
         pytest.skip("RLIMIT_NPROC does not bind root")

@@ -306,6 +306,23 @@ def test_a_file_stops_at_the_file_size_limit_and_descriptors_at_their_limit(
                                     "fds": 20, "core": [0, 0]}
 
 
+def test_the_calls_seccomp_denies_fail_with_eperm_and_clone3_with_enosys(
+        run_hostile, report: SandboxReport) -> None:
+    """The deny list docs/SANDBOX.md names, call by call: io_uring, userfaultfd,
+    perf_event_open, the kernel keyrings, process_vm_*, a new user namespace, mounts, bpf and
+    fanotify fail with EPERM; clone3 with ENOSYS, so that libc falls back to clone."""
+    import errno
+
+    if not has(report, "seccomp"):
+        pytest.skip("no seccomp layer in this mode")
+    bot = run_hostile("denied_calls.py")
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, bot.proc.stderr_text())
+    found = json.loads(got.data)
+    assert found.pop("clone3") == errno.ENOSYS
+    assert found == dict.fromkeys(found, errno.EPERM), found
+
+
 def test_process_limit_stops_a_fork_spree(run_hostile, report: SandboxReport) -> None:
     if not drops_privileges(report):
         pytest.skip("RLIMIT_NPROC does not bind root")

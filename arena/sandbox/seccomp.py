@@ -7,8 +7,9 @@ namespaces, kernel modules and keyrings, BPF, io_uring, a parent-death signal ot
 SIGKILL (the one that ends it with the referee), and every socket that is not AF_UNIX
 (so a bot cannot reach the network even where no network namespace is available); and what would
 let two bots signal each other: through the files they share read-only, file locks (made
-no-ops) and inotify; System V and POSIX IPC objects; and a change of its CPU affinity (a
-no-op: a pinned worker's bots stay on its CPU). (``sysinfo``, the host's free memory and
+no-ops) and inotify; System V and POSIX IPC objects; the page cache of those files (its
+probe without a clock refused, its drop a no-op); and a change of its CPU affinity (a no-op:
+a pinned worker's bots stay on its CPU). (``sysinfo``, the host's free memory and
 process count, stays allowed: denied, glibc's ``sysconf(_SC_PHYS_PAGES)`` returns garbage, and
 runtimes size their heaps by it; docs/SANDBOX.md lists it among what is left.) Denied calls
 fail with EPERM (``clone3`` with ENOSYS so libc falls back to ``clone``, whose namespace flags we
@@ -33,6 +34,7 @@ _RET_KILL_PROCESS = 0x80000000
 _RET_ERRNO = 0x00050000
 _EPERM = 1
 _ENOSYS = 38
+_EOPNOTSUPP = 95
 
 _LD_W_ABS = 0x20
 _JEQ_K = 0x15
@@ -44,6 +46,8 @@ _OFF_NR = 0
 _OFF_ARCH = 4
 _OFF_ARG0 = 16  # low 32 bits of args[0] on little-endian
 _OFF_ARG1 = 24
+_OFF_ARG3 = 40
+_OFF_ARG5 = 56
 
 #: x86_64 syscall numbers denied with EPERM.
 _DENIED_X86_64 = {
@@ -67,6 +71,8 @@ _DENIED_X86_64 = {
     "shmdt": 67, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71, "semtimedop": 220,
     "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243,
     "mq_notify": 244, "mq_getsetattr": 245,
+    # page cache residency of a file range: a channel through the files bots share
+    "cachestat": 451,
 }
 #: Locks on a shared file (the kit, the interpreter) are a covert channel between bots, even
 #: read-only ones: ``flock`` and the lock-setting ``fcntl`` commands succeed and do nothing
@@ -77,6 +83,17 @@ _FCNTL = 72
 #: (``pin_workers``) pins its bots with it, and a bot that widened its own mask ran threads
 #: on the other workers' CPUs, slowing their tables' bots against their clocks.
 _SCHED_SETAFFINITY = 203
+#: The page cache of the files every bot reads (the interpreter, /usr, the kit) is shared:
+#: a page one bot reads is cached for all, one bit another reads back, a 64-bit word per
+#: probe of 64 pages. The probe that needs no clock is refused (``preadv2``/``pwritev2``
+#: with ``RWF_NOWAIT``: EOPNOTSUPP, as where it is unsupported; ``cachestat``, denied with
+#: the others) and so is the reset (``fadvise`` DONTNEED, a no-op); what is left is timing
+#: (docs/SANDBOX.md, "Channels between bots").
+_PREADV2 = 327
+_PWRITEV2 = 328
+_RWF_NOWAIT = 0x8
+_FADVISE64 = 221
+_POSIX_FADV_DONTNEED = 4
 #: F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_NOTIFY
 _FCNTL_LOCKS = (6, 7, 37, 38, 1024, 1026)
 _CLONE = 56
@@ -114,7 +131,7 @@ def filter_program(*, unix_sockets: bool = True) -> bytes | None:
         return None
     denied = sorted(_DENIED_X86_64.values())
     # Layout: [0] ld arch, [1] jeq arch, [2] ld nr, [3] jge x32, then one jeq per denied nr,
-    # then clone3 / clone / socket checks, ret allow, and the shared tails.
+    # then the calls whose arguments are looked at, ret allow, and the shared tails.
     prog: list[tuple[int, int, int, int]] = []
     labels: dict[str, int] = {}
     fixups: list[tuple[int, str, str]] = []  # (index, "jt"|"jf", label)
@@ -127,12 +144,40 @@ def filter_program(*, unix_sockets: bool = True) -> bytes | None:
         if isinstance(jf, str):
             fixups.append((index, "jf", jf))
 
+    def label(name: str) -> None:
+        labels[name] = len(prog)
+
     emit(_LD_W_ABS, _OFF_ARCH)
     emit(_JEQ_K, _AUDIT_ARCH_X86_64, 0, "kill")
     emit(_LD_W_ABS, _OFF_NR)
     emit(_JGE_K, _X32_BIT, "deny", 0)
     for nr in denied:
         emit(_JEQ_K, nr, "deny", 0)
+    _argument_checks(emit, label, unix_sockets)
+    label("deny")
+    emit(_RET_K, _RET_ERRNO | _EPERM)
+    label("noop")
+    emit(_RET_K, _RET_ERRNO | 0)  # the call returns 0 and is not carried out
+    label("enosys")
+    emit(_RET_K, _RET_ERRNO | _ENOSYS)
+    label("eopnotsupp")
+    emit(_RET_K, _RET_ERRNO | _EOPNOTSUPP)
+    label("kill")
+    emit(_RET_K, _RET_KILL_PROCESS)
+
+    for index, which, target in fixups:
+        offset = labels[target] - index - 1
+        if not 0 <= offset <= 255:  # pragma: no cover - the program is far shorter
+            raise ValueError("seccomp jump out of range")
+        code, jt, jf, k = prog[index]
+        prog[index] = (code, offset, jf, k) if which == "jt" else (code, jt, offset, k)
+    return b"".join(_insn(*insn) for insn in prog)
+
+
+def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
+                     unix_sockets: bool) -> None:
+    """The calls allowed or not by their arguments (the syscall number is loaded): each jumps
+    to its own check, which ends at ``allow2`` or one of the shared tails."""
     emit(_JEQ_K, _CLONE3, "enosys", 0)
     emit(_JEQ_K, _CLONE, "clone", 0)
     emit(_JEQ_K, _SOCKET, "socket" if unix_sockets else "deny", 0)
@@ -140,42 +185,35 @@ def filter_program(*, unix_sockets: bool = True) -> bytes | None:
     emit(_JEQ_K, _SCHED_SETAFFINITY, "noop", 0)
     emit(_JEQ_K, _FCNTL, "fcntl", 0)
     emit(_JEQ_K, _PRCTL, "prctl", 0)
-    labels["allow"] = len(prog)
+    emit(_JEQ_K, _PREADV2, "rwf", 0)
+    emit(_JEQ_K, _PWRITEV2, "rwf", 0)
+    emit(_JEQ_K, _FADVISE64, "fadvise", 0)
+    label("allow")
     emit(_RET_K, _RET_ALLOW)
-    labels["fcntl"] = len(prog)
+    label("fcntl")
     emit(_LD_W_ABS, _OFF_ARG1)
     for command in _FCNTL_LOCKS:
         emit(_JEQ_K, command, "noop", 0)
     emit(_RET_K, _RET_ALLOW)
-    labels["prctl"] = len(prog)
+    label("prctl")
     emit(_LD_W_ABS, _OFF_ARG0)
     emit(_JEQ_K, _PR_SET_PDEATHSIG, 0, "allow2")
     emit(_LD_W_ABS, _OFF_ARG1)
     emit(_JEQ_K, _SIGKILL, "allow2", "deny")
-    labels["clone"] = len(prog)
+    label("clone")
     emit(_LD_W_ABS, _OFF_ARG0)
     emit(_JSET_K, _CLONE_NS_FLAGS, "deny", "allow2")
-    labels["socket"] = len(prog)
+    label("socket")
     emit(_LD_W_ABS, _OFF_ARG0)
     emit(_JEQ_K, _AF_UNIX, "allow2", "deny")
-    labels["allow2"] = len(prog)
+    label("rwf")
+    emit(_LD_W_ABS, _OFF_ARG5)
+    emit(_JSET_K, _RWF_NOWAIT, "eopnotsupp", "allow2")
+    label("fadvise")
+    emit(_LD_W_ABS, _OFF_ARG3)
+    emit(_JEQ_K, _POSIX_FADV_DONTNEED, "noop", "allow2")
+    label("allow2")
     emit(_RET_K, _RET_ALLOW)
-    labels["deny"] = len(prog)
-    emit(_RET_K, _RET_ERRNO | _EPERM)
-    labels["noop"] = len(prog)
-    emit(_RET_K, _RET_ERRNO | 0)  # the call returns 0 and is not carried out
-    labels["enosys"] = len(prog)
-    emit(_RET_K, _RET_ERRNO | _ENOSYS)
-    labels["kill"] = len(prog)
-    emit(_RET_K, _RET_KILL_PROCESS)
-
-    for index, which, label in fixups:
-        offset = labels[label] - index - 1
-        if not 0 <= offset <= 255:  # pragma: no cover - the program is far shorter
-            raise ValueError("seccomp jump out of range")
-        code, jt, jf, k = prog[index]
-        prog[index] = (code, offset, jf, k) if which == "jt" else (code, jt, offset, k)
-    return b"".join(_insn(*insn) for insn in prog)
 
 
 class _SockFprog(ctypes.Structure):

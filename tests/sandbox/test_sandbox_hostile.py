@@ -323,6 +323,30 @@ def test_the_calls_seccomp_denies_fail_with_eperm_and_clone3_with_enosys(
     assert found == dict.fromkeys(found, errno.EPERM), found
 
 
+def test_the_page_cache_of_shared_files_is_no_clockless_channel(
+        run_hostile, report: SandboxReport) -> None:
+    """Bots share the page cache of the files they all read: one read a page of a large
+    file under /usr to set a bit, dropped it (fadvise DONTNEED) to clear it, and another
+    read it back with preadv2(RWF_NOWAIT) (EAGAIN: not cached): a 64-bit word passed between
+    two bubblewrap sandboxes in one probe. Under seccomp the probe fails as where it is
+    unsupported, and the drop does nothing; timing is what is left."""
+    import errno
+
+    if not has(report, "seccomp"):
+        pytest.skip("no seccomp layer in this mode")
+    bot = run_hostile("page_cache.py")
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, bot.proc.stderr_text())
+    word, path, dropped, probe = got.text.split(" ")
+    assert (word, dropped, probe) == ("page_cache", "fadvise=ok",
+                                      f"probe=errno{errno.EOPNOTSUPP}"), got.text
+    fd = os.open(path, os.O_RDONLY)  # as another bot would probe it, were it allowed
+    try:
+        assert os.preadv(fd, [bytearray(1)], 0, os.RWF_NOWAIT) == 1, "the bot dropped it"
+    finally:
+        os.close(fd)
+
+
 def test_process_limit_stops_a_fork_spree(run_hostile, report: SandboxReport) -> None:
     if not drops_privileges(report):
         pytest.skip("RLIMIT_NPROC does not bind root")

@@ -86,9 +86,14 @@ _SCHED_SETAFFINITY = 203
 #: The page cache of the files every bot reads (the interpreter, /usr, the kit) is shared:
 #: a page one bot reads is cached for all, one bit another reads back, a 64-bit word per
 #: probe of 64 pages. The probe that needs no clock is refused (``preadv2``/``pwritev2``
-#: with ``RWF_NOWAIT``: EOPNOTSUPP, as where it is unsupported; ``cachestat``, denied with
-#: the others) and so is the reset (``fadvise`` DONTNEED, a no-op); what is left is timing
-#: (docs/SANDBOX.md, "Channels between bots").
+#: with ``RWF_NOWAIT``: EOPNOTSUPP, as where it is unsupported; Linux AIO, which takes the
+#: flag too; ``cachestat``, denied with the others) and so is the reset (``fadvise``
+#: DONTNEED, a no-op); what is left is timing (docs/SANDBOX.md, "Channels between bots").
+#: Linux AIO takes the same flag in each request (``aio_rw_flags``), where no filter can see
+#: it: the calls fail with ENOSYS, as on a kernel without AIO (glibc's ``aio_read`` uses
+#: threads, not these).
+_AIO_X86_64 = {"io_setup": 206, "io_destroy": 207, "io_getevents": 208, "io_submit": 209,
+               "io_cancel": 210, "io_pgetevents": 333}
 _PREADV2 = 327
 _PWRITEV2 = 328
 _RWF_NOWAIT = 0x8
@@ -179,6 +184,8 @@ def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
     """The calls allowed or not by their arguments (the syscall number is loaded): each jumps
     to its own check, which ends at ``allow2`` or one of the shared tails."""
     emit(_JEQ_K, _CLONE3, "enosys", 0)
+    for nr in sorted(_AIO_X86_64.values()):
+        emit(_JEQ_K, nr, "enosys", 0)
     emit(_JEQ_K, _CLONE, "clone", 0)
     emit(_JEQ_K, _SOCKET, "socket" if unix_sockets else "deny", 0)
     emit(_JEQ_K, _FLOCK, "noop", 0)

@@ -149,7 +149,8 @@ def sandbox_launcher(report: SandboxReport | None = None, bot: BotSpec | None = 
             proc = launch(_command(command), workdir=Path(workdir), limits=limits,
                           readable=[environment] if environment is not None else [],
                           env=kit_env(), report=report,
-                          files_digest=bot.files_digest if bot is not None else None)
+                          files_digest=bot.files_digest if bot is not None else None,
+                          files=_version_files(bot))
         except FilesChangedError:
             assert bot is not None
             raise FilesChangedError(files_changed(bot, ", so it was not started")) from None
@@ -161,6 +162,15 @@ def sandbox_launcher(report: SandboxReport | None = None, bot: BotSpec | None = 
         return TransportConnection(transport, proc)
 
     return start
+
+
+def _version_files(bot: BotSpec | None) -> list[str] | None:
+    """The relative paths of a bot directory's files as its version names them (None: copy
+    the whole directory, or the module file)."""
+    path = Path(bot.path) if bot is not None else None
+    if bot is None or path is None or not bot.files or not path.is_dir():
+        return None
+    return [Path(file).relative_to(path).as_posix() for file in bot.files]
 
 
 def sandbox_warnings() -> list[str]:

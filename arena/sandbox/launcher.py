@@ -29,7 +29,8 @@ __all__ = ["ExitStatus", "SandboxedProcess", "launch"]
 def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = None,
            readable: Iterable[Path] = (), env: Mapping[str, str] | None = None,
            marker: str | None = None, report: SandboxReport | None = None,
-           files_digest: str | None = None) -> SandboxedProcess:
+           files_digest: str | None = None,
+           files: Iterable[str] | None = None) -> SandboxedProcess:
     """Start ``command`` for the bot whose files are ``workdir`` under every working layer.
 
     ``workdir`` is the bot's own directory, or its single module file; it is copied into a
@@ -41,10 +42,13 @@ def launch(command: Sequence[str], *, workdir: Path, limits: Limits | None = Non
     readable by the bot user. ``marker`` (default: random) tags every process of the bot.
     ``report`` (default: :func:`probe`) names the layers to use. ``files_digest``, the
     version's files part the bot was checked under, is compared with the hash of the copy
-    (what will run): :class:`arena.errors.FilesChangedError` when they differ. Raises
+    (what will run): :class:`arena.errors.FilesChangedError` when they differ; ``files``
+    (relative paths) copies only those of a bot directory, the files that version names
+    (one added since is not copied, so nothing runs that the version does not name). Raises
     :class:`arena.errors.SandboxError` when the command cannot be started at all.
     """
     report = report if report is not None else probe()
     limits = limits if limits is not None else Limits()
     return spawn(command, workdir=workdir, limits=limits, report=report, readable=readable,
-                 env=env, marker=marker, files_digest=files_digest)
+                 env=env, marker=marker, files_digest=files_digest,
+                 files=frozenset(files) if files is not None else None)

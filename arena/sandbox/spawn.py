@@ -55,7 +55,8 @@ THREAD_POOLS = {name: "1" for name in (
 
 def spawn(command: Sequence[str], *, workdir: Path, limits: Limits, report: SandboxReport,
           readable: Iterable[Path] = (), env: Mapping[str, str] | None = None,
-          marker: str | None = None, files_digest: str | None = None) -> SandboxedProcess:
+          marker: str | None = None, files_digest: str | None = None,
+          files: frozenset[str] | None = None) -> SandboxedProcess:
     """Start ``command`` for the bot whose files are ``workdir`` under ``report``'s layers
     (see :func:`arena.sandbox.launcher.launch` for the arguments)."""
     if not command:
@@ -73,7 +74,7 @@ def spawn(command: Sequence[str], *, workdir: Path, limits: Limits, report: Sand
     held = _Held(Path(tempfile.mkdtemp(prefix=f"{BOX_PREFIX}{os.getpid()}-")))
     try:
         return _start(held, layers, command, workdir, limits, report, readable, env, marker,
-                      files_digest)
+                      (files_digest, files))
     except BaseException:
         held.abandon()
         raise
@@ -138,7 +139,7 @@ class _Held:
 def _start(held: _Held, layers: _Layers, command: Sequence[str], workdir: Path,
            limits: Limits, report: SandboxReport, readable: Iterable[Path],
            env: Mapping[str, str] | None, marker: str,
-           files_digest: str | None) -> SandboxedProcess:
+           checked: tuple[str | None, frozenset[str] | None]) -> SandboxedProcess:
     if layers.own is not None:
         # Only the bot's own group may pass through its box: another bot that learns the path
         # of its scratch (from /proc/self/mountinfo) could otherwise stat it and read, in its
@@ -148,7 +149,8 @@ def _start(held: _Held, layers: _Layers, command: Sequence[str], workdir: Path,
     else:
         os.chmod(held.box, 0o711)
     bot_copy = held.box / "bot"
-    copied = copy_bot(workdir, bot_copy, layers.own)
+    files_digest, files = checked
+    copied = copy_bot(workdir, bot_copy, layers.own, files)
     if files_digest is not None and copied != files_digest:
         # Its author changed the files between the check and this copy: what would run is
         # another program under the checked version's name.

@@ -43,12 +43,14 @@ def files_version(digests: dict[str, bytes]) -> str:
     return digest.hexdigest()[:12]
 
 
-def copy_bot(workdir: Path, dest: Path, gid: int | None) -> str:
+def copy_bot(workdir: Path, dest: Path, gid: int | None,
+             only: frozenset[str] | None = None) -> str:
     """Copy the bot's regular files and directories (never a link, FIFO or device; caches
-    skipped; at most :data:`MAX_BOT_BYTES`) and make them read-only. With ``gid`` (the bot's
-    own group) only that bot can read them: the owner stays root, so it cannot make them
-    writable either. Returns the copy's version (:func:`files_version`), hashed from the
-    bytes as they were written: what will run, whatever its author changes meanwhile."""
+    skipped; at most :data:`MAX_BOT_BYTES`; with ``only``, just the files of those relative
+    paths) and make them read-only. With ``gid`` (the bot's own group) only that bot can read
+    them: the owner stays root, so it cannot make them writable either. Returns the copy's
+    version (:func:`files_version`), hashed from the bytes as they were written: what will
+    run, whatever its author changes meanwhile."""
 
     def seal(path: str, executable: bool) -> None:
         mode = 0o555 if executable else 0o444
@@ -100,9 +102,10 @@ def copy_bot(workdir: Path, dest: Path, gid: int | None) -> str:
                 dir_fd = _open_beneath(root_fd, rel)
                 try:
                     for name in filenames:
-                        if not name.endswith(SKIPPED_SUFFIXES):
-                            copy_file(name, str(target_dir / name), dir_fd,
-                                      name if rel == "." else f"{Path(rel).as_posix()}/{name}")
+                        path = name if rel == "." else f"{Path(rel).as_posix()}/{name}"
+                        if not name.endswith(SKIPPED_SUFFIXES) and (only is None
+                                                                     or path in only):
+                            copy_file(name, str(target_dir / name), dir_fd, path)
                 finally:
                     if dir_fd != root_fd:
                         os.close(dir_fd)

@@ -644,32 +644,38 @@ def test_a_launch_runs_only_a_copy_that_hashes_to_the_checked_version(
         kind: str) -> None:
     """The copy is hashed as it is written, with the formula of a bot's version: an edit
     made between the table's check and the copy (here just as the copy begins) is refused
-    with no box left behind; an unchanged bot starts."""
+    with no box left behind; an unchanged bot starts, and a file added to its directory
+    since (an editor's swap file, say) is not copied: the version does not name it."""
     import arena.sandbox.spawn
     from arena.errors import FilesChangedError
+    from arena.referee.launch import _version_files
     from arena.registry import spec_from_path
 
-    bot_dir = write_bot(tmp_path, "print('hello', flush=True)\n")
+    bot_dir = write_bot(tmp_path, "import os\nprint(sorted(os.listdir('.')), flush=True)\n")
     (bot_dir / "lib").mkdir()
     (bot_dir / "lib" / "data.txt").write_text("the bot's own data\n")
     (bot_dir / "__pycache__").mkdir()  # caches are in neither the version nor the copy
     (bot_dir / "__pycache__" / "bot.cpython-311.pyc").write_bytes(b"\0")
     bot = bot_dir if kind == "directory" else bot_dir / "bot.py"
     spec = spec_from_path(bot)
+    (bot_dir / ".bot.py.swp").write_text("added since the check\n")
     with launch(["python3", "bot.py"], workdir=bot, report=report,
-                files_digest=spec.files_digest) as proc:
-        assert run_to_line(proc).text == "hello"
+                files_digest=spec.files_digest, files=_version_files(spec)) as proc:
+        assert run_to_line(proc).text == str(["bot.py", "lib"] if kind == "directory"
+                                             else ["bot.py"])
     real_copy = arena.sandbox.spawn.copy_bot
 
-    def edited_first(workdir: Path, dest: Path, gid: int | None) -> str:
+    def edited_first(workdir: Path, dest: Path, gid: int | None,
+                     only: frozenset[str] | None = None) -> str:
         (bot_dir / "bot.py").write_text("print('edited', flush=True)\n")
-        return real_copy(workdir, dest, gid)
+        return real_copy(workdir, dest, gid, only)
 
     monkeypatch.setattr(arena.sandbox.spawn, "copy_bot", edited_first)
     before = set(Path(tempfile.gettempdir()).glob(f"{BOX_PREFIX}{os.getpid()}-*"))
     with pytest.raises(FilesChangedError) as info:
         launch(["python3", "bot.py"], workdir=bot, report=report,
-               files_digest=spec.files_digest)
+               files_digest=spec.files_digest, files=_version_files(spec))
+    (bot_dir / ".bot.py.swp").unlink()
     assert str(info.value) == (f"the bot's files at {bot} changed since they were checked "
                                f"(version {spec.files_digest}, copied "
                                f"{spec_from_path(bot).files_digest})")

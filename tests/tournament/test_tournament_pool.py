@@ -297,10 +297,11 @@ def test_a_bot_edited_between_the_tables_check_and_its_copy_is_not_started(
     bot = resolve(str(mine))
     real_copy = arena.sandbox.spawn.copy_bot
 
-    def copy_bot(workdir: Path, dest: Path, gid: int | None) -> str:
+    def copy_bot(workdir: Path, dest: Path, gid: int | None,
+                 only: frozenset[str] | None = None) -> str:
         if changed and workdir == mine:  # the author's edit, just after the table's check
             mine.write_text(mine.read_text() + "# edited\n")
-        return real_copy(workdir, dest, gid)
+        return real_copy(workdir, dest, gid, only)
 
     monkeypatch.setattr(arena.sandbox.spawn, "copy_bot", copy_bot)
     task = TableTask(tournament="t", round=1, table=0, bots=(bot, resolve("random")),

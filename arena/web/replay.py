@@ -43,6 +43,8 @@ def option_label(kind: str, option: Mapping[str, Any], players: Sequence[str]) -
         return f"swap {option['swap']}" if option["swap"] else "no swap"
     if "trap" in option:
         return f"trigger {option['trap']}" if option["trap"] else "pass"
+    if "bottom" in option:  # Lachesis: the top card stays, or goes under the pile
+        return f"move {option['bottom']} to the bottom" if option["bottom"] else "keep it on top"
     if "seat" in option:
         seat = option["seat"]
         name = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else seat

@@ -140,3 +140,9 @@ def test_the_other_copy_of_a_card_in_a_pile_says_its_place() -> None:
     assert option_label("card", {"card": "Fate-3"}, []) == "Fate-3"
     assert option_label("card", {"card": "Fate-3", "depth": 2}, []) == \
         "Fate-3 (2nd from the top)"
+
+
+def test_lachesis_says_what_each_option_does() -> None:
+    """The replay offered Lachesis's choice as "bottom None" and "bottom Crown"."""
+    assert option_label("card", {"bottom": None}, []) == "keep it on top"
+    assert option_label("card", {"bottom": "Crown"}, []) == "move Crown to the bottom"

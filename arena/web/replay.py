@@ -24,7 +24,7 @@ from arena.engine.narration import event_lines, header_lines
 from arena.engine.state import RECORD_FORMAT, State
 from arena.errors import ArenaError, ReplayError
 
-__all__ = ["build_replay", "option_label", "table_at"]
+__all__ = ["build_replay", "option_label", "option_labels", "table_at"]
 
 _TIEBREAKS = {
     "none": "no tie", "book": "tie broken by the most recent book",
@@ -57,6 +57,18 @@ def option_label(kind: str, option: Mapping[str, Any], players: Sequence[str]) -
         return f"{kind} {option['card']}" if kind in ("discard", "give", "reveal") \
             else str(option["card"])
     return ", ".join(f"{key} {value}" for key, value in option.items()) or kind
+
+
+def option_labels(kind: str, options: Sequence[Mapping[str, Any]],
+                  players: Sequence[str]) -> list[str]:
+    """A decision's options for people; where another copy of a card names its place in the
+    pile (RULES.md E26), the usual option says it is the copy nearest the top, as ``arena
+    play`` says: "Beast-1" beside "Beast-1 (2nd from the top)" left the reader to guess."""
+    placed = {option.get("card") for option in options if "depth" in option}
+    return [option_label(kind, option, players)
+            + (" (nearest the top)" if option.get("card") in placed and "depth" not in option
+               else "")
+            for option in options]
 
 
 def table_at(state: State) -> dict[str, Any]:
@@ -125,7 +137,7 @@ def _step(state: State, players: list[str], events: list[dict[str, Any]], first:
         step["decision"] = {
             "seat": decision.seat, "kind": decision.kind,
             "why": str(decision.context.get("why", "")),
-            "options": [option_label(decision.kind, o, players) for o in decision.options],
+            "options": option_labels(decision.kind, decision.options, players),
             "chosen": chosen,
         }
     step["lines"] = _lines(players, events, first, None)

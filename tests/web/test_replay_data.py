@@ -146,3 +146,11 @@ def test_lachesis_says_what_each_option_does() -> None:
     """The replay offered Lachesis's choice as "bottom None" and "bottom Crown"."""
     assert option_label("card", {"bottom": None}, []) == "keep it on top"
     assert option_label("card", {"bottom": "Crown"}, []) == "move Crown to the bottom"
+
+
+def test_the_copy_nearest_the_top_says_so_beside_the_other() -> None:
+    """A look at the pile's top cards Fate-3, Fate-3 offered "Fate-3" and "Fate-3 (2nd from
+    the top)": the first did not say which copy it was (arena play says "nearest the top")."""
+    step = build_replay(played(2, 4, None))["steps"][11]  # God-4 looks at the top 3 cards
+    assert step["decision"]["options"] == [
+        "pass", "Fate-3 (nearest the top)", "Fate-3 (2nd from the top)", "Arcoi-5"]

@@ -503,6 +503,34 @@ def test_a_replay_follows_a_step_typed_into_its_address(browser: Any, cup_site: 
     assert errors(browser) == []
 
 
+
+def test_a_copy_named_by_its_place_can_be_found_in_the_graveyard(browser: Any,
+                                                                 tmp_path: Path) -> None:
+    """Hades offered "Fate-1 (8th from the top)" beside "Fate-1 (nearest the top)", but the
+    page did not say which end of the Discard Graveyard it draws as the top (the last)."""
+    import random
+
+    from arena.cli.report_commands import write_game_html
+
+    state = new_game(GameConfig(players=("p0", "p1"), seed=63, starting_seat=1))
+    rng = random.Random(63)  # tests/web/test_replay_data.py's played(2, 63, None)
+    while state.decision is not None:
+        state.apply(rng.randrange(len(state.decision.options)))
+    page = tmp_path / "hades.html"
+    write_game_html("hades", state.record(), page)
+    browser.get("about:blank")
+    browser.get(page.as_uri() + "#step=36")
+    options = [li.text for li in browser.find_elements("css selector", "#decision .options li")]
+    assert options[1].startswith("Fate-1 (8th from the top)")
+    assert options[5] == "Fate-1 (nearest the top)"
+    heading = browser.find_element("id", "discard-gy-h").text
+    assert heading == "Discard graveyard (top last)"
+    pile = [li.get_attribute("data-card")
+            for li in browser.find_elements("css selector", "#discard-gy .card")]
+    assert pile[-8] == pile[-4] == "Fate-1" and "Fate-1" not in pile[-3:]  # 8th, 4th from the top
+    shoot(browser, "replay-graveyard-copies")
+    assert errors(browser) == []
+
 # -- a league -----------------------------------------------------------------------------------
 def board_rows(driver: Any, table: str) -> list[list[str]]:
     return driver.execute_script(

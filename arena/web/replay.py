@@ -48,6 +48,9 @@ def option_label(kind: str, option: Mapping[str, Any], players: Sequence[str]) -
     if "seat" in option:
         seat = option["seat"]
         name = players[seat] if isinstance(seat, int) and 0 <= seat < len(players) else seat
+        slot = option.get("slot")  # Arcoi's snipe: one option per trap, two may be one seat's
+        if isinstance(slot, int):
+            return f"{name}'s trap {slot + 1}"
         return f"{name} (seat {seat})"
     if "card" in option:
         if option["card"] is None:

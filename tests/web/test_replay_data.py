@@ -154,3 +154,10 @@ def test_the_copy_nearest_the_top_says_so_beside_the_other() -> None:
     step = build_replay(played(2, 4, None))["steps"][11]  # God-4 looks at the top 3 cards
     assert step["decision"]["options"] == [
         "pass", "Fate-3 (nearest the top)", "Fate-3 (2nd from the top)", "Arcoi-5"]
+
+
+def test_each_trap_a_snipe_may_destroy_is_its_own_option() -> None:
+    """Arcoi's snipe at an opponent with two traps offered "p1 (seat 1)" twice."""
+    step = build_replay(played(2, 540, None))["steps"][25]
+    assert step["decision"]["why"] == "trap to destroy"
+    assert step["decision"]["options"] == ["p1's trap 1", "p1's trap 2"]

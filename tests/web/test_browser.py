@@ -531,6 +531,28 @@ def test_a_copy_named_by_its_place_can_be_found_in_the_graveyard(browser: Any,
     shoot(browser, "replay-graveyard-copies")
     assert errors(browser) == []
 
+
+def test_a_replay_without_scripts_says_it_needs_them(browser: Any, cup_site: Path) -> None:
+    """With scripts off a replay was an empty table, buttons that did nothing and a blank
+    decision, with no word why."""
+    browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        browser.get("about:blank")
+        browser.get((cup_site / "games" / "r2-t0-g0.html").as_uri())
+        note = browser.find_element("id", "no-script")
+        assert note.is_displayed() and "JavaScript" in note.text and "arena game" in note.text
+        for dead in ("first", "next", "table", "decision"):
+            assert not browser.find_element("id", dead).is_displayed(), dead
+        assert browser.find_element("css selector", ".header-lines").is_displayed()
+        shoot(browser, "replay-no-script")
+    finally:
+        browser.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+    browser.get("about:blank")
+    browser.get((cup_site / "games" / "r2-t0-g0.html").as_uri())
+    assert not browser.find_elements("id", "no-script")  # scripts on: no note
+    assert browser.find_element("id", "next").is_displayed()
+    assert errors(browser) == []
+
 # -- a league -----------------------------------------------------------------------------------
 def board_rows(driver: Any, table: str) -> list[list[str]]:
     return driver.execute_script(

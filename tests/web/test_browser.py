@@ -553,6 +553,21 @@ def test_a_replay_without_scripts_says_it_needs_them(browser: Any, cup_site: Pat
     assert browser.find_element("id", "next").is_displayed()
     assert errors(browser) == []
 
+
+def test_a_traps_colour_bar_is_whole(browser: Any, cup_site: Path) -> None:
+    """A trap's dashed outline cut its card's colour bar into two blue dashes."""
+    browser.get("about:blank")
+    browser.get((cup_site / "games" / "r2-t0-g0.html").as_uri())
+    step = browser.execute_script(
+        "return JSON.parse(document.getElementById('game-data').textContent).steps"
+        ".findIndex(s => s.traps.some(t => t.length > 0))")
+    assert step >= 0  # this game sets a trap
+    browser.execute_script(f"location.hash = '#step={step + 1}&view=all'")
+    trap = browser.find_element("css selector", "#seats .traps .card.trap")
+    assert trap.value_of_css_property("border-left-style") == "solid"
+    assert trap.value_of_css_property("border-top-style") == "dashed"  # still a trap's outline
+    assert errors(browser) == []
+
 # -- a league -----------------------------------------------------------------------------------
 def board_rows(driver: Any, table: str) -> list[list[str]]:
     return driver.execute_script(

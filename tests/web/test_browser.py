@@ -460,6 +460,27 @@ def test_the_replay_at_phone_width(browser: Any, cup_site: Path) -> None:
         browser.set_window_size(1280, 800)
 
 
+
+@pytest.mark.parametrize("slug", ["r1-t0-g1", "r2-t0-g0"])
+def test_the_showdown_fits_a_phone(browser: Any, cup_site: Path, slug: str) -> None:
+    """At 390 px the showdown's table was wider than the screen: the page scrolled sideways
+    and the place column was cut off."""
+    browser.set_window_size(390, 844)
+    try:
+        browser.get("about:blank")
+        browser.get((cup_site / "games" / f"{slug}.html").as_uri() + "#step=999")
+        assert not browser.find_element("id", "showdown-box").get_attribute("hidden")
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        right = browser.execute_script(
+            "return Math.max(...Array.from(document.querySelectorAll('.showdown-table th'))"
+            ".map(c => c.getBoundingClientRect().right))")
+        assert right <= browser.execute_script("return document.documentElement.clientWidth")
+        browser.execute_script("document.getElementById('showdown-h').scrollIntoView()")
+        shoot(browser, f"replay-showdown-phone-{slug}")
+        assert errors(browser) == []
+    finally:
+        browser.set_window_size(1280, 800)
+
 @pytest.fixture(scope="module")
 def long_names_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from arena.web.site import write_site

@@ -589,6 +589,20 @@ def test_a_traps_colour_bar_is_whole(browser: Any, cup_site: Path) -> None:
     assert trap.value_of_css_property("border-top-style") == "dashed"  # still a trap's outline
     assert errors(browser) == []
 
+
+def test_the_skip_link_keeps_the_step(browser: Any, cup_site: Path) -> None:
+    """"Skip to the table" wrote #table into the address, which the replay read as an address
+    without a step: it went back to the first decision."""
+    browser.get("about:blank")
+    browser.get((cup_site / "games" / "r2-t0-g0.html").as_uri() + "#step=12&view=1")
+    skip = browser.find_element("css selector", "a.skip")
+    browser.execute_script("arguments[0].focus()", skip)
+    skip.click()
+    assert browser.find_element("id", "where").text.startswith("step 12 of ")
+    assert browser.find_element("id", "view").get_attribute("value") == "1"
+    assert browser.execute_script("return document.activeElement.id") == "table"
+    assert errors(browser) == []
+
 # -- a league -----------------------------------------------------------------------------------
 def board_rows(driver: Any, table: str) -> list[list[str]]:
     return driver.execute_script(

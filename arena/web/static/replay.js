@@ -242,6 +242,10 @@
     go(m ? Number(m[1]) - 1 : 0);
   }
   buildJumps();
-  window.addEventListener("hashchange", fromAddress);  // a step the page writes itself fires none
+  window.addEventListener("hashchange", function () {  // a step the page writes itself fires none
+    /* an anchor of the page's own (the skip link's #table) names no place: stay at this one */
+    if (!/step=|view=/.test(location.hash) && document.getElementById(location.hash.slice(1))) { return; }
+    fromAddress();
+  });
   fromAddress();
 }());

@@ -603,6 +603,27 @@ def test_the_skip_link_keeps_the_step(browser: Any, cup_site: Path) -> None:
     assert browser.execute_script("return document.activeElement.id") == "table"
     assert errors(browser) == []
 
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_skip_link_shows_the_table_below_the_controls(browser: Any, cup_site: Path,
+                                                          width: int) -> None:
+    """At phone width "Skip to the table" scrolled the table to the top of the screen, under
+    the controls that stay there: the first seat was hidden behind them."""
+    browser.set_window_size(width, 844)
+    try:
+        browser.get("about:blank")
+        browser.get((cup_site / "games" / "r2-t0-g0.html").as_uri() + "#step=12")
+        skip = browser.find_element("css selector", "a.skip")
+        browser.execute_script("arguments[0].focus()", skip)
+        skip.click()
+        controls, table = browser.execute_script(
+            "return [document.querySelector('.controls').getBoundingClientRect().bottom,"
+            " document.getElementById('table').getBoundingClientRect().top]")
+        assert table >= controls - 1
+        shoot(browser, f"replay-skipped-to-table-{width}")
+    finally:
+        browser.set_window_size(1280, 800)
+
 # -- a league -----------------------------------------------------------------------------------
 def board_rows(driver: Any, table: str) -> list[list[str]]:
     return driver.execute_script(

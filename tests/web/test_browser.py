@@ -624,6 +624,25 @@ def test_the_skip_link_shows_the_table_below_the_controls(browser: Any, cup_site
     finally:
         browser.set_window_size(1280, 800)
 
+
+def test_stepping_to_an_end_by_keyboard_keeps_the_focus_in_the_controls(
+        browser: Any, cup_site: Path) -> None:
+    """Enter on the forward button at the last step but one disabled the button under the
+    focus: the focus fell back to the page, and the next Tab started again from its top."""
+    from selenium.webdriver.common.keys import Keys
+
+    focused = "return document.activeElement.id"
+    browser.get("about:blank")
+    browser.get((cup_site / "games" / "r2-t0-g0.html").as_uri() + "#step=76")
+    browser.find_element("id", "next").send_keys(Keys.ENTER)  # step 77
+    browser.find_element("id", "next").send_keys(Keys.ENTER)  # the showdown: next is disabled
+    assert browser.find_element("id", "where").text.startswith("step 78 of 78")
+    assert browser.execute_script(focused) == "prev"
+    browser.find_element("id", "first").send_keys(Keys.ENTER)  # to step 1: first is disabled
+    assert browser.find_element("id", "where").text.startswith("step 1 of ")
+    assert browser.execute_script(focused) == "next"
+    assert errors(browser) == []
+
 # -- a league -----------------------------------------------------------------------------------
 def board_rows(driver: Any, table: str) -> list[list[str]]:
     return driver.execute_script(

@@ -181,8 +181,11 @@
       (at === n - 1 ? ", end" : ", turn " + (s.turn + 1));
     $("table").setAttribute("data-step", String(at));
     $("table").setAttribute("data-view", view);
+    var focused = document.activeElement;
     $("prev").disabled = at === 0; $("first").disabled = at === 0;
     $("next").disabled = at === n - 1; $("last").disabled = at === n - 1;
+    /* a button disabled under the focus would drop it to the page: keep it in the controls */
+    if (focused && focused.disabled) { $(at === 0 ? "next" : "prev").focus(); }
     try { history.replaceState(null, "", "#step=" + (at + 1) + "&view=" + view); } catch (e) { /* file:// may refuse */ }
   }
   function go(i) { at = Math.max(0, Math.min(n - 1, i)); draw(); }

@@ -124,6 +124,7 @@ def _context(data: TournamentData, page: str, live: bool) -> dict[str, Any]:
     context: dict[str, Any] = {
         "t": data, "info": data.info, "pages": pages, "page": page, "root": "",
         "live": live and page in ("index.html", "rounds.html"),
+        "served": live,  # arena serve: its list of tournaments is two folders up
         "board": data.leaderboard, "order": order, "labels": labels,
         "all_keys": [row["key"] for row in (data.all_versions or data.leaderboard)["bots"]],
         "title": f"{data.info.name}: {dict(pages).get(page, page)}",

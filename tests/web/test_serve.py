@@ -55,6 +55,26 @@ def test_the_pages_are_served(served: tuple[Path, int]) -> None:
     assert get(port, "/t/cup/")[0] == 200
 
 
+def test_a_tournaments_pages_lead_back_to_the_list(served: tuple[Path, int]) -> None:
+    """Served, a tournament's pages had no link to the list of the database's tournaments:
+    a visitor reached another one only by editing the address."""
+    import re
+    from urllib.parse import urljoin
+
+    from arena.web.data import load_tournament
+    from arena.web.site import render_page
+
+    db, port = served
+    for page in ("index.html", "h2h.html", "rounds.html", "games.html"):
+        links = dict((label, href) for href, label in re.findall(
+            r'<a href="([^"]*)"[^>]*>([^<]*)</a>', get(port, f"/t/cup/{page}")[1]))
+        assert urljoin(f"/t/cup/{page}", links["All tournaments"]) == "/", page
+    status, home = get(port, "/")
+    assert status == 200 and "<h2>Tournaments</h2>" in home
+    # a report's folder has no such list: its pages do not link to one
+    assert "All tournaments" not in render_page(load_tournament(db, "cup"), "index.html")
+
+
 def test_standings_refresh_as_games_land(served: tuple[Path, int]) -> None:
     db, port = served
     # stored as running with no run holding it: shown as stopped, as arena status shows it

@@ -69,8 +69,14 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.MISDIRECTED_REQUEST,
                        b"this server answers to its loopback address only\n", ".txt")
             return
+        address = urlsplit(self.path)
         try:
-            status, body, kind = self._route(unquote(urlsplit(self.path).path))
+            status, body, kind = self._route(unquote(address.path))
+        except _Moved as moved:
+            query = f"?{address.query}" if address.query else ""
+            self._send(HTTPStatus.MOVED_PERMANENTLY, b"", ".txt",
+                       headers={"Location": moved.location + query})
+            return
         except TournamentNotFoundError as exc:
             status, body, kind = HTTPStatus.NOT_FOUND, f"{exc}\n".encode(), ".txt"
         except StoreError as exc:
@@ -110,6 +116,8 @@ class _Handler(BaseHTTPRequestHandler):
         if parts[0] != "t" or len(parts) < 2 or parts[1] not in tournament_names(db):
             return HTTPStatus.NOT_FOUND, b"not found\n", ".txt"
         name, rest = parts[1], parts[2:] or ["index.html"]
+        if len(parts) == 2 and not path.endswith("/"):
+            raise _Moved(quote(f"/t/{name}/"))
         if rest[0] == "static" and len(rest) == 2 and rest[1] in static:
             return HTTPStatus.OK, static[rest[1]], Path(rest[1]).suffix
         if len(rest) == 1 and rest[0] in dict(PAGES):
@@ -122,6 +130,15 @@ class _Handler(BaseHTTPRequestHandler):
             for _, record in read_records(db, name, only=game_id):
                 return HTTPStatus.OK, game_page(record, game_id).encode(), ".html"
         return HTTPStatus.NOT_FOUND, b"not found\n", ".txt"
+
+
+class _Moved(Exception):
+    """A tournament's folder asked without its closing slash: its pages' links are relative
+    to the folder, and would resolve one folder up (no style, no script, pages not found)."""
+
+    def __init__(self, location: str) -> None:
+        super().__init__(location)
+        self.location = location
 
 
 class _SiteServer(ThreadingHTTPServer):

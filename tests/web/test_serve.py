@@ -75,6 +75,23 @@ def test_a_tournaments_pages_lead_back_to_the_list(served: tuple[Path, int]) -> 
     assert "All tournaments" not in render_page(load_tournament(db, "cup"), "index.html")
 
 
+def test_a_tournament_asked_without_its_slash_moves_to_it(served: tuple[Path, int]) -> None:
+    """/t/cup was answered with the leaderboard, whose relative links then resolved under /t/:
+    no style, no script, every page link not found."""
+    _, port = served
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        conn.request("GET", "/t/cup?bot=beta")
+        response = conn.getresponse()
+        response.read()
+        assert response.status == 301
+        assert response.getheader("Location") == "/t/cup/?bot=beta"
+    finally:
+        conn.close()
+    assert get(port, "/t/cup/")[0] == 200
+    assert get(port, "/t/nope")[0] == 404  # only a tournament's folder moves
+
+
 def test_standings_refresh_as_games_land(served: tuple[Path, int]) -> None:
     db, port = served
     # stored as running with no run holding it: shown as stopped, as arena status shows it

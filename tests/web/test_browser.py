@@ -643,6 +643,53 @@ def test_stepping_to_an_end_by_keyboard_keeps_the_focus_in_the_controls(
     assert browser.execute_script(focused) == "next"
     assert errors(browser) == []
 
+
+def contrast(foreground: str, background: str) -> float:
+    """WCAG 2's contrast ratio of two computed colours ("rgb(r, g, b)" or "rgba(...)")."""
+    def luminance(colour: str) -> float:
+        channels = [int(c) / 255 for c in colour[colour.index("(") + 1:-1].split(",")[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+                  for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(foreground), luminance(background)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+_COLOURS = """
+const out = {};
+for (const [name, selector] of Object.entries(arguments[0])) {
+  const e = document.querySelector(selector);
+  if (!e) { continue; }
+  let b = e, bg = 'rgba(0, 0, 0, 0)';
+  while (b && (bg = getComputedStyle(b).backgroundColor) === 'rgba(0, 0, 0, 0)') {
+    b = b.parentElement;
+  }
+  out[name] = [getComputedStyle(e).color, b ? bg : 'rgb(255, 255, 255)'];
+}
+return out;
+"""
+
+
+def test_small_coloured_text_is_readable(browser: Any, cup_site: Path, served: str) -> None:
+    """The live note (green on grey), a trap's turns left and the "deciding" tag (orange), and
+    the "chosen" mark (blue on light blue) were below WCAG AA's 4.5:1 for text this small."""
+    browser.get("about:blank")
+    browser.get((cup_site / "games" / "r2-t0-g0.html").as_uri())
+    step = browser.execute_script(
+        "return JSON.parse(document.getElementById('game-data').textContent).steps"
+        ".findIndex(s => s.traps.some(t => t.length > 0))")
+    browser.execute_script(f"location.hash = '#step={step + 1}&view=all'")
+    colours = browser.execute_script(_COLOURS, {
+        "turns left": "#seats .traps .card.trap .left", "deciding": ".seat .tag.deciding",
+        "chosen": "#decision .options .mark"})
+    browser.get(served + "index.html")
+    colours.update(browser.execute_script(_COLOURS, {"live": "#live"}))
+    assert sorted(colours) == ["chosen", "deciding", "live", "turns left"]
+    for name, (foreground, background) in colours.items():
+        assert contrast(foreground, background) >= 4.5, (name, foreground, background)
+    assert errors(browser) == []
+
 # -- a league -----------------------------------------------------------------------------------
 def board_rows(driver: Any, table: str) -> list[list[str]]:
     return driver.execute_script(

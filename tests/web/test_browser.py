@@ -513,6 +513,29 @@ def test_long_bot_names_wrap_instead_of_widening_the_pages(browser: Any, long_na
         browser.set_window_size(1280, 800)
 
 
+def test_long_bot_names_in_a_replays_options_wrap(browser: Any, long_names_site: Path) -> None:
+    """A decision naming a seat ("GreedyWithAn...ForL (seat 1)") ran past a phone's screen
+    edge at every step that offered it: the page scrolled sideways."""
+    browser.set_window_size(390, 844)
+    try:
+        browser.get("about:blank")
+        browser.get((long_names_site / "games" / "r2-t0-g0.html").as_uri())
+        steps = browser.execute_script(
+            "return JSON.parse(document.getElementById('game-data').textContent).steps.length")
+        wide = []
+        for step in range(1, steps + 1):
+            browser.execute_script(f"location.hash = '#step={step}&view=all'")
+            if browser.execute_script("return document.documentElement.scrollWidth") > 390:
+                wide.append(step)
+        assert wide == []
+        browser.execute_script("location.hash = '#step=12&view=all'")
+        browser.execute_script("document.getElementById('decision-h').scrollIntoView()")
+        shoot(browser, "long-names-replay-options-390")
+        assert errors(browser) == []
+    finally:
+        browser.set_window_size(1280, 800)
+
+
 def test_a_replay_follows_a_step_typed_into_its_address(browser: Any, cup_site: Path) -> None:
     page = (cup_site / "games" / "r2-t0-g0.html").as_uri()
     browser.get("about:blank")

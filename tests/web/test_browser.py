@@ -513,6 +513,24 @@ def test_long_bot_names_wrap_instead_of_widening_the_pages(browser: Any, long_na
         browser.set_window_size(1280, 800)
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_long_bot_names_wrap_in_the_rounds_tables(browser: Any, long_names_site: Path,
+                                                  width: int) -> None:
+    """At phone width the rounds page's tables ran past their box: the names cut off, the
+    games column out of view behind a sideways scroll."""
+    browser.set_window_size(width, 844)
+    try:
+        browser.get("about:blank")
+        browser.get((long_names_site / "rounds.html").as_uri())
+        assert browser.execute_script(
+            "return Array.from(document.querySelectorAll('main table')).every("
+            "t => t.scrollWidth <= t.parentElement.clientWidth)")
+        shoot(browser, f"long-names-rounds-{width}")
+        assert errors(browser) == []
+    finally:
+        browser.set_window_size(1280, 800)
+
+
 def test_long_bot_names_in_a_replays_options_wrap(browser: Any, long_names_site: Path) -> None:
     """A decision naming a seat ("GreedyWithAn...ForL (seat 1)") ran past a phone's screen
     edge at every step that offered it: the page scrolled sideways."""

@@ -37,15 +37,19 @@ def find_bot_class(module: Any, class_name: str | None = None) -> type[Bot]:
     candidates = [obj for _, obj in inspect.getmembers(module, inspect.isclass)
                   if issubclass(obj, Bot) and obj is not Bot
                   and obj.__module__ == module.__name__]
+    # The file's name, not its path: in the sandbox that is /bot/..., a path the author's
+    # machine does not have.
+    file = Path(module.__file__ or "bot.py").name
     if class_name is not None:
         for obj in candidates:
             if obj.__name__ == class_name:
                 return obj
-        raise BotLoadError(f"no Bot subclass named {class_name!r} in {module.__file__}")
+        raise BotLoadError(f"no Bot subclass named {class_name!r} in {file}")
     if not candidates:
-        raise BotLoadError(f"no subclass of arena.sdk.Bot defined in {module.__file__} (a "
-                           "program that speaks the protocol itself is a directory with a "
-                           "bot.yaml: command: [python3, bot.py])")
+        raise BotLoadError(f"no subclass of arena.sdk.Bot defined in {file}"
+                           + (_near_miss(module) or " (a program that speaks the protocol "
+                              "itself is a directory with a bot.yaml: command: [python3, "
+                              "bot.py])"))
     if len(candidates) > 1:
         # Prefer the leaves: a module may define a base strategy and refine it.
         leaves = [c for c in candidates if not any(o is not c and issubclass(o, c)
@@ -53,13 +57,22 @@ def find_bot_class(module: Any, class_name: str | None = None) -> type[Bot]:
         if len(leaves) == 1:
             return leaves[0]
         names = sorted(c.__name__ for c in candidates)
-        file = Path(module.__file__ or "bot.py").name
-        # the advice first: a failure quotes the first 200 characters of this line
-        raise BotLoadError(f"several Bot subclasses in {module.__file__}: keep one and move "
-                           "the others to a helper module, or pick one with --class in a bot "
-                           "directory's bot.yaml (command: [python3, -m, arena.sdk.runner, "
-                           f"{file}, --class, {names[0]}]); found {', '.join(names)}")
+        # the advice first, the names last: a failure quotes the first 200 characters of
+        # this line. A single-file bot is copied alone, so "move one to a helper module"
+        # would not work there: the class must be named.
+        raise BotLoadError(f"several Bot subclasses in {file}: keep one, or name one in a bot "
+                           f"directory's bot.yaml: command: [python3, -m, arena.sdk.runner, "
+                           f"{file}, --class, {names[0]}]; found {', '.join(names)}")
     return candidates[0]
+
+
+def _near_miss(module: Any) -> str:
+    """``: class MyBot has an act() but ...`` when the module defines a class with an ``act``
+    (the ``(Bot)`` left out, the usual slip), else ``""``."""
+    for name, obj in inspect.getmembers(module, inspect.isclass):
+        if obj.__module__ == module.__name__ and callable(getattr(obj, "act", None)):
+            return f": class {name} has an act() but does not subclass it (write class {name}(Bot))"
+    return ""
 
 
 def load_bot(path: str | Path, class_name: str | None = None) -> Bot:

@@ -233,7 +233,8 @@ def test_two_bot_classes_are_told_to_keep_one_within_the_quoted_line(tmp_path: P
                    "class SecondAttemptAtAnEvenClevererBot(Bot):\n    def act(self, r):\n"
                    "        return 0\n")
     line = _check(bot)[1]
-    assert line.startswith("✗ handshake: exited before answering 'hello' (exit code 2); "
-                           "last log line: [runner] several Bot subclasses in ")
-    assert "two.py: keep one and move the others to a helper module, or pick one with " \
-           "--class in a bot directory's bot.yaml" in line
+    # and then the command that picks one was cut off, after the sandbox's path /bot/two.py
+    assert line == ("✗ handshake: exited before answering 'hello' (exit code 2); "
+                    "last log line: [runner] several Bot subclasses in two.py: keep one, or name "
+                    "one in a bot directory's bot.yaml: command: [python3, -m, arena.sdk.runner, "
+                    "two.py, --class, FirstAttemptAtAVeryCleverBot]; found FirstAtte...")

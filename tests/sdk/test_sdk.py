@@ -155,12 +155,12 @@ def test_find_bot_class(tmp_path: Path) -> None:
             def act(self, request):
                 return 0
     """))
-    with pytest.raises(BotLoadError, match=r"several Bot subclasses in .*two.py: keep one and "
-                                           r"move the others to a helper module, or pick one "
-                                           r"with --class in a bot directory's bot.yaml "
-                                           r"\(command: \[python3, -m, arena.sdk.runner, "
-                                           r"two.py, --class, Base\]\); found Base, Other, "
-                                           r"Refined$"):
+    # the file's name alone (the sandbox's /bot/two.py is no path of the author's), no helper
+    # module (a single-file bot is copied alone), and the command whole within 200 characters
+    with pytest.raises(BotLoadError, match=r"^several Bot subclasses in two.py: keep one, or "
+                                           r"name one in a bot directory's bot.yaml: command: "
+                                           r"\[python3, -m, arena.sdk.runner, two.py, --class, "
+                                           r"Base\]; found Base, Other, Refined$"):
         load_bot(file)
     assert type(load_bot(file, "Other")).__name__ == "Other"
     with pytest.raises(BotLoadError, match="no Bot subclass named 'Nope'"):
@@ -170,8 +170,16 @@ def test_find_bot_class(tmp_path: Path) -> None:
     assert type(load_bot(leaf)).__name__ == "Refined"
     empty = tmp_path / "empty.py"
     empty.write_text("from arena.sdk import Bot\n")
-    with pytest.raises(BotLoadError, match="no subclass of arena.sdk.Bot defined in"):
+    with pytest.raises(BotLoadError, match=r"^no subclass of arena.sdk.Bot defined in empty.py "
+                                           r"\(a program that speaks the protocol itself"):
         load_bot(empty)
+    # the usual slip, `class MyBot:` without `(Bot)`, is named
+    plain = tmp_path / "plain.py"
+    plain.write_text("class MyBot:\n    def act(self, request):\n        return 0\n")
+    with pytest.raises(BotLoadError, match=r"^no subclass of arena.sdk.Bot defined in plain.py: "
+                                           r"class MyBot has an act\(\) but does not subclass "
+                                           r"it \(write class MyBot\(Bot\)\)$"):
+        load_bot(plain)
     with pytest.raises(BotLoadError, match="not found"):
         load_bot(tmp_path / "absent.py")
     assert find_bot_class(sys.modules[__name__], "Listener") is Listener

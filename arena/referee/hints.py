@@ -14,7 +14,7 @@ from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 
 __all__ = ["HINT", "MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT", "SPLIT_JSON_HINT",
            "beside_hint", "explained", "hinted", "is_not_run", "log_note", "log_quote",
-           "traceback_note", "traceback_tail"]
+           "requirements_hint", "traceback_note", "traceback_tail"]
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
 NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
@@ -40,6 +40,8 @@ _MISSING_MODULE = re.compile(r"^ModuleNotFoundError: No module named '([A-Za-z_]
 _MISSING_FILE = re.compile(
     rf"^FileNotFoundError: \[Errno 2\] No such file or directory: '"
     rf"(?:{re.escape(BWRAP_BOT_DIR)}/|/[^']*/{re.escape(BOX_PREFIX)}[^/']*/bot/)?([^'/][^']*)'$")
+#: The file of requirements authors write by pip's convention.
+_REQUIREMENTS_FILE = "requirements.txt"
 #: Python's first line of a traceback, and of one of its frames.
 _TRACEBACK = "Traceback (most recent call last):"
 _FRAME = '  File "'
@@ -180,7 +182,42 @@ def _error_hint(error: str, bot_path: str | Path | None) -> str:
     beside = beside_hint(error, bot_path) if bot_path is not None else None
     if beside is not None:
         return beside
-    return MODULE_HINT if error.startswith("ModuleNotFoundError") else ""
+    if not error.startswith("ModuleNotFoundError"):
+        return ""
+    unread = requirements_hint(bot_path) if bot_path is not None else None
+    return MODULE_HINT if unread is None else unread
+
+
+def requirements_hint(bot_path: str | Path) -> str | None:
+    """A hint for a bot whose ``requirements.txt`` the arena does not read: a bot directory
+    whose ``bot.yaml`` (if any) has no ``requirements:``, or a single file with one beside
+    it. None otherwise. Authors expect the file to be read as pip's convention has it; the
+    arena installs only what ``bot.yaml`` names, so the general hint sent them looking."""
+    path = Path(bot_path)
+    home = path if path.is_dir() else path.parent
+    if not (path.is_dir() or path.is_file()) or not (home / _REQUIREMENTS_FILE).is_file():
+        return None
+    if path.is_file():
+        return (f"{HINT}{_REQUIREMENTS_FILE} beside {printable(path.name)} is not read: a "
+                "single-file bot gets no packages; make it a directory (bot.py, "
+                f"{_REQUIREMENTS_FILE}) with a bot.yaml saying 'requirements: "
+                f"{_REQUIREMENTS_FILE}' ('Using packages' in docs/BOTS.md)")
+    manifest = home / "bot.yaml"
+    if not manifest.is_file():
+        # a bot.yaml holding the requirements alone is refused ('name' is required)
+        return (f"{HINT}{_REQUIREMENTS_FILE} is read only when a bot.yaml names it: write one "
+                f"('name: {printable(home.name)[:QUOTE_CHARS]}', 'module: bot.py', "
+                f"'requirements: {_REQUIREMENTS_FILE}') and the arena installs it for the bot "
+                "('Using packages' in docs/BOTS.md)")
+    try:
+        text = manifest.read_text(errors="replace")
+    except OSError:
+        return None
+    if re.search(r"(?m)^requirements\s*:", text):
+        return None
+    return (f"{HINT}{_REQUIREMENTS_FILE} is read only when bot.yaml names it: add "
+            f"'requirements: {_REQUIREMENTS_FILE}' to bot.yaml and the arena installs it for "
+            "the bot ('Using packages' in docs/BOTS.md)")
 
 
 def beside_hint(error: str, bot_path: str | Path) -> str | None:

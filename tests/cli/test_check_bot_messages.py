@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.referee.hints import MODULE_HINT, beside_hint, traceback_tail
+from arena.referee.hints import MODULE_HINT, beside_hint, requirements_hint, traceback_tail
 from arena.registry import resolve
 from arena.sandbox import probe
 
@@ -73,6 +73,42 @@ def test_a_single_file_bot_missing_a_module_beside_it_is_told_to_become_a_direct
                         "copied alone into the sandbox: make the bot a directory (bot.py and "
                         "the files it uses; 'Several files' in docs/BOTS.md)")
     assert lines[6] == "FAIL: 1 of 1 checks failed."
+
+
+@needs_sandbox
+def test_a_requirements_file_bot_yaml_does_not_name_is_pointed_at(tmp_path: Path) -> None:
+    # the general hint ("the packages its bot.yaml requires") sent the author to the docs to
+    # learn that a requirements.txt is not read by itself
+    bot = tmp_path / "npbot"
+    bot.mkdir()
+    (bot / "bot.py").write_text("import numpy\n")
+    (bot / "requirements.txt").write_text("numpy\n")
+    lines = _check(bot)
+    assert lines[1] == ("✗ handshake: exited before answering 'hello' (exit code 2); "
+                        "ModuleNotFoundError: No module named 'numpy' (at bot.py line 1, "
+                        "in <module>)")
+    assert lines[5] == ("    hint: requirements.txt is read only when a bot.yaml names it: write "
+                        "one ('name: npbot', 'module: bot.py', 'requirements: requirements.txt') "
+                        "and the arena installs it for the bot ('Using packages' in "
+                        "docs/BOTS.md)")
+    (bot / "bot.yaml").write_text("name: npbot\nmodule: bot.py\n")
+    assert _check(bot)[5] == ("    hint: requirements.txt is read only when bot.yaml names it: "
+                              "add 'requirements: requirements.txt' to bot.yaml and the arena "
+                              "installs it for the bot ('Using packages' in docs/BOTS.md)")
+
+
+def test_a_requirements_file_beside_a_single_file_bot_is_pointed_at(tmp_path: Path) -> None:
+    bot = tmp_path / "single.py"
+    bot.write_text("import numpy\n")
+    log = ("Traceback (most recent call last):\n  File \"/b/single.py\", line 1, in <module>\n"
+           "    import numpy\nModuleNotFoundError: No module named 'numpy'\n")
+    assert traceback_tail(log, "/b", bot)[-1] == MODULE_HINT
+    (tmp_path / "requirements.txt").write_text("numpy\n")
+    assert traceback_tail(log, "/b", bot)[-1] == (
+        "hint: requirements.txt beside single.py is not read: a single-file bot gets no "
+        "packages; make it a directory (bot.py, requirements.txt) with a bot.yaml saying "
+        "'requirements: requirements.txt' ('Using packages' in docs/BOTS.md)")
+    assert requirements_hint(tmp_path / "elsewhere") is None
 
 
 def test_only_what_lies_beside_a_single_file_bot_gets_the_directory_hint(

@@ -21,6 +21,7 @@ from arena.errors import StoreError, TournamentNotFoundError
 from arena.tournament.store import (
     BUSY_TIMEOUT_S,
     DEFAULT_RESULTS,
+    holding,
     no_database,
     read_connection,
     shown_state,
@@ -203,7 +204,8 @@ def find_tournament(conn: sqlite3.Connection, name: str, db_path: str | Path) ->
         return _tournament_from_row(row, db_path)
     names = [t.name for t in list_tournaments(conn)]  # creation order, as the store lists them
     stored = ", ".join(names) if names else "none"
-    raise TournamentNotFoundError(f"no tournament named '{name}' in {db_path} (stored: {stored})")
+    raise TournamentNotFoundError(f"no tournament named '{name}' in {db_path} (stored: {stored})"
+                                  f"{holding(db_path, name)}")
 
 
 def latest_tournament(conn: sqlite3.Connection, db_path: str | Path) -> TournamentInfo:

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 
 __all__ = ["BUSY_TIMEOUT_S", "DEFAULT_RESULTS", "SCHEMA", "GameRow", "Store", "TableRow",
            "TournamentRow", "compress_record", "decompress_record", "game_id",
-           "holds_no_tables", "match_id", "no_database", "read_connection", "runner_pid",
+           "holding", "holds_no_tables", "match_id", "no_database", "read_connection", "runner_pid",
            "shown_state", "unreadable"]
 
 #: Where results go unless a spec's ``results`` or ``--db`` says otherwise.
@@ -159,8 +159,43 @@ def no_database(path: str | Path) -> StoreError:
     by = ", named by $ARENA_DB" if named and Path(named) == Path(path) else ""
     if Path(path).is_dir():
         return StoreError(f"{path}{by} is a directory, not a results database")
+    others = _other_databases(Path(path))
+    if others:
+        # A spec's `results:` moves where `arena run` writes, not where the reading commands
+        # read: the organiser's database is usually right there, under another name.
+        shown = ", ".join(str(o) for o in others[:3]) + (", ..." if len(others) > 3 else "")
+        return StoreError(f"no results database at {path}{by} (beside it: {shown}; --db names "
+                          "the one to read, as a spec's results: names where arena run "
+                          "writes)")
     return StoreError(f"no results database at {path}{by} (run a tournament first, e.g. "
                       "arena run tournaments/swiss.yaml)")
+
+
+def _other_databases(path: Path) -> list[Path]:
+    """The ``*.db`` files beside ``path`` (not it), by name: a results database the reading
+    commands were not pointed at."""
+    try:
+        found = sorted(p for p in path.parent.glob("*.db") if p.name != path.name and p.is_file())
+    except OSError:
+        return []
+    return [path.parent / p.name for p in found]
+
+
+def holding(path: str | Path, name: str) -> str:
+    """``; results/cup.db holds it (--db results/cup.db)`` when a database beside ``path``
+    stores a tournament called ``name``, else ``""``: read without changing anything."""
+    for other in _other_databases(Path(path))[:20]:
+        try:
+            conn = sqlite3.connect(f"{other.resolve().as_uri()}?mode=ro", uri=True)
+            try:
+                row = conn.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone()
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            continue
+        if row is not None:
+            return f"; {other} holds it (--db {other})"
+    return ""
 
 
 def read_connection(path: Path, timeout: float) -> sqlite3.Connection:
@@ -330,7 +365,8 @@ class Store:
             names = [r[0] for r in self.conn.execute("SELECT name FROM tournaments ORDER BY id")]
             stored = ", ".join(names) if names else "none"
             raise TournamentNotFoundError(
-                f"no tournament named '{name}' in {self.path} (stored: {stored})")
+                f"no tournament named '{name}' in {self.path} (stored: {stored})"
+                f"{holding(self.path, name)}")
         return found
 
     def tournament_names(self) -> list[str]:

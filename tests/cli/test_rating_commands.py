@@ -73,6 +73,31 @@ def test_a_missing_db_named_by_the_variable_says_so(in_tmp: Path,
             "tournament first, e.g. arena run tournaments/swiss.yaml)\n")
 
 
+def test_a_database_the_spec_named_is_pointed_at(in_tmp: Path) -> None:
+    # a spec with `results: results/class.db`: the reading commands, which read
+    # results/arena.db, said "run a tournament first" to an organiser who had just run one
+    (in_tmp / "results").mkdir()
+    build_store(in_tmp / "results" / "class.db", games_order_seed=4, players=3, rounds=2,
+                name="class-cup").close()
+    for args in (["leaderboard", "class-cup"], ["status", "class-cup"], ["h2h", "class-cup"]):
+        code, out, err = run(*args)
+        assert (code, out) == (1, "")
+        assert err == ("Error: no results database at results/arena.db (beside it: "
+                       "results/class.db; --db names the one to read, as a spec's results: "
+                       "names where arena run writes)\n")
+    # and when results/arena.db holds other tournaments, the one that holds it is named
+    build_store(in_tmp / "results" / "arena.db", games_order_seed=4, players=3, rounds=2,
+                name="swiss").close()
+    for args in (["leaderboard", "class-cup"], ["status", "class-cup"], ["results", "class-cup"]):
+        code, out, err = run(*args)
+        assert (code, out) == (1, "")
+        assert err == ("Error: no tournament named 'class-cup' in results/arena.db (stored: "
+                       "swiss); results/class.db holds it (--db results/class.db)\n")
+    (in_tmp / "results" / "junk.db").write_text("not sqlite\n")  # read past, not a failure
+    assert run("leaderboard", "nosuch")[2] == ("Error: no tournament named 'nosuch' in "
+                                               "results/arena.db (stored: swiss)\n")
+
+
 def test_missing_tournament_names_the_stored_ones(store: Path) -> None:
     for args in (["leaderboard", "x"], ["results", "x"], ["h2h", "x"]):
         code, out, err = run(*args)

@@ -33,6 +33,17 @@ from arena.tournament.pool import sigint_blocked
 __all__ = ["TerminalReport"]
 
 
+#: Terminal columns from which the bar shows the elapsed time too (the title of a round, the
+#: figures and a bar of 20 fit).
+_FULL_WIDTH = 100
+#: Cells the figures take besides the title, the bar and the count of games (" games",
+#: "99999.9 games/s", "eta 0:00:00" and the spaces between), and the elapsed time's.
+_FIGURES_WIDTH = 40
+_ELAPSED_WIDTH = 16
+#: The narrowest bar drawn; a longer title is cut instead.
+_MIN_BAR = 10
+
+
 class _RateColumn(ProgressColumn):
     """Games per second over this run (not the resumed games)."""
 
@@ -57,6 +68,7 @@ class TerminalReport:
         self.console = console or Console(stderr=True, soft_wrap=True)
         self.show_progress = progress and self.console.is_terminal
         self._bar: ProgressBar | None = None
+        self._bar_column = BarColumn()
         self._task: TaskID | None = None
 
     def __call__(self, event: RunEvent) -> None:
@@ -83,18 +95,50 @@ class TerminalReport:
     def _progress(self, event: Progress) -> None:
         if not self.show_progress:
             return
+        title = self._fitted(event)
         if self._bar is None or self._task is None:
             rate = _RateColumn()
             rate.started, rate.baseline = event.started, event.baseline
+            # Every column at 80 columns (a terminal's default) left the bar 4 cells and
+            # wrapped "games/s" onto a second line: a narrow terminal drops the elapsed time,
+            # and the bar takes what the title and the figures leave (a bar of no set width
+            # would take it from the figures, which then wrap).
+            timing: list[ProgressColumn] = [TextColumn("eta"), TimeRemainingColumn()]
+            if self.console.width >= _FULL_WIDTH:
+                timing = [TextColumn("elapsed"), TimeElapsedColumn(), *timing]
+            self._bar_column = BarColumn(bar_width=self._bar_cells(title, event))
             self._bar = ProgressBar(
-                TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                TextColumn("games"), rate, TextColumn("elapsed"),
-                TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                TextColumn("[bold]{task.description}"), self._bar_column,
+                MofNCompleteColumn(), TextColumn("games"), rate, *timing,
                 console=self.console, transient=False)
             # a league without a budget of games has no end to show
-            self._task = self._bar.add_task(event.title, total=event.planned or None,
+            self._task = self._bar.add_task(title, total=event.planned or None,
                                             completed=event.done)
             with sigint_blocked():  # the bar's refresh thread never takes a Ctrl-C
                 self._bar.start()
         else:
-            self._bar.update(self._task, description=event.title, completed=event.done)
+            self._bar_column.bar_width = self._bar_cells(title, event)
+            self._bar.update(self._task, description=title, completed=event.done)
+
+    def _figures(self, event: Progress) -> int:
+        """Cells of everything but the title and the bar."""
+        count = 2 * len(str(event.planned or event.done)) + 1  # "36/72"
+        elapsed = _ELAPSED_WIDTH if self.console.width >= _FULL_WIDTH else 0
+        return count + _FIGURES_WIDTH + elapsed
+
+    def _bar_cells(self, title: str, event: Progress) -> int:
+        """The bar's width: what the title and the figures leave, 40 at most."""
+        return max(_MIN_BAR, min(40, self.console.width - self._figures(event) - len(title)))
+
+    def _fitted(self, event: Progress) -> str:
+        """The bar's title, its name cut with an ellipsis (the round kept) where it would
+        leave the bar and the figures less than one line (a long name, a narrow terminal)."""
+        room = self.console.width - self._figures(event) - _MIN_BAR
+        title = event.title
+        if len(title) <= room:
+            return title
+        name, sep, rest = title.rpartition(" round ")
+        kept = f"{sep}{rest}"
+        if not sep or room - len(kept) < 2:  # no round to keep, or no room for it
+            name, kept = title, ""
+        return name[:max(room - len(kept) - 1, 1)] + "…" + kept

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import io
 import os
+import re
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -70,6 +71,32 @@ def test_the_terminal_shows_lines_and_a_bar_with_the_rate() -> None:
         assert column in last_bar
     assert text.rstrip().endswith("Stopped: 4/10 games of 'x' are recorded in results/x.db. "
                                   "Resume with: arena run x.yaml")
+
+
+@pytest.mark.parametrize("width", [80, 100, 120])
+def test_the_bar_keeps_to_one_line_of_a_terminal_of_80_columns(width: int) -> None:
+    # at 80 columns the bar had 4 cells and "games/s" wrapped onto a line of its own
+    for title, planned in (("class-contest round 3/4", 72),
+                           ("class-contest-autumn-2026-section-b round 3/4", 12_000),
+                           ("league-of-extraordinary-bots-2026", 0)):
+        out = io.StringIO()
+        report = TerminalReport(Console(file=out, width=width, force_terminal=True,
+                                        color_system=None), progress=True)
+        began = time.monotonic() - 3
+        report(Progress(title, planned // 2 or 5000, planned, 0, began))
+        report(Progress(title, planned // 2 + 4 or 5004, planned, 0, began))
+        report(ProgressEnded())
+        frames = [line for line in re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.getvalue())
+                  .replace("\r", "\n").splitlines() if line.strip()]
+        assert len(frames) == 2, frames  # each frame one line
+        for frame in frames:
+            assert len(frame) <= width
+            assert " round 3/4 ━" in frame or not title.endswith("3/4")  # the round kept
+            assert re.search(r" games [\d.]+ games/s (elapsed \S+ )?eta ", frame), frame
+            assert ("elapsed" in frame) == (width >= 100)
+    whole = frames[0].startswith("league-of-extraordinary-bots-2026 ━")  # else cut, marked
+    assert whole if width == 120 else frames[0].startswith("league-of-extraordin") and "… ━" \
+        in frames[0]
 
 
 def test_outside_a_terminal_there_is_no_bar() -> None:

@@ -30,6 +30,7 @@ from arena.common.wholefile import write_whole
 from arena.errors import StoreError, TournamentNotFoundError
 from arena.tournament.runlock import run_lock, runner_pid
 from arena.tournament.secrecy import make_private, private_directory
+from arena.tournament.siblings import holding, other_databases
 
 log = logging.getLogger(__name__)
 
@@ -159,7 +160,7 @@ def no_database(path: str | Path) -> StoreError:
     by = ", named by $ARENA_DB" if named and Path(named) == Path(path) else ""
     if Path(path).is_dir():
         return StoreError(f"{path}{by} is a directory, not a results database")
-    others = _other_databases(Path(path))
+    others = other_databases(Path(path))
     if others:
         # A spec's `results:` moves where `arena run` writes, not where the reading commands
         # read: the organiser's database is usually right there, under another name.
@@ -169,33 +170,6 @@ def no_database(path: str | Path) -> StoreError:
                           "writes)")
     return StoreError(f"no results database at {path}{by} (run a tournament first, e.g. "
                       "arena run tournaments/swiss.yaml)")
-
-
-def _other_databases(path: Path) -> list[Path]:
-    """The ``*.db`` files beside ``path`` (not it), by name: a results database the reading
-    commands were not pointed at."""
-    try:
-        found = sorted(p for p in path.parent.glob("*.db") if p.name != path.name and p.is_file())
-    except OSError:
-        return []
-    return [path.parent / p.name for p in found]
-
-
-def holding(path: str | Path, name: str) -> str:
-    """``; results/cup.db holds it (--db results/cup.db)`` when a database beside ``path``
-    stores a tournament called ``name``, else ``""``: read without changing anything."""
-    for other in _other_databases(Path(path))[:20]:
-        try:
-            conn = sqlite3.connect(f"{other.resolve().as_uri()}?mode=ro", uri=True)
-            try:
-                row = conn.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone()
-            finally:
-                conn.close()
-        except sqlite3.Error:
-            continue
-        if row is not None:
-            return f"; {other} holds it (--db {other})"
-    return ""
 
 
 def read_connection(path: Path, timeout: float) -> sqlite3.Connection:

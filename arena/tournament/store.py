@@ -28,16 +28,16 @@ from typing import Any, TextIO
 
 from arena.common.wholefile import write_whole
 from arena.errors import StoreError, TournamentNotFoundError
+from arena.tournament.dbfiles import holding, no_database, unreadable, unwritable
 from arena.tournament.runlock import run_lock, runner_pid
 from arena.tournament.secrecy import make_private, private_directory
-from arena.tournament.siblings import holding, other_databases
 
 log = logging.getLogger(__name__)
 
 __all__ = ["BUSY_TIMEOUT_S", "DEFAULT_RESULTS", "SCHEMA", "GameRow", "Store", "TableRow",
            "TournamentRow", "compress_record", "decompress_record", "game_id",
            "holding", "holds_no_tables", "match_id", "no_database", "read_connection", "runner_pid",
-           "shown_state", "unreadable"]
+           "shown_state", "unreadable", "unwritable"]
 
 #: Where results go unless a spec's ``results`` or ``--db`` says otherwise.
 DEFAULT_RESULTS = "results/arena.db"
@@ -153,25 +153,6 @@ class GameRow:
     duration_s: float
 
 
-def no_database(path: str | Path) -> StoreError:
-    """The error for a results database that is not there; says so when ``$ARENA_DB`` named
-    it (a variable set long ago in a shell profile is easy to forget)."""
-    named = os.environ.get("ARENA_DB")
-    by = ", named by $ARENA_DB" if named and Path(named) == Path(path) else ""
-    if Path(path).is_dir():
-        return StoreError(f"{path}{by} is a directory, not a results database")
-    others = other_databases(Path(path))
-    if others:
-        # A spec's `results:` moves where `arena run` writes, not where the reading commands
-        # read: the organiser's database is usually right there, under another name.
-        shown = ", ".join(str(o) for o in others[:3]) + (", ..." if len(others) > 3 else "")
-        return StoreError(f"no results database at {path}{by} (beside it: {shown}; --db names "
-                          "the one to read, as a spec's results: names where arena run "
-                          "writes)")
-    return StoreError(f"no results database at {path}{by} (run a tournament first, e.g. "
-                      "arena run tournaments/swiss.yaml)")
-
-
 def read_connection(path: Path, timeout: float) -> sqlite3.Connection:
     """A connection that reads the database at ``path``, also where this process may not
     write its directory (a read-only mount, another user's results): SQLite creates a
@@ -183,20 +164,6 @@ def read_connection(path: Path, timeout: float) -> sqlite3.Connection:
                                check_same_thread=False)
     return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True,
                            timeout=timeout, isolation_level=None, check_same_thread=False)
-
-
-def unreadable(path: Path, exc: sqlite3.Error) -> str:
-    """What to say when reading ``path`` failed with ``exc``: a read-only directory with a
-    ``-wal`` file in it (SQLite cannot make the ``-shm`` file it needs) is named as such, and
-    a lock another program held past the wait."""
-    if "locked" in str(exc):
-        return (f"results database {path} is locked by another program (waited for it to "
-                "let go); try again once it has finished")
-    if not os.access(path.parent, os.W_OK) and Path(f"{path}-wal").exists():
-        return (f"cannot read {path}: its directory {path.parent} is not writable, and "
-                f"SQLite must create {path.name}-shm there to read the {path.name}-wal beside "
-                f"it; copy both files to a writable directory ({exc})")
-    return ""
 
 
 def holds_no_tables(path: Path) -> bool:
@@ -239,6 +206,8 @@ class Store:
                             self.path.parent)
             if read_only:
                 self.conn = read_connection(self.path, timeout=BUSY_TIMEOUT_S)
+            elif self.path.exists() and unwritable(self.path):
+                raise StoreError(unwritable(self.path))
             else:
                 if not self.path.exists():  # created private, before SQLite creates it
                     make_private(self.path)
@@ -255,8 +224,8 @@ class Store:
             if create and not read_only:
                 self.conn.executescript(SCHEMA)
         except sqlite3.DatabaseError as exc:
-            raise StoreError(unreadable(self.path, exc) or
-                             f"{self.path} is not a usable results database ({exc})") from None
+            raise StoreError(unreadable(self.path, exc)
+                             or f"{self.path} is not a usable results database ({exc})") from None
         except OSError as exc:
             blocker = next((p for p in self.path.parents if p.exists() and not p.is_dir()),
                            None)

@@ -216,6 +216,24 @@ def test_not_a_database(tmp_path: Path) -> None:
     assert path.stat().st_mode & 0o777 == 0o644  # a file refused keeps its permissions
 
 
+def test_a_database_that_may_not_be_written_is_said_so(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # arena run on results from a read-only mount said "results/x.db is not a usable results
+    # database (unable to open database file)" of a database the reading commands read well
+    path = tmp_path / "results" / "x.db"
+    make(Store(path))
+    real_access = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: (
+        False if mode == os.W_OK and Path(p) in (path, path.parent) else real_access(p, mode)))
+    with pytest.raises(StoreError) as info:
+        Store(path)
+    assert str(info.value) == (
+        f"cannot write the results database {path}: {path.parent} is not writable (a read-only "
+        "file system, or another user's); the reading commands (arena status, leaderboard, "
+        "export) still read it; to run or delete, copy it somewhere writable and give --db")
+    assert Store(path, create=False, read_only=True).require("t").name == "t"
+
+
 def test_a_file_in_the_way_of_the_database_is_named(tmp_path: Path) -> None:
     (tmp_path / "results").write_text("not a directory")
     with pytest.raises(StoreError) as info:

@@ -1,0 +1,87 @@
+"""What the arena says of a results database it cannot use: not there (naming the databases
+beside it, since a spec's ``results:`` moves where ``arena run`` writes, not where the reading
+commands read), not readable, not writable."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from arena.errors import StoreError
+
+__all__ = ["holding", "no_database", "other_databases", "unreadable", "unwritable"]
+
+
+def no_database(path: str | Path) -> StoreError:
+    """The error for a results database that is not there; says so when ``$ARENA_DB`` named
+    it (a variable set long ago in a shell profile is easy to forget)."""
+    named = os.environ.get("ARENA_DB")
+    by = ", named by $ARENA_DB" if named and Path(named) == Path(path) else ""
+    if Path(path).is_dir():
+        return StoreError(f"{path}{by} is a directory, not a results database")
+    others = other_databases(Path(path))
+    if others:
+        # A spec's `results:` moves where `arena run` writes, not where the reading commands
+        # read: the organiser's database is usually right there, under another name.
+        shown = ", ".join(str(o) for o in others[:3]) + (", ..." if len(others) > 3 else "")
+        return StoreError(f"no results database at {path}{by} (beside it: {shown}; --db names "
+                          "the one to read, as a spec's results: names where arena run "
+                          "writes)")
+    return StoreError(f"no results database at {path}{by} (run a tournament first, e.g. "
+                      "arena run tournaments/swiss.yaml)")
+
+
+def unreadable(path: Path, exc: sqlite3.Error) -> str:
+    """What to say when reading ``path`` failed with ``exc``: a read-only directory with a
+    ``-wal`` file in it (SQLite cannot make the ``-shm`` file it needs) is named as such, and
+    a lock another program held past the wait."""
+    if "locked" in str(exc):
+        return (f"results database {path} is locked by another program (waited for it to "
+                "let go); try again once it has finished")
+    if not os.access(path.parent, os.W_OK) and Path(f"{path}-wal").exists():
+        return (f"cannot read {path}: its directory {path.parent} is not writable, and "
+                f"SQLite must create {path.name}-shm there to read the {path.name}-wal beside "
+                f"it; copy both files to a writable directory ({exc})")
+    return ""
+
+
+def unwritable(path: Path) -> str:
+    """What to say of a database at ``path`` that this process may not write, the file or its
+    directory (SQLite writes its ``-wal`` and ``-shm`` files there): a read-only mount,
+    another user's results. SQLite would open it read-only and fail later, saying "unable to
+    open database file" or "attempt to write a readonly database", which read as a broken
+    database. Empty when both may be written."""
+    if os.access(path.parent, os.W_OK) and os.access(path, os.W_OK):
+        return ""
+    what = path if os.access(path.parent, os.W_OK) else path.parent
+    return (f"cannot write the results database {path}: {what} is not writable (a read-only "
+            "file system, or another user's); the reading commands (arena status, leaderboard, "
+            "export) still read it; to run or delete, copy it somewhere writable and give --db")
+
+
+def other_databases(path: Path) -> list[Path]:
+    """The ``*.db`` files beside ``path`` (not it), by name: a results database the reading
+    commands were not pointed at."""
+    try:
+        found = sorted(p for p in path.parent.glob("*.db") if p.name != path.name and p.is_file())
+    except OSError:
+        return []
+    return [path.parent / p.name for p in found]
+
+
+def holding(path: str | Path, name: str) -> str:
+    """``; results/cup.db holds it (--db results/cup.db)`` when a database beside ``path``
+    stores a tournament called ``name``, else ``""``: read without changing anything."""
+    for other in other_databases(Path(path))[:20]:
+        try:
+            conn = sqlite3.connect(f"{other.resolve().as_uri()}?mode=ro", uri=True)
+            try:
+                row = conn.execute("SELECT 1 FROM tournaments WHERE name = ?", (name,)).fetchone()
+            finally:
+                conn.close()
+        except sqlite3.Error:
+            continue
+        if row is not None:
+            return f"; {other} holds it (--db {other})"
+    return ""

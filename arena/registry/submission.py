@@ -189,7 +189,9 @@ def _named_spec(source: Path, name: str | None) -> BotSpec:
     bot_name = spec.name if name is None else name
     problem = name_problem(bot_name)
     if problem is not None:
-        raise SubmitError(problem)
+        # the name came from the bot (its class's name, its file's): say how to give another
+        raise SubmitError(problem if name is not None else
+                          f"{problem} (--name NAME registers it under another)")
     # copied as <name>.py: check and report the copy's version
     return replace(spec, name=bot_name, version=submit_version(spec, bot_name))
 

@@ -212,6 +212,11 @@ def test_check_bot_fails_a_name_submit_would_refuse(tmp_path: Path) -> None:
     assert ("✗ registry name: bot name 'my bot: v1' is not allowed: use 1-40 letters, digits, "
             "'_', '-' or '.', starting with a letter or digit (arena submit --name NAME picks "
             "one)") in result.stdout
+    # submit, refusing the bot's own name, said only what a name may hold, not how to give one
+    refused = _run("submit", str(source), bots_dir=tmp_path / "bots")
+    assert (refused.exit_code, refused.stderr) == (1, (
+        "Error: bot name 'my bot: v1' is not allowed: use 1-40 letters, digits, '_', '-' or "
+        "'.', starting with a letter or digit (--name NAME registers it under another)\n"))
     named = _run("submit", str(source), "--name", "mine", bots_dir=tmp_path / "bots")
     assert named.exit_code == 0, named.output
 

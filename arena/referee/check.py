@@ -188,15 +188,19 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
             report.add(CheckItem("clean exit", False, "could not start the bot again "
                                  "to say 'bye'"))
             return report
+        # a bot that timed out last may be busy yet (a loop): its exit is no second fault
+        busy = bool(failures) and failures[-1]["type"] == "timeout" and client.alive
     finally:
         ended = client.close()
-    report.add(_exit_item(ended, client.log_since_last(), spec, limits))
+    report.add(_exit_item(ended, client.log_since_last(), spec, limits, busy))
     return report
 
 
-def _exit_item(ended: Ended | None, log: str, spec: BotSpec, limits: Limits) -> CheckItem:
+def _exit_item(ended: Ended | None, log: str, spec: BotSpec, limits: Limits,
+               busy: bool = False) -> CheckItem:
     """How the bot left after ``bye``; what it logged last says why it failed (an
-    on_game_end that raised)."""
+    on_game_end that raised). ``busy``: its last decision timed out, so a bot killed after
+    ``bye`` was most likely still in it (a loop), not deaf to ``bye``."""
     if ended is None:
         return CheckItem("clean exit", False, "the bot was not running at the end")
     if ended.voluntary and ended.exit_code == 0:
@@ -205,7 +209,9 @@ def _exit_item(ended: Ended | None, log: str, spec: BotSpec, limits: Limits) -> 
         return CheckItem("clean exit", False, f"{ended.description} after 'bye' (expected "
                          "code 0)" + log_note(log, spec.path))
     return CheckItem("clean exit", False,
-                     f"still running {limits.bye_grace_ms} ms after 'bye'; killed")
+                     f"still running {limits.bye_grace_ms} ms after 'bye'; killed"
+                     + (" (likely still in the decision that timed out, above: a bot reads "
+                        "'bye' only once it is done with it)" if busy else ""))
 
 
 def _tell_waits(client: BotClient, on_wait: Callable[[str, str, int], None] | None,

@@ -117,6 +117,16 @@ def test_a_bot_that_ignores_bye_fails_the_clean_exit() -> None:
     assert report.failures() == ["clean exit: still running 100 ms after 'bye'; killed"]
 
 
+def test_a_bot_killed_after_bye_while_in_a_timed_out_decision_is_told_why() -> None:
+    # a bot in an endless loop failed "clean exit" too, as if it ignored 'bye'
+    stuck = check(lambda: FakeConnection(respond=lambda m: None, exit_on_bye=False), games=1)
+    assert stuck.items[-1].line() == (
+        "✗ clean exit: still running 100 ms after 'bye'; killed (likely still in the decision "
+        "that timed out, above: a bot reads 'bye' only once it is done with it)")
+    deaf = check(lambda: FakeConnection(exit_on_bye=False), games=1)
+    assert deaf.items[-1].line() == "✗ clean exit: still running 100 ms after 'bye'; killed"
+
+
 def test_a_bot_that_fails_on_its_way_out_is_told_what_it_logged() -> None:
     """An exit code other than 0 after 'bye' (the last game's on_game_end raised, say) quotes
     the bot's last error, as the other failures do."""

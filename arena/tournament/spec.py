@@ -61,6 +61,8 @@ from arena.tournament.store import DEFAULT_RESULTS
 __all__ = ["BotEntry", "RatingSpec", "TournamentSpec", "load_spec", "spec_from_mapping"]
 
 _LIMIT_FIELDS = (*(f.name for f in dataclasses.fields(Limits)), PONDER)
+#: The seatings `duplicate` names besides true and false.
+_DUPLICATE_MODES = ("rotations", "permutations")
 
 
 #: The most of each count a spec may ask for.
@@ -176,9 +178,10 @@ class TournamentSpec(BaseModel):
     @field_validator("duplicate", mode="before")
     @classmethod
     def _duplicate(cls, value: Any) -> Any:
-        if value is True or value is False or value in ("rotations", "permutations"):
+        if value is True or value is False or value in _DUPLICATE_MODES:
             return value
-        raise ValueError(f"must be true, false, rotations or permutations; got {value!r}")
+        meant = did_you_mean(value, _DUPLICATE_MODES) if isinstance(value, str) else ""
+        raise ValueError(f"must be true, false, rotations or permutations; got {value!r}{meant}")
 
     @field_validator("games_per_match", "max_tables", "rounds", "tables_at_once")
     @classmethod
@@ -386,7 +389,8 @@ def _problem(error: Any) -> list[str]:
         return [f"{field}: unknown field{meant} (known: {', '.join(known)})"]
     if kind == "literal_error":
         expected = error["ctx"]["expected"].replace("'", "").replace(" or ", ", ")
-        return [f"{field}: must be one of {expected}; got {shown_value(value)}"]
+        meant = did_you_mean(value, expected.split(", ")) if isinstance(value, str) else ""
+        return [f"{field}: must be one of {expected}; got {shown_value(value)}{meant}"]
     if kind in ("int_type", "int_parsing", "int_from_float"):
         return [f"{field}: must be an integer, got {shown_value(value)}"]
     if kind in ("float_type", "float_parsing", "finite_number"):

@@ -269,11 +269,18 @@ def test_duplicate_takes_a_seating(tmp_path: Path) -> None:
         "permutations"
     assert problems(tmp_path, VALID + "duplicate: perms\n") == [
         "duplicate: must be true, false, rotations or permutations; got 'perms'"]
+    # a near miss is named, as an unknown field's is
+    assert problems(tmp_path, VALID + "duplicate: rotation\n") == [
+        "duplicate: must be true, false, rotations or permutations; got 'rotation' (did you "
+        "mean 'rotations'?)"]
 
 
 def test_unknown_format(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID.replace("round_robin", "swis")) == [
-        "format: must be one of round_robin, swiss, gauntlet, league; got 'swis'"]
+        "format: must be one of round_robin, swiss, gauntlet, league; got 'swis' (did you mean "
+        "'swiss'?)"]
+    assert problems(tmp_path, VALID.replace("round_robin", "knockout")) == [
+        "format: must be one of round_robin, swiss, gauntlet, league; got 'knockout'"]
 
 
 def test_unknown_bot(tmp_path: Path) -> None:

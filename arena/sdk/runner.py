@@ -68,10 +68,14 @@ def find_bot_class(module: Any, class_name: str | None = None) -> type[Bot]:
 
 def _near_miss(module: Any) -> str:
     """``: class MyBot has an act() but ...`` when the module defines a class with an ``act``
-    (the ``(Bot)`` left out, the usual slip), else ``""``."""
+    (the ``(Bot)`` left out, the usual slip), or a function ``act`` (no class at all), else
+    ``""``."""
     for name, obj in inspect.getmembers(module, inspect.isclass):
         if obj.__module__ == module.__name__ and callable(getattr(obj, "act", None)):
             return f": class {name} has an act() but does not subclass it (write class {name}(Bot))"
+    if inspect.isfunction(getattr(module, "act", None)):
+        return (": act() is a function of the module; the kit calls the act(self, request) "
+                "of a class MyBot(Bot)")
     return ""
 
 

@@ -180,6 +180,12 @@ def test_find_bot_class(tmp_path: Path) -> None:
                                            r"class MyBot has an act\(\) but does not subclass "
                                            r"it \(write class MyBot\(Bot\)\)$"):
         load_bot(plain)
+    bare = tmp_path / "bare.py"
+    bare.write_text("def act(request):\n    return 0\n")
+    with pytest.raises(BotLoadError, match=r"^no subclass of arena.sdk.Bot defined in bare.py: "
+                                           r"act\(\) is a function of the module; the kit calls "
+                                           r"the act\(self, request\) of a class MyBot\(Bot\)$"):
+        load_bot(bare)
     with pytest.raises(BotLoadError, match="not found"):
         load_bot(tmp_path / "absent.py")
     assert find_bot_class(sys.modules[__name__], "Listener") is Listener

@@ -3,8 +3,12 @@ the line of the bot's log that names its error."""
 
 from __future__ import annotations
 
+import difflib
+import importlib.util
 import os
+import pkgutil
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path, PurePosixPath
 
@@ -40,6 +44,8 @@ _MISSING_MODULE = re.compile(r"^ModuleNotFoundError: No module named '([A-Za-z_]
 _MISSING_FILE = re.compile(
     rf"^FileNotFoundError: \[Errno 2\] No such file or directory: '"
     rf"(?:{re.escape(BWRAP_BOT_DIR)}/|/[^']*/{re.escape(BOX_PREFIX)}[^/']*/bot/)?([^'/][^']*)'$")
+#: How alike a missing module's name and an installed one must be to be taken for a typo.
+_MISSPELT = 0.8
 #: The file of requirements authors write by pip's convention.
 _REQUIREMENTS_FILE = "requirements.txt"
 #: Python's first line of a traceback, and of one of its frames.
@@ -185,7 +191,28 @@ def _error_hint(error: str, bot_path: str | Path | None) -> str:
     if not error.startswith("ModuleNotFoundError"):
         return ""
     unread = requirements_hint(bot_path) if bot_path is not None else None
-    return MODULE_HINT if unread is None else unread
+    if unread is not None:
+        return unread
+    missing = _MISSING_MODULE.match(error)
+    meant = _misspelt_module(missing[1]) if missing is not None else None
+    if meant is not None:
+        return (f"{HINT}did you mean '{meant}'? ('{missing[1] if missing else ''}' is installed "
+                f"nowhere here){MODULE_HINT.removeprefix(HINT).join(('; else ', ''))}")
+    return MODULE_HINT
+
+
+def _misspelt_module(name: str) -> str | None:
+    """The modules of the standard library or of this host's Python that ``name`` (not one of
+    them) most likely misspells (``requets``: ``requests``), joined by ``' or '``, or None.
+    Strict, so that a package simply not installed (``torch``) is not taken for a misspelling
+    of another."""
+    if name in sys.stdlib_module_names or importlib.util.find_spec(name) is not None:
+        return None
+    known = set(sys.stdlib_module_names) | {m.name for m in pkgutil.iter_modules()}
+    scored = sorted((-difflib.SequenceMatcher(None, name, k).ratio(), k) for k in known)
+    best = [k for score, k in scored if score == scored[0][0] and -score >= _MISSPELT]
+    # equally close names are all offered: nunpy is numpy or runpy
+    return "' or '".join(best[:3]) if best else None
 
 
 def requirements_hint(bot_path: str | Path) -> str | None:

@@ -111,6 +111,25 @@ def test_a_requirements_file_beside_a_single_file_bot_is_pointed_at(tmp_path: Pa
     assert requirements_hint(tmp_path / "elsewhere") is None
 
 
+def test_a_misspelt_import_is_offered_the_module_it_misspells(tmp_path: Path) -> None:
+    # `import collection` got the hint about packages and bot.yaml's requirements, which sent
+    # the author to install a package that does not exist
+    bot = tmp_path / "typo.py"
+    bot.write_text("")
+
+    def hint(module: str) -> str:
+        log = ('Traceback (most recent call last):\n  File "/b/typo.py", line 1, in <module>\n'
+               f"    import {module}\nModuleNotFoundError: No module named '{module}'\n")
+        return traceback_tail(log, "/b", bot)[-1]
+
+    assert hint("collection") == (
+        "hint: did you mean 'collections'? ('collection' is installed nowhere here); else a bot "
+        "sees Python's standard library, the arena kit and the packages its bot.yaml requires "
+        "(requirements:), not those installed for you; see 'Using packages' in docs/BOTS.md")
+    assert hint("zzqxpackage") == MODULE_HINT  # nothing like it: a package not installed
+    assert hint("json") == MODULE_HINT  # installed here: the sandbox's Python lacks it
+
+
 def test_only_what_lies_beside_a_single_file_bot_gets_the_directory_hint(
         tmp_path: Path) -> None:
     bot = tmp_path / "mine.py"

@@ -1018,6 +1018,25 @@ def test_a_bot_directory_holds_regular_files_only(tmp_path: Path, bots: Path,
     assert not (bots / "sneaky").exists()
 
 
+def test_a_virtual_environment_in_a_bot_directory_is_named(tmp_path: Path, bots: Path) -> None:
+    """`python3 -m venv .venv` in the bot's directory (the README's first step, taken there)
+    was refused as '.venv/lib64 is a symbolic link (to lib)', which said nothing of what to do."""
+    import venv
+
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "bot.py").write_text(MODULE)
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(source / ".venv")
+    error = (rf"^{source.resolve() / '.venv'} is a virtual environment inside the bot "
+             rf"{source.resolve()}: move it out \(the bot's Python never uses it; packages a "
+             r"bot needs go in its bot.yaml, requirements:\)$")
+    with pytest.raises(ManifestError, match=error):
+        resolve(source)
+    with pytest.raises(ManifestError, match=error):
+        submit(source, name="venvy", bots_dir=bots, check=passing)
+    assert not (bots / "venvy").exists()
+
+
 def test_module_metadata_survives_a_syntax_tree_too_deep_to_read(tmp_path: Path) -> None:
     bomb = tmp_path / "bomb.py"
     bomb.write_text("from arena.sdk import Bot\nclass B(Bot):\n    version = "

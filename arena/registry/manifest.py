@@ -82,6 +82,8 @@ def _bot_files(root: Path) -> list[Path]:
                                 f"{printable(str(root))}; a bot's directories may nest at "
                                 f"most {_MAX_DEPTH} deep")
         cache = any(part in SKIPPED_DIRS for part in parts)
+        if "pyvenv.cfg" in filenames and parts:
+            _refuse_environment(root, Path(dirpath))
         for name in [*dirnames, *filenames]:
             _refuse_special(Path(dirpath) / name)
         for name in sorted(filenames):
@@ -96,6 +98,15 @@ def _bot_files(root: Path) -> list[Path]:
         raise ManifestError(f"{printable(str(root))} holds {total / 2**20:.0f} MiB of files; a "
                             f"bot may hold at most {MAX_BOT_BYTES >> 20} MiB")
     return files
+
+
+def _refuse_environment(root: Path, venv: Path) -> None:
+    """Refuse a virtual environment made in the bot's directory (the README's first step,
+    taken there), naming it: its links were refused one by one, which said nothing of what
+    to do. Its packages would not be the bot's anyway (the sandbox runs its own Python)."""
+    raise ManifestError(f"{printable(str(venv))} is a virtual environment inside the bot "
+                        f"{printable(str(root))}: move it out (the bot's Python never uses it; "
+                        "packages a bot needs go in its bot.yaml, requirements:)")
 
 
 def _refuse_special(path: Path) -> None:

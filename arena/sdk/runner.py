@@ -25,6 +25,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from arena.common.suggest import did_you_mean
 from arena.errors import BotLoadError
 from arena.sdk.bot import Bot
 from arena.sdk.serving import serve
@@ -44,7 +45,10 @@ def find_bot_class(module: Any, class_name: str | None = None) -> type[Bot]:
         for obj in candidates:
             if obj.__name__ == class_name:
                 return obj
-        raise BotLoadError(f"no Bot subclass named {class_name!r} in {file}")
+        found = ", ".join(sorted(c.__name__ for c in candidates)) or "none"
+        meant = did_you_mean(class_name, [c.__name__ for c in candidates])
+        raise BotLoadError(f"no Bot subclass named {class_name!r} in {file}{meant} (found: "
+                           f"{found})")
     if not candidates:
         raise BotLoadError(f"no subclass of arena.sdk.Bot defined in {file}"
                            + (_near_miss(module) or " (a program that speaks the protocol "

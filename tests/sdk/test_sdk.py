@@ -163,8 +163,12 @@ def test_find_bot_class(tmp_path: Path) -> None:
                                            r"Base\]; found Base, Other, Refined$"):
         load_bot(file)
     assert type(load_bot(file, "Other")).__name__ == "Other"
-    with pytest.raises(BotLoadError, match="no Bot subclass named 'Nope'"):
+    with pytest.raises(BotLoadError, match=r"^no Bot subclass named 'Nope' in two.py \(found: "
+                                           r"Base, Other, Refined\)$"):
         load_bot(file, "Nope")
+    with pytest.raises(BotLoadError, match=r"^no Bot subclass named 'Othr' in two.py \(did you "
+                                           r"mean 'Other'\?\) \(found: Base, Other, Refined\)$"):
+        load_bot(file, "Othr")
     leaf = tmp_path / "leaf.py"
     leaf.write_text(file.read_text().split("class Other")[0])
     assert type(load_bot(leaf)).__name__ == "Refined"

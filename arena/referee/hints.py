@@ -195,10 +195,10 @@ def _error_hint(error: str, bot_path: str | Path | None) -> str:
         return unread
     missing = _MISSING_MODULE.match(error)
     meant = _misspelt_module(missing[1]) if missing is not None else None
-    if meant is not None:
-        return (f"{HINT}did you mean '{meant}'? ('{missing[1] if missing else ''}' is installed "
-                f"nowhere here){MODULE_HINT.removeprefix(HINT).join(('; else ', ''))}")
-    return MODULE_HINT
+    if missing is None or meant is None:
+        return MODULE_HINT
+    return (f"{HINT}did you mean '{meant}'? ('{missing[1]}' is installed nowhere here); else "
+            f"{MODULE_HINT.removeprefix(HINT)}")
 
 
 def _misspelt_module(name: str) -> str | None:

@@ -228,7 +228,8 @@ def _print_match(outcome: MatchOutcome, seed: int, drawn: bool, test: SprtTest |
         f" (drawn for this match; --seed {seed} plays the same games)" if drawn else ""),
         table))
     score = first_bot_score(outcome.games) if len(outcome.names) == 2 else Score()
-    if len(outcome.names) == 2 and score.games:
+    # a bot that never started forfeited every game: an Elo of -inf measures nothing of it
+    if len(outcome.names) == 2 and score.games and not never_started(outcome):
         typer.echo("\n" + "\n".join(_head_to_head_lines(outcome.names, score, test, games)))
     if records is not None:
         typer.echo(f"Wrote {counted(len(outcome.games), 'game record')} to {records} "

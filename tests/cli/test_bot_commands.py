@@ -482,6 +482,20 @@ def test_a_match_that_cannot_be_played_as_asked_is_a_usage_error(args: list[str]
 
 
 @needs_sandbox
+def test_a_match_with_a_bot_that_never_started_gives_no_elo(tmp_path: Path) -> None:
+    # it printed "broken against random: 0 wins, ...; Elo difference -inf ...; likelihood of
+    # superiority 7.9%" above the error saying the bot never started
+    bot = tmp_path / "broken.py"
+    bot.write_text("from arena.sdk import Bot\n\n\nclass Broken(Bot)\n    pass\n")
+    result = _run("match", str(bot), "random", "--games", "2")
+    assert result.exit_code == 1
+    assert "broken startup_failure, 2 times (games 0, 1): exited before answering 'hello' " \
+           "(exit code 2); SyntaxError: expected ':' (at broken.py line 4)" in result.stdout
+    assert "Elo" not in result.stdout and "against random" not in result.stdout
+    assert result.stderr == "Error: broken never started (the failures above say why)\n"
+
+
+@needs_sandbox
 def test_match_options_reach_the_bot(tmp_path: Path) -> None:
     """ismcts given a fixed budget replays move for move; a misspelt option is the bot's
     start-up failure, quoting the bot's own message."""

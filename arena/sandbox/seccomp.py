@@ -8,12 +8,14 @@ SIGKILL (the one that ends it with the referee), and every socket that is not AF
 (so a bot cannot reach the network even where no network namespace is available); and what would
 let two bots signal each other: through the files they share read-only, file locks (made
 no-ops) and inotify; System V and POSIX IPC objects; the page cache of those files (its
-probe without a clock refused, its drop a no-op); and a change of its CPU affinity (a no-op:
+probe without a clock refused, its drop a no-op); futexes on the pages of those files (a
+wait not marked private fails with EAGAIN); and a change of its CPU affinity (a no-op:
 a pinned worker's bots stay on its CPU). (``sysinfo``, the host's free memory and
 process count, stays allowed: denied, glibc's ``sysconf(_SC_PHYS_PAGES)`` returns garbage, and
 runtimes size their heaps by it; docs/SANDBOX.md lists it among what is left.) Denied calls
 fail with EPERM (``clone3`` with ENOSYS so libc falls back to ``clone``, whose namespace flags we
-can inspect). Only x86_64 is encoded; elsewhere the layer reports itself missing.
+can inspect; Linux AIO and the futex2 calls with ENOSYS too). Only x86_64 is encoded; elsewhere
+the layer reports itself missing.
 """
 
 from __future__ import annotations
@@ -35,11 +37,13 @@ _RET_ERRNO = 0x00050000
 _EPERM = 1
 _ENOSYS = 38
 _EOPNOTSUPP = 95
+_EAGAIN = 11
 
 _LD_W_ABS = 0x20
 _JEQ_K = 0x15
 _JGE_K = 0x35
 _JSET_K = 0x45
+_AND_K = 0x54
 _RET_K = 0x06
 
 _OFF_NR = 0
@@ -99,6 +103,23 @@ _PWRITEV2 = 328
 _RWF_NOWAIT = 0x8
 _FADVISE64 = 221
 _POSIX_FADV_DONTNEED = 4
+#: A futex not marked private on a page of a file every bot maps (os.py, libc) is keyed by
+#: the file and the offset, across uids and namespaces: one bot's threads wait on chosen
+#: offsets, another's FUTEX_WAKE says how many it woke, 16 bits per probe and no clock. Such
+#: a wait fails at once with EAGAIN (the word changed, as far as the caller knows: glibc
+#: retries, so a process-shared lock spins instead of sleeping; threads' locks, private, are
+#: untouched), so no wake ever finds a waiter. The PI locks are left: they write the word,
+#: which a bot cannot on a page of a file it may only read (the write makes the page its own).
+#: futex_waitv and the futex2 calls carry the private flag where the filter cannot see it
+#: (in a struct, or a flags word glibc never passes): ENOSYS, as on an older kernel.
+_FUTEX = 202
+_FUTEX_PRIVATE_FLAG = 128
+#: FUTEX_CMD_MASK: the command without FUTEX_PRIVATE_FLAG and FUTEX_CLOCK_REALTIME
+_FUTEX_CMD_MASK = 0xFFFFFFFF & ~(128 | 256)
+#: FUTEX_WAIT, FUTEX_WAIT_BITSET, FUTEX_WAIT_REQUEUE_PI: the calls that sleep on the word
+_FUTEX_WAITS = (0, 9, 11)
+_FUTEX2_X86_64 = {"futex_waitv": 449, "futex_wake": 454, "futex_wait": 455,
+                  "futex_requeue": 456}
 #: F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_NOTIFY
 _FCNTL_LOCKS = (6, 7, 37, 38, 1024, 1026)
 _CLONE = 56
@@ -165,6 +186,8 @@ def filter_program(*, unix_sockets: bool = True) -> bytes | None:
     emit(_RET_K, _RET_ERRNO | 0)  # the call returns 0 and is not carried out
     label("enosys")
     emit(_RET_K, _RET_ERRNO | _ENOSYS)
+    label("eagain")
+    emit(_RET_K, _RET_ERRNO | _EAGAIN)
     label("eopnotsupp")
     emit(_RET_K, _RET_ERRNO | _EOPNOTSUPP)
     label("kill")
@@ -183,8 +206,9 @@ def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
                      unix_sockets: bool) -> None:
     """The calls allowed or not by their arguments (the syscall number is loaded): each jumps
     to its own check, which ends at ``allow2`` or one of the shared tails."""
+    emit(_JEQ_K, _FUTEX, "futex", 0)
     emit(_JEQ_K, _CLONE3, "enosys", 0)
-    for nr in sorted(_AIO_X86_64.values()):
+    for nr in sorted([*_AIO_X86_64.values(), *_FUTEX2_X86_64.values()]):
         emit(_JEQ_K, nr, "enosys", 0)
     emit(_JEQ_K, _CLONE, "clone", 0)
     emit(_JEQ_K, _SOCKET, "socket" if unix_sockets else "deny", 0)
@@ -196,6 +220,13 @@ def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
     emit(_JEQ_K, _PWRITEV2, "rwf", 0)
     emit(_JEQ_K, _FADVISE64, "fadvise", 0)
     label("allow")
+    emit(_RET_K, _RET_ALLOW)
+    label("futex")
+    emit(_LD_W_ABS, _OFF_ARG1)
+    emit(_JSET_K, _FUTEX_PRIVATE_FLAG, "allow2", 0)
+    emit(_AND_K, _FUTEX_CMD_MASK)
+    for command in _FUTEX_WAITS:
+        emit(_JEQ_K, command, "eagain", 0)
     emit(_RET_K, _RET_ALLOW)
     label("fcntl")
     emit(_LD_W_ABS, _OFF_ARG1)

@@ -349,6 +349,54 @@ def test_the_page_cache_of_shared_files_is_no_clockless_channel(
         os.close(fd)
 
 
+def test_futexes_on_pages_of_shared_files_are_no_channel(
+        run_hostile, report: SandboxReport) -> None:
+    """A futex not marked private on a page of a file both bots map (os.py) is keyed by the
+    file and the offset across uids and namespaces: one bot's 16 threads waited on its first
+    words, another woke those of the bits set, and each wake returned 1 or 0, a 16-bit word
+    passed between two bubblewrap sandboxes in one probe. Under seccomp such a wait fails at
+    once with EAGAIN (as if the word had changed), so no wake finds a waiter."""
+    if not has(report, "seccomp"):
+        pytest.skip("no seccomp layer in this mode")
+    receiver = run_hostile("futex_channel.py", "wait")
+    receiver.ready()
+    sender = run_hostile("futex_channel.py", "wake", "0xa5c3")
+    got = sender.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, sender.proc.stderr_text())
+    assert json.loads(got.data) == [0] * 16, "a wake found a waiter of the other bot"
+    receiver.send()
+    got = receiver.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, receiver.proc.stderr_text())
+    assert json.loads(got.data) == ["EAGAIN"] * 16
+
+
+def test_the_futex2_calls_fail_with_enosys(run_hostile, report: SandboxReport) -> None:
+    """futex_waitv and the futex2 calls take their flags (shared or private) where the filter
+    cannot see them: they fail as on a kernel without them, and glibc does not use them."""
+    import errno
+
+    if not has(report, "seccomp"):
+        pytest.skip("no seccomp layer in this mode")
+    bot = run_hostile("futex_channel.py", "futex2")
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, bot.proc.stderr_text())
+    assert json.loads(got.data) == dict.fromkeys(
+        ("futex_waitv", "futex_wake", "futex_wait", "futex_requeue"), errno.ENOSYS)
+
+
+def test_threads_and_process_shared_locks_still_work(run_hostile) -> None:
+    """What waits on futexes in a bot's own program: threading (private futexes, untouched)
+    and multiprocessing's Lock between two processes (a shared futex: under seccomp its wait
+    spins, and it still finishes). Where /dev/shm may not be written (Landlock) the Lock
+    cannot be made at all, as before."""
+    bot = run_hostile("threads_and_locks.py")
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, bot.proc.stderr_text())
+    word, threaded, processes = got.text.split(" ")
+    assert (word, threaded) == ("threads_and_locks", str(1000 + 328350))
+    assert processes in ("4000", "PermissionError", "FileNotFoundError"), got.text
+
+
 def test_process_limit_stops_a_fork_spree(run_hostile, report: SandboxReport) -> None:
     if not drops_privileges(report):
         pytest.skip("RLIMIT_NPROC does not bind root")

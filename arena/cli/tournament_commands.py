@@ -158,7 +158,7 @@ def run(
         summary = run_tournament(spec, workers, fresh=fresh, db=db, backend=backend,
                                  address=address, trial=trial, pin_workers=pin_workers,
                                  report=TerminalReport(progress=progress), carry_on=carry_on,
-                                 new_edition=new_edition,
+                                 new_edition=new_edition, insecure=insecure,
                                  while_closing=lambda done: board.extend(_leaderboard(done)))
     _print_summary(summary, board)
 

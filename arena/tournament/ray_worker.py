@@ -26,6 +26,7 @@ from arena.referee.pause import end_helper
 from arena.sandbox import probe
 from arena.sandbox.process import kill_survivors
 from arena.tournament.ray_bundles import BotBundle, code_fingerprint, materialize_bot
+from arena.tournament.secrecy import bare_node
 from arena.tournament.tasks import GAME_BATCH_S, ErrorMessage, LogMessage, Message, TableTask
 from arena.tournament.worker import GameBatcher, play_table
 
@@ -103,6 +104,19 @@ def warm_up_worker() -> dict[str, Any]:
             "seconds": time.perf_counter() - began}
 
 
+def _bare_contest_here(task: TableTask) -> str | None:
+    """Why this node must not play ``task`` (a contest's table, where its bots would run
+    without bubblewrap or Landlock), or None. The driver refuses such a run on its own
+    probe, which says nothing of this node's."""
+    if not task.contest or task.insecure:
+        return None
+    try:
+        report = probe()
+    except ArenaError:
+        return None  # the table fails to launch its bots and says why
+    return bare_node(report, socket.gethostname())
+
+
 class _Stopped(Exception):
     """Raised into a table's thread when its task was cancelled: ends the match now."""
 
@@ -130,6 +144,10 @@ def play_table_stream(task: TableTask, fingerprint: str, *bundles: BotBundle,
             f"the Ray worker on {socket.gethostname()} runs different arena code "
             f"({code_fingerprint()}) from the driver ({fingerprint}); install the same "
             "palaestra-arena on every node"))
+        return
+    refusal = _bare_contest_here(task)
+    if refusal is not None:
+        yield ErrorMessage(task.key, f"table r{task.round}/t{task.table} refused: {refusal}")
         return
     try:
         bots = tuple(materialize_bot(b, s) for b, s in zip(bundles, task.bots, strict=True))

@@ -142,8 +142,12 @@ class _Run:
     """One invocation of :func:`run_tournament` (state shared by planning and messages)."""
 
     def __init__(self, spec: TournamentSpec, store: Store, row: TournamentRow,
-                 executor: TableExecutor, report: Report, started: float) -> None:
+                 executor: TableExecutor, report: Report, started: float,
+                 insecure: bool = False) -> None:
         self.spec = spec
+        #: ``--insecure``: a contest's tables are played even on a Ray node without
+        #: bubblewrap or Landlock (the driver refused it for itself before the run).
+        self.insecure = insecure
         self.store = store
         self.row = row
         self.executor = executor
@@ -247,7 +251,8 @@ class _Run:
             bots=tuple(self.bot(b) for b in first.seats), bot_ids=first.seats,
             games=first.games, seed=first.seed, limits=dict(self.spec.limits),
             event_date=self.row.event_date, rules=self.spec.house_rules(),
-            deals=table_deals(self.spec.deal_seeds, first.round, first.games))
+            deals=table_deals(self.spec.deal_seeds, first.round, first.games),
+            contest=self.spec.seed is None, insecure=self.insecure)
         if len(tables) > 1:
             task = replace(task, duplicate=seating_mode(self.spec.duplicate),
                            seatings=tuple((t.table_index, t.seats) for t in tables))
@@ -454,6 +459,7 @@ def run_tournament(
     new_edition: bool = False,
     vetter: Vetter | None = None,
     while_closing: Callable[[RunSummary], object] | None = None,
+    insecure: bool = False,
 ) -> RunSummary:
     """Play (or resume) the tournament ``spec`` and record every game in the store.
 
@@ -470,7 +476,9 @@ def run_tournament(
     the stored tournament's goes on with them when ``carry_on`` (``--continue``), or starts a
     new edition with ``new_edition`` (:mod:`~arena.tournament.editions`). A league
     (:mod:`~arena.tournament.league`) vets the bots that come while it runs with ``vetter``
-    (default: the compliance check and a trial start).
+    (default: the compliance check and a trial start). A contest's table (the spec gives no
+    seed) is refused by a Ray node whose bots would run without bubblewrap or Landlock,
+    unless ``insecure`` (the CLI's ``--insecure``, which also lets the driver run it).
 
     While and after: what happens goes to ``report`` (:mod:`arena.tournament.events`). Once
     the games are played, ``while_closing`` gets the summary while the workers wind down (the
@@ -497,7 +505,8 @@ def run_tournament(
             with store.lock(spec.name):
                 summary = _run_locked(spec, store, edition, is_new=is_new, fresh=fresh,
                                       carry_on=carry_on, vetter=vetter, executor=executor,
-                                      early=early, report=report, started=started)
+                                      early=early, report=report, started=started,
+                                      insecure=insecure)
         executor.stop()  # the workers end their bots meanwhile
         if while_closing is not None:  # after the lock: the run shows as over
             while_closing(summary)
@@ -514,7 +523,7 @@ def run_tournament(
 def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | None, *,
                 is_new: bool, fresh: bool, carry_on: bool, vetter: Vetter | None,
                 executor: TableExecutor, early: list[str], report: Report,
-                started: float) -> RunSummary:
+                started: float, insecure: bool = False) -> RunSummary:
     """The rest of :func:`run_tournament`, holding the tournament's lock, up to the last
     game (the caller stops the executor and sets ``elapsed_s``)."""
     db_path = store.path
@@ -525,7 +534,7 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
         if fresh and old is not None:
             report(TournamentDropped(spec.name, store.count_games(old.id)))
         row = open_tournament(store, spec, fresh, carry_on=carry_on, edition=edition)
-        run = _Run(spec, store, row, executor, report, started)
+        run = _Run(spec, store, row, executor, report, started, insecure)
     except BaseException:
         executor.close(kill=True)
         raise

@@ -6,7 +6,8 @@ whoever reads it can compute every hidden card. Without bubblewrap or Landlock (
 sandbox mode) a bot can read any file its uid may read, so the database and its ``-wal`` and
 ``-shm`` files are made private to the user running the arena (0600, the directory the arena
 creates 0700), and ``arena run`` refuses such a contest in the bare mode unless told
-``--insecure`` (docs/SANDBOX.md, "What the bare mode does not protect").
+``--insecure`` (docs/SANDBOX.md, "What the bare mode does not protect"): the driver, and
+each Ray node as a table of it comes (docs/CLUSTER.md).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 from arena.sandbox import SandboxReport
 
-__all__ = ["PRIVATE_DIR_MODE", "PRIVATE_FILE_MODE", "bare_contest", "make_private",
+__all__ = ["PRIVATE_DIR_MODE", "PRIVATE_FILE_MODE", "bare_contest", "bare_node", "make_private",
            "private_directory", "seed_is_secret"]
 
 log = logging.getLogger("arena.tournament")
@@ -70,6 +71,20 @@ def bare_contest(seed: int | None, report: SandboxReport) -> str | None:
     return ("this tournament is a contest (its spec gives no public seed), and bots here run "
             "without bubblewrap or Landlock, where they could read its secret seed and every "
             "hand; pass --insecure to run it anyway")
+
+
+def bare_node(report: SandboxReport, host: str) -> str | None:
+    """Why the Ray node ``host``, whose sandbox is ``report``, must not play a contest's
+    table, or None: as :func:`bare_contest` on the driver, naming the node and what it lacks
+    (the driver's own probe says nothing of a node's)."""
+    if bare_contest(None, report) is None:
+        return None
+    lacks = "; ".join(f"{name}: {report.layers.get(name, 'absent')}"
+                      for name in ("bwrap", "landlock"))
+    return (f"this tournament is a contest (its spec gives no public seed), and bots on the "
+            f"Ray node {host} would run without bubblewrap or Landlock ({lacks}), where "
+            "they could read its secret seed and every hand; install bubblewrap on it, or "
+            "pass --insecure to run it anyway")
 
 
 def seed_is_secret(spec: dict[str, Any], state: str) -> bool:

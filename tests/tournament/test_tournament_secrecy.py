@@ -8,7 +8,10 @@ import contextlib
 import datetime as dt
 import logging
 import os
+import socket
 import stat
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,9 +21,12 @@ import arena.sandbox
 from arena.cli.main import app
 from arena.registry import resolve
 from arena.sandbox import SandboxReport
-from arena.tournament.pool import GameBatch, GameMessage, LocalPool, TableTask
+from arena.tournament import ray_bundles, ray_worker
+from arena.tournament import runner as runner_module
+from arena.tournament.pool import ErrorMessage, GameBatch, GameMessage, LocalPool, TableTask
 from arena.tournament.secrecy import bare_contest
 from arena.tournament.store import Store
+from arena.tournament.tasks import Message
 
 REFUSAL = ("Error: this tournament is a contest (its spec gives no public seed), and bots here "
            "run without bubblewrap or Landlock, where they could read its secret seed and "
@@ -87,6 +93,80 @@ def test_arena_run_refuses_a_contest_in_the_bare_mode(tmp_path: Path,
     assert not db.exists()
     insecure = runner.invoke(app, ["run", str(spec), "--no-progress", "--no-trial",
                                    "--insecure"])
+    assert insecure.exit_code == 0, insecure.output
+    assert "1/1 games recorded" in insecure.output
+
+
+class _InProcessRay:
+    """A Ray executor without Ray: each task runs through the Ray worker's own table task
+    (:func:`~arena.tournament.ray_worker.play_table_stream`) in this process, its bots sent
+    as bundles, its messages handed back as the Ray executor hands them."""
+
+    def start(self, tables: int) -> None:
+        pass
+
+    def run(self, tasks: Sequence[TableTask], on_message: Callable[[Message], None],
+            last: bool = False) -> None:
+        for task in tasks:
+            bundles = [ray_bundles.pack_bot(bot) for bot in task.bots]
+            for message in ray_worker.play_table_stream(task, ray_bundles.code_fingerprint(),
+                                                        *bundles):
+                if not isinstance(message, ray_worker.TableStart):
+                    on_message(message)
+
+    def stop(self) -> None:
+        pass
+
+    def close(self, kill: bool = False) -> None:
+        pass
+
+
+def _isolated() -> SandboxReport:
+    return SandboxReport(layers={**_bare().layers, "bwrap": True}, level="bwrap+user",
+                         warnings=[], python="python3")
+
+
+def test_a_bare_ray_node_refuses_a_contests_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The driver refuses a contest on its own probe; a Ray node whose bots would run bare
+    refuses each table of it itself, naming the node and what it lacks."""
+    monkeypatch.setattr(ray_worker, "probe", _bare)
+    contest = TableTask(tournament="t", round=1, table=3, bots=(), bot_ids=(), games=1,
+                        seed=1, limits={}, event_date=dt.date(2026, 1, 1), contest=True)
+    start, *messages = list(ray_worker.play_table_stream(contest,
+                                                         ray_bundles.code_fingerprint()))
+    assert isinstance(start, ray_worker.TableStart)
+    assert len(messages) == 1 and isinstance(messages[0], ErrorMessage), messages
+    assert messages[0].message == (
+        f"table r1/t3 refused: this tournament is a contest (its spec gives no public seed), "
+        f"and bots on the Ray node {socket.gethostname()} would run without bubblewrap or "
+        "Landlock (bwrap: disabled; landlock: disabled), where they could read its secret "
+        "seed and every hand; install bubblewrap on it, or pass --insecure to run it anyway")
+    for task in (replace(contest, insecure=True), replace(contest, contest=False)):
+        assert ray_worker._bare_contest_here(task) is None
+    monkeypatch.setattr(ray_worker, "probe", _isolated)
+    assert ray_worker._bare_contest_here(contest) is None
+
+
+def test_arena_run_stops_at_a_bare_ray_nodes_refusal(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """The driver has bubblewrap, the node not: the run stops at the node's refusal with one
+    ``Error:`` line, as at the driver's own; --insecure reaches the node and plays."""
+    monkeypatch.setattr(arena.sandbox, "probe", _isolated)
+    monkeypatch.setattr(ray_worker, "probe", _bare)
+    monkeypatch.setattr(runner_module, "_executor", lambda *args, **kwargs: _InProcessRay())
+    db = tmp_path / "arena.db"
+    spec = write_spec(tmp_path / "contest.yaml", db, seed=None, format="round_robin",
+                      bots=["greedy", "collector"], rounds=None, games_per_match=1)
+    result = runner.invoke(app, ["run", str(spec), "--no-progress", "--no-trial",
+                                 "--backend", "ray"])
+    assert result.exit_code == 1, result.output
+    errors = [line for line in result.output.splitlines() if "Error" in line]
+    assert errors == [line for line in result.output.splitlines() if "refused" in line]
+    assert len(errors) == 1 and errors[0].startswith(
+        "Error: table r1/t0 refused: this tournament is a contest"), result.output
+    assert f"the Ray node {socket.gethostname()} would run without" in errors[0]
+    insecure = runner.invoke(app, ["run", str(spec), "--no-progress", "--no-trial",
+                                   "--backend", "ray", "--insecure"])
     assert insecure.exit_code == 0, insecure.output
     assert "1/1 games recorded" in insecure.output
 

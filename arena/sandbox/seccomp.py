@@ -107,9 +107,10 @@ _POSIX_FADV_DONTNEED = 4
 #: the file and the offset, across uids and namespaces: one bot's threads wait on chosen
 #: offsets, another's FUTEX_WAKE says how many it woke, 16 bits per probe and no clock. Such
 #: a wait fails at once with EAGAIN (the word changed, as far as the caller knows: glibc
-#: retries, so a process-shared lock spins instead of sleeping; threads' locks, private, are
-#: untouched), so no wake ever finds a waiter. The PI locks are left: they write the word,
-#: which a bot cannot on a page of a file it may only read (the write makes the page its own).
+#: retries, so a process-shared lock, and pthread_join, spin instead of sleeping; threads'
+#: locks, private, are untouched), so no wake ever finds a waiter. The PI locks are left:
+#: they write the word, which a bot cannot on a page of a file it may only read (EFAULT; a
+#: write to a private mapping makes the page its own).
 #: futex_waitv and the futex2 calls carry the private flag where the filter cannot see it
 #: (in a struct, or a flags word glibc never passes): ENOSYS, as on an older kernel.
 _FUTEX = 202

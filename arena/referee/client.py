@@ -4,13 +4,12 @@ The client owns the fairness rules for a single bot so the match loop stays simp
 
 * **Start-up**: launch through :func:`arena.sandbox.launch`, send ``hello``, and require a valid
   ``ready`` within ``limits.startup_ms`` (else ``startup_failure``).
-* **Time**: each ``act`` gets ``decision_ms`` plus whatever is left of the game's time bank
-  (``time_bank_ms``, Kaggle-style overage): time spent past ``decision_ms`` is taken from the
-  bank; a timeout empties it.
-* **Strikes**: a timeout, a protocol error or an illegal choice plays the decision's safe
-  default (option 0) and counts a strike; past ``max_strikes`` in one game, or at once on a
-  crash, an output overflow or a memory kill, the bot forfeits the game. Its process is then
-  ended and a fresh one started for the next game. Otherwise one process serves the match,
+* **Time and strikes**: the time limit, the game's time bank and the strikes are
+  :class:`~arena.referee.clock.GameClock`'s rules (:mod:`arena.referee.clock`); a timeout, a
+  protocol error or an illegal choice plays the decision's safe default (option 0) and counts
+  a strike. Past ``max_strikes`` in one game, or at once on a crash, an output overflow or a
+  memory kill, the bot forfeits the game. Its process is then ended and a fresh one started
+  for the next game. Otherwise one process serves the match,
   and a process that offered a rematch and had no failure at all may serve later matches
   (:meth:`BotClient.rematch`, :mod:`arena.referee.keeper`).
 * **Death between games**: a bot found dead at ``game_start``, or before its first answer of
@@ -36,6 +35,7 @@ from arena.common.printable import printable
 from arena.errors import FilesChangedError, IllegalChoiceError, ProtocolError
 from arena.protocol import messages
 from arena.referee import failures as F
+from arena.referee.clock import GameClock
 from arena.referee.connection import Connection, Ended, Launcher, Received
 from arena.referee.diagnostics import ActResult, BotDiagnostics
 from arena.referee.failures import Failure
@@ -109,11 +109,8 @@ class BotClient:
         #: Called before each launch after the first; it raises to stop the match rather
         #: than restart the bot (a tournament's check that its files are its version's).
         self.before_restart: Callable[[], None] | None = None
-        self._decision_s = limits.decision_ms / 1000
-        self._bank_s = limits.time_bank_ms / 1000
-        self._bank = self._bank_s
-        self._max_strikes = limits.max_strikes
-        self.strikes = 0
+        #: The time bank and the strikes of the current game.
+        self.clock = GameClock(limits)
         self.forfeited: str | None = None
         self._next_id = 0
         #: Ids of acts that timed out (ids are unique over the match, so a late answer is
@@ -216,6 +213,11 @@ class BotClient:
         self.offers_rematch = messages.offers_rematch(message)
         return None
 
+    @property
+    def strikes(self) -> int:
+        """Strikes in the current game (:attr:`clock`'s)."""
+        return self.clock.strikes
+
     # ------------------------------------------------------------------ rematch
     @property
     def reusable(self) -> bool:
@@ -243,8 +245,7 @@ class BotClient:
             return False
         self._turn = turn
         self.diagnostics = BotDiagnostics(self.diagnostics.name, self.diagnostics.key)
-        self.strikes = 0
-        self._bank = self._bank_s
+        self.clock.new_game()
         self.forfeited = None
         self.pending.clear()
         self._late.clear()
@@ -278,8 +279,7 @@ class BotClient:
 
         Returns a failure when the bot cannot play this game; :attr:`forfeited` is then set
         (also without a failure when the bot is not restarted any more)."""
-        self.strikes = 0
-        self._bank = self._bank_s
+        self.clock.new_game()
         self.forfeited = None
         self._game_mark = len(self.diagnostics.latencies)
         self._game_start = message
@@ -370,7 +370,7 @@ class BotClient:
             return ActResult(0, 0.0, None, True)
         id_ = self._next_id
         self._next_id += 1
-        budget = self._decision_s + self._bank
+        budget = self.clock.budget()
         line = messages.act(id_, kind, observation, legal, round(budget * 1000), context)
         if not self.ponder:
             self._turn.stop_other(conn)
@@ -398,8 +398,7 @@ class BotClient:
         """A valid answer in time: its latency counted, time past the limit taken from the
         bank."""
         elapsed = monotonic() - start
-        if elapsed > self._decision_s:
-            self._bank = max(0.0, self._bank - (elapsed - self._decision_s))
+        self.clock.answered(elapsed)
         diag = self.diagnostics
         diag.decisions += 1
         diag.latencies.append(elapsed)
@@ -427,7 +426,7 @@ class BotClient:
                 return self._answered(choice, start)
         if got.kind == "timeout":
             self._late.add(id_)
-            self._bank = 0.0
+            self.clock.timed_out()
             return self._strike(F.TIMEOUT, self._timeout_detail(budget), id_, start)
         if got.kind == "overflow":
             return self._fatal(F.OUTPUT_LIMIT, self._overflow_detail(got), id_)
@@ -459,14 +458,7 @@ class BotClient:
     def _timeout_detail(self, budget: float) -> str:
         """What the bot had for the decision it missed: the limit, and the bank or its
         absence (a bank used up earlier in the game explains a shorter wait)."""
-        limit = self.limits.decision_ms
-        bank = round(budget * 1000) - round(self._decision_s * 1000)
-        if bank > 0:
-            why = f" ({limit} ms + {bank} ms of time bank)"
-        elif self._bank_s > 0:
-            why = " (its time bank for the game is used up)"
-        else:
-            why = ""
+        why = self.clock.timeout_reason(budget)
         held = self.conn.unterminated() if self.conn is not None else 0
         if held:  # the answer came, unfinished: the commonest slip of a hand-written bot
             why += (f"; {held} bytes arrived without a newline (end each line with \\n and "
@@ -522,14 +514,14 @@ class BotClient:
 
     def _strike(self, kind: str, detail: str, id_: int, start: float) -> ActResult:
         latency = monotonic() - start
-        self.strikes += 1
+        forfeits = self.clock.strike()
         diag = self.diagnostics
         diag.strikes += 1
         diag.failures[kind] += 1
         diag.decisions += 1
         diag.latencies.append(latency)
         failure = Failure(kind, detail, decision=id_)
-        if self.strikes > self._max_strikes:
+        if forfeits:
             self.forfeited = kind
             diag.forfeits += 1
             self._stop_now()

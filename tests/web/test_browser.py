@@ -481,6 +481,59 @@ def test_the_showdown_fits_a_phone(browser: Any, cup_site: Path, slug: str) -> N
     finally:
         browser.set_window_size(1280, 800)
 
+def shown_headings(driver: Any, table: str) -> list[str]:
+    """The headings of ``table`` a reader sees without scrolling it sideways."""
+    return driver.execute_script(
+        "const box = document.querySelector(arguments[0]).parentElement.getBoundingClientRect();"
+        "return Array.from(document.querySelectorAll(arguments[0] + ' thead th')).filter("
+        "c => c.offsetParent !== null && c.getBoundingClientRect().right <= box.right + 1)"
+        ".map(c => c.textContent.trim())", table)
+
+
+def scroll_hints(driver: Any) -> list[tuple[bool, bool]]:
+    """For each scrolling box of the page: whether its table is wider than it, and whether the
+    line above it says so."""
+    return [tuple(pair) for pair in driver.execute_script(
+        "return Array.from(document.querySelectorAll('main .scroll')).map(b => ["
+        "b.scrollWidth > b.clientWidth + 1, !!b.previousElementSibling &&"
+        " b.previousElementSibling.matches('.scroll-hint') &&"
+        " b.previousElementSibling.offsetParent !== null])")]
+
+
+def test_the_leaderboard_on_a_phone_shows_the_rank_the_bot_and_its_score_first(
+        browser: Any, cup_site: Path, cup_db: Path) -> None:
+    """At 390 px only rank, bot, version and mu were in view: the score the board is ranked
+    by (mu-3sigma) hid behind a sideways scroll inside the table, and nothing said it
+    scrolled."""
+    browser.set_window_size(390, 844)
+    try:
+        browser.get("about:blank")
+        browser.get((cup_site / "index.html").as_uri())
+        assert shown_headings(browser, "#leaderboard")[:3] == ["rank", "bot", "mu-3sigma"]
+        assert browser.find_element("css selector", "#board-h ~ .narrow-only").is_displayed()
+        assert scroll_hints(browser) == [(True, True)]
+        # the hidden columns' cells are still there, for the sort and a wider window
+        assert leaderboard_rows(browser) == expected_rows(cup_db)
+        shoot(browser, "leaderboard-phone")
+        for page in ("h2h.html", "games.html"):  # their tables scroll too, and say so
+            browser.get((cup_site / page).as_uri())
+            assert scroll_hints(browser) == [(True, True)], page
+            shoot(browser, f"{page[:-5]}-phone")
+        assert errors(browser) == []
+    finally:
+        browser.set_window_size(1280, 800)
+
+
+def test_the_leaderboard_at_desktop_width_shows_every_column_and_no_scroll_hint(
+        browser: Any, cup_site: Path) -> None:
+    browser.get("about:blank")
+    browser.get((cup_site / "index.html").as_uri())
+    assert shown_headings(browser, "#leaderboard")[:6] == [
+        "rank", "bot", "version", "mu", "sigma", "mu-3sigma"]
+    assert not browser.find_element("css selector", "#board-h ~ .narrow-only").is_displayed()
+    assert scroll_hints(browser) == [(False, False)]
+
+
 @pytest.fixture(scope="module")
 def long_names_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from arena.web.site import write_site

@@ -30,6 +30,27 @@
     });
   });
 
+  // a table wider than its box scrolls sideways inside it, and a phone shows no scroll bar
+  // until it is touched: a line above the table says so, while (and only while) it is wider
+  var hints = Array.prototype.map.call(document.querySelectorAll("main .scroll"), function (box) {
+    var hint = document.createElement("p");
+    hint.className = "scroll-hint";
+    hint.textContent = "\u2194 Swipe the table sideways for more columns.";
+    hint.hidden = true;
+    box.parentNode.insertBefore(hint, box);
+    return { box: box, hint: hint };
+  });
+  var checkScroll = function () {
+    hints.forEach(function (h) { h.hint.hidden = h.box.scrollWidth <= h.box.clientWidth + 1; });
+  };
+  if (window.ResizeObserver) {  // a window turned, a details opened, rows drawn
+    var observer = new ResizeObserver(checkScroll);
+    hints.forEach(function (h) { observer.observe(h.box); if (h.box.firstElementChild) { observer.observe(h.box.firstElementChild); } });
+  } else {
+    window.addEventListener("resize", checkScroll);
+  }
+  checkScroll();
+
   var form = document.getElementById("filters");
   var listing = document.getElementById("games-data");
   if (form && listing) {

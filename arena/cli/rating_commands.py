@@ -96,9 +96,9 @@ def leaderboard(
         raise typer.BadParameter("give a tournament name or --all, not both")
     if wide and columns is not None:
         raise typer.BadParameter("give --wide or --columns, not both", param_hint="--columns")
+    from arena.rating.board_view import leaderboard_text
     from arena.rating.leaderboard import SORTS, table_columns
     from arena.rating.trueskill_rating import RatingMemo
-    from arena.rating.watch import leaderboard_frame
 
     if sort not in SORTS:
         raise typer.BadParameter(f"unknown order '{sort}' (choose rating or points)",
@@ -107,7 +107,7 @@ def leaderboard(
     memo = RatingMemo() if watch else None  # each frame rates only what landed since
 
     def frame() -> str:
-        return leaderboard_frame(db, tournament, all_games=all_games, all_versions=all_versions,
+        return leaderboard_text(db, tournament, all_games=all_games, all_versions=all_versions,
                                  sort=sort, fmt=fmt, columns=picked, wide=wide, memo=memo)
     if watch:
         _watch(frame, every, refreshes)

@@ -178,9 +178,9 @@ def _leaderboard(summary: RunSummary) -> list[str]:
     rated once for both. Nothing when no game was played."""
     if not summary.games_done:
         return []
-    from arena.rating.watch import leaderboard_frame
+    from arena.rating.board_view import leaderboard_text
 
-    return [leaderboard_frame(summary.db, summary.name, store_ratings=True)]
+    return [leaderboard_text(summary.db, summary.name, store_ratings=True)]
 
 
 def _print_summary(summary: RunSummary, board: list[str] | None = None) -> None:

@@ -13,8 +13,8 @@ kept from view until it finishes, as the CLI keeps it
 (:func:`arena.tournament.secrecy.seed_is_secret`).
 
 A league shows the newest version of each bot by default, as ``arena leaderboard`` does
-(:func:`arena.rating.watch.newest_versions` of the same leaderboard), every version on request
-(``--all-versions``), and its entries as ``arena status`` lists them
+(:func:`arena.rating.board_view.newest_versions` of the same leaderboard), every version on
+request (``--all-versions``), and its entries as ``arena status`` lists them
 (:func:`arena.tournament.league_store.entry_lines`).
 """
 
@@ -31,6 +31,7 @@ from typing import Any
 
 from arena.engine.houserules import HouseRules
 from arena.errors import StoreError
+from arena.rating.board_view import newest_versions
 from arena.rating.games import (
     StoredGame,
     TournamentInfo,
@@ -45,7 +46,6 @@ from arena.rating.h2h import compute_h2h, h2h_json
 from arena.rating.leaderboard import leaderboard_json, tournament_leaderboard
 from arena.rating.standings import game_points
 from arena.rating.trueskill_rating import RatingMemo, RatingRun, rate_stored
-from arena.rating.watch import newest_versions
 from arena.tournament.league_store import entry_lines, league_entries
 from arena.tournament.scoring import spec_table_weight
 from arena.tournament.secrecy import seed_is_secret

@@ -358,7 +358,7 @@ def test_the_run_summary_rates_the_games_once_and_stores_what_it_shows(
     from arena.cli.tournament_commands import _print_summary
     from arena.rating import leaderboard as leaderboard_module
     from arena.rating import trueskill_rating as trueskill_module
-    from arena.rating.watch import leaderboard_frame
+    from arena.rating.board_view import leaderboard_text
     from arena.tournament.runner import RunSummary
 
     db = tmp_path / "a.db"
@@ -389,4 +389,4 @@ def test_the_run_summary_rates_the_games_once_and_stores_what_it_shows(
     assert stored == [(s.game_id, s.bot.id, s.before.mu, s.before.sigma, s.after.mu,
                        s.after.sigma) for s in expected.history]
     monkeypatch.undo()
-    assert leaderboard_frame(db, "cup") + "\n" in printed
+    assert leaderboard_text(db, "cup") + "\n" in printed

@@ -158,8 +158,8 @@ def test_the_leaderboard_shows_the_newest_versions_and_recomputes_from_results(
 
     import trueskill
 
+    from arena.rating.board_view import leaderboard_text
     from arena.rating.trueskill_rating import rate_tournament
-    from arena.rating.watch import leaderboard_frame
 
     db = tmp_path / "a.db"
     submitting = _SubmitAt(registry, tmp_path, at=4)
@@ -177,7 +177,7 @@ def test_the_leaderboard_shows_the_newest_versions_and_recomputes_from_results(
                                  "versions keep their own ratings.\n1 older version not shown "
                                  "(retired from the league, ratings kept); --all-versions shows "
                                  "them.\n")
-    assert shown.stdout == leaderboard_frame(db, "ladder", wide=True) + "\n"
+    assert shown.stdout == leaderboard_text(db, "ladder", wide=True) + "\n"
     from arena.rating.leaderboard import build_leaderboard, fitted_table
 
     narrow, left_out = fitted_table(build_leaderboard(db, "ladder"), width=80)
@@ -190,7 +190,7 @@ def test_the_leaderboard_shows_the_newest_versions_and_recomputes_from_results(
     watched = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db), "--watch",
                                   "--every", "0.1", "--refreshes", "2"])
     assert watched.exit_code == 0
-    assert watched.stdout == 2 * (leaderboard_frame(db, "ladder") + "\n\n")
+    assert watched.stdout == 2 * (leaderboard_text(db, "ladder") + "\n\n")
     # every rating, the retired version's too, from the exported games alone
     doc = json.loads(runner.invoke(app, ["results", "ladder", "--db", str(db)]).stdout)
     env = trueskill.TrueSkill(**doc["rating"])

@@ -1,5 +1,6 @@
-"""The leaderboard of a league, live: the newest version of each bot (or every version), and
-the frames ``arena leaderboard --watch`` refreshes in the terminal.
+"""The leaderboard as people are shown it: the text ``arena leaderboard`` prints (also each
+frame ``--watch`` refreshes, and the board ``arena run`` ends with), and a league's newest
+versions (also the site's leaderboard, :mod:`arena.web.data`).
 
 A league retires a bot's older versions from its matchmaking when a newer one enters; they
 keep their games and ratings. By default a league's leaderboard shows the newest version of
@@ -22,7 +23,7 @@ from arena.rating.leaderboard import (
 from arena.rating.render import MACHINE_FORMATS
 from arena.rating.trueskill_rating import RatingMemo
 
-__all__ = ["leaderboard_frame", "newest_versions"]
+__all__ = ["leaderboard_text", "newest_versions"]
 
 
 def newest_versions(board: Leaderboard) -> tuple[Leaderboard, int]:
@@ -35,11 +36,11 @@ def newest_versions(board: Leaderboard) -> tuple[Leaderboard, int]:
     return sort_leaderboard(board, board.sort), hidden
 
 
-def leaderboard_frame(db: str | Path, tournament: str | None = None, *,
-                      all_games: bool = False, all_versions: bool = False,
-                      sort: str = "rating", fmt: str = "simple",
-                      columns: Sequence[str] | None = None, wide: bool = False,
-                      store_ratings: bool = False, memo: RatingMemo | None = None) -> str:
+def leaderboard_text(db: str | Path, tournament: str | None = None, *,
+                     all_games: bool = False, all_versions: bool = False,
+                     sort: str = "rating", fmt: str = "simple",
+                     columns: Sequence[str] | None = None, wide: bool = False,
+                     store_ratings: bool = False, memo: RatingMemo | None = None) -> str:
     """One leaderboard as ``arena leaderboard`` prints it (and each ``--watch`` frame): a
     league's newest versions unless ``all_versions``, with a line saying what is hidden;
     ``all_games``: every game of every tournament (``--all``).

@@ -24,6 +24,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard
 
+from arena.common.plural import counted
 from arena.common.printable import printable
 from arena.errors import IllegalChoiceError, ProtocolError
 
@@ -349,8 +350,16 @@ def parse_action(line: bytes | str, expected_id: int, n_legal: int) -> int:
     if id_ != expected_id:
         raise ProtocolError(f"'action' answers id {id_}, expected {expected_id}")
     if not 0 <= choice < n_legal:
-        raise IllegalChoiceError(f"choice {choice} is outside the {n_legal} legal options")
+        raise IllegalChoiceError(f"choice {choice} is outside the "
+                                 f"{counted(n_legal, 'legal option')} ({_valid_range(n_legal)})")
     return choice
+
+
+def _valid_range(n_legal: int) -> str:
+    """``valid: 0-4``: the indices an answer may take, so the author need not count from 0."""
+    if n_legal <= 0:
+        return "no choice is valid"
+    return "valid: 0" if n_legal == 1 else f"valid: 0-{n_legal - 1}"
 
 
 def _read_action(line: bytes | str) -> tuple[int, int]:

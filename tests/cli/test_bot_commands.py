@@ -336,7 +336,8 @@ def test_match_says_why_a_bot_failed() -> None:
     out = result.stdout.splitlines()
     at = out.index("Failures:")
     assert re.fullmatch(r"  out_of_range illegal_choice(, \d+ times)? \(game 0\): choice "
-                        r"(\d+) is outside the \2 legal options( \(and \d+ other details?\))?",
+                        r"(\d+) is outside the \2 legal options \(valid: 0-(\d+)\)"
+                        r"( \(and \d+ other details?\))?",
                         out[at + 1]), out[at:]
     assert out[at + 2] == "" and out[at + 3].startswith(  # one failure line, then the score
         "out_of_range against random: 0 wins, 0 shared places, 1 loss; score 0.0%")

@@ -158,17 +158,26 @@ def test_parse_action_accepts(line: bytes) -> None:
     (b'{"type":"action","id":4,"choice":"\\u001b[2J' + b"x" * 60 + b'"}', ProtocolError,
      "'action' needs an integer 'choice', got \"\\u001b[2J" + "x" * 27 + "..."),
     (b'{"type":"action","id":4,"choice":3}', IllegalChoiceError,
-     "choice 3 is outside the 3 legal options"),
+     "choice 3 is outside the 3 legal options (valid: 0-2)"),
     (b'{"type":"action","id":4,"choice":-1}', IllegalChoiceError,
-     "choice -1 is outside the 3 legal options"),
+     "choice -1 is outside the 3 legal options (valid: 0-2)"),
     (b'{"type":"action","id":4,"choice":99999999999999999999999}', IllegalChoiceError,
-     "outside the 3 legal options"),
+     "outside the 3 legal options (valid: 0-2)"),
     (b'{"type":"action","id":4,"choice":' + b"9" * 5000 + b"}", ProtocolError, "not JSON"),
     (b'\xff\xfe', ProtocolError, "not JSON"),
 ])
 def test_parse_action_rejects(line: bytes, error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=re.escape(message)):
         messages.parse_action(line, 4, 3)
+
+
+def test_an_out_of_range_answer_is_told_the_valid_range() -> None:
+    with pytest.raises(IllegalChoiceError, match=re.escape(
+            "choice 5 is outside the 5 legal options (valid: 0-4)")):
+        messages.parse_action(b'{"type":"action","id":1,"choice":5}', 1, 5)
+    with pytest.raises(IllegalChoiceError, match=re.escape(
+            "choice 1 is outside the 1 legal option (valid: 0)")):
+        messages.parse_action(b'{"type":"action","id":1,"choice":1}', 1, 1)
 
 
 def test_parse_action_judges_every_kit_answer_as_the_json_reading_does() -> None:

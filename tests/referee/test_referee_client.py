@@ -111,8 +111,8 @@ def test_act_message_shape() -> None:
 
 @pytest.mark.parametrize(("response", "kind", "detail"), [
     (None, "timeout", "no answer within 200 ms"),
-    (3, "illegal_choice", "choice 3 is outside the 3 legal options"),
-    (-1, "illegal_choice", "choice -1 is outside the 3 legal options"),
+    (3, "illegal_choice", "choice 3 is outside the 3 legal options (valid: 0-2)"),
+    (-1, "illegal_choice", "choice -1 is outside the 3 legal options (valid: 0-2)"),
     (b"%%% garbage %%%", "protocol_error", "not JSON: '%%% garbage %%%'" + NOT_JSON_HINT),
     (b"{", "protocol_error", "not JSON: '{'" + SPLIT_JSON_HINT),  # json.dumps(indent=1)
     (b'  "choice": 0,', "protocol_error", """not JSON: '  "choice": 0,'""" + SPLIT_JSON_HINT),

@@ -14,11 +14,12 @@ def test_an_unknown_type_is_refused() -> None:
 
 def test_describe_groups_by_bot_and_type_in_order() -> None:
     slow = Failure("timeout", "no answer within 100 ms").to_json()
-    bad = Failure("illegal_choice", "choice 7 is outside the 3 legal options").to_json()
+    bad = Failure("illegal_choice",
+                  "choice 7 is outside the 3 legal options (valid: 0-2)").to_json()
     lines = describe([("a", "0", slow), ("b", "0", bad), ("a", "1", slow), ("a", "1", slow)])
     assert lines == [
         "a timeout, 3 times (games 0, 1): no answer within 100 ms",
-        "b illegal_choice (game 0): choice 7 is outside the 3 legal options",
+        "b illegal_choice (game 0): choice 7 is outside the 3 legal options (valid: 0-2)",
     ]
 
 

@@ -31,8 +31,8 @@ _RUN_HELP = "\n\n".join([
     "Stop and resume: Ctrl-C (or kill) stops a run at any moment, losing at most the games "
     "in flight, and running the same command again resumes where it stopped. A changed "
     "spec under a stored name is refused: --continue enters a bot's new version into it, "
-    "--new-edition starts NAME-2 beside it, --fresh replaces it. The leaderboard is printed "
-    "at the end.",
+    "--new-edition starts NAME-2 beside it, --fresh replaces it (after asking, when it has "
+    "games; --yes does not ask). The leaderboard is printed at the end.",
     "--games, --rounds, --decision-ms, --time-bank-ms and --deals set spec fields "
     "(games_per_match, rounds, limits.decision_ms, limits.time_bank_ms, deals: a deal book "
     "every pairing plays in order); they are recorded with the spec, so give them again to "
@@ -61,8 +61,10 @@ _ContinueOption = Annotated[
                        "rated under the old version).")
 ]
 _FreshOption = Annotated[
-    bool, typer.Option("--fresh", help="Drop a stored tournament of this name first.")
+    bool, typer.Option("--fresh", help="Drop a stored tournament of this name first (asks "
+                       "when it has games).")
 ]
+_YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask.")]
 _PinOption = Annotated[
     bool | None, typer.Option("--pin-workers/--no-pin-workers", help="Each worker and its bots "
                               "on one CPU of their own (default: the spec's pin_workers, off).")
@@ -129,6 +131,7 @@ def run(
         "deals; docs/TOURNAMENTS.md).")] = None,
     carry_on: _ContinueOption = False,
     new_edition: _NewEditionOption = False,
+    yes: _YesOption = False,
 ) -> None:
     """Run or resume a tournament (help text: ``_RUN_HELP``)."""
     from arena.cli.run_report import TerminalReport
@@ -136,14 +139,7 @@ def run(
     from arena.tournament.runner import run_tournament
     from arena.tournament.spec import load_spec
 
-    if backend is not None and backend not in ("local", "ray"):
-        raise typer.BadParameter(f"unknown backend '{backend}' (choose local or ray)",
-                                 param_hint="--backend")
-    if address is not None:
-        if backend == "local":
-            raise typer.BadParameter("--address is a Ray cluster address; it needs "
-                                     "--backend ray", param_hint="--address")
-        backend = "ray"  # a cluster address only makes sense for the Ray backend
+    backend = _backend_of(backend, address)
     _one_way_on(fresh=fresh, carry_on=carry_on, new_edition=new_edition)
     spec = load_spec(spec_file, {
         "games_per_match": games, "rounds": rounds, "limits.decision_ms": decision_ms,
@@ -153,6 +149,8 @@ def run(
         _check_only(spec, workers, db)
         return
     _refuse_a_bare_contest(spec.seed, insecure)
+    if fresh and not yes:
+        _ask_before_dropping(spec, Path(db) if db is not None else Path(spec.results))
     board: list[str] = []  # rated while the workers wind down
     with stop_on_sigterm():
         summary = run_tournament(spec, workers, fresh=fresh, db=db, backend=backend,
@@ -161,6 +159,46 @@ def run(
                                  new_edition=new_edition, insecure=insecure,
                                  while_closing=lambda done: board.extend(_leaderboard(done)))
     _print_summary(summary, board)
+
+
+def _backend_of(backend: str | None, address: str | None) -> str | None:
+    """--backend checked, and implied by --address."""
+    if backend is not None and backend not in ("local", "ray"):
+        raise typer.BadParameter(f"unknown backend '{backend}' (choose local or ray)",
+                                 param_hint="--backend")
+    if address is not None:
+        if backend == "local":
+            raise typer.BadParameter("--address is a Ray cluster address; it needs "
+                                     "--backend ray", param_hint="--address")
+        return "ray"  # a cluster address only makes sense for the Ray backend
+    return backend
+
+
+def _ask_before_dropping(spec: TournamentSpec, db: Path) -> None:
+    """--fresh deletes games as ``arena delete`` does: asked the same way, when there are any
+    (a tournament without games loses nothing)."""
+    import sqlite3
+
+    from arena.tournament.editions import current_edition
+    from arena.tournament.store import Store, shown_state
+
+    if not db.is_file():
+        return
+    try:
+        with Store(db, create=False, read_only=True) as store:
+            name = current_edition(store, spec, False)[0].name
+            row = store.tournament(name)
+            games = 0 if row is None else store.count_games(row.id)
+    except (ArenaError, sqlite3.Error):  # not ours, or not set up: the run says which
+        return
+    if row is None or games == 0:
+        return
+    state = shown_state(db, name, row.state)
+    what = f"tournament '{name}' ({games} game{'' if games == 1 else 's'}, {state}) from {db}"
+    if not _confirmed(f"--fresh: drop {what} and start anew?",
+                      "nothing dropped: no answer (--yes drops it without asking)"):
+        typer.echo("Nothing dropped.")
+        raise typer.Exit(1)
 
 
 def _say_overrides(spec: TournamentSpec) -> None:
@@ -407,7 +445,8 @@ def delete(
         what = (f"tournament '{tournament}' ({games} game{'' if games == 1 else 's'}, "
                 f"{state}) from {db}")
         # asked before the lock is taken: a prompt left waiting must not pass for a run
-        if not yes and not _confirmed(f"Delete {what}?"):
+        if not yes and not _confirmed(f"Delete {what}?", "nothing deleted: no answer (--yes "
+                                                          "deletes without asking)"):
             typer.echo("Nothing deleted.")
             raise typer.Exit(1)
         with store.lock(tournament):  # not under a running tournament's feet
@@ -416,14 +455,14 @@ def delete(
     typer.echo(f"Deleted {what}.")
 
 
-def _confirmed(question: str) -> bool:
-    """The answer to ``question``; input that ends (a script's closed stdin) or Ctrl-C is an
-    error line, not the prompt library's bare 'Aborted.'."""
+def _confirmed(question: str, unanswered: str) -> bool:
+    """The answer to ``question``; input that ends (a script's closed stdin) or Ctrl-C is the
+    error line ``unanswered``, not the prompt library's bare 'Aborted.'."""
     try:
         return typer.confirm(question)
     except typer.Abort:
         typer.echo()  # the prompt's line, ended
-        raise ArenaError("nothing deleted: no answer (--yes deletes without asking)") from None
+        raise ArenaError(unanswered) from None
 
 
 def register(app: typer.Typer) -> None:

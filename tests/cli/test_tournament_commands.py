@@ -1,6 +1,7 @@
 """``arena game``: one game from a records file or the results database, for people or as
 JSON, whole or as one seat saw it; exact errors for what cannot be shown. ``arena delete``:
-one stored tournament removed, after asking, never under a running one's feet."""
+one stored tournament removed, after asking, never under a running one's feet; ``arena run
+--fresh`` asks the same way before it drops one."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.engine.narration import sees
 from arena.referee.game_report import report_game, seat_view
+from arena.sandbox import probe
 from arena.tournament.store import Store
 
 runner = CliRunner()
@@ -245,6 +247,40 @@ def test_delete_asks_then_removes_one_tournament(tmp_path: Path) -> None:
     result = runner.invoke(app, ["delete", "trial", "--db", str(db), "--yes"])
     assert result.exit_code == 1
     assert result.output == f"Error: no tournament named 'trial' in {db} (stored: final)\n"
+
+
+def test_fresh_asks_before_dropping_a_tournament_with_games(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    _two_tournaments(db)
+    spec = tmp_path / "trial.yaml"
+    spec.write_text(f"name: trial\nformat: round_robin\nbots: [random, greedy]\n"
+                    f"players_per_game: 2\ngames_per_match: 1\nseed: 7\nresults: {db}\n")
+    question = f"--fresh: drop tournament 'trial' (1 game, stopped) from {db} and start anew?"
+    result = runner.invoke(app, ["run", str(spec), "--fresh", "--no-trial"], input="n\n")
+    assert result.exit_code == 1
+    assert result.output == f"{question} [y/N]: n\nNothing dropped.\n"
+    # input that ends before an answer (a script's closed stdin): one error line
+    result = runner.invoke(app, ["run", str(spec), "--fresh", "--no-trial"], input="")
+    assert result.exit_code == 1
+    assert result.output == (f"{question} [y/N]: \nError: nothing dropped: no answer (--yes "
+                             "drops it without asking)\n")
+    with Store(db, create=False) as store:
+        assert store.tournament_names() == ["trial", "final"]
+        assert store.count_games(store.require("trial").id) == 1
+
+
+@pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+def test_fresh_with_yes_drops_without_asking(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    _two_tournaments(db)
+    spec = tmp_path / "trial.yaml"
+    spec.write_text(f"name: trial\nformat: round_robin\nbots: [random, greedy]\n"
+                    f"players_per_game: 2\ngames_per_match: 1\nseed: 7\nresults: {db}\n")
+    result = runner.invoke(app, ["run", str(spec), "--fresh", "--yes", "--no-trial",
+                                 "--no-progress", "--workers", "1"], input="")
+    assert result.exit_code == 0, result.output
+    assert "?" not in result.output.splitlines()[0]
+    assert "--fresh: dropping the stored tournament 'trial' (1 game recorded)" in result.output
 
 
 def test_delete_is_refused_while_the_tournament_runs(tmp_path: Path) -> None:

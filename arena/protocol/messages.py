@@ -61,6 +61,7 @@ __all__ = [
     "hello_options",
     "is_unknown_type",
     "offers_rematch",
+    "offers_stack_dump",
     "parse_action",
     "parse_ready",
     "ready",
@@ -325,6 +326,13 @@ def parse_ready(message: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
     metadata = {key: printable(message[key][:MAX_METADATA]) for key in METADATA_FIELDS
                 if isinstance(message.get(key), str)}
     return printable(name.strip()[:MAX_NAME]), metadata
+
+
+def offers_stack_dump(message: Mapping[str, Any]) -> bool:
+    """Whether a ``ready`` says the bot dumps its stack to stderr on SIGUSR1, in the format of
+    Python's ``faulthandler`` (``"stack_dump": true``): only then is the signal sent to it,
+    at a timeout. A program that did not ask could be ended by a signal it does not catch."""
+    return message.get("stack_dump") is True
 
 
 def offers_rematch(message: Mapping[str, Any]) -> bool:

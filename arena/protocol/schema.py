@@ -135,6 +135,11 @@ SCHEMAS: dict[str, dict[str, Any]] = {
                         "description": "true: this process may play later matches; the "
                                        "referee may send 'hello' again after a match's last "
                                        "'game_end' (instead of 'bye') to begin a new one"},
+            "stack_dump": {"type": "boolean",
+                           "description": "true: on SIGUSR1 the process writes its stack to "
+                                          "stderr as Python's faulthandler does; the referee "
+                                          "sends it at a timeout to name the line the bot was "
+                                          "stuck on"},
         },
         ["name"],
     ),

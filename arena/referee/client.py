@@ -41,6 +41,7 @@ from arena.referee.diagnostics import ActResult, BotDiagnostics
 from arena.referee.failures import Failure
 from arena.referee.hints import NO_READY_HINT, explained, hinted, is_not_run, log_note
 from arena.referee.launch import sandbox_launcher
+from arena.referee.timeouts import stuck_at, timeout_detail
 from arena.referee.turn import CpuTurn
 from arena.registry import command_problem
 from arena.sandbox import Limits
@@ -97,6 +98,9 @@ class BotClient:
         self.deals: set[int] = set()
         #: Whether the bot's last ``ready`` offered its process for later matches.
         self.offers_rematch = False
+        #: Whether the bot's last ``ready`` said it dumps its stack on SIGUSR1
+        #: (docs/PROTOCOL.md, "Where a timed-out bot was stuck").
+        self.stack_dump = False
         #: When the process was launched (``time.monotonic``).
         self.launched_at = 0.0
         #: The bot's log when its last start failed (the check quotes its traceback).
@@ -211,6 +215,7 @@ class BotClient:
         self.ready_name = name
         self.metadata.update(metadata)
         self.offers_rematch = messages.offers_rematch(message)
+        self.stack_dump = messages.offers_stack_dump(message)
         return None
 
     @property
@@ -427,7 +432,8 @@ class BotClient:
         if got.kind == "timeout":
             self._late.add(id_)
             self.clock.timed_out()
-            return self._strike(F.TIMEOUT, self._timeout_detail(budget), id_, start)
+            detail = timeout_detail(self.clock, budget, conn.unterminated())
+            return self._strike(F.TIMEOUT, detail + stuck_at(conn, self.stack_dump), id_, start)
         if got.kind == "overflow":
             return self._fatal(F.OUTPUT_LIMIT, self._overflow_detail(got), id_)
         if self._may_ask_again():
@@ -454,16 +460,6 @@ class BotClient:
             return (f"wrote more than {limit} bytes without answering (blank lines and "
                     "ignored lines count)")
         return f"wrote a line longer than {limit} bytes"
-
-    def _timeout_detail(self, budget: float) -> str:
-        """What the bot had for the decision it missed: the limit, and the bank or its
-        absence (a bank used up earlier in the game explains a shorter wait)."""
-        why = self.clock.timeout_reason(budget)
-        held = self.conn.unterminated() if self.conn is not None else 0
-        if held:  # the answer came, unfinished: the commonest slip of a hand-written bot
-            why += (f"; {held} bytes arrived without a newline (end each line with \\n and "
-                    "flush stdout)")
-        return f"no answer within {round(budget * 1000)} ms{why}"
 
     def _ignored(self, data: bytes, id_: int) -> bool:
         """A line that is no answer to the current act but costs no strike: a message of a

@@ -85,6 +85,12 @@ class Connection(Protocol):
         """Continue every process of the bot (returns once they are)."""
         ...
 
+    def dump_stack(self, wait_s: float) -> str:
+        """Ask the bot's program for its stack (``SIGUSR1``, the bot continued for it if it
+        is stopped, and stopped again after) and return what it logged meanwhile, read until
+        the dump ends or ``wait_s`` seconds pass. Only for a bot whose ``ready`` offered it."""
+        ...
+
 
 #: Starts a bot: (command, workdir, limits) -> Connection; raises on a launch failure.
 Launcher = Callable[[Sequence[str], Path | str, Limits], Connection]

@@ -18,7 +18,8 @@ from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 
 __all__ = ["HINT", "MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT", "SPLIT_JSON_HINT",
            "beside_hint", "explained", "hinted", "is_not_run", "log_note", "log_quote",
-           "requirements_hint", "traceback_note", "traceback_tail"]
+           "requirements_hint", "stack_dump_ended", "stuck_note", "traceback_note",
+           "traceback_tail"]
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
 NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
@@ -53,9 +54,18 @@ _TRACEBACK = "Traceback (most recent call last):"
 _FRAME = '  File "'
 #: A frame in the bot's own files, as the sandbox runs them: its copy is ``/bot`` inside
 #: bubblewrap, ``<box>/bot`` without it. Groups: the file (relative), the line, the function.
-_OWN_FRAME = re.compile(
-    rf'^  File "(?:{re.escape(BWRAP_BOT_DIR)}|/[^"]*/{re.escape(BOX_PREFIX)}[^/"]*/bot)/'
-    r'([^"]+)", line (\d+)(?:, in (.+))?$')
+_OWN_FILE = rf'^  File "(?:{re.escape(BWRAP_BOT_DIR)}|/[^"]*/{re.escape(BOX_PREFIX)}[^/"]*/bot)/'
+_OWN_FRAME = re.compile(_OWN_FILE + r'([^"]+)", line (\d+)(?:, in (.+))?$')
+#: The same frame as ``faulthandler`` dumps it (no comma before ``in``).
+_DUMPED_OWN_FRAME = re.compile(_OWN_FILE + r'([^"]+)", line (\d+) in (.+)$')
+#: A thread's heading in a ``faulthandler`` dump; its frames follow, innermost first.
+_DUMP_THREAD = re.compile(r"^(?:Current thread|Thread) 0x[0-9a-f]+ \(most recent call first\):$"
+                          r"|^Stack \(most recent call first\):$")
+#: A dumped frame that is a main thread's outermost, or close to it: the dump ends there.
+_DUMP_OUTERMOST = re.compile(r'^  File ".*", line \d+ in (?:<module>|_run_module_as_main)$',
+                             re.M)
+#: The kit's loop: the thread that runs it is the one answering the referee.
+_KIT_LOOP = "/arena/sdk/serving.py\""
 #: Lines of a traceback quoted at most.
 _TRACEBACK_LINES = 8
 #: The system could not run the bot's program (the shell's, bubblewrap's or Python's words).
@@ -173,6 +183,39 @@ def traceback_note(log: str, bot_path: str | Path | None = None) -> str:
     note = f"; {printable(error)[:QUOTE_CHARS]} ({where})" if error else f"; exception {where}"
     hint = _error_hint(error, bot_path)
     return note + (f"; {hint}" if hint else "")
+
+
+def stack_dump_ended(text: str) -> bool:
+    """Whether ``text`` holds a ``faulthandler`` dump through the main thread's outermost
+    frames (a dump's last thread), so no more of it is waited for."""
+    return _DUMP_OUTERMOST.search(text) is not None
+
+
+def stuck_note(dump: str) -> str:
+    """`` (at bot.py line 6, in think)``: the innermost frame in the bot's own files of the
+    thread answering the referee (the kit's loop runs in it; else the thread the signal
+    interrupted, else the first) in a ``faulthandler`` dump; empty without one."""
+    threads: list[list[str]] = []
+    current = -1
+    for line in dump.splitlines():
+        if _DUMP_THREAD.match(line):
+            if line.startswith("Current"):
+                current = len(threads)
+            threads.append([])
+        elif threads and line.startswith(_FRAME):
+            threads[-1].append(line)
+    answering = [t for t in threads if any(_KIT_LOOP in line for line in t)]
+    if answering:
+        ordered = answering
+    else:
+        ordered = ([threads[current]] if current >= 0 else []) + threads
+    for frames in ordered:
+        for line in frames:
+            own = _DUMPED_OWN_FRAME.match(line)
+            if own is not None:
+                return (f" (at {printable(own[1])[:QUOTE_CHARS]} line {own[2]}, in "
+                        f"{printable(own[3])[:QUOTE_CHARS]})")
+    return ""
 
 
 def log_note(log: str, bot_path: str | Path | None = None) -> str:

@@ -9,12 +9,14 @@ Kept apart from the client so the client's rules are tested with scripted connec
 from __future__ import annotations
 
 import contextlib
+import signal
 from collections.abc import Sequence
 from pathlib import Path
 
 from arena.errors import FilesChangedError, SandboxError
 from arena.protocol.transport import Closed, Line, Overflow, SubprocessTransport, Transport
 from arena.referee.connection import Connection, Ended, Launcher, Received
+from arena.referee.hints import stack_dump_ended
 from arena.referee.pause import pause, resume
 from arena.registry import PYTHON, BotSpec, files_changed
 from arena.registry.environments import RECORD, environment_of_command
@@ -111,6 +113,21 @@ class TransportConnection:
         if self.proc is not None and self._paused:
             self._paused = False
             resume(self.proc)
+
+    def dump_stack(self, wait_s: float) -> str:
+        proc = self.proc
+        if proc is None:
+            return ""
+        _, mark = proc.stderr_since(0)
+        stopped = self._paused
+        self.resume()  # a frozen or stopped bot would take the signal only once continued
+        try:
+            if not proc.signal_program(signal.SIGUSR1):
+                return ""
+            return proc.stderr_wait(mark, stack_dump_ended, wait_s)
+        finally:
+            if stopped:
+                self.pause()
 
     def shutdown(self, grace_s: float) -> Ended:
         with contextlib.suppress(OSError):

@@ -15,6 +15,7 @@ import signal
 import subprocess
 import time
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -119,6 +120,55 @@ class SandboxedProcess:
     def stderr_since(self, mark: int) -> tuple[str, int]:
         """Stderr written from byte ``mark`` on, and the next mark (per-game logs)."""
         return self._stderr.since(mark)
+
+    def stderr_wait(self, mark: int, done: Callable[[str], bool], timeout: float) -> str:
+        """Stderr from byte ``mark`` on, as it comes, until ``done(text)`` or ``timeout``."""
+        return self._stderr.wait_for(mark, done, timeout)
+
+    def program_pid(self) -> int | None:
+        """Host pid of the bot's program: the command the sandbox ran, not bubblewrap's own
+        processes (under bubblewrap, the eldest child of its pid namespace's init: a helper
+        the program orphaned is adopted by the init too, later). None when it is gone."""
+        if not self._uses_bwrap:
+            return self.pid if self.poll() is None else None
+        init = self.namespace_pid()
+        if init is None:
+            return None
+        children = []
+        for name in os.listdir("/proc"):
+            if not name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    stat = f.read()
+            except OSError:
+                continue
+            fields = stat[stat.rfind(b")") + 2:].split()
+            # fields[1]: the parent; fields[19]: the start time, in clock ticks since boot
+            if len(fields) > 19 and fields[1] == b"%d" % init and fields[0] not in (b"Z", b"X"):
+                children.append((int(fields[19]), int(name)))
+        return min(children)[1] if children else None
+
+    def signal_program(self, sig: int) -> bool:
+        """Send ``sig`` to the bot's program (:meth:`program_pid`) alone; False when it is
+        gone. Through a pidfd, checked to be the program once open: a pid freed and reused
+        meanwhile never passes a referee's signal to another process."""
+        pid = self.program_pid()
+        if pid is None:
+            return False
+        try:
+            fd = os.pidfd_open(pid)
+        except OSError:
+            return False
+        try:
+            if self.program_pid() != pid:
+                return False
+            signal.pidfd_send_signal(fd, sig)
+        except OSError:
+            return False
+        finally:
+            os.close(fd)
+        return True
 
     def exit_status(self) -> ExitStatus:
         """Exit code or signal, whether the referee killed it, and whether memory ran out."""

@@ -7,11 +7,16 @@ import os
 import select
 import threading
 import time
+from collections.abc import Callable
 from typing import IO
 
 from arena.common.printable import printable_log
 
 __all__ = ["StderrDrain"]
+
+#: How long a wait for more of the log polls before it looks at the log again: this thread
+#: may have taken what arrived just before the poll began, which the poll would not see.
+_RECHECK_S = 0.02
 
 
 class StderrDrain(threading.Thread):
@@ -91,6 +96,20 @@ class StderrDrain(threading.Thread):
                 poller.register(self._fd, select.POLLIN)
             with contextlib.suppress(OSError):
                 poller.poll(left * 1000)
+
+    def wait_for(self, mark: int, done: Callable[[str], bool], timeout: float) -> str:
+        """What the bot writes from byte ``mark`` on, read as it comes until ``done(text)``
+        says it is complete, the pipe ends or ``timeout`` seconds pass."""
+        deadline = time.monotonic() + timeout
+        poller = select.poll()
+        poller.register(self._fd, select.POLLIN)
+        while True:
+            text, _ = self.since(mark)
+            left = deadline - time.monotonic()
+            if done(text) or self._eof or left <= 0:
+                return text
+            with contextlib.suppress(OSError):
+                poller.poll(min(left, _RECHECK_S) * 1000)
 
     def close(self) -> None:
         """Close the pipe; reads end here. Marked under the lock, so no later ``_pull``

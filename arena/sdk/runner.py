@@ -17,9 +17,11 @@ Standard library only (plus ``arena``), so it runs under the sandbox's interpret
 
 from __future__ import annotations
 
+import faulthandler
 import importlib.util
 import inspect
 import os
+import signal
 import sys
 import traceback
 from pathlib import Path
@@ -145,6 +147,10 @@ def main(argv: list[str] | None = None) -> int:
     sys.stdout = sys.stderr
     infile = sys.stdin.buffer
     sys.stdin = open(os.devnull)  # noqa: SIM115 - bot code must not read protocol lines
+    # At a timeout the referee asks for the stack (SIGUSR1) to name the line act() was stuck
+    # on: a C-level handler, so it answers even inside a long C call, and costs nothing until
+    # the signal comes.
+    faulthandler.register(signal.SIGUSR1, file=sys.stderr, all_threads=True)
     try:
         bot_class = load_bot_class(args[0], class_name)
         bot = _instantiate(bot_class)
@@ -156,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         traceback.print_exc()
         return 2
     try:
-        return serve(bot, infile, out_fd, new_bot=bot_class)
+        return serve(bot, infile, out_fd, new_bot=bot_class, stack_dump=True)
     except BrokenPipeError:
         return 0
     except Exception:

@@ -22,11 +22,13 @@ __all__ = ["serve"]
 
 
 def serve(bot: Bot, infile: BinaryIO, out_fd: int,
-          new_bot: Callable[[], Bot] | None = None) -> int:
+          new_bot: Callable[[], Bot] | None = None, *, stack_dump: bool = False) -> int:
     """Speak protocol v1 for ``bot`` until ``bye`` or end of input; returns the exit code.
 
     With ``new_bot`` (and ``bot.rematch``), ``ready`` offers a rematch: a later ``hello``
-    begins a new match with a bot from ``new_bot()``, so nothing on ``self`` carries over."""
+    begins a new match with a bot from ``new_bot()``, so nothing on ``self`` carries over.
+    ``stack_dump``: ``ready`` says the process dumps its stack on SIGUSR1 (the runner set
+    that up), so the referee names the line a timed-out ``act()`` was stuck on."""
     seat = -1
     hellos = 0
     listens_to_events = type(bot).on_event is not Bot.on_event
@@ -59,7 +61,8 @@ def serve(bot: Bot, infile: BinaryIO, out_fd: int,
             hellos += 1
             bot.configure(messages.hello_options(message))
             rematch = True if new_bot is not None and bot.rematch else None
-            _write(out_fd, messages.ready(**bot.metadata(), rematch=rematch))
+            _write(out_fd, messages.ready(**bot.metadata(), rematch=rematch,
+                                          stack_dump=True if stack_dump else None))
         elif kind == "game_start":
             fields = messages.game_start_fields(message)
             seat = fields["seat"]

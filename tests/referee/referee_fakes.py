@@ -62,6 +62,9 @@ class FakeConnection:
     pauses: int = 0
     #: Messages written while the bot was stopped: it answers them once continued.
     unanswered: list[dict[str, Any]] = field(default_factory=list)
+    #: What the bot logs when asked for its stack, and how often it was asked.
+    stack: str = ""
+    stack_dumps: int = 0
 
     def send(self, data: bytes) -> bool:
         if self.closed:
@@ -156,6 +159,11 @@ class FakeConnection:
         waiting, self.unanswered = self.unanswered, []
         for message in waiting:
             self._react(message)
+
+    def dump_stack(self, wait_s: float) -> str:
+        self.stack_dumps += 1
+        self.log += self.stack
+        return self.stack
 
     def acts(self) -> list[dict[str, Any]]:
         return [m for m in self.sent if m["type"] == "act"]

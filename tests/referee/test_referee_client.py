@@ -13,7 +13,13 @@ from arena.protocol.transport import Closed, MockTransport, Overflow, Timeout
 from arena.referee import client as client_module
 from arena.referee.client import MAX_FAILED_STARTS, BotClient
 from arena.referee.connection import Received
-from arena.referee.hints import NO_READY_HINT, NOT_JSON_HINT, SPLIT_JSON_HINT
+from arena.referee.hints import (
+    NO_READY_HINT,
+    NOT_JSON_HINT,
+    SPLIT_JSON_HINT,
+    stack_dump_ended,
+    stuck_note,
+)
 from arena.referee.launch import TransportConnection
 from arena.sandbox import Limits
 
@@ -97,6 +103,47 @@ def test_answer_is_applied_and_timed() -> None:
     result = act(client)
     assert (result.choice, result.failure, result.forfeit) == (2, None, False)
     assert client.diagnostics.decisions == 1 and len(client.diagnostics.latencies) == 1
+
+
+DUMP = ('Current thread 0x00007f0c3a1b2740 (most recent call first):\n'
+        '  File "/bot/helpers.py", line 6 in think\n'
+        '  File "/bot/bot.py", line 11 in act\n'
+        '  File "/usr/lib/arena/sdk/serving.py", line 40 in serve\n'
+        '  File "<frozen runpy>", line 198 in _run_module_as_main\n')
+
+
+def test_a_timeout_names_where_a_bot_that_offers_its_stack_was_stuck() -> None:
+    conn = FakeConnection(respond=lambda m: None, stack=DUMP,
+                          ready=b'{"type":"ready","name":"k","stack_dump":true}\n')
+    result = act(started(conn))
+    assert result.failure is not None
+    assert result.failure.detail == "no answer within 200 ms (at helpers.py line 6, in think)"
+    assert conn.stack_dumps == 1
+
+
+def test_a_dump_is_read_in_the_thread_answering_the_referee() -> None:
+    """A bot's own thread comes first in a dump; the kit's loop says which thread answers.
+    Without bubblewrap the bot's copy lies in the sandbox's box, not at /bot."""
+    helper = ('Thread 0x00007f0c39000640 (most recent call first):\n'
+              '  File "/tmp/arena-box-1-x/bot/pool.py", line 3 in work\n'
+              '  File "/usr/lib/python3.11/threading.py", line 975 in run\n')
+    main = DUMP.replace("Current thread", "Thread").replace('"/bot/', '"/tmp/arena-box-1-x/bot/')
+    assert stuck_note(helper + main) == " (at helpers.py line 6, in think)"
+    assert stuck_note(helper) == " (at pool.py line 3, in work)"
+    assert stuck_note('Current thread 0x1 (most recent call first):\n'
+                      '  File "/usr/lib/python3.11/json/decoder.py", line 9 in decode\n') == ""
+    assert stuck_note("Traceback (most recent call last):\n") == ""
+    assert stack_dump_ended(DUMP) and not stack_dump_ended(helper)
+
+
+def test_no_bot_is_sent_a_signal_it_did_not_ask_for() -> None:
+    conn = FakeConnection(respond=lambda m: None, stack=DUMP)  # no stack_dump in its ready
+    result = act(started(conn))
+    assert result.failure is not None and result.failure.detail == "no answer within 200 ms"
+    assert conn.stack_dumps == 0
+    answered = FakeConnection(stack=DUMP, ready=b'{"type":"ready","name":"k","stack_dump":true}\n')
+    assert act(started(answered)).failure is None
+    assert answered.stack_dumps == 0, "an answer in time costs no signal"
 
 
 def test_act_message_shape() -> None:

@@ -12,6 +12,7 @@ import datetime as dt
 import os
 import shutil
 import socket
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,7 +20,9 @@ from typing import Any
 import pytest
 
 from arena.engine import DECISION_KINDS, replay
+from arena.protocol import messages
 from arena.referee.connection import Connection
+from arena.referee.hints import stuck_note
 from arena.referee.launch import TransportConnection, sandbox_launcher
 from arena.referee.match import MatchOutcome, MatchRequest, play_match
 from arena.registry import resolve
@@ -112,6 +115,36 @@ def test_strikes_then_forfeit(fixture: str, kind: str) -> None:
         for failure in game.record["referee"]["failures"]:  # where in the game it happened
             assert failure["round"] >= 1 and failure["kind"] in DECISION_KINDS
     assert outcome.bots[0]["restarts"] == 1, "restarted once, for the second game"
+
+
+def test_a_timeout_names_the_line_the_kit_bot_was_stuck_on() -> None:
+    """The kit's runner dumps its stack on SIGUSR1, which the referee sends at a timeout."""
+    outcome, _ = play(FIXTURES / "hang.py", games=1)
+    details = {f["detail"] for f in outcome.games[0].failures}
+    assert details == {"no answer within 500 ms (at hang.py line 17, in act)"}
+    assert "(most recent call first):" in log_of(outcome)  # the dump stays in the log
+
+
+def test_a_stopped_bot_is_continued_for_its_dump_and_stopped_again() -> None:
+    """Between decisions a bot is stopped (frozen, or SIGSTOP): a signal would wait there."""
+    bot = resolve(FIXTURES / "hang.py")
+    conn = sandbox_launcher()(bot.command, bot.path.parent, LIMITS)
+    try:
+        assert isinstance(conn, TransportConnection)
+        conn.send(messages.hello({}))
+        assert b'"stack_dump":true' in conn.receive(time.monotonic() + 10).data
+        conn.send(messages.act(0, "turn", {}, [{"a": 1}]) + messages.act(1, "turn", {}, [{"a": 1}]))
+        assert conn.receive(time.monotonic() + 10).kind == "line"  # the first act answered
+        log = conn.stderr_text()
+        deadline = time.monotonic() + 10
+        while "hang.py" not in stuck_note(log) and time.monotonic() < deadline:
+            conn.pause()  # the second act hangs: stopped now, as between decisions
+            log = conn.dump_stack(2.0)
+            assert conn._paused, "stopped again after the dump"
+            conn.resume()
+        assert stuck_note(log) == " (at hang.py line 17, in act)"
+    finally:
+        conn.kill()
 
 
 @pytest.mark.parametrize(("fixture", "kind", "detail", "limits"), [

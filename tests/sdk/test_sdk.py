@@ -6,6 +6,7 @@ import io
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import textwrap
@@ -228,6 +229,37 @@ def test_runner_process_keeps_prints_off_the_protocol(tmp_path: Path) -> None:
     assert done.returncode == 0
     assert [json.loads(x)["type"] for x in done.stdout.splitlines()] == ["ready", "action"]
     assert done.stderr.decode().split() == ["loading", "thinking", "raw", "fd", "1", "logged"]
+
+
+def test_runner_offers_and_dumps_its_stack_on_sigusr1(tmp_path: Path) -> None:
+    """What the referee relies on at a timeout: the ready says it, the dump names the line."""
+    bot = tmp_path / "loop.py"
+    bot.write_text("from arena.sdk import Bot\n\n\nclass Loop(Bot):\n"
+                   "    def act(self, request):\n        self.log('in act')\n"
+                   "        while True: pass\n")  # one line: the loop is at it
+    proc = subprocess.Popen([sys.executable, "-m", "arena.sdk.runner", str(bot)],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        proc.stdin.write(messages.hello() + messages.act(0, "turn", {}, [{"a": 1}]))
+        proc.stdin.flush()
+        ready = json.loads(proc.stdout.readline())
+        assert ready["stack_dump"] is True and validate(ready) == []
+        assert proc.stderr.readline() == b"in act\n"  # about to loop
+        stuck = f'  File "{bot}", line 7 in act\n'
+        for _ in range(50):  # the first may come while log() still returns
+            proc.send_signal(signal.SIGUSR1)
+            lines = [proc.stderr.readline().decode()]
+            while "_run_module_as_main" not in lines[-1]:
+                lines.append(proc.stderr.readline().decode())
+            if stuck in lines:
+                break
+        assert stuck in lines, lines
+        assert proc.poll() is None, "the dump does not end the bot"
+    finally:
+        proc.kill()
+        proc.wait()
 
 
 def test_a_module_named_like_the_stdlib_does_not_shadow_it(tmp_path: Path) -> None:

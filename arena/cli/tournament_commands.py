@@ -357,7 +357,9 @@ def game(
             shown = {**shown, "referee": {**shown["referee"], "logs": {}}}
         typer.echo(json.dumps(shown, indent=1))
         return
-    typer.echo(printable_log("\n".join([title, *report_game(record, seat, logs=logs)])))
+    homes = _bot_homes(record, db) if not Path(ref).exists() else []
+    typer.echo(printable_log("\n".join([title, *report_game(record, seat, logs=logs,
+                                                             homes=homes)])))
 
 
 def _warn_unless_it_replays(title: str, record: dict[str, Any]) -> None:
@@ -402,6 +404,28 @@ def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
             raise StoreError(f"no tournament '{tournament}' in {db} (arena tournaments lists "
                              "them)")
         return f"Game {ref}", store.record(ref)
+
+
+def _bot_homes(record: dict[str, Any], db: Path) -> list[str | None]:
+    """The directory of each seat's bot as the results database recorded it when the bot
+    was entered (the path its author gave), None where it has none: the logs name the bot's
+    files under it, as check-bot does, instead of the sandbox's /bot."""
+    from arena.tournament.store import Store
+
+    referee = record.get("referee")
+    seats = referee.get("seats") if isinstance(referee, dict) else None
+    if not isinstance(seats, list):
+        return []
+    homes: list[str | None] = []
+    with Store(db, create=False, read_only=True) as store:
+        for key in seats:
+            name, _, version = str(key).rpartition("@")
+            row = store.conn.execute("SELECT path FROM bots WHERE name = ? AND version = ?",
+                                     (name, version)).fetchone()
+            path = Path(row[0]) if row is not None and row[0] else None
+            # a single-file bot's path is its file; a bot directory's, the directory
+            homes.append(None if path is None else str(path.parent if path.suffix else path))
+    return homes
 
 
 def _record_at(path: Path, number: int) -> Any:

@@ -26,13 +26,12 @@ from arena.referee.client import WAIT_NOTICE_S, BotClient
 from arena.referee.connection import Ended, Launcher
 from arena.referee.failures import STRIKE_TYPES
 from arena.referee.games import LocalSeat, run_games
-from arena.referee.hints import HINT, log_note, traceback_tail
+from arena.referee.hints import HINT, author_paths, log_note, traceback_tail
 from arena.referee.launch import sandbox_launcher
 from arena.referee.seeds import parse_date
 from arena.registry import BotSpec, name_problem, resolve, submit_version
 from arena.registry.environments import environment_at, with_environment
 from arena.sandbox import Limits
-from arena.sandbox.commandline import BWRAP_BOT_DIR
 
 __all__ = ["CheckItem", "CheckReport", "check_bot"]
 
@@ -236,8 +235,7 @@ def _traceback_notes(log: str, spec: BotSpec) -> tuple[str, ...]:
     """The end of the bot's traceback, its files named as the author knows them (the
     sandbox runs a copy of them under another directory)."""
     home = spec.path if spec.path.is_dir() else spec.path.parent
-    log = log.replace(f'"{BWRAP_BOT_DIR}/', f'"{home}/')
-    return tuple(traceback_tail(log, str(home), spec.path))
+    return tuple(traceback_tail(author_paths(log, home), str(home), spec.path))
 
 
 def _times(n: int) -> str:

@@ -8,10 +8,11 @@ level). A record without that part (``arena simulate --records``) is told as the
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from arena.engine.narration import event_lines, header_lines, seat_feed
+from arena.referee.hints import author_paths
 
 __all__ = ["report_game", "seat_view"]
 
@@ -82,14 +83,14 @@ def _turn_seen(turn: Mapping[str, Any], seat: int) -> dict[str, Any]:
     return dict(turn)
 
 
-def _failure_line(failure: Mapping[str, Any], who: str) -> str:
+def _failure_line(failure: Mapping[str, Any], who: str, home: str | None) -> str:
     decision = failure.get("decision")
     at = f" at decision {decision}" if decision is not None else ""
     where = [f"round {failure['round']}"] if failure.get("round") is not None else []
     where += [f"a {failure['kind']} decision"] if failure.get("kind") else []
     at += f" ({', '.join(where)})" if where else ""
     return f"  seat {failure.get('seat', '?')} {who}: {failure.get('type', '?')}{at}: " \
-           f"{failure.get('detail', '')}"
+           f"{author_paths(str(failure.get('detail', '')), home)}"
 
 
 def _a(kind: type, value: Any) -> Any:
@@ -98,9 +99,13 @@ def _a(kind: type, value: Any) -> Any:
 
 
 def report_game(record: Mapping[str, Any], seat: int | None = None,
-                logs: bool = True) -> list[str]:
+                logs: bool = True, homes: Sequence[str | None] = ()) -> list[str]:
     """The lines of ``arena game``: with ``seat``, only what that seat was shown (and its own
-    failures and log); ``logs=False`` leaves the bots' logs out."""
+    failures and log); ``logs=False`` leaves the bots' logs out.
+
+    Paths into a bot's sandboxed copy (``/bot/bot.py``) are shown as its author knows them:
+    under ``homes[seat]``, the bot's directory, where known, else relative to it. The record
+    keeps what the bot wrote; only the telling translates."""
     referee = record.get("referee")
     referee = referee if isinstance(referee, Mapping) else {}
     lines: list[str] = []
@@ -113,6 +118,9 @@ def report_game(record: Mapping[str, Any], seat: int | None = None,
     lines.extend(header_lines(record, seat))
     players = [str(p) for p in record.get("players") or []]
 
+    def home(s: Any) -> str | None:
+        return homes[s] if isinstance(s, int) and 0 <= s < len(homes) else None
+
     def who(s: Any) -> str:
         if isinstance(s, int) and 0 <= s < len(keys):
             return keys[s]
@@ -123,7 +131,8 @@ def report_game(record: Mapping[str, Any], seat: int | None = None,
     if referee:
         lines.append("")
         lines.append("Failures:" if failures else "Failures: none")
-        lines.extend(_failure_line(f, who(f.get("seat"))) for f in failures)
+        lines.extend(_failure_line(f, who(f.get("seat")), home(f.get("seat")))
+                     for f in failures)
     lines.append("")
     lines.extend(event_lines(record, seat))
     if logs:
@@ -134,5 +143,6 @@ def report_game(record: Mapping[str, Any], seat: int | None = None,
             index = int(key) if str(key).isdigit() else -1
             lines.append("")
             lines.append(f"Log of seat {key} ({who(index)}):")
-            lines.extend(f"  | {line}" for line in str(text).rstrip("\n").splitlines())
+            lines.extend(f"  | {line}" for line
+                         in author_paths(str(text), home(index)).rstrip("\n").splitlines())
     return lines

@@ -17,9 +17,9 @@ from arena.errors import ProtocolError
 from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 
 __all__ = ["HINT", "MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT", "SPLIT_JSON_HINT",
-           "beside_hint", "explained", "hinted", "is_not_run", "log_note", "log_quote",
-           "requirements_hint", "stack_dump_ended", "stuck_note", "traceback_note",
-           "traceback_tail"]
+           "author_paths", "beside_hint", "explained", "hinted", "is_not_run", "log_note",
+           "log_quote", "requirements_hint", "stack_dump_ended", "stuck_note",
+           "traceback_note", "traceback_tail"]
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
 NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
@@ -66,6 +66,9 @@ _DUMP_OUTERMOST = re.compile(r'^  File ".*", line \d+ in (?:<module>|_run_module
                              re.M)
 #: The kit's loop: the thread that runs it is the one answering the referee.
 _KIT_LOOP = "/arena/sdk/serving.py\""
+#: Where a path into the bot's copy begins, as the sandbox runs it (a quoted path too).
+_SANDBOX_COPY = re.compile(rf"(?<![\w./-])(?:{re.escape(BWRAP_BOT_DIR)}|/[^\s\"']*/"
+                           rf"{re.escape(BOX_PREFIX)}[^/\s\"']*/bot)/")
 #: Lines of a traceback quoted at most.
 _TRACEBACK_LINES = 8
 #: The system could not run the bot's program (the shell's, bubblewrap's or Python's words).
@@ -216,6 +219,14 @@ def stuck_note(dump: str) -> str:
                 return (f" (at {printable(own[1])[:QUOTE_CHARS]} line {own[2]}, in "
                         f"{printable(own[3])[:QUOTE_CHARS]})")
     return ""
+
+
+def author_paths(text: str, home: str | Path | None = None) -> str:
+    """``text`` (a bot's log, a failure's detail) with the paths into the bot's sandboxed copy
+    (``/bot/bot.py``) named as its author knows them: under ``home``, the bot's directory,
+    or relative to it (``bot.py``) when that is not known."""
+    prefix = f"{str(home).rstrip('/')}/" if home else ""
+    return _SANDBOX_COPY.sub(lambda _: prefix, text)
 
 
 def log_note(log: str, bot_path: str | Path | None = None) -> str:

@@ -205,6 +205,62 @@ def _record_from_simulation(tmp_path: Path) -> dict:
     return json.loads(out.read_text().splitlines()[0])
 
 
+_SANDBOXED_LOG = ('Traceback (most recent call last):\n'
+                  '  File "/bot/act5.py", line 7, in act\n'
+                  '  File "/tmp/arena-box-77-x1/bot/lib/help.py", line 3, in helper\n'
+                  "FileNotFoundError: [Errno 2] No such file or directory: '/bot/w.npy'\n")
+
+
+def test_a_log_names_the_bot_files_as_its_author_knows_them(records: Path,
+                                                            tmp_path: Path) -> None:
+    """The sandbox runs a copy of the bot at /bot (or in its box): the record keeps what the
+    bot wrote, the telling names its files under the bot's directory (known for a stored
+    game, as the bot was entered), else relative to it."""
+    record = {**_record(records, 1), "referee": {
+        "seats": ["act5@v1", "b@v1", "c@v1"], "logs": {"0": _SANDBOXED_LOG},
+        "failures": [{"seat": 0, "type": "crash", "detail": "exited mid-game (exit code 1); "
+                      "FileNotFoundError: ... '/bot/w.npy' (at lib/help.py line 3, in helper)"}]}}
+    odd = tmp_path / "games.jsonl"
+    odd.write_text(json.dumps(record) + "\n")
+    shown = runner.invoke(app, ["game", str(odd), "--seat", "0"])
+    assert shown.exit_code == 0, shown.output
+    out = shown.output.splitlines()
+    at = out.index("Log of seat 0 (act5@v1):")
+    assert out[at + 1:at + 5] == [
+        "  | Traceback (most recent call last):",
+        '  |   File "act5.py", line 7, in act',
+        '  |   File "lib/help.py", line 3, in helper',
+        "  | FileNotFoundError: [Errno 2] No such file or directory: 'w.npy'"]
+    assert "  seat 0 act5@v1: crash: exited mid-game (exit code 1); FileNotFoundError: ... "\
+           "'w.npy' (at lib/help.py line 3, in helper)" in out
+    as_stored = runner.invoke(app, ["game", str(odd), "-f", "json"])
+    assert json.loads(as_stored.output)["referee"]["logs"]["0"] == _SANDBOXED_LOG
+
+    import datetime as dt
+
+    from arena.tournament.store import compress_record
+
+    db = tmp_path / "arena.db"
+    with Store(db) as store:
+        row = store.create_tournament(
+            name="t", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=3, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=1, spec_path=None,
+            bots=[("act5", "v1", "/home/ann/act5", {}), ("b", "v1", "bots/b.py", {}),
+                  ("c", "v1", "bots/c.py", {})])
+        store.record_game(row.id, {
+            "id": "t/r1/t0/g0", "round": 1, "table_index": 0, "game_index": 0, "seed": 5,
+            "seats": [1, 2, 3], "starting_seat": 0, "placements": [3, 1, 2],
+            "desmos": ["Pair", "Pair", "Pair"], "ascension": False, "tiebreak": "",
+            "failures": [], "forfeits": {}, "decisions": 31, "duration_s": 0.01,
+            "latency": [{}, {}, {}]}, compress_record(record))
+    stored = runner.invoke(app, ["game", "t/r1/t0/g0", "--seat", "0", "--db", str(db)])
+    assert stored.exit_code == 0, stored.output
+    assert '  |   File "/home/ann/act5/act5.py", line 7, in act' in stored.output.splitlines()
+    assert '  |   File "/home/ann/act5/lib/help.py", line 3, in helper' in \
+        stored.output.splitlines()
+
+
 def _two_tournaments(db: Path) -> None:
     import datetime as dt
 

@@ -9,6 +9,7 @@ need little of the library.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -423,8 +424,11 @@ def _bot_homes(record: dict[str, Any], db: Path) -> list[str | None]:
             row = store.conn.execute("SELECT path FROM bots WHERE name = ? AND version = ?",
                                      (name, version)).fetchone()
             path = Path(row[0]) if row is not None and row[0] else None
-            # a single-file bot's path is its file; a bot directory's, the directory
-            homes.append(None if path is None else str(path.parent if path.suffix else path))
+            # a single-file bot's path is its file (a .py module), a bot directory's the
+            # directory, whose name may hold a dot too ('act5.v2'): told by what it is where
+            # it is still there
+            module = path is not None and path.suffix == ".py" and not os.path.isdir(path)
+            homes.append(None if path is None else str(path.parent if module else path))
     return homes
 
 

@@ -236,17 +236,27 @@ def test_a_log_names_the_bot_files_as_its_author_knows_them(records: Path,
     as_stored = runner.invoke(app, ["game", str(odd), "-f", "json"])
     assert json.loads(as_stored.output)["referee"]["logs"]["0"] == _SANDBOXED_LOG
 
+    db = _stored_game(tmp_path / "arena.db", record, "/home/ann/act5")
+    stored = runner.invoke(app, ["game", "t/r1/t0/g0", "--seat", "0", "--db", str(db)])
+    assert stored.exit_code == 0, stored.output
+    assert '  |   File "/home/ann/act5/act5.py", line 7, in act' in stored.output.splitlines()
+    assert '  |   File "/home/ann/act5/lib/help.py", line 3, in helper' in \
+        stored.output.splitlines()
+
+
+def _stored_game(db: Path, record: dict, act5: str) -> Path:
+    """A results database holding ``record`` as game t/r1/t0/g0, bot act5 entered from the
+    path ``act5``."""
     import datetime as dt
 
     from arena.tournament.store import compress_record
 
-    db = tmp_path / "arena.db"
     with Store(db) as store:
         row = store.create_tournament(
             name="t", spec_hash="abc", spec_json={}, format="round_robin",
             players_per_game=3, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
             games_planned=1, spec_path=None,
-            bots=[("act5", "v1", "/home/ann/act5", {}), ("b", "v1", "bots/b.py", {}),
+            bots=[("act5", "v1", act5, {}), ("b", "v1", "bots/b.py", {}),
                   ("c", "v1", "bots/c.py", {})])
         store.record_game(row.id, {
             "id": "t/r1/t0/g0", "round": 1, "table_index": 0, "game_index": 0, "seed": 5,
@@ -254,11 +264,25 @@ def test_a_log_names_the_bot_files_as_its_author_knows_them(records: Path,
             "desmos": ["Pair", "Pair", "Pair"], "ascension": False, "tiebreak": "",
             "failures": [], "forfeits": {}, "decisions": 31, "duration_s": 0.01,
             "latency": [{}, {}, {}]}, compress_record(record))
+    return db
+
+
+def test_a_bot_directory_with_a_dot_in_its_name_is_its_files_home(records: Path,
+                                                                   tmp_path: Path) -> None:
+    """A bot directory is told from a module by what it is, not by a dot in its name: the
+    log of the bot entered as /home/ann/act5.v2 named /home/ann/act5.py, a file it never had."""
+    record = {**_record(records, 1), "referee": {
+        "seats": ["act5@v1", "b@v1", "c@v1"], "logs": {"0": _SANDBOXED_LOG}, "failures": []}}
+    db = _stored_game(tmp_path / "arena.db", record, "/home/ann/act5.v2")
     stored = runner.invoke(app, ["game", "t/r1/t0/g0", "--seat", "0", "--db", str(db)])
     assert stored.exit_code == 0, stored.output
-    assert '  |   File "/home/ann/act5/act5.py", line 7, in act' in stored.output.splitlines()
-    assert '  |   File "/home/ann/act5/lib/help.py", line 3, in helper' in \
-        stored.output.splitlines()
+    assert '  |   File "/home/ann/act5.v2/act5.py", line 7, in act' in stored.output.splitlines()
+    mine = tmp_path / "mine.v3"
+    mine.mkdir()  # one on this machine is looked at: a directory named like a module too
+    (mine / "bot.py").mkdir()
+    db = _stored_game(tmp_path / "other.db", record, str(mine / "bot.py"))
+    stored = runner.invoke(app, ["game", "t/r1/t0/g0", "--seat", "0", "--db", str(db)])
+    assert f'  |   File "{mine}/bot.py/act5.py", line 7, in act' in stored.output.splitlines()
 
 
 def _two_tournaments(db: Path) -> None:

@@ -195,10 +195,10 @@ def remove_tree(path: Path) -> None:
         with contextlib.suppress(OSError):
             os.fchmod(dir_fd, 0o700)
         for name in dirnames if own_user else ():
-            # a directory made unreadable (0) can be opened only once opened up; by name, as
-            # bots of a referee that is not root run as its user, who may chmod it anyway
-            with contextlib.suppress(OSError):
-                os.chmod(name, 0o700, dir_fd=dir_fd)
+            # a directory made unreadable (0) can be opened only once opened up: through a
+            # descriptor that opens no content (O_PATH) and no link (fwalk lists a link to a
+            # directory among the directories; by name, chmod followed it out of the box)
+            _open_up(name, dir_fd)
     shutil.rmtree(path, ignore_errors=True)
 
 
@@ -259,6 +259,20 @@ def mount_scratch(path: Path, size_bytes: int, uid: int) -> bool:
     done = libc.mount(b"tmpfs", os.fsencode(path), b"tmpfs",
                       ctypes.c_ulong(_MS_NOSUID | _MS_NODEV), options.encode())
     return bool(done == 0)
+
+
+def _open_up(name: str, dir_fd: int) -> None:
+    """Make the directory ``name`` (in ``dir_fd``) 0700, never what a link there names."""
+    try:
+        fd = os.open(name, os.O_PATH | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC,
+                     dir_fd=dir_fd)
+    except OSError:
+        return  # a link, or gone
+    try:
+        with contextlib.suppress(OSError):  # fchmod refuses an O_PATH descriptor, not its name
+            os.chmod(f"/proc/self/fd/{fd}", 0o700)
+    finally:
+        os.close(fd)
 
 
 def _unmount_beneath(path: Path) -> None:

@@ -158,3 +158,25 @@ def test_a_directory_swapped_for_a_link_while_a_box_is_removed_is_not_followed(
     monkeypatch.undo()
     assert [oct(d.stat().st_mode & 0o777) for d in (victim, victim / "sub")] == ["0o755"] * 2
     assert (victim / "sub").is_dir()
+
+
+@pytest.mark.parametrize("root", [True, False])
+def test_a_link_a_bot_left_in_its_box_is_not_followed_by_its_removal(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, root: bool) -> None:
+    """A bot may leave a link to a directory in its scratch, no race needed: a referee that
+    is not root opened the box's directories up by name, the link followed, and chmodded
+    the directory it named to 0700 (one of the referee's user, which a bot under bubblewrap
+    cannot reach itself). A directory the bot made unreadable is still opened up."""
+    from arena.sandbox import workdir
+
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    victim.chmod(0o755)
+    scratch = tmp_path / "box" / "home"
+    (scratch / "closed" / "inner").mkdir(parents=True)
+    (scratch / "link").symlink_to(victim)
+    (scratch / "closed").chmod(0)
+    monkeypatch.setattr(workdir.os, "geteuid", lambda: 0 if root else os.getuid() or 1000)
+    workdir.remove_tree(tmp_path / "box")
+    assert oct(victim.stat().st_mode & 0o777) == "0o755"
+    assert not (tmp_path / "box").exists()

@@ -76,7 +76,8 @@ def leaderboard(
     ] = "rating",
     wide: Annotated[
         bool, typer.Option("--wide", help="Show every column (default: what fits 100 "
-                                          "columns; json and csv always have every field).")
+                                          "columns or a narrower terminal; json and csv "
+                                          "always have every field).")
     ] = False,
     columns: Annotated[
         str | None, typer.Option("--columns", metavar="A,B,...",
@@ -96,8 +97,9 @@ def leaderboard(
         raise typer.BadParameter("give a tournament name or --all, not both")
     if wide and columns is not None:
         raise typer.BadParameter("give --wide or --columns, not both", param_hint="--columns")
+    from arena.cli.terminal import fitted_width
     from arena.rating.board_view import leaderboard_text
-    from arena.rating.leaderboard import SORTS, table_columns
+    from arena.rating.leaderboard import SORTS, TABLE_WIDTH, table_columns
     from arena.rating.trueskill_rating import RatingMemo
 
     if sort not in SORTS:
@@ -106,9 +108,10 @@ def leaderboard(
     picked = _picked(columns, table_columns())
     memo = RatingMemo() if watch else None  # each frame rates only what landed since
 
-    def frame() -> str:
+    def frame() -> str:  # the width read again each frame: a watched window may be resized
         return leaderboard_text(db, tournament, all_games=all_games, all_versions=all_versions,
-                                 sort=sort, fmt=fmt, columns=picked, wide=wide, memo=memo)
+                                 sort=sort, fmt=fmt, columns=picked, wide=wide, memo=memo,
+                                 width=fitted_width(TABLE_WIDTH))
     if watch:
         _watch(frame, every, refreshes)
     else:
@@ -209,10 +212,10 @@ _HELP = {
         "points (per game: 1 for first, 0 for last, shared places split), byes and buchholz "
         "(Swiss only), failures by type, note. Ratings are per bot version: a new version "
         "starts fresh and its note says 'new' (with the older versions).",
-        "By default the table fits 100 columns: it leaves out the columns empty for every bot, "
-        "points when they equal the wins, then sigma, mean place, win %, mu and version as "
-        "needed, and says which under the table. --wide shows every column, --columns the "
-        "ones named; json and csv always have every field.",
+        "By default the table fits 100 columns (a narrower terminal: its width): it leaves out "
+        "the columns empty for every bot, points when they equal the wins, then sigma, mean "
+        "place, win %, mu and version as needed, and says which under the table. --wide shows "
+        "every column, --columns the ones named; json and csv always have every field.",
         "Example: arena leaderboard swiss --format github",
     ]),
     "results": "\n\n".join([

@@ -217,9 +217,12 @@ def _leaderboard(summary: RunSummary) -> list[str]:
     rated once for both. Nothing when no game was played."""
     if not summary.games_done:
         return []
+    from arena.cli.terminal import fitted_width
     from arena.rating.board_view import leaderboard_text
+    from arena.rating.leaderboard import TABLE_WIDTH
 
-    return [leaderboard_text(summary.db, summary.name, store_ratings=True)]
+    return [leaderboard_text(summary.db, summary.name, store_ratings=True,
+                             width=fitted_width(TABLE_WIDTH))]
 
 
 def _print_summary(summary: RunSummary, board: list[str] | None = None) -> None:

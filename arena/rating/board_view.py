@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arena.rating.leaderboard import (
+    TABLE_WIDTH,
     Leaderboard,
     build_leaderboard,
     fitted_table,
@@ -40,21 +41,23 @@ def leaderboard_text(db: str | Path, tournament: str | None = None, *,
                      all_games: bool = False, all_versions: bool = False,
                      sort: str = "rating", fmt: str = "simple",
                      columns: Sequence[str] | None = None, wide: bool = False,
-                     store_ratings: bool = False, memo: RatingMemo | None = None) -> str:
+                     store_ratings: bool = False, memo: RatingMemo | None = None,
+                     width: int = TABLE_WIDTH) -> str:
     """One leaderboard as ``arena leaderboard`` prints it (and each ``--watch`` frame): a
     league's newest versions unless ``all_versions``, with a line saying what is hidden;
     ``all_games``: every game of every tournament (``--all``).
     ``store_ratings``: also store the tournament's rating history (:func:`build_leaderboard`);
-    ``memo``: the frames' shared memo, so that each rates only the games new since the last."""
+    ``memo``: the frames' shared memo, so that each rates only the games new since the last;
+    ``width``: the columns the default table fits (a narrower terminal's)."""
     board = sort_leaderboard(build_leaderboard(db, tournament, all_games=all_games,
                                                store_ratings=store_ratings, memo=memo), sort)
     hidden = 0
     if board.tournament is not None and board.tournament.format == "league" and not all_versions:
         board, hidden = newest_versions(board)
     if fmt == "simple" or fmt in MACHINE_FORMATS:  # simple, for people: which tournament
-        text = leaderboard_report(board, fmt, columns, wide=wide)
+        text = leaderboard_report(board, fmt, columns, wide=wide, width=width)
     else:
-        text = fitted_table(board, fmt, columns, wide=wide)[0]
+        text = fitted_table(board, fmt, columns, wide=wide, width=width)[0]
     if hidden and fmt not in MACHINE_FORMATS:
         text += (f"\n{hidden} older version{'' if hidden == 1 else 's'} not shown (retired "
                  "from the league, ratings kept); --all-versions shows them.")

@@ -11,6 +11,7 @@ older versions keep their own ratings.
 from __future__ import annotations
 
 import sqlite3
+import textwrap
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -500,15 +501,22 @@ def _entries_footnote(board: Leaderboard) -> list[str]:
             f"{sums}; {where}."]
 
 
+def _fill(line: str, width: int) -> str:
+    """``line`` wrapped at words into ``width`` columns, "mu - 3*sigma" kept on one line."""
+    kept = line.replace("mu - 3*sigma", "mu\xa0-\xa03*sigma")  # textwrap never breaks there
+    return textwrap.fill(kept, width).replace("\xa0", " ")
+
+
 def leaderboard_report(board: Leaderboard, fmt: str = "simple",
-                       columns: Sequence[str] | None = None, *, wide: bool = False) -> str:
+                       columns: Sequence[str] | None = None, *, wide: bool = False,
+                       width: int = TABLE_WIDTH) -> str:
     """The leaderboard with a title line and footnotes (the rating's settings, the columns
     left out, what ``new`` means), what ``arena run`` and ``arena leaderboard`` show; by
-    default the table fits :data:`TABLE_WIDTH` (:func:`fitted_table`). json and csv are the
-    full table alone."""
+    default the table fits ``width``, :data:`TABLE_WIDTH` (:func:`fitted_table`), and below
+    that the notes wrap at words. json and csv are the full table alone."""
     if fmt in MACHINE_FORMATS:
         return render_leaderboard(board, fmt)
-    table, left_out = fitted_table(board, fmt, columns, wide=wide)
+    table, left_out = fitted_table(board, fmt, columns, wide=wide, width=width)
     lines = [leaderboard_title(board), table, rating_footnote(board)]
     if left_out:
         named = ", ".join(f"{c} (equal to wins)" if c == "points" else c for c in left_out)
@@ -518,4 +526,6 @@ def leaderboard_report(board: Leaderboard, fmt: str = "simple",
         league = board.tournament is not None and board.tournament.format == "league"
         lines.append("new: a new version of a bot is rated from scratch; older versions keep "
                      "their own ratings" + ("." if league else " (see arena leaderboard --all)."))
+    if width < TABLE_WIDTH:  # a narrow terminal's: the notes wrap at words, not mid-word
+        lines = [line if i == 1 else _fill(line, width) for i, line in enumerate(lines)]
     return "\n".join(lines)

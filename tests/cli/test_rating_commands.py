@@ -377,6 +377,44 @@ Not shown: points (equal to wins), sigma; --wide shows every column.
 """
 
 
+def _on_a_terminal(*args: str, columns: int = 80) -> str:
+    """What ``arena ARGS`` shows on a pseudo-terminal of ``columns`` x 24."""
+    import re
+
+    import pexpect
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+           "TERM": "xterm-256color"}
+    env.pop("COLUMNS", None)
+    child = pexpect.spawn(sys.executable, ["-m", "arena.cli.main", *args], env=env,
+                          dimensions=(24, columns), encoding="utf-8", timeout=60)
+    shown = child.read()
+    child.close()
+    assert child.exitstatus == 0, shown
+    # an escape (--watch moving the cursor back over its frame) ends a line as seen
+    return re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]", "\n", shown).replace("\r", "")
+
+
+def test_on_a_narrower_terminal_the_leaderboard_fits_its_width(store: Path) -> None:
+    # at 80 columns every row of the 100-column table wrapped onto a second line, in
+    # arena leaderboard and in each frame of --watch
+    for watch in ((), ("--watch", "--refreshes", "1")):
+        shown = _on_a_terminal("leaderboard", "alpha-cup", "--db", str(store), *watch)
+        lines = [line for line in shown.splitlines() if line.strip()]
+        assert max(map(len, lines)) <= 80, shown
+        assert lines[:2] == ["Leaderboard: alpha-cup (round_robin, finished), 20 games rated; "
+                             "sorted by",
+                             "mu - 3*sigma"]  # the title wraps at a word
+        assert lines[2].split() == ["rank", "bot", "mu-3sigma", "games", "wins", "points",
+                                    "failures"]
+        assert lines[3 + 7:3 + 9] == [  # --watch: the frame is drawn again as it stops
+            "TrueSkill mu=25 sigma=8.333 beta=4.167 tau=0 draw=0.1.",
+            "Not shown: sigma, mean place, win %, mu, version; --wide shows every column."]
+    # a terminal of 100 columns or more, like a pipe, has the 100-column table
+    wide = _on_a_terminal("leaderboard", "alpha-cup", "--db", str(store), columns=120)
+    assert [line for line in wide.splitlines() if line] == _ALPHA_CUP.splitlines()
+
+
 def test_wide_and_columns_show_what_is_asked(store: Path) -> None:
     code, out, _ = run("leaderboard", "alpha-cup", "--wide")
     lines = out.splitlines()

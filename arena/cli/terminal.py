@@ -1,0 +1,19 @@
+"""The width of the terminal the CLI prints to, for the tables that fit it."""
+
+from __future__ import annotations
+
+import sys
+
+__all__ = ["fitted_width"]
+
+
+def fitted_width(most: int) -> int:
+    """The columns a table may take: ``most``, or the terminal's width where standard output
+    is a narrower terminal. A pipe or a file gets ``most`` (scripts read that output, and it
+    must not depend on the window that ran them)."""
+    if not sys.stdout.isatty():
+        return most
+    from rich.console import Console
+
+    # as the progress bar reads it: $COLUMNS, or the terminal's size
+    return min(most, Console().width)

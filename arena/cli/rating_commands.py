@@ -183,9 +183,10 @@ def h2h(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Print the head-to-head matrix (help text: ``_HELP['h2h']``)."""
+    from arena.cli.terminal import terminal_width
     from arena.rating.h2h import build_h2h, render_h2h
 
-    typer.echo(render_h2h(build_h2h(db, tournament, players), fmt))
+    typer.echo(render_h2h(build_h2h(db, tournament, players), fmt, width=terminal_width()))
 
 
 def tournaments(

@@ -19,6 +19,7 @@ pair's win rate.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass
@@ -170,13 +171,19 @@ def _labels(keys: Sequence[str]) -> dict[str, str]:
                                                                                 strict=True)}
 
 
-def _cell(record: PairRecord | None) -> str:
-    """``45% (28-63) n=40``: a matrix of seven bots still fits a terminal (the deals and the
-    effective number of games are in the footnote, csv and json)."""
+def _cell(record: PairRecord | None, shown: int = 3) -> str:
+    """``45% (28-63) n=40``, or its first ``shown`` parts of three (a narrower terminal's
+    matrix: ``45% n=40``, ``45%``); the deals and the effective number of games are in the
+    footnote, csv and json."""
     if record is None:
         return ""  # never met
-    return (f"{100 * record.win_rate:.0f}% ({100 * record.low:.0f}-{100 * record.high:.0f}) "
-            f"n={record.games}")
+    parts = [f"{100 * record.win_rate:.0f}%",
+             f"({100 * record.low:.0f}-{100 * record.high:.0f})", f"n={record.games}"]
+    return " ".join(parts if shown == 3 else [parts[0], parts[2]][:shown])
+
+
+#: What a narrower matrix leaves out of its cells, by the cells' parts left (``_cell``).
+_LEFT_OUT = {2: "the 95% intervals", 1: "the 95% intervals and the games (n)"}
 
 
 def h2h_json(h2h: HeadToHead) -> dict[str, Any]:
@@ -192,8 +199,10 @@ def h2h_json(h2h: HeadToHead) -> dict[str, Any]:
     }
 
 
-def render_h2h(h2h: HeadToHead, fmt: str = "simple") -> str:
-    """json (pairs), csv (one row per ordered pair) or a tabulate matrix (row bot vs column)."""
+def render_h2h(h2h: HeadToHead, fmt: str = "simple", width: int | None = None) -> str:
+    """json (pairs), csv (one row per ordered pair) or a tabulate matrix (row bot vs column);
+    ``width``: a terminal's columns, which the matrix fits by shortening its cells where it
+    can (None: a pipe's or a file's, every figure as always)."""
     check_format(fmt)
     if fmt == "json":
         return render_json(h2h_json(h2h))
@@ -203,19 +212,33 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple") -> str:
         return render_csv(headers, [asdict(record) for record in h2h.pairs.values()])
     if not h2h.bots:  # a header alone reads like a bug
         return "No games recorded yet: no head-to-head to show."
+    for shown in (3, 2, 1):  # the least useful parts first, while the matrix is too wide
+        table = _matrix(h2h, fmt, shown)
+        if width is None or max(map(len, table.splitlines())) <= width:
+            break
+    notes = []
+    if shown < 3:
+        notes.append(f"Not shown, to fit the terminal: {_LEFT_OUT[shown]}; --format csv "
+                     "has every figure.")
+    note = repeated_deals((r.games, r.deals, r.effective) for r in h2h.pairs.values())
+    if note is not None:
+        notes.append(f"{note}; --format csv lists each pair's deals and effective games.")
+    if width is not None:  # a terminal's: the notes wrap at words, not mid-word
+        notes = [textwrap.fill(line, width) for line in notes]
+    return "\n".join([table, *notes])
+
+
+def _matrix(h2h: HeadToHead, fmt: str, shown: int) -> str:
+    """The table of row bot vs column bot, each cell with its first ``shown`` parts."""
     labels = _labels(h2h.bots)
     rows = []
     for a in h2h.bots:
         cells = [labels[a]]
         for b in h2h.bots:
-            cells.append("-" if a == b else _cell(h2h.pairs.get((a, b))))
+            cells.append("-" if a == b else _cell(h2h.pairs.get((a, b)), shown))
         rows.append(cells)
     headers = ["row vs column", *(labels[b] for b in h2h.bots)]
-    table = render_table(headers, rows, fmt)
-    note = repeated_deals((r.games, r.deals, r.effective) for r in h2h.pairs.values())
-    if note is None:
-        return table
-    return f"{table}\n{note}; --format csv lists each pair's deals and effective games."
+    return render_table(headers, rows, fmt)
 
 
 def repeated_deals(pairs: Iterable[tuple[int, int, float]]) -> str | None:

@@ -260,6 +260,24 @@ def test_h2h(store: Path) -> None:
     assert err == "Error: alpha-cup has no games at 4-player tables (its games seat 3 players)\n"
 
 
+def test_on_a_narrower_terminal_the_h2h_matrix_shortens_its_cells(store: Path) -> None:
+    # six bots made a matrix of 118 columns: at 80 each row wrapped onto a second line
+    shown = _on_a_terminal("h2h", "alpha-cup", "--db", str(store))
+    lines = [line for line in shown.splitlines() if line.strip()]
+    assert max(map(len, lines)) <= 80, shown
+    assert lines[2].split() == ["alpha", "-", "67%", "n=6", "50%", "n=2", "67%", "n=6", "50%",
+                                "n=2", "62%", "n=4"]
+    assert lines[8:] == ["Not shown, to fit the terminal: the 95% intervals; --format csv has "
+                         "every", "figure."]
+    narrow = _on_a_terminal("h2h", "alpha-cup", "--db", str(store), columns=60)
+    assert [line.split()[:3] for line in narrow.splitlines()[2:4]] == [
+        ["alpha", "-", "67%"], ["charlie", "33%", "-"]]
+    assert "the 95% intervals and the games (n)" in " ".join(narrow.split())
+    # a pipe keeps every figure, whatever the window
+    code, out, _ = run("h2h", "alpha-cup")
+    assert code == 0 and "67% (30-90) n=6" in out and "Not shown" not in out
+
+
 def test_tournaments(store: Path) -> None:
     code, out, _ = run("tournaments", "--format", "json")
     doc = json.loads(out)["tournaments"]

@@ -194,6 +194,7 @@ def tournaments(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """List stored tournaments (help text: ``_HELP['tournaments']``)."""
+    from arena.cli.terminal import terminal_width
     from arena.rating.results import render_tournaments, tournament_summaries
     from arena.tournament.status import no_tournaments
 
@@ -201,7 +202,7 @@ def tournaments(
     if not summaries and fmt not in MACHINE_FORMATS:  # a table's header alone says nothing
         typer.echo(no_tournaments(db))
         return
-    typer.echo(render_tournaments(summaries, fmt))
+    typer.echo(render_tournaments(summaries, fmt, width=terminal_width()))
 
 
 # Help texts: one paragraph per string, because the rich help keeps a docstring's line breaks.

@@ -283,13 +283,14 @@ def status(
     ] = None,
 ) -> None:
     """Show tournament progress (help text: ``_STATUS_HELP``)."""
+    from arena.cli.terminal import terminal_width
     from arena.tournament.status import status_lines
 
     if records is not None and tournament is None:
         raise typer.BadParameter("--records needs a tournament name", param_hint="--records")
     if records is not None:
         check_output_file(records, "--records")
-    typer.echo("\n".join(status_lines(db, tournament, records)))
+    typer.echo("\n".join(status_lines(db, tournament, records, width=terminal_width())))
 
 
 _GAME_HELP = "\n\n".join([

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.common.timestamps import created_fitted
 from arena.rating.games import (
     StoredGame,
     TournamentInfo,
@@ -163,8 +164,10 @@ def _sizes(sizes: int | list[int] | None, joint: str) -> int | str | None:
     return joint.join(map(str, sizes)) if isinstance(sizes, list) else sizes
 
 
-def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simple") -> str:
-    """json, csv or any tabulate format."""
+def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simple",
+                       width: int | None = None) -> str:
+    """json, csv or any tabulate format; ``width``: a terminal's columns, which a table too
+    wide for them fits by showing the times to the minute."""
     check_format(fmt)
     rows = [summary.__dict__ for summary in summaries]
     if fmt == "json":
@@ -183,5 +186,6 @@ def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simpl
         for s in summaries
     ]
     # the column names of arena status's list (json and csv keep the field names)
-    return render_table(["tournament", "format", "per table", "bots", "games", "state",
-                         "created"], table, fmt)
+    return created_fitted(lambda head, rows: render_table(head, rows, fmt),
+                          ["tournament", "format", "per table", "bots", "games", "state",
+                           "created"], table, width)

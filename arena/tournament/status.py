@@ -9,6 +9,7 @@ from typing import Any
 
 from tabulate import tabulate
 
+from arena.common.timestamps import created_fitted
 from arena.engine.houserules import HouseRules
 from arena.referee.failures import describe
 from arena.tournament.editions import entry_indexes
@@ -61,7 +62,7 @@ def _progress(done: int, planned: int) -> str:
     return f"{done}/{planned} ({100 * done // planned}%)"
 
 
-def _overview(store: Store) -> list[str]:
+def _overview(store: Store, width: int | None) -> list[str]:
     rows = []
     for name in store.tournament_names():
         t = store.tournament(name)
@@ -72,8 +73,9 @@ def _overview(store: Store) -> list[str]:
                      t.created_at])
     if not rows:
         return [no_tournaments(store.path)]
-    return [tabulate(rows, headers=["tournament", "format", "per table", "bots", "games",
-                                    "state", "created"])]
+    return [created_fitted(lambda head, shown: tabulate(shown, headers=head),
+                           ["tournament", "format", "per table", "bots", "games", "state",
+                            "created"], rows, width)]
 
 
 def no_tournaments(db: str | Path) -> str:
@@ -211,12 +213,13 @@ def failure_summary(db: str | Path, tournament: str) -> str | None:
 
 
 def status_lines(db: str | Path, tournament: str | None,
-                 records: Path | None = None) -> list[str]:
+                 records: Path | None = None, width: int | None = None) -> list[str]:
     """The text of ``arena status`` (every tournament, or one in detail); with ``records``,
-    also export that tournament's game records as JSON lines."""
+    also export that tournament's game records as JSON lines; ``width``: a terminal's columns,
+    which the list of tournaments fits by showing the times to the minute."""
     with Store(db, create=False, read_only=True) as store:
         if tournament is None:
-            return _overview(store)
+            return _overview(store, width)
         row = store.require(tournament)
         lines = _detail(store, row)
         if records is not None:

@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import os
+import re
 import sqlite3
 import sys
 from collections.abc import Iterator
@@ -290,6 +291,23 @@ def test_tournaments(store: Path) -> None:
     assert code == 0 and "alpha-cup" in out and "running" in out
 
 
+@pytest.mark.parametrize("command", ["tournaments", "status"])
+def test_on_a_narrower_terminal_the_list_of_tournaments_shortens_its_times(
+        store: Path, command: str) -> None:
+    # the whole ISO time ("2026-12-04T04:30:36+00:00") made the list 92 columns (status:
+    # 94), and at 80 each row wrapped its time onto a second line
+    shown = _on_a_terminal(command, "--db", str(store))
+    lines = [line for line in shown.splitlines() if line.strip()]
+    assert max(map(len, lines)) <= 80, shown
+    # the time to the minute (UTC), or the day alone where that is still too wide
+    assert lines[0].split()[-1] == "created"
+    assert re.search(r" \d{4}-\d\d-\d\d$", lines[2]), shown
+    # a pipe keeps the whole time, whatever the window
+    code, out, _ = run(command, "--db", str(store))
+    assert code == 0 and out.splitlines()[0].split()[-1] == "created"
+    assert re.search(r"\d\dT\d\d:\d\d:\d\d\+00:00$", out.splitlines()[2])
+
+
 @pytest.mark.parametrize("command", ["leaderboard", "results", "h2h", "tournaments"])
 def test_help_has_an_example(command: str) -> None:
     code, out, _ = run(command, "--help")
@@ -397,8 +415,6 @@ Not shown: points (equal to wins), sigma; --wide shows every column.
 
 def _on_a_terminal(*args: str, columns: int = 80) -> str:
     """What ``arena ARGS`` shows on a pseudo-terminal of ``columns`` x 24."""
-    import re
-
     import pexpect
 
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]),

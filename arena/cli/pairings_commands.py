@@ -4,6 +4,7 @@ Registered by :mod:`arena.cli.main`."""
 
 from __future__ import annotations
 
+import textwrap
 from collections import Counter
 from fractions import Fraction
 from pathlib import Path
@@ -37,13 +38,15 @@ def pairings(
     db: DbOption = Path(DEFAULT_RESULTS),
 ) -> None:
     """Show the pairings (help text: ``_PAIRINGS_HELP``)."""
+    from arena.cli.terminal import terminal_width
     from arena.tournament.pairings import round_pairings
 
     row, rounds = round_pairings(db, tournament, round_no)
+    width = terminal_width()
     for i, view in enumerate(rounds):
         if i:
             typer.echo("")
-        typer.echo("\n".join(render_round(row.name, row.rounds, view)))
+        typer.echo("\n".join(render_round(row.name, row.rounds, view, width)))
 
 
 def _score(value: Fraction) -> str:
@@ -58,8 +61,10 @@ def _names(labels: list[str]) -> dict[str, str]:
             for label in labels}
 
 
-def render_round(tournament: str, rounds: int, view: RoundPairings) -> list[str]:
-    """A round's lines: its title, the boards' table, its byes."""
+def render_round(tournament: str, rounds: int, view: RoundPairings,
+                 width: int | None = None) -> list[str]:
+    """A round's lines: its title, the boards' table, its byes. ``width``: a terminal's
+    columns; where a board a line wide is wider, each seat has a line of its own."""
     title = f"{tournament}, round {view.round} of {rounds}"
     if not view.paired:
         return [f"{title}: not paired yet (a Swiss round is paired once the one before it "
@@ -71,6 +76,19 @@ def render_round(tournament: str, rounds: int, view: RoundPairings) -> list[str]
     if seatings:
         title += (f" (duplicate: each board plays its deals in {' or '.join(map(str, seatings))}"
                   " seatings, counted together)")
+    table = _boards_table(view, names)
+    if width is not None:  # a terminal's: the title wraps at words, not mid-word
+        title = textwrap.fill(title, width)
+        if max(map(len, table.splitlines())) > width:
+            table = _seats_table(view, names)  # five seats on a line ran to 130 columns
+    lines = [title, table]
+    for label, before, points in view.byes:
+        lines.append(f"bye: {names[label]} ({_score(before)}), +{_score(points)}")
+    return lines
+
+
+def _boards_table(view: RoundPairings, names: dict[str, str]) -> str:
+    """A line a board: its bots in seat order with their scores before, then the points."""
     width = max((len(board.bots) for board in view.boards), default=2)
     rows = []
     for board in view.boards:
@@ -81,10 +99,21 @@ def render_round(tournament: str, rounds: int, view: RoundPairings) -> list[str]
                      f"{board.games_done}/{board.games_planned}"])
     headers = ["board", *(f"seat {i + 1} (score before)" for i in range(width)), "result",
                "games"]
-    lines = [title, tabulate(rows, headers=headers, disable_numparse=True)]
-    for label, before, points in view.byes:
-        lines.append(f"bye: {names[label]} ({_score(before)}), +{_score(points)}")
-    return lines
+    return str(tabulate(rows, headers=headers, disable_numparse=True))
+
+
+def _seats_table(view: RoundPairings, names: dict[str, str]) -> str:
+    """A line a seat, for a narrow terminal: the same figures as :func:`_boards_table`."""
+    rows = []
+    for board in view.boards:
+        for seat, (bot, before, points) in enumerate(zip(board.bots, board.before,
+                                                         board.points, strict=True)):
+            first = seat == 0  # the board's number and games on its first seat's line
+            rows.append([board.number if first else "", seat + 1, names[bot], _score(before),
+                         _score(points),
+                         f"{board.games_done}/{board.games_planned}" if first else ""])
+    return str(tabulate(rows, headers=["board", "seat", "bot", "score before", "points",
+                                       "games"], disable_numparse=True))
 
 
 def register(app: typer.Typer) -> None:

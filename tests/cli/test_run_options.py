@@ -295,3 +295,33 @@ def test_a_round_of_two_table_sizes_says_both_seatings() -> None:
     assert render_round("mix", 1, RoundPairings(1, boards, []))[0] == (
         "mix, round 1 of 1 (duplicate: each board plays its deals in 2 or 3 seatings, counted "
         "together)")
+
+
+def test_a_round_of_five_seats_has_a_line_a_seat_on_a_narrower_terminal() -> None:
+    """Five seats of 'seat N (score before)' made a board's line 130 columns: at 80 every
+    line wrapped twice, and the title wrapped mid-word."""
+    from arena.cli.pairings_commands import render_round
+    from arena.tournament.pairings import Board, RoundPairings
+
+    bots = ("heuristic@1", "collector@1", "greedy@1", "random2@1", "random@1")
+    before = tuple(Fraction(n, 4) for n in (15, 9, 11, 1, 4))
+    points = tuple(Fraction(n, 4) for n in (14, 13, 9, 3, 1))
+    view = RoundPairings(2, [Board(1, bots, before, points, 4, 4, 2)],
+                         [("ismcts@1", Fraction(5), Fraction(1))])
+    wide = render_round("swiss5", 2, view)  # a pipe's: as always
+    assert wide[1].split()[:3] == ["board", "seat", "1"] and len(wide[1]) > 80
+    lines = render_round("swiss5", 2, view, 80)
+    assert "\n".join(lines).splitlines() == [
+        "swiss5, round 2 of 2 (duplicate: each board plays its deals in 2 seatings,",
+        "counted together)",
+        "board    seat    bot        score before    points    games",
+        "-------  ------  ---------  --------------  --------  -------",
+        "1        1       heuristic  3.75            3.5       4/4",
+        "         2       collector  2.25            3.25",
+        "         3       greedy     2.75            2.25",
+        "         4       random2    0.25            0.75",
+        "         5       random     1               0.25",
+        "bye: ismcts (5), +1"]
+    # a board that fits keeps its line, under a title wrapped at words
+    two = RoundPairings(1, [Board(1, bots[:2], before[:2], points[:2], 4, 4, 2)], [])
+    assert render_round("swiss5", 1, two, 80)[1] == render_round("swiss5", 1, two)[1]

@@ -19,6 +19,7 @@ from rich.progress import (
 from rich.progress import Progress as ProgressBar
 from rich.text import Text
 
+from arena.cli.terminal import fill_words
 from arena.tournament.events import (
     DatabaseCreated,
     Progress,
@@ -79,18 +80,24 @@ class TerminalReport:
                 self._bar.stop()
                 self._bar = None
         elif isinstance(event, RunWarning):
-            self.console.print(f"[yellow]warning:[/] {event.text}", highlight=False)
+            self._say(f"warning: {event.text}", style="yellow")
         elif isinstance(event, DatabaseCreated):
-            self.console.print(f"New results database: {event.path}", highlight=False)
+            self._say(f"New results database: {event.path}")
         elif isinstance(event, TournamentDropped):
-            self.console.print(f"--fresh: dropping the stored tournament '{event.name}' "
-                               f"({event.games} game{'' if event.games == 1 else 's'} "
-                               "recorded)", highlight=False)
+            self._say(f"--fresh: dropping the stored tournament '{event.name}' "
+                      f"({event.games} game{'' if event.games == 1 else 's'} recorded)")
         elif isinstance(event, RunStopped):
             of = f"/{event.planned}" if event.planned else ""  # a league may have no end
-            self.console.print(f"Stopped: {event.done}{of} games of '{event.name}' "
-                               f"are recorded in {event.db}. Resume with: {event.resume}",
-                               highlight=False)
+            self._say(f"Stopped: {event.done}{of} games of '{event.name}' "
+                      f"are recorded in {event.db}. Resume with: {event.resume}")
+
+    def _say(self, line: str, style: str = "") -> None:
+        """``line`` as it is; on a terminal wrapped at words, which the terminal broke
+        anywhere ("delegat|ed"); its first word in ``style``."""
+        if self.console.is_terminal:
+            line = fill_words(line, self.console.width)
+        head, space, rest = line.partition(" ")
+        self.console.print(Text.assemble((head, style), space, rest), highlight=False)
 
     def _progress(self, event: Progress) -> None:
         if not self.show_progress:

@@ -4,18 +4,35 @@ from __future__ import annotations
 
 import sys
 
-__all__ = ["fitted_width", "terminal_width"]
+__all__ = ["fill_words", "fitted_width", "terminal_width", "wrapped"]
 
 
-def terminal_width() -> int | None:
-    """The columns of the terminal standard output is; None for a pipe or a file (scripts
-    read that output, and it must not depend on the window that ran them)."""
-    if not sys.stdout.isatty():
+def terminal_width(*, err: bool = False) -> int | None:
+    """The columns of the terminal standard output (``err``: standard error) is; None for a
+    pipe or a file (scripts read that output, and it must not depend on the window that ran
+    them)."""
+    if not (sys.stderr if err else sys.stdout).isatty():
         return None
     from rich.console import Console
 
     # as the progress bar reads it: $COLUMNS, or the terminal's size
-    return Console().width
+    return Console(stderr=err).width
+
+
+def wrapped(text: str, *, err: bool = False) -> str:
+    """``text`` wrapped at words to the terminal's width (``err``: standard error's), which
+    would otherwise break it mid-word; a pipe or a file gets it as it is."""
+    width = terminal_width(err=err)
+    return text if width is None else fill_words(text, width)
+
+
+def fill_words(text: str, width: int) -> str:
+    """Each line of ``text`` wrapped at spaces into ``width`` columns."""
+    import textwrap
+
+    # a path or an option is never broken: one longer than a line has a line of its own
+    return "\n".join(textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+                     for line in text.splitlines())
 
 
 def fitted_width(most: int) -> int:

@@ -204,11 +204,13 @@ def _ask_before_dropping(spec: TournamentSpec, db: Path) -> None:
 
 def _say_overrides(spec: TournamentSpec) -> None:
     """The run header's line on the options that set the spec's fields."""
+    from arena.cli.terminal import wrapped
     from arena.tournament.overrides import override_options
 
     if spec.overrides:
-        typer.echo(f"Spec fields set on the command line, recorded with the spec:"
-                   f"{override_options(spec.overrides)} (give them again to resume)", err=True)
+        typer.echo(wrapped(f"Spec fields set on the command line, recorded with the spec:"
+                           f"{override_options(spec.overrides)} (give them again to resume)",
+                           err=True), err=True)
 
 
 def _leaderboard(summary: RunSummary) -> list[str]:
@@ -228,12 +230,14 @@ def _leaderboard(summary: RunSummary) -> list[str]:
 def _print_summary(summary: RunSummary, board: list[str] | None = None) -> None:
     """What a run did, then the leaderboard (``board``: computed already, while the workers
     wound down) and the bots' failures."""
+    from arena.cli.terminal import wrapped
+
     rate = summary.games_per_s
-    typer.echo(
+    typer.echo(wrapped(
         f"{summary.name}: {summary.games_done}"
         f"{f'/{summary.games_planned}' if summary.games_planned else ''} games recorded "
         f"({summary.games_recorded} this run, {summary.elapsed_s:.1f} s, {rate:.1f} games/s) "
-        f"in {summary.db}; state {summary.state}")
+        f"in {summary.db}; state {summary.state}"))
     if summary.games_done:
         from arena.tournament.status import failure_summary
 

@@ -6,6 +6,7 @@ import importlib
 import io
 import os
 import re
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -165,3 +166,36 @@ def test_arena_run_says_the_sandbox_warning_once_at_the_top(
     assert result.stderr.splitlines()[:2] == [f"warning: {missing}",
                                               f"New results database: {tmp_path / 'said.db'}"]
     assert result.stderr.count(missing) == 1
+
+
+def test_on_a_terminal_arena_runs_lines_wrap_at_words(tmp_path: Path) -> None:
+    # at 80 columns the terminal broke them wherever its width ended: "(give th|em again to
+    # resume)", "...in /tmp/x.d|b; state finished"
+    import pexpect
+
+    spec = tmp_path / "wrapped.yaml"
+    spec.write_text("name: a-tournament-with-a-rather-long-name\nformat: round_robin\n"
+                    "bots: [greedy, collector]\ngames_per_match: 2\nseed: 7\n"
+                    f"results: {tmp_path / 'wrapped-results.db'}\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+           "TERM": "xterm-256color"}
+    env.pop("COLUMNS", None)
+    child = pexpect.spawn(sys.executable, ["-m", "arena.cli.main", "run", str(spec), "--games",
+                                           "1", "--workers", "1", "--no-progress"], env=env,
+                          dimensions=(24, 80), encoding="utf-8", timeout=120)
+    shown = re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\r", "", child.read())
+    child.close()
+    assert child.exitstatus == 0, shown
+    # a line longer than the terminal is a path alone, kept whole
+    assert all(len(line) <= 80 or " " not in line.strip() for line in shown.splitlines()), shown
+    words = " ".join(shown.split())
+    assert ("Spec fields set on the command line, recorded with the spec: --games 1 (give them "
+            "again to resume)") in words
+    assert re.search(r"a-tournament-with-a-rather-long-name: (\d+)/\1 games recorded \(\1 "
+                     rf"this run, .* in {re.escape(str(tmp_path))}/wrapped-results\.db; "
+                     "state finished", words), shown
+    # a pipe gets each line whole
+    result = CliRunner().invoke(app, ["run", str(spec), "--games", "1", "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert any(line.startswith("a-tournament-with-a-rather-long-name: ")
+               and line.endswith("; state finished") for line in result.stdout.splitlines())

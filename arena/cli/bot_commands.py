@@ -16,6 +16,7 @@ from arena.cli.bot_options import configured, limits_of, setting
 from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
 from arena.cli.signals import stop_on_sigterm
+from arena.cli.terminal import wrapped
 from arena.native import native_build
 from arena.referee.check import CheckItem, CheckReport, check_bot
 from arena.registry import BotSpec, default_bots_dir, list_bots, submit
@@ -159,17 +160,18 @@ def _print_report(report: CheckReport) -> None:
 
 
 def _print_header(report: CheckReport) -> None:
-    typer.echo(f"Checking {report.bot} (version {report.version})"
-               + (f" in the sandbox ({report.sandbox_level})" if report.sandbox_level else ""))
+    typer.echo(wrapped(f"Checking {report.bot} (version {report.version})"
+                       + (f" in the sandbox ({report.sandbox_level})"
+                          if report.sandbox_level else "")))
     # a name the registry refuses gets no promise of a registered copy: its own check says why
     registered = report.registered_version
     if registered is not None and registered != report.version:
-        typer.echo(f"Note: arena submit registers this file as {report.bot}.py, version "
-                   f"{registered} (a version covers the file's name, so --name NAME "
-                   "gives NAME.py another)")
+        typer.echo(wrapped(f"Note: arena submit registers this file as {report.bot}.py, "
+                           f"version {registered} (a version covers the file's name, so "
+                           "--name NAME gives NAME.py another)"))
     if report.packages:
-        typer.echo(f"Packages: {', '.join(report.packages)} (installed for it; its version "
-                   "names them)")
+        typer.echo(wrapped(f"Packages: {', '.join(report.packages)} (installed for it; its "
+                           "version names them)"))
 
 
 def _print_wait(bot: str, what: str, limit_ms: int) -> None:
@@ -181,7 +183,10 @@ def _print_item(report: CheckReport, item: CheckItem) -> None:
     """A check's line as soon as it is decided, after the header with the first."""
     if item is report.items[0]:
         _print_header(report)
-    typer.echo(item.line())
+    # on a terminal the item's line wraps at words under its text, not under its mark; its
+    # notes (a traceback's end) as the bot wrote them
+    head, *notes = item.line().split("\n")
+    typer.echo("\n".join([wrapped(head, indent="  "), *notes]))
 
 
 _SUBMIT_HELP = "\n\n".join([

@@ -19,19 +19,22 @@ def terminal_width(*, err: bool = False) -> int | None:
     return Console(stderr=err).width
 
 
-def wrapped(text: str, *, err: bool = False) -> str:
+def wrapped(text: str, *, err: bool = False, indent: str = "") -> str:
     """``text`` wrapped at words to the terminal's width (``err``: standard error's), which
-    would otherwise break it mid-word; a pipe or a file gets it as it is."""
+    would otherwise break it mid-word, the lines it continues on ``indent``ed; a pipe or a
+    file gets it as it is."""
     width = terminal_width(err=err)
-    return text if width is None else fill_words(text, width)
+    return text if width is None else fill_words(text, width, indent)
 
 
-def fill_words(text: str, width: int) -> str:
-    """Each line of ``text`` wrapped at spaces into ``width`` columns."""
+def fill_words(text: str, width: int, indent: str = "") -> str:
+    """Each line of ``text`` wrapped at spaces into ``width`` columns, the lines it
+    continues on ``indent``ed."""
     import textwrap
 
     # a path or an option is never broken: one longer than a line has a line of its own
-    return "\n".join(textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+    return "\n".join(textwrap.fill(line, width, subsequent_indent=indent,
+                                   break_long_words=False, break_on_hyphens=False)
                      for line in text.splitlines())
 
 

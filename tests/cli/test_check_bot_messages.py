@@ -293,3 +293,35 @@ def test_two_bot_classes_are_told_to_keep_one_within_the_quoted_line(tmp_path: P
                     "last log line: [runner] several Bot subclasses in two.py: keep one, or name "
                     "one in a bot directory's bot.yaml: command: [python3, -m, arena.sdk.runner, "
                     "two.py, --class, FirstAttemptAtAVeryCleverBot]; found FirstAtte...")
+
+
+@needs_sandbox
+def test_on_a_terminal_the_checklist_wraps_at_words_under_each_checks_text(
+        tmp_path: Path) -> None:
+    # at 80 columns the terminal broke the lines anywhere: "(bwrap+seccomp+user+rlimit|s)",
+    # "all legal and in t|ime", the rest of a check's line under its mark
+    import os
+    import re
+    import sys
+
+    import pexpect
+
+    env = {**os.environ, "PYTHONPATH": str(BOTS.parent), "TERM": "xterm-256color",
+           "ARENA_BOTS_DIR": str(tmp_path)}
+    env.pop("COLUMNS", None)
+    child = pexpect.spawn(sys.executable, ["-m", "arena.cli.main", "check-bot",
+                                           str(BOTS / "greedy.py")], env=env,
+                          dimensions=(24, 60), encoding="utf-8", timeout=120)
+    shown = re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\r", "", child.read())
+    child.close()
+    assert child.exitstatus == 0, shown
+    lines = [line for line in shown.splitlines() if not line.startswith("waiting for")]
+    assert max(map(len, lines)) <= 60, shown
+    decisions = next(i for i, line in enumerate(lines) if line.startswith("✓ decisions: "))
+    assert lines[decisions + 1].startswith("  ") and lines[decisions + 1][2] != " ", shown
+    assert "all legal and in time" in " ".join(shown.split())
+    # a pipe gets each check on one line
+    result = runner.invoke(app, ["check-bot", str(BOTS / "greedy.py")],
+                           env={"ARENA_BOTS_DIR": str(tmp_path)})
+    assert any(line.startswith("✓ decisions: ") and "all legal and in time" in line
+               for line in result.stdout.splitlines())

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 __all__ = ["fill_words", "fitted_width", "terminal_width", "wrapped"]
+
+#: A command a line tells the user to paste: a subcommand, its argument, options with values.
+_COMMAND = re.compile(r"\barena (?:run|game|status|pairings|leaderboard|h2h|results) \S+"
+                      r"(?: --?[\w-]+(?: (?!-)\S+)?)*")
 
 
 def terminal_width(*, err: bool = False) -> int | None:
@@ -32,10 +37,13 @@ def fill_words(text: str, width: int, indent: str = "") -> str:
     continues on ``indent``ed."""
     import textwrap
 
-    # a path or an option is never broken: one longer than a line has a line of its own
+    # a path or an option is never broken: one longer than a line has a line of its own; nor
+    # is a command to paste (a line break in it would run half of it)
+    kept = [_COMMAND.sub(lambda m: m.group().replace(" ", "\xa0"), line)
+            for line in text.splitlines()]
     return "\n".join(textwrap.fill(line, width, subsequent_indent=indent,
                                    break_long_words=False, break_on_hyphens=False)
-                     for line in text.splitlines())
+                     for line in kept).replace("\xa0", " ")
 
 
 def fitted_width(most: int) -> int:

@@ -245,7 +245,7 @@ def _print_summary(summary: RunSummary, board: list[str] | None = None) -> None:
             typer.echo(text)
         failures = failure_summary(summary.db, summary.name)
         if failures is not None:
-            typer.echo(failures)
+            typer.echo(wrapped(failures))
 
 
 def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None) -> None:
@@ -287,14 +287,20 @@ def status(
     ] = None,
 ) -> None:
     """Show tournament progress (help text: ``_STATUS_HELP``)."""
-    from arena.cli.terminal import terminal_width
+    from arena.cli.terminal import fill_words, terminal_width
     from arena.tournament.status import status_lines
 
     if records is not None and tournament is None:
         raise typer.BadParameter("--records needs a tournament name", param_hint="--records")
     if records is not None:
         check_output_file(records, "--records")
-    typer.echo("\n".join(status_lines(db, tournament, records, width=terminal_width())))
+    width = terminal_width()
+    lines = status_lines(db, tournament, records, width=width)
+    if width is not None:  # a terminal's: its lines wrap at words, which it broke anywhere
+        lines = [line if "\n" in line else  # a table, fitted already
+                 fill_words(line, width, " " * (len(line) - len(line.lstrip()) + 2))
+                 for line in lines]
+    typer.echo("\n".join(lines))
 
 
 _GAME_HELP = "\n\n".join([

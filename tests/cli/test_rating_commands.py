@@ -308,6 +308,22 @@ def test_on_a_narrower_terminal_the_list_of_tournaments_shortens_its_times(
     assert re.search(r"\d\dT\d\d:\d\d:\d\d\+00:00$", out.splitlines()[2])
 
 
+def test_on_a_narrower_terminal_status_wraps_at_words_and_keeps_commands_whole(
+        store: Path) -> None:
+    # at 80 columns the terminal broke the lines anywhere ("spec hash 63132c7903fd5|379",
+    # "--db /tmp/x.|db")
+    shown = _on_a_terminal("status", "alpha-cup", "--db", str(store), columns=60)
+    lines = [line for line in shown.splitlines() if line]
+    assert max(map(len, lines)) <= 60, shown
+    assert lines[:2] == ["tournament alpha-cup: round_robin, 3 per table, 6 bots, seed",
+                         "  1, spec hash hash-alpha-cup"]
+    # the command to paste is never cut in two
+    assert any(re.fullmatch(r"\s*arena game alpha-cup/r\d+/t\d+/g\d+ --seat \d+", line)
+               for line in lines), shown
+    code, out, _ = run("status", "alpha-cup", "--db", str(store))  # a pipe: as always
+    assert code == 0 and out.splitlines()[0].endswith(", spec hash hash-alpha-cup")
+
+
 @pytest.mark.parametrize("command", ["leaderboard", "results", "h2h", "tournaments"])
 def test_help_has_an_example(command: str) -> None:
     code, out, _ = run(command, "--help")

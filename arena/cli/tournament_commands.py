@@ -178,23 +178,12 @@ def _backend_of(backend: str | None, address: str | None) -> str | None:
 def _ask_before_dropping(spec: TournamentSpec, db: Path) -> None:
     """--fresh deletes games as ``arena delete`` does: asked the same way, when there are any
     (a tournament without games loses nothing)."""
-    import sqlite3
+    from arena.tournament.editions import stored_games
 
-    from arena.tournament.editions import current_edition
-    from arena.tournament.store import Store, shown_state
-
-    if not db.is_file():
+    found = stored_games(db, spec)
+    if found is None:
         return
-    try:
-        with Store(db, create=False, read_only=True) as store:
-            name = current_edition(store, spec, False)[0].name
-            row = store.tournament(name)
-            games = 0 if row is None else store.count_games(row.id)
-    except (ArenaError, sqlite3.Error):  # not ours, or not set up: the run says which
-        return
-    if row is None or games == 0:
-        return
-    state = shown_state(db, name, row.state)
+    name, games, state = found
     what = f"tournament '{name}' ({games} game{'' if games == 1 else 's'}, {state}) from {db}"
     if not _confirmed(f"--fresh: drop {what} and start anew?",
                       "nothing dropped: no answer (--yes drops it without asking)"):

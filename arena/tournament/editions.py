@@ -24,14 +24,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from arena.errors import ArenaError, BotError, StoreError
 from arena.registry import BotSpec, resolve
 from arena.tournament.runlock import being_run
 from arena.tournament.spec import TournamentSpec
-from arena.tournament.store import Store, TournamentRow
+from arena.tournament.store import Store, TournamentRow, shown_state
+
+_T = TypeVar("_T")
 
 __all__ = [
     "continue_with",
@@ -42,6 +45,7 @@ __all__ = [
     "refuse_if_running",
     "retired_entries",
     "stored_bot",
+    "stored_games",
     "successions",
     "version_changes",
     "with_edition",
@@ -209,16 +213,40 @@ def current_edition(store: Store, spec: TournamentSpec, new_edition: bool
     return with_edition(spec, name), {"of": spec.name, "number": int(name.rsplit("-", 1)[1])}
 
 
+def _peek(db_path: Path, spec: TournamentSpec, new_edition: bool,
+          look: Callable[[Store, str], _T]) -> _T | None:
+    """``look`` at the stored tournament this run would play (by its edition's name), or
+    None when there is no database yet or it is not set up or not ours (the run says which)."""
+    if not db_path.is_file():
+        return None
+    try:
+        with Store(db_path, create=False, read_only=True) as store:
+            return look(store, current_edition(store, spec, new_edition)[0].name)
+    except (ArenaError, sqlite3.Error):
+        return None
+
+
 def refuse_if_running(db_path: Path, spec: TournamentSpec, new_edition: bool) -> None:
     """Refuse at once the tournament another process runs, before any bot starts (the run
     lock, taken once the trial start has passed, stays the guard: this is its early word)."""
-    if not db_path.is_file():
+    found = _peek(db_path, spec, new_edition, lambda store, name: (name, store.runner_pid(name)))
+    if found is None:
         return
-    try:
-        with Store(db_path, create=False, read_only=True) as store:
-            name = current_edition(store, spec, new_edition)[0].name
-            pid = store.runner_pid(name)
-    except (ArenaError, sqlite3.Error):  # not set up yet, or not ours: the run says which
-        return
+    name, pid = found
     if pid is not None:
         raise StoreError(being_run(name, "?" if pid < 0 else pid))
+
+
+def stored_games(db_path: Path, spec: TournamentSpec) -> tuple[str, int, str] | None:
+    """What ``--fresh`` would drop: the stored tournament's name, its games and its state to
+    show, or None when it has none (nothing is lost then)."""
+    def look(store: Store, name: str) -> tuple[str, int, str] | None:
+        row = store.tournament(name)
+        games = 0 if row is None else store.count_games(row.id)
+        return None if row is None or games == 0 else (name, games, row.state)
+
+    found = _peek(db_path, spec, False, look)
+    if found is None:
+        return None
+    name, games, state = found
+    return name, games, shown_state(db_path, name, state)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tabulate import tabulate, tabulate_formats
@@ -30,9 +31,36 @@ MACHINE_FORMATS = ("json", "csv")
 TABLE_FORMATS: tuple[str, ...] = tuple(f for f in tabulate_formats
                                        if f not in ("unsafehtml", "latex_raw"))
 OUTPUT_FORMATS: tuple[str, ...] = (*MACHINE_FORMATS, *TABLE_FORMATS)
-#: Markdown tables, where ``|`` in a cell starts a new column unless written ``\|``. A bot's
-#: name may no longer hold ``|``, but a database written before still has such names.
-_MARKDOWN_FORMATS = ("github", "pipe")
+
+
+def _backslashed(specials: str) -> Callable[[str], str]:
+    pattern = re.compile(f"[{re.escape(specials)}]")
+    return lambda text: pattern.sub(lambda m: "\\" + m.group(), text)
+
+
+def _replaced(old: str, new: str) -> Callable[[str], str]:
+    return lambda text: text.replace(old, new)
+
+
+#: How each markup format writes a cell's text so that it stays that text in its cell. A
+#: bot's name may no longer hold ``|``, but a database written before still has such names,
+#: and a bot.yaml's name may hold ``*``, ``_`` and the like. ``|`` separates cells in all of
+#: them but one, each writing it its own way (Markdown's ``\|`` is a backslash in org-mode);
+#: in reStructuredText ``|x|`` is a substitution, ``x_`` a link and ``*x*`` emphasis, each
+#: an error or another text. The plain-text formats draw their ``|`` around the cells and
+#: need nothing; HTML and LaTeX are escaped by tabulate.
+_CELL_ESCAPES: dict[str, Callable[[str], str]] = {
+    "github": _backslashed("|"),
+    "pipe": _backslashed("|"),
+    "jira": _backslashed("|"),
+    "asciidoc": _backslashed("|"),
+    "orgtbl": _replaced("|", "\\vert{}"),
+    "mediawiki": _replaced("|", "&#x7C;"),
+    "moinmoin": _replaced("|", "&#x7C;"),
+    "textile": _replaced("|", "&#x7C;"),
+    "youtrack": _replaced("|", "&#x7C;"),
+    "rst": _backslashed("\\|_*`"),
+}
 
 
 def check_format(fmt: str) -> str:
@@ -50,17 +78,19 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str
     """A tabulate table; ``None`` cells show as ``-``.
 
     Numbers are formatted with ``floatfmt``; text columns are never parsed as numbers, so a
-    version such as ``1e5`` or ``0042`` prints as stored. In Markdown formats a ``|`` in a
-    cell is written ``\\|``, so that it stays in its cell.
+    version such as ``1e5`` or ``0042`` prints as stored. In the markup formats a ``|`` in a
+    cell, and what else would change it, is escaped as the format expects (``_CELL_ESCAPES``),
+    so that it stays its text in its cell.
     """
     if fmt not in TABLE_FORMATS:  # tabulate would print an unknown format as "simple"
         raise ValueError(f"'{fmt}' is not a table format: its renderer must handle it")
     data = [list(row) for row in rows]
     text_columns = sorted({i for row in data for i, v in enumerate(row) if isinstance(v, str)})
     head = list(headers)
-    if fmt in _MARKDOWN_FORMATS:
-        data = [[_escape_pipe(v) for v in row] for row in data]
-        head = [_escape_pipe(h) for h in head]
+    escape = _CELL_ESCAPES.get(fmt)
+    if escape is not None:
+        data = [[escape(v) if isinstance(v, str) else v for v in row] for row in data]
+        head = [escape(h) for h in head]
     return str(
         tabulate(
             data,
@@ -71,10 +101,6 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str
             disable_numparse=text_columns or False,
         )
     )
-
-
-def _escape_pipe(value: Any) -> Any:
-    return value.replace("|", "\\|") if isinstance(value, str) else value
 
 
 def render_json(payload: Any) -> str:

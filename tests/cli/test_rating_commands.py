@@ -179,21 +179,46 @@ def test_every_format_renders(store: Path) -> None:
         assert code == 2 and f"unknown format '{raw}'" in err
 
 
-def test_a_name_stored_before_pipes_were_refused_is_one_markdown_cell(in_tmp: Path) -> None:
-    # names with '|' are refused since; a database written before still holds them
+#: A name with ``|`` as each markup format writes it to keep it in its cell.
+_PIPES_ESCAPED = {
+    **dict.fromkeys(("github", "pipe", "jira", "asciidoc", "rst"), r"evil \| 99.9 \| x"),
+    "orgtbl": r"evil \vert{} 99.9 \vert{} x",
+    **dict.fromkeys(("mediawiki", "moinmoin", "textile", "youtrack"),
+                    "evil &#x7C; 99.9 &#x7C; x"),
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(_PIPES_ESCAPED))
+def test_a_name_stored_before_pipes_were_refused_is_one_cell(in_tmp: Path, fmt: str) -> None:
+    # names with '|' are refused since; a database written before still holds them, and
+    # org-mode's and Jira's tables (the others too) took each '|' for a new cell
     builder = StoreBuilder(in_tmp / "old.db")
     tid, ids = builder.tournament("old-cup", ["evil | 99.9 | x", "fair"])
     builder.game(GameSpec(tid, 0, 0, 0, ids, [1, 2]))
     builder.close()
-    for fmt in ("github", "pipe"):
-        code, out, _ = run("leaderboard", "old-cup", "--db", "old.db", "-f", fmt)
-        row = next(line for line in out.splitlines() if "evil" in line)
-        assert code == 0 and r"evil \| 99.9 \| x" in row, out
-        assert row.replace(r"\|", "").count("|") == out.splitlines()[0].count("|")
-        code, out, _ = run("h2h", "old-cup", "--db", "old.db", "-f", fmt)
-        assert code == 0 and r"evil \| 99.9 \| x" in out and "evil |" not in out, out
+    escaped = _PIPES_ESCAPED[fmt]
+    for command in ("leaderboard", "h2h"):
+        code, out, _ = run(command, "old-cup", "--db", "old.db", "-f", fmt)
+        lines = out.splitlines()
+        evil = next(line for line in lines if "evil" in line and "fair" not in line)
+        fair = next(line for line in lines if "fair" in line and "evil" not in line)
+        assert code == 0 and escaped in evil, out
+        # as many cells as the other bot's row
+        assert evil.replace(escaped, "").count("|") == fair.count("|"), out
     code, out, _ = run("leaderboard", "old-cup", "--db", "old.db", "-f", "csv")
     assert "evil | 99.9 | x" in out  # the data formats keep the name as stored
+
+
+def test_rst_shows_a_name_as_it_is_not_as_a_link_or_emphasis(in_tmp: Path) -> None:
+    # 'fair_' was a link to a target nowhere (an error in the document), '*star*' emphasis
+    builder = StoreBuilder(in_tmp / "odd.db")
+    tid, ids = builder.tournament("odd-cup", ["fair_", "*star*"])
+    builder.game(GameSpec(tid, 0, 0, 0, ids, [1, 2]))
+    builder.close()
+    code, out, _ = run("leaderboard", "odd-cup", "--db", "odd.db", "-f", "rst",
+                       "--columns", "bot,games")
+    assert code == 0 and out.splitlines()[3:5] == [r"fair\_          1",
+                                                   r"\*star\*        1"], out
 
 
 def test_a_data_format_no_renderer_handles_is_not_printed_as_a_table() -> None:

@@ -201,8 +201,8 @@ def h2h_json(h2h: HeadToHead) -> dict[str, Any]:
 
 def render_h2h(h2h: HeadToHead, fmt: str = "simple", width: int | None = None) -> str:
     """json (pairs), csv (one row per ordered pair) or a tabulate matrix (row bot vs column);
-    ``width``: a terminal's columns, which the matrix fits by shortening its cells where it
-    can (None: a pipe's or a file's, every figure as always)."""
+    ``width``: a terminal's columns, which the matrix fits by shortening its cells, or else
+    gives way to a line a pair (None: a pipe's or a file's, every figure as always)."""
     check_format(fmt)
     if fmt == "json":
         return render_json(h2h_json(h2h))
@@ -212,11 +212,16 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple", width: int | None = None) -
         return render_csv(headers, [asdict(record) for record in h2h.pairs.values()])
     if not h2h.bots:  # a header alone reads like a bug
         return "No games recorded yet: no head-to-head to show."
+    notes = []
     for shown in (3, 2, 1):  # the least useful parts first, while the matrix is too wide
         table = _matrix(h2h, fmt, shown)
-        if width is None or max(map(len, table.splitlines())) <= width:
+        if width is None or _fits(table, width):
             break
-    notes = []
+    else:  # even the rates alone are too wide: a line a pair, which every figure fits
+        table = _pair_lines(h2h, fmt)
+        shown = 3
+        notes.append("A line a pair, to fit the terminal: how often bot placed ahead of "
+                     "vs; vs ahead of bot is the rest.")
     if shown < 3:
         notes.append(f"Not shown, to fit the terminal: {_LEFT_OUT[shown]}; --format csv "
                      "has every figure.")
@@ -239,6 +244,24 @@ def _matrix(h2h: HeadToHead, fmt: str, shown: int) -> str:
         rows.append(cells)
     headers = ["row vs column", *(labels[b] for b in h2h.bots)]
     return render_table(headers, rows, fmt)
+
+
+def _fits(table: str, width: int) -> bool:
+    return max(map(len, table.splitlines())) <= width
+
+
+def _pair_lines(h2h: HeadToHead, fmt: str) -> str:
+    """Each pair that met, once (the higher placed bot first): the matrix's cell of its row
+    bot against its column bot, its figures in columns of their own."""
+    labels = _labels(h2h.bots)
+    rows: list[list[str | int]] = []
+    for i, a in enumerate(h2h.bots):
+        for b in h2h.bots[i + 1:]:
+            record = h2h.pairs.get((a, b))
+            if record is not None:
+                rows.append([labels[a], labels[b], f"{100 * record.win_rate:.0f}%",
+                             f"{100 * record.low:.0f}-{100 * record.high:.0f}", record.games])
+    return render_table(["bot", "vs", "ahead", "95%", "n"], rows, fmt)
 
 
 def repeated_deals(pairs: Iterable[tuple[int, int, float]]) -> str | None:

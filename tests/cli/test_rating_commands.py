@@ -286,6 +286,10 @@ def test_h2h(store: Path) -> None:
     assert err == "Error: alpha-cup has no games at 4-player tables (its games seat 3 players)\n"
 
 
+#: alpha-cup's bots in leaderboard order, the matrix's.
+_H2H_ORDER = ["alpha", "charlie", "delta", "echo", "bravo", "foxtrot"]
+
+
 def test_on_a_narrower_terminal_the_h2h_matrix_shortens_its_cells(store: Path) -> None:
     # six bots made a matrix of 118 columns: at 80 each row wrapped onto a second line
     shown = _on_a_terminal("h2h", "alpha-cup", "--db", str(store))
@@ -295,10 +299,28 @@ def test_on_a_narrower_terminal_the_h2h_matrix_shortens_its_cells(store: Path) -
                                 "n=2", "62%", "n=4"]
     assert lines[8:] == ["Not shown, to fit the terminal: the 95% intervals; --format csv has "
                          "every", "figure."]
-    narrow = _on_a_terminal("h2h", "alpha-cup", "--db", str(store), columns=60)
-    assert [line.split()[:3] for line in narrow.splitlines()[2:4]] == [
-        ["alpha", "-", "67%"], ["charlie", "33%", "-"]]
-    assert "the 95% intervals and the games (n)" in " ".join(narrow.split())
+    # two bots' matrix fits 40 columns without its intervals
+    two = _on_a_terminal("h2h", "beta-cup", "--db", str(store), columns=40)
+    assert [line.split() for line in two.splitlines()[2:4]] == [
+        ["bravo", "-", "100%", "n=1"], ["alpha", "0%", "n=1", "-"]]
+    # six bots' was 69 columns with the rates alone: at 60 and 40 each row wrapped in two
+    code, out, _ = run("h2h", "alpha-cup", "--format", "json")
+    pairs = {(p["a"], p["b"]): p for p in json.loads(out)["pairs"]}
+    for columns in (60, 40):
+        narrow = _on_a_terminal("h2h", "alpha-cup", "--db", str(store), columns=columns)
+        lines = [line for line in narrow.splitlines() if line]
+        assert max(map(len, lines)) <= columns, narrow
+        assert lines[0].split() == ["bot", "vs", "ahead", "95%", "n"]
+        rows = [line.split() for line in lines[2:17]]
+        # each pair once, the higher placed bot first, with every figure
+        assert [(a, b) for a, b, *_ in rows] == [
+            (a, b) for i, a in enumerate(_H2H_ORDER) for b in _H2H_ORDER[i + 1:]]
+        for a, b, ahead, interval, games in rows:
+            pair = pairs[(f"{a}@v1", f"{b}@v1")]
+            assert ahead == f"{100 * pair['win_rate']:.0f}%" and games == str(pair["games"])
+            assert interval == f"{100 * pair['low']:.0f}-{100 * pair['high']:.0f}"
+        assert " ".join(lines[17:]) == ("A line a pair, to fit the terminal: how often bot "
+                                        "placed ahead of vs; vs ahead of bot is the rest.")
     # a pipe keeps every figure, whatever the window
     code, out, _ = run("h2h", "alpha-cup")
     assert code == 0 and "67% (30-90) n=6" in out and "Not shown" not in out

@@ -256,10 +256,12 @@ def bots_command(
     # a bot whose packages are not installed yet gets its version once they are
     unbuilt = [s for s in specs if (s.requirements or s.python) and s.environment is None]
     rows = [[s.name, s.version + ("*" if s in unbuilt else ""), s.kind,
-             s.metadata.get("author", "-"), s.metadata.get("version", "-"), s.path.name]
+             str(s.metadata.get("author", "-")), str(s.metadata.get("version", "-")),
+             s.path.name]
             for s in specs]
+    # cells as written: a bot's own version 1.10 is not the number 1.1
     typer.echo(tabulate(rows, headers=["name", "version", "kind", "author",
-                                       "own version", "file"]))
+                                       "own version", "file"], disable_numparse=True))
     if unbuilt:
         typer.echo("* its packages are not installed yet: the version names them once "
                    "check-bot, match or run installs them")

@@ -16,7 +16,7 @@ from arena.cli.bot_options import configured, limits_of, setting
 from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
 from arena.cli.signals import stop_on_sigterm
-from arena.cli.terminal import wrapped
+from arena.cli.terminal import terminal_width, wrapped
 from arena.native import native_build
 from arena.referee.check import CheckItem, CheckReport, check_bot
 from arena.registry import BotSpec, default_bots_dir, list_bots, submit
@@ -237,7 +237,8 @@ def submit_command(
 _BOTS_HELP = "\n\n".join([
     "List the registered bots with their content-hash versions, kinds and metadata: the "
     "bots directory's (arena submit says where it is), then the sample bots (unless "
-    "$ARENA_BOTS_DIR chose a directory to hold every bot).",
+    "$ARENA_BOTS_DIR chose a directory to hold every bot). A terminal too narrow for the "
+    "list leaves out the file, then the own version, the author and the kind, and says so.",
     "Example: arena bots",
 ])
 
@@ -259,13 +260,37 @@ def bots_command(
              str(s.metadata.get("author", "-")), str(s.metadata.get("version", "-")),
              s.path.name]
             for s in specs]
-    # cells as written: a bot's own version 1.10 is not the number 1.1
-    typer.echo(tabulate(rows, headers=["name", "version", "kind", "author",
-                                       "own version", "file"], disable_numparse=True))
+    table, left_out = _bots_table(rows, terminal_width())
+    typer.echo(table)
     if unbuilt:
-        typer.echo("* its packages are not installed yet: the version names them once "
-                   "check-bot, match or run installs them")
-    typer.echo(f"\nBots directory: {default_bots_dir()} (arena submit registers there)")
+        typer.echo(wrapped("* its packages are not installed yet: the version names them "
+                           "once check-bot, match or run installs them"))
+    if left_out:
+        typer.echo(wrapped(f"Not shown, to fit the terminal: {', '.join(left_out)}; --json "
+                           "has every field."))
+    typer.echo("\n" + wrapped(f"Bots directory: {default_bots_dir()} (arena submit "
+                              "registers there)"))
+
+
+_BOTS_COLUMNS = ("name", "version", "kind", "author", "own version", "file")
+#: What a terminal too narrow for the list leaves out, first to last: the file is most often
+#: the name again, and the name and version are what a spec or a match is given.
+_BOTS_LEFT_OUT = ("file", "own version", "author", "kind")
+
+
+def _bots_table(rows: list[list[str]], width: int | None) -> tuple[str, list[str]]:
+    """The list of bots as text, and the columns it leaves out to fit ``width`` (None: a
+    pipe's or a file's, every column). Cells are shown as written: a bot's own version
+    ``1.10`` is not the number 1.1."""
+    left_out: list[str] = []
+    while True:
+        keep = [i for i, column in enumerate(_BOTS_COLUMNS) if column not in left_out]
+        table = tabulate([[row[i] for i in keep] for row in rows],
+                         headers=[_BOTS_COLUMNS[i] for i in keep], disable_numparse=True)
+        if (width is None or max(map(len, table.splitlines())) <= width
+                or len(left_out) == len(_BOTS_LEFT_OUT)):
+            return table, left_out
+        left_out.append(_BOTS_LEFT_OUT[len(left_out)])
 
 
 def register(app: typer.Typer) -> None:

@@ -33,3 +33,49 @@ def test_the_list_shows_each_cell_as_written(tmp_path: Path) -> None:
     assert result.exit_code == 0 and lines[0].split() == [
         "name", "version", "kind", "author", "own", "version", "file"]
     assert lines[2].split()[2:] == ["module", "me", "1.10", "mine"], result.stdout
+
+
+def _on_a_terminal(bots_dir: Path, columns: int) -> str:
+    """What ``arena bots`` shows on a pseudo-terminal of ``columns`` x 24."""
+    import os
+    import re
+    import sys
+
+    import pexpect
+
+    env = {**os.environ, "PYTHONPATH": str(BOTS.parent), "TERM": "xterm-256color",
+           "ARENA_BOTS_DIR": str(bots_dir)}
+    env.pop("COLUMNS", None)
+    child = pexpect.spawn(sys.executable, ["-m", "arena.cli.main", "bots"], env=env,
+                          dimensions=(24, columns), encoding="utf-8", timeout=60)
+    shown = re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\r", "", child.read())
+    child.close()
+    assert child.exitstatus == 0, shown
+    return shown
+
+
+def test_on_a_narrower_terminal_the_list_leaves_out_columns(tmp_path: Path) -> None:
+    # a name of 40 characters, the most the registry allows, made the list 139 columns (the
+    # file is the name again): at 80 each row wrapped its rest onto a second line
+    longest = "a_bot_named_as_long_as_the_registry_lets"
+    assert len(longest) == 40
+    bots = _bots_dir(tmp_path)
+    shutil.copy(BOTS / "greedy.py", bots / f"{longest}.py")
+    shown = _on_a_terminal(bots, 80)
+    lines = shown.splitlines()
+    assert max(map(len, lines)) <= 80, shown
+    assert lines[0].split() == ["name", "version", "kind", "author"]
+    assert [line.split()[0] for line in lines[2:5]] == [longest, "mine", "short"]
+    assert lines[2].split()[2:] == ["module", "Palaestra", "Arena"]
+    assert lines[5:7] == ["Not shown, to fit the terminal: file, own version; --json has "
+                          "every field.", ""]
+    # the directory's line wraps at a word, its path kept whole
+    assert " ".join(lines[7:]) == f"Bots directory: {bots} (arena submit registers there)"
+    narrow = _on_a_terminal(bots, 60)  # the name and the version, what a spec is given
+    # (a path longer than a line has one of its own, whole)
+    assert max(len(line) for line in narrow.splitlines() if line != str(bots)) <= 60, narrow
+    assert narrow.splitlines()[0].split() == ["name", "version"]
+    assert "file, own version, author, kind;" in " ".join(narrow.split())
+    # a pipe gets every column, whatever the window
+    piped = runner.invoke(app, ["bots"], env={"ARENA_BOTS_DIR": str(bots)}).stdout
+    assert piped.splitlines()[2].split()[-1] == f"{longest}.py" and "Not shown" not in piped

@@ -10,11 +10,13 @@ let two bots signal each other: through the files they share read-only, file loc
 no-ops) and inotify; System V and POSIX IPC objects; the page cache of those files (its
 probe without a clock refused, its drop a no-op); futexes on the pages of those files (a
 wait not marked private fails with EAGAIN); and a change of its CPU affinity (a no-op:
-a pinned worker's bots stay on its CPU). (``sysinfo``, the host's free memory and
-process count, stays allowed: denied, glibc's ``sysconf(_SC_PHYS_PAGES)`` returns garbage, and
-runtimes size their heaps by it; docs/SANDBOX.md lists it among what is left.) Denied calls
-fail with EPERM (``clone3`` with ENOSYS so libc falls back to ``clone``, whose namespace flags we
-can inspect; Linux AIO and the futex2 calls with ENOSYS too). Only x86_64 is encoded; elsewhere
+a pinned worker's bots stay on its CPU). Anonymous memory files (``memfd_create``) fail
+too: their pages count against no memory limit but a cgroup's. (``sysinfo``, the host's
+free memory and process count, stays allowed: denied, glibc's ``sysconf(_SC_PHYS_PAGES)``
+returns garbage, and runtimes size their heaps by it; docs/SANDBOX.md lists it among what is
+left.) Denied calls fail with EPERM (``clone3`` with ENOSYS so libc falls back to ``clone``,
+whose namespace flags we can inspect; Linux AIO, the futex2 calls and the memory files with
+ENOSYS too). Only x86_64 is encoded; elsewhere
 the layer reports itself missing.
 """
 
@@ -121,6 +123,12 @@ _FUTEX_CMD_MASK = 0xFFFFFFFF & ~(128 | 256)
 _FUTEX_WAITS = (0, 9, 11)
 _FUTEX2_X86_64 = {"futex_waitv": 449, "futex_wake": 454, "futex_wait": 455,
                   "futex_requeue": 456}
+#: An anonymous memory file's pages count in no process's address space: a process held
+#: its open files times its file size limit in them, past its memory limit and unseen by the
+#: OOM killer, which ends the biggest process it sees (the referee) instead. ENOSYS, as on an
+#: older kernel, where runtimes that try ``memfd_create`` fall back (the JVM's ZGC to a file
+#: in the capped /dev/shm).
+_MEMFD_X86_64 = {"memfd_create": 319, "memfd_secret": 447}
 #: F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_NOTIFY
 _FCNTL_LOCKS = (6, 7, 37, 38, 1024, 1026)
 _CLONE = 56
@@ -209,7 +217,8 @@ def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
     to its own check, which ends at ``allow2`` or one of the shared tails."""
     emit(_JEQ_K, _FUTEX, "futex", 0)
     emit(_JEQ_K, _CLONE3, "enosys", 0)
-    for nr in sorted([*_AIO_X86_64.values(), *_FUTEX2_X86_64.values()]):
+    for nr in sorted([*_AIO_X86_64.values(), *_FUTEX2_X86_64.values(),
+                      *_MEMFD_X86_64.values()]):
         emit(_JEQ_K, nr, "enosys", 0)
     emit(_JEQ_K, _CLONE, "clone", 0)
     emit(_JEQ_K, _SOCKET, "socket" if unix_sockets else "deny", 0)

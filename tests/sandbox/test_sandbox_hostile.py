@@ -325,6 +325,22 @@ def test_the_calls_seccomp_denies_fail_with_eperm_and_clone3_with_enosys(
     assert found == dict.fromkeys(found, errno.EPERM), found
 
 
+def test_no_memory_is_held_in_anonymous_files_beyond_the_limit(
+        run_hostile, report: SandboxReport) -> None:
+    """An anonymous memory file's pages (memfd_create) count in no process's address space:
+    a bot limited to 96 MiB held 128 MiB in them, up to its open files times its file size
+    limit per process, all of it unseen by the OOM killer, which would end another process
+    (the referee) first. Under seccomp the call fails as on a kernel without it (ENOSYS)."""
+    import errno
+
+    if not has(report, "seccomp"):
+        pytest.skip("no seccomp layer in this mode")
+    bot = run_hostile("memory_files.py", "128", limits=Limits(memory_mb=96))
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, bot.proc.stderr_text())
+    assert json.loads(got.data) == {"held_mb": 0, "errno": errno.ENOSYS}
+
+
 def test_the_page_cache_of_shared_files_is_no_clockless_channel(
         run_hostile, report: SandboxReport) -> None:
     """Bots share the page cache of the files they all read: one read a page of a large

@@ -17,11 +17,9 @@ Standard library only (plus ``arena``), so it runs under the sandbox's interpret
 
 from __future__ import annotations
 
-import faulthandler
 import importlib.util
 import inspect
 import os
-import signal
 import sys
 import traceback
 from pathlib import Path
@@ -29,6 +27,7 @@ from typing import Any
 
 from arena.common.suggest import did_you_mean
 from arena.errors import BotLoadError
+from arena.sdk import stackdump
 from arena.sdk.bot import Bot
 from arena.sdk.serving import serve
 
@@ -150,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     # At a timeout the referee asks for the stack (SIGUSR1) to name the line act() was stuck
     # on: a C-level handler, so it answers even inside a long C call, and costs nothing until
     # the signal comes.
-    faulthandler.register(signal.SIGUSR1, file=sys.stderr, all_threads=True)
+    stackdump.register()
     try:
         bot_class = load_bot_class(args[0], class_name)
         bot = _instantiate(bot_class)

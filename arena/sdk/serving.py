@@ -15,6 +15,7 @@ from typing import BinaryIO
 
 from arena.errors import ProtocolError
 from arena.protocol import messages
+from arena.sdk import stackdump
 from arena.sdk.bot import Bot, GameEnd, GameStart, Request, as_index
 from arena.sdk.line_request import LineRequest
 
@@ -41,6 +42,8 @@ def serve(bot: Bot, infile: BinaryIO, out_fd: int,
         head = messages.act_head(line) if lazy else None
         if head is not None:
             id_, kind = head
+            if stack_dump:
+                stackdump.keep()
             request = LineRequest(id_, kind, seat, line)
             _answer(bot, request, out_fd)
             lazy = not request.decoded
@@ -52,6 +55,8 @@ def serve(bot: Bot, infile: BinaryIO, out_fd: int,
             continue
         kind = message["type"]
         if kind == "act":
+            if stack_dump:
+                stackdump.keep()
             _answer(bot, Request(**messages.act_fields(message), seat=seat), out_fd)
         elif kind == "event":
             bot.on_event(message.get("event") or {})

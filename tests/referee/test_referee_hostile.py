@@ -125,6 +125,15 @@ def test_a_timeout_names_the_line_the_kit_bot_was_stuck_on() -> None:
     assert "(most recent call first):" in log_of(outcome)  # the dump stays in the log
 
 
+def test_a_bot_with_its_own_sigusr1_handler_still_dumps_its_stack() -> None:
+    """``signal.signal(SIGUSR1, ...)`` in bot code replaces the kit's dump; the kit puts the
+    dump back before the bot's next decision, chained to the bot's handler, which still runs."""
+    outcome, _ = play(FIXTURES / "own_sigusr1.py", games=1)
+    details = {f["detail"] for f in outcome.games[0].failures}
+    assert details == {"no answer within 500 ms (at own_sigusr1.py line 27, in act)"}
+    assert "own handler ran" in log_of(outcome)
+
+
 def test_a_stopped_bot_is_continued_for_its_dump_and_stopped_again() -> None:
     """Between decisions a bot is stopped (frozen, or SIGSTOP): a signal would wait there."""
     bot = resolve(FIXTURES / "hang.py")

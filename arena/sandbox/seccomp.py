@@ -11,7 +11,8 @@ no-ops) and inotify; System V and POSIX IPC objects; the page cache of those fil
 probe without a clock refused, its drop a no-op); futexes on the pages of those files (a
 wait not marked private fails with EAGAIN); and a change of its CPU affinity (a no-op:
 a pinned worker's bots stay on its CPU). Anonymous memory files (``memfd_create``) fail
-too: their pages count against no memory limit but a cgroup's. (``sysinfo``, the host's
+too, and a socket's buffer keeps its size (``setsockopt``, a no-op): their pages count
+against no memory limit but a cgroup's. (``sysinfo``, the host's
 free memory and process count, stays allowed: denied, glibc's ``sysconf(_SC_PHYS_PAGES)``
 returns garbage, and runtimes size their heaps by it; docs/SANDBOX.md lists it among what is
 left.) Denied calls fail with EPERM (``clone3`` with ENOSYS so libc falls back to ``clone``,
@@ -52,6 +53,7 @@ _OFF_NR = 0
 _OFF_ARCH = 4
 _OFF_ARG0 = 16  # low 32 bits of args[0] on little-endian
 _OFF_ARG1 = 24
+_OFF_ARG2 = 32
 _OFF_ARG3 = 40
 _OFF_ARG5 = 56
 
@@ -142,6 +144,14 @@ _PR_SET_PDEATHSIG = 1
 _SIGKILL = 9
 _SOCKET = 41
 _AF_UNIX = 1
+#: What a socket's queue holds counts in no address space, bounded by its send buffer, which
+#: ``setsockopt`` raises to twice ``net.core.wmem_max``: a few Unix socket pairs held more than
+#: a process's memory limit. Raising a buffer succeeds and does nothing (a bot's sockets are
+#: all Unix ones, where a buffer only bounds the queue).
+_SETSOCKOPT = 54
+_SOL_SOCKET = 1
+#: SO_SNDBUF, SO_RCVBUF, SO_SNDBUFFORCE, SO_RCVBUFFORCE
+_SOCKET_BUFFERS = (7, 8, 32, 33)
 #: CLONE_NEWNS | NEWCGROUP | NEWUTS | NEWIPC | NEWUSER | NEWPID | NEWNET
 _CLONE_NS_FLAGS = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 \
     | 0x20000000 | 0x40000000
@@ -229,6 +239,7 @@ def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
     emit(_JEQ_K, _PREADV2, "rwf", 0)
     emit(_JEQ_K, _PWRITEV2, "rwf", 0)
     emit(_JEQ_K, _FADVISE64, "fadvise", 0)
+    emit(_JEQ_K, _SETSOCKOPT, "setsockopt", 0)
     label("allow")
     emit(_RET_K, _RET_ALLOW)
     label("futex")
@@ -260,6 +271,12 @@ def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
     label("fadvise")
     emit(_LD_W_ABS, _OFF_ARG3)
     emit(_JEQ_K, _POSIX_FADV_DONTNEED, "noop", "allow2")
+    label("setsockopt")
+    emit(_LD_W_ABS, _OFF_ARG1)
+    emit(_JEQ_K, _SOL_SOCKET, 0, "allow2")
+    emit(_LD_W_ABS, _OFF_ARG2)
+    for option in _SOCKET_BUFFERS:
+        emit(_JEQ_K, option, "noop", 0)
     label("allow2")
     emit(_RET_K, _RET_ALLOW)
 

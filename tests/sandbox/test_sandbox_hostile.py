@@ -341,6 +341,22 @@ def test_no_memory_is_held_in_anonymous_files_beyond_the_limit(
     assert json.loads(got.data) == {"held_mb": 0, "errno": errno.ENOSYS}
 
 
+def test_a_socket_buffer_cannot_be_raised_to_hold_memory(
+        run_hostile, report: SandboxReport) -> None:
+    """What a Unix socket's queue holds counts in no address space, bounded by its send
+    buffer, which a bot could raise to twice ``net.core.wmem_max``: 30 socket pairs held 238
+    MiB in a process limited to 96 MiB. Under seccomp the raise succeeds without effect (a
+    bot's sockets are all Unix ones, whose buffers only bound their queues)."""
+    if not has(report, "seccomp"):
+        pytest.skip("no seccomp layer in this mode")
+    bot = run_hostile("socket_buffers.py")
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, bot.proc.stderr_text())
+    found = json.loads(got.data)
+    assert found["after"] == found["before"]
+    assert 0 < found["queued"] <= 2 * found["before"]  # the last message may pass the end
+
+
 def test_the_page_cache_of_shared_files_is_no_clockless_channel(
         run_hostile, report: SandboxReport) -> None:
     """Bots share the page cache of the files they all read: one read a page of a large

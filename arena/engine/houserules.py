@@ -42,7 +42,7 @@ RULE_HELP: Final[dict[str, dict[str, str]]] = {
         "redeal": "a dealt Palaestron is replaced at once and shuffled back into the pile",
     },
     "reclaim": {
-        "today": "only effects may not take back a used card; reshuffled cards count",
+        "today": "no effect takes a card out of the Effect Graveyard; reshuffled cards count",
         "strict": "a card you used for an effect does not count in your Desmos",
     },
     "trap_windows": {

@@ -152,6 +152,25 @@ def test_ruling_06_reshuffle_order_depends_on_the_seed() -> None:
     assert sorted(piles[0]) != [] and len(piles[0]) == len(piles[1])
 
 
+def test_e01_after_a_reshuffle_an_effect_may_take_a_used_card_from_the_pile() -> None:
+    """What Ruling 6 holds is the Effect Graveyard: no effect takes a card out of it. Once
+    the reshuffle has put its cards in the pile (E1), they are pile cards like any other, and
+    an effect that takes from the pile (here Sophoi) may take one into a hand."""
+    hands = ["Agari-1 Agari-2 Agari-3 Beast-1 Beast-2",
+             "Sophoi-1 Umbrae-2 Umbrae-3 Umbrae-4 Umbrae-5"]
+    state = build_state(hands, pile_top="Beast-3", rest_to="effect_graveyard", seed=2)
+    used = set(state.effect_graveyard)  # every card here had its effect resolve
+    act(state, "turn", 0, action="hold")
+    act(state, "swap", 0, swap="Beast-1")  # draws the pile's last card: the reshuffle
+    assert state.effect_graveyard == [] and used <= set(state.draw_pile)
+    act(state, "turn", 1, action="play", card="Sophoi-1")
+    top = state.draw_pile[-2:][::-1]
+    assert all(card in used for card in top)
+    act(state, "card", 1, card=names(top[:1])[0])
+    act(state, "give", 1, card="Umbrae-5")
+    assert top[0] in state.hands[1]
+
+
 # ============================================================================ ruling 7
 
 

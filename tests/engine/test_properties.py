@@ -11,6 +11,12 @@ decision:
   swap or throw is asked, and never more than 6 within a turn (E7);
 * no Ascension is missed: while the game goes on, no contending seat holds five natural Gods
   it may count (E19; under ``reclaim=strict`` none of them used);
+* every card takes its graveyard's road (Ruling 6): a card reaches the Effect Graveyard only
+  from resolving, after its effect was announced, and leaves it only for the pile, in a
+  reshuffle, which takes both graveyards whole; a forced discard is shown to everyone and
+  goes to the Discard Graveyard, unless it is a God: that one fires for the seat that
+  discarded it (``"how": "discarded"``: no other card ever fires so) and then goes to the
+  Effect Graveyard; an Ascension is five natural Gods (no Crown);
 * every trap set is tracked: it leaves only through an event saying so, and an expired trap
   expires exactly at the end of its owner's second turn after the one it was set in (and no
   live trap is older than that);
@@ -31,6 +37,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -96,6 +103,16 @@ def missed_ascension(state: State) -> int | None:
     return None
 
 
+def zones_of(state: State) -> dict[int, str]:
+    """Where every card is: ``hand S``, ``trap S``, ``draw_pile``, a graveyard or ``limbo``."""
+    zones = {card: f"hand {seat}" for seat, cards in enumerate(state.hands) for card in cards}
+    zones.update((trap.card, f"trap {seat}") for seat, traps in enumerate(state.traps)
+                 for trap in traps)
+    for zone in ("draw_pile", "effect_graveyard", "discard_graveyard", "limbo"):
+        zones.update((card, zone) for card in getattr(state, zone))
+    return zones
+
+
 def audience(state: State, to: int | None) -> list[int]:
     if to is None:
         return list(range(state.n))
@@ -122,6 +139,9 @@ class Watch:
         self.leaks: list[tuple[int, dict[str, Any]]] = []
         self.last_peek: list[set[str]] = [set() for _ in range(state.n)]
         self.public_reveals: list[set[tuple[int, str]]] = [set() for _ in range(state.n)]
+        self.zones: dict[int, str] | None = None  # where each card was at the last reading
+        self.announced: Counter[str] = Counter()  # effects announced, not yet in a graveyard
+        self.forced_gods: Counter[tuple[int, str]] = Counter()  # (seat, God) yet to fire
         state.step_hook = lambda _state: self.at_step()
 
     # ------------------------------------------------------------------ every step
@@ -161,9 +181,54 @@ class Watch:
     def read_log(self) -> None:
         state = self.state
         log = state.log
-        for to, event in log[self.logged:]:
+        batch = log[self.logged:]
+        for to, event in batch:
             self.judge(to, event)
         self.logged = len(log)
+        self.check_roads(batch)
+
+    def check_roads(self, batch: list[tuple[int | None, dict[str, Any]]]) -> None:
+        """Every card moved since the last reading took its road (Ruling 6, Forced Discards),
+        judged from the moves and the events that told them."""
+        state = self.state
+        kinds = {event["type"] for _, event in batch}
+        for to, event in batch:
+            kind = event["type"]
+            if kind == "forced_discard":
+                assert to is None, f"a forced discard is revealed to everyone: {event}"
+                if event["card"].startswith("God-"):
+                    self.forced_gods[event["seat"], event["card"]] += 1
+            elif kind == "palaestron":
+                self.announced["Palaestron"] += 1
+            elif kind == "effect":
+                self.announced[event["card"]] += 1
+                if event["how"] == "discarded":  # only a God fires, for whoever discarded it
+                    key = (event["seat"], event["card"])
+                    assert self.forced_gods[key] > 0, f"{event} fired without a forced discard"
+                    self.forced_gods[key] -= 1
+        now = zones_of(state)
+        before, self.zones = self.zones, now
+        if before is None:
+            return
+        moves = [(card, before[card], zone) for card, zone in now.items()
+                 if before[card] != zone]
+        for card, was, zone in moves:
+            name = NOTATION[card]
+            if zone == "effect_graveyard":
+                assert was == "limbo" and self.announced[name] > 0, (name, was, batch)
+                self.announced[name] -= 1
+            if was == "effect_graveyard":
+                assert zone == "draw_pile" and "reshuffle" in kinds, (name, zone, batch)
+        if "reshuffle" in kinds:  # both graveyards, whole
+            assert not (state.effect_graveyard or state.discard_graveyard), batch
+            assert all(now[card] == "draw_pile" for card, was in before.items()
+                       if was in ("effect_graveyard", "discard_graveyard")), batch
+        for _, event in batch:
+            if event["type"] == "forced_discard":
+                road = "limbo" if event["card"].startswith("God-") else "discard_graveyard"
+                assert any(NOTATION[card] == event["card"] and was == f"hand {event['seat']}"
+                           and zone in (road, "draw_pile") for card, was, zone in moves), \
+                    (event, moves)
 
     def judge(self, to: int | None, event: dict[str, Any]) -> None:
         state = self.state
@@ -283,6 +348,14 @@ class Watch:
             assert state.events_for(seat) == expected
             assert state.observe(seat).events == expected
         assert all(PALAESTRON not in h for h in state.hands)
+        if state.result.ascension:  # five natural Gods, none of them used (reclaim=strict)
+            winner = state.result.placements.index(1)
+            hand = state.hands[winner]
+            assert len(hand) == 5 and all(KIND_OF[c] == Kind.GOD for c in hand), hand
+            assert state.used[winner].isdisjoint(hand)
+        else:  # every announced effect reached the Effect Graveyard, every forced God fired
+            assert not +self.announced and not +self.forced_gods, (self.announced,
+                                                                   self.forced_gods)
 
 
 def watched_game(seed: int, players: int, agent_seed: int,

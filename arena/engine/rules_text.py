@@ -95,8 +95,9 @@ def rules_summary(rules: HouseRules = DEFAULT_RULES) -> str:
         "Forced discards are revealed; only a God fires its effect when force-discarded.",
         "Desmos, best first: " + ", ".join(CATEGORY_LABELS) + ". The Ascension (five natural "
         "Gods) wins at once.",
-        "Ties: card by card by family tier (God 5, Crown 4, Class 3, Fate 2, Beast 1); then the "
-        "most recent finished book; then Rock-Paper-Scissors.",
+        "Ties: card by card by family tier (God 5, Crown 4, Class 3, Fate 2, Beast 1). Equal "
+        "first place then goes to the most recent book finished within the year, then to "
+        "Rock-Paper-Scissors; other equal hands share their place.",
         "",
         "Every card's effect: arena rules --effects",
     ])

@@ -23,6 +23,7 @@ from arena.engine.rules_text import (
     census_table_markdown,
     effect_rows,
     effect_table_markdown,
+    rules_summary,
 )
 from arena.engine.simulate import simulate
 from arena.engine.state import State, Trap
@@ -230,6 +231,13 @@ def test_effect_rows_cover_every_face_once() -> None:
     assert sum(row[1] for row in effect_rows()) == 52
     for face, _, name, text in effect_rows()[:-1]:
         assert (name, text) == (EFFECTS[face].name, EFFECTS[face].text)
+
+
+def test_the_summary_breaks_only_a_tie_for_first_place() -> None:
+    """Ruling 12: equal Desmos below first place share a placement; only equal first place
+    goes to the book finished within the year, then to Rock-Paper-Scissors."""
+    ties = next(line for line in rules_summary().splitlines() if line.startswith("Ties:"))
+    assert "first place" in ties and "within the year" in ties and "share" in ties, ties
 
 
 def test_rules_md_effect_table_matches_the_code() -> None:

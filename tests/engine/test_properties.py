@@ -16,7 +16,8 @@ decision:
   reshuffle, which takes both graveyards whole; a forced discard is shown to everyone and
   goes to the Discard Graveyard, unless it is a God: that one fires for the seat that
   discarded it (``"how": "discarded"``: no other card ever fires so) and then goes to the
-  Effect Graveyard; an Ascension is five natural Gods (no Crown);
+  Effect Graveyard; a drawn Palaestron is played at once (a burned one is not); an
+  Ascension is five natural Gods (no Crown);
 * every trap set is tracked: it leaves only through an event saying so, and an expired trap
   expires exactly at the end of its owner's second turn after the one it was set in (and no
   live trap is older than that);
@@ -219,6 +220,9 @@ class Watch:
                 self.announced[name] -= 1
             if was == "effect_graveyard":
                 assert zone == "draw_pile" and "reshuffle" in kinds, (name, zone, batch)
+            if card == PALAESTRON and was == "draw_pile":  # drawn: played at once; or burned
+                assert (zone == "limbo" and "palaestron" in kinds) or (
+                    zone == "discard_graveyard" and "burn" in kinds), (zone, batch)
         if "reshuffle" in kinds:  # both graveyards, whole
             assert not (state.effect_graveyard or state.discard_graveyard), batch
             assert all(now[card] == "draw_pile" for card, was in before.items()

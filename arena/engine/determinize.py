@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from arena.engine.cards import DECK_SIZE, PALAESTRON
 from arena.engine.config import GameConfig
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.observation import Observation, seat_events
 from arena.engine.rulebook import TRAP_LIFETIME
 from arena.engine.state import State, Trap
@@ -58,9 +59,15 @@ def _trap_set_turns(events: Iterable[dict[str, object]], n: int) -> list[list[in
     return standing
 
 
-def sample_state(observation: Observation, seed: int, kind: str = "turn") -> State:
+def sample_state(observation: Observation, seed: int, kind: str = "turn",
+                 rules: HouseRules = DEFAULT_RULES) -> State:
     """A state consistent with ``observation``, positioned at the seat's ``turn`` or ``swap``
-    decision, with hidden cards dealt at random from ``seed`` (events are not tracked)."""
+    decision, with hidden cards dealt at random from ``seed`` (events are not tracked).
+
+    ``rules`` are the game's house rules (an observation does not hold them; a bot is told
+    them in ``game_start``): the sampled game plays on under them, its Desmos by their kinds
+    and its trap windows by theirs. Under ``reclaim=strict`` it does not know which cards
+    each seat used, and counts every card."""
     if kind not in SEARCHABLE_KINDS:
         raise ValueError(f"can only position a sampled state at {SEARCHABLE_KINDS}, not {kind}")
     obs = observation
@@ -71,7 +78,7 @@ def sample_state(observation: Observation, seed: int, kind: str = "turn") -> Sta
     n = len(obs.players)
     start = (obs.active_seat - obs.turn) % n
     config = GameConfig(players=obs.players, seed=rng.getrandbits(63), starting_seat=start,
-                        track_events=False)
+                        track_events=False, rules=rules)
     state = State(config)
     state.phase = "play"
     state.round = obs.round

@@ -32,7 +32,13 @@ from arena.errors import ArenaError, BotError, StoreError
 from arena.registry import BotSpec, resolve
 from arena.tournament.runlock import being_run
 from arena.tournament.spec import TournamentSpec
-from arena.tournament.store import Store, TournamentRow, shown_state
+from arena.tournament.store import (
+    Store,
+    TournamentRow,
+    shown_state,
+    stored_bot_id,
+    stored_metadata,
+)
 
 _T = TypeVar("_T")
 
@@ -148,12 +154,8 @@ def continue_with(store: Store, row: TournamentRow, spec: TournamentSpec,
         swap: dict[int, int] = {}
         for index in changed:
             bot = spec.entrants[index]
-            metadata = {**bot.metadata, **({"options": bot.options} if bot.options else {})}
-            conn.execute("INSERT OR IGNORE INTO bots (name, version, path, metadata_json) "
-                         "VALUES (?, ?, ?, ?)", (bot.name, bot.version, str(bot.path),
-                                                 json.dumps(metadata, sort_keys=True)))
-            new_id = conn.execute("SELECT id FROM bots WHERE name = ? AND version = ?",
-                                  (bot.name, bot.version)).fetchone()[0]
+            new_id = stored_bot_id(conn, bot.name, bot.version, str(bot.path),
+                                   stored_metadata(bot.metadata, bot.options))
             swap[entrants[index]] = new_id
             conn.execute("UPDATE tournament_bots SET bot_id = ? WHERE tournament_id = ? AND "
                          "entry_index = ?", (new_id, row.id, index))

@@ -24,7 +24,6 @@ same ratings, and played in parallel; the next batch waits for the last one's ga
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -45,7 +44,13 @@ from arena.tournament.matchmaking import FieldState, Rating, next_table
 from arena.tournament.preflight import trial_starts
 from arena.tournament.schedule import match_seed
 from arena.tournament.spec import TournamentSpec
-from arena.tournament.store import Store, TableRow, TournamentRow
+from arena.tournament.store import (
+    Store,
+    TableRow,
+    TournamentRow,
+    stored_bot_id,
+    stored_metadata,
+)
 
 __all__ = ["League", "Vetter", "vet"]
 
@@ -179,12 +184,8 @@ class League:
                                (tid,)).fetchone()[0]
             bot_id = None
             if refusal is None:
-                metadata = {**bot.metadata, **({"options": bot.options} if bot.options else {})}
-                conn.execute("INSERT OR IGNORE INTO bots (name, version, path, metadata_json) "
-                             "VALUES (?, ?, ?, ?)", (bot.name, bot.version, str(bot.path),
-                                                     json.dumps(metadata, sort_keys=True)))
-                bot_id = conn.execute("SELECT id FROM bots WHERE name = ? AND version = ?",
-                                      (bot.name, bot.version)).fetchone()[0]
+                bot_id = stored_bot_id(conn, bot.name, bot.version, str(bot.path),
+                                       stored_metadata(bot.metadata, bot.options))
                 if conn.execute("SELECT 1 FROM tournament_bots WHERE tournament_id = ? AND "
                                 "bot_id = ?", (tid, bot_id)).fetchone() is None:
                     index = conn.execute("SELECT COALESCE(MAX(entry_index) + 1, 0) FROM "

@@ -14,7 +14,7 @@ from arena.tournament.editions import continue_with, edition_name, version_chang
 from arena.tournament.overrides import override_options
 from arena.tournament.planning import planned_games
 from arena.tournament.spec import TournamentSpec
-from arena.tournament.store import Store, TournamentRow
+from arena.tournament.store import Store, TournamentRow, stored_metadata
 
 __all__ = ["open_tournament"]
 
@@ -77,8 +77,7 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
         event_date=spec.event_date or dt.date.today(), rounds=spec.effective_rounds(),
         games_planned=planned_games(spec),
         spec_path=str(spec.source.resolve()) if spec.source is not None else None,
-        bots=[(b.name, b.version, str(b.path),
-               {**b.metadata, **({"options": b.options} if b.options else {})})
+        bots=[(b.name, b.version, str(b.path), stored_metadata(b.metadata, b.options))
               for b in spec.entrants])
 
 

@@ -20,7 +20,7 @@ import logging
 import os
 import sqlite3
 import zlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,7 +37,8 @@ log = logging.getLogger(__name__)
 __all__ = ["BUSY_TIMEOUT_S", "DEFAULT_RESULTS", "SCHEMA", "GameRow", "Store", "TableRow",
            "TournamentRow", "compress_record", "decompress_record", "game_id",
            "holding", "holds_no_tables", "match_id", "no_database", "read_connection", "runner_pid",
-           "shown_state", "unreadable", "unwritable"]
+           "shown_state", "stored_bot_id", "stored_metadata", "unreadable",
+           "unwritable"]
 
 #: Where results go unless a spec's ``results`` or ``--db`` says otherwise.
 DEFAULT_RESULTS = "results/arena.db"
@@ -341,12 +342,7 @@ class Store:
                  games_planned, spec_path))
             tid = int(cur.lastrowid or 0)
             for index, (bot_name, version, path, metadata) in enumerate(bots):
-                conn.execute(
-                    "INSERT OR IGNORE INTO bots (name, version, path, metadata_json) "
-                    "VALUES (?, ?, ?, ?)",
-                    (bot_name, version, path, json.dumps(metadata, sort_keys=True)))
-                bot_id = conn.execute("SELECT id FROM bots WHERE name = ? AND version = ?",
-                                      (bot_name, version)).fetchone()[0]
+                bot_id = stored_bot_id(conn, bot_name, version, path, metadata)
                 conn.execute("INSERT INTO tournament_bots (tournament_id, bot_id, entry_index) "
                              "VALUES (?, ?, ?)", (tid, bot_id, index))
         row = self.tournament(name)
@@ -527,6 +523,22 @@ class Store:
         except OSError as exc:
             raise StoreError(f"cannot write game records to {out}: "
                              f"{exc.strerror or exc}") from None
+
+
+def stored_metadata(metadata: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
+    """A bot version's stored metadata: its own, with its options (when it has any) under
+    ``options``, where :meth:`Store.bot_options` reads them back."""
+    return {**metadata, **({"options": options} if options else {})}
+
+
+def stored_bot_id(conn: sqlite3.Connection, name: str, version: str, path: str,
+                  metadata: Mapping[str, Any]) -> int:
+    """The id of bot version ``name``/``version``, stored with ``path`` and ``metadata``
+    (:func:`stored_metadata`) when it is not stored yet."""
+    conn.execute("INSERT OR IGNORE INTO bots (name, version, path, metadata_json) "
+                 "VALUES (?, ?, ?, ?)", (name, version, path, json.dumps(metadata, sort_keys=True)))
+    return int(conn.execute("SELECT id FROM bots WHERE name = ? AND version = ?",
+                            (name, version)).fetchone()[0])
 
 
 def shown_state(db: str | Path, tournament: str, stored: str) -> str:

@@ -35,6 +35,7 @@ from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import (
     Store,
     TournamentRow,
+    peek,
     shown_state,
     stored_bot_id,
     stored_metadata,
@@ -219,13 +220,8 @@ def _peek(db_path: Path, spec: TournamentSpec, new_edition: bool,
           look: Callable[[Store, str], _T]) -> _T | None:
     """``look`` at the stored tournament this run would play (by its edition's name), or
     None when there is no database yet or it is not set up or not ours (the run says which)."""
-    if not db_path.is_file():
-        return None
-    try:
-        with Store(db_path, create=False, read_only=True) as store:
-            return look(store, current_edition(store, spec, new_edition)[0].name)
-    except (ArenaError, sqlite3.Error):
-        return None
+    return peek(db_path,
+                lambda store: look(store, current_edition(store, spec, new_edition)[0].name))
 
 
 def refuse_if_running(db_path: Path, spec: TournamentSpec, new_edition: bool) -> None:

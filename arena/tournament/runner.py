@@ -30,7 +30,6 @@ after a run.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -81,7 +80,7 @@ from arena.tournament.scoring import RatingTrack, compute_standings
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.standings import swiss_inputs
 from arena.tournament.status import resume_command
-from arena.tournament.store import GameRow, Store, TableRow, TournamentRow, game_id
+from arena.tournament.store import GameRow, Store, TableRow, TournamentRow, game_id, peek
 
 __all__ = [
     "RunSummary",
@@ -393,13 +392,7 @@ def resume_hint(spec: TournamentSpec, db: Path) -> str:
 def _stored_state(db_path: Path, name: str) -> str | None:
     """The state of the stored tournament ``name``, None when there is none (or no database
     yet: it is created only once the trial start has passed)."""
-    if not db_path.is_file():
-        return None
-    try:
-        with Store(db_path, create=False, read_only=True) as store:
-            row = store.tournament(name)
-    except (ArenaError, sqlite3.Error):  # no schema yet (a run killed at once), or not ours:
-        return None  # opening it for the run sets it up or says what is wrong
+    row = peek(db_path, lambda store: store.tournament(name))
     return None if row is None else row.state
 
 

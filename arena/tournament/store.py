@@ -20,24 +20,25 @@ import logging
 import os
 import sqlite3
 import zlib
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from arena.common.wholefile import write_whole
-from arena.errors import StoreError, TournamentNotFoundError
+from arena.errors import ArenaError, StoreError, TournamentNotFoundError
 from arena.tournament.dbfiles import holding, no_database, unreadable, unwritable
 from arena.tournament.runlock import run_lock, runner_pid
 from arena.tournament.secrecy import make_private, private_directory
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 __all__ = ["BUSY_TIMEOUT_S", "DEFAULT_RESULTS", "SCHEMA", "GameRow", "Store", "TableRow",
-           "TournamentRow", "compress_record", "decompress_record", "game_id",
-           "holding", "holds_no_tables", "match_id", "no_database", "read_connection", "runner_pid",
-           "shown_state", "stored_bot_id", "stored_metadata", "unreadable",
+           "TournamentRow", "compress_record", "decompress_record", "game_id", "holding",
+           "holds_no_tables", "match_id", "no_database", "peek", "read_connection",
+           "runner_pid", "shown_state", "stored_bot_id", "stored_metadata", "unreadable",
            "unwritable"]
 
 #: Where results go unless a spec's ``results`` or ``--db`` says otherwise.
@@ -523,6 +524,19 @@ class Store:
         except OSError as exc:
             raise StoreError(f"cannot write game records to {out}: "
                              f"{exc.strerror or exc}") from None
+
+
+def peek(path: Path, look: Callable[[Store], _T]) -> _T | None:
+    """``look`` at the database at ``path`` opened read-only, or None when there is none
+    yet, or it is not set up or not ours (opening it to write sets it up or says what is
+    wrong)."""
+    if not path.is_file():
+        return None
+    try:
+        with Store(path, create=False, read_only=True) as store:
+            return look(store)
+    except (ArenaError, sqlite3.Error):
+        return None
 
 
 def stored_metadata(metadata: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:

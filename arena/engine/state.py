@@ -27,7 +27,7 @@ from arena.engine.result import GameResult, place
 from arena.engine.rulebook import HAND_SIZE, TRAP_LIFETIME
 from arena.errors import IllegalChoiceError, RulesError
 
-__all__ = ["RECORD_FORMAT", "GameResult", "State", "Trap"]
+__all__ = ["RECORD_FORMAT", "GameResult", "State", "Trap", "recorded_audience"]
 
 #: The records this engine writes and replays; a new rule that changes games changes it.
 RECORD_FORMAT: Final = "palaestra-record/5"
@@ -349,7 +349,7 @@ class State:
             "choices": [[seat, kind, index] for seat, kind, index in self.choices],
             "forfeits": [{"seat": s, "reason": r, "at_choice": k}
                          for s, r, k in self.forfeit_log],
-            "events": [{"to": _audience(to), **event} for to, event in self.log],
+            "events": [{"to": recorded_audience(to), **event} for to, event in self.log],
             "result": result.to_json() if result else None,
         }
 
@@ -417,8 +417,9 @@ def _revealed_ids(revealed: list[set[int]]) -> tuple[tuple[int, ...], ...]:
     return _NONE_REVEALED[len(revealed)]
 
 
-def _audience(to: int | None) -> str | int:
-    """A log entry's audience as a record writes it."""
+def recorded_audience(to: int | None) -> str | int:
+    """A log entry's audience as a record writes it (docs/RECORDS.md): ``all``, a seat, or
+    ``all_but:SEAT``."""
     if to is None:
         return "all"
     return to if to >= 0 else f"all_but:{~to}"

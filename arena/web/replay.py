@@ -21,7 +21,7 @@ from arena.engine.config import GameConfig
 from arena.engine.desmos import Category
 from arena.engine.game import new_game
 from arena.engine.narration import event_lines, header_lines
-from arena.engine.state import RECORD_FORMAT, State
+from arena.engine.state import RECORD_FORMAT, State, recorded_audience
 from arena.errors import ArenaError, ReplayError
 
 __all__ = ["build_replay", "option_label", "option_labels", "table_at"]
@@ -181,7 +181,7 @@ def _play(record: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
                 or not 0 <= index < len(decision.options):
             raise ReplayError(f"choice {number}: the record does not replay here "
                               "(arena replay says where it differs)")
-        log = [{"to": _audience(to), **event} for to, event in state.log[seen:]]
+        log = [{"to": recorded_audience(to), **event} for to, event in state.log[seen:]]
         seen = len(state.log)
         steps.append(_step(state, players, log, not steps, index, gone))
         state.apply(index)
@@ -189,16 +189,9 @@ def _play(record: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
         state.forfeit(f_seat, reason)
     if state.decision is not None:
         raise ReplayError(f"the record ends after {len(choices)} choices but the game goes on")
-    log = [{"to": _audience(to), **event} for to, event in state.log[seen:]]
+    log = [{"to": recorded_audience(to), **event} for to, event in state.log[seen:]]
     steps.append(_step(state, players, log, not steps, None, gone))
     return state, steps
-
-
-def _audience(to: int | None) -> str | int:
-    """An event's recorded audience (docs/RECORDS.md), as the record writes it."""
-    if to is None:
-        return "all"
-    return to if to >= 0 else f"all_but:{~to}"
 
 
 def _showdown(state: State) -> dict[str, Any] | None:

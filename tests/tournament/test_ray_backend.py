@@ -32,6 +32,10 @@ ray = pytest.importorskip(
     "ray", reason="Ray is not installed (pip install -e '.[ray]'; .ci/run installs it)")
 
 from store_polling import kill_after_games, wait_for_games  # noqa: E402
+from tournament_fixtures import (  # noqa: E402, F401 - _repo_cwd: an autouse fixture
+    REPO,
+    _repo_cwd,
+)
 
 from arena.bench.ray import run_ray_bench  # noqa: E402
 from arena.errors import ClusterError  # noqa: E402
@@ -50,7 +54,6 @@ from arena.tournament.tasks import (  # noqa: E402
     TableTask,
 )
 
-REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "bots"
 LIMITS = {"decision_ms": 10000, "time_bank_ms": 60000, "startup_ms": 60000}
 #: Deterministic bots, copied once per module run (results are compared across runs, so
@@ -139,14 +142,6 @@ def children(pid: int) -> list[str]:
 
 def has_children(pid: int) -> bool:
     return bool(children(pid))
-
-
-@pytest.fixture(autouse=True)
-def _repo_cwd() -> Any:
-    old = Path.cwd()
-    os.chdir(REPO)
-    yield None
-    os.chdir(old)
 
 
 @pytest.fixture(scope="module")

@@ -36,11 +36,14 @@ if shutil.which("ray") is None:
 
 from store_polling import kill_after_games, wait_for_games  # noqa: E402
 from test_ray_backend import games, has_children  # noqa: E402
+from tournament_fixtures import (  # noqa: E402, F401 - _repo_cwd: an autouse fixture
+    REPO,
+    _repo_cwd,
+)
 
 from arena.tournament.runner import run_tournament  # noqa: E402
 from arena.tournament.spec import load_spec  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "bots"
 LIMITS = {"decision_ms": 10000, "time_bank_ms": 60000, "startup_ms": 60000}
 
@@ -140,14 +143,6 @@ def cluster() -> Iterator[Cluster]:
     finally:
         _kill(_with_descendants(_pids_with(str(root))))
         shutil.rmtree(root, ignore_errors=True)
-
-
-@pytest.fixture(autouse=True)
-def _repo_cwd() -> Iterator[None]:
-    old = Path.cwd()
-    os.chdir(REPO)
-    yield None
-    os.chdir(old)
 
 
 def write_spec(path: Path, db: Path, **fields: Any) -> Path:

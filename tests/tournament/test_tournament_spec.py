@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 import trueskill
+from tournament_fixtures import REPO, _repo_cwd  # noqa: F401 - _repo_cwd: an autouse fixture
 from typer.testing import CliRunner
 
 from arena.cli.main import app
@@ -17,7 +18,6 @@ from arena.registry import SAMPLE_BOTS_DIR, resolve
 from arena.sandbox import Limits
 from arena.tournament.spec import load_spec
 
-REPO = Path(__file__).resolve().parents[2]
 BOTS = Path(__file__).resolve().parent / "bots"
 runner = CliRunner()
 
@@ -42,15 +42,6 @@ def problems(tmp_path: Path, text: str) -> list[str]:
     lines = str(info.value).split("\n")
     assert lines[0] == f"{path} is not a valid tournament spec:"
     return [line.strip() for line in lines[1:]]
-
-
-@pytest.fixture(autouse=True)
-def _repo_cwd() -> object:
-    """Registered bots resolve from the repository's bots/ directory."""
-    old = Path.cwd()
-    os.chdir(REPO)
-    yield None
-    os.chdir(old)
 
 
 def test_valid_spec_defaults(tmp_path: Path) -> None:

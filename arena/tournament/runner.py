@@ -31,29 +31,18 @@ after a run.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from arena.common.plural import counted
 from arena.common.signalmask import signals_held
-from arena.errors import ArenaError, ClusterError, StoreError
-from arena.referee.seating import seat_orders, seating_mode
-from arena.registry import BotSpec
+from arena.errors import ArenaError, ClusterError
 from arena.sandbox import SandboxReport, probe
-from arena.tournament import swiss
-from arena.tournament.dealbook import table_deals
-from arena.tournament.editions import (
-    current_edition,
-    refuse_if_running,
-    retired_entries,
-    stored_bot,
-)
+from arena.tournament.editions import current_edition, refuse_if_running
 from arena.tournament.events import (
     DatabaseCreated,
-    Progress,
-    ProgressEnded,
     Report,
     RunStopped,
     RunWarning,
@@ -62,25 +51,12 @@ from arena.tournament.events import (
 )
 from arena.tournament.league import League, Vetter
 from arena.tournament.opening import open_tournament
-from arena.tournament.planning import fixed_tables, group_deals, tables_per_swiss_round
-from arena.tournament.pool import (
-    BoardStart,
-    DoneMessage,
-    GameBatch,
-    GameMessage,
-    LocalPool,
-    LogMessage,
-    Message,
-    TableExecutor,
-    TableTask,
-)
+from arena.tournament.pool import LocalPool, TableExecutor
 from arena.tournament.preflight import run_trial, trial_entrants
-from arena.tournament.schedule import match_seed
-from arena.tournament.scoring import RatingTrack, compute_standings
+from arena.tournament.run_state import RunState, planned_parallelism
 from arena.tournament.spec import TournamentSpec
-from arena.tournament.standings import swiss_inputs
 from arena.tournament.status import resume_command
-from arena.tournament.store import GameRow, Store, TableRow, TournamentRow, game_id, peek
+from arena.tournament.store import Store, peek
 
 __all__ = [
     "RunSummary",
@@ -135,233 +111,6 @@ class RunSummary:
     @property
     def games_per_s(self) -> float:
         return self.games_recorded / self.elapsed_s if self.elapsed_s > 0 else 0.0
-
-
-class _Run:
-    """One invocation of :func:`run_tournament` (state shared by planning and messages)."""
-
-    def __init__(self, spec: TournamentSpec, store: Store, row: TournamentRow,
-                 executor: TableExecutor, report: Report, started: float,
-                 insecure: bool = False) -> None:
-        self.spec = spec
-        #: ``--insecure``: a contest's tables are played even on a Ray node without
-        #: bubblewrap or Landlock (the driver refused it for itself before the run).
-        self.insecure = insecure
-        self.store = store
-        self.row = row
-        self.executor = executor
-        self.report = report
-        self.started = started
-        self.entrant_ids = store.entrant_ids(row.id)
-        # a league's entrants are its entries, not the spec's list (the league maps them)
-        self.by_id = {} if spec.format == "league" else {
-            bot_id: spec.entrants[i] for i, bot_id in enumerate(self.entrant_ids)}
-        for bot_id in retired_entries(store, row.id):  # found when a deal they began needs them
-            self.by_id.pop(bot_id, None)
-        self.recorded = {g.id: g for g in store.games(row.id)}
-        self.games_before = len(self.recorded)
-        #: The Swiss rating tie-break, each round's new games added to the earlier ones'.
-        self.rating: RatingTrack | None = None
-        self.games_recorded = 0
-        self.bot_starts = 0
-        self.referee_cpu_s = 0.0
-        self.mismatches: list[str] = []
-        self.warnings: list[str] = []
-        self.title = spec.name
-        self.progressing = False
-
-    # -------------------------------------------------------------- reports
-    def progress(self, title: str | None = None) -> None:
-        """Report where the games stand (``title``: what is being played, from now on)."""
-        self.title = title or self.title
-        self.progressing = True
-        self.report(Progress(self.title, self.games_before + self.games_recorded,
-                             self.row.games_planned, self.games_before, self.started))
-
-    def end_progress(self) -> None:
-        if self.progressing:
-            self.progressing = False
-            self.report(ProgressEnded())
-
-    def warn(self, text: str) -> None:
-        """Report a warning once per run (every worker and table repeats the sandbox's)."""
-        if text not in self.warnings:
-            self.warnings.append(text)
-            self.report(RunWarning(text))
-
-    # -------------------------------------------------------------- messages
-    def on_message(self, message: Message) -> None:
-        if isinstance(message, GameMessage | GameBatch):
-            self.record(message.games if isinstance(message, GameBatch) else [message])
-        elif isinstance(message, DoneMessage):
-            r, t = message.key
-            self.bot_starts += message.bot_starts
-            self.referee_cpu_s += message.referee_cpu_s
-            for table in (t, *message.also):
-                self.store.finish_table(self.row.id, r, table, message.sandbox_level,
-                                        message.warnings)
-            for warning in message.warnings:
-                self.warn(warning)
-        elif isinstance(message, LogMessage):
-            self.warn(message.text)
-        elif not isinstance(message, BoardStart):  # a board's start is the workers' affair
-            raise ArenaError(message.message)
-
-    def record(self, games: Sequence[GameMessage]) -> None:
-        """Store the finished ``games`` not stored yet, in one transaction; a replayed game
-        that came out otherwise than its stored copy is noted (the stored one is kept)."""
-        new = []
-        for message in games:
-            row = message.row
-            stored = self.recorded.get(row["id"])
-            if stored is not None:
-                if tuple(row["placements"]) != stored.placements:
-                    self.mismatches.append(
-                        f"game {row['id']} replayed with placements {row['placements']}, "
-                        f"recorded {list(stored.placements)} (a bot is not deterministic?); "
-                        "kept the recorded result")
-            elif message.record is not None:
-                new.append((row, message.record))
-        if not new:
-            return
-        inserted = self.store.record_games(self.row.id, new)
-        for (row, _), fresh in zip(new, inserted, strict=True):
-            if fresh:  # told game by game, however the games came
-                self.recorded[row["id"]] = _game_row(row)
-                self.games_recorded += 1
-                self.progress()
-
-    # -------------------------------------------------------------- tables
-    def parallelism(self) -> int:
-        """Tasks that can be in play at once: a Swiss round's, or every pending one (a
-        duplicate deal's seatings are one task)."""
-        if self.spec.format not in ("league", "swiss"):
-            stored = self.store.tables(self.row.id)
-            if stored:
-                return len(self.pending(stored))
-        return _planned_parallelism(self.spec, len(self.entrant_ids))
-
-    def task(self, tables: Sequence[TableRow]) -> TableTask:
-        """One table's task, or in duplicate mode one deal's: its seatings in the order
-        :func:`~arena.referee.seating.seat_orders` gives them, played as one match."""
-        first = tables[0]
-        task = TableTask(
-            tournament=self.spec.name, round=first.round, table=first.table_index,
-            bots=tuple(self.bot(b) for b in first.seats), bot_ids=first.seats,
-            games=first.games, seed=first.seed, limits=dict(self.spec.limits),
-            event_date=self.row.event_date, rules=self.spec.house_rules(),
-            deals=table_deals(self.spec.deal_seeds, first.round, first.games),
-            contest=self.spec.seed is None, insecure=self.insecure)
-        if len(tables) > 1:
-            task = replace(task, duplicate=seating_mode(self.spec.duplicate),
-                           seatings=tuple((t.table_index, t.seats) for t in tables))
-        recorded = frozenset(
-            task.game_of(t.table_index, g) for t in tables for g in range(t.games)
-            if game_id(self.spec.name, t.round, t.table_index, g) in self.recorded)
-        return replace(task, recorded=recorded)
-
-    def bot(self, bot_id: int) -> BotSpec:
-        """The bot of ``bot_id``: an entrant, or a version an entry held before (finishing a
-        deal it began before ``--continue``)."""
-        if bot_id not in self.by_id:
-            self.by_id[bot_id] = stored_bot(self.store, bot_id)
-        return self.by_id[bot_id]
-
-    def pending(self, tables: Sequence[TableRow]) -> list[TableTask]:
-        """The tasks of the tables with games still to play; a finished table's bots are not
-        looked for (a version whose files went since only blocks a table it did not finish)."""
-        tasks = []
-        for group in group_deals(tables, self.spec.duplicate):
-            done = sum(game_id(self.spec.name, t.round, t.table_index, g) in self.recorded
-                       for t in group for g in range(t.games))
-            if done < sum(t.games for t in group):
-                tasks.append(self.task(group))
-        return tasks
-
-    def play(self, tables: Sequence[TableRow], last: bool = False) -> None:
-        """Play the tables' pending games (``last``: the run's last tables)."""
-        tasks = self.pending(tables)
-        if tasks:
-            self.executor.run(tasks, self.on_message, last=last)
-
-    def play_fixed(self) -> None:
-        """Round-robin and gauntlet: all tables are known up front."""
-        spec = self.spec
-        rows = [
-            TableRow(round=t.round, table_index=t.index,
-                     seats=tuple(self.entrant_ids[e] for e in t.seats),
-                     seed=match_seed(self.row.seed, t.round, t.deal), deal=t.deal,
-                     games=spec.games_per_match)
-            for t in fixed_tables(spec)
-        ]
-        if not self.store.tables(self.row.id):
-            self.store.add_tables(self.row.id, rows)
-        self.play(self.store.tables(self.row.id), last=True)
-
-    def play_swiss(self) -> None:
-        """Swiss: pair a round from the stored results of the complete earlier rounds."""
-        spec = self.spec
-        per_round = tables_per_swiss_round(spec, len(self.entrant_ids)) * spec.games_per_match
-        for r in range(1, spec.effective_rounds() + 1):
-            self.progress(f"{spec.name} round {r}/{spec.effective_rounds()}")
-            tables = self.store.tables(self.row.id, r)
-            if not tables:
-                earlier = [g for g in self.recorded.values() if g.round < r]
-                if len(earlier) != (r - 1) * per_round:
-                    raise StoreError(f"tournament '{spec.name}': round {r - 1} is incomplete "
-                                     f"({len(earlier)} of {(r - 1) * per_round} games); "
-                                     f"cannot pair round {r}")
-                self.pair(r)
-                tables = self.store.tables(self.row.id, r)
-            self.play(tables, last=r == spec.effective_rounds())
-
-    def pair(self, r: int) -> None:
-        """Pair Swiss round ``r`` from the stored games and byes of the rounds before it, and
-        store its tables (in duplicate, each pairing's seatings) and byes."""
-        spec = self.spec
-        played, byes, rated, n = swiss_inputs(self.store, self.row, r)  # from the store
-        if self.rating is None:
-            self.rating = RatingTrack(n, **spec.rating.resolved())
-        ratings = self.rating.ratings(rated)
-        standings = compute_standings(n, played, byes, ratings)
-        paired = swiss.pair_round(standings, played, byes, spec.table_sizes[0],
-                                  sizes_first=bool(spec.duplicate))
-        rows: list[TableRow] = []
-        index = 0
-        for deal, seats in enumerate(paired.tables):
-            for rotated in seat_orders(seats, spec.duplicate):
-                rows.append(TableRow(
-                    round=r, table_index=index,
-                    seats=tuple(self.entrant_ids[e] for e in rotated),
-                    seed=match_seed(self.row.seed, r, deal), deal=deal,
-                    games=spec.games_per_match))
-                index += 1
-        per_game = spec.games_per_match * len(seat_orders((0, 1), spec.duplicate))
-        bye_rows = [(r, self.entrant_ids[e], float(per_game)) for e in paired.byes]
-        self.store.add_tables(self.row.id, rows, bye_rows)
-
-
-def _planned_parallelism(spec: TournamentSpec, entrants: int) -> int:
-    """Tasks that can be in play at once in ``spec`` with nothing stored yet: a league's
-    tables chosen together (docs/LEAGUE.md), a Swiss round's, or every table (a duplicate
-    deal's seatings are one task)."""
-    by_deal = seating_mode(spec.duplicate) != "none"
-    if spec.format == "league":
-        return spec.tables_at_once
-    if spec.format == "swiss":
-        if not by_deal:
-            return tables_per_swiss_round(spec, entrants)
-        return len(swiss.table_sizes(entrants, spec.table_sizes[0])[0])
-    tables = fixed_tables(spec)
-    return len({(t.round, t.deal) for t in tables}) if by_deal else len(tables)
-
-
-def _game_row(row: dict[str, Any]) -> GameRow:
-    return GameRow(id=row["id"], round=row["round"], table_index=row["table_index"],
-                   game_index=row["game_index"], seed=row["seed"], seats=tuple(row["seats"]),
-                   starting_seat=row["starting_seat"], placements=tuple(row["placements"]),
-                   failures=list(row["failures"]), forfeits=dict(row["forfeits"]),
-                   decisions=row["decisions"], duration_s=row["duration_s"])
 
 
 #: Replayed games that came out differently, shown one by one before they are counted.
@@ -424,7 +173,7 @@ def _before_games(spec: TournamentSpec, executor: TableExecutor, db_path: Path,
         return []
     # the workers start while the trial runs; a cluster that cannot be joined fails here,
     # before a tournament is stored that nothing could play
-    executor.start(_planned_parallelism(spec, len(spec.entrants)))
+    executor.start(planned_parallelism(spec, len(spec.entrants)))
     early: list[str] = []
     if trial:
         resuming = stored is not None
@@ -527,7 +276,7 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
         if fresh and old is not None:
             report(TournamentDropped(spec.name, store.count_games(old.id)))
         row = open_tournament(store, spec, fresh, carry_on=carry_on, edition=edition)
-        run = _Run(spec, store, row, executor, report, started, insecure)
+        run = RunState(spec, store, row, executor, report, started, insecure)
     except BaseException:
         executor.close(kill=True)
         raise
@@ -540,7 +289,7 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
                       referee_cpu_s=run.referee_cpu_s)
 
 
-def _play(run: _Run, db_path: Path, vetter: Vetter | None = None) -> str:
+def _play(run: RunState, db_path: Path, vetter: Vetter | None = None) -> str:
     """Play what is left of the run's tournament; its state afterwards."""
     spec, store, row, executor = run.spec, run.store, run.row, run.executor
     state = row.state

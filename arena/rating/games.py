@@ -18,15 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import StoreError, TournamentNotFoundError
-from arena.tournament.store import (
-    BUSY_TIMEOUT_S,
-    DEFAULT_RESULTS,
-    holding,
-    no_database,
-    read_connection,
-    shown_state,
-    unreadable,
-)
+from arena.tournament.dbfiles import holding, no_database, read_connection, unreadable
+from arena.tournament.store import BUSY_TIMEOUT_S, DEFAULT_RESULTS, shown_state
 
 __all__ = [
     "DEFAULT_DB",

@@ -1,6 +1,7 @@
-"""What the arena says of a results database it cannot use: not there (naming the databases
-beside it, since a spec's ``results:`` moves where ``arena run`` writes, not where the reading
-commands read), not readable, not writable."""
+"""A results database as a file: a connection that reads it (also where its directory may not
+be written), the tables it holds, and what the arena says of one it cannot use: not there
+(naming the databases beside it, since a spec's ``results:`` moves where ``arena run`` writes,
+not where the reading commands read), not readable, not writable."""
 
 from __future__ import annotations
 
@@ -10,7 +11,8 @@ from pathlib import Path
 
 from arena.errors import StoreError
 
-__all__ = ["holding", "no_database", "other_databases", "unreadable", "unwritable"]
+__all__ = ["holding", "holds_no_tables", "no_database", "other_databases", "read_connection",
+           "table_names", "unreadable", "unwritable"]
 
 
 def no_database(path: str | Path) -> StoreError:
@@ -85,3 +87,36 @@ def holding(path: str | Path, name: str) -> str:
         if row is not None:
             return f"; {other} holds it (--db {other})"
     return ""
+
+
+def read_connection(path: Path, timeout: float) -> sqlite3.Connection:
+    """A connection that reads the database at ``path``, also where this process may not
+    write its directory (a read-only mount, another user's results): SQLite creates a
+    ``-shm`` file beside a WAL database even to read it, so there the file is opened
+    immutable, which needs none. Only without a ``-wal`` file beside it: a writer would have
+    created one, and an immutable reader would not see what it holds."""
+    if os.access(path.parent, os.W_OK) or Path(f"{path}-wal").exists():
+        return sqlite3.connect(str(path), timeout=timeout, isolation_level=None,
+                               check_same_thread=False)
+    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True,
+                           timeout=timeout, isolation_level=None, check_same_thread=False)
+
+
+def holds_no_tables(path: Path) -> bool:
+    """Whether the SQLite file at ``path`` holds no table at all (a run killed right after it
+    created the file): a new database to a run, read without changing it."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return False
+    try:
+        return not table_names(conn)
+    except sqlite3.Error:
+        return False
+    finally:
+        conn.close()
+
+
+def table_names(conn: sqlite3.Connection) -> set[str]:
+    """The names of the tables in the database ``conn`` reads."""
+    return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}

@@ -25,10 +25,11 @@ from arena.referee.launch import sandbox_launcher
 from arena.referee.match import split_limits
 from arena.registry import BotSpec
 from arena.sandbox import Limits, probe
+from arena.tournament.dbfiles import holds_no_tables
 from arena.tournament.league_store import league_entries
 from arena.tournament.planning import planned_games
 from arena.tournament.spec import TournamentSpec
-from arena.tournament.store import Store, holds_no_tables
+from arena.tournament.store import Store
 
 __all__ = ["TrialStart", "check_lines", "run_trial", "trial_entrants", "trial_starts"]
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
-import os
 import sqlite3
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -28,7 +27,14 @@ from typing import Any, TextIO, TypeVar
 
 from arena.common.wholefile import write_whole
 from arena.errors import ArenaError, StoreError, TournamentNotFoundError
-from arena.tournament.dbfiles import holding, no_database, unreadable, unwritable
+from arena.tournament.dbfiles import (
+    holding,
+    no_database,
+    read_connection,
+    table_names,
+    unreadable,
+    unwritable,
+)
 from arena.tournament.runlock import run_lock, runner_pid
 from arena.tournament.secrecy import make_private, private_directory
 
@@ -36,10 +42,8 @@ log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
 __all__ = ["BUSY_TIMEOUT_S", "DEFAULT_RESULTS", "SCHEMA", "GameRow", "Store", "TableRow",
-           "TournamentRow", "compress_record", "decompress_record", "game_id", "holding",
-           "holds_no_tables", "match_id", "no_database", "peek", "read_connection",
-           "runner_pid", "shown_state", "stored_bot_id", "stored_metadata", "unreadable",
-           "unwritable"]
+           "TournamentRow", "compress_record", "decompress_record", "game_id", "match_id",
+           "peek", "shown_state", "stored_bot_id", "stored_metadata"]
 
 #: Where results go unless a spec's ``results`` or ``--db`` says otherwise.
 DEFAULT_RESULTS = "results/arena.db"
@@ -155,38 +159,6 @@ class GameRow:
     duration_s: float
 
 
-def read_connection(path: Path, timeout: float) -> sqlite3.Connection:
-    """A connection that reads the database at ``path``, also where this process may not
-    write its directory (a read-only mount, another user's results): SQLite creates a
-    ``-shm`` file beside a WAL database even to read it, so there the file is opened
-    immutable, which needs none. Only without a ``-wal`` file beside it: a writer would have
-    created one, and an immutable reader would not see what it holds."""
-    if os.access(path.parent, os.W_OK) or Path(f"{path}-wal").exists():
-        return sqlite3.connect(str(path), timeout=timeout, isolation_level=None,
-                               check_same_thread=False)
-    return sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True,
-                           timeout=timeout, isolation_level=None, check_same_thread=False)
-
-
-def holds_no_tables(path: Path) -> bool:
-    """Whether the SQLite file at ``path`` holds no table at all (a run killed right after it
-    created the file): a new database to a run, read without changing it."""
-    try:
-        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error:
-        return False
-    try:
-        return not _table_names(conn)
-    except sqlite3.Error:
-        return False
-    finally:
-        conn.close()
-
-
-def _table_names(conn: sqlite3.Connection) -> set[str]:
-    return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-
-
 class Store:
     """One connection to the results database; the runner's process is the only writer.
 
@@ -240,7 +212,7 @@ class Store:
         """Refuse a database that is not ours before changing it: to read, it must hold the
         arena's tables (an empty file is not turned into a database); to write, it must hold
         them or nothing (another program's, even named like ours, is not filled with ours)."""
-        tables = _table_names(self.conn)
+        tables = table_names(self.conn)
         columns = {row[1] for row in self.conn.execute("PRAGMA table_info(tournaments)")}
         if (create and not tables) or {"id", "name", "spec_hash", "spec_json"} <= columns:
             return
@@ -354,7 +326,7 @@ class Store:
         """Remove a tournament and everything recorded for it (``--fresh``)."""
         with self.transaction() as conn:
             for table in ("games", "records", "tables", "byes", "tournament_bots", "rating_history",
-                          *sorted(_table_names(conn) & {"successions", "league_entries",
+                          *sorted(table_names(conn) & {"successions", "league_entries",
                                                          "rating_stamps"})):
                 conn.execute(f"DELETE FROM {table} WHERE tournament_id = ?", (tournament_id,))
             conn.execute("DELETE FROM tournaments WHERE id = ?", (tournament_id,))

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from arena.errors import StoreError, TournamentNotFoundError
-from arena.tournament.store import Store, TableRow, compress_record, game_id, runner_pid
+from arena.tournament.runlock import runner_pid
+from arena.tournament.store import Store, TableRow, compress_record, game_id
 
 
 def make(store: Store, name: str = "t") -> int:

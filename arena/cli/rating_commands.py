@@ -98,8 +98,8 @@ def leaderboard(
     if wide and columns is not None:
         raise typer.BadParameter("give --wide or --columns, not both", param_hint="--columns")
     from arena.cli.terminal import fitted_width
-    from arena.rating.board_view import leaderboard_text
-    from arena.rating.leaderboard import SORTS, TABLE_WIDTH, table_columns
+    from arena.rating.board_view import TABLE_WIDTH, leaderboard_text, table_columns
+    from arena.rating.leaderboard import SORTS
     from arena.rating.trueskill_rating import RatingMemo
 
     if sort not in SORTS:

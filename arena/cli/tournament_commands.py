@@ -209,8 +209,7 @@ def _leaderboard(summary: RunSummary) -> list[str]:
     if not summary.games_done:
         return []
     from arena.cli.terminal import fitted_width
-    from arena.rating.board_view import leaderboard_text
-    from arena.rating.leaderboard import TABLE_WIDTH
+    from arena.rating.board_view import TABLE_WIDTH, leaderboard_text
 
     return [leaderboard_text(summary.db, summary.name, store_ratings=True,
                              width=fitted_width(TABLE_WIDTH))]

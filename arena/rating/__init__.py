@@ -23,11 +23,8 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the real imports happen on first use (see __getattr__)
-    from arena.rating.leaderboard import (
-        build_leaderboard,
-        leaderboard_report,
-        render_leaderboard,
-    )
+    from arena.rating.board_view import leaderboard_report, render_leaderboard
+    from arena.rating.leaderboard import build_leaderboard
     from arena.rating.trueskill_rating import (
         RatingSettings,
         rate_all,
@@ -47,8 +44,8 @@ __all__ = [
 
 _HOMES = {
     "build_leaderboard": "arena.rating.leaderboard",
-    "leaderboard_report": "arena.rating.leaderboard",
-    "render_leaderboard": "arena.rating.leaderboard",
+    "leaderboard_report": "arena.rating.board_view",
+    "render_leaderboard": "arena.rating.board_view",
     "RatingSettings": "arena.rating.trueskill_rating",
     "rate_all": "arena.rating.trueskill_rating",
     "rate_games": "arena.rating.trueskill_rating",

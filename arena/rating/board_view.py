@@ -1,6 +1,8 @@
 """The leaderboard as people are shown it: the text ``arena leaderboard`` prints (also each
-frame ``--watch`` refreshes, and the board ``arena run`` ends with), and a league's newest
-versions (also the site's leaderboard, :mod:`arena.web.data`).
+frame ``--watch`` refreshes, and the board ``arena run`` ends with) with its title and
+footnotes, the table fitted to a terminal's width, the json and csv documents (the json is
+also the site's, :mod:`arena.web.data`), and a league's newest versions.
+:mod:`arena.rating.leaderboard` computes the board itself.
 
 A league retires a bot's older versions from its matchmaking when a newer one enters; they
 keep their games and ratings. By default a league's leaderboard shows the newest version of
@@ -10,21 +12,244 @@ Other tournaments show every version they were played with, as always.
 
 from __future__ import annotations
 
+import textwrap
+from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 from arena.rating.leaderboard import (
-    TABLE_WIDTH,
+    SORTS,
     Leaderboard,
+    LeaderboardRow,
     build_leaderboard,
-    fitted_table,
-    leaderboard_report,
     sort_leaderboard,
 )
-from arena.rating.render import MACHINE_FORMATS
+from arena.rating.render import MACHINE_FORMATS, check_format, render_csv, render_json, render_table
 from arena.rating.trueskill_rating import RatingMemo
 
-__all__ = ["leaderboard_text", "newest_versions"]
+__all__ = [
+    "TABLE_WIDTH",
+    "fitted_table",
+    "leaderboard_json",
+    "leaderboard_report",
+    "leaderboard_text",
+    "leaderboard_title",
+    "newest_versions",
+    "rating_footnote",
+    "render_leaderboard",
+    "table_columns",
+]
+
+
+_TABLE_COLUMNS = ("rank", "bot", "version", "mu", "sigma", "mu-3sigma", "games", "wins",
+                  "win %", "mean place", "points", "byes", "buchholz", "failures", "note")
+_TABLE_FLOATFMT = ("g", "g", "g", ".2f", ".2f", ".2f", "g", "g", ".1f", ".2f", ".2f", "g",
+                   ".2f", "g", "g")
+_SWISS_ONLY = ("byes", "buchholz")
+#: The width the default text table fits (a terminal's, with room to spare).
+TABLE_WIDTH = 100
+#: Columns the default table leaves out, in this order, while it is wider than its width:
+#: what the rank and the rating already say most of.
+_DROP_TO_FIT = ("sigma", "mean place", "win %", "mu", "version")
+
+
+def table_columns() -> tuple[str, ...]:
+    """Every column of the text table (``--columns`` picks among these)."""
+    return _TABLE_COLUMNS
+
+
+def _hidden(board: Leaderboard) -> set[str]:
+    """Columns that mean nothing here: Buchholz outside Swiss, byes where nobody had one."""
+    hidden = set() if board.swiss else {"buchholz"}
+    if not board.swiss and not any(row.byes for row in board.rows):
+        hidden.add("byes")
+    return hidden
+
+
+def _silent(board: Leaderboard) -> list[str]:
+    """Columns the default table leaves out as saying nothing: empty for every row (no
+    failures, no note, no byes), or points where they equal the wins (two seats, no ties)."""
+    silent = [name for name in ("byes", "failures", "note")
+              if not any(getattr(row, name) for row in board.rows)]
+    if all(row.points == row.wins for row in board.rows):
+        silent.append("points")
+    return silent
+
+
+def _failures_text(failures: dict[str, int]) -> str:
+    return ", ".join(f"{kind} {count}" for kind, count in failures.items())
+
+
+def leaderboard_json(board: Leaderboard) -> dict[str, Any]:
+    """The JSON document of ``arena leaderboard --format json`` (full precision)."""
+    rows = []
+    for row in board.rows:
+        item = asdict(row)
+        item["note"] = row.note
+        if row.standing is None:  # only a continued Swiss tournament's rows have one
+            item.pop("standing")
+        for name in _hidden(board):
+            item.pop(name)
+        rows.append(item)
+    tournament = board.tournament
+    return {
+        "scope": board.scope,
+        "tournament": None if tournament is None else {
+            "name": tournament.name, "format": tournament.format, "state": tournament.state,
+        },
+        "games": board.games,
+        "rated_games": board.rated,
+        "rating": board.settings.to_json(),
+        "sort": SORTS[board.sort],
+        "points": "per game: (k - position)/(k - 1) for k bots, shared places split",
+        "bots": rows,
+    }
+
+
+def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:
+    """The leaderboard in ``json``, ``csv`` or any tabulate format."""
+    check_format(fmt)
+    if fmt == "json":
+        return render_json(leaderboard_json(board))
+    if fmt == "csv":
+        kinds = board.failure_types()
+        headers = ["rank", "bot", "version", "key", "mu", "sigma", "conservative", "games",
+                   "wins", "win_pct", "mean_placement", "points", *_SWISS_ONLY]
+        headers += ["failures", *(f"failures_{kind}" for kind in kinds), "new_version", "note"]
+        records = []
+        for row in board.rows:
+            record: dict[str, Any] = {
+                name: getattr(row, name) for name in headers
+                if name not in ("failures", "note", "new_version") and hasattr(row, name)
+            }
+            for name in _hidden(board):  # stable columns: empty where they mean nothing
+                record[name] = ""
+            record["failures"] = sum(row.failures.values())
+            record.update({f"failures_{kind}": row.failures.get(kind, 0) for kind in kinds})
+            record["new_version"] = int(row.new_version)
+            record["note"] = row.note
+            records.append(record)
+        return render_csv(headers, records)
+    return _render_table(board, fmt, [c for c in _TABLE_COLUMNS if c not in _hidden(board)])
+
+
+def _render_table(board: Leaderboard, fmt: str, columns: Sequence[str]) -> str:
+    keep = [_TABLE_COLUMNS.index(name) for name in columns]
+    # two versions of one bot (a tournament gone on with --continue) are told apart by their
+    # version: without its column, they are named name@version. A league's every-version
+    # table keeps its old way: its readers asked for sigma before the version (fitted_table)
+    league = board.tournament is not None and board.tournament.format == "league"
+    labels = (Counter(row.label for row in board.rows)
+              if "version" not in columns and not league else Counter())
+    table = []
+    for row in board.rows:
+        label = (row.label if labels[row.label] < 2
+                 else row.label.replace(row.bot, f"{row.bot}@{row.version}", 1))
+        values = [row.rank, label, row.version, row.mu, row.sigma, row.conservative, row.games,
+                  row.wins, row.win_pct, row.mean_placement, row.points, row.byes, row.buchholz,
+                  _failures_text(row.failures), row.note]
+        table.append([values[i] for i in keep])
+    return render_table([_TABLE_COLUMNS[i] for i in keep], table, fmt,
+                        [_TABLE_FLOATFMT[i] for i in keep])
+
+
+def fitted_table(board: Leaderboard, fmt: str = "simple", columns: Sequence[str] | None = None,
+                 *, wide: bool = False, width: int = TABLE_WIDTH) -> tuple[str, list[str]]:
+    """The text table with ``columns`` (validated, in the table's order), with ``wide`` every
+    column that means something here, or by default the columns that say something, less
+    those of :data:`_DROP_TO_FIT` it must leave out to fit ``width``; and the columns left
+    out that a reader may look for (to name in a footnote)."""
+    if wide:
+        return render_leaderboard(board, fmt), []
+    if columns is not None:
+        unknown = [c for c in columns if c not in _TABLE_COLUMNS]
+        if unknown:
+            raise ValueError(f"unknown column(s) {', '.join(repr(c) for c in unknown)} "
+                             f"(choose among: {', '.join(_TABLE_COLUMNS)})")
+        return _render_table(board, fmt, [c for c in _TABLE_COLUMNS if c in columns]), []
+    silent = _silent(board)
+    shown = [c for c in _TABLE_COLUMNS if c not in _hidden(board) and c not in silent]
+    left_out = ["points"] if "points" in silent else []
+    text = _render_table(board, fmt, shown)
+    # a league's readers ask how sure each rating is (new versions keep arriving)
+    league = board.tournament is not None and board.tournament.format == "league"
+    for name in (*(c for c in _DROP_TO_FIT if c != "sigma"), "sigma") if league else _DROP_TO_FIT:
+        if max(map(len, text.splitlines()), default=0) <= width:
+            break
+        shown.remove(name)
+        left_out.append(name)
+        text = _render_table(board, fmt, shown)
+    return text, left_out
+
+
+def leaderboard_title(board: Leaderboard) -> str:
+    """One line saying what the table is, for people reading a terminal."""
+    what = ("all recorded games" if board.tournament is None
+            else f"{board.tournament.name} ({board.tournament.format}, {board.tournament.state})")
+    games = f"{board.games} game{'' if board.games == 1 else 's'}"
+    if board.rated is not None and board.rated != board.games:
+        games += f", {board.rated} of them" if board.rated else ", none of them"
+    return (f"Leaderboard: {what}, {games} rated; sorted by "
+            + ("mu - 3*sigma" if board.sort == "rating" else "points, then Buchholz"))
+
+
+def rating_footnote(board: Leaderboard) -> str:
+    """The rating's settings, in a line under the table."""
+    s = board.settings
+    return (f"TrueSkill mu={s.mu:g} sigma={s.sigma:.4g} beta={s.beta:.4g} tau={s.tau:.4g} "
+            f"draw={s.draw_probability:g}.")
+
+
+def _entries_footnote(board: Leaderboard) -> list[str]:
+    """Under a continued Swiss tournament's table: the entries whose points its versions
+    split, summed as the standings count them, and where --sort points puts them."""
+    entries: dict[int, list[LeaderboardRow]] = defaultdict(list)
+    for row in board.rows:
+        if row.standing is not None:
+            entries[row.standing].append(row)
+    split = [rows for _, rows in sorted(entries.items()) if len(rows) > 1]
+    if not split:
+        return []
+    sums = "; ".join(
+        f"{rows[0].label} {sum(r.points for r in rows):.2f} ("
+        + " + ".join(f"{r.version} {r.points:.2f}" for r in rows) + ")" for rows in split)
+    where = ("each at its entry's place" if board.sort == "points"
+             else "--sort points ranks each at its entry's place")
+    name = board.tournament.name if board.tournament is not None else "NAME"
+    return [f"Swiss standings (arena status {name}) count an entry's versions as one: "
+            f"{sums}; {where}."]
+
+
+def _fill(line: str, width: int) -> str:
+    """``line`` wrapped at words into ``width`` columns, "mu - 3*sigma" kept on one line."""
+    kept = line.replace("mu - 3*sigma", "mu\xa0-\xa03*sigma")  # textwrap never breaks there
+    return textwrap.fill(kept, width).replace("\xa0", " ")
+
+
+def leaderboard_report(board: Leaderboard, fmt: str = "simple",
+                       columns: Sequence[str] | None = None, *, wide: bool = False,
+                       width: int = TABLE_WIDTH) -> str:
+    """The leaderboard with a title line and footnotes (the rating's settings, the columns
+    left out, what ``new`` means), what ``arena run`` and ``arena leaderboard`` show; by
+    default the table fits ``width``, :data:`TABLE_WIDTH` (:func:`fitted_table`), and below
+    that the notes wrap at words. json and csv are the full table alone."""
+    if fmt in MACHINE_FORMATS:
+        return render_leaderboard(board, fmt)
+    table, left_out = fitted_table(board, fmt, columns, wide=wide, width=width)
+    lines = [leaderboard_title(board), table, rating_footnote(board)]
+    if left_out:
+        named = ", ".join(f"{c} (equal to wins)" if c == "points" else c for c in left_out)
+        lines.append(f"Not shown: {named}; --wide shows every column.")
+    lines.extend(_entries_footnote(board))
+    if any(row.new_version for row in board.rows) and (columns is None or "note" in columns):
+        league = board.tournament is not None and board.tournament.format == "league"
+        lines.append("new: a new version of a bot is rated from scratch; older versions keep "
+                     "their own ratings" + ("." if league else " (see arena leaderboard --all)."))
+    if width < TABLE_WIDTH:  # a narrow terminal's: the notes wrap at words, not mid-word
+        lines = [line if i == 1 else _fill(line, width) for i, line in enumerate(lines)]
+    return "\n".join(lines)
 
 
 def newest_versions(board: Leaderboard) -> tuple[Leaderboard, int]:

@@ -1,7 +1,7 @@
 """What the site shows of one stored tournament, read from the results database (read only).
 
 Every number comes from the rating layer's own functions, on the games read once: the
-leaderboard is :func:`arena.rating.leaderboard.leaderboard_json` of
+leaderboard is :func:`arena.rating.board_view.leaderboard_json` of
 :func:`~arena.rating.leaderboard.tournament_leaderboard` (the rows of ``arena leaderboard
 --format json``), head-to-head is :func:`arena.rating.h2h.h2h_json` of
 :func:`~arena.rating.h2h.compute_h2h` in the leaderboard's order (``arena h2h --format
@@ -31,7 +31,7 @@ from typing import Any
 
 from arena.engine.houserules import HouseRules
 from arena.errors import StoreError
-from arena.rating.board_view import newest_versions
+from arena.rating.board_view import leaderboard_json, newest_versions
 from arena.rating.games import (
     StoredGame,
     TournamentInfo,
@@ -43,7 +43,7 @@ from arena.rating.games import (
     tournament_bots,
 )
 from arena.rating.h2h import compute_h2h, h2h_json
-from arena.rating.leaderboard import leaderboard_json, tournament_leaderboard
+from arena.rating.leaderboard import tournament_leaderboard
 from arena.rating.standings import game_points
 from arena.rating.trueskill_rating import RatingMemo, RatingRun, rate_stored
 from arena.tournament.league_store import entry_lines, league_entries

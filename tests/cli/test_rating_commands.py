@@ -530,7 +530,8 @@ def test_wide_and_columns_show_what_is_asked(store: Path) -> None:
 
 
 def test_json_and_csv_keep_every_field(store: Path) -> None:
-    from arena.rating.leaderboard import build_leaderboard, render_leaderboard
+    from arena.rating.board_view import render_leaderboard
+    from arena.rating.leaderboard import build_leaderboard
 
     board = build_leaderboard(store, "alpha-cup")
     for fmt in ("json", "csv"):

@@ -17,9 +17,10 @@ from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.rating import rate_tournament
+from arena.rating.board_view import leaderboard_json
 from arena.rating.games import BotVersion, StoredGame, connect, find_tournament, load_games
 from arena.rating.h2h import build_h2h, h2h_json
-from arena.rating.leaderboard import build_leaderboard, leaderboard_json
+from arena.rating.leaderboard import build_leaderboard
 from arena.rating.trueskill_rating import (
     RatingMemo,
     RatingRun,

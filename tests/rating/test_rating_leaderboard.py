@@ -15,15 +15,9 @@ import trueskill
 from rating_store_builder import GameSpec, StoreBuilder, build_store
 
 from arena.rating import build_leaderboard, leaderboard_report, rate_tournament
+from arena.rating.board_view import fitted_table, leaderboard_json, render_leaderboard
 from arena.rating.games import BotVersion, StoredGame
-from arena.rating.leaderboard import (
-    Leaderboard,
-    compute_leaderboard,
-    fitted_table,
-    leaderboard_json,
-    render_leaderboard,
-    sort_leaderboard,
-)
+from arena.rating.leaderboard import Leaderboard, compute_leaderboard, sort_leaderboard
 from arena.rating.render import TABLE_FORMATS
 from arena.rating.standings import ByeRecord, buchholz, placement_points, total_points
 from arena.rating.trueskill_rating import RatingSettings
@@ -341,7 +335,7 @@ def test_leaderboard_report_for_the_runner(tmp_path: Path) -> None:
 
 def test_the_title_says_when_games_went_unrated() -> None:
     """A game every seat forfeited changes no rating; the title does not count it as rated."""
-    from arena.rating.leaderboard import leaderboard_title
+    from arena.rating.board_view import leaderboard_title
 
     a, b = (BotVersion(name, "v1", i) for i, name in ((1, "a"), (2, "b")))
     played = StoredGame(id="t/r0/t0/g0", tournament_id=1, tournament="t", round=0,

@@ -178,7 +178,8 @@ def test_the_leaderboard_shows_the_newest_versions_and_recomputes_from_results(
                                  "(retired from the league, ratings kept); --all-versions shows "
                                  "them.\n")
     assert shown.stdout == leaderboard_text(db, "ladder", wide=True) + "\n"
-    from arena.rating.leaderboard import build_leaderboard, fitted_table
+    from arena.rating.board_view import fitted_table
+    from arena.rating.leaderboard import build_leaderboard
 
     narrow, left_out = fitted_table(build_leaderboard(db, "ladder"), width=80)
     assert "sigma" in narrow.splitlines()[0]  # a league keeps how sure each rating is

@@ -25,7 +25,8 @@ from arena.engine.config import GameConfig
 from arena.engine.game import new_game
 from arena.engine.narration import event_lines
 from arena.engine.state import State
-from arena.rating.leaderboard import build_leaderboard, leaderboard_json
+from arena.rating.board_view import leaderboard_json
+from arena.rating.leaderboard import build_leaderboard
 from arena.tournament.store import Store
 from arena.web.data import game_slug
 from arena.web.server import make_server

@@ -14,7 +14,8 @@ import site_db
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.rating.leaderboard import build_leaderboard, leaderboard_json
+from arena.rating.board_view import leaderboard_json
+from arena.rating.leaderboard import build_leaderboard
 from arena.web.site import write_site
 
 runner = CliRunner()

@@ -56,6 +56,7 @@ from arena.tournament.entries import (
 from arena.tournament.league_spec import LeagueBudget, expand_patterns
 from arena.tournament.overrides import overridden
 from arena.tournament.rating_spec import RatingSpec
+from arena.tournament.spec_problems import problem_lines
 from arena.tournament.store import DEFAULT_RESULTS
 
 __all__ = ["BotEntry", "RatingSpec", "TournamentSpec", "load_spec", "spec_from_mapping"]
@@ -344,68 +345,8 @@ def _limit_message(text: str) -> str:
     return f"limits: {text}"
 
 
+#: The spec's own fields, for an unknown one's message.
 _FIELDS = tuple(TournamentSpec.model_fields)
-#: The fields of the spec's nested sections, for an unknown one's message.
-_SECTION_FIELDS = {"rating": tuple(RatingSpec.model_fields),
-                   "budget": tuple(LeagueBudget.model_fields)}
-#: Fields named as ``arena run`` and ``arena match`` name their options (``--games``,
-#: ``--decision-ms``), which a spelling distance would match to an unrelated field.
-_OPTION_NAMES = {"games": "games_per_match", "players": "players_per_game",
-                 "decision_ms": "limits.decision_ms", "time_bank_ms": "limits.time_bank_ms"}
-
-
-def _loc(loc: tuple[int | str, ...]) -> str:
-    text = ""
-    for part in loc:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += f".{part}" if text else str(part)
-    return text or "spec"
-
-
-def _problem(error: Any) -> list[str]:
-    """One pydantic error -> line(s) ``field: what is wrong``."""
-    loc = tuple(error["loc"])
-    kind = error["type"]
-    value = error.get("input")
-    field = _loc(loc)
-    if kind == "value_error":
-        text = str(error["ctx"]["error"]) if "ctx" in error else error["msg"]
-        lines = text.split("\n")
-        if all(line.startswith(field) and line[len(field):][:1] in (".", ":", "[")
-               for line in lines):
-            return lines
-        return [f"{field}: {line}" for line in lines]
-    if kind == "missing":
-        return [f"{field}: is required"]
-    if kind == "invalid_key":  # a key YAML read as a number, a date or a boolean
-        return [f"{_loc(loc[:-1])}: a field name must be text, got {shown_value(loc[-1])}"]
-    if kind == "extra_forbidden":
-        known = _SECTION_FIELDS.get(str(loc[0]), _FIELDS) if len(loc) > 1 else _FIELDS
-        name = str(loc[-1])
-        meant = (f" (did you mean '{_OPTION_NAMES[name]}'?)" if len(loc) == 1
-                 and name in _OPTION_NAMES else did_you_mean(name, known))
-        return [f"{field}: unknown field{meant} (known: {', '.join(known)})"]
-    if kind == "literal_error":
-        expected = error["ctx"]["expected"].replace("'", "").replace(" or ", ", ")
-        meant = did_you_mean(value, expected.split(", ")) if isinstance(value, str) else ""
-        return [f"{field}: must be one of {expected}; got {shown_value(value)}{meant}"]
-    if kind in ("int_type", "int_parsing", "int_from_float"):
-        return [f"{field}: must be an integer, got {shown_value(value)}"]
-    if kind in ("float_type", "float_parsing", "finite_number"):
-        return [f"{field}: must be a number, got {shown_value(value)}"]
-    if kind in ("bool_type", "bool_parsing"):
-        return [f"{field}: must be true or false, got {shown_value(value)}"]
-    if kind in ("string_type",):
-        return [f"{field}: must be a string, got {shown_value(value)}"]
-    if kind in ("list_type",):
-        return [f"{field}: must be a list, got {shown_value(value)}"]
-    if kind in ("dict_type", "model_type", "model_attributes_type"):
-        return [f"{field}: must be a mapping, got {shown_value(value)}"]
-    if kind.startswith("date"):
-        return [f"{field}: must be a date (YYYY-MM-DD), got {shown_value(value)}"]
-    return [f"{field}: {error['msg'][0].lower()}{error['msg'][1:]}"]
 
 
 def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
@@ -473,7 +414,7 @@ def spec_from_mapping(data: Any, *, source: Path | None = None,
         spec = TournamentSpec.model_validate(data)
     except ValidationError as exc:
         for error in exc.errors():
-            problems.extend(_problem(error))
+            problems.extend(problem_lines(error, _FIELDS))
         problems.extend(unknown_bots(data, source.parent if source is not None else None))
     if spec is not None:
         problems.extend(_check_entrants(spec, source.parent if source is not None else None))

@@ -65,6 +65,30 @@ def test_every_size_exception_is_still_needed() -> None:
     assert sorted(_size_exceptions() - set(_oversized())) == []
 
 
+def _module_map() -> dict[str, set[str]]:
+    """The modules docs/ARCHITECTURE.md's "Modules" section names, by package."""
+    text = ARCHITECTURE.read_text(encoding="utf-8").split("## Modules", 1)[1].split("\n## ", 1)[0]
+    return {package: set(re.findall(r"`(\w+\.py)`", names))
+            for package, names in re.findall(r"^\* \*\*(\w+)\*\*: (.*?)(?=^\* |\Z)", text,
+                                              re.MULTILINE | re.DOTALL)}
+
+
+def test_the_architecture_maps_every_module_and_no_other() -> None:
+    """A newcomer reads docs/ARCHITECTURE.md first: its map names each module in its package
+    (the base modules, arena/errors.py and arena/native.py, in the layers' table)."""
+    named = _module_map()
+    text = ARCHITECTURE.read_text(encoding="utf-8")
+    modules = [path.relative_to(REPO / "arena") for path in (REPO / "arena").rglob("*.py")
+               if path.name != "__init__.py"]
+    missing = sorted(m.as_posix() for m in modules
+                     if (m.name not in named.get(m.parts[0], set()) if len(m.parts) > 1
+                         else f"`arena/{m.name}`" not in text))
+    there = {(m.parts[0], m.name) for m in modules if len(m.parts) > 1}
+    gone = sorted(f"{package}/{name}" for package, names in named.items() for name in names
+                  if (package, name) not in there)
+    assert (missing, gone) == ([], [])
+
+
 #: Where writing to the terminal is the job: the CLI; the kit, in the bot's own process
 #: (stderr is the bot's log); arena play's seat, on the console the CLI hands it.
 PRESENTERS = ("arena/cli/", "arena/sdk/", "arena/play/")

@@ -21,7 +21,7 @@ import trueskill
 from arena.tournament.matchmaking import FieldState, Rating, next_table, random_table
 from arena.tournament.schedule import derive_seed
 
-__all__ = ["LeagueBench", "bench_league", "kendall", "spearman"]
+__all__ = ["CHECKPOINTS", "LeagueBench", "bench_league", "kendall", "spearman"]
 
 #: Games at which the correlations are taken.
 CHECKPOINTS = (100, 200, 400, 800, 1600, 3200)

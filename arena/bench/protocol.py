@@ -19,7 +19,7 @@ Four figures, measured in the same run so they share the machine's state:
      recorded in a pass of their own over the same games (a recorder wraps the bots'
      connections there), so the recorder's work is not in the timed round trips;
    * *tight*: one ``act`` line (median size of the warm-up's) echoed back to back by one child
-     (:class:`arena.protocol.transport.EchoChild`): the pipe alone, lower than
+     (:class:`arena.bench.children.EchoChild`): the pipe alone, lower than
      the replayed floor (one child always awake, one line per write);
    * *paced*: the replayed bytes with the referee's own time between two decisions spent in
      a busy wait first, so the children sleep as long as the bots did and the pipe pays the

@@ -18,12 +18,12 @@ import yaml
 
 from arena.registry import BotSpec
 from arena.tournament.events import Report, ignore
-from arena.tournament.pool import GameMessage, Message
 from arena.tournament.ray_bundles import BotBundle, materialize_bot, pack_bot
 from arena.tournament.ray_executor import RayExecutor, RayStats, quiet_ray_logging
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import spec_from_mapping
 from arena.tournament.store import Store, compress_record, game_id
+from arena.tournament.tasks import GameMessage, Message
 
 __all__ = ["RayBenchResult", "run_ray_bench"]
 

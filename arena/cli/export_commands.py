@@ -10,8 +10,9 @@ from typing import Annotated
 import typer
 
 from arena.cli.options import DbOption, TournamentArgument
-from arena.cli.output_file import check_output_file, write_whole
+from arena.cli.output_file import check_output_file
 from arena.common.plural import counted
+from arena.common.wholefile import write_whole
 from arena.tournament.store import DEFAULT_RESULTS
 
 __all__ = ["register"]

@@ -7,9 +7,7 @@ from pathlib import Path
 
 import typer
 
-from arena.common.wholefile import write_whole
-
-__all__ = ["check_output_file", "write_whole"]
+__all__ = ["check_output_file"]
 
 
 def check_output_file(path: Path, option: str) -> None:

@@ -53,8 +53,12 @@ from arena.engine.rulebook import HAND_SIZE
 from arena.errors import CardError
 
 __all__ = [
+    "CODE",
+    "CODE_FAMILY",
     "EVALUATORS",
     "HAND_SIZE",
+    "KEY",
+    "KEY_FAMILY",
     "KIND_BITS",
     "MAX_RANK",
     "RANK_BASE",

@@ -27,7 +27,7 @@ from arena.engine.narration import event_sentence
 from arena.play.labels import card_face, card_text, cards_in, kind_help, option_label
 from arena.play.screen import decision_view, graveyards_view, hand_line, table_view
 
-__all__ = ["Ask", "LeftTable", "Person", "terminal_ask"]
+__all__ = ["QUIT_WORDS", "Ask", "LeftTable", "Person", "terminal_ask"]
 
 #: Reads one line after showing a prompt; the second argument is the seconds left to answer
 #: (None: no limit). Returns the line, or None when the time ran out. EOF raises EOFError.

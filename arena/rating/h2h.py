@@ -33,8 +33,8 @@ from arena.rating.render import check_format, render_csv, render_json, render_ta
 from arena.rating.sprt import Z95, elo_of_score
 from arena.rating.trueskill_rating import game_entries, rate_stored
 
-__all__ = ["HeadToHead", "PairRecord", "build_h2h", "compute_h2h", "effective_games", "render_h2h",
-           "repeated_deals", "wilson"]
+__all__ = ["HeadToHead", "PairRecord", "build_h2h", "compute_h2h", "effective_games", "h2h_json",
+           "render_h2h", "repeated_deals", "wilson"]
 
 
 

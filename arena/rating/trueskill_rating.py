@@ -69,6 +69,7 @@ __all__ = [
     "rate_games",
     "rate_stored",
     "rate_tournament",
+    "rate_tournament_run",
     "settings_for",
     "settings_for_all",
     "steps_of",

@@ -3,7 +3,7 @@
 Every event a seat may see travels to it once, as ``event`` lines written just before its
 next ``act`` (or with ``game_end``). The relay reads the game's log once for all seats: each
 new entry's payload is encoded once, and queued for every seat that may see it (the
-engine's :func:`~arena.engine.visible_to` decides, so the relay cannot widen an audience).
+engine's :func:`~arena.engine.decision.visible_to` decides, so the relay cannot widen an audience).
 A public event costs one encoding whatever the number of seats; this is on the path of every
 decision, hence the plain loops.
 """

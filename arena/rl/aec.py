@@ -30,7 +30,7 @@ from arena.rl.actions import N_ACTIONS
 from arena.rl.features import OBS_SIZE
 from arena.rl.view import SeatViews, placement_rewards, structured
 
-__all__ = ["PalaestraAEC", "env", "observation_space", "starting_seat"]
+__all__ = ["PalaestraAEC", "check_setup", "env", "observation_space", "starting_seat"]
 
 #: The largest value of a vector entry (counts of a face: two copies at most).
 OBS_HIGH = 2.0

@@ -48,7 +48,7 @@ from arena.engine.observation import Observation
 from arena.engine.rulebook import MAX_TRAPS, TRAP_LIFETIME
 from arena.rl.actions import FACES, MAX_SEATS
 
-__all__ = ["BLOCKS", "OBS_SIZE", "SIGNATURE_CODES", "encode", "hand_category",
+__all__ = ["BLOCKS", "OBS_SIZE", "OFFSET", "SIGNATURE_CODES", "encode", "hand_category",
            "table_template"]
 
 _TRAP_WIDTH: Final = FACES + 2

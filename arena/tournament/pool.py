@@ -33,29 +33,12 @@ from arena.tournament.tasks import (
     BoardStart,
     DoneMessage,
     ErrorMessage,
-    GameBatch,
-    GameMessage,
-    LogMessage,
     Message,
     TableTask,
 )
-from arena.tournament.worker import GameBatcher, play_table, serve_worker
+from arena.tournament.worker import serve_worker
 
-__all__ = [
-    "MAX_TABLE_ATTEMPTS",
-    "BoardStart",
-    "DoneMessage",
-    "ErrorMessage",
-    "GameBatch",
-    "GameBatcher",
-    "GameMessage",
-    "LocalPool",
-    "LogMessage",
-    "Message",
-    "TableExecutor",
-    "TableTask",
-    "play_table",
-]
+__all__ = ["MAX_TABLE_ATTEMPTS", "LocalPool", "TableExecutor", "sigint_blocked"]
 
 #: How often a table is retried after the worker playing it died.
 MAX_TABLE_ATTEMPTS = 3

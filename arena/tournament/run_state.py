@@ -20,21 +20,21 @@ from arena.tournament.dealbook import table_deals
 from arena.tournament.editions import retired_entries, stored_bot
 from arena.tournament.events import Progress, ProgressEnded, Report, RunWarning
 from arena.tournament.planning import fixed_tables, group_deals, tables_per_swiss_round
-from arena.tournament.pool import (
+from arena.tournament.pool import TableExecutor
+from arena.tournament.schedule import match_seed
+from arena.tournament.scoring import RatingTrack, compute_standings
+from arena.tournament.spec import TournamentSpec
+from arena.tournament.standings import swiss_inputs
+from arena.tournament.store import GameRow, Store, TableRow, TournamentRow, game_id
+from arena.tournament.tasks import (
     BoardStart,
     DoneMessage,
     GameBatch,
     GameMessage,
     LogMessage,
     Message,
-    TableExecutor,
     TableTask,
 )
-from arena.tournament.schedule import match_seed
-from arena.tournament.scoring import RatingTrack, compute_standings
-from arena.tournament.spec import TournamentSpec
-from arena.tournament.standings import swiss_inputs
-from arena.tournament.store import GameRow, Store, TableRow, TournamentRow, game_id
 
 __all__ = ["RunState", "planned_parallelism"]
 

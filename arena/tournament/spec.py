@@ -59,7 +59,7 @@ from arena.tournament.rating_spec import RatingSpec
 from arena.tournament.spec_problems import problem_lines
 from arena.tournament.store import DEFAULT_RESULTS
 
-__all__ = ["BotEntry", "RatingSpec", "TournamentSpec", "load_spec", "spec_from_mapping"]
+__all__ = ["TournamentSpec", "load_spec", "spec_from_mapping"]
 
 _LIMIT_FIELDS = (*(f.name for f in dataclasses.fields(Limits)), PONDER)
 #: The seatings `duplicate` names besides true and false.

@@ -32,7 +32,8 @@ from arena.web.charts import OKABE_ITO, bot_colour, heat_colour, rating_chart
 from arena.web.data import TournamentData, game_slug, load_tournament
 from arena.web.replay import build_replay
 
-__all__ = ["PAGES", "SiteSummary", "game_page", "render_page", "static_files", "write_site"]
+__all__ = ["PAGES", "SiteSummary", "environment", "game_page", "render_page", "static_files",
+           "write_site"]
 
 #: The tournament's pages besides the games: (file, title in the navigation).
 PAGES = (("index.html", "Leaderboard"), ("h2h.html", "Head-to-head"),

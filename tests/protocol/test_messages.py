@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arena.engine import DECISION_KINDS, GameConfig, new_game
 from arena.engine import DECISION_KINDS as ENGINE_KINDS
-from arena.engine import GameConfig, new_game
 from arena.errors import IllegalChoiceError, ProtocolError
 from arena.protocol import messages
-from arena.protocol.schema import DECISION_KINDS, SCHEMAS, validate
+from arena.protocol.schema import SCHEMAS, validate
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md"
 #: A real observation, as the referee sends it.

@@ -12,8 +12,9 @@ import pytest
 from rating_store_builder import GameSpec, StoreBuilder
 
 from arena.rating.games import BotVersion, StoredGame
-from arena.rating.h2h import Z95, build_h2h, compute_h2h, effective_games, render_h2h, wilson
+from arena.rating.h2h import build_h2h, compute_h2h, effective_games, render_h2h, wilson
 from arena.rating.render import TABLE_FORMATS
+from arena.rating.sprt import Z95
 
 A = BotVersion("alpha", "v1", 1)
 B = BotVersion("bravo", "v1", 2)

@@ -29,7 +29,8 @@ pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="
 RANDOM_TABLES = """
         import datetime as dt, os, signal
         from arena.registry import resolve
-        from arena.tournament.pool import DoneMessage, LocalPool, TableTask
+        from arena.tournament.pool import LocalPool
+        from arena.tournament.tasks import DoneMessage, TableTask
 
         spec = resolve("random")
         def table(round_no, index):
@@ -144,8 +145,8 @@ def test_a_workers_games_reach_the_parent_once_in_order_before_its_table_ends() 
     out = run("""
         import datetime as dt
         from arena.registry import resolve
-        from arena.tournament.pool import DoneMessage, GameBatch, GameMessage, LocalPool
-        from arena.tournament.pool import TableTask
+        from arena.tournament.pool import LocalPool
+        from arena.tournament.tasks import DoneMessage, GameBatch, GameMessage, TableTask
 
         spec = resolve("random")
         task = TableTask(tournament="t", round=1, table=0, bots=(spec, spec), bot_ids=(1, 2),
@@ -198,8 +199,8 @@ def test_a_duplicate_deal_on_two_workers_plays_each_seating_on_its_own_the_same_
     out = run("""
         import datetime as dt, json, os, signal
         from arena.registry import resolve
-        from arena.tournament.pool import (DoneMessage, GameBatch, GameMessage, LocalPool,
-                                           TableTask)
+        from arena.tournament.pool import LocalPool
+        from arena.tournament.tasks import DoneMessage, GameBatch, GameMessage, TableTask
 
         bots = (resolve("greedy"), resolve("collector"))
         task = TableTask(tournament="t", round=1, table=0, bots=bots, bot_ids=(1, 2),
@@ -250,7 +251,8 @@ def test_a_bot_is_restarted_mid_table_only_while_its_files_are_its_versions(
 
     import arena.referee.match
     from arena.registry import files_unchanged, resolve
-    from arena.tournament.pool import DoneMessage, ErrorMessage, GameMessage, TableTask, play_table
+    from arena.tournament.tasks import DoneMessage, ErrorMessage, GameMessage, TableTask
+    from arena.tournament.worker import play_table
 
     crasher = resolve(str(Path(__file__).resolve().parents[1] / "fixtures" / "bots"
                           / "end_crasher.py"))
@@ -290,7 +292,8 @@ def test_a_bot_edited_between_the_tables_check_and_its_copy_is_not_started(
 
     import arena.sandbox.spawn
     from arena.registry import resolve
-    from arena.tournament.pool import DoneMessage, ErrorMessage, GameMessage, TableTask, play_table
+    from arena.tournament.tasks import DoneMessage, ErrorMessage, GameMessage, TableTask
+    from arena.tournament.worker import play_table
 
     mine = tmp_path / "mine.py"
     mine.write_text(Path(resolve("random").path).read_text())

@@ -23,10 +23,10 @@ from arena.registry import resolve
 from arena.sandbox import SandboxReport
 from arena.tournament import ray_bundles, ray_worker
 from arena.tournament import runner as runner_module
-from arena.tournament.pool import ErrorMessage, GameBatch, GameMessage, LocalPool, TableTask
+from arena.tournament.pool import LocalPool
 from arena.tournament.secrecy import bare_contest
 from arena.tournament.store import Store
-from arena.tournament.tasks import Message
+from arena.tournament.tasks import ErrorMessage, GameBatch, GameMessage, Message, TableTask
 
 REFUSAL = ("Error: this tournament is a contest (its spec gives no public seed), and bots here "
            "run without bubblewrap or Landlock, where they could read its secret seed and "

@@ -1221,6 +1221,18 @@ def test_a_killed_submits_copy_is_removed_by_the_next_one_and_a_running_ones_kep
     assert {"mine", "running"} <= set(submitted(bots))
 
 
+def test_a_leftover_named_with_a_number_no_process_can_have_is_removed_not_a_traceback(
+        tmp_path: Path, bots: Path) -> None:
+    """A copy named .incoming-<digits>-... whose digits are past any process id made every
+    submit fail with a traceback (OverflowError) as it looked for that process."""
+    source = tmp_path / "mine.py"
+    source.write_text(MODULE)
+    (bots / ".incoming-99999999999999999999-abcd").mkdir()
+    submit(source, name="mine", bots_dir=bots, check=passing)
+    assert [p.name for p in bots.iterdir() if p.name.startswith(".")] == []
+    assert "mine" in submitted(bots)
+
+
 _REGISTRY_HELD = """
 import os, signal, sys
 from pathlib import Path

@@ -371,7 +371,7 @@ def _empty(top: int) -> None:
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):  # none; or a number no process id can be
         return False
     except PermissionError:  # another user's
         return True

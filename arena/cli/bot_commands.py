@@ -97,7 +97,8 @@ def _layer_lines(report: SandboxReport) -> list[str]:
         "landlock": "filesystem allow list: system, own files, kit; writes only to scratch; "
                     "no host counters in /proc",
         "seccomp": "no ptrace, mounts, namespaces, kernel keys, bpf, io_uring, inet "
-                   "sockets, locks, CPU affinity, System V and POSIX IPC, outliving the referee",
+                   "sockets, locks, shared futexes, memory files, bigger socket buffers, CPU "
+                   "affinity, System V and POSIX IPC, outliving the referee",
         "cgroup": "memory.max and pids.max per bot",
     }
     lines = []

@@ -35,6 +35,7 @@ from arena.registry.botspec import (
 from arena.registry.catalog import read_entries, registered
 from arena.registry.environments import with_environment
 from arena.registry.manifest import content_version, spec_from_path
+from arena.sandbox import reaper
 from arena.sandbox.workdir import (
     MAX_BOT_BYTES,
     MAX_BOT_FILES,
@@ -307,7 +308,7 @@ def _remove_abandoned(bots_dir: Path, prefix: str = _STAGING) -> None:
     directory = prefix == _STAGING
     for entry in bots_dir.glob(f"{prefix}*"):
         owner = re.fullmatch(rf"{re.escape(prefix)}(\d+)-.+", entry.name)
-        if owner is None or _alive(int(owner[1])):
+        if owner is None or reaper.is_alive(int(owner[1])):
             continue  # (one made by an older arena names no process: left alone)
         try:
             fd = os.open(entry, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
@@ -366,16 +367,6 @@ def _empty(top: int) -> None:
                 os.rmdir(name, dir_fd=root_fd)
             except NotADirectoryError:  # a link to a directory: the link goes
                 os.unlink(name, dir_fd=root_fd)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except (ProcessLookupError, OverflowError):  # none; or a number no process id can be
-        return False
-    except PermissionError:  # another user's
-        return True
-    return True
 
 
 def _copy_module(source: Path, target: Path) -> None:

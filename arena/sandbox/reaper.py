@@ -300,10 +300,11 @@ def reap_adopted(extra: Iterable[int] = (), wait_s: float = 0.0) -> list[int]:
 
 
 def is_alive(pid: int) -> bool:
-    """Whether a process ``pid`` exists (one this process may not signal counts too)."""
+    """Whether a process ``pid`` exists (one this process may not signal counts too). A
+    number no process id can be (read from a name anyone may give a file) is not alive."""
     try:
         os.kill(pid, 0)
-    except ProcessLookupError:
+    except (ProcessLookupError, OverflowError):
         return False
     except OSError:
         return True

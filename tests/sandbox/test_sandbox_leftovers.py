@@ -97,6 +97,23 @@ def test_a_link_named_like_a_dead_referees_box_is_not_followed(
     assert (victim / "sub").is_dir()
 
 
+def test_a_box_named_with_a_number_past_any_pid_is_removed_not_a_crash(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Anyone may make /tmp/arena-box-99999999999999999999-x: looking for that "referee"
+    raised OverflowError, so every arena match and run ended in a traceback."""
+    from arena.sandbox import strays
+
+    temp = tmp_path / "tmp"
+    planted = temp / "arena-box-99999999999999999999-x"
+    planted.mkdir(parents=True)
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    monkeypatch.setattr(strays, "_swept", False)
+    monkeypatch.setattr(strays, "kill_strays", lambda: [])
+    monkeypatch.setattr(strays, "sweep_dead_uids", lambda: 0)
+    strays.sweep_once()
+    assert not planted.exists()  # ours and nobody's: removed like a dead referee's box
+
+
 @pytest.mark.parametrize("when", ["listed", "looked at"])
 def test_a_directory_swapped_for_a_link_while_a_box_is_removed_is_not_followed(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, when: str) -> None:

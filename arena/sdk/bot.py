@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, SupportsIndex
 if TYPE_CHECKING:  # imported lazily: a bot file named random.py must not shadow it
     import random
 
+    from arena.engine.houserules import HouseRules
+
 __all__ = ["Bot", "GameEnd", "GameStart", "Request", "as_index"]
 
 
@@ -67,6 +69,14 @@ class GameStart:
     raw: dict[str, Any] = field(default_factory=dict)
     #: Seed for the bot's own randomness in this game (``self.rng`` is already seeded with it).
     bot_seed: int | None = None
+
+    @property
+    def rules(self) -> HouseRules:
+        """The game's house rules: the default ones unless ``game_start`` named others (a
+        game under other rules plays on differently, and a search should simulate them)."""
+        from arena.engine.houserules import HouseRules  # lazily: see the top
+
+        return HouseRules.from_json(self.raw.get("rules"))
 
 
 @dataclass(slots=True)

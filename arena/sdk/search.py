@@ -44,6 +44,7 @@ from typing import Any
 
 from arena.engine import determinize
 from arena.engine.cards import NOTATION, PALAESTRON
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.observation import Observation
 from arena.engine.state import State
 from arena.sdk.bot import Bot, GameStart, Request
@@ -164,8 +165,11 @@ class SearchView:
     def __init__(self, observation: dict[str, Any], events: list[dict[str, Any]],
                  kind: str = "turn", legal: Sequence[dict[str, Any]] = (),
                  tracker: Tracker | None = None,
-                 context: dict[str, Any] | None = None) -> None:
+                 context: dict[str, Any] | None = None,
+                 rules: HouseRules = DEFAULT_RULES) -> None:
         self.data = observation
+        #: The game's house rules (from ``game_start``), under which sampled games play on.
+        self.rules = rules
         self.kind = kind
         self.legal = list(legal)
         self.context = dict(context or {})
@@ -180,9 +184,9 @@ class SearchView:
 
     @classmethod
     def of(cls, request: Request, events: list[dict[str, Any]],
-           tracker: Tracker | None = None) -> SearchView:
+           tracker: Tracker | None = None, rules: HouseRules = DEFAULT_RULES) -> SearchView:
         return cls(request.observation, events, request.kind, request.legal, tracker,
-                   request.context)
+                   request.context, rules)
 
     @property
     def searchable(self) -> bool:
@@ -213,12 +217,13 @@ class SearchView:
     def sample_state(self, seed: int) -> State:
         """A full game state consistent with the observation and the bot's events, hidden
         cards dealt at random from ``seed``, positioned at this ``turn`` or ``swap`` decision
-        (its options are this request's legal options). Cards the bot knows an opponent
-        holds (:meth:`known_hand`) are dealt to that opponent."""
+        (its options are this request's legal options), playing on under the game's house
+        rules. Cards the bot knows an opponent holds (:meth:`known_hand`) are dealt to that
+        opponent."""
         if not self.searchable:
             raise ValueError(f"cannot position a sampled state at a {self.kind!r} decision; "
                              f"only at {SEARCHABLE_KINDS}")
-        state = determinize.sample_state(self.obs, seed, self.kind)
+        state = determinize.sample_state(self.obs, seed, self.kind, self.rules)
         if self.tracker.known or self.tracker.known_traps:
             _place_known(state, self.obs, self.tracker, random.Random(seed ^ 0x5EA2C4))
         return state
@@ -307,15 +312,17 @@ class SearchBot(Bot):
 
     def __init__(self) -> None:
         self.tracker = Tracker()
+        self.rules = DEFAULT_RULES
 
     def on_game_start(self, game: GameStart) -> None:
         self.tracker.reset(game.seat)
+        self.rules = game.rules
 
     def on_event(self, event: dict[str, Any]) -> None:
         self.tracker.add(event)
 
     def view(self, request: Request) -> SearchView:
-        return SearchView.of(request, self.tracker.events, self.tracker)
+        return SearchView.of(request, self.tracker.events, self.tracker, self.rules)
 
 
 def default_reply(view: SearchView, rng: random.Random) -> int:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from arena.engine.houserules import DEFAULT_RULES, RULE_CHOICES, HouseRules
+from arena.engine.houserules import DEFAULT_RULES, RULE_CHOICES
 from arena.engine.observation import Observation
 from arena.rl.features import OBS_SIZE, OFFSET
 from arena.rl.policy import WEIGHTS as ARRAYS
@@ -70,8 +70,7 @@ class LearnedBot(Bot):
         self.rules = DEFAULT_RULES
 
     def on_game_start(self, game: GameStart) -> None:
-        # a game under house rules says so in game_start; the features name them
-        self.rules = HouseRules.from_json(game.raw.get("rules"))
+        self.rules = game.rules  # the features name them
 
     def act(self, request: Request) -> int:
         observation = Observation.from_json(request.observation, events=[])

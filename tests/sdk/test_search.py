@@ -259,3 +259,29 @@ def test_playout_targets_ignore_hidden_cards() -> None:
                             == playout_choice(blind, random.Random(0)))
                 state.apply(rng.randrange(len(decision.options)))
     assert targets > 10
+
+
+def test_a_search_bot_samples_games_under_the_rules_game_start_names() -> None:
+    """The referee names a game's house rules in game_start; a search bot's sampled games
+    played on under the default ones (valuing hands by Class type under kinds=family)."""
+    from arena.engine.houserules import DEFAULT_RULES, HouseRules
+    from arena.sdk import GameStart
+
+    family = HouseRules.from_json({"kinds": "family"})
+    state = new_game(GameConfig(players=NAMES[:2], seed=3, rules=family))
+    seat = state.decision.seat
+    sampled = []
+
+    class Probe(SearchBot):
+        def act(self, request: Request) -> int:
+            sampled.append(self.view(request).sample_state(7))
+            return 0
+
+    bot = Probe()
+    for rules, raw in ((family, {"rules": family.to_json()}), (DEFAULT_RULES, {})):
+        bot.on_game_start(GameStart(0, seat, list(NAMES[:2]), 0, 5, raw=raw))
+        for event in state.events_for(seat, 0):
+            bot.on_event(event)
+        observation = state.observe(seat).to_json(include_events=False)
+        bot.act(Request(1, "turn", observation, [{}] * len(state.decision.options)))
+        assert sampled[-1].config.rules == rules

@@ -21,8 +21,9 @@ Full Domain or a Quartet, so the last moves decide):
   the opponent with the strongest hand, who has (almost) no turn left to rebuild. Ares, who
   picks the card, sacks the card the victim needs most.
 * **The Palaestron** (and every other forced discard or reveal): discard the card the hand
-  misses least; reveal a card already shown (it tells nothing new), else the weakest card, so
-  the cards it would hate to lose stay hidden. Gods and Crowns are kept as the evaluator
+  misses least; reveal the weakest card, so the cards it would hate to lose stay hidden (a
+  reveal never offers a card already shown, RULES.md E16: a second copy of a shown card
+  would tell that the hand holds two). Gods and Crowns are kept as the evaluator
   says: a Crown is wild, a God is the highest tier.
 * **Swap** the card whose replacement raises the expected value most, if any does; attack
   cards kept for the end count a little extra.
@@ -329,10 +330,6 @@ class HeuristicBot(SearchBot):
         return self.least_needed(hand, request.legal)
 
     def on_reveal(self, request: Request, view: SearchView) -> int:
-        shown = view.obs.revealed[view.seat]
-        for index, option in enumerate(request.legal):
-            if option.get("card") in shown:
-                return index  # tells nothing new
         return self.least_needed(view.hand, request.legal)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from typing import Any
 
 from arena.engine.agents import play_out as play_until_over
@@ -101,12 +101,15 @@ STRIKE = 0.3
 SLACK = 0.05
 
 
-def _least_needed(hand: Sequence[int]) -> tuple[int, float]:
-    """The card whose loss hurts the hand least, and the score of the hand without it."""
+def _least_needed(hand: Sequence[int], among: Container[str] | None = None) -> tuple[int, float]:
+    """The card whose loss hurts the hand least, and the score of the hand without it; only
+    cards named in ``among`` when given (a reveal offers only those not shown yet)."""
     total = sum(map(KEY.__getitem__, hand))
     scores = _SCORES
     best, best_score = hand[0], -1.0
     for i, card in enumerate(hand):
+        if among is not None and NOTATION[card] not in among:
+            continue
         score = scores.get(total - KEY[card])
         if score is None:
             score = hand_score([*hand[:i], *hand[i + 1:]])
@@ -222,7 +225,7 @@ def _turn_choice(kind: str, options: Sequence[dict[str, Any]], hand: Sequence[in
 
 def _policy(kind: str, options: Sequence[dict[str, Any]], context: dict[str, Any],
             hand: Sequence[int], hand_of: Callable[[Any], Sequence[int]],
-            revealed: Iterable[int], top_discard: int, final: bool, draws: int,
+            top_discard: int, final: bool, draws: int,
             seen: Callable[[], list[int]], rng: random.Random) -> int:
     """The policy, given the chooser's hand, ``hand_of(seat)`` (another seat's cards as far
     as the chooser knows them: all of them inside a sampled state), ``final`` (the chooser's
@@ -253,12 +256,8 @@ def _policy(kind: str, options: Sequence[dict[str, Any]], context: dict[str, Any
             if card == top_discard or score <= hand_score(hand) + 1e-9:
                 return 0
             return _index(options, "card", NOTATION[card])
-        if kind == "reveal":  # a card already shown tells nothing new
-            shown = {NOTATION[c] for c in revealed}
-            for i, option in enumerate(options):
-                if option.get("card") in shown:
-                    return i
-        return _index(options, "card", NOTATION[_least_needed(hand)[0]])
+        offered = {str(option.get("card")) for option in options}
+        return _index(options, "card", NOTATION[_least_needed(hand, offered)[0]])
     if kind == "card":
         return _card_choice(options, context, hand, hand_of)
     return rng.randrange(len(options))
@@ -328,8 +327,8 @@ def playout_choice(state: State, rng: random.Random) -> int:
     most (playing, of the cards about as good to cycle, the one with the best effect), else
     hold; break a Full Domain to chase a likely Quartet; keep attack cards (forced discards)
     for the last turn (cycling one early, as a trap), and strike then. Traps: helpers at
-    once, attacks at the game's last window. Give, discard, reveal: the card needed least (a
-    card already revealed first). Take an offered card that improves the hand; Ares sacks
+    once, attacks at the game's last window. Give, discard, reveal: the card needed least.
+    Take an offered card that improves the hand; Ares sacks
     the card the victim needs most; targets: the opponent showing the best revealed cards
     (a look: the one showing fewest), not the best hidden hand; Lachesis keeps
     a top card that joins a group; Rock-Paper-Scissors at random.
@@ -346,7 +345,7 @@ def playout_choice(state: State, rng: random.Random) -> int:
     return _policy(decision.kind, decision.options, decision.context, hands[seat],
                    lambda s: list(sight[s]) if isinstance(s, int) and 0 <= s < len(hands)
                    else (),
-                   state.revealed[seat], gy[-1] if gy else -1,
+                   gy[-1] if gy else -1,
                    _final(decision.kind, decision.context, state.turn, state.rounds, state.n),
                    _draws(decision.kind, state.turn, state.rounds, state.n),
                    lambda: _kinds(state.effect_graveyard, gy,
@@ -370,7 +369,7 @@ def knowing_choice(observation: Observation, kind: str, legal: Sequence[dict[str
     gy = obs.discard_graveyard_ids
     others = (cards for seat, cards in enumerate(obs.revealed_ids) if seat != obs.seat)
     return _policy(kind, legal, context, list(obs.hand_ids), hand_of,
-                   obs.revealed_ids[obs.seat], gy[-1] if gy else -1,
+                   gy[-1] if gy else -1,
                    _final(kind, context, obs.turn, obs.rounds, players),
                    _draws(kind, obs.turn, obs.rounds, players),
                    lambda: _kinds(obs.effect_graveyard_ids, gy,

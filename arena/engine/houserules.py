@@ -8,8 +8,8 @@ Adding a rule: its readings in ``RULE_CHOICES`` (the default first), a help line
 in ``RULE_HELP`` and a field of :class:`HouseRules` (the three agree, a test checks it); the
 engine reads it as ``state.config.rules.NAME``; RULES.md's "House rules" table and prose. A
 rule also grows the learning environments' observation by one entry (the ``RULES`` block of
-``arena/rl/features.py``), so ``bots/learned/weights.npz`` no longer loads until it is
-trained again (``examples/train_learned.py``) or its ``w1`` gains a zero row there.
+``arena/rl/features.py``); weights saved by ``arena.rl.policy.Policy`` name the rules they
+know, and load with a zero row for each rule added since.
 """
 
 from __future__ import annotations

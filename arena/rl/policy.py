@@ -14,15 +14,17 @@ from typing import Any
 
 import numpy as np
 
-from arena.engine.houserules import DEFAULT_RULES, HouseRules
+from arena.engine.houserules import DEFAULT_RULES, RULE_CHOICES, HouseRules
 from arena.engine.observation import Observation
 from arena.rl.actions import CARD, COPY, FACES, N_ACTIONS, action_of
-from arena.rl.features import OBS_SIZE, encode
+from arena.rl.features import OBS_SIZE, OFFSET, encode
 
 __all__ = ["Policy", "choose"]
 
 #: The arrays a weights file holds, and their roles: hidden layer, output layer.
 WEIGHTS = ("w1", "b1", "w2", "b2")
+#: The house rules of the game before a weights file named its own (``meta_rules``).
+RULES_BEFORE_META = ("kinds", "dealt_palaestron", "reclaim", "trap_windows")
 
 
 class Policy:
@@ -64,18 +66,48 @@ class Policy:
         return int(np.argmax(scores))
 
     def save(self, path: str | Path, **meta: Any) -> None:
-        """Write the weights and ``meta`` (seed, games, ...) to an ``.npz`` file."""
+        """Write the weights and ``meta`` (seed, games, ...) to an ``.npz`` file, with the
+        house rules its features know (``meta["rules"]``, their names in order)."""
         arrays: dict[str, Any] = self.arrays()
-        arrays.update({f"meta_{key}": np.asarray(value)
-                       for key, value in {**self.meta, **meta}.items()})
+        everything = {**self.meta, **meta, "rules": ",".join(RULE_CHOICES)}
+        arrays.update({f"meta_{key}": np.asarray(value) for key, value in everything.items()})
         np.savez_compressed(path, **arrays)
 
     @classmethod
     def load(cls, path: str | Path) -> Policy:
+        """The network in ``path``; weights trained before a house rule was added still load
+        (:func:`_with_rules_of_now`). Any other change of the features is refused in one line."""
+        path = Path(path)
         with np.load(path) as data:
             w1, b1, w2, b2 = (np.asarray(data[name], np.float32) for name in WEIGHTS)
             meta = {key[5:]: data[key].item() for key in data.files if key.startswith("meta_")}
-        return cls(w1, b1, w2, b2, meta=meta)
+        trained = tuple(str(meta.get("rules", ",".join(RULES_BEFORE_META))).split(","))
+        return cls(_with_rules_of_now(w1, trained, path.name), b1, w2, b2, meta=meta)
+
+
+def _with_rules_of_now(w1: np.ndarray, trained: Sequence[str], name: str) -> np.ndarray:
+    """``w1`` fitted to the house rules of this kit, from those it was ``trained`` knowing.
+
+    A rule added since is one more input, 1 only where a game reads the rule otherwise than
+    by default: a zero row for it plays every game at the default reading exactly as
+    trained, and a game at another reading as if at the default, the only one the weights
+    know. Rules are matched by name, so a rule added anywhere in the list works."""
+    rules = tuple(RULE_CHOICES)
+    gone = [rule for rule in trained if rule not in rules]
+    if gone or w1.shape[0] != OBS_SIZE - len(rules) + len(trained):
+        why = f" (house rule {gone[0]} is gone)" if gone else ""
+        raise ValueError(f"{name} was trained on {w1.shape[0]} features and this arena has "
+                         f"{OBS_SIZE}{why}: train it again (docs/LEARNING.md)")
+    if tuple(trained) == rules:
+        return w1
+    start = OFFSET["RULES"]
+    fitted = np.zeros((OBS_SIZE, w1.shape[1]), np.float32)
+    fitted[:start] = w1[:start]
+    for i, rule in enumerate(rules):
+        if rule in trained:
+            fitted[start + i] = w1[start + list(trained).index(rule)]
+    fitted[start + len(rules):] = w1[start + len(trained):]
+    return fitted
 
 
 def _with_copy_actions(w2: np.ndarray, b2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -7,7 +7,6 @@ has 470'), in every match and tournament, until it was trained again.
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
@@ -29,12 +28,9 @@ LEARNED = Path(__file__).resolve().parents[2] / "bots" / "learned"
 def _in_a_kit_with(monkeypatch: pytest.MonkeyPatch, rules: dict[str, tuple[str, ...]],
                    features: int) -> type[Bot]:
     """The learned bot's class as a kit of these house rules and features would run it."""
-    bot_class = load_bot_class(LEARNED)
-    module = sys.modules[bot_class.__module__]
-    monkeypatch.setattr(module, "RULE_CHOICES", rules, raising=False)
-    monkeypatch.setattr(module, "OBS_SIZE", features, raising=False)
+    monkeypatch.setattr(policy_module, "RULE_CHOICES", rules)
     monkeypatch.setattr(policy_module, "OBS_SIZE", features)
-    return bot_class
+    return load_bot_class(LEARNED)
 
 
 @pytest.mark.parametrize("at", [len(RULE_CHOICES), 1])  # added last, or among the others
@@ -73,4 +69,19 @@ def test_weights_for_other_features_are_refused_in_one_line(
         bot_class()
     assert str(refused.value) == (
         f"weights.npz was trained on {OBS_SIZE} features and this arena has {features}{why}: "
-        "train it again (examples/train_learned.py, docs/LEARNING.md)")
+        "train it again (docs/LEARNING.md)")
+
+
+def test_a_saved_policy_names_its_rules_and_loads_after_a_rule_is_added(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Any bot's weights, not only the sample's: Policy.save names the house rules the
+    features know, and Policy.load fits the weights to the rules of the kit that loads them."""
+    policy = policy_module.Policy.initial(hidden=8, seed=1)
+    saved = tmp_path / "mine.npz"
+    policy.save(saved, seed=1)
+    assert policy_module.Policy.load(saved).meta == {"seed": 1, "rules": ",".join(RULE_CHOICES)}
+    _in_a_kit_with(monkeypatch, {**RULE_CHOICES, "crowns": ("wild", "tame")}, OBS_SIZE + 1)
+    grown = policy_module.Policy.load(saved)
+    assert grown.w1.shape[0] == OBS_SIZE + 1
+    assert not grown.w1[OFFSET["RULES"] + len(RULE_CHOICES)].any()
+    assert np.array_equal(np.delete(grown.w1, OFFSET["RULES"] + len(RULE_CHOICES), 0), policy.w1)

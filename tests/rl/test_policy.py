@@ -43,7 +43,8 @@ def test_weights_round_trip_through_a_file(tmp_path: Path) -> None:
     loaded = Policy.load(tmp_path / "w.npz")
     x = np.ones(OBS_SIZE, np.float32)
     assert np.array_equal(policy.logits(x), loaded.logits(x))
-    assert loaded.meta == {"seed": 3, "teacher": "heuristic"}
+    assert loaded.meta == {"seed": 3, "teacher": "heuristic",
+                           "rules": "kinds,dealt_palaestron,reclaim,trap_windows"}
 
 
 def test_weights_for_another_feature_layout_are_refused() -> None:

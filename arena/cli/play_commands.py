@@ -20,6 +20,7 @@ from rich.text import Text
 
 from arena.cli.bot_options import limits_of, with_options
 from arena.cli.output_file import check_output_file
+from arena.cli.terminal import fill_words
 from arena.common.printable import printable
 from arena.engine.houserules import rules_from_texts
 from arena.play.person import LeftTable, Person, terminal_ask
@@ -177,8 +178,9 @@ def _goodbye(console: Console, series: Series, seed: int, drawn: bool,
         lines.append(f"Wrote {len(series.played)} game record"
                      f"{'' if len(series.played) == 1 else 's'} to {records} "
                      f"(arena game {records} -n 1 shows the first)")
-    for line in lines:  # wrapped for a person, whole for a script
-        console.print(Text(line), soft_wrap=not console.is_terminal)
+    for line in lines:  # wrapped at words for a person (a command whole), whole for a script
+        text = fill_words(line, console.width) if console.is_terminal else line
+        console.print(Text(text), soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:

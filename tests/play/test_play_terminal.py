@@ -308,3 +308,19 @@ def test_a_bot_that_keeps_the_table_waiting_is_said_to() -> None:
     assert waited is not None
     struck = screen.index("hang ran out of time: option 0 is played for it (a strike)")
     assert waited.start() < struck < screen.index("hang forfeits (timeout)")
+
+
+@needs_sandbox
+def test_the_command_to_show_the_records_is_never_cut(tmp_path: Path) -> None:
+    # the goodbye's 'arena game FILE -n 1' used to break where the width ran out, so a
+    # pasted line ran half a command
+    records = tmp_path / "a-directory-for-the-records-of-this-evening" / "games.jsonl"
+    records.parent.mkdir()
+    child, transcript = _spawn(str(BOTS / "random.py"), "--seed", "6", "--games", "1",
+                               "--pace", "0", "--records", str(records))
+    _hold_to_the_end(child)
+    screen = _screen(transcript)
+    command = f"arena game {records} -n 1"
+    assert len(command) > 80
+    assert command in screen
+    assert "Wrote 1 game record to" in screen

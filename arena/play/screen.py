@@ -8,10 +8,12 @@ Everything fits an 80x24 terminal: one row per seat, the graveyards cut to their
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -21,11 +23,52 @@ from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.narration import header_lines
 from arena.play.labels import decision_title, option_label
 
-__all__ = ["decision_view", "graveyards_view", "hand_category", "hand_line", "showdown_view",
-           "table_view"]
+__all__ = ["Hanging", "decision_view", "graveyards_view", "hand_category", "hand_line",
+           "showdown_view", "table_view"]
 
 #: Cards of a graveyard shown on the table (its top last); ``g`` shows every one.
 GRAVEYARD_SHOWN = 4
+
+
+#: Joins what a narrow terminal must not split across lines ("3 Umbrae-1"); shown as a space.
+KEEP = "\xa0"
+
+
+class Hanging:
+    """A line that wraps at its spaces only (never at a ``KEEP``), its continuation lines
+    indented under its text, not under its number: a narrow terminal still reads ``3
+    Umbrae-1`` as one card and an option's second line as part of that option. The styles of
+    ``text`` are kept."""
+
+    def __init__(self, text: Text, indent: int) -> None:
+        self.text = text
+        self.indent = indent
+
+    @property
+    def plain(self) -> str:
+        return self.text.plain.replace(KEEP, " ")
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        breaks = _breaks(self.text.plain, options.max_width, self.indent)
+        for i, line in enumerate(self.text.divide(breaks)):
+            line.rstrip()
+            line.plain = line.plain.replace(KEEP, " ")  # the same length: styles stay put
+            if i:
+                line = Text(" " * self.indent, style=line.style).append_text(line)
+            line.no_wrap = True
+            yield line
+
+
+def _breaks(plain: str, width: int, indent: int) -> list[int]:
+    """Where the lines of ``plain`` after the first start: at a word, before the word that
+    would pass ``width`` (a word longer than a line has one of its own)."""
+    breaks: list[int] = []
+    start, room = 0, width
+    for word in re.finditer(r"[^ ]+", plain):
+        if word.start() > start and cell_len(plain[start:word.end()]) > room:
+            breaks.append(word.start())
+            start, room = word.start(), max(width - indent, 1)
+    return breaks
 
 
 def _last(cards: Sequence[str], shown: int = GRAVEYARD_SHOWN) -> str:
@@ -57,21 +100,23 @@ def hand_category(view: Observation, rules: HouseRules = DEFAULT_RULES) -> str |
     return Category(EVALUATORS[rules.kinds](view.hand_ids)[0]).label
 
 
-def hand_line(view: Observation, rules: HouseRules = DEFAULT_RULES) -> Text:
-    """``Your hand: 1 God-1 · 2 Fate-3 ... (Pair)`` (numbered for ``h N``)."""
-    line = Text("Your hand: ", style="bold")
+def hand_line(view: Observation, rules: HouseRules = DEFAULT_RULES) -> Hanging:
+    """``Your hand: 1 God-1 · 2 Fate-3 ... (Pair)`` (numbered for ``h N``); a narrow
+    terminal wraps it between cards."""
+    heading = "Your hand: "
+    line = Text(heading, style="bold")
     shown = list(view.revealed[view.seat])
     cards = []
     for i, card in enumerate(view.hand, start=1):
         if card in shown:  # revealed: every player sees it
             shown.remove(card)
             card += " (revealed)"
-        cards.append(f"{i} {card}")
+        cards.append(f"{i} {card}".replace(" ", KEEP))
     line.append(" · ".join(cards) or "empty")
     category = hand_category(view, rules)
     if category is not None:
-        line.append(f" ({category})", style="italic")
-    return line
+        line.append(f" ({category.replace(' ', KEEP)})", style="italic")
+    return Hanging(line, len(heading))
 
 
 def _dealt_palaestron(view: Observation) -> int | None:
@@ -135,7 +180,8 @@ def graveyards_view(view: Observation) -> RenderableType:
 def decision_view(decision: Decision, players: Sequence[str]) -> RenderableType:
     """A decision's heading and its options, numbered; option 0 is the safe default. A
     turn's traps share one line (a whole turn fits an 80x24 screen with the table)."""
-    lines = [Text(decision_title(decision.kind, decision.context), style="bold")]
+    lines: list[RenderableType] = [Text(decision_title(decision.kind, decision.context),
+                                        style="bold")]
     traps = []
     # a card whose other copy names its place (RULES.md E26): this one is nearer the top
     placed = {option.get("card") for option in decision.options if "depth" in option}
@@ -146,11 +192,12 @@ def decision_view(decision: Decision, players: Sequence[str]) -> RenderableType:
         label = option_label(decision.kind, option, players, decision.context)
         if option.get("card") in placed and "depth" not in option:
             label += " (nearest the top)"
-        lines.append(Text(f"{index:>3}  {label}", style="bold" if index == 0 else ""))
+        lines.append(Hanging(Text(f"{index:>3}  {label}", style="bold" if index == 0 else ""),
+                             5))
     if traps:
         span = f"{traps[0][0]}-{traps[-1][0]}" if len(traps) > 1 else str(traps[0][0])
-        lines.append(Text(f"{span:>5}  Set as a trap: "
-                          + "  ".join(f"{i} {card}" for i, card in traps)))
+        lines.append(Hanging(Text(f"{span:>5}  Set as a trap: "
+                                  + "  ".join(f"{i}{KEEP}{card}" for i, card in traps)), 7))
     return Group(*lines)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from play_script import Script, quiet_console
@@ -181,3 +182,40 @@ def test_two_copies_on_the_pile_read_as_two_places() -> None:
     lines = out.getvalue().splitlines()
     assert lines[2:] == ["  1  Fate-3 Atropos (nearest the top)",
                          "  2  Fate-3 Atropos (2nd from the top)"]
+
+
+def _turn(seed: int) -> tuple[Decision, Any]:
+    state = new_game(GameConfig(players=("alice", "greedy", "heuristic"), seed=seed))
+    while (decision := state.decision) is not None and decision.kind != "turn":
+        state.apply(0)
+    assert decision is not None
+    return decision, state.observe(decision.seat)
+
+
+def test_a_narrow_terminal_wraps_an_option_under_its_text_and_a_card_with_its_number() -> None:
+    # at 40 columns an option's second line began at the margin, like an option of its own,
+    # and the hand broke between a card's number and its name ('3' / 'Fate-1')
+    for seed in range(1, 6):
+        decision, view = _turn(seed)
+        traps = [(i, str(o["card"])) for i, o in enumerate(decision.options)
+                 if o.get("action") == "trap"]
+        for width in (30, 40, 50):
+            console, out = quiet_console(width=width)
+            console.print(decision_view(decision, list(view.players)))
+            lines = out.getvalue().splitlines()[1:]
+            assert all(len(line) <= width for line in lines)
+            starts = [i for i, line in enumerate(lines) if re.match(r" *\d+(-\d+)?  \S", line)]
+            assert starts[0] == 0 and len(starts) == len(decision.options) - len(traps) + 1
+            for i, line in enumerate(lines):  # a continuation: indented under its text
+                if i not in starts:
+                    indent = 7 if i > starts[-1] else 5
+                    assert line[:indent] == " " * indent and line[indent] != " "
+            for number, card in traps:
+                assert any(f"{number} {card}" in line for line in lines[starts[-1]:])
+            console, out = quiet_console(width=width)
+            console.print(hand_line(view))
+            shown = out.getvalue().splitlines()
+            assert all(len(line) <= width for line in shown)
+            for number, card in enumerate(view.hand, start=1):
+                assert any(f"{number} {card}" in line for line in shown)
+            assert all(line.startswith(" " * len("Your hand: ")) for line in shown[1:])

@@ -1,17 +1,19 @@
 """What a league stores besides a tournament's tables and games: the bot versions it has seen
 (entered, retired, refused, and at which table), and the stop file ``arena league stop``
 leaves for a running league. Read by ``arena status``; written by
-:mod:`~arena.tournament.league`."""
+:mod:`~arena.tournament.league`, and by ``arena league retire`` (:func:`retire_entry`: one
+row's state, which the league reads afresh before every choice)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
 
-from arena.tournament.store import Store
+from arena.errors import StoreError
+from arena.tournament.store import Store, TournamentRow
 
 __all__ = ["ENTRIES", "LeagueEntry", "entry_lines", "league_entries", "request_stop",
-           "stop_path"]
+           "retire_entry", "stop_path"]
 
 ENTRIES = """CREATE TABLE IF NOT EXISTS league_entries(
     tournament_id INTEGER, seq INTEGER, bot_key TEXT, bot_id INTEGER, state TEXT,
@@ -54,6 +56,39 @@ def request_stop(db: Path, name: str) -> None:
     stop_path(db, name).touch()
 
 
+def retire_entry(store: Store, row: TournamentRow, bot: str, why: str = "") -> LeagueEntry:
+    """Retire the league's active version of ``bot`` (a name, or ``name@version``): no table
+    chosen from now on seats it; a table already chosen is played out, and its games and
+    rating stay. The same version never enters again (a new one does, as any submission).
+    Refused, with a line saying why, where nothing active answers to ``bot`` or too few
+    active versions would be left to fill a table."""
+    if row.format != "league":
+        raise StoreError(f"'{row.name}' is a {row.format} tournament, not a league")
+    entries = league_entries(store, row.id)
+    active = [e for e in entries if e.state == "active"]
+    found = [e for e in active if bot in (e.key, e.key.rpartition("@")[0])]
+    if not found:
+        known = [e for e in entries if bot in (e.key, e.key.rpartition("@")[0])]
+        if known:
+            raise StoreError(f"{known[-1].key} is not playing in league '{row.name}' (it is "
+                             f"{known[-1].state}; arena status {row.name} lists the entries)")
+        names = ", ".join(e.key for e in active) or "none"
+        raise StoreError(f"no active entry '{bot}' in league '{row.name}' (active: {names})")
+    if len(active) - 1 < row.players_per_game:
+        raise StoreError(f"retiring {found[0].key} would leave {len(active) - 1} active "
+                         f"bot{'' if len(active) == 2 else 's'} in league '{row.name}', too "
+                         f"few for its tables of {row.players_per_game}")
+    played = max((t.round for t in store.tables(row.id)), default=0)
+    reason = ("by the organiser " + (f"after table {played}" if played else
+                                      "before the first table")
+              + (f" ({why})" if why else ""))
+    with store.transaction() as conn:
+        conn.execute("UPDATE league_entries SET state = 'retired', reason = ? WHERE "
+                     "tournament_id = ? AND seq = ? AND state = 'active'",
+                     (reason, row.id, found[0].seq))
+    return next(e for e in league_entries(store, row.id) if e.seq == found[0].seq)
+
+
 def entry_lines(store: Store, tournament_id: int) -> list[str]:
     """``arena status``'s lines on a league's entries: each version, its state since which
     table, and a refused one's reason."""
@@ -72,9 +107,10 @@ def entry_lines(store: Store, tournament_id: int) -> list[str]:
             lines.append(f"  {entry.key}: active since table {entry.at_table}")
         elif entry.state == "retired":
             at = retired_at.get(entry.key)
+            # a reason says when itself: a newer version may have come much later
             lines.append(f"  {entry.key}: entered at table {entry.at_table}, retired"
-                         + (f" at table {at}" if at is not None else "")
-                         + (f": {entry.reason}" if entry.reason else ""))
+                         + (f": {entry.reason}" if entry.reason else
+                            f" at table {at}" if at is not None else ""))
         else:
             lines.append(f"  {entry.key}: refused at table {entry.at_table}: {entry.reason}")
     return ["entries (newest version of each bot plays; older ones keep their games):",

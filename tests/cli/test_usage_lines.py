@@ -25,6 +25,7 @@ runner = CliRunner()
     (["check-bot"], "check-bot [OPTIONS] {PATH}"),
     (["submit"], "submit [OPTIONS] {PATH}"),
     (["league", "stop"], "league stop [OPTIONS] {NAME}"),
+    (["league", "retire"], "league retire [OPTIONS] {NAME} {BOT}"),
     (["run"], "run [OPTIONS] {SPEC}"),
 ])
 def test_usage_names_the_arguments_in_upper_case(command: list[str], usage: str) -> None:

@@ -27,8 +27,9 @@ if TYPE_CHECKING:  # pydantic is slow to import, and only `arena run` needs the 
 __all__ = ["register"]
 
 _RUN_HELP = "\n\n".join([
-    "Run a tournament from a YAML spec: round_robin, swiss or gauntlet, tables of 2-5 bots, "
-    "played by parallel worker processes and recorded game by game in SQLite.",
+    "Run a tournament from a YAML spec: round_robin, swiss, gauntlet or league (played until "
+    "stopped, docs/LEAGUE.md), tables of 2-5 bots, played by parallel worker processes and "
+    "recorded game by game in SQLite.",
     "Stop and resume: Ctrl-C (or kill) stops a run at any moment, losing at most the games "
     "in flight, and running the same command again resumes where it stopped. A changed "
     "spec under a stored name is refused: --continue enters a bot's new version into it, "

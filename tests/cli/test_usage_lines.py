@@ -32,3 +32,17 @@ def test_usage_names_the_arguments_in_upper_case(command: list[str], usage: str)
     result = runner.invoke(app, command, prog_name="arena")
     assert result.exit_code == 2
     assert result.output.splitlines()[0] == f"Usage: arena {usage}"
+
+
+def test_the_run_help_names_every_format_a_spec_may_have() -> None:
+    # the league, a format of its own, was missing from the list
+    from typing import get_args
+
+    from arena.tournament.spec import TournamentSpec
+
+    formats = get_args(TournamentSpec.model_fields["format"].annotation)
+    assert "league" in formats
+    result = runner.invoke(app, ["run", "--help"], prog_name="arena", env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    first = " ".join(result.output.split("Stop and resume")[0].split())
+    assert all(name in first for name in formats), first

@@ -7,6 +7,8 @@ also the site's, :mod:`arena.web.data`), and a league's newest versions.
 A league retires a bot's older versions from its matchmaking when a newer one enters; they
 keep their games and ratings. By default a league's leaderboard shows the newest version of
 each bot (the one playing); ``--all-versions`` shows them all, each with its games and sigma.
+A bot with no version playing (retired by the organiser, or its files gone) is named under
+the board.
 Other tournaments show every version they were played with, as always.
 """
 
@@ -286,4 +288,21 @@ def leaderboard_text(db: str | Path, tournament: str | None = None, *,
     if hidden and fmt not in MACHINE_FORMATS:
         text += (f"\n{hidden} older version{'' if hidden == 1 else 's'} not shown (retired "
                  "from the league, ratings kept); --all-versions shows them.")
+    if board.tournament is not None and board.tournament.format == "league" and \
+            fmt not in MACHINE_FORMATS and (gone := _not_playing(db, board)):
+        text += (f"\nRetired from the league, no longer playing (ratings kept): "
+                 f"{', '.join(gone)}.")
     return text
+
+
+def _not_playing(db: str | Path, board: Leaderboard) -> list[str]:
+    """The bots of a league's board with no active version: retired by the organiser, or
+    their files gone (``arena status`` says which); their last ratings are still shown."""
+    from arena.tournament.league_store import league_entries
+    from arena.tournament.store import Store
+
+    assert board.tournament is not None
+    with Store(db, create=False, read_only=True) as store:
+        entries = league_entries(store, board.tournament.id)
+    playing = {e.key.rpartition("@")[0] for e in entries if e.state == "active"}
+    return sorted({row.bot for row in board.rows} - playing) if entries else []

@@ -87,6 +87,9 @@ def test_a_retired_bot_sits_at_no_table_chosen_after_and_stays_out_on_resume(
     status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
     assert f"entered at table 1, retired: by the organiser after table {after} (too slow)" \
         in status
+    board = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db)]).stdout
+    assert board.splitlines()[-1] == ("Retired from the league, no longer playing (ratings "
+                                      "kept): last.")
     # stopped, then run again with a larger budget: it does not come back
     run_tournament(load_spec(_league(tmp_path, db, 24)), 1, vetter=lambda bot: None)
     assert all("last" not in seats for number, seats in _tables(db) if number > after)
@@ -97,6 +100,8 @@ def test_a_retired_bot_sits_at_no_table_chosen_after_and_stays_out_on_resume(
 def test_refusals_are_one_line_and_change_nothing(tmp_path: Path, registry: Path) -> None:
     db = tmp_path / "a.db"
     run_tournament(load_spec(_league(tmp_path, db, 4)), 1, vetter=lambda bot: None)
+    board = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db)]).stdout
+    assert "Retired from the league" not in board
     unknown = _retire(db, "nobody")
     assert unknown.exit_code == 1
     assert unknown.stderr.startswith("Error: no active entry 'nobody' in league 'ladder' "

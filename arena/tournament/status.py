@@ -174,10 +174,14 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
             [[s.rank, labels.get(entrants[s.entrant], "?"), float(s.score),
               float(s.buchholz), met[s.entrant], s.byes] for s in standings],
             headers=["rank", "bot", "score", "buchholz", "pairings", "byes"], floatfmt=".2f"))
-    if t.state != "finished":
+    running = store.runner_pid(t.name) is not None
+    if t.state != "finished" and not running:
         lines.append("")
         lines.append(f"resume with: {resume_command(t.spec_path, None, t.spec.get('overrides'))}"
                      f"{_db_option(store.path)}")
+    elif running and t.format == "league":  # a running one is stopped, not resumed
+        lines.append("")
+        lines.append(f"stop with: arena league stop {t.name}{_db_option(store.path)}")
     return lines
 
 

@@ -69,6 +69,7 @@ def test_a_retired_bot_sits_at_no_table_chosen_after_and_stays_out_on_resume(
     def retire_after_four(event: object) -> None:
         if isinstance(event, Progress) and event.done >= 4 and not told:
             told.append(_retire(db, "last", "--reason", "too slow"))
+            told.append(runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout)
 
     summary = run_tournament(load_spec(_league(tmp_path, db, 16)), 1,
                              report=retire_after_four, vetter=lambda bot: None)
@@ -87,6 +88,9 @@ def test_a_retired_bot_sits_at_no_table_chosen_after_and_stays_out_on_resume(
     status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
     assert f"entered at table 1, retired: by the organiser after table {after} (too slow)" \
         in status
+    # while it ran, status told how to stop it, not how to resume it
+    assert told[1].endswith("\nstop with: arena league stop ladder --db a.db\n"), told[1]
+    assert "resume with" not in told[1]
     board = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db)]).stdout
     assert board.splitlines()[-1] == ("Retired from the league, no longer playing (ratings "
                                       "kept): last.")

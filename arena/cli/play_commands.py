@@ -104,6 +104,7 @@ def play(
     drawn = seed is None
     seed = secrets.randbits(63) if seed is None else seed
     records_file = _records_file(records, seed)
+    kept = _records_in(records_file)
     _tolerant_terminal()
     console = Console(highlight=False)
     ask = terminal_ask(console)
@@ -119,9 +120,9 @@ def play(
         console.print("You left the table.")
     except KeyboardInterrupt:
         console.print()
-        _goodbye(console, series, seed, drawn, records_file)
+        _goodbye(console, series, seed, drawn, records_file, kept)
         raise
-    _goodbye(console, series, seed, drawn, records_file)
+    _goodbye(console, series, seed, drawn, records_file, kept)
 
 
 def _tolerant_terminal() -> None:
@@ -167,17 +168,30 @@ def _records_file(given: str | None, seed: int) -> Path | None:
     return path
 
 
+def _records_in(path: Path | None) -> int:
+    """The game records ``path`` holds already (a series adds its own after them)."""
+    if path is None or not path.is_file():  # none given, none yet, or a device
+        return 0
+    try:
+        with path.open("rb") as existing:
+            return sum(1 for line in existing if line.strip())
+    except OSError:  # unreadable: the series' own write will say what is wrong
+        return 0
+
+
 def _goodbye(console: Console, series: Series, seed: int, drawn: bool,
-             records: Path | None) -> None:
+             records: Path | None, kept: int) -> None:
     # the score, unless the series ended at the menu right under it
     lines = [] if series.score_shown else [series.score_line()]
     if series.played:
         again = f" (--seed {seed} deals the same first game)" if drawn else ""
         lines.append(f"Seed {seed}{again}")
     if records is not None and series.played:
+        after = f" after the {kept} already there" if kept else ""
         lines.append(f"Wrote {len(series.played)} game record"
-                     f"{'' if len(series.played) == 1 else 's'} to {records} "
-                     f"(arena game {records} -n 1 shows the first)")
+                     f"{'' if len(series.played) == 1 else 's'} to {records}{after} "
+                     f"(arena game {records} -n {kept + 1} shows the first"
+                     f"{' of these' if kept else ''})")
     for line in lines:  # wrapped at words for a person (a command whole), whole for a script
         text = fill_words(line, console.width) if console.is_terminal else line
         console.print(Text(text), soft_wrap=True)

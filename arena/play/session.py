@@ -50,6 +50,7 @@ class PlayRequest:
     seed: int = 0
     games: int | None = None
     rules: HouseRules = DEFAULT_RULES
+    #: The JSONL file every game's record is added to as it ends (after those it holds).
     records: Path | None = None
     limits: Limits = field(default_factory=Limits)
     #: The person's ``last_read_page`` and ``last_book_finished`` (ISO texts), as a bot's
@@ -84,7 +85,8 @@ class Series:
                          waiting=person.waiting)
         self.match = MatchSeries(request.bots, request.games or MAX_GAMES, request.seed,
                                  request.limits, records=request.records,
-                                 rules=request.rules, local={request.seat: seat})
+                                 rules=request.rules, local={request.seat: seat},
+                                 append_records=True)  # an earlier series' games are kept
 
     @property
     def played(self) -> list[GameOutcome]:

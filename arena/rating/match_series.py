@@ -125,6 +125,9 @@ class MatchSeries:
     deals: tuple[int, ...] = ()
     #: The games finished so far, in order (kept when the match is interrupted).
     played: list[GameOutcome] = field(default_factory=list)
+    #: Add the records to those ``records`` holds (a person's games, ``arena play``) rather
+    #: than replace them (a match's, which its file describes alone).
+    append_records: bool = False
 
     @property
     def per_deal(self) -> int:
@@ -169,7 +172,8 @@ class MatchSeries:
             return
         try:
             if not opened:
-                opened.append(self.records.open("w", encoding="utf-8"))
+                opened.append(self.records.open("a" if self.append_records else "w",
+                                                encoding="utf-8"))
             opened[0].write(json.dumps(game.record, separators=(",", ":")) + "\n")
             opened[0].flush()
         except OSError as exc:  # a full disk, say: the match stops, its bots ended

@@ -324,3 +324,11 @@ def test_the_command_to_show_the_records_is_never_cut(tmp_path: Path) -> None:
     assert len(command) > 80
     assert command in screen
     assert "Wrote 1 game record to" in screen
+    # played again into the same file: its game is kept, and the command names the new one
+    child, transcript = _spawn(str(BOTS / "random.py"), "--seed", "7", "--games", "1",
+                               "--pace", "0", "--records", str(records))
+    _hold_to_the_end(child)
+    flowing = " ".join(_screen(transcript).split())
+    assert f"Wrote 1 game record to {records} after the 1 already there (arena game " \
+        f"{records} -n 2 shows the first of these)" in flowing
+    assert len(records.read_text().splitlines()) == 2

@@ -111,3 +111,19 @@ def test_brackets_typed_at_the_menu_are_refused_as_typed() -> None:
                     Person(console, script, 0), console, script)
     series.play()
     assert "'[/]' is not a choice here: a, r or q." in out.getvalue()
+
+
+@needs_sandbox
+def test_a_second_series_adds_its_records_to_the_first_ones(tmp_path: Path) -> None:
+    # a series played with the same --records file wrote over the games of the one before
+    records = tmp_path / "games.jsonl"
+    for seed in (4, 5):
+        console, _ = quiet_console()
+        script = _menu_then_enter([""])
+        Series(PlayRequest(bots=[str(BOTS / "random.py")], seed=seed, games=1,
+                           records=records), Person(console, script, 0), console, script).play()
+        if seed == 4:
+            first = records.read_text()
+    lines = records.read_text().splitlines()
+    assert len(lines) == 2 and records.read_text().startswith(first)
+    assert json.loads(lines[0])["seed"] != json.loads(lines[1])["seed"]

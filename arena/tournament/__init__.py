@@ -12,8 +12,9 @@ The modules, each importing only those listed before it
   pairing), :mod:`~arena.tournament.dealbook` (fixed deals),
   :mod:`~arena.tournament.overrides` (the ``arena run`` options that set spec fields);
 * :mod:`~arena.tournament.entries`, :mod:`~arena.tournament.league_spec`,
-  :mod:`~arena.tournament.rating_spec` and :mod:`~arena.tournament.spec` (the spec, its
-  bots, its league budget and its rating parameters);
+  :mod:`~arena.tournament.rating_spec`, :mod:`~arena.tournament.spec_problems` and
+  :mod:`~arena.tournament.spec` (the spec, its bots, its league budget, its rating
+  parameters and what is said of a spec that is wrong);
 * :mod:`~arena.tournament.editions` (a stored tournament whose entrants changed),
   :mod:`~arena.tournament.planning` (the tables a spec plays),
   :mod:`~arena.tournament.standings` (a stored Swiss tournament's standings),
@@ -30,7 +31,8 @@ The modules, each importing only those listed before it
   (:mod:`~arena.tournament.ray_bundles`, :mod:`~arena.tournament.ray_worker`,
   :mod:`~arena.tournament.ray_executor`, optional);
 * :mod:`~arena.tournament.league` (a league's loop);
-* :mod:`~arena.tournament.runner` (:func:`~arena.tournament.runner.run_tournament`).
+* :mod:`~arena.tournament.run_state` (a run's tables, rounds and stored games as it plays),
+  :mod:`~arena.tournament.runner` (:func:`~arena.tournament.runner.run_tournament`).
 """
 
 __all__: list[str] = []

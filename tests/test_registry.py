@@ -951,6 +951,35 @@ def test_the_registry_stays_readable_by_everyone(tmp_path: Path, bots: Path) -> 
         list_bots(bots)
 
 
+@pytest.mark.parametrize(("text", "problem"), [
+    ("- alpha\n", " must be a mapping with 'bots' (arena submit writes it), got a list"),
+    ("bots: [alpha, beta]\n", ": 'bots' must be a mapping of bot names to entries, got a list"),
+    ("bots: 5\n", ": 'bots' must be a mapping of bot names to entries, got a number"),
+    ("bots: {alpha: {path: [alpha.py]}}\n",
+     ": bots.alpha.path must be the name of the bot's file or directory in {bots}, got "
+     "['alpha.py']"),
+    ("bots: {alpha: {path: ''}}\n",
+     ": bots.alpha.path must be the name of the bot's file or directory in {bots}, got ''"),
+    (f"bots: {{alpha: {{path: {'a' * 300}}}}}\n",
+     f": bots.alpha.path {'a' * 60}...: File name too long"),
+], ids=["list", "bots-list", "bots-number", "path-list", "path-empty", "path-too-long"])
+def test_a_registry_edited_wrong_is_one_clear_error(tmp_path: Path, bots: Path, text: str,
+                                                    problem: str) -> None:
+    """A hand's edit that breaks registry.yaml's shape stops every command that reads it with
+    one line naming the file: listing, resolving and submitting raised AttributeError or
+    OSError, or followed a list's text as a path."""
+    (bots / "registry.yaml").write_text(text)
+    source = tmp_path / "mine.py"
+    source.write_text(MODULE)
+    expected = f"{bots / 'registry.yaml'}{problem.format(bots=bots)}"
+    for command in (lambda: list_bots(bots), lambda: resolve("alpha", bots),
+                    lambda: submit(source, bots_dir=bots, check=passing, update=True)):
+        with pytest.raises(ManifestError) as info:
+            command()
+        assert str(info.value) == expected
+    assert (bots / "registry.yaml").read_text() == text and not (bots / "mine.py").exists()
+
+
 def test_submit_refuses_a_failing_check_and_copies_nothing(tmp_path: Path, bots: Path) -> None:
     source = tmp_path / "mine.py"
     source.write_text(MODULE)

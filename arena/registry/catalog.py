@@ -52,8 +52,31 @@ def read_entries(bots_dir: Path) -> dict[str, dict[str, Any]]:
     except (OSError, UnicodeDecodeError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise ManifestError(f"cannot read {file}: {why}") from None
-    bots = data.get("bots") if isinstance(data, dict) else None
-    return {str(k): v for k, v in (bots or {}).items() if isinstance(v, dict)}
+    if not isinstance(data, dict):
+        raise ManifestError(f"{file} must be a mapping with 'bots' (arena submit writes it), "
+                            f"got {_kind(data)}")
+    bots = data.get("bots") or {}
+    if not isinstance(bots, dict):
+        raise ManifestError(f"{file}: 'bots' must be a mapping of bot names to entries, got "
+                            f"{_kind(bots)}")
+    entries = {str(k): v for k, v in bots.items() if isinstance(v, dict)}
+    for name, entry in entries.items():
+        path = entry.get("path", name)
+        # a path a hand's edit broke would be followed as text (a list's repr) or not at all
+        if not isinstance(path, str) or not path or "\0" in path:
+            raise ManifestError(f"{file}: bots.{printable(name)}.path must be the name of the "
+                                f"bot's file or directory in {bots_dir}, got "
+                                f"{_shortened(repr(path))}")
+    return entries
+
+
+def _kind(value: Any) -> str:
+    return ("a list" if isinstance(value, list) else "a string" if isinstance(value, str)
+            else "a number" if isinstance(value, int | float) else type(value).__name__)
+
+
+def _shortened(text: str, limit: int = 60) -> str:
+    return printable(text if len(text) <= limit else f"{text[:limit]}...")
 
 
 def registered(bots_dir: Path) -> Iterator[tuple[str, Path]]:
@@ -70,7 +93,13 @@ def _registered_in(bots_dir: Path, seen: set[str]) -> Iterator[tuple[str, Path]]
     gains them)."""
     for name, entry in sorted(read_entries(bots_dir).items()):
         path = bots_dir / str(entry.get("path", name))
-        if path.exists() and name not in seen:
+        try:
+            there = path.exists()
+        except OSError as exc:  # a name too long, a directory not ours to enter
+            raise ManifestError(f"{bots_dir / REGISTRY_FILE}: bots.{printable(name)}.path "
+                                f"{_shortened(str(entry.get('path', name)))}: "
+                                f"{exc.strerror or exc}") from None
+        if there and name not in seen:
             seen.add(name)
             yield name, path
     if not bots_dir.is_dir():

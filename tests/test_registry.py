@@ -333,6 +333,21 @@ def test_bad_manifests(tmp_path: Path, manifest: str, error: str) -> None:
         resolve(bot)
 
 
+@pytest.mark.parametrize("module", ["../outside.py", "{tmp}/outside.py", "sub/../../outside.py"])
+def test_a_manifests_module_must_lie_in_the_bots_directory(tmp_path: Path, module: str) -> None:
+    """The sandbox copies the bot's directory alone: a module beside it, or anywhere else on
+    the host, was accepted here and failed the bot's start-up with a missing file."""
+    (tmp_path / "outside.py").write_text(MODULE)
+    bot = tmp_path / "e"
+    (bot / "sub").mkdir(parents=True)
+    (bot / "bot.yaml").write_text(f"name: e\nmodule: {module.format(tmp=tmp_path)}\n")
+    with pytest.raises(ManifestError) as info:
+        resolve(bot)
+    assert str(info.value) == (f"{bot.resolve() / 'bot.yaml'}: 'module' must name a Python "
+                               "file of the bot's directory, got "
+                               f"{module.format(tmp=tmp_path)!r}")
+
+
 _TAKES = ("(a bot.yaml takes name, command, module, metadata, requirements, python, author, "
           "version, last_read_page, last_book_finished)")
 

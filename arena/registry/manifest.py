@@ -294,7 +294,9 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
         raise ManifestError(f"{where}: give exactly one of 'command' (a list of arguments) "
                             f"or 'module' (a Python file){typo}")
     if module is not None:
-        if not isinstance(module, str) or not (directory / module).is_file():
+        # resolved: '../other/bot.py' or '/abs/bot.py' is a file, but none the sandbox copies
+        if (not isinstance(module, str) or not (directory / module).is_file()
+                or not (directory / module).resolve().is_relative_to(directory)):
             raise ManifestError(f"{where}: 'module' must name a Python file of the bot's "
                                 f"directory, got {module!r}")
         argv: tuple[str, ...] = (PYTHON, *RUNNER, module)

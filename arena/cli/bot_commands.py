@@ -1,4 +1,5 @@
-"""CLI commands of the bot layer: ``doctor``, ``check-bot``, ``submit``, ``match`` and ``bots``.
+"""CLI commands of the bot layer: ``doctor``, ``check-bot``, ``submit``, ``match``, ``bots`` and
+``bots remove``.
 
 Registered by :mod:`arena.cli.main`; ``match`` lives in :mod:`arena.cli.match_commands`.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -19,7 +21,7 @@ from arena.cli.signals import stop_on_sigterm
 from arena.cli.terminal import terminal_width, wrapped
 from arena.native import native_build
 from arena.referee.check import CheckItem, CheckReport, check_bot
-from arena.registry import BotSpec, default_bots_dir, list_bots, submit
+from arena.registry import BotSpec, Removal, default_bots_dir, list_bots, submit, unregister
 from arena.sandbox import Limits, SandboxReport, probe
 from arena.sandbox.report import NOT_NEEDED
 from arena.sandbox.uids import UID_BASE
@@ -245,9 +247,13 @@ _BOTS_HELP = "\n\n".join([
 
 
 def bots_command(
+    ctx: typer.Context,
     as_json: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
 ) -> None:
-    """List the registered bots (help text: ``_BOTS_HELP``)."""
+    """List the registered bots (help text: ``_BOTS_HELP``); ``arena bots remove`` is its
+    subcommand."""
+    if ctx.invoked_subcommand is not None:
+        return
     specs = list_bots(default_bots_dir())
     if as_json:
         typer.echo(json.dumps([s.to_json() for s in specs], indent=2))
@@ -294,10 +300,47 @@ def _bots_table(rows: list[list[str]], width: int | None) -> tuple[str, list[str
         left_out.append(_BOTS_LEFT_OUT[len(left_out)])
 
 
+_REMOVE_HELP = "\n\n".join([
+    "Remove a bot arena submit registered: its files in the bots directory, the earlier "
+    "versions submit --update kept, and its registry.yaml entry. Stored results keep its "
+    "games (they name its versions); a sample bot, or a file of your own the registry does not "
+    "name, is refused. Its environment stays until arena env prune.",
+    "Example: arena bots remove mybot",
+])
+
+
+def remove_command(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The registered bot's name.")],
+) -> None:
+    """Unregister a bot (help text: ``_REMOVE_HELP``)."""
+    bots_dir = default_bots_dir()
+    typer.echo(wrapped(_removal_line(unregister(name, bots_dir), bots_dir)))
+
+
+def _removal_line(done: Removal, bots_dir: Path) -> str:
+    """What ``arena bots remove`` did, in one line."""
+    version = f" version {done.version}" if done.version else ""
+    parts = [f"its files ({done.path.name})"] if done.files_removed else []
+    if done.kept:
+        parts.append(f"{done.kept} earlier version{'' if done.kept == 1 else 's'} kept by "
+                     "--update")
+    what = ", ".join(parts) + (" and " if parts else "") + "its registry entry"
+    if done.outside:
+        what += f" (its files at {done.path} lie outside the bots directory: left as they are)"
+    elif not done.files_removed:
+        what += f" (its files at {done.path} were gone already)"
+    sample = f"; the sample bot {done.name} answers to its name again" if done.sample else ""
+    return (f"Removed {done.name}{version} from {bots_dir}: {what}; stored results keep its "
+            f"games{sample}")
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
     app.command("doctor", help=_DOCTOR_HELP)(doctor)
     app.command("check-bot", help=_CHECK_BOT_HELP)(check_bot_command)
     app.command("submit", help=_SUBMIT_HELP)(submit_command)
     app.command("match", help=MATCH_HELP)(match)
-    app.command("bots", help=_BOTS_HELP)(bots_command)
+    bots_app = typer.Typer(help=_BOTS_HELP, subcommand_metavar="[COMMAND [ARGS]...]")
+    bots_app.callback(invoke_without_command=True)(bots_command)
+    bots_app.command("remove", help=_REMOVE_HELP)(remove_command)
+    app.add_typer(bots_app, name="bots")

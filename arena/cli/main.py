@@ -42,6 +42,13 @@ __all__ = ["app", "main"]
 class ArenaGroup(TyperGroup):
     """Root command group that renders every ArenaError as a one-line message."""
 
+    def list_commands(self, ctx: Any) -> list[str]:
+        """The commands, everyday ones first (:data:`_FIRST`; a group such as ``bots`` too),
+        then the rest as registered."""
+        names = super().list_commands(ctx)
+        return sorted(names, key=lambda name: _FIRST.index(name) if name in _FIRST
+                      else len(_FIRST))
+
     def invoke(self, ctx: Any) -> Any:  # a click Context (typer may vendor its own click)
         try:
             return super().invoke(ctx)

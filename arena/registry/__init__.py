@@ -19,7 +19,7 @@ spec) plays differently, so its version also names them: ``<files>+o<options>``.
 The package: :mod:`~arena.registry.botspec` (the spec and the checks of names and options),
 :mod:`~arena.registry.manifest` (a bot's files -> spec), :mod:`~arena.registry.startup` (why
 a command would not start), :mod:`~arena.registry.catalog` (the bots directory, resolving)
-and :mod:`~arena.registry.submission` (``submit``).
+and :mod:`~arena.registry.submission` (``submit``, and ``unregister``, its undoing).
 """
 
 from __future__ import annotations
@@ -55,7 +55,13 @@ from arena.registry.manifest import (
     spec_from_path,
 )
 from arena.registry.startup import command_problem
-from arena.registry.submission import ComplianceReport, submit, submit_version
+from arena.registry.submission import (
+    ComplianceReport,
+    Removal,
+    submit,
+    submit_version,
+    unregister,
+)
 
 __all__ = [
     "MANIFEST",
@@ -63,6 +69,7 @@ __all__ = [
     "PYTHON",
     "REGISTRY_FILE",
     "RUNNER",
+    "Removal",
     "SAMPLE_BOTS_DIR",
     "VERSIONS_DIR",
     "BotSpec",
@@ -86,4 +93,5 @@ __all__ = [
     "submit",
     "submit_version",
     "submitted",
+    "unregister",
 ]

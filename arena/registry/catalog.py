@@ -35,6 +35,7 @@ __all__ = [
     "require_named_options",
     "resolve",
     "submitted",
+    "unknown_bot",
 ]
 
 log = logging.getLogger("arena.registry")
@@ -141,12 +142,20 @@ def resolve(ref: str | Path, bots_dir: Path | None = None) -> BotSpec:
         raise BotNotFoundError(f"no bot at {text}")
     if "@" in text:
         return _resolve_version(text, bots_dir)
-    raise _unknown(text, bots_dir)
+    raise unknown_bot(text, bots_dir)
 
 
-def _unknown(text: str, bots_dir: Path) -> BotNotFoundError:
+def unknown_bot(text: str, bots_dir: Path) -> BotNotFoundError:
     """No bot of that name: the closest registered name, or the sample bot of that name when
-    another bots directory is in use, then every registered name."""
+    another bots directory is in use, then every registered name. A name registry.yaml holds
+    whose files are gone says so (they were deleted by hand)."""
+    entry = read_entries(bots_dir).get(text) if bots_dir.is_dir() else None
+    if entry is not None:
+        return BotNotFoundError(f"bot '{printable(text)}' is registered in "
+                                f"{bots_dir / REGISTRY_FILE}, but its files at "
+                                f"{bots_dir / str(entry.get('path', text))} are gone: put "
+                                f"them back, or 'arena bots remove {printable(text)}' drops "
+                                "its entry")
     names = registered_names(bots_dir)
     hint = did_you_mean(text, names)
     samples = SAMPLE_BOTS_DIR
@@ -217,7 +226,7 @@ def _resolve_version(text: str, bots_dir: Path) -> BotSpec:
                                 f"hash to {spec.version})")
         return spec
     if current is None and not kept:
-        raise _unknown(name, bots_dir)
+        raise unknown_bot(name, bots_dir)
     have = ([current.version] if current is not None else []) + list(kept)
     raise BotNotFoundError(f"no version {version!r} of {name!r} (there are: {', '.join(have)})")
 

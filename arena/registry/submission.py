@@ -16,7 +16,7 @@ import shutil
 import stat
 import tempfile
 from collections.abc import Callable, Iterator
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -31,8 +31,9 @@ from arena.registry.botspec import (
     BotSpec,
     default_bots_dir,
     name_problem,
+    sample_bots_seen,
 )
-from arena.registry.catalog import read_entries, registered
+from arena.registry.catalog import kept_versions, read_entries, registered, unknown_bot
 from arena.registry.environments import with_environment
 from arena.registry.manifest import content_version, spec_from_path
 from arena.sandbox import reaper
@@ -43,7 +44,7 @@ from arena.sandbox.workdir import (
     SKIPPED_SUFFIXES,
 )
 
-__all__ = ["ComplianceReport", "submit", "submit_version"]
+__all__ = ["ComplianceReport", "Removal", "submit", "submit_version", "unregister"]
 
 #: What a registered copy leaves out (submitted, or kept at an update): caches, bytecode.
 _NOT_COPIED = shutil.ignore_patterns(*SKIPPED_DIRS, "*.pyc", "*.pyo")
@@ -477,3 +478,93 @@ def _same_as_checked(staged: Path, spec: BotSpec) -> None:
         raise SubmitError(f"{spec.path} changed while it was checked: version {spec.version} "
                           f"was checked, the files now make {version}; nothing was "
                           "registered (submit it again)")
+
+
+# --------------------------------------------------------------------------- unregister
+@dataclass(frozen=True)
+class Removal:
+    """What :func:`unregister` did: the bot's entry went from ``registry.yaml``; ``path`` is
+    where its files were (``files_removed``: removed now; else they were gone already, or lie
+    outside the bots directory and were left), ``kept`` the earlier versions of it removed
+    from ``.versions/``, ``sample`` whether a sample bot of that name is found again."""
+
+    name: str
+    version: str | None
+    path: Path
+    files_removed: bool
+    outside: bool
+    kept: int
+    sample: bool
+
+
+def unregister(name: str, bots_dir: Path | None = None) -> Removal:
+    """Remove the bot ``arena submit`` registered as ``name``: its copy, the earlier versions
+    ``submit --update`` kept, then its ``registry.yaml`` entry (in that order: a removal cut
+    short leaves an entry to remove again, never files no entry names). Stored results are
+    not touched: they name the versions. Only a copy the registry names, directly in the bots
+    directory, is removed: a bot file found there without an entry is its author's own, and
+    a sample bot is the arena's."""
+    bots_dir = bots_dir or default_bots_dir()
+    if not (bots_dir / REGISTRY_FILE).is_file():
+        raise _not_removable(name, bots_dir)
+    with _registry_lock(bots_dir):
+        entries = read_entries(bots_dir)
+        entry = entries.get(name)
+        if entry is None:
+            raise _not_removable(name, bots_dir)
+        relative = str(entry.get("path", name))
+        path = bots_dir / relative
+        # a hand-edited path ('..', '/elsewhere', 'sub/x') names files the arena never copied
+        outside = relative in (".", "..") or "/" in relative or relative.startswith(".")
+        if not outside and _is_sample(path) and "submitted_at" not in entry:
+            # the checkout's own bots dir: an entry submit never wrote names a sample
+            raise SubmitError(f"{name!r} is a sample bot of the arena's checkout ({path}): "
+                              "it cannot be removed")
+        version = entry.get("version")
+        files_removed = not outside and (path.exists() or path.is_symlink())
+        kept = kept_versions(name, bots_dir)
+        try:
+            for kept_path in kept.values():
+                _discard(bots_dir, kept_path if kept_path.is_dir() else kept_path.parent)
+            if files_removed:
+                _discard(bots_dir, path)
+        except OSError as exc:
+            raise SubmitError(f"cannot remove {name!r} from {bots_dir}: "
+                              f"{exc.strerror or exc}") from None
+        del entries[name]
+        _write_registry(bots_dir, entries)
+    sample = (sample_bots_seen(bots_dir) and bots_dir.resolve() != SAMPLE_BOTS_DIR
+              and any(n == name for n, _ in registered(SAMPLE_BOTS_DIR)))
+    return Removal(name, version if isinstance(version, str) else None, path, files_removed,
+                   outside, len(kept), sample)
+
+
+def _not_removable(name: str, bots_dir: Path) -> BotError:
+    """Why ``name``, which ``registry.yaml`` does not hold, cannot be removed."""
+    found = next((where for n, where in registered(bots_dir) if n == name), None)
+    if found is None:
+        return unknown_bot(name, bots_dir)
+    if _is_sample(found):
+        return SubmitError(f"{name!r} is a sample bot of the arena's checkout ({found}): "
+                           "it cannot be removed")
+    return SubmitError(f"{name!r} was not registered by arena submit: {found} is a file of "
+                       "your own in the bots directory, left to you to delete")
+
+
+def _discard(bots_dir: Path, path: Path) -> None:
+    """Take ``path`` (a bot's copy) out of the bots directory at once, by a rename into a
+    submit's kind of staging directory, then remove it there through descriptors: a removal
+    killed midway leaves a directory the next submit clears, not half a bot."""
+    staging = Path(tempfile.mkdtemp(dir=bots_dir, prefix=f"{_STAGING}{os.getpid()}-"))
+    held = _hold(staging)
+    try:
+        with contextlib.suppress(OSError):  # a read-only directory moves only once writable
+            fd = os.open(path, _OPEN_NO_FOLLOW | os.O_DIRECTORY)
+            try:
+                os.fchmod(fd, stat.S_IMODE(os.fstat(fd).st_mode) | stat.S_IWUSR)
+            finally:
+                os.close(fd)
+        os.rename(path, staging / path.name)
+    finally:
+        _remove_copy(staging)
+        os.close(held)

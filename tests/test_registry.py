@@ -1140,6 +1140,21 @@ def test_special_files_in_cache_directories_are_refused_too(tmp_path: Path) -> N
         resolve(source)
 
 
+@pytest.mark.parametrize("where", ["", "lib/"])
+def test_a_file_name_that_is_not_utf8_is_refused_in_one_line(tmp_path: Path,
+                                                             where: str) -> None:
+    """A name of bytes that are not UTF-8 (made by a tar of another system) ended check-bot
+    and submit with a UnicodeEncodeError traceback from the version's hashing."""
+    source = tmp_path / "src"
+    (source / "lib").mkdir(parents=True)
+    (source / "bot.py").write_text(MODULE)
+    Path(os.fsdecode(os.fsencode(source) + f"/{where}".encode() + b"\xff\xfe.txt")).write_text("x")
+    with pytest.raises(ManifestError) as info:
+        resolve(source)
+    assert str(info.value) == (f"{source}/{where}\\xff\\xfe.txt: the name is not valid UTF-8: "
+                               "a bot's files and directories need names in UTF-8 (rename it)")
+
+
 def test_a_bot_may_hold_at_most_so_many_files(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """Each launch copies a bot's files one by one: 100,000 empty files made a 2-game match

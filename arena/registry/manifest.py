@@ -86,6 +86,7 @@ def _bot_files(root: Path) -> list[Path]:
             _refuse_environment(root, Path(dirpath))
         for name in [*dirnames, *filenames]:
             _refuse_special(Path(dirpath) / name)
+            _refuse_undecodable(Path(dirpath) / name)
         for name in sorted(filenames):
             if not cache and not name.endswith(SKIPPED_SUFFIXES):
                 files.append(Path(dirpath) / name)
@@ -107,6 +108,17 @@ def _refuse_environment(root: Path, venv: Path) -> None:
     raise ManifestError(f"{printable(str(venv))} is a virtual environment inside the bot "
                         f"{printable(str(root))}: move it out (the bot's Python never uses it; "
                         "packages a bot needs go in its bot.yaml, requirements:)")
+
+
+def _refuse_undecodable(path: Path) -> None:
+    """Refuse a name that is not UTF-8 (bytes a file system takes, Python holds as
+    surrogates): a version hashes the names as UTF-8, and no message could print it."""
+    try:
+        path.name.encode()
+    except UnicodeEncodeError:
+        shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+        raise ManifestError(f"{printable(shown)}: the name is not valid UTF-8: a bot's files "
+                            "and directories need names in UTF-8 (rename it)") from None
 
 
 def _refuse_special(path: Path) -> None:

@@ -20,8 +20,10 @@ from arena.registry.envusage import environment_uses
 
 __all__ = ["cache_line", "cache_summary", "register"]
 
-_BOTS_DIR = typer.Option("--bots-dir", help="The bots directory whose registered bots count "
-                                            "as users (default: as for every command).")
+# an existing directory: a mistyped one has no bots, and prune would take every environment
+_BOTS_DIR = typer.Option("--bots-dir", exists=True, file_okay=False,
+                         help="The bots directory whose registered bots count as users "
+                              "(default: as for every command).")
 
 
 def _size(nbytes: int) -> str:

@@ -995,6 +995,26 @@ def test_a_registry_edited_wrong_is_one_clear_error(tmp_path: Path, bots: Path, 
     assert (bots / "registry.yaml").read_text() == text and not (bots / "mine.py").exists()
 
 
+@pytest.mark.parametrize("inner", ["bots", "deep/er/bots", ""])
+def test_a_bot_directory_holding_the_bots_directory_is_refused(tmp_path: Path,
+                                                               inner: str) -> None:
+    """'arena submit .' in a project whose ./bots is the bots directory copied the copy into
+    itself until 'its directories nest more than 64 deep now', and would have made the other
+    registered bots part of this one."""
+    project = tmp_path / "project"
+    (project / "bots").mkdir(parents=True)
+    (project / "bot.py").write_text(MODULE)
+    bots_dir = project / inner if inner else project
+    with pytest.raises(SubmitError) as info:
+        submit(project, bots_dir=bots_dir, check=passing)
+    assert str(info.value) == (f"{project} holds the bots directory {bots_dir}: a bot's "
+                               "directory cannot hold the bots it is registered among; move "
+                               "the bot's files to a directory of their own, or give another "
+                               "bots directory ($ARENA_BOTS_DIR)")
+    assert sorted(p.name for p in project.iterdir()) == ["bot.py", "bots"]
+    assert list((project / "bots").iterdir()) == []
+
+
 def test_submit_refuses_a_failing_check_and_copies_nothing(tmp_path: Path, bots: Path) -> None:
     source = tmp_path / "mine.py"
     source.write_text(MODULE)

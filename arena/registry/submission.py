@@ -116,6 +116,12 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
     source = Path(path)
     if not source.exists():
         raise SubmitError(f"nothing to submit at {source}")
+    if source.is_dir() and bots_dir.resolve().is_relative_to(source.resolve()):
+        # its copy would be made inside it, copied again as it grows, with the other bots
+        raise SubmitError(f"{source} holds the bots directory {bots_dir}: a bot's directory "
+                          "cannot hold the bots it is registered among; move the bot's files "
+                          "to a directory of their own, or give another bots directory "
+                          "($ARENA_BOTS_DIR)")
     spec = with_environment(_named_spec(source, name))  # its version names its packages
     found = _place(bots_dir, spec, update)
     if isinstance(found, BotSpec):

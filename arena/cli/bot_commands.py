@@ -325,8 +325,8 @@ def _removal_line(done: Removal, bots_dir: Path) -> str:
         parts.append(f"{done.kept} earlier version{'' if done.kept == 1 else 's'} kept by "
                      "--update")
     what = ", ".join(parts) + (" and " if parts else "") + "its registry entry"
-    if done.outside:
-        what += f" (its files at {done.path} lie outside the bots directory: left as they are)"
+    if done.left:
+        what += f" (its files at {done.path} {done.left}: left as they are)"
     elif not done.files_removed:
         what += f" (its files at {done.path} were gone already)"
     sample = f"; the sample bot {done.name} answers to its name again" if done.sample else ""

@@ -490,15 +490,15 @@ def _same_as_checked(staged: Path, spec: BotSpec) -> None:
 @dataclass(frozen=True)
 class Removal:
     """What :func:`unregister` did: the bot's entry went from ``registry.yaml``; ``path`` is
-    where its files were (``files_removed``: removed now; else they were gone already, or lie
-    outside the bots directory and were left), ``kept`` the earlier versions of it removed
-    from ``.versions/``, ``sample`` whether a sample bot of that name is found again."""
+    where its files were (``files_removed``: removed now; else they were gone already, or
+    ``left`` says why they stay), ``kept`` the earlier versions of it removed from
+    ``.versions/``, ``sample`` whether a sample bot of that name is found again."""
 
     name: str
     version: str | None
     path: Path
     files_removed: bool
-    outside: bool
+    left: str
     kept: int
     sample: bool
 
@@ -520,14 +520,13 @@ def unregister(name: str, bots_dir: Path | None = None) -> Removal:
             raise _not_removable(name, bots_dir)
         relative = str(entry.get("path", name))
         path = bots_dir / relative
-        # a hand-edited path ('..', '/elsewhere', 'sub/x') names files the arena never copied
-        outside = relative in (".", "..") or "/" in relative or relative.startswith(".")
-        if not outside and _is_sample(path) and "submitted_at" not in entry:
+        left = _left_alone(name, relative, entries)
+        if not left and _is_sample(path) and "submitted_at" not in entry:
             # the checkout's own bots dir: an entry submit never wrote names a sample
             raise SubmitError(f"{name!r} is a sample bot of the arena's checkout ({path}): "
                               "it cannot be removed")
         version = entry.get("version")
-        files_removed = not outside and (path.exists() or path.is_symlink())
+        files_removed = not left and (path.exists() or path.is_symlink())
         kept = kept_versions(name, bots_dir)
         try:
             for kept_path in kept.values():
@@ -542,7 +541,19 @@ def unregister(name: str, bots_dir: Path | None = None) -> Removal:
     sample = (sample_bots_seen(bots_dir) and bots_dir.resolve() != SAMPLE_BOTS_DIR
               and any(n == name for n, _ in registered(SAMPLE_BOTS_DIR)))
     return Removal(name, version if isinstance(version, str) else None, path, files_removed,
-                   outside, len(kept), sample)
+                   left, len(kept), sample)
+
+
+def _left_alone(name: str, relative: str, entries: dict[str, dict[str, Any]]) -> str:
+    """Why the files an entry names are not the removed bot's to delete (empty: they are).
+    A hand's edit may point it anywhere: the bots directory itself, the registry, files the
+    arena never copied, or another entry's copy."""
+    if (relative in (".", "..", REGISTRY_FILE) or "/" in relative
+            or relative.startswith(".")):
+        return "lie outside the bots directory's copies"
+    other = next((n for n, e in entries.items()
+                  if n != name and str(e.get("path", n)) == relative), None)
+    return f"are bot {other!r}'s too" if other is not None else ""
 
 
 def _not_removable(name: str, bots_dir: Path) -> BotError:

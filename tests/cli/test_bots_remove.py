@@ -136,7 +136,7 @@ def test_a_bot_whose_files_were_deleted_by_hand_is_named_then_removed(tmp_path: 
     assert list(_entries(bots)) == ["gonzo"]
 
 
-@pytest.mark.parametrize("path", ["../elsewhere.py", ".", "sub/x.py"])
+@pytest.mark.parametrize("path", ["../elsewhere.py", ".", "sub/x.py", "registry.yaml"])
 def test_an_entry_pointing_outside_the_bots_directory_loses_only_its_entry(
         tmp_path: Path, path: str) -> None:
     """A hand-edited path may name anything: the bots directory itself, or files the arena
@@ -153,7 +153,8 @@ def test_an_entry_pointing_outside_the_bots_directory_loses_only_its_entry(
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(f"Removed mine version {entries['mine']['version']} from "
                                     f"{bots}: its registry entry (its files at {bots / path} "
-                                    "lie outside the bots directory: left as they are)")
+                                    "lie outside the bots directory's copies: left as they "
+                                    "are)")
     assert (tmp_path / "elsewhere.py").is_file() and (bots / "sub" / "x.py").is_file()
     assert (bots / "mine.py").is_file() and _entries(bots) == {}
 
@@ -165,3 +166,19 @@ def test_the_list_is_still_arena_bots(tmp_path: Path) -> None:
     assert listing.exit_code == 0 and '"name": "mine"' in listing.stdout
     usage = runner.invoke(app, ["bots", "--help"], terminal_width=200)
     assert "Usage: arena bots [OPTIONS] [COMMAND [ARGS]...]" in usage.stdout
+
+
+def test_an_entry_sharing_another_bots_files_leaves_them(tmp_path: Path) -> None:
+    """An alias made by hand ('old-name: {path: mine.py}'): removing it must not take the
+    files of the bot still registered."""
+    bots = tmp_path / "bots"
+    mine = _submitted(SAMPLES / "random.py", "mine", bots)
+    entries = _entries(bots)
+    entries["alias"] = dict(entries["mine"])
+    (bots / "registry.yaml").write_text(yaml.safe_dump({"bots": entries}))
+    result = _remove("alias", {"ARENA_BOTS_DIR": str(bots)})
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (f"Removed alias version {mine.version} from {bots}: its registry "
+                             f"entry (its files at {bots / 'mine.py'} are bot 'mine''s too: "
+                             "left as they are); stored results keep its games\n")
+    assert resolve("mine", bots).version == mine.version and list(_entries(bots)) == ["mine"]

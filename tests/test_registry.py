@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -713,6 +714,7 @@ def test_a_module_edited_during_the_check_is_not_registered(tmp_path: Path, bots
 _SWAP_TO_ZERO = """
 import resource, signal, sys
 from pathlib import Path
+from collections.abc import Callable
 from types import SimpleNamespace
 from arena.errors import SubmitError
 from arena.registry import submit
@@ -754,6 +756,7 @@ def test_a_module_made_a_link_to_a_device_during_the_check_is_not_copied(
 _SWAP_DIR_TO_DEV = """
 import resource, signal, sys
 from pathlib import Path
+from collections.abc import Callable
 from types import SimpleNamespace
 from arena.errors import SubmitError
 from arena.registry import submit
@@ -1015,6 +1018,82 @@ def test_a_bot_directory_holding_the_bots_directory_is_refused(tmp_path: Path,
     assert list((project / "bots").iterdir()) == []
 
 
+def _as_a_user_not_root(work: Callable[[], None]) -> str:
+    """Run ``work`` as a user other than root (in a child as nobody when the tests run as
+    root: root moves and deletes whatever the modes say); its error, or ''."""
+    if os.geteuid() != 0:
+        try:
+            work()
+        except Exception as exc:  # noqa: BLE001 - reported as the test's failure
+            return f"{type(exc).__name__}: {exc}"
+        return ""
+    import codecs
+
+    codecs.lookup("utf-8-sig")  # loaded now: nobody cannot read the interpreter's modules
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report, then leave without pytest's clean-up
+        os.close(reader)
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            work()
+            said = b""
+        except BaseException as exc:  # noqa: BLE001
+            said = f"{type(exc).__name__}: {exc}".encode()
+        os.write(writer, said)
+        os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader, "rb") as pipe:
+        said = pipe.read().decode()
+    os.waitpid(pid, 0)
+    return said
+
+
+def test_a_read_only_bot_directory_is_registered_updated_and_removed(tmp_path: Path) -> None:
+    """A directory keeps its modes when copied, and one its owner may not write moves to
+    another directory only for root: a user submitting a read-only bot directory got
+    'cannot register into ...: Permission denied', and its update could not take the old
+    copy away."""
+    import tempfile
+
+    from arena.registry import unregister
+
+    work = Path(tempfile.mkdtemp(dir="/tmp"))
+    try:
+        work.chmod(0o777)
+        source, bots_dir = work / "src", work / "bots"
+        (source / "lib").mkdir(parents=True)
+        (source / "bot.py").write_text(MODULE)
+        (source / "lib" / "data.txt").write_text("1")
+        for path in (source / "lib", source):
+            path.chmod(0o555)
+        versions: list[str] = []
+
+        def register_update_remove() -> None:
+            versions.append(submit(source, bots_dir=bots_dir, check=passing).version)
+            for path in (source, source / "lib"):
+                path.chmod(0o755)
+            (source / "lib" / "data.txt").write_text("2")
+            for path in (source / "lib", source):
+                path.chmod(0o555)
+            submit(source, bots_dir=bots_dir, check=passing, update=True)
+            unregister("mine", bots_dir)
+
+        if os.geteuid() == 0:
+            shutil.chown(source / "lib" / "data.txt", 65534)
+            for path in (source / "lib", source):
+                shutil.chown(path, 65534)
+        assert _as_a_user_not_root(register_update_remove) == ""
+        assert sorted(p.name for p in bots_dir.iterdir()) == [".versions", "registry.yaml"]
+        assert list((bots_dir / ".versions").iterdir()) == []
+    finally:
+        for path in (work / "src", work / "src" / "lib"):
+            if path.exists():
+                path.chmod(0o755)
+        shutil.rmtree(work)
+
+
 def test_submit_refuses_a_failing_check_and_copies_nothing(tmp_path: Path, bots: Path) -> None:
     source = tmp_path / "mine.py"
     source.write_text(MODULE)
@@ -1247,6 +1326,7 @@ def test_submit_asks_for_the_check_once_the_name_is_known_to_be_free(tmp_path: P
 _SUBMIT_HELD = """
 import os, signal, sys
 from pathlib import Path
+from collections.abc import Callable
 from types import SimpleNamespace
 from arena.registry import submission
 
@@ -1315,6 +1395,7 @@ def test_a_leftover_named_with_a_number_no_process_can_have_is_removed_not_a_tra
 _REGISTRY_HELD = """
 import os, signal, sys
 from pathlib import Path
+from collections.abc import Callable
 from types import SimpleNamespace
 from arena.registry import submission
 

@@ -284,13 +284,29 @@ def _put_in_place(bots_dir: Path, spec: BotSpec, staged: Path, target: Path,
             _keep_version(bots_dir, spec.name, replaced)
         # a sample bot stays in the checkout: the bot registered here comes first by its name
         if replaced is not None and not _is_sample(replaced):
-            if replaced.is_dir():
-                shutil.rmtree(replaced)
-            else:
-                replaced.unlink()
-        staged.rename(target)
+            _discard(bots_dir, replaced)  # (read-only directories and all)
+        _move(staged, target)
     except OSError as exc:
         raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
+
+
+def _move(source: Path, target: Path) -> None:
+    """Rename ``source`` to ``target``, in another directory: a directory moves there only
+    while its owner may write it (its '..' changes), so a read-only one (a bot's files as its
+    author made them) is made writable for the move, then given its mode back, through a
+    descriptor (the path may be another's to swap once moved)."""
+    try:
+        fd = os.open(source, _OPEN_NO_FOLLOW | os.O_DIRECTORY)
+    except OSError:  # a file, or a link: renamed as a name
+        source.rename(target)
+        return
+    try:
+        mode = stat.S_IMODE(os.fstat(fd).st_mode)
+        os.fchmod(fd, mode | stat.S_IWUSR)
+        source.rename(target)
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)
 
 
 #: The prefix of a submit's copy in the making, followed by its process id.
@@ -575,13 +591,7 @@ def _discard(bots_dir: Path, path: Path) -> None:
     staging = Path(tempfile.mkdtemp(dir=bots_dir, prefix=f"{_STAGING}{os.getpid()}-"))
     held = _hold(staging)
     try:
-        with contextlib.suppress(OSError):  # a read-only directory moves only once writable
-            fd = os.open(path, _OPEN_NO_FOLLOW | os.O_DIRECTORY)
-            try:
-                os.fchmod(fd, stat.S_IMODE(os.fstat(fd).st_mode) | stat.S_IWUSR)
-            finally:
-                os.close(fd)
-        os.rename(path, staging / path.name)
+        _move(path, staging / path.name)
     finally:
         _remove_copy(staging)
         os.close(held)

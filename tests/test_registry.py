@@ -274,6 +274,17 @@ def test_a_file_changed_between_the_walk_and_the_hashing_is_one_line(
     assert str(info.value) == f"cannot read {bot / 'data.txt'}: {reason}"
 
 
+@pytest.mark.parametrize("name", ["fifo.py", "fifo"])
+def test_a_fifo_given_as_the_bot_is_said_to_be_no_regular_file(tmp_path: Path,
+                                                                name: str) -> None:
+    """It was 'no bot at fifo.py', as if nothing were there."""
+    os.mkfifo(tmp_path / name)
+    with pytest.raises(BotNotFoundError) as info:
+        resolve(tmp_path / name)
+    assert str(info.value) == (f"{tmp_path / name} is not a Python module (.py) or a bot "
+                               "directory: it is not a regular file")
+
+
 def test_module_metadata_of_a_fifo_does_not_hang(tmp_path: Path) -> None:
     """A module is looked at (resolved, its size read) before its metadata: made a FIFO
     between the two, the reading waited for a writer for good."""

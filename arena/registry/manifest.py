@@ -357,6 +357,9 @@ def spec_from_path(path: Path, name: str | None = None) -> BotSpec:
     except OSError as exc:  # a file removed, or made a FIFO or a link, since the walk
         where = printable(str(exc.filename or path))
         raise ManifestError(f"cannot read {where}: {exc.strerror or exc}") from None
+    if path.exists():  # a FIFO, a socket, a device: there is something, never a bot
+        raise BotNotFoundError(f"{printable(str(path))} is not a Python module (.py) or a bot "
+                               "directory: it is not a regular file")
     raise BotNotFoundError(f"no bot at {path}")
 
 

@@ -84,6 +84,20 @@ def test_a_missing_requirements_file(tmp_path: Path) -> None:
                                "of the bot's directory")
 
 
+@pytest.mark.parametrize(("value", "shown"), [
+    (["numpy", 2], "requirements[1] must be a pip requirement (a string such as "
+                   "\"numpy>=1.24\"), got 2"),
+    ([["numpy"]], "requirements[0] must be a pip requirement (a string such as "
+                  "\"numpy>=1.24\"), got ['numpy']"),
+])
+def test_a_list_holding_other_than_strings_names_the_item(tmp_path: Path, value: list[object],
+                                                          shown: str) -> None:
+    """It said 'must be a list of pip requirements ..., got list' of a list."""
+    with pytest.raises(ManifestError) as info:
+        manifest_requirements(value, tmp_path, WHERE)
+    assert str(info.value) == f"{WHERE}: {shown}"
+
+
 def test_a_package_named_where_a_list_was_meant_is_shown_the_list(tmp_path: Path) -> None:
     with pytest.raises(ManifestError) as info:
         manifest_requirements("numpy>=1.24", tmp_path, WHERE)

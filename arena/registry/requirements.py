@@ -82,6 +82,10 @@ def manifest_requirements(value: Any, directory: Path, where: Path) -> tuple[str
                 raise ManifestError(f"{place}: pip options ({printable(text)!r}) are not "
                                     "allowed in a bot's requirements: the host's pip settings "
                                     "choose the index")
+    elif isinstance(value, list):  # YAML reads numpy==1 as a string, but 2 or [a] not
+        index, item = next((i, v) for i, v in enumerate(value) if not isinstance(v, str))
+        raise ManifestError(f"{where}: requirements[{index}] must be a pip requirement (a "
+                            f"string such as \"numpy>=1.24\"), got {printable(repr(item))}")
     else:
         raise ManifestError(f"{where}: 'requirements' must be a list of pip requirements "
                             "(e.g. [\"numpy>=1.24\"]) or the path of a requirements file of "

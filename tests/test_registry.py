@@ -1105,6 +1105,22 @@ def test_a_read_only_bot_directory_is_registered_updated_and_removed(tmp_path: P
         shutil.rmtree(work)
 
 
+@pytest.mark.parametrize("elsewhere", ["../outside.py", "{tmp}/outside.py"])
+def test_an_update_leaves_files_an_entry_names_outside_the_bots_directory(
+        tmp_path: Path, bots: Path, elsewhere: str) -> None:
+    """An entry pointed by hand at the author's own file: --update deleted it."""
+    outside = tmp_path / "outside.py"
+    outside.write_text(MODULE)
+    source = tmp_path / "mine.py"
+    source.write_text(MODULE.replace('"2.1"', '"2.2"'))
+    (bots / "registry.yaml").write_text(yaml.safe_dump(
+        {"bots": {"mine": {"path": elsewhere.format(tmp=tmp_path)}}}))
+    assert resolve("mine", bots).path == outside.resolve()
+    spec = submit(source, bots_dir=bots, check=passing, update=True)
+    assert outside.read_text() == MODULE and spec.path == (bots / "mine.py").resolve()
+    assert submitted(bots)["mine"]["path"] == "mine.py"
+
+
 def test_submit_refuses_a_failing_check_and_copies_nothing(tmp_path: Path, bots: Path) -> None:
     source = tmp_path / "mine.py"
     source.write_text(MODULE)

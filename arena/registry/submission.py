@@ -282,8 +282,9 @@ def _put_in_place(bots_dir: Path, spec: BotSpec, staged: Path, target: Path,
     try:
         if replaced is not None:
             _keep_version(bots_dir, spec.name, replaced)
-        # a sample bot stays in the checkout: the bot registered here comes first by its name
-        if replaced is not None and not _is_sample(replaced):
+        # a sample bot stays in the checkout: the bot registered here comes first by its name;
+        # files a hand-edited entry names outside the bots directory are not the arena's
+        if replaced is not None and not _is_sample(replaced) and replaced.parent == bots_dir:
             _discard(bots_dir, replaced)  # (read-only directories and all)
         _move(staged, target)
     except OSError as exc:

@@ -19,9 +19,10 @@ from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
 from arena.cli.signals import stop_on_sigterm
 from arena.cli.terminal import terminal_width, wrapped
+from arena.common.printable import printable
 from arena.native import native_build
 from arena.referee.check import CheckItem, CheckReport, check_bot
-from arena.registry import BotSpec, Removal, default_bots_dir, list_bots, submit, unregister
+from arena.registry import BotSpec, Removal, default_bots_dir, submit, survey_bots, unregister
 from arena.sandbox import Limits, SandboxReport, probe
 from arena.sandbox.report import NOT_NEEDED
 from arena.sandbox.uids import UID_BASE
@@ -254,12 +255,18 @@ def bots_command(
     subcommand."""
     if ctx.invoked_subcommand is not None:
         return
-    specs = list_bots(default_bots_dir())
+    specs, broken = survey_bots(default_bots_dir())
+    unlisted = [f"Not listed: {printable(name)}: {why}" for name, why in broken]
     if as_json:
         typer.echo(json.dumps([s.to_json() for s in specs], indent=2))
+        for line in unlisted:  # beside the JSON, not in it
+            typer.echo(line, err=True)
         return
     if not specs:
-        typer.echo(f"No bots registered in {default_bots_dir()}.")
+        typer.echo(f"No bots registered in {default_bots_dir()}"
+                   f"{' that can be listed' if broken else ''}.")
+        for line in unlisted:
+            typer.echo(wrapped(line))
         return
     # a bot whose packages are not installed yet gets its version once they are
     unbuilt = [s for s in specs if (s.requirements or s.python) and s.environment is None]
@@ -275,6 +282,8 @@ def bots_command(
     if left_out:
         typer.echo(wrapped(f"Not shown, to fit the terminal: {', '.join(left_out)}; --json "
                            "has every field."))
+    for line in unlisted:
+        typer.echo(wrapped(line))
     typer.echo("\n" + wrapped(f"Bots directory: {default_bots_dir()} (arena submit "
                               "registers there)"))
 

@@ -45,6 +45,7 @@ from arena.registry.catalog import (
     require_named_options,
     resolve,
     submitted,
+    survey_bots,
 )
 from arena.registry.manifest import (
     content_version,
@@ -93,5 +94,6 @@ __all__ = [
     "submit",
     "submit_version",
     "submitted",
+    "survey_bots",
     "unregister",
 ]

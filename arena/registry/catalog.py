@@ -35,6 +35,7 @@ __all__ = [
     "require_named_options",
     "resolve",
     "submitted",
+    "survey_bots",
     "unknown_bot",
 ]
 
@@ -171,14 +172,21 @@ def _is_registered(name: str, bots_dir: Path) -> bool:
 
 def list_bots(bots_dir: Path | None = None) -> list[BotSpec]:
     """Every registered bot, resolved (a broken one is skipped, not fatal for the listing)."""
+    return survey_bots(bots_dir)[0]
+
+
+def survey_bots(bots_dir: Path | None = None) -> tuple[list[BotSpec], list[tuple[str, str]]]:
+    """Every registered bot, resolved, and the registered bots that cannot be, each with why
+    (a bot.yaml edited wrong, files gone): a listing that left them out silently would hide
+    a bot its author believes entered."""
     bots_dir = bots_dir or default_bots_dir()
-    specs = []
+    specs, broken = [], []
     for name, path in registered(bots_dir):
         try:
             specs.append(spec_from_path(path, name))
-        except (ManifestError, BotNotFoundError):
-            continue
-    return specs
+        except (ManifestError, BotNotFoundError) as error:
+            broken.append((name, str(error)))
+    return specs, broken
 
 
 def kept_versions(name: str, bots_dir: Path | None = None) -> dict[str, Path]:

@@ -79,3 +79,21 @@ def test_on_a_narrower_terminal_the_list_leaves_out_columns(tmp_path: Path) -> N
     # a pipe gets every column, whatever the window
     piped = runner.invoke(app, ["bots"], env={"ARENA_BOTS_DIR": str(bots)}).stdout
     assert piped.splitlines()[2].split()[-1] == f"{longest}.py" and "Not shown" not in piped
+
+
+def test_a_registered_bot_that_cannot_be_read_is_named_not_left_out(tmp_path: Path) -> None:
+    # a bot.yaml edited wrong made its bot vanish from the list without a word
+    bots_dir = _bots_dir(tmp_path)
+    broken = bots_dir / "broken"
+    broken.mkdir()
+    (broken / "bot.py").write_text("")
+    (broken / "bot.yaml").write_text("name: broken\nmodule: [bot.py]\n")
+    result = runner.invoke(app, ["bots"], env={"ARENA_BOTS_DIR": str(bots_dir),
+                                               "COLUMNS": "200"})
+    assert result.exit_code == 0
+    assert [line.split()[0] for line in result.stdout.splitlines()[2:4]] == ["mine", "short"]
+    assert result.stdout.splitlines()[4] == (
+        f"Not listed: broken: {broken / 'bot.yaml'}: 'module' must name a Python file of "
+        "the bot's directory, got ['bot.py']")
+    as_json = runner.invoke(app, ["bots", "--json"], env={"ARENA_BOTS_DIR": str(bots_dir)})
+    assert as_json.stderr.startswith("Not listed: broken: ")

@@ -233,8 +233,9 @@ def _existing(bots_dir: Path, spec: BotSpec, update: bool) -> BotSpec | Path | N
                                   "first (the sample stays in the checkout), or choose "
                                   "another name with --name")
             if not update:
+                how = "--update" if existing == bot_name else f"--update --name {existing}"
                 raise SubmitError(f"a bot named {existing!r} is already registered (version "
-                                  f"{other.version}); --update replaces it with this version "
+                                  f"{other.version}); {how} replaces it with this version "
                                   "(its results stay with the old one), or choose another "
                                   "name with --name")
             if existing != bot_name:

@@ -16,9 +16,9 @@ from arena.common.printable import printable
 from arena.errors import ProtocolError
 from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 
-__all__ = ["HINT", "MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT", "SPLIT_JSON_HINT",
-           "author_paths", "beside_hint", "explained", "hinted", "is_not_run", "log_note",
-           "log_quote", "requirements_hint", "stack_dump_ended", "stuck_note",
+__all__ = ["BAD_JSON_HINT", "HINT", "MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT",
+           "SPLIT_JSON_HINT", "author_paths", "beside_hint", "explained", "hinted", "is_not_run",
+           "log_note", "log_quote", "requirements_hint", "stack_dump_ended", "stuck_note",
            "traceback_note", "traceback_tail"]
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
@@ -30,8 +30,14 @@ NOT_JSON_HINT = " (stdout carries protocol lines only: print logs to stderr)"
 #: Why a bot's line is a piece of JSON, most often: a message pretty-printed over several lines.
 SPLIT_JSON_HINT = (" (a message is one JSON object on one line: no pretty-printing, no line "
                    "break inside it)")
+#: Why a whole object on one line is not JSON, most often: written by hand, not by a library.
+BAD_JSON_HINT = (" (one line, but not JSON: keys and strings in double quotes, no trailing comma; "
+                 "a JSON library writes it right)")
 #: A line that is not JSON but looks like a piece of it: a brace, a bracket or a key first.
 _JSON_PIECE = re.compile(r"""^not JSON: (['"])\s*[{}\["]""")
+#: A line that is not JSON but holds a whole object: it opens with a brace and closes with
+#: one (or runs past the quoted preview, which a pretty-printed piece does not).
+_WHOLE_OBJECT = re.compile(r"""^not JSON: (['"])\s*\{.*(\}\s*|\.\.\.)\1$""")
 #: How a hint begins, where it closes a traceback's tail.
 HINT = "hint: "
 #: Why a module a bot imports is missing, most often: it was installed for the user, and the
@@ -84,9 +90,13 @@ QUOTE_CHARS = 200
 
 
 def hinted(exc: ProtocolError) -> str:
-    """The protocol error, with :data:`NOT_JSON_HINT` when the line was no JSON at all, or
-    :data:`SPLIT_JSON_HINT` when it looks like a piece of a message split over lines."""
+    """The protocol error, with :data:`NOT_JSON_HINT` when the line was no JSON at all,
+    :data:`BAD_JSON_HINT` when it holds a whole object that is not JSON (single quotes, a
+    trailing comma), or :data:`SPLIT_JSON_HINT` when it looks like a piece of a message split
+    over lines."""
     detail = str(exc)
+    if _WHOLE_OBJECT.match(detail):
+        return detail + BAD_JSON_HINT
     if _JSON_PIECE.match(detail):
         return detail + SPLIT_JSON_HINT
     return detail + NOT_JSON_HINT if detail.startswith("not JSON") else detail

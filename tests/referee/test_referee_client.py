@@ -14,6 +14,7 @@ from arena.referee import client as client_module
 from arena.referee.client import MAX_FAILED_STARTS, BotClient
 from arena.referee.connection import Received
 from arena.referee.hints import (
+    BAD_JSON_HINT,
     NO_READY_HINT,
     NOT_JSON_HINT,
     SPLIT_JSON_HINT,
@@ -163,6 +164,10 @@ def test_act_message_shape() -> None:
     (b"%%% garbage %%%", "protocol_error", "not JSON: '%%% garbage %%%'" + NOT_JSON_HINT),
     (b"{", "protocol_error", "not JSON: '{'" + SPLIT_JSON_HINT),  # json.dumps(indent=1)
     (b'  "choice": 0,', "protocol_error", """not JSON: '  "choice": 0,'""" + SPLIT_JSON_HINT),
+    (b"{'type':'action','id':0,'choice':1}", "protocol_error",  # a whole line, not a piece
+     """not JSON: "{'type':'action','id':0,'choice':1}""" + '"' + BAD_JSON_HINT),
+    (b'{"type":"action","id":0,"choice":1,}', "protocol_error",
+     """not JSON: '{"type":"action","id":0,"choice":1,}'""" + BAD_JSON_HINT),
     (b'{"type":"action","id":0}', "protocol_error",
      "'action' needs an integer 'choice', got none"),
     (b'{"type":"action","choice":1}', "protocol_error",

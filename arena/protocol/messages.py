@@ -60,6 +60,7 @@ __all__ = [
     "hello",
     "hello_options",
     "is_unknown_type",
+    "unknown_type",
     "offers_rematch",
     "offers_stack_dump",
     "parse_action",
@@ -405,11 +406,17 @@ def is_unknown_type(line: bytes | str) -> bool:
     """Whether ``line`` is a JSON object whose ``type`` is none of the bot's messages: a
     message from a later protocol version, which the referee ignores (only a known type in
     the wrong place is an error)."""
+    return unknown_type(line) is not None
+
+
+def unknown_type(line: bytes | str) -> str | None:
+    """The ``type`` of ``line`` when :func:`is_unknown_type` holds, else None."""
     try:
         message = decode(line)
     except ProtocolError:
-        return False
-    return message["type"] not in BOT_TYPES
+        return None
+    kind: str = message["type"]
+    return None if kind in BOT_TYPES else kind
 
 
 def action_id(line: bytes | str) -> int | None:

@@ -41,7 +41,7 @@ from arena.referee.diagnostics import ActResult, BotDiagnostics
 from arena.referee.failures import Failure
 from arena.referee.hints import NO_READY_HINT, explained, hinted, is_not_run, log_note
 from arena.referee.launch import sandbox_launcher
-from arena.referee.timeouts import stuck_at, timeout_detail
+from arena.referee.timeouts import ignored_note, stuck_at, timeout_detail
 from arena.referee.turn import CpuTurn
 from arena.registry import command_problem
 from arena.sandbox import Limits
@@ -120,6 +120,8 @@ class BotClient:
         #: Ids of acts that timed out (ids are unique over the match, so a late answer is
         #: recognised even in the next game); cleared with the process.
         self._late: set[int] = set()
+        #: The type of the first line of unknown type the bot wrote for the current act.
+        self._ignored_type: str | None = None
         self._game_mark = 0
         #: This game's ``game_start``, sent again when the bot is restarted before its first
         #: answer of the game (see :meth:`act`), and whether that happened in this game.
@@ -196,12 +198,15 @@ class BotClient:
         """Read the answer to ``hello``: None once a valid ``ready`` is taken in, else what
         went wrong."""
         got = self._receive(conn, self._hello_deadline, "'hello'", self.limits.startup_ms)
-        while got.kind == "line" and messages.is_unknown_type(got.data):
+        ignored = None
+        while got.kind == "line" and (seen := messages.unknown_type(got.data)) is not None:
             # A later protocol version's message; a flood of them does not stop the clock.
+            ignored = ignored or seen
             got = (conn.receive(self._hello_deadline) if monotonic() < self._hello_deadline
                    else _OUT_OF_TIME)
         if got.kind == "timeout":
-            return f"no 'ready' within {self.limits.startup_ms} ms{NO_READY_HINT}"
+            return (f"no 'ready' within {self.limits.startup_ms} ms"
+                    f"{ignored_note(ignored, 'ready') or NO_READY_HINT}")
         if got.kind == "overflow":
             return ("answered 'hello' with more than the output limit: "
                     f"{self._overflow_detail(got)}")
@@ -415,6 +420,7 @@ class BotClient:
         line, a timeout, an overflow or a bot gone. None when the bot is gone before its first
         answer of the game, and may be restarted and asked again."""
         deadline = start + budget
+        self._ignored_type = None
         got = self._receive(conn, deadline, f"a '{kind}' decision", round(budget * 1000))
         while got.kind == "line":
             try:
@@ -432,7 +438,8 @@ class BotClient:
         if got.kind == "timeout":
             self._late.add(id_)
             self.clock.timed_out()
-            detail = timeout_detail(self.clock, budget, conn.unterminated())
+            detail = (timeout_detail(self.clock, budget, conn.unterminated())
+                      + ignored_note(self._ignored_type, "action"))
             return self._strike(F.TIMEOUT, detail + stuck_at(conn, self.stack_dump), id_, start)
         if got.kind == "overflow":
             return self._fatal(F.OUTPUT_LIMIT, self._overflow_detail(got), id_)
@@ -466,7 +473,9 @@ class BotClient:
         later protocol version, or the late answer to an act already struck. A line that is no
         answer at all (a debug line) is struck once, and the real answer, late now, is then
         dropped like one after a timeout."""
-        if messages.is_unknown_type(data):
+        unknown = messages.unknown_type(data)
+        if unknown is not None:
+            self._ignored_type = self._ignored_type or unknown
             return True
         late = messages.action_id(data)
         if late is not None and late in self._late:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from arena.common.printable import printable
 from arena.referee.clock import GameClock
 from arena.referee.connection import Connection
 from arena.referee.hints import stuck_note
 
-__all__ = ["stuck_at", "timeout_detail"]
+__all__ = ["ignored_note", "stuck_at", "timeout_detail"]
 
 #: How long the stack dump of a bot that timed out is waited for, at most (it comes in
 #: milliseconds; this bounds a bot that offered one and sends none).
@@ -22,6 +23,17 @@ def timeout_detail(clock: GameClock, budget: float, held: int) -> str:
         why += (f"; {held} bytes arrived without a newline (end each line with \\n and "
                 "flush stdout)")
     return f"no answer within {round(budget * 1000)} ms{why}"
+
+
+def ignored_note(line_type: str | None, answer: str) -> str:
+    """What a bot that timed out wrote instead of its ``answer`` (``'action'``, ``'ready'``):
+    a line of an unknown type, ignored as a later protocol version's, most often a misspelt
+    answer; empty when it wrote none."""
+    if line_type is None:
+        return ""
+    article = "an" if answer[0] in "aeiou" else "a"
+    return (f"; it wrote a line of type {printable(line_type)[:40]!r}, which the referee "
+            f"ignores as a later protocol version's: the answer is {article} {answer!r} line")
 
 
 def stuck_at(conn: Connection, offered: bool) -> str:

@@ -82,6 +82,9 @@ def test_hello_carries_the_entry_options_at_every_start() -> None:
                                "(stdout carries protocol lines only: print logs to stderr)"),
     (b'{"type":"ready"}\n', "bad answer to 'hello': 'ready' needs a non-empty string 'name'"),
     (b'{"type":"action","id":0,"choice":0}\n', "bad answer to 'hello': expected 'ready'"),
+    (b'{"type":"Ready","name":"x"}\n', "no 'ready' within 500 ms; it wrote a line of type "
+     "'Ready', which the referee ignores as a later protocol version's: the answer is a 'ready' "
+     "line"),
 ])
 def test_startup_failures(ready: bytes | None, detail: str) -> None:
     conn = FakeConnection(ready=ready)
@@ -187,6 +190,19 @@ def test_strike_plays_the_safe_default(response: Any, kind: str, detail: str) ->
     assert client.diagnostics.failures[kind] == 1
 
 
+def test_a_timeout_names_the_line_of_unknown_type_the_bot_wrote_instead() -> None:
+    """Unknown types are ignored (later protocol versions); a bot whose answer misspells
+    'action' would otherwise see a bare timeout and no word of the line it wrote."""
+    conn = FakeConnection(respond=lambda m: b'{"type":"answer","id":%d,"choice":1}' % m["id"])
+    result = act(started(conn))
+    assert result.failure is not None and result.failure.type == "timeout"
+    assert result.failure.detail == (
+        "no answer within 200 ms; it wrote a line of type 'answer', which the referee ignores "
+        "as a later protocol version's: the answer is an 'action' line")
+    silent = act(started(FakeConnection(respond=lambda m: None))).failure
+    assert silent is not None and silent.detail == "no answer within 200 ms"
+
+
 def test_a_null_choice_quotes_the_kits_note_on_what_act_returned() -> None:
     """The kit sends a null choice for an act() result that is no index and says why in the
     log: the strike quotes it (a student would otherwise look for a None)."""
@@ -272,7 +288,8 @@ def test_a_flood_of_ignored_lines_does_not_stop_the_clock(
         else None
     client, _ = make(conn)
     failure = client.start()  # the start-up clock (500 ms) runs out in the flood
-    assert failure is not None and failure.detail == "no 'ready' within 500 ms" + NO_READY_HINT
+    assert failure is not None and failure.detail.startswith(
+        "no 'ready' within 500 ms; it wrote a line of type 'note', which the referee ignores")
     assert len(conn.queue) > 4000
     conn = FakeConnection(respond=lambda m: flood)
     client = started(conn)

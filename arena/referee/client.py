@@ -41,7 +41,7 @@ from arena.referee.diagnostics import ActResult, BotDiagnostics
 from arena.referee.failures import Failure
 from arena.referee.hints import NO_READY_HINT, explained, hinted, is_not_run, log_note
 from arena.referee.launch import sandbox_launcher
-from arena.referee.timeouts import ignored_note, stuck_at, timeout_detail
+from arena.referee.timeouts import ignored_note, stuck_at, timeout_detail, unended_note
 from arena.referee.turn import CpuTurn
 from arena.registry import command_problem
 from arena.sandbox import Limits
@@ -205,8 +205,8 @@ class BotClient:
             got = (conn.receive(self._hello_deadline) if monotonic() < self._hello_deadline
                    else _OUT_OF_TIME)
         if got.kind == "timeout":
-            return (f"no 'ready' within {self.limits.startup_ms} ms"
-                    f"{ignored_note(ignored, 'ready') or NO_READY_HINT}")
+            noted = unended_note(conn.unterminated()) + ignored_note(ignored, "ready")
+            return f"no 'ready' within {self.limits.startup_ms} ms{noted or NO_READY_HINT}"
         if got.kind == "overflow":
             return ("answered 'hello' with more than the output limit: "
                     f"{self._overflow_detail(got)}")

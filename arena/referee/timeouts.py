@@ -7,7 +7,7 @@ from arena.referee.clock import GameClock
 from arena.referee.connection import Connection
 from arena.referee.hints import stuck_note
 
-__all__ = ["ignored_note", "stuck_at", "timeout_detail"]
+__all__ = ["ignored_note", "stuck_at", "timeout_detail", "unended_note"]
 
 #: How long the stack dump of a bot that timed out is waited for, at most (it comes in
 #: milliseconds; this bounds a bot that offered one and sends none).
@@ -18,11 +18,16 @@ def timeout_detail(clock: GameClock, budget: float, held: int) -> str:
     """What the bot had for the decision it missed (``budget`` seconds): the limit, and the
     bank or its absence (:meth:`GameClock.timeout_reason`); ``held``: bytes it wrote that no
     newline ended."""
-    why = clock.timeout_reason(budget)
-    if held:  # the answer came, unfinished: the commonest slip of a hand-written bot
-        why += (f"; {held} bytes arrived without a newline (end each line with \\n and "
-                "flush stdout)")
+    why = clock.timeout_reason(budget) + unended_note(held)
     return f"no answer within {round(budget * 1000)} ms{why}"
+
+
+def unended_note(held: int) -> str:
+    """What a bot that timed out wrote of its answer: ``held`` bytes no newline ended (the
+    commonest slip of a hand-written bot); empty when none."""
+    if not held:
+        return ""
+    return f"; {held} bytes arrived without a newline (end each line with \\n and flush stdout)"
 
 
 def ignored_note(line_type: str | None, answer: str) -> str:

@@ -65,6 +65,8 @@ class FakeConnection:
     #: What the bot logs when asked for its stack, and how often it was asked.
     stack: str = ""
     stack_dumps: int = 0
+    #: Bytes the bot wrote that no newline ended (an answer never finished).
+    unended: int = 0
 
     def send(self, data: bytes) -> bool:
         if self.closed:
@@ -148,7 +150,7 @@ class FakeConnection:
             self.closed = True
 
     def unterminated(self) -> int:
-        return 0
+        return self.unended
 
     def pause(self) -> None:
         self.paused = True

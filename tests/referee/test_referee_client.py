@@ -95,6 +95,15 @@ def test_startup_failures(ready: bytes | None, detail: str) -> None:
     assert conn.killed and not client.alive
 
 
+def test_a_ready_without_its_newline_is_named_at_the_start_up_timeout() -> None:
+    """As at a decision's timeout: the commonest slip of a bot in C or JavaScript."""
+    client, _ = make(FakeConnection(ready=None, unended=27))
+    failure = client.start()
+    assert failure is not None and failure.detail == (
+        "no 'ready' within 500 ms; 27 bytes arrived without a newline (end each line with \\n "
+        "and flush stdout)")
+
+
 def test_launch_error_is_a_startup_failure() -> None:
     client, _ = make(fail=True)
     failure = client.start()

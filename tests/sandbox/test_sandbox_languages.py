@@ -1,5 +1,6 @@
-"""Bots in other languages (bots/examples): a C program, compiled here, and a Node.js script
-pass the compliance check and play a match, under every sandbox mode."""
+"""Bots in other languages (bots/examples, examples/): a C program and a Rust one, compiled
+here, and a Node.js script pass the compliance check and play a match, under every sandbox
+mode."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "bots" / "examples"
 COMPILER = shutil.which("cc") or shutil.which("gcc")
 NODE = shutil.which("node")
+RUSTC = shutil.which("rustc")
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +33,16 @@ def c_bot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     bot = tmp_path_factory.mktemp("c") / "c_bot"
     shutil.copytree(EXAMPLES / "c_bot", bot)
     subprocess.run([COMPILER, "-O2", "-o", "bot", "bot.c"], cwd=bot, check=True)
+    return bot
+
+
+@pytest.fixture(scope="module")
+def rust_bot(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if RUSTC is None:
+        pytest.skip("no Rust compiler (rustc) here")
+    bot = tmp_path_factory.mktemp("rust") / "rust_bot"
+    shutil.copytree(ROOT / "examples" / "rust_bot", bot)
+    subprocess.run([RUSTC, "-O", "-o", "bot", "bot.rs"], cwd=bot, check=True)  # as it says
     return bot
 
 
@@ -46,16 +58,22 @@ def test_a_compiled_bot_passes_the_check(report: SandboxReport, c_bot: Path) -> 
     assert checked.ok, checked.failures()
 
 
+def test_a_rust_bot_passes_the_check(report: SandboxReport, rust_bot: Path) -> None:
+    checked = check_bot(spec_from_path(rust_bot), launcher=sandbox_launcher(report))
+    assert checked.ok, checked.failures()
+
+
 def test_a_node_bot_passes_the_check(report: SandboxReport, node_bot: Path) -> None:
     checked = check_bot(spec_from_path(node_bot), launcher=sandbox_launcher(report))
     assert checked.ok, checked.failures()
 
 
-def test_they_play_a_match(report: SandboxReport, c_bot: Path, node_bot: Path) -> None:
+def test_they_play_a_match(report: SandboxReport, c_bot: Path, node_bot: Path,
+                           rust_bot: Path) -> None:
     outcome = play_match(MatchRequest(
-        bots=[spec_from_path(c_bot), spec_from_path(node_bot), resolve(ROOT / "bots" /
-                                                                       "random.py")],
+        bots=[spec_from_path(c_bot), spec_from_path(node_bot), spec_from_path(rust_bot),
+              resolve(ROOT / "bots" / "random.py")],
         games=3, seed=2, launcher=sandbox_launcher(report), event_date=dt.date(2026, 12, 1)))
     assert [f for game in outcome.games for f in game.failures] == []
-    assert outcome.names[:2] == ["c_bot", "node_bot"]
-    assert all(len(game.placements) == 3 and not game.forfeits for game in outcome.games)
+    assert outcome.names[:3] == ["c_bot", "node_bot", "rust_bot"]
+    assert all(len(game.placements) == 4 and not game.forfeits for game in outcome.games)

@@ -121,12 +121,16 @@ def log_quote(log: str) -> str:
         return ""
     # Many runtimes print something after the error (Node its version, Rust a note on
     # backtraces, a JVM the stack): quote the last line that names an error, if any.
-    label, last = "last log line", lines[-1]
-    if not _ERROR_LINE.search(last):
-        for line in reversed(lines[-_ERROR_LOOKBACK:-1]):
-            if _ERROR_LINE.search(line):
-                label, last = "last error in its log", line
+    label, at = "last log line", len(lines) - 1
+    if not _ERROR_LINE.search(lines[at]):
+        for index in range(at - 1, max(len(lines) - _ERROR_LOOKBACK, 0) - 1, -1):
+            if _ERROR_LINE.search(lines[index]):
+                label, at = "last error in its log", index
                 break
+    last = lines[at]
+    if last.endswith(":") and at + 1 < len(lines):
+        # Its message follows on the next line (Rust's "panicked at src/main.rs:9:5:").
+        last += " " + lines[at + 1]
     if len(last) > QUOTE_CHARS:
         last = last[:QUOTE_CHARS] + "..."
     return f"; {label}: {last}"

@@ -365,7 +365,7 @@ def test_fatal_failures_forfeit_at_once(response: str, kind: str, detail: str) -
      "last error in its log: SyntaxError: Unexpected token b in JSON at position 1"),
     ("thread 'main' panicked at src/main.rs:9:5:\nindex out of bounds\n"
      "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n",
-     "last error in its log: thread 'main' panicked at src/main.rs:9:5:"),
+     "last error in its log: thread 'main' panicked at src/main.rs:9:5: index out of bounds"),
     ("Traceback (most recent call last):\n  File \"bot.py\", line 3\nKeyError: 'hand'\n",
      "last log line: KeyError: 'hand'"),
     ("thinking...\nbye now\n", "last log line: bye now"),

@@ -38,6 +38,11 @@ _JSON_PIECE = re.compile(r"""^not JSON: (['"])\s*[{}\["]""")
 #: A line that is not JSON but holds a whole object: it opens with a brace and closes with
 #: one (or runs past the quoted preview, which a pretty-printed piece does not).
 _WHOLE_OBJECT = re.compile(r"""^not JSON: (['"])\s*\{.*(\}\s*|\.\.\.)\1$""")
+#: An answer to an earlier act (ids only grow): one answered already, or a line that takes
+#: no answer answered with the last id.
+_EARLIER_ID = re.compile(r"^'action' answers id (\d+), expected (\d+)$")
+_ANSWERED_HINT = (" (act {} is past: answer each 'act' once, and nothing else; "
+                 "'game_start', 'event' and 'game_end' take no answer)")
 #: How a hint begins, where it closes a traceback's tail.
 HINT = "hint: "
 #: Why a module a bot imports is missing, most often: it was installed for the user, and the
@@ -106,6 +111,9 @@ def explained(exc: ProtocolError, log: Callable[[], str]) -> str:
     """The protocol error of an answer, hinted; a null choice also quotes the kit's note on
     what ``act()`` returned (a string, a float, None...), which ends the bot's ``log()``."""
     detail = hinted(exc)
+    earlier = _EARLIER_ID.match(detail)
+    if earlier and int(earlier[1]) < int(earlier[2]):
+        detail += _ANSWERED_HINT.format(earlier[1])
     if detail.endswith("'choice', got null"):
         tail = log().rstrip().rpartition("\n")[2]
         if tail.startswith(_KIT_NOTE):

@@ -233,6 +233,8 @@ def test_a_null_choice_quotes_the_kits_note_on_what_act_returned() -> None:
 
 
 def test_stale_id_is_a_protocol_error() -> None:
+    """A bot that answers every line (an event, game_start) with its last action sends an id
+    it answered before: the strike says so, not only which id was expected."""
     answers = iter([0, "stale", 1])
 
     def respond(message: dict[str, Any]) -> Any:
@@ -245,7 +247,9 @@ def test_stale_id_is_a_protocol_error() -> None:
     assert act(client).failure is None
     result = act(client)
     assert result.failure is not None and result.failure.type == "protocol_error"
-    assert result.failure.detail == "'action' answers id 0, expected 1"
+    assert result.failure.detail == (
+        "'action' answers id 0, expected 1 (act 0 is past: answer each 'act' "
+        "once, and nothing else; 'game_start', 'event' and 'game_end' take no answer)")
     assert act(client).choice == 1
 
 

@@ -83,6 +83,14 @@ CONTEXT: dict[str, Any] = {
     },
 }
 
+#: One legal option: flat, so a bot matching text may read it up to its closing brace.
+OPTION: dict[str, Any] = {
+    "type": "object",
+    "description": "e.g. {\"action\": \"play\", \"card\": \"God-3\"}; flat: no value is an "
+                   "object or a list (RULES.md, Decisions)",
+    "additionalProperties": {"type": ["string", "integer", "null"]},
+}
+
 
 def _message(kind: str, description: str, properties: dict[str, Any],
              required: list[str]) -> dict[str, Any]:
@@ -170,7 +178,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "id": _NAT,
             "decision": {"enum": list(DECISION_KINDS)},
             "observation": OBSERVATION,
-            "legal": {"type": "array", "items": {"type": "object"}, "minItems": 1},
+            "legal": {"type": "array", "items": OPTION, "minItems": 1},
             "time_ms": _NAT,
             "context": CONTEXT,
         },

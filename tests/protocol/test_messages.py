@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arena.engine import DECISION_KINDS, GameConfig, new_game
+from arena.engine import DECISION_KINDS, GameConfig, RandomAgent, new_game, play_game
 from arena.engine import DECISION_KINDS as ENGINE_KINDS
 from arena.errors import IllegalChoiceError, ProtocolError
 from arena.protocol import messages
@@ -354,3 +354,30 @@ def test_every_referee_message_begins_with_its_type() -> None:
         assert line.startswith(b'{"type":"%s"' % kind.encode()), line
     assert lines["act"].startswith(b'{"type":"act","id":3,"decision":"turn",')
     assert lines["event"].startswith(b'{"type":"event","event":{')
+
+
+def test_every_option_is_flat_as_the_act_schema_says() -> None:
+    """PROTOCOL.md promises a bot matching text with a pattern that an option holds no object
+    nor list (it may read one up to its closing brace): every option of random games of every
+    size, sent in an act, passes the act's schema, which says so."""
+    legal_items = SCHEMAS["act"]["properties"]["legal"]["items"]
+    assert legal_items["additionalProperties"] == {"type": ["string", "integer", "null"]}
+    seen: list[dict[str, Any]] = []
+
+    class Recorder:
+        def __init__(self, seed: int) -> None:
+            self.agent = RandomAgent(seed)
+
+        def choose(self, decision: Any, observation: Any) -> int:
+            seen.extend(dict(option) for option in decision.options)
+            return self.agent.choose(decision, observation)
+
+    for seed in range(40):
+        players = tuple("abcde"[:2 + seed % 4])
+        play_game(GameConfig(players=players, seed=seed),
+                  [Recorder(seed * 10 + seat) for seat in range(len(players))])
+    kinds = {next(iter(option)) for option in seen}
+    assert {"action", "swap", "card", "trap", "seat"} <= kinds  # the sweep meets many kinds
+    assert validate(json.loads(messages.act(0, "turn", OBSERVATION, seen))) == []
+    nested = messages.act(0, "turn", OBSERVATION, [{"card": ["God-3"]}])
+    assert validate(json.loads(nested)) != []

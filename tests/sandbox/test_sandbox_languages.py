@@ -41,7 +41,7 @@ def rust_bot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if RUSTC is None:
         pytest.skip("no Rust compiler (rustc) here")
     bot = tmp_path_factory.mktemp("rust") / "rust_bot"
-    shutil.copytree(ROOT / "examples" / "rust_bot", bot)
+    shutil.copytree(EXAMPLES / "rust_bot", bot)
     subprocess.run([RUSTC, "-O", "-o", "bot", "bot.rs"], cwd=bot, check=True)  # as it says
     return bot
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from arena.sandbox import reaper
 from arena.sandbox.limits import MIB, Limits
 
-__all__ = ["FREEZE", "can_freeze", "make_cgroup", "own_v2_cgroup", "remove_cgroup",
+__all__ = ["EVENTS", "FREEZE", "can_freeze", "make_cgroup", "own_v2_cgroup", "remove_cgroup",
            "sweep_dead_cgroups", "v2_cgroup_of_self"]
 
 log = logging.getLogger("arena.sandbox")
@@ -23,6 +23,8 @@ log = logging.getLogger("arena.sandbox")
 
 #: The file that freezes every process of a cgroup (``1``) and thaws them (``0``).
 FREEZE = "cgroup.freeze"
+#: Says ``frozen 1`` once every process of a cgroup told to freeze is frozen.
+EVENTS = "cgroup.events"
 
 
 def make_cgroup(parent: Path, marker: str, limits: Limits | None) -> Path:

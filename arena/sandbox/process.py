@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import IO, Any
 
 from arena.sandbox import reaper
-from arena.sandbox.cgroups import FREEZE, remove_cgroup
+from arena.sandbox.cgroups import EVENTS, FREEZE, remove_cgroup
 from arena.sandbox.limits import Limits
 from arena.sandbox.stderr import StderrDrain
 from arena.sandbox.workdir import remove_tree
@@ -74,8 +74,10 @@ class SandboxedProcess:
         self._info_fd = info_fd
         self._uses_bwrap = uses_bwrap
         self._cgroup = cgroup
-        #: The cgroup's freeze file, open for writing (None: no cgroup to freeze by).
-        self._freeze_fd = _open_freeze(cgroup)
+        #: The cgroup's freeze file, open for writing, and its events file, open for reading
+        #: (None: no cgroup to freeze by).
+        self._freeze_fd = _open_cgroup_file(cgroup, FREEZE, os.O_WRONLY)
+        self._events_fd = _open_cgroup_file(cgroup, EVENTS, os.O_RDONLY)
         self._frozen = False
         self._namespace_pid: int | None = None
         self._killed_by_referee = False
@@ -228,6 +230,32 @@ class SandboxedProcess:
         self._frozen = frozen
         return True
 
+    def wait_frozen(self, timeout_s: float) -> bool:
+        """After :meth:`freeze`: wait until every process of the bot is frozen. A process
+        freezes when it next leaves the kernel, so one inside a long system call (an ``mmap``
+        populating a gigabyte) runs on until the call returns, on the CPU of whoever is asked
+        next. False after ``timeout_s`` (True at once where there is nothing to wait for)."""
+        fd = self._events_fd
+        if fd is None or not self._frozen:
+            return True
+        spin_until = time.monotonic() + _FREEZE_SPIN_S
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                if b"frozen 1" in os.pread(fd, 128, 0):
+                    return True
+            except OSError:  # the cgroup is gone with the bot
+                return True
+            now = time.monotonic()
+            if now >= deadline:
+                return False
+            # the bot's processes freeze in a few microseconds when they get a CPU: yield it
+            # to them; a system call that runs on is waited for without spinning
+            if now < spin_until:
+                os.sched_yield()
+            else:
+                time.sleep(_FREEZE_POLL_S)
+
     def namespace_pid(self) -> int | None:
         """Host pid of the sandbox's pid-namespace init (bubblewrap only), once known."""
         if self._namespace_pid is None and self._info_fd is not None:
@@ -302,10 +330,11 @@ class SandboxedProcess:
             with contextlib.suppress(OSError):
                 os.close(self._info_fd)
             self._info_fd = None
-        if self._freeze_fd is not None:
-            with contextlib.suppress(OSError):
-                os.close(self._freeze_fd)
-            self._freeze_fd = None
+        for fd in (self._freeze_fd, self._events_fd):
+            if fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self._freeze_fd = self._events_fd = None
         remove_cgroup(self._cgroup)
         remove_tree(self.box)
         return self.exit_status()
@@ -340,11 +369,16 @@ def kill_survivors() -> None:
             proc.kill_all()
 
 
-def _open_freeze(cgroup: Path | None) -> int | None:
+#: How long :meth:`SandboxedProcess.wait_frozen` yields its CPU before it polls instead.
+_FREEZE_SPIN_S = 0.001
+_FREEZE_POLL_S = 0.001
+
+
+def _open_cgroup_file(cgroup: Path | None, name: str, mode: int) -> int | None:
     if cgroup is None:
         return None
     try:
-        return os.open(cgroup / FREEZE, os.O_WRONLY | os.O_CLOEXEC)
+        return os.open(cgroup / name, mode | os.O_CLOEXEC)
     except OSError:  # a kernel before cgroup.freeze (Linux 5.2): signals do it
         return None
 

@@ -170,6 +170,35 @@ def test_a_bot_can_neither_thaw_itself_nor_leave_its_cgroup(mode: str) -> None:
     assert not own.exists()
 
 
+@pytest.mark.parametrize("mode", list(FREEZER_MODES))
+def test_a_pause_returns_once_the_bot_is_frozen_even_inside_a_long_system_call(
+        mode: str) -> None:
+    """A process freezes when it next leaves the kernel: a bot whose thread maps memory
+    populated at once (half a second a call) ran on after its pause, on the CPU and the
+    clock of the bot asked next. The pause waits until the bot is frozen."""
+    from arena.referee.pause import pause, resume
+
+    report = probe(disable=FREEZER_MODES[mode]) if FREEZER_MODES[mode] else probe()
+    if report.freezer is not True:
+        pytest.skip("bots are not frozen by a cgroup in this mode")
+    marker = "mk" + secrets.token_hex(8)
+    proc = launch(["python3", "populate.py", "384"], workdir=HOSTILE / "populate.py",
+                  limits=Limits(), marker=marker, report=report)
+    try:
+        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
+        assert isinstance(got, Line) and got.text == "up", proc.stderr_text()
+        assert proc.cgroup is not None
+        for _ in range(5):
+            time.sleep(0.05)  # inside a populating call, most likely
+            pause(proc)
+            events = (proc.cgroup / "cgroup.events").read_text()
+            resume(proc)
+            assert "frozen 1" in events
+    finally:
+        proc.kill_all()
+    assert_nothing_left(proc)
+
+
 def test_every_writable_place_is_capped(run_hostile, report: SandboxReport) -> None:
     """Under bubblewrap the root and /dev are read-only and /tmp and /dev/shm are tmpfs of
     tmp_mb each: a bot cannot fill the host's memory with files."""

@@ -32,7 +32,7 @@ from arena.rating.match_series import (
     told_apart,
     wins_so_far,
 )
-from arena.rating.sprt import Score, SprtTest
+from arena.rating.sprt import Score, SprtTest, describe_elo
 from arena.referee.failures import describe
 from arena.referee.match import GameOutcome, MatchOutcome
 from arena.referee.seating import SEATINGS
@@ -292,18 +292,6 @@ def _elo_json(score: Score) -> dict[str, Any]:
             "los": round(score.los(), 4)}
 
 
-def _signed(value: float) -> str:
-    return f"{value:+.1f}" if not math.isinf(value) else ("+inf" if value > 0 else "-inf")
-
-
-def _interval(score: Score) -> str:
-    """``95%: low to high``, or why there is no interval yet."""
-    _, low, high = score.elo()
-    if math.isinf(low) and math.isinf(high):
-        return "no interval while every game ended alike"
-    return f"95%: {_signed(low)} to {_signed(high)}"
-
-
 def _head_to_head_lines(names: list[str], score: Score, test: SprtTest | None,
                         cap: int | None) -> list[str]:
     """The first bot against the second: score, Elo with its 95% interval, LOS, and the
@@ -312,8 +300,7 @@ def _head_to_head_lines(names: list[str], score: Score, test: SprtTest | None,
         (score.wins, "win", "s"), (score.draws, "shared place", "s"),
         (score.losses, "loss", "es")))
     lines = [f"{names[0]} against {names[1]}: {counted}; score {score.mean:.1%}; Elo "
-             f"difference {_signed(score.elo()[0])} "
-             f"({_interval(score)}); likelihood of superiority {score.los():.1%}"]
+             f"difference {describe_elo(score)}; likelihood of superiority {score.los():.1%}"]
     if test is not None:
         lower, upper = test.bounds
         decision = test.decision(score)
@@ -366,7 +353,7 @@ def _progress_line(score: Score, test: SprtTest) -> str:
     points = score.wins + 0.5 * score.draws
     lower, upper = test.bounds
     return (f"Games {score.games}: score {points:g}-{score.games - points:g} "
-            f"({score.mean:.1%}), Elo {_signed(score.elo()[0])} ({_interval(score)}), "
+            f"({score.mean:.1%}), Elo {describe_elo(score)}, "
             f"LLR {test.llr(score):.2f} (bounds {lower:.2f}, {upper:.2f})")
 
 

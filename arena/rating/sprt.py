@@ -24,7 +24,8 @@ import math
 from dataclasses import dataclass
 from statistics import NormalDist
 
-__all__ = ["MAX_ELO", "Z95", "Score", "SprtTest", "elo_of_score", "score_of_elo"]
+__all__ = ["MAX_ELO", "Z95", "Score", "SprtTest", "describe_elo", "elo_of_score",
+           "score_of_elo"]
 
 #: The largest Elo difference a test may name: far past any pair of bots worth testing, and
 #: well inside floating point (an expected score of exactly 1 has no logarithm).
@@ -76,9 +77,15 @@ class Score:
     def elo(self) -> tuple[float, float, float]:
         """The Elo difference and its 95% interval (low, high), from the score's normal
         interval: lopsided far from even, and open (infinite) towards a score of 0 or 1.
-        While every game ended alike there is no variance to go by: the interval is
-        unbounded."""
+        Every game won (lost) has no finite estimate and no variance to go by, but still
+        bounds the difference from one side: the Wilson interval's end, as ``arena h2h``
+        gives it. Every game a shared place has no interval: unbounded both ways."""
         n, s = self.games, self.mean
+        if n and self.variance <= 0.0 and s in (0.0, 1.0):
+            bound = Z95 * Z95 / (n + Z95 * Z95)  # the Wilson interval's end at a rate of 0
+            if s == 0.0:
+                return -math.inf, -math.inf, elo_of_score(bound)
+            return math.inf, elo_of_score(1.0 - bound), math.inf
         if not n or self.variance <= 0.0:
             return elo_of_score(s), -math.inf, math.inf
         margin = Z95 * math.sqrt(self.variance / n)
@@ -99,6 +106,29 @@ class Score:
         if points == 0.0:
             return Score(self.wins, self.draws, self.losses + 1)
         return Score(self.wins, self.draws + 1, self.losses)
+
+
+def describe_elo(score: Score) -> str:
+    """The Elo difference and its 95% interval in words, ``+59.6 (95%: -7.7 to +131.8)``.
+    An infinite figure is no estimate: every game won or lost gives the bound instead
+    (``at most -204.1 (95% bound; every game lost, so no estimate)``), and an interval
+    open at one end says so."""
+    elo, low, high = score.elo()
+    if math.isinf(elo):
+        if elo < 0:
+            return f"at most {_signed(high)} (95% bound; every game lost, so no estimate)"
+        return f"at least {_signed(low)} (95% bound; every game won, so no estimate)"
+    if math.isinf(low) and math.isinf(high):
+        return f"{_signed(elo)} (no interval while every game ended alike)"
+    if math.isinf(low):
+        return f"{_signed(elo)} (95%: up to {_signed(high)}, unbounded below)"
+    if math.isinf(high):
+        return f"{_signed(elo)} (95%: from {_signed(low)}, unbounded above)"
+    return f"{_signed(elo)} (95%: {_signed(low)} to {_signed(high)})"
+
+
+def _signed(value: float) -> str:
+    return f"{value:+.1f}"
 
 
 @dataclass(frozen=True)

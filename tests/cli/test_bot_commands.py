@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from arena.cli import bot_commands
 from arena.cli.main import app
+from arena.rating.sprt import Score, describe_elo
 from arena.registry import resolve
 from arena.sandbox import SandboxReport, probe
 from arena.sandbox.report import NOT_NEEDED
@@ -454,11 +455,14 @@ def test_a_sequential_test_stops_the_match_once_it_decides() -> None:
         g["entrants"].index(1)] for g in data["games"]]
     assert sum(greedy_first) == elo["wins"]
     assert elo["score"] > 0.5
-    # an interval needs two kinds of result; with them, it lies above even
-    assert (elo["elo_95"][0] is None) == (elo["losses"] + elo["draws"] == 0)
-    assert elo["elo_95"][0] is None or elo["elo_95"][0] > 0
+    # the interval lies above even; every game won leaves it open above, and the line gives
+    # the bound ("Elo difference +inf" said nothing of how far the games go)
+    assert elo["elo_95"][0] is not None and elo["elo_95"][0] > 0
+    assert (elo["elo_95"][1] is None) == (elo["losses"] + elo["draws"] == 0)
     text = _run("match", "greedy", "random", "--sprt", "0,50", "--seed", "1")
     assert text.exit_code == 0
+    shown = describe_elo(Score(elo["wins"], elo["draws"], elo["losses"]))
+    assert f"Elo difference {shown};" in text.stdout and "inf" not in shown
     assert text.stdout.splitlines()[-1] == (
         f"SPRT elo0=0 elo1=50 alpha=0.05 beta=0.05: LLR {sprt['llr']:.2f} (bounds -2.94, "
         f"2.94) after {played} games: H1 accepted: greedy is stronger than random")

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.rating.sprt import Score, SprtTest, elo_of_score, score_of_elo
+from arena.rating.h2h import wilson
+from arena.rating.sprt import Score, SprtTest, describe_elo, elo_of_score, score_of_elo
 
 counts = st.integers(min_value=0, max_value=400)
 
@@ -94,3 +95,28 @@ def test_the_error_rates_are_those_asked_for() -> None:
 def test_a_test_that_cannot_decide_is_refused(args: tuple[float, ...], message: str) -> None:
     with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
         SprtTest(*args)
+
+
+@given(counts, counts, counts)
+def test_the_elo_line_never_shows_an_infinity(wins: int, draws: int, losses: int) -> None:
+    """A side that lost (won) every game printed "Elo difference -inf": it gets a bound."""
+    text = describe_elo(Score(wins, draws, losses))
+    assert "inf" not in text and "nan" not in text
+
+
+@pytest.mark.parametrize("games", [1, 10, 200])
+def test_every_game_lost_bounds_the_elo_from_above_as_h2h_bounds_the_rate(games: int) -> None:
+    elo, low, high = Score(0, 0, games).elo()
+    assert elo == low == -math.inf
+    assert high == pytest.approx(elo_of_score(wilson(0, games)[1]))
+    assert describe_elo(Score(0, 0, games)) == (
+        f"at most {high:+.1f} (95% bound; every game lost, so no estimate)")
+    assert describe_elo(Score(games, 0, 0)) == (
+        f"at least {-high:+.1f} (95% bound; every game won, so no estimate)")
+    assert Score(0, 0, 2 * games).elo()[2] < high  # more games, a tighter bound
+
+
+def test_an_interval_open_at_one_end_says_so() -> None:
+    assert describe_elo(Score(0, 1, 9)).endswith("(95%: up to -311.1, unbounded below)")
+    assert describe_elo(Score(9, 1, 0)).endswith("(95%: from +311.1, unbounded above)")
+    assert describe_elo(Score(58, 1, 41)) == "+59.6 (95%: -7.7 to +131.8)"

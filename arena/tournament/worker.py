@@ -153,7 +153,7 @@ def play_table(task: TableTask, send: Callable[[Message], None],
     changed = next((bot for bot in task.bots if not files_unchanged(bot)), None)
     if changed is not None:  # its games would be another program's under its version's name
         send(ErrorMessage(task.key, f"table r{task.round}/t{task.table}: "
-                                    f"{files_changed(changed)}"))
+                                    f"{files_changed(changed, ', so it was not seated')}"))
         return
     request = MatchRequest(
         bots=list(task.bots), games=task.games * max(1, len(task.seatings)), seed=task.seed,

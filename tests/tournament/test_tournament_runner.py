@@ -682,8 +682,8 @@ def test_a_bot_edited_during_a_run_stops_it_before_other_code_plays_under_its_ve
     with pytest.raises(ArenaError) as info:
         run_tournament(load_spec(spec), 1, report=edit_after_the_first_table)
     assert re.fullmatch(r"table r1/t\d: bot first@\w+: its files at .*mine\.py changed or went "
-                        r"away since it entered; put them back to go on, or see "
-                        r"docs/TOURNAMENTS\.md for a bot updated mid-tournament",
+                        r"away since it entered, so it was not seated; put them back to go on, "
+                        r"or see docs/TOURNAMENTS\.md for a bot updated mid-tournament",
                         str(info.value)), str(info.value)
     with Store(db) as store:
         row = store.tournament("edit")

@@ -58,11 +58,15 @@ class _Handler(BaseHTTPRequestHandler):
     def do_HEAD(self) -> None:
         self.do_GET()
 
-    def do_POST(self) -> None:
-        self._send(HTTPStatus.METHOD_NOT_ALLOWED, b"read-only\n", ".txt",
-                   headers={"Allow": "GET, HEAD"})
-
-    do_PUT = do_DELETE = do_PATCH = do_POST
+    def send_error(self, code: int, message: str | None = None,
+                   explain: str | None = None) -> None:
+        # the base class answers a method without a do_ handler 501, a server error: any
+        # method but GET and HEAD (POST, OPTIONS, TRACE, WebDAV's) is the client's, refused
+        if code == HTTPStatus.NOT_IMPLEMENTED:
+            self._send(HTTPStatus.METHOD_NOT_ALLOWED, b"read-only\n", ".txt",
+                       headers={"Allow": "GET, HEAD"})
+            return
+        super().send_error(code, message, explain)
 
     def do_GET(self) -> None:
         if not self.server.answers_to(self.headers.get("Host")):

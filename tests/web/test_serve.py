@@ -156,10 +156,13 @@ def test_a_request_naming_another_host_is_refused(served: tuple[Path, int]) -> N
         assert get(port, "/t/cup/index.html", host=host)[0] == 200, host
 
 
-def test_a_refused_method_names_the_allowed_ones(served: tuple[Path, int]) -> None:
+@pytest.mark.parametrize("method", ["POST", "OPTIONS", "TRACE", "PROPFIND", "CONNECT", "get"])
+def test_a_refused_method_names_the_allowed_ones(served: tuple[Path, int], method: str) -> None:
+    """Any method but GET and HEAD is 405 with the allowed ones: OPTIONS, TRACE and the
+    methods of WebDAV were 501, a server error, for a request the client got wrong."""
     conn = http.client.HTTPConnection("127.0.0.1", served[1], timeout=30)
     try:
-        conn.request("POST", "/t/cup/index.html")
+        conn.request(method, "/t/cup/index.html")
         response = conn.getresponse()
         assert response.status == 405 and response.getheader("Allow") == "GET, HEAD"
     finally:

@@ -73,11 +73,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(HTTPStatus.MISDIRECTED_REQUEST,
                        b"this server answers to its loopback address only\n", ".txt")
             return
-        address = urlsplit(self.path)
+        path, query = _target(self.path)
         try:
-            status, body, kind = self._route(unquote(address.path))
+            status, body, kind = self._route(path)
         except _Moved as moved:
-            query = f"?{address.query}" if address.query else ""
+            query = f"?{query}" if query else ""
             self._send(HTTPStatus.MOVED_PERMANENTLY, b"", ".txt",
                        headers={"Location": moved.location + query})
             return
@@ -107,8 +107,19 @@ class _Handler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def _route(self, path: str) -> tuple[int, bytes, str]:
+        """The answer to ``path`` (as asked, percent-encoded); a page asked by another
+        spelling than its own (``/t/cup``, a slash after it, doubled or encoded slashes)
+        moves to its own, where its relative links resolve."""
+        parts = [p for p in unquote(path).split("/") if p]
+        status, body, kind = self._answer(parts)
+        folder = not parts or (len(parts) == 2 and parts[0] == "t")
+        own = quote("/" + "/".join(parts) + ("/" if folder and parts else ""))
+        if status == HTTPStatus.OK and path != own:
+            raise _Moved(own)
+        return status, body, kind
+
+    def _answer(self, parts: list[str]) -> tuple[int, bytes, str]:
         db = self.server.db
-        parts = [p for p in path.split("/") if p]
         if not parts:
             names = tournament_names(db)
             page = environment().get_template("home.html").render(
@@ -120,8 +131,6 @@ class _Handler(BaseHTTPRequestHandler):
         if parts[0] != "t" or len(parts) < 2 or parts[1] not in tournament_names(db):
             return HTTPStatus.NOT_FOUND, b"not found\n", ".txt"
         name, rest = parts[1], parts[2:] or ["index.html"]
-        if len(parts) == 2 and not path.endswith("/"):
-            raise _Moved(quote(f"/t/{name}/"))
         if rest[0] == "static" and len(rest) == 2 and rest[1] in static:
             return HTTPStatus.OK, static[rest[1]], Path(rest[1]).suffix
         if len(rest) == 1 and rest[0] in dict(PAGES):
@@ -137,8 +146,9 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 class _Moved(Exception):
-    """A tournament's folder asked without its closing slash: its pages' links are relative
-    to the folder, and would resolve one folder up (no style, no script, pages not found)."""
+    """A page asked by another spelling than its own (a tournament's folder without its
+    closing slash, a page with one): its links are relative to its folder, and would resolve
+    in another (no style, no script, pages not found)."""
 
     def __init__(self, location: str) -> None:
         super().__init__(location)
@@ -208,6 +218,16 @@ class _SiteServer(ThreadingHTTPServer):
         with self._lock:
             self._pages[(name, page)] = (data, body)
         return body
+
+
+def _target(target: str) -> tuple[str, str]:
+    """A request's path, still percent-encoded, and its query: ``//t/cup/`` is a path, where
+    :func:`urllib.parse.urlsplit` would read a host ``t`` in it."""
+    if target.startswith("/"):
+        path, _, query = target.partition("?")
+        return path, query
+    address = urlsplit(target)  # the absolute form, http://host/path, as a proxy is sent
+    return address.path, address.query
 
 
 def _loopback(host: str) -> bool:

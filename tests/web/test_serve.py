@@ -92,6 +92,29 @@ def test_a_tournament_asked_without_its_slash_moves_to_it(served: tuple[Path, in
     assert get(port, "/t/nope")[0] == 404  # only a tournament's folder moves
 
 
+@pytest.mark.parametrize(("asked", "moved"), [
+    ("/t/cup/index.html/", "/t/cup/index.html"), ("/t//cup//games.html", "/t/cup/games.html"),
+    ("/t/cup/games/r1-t0-g0.html/?x=1", "/t/cup/games/r1-t0-g0.html?x=1"),
+    ("/t/cup%2Fh2h.html", "/t/cup/h2h.html"), ("/t/cup//index.html", "/t/cup/index.html"),
+    ("/t/cup/static/site.css/", "/t/cup/static/site.css"),
+])
+def test_a_page_asked_by_another_spelling_moves_to_its_own(served: tuple[Path, int],
+                                                           asked: str, moved: str) -> None:
+    """A page asked with a slash after it, doubled slashes or an encoded one was answered as
+    it stood: its relative links then resolved elsewhere (no style, no script, its links
+    not found)."""
+    conn = http.client.HTTPConnection("127.0.0.1", served[1], timeout=30)
+    try:
+        conn.request("GET", asked)
+        response = conn.getresponse()
+        response.read()
+        assert (response.status, response.getheader("Location")) == (301, moved)
+    finally:
+        conn.close()
+    assert get(served[1], moved)[0] == 200
+    assert get(served[1], "/t/cup/nope.html/")[0] == 404  # only a page there moves
+
+
 def test_standings_refresh_as_games_land(served: tuple[Path, int]) -> None:
     db, port = served
     # stored as running with no run holding it: shown as stopped, as arena status shows it

@@ -15,7 +15,8 @@ kept from view until it finishes, as the CLI keeps it
 A league shows the newest version of each bot by default, as ``arena leaderboard`` does
 (:func:`arena.rating.board_view.newest_versions` of the same leaderboard), every version on
 request (``--all-versions``), and its entries as ``arena status`` lists them
-(:func:`arena.tournament.league_store.entry_lines`).
+(:func:`arena.tournament.league_store.entry_lines`), with the bots no version of which is
+active (retired, or their files gone), which ``arena leaderboard`` names under its board.
 """
 
 from __future__ import annotations
@@ -106,6 +107,9 @@ class TournamentData:
     all_versions: dict[str, Any] | None = None
     #: a league: ``arena status``'s entry lines (each version's state, a refusal's reason)
     entries: list[dict[str, str]] = field(default_factory=list)
+    #: a league: the bots of its board with no version playing (retired, or their files
+    #: gone), which ``arena leaderboard`` names under the board
+    not_playing: list[str] = field(default_factory=list)
     #: how each bot key is named on the pages: its name, or ``name@version`` where the
     #: tournament holds more than one version of it
     names: dict[str, str] = field(default_factory=dict)
@@ -209,12 +213,17 @@ def _rounds(conn: sqlite3.Connection, info: TournamentInfo,
     return [rounds[r] for r in sorted(rounds)]
 
 
-def _entries(db: str | Path, info: TournamentInfo) -> list[dict[str, str]]:
-    """A league's entries as ``arena status`` lists them, each with its state."""
+def _entries(db: str | Path, info: TournamentInfo,
+             board: dict[str, Any]) -> tuple[list[dict[str, str]], list[str]]:
+    """A league's entries as ``arena status`` lists them, each with its state; and the bots
+    of ``board`` with no active version, as ``arena leaderboard`` names them (in order)."""
     with Store(db, create=False, read_only=True) as store:
-        states = [entry.state for entry in league_entries(store, info.id)]
+        entries = league_entries(store, info.id)
         lines = entry_lines(store, info.id)[1:]  # its heading is the page's
-    return [{"state": state, "line": line.strip()} for state, line in zip(states, lines)]
+    playing = {entry.key.rpartition("@")[0] for entry in entries if entry.state == "active"}
+    gone = sorted({row["bot"] for row in board["bots"]} - playing) if entries else []
+    return ([{"state": entry.state, "line": line.strip()}
+             for entry, line in zip(entries, lines)], gone)
 
 
 def _names(keys: list[str]) -> dict[str, str]:
@@ -240,11 +249,13 @@ def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -
         rounds = _rounds(conn, info, games)
         full = tournament_leaderboard(conn, info, games, entrants, run)
     board = leaderboard_json(full)
-    all_versions, entries = None, []
+    all_versions: dict[str, Any] | None = None
+    entries: list[dict[str, str]] = []
+    not_playing: list[str] = []
     if info.format == "league":  # the newest versions by default, as arena leaderboard
         all_versions = board
         board = leaderboard_json(newest_versions(full)[0])
-        entries = _entries(db, info)
+        entries, not_playing = _entries(db, info, board)
     # the bots that played, in the board's order: build_h2h's own order, not rated again
     h2h = h2h_json(compute_h2h(games, [row.key for row in full.rows if row.games],
                                scope=info.name))
@@ -254,6 +265,7 @@ def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -
                           games_planned=int(planned) if planned else None,
                           leaderboard=board, h2h=h2h, history=history, games=rows,
                           rounds=rounds, all_versions=all_versions, entries=entries,
+                          not_playing=not_playing,
                           names=_names([*keys, *h2h["bots"], *(k for g in rows
                                                                for k in g.seats)]),
                           rules=_rules(info))

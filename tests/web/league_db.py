@@ -13,6 +13,7 @@ from site_db import _record
 
 from arena.registry import BotSpec
 from arena.tournament.league import League
+from arena.tournament.league_store import retire_entry
 from arena.tournament.store import Store, TableRow, compress_record, game_id
 
 NAME = "ladder"
@@ -33,9 +34,10 @@ def _bot(name: str, version: str) -> BotSpec:
 
 
 def build(path: Path, *, tables: int = len(TABLES), budget: int = 0,
-          state: str = "stopped") -> Path:
+          state: str = "stopped", retire: str | None = None) -> Path:
     """Write the league to ``path``: its first ``tables`` tables, each one deal in both
-    seatings, one game each (``budget``: the games planned, 0 for a league without end)."""
+    seatings, one game each (``budget``: the games planned, 0 for a league without end;
+    ``retire``: a bot the organiser then retires, as ``arena league retire`` does)."""
     store = Store(path)
     spec = {"name": NAME, "format": "league", "bots": ["*"], "players_per_game": 2,
             "games_per_match": 1, "duplicate": True, "seed": 5, "event_date": "2026-11-29",
@@ -67,6 +69,8 @@ def build(path: Path, *, tables: int = len(TABLES), budget: int = 0,
                 "ascension": result["ascension"], "tiebreak": result["tiebreak"],
                 "failures": [], "forfeits": {}, "decisions": len(record["choices"]),
                 "duration_s": 0.01}, compress_record(record))
+    if retire is not None:
+        retire_entry(store, row, retire)
     store.set_state(row.id, state)
     store.close()
     return path

@@ -854,3 +854,42 @@ def test_a_league_served_live(browser: Any, league_path: Path, tmp_path: Path) -
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_league_names_the_bots_no_longer_playing(browser: Any, tmp_path: Path) -> None:
+    """A bot retired from a league keeps its row, in grey and saying it no longer plays, and
+    the line under the board names it as arena leaderboard's does."""
+    import league_db
+    from typer.testing import CliRunner
+
+    from arena.cli.main import app
+
+    db = league_db.build(tmp_path / "arena.db", retire="gamma")
+    server = make_server(db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_port}/t/ladder/index.html")
+        assert board_rows(browser, "leaderboard") == json_rows(db)
+        told = CliRunner().invoke(app, ["leaderboard", "ladder", "--db", str(db)]).stdout
+        line = next(line for line in told.splitlines() if "no longer playing" in line)
+        assert text_of(browser, "not-playing") == line
+        shown = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#leaderboard tbody tr')).map(r => "
+            "[r.getAttribute('data-key'), r.cells[1].innerText, "
+            "getComputedStyle(r.cells[0]).color])")
+        gone = [row for row in shown if row[0] == "gamma@v1"]
+        assert gone and gone[0][1] == "gamma\nno longer playing"
+        assert {row[2] for row in shown if row[0] != "gamma@v1"} == {"rgb(26, 26, 26)"}
+        assert gone[0][2] == "rgb(85, 85, 85)"  # grey, as the retired versions are
+        browser.execute_script("document.getElementById('board-h').scrollIntoView()")
+        shoot(browser, "league-retired")
+        browser.set_window_size(390, 844)
+        try:
+            browser.execute_script("document.getElementById('board-h').scrollIntoView()")
+            shoot(browser, "league-retired-phone")
+        finally:
+            browser.set_window_size(1280, 800)
+        assert errors(browser) == []
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -82,6 +82,33 @@ def test_the_leaderboard_shows_the_newest_versions_and_every_version_on_request(
     assert '<dd id="progress">8 games</dd>' in index
 
 
+def test_the_bots_no_longer_playing_are_named_as_arena_leaderboard_names_them(
+        tmp_path: Path) -> None:
+    """A bot retired (or whose files went) stayed on the page's board with its last rating,
+    as one still playing: the terminal's board names it below, the page said nothing."""
+    from arena.web.data import load_tournament
+    from arena.web.site import render_page
+
+    db = league_db.build(tmp_path / "a.db", retire="gamma")
+    told = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db)]).stdout
+    line = next(line for line in told.splitlines() if "no longer playing" in line)
+    assert line == "Retired from the league, no longer playing (ratings kept): gamma."
+    index = render_page(load_tournament(db, "ladder"), "index.html")
+    assert f'<p class="hint" id="not-playing">{line}</p>' in index
+    board = index.split('<table id="leaderboard"', 1)[1].split("</table>", 1)[0]
+    rows = dict(re.findall(r'<tr data-key="([^"]+)"([^>]*)>', board))
+    assert rows == {"beta@v1": "", "alpha@v2": "", "gamma@v1": ' class="retired"'}
+    gamma = board.split('data-key="gamma@v1"', 1)[1].split("</tr>", 1)[0]
+    assert "no longer playing" in gamma  # in words too, not only in grey
+    every = index.split('<table id="leaderboard-all"', 1)[1].split("</table>", 1)[0]
+    assert set(re.findall(r'<tr data-key="([^"]+)" class="retired"', every)) == {
+        "alpha@v1", "gamma@v1"}
+    # a league where every bot still plays says nothing of the kind
+    playing = render_page(load_tournament(league_db.build(tmp_path / "b.db"), "ladder"),
+                          "index.html")
+    assert "no longer playing" not in playing
+
+
 def test_the_entries_are_arena_status_lines(league_site: Path, league_path: Path) -> None:
     status = runner.invoke(app, ["status", "ladder", "--db", str(league_path)]).stdout
     lines = status.split("older ones keep their games):\n", 1)[1].split("\n\n", 1)[0]

@@ -212,6 +212,23 @@ def _showdown(state: State) -> dict[str, Any] | None:
     }
 
 
+def _failure(failure: dict[str, Any], players: list[str]) -> dict[str, Any]:
+    """A referee's failure as the page shows it; from a records file made elsewhere, a field
+    of another type counts as missing, and a seat must be one of the game's."""
+    def text(key: str) -> str | None:
+        return failure[key] if isinstance(failure.get(key), str) else None
+
+    def number(key: str) -> int | None:
+        value = failure.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    seat = number("seat")
+    seat = seat if seat is not None and 0 <= seat < len(players) else None
+    return {"seat": seat, "bot": text("bot") or (players[seat] if seat is not None else "?"),
+            "type": text("type") or "?", "detail": text("detail") or "",
+            "round": number("round"), "kind": text("kind")}
+
+
 def build_replay(record: Any, title: str = "") -> dict[str, Any]:
     """The viewer's data for one game record (docs/REPORTS.md). Raises
     :class:`ReplayError` for a record of another rules version or one that does not
@@ -239,10 +256,8 @@ def build_replay(record: Any, title: str = "") -> dict[str, Any]:
         "rounds": record.get("rounds"),
         "seed": record.get("seed"),
         "header": header_lines(record),
-        "failures": [
-            {key: failure.get(key) for key in ("seat", "bot", "type", "detail", "round",
-                                                "kind")}
-            for failure in failures if isinstance(failure, dict)],
+        "failures": [_failure(failure, players) for failure in failures
+                     if isinstance(failure, dict)],
         "showdown": _showdown(state),
         "left": _left(steps, len(players)),
         "steps": steps,

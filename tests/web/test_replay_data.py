@@ -125,6 +125,29 @@ def test_a_referee_field_of_the_wrong_type_is_left_out(field: str, value: Any) -
     assert replay["bots"] == replay["players"] and replay["failures"] == []
 
 
+def test_a_failure_of_the_wrong_shape_is_shown_as_far_as_it_goes() -> None:
+    """arena game FILE --html on a records file from elsewhere: a failure whose seat was no
+    seat of the game, or whose bot was not a name, ended in a Jinja2 traceback."""
+    from arena.web.site import game_page
+
+    record = played(2, 3, None)
+    record["referee"] = {"failures": [
+        {"seat": "x", "bot": None, "type": {"a": 1}, "detail": ["<b>"], "round": "2"},
+        {"seat": 99, "type": "crash", "detail": "gone <b>", "round": 3, "kind": "turn"},
+        {"seat": 1, "bot": ["x"], "type": "timeout", "detail": 5},
+        {"seat": True, "bot": "q@v1"}, "not a failure", None]}
+    assert build_replay(record)["failures"] == [
+        {"seat": None, "bot": "?", "type": "?", "detail": "", "round": None, "kind": None},
+        {"seat": None, "bot": "?", "type": "crash", "detail": "gone <b>", "round": 3,
+         "kind": "turn"},
+        {"seat": 1, "bot": "p1", "type": "timeout", "detail": "", "round": None,
+         "kind": None},
+        {"seat": None, "bot": "q@v1", "type": "?", "detail": "", "round": None, "kind": None}]
+    page = game_page(record, "g")
+    assert "<li>? <b>crash</b>, round 3, turn: gone &lt;b&gt;</li>" in page
+    assert "<li>p1 (seat 1) <b>timeout</b>: </li>" in page
+
+
 def test_a_number_json_cannot_hold_is_a_bad_record_not_a_traceback() -> None:
     """A seed past 64 bits ended arena game FILE --html in orjson's TypeError traceback."""
     from arena.web.site import game_page

@@ -278,12 +278,27 @@ def _rules(info: TournamentInfo) -> str:
 
 
 def progress(db: str | Path, name: str) -> dict[str, Any]:
-    """Games recorded and the state of a tournament: what a live page polls, cheaply."""
+    """Games recorded and the state of a tournament: what a live page polls, cheaply; for a
+    league also its entries and the active ones among them (a bot retired, or one entering,
+    changes the pages before any game lands)."""
     with connect(db) as conn:
         info = find_tournament(conn, name, db)
         games = conn.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?",
                              (info.id,)).fetchone()[0]
-    return {"games": int(games), "state": info.state}
+        entries = _entry_counts(conn, info) if info.format == "league" else None
+    return {"games": int(games), "state": info.state,
+            **({"entries": entries} if entries is not None else {})}
+
+
+def _entry_counts(conn: sqlite3.Connection, info: TournamentInfo) -> list[int]:
+    """A league's entries, and how many of them are active (none stored yet: 0 and 0)."""
+    try:
+        total, active = conn.execute(
+            "SELECT COUNT(*), COALESCE(SUM(state = 'active'), 0) FROM league_entries "
+            "WHERE tournament_id = ?", (info.id,)).fetchone()
+    except sqlite3.OperationalError:  # a store no league has written to yet
+        return [0, 0]
+    return [int(total), int(active)]
 
 
 def read_records(db: str | Path, name: str,

@@ -857,22 +857,28 @@ def test_a_league_served_live(browser: Any, league_path: Path, tmp_path: Path) -
 
 
 def test_a_league_names_the_bots_no_longer_playing(browser: Any, tmp_path: Path) -> None:
-    """A bot retired from a league keeps its row, in grey and saying it no longer plays, and
-    the line under the board names it as arena leaderboard's does."""
+    """A bot retired from a league while its page is open: the page reloads, and the bot
+    keeps its row, in grey and saying it no longer plays, and the line under the board names
+    it as arena leaderboard's does."""
     import league_db
+    from selenium.webdriver.support.ui import WebDriverWait
     from typer.testing import CliRunner
 
     from arena.cli.main import app
 
-    db = league_db.build(tmp_path / "arena.db", retire="gamma")
+    db = league_db.build(tmp_path / "arena.db")
     server = make_server(db, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         browser.get(f"http://127.0.0.1:{server.server_port}/t/ladder/index.html")
-        assert board_rows(browser, "leaderboard") == json_rows(db)
+        assert text_of(browser, "not-playing") == ""
+        retired = CliRunner().invoke(app, ["league", "retire", "ladder", "gamma", "--db",
+                                           str(db)])
+        assert retired.exit_code == 0, retired.stderr
         told = CliRunner().invoke(app, ["leaderboard", "ladder", "--db", str(db)]).stdout
         line = next(line for line in told.splitlines() if "no longer playing" in line)
-        assert text_of(browser, "not-playing") == line
+        WebDriverWait(browser, 60).until(lambda b: text_of(b, "not-playing") == line)
+        assert board_rows(browser, "leaderboard") == json_rows(db)
         shown = browser.execute_script(
             "return Array.from(document.querySelectorAll('#leaderboard tbody tr')).map(r => "
             "[r.getAttribute('data-key'), r.cells[1].innerText, "

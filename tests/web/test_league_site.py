@@ -109,6 +109,19 @@ def test_the_bots_no_longer_playing_are_named_as_arena_leaderboard_names_them(
     assert "no longer playing" not in playing
 
 
+def test_a_bot_retired_while_served_is_shown_retired(tmp_path: Path, serving: Any) -> None:
+    """arena serve read a tournament again only when games landed or its state changed: a
+    bot retired from a stopped league went on looking like one still playing."""
+    db = league_db.build(tmp_path / "a.db")
+    port = serving(db)
+    assert "no longer playing" not in get(port, "/t/ladder/index.html")[1]
+    result = runner.invoke(app, ["league", "retire", "ladder", "gamma", "--db", str(db)])
+    assert result.exit_code == 0, result.stderr
+    index = get(port, "/t/ladder/index.html")[1]
+    assert "Retired from the league, no longer playing (ratings kept): gamma." in index
+    assert "gamma@v1: entered at table 1, retired: by the organiser after table 4" in index
+
+
 def test_the_entries_are_arena_status_lines(league_site: Path, league_path: Path) -> None:
     status = runner.invoke(app, ["status", "ladder", "--db", str(league_path)]).stdout
     lines = status.split("older ones keep their games):\n", 1)[1].split("\n\n", 1)[0]

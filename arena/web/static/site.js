@@ -129,10 +129,14 @@
 
   var live = document.body.getAttribute("data-live");
   var state = document.body.getAttribute("data-state");
+  var entries = document.body.getAttribute("data-entries");  // a league's: a bot retired or entering
   if (live !== null && window.fetch) {
     setInterval(function () {
       fetch("api/progress.json", { cache: "no-store" }).then(function (r) { return r.json(); })
-        .then(function (p) { if (String(p.games) !== live || p.state !== state) { location.reload(); } })
+        .then(function (p) {
+          if (String(p.games) !== live || p.state !== state ||
+              (entries !== null && String(p.entries) !== entries)) { location.reload(); }
+        })
         .catch(function () { /* the server stopped: keep the page as it is */ });
     }, 5000);
   }

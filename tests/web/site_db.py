@@ -38,6 +38,12 @@ LONG_NAMES = [("heuristic-entered-under-a-very-long-name-of-sixty-chars-xx", "v1
               ("GreedyWithAnExtraordinarilyLongNameForL", "v1"), ("delta", "v1")]
 
 
+#: Names a bot entered by its path may give itself (markup is no reason to refuse one)
+HOSTILE_NAMES = [('"><img src=x onerror="document.title=\'owned\'">', "v1"),
+                 ("</script><script>document.title='owned'</script>", "v1"),
+                 ("<!--<script>", "v1"), ("delta", "v1")]
+
+
 def build(path: Path, *, state: str = "finished", drawn_seed: bool = False,
           rounds: int = 3, bots: list[tuple[str, str]] = BOTS) -> Path:
     """Write the tournament to ``path`` (rounds 1..``rounds`` of :data:`TABLES`), its

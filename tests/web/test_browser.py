@@ -449,6 +449,31 @@ def test_a_bots_crash_message_cannot_take_over_the_replay(browser: Any, cup_site
     assert errors(browser) == []
 
 
+def test_bots_names_cannot_take_over_the_pages(browser: Any, tmp_path: Path) -> None:
+    """A bot entered by its path names itself, and every page shows the name: markup in it
+    stays text on every page, in the replay's every view, and the pages still work."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from arena.web.site import write_site
+
+    site_db.build(tmp_path / "hostile.db", bots=site_db.HOSTILE_NAMES)
+    write_site(tmp_path / "hostile.db", site_db.NAME, tmp_path / "site", jobs=1)
+    for page in ("index.html", "h2h.html", "rounds.html", "games.html", "games/r2-t0-g0.html"):
+        browser.get("about:blank")
+        browser.get((tmp_path / "site" / page).as_uri())
+        if page.startswith("games/"):
+            for view in ("all", "0", "1", "2"):
+                browser.execute_script("location.hash = arguments[0]", f"step=9&view={view}")
+                WebDriverWait(browser, 10).until(
+                    lambda b, v=view: b.find_element("id", "table").get_attribute(
+                        "data-view") == v)
+            assert browser.find_element("id", "where").text.startswith("step 9 of ")
+        assert browser.title.startswith("cup"), page
+        assert not browser.find_elements("css selector", "img[src=x]"), page
+        assert site_db.HOSTILE_NAMES[0][0] in browser.find_element("tag name", "main").text
+    assert errors(browser) == []
+
+
 def test_the_replay_at_phone_width(browser: Any, cup_site: Path) -> None:
     browser.set_window_size(390, 844)
     try:

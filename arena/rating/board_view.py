@@ -298,11 +298,10 @@ def leaderboard_text(db: str | Path, tournament: str | None = None, *,
 def _not_playing(db: str | Path, board: Leaderboard) -> list[str]:
     """The bots of a league's board with no active version: retired by the organiser, or
     their files gone (``arena status`` says which); their last ratings are still shown."""
-    from arena.tournament.league_store import league_entries
+    from arena.tournament.league_store import league_entries, not_playing
     from arena.tournament.store import Store
 
     assert board.tournament is not None
     with Store(db, create=False, read_only=True) as store:
         entries = league_entries(store, board.tournament.id)
-    playing = {e.key.rpartition("@")[0] for e in entries if e.state == "active"}
-    return sorted({row.bot for row in board.rows} - playing) if entries else []
+    return not_playing(entries, (row.bot for row in board.rows))

@@ -6,14 +6,15 @@ row's state, which the league reads afresh before every choice)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import StoreError
 from arena.tournament.store import Store, TournamentRow
 
-__all__ = ["ENTRIES", "LeagueEntry", "entry_lines", "league_entries", "request_stop",
-           "retire_entry", "stop_path"]
+__all__ = ["ENTRIES", "LeagueEntry", "entry_lines", "league_entries", "not_playing",
+           "request_stop", "retire_entry", "stop_path"]
 
 ENTRIES = """CREATE TABLE IF NOT EXISTS league_entries(
     tournament_id INTEGER, seq INTEGER, bot_key TEXT, bot_id INTEGER, state TEXT,
@@ -42,6 +43,15 @@ def league_entries(store: Store, tournament_id: int) -> list[LeagueEntry]:
     return [LeagueEntry(*row) for row in store.conn.execute(
         "SELECT seq, bot_key, bot_id, state, reason, at_table FROM league_entries "
         "WHERE tournament_id = ? ORDER BY seq", (tournament_id,))]
+
+
+def not_playing(entries: Sequence[LeagueEntry], bots: Iterable[str]) -> list[str]:
+    """Of ``bots`` (a league board's names), those with no active version, in order: retired
+    by the organiser, or their files gone; none when the league stored no entries."""
+    if not entries:
+        return []
+    playing = {entry.key.rpartition("@")[0] for entry in entries if entry.state == "active"}
+    return sorted(set(bots) - playing)
 
 
 def stop_path(db: Path, name: str) -> Path:

@@ -47,7 +47,7 @@ from arena.rating.h2h import compute_h2h, h2h_json
 from arena.rating.leaderboard import tournament_leaderboard
 from arena.rating.standings import game_points
 from arena.rating.trueskill_rating import RatingMemo, RatingRun, rate_stored
-from arena.tournament.league_store import entry_lines, league_entries
+from arena.tournament.league_store import entry_lines, league_entries, not_playing
 from arena.tournament.scoring import spec_table_weight
 from arena.tournament.secrecy import seed_is_secret
 from arena.tournament.store import Store, decompress_record
@@ -220,8 +220,7 @@ def _entries(db: str | Path, info: TournamentInfo,
     with Store(db, create=False, read_only=True) as store:
         entries = league_entries(store, info.id)
         lines = entry_lines(store, info.id)[1:]  # its heading is the page's
-    playing = {entry.key.rpartition("@")[0] for entry in entries if entry.state == "active"}
-    gone = sorted({row["bot"] for row in board["bots"]} - playing) if entries else []
+    gone = not_playing(entries, (row["bot"] for row in board["bots"]))
     return ([{"state": entry.state, "line": line.strip()}
              for entry, line in zip(entries, lines)], gone)
 

@@ -51,9 +51,6 @@ log = logging.getLogger("arena.referee")
 _MAX_QUEUED = 64
 #: Sweeps of the tree mechanism before it gives up (a process limit bounds the forks).
 _SWEEPS = 50
-#: How long a pause waits for a bot's processes to freeze: past any system call a bot may
-#: make within its limits (populating its whole address space takes about a second).
-FREEZE_WAIT_S = 10.0
 
 #: The helper: real uid ``ruid`` (no process has it), saved uid root, effective uid switched
 #: to the bot's for each ``kill(-1)``; one byte back per request, in order.
@@ -207,13 +204,10 @@ def _by_uid(proc: SandboxedProcess) -> int | None:
 
 
 def pause(proc: SandboxedProcess, *, by_cgroup: bool = True, by_uid: bool = True) -> None:
-    """Stop every process of the bot (it gets no CPU until :func:`resume`). By cgroup, it
-    returns once they are frozen: a bot still inside a long system call would run on, on the
-    CPU of the bot asked next, and its time."""
+    """Stop every process of the bot (it gets no CPU until :func:`resume`). By cgroup, a bot
+    seen to run on after a freeze (inside a long system call, on the CPU of the bot asked
+    next) is waited for until it is frozen (:meth:`SandboxedProcess.freeze`)."""
     if by_cgroup and proc.freeze(True):
-        if not proc.wait_frozen(FREEZE_WAIT_S):
-            log.warning("bot %d was not frozen after %.0f s (a system call that runs on); "
-                        "going on", proc.pid, FREEZE_WAIT_S)
         return
     uid = _by_uid(proc) if by_uid else None
     # Queued: it goes in one write with the next request that waits (the continue of the bot

@@ -15,8 +15,8 @@ from pathlib import Path
 from arena.sandbox import reaper
 from arena.sandbox.limits import MIB, Limits
 
-__all__ = ["EVENTS", "FREEZE", "can_freeze", "make_cgroup", "own_v2_cgroup", "remove_cgroup",
-           "sweep_dead_cgroups", "v2_cgroup_of_self"]
+__all__ = ["CPU_STAT", "EVENTS", "FREEZE", "can_freeze", "make_cgroup", "own_v2_cgroup",
+           "remove_cgroup", "sweep_dead_cgroups", "v2_cgroup_of_self"]
 
 log = logging.getLogger("arena.sandbox")
 
@@ -25,6 +25,8 @@ log = logging.getLogger("arena.sandbox")
 FREEZE = "cgroup.freeze"
 #: Says ``frozen 1`` once every process of a cgroup told to freeze is frozen.
 EVENTS = "cgroup.events"
+#: The CPU a cgroup's processes used (``usage_usec``), kept with or without the cpu controller.
+CPU_STAT = "cpu.stat"
 
 
 def make_cgroup(parent: Path, marker: str, limits: Limits | None) -> Path:

@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import IO, Any
 
 from arena.sandbox import reaper
-from arena.sandbox.cgroups import EVENTS, FREEZE, remove_cgroup
+from arena.sandbox.cgroups import CPU_STAT, EVENTS, FREEZE, remove_cgroup
 from arena.sandbox.limits import Limits
 from arena.sandbox.stderr import StderrDrain
 from arena.sandbox.workdir import remove_tree
@@ -78,7 +78,12 @@ class SandboxedProcess:
         #: (None: no cgroup to freeze by).
         self._freeze_fd = _open_cgroup_file(cgroup, FREEZE, os.O_WRONLY)
         self._events_fd = _open_cgroup_file(cgroup, EVENTS, os.O_RDONLY)
+        self._cpu_fd = _open_cgroup_file(cgroup, CPU_STAT, os.O_RDONLY)
         self._frozen = False
+        self._cpu_at_freeze: int | None = None
+        #: Whether the bot was seen to run on after a freeze (inside a long system call):
+        #: from then on each freeze waits until it is frozen.
+        self.runs_on = False
         self._namespace_pid: int | None = None
         self._killed_by_referee = False
         self._ended = False
@@ -221,6 +226,8 @@ class SandboxedProcess:
         failed: the caller stops the bot with signals instead."""
         if self._freeze_fd is None:
             return False
+        if not frozen and self._frozen:
+            self._note_running_on()
         try:
             os.write(self._freeze_fd, b"1" if frozen else b"0")
         except OSError as exc:
@@ -228,7 +235,33 @@ class SandboxedProcess:
                         self.pid, exc.strerror)
             return False
         self._frozen = frozen
+        if frozen:
+            self._cpu_at_freeze = self._cpu_used_us()
+            if self.runs_on and not self.wait_frozen(FREEZE_WAIT_S):
+                log.warning("bot %d was not frozen after %.0f s (a system call that runs "
+                            "on); going on", self.pid, FREEZE_WAIT_S)
         return True
+
+    def _note_running_on(self) -> None:
+        """Before a thaw: a bot that used more CPU since its freeze than freezing takes was
+        inside a long system call (a process freezes when it next leaves the kernel), on
+        the CPU of the bot asked meanwhile. Noted once; its freezes wait from then on."""
+        before, now = self._cpu_at_freeze, self._cpu_used_us()
+        if self.runs_on or before is None or now is None or now - before < _RUN_ON_US:
+            return
+        self.runs_on = True
+        log.warning("bot %d ran on %.1f ms after it was frozen (a long system call); its "
+                    "freezes now wait until it is frozen", self.pid, (now - before) / 1000)
+
+    def _cpu_used_us(self) -> int | None:
+        """The CPU the bot's processes used so far (its cgroup's ``usage_usec``)."""
+        if self._cpu_fd is None:
+            return None
+        try:
+            first = os.pread(self._cpu_fd, 64, 0).split(b"\n", 1)[0]
+            return int(first.split()[1]) if first.startswith(b"usage_usec") else None
+        except (OSError, IndexError, ValueError):
+            return None
 
     def wait_frozen(self, timeout_s: float) -> bool:
         """After :meth:`freeze`: wait until every process of the bot is frozen. A process
@@ -330,11 +363,11 @@ class SandboxedProcess:
             with contextlib.suppress(OSError):
                 os.close(self._info_fd)
             self._info_fd = None
-        for fd in (self._freeze_fd, self._events_fd):
+        for fd in (self._freeze_fd, self._events_fd, self._cpu_fd):
             if fd is not None:
                 with contextlib.suppress(OSError):
                     os.close(fd)
-        self._freeze_fd = self._events_fd = None
+        self._freeze_fd = self._events_fd = self._cpu_fd = None
         remove_cgroup(self._cgroup)
         remove_tree(self.box)
         return self.exit_status()
@@ -372,6 +405,12 @@ def kill_survivors() -> None:
 #: How long :meth:`SandboxedProcess.wait_frozen` yields its CPU before it polls instead.
 _FREEZE_SPIN_S = 0.001
 _FREEZE_POLL_S = 0.001
+#: How long a freeze waits for a bot seen to run on: past any system call a bot may make
+#: within its limits (populating its whole address space takes about a second).
+FREEZE_WAIT_S = 10.0
+#: CPU used between a freeze and the next thaw that says the bot ran on: freezing a bot that
+#: waits on its input takes some microseconds of its CPU.
+_RUN_ON_US = 2000
 
 
 def _open_cgroup_file(cgroup: Path | None, name: str, mode: int) -> int | None:

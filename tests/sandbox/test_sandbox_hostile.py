@@ -174,8 +174,8 @@ def test_a_bot_can_neither_thaw_itself_nor_leave_its_cgroup(mode: str) -> None:
 def test_a_pause_returns_once_the_bot_is_frozen_even_inside_a_long_system_call(
         mode: str) -> None:
     """A process freezes when it next leaves the kernel: a bot whose thread maps memory
-    populated at once (half a second a call) ran on after its pause, on the CPU and the
-    clock of the bot asked next. The pause waits until the bot is frozen."""
+    populated at once ran on after each pause, 55-72 ms, on the CPU and the clock of the bot
+    asked next. Once seen to run on, a bot's pauses wait until it is frozen."""
     from arena.referee.pause import pause, resume
 
     report = probe(disable=FREEZER_MODES[mode]) if FREEZER_MODES[mode] else probe()
@@ -188,8 +188,16 @@ def test_a_pause_returns_once_the_bot_is_frozen_even_inside_a_long_system_call(
         got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
         assert isinstance(got, Line) and got.text == "up", proc.stderr_text()
         assert proc.cgroup is not None
-        for _ in range(5):
-            time.sleep(0.05)  # inside a populating call, most likely
+        for _ in range(10):  # frozen inside a populating call, most likely the first time
+            time.sleep(0.05)
+            pause(proc)
+            time.sleep(0.1)  # another bot's turn, on which it runs on
+            resume(proc)
+            if proc.runs_on:
+                break
+        assert proc.runs_on
+        for _ in range(4):
+            time.sleep(0.05)
             pause(proc)
             events = (proc.cgroup / "cgroup.events").read_text()
             resume(proc)

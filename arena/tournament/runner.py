@@ -299,7 +299,7 @@ def _play(run: RunState, db_path: Path, vetter: Vetter | None = None) -> str:
         if state != "finished" or spec.format == "league":
             state = "running"
             store.set_state(row.id, state)
-        executor.start(run.parallelism())
+            executor.start(run.parallelism())  # a finished tournament has nothing to play
         run.progress()
         if spec.format == "league":
             state = League(spec, store, row, run.play, run.by_id, vetter=vetter,

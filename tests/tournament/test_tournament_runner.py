@@ -39,6 +39,7 @@ from tournament_fixtures import (  # noqa: F401 - _repo_cwd: an autouse fixture
 from arena.bench.inprocess import replay_in_parallel
 from arena.cli.main import app
 from arena.errors import ReplayError, StoreError
+from arena.tournament.pool import LocalPool
 from arena.tournament.runner import RunSummary, mismatch_lines, resume_hint, run_tournament
 from arena.tournament.spec import load_spec
 from arena.tournament.status import _progress, failure_summary
@@ -82,6 +83,21 @@ def test_results_do_not_depend_on_the_number_of_workers(
     summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db)), 1)
     assert summary.games_recorded == 18 and not summary.mismatches
     assert signature(db, "swiss-e2e") == signature(reference[0], "swiss-e2e")
+
+
+def test_a_finished_tournament_run_again_starts_no_worker(
+    reference: tuple[Path, RunSummary], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Nothing is left to play, so no worker is spawned (on Ray, no private Ray started)."""
+    db = tmp_path / "done.db"
+    db.touch(mode=0o600)  # as the arena makes its databases: private
+    with sqlite3.connect(reference[0]) as source, sqlite3.connect(db) as copy:
+        source.backup(copy)
+    starts: list[int] = []
+    monkeypatch.setattr(LocalPool, "start", lambda pool, tables: starts.append(tables))
+    summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db)), 2)
+    assert summary.state == "finished" and summary.games_recorded == 0
+    assert starts == []
 
 
 def test_games_are_the_same_whether_workers_keep_bot_processes_or_not(

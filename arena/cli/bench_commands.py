@@ -14,6 +14,7 @@ import typer
 
 from arena.cli.run_report import TerminalReport
 from arena.errors import ArenaError, ClusterError
+from arena.tournament.events import DatabaseCreated, Report, RunEvent, TournamentDropped
 
 # Each command imports its bench when it runs: the benches pull in the whole tournament
 # runner, the referee and the kit, which every other ``arena`` command would pay for at
@@ -139,8 +140,19 @@ def tournament(
                                   store_games=store_games, spec_file=spec,
                                   reuse_bots=False if fresh_bots else None,
                                   pin_workers=pin_workers, repeat=repeat,
-                                  report=TerminalReport(progress=False))
+                                  report=_runs_report())
     _emit(result, fmt)
+
+
+def _runs_report() -> Report:
+    """What the bench's tournament runs tell: their warnings, not the news of the bench's own
+    throwaway databases (made, and dropped at each repeat)."""
+    terminal = TerminalReport(progress=False)
+
+    def report(event: RunEvent) -> None:
+        if not isinstance(event, DatabaseCreated | TournamentDropped):
+            terminal(event)
+    return report
 
 
 _LEAGUE_HELP = "\n\n".join([
@@ -249,7 +261,7 @@ def ray(
         raise ClusterError("Ray is not installed: pip install -e '.[ray]' in the checkout"
                            ) from None
     result = run_ray_bench(spec, games=games, rounds=rounds, workers=workers, repeat=repeat,
-                           address=address, report=TerminalReport(progress=False))
+                           address=address, report=_runs_report())
     _emit(result, fmt)
 
 

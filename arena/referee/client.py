@@ -16,7 +16,8 @@ The client owns the fairness rules for a single bot so the match loop stays simp
   a game (it may have died in ``on_game_end``: when the referee notices is a race), has a
   crash recorded but forfeits nothing; it is restarted (and asked again) once per game.
 * **Late answers**: an answer to an act that already timed out, or that was struck for a
-  protocol error (a stray line came first), is dropped silently (it was punished once
+  protocol error (a stray line came first, an action with a past id included), is dropped
+  silently (it was punished once
   already); any other unexpected id is a ``protocol_error`` (a *stale* id).
 
 The client never sees the game: the match hands it encoded messages and gets back an index,
@@ -470,9 +471,9 @@ class BotClient:
 
     def _ignored(self, data: bytes, id_: int) -> bool:
         """A line that is no answer to the current act but costs no strike: a message of a
-        later protocol version, or the late answer to an act already struck. A line that is no
-        answer at all (a debug line) is struck once, and the real answer, late now, is then
-        dropped like one after a timeout."""
+        later protocol version, or the late answer to an act already struck. Any other stray
+        line (a debug line, an action with a past id) is struck once, and the real answer,
+        late now, is then dropped like one after a timeout."""
         unknown = messages.unknown_type(data)
         if unknown is not None:
             self._ignored_type = self._ignored_type or unknown
@@ -481,8 +482,7 @@ class BotClient:
         if late is not None and late in self._late:
             self._late.discard(late)
             return True
-        if late is None:
-            self._late.add(id_)
+        self._late.add(id_)
         return False
 
     def _may_ask_again(self) -> bool:

@@ -338,6 +338,25 @@ def test_a_stray_line_before_the_answer_costs_one_strike_not_two() -> None:
     assert client.strikes == 1
 
 
+def test_a_stray_action_with_a_past_id_costs_one_strike_not_two() -> None:
+    """An 'action' with a past id (a bot that answered an event with its last action) before
+    the real answer is a stray line like a debug print: one strike, the answer behind it
+    dropped as late, not struck again at the next act."""
+
+    def respond(message: dict[str, Any]) -> Any:
+        if message["id"] == 1:
+            return b'{"type":"action","id":0,"choice":1}\n{"type":"action","id":1,"choice":1}'
+        return 2
+
+    client = started(FakeConnection(respond=respond))
+    assert act(client).failure is None
+    second = act(client)
+    assert second.failure is not None and second.failure.type == "protocol_error"
+    third = act(client)
+    assert (third.choice, third.failure) == (2, None)
+    assert client.strikes == 1
+
+
 def test_strikes_past_the_limit_forfeit_and_stop_the_process() -> None:
     conn = FakeConnection(respond=lambda m: 99)
     client = started(conn, FAST.replace(max_strikes=2))

@@ -100,7 +100,6 @@ def log_of(outcome: MatchOutcome) -> str:
     ("sleepy.py", "timeout"),
     ("garbage", "protocol_error"),
     ("deep", "protocol_error"),
-    ("stale", "protocol_error"),
     # blank lines, or a line never ended, arriving all the time do not hold the clock
     ("trickle", "timeout"),
     ("partial", "timeout"),
@@ -115,6 +114,15 @@ def test_strikes_then_forfeit(fixture: str, kind: str) -> None:
         for failure in game.record["referee"]["failures"]:  # where in the game it happened
             assert failure["round"] >= 1 and failure["kind"] in DECISION_KINDS
     assert outcome.bots[0]["restarts"] == 1, "restarted once, for the second game"
+
+
+def test_a_bot_answering_with_the_previous_id_is_struck_once_an_act() -> None:
+    """Its answer with the id before is a stray line, struck; the answers after it are late,
+    and dropped as the answer behind any stray line is, so each later act times out."""
+    outcome, _ = play(FIXTURES / "stale")
+    for game, types in zip(outcome.games, failure_types(outcome), strict=True):
+        assert types == ["protocol_error"] + ["timeout"] * LIMITS.max_strikes
+        assert game.forfeits == {0: "timeout"} and game.placements == [2, 1]
 
 
 def test_a_timeout_names_the_line_the_kit_bot_was_stuck_on() -> None:

@@ -405,6 +405,11 @@ def test_why_a_program_would_not_start(tmp_path: Path) -> None:
     # "Permission denied", of a script the author sees there
     assert command_problem(["./unset.sh"], tmp_path) == (
         "./unset.sh is not executable: chmod +x ./unset.sh")
+    # a tool of the host user's (~/.cargo/bin): the sandbox's PATH has none of it
+    assert command_problem(["nowhere-cargo", "run"], tmp_path) == (
+        "'nowhere-cargo' is not on the bot's PATH (/usr/local/bin:/usr/bin:/bin; the host "
+        "user's own, ~/.cargo/bin say, is not seen): install it there, or build the bot "
+        "beforehand and run its program by its path (./bot): the arena never compiles")
     for fine in (["./fine.sh"], ["./plain"], ["sh", "fine.sh"], ["sh", "./missing"], []):
         assert command_problem(fine, tmp_path) is None
     # a compiled bot not built yet: the system's words named /bot/..., and no cause

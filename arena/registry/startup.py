@@ -9,13 +9,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arena.common.printable import printable
+from arena.sandbox import BOT_PATH
 
 __all__ = ["command_problem"]
 
 
 def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
     """Why a bot's program would not start, as far as its files tell: a bare name of one of
-    the bot's own files (looked up on PATH, not in the bot's directory), a path in the bot's
+    the bot's own files (looked up on PATH, not in the bot's directory) or of a program not
+    on the bot's PATH (a tool of the host user's, as ``cargo``), a path in the bot's
     directory that names nothing there (a binary not built yet) or a file not executable,
     or a script whose ``#!`` line ends in a Windows line ending or names an interpreter that
     is not here. The
@@ -33,10 +35,7 @@ def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
     if "\0" in program:
         return None
     if "/" not in program:
-        if (directory / program).is_file() and shutil.which(program) is None:
-            return (f"{printable(program)!r} is a file of the bot: write ./{printable(program)} "
-                    "to run it; a bare name is looked up on PATH")
-        return None
+        return _bare_problem(directory, program)
     if _missing(directory, program):
         return (f"{printable(program)} is not in the bot's directory: build it first? the "
                 "arena never compiles")
@@ -59,6 +58,19 @@ def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
         return (f"the #! line of {shown} names {printable(interpreter)}, which is not "
                 "installed here")
     return None
+
+
+def _bare_problem(directory: Path, program: str) -> str | None:
+    """Why a bare program name would not run: none where the bot's PATH holds it."""
+    if shutil.which(program, path=BOT_PATH) is not None:
+        return None
+    shown = printable(program)
+    if (directory / program).is_file():
+        return (f"{shown!r} is a file of the bot: write ./{shown} to run it; a bare name is "
+                "looked up on PATH")
+    return (f"{shown!r} is not on the bot's PATH ({BOT_PATH}; the host user's own, "
+            "~/.cargo/bin say, is not seen): install it there, or build the bot beforehand "
+            "and run its program by its path (./bot): the arena never compiles")
 
 
 #: Where a bot's interpreter may live: the system directories every bot sees read-only.

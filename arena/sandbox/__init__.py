@@ -52,10 +52,10 @@ Semantics worth knowing:
   that becomes the bot's working directory; arguments naming files inside ``workdir`` by
   absolute path are rewritten to the copy. Never pass a directory shared by several bots.
 * A command starting with ``python``/``python3`` runs with ``report.python``.
-* The environment is cleared: PATH, HOME/TMPDIR (a private writable scratch dir), LANG,
-  PYTHONDONTWRITEBYTECODE, PYTHONUNBUFFERED, PYTHONNOUSERSITE, the numeric libraries' thread
-  pools at one thread (``spawn.THREAD_POOLS``), plus ``env`` (e.g. PYTHONPATH; its entries are
-  made readable inside the sandbox).
+* The environment is cleared: PATH (``BOT_PATH``), HOME/TMPDIR (a private writable scratch
+  dir), LANG, PYTHONDONTWRITEBYTECODE, PYTHONUNBUFFERED, PYTHONNOUSERSITE, the numeric
+  libraries' thread pools at one thread (``spawn.THREAD_POOLS``), plus ``env`` (e.g.
+  PYTHONPATH; its entries are made readable inside the sandbox).
 * Layers can be switched off for tests or debugging with ``ARENA_SANDBOX_DISABLE=bwrap,seccomp``
   or ``probe(disable={"bwrap"})`` + ``launch(..., report=that_report)``. ``ARENA_BOT_USER``
   picks the bot account, ``ARENA_CGROUP`` a delegated cgroup v2 directory.
@@ -71,8 +71,10 @@ from arena.sandbox.limits import Limits
 from arena.sandbox.probe import kit_env, probe
 from arena.sandbox.process import ExitStatus, SandboxedProcess
 from arena.sandbox.report import SandboxReport
+from arena.sandbox.spawn import BOT_PATH
 
 __all__ = [
+    "BOT_PATH",
     "ExitStatus",
     "Limits",
     "SandboxReport",

@@ -202,10 +202,15 @@ def _home(box: Path, layers: _Layers, limits: Limits) -> str:
     return str(scratch)
 
 
+#: The bot's PATH, whoever runs the arena: where a bare program name in its command is
+#: looked up (system directories every sandbox mode shows a bot; not the host user's own).
+BOT_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
 def _environment(home: str, env: Mapping[str, str] | None, marker: str) -> dict[str, str]:
     """The bot's whole environment: a fixed base, ``env``, and the sandbox's marker."""
     full_env = {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "PATH": BOT_PATH,
         "HOME": home,
         "TMPDIR": home,
         "LANG": "C.UTF-8",

@@ -279,6 +279,20 @@ def test_a_compiled_bot_not_built_yet_is_told_to_build_it(tmp_path: Path) -> Non
 
 
 @needs_sandbox
+def test_a_program_of_the_host_users_path_is_told_to_be_on_the_bots(tmp_path: Path) -> None:
+    # command: [cargo, run] with cargo in ~/.cargo/bin: "cargo: not found" was all it said
+    bot = tmp_path / "rusty"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text("name: rusty\ncommand: [nowhere-cargo, run]\n")
+    lines = _check(bot)
+    assert lines[1].startswith("✗ handshake: ")
+    assert lines[1].endswith("('nowhere-cargo' is not on the bot's PATH (/usr/local/bin:"
+                             "/usr/bin:/bin; the host user's own, ~/.cargo/bin say, is not "
+                             "seen): install it there, or build the bot beforehand and run "
+                             "its program by its path (./bot): the arena never compiles)")
+
+
+@needs_sandbox
 def test_two_bot_classes_are_told_to_keep_one_within_the_quoted_line(tmp_path: Path) -> None:
     # the failure quotes 200 characters of the runner's line: the advice, last, was cut off
     bot = tmp_path / "two.py"

@@ -14,7 +14,7 @@ from typing import Annotated
 import typer
 from tabulate import tabulate
 
-from arena.cli.bot_options import configured, limits_of, setting
+from arena.cli.bot_options import DecisionMs, StartupMs, configured, limits_of, setting
 from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
 from arena.cli.signals import stop_on_sigterm
@@ -132,8 +132,8 @@ def check_bot_command(
     games: Annotated[int, typer.Option("--games", min=1, help="Games to play (2, 3, 4 and 5 "
                                                               "players in turn).")] = 4,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the check's games.")] = 0,
-    decision_ms: Annotated[int | None, typer.Option(
-        "--decision-ms", min=1, help="Time per decision (default 1000).")] = None,
+    decision_ms: DecisionMs = None,
+    startup_ms: StartupMs = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the checklist as JSON.")
                        ] = False,
     option: Annotated[list[str] | None, typer.Option(
@@ -146,7 +146,8 @@ def check_bot_command(
     if option:
         settings = dict(setting(flag, flag, "KEY=VALUE") for flag in option)
         bot = configured(path, settings, "options")
-    report = check_bot(bot, games=games, seed=seed, limits=limits_of(decision_ms, None, None),
+    limits = limits_of(decision_ms, startup_ms=startup_ms)
+    report = check_bot(bot, games=games, seed=seed, limits=limits,
                        on_item=None if as_json else _print_item, on_wait=_print_wait)
     if as_json:
         typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))

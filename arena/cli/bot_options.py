@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 import typer
 import yaml
@@ -10,14 +10,23 @@ import yaml
 from arena.registry import BotSpec, option_problems, require_named_options, resolve
 from arena.sandbox import Limits
 
-__all__ = ["configured", "limits_of", "setting", "with_options"]
+__all__ = ["DecisionMs", "StartupMs", "configured", "limits_of", "setting", "with_options"]
 
 
-def limits_of(decision_ms: int | None, time_bank_ms: int | None,
-              max_strikes: int | None) -> Limits:
+#: The limit flags that ``arena check-bot`` and ``arena match`` share.
+DecisionMs = Annotated[int | None, typer.Option(
+    "--decision-ms", min=1, help="Time per decision (default 1000).")]
+StartupMs = Annotated[int | None, typer.Option(
+    "--startup-ms", min=1, help="Time to answer 'hello' (default 10000), for a bot slow to "
+    "start (a runtime or a model to load).")]
+
+
+def limits_of(decision_ms: int | None = None, time_bank_ms: int | None = None,
+              max_strikes: int | None = None, startup_ms: int | None = None) -> Limits:
     """The default limits with the flags given."""
     changes = {k: v for k, v in (("decision_ms", decision_ms), ("time_bank_ms", time_bank_ms),
-                                 ("max_strikes", max_strikes)) if v is not None}
+                                 ("max_strikes", max_strikes), ("startup_ms", startup_ms))
+               if v is not None}
     return Limits.from_mapping(changes)
 
 

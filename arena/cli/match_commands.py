@@ -17,7 +17,7 @@ from typing import Annotated, Any
 import typer
 from tabulate import tabulate
 
-from arena.cli.bot_options import limits_of, with_options
+from arena.cli.bot_options import DecisionMs, StartupMs, limits_of, with_options
 from arena.cli.output_file import check_output_file
 from arena.common.plural import counted
 from arena.engine.houserules import HouseRules, rules_from_texts
@@ -102,13 +102,13 @@ def match(
         "--records", help="Write each game's record to this JSONL file.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON "
                                                          "object.")] = False,
-    decision_ms: Annotated[int | None, typer.Option(
-        "--decision-ms", min=1, help="Time per decision (default 1000).")] = None,
+    decision_ms: DecisionMs = None,
     time_bank_ms: Annotated[int | None, typer.Option(
         "--time-bank-ms", min=0, help="Time bank per game (default 10000).")] = None,
     max_strikes: Annotated[int | None, typer.Option(
         "--max-strikes", min=0,
         help="Strikes per game before a forfeit (default 3).")] = None,
+    startup_ms: StartupMs = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="N:KEY=VALUE",
         help="A setting for the N-th bot (1-based), sent in hello as a tournament "
@@ -147,7 +147,7 @@ def match(
     show = _shown(verbose, quiet, 0 if as_json or test is None else progress, test is None)
     seating = _seating(duplicate, test is not None)
     games = _games(games, len(bots), seating, test is not None)
-    limits = limits_of(decision_ms, time_bank_ms, max_strikes)
+    limits = limits_of(decision_ms, time_bank_ms, max_strikes, startup_ms)
     entrants = told_apart(with_options(bots, option or []))
     if records is not None:
         check_output_file(records, "'--records'")

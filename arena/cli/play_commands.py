@@ -110,7 +110,7 @@ def play(
     ask = terminal_ask(console)
     request = PlayRequest(bots=specs, seat=seat, name=player,
                           seed=seed, games=games, rules=rules, records=records_file,
-                          limits=limits_of(None, None, None),
+                          limits=limits_of(),
                           metadata=_books(read_page, book_finished))
     person = Person(console, ask, seat, clock=clock, pace=pace, rules=rules)
     series = Series(request, person, console, ask)

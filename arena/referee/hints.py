@@ -23,8 +23,9 @@ __all__ = ["BAD_JSON_HINT", "HINT", "MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HI
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
 NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
-                 "by line, not to its end, which never comes? a slower start-up needs a "
-                 "tournament whose spec raises it, limits: {startup_ms: ...})")
+                 "by line, not to its end, which never comes? a slower start-up needs "
+                 "--startup-ms (arena check-bot, arena match) or a tournament spec's "
+                 "limits: {startup_ms: ...})")
 #: Why a bot's first line is not JSON, most often: a banner or a debug print on stdout.
 NOT_JSON_HINT = " (stdout carries protocol lines only: print logs to stderr)"
 #: Why a bot's line is a piece of JSON, most often: a message pretty-printed over several lines.

@@ -323,6 +323,19 @@ def test_a_timeout_says_when_an_answer_came_without_its_newline(tmp_path: Path) 
 
 
 @needs_sandbox
+@pytest.mark.parametrize("command", ["check-bot", "match"])
+def test_startup_ms_gives_a_bot_its_start_up_time(tmp_path: Path, command: str) -> None:
+    """Only a tournament spec could raise the start-up time: check-bot and match take it as
+    --startup-ms (a bot that never answers shows the limit it was given)."""
+    bot = tmp_path / "mute"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text("name: mute\ncommand: [sleep, '600']\n")
+    args = [str(bot), "random", "--games", "1"] if command == "match" else [str(bot)]
+    result = _run(command, *args, "--startup-ms", "321", "--json")
+    assert "no 'ready' within 321 ms" in result.stdout, result.output
+
+
+@needs_sandbox
 def test_match_json_reports_failures() -> None:
     result = _run("match", str(FIXTURES / "out_of_range.py"), "random", "--games", "1",
                   "--json", "--max-strikes", "1", "--decision-ms", "2000")

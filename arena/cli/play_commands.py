@@ -46,7 +46,26 @@ PLAY_HELP = "\n\n".join([
 
 def _default_name() -> str:
     name = os.environ.get("USER") or ""
-    return name if name.isidentifier() and name != "root" else "player"
+    fits = name.isidentifier() and len(name) <= MAX_PLAYER_NAME
+    return name if fits and name != "root" else "player"
+
+
+#: The longest name a person sits under: a bot's is as long at most, and the bots read every
+#: name in each message (docs/PROTOCOL.md promises how long a line can be).
+MAX_PLAYER_NAME = 64
+
+
+def _player_name(name: str | None) -> str:
+    """The name the person sits under: ``--name``, checked, or the login name."""
+    if name is None:
+        return _default_name()
+    player = printable(_decoded(name))
+    if not player.strip():
+        raise typer.BadParameter("give a name to sit under", param_hint="'--name'")
+    if len(player) > MAX_PLAYER_NAME:
+        raise typer.BadParameter(f"a name of at most {MAX_PLAYER_NAME} characters, as a "
+                                 f"bot's (this one has {len(player)})", param_hint="'--name'")
+    return player
 
 
 def play(
@@ -92,9 +111,7 @@ def play(
     if seat > len(bots):
         raise typer.BadParameter(f"a table of {len(bots) + 1} has seats 0-{len(bots)}",
                                  param_hint="'--seat'")
-    player = printable(_decoded(name)) if name is not None else _default_name()
-    if not player.strip():
-        raise typer.BadParameter("give a name to sit under", param_hint="'--name'")
+    player = _player_name(name)
     # resolved here (name#1, name#2 for a bot entered twice) to keep the person's name apart
     specs = told_apart(with_options(bots, option or []))
     if player in {spec.name for spec in specs}:

@@ -41,6 +41,10 @@ def test_help_carries_an_example() -> None:
      "Invalid value for '--name': 'random' is the name of a bot at this table; choose "
      "another name"),
     (["random", "random", "--name", "random#2"], "'random#2' is the name of a bot"),
+    # the bots read every name in each message, whose length docs/PROTOCOL.md bounds
+    (["random", "--name", "x" * 65],
+     "Invalid value for '--name': a name of at most 64 characters, as a bot's (this one has "
+     "65)"),
     (["random", "--read-page", "yesterday"],
      "Invalid value for '--read-page': expected an ISO date such as 2026-11-30, got "
      "'yesterday'"),

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -362,3 +364,31 @@ def test_in_duplicate_the_games_are_whole_deals_and_a_stop_waits_for_one() -> No
 
     outcome = play_match(request(table, games=9, duplicate="rotations"), stop=stop)
     assert asked == [3] and len(outcome.games) == 3
+
+
+def test_every_line_but_hello_fits_in_what_protocol_md_promises() -> None:
+    """A C bot reads with a fixed buffer: docs/PROTOCOL.md gives the longest line the referee
+    writes, which a 5-player match of bots with the longest names a bot may have (64
+    characters of four bytes each) stays within."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "PROTOCOL.md").read_text("utf-8")
+    found = re.search(r"A line of the referee's fits in ([\d,]+) bytes", text)
+    assert found is not None
+    bound = int(found[1].replace(",", ""))
+    longest: dict[str, int] = {}
+
+    class Measuring(FakeConnection):
+        def send(self, data: bytes) -> bool:
+            for line in data.splitlines(keepends=True):
+                kind = json.loads(line)["type"]
+                longest[kind] = max(longest.get(kind, 0), len(line))
+            return super().send(data)
+
+    table = Table([lambda seed=seed: Measuring(respond=random_responder(seed))
+                   for seed in range(5)])
+    match = request(table, games=12)
+    for seat, spec in enumerate(match.bots):
+        object.__setattr__(spec, "name", "\U0001F600" * 63 + str(seat))
+    play_match(match)
+    assert {"act", "event", "game_start", "game_end"} <= set(longest)
+    del longest["hello"]
+    assert max(longest.values()) <= bound, longest

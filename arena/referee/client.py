@@ -36,6 +36,7 @@ from arena.common.printable import printable
 from arena.errors import FilesChangedError, IllegalChoiceError, ProtocolError
 from arena.protocol import messages
 from arena.referee import failures as F
+from arena.referee.botlog import BotLog, log_tail
 from arena.referee.clock import GameClock
 from arena.referee.connection import Connection, Ended, Launcher, Received
 from arena.referee.diagnostics import ActResult, BotDiagnostics
@@ -128,10 +129,7 @@ class BotClient:
         #: answer of the game (see :meth:`act`), and whether that happened in this game.
         self._game_start = b""
         self._restarted_in_game = False
-        self._log_mark = 0
-        self._log_bytes = 0
-        self.log_bytes = 0
-        self._orphan_log = ""
+        self._log = BotLog()
         #: Failures not yet handed to the match (start-up, between games).
         self.pending: list[Failure] = []
 
@@ -169,7 +167,7 @@ class BotClient:
                 f"could not launch {printable(' '.join(self.command))[:300]}: "
                 f"{printable(str(exc))[:300]}")
         self.level = self.conn.level
-        self._log_mark = 0
+        self._log.started()
         self.launched_at = monotonic()
         if not self._send_hello(self.conn):
             return self._start_failed("exited before reading 'hello'" + self._ended_how())
@@ -343,7 +341,7 @@ class BotClient:
         conn.resume()  # to read its 'bye' and exit by itself
         conn.send(messages.bye())
         ended = conn.shutdown(self.limits.bye_grace_ms / 1000)
-        self._keep_log(conn)
+        self._log.ended(conn)
         self.diagnostics.exit = (ended.description if ended.voluntary else
                                  f"still running {self.limits.bye_grace_ms} ms after 'bye'; "
                                  "killed")
@@ -355,21 +353,7 @@ class BotClient:
         if conn is not None:
             self._turn.forget(conn)
             conn.kill()
-            self._keep_log(conn)
-
-    def _keep_log(self, conn: Connection) -> None:
-        self._orphan_log += self._log_from(conn)
-        self._log_mark = 0
-
-    def _log_from(self, conn: Connection) -> str:
-        """What ``conn``'s process logged since ``_log_mark`` (which moves on)."""
-        try:
-            text, mark = conn.stderr_since(self._log_mark)
-        except Exception:  # the log is a courtesy; never let it break the referee
-            return ""
-        self._log_bytes += max(mark - self._log_mark, 0)
-        self._log_mark = mark
-        return text
+            self._log.ended(conn)
 
     # ------------------------------------------------------------------ decisions
     def act(self, kind: str, observation: Mapping[str, Any],
@@ -571,10 +555,7 @@ class BotClient:
 
     # ------------------------------------------------------------------ logs
     def _stderr_tail(self) -> str:
-        try:
-            return self.conn.stderr_text() if self.conn is not None else ""
-        except Exception:  # the log is a courtesy; never let it break the referee
-            return ""
+        return log_tail(self.conn)
 
     def _ended_how(self) -> str:
         conn = self.conn
@@ -584,8 +565,10 @@ class BotClient:
     def log_since_last(self) -> str:
         """Bot log written since the previous call, including what a process that was
         stopped since then wrote (kept with each game's record)."""
-        new = self._orphan_log + (self._log_from(self.conn) if self.conn is not None else "")
-        self._orphan_log = ""
-        #: Bytes the bot wrote in that span (more than the text when the cap dropped some).
-        self.log_bytes, self._log_bytes = self._log_bytes, 0
-        return new
+        return self._log.cut(self.conn)
+
+    @property
+    def log_bytes(self) -> int:
+        """Bytes the bot wrote in the span :meth:`log_since_last` returned last (more than
+        its text when the cap dropped some)."""
+        return self._log.last_bytes

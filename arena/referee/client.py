@@ -17,8 +17,8 @@ The client owns the fairness rules for a single bot so the match loop stays simp
   crash recorded but forfeits nothing; it is restarted (and asked again) once per game.
 * **Late answers**: an answer to an act that already timed out, or that was struck for a
   protocol error (a stray line came first, an action with a past id included), is dropped
-  silently (it was punished once
-  already); any other unexpected id is a ``protocol_error`` (a *stale* id).
+  silently (it was punished once already); any other unexpected id is a ``protocol_error``
+  (a *stale* id): :class:`~arena.referee.stray_lines.StrayLines` keeps the rule.
 
 The client never sees the game: the match hands it encoded messages and gets back an index,
 a latency and maybe a :class:`~arena.referee.failures.Failure`.
@@ -43,6 +43,7 @@ from arena.referee.diagnostics import ActResult, BotDiagnostics
 from arena.referee.failures import Failure
 from arena.referee.hints import NO_READY_HINT, explained, hinted, is_not_run, log_note
 from arena.referee.launch import sandbox_launcher
+from arena.referee.stray_lines import StrayLines
 from arena.referee.timeouts import ignored_note, stuck_at, timeout_detail, unended_note
 from arena.referee.turn import CpuTurn
 from arena.registry import command_problem
@@ -119,11 +120,8 @@ class BotClient:
         self.clock = GameClock(limits)
         self.forfeited: str | None = None
         self._next_id = 0
-        #: Ids of acts that timed out (ids are unique over the match, so a late answer is
-        #: recognised even in the next game); cleared with the process.
-        self._late: set[int] = set()
-        #: The type of the first line of unknown type the bot wrote for the current act.
-        self._ignored_type: str | None = None
+        #: Late answers and lines of unknown types (docs/PROTOCOL.md).
+        self._strays = StrayLines()
         self._game_mark = 0
         #: This game's ``game_start``, sent again when the bot is restarted before its first
         #: answer of the game (see :meth:`act`), and whether that happened in this game.
@@ -257,7 +255,7 @@ class BotClient:
         self.clock.new_game()
         self.forfeited = None
         self.pending.clear()
-        self._late.clear()
+        self._strays.forget()
         self.offers_rematch = False  # until this match's ready says it again
         conn.resume()
         if not self._send_hello(conn) or self._await_ready(conn) is not None:
@@ -349,7 +347,7 @@ class BotClient:
 
     def _stop_now(self) -> None:
         conn, self.conn = self.conn, None
-        self._late.clear()
+        self._strays.forget()
         if conn is not None:
             self._turn.forget(conn)
             conn.kill()
@@ -405,7 +403,7 @@ class BotClient:
         line, a timeout, an overflow or a bot gone. None when the bot is gone before its first
         answer of the game, and may be restarted and asked again."""
         deadline = start + budget
-        self._ignored_type = None
+        self._strays.ignored_type = None
         got = self._receive(conn, deadline, f"a '{kind}' decision", round(budget * 1000))
         while got.kind == "line":
             try:
@@ -413,7 +411,7 @@ class BotClient:
             except IllegalChoiceError as exc:
                 return self._strike(F.ILLEGAL_CHOICE, str(exc), id_, start)
             except ProtocolError as exc:
-                if not self._ignored(got.data, id_):
+                if not self._strays.skipped(got.data, id_):
                     return self._strike(F.PROTOCOL_ERROR, explained(exc, self._stderr_tail),
                                         id_, start)
                 # a flood of ignored lines does not stop the clock
@@ -421,10 +419,10 @@ class BotClient:
             else:
                 return self._answered(choice, start)
         if got.kind == "timeout":
-            self._late.add(id_)
+            self._strays.late(id_)
             self.clock.timed_out()
             detail = (timeout_detail(self.clock, budget, conn.unterminated())
-                      + ignored_note(self._ignored_type, "action"))
+                      + ignored_note(self._strays.ignored_type, "action"))
             return self._strike(F.TIMEOUT, detail + stuck_at(conn, self.stack_dump), id_, start)
         if got.kind == "overflow":
             return self._fatal(F.OUTPUT_LIMIT, self._overflow_detail(got), id_)
@@ -452,22 +450,6 @@ class BotClient:
             return (f"wrote more than {limit} bytes without answering (blank lines and "
                     "ignored lines count)")
         return f"wrote a line longer than {limit} bytes"
-
-    def _ignored(self, data: bytes, id_: int) -> bool:
-        """A line that is no answer to the current act but costs no strike: a message of a
-        later protocol version, or the late answer to an act already struck. Any other stray
-        line (a debug line, an action with a past id) is struck once, and the real answer,
-        late now, is then dropped like one after a timeout."""
-        unknown = messages.unknown_type(data)
-        if unknown is not None:
-            self._ignored_type = self._ignored_type or unknown
-            return True
-        late = messages.action_id(data)
-        if late is not None and late in self._late:
-            self._late.discard(late)
-            return True
-        self._late.add(id_)
-        return False
 
     def _may_ask_again(self) -> bool:
         """No answer (nor strike) yet in this game, and no restart in it so far."""

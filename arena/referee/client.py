@@ -44,7 +44,13 @@ from arena.referee.failures import Failure
 from arena.referee.hints import NO_READY_HINT, explained, hinted, is_not_run, log_note
 from arena.referee.launch import sandbox_launcher
 from arena.referee.stray_lines import StrayLines
-from arena.referee.timeouts import ignored_note, stuck_at, timeout_detail, unended_note
+from arena.referee.timeouts import (
+    dropped_note,
+    ignored_note,
+    stuck_at,
+    timeout_detail,
+    unended_note,
+)
 from arena.referee.turn import CpuTurn
 from arena.registry import command_problem
 from arena.sandbox import Limits
@@ -403,7 +409,7 @@ class BotClient:
         line, a timeout, an overflow or a bot gone. None when the bot is gone before its first
         answer of the game, and may be restarted and asked again."""
         deadline = start + budget
-        self._strays.ignored_type = None
+        self._strays.new_act()
         got = self._receive(conn, deadline, f"a '{kind}' decision", round(budget * 1000))
         while got.kind == "line":
             try:
@@ -422,7 +428,8 @@ class BotClient:
             self._strays.late(id_)
             self.clock.timed_out()
             detail = (timeout_detail(self.clock, budget, conn.unterminated())
-                      + ignored_note(self._strays.ignored_type, "action"))
+                      + ignored_note(self._strays.ignored_type, "action")
+                      + dropped_note(self._strays.dropped))
             return self._strike(F.TIMEOUT, detail + stuck_at(conn, self.stack_dump), id_, start)
         if got.kind == "overflow":
             return self._fatal(F.OUTPUT_LIMIT, self._overflow_detail(got), id_)

@@ -23,6 +23,13 @@ class StrayLines:
         self._late: set[int] = set()
         #: The type of the first line of unknown type the bot wrote for the current act.
         self.ignored_type: str | None = None
+        #: The id of the first late answer dropped while the current act was awaited.
+        self.dropped: int | None = None
+
+    def new_act(self) -> None:
+        """A new act is awaited: what was noted of the lines for the last one is forgotten."""
+        self.ignored_type = None
+        self.dropped = None
 
     def forget(self) -> None:
         """The process is gone or begins a new match: no answer of it is awaited."""
@@ -42,6 +49,7 @@ class StrayLines:
         late = messages.action_id(data)
         if late is not None and late in self._late:
             self._late.discard(late)
+            self.dropped = late if self.dropped is None else self.dropped
             return True
         self._late.add(id_)
         return False

@@ -7,7 +7,7 @@ from arena.referee.clock import GameClock
 from arena.referee.connection import Connection
 from arena.referee.hints import stuck_note
 
-__all__ = ["ignored_note", "stuck_at", "timeout_detail", "unended_note"]
+__all__ = ["dropped_note", "ignored_note", "stuck_at", "timeout_detail", "unended_note"]
 
 #: How long the stack dump of a bot that timed out is waited for, at most (it comes in
 #: milliseconds; this bounds a bot that offered one and sends none).
@@ -39,6 +39,16 @@ def ignored_note(line_type: str | None, answer: str) -> str:
     article = "an" if answer[0] in "aeiou" else "a"
     return (f"; it wrote a line of type {printable(line_type)[:40]!r}, which the referee "
             f"ignores as a later protocol version's: the answer is {article} {answer!r} line")
+
+
+def dropped_note(late_id: int | None) -> str:
+    """What a bot that timed out wrote instead of its answer: the late answer to act
+    ``late_id``, dropped (most often a bot that answers with the previous act's id); empty
+    when none."""
+    if late_id is None:
+        return ""
+    return (f"; it wrote an answer to act {late_id}, past and struck already, so dropped "
+            "(does each 'action' carry the id of the 'act' it answers?)")
 
 
 def stuck_at(conn: Connection, offered: bool) -> str:

@@ -358,6 +358,20 @@ def test_a_stray_action_with_a_past_id_costs_one_strike_not_two() -> None:
     assert client.strikes == 1
 
 
+def test_a_bot_answering_with_the_previous_id_is_told_so_at_its_timeouts() -> None:
+    """Its answer to the act before, late behind a stray line, is dropped: the act then
+    times out, and the timeout says what came instead of the answer."""
+    client = started(FakeConnection(respond=lambda m: b'{"type":"action","id":%d,"choice":0}'
+                                    % max(m["id"] - 1, 0)))
+    results = [act(client) for _ in range(3)]
+    assert [r.failure.type if r.failure else None for r in results] == [
+        None, "protocol_error", "timeout"]
+    timeout = results[2].failure
+    assert timeout is not None and timeout.detail == (
+        "no answer within 200 ms; it wrote an answer to act 1, past and struck already, so "
+        "dropped (does each 'action' carry the id of the 'act' it answers?)")
+
+
 def test_strikes_past_the_limit_forfeit_and_stop_the_process() -> None:
     conn = FakeConnection(respond=lambda m: 99)
     client = started(conn, FAST.replace(max_strikes=2))

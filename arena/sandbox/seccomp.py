@@ -10,14 +10,16 @@ let two bots signal each other: through the files they share read-only, file loc
 no-ops) and inotify; System V and POSIX IPC objects; the page cache of those files (its
 probe without a clock refused, its drop a no-op); futexes on the pages of those files (a
 wait not marked private fails with EAGAIN); and a change of its CPU affinity (a no-op:
-a pinned worker's bots stay on its CPU). Anonymous memory files (``memfd_create``) fail
+a pinned worker's bots stay on its CPU); and the system calls that run longest after the
+bot is frozen (memory populated at once, huge pages collapsed), on the CPU of the bot asked
+next. Anonymous memory files (``memfd_create``) fail
 too, and a socket's buffer keeps its size (``setsockopt``, a no-op): their pages count
 against no memory limit but a cgroup's. (``sysinfo``, the host's
 free memory and process count, stays allowed: denied, glibc's ``sysconf(_SC_PHYS_PAGES)``
 returns garbage, and runtimes size their heaps by it; docs/SANDBOX.md lists it among what is
 left.) Denied calls fail with EPERM (``clone3`` with ENOSYS so libc falls back to ``clone``,
 whose namespace flags we can inspect; Linux AIO, the futex2 calls and the memory files with
-ENOSYS too). Only x86_64 is encoded; elsewhere
+ENOSYS too; the populating and collapsing advice with EINVAL). Only x86_64 is encoded; elsewhere
 the layer reports itself missing.
 """
 
@@ -81,6 +83,9 @@ _DENIED_X86_64 = {
     "mq_notify": 244, "mq_getsetattr": 245,
     # page cache residency of a file range: a channel through the files bots share
     "cachestat": 451,
+    # another process's (or its own) memory advised through a pidfd: its huge-page collapse
+    # runs on like the one below
+    "process_madvise": 440,
 }
 #: Locks on a shared file (the kit, the interpreter) are a covert channel between bots, even
 #: read-only ones: ``flock`` and the lock-setting ``fcntl`` commands succeed and do nothing
@@ -133,6 +138,20 @@ _FUTEX2_X86_64 = {"futex_waitv": 449, "futex_wake": 454, "futex_wait": 455,
 _MEMFD_X86_64 = {"memfd_create": 319, "memfd_secret": 447}
 #: F_SETLK, F_SETLKW, F_OFD_SETLK, F_OFD_SETLKW, F_SETLEASE, F_NOTIFY
 _FCNTL_LOCKS = (6, 7, 37, 38, 1024, 1026)
+#: A process freezes (or stops) only when it next leaves the kernel, so one system call that
+#: runs long runs on after its bot is frozen, on the CPU of the bot asked next. The longest
+#: a bot could make, and none a runtime needs: memory populated at once (``mmap`` with
+#: ``MAP_POPULATE``, EPERM; with ``MAP_NONBLOCK`` too the kernel populates nothing, allowed)
+#: or by ``madvise`` (``MADV_POPULATE_READ``/``WRITE``), about 250 ms a GiB, and a range
+#: collapsed into huge pages (``MADV_COLLAPSE``), 2 s a GiB. The advice fails with EINVAL, as
+#: on a kernel before it, where runtimes touch the pages themselves (the JVM's pre-touch).
+_MMAP = 9
+_MAP_POPULATE = 0x8000
+_MAP_NONBLOCK = 0x10000
+_MADVISE = 28
+#: MADV_POPULATE_READ, MADV_POPULATE_WRITE, MADV_COLLAPSE
+_LONG_ADVICE = (22, 23, 25)
+_EINVAL = 22
 _CLONE = 56
 _CLONE3 = 435
 #: ``prctl(PR_SET_PDEATHSIG, sig)``: the SIGKILL that ends a bot with the referee (under
@@ -209,6 +228,8 @@ def filter_program(*, unix_sockets: bool = True) -> bytes | None:
     emit(_RET_K, _RET_ERRNO | _EAGAIN)
     label("eopnotsupp")
     emit(_RET_K, _RET_ERRNO | _EOPNOTSUPP)
+    label("einval")
+    emit(_RET_K, _RET_ERRNO | _EINVAL)
     label("kill")
     emit(_RET_K, _RET_KILL_PROCESS)
 
@@ -225,7 +246,9 @@ def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
                      unix_sockets: bool) -> None:
     """The calls allowed or not by their arguments (the syscall number is loaded): each jumps
     to its own check, which ends at ``allow2`` or one of the shared tails."""
+    emit(_JEQ_K, _MMAP, "mmap", 0)
     emit(_JEQ_K, _FUTEX, "futex", 0)
+    emit(_JEQ_K, _MADVISE, "madvise", 0)
     emit(_JEQ_K, _CLONE3, "enosys", 0)
     for nr in sorted([*_AIO_X86_64.values(), *_FUTEX2_X86_64.values(),
                       *_MEMFD_X86_64.values()]):
@@ -248,6 +271,15 @@ def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
     emit(_AND_K, _FUTEX_CMD_MASK)
     for command in _FUTEX_WAITS:
         emit(_JEQ_K, command, "eagain", 0)
+    emit(_RET_K, _RET_ALLOW)
+    label("mmap")
+    emit(_LD_W_ABS, _OFF_ARG3)
+    emit(_JSET_K, _MAP_POPULATE, 0, "allow2")
+    emit(_JSET_K, _MAP_NONBLOCK, "allow2", "deny")
+    label("madvise")
+    emit(_LD_W_ABS, _OFF_ARG2)
+    for advice in _LONG_ADVICE:
+        emit(_JEQ_K, advice, "einval", 0)
     emit(_RET_K, _RET_ALLOW)
     label("fcntl")
     emit(_LD_W_ABS, _OFF_ARG1)

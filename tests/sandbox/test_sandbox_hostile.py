@@ -175,20 +175,22 @@ def test_a_pause_returns_once_the_bot_is_frozen_even_inside_a_long_system_call(
         mode: str) -> None:
     """A process freezes when it next leaves the kernel: a bot whose thread maps memory
     populated at once ran on after each pause, 55-72 ms, on the CPU and the clock of the bot
-    asked next. Once seen to run on, a bot's pauses wait until it is frozen."""
+    asked next (refused under seccomp since; changing the protection of 512 MiB, which is
+    not, takes some 8 ms). Once seen to run on, a bot's pauses wait until it is frozen."""
     from arena.referee.pause import pause, resume
 
     report = probe(disable=FREEZER_MODES[mode]) if FREEZER_MODES[mode] else probe()
     if report.freezer is not True:
         pytest.skip("bots are not frozen by a cgroup in this mode")
     marker = "mk" + secrets.token_hex(8)
-    proc = launch(["python3", "populate.py", "384"], workdir=HOSTILE / "populate.py",
+    proc = launch(["python3", "long_system_call.py", "512"],
+                  workdir=HOSTILE / "long_system_call.py",
                   limits=Limits(), marker=marker, report=report)
     try:
         got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
         assert isinstance(got, Line) and got.text == "up", proc.stderr_text()
         assert proc.cgroup is not None
-        for _ in range(10):  # frozen inside a populating call, most likely the first time
+        for _ in range(10):  # frozen inside a long call, most likely the first time
             time.sleep(0.05)
             pause(proc)
             time.sleep(0.1)  # another bot's turn, on which it runs on

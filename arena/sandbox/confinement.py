@@ -24,6 +24,9 @@ def rlimits(limits: Limits, bot_uid: int,
         (resource.RLIMIT_NOFILE, limits.open_files, limits.open_files),
         (resource.RLIMIT_FSIZE, limits.file_size_mb * MIB, limits.file_size_mb * MIB),
         (resource.RLIMIT_CORE, 0, 0),
+        # Locking memory populates it in the same call, which runs on after a freeze, on the
+        # CPU of the bot asked next; no runtime needs it (a failed lock is a common case).
+        (resource.RLIMIT_MEMLOCK, 0, 0),
     ]
     if bot_uid != 0:
         # RLIMIT_NPROC counts every process of the uid, so leave room for those already there.

@@ -9,7 +9,7 @@ import errno
 import json
 
 import pytest
-from sandbox_support import STARTUP_S, has
+from sandbox_support import STARTUP_S, drops_privileges, has
 
 from arena.protocol.transport import Line
 from arena.sandbox import SandboxReport
@@ -32,3 +32,17 @@ def test_memory_is_neither_populated_nor_collapsed_in_one_long_call(
         "map_populate": errno.EPERM, "map_populate_nonblock": 0,
         "madv_populate_read": errno.EINVAL, "madv_populate_write": errno.EINVAL,
         "madv_collapse": errno.EINVAL, "process_madvise": errno.EPERM}
+
+
+def test_no_memory_is_locked(run_hostile, report: SandboxReport) -> None:
+    """Locking memory populates it in the same call (``mlock``, ``mlockall``, ``MAP_LOCKED``),
+    up to the locked-memory limit the referee passed on: 8 MiB here, any (unlimited included)
+    for a root referee, where it takes as long as ``MAP_POPULATE``. The limit is 0 in every
+    mode: the calls fail as for any process not allowed to lock memory (EPERM)."""
+    if not drops_privileges(report):
+        pytest.skip("a bot running as root may lock memory whatever its limit")
+    bot = run_hostile("locked_memory.py")
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, bot.proc.stderr_text())
+    assert json.loads(got.data) == dict.fromkeys(("mlock", "mlockall", "map_locked"),
+                                                 errno.EPERM)

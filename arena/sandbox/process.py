@@ -81,9 +81,11 @@ class SandboxedProcess:
         self._cpu_fd = _open_cgroup_file(cgroup, CPU_STAT, os.O_RDONLY)
         self._frozen = False
         self._cpu_at_freeze: int | None = None
-        #: Whether the bot was seen to run on after a freeze (inside a long system call):
+        #: Whether the bot was seen to run on after its freezes (inside long system calls):
         #: from then on each freeze waits until it is frozen.
         self.runs_on = False
+        #: CPU used after its freezes so far, counting only what freezing cannot take.
+        self._ran_on_us = 0
         self._namespace_pid: int | None = None
         self._killed_by_referee = False
         self._ended = False
@@ -245,13 +247,17 @@ class SandboxedProcess:
     def _note_running_on(self) -> None:
         """Before a thaw: a bot that used more CPU since its freeze than freezing takes was
         inside a long system call (a process freezes when it next leaves the kernel), on
-        the CPU of the bot asked meanwhile. Noted once; its freezes wait from then on."""
+        the CPU of the bot asked meanwhile. Added up over its freezes, so that calls each
+        shorter than the limit are seen too; once past it, its freezes wait from then on."""
         before, now = self._cpu_at_freeze, self._cpu_used_us()
-        if self.runs_on or before is None or now is None or now - before < _RUN_ON_US:
+        if self.runs_on or before is None or now is None or now - before < _FREEZING_US:
+            return
+        self._ran_on_us += now - before
+        if self._ran_on_us < _RUN_ON_US:
             return
         self.runs_on = True
-        log.warning("bot %d ran on %.1f ms after it was frozen (a long system call); its "
-                    "freezes now wait until it is frozen", self.pid, (now - before) / 1000)
+        log.warning("bot %d ran on %.1f ms after its freezes (long system calls); its "
+                    "freezes now wait until it is frozen", self.pid, self._ran_on_us / 1000)
 
     def _cpu_used_us(self) -> int | None:
         """The CPU the bot's processes used so far (its cgroup's ``usage_usec``)."""
@@ -408,8 +414,11 @@ _FREEZE_POLL_S = 0.001
 #: How long a freeze waits for a bot seen to run on: past any system call a bot may make
 #: within its limits (populating its whole address space takes about a second).
 FREEZE_WAIT_S = 10.0
-#: CPU used between a freeze and the next thaw that says the bot ran on: freezing a bot that
-#: waits on its input takes some microseconds of its CPU.
+#: CPU between a freeze and the next thaw that freezing alone may take: some microseconds
+#: for a bot that waits on its input, up to 0.1 ms for one with 40 threads waiting.
+_FREEZING_US = 500
+#: CPU past that, added up over a bot's freezes, that says it runs on: once 2 ms, or a call
+#: shorter than that looped by a thread, caught by a few freezes.
 _RUN_ON_US = 2000
 
 

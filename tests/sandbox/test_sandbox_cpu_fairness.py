@@ -6,13 +6,16 @@ for."""
 from __future__ import annotations
 
 import errno
+import itertools
 import json
+import secrets
+import time
 
 import pytest
-from sandbox_support import STARTUP_S, drops_privileges, has
+from sandbox_support import HOSTILE, STARTUP_S, assert_nothing_left, drops_privileges, has
 
-from arena.protocol.transport import Line
-from arena.sandbox import SandboxReport
+from arena.protocol.transport import Line, SubprocessTransport
+from arena.sandbox import Limits, SandboxReport, launch, probe
 
 
 def test_memory_is_neither_populated_nor_collapsed_in_one_long_call(
@@ -46,3 +49,45 @@ def test_no_memory_is_locked(run_hostile, report: SandboxReport) -> None:
     assert isinstance(got, Line), (got, bot.proc.stderr_text())
     assert json.loads(got.data) == dict.fromkeys(("mlock", "mlockall", "map_locked"),
                                                  errno.EPERM)
+
+
+def _pauses_until_waited_for(window_us: int, pauses: int) -> int | None:
+    """How many pauses of a bot that uses ``window_us`` of CPU between each freeze and the next
+    thaw (its cgroup's counter, scripted: the kernel's cannot be made to) it takes until its
+    pauses wait for it; None if they never do within ``pauses``."""
+    from arena.referee.pause import pause, resume
+
+    report = probe()
+    if report.freezer is not True:
+        pytest.skip("bots are not frozen by a cgroup here")
+    marker = "mk" + secrets.token_hex(8)
+    proc = launch(["python3", "echo.py", marker], workdir=HOSTILE / "echo.py",
+                  limits=Limits(), marker=marker, report=report)
+    try:
+        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
+        assert isinstance(got, Line), proc.stderr_text()
+        reads = itertools.count()  # at each freeze, then before each thaw
+        proc._cpu_used_us = lambda: (next(reads) + 1) // 2 * window_us  # type: ignore[method-assign]
+        for done in range(1, pauses + 1):
+            pause(proc)
+            resume(proc)
+            if proc.runs_on:
+                return done
+        return None
+    finally:
+        proc.kill_all()
+        assert_nothing_left(proc)
+
+
+def test_a_bot_that_runs_on_a_little_after_every_freeze_is_waited_for() -> None:
+    """Only a bot seen to run on is waited for at its freezes, and one window of 2 ms says so
+    at once; but a thread looping over a call shorter than that (changing the protection of
+    64 MiB, 1 ms) ran on up to 0.9 ms after every freeze and was never seen. The CPU of every
+    window above what freezing takes is added up: 1.5 ms a window is seen at the second."""
+    assert _pauses_until_waited_for(1500, pauses=5) == 2
+
+
+def test_a_bot_that_only_freezes_is_not_waited_for() -> None:
+    """Freezing a bot whose 40 threads wait took up to 0.1 ms of its CPU: however often, that
+    is not running on (waiting at every freeze cost 12% of the main job's CPU)."""
+    assert _pauses_until_waited_for(100, pauses=200) is None

@@ -22,6 +22,9 @@ Three mechanisms, the first that applies to the bot:
   first pause, in a session of its own) whose real uid is one no process has (derived from
   the referee's pid, below the bots' range), so that ``kill(-1)`` reaches the bot's
   processes and nothing else, and the bots cannot signal the helper.
+  A process stops when it next leaves the kernel, so the bot's CPU (its processes', found
+  from its own) is read at each stop and before the next continue, as a cgroup's: a bot
+  seen to run on is waited for at each later stop until every thread of it has stopped.
 * **by tree** (otherwise: a referee that is not root): the bot's process group at once, then
   sweeps of ``/proc`` for its session, its descendants (under bubblewrap, those of the pid
   namespace's init: every process of the namespace) and its marker, until a sweep finds
@@ -37,9 +40,13 @@ import signal
 import subprocess
 import sys
 import threading
+import time
+import weakref
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from arena.sandbox import SandboxedProcess
+from arena.sandbox.process import FREEZE_WAIT_S, RunOn
 from arena.sandbox.reaper import find_processes
 from arena.sandbox.uids import UID_BASE, UID_SPAN, is_bot_uid
 
@@ -210,9 +217,7 @@ def pause(proc: SandboxedProcess, *, by_cgroup: bool = True, by_uid: bool = True
     if by_cgroup and proc.freeze(True):
         return
     uid = _by_uid(proc) if by_uid else None
-    # Queued: it goes in one write with the next request that waits (the continue of the bot
-    # asked next), which is answered only once both are done.
-    if uid is None or not _signaller.send(uid, signal.SIGSTOP, wait=False):
+    if uid is None or not _stop_by_uid(proc, uid):
         _by_tree(proc, signal.SIGSTOP)
 
 
@@ -223,8 +228,130 @@ def resume(proc: SandboxedProcess, *, by_cgroup: bool = True, by_uid: bool = Tru
         if proc.freeze(False):
             return
     uid = _by_uid(proc) if by_uid else None
+    if uid is not None:
+        _note_running_on(proc)
     if uid is None or not _signaller.send(uid, signal.SIGCONT, wait=True):
         _by_tree(proc, signal.SIGCONT)
+
+
+@dataclass
+class _Watch:
+    """A bot stopped by uid: its CPU by process when it was last stopped, and whether it
+    runs on after its stops."""
+
+    cpu_at_stop: dict[int, float] | None = None
+    run_on: RunOn = field(default_factory=RunOn)
+
+
+_watched: weakref.WeakKeyDictionary[SandboxedProcess, _Watch] = weakref.WeakKeyDictionary()
+
+
+def _stop_by_uid(proc: SandboxedProcess, uid: int) -> bool:
+    """Stop the bot by its uid; False when the helper cannot be used."""
+    watch = _watched.setdefault(proc, _Watch())
+    if not watch.run_on.runs_on:
+        watch.cpu_at_stop = _cpu_by_process(proc)
+        # Queued: it goes in one write with the next request that waits (the continue of the
+        # bot asked next), which is answered only once both are done.
+        return _signaller.send(uid, signal.SIGSTOP, wait=False)
+    if not _signaller.send(uid, signal.SIGSTOP, wait=True):
+        return False
+    if not _wait_stopped(proc, FREEZE_WAIT_S):
+        log.warning("bot %d was not stopped after %.0f s (a system call that runs on); going "
+                    "on", proc.pid, FREEZE_WAIT_S)
+    return True
+
+
+def _note_running_on(proc: SandboxedProcess) -> None:
+    """Before a continue by uid: the CPU the bot used since its stop, as a frozen bot's."""
+    watch = _watched.get(proc)
+    if watch is None or watch.cpu_at_stop is None:
+        return
+    before, watch.cpu_at_stop = watch.cpu_at_stop, None
+    # the processes found at the stop: stopped ones do not fork (half the cost of a search)
+    used = sum(cpu - before[pid] for pid, cpu in _cpu_of(before).items())
+    if watch.run_on.add(used * 1e6):
+        log.warning("bot %d ran on %.1f ms after its stops (long system calls); its stops "
+                    "now wait until it is stopped", proc.pid, watch.run_on.total_us / 1000)
+
+
+def _wait_stopped(proc: SandboxedProcess, timeout_s: float) -> bool:
+    """Wait until every thread of the bot is stopped: its CPU yielded to them for a
+    millisecond (they stop in microseconds when they get it), then polled."""
+    spin_until = time.monotonic() + 0.001
+    deadline = time.monotonic() + timeout_s
+    while not all(_threads_stopped(pid) for pid in _bot_processes(proc)):
+        now = time.monotonic()
+        if now >= deadline:
+            return False
+        if now < spin_until:
+            os.sched_yield()
+        else:
+            time.sleep(0.001)
+    return True
+
+
+def _bot_processes(proc: SandboxedProcess) -> set[int]:
+    """Every process of the bot, found from its own without reading all of ``/proc``: its
+    descendants (under bubblewrap every process of its pid namespace, whose init adopts the
+    orphans) and, without bubblewrap, the orphans the referee adopted (their subreaper) that
+    run as its uid."""
+    roots = {proc.pid}
+    ns_pid = proc.namespace_pid()
+    if ns_pid:
+        roots.add(ns_pid)
+    else:
+        roots.update(pid for pid in _children(os.getpid()) if _owner(pid) == proc.uid)
+    found: set[int] = set()
+    while roots:
+        pid = roots.pop()
+        if pid not in found:
+            found.add(pid)
+            roots.update(_children(pid))
+    return found
+
+
+def _children(pid: int) -> list[int]:
+    children: list[int] = []
+    for task in _tasks(pid):
+        with contextlib.suppress(OSError, ValueError):
+            with open(f"/proc/{pid}/task/{task}/children", "rb") as f:
+                children.extend(int(child) for child in f.read().split())
+    return children
+
+
+def _tasks(pid: int) -> list[str]:
+    try:
+        return os.listdir(f"/proc/{pid}/task")
+    except OSError:  # gone
+        return []
+
+
+def _owner(pid: int) -> int | None:
+    try:
+        return os.stat(f"/proc/{pid}").st_uid
+    except OSError:
+        return None
+
+
+def _cpu_by_process(proc: SandboxedProcess) -> dict[int, float]:
+    """The CPU each process of the bot used so far, in seconds (its CPU clock: every thread's,
+    to the nanosecond, where ``/proc``'s counts are in hundredths of a second)."""
+    return _cpu_of(_bot_processes(proc))
+
+
+def _cpu_of(pids: Iterable[int]) -> dict[int, float]:
+    used: dict[int, float] = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            used[pid] = time.clock_gettime(_process_cpu_clock(pid))
+    return used
+
+
+def _process_cpu_clock(pid: int) -> int:
+    """The id of the CPU clock of process ``pid`` (the kernel's ``MAKE_PROCESS_CPUCLOCK``
+    with the scheduler's clock), which ``clock_getcpuclockid`` would give."""
+    return ((~pid) << 3) | 2
 
 
 #: What the tree mechanism stopped, by bot marker: what it continues (no sweep needed).
@@ -246,7 +373,7 @@ def _by_tree(proc: SandboxedProcess, sig: int) -> None:
         pids = find_processes(marker=proc.marker, sid=proc.sid, pgid=proc.sid,
                               descendants_of=roots, include_zombies=False)
         stopped.update(pids)
-        running = [pid for pid in pids if not _stopped(pid)]
+        running = [pid for pid in pids if not _threads_stopped(pid)]
         _signal_each(running, sig)
         if not running:
             return
@@ -258,10 +385,16 @@ def _signal_each(pids: Iterable[int], sig: int) -> None:
             os.kill(pid, sig)
 
 
-def _stopped(pid: int) -> bool:
-    """Whether ``pid`` is stopped (or gone)."""
+def _threads_stopped(pid: int) -> bool:
+    """Whether every thread of ``pid`` is stopped (or gone): each stops when it next leaves
+    the kernel, the first one not the last."""
+    return all(_stopped(f"/proc/{pid}/task/{task}") for task in _tasks(pid))
+
+
+def _stopped(path: str) -> bool:
+    """Whether the process or thread at ``path`` is stopped (or gone)."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
+        with open(f"{path}/stat", "rb") as f:
             stat = f.read()
     except OSError:
         return True

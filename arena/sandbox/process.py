@@ -27,7 +27,7 @@ from arena.sandbox.limits import Limits
 from arena.sandbox.stderr import StderrDrain
 from arena.sandbox.workdir import remove_tree
 
-__all__ = ["ExitStatus", "SandboxedProcess", "kill_survivors"]
+__all__ = ["FREEZE_WAIT_S", "ExitStatus", "RunOn", "SandboxedProcess", "kill_survivors"]
 
 log = logging.getLogger("arena.sandbox")
 
@@ -83,9 +83,7 @@ class SandboxedProcess:
         self._cpu_at_freeze: int | None = None
         #: Whether the bot was seen to run on after its freezes (inside long system calls):
         #: from then on each freeze waits until it is frozen.
-        self.runs_on = False
-        #: CPU used after its freezes so far, counting only what freezing cannot take.
-        self._ran_on_us = 0
+        self._run_on = RunOn()
         self._namespace_pid: int | None = None
         self._killed_by_referee = False
         self._ended = False
@@ -217,6 +215,11 @@ class SandboxedProcess:
         return self._cgroup
 
     @property
+    def runs_on(self) -> bool:
+        """Whether the bot was seen to run on after its freezes: its freezes wait for it."""
+        return self._run_on.runs_on
+
+    @property
     def frozen(self) -> bool:
         """Whether :meth:`freeze` froze the bot last (and it was not thawed since)."""
         return self._frozen
@@ -250,14 +253,10 @@ class SandboxedProcess:
         the CPU of the bot asked meanwhile. Added up over its freezes, so that calls each
         shorter than the limit are seen too; once past it, its freezes wait from then on."""
         before, now = self._cpu_at_freeze, self._cpu_used_us()
-        if self.runs_on or before is None or now is None or now - before < _FREEZING_US:
-            return
-        self._ran_on_us += now - before
-        if self._ran_on_us < _RUN_ON_US:
-            return
-        self.runs_on = True
-        log.warning("bot %d ran on %.1f ms after its freezes (long system calls); its "
-                    "freezes now wait until it is frozen", self.pid, self._ran_on_us / 1000)
+        if before is not None and now is not None and self._run_on.add(now - before):
+            log.warning("bot %d ran on %.1f ms after its freezes (long system calls); its "
+                        "freezes now wait until it is frozen", self.pid,
+                        self._run_on.total_us / 1000)
 
     def _cpu_used_us(self) -> int | None:
         """The CPU the bot's processes used so far (its cgroup's ``usage_usec``)."""
@@ -398,6 +397,25 @@ class SandboxedProcess:
 _STDERR_SETTLE_S = 0.5
 
 _live: weakref.WeakSet[SandboxedProcess] = weakref.WeakSet()
+
+
+class RunOn:
+    """The CPU a bot used after it was frozen (or stopped) and before it was continued, added
+    up where it is more than freezing takes: past a limit, the bot is inside long system
+    calls at its freezes (a process freezes, or stops, when it next leaves the kernel), on the
+    CPU of the bot asked meanwhile, and is waited for from then on."""
+
+    def __init__(self) -> None:
+        self.total_us = 0
+        self.runs_on = False
+
+    def add(self, used_us: float) -> bool:
+        """Count one freeze's CPU; True when this one says the bot runs on (once)."""
+        if self.runs_on or used_us < _FREEZING_US:
+            return False
+        self.total_us += int(used_us)
+        self.runs_on = self.total_us >= _RUN_ON_US
+        return self.runs_on
 
 
 @atexit.register

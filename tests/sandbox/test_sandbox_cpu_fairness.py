@@ -8,14 +8,17 @@ from __future__ import annotations
 import errno
 import itertools
 import json
+import os
 import secrets
 import time
+from pathlib import Path
 
 import pytest
 from sandbox_support import HOSTILE, STARTUP_S, assert_nothing_left, drops_privileges, has
 
 from arena.protocol.transport import Line, SubprocessTransport
 from arena.sandbox import Limits, SandboxReport, launch, probe
+from arena.sandbox.reaper import find_processes
 
 
 def test_memory_is_neither_populated_nor_collapsed_in_one_long_call(
@@ -91,3 +94,78 @@ def test_a_bot_that_only_freezes_is_not_waited_for() -> None:
     """Freezing a bot whose 40 threads wait took up to 0.1 ms of its CPU: however often, that
     is not running on (waiting at every freeze cost 12% of the main job's CPU)."""
     assert _pauses_until_waited_for(100, pauses=200) is None
+
+
+def _running_threads(marker: str) -> list[str]:
+    """The threads of the bot's processes that are not stopped, with their states."""
+    running = []
+    for pid in find_processes(marker=marker, include_zombies=False):
+        for task in Path(f"/proc/{pid}/task").glob("*"):
+            try:
+                stat = (task / "stat").read_bytes()
+            except OSError:  # gone meanwhile
+                continue
+            state = stat[stat.rfind(b")") + 2:stat.rfind(b")") + 3]
+            if state not in (b"T", b"t", b"Z", b"X"):
+                running.append(f"{pid}/{task.name} {state.decode()}")
+    return running
+
+
+def test_a_bot_stopped_by_its_uid_is_waited_for_once_seen_to_run_on() -> None:
+    """Stopped by its uid (no cgroup to freeze it by: a root referee in a container whose
+    cgroups are read-only), a process stops when it next leaves the kernel, and nothing
+    looked: 16 processes of a bot each reading a 111 MiB file took 490 ms of the next bot's
+    500 ms turn, every turn. Its CPU is now read at each stop and before the next continue,
+    as a cgroup's, and once it is seen to run on, each stop waits until it has stopped."""
+    from arena.referee.pause import pause, resume, send_queued_stops
+
+    report = probe()
+    if os.geteuid() != 0 or not report.active("user"):
+        pytest.skip("bots are stopped by their uid only under a root referee")
+    marker = "mk" + secrets.token_hex(8)
+    proc = launch(["python3", "long_system_call.py", "512"],
+                  workdir=HOSTILE / "long_system_call.py", limits=Limits(), marker=marker,
+                  report=report)
+    try:
+        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
+        assert isinstance(got, Line) and got.text == "up", proc.stderr_text()
+        for _ in range(10):  # stopped inside a long call: seen to run on
+            pause(proc, by_cgroup=False)
+            send_queued_stops()
+            time.sleep(0.1)  # another bot's turn, on which it runs on
+            resume(proc, by_cgroup=False)
+        for _ in range(4):
+            time.sleep(0.05)
+            pause(proc, by_cgroup=False)
+            send_queued_stops()
+            running = _running_threads(marker)
+            resume(proc, by_cgroup=False)
+            assert not running
+    finally:
+        proc.kill_all()
+    assert_nothing_left(proc)
+
+
+def test_a_bot_stopped_by_its_process_tree_is_stopped_in_every_thread() -> None:
+    """Stopped by its process tree (a referee that is not root and has no cgroup), a bot was
+    taken for stopped once the first thread of each of its processes was, while another ran
+    on inside a long system call. Every thread is looked at now."""
+    from arena.referee.pause import pause, resume
+
+    report = probe()
+    marker = "mk" + secrets.token_hex(8)
+    proc = launch(["python3", "long_system_call.py", "512"],
+                  workdir=HOSTILE / "long_system_call.py", limits=Limits(), marker=marker,
+                  report=report)
+    try:
+        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
+        assert isinstance(got, Line) and got.text == "up", proc.stderr_text()
+        for _ in range(4):
+            time.sleep(0.05)
+            pause(proc, by_cgroup=False, by_uid=False)
+            running = _running_threads(marker)
+            resume(proc, by_cgroup=False, by_uid=False)
+            assert not running
+    finally:
+        proc.kill_all()
+    assert_nothing_left(proc)

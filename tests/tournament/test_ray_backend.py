@@ -474,12 +474,19 @@ def test_a_cancelled_table_leaves_no_signalling_helper() -> None:
     stopped, ended = threading.Event(), threading.Event()
     started: list[bool] = []
 
+    gone = subprocess.Popen(["true"])  # the killed bot's pid: a process that has ended
+    gone.wait()
+
     class KilledBot:  # what pause() and resume() ask of a bot
         uid = UID_BASE
+        pid = gone.pid
         frozen = False
 
         def freeze(self, frozen: bool) -> bool:
             return False  # its cgroup went with it
+
+        def namespace_pid(self) -> int | None:
+            return None
 
     def table() -> None:
         stopped.wait()

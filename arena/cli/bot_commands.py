@@ -92,7 +92,7 @@ def _layer_lines(report: SandboxReport) -> list[str]:
         "setsid": "own session and process group, killed as a whole",
         "rlimits": (f"memory {limits.memory_mb} MiB, cpu {limits.cpu_seconds} s, "
                     f"{limits.open_files} files, {limits.file_size_mb} MiB per file, "
-                    f"{limits.processes} processes, no core dumps (defaults)"),
+                    f"{limits.processes} processes, no locked memory, no core dumps (defaults)"),
         "user": ("each bot under a uid and group of its own (fresh per launch)"
                  if report.uid is not None else f"bots run as {report.user}"),
         "bwrap": "pid, network, ipc and uts namespaces; read-only system, root and /dev; "
@@ -100,8 +100,9 @@ def _layer_lines(report: SandboxReport) -> list[str]:
         "landlock": "filesystem allow list: system, own files, kit; writes only to scratch; "
                     "no host counters in /proc",
         "seccomp": "no ptrace, mounts, namespaces, kernel keys, bpf, io_uring, inet "
-                   "sockets, locks, shared futexes, memory files, bigger socket buffers, CPU "
-                   "affinity, System V and POSIX IPC, outliving the referee",
+                   "sockets, locks, shared futexes, memory files, bigger socket buffers, "
+                   "memory populated in one call, CPU affinity, System V and POSIX IPC, "
+                   "outliving the referee",
         "cgroup": "memory.max and pids.max per bot",
     }
     lines = []

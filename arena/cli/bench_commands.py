@@ -14,7 +14,13 @@ import typer
 
 from arena.cli.run_report import TerminalReport
 from arena.errors import ArenaError, ClusterError
-from arena.tournament.events import DatabaseCreated, Report, RunEvent, TournamentDropped
+from arena.tournament.events import (
+    DatabaseCreated,
+    Report,
+    RunEvent,
+    RunWarning,
+    TournamentDropped,
+)
 
 # Each command imports its bench when it runs: the benches pull in the whole tournament
 # runner, the referee and the kit, which every other ``arena`` command would pay for at
@@ -145,13 +151,20 @@ def tournament(
 
 
 def _runs_report() -> Report:
-    """What the bench's tournament runs tell: their warnings, not the news of the bench's own
-    throwaway databases (made, and dropped at each repeat)."""
+    """What the bench's tournament runs tell: their warnings, each once (every run gives the
+    sandbox's again), not the news of the bench's own throwaway databases (made, and dropped
+    at each repeat)."""
     terminal = TerminalReport(progress=False)
+    told: set[str] = set()
 
     def report(event: RunEvent) -> None:
-        if not isinstance(event, DatabaseCreated | TournamentDropped):
-            terminal(event)
+        if isinstance(event, DatabaseCreated | TournamentDropped):
+            return
+        if isinstance(event, RunWarning):
+            if event.text in told:
+                return
+            told.add(event.text)
+        terminal(event)
     return report
 
 

@@ -46,7 +46,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from arena.sandbox import SandboxedProcess
-from arena.sandbox.process import FREEZE_WAIT_S, RunOn
+from arena.sandbox.process import FREEZE_WAIT_S, RunOn, wait_until
 from arena.sandbox.reaper import find_processes
 from arena.sandbox.uids import UID_BASE, UID_SPAN, is_bot_uid
 
@@ -276,19 +276,9 @@ def _note_running_on(proc: SandboxedProcess) -> None:
 
 
 def _wait_stopped(proc: SandboxedProcess, timeout_s: float) -> bool:
-    """Wait until every thread of the bot is stopped: its CPU yielded to them for a
-    millisecond (they stop in microseconds when they get it), then polled."""
-    spin_until = time.monotonic() + 0.001
-    deadline = time.monotonic() + timeout_s
-    while not all(_threads_stopped(pid) for pid in _bot_processes(proc)):
-        now = time.monotonic()
-        if now >= deadline:
-            return False
-        if now < spin_until:
-            os.sched_yield()
-        else:
-            time.sleep(0.001)
-    return True
+    """Wait until every thread of the bot is stopped (:func:`wait_until`)."""
+    return wait_until(lambda: all(_threads_stopped(pid) for pid in _bot_processes(proc)),
+                      timeout_s)
 
 
 def _bot_processes(proc: SandboxedProcess) -> set[int]:

@@ -27,7 +27,8 @@ from arena.sandbox.limits import Limits
 from arena.sandbox.stderr import StderrDrain
 from arena.sandbox.workdir import remove_tree
 
-__all__ = ["FREEZE_WAIT_S", "ExitStatus", "RunOn", "SandboxedProcess", "kill_survivors"]
+__all__ = ["FREEZE_WAIT_S", "ExitStatus", "RunOn", "SandboxedProcess", "kill_survivors",
+           "wait_until"]
 
 log = logging.getLogger("arena.sandbox")
 
@@ -276,23 +277,13 @@ class SandboxedProcess:
         fd = self._events_fd
         if fd is None or not self._frozen:
             return True
-        spin_until = time.monotonic() + _FREEZE_SPIN_S
-        deadline = time.monotonic() + timeout_s
-        while True:
+
+        def frozen() -> bool:
             try:
-                if b"frozen 1" in os.pread(fd, 128, 0):
-                    return True
+                return b"frozen 1" in os.pread(fd, 128, 0)
             except OSError:  # the cgroup is gone with the bot
                 return True
-            now = time.monotonic()
-            if now >= deadline:
-                return False
-            # the bot's processes freeze in a few microseconds when they get a CPU: yield it
-            # to them; a system call that runs on is waited for without spinning
-            if now < spin_until:
-                os.sched_yield()
-            else:
-                time.sleep(_FREEZE_POLL_S)
+        return wait_until(frozen, timeout_s)
 
     def namespace_pid(self) -> int | None:
         """Host pid of the sandbox's pid-namespace init (bubblewrap only), once known."""
@@ -416,6 +407,24 @@ class RunOn:
         self.total_us += int(used_us)
         self.runs_on = self.total_us >= _RUN_ON_US
         return self.runs_on
+
+
+def wait_until(done: Callable[[], bool], timeout_s: float) -> bool:
+    """Wait until ``done()`` says a bot's processes are frozen or stopped: they get there in a
+    few microseconds once they have a CPU, so it is yielded to them for a millisecond; past
+    that one is inside a system call that runs on, waited for without spinning. False after
+    ``timeout_s``."""
+    start = time.monotonic()
+    spin_until, deadline = start + _FREEZE_SPIN_S, start + timeout_s
+    while not done():
+        now = time.monotonic()
+        if now >= deadline:
+            return False
+        if now < spin_until:
+            os.sched_yield()
+        else:
+            time.sleep(_FREEZE_POLL_S)
+    return True
 
 
 @atexit.register

@@ -1363,7 +1363,7 @@ from types import SimpleNamespace
 from arena.registry import submission
 
 # the copy is made; then the submit is killed (SIGKILL: no clean-up runs), or it waits
-copy = submission._copy_module
+copy = submission.copy_module
 
 def held(source, target):
     copy(source, target)
@@ -1372,7 +1372,7 @@ def held(source, target):
         os.kill(os.getpid(), signal.SIGKILL)
     sys.stdin.read()
 
-submission._copy_module = held
+submission.copy_module = held
 submission.submit(Path(sys.argv[2]), name=sys.argv[3], bots_dir=Path(sys.argv[4]),
                   check=lambda spec: SimpleNamespace(ok=True, failures=list))
 """
@@ -1486,7 +1486,7 @@ def test_a_submits_copy_swapped_for_a_link_is_removed_as_a_link_its_target_untou
         tmp_path: Path) -> None:
     # whoever may write the bots directory could swap a copy for a link while it is removed:
     # a removal by path walked the link's target, opening up (chmod) its directories
-    from arena.registry import submission
+    from arena.registry import copying
 
     target = tmp_path / "elsewhere"
     (target / "locked").mkdir(parents=True)
@@ -1496,7 +1496,7 @@ def test_a_submits_copy_swapped_for_a_link_is_removed_as_a_link_its_target_untou
     bots.mkdir()
     swapped = bots / ".incoming-1-abcd"
     swapped.symlink_to(target)
-    submission._remove_copy(swapped)
+    copying.remove_copy(swapped)
     assert not swapped.exists() and not swapped.is_symlink()
     assert stat.S_IMODE((target / "locked").stat().st_mode) == 0o500
     assert (target / "locked" / "keep.txt").read_text(encoding="utf-8") == "kept"
@@ -1507,14 +1507,14 @@ def test_a_submits_copy_swapped_for_a_link_is_removed_as_a_link_its_target_untou
     (copy / "pkg" / "to_target").symlink_to(target)
     (copy / "pkg" / "sub").chmod(0o500)
     (copy / "pkg").chmod(0o500)
-    submission._remove_copy(copy)
+    copying.remove_copy(copy)
     assert list(bots.iterdir()) == []
     assert (target / "locked" / "keep.txt").exists()
 
 
 def test_a_copy_swapped_for_a_link_while_it_is_removed_leaves_the_target_alone(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from arena.registry import submission
+    from arena.registry import copying
 
     target = tmp_path / "elsewhere"
     (target / "locked").mkdir(parents=True)
@@ -1533,8 +1533,8 @@ def test_a_copy_swapped_for_a_link_while_it_is_removed_leaves_the_target_alone(
             copy.symlink_to(target)
         real_fchmod(fd, mode)
 
-    monkeypatch.setattr(submission.os, "fchmod", swap_then_fchmod)
-    submission._remove_copy(copy)
+    monkeypatch.setattr(copying.os, "fchmod", swap_then_fchmod)
+    copying.remove_copy(copy)
     assert swapped
     assert stat.S_IMODE((target / "locked").stat().st_mode) == 0o500
     assert (target / "locked" / "keep.txt").read_text(encoding="utf-8") == "kept"

@@ -722,7 +722,7 @@ from arena.registry import submission
 # the check passes at once; the signal comes while the copy is being made
 bot_commands.check_bot = lambda spec: SimpleNamespace(ok=True, failures=list)
 bot_commands._print_report = lambda report: None
-copy = submission._copy_module
+copy = submission.copy_module
 stop = getattr(signal, sys.argv[1])
 
 def stopped(source, target):
@@ -730,7 +730,7 @@ def stopped(source, target):
     os.kill(os.getpid(), stop)
     copy(source, target)
 
-submission._copy_module = stopped
+submission.copy_module = stopped
 sys.argv = ["arena", "submit", sys.argv[2], "--name", "mine"]
 run()
 """

@@ -1,0 +1,180 @@
+"""A bot's files copied into the bots directory and taken out again, through descriptors.
+
+Whoever may write the bots directory (or the submitted one) could swap a directory for a link
+between a look and a use: every step opens what it works on without following links, and a
+file that is no regular file (a FIFO, a device) is refused, never read without end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import shutil
+import stat
+from pathlib import Path
+
+from arena.common.printable import printable
+from arena.errors import SubmitError
+from arena.sandbox.workdir import (
+    MAX_BOT_BYTES,
+    MAX_BOT_FILES,
+    SKIPPED_DIRS,
+    SKIPPED_SUFFIXES,
+)
+
+__all__ = ["copy_module", "copy_tree", "move", "remove_copy"]
+
+#: As deep as a checked bot's directories may nest (the manifest's walk refuses deeper).
+_MAX_DEPTH = 64
+_OPEN_NO_FOLLOW = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+
+
+def move(source: Path, target: Path) -> None:
+    """Rename ``source`` to ``target``, in another directory: a directory moves there only
+    while its owner may write it (its '..' changes), so a read-only one (a bot's files as its
+    author made them) is made writable for the move, then given its mode back, through a
+    descriptor (the path may be another's to swap once moved)."""
+    try:
+        fd = os.open(source, _OPEN_NO_FOLLOW | os.O_DIRECTORY)
+    except OSError:  # a file, or a link: renamed as a name
+        source.rename(target)
+        return
+    try:
+        mode = stat.S_IMODE(os.fstat(fd).st_mode)
+        os.fchmod(fd, mode | stat.S_IWUSR)
+        source.rename(target)
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)
+
+
+def remove_copy(staging: Path) -> None:
+    """Remove a submit's copy, read-only directories and all, through descriptors: whoever
+    may write the bots directory could swap it for a link meanwhile, and a walk by path
+    would then reach (open up, empty) the link's target."""
+    try:
+        parent = os.open(staging.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        top = os.open(staging.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
+                      dir_fd=parent)
+    except OSError:  # gone, or a link now: removed as a name, never followed
+        with contextlib.suppress(OSError):
+            os.unlink(staging.name, dir_fd=parent)
+        os.close(parent)
+        return
+    with contextlib.suppress(OSError):
+        _empty(top)
+    os.close(top)
+    with contextlib.suppress(OSError):
+        os.rmdir(staging.name, dir_fd=parent)
+    os.close(parent)
+
+
+def _empty(top: int) -> None:
+    """Remove everything in the directory ``top`` (fwalk never follows a link)."""
+    os.fchmod(top, 0o700)
+    for _root, _dirs, _files, root_fd in os.fwalk(".", dir_fd=top):
+        os.fchmod(root_fd, 0o700)  # a read-only directory of the bot's would keep its files
+    for _root, dirs, files, root_fd in os.fwalk(".", topdown=False, dir_fd=top):
+        for name in files:
+            os.unlink(name, dir_fd=root_fd)
+        for name in dirs:
+            try:
+                os.rmdir(name, dir_fd=root_fd)
+            except NotADirectoryError:  # a link to a directory: the link goes
+                os.unlink(name, dir_fd=root_fd)
+
+
+def copy_module(source: Path, target: Path) -> None:
+    """Copy a module bot's file (its resolved path: never through a link, which could have
+    been made to /dev/zero since, copied without end)."""
+    try:
+        fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+        raise SubmitError(f"{source} changed while it was checked: it is a symbolic link "
+                          "now") from None
+    with open(fd, "rb") as src:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise SubmitError(f"{source} changed while it was checked: {source} is not a "
+                              "regular file")
+        with open(target, "wb") as out:
+            shutil.copyfileobj(src, out)
+    shutil.copystat(source, target, follow_symlinks=False)
+
+
+def copy_tree(source: Path, target: Path) -> None:
+    """Copy a bot directory through descriptors (its root, each directory below and each
+    file opened without following a link, a FIFO never waited on): a path would follow a
+    link made since the check, and a root or file made a link to /dev or /dev/zero would be
+    copied without end. Links are copied as links, then refused in the check's words;
+    anything else but regular files and directories is refused here."""
+    try:
+        root = os.open(source, _OPEN_NO_FOLLOW | os.O_DIRECTORY)
+    except OSError as exc:
+        if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+            raise
+        raise SubmitError(f"{source} changed while it was checked: it is a symbolic link "
+                          "now") from None
+    budget = [MAX_BOT_FILES, MAX_BOT_BYTES]
+    modes: list[tuple[Path, int]] = []
+    try:
+        for dirpath, dirnames, filenames, dir_fd in os.fwalk(dir_fd=root):
+            if dirpath.count(os.sep) >= _MAX_DEPTH and dirnames:  # before fwalk recurses
+                raise SubmitError(f"{source} changed while it was checked: its directories "
+                                  f"nest more than {_MAX_DEPTH} deep now")
+            here = target / dirpath
+            here.mkdir()
+            modes.append((here, os.fstat(dir_fd).st_mode))
+            for name in [d for d in dirnames if _copied(d)]:
+                if stat.S_ISLNK(os.lstat(name, dir_fd=dir_fd).st_mode):
+                    (here / name).symlink_to(os.readlink(name, dir_fd=dir_fd))
+            # fwalk itself never enters a link, even one made from here on
+            dirnames[:] = [d for d in dirnames if _copied(d) and not (here / d).is_symlink()]
+            for name in filenames:
+                if _copied(name):
+                    _copy_file(name, dir_fd, here / name, source, source / dirpath / name,
+                               budget)
+    finally:
+        os.close(root)
+    for directory, mode in reversed(modes):  # (a read-only one is filled first)
+        directory.chmod(stat.S_IMODE(mode))
+
+
+def _copied(name: str) -> bool:
+    return name not in SKIPPED_DIRS and not name.endswith(SKIPPED_SUFFIXES)
+
+
+def _copy_file(name: str, dir_fd: int, target: Path, root: Path, shown: Path,
+               budget: list[int]) -> None:
+    """Copy the file ``name`` of ``dir_fd`` (``shown``, of the submitted directory ``root``)
+    to ``target`` within ``budget`` (files, bytes left: a file may grow while it is read)."""
+    try:
+        fd = os.open(name, _OPEN_NO_FOLLOW, dir_fd=dir_fd)
+    except OSError as exc:
+        if exc.errno != errno.ELOOP:
+            raise
+        target.symlink_to(os.readlink(name, dir_fd=dir_fd))
+        return
+    with open(fd, "rb") as src:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise SubmitError(f"{root} changed while it was checked: {printable(str(shown))} "
+                              "is not a regular file: a bot directory may hold only regular "
+                              "files and directories")
+        budget[0] -= 1
+        with open(target, "wb") as out:
+            while budget[0] >= 0 and (chunk := src.read(1 << 20)):
+                budget[1] -= len(chunk)
+                if budget[1] < 0:
+                    break
+                out.write(chunk)
+        if min(budget) < 0:
+            raise SubmitError(f"{root} changed while it was checked: it holds more than "
+                              f"{MAX_BOT_FILES:,} files or {MAX_BOT_BYTES >> 20} MiB now")
+        os.chmod(target, stat.S_IMODE(st.st_mode))
+        os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))

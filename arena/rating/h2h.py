@@ -217,9 +217,12 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple", width: int | None = None) -
         table = _matrix(h2h, fmt, shown)
         if width is None or _fits(table, width):
             break
-    else:  # even the rates alone are too wide: a line a pair, which every figure fits
-        table = _pair_lines(h2h, fmt)
-        shown = 3
+    else:  # even the rates alone are too wide: a line a pair, shortened the same way
+        assert width is not None  # a pipe's (None) took the first matrix
+        for shown in (3, 2, 1):
+            table = _pair_lines(h2h, fmt, shown)
+            if _fits(table, width):
+                break
         notes.append("A line a pair, to fit the terminal: how often bot placed ahead of "
                      "vs; vs ahead of bot is the rest.")
     if shown < 3:
@@ -250,18 +253,23 @@ def _fits(table: str, width: int) -> bool:
     return max(map(len, table.splitlines())) <= width
 
 
-def _pair_lines(h2h: HeadToHead, fmt: str) -> str:
+def _pair_lines(h2h: HeadToHead, fmt: str, shown: int = 3) -> str:
     """Each pair that met, once (the higher placed bot first): the matrix's cell of its row
-    bot against its column bot, its figures in columns of their own."""
+    bot against its column bot, its first ``shown`` figures (as :func:`_cell`'s) in columns
+    of their own."""
     labels = _labels(h2h.bots)
+    keep = ["ahead", "95%", "n"] if shown == 3 else ["ahead", "n"][:shown]
     rows: list[list[str | int]] = []
     for i, a in enumerate(h2h.bots):
         for b in h2h.bots[i + 1:]:
             record = h2h.pairs.get((a, b))
             if record is not None:
-                rows.append([labels[a], labels[b], f"{100 * record.win_rate:.0f}%",
-                             f"{100 * record.low:.0f}-{100 * record.high:.0f}", record.games])
-    return render_table(["bot", "vs", "ahead", "95%", "n"], rows, fmt)
+                figures: dict[str, str | int] = {
+                    "ahead": f"{100 * record.win_rate:.0f}%",
+                    "95%": f"{100 * record.low:.0f}-{100 * record.high:.0f}",
+                    "n": record.games}
+                rows.append([labels[a], labels[b], *(figures[k] for k in keep)])
+    return render_table(["bot", "vs", *keep], rows, fmt)
 
 
 def repeated_deals(pairs: Iterable[tuple[int, int, float]]) -> str | None:

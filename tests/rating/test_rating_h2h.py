@@ -183,3 +183,20 @@ def test_no_games_says_so_instead_of_an_empty_matrix() -> None:
     empty = compute_h2h([])
     assert render_h2h(empty) == "No games recorded yet: no head-to-head to show."
     assert render_h2h(empty, "csv").splitlines()[0].startswith("a,b,games")
+
+
+def test_the_lines_a_pair_fit_a_narrow_terminal_even_with_long_names() -> None:
+    # the main job's four bots at 40 columns: its lines a pair were 41 wide with 300 games,
+    # so the terminal broke each in two
+    bots = [BotVersion(name, "v1", i) for i, name in
+            enumerate(("heuristic", "greedy", "collector", "random"), start=1)]
+    games = [StoredGame(f"t/{n}", 1, "t", 0, n % 2, n, n, (bots[i], bots[j]), places)
+             for n in range(300) for i in range(4) for j in range(i + 1, 4)
+             for places in [(1, 2) if (n + i + j) % 3 else (2, 1)]]
+    h2h = compute_h2h(games, order=[b.key for b in bots])
+    text = render_h2h(h2h, width=40)
+    lines = text.splitlines()
+    assert max(map(len, lines)) <= 40, text
+    assert lines[0].split() == ["bot", "vs", "ahead", "n"]
+    assert lines[2].split()[:2] == ["heuristic", "greedy"] and lines[2].split()[3] == "300"
+    assert "Not shown, to fit the terminal: the 95% intervals;" in " ".join(lines)

@@ -3,6 +3,7 @@ the "nothing left behind" check."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import time
@@ -132,3 +133,20 @@ def bubblewrap_runs() -> bool:
                            "/", "--proc", "/proc", "--dev", "/dev", "true"],
                           capture_output=True, timeout=60)
     return done.returncode == 0
+
+
+@contextlib.contextmanager
+def long_call_bot(report: SandboxReport) -> Iterator[SandboxedProcess]:
+    """A bot whose thread makes one long system call after another (changing the protection
+    of 512 MiB), started and said ``up``; ended after, and nothing of it left."""
+    proc = launch(["python3", "long_system_call.py", "512"],
+                  workdir=HOSTILE / "long_system_call.py", limits=Limits(),
+                  marker="mk" + secrets.token_hex(8), report=report)
+    try:
+        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
+        assert isinstance(got, Line) and got.text == "up", proc.stderr_text()
+        yield proc
+    finally:
+        proc.kill_all()
+    assert_nothing_left(proc)
+

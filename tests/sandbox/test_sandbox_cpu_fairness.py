@@ -14,7 +14,14 @@ import time
 from pathlib import Path
 
 import pytest
-from sandbox_support import HOSTILE, STARTUP_S, assert_nothing_left, drops_privileges, has
+from sandbox_support import (
+    HOSTILE,
+    STARTUP_S,
+    assert_nothing_left,
+    drops_privileges,
+    has,
+    long_call_bot,
+)
 
 from arena.protocol.transport import Line, SubprocessTransport
 from arena.sandbox import Limits, SandboxReport, launch, probe
@@ -124,13 +131,7 @@ def test_a_bot_stopped_by_its_uid_is_waited_for_once_seen_to_run_on() -> None:
     report = probe()
     if os.geteuid() != 0 or not report.active("user"):
         pytest.skip("bots are stopped by their uid only under a root referee")
-    marker = "mk" + secrets.token_hex(8)
-    proc = launch(["python3", "long_system_call.py", "512"],
-                  workdir=HOSTILE / "long_system_call.py", limits=Limits(), marker=marker,
-                  report=report)
-    try:
-        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
-        assert isinstance(got, Line) and got.text == "up", proc.stderr_text()
+    with long_call_bot(report) as proc:
         for _ in range(10):  # stopped inside a long call: seen to run on
             pause(proc, by_cgroup=False)
             send_queued_stops()
@@ -140,12 +141,9 @@ def test_a_bot_stopped_by_its_uid_is_waited_for_once_seen_to_run_on() -> None:
             time.sleep(0.05)
             pause(proc, by_cgroup=False)
             send_queued_stops()
-            running = _running_threads(marker)
+            running = _running_threads(proc.marker)
             resume(proc, by_cgroup=False)
             assert not running
-    finally:
-        proc.kill_all()
-    assert_nothing_left(proc)
 
 
 def test_a_bot_stopped_by_its_process_tree_is_stopped_in_every_thread() -> None:
@@ -155,19 +153,10 @@ def test_a_bot_stopped_by_its_process_tree_is_stopped_in_every_thread() -> None:
     from arena.referee.pause import pause, resume
 
     report = probe()
-    marker = "mk" + secrets.token_hex(8)
-    proc = launch(["python3", "long_system_call.py", "512"],
-                  workdir=HOSTILE / "long_system_call.py", limits=Limits(), marker=marker,
-                  report=report)
-    try:
-        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
-        assert isinstance(got, Line) and got.text == "up", proc.stderr_text()
+    with long_call_bot(report) as proc:
         for _ in range(4):
             time.sleep(0.05)
             pause(proc, by_cgroup=False, by_uid=False)
-            running = _running_threads(marker)
+            running = _running_threads(proc.marker)
             resume(proc, by_cgroup=False, by_uid=False)
             assert not running
-    finally:
-        proc.kill_all()
-    assert_nothing_left(proc)

@@ -16,7 +16,14 @@ import time
 from pathlib import Path
 
 import pytest
-from sandbox_support import HOSTILE, STARTUP_S, assert_nothing_left, drops_privileges, has
+from sandbox_support import (
+    HOSTILE,
+    STARTUP_S,
+    assert_nothing_left,
+    drops_privileges,
+    has,
+    long_call_bot,
+)
 
 from arena.protocol.transport import Closed, Line, Overflow, SubprocessTransport, Timeout
 from arena.sandbox import Limits, SandboxReport, launch, probe
@@ -182,13 +189,7 @@ def test_a_pause_returns_once_the_bot_is_frozen_even_inside_a_long_system_call(
     report = probe(disable=FREEZER_MODES[mode]) if FREEZER_MODES[mode] else probe()
     if report.freezer is not True:
         pytest.skip("bots are not frozen by a cgroup in this mode")
-    marker = "mk" + secrets.token_hex(8)
-    proc = launch(["python3", "long_system_call.py", "512"],
-                  workdir=HOSTILE / "long_system_call.py",
-                  limits=Limits(), marker=marker, report=report)
-    try:
-        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
-        assert isinstance(got, Line) and got.text == "up", proc.stderr_text()
+    with long_call_bot(report) as proc:
         assert proc.cgroup is not None
         for _ in range(10):  # frozen inside a long call, most likely the first time
             time.sleep(0.05)
@@ -204,9 +205,6 @@ def test_a_pause_returns_once_the_bot_is_frozen_even_inside_a_long_system_call(
             events = (proc.cgroup / "cgroup.events").read_text()
             resume(proc)
             assert "frozen 1" in events
-    finally:
-        proc.kill_all()
-    assert_nothing_left(proc)
 
 
 def test_every_writable_place_is_capped(run_hostile, report: SandboxReport) -> None:

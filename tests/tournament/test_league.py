@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tournament_fixtures import FIXTURES, runner, write_spec
+from tournament_fixtures import FIXTURES, PassedCheck, bots_dir_for, runner, write_spec
 
 from arena.cli.main import app
 from arena.registry import BotSpec, resolve, submit
@@ -19,26 +19,13 @@ from arena.tournament.runner import run_tournament
 from arena.tournament.spec import load_spec
 
 
-class _Passed:
-    ok = True
-
-    def failures(self) -> list[str]:
-        return []
-
-
 def _submit(bots_dir: Path, source: Path, name: str, *, update: bool = False) -> str:
-    return submit(source, name, bots_dir, check=lambda spec: _Passed(), update=update).version
+    return submit(source, name, bots_dir, check=lambda spec: PassedCheck(), update=update).version
 
 
 @pytest.fixture
 def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    bots_dir = tmp_path / "bots"
-    bots_dir.mkdir()
-    monkeypatch.setenv("ARENA_BOTS_DIR", str(bots_dir))
-    monkeypatch.chdir(tmp_path)
-    for name in ("first", "last", "hashed"):
-        _submit(bots_dir, FIXTURES / f"{name}.py", name)
-    return bots_dir
+    return bots_dir_for(tmp_path, monkeypatch, "first", "last", "hashed")
 
 
 def _league(tmp_path: Path, db: Path, **fields: Any) -> Path:

@@ -10,31 +10,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tournament_fixtures import FIXTURES, runner, write_spec
+from tournament_fixtures import bots_dir_for, runner, write_spec
 
 from arena.cli.main import app
-from arena.registry import submit
 from arena.tournament.events import Progress
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import load_spec
 
 
-class _Passed:
-    ok = True
-
-    def failures(self) -> list[str]:
-        return []
-
-
 @pytest.fixture
 def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    bots_dir = tmp_path / "bots"
-    bots_dir.mkdir()
-    monkeypatch.setenv("ARENA_BOTS_DIR", str(bots_dir))
-    monkeypatch.chdir(tmp_path)
-    for name in ("first", "last", "hashed"):
-        submit(FIXTURES / f"{name}.py", name, bots_dir, check=lambda spec: _Passed())
-    return bots_dir
+    return bots_dir_for(tmp_path, monkeypatch, "first", "last", "hashed")
 
 
 def _league(tmp_path: Path, db: Path, games: int) -> Path:

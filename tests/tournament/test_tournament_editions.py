@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tournament_fixtures import REPO, runner, write_spec
+from tournament_fixtures import REPO, PassedCheck, bots_dir_for, runner, write_spec
 
 from arena.cli.main import app
 from arena.errors import StoreError
@@ -22,25 +22,14 @@ SAMPLES = REPO / "bots"
 FIRST = Path(__file__).resolve().parent / "bots" / "first.py"
 
 
-class _Passed:
-    ok = True
-
-    def failures(self) -> list[str]:
-        return []
-
-
 def _submit(bots_dir: Path, source: Path, *, update: bool = False) -> str:
-    return submit(source, "mine", bots_dir, check=lambda spec: _Passed(),
+    return submit(source, "mine", bots_dir, check=lambda spec: PassedCheck(),
                   update=update).version
 
 
 @pytest.fixture
 def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    bots_dir = tmp_path / "bots"
-    bots_dir.mkdir()
-    monkeypatch.setenv("ARENA_BOTS_DIR", str(bots_dir))
-    monkeypatch.chdir(tmp_path)
-    return bots_dir
+    return bots_dir_for(tmp_path, monkeypatch)
 
 
 def _spec(tmp_path: Path, db: Path, **fields: Any) -> Path:

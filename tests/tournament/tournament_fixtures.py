@@ -114,3 +114,27 @@ def _repo_cwd() -> Any:
     os.chdir(REPO)
     yield None
     os.chdir(old)
+
+
+class PassedCheck:
+    """A compliance report that passes: the tests register bots without running them."""
+
+    ok = True
+
+    def failures(self) -> list[str]:
+        return []
+
+
+def bots_dir_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *names: str) -> Path:
+    """A bots directory every command uses (``ARENA_BOTS_DIR``, the working directory beside
+    it) with the fixture bots ``names`` registered under their names."""
+    from arena.registry import submit
+
+    bots_dir = tmp_path / "bots"
+    bots_dir.mkdir()
+    monkeypatch.setenv("ARENA_BOTS_DIR", str(bots_dir))
+    monkeypatch.chdir(tmp_path)
+    for name in names:
+        submit(FIXTURES / f"{name}.py", name, bots_dir, check=lambda spec: PassedCheck())
+    return bots_dir
+

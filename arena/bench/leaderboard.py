@@ -19,7 +19,6 @@ must have rated no game itself (``rated_with_history``).
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import random
 import statistics
@@ -33,6 +32,7 @@ from typing import Any
 from arena.rating.games import connect, find_tournament, load_games, tournament_bots
 from arena.rating.leaderboard import Leaderboard, build_leaderboard
 from arena.rating.trueskill_rating import rate_stored, rate_tournament_run
+from arena.referee.seeds import utc_today
 from arena.tournament.store import Store, compress_record, game_id
 from arena.web.data import load_tournament
 
@@ -78,7 +78,7 @@ def write_tournament(path: Path, games: int, players: int, bots: int, seed: int)
         spec = {"name": _NAME, "format": "swiss", "players_per_game": players, "seed": seed}
         row = store.create_tournament(
             name=_NAME, spec_hash="bench", spec_json=spec, format="swiss",
-            players_per_game=players, seed=seed, event_date=dt.date.today(), rounds=0,
+            players_per_game=players, seed=seed, event_date=utc_today(), rounds=0,
             games_planned=games, spec_path=None,
             bots=[(f"bot{i}", "v1", f"bots/bot{i}", {}) for i in range(bots)])
         entrants = store.entrant_ids(row.id)

@@ -40,7 +40,6 @@ Four figures, measured in the same run so they share the machine's state:
 
 from __future__ import annotations
 
-import datetime as dt
 import os
 import random
 import statistics
@@ -62,7 +61,7 @@ from arena.referee.connection import Connection, Launcher, Received
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import MatchRequest, play_match
 from arena.referee.relay import EventRelay
-from arena.referee.seeds import game_seed
+from arena.referee.seeds import game_seed, utc_today
 from arena.registry import PYTHON, resolve
 from arena.sandbox import Limits, probe
 
@@ -495,7 +494,7 @@ def _match_rates(games: int, seed: int, limits: Limits) -> dict[str, Any]:
     spec = resolve(random_bot)
     started = time.perf_counter()
     outcome = play_match(MatchRequest(bots=[spec, spec], games=games, seed=seed, limits=limits,
-                                      event_date=dt.date.today()))
+                                      event_date=utc_today()))
     match_s = time.perf_counter() - started
     in_games = sum(game.duration_s for game in outcome.games)
     local_decisions = 0

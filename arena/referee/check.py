@@ -13,7 +13,6 @@ limits) and reports a checklist, one line per requirement, with the reason for e
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from arena.referee.failures import STRIKE_TYPES
 from arena.referee.games import LocalSeat, run_games
 from arena.referee.hints import HINT, author_paths, log_note, traceback_tail
 from arena.referee.launch import sandbox_launcher
-from arena.referee.seeds import parse_date
+from arena.referee.seeds import parse_date, utc_today
 from arena.registry import BotSpec, name_problem, resolve, submit_version
 from arena.registry.environments import environment_at, with_environment
 from arena.sandbox import Limits
@@ -167,7 +166,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
             seats[seat] = client
             keys = [spec.key if s == seat else f"random{s}" for s in range(size)]
             for outcome in run_games(seats, games=1, seed=seed, match_id="check",
-                                     event_date=dt.date.today(), keys=keys, first_game=g):
+                                     event_date=utc_today(), keys=keys, first_game=g):
                 played += 1
                 failures.extend(outcome.failures)
                 forfeits.extend(why for s, why in outcome.forfeits.items() if s == seat)

@@ -45,7 +45,7 @@ from arena.referee.keeper import BotKeeper
 from arena.referee.launch import sandbox_launcher, sandbox_warnings
 from arena.referee.outcome import GameOutcome, MatchOutcome
 from arena.referee.seating import seat_orders, seating_mode, seatings_per_deal
-from arena.referee.seeds import bot_seed, deal_seed, game_seed, parse_date
+from arena.referee.seeds import bot_seed, deal_seed, game_seed, parse_date, utc_today
 from arena.registry import BotSpec, files_changed, files_unchanged, resolve
 from arena.registry.environments import with_environment
 from arena.sandbox import Limits
@@ -189,7 +189,7 @@ def play_match(request: MatchRequest,
     referees."""
     specs = request.resolved()
     limits = request.resolved_limits()
-    event_date = request.event_date or dt.date.today()
+    event_date = request.event_date or utc_today()
     launcher = request.launcher
     warnings: list[str] = []
     if launcher is None:

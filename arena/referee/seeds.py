@@ -3,7 +3,8 @@
 Every seed derives from the match seed by SHA-256, so it is stable across runs, machines and
 Python versions: each game's (or a deal book's deal), and each bot's own seed for one game,
 sent in ``game_start`` and derived apart from the game's, so it reveals nothing of the deal.
-The first game's starting seat follows the bots' ``last_read_page`` (ruling 13).
+The first game's starting seat follows the bots' ``last_read_page`` (ruling 13), read against
+the day the match is played: a tournament's is fixed when it is created (:func:`utc_today`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from typing import Any
 
 from arena.engine import first_starting_seat
 
-__all__ = ["bot_seed", "deal_seed", "first_seat", "game_seed", "parse_date", "parse_stamp"]
+__all__ = ["bot_seed", "deal_seed", "first_seat", "game_seed", "parse_date", "parse_stamp",
+           "utc_today"]
 
 
 def bot_seed(match_seed: int, game_index: int, seat: int) -> int:
@@ -36,6 +38,12 @@ def deal_seed(match_seed: int, deal: int, deal_seeds: Sequence[int] = ()) -> int
     """The seed of a match's deal: the deal book's where it has one, else derived (without
     duplicate, the deal is the game)."""
     return deal_seeds[deal] if deal < len(deal_seeds) else game_seed(match_seed, deal)
+
+
+def utc_today() -> dt.date:
+    """The day a match is played when nothing fixes it: today in UTC, as ruling 13 reads a bare
+    date, so the machine's time zone cannot change the games (in UTC+14 it is tomorrow)."""
+    return dt.datetime.now(dt.timezone.utc).date()
 
 
 def parse_date(value: Any) -> dt.date | None:

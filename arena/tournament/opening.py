@@ -3,12 +3,12 @@ refused for a changed spec with what changed, said for people."""
 
 from __future__ import annotations
 
-import datetime as dt
 import secrets
 from typing import Any
 
 from arena.common.provenance import software
 from arena.errors import ArenaError, StoreError
+from arena.referee.seeds import utc_today
 from arena.registry import resolve
 from arena.tournament.editions import continue_with, edition_name, version_changes
 from arena.tournament.overrides import override_options
@@ -74,7 +74,7 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
         name=spec.name, spec_hash=spec_hash, spec_json=data, format=spec.format,
         players_per_game=max(spec.table_sizes),
         seed=spec.seed if spec.seed is not None else secrets.randbits(63),
-        event_date=spec.event_date or dt.date.today(), rounds=spec.effective_rounds(),
+        event_date=spec.event_date or utc_today(), rounds=spec.effective_rounds(),
         games_planned=planned_games(spec),
         spec_path=str(spec.source.resolve()) if spec.source is not None else None,
         bots=[(b.name, b.version, str(b.path), stored_metadata(b.metadata, b.options))

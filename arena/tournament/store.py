@@ -107,6 +107,12 @@ def _now() -> str:
     return dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
 
 
+def _event_day(stored: str | None, created_at: str | None) -> dt.date:
+    """The day a tournament's games count as played: the stored one; in a row written without
+    it, the UTC day the tournament was created, which a resume on a later day keeps."""
+    return dt.date.fromisoformat(stored or (created_at or _now())[:10])
+
+
 @dataclass(frozen=True, slots=True)
 class TournamentRow:
     """A stored tournament's header."""
@@ -272,7 +278,7 @@ class Store:
             id=row[0], name=row[1], spec_hash=row[2] or "", spec=json.loads(row[3] or "{}"),
             format=row[4], players_per_game=row[5], seed=row[6], state=row[7],
             created_at=row[8], finished_at=row[9],
-            event_date=dt.date.fromisoformat(row[10]) if row[10] else dt.date.today(),
+            event_date=_event_day(row[10], row[8]),
             rounds=row[11] or 1, games_planned=row[12] or 0, spec_path=row[13])
 
     def require(self, name: str) -> TournamentRow:

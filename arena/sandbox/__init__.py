@@ -53,7 +53,8 @@ Semantics worth knowing:
   absolute path are rewritten to the copy. Never pass a directory shared by several bots.
 * A command starting with ``python``/``python3`` runs with ``report.python``.
 * The environment is cleared: PATH (``BOT_PATH``), HOME/TMPDIR (a private writable scratch
-  dir), LANG, PYTHONDONTWRITEBYTECODE, PYTHONUNBUFFERED, PYTHONNOUSERSITE, the numeric
+  dir), LANG, PYTHONDONTWRITEBYTECODE, PYTHONUNBUFFERED, PYTHONNOUSERSITE, PYTHONHASHSEED
+  (0: the same hash seed in every launch, so sets of strings iterate alike), the numeric
   libraries' thread pools at one thread (``spawn.THREAD_POOLS``), plus ``env`` (e.g.
   PYTHONPATH; its entries are made readable inside the sandbox).
 * Layers can be switched off for tests or debugging with ``ARENA_SANDBOX_DISABLE=bwrap,seccomp``

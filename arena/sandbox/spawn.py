@@ -217,6 +217,8 @@ def _environment(home: str, env: Mapping[str, str] | None, marker: str) -> dict[
         "PYTHONDONTWRITEBYTECODE": "1",
         "PYTHONUNBUFFERED": "1",
         "PYTHONNOUSERSITE": "1",
+        # one hash seed for every launch: a bot iterating a set of strings replays its games
+        "PYTHONHASHSEED": "0",
         **THREAD_POOLS,
     }
     full_env.update(env or {})

@@ -76,8 +76,8 @@ def test_bot_sees_a_cleared_environment_its_copy_and_only_std_fds(
         seen = json.loads(run_to_line(proc).data)
     env = seen["env"]
     assert set(env) <= {"PATH", "HOME", "TMPDIR", "LANG", "PYTHONDONTWRITEBYTECODE",
-                        "PYTHONUNBUFFERED", "PYTHONNOUSERSITE", "PYTHONPATH", "EXTRA",
-                        ENV_MARKER, "LC_CTYPE", "PWD", "SHLVL", *THREAD_POOLS}
+                        "PYTHONUNBUFFERED", "PYTHONNOUSERSITE", "PYTHONHASHSEED", "PYTHONPATH",
+                        "EXTRA", ENV_MARKER, "LC_CTYPE", "PWD", "SHLVL", *THREAD_POOLS}
     assert env[ENV_MARKER] == proc.marker and env["LANG"] == "C.UTF-8"
     assert {name: env[name] for name in THREAD_POOLS} == dict.fromkeys(THREAD_POOLS, "1")
     assert env["PYTHONPATH"] == kit_env()["PYTHONPATH"]

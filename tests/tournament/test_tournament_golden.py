@@ -1,6 +1,7 @@
 """The same spec and seed play the same games, move for move, from one version of the arena to
 the next: small versions of tournaments/swiss.yaml and tournaments/four_player.yaml, played
-through the sandboxed referee, against digests of what they stored.
+through the sandboxed referee, against digests of what they stored; and one of them again by
+``arena run`` in another environment (hash seed, locale, time zone, directory, umask).
 
 A digest covers every game's id, bots by seat, seed, starting seat, placements, decision count
 and forfeits, and the Swiss byes. When a change is meant to deal or play other games (a rule
@@ -11,14 +12,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import spec_from_mapping
+
+REPO = Path(__file__).resolve().parents[2]
 
 SAMPLES = ["random", "greedy", "collector", "heuristic"]
 LIMITS = {"decision_ms": 10000, "time_bank_ms": 60000, "startup_ms": 60000}
@@ -64,3 +71,28 @@ def test_a_spec_plays_the_games_it_always_played(name: str, tmp_path: Path) -> N
     games = stored_games(db, name)
     digest = hashlib.sha256(json.dumps(games).encode()).hexdigest()[:16]
     assert digest == DIGESTS[name], json.dumps(games[:3])
+
+
+def _private_umask() -> None:
+    os.umask(0o077)
+
+
+def test_the_environment_of_arena_run_changes_no_game(tmp_path: Path) -> None:
+    """Another hash seed, locale, time zone, current directory and umask: the same games."""
+    name = "four_player"
+    db = tmp_path / f"{name}.db"
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(yaml.safe_dump({"name": name, "bots": SAMPLES, "event_date": "2026-11-29",
+                                    "limits": LIMITS, **SPECS[name]}))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    env = {**os.environ, "PYTHONHASHSEED": "12345", "LC_ALL": "C", "LANG": "C",
+           "TZ": "Pacific/Kiritimati",
+           "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    done = subprocess.run(
+        [sys.executable, "-m", "arena.cli.main", "run", str(spec), "--db", str(db),
+         "--workers", "2", "--no-trial", "--no-progress"],
+        cwd=elsewhere, env=env, capture_output=True, text=True, preexec_fn=_private_umask)
+    assert done.returncode == 0, done.stderr
+    games = stored_games(db, name)
+    assert hashlib.sha256(json.dumps(games).encode()).hexdigest()[:16] == DIGESTS[name]

@@ -6,6 +6,7 @@ options and presents the outcome. Registered by :mod:`arena.cli.bot_commands`.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
 import secrets
@@ -36,6 +37,7 @@ from arena.rating.sprt import Score, SprtTest, describe_elo
 from arena.referee.failures import describe
 from arena.referee.match import GameOutcome, MatchOutcome
 from arena.referee.seating import SEATINGS
+from arena.referee.seeds import utc_today
 from arena.registry import BotSpec
 from arena.tournament.dealbook import read_deal_book
 from arena.tournament.entries import exposed_deals
@@ -76,6 +78,13 @@ MATCH_HELP = "\n\n".join([
 ])
 
 
+_MaxStrikes = Annotated[int | None, typer.Option(
+    "--max-strikes", min=0, help="Strikes per game before a forfeit (default 3).")]
+_EventDate = Annotated[str | None, typer.Option(
+    "--event-date", metavar="YYYY-MM-DD", help="The day the games count as played: the bots' "
+    "last_read_page and last_book_finished are read against it (rulings 12 and 13). "
+    "Default: today in UTC.")]
+
 #: ``--verbose``, ``--quiet`` and ``--progress``: how much of a long match is shown.
 _Verbose = Annotated[bool, typer.Option(
     "--verbose", "-v", help="With --sprt: print the per-game table too (shown by default "
@@ -105,9 +114,7 @@ def match(
     decision_ms: DecisionMs = None,
     time_bank_ms: Annotated[int | None, typer.Option(
         "--time-bank-ms", min=0, help="Time bank per game (default 10000).")] = None,
-    max_strikes: Annotated[int | None, typer.Option(
-        "--max-strikes", min=0,
-        help="Strikes per game before a forfeit (default 3).")] = None,
+    max_strikes: _MaxStrikes = None,
     startup_ms: StartupMs = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="N:KEY=VALUE",
@@ -137,11 +144,13 @@ def match(
     deals: Annotated[Path | None, typer.Option(
         "--deals", metavar="FILE", help="A deal book: the deals to play, in order "
         "(docs/TOURNAMENTS.md, \"Deal books\").")] = None,
+    event_date: _EventDate = None,
     verbose: _Verbose = False,
     quiet: _Quiet = False,
     progress: _Progress = PROGRESS_GAMES,
 ) -> None:
     """Play one match (help text: ``MATCH_HELP``)."""
+    day = _event_day(event_date)
     rules = rules_from_texts(rule)
     test = _sprt_test(sprt, alpha, beta, len(bots))
     show = _shown(verbose, quiet, 0 if as_json or test is None else progress, test is None)
@@ -154,17 +163,17 @@ def match(
     book = _deal_book(deals, seed, entrants)  # the seed as given: None when drawn below
     drawn, seed = seed is None, secrets.randbits(63) if seed is None else seed
     series = MatchSeries(entrants, games, seed, limits, seating, test, records, rules=rules,
-                         ponder=ponder, deals=book)
+                         ponder=ponder, deals=book, event_date=day)
     try:
         outcome = series.play(on_game=_progress_printer(series, test, show.progress))
     except KeyboardInterrupt:
         _print_interrupted(series, seed)
         raise
     if as_json:
-        typer.echo(json.dumps({**_match_json(outcome, seed, test), "rules": rules.to_json()},
-                              indent=2))
+        typer.echo(json.dumps({**_match_json(outcome, seed, test), "event_date": day.isoformat(),
+                               "rules": rules.to_json()}, indent=2))
     else:
-        _print_match(outcome, seed, drawn, test, games, records, show.table, rules)
+        _print_match(outcome, seed, drawn, test, games, records, show.table, rules, day)
     if never := never_started(outcome):
         raise BotError(f"{', '.join(never)} never started (the failures above say why)")
 
@@ -209,6 +218,17 @@ def _games(games: int | None, bots: int, seating: str, sequential: bool) -> int:
     return games
 
 
+def _event_day(text: str | None) -> dt.date:
+    """``--event-date``'s day, else today in UTC (as a tournament without one)."""
+    if text is None:
+        return utc_today()
+    try:
+        return dt.date.fromisoformat(text)
+    except ValueError:
+        raise typer.BadParameter(f"must be a date (YYYY-MM-DD), not {text!r}",
+                                 param_hint="'--event-date'") from None
+
+
 def _match_json(outcome: MatchOutcome, seed: int, test: SprtTest | None) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     if len(outcome.names) == 2:
@@ -223,10 +243,11 @@ def _match_json(outcome: MatchOutcome, seed: int, test: SprtTest | None) -> dict
 
 
 def _print_match(outcome: MatchOutcome, seed: int, drawn: bool, test: SprtTest | None,
-                 games: int, records: Path | None, table: bool, rules: HouseRules) -> None:
+                 games: int, records: Path | None, table: bool, rules: HouseRules,
+                 day: dt.date) -> None:
     typer.echo(_render_match(outcome, f"Seed {seed}" + (
-        f" (drawn for this match; --seed {seed} plays the same games)" if drawn else ""),
-        table))
+        f" (drawn for this match; --seed {seed} --event-date {day} plays the same games)"
+        if drawn else ""), table))
     score = first_bot_score(outcome.games) if len(outcome.names) == 2 else Score()
     # a bot that never started forfeited every game: an Elo of -inf measures nothing of it
     if len(outcome.names) == 2 and score.games and not never_started(outcome):

@@ -8,6 +8,7 @@ caller stopped by Ctrl-C can still say how far the match got.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -123,6 +124,8 @@ class MatchSeries:
     #: A deal book's deals (game seeds), played in order, one a deal, from the start again
     #: past the book's end; empty: each deal's seed derives from ``seed``.
     deals: tuple[int, ...] = ()
+    #: The day the games count as played (rulings 12 and 13); None: today in UTC.
+    event_date: dt.date | None = None
     #: The games finished so far, in order (kept when the match is interrupted).
     played: list[GameOutcome] = field(default_factory=list)
     #: Add the records to those ``records`` holds (a person's games, ``arena play``) rather
@@ -156,6 +159,7 @@ class MatchSeries:
         request = MatchRequest(bots=told_apart(self.bots), games=self.games, seed=self.seed,
                                limits=self.limits, duplicate=self.seating, rules=self.rules,
                                ponder=self.ponder, local=self.local,
+                               event_date=self.event_date,
                                deal_seeds=table_deals(self.deals, 1, self.games // self.per_deal))
 
         def done(played: list[GameOutcome]) -> bool:

@@ -382,6 +382,36 @@ def test_in_a_duplicate_match_the_failures_name_the_bot_that_failed_in_any_seat(
     assert not any(line.startswith("  random ") for line in out[at:])
 
 
+def _dated_bot(directory: Path, name: str, last_read_page: str) -> Path:
+    path = directory / f"{name}.py"
+    path.write_text("from arena.sdk import Bot\n\n\n"
+                    f"class Dated(Bot):\n    name = {name!r}\n"
+                    f"    last_read_page = {last_read_page!r}\n\n"
+                    "    def act(self, request):\n        return 0\n")
+    return path
+
+
+@needs_sandbox
+def test_match_event_date_fixes_the_day_its_games_are_played(tmp_path: Path) -> None:
+    """The first game's starting seat depends on the day (a page read in the future counts
+    as never read): --event-date replays a match on any day."""
+    eve = _dated_bot(tmp_path, "eve", "2030-05-31")
+    later = _dated_bot(tmp_path, "later", "2030-06-02")
+
+    def first_starter(day: str) -> tuple[str, int]:
+        result = _run("match", str(eve), str(later), "--seed", "3", "--json",
+                      "--event-date", day)
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        return data["event_date"], data["games"][0]["starting_seat"]
+
+    assert first_starter("2030-06-01") == ("2030-06-01", 0)
+    assert first_starter("2030-06-03") == ("2030-06-03", 1)
+    bad = _run("match", str(eve), str(later), "--event-date", "tomorrow")
+    assert bad.exit_code == 2
+    assert "'--event-date': must be a date (YYYY-MM-DD), not" in bad.output
+
+
 @needs_sandbox
 def test_match_without_a_seed_draws_a_secret_one_and_says_it_after() -> None:
     """A bot that knew the match seed could compute every deal (the engine is public), so
@@ -397,8 +427,8 @@ def test_match_without_a_seed_draws_a_secret_one_and_says_it_after() -> None:
     assert first != second and first >= 1 << 20 and second >= 1 << 20
     assert play("--seed", str(first)) == (first, games)
     text = _run("match", "random", "random", "--games", "1")
-    seed = int(re.search(r"^Seed (\d+) \(drawn for this match; --seed \1 plays the same "
-                         r"games\)$", text.stdout, re.M).group(1))
+    seed = int(re.search(r"^Seed (\d+) \(drawn for this match; --seed \1 --event-date "
+                         r"\d{4}-\d\d-\d\d plays the same games\)$", text.stdout, re.M).group(1))
     assert seed >= 0
     fixed = _run("match", "random", "random", "--games", "1", "--seed", "7")
     assert fixed.stdout.splitlines()[1] == "Seed 7"

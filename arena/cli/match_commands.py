@@ -199,7 +199,8 @@ def _shown(verbose: bool, quiet: bool, progress: int, table: bool) -> Shown:
 
 def _print_interrupted(series: MatchSeries, seed: int) -> None:
     """On stderr, after a Ctrl-C: how far the match got, and the test so far."""
-    typer.echo(_interrupted(series.played, series.games, seed, series.records), err=True)
+    typer.echo(_interrupted(series.played, series.games, seed, series.records,
+                            series.event_date), err=True)
     whole = series.whole_deals()  # the test counts deals
     if series.test is not None and whole:
         typer.echo("\n".join(_head_to_head_lines(whole[0].names, first_bot_score(whole),
@@ -379,12 +380,14 @@ def _progress_line(score: Score, test: SprtTest) -> str:
 
 
 def _interrupted(played: list[GameOutcome], games: int, seed: int,
-                 records: Path | None) -> str:
-    """What a Ctrl-C leaves: how far the match got, each bot's wins so far, how to replay."""
+                 records: Path | None, day: dt.date | None = None) -> str:
+    """What a Ctrl-C leaves: how far the match got, each bot's wins so far, how to replay
+    (the day too: bots' dates are read against it)."""
     if not played:
         return f"Interrupted before the first game ended (seed {seed})."
     kept = f"; their records are in {records}" if records is not None else ""
-    return (f"Interrupted after {len(played)} of {games} games (seed {seed} replays them"
+    replay = f"--seed {seed} --event-date {day}" if day is not None else f"seed {seed}"
+    return (f"Interrupted after {len(played)} of {games} games ({replay} replays them"
             f"{kept}); wins so far: "
             + ", ".join(f"{name} {n}" for name, n in wins_so_far(played)))
 

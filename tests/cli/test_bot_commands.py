@@ -5,6 +5,7 @@ These run real sandboxed bots (the sample bots and the hostile fixtures) with sm
 
 from __future__ import annotations
 
+import datetime as dt
 import importlib
 import json
 import logging
@@ -628,6 +629,8 @@ def test_a_ctrl_c_in_a_match_says_how_far_it_got() -> None:
         "Interrupted after 3 of 10 games (seed 77 replays them; their records are in g.jsonl); "
         "wins so far: a 1, b 2")
     assert _interrupted([], 10, 77, None) == "Interrupted before the first game ended (seed 77)."
+    assert _interrupted(games, 10, 77, None, dt.date(2030, 6, 1)).startswith(
+        "Interrupted after 3 of 10 games (--seed 77 --event-date 2030-06-01 replays them); ")
 
 
 def test_a_bot_given_up_after_failed_starts_never_started() -> None:

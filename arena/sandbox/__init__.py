@@ -54,7 +54,7 @@ Semantics worth knowing:
 * A command starting with ``python``/``python3`` runs with ``report.python``.
 * The environment is cleared: PATH (``BOT_PATH``), HOME/TMPDIR (a private writable scratch
   dir), LANG, PYTHONDONTWRITEBYTECODE, PYTHONUNBUFFERED, PYTHONNOUSERSITE, PYTHONHASHSEED
-  (0: the same hash seed in every launch, so sets of strings iterate alike), the numeric
+  (0: the same hash seed in every launch, so sets of strings iterate alike), TZ (UTC), the numeric
   libraries' thread pools at one thread (``spawn.THREAD_POOLS``), plus ``env`` (e.g.
   PYTHONPATH; its entries are made readable inside the sandbox).
 * Layers can be switched off for tests or debugging with ``ARENA_SANDBOX_DISABLE=bwrap,seccomp``

@@ -219,6 +219,9 @@ def _environment(home: str, env: Mapping[str, str] | None, marker: str) -> dict[
         "PYTHONNOUSERSITE": "1",
         # one hash seed for every launch: a bot iterating a set of strings replays its games
         "PYTHONHASHSEED": "0",
+        # local time is UTC on every host: a bot's dates match the referee's day, and the
+        # host's zone is not one more fact about the machine
+        "TZ": "UTC",
         **THREAD_POOLS,
     }
     full_env.update(env or {})

@@ -49,6 +49,7 @@ print(json.dumps({
     "fds": sorted(int(fd) for fd in os.listdir("/proc/self/fd")), "uid": os.getuid(),
     "argv": sys.argv[1:], "home_writable": home_writable, "executable": sys.executable,
     "sid_is_own": os.getsid(0) == os.getpid() or os.getsid(0) == os.getppid(),
+    "utc_offset": __import__("time").localtime().tm_gmtoff,
 }), flush=True)
 """
 
@@ -77,8 +78,9 @@ def test_bot_sees_a_cleared_environment_its_copy_and_only_std_fds(
     env = seen["env"]
     assert set(env) <= {"PATH", "HOME", "TMPDIR", "LANG", "PYTHONDONTWRITEBYTECODE",
                         "PYTHONUNBUFFERED", "PYTHONNOUSERSITE", "PYTHONHASHSEED", "PYTHONPATH",
-                        "EXTRA", ENV_MARKER, "LC_CTYPE", "PWD", "SHLVL", *THREAD_POOLS}
+                        "TZ", "EXTRA", ENV_MARKER, "LC_CTYPE", "PWD", "SHLVL", *THREAD_POOLS}
     assert env[ENV_MARKER] == proc.marker and env["LANG"] == "C.UTF-8"
+    assert env["TZ"] == "UTC" and seen["utc_offset"] == 0  # whatever the host's zone
     assert {name: env[name] for name in THREAD_POOLS} == dict.fromkeys(THREAD_POOLS, "1")
     assert env["PYTHONPATH"] == kit_env()["PYTHONPATH"]
     assert seen["files"] == ["bot.py", "data.txt"]

@@ -21,7 +21,7 @@ from arena.tournament.editions import retired_entries, stored_bot
 from arena.tournament.events import Progress, ProgressEnded, Report, RunWarning
 from arena.tournament.planning import fixed_tables, group_deals, tables_per_swiss_round
 from arena.tournament.pool import TableExecutor
-from arena.tournament.schedule import match_seed
+from arena.tournament.schedule import derive_seed, match_seed
 from arena.tournament.scoring import RatingTrack, compute_standings
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.standings import swiss_inputs
@@ -227,8 +227,11 @@ class RunState:
             self.rating = RatingTrack(n, **spec.rating.resolved())
         ratings = self.rating.ratings(rated)
         standings = compute_standings(n, played, byes, ratings)
+        # a duplicate table plays every seating, so which one comes first needs no lot
+        seat_seed = (None if seating_mode(spec.duplicate) != "none"
+                     else derive_seed(self.row.seed, "seats", r))
         paired = swiss.pair_round(standings, played, byes, spec.table_sizes[0],
-                                  sizes_first=bool(spec.duplicate))
+                                  sizes_first=bool(spec.duplicate), seat_seed=seat_seed)
         rows: list[TableRow] = []
         index = 0
         for deal, seats in enumerate(paired.tables):

@@ -36,12 +36,20 @@ the cost). That takes time about linear in the field, where the previous fallbac
 over the whole field and swaps between every two tables: ``solver="legacy"``, kept for
 comparison) grew with its square and more. Exact is exact: a field the exact solver
 finishes is paired the same by both solvers; the local search is a local optimum, not a
-proven one. Seats are then given so that each player takes the seats it has used least.
+proven one.
+
+Seats are then given table by table, so that each player takes the seats it has used least
+(the seating with the fewest earlier uses of its seats, then the most even): at 2 players the
+bot that sat first less often sits first. Seatings that tie go by a lot drawn from
+``seat_seed`` (the runner's: from the tournament's seed and the round), or, without one, to
+standings order (duplicate mode, where every table plays all its seatings). Seats never
+change who meets: two bots that owe the same seat may meet, and one sits there again.
 """
 
 from __future__ import annotations
 
 import math
+import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -187,6 +195,7 @@ def pair_round(
     work_budget: int = EXACT_WORK_BUDGET,
     sizes_first: bool = False,
     solver: Solver = "auto",
+    seat_seed: int | None = None,
 ) -> SwissRound:
     """Pair the next round from the standings and the completed rounds' tables and byes.
 
@@ -195,7 +204,8 @@ def pair_round(
     and a field of 5 at tables of 3 would otherwise seat one bot at the table of 2 round
     after round (repeats avoided first, the table of 2 must always take one of its last
     players). ``solver``: see :data:`Solver` (the exact solver's pairings are the same
-    either way)."""
+    either way). ``seat_seed`` draws the lot between seatings that balance seats equally
+    well (None: standings order decides)."""
     f = _Field(standings, played, byes, k, sizes_first)
     order, n, rank, cost = f.order, len(f.order), f.rank, f.cost
     sizes, n_byes = table_sizes(n, k)
@@ -218,23 +228,28 @@ def pair_round(
     for table in played:
         for seat, e in enumerate(table.seats):
             seat_use[(e, seat)] += 1
-    seated = tuple(_seat(g, seat_use, rank) for g in tables)
+    lot = None if seat_seed is None else random.Random(f"swiss-seats:{seat_seed}")
+    seated = tuple(_seat(g, seat_use, rank, lot) for g in tables)
     return SwissRound(tables=seated, byes=bye_list)
 
 
 def _seat(
-    group: tuple[int, ...], seat_use: Counter[tuple[int, int]], rank: dict[int, int]
+    group: tuple[int, ...], seat_use: Counter[tuple[int, int]], rank: dict[int, int],
+    lot: random.Random | None,
 ) -> tuple[int, ...]:
-    """Seat a table so each player takes the seats it has used least (rank order breaks ties)."""
+    """Seat a table so each player takes the seats it has used least; seatings that tie go by
+    ``lot``, or without one to the first in rank order."""
     members = sorted(group, key=lambda e: rank[e])
-    best: tuple[tuple[int, int], tuple[int, ...]] | None = None
+    ties: list[tuple[int, ...]] = []
+    best: tuple[int, int] | None = None
     for perm in permutations(members):
         uses = [seat_use[(e, seat)] for seat, e in enumerate(perm)]
         key = (sum(uses), sum(u * u for u in uses))
-        if best is None or key < best[0]:
-            best = (key, perm)
-    assert best is not None
-    return best[1]
+        if best is None or key < best:
+            best, ties = key, [perm]
+        elif key == best:
+            ties.append(perm)
+    return ties[0] if lot is None or len(ties) == 1 else lot.choice(ties)
 
 
 class _OverBudget(Exception):

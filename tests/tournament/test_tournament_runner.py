@@ -41,9 +41,13 @@ from arena.cli.main import app
 from arena.errors import ReplayError, StoreError
 from arena.tournament.pool import LocalPool
 from arena.tournament.runner import RunSummary, mismatch_lines, resume_hint, run_tournament
+from arena.tournament.schedule import derive_seed
+from arena.tournament.scoring import compute_standings
 from arena.tournament.spec import load_spec
+from arena.tournament.standings import swiss_inputs, swiss_standings
 from arena.tournament.status import _progress, failure_summary
 from arena.tournament.store import Store
+from arena.tournament.swiss import pair_round
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +78,31 @@ def test_uninterrupted_swiss_is_complete_and_well_paired(
     assert len({bot for _, bot in sig["byes"]}) == 3
     seat0 = Counter(t[2][0] for t in sig["tables"])
     assert max(seat0.values()) <= 2
+
+
+def test_swiss_seats_are_the_rounds_lot_among_equally_even_seatings(tmp_path: Path) -> None:
+    """Each stored round is seated as the pairing seats it with the lot of the tournament's
+    seed and that round, from the games stored before it; the seed is one whose first round
+    the lot seats otherwise than standings order."""
+    standings = compute_standings(4, [])
+
+    def lot_seats(seed: int) -> tuple[tuple[int, ...], ...]:
+        return pair_round(standings, [], [], 2, seat_seed=derive_seed(seed, "seats", 1)).tables
+
+    seed = next(s for s in range(100) if lot_seats(s) != pair_round(standings, [], [], 2).tables)
+    db = tmp_path / "arena.db"
+    spec = write_spec(tmp_path / "spec.yaml", db, bots=BOTS[:4], rounds=2, games_per_match=1,
+                      seed=seed)
+    assert run_tournament(load_spec(spec), 1).state == "finished"
+    with Store(db, create=False, read_only=True) as store:
+        row = store.require("swiss-e2e")
+        ids = store.entrant_ids(row.id)
+        for r in (1, 2):
+            played, byes, _, _ = swiss_inputs(store, row, r)
+            paired = pair_round(swiss_standings(store, row, before_round=r), played, byes, 2,
+                                seat_seed=derive_seed(seed, "seats", r))
+            stored = [t.seats for t in store.tables(row.id, r)]
+            assert stored == [tuple(ids[e] for e in seats) for seats in paired.tables]
 
 
 def test_results_do_not_depend_on_the_number_of_workers(

@@ -114,7 +114,16 @@ def test_gauntlet_challengers_meet_only_the_field(k: int) -> None:
         assert len(set(opponents.values())) == 1
     for t in tables:
         assert len([b for b in t.seats if b in challengers]) == 1
-    assert_seats_balanced(tables, challengers, k)
+    assert_seats_balanced(tables, challengers + field, k)
+
+
+@pytest.mark.parametrize("k", [2, 3, 4])
+@pytest.mark.parametrize("rounds", [1, 2, 3])
+def test_a_gauntlets_field_sits_in_every_seat_as_evenly_as_its_challengers(
+        k: int, rounds: int) -> None:
+    challengers, field = [0, 1, 2], list(range(3, 3 + k + 2))
+    tables = gauntlet(challengers, field, k, rounds=rounds)
+    assert_seats_balanced(tables, challengers + field, k)
 
 
 def test_schedules_are_pure_functions() -> None:

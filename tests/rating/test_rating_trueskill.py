@@ -63,8 +63,8 @@ def test_missing_settings_follow_the_library_relations() -> None:
     assert RatingSettings.from_mapping({"tau": 0.5}).tau == 0.5  # a spec may still ask for drift
 
 
-#: The shape of swiss.yaml's three rounds (2-player matches of 300 games): (winner-to-be,
-#: opponent, games the first one won).
+#: The shape of a run of swiss.yaml's three rounds (2-player matches of 300 games; an older
+#: version of its bots, kept as a fixed sample): (winner-to-be, opponent, games it won).
 _SWISS_SHAPE = [("heuristic", "collector", 178), ("greedy", "random", 290),
                 ("collector", "random", 284), ("heuristic", "greedy", 183),
                 ("greedy", "collector", 159), ("heuristic", "random", 294)]

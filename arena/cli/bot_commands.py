@@ -23,6 +23,7 @@ from arena.common.printable import printable
 from arena.native import native_build
 from arena.referee.check import CheckItem, CheckReport, check_bot
 from arena.registry import BotSpec, Removal, default_bots_dir, submit, survey_bots, unregister
+from arena.registry.environments import missing_python
 from arena.sandbox import Limits, SandboxReport, probe
 from arena.sandbox.report import NOT_NEEDED
 from arena.sandbox.uids import UID_BASE
@@ -259,8 +260,13 @@ def bots_command(
         return
     specs, broken = survey_bots(default_bots_dir())
     unlisted = [f"Not listed: {printable(name)}: {why}" for name, why in broken]
+    # a bot that asks for a Python this host lacks can never run here: not "not installed yet"
+    lacking = {s.key: why for s in specs if s.python and s.environment is None
+               and (why := missing_python(s.python)) is not None}
     if as_json:
-        typer.echo(json.dumps([s.to_json() for s in specs], indent=2))
+        typer.echo(json.dumps([{**s.to_json(), **({"cannot_run": lacking[s.key]}
+                                                  if s.key in lacking else {})}
+                                for s in specs], indent=2))
         for line in unlisted:  # beside the JSON, not in it
             typer.echo(line, err=True)
         return
@@ -271,8 +277,10 @@ def bots_command(
             typer.echo(wrapped(line))
         return
     # a bot whose packages are not installed yet gets its version once they are
-    unbuilt = [s for s in specs if (s.requirements or s.python) and s.environment is None]
-    rows = [[s.name, s.version + ("*" if s in unbuilt else ""), s.kind,
+    unbuilt = [s for s in specs if (s.requirements or s.python) and s.environment is None
+               and s.key not in lacking]
+    rows = [[s.name, s.version + ("*" if s in unbuilt else "!" if s.key in lacking else ""),
+             s.kind,
              str(s.metadata.get("author", "-")), str(s.metadata.get("version", "-")),
              s.path.name]
             for s in specs]
@@ -281,6 +289,9 @@ def bots_command(
     if unbuilt:
         typer.echo(wrapped("* its packages are not installed yet: the version names them "
                            "once check-bot, match or run installs them"))
+    for spec in specs:
+        if spec.key in lacking:
+            typer.echo(wrapped(f"! {spec.name} {lacking[spec.key]}: it cannot play here"))
     if left_out:
         typer.echo(wrapped(f"Not shown, to fit the terminal: {', '.join(left_out)}; --json "
                            "has every field."))

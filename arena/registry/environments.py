@@ -56,6 +56,7 @@ __all__ = [
     "environment_of_command",
     "interpreter_for",
     "list_environments",
+    "missing_python",
     "on_build",
     "remove_environment",
     "with_environment",
@@ -136,6 +137,19 @@ def interpreter_for(python: str | None) -> Interpreter:
         f"bot.yaml asks for Python {python}, which this host lacks: the sandbox runs bots "
         f"with Python {report.python_version} ({report.python}) and there is no "
         f"/usr/bin/python{python}")
+
+
+def missing_python(python: str | None) -> str | None:
+    """Why a bot asking for ``python`` cannot run on this machine at all ("needs Python
+    3.99, not on this machine ..."), or None when it can (its packages may still wait to be
+    installed: that is a matter of time, this one of the host)."""
+    try:
+        interpreter_for(python)
+    except BotEnvironmentError:
+        report = probe()
+        return (f"needs Python {python}, not on this machine (bots run with Python "
+                f"{report.python_version} here)")
+    return None
 
 
 @functools.cache

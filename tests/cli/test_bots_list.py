@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.sandbox import probe
 
 BOTS = Path(__file__).resolve().parents[2] / "bots"
 
@@ -97,3 +99,25 @@ def test_a_registered_bot_that_cannot_be_read_is_named_not_left_out(tmp_path: Pa
         "the bot's directory, got ['bot.py']")
     as_json = runner.invoke(app, ["bots", "--json"], env={"ARENA_BOTS_DIR": str(bots_dir)})
     assert as_json.stderr.startswith("Not listed: broken: ")
+
+
+def test_a_bot_asking_for_a_python_this_host_lacks_is_said_to_be_unable_to_run(
+        tmp_path: Path) -> None:
+    # it was marked '*', "not installed yet", though no install could ever make it run here
+    bots_dir = _bots_dir(tmp_path)
+    shutil.copytree(bots_dir / "mine", bots_dir / "future")
+    (bots_dir / "future" / "bot.yaml").write_text('name: future\nmodule: bot.py\n'
+                                                  'python: "3.99"\n')
+    env = {"ARENA_BOTS_DIR": str(bots_dir), "COLUMNS": "200",
+           "ARENA_ENV_CACHE": str(tmp_path / "envs")}
+    result = runner.invoke(app, ["bots"], env=env)
+    lines = result.stdout.splitlines()
+    assert result.exit_code == 0 and lines[2].split()[1].endswith("!"), result.stdout
+    assert "*" not in result.stdout
+    assert lines[5] == (f"! future needs Python 3.99, not on this machine (bots run with "
+                        f"Python {probe().python_version} here): it cannot play here")
+    as_json = runner.invoke(app, ["bots", "--json"], env=env)
+    found = {bot["name"]: bot for bot in json.loads(as_json.stdout)}
+    assert found["future"]["cannot_run"] == lines[5][len("! future "):-len(": it cannot "
+                                                                          "play here")]
+    assert "cannot_run" not in found["mine"]

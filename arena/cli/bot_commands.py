@@ -1,5 +1,5 @@
-"""CLI commands of the bot layer: ``doctor``, ``check-bot``, ``submit``, ``match``, ``bots`` and
-``bots remove``.
+"""CLI commands of the bot layer: ``doctor``, ``check-bot``, ``submit``, ``match``, ``bots``,
+``bots remove`` and ``bots prune``.
 
 Registered by :mod:`arena.cli.main`; ``match`` lives in :mod:`arena.cli.match_commands`.
 """
@@ -19,14 +19,29 @@ from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
 from arena.cli.signals import stop_on_sigterm
 from arena.cli.terminal import terminal_width, wrapped
+from arena.common.plural import counted
 from arena.common.printable import printable
+from arena.errors import StoreError
 from arena.native import native_build
 from arena.referee.check import CheckItem, CheckReport, check_bot
-from arena.registry import BotSpec, Removal, default_bots_dir, submit, survey_bots, unregister
+from arena.registry import (
+    VERSIONS_DIR,
+    BotSpec,
+    KeptCopy,
+    Removal,
+    default_bots_dir,
+    needed_by,
+    orphaned_versions,
+    remove_orphaned,
+    submit,
+    survey_bots,
+    unregister,
+)
 from arena.registry.environments import missing_python
 from arena.sandbox import Limits, SandboxReport, probe
 from arena.sandbox.report import NOT_NEEDED
 from arena.sandbox.uids import UID_BASE
+from arena.tournament.store import DEFAULT_RESULTS, Store
 
 __all__ = ["register"]
 
@@ -356,6 +371,69 @@ def _removal_line(done: Removal, bots_dir: Path) -> str:
             f"games{sample}")
 
 
+_PRUNE_HELP = "\n\n".join([
+    "Remove the earlier versions submit --update kept (.versions/ of the bots directory) "
+    "whose bot is no longer registered: its registry.yaml entry edited away, or its files "
+    "deleted by hand. A version a stored tournament may still start (one not finished, or a "
+    "league) is kept: the results databases counted are --db's (repeat it; default "
+    "$ARENA_DB, else results/arena.db). The versions of registered bots stay (arena bots "
+    "remove takes them with their bot).",
+    "Example: arena bots prune --dry-run --db results/arena.db",
+])
+
+
+def prune_command(
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would be removed; "
+                                                            "remove nothing.")] = False,
+    db: Annotated[list[Path] | None, typer.Option(
+        "--db", help="A results database whose stored tournaments count (repeat for more; "
+                     "default $ARENA_DB, else results/arena.db).")] = None,
+) -> None:
+    """Remove the kept versions no registered bot owns (help text: ``_PRUNE_HELP``)."""
+    bots_dir = default_bots_dir()
+    databases = db or [Path(os.environ.get("ARENA_DB") or DEFAULT_RESULTS)]
+    in_play, counted_in = _bots_in_play(databases)
+    removable: list[KeptCopy] = []
+    for copy in orphaned_versions(bots_dir):
+        tournament = needed_by(copy, in_play)
+        if tournament is not None:
+            typer.echo(wrapped(f"kept {copy.label}: tournament {printable(tournament)} may "
+                               "still start it (not finished, or a league)"))
+        else:
+            removable.append(copy)
+    removed = [c for c in removable if dry_run or remove_orphaned(c, bots_dir)]
+    for copy in removed:
+        typer.echo(f"{'would remove' if dry_run else 'removed'} {copy.label} "
+                   f"({copy.path})")
+    verb = "would remove" if dry_run else "removed"
+    what = (f"{verb} {counted(len(removed), 'kept version')} whose bot is no longer "
+            "registered" if removed else "no kept version to remove: each is a registered "
+            "bot's or a stored tournament's")
+    typer.echo(wrapped(f"{what.capitalize()} in {bots_dir / VERSIONS_DIR}; stored "
+                       f"tournaments counted: {counted_in}."))
+
+
+def _bots_in_play(databases: list[Path]) -> tuple[list[tuple[str, str, str, str]], str]:
+    """The bot versions the stored tournaments of ``databases`` may start again, and what
+    was counted, in words (a database that is not there holds none; one that cannot be read
+    is an error: its tournaments' versions would be taken)."""
+    found: list[tuple[str, str, str, str]] = []
+    said = []
+    for path in databases:
+        if not path.exists():
+            said.append(f"none in {path} (no such file)")
+            continue
+        try:
+            with Store(path, create=False, read_only=True) as store:
+                rows = store.bots_in_play()
+        except StoreError as exc:
+            raise StoreError(f"{exc}; nothing was pruned (its tournaments may need "
+                             "a kept version)") from None
+        found += [(f"{row[0]!r} in {path}", *row[1:]) for row in rows]
+        said.append(f"those of {path}")
+    return found, ", ".join(said)
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
     app.command("doctor", help=_DOCTOR_HELP)(doctor)
@@ -365,4 +443,5 @@ def register(app: typer.Typer) -> None:
     bots_app = typer.Typer(help=_BOTS_HELP, subcommand_metavar="[COMMAND [ARGS]...]")
     bots_app.callback(invoke_without_command=True)(bots_command)
     bots_app.command("remove", help=_REMOVE_HELP)(remove_command)
+    bots_app.command("prune", help=_PRUNE_HELP)(prune_command)
     app.add_typer(bots_app, name="bots")

@@ -40,7 +40,8 @@ from arena.sandbox.workdir import (
     SKIPPED_DIRS,
 )
 
-__all__ = ["ComplianceReport", "Removal", "submit", "submit_version", "unregister"]
+__all__ = ["ComplianceReport", "KeptCopy", "Removal", "needed_by", "orphaned_versions",
+           "remove_orphaned", "submit", "submit_version", "unregister"]
 
 #: What a registered copy leaves out (submitted, or kept at an update): caches, bytecode.
 _NOT_COPIED = shutil.ignore_patterns(*SKIPPED_DIRS, "*.pyc", "*.pyo")
@@ -438,3 +439,77 @@ def _discard(bots_dir: Path, path: Path) -> None:
     finally:
         remove_copy(staging)
         os.close(held)
+
+
+# --------------------------------------------------------------------------- orphans
+@dataclass(frozen=True)
+class KeptCopy:
+    """An earlier version ``submit --update`` kept in ``.versions/NAME@VERSION``; ``versions``
+    are those it answers to (its directory's, and its files' as they hash now)."""
+
+    name: str
+    version: str
+    path: Path
+    versions: frozenset[str]
+
+    @property
+    def label(self) -> str:
+        return f"{self.name}@{self.version}"
+
+
+def _owners(bots_dir: Path) -> set[str]:
+    """The names whose kept versions are theirs: every ``registry.yaml`` entry (its files
+    gone too: ``arena bots remove`` takes its versions with it) and every bot of the bots
+    directory's own; a sample bot of the checkout made none of them."""
+    here = bots_dir.resolve() == SAMPLE_BOTS_DIR
+    return set(read_entries(bots_dir)) | {
+        name for name, where in registered(bots_dir) if here or not _is_sample(where)}
+
+
+def orphaned_versions(bots_dir: Path | None = None) -> list[KeptCopy]:
+    """The kept versions whose bot the bots directory no longer registers (its entry edited
+    away, its files deleted by hand): nothing names them but ``NAME@VERSION`` in a spec or
+    a stored tournament, and no command took them with it."""
+    bots_dir = bots_dir or default_bots_dir()
+    root = bots_dir / VERSIONS_DIR
+    if not root.is_dir():
+        return []
+    owners = _owners(bots_dir)
+    found = []
+    for kept in sorted(root.iterdir()):
+        name, at, version = kept.name.partition("@")
+        if not at or not name or not version or name in owners or kept.is_symlink() \
+                or not kept.is_dir():
+            continue  # not one submit made: left as it is
+        versions = {version}
+        with contextlib.suppress(BotError, OSError):
+            spec = spec_from_path(kept_versions(name, bots_dir)[version], name)
+            versions |= {spec.version.partition("+")[0], spec.files_digest}
+        found.append(KeptCopy(name, version, kept, frozenset(versions)))
+    return found
+
+
+def needed_by(copy: KeptCopy, in_play: list[tuple[str, str, str, str]]) -> str | None:
+    """The first tournament of ``in_play`` ((tournament, bot name, version, path) of the bot
+    versions stored tournaments may start again) that may start ``copy``, or None."""
+    where = copy.path.resolve()
+    for tournament, name, version, path in in_play:
+        stored = Path(path).resolve()
+        if stored == where or stored.is_relative_to(where) or (
+                name == copy.name and version.partition("+")[0] in copy.versions):
+            return tournament
+    return None
+
+
+def remove_orphaned(copy: KeptCopy, bots_dir: Path | None = None) -> bool:
+    """Remove ``copy`` when it is still orphaned (a submit may have registered its name
+    meanwhile: then it is left, and False returned)."""
+    bots_dir = bots_dir or default_bots_dir()
+    with _registry_lock(bots_dir):
+        if copy.name in _owners(bots_dir) or not copy.path.is_dir():
+            return False
+        try:
+            _discard(bots_dir, copy.path)
+        except OSError as exc:
+            raise SubmitError(f"cannot remove {copy.path}: {exc.strerror or exc}") from None
+    return True

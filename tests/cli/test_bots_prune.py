@@ -1,0 +1,111 @@
+"""``arena bots prune``: the versions ``submit --update`` kept, whose bot is no longer
+registered."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import yaml
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.registry import BotSpec, kept_versions, resolve, submit
+from arena.tournament.store import Store
+
+SAMPLES = Path(__file__).resolve().parents[2] / "bots"
+
+runner = CliRunner()
+
+
+def _passing(spec: BotSpec) -> Any:
+    return SimpleNamespace(ok=True, failures=lambda: [])
+
+
+def _updated_twice(root: Path, name: str, bots: Path) -> list[str]:
+    """Register ``name`` three times over (two versions kept); the kept versions."""
+    for author in ("ann", "bob", "cy"):
+        source = root / f"{name}-{author}"
+        source.mkdir()
+        shutil.copy(SAMPLES / "random.py", source / "bot.py")
+        (source / "bot.yaml").write_text(f"name: {name}\nmodule: bot.py\nauthor: {author}\n")
+        submit(source, bots_dir=bots, check=_passing, update=True)
+    return list(kept_versions(name, bots))
+
+
+def _forget(bots: Path, name: str) -> None:
+    """A hand's edit: the entry and the files of ``name`` gone, its kept versions left."""
+    file = bots / "registry.yaml"
+    entries = yaml.safe_load(file.read_text())
+    del entries["bots"][name]
+    file.write_text(yaml.safe_dump(entries))
+    shutil.rmtree(bots / name)
+
+
+def _running(db: Path, bot: BotSpec) -> None:
+    with Store(db) as store:
+        store.create_tournament(
+            name="swiss", spec_hash="abc", spec_json={}, format="swiss", players_per_game=2,
+            seed=1, event_date=dt.date(2026, 11, 29), rounds=1, games_planned=2,
+            spec_path="spec.yaml", bots=[(bot.name, bot.version, str(bot.path), {})])
+
+
+def test_prune_removes_the_kept_versions_of_a_bot_no_longer_registered(tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    gone = _updated_twice(tmp_path, "gone", bots)
+    kept = _updated_twice(tmp_path, "kept", bots)
+    _forget(bots, "gone")
+    env = {"ARENA_BOTS_DIR": str(bots), "COLUMNS": "300"}
+    db = tmp_path / "none.db"
+    dry = runner.invoke(app, ["bots", "prune", "--dry-run", "--db", str(db)], env=env)
+    assert dry.exit_code == 0, dry.output
+    versions = bots / ".versions"
+    assert dry.stdout == "".join(f"would remove gone@{v} ({versions / f'gone@{v}'})\n"
+                                 for v in gone) + (
+        f"Would remove 2 kept versions whose bot is no longer registered in {versions}; "
+        f"stored tournaments counted: none in {db} (no such file).\n")
+    assert sorted(p.name for p in versions.iterdir()) == sorted(
+        [f"gone@{v}" for v in gone] + [f"kept@{v}" for v in kept])
+    done = runner.invoke(app, ["bots", "prune", "--db", str(db)], env=env)
+    assert done.stdout.startswith(f"removed gone@{gone[0]} "), done.output
+    assert sorted(p.name for p in versions.iterdir()) == [f"kept@{v}" for v in kept]
+    again = runner.invoke(app, ["bots", "prune", "--db", str(db)], env=env)
+    assert again.stdout == (f"No kept version to remove: each is a registered bot's or a "
+                            f"stored tournament's in {versions}; stored tournaments counted: "
+                            f"none in {db} (no such file).\n")
+
+
+def test_a_kept_version_a_tournament_may_still_start_is_left(tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    gone = _updated_twice(tmp_path, "gone", bots)
+    db = tmp_path / "arena.db"
+    _running(db, resolve(f"gone@{gone[1]}", bots))
+    _forget(bots, "gone")
+    env = {"ARENA_BOTS_DIR": str(bots), "ARENA_DB": str(db), "COLUMNS": "300"}
+    done = runner.invoke(app, ["bots", "prune"], env=env)
+    assert done.exit_code == 0, done.output
+    versions = bots / ".versions"
+    assert done.stdout == (
+        f"kept gone@{gone[1]}: tournament 'swiss' in {db} may still start it (not finished, "
+        f"or a league)\nremoved gone@{gone[0]} ({versions / f'gone@{gone[0]}'})\n"
+        f"Removed 1 kept version whose bot is no longer registered in {versions}; stored "
+        f"tournaments counted: those of {db}.\n")
+    assert [p.name for p in versions.iterdir()] == [f"gone@{gone[1]}"]
+    assert resolve(f"gone@{gone[1]}", bots).version == gone[1]  # the tournament resumes
+
+
+def test_a_database_that_cannot_be_read_prunes_nothing(tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    _updated_twice(tmp_path, "gone", bots)
+    _forget(bots, "gone")
+    db = tmp_path / "arena.db"
+    db.write_text("not a database")
+    done = runner.invoke(app, ["bots", "prune", "--db", str(db)],
+                         env={"ARENA_BOTS_DIR": str(bots)})
+    assert done.exit_code == 1 and done.stderr.startswith("Error: ")
+    assert done.stderr.endswith("; nothing was pruned (its tournaments may need a kept "
+                                "version)\n"), done.stderr
+    assert len(list((bots / ".versions").iterdir())) == 2

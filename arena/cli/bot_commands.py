@@ -19,6 +19,7 @@ from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
 from arena.cli.signals import stop_on_sigterm
 from arena.cli.terminal import terminal_width, wrapped
+from arena.common.lookalike import disguise, spelled
 from arena.common.plural import counted
 from arena.common.printable import printable
 from arena.errors import StoreError
@@ -294,8 +295,10 @@ def bots_command(
     # a bot whose packages are not installed yet gets its version once they are
     unbuilt = [s for s in specs if (s.requirements or s.python) and s.environment is None
                and s.key not in lacking]
-    rows = [[s.name, s.version + ("*" if s in unbuilt else "!" if s.key in lacking else ""),
-             s.kind,
+    # a name passing for another (a Cyrillic e among Latin letters) shows its code points
+    names = [s.name for s in specs]
+    rows = [[spelled(s.name) if disguise(s.name, names) else s.name,
+             s.version + ("*" if s in unbuilt else "!" if s.key in lacking else ""), s.kind,
              str(s.metadata.get("author", "-")), str(s.metadata.get("version", "-")),
              s.path.name]
             for s in specs]

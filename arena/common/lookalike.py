@@ -21,8 +21,9 @@ other, so numbered versions (``bot1``, ``bot10``) stay apart.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
-__all__ = ["look_alike", "skeleton", "skeletons", "spelled"]
+__all__ = ["disguise", "look_alike", "skeleton", "skeletons", "spelled"]
 
 #: Each letter drawn like the ASCII character after it (TR39's prototypes, in their case).
 _LOOKS_LIKE = {ord(a): b for a, b in zip(
@@ -66,3 +67,32 @@ def spelled(name: str) -> str:
     """``name``, and its code points escaped where it holds more than ASCII (where two
     look-alike names differ)."""
     return name if name.isascii() else f"{name} ({ascii(name)})"
+
+
+def _drawn_like(char: str) -> str | None:
+    """The ASCII letter or digit a character other than ASCII is drawn like, if any."""
+    if char.isascii():
+        return None
+    plain = unicodedata.normalize("NFKC", char).translate(_LOOKS_LIKE)
+    return plain if len(plain) == 1 and plain.isascii() and plain.isalnum() else None
+
+
+def disguise(name: str, known: Iterable[str] = ()) -> str | None:
+    """Why ``name`` would pass for an ASCII name it is not, naming the code points that do
+    it, or None. A name that mixes ASCII letters with letters of other scripts drawn like
+    them ('grееdy' with Cyrillic 'е') does, whatever else is registered (Unicode TR39 calls
+    it mixed-script confusable); a name wholly of such letters does when it looks like one
+    of ``known`` (the registered names). Accents and names in another script are their own."""
+    drawn = {char: like for char in name if (like := _drawn_like(char)) is not None}
+    if not drawn:
+        return None
+    letters = ", ".join(f"U+{ord(char):04X} {unicodedata.name(char, 'unnamed')} (drawn like "
+                        f"'{like}')" for char, like in drawn.items())
+    # a Latin letter of another shape ('ı' in 'Işık') is the name's own script
+    if any(char.isascii() and char.isalpha() for char in name) and any(
+            not unicodedata.name(char, "").startswith("LATIN ") for char in drawn):
+        return f"mixes {letters} into ASCII letters"
+    twin = next((other for other in known if other != name and look_alike(name, other)), None)
+    if twin is not None:
+        return f"passes for {twin}: {letters}"
+    return None

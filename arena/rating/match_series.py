@@ -15,13 +15,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
 
-from arena.common.lookalike import look_alike, spelled
+from arena.common.lookalike import disguise, look_alike, spelled
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.errors import ArenaError, BotError
 from arena.rating.sprt import Score, SprtTest
 from arena.referee.match import GameOutcome, LocalSeat, MatchOutcome, MatchRequest, play_match
 from arena.referee.seating import seatings_per_deal
-from arena.registry import BotSpec, require_named_options, resolve
+from arena.registry import BotSpec, registered_names, require_named_options, resolve
 from arena.sandbox import Limits
 from arena.tournament.dealbook import table_deals
 
@@ -58,6 +58,7 @@ def told_apart(entrants: Sequence[BotSpec | str]) -> list[BotSpec]:
     specs = [e if not isinstance(e, str) else require_named_options(e, resolve(e))
              for e in entrants]
     names = [s.name for s in specs]
+    known = registered_names() if not all(name.isascii() for name in names) else []
     for i, name in enumerate(names):
         twin = next((other for other in names[:i] if other != name and look_alike(other, name)),
                     None)
@@ -66,6 +67,12 @@ def told_apart(entrants: Sequence[BotSpec | str]) -> list[BotSpec]:
                            "same letters to the eye, or but for case): the results could not "
                            "tell the two bots apart; register one under another name (arena "
                            "submit BOT --name NAME)")
+    for name in names:
+        disguised = None if name.isascii() else disguise(name, known)
+        if disguised is not None:
+            raise BotError(f"the name {spelled(name)} {disguised}: a reader would take it for "
+                           "another name; register the bot under another name (arena submit "
+                           "BOT --name NAME)")
     seen: dict[str, int] = {}
     for i, spec in enumerate(specs):
         if names.count(spec.name) > 1:

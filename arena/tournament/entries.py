@@ -12,12 +12,13 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from arena.common.lookalike import skeletons, spelled
+from arena.common.lookalike import disguise, skeletons, spelled
 from arena.errors import BotError
 from arena.registry import (
     SAMPLE_BOTS_DIR,
     BotSpec,
     option_problems,
+    registered_names,
     require_named_options,
     resolve,
     spec_from_path,
@@ -213,6 +214,8 @@ def distinct_entrants(groups: Sequence[tuple[str, Sequence[BotSpec]]]) -> tuple[
     seen: dict[str, str] = {}
     names: dict[str, str] = {}
     looks: dict[str, tuple[str, str]] = {}  # skeleton -> (where, name)
+    known = registered_names() if any(not bot.name.isascii() for _, group in groups
+                                      for bot in group) else []
     for field, group in groups:
         for i, bot in enumerate(group):
             where = f"{field}[{i}]"
@@ -235,6 +238,12 @@ def distinct_entrants(groups: Sequence[tuple[str, Sequence[BotSpec]]]) -> tuple[
                 problems.append(f"{where}: the name {spelled(bot.name)} looks like "
                                 f"{spelled(twin[1])}, the name of {twin[0]} (the same letters "
                                 "to the eye, or but for case); enter one under another name: "
+                                "{bot: REF, name: NAME}")
+                continue
+            disguised = None if bot.name.isascii() else disguise(bot.name, known)
+            if disguised is not None:
+                problems.append(f"{where}: the name {spelled(bot.name)} {disguised}: a reader "
+                                "would take it for another name; enter it under another name: "
                                 "{bot: REF, name: NAME}")
                 continue
             seen[bot.key] = where

@@ -121,3 +121,14 @@ def test_a_bot_asking_for_a_python_this_host_lacks_is_said_to_be_unable_to_run(
     assert found["future"]["cannot_run"] == lines[5][len("! future "):-len(": it cannot "
                                                                           "play here")]
     assert "cannot_run" not in found["mine"]
+
+
+def test_a_name_passing_for_another_is_shown_with_its_code_points(tmp_path: Path) -> None:
+    # a file of the bots directory named with a Cyrillic e sat beside greedy, the same to
+    # the eye
+    bots_dir = _bots_dir(tmp_path)
+    shutil.copy(BOTS / "random.py", bots_dir / "sh\u043ert.py")  # Cyrillic o
+    result = runner.invoke(app, ["bots"], env={"ARENA_BOTS_DIR": str(bots_dir),
+                                               "COLUMNS": "200"})
+    names = [line.split("  ")[0].strip() for line in result.stdout.splitlines()[2:5]]
+    assert names == ["mine", "short", "sh\u043ert ('sh\\u043ert')"], result.stdout

@@ -128,6 +128,33 @@ def test_a_match_refuses_two_names_that_look_alike_naming_both(
         "another name (arena submit BOT --name NAME)\n")
 
 
+@pytest.mark.parametrize(("name", "problem"), [
+    ("gr\u0435\u0435dy", "mixes U+0435 CYRILLIC SMALL LETTER IE (drawn like 'e') into ASCII "
+                         "letters"),
+    ("I\u015f\u0131k", None),  # Turkish: its dotless i is a Latin letter, no disguise
+    ("\u0416\u0435\u043d\u044f", None),  # wholly Cyrillic, and like no registered name
+])
+def test_a_match_refuses_a_name_passing_for_an_ascii_one(tmp_path: Path, name: str,
+                                                         problem: str | None) -> None:
+    """'gr\u0435\u0435dy' (Cyrillic e) against random, greedy not at the table, played: its
+    rows read as greedy's."""
+    from arena.common.lookalike import disguise
+
+    assert disguise(name, ["greedy", "random"]) == problem
+    if problem is None:
+        return
+    bot = tmp_path / "lookalike.py"
+    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
+        'name = "random"', f"name = {name!r}"))
+    result = runner.invoke(app, ["match", "random", str(bot), "--games", "1", "--seed", "1",
+                                 "-q"])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == (
+        f"Error: the name gr\u0435\u0435dy ('gr\\u0435\\u0435dy') {problem}: a reader would take "
+        "it for another name; register the bot under another name (arena submit BOT --name "
+        "NAME)\n")
+
+
 def test_ascii_look_alikes_are_refused_and_numbered_versions_are_not() -> None:
     """TR39's ASCII look-alikes (1 and l, 0 and O, rn and m, a capital I and an l) are one
     stroke apart in the leaderboard's font; digits are not each other's look-alikes."""

@@ -476,6 +476,27 @@ def test_a_name_that_looks_like_another_entrants_is_refused_naming_both(
     assert [b.name for b in fine.entrants] == ["greedy", *names]
 
 
+@pytest.mark.parametrize(("name", "problem"), [
+    ("gr\u0435\u0435dy", "gr\u0435\u0435dy ('gr\\u0435\\u0435dy') mixes U+0435 CYRILLIC SMALL "
+                         "LETTER IE (drawn like 'e') into ASCII letters"),
+    ("\uff52\uff41\uff4e\uff44\uff4f\uff4d", "\uff52\uff41\uff4e\uff44\uff4f\uff4d "
+     "('\\uff52\\uff41\\uff4e\\uff44\\uff4f\\uff4d') passes for random: U+FF52 FULLWIDTH LATIN "
+     "SMALL LETTER R (drawn like 'r'), U+FF41 FULLWIDTH LATIN SMALL LETTER A (drawn like 'a'), "
+     "U+FF4E FULLWIDTH LATIN SMALL LETTER N (drawn like 'n'), U+FF44 FULLWIDTH LATIN SMALL "
+     "LETTER D (drawn like 'd'), U+FF4F FULLWIDTH LATIN SMALL LETTER O (drawn like 'o'), "
+     "U+FF4D FULLWIDTH LATIN SMALL LETTER M (drawn like 'm')")])
+def test_a_name_passing_for_another_is_refused_though_that_bot_is_not_entered(
+        tmp_path: Path, name: str, problem: str) -> None:
+    """'gr\u0435\u0435dy' (Cyrillic e) entered by path without greedy was let through: its
+    rows read as greedy's wherever results are shown."""
+    bot = tmp_path / "lookalike.py"
+    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
+        'name = "random"', f"name = {name!r}"))
+    assert problems(tmp_path, VALID.replace("greedy, collector", f"collector, {bot}")) == [
+        f"bots[1]: the name {problem}: a reader would take it for another name; enter it "
+        "under another name: {bot: REF, name: NAME}"]
+
+
 def test_renamed_entry_plays_as_its_own_bot(tmp_path: Path) -> None:
     spec = load_spec(write(tmp_path, VALID.replace("collector", "{bot: greedy, name: g2}")))
     first, second = spec.entrants

@@ -1193,6 +1193,37 @@ def test_a_bot_directory_holds_regular_files_only(tmp_path: Path, bots: Path,
     assert not (bots / "sneaky").exists()
 
 
+def test_a_hard_link_to_a_file_outside_the_bot_is_refused_one_within_is_copied(
+        tmp_path: Path, bots: Path) -> None:
+    """A hard link in a bot's directory was copied as a file of its own: one to a file
+    outside smuggled that file's content into the bot's reach (a file of another user, where
+    the kernel lets anyone link any file), the referee reading it for the submitter."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("host file")
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "bot.py").write_text(MODULE)
+    os.link(source / "bot.py", source / "same.py")  # both names in the bot: its own
+    os.link(secret, source / "loot.txt")
+    error = (rf"^{source.resolve() / 'loot.txt'} is a hard link to a file outside the bot "
+             rf"{source.resolve()} \(2 names, 1 of them in the bot\): a bot may hold only "
+             r"files of its own; copy the file in \(cp\) instead of linking it$")
+    with pytest.raises(ManifestError, match=error):
+        resolve(source)
+    with pytest.raises(ManifestError, match=error):
+        submit(source, name="sneaky", bots_dir=bots, check=passing)
+    assert not (bots / "sneaky").exists()
+    (source / "loot.txt").unlink()
+    spec = submit(source, name="linked", bots_dir=bots, check=passing)
+    assert (spec.path / "same.py").read_text() == MODULE
+    assert (spec.path / "same.py").stat().st_nlink == 1  # copied as a file of its own
+    module = tmp_path / "mod.py"
+    os.link(source / "bot.py", module)
+    with pytest.raises(ManifestError, match=rf"^{module} is a hard link \(3 names\): a bot's "
+                                            r"file must be its own; copy it \(cp\)"):
+        resolve(module)
+
+
 def test_a_virtual_environment_in_a_bot_directory_is_named(tmp_path: Path, bots: Path) -> None:
     """`python3 -m venv .venv` in the bot's directory (the README's first step, taken there)
     was refused as '.venv/lib64 is a symbolic link (to lib)', which said nothing of what to do."""

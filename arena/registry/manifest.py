@@ -73,6 +73,7 @@ def _bot_files(root: Path) -> list[Path]:
     them), a FIFO (which hangs whoever reads it) or a device is refused."""
     files: list[Path] = []
     total = 0
+    names: dict[tuple[int, int], int] = {}  # a file's names met in the walk, by inode
     for dirpath, dirnames, filenames in os.walk(root):  # caches too: checked, not counted
         dirnames.sort()
         parts = Path(dirpath).relative_to(root).parts
@@ -85,8 +86,11 @@ def _bot_files(root: Path) -> list[Path]:
         if "pyvenv.cfg" in filenames and parts:
             _refuse_environment(root, Path(dirpath))
         for name in [*dirnames, *filenames]:
-            _refuse_special(Path(dirpath) / name)
+            info = _refuse_special(Path(dirpath) / name)
             _refuse_undecodable(Path(dirpath) / name)
+            if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+                key = (info.st_dev, info.st_ino)
+                names[key] = names.get(key, 0) + 1
         for name in sorted(filenames):
             if not cache and not name.endswith(SKIPPED_SUFFIXES):
                 files.append(Path(dirpath) / name)
@@ -98,7 +102,22 @@ def _bot_files(root: Path) -> list[Path]:
     if total > MAX_BOT_BYTES:
         raise ManifestError(f"{printable(str(root))} holds {total / 2**20:.0f} MiB of files; a "
                             f"bot may hold at most {MAX_BOT_BYTES >> 20} MiB")
+    for file in files:
+        _refuse_outside_link(file, names, root)
     return files
+
+
+def _refuse_outside_link(file: Path, names: dict[tuple[int, int], int], root: Path) -> None:
+    """Refuse a hard link to a file outside the bot (more names than the bot holds): the
+    referee copies its content into the bot's reach, though its submitter may not be able to
+    read it (a file of another user, linked where the kernel lets anyone link any file)."""
+    info = file.lstat()
+    inside = names.get((info.st_dev, info.st_ino), 1)
+    if info.st_nlink > inside:
+        raise ManifestError(f"{printable(str(file))} is a hard link to a file outside the bot "
+                            f"{printable(str(root))} ({info.st_nlink} names, {inside} of them "
+                            "in the bot): a bot may hold only files of its own; copy the file "
+                            "in (cp) instead of linking it")
 
 
 def _refuse_environment(root: Path, venv: Path) -> None:
@@ -121,8 +140,9 @@ def _refuse_undecodable(path: Path) -> None:
                             "and directories need names in UTF-8 (rename it)") from None
 
 
-def _refuse_special(path: Path) -> None:
-    mode = path.lstat().st_mode
+def _refuse_special(path: Path) -> os.stat_result:
+    info = path.lstat()
+    mode = info.st_mode
     if stat.S_ISLNK(mode):
         raise ManifestError(f"{printable(str(path))} is a symbolic link (to "
                             f"{printable(os.readlink(path))}): a bot directory may hold only "
@@ -130,6 +150,7 @@ def _refuse_special(path: Path) -> None:
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         raise ManifestError(f"{printable(str(path))} is not a regular file: a bot directory "
                             "may hold only regular files and directories")
+    return info
 
 
 def content_version(files: list[Path] | tuple[Path, ...], root: Path,
@@ -262,6 +283,10 @@ def _plain_name(name: str, where: Path) -> str:
 
 def _module_spec(file: Path, name: str | None = None) -> BotSpec:
     file = file.resolve()
+    if file.stat().st_nlink > 1:  # its other names lie anywhere (see _refuse_outside_link)
+        raise ManifestError(f"{printable(str(file))} is a hard link ({file.stat().st_nlink} "
+                            "names): a bot's file must be its own; copy it (cp) instead of "
+                            "linking it")
     if file.stat().st_size > MAX_BOT_BYTES:
         raise ManifestError(f"{printable(str(file))} is larger than {MAX_BOT_BYTES >> 20} MiB")
     meta = module_metadata(file)

@@ -299,6 +299,21 @@ def _module_spec(file: Path, name: str | None = None) -> BotSpec:
                    files=(file,))
 
 
+def _read_as(value: Any) -> str:
+    """What YAML made of a value meant as text, and how to write it (it was not said: a
+    name given as 123 was 'required')."""
+    if isinstance(value, bool):
+        return ("but YAML reads an unquoted yes, no, on, off, true or false as "
+                f"{str(value).lower()}: quote it")
+    if isinstance(value, int | float | dt.date):
+        text = value.isoformat() if isinstance(value, dt.date) else str(value)
+        kind = "a date" if isinstance(value, dt.date) else "a number"
+        return f'but YAML reads an unquoted {text} as {kind}: quote it (name: "{text}")'
+    kind = ("a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict)
+            else type(value).__name__)
+    return f"got {kind}"
+
+
 def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
     directory = directory.resolve()
     has_manifest = (directory / MANIFEST).is_file()
@@ -322,6 +337,8 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
         log.warning("%s: unknown key %r%s (a bot.yaml takes %s)", where, key,
                     did_you_mean(key, MANIFEST_KEYS), ", ".join(MANIFEST_KEYS))
     bot_name = name or data.get("name")
+    if bot_name is not None and not isinstance(bot_name, str):
+        raise ManifestError(f"{where}: 'name' must be a string, {_read_as(bot_name)}")
     if not isinstance(bot_name, str) or not bot_name.strip():
         raise ManifestError(f"{where}: 'name' is required (a string)")
     command, module = data.get("command"), data.get("module")

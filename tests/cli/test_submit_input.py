@@ -1,0 +1,38 @@
+"""``arena submit`` given what a careless user gives it: one line saying what is wrong, and
+nothing registered."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+
+SAMPLES = Path(__file__).resolve().parents[2] / "bots"
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(("written", "said"), [
+    ("123", "but YAML reads an unquoted 123 as a number: quote it (name: \"123\")"),
+    ("1.10", "but YAML reads an unquoted 1.1 as a number: quote it (name: \"1.1\")"),
+    ("yes", "but YAML reads an unquoted yes, no, on, off, true or false as true: quote it"),
+    ("2026-01-01", "but YAML reads an unquoted 2026-01-01 as a date: quote it (name: "
+                   "\"2026-01-01\")"),
+    ("[a, b]", "got a list"),
+])
+def test_a_name_yaml_reads_as_no_string_is_said_to_be_so(tmp_path: Path, written: str,
+                                                         said: str) -> None:
+    # 'name: 123' was refused as "'name' is required (a string)": it was there
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    shutil.copy(SAMPLES / "random.py", bot / "bot.py")
+    (bot / "bot.yaml").write_text(f"name: {written}\nmodule: bot.py\n")
+    bots = tmp_path / "bots"
+    result = runner.invoke(app, ["submit", str(bot)], env={"ARENA_BOTS_DIR": str(bots)})
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == f"Error: {bot / 'bot.yaml'}: 'name' must be a string, {said}\n"
+    assert not bots.exists()

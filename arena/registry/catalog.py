@@ -128,6 +128,8 @@ def resolve(ref: str | Path, bots_dir: Path | None = None) -> BotSpec:
     """A bot reference (registered name, ``.py`` path or bot directory) -> :class:`BotSpec`."""
     bots_dir = bots_dir or default_bots_dir()
     text = str(ref)
+    if not text.strip():  # Path('') is '.': an unset shell variable would enter the cwd
+        raise BotNotFoundError("no bot given: the name or path is empty")
     path = Path(text)
     looks_like_path = isinstance(ref, Path) or "/" in text or text.endswith(".py")
     if path.exists() and (looks_like_path or not _is_registered(text, bots_dir)):

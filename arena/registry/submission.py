@@ -110,6 +110,8 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
     returned, without a check (a script may submit the same bot again and again).
     """
     bots_dir = bots_dir or default_bots_dir()
+    if not str(path).strip():  # Path('') is '.': an unset shell variable would submit the cwd
+        raise SubmitError("nothing to submit: the path is empty")
     source = Path(path)
     if not source.exists():
         raise SubmitError(f"nothing to submit at {source}")

@@ -36,3 +36,21 @@ def test_a_name_yaml_reads_as_no_string_is_said_to_be_so(tmp_path: Path, written
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == f"Error: {bot / 'bot.yaml'}: 'name' must be a string, {said}\n"
     assert not bots.exists()
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (["submit", ""], "nothing to submit: the path is empty"),
+    (["check-bot", ""], "no bot given: the name or path is empty"),
+    (["match", "", "random", "--games", "1"], "no bot given: the name or path is empty"),
+])
+def test_an_empty_bot_argument_is_refused_not_taken_for_the_working_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], said: str) -> None:
+    # 'arena submit "$BOT"' with BOT unset submitted the working directory (Path('') is '.')
+    bot = tmp_path / "here"
+    bot.mkdir()
+    shutil.copy(SAMPLES / "random.py", bot / "bot.py")
+    monkeypatch.chdir(bot)
+    bots = tmp_path / "bots"
+    result = runner.invoke(app, args, env={"ARENA_BOTS_DIR": str(bots)})
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"Error: {said}\n")
+    assert not bots.exists()

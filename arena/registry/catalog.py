@@ -27,6 +27,7 @@ from arena.registry.botspec import (
 from arena.registry.manifest import spec_from_path
 
 __all__ = [
+    "bots_dir_problem",
     "kept_versions",
     "list_bots",
     "read_entries",
@@ -182,6 +183,9 @@ def survey_bots(bots_dir: Path | None = None) -> tuple[list[BotSpec], list[tuple
     (a bot.yaml edited wrong, files gone): a listing that left them out silently would hide
     a bot its author believes entered."""
     bots_dir = bots_dir or default_bots_dir()
+    problem = bots_dir_problem(bots_dir)
+    if problem is not None:
+        raise ManifestError(problem)
     specs, broken = [], []
     for name, path in registered(bots_dir):
         try:
@@ -189,6 +193,15 @@ def survey_bots(bots_dir: Path | None = None) -> tuple[list[BotSpec], list[tuple
         except (ManifestError, BotNotFoundError) as error:
             broken.append((name, str(error)))
     return specs, broken
+
+
+def bots_dir_problem(bots_dir: Path) -> str | None:
+    """Why ``bots_dir`` cannot be the bots directory (it is a file), or None: said at once,
+    not as no bot registered, nor after a submit's check as 'File exists'."""
+    if bots_dir.exists() and not bots_dir.is_dir():
+        return (f"the bots directory {bots_dir} is a file, not a directory (docs/BOTS.md: "
+                "$ARENA_BOTS_DIR, else ./bots, else $ARENA_HOME/bots or your data directory)")
+    return None
 
 
 def kept_versions(name: str, bots_dir: Path | None = None) -> dict[str, Path]:

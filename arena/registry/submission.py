@@ -31,7 +31,13 @@ from arena.registry.botspec import (
     name_problem,
     sample_bots_seen,
 )
-from arena.registry.catalog import kept_versions, read_entries, registered, unknown_bot
+from arena.registry.catalog import (
+    bots_dir_problem,
+    kept_versions,
+    read_entries,
+    registered,
+    unknown_bot,
+)
 from arena.registry.copying import copy_module, copy_tree, move, remove_copy
 from arena.registry.environments import with_environment
 from arena.registry.manifest import content_version, spec_from_path
@@ -115,6 +121,8 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
     source = Path(path)
     if not source.exists():
         raise SubmitError(f"nothing to submit at {source}")
+    if (problem := bots_dir_problem(bots_dir)) is not None:
+        raise SubmitError(problem)
     if source.is_dir() and bots_dir.resolve().is_relative_to(source.resolve()):
         # its copy would be made inside it, copied again as it grows, with the other bots
         raise SubmitError(f"{source} holds the bots directory {bots_dir}: a bot's directory "

@@ -54,3 +54,19 @@ def test_an_empty_bot_argument_is_refused_not_taken_for_the_working_directory(
     result = runner.invoke(app, args, env={"ARENA_BOTS_DIR": str(bots)})
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", f"Error: {said}\n")
     assert not bots.exists()
+
+
+def test_a_bots_directory_that_is_a_file_is_said_to_be_one_before_any_check(
+        tmp_path: Path) -> None:
+    # submit ran the whole check, then said 'cannot register into ...: File exists'; the
+    # list said 'No bots registered in ...'
+    bots = tmp_path / "bots"
+    bots.write_text("not a directory")
+    said = (f"Error: the bots directory {bots} is a file, not a directory (docs/BOTS.md: "
+            "$ARENA_BOTS_DIR, else ./bots, else $ARENA_HOME/bots or your data directory)\n")
+    env = {"ARENA_BOTS_DIR": str(bots)}
+    for args in (["submit", str(SAMPLES / "random.py"), "--name", "mine"], ["bots"]):
+        result = runner.invoke(app, args, env=env)
+        assert (result.exit_code, result.stdout, result.stderr) == (1, "", said), args
+    assert bots.read_text() == "not a directory"
+

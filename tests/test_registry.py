@@ -329,8 +329,8 @@ def test_directory_with_bot_py_and_no_manifest(tmp_path: Path) -> None:
     ("name: e\ncommand: python3 bot.py\n", "'command' must be a non-empty list of arguments, "
                                            "e.g. [python3, bot.py]; got 'python3 bot.py'"),
     ('name: e\ncommand: ["./run\\0x"]\n', "'command' arguments cannot hold a NUL character"),
-    ("name: e\nmodule: missing.py\n", "'module' must name a Python file of the bot's "
-                                      "directory, got 'missing.py'"),
+    ("name: e\nmodule: missing.py\n", "'module' names missing.py, which the bot's directory "
+                                      "does not hold (its Python files: none)"),
     ("!!python/object/apply:os.system ['echo unsafe']\n", "invalid YAML: could not "
                                                          "determine a constructor"),
     ("name: e\ncomand: [x]\n", "bot.yaml: give exactly one of 'command' (a list of arguments) "

@@ -299,6 +299,13 @@ def _module_spec(file: Path, name: str | None = None) -> BotSpec:
                    files=(file,))
 
 
+def _python_files(directory: Path) -> str:
+    """The Python files at the top of a bot directory, for a message (a few, or none)."""
+    found = sorted(p.name for p in directory.glob("*.py") if p.is_file())
+    shown = ", ".join(printable(name) for name in found[:5])
+    return (shown + (f" and {len(found) - 5} more" if len(found) > 5 else "")) or "none"
+
+
 def _read_as(value: Any) -> str:
     """What YAML made of a value meant as text, and how to write it (it was not said: a
     name given as 123 was 'required')."""
@@ -349,6 +356,11 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
                             f"or 'module' (a Python file){typo}")
     if module is not None:
         # resolved: '../other/bot.py' or '/abs/bot.py' is a file, but none the sandbox copies
+        if (isinstance(module, str) and module.strip() and not (directory / module).exists()
+                and (directory / module).parent.resolve().is_relative_to(directory)):
+            raise ManifestError(f"{where}: 'module' names {printable(module)}, which the bot's "
+                                f"directory does not hold (its Python files: "
+                                f"{_python_files(directory)})")
         if (not isinstance(module, str) or not (directory / module).is_file()
                 or not (directory / module).resolve().is_relative_to(directory)):
             raise ManifestError(f"{where}: 'module' must name a Python file of the bot's "

@@ -70,3 +70,16 @@ def test_a_bots_directory_that_is_a_file_is_said_to_be_one_before_any_check(
         assert (result.exit_code, result.stdout, result.stderr) == (1, "", said), args
     assert bots.read_text() == "not a directory"
 
+
+def test_a_module_the_bot_directory_does_not_hold_is_named_with_those_it_holds(
+        tmp_path: Path) -> None:
+    # it was "'module' must name a Python file of the bot's directory, got 'bot.py'"
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    shutil.copy(SAMPLES / "random.py", bot / "main.py")
+    (bot / "bot.yaml").write_text("name: mine\nmodule: bot.py\n")
+    result = runner.invoke(app, ["submit", str(bot)],
+                           env={"ARENA_BOTS_DIR": str(tmp_path / "bots")})
+    assert (result.exit_code, result.stderr) == (1, (
+        f"Error: {bot / 'bot.yaml'}: 'module' names bot.py, which the bot's directory does not "
+        "hold (its Python files: main.py)\n"))

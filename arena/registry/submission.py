@@ -481,6 +481,8 @@ def orphaned_versions(bots_dir: Path | None = None) -> list[KeptCopy]:
     away, its files deleted by hand): nothing names them but ``NAME@VERSION`` in a spec or
     a stored tournament, and no command took them with it."""
     bots_dir = bots_dir or default_bots_dir()
+    if (problem := bots_dir_problem(bots_dir)) is not None:
+        raise SubmitError(problem)
     root = bots_dir / VERSIONS_DIR
     if not root.is_dir():
         return []

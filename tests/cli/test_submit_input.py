@@ -65,7 +65,8 @@ def test_a_bots_directory_that_is_a_file_is_said_to_be_one_before_any_check(
     said = (f"Error: the bots directory {bots} is a file, not a directory (docs/BOTS.md: "
             "$ARENA_BOTS_DIR, else ./bots, else $ARENA_HOME/bots or your data directory)\n")
     env = {"ARENA_BOTS_DIR": str(bots)}
-    for args in (["submit", str(SAMPLES / "random.py"), "--name", "mine"], ["bots"]):
+    for args in (["submit", str(SAMPLES / "random.py"), "--name", "mine"], ["bots"],
+                 ["bots", "prune"]):
         result = runner.invoke(app, args, env=env)
         assert (result.exit_code, result.stdout, result.stderr) == (1, "", said), args
     assert bots.read_text() == "not a directory"

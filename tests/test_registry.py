@@ -1570,3 +1570,31 @@ def test_a_copy_swapped_for_a_link_while_it_is_removed_leaves_the_target_alone(
     assert stat.S_IMODE((target / "locked").stat().st_mode) == 0o500
     assert (target / "locked" / "keep.txt").read_text(encoding="utf-8") == "kept"
     assert list((tmp_path / "moved").iterdir()) == []  # the copy it opened was emptied
+
+
+@pytest.mark.parametrize("kind", ["module", "directory"])
+def test_a_bot_updated_mid_tournament_is_said_to_be_kept_and_how_to_go_on(
+        tmp_path: Path, bots: Path, kind: str) -> None:
+    """A table after 'arena submit --update' stopped with 'put them back to go on', though
+    the registry had kept them: it names the kept copy and the two ways on."""
+    from arena.registry import files_changed
+
+    def source(text: str) -> Path:
+        where = tmp_path / f"src{len(list(tmp_path.iterdir()))}"
+        where.mkdir()
+        if kind == "module":
+            (where / "upd.py").write_text(MODULE + text)
+            return where / "upd.py"
+        (where / "bot.py").write_text(MODULE + text)
+        (where / "bot.yaml").write_text("name: upd\nmodule: bot.py\n")
+        return where
+
+    first = submit(source(""), name="upd", bots_dir=bots, check=passing)
+    submit(source("# v2\n"), name="upd", bots_dir=bots, check=passing, update=True)
+    assert files_unchanged(first) is False
+    assert files_changed(first, ", so it was not seated") == (
+        f"bot upd@{first.version}: its files at {first.path} changed since it entered, so it "
+        f"was not seated: arena submit --update replaced them, keeping them as "
+        f"upd@{first.version}; 'arena run SPEC --continue' enters the new version, or enter "
+        f"upd@{first.version} in the spec to go on with this one (docs/TOURNAMENTS.md)")
+    assert resolve(f"upd@{first.version}", bots).version == first.version

@@ -31,6 +31,7 @@ from arena.registry.botspec import (
     METADATA_KEYS,
     PYTHON,
     RUNNER,
+    VERSIONS_DIR,
     BotSpec,
 )
 from arena.registry.environments import attach, cached_environment
@@ -446,6 +447,13 @@ def files_now(bot: BotSpec) -> str | None:
 def files_changed(bot: BotSpec, what_then: str = "") -> str:
     """Why ``bot`` does not play on: its files are no longer its version's (``what_then``:
     what that stopped, said after the cause)."""
+    # 'submit --update' moved them to the bots directory's kept versions: say where
+    kept = f"{Path(bot.path).stem}@{bot.files_version}"
+    if (Path(bot.path).parent / VERSIONS_DIR / kept).is_dir():
+        return (f"bot {bot.key}: its files at {bot.path} changed since it entered{what_then}: "
+                f"arena submit --update replaced them, keeping them as {kept}; 'arena run SPEC "
+                f"--continue' enters the new version, or enter {kept} in the spec to go on "
+                "with this one (docs/TOURNAMENTS.md)")
     return (f"bot {bot.key}: its files at {bot.path} changed or went away since it entered"
             f"{what_then}; put them back to go on, or see docs/TOURNAMENTS.md for a bot "
             "updated mid-tournament")

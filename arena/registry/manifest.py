@@ -325,6 +325,9 @@ def _read_as(value: Any) -> str:
 def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
     directory = directory.resolve()
     has_manifest = (directory / MANIFEST).is_file()
+    if not has_manifest and (directory / MANIFEST).is_dir():
+        raise ManifestError(f"{directory / MANIFEST} is a directory: a bot's {MANIFEST} is a "
+                            "file (docs/BOTS.md)")
     if not has_manifest and not (directory / "bot.py").is_file():
         # said before its files are read: a directory given by mistake (/tmp) may be huge
         raise ManifestError(f"{directory} is no bot directory: it has neither {MANIFEST} nor "

@@ -84,3 +84,14 @@ def test_a_module_the_bot_directory_does_not_hold_is_named_with_those_it_holds(
     assert (result.exit_code, result.stderr) == (1, (
         f"Error: {bot / 'bot.yaml'}: 'module' names bot.py, which the bot's directory does not "
         "hold (its Python files: main.py)\n"))
+
+
+def test_a_bot_yaml_that_is_a_directory_is_said_to_be_one(tmp_path: Path) -> None:
+    # it was "... is no bot directory: it has neither bot.yaml nor bot.py"
+    bot = tmp_path / "bot"
+    (bot / "bot.yaml").mkdir(parents=True)
+    result = runner.invoke(app, ["submit", str(bot)],
+                           env={"ARENA_BOTS_DIR": str(tmp_path / "bots")})
+    assert (result.exit_code, result.stderr) == (1, (
+        f"Error: {bot / 'bot.yaml'} is a directory: a bot's bot.yaml is a file "
+        "(docs/BOTS.md)\n"))

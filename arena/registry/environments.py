@@ -131,12 +131,11 @@ def interpreter_for(python: str | None) -> Interpreter:
     if python is None or report.python_version.rsplit(".", 1)[0] == python:
         return Interpreter(report.python, report.python_version)
     found = _other_python(python)
-    if found is not None:
+    if isinstance(found, Interpreter):
         return found
     raise BotEnvironmentError(
         f"bot.yaml asks for Python {python}, which this host lacks: the sandbox runs bots "
-        f"with Python {report.python_version} ({report.python}) and there is no "
-        f"/usr/bin/python{python}")
+        f"with Python {report.python_version} ({report.python}) and {found}")
 
 
 def missing_python(python: str | None) -> str | None:
@@ -146,25 +145,41 @@ def missing_python(python: str | None) -> str | None:
     try:
         interpreter_for(python)
     except BotEnvironmentError:
-        report = probe()
+        found = _other_python(str(python))
+        if isinstance(found, str) and not found.startswith("there is no "):
+            return f"needs Python {python}, which cannot run bots here: {found}"
         return (f"needs Python {python}, not on this machine (bots run with Python "
-                f"{report.python_version} here)")
+                f"{probe().python_version} here)")
     return None
+
+
+#: Where a Python other than the sandbox's is looked for (every sandbox mode shows them).
+PYTHON_DIRS = ("/usr/bin", "/usr/local/bin")
 
 
 @functools.cache
-def _other_python(python: str) -> Interpreter | None:
-    """``/usr/bin/pythonX.Y`` (or ``/usr/local/bin``: every sandbox mode shows them to a bot)
-    when it runs and has ``venv``; looked up once per process."""
-    for directory in ("/usr/bin", "/usr/local/bin"):
+def _other_python(python: str) -> Interpreter | str:
+    """``/usr/bin/pythonX.Y`` (or ``/usr/local/bin``) when it runs and has ``venv``, else
+    why not (there is none; or one that fails, Debian's without its ``-venv`` package);
+    looked up once per process."""
+    why = f"there is no {PYTHON_DIRS[0]}/python{python}"
+    for directory in PYTHON_DIRS:
         candidate = f"{directory}/python{python}"
         if os.access(candidate, os.X_OK):
-            done = subprocess.run([candidate, "-I", "-c", "import platform, venv; "
-                                   "print(platform.python_version())"],
-                                  capture_output=True, text=True, check=False)
+            try:
+                done = subprocess.run([candidate, "-I", "-c", "import platform, venv; "
+                                       "print(platform.python_version())"],
+                                      capture_output=True, text=True, check=False)
+            except OSError as exc:  # not a program after all (a broken file, a directory)
+                why = f"{candidate} does not run ({exc.strerror or exc})"
+                continue
             if done.returncode == 0:
                 return Interpreter(candidate, done.stdout.strip())
-    return None
+            last = [line.strip() for line in done.stderr.splitlines() if line.strip()]
+            why = (f"{candidate} cannot make a virtual environment ("
+                   f"{last[-1] if last else f'exit code {done.returncode}'}; on Debian its "
+                   f"python{python}-venv package adds the venv module)")
+    return why
 
 
 def _key(requirements: tuple[str, ...], interpreter: Interpreter) -> str:

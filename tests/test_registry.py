@@ -371,6 +371,12 @@ _TAKES = ("(a bot.yaml takes name, command, module, metadata, requirements, pyth
     ("metadata: {autor: Ann, version: 3}\n", {"version": "3"},
      ["unknown metadata key 'autor' (did you mean 'author'?) (metadata takes author, "
       "version, last_read_page, last_book_finished)"]),
+    # these vanished without a word
+    ("author: [Ann, Bob]\nmetadata: Ann\nversion: '2'\n", {"version": "2"},
+     ["'metadata' must be a mapping (e.g. metadata: {author: Ann}), got a string: left out",
+      "'author' must be text, got a list: left out"]),
+    ("metadata: {version: {major: 2}}\n", {},
+     ["'metadata.version' must be text, got a mapping: left out"]),
 ])
 def test_an_unknown_manifest_key_is_a_warning_with_a_suggestion(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, manifest: str,

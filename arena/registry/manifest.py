@@ -300,6 +300,32 @@ def _module_spec(file: Path, name: str | None = None) -> BotSpec:
                    files=(file,))
 
 
+def _manifest_metadata(data: dict[str, Any], where: Path) -> dict[str, str]:
+    """A manifest's metadata, at its top or under ``metadata``, as text; what cannot be
+    text (a list, a mapping) is left out with a warning, never silently."""
+    meta: dict[str, str] = {}
+    nested = data.get("metadata")
+    if nested is not None and not isinstance(nested, dict):
+        log.warning("%s: 'metadata' must be a mapping (e.g. metadata: {author: Ann}), got %s: "
+                    "left out", where, _read_as(nested).removeprefix("got "))
+        nested = None
+    for key in (nested or {}):
+        if key not in METADATA_KEYS:
+            log.warning("%s: unknown metadata key %r%s (metadata takes %s)", where,
+                        printable(str(key)), did_you_mean(str(key), METADATA_KEYS),
+                        ", ".join(METADATA_KEYS))
+    for prefix, source in (("metadata.", nested or {}), ("", data)):
+        for key in METADATA_KEYS:
+            value = source.get(key)
+            if isinstance(value, str | int | float | dt.date):  # scalars: shown as text
+                meta[key] = str(_plain(value))
+            elif value is not None:
+                log.warning("%s: '%s%s' must be text, got %s: left out", where, prefix, key,
+                            "true/false" if isinstance(value, bool)
+                            else _read_as(value).removeprefix("got "))
+    return meta
+
+
 def _python_files(directory: Path) -> str:
     """The Python files at the top of a bot directory, for a message (a few, or none)."""
     found = sorted(p.name for p in directory.glob("*.py") if p.is_file())
@@ -318,7 +344,7 @@ def _read_as(value: Any) -> str:
         kind = "a date" if isinstance(value, dt.date) else "a number"
         return f'but YAML reads an unquoted {text} as {kind}: quote it (name: "{text}")'
     kind = ("a list" if isinstance(value, list) else "a mapping" if isinstance(value, dict)
-            else type(value).__name__)
+            else "a string" if isinstance(value, str) else type(value).__name__)
     return f"got {kind}"
 
 
@@ -380,18 +406,7 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
         if any("\0" in a for a in argv):
             raise ManifestError(f"{where}: 'command' arguments cannot hold a NUL character")
         kind = "command"
-    meta: dict[str, Any] = {}
-    nested = data.get("metadata")
-    for key in (nested if isinstance(nested, dict) else {}):
-        if key not in METADATA_KEYS:
-            log.warning("%s: unknown metadata key %r%s (metadata takes %s)", where,
-                        printable(str(key)), did_you_mean(str(key), METADATA_KEYS),
-                        ", ".join(METADATA_KEYS))
-    for source in (nested if isinstance(nested, dict) else {}, data):
-        for key in METADATA_KEYS:
-            value = source.get(key)
-            if isinstance(value, str | int | float | dt.date):  # scalars: shown as text
-                meta[key] = str(_plain(value))
+    meta = _manifest_metadata(data, where)
     spec = BotSpec(_plain_name(bot_name.strip(), where), version, directory, argv, meta, kind,
                    files, requirements=manifest_requirements(data.get("requirements"),
                                                              directory, where),

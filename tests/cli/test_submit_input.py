@@ -129,3 +129,5 @@ def test_a_python_that_is_there_but_cannot_run_bots_is_said_so(
         f"bots with Python {report.python_version} ({report.python}) and {fake} {why}\n"))
     assert listed == f"needs Python 3.98, which cannot run bots here: {fake} {why}"
     assert not bots.exists()
+
+

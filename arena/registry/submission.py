@@ -228,7 +228,12 @@ def _existing(bots_dir: Path, spec: BotSpec, update: bool) -> BotSpec | Path | N
     replaced: Path | None = None
     for existing, where in registered(bots_dir):
         if existing.lower() == bot_name.lower():
-            other = spec_from_path(where, existing)
+            try:
+                other = spec_from_path(where, existing)
+            except BotError as exc:  # its own error would read as the submitted bot's
+                raise SubmitError(f"the registered bot {existing!r} cannot be read ({exc}): "
+                                  f"'arena bots remove {existing}' drops it (its results "
+                                  "stay), then submit again") from None
             if other.version == spec.version and existing == bot_name:
                 return other
             if other.version == spec.version:

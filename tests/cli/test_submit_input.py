@@ -131,3 +131,29 @@ def test_a_python_that_is_there_but_cannot_run_bots_is_said_so(
     assert not bots.exists()
 
 
+
+
+def test_an_update_over_a_registered_bot_that_cannot_be_read_says_whose_files_are_broken(
+        tmp_path: Path) -> None:
+    # the registered copy's own error came out as if the submitted bot were broken
+    from types import SimpleNamespace
+
+    from arena.registry import submit
+
+    bots = tmp_path / "bots"
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    shutil.copy(SAMPLES / "random.py", bot / "bot.py")
+    (bot / "bot.yaml").write_text("name: mine\nmodule: bot.py\n")
+    submit(bot, bots_dir=bots, check=lambda spec: SimpleNamespace(ok=True, failures=list))
+    copy = bots / "mine" / "bot.yaml"
+    copy.chmod(0o644)
+    copy.write_text("name: mine\nmodule: [bot.py]\n")  # a hand's edit in the bots directory
+    (bot / "bot.py").write_text((bot / "bot.py").read_text() + "# v2\n")
+    result = runner.invoke(app, ["submit", str(bot), "--update"],
+                           env={"ARENA_BOTS_DIR": str(bots)})
+    assert (result.exit_code, result.stdout, result.stderr) == (1, "", (
+        f"Error: the registered bot 'mine' cannot be read ({copy}: 'module' must name a Python "
+        "file of the bot's directory, got ['bot.py']): 'arena bots remove mine' drops it (its "
+        "results stay), then submit again\n"))
+    assert copy.read_text() == "name: mine\nmodule: [bot.py]\n"

@@ -109,3 +109,21 @@ def test_a_database_that_cannot_be_read_prunes_nothing(tmp_path: Path) -> None:
     assert done.stderr.endswith("; nothing was pruned (its tournaments may need a kept "
                                 "version)\n"), done.stderr
     assert len(list((bots / ".versions").iterdir())) == 2
+
+
+def test_a_finished_tournament_keeps_no_version(tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    gone = _updated_twice(tmp_path, "gone", bots)
+    db = tmp_path / "arena.db"
+    _running(db, resolve(f"gone@{gone[1]}", bots))
+    with Store(db) as store:
+        row = store.tournament("swiss")
+        assert row is not None
+        store.set_state(row.id, "finished")
+    _forget(bots, "gone")
+    done = runner.invoke(app, ["bots", "prune", "--db", str(db)],
+                         env={"ARENA_BOTS_DIR": str(bots), "COLUMNS": "300"})
+    assert done.exit_code == 0 and done.stdout.splitlines()[-1] == (
+        f"Removed 2 kept versions whose bot is no longer registered in {bots / '.versions'}; "
+        f"stored tournaments counted: those of {db}.")
+    assert list((bots / ".versions").iterdir()) == []

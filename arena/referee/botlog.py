@@ -21,8 +21,9 @@ class BotLog:
         self._mark = 0
         #: Bytes written since the last cut, those the cap dropped from the text included.
         self._bytes = 0
-        #: What the processes ended since the last cut wrote after it.
-        self._ended_text = ""
+        #: What was taken in since the last cut: what the processes ended since wrote after
+        #: it, and the referee's notes with what the running one wrote before each.
+        self._taken = ""
         #: Bytes the bot wrote in the span :meth:`cut` handed out last (more than its text
         #: when the cap dropped some).
         self.last_bytes = 0
@@ -33,13 +34,18 @@ class BotLog:
 
     def ended(self, conn: Connection) -> None:
         """``conn``'s process is gone: what it wrote since the cut goes with the next one."""
-        self._ended_text += self._since_mark(conn)
+        self._taken += self._since_mark(conn)
         self._mark = 0
+
+    def note(self, conn: Connection, text: str) -> None:
+        """A line of the referee's for the bot's author, after what ``conn``'s process has
+        written so far."""
+        self._taken += self._since_mark(conn) + text
 
     def cut(self, conn: Connection | None) -> str:
         """The log written since the previous cut, ``conn`` being the running process."""
-        text = self._ended_text + (self._since_mark(conn) if conn is not None else "")
-        self._ended_text = ""
+        text = self._taken + (self._since_mark(conn) if conn is not None else "")
+        self._taken = ""
         self.last_bytes, self._bytes = self._bytes, 0
         return text
 

@@ -45,13 +45,14 @@ from arena.referee.hints import NO_READY_HINT, explained, hinted, is_not_run, lo
 from arena.referee.launch import sandbox_launcher
 from arena.referee.stray_lines import StrayLines
 from arena.referee.timeouts import (
+    credit_note,
     dropped_note,
     ignored_note,
     stuck_at,
     timeout_detail,
     unended_note,
 )
-from arena.referee.turn import CpuTurn
+from arena.referee.turn import CpuTurn, Deadline
 from arena.registry import command_problem
 from arena.sandbox import Limits
 
@@ -390,14 +391,16 @@ class BotClient:
     def _rest(self, conn: Connection) -> None:
         """Once started, a bot gets no CPU until it is asked, unless it may ponder."""
         if not self.ponder:
-            self._turn.forget(conn)
-            conn.pause()
+            self._turn.rest(conn)
 
-    def _answered(self, choice: int, start: float) -> ActResult:
-        """A valid answer in time: its latency counted, time past the limit taken from the
-        bank."""
+    def _answered(self, choice: int, id_: int, start: float, wait: Deadline) -> ActResult:
+        """A valid answer in time: its latency counted, time past the limit, less what other
+        bots took of its CPU, taken from the bank."""
         elapsed = monotonic() - start
-        self.clock.answered(elapsed)
+        if elapsed > self.clock.decision_s:  # only then may the credit matter: read it
+            wait.move_on(self._turn)
+        self._note_credit(wait, id_)
+        self.clock.answered(elapsed - wait.credited)
         diag = self.diagnostics
         diag.decisions += 1
         diag.latencies.append(elapsed)
@@ -408,9 +411,10 @@ class BotClient:
         """Read the answer to act ``id_`` and judge it: a valid answer in time, a bad or stray
         line, a timeout, an overflow or a bot gone. None when the bot is gone before its first
         answer of the game, and may be restarted and asked again."""
-        deadline = start + budget
+        wait = Deadline(conn, start + budget, budget)
         self._strays.new_act()
-        got = self._receive(conn, deadline, f"a '{kind}' decision", round(budget * 1000))
+        got = self._receive(conn, wait.at, f"a '{kind}' decision", round(budget * 1000))
+        got = self._credited_wait(wait, got)
         while got.kind == "line":
             try:
                 choice = messages.parse_action(got.data, id_, n_legal)
@@ -421,13 +425,15 @@ class BotClient:
                     return self._strike(F.PROTOCOL_ERROR, explained(exc, self._stderr_tail),
                                         id_, start)
                 # a flood of ignored lines does not stop the clock
-                got = conn.receive(deadline) if monotonic() < deadline else _OUT_OF_TIME
+                got = conn.receive(wait.at) if monotonic() < wait.at else _OUT_OF_TIME
+                got = self._credited_wait(wait, got)
             else:
-                return self._answered(choice, start)
+                return self._answered(choice, id_, start, wait)
         if got.kind == "timeout":
             self._strays.late(id_)
             self.clock.timed_out()
-            detail = (timeout_detail(self.clock, budget, conn.unterminated())
+            self._note_credit(wait, id_)
+            detail = (timeout_detail(self.clock, budget, conn.unterminated(), wait.credited)
                       + ignored_note(self._strays.ignored_type, "action")
                       + dropped_note(self._strays.dropped))
             return self._strike(F.TIMEOUT, detail + stuck_at(conn, self.stack_dump), id_, start)
@@ -436,6 +442,19 @@ class BotClient:
         if self._may_ask_again():
             return None
         return self._crashed(id_)
+
+    def _credited_wait(self, wait: Deadline, got: Received) -> Received:
+        """``got``, or past the deadline the answer read once the deadline is moved on by
+        the CPU the stopped bots took from this one meanwhile (docs/SANDBOX.md, "CPU
+        fairness"), for as long as they took more."""
+        while got.kind == "timeout" and wait.move_on(self._turn):
+            got = wait.conn.receive(wait.at)
+        return got
+
+    def _note_credit(self, wait: Deadline, id_: int) -> None:
+        """Tell the bot's author, in its log, of time it was credited for this decision."""
+        if wait.credited > 0:
+            self._log.note(wait.conn, credit_note(id_, wait.credited))
 
     def _receive(self, conn: Connection, deadline: float, what: str,
                  limit_ms: int) -> Received:

@@ -85,6 +85,11 @@ class Connection(Protocol):
         """Continue every process of the bot (returns once they are)."""
         ...
 
+    def cpu_since_pause(self) -> float | None:
+        """The CPU (seconds) the bot used since :meth:`pause` stopped it: a process stops
+        only when it next leaves the kernel. None when it runs, or nothing was read."""
+        ...
+
     def dump_stack(self, wait_s: float) -> str:
         """Ask the bot's program for its stack (``SIGUSR1``, the bot continued for it if it
         is stopped, and stopped again after) and return what it logged meanwhile, read until

@@ -17,7 +17,7 @@ from arena.errors import FilesChangedError, SandboxError
 from arena.protocol.transport import Closed, Line, Overflow, SubprocessTransport, Transport
 from arena.referee.connection import Connection, Ended, Launcher, Received
 from arena.referee.hints import stack_dump_ended
-from arena.referee.pause import pause, resume
+from arena.referee.pause import cpu_since_pause, pause, resume
 from arena.registry import PYTHON, BotSpec, files_changed
 from arena.registry.environments import RECORD, environment_of_command
 from arena.sandbox import (
@@ -113,6 +113,11 @@ class TransportConnection:
         if self.proc is not None and self._paused:
             self._paused = False
             resume(self.proc)
+
+    def cpu_since_pause(self) -> float | None:
+        if self.proc is None or not self._paused:
+            return None
+        return cpu_since_pause(self.proc)
 
     def dump_stack(self, wait_s: float) -> str:
         proc = self.proc

@@ -50,7 +50,8 @@ from arena.sandbox.process import FREEZE_WAIT_S, RunOn, wait_until
 from arena.sandbox.reaper import find_processes
 from arena.sandbox.uids import UID_BASE, UID_SPAN, is_bot_uid
 
-__all__ = ["end_helper", "pause", "resume", "send_queued_stops", "signaller_uid"]
+__all__ = ["cpu_since_pause", "end_helper", "pause", "resume", "send_queued_stops",
+           "signaller_uid"]
 
 log = logging.getLogger("arena.referee")
 
@@ -234,6 +235,22 @@ def resume(proc: SandboxedProcess, *, by_cgroup: bool = True, by_uid: bool = Tru
         _by_tree(proc, signal.SIGCONT)
 
 
+def cpu_since_pause(proc: SandboxedProcess) -> float | None:
+    """The CPU (seconds) the bot used since :func:`pause` stopped it, as the mechanism that
+    stopped it reads it anyway: its cgroup's since the freeze, its processes' since the stop
+    by uid, the processes still running when the sweeps by tree gave up. None when it is
+    not stopped or nothing was read (a bot waited for until it stopped runs on no more)."""
+    if proc.frozen:
+        used_us = proc.cpu_since_freeze_us()
+        return used_us / 1e6 if used_us is not None else None
+    watch = _watched.get(proc)
+    before = ((watch.cpu_at_stop if watch is not None else None)
+              or _running_at_give_up.get(proc.marker))
+    if not before:
+        return None
+    return sum(cpu - before[pid] for pid, cpu in _cpu_of(before).items())
+
+
 @dataclass
 class _Watch:
     """A bot stopped by uid: its CPU by process when it was last stopped, and whether it
@@ -346,12 +363,16 @@ def _process_cpu_clock(pid: int) -> int:
 
 #: What the tree mechanism stopped, by bot marker: what it continues (no sweep needed).
 _stopped_by_tree: dict[str, set[int]] = {}
+#: By bot marker, the CPU of the processes the sweeps found still running when they gave up:
+#: they run on, on the CPU of the bot asked next (read only then: nothing to read otherwise).
+_running_at_give_up: dict[str, dict[int, float]] = {}
 
 
 def _by_tree(proc: SandboxedProcess, sig: int) -> None:
     with contextlib.suppress(OSError):
         os.killpg(proc.sid, sig)
     if sig == signal.SIGCONT:  # stopped processes neither fork nor move: the same ones
+        _running_at_give_up.pop(proc.marker, None)
         _signal_each(_stopped_by_tree.pop(proc.marker, set()), sig)
         return
     roots = [proc.pid]
@@ -367,6 +388,7 @@ def _by_tree(proc: SandboxedProcess, sig: int) -> None:
         _signal_each(running, sig)
         if not running:
             return
+    _running_at_give_up[proc.marker] = _cpu_of(running)
 
 
 def _signal_each(pids: Iterable[int], sig: int) -> None:

@@ -7,19 +7,35 @@ from arena.referee.clock import GameClock
 from arena.referee.connection import Connection
 from arena.referee.hints import stuck_note
 
-__all__ = ["dropped_note", "ignored_note", "stuck_at", "timeout_detail", "unended_note"]
+__all__ = ["credit_note", "dropped_note", "ignored_note", "stuck_at", "timeout_detail",
+           "unended_note"]
 
 #: How long the stack dump of a bot that timed out is waited for, at most (it comes in
 #: milliseconds; this bounds a bot that offered one and sends none).
 DUMP_WAIT_S = 0.5
 
 
-def timeout_detail(clock: GameClock, budget: float, held: int) -> str:
+def timeout_detail(clock: GameClock, budget: float, held: int,
+                   credited: float = 0.0) -> str:
     """What the bot had for the decision it missed (``budget`` seconds): the limit, and the
     bank or its absence (:meth:`GameClock.timeout_reason`); ``held``: bytes it wrote that no
-    newline ended."""
+    newline ended; ``credited``: seconds added for the CPU other bots took from it."""
     why = clock.timeout_reason(budget) + unended_note(held)
+    if credited > 0:
+        why += f"; {_ms(credited)} ms more were given for the CPU other bots took from it"
     return f"no answer within {round(budget * 1000)} ms{why}"
+
+
+def credit_note(act_id: int, credited: float) -> str:
+    """The line a bot's log gets when a decision's time was moved on by ``credited``
+    seconds: other bots of its table, stopped, ran on inside system calls on its CPU."""
+    return (f"arena: act {act_id}: {_ms(credited)} ms added to its time: other bots of the "
+            "table ran on, on this bot's CPU, after they were stopped (docs/SANDBOX.md, "
+            "\"CPU fairness\")\n")
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f}"
 
 
 def unended_note(held: int) -> str:

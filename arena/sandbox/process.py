@@ -27,8 +27,8 @@ from arena.sandbox.limits import Limits
 from arena.sandbox.stderr import StderrDrain
 from arena.sandbox.workdir import remove_tree
 
-__all__ = ["FREEZE_WAIT_S", "ExitStatus", "RunOn", "SandboxedProcess", "kill_survivors",
-           "wait_until"]
+__all__ = ["FREEZE_WAIT_S", "FREEZING_US", "ExitStatus", "RunOn", "SandboxedProcess",
+           "kill_survivors", "wait_until"]
 
 log = logging.getLogger("arena.sandbox")
 
@@ -259,6 +259,13 @@ class SandboxedProcess:
                         "freezes now wait until it is frozen", self.pid,
                         self._run_on.total_us / 1000)
 
+    def cpu_since_freeze_us(self) -> int | None:
+        """The CPU the bot used since :meth:`freeze` froze it (None when it is not frozen, or
+        its cgroup tells no CPU): what it ran on, on the CPU of whoever was asked meanwhile."""
+        before = self._cpu_at_freeze if self._frozen else None
+        now = self._cpu_used_us() if before is not None else None
+        return None if before is None or now is None else max(0, now - before)
+
     def _cpu_used_us(self) -> int | None:
         """The CPU the bot's processes used so far (its cgroup's ``usage_usec``)."""
         if self._cpu_fd is None:
@@ -402,7 +409,7 @@ class RunOn:
 
     def add(self, used_us: float) -> bool:
         """Count one freeze's CPU; True when this one says the bot runs on (once)."""
-        if self.runs_on or used_us < _FREEZING_US:
+        if self.runs_on or used_us < FREEZING_US:
             return False
         self.total_us += int(used_us)
         self.runs_on = self.total_us >= _RUN_ON_US
@@ -443,7 +450,7 @@ _FREEZE_POLL_S = 0.001
 FREEZE_WAIT_S = 10.0
 #: CPU between a freeze and the next thaw that freezing alone may take: some microseconds
 #: for a bot that waits on its input, up to 0.1 ms for one with 40 threads waiting.
-_FREEZING_US = 500
+FREEZING_US = 500
 #: CPU past that, added up over a bot's freezes, that says it runs on: once 2 ms, or a call
 #: shorter than that looped by a thread, caught by a few freezes.
 _RUN_ON_US = 2000

@@ -67,6 +67,12 @@ class FakeConnection:
     stack_dumps: int = 0
     #: Bytes the bot wrote that no newline ended (an answer never finished).
     unended: int = 0
+    #: Reads that time out before the answers queued are read (answers after the deadline).
+    late: int = 0
+    #: The CPU (seconds) it used since it was stopped, read after read (the last repeats);
+    #: and how often it was read.
+    cpu_readings: list[float] = field(default_factory=list)
+    cpu_reads: int = 0
 
     def send(self, data: bytes) -> bool:
         if self.closed:
@@ -119,6 +125,9 @@ class FakeConnection:
     def receive(self, deadline: float) -> Received:
         if self.paused and not self.closed:
             raise AssertionError("waited for an answer of a stopped bot")
+        if self.late and not self.closed:
+            self.late -= 1
+            return Received("timeout")
         if self.queue:
             return self.queue.pop(0)
         return Received("closed") if self.closed else Received("timeout")
@@ -161,6 +170,13 @@ class FakeConnection:
         waiting, self.unanswered = self.unanswered, []
         for message in waiting:
             self._react(message)
+
+    def cpu_since_pause(self) -> float | None:
+        if not self.paused or not self.cpu_readings:
+            return None
+        self.cpu_reads += 1
+        return (self.cpu_readings.pop(0) if len(self.cpu_readings) > 1
+                else self.cpu_readings[0])
 
     def dump_stack(self, wait_s: float) -> str:
         self.stack_dumps += 1

@@ -24,7 +24,7 @@ from sandbox_support import (
 )
 
 from arena.protocol.transport import Line, SubprocessTransport
-from arena.sandbox import Limits, SandboxReport, launch, probe
+from arena.sandbox import Limits, SandboxedProcess, SandboxReport, launch, probe
 from arena.sandbox.reaper import find_processes
 
 
@@ -160,3 +160,90 @@ def test_a_bot_stopped_by_its_process_tree_is_stopped_in_every_thread() -> None:
             running = _running_threads(proc.marker)
             resume(proc, by_cgroup=False, by_uid=False)
             assert not running
+
+
+class _Stopped:
+    """A sandboxed bot as a match's turn sees it, stopped by its uid."""
+
+    def __init__(self, proc: SandboxedProcess) -> None:
+        self.proc, self.paused = proc, False
+
+    def pause(self) -> None:
+        from arena.referee.pause import pause, send_queued_stops
+
+        pause(self.proc, by_cgroup=False)
+        send_queued_stops()  # a stop goes with the next continue: sent now
+        self.paused = True
+
+    def resume(self) -> None:
+        from arena.referee.pause import resume
+
+        resume(self.proc, by_cgroup=False)
+        self.paused = False
+
+    def cpu_since_pause(self) -> float | None:
+        from arena.referee.pause import cpu_since_pause
+
+        return cpu_since_pause(self.proc) if self.paused else None
+
+
+class _Asked:
+    """The bot asked: no process, nothing to stop."""
+
+    def pause(self) -> None:
+        pass
+
+    def resume(self) -> None:
+        pass
+
+    def cpu_since_pause(self) -> float | None:
+        return None
+
+
+@pytest.mark.parametrize("mechanism", ["cgroup", "uid"])
+def test_the_bot_asked_is_credited_the_cpu_a_bot_stopped_in_a_long_call_used(
+        mechanism: str) -> None:
+    """Stopped inside a long system call, a bot runs on, on the CPU of the bot asked next
+    (16 processes reading a large file took 315 ms of its 500 ms turn): on a CPU they share,
+    the deadline of the bot asked moves on by the CPU the stopped bot was counted."""
+    from arena.referee.launch import TransportConnection
+    from arena.referee.turn import CpuTurn, Deadline
+
+    report = probe()
+    if mechanism == "cgroup" and report.freezer is not True:
+        pytest.skip("bots are not frozen by a cgroup here")
+    if mechanism == "uid" and (os.geteuid() != 0 or not report.active("user")):
+        pytest.skip("bots are stopped by their uid only under a root referee")
+    with long_call_bot(report) as proc:
+        # by cgroup as a match's bots are (the first mechanism that applies); by uid forced
+        stopped = (TransportConnection(SubprocessTransport(proc), proc) if mechanism == "cgroup"
+                   else _Stopped(proc))
+        asked = _Asked()
+        turn = CpuTurn(shares_cpu=True)
+        for _ in range(10):  # stopped inside a long call, most likely the first time
+            turn.give(stopped)
+            turn.give(asked)
+            time.sleep(0.1)  # the asked bot's turn, on which the stopped one runs on
+            wait = Deadline(asked, at=0.0, budget=1.0)
+            if wait.move_on(turn):
+                break
+        counted = stopped.cpu_since_pause()  # the figure the referee keeps
+        assert counted is not None and wait.credited > 0
+        assert wait.at == wait.credited == pytest.approx(counted - 0.0005)
+
+
+def test_a_bot_the_sweeps_gave_up_on_is_counted_from_then(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """By tree, the sweeps give up after 50 on a process they never see stopped (a long call
+    outlasting them): its CPU from then on is what the bot asked is credited; a bot
+    continued reads nothing."""
+    from arena.referee import pause as pause_module
+
+    report = probe()
+    with long_call_bot(report) as proc:
+        monkeypatch.setattr(pause_module, "_threads_stopped", lambda pid: False)
+        pause_module.pause(proc, by_cgroup=False, by_uid=False)
+        gave_up_on = pause_module.cpu_since_pause(proc)
+        pause_module.resume(proc, by_cgroup=False, by_uid=False)
+        assert gave_up_on is not None and gave_up_on >= 0
+        assert pause_module.cpu_since_pause(proc) is None

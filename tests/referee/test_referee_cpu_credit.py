@@ -1,0 +1,127 @@
+"""A stopped bot inside a long system call runs on, on the CPU of the bot asked next
+(docs/SANDBOX.md, "CPU fairness"): where they share that CPU, the bot asked is credited the
+CPU the stopped ones used during its turn, its deadline moved on by as much. Driven here by
+scripted CPU readings (no process, no clock); tests/sandbox reads a real bot's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from referee_fakes import FAST, FakeConnection, FakeLauncher
+
+from arena.engine import GameConfig, new_game
+from arena.protocol import messages
+from arena.referee import client as client_module
+from arena.referee.client import BotClient
+from arena.referee.turn import CpuTurn, Deadline
+from arena.sandbox import Limits
+
+START = messages.game_start(0, 0, ["a", "b"], 0, 5)
+OBSERVATION = new_game(GameConfig(players=("a", "b"), seed=1, starting_seat=0)).observe(
+    0, events=False).to_json(include_events=False)
+LEGAL = [{"action": "hold"}, {"action": "play", "card": "God-1"}]
+#: What stopping a bot may take of its CPU without it being credited (0.5 ms).
+STOPPING_S = 0.0005
+
+
+def table(turn: CpuTurn, *conns: FakeConnection, limits: Limits = FAST) -> list[BotClient]:
+    """A client per fake bot, started, in a game, sharing ``turn``."""
+    clients = []
+    for number, conn in enumerate(conns):
+        client = BotClient(["fake"], ".", limits, name=f"bot{number}",
+                           launcher=FakeLauncher([conn]), turn=turn)
+        assert client.start() is None and client.begin_game(START) is None
+        clients.append(client)
+    return clients
+
+
+def act(client: BotClient) -> Any:
+    return client.act("turn", OBSERVATION, LEGAL)
+
+
+def test_a_bot_asked_is_credited_the_cpu_a_stopped_bot_ran_on_with() -> None:
+    """The other bot, stopped inside a system call, used 20.5 ms of the shared CPU during the
+    turn: an answer 20 ms past the limit is in time, and the author reads why."""
+    other, asked = FakeConnection(), FakeConnection(respond=lambda m: 1)
+    first, second = table(CpuTurn(shares_cpu=True), other, asked)
+    assert act(first).failure is None
+    other.cpu_readings, asked.late = [0.0205], 1
+    result = act(second)
+    assert (result.choice, result.failure) == (1, None)
+    assert other.cpu_reads == 1  # read past the deadline only: it was just stopped
+    assert ("arena: act 0: 20.0 ms added to its time: other bots of the table ran on"
+            in second.log_since_last())
+
+
+def test_bots_on_separate_cpus_are_not_credited() -> None:
+    """On CPUs of their own the stopped bot took nothing from the one asked: a partner's run
+    on would be thinking time given away. Nothing is even read."""
+    other, asked = FakeConnection(), FakeConnection(respond=lambda m: 1)
+    first, second = table(CpuTurn(shares_cpu=False), other, asked)
+    act(first)
+    other.cpu_readings, asked.late = [0.0205], 1
+    result = act(second)
+    assert result.failure is not None
+    assert result.failure.detail == "no answer within 200 ms"
+    assert other.cpu_reads == 0 and "arena:" not in second.log_since_last()
+
+
+def test_the_credit_is_at_most_the_decisions_own_budget() -> None:
+    other, asked = FakeConnection(), FakeConnection(respond=lambda m: 1)
+    first, second = table(CpuTurn(shares_cpu=True), other, asked)
+    act(first)
+    other.cpu_readings, asked.late = [5.0], 1000
+    result = act(second)
+    assert result.failure is not None
+    assert result.failure.detail == ("no answer within 200 ms; 200.0 ms more were given for "
+                                      "the CPU other bots took from it")
+
+
+def test_what_stopping_takes_is_not_credited() -> None:
+    other, asked = FakeConnection(), FakeConnection(respond=lambda m: 1)
+    first, second = table(CpuTurn(shares_cpu=True), other, asked)
+    act(first)
+    other.cpu_readings, asked.late = [STOPPING_S], 1
+    assert act(second).failure is not None
+
+
+def test_the_bank_pays_only_for_time_the_bot_took_itself(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An answer 300 ms past the limit, 100 ms of which the stopped bot took: the bank pays
+    200 ms."""
+    clock = [100.0]
+    monkeypatch.setattr(client_module, "monotonic", lambda: clock[0])
+
+    def slow(message: dict[str, Any]) -> int:
+        clock[0] += 0.5
+        return 0
+
+    other, asked = FakeConnection(), FakeConnection(respond=slow)
+    first, second = table(CpuTurn(shares_cpu=True), other, asked,
+                          limits=FAST.replace(decision_ms=200, time_bank_ms=1000))
+    act(first)
+    other.cpu_readings = [0.1 + STOPPING_S]
+    assert act(second).failure is None
+    assert second.clock.bank == pytest.approx(1.0 - 0.2)
+
+
+def test_a_turn_counts_each_stopped_bot_from_its_start() -> None:
+    """Three bots: the one stopped a turn earlier ran on 30 ms during that turn (another
+    bot's loss) and 10 ms during this one; the one just stopped 2 ms. Only this turn's CPU
+    is credited, and only once."""
+    earlier, just, asked = FakeConnection(), FakeConnection(), FakeConnection()
+    turn = CpuTurn(shares_cpu=True)
+    for conn in (earlier, just, asked):
+        turn.rest(conn)
+    turn.give(earlier)
+    turn.give(just)
+    earlier.cpu_readings = [0.030, 0.040]  # read as the turn begins, then past the deadline
+    just.cpu_readings = [0.002]
+    turn.give(asked)
+    wait = Deadline(asked, at=0.0, budget=1.0)
+    assert wait.move_on(turn)
+    assert wait.at == wait.credited == pytest.approx(0.010 + 0.002 - 2 * STOPPING_S)
+    assert not wait.move_on(turn)
+    turn.give(asked)  # asked again in a row: the same turn, nothing credited twice
+    assert turn.credit(asked, 1.0) == 0.0

@@ -243,9 +243,12 @@ class SandboxedProcess:
         self._frozen = frozen
         if frozen:
             self._cpu_at_freeze = self._cpu_used_us()
-            if self.runs_on and not self.wait_frozen(FREEZE_WAIT_S):
-                log.warning("bot %d was not frozen after %.0f s (a system call that runs "
-                            "on); going on", self.pid, FREEZE_WAIT_S)
+            if self.runs_on:
+                if not self.wait_frozen(FREEZE_WAIT_S):
+                    log.warning("bot %d was not frozen after %.0f s (a system call that runs "
+                                "on); going on", self.pid, FREEZE_WAIT_S)
+                # what it ran on while waited for is outside every clock: counted from here
+                self._cpu_at_freeze = self._cpu_used_us()
         return True
 
     def _note_running_on(self) -> None:

@@ -230,6 +230,23 @@ def test_the_bot_asked_is_credited_the_cpu_a_bot_stopped_in_a_long_call_used(
         counted = stopped.cpu_since_pause()  # the figure the referee keeps
         assert counted is not None and wait.credited > 0
         assert wait.at == wait.credited == pytest.approx(counted - 0.0005)
+        for _ in range(10):  # until it is seen to run on: then its stops wait for it
+            turn.give(stopped)
+            turn.give(asked)
+            if _waited_for(proc):
+                break
+        assert _waited_for(proc)
+        time.sleep(0.1)
+        # what it ran on while waited for was outside every clock: nothing to credit
+        assert not Deadline(asked, at=0.0, budget=1.0).move_on(turn)
+
+
+def _waited_for(proc: SandboxedProcess) -> bool:
+    """Whether the bot's stops (by cgroup or by uid) now wait until it is stopped."""
+    from arena.referee import pause as pause_module
+
+    watch = pause_module._watched.get(proc)
+    return proc.runs_on or (watch is not None and watch.run_on.runs_on)
 
 
 def test_a_bot_the_sweeps_gave_up_on_is_counted_from_then(

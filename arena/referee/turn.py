@@ -14,6 +14,9 @@ __all__ = ["CpuTurn", "Deadline"]
 #: CPU a stopped bot may use without it being credited to the bot asked: what stopping
 #: takes (its processes wake to freeze or stop).
 _STOPPING_S = FREEZING_US / 1e6
+#: The least a deadline is moved on by: the CPU credited in smaller steps waits for more, or
+#: the referee would poll in a loop, on the CPU of the bot asked, while a stopped bot runs on.
+_STEP_S = 0.001
 
 
 class CpuTurn:
@@ -78,7 +81,8 @@ class CpuTurn:
     def credit(self, conn: Connection, cap_s: float) -> float:
         """Seconds to add to the deadline of ``conn``, the bot asked: the CPU the stopped bots
         used since its turn began, beyond what stopping takes, not credited yet in this turn,
-        at most ``cap_s``. 0 unless they share its CPU."""
+        at most ``cap_s``; 0 under a millisecond (it waits for more), or unless they share
+        its CPU."""
         if not self.shares_cpu or self.running is not conn:
             return 0.0
         used = 0.0
@@ -86,7 +90,9 @@ class CpuTurn:
             now = other.cpu_since_pause()
             if now is not None:
                 used += max(0.0, now - at_start - _STOPPING_S)
-        extra = min(max(0.0, used - self._credited), max(0.0, cap_s))
+        extra = min(used - self._credited, cap_s)
+        if extra < _STEP_S:
+            return 0.0
         self._credited += extra
         return extra
 

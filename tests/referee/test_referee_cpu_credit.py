@@ -125,3 +125,16 @@ def test_a_turn_counts_each_stopped_bot_from_its_start() -> None:
     assert not wait.move_on(turn)
     turn.give(asked)  # asked again in a row: the same turn, nothing credited twice
     assert turn.credit(asked, 1.0) == 0.0
+
+
+def test_a_deadline_moves_on_by_a_millisecond_at_least() -> None:
+    """Smaller steps would have the referee poll in a loop while a stopped bot runs on: 0.8
+    ms waits, and is credited once it is 1.5 ms."""
+    other, asked = FakeConnection(), FakeConnection()
+    turn = CpuTurn(shares_cpu=True)
+    turn.rest(other)
+    turn.give(other)
+    turn.give(asked)
+    other.cpu_readings = [STOPPING_S + 0.0008, STOPPING_S + 0.0015]
+    assert turn.credit(asked, 1.0) == 0.0
+    assert turn.credit(asked, 1.0) == pytest.approx(0.0015)

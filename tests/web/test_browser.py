@@ -11,7 +11,6 @@ results/screenshots/web/ (or $ARENA_SCREENSHOTS) for people to look at.
 from __future__ import annotations
 
 import os
-import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +18,7 @@ from typing import Any
 
 import pytest
 import site_db
+from chromium import CHROMIUM, DRIVER, MISSING, chromium
 
 from arena.engine.cards import NOTATION
 from arena.engine.config import GameConfig
@@ -31,12 +31,7 @@ from arena.tournament.store import Store
 from arena.web.data import game_slug
 from arena.web.server import make_server
 
-CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"),
-                             shutil.which("google-chrome")) if p), None)
-DRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None or DRIVER is None,
-    reason="no Chromium and chromedriver installed (apt-get install chromium chromium-driver)")
+pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason=MISSING)
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("ARENA_SCREENSHOTS", REPO / "results" / "screenshots" / "web"))
 REPLAYED = "cup/r2/t0/g0"  # the three-player table
@@ -44,22 +39,8 @@ REPLAYED = "cup/r2/t0/g0"  # the three-player table
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    # --no-sandbox: Chromium refuses to start as root without it (CI runs as root)
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--allow-file-access-from-files"):
-        options.add_argument(arg)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
-    driver.set_window_size(1280, 800)
-    try:
+    with chromium() as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture(scope="module")

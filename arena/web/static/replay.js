@@ -209,7 +209,6 @@
     for (r = 1; r <= data.rounds; r++) {
       var b = el("button", "jump", "R" + r);
       b.type = "button"; b.title = "Round " + r + " (key " + r + ")";
-      b.setAttribute("aria-label", "Jump to round " + r);
       b.setAttribute("data-round", r);
       b.addEventListener("click", (function (round) { return function () { stop(); go(roundStart(round)); }; })(r));
       box.appendChild(b);

@@ -40,8 +40,27 @@
     box.parentNode.insertBefore(hint, box);
     return { box: box, hint: hint };
   });
+  // a box that scrolls is a stop for the keyboard too (its arrows scroll it), named after the
+  // heading above it
+  function title(box) {
+    for (var node = box.previousElementSibling; node; node = node.previousElementSibling) {
+      if (/^(H2|H3|SUMMARY)$/.test(node.tagName)) { return node.textContent; }
+    }
+    var heading = box.closest("section") && box.closest("section").querySelector("h2");
+    return heading ? heading.textContent : "The table";
+  }
   var checkScroll = function () {
-    hints.forEach(function (h) { h.hint.hidden = h.box.scrollWidth <= h.box.clientWidth + 1; });
+    hints.forEach(function (h) {
+      var wide = h.box.scrollWidth > h.box.clientWidth + 1;
+      h.hint.hidden = !wide;
+      if (wide && !h.box.hasAttribute("tabindex")) {
+        h.box.setAttribute("tabindex", "0");
+        h.box.setAttribute("role", "region");
+        h.box.setAttribute("aria-label", title(h.box) + " (scrolls sideways)");
+      } else if (!wide && h.box.hasAttribute("tabindex")) {
+        ["tabindex", "role", "aria-label"].forEach(function (a) { h.box.removeAttribute(a); });
+      }
+    });
   };
   if (window.ResizeObserver) {  // a window turned, a details opened, rows drawn
     var observer = new ResizeObserver(checkScroll);

@@ -131,3 +131,76 @@ def test_a_leagues_pages(browser: Any, league_site: Path, page: str) -> None:
 def test_the_list_of_tournaments(browser: Any, home: str) -> None:
     show(browser, home)
     assert problems(browser) == []
+
+
+def focus_on(driver: Any, target: str, most: int = 30) -> None:
+    """Tab from where the focus is until ``target`` (a CSS selector) has it."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    for _ in range(most):
+        if driver.execute_script("return document.activeElement.matches(arguments[0])", target):
+            return
+        ActionChains(driver).send_keys(Keys.TAB).perform()
+    raise AssertionError(f"Tab never reached {target}")
+
+
+def press(driver: Any, *keys: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).send_keys(*keys).perform()
+
+
+def where(driver: Any) -> int:
+    return int(driver.find_element("id", "table").get_attribute("data-step"))
+
+
+def focus_ring(driver: Any) -> tuple[str, float]:
+    """The focused element's outline: its style and width in pixels."""
+    style, width = driver.execute_script(
+        "const s = getComputedStyle(document.activeElement);"
+        "return [s.outlineStyle, s.outlineWidth];")
+    return style, float(width.removesuffix("px"))
+
+
+def test_the_replay_from_the_keyboard_alone(browser: Any, cup_site: Path) -> None:
+    """Tab reaches every control, each shows where the focus is, Enter and Space press it;
+    Space on the game's header line opens it (it started the replay playing instead)."""
+    from selenium.webdriver.common.keys import Keys
+
+    show(browser, (cup_site / "games" / "r2-t0-g0.html").as_uri())
+    last = browser.execute_script(
+        "return JSON.parse(document.getElementById('game-data').textContent).steps.length - 1")
+    focus_on(browser, ".header-lines summary")
+    press(browser, Keys.SPACE)
+    assert browser.execute_script("return document.querySelector('.header-lines').open")
+    assert browser.find_element("id", "play").get_attribute("aria-label") == "Play"
+    focus_on(browser, "#play")
+    assert focus_ring(browser)[0] != "none" and focus_ring(browser)[1] >= 2
+    press(browser, Keys.SPACE)
+    assert browser.find_element("id", "play").get_attribute("aria-label") == "Pause"
+    press(browser, Keys.ENTER)
+    assert browser.find_element("id", "play").get_attribute("aria-label") == "Play"
+    focus_on(browser, "#next")
+    before = where(browser)
+    press(browser, Keys.ENTER)
+    press(browser, Keys.SPACE)
+    assert where(browser) == before + 2
+    focus_on(browser, "#rounds button[data-round='3']")
+    assert focus_ring(browser)[0] != "none"
+    press(browser, Keys.ENTER)
+    assert browser.execute_script(
+        "const d = JSON.parse(document.getElementById('game-data').textContent);"
+        "const at = Number(document.getElementById('table').dataset.step);"
+        "return d.steps[at].round === 3 && d.steps[at - 1].round === 2")
+    focus_on(browser, "#to-showdown")
+    press(browser, Keys.ENTER)
+    assert where(browser) == last
+    focus_on(browser, "#view")
+    press(browser, Keys.ARROW_DOWN)  # the select's own key: the next view, no step
+    assert browser.find_element("id", "table").get_attribute("data-view") == "0"
+    assert where(browser) == last
+    focus_on(browser, "#lines")  # the narration scrolls: the keyboard reaches it too
+    assert focus_ring(browser)[0] != "none"
+    press(browser, Keys.HOME)
+    assert where(browser) == 0

@@ -229,7 +229,8 @@
     var k = e.key;
     if (k === "ArrowRight" || k === "j") { stop(); go(at + 1); }
     else if (k === "ArrowLeft" || k === "k") { stop(); go(at - 1); }
-    else if (k === " " && tag !== "BUTTON") { toggle(); }
+    /* Space on a button or a summary is that control's own: it presses it, or opens it */
+    else if (k === " " && tag !== "BUTTON" && tag !== "SUMMARY") { toggle(); }
     else if (k === "Home") { stop(); go(0); }
     else if (k === "End" || k === "s") { stop(); go(n - 1); }
     else if (k === "v") { var opts = ["all"].concat(players.map(function (_, i) { return String(i); })); setView(opts[(opts.indexOf(view) + 1) % opts.length]); }

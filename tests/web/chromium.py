@@ -1,5 +1,5 @@
 """The browser the site's tests drive: Debian's Chromium through chromedriver (Selenium),
-headless, at 1280x800, keeping the console's messages."""
+headless, at 1280x800, keeping the console's messages; and the contrast of two of its colours."""
 
 from __future__ import annotations
 
@@ -32,3 +32,15 @@ def chromium() -> Iterator[Any]:
         yield driver
     finally:
         driver.quit()
+
+
+def contrast(foreground: str, background: str) -> float:
+    """WCAG 2's contrast ratio of two computed colours ("rgb(r, g, b)" or "rgba(...)")."""
+    def luminance(colour: str) -> float:
+        channels = [int(c) / 255 for c in colour[colour.index("(") + 1:-1].split(",")[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+                  for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    light, dark = sorted((luminance(foreground), luminance(background)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)

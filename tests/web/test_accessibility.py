@@ -11,6 +11,7 @@ without Chromium, these tests skip and say why."""
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 
 import pytest
 import site_db
-from chromium import CHROMIUM, DRIVER, MISSING, chromium
+from chromium import CHROMIUM, DRIVER, MISSING, chromium, contrast
 
 from arena.web.server import make_server
 from arena.web.site import game_page
@@ -204,3 +205,32 @@ def test_the_replay_from_the_keyboard_alone(browser: Any, cup_site: Path) -> Non
     assert focus_ring(browser)[0] != "none"
     press(browser, Keys.HOME)
     assert where(browser) == 0
+
+
+_RING = """
+const e = document.querySelector(arguments[0]);
+e.focus();
+let b = e.parentElement, bg = 'rgba(0, 0, 0, 0)';
+while (b && (bg = getComputedStyle(b).backgroundColor) === 'rgba(0, 0, 0, 0)') {
+  b = b.parentElement;
+}
+const s = getComputedStyle(e);
+return [document.activeElement === e, s.outlineStyle, s.outlineColor, s.boxShadow,
+        b ? bg : 'rgb(255, 255, 255)'];
+"""
+
+
+@pytest.mark.parametrize(("page", "target"), [
+    ("index.html", "main a"), ("index.html", "#leaderboard th.sort"),
+    ("index.html", ".top nav a"), ("games.html", "#filters select"),
+    ("games/r2-t0-g0.html", "#next"), ("games/r2-t0-g0.html", ".header-lines summary"),
+    ("games/r2-t0-g0.html", "#lines")])
+def test_the_focus_ring_stands_out_from_the_page(browser: Any, cup_site: Path, page: str,
+                                                 target: str) -> None:
+    """The focus ring (orange) had 2.1:1 against the pages' light grey, where WCAG AA asks 3:1
+    of what shows a control's state; on the dark header it stood out."""
+    show(browser, (cup_site / page).as_uri())
+    focused, style, outline, shadow, background = browser.execute_script(_RING, target)
+    assert focused and style != "none"
+    ring = [outline] + re.findall(r"rgba?\([^)]*\)", shadow if shadow != "none" else "")
+    assert max(contrast(colour, background) for colour in ring) >= 3, (ring, background)

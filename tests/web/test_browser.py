@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 import site_db
-from chromium import CHROMIUM, DRIVER, MISSING, chromium
+from chromium import CHROMIUM, DRIVER, MISSING, chromium, contrast
 
 from arena.engine.cards import NOTATION
 from arena.engine.config import GameConfig
@@ -743,18 +743,6 @@ def test_stepping_to_an_end_by_keyboard_keeps_the_focus_in_the_controls(
     assert browser.find_element("id", "where").text.startswith("step 1 of ")
     assert browser.execute_script(focused) == "next"
     assert errors(browser) == []
-
-
-def contrast(foreground: str, background: str) -> float:
-    """WCAG 2's contrast ratio of two computed colours ("rgb(r, g, b)" or "rgba(...)")."""
-    def luminance(colour: str) -> float:
-        channels = [int(c) / 255 for c in colour[colour.index("(") + 1:-1].split(",")[:3]]
-        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
-                  for c in channels]
-        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-    light, dark = sorted((luminance(foreground), luminance(background)), reverse=True)
-    return (light + 0.05) / (dark + 0.05)
 
 
 _COLOURS = """

@@ -109,6 +109,19 @@ def test_the_bots_no_longer_playing_are_named_as_arena_leaderboard_names_them(
     assert "no longer playing" not in playing
 
 
+def test_every_grey_row_says_why_in_words(league_site: Path) -> None:
+    """An older version's row in "Every version" was told apart from the newest ones by its
+    grey alone: a reader who cannot see the grey (a screen reader, colours turned off) took
+    it for one still playing."""
+    every = (league_site / "index.html").read_text().split('<table id="leaderboard-all"', 1)[1]
+    rows = re.findall(r'<tr data-key="([^"]+)"( class="retired")?>(.*?)</tr>',
+                      every.split("</table>", 1)[0], re.S)
+    grey = {key: cells for key, retired, cells in rows if retired}
+    assert set(grey) == {"alpha@v1"}
+    assert all('<span class="gone-note">older version</span>' in cells for cells in grey.values())
+    assert not any("gone-note" in cells for key, retired, cells in rows if not retired)
+
+
 def test_a_bot_retired_while_served_is_shown_retired(tmp_path: Path, serving: Any) -> None:
     """arena serve read a tournament again only when games landed or its state changed: a
     bot retired from a stopped league went on looking like one still playing."""

@@ -1,9 +1,9 @@
 """Charts as SVG made here: no charting library to ship, nothing fetched when a page opens.
 
 Colours are the Okabe-Ito palette (distinguishable with the common colour-vision
-deficiencies); each bot's two lines also differ by dash (mu solid, mu - 3 sigma dashed), and
-the head-to-head scale runs from orange to blue through white, so lightness carries the
-value too.
+deficiencies); each bot's two lines also differ by dash (mu solid, mu - 3 sigma dashed) and
+its mu line ends in its name, so no line is told by its colour alone; the head-to-head scale
+runs from orange to blue through white, so lightness carries the value too.
 """
 
 from __future__ import annotations
@@ -18,7 +18,10 @@ OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "
              "#8c8c8c")
 
 _WIDTH, _HEIGHT = 760, 320
-_LEFT, _RIGHT, _TOP, _BOTTOM = 48, 16, 12, 34
+_LEFT, _RIGHT, _TOP, _BOTTOM = 48, 104, 12, 34
+#: a line's name at its end: this many characters at most (the legend has it whole), and
+#: names at least this far apart, one above the other
+_LABEL_CHARS, _LABEL_GAP = 14, 13.0
 
 
 def bot_colour(index: int) -> str:
@@ -63,6 +66,40 @@ def _thin(rows: Sequence[Sequence[float]], most: int = 300) -> Sequence[Sequence
     return [*rows[::k], rows[-1]] if (len(rows) - 1) % k else list(rows[::k])
 
 
+def _spread(ends: list[float], low: float, high: float) -> list[float]:
+    """Heights for the names at the lines' ends: each as near its line's end as lets the
+    names stay ``_LABEL_GAP`` apart (closer only when more names than fit so), within
+    ``low``..``high``."""
+    gap = min(_LABEL_GAP, (high - low) / max(1, len(ends) - 1))
+    order = sorted(range(len(ends)), key=lambda i: ends[i])
+    placed = [0.0] * len(ends)
+    floor = low
+    for i in order:
+        placed[i] = floor = max(ends[i], floor)
+        floor += gap
+    ceiling = high
+    for i in reversed(order):  # pushed below the chart: move the stack up, keeping the gaps
+        placed[i] = ceiling = min(placed[i], ceiling)
+        ceiling -= gap
+    return placed
+
+
+def _end_labels(lines: Mapping[str, Sequence[Sequence[float]]], labels: Mapping[str, str],
+                x0: float, y1: float, sx: float, sy: float) -> list[str]:
+    """Each bot's name at the end of its mu line (shortened; whole in its tooltip)."""
+    keys = list(lines)
+    ends = [(_LEFT + (lines[k][-1][0] - x0) * sx, _TOP + (y1 - lines[k][-1][1]) * sy)
+            for k in keys]
+    heights = _spread([y for _, y in ends], _TOP + 4, _HEIGHT - _BOTTOM)
+    out = []
+    for key, (x, _), y in zip(keys, ends, heights):
+        name = labels.get(key, key)
+        short = name if len(name) <= _LABEL_CHARS else name[:_LABEL_CHARS - 1] + "\u2026"
+        out.append(f'<text class="end-label" x="{x + 5:.1f}" y="{y + 4:.1f}">'
+                   f'<title>{escape(name)}</title>{escape(short)}</text>')
+    return out
+
+
 def rating_chart(history: Mapping[str, Sequence[Sequence[float]]], order: Sequence[str],
                  labels: Mapping[str, str]) -> str:
     """Each bot's mu (solid) and mu - 3 sigma (dashed) after each of its own games;
@@ -103,6 +140,7 @@ def rating_chart(history: Mapping[str, Sequence[Sequence[float]]], order: Sequen
                    f'points="{_points(mu, x0, y1, sx, sy)}"/>'
                    f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" '
                    f'stroke-dasharray="5 4" points="{_points(low, x0, y1, sx, sy)}"/></g>')
+    out.extend(_end_labels(lines, labels, x0, y1, sx, sy))
     out.append("</svg>")
     legend = "".join(
         f'<li><span class="swatch" style="background:{bot_colour(order.index(key))}"></span>'

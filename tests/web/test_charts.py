@@ -1,0 +1,49 @@
+"""The rating chart: each bot's lines are told apart by more than their colour."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arena.web.charts import rating_chart
+
+_LABEL = re.compile(r'<text class="end-label" x="([\d.]+)" y="([\d.-]+)"><title>([^<]*)</title>')
+
+
+def history(ends: list[float]) -> dict[str, list[list[float]]]:
+    """A bot per end rating, each with as many games as its place (the lines end apart)."""
+    return {f"bot-{i}": [[g + 1, 25.0 + (end - 25.0) * (g + 1) / (i + 1), 1.0]
+                         for g in range(i + 1)] for i, end in enumerate(ends)}
+
+
+def test_each_line_ends_in_its_bots_name() -> None:
+    """The bots' lines differed by colour alone (the legend under the chart matched them by
+    colour): a reader who cannot tell two of its colours apart could not tell which is whose."""
+    long = "heuristic-entered-under-a-very-long-name"
+    svg = rating_chart(history([28.0, 24.0, 18.0]), ["bot-0", "bot-1", "bot-2"],
+                       {"bot-0": "heuristic", "bot-1": "greedy", "bot-2": long})
+    labels = {name: (float(x), float(y)) for x, y, name in _LABEL.findall(svg)}
+    assert set(labels) == {"heuristic", "greedy", long}
+    assert ">heuristic</text>" in svg and ">greedy</text>" in svg
+    assert f">{long[:13]}\u2026</text>" in svg  # shortened; whole in its tooltip and the legend
+    # each name at its own line's end: the line with more games ends further right
+    assert labels["heuristic"][0] < labels["greedy"][0] < labels[long][0]
+
+
+@given(st.lists(st.floats(min_value=0, max_value=40), min_size=1, max_size=30))
+def test_the_names_never_overlap_nor_leave_the_chart(ends: list[float]) -> None:
+    """Apart by a line of text at least, closer only where more bots than fit so (a big
+    league's chart); never above or below the chart."""
+    keys = [f"bot-{i}" for i in range(len(ends))]
+    svg = rating_chart(history(ends), keys, {})
+    height = float(re.search(r'viewBox="0 0 [\d.]+ ([\d.]+)"', svg).group(1))  # type: ignore[union-attr]
+    ys = sorted(float(y) for _, y, _ in _LABEL.findall(svg))
+    assert len(ys) == len(ends)
+    gaps = [b - a for a, b in zip(ys, ys[1:])]
+    if len(ends) <= 20:  # twenty lines of text fit the chart's height
+        assert all(gap >= 12.9 for gap in gaps)
+    else:
+        assert min(gaps) >= 0.99 * (max(ys) - min(ys)) / (len(ys) - 1)
+    assert all(0 < y <= height for y in ys)

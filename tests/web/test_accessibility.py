@@ -1,5 +1,5 @@
 """axe-core in the real browser on every kind of page: the tournament's pages (leaderboard,
-head-to-head, rounds, games), a league's, the list of tournaments `arena serve` shows first,
+head-to-head, rounds, games), a league's, `arena serve`'s list of tournaments and live pages,
 and replays of two-, three- and four-player games at their first step, mid-game, in one seat's
 view and at the showdown, at a desktop's width and a phone's. A serious or critical violation
 fails, as does a heading that skips a level.
@@ -129,8 +129,10 @@ def test_a_leagues_pages(browser: Any, league_site: Path, page: str) -> None:
     assert problems(browser) == []
 
 
-def test_the_list_of_tournaments(browser: Any, home: str) -> None:
-    show(browser, home)
+@pytest.mark.parametrize("page", ["", "t/cup/index.html", "t/cup/rounds.html"])
+def test_the_pages_arena_serve_shows(browser: Any, home: str, page: str) -> None:
+    """Its list of tournaments, and the live pages with their pause button."""
+    show(browser, home + page)
     assert problems(browser) == []
 
 

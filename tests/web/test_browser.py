@@ -226,6 +226,52 @@ def test_standings_refresh_as_games_land(browser: Any, tmp_path: Path) -> None:
         server.server_close()
 
 
+def test_live_updates_pause_for_a_reader_at_work(browser: Any, tmp_path: Path) -> None:
+    """The page reloaded whenever games landed, taking the keyboard's focus back to its top
+    every few seconds while a tournament ran: a reader can pause it, is told what they miss,
+    and resuming shows it."""
+    import json
+    import sqlite3
+    import urllib.request
+
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db = site_db.build(tmp_path / "arena.db", state="running", rounds=1)
+    server = make_server(db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_port}/t/cup/index.html")
+        pause = browser.find_element("id", "live-pause")
+        pause.send_keys(Keys.ENTER)
+        assert text_of(browser, "live") == "live updates paused"
+        assert pause.text == "Resume updates"
+        browser.execute_script("window.notReloaded = true")
+        with sqlite3.connect(db) as conn:  # a game lands: a copy of one under a new id
+            conn.execute(
+                "INSERT INTO games SELECT 'cup/r2/t0/g0', tournament_id, 2, 0, 0, seed, "
+                "seats_json, starting_seat, placements_json, desmos_json, ascension, "
+                "tiebreak, failures_json, forfeits_json, decisions, duration_s, record_path, "
+                "created_at, latency_json FROM games WHERE id = 'cup/r1/t0/g0'")
+        WebDriverWait(browser, 60).until(lambda b: "moved on" in text_of(b, "live"))
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.server_port}/t/cup/api/"
+                                    "progress.json") as answer:
+            now = json.load(answer)
+        assert text_of(browser, "live") == ("live updates paused; the tournament has moved on "
+                                            f"({now['games']} games, {now['state']}): resume "
+                                            "to see it")
+        assert browser.execute_script("return window.notReloaded === true")
+        assert browser.execute_script("return document.activeElement.id") == "live-pause"
+        assert text_of(browser, "progress").startswith("5 of 9")
+        browser.find_element("id", "live-pause").send_keys(Keys.ENTER)
+        WebDriverWait(browser, 60).until(lambda b: text_of(b, "progress").startswith("6 of 9"))
+        assert text_of(browser, "live") == "live: refreshes as games land"
+        assert errors(browser) == []
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 # -- the replay ---------------------------------------------------------------------------------
 def tables(record: dict[str, Any]) -> list[State]:
     """Copies of the replayed game at each decision and at the end (the expected tables)."""

@@ -150,11 +150,27 @@
   var state = document.body.getAttribute("data-state");
   var entries = document.body.getAttribute("data-entries");  // a league's: a bot retired or entering
   if (live !== null && window.fetch) {
+    // a reload takes the keyboard's focus (and a screen reader) back to the page's top: a
+    // reader at work on the page pauses it, and the note says what they are not seeing
+    var note = document.getElementById("live"), pause = document.getElementById("live-pause");
+    var paused = false, behind = false;
+    pause.hidden = false;
+    pause.addEventListener("click", function () {
+      paused = !paused;
+      if (!paused && behind) { location.reload(); return; }
+      pause.textContent = paused ? "Resume updates" : "Pause updates";
+      note.textContent = paused ? "live updates paused" : "live: refreshes as games land";
+    });
     setInterval(function () {
       fetch("api/progress.json", { cache: "no-store" }).then(function (r) { return r.json(); })
         .then(function (p) {
           if (String(p.games) !== live || p.state !== state ||
-              (entries !== null && String(p.entries) !== entries)) { location.reload(); }
+              (entries !== null && String(p.entries) !== entries)) {
+            if (!paused) { location.reload(); return; }
+            behind = true;
+            note.textContent = "live updates paused; the tournament has moved on (" + p.games +
+              " games, " + p.state + "): resume to see it";
+          }
         })
         .catch(function () { /* the server stopped: keep the page as it is */ });
     }, 5000);

@@ -6,7 +6,7 @@ fails, as does a heading that skips a level.
 
 axe-core is not fetched here: `.ci/setup-system` installs the version `.ci/package-lock.json`
 pins from npm into `.ci/node_modules` (or `$ARENA_AXE_JS` names an axe.min.js); without it, or
-without Chromium, these tests skip and say why."""
+without Chromium, these tests skip and say why. The keyboard's tests here need Chromium alone."""
 
 from __future__ import annotations
 
@@ -27,11 +27,9 @@ from arena.web.site import game_page
 REPO = Path(__file__).resolve().parents[2]
 AXE = Path(os.environ.get("ARENA_AXE_JS")
            or REPO / ".ci" / "node_modules" / "axe-core" / "axe.min.js")
-pytestmark = [
-    pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason=MISSING),
-    pytest.mark.skipif(not AXE.is_file(), reason=f"axe-core is not installed at {AXE}: "
-                       "bash .ci/setup-system installs it (npm ci --prefix .ci)"),
-]
+pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason=MISSING)
+needs_axe = pytest.mark.skipif(not AXE.is_file(), reason=f"axe-core is not installed at {AXE}: "
+                               "bash .ci/setup-system installs it (npm ci --prefix .ci)")
 FAILING = {"serious", "critical"}
 #: moderate, but a screen reader's list of headings is how its user finds a page's parts
 ALSO_FAILING = {"heading-order"}
@@ -90,6 +88,7 @@ REPLAYS = [("r1-t0-g1", None, "all"),  # two players, a failure, the first step
            ("r2-t0-g0", 999, "all")]   # the showdown
 
 
+@needs_axe
 @pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize("page", SITE_PAGES)
 def test_a_tournaments_pages(browser: Any, cup_site: Path, page: str, width: int) -> None:
@@ -101,6 +100,7 @@ def test_a_tournaments_pages(browser: Any, cup_site: Path, page: str, width: int
         browser.set_window_size(1280, 800)
 
 
+@needs_axe
 @pytest.mark.parametrize("width", [1280, 390])
 @pytest.mark.parametrize(("slug", "step", "view"), REPLAYS)
 def test_a_replay(browser: Any, cup_site: Path, slug: str, step: int | None, view: str,
@@ -113,6 +113,7 @@ def test_a_replay(browser: Any, cup_site: Path, slug: str, step: int | None, vie
         browser.set_window_size(1280, 800)
 
 
+@needs_axe
 @pytest.mark.parametrize(("step", "view"), [(25, "all"), (25, "2"), (999, "all")])
 def test_a_four_player_replay_in_one_file(browser: Any, four_player_page: Path, step: int,
                                           view: str) -> None:
@@ -120,6 +121,7 @@ def test_a_four_player_replay_in_one_file(browser: Any, four_player_page: Path, 
     assert problems(browser) == []
 
 
+@needs_axe
 @pytest.mark.parametrize("page", SITE_PAGES)
 def test_a_leagues_pages(browser: Any, league_site: Path, page: str) -> None:
     show(browser, (league_site / page).as_uri())
@@ -129,6 +131,7 @@ def test_a_leagues_pages(browser: Any, league_site: Path, page: str) -> None:
     assert problems(browser) == []
 
 
+@needs_axe
 @pytest.mark.parametrize("page", ["", "t/cup/index.html", "t/cup/rounds.html"])
 def test_the_pages_arena_serve_shows(browser: Any, home: str, page: str) -> None:
     """Its list of tournaments, and the live pages with their pause button."""

@@ -226,6 +226,35 @@ def test_standings_refresh_as_games_land(browser: Any, tmp_path: Path) -> None:
         server.server_close()
 
 
+def test_a_finished_tournament_says_nothing_of_live_updates_yet_reloads_when_resumed(
+        browser: Any, tmp_path: Path) -> None:
+    """A finished tournament's pages said "live: refreshes as games land" and offered to pause
+    updates that no game would bring; they still reload when a resumed run adds games."""
+    import sqlite3
+
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db = site_db.build(tmp_path / "arena.db", state="finished", rounds=1)
+    server = make_server(db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_port}/t/cup/index.html")
+        assert browser.find_elements("id", "live") == []
+        assert browser.find_elements("id", "live-pause") == []
+        assert "finished" in browser.find_element("css selector", "footer").text
+        with sqlite3.connect(db) as conn:  # a continued run: a game lands
+            conn.execute(
+                "INSERT INTO games SELECT 'cup/r2/t0/g0', tournament_id, 2, 0, 0, seed, "
+                "seats_json, starting_seat, placements_json, desmos_json, ascension, "
+                "tiebreak, failures_json, forfeits_json, decisions, duration_s, record_path, "
+                "created_at, latency_json FROM games WHERE id = 'cup/r1/t0/g0'")
+        WebDriverWait(browser, 60).until(lambda b: text_of(b, "progress").startswith("6 of 9"))
+        assert errors(browser) == []
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_live_updates_pause_for_a_reader_at_work(browser: Any, tmp_path: Path) -> None:
     """The page reloaded whenever games landed, taking the keyboard's focus back to its top
     every few seconds while a tournament ran: a reader can pause it, is told what they miss,

@@ -154,13 +154,17 @@
     // reader at work on the page pauses it, and the note says what they are not seeing
     var note = document.getElementById("live"), pause = document.getElementById("live-pause");
     var paused = false, behind = false;
-    pause.hidden = false;
-    pause.addEventListener("click", function () {
-      paused = !paused;
-      if (!paused && behind) { location.reload(); return; }
-      pause.textContent = paused ? "Resume updates" : "Pause updates";
-      note.textContent = paused ? "live updates paused" : "live: refreshes as games land";
-    });
+    // a finished tournament has no note to show (it is still watched: a continued run
+    // reloads the page as its games land)
+    if (pause) {
+      pause.hidden = false;
+      pause.addEventListener("click", function () {
+        paused = !paused;
+        if (!paused && behind) { location.reload(); return; }
+        pause.textContent = paused ? "Resume updates" : "Pause updates";
+        note.textContent = paused ? "live updates paused" : "live: refreshes as games land";
+      });
+    }
     setInterval(function () {
       fetch("api/progress.json", { cache: "no-store" }).then(function (r) { return r.json(); })
         .then(function (p) {

@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from arena.errors import StoreError, TournamentNotFoundError
-from arena.tournament.dbfiles import holding, no_database, read_connection, unreadable
+from arena.tournament.dbfiles import (
+    holding,
+    newer_schema,
+    no_database,
+    read_connection,
+    unreadable,
+)
 from arena.tournament.store import BUSY_TIMEOUT_S, DEFAULT_RESULTS, shown_state
 
 __all__ = [
@@ -139,6 +145,9 @@ def connect(db_path: str | Path) -> Iterator[sqlite3.Connection]:
         except sqlite3.DatabaseError as exc:
             raise StoreError(unreadable(path, exc) or
                              f"{db_path} is not an arena results database ({exc})") from None
+        newer = newer_schema(conn, Path(db_path))
+        if newer:
+            raise StoreError(newer)
         missing = {"tournaments", "bots", "games"} - tables
         if missing:
             raise StoreError(

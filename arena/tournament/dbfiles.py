@@ -11,8 +11,14 @@ from pathlib import Path
 
 from arena.errors import StoreError
 
-__all__ = ["holding", "holds_no_tables", "no_database", "other_databases", "read_connection",
-           "table_names", "unreadable", "unwritable"]
+__all__ = ["SCHEMA_VERSION", "holding", "holds_no_tables", "newer_schema", "no_database",
+           "other_databases", "read_connection", "table_names", "unreadable", "unwritable"]
+
+#: The results schema this arena reads and writes, stamped in the database as SQLite's
+#: ``user_version`` (0: a database from before the stamp, the same schema). A newer arena that
+#: changes the tables stamps a higher number, and this one then refuses the file rather than
+#: misread it or write rows of the old shape into it.
+SCHEMA_VERSION = 1
 
 
 def no_database(path: str | Path) -> StoreError:
@@ -60,6 +66,17 @@ def unwritable(path: Path) -> str:
     return (f"cannot write the results database {path}: {what} is not writable (a read-only "
             "file system, or another user's); the reading commands (arena status, leaderboard, "
             "export) still read it; to run or delete, copy it somewhere writable and give --db")
+
+
+def newer_schema(conn: sqlite3.Connection, path: Path) -> str:
+    """What to say of the database ``conn`` reads when a newer arena wrote it (its schema
+    version above :data:`SCHEMA_VERSION`); empty when this arena knows its schema."""
+    version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+    if version <= SCHEMA_VERSION:
+        return ""
+    return (f"{path} was written by a newer version of the arena (results schema {version}; "
+            f"this one knows schema {SCHEMA_VERSION} and older): upgrade the arena to read or "
+            "run it")
 
 
 def other_databases(path: Path) -> list[Path]:

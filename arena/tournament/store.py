@@ -28,7 +28,9 @@ from typing import Any, TextIO, TypeVar
 from arena.common.wholefile import write_whole
 from arena.errors import ArenaError, StoreError, TournamentNotFoundError
 from arena.tournament.dbfiles import (
+    SCHEMA_VERSION,
     holding,
+    newer_schema,
     no_database,
     read_connection,
     table_names,
@@ -203,6 +205,8 @@ class Store:
                 self.conn.execute("PRAGMA synchronous = NORMAL")
             if create and not read_only:
                 self.conn.executescript(SCHEMA)
+                if not self.conn.execute("PRAGMA user_version").fetchone()[0]:
+                    self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
             raise StoreError(unreadable(self.path, exc)
                              or f"{self.path} is not a usable results database ({exc})") from None
@@ -217,7 +221,12 @@ class Store:
     def _check_tables(self, create: bool) -> None:
         """Refuse a database that is not ours before changing it: to read, it must hold the
         arena's tables (an empty file is not turned into a database); to write, it must hold
-        them or nothing (another program's, even named like ours, is not filled with ours)."""
+        them or nothing (another program's, even named like ours, is not filled with ours);
+        either way, not in a schema a newer arena stamped."""
+        newer = newer_schema(self.conn, self.path)
+        if newer:
+            self.conn.close()
+            raise StoreError(newer)
         tables = table_names(self.conn)
         columns = {row[1] for row in self.conn.execute("PRAGMA table_info(tournaments)")}
         if (create and not tables) or {"id", "name", "spec_hash", "spec_json"} <= columns:

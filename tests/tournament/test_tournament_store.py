@@ -11,8 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from arena.cli.main import app
 from arena.errors import StoreError, TournamentNotFoundError
+from arena.tournament.dbfiles import SCHEMA_VERSION
 from arena.tournament.runlock import runner_pid
 from arena.tournament.store import Store, TableRow, compress_record, game_id
 
@@ -369,3 +372,32 @@ def test_a_read_only_directory_with_a_wal_file_is_named_as_the_cause(
 
 def _failing_connect(*args: Any, **kwargs: Any) -> Any:
     raise sqlite3.OperationalError("unable to open database file")
+
+
+def test_a_new_database_is_stamped_with_its_schema_version(tmp_path: Path) -> None:
+    with Store(tmp_path / "r.db") as store:
+        assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_database_of_a_newer_schema_is_refused_by_every_command(tmp_path: Path) -> None:
+    """A newer arena's tables (a column renamed) were misread: arena run, status and export
+    ended in a traceback ("no such column"), and a run could write old rows into them."""
+    db = tmp_path / "r.db"
+    with Store(db) as store:
+        make(store, "cup")
+        store.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+        store.conn.execute("ALTER TABLE games RENAME COLUMN placements_json TO places_json")
+    said = (f"{db} was written by a newer version of the arena (results schema "
+            f"{SCHEMA_VERSION + 1}; this one knows schema {SCHEMA_VERSION} and older): upgrade "
+            "the arena to read or run it")
+    for read_only in (False, True):
+        with pytest.raises(StoreError) as info:
+            Store(db, read_only=read_only)
+        assert str(info.value) == said
+    for command in (["status", "cup"], ["status"], ["leaderboard", "cup"],
+                    ["export", "cup", "-o", str(tmp_path / "out.jsonl")]):
+        result = CliRunner().invoke(app, [*command, "--db", str(db)])
+        assert result.exit_code == 1, (command, result.output)
+        assert result.output == f"Error: {said}\n"
+    with sqlite3.connect(db) as conn:  # nothing written into it
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1

@@ -9,6 +9,7 @@ opens without a request and steps without one; the site grows by one small page 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import tempfile
@@ -195,11 +196,19 @@ def _write(path: Path, text: str | bytes) -> int:
     """Write a page whole, by a rename: a reader never sees half of it, and a symbolic link
     left at its name is replaced, not written through."""
     data = text.encode("utf-8") if isinstance(text, str) else text
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(handle, "wb") as file:
-        os.fchmod(file.fileno(), 0o644)  # a page is for reading (mkstemp makes it private)
-        file.write(data)
-    os.replace(temporary, path)
+    temporary = ""
+    try:
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        with os.fdopen(handle, "wb") as file:
+            os.fchmod(file.fileno(), 0o644)  # a page is for reading (mkstemp makes it private)
+            file.write(data)
+        os.replace(temporary, path)
+    except OSError as exc:  # a full disk: no half page left behind under a hidden name
+        if temporary:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+        raise ArenaError(f"cannot write the report page {path}: "
+                         f"{exc.strerror or exc}") from None
     return len(data)
 
 

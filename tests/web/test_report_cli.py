@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import json
 import re
 import socket
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 import site_db
@@ -397,3 +400,30 @@ def test_head_to_head_says_what_repeated_deals_do_to_the_intervals(cup_db: Path,
     assert f"{note}; a cell's tooltip gives its deals and effective games." in page
     code, _, _ = run("report", "cup", "--db", str(cup_db), "-o", str(tmp_path / "plain"))
     assert "Deals repeat" not in (tmp_path / "plain" / "h2h.html").read_text()
+
+
+class _FullDisk(io.FileIO):
+    """A page file on a full disk: what is written fails as the kernel says ENOSPC."""
+
+    def write(self, data: Any) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_a_full_disk_names_the_page_and_leaves_no_hidden_part(
+        cup_db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report on a full disk said "cannot write the output" and left a hidden
+    ``.index.html.XXXX`` behind."""
+    import arena.web.site
+
+    def full_disk(handle: int, mode: str) -> _FullDisk:
+        return _FullDisk(handle, "wb")
+
+    out = tmp_path / "site"
+    with monkeypatch.context() as patched:
+        patched.setattr(arena.web.site.os, "fdopen", full_disk)
+        code, stdout, stderr = run("report", "cup", "-o", str(out), "--db", str(cup_db),
+                                   "-j", "1")
+    assert (code, stdout) == (1, "")
+    assert stderr == (f"Error: cannot write the report page {out / 'index.html'}: "
+                      "No space left on device\n")
+    assert [p.name for p in out.iterdir() if p.is_file()] == []

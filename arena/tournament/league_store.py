@@ -62,8 +62,15 @@ def stop_path(db: Path, name: str) -> Path:
 
 
 def request_stop(db: Path, name: str) -> None:
-    """Ask the running league ``name`` to stop after the table under way."""
-    stop_path(db, name).touch()
+    """Ask the running league ``name`` to stop after the table under way: a file beside the
+    database, which another user (or a read-only mount) may not be allowed to create."""
+    path = stop_path(db, name)
+    try:
+        path.touch()
+    except OSError as exc:
+        raise StoreError(f"cannot ask league '{name}' to stop: cannot create {path}: "
+                         f"{exc.strerror or exc} (stop it with Ctrl-C or kill where it "
+                         "runs)") from None
 
 
 def retire_entry(store: Store, row: TournamentRow, bot: str, why: str = "") -> LeagueEntry:

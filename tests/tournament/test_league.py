@@ -526,3 +526,31 @@ def test_a_look_alike_of_an_entrants_name_is_refused_and_said_once(
     assert f"{twin[0]}: refused at table 3: {reason}" in status
     assert f"{first}: active since table 1" in status
     assert [w for w in warnings if "First" in w] == [f"{twin[0]} is refused: {reason}"]
+
+
+def test_a_stop_nobody_may_ask_for_is_one_line(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another user, or a read-only mount, may not create the stop file beside the
+    database: ``arena league stop`` ended in a PermissionError traceback."""
+    import datetime as dt
+
+    from arena.tournament.league_store import stop_path
+    from arena.tournament.store import Store
+
+    db = tmp_path / "a.db"
+    with Store(db) as store:
+        store.create_tournament(
+            name="ladder", spec_hash="x", spec_json={}, format="league", players_per_game=2,
+            seed=1, event_date=dt.date(2026, 12, 2), rounds=1, games_planned=0,
+            spec_path=None, bots=[])
+
+        def refused(path: Path, *args: Any, **kwargs: Any) -> None:
+            raise PermissionError(13, "Permission denied", str(path))
+
+        with store.lock("ladder"), monkeypatch.context() as patched:  # a run holds it
+            patched.setattr(Path, "touch", refused)
+            result = runner.invoke(app, ["league", "stop", "ladder", "--db", str(db)])
+    assert result.exit_code == 1
+    assert result.stderr == (f"Error: cannot ask league 'ladder' to stop: cannot create "
+                             f"{stop_path(db, 'ladder')}: Permission denied (stop it with "
+                             "Ctrl-C or kill where it runs)\n")

@@ -4,6 +4,7 @@ while a run lasts and removed when it ends (:func:`run_lock`, :func:`runner_pid`
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 from collections.abc import Iterator
@@ -50,15 +51,26 @@ def run_lock(db: Path, tournament: str) -> Iterator[None]:
             break
         handle.close()
     try:
-        handle.seek(0)
-        handle.truncate()
-        handle.write(str(os.getpid()))
-        handle.flush()
+        _write_pid(handle, path, tournament)
         yield
     finally:
         with contextlib.suppress(OSError):
             path.unlink()  # still locked: no other run holds this file
         handle.close()
+
+
+def _write_pid(handle: IO[str], path: Path, tournament: str) -> None:
+    """Write this process's pid into the locked file, unbuffered: on a full disk the write
+    fails here, said with the file's name, not later as the file is closed."""
+    try:
+        os.ftruncate(handle.fileno(), 0)
+        os.pwrite(handle.fileno(), str(os.getpid()).encode(), 0)
+    except OSError as exc:
+        full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+        raise StoreError(f"cannot lock tournament '{tournament}' for this run: cannot write "
+                         f"{path}: {exc.strerror or exc}"
+                         + ("; free some space and run again to resume" if full else "")
+                         ) from None
 
 
 def being_run(tournament: str, pid: int | str) -> str:

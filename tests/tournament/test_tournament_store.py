@@ -401,3 +401,26 @@ def test_a_database_of_a_newer_schema_is_refused_by_every_command(tmp_path: Path
         assert result.output == f"Error: {said}\n"
     with sqlite3.connect(db) as conn:  # nothing written into it
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+
+
+def test_a_full_disk_when_locking_a_run_is_one_line_and_leaves_no_lock(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Resumed while the disk was still full, a run said "cannot write the output": the
+    pid written into its lock file failed only as the file was closed, with no name."""
+    import arena.tournament.runlock
+
+    def full_disk(fd: int, data: bytes, offset: int) -> int:
+        raise OSError(28, "No space left on device")
+
+    with Store(tmp_path / "r.db") as store:
+        with monkeypatch.context() as patched:
+            patched.setattr(arena.tournament.runlock.os, "pwrite", full_disk)
+            with pytest.raises(StoreError) as info, store.lock("cup"):
+                pass
+        lock = tmp_path / ".r.db.cup.lock"
+        assert str(info.value) == (f"cannot lock tournament 'cup' for this run: cannot write "
+                                   f"{lock}: No space left on device; free some space and "
+                                   "run again to resume")
+        assert not lock.exists() and store.runner_pid("cup") is None
+        with store.lock("cup"):  # with space again
+            assert store.runner_pid("cup") == os.getpid()

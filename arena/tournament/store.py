@@ -208,6 +208,9 @@ class Store:
                 if not self.conn.execute("PRAGMA user_version").fetchone()[0]:
                     self.conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
+            if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL:
+                raise StoreError(f"cannot write to {self.path}: {exc}; free some space and "
+                                 "run again") from None
             raise StoreError(unreadable(self.path, exc)
                              or f"{self.path} is not a usable results database ({exc})") from None
         except OSError as exc:

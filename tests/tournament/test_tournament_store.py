@@ -424,3 +424,27 @@ def test_a_full_disk_when_locking_a_run_is_one_line_and_leaves_no_lock(
         assert not lock.exists() and store.runner_pid("cup") is None
         with store.lock("cup"):  # with space again
             assert store.runner_pid("cup") == os.getpid()
+
+
+class _FullDiskConnection(sqlite3.Connection):
+    """A connection to a database on a full disk: setting up its tables fails as SQLite
+    says SQLITE_FULL."""
+
+    def executescript(self, script: str, /) -> sqlite3.Cursor:
+        error = sqlite3.OperationalError("database or disk is full")
+        error.sqlite_errorcode = sqlite3.SQLITE_FULL
+        raise error
+
+
+def test_a_new_database_on_a_full_disk_is_said_to_be_full(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """It was called "not a usable results database (database or disk is full)": as if the
+    file were broken, when only space was missing."""
+    real = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *args, **kwargs: real(
+        *args, **kwargs, factory=_FullDiskConnection))
+    db = tmp_path / "r.db"
+    with pytest.raises(StoreError) as info:
+        Store(db)
+    assert str(info.value) == (f"cannot write to {db}: database or disk is full; free some "
+                               "space and run again")

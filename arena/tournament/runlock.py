@@ -38,7 +38,7 @@ def run_lock(db: Path, tournament: str) -> Iterator[None]:
         try:
             handle: IO[str] = open(path, "a+")  # noqa: SIM115 - closed below
         except OSError as exc:
-            raise StoreError(f"cannot lock tournament '{tournament}' for this run: cannot "
+            raise StoreError(f"cannot lock tournament '{tournament}': cannot "
                              f"create {path}: {exc.strerror or exc}") from None
         try:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -67,9 +67,9 @@ def _write_pid(handle: IO[str], path: Path, tournament: str) -> None:
         os.pwrite(handle.fileno(), str(os.getpid()).encode(), 0)
     except OSError as exc:
         full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
-        raise StoreError(f"cannot lock tournament '{tournament}' for this run: cannot write "
+        raise StoreError(f"cannot lock tournament '{tournament}': cannot write "
                          f"{path}: {exc.strerror or exc}"
-                         + ("; free some space and run again to resume" if full else "")
+                         + ("; free some space and try again" if full else "")
                          ) from None
 
 

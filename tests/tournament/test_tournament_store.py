@@ -292,7 +292,7 @@ def test_a_lock_that_cannot_be_made_is_one_error(tmp_path: Path) -> None:
         with pytest.raises(StoreError) as info:
             with store.lock("t"):
                 pass
-    assert str(info.value) == (f"cannot lock tournament 't' for this run: cannot create "
+    assert str(info.value) == (f"cannot lock tournament 't': cannot create "
                                f"{tmp_path / '.arena.db.t.lock'}: Is a directory")
 
 
@@ -418,9 +418,9 @@ def test_a_full_disk_when_locking_a_run_is_one_line_and_leaves_no_lock(
             with pytest.raises(StoreError) as info, store.lock("cup"):
                 pass
         lock = tmp_path / ".r.db.cup.lock"
-        assert str(info.value) == (f"cannot lock tournament 'cup' for this run: cannot write "
+        assert str(info.value) == (f"cannot lock tournament 'cup': cannot write "
                                    f"{lock}: No space left on device; free some space and "
-                                   "run again to resume")
+                                   "try again")
         assert not lock.exists() and store.runner_pid("cup") is None
         with store.lock("cup"):  # with space again
             assert store.runner_pid("cup") == os.getpid()

@@ -448,3 +448,19 @@ def test_a_new_database_on_a_full_disk_is_said_to_be_full(
         Store(db)
     assert str(info.value) == (f"cannot write to {db}: database or disk is full; free some "
                                "space and run again")
+
+
+def test_a_database_another_program_holds_locked_is_said_to_be(tmp_path: Path) -> None:
+    """A write transaction another program kept open (``BEGIN EXCLUSIVE`` in a sqlite3
+    shell) ended a run with a bare 'database is locked'."""
+    db = tmp_path / "r.db"
+    with Store(db) as store, sqlite3.connect(db, isolation_level=None) as other:
+        other.execute("BEGIN EXCLUSIVE")
+        store.conn.execute("PRAGMA busy_timeout = 0")  # the wait already over
+        with pytest.raises(StoreError) as info:
+            make(store)
+        other.execute("ROLLBACK")
+    assert str(info.value) == (
+        f"cannot write to {db}: database is locked; nothing half-written is kept: another "
+        "program held it locked past the wait (an open transaction, e.g. a sqlite3 shell); "
+        "try again once it has finished")

@@ -11,6 +11,7 @@ is :mod:`arena.rating.board_view`'s.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -52,6 +53,8 @@ from arena.rating.trueskill_rating import (
 from arena.referee.failures import FAILURE_TYPES
 from arena.tournament.scoring import Standing, spec_table_weight
 from arena.tournament.standings import scoring_inputs, standings_of
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "SORTS",
@@ -271,8 +274,22 @@ def build_leaderboard(db_path: str | Path, tournament: str | None = None, *,
         entrants = tournament_bots(conn, info.id)
         rated = rate_stored(conn, info, games, entrants, memo)
         if store_ratings:
-            write_history(conn, info.id, rated)
+            _store_history(conn, info.id, rated, db_path)
         return tournament_leaderboard(conn, info, games, entrants, rated)
+
+
+def _store_history(conn: sqlite3.Connection, tournament_id: int, rated: RatingRun,
+                   db_path: str | Path) -> None:
+    """Store the rating history, a cache: a write the database refuses (a full disk, a lock
+    held past the wait) is a warning, not the end of a run whose games are all stored; the
+    board is shown, and the next reading computes the history again."""
+    try:
+        write_history(conn, tournament_id, rated)
+    except sqlite3.OperationalError as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        log.warning("the rating history was not stored in %s (%s); the leaderboard is "
+                    "computed from the stored games all the same", db_path, exc)
 
 
 def tournament_leaderboard(conn: sqlite3.Connection, info: TournamentInfo,

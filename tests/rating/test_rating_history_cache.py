@@ -288,3 +288,26 @@ def test_watching_a_leaderboard_rates_each_game_once_across_frames(
     assert result.exit_code == 0, result.output
     assert result.output.count("Leaderboard: cup") == 3
     assert calls[0] == rated  # the first frame rates them; the next two rate nothing
+
+
+def test_a_history_the_database_refuses_is_a_warning_not_the_end_of_the_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The disk filled as ``arena run`` stored the rating history of its finished games: the
+    run ended with 'Error: ... database or disk is full', no summary and no board."""
+    import arena.rating.leaderboard
+
+    path = tmp_path / "a.db"
+    build_store(path).close()
+    expected = leaderboard_json(build_leaderboard(path, "cup"))
+
+    def full_disk(conn: sqlite3.Connection, *args: object) -> None:
+        conn.execute("BEGIN IMMEDIATE")  # refused at its commit
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(arena.rating.leaderboard, "write_history", full_disk)
+    board = build_leaderboard(path, "cup", store_ratings=True)
+    assert leaderboard_json(board) == expected
+    assert [r.getMessage() for r in caplog.records] == [
+        f"the rating history was not stored in {path} (database or disk is full); the "
+        "leaderboard is computed from the stored games all the same"]

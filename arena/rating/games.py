@@ -133,7 +133,8 @@ def connect(db_path: str | Path) -> Iterator[sqlite3.Connection]:
     try:
         conn = read_connection(path, timeout=BUSY_TIMEOUT_S)
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open results database {db_path}: {exc}") from None
+        raise StoreError(unreadable(path, exc)
+                         or f"cannot open results database {db_path}: {exc}") from None
     conn.row_factory = sqlite3.Row
     try:
         try:

@@ -42,16 +42,29 @@ def no_database(path: str | Path) -> StoreError:
 
 def unreadable(path: Path, exc: sqlite3.Error) -> str:
     """What to say when reading ``path`` failed with ``exc``: a read-only directory with a
-    ``-wal`` file in it (SQLite cannot make the ``-shm`` file it needs) is named as such, and
-    a lock another program held past the wait."""
+    ``-wal`` file in it (SQLite cannot make the ``-shm`` file it needs) is named as such, a
+    full disk (where the same files fail as a "disk I/O error") too, and a lock another
+    program held past the wait."""
     if "locked" in str(exc):
         return (f"results database {path} is locked by another program (waited for it to "
                 "let go); try again once it has finished")
+    if ("I/O" in str(exc) or "full" in str(exc)) and _no_space(path.parent):
+        return (f"cannot read {path}: the disk holding it is full, and SQLite needs room for "
+                f"its {path.name}-shm and {path.name}-wal files beside it even to read; free "
+                f"some space and try again ({exc})")
     if not os.access(path.parent, os.W_OK) and Path(f"{path}-wal").exists():
         return (f"cannot read {path}: its directory {path.parent} is not writable, and "
                 f"SQLite must create {path.name}-shm there to read the {path.name}-wal beside "
                 f"it; copy both files to a writable directory ({exc})")
     return ""
+
+
+def _no_space(directory: Path) -> bool:
+    """Whether the file system holding ``directory`` has no block left to give."""
+    try:
+        return os.statvfs(directory).f_bavail == 0
+    except OSError:
+        return False
 
 
 def unwritable(path: Path) -> str:

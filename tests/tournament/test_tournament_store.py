@@ -8,6 +8,7 @@ import json
 import os
 import sqlite3
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -464,3 +465,29 @@ def test_a_database_another_program_holds_locked_is_said_to_be(tmp_path: Path) -
         f"cannot write to {db}: database is locked; nothing half-written is kept: another "
         "program held it locked past the wait (an open transaction, e.g. a sqlite3 shell); "
         "try again once it has finished")
+
+
+def test_a_database_on_a_full_disk_is_said_to_need_space_to_be_read(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Even to read, SQLite creates -shm and -wal files beside a database; on a full disk
+    that fails as a "disk I/O error", and every reading command called an intact database
+    "not a usable results database"."""
+    import arena.tournament.dbfiles
+
+    db = tmp_path / "r.db"
+    with Store(db) as store:
+        make(store, "cup")
+    real = os.statvfs
+    monkeypatch.setattr(arena.tournament.dbfiles.os, "statvfs", lambda where: SimpleNamespace(
+        f_bavail=0) if Path(where) == tmp_path else real(where))
+    monkeypatch.setattr(sqlite3, "connect", _io_error_connect)
+    said = (f"Error: cannot read {db}: the disk holding it is full, and SQLite needs room for "
+            "its r.db-shm and r.db-wal files beside it even to read; free some space and try "
+            "again (disk I/O error)\n")
+    for command in (["status", "cup"], ["leaderboard", "cup"]):
+        result = CliRunner().invoke(app, [*command, "--db", str(db)])
+        assert (result.exit_code, result.output) == (1, said), command
+
+
+def _io_error_connect(*args: Any, **kwargs: Any) -> Any:
+    raise sqlite3.OperationalError("disk I/O error")

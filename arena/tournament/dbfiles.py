@@ -1,7 +1,8 @@
 """A results database as a file: a connection that reads it (also where its directory may not
 be written), the tables it holds, and what the arena says of one it cannot use: not there
 (naming the databases beside it, since a spec's ``results:`` moves where ``arena run`` writes,
-not where the reading commands read), not readable, not writable."""
+not where the reading commands read), not readable, not writable, and what to do about a
+write it refused."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from pathlib import Path
 from arena.errors import StoreError
 
 __all__ = ["SCHEMA_VERSION", "holding", "holds_no_tables", "newer_schema", "no_database",
-           "other_databases", "read_connection", "table_names", "unreadable", "unwritable"]
+           "other_databases", "read_connection", "table_names", "unreadable", "unwritable",
+           "write_hint"]
 
 #: The results schema this arena reads and writes, stamped in the database as SQLite's
 #: ``user_version`` (0: a database from before the stamp, the same schema). A newer arena that
@@ -150,3 +152,14 @@ def holds_no_tables(path: Path) -> bool:
 def table_names(conn: sqlite3.Connection) -> set[str]:
     """The names of the tables in the database ``conn`` reads."""
     return {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def write_hint(exc: sqlite3.OperationalError) -> str:
+    """What to do about a write SQLite refused: make room, or wait for the program that
+    held the database past the busy timeout (another program's long transaction)."""
+    if "full" in str(exc):
+        return ": free some space and run again to resume"
+    if "locked" in str(exc):
+        return (": another program held it locked past the wait (an open transaction, e.g. "
+                "a sqlite3 shell); try again once it has finished")
+    return ""

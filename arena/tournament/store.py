@@ -36,6 +36,7 @@ from arena.tournament.dbfiles import (
     table_names,
     unreadable,
     unwritable,
+    write_hint,
 )
 from arena.tournament.runlock import run_lock, runner_pid
 from arena.tournament.secrecy import make_private, private_directory
@@ -264,7 +265,7 @@ class Store:
                 self.conn.execute("ROLLBACK")
             if isinstance(exc, sqlite3.OperationalError):
                 raise StoreError(f"cannot write to {self.path}: {exc}; nothing half-written "
-                                 f"is kept{_write_hint(exc)}") from None
+                                 f"is kept{write_hint(exc)}") from None
             raise
 
     def lock(self, tournament: str) -> AbstractContextManager[None]:
@@ -530,17 +531,6 @@ class Store:
         except OSError as exc:
             raise StoreError(f"cannot write game records to {out}: "
                              f"{exc.strerror or exc}") from None
-
-
-def _write_hint(exc: sqlite3.OperationalError) -> str:
-    """What to do about a write SQLite refused: make room, or wait for the program that
-    held the database past the busy timeout (another program's long transaction)."""
-    if "full" in str(exc):
-        return ": free some space and run again to resume"
-    if "locked" in str(exc):
-        return (": another program held it locked past the wait (an open transaction, e.g. "
-                "a sqlite3 shell); try again once it has finished")
-    return ""
 
 
 def peek(path: Path, look: Callable[[Store], _T]) -> _T | None:

@@ -158,7 +158,7 @@ def write_hint(exc: sqlite3.OperationalError) -> str:
     """What to do about a write SQLite refused: make room, or wait for the program that
     held the database past the busy timeout (another program's long transaction)."""
     if "full" in str(exc):
-        return ": free some space and run again to resume"
+        return ": free some space and try again (a run resumes where it stopped)"
     if "locked" in str(exc):
         return (": another program held it locked past the wait (an open transaction, e.g. "
                 "a sqlite3 shell); try again once it has finished")

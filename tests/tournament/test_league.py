@@ -399,7 +399,8 @@ def test_a_full_disk_stops_the_league_with_one_line_and_loses_nothing(
     with pytest.raises(StoreError) as info:
         run_tournament(load_spec(spec), 1, vetter=lambda bot: None)
     assert str(info.value) == (f"cannot write to {db}: database or disk is full; nothing "
-                               "half-written is kept: free some space and run again to resume")
+                               "half-written is kept: free some space and try again (a run "
+                               "resumes where it stopped)")
     conn = sqlite3.connect(str(db))
     assert conn.execute("SELECT COUNT(*) FROM games").fetchone()[0] == kept[0]
     assert conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == kept[0]

@@ -23,7 +23,7 @@ from arena.cli.output_file import check_output_file
 from arena.cli.terminal import fill_words
 from arena.common.printable import printable
 from arena.engine.houserules import rules_from_texts
-from arena.play.person import LeftTable, Person, terminal_ask
+from arena.play.person import LeftTable, Person, keys_unechoed, terminal_ask
 from arena.play.session import PlayRequest, Series
 from arena.rating.match_series import told_apart
 
@@ -132,7 +132,8 @@ def play(
     person = Person(console, ask, seat, clock=clock, pace=pace, rules=rules)
     series = Series(request, person, console, ask)
     try:
-        series.play()
+        with keys_unechoed():  # keys pressed while the table is told are not drawn into it
+            series.play()
     except LeftTable:
         console.print("You left the table.")
     except KeyboardInterrupt:

@@ -9,12 +9,13 @@ tests) and writes through a rich console.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import sys
 import termios
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from rich.console import Console
@@ -27,7 +28,7 @@ from arena.engine.narration import event_sentence
 from arena.play.labels import card_face, card_text, cards_in, kind_help, option_label
 from arena.play.screen import decision_view, graveyards_view, hand_line, table_view
 
-__all__ = ["QUIT_WORDS", "Ask", "LeftTable", "Person", "terminal_ask"]
+__all__ = ["QUIT_WORDS", "Ask", "LeftTable", "Person", "keys_unechoed", "terminal_ask"]
 
 #: Reads one line after showing a prompt; the second argument is the seconds left to answer
 #: (None: no limit). Returns the line, or None when the time ran out. EOF raises EOFError.
@@ -47,7 +48,11 @@ def terminal_ask(console: Console) -> Ask:
     piped = _piped_lines()
 
     def ask(prompt: str, seconds: float | None) -> str | None:
-        if _drop_typed_ahead():  # the terminal showed them: say why nothing came of them
+        with _echo(True):
+            return read(prompt, seconds)
+
+    def read(prompt: str, seconds: float | None) -> str | None:
+        if _drop_typed_ahead():  # say why nothing came of them
             console.print(Text("(what you typed while the table was told was dropped: answer "
                                "here)", style="italic"))
         if piped is not None:
@@ -128,6 +133,46 @@ def _drop_typed_ahead() -> bool:
     except (OSError, ValueError, termios.error):
         pass
     return False
+
+
+def _terminal_settings() -> list[Any] | None:
+    """Standard input's terminal settings (termios), None when it is no terminal."""
+    try:
+        return termios.tcgetattr(sys.stdin) if sys.stdin.isatty() else None
+    except (OSError, ValueError, termios.error):
+        return None
+
+
+def _set_terminal(settings: list[Any]) -> None:
+    try:
+        termios.tcsetattr(sys.stdin, termios.TCSANOW, settings)
+    except (OSError, ValueError, termios.error):  # a terminal gone: nothing to set
+        pass
+
+
+@contextlib.contextmanager
+def _echo(on: bool) -> Iterator[None]:
+    """For the block, a terminal echoes the keys typed (``on``) or none, not even Enter;
+    after it, its settings are as they were, however the block ends. A pipe: nothing."""
+    settings = _terminal_settings()
+    if settings is None:
+        yield
+        return
+    changed = list(settings)
+    changed[3] = (settings[3] | termios.ECHO if on
+                  else settings[3] & ~(termios.ECHO | termios.ECHONL))
+    _set_terminal(changed)
+    try:
+        yield
+    finally:
+        _set_terminal(settings)
+
+
+def keys_unechoed() -> contextlib.AbstractContextManager[None]:
+    """A block in which a terminal echoes keys at a prompt only (:func:`terminal_ask` turns
+    echo on while it reads): an Enter pressed while the table was told drew a blank line
+    into it (the line itself is dropped before the next prompt)."""
+    return _echo(False)
 
 
 #: How a bot's strike is told at the table (arena.referee.failures' strike types).

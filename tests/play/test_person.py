@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import termios
 import threading
 import time
 from typing import Any
@@ -14,7 +15,7 @@ from play_script import Script, quiet_console
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
 from arena.engine.rulebook import MAX_TRAPS
 from arena.play.labels import option_label
-from arena.play.person import LeftTable, Person, terminal_ask
+from arena.play.person import LeftTable, Person, keys_unechoed, terminal_ask
 
 
 def _game(script: Script, seat: int = 0, **kw: Any) -> tuple[Any, str]:
@@ -174,6 +175,30 @@ def test_a_line_typed_while_the_table_was_told_is_dropped_and_said_so(
         assert ask("? ", 5) == "2"  # typed at the prompt: read
         later.join()
         assert out.getvalue().count(dropped) == 1
+    os.close(keyboard)
+
+
+def test_a_terminal_echoes_keys_at_a_prompt_only_and_is_given_back_as_it_was(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Enter pressed while the table was told was echoed as a blank line into it
+    keyboard, terminal = os.openpty()
+    stdin = os.fdopen(terminal, encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", stdin)
+
+    def echoes() -> bool:
+        return bool(termios.tcgetattr(terminal)[3] & termios.ECHO)
+
+    seen_at_the_prompt = []
+    with stdin:
+        ask = terminal_ask(quiet_console()[0])
+        with pytest.raises(LeftTable), keys_unechoed():
+            assert not echoes()
+            threading.Timer(0.2, lambda: (seen_at_the_prompt.append(echoes()),
+                                          os.write(keyboard, b"1\n"))).start()
+            assert ask("? ", 5) == "1"
+            assert seen_at_the_prompt == [True] and not echoes()
+            raise LeftTable
+        assert echoes()  # as it was before, however the table was left
     os.close(keyboard)
 
 

@@ -332,3 +332,26 @@ def test_the_command_to_show_the_records_is_never_cut(tmp_path: Path) -> None:
     assert f"Wrote 1 game record to {records} after the 1 already there (arena game " \
         f"{records} -n 2 shows the first of these)" in flowing
     assert len(records.read_text().splitlines()) == 2
+
+
+@needs_sandbox
+def test_keys_pressed_while_the_table_is_told_are_not_drawn_into_it() -> None:
+    # each Enter pressed to hurry the narration on was echoed as a blank line between its
+    # sentences, and a word typed there stood in the middle of the table's story
+    child, transcript = _spawn(str(BOTS / "greedy.py"), "--seat", "1", "--seed", "5",
+                               "--games", "1", "--pace", "2", "--name", "me")
+    child.expect(DECISION)
+    child.sendline("")  # hold
+    child.expect(DECISION)
+    child.sendline("")  # keep the hand
+    child.expect("greedy holds")  # the table pauses after another player's move
+    child.send("typed-ahead\r\r\r")
+    child.expect(r"\(what you typed while the table was told was dropped: answer here\)")
+    child.expect(DECISION)
+    told = _screen(transcript)
+    told = told[told.index("greedy holds", told.index("Round 2")):]
+    assert "typed-ahead" not in told
+    assert "\n\n" not in told, told  # no blank line drawn by an Enter
+    child.sendline("typed-at-the-prompt")  # a prompt echoes the keys as ever
+    child.expect("'typed-at-the-prompt' is not an option")
+    _leave(child)

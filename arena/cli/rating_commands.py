@@ -216,8 +216,10 @@ _HELP = {
         "starts fresh and its note says 'new' (with the older versions).",
         "By default the table fits 100 columns (a narrower terminal: its width): it leaves out "
         "the columns empty for every bot, points when they equal the wins, then sigma, mean "
-        "place, win %, mu and version as needed, and says which under the table. --wide shows "
-        "every column, --columns the ones named; json and csv always have every field.",
+        "place, win %, mu and version as needed, then on a narrower terminal still every "
+        "column but the rank, the bot and what the board is sorted by (names too long are cut "
+        "with an ellipsis), and says which under the table. --wide shows every column, "
+        "--columns the ones named; json and csv always have every field.",
         "Example: arena leaderboard swiss --format github",
     ]),
     "results": "\n\n".join([

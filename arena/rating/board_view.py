@@ -21,6 +21,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from arena.common.fitting import fit_columns, shortened
 from arena.rating.leaderboard import (
     SORTS,
     Leaderboard,
@@ -55,6 +56,11 @@ TABLE_WIDTH = 100
 #: Columns the default table leaves out, in this order, while it is wider than its width:
 #: what the rank and the rating already say most of.
 _DROP_TO_FIT = ("sigma", "mean place", "win %", "mu", "version")
+#: Then, on a terminal narrower than :data:`TABLE_WIDTH`, these: all but the rank, the bot
+#: and what the board is sorted by (:data:`_SORT_KEYS`).
+_DROP_NARROW = ("games", "buchholz", "byes", "wins", "points", "failures", "note", "mu-3sigma")
+#: The columns that say why each row is where it is, by sort (points may equal the wins).
+_SORT_KEYS = {"rating": ("mu-3sigma",), "points": ("points", "buchholz", "wins")}
 
 
 def table_columns() -> tuple[str, ...]:
@@ -137,7 +143,9 @@ def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:
     return _render_table(board, fmt, [c for c in _TABLE_COLUMNS if c not in _hidden(board)])
 
 
-def _render_table(board: Leaderboard, fmt: str, columns: Sequence[str]) -> str:
+def _render_table(board: Leaderboard, fmt: str, columns: Sequence[str],
+                  most: int | None = None) -> str:
+    """The table of ``columns``, the bots' names cut to ``most`` characters (None: whole)."""
     keep = [_TABLE_COLUMNS.index(name) for name in columns]
     # two versions of one bot (a tournament gone on with --continue) are told apart by their
     # version: without its column, they are named name@version. A league's every-version
@@ -149,9 +157,9 @@ def _render_table(board: Leaderboard, fmt: str, columns: Sequence[str]) -> str:
     for row in board.rows:
         label = (row.label if labels[row.label] < 2
                  else row.label.replace(row.bot, f"{row.bot}@{row.version}", 1))
-        values = [row.rank, label, row.version, row.mu, row.sigma, row.conservative, row.games,
-                  row.wins, row.win_pct, row.mean_placement, row.points, row.byes, row.buchholz,
-                  _failures_text(row.failures), row.note]
+        values = [row.rank, shortened(label, most), row.version, row.mu, row.sigma,
+                  row.conservative, row.games, row.wins, row.win_pct, row.mean_placement,
+                  row.points, row.byes, row.buchholz, _failures_text(row.failures), row.note]
         table.append([values[i] for i in keep])
     return render_table([_TABLE_COLUMNS[i] for i in keep], table, fmt,
                         [_TABLE_FLOATFMT[i] for i in keep])
@@ -173,17 +181,16 @@ def fitted_table(board: Leaderboard, fmt: str = "simple", columns: Sequence[str]
         return _render_table(board, fmt, [c for c in _TABLE_COLUMNS if c in columns]), []
     silent = _silent(board)
     shown = [c for c in _TABLE_COLUMNS if c not in _hidden(board) and c not in silent]
-    left_out = ["points"] if "points" in silent else []
-    text = _render_table(board, fmt, shown)
     # a league's readers ask how sure each rating is (new versions keep arriving)
     league = board.tournament is not None and board.tournament.format == "league"
-    for name in (*(c for c in _DROP_TO_FIT if c != "sigma"), "sigma") if league else _DROP_TO_FIT:
-        if max(map(len, text.splitlines()), default=0) <= width:
-            break
-        shown.remove(name)
-        left_out.append(name)
-        text = _render_table(board, fmt, shown)
-    return text, left_out
+    order = (*(c for c in _DROP_TO_FIT if c != "sigma"), "sigma") if league else _DROP_TO_FIT
+    names: list[str] = []
+    if width < TABLE_WIDTH:  # a narrower terminal's: more left out, then names cut
+        order += tuple(c for c in _DROP_NARROW if c not in _SORT_KEYS.get(board.sort, ()))
+        names = [row.label for row in board.rows]
+    text, left_out = fit_columns(lambda kept, most: _render_table(board, fmt, kept, most),
+                                 shown, order, width, names)
+    return text, (["points"] if "points" in silent else []) + left_out
 
 
 def leaderboard_title(board: Leaderboard) -> str:

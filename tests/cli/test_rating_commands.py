@@ -512,6 +512,36 @@ def test_on_a_narrower_terminal_the_leaderboard_fits_its_width(store: Path) -> N
     assert [line for line in wide.splitlines() if line] == _ALPHA_CUP.splitlines()
 
 
+def test_at_40_columns_the_leaderboard_keeps_the_rank_the_bot_and_what_it_is_sorted_by(
+        store: Path) -> None:
+    # at 40 columns the table left out what it could up to the version and was still 63
+    # wide: each row broke in two
+    for sort, kept in (("rating", ["mu-3sigma"]), ("points", ["wins", "points"])):
+        shown = _on_a_terminal("leaderboard", "alpha-cup", "--db", str(store), "--sort", sort,
+                               columns=40)
+        lines = [line for line in shown.splitlines() if line.strip()]
+        assert max(map(len, lines)) <= 40, shown
+        header = next(i for i, line in enumerate(lines) if line.lstrip().startswith("rank"))
+        assert lines[header].split() == ["rank", "bot", *kept]
+        rows = [line.split() for line in lines[header + 2:header + 8]]
+        assert [row[0] for row in rows] == ["1", "2", "3", "4", "5", "6"]
+        assert all(len(row) == 2 + len(kept) for row in rows)
+        assert "version, games" in " ".join(shown.split())  # and said so, whole
+    # a name as long as the registry allows is cut, with an ellipsis, to fit
+    longest = "a_bot_named_as_long_as_the_registry_lets"
+    builder = StoreBuilder(store)
+    tid, ids = builder.tournament("long-cup", [longest, "alpha"], games_planned=1)
+    builder.game(GameSpec(tid, 0, 0, 0, ids, [1, 2]))
+    builder.close()
+    shown = _on_a_terminal("leaderboard", "long-cup", "--db", str(store), columns=40)
+    lines = [line for line in shown.splitlines() if line.strip()]
+    assert max(map(len, lines)) <= 40, shown
+    row = next(line for line in lines if line.split()[0] == "1").split()
+    assert row[1].endswith("…") and longest.startswith(row[1][:-1]) and len(row[1]) >= 8
+    piped = run("leaderboard", "long-cup", "--db", str(store))[1]
+    assert longest in piped  # a pipe has every name whole
+
+
 def test_wide_and_columns_show_what_is_asked(store: Path) -> None:
     code, out, _ = run("leaderboard", "alpha-cup", "--wide")
     lines = out.splitlines()

@@ -1,0 +1,60 @@
+"""A table fitted to a terminal's width: columns left out in a given order, then names cut.
+
+The listings for people (``arena leaderboard``, ``arena bots``) draw every column on a pipe or
+a file, where scripts read them; on a narrower terminal a row wrapped onto the next line
+reads as two. Each listing says which of its columns matter least, and names the ones left
+out under the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+__all__ = ["ELLIPSIS", "fit_columns", "shortened", "widest"]
+
+#: What a cut name ends with.
+ELLIPSIS = "…"
+#: The fewest characters a cut name keeps (with its ellipsis): less says nothing.
+_SHORTEST = 8
+
+#: Draws the table with the columns named (in the table's order); the second argument is
+#: the most characters a name may have (None: whole), cut by :func:`shortened`.
+Render = Callable[[Sequence[str], int | None], str]
+
+
+def widest(text: str) -> int:
+    """The columns the widest line of ``text`` takes."""
+    return max(map(len, text.splitlines()), default=0)
+
+
+def shortened(name: str, most: int | None) -> str:
+    """``name``, or where it is longer than ``most`` characters, its start and an ellipsis
+    in ``most``."""
+    if most is None or len(name) <= most:
+        return name
+    return name[:max(most - len(ELLIPSIS), 1)] + ELLIPSIS
+
+
+def fit_columns(render: Render, columns: Sequence[str], drop_order: Sequence[str],
+                width: int | None, names: Sequence[str] = ()) -> tuple[str, list[str]]:
+    """``render(columns, None)``, or on a terminal ``width`` columns wide that it is wider
+    than, without the columns of ``drop_order``, first to last, until it fits; and where even
+    the rest is wider, with the ``names`` (the cells :func:`shortened` may cut) cut to fit,
+    down to a few characters. Returns the table and the columns left out. ``width`` None (a
+    pipe's or a file's): every column, every name whole."""
+    shown = list(columns)
+    left_out: list[str] = []
+    text = render(shown, None)
+    for name in drop_order:
+        if width is None or widest(text) <= width:
+            return text, left_out
+        if name in shown:
+            shown.remove(name)
+            left_out.append(name)
+            text = render(shown, None)
+    most = max(map(len, names), default=0)
+    while width is not None and widest(text) > width and most > _SHORTEST:
+        # each pass cuts the names by what the widest line is over
+        most = max(most - (widest(text) - width), _SHORTEST)
+        text = render(shown, most)
+    return text, left_out

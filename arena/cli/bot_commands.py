@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -19,6 +20,7 @@ from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
 from arena.cli.signals import stop_on_sigterm
 from arena.cli.terminal import terminal_width, wrapped
+from arena.common.fitting import fit_columns, shortened
 from arena.common.lookalike import disguise, spelled
 from arena.common.plural import counted
 from arena.common.printable import printable
@@ -261,7 +263,8 @@ _BOTS_HELP = "\n\n".join([
     "List the registered bots with their content-hash versions, kinds and metadata: the "
     "bots directory's (arena submit says where it is), then the sample bots (unless "
     "$ARENA_BOTS_DIR chose a directory to hold every bot). A terminal too narrow for the "
-    "list leaves out the file, then the own version, the author and the kind, and says so.",
+    "list leaves out the file, then the own version, the author, the kind and the version "
+    "(and cuts names too long with an ellipsis), and says so.",
     "Example: arena bots",
 ])
 
@@ -304,7 +307,7 @@ def bots_command(
             for s in specs]
     table, left_out = _bots_table(rows, terminal_width())
     typer.echo(table)
-    if unbuilt:
+    if unbuilt and "version" not in left_out:  # the mark is on the version
         typer.echo(wrapped("* its packages are not installed yet: the version names them "
                            "once check-bot, match or run installs them"))
     for spec in specs:
@@ -321,23 +324,21 @@ def bots_command(
 
 _BOTS_COLUMNS = ("name", "version", "kind", "author", "own version", "file")
 #: What a terminal too narrow for the list leaves out, first to last: the file is most often
-#: the name again, and the name and version are what a spec or a match is given.
-_BOTS_LEFT_OUT = ("file", "own version", "author", "kind")
+#: the name again, and the name is what a spec or a match is given (names too long for the
+#: narrowest terminals are cut with an ellipsis).
+_BOTS_LEFT_OUT = ("file", "own version", "author", "kind", "version")
 
 
 def _bots_table(rows: list[list[str]], width: int | None) -> tuple[str, list[str]]:
     """The list of bots as text, and the columns it leaves out to fit ``width`` (None: a
     pipe's or a file's, every column). Cells are shown as written: a bot's own version
     ``1.10`` is not the number 1.1."""
-    left_out: list[str] = []
-    while True:
-        keep = [i for i, column in enumerate(_BOTS_COLUMNS) if column not in left_out]
-        table = tabulate([[row[i] for i in keep] for row in rows],
-                         headers=[_BOTS_COLUMNS[i] for i in keep], disable_numparse=True)
-        if (width is None or max(map(len, table.splitlines())) <= width
-                or len(left_out) == len(_BOTS_LEFT_OUT)):
-            return table, left_out
-        left_out.append(_BOTS_LEFT_OUT[len(left_out)])
+    def render(shown: Sequence[str], most: int | None) -> str:
+        keep = [_BOTS_COLUMNS.index(column) for column in shown]
+        return tabulate([[shortened(row[0], most), *(row[i] for i in keep[1:])] for row in rows],
+                        headers=list(shown), disable_numparse=True)
+
+    return fit_columns(render, _BOTS_COLUMNS, _BOTS_LEFT_OUT, width, [row[0] for row in rows])
 
 
 _REMOVE_HELP = "\n\n".join([

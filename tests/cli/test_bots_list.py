@@ -83,6 +83,25 @@ def test_on_a_narrower_terminal_the_list_leaves_out_columns(tmp_path: Path) -> N
     assert piped.splitlines()[2].split()[-1] == f"{longest}.py" and "Not shown" not in piped
 
 
+def test_under_56_columns_the_list_leaves_out_the_version_then_cuts_names(
+        tmp_path: Path) -> None:
+    # the name (40 characters) and the version, left at 54 columns, wrapped below that
+    longest = "a_bot_named_as_long_as_the_registry_lets"
+    bots = _bots_dir(tmp_path)
+    shutil.copy(BOTS / "greedy.py", bots / f"{longest}.py")
+    for columns in (50, 40, 30):
+        shown = _on_a_terminal(bots, columns)
+        lines = shown.splitlines()
+        assert max(len(line) for line in lines if line != str(bots)) <= columns, shown
+        assert lines[0].split() == ["name"]
+        names = [line.strip() for line in lines[2:5]]
+        if columns >= len(longest):
+            assert names == [longest, "mine", "short"]
+        else:  # cut, with an ellipsis, to the terminal's width
+            assert names[0] == longest[:columns - 1] + "…" and names[1:] == ["mine", "short"]
+        assert "author, kind, version; --json has every field." in " ".join(shown.split())
+
+
 def test_a_registered_bot_that_cannot_be_read_is_named_not_left_out(tmp_path: Path) -> None:
     # a bot.yaml edited wrong made its bot vanish from the list without a word
     bots_dir = _bots_dir(tmp_path)

@@ -19,6 +19,7 @@ can recompute the ratings with the ``trueskill`` package alone::
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,7 @@ from arena.rating.games import (
 from arena.rating.render import check_format, render_csv, render_json, render_table
 from arena.rating.trueskill_rating import RatingSettings, settings_for
 from arena.tournament.secrecy import seed_is_secret
+from arena.tournament.status import LISTING_LEFT_OUT
 
 __all__ = [
     "TournamentSummary",
@@ -186,6 +188,11 @@ def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simpl
         for s in summaries
     ]
     # the column names of arena status's list (json and csv keep the field names)
-    return created_fitted(lambda head, rows: render_table(head, rows, fmt),
-                          ["tournament", "format", "per table", "bots", "games", "state",
-                           "created"], table, width)
+    text, left_out = created_fitted(lambda head, rows: render_table(head, rows, fmt),
+                                    ["tournament", "format", "per table", "bots", "games",
+                                     "state", "created"], table, width, LISTING_LEFT_OUT)
+    if not left_out:
+        return text
+    note = f"Not shown, to fit the terminal: {', '.join(left_out)}; --format csv has every field."
+    assert width is not None  # a pipe's (None) has every column
+    return text + "\n" + textwrap.fill(note, width)  # at words, not mid-word

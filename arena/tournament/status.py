@@ -26,7 +26,8 @@ from arena.tournament.store import (
     shown_state,
 )
 
-__all__ = ["command_path", "failure_summary", "no_tournaments", "resume_command", "status_lines"]
+__all__ = ["LISTING_LEFT_OUT", "command_path", "failure_summary", "no_tournaments",
+           "resume_command", "status_lines"]
 
 
 def command_path(path: str | Path) -> str:
@@ -62,6 +63,12 @@ def _progress(done: int, planned: int) -> str:
     return f"{done}/{planned} ({100 * done // planned}%)"
 
 
+#: What the list of tournaments leaves out on a terminal too narrow for it, first to last
+#: (after showing the times to the minute, then the day): the name, the games and the state
+#: are what a reader looks for.
+LISTING_LEFT_OUT = ("created", "per table", "format", "bots")
+
+
 def _overview(store: Store, width: int | None) -> list[str]:
     rows = []
     for name in store.tournament_names():
@@ -73,9 +80,12 @@ def _overview(store: Store, width: int | None) -> list[str]:
                      t.created_at])
     if not rows:
         return [no_tournaments(store.path)]
-    return [created_fitted(lambda head, shown: tabulate(shown, headers=head),
-                           ["tournament", "format", "per table", "bots", "games", "state",
-                            "created"], rows, width)]
+    table, left_out = created_fitted(lambda head, shown: tabulate(shown, headers=head),
+                                     ["tournament", "format", "per table", "bots", "games",
+                                      "state", "created"], rows, width, LISTING_LEFT_OUT)
+    # a table is not wrapped again by the CLI (it holds a line break)
+    return [table] + ([f"Not shown, to fit the terminal: {', '.join(left_out)}; arena "
+                       "tournaments --format csv has every field."] if left_out else [])
 
 
 def no_tournaments(db: str | Path) -> str:

@@ -355,6 +355,24 @@ def test_on_a_narrower_terminal_the_list_of_tournaments_shortens_its_times(
     assert re.search(r"\d\dT\d\d:\d\d:\d\d\+00:00$", out.splitlines()[2])
 
 
+@pytest.mark.parametrize("command", ["tournaments", "status"])
+def test_at_40_and_60_columns_the_list_of_tournaments_leaves_out_columns(
+        store: Path, command: str) -> None:
+    # with the day alone the list was still 66 columns (status: 73): each row broke in two
+    for columns in (60, 40):
+        shown = _on_a_terminal(command, "--db", str(store), columns=columns)
+        lines = [line for line in shown.splitlines() if line.strip()]
+        assert max(map(len, lines)) <= columns, shown
+        kept = lines[0].replace("per table", "per-table").split()
+        assert kept[0] == "tournament" and kept[-2:] == ["games", "state"], shown
+        assert [line.split()[0] for line in lines[2:4]] == ["alpha-cup", "beta-cup"]
+        left_out = ", ".join(c for c in ("created", "per table", "format", "bots")
+                             if c.replace(" ", "-") not in kept)
+        assert f"Not shown, to fit the terminal: {left_out};" in " ".join(shown.split())
+    code, out, _ = run(command, "--db", str(store))  # a pipe: every column
+    assert code == 0 and "Not shown" not in out and out.splitlines()[0].split()[-1] == "created"
+
+
 def test_on_a_narrower_terminal_status_wraps_at_words_and_keeps_commands_whole(
         store: Path) -> None:
     # at 80 columns the terminal broke the lines anywhere ("spec hash 63132c7903fd5|379",

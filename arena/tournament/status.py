@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from tabulate import tabulate
 
+from arena.common.fitting import fit_columns, shortened
 from arena.common.timestamps import created_fitted
 from arena.engine.houserules import HouseRules
 from arena.referee.failures import describe
@@ -122,7 +124,7 @@ def _sizes(t: TournamentRow) -> str:
     return ", ".join(map(str, sizes)) if isinstance(sizes, list) else str(sizes)
 
 
-def _detail(store: Store, t: TournamentRow) -> list[str]:
+def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
     labels = store.bot_labels()
     for bot_id, options in store.bot_options().items():
         labels[bot_id] += " (" + ", ".join(f"{k}={v}" for k, v in options.items()) + ")"
@@ -160,7 +162,8 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
             rows.append([r, "-", "-", "not paired yet"])
     if rows:
         lines.append("")
-        lines.append(tabulate(rows, headers=["round", "pairings", "byes", "games"]))
+        lines += _fitted(["round", "pairings", "byes", "games"], rows, ("byes", "pairings"),
+                         width)
         lines.extend(_pairing_note(boards, t.name, store.path))
     failures = Counter(f.get("type", "?") for g in games for f in g.failures)
     if failures:
@@ -180,10 +183,10 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
                       if any((tab.round, tab.table_index) in played for tab in group)
                       for bot in group[0].seats)
         lines.append("")
-        lines.append(tabulate(
-            [[s.rank, labels.get(entrants[s.entrant], "?"), float(s.score),
-              float(s.buchholz), met[s.entrant], s.byes] for s in standings],
-            headers=["rank", "bot", "score", "buchholz", "pairings", "byes"], floatfmt=".2f"))
+        lines += _fitted(["rank", "bot", "score", "buchholz", "pairings", "byes"],
+                         [[s.rank, labels.get(entrants[s.entrant], "?"), float(s.score),
+                           float(s.buchholz), met[s.entrant], s.byes] for s in standings],
+                         ("byes", "pairings", "buchholz"), width, names=1)
     running = store.runner_pid(t.name) is not None
     if t.state != "finished" and not running:
         lines.append("")
@@ -193,6 +196,22 @@ def _detail(store: Store, t: TournamentRow) -> list[str]:
         lines.append("")
         lines.append(f"stop with: arena league stop {t.name}{_db_option(store.path)}")
     return lines
+
+
+def _fitted(headers: list[str], rows: list[list[Any]], drop_order: tuple[str, ...],
+            width: int | None, names: int | None = None) -> list[str]:
+    """A table of the detail, fitted to a terminal of ``width`` columns (None: a pipe's, the
+    whole table) by leaving out the columns of ``drop_order``, then cutting the cells of
+    column ``names``; and a line naming the columns left out."""
+    def render(kept: Sequence[str], most: int | None) -> str:
+        keep = [headers.index(column) for column in kept]
+        return tabulate([[shortened(row[i], most) if i == names else row[i] for i in keep]
+                         for row in rows], headers=list(kept), floatfmt=".2f")
+
+    cut = [str(row[names]) for row in rows] if names is not None else []
+    table, left_out = fit_columns(render, headers, drop_order, width, cut)
+    return [table] + ([f"Not shown, to fit the terminal: {', '.join(left_out)}."]
+                      if left_out else [])
 
 
 def _pairing_note(boards: list[list[TableRow]], name: str, db: Path) -> list[str]:
@@ -230,12 +249,12 @@ def status_lines(db: str | Path, tournament: str | None,
                  records: Path | None = None, width: int | None = None) -> list[str]:
     """The text of ``arena status`` (every tournament, or one in detail); with ``records``,
     also export that tournament's game records as JSON lines; ``width``: a terminal's columns,
-    which the list of tournaments fits by showing the times to the minute."""
+    which the tables fit (the list of tournaments first by showing the times to the minute)."""
     with Store(db, create=False, read_only=True) as store:
         if tournament is None:
             return _overview(store, width)
         row = store.require(tournament)
-        lines = _detail(store, row)
+        lines = _detail(store, row, width)
         if records is not None:
             count = store.export_records(row.id, records)
             lines += ["", f"wrote {count} game records to {records}"]

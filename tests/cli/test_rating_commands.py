@@ -373,6 +373,32 @@ def test_at_40_and_60_columns_the_list_of_tournaments_leaves_out_columns(
     assert code == 0 and "Not shown" not in out and out.splitlines()[0].split()[-1] == "created"
 
 
+def test_at_40_columns_a_swiss_tournaments_status_fits_its_tables(store: Path) -> None:
+    # its rounds' table was 43 columns and its standings 60 (names at their longest, with
+    # their versions): each row broke in two
+    builder = StoreBuilder(store)
+    longest = "a_bot_named_as_long_as_the_registry_lets"
+    tid, ids = builder.tournament("long-cup", [longest, "alpha"], fmt="swiss")
+    builder.game(GameSpec(tid, 1, 0, 0, ids, [1, 2]))
+    builder.close()
+    shown = _on_a_terminal("status", "long-cup", "--db", str(store), columns=40)
+    lines = shown.splitlines()
+    # (a name longer than a line in the text above the tables has a line of its own, whole)
+    assert max(len(line) for line in lines if f"{longest}@" not in line) <= 40, shown
+    assert any(line.split() == ["round", "pairings", "games"] for line in lines), shown
+    assert any(line.split() == ["rank", "bot", "score"] for line in lines), shown
+    first = next(line.split()[1] for line in lines if line.split()[:1] == ["1"]
+                 and "…" in line)
+    assert longest.startswith(first[:-1]) and len(first) >= 8
+    flowing = " ".join(shown.split())
+    assert "Not shown, to fit the terminal: byes." in flowing
+    assert "Not shown, to fit the terminal: byes, pairings, buchholz." in flowing
+    code, out, _ = run("status", "long-cup", "--db", str(store))  # a pipe: every column
+    assert code == 0 and "Not shown" not in out
+    assert any(line.split() == ["rank", "bot", "score", "buchholz", "pairings", "byes"]
+               for line in out.splitlines())
+
+
 def test_on_a_narrower_terminal_status_wraps_at_words_and_keeps_commands_whole(
         store: Path) -> None:
     # at 80 columns the terminal broke the lines anywhere ("spec hash 63132c7903fd5|379",

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -14,6 +15,7 @@ import typer
 from tabulate import tabulate
 
 from arena.cli.options import DbOption, TournamentArgument
+from arena.common.fitting import fit_columns, shortened, widest
 from arena.tournament.store import DEFAULT_RESULTS
 
 if TYPE_CHECKING:
@@ -79,9 +81,14 @@ def render_round(tournament: str, rounds: int, view: RoundPairings,
     table = _boards_table(view, names)
     if width is not None:  # a terminal's: the title wraps at words, not mid-word
         title = textwrap.fill(title, width)
-        if max(map(len, table.splitlines())) > width:
-            table = _seats_table(view, names)  # five seats on a line ran to 130 columns
+    left_out: list[str] = []
+    if width is not None and widest(table) > width:
+        # five seats on a line ran to 130 columns
+        table, left_out = _seats_table(view, names, width)
     lines = [title, table]
+    if left_out and width is not None:
+        lines.append(textwrap.fill(f"Not shown, to fit the terminal: {', '.join(left_out)}; "
+                                   "a wider terminal or a pipe shows them.", width))
     for label, before, points in view.byes:
         lines.append(f"bye: {names[label]} ({_score(before)}), +{_score(points)}")
     return lines
@@ -102,8 +109,17 @@ def _boards_table(view: RoundPairings, names: dict[str, str]) -> str:
     return str(tabulate(rows, headers=headers, disable_numparse=True))
 
 
-def _seats_table(view: RoundPairings, names: dict[str, str]) -> str:
-    """A line a seat, for a narrow terminal: the same figures as :func:`_boards_table`."""
+#: What a line a seat leaves out on a terminal too narrow for it, first to last: the
+#: board's progress, then the scores it started from (the points it took stay).
+_SEATS_LEFT_OUT = ("games", "score before")
+
+
+def _seats_table(view: RoundPairings, names: dict[str, str],
+                 width: int) -> tuple[str, list[str]]:
+    """A line a seat, for a narrow terminal: the same figures as :func:`_boards_table`, less
+    the columns of :data:`_SEATS_LEFT_OUT` a terminal of ``width`` columns has no room for,
+    then with the names cut; and those columns."""
+    headers = ["board", "seat", "bot", "score before", "points", "games"]
     rows = []
     for board in view.boards:
         for seat, (bot, before, points) in enumerate(zip(board.bots, board.before,
@@ -112,8 +128,13 @@ def _seats_table(view: RoundPairings, names: dict[str, str]) -> str:
             rows.append([board.number if first else "", seat + 1, names[bot], _score(before),
                          _score(points),
                          f"{board.games_done}/{board.games_planned}" if first else ""])
-    return str(tabulate(rows, headers=["board", "seat", "bot", "score before", "points",
-                                       "games"], disable_numparse=True))
+
+    def render(kept: Sequence[str], most: int | None) -> str:
+        keep = [headers.index(column) for column in kept]
+        return str(tabulate([[shortened(str(row[i]), most) if i == 2 else row[i] for i in keep]
+                             for row in rows], headers=list(kept), disable_numparse=True))
+
+    return fit_columns(render, headers, _SEATS_LEFT_OUT, width, [str(row[2]) for row in rows])
 
 
 def register(app: typer.Typer) -> None:

@@ -325,3 +325,27 @@ def test_a_round_of_five_seats_has_a_line_a_seat_on_a_narrower_terminal() -> Non
     # a board that fits keeps its line, under a title wrapped at words
     two = RoundPairings(1, [Board(1, bots[:2], before[:2], points[:2], 4, 4, 2)], [])
     assert render_round("swiss5", 1, two, 80)[1] == render_round("swiss5", 1, two)[1]
+
+
+@needs_sandbox
+def test_at_40_columns_pairings_leave_out_columns_a_line_a_seat(played: dict[str, Any]) -> None:
+    # a line a seat was still 61 columns (58 and more at any width): each broke in two
+    import os
+    import re
+    import sys
+
+    import pexpect
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+           "TERM": "xterm-256color"}
+    env.pop("COLUMNS", None)
+    child = pexpect.spawn(sys.executable, ["-m", "arena.cli.main", "pairings", "rr", "--db",
+                                           played["db"]], env=env, dimensions=(24, 40),
+                          encoding="utf-8", timeout=60)
+    shown = re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\r", "", child.read())
+    child.close()
+    assert child.exitstatus == 0, shown
+    lines = shown.splitlines()
+    assert max(map(len, lines)) <= 40, shown
+    assert lines[1].split() == ["board", "seat", "bot", "points"], shown
+    assert "Not shown, to fit the terminal: games, score before;" in " ".join(shown.split())

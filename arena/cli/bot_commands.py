@@ -66,32 +66,33 @@ def doctor(
                 "environments": cache_summary()}
         typer.echo(json.dumps(data, indent=2))
         raise typer.Exit(0 if report.can_run else 1)
-    typer.echo(f"Sandbox level: {report.level}")
+    # a terminal's lines wrap at words (it broke them mid-word), continued under the text
+    typer.echo(wrapped(f"Sandbox level: {report.level}"))
     for line in _layer_lines(report):
-        typer.echo(line)
-    typer.echo(f"Interpreter: {report.python}"
-               + (f" (Python {report.python_version})" if report.python_version else ""))
-    typer.echo(f"Bots dir:    {default_bots_dir()} (arena submit registers there; "
-               "docs/BOTS.md)")
-    typer.echo(f"Runs as:     {report.user}" if report.uid is None else
-               f"Runs as:     a uid and group of its own per bot (from {UID_BASE:,})")
-    typer.echo(f"Paused by:   {_pause_line(report)}")
-    typer.echo(f"Bot kit:     {report.kit_path} (on the bots' PYTHONPATH)")
-    typer.echo(cache_line())
-    typer.echo(f"Build:       {native_build()} in the referee; "
-               f"{report.bot_engine or 'unknown'} in bots")
+        typer.echo(wrapped(line, indent=" " * 4))
+    typer.echo("\n".join(wrapped(line, indent=" " * 13) for line in (
+        f"Interpreter: {report.python}"
+        + (f" (Python {report.python_version})" if report.python_version else ""),
+        f"Bots dir:    {default_bots_dir()} (arena submit registers there; docs/BOTS.md)",
+        f"Runs as:     {report.user}" if report.uid is None else
+        f"Runs as:     a uid and group of its own per bot (from {UID_BASE:,})",
+        f"Paused by:   {_pause_line(report)}",
+        f"Bot kit:     {report.kit_path} (on the bots' PYTHONPATH)",
+        cache_line(),
+        f"Build:       {native_build()} in the referee; {report.bot_engine or 'unknown'} in "
+        "bots")))
     if not report.can_run:
         typer.echo("Bots cannot run here:", err=True)
         for line in report.warnings:
-            typer.echo(f"  {line}", err=True)
+            typer.echo(wrapped(f"  {line}", err=True, indent="    "), err=True)
         raise typer.Exit(1)
     if report.warnings:
         # The one place besides ``arena run``'s header that says it (the probe only reports).
         for line in report.warnings:
-            typer.echo(f"warning: {line}", err=True)
+            typer.echo(wrapped(f"warning: {line}", err=True, indent="  "), err=True)
         missing = len(report.warnings)
-        typer.echo(f"{missing} layer{'' if missing == 1 else 's'} missing; bots run at level "
-                   f"{report.level}.")
+        typer.echo(wrapped(f"{missing} layer{'' if missing == 1 else 's'} missing; bots run "
+                           f"at level {report.level}."))
 
 
 def _pause_line(report: SandboxReport) -> str:

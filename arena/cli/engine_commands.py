@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 from tabulate import tabulate
 
+from arena.cli.terminal import wrapped
 from arena.engine.cards import NOTATION, PALAESTRON, parse_cards
 from arena.engine.desmos import HAND_SIZE, Category, Desmos, census, desmos
 from arena.engine.houserules import RULE_CHOICES, RULE_HELP, HouseRules, rules_from_texts
@@ -221,9 +222,11 @@ def rules_command(
         typer.echo(_house_rules(chosen, fmt))
         return
     if not effects:
-        typer.echo(rules_summary(chosen))
+        # a terminal's lines wrap at words (it broke them mid-word), continued indented
+        typer.echo(wrapped(rules_summary(chosen), indent="  "))
         typer.echo("")
-        typer.echo(f"Played with {chosen.describe()} (arena rules --house lists them).")
+        typer.echo(wrapped(f"Played with {chosen.describe()} (arena rules --house lists "
+                           "them)."))
         return
     if fmt == "markdown":
         typer.echo(effect_table_markdown())

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from arena.cli.terminal import wrapped
 from arena.common.plural import counted
 from arena.registry.environments import (
     env_cache_dir,
@@ -58,14 +59,17 @@ def env_list(
              "frozen": list(u.environment.frozen), "built": u.environment.built,
              "bytes": u.environment.size(), "bots": list(u.bots)} for u in uses]}, indent=2))
         return
-    typer.echo(f"Environment cache: {env_cache_dir()} ({counted(len(uses), 'environment')})")
+    # a terminal's lines wrap at words (it broke them mid-word), continued indented
+    typer.echo(wrapped(f"Environment cache: {env_cache_dir()} "
+                       f"({counted(len(uses), 'environment')})", indent="  "))
     for use in uses:
         env = use.environment
-        typer.echo(f"{env.key}  Python {env.python_version}  {_size(env.size())}  built "
-                   f"{env.built}")
-        typer.echo(f"    requires: {', '.join(env.requirements) or '(nothing)'}")
-        typer.echo(f"    installed: {', '.join(env.frozen) or '(nothing)'}")
-        typer.echo(f"    used by: {', '.join(use.bots) or 'no registered bot'}")
+        typer.echo(wrapped(f"{env.key}  Python {env.python_version}  {_size(env.size())}  "
+                           f"built {env.built}", indent="  "))
+        typer.echo(wrapped("\n".join([
+            f"    requires: {', '.join(env.requirements) or '(nothing)'}",
+            f"    installed: {', '.join(env.frozen) or '(nothing)'}",
+            f"    used by: {', '.join(use.bots) or 'no registered bot'}"]), indent=" " * 6))
 
 
 def env_prune(

@@ -1,0 +1,44 @@
+"""Commands whose output is prose, on a terminal of 40 columns: lines wrap at words."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _run(args: list[str], columns: int | None) -> str:
+    """What ``arena ARGS`` prints on a pseudo-terminal ``columns`` wide (None: to a pipe)."""
+    env = {**os.environ, "PYTHONPATH": str(REPO), "TERM": "xterm-256color"}
+    env.pop("COLUMNS", None)
+    command = [sys.executable, "-m", "arena.cli.main", *args]
+    if columns is None:
+        return subprocess.run(command, env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, text=True, timeout=120).stdout
+    child = pexpect.spawn(command[0], command[1:], env=env, dimensions=(24, columns),
+                          encoding="utf-8", timeout=120)
+    shown = re.sub(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\r", "", child.read())
+    child.close()
+    return shown
+
+
+@pytest.mark.parametrize("args", [["rules"], ["doctor"], ["env", "list"]],
+                         ids=["rules", "doctor", "env-list"])
+def test_prose_wraps_at_words_at_40_columns(args: list[str]) -> None:
+    # the terminal broke every long line wherever 40 columns ran out ("opt|ionally",
+    # "rlimit|s", "68.1 Mi|B")
+    shown = _run(args, 40)
+    # every word whole, none lost (a terminal shows standard error among the lines)
+    def words(text: str) -> list[str]:  # the bot kit's copy is made again each run
+        return sorted(re.sub(r"arena-kit-[\w-]+", "arena-kit", text).split())
+
+    assert words(shown) == words(_run(args, None))
+    assert all(len(line) <= 40 for line in shown.splitlines()
+               if " " in line.strip()), shown  # a word longer than a line has its own

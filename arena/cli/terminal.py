@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import sys
 
-__all__ = ["fill_words", "fitted_width", "terminal_width", "wrapped"]
+__all__ = ["fill_words", "fitted_width", "hanging", "terminal_width", "wrapped"]
 
 #: A command a line tells the user to paste: a subcommand, its argument, options with values.
 _COMMAND = re.compile(r"\barena (?:run|game|status|pairings|leaderboard|h2h|results) \S+"
@@ -44,6 +44,12 @@ def fill_words(text: str, width: int, indent: str = "") -> str:
     return "\n".join(textwrap.fill(line, width, subsequent_indent=indent,
                                    break_long_words=False, break_on_hyphens=False)
                      for line in kept).replace("\xa0", " ")
+
+
+def hanging(line: str, width: int) -> str:
+    """One line of a report wrapped at words into ``width`` columns, the lines it continues
+    on two columns further in than its own indent (so an indented list stays one)."""
+    return fill_words(line, width, " " * (len(line) - len(line.lstrip()) + 2))
 
 
 def fitted_width(most: int) -> int:

@@ -276,7 +276,7 @@ def status(
     ] = None,
 ) -> None:
     """Show tournament progress (help text: ``_STATUS_HELP``)."""
-    from arena.cli.terminal import fill_words, terminal_width
+    from arena.cli.terminal import hanging, terminal_width
     from arena.tournament.status import status_lines
 
     if records is not None and tournament is None:
@@ -286,8 +286,7 @@ def status(
     width = terminal_width()
     lines = status_lines(db, tournament, records, width=width)
     if width is not None:  # a terminal's: its lines wrap at words, which it broke anywhere
-        lines = [line if "\n" in line else  # a table, fitted already
-                 fill_words(line, width, " " * (len(line) - len(line.lstrip()) + 2))
+        lines = [line if "\n" in line else hanging(line, width)  # a table: fitted already
                  for line in lines]
     typer.echo("\n".join(lines))
 
@@ -332,6 +331,7 @@ def game(
     """Show one game (help text: ``_GAME_HELP``)."""
     import json
 
+    from arena.cli.terminal import hanging, terminal_width
     from arena.common.printable import printable_log
     from arena.referee.game_report import report_game, seat_view
 
@@ -362,8 +362,11 @@ def game(
         typer.echo(json.dumps(shown, indent=1))
         return
     homes = _bot_homes(record, db) if not Path(ref).exists() else []
-    typer.echo(printable_log("\n".join([title, *report_game(record, seat, logs=logs,
-                                                             homes=homes)])))
+    text = printable_log("\n".join([title, *report_game(record, seat, logs=logs, homes=homes)]))
+    width = terminal_width()
+    if width is not None:  # a terminal's: its lines wrap at words, which it broke anywhere
+        text = "\n".join(hanging(line, width) for line in text.splitlines())
+    typer.echo(text)
 
 
 def _warn_unless_it_replays(title: str, record: dict[str, Any]) -> None:

@@ -42,3 +42,15 @@ def test_prose_wraps_at_words_at_40_columns(args: list[str]) -> None:
     assert words(shown) == words(_run(args, None))
     assert all(len(line) <= 40 for line in shown.splitlines()
                if " " in line.strip()), shown  # a word longer than a line has its own
+
+
+def test_a_game_told_at_40_columns_wraps_at_words_under_its_indent(tmp_path: Path) -> None:
+    # the terminal broke its lines anywhere ("God-1\n, Umbrae-3", "Messenger'\ns Trade")
+    records = tmp_path / "games.jsonl"
+    _run(["simulate", "--games", "1", "--seed", "3", "--records", str(records)], None)
+    shown = _run(["game", str(records)], 40)
+    assert sorted(shown.split()) == sorted(_run(["game", str(records)], None).split())
+    lines = shown.splitlines()
+    assert all(len(line) <= 40 for line in lines if " " in line.strip()), shown
+    dealt = next(i for i, line in enumerate(lines) if " is dealt " in line)
+    assert lines[dealt].startswith("  ") and lines[dealt + 1].startswith("    "), shown

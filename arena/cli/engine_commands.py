@@ -12,7 +12,8 @@ from typing import Annotated
 import typer
 from tabulate import tabulate
 
-from arena.cli.terminal import wrapped
+from arena.cli.terminal import fill_words, terminal_width, wrapped
+from arena.common.fitting import widest
 from arena.engine.cards import NOTATION, PALAESTRON, parse_cards
 from arena.engine.desmos import HAND_SIZE, Category, Desmos, census, desmos
 from arena.engine.houserules import RULE_CHOICES, RULE_HELP, HouseRules, rules_from_texts
@@ -157,6 +158,8 @@ _RULES_HELP = "\n\n".join([
     "RULES.md; --format markdown prints exactly that Markdown block).",
     "With --house, list the house rules (the readings of the rulebook a game may choose, "
     "RULES.md 'House rules'), defaults first; --rule NAME=VALUE marks a chosen reading.",
+    "A terminal too narrow for either table (--format table) shows its rows as blocks: a "
+    "heading line, then the text under it, wrapped at words.",
     "Example: arena rules --effects",
     "Example: arena rules --effects --format markdown",
     "Example: arena rules --house --rule kinds=family",
@@ -235,9 +238,23 @@ def rules_command(
                                 "text": text} for face, copies, name, text in effect_rows()],
                               indent=2))
     else:
-        typer.echo(tabulate(effect_rows(), headers=["card", "copies", "effect", "text"],
-                            tablefmt="simple" if fmt == "table" else fmt,
-                            maxcolwidths=[None, None, 24, 64]))
+        table = tabulate(effect_rows(), headers=["card", "copies", "effect", "text"],
+                         tablefmt="simple" if fmt == "table" else fmt,
+                         maxcolwidths=[None, None, 24, 64])
+        typer.echo(_narrowed(table, fmt, [
+            (f"{face} ({copies} {'copy' if copies == 1 else 'copies'}): {name}", text)
+            for face, copies, name, text in effect_rows()]))
+
+
+def _narrowed(table: str, fmt: str, entries: list[tuple[str, str]]) -> str:
+    """``table``, or on a terminal too narrow for it (its rows broke mid-word into several
+    lines each) the same entries as blocks: a heading line, then its text indented, both
+    wrapped at words. Another format than ``table`` is kept as asked."""
+    width = terminal_width()
+    if fmt != "table" or width is None or widest(table) <= width:
+        return table
+    return "\n".join(fill_words(head, width, "  ") + "\n" + fill_words(f"  {text}", width, "  ")
+                     for head, text in entries)
 
 
 def _house_rules(chosen: HouseRules, fmt: str) -> str:
@@ -250,8 +267,14 @@ def _house_rules(chosen: HouseRules, fmt: str) -> str:
     rows = [[name, value, "*" if picked[name] == value else "",
              "default" if value == choices[0] else "", RULE_HELP[name][value]]
             for name, choices in RULE_CHOICES.items() for value in choices]
-    return tabulate(rows, headers=["rule", "value", "chosen", "", "reading"],
-                    tablefmt="simple" if fmt in ("table", "markdown") else fmt)
+    table = tabulate(rows, headers=["rule", "value", "chosen", "", "reading"],
+                     tablefmt="simple" if fmt in ("table", "markdown") else fmt)
+    entries = []
+    for name, value, mark, default, reading in rows:
+        said = [word for word, shown in (("chosen", mark), ("default", default)) if shown]
+        entries.append((f"{name}: {value}" + (f" ({', '.join(said)})" if said else ""),
+                        reading))
+    return _narrowed(table, fmt, entries)
 
 
 def register(app: typer.Typer) -> None:

@@ -54,3 +54,19 @@ def test_a_game_told_at_40_columns_wraps_at_words_under_its_indent(tmp_path: Pat
     assert all(len(line) <= 40 for line in lines if " " in line.strip()), shown
     dealt = next(i for i, line in enumerate(lines) if " is dealt " in line)
     assert lines[dealt].startswith("  ") and lines[dealt + 1].startswith("    "), shown
+
+
+@pytest.mark.parametrize("which", ["--effects", "--house"])
+def test_the_rules_tables_become_blocks_on_a_terminal_too_narrow_for_them(which: str) -> None:
+    # their rows broke into lines of a few letters each ("Messenger'", "s", "Trade")
+    from arena.engine.houserules import RULE_HELP
+    from arena.engine.rules_text import effect_rows
+
+    shown = _run(["rules", which], 40)
+    assert all(len(line) <= 40 for line in shown.splitlines()), shown
+    flowing = " ".join(shown.split())
+    texts = ([text for *_, text in effect_rows()] if which == "--effects"
+             else [reading for readings in RULE_HELP.values() for reading in readings.values()])
+    assert all(" ".join(text.split()) in flowing for text in texts), shown
+    asked = _run(["rules", which, "--format", "github"], 40)  # another format: as asked
+    assert asked.splitlines()[0].startswith("| ")

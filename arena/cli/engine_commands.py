@@ -110,11 +110,12 @@ def desmos_command(
         typer.echo(_census_table(kinds))
     elif compare is not None:
         first, second = (_compared(compare[0], 1, kinds), _compared(compare[1], 2, kinds))
-        typer.echo(f"Hand 1: {first.describe()}")
-        typer.echo(f"Hand 2: {second.describe()}")
-        typer.echo(_verdict(first, second))
+        # a terminal's lines wrap at words (it broke a card's name), continued indented
+        typer.echo(wrapped(f"Hand 1: {first.describe()}", indent=" " * 8))
+        typer.echo(wrapped(f"Hand 2: {second.describe()}", indent=" " * 8))
+        typer.echo(wrapped(_verdict(first, second), indent="  "))
     else:
-        typer.echo(_show(_hand(cards or [], kinds)))
+        typer.echo(wrapped(_show(_hand(cards or [], kinds)), indent=" " * 10))
 
 
 _DESMOS_HELP = "\n\n".join([

@@ -29,11 +29,15 @@ def _run(args: list[str], columns: int | None) -> str:
     return shown
 
 
-@pytest.mark.parametrize("args", [["rules"], ["doctor"], ["env", "list"]],
-                         ids=["rules", "doctor", "env-list"])
+@pytest.mark.parametrize("args", [
+    ["rules"], ["doctor"], ["env", "list"], ["desmos", "God-1", "God-2", "Crown", "Fate-1",
+                                             "Beast-2"],
+    ["desmos", "--compare", "God-1 God-2 Crown Fate-1 Beast-2",
+     "God-3 God-4 Agari-1 Agari-2 Beast-3"],
+], ids=["rules", "doctor", "env-list", "desmos", "desmos-compare"])
 def test_prose_wraps_at_words_at_40_columns(args: list[str]) -> None:
     # the terminal broke every long line wherever 40 columns ran out ("opt|ionally",
-    # "rlimit|s", "68.1 Mi|B")
+    # "rlimit|s", "68.1 Mi|B", "Beast|-2")
     shown = _run(args, 40)
     # every word whole, none lost (a terminal shows standard error among the lines)
     def words(text: str) -> list[str]:  # the bot kit's copy is made again each run

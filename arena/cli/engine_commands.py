@@ -141,6 +141,8 @@ _SIMULATE_HELP = "\n\n".join([
     "length, how often each card effect and trap was used, Palaestron, Ascension and "
     "tie-break counts. Everything is drawn from --seed: the same seed gives the same games.",
     "--records writes one game record per line (JSON lines); check them with arena replay.",
+    "A terminal too narrow for a table leaves out its per-seat columns first, and says which; "
+    "--format json has every figure.",
     "Example: arena simulate --players 4 --games 1000 --seed 7",
     "Example: arena simulate -p 2 -g 500 -s 1 --records games.jsonl --format json",
     "Example: arena simulate -p 5 --rule kinds=family --rule reclaim=strict",
@@ -197,7 +199,8 @@ def simulate_command(
     if fmt == "json":
         typer.echo(json.dumps(report.to_json(), indent=2))
     else:
-        typer.echo(report.render("simple" if fmt in ("table", "markdown") else fmt))
+        typer.echo(report.render("simple" if fmt in ("table", "markdown") else fmt,
+                                 width=terminal_width()))
 
 
 def replay_command(

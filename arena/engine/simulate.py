@@ -25,13 +25,16 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import textwrap
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from tabulate import tabulate
 
+from arena.common.fitting import fit_columns, widest
 from arena.engine.agents import RandomAgent, play_game
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.desmos import Category
@@ -223,9 +226,16 @@ class SimulationReport:
             "rules": self.rules.to_json(),
         }
 
-    def render(self, tablefmt: str = "simple") -> str:
-        """The report as tabulate tables, one section after another."""
+    def render(self, tablefmt: str = "simple", width: int | None = None) -> str:
+        """The report as tabulate tables, one section after another; ``width``: a terminal's
+        columns, which each table fits by leaving out its least telling columns (the
+        per-seat ones first), said under it (None: a pipe's, every column)."""
         g = self.games
+        seat_columns = tuple(f"seat {s}" for s in range(self.players))
+
+        def table(rows: list[Any], headers: list[str], drop_order: tuple[str, ...] = ()) -> str:
+            return _fitted_table(rows, headers, tablefmt, width, drop_order)
+
         turns = max(self.turns, 1)
         sections: list[str] = []
         overview = [
@@ -246,13 +256,17 @@ class SimulationReport:
         ]
         if self.records_path:
             overview.append(("records", self.records_path))
-        sections.append(tabulate(overview, headers=["simulation", ""], tablefmt=tablefmt))
+        summary = table(overview, ["simulation", ""])
+        if width is not None and widest(summary) > width:  # a line a figure, wrapped at words
+            summary = "\n".join(textwrap.fill(f"{label}: {value}", width, subsequent_indent="  ")
+                                 for label, value in overview)
+        sections.append(summary)
 
         seats = [(seat, f"{self.wins[seat]:g}", f"{100 * self.win_rates[seat]:.1f}%",
                   f"{self.mean_placements[seat]:.2f}")
                  for seat in range(self.players)]
-        sections.append(tabulate(seats, headers=["seat (turn order)", "wins", "win rate",
-                                                 "mean place"], tablefmt=tablefmt))
+        sections.append(table(seats, ["seat (turn order)", "wins", "win rate", "mean place"],
+                              ("mean place",)))
 
         hands = max(self.showdowns * self.players, 1)
         showdowns = max(self.showdowns, 1)
@@ -260,24 +274,20 @@ class SimulationReport:
                  self.winning_categories[label],
                  f"{100 * self.winning_categories[label] / showdowns:.2f}%")
                 for label in CATEGORY_LABELS if label != Category.ASCENSION.label]
-        sections.append(tabulate(cats, headers=["category at showdown", "hands", "share",
-                                                "won with", "share of wins"],
-                                 tablefmt=tablefmt))
+        sections.append(table(cats, ["category at showdown", "hands", "share", "won with",
+                                     "share of wins"], ("share of wins", "won with")))
 
-        sections.append(tabulate(
-            [(m, c, f"{100 * c / g:.2f}%") for m, c in self.tiebreaks.items()],
-            headers=["first place settled by", "games", "share"], tablefmt=tablefmt))
+        settled = [(m, c, f"{100 * c / g:.2f}%") for m, c in self.tiebreaks.items()]
+        sections.append(table(settled, ["first place settled by", "games", "share"],
+                              ("games",)))
 
         acts = [(a, c, f"{100 * c / turns:.1f}%") for a, c in self.actions.items()]
         acts.append(("swap (after any action)", self.swaps, f"{100 * self.swaps / turns:.1f}%"))
-        sections.append(tabulate(acts, headers=["turn action", "turns", "share"],
-                                 tablefmt=tablefmt))
+        sections.append(table(acts, ["turn action", "turns", "share"], ("turns",)))
 
         trap_rows = [(what, self.traps[what], *self.traps_by_seat.get(what, [""] * self.players))
                      for what in self.traps]
-        sections.append(tabulate(
-            trap_rows, headers=["traps", "total", *(f"seat {s}" for s in range(self.players))],
-            tablefmt=tablefmt))
+        sections.append(table(trap_rows, ["traps", "total", *seat_columns], seat_columns))
 
         effect_rows_ = []
         for face, hows in self.effects.items():
@@ -285,12 +295,31 @@ class SimulationReport:
             effect_rows_.append((face, EFFECTS[face].name, hows["played"], hows["trap"],
                                  hows["discarded"], total, f"{total / g:.3f}",
                                  *self.effects_by_seat[face]))
-        sections.append(tabulate(
-            effect_rows_,
-            headers=["card", "effect", "played", "trap", "discarded", "total", "per game",
-                     *(f"seat {s}" for s in range(self.players))],
-            tablefmt=tablefmt))
+        sections.append(table(
+            effect_rows_, ["card", "effect", "played", "trap", "discarded", "total", "per game",
+                           *seat_columns],
+            (*seat_columns, "per game", "discarded", "trap", "played", "effect")))
         return "\n\n".join(sections)
+
+
+def _fitted_table(rows: list[Any], headers: list[str], tablefmt: str, width: int | None,
+                  drop_order: tuple[str, ...]) -> str:
+    """A table of the report, without the columns of ``drop_order`` a terminal of ``width``
+    columns has no room for, and a line naming them."""
+    def render(kept: Sequence[str], most: int | None) -> str:
+        keep = [headers.index(column) for column in kept]
+        return str(tabulate([[row[i] for i in keep] for row in rows],
+                            headers=list(kept), tablefmt=tablefmt))
+
+    text, left_out = fit_columns(render, headers, drop_order, width)
+    seats = [column for column in headers if column.startswith("seat ")]
+    if any(column in left_out for column in seats):  # the seats go together, or a few stay
+        left_out = [*seats, *(c for c in left_out if c not in seats)]
+        text = render([column for column in headers if column not in left_out], None)
+    if not left_out or width is None:
+        return text
+    return text + "\n" + textwrap.fill(f"Not shown, to fit the terminal: {', '.join(left_out)}; "
+                                       "--format json has every figure.", width)
 
 
 # ================================================================================ simulate

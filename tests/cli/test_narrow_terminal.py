@@ -74,3 +74,15 @@ def test_the_rules_tables_become_blocks_on_a_terminal_too_narrow_for_them(which:
     assert all(" ".join(text.split()) in flowing for text in texts), shown
     asked = _run(["rules", which, "--format", "github"], 40)  # another format: as asked
     assert asked.splitlines()[0].startswith("| ")
+
+
+def test_simulate_fits_its_tables_to_the_terminal() -> None:
+    # its table of card effects was 114 columns with four seats: at 80 every row broke in two
+    args = ["simulate", "--games", "10", "--seed", "1", "--players", "4"]
+    for columns in (80, 40):
+        shown = _run(args, columns)
+        assert max(map(len, shown.splitlines())) <= columns, shown
+        flowing = " ".join(shown.split())
+        assert "Not shown, to fit the terminal: seat 0, seat 1, seat 2, seat 3" in flowing
+    piped = _run(args, None)  # a pipe: every column, as always
+    assert "Not shown" not in piped and max(map(len, piped.splitlines())) > 80

@@ -10,7 +10,7 @@ import datetime as dt
 import json
 import math
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,6 +20,8 @@ from tabulate import tabulate
 
 from arena.cli.bot_options import DecisionMs, StartupMs, limits_of, with_options
 from arena.cli.output_file import check_output_file
+from arena.cli.terminal import fill_words, hanging, terminal_width, wrapped
+from arena.common.fitting import fit_columns, shortened
 from arena.common.plural import counted
 from arena.engine.houserules import HouseRules, rules_from_texts
 from arena.errors import BotError
@@ -61,7 +63,9 @@ MATCH_HELP = "\n\n".join([
     "(with --duplicate, one for each seating: no process is dealt a deal twice). "
     "Prints placements per game and per-bot diagnostics: decisions, median and max "
     "latency, timeouts, failures by type; with two bots also the first one's Elo "
-    "difference with its 95% interval.",
+    "difference with its 95% interval. A terminal too narrow for the tables leaves out "
+    "their least telling columns (the places and wins stay) and says which; --json has "
+    "every field.",
     "With --sprt ELO0,ELO1 (two bots) the match is a sequential test, as chess engine "
     "testers run them: it stops once the games show the first bot at least ELO1 Elo "
     "stronger (H1) or at most ELO0 (H0), with error rates --alpha and --beta; --games "
@@ -246,18 +250,20 @@ def _match_json(outcome: MatchOutcome, seed: int, test: SprtTest | None) -> dict
 def _print_match(outcome: MatchOutcome, seed: int, drawn: bool, test: SprtTest | None,
                  games: int, records: Path | None, table: bool, rules: HouseRules,
                  day: dt.date) -> None:
+    width = terminal_width()
     typer.echo(_render_match(outcome, f"Seed {seed}" + (
         f" (drawn for this match; --seed {seed} --event-date {day} plays the same games)"
-        if drawn else ""), table))
+        if drawn else ""), table, width))
     score = first_bot_score(outcome.games) if len(outcome.names) == 2 else Score()
     # a bot that never started forfeited every game: an Elo of -inf measures nothing of it
     if len(outcome.names) == 2 and score.games and not never_started(outcome):
-        typer.echo("\n" + "\n".join(_head_to_head_lines(outcome.names, score, test, games)))
+        typer.echo("\n" + "\n".join(wrapped(line) for line in
+                                     _head_to_head_lines(outcome.names, score, test, games)))
     if records is not None:
-        typer.echo(f"Wrote {counted(len(outcome.games), 'game record')} to {records} "
-                   f"(arena game {records} -n 1 shows game 0)")
+        typer.echo(wrapped(f"Wrote {counted(len(outcome.games), 'game record')} to {records} "
+                           f"(arena game {records} -n 1 shows game 0)"))
     if not rules.is_default:
-        typer.echo(f"Played with {rules.describe()}")
+        typer.echo(wrapped(f"Played with {rules.describe()}"))
 
 
 def _seating(duplicate: str | None, sequential: bool) -> str:
@@ -392,19 +398,26 @@ def _interrupted(played: list[GameOutcome], games: int, seed: int,
             + ", ".join(f"{name} {n}" for name, n in wins_so_far(played)))
 
 
-def _render_match(outcome: MatchOutcome, seed_line: str, table: bool) -> str:
+def _render_match(outcome: MatchOutcome, seed_line: str, table: bool,
+                  width: int | None = None) -> str:
+    """The match for people; ``width``: a terminal's columns, which the lines wrap at words
+    and the bots' table fits (None: a pipe's, as it is)."""
     names = outcome.names
     lines = [f"Match {' vs '.join(names)}: {counted(len(outcome.games), 'game')}, "
              f"sandbox {outcome.sandbox_level or 'n/a'}", seed_line]
+    if width is not None:
+        lines = [hanging(line, width) for line in lines]
     if table:
-        lines.extend([_games_table(outcome), ""])
-    lines.append(_bots_table(outcome))
-    lines.extend(_failure_reasons(outcome))
+        lines.extend([_games_table(outcome, width), ""])
+    lines.append(_bots_table(outcome, width))
+    reasons = _failure_reasons(outcome)
+    lines.extend(reasons if width is None else (hanging(line, width) for line in reasons))
     return "\n".join(lines)
 
 
-def _games_table(outcome: MatchOutcome) -> str:
-    """One row per game: seats, who started, places, Desmos, tie-break, failures."""
+def _games_table(outcome: MatchOutcome, width: int | None = None) -> str:
+    """One row per game: seats, who started, places, Desmos, tie-break, failures (on a
+    terminal too narrow for them, ``width``, fewer, said under the table)."""
     names = outcome.names
     rows = []
     seated = any(game.entrants for game in outcome.games)
@@ -416,16 +429,34 @@ def _games_table(outcome: MatchOutcome) -> str:
                      " ".join(str(game.placements[game.seat_of(i)]) for i in order),
                      ", ".join(game.desmos[game.seat_of(i)] for i in order), game.tiebreak,
                      failures or "-"])
-    return tabulate(rows, headers=["game", *(["seats"] if seated else []), "starts",
-                                   f"places ({', '.join(names)})",
-                                   "desmos (same order)" if seated else "desmos",
-                                   "tiebreak", "failures"])
+    desmos = "desmos (same order)" if seated else "desmos"
+    headers = ["game", *(["seats"] if seated else []), "starts", f"places ({', '.join(names)})",
+               desmos, "tiebreak", "failures"]
+
+    def render(kept: Sequence[str], most: int | None) -> str:
+        keep = [headers.index(column) for column in kept]
+        return tabulate([[row[i] for i in keep] for row in rows], headers=list(kept))
+
+    # a terminal too narrow for the table: how each game ended, its places, stays (the
+    # failures, left out last, are told under the bots' table too)
+    table, left_out = fit_columns(render, headers, ("tiebreak", desmos, "starts", "seats",
+                                                   "failures"),
+                                  width)
+    if left_out and width is not None:
+        table += "\n" + fill_words(f"Not shown, to fit the terminal: {', '.join(left_out)}; "
+                                   "--json has every field.", width)
+    return table
 
 
-def _bots_table(outcome: MatchOutcome) -> str:
+#: What the bots' table leaves out on a terminal too narrow for it, first to last: the
+#: latencies and counts before the wins (the match's outcome).
+_BOTS_LEFT_OUT = ("version", "max ms", "median ms", "decisions", "mean place", "restarts")
+
+
+def _bots_table(outcome: MatchOutcome, width: int | None = None) -> str:
     """One row per bot: version, wins, mean place and its diagnostics; the timeouts, failures
     and restarts columns only when some bot had one (a line says so otherwise), so that the
-    table fits 100 columns."""
+    table fits 100 columns; a terminal narrower still (``width``) has fewer, said under it."""
     rows = []
     standings = outcome.standings()
     for stats, diag in zip(standings, outcome.bots, strict=True):
@@ -438,8 +469,17 @@ def _bots_table(outcome: MatchOutcome) -> str:
     headers = ["bot", "version", "wins", "mean place", "decisions", "median ms", "max ms",
                "timeouts", "failures", "restarts"]
     quiet = [i for i in (7, 8, 9) if all(row[i] in (0, "-") for row in rows)]
-    table = tabulate([[v for i, v in enumerate(row) if i not in quiet] for row in rows],
-                     headers=[h for i, h in enumerate(headers) if i not in quiet])
+
+    def render(kept: Sequence[str], most: int | None) -> str:
+        keep = [headers.index(column) for column in kept]
+        return tabulate([[shortened(row[i], most) if i == 0 else row[i] for i in keep]
+                         for row in rows], headers=list(kept))
+
+    table, left_out = fit_columns(render, [h for i, h in enumerate(headers) if i not in quiet],
+                                  _BOTS_LEFT_OUT, width, [row[0] for row in rows])
+    if left_out and width is not None:
+        table += "\n" + fill_words(f"Not shown, to fit the terminal: {', '.join(left_out)}; "
+                                   "--json has every field.", width)
     if not quiet:
         return table
     named = [headers[i] for i in quiet]

@@ -11,6 +11,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from arena.sandbox import probe
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -86,3 +88,19 @@ def test_simulate_fits_its_tables_to_the_terminal() -> None:
         assert "Not shown, to fit the terminal: seat 0, seat 1, seat 2, seat 3" in flowing
     piped = _run(args, None)  # a pipe: every column, as always
     assert "Not shown" not in piped and max(map(len, piped.splitlines())) > 80
+
+
+@pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+def test_a_match_at_40_columns_keeps_its_places_and_wins_and_says_what_it_left_out() -> None:
+    # its games' table (86 columns) broke each row at 80, and at 40 its bots' table too
+    args = ["match", str(REPO / "bots" / "greedy.py"), str(REPO / "bots" / "random.py"),
+            "--games", "2", "--seed", "1"]
+    shown = _run(args, 40)
+    lines = shown.splitlines()
+    assert max(map(len, lines)) <= 40, shown
+    assert ["game", "places", "(greedy,", "random)"] in [line.split() for line in lines]
+    assert ["bot", "wins", "mean", "place"] in [line.split() for line in lines]
+    flowing = " ".join(shown.split())
+    assert "Not shown, to fit the terminal: tiebreak, desmos, starts" in flowing
+    assert "Not shown, to fit the terminal: version, max ms" in flowing
+    assert "Not shown" not in _run(args, None)  # a pipe: every column

@@ -1,0 +1,42 @@
+"""A table fitted to a width: columns left out in a listing's order, then names cut."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tabulate import tabulate
+
+from arena.common.fitting import fit_columns, shortened
+
+ROWS = [["a_bot_named_as_long_as_the_registry_lets", "2d1d71b3f0dd", "module"],
+        ["short", "fba0e9a43174", "directory"]]
+HEADERS = ["name", "version", "kind"]
+
+
+def _render(kept: Sequence[str], most: int | None) -> str:
+    keep = [HEADERS.index(column) for column in kept]
+    return str(tabulate([[shortened(row[i], most) if i == 0 else row[i] for i in keep]
+                         for row in ROWS], headers=list(kept)))
+
+
+def test_columns_go_in_the_order_given_then_names_are_cut_with_an_ellipsis() -> None:
+    whole, left_out = fit_columns(_render, HEADERS, ("kind", "version"), None,
+                                  [row[0] for row in ROWS])
+    assert left_out == [] and whole == _render(HEADERS, None)  # a pipe: every column
+    for width, expected in ((70, []), (60, ["kind"]), (50, ["kind", "version"])):
+        text, left_out = fit_columns(_render, HEADERS, ("kind", "version"), width,
+                                     [row[0] for row in ROWS])
+        assert left_out == expected and max(map(len, text.splitlines())) <= width
+    text, left_out = fit_columns(_render, HEADERS, ("kind", "version"), 20,
+                                 [row[0] for row in ROWS])
+    assert left_out == ["kind", "version"]
+    assert text.splitlines()[2] == "a_bot_named_as_long…" and text.splitlines()[3] == "short"
+    # never cut below a few characters: a width of 3 is not met
+    narrowest, _ = fit_columns(_render, HEADERS, ("kind", "version"), 3,
+                               [row[0] for row in ROWS])
+    assert narrowest.splitlines()[2] == "a_bot_n…"
+
+
+def test_a_name_is_cut_only_where_longer_than_asked() -> None:
+    assert shortened("greedy", None) == shortened("greedy", 6) == "greedy"
+    assert shortened("greedy", 5) == "gree…"

@@ -12,9 +12,10 @@ The loop, between two tables:
 2. **Stop** when told (``arena league stop NAME`` leaves a stop file beside the lock), when
    the budget of games or minutes is spent, or on Ctrl-C (the runner's).
 3. **Choose** the next table from the ratings of every game played (TrueSkill, in game
-   order) and the active entrants in the order they entered; store it (its duplicate
-   seatings as tables of one deal, round = the table's number) before it is played, so a
-   killed league resumes by playing the stored table, never choosing again.
+   order) and the active entrants in the order they entered; seat it (without duplicate,
+   from the seats its bots took at earlier tables, as a Swiss round seats); store it (its
+   duplicate seatings as tables of one deal, round = the table's number) before it is
+   played, so a killed league resumes by playing the stored table, never choosing again.
 
 Everything the choice reads is in the store (games, entries with the table they entered at)
 or in the spec (seed), so a league replays its choices from its seed and the order of the
@@ -24,6 +25,7 @@ same ratings, and played in parallel; the next batch waits for the last one's ga
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -34,7 +36,7 @@ from arena.common.lookalike import look_alike, spelled
 from arena.errors import ArenaError, BotError
 from arena.referee.check import check_bot
 from arena.referee.match import split_limits
-from arena.referee.seating import seat_orders
+from arena.referee.seating import seat_orders, seating_mode
 from arena.registry import BotSpec, files_unchanged
 from arena.tournament.editions import stored_bot
 from arena.tournament.entries import distinct_entrants, resolve_entry
@@ -42,7 +44,7 @@ from arena.tournament.league_spec import expand_patterns
 from arena.tournament.league_store import ENTRIES, league_entries, stop_path
 from arena.tournament.matchmaking import FieldState, Rating, next_table
 from arena.tournament.preflight import trial_starts
-from arena.tournament.schedule import match_seed
+from arena.tournament.schedule import derive_seed, match_seed
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import (
     Store,
@@ -51,6 +53,7 @@ from arena.tournament.store import (
     stored_bot_id,
     stored_metadata,
 )
+from arena.tournament.swiss import seat_table, seat_uses
 
 __all__ = ["League", "Vetter", "vet"]
 
@@ -238,6 +241,7 @@ class League:
         several)."""
         sizes = self.spec.table_sizes
         state = self._state()
+        history = [t.seats for t in self.store.tables(self.row.id)]
         seated: set[int] = set()
         rows: list[TableRow] = []
         for number in range(first, first + self.spec.tables_at_once):
@@ -248,10 +252,28 @@ class League:
             state.add_table(group)
             seated.update(group)
             seed = match_seed(self.row.seed, number, 0)
+            seatings = seat_orders(self._seat(group, history, number), self.spec.duplicate)
+            history += seatings
             rows += [TableRow(round=number, table_index=i, seats=seats, seed=seed, deal=0,
                               games=self.spec.games_per_match)
-                     for i, seats in enumerate(seat_orders(group, self.spec.duplicate))]
+                     for i, seats in enumerate(seatings)]
         return rows
+
+    def _seat(self, group: tuple[int, ...], history: Sequence[tuple[int, ...]],
+              number: int) -> tuple[int, ...]:
+        """Table ``number``'s bots in seat order. Without duplicate, the seats the bots took
+        at the league's earlier tables (``history``) are balanced as a Swiss round balances
+        them, those at the tables of these same bots first (a pair meets many times: at 2
+        players each pair's seat orders stay within one of even), ties by a lot from the
+        seed and the table's number. In duplicate mode the order chosen: every seating is
+        played."""
+        if seating_mode(self.spec.duplicate) != "none":
+            return group
+        members = set(group)
+        among = seat_uses(seats for seats in history if set(seats) == members)
+        lot = random.Random(f"league-seats:{derive_seed(self.row.seed, 'seats', number)}")
+        return seat_table(group, seat_uses(history), {b: i for i, b in enumerate(group)}, lot,
+                          among=among)
 
     # -------------------------------------------------------------- the loop
     def _spent(self) -> bool:

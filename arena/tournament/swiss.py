@@ -51,7 +51,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 from typing import Literal
@@ -60,7 +60,7 @@ from arena.tournament.scoring import Bye, PlayedTable, Standing
 from arena.tournament.swiss_local import LocalCosts, solve_local
 
 __all__ = ["EXACT_MAX_FIELD", "EXACT_WORK_BUDGET", "Solver", "SwissRound", "pair_round",
-           "round_cost", "table_sizes"]
+           "round_cost", "seat_table", "seat_uses", "table_sizes"]
 
 #: Group evaluations the exact solver may spend before the heuristic takes over.
 EXACT_WORK_BUDGET = 300_000
@@ -224,32 +224,46 @@ def pair_round(
             order, f.scaled, f.meetings, f.bye_count, f.off_size, k, sizes_first))
     tables = sorted((g for g in groups if len(g) > 1), key=lambda g: min(rank[e] for e in g))
     bye_list = tuple(sorted((g[0] for g in groups if len(g) == 1), key=lambda e: rank[e]))
-    seat_use: Counter[tuple[int, int]] = Counter()
-    for table in played:
-        for seat, e in enumerate(table.seats):
-            seat_use[(e, seat)] += 1
+    seat_use = seat_uses(table.seats for table in played)
     lot = None if seat_seed is None else random.Random(f"swiss-seats:{seat_seed}")
-    seated = tuple(_seat(g, seat_use, rank, lot) for g in tables)
+    seated = tuple(seat_table(g, seat_use, rank, lot) for g in tables)
     return SwissRound(tables=seated, byes=bye_list)
 
 
-def _seat(
-    group: tuple[int, ...], seat_use: Counter[tuple[int, int]], rank: dict[int, int],
-    lot: random.Random | None,
+def seat_uses(seatings: Iterable[Sequence[int]]) -> Counter[tuple[int, int]]:
+    """How often each player sat in each seat: ``(player, seat)`` -> tables."""
+    uses: Counter[tuple[int, int]] = Counter()
+    for seats in seatings:
+        for seat, e in enumerate(seats):
+            uses[(e, seat)] += 1
+    return uses
+
+
+def seat_table(
+    group: Sequence[int], seat_use: Counter[tuple[int, int]], rank: dict[int, int],
+    lot: random.Random | None, *, among: Counter[tuple[int, int]] | None = None,
 ) -> tuple[int, ...]:
-    """Seat a table so each player takes the seats it has used least; seatings that tie go by
-    ``lot``, or without one to the first in rank order."""
+    """Seat a table so each player takes the seats it has used least (the seating with the
+    fewest earlier uses of its seats, then the most even); seatings that tie go by ``lot``,
+    or without one to the first in rank order. ``among``, if given, is weighed first in the
+    same way: the seats used at earlier tables of these same players (a league's pairs meet
+    again and again; a Swiss round's seldom). Swiss rounds and leagues seat by it."""
     members = sorted(group, key=lambda e: rank[e])
     ties: list[tuple[int, ...]] = []
-    best: tuple[int, int] | None = None
+    best: tuple[int, ...] | None = None
     for perm in permutations(members):
-        uses = [seat_use[(e, seat)] for seat, e in enumerate(perm)]
-        key = (sum(uses), sum(u * u for u in uses))
+        key = (*(() if among is None else _seat_cost(perm, among)), *_seat_cost(perm, seat_use))
         if best is None or key < best:
             best, ties = key, [perm]
         elif key == best:
             ties.append(perm)
     return ties[0] if lot is None or len(ties) == 1 else lot.choice(ties)
+
+
+def _seat_cost(perm: tuple[int, ...], seat_use: Counter[tuple[int, int]]) -> tuple[int, int]:
+    """A seating's earlier uses of its seats: their total, then their sum of squares."""
+    uses = [seat_use[(e, seat)] for seat, e in enumerate(perm)]
+    return (sum(uses), sum(u * u for u in uses))
 
 
 class _OverBudget(Exception):

@@ -19,6 +19,7 @@ import typer
 from tabulate import tabulate
 
 from arena.cli.bot_options import DecisionMs, StartupMs, limits_of, with_options
+from arena.cli.options import EventDateOption, event_day
 from arena.cli.output_file import check_output_file
 from arena.cli.terminal import fill_words, hanging, terminal_width, wrapped
 from arena.common.fitting import fit_columns, shortened
@@ -39,7 +40,6 @@ from arena.rating.sprt import Score, SprtTest, describe_elo
 from arena.referee.failures import describe
 from arena.referee.match import GameOutcome, MatchOutcome
 from arena.referee.seating import SEATINGS
-from arena.referee.seeds import utc_today
 from arena.registry import BotSpec
 from arena.tournament.dealbook import read_deal_book
 from arena.tournament.entries import exposed_deals
@@ -84,11 +84,6 @@ MATCH_HELP = "\n\n".join([
 
 _MaxStrikes = Annotated[int | None, typer.Option(
     "--max-strikes", min=0, help="Strikes per game before a forfeit (default 3).")]
-_EventDate = Annotated[str | None, typer.Option(
-    "--event-date", metavar="YYYY-MM-DD", help="The day the games count as played: the bots' "
-    "last_read_page and last_book_finished are read against it (rulings 12 and 13). "
-    "Default: today in UTC.")]
-
 #: ``--verbose``, ``--quiet`` and ``--progress``: how much of a long match is shown.
 _Verbose = Annotated[bool, typer.Option(
     "--verbose", "-v", help="With --sprt: print the per-game table too (shown by default "
@@ -148,13 +143,13 @@ def match(
     deals: Annotated[Path | None, typer.Option(
         "--deals", metavar="FILE", help="A deal book: the deals to play, in order "
         "(docs/TOURNAMENTS.md, \"Deal books\").")] = None,
-    event_date: _EventDate = None,
+    event_date: EventDateOption = None,
     verbose: _Verbose = False,
     quiet: _Quiet = False,
     progress: _Progress = PROGRESS_GAMES,
 ) -> None:
     """Play one match (help text: ``MATCH_HELP``)."""
-    day = _event_day(event_date)
+    day = event_day(event_date)
     rules = rules_from_texts(rule)
     test = _sprt_test(sprt, alpha, beta, len(bots))
     show = _shown(verbose, quiet, 0 if as_json or test is None else progress, test is None)
@@ -221,17 +216,6 @@ def _games(games: int | None, bots: int, seating: str, sequential: bool) -> int:
             f"--duplicate {seating} plays each deal in {per_deal} seatings: give a "
             f"multiple of {per_deal}, not {games}", param_hint="'--games'")
     return games
-
-
-def _event_day(text: str | None) -> dt.date:
-    """``--event-date``'s day, else today in UTC (as a tournament without one)."""
-    if text is None:
-        return utc_today()
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        raise typer.BadParameter(f"must be a date (YYYY-MM-DD), not {text!r}",
-                                 param_hint="'--event-date'") from None
 
 
 def _match_json(outcome: MatchOutcome, seed: int, test: SprtTest | None) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.text import Text
 
 from arena.cli.bot_options import limits_of, with_options
+from arena.cli.options import EventDateOption, event_day
 from arena.cli.output_file import check_output_file
 from arena.cli.terminal import fill_words
 from arena.common.printable import printable
@@ -103,6 +104,7 @@ def play(
     book_finished: Annotated[str | None, typer.Option(
         "--book-finished", metavar="DATE", help="When you last finished a printed book "
         "(ISO date): it breaks equal first place.")] = None,
+    event_date: EventDateOption = None,
 ) -> None:
     """Play against bots (help text: ``PLAY_HELP``)."""
     if not 1 <= len(bots) <= 4:
@@ -118,6 +120,7 @@ def play(
         raise typer.BadParameter(f"{player!r} is the name of a bot at this table; choose "
                                  "another name", param_hint="'--name'")
     rules = rules_from_texts(rule)
+    day = event_day(event_date)
     drawn = seed is None
     seed = secrets.randbits(63) if seed is None else seed
     records_file = _records_file(records, seed)
@@ -128,7 +131,7 @@ def play(
     request = PlayRequest(bots=specs, seat=seat, name=player,
                           seed=seed, games=games, rules=rules, records=records_file,
                           limits=limits_of(),
-                          metadata=_books(read_page, book_finished))
+                          metadata=_books(read_page, book_finished), event_date=day)
     person = Person(console, ask, seat, clock=clock, pace=pace, rules=rules)
     series = Series(request, person, console, ask)
     try:
@@ -202,7 +205,8 @@ def _goodbye(console: Console, series: Series, seed: int, drawn: bool,
     # the score, unless the series ended at the menu right under it
     lines = [] if series.score_shown else [series.score_line()]
     if series.played:
-        again = f" (--seed {seed} deals the same first game)" if drawn else ""
+        again = (f" (--seed {seed} --event-date {series.day} deals the same first game)"
+                 if drawn else "")
         lines.append(f"Seed {seed}{again}")
     if records is not None and series.played:
         after = f" after the {kept} already there" if kept else ""

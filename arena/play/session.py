@@ -10,6 +10,7 @@ every card shown: the game is over) or quit. Later games start with the previous
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,6 +26,7 @@ from arena.play.screen import showdown_view
 from arena.rating.match_series import MatchSeries
 from arena.referee.failures import describe
 from arena.referee.match import GameOutcome, LocalSeat, MatchOutcome
+from arena.referee.seeds import utc_today
 from arena.registry import BotSpec
 from arena.sandbox import Limits
 
@@ -56,14 +58,18 @@ class PlayRequest:
     #: The person's ``last_read_page`` and ``last_book_finished`` (ISO texts), as a bot's
     #: metadata: who starts the first game (ruling 13) and breaks equal first place.
     metadata: dict[str, str] = field(default_factory=dict)
+    #: The day the games count as played, which the players' reading dates are read against
+    #: (rulings 12 and 13); None: today in UTC, taken as the series begins.
+    event_date: dt.date | None = None
 
 
-def _replay_line(seed: int, game_index: int) -> str:
+def _replay_line(seed: int, day: dt.date, game_index: int) -> str:
     """What deals a game of the table again: the seed ``--seed`` takes, as the series ends
-    with it (``Seed 6``)."""
+    with it (``Seed 6``), and the day, which decides who starts the first game."""
+    again = f"--seed {seed} --event-date {day}"
     if game_index == 0:
-        return f"Seed {seed} (--seed {seed} deals this game again)"
-    return (f"Seed {seed}, game {game_index + 1} (--seed {seed} deals game 1 again; later "
+        return f"Seed {seed} ({again} deals this game again)"
+    return (f"Seed {seed}, game {game_index + 1} ({again} deals game 1 again; later "
             "deals depend on who lost)")
 
 
@@ -83,10 +89,14 @@ class Series:
         seat = LocalSeat(person, request.name, key=person_key(request.name),
                          watch=person.watch, metadata=request.metadata, struck=person.struck,
                          waiting=person.waiting)
+        #: The day the games count as played (the request's, else today's, kept for the
+        #: series: a game played past midnight is still on the day the series began).
+        self.day = request.event_date or utc_today()
         self.match = MatchSeries(request.bots, request.games or MAX_GAMES, request.seed,
                                  request.limits, records=request.records,
                                  rules=request.rules, local={request.seat: seat},
-                                 append_records=True)  # an earlier series' games are kept
+                                 append_records=True,  # an earlier series' games are kept
+                                 event_date=self.day)
 
     @property
     def played(self) -> list[GameOutcome]:
@@ -159,7 +169,7 @@ class Series:
         terminal (q leaves it)."""
         # the telling names the game's own seed, derived from the table's: it is not what
         # --seed takes, so the seed the series ends with comes first
-        lines = [_replay_line(self.request.seed, game.game_index), *narrate(game.record)]
+        lines = [_replay_line(self.request.seed, self.day, game.game_index), *narrate(game.record)]
         if self.console.is_terminal:  # the pager's screen goes: the score stays above
             self.console.print("The whole game, every card shown (q leaves the pager).")
             with self.console.pager(styles=False):

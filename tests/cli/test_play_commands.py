@@ -48,6 +48,8 @@ def test_help_carries_an_example() -> None:
     (["random", "--read-page", "yesterday"],
      "Invalid value for '--read-page': expected an ISO date such as 2026-11-30, got "
      "'yesterday'"),
+    (["random", "--event-date", "tomorrow"],
+     "Invalid value for '--event-date': must be a date (YYYY-MM-DD), not 'tomorrow'"),
 ])
 def test_usage_errors(args: list[str], error: str) -> None:
     result = _run(*args)
@@ -82,6 +84,32 @@ def test_a_game_from_a_pipe_with_records_in_a_directory(tmp_path: Path) -> None:
     assert last[1].endswith("(Enter = quit): Seed 6")
     assert last[2] == (f"Wrote 1 game record to {records} (arena game {records} -n 1 shows "
                        "the first)")
+
+
+@needs_sandbox
+def test_the_event_date_decides_whether_your_reading_counts_and_is_named_to_replay(
+        tmp_path: Path) -> None:
+    """Ruling 13 reads the players' last_read_page against the day the game counts as played:
+    a page read after that day does not count, so who starts depends on --event-date."""
+    starts = []
+    for day in ("2029-12-31", "2030-01-01"):
+        records = tmp_path / f"{day}.jsonl"
+        # seed 2's lot, when no reading counts, gives seat 0 the start
+        result = _run("random", "--seat", "1", "--seed", "2", "--games", "1", "--pace", "0",
+                      "--read-page", "2030-01-01", "--event-date", day, "--records",
+                      str(records), stdin="\n" * 300)
+        assert result.exit_code == 0, result.output
+        record = json.loads(records.read_text())
+        assert record["config"]["event_date"] == day
+        starts.append(record["starting_seat"])
+    assert starts == [0, 1]  # on the day of the reading, the reader starts
+    # a drawn seed's replay line names the day, which the seed alone does not deal again
+    result = _run("random", "--games", "1", "--pace", "0", "--event-date", "2030-01-01",
+                  stdin="\n" * 300)
+    assert result.exit_code == 0, result.output
+    seed = int(result.stdout.split("Seed ")[-1].split()[0])
+    assert (f"Seed {seed} (--seed {seed} --event-date 2030-01-01 deals the same first game)"
+            in " ".join(result.stdout.split()))
 
 
 @needs_sandbox

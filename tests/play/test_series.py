@@ -3,6 +3,7 @@ starts the next game, review, and records ``arena game`` opens."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
@@ -65,15 +66,17 @@ def test_the_review_names_the_seed_the_series_ends_with(tmp_path: Path) -> None:
     records = tmp_path / "games.jsonl"
     console, out = quiet_console(width=200)  # the seed lines unwrapped
     script = _menu_then_enter(["r", "a", "r", ""])  # review each of the two games
-    request = PlayRequest(bots=[str(BOTS / "random.py")], seed=6, games=2, records=records)
+    request = PlayRequest(bots=[str(BOTS / "random.py")], seed=6, games=2, records=records,
+                          event_date=dt.date(2026, 12, 4))
     Series(request, Person(console, script, 0), console, script).play()
     lines = out.getvalue().splitlines()
     first, second = (json.loads(line) for line in records.read_text().splitlines())
-    told = lines.index("Seed 6 (--seed 6 deals this game again)")
+    # the day too: who starts the first game depends on it (ruling 13)
+    told = lines.index("Seed 6 (--seed 6 --event-date 2026-12-04 deals this game again)")
     assert lines[told + 1].startswith(f"2 players, {first['rounds']} rounds, "
                                       f"game seed {first['seed']}; ")
-    told = lines.index("Seed 6, game 2 (--seed 6 deals game 1 again; later deals depend on "
-                       "who lost)")
+    told = lines.index("Seed 6, game 2 (--seed 6 --event-date 2026-12-04 deals game 1 again; "
+                       "later deals depend on who lost)")
     assert f"game seed {second['seed']}; " in lines[told + 1]
 
 

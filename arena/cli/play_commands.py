@@ -21,6 +21,7 @@ from rich.text import Text
 from arena.cli.bot_options import limits_of, with_options
 from arena.cli.options import EventDateOption, event_day
 from arena.cli.output_file import check_output_file
+from arena.cli.signals import stop_on_sigterm
 from arena.cli.terminal import fill_words
 from arena.common.printable import printable
 from arena.engine.houserules import rules_from_texts
@@ -135,7 +136,9 @@ def play(
     person = Person(console, ask, seat, clock=clock, pace=pace, rules=rules)
     series = Series(request, person, console, ask)
     try:
-        with keys_unechoed():  # keys pressed while the table is told are not drawn into it
+        # keys pressed while the table is told are not drawn into it; a SIGTERM gives the
+        # terminal back as it was, as Ctrl-C does
+        with stop_on_sigterm(), keys_unechoed():
             series.play()
     except LeftTable:
         console.print("You left the table.")

@@ -12,7 +12,9 @@ import json
 import os
 import random
 import re
+import signal
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -355,3 +357,22 @@ def test_keys_pressed_while_the_table_is_told_are_not_drawn_into_it() -> None:
     child.sendline("typed-at-the-prompt")  # a prompt echoes the keys as ever
     child.expect("'typed-at-the-prompt' is not an option")
     _leave(child)
+
+
+@needs_sandbox
+def test_sigterm_while_the_table_is_told_gives_the_terminal_back_with_its_echo() -> None:
+    # keys are not echoed while the table is told; a SIGTERM then left the shell without echo
+    child, transcript = _spawn(str(BOTS / "greedy.py"), "--seat", "1", "--seed", "5",
+                               "--games", "1", "--pace", "2", "--name", "me")
+    child.expect(DECISION)
+    child.sendline("")  # hold
+    child.expect(DECISION)
+    child.sendline("")  # keep the hand
+    child.expect("greedy holds")  # told, keys unechoed
+    child.kill(signal.SIGTERM)
+    child.expect(pexpect.EOF)
+    echoing = bool(termios.tcgetattr(child.child_fd)[3] & termios.ECHO)
+    child.close()
+    assert child.exitstatus == 143
+    assert echoing
+    assert "Traceback" not in _screen(transcript)

@@ -32,14 +32,15 @@ _LOGGED_INVALID = 3
 class BotAgent:
     """An engine agent that asks a kit :class:`Bot`; ``seed`` derives each game's
     ``bot_seed`` (the same seed replays the bot's random choices), unless ``bot_seeds`` gives
-    them game by game. ``options`` go to
+    them game by game; ``first_game`` is the number ``on_game_start`` is told for its first
+    game (a game of a match replayed alone keeps its index there). ``options`` go to
     ``bot.configure`` at once, as a tournament entry's options reach it in ``hello`` (a
     ``ValueError`` for a bad one is raised here). ``rules`` are the house rules of the games
     it plays (an agent sees only observations, which do not name them)."""
 
     def __init__(self, bot: Bot, seed: int = 0, options: Mapping[str, Any] | None = None,
                  bot_seeds: Sequence[int] | None = None,
-                 rules: HouseRules = DEFAULT_RULES) -> None:
+                 rules: HouseRules = DEFAULT_RULES, first_game: int = 0) -> None:
         bot.configure(dict(options or {}))
         self.bot = bot
         self.seed = seed
@@ -49,6 +50,9 @@ class BotAgent:
         self.bot_seeds = list(bot_seeds) if bot_seeds is not None else None
         #: Answers that were not an index into ``legal`` (option 0 was played instead).
         self.invalid_answers = 0
+        #: What ``act`` returned last, as it returned it (an invalid one included).
+        self.last_answer: Any = None
+        self.first_game = first_game
         self._id = 0
         self._games = 0
         self._first: dict[str, Any] | None = None  # the current game's first event
@@ -63,7 +67,7 @@ class BotAgent:
         request = Request(self._id, decision.kind, observation.to_json(include_events=False),
                           list(decision.options), None, dict(decision.context),
                           observation.seat)
-        choice = self.bot.act(request)
+        choice = self.last_answer = self.bot.act(request)
         index = as_index(choice)  # as the runner reads it
         if index is not None and 0 <= index < len(decision.options):
             return index
@@ -82,7 +86,7 @@ class BotAgent:
         self._follow(seat, list(state.players), state.rounds, state.events_for(seat))
         result = state.result
         if result is not None:
-            game = self._games - 1
+            game = self.first_game + self._games - 1
             raw = {"type": "game_end", "game": game, "placements": list(result.placements),
                    "desmos": list(result.desmos), "ascension": bool(result.ascension),
                    "tiebreak": result.tiebreak,
@@ -104,13 +108,14 @@ class BotAgent:
 
     def _begin(self, seat: int, players: list[str], rounds: int,
                events: list[dict[str, Any]]) -> None:
-        game = self._games
+        played = self._games
+        game = self.first_game + played
         self._games += 1
         self._first = events[0] if events else None
         self._playing = True
         self._seen = 0
-        if self.bot_seeds is not None and game < len(self.bot_seeds):
-            bot_seed = int(self.bot_seeds[game])
+        if self.bot_seeds is not None and played < len(self.bot_seeds):
+            bot_seed = int(self.bot_seeds[played])
         else:
             bot_seed = random.Random(f"palaestra-local:{self.seed}:{game}").getrandbits(63)
         self.bot.seed(bot_seed)

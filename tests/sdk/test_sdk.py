@@ -419,6 +419,18 @@ def test_bot_agent_follows_games_as_the_runner_does() -> None:
                                             if isinstance(c, GameStart)]
 
 
+def test_bot_agent_tells_a_game_replayed_alone_its_index_in_the_match() -> None:
+    """A match's fourth game replayed alone is game 3 to the bot, as the referee told it,
+    with the bot_seed given for the first game the agent plays."""
+    bot = Listener()
+    play_game(GameConfig(players=("me", "rnd"), seed=5),
+              [BotAgent(bot, first_game=3, bot_seeds=[77]), RandomAgent(5)])
+    starts = [c for c in bot.calls if isinstance(c, GameStart)]
+    ends = [c for c in bot.calls if isinstance(c, GameEnd)]
+    assert [(s.game, s.bot_seed, s.raw["game"]) for s in starts] == [(3, 77, 3)]
+    assert [(e.game, e.raw["game"]) for e in ends] == [(3, 3)]
+
+
 def test_rng_takes_only_a_random_random_which_the_kit_can_reseed() -> None:
     """A bot that puts another generator in ``self.rng`` (a numpy Generator, as the docs'
     package example once did) is told so where it does it, not with an AttributeError from

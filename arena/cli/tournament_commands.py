@@ -305,6 +305,14 @@ _GAME_HELP = "\n\n".join([
     "With --html OUT.html, write the game's replay page instead (one file, opens in a "
     "browser with no network; it holds every seat's cards, and its View menu shows one "
     "seat's): arena game swiss/r1/t0/g3 --html game.html",
+    "With --seat S --rerun BOT (your bot's file or directory, as it is now), ask your bot "
+    "again, in this process, every decision seat S answered: the game is played with its "
+    "recorded choices, and your bot is handed only what seat S was shown, with the seat's "
+    "recorded bot_seed. It says where an answer first differs from the recorded one, or "
+    "shows what the bot raised with its whole traceback (your own code, on your own machine: "
+    "put breakpoint() or print() in it, or add --pdb); exit 0 only for the same answers. "
+    "Run it with PYTHONHASHSEED=0, as bots run.",
+    "Example: PYTHONHASHSEED=0 arena game swiss/r1/t0/g3 --seat 1 --rerun my_bot.py",
 ])
 
 
@@ -327,6 +335,15 @@ def game(
     db: DbOption = Path(DEFAULT_RESULTS),
     html: Annotated[Path | None, typer.Option("--html", metavar="OUT.html",
                                               help="Write the game's replay page.")] = None,
+    rerun: Annotated[Path | None, typer.Option(
+        "--rerun", metavar="BOT", help="With --seat: ask this bot (a kit bot's file or "
+        "directory) the seat's decisions again, in-process.")] = None,
+    option: Annotated[list[str] | None, typer.Option(
+        "--option", "-o", metavar="KEY=VALUE",
+        help="With --rerun: a setting for the bot's configure, as a tournament entry's "
+        "options are (repeat it).")] = None,
+    debug: Annotated[bool, typer.Option(
+        "--pdb", help="With --rerun: open pdb where the bot raised.")] = False,
 ) -> None:
     """Show one game (help text: ``_GAME_HELP``)."""
     import json
@@ -344,6 +361,7 @@ def game(
         raise typer.BadParameter(f"the replay page holds every seat's cards; write it without "
                                  f"--seat and pick the seat in its View menu (or open it at "
                                  f"#view={seat})", param_hint="--seat")
+    _check_rerun_flags(rerun, seat, fmt, bool(option) or debug)
     title, record = _load_game(ref, number, db)
     if html is not None:
         from arena.cli.report_commands import write_game_html
@@ -354,6 +372,13 @@ def game(
         players = record.get("players") or []
         if seat >= len(players):
             raise ArenaError(f"{title} has seats 0-{len(players) - 1}; there is no seat {seat}")
+    if rerun is not None and seat is not None:
+        from arena.cli.bot_options import setting
+        from arena.cli.game_rerun import show_rerun
+
+        settings = dict(setting(flag, flag, "KEY=VALUE") for flag in option or [])
+        show_rerun(title, record, seat, rerun, settings, debug)
+        return
     _warn_unless_it_replays(title, record)
     if fmt == "json":
         shown = record if seat is None else seat_view(record, seat)
@@ -367,6 +392,21 @@ def game(
     if width is not None:  # a terminal's: its lines wrap at words, which it broke anywhere
         text = "\n".join(hanging(line, width) for line in text.splitlines())
     typer.echo(text)
+
+
+def _check_rerun_flags(rerun: Path | None, seat: int | None, fmt: str,
+                       rerun_options: bool) -> None:
+    """--rerun asks one seat's bot, and its own flags go with it."""
+    if rerun is None:
+        if rerun_options:
+            raise typer.BadParameter("--option and --pdb go with --rerun BOT",
+                                     param_hint="--rerun")
+        return
+    if seat is None:
+        raise typer.BadParameter("--rerun asks one seat's bot: say which with --seat S",
+                                 param_hint="--seat")
+    if fmt != "text":
+        raise typer.BadParameter("--rerun tells its answers as text", param_hint="--format")
 
 
 def _warn_unless_it_replays(title: str, record: dict[str, Any]) -> None:

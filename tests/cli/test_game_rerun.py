@@ -1,0 +1,221 @@
+"""``arena game GAME --seat S --rerun BOT``: a seat's bot asked again, in-process, the
+decisions of a recorded game; the crash shown with its traceback, the same answers said so,
+the first different answer named, a forfeit the rerun does not meet said so; one-line errors
+for a bad game or seat; the bot handed only what its seat was shown."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.engine import GameConfig, RandomAgent, new_game
+from arena.referee.game_report import seat_view
+from arena.referee.rerun import rerun_seat
+from arena.sdk.local import BotAgent
+from arena.sdk.runner import load_bot
+
+runner = CliRunner()
+
+_BOT_SEED = 424242
+
+#: Answers from self.rng, so the recorded bot_seed replays them; crashes at its first turn
+#: of round 2 when CRASH is set (the rare situation of a real bot).
+_BOT = '''from arena.sdk import Bot, Request
+
+CRASH = {crash}
+CHANGED = {changed}
+
+
+class Rolling(Bot):
+    def on_game_start(self, game):
+        self.changed = False
+
+    def act(self, request: Request) -> int:
+        if CRASH and request.kind == "turn" and request.observation["round"] == 2:
+            raise RuntimeError("round 2 is too much")
+        choice = self.rng.randrange(len(request.legal))
+        if CHANGED and len(request.legal) > 1 and not self.changed:
+            self.changed = True
+            return (choice + 1) % len(request.legal)
+        return choice
+'''
+
+
+def _bot(tmp_path: Path, name: str, *, crash: bool = False, changed: bool = False) -> Path:
+    path = tmp_path / f"{name}.py"
+    path.write_text(_BOT.format(crash=crash, changed=changed))
+    return path
+
+
+def _refereed(bot_file: Path, path: Path, *, timeout_at: int | None = None) -> dict[str, Any]:
+    """A record as the referee keeps it, of ``bot_file`` in seat 0 against a random agent in
+    seat 1, written to ``path``: a crash forfeits seat 0 at the decision it raised at, as
+    does ``timeout_at`` (the seat's decision of that number, from 1)."""
+    agent = BotAgent(load_bot(bot_file), bot_seeds=[_BOT_SEED])
+    rival = RandomAgent(5)
+    state = new_game(GameConfig(players=("mine", "rival"), seed=11))
+    failures: list[dict[str, Any]] = []
+    asked = 0
+    while state.decision is not None:
+        decision = state.decision
+        index = 0
+        if decision.seat == 1:
+            index = rival.choose(decision, state.observe(1))
+        elif 0 not in state.forfeits:
+            asked += 1
+            try:
+                if asked == timeout_at:
+                    raise TimeoutError
+                index = agent.choose(decision, state.observe(0))
+            except (RuntimeError, TimeoutError) as exc:
+                kind = "crash" if isinstance(exc, RuntimeError) else "timeout"
+                failures.append({"seat": 0, "bot": "mine@1", "type": kind,
+                                 "detail": f"{kind} detail"})
+                state.forfeit(0, kind)
+        state.apply(index)
+    record = state.record()
+    record["referee"] = {"match_id": "cup/r1/t0", "game_index": 0,
+                         "seats": ["mine@1", "rival@2"], "failures": failures, "logs": {},
+                         "bot_seeds": [_BOT_SEED, 99]}
+    path.write_text(json.dumps(record) + "\n")
+    return record
+
+
+def _rerun(records: Path, bot_file: Path, seat: int = 0) -> Any:
+    return runner.invoke(app, ["game", str(records), "--seat", str(seat), "--rerun",
+                               str(bot_file)], env={"PYTHONHASHSEED": "0"})
+
+
+def _seat_decisions(record: dict[str, Any], seat: int) -> int:
+    return sum(1 for c in seat_view(record, seat)["choices"])
+
+
+def test_the_same_bot_gives_the_same_answers(tmp_path: Path) -> None:
+    bot = _bot(tmp_path, "same")
+    record = _refereed(bot, tmp_path / "g.jsonl")
+    result = _rerun(tmp_path / "g.jsonl", bot)
+    assert result.exit_code == 0, result.output
+    count = _seat_decisions(record, 0)
+    assert result.output.splitlines() == [
+        f"Game 1 of {tmp_path / 'g.jsonl'} (cup/r1/t0/g0): seat 0 (mine@1) rerun in-process "
+        f"with {bot}, bot_seed {_BOT_SEED}",
+        f"Decisions 1-{count}: the same answers as recorded",
+        "Same answers: the bot answered every decision of seat 0 as recorded"]
+
+
+def test_a_crash_is_shown_with_its_traceback(tmp_path: Path) -> None:
+    record = _refereed(_bot(tmp_path, "crashing", crash=True), tmp_path / "g.jsonl")
+    assert record["forfeits"][0]["seat"] == 0
+    bot = _bot(tmp_path, "crashing_again", crash=True)
+    result = _rerun(tmp_path / "g.jsonl", bot)
+    assert result.exit_code == 1
+    out = result.output.splitlines()
+    before = _seat_decisions(record, 0)
+    assert out[1] == f"Decisions 1-{before}: the same answers as recorded"
+    assert out[2] == (f"Decision {before + 1} (round 2, a turn decision), where the recorded "
+                      "bot forfeited (crash: crash detail): the bot raised:")
+    assert out[3] == "Traceback (most recent call last):"
+    line = bot.read_text().splitlines().index(
+        '            raise RuntimeError("round 2 is too much")') + 1
+    assert f'  File "{bot}", line {line}, in act' in out
+    assert out[-1] == "RuntimeError: round 2 is too much"
+
+
+def test_a_changed_bot_is_told_where_it_first_answers_otherwise(tmp_path: Path) -> None:
+    record = _refereed(_bot(tmp_path, "before"), tmp_path / "g.jsonl")
+    result = _rerun(tmp_path / "g.jsonl", _bot(tmp_path, "after", changed=True))
+    assert result.exit_code == 1
+    state = new_game(GameConfig.from_json(record["config"]))
+    number = 0
+    for seat, _, index in record["choices"]:  # the seat's first choice among several
+        decision = state.decision
+        assert decision is not None
+        if seat == 0:
+            number += 1
+            if len(decision.options) > 1:
+                break
+        state.apply(index)
+    options = decision.options
+    answer = (index + 1) % len(options)
+    assert result.output.splitlines()[1:] == [
+        *([f"Decisions 1-{number - 1}: the same answers as recorded"] if number > 2 else
+          ["Decision 1: the same answers as recorded"] if number == 2 else []),
+        f"Decision {number} (round {state.round}, a {decision.kind} decision): the bot "
+        f"answers option {answer} {json.dumps(options[answer])}; the record has option "
+        f"{index} {json.dumps(options[index])}"]
+
+
+def test_a_forfeit_the_rerun_does_not_meet_is_said_so(tmp_path: Path) -> None:
+    """A timeout forfeits the seat in the game; the rerun has no clock and gets an answer."""
+    bot = _bot(tmp_path, "slow")
+    _refereed(bot, tmp_path / "g.jsonl", timeout_at=3)
+    result = _rerun(tmp_path / "g.jsonl", bot)
+    assert result.exit_code == 1
+    out = result.output.splitlines()
+    assert out[1] == "Decisions 1-2: the same answers as recorded"
+    assert out[2].startswith("Decision 3 (round ")
+    assert ", where the recorded bot forfeited (timeout: timeout detail): the bot answers " \
+           "option " in out[2]
+    assert out[2].endswith(": the forfeit is not reproduced (the rerun has no clock)")
+
+
+def test_the_bot_is_handed_its_seats_events_only(tmp_path: Path) -> None:
+    """What ``arena game --seat`` shows of the seat is all the bot gets: its feed, its seed."""
+    listening = tmp_path / "listening.py"
+    listening.write_text(_BOT.format(crash=False, changed=False) + (
+        "\n    def on_event(self, event):\n        self.events.append(event)\n"
+        "\n    def seed(self, bot_seed):\n        super().seed(bot_seed)\n"
+        "        self.events, self.seed_seen = [], bot_seed\n"))
+    record = _refereed(listening, tmp_path / "g.jsonl")
+    bot = load_bot(listening)
+    assert rerun_seat(record, 0, bot).same_answers
+    shown = seat_view(record, 0)
+    assert bot.events == [{k: v for k, v in e.items() if k != "to"}  # type: ignore[attr-defined]
+                          for e in shown["events"]]
+    assert bot.seed_seen == shown["referee"]["bot_seeds"][0]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--seat", "2"], "Error: Game 1 of {file} (cup/r1/t0/g0) has seats 0-1; there is no seat 2\n"),
+    (["-n", "2", "--seat", "0"], "Error: {file} holds 1 game record; there is no record 2\n"),
+])
+def test_a_bad_seat_or_game_is_one_line(tmp_path: Path, args: list[str], message: str) -> None:
+    bot = _bot(tmp_path, "any")
+    _refereed(bot, tmp_path / "g.jsonl")
+    result = runner.invoke(app, ["game", str(tmp_path / "g.jsonl"), *args, "--rerun",
+                                 str(bot)])
+    assert (result.exit_code, result.output) == (1, message.format(file=tmp_path / "g.jsonl"))
+
+
+def test_a_seats_view_cannot_be_rerun(tmp_path: Path) -> None:
+    """What ``arena game --seat S --format json`` writes has no seed to deal the game from."""
+    bot = _bot(tmp_path, "any")
+    view = tmp_path / "view.json"
+    view.write_text(json.dumps(seat_view(_refereed(bot, tmp_path / "g.jsonl"), 0)))
+    result = runner.invoke(app, ["game", str(view), "--seat", "0", "--rerun", str(bot)])
+    assert (result.exit_code, result.output) == (
+        1, "Error: the record holds no seed to deal the game from (a seat's view, as arena "
+           "game --seat --format json writes it, leaves it out): rerun from the whole record\n")
+
+
+def test_a_stored_game_that_is_not_there_is_one_line(tmp_path: Path) -> None:
+    from arena.tournament.store import Store
+
+    db = tmp_path / "arena.db"
+    Store(db).close()
+    result = runner.invoke(app, ["game", "cup/r1/t0/g0", "--seat", "0", "--rerun",
+                                 str(_bot(tmp_path, "any")), "--db", str(db)])
+    assert (result.exit_code, result.output) == (
+        1, f"Error: no tournament 'cup' in {db} (arena tournaments lists them)\n")
+
+
+def test_rerun_needs_a_seat(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["game", "cup/r1/t0/g0", "--rerun", "bot.py"],
+                           env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    assert "--rerun asks one seat's bot: say which with --seat S" in result.output

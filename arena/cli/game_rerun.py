@@ -7,16 +7,27 @@ from __future__ import annotations
 import json
 import os
 import traceback
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 import typer
 
-from arena.referee.rerun import RerunDecision, RerunOutcome, rerun_seat
+from arena.referee.rerun import (
+    RerunDecision,
+    RerunOutcome,
+    bot_seed_of,
+    check_rerunnable,
+    game_index_of,
+    rerun_seat,
+)
 from arena.sdk.runner import load_bot
 
 __all__ = ["show_rerun"]
+
+#: Recorded failures an answer itself makes: an answer that is no legal index reproduces them.
+_ANSWER_FAILURES = ("illegal_choice", "protocol_error")
 
 
 def show_rerun(title: str, record: dict[str, Any], seat: int, bot_file: Path,
@@ -25,6 +36,7 @@ def show_rerun(title: str, record: dict[str, Any], seat: int, bot_file: Path,
     gave the same answers. ``debug`` opens pdb where the bot raised."""
     from arena.errors import BotLoadError
 
+    check_rerunnable(record, seat)
     try:
         bot = load_bot(bot_file)
     except BotLoadError:
@@ -32,18 +44,15 @@ def show_rerun(title: str, record: dict[str, Any], seat: int, bot_file: Path,
     except (Exception, SystemExit) as exc:  # the bot's module itself raised
         typer.echo(f"Loading {bot_file} raised:")
         _fail(exc, debug)
+    _say_start(title, record, seat, bot_file, options)
     outcome = rerun_seat(record, seat, bot, options)
-    referee = record.get("referee") if isinstance(record.get("referee"), dict) else {}
-    keys = referee.get("seats") if isinstance(referee, dict) else None
-    key = keys[seat] if isinstance(keys, list) and seat < len(keys) else None
-    seed = ("no bot_seed recorded" if outcome.bot_seed is None
-            else f"bot_seed {outcome.bot_seed}")
-    who = f" ({key})" if key else ""
-    typer.echo(f"{title}: seat {seat}{who} rerun in-process with {bot_file}, {seed}")
-    for note in _notes(outcome, key, options):
-        typer.echo(f"note: {note}")
     if outcome.same:
-        typer.echo(f"{_decisions(outcome.same)}: the same answers as recorded")
+        skipped = ", ".join(f"{d.number} ({d.seconds or 0:.2f} s here)"
+                            for d in outcome.timed_out)
+        but = (f", but for {'decisions' if len(outcome.timed_out) > 1 else 'decision'} "
+               f"{skipped}: timed out in the record, not compared (the rerun has no clock)"
+               if skipped else "")
+        typer.echo(f"{_decisions(outcome.same)}: the same answers as recorded{but}")
     if outcome.same_answers:
         _say_end(outcome)
         return
@@ -60,13 +69,28 @@ def show_rerun(title: str, record: dict[str, Any], seat: int, bot_file: Path,
     raise typer.Exit(1)
 
 
+def _say_start(title: str, record: dict[str, Any], seat: int, bot_file: Path,
+               options: dict[str, Any]) -> None:
+    """What is rerun, and what the rerun cannot give the bot as the game did: before the
+    bot runs, so that what it prints comes after."""
+    referee = record.get("referee") if isinstance(record.get("referee"), dict) else {}
+    keys = referee.get("seats") if isinstance(referee, dict) else None
+    key = keys[seat] if isinstance(keys, list) and seat < len(keys) else None
+    bot_seed = bot_seed_of(record, seat)
+    seed = "no bot_seed recorded" if bot_seed is None else f"bot_seed {bot_seed}"
+    who = f" ({key})" if key else ""
+    typer.echo(f"{title}: seat {seat}{who} rerun in-process with {bot_file}, {seed}")
+    for note in _notes(record, seat, key, options):
+        typer.echo(f"note: {note}")
+
+
 def _say_end(outcome: RerunOutcome) -> None:
     if outcome.forfeit is None:
         typer.echo(f"Same answers: the bot answered every decision of seat {outcome.seat} as "
                    "recorded")
         return
     typer.echo(f"Same answers, but the recorded bot forfeited outside its own decisions "
-               f"({_failure(outcome)}): not reproduced here")
+               f"({_failure(outcome.forfeit)}): not reproduced here")
     raise typer.Exit(1)
 
 
@@ -78,45 +102,57 @@ def _option(decision: RerunDecision, index: int) -> str:
     return f"option {index} {json.dumps(decision.options[index], separators=(', ', ': '))}"
 
 
-def _failure(outcome: RerunOutcome) -> str:
-    """The forfeit as ``arena game`` names it: its type, the decision of the match it came
-    at (the referee counts a bot's requests over its match, from 0), its detail."""
-    forfeit = outcome.forfeit or {}
-    at = (f" at decision {forfeit['decision']} of its match"
-          if forfeit.get("decision") is not None else "")
-    return f"{forfeit.get('type')}{at}: {forfeit.get('detail') or 'no detail recorded'}"
+def _failure(failure: Mapping[str, Any] | None) -> str:
+    """A recorded failure as ``arena game`` names it: its type, the decision of the match it
+    came at (the referee counts a bot's requests over its match, from 0), its detail."""
+    failure = failure or {}
+    at = (f" at decision {failure['decision']} of its match"
+          if failure.get("decision") is not None else "")
+    return f"{failure.get('type')}{at}: {failure.get('detail') or 'no detail recorded'}"
 
 
 def _stop_line(outcome: RerunOutcome, decision: RerunDecision) -> str:
     where = f"Decision {decision.number} (round {decision.round}, a {decision.kind} decision)"
+    failed = ""
     if decision.recorded is None:
-        where += f", where the recorded bot forfeited ({_failure(outcome)})"
+        where += f", where the recorded bot forfeited ({_failure(outcome.forfeit)})"
+        failed = "forfeit"
+    elif decision.failure is not None:
+        where += (f", where the record has a failure ({_failure(decision.failure)}; the "
+                  f"referee played option {decision.recorded})")
+        failed = "failure"
     if outcome.error is not None:
         return f"{where}: the bot raised:"
     index = decision.legal_answer
     answer = (_option(decision, index) if index is not None else
               f"{decision.answer!r:.60}, not an index into the {len(decision.options)} legal "
               "options")
-    if decision.recorded is None:
-        clockless = (" (the rerun has no clock)"
-                     if (outcome.forfeit or {}).get("type") == "timeout" else "")
-        return f"{where}: the bot answers {answer}: the forfeit is not reproduced{clockless}"
+    if failed:
+        kind = (decision.failure or outcome.forfeit or {}).get("type")
+        clockless = (f" (the rerun has no clock; the bot took {decision.seconds or 0:.2f} s "
+                     "here)" if kind == "timeout" else "")
+        again = ("reproduced" if index is None and kind in _ANSWER_FAILURES
+                 else f"not reproduced{clockless}")
+        return f"{where}: the bot answers {answer}: the {failed} is {again}"
+    assert decision.recorded is not None
     return f"{where}: the bot answers {answer}; the record has " \
            f"{_option(decision, decision.recorded)}"
 
 
-def _notes(outcome: RerunOutcome, key: str | None, options: dict[str, Any]) -> list[str]:
+def _notes(record: dict[str, Any], seat: int, key: str | None,
+           options: dict[str, Any]) -> list[str]:
+    """What the rerun cannot give the bot as the game did, said before it runs."""
     notes = []
-    if outcome.bot_seed is None:
-        notes.append(f"the record holds no bot_seed for seat {outcome.seat}: self.rng is "
-                     "seeded as BotAgent seeds it, not as in the game")
-    if outcome.game_index:
-        notes.append(f"game {outcome.game_index} of its match is rerun alone (the bot is told "
-                     "its index): what the bot kept from the match's earlier games is not "
-                     "replayed")
+    if bot_seed_of(record, seat) is None:
+        notes.append(f"the record holds no bot_seed for seat {seat}: self.rng is seeded as "
+                     "BotAgent seeds it, not as in the game")
+    game_index = game_index_of(record)
+    if game_index:
+        notes.append(f"game {game_index} of its match is rerun alone (the bot is told its "
+                     "index): what the bot kept from the match's earlier games is not replayed")
     if key and "+o" in key.rpartition("@")[2] and not options:
-        notes.append(f"seat {outcome.seat}'s bot was entered with options ({key}): give them "
-                     "with --option KEY=VALUE")
+        notes.append(f"seat {seat}'s bot was entered with options ({key}): give them with "
+                     "--option KEY=VALUE")
     return notes
 
 

@@ -12,7 +12,9 @@ forfeit, after which it was sent nothing and is asked nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -25,7 +27,8 @@ from arena.referee.game_report import seat_view
 from arena.sdk.bot import Bot, as_index
 from arena.sdk.local import BotAgent
 
-__all__ = ["RerunDecision", "RerunOutcome", "rerun_seat"]
+__all__ = ["RerunDecision", "RerunOutcome", "bot_seed_of", "check_rerunnable",
+           "game_index_of", "rerun_seat"]
 
 #: What the bot's own code may raise, caught for its author's traceback (a bot that calls
 #: sys.exit crashes in the sandbox too); Ctrl-C still stops the rerun.
@@ -35,8 +38,9 @@ _BOT_ERRORS = (Exception, SystemExit)
 @dataclass(frozen=True)
 class RerunDecision:
     """One decision of the seat: its number among the seat's decisions of the game (from 1),
-    where it fell, the legal options, what the record holds (None: the seat forfeited there)
-    and what the bot answered now (None when it raised)."""
+    where it fell, the legal options, what the record holds (None: the seat forfeited there),
+    what the bot answered now (None when it raised), the failure the record has there (a
+    strike: the referee played option 0) and the wall time the bot took here to answer."""
 
     number: int
     round: int
@@ -44,6 +48,8 @@ class RerunDecision:
     options: list[dict[str, Any]]
     recorded: int | None
     answer: Any = None
+    failure: Mapping[str, Any] | None = None
+    seconds: float | None = None
 
     @property
     def legal_answer(self) -> int | None:
@@ -56,8 +62,9 @@ class RerunDecision:
 class RerunOutcome:
     """What the rerun found: the decisions answered as recorded (``same``), the decision where
     it stopped (``stopped_at``: an answer that differs, or the one the bot raised at), the
-    exception the bot raised (``error``; at the game's end when ``stopped_at`` is None), and
-    the record's failure that forfeited the seat (``forfeit``: its type and detail)."""
+    exception the bot raised (``error``; at the game's end when ``stopped_at`` is None), the
+    record's failure that forfeited the seat (``forfeit``: its type and detail), and the
+    decisions the record timed the seat out at (``timed_out``: asked, not compared)."""
 
     seat: int
     bot_seed: int | None
@@ -66,6 +73,7 @@ class RerunOutcome:
     stopped_at: RerunDecision | None
     error: BaseException | None
     forfeit: Mapping[str, Any] | None
+    timed_out: list[RerunDecision]
 
     @property
     def same_answers(self) -> bool:
@@ -89,21 +97,9 @@ def rerun_seat(record: Mapping[str, Any], seat: int, bot: Bot,
     ``options`` go to its ``configure`` as a tournament entry's do. Raises ReplayError for a
     record that does not replay or a seat outside the game, BotError for options the bot
     refuses."""
-    players = record.get("players") or []
-    if not 0 <= seat < len(players):
-        raise ReplayError(f"the game has seats 0-{len(players) - 1}; there is no seat {seat}")
+    check_rerunnable(record, seat)
     view = seat_view(record, seat)
-    config_json = record.get("config")
-    if isinstance(config_json, Mapping) and "seed" not in config_json:
-        raise ReplayError("the record holds no seed to deal the game from (a seat's view, "
-                          "as arena game --seat --format json writes it, leaves it out): "
-                          "rerun from the whole record")
-    replay(dict(record))  # a record that does not replay cannot be rerun
-    referee = record.get("referee")
-    index = referee.get("game_index") if isinstance(referee, Mapping) else None
-    game_index = index if isinstance(index, int) else 0
-    seeds = (view.get("referee") or {}).get("bot_seeds") or []
-    bot_seed = seeds[seat] if seat < len(seeds) and isinstance(seeds[seat], int) else None
+    game_index, bot_seed = game_index_of(record), bot_seed_of(view, seat)
     config = GameConfig.from_json(record["config"])
     try:
         agent = BotAgent(bot, options=options, rules=config.rules, first_game=game_index,
@@ -114,9 +110,15 @@ def rerun_seat(record: Mapping[str, Any], seat: int, bot: Bot,
     answered = [int(c[2]) for c in view["choices"]]
     found: dict[str, Any] = {"seat": seat, "bot_seed": bot_seed, "game_index": game_index,
                              "forfeit": None if own is None else _forfeit_failure(view, own)}
+    forfeit_at = None if own is None else own.get("at_choice")
+    decisions: list[tuple[int, str]] = []
+    _play(record, config, seat, answered, forfeit_at,
+          lambda state, _n, _r: decisions.append((state.round, _kind(state))))
+    failures = (view.get("referee") or {}).get("failures") or []
+    asker = _Asker(agent, seat, _struck(failures, decisions))
+    found["timed_out"] = asker.timed_out
     try:
-        state = _play(record, config, seat, agent, answered,
-                      None if own is None else own.get("at_choice"))
+        state = _play(record, config, seat, answered, forfeit_at, asker)
     except _Stop as stop:
         return RerunOutcome(**found, same=stop.decision.number - 1, stopped_at=stop.decision,
                             error=stop.error)
@@ -127,6 +129,41 @@ def rerun_seat(record: Mapping[str, Any], seat: int, bot: Bot,
         except _BOT_ERRORS as exc:
             error = exc
     return RerunOutcome(**found, same=len(answered), stopped_at=None, error=error)
+
+
+def _kind(state: State) -> str:
+    assert state.decision is not None
+    return state.decision.kind
+
+
+def check_rerunnable(record: Mapping[str, Any], seat: int) -> None:
+    """Raise ReplayError unless ``record`` replays and has ``seat``."""
+    players = record.get("players") or []
+    if not 0 <= seat < len(players):
+        raise ReplayError(f"the game has seats 0-{len(players) - 1}; there is no seat {seat}")
+    config_json = record.get("config")
+    if isinstance(config_json, Mapping) and "seed" not in config_json:
+        raise ReplayError("the record holds no seed to deal the game from (a seat's view, "
+                          "as arena game --seat --format json writes it, leaves it out): "
+                          "rerun from the whole record")
+    replay(dict(record))
+
+
+def game_index_of(record: Mapping[str, Any]) -> int:
+    """The game's index in its match (0 for a record without the referee's part)."""
+    referee = record.get("referee")
+    index = referee.get("game_index") if isinstance(referee, Mapping) else None
+    return index if isinstance(index, int) else 0
+
+
+def bot_seed_of(record: Mapping[str, Any], seat: int) -> int | None:
+    """The ``bot_seed`` the seat's bot was sent, None where the record holds none (an
+    in-process seat, a record without the referee's part)."""
+    referee = record.get("referee")
+    seeds = referee.get("bot_seeds") if isinstance(referee, Mapping) else None
+    if not isinstance(seeds, list) or not 0 <= seat < len(seeds):
+        return None
+    return seeds[seat] if isinstance(seeds[seat], int) else None
 
 
 def _forfeit_failure(view: Mapping[str, Any], own: Mapping[str, Any]) -> dict[str, Any]:
@@ -140,10 +177,11 @@ def _forfeit_failure(view: Mapping[str, Any], own: Mapping[str, Any]) -> dict[st
             "decision": failure.get("decision")}
 
 
-def _play(record: Mapping[str, Any], config: GameConfig, seat: int, agent: BotAgent,
-          answered: list[int], forfeit_at: Any) -> State:
-    """The game played with its recorded choices, the seat's asked of the bot as well; the
-    seat's forfeit ends it (the bot was sent nothing more). Raises _Stop."""
+def _play(record: Mapping[str, Any], config: GameConfig, seat: int, answered: list[int],
+          forfeit_at: Any, visit: Callable[[State, int, int | None], None]) -> State:
+    """The game played with its recorded choices; ``visit(state, number, recorded)`` at each
+    decision of the seat (its number from 1; ``recorded`` None at the one it forfeited at).
+    The seat's forfeit ends it (the bot was sent nothing more)."""
     state = new_game(config)
     forfeits = sorted((int(f["at_choice"]), int(f["seat"]), str(f["reason"]))
                       for f in record.get("forfeits") or [] if f.get("seat") != seat)
@@ -155,11 +193,11 @@ def _play(record: Mapping[str, Any], config: GameConfig, seat: int, agent: BotAg
         if decision is None:
             raise ReplayError(f"choice {at}: the game ended but the record goes on")
         if at == forfeit_at:
-            if decision.seat == seat:  # the decision it failed at: ask it again
-                _ask(state, seat, agent, number + 1, None)
+            if decision.seat == seat:  # the decision it failed at: asked again
+                visit(state, number + 1, None)
             return state
         if decision.seat == seat:
-            _ask(state, seat, agent, number + 1, answered[number])
+            visit(state, number + 1, answered[number])
             number += 1
         state.apply(int(index))
     for _, other, reason in forfeits:
@@ -167,16 +205,54 @@ def _play(record: Mapping[str, Any], config: GameConfig, seat: int, agent: BotAg
     return state
 
 
-def _ask(state: State, seat: int, agent: BotAgent, number: int, recorded: int | None) -> None:
-    """Ask the bot the state's decision; raise _Stop unless it answers ``recorded``."""
-    decision = state.decision
-    assert decision is not None
-    asked = RerunDecision(number, state.round, decision.kind,
-                          [dict(o) for o in decision.options], recorded)
-    try:
-        agent.choose(decision, state.observe(seat))
-    except _BOT_ERRORS as exc:
-        raise _Stop(asked, exc) from None
-    answered = replace(asked, answer=agent.last_answer)
-    if recorded is None or answered.legal_answer != recorded:
-        raise _Stop(answered)
+def _struck(failures: list[Mapping[str, Any]],
+            decisions: list[tuple[int, str]]) -> dict[int, Mapping[str, Any]]:
+    """The seat's recorded failures at its decisions, by decision number (from 1). A failure
+    names the ``act`` by its id over the match, and its round and kind: a failure whose
+    round and kind fit one decision only places the game's first id, which places the rest."""
+    fitting = {id(f): [n for n, where in enumerate(decisions, 1)
+                       if where == (f.get("round"), f.get("kind"))]
+               for f in failures if isinstance(f.get("decision"), int)}
+    firsts = Counter(f["decision"] - fitting[id(f)][0] for f in failures
+                     if len(fitting.get(id(f), [])) == 1)
+    first = firsts.most_common(1)[0][0] if firsts else None
+    placed: dict[int, Mapping[str, Any]] = {}
+    for failure in failures:
+        numbers = fitting.get(id(failure), [])
+        if len(numbers) == 1:
+            placed[numbers[0]] = failure
+        elif first is not None and failure["decision"] - first in numbers:
+            placed[failure["decision"] - first] = failure
+    return placed
+
+
+class _Asker:
+    """Asks the bot each decision of its seat, and holds its answers to the record."""
+
+    def __init__(self, agent: BotAgent, seat: int,
+                 struck: dict[int, Mapping[str, Any]]) -> None:
+        self.agent = agent
+        self.seat = seat
+        self.struck = struck
+        #: Decisions the seat timed out at in the record: its answer then was never played.
+        self.timed_out: list[RerunDecision] = []
+
+    def __call__(self, state: State, number: int, recorded: int | None) -> None:
+        """Raise _Stop unless the bot answers ``recorded`` (or the record timed it out)."""
+        decision = state.decision
+        assert decision is not None
+        failure = self.struck.get(number)
+        asked = RerunDecision(number, state.round, decision.kind,
+                              [dict(o) for o in decision.options], recorded, failure=failure)
+        started = time.perf_counter()
+        try:
+            self.agent.choose(decision, state.observe(self.seat))
+        except _BOT_ERRORS as exc:
+            raise _Stop(asked, exc) from None
+        answered = replace(asked, answer=self.agent.last_answer,
+                           seconds=time.perf_counter() - started)
+        if recorded is not None and failure is not None and failure.get("type") == "timeout":
+            self.timed_out.append(answered)  # no clock here: its answer is not compared
+            return
+        if recorded is None or failure is not None or answered.legal_answer != recorded:
+            raise _Stop(answered)

@@ -6,6 +6,7 @@ for a bad game or seat; the bot handed only what its seat was shown."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ from arena.cli.main import app
 from arena.engine import GameConfig, RandomAgent, new_game
 from arena.referee.game_report import seat_view
 from arena.referee.rerun import rerun_seat
+from arena.sdk.bot import as_index
 from arena.sdk.local import BotAgent
 from arena.sdk.runner import load_bot
 
@@ -29,13 +31,18 @@ _BOT = '''from arena.sdk import Bot, Request
 
 CRASH = {crash}
 CHANGED = {changed}
+ILLEGAL = {illegal}
 
 
 class Rolling(Bot):
     def on_game_start(self, game):
         self.changed = False
+        self.asked = 0
 
     def act(self, request: Request) -> int:
+        self.asked += 1
+        if self.asked == ILLEGAL:
+            return len(request.legal)
         if CRASH and request.kind == "turn" and request.observation["round"] == 2:
             raise RuntimeError("round 2 is too much")
         choice = self.rng.randrange(len(request.legal))
@@ -46,16 +53,19 @@ class Rolling(Bot):
 '''
 
 
-def _bot(tmp_path: Path, name: str, *, crash: bool = False, changed: bool = False) -> Path:
+def _bot(tmp_path: Path, name: str, *, crash: bool = False, changed: bool = False,
+         illegal: int = 0) -> Path:
     path = tmp_path / f"{name}.py"
-    path.write_text(_BOT.format(crash=crash, changed=changed))
+    path.write_text(_BOT.format(crash=crash, changed=changed, illegal=illegal))
     return path
 
 
-def _refereed(bot_file: Path, path: Path, *, timeout_at: int | None = None) -> dict[str, Any]:
+def _refereed(bot_file: Path, path: Path, *, timeouts: tuple[int, ...] = (),
+              max_strikes: int = 3) -> dict[str, Any]:
     """A record as the referee keeps it, of ``bot_file`` in seat 0 against a random agent in
-    seat 1, written to ``path``: a crash forfeits seat 0 at the decision it raised at, as
-    does ``timeout_at`` (the seat's decision of that number, from 1)."""
+    seat 1, written to ``path``: the seat's decisions numbered in ``timeouts`` (from 1) time
+    out, and those and illegal answers are strikes (option 0 played) up to the forfeit past
+    ``max_strikes``; a crash forfeits at once."""
     agent = BotAgent(load_bot(bot_file), bot_seeds=[_BOT_SEED])
     rival = RandomAgent(5)
     state = new_game(GameConfig(players=("mine", "rival"), seed=11))
@@ -69,14 +79,18 @@ def _refereed(bot_file: Path, path: Path, *, timeout_at: int | None = None) -> d
         elif 0 not in state.forfeits:
             asked += 1
             try:
-                if asked == timeout_at:
-                    raise TimeoutError
                 index = agent.choose(decision, state.observe(0))
-            except (RuntimeError, TimeoutError) as exc:
-                kind = "crash" if isinstance(exc, RuntimeError) else "timeout"
+                kind = ("timeout" if asked in timeouts else None if as_index(
+                    agent.last_answer) == index else "illegal_choice")
+            except RuntimeError:
+                kind = "crash"
+            if kind is not None:
                 failures.append({"seat": 0, "bot": "mine@1", "type": kind,
-                                 "detail": f"{kind} detail"})
-                state.forfeit(0, kind)
+                                 "detail": f"{kind} detail", "decision": asked - 1,
+                                 "round": state.round, "kind": decision.kind})
+                index = 0
+                if kind == "crash" or len(failures) > max_strikes:
+                    state.forfeit(0, kind)
         state.apply(index)
     record = state.record()
     record["referee"] = {"match_id": "cup/r1/t0", "game_index": 0,
@@ -118,7 +132,8 @@ def test_a_crash_is_shown_with_its_traceback(tmp_path: Path) -> None:
     before = _seat_decisions(record, 0)
     assert out[1] == f"Decisions 1-{before}: the same answers as recorded"
     assert out[2] == (f"Decision {before + 1} (round 2, a turn decision), where the recorded "
-                      "bot forfeited (crash: crash detail): the bot raised:")
+                      f"bot forfeited (crash at decision {before} of its match: crash detail): "
+                      "the bot raised:")
     assert out[3] == "Traceback (most recent call last):"
     line = bot.read_text().splitlines().index(
         '            raise RuntimeError("round 2 is too much")') + 1
@@ -150,24 +165,47 @@ def test_a_changed_bot_is_told_where_it_first_answers_otherwise(tmp_path: Path) 
         f"{index} {json.dumps(options[index])}"]
 
 
-def test_a_forfeit_the_rerun_does_not_meet_is_said_so(tmp_path: Path) -> None:
-    """A timeout forfeits the seat in the game; the rerun has no clock and gets an answer."""
+def test_timeouts_are_not_compared_and_a_timeout_forfeit_is_not_met(tmp_path: Path) -> None:
+    """The record's timeouts played option 0; the rerun has no clock, so it asks the bot (its
+    state goes on as it did) without comparing; the timeout past the strikes that forfeited
+    the seat gets an answer here, and is said not to reproduce."""
     bot = _bot(tmp_path, "slow")
-    _refereed(bot, tmp_path / "g.jsonl", timeout_at=3)
+    _refereed(bot, tmp_path / "g.jsonl", timeouts=(2, 3), max_strikes=1)
     result = _rerun(tmp_path / "g.jsonl", bot)
     assert result.exit_code == 1
     out = result.output.splitlines()
-    assert out[1] == "Decisions 1-2: the same answers as recorded"
-    assert out[2].startswith("Decision 3 (round ")
-    assert ", where the recorded bot forfeited (timeout: timeout detail): the bot answers " \
-           "option " in out[2]
-    assert out[2].endswith(": the forfeit is not reproduced (the rerun has no clock)")
+    assert re.fullmatch(r"Decisions 1-2: the same answers as recorded, but for decision 2 "
+                        r"\(\d+\.\d\d s here\): timed out in the record, not compared \(the "
+                        r"rerun has no clock\)", out[1]), out[1]
+    assert re.fullmatch(r"Decision 3 \(round \d, a \w+ decision\), where the recorded bot "
+                        r"forfeited \(timeout at decision 2 of its match: timeout detail\): the "
+                        r"bot answers option \d+ .*: the forfeit is not reproduced \(the rerun "
+                        r"has no clock; the bot took \d+\.\d\d s here\)", out[2]), out[2]
+
+
+def test_an_illegal_answer_the_record_struck_is_reproduced(tmp_path: Path) -> None:
+    bot = _bot(tmp_path, "wild", illegal=3)
+    record = _refereed(bot, tmp_path / "g.jsonl")
+    strike = record["referee"]["failures"][0]
+    result = _rerun(tmp_path / "g.jsonl", bot)
+    assert result.exit_code == 1
+    state = new_game(GameConfig.from_json(record["config"]))
+    mine = [n for n, (seat, _, _) in enumerate(record["choices"]) if seat == 0]
+    for _, _, index in record["choices"][:mine[2]]:
+        state.apply(index)
+    legal = len(state.decision.options)  # type: ignore[union-attr]
+    assert result.stdout.splitlines()[1:] == [
+        "Decisions 1-2: the same answers as recorded",
+        f"Decision 3 (round {strike['round']}, a {strike['kind']} decision), where the record "
+        "has a failure (illegal_choice at decision 2 of its match: illegal_choice detail; the "
+        f"referee played option 0): the bot answers {legal}, not an index into the {legal} "
+        "legal options: the failure is reproduced"]
 
 
 def test_the_bot_is_handed_its_seats_events_only(tmp_path: Path) -> None:
     """What ``arena game --seat`` shows of the seat is all the bot gets: its feed, its seed."""
     listening = tmp_path / "listening.py"
-    listening.write_text(_BOT.format(crash=False, changed=False) + (
+    listening.write_text(_BOT.format(crash=False, changed=False, illegal=0) + (
         "\n    def on_event(self, event):\n        self.events.append(event)\n"
         "\n    def seed(self, bot_seed):\n        super().seed(bot_seed)\n"
         "        self.events, self.seed_seen = [], bot_seed\n"))

@@ -79,7 +79,9 @@ def _say_start(title: str, record: dict[str, Any], seat: int, bot_file: Path,
     bot_seed = bot_seed_of(record, seat)
     seed = "no bot_seed recorded" if bot_seed is None else f"bot_seed {bot_seed}"
     who = f" ({key})" if key else ""
-    typer.echo(f"{title}: seat {seat}{who} rerun in-process with {bot_file}, {seed}")
+    given = ", ".join(f"{k}={v}" for k, v in options.items())
+    typer.echo(f"{title}: seat {seat}{who} rerun in-process with {bot_file}, {seed}"
+               + (f", options {given}" if given else ""))
     for note in _notes(record, seat, key, options):
         typer.echo(f"note: {note}")
 

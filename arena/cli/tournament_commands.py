@@ -377,6 +377,8 @@ def game(
         from arena.cli.game_rerun import show_rerun
 
         settings = dict(setting(flag, flag, "KEY=VALUE") for flag in option or [])
+        if not option and not Path(ref).exists():
+            settings = _entered_options(record, seat, db)
         show_rerun(title, record, seat, rerun, settings, debug)
         return
     _warn_unless_it_replays(title, record)
@@ -476,6 +478,28 @@ def _bot_homes(record: dict[str, Any], db: Path) -> list[str | None]:
             module = path is not None and path.suffix == ".py" and not os.path.isdir(path)
             homes.append(None if path is None else str(path.parent if module else path))
     return homes
+
+
+def _entered_options(record: dict[str, Any], seat: int, db: Path) -> dict[str, Any]:
+    """The options the seat's bot was entered with in a stored game (its version in the
+    results database keeps them), none when it had none."""
+    import json
+
+    from arena.tournament.store import Store
+
+    referee = record.get("referee")
+    seats = referee.get("seats") if isinstance(referee, dict) else None
+    if not isinstance(seats, list) or seat >= len(seats):
+        return {}
+    name, _, version = str(seats[seat]).rpartition("@")
+    with Store(db, create=False, read_only=True) as store:
+        row = store.conn.execute("SELECT metadata_json FROM bots WHERE name = ? AND "
+                                 "version = ?", (name, version)).fetchone()
+    try:
+        options = json.loads(row[0] or "{}").get("options") if row is not None else None
+    except (ValueError, AttributeError):
+        return {}
+    return dict(options) if isinstance(options, dict) else {}
 
 
 def _record_at(path: Path, number: int) -> Any:

@@ -61,12 +61,12 @@ def _bot(tmp_path: Path, name: str, *, crash: bool = False, changed: bool = Fals
 
 
 def _refereed(bot_file: Path, path: Path, *, timeouts: tuple[int, ...] = (),
-              max_strikes: int = 3) -> dict[str, Any]:
+              max_strikes: int = 3, options: dict[str, Any] | None = None) -> dict[str, Any]:
     """A record as the referee keeps it, of ``bot_file`` in seat 0 against a random agent in
     seat 1, written to ``path``: the seat's decisions numbered in ``timeouts`` (from 1) time
     out, and those and illegal answers are strikes (option 0 played) up to the forfeit past
     ``max_strikes``; a crash forfeits at once."""
-    agent = BotAgent(load_bot(bot_file), bot_seeds=[_BOT_SEED])
+    agent = BotAgent(load_bot(bot_file), bot_seeds=[_BOT_SEED], options=options)
     rival = RandomAgent(5)
     state = new_game(GameConfig(players=("mine", "rival"), seed=11))
     failures: list[dict[str, Any]] = []
@@ -239,6 +239,41 @@ def test_a_seats_view_cannot_be_rerun(tmp_path: Path) -> None:
     assert (result.exit_code, result.output) == (
         1, "Error: the record holds no seed to deal the game from (a seat's view, as arena "
            "game --seat --format json writes it, leaves it out): rerun from the whole record\n")
+
+
+def test_a_stored_game_reruns_the_bot_with_the_options_it_was_entered_with(
+        tmp_path: Path) -> None:
+    import datetime as dt
+
+    from arena.tournament.store import Store, compress_record
+
+    picky = tmp_path / "picky.py"
+    picky.write_text("from arena.sdk import Bot\n\n\nclass Picky(Bot):\n"
+                     "    def act(self, request):\n"
+                     "        return min(self.options['pick'], len(request.legal) - 1)\n")
+    record = _refereed(picky, tmp_path / "g.jsonl", options={"pick": 2})
+    record["referee"]["seats"] = ["picky@v1+o1a2b", "rival@v1"]
+    db = tmp_path / "arena.db"
+    with Store(db) as store:
+        row = store.create_tournament(
+            name="cup", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=1, spec_path=None,
+            bots=[("picky", "v1+o1a2b", str(picky), {"options": {"pick": 2}}),
+                  ("rival", "v1", "bots/rival.py", {})])
+        store.record_game(row.id, {
+            "id": "cup/r1/t0/g0", "round": 1, "table_index": 0, "game_index": 0, "seed": 5,
+            "seats": [1, 2], "starting_seat": 0, "placements": [1, 2],
+            "desmos": ["Pair", "Pair"], "ascension": False, "tiebreak": "",
+            "failures": [], "forfeits": {}, "decisions": 31, "duration_s": 0.01,
+            "latency": [{}, {}]}, compress_record(record))
+    result = runner.invoke(app, ["game", "cup/r1/t0/g0", "--seat", "0", "--rerun", str(picky),
+                                 "--db", str(db)], env={"PYTHONHASHSEED": "0"})
+    assert result.exit_code == 0, result.output
+    out = result.output.splitlines()
+    assert out[0] == (f"Game cup/r1/t0/g0: seat 0 (picky@v1+o1a2b) rerun in-process with "
+                      f"{picky}, bot_seed {_BOT_SEED}, options pick=2")
+    assert out[-1] == "Same answers: the bot answered every decision of seat 0 as recorded"
 
 
 def test_a_stored_game_that_is_not_there_is_one_line(tmp_path: Path) -> None:

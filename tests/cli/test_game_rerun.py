@@ -141,6 +141,15 @@ def test_a_crash_is_shown_with_its_traceback(tmp_path: Path) -> None:
     assert out[-1] == "RuntimeError: round 2 is too much"
 
 
+def test_pdb_opens_where_the_bot_raised(tmp_path: Path) -> None:
+    _refereed(_bot(tmp_path, "crashing", crash=True), tmp_path / "g.jsonl")
+    result = runner.invoke(app, ["game", str(tmp_path / "g.jsonl"), "--seat", "0", "--rerun",
+                                 str(_bot(tmp_path, "again", crash=True)), "--pdb"],
+                           input="p request.kind, request.observation['round']\nq\n")
+    assert result.exit_code == 1
+    assert "(Pdb) ('turn', 2)" in result.output.splitlines()
+
+
 def test_a_changed_bot_is_told_where_it_first_answers_otherwise(tmp_path: Path) -> None:
     record = _refereed(_bot(tmp_path, "before"), tmp_path / "g.jsonl")
     result = _rerun(tmp_path / "g.jsonl", _bot(tmp_path, "after", changed=True))

@@ -175,6 +175,8 @@ def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
         first = next(g for g in games if g.failures)
         lines.append(f"  one of them in full: arena game {first.id} --seat "
                      f"{first.failures[0].get('seat', 0)}{_db_option(store.path)}")
+        lines.append("  (its bot's author replays it in-process with --rerun BOT, "
+                     "docs/BOTS.md)")
     if t.format == "swiss" and games:
         standings = swiss_standings(store, t, games=games)
         played = {(g.round, g.table_index) for g in games}

@@ -428,6 +428,9 @@ def test_entry_options_reach_the_sandboxed_bot_and_replay_move_for_move(
     pointer = [line for line in status.stdout.splitlines()
                if line.startswith("  one of them in full: arena game ")]
     assert len(pointer) == 1
+    lines = status.stdout.splitlines()
+    assert lines[lines.index(pointer[0]) + 1] == (
+        "  (its bot's author replays it in-process with --rerun BOT, docs/BOTS.md)")
     found = re.fullmatch(r"  one of them in full: arena game (\S+) --seat (\d) --db (\S+)",
                          pointer[0])
     assert found is not None and Path(found[3]) == tmp_path / "one.db", pointer

@@ -1,10 +1,13 @@
 """Fixtures of the site's tests: a small stored Swiss tournament (site_db.py) and a small
-league (league_db.py)."""
+league (league_db.py), the cup served, and a headless Chromium."""
 
 from __future__ import annotations
 
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,3 +47,26 @@ def league_site(league_path: Path, tmp_path_factory: pytest.TempPathFactory) -> 
     out = tmp_path_factory.mktemp("league-site")
     write_site(league_path, league_db.NAME, out, jobs=1)
     return out
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for a test module (tests/web/chromium.py)."""
+    from chromium import chromium
+
+    with chromium() as driver:
+        yield driver
+
+
+@pytest.fixture(scope="module")
+def cup_served(cup_db: Path) -> Iterator[str]:
+    """``arena serve`` of the cup's database on a free port: the site's root address."""
+    from arena.web.server import make_server
+
+    server = make_server(cup_db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()

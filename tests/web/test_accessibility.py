@@ -12,16 +12,13 @@ from __future__ import annotations
 
 import os
 import re
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import site_db
-from chromium import CHROMIUM, DRIVER, MISSING, chromium, contrast
+from chromium import CHROMIUM, DRIVER, MISSING, contrast
 
-from arena.web.server import make_server
 from arena.web.site import game_page
 
 REPO = Path(__file__).resolve().parents[2]
@@ -36,20 +33,8 @@ ALSO_FAILING = {"heading-order"}
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as driver:
-        yield driver
-
-
-@pytest.fixture(scope="module")
-def home(cup_db: Path) -> Iterator[str]:
-    server = make_server(cup_db, "127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+def home(cup_served: str) -> str:
+    return cup_served
 
 
 @pytest.fixture(scope="module")

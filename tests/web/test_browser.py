@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import site_db
-from chromium import CHROMIUM, DRIVER, MISSING, chromium, contrast
+from chromium import CHROMIUM, DRIVER, MISSING, contrast
 
 from arena.engine.cards import NOTATION
 from arena.engine.config import GameConfig
@@ -38,20 +37,8 @@ REPLAYED = "cup/r2/t0/g0"  # the three-player table
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as driver:
-        yield driver
-
-
-@pytest.fixture(scope="module")
-def served(cup_db: Path) -> Iterator[str]:
-    server = make_server(cup_db, "127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/t/cup/"
-    finally:
-        server.shutdown()
-        server.server_close()
+def served(cup_served: str) -> str:
+    return f"{cup_served}t/cup/"
 
 
 def errors(driver: Any) -> list[dict[str, Any]]:
@@ -849,7 +836,7 @@ return out;
 """
 
 
-def test_small_coloured_text_is_readable(browser: Any, cup_site: Path, served: str) -> None:
+def test_small_coloured_text_is_readable(browser: Any, cup_site: Path, tmp_path: Path) -> None:
     """The live note (green on grey), a trap's turns left and the "deciding" tag (orange), and
     the "chosen" mark (blue on light blue) were below WCAG AA's 4.5:1 for text this small."""
     browser.get("about:blank")
@@ -861,8 +848,16 @@ def test_small_coloured_text_is_readable(browser: Any, cup_site: Path, served: s
     colours = browser.execute_script(_COLOURS, {
         "turns left": "#seats .traps .card.trap .left", "deciding": ".seat .tag.deciding",
         "chosen": "#decision .options .mark"})
-    browser.get(served + "index.html")
-    colours.update(browser.execute_script(_COLOURS, {"live": "#live"}))
+    # the live note is on the pages of a tournament not finished (here one stopped)
+    server = make_server(site_db.build(tmp_path / "arena.db", state="running", rounds=1),
+                         "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_port}/t/cup/index.html")
+        colours.update(browser.execute_script(_COLOURS, {"live": "#live"}))
+    finally:
+        server.shutdown()
+        server.server_close()
     assert sorted(colours) == ["chosen", "deciding", "live", "turns left"]
     for name, (foreground, background) in colours.items():
         assert contrast(foreground, background) >= 4.5, (name, foreground, background)

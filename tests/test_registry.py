@@ -377,6 +377,12 @@ _TAKES = ("(a bot.yaml takes name, command, module, metadata, requirements, pyth
       "'author' must be text, got a list: left out"]),
     ("metadata: {version: {major: 2}}\n", {},
      ["'metadata.version' must be text, got a mapping: left out"]),
+    # these were shown as "True" and "False"
+    ("author: yes\nmetadata: {version: off}\n", {},
+     ["'metadata.version' must be text, but YAML reads an unquoted yes, no, on, off, true or "
+      "false as false: quote it; left out",
+      "'author' must be text, but YAML reads an unquoted yes, no, on, off, true or false as "
+      "true: quote it; left out"]),
 ])
 def test_an_unknown_manifest_key_is_a_warning_with_a_suggestion(
         tmp_path: Path, caplog: pytest.LogCaptureFixture, manifest: str,

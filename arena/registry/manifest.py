@@ -317,12 +317,14 @@ def _manifest_metadata(data: dict[str, Any], where: Path) -> dict[str, str]:
     for prefix, source in (("metadata.", nested or {}), ("", data)):
         for key in METADATA_KEYS:
             value = source.get(key)
-            if isinstance(value, str | int | float | dt.date):  # scalars: shown as text
+            if isinstance(value, bool):  # an int to Python: it was shown as "True"
+                log.warning("%s: '%s%s' must be text, %s; left out", where, prefix, key,
+                            _read_as(value))
+            elif isinstance(value, str | int | float | dt.date):  # scalars: shown as text
                 meta[key] = str(_plain(value))
             elif value is not None:
                 log.warning("%s: '%s%s' must be text, got %s: left out", where, prefix, key,
-                            "true/false" if isinstance(value, bool)
-                            else _read_as(value).removeprefix("got "))
+                            _read_as(value).removeprefix("got "))
     return meta
 
 

@@ -4,6 +4,7 @@ arena.cli.main); ``cache_line`` is the line ``arena doctor`` shows."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -12,10 +13,13 @@ import typer
 from arena.cli.terminal import wrapped
 from arena.common.plural import counted
 from arena.registry.environments import (
+    Environment,
+    UnbuiltEnvironment,
     env_cache_dir,
     list_environments,
     on_build,
     remove_environment,
+    unbuilt_environments,
 )
 from arena.registry.envusage import environment_uses
 
@@ -51,17 +55,22 @@ def env_list(
 ) -> None:
     """List the built environments (help text: ``_LIST_HELP``)."""
     uses = environment_uses(bots_dir)
+    unbuilt = unbuilt_environments()
     if as_json:
         typer.echo(json.dumps({"cache": str(env_cache_dir()), "environments": [
             {"key": u.environment.key, "path": str(u.environment.path),
              "python": u.environment.python_version,
              "requirements": list(u.environment.requirements),
              "frozen": list(u.environment.frozen), "built": u.environment.built,
-             "bytes": u.environment.size(), "bots": list(u.bots)} for u in uses]}, indent=2))
+             "bytes": u.environment.size(), "bots": list(u.bots)} for u in uses],
+            "unbuilt": [{"key": e.key, "path": str(e.path), "why": e.why,
+                         "building": e.building, "bytes": e.size()} for e in unbuilt]},
+            indent=2))
         return
     # a terminal's lines wrap at words (it broke them mid-word), continued indented
+    broken = f", {len(unbuilt)} not built" if unbuilt else ""
     typer.echo(wrapped(f"Environment cache: {env_cache_dir()} "
-                       f"({counted(len(uses), 'environment')})", indent="  "))
+                       f"({counted(len(uses), 'environment')}{broken})", indent="  "))
     for use in uses:
         env = use.environment
         typer.echo(wrapped(f"{env.key}  Python {env.python_version}  {_size(env.size())}  "
@@ -70,6 +79,10 @@ def env_list(
             f"    requires: {', '.join(env.requirements) or '(nothing)'}",
             f"    installed: {', '.join(env.frozen) or '(nothing)'}",
             f"    used by: {', '.join(use.bots) or 'no registered bot'}"]), indent=" " * 6))
+    for entry in unbuilt:
+        later = "" if entry.building else "; arena env prune removes it"
+        typer.echo(wrapped(f"{entry.key}  not built  {_size(entry.size())}: {entry.why}"
+                           f"{later}", indent="  "))
 
 
 def env_prune(
@@ -78,29 +91,56 @@ def env_prune(
                                                             "remove nothing.")] = False,
 ) -> None:
     """Remove the environments no registered bot uses (help text: ``_PRUNE_HELP``)."""
-    unused = [use.environment for use in environment_uses(bots_dir) if not use.bots]
+    unused: list[Environment | UnbuiltEnvironment] = [
+        use.environment for use in environment_uses(bots_dir) if not use.bots]
+    unused += [e for e in unbuilt_environments() if not e.building]
+    removed: list[Environment | UnbuiltEnvironment] = []
     freed = 0
-    for env in unused:
-        size = env.size()
-        if not dry_run:
-            remove_environment(env)
+    for entry in unused:
+        size = entry.size() if not entry.path.is_symlink() else 0
+        what = _what(entry, size)  # said before: a link is no longer one after
+        if not dry_run and not remove_environment(entry):
+            typer.echo(wrapped(f"left {entry.key}: another arena process holds it now "
+                               "(a build under way)"))
+            continue
+        removed.append(entry)
         freed += size
-        typer.echo(f"{'would remove' if dry_run else 'removed'} {env.key} "
-                   f"({', '.join(env.requirements) or 'nothing'}; {_size(size)})")
+        typer.echo(wrapped(f"{'would remove' if dry_run else 'removed'} {what}"))
     if not unused:
         typer.echo("No environment is unused: nothing to remove.")
-        return
-    verb = "would free" if dry_run else "freed"
-    typer.echo(f"{counted(len(unused), 'environment')} no registered bot uses; {verb} "
-               f"{_size(freed)}.")
+    elif removed:
+        typer.echo(wrapped(f"{_counts(removed)}; {'would free' if dry_run else 'freed'} "
+                           f"{_size(freed)}."))
+
+
+def _counts(removed: list[Environment | UnbuiltEnvironment]) -> str:
+    """How many environments unused and how many unbuilt, in words."""
+    unbuilt = sum(isinstance(entry, UnbuiltEnvironment) for entry in removed)
+    parts = [f"{counted(len(removed) - unbuilt, 'environment')} no registered bot uses"
+             if len(removed) > unbuilt else "",
+             f"{counted(unbuilt, 'environment')} not built" if unbuilt else ""]
+    return " and ".join(part for part in parts if part)
+
+
+def _what(entry: Environment | UnbuiltEnvironment, size: int) -> str:
+    """An entry prune removes, in words."""
+    if entry.path.is_symlink():
+        return (f"the link {entry.key} (to {os.readlink(entry.path)}: what it leads to is "
+                "left as it is)")
+    if isinstance(entry, UnbuiltEnvironment):
+        return f"{entry.key} (not built; {entry.why}; {_size(size)})"
+    return f"{entry.key} ({', '.join(entry.requirements) or 'nothing'}; {_size(size)})"
 
 
 _LIST_HELP = ("List the environments built for bots that require packages: where they are, "
-              "what each installs, its size and which registered bots use it.\n\n"
+              "what each installs, its size and which registered bots use it; then those not "
+              "built, and why (being built now, or a build that stopped part way).\n\n"
               "Example: arena env list")
 _PRUNE_HELP = ("Remove the environments no registered bot (nor a version kept by submit "
-               "--update) uses; a bot that needs one again has it rebuilt by check-bot, "
-               "match or run.\n\nExample: arena env prune --dry-run")
+               "--update) uses, and those whose build stopped part way (never one being "
+               "built now); a link in the cache is removed itself, not what it leads to. A "
+               "bot that needs one again has it rebuilt by check-bot, match or run.\n\n"
+               "Example: arena env prune --dry-run")
 
 
 def _building(requirements: tuple[str, ...], path: Path) -> None:

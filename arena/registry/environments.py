@@ -12,7 +12,8 @@ asks for the same. A build holds a lock on its key, so two builds of one key nev
 the directory counts as built once its record (:data:`RECORD`: requirements, interpreter,
 the frozen package list) is there, written last by rename. The venv is built in place (its
 scripts name their own path, so it cannot be moved once built); a build that died part way
-is removed by the next one.
+is removed by the next one, or by ``arena env prune`` (under the same lock, taken without
+waiting: one being built is left).
 
 A bot with requirements runs under its environment's interpreter (``bin/python``, which
 reads the environment's ``pyvenv.cfg`` and its site-packages, ``.pth`` files included); the
@@ -29,6 +30,7 @@ import functools
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -46,6 +48,7 @@ from arena.sandbox import probe
 __all__ = [
     "RECORD",
     "Environment",
+    "UnbuiltEnvironment",
     "attach",
     "build_count",
     "cached_environment",
@@ -59,12 +62,14 @@ __all__ = [
     "missing_python",
     "on_build",
     "remove_environment",
+    "unbuilt_environments",
     "with_environment",
 ]
 
 #: The record that marks a built environment (written last).
 RECORD = "arena-env.json"
 _LOCKS = ".locks"
+_KEY = re.compile(r"[0-9a-f]{16}")  # fullmatch: a directory a build names
 _PIP_TIMEOUT_S = 20
 _ELSEWHERE = ("PIP_USER", "PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "PYTHONUSERBASE", "PYTHONPATH",
               "VIRTUAL_ENV", "PYTHONHOME")
@@ -122,7 +127,7 @@ class Environment:
 
     def size(self) -> int:
         """Bytes of its files."""
-        return sum(f.lstat().st_size for f in self.path.rglob("*") if not f.is_dir())
+        return _tree_size(self.path)
 
 
 def interpreter_for(python: str | None) -> Interpreter:
@@ -194,14 +199,28 @@ def environment_at(path: Path) -> Environment | None:
 
 
 def _read_record(path: Path) -> Environment | None:
+    found = _examine(path)
+    return found if isinstance(found, Environment) else None
+
+
+def _examine(path: Path) -> Environment | str:
+    """The built environment at ``path``, or why it does not count as one."""
+    if path.is_symlink() and not path.exists():
+        return f"a symbolic link to {os.readlink(path)}, which is not there"
+    if not path.is_dir():
+        return "a file, not an environment's directory"
     try:
         data = json.loads((path / RECORD).read_text(encoding="utf-8"))
         return Environment(key=path.name, path=path, python=data["python"],
                            python_version=data["python_version"],
                            requirements=tuple(data["requirements"]),
                            frozen=tuple(data["frozen"]), built=data["built"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
+    except FileNotFoundError:
+        return f"no {RECORD}: a build that stopped part way (killed, or a full disk)"
+    except OSError as exc:
+        return f"its {RECORD} cannot be read ({exc.strerror or exc})"
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return f"its {RECORD} is not an environment's record (a build cut short, or edited)"
 
 
 def environment_key(requirements: tuple[str, ...], python: str | None) -> str:
@@ -262,11 +281,13 @@ def _make_cache(root: Path) -> None:
 
 
 @contextlib.contextmanager
-def _locked(root: Path, key: str) -> Iterator[None]:
+def _locked(root: Path, key: str, wait: bool = True) -> Iterator[None]:
+    """``key``'s lock held (without ``wait``: BlockingIOError when another process holds
+    it)."""
     (root / _LOCKS).mkdir(exist_ok=True)
     fd = os.open(root / _LOCKS / f"{key}.lock", os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        fcntl.flock(fd, fcntl.LOCK_EX | (0 if wait else fcntl.LOCK_NB))
         yield
     finally:
         os.close(fd)
@@ -363,20 +384,106 @@ def _open_to_bots(path: Path) -> None:
 
 def list_environments(root: Path | None = None) -> list[Environment]:
     """Every built environment in the cache, by key."""
+    found = (_examine(p) for p in _cache_entries(root))
+    return [env for env in found if isinstance(env, Environment)]
+
+
+@dataclass(frozen=True)
+class UnbuiltEnvironment:
+    """An entry of the cache that is no built environment: a build under way, or one that
+    stopped part way (killed, a full disk), or what else was left there."""
+
+    key: str
+    path: Path
+    why: str
+    building: bool  # a build holds its key's lock now
+
+    def size(self) -> int:
+        """Bytes of its files (none of a link's: they are elsewhere)."""
+        return 0 if self.path.is_symlink() else _tree_size(self.path)
+
+
+def unbuilt_environments(root: Path | None = None) -> list[UnbuiltEnvironment]:
+    """Every entry of the cache that is not a built environment, by key."""
     root = root if root is not None else env_cache_dir()
-    if not root.is_dir():
+    found = []
+    for path in _cache_entries(root):
+        if not _KEY.fullmatch(path.name):
+            continue  # not one of ours: left as it is
+        why = _examine(path)
+        if isinstance(why, str):
+            building = _held(root, path.name)
+            found.append(UnbuiltEnvironment(path.name, path, "being built now" if building
+                                            else why, building))
+    return found
+
+
+def _cache_entries(root: Path | None) -> list[Path]:
+    """The cache's entries by name (not its locks, nor a record being written)."""
+    root = root if root is not None else env_cache_dir()
+    try:
+        return sorted(p for p in root.iterdir() if not p.name.startswith("."))
+    except NotADirectoryError:
+        raise BotEnvironmentError(f"the environment cache {root} is a file, not a directory "
+                                  "(ARENA_ENV_CACHE picks another directory)") from None
+    except FileNotFoundError:
         return []
-    found = (_read_record(p) for p in sorted(root.iterdir()) if p.is_dir()
-             and not p.name.startswith("."))
-    return [env for env in found if env is not None]
+    except OSError as exc:
+        raise BotEnvironmentError(f"cannot read the environment cache {root}: "
+                                  f"{exc.strerror or exc}") from None
 
 
-def remove_environment(env: Environment) -> None:
-    """Remove one environment (under its key's lock: never under a build)."""
-    root = env.path.parent
-    with _locked(root, env.key):
-        (env.path / RECORD).unlink(missing_ok=True)  # no longer counts as built
-        shutil.rmtree(env.path, ignore_errors=True)
+def _tree_size(path: Path) -> int:
+    """Bytes of the files under ``path`` (links not followed; what vanishes meanwhile, or
+    cannot be entered, not counted)."""
+    if not path.is_dir():
+        with contextlib.suppress(OSError):
+            return path.lstat().st_size
+    total = 0
+    for dirpath, _dirnames, filenames in os.walk(path):
+        for name in filenames:
+            with contextlib.suppress(OSError):
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+    return total
+
+
+def _held(root: Path, key: str) -> bool:
+    """Whether another process holds ``key``'s lock now (builds it, or removes it)."""
+    try:
+        fd = os.open(root / _LOCKS / f"{key}.lock", os.O_RDONLY)
+    except OSError:
+        return False  # never locked, or not ours to open: no build of ours holds it
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)
+    return False
+
+
+def remove_environment(entry: Environment | UnbuiltEnvironment) -> bool:
+    """Remove one entry of the cache, under its key's lock, so never one being built: False
+    (nothing removed) when another process holds the lock, or when an unbuilt one has been
+    built meanwhile. A symbolic link is removed itself, never what it leads to. Raises
+    :class:`BotEnvironmentError` when its files cannot be removed."""
+    path = entry.path
+    try:
+        with _locked(path.parent, entry.key, wait=False):
+            if isinstance(entry, UnbuiltEnvironment) and _read_record(path) is not None:
+                return False
+            if path.is_symlink() or not path.is_dir():
+                path.unlink(missing_ok=True)
+            else:
+                (path / RECORD).unlink(missing_ok=True)  # no longer counts as built
+                shutil.rmtree(path)
+    except BlockingIOError:
+        return False
+    except OSError as exc:
+        where = f" ({exc.filename})" if exc.filename and exc.filename != str(path) else ""
+        raise BotEnvironmentError(f"cannot remove the environment {path}: "
+                                  f"{exc.strerror or exc}{where}") from None
+    return True
 
 
 def environment_of_command(command: tuple[str, ...] | list[str]) -> Path | None:

@@ -1,11 +1,16 @@
-"""What ``arena env prune`` says when there is nothing to remove, or a bots directory
-that is not one."""
+"""What ``arena env list`` and ``arena env prune`` say and do when there is nothing to remove,
+a bots directory that is not one, environments whose build stopped part way or is under way,
+and links in the cache."""
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
+import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
@@ -42,3 +47,106 @@ def test_a_bots_dir_that_is_no_directory_is_refused_and_nothing_is_pruned(
             told = f"Invalid value for '--bots-dir': dir '{where}' {problem}."
             assert "".join(told.split()) in said
     assert (built / "arena-env.json").is_file()
+
+
+_RECORD = {"python": "/usr/bin/python3", "python_version": "3.11.2", "requirements": ["six"],
+           "frozen": ["six==1.16.0"], "built": "2026-12-01T00:00:00Z"}
+
+
+def built_environment(path: Path) -> Path:
+    """A directory with an environment's record (what a finished build leaves)."""
+    path.mkdir(parents=True)
+    (path / "arena-env.json").write_text(json.dumps(_RECORD))
+    return path
+
+
+def cache_env(tmp_path: Path) -> dict[str, str]:
+    (tmp_path / "bots").mkdir(exist_ok=True)
+    return {"ARENA_ENV_CACHE": str(tmp_path / "envs"), "ARENA_BOTS_DIR": str(tmp_path / "bots"),
+            "COLUMNS": "300"}
+
+
+def test_environments_whose_build_stopped_part_way_are_listed_and_pruned(
+        tmp_path: Path) -> None:
+    """A build killed midway left a directory no command listed or removed."""
+    cache = tmp_path / "envs"
+    killed = cache / "1111111111111111"
+    (killed / "lib").mkdir(parents=True)
+    (killed / "lib" / "half.py").write_text("x = 1\n")
+    cut = cache / "2222222222222222"
+    cut.mkdir()
+    (cut / "arena-env.json").write_text('{"python": ')
+    env = cache_env(tmp_path)
+    listed = runner.invoke(app, ["env", "list"], env=env)
+    assert listed.exit_code == 0, listed.output
+    assert listed.stdout.splitlines() == [
+        f"Environment cache: {cache} (0 environments, 2 not built)",
+        "1111111111111111  not built  0.0 MiB: no arena-env.json: a build that stopped part "
+        "way (killed, or a full disk); arena env prune removes it",
+        "2222222222222222  not built  0.0 MiB: its arena-env.json is not an environment's "
+        "record (a build cut short, or edited); arena env prune removes it"]
+    listed = runner.invoke(app, ["env", "list", "--json"], env=env)
+    assert [(e["key"], e["building"]) for e in json.loads(listed.stdout)["unbuilt"]] == [
+        ("1111111111111111", False), ("2222222222222222", False)]
+    pruned = runner.invoke(app, ["env", "prune"], env=env)
+    assert pruned.exit_code == 0, pruned.output
+    assert pruned.stdout.splitlines()[-1] == "2 environments not built; freed 0.0 MiB."
+    assert not killed.exists() and not cut.exists()
+
+
+def test_an_environment_being_built_is_listed_as_such_and_never_pruned(
+        tmp_path: Path) -> None:
+    cache = tmp_path / "envs"
+    building = cache / "3333333333333333"
+    building.mkdir(parents=True)
+    (cache / ".locks").mkdir()
+    fd = os.open(cache / ".locks" / "3333333333333333.lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # as a build in another process holds it
+        env = cache_env(tmp_path)
+        listed = runner.invoke(app, ["env", "list"], env=env)
+        assert listed.stdout.splitlines()[1:] == [
+            "3333333333333333  not built  0.0 MiB: being built now"]
+        pruned = runner.invoke(app, ["env", "prune"], env=env)
+        assert pruned.exit_code == 0, pruned.output
+        assert pruned.stdout == "No environment is unused: nothing to remove.\n"
+        assert building.is_dir()
+    finally:
+        os.close(fd)
+
+
+def test_a_link_in_the_cache_is_removed_itself_never_what_it_leads_to(
+        tmp_path: Path) -> None:
+    """Prune unlinked the record through the link, rmtree failed silently on the link, and it
+    said 'removed'."""
+    target = built_environment(tmp_path / "elsewhere" / "env")
+    cache = tmp_path / "envs"
+    cache.mkdir()
+    (cache / "4444444444444444").symlink_to(target)
+    (cache / "5555555555555555").symlink_to(tmp_path / "gone")
+    pruned = runner.invoke(app, ["env", "prune"], env=cache_env(tmp_path))
+    assert pruned.exit_code == 0, pruned.output
+    assert pruned.stdout.splitlines() == [
+        f"removed the link 4444444444444444 (to {target}: what it leads to is left as it is)",
+        f"removed the link 5555555555555555 (to {tmp_path / 'gone'}: what it leads to is left "
+        "as it is)",
+        "1 environment no registered bot uses and 1 environment not built; freed 0.0 MiB."]
+    assert not os.path.lexists(cache / "4444444444444444")
+    assert not os.path.lexists(cache / "5555555555555555")
+    assert json.loads((target / "arena-env.json").read_text()) == _RECORD
+
+
+def test_an_environment_that_cannot_be_removed_is_said_so_not_removed(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """rmtree's errors were ignored, and prune said 'removed' all the same."""
+    built = built_environment(tmp_path / "envs" / "6666666666666666")
+
+    def refused(path: str, ignore_errors: bool = False, **_: object) -> None:
+        if not ignore_errors:  # (as rmtree does when a file is not the referee's to remove)
+            raise PermissionError(13, "Permission denied", str(Path(path) / "bin"))
+
+    monkeypatch.setattr(shutil, "rmtree", refused)
+    pruned = runner.invoke(app, ["env", "prune"], env=cache_env(tmp_path))
+    assert (pruned.exit_code, pruned.stdout) == (1, "")
+    assert pruned.stderr == (f"Error: cannot remove the environment {built}: Permission "
+                             f"denied ({built / 'bin'})\n")

@@ -382,7 +382,8 @@ _PRUNE_HELP = "\n\n".join([
     "deleted by hand. A version a stored tournament may still start (one not finished, or a "
     "league) is kept: the results databases counted are --db's (repeat it; default "
     "$ARENA_DB, else results/arena.db). The versions of registered bots stay (arena bots "
-    "remove takes them with their bot).",
+    "remove takes them with their bot). The environments of those removed go at the next arena "
+    "env prune.",
     "Example: arena bots prune --dry-run --db results/arena.db",
 ])
 

@@ -137,9 +137,10 @@ _LIST_HELP = ("List the environments built for bots that require packages: where
               "built, and why (being built now, or a build that stopped part way).\n\n"
               "Example: arena env list")
 _PRUNE_HELP = ("Remove the environments no registered bot (nor a version kept by submit "
-               "--update) uses, and those whose build stopped part way (never one being "
-               "built now); a link in the cache is removed itself, not what it leads to. A "
-               "bot that needs one again has it rebuilt by check-bot, match or run.\n\n"
+               "--update, its bot registered or not: arena bots prune removes those) uses, "
+               "and those whose build stopped part way (never one being built now); a link "
+               "in the cache is removed itself, not what it leads to. A bot that needs one "
+               "again has it rebuilt by check-bot, match or run.\n\n"
                "Example: arena env prune --dry-run")
 
 

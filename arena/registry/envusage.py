@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import BotError
-from arena.registry.botspec import BotSpec, default_bots_dir
+from arena.registry.botspec import VERSIONS_DIR, BotSpec, default_bots_dir
 from arena.registry.catalog import kept_versions, registered
 from arena.registry.environments import Environment, environment_key, list_environments
 from arena.registry.manifest import spec_from_path
@@ -19,24 +19,37 @@ __all__ = ["EnvironmentUse", "environment_uses"]
 @dataclass(frozen=True)
 class EnvironmentUse:
     """A built environment and the registered bots (``name`` or ``name@version`` for a kept
-    earlier version) that run in it."""
+    earlier version, whose bot may be registered no longer) that run in it."""
 
     environment: Environment
     bots: tuple[str, ...]
 
 
 def _registered_specs(bots_dir: Path) -> Iterator[tuple[str, BotSpec]]:
-    """Every registered bot and every earlier version ``submit --update`` kept."""
+    """Every registered bot and every earlier version ``submit --update`` kept, its bot's
+    or one no longer registered (a spec or a stored tournament may still enter it by
+    ``NAME@VERSION``: its environment goes when ``arena bots prune`` has taken it)."""
+    names = set()
     for name, path in registered(bots_dir):
+        names.add(name)
         try:
             yield name, spec_from_path(path, name)
         except BotError:
-            continue  # a broken bot uses no environment
-        for version, kept in kept_versions(name, bots_dir).items():
-            try:
-                yield f"{name}@{version}", spec_from_path(kept, name)
-            except BotError:
-                continue
+            pass  # a broken bot uses no environment; its kept versions may
+        yield from _kept_specs(name, bots_dir, "")
+    versions = bots_dir / VERSIONS_DIR
+    kept_names = {kept.name.partition("@")[0] for kept in versions.iterdir()
+                  if "@" in kept.name} if versions.is_dir() else set()
+    for name in sorted(kept_names - names):
+        yield from _kept_specs(name, bots_dir, f" (kept; {name} is not registered)")
+
+
+def _kept_specs(name: str, bots_dir: Path, note: str) -> Iterator[tuple[str, BotSpec]]:
+    for version, kept in kept_versions(name, bots_dir).items():
+        try:
+            yield f"{name}@{version}{note}", spec_from_path(kept, name)
+        except BotError:
+            continue
 
 
 def environment_uses(bots_dir: Path | None = None,

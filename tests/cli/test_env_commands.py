@@ -14,6 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.registry.environments import environment_key
 
 runner = CliRunner()
 
@@ -150,3 +151,22 @@ def test_an_environment_that_cannot_be_removed_is_said_so_not_removed(
     assert (pruned.exit_code, pruned.stdout) == (1, "")
     assert pruned.stderr == (f"Error: cannot remove the environment {built}: Permission "
                              f"denied ({built / 'bin'})\n")
+
+
+def test_a_kept_version_of_a_bot_no_longer_registered_keeps_its_environment(
+        tmp_path: Path) -> None:
+    """A stored tournament may still start it (arena bots prune keeps it so): its environment
+    was pruned, and rebuilt at its next start."""
+    kept = tmp_path / "bots" / ".versions" / "oldbot@0123abcd4567"
+    kept.mkdir(parents=True)
+    (kept / "bot.yaml").write_text("name: oldbot\nmodule: bot.py\nrequirements: [six]\n")
+    (kept / "bot.py").write_text("")
+    key = environment_key(("six",), None)
+    built = built_environment(tmp_path / "envs" / key)
+    env = cache_env(tmp_path)
+    listed = runner.invoke(app, ["env", "list"], env=env)
+    assert "    used by: oldbot@0123abcd4567 (kept; oldbot is not registered)\n" in listed.stdout
+    pruned = runner.invoke(app, ["env", "prune"], env=env)
+    assert (pruned.exit_code, pruned.stdout) == (
+        0, "No environment is unused: nothing to remove.\n")
+    assert (built / "arena-env.json").is_file()

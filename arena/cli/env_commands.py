@@ -12,6 +12,7 @@ import typer
 
 from arena.cli.terminal import wrapped
 from arena.common.plural import counted
+from arena.errors import BotEnvironmentError
 from arena.registry.environments import (
     Environment,
     UnbuiltEnvironment,
@@ -36,8 +37,12 @@ def _size(nbytes: int) -> str:
 
 
 def cache_summary() -> dict[str, str | int]:
-    """Where the environments are, how many, how big (for ``arena doctor --json``)."""
-    envs = list_environments()
+    """Where the environments are, how many, how big, or why the cache cannot be used (for
+    ``arena doctor --json``)."""
+    try:
+        envs = list_environments()
+    except BotEnvironmentError as exc:
+        return {"cache": str(env_cache_dir()), "count": 0, "bytes": 0, "problem": str(exc)}
     return {"cache": str(env_cache_dir()), "count": len(envs),
             "bytes": sum(env.size() for env in envs)}
 
@@ -45,6 +50,8 @@ def cache_summary() -> dict[str, str | int]:
 def cache_line() -> str:
     """:func:`cache_summary` in one line (for ``arena doctor``)."""
     summary = cache_summary()
+    if "problem" in summary:
+        return f"Bot envs:    {summary['cache']} (unusable: {summary['problem']})"
     return (f"Bot envs:    {summary['cache']} ({counted(int(summary['count']), 'environment')}"
             f", {_size(int(summary['bytes']))}; arena env list)")
 

@@ -258,24 +258,39 @@ def ensure_environment(requirements: tuple[str, ...], python: str | None) -> Env
 def _closed_ancestor(root: Path) -> Path | None:
     """The first directory above ``root`` other users cannot enter, if any."""
     for directory in reversed(root.resolve().parents):
-        if directory.exists() and not directory.stat().st_mode & 0o001:
+        if directory.is_dir() and not directory.stat().st_mode & 0o001:
             return directory
     return None
 
 
+def _not_a_directory(root: Path) -> str:
+    """Why the cache ``root`` cannot be a directory: it, or a directory it is to be in, is a
+    file."""
+    file = next((p for p in reversed([root, *root.parents]) if p.exists() and not p.is_dir()),
+                root)
+    where = "" if file == root else f" ({file} is a file)"
+    what = "is a file, not a directory" if file == root else "cannot be a directory"
+    return (f"the environment cache {root} {what}{where}: ARENA_ENV_CACHE picks another "
+            "directory")
+
+
 def _make_cache(root: Path) -> None:
+    if any(p.exists() and not p.is_dir() for p in [root, *root.parents]):
+        raise BotEnvironmentError(_not_a_directory(root))
     closed = _closed_ancestor(root) if os.geteuid() == 0 else None
     if closed is not None:  # a root referee's bots run as other users: they must reach it
         raise BotEnvironmentError(
             f"the environment cache {root} is out of the bots' reach ({closed} is closed to "
             "other users): set ARENA_ENV_CACHE to a directory they may enter, such as "
             "/var/cache/palaestra-arena/envs")
+    existed = root.is_dir()
     try:
         root.mkdir(parents=True, exist_ok=True)
         (root / _LOCKS).mkdir(exist_ok=True)
         root.chmod(0o755)  # the bots' users look inside (without bubblewrap)
     except OSError as exc:
-        raise BotEnvironmentError(f"cannot create the environment cache {root}: "
+        what = "cannot write into" if existed else "cannot create"
+        raise BotEnvironmentError(f"{what} the environment cache {root}: "
                                   f"{exc.strerror or exc} (ARENA_ENV_CACHE picks another "
                                   "directory)") from None
 
@@ -424,8 +439,7 @@ def _cache_entries(root: Path | None) -> list[Path]:
     try:
         return sorted(p for p in root.iterdir() if not p.name.startswith("."))
     except NotADirectoryError:
-        raise BotEnvironmentError(f"the environment cache {root} is a file, not a directory "
-                                  "(ARENA_ENV_CACHE picks another directory)") from None
+        raise BotEnvironmentError(_not_a_directory(root)) from None
     except FileNotFoundError:
         return []
     except OSError as exc:
@@ -481,6 +495,8 @@ def remove_environment(entry: Environment | UnbuiltEnvironment) -> bool:
         return False
     except OSError as exc:
         where = f" ({exc.filename})" if exc.filename and exc.filename != str(path) else ""
+        if exc.errno == errno.EROFS:
+            where = f" (the cache {path.parent} cannot be written)"
         raise BotEnvironmentError(f"cannot remove the environment {path}: "
                                   f"{exc.strerror or exc}{where}") from None
     return True

@@ -8,6 +8,8 @@ import fcntl
 import json
 import os
 import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -170,3 +172,57 @@ def test_a_kept_version_of_a_bot_no_longer_registered_keeps_its_environment(
     assert (pruned.exit_code, pruned.stdout) == (
         0, "No environment is unused: nothing to remove.\n")
     assert (built / "arena-env.json").is_file()
+
+
+def test_a_cache_that_is_a_file_or_lies_under_one_is_said_so(tmp_path: Path) -> None:
+    """env list found no environment in it; doctor said 0 environments; a build under a file
+    was 'out of the bots' reach (... is closed to other users)' (as root)."""
+    (tmp_path / "afile").write_text("")
+    bot = tmp_path / "needy"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text("name: needy\nmodule: bot.py\nrequirements: [six]\n")
+    (bot / "bot.py").write_text("")
+    for cache, problem in ((tmp_path / "afile", "is a file, not a directory"),
+                           (tmp_path / "afile" / "envs",
+                            f"cannot be a directory ({tmp_path / 'afile'} is a file)")):
+        env = {**cache_env(tmp_path), "ARENA_ENV_CACHE": str(cache)}
+        said = f"the environment cache {cache} {problem}: ARENA_ENV_CACHE picks another directory"
+        for args in (["env", "list"], ["env", "prune"], ["check-bot", str(bot)]):
+            result = runner.invoke(app, args, env=env)
+            named = "needy: " if args[0] == "check-bot" else ""
+            assert (result.exit_code, result.stderr) == (1, f"Error: {named}{said}\n"), args
+        doctor = runner.invoke(app, ["doctor"], env=env)
+        assert f"Bot envs:    {cache} (unusable: {said})\n" in doctor.stdout
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounts a read-only bind (needs root)")
+def test_a_read_only_cache_is_said_so(tmp_path: Path) -> None:
+    """A build said it could not create the cache that was there; prune named the lock."""
+    base = Path(tempfile.mkdtemp(prefix="arena-envs-"))
+    base.chmod(0o755)  # within the bots' reach, as a root referee's cache must be
+    cache = base / "envs"
+    built = built_environment(cache / "7777777777777777")
+    mounted = subprocess.run(f"mount --bind {cache} {cache} && mount -o remount,ro,bind "
+                             f"{cache}", shell=True, capture_output=True, check=False)
+    if mounted.returncode != 0:
+        subprocess.run(["umount", str(cache)], capture_output=True, check=False)
+        shutil.rmtree(base)
+        pytest.skip("cannot mount a read-only bind here")
+    try:
+        bot = tmp_path / "needy"
+        bot.mkdir()
+        (bot / "bot.yaml").write_text("name: needy\nmodule: bot.py\nrequirements: [six]\n")
+        (bot / "bot.py").write_text("")
+        env = {**cache_env(tmp_path), "ARENA_ENV_CACHE": str(cache)}
+        pruned = runner.invoke(app, ["env", "prune"], env=env)
+        assert (pruned.exit_code, pruned.stderr) == (1, (
+            f"Error: cannot remove the environment {built}: Read-only file system (the cache "
+            f"{cache} cannot be written)\n"))
+        checked = runner.invoke(app, ["check-bot", str(bot)], env=env)
+        assert (checked.exit_code, checked.stderr) == (1, (
+            f"Error: needy: cannot write into the environment cache {cache}: Read-only file "
+            "system (ARENA_ENV_CACHE picks another directory)\n"))
+        assert (built / "arena-env.json").is_file()
+    finally:
+        subprocess.run(["umount", str(cache)], check=False)
+        shutil.rmtree(base)

@@ -369,7 +369,9 @@ def _run(argv: list[str], what: str | None) -> None:
     if what is not None and "No space left on device" in output:
         raise BotEnvironmentError(f"the disk is full: {what} (No space left on device)")
     if what is None:
-        raise BotEnvironmentError(pip_failure(output, argv[0]))
+        no_index = env.get("PIP_NO_INDEX", "").strip().lower() in ("1", "y", "yes", "t",
+                                                                     "true", "on")
+        raise BotEnvironmentError(pip_failure(output, argv[0], no_index))
     last = [line.strip() for line in output.splitlines() if line.strip()]
     raise BotEnvironmentError(f"{what}: {last[-1] if last else f'exit {done.returncode}'}")
 

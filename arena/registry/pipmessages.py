@@ -37,9 +37,23 @@ def _versions(text: str) -> str:
                   f"{', '.join(newest)}")
 
 
-def pip_failure(output: str, python: str) -> str:
+def _where(lines: list[str], no_index: bool) -> str:
+    """Where pip looked for releases, in words: the index, or (told to use none) the
+    directories of wheels it names."""
+    if not no_index:
+        return "on the package index"
+    links = next((line.removeprefix("Looking in links:").strip() for line in lines
+                  if line.startswith("Looking in links:")), "")
+    if links:
+        return f"in {_short(links)}, pip's only source (PIP_NO_INDEX: no package index)"
+    return ("anywhere: pip is told to use no package index (PIP_NO_INDEX) and no directory of "
+            "wheels (PIP_FIND_LINKS)")
+
+
+def pip_failure(output: str, python: str, no_index: bool = False) -> str:
     """Why ``pip install`` failed, from its ``output`` (stderr then stdout); ``python`` is
-    the interpreter that ran pip."""
+    the interpreter that ran pip; ``no_index``: pip was told to use no index
+    (``PIP_NO_INDEX``), only its directories of wheels."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     if any("No space left on device" in line for line in lines):
         return "the disk is full: pip could not install the requirements (No space left on " \
@@ -60,9 +74,9 @@ def pip_failure(output: str, python: str) -> str:
         found = _NOT_FOUND.search(line)
         if found is not None:
             versions = _versions((found.group(2) or "none").strip())
-            return (f"cannot install {printable(found.group(1))}: no matching release on the "
-                    f"package index (pip: from versions: {versions}; only wheels are "
-                    "installed, never built from source)")
+            return (f"cannot install {printable(found.group(1))}: no matching release "
+                    f"{_where(lines, no_index)} (pip: from versions: {versions}; only wheels "
+                    "are installed, never built from source)")
     errors = [line for line in lines if line.startswith("ERROR:")]
     if errors:
         return f"pip: {_short(errors[-1].removeprefix('ERROR:'))}"

@@ -52,13 +52,16 @@ def check(bot: Path, **env: str) -> tuple[int, str]:
     return result.exit_code, result.output
 
 
-def test_a_requirement_that_does_not_resolve(tmp_path: Path,
-                                             env_cache: Path) -> None:  # noqa: F811
+def test_a_requirement_that_does_not_resolve(tmp_path: Path, env_cache: Path,  # noqa: F811
+                                             wheelhouse: Path) -> None:  # noqa: F811
+    """With PIP_NO_INDEX (as here), it was said to have no release 'on the package index',
+    which pip never looked at."""
     bot = manifest_bot(tmp_path, 'requirements: ["nosuch-pkg>=1"]\n')
     assert check(bot) == (1, installing(env_cache, "nosuch-pkg>=1") +
-                          "Error: needy: cannot install nosuch-pkg>=1: no matching release "
-                             "on the package index (pip: from versions: none; only wheels are "
-                             "installed, never built from source)\n")
+                          f"Error: needy: cannot install nosuch-pkg>=1: no matching release "
+                             f"in {wheelhouse}, pip's only source (PIP_NO_INDEX: no package "
+                             "index) (pip: from versions: none; only wheels are installed, "
+                             "never built from source)\n")
     assert environments.list_environments() == [] or all(
         e.requirements != ("nosuch-pkg>=1",) for e in environments.list_environments())
 
@@ -99,6 +102,10 @@ def test_a_version_that_does_not_exist_is_shown_the_newest_ones() -> None:
         "only wheels are installed, never built from source)")
     few = "ERROR: Could not find a version that satisfies the requirement x>9 (from versions: 1, 2)"
     assert "(pip: from versions: 1, 2; only wheels" in pip_failure(few, "py")
+    assert pip_failure(few, "py", no_index=True) == (
+        "cannot install x>9: no matching release anywhere: pip is told to use no package index "
+        "(PIP_NO_INDEX) and no directory of wheels (PIP_FIND_LINKS) (pip: from versions: 1, 2; "
+        "only wheels are installed, never built from source)")
 
 
 def test_a_requirements_file_outside_the_bot(tmp_path: Path) -> None:
@@ -169,7 +176,7 @@ def test_submit_then_list_and_prune(tmp_path: Path, env_cache: Path) -> None:  #
 
 
 def test_a_tournament_refuses_a_bot_whose_environment_cannot_be_built(
-        tmp_path: Path, env_cache: Path) -> None:  # noqa: F811
+        tmp_path: Path, env_cache: Path, wheelhouse: Path) -> None:  # noqa: F811
     bot = manifest_bot(tmp_path, 'requirements: ["nosuch-pkg>=1"]\n')
     spec = tmp_path / "spec.yaml"
     spec.write_text(f"name: t\nformat: round_robin\nbots: [{bot}, {BOTS / 'random.py'}]\n"
@@ -177,8 +184,9 @@ def test_a_tournament_refuses_a_bot_whose_environment_cannot_be_built(
     result = runner.invoke(app, ["run", str(spec)])
     assert (result.exit_code, result.output) == (1, installing(env_cache, "nosuch-pkg>=1") + (
         f"Error: {spec} is not a valid tournament spec:\n  bots[0]: needy: cannot install "
-        "nosuch-pkg>=1: no matching release on the package index (pip: from versions: none; "
-        "only wheels are installed, never built from source)\n"))
+        f"nosuch-pkg>=1: no matching release in {wheelhouse}, pip's only source (PIP_NO_INDEX: "
+        "no package index) (pip: from versions: none; only wheels are installed, never built "
+        "from source)\n"))
     assert not (tmp_path / "r.db").exists()  # refused before anything was played
 
 

@@ -86,14 +86,15 @@ def on_build(notice: Callable[[tuple[str, ...], Path], None]) -> None:
 def env_cache_dir() -> Path:
     """Where environments are kept: ``$ARENA_ENV_CACHE``; else, for a root referee (whose bots
     run as other users, who cannot enter ``/root``), ``/var/cache/palaestra-arena/envs``;
-    else ``$XDG_CACHE_HOME/palaestra-arena/envs`` (default ``~/.cache``)."""
+    else ``$XDG_CACHE_HOME/palaestra-arena/envs`` (default ``~/.cache``). Always absolute: a
+    bot runs its environment's interpreter from its own directory."""
     given = os.environ.get("ARENA_ENV_CACHE")
     if given:
-        return Path(given)
+        return Path(given).absolute()
     if os.geteuid() == 0:
         return Path("/var/cache/palaestra-arena/envs")
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "palaestra-arena" / "envs"
+    return Path(base).absolute() / "palaestra-arena" / "envs"
 
 
 def build_count() -> int:

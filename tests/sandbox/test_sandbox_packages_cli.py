@@ -223,3 +223,19 @@ def test_a_disk_that_fills_up_while_pip_installs(env_cache: Path) -> None:  # no
     finally:
         subprocess.run(["umount", str(small)], check=False)
         shutil.rmtree(base, ignore_errors=True)
+
+
+def test_a_relative_cache_is_taken_from_the_working_directory(
+        monkeypatch: pytest.MonkeyPatch, env_cache: Path) -> None:  # noqa: F811
+    """ARENA_ENV_CACHE=envs built the environment, then the bot, run from its own directory,
+    could not find envs/KEY/bin/python."""
+    base = Path(tempfile.mkdtemp(prefix="arena-relative-"))
+    base.chmod(0o755)  # within the bots' reach, as a root referee's cache must be
+    try:
+        monkeypatch.chdir(base)
+        bot = package_bot(base, "alpha", ["alpha-pkg"], "alpha_pkg", "beta_pkg")
+        code, output = check(bot, ARENA_ENV_CACHE="envs")
+        assert code == 0, output
+        assert installing(base / "envs", "alpha-pkg") in output
+    finally:
+        shutil.rmtree(base)

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import BotError
 from arena.registry.botspec import VERSIONS_DIR, BotSpec, default_bots_dir
-from arena.registry.catalog import kept_versions, registered
+from arena.registry.catalog import bots_dir_problem, kept_versions, registered
 from arena.registry.environments import Environment, environment_key, list_environments
 from arena.registry.manifest import spec_from_path
 
@@ -52,11 +53,24 @@ def _kept_specs(name: str, bots_dir: Path, note: str) -> Iterator[tuple[str, Bot
             continue
 
 
+def _default_bots_dir() -> Path:
+    """The bots directory every command uses, refused when it cannot be one: counted as
+    holding no bot, it would make every environment unused."""
+    bots_dir = default_bots_dir()
+    if (problem := bots_dir_problem(bots_dir)) is not None:
+        raise BotError(problem)
+    given = os.environ.get("ARENA_BOTS_DIR")
+    if given and not bots_dir.exists():
+        raise BotError(f"ARENA_BOTS_DIR names {bots_dir}, which does not exist: no bot "
+                       "there would use an environment (a mistyped path?)")
+    return bots_dir
+
+
 def environment_uses(bots_dir: Path | None = None,
                      cache: Path | None = None) -> list[EnvironmentUse]:
     """Every environment of the cache with the registered bots using it (none: prunable)."""
     users: dict[str, list[str]] = {}
-    for label, spec in _registered_specs(bots_dir or default_bots_dir()):
+    for label, spec in _registered_specs(bots_dir or _default_bots_dir()):
         if not (spec.requirements or spec.python):
             continue
         try:

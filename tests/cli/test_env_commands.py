@@ -52,6 +52,26 @@ def test_a_bots_dir_that_is_no_directory_is_refused_and_nothing_is_pruned(
     assert (built / "arena-env.json").is_file()
 
 
+def test_an_arena_bots_dir_that_is_no_directory_is_refused_and_nothing_is_pruned(
+        tmp_path: Path) -> None:
+    """--bots-dir was checked, ARENA_BOTS_DIR not: prune took every environment as unused."""
+    built = built_environment(tmp_path / "envs" / "0123456789abcdef")
+    (tmp_path / "afile").write_text("")
+    for where, problem in (
+            (tmp_path / "bots-typo", f"ARENA_BOTS_DIR names {tmp_path / 'bots-typo'}, which "
+                                     "does not exist: no bot there would use an environment "
+                                     "(a mistyped path?)"),
+            (tmp_path / "afile", f"the bots directory {tmp_path / 'afile'} is a file, not a "
+                                 "directory (docs/BOTS.md: $ARENA_BOTS_DIR, else ./bots, else "
+                                 "$ARENA_HOME/bots or your data directory)")):
+        env = {"ARENA_ENV_CACHE": str(tmp_path / "envs"), "ARENA_BOTS_DIR": str(where)}
+        for args in (["env", "prune"], ["env", "list"]):
+            result = runner.invoke(app, args, env=env)
+            assert (result.exit_code, result.stdout, result.stderr) == (
+                1, "", f"Error: {problem}\n"), args
+    assert (built / "arena-env.json").is_file()
+
+
 _RECORD = {"python": "/usr/bin/python3", "python_version": "3.11.2", "requirements": ["six"],
            "frozen": ["six==1.16.0"], "built": "2026-12-01T00:00:00Z"}
 

@@ -107,8 +107,8 @@ def env_prune(
         size = entry.size() if not entry.path.is_symlink() else 0
         what = _what(entry, size)  # said before: a link is no longer one after
         if not dry_run and not remove_environment(entry):
-            typer.echo(wrapped(f"left {entry.key}: another arena process holds it now "
-                               "(a build under way)"))
+            typer.echo(wrapped(f"left {entry.key}: another arena process is building it, or "
+                               "has just built or removed it"))
             continue
         removed.append(entry)
         freed += size

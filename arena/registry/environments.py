@@ -482,13 +482,14 @@ def _held(root: Path, key: str) -> bool:
 def remove_environment(entry: Environment | UnbuiltEnvironment) -> bool:
     """Remove one entry of the cache, under its key's lock, so never one being built: False
     (nothing removed) when another process holds the lock, or when an unbuilt one has been
-    built meanwhile. A symbolic link is removed itself, never what it leads to. Raises
+    built meanwhile, or is gone. A symbolic link is removed itself, never what it leads to. Raises
     :class:`BotEnvironmentError` when its files cannot be removed."""
     path = entry.path
     try:
         with _locked(path.parent, entry.key, wait=False):
-            if isinstance(entry, UnbuiltEnvironment) and _read_record(path) is not None:
-                return False
+            if not os.path.lexists(path) or (isinstance(entry, UnbuiltEnvironment)
+                                             and _read_record(path) is not None):
+                return False  # removed, or built, by another process meanwhile
             if path.is_symlink() or not path.is_dir():
                 path.unlink(missing_ok=True)
             else:

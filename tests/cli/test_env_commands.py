@@ -16,7 +16,11 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.registry.environments import environment_key
+from arena.registry.environments import (
+    environment_key,
+    remove_environment,
+    unbuilt_environments,
+)
 
 runner = CliRunner()
 
@@ -246,3 +250,23 @@ def test_a_read_only_cache_is_said_so(tmp_path: Path) -> None:
     finally:
         subprocess.run(["umount", str(cache)], check=False)
         shutil.rmtree(base)
+
+
+def test_an_entry_locked_built_or_removed_since_it_was_listed_is_left(tmp_path: Path) -> None:
+    cache = tmp_path / "envs"
+    (cache / "8888888888888888").mkdir(parents=True)
+    (cache / "9999999999999999").mkdir()
+    (cache / "aaaaaaaaaaaaaaaa").mkdir()
+    first, second, third = unbuilt_environments(cache)
+    (cache / ".locks").mkdir(exist_ok=True)
+    fd = os.open(cache / ".locks" / f"{first.key}.lock", os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # a build started since
+        assert not remove_environment(first)
+    finally:
+        os.close(fd)
+    (second.path / "arena-env.json").write_text(json.dumps(_RECORD))  # a build finished since
+    assert not remove_environment(second)
+    third.path.rmdir()  # another prune took it
+    assert not remove_environment(third)
+    assert first.path.is_dir() and (second.path / "arena-env.json").is_file()

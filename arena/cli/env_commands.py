@@ -60,7 +60,7 @@ def env_list(
     bots_dir: Annotated[Path | None, _BOTS_DIR] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
 ) -> None:
-    """List the built environments (help text: ``_LIST_HELP``)."""
+    """List the environments, built and not (help text: ``_LIST_HELP``)."""
     uses = environment_uses(bots_dir)
     unbuilt = unbuilt_environments()
     if as_json:
@@ -97,7 +97,8 @@ def env_prune(
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would be removed; "
                                                             "remove nothing.")] = False,
 ) -> None:
-    """Remove the environments no registered bot uses (help text: ``_PRUNE_HELP``)."""
+    """Remove the environments no registered bot uses, and those whose build stopped part
+    way (help text: ``_PRUNE_HELP``)."""
     unused: list[Environment | UnbuiltEnvironment] = [
         use.environment for use in environment_uses(bots_dir) if not use.bots]
     unused += [e for e in unbuilt_environments() if not e.building]

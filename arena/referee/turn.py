@@ -27,9 +27,9 @@ class CpuTurn:
     A process stops only when it next leaves the kernel, so a stopped bot inside a long
     system call runs on, on the CPU of the bot asked. Where the bots share one CPU
     (:attr:`shares_cpu`: a pinned worker, or a machine with one), :meth:`credit` hands the bot
-    asked the CPU the others used since its turn began; on separate CPUs they took nothing from it
-    (and crediting would give a partner's run-on away as thinking time). A turn is a bot's
-    decisions in a row: it begins when the bot is continued after another ran."""
+    asked the CPU the others used since its decision began; on separate CPUs they took nothing
+    from it (and crediting would give a partner's run-on away as thinking time). A turn is a
+    bot's decisions in a row: it begins when the bot is continued after another ran."""
 
     def __init__(self, *, shares_cpu: bool | None = None) -> None:
         self.running: Connection | None = None
@@ -41,13 +41,20 @@ class CpuTurn:
         self._just_stopped: Connection | None = None
         #: Each stopped bot, and its CPU since its stop when the turn began (seconds).
         self._at_turn_start: list[tuple[Connection, float]] = []
-        #: What :meth:`credit` handed out in this turn (seconds).
+        #: What the stopped bots used in this turn that is no longer to credit: handed out by
+        #: :meth:`credit`, or used during the decisions before this one (seconds).
         self._credited = 0.0
 
     def stop_other(self, conn: Connection) -> None:
-        """Stop the bot running now, if it is another than ``conn``."""
+        """Stop the bot running now, if it is another than ``conn``; if it is ``conn``, asked
+        again in a row, what the stopped bots used so far is its earlier decisions' (read
+        here, before the new decision's clock starts)."""
         running = self.running
-        if running is not conn:
+        if running is conn and self.shares_cpu:
+            # a decision is credited only what was taken during it: what the stopped bots
+            # used while it idled through the one before took nothing it wanted
+            self._credited = max(self._credited, self._used())
+        elif running is not conn:
             if running is not None:
                 running.pause()
                 self._stopped[id(running)] = running
@@ -57,7 +64,8 @@ class CpuTurn:
     def give(self, conn: Connection) -> None:
         """Continue ``conn``, the bot running now stopped first if another."""
         begins = self.running is not conn
-        self.stop_other(conn)
+        if begins:
+            self.stop_other(conn)
         conn.resume()
         self.running = conn
         if begins:
@@ -80,21 +88,25 @@ class CpuTurn:
 
     def credit(self, conn: Connection, cap_s: float) -> float:
         """Seconds to add to the deadline of ``conn``, the bot asked: the CPU the stopped bots
-        used since its turn began, beyond what stopping takes, not credited yet in this turn,
+        used since its decision began, beyond what stopping takes, not credited yet,
         at most ``cap_s``; 0 under a millisecond (it waits for more), or unless they share
         its CPU."""
         if not self.shares_cpu or self.running is not conn:
             return 0.0
+        extra = min(self._used() - self._credited, cap_s)
+        if extra < _STEP_S:
+            return 0.0
+        self._credited += extra
+        return extra
+
+    def _used(self) -> float:
+        """The CPU the stopped bots used since the turn began, beyond what stopping takes."""
         used = 0.0
         for other, at_start in self._at_turn_start:
             now = other.cpu_since_pause()
             if now is not None:
                 used += max(0.0, now - at_start - _STOPPING_S)
-        extra = min(used - self._credited, cap_s)
-        if extra < _STEP_S:
-            return 0.0
-        self._credited += extra
-        return extra
+        return used
 
     def _begin_turn(self) -> None:
         """The CPU each stopped bot used so far: the one just stopped counts from its stop

@@ -138,3 +138,20 @@ def test_a_deadline_moves_on_by_a_millisecond_at_least() -> None:
     other.cpu_readings = [STOPPING_S + 0.0008, STOPPING_S + 0.0015]
     assert turn.credit(asked, 1.0) == 0.0
     assert turn.credit(asked, 1.0) == pytest.approx(0.0015)
+
+
+def test_a_decision_is_credited_only_what_was_taken_during_it() -> None:
+    """A bot that idles through the first decision of its turn while a partner, stopped,
+    runs on 300 ms, then thinks past the next one's limit: that decision is credited only
+    the 5 ms taken during it (what ran while it idled took nothing it wanted), not the 300."""
+    other, asked = FakeConnection(), FakeConnection()
+    turn = CpuTurn(shares_cpu=True)
+    turn.rest(other)
+    turn.give(other)
+    turn.give(asked)
+    other.cpu_readings = [0.300, 0.305]  # as its next decision begins, then past its limit
+    turn.stop_other(asked)  # its next decision, in a row, as BotClient.act asks it
+    turn.give(asked)
+    wait = Deadline(asked, at=0.0, budget=1.0)
+    assert wait.move_on(turn)
+    assert wait.credited == pytest.approx(0.005)

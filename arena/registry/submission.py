@@ -21,6 +21,7 @@ from typing import Any, Protocol
 
 import yaml
 
+from arena.common.printable import printable
 from arena.errors import BotError, SubmitError
 from arena.registry.botspec import (
     REGISTRY_FILE,
@@ -488,7 +489,7 @@ def orphaned_versions(bots_dir: Path | None = None) -> list[KeptCopy]:
     bots_dir = bots_dir or default_bots_dir()
     if (problem := bots_dir_problem(bots_dir)) is not None:
         raise SubmitError(problem)
-    root = bots_dir / VERSIONS_DIR
+    root = _versions_root(bots_dir)
     if not root.is_dir():
         return []
     owners = _owners(bots_dir)
@@ -504,6 +505,18 @@ def orphaned_versions(bots_dir: Path | None = None) -> list[KeptCopy]:
             versions |= {spec.version.partition("+")[0], spec.files_digest}
         found.append(KeptCopy(name, version, kept, frozenset(versions)))
     return found
+
+
+def _versions_root(bots_dir: Path) -> Path:
+    """``.versions/`` of ``bots_dir``, refused when it is a link: what lies at its target
+    (a bots directory unpacked or written by another may point it anywhere) is not the bots
+    directory's to remove."""
+    root = bots_dir / VERSIONS_DIR
+    if root.is_symlink():
+        raise SubmitError(f"{printable(str(root))} is a symbolic link (to "
+                          f"{printable(os.readlink(root))}): the kept versions must be the bots "
+                          "directory's own; nothing was pruned (make it a directory)")
+    return root
 
 
 def needed_by(copy: KeptCopy, in_play: list[tuple[str, str, str, str]]) -> str | None:
@@ -523,7 +536,8 @@ def remove_orphaned(copy: KeptCopy, bots_dir: Path | None = None) -> bool:
     meanwhile: then it is left, and False returned)."""
     bots_dir = bots_dir or default_bots_dir()
     with _registry_lock(bots_dir):
-        if copy.name in _owners(bots_dir) or not copy.path.is_dir():
+        _versions_root(bots_dir)  # not made a link meanwhile
+        if copy.name in _owners(bots_dir) or copy.path.is_symlink() or not copy.path.is_dir():
             return False
         try:
             _discard(bots_dir, copy.path)

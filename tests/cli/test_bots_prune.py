@@ -127,3 +127,19 @@ def test_a_finished_tournament_keeps_no_version(tmp_path: Path) -> None:
         f"Removed 2 kept versions whose bot is no longer registered in {bots / '.versions'}; "
         f"stored tournaments counted: those of {db}.")
     assert list((bots / ".versions").iterdir()) == []
+
+
+def test_a_versions_directory_that_is_a_link_prunes_nothing(tmp_path: Path) -> None:
+    """A bots directory unpacked or written by another may hold '.versions' as a link to
+    anywhere: what lies there is not the bots directory's to remove."""
+    bots, elsewhere = tmp_path / "bots", tmp_path / "elsewhere"
+    (elsewhere / "notes@2026").mkdir(parents=True)
+    (elsewhere / "notes@2026" / "todo.txt").write_text("keep me")
+    bots.mkdir()
+    (bots / ".versions").symlink_to(elsewhere)
+    done = runner.invoke(app, ["bots", "prune", "--db", str(tmp_path / "none.db")],
+                         env={"ARENA_BOTS_DIR": str(bots), "COLUMNS": "300"})
+    assert done.exit_code == 1 and done.stderr.startswith("Error: "), done.output
+    assert f"{bots / '.versions'} is a symbolic link" in done.stderr
+    assert (elsewhere / "notes@2026" / "todo.txt").read_text() == "keep me"
+

@@ -523,10 +523,11 @@ def needed_by(copy: KeptCopy, in_play: list[tuple[str, str, str, str]]) -> str |
     """The first tournament of ``in_play`` ((tournament, bot name, version, path) of the bot
     versions stored tournaments may start again) that may start ``copy``, or None."""
     where = copy.path.resolve()
-    for tournament, name, version, path in in_play:
+    for tournament, _name, version, path in in_play:
         stored = Path(path).resolve()
+        # by version alone: an entry {bot: NAME, name: OTHER} stores it under OTHER
         if stored == where or stored.is_relative_to(where) or (
-                name == copy.name and version.partition("+")[0] in copy.versions):
+                version.partition("+")[0] in copy.versions):
             return tournament
     return None
 

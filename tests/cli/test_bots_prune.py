@@ -143,3 +143,21 @@ def test_a_versions_directory_that_is_a_link_prunes_nothing(tmp_path: Path) -> N
     assert f"{bots / '.versions'} is a symbolic link" in done.stderr
     assert (elsewhere / "notes@2026" / "todo.txt").read_text() == "keep me"
 
+
+def test_a_version_a_tournament_entered_under_another_name_is_left(tmp_path: Path) -> None:
+    """An entry {bot: gone, name: mine} stores the version under 'mine', at the path the bot
+    was registered at then: the version it began with is still that tournament's."""
+    bots = tmp_path / "bots"
+    gone = _updated_twice(tmp_path, "gone", bots)
+    db = tmp_path / "arena.db"
+    began = resolve(f"gone@{gone[1]}", bots)
+    with Store(db) as store:
+        store.create_tournament(
+            name="swiss", spec_hash="abc", spec_json={}, format="swiss", players_per_game=2,
+            seed=1, event_date=dt.date(2026, 11, 29), rounds=1, games_planned=2,
+            spec_path="spec.yaml", bots=[("mine", began.version, str(bots / "gone"), {})])
+    _forget(bots, "gone")
+    done = runner.invoke(app, ["bots", "prune", "--db", str(db)],
+                         env={"ARENA_BOTS_DIR": str(bots), "COLUMNS": "300"})
+    assert done.exit_code == 0, done.output
+    assert [p.name for p in (bots / ".versions").iterdir()] == [f"gone@{gone[1]}"]

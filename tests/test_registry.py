@@ -528,6 +528,29 @@ def test_a_name_with_a_blank_letter_is_refused(tmp_path: Path, blank: str) -> No
         resolve(module)
 
 
+@pytest.mark.parametrize("space", ["\u200a", "\u2009", "\u2006", "\u202f", "\u3000"])
+def test_a_name_with_a_space_other_than_a_plain_one_is_refused(tmp_path: Path,
+                                                              space: str) -> None:
+    """'gree' + a hair space + 'dy' is drawn as 'greedy' (the gap is a pixel or none): a
+    second 'greedy' in the leaderboard beside the real one, told apart by nothing."""
+    bot = tmp_path / "f"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text(f"name: \"gree{space}dy\"\ncommand: [x]\n",
+                                  encoding="utf-8")
+    with pytest.raises(ManifestError) as info:
+        resolve(bot)
+    assert str(info.value) == (f"{bot / 'bot.yaml'}: a bot's name cannot hold a space other "
+                               f"than ' ' (U+{ord(space):04X}, drawn narrower, wider or not at "
+                               f"all): two bots would show the same name in results: "
+                               f"{ascii('gree' + space + 'dy')}")
+    module = tmp_path / "m.py"
+    module.write_text(MODULE.replace('"mine"', repr("gree" + space + "dy")), encoding="utf-8")
+    with pytest.raises(ManifestError, match="a space other than"):
+        resolve(module)
+    (bot / "bot.yaml").write_text("name: \"my greedy\"\ncommand: [x]\n", encoding="utf-8")
+    assert resolve(bot).name == "my greedy"
+
+
 @pytest.mark.parametrize("name", ["greedy ", " greedy", "greedy\u00a0"])
 def test_a_modules_name_is_stripped_as_a_manifests_is(tmp_path: Path, name: str) -> None:
     """A module's 'greedy ' showed as 'greedy' beside the real one (a manifest's name was

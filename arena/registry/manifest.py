@@ -275,6 +275,12 @@ def _plain_name(name: str, where: Path) -> str:
         raise ManifestError(f"{printable(str(where))}: a bot's name cannot hold an invisible "
                             f"character (U+{ord(hidden):04X}): two bots would show the same "
                             f"name in results: {ascii(name)}")
+    # a hair or thin space inside is drawn as a pixel or nothing, an ideographic one as two
+    spaced = next((c for c in name if unicodedata.category(c) == "Zs" and c != " "), None)
+    if spaced is not None:
+        raise ManifestError(f"{printable(str(where))}: a bot's name cannot hold a space other "
+                            f"than ' ' (U+{ord(spaced):04X}, drawn narrower, wider or not at "
+                            f"all): two bots would show the same name in results: {ascii(name)}")
     if name.startswith(("=", "+", "-")):
         raise ManifestError(f"{printable(str(where))}: a bot's name cannot start with '=', '+' "
                             "or '-' (a spreadsheet opening the csv exports would run it as a "

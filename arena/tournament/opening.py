@@ -6,8 +6,9 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
+from arena.common.lookalike import disguise, look_alike, spelled
 from arena.common.provenance import software
-from arena.errors import ArenaError, StoreError
+from arena.errors import ArenaError, SpecError, StoreError
 from arena.referee.seeds import utc_today
 from arena.registry import resolve
 from arena.tournament.editions import continue_with, edition_name, version_changes
@@ -65,6 +66,7 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
             store.set_games_planned(row.id, planned_games(spec))
             row = store.require(spec.name)
         return row
+    _refuse_earlier_twins(store, spec)
     data = spec.to_json()
     data["canonical"] = spec.canonical()
     if edition is not None:
@@ -79,6 +81,32 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
         spec_path=str(spec.source.resolve()) if spec.source is not None else None,
         bots=[(b.name, b.version, str(b.path), stored_metadata(b.metadata, b.options))
               for b in spec.entrants])
+
+
+def _refuse_earlier_twins(store: Store, spec: TournamentSpec) -> None:
+    """Refuse an entrant whose name passes for a bot's of an earlier tournament of the
+    database, or that such a bot's name passes for (neither registered nor at this table,
+    the spec's checks cannot see it): ``arena leaderboard --all`` and the reports would show
+    the two as one."""
+    earlier = [row[0] for row in store.conn.execute("SELECT DISTINCT name FROM bots")]
+    # not one mixing scripts ('gr\u0435edy', refused whatever else is known: disguise with
+    # none): refused as it enters since, one stored before would bar the bot it mimics
+    disguised_earlier = [name for name in earlier
+                         if not name.isascii() and disguise(name, []) is None]
+    for bot in spec.entrants:
+        if not bot.name.isascii() and (problem := disguise(bot.name, earlier)) is not None:
+            raise SpecError(f"the name {spelled(bot.name)} {problem}, a bot of an earlier "
+                            f"tournament of {store.path}: a reader of the results would take "
+                            "one for the other; enter it under another name: {bot: REF, "
+                            "name: NAME}")
+        for name in disguised_earlier:
+            if (name != bot.name and look_alike(name, bot.name)
+                    and (problem := disguise(name, [bot.name])) is not None):
+                raise SpecError(f"the name {spelled(bot.name)} is taken, to the eye, by "
+                                f"{spelled(name)}, a bot of an earlier tournament of "
+                                f"{store.path}, which {problem}: a reader of the results "
+                                "would take one for the other; enter it under another name: "
+                                "{bot: REF, name: NAME}")
 
 
 def _refusal(store: Store, row: TournamentRow, spec: TournamentSpec, what: str,

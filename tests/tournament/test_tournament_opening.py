@@ -19,8 +19,8 @@ from tournament_fixtures import (  # noqa: F401 - _repo_cwd: an autouse fixture
 
 from arena.cli.main import app
 from arena.cli.run_report import TerminalReport
-from arena.errors import StoreError
-from arena.registry import resolve
+from arena.errors import SpecError, StoreError
+from arena.registry import SAMPLE_BOTS_DIR, resolve
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import load_spec
 
@@ -120,3 +120,71 @@ def test_a_tournament_from_before_tau_defaulted_to_0_names_the_value_to_resume_w
     with pytest.raises(StoreError, match=r"rating changed \(beta 4.167 -> 5, mu 25 -> 30, "
                                          r"sigma 8.333 -> 10\)\); --new-edition"):
         run_tournament(load_spec(other), 1)
+
+
+def test_a_name_passing_for_one_of_the_databases_earlier_bots_is_refused(
+        tmp_path: Path) -> None:
+    """'alice' entered by path played an earlier tournament; '\u0251lice' (a Latin alpha),
+    neither registered nor at the table with it, was let into the next: arena leaderboard
+    --all showed two alices."""
+    import datetime as dt
+
+    from arena.tournament.opening import open_tournament
+    from arena.tournament.store import Store
+
+    db = tmp_path / "arena.db"
+    with Store(db) as store:
+        store.create_tournament(
+            name="first", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=1, spec_path=None, bots=[("alice", "1a2b3c4d5e6f", "/x", {})])
+    bot = tmp_path / "alpha.py"
+    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
+        'name = "random"', 'name = "\u0251lice"'))
+    spec = load_spec(write_spec(tmp_path / "spec.yaml", db, name="second",
+                                format="round_robin", bots=["greedy", str(bot)], rounds=1,
+                                games_per_match=1))
+    with Store(db) as store, pytest.raises(SpecError) as info:
+        open_tournament(store, spec, False)
+    assert str(info.value) == (
+        "the name \u0251lice ('\\u0251lice') passes for alice: U+0251 LATIN SMALL LETTER ALPHA "
+        "(drawn like 'a'), a bot of an earlier tournament of "
+        f"{db}: a reader of the results would take one for the other; enter it under another "
+        "name: {bot: REF, name: NAME}")
+    with Store(db) as store:
+        assert store.tournament("second") is None
+
+
+def test_a_name_an_earlier_bot_of_the_database_passes_for_is_refused(tmp_path: Path) -> None:
+    """The other order: '\u0251lice' played first, like no name then; 'alice' entered next
+    made the two rows of arena leaderboard --all read as one bot."""
+    import datetime as dt
+
+    from arena.tournament.opening import open_tournament
+    from arena.tournament.store import Store
+
+    db = tmp_path / "arena.db"
+    with Store(db) as store:
+        store.create_tournament(
+            name="first", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=1, spec_path=None, bots=[("\u0251lice", "1a2b3c4d5e6f", "/x", {}),
+                                                   ("gr\u0435edy", "2b3c4d5e6f7a", "/y", {})])
+    bot = tmp_path / "alice.py"
+    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
+        'name = "random"', 'name = "alice"'))
+    spec = load_spec(write_spec(tmp_path / "spec.yaml", db, name="second",
+                                format="round_robin", bots=["greedy", str(bot)], rounds=1,
+                                games_per_match=1))
+    with Store(db) as store, pytest.raises(SpecError) as info:
+        open_tournament(store, spec, False)
+    assert str(info.value) == (
+        "the name alice is taken, to the eye, by \u0251lice ('\\u0251lice'), a bot of an "
+        f"earlier tournament of {db}, which passes for alice: U+0251 LATIN SMALL LETTER ALPHA "
+        "(drawn like 'a'): a reader of the results would take one for the other; enter it "
+        "under another name: {bot: REF, name: NAME}")
+    fine = load_spec(write_spec(tmp_path / "fine.yaml", db, name="third",
+                                format="round_robin", bots=["greedy", "random"], rounds=1,
+                                games_per_match=1))
+    with Store(db) as store:  # an older mixed name ('gr\u0435edy') does not bar greedy
+        assert open_tournament(store, fine, False).name == "third"

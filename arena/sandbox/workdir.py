@@ -52,15 +52,10 @@ def copy_bot(workdir: Path, dest: Path, gid: int | None,
     version (:func:`files_version`), hashed from the bytes as they were written: what will
     run, whatever its author changes meanwhile."""
 
-    def seal(path: str, executable: bool) -> None:
-        mode = 0o555 if executable else 0o444
-        os.chmod(path, mode if gid is None else mode & 0o550)
-        if gid is not None:
-            os.chown(path, 0, gid)
-
     room = MAX_BOT_BYTES
     files_left = MAX_BOT_FILES
     digests: dict[str, bytes] = {}
+    linked: dict[tuple[int, int], tuple[int, list[str]]] = {}  # see _refuse_outside_links
 
     def copy_file(source: str, target: str, dir_fd: int | None = None,
                   rel: str = "") -> None:
@@ -85,7 +80,9 @@ def copy_bot(workdir: Path, dest: Path, gid: int | None,
                     hashed.update(chunk)
                     out.write(chunk)
             digests[rel or source] = hashed.digest()
-        seal(target, bool(st.st_mode & 0o111))
+        if st.st_nlink > 1:
+            linked.setdefault((st.st_dev, st.st_ino), (st.st_nlink, []))[1].append(target)
+        _seal(target, bool(st.st_mode & 0o111), gid)
 
     if workdir.is_dir():
         # Files are opened through their directory's descriptor, reached from the bot's
@@ -118,10 +115,36 @@ def copy_bot(workdir: Path, dest: Path, gid: int | None,
             copy_file(workdir.name, str(dest / workdir.name), parent_fd)
         finally:
             os.close(parent_fd)
+    _refuse_outside_links(linked, dest)
     directories = [os.path.join(d, name) for d, names, _ in os.walk(dest) for name in names]
     for path in [*directories, str(dest)]:
-        seal(path, executable=True)
+        _seal(path, True, gid)
     return files_version(digests)
+
+
+def _seal(path: str, executable: bool, gid: int | None) -> None:
+    """Make a copied file or directory read-only; with ``gid``, readable by that group only."""
+    mode = 0o555 if executable else 0o444
+    os.chmod(path, mode if gid is None else mode & 0o550)
+    if gid is not None:
+        os.chown(path, 0, gid)
+
+
+def _refuse_outside_links(linked: dict[tuple[int, int], tuple[int, list[str]]],
+                          dest: Path) -> None:
+    """Refuse a copied file with more names than the bot holds (``linked``: by inode, its
+    names in all and its copies), its copies removed first: the bot's check refused it, but
+    its author may make the link after the check, before a launch or a restart, and the
+    referee would copy another user's file into the bot's reach."""
+    for names, copies in linked.values():
+        if names > len(copies):
+            for copy in copies:
+                with contextlib.suppress(OSError):
+                    os.unlink(copy)
+            shown = os.path.relpath(copies[0], dest)
+            raise SandboxError(f"the bot's files changed while they were copied: {shown} is a "
+                               f"hard link to a file outside the bot now ({names} names, "
+                               f"{len(copies)} of them in the bot)")
 
 
 def _open_path(path: Path) -> int:

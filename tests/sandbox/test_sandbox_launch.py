@@ -682,3 +682,37 @@ def test_a_launch_runs_only_a_copy_that_hashes_to_the_checked_version(
                                f"(version {spec.files_digest}, copied "
                                f"{spec_from_path(bot).files_digest})")
     assert set(Path(tempfile.gettempdir()).glob(f"{BOX_PREFIX}{os.getpid()}-*")) <= before
+
+
+@pytest.mark.parametrize("kind", ["directory", "module"])
+def test_a_hard_link_made_after_the_bots_check_is_not_copied(tmp_path: Path, kind: str) -> None:
+    """The bot's check refuses a hard link to a file outside it; its author may make one
+    after the check (before a launch, or a restart a crash asks for), and the copy held
+    the other file's content where the bot could read it. Links within the bot are kept."""
+    from arena.sandbox import workdir
+
+    outside = tmp_path / "outside.txt"
+    outside.write_text("not the bot's\n")
+    bot = write_bot(tmp_path, "print('hello')\n")
+    (bot / "own.txt").write_text("the bot's own\n")
+    os.link(bot / "own.txt", bot / "own-too.txt")
+    if kind == "directory":
+        os.link(outside, bot / "data.txt")
+        source = bot
+    else:
+        source = tmp_path / "module.py"
+        os.link(outside, source)
+    dest = tmp_path / "box" / "bot"
+    dest.parent.mkdir()
+    with pytest.raises(SandboxError) as info:
+        workdir.copy_bot(source, dest, None)
+    shown = "data.txt" if kind == "directory" else "module.py"
+    assert str(info.value) == (f"the bot's files changed while they were copied: {shown} is "
+                               "a hard link to a file outside the bot now (2 names, 1 of them "
+                               "in the bot)")
+    assert not (dest / shown).exists()
+    if kind == "directory":
+        os.unlink(bot / "data.txt")
+        other = tmp_path / "box" / "again"
+        workdir.copy_bot(bot, other, None)
+        assert (other / "own-too.txt").read_text() == "the bot's own\n"

@@ -23,10 +23,10 @@ BOX_PREFIX = "arena-box-"
 #: System paths bound read-only inside bubblewrap (skipped where absent).
 _BWRAP_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: (OpenSSL's configuration too: Node.js reads it at start-up and, denied it by Landlock
-#: rather than finding it absent, exits.)
+#: rather than finding it absent, exits. Not /etc/localtime: bots run with TZ=UTC, and the
+#: file is the host's zone whole, to a bot that reads it or drops TZ.)
 _BWRAP_ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
-              "/etc/localtime", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf",
-              "/etc/ssl/openssl.cnf")
+              "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/ssl/openssl.cnf")
 #: Devices a bot may read and write (Landlock; bubblewrap's --dev gives the same set).
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 

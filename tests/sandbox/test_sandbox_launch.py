@@ -716,3 +716,32 @@ def test_a_hard_link_made_after_the_bots_check_is_not_copied(tmp_path: Path, kin
         other = tmp_path / "box" / "again"
         workdir.copy_bot(bot, other, None)
         assert (other / "own-too.txt").read_text() == "the bot's own\n"
+
+
+HOST_ZONE = """\
+import json, os, time
+try:
+    with open("/etc/localtime", "rb") as f:
+        shown = f.read()[:4].decode("latin-1")
+except OSError as exc:
+    shown = type(exc).__name__
+del os.environ["TZ"]
+time.tzset()
+print(json.dumps({"localtime": shown, "utc_offset": time.localtime().tm_gmtoff}), flush=True)
+"""
+
+
+def test_a_bot_is_not_shown_the_hosts_time_zone(tmp_path: Path,
+                                                report: SandboxReport) -> None:
+    """TZ=UTC sets a bot's local time, but /etc/localtime was bound in as well: the host's
+    zone, whole, to a bot that read it (or dropped TZ). It is no longer needed."""
+    if not has(report, "bwrap"):
+        pytest.skip("without bubblewrap /etc/localtime is a link into /usr, which the bot "
+                    "reads (docs/SANDBOX.md, 'What is left')")
+    if not os.path.exists("/etc/localtime"):
+        pytest.skip("this host has no /etc/localtime to hide")
+    bot_dir = write_bot(tmp_path, HOST_ZONE)
+    with launch(["python3", "bot.py"], workdir=bot_dir, report=report) as proc:
+        seen = json.loads(run_to_line(proc).data)
+    assert seen["localtime"] in ("FileNotFoundError", "PermissionError")
+    assert seen["utc_offset"] == 0

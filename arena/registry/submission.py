@@ -403,6 +403,7 @@ def unregister(name: str, bots_dir: Path | None = None) -> Removal:
                               "it cannot be removed")
         version = entry.get("version")
         files_removed = not left and (path.exists() or path.is_symlink())
+        _versions_root(bots_dir)  # its kept versions are the bots directory's own
         kept = kept_versions(name, bots_dir)
         try:
             for kept_path in kept.values():
@@ -515,7 +516,7 @@ def _versions_root(bots_dir: Path) -> Path:
     if root.is_symlink():
         raise SubmitError(f"{printable(str(root))} is a symbolic link (to "
                           f"{printable(os.readlink(root))}): the kept versions must be the bots "
-                          "directory's own; nothing was pruned (make it a directory)")
+                          "directory's own; nothing was removed (make it a directory)")
     return root
 
 

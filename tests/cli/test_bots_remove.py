@@ -182,3 +182,19 @@ def test_an_entry_sharing_another_bots_files_leaves_them(tmp_path: Path) -> None
                              f"entry (its files at {bots / 'mine.py'} are bot 'mine''s too: "
                              "left as they are); stored results keep its games\n")
     assert resolve("mine", bots).version == mine.version and list(_entries(bots)) == ["mine"]
+
+
+def test_a_versions_directory_that_is_a_link_removes_nothing(tmp_path: Path) -> None:
+    """'.versions' made a link to anywhere: the removed bot's NAME@VERSION directories there
+    are not the bots directory's to remove, nor is the bot gone without them."""
+    bots, elsewhere = tmp_path / "bots", tmp_path / "elsewhere"
+    _submitted(_directory_bot(tmp_path, "ann"), "dirbot", bots)
+    (elsewhere / "dirbot@2026").mkdir(parents=True)
+    (elsewhere / "dirbot@2026" / "notes.txt").write_text("keep me")
+    (bots / ".versions").symlink_to(elsewhere)
+    result = _remove("dirbot", {"ARENA_BOTS_DIR": str(bots)})
+    assert result.exit_code == 1 and result.stderr.startswith("Error: "), result.output
+    assert f"{bots / '.versions'} is a symbolic link" in result.stderr
+    assert "nothing was removed" in result.stderr
+    assert (elsewhere / "dirbot@2026" / "notes.txt").read_text() == "keep me"
+    assert "dirbot" in _entries(bots) and (bots / "dirbot").is_dir()

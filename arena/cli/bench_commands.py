@@ -428,13 +428,22 @@ def leaderboard(
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
-    bench_app.command("protocol", help=_PROTOCOL_HELP)(protocol)
-    bench_app.command("engine", help=_ENGINE_HELP)(engine)
-    bench_app.command("tournament", help=_TOURNAMENT_HELP)(tournament)
-    bench_app.command("ismcts", help=_ISMCTS_HELP)(ismcts)
-    bench_app.command("ray", help=_RAY_HELP)(ray)
-    bench_app.command("rl", help=_RL_HELP)(rl)
-    bench_app.command("swiss", help=_SWISS_HELP)(swiss)
-    bench_app.command("league", help=_LEAGUE_HELP)(league)
-    bench_app.command("leaderboard", help=_LEADERBOARD_HELP)(leaderboard)
-    app.add_typer(bench_app, name="bench")
+    bench_app.command("protocol", help=_PROTOCOL_HELP,
+                      short_help="Measure the referee's round trip per decision.")(protocol)
+    bench_app.command("engine", help=_ENGINE_HELP,
+                      short_help="Measure the rules engine's speed on one core.")(engine)
+    bench_app.command("tournament", help=_TOURNAMENT_HELP,
+                      short_help="Measure the tournament runner's workers.")(tournament)
+    bench_app.command("ismcts", help=_ISMCTS_HELP,
+                      short_help="Measure the ISMCTS bot's iterations per second.")(ismcts)
+    bench_app.command("ray", help=_RAY_HELP,
+                      short_help="Measure the Ray backend against the local pool.")(ray)
+    bench_app.command("rl", help=_RL_HELP,
+                      short_help="Measure the PettingZoo environment's steps.")(rl)
+    bench_app.command("swiss", help=_SWISS_HELP,
+                      short_help="Measure Swiss pairing for large fields.")(swiss)
+    bench_app.command("league", help=_LEAGUE_HELP,
+                      short_help="Measure league matchmaking on a simulated field.")(league)
+    bench_app.command("leaderboard", help=_LEADERBOARD_HELP,
+                      short_help="Measure reading a big tournament's results.")(leaderboard)
+    app.add_typer(bench_app, name="bench", short_help="Measure how fast the arena runs.")

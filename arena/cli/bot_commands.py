@@ -442,12 +442,17 @@ def _bots_in_play(databases: list[Path]) -> tuple[list[tuple[str, str, str, str]
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
-    app.command("doctor", help=_DOCTOR_HELP)(doctor)
-    app.command("check-bot", help=_CHECK_BOT_HELP)(check_bot_command)
-    app.command("submit", help=_SUBMIT_HELP)(submit_command)
-    app.command("match", help=MATCH_HELP)(match)
+    app.command("doctor", help=_DOCTOR_HELP, short_help='Check the sandbox bots run in.')(doctor)
+    app.command("check-bot", help=_CHECK_BOT_HELP,
+                short_help="Check that a bot follows the protocol.")(check_bot_command)
+    app.command("submit", help=_SUBMIT_HELP,
+                short_help="Check a bot and register it.")(submit_command)
+    app.command("match", help=MATCH_HELP, short_help='Play one match of 2-5 bots.')(match)
     bots_app = typer.Typer(help=_BOTS_HELP, subcommand_metavar="[COMMAND [ARGS]...]")
     bots_app.callback(invoke_without_command=True)(bots_command)
-    bots_app.command("remove", help=_REMOVE_HELP)(remove_command)
-    bots_app.command("prune", help=_PRUNE_HELP)(prune_command)
-    app.add_typer(bots_app, name="bots")
+    bots_app.command("remove", help=_REMOVE_HELP,
+                     short_help="Remove a registered bot.")(remove_command)
+    bots_app.command("prune", help=_PRUNE_HELP,
+                     short_help="Remove the old versions of unregistered bots.")(prune_command)
+    app.add_typer(bots_app, name="bots",
+                  short_help="List the registered bots; remove or prune them.")

@@ -283,7 +283,11 @@ def _house_rules(chosen: HouseRules, fmt: str) -> str:
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
-    app.command("desmos", help=_DESMOS_HELP)(desmos_command)
-    app.command("simulate", help=_SIMULATE_HELP)(simulate_command)
-    app.command("replay", help=_REPLAY_HELP)(replay_command)
-    app.command("rules", help=_RULES_HELP)(rules_command)
+    app.command("desmos", help=_DESMOS_HELP,
+                short_help="Evaluate, compare or count Desmos hands.")(desmos_command)
+    app.command("simulate", help=_SIMULATE_HELP,
+                short_help="Play random games in-process, with statistics.")(simulate_command)
+    app.command("replay", help=_REPLAY_HELP,
+                short_help="Check that game records replay identically.")(replay_command)
+    app.command("rules", help=_RULES_HELP,
+                short_help="Print the rules in brief, or the card effects.")(rules_command)

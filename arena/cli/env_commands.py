@@ -164,6 +164,8 @@ def register(app: typer.Typer) -> None:
     env_app = typer.Typer(help="The environments of bots that require packages (bot.yaml "
                                "requirements).\n\nExample: arena env list",
                           no_args_is_help=True)
-    env_app.command("list", help=_LIST_HELP)(env_list)
-    env_app.command("prune", help=_PRUNE_HELP)(env_prune)
-    app.add_typer(env_app, name="env")
+    env_app.command("list", help=_LIST_HELP, short_help="List the bots' environments.")(env_list)
+    env_app.command("prune", help=_PRUNE_HELP,
+                    short_help="Remove the environments no bot uses.")(env_prune)
+    app.add_typer(env_app, name="env",
+                  short_help="List or prune the environments of bots' packages.")

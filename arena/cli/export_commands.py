@@ -54,4 +54,5 @@ def export(
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
-    app.command("export", help=_EXPORT_HELP)(export)
+    app.command("export", help=_EXPORT_HELP,
+                short_help="Export a tournament's games with their records.")(export)

@@ -85,6 +85,8 @@ def retire(
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
-    league_app.command("stop", help=_STOP_HELP)(stop)
-    league_app.command("retire", help=_RETIRE_HELP)(retire)
-    app.add_typer(league_app, name="league")
+    league_app.command("stop", help=_STOP_HELP, short_help='Stop a running league.')(stop)
+    league_app.command("retire", help=_RETIRE_HELP,
+                       short_help="Retire a bot from a league.")(retire)
+    app.add_typer(league_app, name="league",
+                  short_help="Stop a running league, or retire a bot from it.")

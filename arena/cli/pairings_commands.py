@@ -139,4 +139,5 @@ def _seats_table(view: RoundPairings, names: dict[str, str],
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
-    app.command("pairings", help=_PAIRINGS_HELP)(pairings)
+    app.command("pairings", help=_PAIRINGS_HELP,
+                short_help="Show a tournament's pairings round by round.")(pairings)

@@ -224,4 +224,4 @@ def _goodbye(console: Console, series: Series, seed: int, drawn: bool,
 
 def register(app: typer.Typer) -> None:
     """Add ``arena play`` to the root app."""
-    app.command("play", help=PLAY_HELP)(play)
+    app.command("play", help=PLAY_HELP, short_help='Play Palaestra yourself against bots.')(play)

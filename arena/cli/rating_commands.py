@@ -244,7 +244,11 @@ _HELP = {
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
-    app.command("leaderboard", help=_HELP["leaderboard"])(leaderboard)
-    app.command("results", help=_HELP["results"])(results)
-    app.command("h2h", help=_HELP["h2h"])(h2h)
-    app.command("tournaments", help=_HELP["tournaments"])(tournaments)
+    app.command("leaderboard", help=_HELP["leaderboard"],
+                short_help="Show a tournament's TrueSkill leaderboard.")(leaderboard)
+    app.command("results", help=_HELP["results"],
+                short_help="Export a tournament's games in rating order.")(results)
+    app.command("h2h", help=_HELP["h2h"],
+                short_help="Show how often each bot placed ahead of another.")(h2h)
+    app.command("tournaments", help=_HELP["tournaments"],
+                short_help="List the stored tournaments.")(tournaments)

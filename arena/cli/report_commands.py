@@ -85,5 +85,7 @@ def write_game_html(title: str, record: dict[str, Any], out: Path) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
-    app.command("report", help=_REPORT_HELP)(report)
-    app.command("serve", help=_SERVE_HELP)(serve)
+    app.command("report", help=_REPORT_HELP,
+                short_help="Write a tournament's site to a folder.")(report)
+    app.command("serve", help=_SERVE_HELP,
+                short_help="Serve every tournament's site, read live.")(serve)

@@ -565,7 +565,8 @@ def _confirmed(question: str, unanswered: str) -> bool:
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the root app."""
-    app.command("run", help=_RUN_HELP)(run)
-    app.command("status", help=_STATUS_HELP)(status)
-    app.command("game", help=_GAME_HELP)(game)
-    app.command("delete", help=_DELETE_HELP)(delete)
+    app.command("run", help=_RUN_HELP, short_help='Run a tournament from a YAML spec.')(run)
+    app.command("status", help=_STATUS_HELP,
+                short_help="Show the progress of stored tournaments.")(status)
+    app.command("game", help=_GAME_HELP, short_help='Show one game turn by turn.')(game)
+    app.command("delete", help=_DELETE_HELP, short_help='Delete a stored tournament.')(delete)

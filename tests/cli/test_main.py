@@ -84,6 +84,38 @@ def test_every_command_and_group_has_an_example_in_its_help() -> None:
         assert result.exit_code == 0 and f"Example: arena {' '.join(words)}" in text, words
 
 
+def _rows_per_command(help_text: str) -> dict[str, int]:
+    """The lines each command of a help's command panels takes."""
+    rows: dict[str, int] = {}
+    panel, name = "", ""
+    for line in help_text.splitlines():
+        if line.startswith("╭─ "):
+            panel = line[3:].split(" ─", 1)[0]
+        elif line.startswith("│ ") and panel != "Options":
+            if line[2:3].isalpha():
+                name = line[2:].split()[0]
+                rows[name] = 0
+            rows[name] += 1
+    return rows
+
+
+@pytest.mark.parametrize("words", [(), ("bots",), ("env",), ("league",), ("bench",)],
+                         ids=["arena", "bots", "env", "league", "bench"])
+def test_each_command_of_a_help_list_takes_a_line_or_two_at_80_columns(
+        words: tuple[str, ...]) -> None:
+    # the list showed each command's whole first paragraph: up to twelve lines each
+    result = CliRunner().invoke(app, [*words, "--help"], terminal_width=80,
+                                env={"COLUMNS": "80"})
+    assert result.exit_code == 0
+    assert max(map(len, result.stdout.splitlines())) == 80, result.stdout
+    rows = _rows_per_command(result.stdout)
+    group = typer.main.get_command(app)
+    for word in words:
+        group = group.commands[word]  # type: ignore[attr-defined]
+    assert sorted(rows) == sorted(group.commands)  # type: ignore[attr-defined]
+    assert all(1 <= count <= 2 for count in rows.values()), rows
+
+
 def _arena(*args: str, stdout: int) -> tuple[int, str]:
     import subprocess
     import sys

@@ -22,7 +22,7 @@ from arena.registry.environments import (
     remove_environment,
     unbuilt_environments,
 )
-from arena.registry.envusage import environment_uses
+from arena.registry.envusage import counted_bots_dir, environment_uses
 
 __all__ = ["cache_line", "cache_summary", "register"]
 
@@ -96,11 +96,16 @@ def env_prune(
     bots_dir: Annotated[Path | None, _BOTS_DIR] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would be removed; "
                                                             "remove nothing.")] = False,
+    yes: Annotated[bool, typer.Option(
+        "--yes", "-y", help="Remove every environment even when the bots directory does not "
+                            "exist (no bot registered yet).")] = False,
 ) -> None:
     """Remove the environments no registered bot uses, and those whose build stopped part
     way (help text: ``_PRUNE_HELP``)."""
+    counted = counted_bots_dir(bots_dir)
     unused: list[Environment | UnbuiltEnvironment] = [
-        use.environment for use in environment_uses(bots_dir) if not use.bots]
+        use.environment for use in environment_uses(counted) if not use.bots]
+    _confirm_every_one(counted, sum(isinstance(e, Environment) for e in unused), dry_run or yes)
     unused += [e for e in unbuilt_environments() if not e.building]
     removed: list[Environment | UnbuiltEnvironment] = []
     freed = 0
@@ -119,6 +124,19 @@ def env_prune(
     elif removed:
         typer.echo(wrapped(f"{_counts(removed)}; {'would free' if dry_run else 'freed'} "
                            f"{_size(freed)}."))
+
+
+def _confirm_every_one(counted: Path, built: int, confirmed: bool) -> None:
+    """Refuses to remove every built environment for a bots directory that does not exist (a
+    mistyped ``$ARENA_HOME`` counts no bot) unless ``confirmed``; a dry run is warned."""
+    if built == 0 or counted.is_dir():
+        return
+    why = (f"the bots directory {counted} does not exist, so no bot counts as using an "
+           f"environment and prune would remove every one ({built})")
+    if not confirmed:
+        raise BotEnvironmentError(f"{why}: a mistyped $ARENA_HOME? --bots-dir DIR counts "
+                                  "another directory's bots; --yes removes them even so")
+    typer.echo(wrapped(f"warning: {why}", err=True), err=True)
 
 
 def _counts(removed: list[Environment | UnbuiltEnvironment]) -> str:
@@ -148,7 +166,9 @@ _PRUNE_HELP = ("Remove the environments no registered bot (nor a version kept by
                "--update, its bot registered or not: arena bots prune removes those) uses, "
                "and those whose build stopped part way (never one being built now); a link "
                "in the cache is removed itself, not what it leads to. A bot that needs one "
-               "again has it rebuilt by check-bot, match or run.\n\n"
+               "again has it rebuilt by check-bot, match or run. Where the bots directory does "
+               "not exist (a mistyped $ARENA_HOME, or no bot submitted yet), removing every "
+               "environment needs --yes.\n\n"
                "Example: arena env prune --dry-run")
 
 

@@ -14,7 +14,7 @@ from arena.registry.catalog import bots_dir_problem, kept_versions, registered
 from arena.registry.environments import Environment, environment_key, list_environments
 from arena.registry.manifest import spec_from_path
 
-__all__ = ["EnvironmentUse", "environment_uses"]
+__all__ = ["EnvironmentUse", "counted_bots_dir", "environment_uses"]
 
 
 @dataclass(frozen=True)
@@ -53,9 +53,11 @@ def _kept_specs(name: str, bots_dir: Path, note: str) -> Iterator[tuple[str, Bot
             continue
 
 
-def _default_bots_dir() -> Path:
-    """The bots directory every command uses, refused when it cannot be one: counted as
-    holding no bot, it would make every environment unused."""
+def counted_bots_dir(bots_dir: Path | None = None) -> Path:
+    """``bots_dir``, or the bots directory every command uses, refused when it cannot be one:
+    counted as holding no bot, it would make every environment unused."""
+    if bots_dir is not None:
+        return bots_dir
     bots_dir = default_bots_dir()
     if (problem := bots_dir_problem(bots_dir)) is not None:
         raise BotError(problem)
@@ -70,7 +72,7 @@ def environment_uses(bots_dir: Path | None = None,
                      cache: Path | None = None) -> list[EnvironmentUse]:
     """Every environment of the cache with the registered bots using it (none: prunable)."""
     users: dict[str, list[str]] = {}
-    for label, spec in _registered_specs(bots_dir or _default_bots_dir()):
+    for label, spec in _registered_specs(counted_bots_dir(bots_dir)):
         if not (spec.requirements or spec.python):
             continue
         try:

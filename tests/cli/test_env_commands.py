@@ -93,6 +93,40 @@ def cache_env(tmp_path: Path) -> dict[str, str]:
             "COLUMNS": "300"}
 
 
+def test_prune_for_a_bots_directory_that_does_not_exist_removes_every_one_only_with_yes(
+        tmp_path: Path) -> None:
+    """A mistyped ARENA_HOME counted no bot, and prune removed every environment unasked."""
+    built = built_environment(tmp_path / "envs" / "0123456789abcdef")
+    killed = tmp_path / "envs" / "1111111111111111"
+    killed.mkdir()  # a build that stopped part way: removed whatever the bots directory
+    missing = tmp_path / "home-typo" / "bots"
+    env = {"ARENA_ENV_CACHE": str(tmp_path / "envs"), "ARENA_HOME": str(tmp_path / "home-typo"),
+           "ARENA_BOTS_DIR": "", "XDG_DATA_HOME": str(tmp_path / "data"), "COLUMNS": "300"}
+    result = runner.invoke(app, ["env", "prune"], env=env)
+    assert (result.exit_code, result.stdout) == (1, ""), result.output
+    assert result.stderr.startswith(f"Error: the bots directory {missing} does not exist, "), (
+        result.stderr)
+    assert "--yes" in result.stderr and built.is_dir() and killed.is_dir()
+    result = runner.invoke(app, ["env", "prune", "--dry-run"], env=env)
+    assert result.exit_code == 0 and "would remove 0123456789abcdef" in result.stdout
+    assert result.stderr.startswith(f"warning: the bots directory {missing} does not exist")
+    assert built.is_dir() and killed.is_dir()
+    result = runner.invoke(app, ["env", "prune", "--yes"], env=env)
+    assert result.exit_code == 0, result.output
+    assert not built.exists() and not killed.exists()
+
+
+def test_prune_for_a_bots_directory_that_does_not_exist_needs_no_yes_for_unbuilt_ones(
+        tmp_path: Path) -> None:
+    killed = tmp_path / "envs" / "1111111111111111"
+    killed.mkdir(parents=True)
+    env = {"ARENA_ENV_CACHE": str(tmp_path / "envs"), "ARENA_HOME": str(tmp_path / "nohome"),
+           "ARENA_BOTS_DIR": "", "COLUMNS": "300"}
+    result = runner.invoke(app, ["env", "prune"], env=env)
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    assert not killed.exists()
+
+
 def test_environments_whose_build_stopped_part_way_are_listed_and_pruned(
         tmp_path: Path) -> None:
     """A build killed midway left a directory no command listed or removed."""

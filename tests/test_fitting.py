@@ -40,3 +40,12 @@ def test_columns_go_in_the_order_given_then_names_are_cut_with_an_ellipsis() -> 
 def test_a_name_is_cut_only_where_longer_than_asked() -> None:
     assert shortened("greedy", None) == shortened("greedy", 6) == "greedy"
     assert shortened("greedy", 5) == "gree…"
+
+
+def test_an_aligned_table_right_aligns_figures_and_left_aligns_its_text_columns() -> None:
+    from arena.common.fitting import aligned
+
+    assert aligned(["games", "speed", "note"], [["20", "1.5x", "slow"], ["100000", "", ""]],
+                   ["note"]).splitlines() == ["   games speed  note",
+                                              "      20  1.5x  slow",
+                                              "  100000"]

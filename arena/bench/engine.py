@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +33,7 @@ from typing import Any
 from tabulate import tabulate
 
 from arena.common.cpus import one_core
+from arena.common.fitting import fit_columns, left_out_line, shortened
 from arena.engine.agents import RandomAgent, play_game
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.desmos import census, evaluate
@@ -76,16 +78,30 @@ class EngineBench:
         return {"cpu": self.cpu, "repeat": self.repeat, "engine": self.build,
                 "rows": [r.to_json() for r in self.rows]}
 
-    def render(self, tablefmt: str = "simple") -> str:
-        table = [(r.what, _fmt(r.value), r.unit, _fmt(min(r.samples)), _fmt(max(r.samples)),
-                  _fmt(r.cpu_value), r.note) for r in self.rows]
+    def render(self, tablefmt: str = "simple", width: int | None = None) -> str:
+        """The report; on a terminal ``width`` columns wide, its table without the columns
+        that matter least (the note first), then with the measurements' names cut."""
+        cells = [{"measurement": r.what, "median": _fmt(r.value), "unit": r.unit,
+                  "min": _fmt(min(r.samples)), "max": _fmt(max(r.samples)),
+                  "median (CPU time)": _fmt(r.cpu_value), "note": r.note} for r in self.rows]
+
+        def table(kept: Sequence[str], most: int | None) -> str:
+            return str(tabulate(
+                [[shortened(cell[c], most) if c == "measurement" else cell[c] for c in kept]
+                 for cell in cells],
+                headers=list(kept), tablefmt=tablefmt, disable_numparse=True))
+
+        text, left_out = fit_columns(table, _COLUMNS, _LEFT_OUT, width,
+                                     [r.what for r in self.rows])
         core = f"pinned to CPU {self.cpu}" if self.cpu is not None else "not pinned"
         head = (f"arena bench engine: median of {self.repeat} repetitions, one core ({core}); "
                 f"engine {self.build}")
-        return head + "\n\n" + tabulate(
-            table, headers=["measurement", "median", "unit", "min", "max", "median (CPU time)",
-                            "note"],
-            tablefmt=tablefmt, disable_numparse=True)
+        return "\n".join([head, "", text, *([left_out_line(left_out)] if left_out else [])])
+
+
+#: The report's columns, and those a narrow terminal leaves out, first to last.
+_COLUMNS = ("measurement", "median", "unit", "min", "max", "median (CPU time)", "note")
+_LEFT_OUT = ("note", "max", "min", "median (CPU time)")
 
 
 def _fmt(value: float) -> str:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.common.fitting import aligned, fit_columns, left_out_line
 from arena.rating.games import connect, find_tournament, load_games, tournament_bots
 from arena.rating.leaderboard import Leaderboard, build_leaderboard
 from arena.rating.trueskill_rating import rate_stored, rate_tournament_run
@@ -55,20 +56,32 @@ class LeaderboardBenchResult:
         return {"bots": self.bots, "repeat": self.repeat, "rows": self.rows,
                 "cpus": os.cpu_count()}
 
-    def render(self) -> str:
-        lines = [f"leaderboard bench: seconds to read a finished Swiss tournament of {self.bots} "
-                 f"bots (median of {self.repeat})",
-                 f"  {'games':>7} {'players':>7} {'board, no history':>17} "
-                 f"{'store history':>13} {'board, history':>14} {'speed-up':>8} "
-                 f"{'site, no history':>16} {'site, history':>13}  same"]
-        for row in self.rows:
-            speedup = row["board_cold_s"] / max(row["board_warm_s"], 1e-9)
-            lines.append(
-                f"  {row['games']:>7} {row['players']:>7} {row['board_cold_s']:>17.2f} "
-                f"{row['store_history_s']:>13.2f} {row['board_warm_s']:>14.2f} "
-                f"{speedup:>7.1f}x {row['site_cold_s']:>16.2f} {row['site_warm_s']:>13.2f}  "
-                f"{'yes' if row['same'] else 'NO'}")
-        return "\n".join(lines)
+    def render(self, width: int | None = None) -> str:
+        """The report; on a terminal ``width`` columns wide, its table without the columns
+        that matter least (the site's reads first)."""
+        cells = [{"games": str(row["games"]), "players": str(row["players"]),
+                  "board (no history)": f"{row['board_cold_s']:.2f}",
+                  "store history": f"{row['store_history_s']:.2f}",
+                  "board (history)": f"{row['board_warm_s']:.2f}",
+                  "speed-up": f"{row['board_cold_s'] / max(row['board_warm_s'], 1e-9):.1f}x",
+                  "site (no history)": f"{row['site_cold_s']:.2f}",
+                  "site (history)": f"{row['site_warm_s']:.2f}",
+                  "same": "yes" if row["same"] else "NO"} for row in self.rows]
+
+        def table(kept: Sequence[str], most: int | None) -> str:
+            return aligned(kept, [[cell[c] for c in kept] for cell in cells], ["same"])
+
+        text, left_out = fit_columns(table, _COLUMNS, _LEFT_OUT, width)
+        return "\n".join([f"leaderboard bench: seconds to read a finished Swiss tournament of "
+                          f"{self.bots} bots (median of {self.repeat})", text,
+                          *([left_out_line(left_out)] if left_out else [])])
+
+
+#: The report's columns, and those a narrow terminal leaves out, first to last.
+_COLUMNS = ("games", "players", "board (no history)", "store history", "board (history)",
+            "speed-up", "site (no history)", "site (history)", "same")
+_LEFT_OUT = ("site (history)", "site (no history)", "store history", "speed-up",
+             "board (history)")
 
 
 def write_tournament(path: Path, games: int, players: int, bots: int, seed: int) -> None:

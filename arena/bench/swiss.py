@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from arena.common.fitting import aligned, fit_columns, left_out_line
 from arena.tournament.scoring import (
     Bye,
     PlayedTable,
@@ -44,24 +45,40 @@ class SwissBenchResult:
     def to_json(self) -> dict[str, Any]:
         return {"rounds": self.rounds, "rows": self.rows, "cpus": os.cpu_count()}
 
-    def render(self) -> str:
-        lines = [f"swiss bench: seconds to pair one round ({self.rounds} rounds each; "
-                 f"median and slowest)",
-                 f"  {'entrants':>8} {'players':>7} {'after':>16} {'before':>16} "
-                 f"{'speed-up':>8} {'ratings+standings':>17}  cost after vs before"]
-        for row in self.rows:
-            after = f"{row['after_median_s']:.3f} / {row['after_max_s']:.3f}"
-            if row["before_median_s"] is None:
-                before, ratio, cost = "not run", "", ""
-            else:
-                before = f"{row['before_median_s']:.3f} / {row['before_max_s']:.3f}"
-                ratio = f"{row['before_median_s'] / max(row['after_median_s'], 1e-9):.1f}x"
-                cost = (f"lower {row['cost_lower']}, equal {row['cost_equal']}, "
-                        f"higher {row['cost_higher']}")
-            standing = f"{row['standings_median_s']:.3f} / {row['standings_max_s']:.3f}"
-            lines.append(f"  {row['entrants']:>8} {row['players']:>7} {after:>16} "
-                         f"{before:>16} {ratio:>8} {standing:>17}  {cost}")
-        return "\n".join(lines)
+    def render(self, width: int | None = None) -> str:
+        """The report; on a terminal ``width`` columns wide, its table without the columns
+        that matter least (the costs compared first)."""
+        cells = [_cells(row) for row in self.rows]
+
+        def table(kept: Sequence[str], most: int | None) -> str:
+            return aligned(kept, [[cell[c] for c in kept] for cell in cells], [_COST])
+
+        text, left_out = fit_columns(table, _COLUMNS, _LEFT_OUT, width)
+        return "\n".join([f"swiss bench: seconds to pair one round ({self.rounds} rounds each; "
+                          "median and slowest)", text,
+                          *([left_out_line(left_out)] if left_out else [])])
+
+
+#: The report's columns, and those a narrow terminal leaves out, first to last.
+_COST = "cost after vs before"
+_COLUMNS = ("entrants", "players", "after", "before", "speed-up", "ratings+standings", _COST)
+_LEFT_OUT = (_COST, "ratings+standings", "speed-up", "before")
+
+
+def _cells(row: dict[str, Any]) -> dict[str, str]:
+    """One field's figures as the report's cells."""
+    if row["before_median_s"] is None:
+        before, ratio, cost = "not run", "", ""
+    else:
+        before = f"{row['before_median_s']:.3f} / {row['before_max_s']:.3f}"
+        ratio = f"{row['before_median_s'] / max(row['after_median_s'], 1e-9):.1f}x"
+        cost = (f"lower {row['cost_lower']}, equal {row['cost_equal']}, "
+                f"higher {row['cost_higher']}")
+    return {"entrants": str(row["entrants"]), "players": str(row["players"]),
+            "after": f"{row['after_median_s']:.3f} / {row['after_max_s']:.3f}",
+            "before": before, "speed-up": ratio,
+            "ratings+standings": f"{row['standings_median_s']:.3f} / "
+                                 f"{row['standings_max_s']:.3f}", _COST: cost}
 
 
 def _play(r: int, paired: SwissRound, rng: random.Random, rated: list[RatedGame]

@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from arena.cli.run_report import TerminalReport
+from arena.cli.terminal import hanging, terminal_width
 from arena.errors import ArenaError, ClusterError
 from arena.tournament.events import (
     DatabaseCreated,
@@ -50,12 +51,19 @@ def _check_format(fmt: str) -> None:
                                  param_hint="'--format'")
 
 
-def _emit(result: Any, fmt: str) -> None:
-    """Print a bench result (anything with ``to_json()`` and ``render()``)."""
+def _emit(result: Any, fmt: str, *, fits: bool = False) -> None:
+    """Print a bench result (anything with ``to_json()`` and ``render()``; ``fits``: whose
+    ``render(width=...)`` fits its table to a terminal); on a terminal, its lines wider than
+    it wrapped at words (the terminal broke them mid-word)."""
     if fmt == "json":
         typer.echo(json.dumps(result.to_json(), indent=2))
-    else:
-        typer.echo(result.render())
+        return
+    width = terminal_width()
+    text = result.render(width=width) if fits else result.render()
+    if width is not None:
+        text = "\n".join(line if len(line) <= width else hanging(line, width)
+                         for line in text.splitlines())
+    typer.echo(text)
 
 
 _ENGINE_HELP = "\n\n".join([
@@ -91,7 +99,7 @@ def engine(
     _check_format(fmt)
     result = run_engine_bench(tuple(players or (2, 4)), games=games, repeat=repeat,
                               hands=hands, census_repeat=census_repeat)
-    _emit(result, fmt)
+    _emit(result, fmt, fits=True)
 
 
 _TOURNAMENT_HELP = "\n\n".join([
@@ -388,7 +396,7 @@ def swiss(
     result = run_swiss_bench(tuple(entrants or (64, 256, 1000, 10_000)),
                              tuple(players or (2, 4)), rounds=rounds,
                              before_max=before_max, seed=seed)
-    _emit(result, fmt)
+    _emit(result, fmt, fits=True)
 
 
 _LEADERBOARD_HELP = "\n\n".join([
@@ -423,7 +431,7 @@ def leaderboard(
         raise typer.BadParameter(f"{bots} bots cannot fill a table of {max(sizes)}",
                                  param_hint="'--bots'")
     _emit(run_leaderboard_bench(tuple(games or (10_000, 50_000)), sizes, bots=bots,
-                                repeat=repeat, seed=seed), fmt)
+                                repeat=repeat, seed=seed), fmt, fits=True)
 
 
 def register(app: typer.Typer) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-__all__ = ["ELLIPSIS", "fit_columns", "shortened", "widest"]
+__all__ = ["ELLIPSIS", "aligned", "fit_columns", "left_out_line", "shortened", "widest"]
 
 #: What a cut name ends with.
 ELLIPSIS = "…"
@@ -58,3 +58,26 @@ def fit_columns(render: Render, columns: Sequence[str], drop_order: Sequence[str
         most = max(most - (widest(text) - width), _SHORTEST)
         text = render(shown, most)
     return text, left_out
+
+
+def left_out_line(left_out: Sequence[str]) -> str:
+    """The line under a fitted report's table naming the columns :func:`fit_columns` left out
+    (empty: none was)."""
+    if not left_out:
+        return ""
+    return (f"Not shown, to fit the terminal: {', '.join(left_out)}; --format json has every "
+            "figure.")
+
+
+def aligned(headers: Sequence[str], rows: Sequence[Sequence[str]], text: Sequence[str] = (),
+            indent: str = "  ") -> str:
+    """A plain table of figures: each column right-aligned to its widest cell, one space
+    apart, except the ``text`` columns, left-aligned two spaces on (where a note reads)."""
+    widths = [max(len(cell) for cell in column) for column in zip(headers, *rows)]
+    lines = []
+    for row in (headers, *rows):
+        line = ""
+        for header, cell, width in zip(headers, row, widths):
+            line += (f"  {cell:<{width}}" if header in text else f" {cell:>{width}}")
+        lines.append(indent + line[1:].rstrip())
+    return "\n".join(lines)

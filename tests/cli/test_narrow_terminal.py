@@ -104,3 +104,23 @@ def test_a_match_at_40_columns_keeps_its_places_and_wins_and_says_what_it_left_o
     assert "Not shown, to fit the terminal: tiebreak, desmos, starts" in flowing
     assert "Not shown, to fit the terminal: version, max ms" in flowing
     assert "Not shown" not in _run(args, None)  # a pipe: every column
+
+
+@pytest.mark.parametrize(("args", "left_out"), [
+    (["bench", "swiss", "-n", "4", "-n", "9", "-p", "2", "-r", "1", "--before-max", "4"],
+     "cost after vs before, ratings+standings, speed-up, before"),
+    (["bench", "leaderboard", "-g", "20", "-p", "2", "--bots", "4", "--repeat", "1"],
+     "site (history), site (no history), store history, speed-up, board (history)"),
+], ids=["swiss", "leaderboard"])
+def test_a_bench_table_leaves_out_columns_to_fit_40_columns_and_names_them(
+        args: list[str], left_out: str) -> None:
+    # its rows ran on past the terminal's edge, each drawn over two or three lines
+    shown = _run(args, 40)
+    lines = shown.splitlines()
+    assert all(len(line) <= 40 for line in lines), shown
+    assert f"Not shown, to fit the terminal: {left_out};" in " ".join(shown.split())
+    header = next(line for line in lines if "players" in line).split()
+    piped = _run(args, None)
+    assert "Not shown" not in piped  # a pipe has every column
+    assert next(line for line in piped.splitlines() if "players" in line).split()[:3] == (
+        header[:3])

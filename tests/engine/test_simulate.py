@@ -322,3 +322,20 @@ def test_bench_census_rows(monkeypatch: pytest.MonkeyPatch) -> None:
                         repeat=2)
     assert "median of 2 repetitions" in bench.render()
     assert json.loads(json.dumps(bench.to_json()))["repeat"] == 2
+
+
+@pytest.mark.parametrize("width", [40, 60])
+def test_the_engine_bench_fits_a_narrow_terminal_and_names_what_it_leaves_out(
+        width: int) -> None:
+    # its table of seven columns ran on past the terminal's edge
+    rows = [BenchRow("random play, 4 players", 123456.0, "decisions/s", [120000.0, 130000.0],
+                     "100 games per repetition, observations built, events tracked",
+                     123000.0, [123000.0]),
+            BenchRow("Desmos evaluate()", 3e6, "evaluations/s", [3e6], "", 3e6, [3e6])]
+    bench = EngineBench(rows, cpu=0, repeat=5)
+    whole = bench.render()
+    assert "note" in whole and "Not shown" not in whole
+    table = bench.render(width=width)
+    # the table's lines (the CLI wraps the title and the line under it at words)
+    assert all(len(line) <= width for line in table.splitlines()[2:-1]), table
+    assert "evaluations/s" in table and "Not shown, to fit the terminal: note," in table

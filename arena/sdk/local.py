@@ -4,10 +4,12 @@
 ``arena.engine.play_game(config, [BotAgent(GreedyBot()), RandomAgent(1)])`` plays a kit bot
 as the referee would ask it: each game reseeds ``bot.rng`` and calls ``on_game_start``, the
 seat's events arrive through ``on_event`` (each once, in order) before each ``act`` with the
-same request fields, and ``on_game_end`` follows the game's last events; ``rules`` (the games'
-house rules) reach ``game_start`` as the referee sends them. Only the sandbox,
-the clock and the strikes are missing (``request.time_ms`` is None): an answer that is not a
-legal index plays option 0, is logged and is counted in :attr:`BotAgent.invalid_answers`.
+same request fields (``request.id`` as the referee numbers its ``act``s: from 0, counted over
+every game the agent plays, as over a match), and ``on_game_end`` follows the game's last
+events; ``rules`` (the games' house rules) reach ``game_start`` as the referee sends them.
+Only the sandbox, the clock and the strikes are missing (``request.time_ms`` is None): an
+answer that is not a legal index plays option 0, is logged and is counted in
+:attr:`BotAgent.invalid_answers`.
 """
 
 from __future__ import annotations
@@ -53,7 +55,10 @@ class BotAgent:
         #: What ``act`` returned last, as it returned it (an invalid one included).
         self.last_answer: Any = None
         self.first_game = first_game
-        self._id = 0
+        #: The ``id`` of the next request: the referee counts a bot's ``act`` ids over its
+        #: match from 0, so one agent playing a match's games in turn sees the same ids
+        #: (set it to go on from an id, as a game of a match replayed alone does).
+        self.next_id = 0
         self._games = 0
         self._first: dict[str, Any] | None = None  # the current game's first event
         self._playing = False  # between on_game_start and game_over
@@ -63,10 +68,10 @@ class BotAgent:
     def choose(self, decision: Decision, observation: Observation) -> int:
         events = seat_events(observation)  # the feed itself: its first event tells the game
         self._follow(observation.seat, list(observation.players), observation.rounds, events)
-        self._id += 1
-        request = Request(self._id, decision.kind, observation.to_json(include_events=False),
+        request = Request(self.next_id, decision.kind, observation.to_json(include_events=False),
                           list(decision.options), None, dict(decision.context),
                           observation.seat)
+        self.next_id += 1
         choice = self.last_answer = self.bot.act(request)
         index = as_index(choice)  # as the runner reads it
         if index is not None and 0 <= index < len(decision.options):

@@ -321,13 +321,13 @@ def test_bot_agent_falls_back_to_the_safe_default_and_says_so(
         capsys: pytest.CaptureFixture[str]) -> None:
     class Wild(Bot):
         def act(self, request: Request) -> Any:
-            return 99 if request.id % 2 else None
+            return None if request.id % 2 else 99
 
     agent = BotAgent(Wild())
     state = play_game(GameConfig(players=("a", "b"), seed=1), [agent, RandomAgent(1)])
     mine = [index for seat, _, index in state.choices if seat == 0]
     assert mine and all(index == 0 for index in mine)
-    assert agent.invalid_answers == agent._id > 3  # every answer was counted as invalid
+    assert agent.invalid_answers == agent.next_id > 3  # every answer was counted as invalid
     logged = capsys.readouterr().err.splitlines()  # the first three, not one per decision
     assert len(logged) == 3
     assert logged[0].startswith("[BotAgent] act() returned 99 (int), not an index into the ")

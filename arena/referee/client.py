@@ -318,7 +318,7 @@ class BotClient:
 
     def _fail_between_games(self, ended: Ended) -> None:
         kind = F.MEMORY_LIMIT if ended.memory_limit else F.CRASH
-        failure = Failure(kind, f"exited between games ({ended.description})"
+        failure = Failure(kind, f"{F.BETWEEN_GAMES} ({ended.description})"
                           + log_note(self._stderr_tail(), self.workdir))
         self.diagnostics.failures[kind] += 1
         self.pending.append(failure)
@@ -497,7 +497,7 @@ class BotClient:
         failure_kind = F.MEMORY_LIMIT if self._out_of_memory(ended) else F.CRASH
         self.diagnostics.failures[failure_kind] += 1
         self.pending.append(Failure(
-            failure_kind, f"exited before its first answer of the game ({how}); restarted "
+            failure_kind, f"{F.BEFORE_FIRST_ANSWER} ({how}); restarted "
             "and asked again" + log_note(self._stderr_tail(), self.workdir), decision=id_))
         self._stop_now()
         self._restarted_in_game = True

@@ -17,6 +17,7 @@ does a strike past the limit.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Final
@@ -33,7 +34,9 @@ __all__ = [
     "STRIKE_TYPES",
     "TIMEOUT",
     "Failure",
+    "counts_line",
     "describe",
+    "forfeits_nothing",
 ]
 
 TIMEOUT: Final = "timeout"
@@ -50,6 +53,11 @@ FAILURE_TYPES: Final = (TIMEOUT, CRASH, PROTOCOL_ERROR, ILLEGAL_CHOICE, OUTPUT_L
 STRIKE_TYPES: Final = frozenset({TIMEOUT, PROTOCOL_ERROR, ILLEGAL_CHOICE})
 #: Failures after which the process is gone or untrustworthy: the bot forfeits the game.
 FATAL_TYPES: Final = frozenset({CRASH, OUTPUT_LIMIT, MEMORY_LIMIT, STARTUP_FAILURE})
+
+#: How the details of the two deaths that forfeit nothing begin: before the bot's first answer
+#: of a game (it is restarted and asked again) and between games (restarted for the next).
+BEFORE_FIRST_ANSWER: Final = "exited before its first answer of the game"
+BETWEEN_GAMES: Final = "exited between games"
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,3 +118,23 @@ def describe(failures: Iterable[tuple[str, str, Mapping[str, Any]]], limit: int 
     if len(seen) > limit:
         lines.append(f"... and {len(seen) - limit} more{more}")
     return lines
+
+
+def forfeits_nothing(failure: Mapping[str, Any]) -> bool:
+    """A recorded crash (or memory limit) the bot forfeited nothing for: it died before its
+    first answer of a game or between games, and was restarted."""
+    return (failure.get("type") in (CRASH, MEMORY_LIMIT)
+            and str(failure.get("detail", "")).startswith((BEFORE_FIRST_ANSWER, BETWEEN_GAMES)))
+
+
+def counts_line(failures: Iterable[Mapping[str, Any]]) -> str:
+    """Recorded failures counted by type, for people: ``crash 15 (4 restarted), timeout 2``
+    (the restarted ones forfeited nothing, so the crashes may outnumber the forfeits)."""
+    counts: Counter[str] = Counter()
+    restarted: Counter[str] = Counter()
+    for failure in failures:
+        kind = str(failure.get("type", "?"))
+        counts[kind] += 1
+        restarted[kind] += forfeits_nothing(failure)
+    return ", ".join(f"{kind} {n}" + (f" ({restarted[kind]} restarted)" if restarted[kind] else "")
+                     for kind, n in sorted(counts.items()))

@@ -11,9 +11,10 @@ from typing import Any
 from tabulate import tabulate
 
 from arena.common.fitting import fit_columns, shortened
+from arena.common.plural import counted
 from arena.common.timestamps import created_fitted
 from arena.engine.houserules import HouseRules
-from arena.referee.failures import describe
+from arena.referee.failures import counts_line, describe
 from arena.tournament.editions import entry_indexes
 from arena.tournament.league_store import entry_lines
 from arena.tournament.overrides import override_options
@@ -165,10 +166,9 @@ def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
         lines += _fitted(["round", "pairings", "byes", "games"], rows, ("byes", "pairings"),
                          width)
         lines.extend(_pairing_note(boards, t.name, store.path))
-    failures = Counter(f.get("type", "?") for g in games for f in g.failures)
-    if failures:
+    if any(g.failures for g in games):
         lines.append("")
-        lines.append("failures: " + ", ".join(f"{k} {v}" for k, v in sorted(failures.items())))
+        lines.append("failures: " + counts_line(f for g in games for f in g.failures))
         lines.extend(f"  {line}" for line in describe(
             (str(f.get("bot", "?")).split("@")[0], f"r{g.round}/t{g.table_index}/g{g.game_index}",
              f) for g in games for f in g.failures))
@@ -236,14 +236,13 @@ def failure_summary(db: str | Path, tournament: str) -> str | None:
     with Store(db, create=False, read_only=True) as store:
         row = store.require(tournament)
         games = store.games(row.id)
-    counts = Counter(str(f.get("type", "?")) for g in games for f in g.failures)
-    if not counts:
-        return None
     hit = sum(1 for g in games if g.failures)
+    if not hit:
+        return None
     forfeits = sum(len(g.forfeits) for g in games)
     db_option = _db_option(Path(db))
-    return (f"Bot failures in {hit} of {len(games)} games ({forfeits} forfeits): "
-            + ", ".join(f"{kind} {n}" for kind, n in sorted(counts.items()))
+    return (f"Bot failures in {hit} of {len(games)} games ({counted(forfeits, 'forfeit')}): "
+            + counts_line(f for g in games for f in g.failures)
             + f"; arena status {tournament}{db_option} says why")
 
 

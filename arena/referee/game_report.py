@@ -84,8 +84,10 @@ def _turn_seen(turn: Mapping[str, Any], seat: int) -> dict[str, Any]:
 
 
 def _failure_line(failure: Mapping[str, Any], who: str, home: str | None) -> str:
+    """A failure and where it came: the act (the referee's request id, over the match from
+    0; ``arena game --rerun`` names it the same way), that decision's round and kind."""
     decision = failure.get("decision")
-    at = f" at decision {decision}" if decision is not None else ""
+    at = f" at act {decision}" if decision is not None else ""
     where = [f"round {failure['round']}"] if failure.get("round") is not None else []
     where += [f"a {failure['kind']} decision"] if failure.get("kind") else []
     at += f" ({', '.join(where)})" if where else ""

@@ -46,7 +46,7 @@ def test_the_report_names_bots_failures_events_and_logs() -> None:
     assert lines[1:1 + len(header)] == header
     at = lines.index("Failures:")
     assert lines[at + 1:at + 3] == [
-        "  seat 1 bot1@abc1: timeout at decision 7 (round 2, a swap decision): no answer "
+        "  seat 1 bot1@abc1: timeout at act 7 (round 2, a swap decision): no answer "
         "within 1000 ms",
         "  seat 2 bot2@abc2: crash: exited mid-game (exit code 1)"]
     events = event_lines(record)

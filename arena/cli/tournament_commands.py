@@ -311,7 +311,9 @@ _GAME_HELP = "\n\n".join([
     "recorded bot_seed. It says where an answer first differs from the recorded one, or "
     "shows what the bot raised with its whole traceback (your own code, on your own machine: "
     "put breakpoint() or print() in it, or add --pdb); exit 0 only for the same answers. "
-    "Run it with PYTHONHASHSEED=0, as bots run.",
+    "Run it with PYTHONHASHSEED=0, as bots run. A later game of a match is rerun alone; "
+    "--from-start replays the match's earlier games first, for a bot that carries state "
+    "from game to game.",
     "Example: PYTHONHASHSEED=0 arena game swiss/r1/t0/g3 --seat 1 --rerun my_bot.py",
 ])
 
@@ -344,6 +346,9 @@ def game(
         "options are (repeat it).")] = None,
     debug: Annotated[bool, typer.Option(
         "--pdb", help="With --rerun: open pdb where the bot raised.")] = False,
+    from_start: Annotated[bool, typer.Option(
+        "--from-start", help="With --rerun: replay the match's earlier games first (the "
+        "bot's state from them).")] = False,
 ) -> None:
     """Show one game (help text: ``_GAME_HELP``)."""
     import json
@@ -361,7 +366,7 @@ def game(
         raise typer.BadParameter(f"the replay page holds every seat's cards; write it without "
                                  f"--seat and pick the seat in its View menu (or open it at "
                                  f"#view={seat})", param_hint="--seat")
-    _check_rerun_flags(rerun, seat, fmt, bool(option) or debug)
+    _check_rerun_flags(rerun, seat, fmt, bool(option) or debug or from_start)
     title, record = _load_game(ref, number, db)
     if html is not None:
         from arena.cli.report_commands import write_game_html
@@ -373,13 +378,8 @@ def game(
         if seat >= len(players):
             raise ArenaError(f"{title} has seats 0-{len(players) - 1}; there is no seat {seat}")
     if rerun is not None and seat is not None:
-        from arena.cli.bot_options import setting
-        from arena.cli.game_rerun import show_rerun
-
-        settings = dict(setting(flag, flag, "KEY=VALUE") for flag in option or [])
-        if not option and not Path(ref).exists():
-            settings = _entered_options(record, seat, db)
-        show_rerun(title, record, seat, rerun, settings, debug)
+        _rerun(ref, number, db, (title, record), seat, rerun, option or [],
+               debug=debug, from_start=from_start)
         return
     _warn_unless_it_replays(title, record)
     if fmt == "json":
@@ -396,12 +396,27 @@ def game(
     typer.echo(text)
 
 
+def _rerun(ref: str, number: int, db: Path, game: tuple[str, dict[str, Any]], seat: int,
+           bot: Path, option: list[str], *, debug: bool, from_start: bool) -> None:
+    """``arena game --rerun``: the bot's options (given, else those it was entered with) and
+    the match's earlier games, where at hand."""
+    from arena.cli.bot_options import setting
+    from arena.cli.game_rerun import earlier_games, show_rerun
+
+    title, record = game
+    settings = dict(setting(flag, flag, "KEY=VALUE") for flag in option)
+    if not option and not Path(ref).exists():
+        settings = _entered_options(record, seat, db)
+    games = [*earlier_games(ref, number, db, record, seat), record]
+    show_rerun(title, games, seat, bot, settings, debug, from_start)
+
+
 def _check_rerun_flags(rerun: Path | None, seat: int | None, fmt: str,
                        rerun_options: bool) -> None:
     """--rerun asks one seat's bot, and its own flags go with it."""
     if rerun is None:
         if rerun_options:
-            raise typer.BadParameter("--option and --pdb go with --rerun BOT",
+            raise typer.BadParameter("--option, --pdb and --from-start go with --rerun BOT",
                                      param_hint="--rerun")
         return
     if seat is None:

@@ -23,6 +23,10 @@ from arena.sdk.runner import load_bot
 
 runner = CliRunner()
 
+#: The line under the first that says how decisions are named.
+_NAMING = ("(decision N: seat 0's N-th decision of its game, from 1; act K: the referee's "
+           "request id, counted over the bot's match from 0)")
+
 _BOT_SEED = 424242
 
 #: Answers from self.rng, so the recorded bot_seed replays them; crashes at its first turn
@@ -118,7 +122,8 @@ def test_the_same_bot_gives_the_same_answers(tmp_path: Path) -> None:
     assert result.output.splitlines() == [
         f"Game 1 of {tmp_path / 'g.jsonl'} (cup/r1/t0/g0): seat 0 (mine@1) rerun in-process "
         f"with {bot}, bot_seed {_BOT_SEED}",
-        f"Decisions 1-{count}: the same answers as recorded",
+        _NAMING,
+        f"Decisions 1-{count} (acts 0-{count - 1}): the same answers as recorded",
         "Same answers: the bot answered every decision of seat 0 as recorded"]
 
 
@@ -130,11 +135,13 @@ def test_a_crash_is_shown_with_its_traceback(tmp_path: Path) -> None:
     assert result.exit_code == 1
     out = result.output.splitlines()
     before = _seat_decisions(record, 0)
-    assert out[1] == f"Decisions 1-{before}: the same answers as recorded"
-    assert out[2] == (f"Decision {before + 1} (round 2, a turn decision), where the recorded "
-                      f"bot forfeited (crash at decision {before} of its match: crash detail): "
-                      "the bot raised:")
-    assert out[3] == "Traceback (most recent call last):"
+    assert out[1] == _NAMING
+    assert out[2] == (f"Decisions 1-{before} (acts 0-{before - 1}): the same answers as "
+                      "recorded")
+    assert out[3] == (f"Decision {before + 1} (act {before}; round 2, a turn decision), where "
+                      f"the recorded bot forfeited (crash at act {before}: crash detail): the "
+                      "bot raised:")
+    assert out[4] == "Traceback (most recent call last):"
     line = bot.read_text().splitlines().index(
         '            raise RuntimeError("round 2 is too much")') + 1
     assert f'  File "{bot}", line {line}, in act' in out
@@ -167,11 +174,13 @@ def test_a_changed_bot_is_told_where_it_first_answers_otherwise(tmp_path: Path) 
     options = decision.options
     answer = (index + 1) % len(options)
     assert result.output.splitlines()[1:] == [
-        *([f"Decisions 1-{number - 1}: the same answers as recorded"] if number > 2 else
-          ["Decision 1: the same answers as recorded"] if number == 2 else []),
-        f"Decision {number} (round {state.round}, a {decision.kind} decision): the bot "
-        f"answers option {answer} {json.dumps(options[answer])}; the record has option "
-        f"{index} {json.dumps(options[index])}"]
+        _NAMING,
+        *([f"Decisions 1-{number - 1} (acts 0-{number - 2}): the same answers as recorded"]
+          if number > 2 else
+          ["Decision 1 (act 0): the same answers as recorded"] if number == 2 else []),
+        f"Decision {number} (act {number - 1}; round {state.round}, a {decision.kind} "
+        f"decision): the bot answers option {answer} {json.dumps(options[answer])}; the record "
+        f"has option {index} {json.dumps(options[index])}"]
 
 
 def test_timeouts_are_not_compared_and_a_timeout_forfeit_is_not_met(tmp_path: Path) -> None:
@@ -183,13 +192,13 @@ def test_timeouts_are_not_compared_and_a_timeout_forfeit_is_not_met(tmp_path: Pa
     result = _rerun(tmp_path / "g.jsonl", bot)
     assert result.exit_code == 1
     out = result.output.splitlines()
-    assert re.fullmatch(r"Decisions 1-2: the same answers as recorded, but for decision 2 "
-                        r"\(\d+\.\d\d s here\): timed out in the record, not compared \(the "
-                        r"rerun has no clock\)", out[1]), out[1]
-    assert re.fullmatch(r"Decision 3 \(round \d, a \w+ decision\), where the recorded bot "
-                        r"forfeited \(timeout at decision 2 of its match: timeout detail\): the "
-                        r"bot answers option \d+ .*: the forfeit is not reproduced \(the rerun "
-                        r"has no clock; the bot took \d+\.\d\d s here\)", out[2]), out[2]
+    assert re.fullmatch(r"Decisions 1-2 \(acts 0-1\): the same answers as recorded, but for "
+                        r"decision 2 \(act 1; \d+\.\d\d s here\): timed out in the record, "
+                        r"not compared \(the rerun has no clock\)", out[2]), out[2]
+    assert re.fullmatch(r"Decision 3 \(act 2; round \d, a \w+ decision\), where the recorded "
+                        r"bot forfeited \(timeout at act 2: timeout detail\): the bot answers "
+                        r"option \d+ .*: the forfeit is not reproduced \(the rerun has no clock; "
+                        r"the bot took \d+\.\d\d s here\)", out[3]), out[3]
 
 
 def test_an_illegal_answer_the_record_struck_is_reproduced(tmp_path: Path) -> None:
@@ -204,11 +213,12 @@ def test_an_illegal_answer_the_record_struck_is_reproduced(tmp_path: Path) -> No
         state.apply(index)
     legal = len(state.decision.options)  # type: ignore[union-attr]
     assert result.stdout.splitlines()[1:] == [
-        "Decisions 1-2: the same answers as recorded",
-        f"Decision 3 (round {strike['round']}, a {strike['kind']} decision), where the record "
-        "has a failure (illegal_choice at decision 2 of its match: illegal_choice detail; the "
-        f"referee played option 0): the bot answers {legal}, not an index into the {legal} "
-        "legal options: the failure is reproduced"]
+        _NAMING,
+        "Decisions 1-2 (acts 0-1): the same answers as recorded",
+        f"Decision 3 (act 2; round {strike['round']}, a {strike['kind']} decision), where the "
+        "record has a failure (illegal_choice at act 2: illegal_choice detail; the referee "
+        f"played option 0): the bot answers {legal}, not an index into the {legal} legal "
+        "options: the failure is reproduced"]
 
 
 def test_the_bot_is_handed_its_seats_events_only(tmp_path: Path) -> None:
@@ -301,3 +311,138 @@ def test_rerun_needs_a_seat(tmp_path: Path) -> None:
                            env={"COLUMNS": "200"})
     assert result.exit_code == 2
     assert "--rerun asks one seat's bot: say which with --seat S" in result.output
+
+
+#: Counts the games of its match; in its second, crashes at its first turn of round 2.
+_COUNTING = '''from arena.sdk import Bot
+
+
+class Counting(Bot):
+    def __init__(self):
+        self.games = 0
+
+    def on_game_start(self, game):
+        self.games += 1
+
+    def act(self, request):
+        if self.games == 2 and request.kind == "turn" and request.observation["round"] == 2:
+            raise RuntimeError("second game, round 2")
+        return self.rng.randrange(len(request.legal))
+'''
+
+
+def _match_records(tmp_path: Path) -> tuple[Path, Path, int]:
+    """A sandboxed match of the counting bot against the random bot, its two games' records,
+    and the counting bot's seat."""
+    bot = tmp_path / "counting.py"
+    bot.write_text(_COUNTING)
+    records = tmp_path / "match.jsonl"
+    played = runner.invoke(app, ["match", str(bot), "bots/random.py", "--games", "2",
+                                 "--seed", "3", "--records", str(records)])
+    assert played.exit_code == 0, played.output
+    second = json.loads(records.read_text().splitlines()[1])
+    seat = next(i for i, key in enumerate(second["referee"]["seats"])
+                if key.startswith("counting@"))
+    assert [f["seat"] for f in second["forfeits"]] == [seat]  # it crashed in game 1 only
+    return bot, records, seat
+
+
+def test_a_failure_from_an_earlier_games_state_reproduces_from_the_start(
+        tmp_path: Path) -> None:
+    bot, records, seat = _match_records(tmp_path)
+    args = ["game", str(records), "-n", "2", "--seat", str(seat), "--rerun", str(bot)]
+    alone = runner.invoke(app, args, env={"PYTHONHASHSEED": "0"})
+    assert alone.exit_code == 1
+    assert "the forfeit is not reproduced" in alone.output.splitlines()[-1]
+    assert "Traceback (most recent call last):" not in alone.output
+    whole = runner.invoke(app, [*args, "--from-start"], env={"PYTHONHASHSEED": "0"})
+    assert whole.exit_code == 1
+    out = whole.output.splitlines()
+    first = json.loads(records.read_text().splitlines()[0])
+    count = sum(1 for choice in first["choices"] if choice[0] == seat)
+    assert out[2] == (f"Game match/g0: Decisions 1-{count} (acts 0-{count - 1}): the same "
+                      "answers as recorded")
+    assert re.fullmatch(r"Game match/g1: Decision \d+ \(act \d+; round 2, a turn "
+                        r"decision\), where the recorded bot forfeited \(crash at act \d+: .*\): "
+                        r"the bot raised:", out[4]), out[4]
+    assert out[-1] == "RuntimeError: second game, round 2"
+
+
+def test_from_start_needs_the_earlier_games(tmp_path: Path) -> None:
+    bot, records, seat = _match_records(tmp_path)
+    alone = tmp_path / "second.jsonl"
+    alone.write_text(records.read_text().splitlines()[1] + "\n")
+    result = runner.invoke(app, ["game", str(alone), "--seat", str(seat), "--rerun", str(bot),
+                                 "--from-start"])
+    assert (result.exit_code, result.output) == (
+        1, f"Error: --from-start replays the match's games before game 1, and game 0 of it "
+           f"with seat {seat}'s bot is not at hand (a stored game reads the results database, "
+           "a records file the records before it)\n")
+
+
+def test_a_stored_game_reruns_from_the_start_of_its_match(tmp_path: Path) -> None:
+    import datetime as dt
+
+    from arena.tournament.store import Store, compress_record
+
+    bot, records, seat = _match_records(tmp_path)
+    games = [json.loads(line) for line in records.read_text().splitlines()]
+    db = tmp_path / "arena.db"
+    with Store(db) as store:
+        row = store.create_tournament(
+            name="cup", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=2, spec_path=None,
+            bots=[(key.split("@")[0], key.split("@")[1], "bots/x.py", {})
+                  for key in games[0]["referee"]["seats"]])
+        for index, record in enumerate(games):
+            record["referee"]["match_id"] = "cup/r1/t0"
+            store.record_game(row.id, {
+                "id": f"cup/r1/t0/g{index}", "round": 1, "table_index": 0,
+                "game_index": index, "seed": 5, "seats": [1, 2], "starting_seat": 0,
+                "placements": [1, 2], "desmos": ["Pair", "Pair"], "ascension": False,
+                "tiebreak": "", "failures": [], "forfeits": {}, "decisions": 31,
+                "duration_s": 0.01, "latency": [{}, {}]}, compress_record(record))
+    result = runner.invoke(app, ["game", "cup/r1/t0/g1", "--seat", str(seat), "--rerun",
+                                 str(bot), "--from-start", "--db", str(db)],
+                           env={"PYTHONHASHSEED": "0"})
+    assert result.exit_code == 1
+    out = result.output.splitlines()
+    assert out[2].startswith("Game cup/r1/t0/g0: Decisions 1-")
+    assert out[-1] == "RuntimeError: second game, round 2"
+
+
+def test_a_later_game_alone_without_failures_says_its_act_ids_are_unknown(
+        tmp_path: Path) -> None:
+    bot = _bot(tmp_path, "same")
+    record = _refereed(bot, tmp_path / "g.jsonl")
+    record["referee"]["game_index"] = 1
+    (tmp_path / "g.jsonl").write_text(json.dumps(record) + "\n")
+    result = _rerun(tmp_path / "g.jsonl", bot)
+    assert result.exit_code == 0, result.output
+    count = _seat_decisions(record, 0)
+    assert result.output.splitlines()[3:5] == [
+        "note: the record does not tell game 1's act ids (its failures place none, and the "
+        "match's earlier games are not at hand): the bot's request ids here differed from the "
+        "game's",
+        f"Decisions 1-{count}: the same answers as recorded"]
+
+
+def test_a_death_before_the_first_answer_is_no_failure_at_a_decision(tmp_path: Path) -> None:
+    """The referee restarted the bot and asked its first decision again, under the next act
+    id: the answers are the same, the ids one further on."""
+    bot = _bot(tmp_path, "same")
+    record = _refereed(bot, tmp_path / "g.jsonl")
+    first = next(t for t in record["turns"] if t["seat"] == 0)  # its first decision's round
+    kind = next(c[1] for c in record["choices"] if c[0] == 0)
+    record["referee"]["failures"] = [{
+        "type": "crash", "seat": 0, "bot": "mine@1", "game": 0, "decision": 0,
+        "round": first["round"], "kind": kind,
+        "detail": "exited before its first answer of the game (exit code 1); restarted and "
+                  "asked again"}]
+    (tmp_path / "g.jsonl").write_text(json.dumps(record) + "\n")
+    result = _rerun(tmp_path / "g.jsonl", bot)
+    assert result.exit_code == 0, result.output
+    count = _seat_decisions(record, 0)
+    assert result.output.splitlines()[2] == (f"Decisions 1-{count} (acts 1-{count}): the same "
+                                             "answers as recorded")

@@ -43,6 +43,7 @@ from arena.tournament.entries import distinct_entrants, resolve_entry
 from arena.tournament.league_spec import expand_patterns
 from arena.tournament.league_store import ENTRIES, league_entries, stop_path
 from arena.tournament.matchmaking import FieldState, Rating, next_table
+from arena.tournament.opening import earlier_names, earlier_twin
 from arena.tournament.preflight import trial_starts
 from arena.tournament.schedule import derive_seed, match_seed
 from arena.tournament.spec import TournamentSpec
@@ -111,8 +112,8 @@ class League:
                 continue
         # The names playing now come first: a newcomer whose name looks like an entrant's
         # (sorted before it: 'First' < 'first') must not displace it.
-        playing = {e.key.rpartition("@")[0] for e in league_entries(self.store, self.row.id)
-                   if e.state == "active"}
+        entries = league_entries(self.store, self.row.id)
+        playing = {e.key.rpartition("@")[0] for e in entries if e.state == "active"}
         found.sort(key=lambda bot: bot.name not in playing)
         entrants = distinct_entrants([("bots", found)])[0]
         kept = {bot.key for bot in entrants}
@@ -122,7 +123,23 @@ class League:
                          and look_alike(b.name, bot.name)), None)
             if twin is not None:  # else kept, or the same bot listed twice
                 dropped.append((bot, _clash(bot, twin)))
-        return entrants, dropped
+        return self._without_earlier_twins(entrants, dropped, {e.key for e in entries})
+
+    def _without_earlier_twins(self, entrants: list[BotSpec],
+                               dropped: list[tuple[BotSpec, str]], entered: set[str]
+                               ) -> tuple[list[BotSpec], list[tuple[BotSpec, str]]]:
+        """The newcomers (not in ``entered``) whose name passes for a bot's of the database
+        or that one passes for moved to ``dropped``, as ``arena run`` refuses them."""
+        earlier = earlier_names(self.store)
+        kept = []
+        for bot in entrants:
+            problem = (None if bot.key in entered
+                       else earlier_twin(bot.name, earlier, self.store.path))
+            if problem is None:
+                kept.append(bot)
+            else:
+                dropped.append((bot, f"{problem}; submit it under another name"))
+        return kept, dropped
 
     def poll(self, number: int, *, enter: bool = True) -> None:
         """Enter the versions not seen yet (vetted first), retiring the ones they replace,

@@ -4,6 +4,8 @@ refused for a changed spec with what changed, said for people."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from arena.common.lookalike import disguise, look_alike, spelled
@@ -17,7 +19,7 @@ from arena.tournament.planning import planned_games
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, TournamentRow, stored_metadata
 
-__all__ = ["open_tournament"]
+__all__ = ["earlier_names", "earlier_twin", "open_tournament"]
 
 
 def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
@@ -85,28 +87,37 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
 
 def _refuse_earlier_twins(store: Store, spec: TournamentSpec) -> None:
     """Refuse an entrant whose name passes for a bot's of an earlier tournament of the
-    database, or that such a bot's name passes for (neither registered nor at this table,
-    the spec's checks cannot see it): ``arena leaderboard --all`` and the reports would show
-    the two as one."""
-    earlier = [row[0] for row in store.conn.execute("SELECT DISTINCT name FROM bots")]
-    # not one mixing scripts ('gr\u0435edy', refused whatever else is known: disguise with
-    # none): refused as it enters since, one stored before would bar the bot it mimics
-    disguised_earlier = [name for name in earlier
-                         if not name.isascii() and disguise(name, []) is None]
+    database, or that such a bot's name passes for (:func:`earlier_twin`)."""
+    earlier = earlier_names(store)
     for bot in spec.entrants:
-        if not bot.name.isascii() and (problem := disguise(bot.name, earlier)) is not None:
-            raise SpecError(f"the name {spelled(bot.name)} {problem}, a bot of an earlier "
-                            f"tournament of {store.path}: a reader of the results would take "
-                            "one for the other; enter it under another name: {bot: REF, "
-                            "name: NAME}")
-        for name in disguised_earlier:
-            if (name != bot.name and look_alike(name, bot.name)
-                    and (problem := disguise(name, [bot.name])) is not None):
-                raise SpecError(f"the name {spelled(bot.name)} is taken, to the eye, by "
-                                f"{spelled(name)}, a bot of an earlier tournament of "
-                                f"{store.path}, which {problem}: a reader of the results "
-                                "would take one for the other; enter it under another name: "
-                                "{bot: REF, name: NAME}")
+        if (problem := earlier_twin(bot.name, earlier, store.path)) is not None:
+            raise SpecError(f"{problem}; enter it under another name: {{bot: REF, name: NAME}}")
+
+
+def earlier_names(store: Store) -> list[str]:
+    """The names of every bot the database holds (its tournaments' and leagues')."""
+    return [row[0] for row in store.conn.execute("SELECT DISTINCT name FROM bots")]
+
+
+def earlier_twin(name: str, earlier: Sequence[str], db: Path) -> str | None:
+    """Why a bot named ``name`` may not enter beside the bots of the database ``db`` named
+    ``earlier``, or None: its name passes for one of theirs, or one of theirs passes for it
+    (neither registered nor at its table, the spec's checks cannot see it): ``arena
+    leaderboard --all`` and the reports would show the two as one. ``arena run`` asks it of a
+    new tournament's entrants, a league of its newcomers."""
+    if not name.isascii() and (problem := disguise(name, earlier)) is not None:
+        return (f"the name {spelled(name)} {problem}, a bot of an earlier tournament of {db}: "
+                "a reader of the results would take one for the other")
+    for other in earlier:
+        # not one mixing scripts ('gr\u0435edy', refused whatever else is known: disguise
+        # with none): refused as it entered since, one stored before would bar the bot it mimics
+        if (other != name and not other.isascii() and look_alike(other, name)
+                and disguise(other, []) is None
+                and (problem := disguise(other, [name])) is not None):
+            return (f"the name {spelled(name)} is taken, to the eye, by {spelled(other)}, a "
+                    f"bot of an earlier tournament of {db}, which {problem}: a reader of the "
+                    "results would take one for the other")
+    return None
 
 
 def _refusal(store: Store, row: TournamentRow, spec: TournamentSpec, what: str,

@@ -555,3 +555,37 @@ def test_a_stop_nobody_may_ask_for_is_one_line(tmp_path: Path,
     assert result.stderr == (f"Error: cannot ask league 'ladder' to stop: cannot create "
                              f"{stop_path(db, 'ladder')}: Permission denied (stop it with "
                              "Ctrl-C or kill where it runs)\n")
+
+
+def test_a_newcomer_passing_for_a_bot_of_an_earlier_tournament_is_refused(
+        tmp_path: Path, registry: Path) -> None:
+    """'alice' entered by path played an earlier tournament of the database; '\u0251lice' (a
+    Latin alpha) submitted while the league ran was entered, as no registered name nor
+    entrant looked like it: arena leaderboard --all showed two alices. Refused as arena run
+    refuses it."""
+    import datetime as dt
+
+    from arena.tournament.store import Store
+
+    db = tmp_path / "a.db"
+    with Store(db) as store:
+        store.create_tournament(
+            name="first", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=1, spec_path=None, bots=[("alice", "1a2b3c4d5e6f", "/x", {})])
+    twin: list[str] = []
+
+    def report(event: object) -> None:  # after the first tables: a newcomer, not the field
+        if isinstance(event, Progress) and event.done >= 4 and not twin:
+            (registry / "\u0251lice.py").write_text((FIXTURES / "last.py").read_text())
+            twin.append(f"\u0251lice@{resolve(chr(0x251) + 'lice').version}")
+
+    summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
+                             report=report, vetter=lambda bot: None)
+    assert summary.state == "finished" and twin
+    assert all(twin[0] not in seats for _, seats in _tables(db))
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
+    assert (f"{twin[0]}: refused at table 3: the name \u0251lice ('\\u0251lice') passes for "
+            "alice: U+0251 LATIN SMALL LETTER ALPHA (drawn like 'a'), a bot of an earlier "
+            f"tournament of {db}: a reader of the results would take one for the other; "
+            "submit it under another name") in " ".join(status.split())

@@ -43,7 +43,7 @@ from arena.tournament.entries import distinct_entrants, resolve_entry
 from arena.tournament.league_spec import expand_patterns
 from arena.tournament.league_store import ENTRIES, league_entries, stop_path
 from arena.tournament.matchmaking import FieldState, Rating, next_table
-from arena.tournament.opening import earlier_names, earlier_twin
+from arena.tournament.opening import earlier_look_alike, earlier_names, earlier_twin
 from arena.tournament.preflight import trial_starts
 from arena.tournament.schedule import derive_seed, match_seed
 from arena.tournament.spec import TournamentSpec
@@ -160,7 +160,11 @@ class League:
                     self.by_id.setdefault(entry.bot_id, bot)
             elif enter:
                 vetter = self.vetter or (lambda b: vet(b, self.spec.limits))
-                self._enter(bot, number, vetter(bot))
+                refusal = vetter(bot)
+                alike = earlier_look_alike(bot.name, earlier_names(self.store), self.store.path)
+                self._enter(bot, number, refusal)
+                if refusal is None and alike is not None:
+                    self.warn(f"{bot.key} enters: {alike}")
         self._retire_gone(number)
 
     def _retire_gone(self, number: int) -> None:

@@ -4,7 +4,7 @@ refused for a changed spec with what changed, said for people."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,17 +19,18 @@ from arena.tournament.planning import planned_games
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, TournamentRow, stored_metadata
 
-__all__ = ["earlier_names", "earlier_twin", "open_tournament"]
+__all__ = ["earlier_look_alike", "earlier_names", "earlier_twin", "open_tournament"]
 
 
 def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
-                    carry_on: bool = False, edition: dict[str, Any] | None = None
-                    ) -> TournamentRow:
+                    carry_on: bool = False, edition: dict[str, Any] | None = None,
+                    warn: Callable[[str], None] = lambda text: None) -> TournamentRow:
     """The stored tournament for ``spec`` (created if new); a different spec is refused,
     naming what changed and the ways on. ``carry_on`` (``--continue``): a spec whose only
     change is a new version of some entrants goes on with them
     (:mod:`~arena.tournament.editions`). ``edition``: ``{of: NAME, number: k}`` of a new
-    edition, stored with it."""
+    edition, stored with it. ``warn``: what a new tournament's entrants' names are told
+    (:func:`earlier_look_alike`)."""
     row = store.tournament(spec.name)
     if row is not None and fresh:
         store.delete_tournament(row.id)
@@ -68,7 +69,7 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
             store.set_games_planned(row.id, planned_games(spec))
             row = store.require(spec.name)
         return row
-    _refuse_earlier_twins(store, spec)
+    _refuse_earlier_twins(store, spec, warn)
     data = spec.to_json()
     data["canonical"] = spec.canonical()
     if edition is not None:
@@ -85,13 +86,18 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
               for b in spec.entrants])
 
 
-def _refuse_earlier_twins(store: Store, spec: TournamentSpec) -> None:
+def _refuse_earlier_twins(store: Store, spec: TournamentSpec,
+                          warn: Callable[[str], None]) -> None:
     """Refuse an entrant whose name passes for a bot's of an earlier tournament of the
-    database, or that such a bot's name passes for (:func:`earlier_twin`)."""
+    database, or that such a bot's name passes for (:func:`earlier_twin`); ``warn`` of one
+    that only looks like such a bot's (:func:`earlier_look_alike`)."""
     earlier = earlier_names(store)
     for bot in spec.entrants:
         if (problem := earlier_twin(bot.name, earlier, store.path)) is not None:
             raise SpecError(f"{problem}; enter it under another name: {{bot: REF, name: NAME}}")
+    for bot in spec.entrants:
+        if (alike := earlier_look_alike(bot.name, earlier, store.path)) is not None:
+            warn(alike)
 
 
 def earlier_names(store: Store) -> list[str]:
@@ -118,6 +124,21 @@ def earlier_twin(name: str, earlier: Sequence[str], db: Path) -> str | None:
                     f"bot of an earlier tournament of {db}, which {problem}: a reader of the "
                     "results would take one for the other")
     return None
+
+
+def earlier_look_alike(name: str, earlier: Sequence[str], db: Path) -> str | None:
+    """What to say of a bot named ``name`` entering beside the bots of ``db`` named
+    ``earlier`` when its name looks like one of theirs though neither passes for the other
+    (:func:`earlier_twin`): the same but for case, or for ASCII strokes drawn alike (``bot1``
+    and ``botl``, ``AI`` and ``Al``). Said, not refused: a database may hold both from before,
+    and a refusal would bar either bot from every later tournament of it."""
+    twin = next((other for other in sorted(earlier)
+                 if other != name and look_alike(other, name)), None)
+    if twin is None:
+        return None
+    return (f"the name {spelled(name)} looks like {spelled(twin)}, a bot of an earlier "
+            f"tournament of {db} (the same letters to the eye, or but for case): arena "
+            "leaderboard --all shows both, which a reader may take for one bot")
 
 
 def _refusal(store: Store, row: TournamentRow, spec: TournamentSpec, what: str,

@@ -275,12 +275,16 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
         old = store.tournament(spec.name)
         if fresh and old is not None:
             report(TournamentDropped(spec.name, store.count_games(old.id)))
-        row = open_tournament(store, spec, fresh, carry_on=carry_on, edition=edition)
+        named: list[str] = []
+        row = open_tournament(store, spec, fresh, carry_on=carry_on, edition=edition,
+                              warn=named.append)
         run = RunState(spec, store, row, executor, report, started, insecure)
     except BaseException:
         executor.close(kill=True)
         raise
     run.warnings += early
+    for text in named:
+        run.warn(text)
     state = _play(run, db_path, vetter)
     return RunSummary(name=spec.name, db=db_path, games_planned=row.games_planned,
                       games_before=run.games_before, games_recorded=run.games_recorded,

@@ -589,3 +589,37 @@ def test_a_newcomer_passing_for_a_bot_of_an_earlier_tournament_is_refused(
             "alice: U+0251 LATIN SMALL LETTER ALPHA (drawn like 'a'), a bot of an earlier "
             f"tournament of {db}: a reader of the results would take one for the other; "
             "submit it under another name") in " ".join(status.split())
+
+
+def test_a_newcomer_looking_like_a_bot_of_an_earlier_tournament_in_ascii_is_told(
+        tmp_path: Path, registry: Path) -> None:
+    """'bot1' submitted while the league ran, after an earlier tournament's 'botl': entered
+    (a database may hold both from before), and said once among the run's warnings."""
+    import datetime as dt
+
+    from arena.tournament.store import Store
+
+    db = tmp_path / "a.db"
+    with Store(db) as store:
+        store.create_tournament(
+            name="first", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=1, spec_path=None, bots=[("botl", "1a2b3c4d5e6f", "/x", {})])
+    newcomer: list[str] = []
+    warnings: list[str] = []
+
+    def report(event: object) -> None:
+        if isinstance(event, Progress) and event.done >= 4 and not newcomer:
+            (registry / "bot1.py").write_text((FIXTURES / "last.py").read_text())
+            newcomer.append(f"bot1@{resolve('bot1').version}")
+        if isinstance(event, RunWarning):
+            warnings.append(event.text)
+
+    summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
+                             report=report, vetter=lambda bot: None)
+    assert summary.state == "finished" and newcomer
+    assert any(newcomer[0] in seats for _, seats in _tables(db))
+    assert [w for w in warnings if "botl" in w] == [
+        f"{newcomer[0]} enters: the name bot1 looks like botl, a bot of an earlier tournament "
+        f"of {db} (the same letters to the eye, or but for case): arena leaderboard --all "
+        "shows both, which a reader may take for one bot"]

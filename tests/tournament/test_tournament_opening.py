@@ -188,3 +188,37 @@ def test_a_name_an_earlier_bot_of_the_database_passes_for_is_refused(tmp_path: P
                                 games_per_match=1))
     with Store(db) as store:  # an older mixed name ('gr\u0435edy') does not bar greedy
         assert open_tournament(store, fine, False).name == "third"
+
+
+def test_a_name_looking_like_an_earlier_bots_in_ascii_is_told_not_refused(
+        tmp_path: Path) -> None:
+    """'bot1' beside an earlier 'botl', 'random' beside an earlier 'Random': refused at one
+    table, but across tournaments let in unsaid, and arena leaderboard --all showed rows a
+    reader takes for one bot. Said in one line naming both; not refused, as a database may
+    hold both already."""
+    import datetime as dt
+
+    from arena.tournament.events import RunWarning
+    from arena.tournament.store import Store
+
+    db = tmp_path / "arena.db"
+    with Store(db) as store:
+        store.create_tournament(
+            name="first", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=1, spec_path=None, bots=[("botl", "1a2b3c4d5e6f", "/x", {}),
+                                                   ("Random", "2b3c4d5e6f7a", "/y", {})])
+    bot = tmp_path / "bot1.py"
+    bot.write_text((SAMPLE_BOTS_DIR / "greedy.py").read_text().replace(
+        'name = "greedy"', 'name = "bot1"'))
+    spec = load_spec(write_spec(tmp_path / "spec.yaml", db, name="second",
+                                format="round_robin", bots=[str(bot), "random"], rounds=1,
+                                games_per_match=1))
+    said: list[str] = []
+    summary = run_tournament(spec, 1, report=lambda event: said.append(event.text)
+                             if isinstance(event, RunWarning) else None)
+    assert summary.games_recorded == 1
+    assert [line for line in said if "earlier" in line] == [
+        f"the name {name} looks like {twin}, a bot of an earlier tournament of {db} (the same "
+        "letters to the eye, or but for case): arena leaderboard --all shows both, which a "
+        "reader may take for one bot" for name, twin in (("bot1", "botl"), ("random", "Random"))]

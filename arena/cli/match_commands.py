@@ -25,7 +25,7 @@ from arena.cli.terminal import fill_words, hanging, terminal_width, wrapped
 from arena.common.fitting import fit_columns, shortened
 from arena.common.plural import counted
 from arena.engine.houserules import HouseRules, rules_from_texts
-from arena.errors import BotError
+from arena.errors import BotError, FilesChangedError
 from arena.rating.match_series import (
     SPRT_GAMES,
     MatchSeries,
@@ -165,7 +165,7 @@ def match(
                          ponder=ponder, deals=book, event_date=day)
     try:
         outcome = series.play(on_game=_progress_printer(series, test, show.progress))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, FilesChangedError):  # the error, if any, says why after
         _print_interrupted(series, seed)
         raise
     if as_json:

@@ -167,7 +167,8 @@ class MatchSeries:
                                limits=self.limits, duplicate=self.seating, rules=self.rules,
                                ponder=self.ponder, local=self.local,
                                event_date=self.event_date,
-                               deal_seeds=table_deals(self.deals, 1, self.games // self.per_deal))
+                               deal_seeds=table_deals(self.deals, 1, self.games // self.per_deal),
+                               same_files=True)
 
         def done(played: list[GameOutcome]) -> bool:
             return self.decided(played) or (stop is not None and stop(played))

@@ -633,6 +633,33 @@ def test_a_ctrl_c_in_a_match_says_how_far_it_got() -> None:
         "Interrupted after 3 of 10 games (--seed 77 --event-date 2030-06-01 replays them); ")
 
 
+def test_a_match_stopped_by_a_bot_edited_during_it_says_how_far_it_got(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot whose files changed during the match stops it (it would have run the edit
+    under the version checked): the games it played, the seed replaying them, then why."""
+    from arena.errors import FilesChangedError
+    from arena.rating.match_series import MatchSeries
+    from arena.referee.match import GameOutcome
+
+    def play(series: MatchSeries, **kwargs: object) -> None:
+        series.played.append(GameOutcome(
+            game_id="m/g0", game_index=0, seed=0, seats=["random@1", "greedy@1"],
+            names=["random", "greedy"], starting_seat=0, placements=[2, 1], desmos=["", ""],
+            ascension=False, tiebreak="none", failures=[], forfeits={}, decisions=0,
+            duration_s=0.0, latency=[], record={}))
+        raise FilesChangedError("bot random@1: its files at /x changed or went away since it "
+                                "entered, so it was not restarted; put them back to go on")
+
+    monkeypatch.setattr(MatchSeries, "play", play)
+    result = _run("match", "random", "greedy", "--games", "3", "--seed", "7",
+                  "--event-date", "2030-06-01")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == (
+        "Interrupted after 1 of 3 games (--seed 7 --event-date 2030-06-01 replays them); "
+        "wins so far: random 0, greedy 1\nError: bot random@1: its files at /x changed or went "
+        "away since it entered, so it was not restarted; put them back to go on\n")
+
+
 def test_a_bot_given_up_after_failed_starts_never_started() -> None:
     """After MAX_FAILED_STARTS the referee stops trying: later games record the forfeit
     without a new failure, and the bot still never started."""

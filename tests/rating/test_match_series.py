@@ -81,3 +81,30 @@ def test_records_that_cannot_be_written_stop_the_series_with_one_error(tmp_path:
     with pytest.raises(ArenaError, match=f"cannot write game records to {tmp_path}: "):
         series.play()
     assert len(series.played) == 1  # the first game ended; its record could not be written
+
+
+@needs_sandbox
+def test_a_bot_edited_during_the_match_is_not_restarted_under_its_version(
+        tmp_path: Path) -> None:
+    """A bot entered by path dies after each game and is restarted for the next; edited
+    after the first game, it was restarted from the edit, whose games counted under the
+    version checked at the start. The match stops instead, saying why, its game kept."""
+    from arena.errors import FilesChangedError
+
+    bot = tmp_path / "end_crasher.py"
+    bot.write_text((BOTS.parent / "tests" / "fixtures" / "bots" / "end_crasher.py").read_text())
+    key = resolve(str(bot)).key
+    records = tmp_path / "games.jsonl"
+    series = MatchSeries([str(bot), RANDOM], games=3, seed=7, limits=Limits(),
+                         records=records)
+
+    def edit(game: GameOutcome) -> None:
+        if len(series.played) == 1:
+            bot.write_text(bot.read_text() + "\n# edited during the match\n")
+
+    with pytest.raises(FilesChangedError) as info:
+        series.play(on_game=edit)
+    assert str(info.value).startswith(
+        f"bot {key}: its files at {bot} changed or went away since it entered, so it was not "
+        "restarted; ")
+    assert len(series.played) == 1 and len(records.read_text().splitlines()) == 1

@@ -1259,6 +1259,33 @@ def test_a_hard_link_to_a_file_outside_the_bot_is_refused_one_within_is_copied(
         resolve(module)
 
 
+@pytest.mark.parametrize("cached", ["__pycache__/bot.cpython-311.pyc", "bot.pyc",
+                                    ".git/objects/bot"])
+def test_a_hard_link_to_a_name_a_launch_does_not_copy_is_refused_by_the_check(
+        tmp_path: Path, cached: str) -> None:
+    """The check counted a hard link's name in a cache (or a .pyc file) as the bot's own;
+    the launch's copy, which leaves those out, counted it outside the bot: the bot passed
+    its check and was refused at every launch. The check now counts as the copy does."""
+    from arena.sandbox.workdir import copy_bot
+
+    source = tmp_path / "src"
+    source.mkdir()
+    (source / "bot.py").write_text(MODULE)
+    (source / cached).parent.mkdir(parents=True, exist_ok=True)
+    os.link(source / "bot.py", source / cached)
+    error = (rf"^{source.resolve() / 'bot.py'} is a hard link to a file the bot "
+             rf"{source.resolve()} also names where a launch copies nothing \(2 names, 1 of "
+             r"them in a cache directory or a .pyc file\): a launch would take it for a link "
+             r"to a file outside the bot; copy the file \(cp\) instead of linking it$")
+    with pytest.raises(ManifestError, match=error):
+        resolve(source)
+    (source / cached).unlink()
+    spec = resolve(source)  # checked: the copy a launch makes agrees
+    box = tmp_path / "box"
+    box.mkdir()
+    assert copy_bot(spec.path, box / "bot", None) == spec.files_version
+
+
 def test_a_virtual_environment_in_a_bot_directory_is_named(tmp_path: Path, bots: Path) -> None:
     """`python3 -m venv .venv` in the bot's directory (the README's first step, taken there)
     was refused as '.venv/lib64 is a symbolic link (to lib)', which said nothing of what to do."""

@@ -74,7 +74,9 @@ def _bot_files(root: Path) -> list[Path]:
     them), a FIFO (which hangs whoever reads it) or a device is refused."""
     files: list[Path] = []
     total = 0
-    names: dict[tuple[int, int], int] = {}  # a file's names met in the walk, by inode
+    # a file's names met in the walk, by inode: those the launch's copy keeps, the skipped
+    names: dict[tuple[int, int], int] = {}
+    skipped: dict[tuple[int, int], int] = {}
     for dirpath, dirnames, filenames in os.walk(root):  # caches too: checked, not counted
         dirnames.sort()
         parts = Path(dirpath).relative_to(root).parts
@@ -91,7 +93,8 @@ def _bot_files(root: Path) -> list[Path]:
             _refuse_undecodable(Path(dirpath) / name)
             if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
                 key = (info.st_dev, info.st_ino)
-                names[key] = names.get(key, 0) + 1
+                kept = names if not cache and not name.endswith(SKIPPED_SUFFIXES) else skipped
+                kept[key] = kept.get(key, 0) + 1
         for name in sorted(filenames):
             if not cache and not name.endswith(SKIPPED_SUFFIXES):
                 files.append(Path(dirpath) / name)
@@ -104,16 +107,26 @@ def _bot_files(root: Path) -> list[Path]:
         raise ManifestError(f"{printable(str(root))} holds {total / 2**20:.0f} MiB of files; a "
                             f"bot may hold at most {MAX_BOT_BYTES >> 20} MiB")
     for file in files:
-        _refuse_outside_link(file, names, root)
+        _refuse_outside_link(file, names, skipped, root)
     return files
 
 
-def _refuse_outside_link(file: Path, names: dict[tuple[int, int], int], root: Path) -> None:
+def _refuse_outside_link(file: Path, names: dict[tuple[int, int], int],
+                         skipped: dict[tuple[int, int], int], root: Path) -> None:
     """Refuse a hard link to a file outside the bot (more names than the bot holds): the
     referee copies its content into the bot's reach, though its submitter may not be able to
-    read it (a file of another user, linked where the kernel lets anyone link any file)."""
+    read it (a file of another user, linked where the kernel lets anyone link any file).
+    Only the names a launch's copy keeps count (``names``; ``skipped``: those in caches):
+    the copy counts no others, and would refuse at every launch a bot checked here."""
     info = file.lstat()
     inside = names.get((info.st_dev, info.st_ino), 1)
+    cached = skipped.get((info.st_dev, info.st_ino), 0)
+    if info.st_nlink > inside and info.st_nlink <= inside + cached:
+        raise ManifestError(f"{printable(str(file))} is a hard link to a file the bot "
+                            f"{printable(str(root))} also names where a launch copies nothing "
+                            f"({info.st_nlink} names, {cached} of them in a cache directory or "
+                            "a .pyc file): a launch would take it for a link to a file outside "
+                            "the bot; copy the file (cp) instead of linking it")
     if info.st_nlink > inside:
         raise ManifestError(f"{printable(str(file))} is a hard link to a file outside the bot "
                             f"{printable(str(root))} ({info.st_nlink} names, {inside} of them "

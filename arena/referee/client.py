@@ -228,6 +228,12 @@ class BotClient:
         return None
 
     @property
+    def next_act_id(self) -> int:
+        """The id the next ``act`` will carry: ids count a bot's requests over its process's
+        matches with this client, restarts included (docs/PROTOCOL.md)."""
+        return self._next_id
+
+    @property
     def strikes(self) -> int:
         """Strikes in the current game (:attr:`clock`'s)."""
         return self.clock.strikes

@@ -50,9 +50,10 @@ def seat_view(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
             "failures": [f for f in referee.get("failures") or [] if f.get("seat") == seat],
             "logs": {k: v for k, v in (referee.get("logs") or {}).items() if k == str(seat)},
         }
-        seeds = referee.get("bot_seeds")
-        if isinstance(seeds, list):
-            view["referee"]["bot_seeds"] = [s if i == seat else None for i, s in enumerate(seeds)]
+        for field in ("bot_seeds", "first_act_ids"):  # the seat's own
+            values = referee.get(field)
+            if isinstance(values, list):
+                view["referee"][field] = [v if i == seat else None for i, v in enumerate(values)]
     return view
 
 

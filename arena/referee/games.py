@@ -223,6 +223,10 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
         #: choices replay)
         bot_seeds = [bot_seed(seed, g, seat) if isinstance(player, BotClient) else None
                      for seat, player in enumerate(seats)]
+        #: the id each bot's first act of the game carries (kept: a rerun of the game hands
+        #: the bot the ids it was asked with, docs/RECORDS.md)
+        first_acts = [player.next_act_id if isinstance(player, BotClient) else None
+                      for player in seats]
         failures = _begin_game(state, seats, g, bot_seeds, start_failures)
         decisions, relay = drive_game(state, seats, g, failures)
         last = close_at_end and g >= closing_from
@@ -231,7 +235,7 @@ def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,
                            began=began + closing_s, logs=logs, latency=latency,
                            match_id=match_id,
                            keys=[keys[i] for i in order], bot_seeds=bot_seeds,
-                           entrants=list(order) if len(orders) > 1 else [])
+                           first_acts=first_acts, entrants=list(order) if len(orders) > 1 else [])
         outcomes.append(outcome)
         if on_game is not None:
             on_game(outcome)
@@ -339,7 +343,8 @@ def _kept_log(log: str, written: int) -> str:
 def _outcome(state: State, seats: Sequence[Seat], game: int, failures: list[Failure],
              decisions: int, *, began: float, logs: dict[str, str],
              latency: list[dict[str, Any]], match_id: str, keys: list[str],
-             bot_seeds: list[int | None], entrants: list[int]) -> GameOutcome:
+             bot_seeds: list[int | None], first_acts: list[int | None],
+             entrants: list[int]) -> GameOutcome:
     """The finished game as the tournament stores it, the referee's part in its record;
     its duration counts from ``began`` (``time.perf_counter``)."""
     result = state.result
@@ -350,7 +355,7 @@ def _outcome(state: State, seats: Sequence[Seat], game: int, failures: list[Fail
         "match_id": match_id, "game_index": game, "seats": keys,
         "failures": [f.to_json() for f in failures], "logs": logs,
         "sandbox_level": level, "software": software(),
-        "bot_seeds": bot_seeds,
+        "bot_seeds": bot_seeds, "first_act_ids": first_acts,
     }
     return GameOutcome(
         game_id=f"{match_id}/g{game}", game_index=game, seed=state.config.seed, seats=keys,

@@ -212,7 +212,11 @@ class _Game:
         self.restarted = any(str(f.get("detail")).startswith((BEFORE_FIRST_ANSWER,
                                                               BETWEEN_GAMES)) for f in again)
         at_decisions = [f for f in failures if not forfeits_nothing(f)]
-        self.first_act_id = _first_act_id(at_decisions, decisions, again)
+        recorded = (view.get("referee") or {}).get("first_act_ids") or []
+        first_sent = recorded[seat] if seat < len(recorded) else None
+        # a death before the first answer used an id: the first answered is that many later
+        self.first_act_id = (first_sent + self.restarts if isinstance(first_sent, int)
+                             else _first_act_id(at_decisions, decisions, again))
         self.struck = _struck(at_decisions, decisions, self.first_act_id)
         sent_at_forfeit = self.forfeit is not None and self.forfeit.get("decision") is not None
         #: The act ids the game used: one a request, and one a death before the first answer.

@@ -428,6 +428,20 @@ def test_a_later_game_alone_without_failures_says_its_act_ids_are_unknown(
         f"Decisions 1-{count}: the same answers as recorded"]
 
 
+def test_a_later_game_alone_takes_its_act_ids_from_the_record(tmp_path: Path) -> None:
+    # a record from before first_act_ids was kept says its ids are unknown (above)
+    bot = _bot(tmp_path, "same")
+    record = _refereed(bot, tmp_path / "g.jsonl")
+    record["referee"] |= {"game_index": 1, "first_act_ids": [40, None]}
+    (tmp_path / "g.jsonl").write_text(json.dumps(record) + "\n")
+    result = _rerun(tmp_path / "g.jsonl", bot)
+    assert result.exit_code == 0, result.output
+    count = _seat_decisions(record, 0)
+    assert "act ids" not in result.output
+    assert f"Decisions 1-{count} (acts 40-{40 + count - 1}): the same answers as recorded" in (
+        result.output.splitlines())
+
+
 def test_a_death_before_the_first_answer_is_no_failure_at_a_decision(tmp_path: Path) -> None:
     """The referee restarted the bot and asked its first decision again, under the next act
     id: the answers are the same, the ids one further on."""

@@ -43,6 +43,10 @@ def test_request_ids_are_the_same_sandboxed_and_in_process(tmp_path: Path) -> No
             key = record["referee"]["seats"][int(seat)]
             sandboxed[key] += [int(n) for n in re.findall(r"request id (\d+)", text)]
     assert all(ids and ids[0] == 0 for ids in sandboxed.values()), sandboxed
+    for record in games:  # each record keeps the id its game's first act had, for a rerun
+        for seat, text in record["referee"]["logs"].items():
+            first = int(re.findall(r"request id (\d+)", text)[0])
+            assert record["referee"]["first_act_ids"][int(seat)] == first
     agents = {key: BotAgent(load_bot(bot)) for key in keys}
     seen: dict[str, list[int]] = {key: [] for key in keys}
     for key, agent in agents.items():

@@ -33,6 +33,7 @@ def _refereed(players: int = 3, seed: int = 4) -> dict[str, Any]:
         "logs": {"1": "thinking...\nstill thinking\n", "2": "Traceback\nKeyError: 3\n"},
         "sandbox_level": "bwrap+rlimits",
         "bot_seeds": [seed * 1000 + i for i in range(players)],
+        "first_act_ids": [10 * i for i in range(players)],
     }
     return record
 
@@ -113,6 +114,8 @@ def test_a_seat_view_names_no_card_and_no_seed_the_seat_was_not_sent(
     # of the bot seeds, only its own (the others' would replay their random choices)
     assert view["referee"]["bot_seeds"] == [
         s if i == seat else None for i, s in enumerate(record["referee"]["bot_seeds"])]
+    assert view["referee"]["first_act_ids"] == [  # how often the others were asked: theirs
+        s if i == seat else None for i, s in enumerate(record["referee"]["first_act_ids"])]
     del view["referee"]  # the bot's own log and failures: its own words
     text = json.dumps(view)
     assert set(_CARD.findall(text)) <= set(_CARD.findall(json.dumps(feed)))

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from tabulate import tabulate
 
-from arena.common.fitting import fit_columns, shortened
+from arena.common.fitting import fit_columns, fit_rows, shortened
 
 ROWS = [["a_bot_named_as_long_as_the_registry_lets", "2d1d71b3f0dd", "module"],
         ["short", "fba0e9a43174", "directory"]]
@@ -49,3 +49,11 @@ def test_an_aligned_table_right_aligns_figures_and_left_aligns_its_text_columns(
                    ["note"]).splitlines() == ["   games speed  note",
                                               "      20  1.5x  slow",
                                               "  100000"]
+
+
+def test_rows_drawn_by_tabulate_fit_as_a_table_drawn_by_hand() -> None:
+    for width in (None, 60, 50, 20, 3):
+        assert fit_rows(HEADERS, ROWS, ("kind", "version"), width, names=0) == fit_columns(
+            _render, HEADERS, ("kind", "version"), width, [row[0] for row in ROWS])
+    text, left_out = fit_rows(HEADERS, ROWS, (), None, columns=["name", "kind"])
+    assert left_out == [] and text == _render(["name", "kind"], None)

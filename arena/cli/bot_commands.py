@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from tabulate import tabulate
 
 from arena.cli.bot_options import DecisionMs, StartupMs, configured, limits_of, setting
 from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
 from arena.cli.signals import stop_on_sigterm
 from arena.cli.terminal import terminal_width, wrapped
-from arena.common.fitting import fit_columns, shortened
+from arena.common.fitting import fit_rows
 from arena.common.lookalike import disguise, spelled
 from arena.common.plural import counted
 from arena.common.printable import printable
@@ -334,12 +332,7 @@ def _bots_table(rows: list[list[str]], width: int | None) -> tuple[str, list[str
     """The list of bots as text, and the columns it leaves out to fit ``width`` (None: a
     pipe's or a file's, every column). Cells are shown as written: a bot's own version
     ``1.10`` is not the number 1.1."""
-    def render(shown: Sequence[str], most: int | None) -> str:
-        keep = [_BOTS_COLUMNS.index(column) for column in shown]
-        return tabulate([[shortened(row[0], most), *(row[i] for i in keep[1:])] for row in rows],
-                        headers=list(shown), disable_numparse=True)
-
-    return fit_columns(render, _BOTS_COLUMNS, _BOTS_LEFT_OUT, width, [row[0] for row in rows])
+    return fit_rows(_BOTS_COLUMNS, rows, _BOTS_LEFT_OUT, width, names=0, disable_numparse=True)
 
 
 _REMOVE_HELP = "\n\n".join([

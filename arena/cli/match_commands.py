@@ -10,19 +10,18 @@ import datetime as dt
 import json
 import math
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from tabulate import tabulate
 
 from arena.cli.bot_options import DecisionMs, StartupMs, limits_of, with_options
 from arena.cli.options import EventDateOption, event_day
 from arena.cli.output_file import check_output_file
 from arena.cli.terminal import fill_words, hanging, terminal_width, wrapped
-from arena.common.fitting import fit_columns, shortened
+from arena.common.fitting import fit_rows
 from arena.common.plural import counted
 from arena.engine.houserules import HouseRules, rules_from_texts
 from arena.errors import BotError, FilesChangedError
@@ -416,16 +415,10 @@ def _games_table(outcome: MatchOutcome, width: int | None = None) -> str:
     desmos = "desmos (same order)" if seated else "desmos"
     headers = ["game", *(["seats"] if seated else []), "starts", f"places ({', '.join(names)})",
                desmos, "tiebreak", "failures"]
-
-    def render(kept: Sequence[str], most: int | None) -> str:
-        keep = [headers.index(column) for column in kept]
-        return tabulate([[row[i] for i in keep] for row in rows], headers=list(kept))
-
     # a terminal too narrow for the table: how each game ended, its places, stays (the
     # failures, left out last, are told under the bots' table too)
-    table, left_out = fit_columns(render, headers, ("tiebreak", desmos, "starts", "seats",
-                                                   "failures"),
-                                  width)
+    table, left_out = fit_rows(headers, rows, ("tiebreak", desmos, "starts", "seats",
+                                               "failures"), width)
     if left_out and width is not None:
         table += "\n" + fill_words(f"Not shown, to fit the terminal: {', '.join(left_out)}; "
                                    "--json has every field.", width)
@@ -453,14 +446,8 @@ def _bots_table(outcome: MatchOutcome, width: int | None = None) -> str:
     headers = ["bot", "version", "wins", "mean place", "decisions", "median ms", "max ms",
                "timeouts", "failures", "restarts"]
     quiet = [i for i in (7, 8, 9) if all(row[i] in (0, "-") for row in rows)]
-
-    def render(kept: Sequence[str], most: int | None) -> str:
-        keep = [headers.index(column) for column in kept]
-        return tabulate([[shortened(row[i], most) if i == 0 else row[i] for i in keep]
-                         for row in rows], headers=list(kept))
-
-    table, left_out = fit_columns(render, [h for i, h in enumerate(headers) if i not in quiet],
-                                  _BOTS_LEFT_OUT, width, [row[0] for row in rows])
+    table, left_out = fit_rows(headers, rows, _BOTS_LEFT_OUT, width, names=0,
+                               columns=[h for i, h in enumerate(headers) if i not in quiet])
     if left_out and width is not None:
         table += "\n" + fill_words(f"Not shown, to fit the terminal: {', '.join(left_out)}; "
                                    "--json has every field.", width)

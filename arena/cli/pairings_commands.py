@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import textwrap
 from collections import Counter
-from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -15,7 +14,7 @@ import typer
 from tabulate import tabulate
 
 from arena.cli.options import DbOption, TournamentArgument
-from arena.common.fitting import fit_columns, shortened, widest
+from arena.common.fitting import fit_rows, widest
 from arena.tournament.store import DEFAULT_RESULTS
 
 if TYPE_CHECKING:
@@ -128,13 +127,7 @@ def _seats_table(view: RoundPairings, names: dict[str, str],
             rows.append([board.number if first else "", seat + 1, names[bot], _score(before),
                          _score(points),
                          f"{board.games_done}/{board.games_planned}" if first else ""])
-
-    def render(kept: Sequence[str], most: int | None) -> str:
-        keep = [headers.index(column) for column in kept]
-        return str(tabulate([[shortened(str(row[i]), most) if i == 2 else row[i] for i in keep]
-                             for row in rows], headers=list(kept), disable_numparse=True))
-
-    return fit_columns(render, headers, _SEATS_LEFT_OUT, width, [str(row[2]) for row in rows])
+    return fit_rows(headers, rows, _SEATS_LEFT_OUT, width, names=2, disable_numparse=True)
 
 
 def register(app: typer.Typer) -> None:

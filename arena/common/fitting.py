@@ -1,16 +1,22 @@
 """A table fitted to a terminal's width: columns left out in a given order, then names cut.
 
-The listings for people (``arena leaderboard``, ``arena bots``) draw every column on a pipe or
-a file, where scripts read them; on a narrower terminal a row wrapped onto the next line
-reads as two. Each listing says which of its columns matter least, and names the ones left
-out under the table.
+The listings for people (``arena leaderboard``, ``arena bots``, ``arena status``, ``arena
+match``, ``arena pairings``, ``arena simulate``...) draw every column on a pipe or a file,
+where scripts read them; on a narrower terminal a row wrapped onto the next line reads as two.
+Each listing says which of its columns matter least, and names the ones left out under the
+table. :func:`fit_columns` fits any table drawn by a function; :func:`fit_rows` draws rows
+with ``tabulate`` and fits them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
-__all__ = ["ELLIPSIS", "aligned", "fit_columns", "left_out_line", "shortened", "widest"]
+from tabulate import tabulate
+
+__all__ = ["ELLIPSIS", "aligned", "fit_columns", "fit_rows", "left_out_line", "shortened",
+           "widest"]
 
 #: What a cut name ends with.
 ELLIPSIS = "…"
@@ -81,3 +87,19 @@ def aligned(headers: Sequence[str], rows: Sequence[Sequence[str]], text: Sequenc
             line += (f"  {cell:<{width}}" if header in text else f" {cell:>{width}}")
         lines.append(indent + line[1:].rstrip())
     return "\n".join(lines)
+
+
+def fit_rows(headers: Sequence[str], rows: Sequence[Sequence[Any]], drop_order: Sequence[str],
+             width: int | None, *, names: int | None = None, columns: Sequence[str] | None = None,
+             **tabulate_options: Any) -> tuple[str, list[str]]:
+    """:func:`fit_columns` of ``rows`` under ``headers``, drawn by ``tabulate`` (with
+    ``tabulate_options``): the cells of column ``names`` (an index of ``headers``) are the
+    ones cut; ``columns``, the headers shown at most (default all)."""
+    def render(kept: Sequence[str], most: int | None) -> str:
+        keep = [list(headers).index(column) for column in kept]
+        return str(tabulate([[shortened(str(row[i]), most) if i == names and most is not None
+                              else row[i] for i in keep] for row in rows],
+                            headers=list(kept), **tabulate_options))
+
+    cut = [str(row[names]) for row in rows] if names is not None else []
+    return fit_columns(render, headers if columns is None else columns, drop_order, width, cut)

@@ -27,14 +27,11 @@ import json
 import random
 import textwrap
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from tabulate import tabulate
-
-from arena.common.fitting import fit_columns, widest
+from arena.common.fitting import fit_rows, widest
 from arena.engine.agents import RandomAgent, play_game
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.desmos import Category
@@ -306,16 +303,12 @@ def _fitted_table(rows: list[Any], headers: list[str], tablefmt: str, width: int
                   drop_order: tuple[str, ...]) -> str:
     """A table of the report, without the columns of ``drop_order`` a terminal of ``width``
     columns has no room for, and a line naming them."""
-    def render(kept: Sequence[str], most: int | None) -> str:
-        keep = [headers.index(column) for column in kept]
-        return str(tabulate([[row[i] for i in keep] for row in rows],
-                            headers=list(kept), tablefmt=tablefmt))
-
-    text, left_out = fit_columns(render, headers, drop_order, width)
+    text, left_out = fit_rows(headers, rows, drop_order, width, tablefmt=tablefmt)
     seats = [column for column in headers if column.startswith("seat ")]
     if any(column in left_out for column in seats):  # the seats go together, or a few stay
         left_out = [*seats, *(c for c in left_out if c not in seats)]
-        text = render([column for column in headers if column not in left_out], None)
+        text, _ = fit_rows(headers, rows, (), None, tablefmt=tablefmt,
+                           columns=[column for column in headers if column not in left_out])
     if not left_out or width is None:
         return text
     return text + "\n" + textwrap.fill(f"Not shown, to fit the terminal: {', '.join(left_out)}; "

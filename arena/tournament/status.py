@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import shlex
 from collections import Counter
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from tabulate import tabulate
 
-from arena.common.fitting import fit_columns, shortened
+from arena.common.fitting import fit_rows
 from arena.common.plural import counted
 from arena.common.timestamps import created_fitted
 from arena.engine.houserules import HouseRules
@@ -205,13 +204,7 @@ def _fitted(headers: list[str], rows: list[list[Any]], drop_order: tuple[str, ..
     """A table of the detail, fitted to a terminal of ``width`` columns (None: a pipe's, the
     whole table) by leaving out the columns of ``drop_order``, then cutting the cells of
     column ``names``; and a line naming the columns left out."""
-    def render(kept: Sequence[str], most: int | None) -> str:
-        keep = [headers.index(column) for column in kept]
-        return tabulate([[shortened(row[i], most) if i == names else row[i] for i in keep]
-                         for row in rows], headers=list(kept), floatfmt=".2f")
-
-    cut = [str(row[names]) for row in rows] if names is not None else []
-    table, left_out = fit_columns(render, headers, drop_order, width, cut)
+    table, left_out = fit_rows(headers, rows, drop_order, width, names=names, floatfmt=".2f")
     return [table] + ([f"Not shown, to fit the terminal: {', '.join(left_out)}."]
                       if left_out else [])
 

@@ -246,9 +246,7 @@ def cpu_since_pause(proc: SandboxedProcess) -> float | None:
     watch = _watched.get(proc)
     before = ((watch.cpu_at_stop if watch is not None else None)
               or _running_at_give_up.get(proc.marker))
-    if not before:
-        return None
-    return sum(cpu - before[pid] for pid, cpu in _cpu_of(before).items())
+    return _cpu_since(before) if before else None
 
 
 @dataclass
@@ -285,9 +283,7 @@ def _note_running_on(proc: SandboxedProcess) -> None:
     if watch is None or watch.cpu_at_stop is None:
         return
     before, watch.cpu_at_stop = watch.cpu_at_stop, None
-    # the processes found at the stop: stopped ones do not fork (half the cost of a search)
-    used = sum(cpu - before[pid] for pid, cpu in _cpu_of(before).items())
-    if watch.run_on.add(used * 1e6):
+    if watch.run_on.add(_cpu_since(before) * 1e6):
         log.warning("bot %d ran on %.1f ms after its stops (long system calls); its stops "
                     "now wait until it is stopped", proc.pid, watch.run_on.total_us / 1000)
 
@@ -353,6 +349,13 @@ def _cpu_of(pids: Iterable[int]) -> dict[int, float]:
         with contextlib.suppress(OSError):
             used[pid] = time.clock_gettime(_process_cpu_clock(pid))
     return used
+
+
+def _cpu_since(before: dict[int, float]) -> float:
+    """The CPU (seconds) the processes of ``before`` used since it was read, those gone
+    left out. Only the processes found then: stopped ones do not fork (and a search of
+    ``/proc`` costs twice the read)."""
+    return sum(cpu - before[pid] for pid, cpu in _cpu_of(before).items())
 
 
 def _process_cpu_clock(pid: int) -> int:

@@ -256,8 +256,8 @@ class SandboxedProcess:
         inside a long system call (a process freezes when it next leaves the kernel), on
         the CPU of the bot asked meanwhile. Added up over its freezes, so that calls each
         shorter than the limit are seen too; once past it, its freezes wait from then on."""
-        before, now = self._cpu_at_freeze, self._cpu_used_us()
-        if before is not None and now is not None and self._run_on.add(now - before):
+        used = self.cpu_since_freeze_us()
+        if used is not None and self._run_on.add(used):
             log.warning("bot %d ran on %.1f ms after its freezes (long system calls); its "
                         "freezes now wait until it is frozen", self.pid,
                         self._run_on.total_us / 1000)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["disguise", "look_alike", "skeleton", "skeletons", "spelled"]
+__all__ = ["disguise", "look_alike", "look_alike_of", "skeleton", "skeletons", "spelled"]
 
 #: Each letter drawn like the ASCII character after it (TR39's prototypes, in their case).
 _LOOKS_LIKE = {ord(a): b for a, b in zip(
@@ -63,6 +63,12 @@ def look_alike(name: str, other: str) -> bool:
     return bool(set(skeletons(name)) & set(skeletons(other)))
 
 
+def look_alike_of(name: str, others: Iterable[str]) -> str | None:
+    """The first of ``others`` a reader may take ``name`` for (``name`` itself aside), or
+    None."""
+    return next((other for other in others if other != name and look_alike(name, other)), None)
+
+
 def spelled(name: str) -> str:
     """``name``, and its code points escaped where it holds more than ASCII (where two
     look-alike names differ)."""
@@ -82,7 +88,8 @@ def disguise(name: str, known: Iterable[str] = ()) -> str | None:
     it, or None. A name that mixes ASCII letters with letters of other scripts drawn like
     them ('grееdy' with Cyrillic 'е') does, whatever else is registered (Unicode TR39 calls
     it mixed-script confusable); a name wholly of such letters does when it looks like one
-    of ``known`` (the registered names). Accents and names in another script are their own."""
+    of ``known`` (the registered names). Accents and names in another script are their own;
+    an ASCII name never passes for another here (:func:`look_alike` compares those)."""
     drawn = {char: like for char in name if (like := _drawn_like(char)) is not None}
     if not drawn:
         return None
@@ -92,7 +99,6 @@ def disguise(name: str, known: Iterable[str] = ()) -> str | None:
     if any(char.isascii() and char.isalpha() for char in name) and any(
             not unicodedata.name(char, "").startswith("LATIN ") for char in drawn):
         return f"mixes {letters} into ASCII letters"
-    twin = next((other for other in known if other != name and look_alike(name, other)), None)
-    if twin is not None:
+    if (twin := look_alike_of(name, known)) is not None:
         return f"passes for {twin}: {letters}"
     return None

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
 
-from arena.common.lookalike import disguise, look_alike, spelled
+from arena.common.lookalike import disguise, look_alike_of, spelled
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.errors import ArenaError, BotError
 from arena.rating.sprt import Score, SprtTest
@@ -60,16 +60,13 @@ def told_apart(entrants: Sequence[BotSpec | str]) -> list[BotSpec]:
     names = [s.name for s in specs]
     known = registered_names() if not all(name.isascii() for name in names) else []
     for i, name in enumerate(names):
-        twin = next((other for other in names[:i] if other != name and look_alike(other, name)),
-                    None)
-        if twin is not None:
+        if (twin := look_alike_of(name, names[:i])) is not None:
             raise BotError(f"the names {spelled(twin)} and {spelled(name)} look alike (the "
                            "same letters to the eye, or but for case): the results could not "
                            "tell the two bots apart; register one under another name (arena "
                            "submit BOT --name NAME)")
     for name in names:
-        disguised = None if name.isascii() else disguise(name, known)
-        if disguised is not None:
+        if (disguised := disguise(name, known)) is not None:
             raise BotError(f"the name {spelled(name)} {disguised}: a reader would take it for "
                            "another name; register the bot under another name (arena submit "
                            "BOT --name NAME)")

@@ -240,8 +240,7 @@ def distinct_entrants(groups: Sequence[tuple[str, Sequence[BotSpec]]]) -> tuple[
                                 "to the eye, or but for case); enter one under another name: "
                                 "{bot: REF, name: NAME}")
                 continue
-            disguised = None if bot.name.isascii() else disguise(bot.name, known)
-            if disguised is not None:
+            if (disguised := disguise(bot.name, known)) is not None:
                 problems.append(f"{where}: the name {spelled(bot.name)} {disguised}: a reader "
                                 "would take it for another name; enter it under another name: "
                                 "{bot: REF, name: NAME}")

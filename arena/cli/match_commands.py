@@ -57,6 +57,7 @@ class Shown:
     table: bool
     progress: int
 
+
 MATCH_HELP = "\n\n".join([
     "Play one match of 2-5 bots through the sandbox, each bot one persistent process "
     "(with --duplicate, one for each seating: no process is dealt a deal twice). "
@@ -83,6 +84,24 @@ MATCH_HELP = "\n\n".join([
 
 _MaxStrikes = Annotated[int | None, typer.Option(
     "--max-strikes", min=0, help="Strikes per game before a forfeit (default 3).")]
+#: ``--sprt``, ``--alpha`` and ``--beta``: the sequential test.
+_Sprt = Annotated[str | None, typer.Option(
+    "--sprt", metavar="ELO0,ELO1",
+    help="Play a sequential test of the first bot against the second: H0 it is ELO0 "
+         "Elo stronger, H1 ELO1 (e.g. 0,10); stops when one is accepted.")]
+_Alpha = Annotated[float | None, typer.Option(
+    "--alpha", help="With --sprt: the chance of accepting H1 when H0 holds (default "
+    "0.05).")]
+_Beta = Annotated[float | None, typer.Option(
+    "--beta", help="With --sprt: the chance of accepting H0 when H1 holds (default "
+    "0.05).")]
+#: ``--duplicate`` and ``--deals``: which deals are played, in which seatings.
+_Duplicate = Annotated[str | None, typer.Option(
+    "--duplicate", metavar="|".join(SEATINGS),
+    help="Play each deal once per seat order (default: none; rotations with --sprt).")]
+_Deals = Annotated[Path | None, typer.Option(
+    "--deals", metavar="FILE", help="A deal book: the deals to play, in order "
+    "(docs/TOURNAMENTS.md, \"Deal books\").")]
 #: ``--verbose``, ``--quiet`` and ``--progress``: how much of a long match is shown.
 _Verbose = Annotated[bool, typer.Option(
     "--verbose", "-v", help="With --sprt: print the per-game table too (shown by default "
@@ -118,20 +137,10 @@ def match(
         "--option", "-o", metavar="N:KEY=VALUE",
         help="A setting for the N-th bot (1-based), sent in hello as a tournament "
              "entry's options are, e.g. -o 1:iterations=250; repeat for more.")] = None,
-    sprt: Annotated[str | None, typer.Option(
-        "--sprt", metavar="ELO0,ELO1",
-        help="Play a sequential test of the first bot against the second: H0 it is ELO0 "
-             "Elo stronger, H1 ELO1 (e.g. 0,10); stops when one is accepted.")] = None,
-    alpha: Annotated[float | None, typer.Option(
-        "--alpha", help="With --sprt: the chance of accepting H1 when H0 holds (default "
-        "0.05).")] = None,
-    beta: Annotated[float | None, typer.Option(
-        "--beta", help="With --sprt: the chance of accepting H0 when H1 holds (default "
-        "0.05).")] = None,
-    duplicate: Annotated[str | None, typer.Option(
-        "--duplicate", metavar="|".join(SEATINGS),
-        help="Play each deal once per seat order (default: none; rotations with "
-             "--sprt).")] = None,
+    sprt: _Sprt = None,
+    alpha: _Alpha = None,
+    beta: _Beta = None,
+    duplicate: _Duplicate = None,
     rule: Annotated[list[str] | None, typer.Option(
         "--rule", metavar="NAME=VALUE",
         help="A house rule for every game (repeatable; arena rules --house lists them), "
@@ -139,9 +148,7 @@ def match(
     ponder: Annotated[bool, typer.Option(
         "--ponder", help="Let the bots run while another decides (by default each is "
         "stopped between its decisions).")] = False,
-    deals: Annotated[Path | None, typer.Option(
-        "--deals", metavar="FILE", help="A deal book: the deals to play, in order "
-        "(docs/TOURNAMENTS.md, \"Deal books\").")] = None,
+    deals: _Deals = None,
     event_date: EventDateOption = None,
     verbose: _Verbose = False,
     quiet: _Quiet = False,

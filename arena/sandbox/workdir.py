@@ -51,75 +51,85 @@ def copy_bot(workdir: Path, dest: Path, gid: int | None,
     them: the owner stays root, so it cannot make them writable either. Returns the copy's
     version (:func:`files_version`), hashed from the bytes as they were written: what will
     run, whatever its author changes meanwhile."""
+    copying = _Copying(gid, room=MAX_BOT_BYTES, files_left=MAX_BOT_FILES)
+    if workdir.is_dir():
+        _copy_directory(workdir, dest, only, copying)
+    else:
+        dest.mkdir()
+        parent_fd = _open_path(workdir.parent)
+        try:
+            copying.file(workdir.name, str(dest / workdir.name), parent_fd)
+        finally:
+            os.close(parent_fd)
+    _refuse_outside_links(copying.linked, dest)
+    directories = [os.path.join(d, name) for d, names, _ in os.walk(dest) for name in names]
+    for path in [*directories, str(dest)]:
+        _seal(path, True, gid)
+    return files_version(copying.digests)
 
-    room = MAX_BOT_BYTES
-    files_left = MAX_BOT_FILES
-    digests: dict[str, bytes] = {}
-    linked: dict[tuple[int, int], tuple[int, list[str]]] = {}  # see _refuse_outside_links
 
-    def copy_file(source: str, target: str, dir_fd: int | None = None,
-                  rel: str = "") -> None:
+class _Copying:
+    """A copy of a bot's files under way: the bytes and files it has room for yet, each
+    copied file's digest, and the hard links met (:func:`_refuse_outside_links`)."""
+
+    def __init__(self, gid: int | None, *, room: int, files_left: int) -> None:
+        self.gid = gid
+        self.room = room
+        self.files_left = files_left
+        self.digests: dict[str, bytes] = {}
+        self.linked: dict[tuple[int, int], tuple[int, list[str]]] = {}
+
+    def file(self, source: str, target: str, dir_fd: int | None = None, rel: str = "") -> None:
         """A regular file only (anything else is never opened), checked against the room
         left before a byte is copied."""
-        nonlocal room, files_left
         if not stat.S_ISREG(os.lstat(source, dir_fd=dir_fd).st_mode):
             return
-        files_left -= 1
-        if files_left < 0:
+        self.files_left -= 1
+        if self.files_left < 0:
             raise SandboxError(f"the bot holds more than {MAX_BOT_FILES:,} files")
         with open(source, "rb", opener=partial(_no_follow, dir_fd=dir_fd)) as src:
             st = os.fstat(src.fileno())
             if not stat.S_ISREG(st.st_mode):
                 return
-            room -= st.st_size
-            if room < 0:
+            self.room -= st.st_size
+            if self.room < 0:
                 raise SandboxError(f"the bot's files hold more than {MAX_BOT_BYTES >> 20} MiB")
             hashed = hashlib.sha256()
             with open(target, "wb") as out:
                 while chunk := src.read(1 << 20):
                     hashed.update(chunk)
                     out.write(chunk)
-            digests[rel or source] = hashed.digest()
+            self.digests[rel or source] = hashed.digest()
         if st.st_nlink > 1:
-            linked.setdefault((st.st_dev, st.st_ino), (st.st_nlink, []))[1].append(target)
-        _seal(target, bool(st.st_mode & 0o111), gid)
+            self.linked.setdefault((st.st_dev, st.st_ino), (st.st_nlink, []))[1].append(target)
+        _seal(target, bool(st.st_mode & 0o111), self.gid)
 
-    if workdir.is_dir():
-        # Files are opened through their directory's descriptor, reached from the bot's
-        # directory one name at a time without following a link: its author may swap a
-        # directory for a link while the copy runs, and a path would follow it.
-        root_fd = _open_path(workdir)
-        try:
-            for dirpath, dirnames, filenames in os.walk(workdir):
-                dirnames[:] = [d for d in dirnames if d not in SKIPPED_DIRS
-                               and not os.path.islink(os.path.join(dirpath, d))]
-                rel = os.path.relpath(dirpath, workdir)
-                target_dir = dest if rel == "." else dest / rel
-                target_dir.mkdir()
-                dir_fd = _open_beneath(root_fd, rel)
-                try:
-                    for name in filenames:
-                        path = name if rel == "." else f"{Path(rel).as_posix()}/{name}"
-                        if not name.endswith(SKIPPED_SUFFIXES) and (only is None
-                                                                     or path in only):
-                            copy_file(name, str(target_dir / name), dir_fd, path)
-                finally:
-                    if dir_fd != root_fd:
-                        os.close(dir_fd)
-        finally:
-            os.close(root_fd)
-    else:
-        dest.mkdir()
-        parent_fd = _open_path(workdir.parent)
-        try:
-            copy_file(workdir.name, str(dest / workdir.name), parent_fd)
-        finally:
-            os.close(parent_fd)
-    _refuse_outside_links(linked, dest)
-    directories = [os.path.join(d, name) for d, names, _ in os.walk(dest) for name in names]
-    for path in [*directories, str(dest)]:
-        _seal(path, True, gid)
-    return files_version(digests)
+
+def _copy_directory(workdir: Path, dest: Path, only: frozenset[str] | None,
+                    copying: _Copying) -> None:
+    """Copy a bot directory's tree into ``dest`` (see :func:`copy_bot`)."""
+    # Files are opened through their directory's descriptor, reached from the bot's
+    # directory one name at a time without following a link: its author may swap a
+    # directory for a link while the copy runs, and a path would follow it.
+    root_fd = _open_path(workdir)
+    try:
+        for dirpath, dirnames, filenames in os.walk(workdir):
+            dirnames[:] = [d for d in dirnames if d not in SKIPPED_DIRS
+                           and not os.path.islink(os.path.join(dirpath, d))]
+            rel = os.path.relpath(dirpath, workdir)
+            target_dir = dest if rel == "." else dest / rel
+            target_dir.mkdir()
+            dir_fd = _open_beneath(root_fd, rel)
+            try:
+                for name in filenames:
+                    path = name if rel == "." else f"{Path(rel).as_posix()}/{name}"
+                    if not name.endswith(SKIPPED_SUFFIXES) and (only is None or path in only):
+                        copying.file(name, str(target_dir / name), dir_fd, path)
+            finally:
+                if dir_fd != root_fd:
+                    os.close(dir_fd)
+    finally:
+        os.close(root_fd)
 
 
 def _seal(path: str, executable: bool, gid: int | None) -> None:

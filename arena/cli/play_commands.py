@@ -69,6 +69,14 @@ def _player_name(name: str | None) -> str:
                                  f"bot's (this one has {len(player)})", param_hint="'--name'")
     return player
 
+#: ``--read-page`` and ``--book-finished``: the person's books, which the rulebook asks.
+_ReadPage = Annotated[str | None, typer.Option(
+    "--read-page", metavar="WHEN", help="When you last read a page of a printed book "
+    "(ISO date or date-time): the most recent reader starts the first game.")]
+_BookFinished = Annotated[str | None, typer.Option(
+    "--book-finished", metavar="DATE", help="When you last finished a printed book "
+    "(ISO date): it breaks equal first place.")]
+
 
 def play(
     bots: Annotated[list[str], typer.Argument(
@@ -99,21 +107,12 @@ def play(
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="N:KEY=VALUE",
         help="A setting for the N-th bot (1-based), as arena match takes it.")] = None,
-    read_page: Annotated[str | None, typer.Option(
-        "--read-page", metavar="WHEN", help="When you last read a page of a printed book "
-        "(ISO date or date-time): the most recent reader starts the first game.")] = None,
-    book_finished: Annotated[str | None, typer.Option(
-        "--book-finished", metavar="DATE", help="When you last finished a printed book "
-        "(ISO date): it breaks equal first place.")] = None,
+    read_page: _ReadPage = None,
+    book_finished: _BookFinished = None,
     event_date: EventDateOption = None,
 ) -> None:
     """Play against bots (help text: ``PLAY_HELP``)."""
-    if not 1 <= len(bots) <= 4:
-        raise typer.BadParameter(f"a table seats 2 to 5 players: give 1 to 4 bots, not "
-                                 f"{len(bots)}", param_hint="'BOTS...'")
-    if seat > len(bots):
-        raise typer.BadParameter(f"a table of {len(bots) + 1} has seats 0-{len(bots)}",
-                                 param_hint="'--seat'")
+    _check_table(bots, seat)
     player = _player_name(name)
     # resolved here (name#1, name#2 for a bot entered twice) to keep the person's name apart
     specs = told_apart(with_options(bots, option or []))
@@ -147,6 +146,17 @@ def play(
         _goodbye(console, series, seed, drawn, records_file, kept)
         raise
     _goodbye(console, series, seed, drawn, records_file, kept)
+
+
+def _check_table(bots: list[str], seat: int) -> None:
+    """A table seats 2 to 5 players: the person and 1 to 4 bots, the person in one of its
+    seats."""
+    if not 1 <= len(bots) <= 4:
+        raise typer.BadParameter(f"a table seats 2 to 5 players: give 1 to 4 bots, not "
+                                 f"{len(bots)}", param_hint="'BOTS...'")
+    if seat > len(bots):
+        raise typer.BadParameter(f"a table of {len(bots) + 1} has seats 0-{len(bots)}",
+                                 param_hint="'--seat'")
 
 
 def _tolerant_terminal() -> None:

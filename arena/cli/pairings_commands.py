@@ -82,7 +82,7 @@ def render_round(tournament: str, rounds: int, view: RoundPairings,
         title = textwrap.fill(title, width)
     left_out: list[str] = []
     if width is not None and widest(table) > width:
-        # five seats on a line ran to 130 columns
+        # a board of many seats on one line outruns the terminal: a line a seat instead
         table, left_out = _seats_table(view, names, width)
     lines = [title, table]
     if left_out and width is not None:

@@ -115,8 +115,9 @@ def earlier_twin(name: str, earlier: Sequence[str], db: Path) -> str | None:
         return (f"the name {spelled(name)} {problem}, a bot of an earlier tournament of {db}: "
                 "a reader of the results would take one for the other")
     for other in earlier:
-        # not one mixing scripts ('gr\u0435edy', refused whatever else is known: disguise
-        # with none): refused as it entered since, one stored before would bar the bot it mimics
+        # An earlier name that mixes scripts ('gr\u0435edy': disguise finds it with no other
+        # name) is left out: such a name is refused as it enters now, and one stored before
+        # must not bar the very bot it mimics.
         if (other != name and not other.isascii() and look_alike(other, name)
                 and disguise(other, []) is None
                 and (problem := disguise(other, [name])) is not None):

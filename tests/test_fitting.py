@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from tabulate import tabulate
 
-from arena.common.fitting import fit_columns, fit_rows, shortened
+from arena.common.fitting import fit_columns, fit_rows, not_shown, shortened
 
 ROWS = [["a_bot_named_as_long_as_the_registry_lets", "2d1d71b3f0dd", "module"],
         ["short", "fba0e9a43174", "directory"]]
@@ -57,3 +57,8 @@ def test_rows_drawn_by_tabulate_fit_as_a_table_drawn_by_hand() -> None:
             _render, HEADERS, ("kind", "version"), width, [row[0] for row in ROWS])
     text, left_out = fit_rows(HEADERS, ROWS, (), None, columns=["name", "kind"])
     assert left_out == [] and text == _render(["name", "kind"], None)
+
+
+def test_the_line_under_a_fitted_table_names_what_it_left_out_and_what_shows_it() -> None:
+    assert not_shown(["kind", "version"]) == "Not shown, to fit the terminal: kind, version."
+    assert not_shown(["kind"], "--json has every field").endswith("kind; --json has every field.")

@@ -18,7 +18,7 @@ from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
 from arena.cli.signals import stop_on_sigterm
 from arena.cli.terminal import terminal_width, wrapped
-from arena.common.fitting import fit_rows
+from arena.common.fitting import fit_rows, not_shown
 from arena.common.lookalike import disguise, spelled
 from arena.common.plural import counted
 from arena.common.printable import printable
@@ -313,8 +313,7 @@ def bots_command(
         if spec.key in lacking:
             typer.echo(wrapped(f"! {spec.name} {lacking[spec.key]}: it cannot play here"))
     if left_out:
-        typer.echo(wrapped(f"Not shown, to fit the terminal: {', '.join(left_out)}; --json "
-                           "has every field."))
+        typer.echo(wrapped(not_shown(left_out, "--json has every field")))
     for line in unlisted:
         typer.echo(wrapped(line))
     typer.echo("\n" + wrapped(f"Bots directory: {default_bots_dir()} (arena submit "

@@ -21,7 +21,7 @@ from arena.cli.bot_options import DecisionMs, StartupMs, limits_of, with_options
 from arena.cli.options import EventDateOption, event_day
 from arena.cli.output_file import check_output_file
 from arena.cli.terminal import fill_words, hanging, terminal_width, wrapped
-from arena.common.fitting import fit_rows
+from arena.common.fitting import fit_rows, not_shown
 from arena.common.plural import counted
 from arena.engine.houserules import HouseRules, rules_from_texts
 from arena.errors import BotError, FilesChangedError
@@ -427,8 +427,7 @@ def _games_table(outcome: MatchOutcome, width: int | None = None) -> str:
     table, left_out = fit_rows(headers, rows, ("tiebreak", desmos, "starts", "seats",
                                                "failures"), width)
     if left_out and width is not None:
-        table += "\n" + fill_words(f"Not shown, to fit the terminal: {', '.join(left_out)}; "
-                                   "--json has every field.", width)
+        table += "\n" + fill_words(not_shown(left_out, "--json has every field"), width)
     return table
 
 
@@ -456,8 +455,7 @@ def _bots_table(outcome: MatchOutcome, width: int | None = None) -> str:
     table, left_out = fit_rows(headers, rows, _BOTS_LEFT_OUT, width, names=0,
                                columns=[h for i, h in enumerate(headers) if i not in quiet])
     if left_out and width is not None:
-        table += "\n" + fill_words(f"Not shown, to fit the terminal: {', '.join(left_out)}; "
-                                   "--json has every field.", width)
+        table += "\n" + fill_words(not_shown(left_out, "--json has every field"), width)
     if not quiet:
         return table
     named = [headers[i] for i in quiet]

@@ -14,7 +14,7 @@ import typer
 from tabulate import tabulate
 
 from arena.cli.options import DbOption, TournamentArgument
-from arena.common.fitting import fit_rows, widest
+from arena.common.fitting import fit_rows, not_shown, widest
 from arena.tournament.store import DEFAULT_RESULTS
 
 if TYPE_CHECKING:
@@ -86,8 +86,8 @@ def render_round(tournament: str, rounds: int, view: RoundPairings,
         table, left_out = _seats_table(view, names, width)
     lines = [title, table]
     if left_out and width is not None:
-        lines.append(textwrap.fill(f"Not shown, to fit the terminal: {', '.join(left_out)}; "
-                                   "a wider terminal or a pipe shows them.", width))
+        lines.append(textwrap.fill(not_shown(left_out, "a wider terminal or a pipe shows them"),
+                                   width))
     for label, before, points in view.byes:
         lines.append(f"bye: {names[label]} ({_score(before)}), +{_score(points)}")
     return lines

@@ -15,8 +15,8 @@ from typing import Any
 
 from tabulate import tabulate
 
-__all__ = ["ELLIPSIS", "aligned", "fit_columns", "fit_rows", "left_out_line", "shortened",
-           "widest"]
+__all__ = ["ELLIPSIS", "aligned", "fit_columns", "fit_rows", "left_out_line", "not_shown",
+           "shortened", "widest"]
 
 #: What a cut name ends with.
 ELLIPSIS = "…"
@@ -39,6 +39,12 @@ def shortened(name: str, most: int | None) -> str:
     if most is None or len(name) <= most:
         return name
     return name[:max(most - len(ELLIPSIS), 1)] + ELLIPSIS
+
+
+def not_shown(left_out: Sequence[str], whole: str = "") -> str:
+    """The line under a fitted table naming the columns it left out, and where ``whole``
+    (``"--json has every field"``) says what shows them all."""
+    return f"Not shown, to fit the terminal: {', '.join(left_out)}{f'; {whole}' if whole else ''}."
 
 
 def fit_columns(render: Render, columns: Sequence[str], drop_order: Sequence[str],

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from arena.common.fitting import fit_rows, widest
+from arena.common.fitting import fit_rows, not_shown, widest
 from arena.engine.agents import RandomAgent, play_game
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.desmos import Category
@@ -311,8 +311,8 @@ def _fitted_table(rows: list[Any], headers: list[str], tablefmt: str, width: int
                            columns=[column for column in headers if column not in left_out])
     if not left_out or width is None:
         return text
-    return text + "\n" + textwrap.fill(f"Not shown, to fit the terminal: {', '.join(left_out)}; "
-                                       "--format json has every figure.", width)
+    return text + "\n" + textwrap.fill(not_shown(left_out, "--format json has every figure"),
+                                       width)
 
 
 # ================================================================================ simulate

@@ -26,6 +26,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.common.fitting import not_shown, widest
 from arena.errors import StoreError
 from arena.rating.games import StoredGame, connect, find_tournament, load_games
 from arena.rating.leaderboard import rating_order
@@ -215,19 +216,18 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple", width: int | None = None) -
     notes = []
     for shown in (3, 2, 1):  # the least useful parts first, while the matrix is too wide
         table = _matrix(h2h, fmt, shown)
-        if width is None or _fits(table, width):
+        if width is None or widest(table) <= width:
             break
     else:  # even the rates alone are too wide: a line a pair, shortened the same way
         assert width is not None  # a pipe's (None) took the first matrix
         for shown in (3, 2, 1):
             table = _pair_lines(h2h, fmt, shown)
-            if _fits(table, width):
+            if widest(table) <= width:
                 break
         notes.append("A line a pair, to fit the terminal: how often bot placed ahead of "
                      "vs; vs ahead of bot is the rest.")
     if shown < 3:
-        notes.append(f"Not shown, to fit the terminal: {_LEFT_OUT[shown]}; --format csv "
-                     "has every figure.")
+        notes.append(not_shown([_LEFT_OUT[shown]], "--format csv has every figure"))
     note = repeated_deals((r.games, r.deals, r.effective) for r in h2h.pairs.values())
     if note is not None:
         notes.append(f"{note}; --format csv lists each pair's deals and effective games.")
@@ -247,10 +247,6 @@ def _matrix(h2h: HeadToHead, fmt: str, shown: int) -> str:
         rows.append(cells)
     headers = ["row vs column", *(labels[b] for b in h2h.bots)]
     return render_table(headers, rows, fmt)
-
-
-def _fits(table: str, width: int) -> bool:
-    return max(map(len, table.splitlines())) <= width
 
 
 def _pair_lines(h2h: HeadToHead, fmt: str, shown: int = 3) -> str:

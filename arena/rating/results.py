@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from arena.common.fitting import not_shown
 from arena.common.timestamps import created_fitted
 from arena.rating.games import (
     StoredGame,
@@ -193,6 +194,6 @@ def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simpl
                                      "state", "created"], table, width, LISTING_LEFT_OUT)
     if not left_out:
         return text
-    note = f"Not shown, to fit the terminal: {', '.join(left_out)}; --format csv has every field."
+    note = not_shown(left_out, "--format csv has every field")
     assert width is not None  # a pipe's (None) has every column
     return text + "\n" + textwrap.fill(note, width)  # at words, not mid-word

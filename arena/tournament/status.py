@@ -9,7 +9,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from arena.common.fitting import fit_rows
+from arena.common.fitting import fit_rows, not_shown
 from arena.common.plural import counted
 from arena.common.timestamps import created_fitted
 from arena.engine.houserules import HouseRules
@@ -86,8 +86,8 @@ def _overview(store: Store, width: int | None) -> list[str]:
                                      ["tournament", "format", "per table", "bots", "games",
                                       "state", "created"], rows, width, LISTING_LEFT_OUT)
     # a table is not wrapped again by the CLI (it holds a line break)
-    return [table] + ([f"Not shown, to fit the terminal: {', '.join(left_out)}; arena "
-                       "tournaments --format csv has every field."] if left_out else [])
+    return [table] + ([not_shown(left_out, "arena tournaments --format csv has every field")]
+                      if left_out else [])
 
 
 def no_tournaments(db: str | Path) -> str:
@@ -205,8 +205,7 @@ def _fitted(headers: list[str], rows: list[list[Any]], drop_order: tuple[str, ..
     whole table) by leaving out the columns of ``drop_order``, then cutting the cells of
     column ``names``; and a line naming the columns left out."""
     table, left_out = fit_rows(headers, rows, drop_order, width, names=names, floatfmt=".2f")
-    return [table] + ([f"Not shown, to fit the terminal: {', '.join(left_out)}."]
-                      if left_out else [])
+    return [table] + ([not_shown(left_out)] if left_out else [])
 
 
 def _pairing_note(boards: list[list[TableRow]], name: str, db: Path) -> list[str]:

@@ -16,6 +16,7 @@ import typer
 from arena.cli.bot_options import DecisionMs, StartupMs, configured, limits_of, setting
 from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
+from arena.cli.options import DryRunOption
 from arena.cli.signals import stop_on_sigterm
 from arena.cli.terminal import terminal_width, wrapped
 from arena.common.fitting import fit_rows, not_shown
@@ -381,8 +382,7 @@ _PRUNE_HELP = "\n\n".join([
 
 
 def prune_command(
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would be removed; "
-                                                            "remove nothing.")] = False,
+    dry_run: DryRunOption = False,
     db: Annotated[list[Path] | None, typer.Option(
         "--db", help="A results database whose stored tournaments count (repeat for more; "
                      "default $ARENA_DB, else results/arena.db).")] = None,

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from arena.cli.options import DryRunOption
 from arena.cli.terminal import wrapped
 from arena.common.plural import counted
 from arena.errors import BotEnvironmentError
@@ -94,8 +95,7 @@ def env_list(
 
 def env_prune(
     bots_dir: Annotated[Path | None, _BOTS_DIR] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Say what would be removed; "
-                                                            "remove nothing.")] = False,
+    dry_run: DryRunOption = False,
     yes: Annotated[bool, typer.Option(
         "--yes", "-y", help="Remove every environment even when the bots directory does not "
                             "exist (no bot registered yet).")] = False,

@@ -10,7 +10,7 @@ import typer
 
 from arena.referee.seeds import utc_today
 
-__all__ = ["DbOption", "EventDateOption", "TournamentArgument", "event_day"]
+__all__ = ["DbOption", "DryRunOption", "EventDateOption", "TournamentArgument", "event_day"]
 
 #: ``--db``: the results database a command reads (``arena run`` writes it).
 DbOption = Annotated[
@@ -29,6 +29,10 @@ EventDateOption = Annotated[str | None, typer.Option(
     "--event-date", metavar="YYYY-MM-DD", help="The day the games count as played: the "
     "players' last_read_page and last_book_finished are read against it (rulings 12 and "
     "13). Default: today in UTC.")]
+
+#: ``--dry-run``: the pruning commands say what they would remove.
+DryRunOption = Annotated[bool, typer.Option("--dry-run", help="Say what would be removed; "
+                                                             "remove nothing.")]
 
 
 def event_day(text: str | None) -> dt.date:

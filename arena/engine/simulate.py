@@ -234,30 +234,7 @@ class SimulationReport:
             return _fitted_table(rows, headers, tablefmt, width, drop_order)
 
         turns = max(self.turns, 1)
-        sections: list[str] = []
-        overview = [
-            ("players", self.players), ("rounds", self.rounds), ("games", g),
-            ("seed", self.seed), ("rules", self.rules.describe()),
-            ("seconds (in play_game)", f"{self.seconds:.3f}"),
-            ("games/s", f"{self.games_per_second:,.1f}"),
-            ("decisions/s", f"{self.decisions_per_second:,.0f}"),
-            ("decisions per game", f"{self.decisions / g:.1f}"),
-            ("turns per game", f"{self.turns / g:.2f}"),
-            ("showdowns", self.showdowns),
-            ("ascensions", f"{self.ascensions} ({100 * self.ascensions / g:.2f}%)"),
-            ("Palaestron played", f"{self.palaestrons} ({100 * self.palaestrons / g:.1f}% "
-                                  "of games)"),
-            ("forced discards per game", f"{self.forced_discards / g:.2f}"),
-            ("reshuffles", self.reshuffles),
-            ("draws from an exhausted pile", self.pile_exhausted),
-        ]
-        if self.records_path:
-            overview.append(("records", self.records_path))
-        summary = table(overview, ["simulation", ""])
-        if width is not None and widest(summary) > width:  # a line a figure, wrapped at words
-            summary = "\n".join(textwrap.fill(f"{label}: {value}", width, subsequent_indent="  ")
-                                 for label, value in overview)
-        sections.append(summary)
+        sections = [self._overview(tablefmt, width)]
 
         seats = [(seat, f"{self.wins[seat]:g}", f"{100 * self.win_rates[seat]:.1f}%",
                   f"{self.mean_placements[seat]:.2f}")
@@ -297,6 +274,34 @@ class SimulationReport:
                            *seat_columns],
             (*seat_columns, "per game", "discarded", "trap", "played", "effect")))
         return "\n\n".join(sections)
+
+    def _overview(self, tablefmt: str, width: int | None) -> str:
+        """The report's first section: the run and its figures per game; on a terminal
+        narrower than its table, a line a figure, wrapped at words."""
+        g = self.games
+        overview = [
+            ("players", self.players), ("rounds", self.rounds), ("games", g),
+            ("seed", self.seed), ("rules", self.rules.describe()),
+            ("seconds (in play_game)", f"{self.seconds:.3f}"),
+            ("games/s", f"{self.games_per_second:,.1f}"),
+            ("decisions/s", f"{self.decisions_per_second:,.0f}"),
+            ("decisions per game", f"{self.decisions / g:.1f}"),
+            ("turns per game", f"{self.turns / g:.2f}"),
+            ("showdowns", self.showdowns),
+            ("ascensions", f"{self.ascensions} ({100 * self.ascensions / g:.2f}%)"),
+            ("Palaestron played", f"{self.palaestrons} ({100 * self.palaestrons / g:.1f}% "
+                                  "of games)"),
+            ("forced discards per game", f"{self.forced_discards / g:.2f}"),
+            ("reshuffles", self.reshuffles),
+            ("draws from an exhausted pile", self.pile_exhausted),
+        ]
+        if self.records_path:
+            overview.append(("records", self.records_path))
+        summary = _fitted_table(overview, ["simulation", ""], tablefmt, width, ())
+        if width is not None and widest(summary) > width:
+            summary = "\n".join(textwrap.fill(f"{label}: {value}", width, subsequent_indent="  ")
+                                 for label, value in overview)
+        return summary
 
 
 def _fitted_table(rows: list[Any], headers: list[str], tablefmt: str, width: int | None,

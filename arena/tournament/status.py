@@ -22,6 +22,7 @@ from arena.tournament.secrecy import seed_is_secret
 from arena.tournament.standings import swiss_standings
 from arena.tournament.store import (
     DEFAULT_RESULTS,
+    GameRow,
     Store,
     TableRow,
     TournamentRow,
@@ -165,17 +166,7 @@ def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
         lines += _fitted(["round", "pairings", "byes", "games"], rows, ("byes", "pairings"),
                          width)
         lines.extend(_pairing_note(boards, t.name, store.path))
-    if any(g.failures for g in games):
-        lines.append("")
-        lines.append("failures: " + counts_line(f for g in games for f in g.failures))
-        lines.extend(f"  {line}" for line in describe(
-            (str(f.get("bot", "?")).split("@")[0], f"r{g.round}/t{g.table_index}/g{g.game_index}",
-             f) for g in games for f in g.failures))
-        first = next(g for g in games if g.failures)
-        lines.append(f"  one of them in full: arena game {first.id} --seat "
-                     f"{first.failures[0].get('seat', 0)}{_db_option(store.path)}")
-        lines.append("  (its bot's author replays it in-process with --rerun BOT, "
-                     "docs/BOTS.md)")
+    lines += _failure_lines(games, store.path)
     if t.format == "swiss" and games:
         standings = swiss_standings(store, t, games=games)
         played = {(g.round, g.table_index) for g in games}
@@ -196,6 +187,22 @@ def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
     elif running and t.format == "league":  # a running one is stopped, not resumed
         lines.append("")
         lines.append(f"stop with: arena league stop {t.name}{_db_option(store.path)}")
+    return lines
+
+
+def _failure_lines(games: list[GameRow], db: Path) -> list[str]:
+    """The games' bot failures counted by type, each told, and how to open one of them (none:
+    no line)."""
+    if not any(g.failures for g in games):
+        return []
+    lines = ["", "failures: " + counts_line(f for g in games for f in g.failures)]
+    lines.extend(f"  {line}" for line in describe(
+        (str(f.get("bot", "?")).split("@")[0], f"r{g.round}/t{g.table_index}/g{g.game_index}",
+         f) for g in games for f in g.failures))
+    first = next(g for g in games if g.failures)
+    lines.append(f"  one of them in full: arena game {first.id} --seat "
+                 f"{first.failures[0].get('seat', 0)}{_db_option(db)}")
+    lines.append("  (its bot's author replays it in-process with --rerun BOT, docs/BOTS.md)")
     return lines
 
 

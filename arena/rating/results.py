@@ -39,7 +39,7 @@ from arena.rating.games import (
 from arena.rating.render import check_format, render_csv, render_json, render_table
 from arena.rating.trueskill_rating import RatingSettings, settings_for
 from arena.tournament.secrecy import seed_is_secret
-from arena.tournament.status import LISTING_LEFT_OUT
+from arena.tournament.status import LISTING_COLUMNS, LISTING_LEFT_OUT
 
 __all__ = [
     "TournamentSummary",
@@ -190,8 +190,7 @@ def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simpl
     ]
     # the column names of arena status's list (json and csv keep the field names)
     text, left_out = created_fitted(lambda head, rows: render_table(head, rows, fmt),
-                                    ["tournament", "format", "per table", "bots", "games",
-                                     "state", "created"], table, width, LISTING_LEFT_OUT)
+                                    LISTING_COLUMNS, table, width, LISTING_LEFT_OUT)
     if not left_out:
         return text
     note = not_shown(left_out, "--format csv has every field")

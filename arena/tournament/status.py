@@ -29,8 +29,8 @@ from arena.tournament.store import (
     shown_state,
 )
 
-__all__ = ["LISTING_LEFT_OUT", "command_path", "failure_summary", "no_tournaments",
-           "resume_command", "status_lines"]
+__all__ = ["LISTING_COLUMNS", "LISTING_LEFT_OUT", "command_path", "failure_summary",
+           "no_tournaments", "resume_command", "status_lines"]
 
 
 def command_path(path: str | Path) -> str:
@@ -70,6 +70,8 @@ def _progress(done: int, planned: int) -> str:
 #: (after showing the times to the minute, then the day): the name, the games and the state
 #: are what a reader looks for.
 LISTING_LEFT_OUT = ("created", "per table", "format", "bots")
+#: The columns of a list of tournaments (``arena status`` and ``arena tournaments`` alike).
+LISTING_COLUMNS = ("tournament", "format", "per table", "bots", "games", "state", "created")
 
 
 def _overview(store: Store, width: int | None) -> list[str]:
@@ -84,8 +86,7 @@ def _overview(store: Store, width: int | None) -> list[str]:
     if not rows:
         return [no_tournaments(store.path)]
     table, left_out = created_fitted(lambda head, shown: tabulate(shown, headers=head),
-                                     ["tournament", "format", "per table", "bots", "games",
-                                      "state", "created"], rows, width, LISTING_LEFT_OUT)
+                                     LISTING_COLUMNS, rows, width, LISTING_LEFT_OUT)
     # a table is not wrapped again by the CLI (it holds a line break)
     return [table] + ([not_shown(left_out, "arena tournaments --format csv has every field")]
                       if left_out else [])

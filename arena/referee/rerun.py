@@ -203,8 +203,9 @@ class _Game:
         self.forfeit_at = None if own is None else own.get("at_choice")
         self.answered = [int(c[2]) for c in view["choices"]]
         decisions: list[tuple[int, str]] = []
-        _play(record, self.config, seat, self.answered, self.forfeit_at,
-              lambda state, _n, _r: decisions.append((state.round, _kind(state))))
+        _replay_recorded(record, self.config, seat, self.answered, self.forfeit_at,
+                         lambda state, _n, _r: decisions.append((state.round,
+                                                                  _decision_kind(state))))
         failures = (view.get("referee") or {}).get("failures") or []
         again = [f for f in failures if forfeits_nothing(f)]
         self.restarts = sum(str(f.get("detail")).startswith(BEFORE_FIRST_ANSWER) for f in again)
@@ -235,8 +236,8 @@ class _Game:
                                  "timed_out": asker.timed_out, "first_act_id": first_id,
                                  "struck_again": asker.struck_again}
         try:
-            state = _play(self.record, self.config, self.seat, self.answered, self.forfeit_at,
-                          asker)
+            state = _replay_recorded(self.record, self.config, self.seat, self.answered,
+                                     self.forfeit_at, asker)
         except _Stop as stop:
             return RerunOutcome(**found, same=stop.decision.number - 1,
                                 stopped_at=stop.decision, error=stop.error)
@@ -249,7 +250,7 @@ class _Game:
         return RerunOutcome(**found, same=len(self.answered), stopped_at=None, error=error)
 
 
-def _kind(state: State) -> str:
+def _decision_kind(state: State) -> str:
     assert state.decision is not None
     return state.decision.kind
 
@@ -295,8 +296,9 @@ def _forfeit_failure(view: Mapping[str, Any], own: Mapping[str, Any]) -> dict[st
             "decision": failure.get("decision")}
 
 
-def _play(record: Mapping[str, Any], config: GameConfig, seat: int, answered: list[int],
-          forfeit_at: Any, visit: Callable[[State, int, int | None], None]) -> State:
+def _replay_recorded(record: Mapping[str, Any], config: GameConfig, seat: int,
+                     answered: list[int], forfeit_at: Any,
+                     visit: Callable[[State, int, int | None], None]) -> State:
     """The game played with its recorded choices; ``visit(state, number, recorded)`` at each
     decision of the seat (its number from 1; ``recorded`` None at the one it forfeited at).
     The seat's forfeit ends it (the bot was sent nothing more)."""

@@ -33,7 +33,7 @@ from typing import Any
 from tabulate import tabulate
 
 from arena.common.cpus import one_core
-from arena.common.fitting import fit_columns, left_out_line, shortened
+from arena.common.fitting import fit_columns, not_shown_lines, shortened
 from arena.engine.agents import RandomAgent, play_game
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.desmos import census, evaluate
@@ -96,7 +96,8 @@ class EngineBench:
         core = f"pinned to CPU {self.cpu}" if self.cpu is not None else "not pinned"
         head = (f"arena bench engine: median of {self.repeat} repetitions, one core ({core}); "
                 f"engine {self.build}")
-        return "\n".join([head, "", text, *([left_out_line(left_out)] if left_out else [])])
+        return "\n".join([head, "", text,
+                          *not_shown_lines(left_out, "--format json has every figure")])
 
 
 #: The report's columns, and those a narrow terminal leaves out, first to last.

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.common.fitting import aligned, fit_columns, left_out_line
+from arena.common.fitting import aligned, fit_columns, not_shown_lines
 from arena.rating.games import connect, find_tournament, load_games, tournament_bots
 from arena.rating.leaderboard import Leaderboard, build_leaderboard
 from arena.rating.trueskill_rating import rate_stored, rate_tournament_run
@@ -74,7 +74,7 @@ class LeaderboardBenchResult:
         text, left_out = fit_columns(table, _COLUMNS, _LEFT_OUT, width)
         return "\n".join([f"leaderboard bench: seconds to read a finished Swiss tournament of "
                           f"{self.bots} bots (median of {self.repeat})", text,
-                          *([left_out_line(left_out)] if left_out else [])])
+                          *not_shown_lines(left_out, "--format json has every figure")])
 
 
 #: The report's columns, and those a narrow terminal leaves out, first to last.

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from arena.common.fitting import aligned, fit_columns, left_out_line
+from arena.common.fitting import aligned, fit_columns, not_shown_lines
 from arena.tournament.scoring import (
     Bye,
     PlayedTable,
@@ -56,7 +56,7 @@ class SwissBenchResult:
         text, left_out = fit_columns(table, _COLUMNS, _LEFT_OUT, width)
         return "\n".join([f"swiss bench: seconds to pair one round ({self.rounds} rounds each; "
                           "median and slowest)", text,
-                          *([left_out_line(left_out)] if left_out else [])])
+                          *not_shown_lines(left_out, "--format json has every figure")])
 
 
 #: The report's columns, and those a narrow terminal leaves out, first to last.

@@ -15,7 +15,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-__all__ = ["ELLIPSIS", "aligned", "fit_columns", "fit_rows", "left_out_line", "not_shown",
+__all__ = ["ELLIPSIS", "aligned", "fit_columns", "fit_rows", "not_shown", "not_shown_lines",
            "shortened", "widest"]
 
 #: What a cut name ends with.
@@ -47,6 +47,11 @@ def not_shown(left_out: Sequence[str], whole: str = "") -> str:
     return f"Not shown, to fit the terminal: {', '.join(left_out)}{f'; {whole}' if whole else ''}."
 
 
+def not_shown_lines(left_out: Sequence[str], whole: str = "") -> list[str]:
+    """:func:`not_shown` as lines to add under a table: none when nothing was left out."""
+    return [not_shown(left_out, whole)] if left_out else []
+
+
 def fit_columns(render: Render, columns: Sequence[str], drop_order: Sequence[str],
                 width: int | None, names: Sequence[str] = ()) -> tuple[str, list[str]]:
     """``render(columns, None)``, or on a terminal ``width`` columns wide that it is wider
@@ -70,15 +75,6 @@ def fit_columns(render: Render, columns: Sequence[str], drop_order: Sequence[str
         most = max(most - (widest(text) - width), _SHORTEST)
         text = render(shown, most)
     return text, left_out
-
-
-def left_out_line(left_out: Sequence[str]) -> str:
-    """The line under a fitted report's table naming the columns :func:`fit_columns` left out
-    (empty: none was)."""
-    if not left_out:
-        return ""
-    return (f"Not shown, to fit the terminal: {', '.join(left_out)}; --format json has every "
-            "figure.")
 
 
 def aligned(headers: Sequence[str], rows: Sequence[Sequence[str]], text: Sequence[str] = (),

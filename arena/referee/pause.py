@@ -47,6 +47,7 @@ from dataclasses import dataclass, field
 
 from arena.sandbox import SandboxedProcess
 from arena.sandbox.process import FREEZE_WAIT_S, RunOn, wait_until
+from arena.sandbox.procstat import stat_fields
 from arena.sandbox.reaper import find_processes
 from arena.sandbox.uids import UID_BASE, UID_SPAN, is_bot_uid
 
@@ -403,15 +404,10 @@ def _signal_each(pids: Iterable[int], sig: int) -> None:
 def _threads_stopped(pid: int) -> bool:
     """Whether every thread of ``pid`` is stopped (or gone): each stops when it next leaves
     the kernel, the first one not the last."""
-    return all(_stopped(f"/proc/{pid}/task/{task}") for task in _tasks(pid))
+    return all(_stopped(pid, int(task)) for task in _tasks(pid))
 
 
-def _stopped(path: str) -> bool:
-    """Whether the process or thread at ``path`` is stopped (or gone)."""
-    try:
-        with open(f"{path}/stat", "rb") as f:
-            stat = f.read()
-    except OSError:
-        return True
-    state = stat[stat.rfind(b")") + 2:stat.rfind(b")") + 3]
-    return state in (b"T", b"t", b"Z", b"X", b"")
+def _stopped(pid: int, thread: int) -> bool:
+    """Whether thread ``thread`` of ``pid`` is stopped (or gone)."""
+    fields = stat_fields(pid, thread)
+    return not fields or fields[0] in ("T", "t", "Z", "X")

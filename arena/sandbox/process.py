@@ -24,6 +24,7 @@ from typing import IO, Any
 from arena.sandbox import reaper
 from arena.sandbox.cgroups import CPU_STAT, EVENTS, FREEZE, remove_cgroup
 from arena.sandbox.limits import Limits
+from arena.sandbox.procstat import stat_fields
 from arena.sandbox.stderr import StderrDrain
 from arena.sandbox.workdir import remove_tree
 
@@ -144,16 +145,11 @@ class SandboxedProcess:
             return None
         children = []
         for name in os.listdir("/proc"):
-            if not name.isdigit():
+            fields = stat_fields(int(name)) if name.isdigit() else None
+            if fields is None:
                 continue
-            try:
-                with open(f"/proc/{name}/stat", "rb") as f:
-                    stat = f.read()
-            except OSError:
-                continue
-            fields = stat[stat.rfind(b")") + 2:].split()
             # fields[1]: the parent; fields[19]: the start time, in clock ticks since boot
-            if len(fields) > 19 and fields[1] == b"%d" % init and fields[0] not in (b"Z", b"X"):
+            if len(fields) > 19 and fields[1] == str(init) and fields[0] not in ("Z", "X"):
                 children.append((int(fields[19]), int(name)))
         return min(children)[1] if children else None
 

@@ -33,6 +33,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from arena.sandbox.procstat import stat_fields
+
 __all__ = [
     "ENV_MARKER",
     "ProcInfo",
@@ -131,10 +133,11 @@ class ProcInfo:
 
 
 def _info(pid: int) -> ProcInfo | None:
+    fields = stat_fields(pid)
+    if fields is None:
+        return None
+    uid = -1
     try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            stat = f.read().decode(errors="replace")
-        uid = -1
         with open(f"/proc/{pid}/status", "rb") as f:
             for raw in f:
                 if raw.startswith(b"Uid:"):
@@ -142,8 +145,6 @@ def _info(pid: int) -> ProcInfo | None:
                     break
     except (OSError, ValueError):
         return None
-    # The command name sits in parentheses and may itself contain spaces and parentheses.
-    fields = stat[stat.rfind(")") + 2:].split()
     try:
         return ProcInfo(pid, fields[0], int(fields[1]), int(fields[2]), int(fields[3]), uid)
     except (IndexError, ValueError):

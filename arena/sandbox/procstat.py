@@ -1,0 +1,27 @@
+"""A process's (or a thread's) ``/proc/<pid>/stat``, read past its command name.
+
+The line is ``pid (comm) state ppid pgrp session ...``, and ``comm`` is the process's own to
+choose: it may hold spaces and parentheses, ``) (`` among them. Only the last ``)`` on the
+line closes it, so the fields are split after that one.
+"""
+
+from __future__ import annotations
+
+__all__ = ["stat_fields"]
+
+
+def stat_fields(pid: int, thread: int | None = None) -> list[str] | None:
+    """The fields of ``/proc/<pid>/stat`` after the command name (of thread ``thread`` of
+    ``pid``: ``/proc/<pid>/task/<thread>/stat``), or None when it is gone.
+
+    ``[0]`` is the state (one letter), ``[1]`` the parent, ``[2]`` the process group, ``[3]``
+    the session, ``[19]`` the start time in clock ticks since boot: ``proc(5)``'s fields
+    numbered from 3.
+    """
+    path = f"/proc/{pid}/stat" if thread is None else f"/proc/{pid}/task/{thread}/stat"
+    try:
+        with open(path, "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    return stat[stat.rfind(b")") + 2:].decode(errors="replace").split()

@@ -43,6 +43,7 @@ from arena.registry.environments import missing_python
 from arena.sandbox import Limits, SandboxReport, probe
 from arena.sandbox.report import NOT_NEEDED
 from arena.sandbox.uids import UID_BASE
+from arena.tournament.bot_versions import bots_in_play
 from arena.tournament.store import DEFAULT_RESULTS, Store
 
 __all__ = ["register"]
@@ -423,7 +424,7 @@ def _bots_in_play(databases: list[Path]) -> tuple[list[tuple[str, str, str, str]
             continue
         try:
             with Store(path, create=False, read_only=True) as store:
-                rows = store.bots_in_play()
+                rows = bots_in_play(store)
         except StoreError as exc:
             raise StoreError(f"{exc}; nothing was pruned (its tournaments may need "
                              "a kept version)") from None

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from arena.errors import StoreError
+from arena.tournament.bot_versions import bot_labels
 from arena.tournament.store import GameRow, Store
 
 __all__ = ["EXPORT_SCHEMA_VERSION", "export_games"]
@@ -23,7 +24,7 @@ def export_games(db: str | Path, tournament: str, out: IO[str]) -> int:
     (round, table, game); returns how many."""
     with Store(db, create=False, read_only=True) as store:
         row = store.require(tournament)
-        keys = store.bot_labels()
+        keys = bot_labels(store)
         count = 0
         for game in store.games(row.id):
             line = _line(tournament, game, keys, store.record(game.id))

@@ -13,6 +13,7 @@ from arena.common.provenance import software
 from arena.errors import ArenaError, SpecError, StoreError
 from arena.referee.seeds import utc_today
 from arena.registry import resolve
+from arena.tournament.bot_versions import bot_labels, bot_options
 from arena.tournament.editions import continue_with, edition_name, version_changes
 from arena.tournament.overrides import override_options
 from arena.tournament.planning import planned_games
@@ -179,8 +180,8 @@ def _entrants_change(store: Store, old: list[str], spec: TournamentSpec) -> str:
     new = [b.key for b in spec.entrants]
     if sorted(old) == sorted(new):
         return " (the same bots in another order: the order sets the seats and the schedule)"
-    labels = store.bot_labels()
-    old_options = {labels[i]: o for i, o in store.bot_options().items() if i in labels}
+    labels = bot_labels(store)
+    old_options = {labels[i]: o for i, o in bot_options(store).items() if i in labels}
     new_options = {b.key: b.options for b in spec.entrants}
     gone = [k for k in old if k not in new]
     came = [k for k in new if k not in old]

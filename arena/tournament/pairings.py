@@ -10,6 +10,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from arena.errors import ArenaError
+from arena.tournament.bot_versions import bot_labels
 from arena.tournament.editions import entry_indexes
 from arena.tournament.planning import group_deals
 from arena.tournament.scoring import game_points, spec_table_weight
@@ -57,7 +58,7 @@ def round_pairings(db: str | Path, tournament: str,
         if round_no is not None and not 1 <= round_no <= row.rounds:
             held = "only round 1" if row.rounds == 1 else f"rounds 1 to {row.rounds}"
             raise ArenaError(f"tournament '{tournament}' has {held}, not {round_no}")
-        labels = store.bot_labels()
+        labels = bot_labels(store)
         # a version an entry held before --continue sits at the entry's tables, its score
         entry_of = entry_indexes(store, row.id)
         tables = store.tables(row.id)

@@ -14,6 +14,7 @@ from arena.common.plural import counted
 from arena.common.timestamps import created_fitted
 from arena.engine.houserules import HouseRules
 from arena.referee.failures import counts_line, describe
+from arena.tournament.bot_versions import bot_labels, bot_options
 from arena.tournament.editions import entry_indexes
 from arena.tournament.league_store import entry_lines
 from arena.tournament.overrides import override_options
@@ -127,8 +128,8 @@ def _sizes(t: TournamentRow) -> str:
 
 
 def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
-    labels = store.bot_labels()
-    for bot_id, options in store.bot_options().items():
+    labels = bot_labels(store)
+    for bot_id, options in bot_options(store).items():
         labels[bot_id] += " (" + ", ".join(f"{k}={v}" for k, v in options.items()) + ")"
     entrants = store.entrant_ids(t.id)
     games = store.games(t.id)

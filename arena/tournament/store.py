@@ -371,40 +371,6 @@ class Store:
             "SELECT bot_id FROM tournament_bots WHERE tournament_id = ? ORDER BY entry_index",
             (tournament_id,))]
 
-    def bot_labels(self) -> dict[int, str]:
-        """``name@version`` by bot id."""
-        return {r[0]: f"{r[1]}@{r[2]}" for r in self.conn.execute(
-            "SELECT id, name, version FROM bots")}
-
-    def bots_in_play(self) -> list[tuple[str, str, str, str]]:
-        """(tournament, bot name, version, path) of every bot version a stored tournament
-        may start again: the entrants of one not finished (a league's always: it runs on),
-        and the bots seated at its unfinished tables (an entry's earlier version finishing
-        the deal it began)."""
-        found: set[tuple[str, int]] = set()
-        open_ids = {row[0]: row[1] for row in self.conn.execute(
-            "SELECT id, name FROM tournaments WHERE state IS NOT 'finished' OR "
-            "format = 'league'")}
-        for tournament_id, name in open_ids.items():
-            found.update((name, bot) for bot in self.entrant_ids(tournament_id))
-            found.update((name, bot) for table in self.tables(tournament_id)
-                         if table.finished_at is None for bot in table.seats)
-        bots = {row[0]: row[1:] for row in self.conn.execute(
-            "SELECT id, name, version, path FROM bots")}
-        return sorted((name, *bots[bot]) for name, bot in found if bot in bots)
-
-    def bot_options(self) -> dict[int, dict[str, Any]]:
-        """The options (``{bot: ..., options: {...}}``) of each bot entered with some."""
-        found: dict[int, dict[str, Any]] = {}
-        for bot_id, text in self.conn.execute("SELECT id, metadata_json FROM bots"):
-            try:
-                options = json.loads(text or "{}").get("options")
-            except (ValueError, AttributeError):
-                continue
-            if isinstance(options, dict) and options:
-                found[bot_id] = options
-        return found
-
     # ------------------------------------------------------------------ tables and byes
     def add_tables(self, tournament_id: int, tables: Iterable[TableRow],
                    byes: Iterable[tuple[int, int, float]] = ()) -> None:
@@ -548,7 +514,7 @@ def peek(path: Path, look: Callable[[Store], _T]) -> _T | None:
 
 def stored_metadata(metadata: Mapping[str, Any], options: Mapping[str, Any]) -> dict[str, Any]:
     """A bot version's stored metadata: its own, with its options (when it has any) under
-    ``options``, where :meth:`Store.bot_options` reads them back."""
+    ``options``, where :func:`~arena.tournament.bot_versions.bot_options` reads them back."""
     return {**metadata, **({"options": options} if options else {})}
 
 

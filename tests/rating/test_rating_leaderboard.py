@@ -21,6 +21,7 @@ from arena.rating.leaderboard import Leaderboard, compute_leaderboard, sort_lead
 from arena.rating.render import TABLE_FORMATS
 from arena.rating.standings import ByeRecord, buchholz, placement_points, total_points
 from arena.rating.trueskill_rating import RatingSettings
+from arena.tournament.bot_versions import bot_labels
 from arena.tournament.store import Store
 
 A = BotVersion("alpha", "v1", 1)
@@ -186,7 +187,7 @@ def test_sorted_by_points_a_continued_swiss_entry_stands_where_the_standings_put
     with Store(tmp_path / "a.db", create=False, read_only=True) as store:
         row = store.tournament("cup")
         assert row is not None
-        labels = store.bot_labels()
+        labels = bot_labels(store)
         standings = [(labels[store.entrant_ids(row.id)[s.entrant]], float(s.buchholz))
                      for s in swiss_standings(store, row)]
     assert [r.key for r in board.rows] == [

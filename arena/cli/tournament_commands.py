@@ -474,6 +474,7 @@ def _bot_homes(record: dict[str, Any], db: Path) -> list[str | None]:
     """The directory of each seat's bot as the results database recorded it when the bot
     was entered (the path its author gave), None where it has none: the logs name the bot's
     files under it, as check-bot does, instead of the sandbox's /bot."""
+    from arena.tournament.bot_versions import bot_path
     from arena.tournament.store import Store
 
     referee = record.get("referee")
@@ -484,9 +485,8 @@ def _bot_homes(record: dict[str, Any], db: Path) -> list[str | None]:
     with Store(db, create=False, read_only=True) as store:
         for key in seats:
             name, _, version = str(key).rpartition("@")
-            row = store.conn.execute("SELECT path FROM bots WHERE name = ? AND version = ?",
-                                     (name, version)).fetchone()
-            path = Path(row[0]) if row is not None and row[0] else None
+            stored = bot_path(store, name, version)
+            path = Path(stored) if stored is not None else None
             # a single-file bot's path is its file (a .py module), a bot directory's the
             # directory, whose name may hold a dot too ('act5.v2'): told by what it is where
             # it is still there
@@ -498,8 +498,7 @@ def _bot_homes(record: dict[str, Any], db: Path) -> list[str | None]:
 def _entered_options(record: dict[str, Any], seat: int, db: Path) -> dict[str, Any]:
     """The options the seat's bot was entered with in a stored game (its version in the
     results database keeps them), none when it had none."""
-    import json
-
+    from arena.tournament.bot_versions import entered_options
     from arena.tournament.store import Store
 
     referee = record.get("referee")
@@ -508,13 +507,7 @@ def _entered_options(record: dict[str, Any], seat: int, db: Path) -> dict[str, A
         return {}
     name, _, version = str(seats[seat]).rpartition("@")
     with Store(db, create=False, read_only=True) as store:
-        row = store.conn.execute("SELECT metadata_json FROM bots WHERE name = ? AND "
-                                 "version = ?", (name, version)).fetchone()
-    try:
-        options = json.loads(row[0] or "{}").get("options") if row is not None else None
-    except (ValueError, AttributeError):
-        return {}
-    return dict(options) if isinstance(options, dict) else {}
+        return entered_options(store, name, version)
 
 
 def _record_at(path: Path, number: int) -> Any:

@@ -9,7 +9,7 @@ from typing import Any
 
 from arena.tournament.store import Store
 
-__all__ = ["bot_labels", "bot_options", "bots_in_play"]
+__all__ = ["bot_labels", "bot_options", "bot_path", "bots_in_play", "entered_options"]
 
 
 def bot_labels(store: Store) -> dict[int, str]:
@@ -40,10 +40,33 @@ def bot_options(store: Store) -> dict[int, dict[str, Any]]:
     """The options (``{bot: ..., options: {...}}``) of each bot entered with some."""
     found: dict[int, dict[str, Any]] = {}
     for bot_id, text in store.conn.execute("SELECT id, metadata_json FROM bots"):
-        try:
-            options = json.loads(text or "{}").get("options")
-        except (ValueError, AttributeError):
-            continue
-        if isinstance(options, dict) and options:
+        options = _options_in(text)
+        if options:
             found[bot_id] = options
     return found
+
+
+def entered_options(store: Store, name: str, version: str) -> dict[str, Any]:
+    """The options bot version ``name``/``version`` was entered with; none when it had none
+    or is not stored."""
+    row = store.conn.execute("SELECT metadata_json FROM bots WHERE name = ? AND version = ?",
+                             (name, version)).fetchone()
+    return _options_in(row[0]) if row is not None else {}
+
+
+def bot_path(store: Store, name: str, version: str) -> str | None:
+    """The path bot version ``name``/``version`` was entered from, as its author gave it;
+    None when it has none or is not stored."""
+    row = store.conn.execute("SELECT path FROM bots WHERE name = ? AND version = ?",
+                             (name, version)).fetchone()
+    return str(row[0]) if row is not None and row[0] else None
+
+
+def _options_in(metadata_json: str | None) -> dict[str, Any]:
+    """The options stored in a bot version's metadata; none when it has none or its
+    metadata is not an object."""
+    try:
+        options = json.loads(metadata_json or "{}").get("options")
+    except (ValueError, AttributeError):
+        return {}
+    return dict(options) if isinstance(options, dict) else {}

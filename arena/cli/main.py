@@ -33,6 +33,7 @@ from arena.cli import (
     report_commands,
     tournament_commands,
 )
+from arena.cli.plain_help import NarrowHelpFormatter, plain_help_when_narrow
 from arena.cli.signals import Terminated
 from arena.errors import ArenaError
 
@@ -48,6 +49,30 @@ class ArenaGroup(TyperGroup):
         names = super().list_commands(ctx)
         return sorted(names, key=lambda name: _FIRST.index(name) if name in _FIRST
                       else len(_FIRST))
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        if not isinstance(formatter, NarrowHelpFormatter):
+            super().format_help(ctx, formatter)
+            return
+        # a terminal too narrow for typer's panels: click's plain help, as the subcommands'
+        self.format_usage(ctx, formatter)
+        self.format_help_text(ctx, formatter)
+        self.format_options(ctx, formatter)
+        self.format_epilog(ctx, formatter)
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        """The plain help's commands (a narrow terminal's) under their panels' headings, the
+        developer tools apart, as typer's panels show them."""
+        panels: dict[str, list[tuple[str, str]]] = {}
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                panel = getattr(command, "rich_help_panel", None) or "Commands"
+                # its first sentence whole, as the panels give it (click cuts it to fit)
+                panels.setdefault(panel, []).append((name, command.get_short_help_str(200)))
+        for panel, rows in panels.items():
+            with formatter.section(panel):
+                formatter.write_dl(rows)
 
     def invoke(self, ctx: Any) -> Any:  # a click Context (typer may vendor its own click)
         try:
@@ -175,7 +200,9 @@ def configure_logging() -> None:
 
 def main() -> None:
     configure_logging()
-    app()
+    command = typer.main.get_command(app)  # what app() runs, its help fitted first
+    plain_help_when_narrow(command)
+    command()
 
 
 if __name__ == "__main__":

@@ -124,3 +124,31 @@ def test_a_bench_table_leaves_out_columns_to_fit_40_columns_and_names_them(
     assert "Not shown" not in piped  # a pipe has every column
     assert next(line for line in piped.splitlines() if "players" in line).split()[:3] == (
         header[:3])
+
+
+def test_help_at_40_columns_keeps_every_option_name_whole_and_fits() -> None:
+    # typer's panels cut option names and words to fit ("--wor…", "--bots-d…")
+    import typer
+
+    from arena.cli.main import app
+
+    run = typer.main.get_command(app).commands["run"]  # type: ignore[attr-defined]
+    names = [name for param in run.params if param.param_type_name == "option"
+             for name in (*param.opts, *param.secondary_opts)]
+    shown = _run(["run", "--help"], 40)
+    assert "…" not in shown
+    assert all(len(line) <= 40 for line in shown.splitlines()), shown
+    assert all(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", shown) for name in names), (
+        shown)
+    piped = _run(["run", "--help"], None)  # a pipe: typer's panels, as always
+    assert shown.count("Example: arena run") == piped.count("Example: arena run") > 0
+    root = _run(["--help"], 40)  # the commands under their panels' headings, as the panels
+    assert "Commands:" in root and "Developer tools:" in root, root
+
+
+@pytest.mark.parametrize("args", [[], ["env"]], ids=["root", "env"])
+def test_a_group_run_without_a_command_at_40_columns_shows_its_help(args: list[str]) -> None:
+    # the plain help was made and never printed: nothing at all was shown
+    shown = _run(args, 40)
+    assert "Usage:" in shown and "Commands:" in shown, shown
+    assert all(len(line) <= 40 for line in shown.splitlines()), shown

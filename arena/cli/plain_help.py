@@ -19,13 +19,23 @@ __all__ = ["PANELS_FROM_COLUMNS", "NarrowHelpFormatter", "plain_help_when_narrow
 
 #: The narrowest terminal typer's panels are drawn on.
 PANELS_FROM_COLUMNS = 80
+#: A hyphen no line is broken at, as click's wrapping would ("swiss-" "games.jsonl"): it
+#: stands for each hyphen while the help is laid out.
+_UNBROKEN_HYPHEN = "\u2011"
 #: How much further in than its option a description under the option starts.
 _UNDER_INDENT = 4
 
 
 class NarrowHelpFormatter(HelpFormatter):
     """Click's formatter, its definition lists in two columns only where every term fits a
-    third of the width; otherwise each description is on the lines under its term."""
+    third of the width; otherwise each description is on the lines under its term. Its lines
+    break at spaces only."""
+
+    def getvalue(self) -> str:
+        return super().getvalue().replace(_UNBROKEN_HYPHEN, "-")
+
+    def write_text(self, text: str) -> None:
+        super().write_text(text.replace("-", _UNBROKEN_HYPHEN))
 
     def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
         start = len(self.buffer)
@@ -37,7 +47,7 @@ class NarrowHelpFormatter(HelpFormatter):
 
     def write_dl(self, rows: Sequence[tuple[str, str]], col_max: int = 30,
                  col_spacing: int = 2) -> None:
-        rows = list(rows)
+        rows = [(term, text.replace("-", _UNBROKEN_HYPHEN)) for term, text in rows]
         column = self.width // 3
         if all(term_len(term) <= column for term, _ in rows):
             super().write_dl(rows, col_max=column, col_spacing=col_spacing)

@@ -152,3 +152,11 @@ def test_a_group_run_without_a_command_at_40_columns_shows_its_help(args: list[s
     shown = _run(args, 40)
     assert "Usage:" in shown and "Commands:" in shown, shown
     assert all(len(line) <= 40 for line in shown.splitlines()), shown
+
+
+@pytest.mark.parametrize("args", [["--help"], ["play", "--help"]], ids=["root", "play"])
+def test_help_at_40_columns_breaks_no_word_at_its_hyphens(args: list[str]) -> None:
+    # click's wrapping broke words at their hyphens ("in-" "process", "play-" "SEED.jsonl")
+    shown = _run(args, 40).split()
+    hyphened = [word for word in _run(args, None).split() if re.fullmatch(r"\w+(-\w+)+\W*", word)]
+    assert hyphened and all(word in shown for word in hyphened), hyphened

@@ -7,13 +7,21 @@ wraps at words instead, and here puts a description under an option too wide for
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
-from typer._click import Command
-from typer._click.formatting import HelpFormatter, term_len, wrap_text
 from typer.core import TyperCommand, TyperGroup
+
+if TYPE_CHECKING:
+    from typer._click import Command
+    from typer._click.formatting import HelpFormatter, term_len, wrap_text
+else:  # the click typer runs on: a newer typer's own copy of it, an older one's click itself
+    HelpFormatter = typer.Context.formatter_class
+    _formatting = importlib.import_module(HelpFormatter.__module__)
+    term_len, wrap_text = _formatting.term_len, _formatting.wrap_text
 
 __all__ = ["PANELS_FROM_COLUMNS", "NarrowHelpFormatter", "plain_help_when_narrow"]
 

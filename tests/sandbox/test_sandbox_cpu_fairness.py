@@ -132,11 +132,15 @@ def test_a_bot_stopped_by_its_uid_is_waited_for_once_seen_to_run_on() -> None:
     if os.geteuid() != 0 or not report.active("user"):
         pytest.skip("bots are stopped by their uid only under a root referee")
     with long_call_bot(report) as proc:
-        for _ in range(10):  # stopped inside a long call: seen to run on
+        for _ in range(50):  # stopped inside a long call: seen to run on
             pause(proc, by_cgroup=False)
             send_queued_stops()
             time.sleep(0.1)  # another bot's turn, on which it runs on
             resume(proc, by_cgroup=False)
+            time.sleep(0.02)  # a busy machine may not run it at once: into its next call
+            if _waited_for(proc):
+                break
+        assert _waited_for(proc)
         for _ in range(4):
             time.sleep(0.05)
             pause(proc, by_cgroup=False)
@@ -220,8 +224,11 @@ def test_the_bot_asked_is_credited_the_cpu_a_bot_stopped_in_a_long_call_used(
                    else _Stopped(proc))
         asked = _Asked()
         turn = CpuTurn(shares_cpu=True)
-        for _ in range(10):  # stopped inside a long call, most likely the first time
+        # a busy machine may not run the bot between its continue and its stop: it is given
+        # a moment to be inside a call, and as many tries as it needs
+        for _ in range(50):  # stopped inside a long call, most likely the first time
             turn.give(stopped)
+            time.sleep(0.02)
             turn.give(asked)
             time.sleep(0.1)  # the asked bot's turn, on which the stopped one runs on
             wait = Deadline(asked, at=0.0, budget=1.0)
@@ -230,8 +237,9 @@ def test_the_bot_asked_is_credited_the_cpu_a_bot_stopped_in_a_long_call_used(
         counted = stopped.cpu_since_pause()  # the figure the referee keeps
         assert counted is not None and wait.credited > 0
         assert wait.at == wait.credited == pytest.approx(counted - 0.0005)
-        for _ in range(10):  # until it is seen to run on: then its stops wait for it
+        for _ in range(50):  # until it is seen to run on: then its stops wait for it
             turn.give(stopped)
+            time.sleep(0.02)
             turn.give(asked)
             if _waited_for(proc):
                 break

@@ -86,3 +86,17 @@ def build(path: Path, *, state: str = "finished", drawn_seed: bool = False,
     store.set_state(row.id, state)
     store.close()
     return path
+
+
+def land_a_game(path: Path) -> None:
+    """A game lands in the database at ``path``: a copy of round 1's first, as round 2's."""
+    import sqlite3
+
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("INSERT INTO games SELECT 'cup/r2/t0/g0', tournament_id, 2, 0, 0, seed, "
+                     "seats_json, starting_seat, placements_json, desmos_json, ascension, "
+                     "tiebreak, failures_json, forfeits_json, decisions, duration_s, "
+                     "record_path, created_at, latency_json FROM games WHERE id = "
+                     "'cup/r1/t0/g0'")
+    conn.close()

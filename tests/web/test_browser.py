@@ -204,8 +204,6 @@ def text_of(browser: Any, element_id: str) -> str:
 
 
 def test_standings_refresh_as_games_land(browser: Any, tmp_path: Path) -> None:
-    import sqlite3
-
     from selenium.webdriver.support.ui import WebDriverWait
 
     db = site_db.build(tmp_path / "arena.db", state="running", rounds=1)
@@ -214,12 +212,7 @@ def test_standings_refresh_as_games_land(browser: Any, tmp_path: Path) -> None:
     try:
         browser.get(f"http://127.0.0.1:{server.server_port}/t/cup/index.html")
         assert browser.find_element("id", "progress").text.startswith("5 of 9")
-        with sqlite3.connect(db) as conn:  # a game lands: a copy of one under a new id
-            conn.execute(
-                "INSERT INTO games SELECT 'cup/r2/t0/g0', tournament_id, 2, 0, 0, seed, "
-                "seats_json, starting_seat, placements_json, desmos_json, ascension, "
-                "tiebreak, failures_json, forfeits_json, decisions, duration_s, record_path, "
-                "created_at, latency_json FROM games WHERE id = 'cup/r1/t0/g0'")
+        site_db.land_a_game(db)  # a game lands
         WebDriverWait(browser, 60).until(lambda b: text_of(b, "progress").startswith("6 of 9"))
         assert errors(browser) == []
     finally:
@@ -231,7 +224,6 @@ def test_a_finished_tournament_says_nothing_of_live_updates_yet_reloads_when_res
         browser: Any, tmp_path: Path) -> None:
     """A finished tournament's pages said "live: refreshes as games land" and offered to pause
     updates that no game would bring; they still reload when a resumed run adds games."""
-    import sqlite3
 
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -243,12 +235,7 @@ def test_a_finished_tournament_says_nothing_of_live_updates_yet_reloads_when_res
         assert browser.find_elements("id", "live") == []
         assert browser.find_elements("id", "live-pause") == []
         assert "finished" in browser.find_element("css selector", "footer").text
-        with sqlite3.connect(db) as conn:  # a continued run: a game lands
-            conn.execute(
-                "INSERT INTO games SELECT 'cup/r2/t0/g0', tournament_id, 2, 0, 0, seed, "
-                "seats_json, starting_seat, placements_json, desmos_json, ascension, "
-                "tiebreak, failures_json, forfeits_json, decisions, duration_s, record_path, "
-                "created_at, latency_json FROM games WHERE id = 'cup/r1/t0/g0'")
+        site_db.land_a_game(db)  # a game lands
         WebDriverWait(browser, 60).until(lambda b: text_of(b, "progress").startswith("6 of 9"))
         assert errors(browser) == []
     finally:
@@ -261,7 +248,6 @@ def test_live_updates_pause_for_a_reader_at_work(browser: Any, tmp_path: Path) -
     every few seconds while a tournament ran: a reader can pause it, is told what they miss,
     and resuming shows it."""
     import json
-    import sqlite3
     import urllib.request
 
     from selenium.webdriver.common.keys import Keys
@@ -277,12 +263,7 @@ def test_live_updates_pause_for_a_reader_at_work(browser: Any, tmp_path: Path) -
         assert text_of(browser, "live") == "live updates paused"
         assert pause.text == "Resume updates"
         browser.execute_script("window.notReloaded = true")
-        with sqlite3.connect(db) as conn:  # a game lands: a copy of one under a new id
-            conn.execute(
-                "INSERT INTO games SELECT 'cup/r2/t0/g0', tournament_id, 2, 0, 0, seed, "
-                "seats_json, starting_seat, placements_json, desmos_json, ascension, "
-                "tiebreak, failures_json, forfeits_json, decisions, duration_s, record_path, "
-                "created_at, latency_json FROM games WHERE id = 'cup/r1/t0/g0'")
+        site_db.land_a_game(db)  # a game lands
         WebDriverWait(browser, 60).until(lambda b: "moved on" in text_of(b, "live"))
         with urllib.request.urlopen(f"http://127.0.0.1:{server.server_port}/t/cup/api/"
                                     "progress.json") as answer:

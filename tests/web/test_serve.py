@@ -120,13 +120,7 @@ def test_standings_refresh_as_games_land(served: tuple[Path, int]) -> None:
     # stored as running with no run holding it: shown as stopped, as arena status shows it
     assert json.loads(get(port, "/t/cup/api/progress.json")[1]) == {"games": 5,
                                                                      "state": "stopped"}
-    conn = sqlite3.connect(db)
-    with conn:  # a game landing: a copy of one under a new id
-        conn.execute("INSERT INTO games SELECT 'cup/r2/t0/g0', tournament_id, 2, 0, 0, seed, "
-                     "seats_json, starting_seat, placements_json, desmos_json, ascension, "
-                     "tiebreak, failures_json, forfeits_json, decisions, duration_s, "
-                     "record_path, created_at, latency_json FROM games WHERE id = 'cup/r1/t0/g0'")
-    conn.close()
+    site_db.land_a_game(db)
     assert json.loads(get(port, "/t/cup/api/progress.json")[1])["games"] == 6
     assert "6 of 9" in get(port, "/t/cup/index.html")[1]
 

@@ -127,17 +127,12 @@ def test_a_name_passing_for_one_of_the_databases_earlier_bots_is_refused(
     """'alice' entered by path played an earlier tournament; '\u0251lice' (a Latin alpha),
     neither registered nor at the table with it, was let into the next: arena leaderboard
     --all showed two alices."""
-    import datetime as dt
 
     from arena.tournament.opening import open_tournament
     from arena.tournament.store import Store
 
     db = tmp_path / "arena.db"
-    with Store(db) as store:
-        store.create_tournament(
-            name="first", spec_hash="abc", spec_json={}, format="round_robin",
-            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
-            games_planned=1, spec_path=None, bots=[("alice", "1a2b3c4d5e6f", "/x", {})])
+    _earlier_tournament(db, ["alice"])
     bot = tmp_path / "alpha.py"
     bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
         'name = "random"', 'name = "\u0251lice"'))
@@ -158,18 +153,12 @@ def test_a_name_passing_for_one_of_the_databases_earlier_bots_is_refused(
 def test_a_name_an_earlier_bot_of_the_database_passes_for_is_refused(tmp_path: Path) -> None:
     """The other order: '\u0251lice' played first, like no name then; 'alice' entered next
     made the two rows of arena leaderboard --all read as one bot."""
-    import datetime as dt
 
     from arena.tournament.opening import open_tournament
     from arena.tournament.store import Store
 
     db = tmp_path / "arena.db"
-    with Store(db) as store:
-        store.create_tournament(
-            name="first", spec_hash="abc", spec_json={}, format="round_robin",
-            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
-            games_planned=1, spec_path=None, bots=[("\u0251lice", "1a2b3c4d5e6f", "/x", {}),
-                                                   ("gr\u0435edy", "2b3c4d5e6f7a", "/y", {})])
+    _earlier_tournament(db, ["\u0251lice", "gr\u0435edy"])
     bot = tmp_path / "alice.py"
     bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
         'name = "random"', 'name = "alice"'))
@@ -196,18 +185,11 @@ def test_a_name_looking_like_an_earlier_bots_in_ascii_is_told_not_refused(
     table, but across tournaments let in unsaid, and arena leaderboard --all showed rows a
     reader takes for one bot. Said in one line naming both; not refused, as a database may
     hold both already."""
-    import datetime as dt
 
     from arena.tournament.events import RunWarning
-    from arena.tournament.store import Store
 
     db = tmp_path / "arena.db"
-    with Store(db) as store:
-        store.create_tournament(
-            name="first", spec_hash="abc", spec_json={}, format="round_robin",
-            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
-            games_planned=1, spec_path=None, bots=[("botl", "1a2b3c4d5e6f", "/x", {}),
-                                                   ("Random", "2b3c4d5e6f7a", "/y", {})])
+    _earlier_tournament(db, ["botl", "Random"])
     bot = tmp_path / "bot1.py"
     bot.write_text((SAMPLE_BOTS_DIR / "greedy.py").read_text().replace(
         'name = "greedy"', 'name = "bot1"'))
@@ -222,3 +204,17 @@ def test_a_name_looking_like_an_earlier_bots_in_ascii_is_told_not_refused(
         f"the name {name} looks like {twin}, a bot of an earlier tournament of {db} (the same "
         "letters to the eye, or but for case): arena leaderboard --all shows both, which a "
         "reader may take for one bot" for name, twin in (("bot1", "botl"), ("random", "Random"))]
+
+
+def _earlier_tournament(db: Path, names: list[str]) -> None:
+    """A tournament stored before the one under test, its bots named ``names``."""
+    import datetime as dt
+
+    from arena.tournament.store import Store
+
+    with Store(db) as store:
+        store.create_tournament(
+            name="first", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=1, spec_path=None,
+            bots=[(name, f"{i + 1:x}a2b3c4d5e6f", f"/{i}", {}) for i, name in enumerate(names)])

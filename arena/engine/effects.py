@@ -534,7 +534,8 @@ def _clear_all_traps(state: State, drawer: int) -> None:
 # ============================================================================ trigger windows
 def trigger_window(state: State, seats: list[int], window: str) -> None:
     """Offer each seat holding a triggerable trap, in ``seats`` order, one chance to trigger
-    one (ruling 9, E8); seats without a trap are not asked."""
+    one (ruling 9, E8); seats without a trap are not asked. A trap triggered resolves before
+    the next seat is offered, which then chooses knowing its outcome (E27)."""
     for seat in reversed(seats):
         if state.traps[seat]:
             state.push(_offer_trigger, seat, window)

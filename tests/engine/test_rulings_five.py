@@ -184,6 +184,30 @@ def test_a_declared_play_asks_the_opponents_in_seat_order_after_the_player() -> 
     assert pass_windows(state) == [(s, "declare") for s in AFTER_ACTIVE]
 
 
+def test_e27_one_trap_resolves_before_the_next_seat_in_its_window_is_asked() -> None:
+    # seats 4 and 1 hold traps; seat 4 springs Zeus on seat 1 in the declare window: seat 1
+    # may answer before Zeus resolves, and is not asked again in the declare window, whose
+    # trap Zeus destroyed; seat 0 is asked with Zeus already resolved
+    traps = {4: ["God-7"], 0: ["Umbrae-6"], 1: ["Agari-4"]}
+    state = five(traps=traps, pile_top="Beast-3 Beast-4 Beast-5 Crown Agari-5")
+    pass_windows(state)
+    act(state, "turn", ACTIVE, action="play", card="Arcoi-1")
+    assert asked(state) == (4, "trigger")
+    act(state, "trigger", 4, trap="God-7")
+    # the answer window of Zeus: its owner's opponents in seat order after it
+    assert pass_windows(state) == [(0, "answer"), (1, "answer")]
+    act(state, "target", 4, seat=1)
+    act(state, "discard", 1, card="Umbrae-1")
+    act(state, "discard", 1, card="Umbrae-2")
+    assert [e["card"] for e in events_of(state, "trap_destroyed")] == ["Agari-4"]
+    # Zeus has resolved; the declare window goes on with seat 0, then seat 1 has no trap
+    assert pass_windows(state) == [(0, "declare")]
+    # the Arcoi resolves last, with one trap left to hit: seat 0's, taken unasked (E21)
+    assert [e["card"] for e in events_of(state, "trap_destroyed")] == ["Agari-4", "Umbrae-6"]
+    assert names(state.effect_graveyard) == ["God-7", "Arcoi-1"]
+    assert asked(state) == (ACTIVE, "swap")
+
+
 def test_the_showdown_window_runs_from_the_starting_seat() -> None:
     # five players play three rounds; the last turn is seat 1's when seat 2 started
     traps = {s: [t] for s, t in enumerate(["Agari-4", "Umbrae-6", "Beast-5", "Crown",

@@ -3,7 +3,9 @@ turns go round the table ("Play proceeds clockwise", every round from the starti
 the rounds by table size) and only the seat whose turn it is takes a turn or swaps; the
 showdown places every seat as Ruling 12 says ("The player with the strongest Desmos wins",
 the book among the tied, then Rock-Paper-Scissors among those still tied; equal hands below
-share a place) with each hand valued by the naive evaluator; the loser starts the next game.
+share a place) with each hand valued by the naive evaluator; the loser starts the next game;
+and every trigger window asks its seats in its own seat order, each at most once, nested
+windows first (E8, E10, E27).
 
 Two sources of games: whole random games (random starting seat, random book dates), and
 final turns staged so that several seats hold equal hands, which random deals make a tie
@@ -161,3 +163,62 @@ def test_ties_at_the_showdown_are_settled_by_the_book_then_among_those_still_tie
     asked = play_randomly(state, agent_seed, hold)
     assert state.result is not None
     check_showdown(state, books[:players], asked)
+
+
+#: the event after which each trigger window opens (E10), and whose seat it is counted from
+OPENED_BY = {"turn_start": "turn_start", "play": "declare", "trap_triggered": "answer",
+             "palaestron": "palaestron"}
+
+
+class Windows:
+    """The trigger windows open at each moment of a game, innermost last, each with the
+    seats it may still ask, in order."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.read = 0
+        self.open: list[tuple[str, list[int]]] = []
+
+    def seats_of(self, window: str, seat: int) -> list[int]:
+        n = self.state.n
+        first = 0 if window in ("turn_start", "palaestron", "showdown") else 1
+        return [(seat + k) % n for k in range(first, n)]
+
+    def catch_up(self) -> None:
+        state = self.state
+        for _, event in state.log[self.read:]:
+            window = OPENED_BY.get(event["type"])
+            if window is not None:
+                self.open.append((window, self.seats_of(window, event["seat"])))
+            elif event["type"] == "round_end" and event["round"] == state.rounds:
+                start = state.config.starting_seat
+                self.open.append(("showdown", self.seats_of("showdown", start)))
+        self.read = len(state.log)
+
+    def asked(self, seat: int, window: str) -> None:
+        """A trigger decision of ``seat`` in ``window``: the innermost open window that may
+        still ask the seat is that window; every window inside it has ended."""
+        self.catch_up()
+        while self.open:
+            kind, seats = self.open[-1]
+            if kind == window and seat in seats:
+                del seats[:seats.index(seat) + 1]  # asked once; the seats before it passed
+                return
+            self.open.pop()
+        raise AssertionError(f"seat {seat} asked in a {window} window out of order")
+
+
+@SETTINGS
+@given(seed=seeds, players=tables, agent_seed=seeds)
+def test_every_window_asks_its_seats_in_its_seat_order_once_each(seed: int, players: int,
+                                                                 agent_seed: int) -> None:
+    config = GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed,
+                        starting_seat=seed % players)
+    state = new_game(config)
+    windows = Windows(state)
+    choose = random.Random(agent_seed)
+    while state.decision is not None:
+        decision = state.decision
+        if decision.kind == "trigger":
+            windows.asked(decision.seat, decision.context["window"])
+        state.apply(choose.randrange(len(decision.options)))

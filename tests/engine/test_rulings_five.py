@@ -132,6 +132,29 @@ def test_an_exchange_between_two_hands_is_told_in_full_only_to_those_two(card: s
         assert all(("cards" in e) == (seat == ACTIVE) for e in peeks)
 
 
+@pytest.mark.parametrize("card", ["Umbrae-6", "God-5"])
+def test_a_look_at_a_hand_is_told_in_full_only_to_the_player_who_looks(card: str) -> None:
+    state = five(card)
+    act(state, "turn", ACTIVE, action="play", card=card)
+    act(state, "target", ACTIVE, seat=1)
+    for seat in range(5):
+        peeks = [e for e in state.events_for(seat) if e["type"] == "peek"]
+        assert [(e["seat"], e["target"]) for e in peeks] == [(ACTIVE, 1)]
+        assert ("cards" in peeks[0]) == (seat == ACTIVE)
+
+
+@pytest.mark.parametrize("card", ["Fate-3", "Arcoi-5"])
+def test_a_card_revealed_is_shown_to_all_four_others(card: str) -> None:
+    state = five(card)
+    act(state, "turn", ACTIVE, action="play", card=card)
+    act(state, "target", ACTIVE, seat=1)
+    act(state, "reveal", 1, card="Umbrae-4")
+    for seat in range(5):
+        assert state.observe(seat).revealed[1] == ["Umbrae-4"]
+        reveals = [e for e in state.events_for(seat) if e["type"] == "reveal"]
+        assert [(e["seat"], e["card"]) for e in reveals] == [(1, "Umbrae-4")]
+
+
 # ---------------------------------------------------------------- traps named by seat
 def test_arcoi_offers_every_opponents_trap_in_seat_order_after_the_player() -> None:
     traps = {0: ["Agari-4", "Agari-5"], 1: ["Umbrae-6"], 3: ["Crown"], 4: ["Beast-5"]}

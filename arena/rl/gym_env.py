@@ -44,7 +44,8 @@ class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]
     the mask plays the safe default (option 0, ``info["illegal"]`` says so) with
     ``"default"`` (the default, as Gymnasium's checker sends any action), or raises with
     ``"raise"``. ``reset(seed=..., options={"starting_seat": k})``: the starting seat is drawn
-    from the seed unless given.
+    from the seed unless given. ``reset`` returns only a game in which the learner is asked:
+    a deal the opponents end first is replaced by the next of the environment's sequence.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"]}
@@ -78,6 +79,15 @@ class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]
         super().reset(seed=seed)
         if seed is not None:
             self._rng = random.Random(seed)
+        # a deal the opponents end before the learner is asked (an Ascension in their first
+        # turns) has no step to take, and reset cannot say an episode is over: deal the next
+        while True:
+            obs, info = self._deal(options)
+            if self.state is not None and self.state.decision is not None:
+                return obs, info
+
+    def _deal(self, options: dict[str, Any] | None) -> tuple[Obs, dict[str, Any]]:
+        """A new game from the environment's random sequence, played up to the learner."""
         n = self.players
         game_seed = self._rng.getrandbits(63)
         start = starting_seat(options, self._rng.randrange(n))

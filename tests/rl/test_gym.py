@@ -9,9 +9,10 @@ pytest.importorskip("gymnasium", reason="the rl extra is not installed (pip inst
 import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from arena.engine import FirstOptionAgent  # noqa: E402
+from arena.engine import FirstOptionAgent, GameConfig, State, new_game, play_out  # noqa: E402
 from arena.engine.houserules import HouseRules  # noqa: E402
 from arena.errors import BotNotFoundError, IllegalChoiceError, RulesError  # noqa: E402
+from arena.rl import gym_env  # noqa: E402
 from arena.rl.gym_env import PalaestraEnv  # noqa: E402
 from arena.sdk import Bot, GameStart, Request  # noqa: E402
 
@@ -137,3 +138,23 @@ def test_reset_options_fix_the_starting_seat_and_keep_the_deal() -> None:
         env.reset(seed=6, options={"starting_seat": 3})
     with pytest.raises(RulesError, match="the starting seat must be an integer, not 1.5"):
         env.reset(seed=6, options={"starting_seat": 1.5})
+
+
+def test_a_deal_the_opponents_end_before_the_learner_is_asked_is_dealt_again(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """reset cannot end an episode, so it never returns one without a step to take."""
+    deals: list[int] = []
+
+    def over_at_first(config: GameConfig) -> State:
+        state = new_game(config)
+        deals.append(config.seed)
+        return play_out(state, lambda s: 0) if len(deals) == 1 else state
+
+    monkeypatch.setattr(gym_env, "new_game", over_at_first)
+    env = PalaestraEnv(["greedy"])
+    obs, info = env.reset(seed=3)
+    assert len(deals) == 2 and deals[0] != deals[1]
+    assert obs["action_mask"].any() and "placements" not in info
+    # a real one: heuristic is dealt four Gods and ascends at its first swap
+    obs, info = PalaestraEnv(["heuristic"]).reset(seed=234)
+    assert obs["action_mask"].any() and "placements" not in info

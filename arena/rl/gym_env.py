@@ -127,7 +127,9 @@ class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]
                 over = getattr(agent, "game_over", None)
                 if over is not None:
                     over(state, s)
-            info["placements"] = list(state.result.placements)
+            result = state.result
+            info.update(placements=list(result.placements), desmos=list(result.desmos),
+                        tiebreak=result.tiebreak)
         return {"observation": vector, "action_mask": mask}, info
 
     def step(self, action: int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:

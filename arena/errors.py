@@ -19,7 +19,9 @@ Anything else escaping to the CLI is a bug in the arena.
     │   │                     that does not resolve, no network to the index, a full disk)
     │   ├── FilesChangedError a bot whose files are no longer its version's (a table's
     │   │                     check, a restart, the copy a launch runs)
-    │   └── SubmitError       a submission refused (name clash, failing check)
+    │   ├── SubmitError       a submission refused (name clash, failing check)
+    │   └── BotNameError      a name a new bot may not take (arena.common.names; docs/BOTS.md,
+    │                         "Names")
     ├── ProtocolError         a message that breaks protocol v1
     ├── SandboxError          the sandbox could not be set up
     ├── SpecError             a tournament spec that does not validate
@@ -39,6 +41,7 @@ __all__ = [
     "BotEnvironmentError",
     "BotError",
     "BotLoadError",
+    "BotNameError",
     "BotNotFoundError",
     "CardError",
     "ClusterError",
@@ -103,6 +106,10 @@ class FilesChangedError(BotError):
 
 class SubmitError(BotError):
     """A submission that was refused."""
+
+
+class BotNameError(BotError):
+    """A name a new bot may not take (:mod:`arena.common.names`)."""
 
 
 class ProtocolError(ArenaError):

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import yaml
 
-from arena.errors import BotError, BotNotFoundError, ManifestError, SubmitError
+from arena.errors import BotError, BotNameError, BotNotFoundError, ManifestError, SubmitError
 from arena.registry import (
     PYTHON,
     RUNNER,
@@ -1176,7 +1176,7 @@ def test_submit_refuses_a_failing_check_and_copies_nothing(tmp_path: Path, bots:
 def test_submit_refuses_bad_names(tmp_path: Path, bots: Path, name: str) -> None:
     source = tmp_path / "mine.py"
     source.write_text(MODULE)
-    with pytest.raises(SubmitError, match="is reserved" if name == "registry"
+    with pytest.raises(BotNameError, match="is reserved" if name == "registry"
                        else "is not allowed"):
         submit(source, name=name, bots_dir=bots, check=passing)
 
@@ -1188,7 +1188,7 @@ def test_a_directory_bot_named_like_the_registry_file_is_refused(tmp_path: Path)
     source = tmp_path / "regbot"
     source.mkdir()
     (source / "bot.py").write_text(MODULE)
-    with pytest.raises(SubmitError) as info:
+    with pytest.raises(BotNameError) as info:
         submit(source, name="registry.yaml", bots_dir=bots, check=passing)
     assert str(info.value) == ("bot name 'registry.yaml' is reserved (the bots directory's "
                                "registry.yaml)")

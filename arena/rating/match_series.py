@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO
 
 from arena.common.lookalike import disguise, look_alike_of, spelled
+from arena.common.names import name_problem
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
-from arena.errors import ArenaError, BotError
+from arena.errors import ArenaError, BotError, BotNameError
 from arena.rating.sprt import Score, SprtTest
 from arena.referee.match import GameOutcome, LocalSeat, MatchOutcome, MatchRequest, play_match
 from arena.referee.seating import seatings_per_deal
@@ -50,11 +52,16 @@ def games_per_deal(bots: int, seating: str) -> int:
     return seatings_per_deal(bots, seating) if bots <= 5 else 1
 
 
+#: The name :func:`told_apart` gives a bot entered more than once.
+_TOLD_APART = re.compile(r"(.+)#[1-9][0-9]*")
+
+
 def told_apart(entrants: Sequence[BotSpec | str]) -> list[BotSpec]:
     """The match's bots, resolved; a bot entered more than once (self-play) is named
     ``name#1``, ``name#2``, ... so that its rows and places can be told apart. Two names a
     reader cannot tell apart (:mod:`arena.common.lookalike`) are refused, as ``arena run``
-    refuses them: a name given by a bot's own files may be any text."""
+    refuses them, and so is a name the rule of :mod:`arena.common.names` refuses (a bot's own
+    files may give it any text)."""
     specs = [e if not isinstance(e, str) else require_named_options(e, resolve(e))
              for e in entrants]
     names = [s.name for s in specs]
@@ -70,6 +77,11 @@ def told_apart(entrants: Sequence[BotSpec | str]) -> list[BotSpec]:
             raise BotError(f"the name {spelled(name)} {disguised}: a reader would take it for "
                            "another name; register the bot under another name (arena submit "
                            "BOT --name NAME)")
+    for name in names:  # after the look-alikes: their messages name both bots
+        told = _TOLD_APART.fullmatch(name)  # a bot told apart before: its own name counts
+        if (problem := name_problem(told.group(1) if told else name)) is not None:
+            raise BotNameError(f"{problem}; register the bot under another name (arena "
+                               "submit BOT --name NAME)")
     seen: dict[str, int] = {}
     for i, spec in enumerate(specs):
         if names.count(spec.name) > 1:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.common.names import name_problem
 from arena.common.plural import counted
 from arena.engine import RandomAgent
 from arena.referee.client import WAIT_NOTICE_S, BotClient
@@ -28,7 +29,7 @@ from arena.referee.games import LocalSeat, run_games
 from arena.referee.hints import HINT, author_paths, log_note, traceback_tail
 from arena.referee.launch import sandbox_launcher
 from arena.referee.seeds import parse_date, utc_today
-from arena.registry import BotSpec, name_problem, resolve, submit_version
+from arena.registry import BotSpec, resolve, submit_version
 from arena.registry.environments import environment_at, with_environment
 from arena.sandbox import Limits
 

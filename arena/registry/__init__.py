@@ -34,7 +34,6 @@ from arena.registry.botspec import (
     VERSIONS_DIR,
     BotSpec,
     default_bots_dir,
-    name_problem,
     option_problems,
     options_digest,
 )
@@ -89,7 +88,6 @@ __all__ = [
     "kept_versions",
     "list_bots",
     "module_metadata",
-    "name_problem",
     "needed_by",
     "option_problems",
     "options_digest",

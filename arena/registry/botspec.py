@@ -1,4 +1,5 @@
-"""What a bot is: :class:`BotSpec`, the registry's names and the checks of a name or options."""
+"""What a bot is: :class:`BotSpec`, the registry's names and the checks of options (a bot's
+name has its rule in :mod:`arena.common.names`)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,6 @@ __all__ = [
     "VERSIONS_DIR",
     "BotSpec",
     "default_bots_dir",
-    "name_problem",
     "option_problems",
     "options_digest",
     "sample_bots_seen",
@@ -50,7 +50,6 @@ PYTHON = "{python}"
 RUNNER = ("-c", "import sys; sys.path[:] = [p for p in sys.path if p not in ('', '.')]; "
                  "import runpy; runpy.run_module('arena.sdk.runner', run_name='__main__', "
                  "alter_sys=True)")
-_NAME_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")  # fullmatch: no "\n" after
 
 
 @dataclass(frozen=True)
@@ -146,16 +145,6 @@ def sample_bots_seen(bots_dir: Path) -> bool:
     if os.environ.get("ARENA_BOTS_DIR"):
         return False
     return bots_dir.resolve() in (default_bots_dir().resolve(), SAMPLE_BOTS_DIR)
-
-
-def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a registered bot's name, or None when it can."""
-    if name in ("registry", REGISTRY_FILE):  # a directory bot's files go to bots/<name>
-        return f"bot name {name!r} is reserved (the bots directory's {REGISTRY_FILE})"
-    if _NAME_RE.fullmatch(name):
-        return None
-    return (f"bot name {name!r} is not allowed: use 1-40 letters, digits, '_', '-' or '.', "
-            "starting with a letter or digit")
 
 
 _OPTION_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,59}")  # fullmatch

@@ -21,15 +21,16 @@ from typing import Any, Protocol
 
 import yaml
 
+from arena.common.lookalike import disguise
+from arena.common.names import check_name
 from arena.common.printable import printable
-from arena.errors import BotError, SubmitError
+from arena.errors import BotError, BotNameError, SubmitError
 from arena.registry.botspec import (
     REGISTRY_FILE,
     SAMPLE_BOTS_DIR,
     VERSIONS_DIR,
     BotSpec,
     default_bots_dir,
-    name_problem,
     sample_bots_seen,
 )
 from arena.registry.catalog import (
@@ -130,7 +131,7 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
                           "cannot hold the bots it is registered among; move the bot's files "
                           "to a directory of their own, or give another bots directory "
                           "($ARENA_BOTS_DIR)")
-    spec = with_environment(_named_spec(source, name))  # its version names its packages
+    spec = with_environment(_named_spec(source, name, bots_dir))  # its version names its packages
     found = _place(bots_dir, spec, update)
     if isinstance(found, BotSpec):
         return found  # already there: submitting is idempotent (no check, no copy)
@@ -198,16 +199,21 @@ def _register(bots_dir: Path, spec: BotSpec, source: Path, update: bool) -> BotS
         return copy
 
 
-def _named_spec(source: Path, name: str | None) -> BotSpec:
-    """The bot at ``source`` under the name it is registered with (checked), with the
-    version its registered copy will have."""
+def _named_spec(source: Path, name: str | None, bots_dir: Path) -> BotSpec:
+    """The bot at ``source`` under the name it is registered with (checked: the rule of
+    :mod:`arena.common.names`, and no name passing for a registered one), with the version
+    its registered copy will have."""
     spec = spec_from_path(source)
     bot_name = spec.name if name is None else name
-    problem = name_problem(bot_name)
-    if problem is not None:
-        # the name came from the bot (its class's name, its file's): say how to give another
-        raise SubmitError(problem if name is not None else
-                          f"{problem} (--name NAME registers it under another)")
+    # the name came from the bot (its class's name, its file's): say how to give another
+    how = "" if name is not None else " (--name NAME registers it under another)"
+    try:
+        check_name(bot_name)
+    except BotNameError as exc:
+        raise BotNameError(f"{exc}{how}") from None
+    known = [other for other, _ in registered(bots_dir)]
+    if (disguised := disguise(bot_name, known)) is not None:
+        raise BotNameError(f"bot name {bot_name!r} ({ascii(bot_name)}) {disguised}{how}")
     # copied as <name>.py: check and report the copy's version
     return replace(spec, name=bot_name, version=submit_version(spec, bot_name))
 

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from arena.common.lookalike import disguise, skeletons, spelled
+from arena.common.names import name_problem
 from arena.errors import BotError
 from arena.registry import (
     SAMPLE_BOTS_DIR,
@@ -32,6 +33,7 @@ __all__ = [
     "BotEntry",
     "distinct_entrants",
     "exposed_deals",
+    "entrant_name_problems",
     "is_sample_bot",
     "read_entry",
     "resolve_entry",
@@ -79,10 +81,9 @@ def read_entry(value: Any, where: str) -> str | BotEntry:
         name = value.get("name")
         if "name" in value:
             if not isinstance(name, str) or not name.strip():
+                # what else a name may be is asked of a new tournament's entrants alone
+                # (entrant_name_problems): a stored one may hold a name from before the rule
                 problems.append(f"{where}.name: must be a non-empty string")
-            elif not valid_name(name.strip()):
-                problems.append(f"{where}.name: must be 1-60 {NAME_CHARS}, starting with a "
-                                f"letter or digit; got {name!r}")
         options: dict[str, Any] = {}
         if "options" in value:
             bad = option_problems(value["options"], f"{where}.options")
@@ -101,8 +102,8 @@ def read_entry(value: Any, where: str) -> str | BotEntry:
 
 
 def valid_name(value: str) -> bool:
-    """Whether ``value`` may name a bot or a tournament (1-60 :data:`NAME_CHARS`, starting
-    with a letter or digit)."""
+    """Whether ``value`` may name a tournament (1-60 :data:`NAME_CHARS`, starting with a
+    letter or digit); a bot's name has its own rule (:mod:`arena.common.names`)."""
     return 1 <= len(value) <= 60 and value[0].isalnum() and all(
         c.isascii() and (c.isalnum() or c in "_-.") for c in value)
 
@@ -201,6 +202,22 @@ def resolve_files(ref: str, base: Path | None) -> BotSpec:
         if candidate.exists():
             return resolve(candidate)
         raise
+
+
+def entrant_name_problems(resolved: dict[str, BotSpec], entrants: Sequence[BotSpec]
+                          ) -> list[str]:
+    """The entrants (by where they are listed: ``bots[2]``) whose names a new tournament
+    refuses (:func:`arena.common.names.name_problem`), one line each."""
+    problems: list[str] = []
+    told: set[str] = set()
+    keys = {bot.key for bot in entrants}
+    for where, bot in resolved.items():
+        if bot.key in keys and bot.key not in told and (
+                problem := name_problem(bot.name)) is not None:
+            told.add(bot.key)
+            problems.append(f"{where}: {problem}; enter it under another name: {{bot: REF, "
+                            "name: NAME}")
+    return problems
 
 
 def distinct_entrants(groups: Sequence[tuple[str, Sequence[BotSpec]]]) -> tuple[

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field, replace
 import trueskill
 
 from arena.common.lookalike import look_alike, spelled
+from arena.common.names import name_problem
 from arena.errors import ArenaError, BotError
 from arena.referee.check import check_bot
 from arena.referee.match import split_limits
@@ -128,13 +129,15 @@ class League:
     def _without_earlier_twins(self, entrants: list[BotSpec],
                                dropped: list[tuple[BotSpec, str]], entered: set[str]
                                ) -> tuple[list[BotSpec], list[tuple[BotSpec, str]]]:
-        """The newcomers (not in ``entered``) whose name passes for a bot's of the database
-        or that one passes for moved to ``dropped``, as ``arena run`` refuses them."""
+        """The newcomers (not in ``entered``) whose name breaks the rule of names
+        (:mod:`arena.common.names`), or passes for a bot's of the database or that one passes
+        for, moved to ``dropped``, as ``arena run`` refuses them."""
         earlier = earlier_names(self.store)
         kept = []
         for bot in entrants:
             problem = (None if bot.key in entered
-                       else earlier_twin(bot.name, earlier, self.store.path))
+                       else name_problem(bot.name)
+                       or earlier_twin(bot.name, earlier, self.store.path))
             if problem is None:
                 kept.append(bot)
             else:

@@ -33,6 +33,8 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
     edition, stored with it. ``warn``: what a new tournament's entrants' names are told
     (:func:`earlier_look_alike`)."""
     row = store.tournament(spec.name)
+    if row is None or fresh:  # a new tournament: refused before a stored one is dropped
+        _refuse_bad_names(spec)
     if row is not None and fresh:
         store.delete_tournament(row.id)
         row = None
@@ -85,6 +87,17 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
         spec_path=str(spec.source.resolve()) if spec.source is not None else None,
         bots=[(b.name, b.version, str(b.path), stored_metadata(b.metadata, b.options))
               for b in spec.entrants])
+
+
+def _refuse_bad_names(spec: TournamentSpec) -> None:
+    """Refuse a new tournament whose entrants' names break the rule of
+    :mod:`arena.common.names` (a stored one resumes with the names it holds)."""
+    problems = spec.name_problems
+    if len(problems) == 1:
+        raise SpecError(problems[0])
+    if problems:
+        lines = "\n".join(f"  {problem}" for problem in problems)
+        raise SpecError(f"{len(problems)} entrants' names are refused:\n{lines}")
 
 
 def _refuse_earlier_twins(store: Store, spec: TournamentSpec,

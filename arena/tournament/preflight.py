@@ -145,6 +145,9 @@ def check_lines(spec: TournamentSpec, db: Path,
     if (short := spec.exposure_warning()) is not None:
         lines.append(f"warning: {short}")
     lines.append(f"Results: {db}, {stored}")
+    # a stored tournament resumes with the names it holds (arena.common.names)
+    refused = [] if stored.startswith("holds") else spec.name_problems
+    lines.extend(f"Refused name: {problem}" for problem in refused)
     lines.append(f"Trial start of every entry (sandbox {probe().level}):")
     for trial in trials:
         lines.append(f"  {'ok  ' if trial.failure is None else 'FAIL'}  {trial.label}"
@@ -153,6 +156,9 @@ def check_lines(spec: TournamentSpec, db: Path,
     if failed:
         lines.append(f"{failed} of {len(trials)} entries {'does' if failed == 1 else 'do'} "
                      "not start.")
+    elif refused:
+        lines.append(f"All {len(trials)} entries start, but arena run refuses the names "
+                     "above in a new tournament.")
     elif not same_spec:
         lines.append(f"All {len(trials)} entries start, but arena run refuses the stored "
                      "tournament's other spec (--fresh starts anew).")
@@ -161,7 +167,7 @@ def check_lines(spec: TournamentSpec, db: Path,
                      "arena run has nothing left to play (--fresh plays it anew).")
     else:
         lines.append(f"All {len(trials)} entries start: ready to run.")
-    return lines, not failed and same_spec
+    return lines, not failed and same_spec and not refused
 
 
 def _stored(spec: TournamentSpec, db: Path) -> tuple[str, bool]:

@@ -46,6 +46,7 @@ from arena.tournament.entries import (
     NAME_CHARS,
     BotEntry,
     distinct_entrants,
+    entrant_name_problems,
     exposed_deals,
     read_entry,
     resolve_entry,
@@ -108,6 +109,7 @@ class TournamentSpec(BaseModel):
     tables_at_once: StrictInt = 1
 
     _entrants: list[BotSpec] = PrivateAttr(default_factory=list)
+    _name_problems: list[str] = PrivateAttr(default_factory=list)
     _challengers: int = PrivateAttr(default=0)
     _source: Path | None = PrivateAttr(default=None)
     _deal_seeds: tuple[int, ...] = PrivateAttr(default=())
@@ -254,6 +256,12 @@ class TournamentSpec(BaseModel):
         """Resolved bots in entry order: the challengers first (gauntlet), then ``bots``."""
         return list(self._entrants)
 
+    @property
+    def name_problems(self) -> list[str]:
+        """The entrants whose names a new tournament refuses, one line each (a stored one
+        may hold them: it resumes)."""
+        return list(self._name_problems)
+
     def exposure_warning(self) -> str | None:
         """Why this spec's deals could be known to a bot (:func:`exposed_deals`), if so."""
         return exposed_deals(self.seed, self._deal_seeds, self._entrants)
@@ -393,6 +401,7 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
     if spec.format == "swiss" and spec.rounds is None:
         problems.append("rounds: required for format swiss (how many rounds to pair)")
     spec._entrants = entrants
+    spec._name_problems = entrant_name_problems(resolved, entrants)
     spec._challengers = len(challengers)
     return problems
 

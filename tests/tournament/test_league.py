@@ -591,6 +591,28 @@ def test_a_newcomer_passing_for_a_bot_of_an_earlier_tournament_is_refused(
             "submit it under another name") in " ".join(status.split())
 
 
+def test_a_newcomer_whose_name_breaks_the_rule_of_names_is_refused(
+        tmp_path: Path, registry: Path) -> None:
+    """A bot put in the bots directory by hand ('Mon bot.py', no submit to refuse its name)
+    entered the running league under a name no submit, spec entry or match takes."""
+    db = tmp_path / "a.db"
+    newcomer: list[str] = []
+
+    def report(event: object) -> None:  # after the first tables: a newcomer, not the field
+        if isinstance(event, Progress) and event.done >= 4 and not newcomer:
+            (registry / "Mon bot.py").write_text((FIXTURES / "last.py").read_text())
+            newcomer.append(f"Mon bot@{resolve('Mon bot').version}")
+
+    summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
+                             report=report, vetter=lambda bot: None)
+    assert summary.state == "finished" and newcomer
+    assert all(newcomer[0] not in seats for _, seats in _tables(db))
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
+    assert (f"{newcomer[0]}: refused at table 3: bot name 'Mon bot' is not allowed: use 1-40 "
+            "letters, digits, '_', '-' or '.', starting with a letter or digit; submit it "
+            "under another name") in " ".join(status.split())
+
+
 def test_a_newcomer_looking_like_a_bot_of_an_earlier_tournament_in_ascii_is_told(
         tmp_path: Path, registry: Path) -> None:
     """'bot1' submitted while the league ran, after an earlier tournament's 'botl': entered

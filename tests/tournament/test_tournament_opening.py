@@ -218,3 +218,38 @@ def _earlier_tournament(db: Path, names: list[str]) -> None:
             players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
             games_planned=1, spec_path=None,
             bots=[(name, f"{i + 1:x}a2b3c4d5e6f", f"/{i}", {}) for i, name in enumerate(names)])
+
+
+def test_a_tournament_stored_before_the_rule_of_names_shows_and_resumes(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot entered by path kept any name its files gave it ('Mon bot'); the rule of names
+    refuses it now, in a new tournament only: one stored before shows and resumes."""
+    from arena.tournament import opening
+    from arena.tournament.store import Store
+
+    bot = tmp_path / "mon.py"
+    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
+        'name = "random"', 'name = "Mon bot"'))
+    db = tmp_path / "arena.db"
+    small = {"format": "round_robin", "bots": ["greedy", str(bot)], "rounds": 1,
+             "games_per_match": 2}
+    spec = write_spec(tmp_path / "old.yaml", db, name="old", **small)
+    with monkeypatch.context() as before:  # an arena from before the rule
+        before.setattr(opening, "_refuse_bad_names", lambda spec: None)
+        with Store(db) as store:
+            opening.open_tournament(store, load_spec(spec), False)
+    resumed = runner.invoke(app, ["run", str(spec), "--no-trial", "--no-progress"])
+    assert resumed.exit_code == 0, resumed.output
+    board = runner.invoke(app, ["leaderboard", "old", "--db", str(db), "--format", "csv"])
+    assert board.exit_code == 0, board.output
+    assert "Mon bot" in board.stdout and "greedy" in board.stdout
+    new = write_spec(tmp_path / "new.yaml", db, name="new", **small)
+    refused = runner.invoke(app, ["run", str(new), "--no-trial", "--no-progress"])
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith("Error: bots[1]: bot name 'Mon bot' is not allowed: ")
+    # started anew it is a new tournament: refused before the stored one is dropped
+    with pytest.raises(SpecError, match="^bots\\[1\\]: bot name 'Mon bot' is not allowed"):
+        run_tournament(load_spec(spec), 1, fresh=True)
+    with Store(db) as store:
+        kept = store.require("old")
+        assert store.count_games(kept.id) == 2

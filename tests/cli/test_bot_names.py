@@ -1,0 +1,98 @@
+"""One rule for a bot's name, wherever a name enters (docs/BOTS.md, "Names"): a spec entry's
+name, a submit, a bot.yaml, a bot given to ``arena match`` by path, each refuse a bad name
+with the same words, then say how to give another."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.registry import SAMPLE_BOTS_DIR
+
+runner = CliRunner()
+
+RULE = ("bot name 'Mon bot' is not allowed: use 1-40 letters, digits, '_', '-' or '.', "
+        "starting with a letter or digit")
+
+
+def _module_named(path: Path, name: str) -> Path:
+    """The random sample bot, naming itself ``name``."""
+    path.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
+        'name = "random"', f"name = {name!r}"))
+    return path
+
+
+def _directory_named(path: Path, name: str) -> Path:
+    """The random sample bot in a directory whose bot.yaml names it ``name``."""
+    path.mkdir()
+    _module_named(path / "bot.py", "random")
+    (path / "bot.yaml").write_text(yaml.safe_dump({"name": name, "module": "bot.py"}))
+    return path
+
+
+def _run_spec(tmp_path: Path, entry: object) -> tuple[int, str]:
+    db = tmp_path / "arena.db"
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(yaml.safe_dump({
+        "name": "names", "format": "round_robin", "bots": ["greedy", entry], "rounds": 1,
+        "games_per_match": 1, "seed": 3, "results": str(db)}))
+    result = runner.invoke(app, ["run", str(spec), "--no-trial", "--no-progress"])
+    said = [line for line in result.stderr.splitlines(keepends=True)  # what is said first
+            if not line.startswith(("New results database: ", "warning: "))]
+    return result.exit_code, "".join(said)
+
+
+def test_a_spec_entry_s_name_is_refused_by_the_rule(tmp_path: Path) -> None:
+    code, said = _run_spec(tmp_path, {"bot": "random", "name": "Mon bot"})
+    assert (code, said) == (1, f"Error: bots[1]: {RULE}; enter it under another name: "
+                               "{bot: REF, name: NAME}\n")
+
+
+@pytest.mark.parametrize("kind", ["bot.yaml", "module"])
+def test_a_name_a_bot_gives_itself_is_refused_by_a_new_tournament(tmp_path: Path,
+                                                                   kind: str) -> None:
+    """A bot entered by path kept any name its files gave it ('Mon bot'), which a spec's own
+    entry or a submit refused."""
+    bot = (_directory_named(tmp_path / "mon", "Mon bot") if kind == "bot.yaml"
+           else _module_named(tmp_path / "mon.py", "Mon bot"))
+    code, said = _run_spec(tmp_path, str(bot))
+    assert (code, said) == (1, f"Error: bots[1]: {RULE}; enter it under another name: "
+                               "{bot: REF, name: NAME}\n")
+
+
+def test_submit_refuses_a_bad_name_by_the_rule(tmp_path: Path) -> None:
+    bot = _directory_named(tmp_path / "mon", "Mon bot")
+    env = {"ARENA_BOTS_DIR": str(tmp_path / "bots")}
+    own = runner.invoke(app, ["submit", str(bot)], env=env)
+    assert (own.exit_code, own.stderr) == (
+        1, f"Error: {RULE} (--name NAME registers it under another)\n")
+    given = runner.invoke(app, ["submit", str(bot), "--name", "Mon bot"], env=env)
+    assert (given.exit_code, given.stderr) == (1, f"Error: {RULE}\n")
+    assert not (tmp_path / "bots" / "registry.yaml").exists()
+
+
+@pytest.mark.parametrize("kind", ["bot.yaml", "module"])
+def test_a_match_refuses_a_bot_given_by_path_with_a_bad_name(tmp_path: Path, kind: str) -> None:
+    bot = (_directory_named(tmp_path / "mon", "Mon bot") if kind == "bot.yaml"
+           else _module_named(tmp_path / "mon.py", "Mon bot"))
+    result = runner.invoke(app, ["match", "random", str(bot), "--games", "1", "--seed", "1",
+                                 "-q"])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (f"Error: {RULE}; register the bot under another name (arena "
+                             "submit BOT --name NAME)\n")
+
+
+def test_run_check_lists_the_names_a_new_tournament_refuses(tmp_path: Path) -> None:
+    from arena.tournament.preflight import check_lines
+    from arena.tournament.spec import spec_from_mapping
+
+    spec = spec_from_mapping({"name": "names", "format": "round_robin", "seed": 3,
+                              "bots": ["greedy", {"bot": "random", "name": "Mon bot"}]})
+    lines, ready = check_lines(spec, tmp_path / "arena.db", [])
+    assert not ready
+    assert (f"Refused name: bots[1]: {RULE}; enter it under another name: {{bot: REF, name: "
+            "NAME}") in lines

@@ -1,0 +1,96 @@
+"""The rule of a bot's name (arena.common.names): what docs/BOTS.md "Names" says, exactly."""
+
+from __future__ import annotations
+
+import unicodedata
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from arena.common.lookalike import disguise
+from arena.common.names import check_name, name_problem
+from arena.errors import BotError, BotNameError
+
+#: The characters the docs call invisible though Unicode calls them letters or marks.
+_FILLERS = {"\u3164", "\u115f", "\u1160", "\uffa0", "\u034f", "\u17b4", "\u17b5",
+            *map(chr, range(0x180B, 0x1810)), *map(chr, range(0xFE00, 0xFE10)),
+            *map(chr, range(0xE0100, 0xE01F0))}
+
+
+def _documented(name: str) -> bool:
+    """docs/BOTS.md's table, read plainly: 1-40 letters (of any script), digits, '_', '-' or
+    '.', starting with a letter or digit, its own NFKC form, not mixing ASCII letters with
+    letters drawn like them, not the registry's file."""
+    def letter(char: str) -> bool:
+        return (char.isalpha() or char.isdecimal()) and char not in _FILLERS
+
+    def mark(char: str) -> bool:  # goes with the letter before it
+        return unicodedata.category(char) in ("Mn", "Mc") and char not in _FILLERS
+
+    return (name not in ("registry", "registry.yaml") and 1 <= len(name) <= 40
+            and letter(name[0]) and all(letter(c) or mark(c) or c in "_-." for c in name[1:])
+            and unicodedata.normalize("NFKC", name) == name and disguise(name) is None)
+
+
+_ODD = ("aZ09_-.é\u0308 @|/:\\=+\t\n\u0435\u043e\uff52\u3164\u200b\u00a0\u674e\u0928\u094d"
+        "\u0131\u0251\ufe0f\u00b2\u0661")
+
+
+@given(st.text(alphabet=st.sampled_from(_ODD), max_size=44)
+       | st.text(alphabet=st.characters(codec="utf-8"), max_size=44))
+def test_the_rule_accepts_exactly_what_the_docs_table_says(name: str) -> None:
+    problem = name_problem(name)
+    assert (problem is None) == _documented(name), (name, problem)
+    if problem is not None:
+        assert problem.startswith("bot name ") and "\n" not in problem
+        with pytest.raises(BotNameError, match="^bot name "):
+            check_name(name)
+
+
+@pytest.mark.parametrize("name", ["greedy", "own-sigusr1", "ismcts40", "random-2", "a.b_c",
+                                  "J\u00fcrgen", "\u0416\u0435\u043d\u044f", "\u674e\u96f7",
+                                  "I\u015f\u0131k", "\u0251lice", "x" * 40])
+def test_the_names_the_arena_and_its_docs_use_are_names(name: str) -> None:
+    assert name_problem(name) is None
+    check_name(name)
+
+
+@pytest.mark.parametrize(("name", "problem"), [
+    ("Mon bot", "bot name 'Mon bot' is not allowed: use 1-40 letters, digits, '_', '-' or '.', "
+                "starting with a letter or digit"),
+    ("x" * 41, f"bot name '{'x' * 41}' is not allowed: use 1-40 letters, digits, '_', '-' or "
+               "'.', starting with a letter or digit"),
+    ("registry", "bot name 'registry' is reserved (the bots directory's registry.yaml)"),
+    ("greedy\u3164", "bot name 'greedy\u3164' ('greedy\\u3164') is not allowed: use 1-40 "
+                     "letters, digits, '_', '-' or '.', starting with a letter or digit"),
+    ("\uff52\uff41\uff4e\uff44\uff4f\uff4d",
+     "bot name '\uff52\uff41\uff4e\uff44\uff4f\uff4d' ('\\uff52\\uff41\\uff4e\\uff44\\uff4f"
+     "\\uff4d') is not allowed: use 1-40 letters, digits, '_', '-' or '.', starting with a "
+     "letter or digit, in plain letters ('random', not a styled or decomposed form of it)"),
+    ("gr\u0435\u0435dy", "bot name 'gr\u0435\u0435dy' ('gr\\u0435\\u0435dy') is not allowed: "
+                         "it mixes U+0435 CYRILLIC SMALL LETTER IE (drawn like 'e') into "
+                         "ASCII letters"),
+])
+def test_a_refusal_names_the_rule(name: str, problem: str) -> None:
+    assert name_problem(name) == problem
+    with pytest.raises(BotNameError) as info:
+        check_name(name)
+    assert str(info.value) == problem and isinstance(info.value, BotError)
+
+
+def test_a_name_in_another_script_is_registered_and_found(tmp_path: Path) -> None:
+    """The registry took ASCII alone, so a student could enter her own name by path but not
+    submit it; one rule lets her do both."""
+    from arena.registry import registered_names, resolve, submit
+
+    source = tmp_path / "mine.py"
+    source.write_text("from arena.sdk import Bot\n\n\nclass Mine(Bot):\n    name = 'mine'\n")
+    bots = tmp_path / "bots"
+    name = "\u0416\u0435\u043d\u044f"
+    passing = SimpleNamespace(ok=True, failures=lambda: [])
+    registered = submit(source, name=name, bots_dir=bots, check=lambda spec: passing)
+    assert registered.name == name and registered_names(bots) == [name]
+    assert resolve(name, bots).version == registered.version

@@ -35,6 +35,7 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
     row = store.tournament(spec.name)
     if row is None or fresh:  # a new tournament: refused before a stored one is dropped
         _refuse_bad_names(spec)
+        _refuse_earlier_twins(store, spec, warn)
     if row is not None and fresh:
         store.delete_tournament(row.id)
         row = None
@@ -72,7 +73,6 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
             store.set_games_planned(row.id, planned_games(spec))
             row = store.require(spec.name)
         return row
-    _refuse_earlier_twins(store, spec, warn)
     data = spec.to_json()
     data["canonical"] = spec.canonical()
     if edition is not None:

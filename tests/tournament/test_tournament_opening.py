@@ -206,6 +206,29 @@ def test_a_name_looking_like_an_earlier_bots_in_ascii_is_told_not_refused(
         "reader may take for one bot" for name, twin in (("bot1", "botl"), ("random", "Random"))]
 
 
+def test_fresh_keeps_the_stored_tournament_when_its_new_start_is_refused(
+        tmp_path: Path) -> None:
+    """--fresh dropped the stored tournament, then refused the new one for an entrant whose
+    name passes for an earlier tournament's bot: neither was left."""
+    from arena.tournament.opening import open_tournament
+    from arena.tournament.store import Store
+
+    db = tmp_path / "arena.db"
+    _earlier_tournament(db, ["alice"])
+    small = {"name": "second", "format": "round_robin", "rounds": 1, "games_per_match": 1}
+    with Store(db) as store:
+        open_tournament(store, load_spec(write_spec(tmp_path / "a.yaml", db,
+                                                    bots=["greedy", "random"], **small)), False)
+    bot = tmp_path / "alpha.py"
+    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
+        'name = "random"', 'name = "\u0251lice"'))
+    again = load_spec(write_spec(tmp_path / "b.yaml", db, bots=["greedy", str(bot)], **small))
+    with Store(db) as store, pytest.raises(SpecError, match="passes for alice"):
+        open_tournament(store, again, True)
+    with Store(db) as store:
+        assert store.tournament("second") is not None
+
+
 def _earlier_tournament(db: Path, names: list[str]) -> None:
     """A tournament stored before the one under test, its bots named ``names``."""
     import datetime as dt

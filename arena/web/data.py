@@ -21,7 +21,6 @@ active (retired, or their files gone), which ``arena leaderboard`` names under i
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterator
@@ -36,7 +35,6 @@ from arena.rating.board_view import leaderboard_json, newest_versions
 from arena.rating.games import (
     StoredGame,
     TournamentInfo,
-    bot_versions,
     connect,
     find_tournament,
     list_tournaments,
@@ -47,6 +45,8 @@ from arena.rating.h2h import compute_h2h, h2h_json
 from arena.rating.leaderboard import tournament_leaderboard
 from arena.rating.standings import game_points
 from arena.rating.trueskill_rating import RatingMemo, RatingRun, rate_stored
+from arena.tournament.bot_versions import bot_labels
+from arena.tournament.game_details import GameDetails, game_details
 from arena.tournament.league_store import entry_lines, league_entries, not_playing
 from arena.tournament.scoring import spec_table_weight
 from arena.tournament.secrecy import seed_is_secret
@@ -146,25 +146,21 @@ def _shown_seed(info: TournamentInfo) -> str:
     return f"{info.seed}{drawn}"
 
 
-def _game_rows(conn: sqlite3.Connection, info: TournamentInfo,
-               games: list[StoredGame]) -> list[GameRow]:
-    extra = {str(r[0]): r for r in conn.execute(
-        "SELECT id, desmos_json, tiebreak, ascension, failures_json, decisions "
-        "FROM games WHERE tournament_id = ?", (info.id,))}
+#: What a game shows where its details were not read with it (its tournament deleted meanwhile)
+_NO_DETAILS = GameDetails(desmos=[], tiebreak="none", ascension=False, failures=[], decisions=0)
+
+
+def _game_rows(details: dict[str, GameDetails], games: list[StoredGame]) -> list[GameRow]:
     rows = []
     for game in games:
-        raw = extra.get(game.id)
-        desmos = json.loads(raw[1] or "[]") if raw is not None else []
-        failures = json.loads(raw[4] or "[]") if raw is not None else []
+        shown = details.get(game.id, _NO_DETAILS)
         rows.append(GameRow(
             id=game.id, slug=game_slug(game.id), round=game.round, table=game.table_index,
             game=game.game_index, seats=[bot.key for bot in game.seats],
-            placements=list(game.placements), desmos=[str(d) for d in desmos],
-            tiebreak=str(raw[2] or "none") if raw is not None else "none",
-            ascension=bool(raw[3]) if raw is not None else False,
-            failures=[f for f in failures if isinstance(f, dict)],
+            placements=list(game.placements), desmos=list(shown.desmos),
+            tiebreak=shown.tiebreak, ascension=shown.ascension, failures=list(shown.failures),
             forfeits={str(seat): reason for seat, reason in game.forfeits},
-            decisions=int(raw[5] or 0) if raw is not None else 0))
+            decisions=shown.decisions))
     return rows
 
 
@@ -181,11 +177,11 @@ def _history(run: RatingRun) -> dict[str, list[list[float]]]:
     return dict(history)
 
 
-def _rounds(conn: sqlite3.Connection, info: TournamentInfo,
+def _rounds(store: Store, info: TournamentInfo,
             games: list[StoredGame]) -> list[dict[str, Any]]:
     """Each round's tables (bots, points, games played of planned) and byes."""
     # every version in the store: a version an entry held before --continue is no entrant
-    bots = {bot_id: bot.key for bot_id, bot in bot_versions(conn).items()}
+    bots = bot_labels(store)
     points: dict[tuple[int, int], dict[str, Fraction]] = defaultdict(lambda: defaultdict(
         Fraction))
     played: dict[tuple[int, int], int] = defaultdict(int)
@@ -197,19 +193,16 @@ def _rounds(conn: sqlite3.Connection, info: TournamentInfo,
             points[(game.round, game.table_index)][bot.key] += pts * factor
         played[(game.round, game.table_index)] += 1
     rounds: dict[int, dict[str, Any]] = {}
-    for rnd, table, seats_json, planned in conn.execute(
-            "SELECT round, table_index, seats_json, games FROM tables WHERE tournament_id = ? "
-            "ORDER BY round, table_index", (info.id,)):
-        seats = [bots.get(int(s), f"bot {s}") for s in json.loads(seats_json or "[]")]
+    for row in store.tables(info.id):
+        rnd, table = row.round, row.table_index
+        seats = [bots.get(int(s), f"bot {s}") for s in row.seats]
         score = points[(rnd, table)]
         rounds.setdefault(rnd, {"round": rnd, "tables": [], "byes": []})["tables"].append({
             "table": table, "seats": seats, "points": [float(score.get(s, 0)) for s in seats],
-            "played": played[(rnd, table)], "planned": int(planned or 0)})
-    for rnd, bot_id, pts in conn.execute(
-            "SELECT round, bot_id, points FROM byes WHERE tournament_id = ? "
-            "ORDER BY round, bot_id", (info.id,)):
+            "played": played[(rnd, table)], "planned": row.games})
+    for rnd, bot_id, awarded in store.byes(info.id):
         rounds.setdefault(rnd, {"round": rnd, "tables": [], "byes": []})["byes"].append(
-            {"bot": bots.get(int(bot_id), f"bot {bot_id}"), "points": float(pts)})
+            {"bot": bots.get(int(bot_id), f"bot {bot_id}"), "points": float(awarded)})
     return [rounds[r] for r in sorted(rounds)]
 
 
@@ -238,14 +231,14 @@ def _names(keys: list[str]) -> dict[str, str]:
 def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -> TournamentData:
     """Read one tournament for the site (``memo``: a server's, which reads it again as games
     land). Raises :class:`StoreError` when it is missing."""
-    with connect(db) as conn:
+    with connect(db) as conn, Store(db, create=False, read_only=True) as store:
         info = find_tournament(conn, name, db)
         games = load_games(conn, info.id)
         entrants = tournament_bots(conn, info.id)
-        rows = _game_rows(conn, info, games)
+        rows = _game_rows(game_details(store, info.id), games)
         run = rate_stored(conn, info, games, entrants, memo)  # once for all three
         history = _history(run)
-        rounds = _rounds(conn, info, games)
+        rounds = _rounds(store, info, games)
         full = tournament_leaderboard(conn, info, games, entrants, run)
     board = leaderboard_json(full)
     all_versions: dict[str, Any] | None = None

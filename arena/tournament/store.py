@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import Any, NamedTuple, TextIO, TypeVar
 
 from arena.common.wholefile import write_whole
 from arena.errors import ArenaError, StoreError, TournamentNotFoundError
@@ -44,9 +44,9 @@ from arena.tournament.secrecy import make_private, private_directory
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
-__all__ = ["BUSY_TIMEOUT_S", "DEFAULT_RESULTS", "SCHEMA", "GameRow", "Store", "TableRow",
-           "TournamentRow", "compress_record", "decompress_record", "game_id", "match_id",
-           "peek", "shown_state", "stored_bot_id", "stored_metadata"]
+__all__ = ["BUSY_TIMEOUT_S", "DEFAULT_RESULTS", "SCHEMA", "GameRow", "Store", "StoredRecord",
+           "TableRow", "TournamentRow", "compress_record", "decompress_record", "game_id",
+           "match_id", "peek", "shown_state", "stored_bot_id", "stored_metadata"]
 
 #: Where results go unless a spec's ``results`` or ``--db`` says otherwise.
 DEFAULT_RESULTS = "results/arena.db"
@@ -166,6 +166,14 @@ class GameRow:
     forfeits: dict[str, str]
     decisions: int
     duration_s: float
+
+
+class StoredRecord(NamedTuple):
+    """A game's record as the store holds it: zlib-compressed JSON
+    (:func:`decompress_record` reads it)."""
+
+    game_id: str
+    blob: bytes
 
 
 class Store:
@@ -474,21 +482,44 @@ class Store:
 
     def record(self, game: str) -> dict[str, Any]:
         """One game's record, decompressed."""
-        row = self.conn.execute("SELECT record FROM records WHERE game_id = ?",
-                                (game,)).fetchone()
+        try:
+            row = self.conn.execute("SELECT record FROM records WHERE game_id = ?",
+                                    (game,)).fetchone()
+        except sqlite3.OperationalError as exc:
+            raise self._no_records(exc) from None
         if row is None:
             raise StoreError(f"no record of game {game} in {self.path}")
         return decompress_record(row[0], game)
+
+    def record_blobs(self, tournament_id: int,
+                     only: str | None = None) -> Iterator[StoredRecord]:
+        """A tournament's records as stored (compressed) in id order (``only``: that game's)."""
+        query = ("SELECT r.game_id, r.record FROM records r JOIN games g ON g.id = r.game_id "
+                 "WHERE r.tournament_id = ?")
+        params: tuple[Any, ...] = (tournament_id,)
+        if only is not None:
+            query += " AND r.game_id = ?"
+            params += (only,)
+        query += " ORDER BY g.round, g.table_index, g.game_index"
+        try:
+            for game, blob in self.conn.execute(query, params):
+                yield StoredRecord(str(game), bytes(blob))
+        except sqlite3.OperationalError as exc:
+            raise self._no_records(exc) from None
+
+    def _no_records(self, exc: sqlite3.OperationalError) -> Exception:
+        """What a failed read of records raises: a store without their table (an older
+        arena's) says so; any other failure (a lock) is itself."""
+        if "records" in table_names(self.conn):
+            return exc
+        return StoreError(f"{self.path} holds no game records ({exc})")
 
     def export_records(self, tournament_id: int, out: Path) -> int:
         """Write a tournament's records as JSON lines in id order (gzip when ``out`` ends in
         ``.gz``); returns the count. ``arena replay`` reads the plain form."""
         def write(handle: TextIO) -> int:
             count = 0
-            for game, blob in self.conn.execute(
-                    "SELECT r.game_id, r.record FROM records r JOIN games g ON g.id = r.game_id "
-                    "WHERE r.tournament_id = ? ORDER BY g.round, g.table_index, g.game_index",
-                    (tournament_id,)):
+            for game, blob in self.record_blobs(tournament_id):
                 handle.write(_inflate(blob, game) + "\n")
                 count += 1
             return count

@@ -122,6 +122,48 @@ def test_tables_byes_and_export(tmp_path: Path) -> None:
             assert [json.loads(line) for line in handle] == [{"g": 0}, {"g": 1}]
 
 
+def test_a_store_without_the_records_table_says_so(tmp_path: Path) -> None:
+    """An old store kept its records elsewhere: reading one or exporting them is one clear
+    error (arena game, arena export, arena status --records), and nothing is written."""
+    with Store(tmp_path / "arena.db") as store:
+        tid = make(store)
+        store.record_game(tid, game("t/r1/t0/g0"), compress_record({}))
+        store.conn.execute("DROP TABLE records")
+        out = tmp_path / "t.jsonl"
+        with pytest.raises(StoreError, match="holds no game records"):
+            store.export_records(tid, out)
+        with pytest.raises(StoreError, match="holds no game records"):
+            store.record("t/r1/t0/g0")
+    assert not out.exists()
+
+
+class _RecordsLocked:
+    """A connection whose reads of the records fail as another program's lock makes them."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        if "FROM records" in sql:
+            raise sqlite3.OperationalError("database is locked")
+        return self.conn.execute(sql, *args)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def test_records_locked_by_another_program_are_not_said_to_be_missing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    with Store(tmp_path / "arena.db") as store:
+        tid = make(store)
+        store.record_game(tid, game("t/r1/t0/g0"), compress_record({}))
+        monkeypatch.setattr(store, "conn", _RecordsLocked(store.conn))
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            list(store.record_blobs(tid))
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            store.record("t/r1/t0/g0")
+
+
 def test_an_export_that_fails_midway_leaves_the_old_file_whole(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """status --records writes whole or not at all: a failure (a full disk, a kill) after

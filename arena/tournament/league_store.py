@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from arena.errors import StoreError
 from arena.tournament.store import Store, TournamentRow
 
-__all__ = ["ENTRIES", "LeagueEntry", "entry_lines", "league_entries", "not_playing",
-           "request_stop", "retire_entry", "stop_path"]
+__all__ = ["ENTRIES", "EntryCounts", "LeagueEntry", "entry_counts", "entry_lines", "league_entries",
+           "not_playing", "request_stop", "retire_entry", "stop_path"]
 
 ENTRIES = """CREATE TABLE IF NOT EXISTS league_entries(
     tournament_id INTEGER, seq INTEGER, bot_key TEXT, bot_id INTEGER, state TEXT,
@@ -35,14 +36,37 @@ class LeagueEntry:
     at_table: int
 
 
+class EntryCounts(NamedTuple):
+    """How many versions a league has seen, and how many of them are active."""
+
+    entries: int
+    active: int
+
+
+def _holds_entries(store: Store) -> bool:
+    """Whether the store has the table of league entries (a league has written to it)."""
+    return store.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                              "name = 'league_entries'").fetchone() is not None
+
+
 def league_entries(store: Store, tournament_id: int) -> list[LeagueEntry]:
     """Every version the league has seen, in the order it came."""
-    if store.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                          "name = 'league_entries'").fetchone() is None:
+    if not _holds_entries(store):
         return []
     return [LeagueEntry(*row) for row in store.conn.execute(
         "SELECT seq, bot_key, bot_id, state, reason, at_table FROM league_entries "
         "WHERE tournament_id = ? ORDER BY seq", (tournament_id,))]
+
+
+def entry_counts(store: Store, tournament_id: int) -> EntryCounts:
+    """The league's entries and its active ones, counted (cheaply: a live page polls them);
+    none stored yet: 0 and 0."""
+    if not _holds_entries(store):
+        return EntryCounts(0, 0)
+    total, active = store.conn.execute(
+        "SELECT COUNT(*), COALESCE(SUM(state = 'active'), 0) FROM league_entries "
+        "WHERE tournament_id = ?", (tournament_id,)).fetchone()
+    return EntryCounts(int(total), int(active))
 
 
 def not_playing(entries: Sequence[LeagueEntry], bots: Iterable[str]) -> list[str]:

@@ -21,7 +21,6 @@ active (retired, or their files gone), which ``arena leaderboard`` names under i
 
 from __future__ import annotations
 
-import sqlite3
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -30,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 from arena.engine.houserules import HouseRules
-from arena.errors import StoreError
 from arena.rating.board_view import leaderboard_json, newest_versions
 from arena.rating.games import (
     StoredGame,
@@ -47,7 +45,12 @@ from arena.rating.standings import game_points
 from arena.rating.trueskill_rating import RatingMemo, RatingRun, rate_stored
 from arena.tournament.bot_versions import bot_labels
 from arena.tournament.game_details import GameDetails, game_details
-from arena.tournament.league_store import entry_lines, league_entries, not_playing
+from arena.tournament.league_store import (
+    entry_counts,
+    entry_lines,
+    league_entries,
+    not_playing,
+)
 from arena.tournament.scoring import spec_table_weight
 from arena.tournament.secrecy import seed_is_secret
 from arena.tournament.store import Store, decompress_record
@@ -273,40 +276,18 @@ def progress(db: str | Path, name: str) -> dict[str, Any]:
     """Games recorded and the state of a tournament: what a live page polls, cheaply; for a
     league also its entries and the active ones among them (a bot retired, or one entering,
     changes the pages before any game lands)."""
-    with connect(db) as conn:
+    with connect(db) as conn, Store(db, create=False, read_only=True) as store:
         info = find_tournament(conn, name, db)
-        games = conn.execute("SELECT COUNT(*) FROM games WHERE tournament_id = ?",
-                             (info.id,)).fetchone()[0]
-        entries = _entry_counts(conn, info) if info.format == "league" else None
-    return {"games": int(games), "state": info.state,
+        games = store.count_games(info.id)
+        entries = list(entry_counts(store, info.id)) if info.format == "league" else None
+    return {"games": games, "state": info.state,
             **({"entries": entries} if entries is not None else {})}
-
-
-def _entry_counts(conn: sqlite3.Connection, info: TournamentInfo) -> list[int]:
-    """A league's entries, and how many of them are active (none stored yet: 0 and 0)."""
-    try:
-        total, active = conn.execute(
-            "SELECT COUNT(*), COALESCE(SUM(state = 'active'), 0) FROM league_entries "
-            "WHERE tournament_id = ?", (info.id,)).fetchone()
-    except sqlite3.OperationalError:  # a store no league has written to yet
-        return [0, 0]
-    return [int(total), int(active)]
 
 
 def read_records(db: str | Path, name: str,
                  only: str | None = None) -> Iterator[tuple[str, dict[str, Any]]]:
     """``(game id, record)`` of a tournament's games in id order (``only``: that game)."""
-    with connect(db) as conn:
+    with connect(db) as conn, Store(db, create=False, read_only=True) as store:
         info = find_tournament(conn, name, db)
-        query = ("SELECT r.game_id, r.record FROM records r JOIN games g ON g.id = r.game_id "
-                 "WHERE r.tournament_id = ?")
-        params: tuple[Any, ...] = (info.id,)
-        if only is not None:
-            query += " AND r.game_id = ?"
-            params += (only,)
-        query += " ORDER BY g.round, g.table_index, g.game_index"
-        try:
-            for game_id, blob in conn.execute(query, params):
-                yield str(game_id), decompress_record(blob, str(game_id))
-        except sqlite3.OperationalError as exc:  # an old store without the records table
-            raise StoreError(f"{db} holds no game records ({exc})") from None
+        for game_id, blob in store.record_blobs(info.id, only):
+            yield game_id, decompress_record(blob, game_id)

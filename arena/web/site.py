@@ -13,7 +13,6 @@ import contextlib
 import os
 import re
 import tempfile
-from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
@@ -28,7 +27,7 @@ from jinja2.runtime import Context
 from arena.errors import ArenaError, ReplayError
 from arena.rating.games import connect, find_tournament
 from arena.rating.h2h import repeated_deals
-from arena.tournament.store import decompress_record
+from arena.tournament.store import Store, StoredRecord, decompress_record
 from arena.web.charts import OKABE_ITO, bot_colour, heat_colour, rating_chart
 from arena.web.data import TournamentData, game_slug, load_tournament
 from arena.web.replay import build_replay
@@ -223,14 +222,9 @@ def _write_game(job: tuple[str, bytes, str]) -> int:
     return _write(Path(folder) / f"{game_slug(game_id)}.html", page)
 
 
-def _blobs(db: str | Path, name: str) -> Iterable[tuple[str, bytes]]:
-    with connect(db) as conn:
-        info = find_tournament(conn, name, db)
-        rows = conn.execute(
-            "SELECT r.game_id, r.record FROM records r JOIN games g ON g.id = r.game_id "
-            "WHERE r.tournament_id = ? ORDER BY g.round, g.table_index, g.game_index",
-            (info.id,)).fetchall()
-    return [(str(game_id), bytes(blob)) for game_id, blob in rows]
+def _blobs(db: str | Path, name: str) -> list[StoredRecord]:
+    with connect(db) as conn, Store(db, create=False, read_only=True) as store:
+        return list(store.record_blobs(find_tournament(conn, name, db).id))
 
 
 def _prepare(out: Path) -> Path:

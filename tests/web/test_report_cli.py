@@ -200,6 +200,20 @@ def test_a_tournament_without_games(tmp_path: Path) -> None:
     assert stderr == "Error: tournament 'cup' has no games yet: nothing to report\n"
 
 
+def test_a_store_without_its_records_table(cup_db: Path, tmp_path: Path) -> None:
+    """An old store kept its records elsewhere: the report says so, as arena serve does."""
+    import shutil
+
+    db = tmp_path / "old.db"
+    shutil.copy(cup_db, db)
+    conn = sqlite3.connect(db)
+    conn.execute("DROP TABLE records")
+    conn.close()
+    code, _, stderr = run("report", "cup", "--db", str(db), "-o", str(tmp_path / "site"))
+    assert code == 1
+    assert stderr == f"Error: {db} holds no game records (no such table: records)\n"
+
+
 def test_a_record_from_an_older_rules_version(cup_db: Path, tmp_path: Path) -> None:
     record = json.loads(run("game", "cup/r1/t0/g0", "--format", "json", "--db",
                             str(cup_db))[1])

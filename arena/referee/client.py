@@ -3,7 +3,8 @@
 The client owns the fairness rules for a single bot so the match loop stays simple:
 
 * **Start-up**: launch through :func:`arena.sandbox.launch`, send ``hello``, and require a valid
-  ``ready`` within ``limits.startup_ms`` (else ``startup_failure``).
+  ``ready`` within ``limits.startup_ms`` (else ``startup_failure``): the handshake's messages
+  are :mod:`arena.referee.handshake`'s.
 * **Time and strikes**: the time limit, the game's time bank and the strikes are
   :class:`~arena.referee.clock.GameClock`'s rules (:mod:`arena.referee.clock`); a timeout, a
   protocol error or an illegal choice plays the decision's safe default (option 0) and counts
@@ -38,10 +39,18 @@ from arena.protocol import messages
 from arena.referee import failures as F
 from arena.referee.botlog import BotLog, log_tail
 from arena.referee.clock import GameClock
-from arena.referee.connection import Connection, Ended, Launcher, Received
+from arena.referee.connection import (
+    OUT_OF_TIME,
+    Connection,
+    Ended,
+    Launcher,
+    Received,
+    overflow_detail,
+)
 from arena.referee.diagnostics import ActResult, BotDiagnostics
 from arena.referee.failures import Failure
-from arena.referee.hints import NO_READY_HINT, explained, hinted, is_not_run, log_note
+from arena.referee.handshake import hello_line, judge_ready
+from arena.referee.hints import explained, is_not_run, log_note
 from arena.referee.launch import sandbox_launcher
 from arena.referee.stray_lines import StrayLines
 from arena.referee.timeouts import (
@@ -50,7 +59,6 @@ from arena.referee.timeouts import (
     ignored_note,
     stuck_at,
     timeout_detail,
-    unended_note,
 )
 from arena.referee.turn import CpuTurn, Deadline
 from arena.registry import command_problem
@@ -67,8 +75,6 @@ WAIT_NOTICE_S = 2.0
 #: After this many failed starts in a row a bot is not restarted again in the match; each of
 #: its remaining games is forfeited without another wasted start-up wait.
 MAX_FAILED_STARTS = 3
-#: What a read past the deadline amounts to.
-_OUT_OF_TIME = Received("timeout")
 
 
 class BotClient:
@@ -179,12 +185,8 @@ class BotClient:
         return None
 
     def _send_hello(self, conn: Connection) -> bool:
-        limits = {"decision_ms": self.limits.decision_ms,
-                  "time_bank_ms": self.limits.time_bank_ms,
-                  "startup_ms": self.limits.startup_ms, "max_strikes": self.limits.max_strikes,
-                  "bye_grace_ms": self.limits.bye_grace_ms, "line_bytes": self.limits.line_bytes}
         self._hello_deadline = monotonic() + self.limits.startup_ms / 1000
-        return conn.send(messages.hello(limits, options=self.options))
+        return conn.send(hello_line(self.limits, self.options))
 
     def handshake(self) -> Failure | None:
         """Second half of :meth:`start`: wait for ``ready`` until the start-up deadline."""
@@ -202,29 +204,13 @@ class BotClient:
         """Read the answer to ``hello``: None once a valid ``ready`` is taken in, else what
         went wrong."""
         got = self._receive(conn, self._hello_deadline, "'hello'", self.limits.startup_ms)
-        ignored = None
-        while got.kind == "line" and (seen := messages.unknown_type(got.data)) is not None:
-            # A later protocol version's message; a flood of them does not stop the clock.
-            ignored = ignored or seen
-            got = (conn.receive(self._hello_deadline) if monotonic() < self._hello_deadline
-                   else _OUT_OF_TIME)
-        if got.kind == "timeout":
-            noted = unended_note(conn.unterminated()) + ignored_note(ignored, "ready")
-            return f"no 'ready' within {self.limits.startup_ms} ms{noted or NO_READY_HINT}"
-        if got.kind == "overflow":
-            return ("answered 'hello' with more than the output limit: "
-                    f"{self._overflow_detail(got)}")
-        if got.kind == "closed":
-            return "exited before answering 'hello'" + self._ended_how()
-        try:
-            message = messages.decode(got.data)
-            name, metadata = messages.parse_ready(message)
-        except ProtocolError as exc:
-            return f"bad answer to 'hello': {hinted(exc)}"
-        self.ready_name = name
-        self.metadata.update(metadata)
-        self.offers_rematch = messages.offers_rematch(message)
-        self.stack_dump = messages.offers_stack_dump(message)
+        ready = judge_ready(conn, got, self._hello_deadline, self.limits, self._ended_how)
+        if isinstance(ready, str):
+            return ready
+        self.ready_name = ready.name
+        self.metadata.update(ready.metadata)
+        self.offers_rematch = ready.offers_rematch
+        self.stack_dump = ready.stack_dump
         return None
 
     @property
@@ -431,7 +417,7 @@ class BotClient:
                     return self._strike(F.PROTOCOL_ERROR, explained(exc, self._stderr_tail),
                                         id_, start)
                 # a flood of ignored lines does not stop the clock
-                got = conn.receive(wait.at) if monotonic() < wait.at else _OUT_OF_TIME
+                got = conn.receive(wait.at) if monotonic() < wait.at else OUT_OF_TIME
                 got = self._credited_wait(wait, got)
             else:
                 return self._answered(choice, id_, start, wait)
@@ -444,7 +430,7 @@ class BotClient:
                       + dropped_note(self._strays.dropped))
             return self._strike(F.TIMEOUT, detail + stuck_at(conn, self.stack_dump), id_, start)
         if got.kind == "overflow":
-            return self._fatal(F.OUTPUT_LIMIT, self._overflow_detail(got), id_)
+            return self._fatal(F.OUTPUT_LIMIT, overflow_detail(got, self.limits.line_bytes), id_)
         if self._may_ask_again():
             return None
         return self._crashed(id_)
@@ -474,14 +460,6 @@ class BotClient:
             return got
         self.on_wait(what, limit_ms)
         return conn.receive(deadline)
-
-    def _overflow_detail(self, got: Received) -> str:
-        """Which output limit the bot broke: one line, or all it wrote for one message."""
-        limit = self.limits.line_bytes
-        if got.data == b"total":
-            return (f"wrote more than {limit} bytes without answering (blank lines and "
-                    "ignored lines count)")
-        return f"wrote a line longer than {limit} bytes"
 
     def _may_ask_again(self) -> bool:
         """No answer (nor strike) yet in this game, and no restart in it so far."""

@@ -1,5 +1,6 @@
 """A running bot as the referee's client sees it: :class:`Connection`, what one read
-produced (:class:`Received`) and how the process ended (:class:`Ended`).
+produced (:class:`Received`, and what an overflow broke) and how the process ended
+(:class:`Ended`).
 
 Implemented for the sandbox (:mod:`arena.referee.launch`) and by scripted bots in the tests, so
 the client's rules are tested without processes.
@@ -14,7 +15,7 @@ from typing import Protocol
 
 from arena.sandbox import Limits
 
-__all__ = ["Connection", "Ended", "Launcher", "Received"]
+__all__ = ["OUT_OF_TIME", "Connection", "Ended", "Launcher", "Received", "overflow_detail"]
 
 
 @dataclass(slots=True)
@@ -25,6 +26,19 @@ class Received:
 
     kind: str
     data: bytes = b""
+
+
+#: What a read past the deadline amounts to.
+OUT_OF_TIME = Received("timeout")
+
+
+def overflow_detail(got: Received, line_bytes: int) -> str:
+    """Which output limit an ``overflow`` broke: one line, or all the bot wrote for one
+    message."""
+    if got.data == b"total":
+        return (f"wrote more than {line_bytes} bytes without answering (blank lines and "
+                "ignored lines count)")
+    return f"wrote a line longer than {line_bytes} bytes"
 
 
 @dataclass(frozen=True, slots=True)

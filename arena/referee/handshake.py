@@ -1,0 +1,63 @@
+"""A bot's handshake: the ``hello`` it is sent at each start (its limits and options) and the
+``ready`` it must answer within the start-up time, read and judged (docs/PROTOCOL.md).
+:class:`~arena.referee.client.BotClient` does it at every launch and rematch."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from time import monotonic
+from typing import Any, NamedTuple
+
+from arena.errors import ProtocolError
+from arena.protocol import messages
+from arena.referee.connection import OUT_OF_TIME, Connection, Received, overflow_detail
+from arena.referee.hints import NO_READY_HINT, hinted
+from arena.referee.timeouts import ignored_note, unended_note
+from arena.sandbox import Limits
+
+__all__ = ["Ready", "hello_line", "judge_ready"]
+
+
+class Ready(NamedTuple):
+    """What a valid ``ready`` said: the bot's own name and metadata, whether it offers its
+    process for later matches, and whether it dumps its stack on SIGUSR1."""
+
+    name: str
+    metadata: dict[str, Any]
+    offers_rematch: bool
+    stack_dump: bool
+
+
+def hello_line(limits: Limits, options: Mapping[str, Any]) -> bytes:
+    """The ``hello`` a bot is sent: the limits it plays under and its entry's options."""
+    told = {"decision_ms": limits.decision_ms, "time_bank_ms": limits.time_bank_ms,
+            "startup_ms": limits.startup_ms, "max_strikes": limits.max_strikes,
+            "bye_grace_ms": limits.bye_grace_ms, "line_bytes": limits.line_bytes}
+    return messages.hello(told, options=options)
+
+
+def judge_ready(conn: Connection, got: Received, deadline: float, limits: Limits,
+                ended_how: Callable[[], str]) -> Ready | str:
+    """The answer to ``hello`` from its first read ``got`` (lines of a later protocol's
+    types skipped until ``deadline``): a valid ``ready``, else what went wrong (``ended_how``:
+    how the process ended, said of one that exited)."""
+    ignored = None
+    while got.kind == "line" and (seen := messages.unknown_type(got.data)) is not None:
+        # A later protocol version's message; a flood of them does not stop the clock.
+        ignored = ignored or seen
+        got = conn.receive(deadline) if monotonic() < deadline else OUT_OF_TIME
+    if got.kind == "timeout":
+        noted = unended_note(conn.unterminated()) + ignored_note(ignored, "ready")
+        return f"no 'ready' within {limits.startup_ms} ms{noted or NO_READY_HINT}"
+    if got.kind == "overflow":
+        return ("answered 'hello' with more than the output limit: "
+                f"{overflow_detail(got, limits.line_bytes)}")
+    if got.kind == "closed":
+        return "exited before answering 'hello'" + ended_how()
+    try:
+        message = messages.decode(got.data)
+        name, metadata = messages.parse_ready(message)
+    except ProtocolError as exc:
+        return f"bad answer to 'hello': {hinted(exc)}"
+    return Ready(name, metadata, messages.offers_rematch(message),
+                 messages.offers_stack_dump(message))

@@ -39,7 +39,7 @@ from arena.registry import (
     survey_bots,
     unregister,
 )
-from arena.registry.environments import missing_python
+from arena.registry.interpreters import missing_python
 from arena.sandbox import Limits, SandboxReport, probe
 from arena.sandbox.report import NOT_NEEDED
 from arena.sandbox.uids import UID_BASE

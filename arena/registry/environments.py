@@ -1,7 +1,8 @@
 """Per-bot Python environments: the packages a ``bot.yaml`` requires, built outside the sandbox.
 
-An environment is a virtual environment made with the interpreter the sandbox runs bots with
-(``python -m venv --without-pip``), into which the arena's own pip (``pip --python``)
+An environment is a virtual environment (``python -m venv --without-pip``) made with the
+interpreter the sandbox runs bots with, or the Python version a ``bot.yaml`` asks for
+(:mod:`arena.registry.interpreters`), into which the arena's own pip (``pip --python``)
 installs the requirements from the package index, wheels only: a source distribution's build
 would run the package's code outside the sandbox, as the referee. Nothing is ever installed
 from inside the sandbox, which has no network.
@@ -26,7 +27,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import fcntl
-import functools
 import hashlib
 import json
 import os
@@ -42,8 +42,8 @@ from pathlib import Path
 
 from arena.errors import BotEnvironmentError
 from arena.registry.botspec import PYTHON, BotSpec
+from arena.registry.interpreters import Interpreter, interpreter_for
 from arena.registry.pipmessages import pip_failure
-from arena.sandbox import probe
 
 __all__ = [
     "RECORD",
@@ -57,9 +57,7 @@ __all__ = [
     "environment_at",
     "environment_key",
     "environment_of_command",
-    "interpreter_for",
     "list_environments",
-    "missing_python",
     "on_build",
     "remove_environment",
     "unbuilt_environments",
@@ -103,14 +101,6 @@ def build_count() -> int:
 
 
 @dataclass(frozen=True)
-class Interpreter:
-    """A Python the sandbox can run bots with."""
-
-    path: str
-    version: str  # e.g. "3.11.2"
-
-
-@dataclass(frozen=True)
 class Environment:
     """A built environment, as its record describes it."""
 
@@ -129,63 +119,6 @@ class Environment:
     def size(self) -> int:
         """Bytes of its files."""
         return _tree_size(self.path)
-
-
-def interpreter_for(python: str | None) -> Interpreter:
-    """The interpreter for a bot asking for ``python`` (``"3.11"``; None: the sandbox's)."""
-    report = probe()
-    if python is None or report.python_version.rsplit(".", 1)[0] == python:
-        return Interpreter(report.python, report.python_version)
-    found = _other_python(python)
-    if isinstance(found, Interpreter):
-        return found
-    raise BotEnvironmentError(
-        f"bot.yaml asks for Python {python}, which this host lacks: the sandbox runs bots "
-        f"with Python {report.python_version} ({report.python}) and {found}")
-
-
-def missing_python(python: str | None) -> str | None:
-    """Why a bot asking for ``python`` cannot run on this machine at all ("needs Python
-    3.99, not on this machine ..."), or None when it can (its packages may still wait to be
-    installed: that is a matter of time, this one of the host)."""
-    try:
-        interpreter_for(python)
-    except BotEnvironmentError:
-        found = _other_python(str(python))
-        if isinstance(found, str) and not found.startswith("there is no "):
-            return f"needs Python {python}, which cannot run bots here: {found}"
-        return (f"needs Python {python}, not on this machine (bots run with Python "
-                f"{probe().python_version} here)")
-    return None
-
-
-#: Where a Python other than the sandbox's is looked for (every sandbox mode shows them).
-PYTHON_DIRS = ("/usr/bin", "/usr/local/bin")
-
-
-@functools.cache
-def _other_python(python: str) -> Interpreter | str:
-    """``/usr/bin/pythonX.Y`` (or ``/usr/local/bin``) when it runs and has ``venv``, else
-    why not (there is none; or one that fails, Debian's without its ``-venv`` package);
-    looked up once per process."""
-    why = f"there is no {PYTHON_DIRS[0]}/python{python}"
-    for directory in PYTHON_DIRS:
-        candidate = f"{directory}/python{python}"
-        if os.access(candidate, os.X_OK):
-            try:
-                done = subprocess.run([candidate, "-I", "-c", "import platform, venv; "
-                                       "print(platform.python_version())"],
-                                      capture_output=True, text=True, check=False)
-            except OSError as exc:  # not a program after all (a broken file, a directory)
-                why = f"{candidate} does not run ({exc.strerror or exc})"
-                continue
-            if done.returncode == 0:
-                return Interpreter(candidate, done.stdout.strip())
-            last = [line.strip() for line in done.stderr.splitlines() if line.strip()]
-            why = (f"{candidate} cannot make a virtual environment ("
-                   f"{last[-1] if last else f'exit code {done.returncode}'}; on Debian its "
-                   f"python{python}-venv package adds the venv module)")
-    return why
 
 
 def _key(requirements: tuple[str, ...], interpreter: Interpreter) -> str:

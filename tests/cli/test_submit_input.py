@@ -107,22 +107,22 @@ def test_a_python_that_is_there_but_cannot_run_bots_is_said_so(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, program: str, why: str) -> None:
     # one without venv (Debian's python3.X without python3.X-venv) was 'there is no
     # /usr/bin/python3.X', though it was there; one that does not run was a traceback
-    from arena.registry import environments
+    from arena.registry import interpreters
     from arena.sandbox import probe
 
     fake = tmp_path / "python3.98"
     fake.write_text(program)
     fake.chmod(0o755)
-    monkeypatch.setattr(environments, "PYTHON_DIRS", (str(tmp_path),))
-    environments._other_python.cache_clear()
+    monkeypatch.setattr(interpreters, "PYTHON_DIRS", (str(tmp_path),))
+    interpreters._other_python.cache_clear()
     bot = tmp_path / "bot"
     bot.mkdir()
     shutil.copy(SAMPLES / "random.py", bot / "bot.py")
     (bot / "bot.yaml").write_text('name: old\nmodule: bot.py\npython: "3.98"\n')
     bots = tmp_path / "bots"
     result = runner.invoke(app, ["submit", str(bot)], env={"ARENA_BOTS_DIR": str(bots)})
-    listed = environments.missing_python("3.98")
-    environments._other_python.cache_clear()
+    listed = interpreters.missing_python("3.98")
+    interpreters._other_python.cache_clear()
     report = probe()
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", (
         f"Error: old: bot.yaml asks for Python 3.98, which this host lacks: the sandbox runs "

@@ -1,7 +1,9 @@
 """Output formats shared by the rating commands: every tabulate format, plus json and csv.
 
 Text tables are for people (rounded numbers); json and csv are for programs and keep full
-float precision, so values read back are exactly the ones computed.
+float precision, so values read back are exactly the ones computed. A spreadsheet opens csv
+and tsv too, so a cell of text that it would run as a formula is marked as text there
+(:func:`_spreadsheet_text`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from tabulate import tabulate, tabulate_formats
+
+from arena.common.printable import printable
 
 __all__ = [
     "MACHINE_FORMATS",
@@ -31,6 +35,32 @@ MACHINE_FORMATS = ("json", "csv")
 TABLE_FORMATS: tuple[str, ...] = tuple(f for f in tabulate_formats
                                        if f not in ("unsafehtml", "latex_raw"))
 OUTPUT_FORMATS: tuple[str, ...] = (*MACHINE_FORMATS, *TABLE_FORMATS)
+
+
+#: How a cell that a spreadsheet runs as a formula starts (OWASP's "CSV Injection" list but
+#: the tab and CR, escaped before: :func:`_csv_text`), and the quote that marks a cell as
+#: text: a cell starting with it is marked too, so that a reader drops one leading quote from
+#: a text cell and gets the text back.
+_FORMULA_STARTS = ("=", "+", "-", "@", "'")
+
+
+def _spreadsheet_text(text: str) -> str:
+    """``text`` as a spreadsheet shows it rather than runs it: after a ``'`` where it starts
+    like a formula (a bot's name from a database stored before such names were refused)."""
+    return f"'{text}" if text.startswith(_FORMULA_STARTS) else text
+
+
+def _csv_text(text: str) -> str:
+    # controls are escaped where a name enters the arena, so this changes only a name of a
+    # database stored before: a tab or line end there would start a cell at another
+    # separator, quoted or not
+    return _spreadsheet_text(printable(text))
+
+
+def _tsv_cell(text: str) -> str:
+    # a lone '-' is the table's own mark of an empty cell, and no formula
+    shown = printable(text)
+    return shown if len(shown) < 2 else _spreadsheet_text(shown)
 
 
 def _backslashed(specials: str) -> Callable[[str], str]:
@@ -60,6 +90,7 @@ _CELL_ESCAPES: dict[str, Callable[[str], str]] = {
     "textile": _replaced("|", "&#x7C;"),
     "youtrack": _replaced("|", "&#x7C;"),
     "rst": _backslashed("\\|_*`"),
+    "tsv": _tsv_cell,
 }
 
 
@@ -109,11 +140,15 @@ def render_json(payload: Any) -> str:
 
 
 def render_csv(headers: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> str:
-    """CSV with a header row; None becomes an empty cell, floats keep ``repr`` precision."""
+    """CSV with a header row; None becomes an empty cell, floats keep ``repr`` precision.
+
+    A text cell that a spreadsheet would run as a formula is marked as text
+    (:func:`_spreadsheet_text`); numbers are left as they are (``-4.2`` is a number there)."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(headers), lineterminator="\n",
                             extrasaction="ignore")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: ("" if v is None else v) for k, v in row.items()})
+        writer.writerow({k: ("" if v is None else _csv_text(v) if isinstance(v, str) else v)
+                         for k, v in row.items()})
     return buffer.getvalue().rstrip("\n")

@@ -14,7 +14,7 @@ from typing import Any
 
 import typer
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, BotError
 from arena.referee.rerun import (
     ANSWER_FAILURES,
     RerunDecision,
@@ -37,15 +37,18 @@ _NAMING = ("decision N: seat {seat}'s N-th decision of its game, from 1; act K: 
 
 
 def show_rerun(title: str, games: list[dict[str, Any]], seat: int, bot_file: Path,
-               options: dict[str, Any], debug: bool, from_start: bool = False) -> None:
+               options: dict[str, Any], debug: bool, from_start: bool = False,
+               unsandboxed: bool = False) -> None:
     """Rerun ``bot_file`` in ``seat`` of the last of ``games`` (the match's games up to it,
     where at hand: :func:`earlier_games`) and print what it did; exit 1 unless it gave the
     same answers. ``from_start`` replays the earlier games first; ``debug`` opens pdb where
-    the bot raised."""
+    the bot raised. A bot that is not the user's own is refused unless ``unsandboxed``."""
     from arena.errors import BotLoadError
 
     record = games[-1]
     check_rerunnable(record, seat)
+    if not unsandboxed:
+        _refuse_someone_elses(bot_file)
     if from_start:
         _check_from_start(games, seat)
     try:
@@ -74,6 +77,21 @@ def show_rerun(title: str, games: list[dict[str, Any]], seat: int, bot_file: Pat
         _say_end(outcome)
         return
     _say_stop(outcome, prefix, debug)
+
+
+def _refuse_someone_elses(bot_file: Path) -> None:
+    """The rerun imports the bot here, outside the sandbox, with the user's rights: a bot
+    that, as far as the arena can tell, someone else wrote needs the user's word."""
+    from arena.common.printable import printable
+    from arena.registry import someone_elses
+
+    reason = someone_elses(bot_file)
+    if reason is not None:
+        raise BotError(f"{printable(str(bot_file))}: {reason}; --rerun runs a bot in this "
+                       "process, unsandboxed, with your rights (your files, your network): "
+                       "read its code, then add --unsandboxed to rerun it all the same, or "
+                       "let its author rerun it (arena status NAME --records gives them the "
+                       "games)")
 
 
 def _game_id(record: dict[str, Any], index: int) -> str:

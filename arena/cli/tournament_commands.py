@@ -313,7 +313,8 @@ _GAME_HELP = "\n\n".join([
     "put breakpoint() or print() in it, or add --pdb); exit 0 only for the same answers. "
     "Run it with PYTHONHASHSEED=0, as bots run. A later game of a match is rerun alone; "
     "--from-start replays the match's earlier games first, for a bot that carries state "
-    "from game to game.",
+    "from game to game. The bot runs unsandboxed, as you: one submitted to the bots "
+    "directory, or whose files another user owns, is refused unless --unsandboxed.",
     "Example: PYTHONHASHSEED=0 arena game swiss/r1/t0/g3 --seat 1 --rerun my_bot.py",
 ])
 
@@ -349,6 +350,9 @@ def game(
     from_start: Annotated[bool, typer.Option(
         "--from-start", help="With --rerun: replay the match's earlier games first (the "
         "bot's state from them).")] = False,
+    unsandboxed: Annotated[bool, typer.Option(
+        "--unsandboxed", help="With --rerun: rerun a bot that is not yours (submitted, or "
+        "another user's files), in this process, as you, all the same.")] = False,
 ) -> None:
     """Show one game (help text: ``_GAME_HELP``)."""
     import json
@@ -366,7 +370,7 @@ def game(
         raise typer.BadParameter(f"the replay page holds every seat's cards; write it without "
                                  f"--seat and pick the seat in its View menu (or open it at "
                                  f"#view={seat})", param_hint="--seat")
-    _check_rerun_flags(rerun, seat, fmt, bool(option) or debug or from_start)
+    _check_rerun_flags(rerun, seat, fmt, bool(option) or debug or from_start or unsandboxed)
     title, record = _load_game(ref, number, db)
     if html is not None:
         from arena.cli.report_commands import write_game_html
@@ -379,7 +383,7 @@ def game(
             raise ArenaError(f"{title} has seats 0-{len(players) - 1}; there is no seat {seat}")
     if rerun is not None and seat is not None:
         _rerun(ref, number, db, (title, record), seat, rerun, option or [],
-               debug=debug, from_start=from_start)
+               debug=debug, from_start=from_start, unsandboxed=unsandboxed)
         return
     _warn_unless_it_replays(title, record)
     if fmt == "json":
@@ -397,7 +401,8 @@ def game(
 
 
 def _rerun(ref: str, number: int, db: Path, game: tuple[str, dict[str, Any]], seat: int,
-           bot: Path, option: list[str], *, debug: bool, from_start: bool) -> None:
+           bot: Path, option: list[str], *, debug: bool, from_start: bool,
+           unsandboxed: bool) -> None:
     """``arena game --rerun``: the bot's options (given, else those it was entered with) and
     the match's earlier games, where at hand."""
     from arena.cli.bot_options import setting
@@ -408,7 +413,7 @@ def _rerun(ref: str, number: int, db: Path, game: tuple[str, dict[str, Any]], se
     if not option and not Path(ref).exists():
         settings = _entered_options(record, seat, db)
     games = [*earlier_games(ref, number, db, record, seat), record]
-    show_rerun(title, games, seat, bot, settings, debug, from_start)
+    show_rerun(title, games, seat, bot, settings, debug, from_start, unsandboxed)
 
 
 def _check_rerun_flags(rerun: Path | None, seat: int | None, fmt: str,
@@ -416,7 +421,8 @@ def _check_rerun_flags(rerun: Path | None, seat: int | None, fmt: str,
     """--rerun asks one seat's bot, and its own flags go with it."""
     if rerun is None:
         if rerun_options:
-            raise typer.BadParameter("--option, --pdb and --from-start go with --rerun BOT",
+            raise typer.BadParameter("--option, --pdb, --from-start and --unsandboxed go with "
+                                     "--rerun BOT",
                                      param_hint="--rerun")
         return
     if seat is None:

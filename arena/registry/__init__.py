@@ -43,6 +43,7 @@ from arena.registry.catalog import (
     registered_names,
     require_named_options,
     resolve,
+    someone_elses,
     submitted,
     survey_bots,
 )
@@ -96,6 +97,7 @@ __all__ = [
     "remove_orphaned",
     "require_named_options",
     "resolve",
+    "someone_elses",
     "spec_from_path",
     "submit",
     "submit_version",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import glob
 import logging
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ __all__ = [
     "registered_names",
     "require_named_options",
     "resolve",
+    "someone_elses",
     "submitted",
     "survey_bots",
     "unknown_bot",
@@ -259,3 +261,33 @@ def submitted(bots_dir: Path | None = None) -> dict[str, dict[str, Any]]:
     return read_entries(bots_dir or default_bots_dir())
 
 
+
+
+def someone_elses(path: Path, bots_dir: Path | None = None) -> str | None:
+    """Why the bot at ``path`` is, as far as the arena can tell, not the code of the user
+    running this (a bot submitted to the bots directory, a kept version of one, a registered
+    bot's files elsewhere, or files another user owns), or None when nothing says so: what
+    runs it outside the sandbox (``arena game --rerun``) asks first."""
+    bots_dir = bots_dir or default_bots_dir()
+    target = path.resolve()
+    if not target.is_relative_to(SAMPLE_BOTS_DIR):  # the arena's own samples are trusted
+        if target.is_relative_to(bots_dir.resolve()):
+            return f"it is a bot submitted to the bots directory {printable(str(bots_dir))}"
+        for name, where in registered(bots_dir):
+            if target.is_relative_to(where.resolve()):
+                return f"it is the registered bot {name}"
+    return _owned_by_another(target)
+
+
+def _owned_by_another(target: Path) -> str | None:
+    """Which of the bot's files (the file, or the directory and everything in it) another
+    user owns: code they wrote, whatever copied it here."""
+    mine = os.getuid()
+    found = [target, *(Path(top) / name for top, dirs, files in os.walk(target)
+                       for name in (*dirs, *files))] if target.is_dir() else [target]
+    for item in found:
+        owner = item.lstat().st_uid
+        if owner != mine:
+            return (f"{printable(str(item))} belongs to another user (uid {owner}), not to you "
+                    f"(uid {mine})")
+    return None

@@ -6,6 +6,7 @@ for a bad game or seat; the bot handed only what its seat was shown."""
 from __future__ import annotations
 
 import json
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -460,3 +461,47 @@ def test_a_death_before_the_first_answer_is_no_failure_at_a_decision(tmp_path: P
     count = _seat_decisions(record, 0)
     assert result.output.splitlines()[2] == (f"Decisions 1-{count} (acts 1-{count}): the same "
                                              "answers as recorded")
+
+
+def _submitted_copy(bot: Path, bots_dir: Path, marker: Path) -> Path:
+    """``bot`` as submitted to ``bots_dir``, saying at import, in ``marker``, that it ran."""
+    bots_dir.mkdir()
+    copy = bots_dir / bot.name
+    copy.write_text(bot.read_text() + f"\nfrom pathlib import Path\nPath({str(marker)!r})"
+                    ".write_text('ran')\n")
+    return copy
+
+
+def test_a_submitted_bot_is_not_run_in_process_unless_the_user_says_so(tmp_path: Path) -> None:
+    """An organiser who reran a student's submitted bot ran its code unsandboxed, as the
+    organiser, from its import on: nothing said so."""
+    bot = _bot(tmp_path, "same")
+    _refereed(bot, tmp_path / "g.jsonl")
+    bots_dir, marker = tmp_path / "submitted", tmp_path / "ran"
+    copy = _submitted_copy(bot, bots_dir, marker)
+    env = {"PYTHONHASHSEED": "0", "ARENA_BOTS_DIR": str(bots_dir)}
+    args = ["game", str(tmp_path / "g.jsonl"), "--seat", "0", "--rerun", str(copy)]
+    refused = runner.invoke(app, args, env=env)
+    assert (refused.exit_code, refused.stdout) == (1, "")
+    assert refused.stderr == (
+        f"Error: {copy}: it is a bot submitted to the bots directory {bots_dir}; --rerun runs "
+        "a bot in this process, unsandboxed, with your rights (your files, your network): "
+        "read its code, then add --unsandboxed to rerun it all the same, or let its author "
+        "rerun it (arena status NAME --records gives them the games)\n")
+    assert not marker.exists()
+    rerun = runner.invoke(app, [*args, "--unsandboxed"], env=env)
+    assert rerun.exit_code == 0, rerun.output
+    assert marker.read_text() == "ran"
+
+
+def test_a_bot_whose_files_another_user_owns_is_not_run_in_process(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    bot = _bot(tmp_path, "same")
+    _refereed(bot, tmp_path / "g.jsonl")
+    owner = bot.stat().st_uid
+    monkeypatch.setattr(os, "getuid", lambda: owner + 1)
+    refused = _rerun(tmp_path / "g.jsonl", bot)
+    assert refused.exit_code == 1
+    assert refused.stderr.startswith(
+        f"Error: {bot}: {bot} belongs to another user (uid {owner}), not to you (uid "
+        f"{owner + 1}); --rerun runs a bot in this process, unsandboxed"), refused.output

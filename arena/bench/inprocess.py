@@ -31,7 +31,7 @@ from typing import Any
 
 from arena.engine import GameConfig, play_game
 from arena.errors import ReplayError
-from arena.registry import BotSpec
+from arena.registry import BotSpec, someone_elses
 from arena.sdk.bot import Bot
 from arena.sdk.local import BotAgent
 from arena.sdk.runner import load_bot
@@ -60,9 +60,17 @@ def _class_name(spec: BotSpec) -> str | None:
 
 def not_in_process(entrants: list[BotSpec]) -> str | None:
     """Why these bots cannot be played in-process (a bot that is no kit bot, such as one in
-    another language, has no in-process form), or None."""
+    another language, has no in-process form; one that is someone else's code, which would
+    run here unsandboxed, as the user), or None."""
     others = [spec.name for spec in entrants if spec.kind != "module"]
-    return f"not kit bots: {', '.join(others)}" if others else None
+    if others:
+        return f"not kit bots: {', '.join(others)}"
+    foreign = [f"{spec.name} ({reason})" for spec in entrants
+               if (reason := someone_elses(spec.path)) is not None]
+    if foreign:
+        return ("in-process runs bots unsandboxed, as you, and these are not yours: "
+                + "; ".join(foreign))
+    return None
 
 
 def _kit_bot(spec: BotSpec) -> Bot:

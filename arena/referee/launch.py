@@ -19,7 +19,7 @@ from arena.referee.connection import Connection, Ended, Launcher, Received
 from arena.referee.hints import stack_dump_ended
 from arena.referee.pause import cpu_since_pause, pause, resume
 from arena.registry import PYTHON, BotSpec, files_changed
-from arena.registry.environments import RECORD, environment_of_command
+from arena.registry.environments import RECORD, environment_changed, environment_of_command
 from arena.sandbox import (
     ExitStatus,
     Limits,
@@ -167,6 +167,12 @@ def sandbox_launcher(report: SandboxReport | None = None, bot: BotSpec | None = 
         if environment is not None and not (environment / RECORD).exists():
             raise SandboxError(f"the bot's environment {environment} is gone (removed while "
                                "the arena ran?): arena check-bot builds it again")
+        changed = environment_changed(bot) if bot is not None else None
+        if changed is not None:
+            assert bot is not None
+            raise FilesChangedError(f"bot {bot.key}: {changed}, so it was not started; 'arena "
+                                    "run SPEC --continue' enters the bot as the new version its "
+                                    "packages make (docs/BOTS.md)")
         try:
             proc = launch(_command(command), workdir=Path(workdir), limits=limits,
                           readable=[environment] if environment is not None else [],

@@ -54,6 +54,7 @@ __all__ = [
     "cached_environment",
     "ensure_environment",
     "env_cache_dir",
+    "environment_changed",
     "environment_at",
     "environment_key",
     "environment_of_command",
@@ -457,6 +458,20 @@ def _folded_version(spec: BotSpec, env: Environment) -> str:
     options = spec.version.partition("+")[2]
     folded = hashlib.sha256(text.encode()).hexdigest()[:12]
     return f"{folded}+{options}" if options else folded
+
+
+def environment_changed(spec: BotSpec) -> str | None:
+    """Why the environment ``spec`` runs in no longer holds the packages its version names
+    (removed and built again since, after the index moved on), or None: a version is its
+    files, its interpreter and its packages, and only that may play under its name. An
+    environment gone is the launch's to say."""
+    if spec.environment is None:
+        return None
+    env = environment_at(spec.environment)
+    if env is None or _folded_version(spec, env) == spec.version:
+        return None
+    return (f"its environment {spec.environment} was built again since it entered, with "
+            f"other packages ({', '.join(env.frozen) or 'none'} now)")
 
 
 def attach(spec: BotSpec, env: Environment) -> BotSpec:

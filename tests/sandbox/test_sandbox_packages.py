@@ -14,11 +14,13 @@ from packages_support import (
     NUMPY_BOT,
     NUMPY_HOG,
     env_cache,  # noqa: F401  (pytest fixture)
+    make_wheel,
     numpy_wheel,  # noqa: F401  (pytest fixture)
     package_bot,
     wheelhouse,  # noqa: F401  (pytest fixture)
 )
 
+from arena.errors import FilesChangedError
 from arena.referee.check import check_bot
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import MatchOutcome, MatchRequest, play_match
@@ -195,3 +197,30 @@ def test_building_from_inside_a_bot_directory_runs_none_of_its_files(
     spec = with_environment(spec_from_path(bot))
     assert not ran.exists(), ran.read_text()
     assert spec.environment is not None and check_bot(spec).ok
+
+
+def test_an_environment_rebuilt_with_other_packages_does_not_play_under_the_old_version(
+        tmp_path: Path, env_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    """A league's bot whose environment was pruned and built again after the index moved on
+    (alpha_pkg 1.0, then 1.1) played on with the new packages under the version that names
+    the old ones: only its files were checked at each launch."""
+    bot = package_bot(tmp_path, "moving", ["alpha-pkg"], "alpha_pkg", "beta_pkg")
+    entered = with_environment(spec_from_path(bot))
+    assert entered.environment is not None
+    newer = tmp_path / "newer"
+    newer.mkdir()
+    make_wheel(newer, "alpha_pkg", "1.1", "WHO = 'alpha, newer'\n")
+    shutil.rmtree(entered.environment)  # arena env prune, then a build elsewhere
+    monkeypatch.setenv("PIP_FIND_LINKS", str(newer))
+    rebuilt = with_environment(spec_from_path(bot))
+    assert rebuilt.environment == entered.environment and rebuilt.version != entered.version
+    with pytest.raises(FilesChangedError) as info:
+        play_match(MatchRequest(bots=[entered, resolve(RANDOM)], games=1, seed=1,
+                                event_date=EVENT_DATE, same_files=True))
+    assert str(info.value) == (
+        f"bot {entered.key}: its environment {entered.environment} was built again since it "
+        "entered, with other packages (alpha_pkg==1.1 now), so it was not started; 'arena run "
+        "SPEC --continue' enters the bot as the new version its packages make (docs/BOTS.md)")
+    # without the check of what runs (arena match), the bot plays as it is now
+    assert failures(play_match(MatchRequest(bots=[entered, resolve(RANDOM)], games=1, seed=1,
+                                            event_date=EVENT_DATE))) == []

@@ -39,6 +39,7 @@ from arena.referee.check import check_bot
 from arena.referee.match import split_limits
 from arena.referee.seating import seat_orders, seating_mode
 from arena.registry import BotSpec, files_unchanged
+from arena.registry.environments import environment_changed
 from arena.tournament.editions import stored_bot
 from arena.tournament.entries import distinct_entrants, resolve_entry
 from arena.tournament.league_spec import expand_patterns
@@ -172,20 +173,24 @@ class League:
 
     def _retire_gone(self, number: int) -> None:
         """Retire the active versions whose files changed or went away, with no kept copy
-        (``name@version``) to play instead: no other code plays under a version's name."""
+        (``name@version``) to play instead, and those whose environment was built again with
+        other packages: no other code plays under a version's name."""
         for entry in league_entries(self.store, self.row.id):
             if entry.state != "active" or entry.bot_id is None:
                 continue
             bot = self.by_id.get(entry.bot_id)
-            if bot is not None and files_unchanged(bot):
+            repackaged = bot is not None and environment_changed(bot) is not None
+            if bot is not None and files_unchanged(bot) and not repackaged:
                 continue
-            try:
-                self.by_id[entry.bot_id] = stored_bot(self.store, entry.bot_id)
-                continue
-            except ArenaError:
-                pass
-            reason = (f"its files changed or went away by table {number} (no kept copy of "
-                      "this version)")
+            if not repackaged:  # (a kept copy would run in the same environment)
+                try:
+                    self.by_id[entry.bot_id] = stored_bot(self.store, entry.bot_id)
+                    continue
+                except ArenaError:
+                    pass
+            reason = (f"its environment was built again with other packages by table {number}"
+                      if repackaged else f"its files changed or went away by table {number} "
+                      "(no kept copy of this version)")
             with self.store.transaction() as conn:
                 conn.execute("UPDATE league_entries SET state = 'retired', reason = ? WHERE "
                              "tournament_id = ? AND seq = ?", (reason, self.row.id, entry.seq))

@@ -52,6 +52,7 @@ from arena.registry.manifest import (
     files_changed,
     files_now,
     files_unchanged,
+    kept_copy,
     module_metadata,
     spec_from_path,
 )
@@ -86,6 +87,7 @@ __all__ = [
     "files_changed",
     "files_now",
     "files_unchanged",
+    "kept_copy",
     "kept_versions",
     "list_bots",
     "module_metadata",

@@ -44,7 +44,7 @@ from arena.sandbox.workdir import (
     files_version,
 )
 
-__all__ = ["content_version", "files_changed", "files_now", "files_unchanged",
+__all__ = ["content_version", "files_changed", "files_now", "files_unchanged", "kept_copy",
            "module_metadata", "spec_from_path"]
 
 log = logging.getLogger("arena.registry")
@@ -496,6 +496,25 @@ def files_changed(bot: BotSpec, what_then: str = "") -> str:
     return (f"bot {bot.key}: its files at {bot.path} changed or went away since it entered"
             f"{what_then}; put them back to go on, or see docs/TOURNAMENTS.md for a bot "
             "updated mid-tournament")
+
+
+def kept_copy(bot: BotSpec) -> BotSpec | None:
+    """``bot`` run from the copy of its files that ``arena submit --update`` kept when it
+    replaced them, where that copy still hashes to its version; else None. The same bytes
+    under the same version: a league seats it so rather than stopping at an update."""
+    original = Path(bot.path)
+    kept = original.parent / VERSIONS_DIR / f"{original.stem}@{bot.files_version}"
+    path = kept / original.name if original.suffix == ".py" else kept
+    try:
+        found = spec_from_path(path, bot.name)
+    except (OSError, BotNotFoundError, ManifestError):
+        return None
+    if found.files_digest != bot.files_digest:
+        return None
+    moved = tuple(str(path) + arg[len(str(original)):]
+                  if arg == str(original) or arg.startswith(str(original) + "/") else arg
+                  for arg in bot.command)
+    return replace(bot, path=path, files=found.files, command=moved)
 
 
 def files_unchanged(bot: BotSpec) -> bool:

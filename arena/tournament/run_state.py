@@ -154,7 +154,8 @@ class RunState:
             games=first.games, seed=first.seed, limits=dict(self.spec.limits),
             event_date=self.row.event_date, rules=self.spec.house_rules(),
             deals=table_deals(self.spec.deal_seeds, first.round, first.games),
-            contest=self.spec.seed is None, insecure=self.insecure)
+            contest=self.spec.seed is None, insecure=self.insecure,
+            kept_copies=self.spec.format == "league")
         if len(tables) > 1:
             task = replace(task, duplicate=seating_mode(self.spec.duplicate),
                            seatings=tuple((t.table_index, t.seats) for t in tables))

@@ -68,6 +68,10 @@ class TableTask:
     #: probe, refuses a contest's table where its bots would run bare.
     contest: bool = False
     insecure: bool = False
+    #: A league's: a bot whose files ``arena submit --update`` replaced after the table was
+    #: chosen plays it from the copy it kept of them (its version's very files), rather than
+    #: stopping the league; the next poll enters the new version.
+    kept_copies: bool = False
 
     @property
     def key(self) -> tuple[int, int]:

@@ -27,12 +27,13 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+from dataclasses import replace
 from types import FrameType
 from typing import TYPE_CHECKING
 
 from arena.common.cpus import pin_to
 from arena.errors import ArenaError
-from arena.registry import files_changed, files_unchanged
+from arena.registry import files_changed, files_unchanged, kept_copy
 from arena.sandbox import SandboxReport
 from arena.sandbox.probe import adopt
 from arena.tournament.boards import told_by
@@ -150,6 +151,9 @@ def play_table(task: TableTask, send: Callable[[Message], None],
             record = compress_record(outcome.record)
         send(GameMessage(task.key, row, record))
 
+    if task.kept_copies:
+        task = replace(task, bots=tuple(bot if files_unchanged(bot) else kept_copy(bot) or bot
+                                        for bot in task.bots))
     changed = next((bot for bot in task.bots if not files_unchanged(bot)), None)
     if changed is not None:  # its games would be another program's under its version's name
         send(ErrorMessage(task.key, f"table r{task.round}/t{task.table}: "

@@ -312,6 +312,45 @@ def test_a_version_whose_files_went_leaves_and_no_other_code_plays_under_its_nam
         "of this version)"]
 
 
+def test_an_update_after_the_poll_plays_the_chosen_table_from_the_kept_copy(
+        tmp_path: Path, registry: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """'arena submit --update' while a league ran stopped it: landing after a poll, before the
+    table chosen there was seated (most of a league's time, its tables being short), it found
+    the version's files replaced and said 'so it was not seated', though submit had kept them."""
+    from arena.tournament.league import League
+
+    db = tmp_path / "a.db"
+    first = f"first@{_submit(registry, FIXTURES / 'first.py', 'first')}"
+    source = tmp_path / "first_v2.py"
+    source.write_text((FIXTURES / "first.py").read_text() + "\n# v2\n")
+    choose = League.choose
+    updated: list[tuple[int, str]] = []  # (the table played from the kept copy, new version)
+
+    def update_once_its_table_is_chosen(league: League, first_table: int) -> list[Any]:
+        tables = choose(league, first_table)
+        seats_first = any(league.by_id[b].name == "first" for t in tables for b in t.seats
+                          if b in league.by_id)
+        if seats_first and not updated and league.store.count_games(league.row.id) >= 4:
+            updated.append((tables[0].round,
+                            _submit(registry, source, "first", update=True)))
+        return tables
+
+    monkeypatch.setattr(League, "choose", update_once_its_table_is_chosen)
+    summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
+                             vetter=lambda bot: None)
+    assert summary.state == "finished" and summary.games_done == 12
+    tables = dict(_tables(db))
+    (number, version), = updated
+    assert first in tables[number]  # chosen before the update: played from the kept copy
+    later = [seats for n, seats in tables.items() if n > number]
+    assert any(f"first@{version}" in seats for seats in later)
+    assert all(first not in seats for seats in later)
+    conn = sqlite3.connect(str(db))
+    failures = [r[0] for r in conn.execute("SELECT failures_json FROM games")]
+    conn.close()
+    assert all(f == "[]" for f in failures)
+
+
 def test_a_resume_finishes_its_table_though_an_earlier_versions_files_went(
         tmp_path: Path, registry: Path) -> None:
     db = tmp_path / "a.db"

@@ -23,7 +23,7 @@ from arena.errors import ArenaError, BotError, BotNameError
 from arena.rating.sprt import Score, SprtTest
 from arena.referee.match import GameOutcome, LocalSeat, MatchOutcome, MatchRequest, play_match
 from arena.referee.seating import seatings_per_deal
-from arena.registry import BotSpec, registered_names, require_named_options, resolve
+from arena.registry import BotSpec, registered_names, resolve_named
 from arena.sandbox import Limits
 from arena.tournament.dealbook import table_deals
 
@@ -62,8 +62,7 @@ def told_apart(entrants: Sequence[BotSpec | str]) -> list[BotSpec]:
     reader cannot tell apart (:mod:`arena.common.lookalike`) are refused, as ``arena run``
     refuses them, and so is a name the rule of :mod:`arena.common.names` refuses (a bot's own
     files may give it any text)."""
-    specs = [e if not isinstance(e, str) else require_named_options(e, resolve(e))
-             for e in entrants]
+    specs = [e if not isinstance(e, str) else resolve_named(e) for e in entrants]
     names = [s.name for s in specs]
     known = registered_names() if not all(name.isascii() for name in names) else []
     for i, name in enumerate(names):

@@ -36,6 +36,7 @@ __all__ = [
     "registered_names",
     "require_named_options",
     "resolve",
+    "resolve_named",
     "someone_elses",
     "submitted",
     "survey_bots",
@@ -232,6 +233,13 @@ def require_named_options(ref: str | Path, spec: BotSpec) -> BotSpec:
                    f"{given}: a results key cannot carry options, give them with the bot "
                    f"('-o' in 'arena match', 'options:' in a spec) or enter {name}@"
                    f"{version.partition('+')[0]}")
+
+
+def resolve_named(ref: str | Path, bots_dir: Path | None = None) -> BotSpec:
+    """The bot ``ref`` names, as ``arena match`` and the RL opponents resolve a name: a
+    results key naming options (``name@version+o...``) is refused, since ``ref`` gives
+    none."""
+    return require_named_options(ref, resolve(ref, bots_dir))
 
 
 def _resolve_version(text: str, bots_dir: Path) -> BotSpec:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from arena.engine.agents import Agent
 from arena.errors import BotError
-from arena.registry.catalog import resolve
+from arena.registry.catalog import resolve_named
 from arena.sdk.bot import Bot
 from arena.sdk.runner import load_bot
 
@@ -17,13 +17,14 @@ Opponent = str | Path | Bot | Agent
 
 
 def load_opponent(opponent: Opponent) -> Bot | Agent:
-    """A kit bot or an engine agent for ``opponent``: a bot's name or path (loaded in this
-    process, not sandboxed: only for bots you trust), a kit :class:`Bot`, or an engine agent
-    (anything with ``choose(decision, observation)``)."""
+    """A kit bot or an engine agent for ``opponent``: a bot's name or path (resolved as
+    ``arena match`` resolves it, then loaded in this process, not sandboxed: only for bots
+    you trust), a kit :class:`Bot`, or an engine agent (anything with ``choose(decision,
+    observation)``)."""
     if isinstance(opponent, Bot):
         return opponent
     if isinstance(opponent, (str, Path)):
-        spec = resolve(opponent)
+        spec = resolve_named(opponent)
         if spec.kind != "module":
             raise BotError(f"bot {spec.name} is a command bot: only Python module bots run "
                            "in-process")

@@ -8,8 +8,8 @@ Two stages, numpy only, every random draw from one seed:
 2. **Policy gradient.** The policy plays the opponent, sampling its actions; REINFORCE with
    the placement reward (minus a running baseline) moves it toward what won.
 
-:func:`evaluate` measures a policy as the referee's duplicate matches do: every deal
-played from both seats, a shared place counting half.
+:func:`evaluate` measures a policy, or any bot or agent, as the referee's duplicate
+matches do: every deal played from both seats, a shared place counting half.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -25,6 +26,7 @@ from arena.engine.agents import Agent, play_game
 from arena.engine.config import GameConfig
 from arena.engine.decision import Decision
 from arena.engine.observation import Observation
+from arena.errors import BotError
 from arena.rl.actions import N_ACTIONS, decision_actions
 from arena.rl.features import OBS_SIZE, encode
 from arena.rl.opponents import Opponent, load_opponent
@@ -33,7 +35,7 @@ from arena.rl.view import placement_rewards
 from arena.sdk.bot import Bot
 from arena.sdk.local import BotAgent
 
-__all__ = ["Examples", "PolicyAgent", "collect", "evaluate", "fit", "reinforce"]
+__all__ = ["Examples", "Player", "PolicyAgent", "collect", "evaluate", "fit", "reinforce"]
 
 Progress = Callable[[str], None]
 
@@ -228,11 +230,25 @@ def _policy_step(policy: Policy, adam: _Adam,
     adam.step(grads)
 
 
-def evaluate(policy: Policy, opponent: Opponent, deals: int, seed: int) -> tuple[float, int]:
-    """(score, games) of ``policy`` against ``opponent`` at 2 players over ``deals`` deals,
-    each played from both seats (duplicate): placed ahead scores 1, a shared place 1/2."""
+#: What :func:`evaluate` measures: a policy, or anything the environments take as an opponent.
+Player = Policy | Opponent
+
+
+def evaluate(player: Player, opponent: Opponent, deals: int, seed: int) -> tuple[float, int]:
+    """(score, games) of ``player`` against ``opponent`` at 2 players over ``deals`` deals,
+    each played from both seats (duplicate): placed ahead scores 1, a shared place 1/2.
+
+    ``player`` is a :class:`Policy` (its best action) or whatever the environments take as
+    an opponent: a bot's name or path, a kit :class:`Bot`, an engine agent. The same seed
+    deals the same games whoever plays them, and replays kit bots' random choices (an
+    engine agent keeps its own randomness)."""
+    if player is opponent and not isinstance(player, str | Path):
+        raise BotError("the player and the opponent are one object, which cannot keep two "
+                       "seats' games apart: give each its own (a name loads a bot anew)")
     rng = random.Random(seed)
-    learner = PolicyAgent(policy)
+    # the player's seed is drawn apart, so its deals are those a policy plays at this seed
+    learner = (PolicyAgent(player) if isinstance(player, Policy)
+               else _agent(player, random.Random(f"player {seed}").getrandbits(63)))
     other = _agent(opponent, rng.getrandbits(63))
     score = 0.0
     for _ in range(deals):

@@ -17,8 +17,10 @@ from arena.engine import GameConfig, new_game, play_game  # noqa: E402
 from arena.engine.cards import PALAESTRON  # noqa: E402
 from arena.engine.decision import DECISION_KINDS  # noqa: E402
 from arena.engine.desmos import EVALUATORS  # noqa: E402
+from arena.errors import BotError  # noqa: E402
 from arena.rl.actions import CARD, COPY, FACES, N_ACTIONS  # noqa: E402
 from arena.rl.features import OBS_SIZE, encode, hand_category  # noqa: E402
+from arena.rl.opponents import load_opponent  # noqa: E402
 from arena.rl.policy import Policy  # noqa: E402
 from arena.rl.train import PolicyAgent, collect, evaluate, fit, reinforce  # noqa: E402
 from arena.sdk.local import BotAgent  # noqa: E402
@@ -91,6 +93,23 @@ def test_training_is_seeded_and_learns_the_teachers_choices() -> None:
 def test_evaluate_plays_every_deal_from_both_seats() -> None:
     score, games = evaluate(Policy.initial(8, seed=2), "random", deals=3, seed=1)
     assert games == 6 and 0.0 <= score <= 6.0
+
+
+def test_evaluate_takes_any_player_the_environments_take_as_an_opponent() -> None:
+    policy = Policy.initial(8, seed=2)
+    # an engine agent playing the policy is dealt the very games the policy is
+    assert (evaluate(PolicyAgent(policy), "random", deals=3, seed=1)
+            == evaluate(policy, "random", deals=3, seed=1))
+    by_name = evaluate("random", "greedy", deals=4, seed=3)
+    assert by_name[1] == 8 and by_name == evaluate("random", "greedy", deals=4, seed=3)
+    # a kit bot object replays its random choices from the seed, as its name does
+    assert evaluate(load_opponent("random"), "greedy", deals=4, seed=3) == by_name
+
+
+def test_evaluate_refuses_one_bot_object_in_both_seats() -> None:
+    bot = load_opponent("random")
+    with pytest.raises(BotError, match="the player and the opponent are one object"):
+        evaluate(bot, bot, deals=1, seed=0)
 
 
 def test_the_learned_bot_plays_its_weights_in_process() -> None:

@@ -338,9 +338,14 @@ _RL_HELP = "\n\n".join([
     "same run, pinned to one core: steps per CPU second with a random legal action at "
     "every step, ours building the vector observation and the action mask (and, in a "
     "second row, the structured view in infos), RLCard's its state and legal actions. "
-    "Medians of --repeat alternating repetitions; aim: 1.5x RLCard's UNO. Needs the 'rl' "
-    "extra (and rlcard for the comparison).",
-    "Example: arena bench rl --players 2 --steps 20000 --repeat 5",
+    "Aim: 1.5x RLCard's UNO. That is the environment alone.",
+    "Then what a learner gets: the Gymnasium environment's learner steps per CPU second (a "
+    "random legal action each) with --opponent (a bot, in-process) at every other seat, "
+    "--opponent-steps a repetition (fewer: a bot's decision costs far more than a step; 0 "
+    "leaves these rows out).",
+    "Medians of --repeat alternating repetitions. Needs the 'rl' extra (and rlcard for the "
+    "comparison).",
+    "Example: arena bench rl --players 2 --steps 20000 --repeat 5 --opponent greedy",
 ])
 
 
@@ -351,9 +356,15 @@ def rl(
                      help="Table sizes (repeatable; default 2 and 4)."),
     ] = None,
     steps: Annotated[int, typer.Option("--steps", "-s", min=100,
-                                       help="Steps per repetition.")] = 20_000,
+                                       help="AEC steps per repetition.")] = 20_000,
     repeat: Annotated[int, typer.Option("--repeat", "-r", min=1,
                                         help="Repetitions (the median is shown).")] = 5,
+    opponent: Annotated[str, typer.Option(
+        "--opponent", help="The bot at the learner's other seats (a name or path, run "
+        "in-process: a bot you trust).")] = "greedy",
+    opponent_steps: Annotated[int, typer.Option(
+        "--opponent-steps", min=0, help="Learner steps per repetition against --opponent "
+        "(0: not measured).")] = 2_000,
     fmt: FormatOption = "table",
 ) -> None:
     """Measure the training environment (help text: ``_RL_HELP``)."""
@@ -363,7 +374,11 @@ def rl(
     except ImportError as exc:
         raise ArenaError(f"the rl extra is not installed ({exc}): pip install -e '.[rl]'"
                          ) from None
-    _emit(run_rl_bench(tuple(players or (2, 4)), steps=steps, repeat=repeat), fmt)
+    _emit(run_rl_bench(tuple(players or (2, 4)), steps=steps, repeat=repeat,
+                       opponent=opponent if opponent_steps else None,
+                       opponent_steps=opponent_steps), fmt)
+
+
 _SWISS_HELP = "\n\n".join([
     "Measure Swiss pairing: seconds to pair one round for fields of 64, 256, 1,000 and "
     "10,000 entrants at tables of 2 and 4 (each field plays --rounds simulated rounds with "
@@ -447,7 +462,7 @@ def register(app: typer.Typer) -> None:
     bench_app.command("ray", help=_RAY_HELP,
                       short_help="Measure the Ray backend against the local pool.")(ray)
     bench_app.command("rl", help=_RL_HELP,
-                      short_help="Measure the PettingZoo environment's steps.")(rl)
+                      short_help="Measure the RL environments' steps.")(rl)
     bench_app.command("swiss", help=_SWISS_HELP,
                       short_help="Measure Swiss pairing for large fields.")(swiss)
     bench_app.command("league", help=_LEAGUE_HELP,

@@ -80,14 +80,21 @@ def _silent(board: Leaderboard) -> list[str]:
     """Columns the default table leaves out as saying nothing: empty for every row (no
     failures, no note, no byes), or points where they equal the wins (two seats, no ties)."""
     silent = [name for name in ("byes", "failures", "note")
-              if not any(getattr(row, name) for row in board.rows)]
+              if not any(getattr(row, name) for row in board.rows)
+              and not (name == "failures" and any(row.forfeits for row in board.rows))]
     if all(row.points == row.wins for row in board.rows):
         silent.append("points")
     return silent
 
 
-def _failures_text(failures: dict[str, int]) -> str:
-    return ", ".join(f"{kind} {count}" for kind, count in failures.items())
+def _failures_text(row: LeaderboardRow) -> str:
+    """The failures by type, then the games they cost: a failure may forfeit nothing (a
+    restart), and a bot given up after failed starts forfeits games without a failure."""
+    text = ", ".join(f"{kind} {count}" for kind, count in row.failures.items())
+    if not row.forfeits:
+        return text
+    cost = f"{row.forfeits} forfeit{'' if row.forfeits == 1 else 's'}"
+    return f"{text} ({cost})" if text else cost
 
 
 def leaderboard_json(board: Leaderboard) -> dict[str, Any]:
@@ -125,7 +132,8 @@ def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:
         kinds = board.failure_types()
         headers = ["rank", "bot", "version", "key", "mu", "sigma", "conservative", "games",
                    "wins", "win_pct", "mean_placement", "points", *_SWISS_ONLY]
-        headers += ["failures", *(f"failures_{kind}" for kind in kinds), "new_version", "note"]
+        headers += ["failures", *(f"failures_{kind}" for kind in kinds), "forfeits",
+                    "new_version", "note"]
         records = []
         for row in board.rows:
             record: dict[str, Any] = {
@@ -159,7 +167,7 @@ def _render_table(board: Leaderboard, fmt: str, columns: Sequence[str],
                  else row.label.replace(row.bot, f"{row.bot}@{row.version}", 1))
         values = [row.rank, shortened(label, most), row.version, row.mu, row.sigma,
                   row.conservative, row.games, row.wins, row.win_pct, row.mean_placement,
-                  row.points, row.byes, row.buchholz, _failures_text(row.failures), row.note]
+                  row.points, row.byes, row.buchholz, _failures_text(row), row.note]
         table.append([values[i] for i in keep])
     return render_table([_TABLE_COLUMNS[i] for i in keep], table, fmt,
                         [_TABLE_FLOATFMT[i] for i in keep])

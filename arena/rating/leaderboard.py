@@ -87,6 +87,9 @@ class LeaderboardRow:
     byes: int
     buchholz: float | None
     failures: dict[str, int] = field(default_factory=dict)
+    #: Games the bot forfeited (placed last): what its failures cost it. A bot given up
+    #: after failed starts forfeits the rest of its match without a failure of its own.
+    forfeits: int = 0
     new_version: bool = False
     older_versions: list[str] = field(default_factory=list)
     #: The settings the bot was entered with (``{bot: ..., options: {...}}`` in a spec).
@@ -156,8 +159,10 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     wins: Counter[str] = Counter()
     place_sum: Counter[str] = Counter()
     failures: dict[str, Counter[str]] = defaultdict(Counter)
+    forfeits: Counter[str] = Counter()
     for game in ordered:
-        forfeited = {seat for seat, _ in game.forfeits}
+        forfeited = {seat for seat, _ in game.forfeits if 0 <= seat < len(game.seats)}
+        forfeits.update(game.seats[seat].key for seat in forfeited)
         # A win is a first place played for: when every seat forfeits they all share it.
         winners = {bot.key for seat, (bot, place) in enumerate(zip(game.seats, game.placements))
                    if place == 1 and seat not in forfeited}
@@ -199,6 +204,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                 byes=sum(1 for bye in byes if bye.bot.key == key),
                 buchholz=float(tiebreak.get(key, 0)) if swiss else None,
                 failures=dict(sorted(failures[key].items())),
+                forfeits=forfeits[key],
                 new_version=bool(older),
                 older_versions=older,
                 standing=standings[key].rank if key in standings else None,

@@ -491,16 +491,16 @@ def test_leaderboard_sorted_by_points_as_swiss_standings_are(store: Path) -> Non
 
 _ALPHA_CUP = """\
 Leaderboard: alpha-cup (round_robin, finished), 20 games rated; sorted by mu - 3*sigma
-  rank  bot      version       mu    mu-3sigma    games    wins    points  failures
-------  -------  ---------  -----  -----------  -------  ------  --------  ------------------
-     1  alpha    v1         26.89        20.66       10       6      6.25  timeout 1
-     2  charlie  v1         25.83        19.81       10       5      5.25  crash 1, timeout 1
-     3  delta    v1         25.60        19.41       10       5      4.75  timeout 1
-     4  echo     v1         25.02        18.86       10       3      4.75  crash 1, timeout 1
-     5  bravo    v1         24.62        18.64       10       5      5.00  crash 1
-     6  foxtrot  v1         23.09        16.78       10       4      4.00  crash 4, timeout 2
+  rank  bot      version      mu-3sigma    games    wins    points  failures
+------  -------  ---------  -----------  -------  ------  --------  -------------------------------
+     1  alpha    v1               20.66       10       6      6.25  timeout 1
+     2  charlie  v1               19.81       10       5      5.25  crash 1, timeout 1 (1 forfeit)
+     3  delta    v1               19.41       10       5      4.75  timeout 1
+     4  echo     v1               18.86       10       3      4.75  crash 1, timeout 1 (1 forfeit)
+     5  bravo    v1               18.64       10       5      5.00  crash 1 (1 forfeit)
+     6  foxtrot  v1               16.78       10       4      4.00  crash 4, timeout 2 (4 forfeits)
 TrueSkill mu=25 sigma=8.333 beta=4.167 tau=0 draw=0.1.
-Not shown: sigma, mean place, win %; --wide shows every column.
+Not shown: sigma, mean place, win %, mu; --wide shows every column.
 """
 
 
@@ -546,11 +546,11 @@ def test_on_a_narrower_terminal_the_leaderboard_fits_its_width(store: Path) -> N
         assert lines[:2] == ["Leaderboard: alpha-cup (round_robin, finished), 20 games rated; "
                              "sorted by",
                              "mu - 3*sigma"]  # the title wraps at a word
-        assert lines[2].split() == ["rank", "bot", "mu-3sigma", "games", "wins", "points",
-                                    "failures"]
-        assert lines[3 + 7:3 + 9] == [  # --watch: the frame is drawn again as it stops
+        assert lines[2].split() == ["rank", "bot", "mu-3sigma", "wins", "points", "failures"]
+        assert lines[3 + 7:3 + 10] == [  # --watch: the frame is drawn again as it stops
             "TrueSkill mu=25 sigma=8.333 beta=4.167 tau=0 draw=0.1.",
-            "Not shown: sigma, mean place, win %, mu, version; --wide shows every column."]
+            "Not shown: sigma, mean place, win %, mu, version, games; --wide shows every",
+            "column."]
     # a terminal of 100 columns or more, like a pipe, has the 100-column table
     wide = _on_a_terminal("leaderboard", "alpha-cup", "--db", str(store), columns=120)
     assert [line for line in wide.splitlines() if line] == _ALPHA_CUP.splitlines()

@@ -415,5 +415,32 @@ def test_the_report_folds_the_rating_settings_into_a_footnote(tmp_path: Path) ->
     assert lines[0] == ("Leaderboard: cup (round_robin, finished), 4 games rated; sorted by "
                         "mu - 3*sigma")
     assert lines[-2:] == ["TrueSkill mu=25 sigma=8.333 beta=4.167 tau=0 draw=0.1.",
-                          "Not shown: sigma, mean place, win %; --wide shows every column."]
+                          "Not shown: sigma, mean place, win %, mu; --wide shows every column."]
     assert max(len(line) for line in lines) <= 100
+
+
+def test_forfeits_count_the_games_lost_to_failures_even_without_a_failure_of_their_own(
+        tmp_path: Path) -> None:
+    """A bot the referee gave up on after failed starts forfeits the rest of its match
+    without a new failure: its failure count alone would undercount what it lost."""
+    b = StoreBuilder(tmp_path / "a.db")
+    tid, (a, br) = b.tournament("cup", ["alpha", "bravo"], players=2)
+    start = {"seat": 1, "bot": br, "type": "startup_failure", "detail": "SyntaxError"}
+    b.game(GameSpec(tid, 0, 0, 0, [a, br], [1, 2], failures=[start],
+                    forfeits={"1": "startup_failure"}))
+    for game in (1, 2):
+        b.game(GameSpec(tid, 0, 0, game, [a, br], [1, 2], forfeits={"1": "startup_failure"}))
+    b.game(GameSpec(tid, 0, 0, 3, [a, br], [2, 1]))
+    b.close()
+    board = build_leaderboard(tmp_path / "a.db", "cup")
+    rows = {row.bot: row for row in board.rows}
+    assert (rows["bravo"].forfeits, rows["alpha"].forfeits) == (3, 0)
+    assert rows["bravo"].failures == {"startup_failure": 1}
+    bravo = next(b for b in json.loads(render_leaderboard(board, "json"))["bots"]
+                 if b["bot"] == "bravo")
+    assert bravo["forfeits"] == 3
+    csv_rows = {r["bot"]: r for r in csv.DictReader(io.StringIO(render_leaderboard(board, "csv")))}
+    assert (csv_rows["bravo"]["forfeits"], csv_rows["alpha"]["forfeits"]) == ("3", "0")
+    text = fitted_table(board, wide=True)[0]
+    bravo_line = next(line for line in text.splitlines() if "bravo" in line)
+    assert bravo_line.endswith("startup_failure 1 (3 forfeits)")

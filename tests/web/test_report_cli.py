@@ -52,6 +52,22 @@ def test_report_pages_hold_the_leaderboard_rows(cup_site: Path, cup_db: Path) ->
     assert "5" in (cup_site / "index.html").read_text()  # the spec's public seed is shown
 
 
+def test_the_leaderboard_counts_the_games_a_bot_forfeited(tmp_path: Path) -> None:
+    """A failure may forfeit nothing (a timeout plays the safe default) or the whole game:
+    the board says how many games each bot's failures cost it."""
+    from arena.web.data import load_tournament
+    from arena.web.site import render_page
+
+    db = site_db.build(tmp_path / "arena.db")
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("UPDATE games SET forfeits_json = ? WHERE id = ?",
+                     ('{"1": "timeout"}', site_db.FAILING_GAME))
+    conn.close()
+    index = render_page(load_tournament(db, site_db.NAME), "index.html")
+    assert "timeout 1</a> (1 forfeit)</td>" in index
+
+
 def test_the_failing_game_is_linked_from_the_failures(cup_site: Path) -> None:
     games = (cup_site / "games.html").read_text()
     assert '<a href="games/r1-t0-g1.html">cup/r1/t0/g1</a>' in games

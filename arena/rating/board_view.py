@@ -89,7 +89,7 @@ def _silent(board: Leaderboard) -> list[str]:
 
 def _failures_text(row: LeaderboardRow) -> str:
     """The failures by type, then the games they cost: a failure may forfeit nothing (a
-    restart), and a bot given up after failed starts forfeits games without a failure."""
+    strike, a restart)."""
     text = ", ".join(f"{kind} {count}" for kind, count in row.failures.items())
     if not row.forfeits:
         return text

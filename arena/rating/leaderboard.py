@@ -87,8 +87,7 @@ class LeaderboardRow:
     byes: int
     buchholz: float | None
     failures: dict[str, int] = field(default_factory=dict)
-    #: Games the bot forfeited (placed last): what its failures cost it. A bot given up
-    #: after failed starts forfeits the rest of its match without a failure of its own.
+    #: Games the bot forfeited (placed last): what its failures cost it.
     forfeits: int = 0
     new_version: bool = False
     older_versions: list[str] = field(default_factory=list)

@@ -272,8 +272,16 @@ class BotClient:
             quote += f" ({problem})" if problem is not None else ""
         failure = Failure(F.STARTUP_FAILURE, detail + quote)
         self.diagnostics.failures[F.STARTUP_FAILURE] += 1
+        self.diagnostics.last_start_failure = failure.detail
         self._stop_now()
         return failure
+
+    def _given_up(self) -> Failure:
+        """A game forfeited unplayed says why, as its author reads one game, not the match."""
+        self.diagnostics.failures[F.STARTUP_FAILURE] += 1
+        return Failure(F.STARTUP_FAILURE, f"not started again after {MAX_FAILED_STARTS} "
+                       "failed starts in a row in this match; the last: "
+                       + self.diagnostics.last_start_failure)
 
     @property
     def gives_up(self) -> bool:
@@ -284,7 +292,7 @@ class BotClient:
         """Reset the per-game budget, (re)start the process if needed and send ``game_start``.
 
         Returns a failure when the bot cannot play this game; :attr:`forfeited` is then set
-        (also without a failure when the bot is not restarted any more)."""
+        (with ``restart=False`` without one: the caller holds the start that just failed)."""
         self.clock.new_game()
         self.forfeited = None
         self._game_mark = len(self.diagnostics.latencies)
@@ -297,7 +305,7 @@ class BotClient:
         if self.conn is None:
             if self.gives_up or not restart:
                 self._forfeit_unstarted()
-                return None
+                return self._given_up() if self.gives_up else None
             failure = self.start()
             if failure is not None:
                 self._forfeit_unstarted()

@@ -43,6 +43,8 @@ class BotDiagnostics:
     #: Start-ups failed in a row, by any of the bot's processes in the match: past a few the
     #: bot is given up (not reported: ``failures`` counts them).
     failed_starts: int = 0
+    #: Why the last of them failed, quoted in each game forfeited once the bot is given up.
+    last_start_failure: str = ""
 
     @property
     def timeouts(self) -> int:

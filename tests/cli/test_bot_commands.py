@@ -662,7 +662,7 @@ def test_a_match_stopped_by_a_bot_edited_during_it_says_how_far_it_got(
 
 def test_a_bot_given_up_after_failed_starts_never_started() -> None:
     """After MAX_FAILED_STARTS the referee stops trying: later games record the forfeit
-    without a new failure, and the bot still never started."""
+    (and a failure saying so), and the bot still never started."""
     from types import SimpleNamespace
 
     from arena.rating.match_series import never_started

@@ -421,8 +421,8 @@ def test_the_report_folds_the_rating_settings_into_a_footnote(tmp_path: Path) ->
 
 def test_forfeits_count_the_games_lost_to_failures_even_without_a_failure_of_their_own(
         tmp_path: Path) -> None:
-    """A bot the referee gave up on after failed starts forfeits the rest of its match
-    without a new failure: its failure count alone would undercount what it lost."""
+    """Failures do not count forfeits: a strike or a restart forfeits nothing, and results
+    stored before a game forfeited unstarted recorded a failure have forfeits without one."""
     b = StoreBuilder(tmp_path / "a.db")
     tid, (a, br) = b.tournament("cup", ["alpha", "bravo"], players=2)
     start = {"seat": 1, "bot": br, "type": "startup_failure", "detail": "SyntaxError"}

@@ -141,8 +141,12 @@ def test_a_bot_that_never_starts_forfeits_every_game_and_is_given_up() -> None:
     assert all(g.forfeits == {1: "startup_failure"} for g in outcome.games)
     assert all(g.placements == [1, 2] for g in outcome.games)
     assert len(table.made[1]) == 3  # then the referee stops wasting start-up waits on it
-    types = [f["type"] for g in outcome.games for f in g.failures]
-    assert types == ["startup_failure"] * 3
+    failures = [f for g in outcome.games for f in g.failures]
+    assert [f["type"] for f in failures] == ["startup_failure"] * 5
+    # each game it forfeited unstarted says why, for whoever reads that game alone
+    assert [f["detail"] for f in failures[3:]] == [
+        "not started again after 3 failed starts in a row in this match; the last: "
+        + failures[2]["detail"]] * 2
 
     # in duplicate the bot's processes (one per seating) share the count: at a table of 4
     # with 24 seatings the referee does not wait for 24 times as many start-ups

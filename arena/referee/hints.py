@@ -57,6 +57,14 @@ _MISSING_MODULE = re.compile(r"^ModuleNotFoundError: No module named '([A-Za-z_]
 _MISSING_FILE = re.compile(
     rf"^FileNotFoundError: \[Errno 2\] No such file or directory: '"
     rf"(?:{re.escape(BWRAP_BOT_DIR)}/|/[^']*/{re.escape(BOX_PREFIX)}[^/']*/bot/)?([^'/][^']*)'$")
+#: A write into the bot's own files, which the sandbox copies read-only: the error bubblewrap
+#: gives for any path there, or a denied relative path (the copy is the working directory).
+_READ_ONLY = re.compile(
+    r"^(?:OSError: \[Errno 30\] Read-only file system: |PermissionError: \[Errno 13\] "
+    rf"Permission denied: '(?:[^/]|{re.escape(BWRAP_BOT_DIR)}/|/[^']*/{re.escape(BOX_PREFIX)}))")
+READ_ONLY_HINT = (f"{HINT}a bot's own files are read-only: write in its scratch directory, "
+                  "$TMPDIR (tempfile.gettempdir()), at most tmp_mb (64 MiB by default), "
+                  "emptied when its process ends (docs/BOTS.md)")
 #: How alike a missing module's name and an installed one must be to be taken for a typo.
 _MISSPELT = 0.8
 #: The file of requirements authors write by pip's convention.
@@ -260,11 +268,14 @@ def log_note(log: str, bot_path: str | Path | None = None) -> str:
 
 
 def _error_hint(error: str, bot_path: str | Path | None) -> str:
-    """The hint for a traceback's last line: :func:`beside_hint`, else :data:`MODULE_HINT`
-    after a ``ModuleNotFoundError``; empty for other errors."""
+    """The hint for a traceback's last line: :func:`beside_hint`, else :data:`READ_ONLY_HINT`
+    after a write into the bot's files, else :data:`MODULE_HINT` after a
+    ``ModuleNotFoundError``; empty for other errors."""
     beside = beside_hint(error, bot_path) if bot_path is not None else None
     if beside is not None:
         return beside
+    if _READ_ONLY.match(error):
+        return READ_ONLY_HINT
     if not error.startswith("ModuleNotFoundError"):
         return ""
     unread = requirements_hint(bot_path) if bot_path is not None else None

@@ -62,6 +62,32 @@ def test_a_file_beside_a_single_file_bot_is_not_in_its_sandbox(tmp_path: Path) -
             "(bot.py and the files it uses; 'Several files' in docs/BOTS.md)") in line
 
 
+@needs_sandbox
+def test_a_bot_writing_beside_its_files_is_told_where_it_may_write(tmp_path: Path) -> None:
+    bot = tmp_path / "diary.py"
+    bot.write_text("from arena.sdk import Bot\n\n\nclass Diary(Bot):\n    name = 'diary'\n\n"
+                   "    def act(self, request):\n"
+                   "        open('history.log', 'a').write('turn')\n        return 0\n")
+    [line] = _failures(str(bot), bots_dir=tmp_path / "registry")
+    assert "'history.log' (at diary.py line 8, in act); hint: a bot's own files are read-only: " \
+           "write in its scratch directory, $TMPDIR (tempfile.gettempdir()), at most tmp_mb " \
+           "(64 MiB by default), emptied when its process ends (docs/BOTS.md)" in line
+
+
+def test_only_a_write_into_the_bots_own_files_gets_the_scratch_hint(tmp_path: Path) -> None:
+    """Without bubblewrap the copy is a read-only directory of the box: the write is denied."""
+    def hint(error: str) -> bool:
+        log = "\n".join(["Traceback (most recent call last):",
+                         '  File "/bot/bot.py", line 3, in act', "    open(p, 'w')", error])
+        return "hint: a bot's own files are read-only" in log_note(log)
+
+    assert hint("OSError: [Errno 30] Read-only file system: '/bot/notes.txt'")
+    assert hint("PermissionError: [Errno 13] Permission denied: 'notes.txt'")
+    assert hint("PermissionError: [Errno 13] Permission denied: "
+                "'/tmp/arena-box-12-ab/bot/notes.txt'")
+    assert not hint("PermissionError: [Errno 13] Permission denied: '/etc/shadow'")
+
+
 def test_the_note_reads_the_bots_copy_with_or_without_bubblewrap() -> None:
     frames = {
         "/bot": '  File "/bot/pkg/brain.py", line 3, in think',

@@ -73,7 +73,7 @@ def _bot_files(root: Path) -> list[Path]:
     (which ``submit`` would follow and copy, host files and all, where the bot can read
     them), a FIFO (which hangs whoever reads it) or a device is refused."""
     files: list[Path] = []
-    total = 0
+    sizes: list[int] = []
     # a file's names met in the walk, by inode: those the launch's copy keeps, the skipped
     names: dict[tuple[int, int], int] = {}
     skipped: dict[tuple[int, int], int] = {}
@@ -98,14 +98,17 @@ def _bot_files(root: Path) -> list[Path]:
         for name in sorted(filenames):
             if not cache and not name.endswith(SKIPPED_SUFFIXES):
                 files.append(Path(dirpath) / name)
-                total += (Path(dirpath) / name).lstat().st_size
+                sizes.append((Path(dirpath) / name).lstat().st_size)
         if len(files) > MAX_BOT_FILES:  # before hashing them all
             raise ManifestError(f"{printable(str(root))} holds more than {MAX_BOT_FILES:,} "
                                 f"files; a bot may hold at most {MAX_BOT_FILES:,} (its "
                                 "packages belong in its environment: requirements:)")
-    if total > MAX_BOT_BYTES:
-        raise ManifestError(f"{printable(str(root))} holds {total / 2**20:.0f} MiB of files; a "
-                            f"bot may hold at most {MAX_BOT_BYTES >> 20} MiB")
+    if sum(sizes) > MAX_BOT_BYTES:
+        largest = max(range(len(files)), key=sizes.__getitem__)
+        raise ManifestError(f"{printable(str(root))} holds {sum(sizes) / 2**20:.0f} MiB of "
+                            f"files; a bot may hold at most {MAX_BOT_BYTES >> 20} MiB (the "
+                            f"largest: {printable(str(files[largest].relative_to(root)))}, "
+                            f"{sizes[largest] / 2**20:.0f} MiB)")
     for file in files:
         _refuse_outside_link(file, names, skipped, root)
     return files

@@ -137,6 +137,33 @@ def test_the_game_list_filters(browser: Any, cup_site: Path) -> None:
     assert errors(browser) == []
 
 
+def test_the_failures_follow_the_bot_and_failure_filters(browser: Any, cup_site: Path) -> None:
+    """A leaderboard's failure count links to its bot's games: the failures above them are
+    that bot's too (a class's page listed every other bot's first, 200 of them)."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    listed = "return [Array.from(document.querySelectorAll('ul.failures li')).filter(li => " \
+             "!li.hidden).length, document.getElementById('failures-shown').textContent]"
+
+    def shows(count: int, note: str) -> None:
+        try:
+            WebDriverWait(browser, 30).until(
+                lambda b: b.execute_script(listed) == [count, note])
+        except TimeoutException:
+            pass
+        assert browser.execute_script(listed) == [count, note]
+
+    page = (cup_site / "games.html").as_uri()
+    browser.get(page + "?bot=beta%40v1&failure=timeout")
+    shows(1, "1 of the 1 failures listed match the filters below.")
+    browser.get(page + "?bot=alpha%40v1")
+    shows(0, "None of the 1 failures listed match the filters below.")
+    browser.get(page)
+    shows(1, "")
+    assert errors(browser) == []
+
+
 def test_a_long_game_list_draws_a_page_at_a_time(browser: Any, cup_db: Path, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """A big tournament's list draws its games a page at a time (here 4 of the cup's 9), its

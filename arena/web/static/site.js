@@ -130,6 +130,19 @@
       body.textContent = "";
       drawn = 0;
       drawMore();
+      // the failures listed above follow the bot and failure filters: a leaderboard's
+      // failure count opens its bot's games, and its failures come first, not everyone's
+      var items = document.querySelectorAll("ul.failures li[data-failure]"), matched = 0;
+      Array.prototype.forEach.call(items, function (li) {
+        li.hidden = !((!bot || li.getAttribute("data-bot") === bot) &&
+          (!failure || failure === "*" || li.getAttribute("data-failure") === failure));
+        matched += li.hidden ? 0 : 1;
+      });
+      var said = document.getElementById("failures-shown");
+      if (said) {
+        said.textContent = !(bot || failure) || !items.length ? "" : (matched ? matched : "None") +
+          " of the " + count(items.length) + " failures listed match the filters below.";
+      }
     };
     var params = new URLSearchParams(location.search);
     ["bot", "round", "size", "category", "failure", "table"].forEach(function (name) {

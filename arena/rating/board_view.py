@@ -133,7 +133,7 @@ def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:
         headers = ["rank", "bot", "version", "key", "mu", "sigma", "conservative", "games",
                    "wins", "win_pct", "mean_placement", "points", *_SWISS_ONLY]
         headers += ["failures", *(f"failures_{kind}" for kind in kinds), "forfeits",
-                    "new_version", "note"]
+                    "failure_reason", "new_version", "note"]
         records = []
         for row in board.rows:
             record: dict[str, Any] = {

@@ -89,6 +89,9 @@ class LeaderboardRow:
     failures: dict[str, int] = field(default_factory=dict)
     #: Games the bot forfeited (placed last): what its failures cost it.
     forfeits: int = 0
+    #: Its most frequent failure, ``type: detail`` as the referee wrote it (the first seen
+    #: of equally frequent ones): what its author has to fix first.
+    failure_reason: str = ""
     new_version: bool = False
     older_versions: list[str] = field(default_factory=list)
     #: The settings the bot was entered with (``{bot: ..., options: {...}}`` in a spec).
@@ -159,6 +162,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     place_sum: Counter[str] = Counter()
     failures: dict[str, Counter[str]] = defaultdict(Counter)
     forfeits: Counter[str] = Counter()
+    reasons: dict[str, Counter[str]] = defaultdict(Counter)
     for game in ordered:
         forfeited = {seat for seat, _ in game.forfeits if 0 <= seat < len(game.seats)}
         forfeits.update(game.seats[seat].key for seat in forfeited)
@@ -171,6 +175,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
             wins[bot.key] += bot.key in winners
         for failure in game.failures:
             failures[game.seats[failure.seat].key][failure.type] += 1
+            reasons[game.seats[failure.seat].key][f"{failure.type}: {failure.detail}"] += 1
     byes = list(byes)
     # Swiss scores an off-size table's games as its pairing did (duplicate mode)
     points = total_points(ordered, byes, spec_table_weight(tournament.spec)
@@ -204,6 +209,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                 buchholz=float(tiebreak.get(key, 0)) if swiss else None,
                 failures=dict(sorted(failures[key].items())),
                 forfeits=forfeits[key],
+                failure_reason=next(iter(reasons[key].most_common(1)), ("", 0))[0],
                 new_version=bool(older),
                 older_versions=older,
                 standing=standings[key].rank if key in standings else None,

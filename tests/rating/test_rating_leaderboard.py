@@ -444,3 +444,16 @@ def test_forfeits_count_the_games_lost_to_failures_even_without_a_failure_of_the
     text = fitted_table(board, wide=True)[0]
     bravo_line = next(line for line in text.splitlines() if "bravo" in line)
     assert bravo_line.endswith("startup_failure 1 (3 forfeits)")
+
+
+def test_the_exports_say_why_a_bot_failed_most_often(tmp_path: Path) -> None:
+    """A grader's csv names each bot's most frequent failure with its reason, as the referee
+    wrote it: how often is not enough to tell a student what to fix."""
+    small_store(tmp_path / "a.db")
+    board = build_leaderboard(tmp_path / "a.db", "cup")
+    rows = {r["bot"]: r for r in csv.DictReader(io.StringIO(render_leaderboard(board, "csv")))}
+    assert rows["bravo"]["failure_reason"] == "crash: signal 9"  # timeouts differ: 1.5, 1.1 s
+    assert rows["alpha"]["failure_reason"] == ""
+    bravo = next(b for b in json.loads(render_leaderboard(board, "json"))["bots"]
+                 if b["bot"] == "bravo")
+    assert bravo["failure_reason"] == "crash: signal 9"

@@ -85,14 +85,16 @@ def short_name(names: dict[str, str], key: str) -> str:
 def games_listing(data: TournamentData) -> dict[str, Any]:
     """Every game of the list, compact, for the page's script to filter and draw: bots and
     categories once each, a game as ``[slug, round, table, seats (bot indexes), placements,
-    categories (indexes), tie-break, failure types]``."""
+    categories (indexes), tie-break, failure types, the failures' seats]``."""
     bots = sorted({key for g in data.games for key in g.seats})
     categories = sorted({c for g in data.games for c in g.desmos})
     bot_index = {key: i for i, key in enumerate(bots)}
     category_index = {c: i for i, c in enumerate(categories)}
     rows = [[g.slug, g.round, g.table, [bot_index[key] for key in g.seats], g.placements,
              [category_index[c] for c in g.desmos], g.tiebreak,
-             [f.get("type", "?") for f in g.failures]] for g in data.games]
+             [f.get("type", "?") for f in g.failures],
+             [f.get("seat") if isinstance(f.get("seat"), int) else None for f in g.failures]]
+            for g in data.games]
     return {"bots": bots, "labels": [short_name(data.names, key) for key in bots],
             "categories": categories, "rows": rows}
 

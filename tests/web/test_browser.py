@@ -159,6 +159,15 @@ def test_the_failures_follow_the_bot_and_failure_filters(browser: Any, cup_site:
     shows(1, "1 of the 1 failures listed match the filters below.")
     browser.get(page + "?bot=alpha%40v1")
     shows(0, "None of the 1 failures listed match the filters below.")
+    # and the games are those where the bot itself failed so, not its table's other bots
+    rows = "return Array.from(document.querySelectorAll('#games tbody tr')).map(r => " \
+           "r.cells[0].textContent)"
+    browser.get(page + "?bot=alpha%40v1&failure=timeout")
+    shows(0, "None of the 1 failures listed match the filters below.")
+    assert browser.execute_script(rows) == []
+    browser.get(page + "?bot=beta%40v1&failure=timeout")
+    shows(1, "1 of the 1 failures listed match the filters below.")
+    assert browser.execute_script(rows) == ["r1-t0-g1"]
     browser.get(page)
     shows(1, "")
     assert errors(browser) == []

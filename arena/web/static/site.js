@@ -84,7 +84,7 @@
                bots: g[3].map(function (i) { return data.bots[i]; }),
                labels: g[3].map(function (i) { return data.labels[i]; }), places: g[4],
                categories: g[5].map(function (i) { return data.categories[i]; }),
-               tiebreak: g[6], failures: g[7] };
+               tiebreak: g[6], failures: g[7], failedSeats: g[8] || [] };
     });
     var matching = games, drawn = 0;
     var cell = function (tr, text) { var td = tr.insertCell(); td.textContent = text; return td; };
@@ -125,7 +125,12 @@
         return (!bot || g.bots.indexOf(bot) >= 0) && (!round || g.round === round) &&
           (!table || g.table === table) && (!size || g.size === size) &&
           (!category || g.categories.indexOf(category) >= 0) &&
-          (!failure || (failure === "*" ? g.failures.length > 0 : g.failures.indexOf(failure) >= 0));
+          (!failure || g.failures.some(function (type, i) {
+            // with a bot chosen, its own failure: not one of its table's other bots'
+            var seat = g.failedSeats[i], own = !bot || seat === null || seat === undefined ||
+              g.bots[seat] === bot;
+            return own && (failure === "*" || type === failure);
+          }));
       });
       body.textContent = "";
       drawn = 0;

@@ -443,12 +443,15 @@ def _bots_table(outcome: MatchOutcome, width: int | None = None) -> str:
     rows = []
     standings = outcome.standings()
     for stats, diag in zip(standings, outcome.bots, strict=True):
-        failures = ", ".join(f"{t} {n}" for t, n in diag["failures"].items()) or "-"
+        failures = ", ".join(f"{t} {n}" for t, n in diag["failures"].items())
+        if diag["forfeits"]:  # what they cost, as the leaderboard says it
+            cost = f"{diag['forfeits']} forfeit{'' if diag['forfeits'] == 1 else 's'}"
+            failures = f"{failures} ({cost})" if failures else cost
         rows.append([diag["name"], diag["bot"].split("@")[1], stats["wins"],
                      stats["mean_place"], diag["decisions"],
                      "-" if diag["median_ms"] is None else f"{diag['median_ms']:.2f}",
                      "-" if diag["max_ms"] is None else f"{diag['max_ms']:.1f}",
-                     diag["timeouts"], failures, diag["restarts"]])
+                     diag["timeouts"], failures or "-", diag["restarts"]])
     headers = ["bot", "version", "wins", "mean place", "decisions", "median ms", "max ms",
                "timeouts", "failures", "restarts"]
     quiet = [i for i in (7, 8, 9) if all(row[i] in (0, "-") for row in rows)]

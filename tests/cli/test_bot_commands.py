@@ -548,6 +548,9 @@ def test_a_match_with_a_bot_that_never_started_gives_no_elo(tmp_path: Path) -> N
            "(exit code 2); SyntaxError: expected ':' (at broken.py line 4)" in result.stdout
     assert "Elo" not in result.stdout and "against random" not in result.stdout
     assert result.stderr == "Error: broken never started (the failures above say why)\n"
+    # the bots' table says what the failures cost, as the leaderboard does
+    [row] = [line for line in result.stdout.splitlines() if line.startswith("broken ")]
+    assert " startup_failure 2 (2 forfeits) " in row
 
 
 @needs_sandbox

@@ -7,6 +7,7 @@ The modules, each importing only those listed before it
   contest's database kept private), :mod:`~arena.tournament.dbfiles` (what is said of a
   database it cannot use), :mod:`~arena.tournament.store` (the results database),
   :mod:`~arena.tournament.bot_versions` (the bot versions it stores, read back),
+  :mod:`~arena.tournament.game_details` (a game's showdown and conduct, read back),
   :mod:`~arena.tournament.events` (what a run reports), :mod:`~arena.tournament.scoring`
   (points, Buchholz, standings), :mod:`~arena.tournament.schedule` (fixed schedules and
   seeds), :mod:`~arena.tournament.swiss_local` and :mod:`~arena.tournament.swiss` (Swiss

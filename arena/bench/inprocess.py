@@ -35,6 +35,7 @@ from arena.registry import BotSpec, someone_elses
 from arena.sdk.bot import Bot
 from arena.sdk.local import BotAgent
 from arena.sdk.runner import load_bot
+from arena.tournament.game_records import game_record
 from arena.tournament.store import GameRow, Store
 
 __all__ = ["InProcessResult", "ParallelReplay", "not_in_process", "replay_in_parallel",
@@ -87,7 +88,7 @@ def _stored_games(db: Path, name: str,
     with Store(db, create=False, read_only=True) as store:
         row = store.require(name)
         by_id = dict(zip(store.entrant_ids(row.id), entrants, strict=True))
-        games = [(g, store.record(g.id)) for g in store.games(row.id)]
+        games = [(g, game_record(store, g.id)) for g in store.games(row.id)]
     return by_id, games
 
 

@@ -34,7 +34,8 @@ from arena.rating.games import connect, find_tournament, load_games, tournament_
 from arena.rating.leaderboard import Leaderboard, build_leaderboard
 from arena.rating.trueskill_rating import rate_stored, rate_tournament_run
 from arena.referee.seeds import utc_today
-from arena.tournament.store import Store, compress_record, game_id
+from arena.tournament.game_records import compress_record
+from arena.tournament.store import Store, game_id
 from arena.web.data import load_tournament
 
 __all__ = ["LeaderboardBenchResult", "run_leaderboard_bench", "write_tournament"]

@@ -18,11 +18,12 @@ import yaml
 
 from arena.registry import BotSpec
 from arena.tournament.events import Report, ignore
+from arena.tournament.game_records import compress_record, game_record
 from arena.tournament.ray_bundles import BotBundle, materialize_bot, pack_bot
 from arena.tournament.ray_executor import RayExecutor, RayStats, quiet_ray_logging
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import spec_from_mapping
-from arena.tournament.store import Store, compress_record, game_id
+from arena.tournament.store import Store, game_id
 from arena.tournament.tasks import GameMessage, Message
 
 __all__ = ["RayBenchResult", "run_ray_bench"]
@@ -256,5 +257,5 @@ def _sample_messages(db: Path, name: str, samples: int) -> list[Message]:
                  "starting_seat": game.starting_seat, "placements": list(game.placements),
                  "failures": game.failures, "forfeits": game.forfeits,
                  "decisions": game.decisions, "duration_s": game.duration_s},
-                compress_record(store.record(game.id))))
+                compress_record(game_record(store, game.id))))
     return messages

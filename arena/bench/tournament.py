@@ -44,9 +44,10 @@ from arena.bench.inprocess import (
 )
 from arena.sandbox import probe
 from arena.tournament.events import Report, ignore
+from arena.tournament.game_records import compress_record, game_record
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import TournamentSpec, load_spec, spec_from_mapping
-from arena.tournament.store import Store, compress_record
+from arena.tournament.store import Store
 
 __all__ = ["BenchResult", "run_tournament_bench"]
 
@@ -329,7 +330,7 @@ def _describe(result: BenchResult, records: list[bytes], spec: TournamentSpec, d
         result.tables = len(store.tables(row.id))
         if not records:
             for game in store.games(row.id)[:50]:
-                records.append(compress_record(store.record(game.id)))
+                records.append(compress_record(game_record(store, game.id)))
     if from_file:
         result.title = spec.name
         result.bots = [b.name for b in spec.entrants]

@@ -196,13 +196,14 @@ def _file_games(path: Path, number: int, match_id: Any, index: int) -> dict[int,
 def _stored_games(match_id: str, index: int, db: Path) -> dict[int, dict[str, Any]]:
     """Games 0 to ``index`` - 1 of a stored match, those the database holds."""
     from arena.errors import ReplayError, StoreError
+    from arena.tournament.game_records import game_record
     from arena.tournament.store import Store
 
     found: dict[int, dict[str, Any]] = {}
     with Store(db, create=False, read_only=True) as store:
         for at in range(index):
             try:
-                found[at] = store.record(f"{match_id}/g{at}")
+                found[at] = game_record(store, f"{match_id}/g{at}")
             except (StoreError, ReplayError):  # not stored, or damaged: not at hand
                 continue
     return found

@@ -448,6 +448,7 @@ def _warn_unless_it_replays(title: str, record: dict[str, Any]) -> None:
 def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
     """(title, record) of ``ref``: a records file's ``number``-th record, or a stored game."""
     from arena.errors import ReplayError, StoreError
+    from arena.tournament.game_records import game_record
     from arena.tournament.store import Store
 
     path = Path(ref)
@@ -473,7 +474,7 @@ def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
         if store.tournament(tournament) is None:
             raise StoreError(f"no tournament '{tournament}' in {db} (arena tournaments lists "
                              "them)")
-        return f"Game {ref}", store.record(ref)
+        return f"Game {ref}", game_record(store, ref)
 
 
 def _bot_homes(record: dict[str, Any], db: Path) -> list[str | None]:

@@ -8,6 +8,7 @@ The modules, each importing only those listed before it
   database it cannot use), :mod:`~arena.tournament.store` (the results database),
   :mod:`~arena.tournament.bot_versions` (the bot versions it stores, read back),
   :mod:`~arena.tournament.game_details` (a game's showdown and conduct, read back),
+  :mod:`~arena.tournament.game_records` (the games' records, compressed and read back),
   :mod:`~arena.tournament.events` (what a run reports), :mod:`~arena.tournament.scoring`
   (points, Buchholz, standings), :mod:`~arena.tournament.schedule` (fixed schedules and
   seeds), :mod:`~arena.tournament.swiss_local` and :mod:`~arena.tournament.swiss` (Swiss

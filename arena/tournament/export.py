@@ -10,6 +10,7 @@ from typing import IO, Any
 
 from arena.errors import StoreError
 from arena.tournament.bot_versions import bot_labels
+from arena.tournament.game_records import game_record
 from arena.tournament.store import GameRow, Store
 
 __all__ = ["EXPORT_SCHEMA_VERSION", "export_games"]
@@ -27,7 +28,7 @@ def export_games(db: str | Path, tournament: str, out: IO[str]) -> int:
         keys = bot_labels(store)
         count = 0
         for game in store.games(row.id):
-            line = _line(tournament, game, keys, store.record(game.id))
+            line = _line(tournament, game, keys, game_record(store, game.id))
             out.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
             count += 1
     return count

@@ -16,6 +16,7 @@ from arena.engine.houserules import HouseRules
 from arena.referee.failures import counts_line, describe
 from arena.tournament.bot_versions import bot_labels, bot_options
 from arena.tournament.editions import entry_indexes
+from arena.tournament.game_records import export_records
 from arena.tournament.league_store import entry_lines
 from arena.tournament.overrides import override_options
 from arena.tournament.planning import group_deals
@@ -258,6 +259,6 @@ def status_lines(db: str | Path, tournament: str | None,
         row = store.require(tournament)
         lines = _detail(store, row, width)
         if records is not None:
-            count = store.export_records(row.id, records)
+            count = export_records(store, row.id, records)
             lines += ["", f"wrote {count} game records to {records}"]
         return lines

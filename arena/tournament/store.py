@@ -4,8 +4,8 @@ Schema: docs/ARCHITECTURE.md ("The store"), plus what the runner needs to resume
 marked "added" there). Game records are zlib-compressed JSON in the ``records`` table and are
 committed in the *same* transaction as their ``games`` row, so a ``kill -9`` at any instant
 leaves either both or neither: there is no separate file whose tail could be torn, and no
-record can exist without its game or the other way round. ``export_records`` writes them out
-as gzip JSON lines when a file is wanted.
+record can exist without its game or the other way round. They are compressed and read back
+in :mod:`~arena.tournament.game_records`.
 
 Durability: ``synchronous=NORMAL`` in WAL mode survives the death of the process at any point
 (committed pages are in the WAL, which the OS keeps); only an operating-system crash or power
@@ -18,14 +18,12 @@ import datetime as dt
 import json
 import logging
 import sqlite3
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, TextIO, TypeVar
+from typing import Any, TypeVar
 
-from arena.common.wholefile import write_whole
 from arena.errors import ArenaError, StoreError, TournamentNotFoundError
 from arena.tournament.dbfiles import (
     SCHEMA_VERSION,
@@ -44,9 +42,9 @@ from arena.tournament.secrecy import make_private, private_directory
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
-__all__ = ["BUSY_TIMEOUT_S", "DEFAULT_RESULTS", "SCHEMA", "GameRow", "Store", "StoredRecord",
-           "TableRow", "TournamentRow", "compress_record", "decompress_record", "game_id",
-           "match_id", "peek", "shown_state", "stored_bot_id", "stored_metadata"]
+__all__ = ["BUSY_TIMEOUT_S", "DEFAULT_RESULTS", "SCHEMA", "GameRow", "Store", "TableRow",
+           "TournamentRow", "game_id", "match_id", "peek", "shown_state", "stored_bot_id",
+           "stored_metadata"]
 
 #: Where results go unless a spec's ``results`` or ``--db`` says otherwise.
 DEFAULT_RESULTS = "results/arena.db"
@@ -166,14 +164,6 @@ class GameRow:
     forfeits: dict[str, str]
     decisions: int
     duration_s: float
-
-
-class StoredRecord(NamedTuple):
-    """A game's record as the store holds it: zlib-compressed JSON
-    (:func:`decompress_record` reads it)."""
-
-    game_id: str
-    blob: bytes
 
 
 class Store:
@@ -480,55 +470,6 @@ class Store:
                         duration_s=r[11] or 0.0)
                 for r in self.conn.execute(query, params)]
 
-    def record(self, game: str) -> dict[str, Any]:
-        """One game's record, decompressed."""
-        try:
-            row = self.conn.execute("SELECT record FROM records WHERE game_id = ?",
-                                    (game,)).fetchone()
-        except sqlite3.OperationalError as exc:
-            raise self._no_records(exc) from None
-        if row is None:
-            raise StoreError(f"no record of game {game} in {self.path}")
-        return decompress_record(row[0], game)
-
-    def record_blobs(self, tournament_id: int,
-                     only: str | None = None) -> Iterator[StoredRecord]:
-        """A tournament's records as stored (compressed) in id order (``only``: that game's)."""
-        query = ("SELECT r.game_id, r.record FROM records r JOIN games g ON g.id = r.game_id "
-                 "WHERE r.tournament_id = ?")
-        params: tuple[Any, ...] = (tournament_id,)
-        if only is not None:
-            query += " AND r.game_id = ?"
-            params += (only,)
-        query += " ORDER BY g.round, g.table_index, g.game_index"
-        try:
-            for game, blob in self.conn.execute(query, params):
-                yield StoredRecord(str(game), bytes(blob))
-        except sqlite3.OperationalError as exc:
-            raise self._no_records(exc) from None
-
-    def _no_records(self, exc: sqlite3.OperationalError) -> Exception:
-        """What a failed read of records raises: a store without their table (an older
-        arena's) says so; any other failure (a lock) is itself."""
-        if "records" in table_names(self.conn):
-            return exc
-        return StoreError(f"{self.path} holds no game records ({exc})")
-
-    def export_records(self, tournament_id: int, out: Path) -> int:
-        """Write a tournament's records as JSON lines in id order (gzip when ``out`` ends in
-        ``.gz``); returns the count. ``arena replay`` reads the plain form."""
-        def write(handle: TextIO) -> int:
-            count = 0
-            for game, blob in self.record_blobs(tournament_id):
-                handle.write(_inflate(blob, game) + "\n")
-                count += 1
-            return count
-        try:  # whole or not at all: a killed export leaves no torn file under its name
-            return write_whole(out, write, compressed=out.suffix == ".gz")
-        except OSError as exc:
-            raise StoreError(f"cannot write game records to {out}: "
-                             f"{exc.strerror or exc}") from None
-
 
 def peek(path: Path, look: Callable[[Store], _T]) -> _T | None:
     """``look`` at the database at ``path`` opened read-only, or None when there is none
@@ -566,25 +507,3 @@ def shown_state(db: str | Path, tournament: str, stored: str) -> str:
         return "running"
     return "stopped" if stored == "running" else stored
 
-
-def compress_record(record: dict[str, Any]) -> bytes:
-    """A game record as compact JSON, zlib-compressed (done in the worker, off the writer)."""
-    return zlib.compress(json.dumps(record, separators=(",", ":")).encode("utf-8"), 6)
-
-
-def decompress_record(blob: bytes, game: str) -> dict[str, Any]:
-    """A stored game record read back; a damaged one is a :class:`StoreError` naming it."""
-    try:
-        record = json.loads(_inflate(blob, game))
-    except ValueError:
-        raise StoreError(f"game {game}: its stored record is damaged (not JSON)") from None
-    if not isinstance(record, dict):
-        raise StoreError(f"game {game}: its stored record is damaged (not a record)")
-    return record
-
-
-def _inflate(blob: bytes, game: str) -> str:
-    try:
-        return zlib.decompress(blob).decode("utf-8")
-    except (zlib.error, TypeError, UnicodeDecodeError) as exc:
-        raise StoreError(f"game {game}: its stored record is damaged ({exc})") from None

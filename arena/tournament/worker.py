@@ -37,7 +37,8 @@ from arena.registry import files_changed, files_unchanged, kept_copy
 from arena.sandbox import SandboxReport
 from arena.sandbox.probe import adopt
 from arena.tournament.boards import told_by
-from arena.tournament.store import compress_record, game_id, match_id
+from arena.tournament.game_records import compress_record
+from arena.tournament.store import game_id, match_id
 from arena.tournament.tasks import (
     GAME_BATCH_S,
     BoardStart,

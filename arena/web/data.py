@@ -45,6 +45,7 @@ from arena.rating.standings import game_points
 from arena.rating.trueskill_rating import RatingMemo, RatingRun, rate_stored
 from arena.tournament.bot_versions import bot_labels
 from arena.tournament.game_details import GameDetails, game_details
+from arena.tournament.game_records import decompress_record, record_blobs
 from arena.tournament.league_store import (
     entry_counts,
     entry_lines,
@@ -53,7 +54,7 @@ from arena.tournament.league_store import (
 )
 from arena.tournament.scoring import spec_table_weight
 from arena.tournament.secrecy import seed_is_secret
-from arena.tournament.store import Store, decompress_record
+from arena.tournament.store import Store
 
 __all__ = ["GameRow", "TournamentData", "game_slug", "load_tournament", "progress",
            "read_records", "tournament_names"]
@@ -289,5 +290,5 @@ def read_records(db: str | Path, name: str,
     """``(game id, record)`` of a tournament's games in id order (``only``: that game)."""
     with connect(db) as conn, Store(db, create=False, read_only=True) as store:
         info = find_tournament(conn, name, db)
-        for game_id, blob in store.record_blobs(info.id, only):
+        for game_id, blob in record_blobs(store, info.id, only):
             yield game_id, decompress_record(blob, game_id)

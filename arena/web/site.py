@@ -27,7 +27,8 @@ from jinja2.runtime import Context
 from arena.errors import ArenaError, ReplayError
 from arena.rating.games import connect, find_tournament
 from arena.rating.h2h import repeated_deals
-from arena.tournament.store import Store, StoredRecord, decompress_record
+from arena.tournament.game_records import StoredRecord, decompress_record, record_blobs
+from arena.tournament.store import Store
 from arena.web.charts import OKABE_ITO, bot_colour, heat_colour, rating_chart
 from arena.web.data import TournamentData, game_slug, load_tournament
 from arena.web.replay import build_replay
@@ -226,7 +227,7 @@ def _write_game(job: tuple[str, bytes, str]) -> int:
 
 def _blobs(db: str | Path, name: str) -> list[StoredRecord]:
     with connect(db) as conn, Store(db, create=False, read_only=True) as store:
-        return list(store.record_blobs(find_tournament(conn, name, db).id))
+        return list(record_blobs(store, find_tournament(conn, name, db).id))
 
 
 def _prepare(out: Path) -> Path:

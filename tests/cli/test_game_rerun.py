@@ -265,7 +265,8 @@ def test_a_stored_game_reruns_the_bot_with_the_options_it_was_entered_with(
         tmp_path: Path) -> None:
     import datetime as dt
 
-    from arena.tournament.store import Store, compress_record
+    from arena.tournament.game_records import compress_record
+    from arena.tournament.store import Store
 
     picky = tmp_path / "picky.py"
     picky.write_text("from arena.sdk import Bot\n\n\nclass Picky(Bot):\n"
@@ -384,7 +385,8 @@ def test_from_start_needs_the_earlier_games(tmp_path: Path) -> None:
 def test_a_stored_game_reruns_from_the_start_of_its_match(tmp_path: Path) -> None:
     import datetime as dt
 
-    from arena.tournament.store import Store, compress_record
+    from arena.tournament.game_records import compress_record
+    from arena.tournament.store import Store
 
     bot, records, seat = _match_records(tmp_path)
     games = [json.loads(line) for line in records.read_text().splitlines()]

@@ -14,6 +14,7 @@ from arena.cli.main import app
 from arena.engine.houserules import RULE_CHOICES, HouseRules
 from arena.engine.record import replay_one
 from arena.errors import SpecError
+from arena.tournament.game_records import game_record
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import spec_from_mapping
 from arena.tournament.store import Store
@@ -119,7 +120,7 @@ def test_a_tournament_plays_every_game_under_its_rules(tmp_path: Path) -> None:
         games = [r[0] for r in store.conn.execute("SELECT id FROM games")]
         assert games
         for game in games:
-            record = store.record(game)
+            record = game_record(store, game)
             assert record["config"]["rules"]["kinds"] == "family"
             assert record["config"]["rules"]["dealt_palaestron"] == "redeal"
     finally:

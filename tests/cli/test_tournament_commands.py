@@ -249,7 +249,7 @@ def _stored_game(db: Path, record: dict, act5: str) -> Path:
     path ``act5``."""
     import datetime as dt
 
-    from arena.tournament.store import compress_record
+    from arena.tournament.game_records import compress_record
 
     with Store(db) as store:
         row = store.create_tournament(
@@ -288,7 +288,7 @@ def test_a_bot_directory_with_a_dot_in_its_name_is_its_files_home(records: Path,
 def _two_tournaments(db: Path) -> None:
     import datetime as dt
 
-    from arena.tournament.store import compress_record
+    from arena.tournament.game_records import compress_record
 
     with Store(db) as store:
         for name in ("trial", "final"):

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.tournament.store import Store, compress_record, game_id
+from arena.tournament.game_records import compress_record
+from arena.tournament.store import Store, game_id
 
 
 @dataclass

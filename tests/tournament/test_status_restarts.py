@@ -10,8 +10,9 @@ from typing import Any
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.tournament.game_records import compress_record
 from arena.tournament.status import failure_summary
-from arena.tournament.store import Store, compress_record
+from arena.tournament.store import Store
 
 
 def _crash(detail: str, seat: int = 0) -> dict[str, Any]:

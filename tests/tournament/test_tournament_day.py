@@ -14,6 +14,7 @@ import pytest
 from tournament_fixtures import _repo_cwd, write_spec  # noqa: F401 - _repo_cwd: autouse
 
 from arena.tournament import opening
+from arena.tournament.game_records import game_record
 from arena.tournament.opening import open_tournament
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import load_spec
@@ -80,7 +81,7 @@ def test_a_tournament_resumed_on_a_later_day_plays_its_first_day(
     assert run_tournament(load_spec(spec.source), 1).games_recorded == 1
     with Store(db) as store:
         (game,), = store.conn.execute("SELECT game_id FROM records").fetchall()
-        config = store.record(game)["config"]
+        config = game_record(store, game)["config"]
     # on the first day "next" read in the future, which counts as never: "eve" starts
     assert (config["event_date"], config["starting_seat"]) == (first_day.isoformat(), 0)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from tournament_fixtures import REPO, _repo_cwd, write_spec  # noqa: F401 - autouse fixture
 
+from arena.tournament.game_records import game_record
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import load_spec
 from arena.tournament.store import Store
@@ -31,7 +32,7 @@ def test_each_process_is_dealt_each_deal_at_most_once(tmp_path: Path) -> None:
     with Store(db) as store:
         tid = store.tournament("deals").id
         for game in store.games(tid):
-            record = store.record(game.id)
+            record = game_record(store, game.id)
             if "spy" not in record["players"]:
                 continue
             seat = record["players"].index("spy")

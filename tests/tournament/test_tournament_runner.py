@@ -39,6 +39,7 @@ from tournament_fixtures import (  # noqa: F401 - _repo_cwd: an autouse fixture
 from arena.bench.inprocess import replay_in_parallel
 from arena.cli.main import app
 from arena.errors import ReplayError, StoreError
+from arena.tournament.game_records import game_record
 from arena.tournament.pool import LocalPool
 from arena.tournament.runner import RunSummary, mismatch_lines, resume_hint, run_tournament
 from arena.tournament.schedule import derive_seed
@@ -181,7 +182,7 @@ def moves(db: Path) -> dict[str, Any]:
     """Every game's choices, by game id."""
     with Store(db, read_only=True) as store:
         row = store.require("swiss-e2e")
-        return {g.id: store.record(g.id)["choices"] for g in store.games(row.id)}
+        return {g.id: game_record(store, g.id)["choices"] for g in store.games(row.id)}
 
 
 def test_resume_after_sigkill_records_every_game_exactly_once(
@@ -308,7 +309,7 @@ def test_duplicate_tables_of_a_deal_replay_its_boards_and_resume_as_one(tmp_path
         games = {(g.table_index, g.game_index): g for g in store.games(tid)}
         hands = {}
         for key, game in games.items():
-            events = store.record(game.id)["events"]
+            events = game_record(store, game.id)["events"]
             hands[key] = [e["cards"] for e in sorted(
                 (e for e in events if e["type"] == "deal"), key=lambda e: e["seat"])]
     tables = {t[1]: t for t in full["tables"]}

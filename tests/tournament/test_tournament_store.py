@@ -17,8 +17,9 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.errors import StoreError, TournamentNotFoundError
 from arena.tournament.dbfiles import SCHEMA_VERSION
+from arena.tournament.game_records import compress_record, export_records, game_record, record_blobs
 from arena.tournament.runlock import runner_pid
-from arena.tournament.store import Store, TableRow, compress_record, game_id
+from arena.tournament.store import Store, TableRow, game_id
 
 
 def make(store: Store, name: str = "t") -> int:
@@ -63,7 +64,7 @@ def test_a_game_is_recorded_once(tmp_path: Path) -> None:
         assert store.record_game(tid, game(gid), compress_record(record)) is True
         assert store.record_game(tid, game(gid), compress_record(record)) is False
         assert store.count_games(tid) == 1
-        assert store.record(gid) == record
+        assert game_record(store, gid) == record
         [row] = store.games(tid)
         assert row.placements == (2, 1) and row.seats == (1, 2)
         assert row.failures[0]["type"] == "timeout"
@@ -117,7 +118,7 @@ def test_tables_byes_and_export(tmp_path: Path) -> None:
         for g in range(2):
             store.record_game(tid, game(game_id("t", 1, 0, g), g), compress_record({"g": g}))
         out = tmp_path / "t.jsonl.gz"
-        assert store.export_records(tid, out) == 2
+        assert export_records(store, tid, out) == 2
         with gzip.open(out, "rt") as handle:
             assert [json.loads(line) for line in handle] == [{"g": 0}, {"g": 1}]
 
@@ -131,9 +132,9 @@ def test_a_store_without_the_records_table_says_so(tmp_path: Path) -> None:
         store.conn.execute("DROP TABLE records")
         out = tmp_path / "t.jsonl"
         with pytest.raises(StoreError, match="holds no game records"):
-            store.export_records(tid, out)
+            export_records(store, tid, out)
         with pytest.raises(StoreError, match="holds no game records"):
-            store.record("t/r1/t0/g0")
+            game_record(store, "t/r1/t0/g0")
     assert not out.exists()
 
 
@@ -159,16 +160,16 @@ def test_records_locked_by_another_program_are_not_said_to_be_missing(
         store.record_game(tid, game("t/r1/t0/g0"), compress_record({}))
         monkeypatch.setattr(store, "conn", _RecordsLocked(store.conn))
         with pytest.raises(sqlite3.OperationalError, match="locked"):
-            list(store.record_blobs(tid))
+            list(record_blobs(store, tid))
         with pytest.raises(sqlite3.OperationalError, match="locked"):
-            store.record("t/r1/t0/g0")
+            game_record(store, "t/r1/t0/g0")
 
 
 def test_an_export_that_fails_midway_leaves_the_old_file_whole(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """status --records writes whole or not at all: a failure (a full disk, a kill) after
     the first record leaves the file as it was, and no part file behind."""
-    import arena.tournament.store as store_module
+    import arena.tournament.game_records as game_records_module
 
     with Store(tmp_path / "arena.db") as store:
         tid = make(store)
@@ -176,17 +177,17 @@ def test_an_export_that_fails_midway_leaves_the_old_file_whole(
             store.record_game(tid, game(game_id("t", 1, 0, g), g), compress_record({"g": g}))
         out = tmp_path / "t.jsonl"
         out.write_text("the last export\n")
-        inflate = store_module._inflate
+        inflate = game_records_module._inflate
 
         def full_disk_at_the_second(blob: bytes, game_id: str) -> str:
             if game_id.endswith("g1"):
                 raise OSError(28, "No space left on device")
             return inflate(blob, game_id)
 
-        monkeypatch.setattr(store_module, "_inflate", full_disk_at_the_second)
+        monkeypatch.setattr(game_records_module, "_inflate", full_disk_at_the_second)
         with pytest.raises(StoreError, match=f"cannot write game records to {out}: No space "
                                              "left on device"):
-            store.export_records(tid, out)
+            export_records(store, tid, out)
     assert out.read_text() == "the last export\n"
     assert sorted(p.name for p in tmp_path.iterdir() if "t.jsonl" in p.name) == ["t.jsonl"]
 

@@ -12,9 +12,10 @@ from typing import Any, cast
 from site_db import _record
 
 from arena.registry import BotSpec
+from arena.tournament.game_records import compress_record
 from arena.tournament.league import League
 from arena.tournament.league_store import retire_entry
-from arena.tournament.store import Store, TableRow, compress_record, game_id
+from arena.tournament.store import Store, TableRow, game_id
 
 NAME = "ladder"
 FIRST = [("alpha", "v1"), ("beta", "v1"), ("gamma", "v1")]

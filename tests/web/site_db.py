@@ -10,7 +10,8 @@ from typing import Any
 
 from arena.engine.agents import RandomAgent, play_game
 from arena.engine.config import GameConfig
-from arena.tournament.store import Store, TableRow, compress_record, game_id
+from arena.tournament.game_records import compress_record
+from arena.tournament.store import Store, TableRow, game_id
 
 NAME = "cup"
 BOTS = [("alpha", "v1"), ("beta", "v1"), ("gamma", "v1"), ("delta", "v1")]

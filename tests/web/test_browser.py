@@ -26,6 +26,7 @@ from arena.engine.narration import event_lines
 from arena.engine.state import State
 from arena.rating.board_view import leaderboard_json
 from arena.rating.leaderboard import build_leaderboard
+from arena.tournament.game_records import game_record
 from arena.tournament.store import Store
 from arena.web.data import game_slug
 from arena.web.server import make_server
@@ -351,7 +352,7 @@ return {step: Number(document.getElementById('table').getAttribute('data-step'))
 @pytest.fixture(scope="module")
 def record(cup_db: Path) -> dict[str, Any]:
     with Store(cup_db, create=False, read_only=True) as store:
-        return store.record(REPLAYED)
+        return game_record(store, REPLAYED)
 
 
 def test_stepping_a_replay_shows_the_replayed_table(browser: Any, cup_site: Path,

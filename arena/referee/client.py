@@ -19,7 +19,8 @@ The client owns the fairness rules for a single bot so the match loop stays simp
 * **Late answers**: an answer to an act that already timed out, or that was struck for a
   protocol error (a stray line came first, an action with a past id included), is dropped
   silently (it was punished once already); any other unexpected id is a ``protocol_error``
-  (a *stale* id): :class:`~arena.referee.stray_lines.StrayLines` keeps the rule.
+  (a *stale* id): :class:`~arena.referee.stray_lines.StrayLines` keeps the rule, by which
+  :mod:`arena.referee.answer` reads an act's answer; the client counts what it costs.
 
 The client never sees the game: the match hands it encoded messages and gets back an index,
 a latency and maybe a :class:`~arena.referee.failures.Failure`.
@@ -34,13 +35,13 @@ from time import monotonic
 from typing import Any
 
 from arena.common.printable import printable
-from arena.errors import FilesChangedError, IllegalChoiceError, ProtocolError
+from arena.errors import FilesChangedError
 from arena.protocol import messages
 from arena.referee import failures as F
+from arena.referee.answer import Chosen, Struck, judge_answer
 from arena.referee.botlog import BotLog, log_tail
 from arena.referee.clock import GameClock
 from arena.referee.connection import (
-    OUT_OF_TIME,
     Connection,
     Ended,
     Launcher,
@@ -50,7 +51,7 @@ from arena.referee.connection import (
 from arena.referee.diagnostics import ActResult, BotDiagnostics
 from arena.referee.failures import Failure
 from arena.referee.handshake import hello_line, judge_ready
-from arena.referee.hints import explained, is_not_run, log_note
+from arena.referee.hints import is_not_run, log_note
 from arena.referee.launch import sandbox_launcher
 from arena.referee.stray_lines import StrayLines
 from arena.referee.timeouts import (
@@ -408,28 +409,19 @@ class BotClient:
 
     def _judge(self, conn: Connection, id_: int, n_legal: int, start: float,
                budget: float, kind: str = "") -> ActResult | None:
-        """Read the answer to act ``id_`` and judge it: a valid answer in time, a bad or stray
-        line, a timeout, an overflow or a bot gone. None when the bot is gone before its first
-        answer of the game, and may be restarted and asked again."""
+        """Read the answer to act ``id_`` (:func:`~arena.referee.answer.judge_answer`) and
+        count what it costs: a valid answer in time, a bad or stray line, a timeout, an
+        overflow or a bot gone. None when the bot is gone before its first answer of the game,
+        and may be restarted and asked again."""
         wait = Deadline(conn, start + budget, budget)
         self._strays.new_act()
         got = self._receive(conn, wait.at, f"a '{kind}' decision", round(budget * 1000))
-        got = self._credited_wait(wait, got)
-        while got.kind == "line":
-            try:
-                choice = messages.parse_action(got.data, id_, n_legal)
-            except IllegalChoiceError as exc:
-                return self._strike(F.ILLEGAL_CHOICE, str(exc), id_, start)
-            except ProtocolError as exc:
-                if not self._strays.skipped(got.data, id_):
-                    return self._strike(F.PROTOCOL_ERROR, explained(exc, self._stderr_tail),
-                                        id_, start)
-                # a flood of ignored lines does not stop the clock
-                got = conn.receive(wait.at) if monotonic() < wait.at else OUT_OF_TIME
-                got = self._credited_wait(wait, got)
-            else:
-                return self._answered(choice, id_, start, wait)
-        if got.kind == "timeout":
+        answer = judge_answer(wait, got, id_, n_legal, self._strays, self._turn, self._stderr_tail)
+        if isinstance(answer, Chosen):
+            return self._answered(answer.choice, id_, start, wait)
+        if isinstance(answer, Struck):
+            return self._strike(answer.kind, answer.detail, id_, start)
+        if answer.kind == "timeout":
             self._strays.late(id_)
             self.clock.timed_out()
             self._note_credit(wait, id_)
@@ -437,19 +429,11 @@ class BotClient:
                       + ignored_note(self._strays.ignored_type, "action")
                       + dropped_note(self._strays.dropped))
             return self._strike(F.TIMEOUT, detail + stuck_at(conn, self.stack_dump), id_, start)
-        if got.kind == "overflow":
-            return self._fatal(F.OUTPUT_LIMIT, overflow_detail(got, self.limits.line_bytes), id_)
+        if answer.kind == "overflow":
+            return self._fatal(F.OUTPUT_LIMIT, overflow_detail(answer, self.limits.line_bytes), id_)
         if self._may_ask_again():
             return None
         return self._crashed(id_)
-
-    def _credited_wait(self, wait: Deadline, got: Received) -> Received:
-        """``got``, or past the deadline the answer read once the deadline is moved on by
-        the CPU the stopped bots took from this one meanwhile (docs/SANDBOX.md, "CPU
-        fairness"), for as long as they took more."""
-        while got.kind == "timeout" and wait.move_on(self._turn):
-            got = wait.conn.receive(wait.at)
-        return got
 
     def _note_credit(self, wait: Deadline, id_: int) -> None:
         """Tell the bot's author, in its log, of time it was credited for this decision."""

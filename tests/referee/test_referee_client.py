@@ -12,6 +12,7 @@ from arena.protocol import messages
 from arena.protocol.transport import Closed, MockTransport, Overflow, Timeout
 from arena.referee import answer as answer_module
 from arena.referee import client as client_module
+from arena.referee import handshake as handshake_module
 from arena.referee.client import MAX_FAILED_STARTS, BotClient
 from arena.referee.connection import Received
 from arena.referee.hints import (
@@ -303,7 +304,7 @@ def test_a_flood_of_ignored_lines_does_not_stop_the_clock(
     """Lines the referee skips (unknown types, answers struck already) arrive faster than it
     reads them: past the deadline the act is a timeout, the rest of the flood unread."""
     clock = iter(range(10**9))
-    for module in (client_module, answer_module):  # 1 ms a call
+    for module in (client_module, handshake_module, answer_module):  # 1 ms a call
         monkeypatch.setattr(module, "monotonic", lambda: next(clock) / 1000)
     flood = b"\n".join([b'{"type":"note"}'] * 5000)
     conn = FakeConnection(respond=lambda m: flood, ready=None)

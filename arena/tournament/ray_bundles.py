@@ -33,10 +33,9 @@ __all__ = ["BotBundle", "PLAY_CODE", "code_fingerprint", "materialize_bot", "pac
 PLAY_CODE = ("__init__.py", "errors.py", "native.py", "common", "registry", "engine",
              "protocol", "referee", "sandbox", "sdk", "tournament/__init__.py",
              "tournament/worker.py", "tournament/pool.py", "tournament/tasks.py",
-             "tournament/boards.py", "tournament/store.py", "tournament/dbfiles.py",
-             "tournament/runlock.py",
-             "tournament/secrecy.py", "tournament/ray_bundles.py", "tournament/ray_worker.py",
-             "tournament/ray_executor.py")
+             "tournament/boards.py", "tournament/store.py", "tournament/game_records.py",
+             "tournament/dbfiles.py", "tournament/runlock.py", "tournament/secrecy.py",
+             "tournament/ray_bundles.py", "tournament/ray_worker.py", "tournament/ray_executor.py")
 _COMPLETE = ".complete"
 
 

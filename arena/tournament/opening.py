@@ -14,13 +14,20 @@ from arena.errors import ArenaError, SpecError, StoreError
 from arena.referee.seeds import utc_today
 from arena.registry import resolve
 from arena.tournament.bot_versions import bot_labels, bot_options
-from arena.tournament.editions import continue_with, edition_name, version_changes
+from arena.tournament.dbfiles import holds_no_tables
+from arena.tournament.editions import (
+    continue_with,
+    current_edition,
+    edition_name,
+    version_changes,
+)
 from arena.tournament.overrides import override_options
 from arena.tournament.planning import planned_games
 from arena.tournament.spec import TournamentSpec
-from arena.tournament.store import Store, TournamentRow, stored_metadata
+from arena.tournament.store import Store, TournamentRow, peek, stored_metadata
 
-__all__ = ["earlier_look_alike", "earlier_names", "earlier_twin", "open_tournament"]
+__all__ = ["earlier_look_alike", "earlier_names", "earlier_twin", "open_tournament",
+           "refuse_new_entrants"]
 
 
 def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
@@ -87,6 +94,36 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
         spec_path=str(spec.source.resolve()) if spec.source is not None else None,
         bots=[(b.name, b.version, str(b.path), stored_metadata(b.metadata, b.options))
               for b in spec.entrants])
+
+
+def refuse_new_entrants(db_path: Path, spec: TournamentSpec, fresh: bool,
+                        new_edition: bool) -> None:
+    """Refuse at once the entrants :func:`open_tournament` would refuse in a new tournament
+    (their names, or one passing for an earlier tournament's bot), reading the database at
+    ``db_path`` without changing it: before any bot starts, and before a database that is not
+    there is made, which a refused run would leave behind empty. The opening checks them
+    again, under the run's lock."""
+    if not db_path.is_file() or holds_no_tables(db_path):
+        _refuse_bad_names(spec)
+        return
+    found = peek(db_path, lambda store: _new_entrants_problem(store, spec, fresh, new_edition))
+    if found is not None:  # peek takes a raised error for an unusable database
+        raise found
+
+
+def _new_entrants_problem(store: Store, spec: TournamentSpec, fresh: bool,
+                          new_edition: bool) -> SpecError | None:
+    """What :func:`open_tournament` would refuse of ``spec``'s entrants in ``store``: none
+    when it resumes a stored tournament (which keeps the names it holds)."""
+    played = current_edition(store, spec, new_edition)[0]
+    if not fresh and store.tournament(played.name) is not None:
+        return None
+    try:
+        _refuse_bad_names(spec)
+        _refuse_earlier_twins(store, spec, lambda text: None)
+    except SpecError as refused:
+        return refused
+    return None
 
 
 def _refuse_bad_names(spec: TournamentSpec) -> None:

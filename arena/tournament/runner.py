@@ -50,7 +50,7 @@ from arena.tournament.events import (
     ignore,
 )
 from arena.tournament.league import League, Vetter
-from arena.tournament.opening import open_tournament
+from arena.tournament.opening import open_tournament, refuse_new_entrants
 from arena.tournament.pool import LocalPool, TableExecutor
 from arena.tournament.preflight import run_trial, trial_entrants
 from arena.tournament.run_state import RunState, planned_parallelism
@@ -213,10 +213,12 @@ def run_tournament(
     (default: the spec's, off; the local backend), each worker and its bots run on one CPU of
     their own (:class:`~arena.tournament.pool.LocalPool`).
 
-    Before the games: with ``trial``, every entry is started once, before anything is stored
-    (:func:`~arena.tournament.preflight.run_trial`). A spec whose entrants are new versions of
-    the stored tournament's goes on with them when ``carry_on`` (``--continue``), or starts a
-    new edition with ``new_edition`` (:mod:`~arena.tournament.editions`). A league
+    Before the games: the entrants a new tournament refuses (their names) are refused before
+    any bot starts or a database is made; with ``trial``, every entry is started once, before
+    anything is stored (:func:`~arena.tournament.preflight.run_trial`). A spec whose entrants
+    are new versions of the stored tournament's goes on with them when ``carry_on``
+    (``--continue``), or starts a new edition with ``new_edition``
+    (:mod:`~arena.tournament.editions`). A league
     (:mod:`~arena.tournament.league`) vets the bots that come while it runs with ``vetter``
     (default: the compliance check and a trial start). A contest's table (the spec gives no
     seed) is refused by a Ray node whose bots would run without bubblewrap or Landlock,
@@ -231,6 +233,7 @@ def run_tournament(
     n_workers = spec.effective_workers(workers)
     started = time.monotonic()
     refuse_if_running(db_path, spec, new_edition)
+    refuse_new_entrants(db_path, spec, fresh, new_edition)  # before a database is made
     stored = None if fresh else _stored_state(db_path, spec.name)
     backend = backend or spec.backend
     pin = spec.pin_workers if pin_workers is None else pin_workers

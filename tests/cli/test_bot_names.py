@@ -96,3 +96,22 @@ def test_run_check_lists_the_names_a_new_tournament_refuses(tmp_path: Path) -> N
     assert not ready
     assert (f"Refused name: bots[1]: {RULE}; enter it under another name: {{bot: REF, name: "
             "NAME}") in lines
+
+
+@pytest.mark.parametrize("trial", ["--trial", "--no-trial"])
+def test_a_run_refused_for_a_name_leaves_no_database_behind(tmp_path: Path, trial: str) -> None:
+    """A new tournament refused for an entrant's name made its results database (and the
+    directory it was to be in) first, said "New results database", then refused: the
+    refusal comes before anything is made, and before any bot starts."""
+    db = tmp_path / "results" / "arena.db"
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(yaml.safe_dump({
+        "name": "names", "format": "round_robin", "rounds": 1, "games_per_match": 1,
+        "bots": ["greedy", {"bot": "random", "name": "Mon bot"}], "seed": 3,
+        "results": str(db)}))
+    result = runner.invoke(app, ["run", str(spec), trial, "--no-progress"])
+    said = [line for line in result.stderr.splitlines(keepends=True)
+            if not line.startswith("warning: sandbox")]  # the sandbox's missing layers, if any
+    assert (result.exit_code, "".join(said)) == (
+        1, f"Error: bots[1]: {RULE}; enter it under another name: {{bot: REF, name: NAME}}\n")
+    assert [path.name for path in tmp_path.iterdir()] == ["spec.yaml"]

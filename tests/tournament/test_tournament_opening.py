@@ -229,6 +229,29 @@ def test_fresh_keeps_the_stored_tournament_when_its_new_start_is_refused(
         assert store.tournament("second") is not None
 
 
+
+def test_a_name_passing_for_an_earlier_bot_is_refused_before_any_bot_starts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The refusal came after the trial start of every entry, and after the database was
+    opened to write: it comes first, the database read only and left as it was."""
+    from arena.tournament import runner as runner_module
+
+    db = tmp_path / "arena.db"
+    _earlier_tournament(db, ["alice"])
+    bot = tmp_path / "alpha.py"
+    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
+        'name = "random"', 'name = "\u0251lice"'))
+    spec = load_spec(write_spec(tmp_path / "spec.yaml", db, name="second",
+                                format="round_robin", bots=["greedy", str(bot)], rounds=1,
+                                games_per_match=1))
+    started: list[object] = []
+    monkeypatch.setattr(runner_module, "run_trial", lambda *args, **kwargs: started.append(
+        args) or [])
+    before = db.read_bytes()
+    with pytest.raises(SpecError, match="passes for alice"):
+        run_tournament(spec, 1)
+    assert started == [] and db.read_bytes() == before
+
 def _earlier_tournament(db: Path, names: list[str]) -> None:
     """A tournament stored before the one under test, its bots named ``names``."""
     import datetime as dt

@@ -43,10 +43,11 @@ def person_key(name: str) -> str:
 
 @dataclass
 class PlayRequest:
-    """A table: the bots (filling the seats other than the person's, in order), the person's
-    seat and name, the match seed, how many games (None: until the person quits)."""
+    """A table: the bots (filling the seats other than the person's, in order, as
+    :func:`~arena.rating.match_series.told_apart` gives them), the person's seat and name, the
+    match seed, how many games (None: until the person quits)."""
 
-    bots: Sequence[BotSpec | str]
+    bots: Sequence[BotSpec]
     seat: int = 0
     name: str = "you"
     seed: int = 0

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -52,16 +51,13 @@ def games_per_deal(bots: int, seating: str) -> int:
     return seatings_per_deal(bots, seating) if bots <= 5 else 1
 
 
-#: The name :func:`told_apart` gives a bot entered more than once.
-_TOLD_APART = re.compile(r"(.+)#[1-9][0-9]*")
-
-
 def told_apart(entrants: Sequence[BotSpec | str]) -> list[BotSpec]:
     """The match's bots, resolved; a bot entered more than once (self-play) is named
     ``name#1``, ``name#2``, ... so that its rows and places can be told apart. Two names a
     reader cannot tell apart (:mod:`arena.common.lookalike`) are refused, as ``arena run``
     refuses them, and so is a name the rule of :mod:`arena.common.names` refuses (a bot's own
-    files may give it any text)."""
+    files may give it any text). The rule has no ``#``: no bot's own name passes for a
+    numbered copy. Called once on the entrants as given (numbered names are refused)."""
     specs = [e if not isinstance(e, str) else resolve_named(e) for e in entrants]
     names = [s.name for s in specs]
     known = registered_names() if not all(name.isascii() for name in names) else []
@@ -77,8 +73,7 @@ def told_apart(entrants: Sequence[BotSpec | str]) -> list[BotSpec]:
                            "another name; register the bot under another name (arena submit "
                            "BOT --name NAME)")
     for name in names:  # after the look-alikes: their messages name both bots
-        told = _TOLD_APART.fullmatch(name)  # a bot told apart before: its own name counts
-        if (problem := name_problem(told.group(1) if told else name)) is not None:
+        if (problem := name_problem(name)) is not None:
             raise BotNameError(f"{problem}; register the bot under another name (arena "
                                "submit BOT --name NAME)")
     seen: dict[str, int] = {}
@@ -117,12 +112,13 @@ def wins_so_far(played: Sequence[GameOutcome]) -> list[tuple[str, int]]:
 
 @dataclass
 class MatchSeries:
-    """One match: ``games`` games (a whole number of deals) of ``bots`` from ``seed``, each
+    """One match: ``games`` games (a whole number of deals) of ``bots`` (as :func:`told_apart`
+    gives them) from ``seed``, each
     deal played in the seat orders of ``seating``. With ``test`` the match stops as soon as
     the test decides; with ``records`` every game's record is written there as it ends (the
     file is opened at the first finished game: a match that cannot start leaves none)."""
 
-    bots: Sequence[BotSpec | str]
+    bots: Sequence[BotSpec]
     games: int
     seed: int
     limits: Limits
@@ -171,7 +167,7 @@ class MatchSeries:
             if on_game is not None:
                 on_game(game)
 
-        request = MatchRequest(bots=told_apart(self.bots), games=self.games, seed=self.seed,
+        request = MatchRequest(bots=self.bots, games=self.games, seed=self.seed,
                                limits=self.limits, duplicate=self.seating, rules=self.rules,
                                ponder=self.ponder, local=self.local,
                                event_date=self.event_date,

@@ -115,3 +115,16 @@ def test_a_run_refused_for_a_name_leaves_no_database_behind(tmp_path: Path, tria
     assert (result.exit_code, "".join(said)) == (
         1, f"Error: bots[1]: {RULE}; enter it under another name: {{bot: REF, name: NAME}}\n")
     assert [path.name for path in tmp_path.iterdir()] == ["spec.yaml"]
+
+
+def test_a_match_refuses_a_bot_naming_itself_as_a_numbered_copy(tmp_path: Path) -> None:
+    """A bot entered twice shows as random#1 and random#2; one whose files named it
+    'random#1' was let in as if numbered, and two entrants showed the same label."""
+    bot = _module_named(tmp_path / "copy.py", "random#1")
+    result = runner.invoke(app, ["match", "random", "random", str(bot), "--games", "1",
+                                 "--seed", "1", "-q"])
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "Error: bot name 'random#1' is not allowed: use 1-40 letters, digits, '_', '-' or '.', "
+        "starting with a letter or digit; register the bot under another name (arena submit "
+        "BOT --name NAME)\n")

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.play.person import Person
 from arena.play.session import PlayRequest, Series
+from arena.rating.match_series import told_apart
 from arena.sandbox import probe
 
 BOTS = Path(__file__).resolve().parents[2] / "bots"
@@ -35,7 +36,7 @@ def test_a_series_keeps_score_and_the_loser_starts_the_next_game(tmp_path: Path)
     console, out = quiet_console()
     script = _menu_then_enter(["a", "r", ""])  # again; review; then the end (Enter = quit)
     person = Person(console, script, 1)
-    request = PlayRequest(bots=[str(BOTS / "random.py")], seat=1, name="alice", seed=4,
+    request = PlayRequest(bots=told_apart([str(BOTS / "random.py")]), seat=1, name="alice", seed=4,
                           games=2, records=records)
     series = Series(request, person, console, script)
     outcome = series.play()
@@ -66,8 +67,8 @@ def test_the_review_names_the_seed_the_series_ends_with(tmp_path: Path) -> None:
     records = tmp_path / "games.jsonl"
     console, out = quiet_console(width=200)  # the seed lines unwrapped
     script = _menu_then_enter(["r", "a", "r", ""])  # review each of the two games
-    request = PlayRequest(bots=[str(BOTS / "random.py")], seed=6, games=2, records=records,
-                          event_date=dt.date(2026, 12, 4))
+    request = PlayRequest(bots=told_apart([str(BOTS / "random.py")]), seed=6, games=2,
+                          records=records, event_date=dt.date(2026, 12, 4))
     Series(request, Person(console, script, 0), console, script).play()
     lines = out.getvalue().splitlines()
     first, second = (json.loads(line) for line in records.read_text().splitlines())
@@ -84,7 +85,8 @@ def test_the_review_names_the_seed_the_series_ends_with(tmp_path: Path) -> None:
 def test_quit_at_the_menu_ends_the_series_and_the_bots() -> None:
     console, out = quiet_console()
     script = _menu_then_enter(["q"])
-    series = Series(PlayRequest(bots=[str(BOTS / "random.py"), str(BOTS / "greedy.py")], seed=2),
+    bots = told_apart([str(BOTS / "random.py"), str(BOTS / "greedy.py")])
+    series = Series(PlayRequest(bots=bots, seed=2),
                     Person(console, script, 0), console, script)
     outcome = series.play()
     assert len(outcome.games) == 1
@@ -96,7 +98,7 @@ def test_a_bots_failures_are_told_after_the_game() -> None:
     console, out = quiet_console()
     script = _menu_then_enter([""])
     fixture = Path(__file__).resolve().parents[1] / "fixtures" / "bots" / "out_of_range.py"
-    series = Series(PlayRequest(bots=[str(fixture)], seed=3, games=1),
+    series = Series(PlayRequest(bots=told_apart([str(fixture)]), seed=3, games=1),
                     Person(console, script, 0), console, script)
     outcome = series.play()
     assert outcome.games[0].failures
@@ -110,7 +112,7 @@ def test_brackets_typed_at_the_menu_are_refused_as_typed() -> None:
     # rich reads [...] as markup: "[/]" closes nothing and used to raise MarkupError
     console, out = quiet_console()
     script = _menu_then_enter(["[/]", "q"])
-    series = Series(PlayRequest(bots=[str(BOTS / "random.py")], seed=2),
+    series = Series(PlayRequest(bots=told_apart([str(BOTS / "random.py")]), seed=2),
                     Person(console, script, 0), console, script)
     series.play()
     assert "'[/]' is not a choice here: a, r or q." in out.getvalue()
@@ -123,7 +125,7 @@ def test_a_second_series_adds_its_records_to_the_first_ones(tmp_path: Path) -> N
     for seed in (4, 5):
         console, _ = quiet_console()
         script = _menu_then_enter([""])
-        Series(PlayRequest(bots=[str(BOTS / "random.py")], seed=seed, games=1,
+        Series(PlayRequest(bots=told_apart([str(BOTS / "random.py")]), seed=seed, games=1,
                            records=records), Person(console, script, 0), console, script).play()
         if seed == 4:
             first = records.read_text()

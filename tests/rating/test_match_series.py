@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from arena.errors import ArenaError
+from arena.errors import ArenaError, BotNameError
 from arena.rating.match_series import (
     SPRT_GAMES,
     MatchSeries,
@@ -40,8 +40,15 @@ def test_seating_arithmetic() -> None:
 def test_a_bot_entered_twice_is_told_apart() -> None:
     specs = told_apart([RANDOM, RANDOM, GREEDY])
     assert [s.name for s in specs] == ["random#1", "random#2", "greedy"]
-    assert told_apart(specs) == specs  # already apart: unchanged
     assert told_apart([resolve(GREEDY)])[0] == resolve(GREEDY)
+
+
+def test_names_are_numbered_once_and_a_numbered_name_is_refused() -> None:
+    """Told apart again, random#1 passed as random: a bot naming itself so was let in as a
+    numbered copy. The numbers are given once; '#' is in no bot's name."""
+    specs = told_apart([RANDOM, RANDOM])
+    with pytest.raises(BotNameError, match="^bot name 'random#1' is not allowed: "):
+        told_apart(specs)
 
 
 @needs_sandbox
@@ -49,7 +56,7 @@ def test_a_series_plays_its_games_reports_each_and_writes_their_records(
         tmp_path: Path) -> None:
     records = tmp_path / "games.jsonl"
     seen: list[GameOutcome] = []
-    series = MatchSeries([RANDOM, GREEDY], games=2, seed=5, limits=Limits(),
+    series = MatchSeries(told_apart([RANDOM, GREEDY]), games=2, seed=5, limits=Limits(),
                          seating="rotations", records=records)
     outcome = series.play(on_game=seen.append)
     assert outcome.names == ["random", "greedy"]
@@ -68,7 +75,7 @@ def test_a_decided_sequential_test_stops_the_series_at_a_whole_deal() -> None:
     """Bounds so wide apart in Elo and so loose in error rates that the first decisive deal
     decides: the series stops there, long before its cap."""
     test = SprtTest(-1000, 1000, alpha=0.45, beta=0.45)
-    series = MatchSeries([GREEDY, RANDOM], games=8, seed=3, limits=Limits(),
+    series = MatchSeries(told_apart([GREEDY, RANDOM]), games=8, seed=3, limits=Limits(),
                          seating="rotations", test=test)
     outcome = series.play()
     assert len(outcome.games) < 8 and len(outcome.games) % 2 == 0
@@ -77,7 +84,8 @@ def test_a_decided_sequential_test_stops_the_series_at_a_whole_deal() -> None:
 
 @needs_sandbox
 def test_records_that_cannot_be_written_stop_the_series_with_one_error(tmp_path: Path) -> None:
-    series = MatchSeries([RANDOM, GREEDY], games=2, seed=1, limits=Limits(), records=tmp_path)
+    series = MatchSeries(told_apart([RANDOM, GREEDY]), games=2, seed=1, limits=Limits(),
+                         records=tmp_path)
     with pytest.raises(ArenaError, match=f"cannot write game records to {tmp_path}: "):
         series.play()
     assert len(series.played) == 1  # the first game ended; its record could not be written
@@ -95,7 +103,7 @@ def test_a_bot_edited_during_the_match_is_not_restarted_under_its_version(
     bot.write_text((BOTS.parent / "tests" / "fixtures" / "bots" / "end_crasher.py").read_text())
     key = resolve(str(bot)).key
     records = tmp_path / "games.jsonl"
-    series = MatchSeries([str(bot), RANDOM], games=3, seed=7, limits=Limits(),
+    series = MatchSeries(told_apart([str(bot), RANDOM]), games=3, seed=7, limits=Limits(),
                          records=records)
 
     def edit(game: GameOutcome) -> None:

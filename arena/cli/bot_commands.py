@@ -249,7 +249,8 @@ def submit_command(
 
     bots_dir = default_bots_dir()
     with stop_on_sigterm():  # as Ctrl-C does: the check's bot and the copy cleaned away
-        spec = submit(path, name=name, bots_dir=bots_dir, check=check, update=update)
+        spec = submit(path, name=name, bots_dir=bots_dir, check=check, update=update,
+                      warn=lambda text: typer.echo(f"warning: {text}", err=True))
     where = spec.path.relative_to(bots_dir.resolve()) if spec.path.is_relative_to(
         bots_dir.resolve()) else spec.path
     if not checked:  # submit skips the check only when these files are registered already

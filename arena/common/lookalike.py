@@ -23,7 +23,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 
-__all__ = ["disguise", "look_alike", "look_alike_of", "skeleton", "skeletons", "spelled"]
+__all__ = ["disguise", "look_alike", "look_alike_of", "looks_like", "skeleton", "skeletons",
+           "spelled"]
 
 #: Each letter drawn like the ASCII character after it (TR39's prototypes, in their case).
 _LOOKS_LIKE = {ord(a): b for a, b in zip(
@@ -73,6 +74,14 @@ def spelled(name: str) -> str:
     """``name``, and its code points escaped where it holds more than ASCII (where two
     look-alike names differ)."""
     return name if name.isascii() else f"{name} ({ascii(name)})"
+
+
+def looks_like(name: str, twin: str, whose: str) -> str:
+    """The words of a warning that ``name`` looks like ``twin`` (``whose`` name it is: "a
+    registered bot"), said where the two are not refused: a new bot's name beside one
+    entered before it, which a refusal would bar for good."""
+    return (f"the name {spelled(name)} looks like {spelled(twin)}, {whose} (the same letters "
+            "to the eye, or but for case)")
 
 
 def _drawn_like(char: str) -> str | None:

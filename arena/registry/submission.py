@@ -21,7 +21,7 @@ from typing import Any, Protocol
 
 import yaml
 
-from arena.common.lookalike import disguise
+from arena.common.lookalike import disguise, look_alike, looks_like
 from arena.common.names import check_name
 from arena.common.printable import printable
 from arena.errors import BotError, BotNameError, SubmitError
@@ -107,7 +107,8 @@ def _keep_version(bots_dir: Path, name: str, where: Path) -> None:
 
 
 def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = None, *,
-           check: Callable[[BotSpec], ComplianceReport], update: bool = False) -> BotSpec:
+           check: Callable[[BotSpec], ComplianceReport], update: bool = False,
+           warn: Callable[[str], None] = lambda text: None) -> BotSpec:
     """Check a bot and register it under ``bots/`` with its content-hash version.
 
     ``check`` runs the compliance check (the CLI passes :func:`arena.referee.check.check_bot`)
@@ -115,7 +116,9 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
     name clash (unless ``update``: a new version replaces the registered one; stored results
     keep naming the old version) or a failing check; nothing is copied then. The same files
     under the name they are registered with are already there: the registered spec is
-    returned, without a check (a script may submit the same bot again and again).
+    returned, without a check (a script may submit the same bot again and again). ``warn``
+    is told of a name a reader may take for a registered bot's, in ASCII alone (``bot1``
+    beside ``botl``): registered all the same, as a registry may hold both already.
     """
     bots_dir = bots_dir or default_bots_dir()
     if not str(path).strip():  # Path('') is '.': an unset shell variable would submit the cwd
@@ -135,6 +138,8 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
     found = _place(bots_dir, spec, update)
     if isinstance(found, BotSpec):
         return found  # already there: submitting is idempotent (no check, no copy)
+    if (alike := _registered_look_alike(bots_dir, spec.name)) is not None:
+        warn(alike)
     report = check(spec)
     if not report.ok:
         reasons = "; ".join(report.failures())
@@ -197,6 +202,17 @@ def _register(bots_dir: Path, spec: BotSpec, source: Path, update: bool) -> BotS
         }
         _write_registry(bots_dir, entries)
         return copy
+
+
+def _registered_look_alike(bots_dir: Path, name: str) -> str | None:
+    """What to say of ``name`` when it looks like a registered bot's though it does not pass
+    for it (:func:`_named_spec` refuses that): ASCII strokes drawn alike."""
+    twin = next((other for other in sorted(n for n, _ in registered(bots_dir))
+                 if other != name and look_alike(other, name)), None)
+    if twin is None:
+        return None
+    return (f"{looks_like(name, twin, 'a registered bot')}: arena bots lists both, which a "
+            "reader may take for one bot")
 
 
 def _named_spec(source: Path, name: str | None, bots_dir: Path) -> BotSpec:

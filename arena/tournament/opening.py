@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from arena.common.lookalike import disguise, look_alike, spelled
+from arena.common.lookalike import disguise, look_alike, looks_like, spelled
 from arena.common.provenance import software
 from arena.errors import ArenaError, SpecError, StoreError
 from arena.referee.seeds import utc_today
@@ -188,8 +188,7 @@ def earlier_look_alike(name: str, earlier: Sequence[str], db: Path) -> str | Non
                  if other != name and look_alike(other, name)), None)
     if twin is None:
         return None
-    return (f"the name {spelled(name)} looks like {spelled(twin)}, a bot of an earlier "
-            f"tournament of {db} (the same letters to the eye, or but for case): arena "
+    return (f"{looks_like(name, twin, f'a bot of an earlier tournament of {db}')}: arena "
             "leaderboard --all shows both, which a reader may take for one bot")
 
 

@@ -75,6 +75,25 @@ def test_submit_refuses_a_bad_name_by_the_rule(tmp_path: Path) -> None:
     assert not (tmp_path / "bots" / "registry.yaml").exists()
 
 
+
+@pytest.mark.parametrize(("registered", "new"), [("botl", "bot1"), ("mybot", "rnybot")])
+def test_submit_warns_of_a_name_looking_like_a_registered_one_in_ascii(
+        tmp_path: Path, registered: str, new: str) -> None:
+    """A non-ASCII look-alike of a registered name was refused, an ASCII one let in unsaid:
+    it is said, as a new tournament says it of an earlier tournament's bot, and registered
+    (a registry may hold both already)."""
+    env = {"ARENA_BOTS_DIR": str(tmp_path / "bots")}
+    first = runner.invoke(app, ["submit", str(SAMPLE_BOTS_DIR / "random.py"), "--name",
+                                registered], env=env)
+    assert (first.exit_code, first.stderr) == (0, "")
+    second = runner.invoke(app, ["submit", str(SAMPLE_BOTS_DIR / "random.py"), "--name", new],
+                           env=env)
+    assert (second.exit_code, second.stderr) == (0, (
+        f"warning: the name {new} looks like {registered}, a registered bot (the same letters "
+        "to the eye, or but for case): arena bots lists both, which a reader may take for "
+        "one bot\n"))
+    assert second.stdout.splitlines()[-1].startswith(f"Registered {new} version ")
+
 @pytest.mark.parametrize("kind", ["bot.yaml", "module"])
 def test_a_match_refuses_a_bot_given_by_path_with_a_bad_name(tmp_path: Path, kind: str) -> None:
     bot = (_directory_named(tmp_path / "mon", "Mon bot") if kind == "bot.yaml"

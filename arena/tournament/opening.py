@@ -26,8 +26,8 @@ from arena.tournament.planning import planned_games
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, TournamentRow, peek, stored_metadata
 
-__all__ = ["earlier_look_alike", "earlier_names", "earlier_twin", "open_tournament",
-           "refuse_new_entrants"]
+__all__ = ["earlier_look_alike", "earlier_names", "earlier_twin", "earlier_twins",
+           "open_tournament", "refuse_new_entrants"]
 
 
 def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
@@ -142,13 +142,22 @@ def _refuse_earlier_twins(store: Store, spec: TournamentSpec,
     """Refuse an entrant whose name passes for a bot's of an earlier tournament of the
     database, or that such a bot's name passes for (:func:`earlier_twin`); ``warn`` of one
     that only looks like such a bot's (:func:`earlier_look_alike`)."""
+    if twins := earlier_twins(store, spec):
+        raise SpecError(twins[0])
     earlier = earlier_names(store)
-    for bot in spec.entrants:
-        if (problem := earlier_twin(bot.name, earlier, store.path)) is not None:
-            raise SpecError(f"{problem}; enter it under another name: {{bot: REF, name: NAME}}")
     for bot in spec.entrants:
         if (alike := earlier_look_alike(bot.name, earlier, store.path)) is not None:
             warn(alike)
+
+
+def earlier_twins(store: Store, spec: TournamentSpec) -> list[str]:
+    """Why each entrant of ``spec`` whose name passes for a bot's of an earlier tournament of
+    ``store``, or that such a bot's name passes for (:func:`earlier_twin`), may not enter a
+    new tournament: one line each, saying how to enter it (``arena run --check`` lists them)."""
+    earlier = earlier_names(store)
+    return [f"{problem}; enter it under another name: {{bot: REF, name: NAME}}"
+            for bot in spec.entrants
+            if (problem := earlier_twin(bot.name, earlier, store.path)) is not None]
 
 
 def earlier_names(store: Store) -> list[str]:

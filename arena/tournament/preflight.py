@@ -27,9 +27,10 @@ from arena.registry import BotSpec
 from arena.sandbox import Limits, probe
 from arena.tournament.dbfiles import holds_no_tables
 from arena.tournament.league_store import league_entries
+from arena.tournament.opening import earlier_twins
 from arena.tournament.planning import planned_games
 from arena.tournament.spec import TournamentSpec
-from arena.tournament.store import Store
+from arena.tournament.store import Store, peek
 
 __all__ = ["TrialStart", "check_lines", "run_trial", "trial_entrants", "trial_starts"]
 
@@ -146,7 +147,8 @@ def check_lines(spec: TournamentSpec, db: Path,
         lines.append(f"warning: {short}")
     lines.append(f"Results: {db}, {stored}")
     # a stored tournament resumes with the names it holds (arena.common.names)
-    refused = [] if stored.startswith("holds") else spec.name_problems
+    refused = [] if stored.startswith("holds") else [
+        *spec.name_problems, *(peek(db, lambda store: earlier_twins(store, spec)) or [])]
     lines.extend(f"Refused name: {problem}" for problem in refused)
     lines.append(f"Trial start of every entry (sandbox {probe().level}):")
     for trial in trials:

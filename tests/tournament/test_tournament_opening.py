@@ -252,6 +252,28 @@ def test_a_name_passing_for_an_earlier_bot_is_refused_before_any_bot_starts(
         run_tournament(spec, 1)
     assert started == [] and db.read_bytes() == before
 
+
+def test_run_check_lists_a_name_passing_for_an_earlier_bot(tmp_path: Path) -> None:
+    """arena run --check said "ready to run" of a spec arena run then refused: an entrant
+    passing for an earlier tournament's bot."""
+    from arena.tournament.preflight import check_lines
+
+    db = tmp_path / "arena.db"
+    _earlier_tournament(db, ["alice"])
+    bot = tmp_path / "alpha.py"
+    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
+        'name = "random"', 'name = "\u0251lice"'))
+    spec = load_spec(write_spec(tmp_path / "spec.yaml", db, name="second",
+                                format="round_robin", bots=["greedy", str(bot)], rounds=1,
+                                games_per_match=1))
+    lines, ready = check_lines(spec, db, [])
+    assert not ready
+    assert [line for line in lines if line.startswith("Refused name: ")] == [
+        "Refused name: the name \u0251lice ('\\u0251lice') passes for alice: U+0251 LATIN SMALL "
+        "LETTER ALPHA (drawn like 'a'), a bot of an earlier tournament of "
+        f"{db}: a reader of the results would take one for the other; enter it under another "
+        "name: {bot: REF, name: NAME}"]
+
 def _earlier_tournament(db: Path, names: list[str]) -> None:
     """A tournament stored before the one under test, its bots named ``names``."""
     import datetime as dt

@@ -18,7 +18,7 @@ from arena.protocol.transport import Closed, Line, Overflow, SubprocessTransport
 from arena.referee.connection import Connection, Ended, Launcher, Received
 from arena.referee.hints import stack_dump_ended
 from arena.referee.pause import cpu_since_pause, pause, resume
-from arena.registry import PYTHON, BotSpec, files_changed
+from arena.registry import PYTHON, BotSpec, files_changed, kept_copy
 from arena.registry.environments import RECORD, environment_changed, environment_of_command
 from arena.sandbox import (
     ExitStatus,
@@ -156,11 +156,15 @@ def _command(command: Sequence[str]) -> list[str]:
     return ["python3" if arg == PYTHON else arg for arg in command]
 
 
-def sandbox_launcher(report: SandboxReport | None = None, bot: BotSpec | None = None) -> Launcher:
+def sandbox_launcher(report: SandboxReport | None = None, bot: BotSpec | None = None,
+                     kept_copies: bool = False) -> Launcher:
     """A launcher running bots in the sandbox with the kit on their PYTHONPATH; a bot run by
     its environment's interpreter sees that environment, read-only. With ``bot``, each launch
     runs only a copy of files that hash to its version (else :class:`FilesChangedError`,
-    which stops the match as a changed bot's restart does, not a start-up failure)."""
+    which stops the match as a changed bot's restart does, not a start-up failure). With
+    ``kept_copies`` too (a league's), a launch after ``arena submit --update`` replaced the
+    files runs the copy the update kept of them, the version's very files, where there is
+    one."""
 
     def start(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
         environment = environment_of_command(tuple(command))
@@ -181,7 +185,10 @@ def sandbox_launcher(report: SandboxReport | None = None, bot: BotSpec | None = 
                           files=_version_files(bot))
         except FilesChangedError:
             assert bot is not None
-            raise FilesChangedError(files_changed(bot, ", so it was not started")) from None
+            kept = kept_copy(bot) if kept_copies else None
+            if kept is None:
+                raise FilesChangedError(files_changed(bot, ", so it was not started")) from None
+            return sandbox_launcher(report, kept)(kept.command, kept.path, limits)
         try:
             transport = SubprocessTransport(proc)
         except BaseException:

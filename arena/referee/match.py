@@ -46,7 +46,7 @@ from arena.referee.launch import sandbox_launcher, sandbox_warnings
 from arena.referee.outcome import GameOutcome, MatchOutcome
 from arena.referee.seating import seat_orders, seating_mode, seatings_per_deal
 from arena.referee.seeds import bot_seed, deal_seed, game_seed, parse_date, utc_today
-from arena.registry import BotSpec, files_changed, files_unchanged, resolve
+from arena.registry import BotSpec, files_changed, files_unchanged, kept_copy, resolve
 from arena.registry.environments import with_environment
 from arena.sandbox import Limits
 
@@ -123,6 +123,10 @@ class MatchRequest:
     #: stops with a :class:`~arena.errors.FilesChangedError`. False: a launch runs whatever
     #: the files hold.
     same_files: bool = False
+    #: With ``same_files``, a bot whose files ``arena submit --update`` replaced is launched
+    #: (a restart too) from the copy the update kept of them, its version's very files, where
+    #: there is one (a league's tables); False: the match stops as for any changed bot.
+    kept_copies: bool = False
 
     def resolved(self) -> list[BotSpec]:
         specs = [with_environment(b if isinstance(b, BotSpec) else resolve(b, self.bots_dir))
@@ -219,10 +223,12 @@ def play_match(request: MatchRequest,
                 client = kept or BotClient(
                     spec.command, spec.path, limits, name=spec.name, key=spec.key,
                     metadata=spec.metadata, options=spec.options, ponder=ponder, turn=turn,
-                    launcher=sandbox_launcher(bot=spec) if checked else launcher)
+                    launcher=(sandbox_launcher(bot=spec, kept_copies=request.kept_copies)
+                              if checked else launcher))
                 client.diagnostics = diagnostics
                 client.on_wait = _wait_notice(request.local.values(), spec.name)
-                client.before_restart = partial(_check_files, spec) if request.same_files else None
+                client.before_restart = (partial(_check_files, spec, request.kept_copies)
+                                         if request.same_files else None)
                 clients.append((spec, client))
                 crew.append(client)
             for seat in sorted(request.local):  # the bots fill the other seats, in order
@@ -263,6 +269,6 @@ def _wait_notice(local: Iterable[LocalSeat], bot: str) -> Callable[[str, int], N
     return notice if told else None
 
 
-def _check_files(spec: BotSpec) -> None:
-    if not files_unchanged(spec):
+def _check_files(spec: BotSpec, kept_copies: bool) -> None:
+    if not files_unchanged(spec) and not (kept_copies and kept_copy(spec) is not None):
         raise FilesChangedError(files_changed(spec, ", so it was not restarted"))

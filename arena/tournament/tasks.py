@@ -69,8 +69,9 @@ class TableTask:
     contest: bool = False
     insecure: bool = False
     #: A league's: a bot whose files ``arena submit --update`` replaced after the table was
-    #: chosen plays it from the copy it kept of them (its version's very files), rather than
-    #: stopping the league; the next poll enters the new version.
+    #: chosen plays it, and is restarted during it, from the copy it kept of them (its
+    #: version's very files), rather than stopping the league; the next poll enters the new
+    #: version.
     kept_copies: bool = False
 
     @property

@@ -164,7 +164,8 @@ def play_table(task: TableTask, send: Callable[[Message], None],
         bots=list(task.bots), games=task.games * max(1, len(task.seatings)), seed=task.seed,
         limits=dict(task.limits), match_id=match_id(task.tournament, task.round, task.table),
         event_date=task.event_date, duplicate=task.duplicate, rules=task.rules, keeper=keeper,
-        deal_seeds=task.deals, seating=task.seating, same_files=True)
+        deal_seeds=task.deals, seating=task.seating, same_files=True,
+        kept_copies=task.kept_copies)
     boards = None
     if task.seating == 0:
         boards = Boards(tell=lambda deal, seat: send(BoardStart(task.deal_key, deal, seat)))

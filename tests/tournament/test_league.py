@@ -351,6 +351,47 @@ def test_an_update_after_the_poll_plays_the_chosen_table_from_the_kept_copy(
     assert all(f == "[]" for f in failures)
 
 
+@pytest.mark.parametrize("league", [True, False])
+def test_a_bot_crashing_after_an_update_mid_table_restarts_from_the_kept_copy_in_a_league(
+        tmp_path: Path, registry: Path, league: bool) -> None:
+    """'arena submit --update' landing while a league's table plays, then its bot crashing:
+    the restart looked at the bots directory's files, the new version's, and stopped the
+    league though the update had kept the old ones. It runs the kept copy (the new files,
+    which cannot start, never run); a plain tournament still stops, saying so."""
+    import datetime as dt
+
+    from arena.tournament.tasks import DoneMessage, ErrorMessage, GameMessage, TableTask
+    from arena.tournament.worker import play_table
+
+    _submit(registry, FIXTURES.parent.parent / "fixtures" / "bots" / "end_crasher.py",
+            "end_crasher")
+    crasher = resolve("end_crasher")
+    source = tmp_path / "end_crasher_v2.py"
+    source.write_text("raise RuntimeError('the new version ran')\n\n\n"
+                      "class EndCrasher:\n    name = 'end_crasher'\n")
+    task = TableTask(tournament="t", round=1, table=0, bots=(crasher, resolve("first")),
+                     bot_ids=(1, 2), games=3, seed=7, limits={},
+                     event_date=dt.date(2026, 1, 1), kept_copies=league)
+    messages: list[object] = []
+
+    def update_after_the_first_game(message: object) -> None:
+        messages.append(message)
+        if isinstance(message, GameMessage) and message.row["game_index"] == 0:
+            _submit(registry, source, "end_crasher", update=True)  # it crashes after it
+
+    play_table(task, update_after_the_first_game)
+    games = [m for m in messages if isinstance(m, GameMessage)]
+    if not league:
+        error = messages[-1]
+        assert len(games) == 1 and isinstance(error, ErrorMessage)
+        assert "changed since it entered, so it was not restarted: arena submit --update " \
+               "replaced them" in error.message
+        return
+    assert isinstance(messages[-1], DoneMessage) and len(games) == 3
+    assert messages[-1].bot_starts > 3  # restarted: both bots' first starts, then its own
+    assert all("new version" not in json.dumps(g.row["failures"]) for g in games)
+
+
 def test_a_resume_finishes_its_table_though_an_earlier_versions_files_went(
         tmp_path: Path, registry: Path) -> None:
     db = tmp_path / "a.db"

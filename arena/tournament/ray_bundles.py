@@ -23,7 +23,7 @@ from pathlib import Path
 
 import arena
 from arena.errors import ClusterError
-from arena.registry import BotSpec, content_version
+from arena.registry import BotSpec, content_version, kept_copy
 
 __all__ = ["BotBundle", "PLAY_CODE", "code_fingerprint", "materialize_bot", "pack_bot"]
 
@@ -64,9 +64,21 @@ class BotBundle:
         return h.hexdigest()[:20]
 
 
-def pack_bot(spec: BotSpec) -> BotBundle:
+def pack_bot(spec: BotSpec, kept_copies: bool = False) -> BotBundle:
     """The bundle of a resolved bot, read from the driver's disk; refused if its files no
-    longer match its version (edited since the tournament started)."""
+    longer match its version (edited since the tournament started). With ``kept_copies`` (a
+    league's), files ``arena submit --update`` replaced are packed from the copy the update
+    kept, under the bot's own file name: the bundle the version's files made before."""
+    try:
+        return _pack(spec)
+    except ClusterError:
+        kept = kept_copy(spec) if kept_copies else None
+        if kept is None:
+            raise
+        return dataclasses.replace(_pack(kept), top=Path(spec.path).name)
+
+
+def _pack(spec: BotSpec) -> BotBundle:
     path = Path(spec.path)
     try:
         if path.is_dir():

@@ -305,12 +305,12 @@ class RayExecutor:
             RayExecutor.last_stats = self.stats
 
     # -------------------------------------------------------------- internals
-    def _bundle(self, spec: BotSpec) -> Any:
+    def _bundle(self, spec: BotSpec, kept_copies: bool) -> Any:
         key = (spec.key, str(spec.path))
         ref = self._bundles.get(key)
         if ref is None:
             began = time.perf_counter()
-            bundle = pack_bot(spec)
+            bundle = pack_bot(spec, kept_copies)
             ref = self._bundles[key] = ray.put(bundle)
             self.stats.pack_s += time.perf_counter() - began
             self.stats.bundles += 1
@@ -318,7 +318,7 @@ class RayExecutor:
         return ref
 
     def _submit(self, task: TableTask) -> None:
-        refs = [self._bundle(spec) for spec in task.bots]
+        refs = [self._bundle(spec, task.kept_copies) for spec in task.bots]
         generator = self._table_fn.remote(task, self._fingerprint, *refs, hold_s=self.hold_s)
         self._inflight[generator] = _Flight(task)
         self.stats.tables += 1

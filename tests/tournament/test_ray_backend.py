@@ -395,6 +395,48 @@ def test_a_tables_games_come_batched_each_once_in_order_before_its_end(cluster: 
     assert len(batches) < count
 
 
+@pytest.mark.parametrize("league", [True, False])
+def test_a_leagues_bot_updated_before_its_first_table_travels_as_the_kept_copy(
+        cluster: str, tmp_path: Path, league: bool) -> None:
+    """'arena submit --update' between a version's entry and its first table on Ray: its
+    files were packed from the bots directory, the new version's, and the league stopped
+    though the update had kept the old ones. A league's table packs the kept copy (the new
+    files, which cannot start, never travel); a plain tournament still stops, saying so."""
+    import dataclasses
+
+    from tournament_fixtures import PassedCheck
+
+    from arena.registry import submit
+
+    bots_dir = tmp_path / "bots"
+    bots_dir.mkdir()
+
+    def register(source: Path, update: bool = False) -> Any:
+        return submit(source, "first", bots_dir, check=lambda spec: PassedCheck(),
+                      update=update)
+
+    entered = register(Path(bot("first")))
+    newer = tmp_path / "first_v2.py"
+    newer.write_text("raise RuntimeError('the new version ran')\n\n\n"
+                     "class FirstBot:\n    name = 'first'\n")
+    register(newer, update=True)
+    task = dataclasses.replace(quick_table(4), kept_copies=league,
+                               bots=(entered, spec_from_path(Path(bot("last")))))
+    executor = ray_executor.RayExecutor(workers=1)
+    seen: list[Any] = []
+    try:
+        if not league:
+            with pytest.raises(ClusterError, match="its files at .* changed since"):
+                executor.run([task], seen.append)
+            return
+        executor.run([task], seen.append)
+    finally:
+        executor.close()
+    assert isinstance(seen[-1], DoneMessage)
+    played = [game for m in seen if isinstance(m, GameBatch) for game in m.games]
+    assert len(played) == 4 and all(game.row["failures"] == [] for game in played)
+
+
 def test_a_cancelled_table_ends_its_bots(cluster: str) -> None:
     """The run stopped while a table plays (Ctrl-C in the driver: the executor closed): the
     table's task is cancelled and ends its bots, games held or not."""

@@ -141,6 +141,9 @@ class BotClient:
         #: answer of the game (see :meth:`act`), and whether that happened in this game.
         self._game_start = b""
         self._restarted_in_game = False
+        #: The match's game whose ``game_end`` this process was sent last: a death before
+        #: its next answer may have come in its handling of it, which the bot does not answer.
+        self._ended_game: int | None = None
         self._log = BotLog()
         #: Failures not yet handed to the match (start-up, between games).
         self.pending: list[Failure] = []
@@ -179,6 +182,7 @@ class BotClient:
                 f"could not launch {printable(' '.join(self.command))[:300]}: "
                 f"{printable(str(exc))[:300]}")
         self.level = self.conn.level
+        self._ended_game = None
         self._log.started()
         self.launched_at = monotonic()
         if not self._send_hello(self.conn):
@@ -257,6 +261,7 @@ class BotClient:
         self.pending.clear()
         self._strays.forget()
         self.offers_rematch = False  # until this match's ready says it again
+        self._ended_game = None  # game numbers start again with the match
         conn.resume()
         if not self._send_hello(conn) or self._await_ready(conn) is not None:
             self._stop_now()
@@ -319,7 +324,7 @@ class BotClient:
 
     def _fail_between_games(self, ended: Ended) -> None:
         kind = F.MEMORY_LIMIT if ended.memory_limit else F.CRASH
-        failure = Failure(kind, f"{F.BETWEEN_GAMES} ({ended.description})"
+        failure = Failure(kind, f"{F.BETWEEN_GAMES}{self._after_game()} ({ended.description})"
                           + log_note(self._stderr_tail(), self.workdir))
         self.diagnostics.failures[kind] += 1
         self.pending.append(failure)
@@ -331,12 +336,22 @@ class BotClient:
         if self.conn is not None and data:
             self.conn.send(data)
 
-    def end_game(self, message: bytes) -> None:
-        """Send ``game_end``; a bot that forfeited is stopped, to start afresh next game."""
+    def end_game(self, message: bytes, game: int | None = None) -> None:
+        """Send ``game_end`` (of the match's ``game``); a bot that forfeited is stopped, to
+        start afresh next game."""
         if self.forfeited is not None:
             self._stop_now()
         else:
             self.send(message)
+            self._ended_game = game
+
+    def _after_game(self) -> str:
+        """Which game's end a death between games followed, if this process was sent one:
+        ``game_end`` has no answer, so the referee cannot tell a death in its handling from
+        one in the next ``game_start``'s (the traceback in the bot's log can)."""
+        if self._ended_game is None:
+            return ""
+        return f", after game {self._ended_game} of the match ended"
 
     def close(self) -> Ended | None:
         """Say ``bye``, give the bot its grace period, then kill whatever is left."""
@@ -473,7 +488,7 @@ class BotClient:
         failure_kind = F.MEMORY_LIMIT if self._out_of_memory(ended) else F.CRASH
         self.diagnostics.failures[failure_kind] += 1
         self.pending.append(Failure(
-            failure_kind, f"{F.BEFORE_FIRST_ANSWER} ({how}); restarted "
+            failure_kind, f"{F.BEFORE_FIRST_ANSWER}{self._after_game()} ({how}); restarted "
             "and asked again" + log_note(self._stderr_tail(), self.workdir), decision=id_))
         self._stop_now()
         self._restarted_in_game = True

@@ -317,7 +317,7 @@ def _end_game(state: State, seats: Sequence[Seat], game: int, relay: EventRelay,
         # keeps it: the bot has exited when its log is taken.
         closing = close and not (keep is not None and keep(player))
         log = "" if closing else player.log_since_last()
-        player.end_game(relay.take(seat) + end)
+        player.end_game(relay.take(seat) + end, game)
         if closing:
             closed_at = perf_counter()
             player.close()

@@ -49,6 +49,24 @@ def test_a_module_missing_mid_game_points_to_the_bots_requirements(tmp_path: Pat
 
 
 @needs_sandbox
+def test_a_crash_in_on_game_end_names_the_game_that_had_ended(tmp_path: Path) -> None:
+    """It is filed with the next game (game_end has no answer: the referee notices the death
+    there), and says which game had ended, so its author looks at the right one."""
+    result = runner.invoke(app, ["match", str(FIXTURES / "end_crasher.py"), str(GREEDY),
+                                 "--games", "2", "--seed", "3", "--decision-ms", "3000"],
+                           env={"ARENA_BOTS_DIR": str(tmp_path)})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    line = lines[lines.index("Failures:") + 1]
+    seen = ("restarted and asked again; " if "first answer" in line else "")
+    assert line in (
+        f"  end_crasher crash (game 1): exited {when}, after game 0 of the match ended "
+        f"(exit code 1); {seen}RuntimeError: deliberate crash in on_game_end (at "
+        "end_crasher.py line 17, in on_game_end)"
+        for when in ("before its first answer of the game", "between games")), line
+
+
+@needs_sandbox
 def test_a_file_beside_a_single_file_bot_is_not_in_its_sandbox(tmp_path: Path) -> None:
     bot = tmp_path / "reader.py"
     bot.write_text("from pathlib import Path\nfrom arena.sdk import Bot\n\n\nclass Reader(Bot):\n"

@@ -486,6 +486,66 @@ def test_death_before_the_first_answer_of_a_game_restarts_and_asks_again() -> No
     assert client.diagnostics.failures == {"crash": 1} and client.diagnostics.forfeits == 0
 
 
+def test_death_before_the_first_answer_after_a_game_ended_names_that_game() -> None:
+    """game_end has no answer, so a death in its handling shows only at the next game: the
+    failure, filed with that game, names the game whose end came before it."""
+    made: list[FakeConnection] = []
+
+    def factory() -> FakeConnection:
+        answers = iter([1])
+        made.append(FakeConnection(respond=lambda m: next(answers, "crash")))
+        return made[-1]
+
+    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
+    assert client.start() is None
+    client.begin_game(START)
+    assert act(client).choice == 1
+    client.end_game(END, 0)
+    client.begin_game(messages.game_start(1, 0, ["a", "b"], 0, 5))
+    assert act(client).choice == 1 and len(made) == 2
+    assert [f.detail for f in client.pending] == [
+        "exited before its first answer of the game, after game 0 of the match ended "
+        "(exit code 1); restarted and asked again; last log line: Traceback: boom"]
+
+
+def test_a_death_seen_at_game_start_names_the_game_that_ended_before() -> None:
+    made: list[FakeConnection] = []
+
+    def factory() -> FakeConnection:
+        made.append(FakeConnection(respond=lambda m: 1))
+        return made[-1]
+
+    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
+    assert client.start() is None
+    client.begin_game(START)
+    assert act(client).choice == 1
+    client.end_game(END, 4)
+    made[0]._exit(3)
+    assert client.begin_game(messages.game_start(5, 0, ["a", "b"], 0, 5)) is None
+    assert [f.detail for f in client.pending] == [
+        "exited between games, after game 4 of the match ended (exit code 3)"]
+
+
+def test_a_fresh_process_names_no_game_it_was_not_sent_the_end_of() -> None:
+    """After a forfeit the next game's process is new: it never handled the last game_end."""
+    made: list[FakeConnection] = []
+
+    def factory() -> FakeConnection:
+        made.append(FakeConnection(respond=lambda m: "crash"))
+        return made[-1]
+
+    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
+    assert client.start() is None
+    client.begin_game(START)
+    assert act(client).forfeit
+    client.end_game(END, 0)
+    client.pending.clear()
+    client.begin_game(messages.game_start(1, 0, ["a", "b"], 0, 5))
+    act(client)
+    assert [f.detail.split(";")[0] for f in client.pending] == [
+        "exited before its first answer of the game (exit code 1)"]
+
+
 def test_death_again_before_the_first_answer_forfeits() -> None:
     launcher = FakeLauncher(lambda: FakeConnection(respond=lambda m: "crash"))
     client = BotClient(["fake"], ".", FAST, launcher=launcher)

@@ -201,10 +201,12 @@ def test_a_crash_after_a_game_ended_never_forfeits_the_next() -> None:
     for game in outcome.games:
         assert game.forfeits == {}
     assert failure_types(outcome) == [[], ["crash"], ["crash"]]
-    for game in outcome.games[1:]:
+    for index, game in enumerate(outcome.games[1:]):
         detail = game.failures[0]["detail"]
-        assert ("exited between games" in detail
-                or "exited before its first answer of the game" in detail), detail
+        assert detail.startswith((f"exited between games, after game {index} of the match "
+                                  "ended (exit code 1)",
+                                  "exited before its first answer of the game, after game "
+                                  f"{index} of the match ended (exit code 1)")), detail
         assert "crash in on_game_end" in detail
     assert outcome.bots[0]["restarts"] == 2
 

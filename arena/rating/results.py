@@ -20,6 +20,7 @@ can recompute the ratings with the ``trueskill`` package alone::
 from __future__ import annotations
 
 import textwrap
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,7 @@ from typing import Any
 from arena.common.fitting import not_shown
 from arena.common.timestamps import created_fitted
 from arena.rating.games import (
+    Failure,
     StoredGame,
     TournamentInfo,
     connect,
@@ -87,7 +89,20 @@ def results_json(tournament: TournamentInfo, settings: RatingSettings,
 
 
 _CSV_HEADERS = ("id", "round", "table", "game", "seed", "seat", "bot", "placement",
-                "failures", "forfeit")
+                "failures", "failure_details", "forfeit")
+#: Between a cell's ``type: detail`` parts: a detail itself may hold ``;`` and ``,``.
+DETAIL_SEPARATOR = " | "
+
+
+def _failure_details(failures: Sequence[Failure]) -> str:
+    """Each failure type of a seat's game once, with its most frequent detail (the first of
+    equally frequent ones), as the json has them all: ``timeout: no answer within ...``."""
+    details: dict[str, Counter[str]] = {}
+    for failure in failures:
+        details.setdefault(failure.type, Counter())[failure.detail] += 1
+    parts = ((kind, counts.most_common(1)[0][0]) for kind, counts in details.items())
+    return DETAIL_SEPARATOR.join(f"{kind}: {detail}" if detail else kind
+                                 for kind, detail in parts)
 
 
 def _results_csv(games: Sequence[StoredGame]) -> str:
@@ -101,6 +116,8 @@ def _results_csv(games: Sequence[StoredGame]) -> str:
                 "game": game.game_index, "seed": game.seed, "seat": seat, "bot": bot.key,
                 "placement": place,
                 "failures": ";".join(f.type for f in game.failures if f.seat == seat),
+                "failure_details": _failure_details(
+                    [f for f in game.failures if f.seat == seat]),
                 "forfeit": forfeits.get(seat),
             })
     return render_csv(_CSV_HEADERS, records)

@@ -111,3 +111,29 @@ def test_no_tsv_cell_is_a_formula(odd_db: Path, command: str) -> None:
     # a lone "-" is the table's mark of an empty cell, text to a spreadsheet
     assert [c for c in cells if len(c) > 1 and c.startswith(FORMULA_STARTS)
             and not _is_number(c)] == [], text
+
+
+def test_the_results_csv_says_why_each_seat_failed(tmp_path: Path) -> None:
+    """Each failure type of a seat's game once, with its most frequent detail, in one cell,
+    made safe as every text cell is (a bot's log is its author's text)."""
+    path = tmp_path / "failed.db"
+    builder = StoreBuilder(path)
+    tid, ids = builder.tournament("class-cup", ["alice", "bob"])
+
+    def failure(kind: str, detail: str) -> dict[str, object]:
+        return {"seat": 0, "bot": "alice@v1", "type": kind, "detail": detail, "game": 0}
+
+    builder.game(GameSpec(tid, 0, 0, 0, ids, [2, 1], failures=[
+        failure("timeout", "no answer within 1000 ms"),
+        failure("crash", "exited mid-game (exit code 1); RuntimeError: a, b\n=1+2"),
+        failure("timeout", "no answer within 1000 ms (at bot.py line 6, in think)"),
+        failure("timeout", "no answer within 1000 ms (at bot.py line 6, in think)"),
+        failure("protocol_error", "")], forfeits={"0": "crash"}))
+    builder.close()
+    rows = list(csv.DictReader(io.StringIO(_output(path, "results", "class-cup", "-f", "csv"),
+                                           newline="")))
+    assert [(row["bot"], row["failures"], row["failure_details"]) for row in rows] == [
+        ("alice@v1", "timeout;crash;timeout;timeout;protocol_error",
+         "timeout: no answer within 1000 ms (at bot.py line 6, in think) | crash: exited "
+         "mid-game (exit code 1); RuntimeError: a, b\\x0a=1+2 | protocol_error"),
+        ("bob@v1", "", "")]

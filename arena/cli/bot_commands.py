@@ -174,8 +174,11 @@ def check_bot_command(
         typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
     else:
         failed = len(report.failures())
-        typer.echo(f"PASS: {report.bot} is ready to submit." if report.ok else
-                   f"FAIL: {failed} of {len(report.items)} checks failed.")
+        warned = report.warnings
+        checks = len(report.items) - warned
+        noted = f" (with {counted(warned, 'warning')}, above)" if warned else ""
+        typer.echo(f"PASS: {report.bot} is ready to submit{noted}." if report.ok else
+                   f"FAIL: {failed} of {checks} checks failed{noted}.")
     raise typer.Exit(0 if report.ok else 1)
 
 

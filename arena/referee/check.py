@@ -9,6 +9,9 @@ limits) and reports a checklist, one line per requirement, with the reason for e
    other seats in-process random players) with every decision answered legally in time;
 4. game boundaries: one process served every game (``game_start``/``game_end`` handled);
 5. clean exit: exits by itself with code 0 within the grace period after ``bye``.
+
+An item may also be a warning (``!``): something the bot does that fails no check but costs
+its author, such as a log too long for a game's record to keep.
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from arena.engine import RandomAgent
 from arena.referee.client import WAIT_NOTICE_S, BotClient
 from arena.referee.connection import Ended, Launcher
 from arena.referee.failures import STRIKE_TYPES
-from arena.referee.games import LocalSeat, run_games
+from arena.referee.games import LOG_PER_GAME, LocalSeat, run_games
 from arena.referee.hints import HINT, author_paths, log_note, traceback_tail
 from arena.referee.launch import sandbox_launcher
 from arena.referee.seeds import parse_date, utc_today
@@ -42,17 +45,19 @@ _EXAMPLES = 3
 
 @dataclass(frozen=True)
 class CheckItem:
-    """One requirement and whether the bot met it."""
+    """One requirement and whether the bot met it, or a warning (met, but worth a word)."""
 
     title: str
     ok: bool
     detail: str = ""
     #: Lines shown under the item (the end of the bot's traceback, a hint).
     notes: tuple[str, ...] = ()
+    #: Not a requirement: what the bot does that its author should know (``ok`` stays true).
+    warning: bool = False
 
     def line(self) -> str:
         """The item's line, and its notes indented under it."""
-        mark = "✓" if self.ok else "✗"
+        mark = "!" if self.warning else "✓" if self.ok else "✗"
         head = f"{mark} {self.title}" + (f": {self.detail}" if self.detail else "")
         return "\n".join([head, *(f"    {note}" for note in self.notes)])
 
@@ -89,6 +94,10 @@ class CheckReport:
         return [f"{i.title}: {i.detail}" if i.detail else i.title
                 for i in self.items if not i.ok]
 
+    @property
+    def warnings(self) -> int:
+        return sum(item.warning for item in self.items)
+
     def lines(self) -> list[str]:
         return [item.line() for item in self.items]
 
@@ -104,8 +113,8 @@ class CheckReport:
         return {"bot": self.bot, "version": self.version,
                 "submit_version": self.registered_version, "ok": self.ok,
                 "sandbox_level": self.sandbox_level, "packages": list(self.packages),
-                "items": [{"title": i.title, "ok": i.ok, "detail": i.detail,
-                           "notes": list(i.notes)} for i in self.items]}
+                "items": [{"title": i.title, "ok": i.ok, "warning": i.warning,
+                           "detail": i.detail, "notes": list(i.notes)} for i in self.items]}
 
 
 def _metadata_item(client: BotClient) -> CheckItem:
@@ -159,6 +168,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         forfeits: list[str] = []  # why the bot forfeited each game it did
         decisions = 0
         played = 0
+        logged: list[int] = []  # the bytes the bot wrote to stderr in each game
         for g in range(games):
             size = TABLE_SIZES[g % len(TABLE_SIZES)]
             seat = g % size
@@ -172,6 +182,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                 failures.extend(outcome.failures)
                 forfeits.extend(why for s, why in outcome.forfeits.items() if s == seat)
                 decisions += outcome.latency[seat].get("decisions", 0)
+                logged.append(client.log_bytes)
         sizes = sorted({TABLE_SIZES[g % len(TABLE_SIZES)] for g in range(games)})
         report.add(_decisions_item(client, failures, decisions, played, limits,
                                    sizes, forfeits))
@@ -183,6 +194,8 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                 f"one process served {_every(played)}" if same else
                 f"one process did not last the {_games(played)} (it was stopped and "
                 f"restarted {_times(restarts)})"))
+        if logged and max(logged) > LOG_PER_GAME:
+            report.add(_log_item(logged, limits))
         if not client.alive and client.start() is not None:
             report.add(CheckItem("clean exit", False, "could not start the bot again "
                                  "to say 'bye'"))
@@ -193,6 +206,19 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         ended = client.close()
     report.add(_exit_item(ended, client.log_since_last(), spec, limits, busy))
     return report
+
+
+def _log_item(logged: Sequence[int], limits: Limits) -> CheckItem:
+    """The warning of a log longer than a game's record keeps: the rest is lost to its
+    author, and the writing costs the bot time, though no limit stops it."""
+    most = max(logged)
+    total = (f" ({sum(logged):,} in {_every(len(logged))})" if len(logged) > 1 else "")
+    return CheckItem("log size", True, (
+        f"the bot wrote up to {most:,} bytes to stderr in a game{total}; a game's record "
+        f"keeps only its last {LOG_PER_GAME:,} characters ('[... N bytes dropped]' before "
+        f"them), and the referee holds at most stderr_bytes ({limits.stderr_bytes:,} bytes) "
+        "of a process's log; a tournament fails no bot for what it writes there, but the "
+        "writing takes from its own time: log less"), warning=True)
 
 
 def _exit_item(ended: Ended | None, log: str, spec: BotSpec, limits: Limits,

@@ -130,6 +130,7 @@ def test_check_bot_json() -> None:
     data = json.loads(result.stdout)
     assert data["ok"] is False and data["bot"] == "sigterm"
     assert data["items"][-1] == {"title": "clean exit", "ok": False,
+                                 "warning": False,
                                  "detail": "still running 1000 ms after 'bye'; killed",
                                  "notes": []}
 

@@ -339,3 +339,33 @@ def test_on_a_terminal_the_checklist_wraps_at_words_under_each_checks_text(
                            env={"ARENA_BOTS_DIR": str(tmp_path)})
     assert any(line.startswith("✓ decisions: ") and "all legal and in time" in line
                for line in result.stdout.splitlines())
+
+
+@needs_sandbox
+def test_a_bot_flooding_its_log_passes_with_a_warning_of_what_is_lost(tmp_path: Path) -> None:
+    """A debug-printing bot plays well, but a game's record keeps the end of its log only:
+    the check says how much it wrote, and that no limit fails it in a tournament."""
+    bot = tmp_path / "talker.py"
+    bot.write_text("import sys\nfrom arena.sdk import Bot\n\n\nclass Talker(Bot):\n"
+                   "    name = 'talker'\n\n    def on_game_start(self, game):\n"
+                   "        sys.stderr.write('x' * 99_999 + '\\n')\n        sys.stderr.flush()\n\n"
+                   "    def act(self, request):\n        return 0\n")
+    result = runner.invoke(app, ["check-bot", str(bot), "--games", "2"],
+                           env={"ARENA_BOTS_DIR": str(tmp_path)})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert ("! log size: the bot wrote up to 100,000 bytes to stderr in a game (200,000 in "
+            "both games); a game's record keeps only its last 8,192 characters ('[... N bytes "
+            "dropped]' before them), and the referee holds at most stderr_bytes (65,536 bytes) "
+            "of a process's log; a tournament fails no bot for what it writes there, but the "
+            "writing takes from its own time: log less") in lines
+    assert lines[-1] == "PASS: talker is ready to submit (with 1 warning, above)."
+
+
+@needs_sandbox
+def test_a_quiet_bot_gets_no_log_warning(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["check-bot", str(BOTS / "greedy.py"), "--games", "2"],
+                           env={"ARENA_BOTS_DIR": str(tmp_path)})
+    assert result.exit_code == 0, result.output
+    assert not any(line.startswith("! ") for line in result.stdout.splitlines())
+    assert result.stdout.splitlines()[-1] == "PASS: greedy is ready to submit."

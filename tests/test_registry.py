@@ -308,7 +308,18 @@ def test_manifest_module_and_nested_metadata(tmp_path: Path) -> None:
                                   "  last_book_finished: 2026-10-02\n")
     spec = resolve(bot)
     assert spec.command == (PYTHON, *RUNNER, "main.py")
-    assert spec.metadata == {"last_book_finished": "2026-10-02"}
+    # what the bot.yaml leaves out is what the class sets (its ready says it), never its name
+    assert spec.metadata == {"last_book_finished": "2026-10-02", "author": "Ann",
+                             "version": "2.1", "last_read_page": "2026-11-20"}
+
+
+def test_a_command_bots_class_is_not_taken_for_what_it_says(tmp_path: Path) -> None:
+    """A command may run anything: only its ready, in the sandbox, says what the bot is."""
+    bot = tmp_path / "epsilon"
+    bot.mkdir()
+    (bot / "bot.py").write_text(MODULE)
+    (bot / "bot.yaml").write_text("name: epsilon\ncommand: [python3, bot.py]\n")
+    assert resolve(bot).metadata == {}
 
 
 def test_directory_with_bot_py_and_no_manifest(tmp_path: Path) -> None:

@@ -246,6 +246,15 @@ def module_metadata(file: Path) -> dict[str, Any]:
     return {k: v for k, v in found.items() if isinstance(v, str) and v}
 
 
+def _class_metadata(file: Path) -> dict[str, str]:
+    """The metadata a kit bot's class sets (the kit's ``ready`` says it), read from its
+    syntax tree, without its name (a ``bot.yaml``'s names the bot): what the ``bot.yaml``
+    leaves out. A ``command`` bot's ``ready`` is known only once it runs, and a bot runs only
+    in its sandbox: its ``bot.yaml`` alone is read."""
+    return {key: str(value) for key, value in module_metadata(file).items()
+            if key in METADATA_KEYS}
+
+
 def _load_manifest(directory: Path) -> dict[str, Any]:
     file = directory / MANIFEST
     try:
@@ -431,6 +440,8 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
             raise ManifestError(f"{where}: 'command' arguments cannot hold a NUL character")
         kind = "command"
     meta = _manifest_metadata(data, where)
+    if module is not None:  # what its ready will say, read without running it
+        meta = {**_class_metadata(directory / module), **meta}
     spec = BotSpec(_plain_name(bot_name.strip(), where), version, directory, argv, meta, kind,
                    files, requirements=manifest_requirements(data.get("requirements"),
                                                              directory, where),

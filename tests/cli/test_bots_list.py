@@ -37,6 +37,22 @@ def test_the_list_shows_each_cell_as_written(tmp_path: Path) -> None:
     assert lines[2].split()[2:] == ["module", "me", "1.10", "mine"], result.stdout
 
 
+def test_a_directory_bot_shows_the_author_its_class_sets(tmp_path: Path) -> None:
+    """Its bot.yaml names no author, its class does (and its ready says so in a match): read
+    from the class's source, never by importing it."""
+    bot = tmp_path / "classy"
+    bot.mkdir()
+    (bot / "bot.py").write_text("from arena.sdk import Bot\n\n\nclass Classy(Bot):\n"
+                                "    name = 'classy'\n    author = 'Ann Student'\n\n"
+                                "    def act(self, request):\n        return 0\n\n\n"
+                                "raise SystemExit('never run outside the sandbox')\n")
+    (bot / "bot.yaml").write_text("name: classy\nmodule: bot.py\nversion: '3'\n")
+    result = runner.invoke(app, ["bots"], env={"ARENA_BOTS_DIR": str(tmp_path)})
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[2].split()[2:] == [
+        "module", "Ann", "Student", "3", "classy"], result.stdout
+
+
 def _on_a_terminal(bots_dir: Path, columns: int) -> str:
     """What ``arena bots`` shows on a pseudo-terminal of ``columns`` x 24."""
     import os

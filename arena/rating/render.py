@@ -44,10 +44,18 @@ OUTPUT_FORMATS: tuple[str, ...] = (*MACHINE_FORMATS, *TABLE_FORMATS)
 _FORMULA_STARTS = ("=", "+", "-", "@", "'")
 
 
+#: A ``;`` before a formula's start: a spreadsheet splitting lines at ``;`` (as many locales
+#: do, inside quotes too) starts a cell there, and a failure's detail quotes the bot's own
+#: words (its exception, its log), ``;`` and all.
+_FORMULA_AFTER_SEMICOLON = re.compile(";(?=[=+\\-@'])")
+
+
 def _spreadsheet_text(text: str) -> str:
-    """``text`` as a spreadsheet shows it rather than runs it: after a ``'`` where it starts
-    like a formula (a bot's name from a database stored before such names were refused)."""
-    return f"'{text}" if text.startswith(_FORMULA_STARTS) else text
+    """``text`` as a spreadsheet shows it rather than runs it: after a ``'`` where it, or a
+    part of it after a ``;``, starts like a formula (a failure's detail in the bot's words; a
+    bot's name from a database stored before such names were refused)."""
+    marked = _FORMULA_AFTER_SEMICOLON.sub(";'", text)
+    return f"'{marked}" if marked.startswith(_FORMULA_STARTS) else marked
 
 
 def _csv_text(text: str) -> str:

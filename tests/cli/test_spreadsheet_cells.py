@@ -137,3 +137,25 @@ def test_the_results_csv_says_why_each_seat_failed(tmp_path: Path) -> None:
          "timeout: no answer within 1000 ms (at bot.py line 6, in think) | crash: exited "
          "mid-game (exit code 1); RuntimeError: a, b\\x0a=1+2 | protocol_error"),
         ("bob@v1", "", "")]
+
+
+def test_a_failure_in_the_bots_own_words_is_no_formula_at_a_semicolon(tmp_path: Path) -> None:
+    """A failure's detail quotes the bot's exception: its author chooses the text, ';' and
+    all, and a spreadsheet splitting at ';' would start a cell inside it."""
+    path = tmp_path / "sly.db"
+    builder = StoreBuilder(path)
+    tid, ids = builder.tournament("sly-cup", ["alice", "bob"])
+    detail = "exited mid-game (exit code 1); RuntimeError: x;=1+2;@SUM(1);'y"
+    builder.game(GameSpec(tid, 0, 0, 0, ids, [2, 1], failures=[
+        {"seat": 0, "bot": "alice@v1", "type": "crash", "detail": detail, "game": 0}],
+        forfeits={"0": "crash"}))
+    builder.close()
+    for command in (("leaderboard", "sly-cup", "-f", "csv"), ("results", "sly-cup", "-f", "csv")):
+        text = _output(path, *command)
+        for separator in (",", ";", "\t"):
+            assert _formula_cells(text, separator) == [], (separator, text)
+        row = next(row for row in csv.DictReader(io.StringIO(text, newline=""))
+                   if row["bot"] == "alice@v1" or row.get("key") == "alice@v1")
+        cell = row["failure_reason" if command[0] == "leaderboard" else "failure_details"]
+        # a reader drops the quote that marks each part as text, and has the bot's words back
+        assert cell.replace(";'", ";") == f"crash: {detail}"

@@ -50,7 +50,7 @@ from arena.rating.trueskill_rating import (
     settings_for_all,
     write_history,
 )
-from arena.referee.failures import FAILURE_TYPES
+from arena.referee.failures import FAILURE_TYPES, without_game
 from arena.tournament.scoring import Standing, spec_table_weight
 from arena.tournament.standings import scoring_inputs, standings_of
 
@@ -174,8 +174,9 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
             place_sum[bot.key] += place
             wins[bot.key] += bot.key in winners
         for failure in game.failures:
-            failures[game.seats[failure.seat].key][failure.type] += 1
-            reasons[game.seats[failure.seat].key][f"{failure.type}: {failure.detail}"] += 1
+            key = game.seats[failure.seat].key
+            failures[key][failure.type] += 1
+            reasons[key][f"{failure.type}: {without_game(failure.detail)}"] += 1
     byes = list(byes)
     # Swiss scores an off-size table's games as its pairing did (duplicate mode)
     points = total_points(ordered, byes, spec_table_weight(tournament.spec)

@@ -49,7 +49,7 @@ from arena.referee.connection import (
     overflow_detail,
 )
 from arena.referee.diagnostics import ActResult, BotDiagnostics
-from arena.referee.failures import Failure
+from arena.referee.failures import Failure, after_game
 from arena.referee.handshake import hello_line, judge_ready
 from arena.referee.hints import is_not_run, log_note
 from arena.referee.launch import sandbox_launcher
@@ -351,7 +351,7 @@ class BotClient:
         one in the next ``game_start``'s (the traceback in the bot's log can)."""
         if self._ended_game is None:
             return ""
-        return f", after game {self._ended_game} of the match ended"
+        return after_game(self._ended_game)
 
     def close(self) -> Ended | None:
         """Say ``bye``, give the bot its grace period, then kill whatever is left."""

@@ -17,6 +17,7 @@ does a strike past the limit.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
@@ -34,9 +35,11 @@ __all__ = [
     "STRIKE_TYPES",
     "TIMEOUT",
     "Failure",
+    "after_game",
     "counts_line",
     "describe",
     "forfeits_nothing",
+    "without_game",
 ]
 
 TIMEOUT: Final = "timeout"
@@ -58,6 +61,20 @@ FATAL_TYPES: Final = frozenset({CRASH, OUTPUT_LIMIT, MEMORY_LIMIT, STARTUP_FAILU
 #: of a game (it is restarted and asked again) and between games (restarted for the next).
 BEFORE_FIRST_ANSWER: Final = "exited before its first answer of the game"
 BETWEEN_GAMES: Final = "exited between games"
+#: The game a death between games followed, as a crash's detail names it.
+_AFTER_GAME: Final = re.compile(r", after game \d+ of the match ended")
+
+
+def after_game(game: int) -> str:
+    """What a crash's detail adds for a process that died after ``game``'s end was sent."""
+    return f", after game {game} of the match ended"
+
+
+def without_game(detail: str) -> str:
+    """``detail`` without the game it names (:func:`after_game`): a bot that dies in its
+    ``on_game_end`` every game fails the same way each time, though each detail names
+    another game, and is counted so."""
+    return _AFTER_GAME.sub("", detail)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,10 +128,13 @@ def describe(failures: Iterable[tuple[str, str, Mapping[str, Any]]], limit: int 
         shown = ", ".join(distinct[:5]) + (", ..." if len(distinct) > 5 else "")
         times = f", {len(hits)} times" if len(hits) > 1 else ""
         plural = "s" if len(distinct) > 1 else ""
-        details = list(dict.fromkeys(detail for _, detail in hits))
-        others = len(details) - 1
+        details: dict[str, str] = {}  # the first detail of each kind, in order
+        for _, detail in hits:
+            details.setdefault(without_game(detail), detail)
+        first, *rest = details.values()
+        others = len(rest)
         also = f" (and {others} other detail{'s' if others > 1 else ''})" if others else ""
-        lines.append(f"{bot} {kind}{times} (game{plural} {shown}): {details[0]}{also}")
+        lines.append(f"{bot} {kind}{times} (game{plural} {shown}): {first}{also}")
     if len(seen) > limit:
         lines.append(f"... and {len(seen) - limit} more{more}")
     return lines

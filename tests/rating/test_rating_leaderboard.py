@@ -21,6 +21,7 @@ from arena.rating.leaderboard import Leaderboard, compute_leaderboard, sort_lead
 from arena.rating.render import TABLE_FORMATS
 from arena.rating.standings import ByeRecord, buchholz, placement_points, total_points
 from arena.rating.trueskill_rating import RatingSettings
+from arena.referee.failures import after_game
 from arena.tournament.bot_versions import bot_labels
 from arena.tournament.store import Store
 
@@ -457,3 +458,21 @@ def test_the_exports_say_why_a_bot_failed_most_often(tmp_path: Path) -> None:
     bravo = next(b for b in json.loads(render_leaderboard(board, "json"))["bots"]
                  if b["bot"] == "bravo")
     assert bravo["failure_reason"] == "crash: signal 9"
+
+
+def test_the_most_frequent_failure_counts_a_death_after_each_game_as_one_reason(
+        tmp_path: Path) -> None:
+    """Three deaths in ``on_game_end`` (each detail naming the game it followed) outnumber two
+    identical timeouts: the reason is the death's, without a game's number."""
+    b = StoreBuilder(tmp_path / "a.db")
+    tid, (a, br) = b.tournament("cup", ["alpha", "bravo"], players=2)
+    for game in range(5):
+        detail = (f"exited before its first answer of the game{after_game(game)} (exit code 1)"
+                  if game < 3 else "no answer within 100 ms")
+        kind = "crash" if game < 3 else "timeout"
+        b.game(GameSpec(tid, 0, 0, game, [a, br], [1, 2],
+                        failures=[{"seat": 1, "bot": br, "type": kind, "detail": detail}]))
+    b.close()
+    rows = {row.bot: row for row in build_leaderboard(tmp_path / "a.db", "cup").rows}
+    assert rows["bravo"].failure_reason == (
+        "crash: exited before its first answer of the game (exit code 1)")

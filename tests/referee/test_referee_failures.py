@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from arena.referee.failures import Failure, describe
+from arena.referee.failures import (
+    BEFORE_FIRST_ANSWER,
+    Failure,
+    after_game,
+    describe,
+    without_game,
+)
 
 
 def test_an_unknown_type_is_refused() -> None:
@@ -44,3 +50,15 @@ def test_describe_shows_the_first_reasons_and_counts_the_rest() -> None:
     assert describe(games) == ["a crash, 7 times (games 0, 1, 2, 3, 4, ...): exit code 0 (and "
                                "1 other detail)"]
     assert describe([]) == []
+
+
+def test_a_death_after_each_game_is_one_detail_though_each_names_its_game() -> None:
+    """A bot dying in its ``on_game_end`` every game fails the same way each time: the game
+    each detail names does not make it another reason."""
+    ends = [("a", str(g + 1), Failure("crash", BEFORE_FIRST_ANSWER + after_game(g)
+                                      + " (exit code 1)").to_json()) for g in range(4)]
+    other = ("a", "5", Failure("crash", "exit code 2").to_json())
+    assert describe([*ends, other]) == [
+        "a crash, 5 times (games 1, 2, 3, 4, 5): exited before its first answer of the game, "
+        "after game 0 of the match ended (exit code 1) (and 1 other detail)"]
+    assert without_game(ends[3][2]["detail"]) == BEFORE_FIRST_ANSWER + " (exit code 1)"

@@ -62,17 +62,17 @@ def expected_rows(db: Path) -> list[list[str]]:
     for row in leaderboard_json(build_leaderboard(db, "cup"))["bots"]:
         failures = ", ".join(f"{k} {n}" for k, n in row["failures"].items())
         rows.append([str(row["rank"]), row["bot"], row["version"], str(row["mu"]),
-                     str(row["sigma"]), str(row["conservative"]), str(row["games"]),
-                     str(row["wins"]), str(row["win_pct"]), str(row["mean_placement"]),
-                     str(row["points"]), str(row["byes"]), str(row["buchholz"]), failures,
-                     row["note"]])
-    return without_empty_tail(rows)
+                     str(row["sigma"]), str(row["conservative"]), failures,
+                     str(row["games"]), str(row["wins"]), str(row["win_pct"]),
+                     str(row["mean_placement"]), str(row["points"]), str(row["byes"]),
+                     str(row["buchholz"]), row["note"]])
+    return without_empty_columns(rows)
 
 
-def without_empty_tail(rows: list[list[str]]) -> list[list[str]]:
-    """The page leaves out the failures and note columns (the last two) when no row has
-    one, as the terminal's table does."""
-    for index in (-2, -1):  # failures first: dropping it leaves the note last
+def without_empty_columns(rows: list[list[str]]) -> list[list[str]]:
+    """The page leaves out the note column (the last) and the failures column (the seventh,
+    after the score) when no row has one, as the terminal's table does."""
+    for index in (-1, 6):  # the note first: dropping it leaves the failures where they were
         if rows and not any(row[index] for row in rows):
             rows = [row[:index] + row[index:][1:] for row in rows]
     return rows
@@ -903,10 +903,10 @@ def json_rows(db: Path, *more: str) -> list[list[str]]:
     for row in json.loads(result.stdout)["bots"]:
         failures = ", ".join(f"{k} {n}" for k, n in row["failures"].items())
         rows.append([str(row["rank"]), row["bot"], row["version"], str(row["mu"]),
-                     str(row["sigma"]), str(row["conservative"]), str(row["games"]),
-                     str(row["wins"]), str(row["win_pct"]), str(row["mean_placement"]),
-                     str(row["points"]), failures, row["note"]])
-    return without_empty_tail(rows)
+                     str(row["sigma"]), str(row["conservative"]), failures,
+                     str(row["games"]), str(row["wins"]), str(row["win_pct"]),
+                     str(row["mean_placement"]), str(row["points"]), row["note"]])
+    return without_empty_columns(rows)
 
 
 def test_a_league_served_live(browser: Any, league_path: Path, tmp_path: Path) -> None:

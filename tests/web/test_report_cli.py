@@ -65,7 +65,7 @@ def test_the_leaderboard_counts_the_games_a_bot_forfeited(tmp_path: Path) -> Non
                      ('{"1": "timeout"}', site_db.FAILING_GAME))
     conn.close()
     index = render_page(load_tournament(db, site_db.NAME), "index.html")
-    assert "timeout 1</a> (1 forfeit)</td>" in index
+    assert 'timeout 1</a> <span class="forfeits">(1 forfeit)</span></td>' in index
 
 
 def test_the_failing_game_is_linked_from_the_failures(cup_site: Path) -> None:

@@ -1,0 +1,131 @@
+"""A class's Swiss of forty student bots (class_db.py: long names, options, failures) as a
+teacher opens it in a real browser: the leaderboard fits a laptop's screen and a phone shows
+rank, bot, score and failures first, every value still on the page. Screenshots at 1366, 1600
+and 390 px go where test_browser.py puts its own."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import class_db
+import pytest
+from chromium import CHROMIUM, DRIVER, MISSING
+
+from arena.rating.board_view import leaderboard_json
+from arena.rating.leaderboard import build_leaderboard
+from arena.web.server import make_server
+
+pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason=MISSING)
+REPO = Path(__file__).resolve().parents[2]
+SHOTS = Path(os.environ.get("ARENA_SCREENSHOTS", REPO / "results" / "screenshots" / "web"))
+
+
+@pytest.fixture(scope="module")
+def class_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return class_db.build(tmp_path_factory.mktemp("class") / "arena.db")
+
+
+@pytest.fixture(scope="module")
+def board_page(class_path: Path) -> Iterator[str]:
+    """``arena serve`` of the class's database: its leaderboard page's address."""
+    server = make_server(class_path, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/t/{class_db.NAME}/index.html"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def open_at(driver: Any, address: str, width: int) -> None:
+    driver.set_window_size(width, 900)
+    driver.get("about:blank")
+    driver.get(address)
+
+
+def shoot(driver: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SHOTS / f"{name}.png"))
+
+
+def rows_by_heading(driver: Any) -> list[dict[str, str]]:
+    """Each leaderboard row as heading: the cell's value (its data-value, else its text)."""
+    return driver.execute_script(
+        "const t = document.querySelector('#leaderboard');"
+        "const heads = Array.from(t.tHead.rows[0].cells).map(c => c.textContent.trim());"
+        "return Array.from(t.tBodies[0].rows).map(r => Object.fromEntries(Array.from(r.cells)"
+        ".map((c, i) => [heads[i], c.getAttribute('data-value') ?? c.textContent.trim()])))")
+
+
+def in_view(driver: Any) -> list[str]:
+    """The leaderboard's headings a reader sees without scrolling: inside its box and the
+    window."""
+    return driver.execute_script(
+        "const box = document.querySelector('#leaderboard').parentElement"
+        ".getBoundingClientRect(), right = Math.min(box.right, innerWidth);"
+        "return Array.from(document.querySelectorAll('#leaderboard thead th')).filter("
+        "c => c.offsetParent !== null && c.getBoundingClientRect().right <= right + 1)"
+        ".map(c => c.textContent.trim())")
+
+
+def failures_past_view(driver: Any) -> float:
+    """How far the leaderboard's rightmost failures cell (heading included) reaches past
+    what a reader sees of the board (its box, within the window): 0 or less when in view."""
+    return driver.execute_script(
+        "const t = document.querySelector('#leaderboard');"
+        "const box = t.parentElement.getBoundingClientRect();"
+        "const i = Array.from(t.tHead.rows[0].cells).findIndex("
+        "c => c.textContent.trim() === 'failures');"
+        "return Math.max(...Array.from(t.rows).map(r => r.cells[i].getBoundingClientRect()"
+        ".right)) - Math.min(box.right, innerWidth)")
+
+
+def test_every_value_of_the_leaderboard_is_on_the_page(browser: Any, board_page: str,
+                                                       class_path: Path) -> None:
+    open_at(browser, board_page, 1366)
+    shown = rows_by_heading(browser)
+    expected = leaderboard_json(build_leaderboard(class_path, class_db.NAME))["bots"]
+    assert len(shown) == len(expected) == 40
+    for row, want in zip(shown, expected):
+        assert row["rank"] == str(want["rank"]) and row["bot"] == want["bot"]
+        assert row["mu-3sigma"] == str(want["conservative"])
+        assert row["buchholz"] == str(want["buchholz"])
+        failures = ", ".join(f"{k} {n}" for k, n in want["failures"].items())
+        assert row["failures"].startswith(failures)
+        if want["forfeits"]:
+            assert f"{want['forfeits']} forfeit" in row["failures"]
+    assert sum(bool(r["failures"]) for r in shown) > 20  # the class's many failures
+
+
+@pytest.mark.parametrize("width", [1366, 1600])
+def test_a_laptop_sees_the_whole_leaderboard(browser: Any, board_page: str,
+                                             width: int) -> None:
+    """At 1366 and 1600 px the failures column, the one a teacher needs, was past the right
+    edge of the leaderboard's box: the board's box was 1240 px at most, its cells did not
+    wrap, and the Swiss columns and a bot's options made it wider."""
+    try:
+        open_at(browser, board_page, width)
+        assert failures_past_view(browser) <= 0
+        headings = browser.execute_script(
+            "return Array.from(document.querySelectorAll('#leaderboard thead th'))"
+            ".map(c => c.textContent.trim())")
+        assert in_view(browser) == headings  # every column, none scrolled out of view
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+        shoot(browser, f"class-leaderboard-{width}")
+    finally:
+        browser.set_window_size(1280, 800)
+
+
+def test_a_phone_sees_rank_bot_score_and_failures_first(browser: Any,
+                                                        board_page: str) -> None:
+    try:
+        open_at(browser, board_page, 390)
+        assert in_view(browser)[:4] == ["rank", "bot", "mu-3sigma", "failures"]
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
+        shoot(browser, "class-leaderboard-390")
+    finally:
+        browser.set_window_size(1280, 800)

@@ -3,7 +3,10 @@
 Colours are the Okabe-Ito palette (distinguishable with the common colour-vision
 deficiencies); each bot's two lines also differ by dash (mu solid, mu - 3 sigma dashed) and
 its mu line ends in its name, so no line is told by its colour alone; the head-to-head scale
-runs from orange to blue through white, so lightness carries the value too.
+runs from orange to blue through white, so lightness carries the value too. With more bots
+than names fit at the lines' ends (a class of forty), the leaderboard's top ones are named
+there, and any other line's name shows while it or its legend entry is pointed at or focused
+(site.js), its line drawn over the others.
 """
 
 from __future__ import annotations
@@ -20,8 +23,14 @@ OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "
 _WIDTH, _HEIGHT = 760, 320
 _LEFT, _RIGHT, _TOP, _BOTTOM = 48, 104, 12, 34
 #: a line's name at its end: this many characters at most (the legend has it whole), and
-#: names at least this far apart, one above the other
-_LABEL_CHARS, _LABEL_GAP = 14, 13.0
+#: names at least this far apart, one above the other (a 12 px font's line box: 14 px)
+_LABEL_CHARS, _LABEL_GAP = 14, 15.0
+#: names that fit one above the other at the lines' ends; with more bots, only the top ones
+#: (leaderboard order) are named there, the others on request
+_NAMES_FIT = int((_HEIGHT - _BOTTOM - _TOP - 4) // _LABEL_GAP) + 1
+_TOP_NAMED = 10
+#: a phone draws the chart at half size: there the top few are named, larger and shorter
+_PHONE_NAMED, _PHONE_CHARS, _PHONE_GAP = 5, 8, 28.0
 
 
 def bot_colour(index: int) -> str:
@@ -66,11 +75,9 @@ def _thin(rows: Sequence[Sequence[float]], most: int = 300) -> Sequence[Sequence
     return [*rows[::k], rows[-1]] if (len(rows) - 1) % k else list(rows[::k])
 
 
-def _spread(ends: list[float], low: float, high: float) -> list[float]:
+def _spread(ends: list[float], low: float, high: float, gap: float = _LABEL_GAP) -> list[float]:
     """Heights for the names at the lines' ends: each as near its line's end as lets the
-    names stay ``_LABEL_GAP`` apart (closer only when more names than fit so), within
-    ``low``..``high``."""
-    gap = min(_LABEL_GAP, (high - low) / max(1, len(ends) - 1))
+    names stay ``gap`` apart, within ``low``..``high`` (room for as many as are given)."""
     order = sorted(range(len(ends)), key=lambda i: ends[i])
     placed = [0.0] * len(ends)
     floor = low
@@ -84,20 +91,33 @@ def _spread(ends: list[float], low: float, high: float) -> list[float]:
     return placed
 
 
+def _label(name: str, x: float, y: float, extra: str = "", chars: int = _LABEL_CHARS) -> str:
+    short = name if len(name) <= chars else name[:chars - 1] + "\u2026"
+    return (f'<text class="end-label{extra}" x="{x + 5:.1f}" y="{y + 4:.1f}">'
+            f'<title>{escape(name)}</title>{escape(short)}</text>')
+
+
 def _end_labels(lines: Mapping[str, Sequence[Sequence[float]]], labels: Mapping[str, str],
-                x0: float, y1: float, sx: float, sy: float) -> list[str]:
-    """Each bot's name at the end of its mu line (shortened; whole in its tooltip)."""
+                x0: float, y1: float, sx: float, sy: float) -> tuple[list[str], dict[str, str]]:
+    """The names at the ends of the mu lines (shortened; whole in their tooltips): those
+    drawn, kept apart (a set for wide screens, one for phones), and by bot those drawn only
+    on request, each at its own line's end."""
     keys = list(lines)
-    ends = [(_LEFT + (lines[k][-1][0] - x0) * sx, _TOP + (y1 - lines[k][-1][1]) * sy)
-            for k in keys]
-    heights = _spread([y for _, y in ends], _TOP + 4, _HEIGHT - _BOTTOM)
-    out = []
-    for key, (x, _), y in zip(keys, ends, heights):
-        name = labels.get(key, key)
-        short = name if len(name) <= _LABEL_CHARS else name[:_LABEL_CHARS - 1] + "\u2026"
-        out.append(f'<text class="end-label" x="{x + 5:.1f}" y="{y + 4:.1f}">'
-                   f'<title>{escape(name)}</title>{escape(short)}</text>')
-    return out
+    ends = {k: (_LEFT + (lines[k][-1][0] - x0) * sx, _TOP + (y1 - lines[k][-1][1]) * sy)
+            for k in keys}
+    named = keys if len(keys) <= _NAMES_FIT else keys[:_TOP_NAMED]
+    heights = _spread([ends[k][1] for k in named], _TOP + 4, _HEIGHT - _BOTTOM)
+    shown = [_label(labels.get(k, k), ends[k][0], y) for k, y in zip(named, heights)]
+    phone = keys[:_PHONE_NAMED]
+    heights = _spread([ends[k][1] for k in phone], _TOP + 16, _HEIGHT - _BOTTOM, _PHONE_GAP)
+    shown += [_label(labels.get(k, k), ends[k][0], y, " narrow", _PHONE_CHARS)
+              for k, y in zip(phone, heights)]
+    # a line named at its end on a wide screen is named on request on a phone alone
+    asked = {k: _label(labels.get(k, k), ends[k][0],
+                       min(max(ends[k][1], _TOP + 4), _HEIGHT - _BOTTOM),
+                       " on-request" + (" phone-only" if k in named else ""))
+             for k in keys[len(phone):]}
+    return shown, asked
 
 
 def rating_chart(history: Mapping[str, Sequence[Sequence[float]]], order: Sequence[str],
@@ -129,21 +149,38 @@ def rating_chart(history: Mapping[str, Sequence[Sequence[float]]], order: Sequen
                    f'text-anchor="middle">{tick:g}</text>')
     out.append(f'<text class="axis" x="{(_WIDTH + _LEFT) / 2:.0f}" y="{_HEIGHT - 4}" '
                'text-anchor="middle">the bot\'s games (in rating order)</text>')
+    shown, asked = _end_labels(lines, labels, x0, y1, sx, sy)
     for key in bots:
         colour = bot_colour(order.index(key))
         rows = lines[key]
-        mu = [(r[0], r[1]) for r in rows]
-        low = [(r[0], r[1] - 3 * r[2]) for r in rows]
+        mu = _points([(r[0], r[1]) for r in rows], x0, y1, sx, sy)
+        low = _points([(r[0], r[1] - 3 * r[2]) for r in rows], x0, y1, sx, sy)
         name = escape(labels.get(key, key))
-        out.append(f'<g class="bot" data-bot="{escape(key)}"><title>{name}</title>'
-                   f'<polyline fill="none" stroke="{colour}" stroke-width="2" '
-                   f'points="{_points(mu, x0, y1, sx, sy)}"/>'
+        # a wider line no one sees under the mu line: a thin line is hard to point at
+        hit = f'<polyline class="hit" points="{mu}"/>' if asked else ""
+        out.append(f'<g class="bot" data-bot="{escape(key)}"><title>{name}</title>{hit}'
+                   f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{mu}"/>'
                    f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" '
-                   f'stroke-dasharray="5 4" points="{_points(low, x0, y1, sx, sy)}"/></g>')
-    out.extend(_end_labels(lines, labels, x0, y1, sx, sy))
+                   f'stroke-dasharray="5 4" points="{low}"/>{asked.get(key, "")}</g>')
+    out.extend(shown)
     out.append("</svg>")
-    legend = "".join(
-        f'<li><span class="swatch" style="background:{bot_colour(order.index(key))}"></span>'
-        f'{escape(labels.get(key, key))}</li>' for key in bots)
-    return "".join(out) + f'<ul class="legend">{legend}<li class="key">solid: mu, ' \
-                          'dashed: mu - 3 sigma</li></ul>'
+    return "".join(out) + _legend(bots, order, labels, bool(asked))
+
+
+def _legend(bots: Sequence[str], order: Sequence[str], labels: Mapping[str, str],
+            on_request: bool) -> str:
+    """Every bot's name by its colour; where some lines are not named at their ends, each
+    entry is a button that names and raises its line (site.js)."""
+    items = []
+    for key in bots:
+        swatch = (f'<span class="swatch" style="background:{bot_colour(order.index(key))}">'
+                  '</span>')
+        name = escape(labels.get(key, key))
+        items.append(f'<li><button type="button" class="pick" data-bot="{escape(key)}" '
+                     f'aria-pressed="false">{swatch}{name}</button></li>' if on_request
+                     else f'<li>{swatch}{name}</li>')
+    hint = ("; the top ones are named at their lines' ends: point at a line or at a name "
+            "here (or focus it, or press it to keep it) to name and raise its line"
+            if on_request else "")
+    return (f'<ul class="legend">{"".join(items)}<li class="key">solid: mu, dashed: '
+            f'mu - 3 sigma{hint}</li></ul>')

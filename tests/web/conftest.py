@@ -1,5 +1,6 @@
-"""Fixtures of the site's tests: a small stored Swiss tournament (site_db.py) and a small
-league (league_db.py), the cup served, and a headless Chromium."""
+"""Fixtures of the site's tests: a small stored Swiss tournament (site_db.py), a class's
+Swiss of forty (class_db.py) and a small league (league_db.py), the cup and the class served,
+and a headless Chromium."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import class_db  # noqa: E402
 import league_db  # noqa: E402
 import site_db  # noqa: E402
 
@@ -67,6 +69,26 @@ def cup_served(cup_db: Path) -> Iterator[str]:
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="session")
+def class_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A class's finished Swiss: forty bots, long names, options, many failures."""
+    return class_db.build(tmp_path_factory.mktemp("class") / "arena.db")
+
+
+@pytest.fixture(scope="module")
+def class_board(class_path: Path) -> Iterator[str]:
+    """``arena serve`` of the class's database: its leaderboard page's address."""
+    from arena.web.server import make_server
+
+    server = make_server(class_path, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/t/{class_db.NAME}/index.html"
     finally:
         server.shutdown()
         server.server_close()

@@ -1,8 +1,8 @@
 """axe-core in the real browser on every kind of page: the tournament's pages (leaderboard,
 head-to-head, rounds, games), a league's, `arena serve`'s list of tournaments and live pages,
-and replays of two-, three- and four-player games at their first step, mid-game, in one seat's
-view and at the showdown, at a desktop's width and a phone's. A serious or critical violation
-fails, as does a heading that skips a level.
+a class of forty bots' leaderboard, and replays of two-, three- and four-player games at their
+first step, mid-game, in one seat's view and at the showdown, at a desktop's width and a
+phone's. A serious or critical violation fails, as does a heading that skips a level.
 
 axe-core is not fetched here: `.ci/setup-system` installs the version `.ci/package-lock.json`
 pins from npm into `.ci/node_modules` (or `$ARENA_AXE_JS` names an axe.min.js); without it, or
@@ -104,6 +104,20 @@ def test_a_four_player_replay_in_one_file(browser: Any, four_player_page: Path, 
                                           view: str) -> None:
     show(browser, four_player_page.as_uri(), step, view)
     assert problems(browser) == []
+
+
+@needs_axe
+@pytest.mark.parametrize("width", [1366, 390])
+def test_a_class_of_forty(browser: Any, class_board: str, width: int) -> None:
+    """The leaderboard of forty bots, and its chart's legend of buttons, one picked."""
+    browser.set_window_size(width, 800)
+    try:
+        show(browser, class_board)
+        browser.execute_script(
+            "document.querySelector('.legend li:nth-last-child(2) .pick').click()")
+        assert problems(browser) == []
+    finally:
+        browser.set_window_size(1280, 800)
 
 
 @needs_axe

@@ -32,17 +32,25 @@ def test_each_line_ends_in_its_bots_name() -> None:
     assert labels["heuristic"][0] < labels["greedy"][0] < labels[long][0]
 
 
-@given(st.lists(st.floats(min_value=0, max_value=40), min_size=1, max_size=30))
+def label_heights(svg: str, kind: str = "") -> list[float]:
+    pattern = rf'<text class="end-label{kind}" x="[\d.]+" y="([\d.-]+)"><title>'
+    return sorted(float(y) for y in re.findall(pattern, svg))
+
+
+@given(st.lists(st.floats(min_value=0, max_value=40), min_size=1, max_size=45))
 def test_the_names_never_overlap_nor_leave_the_chart(ends: list[float]) -> None:
-    """Apart by a line of text at least, closer only where more bots than fit so (a big
-    league's chart); never above or below the chart."""
+    """Apart by a line of text at least (forty names were squeezed a few pixels apart, each
+    over the next): with more bots than fit, the top ten are named at their ends and the
+    others on request (site.js), as the phone's larger names are, the top five; never above
+    or below the chart."""
     keys = [f"bot-{i}" for i in range(len(ends))]
     svg = rating_chart(history(ends), keys, {})
     height = float(re.search(r'viewBox="0 0 [\d.]+ ([\d.]+)"', svg).group(1))  # type: ignore[union-attr]
-    ys = sorted(float(y) for _, y, _ in _LABEL.findall(svg))
-    assert len(ys) == len(ends)
-    gaps = [b - a for a, b in zip(ys, ys[1:])]
-    if gaps and min(gaps) < 12.9:  # closer than a line: only where more than fit, evenly
-        assert len(ends) > 20  # twenty lines of text fit the chart's height
-        assert min(gaps) >= 0.99 * (max(ys) - min(ys)) / (len(ys) - 1)
-    assert all(0 < y <= height for y in ys)
+    for kind, gap, most in (("", 15.0, 10 if len(ends) > 19 else 19), (" narrow", 28.0, 5)):
+        ys = label_heights(svg, kind)
+        assert len(ys) == min(len(ends), most)
+        assert all(b - a >= gap - 0.01 for a, b in zip(ys, ys[1:]))
+        assert all(0 < y <= height for y in ys)
+    asked = len(re.findall(r'<text class="end-label on-request', svg))
+    assert asked == max(0, len(ends) - 5)  # every line can be named
+    assert (asked > 0) == ('class="pick"' in svg)  # by its legend entry

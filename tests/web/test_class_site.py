@@ -1,13 +1,11 @@
 """A class's Swiss of forty student bots (class_db.py: long names, options, failures) as a
 teacher opens it in a real browser: the leaderboard fits a laptop's screen and a phone shows
-rank, bot, score and failures first, every value still on the page. Screenshots at 1366, 1600
-and 390 px go where test_browser.py puts its own."""
+rank, bot, score and failures first, every value still on the page; the rating chart's names
+stay apart. Screenshots at 1366, 1600 and 390 px go where test_browser.py puts its own."""
 
 from __future__ import annotations
 
 import os
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,28 +15,10 @@ from chromium import CHROMIUM, DRIVER, MISSING
 
 from arena.rating.board_view import leaderboard_json
 from arena.rating.leaderboard import build_leaderboard
-from arena.web.server import make_server
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason=MISSING)
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = Path(os.environ.get("ARENA_SCREENSHOTS", REPO / "results" / "screenshots" / "web"))
-
-
-@pytest.fixture(scope="module")
-def class_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return class_db.build(tmp_path_factory.mktemp("class") / "arena.db")
-
-
-@pytest.fixture(scope="module")
-def board_page(class_path: Path) -> Iterator[str]:
-    """``arena serve`` of the class's database: its leaderboard page's address."""
-    server = make_server(class_path, "127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/t/{class_db.NAME}/index.html"
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def open_at(driver: Any, address: str, width: int) -> None:
@@ -84,9 +64,9 @@ def failures_past_view(driver: Any) -> float:
         ".right)) - Math.min(box.right, innerWidth)")
 
 
-def test_every_value_of_the_leaderboard_is_on_the_page(browser: Any, board_page: str,
+def test_every_value_of_the_leaderboard_is_on_the_page(browser: Any, class_board: str,
                                                        class_path: Path) -> None:
-    open_at(browser, board_page, 1366)
+    open_at(browser, class_board, 1366)
     shown = rows_by_heading(browser)
     expected = leaderboard_json(build_leaderboard(class_path, class_db.NAME))["bots"]
     assert len(shown) == len(expected) == 40
@@ -102,13 +82,13 @@ def test_every_value_of_the_leaderboard_is_on_the_page(browser: Any, board_page:
 
 
 @pytest.mark.parametrize("width", [1366, 1600])
-def test_a_laptop_sees_the_whole_leaderboard(browser: Any, board_page: str,
+def test_a_laptop_sees_the_whole_leaderboard(browser: Any, class_board: str,
                                              width: int) -> None:
     """At 1366 and 1600 px the failures column, the one a teacher needs, was past the right
     edge of the leaderboard's box: the board's box was 1240 px at most, its cells did not
     wrap, and the Swiss columns and a bot's options made it wider."""
     try:
-        open_at(browser, board_page, width)
+        open_at(browser, class_board, width)
         assert failures_past_view(browser) <= 0
         headings = browser.execute_script(
             "return Array.from(document.querySelectorAll('#leaderboard thead th'))"
@@ -121,11 +101,71 @@ def test_a_laptop_sees_the_whole_leaderboard(browser: Any, board_page: str,
 
 
 def test_a_phone_sees_rank_bot_score_and_failures_first(browser: Any,
-                                                        board_page: str) -> None:
+                                                        class_board: str) -> None:
     try:
-        open_at(browser, board_page, 390)
+        open_at(browser, class_board, 390)
         assert in_view(browser)[:4] == ["rank", "bot", "mu-3sigma", "failures"]
         assert browser.execute_script("return document.documentElement.scrollWidth") <= 390
         shoot(browser, "class-leaderboard-390")
+    finally:
+        browser.set_window_size(1280, 800)
+
+
+def label_boxes(driver: Any) -> list[dict[str, Any]]:
+    """The rating chart's names drawn now: each one's text and box on the screen."""
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('svg.chart .end-label')).filter("
+        "t => getComputedStyle(t).display !== 'none' && getComputedStyle(t).visibility"
+        " !== 'hidden').map(t => { const b = t.getBoundingClientRect();"
+        " return {name: t.textContent, top: b.top, bottom: b.bottom, left: b.left,"
+        " right: b.right}; })")
+
+
+def overlapping(boxes: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    return [(a["name"], b["name"]) for i, a in enumerate(boxes) for b in boxes[i + 1:]
+            if a["left"] < b["right"] and b["left"] < a["right"]
+            and a["top"] < b["bottom"] and b["top"] < a["bottom"]]
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_the_rating_charts_names_stay_apart_at_forty(browser: Any, class_board: str,
+                                                     width: int) -> None:
+    """Forty names at the lines' ends were squeezed a few pixels apart, each over the next:
+    unreadable. The names drawn do not touch, and are a readable size."""
+    try:
+        open_at(browser, class_board, width)
+        chart = browser.find_element("css selector", "svg.chart")
+        browser.execute_script("arguments[0].scrollIntoView()", chart)
+        boxes = label_boxes(browser)
+        assert boxes and overlapping(boxes) == []
+        if width == 1366:
+            assert min(b["bottom"] - b["top"] for b in boxes) >= 12
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        chart.screenshot(str(SHOTS / f"class-chart-{width}.png"))
+    finally:
+        browser.set_window_size(1280, 800)
+
+
+def test_any_line_of_the_forty_is_named_on_request(browser: Any, class_board: str) -> None:
+    """Only the top ten lines are named at their ends: focusing (or pressing) a legend entry
+    names its line, and the keyboard reaches every entry."""
+    try:
+        open_at(browser, class_board, 1366)
+        picks = browser.find_elements("css selector", ".legend .pick")
+        assert len(picks) == 40
+        named = {b["name"] for b in label_boxes(browser)}
+        last = picks[-1]
+        assert not any(name.startswith(last.get_attribute("data-bot").split("@")[0])
+                       for name in named)
+        browser.execute_script("arguments[0].focus()", last)
+        shown = [b["name"] for b in label_boxes(browser)]
+        assert len(shown) == len(named) + 1
+        bot = last.get_attribute("data-bot").split("@")[0]
+        assert any(name.startswith(bot) for name in shown)  # its title, then its short name
+        last.click()
+        browser.execute_script("document.activeElement.blur()")
+        assert last.get_attribute("aria-pressed") == "true"
+        assert len(label_boxes(browser)) == len(named) + 1  # kept once pressed
+        shoot(browser, "class-chart-picked-1366")
     finally:
         browser.set_window_size(1280, 800)

@@ -70,6 +70,35 @@
   }
   checkScroll();
 
+  // a big field's rating chart names only its top lines at their ends: pointing at a line or
+  // at its legend entry (or focusing the entry) names that line and draws it over the others,
+  // and pressing the entry keeps it so
+  var chart = document.querySelector("svg.chart"), picks = document.querySelectorAll(".legend .pick");
+  if (chart && picks.length) {
+    var pinned = "";
+    var pick = function (key) {
+      Array.prototype.forEach.call(chart.querySelectorAll("g.bot.picked"), function (g) { g.classList.remove("picked"); });
+      var line = key ? chart.querySelector('g.bot[data-bot="' + CSS.escape(key) + '"]') : null;
+      chart.classList.toggle("picking", !!line);
+      if (line) { line.classList.add("picked"); chart.appendChild(line); }
+    };
+    var back = function () { pick(pinned); };
+    Array.prototype.forEach.call(chart.querySelectorAll("g.bot"), function (g) {
+      g.addEventListener("mouseenter", function () { pick(g.getAttribute("data-bot")); });
+      g.addEventListener("mouseleave", back);
+    });
+    Array.prototype.forEach.call(picks, function (button) {
+      var key = button.getAttribute("data-bot");
+      ["mouseenter", "focus"].forEach(function (e) { button.addEventListener(e, function () { pick(key); }); });
+      ["mouseleave", "blur"].forEach(function (e) { button.addEventListener(e, back); });
+      button.addEventListener("click", function () {
+        pinned = pinned === key ? "" : key;
+        Array.prototype.forEach.call(picks, function (b) { b.setAttribute("aria-pressed", String(b.getAttribute("data-bot") === pinned)); });
+        pick(pinned || key);
+      });
+    });
+  }
+
   var form = document.getElementById("filters");
   var listing = document.getElementById("games-data");
   if (form && listing) {

@@ -27,6 +27,9 @@ from typing import Any
 import numpy as np
 
 from arena.common.cpus import one_core
+from arena.common.printable import printable
+from arena.errors import BotError
+from arena.registry import resolve_named, someone_elses
 from arena.rl.aec import PalaestraAEC
 from arena.rl.gym_env import PalaestraEnv
 
@@ -108,6 +111,7 @@ def _palaestra(players: int, structured: bool) -> Runner:
 def _learner(players: int, opponent: str) -> Runner:
     """The Gymnasium environment's learner steps, ``opponent`` at every other seat (loaded
     now: a name that is no bot is refused before anything is measured)."""
+    _refuse_someone_elses(opponent)
     env = PalaestraEnv([opponent] * (players - 1))
 
     def run(steps: int, seed: int) -> int:
@@ -146,6 +150,17 @@ def _rate(run: Runner, steps: int, seed: int) -> float:
     start = time.process_time()
     done = run(steps, seed)
     return done / max(time.process_time() - start, 1e-9)
+
+
+def _refuse_someone_elses(opponent: str) -> None:
+    """The opponent is imported into the bench's own process, unsandboxed: a bot that, as far
+    as the arena can tell, someone else wrote (a student's submission) is not run there, as
+    ``arena bench tournament`` and ``arena game --rerun`` do not run one."""
+    reason = someone_elses(resolve_named(opponent).path)
+    if reason is not None:
+        raise BotError(f"{printable(opponent)}: {reason}; --opponent runs in this process, "
+                       "unsandboxed, with your rights: measure against a bot of your own "
+                       "(a sample bot, or your copy of one)")
 
 
 def run_rl_bench(players: tuple[int, ...] = (2, 4), steps: int = 20_000, repeat: int = 5,

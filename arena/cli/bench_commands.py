@@ -361,7 +361,8 @@ def rl(
                                         help="Repetitions (the median is shown).")] = 5,
     opponent: Annotated[str, typer.Option(
         "--opponent", help="The bot at the learner's other seats (a name or path, run "
-        "in-process: a bot you trust).")] = "greedy",
+        "in-process, unsandboxed: someone else's bot, such as a submitted one, is "
+        "refused).")] = "greedy",
     opponent_steps: Annotated[int, typer.Option(
         "--opponent-steps", min=0, help="Learner steps per repetition against --opponent "
         "(0: not measured).")] = 2_000,

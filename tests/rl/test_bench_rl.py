@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import shutil
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,7 @@ from typer.testing import CliRunner  # noqa: E402
 
 from arena.bench.rl import run_rl_bench  # noqa: E402
 from arena.cli.main import app  # noqa: E402
+from arena.registry import SAMPLE_BOTS_DIR  # noqa: E402
 
 HAS_RLCARD = importlib.util.find_spec("rlcard") is not None
 
@@ -80,3 +83,21 @@ def test_arena_bench_rl_refuses_a_table_of_six() -> None:
     result = CliRunner().invoke(app, ["bench", "rl", "--players", "6"])
     assert result.exit_code == 2
     assert "Invalid value for '--players' / '-p'" in result.output
+
+
+def test_arena_bench_rl_refuses_a_submitted_bot_as_the_opponent(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The opponent runs in the bench's own process, unsandboxed: a student's submitted bot
+    ran there with the organiser's rights, as arena bench tournament no longer lets one."""
+    bots_dir = tmp_path / "submitted"
+    bots_dir.mkdir()
+    shutil.copy(SAMPLE_BOTS_DIR / "random.py", bots_dir / "theirs.py")
+    monkeypatch.setenv("ARENA_BOTS_DIR", str(bots_dir))
+    result = CliRunner().invoke(app, ["bench", "rl", "--players", "2", "--steps", "100",
+                                      "--repeat", "1", "--opponent-steps", "10",
+                                      "--opponent", str(bots_dir / "theirs.py")])
+    assert result.exit_code == 1, result.output
+    theirs = bots_dir / "theirs.py"
+    assert result.stderr.startswith(
+        f"Error: {theirs}: it is a bot submitted to the bots directory {bots_dir}; ")
+    assert "--opponent runs in this process, unsandboxed" in result.stderr

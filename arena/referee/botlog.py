@@ -27,6 +27,8 @@ class BotLog:
         #: Bytes the bot wrote in the span :meth:`cut` handed out last (more than its text
         #: when the cap dropped some).
         self.last_bytes = 0
+        #: Characters of that span's text: what a game's record keeps is counted in them.
+        self.last_chars = 0
 
     def started(self) -> None:
         """A new process runs: its log begins at its first byte."""
@@ -47,6 +49,7 @@ class BotLog:
         text = self._taken + (self._since_mark(conn) if conn is not None else "")
         self._taken = ""
         self.last_bytes, self._bytes = self._bytes, 0
+        self.last_chars = len(text)
         return text
 
     def _since_mark(self, conn: Connection) -> str:

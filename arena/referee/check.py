@@ -169,6 +169,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         decisions = 0
         played = 0
         logged: list[int] = []  # the bytes the bot wrote to stderr in each game
+        cut = False  # whether a game's record kept only the end of the bot's log
         for g in range(games):
             size = TABLE_SIZES[g % len(TABLE_SIZES)]
             seat = g % size
@@ -183,6 +184,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                 forfeits.extend(why for s, why in outcome.forfeits.items() if s == seat)
                 decisions += outcome.latency[seat].get("decisions", 0)
                 logged.append(client.log_bytes)
+                cut = cut or client.log_chars > LOG_PER_GAME
         sizes = sorted({TABLE_SIZES[g % len(TABLE_SIZES)] for g in range(games)})
         report.add(_decisions_item(client, failures, decisions, played, limits,
                                    sizes, forfeits))
@@ -194,7 +196,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                 f"one process served {_every(played)}" if same else
                 f"one process did not last the {_games(played)} (it was stopped and "
                 f"restarted {_times(restarts)})"))
-        if logged and max(logged) > LOG_PER_GAME:
+        if cut:
             report.add(_log_item(logged, limits))
         if not client.alive and client.start() is not None:
             report.add(CheckItem("clean exit", False, "could not start the bot again "

@@ -571,3 +571,9 @@ class BotClient:
         """Bytes the bot wrote in the span :meth:`log_since_last` returned last (more than
         its text when the cap dropped some)."""
         return self._log.last_bytes
+
+    @property
+    def log_chars(self) -> int:
+        """Characters of the span :meth:`log_since_last` returned last, as a game's record
+        counts what it keeps (fewer than :attr:`log_bytes` beyond ASCII)."""
+        return self._log.last_chars

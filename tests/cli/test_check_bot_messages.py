@@ -369,3 +369,21 @@ def test_a_quiet_bot_gets_no_log_warning(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert not any(line.startswith("! ") for line in result.stdout.splitlines())
     assert result.stdout.splitlines()[-1] == "PASS: greedy is ready to submit."
+
+
+@needs_sandbox
+def test_a_log_the_record_keeps_whole_gets_no_warning_however_many_bytes(
+        tmp_path: Path) -> None:
+    """The record keeps a game's last 8,192 characters: 5,000 accented letters are 10,000
+    bytes, all kept, and the warning said the log was lost."""
+    bot = tmp_path / "accents.py"
+    bot.write_text("import sys\nfrom arena.sdk import Bot\n\n\nclass Accents(Bot):\n"
+                   "    name = 'accents'\n\n    def on_game_start(self, game):\n"
+                   "        sys.stderr.write('\\u00e9' * 5_000 + '\\n')\n"
+                   "        sys.stderr.flush()\n\n"
+                   "    def act(self, request):\n        return 0\n")
+    result = runner.invoke(app, ["check-bot", str(bot), "--games", "2"],
+                           env={"ARENA_BOTS_DIR": str(tmp_path)})
+    assert result.exit_code == 0, result.output
+    assert not any(line.startswith("! ") for line in result.stdout.splitlines())
+    assert result.stdout.splitlines()[-1] == "PASS: accents is ready to submit."

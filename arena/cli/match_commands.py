@@ -36,7 +36,7 @@ from arena.rating.match_series import (
     wins_so_far,
 )
 from arena.rating.sprt import Score, SprtTest, describe_elo
-from arena.referee.failures import describe
+from arena.referee.failures import describe, failures_and_forfeits
 from arena.referee.match import GameOutcome, MatchOutcome
 from arena.referee.seating import SEATINGS
 from arena.registry import BotSpec
@@ -443,10 +443,7 @@ def _bots_table(outcome: MatchOutcome, width: int | None = None) -> str:
     rows = []
     standings = outcome.standings()
     for stats, diag in zip(standings, outcome.bots, strict=True):
-        failures = ", ".join(f"{t} {n}" for t, n in diag["failures"].items())
-        if diag["forfeits"]:  # what they cost, as the leaderboard says it
-            cost = f"{diag['forfeits']} forfeit{'' if diag['forfeits'] == 1 else 's'}"
-            failures = f"{failures} ({cost})" if failures else cost
+        failures = failures_and_forfeits(diag["failures"], diag["forfeits"])
         rows.append([diag["name"], diag["bot"].split("@")[1], stats["wins"],
                      stats["mean_place"], diag["decisions"],
                      "-" if diag["median_ms"] is None else f"{diag['median_ms']:.2f}",

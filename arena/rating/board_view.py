@@ -31,6 +31,7 @@ from arena.rating.leaderboard import (
 )
 from arena.rating.render import MACHINE_FORMATS, check_format, render_csv, render_json, render_table
 from arena.rating.trueskill_rating import RatingMemo
+from arena.referee.failures import failures_and_forfeits
 
 __all__ = [
     "TABLE_WIDTH",
@@ -85,16 +86,6 @@ def _silent(board: Leaderboard) -> list[str]:
     if all(row.points == row.wins for row in board.rows):
         silent.append("points")
     return silent
-
-
-def _failures_text(row: LeaderboardRow) -> str:
-    """The failures by type, then the games they cost: a failure may forfeit nothing (a
-    strike, a restart)."""
-    text = ", ".join(f"{kind} {count}" for kind, count in row.failures.items())
-    if not row.forfeits:
-        return text
-    cost = f"{row.forfeits} forfeit{'' if row.forfeits == 1 else 's'}"
-    return f"{text} ({cost})" if text else cost
 
 
 def leaderboard_json(board: Leaderboard) -> dict[str, Any]:
@@ -167,7 +158,8 @@ def _render_table(board: Leaderboard, fmt: str, columns: Sequence[str],
                  else row.label.replace(row.bot, f"{row.bot}@{row.version}", 1))
         values = [row.rank, shortened(label, most), row.version, row.mu, row.sigma,
                   row.conservative, row.games, row.wins, row.win_pct, row.mean_placement,
-                  row.points, row.byes, row.buchholz, _failures_text(row), row.note]
+                  row.points, row.byes, row.buchholz,
+                  failures_and_forfeits(row.failures, row.forfeits), row.note]
         table.append([values[i] for i in keep])
     return render_table([_TABLE_COLUMNS[i] for i in keep], table, fmt,
                         [_TABLE_FLOATFMT[i] for i in keep])

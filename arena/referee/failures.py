@@ -23,6 +23,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
+from arena.common.plural import counted
+
 __all__ = [
     "CRASH",
     "FAILURE_TYPES",
@@ -38,6 +40,7 @@ __all__ = [
     "after_game",
     "counts_line",
     "describe",
+    "failures_and_forfeits",
     "forfeits_nothing",
     "without_game",
 ]
@@ -145,6 +148,17 @@ def forfeits_nothing(failure: Mapping[str, Any]) -> bool:
     first answer of a game or between games, and was restarted."""
     return (failure.get("type") in (CRASH, MEMORY_LIMIT)
             and str(failure.get("detail", "")).startswith((BEFORE_FIRST_ANSWER, BETWEEN_GAMES)))
+
+
+def failures_and_forfeits(counts: Mapping[str, int], forfeits: int) -> str:
+    """A bot's failures counted by type, then the games they forfeited, as the leaderboard
+    and ``arena match`` show them: ``timeout 7 (1 forfeit)``, since a failure may forfeit
+    nothing (a strike, a restart)."""
+    text = ", ".join(f"{kind} {n}" for kind, n in counts.items())
+    if not forfeits:
+        return text
+    cost = counted(forfeits, "forfeit")
+    return f"{text} ({cost})" if text else cost
 
 
 def counts_line(failures: Iterable[Mapping[str, Any]]) -> str:

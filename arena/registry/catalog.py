@@ -269,8 +269,6 @@ def submitted(bots_dir: Path | None = None) -> dict[str, dict[str, Any]]:
     return read_entries(bots_dir or default_bots_dir())
 
 
-
-
 def someone_elses(path: Path, bots_dir: Path | None = None) -> str | None:
     """Why the bot at ``path`` is, as far as the arena can tell, not the code of the user
     running this (a bot submitted to the bots directory, a kept version of one, a registered

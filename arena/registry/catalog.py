@@ -292,7 +292,10 @@ def _owned_by_another(target: Path) -> str | None:
     found = [target, *(Path(top) / name for top, dirs, files in os.walk(target)
                        for name in (*dirs, *files))] if target.is_dir() else [target]
     for item in found:
-        owner = item.lstat().st_uid
+        try:
+            owner = item.lstat().st_uid
+        except OSError:  # not there (a mistyped path): loading it says so
+            continue
         if owner != mine:
             return (f"{printable(str(item))} belongs to another user (uid {owner}), not to you "
                     f"(uid {mine})")

@@ -507,3 +507,12 @@ def test_a_bot_whose_files_another_user_owns_is_not_run_in_process(
     assert refused.stderr.startswith(
         f"Error: {bot}: {bot} belongs to another user (uid {owner}), not to you (uid "
         f"{owner + 1}); --rerun runs a bot in this process, unsandboxed"), refused.output
+
+
+def test_a_mistyped_bot_path_is_one_line(tmp_path: Path) -> None:
+    """Whose the bot is was asked of its files before they were found: a path mistyped gave a
+    traceback."""
+    _refereed(_bot(tmp_path, "same"), tmp_path / "g.jsonl")
+    result = _rerun(tmp_path / "g.jsonl", tmp_path / "mybot.py")
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == f"Error: bot module {tmp_path / 'mybot.py'} not found\n"

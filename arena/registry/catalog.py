@@ -276,13 +276,24 @@ def someone_elses(path: Path, bots_dir: Path | None = None) -> str | None:
     runs it outside the sandbox (``arena game --rerun``) asks first."""
     bots_dir = bots_dir or default_bots_dir()
     target = path.resolve()
-    if not target.is_relative_to(SAMPLE_BOTS_DIR):  # the arena's own samples are trusted
+    if not _a_sample(target):
         if target.is_relative_to(bots_dir.resolve()):
             return f"it is a bot submitted to the bots directory {printable(str(bots_dir))}"
         for name, where in registered(bots_dir):
             if target.is_relative_to(where.resolve()):
                 return f"it is the registered bot {name}"
     return _owned_by_another(target)
+
+
+def _a_sample(target: Path) -> bool:
+    """One of the arena's own sample bots, which are trusted: under the checkout's ``bots/``
+    and not submitted there (with ``ARENA_BOTS_DIR`` set to it, a registry entry's files or
+    a kept version are a submitter's code)."""
+    if (not target.is_relative_to(SAMPLE_BOTS_DIR)
+            or target.is_relative_to(SAMPLE_BOTS_DIR / VERSIONS_DIR)):
+        return False
+    return not any(target.is_relative_to((SAMPLE_BOTS_DIR / str(entry.get("path", name))).resolve())
+                   for name, entry in read_entries(SAMPLE_BOTS_DIR).items())
 
 
 def _owned_by_another(target: Path) -> str | None:
@@ -292,9 +303,9 @@ def _owned_by_another(target: Path) -> str | None:
     found = [target, *(Path(top) / name for top, dirs, files in os.walk(target)
                        for name in (*dirs, *files))] if target.is_dir() else [target]
     for item in found:
-        try:
-            owner = item.lstat().st_uid
-        except OSError:  # not there (a mistyped path): loading it says so
+        try:  # a link's target is what runs: its owner is the one that counts
+            owner = item.stat().st_uid
+        except OSError:  # not there (a mistyped path, a dangling link): loading it says so
             continue
         if owner != mine:
             return (f"{printable(str(item))} belongs to another user (uid {owner}), not to you "

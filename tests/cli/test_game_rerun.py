@@ -18,6 +18,7 @@ from arena.cli.main import app
 from arena.engine import GameConfig, RandomAgent, new_game
 from arena.referee.game_report import seat_view
 from arena.referee.rerun import rerun_seat
+from arena.registry import catalog
 from arena.sdk.bot import as_index
 from arena.sdk.local import BotAgent
 from arena.sdk.runner import load_bot
@@ -516,3 +517,35 @@ def test_a_mistyped_bot_path_is_one_line(tmp_path: Path) -> None:
     result = _rerun(tmp_path / "g.jsonl", tmp_path / "mybot.py")
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == f"Error: bot module {tmp_path / 'mybot.py'} not found\n"
+
+
+def test_where_the_bots_directory_is_the_samples_a_submitted_bot_is_still_someone_elses(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """ARENA_BOTS_DIR set to the checkout's bots/: what was submitted there (a registered
+    bot's copy, a kept version) is not the arena's own sample."""
+    samples = tmp_path / "bots"
+    (samples / ".versions" / "kid@v1").mkdir(parents=True)
+    (samples / "greedy.py").write_text("x = 1\n")
+    kept = samples / ".versions" / "kid@v1" / "kid.py"
+    kept.write_text("x = 2\n")
+    (samples / "kid.py").write_text("x = 3\n")
+    (samples / "registry.yaml").write_text("bots:\n  kid: {path: kid.py}\n")
+    monkeypatch.setattr(catalog, "SAMPLE_BOTS_DIR", samples.resolve())
+    assert catalog.someone_elses(samples / "greedy.py", samples) is None
+    for submitted in (kept, samples / "kid.py"):
+        assert catalog.someone_elses(submitted, samples) == (
+            f"it is a bot submitted to the bots directory {samples}")
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_a_link_to_another_users_file_is_someone_elses(tmp_path: Path) -> None:
+    """A directory bot holding a link to a file another user owns runs that user's code."""
+    theirs = tmp_path / "theirs.py"
+    theirs.write_text("x = 1\n")
+    os.chown(theirs, os.getuid() + 4242, -1)
+    bot = tmp_path / "mine"
+    bot.mkdir()
+    (bot / "bot.py").symlink_to(theirs)
+    assert catalog.someone_elses(bot, tmp_path / "registry") == (
+        f"{bot / 'bot.py'} belongs to another user (uid {os.getuid() + 4242}), not to you "
+        f"(uid {os.getuid()})")

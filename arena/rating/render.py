@@ -68,7 +68,7 @@ def _csv_text(text: str) -> str:
 def _tsv_cell(text: str) -> str:
     # a lone '-' is the table's own mark of an empty cell, and no formula
     shown = printable(text)
-    return shown if len(shown) < 2 else _spreadsheet_text(shown)
+    return shown if shown == "-" else _spreadsheet_text(shown)
 
 
 def _backslashed(specials: str) -> Callable[[str], str]:

@@ -302,7 +302,9 @@ def test_messages_of_unknown_types_are_ignored() -> None:
 def test_a_flood_of_ignored_lines_does_not_stop_the_clock(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Lines the referee skips (unknown types, answers struck already) arrive faster than it
-    reads them: past the deadline the act is a timeout, the rest of the flood unread."""
+    reads them: past the deadline the act is a timeout, the rest of the flood unread. Each
+    read consults the fake clock once (1 ms), so a read loop on another clock (one the test
+    does not patch) reads far fewer or far more lines than the limit's milliseconds."""
     clock = iter(range(10**9))
     for module in (client_module, handshake_module, answer_module):  # 1 ms a call
         monkeypatch.setattr(module, "monotonic", lambda: next(clock) / 1000)
@@ -316,12 +318,15 @@ def test_a_flood_of_ignored_lines_does_not_stop_the_clock(
     failure = client.start()  # the start-up clock (500 ms) runs out in the flood
     assert failure is not None and failure.detail.startswith(
         "no 'ready' within 500 ms; it wrote a line of type 'note', which the referee ignores")
-    assert len(conn.queue) > 4000
+    read = 5001 - len(conn.queue)
+    assert FAST.startup_ms - 5 <= read <= FAST.startup_ms
     conn = FakeConnection(respond=lambda m: flood)
     client = started(conn)
     result = act(client)
     assert result.failure is not None and result.failure.type == "timeout"
-    assert len(conn.queue) > 4000  # it stopped reading at the deadline
+    # it read until the deadline, and stopped there
+    read = 5000 - len(conn.queue)
+    assert FAST.decision_ms - 5 <= read <= FAST.decision_ms
 
 
 def test_a_stray_line_before_the_answer_costs_one_strike_not_two() -> None:

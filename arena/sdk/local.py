@@ -37,13 +37,18 @@ class BotAgent:
     them game by game; ``first_game`` is the number ``on_game_start`` is told for its first
     game (a game of a match replayed alone keeps its index there). ``options`` go to
     ``bot.configure`` at once, as a tournament entry's options reach it in ``hello`` (a
-    ``ValueError`` for a bad one is raised here). ``rules`` are the house rules of the games
-    it plays (an agent sees only observations, which do not name them)."""
+    ``ValueError`` for a bad one is raised here). Without ``options`` a bot already
+    configured (its :attr:`~arena.sdk.bot.Bot.options` set, by ``configure`` or an override
+    calling ``super().configure``) keeps its settings; one never configured gets
+    ``configure({})`` once, as the sandboxed kit calls it before the first game. ``rules``
+    are the house rules of the games it plays (an agent sees only observations, which do not
+    name them)."""
 
     def __init__(self, bot: Bot, seed: int = 0, options: Mapping[str, Any] | None = None,
                  bot_seeds: Sequence[int] | None = None,
                  rules: HouseRules = DEFAULT_RULES, first_game: int = 0) -> None:
-        bot.configure(dict(options or {}))
+        if options is not None or not _configured(bot):
+            bot.configure(dict(options or {}))
         self.bot = bot
         self.seed = seed
         self.rules = rules
@@ -141,3 +146,8 @@ class BotAgent:
             for event in events[self._seen:]:
                 self.bot.on_event(copy.deepcopy(event))
         self._seen = len(events)
+
+
+def _configured(bot: Bot) -> bool:
+    """Whether ``bot``'s options were set (the default ``configure`` sets them)."""
+    return "_options" in vars(bot)

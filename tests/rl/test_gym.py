@@ -57,6 +57,23 @@ def test_an_episode_ends_with_the_placement_reward_and_replays_from_its_seed() -
     assert _play(env, 3) == (actions, reward, info)
 
 
+def test_a_bot_opponent_configured_beforehand_keeps_its_options_every_episode() -> None:
+    class Tuned(Bot):
+        def __init__(self) -> None:
+            self.seen: list[dict[str, object]] = []
+
+        def act(self, request: Request) -> int:
+            self.seen.append(dict(self.options))
+            return 0
+
+    bot = Tuned()
+    bot.configure({"depth": 3})
+    env = PalaestraEnv([bot])
+    for seed in range(3):
+        _play(env, seed)
+    assert bot.seen and all(options == {"depth": 3} for options in bot.seen)
+
+
 def test_the_learner_seat_can_be_fixed_and_is_drawn_otherwise() -> None:
     fixed = PalaestraEnv(["greedy"], learner_seat=1)
     assert {fixed.reset(seed=s)[1]["seat"] for s in range(6)} == {1}

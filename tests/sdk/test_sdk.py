@@ -376,6 +376,34 @@ def test_bot_agent_hands_options_to_configure_as_hello_does() -> None:
         BotAgent(Deep(), options={"width": 3})
 
 
+def test_bot_agent_keeps_the_options_of_a_bot_given_configured() -> None:
+    """A bot configured before it is handed over keeps its options (an environment makes an
+    agent every episode); one never configured is configured with none once, as the
+    sandboxed kit does before the first game; options given are handed over again."""
+    class Counting(Bot):
+        def __init__(self) -> None:
+            self.configured: list[dict[str, Any]] = []
+
+        def configure(self, options: dict[str, Any]) -> None:
+            super().configure(options)
+            self.configured.append(dict(options))
+
+        def act(self, request: Request) -> int:
+            return 0
+
+    tuned = Counting()
+    tuned.configure({"depth": 3})
+    for _ in range(2):
+        assert BotAgent(tuned).bot.options == {"depth": 3}
+    assert tuned.configured == [{"depth": 3}]
+    fresh = Counting()
+    BotAgent(fresh)
+    BotAgent(fresh)
+    assert fresh.configured == [{}]
+    assert BotAgent(tuned, options={"depth": 1}).bot.options == {"depth": 1}
+    assert tuned.configured == [{"depth": 3}, {"depth": 1}]
+
+
 def test_bot_agent_follows_games_as_the_runner_does() -> None:
     """In-process, a kit bot gets what the sandboxed runner gives it: a reseeded rng and
     on_game_start per game, every event of its seat once and in order, on_game_end with the

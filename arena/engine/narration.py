@@ -70,8 +70,10 @@ def _card(face: Any) -> str:
 class _Teller:
     """Sentences for one game's events, with the game's player names."""
 
-    def __init__(self, players: Sequence[str]) -> None:
+    def __init__(self, players: Sequence[str], dealing: bool = False) -> None:
         self.players = list(players)
+        #: Whether no turn has started yet: a Palaestron then was dealt, not drawn (E2).
+        self.dealing = dealing
 
     def who(self, seat: Any) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.players):
@@ -175,7 +177,9 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
     "discard": _discard,
     "forced_discard": lambda t, e: (f"{t.who(e['seat'])} discards {e['card']}, forced"
                                     f"{_source(e)}"),
-    "palaestron": lambda t, e: f"{t.who(e['seat'])} draws the Palaestron",
+    "palaestron": lambda t, e: (f"{t.who(e['seat'])} was dealt the Palaestron: it is played "
+                                "now that every hand is dealt" if t.dealing
+                                else f"{t.who(e['seat'])} draws the Palaestron"),
     "palaestron_redealt": lambda t, e: (f"{t.who(e['seat'])} was dealt the Palaestron: it is "
                                         f"replaced and shuffled back into the draw pile"),
     "reveal": lambda t, e: f"{t.who(e['seat'])} reveals {e['card']}{_source(e)}",
@@ -209,9 +213,13 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
 }
 
 
-def event_sentence(event: Event, players: Sequence[str]) -> str:
-    """One event as a sentence, with the game's player names (a table told live)."""
-    return _Teller([str(p) for p in players]).sentence(event)
+def event_sentence(event: Event, players: Sequence[str],
+                   feed: Sequence[Event] | None = None) -> str:
+    """One event as a sentence, with the game's player names (a table told live). ``feed``:
+    the game's events told so far (this one may be among them), which say whether a
+    Palaestron was dealt, before any turn, or drawn; without it one is told as drawn."""
+    dealing = feed is not None and not any(e.get("type") == "turn_start" for e in feed)
+    return _Teller([str(p) for p in players], dealing).sentence(event)
 
 
 def _half_of(event: Event, shown: Event) -> bool:
@@ -342,12 +350,15 @@ def header_lines(record: Mapping[str, Any], seat: int | None = None) -> list[str
     return lines
 
 
-def event_lines(record: Mapping[str, Any], seat: int | None = None) -> list[str]:
+def event_lines(record: Mapping[str, Any], seat: int | None = None, *,
+                dealing: bool = True) -> list[str]:
     """The game event by event; with ``seat``, only the events that seat was shown.
+    ``dealing``: whether the events begin before the first turn (a Palaestron then, before
+    any ``turn_start``, was dealt); false for a part of a game from after it started.
 
     Turns start unindented (``Round 2: alice's turn``); what happens in them is indented.
     """
-    teller = _Teller([str(p) for p in _list(record.get("players"))])
+    teller = _Teller([str(p) for p in _list(record.get("players"))], dealing)
     _check_seat(teller, seat)
     events = [e for e in _list(record.get("events")) if isinstance(e, Mapping)]
     if not events:
@@ -365,6 +376,8 @@ def event_lines(record: Mapping[str, Any], seat: int | None = None) -> list[str]
             continue  # the header says it
         if not lines and kind != "turn_start":
             lines.append("Deal")
+        if kind == "turn_start":
+            teller.dealing = False
         text = teller.sentence(event)
         if kind in ("turn_start", "game_end"):
             lines.append(text)

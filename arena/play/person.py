@@ -361,7 +361,7 @@ class Person:
     # -- telling the game ---------------------------------------------------------------
     def _tell(self, event: Mapping[str, Any]) -> None:
         kind = event.get("type")
-        text = event_sentence(event, self.players)
+        text = event_sentence(event, self.players, self.feed)
         if kind == "game_start":
             self.moved = True
             self.games += 1

@@ -14,6 +14,7 @@ Steps are precomputed here, so stepping through a replay in the browser needs no
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import islice
 from typing import Any
 
 from arena.common.plural import ordinal
@@ -94,11 +95,12 @@ def table_at(state: State) -> dict[str, Any]:
 
 
 def _lines(players: list[str], events: list[dict[str, Any]], first: bool,
-           seat: int | None) -> list[str]:
-    """The narration of these events (one step's), as ``arena game`` tells them."""
+           seat: int | None, dealing: bool) -> list[str]:
+    """The narration of these events (one step's), as ``arena game`` tells them
+    (``dealing``: no turn started before them)."""
     if not events:
         return []
-    lines = event_lines({"players": players, "events": events}, seat)
+    lines = event_lines({"players": players, "events": events}, seat, dealing=dealing)
     # event_lines heads a telling that opens mid-turn with "Deal": only the first step does
     if not first and lines and lines[0] == "Deal":
         lines = lines[1:]
@@ -114,7 +116,7 @@ def _check_format(record: Any) -> None:
 
 
 def _seat_lines(players: list[str], events: list[dict[str, Any]], first: bool,
-                gone: set[int]) -> list[list[str] | None]:
+                gone: set[int], dealing: bool) -> list[list[str] | None]:
     """Each seat's narration of one step; ``None`` where it is the whole telling (every event
     public); nothing after the seat's forfeit (a forfeited bot is sent nothing more).
     ``gone`` (seats that forfeited in an earlier step) grows here."""
@@ -127,7 +129,7 @@ def _seat_lines(players: list[str], events: list[dict[str, Any]], first: bool,
         elif public:
             told.append(None)
         else:
-            told.append(_lines(players, events, first, seat))
+            told.append(_lines(players, events, first, seat, dealing))
     gone.update(int(e["seat"]) for e in events if e.get("type") == "forfeit")
     return told
 
@@ -135,6 +137,10 @@ def _seat_lines(players: list[str], events: list[dict[str, Any]], first: bool,
 def _step(state: State, players: list[str], events: list[dict[str, Any]], first: bool,
           chosen: int | None, gone: set[int]) -> dict[str, Any]:
     step = table_at(state)
+    # a Palaestron before any turn was dealt: whether a turn started before this step's
+    # events (the log before them; a turn starts early, so the search stops soon)
+    dealing = not any(e.get("type") == "turn_start"
+                      for _, e in islice(state.log, len(state.log) - len(events)))
     decision = state.decision
     if decision is not None and chosen is not None:
         step["decision"] = {
@@ -143,8 +149,8 @@ def _step(state: State, players: list[str], events: list[dict[str, Any]], first:
             "options": option_labels(decision.kind, decision.options, players),
             "chosen": chosen,
         }
-    step["lines"] = _lines(players, events, first, None)
-    step["seat_lines"] = _seat_lines(players, events, first, gone)
+    step["lines"] = _lines(players, events, first, None, dealing)
+    step["seat_lines"] = _seat_lines(players, events, first, gone, dealing)
     step["forfeited"] = [e for e in events if e.get("type") == "forfeit"]  # for _left
     return step
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from arena.engine import EFFECTS, GameConfig, RandomAgent, new_game, play_game
 from arena.engine.cards import NOTATION
-from arena.engine.narration import event_lines, header_lines, narrate, sees
+from arena.engine.narration import event_lines, event_sentence, header_lines, narrate, sees
 
 _CARD = re.compile(r"\b(?:God|Agari|Umbrae|Arcoi|Sophoi|Fate|Beast)-\d\b|\bCrown\b")
 
@@ -58,6 +58,39 @@ def test_every_event_type_the_engine_emits_has_a_sentence() -> None:
             for line in narrate(record):
                 assert not re.search(r"^\s*\w+: \w+=", line), line
     assert rare <= seen
+
+
+def _palaestron_lines(record: dict[str, Any], seat: int | None = None) -> list[str]:
+    return [line.strip() for line in event_lines(record, seat) if " the Palaestron" in line]
+
+
+def test_a_palaestron_dealt_is_told_as_dealt_not_drawn() -> None:
+    config = GameConfig(players=("a", "b"), seed=10, starting_seat=0)  # deals the Palaestron
+    dealt = [e for _, e in new_game(config).log if e["type"] == "palaestron"]
+    assert dealt, "seed 10 no longer deals the Palaestron: pick another"
+    holder = "ab"[dealt[0]["seat"]]
+    state = play_game(config, [RandomAgent(1), RandomAgent(2)])
+    record = json.loads(json.dumps(state.record()))
+    told = f"{holder} was dealt the Palaestron: it is played now that every hand is dealt"
+    assert _palaestron_lines(record)[0] == told
+    assert [_palaestron_lines(record, seat)[0] for seat in (0, 1)] == [told, told]
+    feed = state.feed(0)
+    at = next(i for i, e in enumerate(feed) if e["type"] == "palaestron")
+    assert event_sentence(feed[at], ["a", "b"], feed[:at]) == told
+
+
+def test_a_palaestron_drawn_in_a_turn_is_told_as_drawn() -> None:
+    config = GameConfig(players=("a", "b"), seed=7, starting_seat=0, track_events=True)
+    state = play_game(config, [RandomAgent(1), RandomAgent(2)])
+    feed = state.feed(0)
+    drawn = [i for i, e in enumerate(feed) if e["type"] == "palaestron" and e["turn"] > 0]
+    assert drawn, "seed 7 no longer draws the Palaestron in a turn: pick another"
+    event = feed[drawn[0]]
+    told = f"{'ab'[event['seat']]} draws the Palaestron"
+    record = json.loads(json.dumps(state.record()))
+    assert told in _palaestron_lines(record) and told in _palaestron_lines(record, 0)
+    assert event_sentence(event, ["a", "b"], feed[:drawn[0]]) == told
+    assert event_sentence(event, ["a", "b"]) == told  # no feed: the usual case
 
 
 def test_a_reshuffle_is_told_as_both_graveyards_shuffled() -> None:

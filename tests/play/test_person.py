@@ -109,6 +109,16 @@ def test_labels_read_plainly() -> None:
         "Fate-3 Atropos (2nd from the top)"
 
 
+def test_a_palaestron_dealt_is_told_live_as_dealt() -> None:
+    console, out = quiet_console()
+    person = Person(console, Script([]), 0)
+    state = new_game(GameConfig(players=("a", "b"), seed=10))  # seed 10 deals the Palaestron
+    person.watch(state.events_for(0, 0))
+    text = " ".join(out.getvalue().split())
+    assert "was dealt the Palaestron: it is played now that every hand is dealt" in text
+    assert "draws the Palaestron" not in text
+
+
 def test_the_hands_that_tied_are_shown_before_a_rock_paper_scissors_throw() -> None:
     # seed 80 between random agents ends in equal first place; seat 0 plays its answers
     plain = play_game(GameConfig(players=("a", "b"), seed=80),

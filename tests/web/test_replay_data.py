@@ -79,6 +79,21 @@ def test_the_steps_tell_the_game_as_arena_game_does(record: dict[str, Any]) -> N
         assert told == event_lines(record, seat)
 
 
+@pytest.mark.parametrize("players, seed, told", [(2, 10, "was dealt the Palaestron"),
+                                                  (3, 0, "draws the Palaestron")])
+def test_the_steps_tell_whether_the_palaestron_was_dealt_or_drawn(players: int, seed: int,
+                                                                  told: str) -> None:
+    """A step is told apart from the steps before it, yet a Palaestron in a later step than
+    the first is dealt only if no turn started before it (seed 10 deals it; at seed 0 of 3
+    players it is drawn in a turn)."""
+    record = played(players, seed, None)
+    turns = [e["turn"] for e in record["events"] if e["type"] == "palaestron"]
+    assert turns and (turns[0] == 0) == ("dealt" in told)
+    lines = [line for step in build_replay(record)["steps"] for line in step["lines"]]
+    assert any(told in line for line in lines)
+    assert lines == event_lines(record)
+
+
 @settings(max_examples=25)
 @given(games)
 def test_each_seat_left_at_the_step_that_tells_its_forfeit(record: dict[str, Any]) -> None:

@@ -117,8 +117,9 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
     keep naming the old version) or a failing check; nothing is copied then. The same files
     under the name they are registered with are already there: the registered spec is
     returned, without a check (a script may submit the same bot again and again). ``warn``
-    is told of a name a reader may take for a registered bot's, in ASCII alone (``bot1``
-    beside ``botl``): registered all the same, as a registry may hold both already.
+    is told of a new name a reader may take for a registered bot's, in ASCII alone (``bot1``
+    beside ``botl``): registered all the same, as a registry may hold both already (an
+    update of a registered bot is not told it again).
     """
     bots_dir = bots_dir or default_bots_dir()
     if not str(path).strip():  # Path('') is '.': an unset shell variable would submit the cwd
@@ -138,7 +139,9 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
     found = _place(bots_dir, spec, update)
     if isinstance(found, BotSpec):
         return found  # already there: submitting is idempotent (no check, no copy)
-    if (alike := _registered_look_alike(bots_dir, spec.name)) is not None:
+    _, replaced = found
+    # said when the name is first registered: an update keeps the name it was said of
+    if replaced is None and (alike := _registered_look_alike(bots_dir, spec.name)) is not None:
         warn(alike)
     report = check(spec)
     if not report.ok:

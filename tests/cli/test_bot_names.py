@@ -94,6 +94,24 @@ def test_submit_warns_of_a_name_looking_like_a_registered_one_in_ascii(
         "one bot\n"))
     assert second.stdout.splitlines()[-1].startswith(f"Registered {new} version ")
 
+def test_an_update_of_a_look_alike_name_is_not_warned_again(tmp_path: Path) -> None:
+    """The warning is said once, when the name is first registered: its updates are the
+    same name, which the author has been told of."""
+    env = {"ARENA_BOTS_DIR": str(tmp_path / "bots")}
+    runner.invoke(app, ["submit", str(SAMPLE_BOTS_DIR / "random.py"), "--name", "botl"],
+                  env=env)
+    first = runner.invoke(app, ["submit", str(SAMPLE_BOTS_DIR / "random.py"), "--name",
+                                "bot1"], env=env)
+    assert first.exit_code == 0 and "looks like botl" in first.stderr
+    update = runner.invoke(app, ["submit", str(SAMPLE_BOTS_DIR / "greedy.py"), "--name",
+                                 "bot1", "--update"], env=env)
+    assert (update.exit_code, update.stderr) == (0, "")
+    assert update.stdout.splitlines()[-1].startswith("Registered bot1 version ")
+    bots = yaml.safe_load((tmp_path / "bots" / "registry.yaml").read_text())["bots"]
+    assert set(bots) == {"botl", "bot1"} and bots["bot1"]["path"] == "bot1.py"
+    assert bots["bot1"]["version"] != bots["botl"]["version"]  # greedy's, not random's
+
+
 @pytest.mark.parametrize("kind", ["bot.yaml", "module"])
 def test_a_match_refuses_a_bot_given_by_path_with_a_bad_name(tmp_path: Path, kind: str) -> None:
     bot = (_directory_named(tmp_path / "mon", "Mon bot") if kind == "bot.yaml"

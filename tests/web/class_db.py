@@ -10,7 +10,8 @@ from typing import Any
 
 from site_db import _record
 
-from arena.tournament.store import Store, TableRow, compress_record, game_id
+from arena.tournament.game_records import compress_record
+from arena.tournament.store import Store, TableRow, game_id
 
 NAME = "class"
 ROUNDS, GAMES_PER_TABLE = 5, 2

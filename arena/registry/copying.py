@@ -8,10 +8,12 @@ file that is no regular file (a FIFO, a device) is refused, never read without e
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import errno
 import os
 import shutil
 import stat
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from arena.common.printable import printable
@@ -23,7 +25,7 @@ from arena.sandbox.workdir import (
     SKIPPED_SUFFIXES,
 )
 
-__all__ = ["copy_module", "copy_tree", "move", "remove_copy"]
+__all__ = ["copy_module", "copy_tree", "exchange", "move", "remove_copy", "swap_in"]
 
 #: As deep as a checked bot's directories may nest (the manifest's walk refuses deeper).
 _MAX_DEPTH = 64
@@ -35,18 +37,70 @@ def move(source: Path, target: Path) -> None:
     while its owner may write it (its '..' changes), so a read-only one (a bot's files as its
     author made them) is made writable for the move, then given its mode back, through a
     descriptor (the path may be another's to swap once moved)."""
-    try:
-        fd = os.open(source, _OPEN_NO_FOLLOW | os.O_DIRECTORY)
-    except OSError:  # a file, or a link: renamed as a name
+    with _movable(source):
         source.rename(target)
+
+
+@contextlib.contextmanager
+def _movable(path: Path) -> Iterator[None]:
+    """``path`` writable by its owner while it moves to another parent, when a directory."""
+    try:
+        fd = os.open(path, _OPEN_NO_FOLLOW | os.O_DIRECTORY)
+    except OSError:  # a file, or a link: renamed as a name
+        yield
         return
     try:
         mode = stat.S_IMODE(os.fstat(fd).st_mode)
         os.fchmod(fd, mode | stat.S_IWUSR)
-        source.rename(target)
-        os.fchmod(fd, mode)
+        try:
+            yield
+        finally:
+            os.fchmod(fd, mode)
     finally:
         os.close(fd)
+
+
+#: renameat2's flag swapping two paths in one step, and "relative to the working directory".
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+#: What renameat2 answers where the kernel, or the file system, cannot exchange.
+_NO_EXCHANGE = frozenset({errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP})
+
+
+def _renameat2() -> Callable[..., int] | None:
+    try:
+        return getattr(ctypes.CDLL(None, use_errno=True), "renameat2", None)
+    except OSError:  # no C library to load (a static interpreter)
+        return None
+
+
+def exchange(first: Path, second: Path) -> bool:
+    """Swap what the paths ``first`` and ``second`` name in one step (Linux's renameat2 with
+    RENAME_EXCHANGE): a reader of either finds one or the other, never nothing. False, with
+    nothing changed, where the system cannot (no renameat2, a file system without it)."""
+    call = _renameat2()
+    if call is None:
+        return False
+    with _movable(first), _movable(second):
+        if call(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second),
+                _RENAME_EXCHANGE) == 0:
+            return True
+    code = ctypes.get_errno()
+    if code in _NO_EXCHANGE:
+        return False
+    raise OSError(code, os.strerror(code), str(second))
+
+
+def swap_in(new: Path, target: Path, aside: Path) -> None:
+    """Put ``new`` at ``target`` in place of what is there, so that a reader of ``target``
+    finds the old files or the new, never nothing: a file renamed over the old one, a
+    directory exchanged with it (the old files then at ``new``). Where the system cannot
+    exchange, the old directory is renamed to ``aside`` first (a moment without it)."""
+    if not new.is_dir() and not target.is_dir():
+        os.replace(new, target)
+    elif not exchange(new, target):
+        move(target, aside)
+        move(new, target)
 
 
 def remove_copy(staging: Path) -> None:

@@ -40,7 +40,7 @@ from arena.registry.catalog import (
     registered,
     unknown_bot,
 )
-from arena.registry.copying import copy_module, copy_tree, move, remove_copy
+from arena.registry.copying import copy_module, copy_tree, move, remove_copy, swap_in
 from arena.registry.environments import with_environment
 from arena.registry.manifest import content_version, spec_from_path
 from arena.sandbox import reaper
@@ -204,6 +204,7 @@ def _register(bots_dir: Path, spec: BotSpec, source: Path, update: bool) -> BotS
             "source": str(source.resolve()),
         }
         _write_registry(bots_dir, entries)
+        _discard_replaced(bots_dir, target, replaced)
         return copy
 
 
@@ -316,18 +317,36 @@ def _staged(bots_dir: Path, spec: BotSpec) -> Iterator[Path]:
 
 def _put_in_place(bots_dir: Path, spec: BotSpec, staged: Path, target: Path,
                   replaced: Path | None) -> None:
-    """Move the staged copy to ``target``; the files of the version it replaces make way,
-    kept aside under ``.versions/``."""
+    """Put the staged copy at ``target``, the files of the version it replaces kept aside
+    under ``.versions/`` first. In their place, they are swapped whole (a league launching or
+    restarting the bot meanwhile reads the old files or the new, never nothing), the old ones
+    going with the staging directory; at another path (a module bot made a directory) they
+    go once the registry names the new ones (:func:`_discard_replaced`)."""
     try:
         if replaced is not None:
             _keep_version(bots_dir, spec.name, replaced)
-        # a sample bot stays in the checkout: the bot registered here comes first by its name;
-        # files a hand-edited entry names outside the bots directory are not the arena's
-        if replaced is not None and not _is_sample(replaced) and replaced.parent == bots_dir:
-            _discard(bots_dir, replaced)  # (read-only directories and all)
-        move(staged, target)
+        if replaced == target:
+            # (a name no bot's can be: the old files, were they renamed aside, go with it)
+            swap_in(staged, target, staged.parent / ".replaced")
+        else:
+            move(staged, target)
     except OSError as exc:
         raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
+
+
+def _discard_replaced(bots_dir: Path, target: Path, replaced: Path | None) -> None:
+    """Remove the replaced version's files left at a path the new ones did not take. A
+    sample bot stays in the checkout (the bot registered here comes first by its name), and
+    files a hand-edited entry names outside the bots directory are not the arena's."""
+    if (replaced is None or replaced == target or _is_sample(replaced)
+            or replaced.parent != bots_dir):
+        return
+    try:
+        _discard(bots_dir, replaced)  # (read-only directories and all)
+    except OSError as exc:
+        raise SubmitError(f"registered the new version at {target}, but cannot remove the "
+                          f"replaced files at {replaced}: {exc.strerror or exc}; remove them "
+                          "by hand") from None
 
 
 #: The prefix of a submit's copy in the making, followed by its process id.

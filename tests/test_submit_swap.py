@@ -1,0 +1,111 @@
+"""``arena submit --update`` swaps a bot's files whole: a reader of its path (a league's
+launch or restart copying them) finds the old files or the new, never nothing."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from arena.registry import BotSpec, copying, resolve, submit
+
+UPDATES = 30
+
+MODULE = '''from arena.sdk import Bot
+
+
+class Alpha(Bot):
+    name = "alpha"
+
+    def act(self, request):
+        return 0
+'''
+
+
+def passing(spec: BotSpec) -> Any:
+    return SimpleNamespace(ok=True, failures=lambda: [])
+
+
+def _write_version(source: Path, kind: str, number: int) -> None:
+    if kind == "module":
+        source.write_text(f"{MODULE}# version {number}\n")
+        return
+    source.mkdir(exist_ok=True)
+    (source / "bot.yaml").write_text("name: alpha\ncommand: [node, bot.js]\n")
+    (source / "lib").mkdir(exist_ok=True)
+    for part in range(20):  # a removal of many files is a gap a reader can fall into
+        (source / "lib" / f"part{part}.js").write_text(f"// {number}.{part}\n")
+    (source / "bot.js").write_text(f"// version {number}\n")
+
+
+def _found(target: Path, kind: str) -> bool:
+    if kind == "module":
+        return target.is_file()
+    return (target / "bot.yaml").is_file() and (target / "bot.js").is_file()
+
+
+@pytest.mark.parametrize("kind", ["module", "directory"])
+def test_a_reader_never_finds_an_updated_bots_path_empty(tmp_path: Path, kind: str) -> None:
+    """The update removed the old files, then moved the new ones in: a league's launch in
+    between found no bot and forfeited it. Counted, not timed: no read may find nothing."""
+    bots = tmp_path / "bots"
+    source = tmp_path / ("alpha.py" if kind == "module" else "alpha")
+    _write_version(source, kind, 0)
+    submit(source, bots_dir=bots, check=passing)
+    target = resolve("alpha", bots).path
+    reads, missed = [0], [0]
+    done = threading.Event()
+
+    def hammer() -> None:
+        while not done.is_set():
+            reads[0] += 1
+            if not _found(target, kind):
+                missed[0] += 1
+
+    reader = threading.Thread(target=hammer)
+    reader.start()
+    try:
+        for number in range(1, UPDATES + 1):
+            _write_version(source, kind, number)
+            submit(source, bots_dir=bots, check=passing, update=True)
+    finally:
+        done.set()
+        reader.join()
+    assert reads[0] > 0 and missed[0] == 0
+    assert resolve("alpha", bots).version == resolve(source).version
+    assert [p.name for p in bots.glob(".incoming-*")] == []
+
+
+def test_an_update_without_an_atomic_exchange_still_replaces_a_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the system has no exchange of two paths (no renameat2, a file system without
+    it), the old directory is renamed aside and the new one renamed in."""
+    monkeypatch.setattr(copying, "exchange", lambda first, second: False)
+    bots = tmp_path / "bots"
+    source = tmp_path / "alpha"
+    _write_version(source, "directory", 0)
+    old = submit(source, bots_dir=bots, check=passing)
+    _write_version(source, "directory", 1)
+    (source / "lib").chmod(0o555)  # a read-only directory of the bot's moves all the same
+    new = submit(source, bots_dir=bots, check=passing, update=True)
+    assert new.version != old.version and resolve("alpha", bots).version == new.version
+    assert (bots / "alpha" / "bot.js").read_text() == "// version 1\n"
+    assert (bots / ".versions" / f"alpha@{old.version}" / "bot.js").read_text() == (
+        "// version 0\n")
+    assert [p.name for p in bots.glob(".incoming-*")] == []
+
+
+def test_exchange_swaps_two_directories_whole(tmp_path: Path) -> None:
+    first, second = tmp_path / "first", tmp_path / "second"
+    for directory in (first, second):
+        directory.mkdir()
+        (directory / "name").write_text(directory.name)
+    second.chmod(0o555)  # a read-only directory changes parents too, its mode kept
+    if not copying.exchange(first, second):
+        pytest.skip("this system cannot exchange two paths")
+    assert (first / "name").read_text() == "second" and (second / "name").read_text() == "first"
+    assert os.stat(first).st_mode & 0o777 == 0o555

@@ -18,7 +18,7 @@ from arena.protocol.transport import Closed, Line, Overflow, SubprocessTransport
 from arena.referee.connection import Connection, Ended, Launcher, Received
 from arena.referee.hints import stack_dump_ended
 from arena.referee.pause import cpu_since_pause, pause, resume
-from arena.registry import PYTHON, BotSpec, files_changed, kept_copy
+from arena.registry import PYTHON, BotSpec, files_changed, files_unchanged, kept_copy
 from arena.registry.environments import RECORD, environment_changed, environment_of_command
 from arena.sandbox import (
     ExitStatus,
@@ -161,10 +161,10 @@ def sandbox_launcher(report: SandboxReport | None = None, bot: BotSpec | None = 
     """A launcher running bots in the sandbox with the kit on their PYTHONPATH; a bot run by
     its environment's interpreter sees that environment, read-only. With ``bot``, each launch
     runs only a copy of files that hash to its version (else :class:`FilesChangedError`,
-    which stops the match as a changed bot's restart does, not a start-up failure). With
-    ``kept_copies`` too (a league's), a launch after ``arena submit --update`` replaced the
-    files runs the copy the update kept of them, the version's very files, where there is
-    one."""
+    which stops the match as a changed bot's restart does, not a start-up failure; so do files
+    gone from its path). With ``kept_copies`` too (a league's), a launch after ``arena submit
+    --update`` replaced the files, or finding none, runs the copy the update kept of them, the
+    version's very files, where there is one."""
 
     def start(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
         environment = environment_of_command(tuple(command))
@@ -183,8 +183,10 @@ def sandbox_launcher(report: SandboxReport | None = None, bot: BotSpec | None = 
                           env=kit_env(), report=report,
                           files_digest=bot.files_digest if bot is not None else None,
                           files=_version_files(bot))
-        except FilesChangedError:
-            assert bot is not None
+        except (FilesChangedError, SandboxError, OSError) as exc:
+            # files gone from the bot's path fail the copy: the update's, not the bot's doing
+            if bot is None or (not isinstance(exc, FilesChangedError) and files_unchanged(bot)):
+                raise
             kept = kept_copy(bot) if kept_copies else None
             if kept is None:
                 raise FilesChangedError(files_changed(bot, ", so it was not started")) from None

@@ -392,6 +392,33 @@ def test_a_bot_crashing_after_an_update_mid_table_restarts_from_the_kept_copy_in
     assert all("new version" not in json.dumps(g.row["failures"]) for g in games)
 
 
+@pytest.mark.parametrize("league", [True, False])
+def test_a_launch_finding_no_files_at_the_bots_path_runs_the_kept_copy_in_a_league(
+        tmp_path: Path, registry: Path, league: bool) -> None:
+    """A launch (or a crashed bot's restart) finding nothing at the bot's path (the moment an
+    'arena submit --update' without an exchange of paths leaves between renaming the old files
+    aside and the new ones in) failed to copy them and forfeited the bot as though it could
+    not start. A league runs the copy the update kept; a plain tournament stops, saying why."""
+    from arena.errors import FilesChangedError
+    from arena.referee.launch import TransportConnection, sandbox_launcher
+    from arena.sandbox import Limits
+
+    first = resolve("first")
+    source = tmp_path / "first.py"
+    source.write_text((FIXTURES / "first.py").read_text() + "\n# v2\n")
+    _submit(registry, source, "first", update=True)
+    first.path.unlink()  # the update's gap: neither version's files at the path
+    start = sandbox_launcher(bot=first, kept_copies=league)
+    if not league:
+        with pytest.raises(FilesChangedError, match=r"changed since it entered, so it was not "
+                                                    r"started: arena submit --update replaced"):
+            start(first.command, first.path, Limits())
+        return
+    connection = start(first.command, first.path, Limits())
+    assert isinstance(connection, TransportConnection)
+    connection.kill()
+
+
 def test_a_resume_finishes_its_table_though_an_earlier_versions_files_went(
         tmp_path: Path, registry: Path) -> None:
     db = tmp_path / "a.db"

@@ -2,25 +2,65 @@
 be written), the tables it holds, and what the arena says of one it cannot use: not there
 (naming the databases beside it, since a spec's ``results:`` moves where ``arena run`` writes,
 not where the reading commands read), not readable, not writable, and what to do about a
-write it refused."""
+write it refused; and what an opening that failed made, taken away again."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
+from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import StoreError
 
-__all__ = ["SCHEMA_VERSION", "holding", "holds_no_tables", "newer_schema", "no_database",
-           "other_databases", "read_connection", "table_names", "unreadable", "unwritable",
-           "write_hint"]
+__all__ = ["SCHEMA_VERSION", "NewFiles", "holding", "holds_no_tables", "newer_schema",
+           "no_database", "other_databases", "read_connection", "table_names", "unreadable",
+           "unwritable", "write_hint"]
 
 #: The results schema this arena reads and writes, stamped in the database as SQLite's
 #: ``user_version`` (0: a database from before the stamp, the same schema). A newer arena that
 #: changes the tables stamps a higher number, and this one then refuses the file rather than
 #: misread it or write rows of the old shape into it.
 SCHEMA_VERSION = 1
+
+
+#: SQLite's files of a database: itself and its companions.
+_DATABASE_SUFFIXES = ("", "-wal", "-shm", "-journal")
+
+
+@dataclass(frozen=True)
+class NewFiles:
+    """What was missing at a database's path before an opening: the files and directories it
+    may make there, which :meth:`remove` takes away should it fail (a full disk, an I/O error,
+    a file it could not create). A zero-byte file left so would be taken for an empty
+    database; what was there before is never touched, nor the companions of a database
+    that was (another process may open it and write them meanwhile)."""
+
+    path: Path
+    files: tuple[Path, ...]
+    #: The missing directories, the deepest first.
+    directories: tuple[Path, ...]
+
+    @classmethod
+    def at(cls, path: Path) -> NewFiles:
+        directories: list[Path] = []
+        for directory in path.parents:
+            if os.path.lexists(directory):
+                break
+            directories.append(directory)
+        files = () if os.path.lexists(path) else tuple(  # a writer's companions are not ours
+            file for suffix in _DATABASE_SUFFIXES
+            if not os.path.lexists(file := Path(f"{path}{suffix}")))
+        return cls(path, files, tuple(directories))
+
+    def remove(self) -> None:
+        for file in self.files:
+            with contextlib.suppress(OSError):
+                file.unlink()
+        for directory in self.directories:  # emptied only if nothing else came to it
+            with contextlib.suppress(OSError):
+                directory.rmdir()
 
 
 def no_database(path: str | Path) -> StoreError:

@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 from arena.errors import ArenaError, StoreError, TournamentNotFoundError
 from arena.tournament.dbfiles import (
     SCHEMA_VERSION,
+    NewFiles,
     holding,
     newer_schema,
     no_database,
@@ -179,6 +180,17 @@ class Store:
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise no_database(self.path)
+        made = NewFiles.at(self.path) if create else None
+        try:
+            self._open(create, read_only)
+        except BaseException:
+            if made is not None:
+                if hasattr(self, "conn"):
+                    self.conn.close()
+                made.remove()
+            raise
+
+    def _open(self, create: bool, read_only: bool) -> None:
         try:
             if create and not self.path.parent.exists():
                 private_directory(self.path.parent)

@@ -534,3 +534,64 @@ def test_a_database_on_a_full_disk_is_said_to_need_space_to_be_read(
 
 def _io_error_connect(*args: Any, **kwargs: Any) -> Any:
     raise sqlite3.OperationalError("disk I/O error")
+
+
+class _FailingSchema:
+    """A connection whose schema step fails as a full disk's or a failing drive's would."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self._conn = conn
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._conn, name)
+
+    def executescript(self, script: str) -> Any:
+        raise sqlite3.OperationalError("disk I/O error")
+
+
+def _schema_fails(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = sqlite3.connect
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: _FailingSchema(real(*a, **k)))
+
+
+def test_a_new_database_that_cannot_be_made_leaves_nothing_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A store whose schema step failed left a zero-byte 0600 file (which a later run took
+    for a database and refused, 'holds no tournament yet') and the results/ it made."""
+    _schema_fails(monkeypatch)
+    with pytest.raises(StoreError, match=r"disk I/O error"):
+        Store(tmp_path / "results" / "deep" / "arena.db")
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "results").mkdir()
+    (tmp_path / "results" / "notes.txt").write_text("mine\n")
+    with pytest.raises(StoreError, match=r"disk I/O error"):
+        Store(tmp_path / "results" / "arena.db")
+    assert [p.name for p in (tmp_path / "results").iterdir()] == ["notes.txt"]
+
+
+def test_a_failed_opening_never_removes_a_database_that_was_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = tmp_path / "results" / "arena.db"
+    with Store(db) as store:
+        make(store)
+    _schema_fails(monkeypatch)
+    with pytest.raises(StoreError, match=r"disk I/O error"):
+        Store(db)
+    monkeypatch.undo()
+    assert Store(db, create=False).require("t").name == "t"
+
+
+@pytest.mark.parametrize("refusal", ["unwritable", "name too long"])
+def test_a_database_file_that_cannot_be_created_leaves_no_directory_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, refusal: str) -> None:
+    """The directories made for a database whose file could not be created stayed."""
+    name = "arena.db"
+    if refusal == "unwritable":  # root writes anywhere: the refusal a user would meet
+        def refused(path: Path) -> None:
+            raise PermissionError(13, "Permission denied", str(path))
+        monkeypatch.setattr("arena.tournament.store.make_private", refused)
+    else:
+        name = "a" * 300 + ".db"
+    with pytest.raises(StoreError, match=r"^cannot create the results database"):
+        Store(tmp_path / "results" / "sub" / name)
+    assert list(tmp_path.iterdir()) == []

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import arena
 from arena.errors import ClusterError
-from arena.registry import BotSpec, content_version, kept_copy
+from arena.registry import VERSIONS_DIR, BotSpec, content_version, kept_copy
 
 __all__ = ["BotBundle", "PLAY_CODE", "code_fingerprint", "materialize_bot", "pack_bot"]
 
@@ -100,8 +100,18 @@ def _pack(spec: BotSpec) -> BotBundle:
                         for f in files)
     except OSError as exc:
         raise ClusterError(f"bot {spec.key}: cannot read its files: {exc}") from None
-    return BotBundle(name=spec.name, version=spec.files_digest, top=path.name,
+    return BotBundle(name=spec.name, version=spec.files_digest, top=_own_name(path),
                      is_dir=path.is_dir(), files=entries)
+
+
+def _own_name(path: Path) -> str:
+    """The name of a bot's files as registered: a directory that ``arena submit --update``
+    kept as ``.versions/NAME@VERSION`` (which a league seats once its files are replaced)
+    was ``NAME``, and travels so, the bundle it made before (a module's file keeps its
+    name there)."""
+    if path.parent.name == VERSIONS_DIR and "@" in path.name:
+        return path.name.rpartition("@")[0]
+    return path.name
 
 
 def _cache_root() -> Path:

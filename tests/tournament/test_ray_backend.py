@@ -437,6 +437,48 @@ def test_a_leagues_bot_updated_before_its_first_table_travels_as_the_kept_copy(
     assert len(played) == 4 and all(game.row["failures"] == [] for game in played)
 
 
+def test_a_kept_directory_bot_travels_under_its_own_directory_name(
+        cluster: str, bot_cache: Path, tmp_path: Path) -> None:
+    """A league's version whose files 'arena submit --update' replaced is seated, from the
+    next poll on, from its kept copy ``.versions/NAME@VERSION``: a directory bot was packed
+    again under that name and written to each node as another cache entry, ``NAME@VERSION``
+    where its first tables had ``NAME``. It travels as the same bundle, under its own name."""
+    import dataclasses
+
+    from tournament_fixtures import PassedCheck
+
+    from arena.registry import resolve, submit
+
+    bots_dir, source = tmp_path / "bots", tmp_path / "dirbot"
+    source.mkdir()
+    shutil.copy2(bot("first"), source / "first.py")
+    (source / "bot.yaml").write_text("name: dirbot\nmodule: first.py\n")
+
+    def register(update: bool = False) -> Any:
+        return submit(source, "dirbot", bots_dir, check=lambda spec: PassedCheck(),
+                      update=update)
+
+    entered = register()
+    (source / "first.py").write_text((source / "first.py").read_text() + "\n# v2\n")
+    register(update=True)
+    kept = resolve(entered.key, bots_dir)  # as the league's next poll seats it
+    assert kept.path.name == entered.key
+    last = spec_from_path(Path(bot("last")))
+    executor = ray_executor.RayExecutor(workers=1)
+    seen: list[Any] = []
+    try:  # before the poll (the bots directory's path, packed from the kept copy), after it
+        for spec in (entered, kept):
+            executor.run([dataclasses.replace(quick_table(2), kept_copies=True,
+                                              bots=(spec, last))], seen.append)
+    finally:
+        executor.close()
+    assert [type(m) for m in seen if isinstance(m, (DoneMessage, ErrorMessage))] == [
+        DoneMessage, DoneMessage]
+    copies = {p.name for entry in bot_cache.glob("dirbot-*") for p in entry.iterdir()
+              if p.is_dir()}
+    assert copies == {"dirbot"}
+
+
 def test_a_cancelled_table_ends_its_bots(cluster: str) -> None:
     """The run stopped while a table plays (Ctrl-C in the driver: the executor closed): the
     table's task is cancelled and ends its bots, games held or not."""

@@ -26,7 +26,7 @@ _PAIRINGS_HELP = "\n\n".join([
     "Show a tournament's pairings round by round: each board (a pairing; in duplicate mode "
     "its seatings together) with its bots in seat order and their scores before the round, "
     "the points each took at the board and the games played, then the round's byes. Scores "
-    "are Swiss points (1 a game for first place, 0 for last).",
+    "are Swiss points (1 a game for first place, 0 for last or a forfeit).",
     "Example: arena pairings swiss --round 2",
 ])
 

@@ -211,8 +211,8 @@ _HELP = {
         "Show the TrueSkill leaderboard of a tournament (default: the latest), sorted by the "
         "conservative rating mu - 3 sigma.",
         "Columns: rank, bot, version, mu, sigma, mu-3sigma, games, wins, win %, mean place, "
-        "points (per game: 1 for first, 0 for last, shared places split), byes and buchholz "
-        "(Swiss only), failures by type, note. Ratings are per bot version: a new version "
+        "points (per game: 1 for first, 0 for last or a forfeit, shared places split), byes and "
+        "buchholz (Swiss only), failures by type, note. Ratings are per bot version: a new version "
         "starts fresh and its note says 'new' (with the older versions).",
         "By default the table fits 100 columns (a narrower terminal: its width): it leaves out "
         "the columns empty for every bot, points when they equal the wins, then sigma, mean "

@@ -24,7 +24,7 @@ from arena.engine.effects import EFFECTS, Effect, effect_of
 from arena.engine.game import new_game
 from arena.engine.observation import Observation
 from arena.engine.record import build_record, replay
-from arena.engine.result import GameResult
+from arena.engine.result import GameResult, standing_places
 from arena.engine.start import first_starting_seat, next_starting_seat
 from arena.engine.state import State
 
@@ -58,4 +58,5 @@ __all__ = [
     "play_out",
     "replay",
     "rounds_for",
+    "standing_places",
 ]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from arena.engine.desmos import Value
 
-__all__ = ["GameResult", "place"]
+__all__ = ["GameResult", "place", "standing_places"]
 
 
 class GameResult:
@@ -46,10 +47,15 @@ class GameResult:
     @property
     def winners(self) -> list[int]:
         """Seats first without having forfeited: a game every seat forfeited has none
-        (E18; the placements still share first place, a draw for ratings)."""
+        (E18; its placements still share first place, which standings read as last, E28)."""
         forfeits = self.forfeits
         return [seat for seat, place in enumerate(self.placements)
                 if place == 1 and seat not in forfeits]
+
+    @property
+    def standing_places(self) -> list[int]:
+        """The places the standings count (:func:`standing_places`)."""
+        return standing_places(self.placements, self.forfeits)
 
     @property
     def losers(self) -> list[int]:
@@ -69,3 +75,12 @@ def place(values: list[Value], contenders: list[int], winner: int | None,
                     if other != seat and (other == winner or values[other] > values[seat]))
         placements[seat] = 1 + ahead
     return placements
+
+
+def standing_places(placements: Sequence[int], forfeited: Collection[int]) -> list[int]:
+    """Places as standings count them (E28): a seat that played keeps its placement, and every
+    forfeited seat is the table's last place, ``len(placements)``, together. The engine's own
+    placements put the forfeited seats after the contenders, which in a game every seat
+    forfeited is first: a place nobody played for, which must not read as credit."""
+    last = len(placements)
+    return [last if seat in forfeited else place for seat, place in enumerate(placements)]

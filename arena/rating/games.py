@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.engine import standing_places
 from arena.errors import StoreError, TournamentNotFoundError
 from arena.tournament.dbfiles import (
     holding,
@@ -90,6 +91,22 @@ class StoredGame:
     placements: tuple[int, ...]
     failures: tuple[Failure, ...] = ()
     forfeits: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def forfeited(self) -> frozenset[int]:
+        """The seats that forfeited (of the game's seats)."""
+        return frozenset(seat for seat, _ in self.forfeits if 0 <= seat < len(self.seats))
+
+    @property
+    def forfeited_bots(self) -> frozenset[BotVersion]:
+        """The bots that forfeited every seat they held."""
+        played = {bot for seat, bot in enumerate(self.seats) if seat not in self.forfeited}
+        return frozenset(self.seats) - played
+
+    @property
+    def standing_places(self) -> list[int]:
+        """Each seat's place as the standings count it: a forfeit is the table's last (E28)."""
+        return standing_places(self.placements, self.forfeited)
 
     @property
     def order_key(self) -> tuple[int, int, int, int, str]:

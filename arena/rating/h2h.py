@@ -1,10 +1,11 @@
 """Head-to-head: how often each bot placed ahead of each other bot, with 95% Wilson intervals.
 
 Every game where both A and B sat counts once for the pair, whatever the table size (a
-four-player game is six pairwise meetings). A's score against B is ``ahead + ties / 2``
-(a shared place is half a win, as in chess scoring); its win rate is score / games and the
-interval is Wilson's score interval at 95%, which stays inside [0, 1] and behaves for small
-samples and for rates near 0 or 1, unlike the normal approximation.
+four-player game is six pairwise meetings), unless both forfeited it: they did not meet
+(E28). A's score against B is ``ahead + ties / 2`` (a shared place is half a win, as in
+chess scoring); its win rate is score / games and the interval is Wilson's score interval
+at 95%, which stays inside [0, 1] and behaves for small samples and for rates near 0 or 1,
+unlike the normal approximation.
 
 The games of a pair are not independent trials when deals repeat: games with the same seed
 at tables of the same size are one deal played in several seatings (``duplicate``), and their
@@ -117,10 +118,11 @@ def compute_h2h(games: Sequence[StoredGame], order: Sequence[str] | None = None,
         entries = [(bot.key, place) for bot, place in game_entries(game)]
         seen.update(key for key, _ in entries)
         deal = (game.tournament_id, game.seed, len(game.seats))
+        absent = {bot.key for bot in game.forfeited_bots}
         for a, pa in entries:
             for b, pb in entries:
-                if a == b:
-                    continue
+                if a == b or (a in absent and b in absent):
+                    continue  # two bots that both forfeited did not meet (E28)
                 slot = 0 if pa < pb else 1 if pa > pb else 2
                 counts[(a, b)][slot] += 1
                 tally = deals[(a, b)].setdefault(deal, [0.0, 0])

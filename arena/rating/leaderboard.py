@@ -164,9 +164,9 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     forfeits: Counter[str] = Counter()
     reasons: dict[str, Counter[str]] = defaultdict(Counter)
     for game in ordered:
-        forfeited = {seat for seat, _ in game.forfeits if 0 <= seat < len(game.seats)}
+        forfeited = game.forfeited
         forfeits.update(game.seats[seat].key for seat in forfeited)
-        # A win is a first place played for: when every seat forfeits they all share it.
+        # A win is a first place played for: when every seat forfeits, nobody won.
         winners = {bot.key for seat, (bot, place) in enumerate(zip(game.seats, game.placements))
                    if place == 1 and seat not in forfeited}
         for bot, place in game_entries(game):
@@ -333,7 +333,7 @@ def entry_standings(conn: sqlite3.Connection, info: TournamentInfo,
     ordered = sorted(games, key=lambda g: g.order_key)
     byes = [(rnd, bot.id, points) for _, rnd, bot, points in load_byes(conn, info.id)]
     inputs = scoring_inputs(((g.round, g.table_index, [b.id for b in g.seats], g.placements,
-                              len(g.forfeits)) for g in ordered), byes, index, n, info.spec)
+                              g.forfeited) for g in ordered), byes, index, n, info.spec)
     by_entry = {s.entrant: s for s in standings_of(inputs, info.spec)}
     bots = bot_versions(conn)
     return {bots[bot].key: by_entry[entry] for bot, entry in index.items() if bot in bots}

@@ -86,10 +86,13 @@ def told_apart(entrants: Sequence[BotSpec | str]) -> list[BotSpec]:
 
 def first_bot_score(games: Sequence[GameOutcome]) -> Score:
     """The first bot's score against the second: a better place 1, the same 1/2, worse 0
-    (a forfeited seat is placed last)."""
+    (a forfeited seat is placed last); a game both forfeited is no game between them (E28)."""
     score = Score()
     for game in games:
-        first, second = game.placements[game.seat_of(0)], game.placements[game.seat_of(1)]
+        seats = game.seat_of(0), game.seat_of(1)
+        if all(seat in game.forfeits for seat in seats):
+            continue
+        first, second = (game.standing_place(seat) for seat in seats)
         score = score.add(1.0 if first < second else 0.0 if first > second else 0.5)
     return score
 

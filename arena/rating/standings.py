@@ -6,6 +6,7 @@ the very numbers the Swiss pairing used:
 
 * Points, per game of any size: with k bots, position p (1..k) is worth (k - p) / (k - 1):
   1 for first, 0 for last. Bots sharing a place split the points of the positions they span.
+  A bot that forfeited scores nothing (E28): a game every seat forfeited scores 0 for each.
   A bye, which Swiss scores as a win, adds its points too. Sums are exact fractions (no float
   drift between orders), shown as floats.
 * Buchholz: for every round a bot played, the final scores of the bots it shared a table
@@ -16,7 +17,7 @@ the very numbers the Swiss pairing used:
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -37,11 +38,14 @@ class ByeRecord:
     points: Fraction
 
 
-def placement_points(entries: Sequence[tuple[BotVersion, int]]) -> dict[BotVersion, Fraction]:
-    """Points of one game from its (bot, placement) entries; shared places split evenly."""
+def placement_points(entries: Sequence[tuple[BotVersion, int]],
+                     forfeited: Collection[BotVersion] = ()) -> dict[BotVersion, Fraction]:
+    """Points of one game from its (bot, placement) entries; shared places split evenly, and
+    a ``forfeited`` bot scores nothing (E28)."""
     if len(entries) < 2:
         return {}
-    points = scoring.game_points([place for _, place in entries])
+    seats = {seat for seat, (bot, _) in enumerate(entries) if bot in forfeited}
+    points = scoring.game_points([place for _, place in entries], seats)
     # best place first: a bot listed twice keeps the points of its worse place, as it always has
     order = sorted(range(len(entries)), key=lambda seat: entries[seat][1])
     return {entries[seat][0]: points[seat] for seat in order}
@@ -49,7 +53,7 @@ def placement_points(entries: Sequence[tuple[BotVersion, int]]) -> dict[BotVersi
 
 def game_points(game: StoredGame) -> dict[BotVersion, Fraction]:
     """Points each bot earned in one game (see the module's scheme)."""
-    return placement_points(game_entries(game))
+    return placement_points(game_entries(game), game.forfeited_bots)
 
 
 def total_points(games: Iterable[StoredGame], byes: Iterable[ByeRecord] = (),

@@ -10,7 +10,8 @@ Rules (all of them, so anyone can recompute the numbers from ``arena results``):
   number of workers, or one resumed after a crash, gives bit-identical ratings.
 * Each game is a free-for-all update: ``env.rate([(r,) for each bot], ranks=placements)``.
   Equal placements are equal ranks (a shared place, rated as a draw between those bots); the
-  referee already places a forfeiting bot last, so forfeits need no special case here.
+  referee already places a forfeiting bot last, and a game every seat forfeited is not rated
+  (nobody played for a place, RULES.md E28).
 * A bot that sits in several seats of one game (self-play) counts once, at its best placement;
   a game with fewer than two distinct bots (a bye) changes no rating.
 * The environment is ``trueskill.TrueSkill(mu, sigma, beta, tau, draw_probability)`` built from
@@ -172,10 +173,11 @@ def conservative(rating: trueskill.Rating) -> float:
 def game_entries(game: StoredGame) -> list[tuple[BotVersion, int]]:
     """The (bot, placement) pairs a game is rated on, in seat order.
 
-    A bot in several seats keeps its best placement (see the module rules).
+    A bot in several seats keeps its best placement (see the module rules); a forfeited seat
+    is the table's last place (E28: the order is the engine's, the number the standings').
     """
     best: dict[BotVersion, int] = {}
-    for bot, place in zip(game.seats, game.placements, strict=True):
+    for bot, place in zip(game.seats, game.standing_places, strict=True):
         if bot not in best or place < best[bot]:
             best[bot] = place
     return list(best.items())

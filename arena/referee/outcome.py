@@ -7,6 +7,8 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
+from arena.engine import standing_places
+
 __all__ = ["GameOutcome", "MatchOutcome"]
 
 
@@ -44,6 +46,10 @@ class GameOutcome:
         place with every other seat forfeited (RULES.md E18)."""
         return self.placements[seat] == 1 and seat not in self.forfeits
 
+    def standing_place(self, seat: int) -> int:
+        """The seat's place as standings count it: a forfeit is the table's last (E28)."""
+        return standing_places(self.placements, self.forfeits)[seat]
+
     def to_json(self) -> dict[str, Any]:
         return {
             "game_id": self.game_id, "game_index": self.game_index, "seed": self.seed,
@@ -79,11 +85,11 @@ class MatchOutcome:
 
     def standings(self) -> list[dict[str, Any]]:
         """Per bot (in the match's order, its seat when not in duplicate): wins (first
-        places, not forfeited), mean placement, forfeits."""
+        places, not forfeited), mean placement (a forfeit counts as last), forfeits."""
         rows = []
         for index, key in enumerate(self.seats):
             seats = [(g, g.seat_of(index)) for g in self.games]
-            places = [g.placements[seat] for g, seat in seats]
+            places = [g.standing_place(seat) for g, seat in seats]
             rows.append({
                 "seat": index, "bot": key, "name": self.names[index],
                 "wins": sum(1 for g, seat in seats if g.won(seat)),

@@ -14,7 +14,7 @@ from arena.tournament.bot_versions import bot_labels
 from arena.tournament.editions import entry_indexes
 from arena.tournament.planning import group_deals
 from arena.tournament.scoring import game_points, spec_table_weight
-from arena.tournament.standings import swiss_standings
+from arena.tournament.standings import forfeited_seats, swiss_standings
 from arena.tournament.store import GameRow, Store, TableRow, TournamentRow
 
 __all__ = ["Board", "RoundPairings", "round_pairings"]
@@ -89,7 +89,8 @@ def _round(row: TournamentRow, r: int, tables: list[TableRow], games: list[GameR
         played = [g for t in group for g in by_table.get(t.table_index, [])]
         for game in played:
             factor = weight(len(game.seats))
-            for bot, pts in zip(game.seats, game_points(game.placements), strict=True):
+            points_by_seat = game_points(game.placements, forfeited_seats(game.forfeits))
+            for bot, pts in zip(game.seats, points_by_seat, strict=True):
                 points[bot] += pts * factor
         boards.append(Board(number, tuple(labels.get(b, str(b)) for b in seats),
                             tuple(before.get(b, Fraction(0)) for b in seats),

@@ -14,13 +14,15 @@ environment, same order, same ranks).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial
 from typing import Any, TypeVar
 
 import trueskill
+
+from arena.engine import standing_places
 
 __all__ = [
     "Bye",
@@ -93,15 +95,19 @@ def spec_table_weight(spec: Mapping[str, Any]) -> Callable[[int], Fraction]:
     return lambda size: table_weight(size, nominal, duplicate)
 
 
-def game_points(placements: Sequence[int]) -> list[Fraction]:
+def game_points(placements: Sequence[int], forfeited: Collection[int] = ()) -> list[Fraction]:
     """Points of each seat for one game: 1 for first, 0 for last, linear between.
 
     With ``k`` seats, the ``p``-th place (0-based, after sorting) is worth ``(k-1-p)/(k-1)``;
     seats that share a placement share the points of the places they cover (two players tied
     for first of three get ``(1 + 1/2) / 2 = 3/4`` each). Whether the engine numbers a shared
     place ``1,2,2,4`` or ``1,2,2,3`` does not matter: only the order and the ties are read.
+    A ``forfeited`` seat scores nothing (E28): the seats that played keep the points of their
+    places among themselves, so a game every seat forfeited scores 0 for each, as a double
+    forfeit does in chess, not the draw its shared placements would read as.
     """
-    return list(_points_of(tuple(placements)))
+    points = _points_of(tuple(standing_places(placements, forfeited)))
+    return [Fraction(0) if seat in forfeited else pts for seat, pts in enumerate(points)]
 
 
 # A tournament's games repeat a handful of placements; a leaderboard scores every game.

@@ -4,7 +4,7 @@ computes them)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -21,14 +21,14 @@ from arena.tournament.scoring import (
 )
 from arena.tournament.store import GameRow, Store, TournamentRow
 
-__all__ = ["StandingsGame", "SwissInputs", "scoring_inputs", "standings_of", "swiss_inputs",
-           "swiss_standings"]
+__all__ = ["StandingsGame", "SwissInputs", "forfeited_seats", "scoring_inputs", "standings_of",
+           "swiss_inputs", "swiss_standings"]
 
 #: The scoring's inputs: tables played, byes, the games to rate, and the number of entrants.
 SwissInputs = tuple[list[PlayedTable], list[Bye], list[RatedGame], int]
-#: One game as the standings read it: round, table, bot ids by seat, placements, the number of
-#: seats that forfeited.
-StandingsGame = tuple[int, int, Sequence[int], Sequence[int], int]
+#: One game as the standings read it: round, table, bot ids by seat, placements, the seats that
+#: forfeited.
+StandingsGame = tuple[int, int, Sequence[int], Sequence[int], Collection[int]]
 
 
 def swiss_standings(
@@ -61,8 +61,15 @@ def swiss_inputs(
                                                              before_round=before_round)
     byes = [(r, bot, points) for r, bot, points in store.byes(tournament.id)
             if before_round is None or r < before_round]
-    return scoring_inputs(((g.round, g.table_index, g.seats, g.placements, len(g.forfeits))
-                           for g in rows), byes, index, len(ids), tournament.spec)
+    games_read = ((g.round, g.table_index, g.seats, g.placements, forfeited_seats(g.forfeits))
+                  for g in rows)
+    return scoring_inputs(games_read, byes, index, len(ids), tournament.spec)
+
+
+def forfeited_seats(forfeits: Mapping[str, str]) -> frozenset[int]:
+    """The seats a stored game's forfeits (reason by seat, as stored) name; a key that names
+    no seat (a database edited by hand) names none."""
+    return frozenset(int(seat) for seat in forfeits if str(seat).isdigit())
 
 
 def scoring_inputs(games: Iterable[StandingsGame], byes: Iterable[tuple[int, int, float]],
@@ -77,11 +84,11 @@ def scoring_inputs(games: Iterable[StandingsGame], byes: Iterable[tuple[int, int
     for round_no, table_index, bots, placements, forfeits in games:
         seats = tuple(index[b] for b in bots)
         factor = weight(len(seats))
-        points = [p * factor for p in game_points(placements)]
+        points = [p * factor for p in game_points(placements, forfeits)]
         entry = tables.setdefault((round_no, table_index), (seats, [Fraction(0)] * len(seats)))
         for seat, pts in enumerate(points):
             entry[1][seat] += pts
-        if forfeits < len(seats):  # an all-forfeit game is not rated (RATINGS.md)
+        if len(forfeits) < len(seats):  # an all-forfeit game is not rated (RATINGS.md)
             rated.append(RatedGame(seats, tuple(placements)))
     played = [PlayedTable(r, seats, tuple(pts)) for (r, _), (seats, pts) in sorted(tables.items())]
     return played, [Bye(r, index[bot], Fraction(points)) for r, bot, points in byes], rated, n

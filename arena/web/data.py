@@ -75,6 +75,7 @@ class GameRow:
     table: int
     game: int
     seats: list[str]
+    #: as the standings count them: a forfeited seat is the table's last (E28)
     placements: list[int]
     desmos: list[str]
     tiebreak: str
@@ -161,7 +162,7 @@ def _game_rows(details: dict[str, GameDetails], games: list[StoredGame]) -> list
         rows.append(GameRow(
             id=game.id, slug=game_slug(game.id), round=game.round, table=game.table_index,
             game=game.game_index, seats=[bot.key for bot in game.seats],
-            placements=list(game.placements), desmos=list(shown.desmos),
+            placements=game.standing_places, desmos=list(shown.desmos),
             tiebreak=shown.tiebreak, ascension=shown.ascension, failures=list(shown.failures),
             forfeits={str(seat): reason for seat, reason in game.forfeits},
             decisions=shown.decisions))

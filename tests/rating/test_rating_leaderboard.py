@@ -72,17 +72,19 @@ def test_statistics(tmp_path: Path) -> None:
     assert all(r.conservative == r.mu - 3 * r.sigma for r in board.rows)
 
 
-def test_a_game_every_seat_forfeited_is_a_draw_that_nobody_won(tmp_path: Path) -> None:
-    """Both bots timed out to a forfeit: they share the places (placement 1 each, half a
-    point each, a draw for TrueSkill), but a leaderboard showing 100% wins would lie."""
+def test_a_game_every_seat_forfeited_scores_nothing_and_nobody_won(tmp_path: Path) -> None:
+    """Both bots timed out to a forfeit: nobody played for a place, so neither scores (a
+    double forfeit, 0 - 0), both are placed last, and a leaderboard showing 100% wins would
+    lie (RULES.md E28)."""
     b = StoreBuilder(tmp_path / "a.db")
     tid, (a, br) = b.tournament("cup", ["alpha", "bravo"], players=2)
     b.game(GameSpec(tid, 0, 0, 0, [a, br], [1, 1], forfeits={"0": "timeout", "1": "timeout"}))
     b.game(GameSpec(tid, 0, 0, 1, [br, a], [1, 2], forfeits={"1": "crash"}))
     b.close()
     rows = {row.bot: row for row in build_leaderboard(tmp_path / "a.db", "cup").rows}
-    assert (rows["alpha"].wins, rows["alpha"].points) == (0, pytest.approx(0.5))
-    assert (rows["bravo"].wins, rows["bravo"].points) == (1, pytest.approx(1.5))
+    assert (rows["alpha"].wins, rows["alpha"].points) == (0, 0)
+    assert (rows["bravo"].wins, rows["bravo"].points) == (1, pytest.approx(1))
+    assert (rows["alpha"].mean_placement, rows["bravo"].mean_placement) == (2.0, 1.5)
 
 
 def test_leaderboard_matches_rate_tournament(tmp_path: Path) -> None:

@@ -224,8 +224,8 @@ _HELP = {
     ]),
     "results": "\n\n".join([
         "Export every game of a tournament in rating order (id, round, table, seed, bots by "
-        "seat as name@version, placements, failures) with the rating parameters, so anyone can "
-        "recompute the ratings.",
+        "seat as name@version, placements, failures, forfeits, each seat's points) with the "
+        "rating parameters, so anyone can recompute the ratings.",
         "Example: arena results swiss --format csv > swiss-games.csv",
     ]),
     "h2h": "\n\n".join([

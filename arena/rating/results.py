@@ -1,8 +1,9 @@
 """Exports for people who want to check the arena: every game, and the list of tournaments.
 
 ``arena results`` writes every game of a tournament in rating order with everything the rating
-depends on (bots by seat as ``name@version``, placements) plus the rating parameters, so anyone
-can recompute the ratings with the ``trueskill`` package alone::
+depends on (bots by seat as ``name@version``, placements, forfeits) plus the rating parameters,
+so anyone can recompute the ratings with the ``trueskill`` package alone; and each seat's game
+points, as the standings count them (a forfeit scores nothing, RULES.md E28)::
 
     env = trueskill.TrueSkill(**doc["rating"])
     ratings = {}
@@ -10,8 +11,8 @@ can recompute the ratings with the ``trueskill`` package alone::
         best = {}                                   # a bot in two seats keeps its best place
         for bot, place in zip(game["seats"], game["placements"]):
             best[bot] = min(place, best.get(bot, place))
-        if len(best) < 2:
-            continue
+        if len(best) < 2 or len(game["forfeits"]) == len(game["seats"]):
+            continue                                # nobody played for a place (E28)
         groups = [(ratings.get(bot, env.create_rating()),) for bot in best]
         for bot, (new,) in zip(best, env.rate(groups, ranks=list(best.values()))):
             ratings[bot] = new
@@ -40,6 +41,7 @@ from arena.rating.games import (
 )
 from arena.rating.render import check_format, render_csv, render_json, render_table
 from arena.rating.trueskill_rating import RatingSettings, settings_for
+from arena.tournament.scoring import game_points
 from arena.tournament.secrecy import seed_is_secret
 from arena.tournament.status import LISTING_COLUMNS, LISTING_LEFT_OUT
 
@@ -70,7 +72,13 @@ def game_json(game: StoredGame) -> dict[str, Any]:
             for f in game.failures
         ],
         "forfeits": {str(seat): reason for seat, reason in game.forfeits},
+        "points": _seat_points(game),
     }
+
+
+def _seat_points(game: StoredGame) -> list[float]:
+    """Each seat's game points, as the standings score it (unweighted)."""
+    return [float(points) for points in game_points(game.placements, game.forfeited)]
 
 
 def results_json(tournament: TournamentInfo, settings: RatingSettings,
@@ -89,7 +97,7 @@ def results_json(tournament: TournamentInfo, settings: RatingSettings,
 
 
 _CSV_HEADERS = ("id", "round", "table", "game", "seed", "seat", "bot", "placement",
-                "failures", "failure_details", "forfeit")
+                "failures", "failure_details", "forfeit", "points")
 #: Between a cell's ``type: detail`` parts: a detail itself may hold ``;`` and ``,``.
 DETAIL_SEPARATOR = " | "
 
@@ -110,6 +118,7 @@ def _results_csv(games: Sequence[StoredGame]) -> str:
     records = []
     for game in games:
         forfeits = dict(game.forfeits)
+        points = _seat_points(game)
         for seat, (bot, place) in enumerate(zip(game.seats, game.placements, strict=True)):
             records.append({
                 "id": game.id, "round": game.round, "table": game.table_index,
@@ -118,7 +127,7 @@ def _results_csv(games: Sequence[StoredGame]) -> str:
                 "failures": ";".join(f.type for f in game.failures if f.seat == seat),
                 "failure_details": _failure_details(
                     [f for f in game.failures if f.seat == seat]),
-                "forfeit": forfeits.get(seat),
+                "forfeit": forfeits.get(seat), "points": points[seat],
             })
     return render_csv(_CSV_HEADERS, records)
 

@@ -246,7 +246,7 @@ def test_results_json_and_csv_recompute_the_ratings(store: Path) -> None:
     assert code == 0 and doc["tournament"]["name"] == "alpha-cup"
     first = doc["games"][0]
     assert set(first) == {"id", "round", "table", "game", "seed", "seats", "placements",
-                          "failures", "forfeits"}
+                          "failures", "forfeits", "points"}
     assert all("@" in bot for bot in first["seats"])
     assert [(g["round"], g["table"], g["game"]) for g in doc["games"]] == sorted(
         (g["round"], g["table"], g["game"]) for g in doc["games"])

@@ -4,12 +4,19 @@ no information (not rated, no meeting between the bots, no win)."""
 
 from __future__ import annotations
 
+import csv
+import io
+import json
 from fractions import Fraction
+from pathlib import Path
+
+from rating_store_builder import GameSpec, StoreBuilder
 
 from arena.rating.games import BotVersion, StoredGame
 from arena.rating.h2h import compute_h2h
 from arena.rating.leaderboard import compute_leaderboard
 from arena.rating.match_series import first_bot_score
+from arena.rating.results import render_results
 from arena.rating.standings import game_points, total_points
 from arena.rating.trueskill_rating import RatingSettings
 from arena.referee.outcome import GameOutcome, MatchOutcome
@@ -70,3 +77,18 @@ def test_a_match_counts_a_forfeit_last_and_a_double_forfeit_as_no_game() -> None
     assert [row["wins"] for row in match.standings()] == [1, 0, 0]
     score = first_bot_score([nobody, played])
     assert (score.wins, score.draws, score.losses) == (1, 0, 0)
+
+
+def test_the_results_export_gives_each_seat_its_points(tmp_path: Path) -> None:
+    """A grader reading ``arena results`` sees the double forfeit score 0-0, not the shared
+    first place its placements hold."""
+    builder = StoreBuilder(tmp_path / "a.db")
+    tid, (c, d) = builder.tournament("cup", ["charlie", "delta"])
+    builder.game(GameSpec(tid, 0, 0, 0, [c, d], [1, 1], forfeits={"0": NEVER, "1": NEVER}))
+    builder.game(GameSpec(tid, 0, 0, 1, [d, c], [1, 2], forfeits={"1": NEVER}))
+    builder.close()
+    doc = json.loads(render_results(tmp_path / "a.db", "cup", "json"))
+    assert [game["points"] for game in doc["games"]] == [[0.0, 0.0], [1.0, 0.0]]
+    rows = list(csv.DictReader(io.StringIO(render_results(tmp_path / "a.db", "cup", "csv"))))
+    assert [(row["placement"], row["points"]) for row in rows] == [
+        ("1", "0.0"), ("1", "0.0"), ("1", "1.0"), ("2", "0.0")]

@@ -302,14 +302,16 @@ def _header(record: Mapping[str, Any], teller: _Teller, whole: bool) -> list[str
         desmos = _list(result.get("desmos"))
         forfeits = _map(result.get("forfeits"))
         for seat, name in enumerate(players):
-            place = _ordinal(placements[seat]) if seat < len(placements) else "?"
-            category = desmos[seat] if seat < len(desmos) else "?"
             forfeit = forfeits.get(str(seat))
+            # a forfeit is the table's last place, as the standings count it (E28)
+            place = (_ordinal(len(players)) if forfeit
+                     else _ordinal(placements[seat]) if seat < len(placements) else "?")
+            category = desmos[seat] if seat < len(desmos) else "?"
             lines.append(f"  seat {seat}  {name}: {place}, {category}"
                          + (f", forfeited ({forfeit})" if forfeit else ""))
         tiebreak = result.get("tiebreak", "none")
         if players and len(forfeits) >= len(players):
-            lines.append("  first place: nobody (every seat forfeited; they share the places)")
+            lines.append("  first place: nobody (every seat forfeited; all are placed last)")
             return lines
         lines.append("  first place: " + {
             "none": "no tie", "book": "tie broken by the most recent book",

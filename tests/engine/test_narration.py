@@ -249,8 +249,8 @@ def test_a_game_every_seat_forfeited_names_no_first_place() -> None:
     while state.decision is not None:
         state.apply(0)
     header = header_lines(json.loads(json.dumps(state.record())))
-    assert "  seat 0  a: 1st, " in "\n".join(header)
-    assert header[-1] == "  first place: nobody (every seat forfeited; they share the places)"
+    assert "  seat 0  a: 2nd, " in "\n".join(header) and "  seat 1  b: 2nd, " in "\n".join(header)
+    assert header[-1] == "  first place: nobody (every seat forfeited; all are placed last)"
     assert state.result is not None and state.result.placements == [1, 1]
     assert state.result.winners == []
     one = new_game(GameConfig(players=("a", "b"), seed=3, starting_seat=0))

@@ -22,7 +22,7 @@ from arena.cli.run_report import TerminalReport
 from arena.errors import SpecError, StoreError
 from arena.registry import SAMPLE_BOTS_DIR, resolve
 from arena.tournament.runner import run_tournament
-from arena.tournament.spec import load_spec
+from arena.tournament.spec import TournamentSpec, load_spec
 
 
 def test_changed_spec_is_refused_and_fresh_starts_anew(tmp_path: Path) -> None:
@@ -133,12 +133,7 @@ def test_a_name_passing_for_one_of_the_databases_earlier_bots_is_refused(
 
     db = tmp_path / "arena.db"
     _earlier_tournament(db, ["alice"])
-    bot = tmp_path / "alpha.py"
-    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
-        'name = "random"', 'name = "\u0251lice"'))
-    spec = load_spec(write_spec(tmp_path / "spec.yaml", db, name="second",
-                                format="round_robin", bots=["greedy", str(bot)], rounds=1,
-                                games_per_match=1))
+    spec = _second_entering(tmp_path, db, "\u0251lice")
     with Store(db) as store, pytest.raises(SpecError) as info:
         open_tournament(store, spec, False)
     assert str(info.value) == (
@@ -159,12 +154,7 @@ def test_a_name_an_earlier_bot_of_the_database_passes_for_is_refused(tmp_path: P
 
     db = tmp_path / "arena.db"
     _earlier_tournament(db, ["\u0251lice", "gr\u0435edy"])
-    bot = tmp_path / "alice.py"
-    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
-        'name = "random"', 'name = "alice"'))
-    spec = load_spec(write_spec(tmp_path / "spec.yaml", db, name="second",
-                                format="round_robin", bots=["greedy", str(bot)], rounds=1,
-                                games_per_match=1))
+    spec = _second_entering(tmp_path, db, "alice")
     with Store(db) as store, pytest.raises(SpecError) as info:
         open_tournament(store, spec, False)
     assert str(info.value) == (
@@ -219,15 +209,11 @@ def test_fresh_keeps_the_stored_tournament_when_its_new_start_is_refused(
     with Store(db) as store:
         open_tournament(store, load_spec(write_spec(tmp_path / "a.yaml", db,
                                                     bots=["greedy", "random"], **small)), False)
-    bot = tmp_path / "alpha.py"
-    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
-        'name = "random"', 'name = "\u0251lice"'))
-    again = load_spec(write_spec(tmp_path / "b.yaml", db, bots=["greedy", str(bot)], **small))
+    again = _second_entering(tmp_path, db, "\u0251lice")
     with Store(db) as store, pytest.raises(SpecError, match="passes for alice"):
         open_tournament(store, again, True)
     with Store(db) as store:
         assert store.tournament("second") is not None
-
 
 
 def test_a_name_passing_for_an_earlier_bot_is_refused_before_any_bot_starts(
@@ -238,12 +224,7 @@ def test_a_name_passing_for_an_earlier_bot_is_refused_before_any_bot_starts(
 
     db = tmp_path / "arena.db"
     _earlier_tournament(db, ["alice"])
-    bot = tmp_path / "alpha.py"
-    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
-        'name = "random"', 'name = "\u0251lice"'))
-    spec = load_spec(write_spec(tmp_path / "spec.yaml", db, name="second",
-                                format="round_robin", bots=["greedy", str(bot)], rounds=1,
-                                games_per_match=1))
+    spec = _second_entering(tmp_path, db, "\u0251lice")
     started: list[object] = []
     monkeypatch.setattr(runner_module, "run_trial", lambda *args, **kwargs: started.append(
         args) or [])
@@ -260,12 +241,7 @@ def test_run_check_lists_a_name_passing_for_an_earlier_bot(tmp_path: Path) -> No
 
     db = tmp_path / "arena.db"
     _earlier_tournament(db, ["alice"])
-    bot = tmp_path / "alpha.py"
-    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
-        'name = "random"', 'name = "\u0251lice"'))
-    spec = load_spec(write_spec(tmp_path / "spec.yaml", db, name="second",
-                                format="round_robin", bots=["greedy", str(bot)], rounds=1,
-                                games_per_match=1))
+    spec = _second_entering(tmp_path, db, "\u0251lice")
     lines, ready = check_lines(spec, db, [])
     assert not ready
     assert [line for line in lines if line.startswith("Refused name: ")] == [
@@ -273,6 +249,17 @@ def test_run_check_lists_a_name_passing_for_an_earlier_bot(tmp_path: Path) -> No
         "LETTER ALPHA (drawn like 'a'), a bot of an earlier tournament of "
         f"{db}: a reader of the results would take one for the other; enter it under another "
         "name: {bot: REF, name: NAME}"]
+
+
+def _second_entering(tmp_path: Path, db: Path, name: str) -> TournamentSpec:
+    """A one-game tournament 'second' of greedy and a copy of random named ``name``."""
+    bot = tmp_path / "named.py"
+    bot.write_text((SAMPLE_BOTS_DIR / "random.py").read_text().replace(
+        'name = "random"', f'name = "{name}"'))
+    return load_spec(write_spec(tmp_path / "second.yaml", db, name="second",
+                                format="round_robin", bots=["greedy", str(bot)], rounds=1,
+                                games_per_match=1))
+
 
 def _earlier_tournament(db: Path, names: list[str]) -> None:
     """A tournament stored before the one under test, its bots named ``names``."""

@@ -14,7 +14,7 @@ from arena.errors import ArenaError, SpecError, StoreError
 from arena.referee.seeds import utc_today
 from arena.registry import resolve
 from arena.tournament.bot_versions import bot_labels, bot_options
-from arena.tournament.dbfiles import holds_no_tables
+from arena.tournament.dbfiles import holds_no_tables, table_names
 from arena.tournament.editions import (
     continue_with,
     current_edition,
@@ -161,8 +161,14 @@ def earlier_twins(store: Store, spec: TournamentSpec) -> list[str]:
 
 
 def earlier_names(store: Store) -> list[str]:
-    """The names of every bot the database holds (its tournaments' and leagues')."""
-    return [row[0] for row in store.conn.execute("SELECT DISTINCT name FROM bots")]
+    """The names of the bots a stored tournament or league holds: the ``bots`` table keeps
+    the bots of a deleted tournament too, which must not bar a name any longer."""
+    held = "SELECT bot_id FROM tournament_bots JOIN tournaments ON tournaments.id = tournament_id"
+    if "league_entries" in table_names(store.conn):
+        held += (" UNION SELECT bot_id FROM league_entries JOIN tournaments ON "
+                 "tournaments.id = tournament_id WHERE bot_id IS NOT NULL")
+    return [row[0] for row in store.conn.execute(
+        f"SELECT DISTINCT name FROM bots WHERE id IN ({held}) ORDER BY name")]
 
 
 def earlier_twin(name: str, earlier: Sequence[str], db: Path) -> str | None:

@@ -196,6 +196,28 @@ def test_a_name_looking_like_an_earlier_bots_in_ascii_is_told_not_refused(
         "reader may take for one bot" for name, twin in (("bot1", "botl"), ("random", "Random"))]
 
 
+def test_a_deleted_tournaments_bots_no_longer_bar_look_alike_names(tmp_path: Path) -> None:
+    """arena delete left the bots of the tournament it removed in the database, and they went
+    on barring names that pass for theirs: '\u0251lice' was refused for an 'alice' no stored
+    tournament held. One still holding her bars it as before."""
+    from arena.tournament.opening import open_tournament
+    from arena.tournament.store import Store
+
+    db = tmp_path / "arena.db"
+    _earlier_tournament(db, ["alice"])
+    with Store(db) as store:
+        store.delete_tournament(store.require("first").id)
+        assert open_tournament(store, _second_entering(tmp_path, db, "\u0251lice"),
+                               False).name == "second"
+    other = tmp_path / "other.db"
+    _earlier_tournament(other, ["alice"], name="kept")
+    _earlier_tournament(other, ["alice", "bob"])
+    with Store(other) as store:
+        store.delete_tournament(store.require("first").id)
+        with pytest.raises(SpecError, match="passes for alice"):
+            open_tournament(store, _second_entering(tmp_path, other, "\u0251lice"), False)
+
+
 def test_fresh_keeps_the_stored_tournament_when_its_new_start_is_refused(
         tmp_path: Path) -> None:
     """--fresh dropped the stored tournament, then refused the new one for an entrant whose
@@ -261,7 +283,7 @@ def _second_entering(tmp_path: Path, db: Path, name: str) -> TournamentSpec:
                                 games_per_match=1))
 
 
-def _earlier_tournament(db: Path, names: list[str]) -> None:
+def _earlier_tournament(db: Path, names: list[str], name: str = "first") -> None:
     """A tournament stored before the one under test, its bots named ``names``."""
     import datetime as dt
 
@@ -269,7 +291,7 @@ def _earlier_tournament(db: Path, names: list[str]) -> None:
 
     with Store(db) as store:
         store.create_tournament(
-            name="first", spec_hash="abc", spec_json={}, format="round_robin",
+            name=name, spec_hash="abc", spec_json={}, format="round_robin",
             players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
             games_planned=1, spec_path=None,
             bots=[(name, f"{i + 1:x}a2b3c4d5e6f", f"/{i}", {}) for i, name in enumerate(names)])

@@ -8,8 +8,11 @@ runner (``python -m arena.sdk.runner bot.py``) does all the protocol work.
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import inspect
 import operator
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
@@ -18,7 +21,11 @@ if TYPE_CHECKING:  # imported lazily: a bot file named random.py must not shadow
 
     from arena.engine.houserules import HouseRules
 
-__all__ = ["Bot", "GameEnd", "GameStart", "Request", "as_index"]
+__all__ = ["Bot", "GameEnd", "GameStart", "Request", "as_index", "was_configured"]
+
+#: The key in a bot's ``__dict__`` saying ``configure`` has returned once (a subclass's own
+#: ``configure`` is wrapped to note it, whether or not it calls ``super().configure``).
+_CONFIGURED = "_kit_configured"
 
 
 def as_index(choice: object) -> int | None:
@@ -123,6 +130,12 @@ class Bot:
     #: of the class each time).
     rematch: bool = True
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = cls.__dict__.get("configure")
+        if inspect.isfunction(own):  # noted whether or not it calls super().configure
+            cls.configure = _noting_configured(own)  # type: ignore[method-assign]
+
     @property
     def rng(self) -> random.Random:
         """The bot's seeded random source (reseeded at every game start)."""
@@ -163,6 +176,7 @@ class Bot:
         a bot that reads them overrides this, and may raise ``ValueError`` for a bad one:
         the match then reports the bot's start-up failure with that message."""
         self.__dict__["_options"] = dict(options)
+        self.__dict__[_CONFIGURED] = True
 
     def seed(self, bot_seed: int | None) -> None:
         """Reseed :attr:`rng` for a new game (the runner calls it before on_game_start)."""
@@ -196,3 +210,21 @@ class Bot:
             if value is not None:
                 data[key] = str(value)
         return data
+
+
+def was_configured(bot: Bot) -> bool:
+    """Whether ``bot.configure`` has returned at least once (by the base class's or by an
+    override's, which need not call ``super().configure``; reading :attr:`Bot.options` does
+    not count)."""
+    return bool(vars(bot).get(_CONFIGURED, False))
+
+
+def _noting_configured(configure: Callable[..., Any]) -> Callable[..., Any]:
+    """``configure`` that notes on the bot that it returned, for :func:`was_configured`."""
+    @functools.wraps(configure)
+    def noted(self: Bot, *args: Any, **kwargs: Any) -> Any:
+        result = configure(self, *args, **kwargs)
+        self.__dict__[_CONFIGURED] = True
+        return result
+
+    return noted

@@ -23,7 +23,7 @@ from arena.engine.decision import Decision
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.observation import Observation, seat_events
 from arena.engine.state import State
-from arena.sdk.bot import Bot, GameEnd, GameStart, Request, as_index
+from arena.sdk.bot import Bot, GameEnd, GameStart, Request, as_index, was_configured
 
 __all__ = ["BotAgent"]
 
@@ -38,8 +38,8 @@ class BotAgent:
     game (a game of a match replayed alone keeps its index there). ``options`` go to
     ``bot.configure`` at once, as a tournament entry's options reach it in ``hello`` (a
     ``ValueError`` for a bad one is raised here). Without ``options`` a bot already
-    configured (its :attr:`~arena.sdk.bot.Bot.options` set, by ``configure`` or an override
-    calling ``super().configure``) keeps its settings; one never configured gets
+    configured (``configure`` called on it, an override's too:
+    :func:`~arena.sdk.bot.was_configured`) keeps its settings; one never configured gets
     ``configure({})`` once, as the sandboxed kit calls it before the first game. ``rules``
     are the house rules of the games it plays (an agent sees only observations, which do not
     name them)."""
@@ -47,7 +47,7 @@ class BotAgent:
     def __init__(self, bot: Bot, seed: int = 0, options: Mapping[str, Any] | None = None,
                  bot_seeds: Sequence[int] | None = None,
                  rules: HouseRules = DEFAULT_RULES, first_game: int = 0) -> None:
-        if options is not None or not _configured(bot):
+        if options is not None or not was_configured(bot):
             bot.configure(dict(options or {}))
         self.bot = bot
         self.seed = seed
@@ -146,8 +146,3 @@ class BotAgent:
             for event in events[self._seen:]:
                 self.bot.on_event(copy.deepcopy(event))
         self._seen = len(events)
-
-
-def _configured(bot: Bot) -> bool:
-    """Whether ``bot``'s options were set (the default ``configure`` sets them)."""
-    return "_options" in vars(bot)

@@ -404,6 +404,54 @@ def test_bot_agent_keeps_the_options_of_a_bot_given_configured() -> None:
     assert tuned.configured == [{"depth": 3}, {"depth": 1}]
 
 
+def test_bot_agent_knows_a_bot_configured_by_an_override_that_keeps_its_own_settings(
+        ) -> None:
+    """An override not calling super().configure left the bot looking never configured:
+    every new agent configured it again with none, losing its settings."""
+    class Own(Bot):
+        def __init__(self) -> None:
+            self.depth = 1
+            self.calls = 0
+
+        def configure(self, options: dict[str, Any]) -> None:
+            self.depth = int(options.get("depth", 1))
+            self.calls += 1
+
+        def act(self, request: Request) -> int:
+            return 0
+
+    tuned = Own()
+    tuned.configure({"depth": 3})
+    BotAgent(tuned)
+    BotAgent(tuned)
+    assert (tuned.depth, tuned.calls) == (3, 1)
+    fresh = Own()
+    BotAgent(fresh)
+    BotAgent(fresh)
+    assert (fresh.depth, fresh.calls) == (1, 1)
+
+
+def test_bot_agent_configures_a_bot_whose_options_were_only_read() -> None:
+    """Reading bot.options before any configure made the bot look configured: the agent
+    then skipped the configure({}) the sandboxed kit calls before the first game."""
+    class Reading(Bot):
+        def __init__(self) -> None:
+            self.calls: list[dict[str, Any]] = []
+
+        def configure(self, options: dict[str, Any]) -> None:
+            super().configure(options)
+            self.calls.append(dict(options))
+
+        def act(self, request: Request) -> int:
+            return 0
+
+    bot = Reading()
+    assert bot.options == {}
+    BotAgent(bot)
+    BotAgent(bot)
+    assert bot.calls == [{}]
+
+
 def test_bot_agent_follows_games_as_the_runner_does() -> None:
     """In-process, a kit bot gets what the sandboxed runner gives it: a reseeded rng and
     on_game_start per game, every event of its seat once and in order, on_game_end with the

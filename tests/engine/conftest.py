@@ -207,6 +207,23 @@ def hold_turn(state: State, seat: int | None = None) -> None:
     act(state, "swap", seat, swap=None)
 
 
+def asked(state: State) -> tuple[int, str]:
+    """The seat asked and the kind of the pending decision."""
+    decision = state.decision
+    assert decision is not None
+    return decision.seat, decision.kind
+
+
+def palaestron_steps(state: State) -> list[tuple[int, str]]:
+    """Answer option 0 to every pending discard and reveal (the Palaestron's steps); the
+    (seat, kind) of each, in order."""
+    steps = []
+    while state.decision is not None and state.decision.kind in ("discard", "reveal"):
+        steps.append(asked(state))
+        state.apply(0)
+    return steps
+
+
 def play_defaults(state: State, limit: int = 10_000) -> None:
     """Answer option 0 (the safe default) until the game is over."""
     for _ in range(limit):

@@ -18,12 +18,14 @@ from typing import Any
 import pytest
 from engine_scenario import (
     act,
+    asked,
     build_state,
     events_of,
     final_showdown,
     hand,
     hold_turn,
     names,
+    palaestron_steps,
     play_defaults,
 )
 
@@ -113,15 +115,11 @@ def test_ruling_10_the_palaestron_runs_from_the_seat_that_drew_it() -> None:
     act(state, "target", 0, seat=1)
     act(state, "discard", 1, card="Umbrae-1")
     assert events_of(state, "palaestron") == [{"type": "palaestron", "seat": 1, "turn": 0}]
-    asked = []
-    while state.decision is not None and state.decision.kind in ("discard", "reveal"):
-        asked.append((state.decision.seat, state.decision.kind))
-        state.apply(0)
-    assert asked == [(1, "discard"), (1, "reveal"), (2, "discard"), (2, "reveal"),
-                     (0, "discard"), (0, "reveal")]
+    assert palaestron_steps(state) == [(1, "discard"), (1, "reveal"), (2, "discard"),
+                                       (2, "reveal"), (0, "discard"), (0, "reveal")]
     # seat 1 drew the replacement (Fate-4) after everyone; then seat 0's Raid drew (Fate-5)
     assert "Fate-4" in hand(state, 1) and "Fate-5" in hand(state, 0)
-    assert state.decision is not None and (state.decision.seat, state.decision.kind) == (0, "swap")
+    assert asked(state) == (0, "swap")
     assert [len(h) for h in state.hands] == [5, 5, 5]
     assert names(state.effect_graveyard) == ["Palaestron", "Agari-1"]
 
@@ -142,8 +140,7 @@ def test_e25_the_palaestron_clears_the_arenas_from_its_drawer_each_oldest_first(
     act(state, "trigger", 2, trap=None)
     act(state, "trigger", 0, trap=None)
     act(state, "target", 1, seat=0)
-    while state.decision is not None and state.decision.kind in ("discard", "reveal"):
-        state.apply(0)
+    palaestron_steps(state)
     cleared = [(e["seat"], e["card"]) for e in events_of(state, "trap_cleared")]
     assert cleared == [(1, "Arcoi-2"), (2, "Fate-3"), (2, "Beast-3"), (0, "Arcoi-1")]
     assert names(state.discard_graveyard)[-1] == "Arcoi-1"
@@ -204,17 +201,17 @@ def test_ruling_10_palaestron_in_the_deal(players: int) -> None:
     holder = events_of(state, "palaestron")[0]["seat"]
     assert not events_of(state, "turn_start"), "it resolves before the first turn"
     order = [(holder + k) % players for k in range(players)]
-    asked = []
+    steps = []
     while state.decision is not None and state.decision.kind in ("discard", "reveal"):
         decision = state.decision
-        asked.append((decision.seat, decision.kind))
+        steps.append((decision.seat, decision.kind))
         # the holder discards from 4 cards (the Palaestron never entered the hand)
-        if decision.kind == "discard" and decision.seat == holder and len(asked) == 1:
+        if decision.kind == "discard" and decision.seat == holder and len(steps) == 1:
             assert len(state.hands[holder]) == 4
         state.apply(0)
     # God effects fired by forced discards may ask more; the Palaestron's own steps come
     # in seat order from its holder
-    own = [a for a in asked if a[1] in ("discard", "reveal")]
+    own = [a for a in steps if a[1] in ("discard", "reveal")]
     firsts = [seat for seat, kind in own if kind == "reveal"]
     assert firsts == order
     assert PALAESTRON in state.effect_graveyard
@@ -415,15 +412,15 @@ def test_ruling_12_rock_paper_scissors_eliminates_losers() -> None:
     same = dt.date(2026, 5, 5)
     state = final_showdown([PAIR_A, PAIR_B, PAIR_C, WEAK],
                            last_book_finished=(same, same, same, None))
-    asked = []
+    seats = []
     for throw in ("rock", "rock", "scissors"):
         decision = state.decision
         assert decision is not None and decision.kind == "rps"
         assert decision.options == ({"throw": "rock"}, {"throw": "paper"},
                                     {"throw": "scissors"})
-        asked.append(decision.seat)
+        seats.append(decision.seat)
         act(state, "rps", throw=throw)
-    assert asked == [0, 1, 2]
+    assert seats == [0, 1, 2]
     assert events_of(state, "rps")[-1]["throws"] == {"0": "rock", "1": "rock", "2": "scissors"}
     # seat 2 is eliminated; seats 0 and 1 throw again: a draw, then paper beats rock
     for seat, throw in ((0, "paper"), (1, "paper"), (0, "rock"), (1, "paper")):

@@ -15,12 +15,14 @@ from typing import Any
 import pytest
 from engine_scenario import (
     act,
+    asked,
     build_state,
     events_of,
     final_showdown,
     hand,
     hold_turn,
     names,
+    palaestron_steps,
 )
 
 from arena.engine.start import next_starting_seat
@@ -43,12 +45,6 @@ def five(card: str | None = None, **kwargs: Any) -> State:
         hands[ACTIVE] = hands[ACTIVE].replace("Arcoi-5", card)
     kwargs.setdefault("pile_top", PILE)
     return build_state(hands, active=ACTIVE, **kwargs)
-
-
-def asked(state: State) -> tuple[int, str]:
-    decision = state.decision
-    assert decision is not None
-    return decision.seat, decision.kind
 
 
 def pass_windows(state: State) -> list[tuple[int, str]]:
@@ -268,11 +264,8 @@ def test_the_palaestron_at_five_runs_from_its_drawer_around_the_table() -> None:
     act(state, "turn", ACTIVE, action="hold")
     act(state, "swap", ACTIVE, swap="Arcoi-1")
     assert pass_windows(state) == [(4, "palaestron"), (0, "palaestron"), (2, "palaestron")]
-    steps = []
-    while state.decision is not None and state.decision.kind in ("discard", "reveal"):
-        steps.append(asked(state))
-        state.apply(0)
-    assert steps == [(s, k) for s in (3, 4, 0, 1, 2) for k in ("discard", "reveal")]
+    assert palaestron_steps(state) == [(s, k) for s in (3, 4, 0, 1, 2)
+                                       for k in ("discard", "reveal")]
     # the Arenas are cleared from the drawer too: 4, 0, 2
     assert [e["seat"] for e in events_of(state, "trap_cleared")] == [4, 0, 2]
     assert [len(h) for h in state.hands] == [5] * 5

@@ -10,7 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tournament_fixtures import FIXTURES, PassedCheck, bots_dir_for, runner, write_spec
+from tournament_fixtures import (
+    FIXTURES,
+    PassedCheck,
+    bots_dir_for,
+    earlier_tournament,
+    runner,
+    write_spec,
+)
 
 from arena.cli.main import app
 from arena.registry import BotSpec, resolve, submit
@@ -52,6 +59,26 @@ def _tables(db: Path, name: str = "ladder") -> list[tuple[int, list[str]]]:
                     "ORDER BY t.round", (name,))]
     finally:
         conn.close()
+
+
+def _league_meeting_newcomer(tmp_path: Path, db: Path, registry: Path, name: str,
+                             warnings: list[str], tail: str = "") -> str:
+    """Play a 12-game league that finds a copy of the fixture bot 'last' (``tail`` added to
+    its text) named ``name`` in the registry after its first tables (a newcomer, not the
+    field); its key. ``warnings`` gets the run's warnings."""
+    newcomer: list[str] = []
+
+    def report(event: object) -> None:
+        if isinstance(event, Progress) and event.done >= 4 and not newcomer:
+            (registry / f"{name}.py").write_text((FIXTURES / "last.py").read_text() + tail)
+            newcomer.append(f"{name}@{resolve(name).version}")
+        if isinstance(event, RunWarning):
+            warnings.append(event.text)
+
+    summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
+                             report=report, vetter=lambda bot: None)
+    assert summary.state == "finished" and newcomer
+    return newcomer[0]
 
 
 class _SubmitAt:
@@ -612,28 +639,18 @@ def test_a_look_alike_of_an_entrants_name_is_refused_and_said_once(
     db = tmp_path / "a.db"
     first = f"first@{_submit(registry, FIXTURES / 'first.py', 'first')}"
     warnings: list[str] = []
-    twin: list[str] = []
-
-    def report(event: object) -> None:  # arena submit refuses it: put there by other means
-        if isinstance(event, Progress) and event.done >= 4 and not twin:
-            copy = registry / "First.py"
-            copy.write_text((FIXTURES / "last.py").read_text() + "\n# another author's\n")
-            twin.append(f"First@{resolve('First').version}")
-        if isinstance(event, RunWarning):
-            warnings.append(event.text)
-
-    summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
-                             report=report, vetter=lambda bot: None)
-    assert summary.state == "finished" and twin
+    # arena submit refuses it: put there by other means
+    twin = _league_meeting_newcomer(tmp_path, db, registry, "First", warnings,
+                                    "\n# another author's\n")
     tables = _tables(db)
-    assert all(twin[0] not in seats for _, seats in tables)
+    assert all(twin not in seats for _, seats in tables)
     assert any(first in seats for _, seats in tables[2:])  # the entrant plays on
     reason = (f"the name First looks like first, the name of {first} (the same letters to "
               "the eye, or but for case); submit it under another name")
     status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
-    assert f"{twin[0]}: refused at table 3: {reason}" in status
+    assert f"{twin}: refused at table 3: {reason}" in status
     assert f"{first}: active since table 1" in status
-    assert [w for w in warnings if "First" in w] == [f"{twin[0]} is refused: {reason}"]
+    assert [w for w in warnings if "First" in w] == [f"{twin} is refused: {reason}"]
 
 
 def test_a_stop_nobody_may_ask_for_is_one_line(tmp_path: Path,
@@ -670,29 +687,12 @@ def test_a_newcomer_passing_for_a_bot_of_an_earlier_tournament_is_refused(
     Latin alpha) submitted while the league ran was entered, as no registered name nor
     entrant looked like it: arena leaderboard --all showed two alices. Refused as arena run
     refuses it."""
-    import datetime as dt
-
-    from arena.tournament.store import Store
-
     db = tmp_path / "a.db"
-    with Store(db) as store:
-        store.create_tournament(
-            name="first", spec_hash="abc", spec_json={}, format="round_robin",
-            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
-            games_planned=1, spec_path=None, bots=[("alice", "1a2b3c4d5e6f", "/x", {})])
-    twin: list[str] = []
-
-    def report(event: object) -> None:  # after the first tables: a newcomer, not the field
-        if isinstance(event, Progress) and event.done >= 4 and not twin:
-            (registry / "\u0251lice.py").write_text((FIXTURES / "last.py").read_text())
-            twin.append(f"\u0251lice@{resolve(chr(0x251) + 'lice').version}")
-
-    summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
-                             report=report, vetter=lambda bot: None)
-    assert summary.state == "finished" and twin
-    assert all(twin[0] not in seats for _, seats in _tables(db))
+    earlier_tournament(db, ["alice"])
+    twin = _league_meeting_newcomer(tmp_path, db, registry, "\u0251lice", [])
+    assert all(twin not in seats for _, seats in _tables(db))
     status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
-    assert (f"{twin[0]}: refused at table 3: the name \u0251lice ('\\u0251lice') passes for "
+    assert (f"{twin}: refused at table 3: the name \u0251lice ('\\u0251lice') passes for "
             "alice: U+0251 LATIN SMALL LETTER ALPHA (drawn like 'a'), a bot of an earlier "
             f"tournament of {db}: a reader of the results would take one for the other; "
             "submit it under another name") in " ".join(status.split())
@@ -703,19 +703,10 @@ def test_a_newcomer_whose_name_breaks_the_rule_of_names_is_refused(
     """A bot put in the bots directory by hand ('Mon bot.py', no submit to refuse its name)
     entered the running league under a name no submit, spec entry or match takes."""
     db = tmp_path / "a.db"
-    newcomer: list[str] = []
-
-    def report(event: object) -> None:  # after the first tables: a newcomer, not the field
-        if isinstance(event, Progress) and event.done >= 4 and not newcomer:
-            (registry / "Mon bot.py").write_text((FIXTURES / "last.py").read_text())
-            newcomer.append(f"Mon bot@{resolve('Mon bot').version}")
-
-    summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
-                             report=report, vetter=lambda bot: None)
-    assert summary.state == "finished" and newcomer
-    assert all(newcomer[0] not in seats for _, seats in _tables(db))
+    newcomer = _league_meeting_newcomer(tmp_path, db, registry, "Mon bot", [])
+    assert all(newcomer not in seats for _, seats in _tables(db))
     status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
-    assert (f"{newcomer[0]}: refused at table 3: bot name 'Mon bot' is not allowed: use 1-40 "
+    assert (f"{newcomer}: refused at table 3: bot name 'Mon bot' is not allowed: use 1-40 "
             "letters, digits, '_', '-' or '.', starting with a letter or digit; submit it "
             "under another name") in " ".join(status.split())
 
@@ -724,31 +715,12 @@ def test_a_newcomer_looking_like_a_bot_of_an_earlier_tournament_in_ascii_is_told
         tmp_path: Path, registry: Path) -> None:
     """'bot1' submitted while the league ran, after an earlier tournament's 'botl': entered
     (a database may hold both from before), and said once among the run's warnings."""
-    import datetime as dt
-
-    from arena.tournament.store import Store
-
     db = tmp_path / "a.db"
-    with Store(db) as store:
-        store.create_tournament(
-            name="first", spec_hash="abc", spec_json={}, format="round_robin",
-            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
-            games_planned=1, spec_path=None, bots=[("botl", "1a2b3c4d5e6f", "/x", {})])
-    newcomer: list[str] = []
+    earlier_tournament(db, ["botl"])
     warnings: list[str] = []
-
-    def report(event: object) -> None:
-        if isinstance(event, Progress) and event.done >= 4 and not newcomer:
-            (registry / "bot1.py").write_text((FIXTURES / "last.py").read_text())
-            newcomer.append(f"bot1@{resolve('bot1').version}")
-        if isinstance(event, RunWarning):
-            warnings.append(event.text)
-
-    summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
-                             report=report, vetter=lambda bot: None)
-    assert summary.state == "finished" and newcomer
-    assert any(newcomer[0] in seats for _, seats in _tables(db))
+    newcomer = _league_meeting_newcomer(tmp_path, db, registry, "bot1", warnings)
+    assert any(newcomer in seats for _, seats in _tables(db))
     assert [w for w in warnings if "botl" in w] == [
-        f"{newcomer[0]} enters: the name bot1 looks like botl, a bot of an earlier tournament "
+        f"{newcomer} enters: the name bot1 looks like botl, a bot of an earlier tournament "
         f"of {db} (the same letters to the eye, or but for case): arena leaderboard --all "
         "shows both, which a reader may take for one bot"]

@@ -13,6 +13,7 @@ from rich.console import Console
 from tournament_fixtures import (  # noqa: F401 - _repo_cwd: an autouse fixture
     BOTS,
     _repo_cwd,
+    earlier_tournament,
     runner,
     write_spec,
 )
@@ -132,7 +133,7 @@ def test_a_name_passing_for_one_of_the_databases_earlier_bots_is_refused(
     from arena.tournament.store import Store
 
     db = tmp_path / "arena.db"
-    _earlier_tournament(db, ["alice"])
+    earlier_tournament(db, ["alice"])
     spec = _second_entering(tmp_path, db, "\u0251lice")
     with Store(db) as store, pytest.raises(SpecError) as info:
         open_tournament(store, spec, False)
@@ -153,7 +154,7 @@ def test_a_name_an_earlier_bot_of_the_database_passes_for_is_refused(tmp_path: P
     from arena.tournament.store import Store
 
     db = tmp_path / "arena.db"
-    _earlier_tournament(db, ["\u0251lice", "gr\u0435edy"])
+    earlier_tournament(db, ["\u0251lice", "gr\u0435edy"])
     spec = _second_entering(tmp_path, db, "alice")
     with Store(db) as store, pytest.raises(SpecError) as info:
         open_tournament(store, spec, False)
@@ -179,7 +180,7 @@ def test_a_name_looking_like_an_earlier_bots_in_ascii_is_told_not_refused(
     from arena.tournament.events import RunWarning
 
     db = tmp_path / "arena.db"
-    _earlier_tournament(db, ["botl", "Random"])
+    earlier_tournament(db, ["botl", "Random"])
     bot = tmp_path / "bot1.py"
     bot.write_text((SAMPLE_BOTS_DIR / "greedy.py").read_text().replace(
         'name = "greedy"', 'name = "bot1"'))
@@ -204,14 +205,14 @@ def test_a_deleted_tournaments_bots_no_longer_bar_look_alike_names(tmp_path: Pat
     from arena.tournament.store import Store
 
     db = tmp_path / "arena.db"
-    _earlier_tournament(db, ["alice"])
+    earlier_tournament(db, ["alice"])
     with Store(db) as store:
         store.delete_tournament(store.require("first").id)
         assert open_tournament(store, _second_entering(tmp_path, db, "\u0251lice"),
                                False).name == "second"
     other = tmp_path / "other.db"
-    _earlier_tournament(other, ["alice"], name="kept")
-    _earlier_tournament(other, ["alice", "bob"])
+    earlier_tournament(other, ["alice"], name="kept")
+    earlier_tournament(other, ["alice", "bob"])
     with Store(other) as store:
         store.delete_tournament(store.require("first").id)
         with pytest.raises(SpecError, match="passes for alice"):
@@ -226,7 +227,7 @@ def test_fresh_keeps_the_stored_tournament_when_its_new_start_is_refused(
     from arena.tournament.store import Store
 
     db = tmp_path / "arena.db"
-    _earlier_tournament(db, ["alice"])
+    earlier_tournament(db, ["alice"])
     small = {"name": "second", "format": "round_robin", "rounds": 1, "games_per_match": 1}
     with Store(db) as store:
         open_tournament(store, load_spec(write_spec(tmp_path / "a.yaml", db,
@@ -245,7 +246,7 @@ def test_a_name_passing_for_an_earlier_bot_is_refused_before_any_bot_starts(
     from arena.tournament import runner as runner_module
 
     db = tmp_path / "arena.db"
-    _earlier_tournament(db, ["alice"])
+    earlier_tournament(db, ["alice"])
     spec = _second_entering(tmp_path, db, "\u0251lice")
     started: list[object] = []
     monkeypatch.setattr(runner_module, "run_trial", lambda *args, **kwargs: started.append(
@@ -262,7 +263,7 @@ def test_run_check_lists_a_name_passing_for_an_earlier_bot(tmp_path: Path) -> No
     from arena.tournament.preflight import check_lines
 
     db = tmp_path / "arena.db"
-    _earlier_tournament(db, ["alice"])
+    earlier_tournament(db, ["alice"])
     spec = _second_entering(tmp_path, db, "\u0251lice")
     lines, ready = check_lines(spec, db, [])
     assert not ready
@@ -281,20 +282,6 @@ def _second_entering(tmp_path: Path, db: Path, name: str) -> TournamentSpec:
     return load_spec(write_spec(tmp_path / "second.yaml", db, name="second",
                                 format="round_robin", bots=["greedy", str(bot)], rounds=1,
                                 games_per_match=1))
-
-
-def _earlier_tournament(db: Path, names: list[str], name: str = "first") -> None:
-    """A tournament stored before the one under test, its bots named ``names``."""
-    import datetime as dt
-
-    from arena.tournament.store import Store
-
-    with Store(db) as store:
-        store.create_tournament(
-            name=name, spec_hash="abc", spec_json={}, format="round_robin",
-            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
-            games_planned=1, spec_path=None,
-            bots=[(name, f"{i + 1:x}a2b3c4d5e6f", f"/{i}", {}) for i, name in enumerate(names)])
 
 
 def test_a_tournament_stored_before_the_rule_of_names_shows_and_resumes(

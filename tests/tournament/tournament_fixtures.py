@@ -36,6 +36,20 @@ def write_spec(path: Path, db: Path, **fields: Any) -> Path:
     return path
 
 
+def earlier_tournament(db: Path, names: list[str], name: str = "first") -> None:
+    """A tournament ``name`` stored before the one under test, its bots named ``names``."""
+    import datetime as dt
+
+    from arena.tournament.store import Store
+
+    with Store(db) as store:
+        store.create_tournament(
+            name=name, spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=1, spec_path=None,
+            bots=[(bot, f"{i + 1:x}a2b3c4d5e6f", f"/{i}", {}) for i, bot in enumerate(names)])
+
+
 def signature(db: Path, name: str) -> dict[str, Any]:
     """Everything that must not depend on workers or interruptions (ids mapped to keys)."""
     conn = sqlite3.connect(str(db))

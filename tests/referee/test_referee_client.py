@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -51,6 +52,23 @@ def started(conn: FakeConnection, limits: Limits = FAST) -> BotClient:
 
 def act(client: BotClient) -> Any:
     return client.act("turn", OBSERVATION, LEGAL, {"round": 1})
+
+
+def in_first_game(launch: Callable[[int], FakeConnection]
+                  ) -> tuple[BotClient, list[FakeConnection]]:
+    """A client started and in its first game, each of whose processes (restarts included)
+    is ``launch(n)``, ``n`` the number launched before it; the processes launched."""
+    launcher = FakeLauncher(lambda: launch(len(launcher.made)))
+    client = BotClient(["fake"], ".", FAST, launcher=launcher)
+    assert client.start() is None
+    assert client.begin_game(START) is None
+    return client, launcher.made
+
+
+def answering(*choices: int) -> Callable[[dict[str, Any]], Any]:
+    """A process's answers: ``choices`` in turn, then a crash."""
+    answers = iter(choices)
+    return lambda message: next(answers, "crash")
 
 
 def test_handshake_merges_ready_metadata_over_registered() -> None:
@@ -446,17 +464,8 @@ def test_a_crash_quotes_the_error_line_of_the_log(log: str, quote: str) -> None:
 
 
 def test_restart_after_forfeit_for_the_next_game() -> None:
-    made: list[FakeConnection] = []
-
-    def factory() -> FakeConnection:
-        answers = iter([2])
-        made.append(FakeConnection(respond=(lambda m: next(answers, "crash")) if not made
-                                   else (lambda m: 1)))
-        return made[-1]
-
-    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
-    assert client.start() is None
-    client.begin_game(START)
+    client, made = in_first_game(lambda n: FakeConnection(
+        respond=answering(2) if n == 0 else lambda m: 1))
     assert act(client).choice == 2
     assert act(client).forfeit
     client.end_game(END)
@@ -469,15 +478,8 @@ def test_death_before_the_first_answer_of_a_game_restarts_and_asks_again() -> No
     """Whether a bot that died after a game ended (in on_game_end) is found dead at the next
     game_start or only at that game's first act is a race; either way it is a crash between
     games, without forfeit: restarted, sent the game's start and events again, asked again."""
-    made: list[FakeConnection] = []
-
-    def factory() -> FakeConnection:
-        made.append(FakeConnection(respond=(lambda m: "crash") if not made else (lambda m: 1)))
-        return made[-1]
-
-    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
-    assert client.start() is None
-    client.begin_game(START)
+    client, made = in_first_game(lambda n: FakeConnection(
+        respond=(lambda m: "crash") if n == 0 else lambda m: 1))
     events = messages.event({"type": "turn_start", "seat": 0, "round": 1, "turn": 1})
     result = client.act("turn", OBSERVATION, LEGAL, {"round": 1}, events)
     assert (result.choice, result.failure, result.forfeit) == (1, None, False)
@@ -494,16 +496,7 @@ def test_death_before_the_first_answer_of_a_game_restarts_and_asks_again() -> No
 def test_death_before_the_first_answer_after_a_game_ended_names_that_game() -> None:
     """game_end has no answer, so a death in its handling shows only at the next game: the
     failure, filed with that game, names the game whose end came before it."""
-    made: list[FakeConnection] = []
-
-    def factory() -> FakeConnection:
-        answers = iter([1])
-        made.append(FakeConnection(respond=lambda m: next(answers, "crash")))
-        return made[-1]
-
-    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
-    assert client.start() is None
-    client.begin_game(START)
+    client, made = in_first_game(lambda n: FakeConnection(respond=answering(1)))
     assert act(client).choice == 1
     client.end_game(END, 0)
     client.begin_game(messages.game_start(1, 0, ["a", "b"], 0, 5))
@@ -514,15 +507,7 @@ def test_death_before_the_first_answer_after_a_game_ended_names_that_game() -> N
 
 
 def test_a_death_seen_at_game_start_names_the_game_that_ended_before() -> None:
-    made: list[FakeConnection] = []
-
-    def factory() -> FakeConnection:
-        made.append(FakeConnection(respond=lambda m: 1))
-        return made[-1]
-
-    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
-    assert client.start() is None
-    client.begin_game(START)
+    client, made = in_first_game(lambda n: FakeConnection(respond=lambda m: 1))
     assert act(client).choice == 1
     client.end_game(END, 4)
     made[0]._exit(3)
@@ -533,15 +518,7 @@ def test_a_death_seen_at_game_start_names_the_game_that_ended_before() -> None:
 
 def test_a_fresh_process_names_no_game_it_was_not_sent_the_end_of() -> None:
     """After a forfeit the next game's process is new: it never handled the last game_end."""
-    made: list[FakeConnection] = []
-
-    def factory() -> FakeConnection:
-        made.append(FakeConnection(respond=lambda m: "crash"))
-        return made[-1]
-
-    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
-    assert client.start() is None
-    client.begin_game(START)
+    client, made = in_first_game(lambda n: FakeConnection(respond=lambda m: "crash"))
     assert act(client).forfeit
     client.end_game(END, 0)
     client.pending.clear()
@@ -579,15 +556,7 @@ def test_a_bot_that_stops_reading_mid_game_forfeits_it() -> None:
 
 
 def test_a_bot_that_stops_reading_before_its_first_answer_is_asked_again() -> None:
-    made: list[FakeConnection] = []
-
-    def factory() -> FakeConnection:
-        made.append(FakeConnection(respond=lambda m: 2))
-        return made[-1]
-
-    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
-    assert client.start() is None
-    client.begin_game(START)
+    client, made = in_first_game(lambda n: FakeConnection(respond=lambda m: 2))
     made[0]._exit(3)
     result = act(client)
     assert (result.choice, result.failure, result.forfeit) == (2, None, False)
@@ -598,16 +567,8 @@ def test_a_bot_that_stops_reading_before_its_first_answer_is_asked_again() -> No
 
 
 def test_a_failed_restart_before_the_first_answer_forfeits_as_a_startup_failure() -> None:
-    made: list[FakeConnection] = []
-
-    def factory() -> FakeConnection:
-        made.append(FakeConnection(respond=lambda m: "crash", ready=None if made else
-                                   FakeConnection.ready))
-        return made[-1]
-
-    client = BotClient(["fake"], ".", FAST, launcher=FakeLauncher(factory))
-    assert client.start() is None
-    client.begin_game(START)
+    client, _ = in_first_game(lambda n: FakeConnection(
+        respond=lambda m: "crash", ready=None if n else FakeConnection.ready))
     result = act(client)
     assert result.forfeit and result.failure is not None
     assert result.failure.type == "startup_failure" and client.forfeited == "startup_failure"

@@ -42,7 +42,7 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
     row = store.tournament(spec.name)
     if row is None or fresh:  # a new tournament: refused before a stored one is dropped
         _refuse_bad_names(spec)
-        _refuse_earlier_twins(store, spec, warn)
+        _refuse_earlier_twins(store, spec, warn, replacing=row.id if row is not None else None)
     if row is not None and fresh:
         store.delete_tournament(row.id)
         row = None
@@ -116,11 +116,13 @@ def _new_entrants_problem(store: Store, spec: TournamentSpec, fresh: bool,
     """What :func:`open_tournament` would refuse of ``spec``'s entrants in ``store``: none
     when it resumes a stored tournament (which keeps the names it holds)."""
     played = current_edition(store, spec, new_edition)[0]
-    if not fresh and store.tournament(played.name) is not None:
+    stored = store.tournament(played.name)
+    if not fresh and stored is not None:
         return None
     try:
         _refuse_bad_names(spec)
-        _refuse_earlier_twins(store, spec, lambda text: None)
+        _refuse_earlier_twins(store, spec, lambda text: None,
+                              replacing=stored.id if stored is not None else None)
     except SpecError as refused:
         return refused
     return None
@@ -137,38 +139,45 @@ def _refuse_bad_names(spec: TournamentSpec) -> None:
         raise SpecError(f"{len(problems)} entrants' names are refused:\n{lines}")
 
 
-def _refuse_earlier_twins(store: Store, spec: TournamentSpec,
-                          warn: Callable[[str], None]) -> None:
+def _refuse_earlier_twins(store: Store, spec: TournamentSpec, warn: Callable[[str], None],
+                          replacing: int | None = None) -> None:
     """Refuse an entrant whose name passes for a bot's of an earlier tournament of the
     database, or that such a bot's name passes for (:func:`earlier_twin`); ``warn`` of one
-    that only looks like such a bot's (:func:`earlier_look_alike`)."""
-    if twins := earlier_twins(store, spec):
+    that only looks like such a bot's (:func:`earlier_look_alike`). ``replacing``: the
+    stored tournament ``--fresh`` drops for this one, whose bots are no earlier ones."""
+    if twins := earlier_twins(store, spec, replacing):
         raise SpecError(twins[0])
-    earlier = earlier_names(store)
+    earlier = earlier_names(store, replacing)
     for bot in spec.entrants:
         if (alike := earlier_look_alike(bot.name, earlier, store.path)) is not None:
             warn(alike)
 
 
-def earlier_twins(store: Store, spec: TournamentSpec) -> list[str]:
+def earlier_twins(store: Store, spec: TournamentSpec,
+                   replacing: int | None = None) -> list[str]:
     """Why each entrant of ``spec`` whose name passes for a bot's of an earlier tournament of
-    ``store``, or that such a bot's name passes for (:func:`earlier_twin`), may not enter a
-    new tournament: one line each, saying how to enter it (``arena run --check`` lists them)."""
-    earlier = earlier_names(store)
+    ``store`` (but the one it is ``replacing``), or that such a bot's name passes for
+    (:func:`earlier_twin`), may not enter a new tournament: one line each, saying how to
+    enter it (``arena run --check`` lists them)."""
+    earlier = earlier_names(store, replacing)
     return [f"{problem}; enter it under another name: {{bot: REF, name: NAME}}"
             for bot in spec.entrants
             if (problem := earlier_twin(bot.name, earlier, store.path)) is not None]
 
 
-def earlier_names(store: Store) -> list[str]:
-    """The names of the bots a stored tournament or league holds: the ``bots`` table keeps
-    the bots of a deleted tournament too, which must not bar a name any longer."""
-    held = "SELECT bot_id FROM tournament_bots JOIN tournaments ON tournaments.id = tournament_id"
+def earlier_names(store: Store, replacing: int | None = None) -> list[str]:
+    """The names of the bots a stored tournament or league holds (but the tournament of id
+    ``replacing``, which ``--fresh`` drops): the ``bots`` table keeps the bots of a deleted
+    tournament too, which must not bar a name any longer."""
+    held = ("SELECT bot_id FROM tournament_bots JOIN tournaments ON tournaments.id = "
+            "tournament_id WHERE tournament_id IS NOT ?")
     if "league_entries" in table_names(store.conn):
         held += (" UNION SELECT bot_id FROM league_entries JOIN tournaments ON "
-                 "tournaments.id = tournament_id WHERE bot_id IS NOT NULL")
+                 "tournaments.id = tournament_id WHERE bot_id IS NOT NULL AND tournament_id "
+                 "IS NOT ?")
+    params = (replacing,) * held.count("?")
     return [row[0] for row in store.conn.execute(
-        f"SELECT DISTINCT name FROM bots WHERE id IN ({held}) ORDER BY name")]
+        f"SELECT DISTINCT name FROM bots WHERE id IN ({held}) ORDER BY name", params)]
 
 
 def earlier_twin(name: str, earlier: Sequence[str], db: Path) -> str | None:

@@ -219,6 +219,25 @@ def test_a_deleted_tournaments_bots_no_longer_bar_look_alike_names(tmp_path: Pat
             open_tournament(store, _second_entering(tmp_path, other, "\u0251lice"), False)
 
 
+def test_fresh_may_rename_its_own_entrant_to_a_look_alike(tmp_path: Path) -> None:
+    """--fresh drops the stored tournament for the new one: its bots are no earlier
+    tournament's, and 'second' started again with '\u0251lice' for its own 'alice' was
+    refused for her. Another tournament's 'alice' still bars the name."""
+    from arena.tournament.opening import earlier_twins, open_tournament
+    from arena.tournament.store import Store
+
+    db = tmp_path / "arena.db"
+    earlier_tournament(db, ["alice"], name="second")
+    spec = _second_entering(tmp_path, db, "\u0251lice")
+    with Store(db) as store:
+        assert earlier_twins(store, spec, store.require("second").id) == []
+        assert open_tournament(store, spec, True).name == "second"
+    earlier_tournament(db, ["alice"], name="kept")
+    with Store(db) as store:
+        with pytest.raises(SpecError, match="passes for alice"):
+            open_tournament(store, spec, True)
+
+
 def test_fresh_keeps_the_stored_tournament_when_its_new_start_is_refused(
         tmp_path: Path) -> None:
     """--fresh dropped the stored tournament, then refused the new one for an entrant whose

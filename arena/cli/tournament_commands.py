@@ -52,7 +52,9 @@ _INSECURE_HELP = ("Run a contest (a spec without a public seed) even where bots 
 _STATUS_HELP = "\n\n".join([
     "Show the progress of stored tournaments: all of them, or one in detail (rounds, tables, "
     "Swiss standings and how to resume).",
-    "Example: arena status swiss --db results/arena.db",
+    "--failures lists every distinct reason the bots failed (--bot NAME: one bot's), each "
+    "with how often and the first game and seat to open with arena game.",
+    "Example: arena status swiss --failures --bot alice --db results/arena.db",
     "Example: arena status swiss --records swiss.jsonl && arena replay swiss.jsonl",
 ])
 
@@ -274,6 +276,11 @@ def status(
                                   help="Also write the tournament's game records as JSON lines "
                                        "(gzip if FILE ends in .gz; arena replay reads them).")
     ] = None,
+    failures: Annotated[bool, typer.Option("--failures", help="Instead of the progress, "
+                        "every distinct reason a bot failed, how often, and where first.")
+                        ] = False,
+    bot: Annotated[str | None, typer.Option("--bot", metavar="NAME", help="With --failures: "
+                   "only this bot's (NAME or NAME@VERSION).")] = None,
 ) -> None:
     """Show tournament progress (help text: ``_STATUS_HELP``)."""
     from arena.cli.terminal import hanging, terminal_width
@@ -281,10 +288,14 @@ def status(
 
     if records is not None and tournament is None:
         raise typer.BadParameter("--records needs a tournament name", param_hint="--records")
+    if failures and tournament is None:
+        raise typer.BadParameter("--failures needs a tournament name", param_hint="--failures")
+    if bot is not None and not failures:
+        raise typer.BadParameter("--bot goes with --failures", param_hint="--bot")
     if records is not None:
         check_output_file(records, "--records")
     width = terminal_width()
-    lines = status_lines(db, tournament, records, width=width)
+    lines = status_lines(db, tournament, records, width=width, failures=failures, bot=bot)
     if width is not None:  # a terminal's: its lines wrap at words, which it broke anywhere
         lines = [line if "\n" in line else hanging(line, width)  # a table: fitted already
                  for line in lines]

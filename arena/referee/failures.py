@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any, Final
 
 from arena.common.plural import counted
@@ -37,9 +37,11 @@ __all__ = [
     "STRIKE_TYPES",
     "TIMEOUT",
     "Failure",
+    "Reason",
     "after_game",
     "counts_line",
     "describe",
+    "distinct_reasons",
     "failures_and_forfeits",
     "forfeits_nothing",
     "without_game",
@@ -141,6 +143,37 @@ def describe(failures: Iterable[tuple[str, str, Mapping[str, Any]]], limit: int 
     if len(seen) > limit:
         lines.append(f"... and {len(seen) - limit} more{more}")
     return lines
+
+
+@dataclass(frozen=True, slots=True)
+class Reason:
+    """One distinct reason a bot failed: its type and first detail, how often, and where first
+    (a game's id and the seat, to open it with)."""
+
+    bot: str
+    type: str
+    detail: str
+    times: int
+    first_game: str
+    first_seat: Any
+
+
+def distinct_reasons(failures: Iterable[tuple[str, str, Mapping[str, Any]]]) -> list[Reason]:
+    """Every distinct reason in ``failures`` ((bot, game, failure as recorded), in the order
+    played): grouped by bot, then type, each in order of first occurrence, the most frequent
+    reason of a type first. Details that differ only by the game they name
+    (:func:`without_game`) are one reason."""
+    found: dict[tuple[str, str, str], Reason] = {}
+    for bot, game, failure in failures:
+        kind, detail = str(failure.get("type", "?")), str(failure.get("detail", ""))
+        key = (bot, kind, without_game(detail))
+        known = found.get(key)
+        found[key] = (Reason(bot, kind, detail, 1, game, failure.get("seat", "?"))
+                      if known is None else replace(known, times=known.times + 1))
+    bots = {bot: at for at, bot in enumerate(dict.fromkeys(bot for bot, _, _ in found))}
+    kinds = {kind: at for at, kind in enumerate(dict.fromkeys(key[:2] for key in found))}
+    return sorted(found.values(), key=lambda reason: (
+        bots[reason.bot], kinds[reason.bot, reason.type], -reason.times))
 
 
 def forfeits_nothing(failure: Mapping[str, Any]) -> bool:

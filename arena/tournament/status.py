@@ -13,7 +13,8 @@ from arena.common.fitting import fit_rows, not_shown
 from arena.common.plural import counted
 from arena.common.timestamps import created_fitted
 from arena.engine.houserules import HouseRules
-from arena.referee.failures import counts_line, describe
+from arena.errors import StoreError
+from arena.referee.failures import counts_line, describe, distinct_reasons
 from arena.tournament.bot_versions import bot_labels, bot_options
 from arena.tournament.editions import entry_indexes
 from arena.tournament.game_records import export_records
@@ -31,7 +32,8 @@ from arena.tournament.store import (
     shown_state,
 )
 
-__all__ = ["LISTING_COLUMNS", "LISTING_LEFT_OUT", "command_path", "failure_summary",
+__all__ = ["LISTING_COLUMNS", "LISTING_LEFT_OUT", "command_path", "failure_reasons",
+           "failure_summary",
            "no_tournaments", "resume_command", "status_lines"]
 
 
@@ -169,7 +171,7 @@ def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
         lines += _fitted(["round", "pairings", "byes", "games"], rows, ("byes", "pairings"),
                          width)
         lines.extend(_pairing_note(boards, t.name, store.path))
-    lines += _failure_lines(games, store.path)
+    lines += _failure_lines(games, t.name, store.path)
     if t.format == "swiss" and games:
         standings = swiss_standings(store, t, games=games)
         played = {(g.round, g.table_index) for g in games}
@@ -193,19 +195,58 @@ def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
     return lines
 
 
-def _failure_lines(games: list[GameRow], db: Path) -> list[str]:
+#: How many (bot, failure type) lines status tells; ``--failures`` tells every reason.
+_REASONS_TOLD = 10
+
+
+def _bot_name(failure: dict[str, Any]) -> str:
+    """The failing bot's name, without its version (as status names bots)."""
+    return str(failure.get("bot", "?")).split("@")[0]
+
+
+def _failure_lines(games: list[GameRow], name: str, db: Path) -> list[str]:
     """The games' bot failures counted by type, each told, and how to open one of them (none:
     no line)."""
     if not any(g.failures for g in games):
         return []
     lines = ["", "failures: " + counts_line(f for g in games for f in g.failures)]
-    lines.extend(f"  {line}" for line in describe(
-        (str(f.get("bot", "?")).split("@")[0], f"r{g.round}/t{g.table_index}/g{g.game_index}",
-         f) for g in games for f in g.failures))
+    described = describe(((_bot_name(f), f"r{g.round}/t{g.table_index}/g{g.game_index}", f)
+                          for g in games for f in g.failures), limit=_REASONS_TOLD)
+    lines.extend(f"  {line}" for line in described)
     first = next(g for g in games if g.failures)
     lines.append(f"  one of them in full: arena game {first.id} --seat "
                  f"{first.failures[0].get('seat', 0)}{_db_option(db)}")
     lines.append("  (its bot's author replays it in-process with --rerun BOT, docs/BOTS.md)")
+    reasons = distinct_reasons((_bot_name(f), g.id, f) for g in games for f in g.failures)
+    if len(reasons) > min(len({(r.bot, r.type) for r in reasons}), _REASONS_TOLD):
+        lines.append(f"  every reason, with how often: arena status {name} --failures"
+                     f"{_db_option(db)}")
+    return lines
+
+
+def failure_reasons(store: Store, t: TournamentRow, bot: str | None = None) -> list[str]:
+    """Every distinct reason the bots of ``t`` (or only ``bot``, by name or name@version)
+    failed, each with how often and the first game and seat to open with ``arena game``."""
+    games = store.games(t.id)
+    if bot is not None:
+        labels = bot_labels(store)
+        played = {labels.get(b, "?") for b in store.entrant_ids(t.id)}
+        played.update(labels.get(b, "?") for g in games for b in g.seats)
+        names = sorted({label.split("@")[0] for label in played})
+        if bot not in played and bot not in names:
+            raise StoreError(f"no bot named {bot!r} in tournament {t.name!r} "
+                             f"(its bots: {', '.join(names)})")
+    chosen = [(g, f) for g in games for f in g.failures
+              if bot is None or bot in (_bot_name(f), str(f.get("bot")))]
+    whose = "" if bot is None else f" of {bot}"
+    if not chosen:
+        return [f"no bot failures{whose} in {t.name}"]
+    lines = [f"failures{whose} in {t.name}: " + counts_line(f for _, f in chosen)]
+    for reason in distinct_reasons((_bot_name(f), g.id, f) for g, f in chosen):
+        times = "once" if reason.times == 1 else f"{reason.times} times"
+        lines.append(f"{reason.bot} {reason.type} {times} (first {reason.first_game}, seat "
+                     f"{reason.first_seat}): {reason.detail}")
+    lines.append(f"open one: arena game GAME --seat SEAT{_db_option(store.path)}")
     return lines
 
 
@@ -249,15 +290,17 @@ def failure_summary(db: str | Path, tournament: str) -> str | None:
 
 
 def status_lines(db: str | Path, tournament: str | None,
-                 records: Path | None = None, width: int | None = None) -> list[str]:
-    """The text of ``arena status`` (every tournament, or one in detail); with ``records``,
-    also export that tournament's game records as JSON lines; ``width``: a terminal's columns,
-    which the tables fit (the list of tournaments first by showing the times to the minute)."""
+                 records: Path | None = None, width: int | None = None, *,
+                 failures: bool = False, bot: str | None = None) -> list[str]:
+    """The text of ``arena status`` (every tournament, or one in detail; with ``failures``,
+    every reason its bots, or ``bot``, failed instead); with ``records``, also export that
+    tournament's game records as JSON lines; ``width``: a terminal's columns, which the tables
+    fit (the list of tournaments first by showing the times to the minute)."""
     with Store(db, create=False, read_only=True) as store:
         if tournament is None:
             return _overview(store, width)
         row = store.require(tournament)
-        lines = _detail(store, row, width)
+        lines = failure_reasons(store, row, bot) if failures else _detail(store, row, width)
         if records is not None:
             count = export_records(store, row.id, records)
             lines += ["", f"wrote {count} game records to {records}"]

@@ -1,0 +1,102 @@
+"""``arena status NAME --failures``: every distinct reason a bot failed, with how often and the
+first game and seat of each, where ``arena status NAME`` tells one detail per bot and type."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.referee.failures import after_game
+from arena.tournament.game_records import compress_record
+from arena.tournament.store import Store
+
+runner = CliRunner()
+
+
+def _failure(kind: str, detail: str, bot: str = "a@v1", seat: int = 0) -> dict[str, Any]:
+    return {"type": kind, "detail": detail, "seat": seat, "bot": bot, "game": 0,
+            "decision": None, "round": None, "kind": None}
+
+
+def _stored(db: Path) -> None:
+    """Three games: bot a times out two ways and dies after every game's end (each detail
+    naming its game); bot b sends bad JSON once."""
+    late = "no answer within 1000 ms"
+    silent = "no answer within 1000 ms; 40 bytes arrived without a newline"
+    games = [
+        [_failure("timeout", late), _failure("crash", "exited between games (exit code 1)"
+                                             + after_game(0))],
+        [_failure("timeout", silent), _failure("timeout", late),
+         _failure("protocol_error", "bad JSON: 'x'", bot="b@v1", seat=1)],
+        [_failure("crash", "exited between games (exit code 1)" + after_game(2)),
+         _failure("timeout", late)],
+    ]
+    with Store(db) as store:
+        row = store.create_tournament(
+            name="t", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=3, spec_path=None,
+            bots=[("a", "v1", "bots/a.py", {}), ("b", "v1", "bots/b.py", {}),
+                  ("c", "v1", "bots/c.py", {})])
+        for index, failures in enumerate(games):
+            store.record_game(row.id, {
+                "id": f"t/r1/t0/g{index}", "round": 1, "table_index": 0, "game_index": index,
+                "seed": 5, "seats": [1, 2], "starting_seat": 0, "placements": [2, 1],
+                "desmos": ["Pair", "Pair"], "ascension": False, "tiebreak": "",
+                "failures": failures, "forfeits": {}, "decisions": 31, "duration_s": 0.01,
+                "latency": [{}, {}]}, compress_record({}))
+
+
+def _status(db: Path, *args: str) -> Any:
+    return runner.invoke(app, ["status", "t", *args, "--db", str(db)])
+
+
+def test_failures_lists_every_distinct_reason(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    _stored(db)
+    result = _status(db, "--failures")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "failures in t: crash 2 (2 restarted), protocol_error 1, timeout 4",
+        "a timeout 3 times (first t/r1/t0/g0, seat 0): no answer within 1000 ms",
+        "a timeout once (first t/r1/t0/g1, seat 0): no answer within 1000 ms; 40 bytes arrived "
+        "without a newline",
+        "a crash 2 times (first t/r1/t0/g0, seat 0): exited between games (exit code 1), after "
+        "game 0 of the match ended",
+        "b protocol_error once (first t/r1/t0/g1, seat 1): bad JSON: 'x'",
+        f"open one: arena game GAME --seat SEAT --db {db}",
+    ]
+
+
+def test_failures_of_one_bot(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    _stored(db)
+    result = _status(db, "--failures", "--bot", "b@v1")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "failures of b@v1 in t: protocol_error 1",
+        "b protocol_error once (first t/r1/t0/g1, seat 1): bad JSON: 'x'",
+        f"open one: arena game GAME --seat SEAT --db {db}",
+    ]
+    assert _status(db, "--failures", "--bot", "c").stdout == "no bot failures of c in t\n"
+    unknown = _status(db, "--failures", "--bot", "zed")
+    assert unknown.exit_code == 1
+    assert unknown.output == "Error: no bot named 'zed' in tournament 't' (its bots: a, b, c)\n"
+    alone = _status(db, "--bot", "a")
+    assert alone.exit_code == 2
+    assert "--bot goes with --failures" in alone.output
+
+
+def test_status_points_to_the_reasons_it_leaves_out(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    _stored(db)
+    result = _status(db)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert "  a timeout, 4 times (games r1/t0/g0, r1/t0/g1, r1/t0/g2): no answer within 1000 ms "\
+        "(and 1 other detail)" in lines
+    assert f"  every reason, with how often: arena status t --failures --db {db}" in lines

@@ -19,10 +19,10 @@ __all__ = ["register"]
 
 _EXPORT_HELP = "\n\n".join([
     "Export a tournament's games as JSON lines, one game a line in play order: its seats "
-    "(name@version), places, Desmos, failures and its whole game record, with "
-    "schema_version 1 (docs/RECORDS.md, \"Exported games\"); gzip-compressed when FILE ends "
-    "in .gz. arena replay and arena game read the file too; a deal book (--deals) takes "
-    "each line's seed.",
+    "(name@version), places, points as the standings count them, Desmos, failures and its "
+    "whole game record, with schema_version 1 (docs/RECORDS.md, \"Exported games\"); "
+    "gzip-compressed when FILE ends in .gz. arena replay and arena game read the file too; a "
+    "deal book (--deals) takes each line's seed.",
     "Example: arena export swiss -o swiss-games.jsonl",
 ])
 

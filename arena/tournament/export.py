@@ -11,6 +11,8 @@ from typing import IO, Any
 from arena.errors import StoreError
 from arena.tournament.bot_versions import bot_labels
 from arena.tournament.game_records import game_record
+from arena.tournament.scoring import game_points
+from arena.tournament.standings import forfeited_seats
 from arena.tournament.store import GameRow, Store
 
 __all__ = ["EXPORT_SCHEMA_VERSION", "export_games"]
@@ -55,6 +57,10 @@ def _line(tournament: str, game: GameRow, keys: dict[int, str],
         "ascension": result.get("ascension"),
         "tiebreak": result.get("tiebreak"),
         "forfeits": game.forfeits,
+        # the placements are the engine's, which put a game every seat forfeited as a shared
+        # first: the points say what the standings count (a forfeit scores nothing)
+        "points": [float(points) for points in game_points(game.placements,
+                                                           forfeited_seats(game.forfeits))],
         "failures": game.failures,
         "decisions": game.decisions,
         "duration_s": game.duration_s,

@@ -56,7 +56,8 @@ def test_every_pairing_plays_the_deal_book_in_order(played: dict[str, Any]) -> N
     first = lines[0]
     assert list(first) == ["schema_version", "tournament", "game_id", "round", "table", "game",
                            "seed", "seats", "starting_seat", "placements", "desmos",
-                           "ascension", "tiebreak", "forfeits", "failures", "decisions",
+                           "ascension", "tiebreak", "forfeits", "points", "failures",
+                           "decisions",
                            "duration_s", "record"]
     assert first["schema_version"] == 1 and first["record"]["seed"] == 11
     replayed = runner.invoke(app, ["replay", str(out)])

@@ -1467,10 +1467,10 @@ import os, signal, sys
 from pathlib import Path
 from collections.abc import Callable
 from types import SimpleNamespace
-from arena.registry import submission
+from arena.registry import staging, submission
 
 # the copy is made; then the submit is killed (SIGKILL: no clean-up runs), or it waits
-copy = submission.copy_module
+copy = staging.copy_module
 
 def held(source, target):
     copy(source, target)
@@ -1479,7 +1479,7 @@ def held(source, target):
         os.kill(os.getpid(), signal.SIGKILL)
     sys.stdin.read()
 
-submission.copy_module = held
+staging.copy_module = held
 submission.submit(Path(sys.argv[2]), name=sys.argv[3], bots_dir=Path(sys.argv[4]),
                   check=lambda spec: SimpleNamespace(ok=True, failures=list))
 """
@@ -1536,10 +1536,10 @@ import os, signal, sys
 from pathlib import Path
 from collections.abc import Callable
 from types import SimpleNamespace
-from arena.registry import submission
+from arena.registry import staging, submission
 
 # the registry's new text has its file; then the submit is killed (SIGKILL)
-mkstemp = submission.tempfile.mkstemp
+mkstemp = staging.tempfile.mkstemp
 
 def held(*args, **kwargs):
     made = mkstemp(*args, **kwargs)
@@ -1547,7 +1547,7 @@ def held(*args, **kwargs):
     os.kill(os.getpid(), signal.SIGKILL)
     return made
 
-submission.tempfile.mkstemp = held
+staging.tempfile.mkstemp = held
 submission.submit(Path(sys.argv[1]), name=sys.argv[2], bots_dir=Path(sys.argv[3]),
                   check=lambda spec: SimpleNamespace(ok=True, failures=list))
 """

@@ -781,12 +781,12 @@ _SUBMIT_STOPPED = """
 import os, signal, sys
 from types import SimpleNamespace
 from arena.cli import bot_commands, run
-from arena.registry import submission
+from arena.registry import staging
 
 # the check passes at once; the signal comes while the copy is being made
 bot_commands.check_bot = lambda spec: SimpleNamespace(ok=True, failures=list)
 bot_commands._print_report = lambda report: None
-copy = submission.copy_module
+copy = staging.copy_module
 stop = getattr(signal, sys.argv[1])
 
 def stopped(source, target):
@@ -794,7 +794,7 @@ def stopped(source, target):
     os.kill(os.getpid(), stop)
     copy(source, target)
 
-submission.copy_module = stopped
+staging.copy_module = stopped
 sys.argv = ["arena", "submit", sys.argv[2], "--name", "mine"]
 run()
 """

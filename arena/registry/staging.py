@@ -1,0 +1,205 @@
+"""A submit's files in the bots directory, and the registry file beside them.
+
+The copy is staged beside the bots (``.incoming-``) and compared with what was checked, put
+in place whole (the version it replaces kept under ``.versions/`` first), and a copy is
+taken out whole; the registry file is written whole under the bots directory's lock; and
+what submits killed midway left is removed. Which name and which entry is
+:mod:`arena.registry.submission`'s bookkeeping.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import re
+import shutil
+import stat
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from arena.errors import BotError, SubmitError
+from arena.registry.botspec import REGISTRY_FILE, VERSIONS_DIR, BotSpec
+from arena.registry.copying import copy_module, copy_tree, move, remove_copy, swap_in
+from arena.registry.manifest import spec_from_path
+from arena.sandbox import reaper
+from arena.sandbox.workdir import SKIPPED_DIRS
+
+__all__ = ["discard", "put_in_place", "registry_lock", "staged_copy", "write_registry"]
+
+#: What a registered copy leaves out (submitted, or kept at an update): caches, bytecode.
+_NOT_COPIED = shutil.ignore_patterns(*SKIPPED_DIRS, "*.pyc", "*.pyo")
+
+#: The prefix of the registry file in the writing, followed by its writer's process id.
+_REGISTRY_TMP = ".registry-"
+
+#: The prefix of a submit's copy in the making, followed by its process id.
+_STAGING = ".incoming-"
+
+
+@contextlib.contextmanager
+def registry_lock(bots_dir: Path) -> Iterator[None]:
+    """Submits one at a time from their copy to their registry entry: two at once would
+    each write the registry as they read it, and the later would drop the other's entry.
+    The lock is the bots directory's own (no lock file is left behind)."""
+    try:
+        bots_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(bots_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def write_registry(bots_dir: Path, entries: dict[str, dict[str, Any]]) -> None:
+    """Write ``registry.yaml`` whole: its new text in a file of its own, renamed over it."""
+    text = ("# Bots registered with `arena submit` (name -> content-hash version, path, "
+            "metadata).\n" + yaml.safe_dump({"bots": entries}, sort_keys=True))
+    _remove_abandoned(bots_dir, _REGISTRY_TMP)
+    fd, tmp = tempfile.mkstemp(dir=bots_dir, prefix=f"{_REGISTRY_TMP}{os.getpid()}-",
+                               suffix=".yaml")
+    fcntl.flock(fd, fcntl.LOCK_EX)  # held until it is the registry (_remove_abandoned)
+    try:  # mkstemp makes it private (0600): keep the registry's mode, or a plain file's
+        mode = stat.S_IMODE((bots_dir / REGISTRY_FILE).stat().st_mode)
+    except OSError:
+        mode = 0o644
+    os.fchmod(fd, mode)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+        out.flush()
+        os.replace(tmp, bots_dir / REGISTRY_FILE)
+
+
+@contextlib.contextmanager
+def staged_copy(bots_dir: Path, spec: BotSpec) -> Iterator[Path]:
+    """A copy of the checked bot beside the bots (under ``.incoming-``), compared with what
+    was checked: the check took seconds, in which whoever may write the submitted files
+    could have changed them (or made one a link to a file of the host's). What is not put
+    in place is removed on the way out."""
+    try:
+        bots_dir.mkdir(parents=True, exist_ok=True)
+        _remove_abandoned(bots_dir)
+        staging = Path(tempfile.mkdtemp(dir=bots_dir, prefix=f"{_STAGING}{os.getpid()}-"))
+        held = _hold(staging)
+    except OSError as exc:
+        raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
+    try:
+        staged = staging / (f"{spec.name}.py" if spec.path.is_file() else spec.name)
+        if spec.files == (spec.path,):  # as it was checked: a module, not what it is now
+            copy_module(spec.path, staged)
+        else:  # links copied as links (never followed), then refused below
+            copy_tree(spec.path, staged)
+        _same_as_checked(staged, spec)
+        yield staged
+    except OSError as exc:
+        raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
+    finally:
+        remove_copy(staging)
+        os.close(held)
+
+
+def _same_as_checked(staged: Path, spec: BotSpec) -> None:
+    """Refuse a copy that is not the bot that was checked."""
+    try:
+        version = spec_from_path(staged, spec.name).version
+    except BotError as exc:  # named by the submitted files, not the copy about to go
+        reason = str(exc).replace(str(staged), str(spec.path))
+        raise SubmitError(f"{spec.path} changed while it was checked: {reason}") from None
+    if version != spec.version:
+        raise SubmitError(f"{spec.path} changed while it was checked: version {spec.version} "
+                          f"was checked, the files now make {version}; nothing was "
+                          "registered (submit it again)")
+
+
+def put_in_place(bots_dir: Path, spec: BotSpec, staged: Path, target: Path,
+                 replaced: Path | None) -> None:
+    """Put the staged copy at ``target``, the files of the version it replaces kept aside
+    under ``.versions/`` first. In their place, they are swapped whole (a league launching or
+    restarting the bot meanwhile reads the old files or the new, never nothing), the old ones
+    going with the staging directory; at another path (a module bot made a directory) they
+    go once the registry names the new ones (the submit removes them then)."""
+    try:
+        if replaced is not None:
+            _keep_version(bots_dir, spec.name, replaced)
+        if replaced == target:
+            # (a name no bot's can be: the old files, were they renamed aside, go with it)
+            swap_in(staged, target, staged.parent / ".replaced")
+        else:
+            move(staged, target)
+    except OSError as exc:
+        raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
+
+
+def _keep_version(bots_dir: Path, name: str, where: Path) -> None:
+    """Copy a registered bot's files to ``.versions/<name>@<version>/`` before an update
+    replaces them: a tournament that started with that version still resumes with it, and
+    ``name@version`` names it in a spec or a match."""
+    old = spec_from_path(where, name)
+    kept = bots_dir / VERSIONS_DIR / f"{name}@{old.version}"
+    if kept.exists():
+        return
+    if where.is_dir():
+        shutil.copytree(where, kept, ignore=_NOT_COPIED)
+    else:
+        kept.mkdir(parents=True)
+        shutil.copy2(where, kept / f"{name}.py")
+
+
+def _hold(staging: Path) -> int:
+    """A descriptor holding a lock on ``staging`` while this submit lives: another submit
+    that can take the lock knows it abandoned, even where its process id means nothing (a
+    submit of another machine, or of another pid namespace, sharing the bots directory)."""
+    fd = os.open(staging, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    return fd
+
+
+def discard(bots_dir: Path, path: Path) -> None:
+    """Take ``path`` (a bot's copy) out of the bots directory at once, by a rename into a
+    submit's kind of staging directory, then remove it there through descriptors: a removal
+    killed midway leaves a directory the next submit clears, not half a bot."""
+    staging = Path(tempfile.mkdtemp(dir=bots_dir, prefix=f"{_STAGING}{os.getpid()}-"))
+    held = _hold(staging)
+    try:
+        move(path, staging / path.name)
+    finally:
+        remove_copy(staging)
+        os.close(held)
+
+
+def _remove_abandoned(bots_dir: Path, prefix: str = _STAGING) -> None:
+    """Remove what submits killed before they could (SIGKILL, a power cut) left under
+    ``prefix``: their copies (``.incoming-``, directories), their registry files in the
+    writing (``.registry-``, files); only those whose process is gone and whose lock nobody
+    holds. The process id covers the moment between the creation and the lock; the lock, a
+    process of the same id that is not ours to see."""
+    directory = prefix == _STAGING
+    for entry in bots_dir.glob(f"{prefix}*"):
+        owner = re.fullmatch(rf"{re.escape(prefix)}(\d+)-.+", entry.name)
+        if owner is None or reaper.is_alive(int(owner[1])):
+            continue  # (one made by an older arena names no process: left alone)
+        try:
+            fd = os.open(entry, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+                         | (os.O_DIRECTORY if directory else 0))
+        except OSError:
+            continue
+        try:
+            info = os.fstat(fd)
+            if info.st_uid != os.geteuid() or not (directory or stat.S_ISREG(info.st_mode)):
+                continue  # not one of ours: another user's, or planted
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            if directory:
+                remove_copy(entry)
+            else:  # a name removed, never followed
+                entry.unlink()
+        except OSError:
+            continue  # its submit runs still
+        finally:
+            os.close(fd)

@@ -26,6 +26,7 @@ from arena.cli import (
     engine_commands,
     env_commands,
     export_commands,
+    game_commands,
     league_commands,
     pairings_commands,
     play_commands,
@@ -150,9 +151,9 @@ def _root(
     pass
 
 
-for _module in (engine_commands, bot_commands, tournament_commands, rating_commands,
-                report_commands, bench_commands, play_commands, export_commands,
-                pairings_commands, env_commands, league_commands):
+for _module in (engine_commands, bot_commands, tournament_commands, game_commands,
+                rating_commands, report_commands, bench_commands, play_commands,
+                export_commands, pairings_commands, env_commands, league_commands):
     _module.register(app)
 
 #: The commands in the help's first panel, in the order people reach for them.

@@ -28,7 +28,6 @@ a latency and maybe a :class:`~arena.referee.failures.Failure`.
 
 from __future__ import annotations
 
-import statistics
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from time import monotonic
@@ -547,10 +546,7 @@ class BotClient:
 
     def game_latency(self) -> dict[str, Any]:
         """Decisions and latency (ms) of the current game."""
-        lat = self.diagnostics.latencies[self._game_mark:]
-        return {"decisions": len(lat),
-                "median_ms": round(statistics.median(lat) * 1000, 3) if lat else None,
-                "max_ms": round(max(lat) * 1000, 3) if lat else None}
+        return self.diagnostics.latency_since(self._game_mark)
 
     # ------------------------------------------------------------------ logs
     def _stderr_tail(self) -> str:

@@ -58,6 +58,14 @@ class BotDiagnostics:
     def max_ms(self) -> float | None:
         return max(self.latencies) * 1000 if self.latencies else None
 
+    def latency_since(self, mark: int) -> dict[str, Any]:
+        """Decisions and latency (ms) from the ``mark``-th decision on (a game's, when
+        ``mark`` is the count at its start)."""
+        lat = self.latencies[mark:]
+        return {"decisions": len(lat),
+                "median_ms": round(statistics.median(lat) * 1000, 3) if lat else None,
+                "max_ms": round(max(lat) * 1000, 3) if lat else None}
+
     def to_json(self) -> dict[str, Any]:
         med, top = self.median_ms, self.max_ms
         return {

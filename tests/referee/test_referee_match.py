@@ -76,6 +76,25 @@ def test_a_clean_match_keeps_one_process_per_bot_and_sends_everything_once() -> 
     assert sum(b["decisions"] for b in bots) == outcome.decisions
 
 
+def test_each_games_latency_counts_that_games_decisions_only() -> None:
+    """A game's latency figures are its own, not the match's running totals: each seat's
+    decisions are the acts it was sent between that game's start and end."""
+    table = Table([honest(1), honest(2)])
+    outcome = play_match(request(table, games=3))
+    for seat, (conn,) in table.made.items():
+        per_game: list[int] = []
+        for message in conn.sent:
+            if message["type"] == "game_start":
+                per_game.append(0)
+            elif message["type"] == "act":
+                per_game[-1] += 1
+        assert [g.latency[seat]["decisions"] for g in outcome.games] == per_game
+        for game in outcome.games:
+            figures = game.latency[seat]
+            assert 0 <= figures["median_ms"] <= figures["max_ms"]
+    assert all(sum(s["decisions"] for s in g.latency) == g.decisions for g in outcome.games)
+
+
 def test_every_visible_event_is_sent_exactly_once_in_order(monkeypatch: pytest.MonkeyPatch
                                                            ) -> None:
     states = []

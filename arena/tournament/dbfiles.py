@@ -2,21 +2,23 @@
 be written), the tables it holds, and what the arena says of one it cannot use: not there
 (naming the databases beside it, since a spec's ``results:`` moves where ``arena run`` writes,
 not where the reading commands read), not readable, not writable, and what to do about a
-write it refused; and what an opening that failed made, taken away again."""
+write it refused; a new one put in place whole, and the directories an opening that failed
+made, taken away again."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import sqlite3
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import StoreError
 
-__all__ = ["SCHEMA_VERSION", "NewFiles", "holding", "holds_no_tables", "newer_schema",
-           "no_database", "other_databases", "read_connection", "table_names", "unreadable",
-           "unwritable", "write_hint"]
+__all__ = ["SCHEMA_VERSION", "NewDirectories", "holding", "holds_no_tables", "newer_schema",
+           "no_database", "other_databases", "place_new_database", "read_connection",
+           "table_names", "unreadable", "unwritable", "write_hint"]
 
 #: The results schema this arena reads and writes, stamped in the database as SQLite's
 #: ``user_version`` (0: a database from before the stamp, the same schema). A newer arena that
@@ -30,37 +32,53 @@ _DATABASE_SUFFIXES = ("", "-wal", "-shm", "-journal")
 
 
 @dataclass(frozen=True)
-class NewFiles:
-    """What was missing at a database's path before an opening: the files and directories it
-    may make there, which :meth:`remove` takes away should it fail (a full disk, an I/O error,
-    a file it could not create). A zero-byte file left so would be taken for an empty
-    database; what was there before is never touched, nor the companions of a database
-    that was (another process may open it and write them meanwhile)."""
+class NewDirectories:
+    """The directories missing above a database's path before an opening, the deepest first,
+    which :meth:`remove` takes away should it fail (a full disk, a file name the file system
+    refuses), each only while empty: a directory that was there before is never touched,
+    nor one another process has put a file in meanwhile."""
 
-    path: Path
-    files: tuple[Path, ...]
-    #: The missing directories, the deepest first.
     directories: tuple[Path, ...]
 
     @classmethod
-    def at(cls, path: Path) -> NewFiles:
+    def at(cls, path: Path) -> NewDirectories:
         directories: list[Path] = []
         for directory in path.parents:
             if os.path.lexists(directory):
                 break
             directories.append(directory)
-        files = () if os.path.lexists(path) else tuple(  # a writer's companions are not ours
-            file for suffix in _DATABASE_SUFFIXES
-            if not os.path.lexists(file := Path(f"{path}{suffix}")))
-        return cls(path, files, tuple(directories))
+        return cls(tuple(directories))
 
     def remove(self) -> None:
-        for file in self.files:
-            with contextlib.suppress(OSError):
-                file.unlink()
-        for directory in self.directories:  # emptied only if nothing else came to it
+        for directory in self.directories:
             with contextlib.suppress(OSError):
                 directory.rmdir()
+
+
+def place_new_database(path: Path, schema: str) -> None:
+    """Put an empty results database holding ``schema`` at ``path``, unless another process
+    puts one there first (then that one stays, and is the one opened). It is written under a
+    temporary name beside ``path`` (private, as :func:`tempfile.mkstemp` makes it) and linked
+    into place whole, so no process opens a half-made file at ``path``, and a creation that
+    fails (a full disk, an I/O error) removes only its own temporary files: never a database
+    another process made at ``path`` meanwhile and may be writing, nor a zero-byte file left
+    to be taken for an empty database."""
+    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
+    os.close(handle)
+    temporary = Path(name)
+    try:
+        conn = sqlite3.connect(str(temporary), isolation_level=None)
+        try:
+            conn.executescript(f"BEGIN; {schema} PRAGMA user_version = {SCHEMA_VERSION}; "
+                               "COMMIT;")
+        finally:
+            conn.close()
+        with contextlib.suppress(FileExistsError):  # another process's came first: it stays
+            os.link(temporary, path)
+    finally:
+        for suffix in _DATABASE_SUFFIXES:
+            with contextlib.suppress(OSError):
+                Path(f"{temporary}{suffix}").unlink()
 
 
 def no_database(path: str | Path) -> StoreError:

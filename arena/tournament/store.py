@@ -27,10 +27,11 @@ from typing import Any, TypeVar
 from arena.errors import ArenaError, StoreError, TournamentNotFoundError
 from arena.tournament.dbfiles import (
     SCHEMA_VERSION,
-    NewFiles,
+    NewDirectories,
     holding,
     newer_schema,
     no_database,
+    place_new_database,
     read_connection,
     table_names,
     unreadable,
@@ -180,7 +181,7 @@ class Store:
         self.path = Path(path)
         if not create and not self.path.is_file():
             raise no_database(self.path)
-        made = NewFiles.at(self.path) if create else None
+        made = NewDirectories.at(self.path) if create else None
         try:
             self._open(create, read_only)
         except BaseException:
@@ -197,13 +198,13 @@ class Store:
                 # said: a typo in a spec's results path would scatter databases unseen
                 log.warning("created the directory %s for the results database",
                             self.path.parent)
+            if create and not self.path.exists():
+                place_new_database(self.path, SCHEMA)
             if read_only:
                 self.conn = read_connection(self.path, timeout=BUSY_TIMEOUT_S)
             elif self.path.exists() and unwritable(self.path):
                 raise StoreError(unwritable(self.path))
             else:
-                if not self.path.exists():  # created private, before SQLite creates it
-                    make_private(self.path)
                 self.conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_S,
                                             isolation_level=None, check_same_thread=False)
             self.conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")

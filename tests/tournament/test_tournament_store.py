@@ -587,11 +587,47 @@ def test_a_database_file_that_cannot_be_created_leaves_no_directory_behind(
     """The directories made for a database whose file could not be created stayed."""
     name = "arena.db"
     if refusal == "unwritable":  # root writes anywhere: the refusal a user would meet
-        def refused(path: Path) -> None:
-            raise PermissionError(13, "Permission denied", str(path))
-        monkeypatch.setattr("arena.tournament.store.make_private", refused)
+        def refused(*args: Any, **kwargs: Any) -> Any:
+            raise PermissionError(13, "Permission denied", kwargs.get("dir"))
+        monkeypatch.setattr("arena.tournament.dbfiles.tempfile.mkstemp", refused)
     else:
         name = "a" * 300 + ".db"
     with pytest.raises(StoreError, match=r"^cannot create the results database"):
         Store(tmp_path / "results" / "sub" / name)
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("mine_fails", [True, False])
+def test_two_openings_of_a_new_database_at_once_end_on_one_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, mine_fails: bool) -> None:
+    """Another process opened the new database while this one was writing its tables and
+    made a tournament in it; this one's schema step then failed, and its clean-up removed
+    the database the other was writing, tournament and all."""
+    db = tmp_path / "results" / "arena.db"
+    real = sqlite3.connect
+    theirs: list[Store] = []
+
+    class OtherOpensMeanwhile(_FailingSchema):
+        def executescript(self, script: str) -> Any:
+            if started:  # the other's own opening, or this one's once the other's is done
+                return self._conn.executescript(script)
+            started.append(True)
+            theirs.append(Store(db))
+            make(theirs[0])
+            if mine_fails:
+                raise sqlite3.OperationalError("disk I/O error")
+            return self._conn.executescript(script)
+
+    started: list[bool] = []
+    monkeypatch.setattr(sqlite3, "connect", lambda *a, **k: OtherOpensMeanwhile(real(*a, **k)))
+    if mine_fails:
+        with pytest.raises(StoreError, match=r"disk I/O error"):
+            Store(db)
+    else:
+        with Store(db) as mine:
+            assert mine.require("t").name == "t"
+    monkeypatch.undo()
+    with Store(db, create=False) as reader:
+        assert reader.require("t").name == "t"
+    theirs[0].close()
+    assert [p.name for p in db.parent.iterdir()] == ["arena.db"]

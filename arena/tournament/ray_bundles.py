@@ -25,7 +25,8 @@ import arena
 from arena.errors import ClusterError
 from arena.registry import VERSIONS_DIR, BotSpec, content_version, kept_copy
 
-__all__ = ["BotBundle", "PLAY_CODE", "code_fingerprint", "materialize_bot", "pack_bot"]
+__all__ = ["BotBundle", "PLAY_CODE", "bundle_identity", "code_fingerprint", "materialize_bot",
+           "pack_bot"]
 
 #: The arena code that decides a game, compared between the driver and every worker: what a
 #: worker imports to play a table (the table's messages, the store's ids and compression, the
@@ -102,6 +103,15 @@ def _pack(spec: BotSpec) -> BotBundle:
         raise ClusterError(f"bot {spec.key}: cannot read its files: {exc}") from None
     return BotBundle(name=spec.name, version=spec.files_digest, top=_own_name(path),
                      is_dir=path.is_dir(), files=entries)
+
+
+def bundle_identity(spec: BotSpec) -> tuple[str, str, str]:
+    """What tells one bundle from another before it is packed: the bot's name, the hash of
+    its files (their paths within the bot and their bytes) and the name they travel under.
+    Not the bot's path: a league's version seated from the copy ``arena submit --update``
+    kept packs to the very bundle its own files made; nor its options, which do not travel
+    in the bundle."""
+    return spec.name, spec.files_digest, _own_name(Path(spec.path))
 
 
 def _own_name(path: Path) -> str:

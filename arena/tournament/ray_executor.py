@@ -76,7 +76,7 @@ import ray.exceptions
 from arena.errors import ClusterError
 from arena.registry import BotSpec
 from arena.tournament.pool import MAX_TABLE_ATTEMPTS
-from arena.tournament.ray_bundles import code_fingerprint, pack_bot
+from arena.tournament.ray_bundles import bundle_identity, code_fingerprint, pack_bot
 from arena.tournament.ray_worker import TableStart, play_table_stream, warm_up_worker
 from arena.tournament.tasks import (
     GAME_BATCH_S,
@@ -183,7 +183,7 @@ class RayExecutor:
         self._fingerprint = code_fingerprint()
         self._table_fn: Any = None
         self._warm_fn: Any = None
-        self._bundles: dict[tuple[str, str], Any] = {}
+        self._bundles: dict[tuple[str, str, str], Any] = {}
         self._warmups: list[Any] = []
         self._inflight: dict[Any, _Flight] = {}
         self._attempts: dict[tuple[int, int], int] = {}
@@ -306,7 +306,7 @@ class RayExecutor:
 
     # -------------------------------------------------------------- internals
     def _bundle(self, spec: BotSpec, kept_copies: bool) -> Any:
-        key = (spec.key, str(spec.path))
+        key = bundle_identity(spec)
         ref = self._bundles.get(key)
         if ref is None:
             began = time.perf_counter()

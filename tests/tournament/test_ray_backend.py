@@ -479,6 +479,50 @@ def test_a_kept_directory_bot_travels_under_its_own_directory_name(
     assert copies == {"dirbot"}
 
 
+def test_a_version_seated_from_its_kept_copy_is_packed_once(
+        cluster: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A league's version seated from its own files at one table and from the copy 'arena
+    submit --update' kept at the next (the league seats the kept copy once the update is
+    seen): the bundles were told apart by the bot's path, so the driver read the same bytes
+    again and put a second copy of them in Ray's object store."""
+    import dataclasses
+
+    from tournament_fixtures import PassedCheck
+
+    from arena.registry import kept_copy, submit
+
+    bots_dir = tmp_path / "bots"
+    bots_dir.mkdir()
+    entered = submit(Path(bot("first")), "first", bots_dir, check=lambda spec: PassedCheck())
+    newer = tmp_path / "first_v2.py"
+    newer.write_text("class FirstBot:\n    name = 'first'\n")
+    submit(newer, "first", bots_dir, check=lambda spec: PassedCheck(), update=True)
+    kept = kept_copy(entered)
+    assert kept is not None and kept.path != entered.path
+    other = spec_from_path(Path(bot("last")))
+    tasks = [dataclasses.replace(quick_table(2), table=index, kept_copies=True,
+                                 bots=(seated, other))
+             for index, seated in enumerate((entered, kept))]
+    packed: list[str] = []
+    real_pack = ray_executor.pack_bot
+
+    def counted(spec: Any, kept_copies: bool = False) -> Any:
+        packed.append(spec.name)
+        return real_pack(spec, kept_copies)
+
+    monkeypatch.setattr(ray_executor, "pack_bot", counted)
+    executor = ray_executor.RayExecutor(workers=1)
+    seen: list[Any] = []
+    try:
+        executor.run(tasks, seen.append)
+    finally:
+        executor.close()
+    assert sorted(packed) == ["first", "last"]
+    assert sum(isinstance(m, DoneMessage) for m in seen) == 2
+    played = [game for m in seen if isinstance(m, GameBatch) for game in m.games]
+    assert len(played) == 4 and all(game.row["failures"] == [] for game in played)
+
+
 def test_a_cancelled_table_ends_its_bots(cluster: str) -> None:
     """The run stopped while a table plays (Ctrl-C in the driver: the executor closed): the
     table's task is cancelled and ends its bots, games held or not."""

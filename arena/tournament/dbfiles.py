@@ -8,7 +8,9 @@ made, taken away again."""
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import shutil
 import sqlite3
 import tempfile
 from dataclasses import dataclass
@@ -29,6 +31,8 @@ SCHEMA_VERSION = 1
 
 #: SQLite's files of a database: itself and its companions.
 _DATABASE_SUFFIXES = ("", "-wal", "-shm", "-journal")
+#: What a file system without hard links (vfat, some FUSE and network mounts) says to one.
+_NO_HARD_LINKS = frozenset({errno.EPERM, errno.EOPNOTSUPP, errno.ENOSYS, errno.EMLINK})
 
 
 @dataclass(frozen=True)
@@ -73,12 +77,30 @@ def place_new_database(path: Path, schema: str) -> None:
                                "COMMIT;")
         finally:
             conn.close()
-        with contextlib.suppress(FileExistsError):  # another process's came first: it stays
+        try:
             os.link(temporary, path)
+        except FileExistsError:  # another process's came first: it stays
+            pass
+        except OSError as exc:
+            if exc.errno not in _NO_HARD_LINKS:
+                raise
+            _copy_unless_there(temporary, path)
     finally:
         for suffix in _DATABASE_SUFFIXES:
             with contextlib.suppress(OSError):
                 Path(f"{temporary}{suffix}").unlink()
+
+
+def _copy_unless_there(source: Path, path: Path) -> None:
+    """Copy ``source`` to a new file at ``path`` (private), unless a file is there: where hard
+    links are refused, a reader may see the copy half-written for a moment, but no database
+    another process made is ever replaced."""
+    try:
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    with os.fdopen(handle, "wb") as out, source.open("rb") as data:
+        shutil.copyfileobj(data, out)
 
 
 def no_database(path: str | Path) -> StoreError:

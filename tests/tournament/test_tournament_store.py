@@ -7,6 +7,7 @@ import gzip
 import json
 import os
 import sqlite3
+import stat
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -631,3 +632,25 @@ def test_two_openings_of_a_new_database_at_once_end_on_one_database(
         assert reader.require("t").name == "t"
     theirs[0].close()
     assert [p.name for p in db.parent.iterdir()] == ["arena.db"]
+
+
+def test_a_new_database_is_made_where_hard_links_are_refused(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A results directory on a file system without hard links (vfat, some network mounts)
+    still gets its database, and one already there is never replaced."""
+    import errno
+
+    def refused(source: Any, target: Any) -> None:
+        raise OSError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(os, "link", refused)
+    db = tmp_path / "arena.db"
+    with Store(db) as store:
+        store.create_tournament(
+            name="cup", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=1, spec_path=None, bots=[("alice", "v1", "/a", {})])
+    with Store(db, create=False) as store:
+        assert store.require("cup").name == "cup"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["arena.db"]
+    assert stat.S_IMODE(db.stat().st_mode) == 0o600

@@ -36,7 +36,12 @@ from arena.rating.match_series import (
     wins_so_far,
 )
 from arena.rating.sprt import Score, SprtTest, describe_elo
-from arena.referee.failures import describe, failures_and_forfeits
+from arena.referee.failures import (
+    describe,
+    describe_leaves_out,
+    distinct_reasons,
+    failures_and_forfeits,
+)
 from arena.referee.match import GameOutcome, MatchOutcome
 from arena.referee.seating import SEATINGS
 from arena.registry import BotSpec
@@ -51,11 +56,13 @@ PROGRESS_GAMES = 10
 
 @dataclass(frozen=True)
 class Shown:
-    """What of a match is printed: the per-game table, and a progress line every
-    ``progress`` games (0: none)."""
+    """What of a match is printed: the per-game table, a progress line every ``progress``
+    games (0: none), and under the bots' table every distinct reason a bot failed
+    (``failures``) or one line per bot and failure type."""
 
     table: bool
     progress: int
+    failures: bool = False
 
 
 MATCH_HELP = "\n\n".join([
@@ -74,6 +81,9 @@ MATCH_HELP = "\n\n".join([
     "A sequential test prints a progress line every --progress games (score, Elo with its "
     "95% interval, LLR with its bounds) and the per-game table only with --verbose; "
     "--quiet prints neither.",
+    "Under the bots' table each bot's failures are told a line per failure type, with its "
+    "first detail (and how many others); --failures lists every distinct reason instead, "
+    "each with how often and the first game and seat it happened in.",
     "With --duplicate each deal is played once per seat order: rotations (k orders for k "
     "bots) or permutations (k!); --games is then a multiple of that.",
     "Example: arena match bots/random.py bots/greedy.py --games 10 --seed 1",
@@ -112,6 +122,9 @@ _Quiet = Annotated[bool, typer.Option(
 _Progress = Annotated[int, typer.Option(
     "--progress", min=1, metavar="N", help="With --sprt: a progress line every N games "
     "(score, Elo with its interval, LLR with its bounds).")]
+_Failures = Annotated[bool, typer.Option(
+    "--failures", help="Under the bots' table, every distinct reason a bot failed, how often "
+    "and where first (by default a line per bot and failure type).")]
 
 
 def match(
@@ -153,12 +166,14 @@ def match(
     verbose: _Verbose = False,
     quiet: _Quiet = False,
     progress: _Progress = PROGRESS_GAMES,
+    failures: _Failures = False,
 ) -> None:
     """Play one match (help text: ``MATCH_HELP``)."""
     day = event_day(event_date)
     rules = rules_from_texts(rule)
     test = _sprt_test(sprt, alpha, beta, len(bots))
-    show = _shown(verbose, quiet, 0 if as_json or test is None else progress, test is None)
+    show = _shown(verbose, quiet, 0 if as_json or test is None else progress, test is None,
+                  failures)
     seating = _seating(duplicate, test is not None)
     games = _games(games, len(bots), seating, test is not None)
     limits = limits_of(decision_ms, time_bank_ms, max_strikes, startup_ms)
@@ -178,7 +193,7 @@ def match(
         typer.echo(json.dumps({**_match_json(outcome, seed, test), "event_date": day.isoformat(),
                                "rules": rules.to_json()}, indent=2))
     else:
-        _print_match(outcome, seed, drawn, test, games, records, show.table, rules, day)
+        _print_match(outcome, seed, drawn, test, games, records, show, rules, day)
     if never := never_started(outcome):
         raise BotError(f"{', '.join(never)} never started (the failures above say why)")
 
@@ -193,13 +208,15 @@ def _deal_book(deals: Path | None, seed: int | None,
     return book
 
 
-def _shown(verbose: bool, quiet: bool, progress: int, table: bool) -> Shown:
+def _shown(verbose: bool, quiet: bool, progress: int, table: bool,
+           failures: bool = False) -> Shown:
     """What to print: ``table`` and ``progress`` by default, less with --quiet, the table
-    with --verbose (both: a usage error)."""
+    with --verbose (both: a usage error); every failure's reason with --failures."""
     if verbose and quiet:
         raise typer.BadParameter("--verbose and --quiet ask for opposite things: give one",
                                  param_hint="'--quiet'")
-    return Shown(table=verbose or (table and not quiet), progress=0 if quiet else progress)
+    return Shown(table=verbose or (table and not quiet), progress=0 if quiet else progress,
+                 failures=failures)
 
 
 def _print_interrupted(series: MatchSeries, seed: int) -> None:
@@ -238,12 +255,12 @@ def _match_json(outcome: MatchOutcome, seed: int, test: SprtTest | None) -> dict
 
 
 def _print_match(outcome: MatchOutcome, seed: int, drawn: bool, test: SprtTest | None,
-                 games: int, records: Path | None, table: bool, rules: HouseRules,
+                 games: int, records: Path | None, show: Shown, rules: HouseRules,
                  day: dt.date) -> None:
     width = terminal_width()
     typer.echo(_render_match(outcome, f"Seed {seed}" + (
         f" (drawn for this match; --seed {seed} --event-date {day} plays the same games)"
-        if drawn else ""), table, width))
+        if drawn else ""), show, width))
     score = first_bot_score(outcome.games) if len(outcome.names) == 2 else Score()
     # a bot that never started forfeited every game: an Elo of -inf measures nothing of it
     if len(outcome.names) == 2 and score.games and not never_started(outcome):
@@ -388,7 +405,7 @@ def _interrupted(played: list[GameOutcome], games: int, seed: int,
             + ", ".join(f"{name} {n}" for name, n in wins_so_far(played)))
 
 
-def _render_match(outcome: MatchOutcome, seed_line: str, table: bool,
+def _render_match(outcome: MatchOutcome, seed_line: str, show: Shown,
                   width: int | None = None) -> str:
     """The match for people; ``width``: a terminal's columns, which the lines wrap at words
     and the bots' table fits (None: a pipe's, as it is)."""
@@ -397,10 +414,10 @@ def _render_match(outcome: MatchOutcome, seed_line: str, table: bool,
              f"sandbox {outcome.sandbox_level or 'n/a'}", seed_line]
     if width is not None:
         lines = [hanging(line, width) for line in lines]
-    if table:
+    if show.table:
         lines.extend([_games_table(outcome, width), ""])
     lines.append(_bots_table(outcome, width))
-    reasons = _failure_reasons(outcome)
+    reasons = _failure_reasons(outcome, show.failures)
     lines.extend(reasons if width is None else (hanging(line, width) for line in reasons))
     return "\n".join(lines)
 
@@ -463,11 +480,19 @@ def _bots_table(outcome: MatchOutcome, width: int | None = None) -> str:
     return f"{table}\nNo {said}."
 
 
-def _failure_reasons(outcome: MatchOutcome) -> list[str]:
-    """Why each bot failed (:func:`arena.referee.failures.describe`); --json has all."""
-    lines = describe(((game.names[f["seat"]], str(game.game_index), f)
-                      for game in outcome.games for f in game.failures),
-                     more=" (--json lists every one)")
+def _failure_reasons(outcome: MatchOutcome, every: bool) -> list[str]:
+    """Why each bot failed: a line per bot and type (:func:`arena.referee.failures.describe`),
+    and where some reasons are left out a pointer to --failures; or (``every``) every distinct
+    reason (:func:`arena.referee.failures.distinct_reasons`)."""
+    failed = [(game.names[f["seat"]], game.game_index, f) for game in outcome.games
+              for f in game.failures]
+    reasons = distinct_reasons((bot, f"game {game}", f) for bot, game, f in failed)
+    if every:
+        lines = [reason.line() for reason in reasons]
+    else:
+        lines = describe((bot, str(game), f) for bot, game, f in failed)
+        if describe_leaves_out(reasons):
+            lines.append("(--failures lists every reason, with how often)")
     return ["", "Failures:", *(f"  {line}" for line in lines)] if lines else []
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
 from typing import Any, Final
 
@@ -41,6 +41,7 @@ __all__ = [
     "after_game",
     "counts_line",
     "describe",
+    "describe_leaves_out",
     "distinct_reasons",
     "failures_and_forfeits",
     "forfeits_nothing",
@@ -157,6 +158,12 @@ class Reason:
     first_game: str
     first_seat: Any
 
+    def line(self) -> str:
+        """``alice timeout 3 times (first cup/r1/t0/g0, seat 0): no answer within 1000 ms``."""
+        times = "once" if self.times == 1 else f"{self.times} times"
+        return (f"{self.bot} {self.type} {times} (first {self.first_game}, seat "
+                f"{self.first_seat}): {self.detail}")
+
 
 def distinct_reasons(failures: Iterable[tuple[str, str, Mapping[str, Any]]]) -> list[Reason]:
     """Every distinct reason in ``failures`` ((bot, game, failure as recorded), in the order
@@ -174,6 +181,12 @@ def distinct_reasons(failures: Iterable[tuple[str, str, Mapping[str, Any]]]) -> 
     kinds = {kind: at for at, kind in enumerate(dict.fromkeys(key[:2] for key in found))}
     return sorted(found.values(), key=lambda reason: (
         bots[reason.bot], kinds[reason.bot, reason.type], -reason.times))
+
+
+def describe_leaves_out(reasons: Sequence[Reason], limit: int = 10) -> bool:
+    """Whether :func:`describe` with ``limit``, given the failures ``reasons`` are of, tells
+    fewer of them than there are (a bot's other details, or lines past the limit)."""
+    return len(reasons) > min(len({(r.bot, r.type) for r in reasons}), limit)
 
 
 def forfeits_nothing(failure: Mapping[str, Any]) -> bool:

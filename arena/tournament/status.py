@@ -14,7 +14,12 @@ from arena.common.plural import counted
 from arena.common.timestamps import created_fitted
 from arena.engine.houserules import HouseRules
 from arena.errors import StoreError
-from arena.referee.failures import counts_line, describe, distinct_reasons
+from arena.referee.failures import (
+    counts_line,
+    describe,
+    describe_leaves_out,
+    distinct_reasons,
+)
 from arena.tournament.bot_versions import bot_labels, bot_options
 from arena.tournament.editions import entry_indexes
 from arena.tournament.game_records import export_records
@@ -218,7 +223,7 @@ def _failure_lines(games: list[GameRow], name: str, db: Path) -> list[str]:
                  f"{first.failures[0].get('seat', 0)}{_db_option(db)}")
     lines.append("  (its bot's author replays it in-process with --rerun BOT, docs/BOTS.md)")
     reasons = distinct_reasons((_bot_name(f), g.id, f) for g in games for f in g.failures)
-    if len(reasons) > min(len({(r.bot, r.type) for r in reasons}), _REASONS_TOLD):
+    if describe_leaves_out(reasons, _REASONS_TOLD):
         lines.append(f"  every reason, with how often: arena status {name} --failures"
                      f"{_db_option(db)}")
     return lines
@@ -242,10 +247,8 @@ def failure_reasons(store: Store, t: TournamentRow, bot: str | None = None) -> l
     if not chosen:
         return [f"no bot failures{whose} in {t.name}"]
     lines = [f"failures{whose} in {t.name}: " + counts_line(f for _, f in chosen)]
-    for reason in distinct_reasons((_bot_name(f), g.id, f) for g, f in chosen):
-        times = "once" if reason.times == 1 else f"{reason.times} times"
-        lines.append(f"{reason.bot} {reason.type} {times} (first {reason.first_game}, seat "
-                     f"{reason.first_seat}): {reason.detail}")
+    lines.extend(reason.line() for reason in
+                 distinct_reasons((_bot_name(f), g.id, f) for g, f in chosen))
     lines.append(f"open one: arena game GAME --seat SEAT{_db_option(store.path)}")
     return lines
 

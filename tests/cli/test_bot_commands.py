@@ -361,6 +361,9 @@ def test_match_says_why_a_bot_failed() -> None:
                         r"(\d+) is outside the \2 legal options \(valid: 0-(\d+)\)"
                         r"( \(and \d+ other details?\))?",
                         out[at + 1]), out[at:]
+    if "other detail" in out[at + 1]:  # the choices differ: where every one is listed
+        at += 1
+        assert out[at + 1] == "  (--failures lists every reason, with how often)"
     assert out[at + 2] == "" and out[at + 3].startswith(  # one failure line, then the score
         "out_of_range against random: 0 wins, 0 shared places, 1 loss; score 0.0%")
     assert len(out) == at + 4

@@ -1,0 +1,53 @@
+"""``arena match --failures``: every distinct reason a bot failed, with how often and where
+first, where the match's summary tells one detail per bot and type (and points to the flag)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.registry import SAMPLE_BOTS_DIR
+from arena.sandbox import probe
+
+runner = CliRunner()
+needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+
+#: Answers its acts with two different protocol errors in turn.
+GARBLED = Path(__file__).resolve().parents[1] / "fixtures" / "bots" / "garbled"
+NOT_JSON = ("not JSON: 'not json' (stdout carries protocol lines only: print logs to "
+            "stderr)")
+NO_CHOICE = "'action' needs an integer 'choice', got none"
+
+
+def _failures(tmp_path: Path, *args: str) -> list[str]:
+    """The lines from ``Failures:`` to the blank line after them, of a one-game match of
+    the garbled bot, struck out on its third failure, against random."""
+    result = runner.invoke(app, ["match", str(GARBLED), str(SAMPLE_BOTS_DIR / "random.py"),
+                                 "--games", "1", "--seed", "3", "--max-strikes", "2",
+                                 "--quiet", *args],
+                           env={"ARENA_BOTS_DIR": str(tmp_path / "registry")})
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    start = lines.index("Failures:")
+    return lines[start:lines.index("", start)]
+
+
+@needs_sandbox
+def test_the_summary_points_to_the_reasons_it_leaves_out(tmp_path: Path) -> None:
+    assert _failures(tmp_path) == [
+        "Failures:",
+        f"  garbled protocol_error, 3 times (game 0): {NOT_JSON} (and 1 other detail)",
+        "  (--failures lists every reason, with how often)",
+    ]
+
+
+@needs_sandbox
+def test_failures_lists_every_distinct_reason(tmp_path: Path) -> None:
+    assert _failures(tmp_path, "--failures") == [
+        "Failures:",
+        f"  garbled protocol_error 2 times (first game 0, seat 0): {NOT_JSON}",
+        f"  garbled protocol_error once (first game 0, seat 0): {NO_CHOICE}",
+    ]

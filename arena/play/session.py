@@ -24,7 +24,7 @@ from arena.engine.narration import narrate
 from arena.play.person import QUIT_WORDS, Ask, Person
 from arena.play.screen import showdown_view
 from arena.rating.match_series import MatchSeries
-from arena.referee.failures import describe
+from arena.referee.failures import distinct_reasons
 from arena.referee.match import GameOutcome, LocalSeat, MatchOutcome
 from arena.referee.seeds import utc_today
 from arena.registry import BotSpec
@@ -72,6 +72,17 @@ def _replay_line(seed: int, day: dt.date, game_index: int) -> str:
         return f"Seed {seed} ({again} deals this game again)"
     return (f"Seed {seed}, game {game_index + 1} ({again} deals game 1 again; later "
             "deals depend on who lost)")
+
+
+def _failure_lines(game: GameOutcome) -> list[str]:
+    """Every distinct reason a bot failed in ``game``, with how often: a game has few (a bot
+    is struck out after a handful), so none is left for a record to tell."""
+    lines = []
+    for reason in distinct_reasons((game.names[f["seat"]], str(game.game_index), f)
+                                   for f in game.failures):
+        times = f", {reason.times} times" if reason.times > 1 else ""
+        lines.append(f"{reason.bot} {reason.type}{times}: {reason.detail}")
+    return lines
 
 
 class Series:
@@ -124,8 +135,7 @@ class Series:
         hands = self._shown_hands()
         self.console.print()
         self.console.print(showdown_view(game.record, self.request.seat, hands))
-        failed = describe((game.names[f["seat"]], str(game.game_index + 1), f)
-                          for f in game.failures)
+        failed = _failure_lines(game)
         if failed:  # a bot author at the table wants to know
             self.console.print(Text("Bot failures this game:"))
             for line in failed:

@@ -104,7 +104,25 @@ def test_a_bots_failures_are_told_after_the_game() -> None:
     assert outcome.games[0].failures
     text = out.getvalue()
     assert "Bot failures this game:" in text
-    assert [line for line in text.splitlines() if "(game 1): " in line]
+    assert [line for line in text.splitlines() if line.startswith("  out_of_range illegal_choice")]
+
+
+@needs_sandbox
+def test_every_distinct_reason_a_bot_failed_in_the_game_is_told() -> None:
+    """The garbled bot answers with two protocol errors in turn, each twice before its fourth
+    strike forfeits it: both are told, not one with a count of the others."""
+    console, out = quiet_console(width=200)
+    script = _menu_then_enter([""])
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "bots" / "garbled"
+    Series(PlayRequest(bots=told_apart([str(fixture)]), seed=3, games=1),
+           Person(console, script, 0), console, script).play()
+    lines = out.getvalue().splitlines()
+    at = lines.index("Bot failures this game:")
+    assert lines[at + 1:at + 3] == [
+        "  garbled protocol_error, 2 times: not JSON: 'not json' (stdout carries protocol lines "
+        "only: print logs to stderr)",
+        "  garbled protocol_error, 2 times: 'action' needs an integer 'choice', got none"]
+    assert not lines[at + 3].startswith("  ")
 
 
 @needs_sandbox

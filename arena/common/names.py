@@ -8,8 +8,13 @@ table's) and no start a spreadsheet runs as a formula. It is written in plain le
 styled or decomposed form (fullwidth ``ｒａｎｄｏｍ``, ``u`` and a combining diaeresis) shows
 like the plain one, so a name must be its own NFKC form; and it does not mix ASCII letters
 with letters of another script drawn like them (``grееdy`` with Cyrillic ``е``,
-:func:`arena.common.lookalike.disguise`). Whether a name looks like another entrant's is the
-look-alike checks' business, beside the names it is compared with.
+:func:`arena.common.lookalike.disguise`). It is also drawn in the order it is stored, on its
+own line: a letter carries at most two combining marks (more are drawn over the rows above
+and below), its digits are ``0``-``9`` (Arabic-Indic ``١`` reads as a ``1``), right-to-left
+letters take no digits nor left-to-right letters (``abc-דני-12`` is drawn as
+``abc-12-דני``), and its letters are of one of the alphabets that share shapes (Cyrillic
+``К`` among Greek letters passes for the Greek name). Whether a name looks like another
+entrant's is the look-alike checks' business, beside the names it is compared with.
 
 Only a new entry is checked (``arena submit``, a new tournament's entrants, a league's
 newcomers, ``arena match`` and ``arena play``): a database from before the rule may hold
@@ -34,6 +39,13 @@ RESERVED_NAMES = ("registry", "registry.yaml")
 #: Letters and digits (a mark goes with the letter before it: Devanagari, decomposed forms).
 _LETTERS = frozenset({"Lu", "Ll", "Lt", "Lm", "Lo", "Nd"})
 _MARKS = frozenset({"Mn", "Mc"})
+#: Non-spacing marks one letter may carry: Thai's vowel and tone, a Devanagari nukta and
+#: nasal (``ज़िं``).
+MAX_MARKS = 2
+#: Bidirectional classes of right-to-left letters (Hebrew, Arabic, Thaana, Syriac).
+_RIGHT_TO_LEFT = frozenset({"R", "AL"})
+#: Alphabets whose letters are drawn like each other's (Unicode TR39 refuses mixing them).
+_ALIKE_ALPHABETS = frozenset({"LATIN", "GREEK", "CYRILLIC", "ARMENIAN", "COPTIC", "CHEROKEE"})
 #: Letters and marks that show nothing: the blank fillers of Hangul, the combining grapheme
 #: joiner, the Khmer inherent vowels, variation selectors ('greedy\u3164' shows as 'greedy').
 _BLANK = frozenset({0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, *range(0x180B, 0x1810), 0x3164,
@@ -52,6 +64,9 @@ def name_problem(name: str) -> str | None:
                 "not a styled or decomposed form of it)")
     if (disguised := disguise(name)) is not None:
         return f"bot name {shown} is not allowed: it {disguised}"
+    if (misdrawn := _marks_problem(name) or _digits_problem(name) or _direction_problem(name)
+            or _alphabets_problem(name)) is not None:
+        return f"bot name {shown} is not allowed: {misdrawn}"
     return None
 
 
@@ -65,6 +80,52 @@ def _made_of_allowed_characters(name: str) -> bool:
     if not 1 <= len(name) <= MAX_NAME_LENGTH or _kind(name[0]) != "letter":
         return False
     return all(_kind(char) in ("letter", "mark") or char in "_-." for char in name[1:])
+
+
+def _marks_problem(name: str) -> str | None:
+    """A stack of combining marks is drawn over the rows above and below the name's."""
+    stacked, on_letter = 0, False
+    for char in name:
+        if (category := unicodedata.category(char)) not in _MARKS:
+            stacked, on_letter = 0, category in _LETTERS - {"Nd"}
+        # a spacing mark (a Devanagari vowel sign) takes its own room: only the others stack
+        elif not on_letter or (stacked := stacked + (category == "Mn")) > MAX_MARKS:
+            return (f"a combining mark goes with a letter, at most {MAX_MARKS} stacked on one "
+                    f"({_named(char)} is drawn over its neighbours)")
+    return None
+
+
+def _digits_problem(name: str) -> str | None:
+    """A digit of another script passes for an ASCII one or another number."""
+    other = next((char for char in name if char.isdecimal() and not char.isascii()), None)
+    return None if other is None else f"its digits are 0-9 ({_named(other)} reads as another)"
+
+
+def _direction_problem(name: str) -> str | None:
+    """Right-to-left letters beside digits or left-to-right letters are drawn in an order
+    other than the stored one, the same as another name's."""
+    rtl = next((char for char in name if unicodedata.bidirectional(char) in _RIGHT_TO_LEFT),
+               None)
+    if rtl is None or all(unicodedata.bidirectional(char) in _RIGHT_TO_LEFT | {"NSM"}
+                          or char in "_-." for char in name):
+        return None
+    return (f"right-to-left letters ({_named(rtl)}) go with no digits nor left-to-right "
+            "letters (they would be drawn in another order than written)")
+
+
+def _alphabets_problem(name: str) -> str | None:
+    """Alphabets sharing shapes, mixed in one name, pass for a name in one of them."""
+    alphabets = sorted({alphabet for char in name if char.isalpha()
+                        and (alphabet := unicodedata.name(char, "").partition(" ")[0])
+                        in _ALIKE_ALPHABETS})
+    if len(alphabets) < 2:
+        return None
+    return (f"it mixes {' and '.join(a.title() for a in alphabets)} letters (alphabets "
+            "drawn alike: write it in one of them)")
+
+
+def _named(char: str) -> str:
+    return f"U+{ord(char):04X} {unicodedata.name(char, 'unnamed')}"
 
 
 def _kind(char: str) -> str:

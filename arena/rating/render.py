@@ -38,24 +38,26 @@ OUTPUT_FORMATS: tuple[str, ...] = (*MACHINE_FORMATS, *TABLE_FORMATS)
 
 
 #: How a cell that a spreadsheet runs as a formula starts (OWASP's "CSV Injection" list but
-#: the tab and CR, escaped before: :func:`_csv_text`), and the quote that marks a cell as
-#: text: a cell starting with it is marked too, so that a reader drops one leading quote from
-#: a text cell and gets the text back.
-_FORMULA_STARTS = ("=", "+", "-", "@", "'")
-
-
-#: A ``;`` before a formula's start: a spreadsheet splitting lines at ``;`` (as many locales
-#: do, inside quotes too) starts a cell there, and a failure's detail quotes the bot's own
-#: words (its exception, its log), ``;`` and all.
-_FORMULA_AFTER_SEMICOLON = re.compile(";(?=[=+\\-@'])")
+#: the tab and CR, escaped before: :func:`_csv_text`), with the forms a spreadsheet may read
+#: as them (fullwidth, small: their NFKC form), and the quote that marks a cell as text: a
+#: cell starting with it is marked too, so that a reader drops one leading quote from a text
+#: cell and gets the text back.
+_FORMULA_STARTS = "=＝﹦+＋﹢\\-－﹣@＠﹫'＇"
+#: Where a spreadsheet may start a cell inside a text: at ``,``, ``;`` or a tab (as a locale or
+#: its reader splits lines, inside quotes too: a quote counts only at a cell's start), at
+#: ``|`` when told to, and at their fullwidth and small forms.
+_CELL_SEPARATORS = ",，﹐;；﹔\t|｜"
+#: A cell's start (the text's, or after a separator) that runs as a formula: its spaces
+#: trimmed and a quote at its start read as quoting it, as a spreadsheet may.
+_FORMULA_CELL = re.compile(f"(^|[{_CELL_SEPARATORS}])(?=[\\s\"＂]*[{_FORMULA_STARTS}])")
 
 
 def _spreadsheet_text(text: str) -> str:
-    """``text`` as a spreadsheet shows it rather than runs it: after a ``'`` where it, or a
-    part of it after a ``;``, starts like a formula (a failure's detail in the bot's words; a
-    bot's name from a database stored before such names were refused)."""
-    marked = _FORMULA_AFTER_SEMICOLON.sub(";'", text)
-    return f"'{marked}" if marked.startswith(_FORMULA_STARTS) else marked
+    """``text`` as a spreadsheet shows it rather than runs it: a ``'`` is put at its start,
+    and after each separator, where the cell a spreadsheet reads there starts like a formula
+    (a failure's detail in the bot's words; a bot's name from a database stored before such
+    names were refused)."""
+    return _FORMULA_CELL.sub(r"\1'", text)
 
 
 def _csv_text(text: str) -> str:

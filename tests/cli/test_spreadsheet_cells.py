@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -21,12 +22,15 @@ runner = CliRunner()
 
 #: Names a spreadsheet would run as formulas, stored before such names were refused, and a
 #: name that starts with the quote that marks text.
-NAMES = ("=2+5", "+2+5", "-2+5", "@SUM(1)", "'=2+5", "x\\x09=2+5", "@", "plain")
+NAMES = ("=2+5", "+2+5", "-2+5", "@SUM(1)", "'=2+5", "x\\x09=2+5", "@", "plain", " =2+5",
+         "\uff1d2+5", '"=2+5"')
 #: Names with control characters, stored before the arena escaped them where a name enters
 #: (a tab or line end starts a cell at another separator, inside quotes too), and their
 #: escaped form, as every output shows them now.
 RAW_NAMES = {"\t=2+5": "\\x09=2+5", "\r=2+5": "\\x0d=2+5", "x\t=2+5": "x\\x09=2+5",
              "x\n=2+5": "x\\x0a=2+5"}
+#: Where a spreadsheet may split a line into cells (``|`` when told to, the others by locale).
+SEPARATORS = (",", ";", "\t", "|")
 #: How a cell a spreadsheet runs as a formula starts (OWASP, "CSV Injection").
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -58,10 +62,19 @@ def _is_number(cell: str) -> bool:
 
 def _formula_cells(text: str, separator: str) -> list[str]:
     """The cells a spreadsheet splitting at ``separator`` (and at every line end, a bare CR
-    too) would run as formulas."""
-    rows = csv.reader(io.StringIO(text, newline=None), delimiter=separator)
-    return [cell for row in rows for cell in row
-            if cell.startswith(FORMULA_STARTS) and not _is_number(cell)]
+    too) would run as formulas: one that trims a cell's spaces, reads a quote at its start
+    as quoting it, and reads a fullwidth or other compatibility form as the plain character
+    (NFKC), a separator too, counts as well."""
+    return [cell for source in (text, unicodedata.normalize("NFKC", text))
+            for row in csv.reader(io.StringIO(source, newline=None), delimiter=separator)
+            for cell in row for read in (cell, _as_read(cell))
+            if read.startswith(FORMULA_STARTS) and not _is_number(read)]
+
+
+def _as_read(cell: str) -> str:
+    trimmed = unicodedata.normalize("NFKC", cell).strip()
+    unquoted = next(csv.reader([trimmed]))
+    return unquoted[0].strip() if unquoted else ""
 
 
 CSV_COMMANDS = (("leaderboard", "odd-cup", "-f", "csv"), ("results", "odd-cup", "-f", "csv"),
@@ -72,7 +85,7 @@ CSV_COMMANDS = (("leaderboard", "odd-cup", "-f", "csv"), ("results", "odd-cup", 
 def test_no_csv_cell_is_a_formula_at_any_separator(odd_db: Path,
                                                    command: tuple[str, ...]) -> None:
     text = _output(odd_db, *command)
-    for separator in (",", ";", "\t"):
+    for separator in SEPARATORS:
         assert _formula_cells(text, separator) == [], (separator, text)
 
 
@@ -111,6 +124,8 @@ def test_no_tsv_cell_is_a_formula(odd_db: Path, command: str) -> None:
     # a lone "-" is the table's mark of an empty cell, text to a spreadsheet
     assert [c for c in cells if c != "-" and c.startswith(FORMULA_STARTS)
             and not _is_number(c)] == [], text
+    for separator in SEPARATORS:
+        assert [c for c in _formula_cells(text, separator) if c.strip() != "-"] == [], text
 
 
 def test_the_results_csv_says_why_each_seat_failed(tmp_path: Path) -> None:
@@ -159,3 +174,27 @@ def test_a_failure_in_the_bots_own_words_is_no_formula_at_a_semicolon(tmp_path: 
         cell = row["failure_reason" if command[0] == "leaderboard" else "failure_details"]
         # a reader drops the quote that marks each part as text, and has the bot's words back
         assert cell.replace(";'", ";") == f"crash: {detail}"
+
+
+@pytest.mark.parametrize("words", [
+    "x, =1+2", "x; =1+2", 'x;"=1+2"', 'x;""=1+2', "x\t=1+2", "x\n=1+2", "x\uff1b\uff1d1+2",
+    "x\uff5c=1+2", "x,\u3000@SUM(1)", "x|-1+A1", "x, \"+1+A1", "x;\uff02=1+2"])
+def test_no_part_of_a_failure_in_the_bots_own_words_is_a_formula(tmp_path: Path,
+                                                                   words: str) -> None:
+    """A bot's exception reaches the csv and tsv: no cell a spreadsheet may split from it
+    (at ',', ';', a tab or '|', its spaces trimmed, a quote at its start read as quoting it,
+    a fullwidth form read as the plain one) runs as a formula."""
+    path = tmp_path / "sly.db"
+    builder = StoreBuilder(path)
+    tid, ids = builder.tournament("sly-cup", ["alice", "bob"])
+    builder.game(GameSpec(tid, 0, 0, 0, ids, [2, 1], failures=[
+        {"seat": 0, "bot": "alice@v1", "type": "crash", "detail": f"RuntimeError: {words}",
+         "game": 0}], forfeits={"0": "crash"}))
+    builder.close()
+    for command in (("leaderboard", "sly-cup", "-f", "csv"), ("results", "sly-cup", "-f", "csv"),
+                    ("leaderboard", "sly-cup", "-f", "tsv", "--wide")):
+        text = _output(path, *command)
+        assert "RuntimeError" in text or command[2:] == ("-f", "tsv", "--wide"), text
+        for separator in SEPARATORS:
+            assert [c for c in _formula_cells(text, separator) if c.strip() != "-"] == [], (
+                separator, text)

@@ -109,3 +109,29 @@ def test_exchange_swaps_two_directories_whole(tmp_path: Path) -> None:
         pytest.skip("this system cannot exchange two paths")
     assert (first / "name").read_text() == "second" and (second / "name").read_text() == "first"
     assert os.stat(first).st_mode & 0o777 == 0o555
+
+
+@pytest.mark.parametrize("kind", ["module", "directory"])
+@pytest.mark.parametrize("linked", [".versions", "kept"])
+def test_an_update_keeps_the_old_version_in_the_bots_directory_only(
+        tmp_path: Path, kind: str, linked: str) -> None:
+    """A '.versions' (or the kept version's own entry) made a link by whoever may write the
+    bots directory: the update wrote the kept copy at the link's target, outside the bots
+    directory, or took the target's files for the kept version 'alpha@VERSION' runs."""
+    from arena.errors import SubmitError
+
+    bots, outside = tmp_path / "bots", tmp_path / "outside"
+    source = tmp_path / ("alpha.py" if kind == "module" else "alpha")
+    _write_version(source, kind, 0)
+    old = submit(source, bots_dir=bots, check=passing)
+    outside.mkdir()
+    if linked == ".versions":
+        (bots / ".versions").symlink_to(outside)
+    else:
+        (bots / ".versions").mkdir()
+        (bots / ".versions" / f"alpha@{old.version}").symlink_to(outside)
+    _write_version(source, kind, 1)
+    with pytest.raises(SubmitError, match="is a symbolic link .*nothing was registered"):
+        submit(source, bots_dir=bots, check=passing, update=True)
+    assert list(outside.iterdir()) == []
+    assert resolve("alpha", bots).version == old.version

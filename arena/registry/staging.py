@@ -22,6 +22,7 @@ from typing import Any
 
 import yaml
 
+from arena.common.printable import printable
 from arena.errors import BotError, SubmitError
 from arena.registry.botspec import REGISTRY_FILE, VERSIONS_DIR, BotSpec
 from arena.registry.copying import copy_module, copy_tree, move, remove_copy, swap_in
@@ -143,6 +144,14 @@ def _keep_version(bots_dir: Path, name: str, where: Path) -> None:
     ``name@version`` names it in a spec or a match."""
     old = spec_from_path(where, name)
     kept = bots_dir / VERSIONS_DIR / f"{name}@{old.version}"
+    # a link made by whoever may write the bots directory would have the copy written at
+    # its target, or its target's files taken for the kept version
+    for path in (kept.parent, kept):
+        if path.is_symlink():
+            raise SubmitError(f"{printable(str(path))} is a symbolic link (to "
+                              f"{printable(os.readlink(path))}): the kept versions must be the "
+                              "bots directory's own; nothing was registered (make it a "
+                              "directory of the bots directory, or remove it)")
     if kept.exists():
         return
     if where.is_dir():

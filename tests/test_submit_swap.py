@@ -135,3 +135,27 @@ def test_an_update_keeps_the_old_version_in_the_bots_directory_only(
         submit(source, bots_dir=bots, check=passing, update=True)
     assert list(outside.iterdir()) == []
     assert resolve("alpha", bots).version == old.version
+
+
+@pytest.mark.parametrize(("name", "kind"), [("alpha", "directory"), ("my.bot", "directory"),
+                                            ("bot.py", "directory"), ("alpha", "module"),
+                                            ("v1.2", "module")])
+def test_the_copy_an_update_kept_is_found_whatever_the_bots_name(
+        tmp_path: Path, name: str, kind: str) -> None:
+    """A league seats a bot whose files an update replaced from the copy the update kept
+    (.versions/NAME@VERSION): it looked for the path's stem, 'my' for the bot 'my.bot', found
+    nothing and forfeited the bot."""
+    from arena.registry import files_changed, kept_copy
+
+    source = tmp_path / "src" / ("alpha.py" if kind == "module" else "alpha")
+    source.parent.mkdir()
+    _write_version(source, kind, 0)
+    old = submit(source, name=name, bots_dir=tmp_path / "bots", check=passing)
+    _write_version(source, kind, 1)
+    submit(source, name=name, bots_dir=tmp_path / "bots", check=passing, update=True)
+    kept = kept_copy(old)
+    copy = tmp_path / "bots" / ".versions" / f"{name}@{old.files_version}"
+    assert kept is not None and kept.path == (copy / f"{name}.py" if kind == "module" else copy)
+    assert kept.files_digest == old.files_digest
+    # and a tournament stopped by the update is told where the old files are
+    assert f"keeping them as {name}@{old.files_version}" in files_changed(old)

@@ -501,7 +501,7 @@ def files_changed(bot: BotSpec, what_then: str = "") -> str:
     """Why ``bot`` does not play on: its files are no longer its version's (``what_then``:
     what that stopped, said after the cause)."""
     # 'submit --update' moved them to the bots directory's kept versions: say where
-    kept = f"{Path(bot.path).stem}@{bot.files_version}"
+    kept = _kept_name(bot)
     if (Path(bot.path).parent / VERSIONS_DIR / kept).is_dir():
         return (f"bot {bot.key}: its files at {bot.path} changed since it entered{what_then}: "
                 f"arena submit --update replaced them, keeping them as {kept}; 'arena run SPEC "
@@ -517,8 +517,8 @@ def kept_copy(bot: BotSpec) -> BotSpec | None:
     replaced them, where that copy still hashes to its version; else None. The same bytes
     under the same version: a league seats it so rather than stopping at an update."""
     original = Path(bot.path)
-    kept = original.parent / VERSIONS_DIR / f"{original.stem}@{bot.files_version}"
-    path = kept / original.name if original.suffix == ".py" else kept
+    kept = original.parent / VERSIONS_DIR / _kept_name(bot)
+    path = kept / original.name if _is_module(bot) else kept
     try:
         found = spec_from_path(path, bot.name)
     except (OSError, BotNotFoundError, ManifestError):
@@ -529,6 +529,18 @@ def kept_copy(bot: BotSpec) -> BotSpec | None:
                   if arg == str(original) or arg.startswith(str(original) + "/") else arg
                   for arg in bot.command)
     return replace(bot, path=path, files=found.files, command=moved)
+
+
+def _kept_name(bot: BotSpec) -> str:
+    """``NAME@VERSION``, where ``arena submit --update`` keeps ``bot``'s replaced files: a
+    module is ``NAME.py``, a directory ``NAME`` itself (which may hold a '.' or end in
+    '.py')."""
+    original = Path(bot.path)
+    return f"{original.stem if _is_module(bot) else original.name}@{bot.files_version}"
+
+
+def _is_module(bot: BotSpec) -> bool:
+    return tuple(bot.files) == (Path(bot.path),)
 
 
 def files_unchanged(bot: BotSpec) -> bool:

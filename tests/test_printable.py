@@ -18,7 +18,13 @@ ROOT = Path(__file__).resolve().parents[1]
 def _unsafe(char: str) -> bool:
     code = ord(char)
     return (code < 0x20 or 0x7F <= code < 0xA0 or code in (0x061C, 0x200E, 0x200F)
-            or 0x202A <= code <= 0x202E or 0x2066 <= code <= 0x2069)
+            or 0x2028 <= code <= 0x202E or 0x2066 <= code <= 0x2069)
+
+
+def test_printable_text_is_one_line_to_python_too() -> None:
+    """A bot's exception with a line separator (U+2028) reached the csv whole: a program
+    reading it by lines (str.splitlines) started a row in the middle, at the bot's text."""
+    assert printable("x\u2028=1+2\u2029y").splitlines() == ["x\\u2028=1+2\\u2029y"]
 
 
 def test_escape_sequences_become_visible_text() -> None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 __all__ = ["printable", "printable_log"]
 
-#: C0 controls, DEL, C1 controls and the bidirectional-text controls.
-_UNSAFE = [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F,
+#: C0 controls, DEL, C1 controls, the line and paragraph separators (a line's end to Python's
+#: splitlines, and so to a program reading a csv by lines) and the bidirectional-text controls.
+_UNSAFE = [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F, 0x2028, 0x2029,
            *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
 _ONE_LINE = {c: (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in _UNSAFE}
 _LOG = {c: text for c, text in _ONE_LINE.items() if c not in (0x09, 0x0A)}

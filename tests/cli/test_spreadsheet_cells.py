@@ -64,8 +64,9 @@ def _formula_cells(text: str, separator: str) -> list[str]:
     """The cells a spreadsheet splitting at ``separator`` (and at every line end, a bare CR
     too) would run as formulas: one that trims a cell's spaces, reads a quote at its start
     as quoting it, and reads a fullwidth or other compatibility form as the plain character
-    (NFKC), a separator too, counts as well."""
-    return [cell for source in (text, unicodedata.normalize("NFKC", text))
+    (NFKC), a separator too, or ends lines where Python does (U+2028), counts as well."""
+    lines = "\n".join(text.splitlines())  # a reader's lines end at U+2028 too
+    return [cell for source in (text, unicodedata.normalize("NFKC", text), lines)
             for row in csv.reader(io.StringIO(source, newline=None), delimiter=separator)
             for cell in row for read in (cell, _as_read(cell))
             if read.startswith(FORMULA_STARTS) and not _is_number(read)]
@@ -178,7 +179,8 @@ def test_a_failure_in_the_bots_own_words_is_no_formula_at_a_semicolon(tmp_path: 
 
 @pytest.mark.parametrize("words", [
     "x, =1+2", "x; =1+2", 'x;"=1+2"', 'x;""=1+2', "x\t=1+2", "x\n=1+2", "x\uff1b\uff1d1+2",
-    "x\uff5c=1+2", "x,\u3000@SUM(1)", "x|-1+A1", "x, \"+1+A1", "x;\uff02=1+2"])
+    "x\uff5c=1+2", "x,\u3000@SUM(1)", "x|-1+A1", "x, \"+1+A1", "x;\uff02=1+2",
+    "x\u2028=1+2", "x\u2029@SUM(1)"])
 def test_no_part_of_a_failure_in_the_bots_own_words_is_a_formula(tmp_path: Path,
                                                                    words: str) -> None:
     """A bot's exception reaches the csv and tsv: no cell a spreadsheet may split from it

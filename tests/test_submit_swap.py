@@ -159,3 +159,33 @@ def test_the_copy_an_update_kept_is_found_whatever_the_bots_name(
     assert kept.files_digest == old.files_digest
     # and a tournament stopped by the update is told where the old files are
     assert f"keeping them as {name}@{old.files_version}" in files_changed(old)
+
+
+def test_a_link_made_in_the_registered_copy_after_its_look_is_not_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whoever may write the bots directory adds a link to the organiser's file to the
+    registered copy between the update's look at it and its copy to .versions: the copy
+    followed the link and put the file's bytes in the bots directory."""
+    from arena.errors import SubmitError
+    from arena.registry import staging
+
+    bots, secret = tmp_path / "bots", tmp_path / "secret.txt"
+    secret.write_text("the organiser's own\n")
+    source = tmp_path / "alpha"
+    _write_version(source, "directory", 0)
+    old = submit(source, bots_dir=bots, check=passing)
+    looked = staging.spec_from_path
+
+    def look_then_link(path: Path, *args: Any, **kwargs: Any) -> BotSpec:
+        found = looked(path, *args, **kwargs)
+        if path == bots / "alpha" and not (path / "lib" / "leak").is_symlink():
+            (path / "lib" / "leak").symlink_to(secret)
+        return found
+
+    monkeypatch.setattr(staging, "spec_from_path", look_then_link)
+    _write_version(source, "directory", 1)
+    with pytest.raises(SubmitError, match="changed while it was kept"):
+        submit(source, bots_dir=bots, check=passing, update=True)
+    assert not any("the organiser's own" in path.read_text()
+                   for path in bots.rglob("*") if path.is_file() and not path.is_symlink())
+    assert not (bots / ".versions" / f"alpha@{old.version}").exists()

@@ -13,7 +13,6 @@ import contextlib
 import fcntl
 import os
 import re
-import shutil
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -28,12 +27,8 @@ from arena.registry.botspec import REGISTRY_FILE, VERSIONS_DIR, BotSpec
 from arena.registry.copying import copy_module, copy_tree, move, remove_copy, swap_in
 from arena.registry.manifest import spec_from_path
 from arena.sandbox import reaper
-from arena.sandbox.workdir import SKIPPED_DIRS
 
 __all__ = ["discard", "put_in_place", "registry_lock", "staged_copy", "write_registry"]
-
-#: What a registered copy leaves out (submitted, or kept at an update): caches, bytecode.
-_NOT_COPIED = shutil.ignore_patterns(*SKIPPED_DIRS, "*.pyc", "*.pyo")
 
 #: The prefix of the registry file in the writing, followed by its writer's process id.
 _REGISTRY_TMP = ".registry-"
@@ -154,11 +149,23 @@ def _keep_version(bots_dir: Path, name: str, where: Path) -> None:
                               "directory of the bots directory, or remove it)")
     if kept.exists():
         return
-    if where.is_dir():
-        shutil.copytree(where, kept, ignore=_NOT_COPIED)
-    else:
-        kept.mkdir(parents=True)
-        shutil.copy2(where, kept / f"{name}.py")
+    kept.parent.mkdir(exist_ok=True)
+    if not where.is_dir():
+        kept.mkdir()
+        copy_module(where.resolve(), kept / f"{name}.py")  # (its bytes, never a link's)
+        return
+    # a link made by hand at the registered path is read where it leads, as looked; links
+    # within are copied as links, refused below: the files may have changed since the look
+    copy_tree(where.resolve(), kept)
+    try:
+        same = spec_from_path(kept, name).version == old.version
+    except BotError:
+        same = False
+    if not same:
+        remove_copy(kept)
+        raise SubmitError(f"the registered copy of {name!r} at {printable(str(where))} changed "
+                          "while it was kept (whoever may write the bots directory changed it); "
+                          "nothing was registered")
 
 
 def _hold(staging: Path) -> int:

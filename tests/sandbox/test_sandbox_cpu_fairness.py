@@ -248,6 +248,7 @@ def test_the_bot_asked_is_credited_the_cpu_a_bot_stopped_in_a_long_call_used(
             turn.give(stopped)
             time.sleep(0.02)
             turn.give(asked)
+            time.sleep(0.1)  # a run-on is read at the next continue: time for one to happen
             if _waited_for(proc):
                 break
         assert _waited_for(proc)

@@ -433,7 +433,8 @@ def _games_table(outcome: MatchOutcome, width: int | None = None) -> str:
         order = range(len(names))
         rows.append([game.game_index, *([" ".join(game.names)] if seated else []),
                      game.names[game.starting_seat],
-                     " ".join(str(game.placements[game.seat_of(i)]) for i in order),
+                     # a forfeit is the table's last place, as the mean place counts it
+                     " ".join(str(game.standing_place(game.seat_of(i))) for i in order),
                      ", ".join(game.desmos[game.seat_of(i)] for i in order), game.tiebreak,
                      failures or "-"])
     desmos = "desmos (same order)" if seated else "desmos"

@@ -1,0 +1,27 @@
+"""`arena match`'s table of games reads a forfeit as the table's last place (RULES.md E28),
+as its bots' table (mean place) and `arena game` do: a game two bots never started shows
+neither first."""
+
+from __future__ import annotations
+
+from arena.cli.match_commands import _games_table
+from arena.referee.outcome import GameOutcome, MatchOutcome
+
+NEVER = "startup_failure"
+
+
+def _game(index: int, placements: list[int], forfeits: dict[int, str]) -> GameOutcome:
+    return GameOutcome(game_id=f"m/g{index}", game_index=index, seed=index,
+                       seats=["a@1", "b@1", "c@1"], names=["a", "b", "c"], starting_seat=0,
+                       placements=placements, desmos=["Pair", "Pair", "Pair"],
+                       ascension=False, tiebreak="none", failures=[], forfeits=forfeits,
+                       decisions=0, duration_s=0.0, latency=[], record={})
+
+
+def test_the_games_table_places_forfeited_seats_last() -> None:
+    games = [_game(0, [1, 1, 1], {0: NEVER, 1: NEVER, 2: NEVER}),
+             _game(1, [2, 1, 3], {2: NEVER})]
+    match = MatchOutcome(match_id="m", seats=["a@1", "b@1", "c@1"], names=["a", "b", "c"],
+                         games=games, bots=[], sandbox_level="", limits={}, duration_s=0.0)
+    rows = [line.split() for line in _games_table(match).splitlines()[2:]]
+    assert [row[2:5] for row in rows] == [["3", "3", "3"], ["2", "1", "3"]]

@@ -210,7 +210,7 @@ def _showdown(state: State) -> dict[str, Any] | None:
         "hands": [list(hand) for hand in table_at(state)["hands"]],
         "categories": [Category(category).label for category, _ in values],
         "keys": [list(key) for _, key in values],
-        "placements": list(result.placements),
+        "placements": result.standing_places,  # a forfeit last, as the games list (E28)
         "tiebreak": result.tiebreak,
         "tiebreak_text": _TIEBREAKS.get(result.tiebreak, result.tiebreak),
         "ascension": result.ascension,

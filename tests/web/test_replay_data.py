@@ -123,6 +123,18 @@ def test_the_showdown_gives_categories_tie_keys_and_the_tiebreak() -> None:
     assert all(isinstance(k, int) for key in showdown["keys"] for k in key)
 
 
+def test_the_showdown_places_a_game_nobody_played_last_for_every_seat() -> None:
+    """A forfeit is the table's last place on the replay page too, as on the games list
+    (RULES.md E28): a game both bots never started shows neither first."""
+    state = new_game(GameConfig(players=("p0", "p1"), seed=3, starting_seat=0))
+    state.forfeit(0, "startup_failure")
+    state.forfeit(1, "startup_failure")
+    while state.decision is not None:
+        state.apply(0)
+    showdown = build_replay(state.record())["showdown"]
+    assert showdown["placements"] == [2, 2]
+
+
 def test_a_record_that_does_not_replay() -> None:
     record = played(2, 3, None)
     record["choices"][0][1] = "rps"

@@ -182,6 +182,7 @@ class Store:
         if not create and not self.path.is_file():
             raise no_database(self.path)
         made = NewDirectories.at(self.path) if create else None
+        new_directory = create and not self.path.parent.exists()
         try:
             self._open(create, read_only)
         except BaseException:
@@ -190,14 +191,14 @@ class Store:
                     self.conn.close()
                 made.remove()
             raise
+        if new_directory:  # said once it is kept: a typo in a spec's results path would
+            # scatter databases unseen
+            log.warning("created the directory %s for the results database", self.path.parent)
 
     def _open(self, create: bool, read_only: bool) -> None:
         try:
             if create and not self.path.parent.exists():
                 private_directory(self.path.parent)
-                # said: a typo in a spec's results path would scatter databases unseen
-                log.warning("created the directory %s for the results database",
-                            self.path.parent)
             if create and not self.path.exists():
                 place_new_database(self.path, SCHEMA)
             if read_only:

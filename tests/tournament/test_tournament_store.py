@@ -654,3 +654,17 @@ def test_a_new_database_is_made_where_hard_links_are_refused(
         assert store.require("cup").name == "cup"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["arena.db"]
     assert stat.S_IMODE(db.stat().st_mode) == 0o600
+
+
+def test_a_new_database_that_cannot_be_made_does_not_say_it_made_its_directory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    """The directory made for it is removed again, so the warning that it was made would
+    send the user looking for a directory that is not there."""
+    _schema_fails(monkeypatch)
+    with pytest.raises(StoreError, match=r"disk I/O error"):
+        Store(tmp_path / "results" / "arena.db")
+    assert "created the directory" not in caplog.text
+    monkeypatch.undo()
+    with Store(tmp_path / "results" / "arena.db"):
+        pass
+    assert f"created the directory {tmp_path / 'results'}" in caplog.text

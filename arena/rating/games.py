@@ -92,20 +92,28 @@ class StoredGame:
     failures: tuple[Failure, ...] = ()
     forfeits: tuple[tuple[int, str], ...] = ()
 
+    # A board reads these for every game it scores, and most games have no forfeit.
     @property
     def forfeited(self) -> frozenset[int]:
         """The seats that forfeited (of the game's seats)."""
+        if not self.forfeits:
+            return frozenset()
         return frozenset(seat for seat, _ in self.forfeits if 0 <= seat < len(self.seats))
 
     @property
     def forfeited_bots(self) -> frozenset[BotVersion]:
         """The bots that forfeited every seat they held."""
-        played = {bot for seat, bot in enumerate(self.seats) if seat not in self.forfeited}
+        forfeited = self.forfeited
+        if not forfeited:
+            return frozenset()
+        played = {bot for seat, bot in enumerate(self.seats) if seat not in forfeited}
         return frozenset(self.seats) - played
 
     @property
     def standing_places(self) -> list[int]:
         """Each seat's place as the standings count it: a forfeit is the table's last (E28)."""
+        if not self.forfeits:
+            return list(self.placements)
         return standing_places(self.placements, self.forfeited)
 
     @property

@@ -44,7 +44,8 @@ def placement_points(entries: Sequence[tuple[BotVersion, int]],
     a ``forfeited`` bot scores nothing (E28)."""
     if len(entries) < 2:
         return {}
-    seats = {seat for seat, (bot, _) in enumerate(entries) if bot in forfeited}
+    seats = ({seat for seat, (bot, _) in enumerate(entries) if bot in forfeited}
+             if forfeited else set())  # most games: no bot to look up
     points = scoring.game_points([place for _, place in entries], seats)
     # best place first: a bot listed twice keeps the points of its worse place, as it always has
     order = sorted(range(len(entries)), key=lambda seat: entries[seat][1])

@@ -106,6 +106,8 @@ def game_points(placements: Sequence[int], forfeited: Collection[int] = ()) -> l
     places among themselves, so a game every seat forfeited scores 0 for each, as a double
     forfeit does in chess, not the draw its shared placements would read as.
     """
+    if not forfeited:  # most games: their placements are their places
+        return list(_points_of(tuple(placements)))
     points = _points_of(tuple(standing_places(placements, forfeited)))
     return [Fraction(0) if seat in forfeited else pts for seat, pts in enumerate(points)]
 

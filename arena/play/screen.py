@@ -21,6 +21,7 @@ from arena.engine import Category, Decision, Observation
 from arena.engine.desmos import EVALUATORS, HAND_SIZE
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.narration import header_lines
+from arena.engine.result import standing_places
 from arena.play.labels import decision_title, option_label
 
 __all__ = ["Hanging", "decision_view", "graveyards_view", "hand_category", "hand_line",
@@ -208,9 +209,9 @@ def showdown_view(record: Mapping[str, Any], seat: int,
     last whatever its hand (E18), which the places alone would not explain."""
     players = [str(p) for p in record.get("players") or []]
     result = record.get("result") or {}
-    places = result.get("placements") or []
     desmos = result.get("desmos") or []
     forfeits = {int(s): str(why) for s, why in (result.get("forfeits") or {}).items()}
+    places = standing_places(result.get("placements") or [], forfeits)  # a forfeit last
     table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="underline")
     for column in ("place", "player", "Desmos", "hand"):
         table.add_column(column)

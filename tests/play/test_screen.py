@@ -74,7 +74,7 @@ def test_a_forfeited_player_is_marked_and_never_beaten_card_by_card() -> None:
     record["result"]["forfeits"] = {"1": "timeout", "2": "crash"}
     text = " ".join(_shown(record, hands).split())
     assert "card by card" not in text and "First place: no tie" in text
-    assert "2 bob (you) Pair, forfeited (timeout)" in text
+    assert "3 bob (you) Pair, forfeited (timeout)" in text  # both forfeited: last (E28)
 
 
 def test_other_players_actions_are_told_with_a_pause_and_ones_own_without() -> None:
@@ -219,3 +219,16 @@ def test_a_narrow_terminal_wraps_an_option_under_its_text_and_a_card_with_its_nu
             for number, card in enumerate(view.hand, start=1):
                 assert any(f"{number} {card}" in line for line in shown)
             assert all(line.startswith(" " * len("Your hand: ")) for line in shown[1:])
+
+
+def test_a_game_every_seat_forfeited_shows_them_all_last() -> None:
+    """The engine places seats that all forfeited first together; the standings (E28), and
+    so the person's table, count them last: a place nobody played for reads as no credit."""
+    hands = [["God-1", "God-2", "Fate-1", "Fate-2", "Beast-1"],
+             ["Agari-1", "Agari-2", "Fate-3", "Beast-2", "Beast-3"],
+             ["God-3", "God-4", "God-5", "Umbrae-1", "Fate-4"]]
+    record = _record([1, 1, 1], ["Two Pair", "Two Pair", "Triplet"], "none")
+    record["result"]["forfeits"] = {"0": "crash", "1": "timeout", "2": "crash"}
+    rows = [line.split()[:2] for line in _shown(record, hands).splitlines()
+            if line[:1].isdigit()]
+    assert rows == [["3", "alice"], ["3", "bob"], ["3", "carol"]]

@@ -4,6 +4,7 @@ and a headless Chromium."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import threading
 from collections.abc import Iterator
@@ -60,18 +61,26 @@ def browser() -> Iterator[Any]:
         yield driver
 
 
-@pytest.fixture(scope="module")
-def cup_served(cup_db: Path) -> Iterator[str]:
-    """``arena serve`` of the cup's database on a free port: the site's root address."""
+@contextlib.contextmanager
+def served(db: Path) -> Iterator[str]:
+    """``arena serve`` of ``db`` on a free port while the block runs: the site's root
+    address."""
     from arena.web.server import make_server
 
-    server = make_server(cup_db, "127.0.0.1", 0)
+    server = make_server(db, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_port}/"
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.fixture(scope="module")
+def cup_served(cup_db: Path) -> Iterator[str]:
+    """``arena serve`` of the cup's database on a free port: the site's root address."""
+    with served(cup_db) as root:
+        yield root
 
 
 @pytest.fixture(scope="session")
@@ -83,12 +92,5 @@ def class_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def class_board(class_path: Path) -> Iterator[str]:
     """``arena serve`` of the class's database: its leaderboard page's address."""
-    from arena.web.server import make_server
-
-    server = make_server(class_path, "127.0.0.1", 0)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/t/{class_db.NAME}/index.html"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with served(class_path) as root:
+        yield f"{root}t/{class_db.NAME}/index.html"

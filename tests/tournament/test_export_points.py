@@ -3,16 +3,14 @@ placements, which give every seat of a game all of them forfeited a shared first
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from pathlib import Path
 
+from tournament_fixtures import two_bots_games
 from typer.testing import CliRunner
 
 from arena.cli.main import app
 from arena.tournament.export import EXPORT_SCHEMA_VERSION
-from arena.tournament.game_records import compress_record
-from arena.tournament.store import Store
 
 runner = CliRunner()
 
@@ -21,19 +19,7 @@ def _stored(db: Path) -> None:
     """Three games of a and b: played out, one forfeited by a, and one neither started."""
     games = [([2, 1], {}), ([2, 1], {"0": "crash"}),
              ([1, 1], {"0": "startup_failure", "1": "startup_failure"})]
-    with Store(db) as store:
-        row = store.create_tournament(
-            name="t", spec_hash="abc", spec_json={}, format="round_robin",
-            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
-            games_planned=3, spec_path=None,
-            bots=[("a", "v1", "bots/a.py", {}), ("b", "v1", "bots/b.py", {})])
-        for index, (placements, forfeits) in enumerate(games):
-            store.record_game(row.id, {
-                "id": f"t/r1/t0/g{index}", "round": 1, "table_index": 0, "game_index": index,
-                "seed": 5, "seats": [1, 2], "starting_seat": 0, "placements": placements,
-                "desmos": ["Pair", "Pair"], "ascension": False, "tiebreak": "",
-                "failures": [], "forfeits": forfeits, "decisions": 31, "duration_s": 0.01,
-                "latency": [{}, {}]}, compress_record({}))
+    two_bots_games(db, [(placements, [], forfeits) for placements, forfeits in games])
 
 
 def test_an_export_scores_a_forfeit_nothing_as_the_results_do(tmp_path: Path) -> None:

@@ -3,16 +3,14 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 from typing import Any
 
+from tournament_fixtures import two_bots_games
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.tournament.game_records import compress_record
 from arena.tournament.status import failure_summary
-from arena.tournament.store import Store
 
 
 def _crash(detail: str, seat: int = 0) -> dict[str, Any]:
@@ -29,19 +27,7 @@ def _stored(db: Path) -> None:
         ([_crash("exited between games (exit code 1)"),
           {**_crash("no answer within 1000 ms"), "type": "timeout"}], {}),
     ]
-    with Store(db) as store:
-        row = store.create_tournament(
-            name="t", spec_hash="abc", spec_json={}, format="round_robin",
-            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
-            games_planned=2, spec_path=None,
-            bots=[("a", "v1", "bots/a.py", {}), ("b", "v1", "bots/b.py", {})])
-        for index, (failures, forfeits) in enumerate(games):
-            store.record_game(row.id, {
-                "id": f"t/r1/t0/g{index}", "round": 1, "table_index": 0, "game_index": index,
-                "seed": 5, "seats": [1, 2], "starting_seat": 0, "placements": [2, 1],
-                "desmos": ["Pair", "Pair"], "ascension": False, "tiebreak": "",
-                "failures": failures, "forfeits": forfeits, "decisions": 31,
-                "duration_s": 0.01, "latency": [{}, {}]}, compress_record({}))
+    two_bots_games(db, [([2, 1], failures, forfeits) for failures, forfeits in games])
 
 
 def test_restarted_crashes_are_counted_apart(tmp_path: Path) -> None:

@@ -50,6 +50,30 @@ def earlier_tournament(db: Path, names: list[str], name: str = "first") -> None:
             bots=[(bot, f"{i + 1:x}a2b3c4d5e6f", f"/{i}", {}) for i, bot in enumerate(names)])
 
 
+def two_bots_games(db: Path, games: list[tuple[list[int], list[dict[str, Any]],
+                                                dict[str, str]]]) -> None:
+    """A round robin 't' of bots a and b (``a@v1``, ``b@v1``) whose table 0 stored ``games``:
+    each its placements, failures and forfeits, the rest alike."""
+    import datetime as dt
+
+    from arena.tournament.game_records import compress_record
+    from arena.tournament.store import Store
+
+    with Store(db) as store:
+        row = store.create_tournament(
+            name="t", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=len(games), spec_path=None,
+            bots=[("a", "v1", "bots/a.py", {}), ("b", "v1", "bots/b.py", {})])
+        for index, (placements, failures, forfeits) in enumerate(games):
+            store.record_game(row.id, {
+                "id": f"t/r1/t0/g{index}", "round": 1, "table_index": 0, "game_index": index,
+                "seed": 5, "seats": [1, 2], "starting_seat": 0, "placements": placements,
+                "desmos": ["Pair", "Pair"], "ascension": False, "tiebreak": "",
+                "failures": failures, "forfeits": forfeits, "decisions": 31,
+                "duration_s": 0.01, "latency": [{}, {}]}, compress_record({}))
+
+
 def signature(db: Path, name: str) -> dict[str, Any]:
     """Everything that must not depend on workers or interruptions (ids mapped to keys)."""
     conn = sqlite3.connect(str(db))

@@ -37,6 +37,7 @@ from arena.rating.match_series import (
 )
 from arena.rating.sprt import Score, SprtTest, describe_elo
 from arena.referee.failures import (
+    Reason,
     describe,
     describe_leaves_out,
     distinct_reasons,
@@ -83,7 +84,8 @@ MATCH_HELP = "\n\n".join([
     "--quiet prints neither.",
     "Under the bots' table each bot's failures are told a line per failure type, with its "
     "first detail (and how many others); --failures lists every distinct reason instead, "
-    "each with how often and the first game and seat it happened in.",
+    "each with how often and the first game and seat it happened in; --json always carries "
+    "them (failure_reasons).",
     "With --duplicate each deal is played once per seat order: rotations (k orders for k "
     "bots) or permutations (k!); --games is then a multiple of that.",
     "Example: arena match bots/random.py bots/greedy.py --games 10 --seed 1",
@@ -251,7 +253,21 @@ def _match_json(outcome: MatchOutcome, seed: int, test: SprtTest | None) -> dict
                              "beta": test.beta, "llr": round(test.llr(score), 4),
                              "bounds": [round(b, 4) for b in test.bounds],
                              "decision": test.decision(score)}
-    return {"seed": seed, **outcome.to_json(), **extra}
+    return {"seed": seed, **outcome.to_json(), **extra,
+            "failure_reasons": [_reason_json(reason) for reason in _reasons(outcome)]}
+
+
+def _reasons(outcome: MatchOutcome, label: Callable[[int], str] = str) -> list[Reason]:
+    """Every distinct reason a bot of the match failed, its first game named by ``label``."""
+    return distinct_reasons((game.names[f["seat"]], label(game.game_index), f)
+                            for game in outcome.games for f in game.failures)
+
+
+def _reason_json(reason: Reason) -> dict[str, Any]:
+    """A reason as ``--json`` carries it: the first game as its index (``_reasons``)."""
+    return {"bot": reason.bot, "type": reason.type, "detail": reason.detail,
+            "times": reason.times, "first_game": int(reason.first_game),
+            "first_seat": reason.first_seat}
 
 
 def _print_match(outcome: MatchOutcome, seed: int, drawn: bool, test: SprtTest | None,
@@ -485,13 +501,12 @@ def _failure_reasons(outcome: MatchOutcome, every: bool) -> list[str]:
     """Why each bot failed: a line per bot and type (:func:`arena.referee.failures.describe`),
     and where some reasons are left out a pointer to --failures; or (``every``) every distinct
     reason (:func:`arena.referee.failures.distinct_reasons`)."""
-    failed = [(game.names[f["seat"]], game.game_index, f) for game in outcome.games
-              for f in game.failures]
-    reasons = distinct_reasons((bot, f"game {game}", f) for bot, game, f in failed)
+    reasons = _reasons(outcome, lambda game: f"game {game}")
     if every:
         lines = [reason.line() for reason in reasons]
     else:
-        lines = describe((bot, str(game), f) for bot, game, f in failed)
+        lines = describe((game.names[f["seat"]], str(game.game_index), f)
+                         for game in outcome.games for f in game.failures)
         if describe_leaves_out(reasons):
             lines.append("(--failures lists every reason, with how often)")
     return ["", "Failures:", *(f"  {line}" for line in lines)] if lines else []

@@ -3,6 +3,7 @@ first, where the match's summary tells one detail per bot and type (and points t
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -50,4 +51,19 @@ def test_failures_lists_every_distinct_reason(tmp_path: Path) -> None:
         "Failures:",
         f"  garbled protocol_error 2 times (first game 0, seat 0): {NOT_JSON}",
         f"  garbled protocol_error once (first game 0, seat 0): {NO_CHOICE}",
+    ]
+
+
+@needs_sandbox
+def test_json_carries_every_distinct_reason(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["match", str(GARBLED), str(SAMPLE_BOTS_DIR / "random.py"),
+                                 "--games", "1", "--seed", "3", "--max-strikes", "2",
+                                 "--json", "--failures"],
+                           env={"ARENA_BOTS_DIR": str(tmp_path / "registry")})
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["failure_reasons"] == [
+        {"bot": "garbled", "type": "protocol_error", "detail": NOT_JSON, "times": 2,
+         "first_game": 0, "first_seat": 0},
+        {"bot": "garbled", "type": "protocol_error", "detail": NO_CHOICE, "times": 1,
+         "first_game": 0, "first_seat": 0},
     ]

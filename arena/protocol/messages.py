@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any, TypeGuard
 
 from arena.common.plural import counted
@@ -66,6 +66,7 @@ __all__ = [
     "parse_action",
     "parse_ready",
     "ready",
+    "standing_places_of",
 ]
 
 PROTOCOL_VERSION = 1
@@ -216,13 +217,18 @@ def act(id: int, decision: str, observation: Mapping[str, Any],
 
 
 def game_end(game: int, placements: Sequence[int], desmos: Sequence[str], ascension: bool,
-             tiebreak: str, forfeits: Mapping[int, str] | None = None, **extra: Any) -> bytes:
+             tiebreak: str, forfeits: Mapping[int, str] | None = None,
+             standing_places: Sequence[int] | None = None, **extra: Any) -> bytes:
     """A game is over: places (1-based, per seat), each seat's Desmos and how first place was
-    settled. Public information only."""
+    settled, and the places as the standings count them (RULES.md E28; by default from the
+    placements and forfeits, :func:`standing_places_of`). Public information only."""
+    forfeits = forfeits or {}
     message: dict[str, Any] = {
         "type": "game_end", "game": game, "placements": list(placements),
         "desmos": list(desmos), "ascension": bool(ascension), "tiebreak": tiebreak,
-        "forfeits": {str(seat): reason for seat, reason in (forfeits or {}).items()},
+        "forfeits": {str(seat): reason for seat, reason in forfeits.items()},
+        "standing_places": list(standing_places_of(placements, forfeits)
+                                if standing_places is None else standing_places),
     }
     message.update(extra)
     return encode(message)
@@ -274,14 +280,27 @@ def game_start_fields(message: Mapping[str, Any]) -> dict[str, Any]:
 
 def game_end_fields(message: Mapping[str, Any]) -> dict[str, Any]:
     """A ``game_end``'s fields as the kit's ``GameEnd`` names them, with defaults for what is
-    missing; the forfeits keyed by seat number."""
-    forfeits = message.get("forfeits") or {}
-    return {"game": int(message.get("game", 0)),
-            "placements": list(message.get("placements", [])),
+    missing; the forfeits keyed by seat number; ``standing_places`` computed from them where
+    the referee sent none (one older than the field)."""
+    forfeits = {int(seat): str(reason)
+                for seat, reason in (message.get("forfeits") or {}).items()}
+    placements = list(message.get("placements", []))
+    standing = message.get("standing_places")
+    return {"game": int(message.get("game", 0)), "placements": placements,
             "desmos": list(message.get("desmos", [])),
             "ascension": bool(message.get("ascension", False)),
-            "tiebreak": str(message.get("tiebreak", "")),
-            "forfeits": {int(seat): str(reason) for seat, reason in forfeits.items()}}
+            "tiebreak": str(message.get("tiebreak", "")), "forfeits": forfeits,
+            "standing_places": (list(standing) if isinstance(standing, list)
+                                else standing_places_of(placements, forfeits))}
+
+
+def standing_places_of(placements: Sequence[int], forfeited: Collection[int]) -> list[int]:
+    """The places the standings count (RULES.md E28): a forfeited seat the table's last,
+    ``len(placements)``, the others as placed. The engine's rule
+    (``arena.engine.result.standing_places``), restated for the kit, which does not load the
+    engine."""
+    last = len(placements)
+    return [last if seat in forfeited else place for seat, place in enumerate(placements)]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -198,6 +198,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
             "ascension": {"type": "boolean"},
             "tiebreak": {"type": "string"},
             "forfeits": {"type": "object", "additionalProperties": {"type": "string"}},
+            "standing_places": {"type": "array", "items": {"type": "integer", "minimum": 1}},
         },
         ["game", "placements", "desmos", "ascension", "tiebreak"],
     ),

@@ -304,7 +304,7 @@ def _end_game(state: State, seats: Sequence[Seat], game: int, relay: EventRelay,
     result = state.result
     assert result is not None
     end = messages.game_end(game, result.placements, result.desmos, result.ascension,
-                            result.tiebreak, result.forfeits)
+                            result.tiebreak, result.forfeits, result.standing_places)
     logs: dict[str, str] = {}
     latency: list[dict[str, Any]] = []
     closing_s = 0.0

@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, SupportsIndex
 
+from arena.protocol.messages import standing_places_of
+
 if TYPE_CHECKING:  # imported lazily: a bot file named random.py must not shadow it
     import random
 
@@ -89,7 +91,8 @@ class GameStart:
 @dataclass(slots=True)
 class GameEnd:
     """A game is over: 1-based places and Desmos category per seat, and how first place was
-    settled."""
+    settled; ``standing_places``: the places the standings count, a forfeited seat the
+    table's last (RULES.md E28), computed from the placements and forfeits when not given."""
 
     game: int
     placements: list[int]
@@ -98,6 +101,11 @@ class GameEnd:
     tiebreak: str
     forfeits: dict[int, str] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict)
+    standing_places: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.standing_places:
+            self.standing_places = standing_places_of(self.placements, self.forfeits)
 
 
 class Bot:

@@ -100,11 +100,13 @@ class BotAgent:
             raw = {"type": "game_end", "game": game, "placements": list(result.placements),
                    "desmos": list(result.desmos), "ascension": bool(result.ascension),
                    "tiebreak": result.tiebreak,
-                   "forfeits": {str(s): r for s, r in sorted(result.forfeits.items())}}
+                   "forfeits": {str(s): r for s, r in sorted(result.forfeits.items())},
+                   "standing_places": result.standing_places}
             self.bot.on_game_end(GameEnd(
                 game=game, placements=list(result.placements), desmos=list(result.desmos),
                 ascension=result.ascension, tiebreak=result.tiebreak,
-                forfeits=dict(result.forfeits), raw=raw))
+                forfeits=dict(result.forfeits), raw=raw,
+                standing_places=result.standing_places))
         self._first = None
         self._playing = False
 

@@ -143,6 +143,25 @@ def test_a_crash_forfeits_one_game_and_restarts_for_the_next() -> None:
     assert outcome.bots[0]["failures"] == {} and outcome.bots[2]["failures"] == {}
 
 
+def crashing_at_first_act() -> FakeConnection:
+    return FakeConnection(respond=lambda message: "crash")
+
+
+@pytest.mark.parametrize("crashers", [(1,), (1, 2)])
+def test_game_end_tells_the_bot_playing_on_the_places_the_standings_count(
+        crashers: tuple[int, ...]) -> None:
+    """RULES.md E28: every forfeited seat is the table's last, 3 of 3; with two of three
+    forfeited, the engine's placements put them second."""
+    table = Table([crashing_at_first_act if seat in crashers else honest(seat)
+                   for seat in range(3)])
+    (game,) = play_match(request(table, games=1)).games
+    assert set(game.forfeits) == set(crashers)
+    (end,) = [m for m in table.made[0][0].sent if m["type"] == "game_end"]
+    assert end["placements"] == game.placements  # the engine's, as before, for old bots
+    assert end["standing_places"] == [3 if seat in crashers else game.placements[seat]
+                                      for seat in range(3)]
+
+
 def test_timeouts_past_the_strike_limit_forfeit_and_the_seat_plays_defaults() -> None:
     table = Table([honest(1), lambda: FakeConnection(respond=lambda m: None)])
     outcome = play_match(request(table, games=1))

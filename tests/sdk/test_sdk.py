@@ -91,6 +91,25 @@ def test_a_whole_exchange() -> None:
     assert end.placements == [2, 1] and end.forfeits == {0: "timeout"}
 
 
+def test_game_end_gives_the_places_the_standings_count_from_any_referee() -> None:
+    """RULES.md E28: two of three seats forfeited are both last, 3, where the engine's
+    placements put them second; a referee older than standing_places sent none, and the kit
+    computes them from the placements and forfeits."""
+    forfeits = {1: "crash", 2: "timeout"}
+    sent = messages.game_end(0, [1, 2, 2], ["Pair"] * 3, False, "none", forfeits, [1, 3, 3])
+    older = {key: value for key, value in json.loads(sent).items()
+             if key != "standing_places"}
+    bot = Listener()
+    run(bot, [messages.hello({}), messages.game_start(0, 0, ["a", "b", "c"], 0, 5), sent,
+              messages.game_start(1, 0, ["a", "b", "c"], 0, 5),
+              json.dumps({**older, "game": 1}).encode() + b"\n", messages.bye()])
+    ends = [call for call in bot.calls if isinstance(call, GameEnd)]
+    assert [(end.placements, end.standing_places) for end in ends] == [
+        ([1, 2, 2], [1, 3, 3]), ([1, 2, 2], [1, 3, 3])]
+    assert GameEnd(0, [1, 1], ["Pair"] * 2, False, "none", {0: "crash", 1: "crash"}
+                   ).standing_places == [2, 2]
+
+
 def test_hello_options_reach_configure_before_the_first_game() -> None:
     class Tuned(Listener):
         def configure(self, options: dict[str, Any]) -> None:
@@ -485,6 +504,8 @@ def test_bot_agent_follows_games_as_the_runner_does() -> None:
         events = [c for c in game_calls if isinstance(c, dict)]
         assert events == state.events_for(0)  # every event of the seat, once, in order
         assert ends[number].placements == list(state.result.placements)
+        assert ends[number].standing_places == state.result.standing_places
+        assert ends[number].raw["standing_places"] == state.result.standing_places
         assert starts[number].players == ["me", "rnd"] and starts[number].bot_seed is not None
     again, replayed = games(3)  # the same seed: the bot's random choices replay
     assert [s.choices for s in replayed] == [s.choices for s in states]
@@ -705,7 +726,8 @@ def test_bot_agent_without_event_tracking_starts_each_game_once() -> None:
     assert [e.game for e in ends] == [0, 1] and agent.invalid_answers == 0
     assert ends[1].raw == {"type": "game_end", "game": 1, "placements": ends[1].placements,
                            "desmos": ends[1].desmos, "ascension": ends[1].ascension,
-                           "tiebreak": ends[1].tiebreak, "forfeits": {}}
+                           "tiebreak": ends[1].tiebreak, "forfeits": {},
+                           "standing_places": ends[1].placements}
 
 
 def test_a_second_hello_begins_a_new_match_with_a_new_bot_instance() -> None:

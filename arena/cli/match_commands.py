@@ -10,7 +10,7 @@ import datetime as dt
 import json
 import math
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -85,7 +85,8 @@ MATCH_HELP = "\n\n".join([
     "Under the bots' table each bot's failures are told a line per failure type, with its "
     "first detail (and how many others); --failures lists every distinct reason instead, "
     "each with how often and the first game and seat it happened in; --json always carries "
-    "them (failure_reasons).",
+    "them (failure_reasons). Ctrl-C stops the match: how far it got and the failures of the "
+    "games that ended are told on stderr (exit 130).",
     "With --duplicate each deal is played once per seat order: rotations (k orders for k "
     "bots) or permutations (k!); --games is then a multiple of that.",
     "Example: arena match bots/random.py bots/greedy.py --games 10 --seed 1",
@@ -189,7 +190,7 @@ def match(
     try:
         outcome = series.play(on_game=_progress_printer(series, test, show.progress))
     except (KeyboardInterrupt, FilesChangedError):  # the error, if any, says why after
-        _print_interrupted(series, seed)
+        _print_interrupted(series, seed, show.failures)
         raise
     if as_json:
         typer.echo(json.dumps({**_match_json(outcome, seed, test), "event_date": day.isoformat(),
@@ -221,14 +222,17 @@ def _shown(verbose: bool, quiet: bool, progress: int, table: bool,
                  failures=failures)
 
 
-def _print_interrupted(series: MatchSeries, seed: int) -> None:
-    """On stderr, after a Ctrl-C: how far the match got, and the test so far."""
+def _print_interrupted(series: MatchSeries, seed: int, every_reason: bool = False) -> None:
+    """On stderr, after a Ctrl-C: how far the match got, the test so far, and why bots failed
+    in the games that ended (every distinct reason with ``every_reason``, as --failures)."""
     typer.echo(_interrupted(series.played, series.games, seed, series.records,
                             series.event_date), err=True)
     whole = series.whole_deals()  # the test counts deals
     if series.test is not None and whole:
         typer.echo("\n".join(_head_to_head_lines(whole[0].names, first_bot_score(whole),
                                                  series.test, None)), err=True)
+    if reasons := _failure_reasons(series.played, every_reason):
+        typer.echo("\n".join(reasons), err=True)
 
 
 def _games(games: int | None, bots: int, seating: str, sequential: bool) -> int:
@@ -254,13 +258,13 @@ def _match_json(outcome: MatchOutcome, seed: int, test: SprtTest | None) -> dict
                              "bounds": [round(b, 4) for b in test.bounds],
                              "decision": test.decision(score)}
     return {"seed": seed, **outcome.to_json(), **extra,
-            "failure_reasons": [_reason_json(reason) for reason in _reasons(outcome)]}
+            "failure_reasons": [_reason_json(reason) for reason in _reasons(outcome.games)]}
 
 
-def _reasons(outcome: MatchOutcome, label: Callable[[int], str] = str) -> list[Reason]:
-    """Every distinct reason a bot of the match failed, its first game named by ``label``."""
+def _reasons(games: Sequence[GameOutcome], label: Callable[[int], str] = str) -> list[Reason]:
+    """Every distinct reason a bot failed in ``games``, its first game named by ``label``."""
     return distinct_reasons((game.names[f["seat"]], label(game.game_index), f)
-                            for game in outcome.games for f in game.failures)
+                            for game in games for f in game.failures)
 
 
 def _reason_json(reason: Reason) -> dict[str, Any]:
@@ -433,7 +437,7 @@ def _render_match(outcome: MatchOutcome, seed_line: str, show: Shown,
     if show.table:
         lines.extend([_games_table(outcome, width), ""])
     lines.append(_bots_table(outcome, width))
-    reasons = _failure_reasons(outcome, show.failures)
+    reasons = _failure_reasons(outcome.games, show.failures)
     lines.extend(reasons if width is None else (hanging(line, width) for line in reasons))
     return "\n".join(lines)
 
@@ -497,16 +501,16 @@ def _bots_table(outcome: MatchOutcome, width: int | None = None) -> str:
     return f"{table}\nNo {said}."
 
 
-def _failure_reasons(outcome: MatchOutcome, every: bool) -> list[str]:
+def _failure_reasons(games: Sequence[GameOutcome], every: bool) -> list[str]:
     """Why each bot failed: a line per bot and type (:func:`arena.referee.failures.describe`),
     and where some reasons are left out a pointer to --failures; or (``every``) every distinct
     reason (:func:`arena.referee.failures.distinct_reasons`)."""
-    reasons = _reasons(outcome, lambda game: f"game {game}")
+    reasons = _reasons(games, lambda game: f"game {game}")
     if every:
         lines = [reason.line() for reason in reasons]
     else:
         lines = describe((game.names[f["seat"]], str(game.game_index), f)
-                         for game in outcome.games for f in game.failures)
+                         for game in games for f in game.failures)
         if describe_leaves_out(reasons):
             lines.append("(--failures lists every reason, with how often)")
     return ["", "Failures:", *(f"  {line}" for line in lines)] if lines else []

@@ -4,6 +4,11 @@ first, where the match's summary tells one detail per bot and type (and points t
 from __future__ import annotations
 
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,3 +72,36 @@ def test_json_carries_every_distinct_reason(tmp_path: Path) -> None:
         {"bot": "garbled", "type": "protocol_error", "detail": NO_CHOICE, "times": 1,
          "first_game": 0, "first_seat": 0},
     ]
+
+
+@needs_sandbox
+def test_an_interrupted_match_tells_the_failures_of_the_games_that_ended(
+        tmp_path: Path) -> None:
+    """Ctrl-C once the first progress line is out: how far the match got, then every reason
+    a bot failed in the games that ended, and the exit of an interrupted command (130)."""
+    root = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-m", "arena.cli.main", "match", str(GARBLED),
+               str(SAMPLE_BOTS_DIR / "random.py"), "--sprt", "0,10", "--progress", "1",
+               "--games", "200", "--seed", "3", "--max-strikes", "2", "--failures",
+               "--event-date", "2026-11-29"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                          env={**os.environ, "PYTHONPATH": str(root),
+                               "ARENA_BOTS_DIR": str(tmp_path / "registry")}) as match:
+        assert match.stdout is not None
+        assert match.stdout.readline().startswith("Games 2: ")
+        match.send_signal(signal.SIGINT)
+        _, stderr = match.communicate(timeout=120)
+    told = stderr.splitlines()
+    ended = re.fullmatch(r"Interrupted after (\d+) of 200 games \(--seed 3 --event-date "
+                         r"2026-11-29 replays them\); wins so far: garbled 0, random \d+",
+                         told[1])
+    assert ended is not None, stderr
+    games = int(ended[1])  # a game may end between the line and the signal
+    assert told[4:] == [
+        "",
+        "Failures:",
+        f"  garbled protocol_error {2 * games} times (first game 0, seat 0): {NOT_JSON}",
+        f"  garbled protocol_error {games} times (first game 0, seat 0): {NO_CHOICE}",
+        "Interrupted.",
+    ]
+    assert match.returncode == 130

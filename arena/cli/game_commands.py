@@ -46,6 +46,10 @@ _GAME_HELP = "\n\n".join([
     "from game to game. The bot runs unsandboxed, as you: one submitted to the bots "
     "directory, or whose files another user owns, is refused unless --unsandboxed.",
     "Example: PYTHONHASHSEED=0 arena game swiss/r1/t0/g3 --seat 1 --rerun my_bot.py",
+    "With a records file and --failures, instead of one game: every distinct reason a bot "
+    "failed in the file's games, how often, and the first record and seat it happened in "
+    "(arena status NAME --failures does the same for a stored tournament).",
+    "Example: arena game games.jsonl --failures",
 ])
 
 
@@ -83,6 +87,9 @@ def game(
     unsandboxed: Annotated[bool, typer.Option(
         "--unsandboxed", help="With --rerun: rerun a bot that is not yours (submitted, or "
         "another user's files), in this process, as you, all the same.")] = False,
+    failures: Annotated[bool, typer.Option(
+        "--failures", help="With a records file: every distinct reason a bot failed in its "
+        "games, how often, and where first.")] = False,
 ) -> None:
     """Show one game (help text: ``_GAME_HELP``)."""
     import json
@@ -91,16 +98,13 @@ def game(
     from arena.common.printable import printable_log
     from arena.referee.game_report import report_game, seat_view
 
-    if fmt not in ("text", "json"):
-        raise typer.BadParameter(f"unknown format '{fmt}' (choose text or json)",
-                                 param_hint="--format")
-    if html is not None and seat is not None:
-        # the page carries every hand for its views: written under --seat it would pass for
-        # one seat's view and show whoever opens it every card
-        raise typer.BadParameter(f"the replay page holds every seat's cards; write it without "
-                                 f"--seat and pick the seat in its View menu (or open it at "
-                                 f"#view={seat})", param_hint="--seat")
+    _check_flags(fmt, html, seat)
     _check_rerun_flags(rerun, seat, fmt, bool(option) or debug or from_start or unsandboxed)
+    if failures:
+        _check_failures_flags(ref, seat is not None or html is not None or rerun is not None
+                              or fmt != "text")
+        typer.echo("\n".join(_records_failures(Path(ref))))
+        return
     title, record = _load_game(ref, number, db)
     if html is not None:
         from arena.cli.report_commands import write_game_html
@@ -160,6 +164,86 @@ def _check_rerun_flags(rerun: Path | None, seat: int | None, fmt: str,
                                  param_hint="--seat")
     if fmt != "text":
         raise typer.BadParameter("--rerun tells its answers as text", param_hint="--format")
+
+
+def _check_flags(fmt: str, html: Path | None, seat: int | None) -> None:
+    """--format is text or json, and --html writes every seat's page, not one seat's."""
+    if fmt not in ("text", "json"):
+        raise typer.BadParameter(f"unknown format '{fmt}' (choose text or json)",
+                                 param_hint="--format")
+    if html is not None and seat is not None:
+        # the page carries every hand for its views: written under --seat it would pass for
+        # one seat's view and show whoever opens it every card
+        raise typer.BadParameter(f"the replay page holds every seat's cards; write it without "
+                                 f"--seat and pick the seat in its View menu (or open it at "
+                                 f"#view={seat})", param_hint="--seat")
+
+
+def _check_failures_flags(ref: str, one_game: bool) -> None:
+    """--failures reads a whole records file, and shows it as text only."""
+    path = Path(ref)
+    if not path.exists() or path.is_dir():
+        raise typer.BadParameter(f"--failures lists a records file's failures; {ref} is none "
+                                 "(a stored tournament's: arena status NAME --failures)",
+                                 param_hint="--failures")
+    if one_game:
+        raise typer.BadParameter("--failures lists the whole file's; --seat, --html, --rerun "
+                                 "and --format json show one game", param_hint="--failures")
+
+
+def _records_failures(path: Path) -> list[str]:
+    """Every distinct reason a bot failed in the records of ``path``, as ``arena status NAME
+    --failures`` tells a tournament's; a record that is not JSON (a killed match's torn
+    last line) is skipped and said."""
+    from arena.engine.record import records_in
+    from arena.errors import ReplayError
+    from arena.referee.failures import counts_line, distinct_reasons
+
+    failed: list[tuple[str, str, dict[str, Any]]] = []
+    unread: list[int] = []
+    number = 0
+    for number, read in enumerate(records_in(path), 1):
+        try:
+            record = read()
+        except ReplayError:
+            unread.append(number)
+            continue
+        label = f"record {number}{_game_id(record)}"
+        failed.extend((name, label, failure) for name, failure in _named_failures(record))
+    skipped = ([f"record{'s' if len(unread) > 1 else ''} "
+                f"{', '.join(map(str, unread))} skipped: not JSON"] if unread else [])
+    if not failed:
+        return [f"no bot failures in {path} ({number} game record"
+                f"{'' if number == 1 else 's'})", *skipped]
+    return [f"failures in {path}: " + counts_line(f for _, _, f in failed),
+            *(reason.line() for reason in distinct_reasons(failed)), *skipped,
+            f"open one: arena game {path} -n RECORD --seat SEAT"]
+
+
+def _game_id(record: Any) -> str:
+    """``, cup/r1/t0/g2``: the game a referee's record is of, as ``arena game`` titles it
+    (a tournament's records file holds many matches); empty where it does not say."""
+    referee = record.get("referee") if isinstance(record, dict) else None
+    if not isinstance(referee, dict) or "match_id" not in referee:
+        return ""
+    return f", {referee.get('match_id')}/g{referee.get('game_index')}"
+
+
+def _named_failures(record: Any) -> list[tuple[str, dict[str, Any]]]:
+    """A record's bot failures, each with its seat's player name (a simulated game's record
+    has none; a damaged one's are read as far as they go)."""
+    if not isinstance(record, dict) or not isinstance(record.get("referee"), dict):
+        return []
+    players = record.get("players")
+    found = record["referee"].get("failures")
+    named = []
+    for failure in found if isinstance(found, list) else []:
+        if isinstance(failure, dict):
+            seat = failure.get("seat")
+            name = (players[seat] if isinstance(players, list) and isinstance(seat, int)
+                    and 0 <= seat < len(players) else failure.get("bot", "?"))
+            named.append((str(name), failure))
+    return named
 
 
 def _warn_unless_it_replays(title: str, record: dict[str, Any]) -> None:

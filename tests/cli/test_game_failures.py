@@ -1,0 +1,70 @@
+"""``arena game FILE --failures``: every distinct reason a bot failed in a records file's games
+(``arena match --records``, ``arena status NAME --records``), as ``arena status NAME
+--failures`` tells a stored tournament's."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+
+runner = CliRunner()
+
+SLOW = "no answer within 1000 ms"
+RAISED = "exited mid-game (exit code 1)"
+
+
+def _record(players: list[str], *failures: tuple[int, str, str],
+            game: int = 0) -> dict[str, Any]:
+    """A record's fields that --failures reads: the players, the game's id and the referee's
+    failures."""
+    return {"players": players, "referee": {"match_id": "cup/r1/t0", "game_index": game,
+                                            "failures": [
+        {"seat": seat, "bot": f"{players[seat]}@0123456789ab", "type": kind, "detail": detail}
+        for seat, kind, detail in failures]}}
+
+
+def _records(tmp_path: Path, *records: dict[str, Any], torn: bool = False) -> Path:
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(json.dumps(record) + "\n" for record in records)
+                    + ('{"players": ["a' if torn else ""))
+    return path
+
+
+def test_every_distinct_reason_with_how_often_and_the_first_record_and_seat(
+        tmp_path: Path) -> None:
+    path = _records(tmp_path, _record(["ann", "bob"]),
+                    _record(["bob", "ann"], (1, "timeout", SLOW), (0, "crash", RAISED), game=1),
+                    _record(["ann", "bob"], (0, "timeout", SLOW), game=2), torn=True)
+    result = runner.invoke(app, ["game", str(path), "--failures"])
+    assert (result.exit_code, result.stdout) == (0, "\n".join([
+        f"failures in {path}: crash 1, timeout 2",
+        f"ann timeout 2 times (first record 2, cup/r1/t0/g1, seat 1): {SLOW}",
+        f"bob crash once (first record 2, cup/r1/t0/g1, seat 0): {RAISED}",
+        "record 4 skipped: not JSON",
+        f"open one: arena game {path} -n RECORD --seat SEAT",
+    ]) + "\n")
+
+
+def test_a_file_without_failures_says_so(tmp_path: Path) -> None:
+    path = _records(tmp_path, _record(["ann", "bob"]), {"players": ["ann", "bob"]})
+    result = runner.invoke(app, ["game", str(path), "--failures"])
+    assert (result.exit_code, result.stdout) == (0, f"no bot failures in {path} (2 game "
+                                                    "records)\n")
+
+
+def test_failures_goes_with_a_records_file_and_no_one_game_option(tmp_path: Path) -> None:
+    path = _records(tmp_path, _record(["ann", "bob"]))
+    stored = runner.invoke(app, ["game", "cup/r1/t0/g0", "--failures"])
+    assert stored.exit_code == 2 and "arena status NAME --failures" in _said(stored.output)
+    seated = runner.invoke(app, ["game", str(path), "--failures", "--seat", "1"])
+    assert seated.exit_code == 2 and "--format json show one game" in _said(seated.output)
+
+
+def _said(output: str) -> str:
+    """A usage error's words, whatever the width its box was wrapped at."""
+    return " ".join(output.replace("│", " ").split())

@@ -20,6 +20,7 @@ import typer
 from arena.cli.bot_options import DecisionMs, StartupMs, limits_of, with_options
 from arena.cli.options import EventDateOption, event_day
 from arena.cli.output_file import check_output_file
+from arena.cli.signals import stop_on_sigterm
 from arena.cli.terminal import fill_words, hanging, terminal_width, wrapped
 from arena.common.fitting import fit_rows, not_shown
 from arena.common.plural import counted
@@ -86,7 +87,7 @@ MATCH_HELP = "\n\n".join([
     "first detail (and how many others); --failures lists every distinct reason instead, "
     "each with how often and the first game and seat it happened in; --json always carries "
     "them (failure_reasons). Ctrl-C stops the match: how far it got and the failures of the "
-    "games that ended are told on stderr (exit 130).",
+    "games that ended are told on stderr (exit 130; SIGTERM the same, exit 143).",
     "With --duplicate each deal is played once per seat order: rotations (k orders for k "
     "bots) or permutations (k!); --games is then a multiple of that.",
     "Example: arena match bots/random.py bots/greedy.py --games 10 --seed 1",
@@ -188,7 +189,8 @@ def match(
     series = MatchSeries(entrants, games, seed, limits, seating, test, records, rules=rules,
                          ponder=ponder, deals=book, event_date=day)
     try:
-        outcome = series.play(on_game=_progress_printer(series, test, show.progress))
+        with stop_on_sigterm():  # as Ctrl-C: how far it got said, the bots reaped
+            outcome = series.play(on_game=_progress_printer(series, test, show.progress))
     except (KeyboardInterrupt, FilesChangedError):  # the error, if any, says why after
         _print_interrupted(series, seed, show.failures)
         raise

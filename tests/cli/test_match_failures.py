@@ -75,10 +75,13 @@ def test_json_carries_every_distinct_reason(tmp_path: Path) -> None:
 
 
 @needs_sandbox
+@pytest.mark.parametrize(("stop", "said", "code"), [("SIGINT", "Interrupted.", 130),
+                                                    ("SIGTERM", "Terminated.", 143)])
 def test_an_interrupted_match_tells_the_failures_of_the_games_that_ended(
-        tmp_path: Path) -> None:
-    """Ctrl-C once the first progress line is out: how far the match got, then every reason
-    a bot failed in the games that ended, and the exit of an interrupted command (130)."""
+        tmp_path: Path, stop: str, said: str, code: int) -> None:
+    """Ctrl-C (or SIGTERM, which stops it the same way) once the first progress line is out:
+    how far the match got, then every reason a bot failed in the games that ended, and the
+    exit of an interrupted command, as arena run's (SIGTERM ended it silently, -15)."""
     root = Path(__file__).resolve().parents[2]
     command = [sys.executable, "-m", "arena.cli.main", "match", str(GARBLED),
                str(SAMPLE_BOTS_DIR / "random.py"), "--sprt", "0,10", "--progress", "1",
@@ -89,7 +92,7 @@ def test_an_interrupted_match_tells_the_failures_of_the_games_that_ended(
                                "ARENA_BOTS_DIR": str(tmp_path / "registry")}) as match:
         assert match.stdout is not None
         assert match.stdout.readline().startswith("Games 2: ")
-        match.send_signal(signal.SIGINT)
+        match.send_signal(getattr(signal, stop))
         _, stderr = match.communicate(timeout=120)
     told = stderr.splitlines()
     ended = re.fullmatch(r"Interrupted after (\d+) of 200 games \(--seed 3 --event-date "
@@ -102,6 +105,6 @@ def test_an_interrupted_match_tells_the_failures_of_the_games_that_ended(
         "Failures:",
         f"  garbled protocol_error {2 * games} times (first game 0, seat 0): {NOT_JSON}",
         f"  garbled protocol_error {games} times (first game 0, seat 0): {NO_CHOICE}",
-        "Interrupted.",
+        said,
     ]
-    assert match.returncode == 130
+    assert match.returncode == code

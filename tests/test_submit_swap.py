@@ -189,3 +189,40 @@ def test_a_link_made_in_the_registered_copy_after_its_look_is_not_kept(
     assert not any("the organiser's own" in path.read_text()
                    for path in bots.rglob("*") if path.is_file() and not path.is_symlink())
     assert not (bots / ".versions" / f"alpha@{old.version}").exists()
+
+
+@pytest.mark.parametrize("kind", ["module", "directory"])
+@pytest.mark.parametrize("existed", [True, False])
+def test_a_versions_link_swapped_in_after_the_look_gets_no_kept_copy(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str, existed: bool) -> None:
+    """Whoever may write the bots directory swaps '.versions' for a link after the update
+    looked at it and before it wrote the kept copy: the copy, written by path, landed at the
+    link's target, outside the bots directory."""
+    from arena.registry import staging
+
+    bots, outside = tmp_path / "bots", tmp_path / "outside"
+    source = tmp_path / ("alpha.py" if kind == "module" else "alpha")
+    _write_version(source, kind, 0)
+    old = submit(source, bots_dir=bots, check=passing)
+    outside.mkdir()
+    if existed:
+        (bots / ".versions").mkdir()
+    swapped: list[bool] = []
+
+    def swap_then(copy: Any) -> Any:
+        def copied(*args: Any, **kwargs: Any) -> None:
+            # the registered copy kept, not the submitted one staged
+            if Path(args[0]).is_relative_to(bots.resolve()) and not swapped:
+                (bots / ".versions").rename(bots / ".versions-moved")
+                (bots / ".versions").symlink_to(outside)
+                swapped.append(True)
+            copy(*args, **kwargs)
+        return copied
+
+    monkeypatch.setattr(staging, "copy_tree", swap_then(staging.copy_tree))
+    monkeypatch.setattr(staging, "copy_module", swap_then(staging.copy_module))
+    _write_version(source, kind, 1)
+    submit(source, bots_dir=bots, check=passing, update=True)
+    assert swapped and list(outside.iterdir()) == []
+    kept = bots / ".versions-moved" / f"alpha@{old.version}"
+    assert resolve(kept if kind == "directory" else kept / "alpha.py").version == old.version

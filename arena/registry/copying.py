@@ -11,10 +11,10 @@ import contextlib
 import ctypes
 import errno
 import os
-import shutil
 import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from arena.common.printable import printable
 from arena.errors import SubmitError
@@ -103,28 +103,38 @@ def swap_in(new: Path, target: Path, aside: Path) -> None:
         move(new, target)
 
 
-def remove_copy(staging: Path) -> None:
+def remove_copy(staging: Path, dir_fd: int | None = None) -> None:
     """Remove a submit's copy, read-only directories and all, through descriptors: whoever
     may write the bots directory could swap it for a link meanwhile, and a walk by path
-    would then reach (open up, empty) the link's target."""
+    would then reach (open up, empty) the link's target. With ``dir_fd``, ``staging`` is a
+    name in that directory (opened already, so no path step is looked up again)."""
+    if dir_fd is not None:
+        _remove_in(dir_fd, str(staging))
+        return
     try:
         parent = os.open(staging.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError:
         return
     try:
-        top = os.open(staging.name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
+        _remove_in(parent, staging.name)
+    finally:
+        os.close(parent)
+
+
+def _remove_in(parent: int, name: str) -> None:
+    """Remove the directory ``name`` of ``parent`` and everything in it."""
+    try:
+        top = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC,
                       dir_fd=parent)
     except OSError:  # gone, or a link now: removed as a name, never followed
         with contextlib.suppress(OSError):
-            os.unlink(staging.name, dir_fd=parent)
-        os.close(parent)
+            os.unlink(name, dir_fd=parent)
         return
     with contextlib.suppress(OSError):
         _empty(top)
     os.close(top)
     with contextlib.suppress(OSError):
-        os.rmdir(staging.name, dir_fd=parent)
-    os.close(parent)
+        os.rmdir(name, dir_fd=parent)
 
 
 def _empty(top: int) -> None:
@@ -142,9 +152,10 @@ def _empty(top: int) -> None:
                 os.unlink(name, dir_fd=root_fd)
 
 
-def copy_module(source: Path, target: Path) -> None:
+def copy_module(source: Path, target: Path | str, *, dir_fd: int | None = None) -> None:
     """Copy a module bot's file (its resolved path: never through a link, which could have
-    been made to /dev/zero since, copied without end)."""
+    been made to /dev/zero since, copied without end) to a new file ``target`` (of
+    ``dir_fd``, when given), its mode and times kept."""
     try:
         fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError as exc:
@@ -153,20 +164,39 @@ def copy_module(source: Path, target: Path) -> None:
         raise SubmitError(f"{source} changed while it was checked: it is a symbolic link "
                           "now") from None
     with open(fd, "rb") as src:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             raise SubmitError(f"{source} changed while it was checked: {source} is not a "
                               "regular file")
-        with open(target, "wb") as out:
-            shutil.copyfileobj(src, out)
-    shutil.copystat(source, target, follow_symlinks=False)
+        _write_copy(src, target, dir_fd, info)
 
 
-def copy_tree(source: Path, target: Path) -> None:
-    """Copy a bot directory through descriptors (its root, each directory below and each
-    file opened without following a link, a FIFO never waited on): a path would follow a
-    link made since the check, and a root or file made a link to /dev or /dev/zero would be
-    copied without end. Links are copied as links, then refused in the check's words;
-    anything else but regular files and directories is refused here."""
+def _write_copy(src: BinaryIO, target: Path | str, dir_fd: int | None, info: os.stat_result,
+                budget: list[int] | None = None) -> bool:
+    """Write what ``src`` holds to a new file ``target`` (never through a link) with the
+    mode and times of ``info``; False when ``budget`` (files, bytes left) ran out."""
+    out_fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+                     | os.O_CLOEXEC, 0o600, dir_fd=dir_fd)
+    with open(out_fd, "wb") as out:
+        while chunk := src.read(1 << 20):
+            if budget is not None:
+                budget[1] -= len(chunk)
+                if budget[1] < 0:
+                    return False
+            out.write(chunk)
+        out.flush()
+        os.fchmod(out_fd, stat.S_IMODE(info.st_mode))
+        os.utime(out_fd, ns=(info.st_atime_ns, info.st_mtime_ns))
+    return True
+
+
+def copy_tree(source: Path, target: Path | str, *, dir_fd: int | None = None) -> None:
+    """Copy a bot directory to the new directory ``target`` (of ``dir_fd``, when given)
+    through descriptors, on both sides (its root, each directory below and each file opened
+    without following a link, a FIFO never waited on): a path would follow a link made since
+    the check, and a root or file made a link to /dev or /dev/zero would be copied without
+    end. Links are copied as links, then refused in the check's words; anything else but
+    regular files and directories is refused here."""
     try:
         root = os.open(source, _OPEN_NO_FOLLOW | os.O_DIRECTORY)
     except OSError as exc:
@@ -174,61 +204,85 @@ def copy_tree(source: Path, target: Path) -> None:
             raise
         raise SubmitError(f"{source} changed while it was checked: it is a symbolic link "
                           "now") from None
-    budget = [MAX_BOT_FILES, MAX_BOT_BYTES]
-    modes: list[tuple[Path, int]] = []
     try:
-        for dirpath, dirnames, filenames, dir_fd in os.fwalk(dir_fd=root):
-            if dirpath.count(os.sep) >= _MAX_DEPTH and dirnames:  # before fwalk recurses
-                raise SubmitError(f"{source} changed while it was checked: its directories "
-                                  f"nest more than {_MAX_DEPTH} deep now")
-            here = target / dirpath
-            here.mkdir()
-            modes.append((here, os.fstat(dir_fd).st_mode))
-            for name in [d for d in dirnames if _copied(d)]:
-                if stat.S_ISLNK(os.lstat(name, dir_fd=dir_fd).st_mode):
-                    (here / name).symlink_to(os.readlink(name, dir_fd=dir_fd))
-            # fwalk itself never enters a link, even one made from here on
-            dirnames[:] = [d for d in dirnames if _copied(d) and not (here / d).is_symlink()]
-            for name in filenames:
-                if _copied(name):
-                    _copy_file(name, dir_fd, here / name, source, source / dirpath / name,
-                               budget)
+        os.mkdir(target, 0o700, dir_fd=dir_fd)
+        top = os.open(target, _OPEN_NO_FOLLOW | os.O_DIRECTORY, dir_fd=dir_fd)
+    except BaseException:
+        os.close(root)
+        raise
+    try:
+        modes = _copy_below(source, root, top)
+        for relative, mode in reversed(modes):  # (a read-only one is filled first)
+            with _opened_below(top, relative) as directory:
+                os.fchmod(directory, stat.S_IMODE(mode))
     finally:
         os.close(root)
-    for directory, mode in reversed(modes):  # (a read-only one is filled first)
-        directory.chmod(stat.S_IMODE(mode))
+        os.close(top)
+
+
+def _copy_below(source: Path, root: int, top: int) -> list[tuple[str, int]]:
+    """Copy what the directory ``root`` (``source``) holds into the directory ``top``; the
+    copied directories and their modes, to be given once they are filled."""
+    budget = [MAX_BOT_FILES, MAX_BOT_BYTES]
+    modes: list[tuple[str, int]] = []
+    for dirpath, dirnames, filenames, from_fd in os.fwalk(dir_fd=root):
+        if dirpath.count(os.sep) >= _MAX_DEPTH and dirnames:  # before fwalk recurses
+            raise SubmitError(f"{source} changed while it was checked: its directories "
+                              f"nest more than {_MAX_DEPTH} deep now")
+        modes.append((dirpath, os.fstat(from_fd).st_mode))
+        with _opened_below(top, dirpath) as into:
+            linked = [d for d in dirnames if _copied(d)
+                      and stat.S_ISLNK(os.lstat(d, dir_fd=from_fd).st_mode)]
+            for name in linked:
+                os.symlink(os.readlink(name, dir_fd=from_fd), name, dir_fd=into)
+            # fwalk itself never enters a link, even one made from here on
+            dirnames[:] = [d for d in dirnames if _copied(d) and d not in linked]
+            for name in dirnames:
+                os.mkdir(name, 0o700, dir_fd=into)
+            for name in filenames:
+                if _copied(name):
+                    _copy_file(name, from_fd, into, source, source / dirpath / name, budget)
+    return modes
+
+
+@contextlib.contextmanager
+def _opened_below(top: int, relative: str) -> Iterator[int]:
+    """The directory ``relative`` (``.``, or names joined by '/') below ``top``, each step
+    opened without following a link."""
+    fd = os.dup(top)
+    try:
+        for part in (p for p in relative.split(os.sep) if p not in ("", ".")):
+            step = os.open(part, _OPEN_NO_FOLLOW | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = step
+        yield fd
+    finally:
+        os.close(fd)
 
 
 def _copied(name: str) -> bool:
     return name not in SKIPPED_DIRS and not name.endswith(SKIPPED_SUFFIXES)
 
 
-def _copy_file(name: str, dir_fd: int, target: Path, root: Path, shown: Path,
+def _copy_file(name: str, dir_fd: int, into: int, root: Path, shown: Path,
                budget: list[int]) -> None:
     """Copy the file ``name`` of ``dir_fd`` (``shown``, of the submitted directory ``root``)
-    to ``target`` within ``budget`` (files, bytes left: a file may grow while it is read)."""
+    to ``name`` in ``into`` within ``budget`` (files, bytes left: a file may grow while it
+    is read)."""
     try:
         fd = os.open(name, _OPEN_NO_FOLLOW, dir_fd=dir_fd)
     except OSError as exc:
         if exc.errno != errno.ELOOP:
             raise
-        target.symlink_to(os.readlink(name, dir_fd=dir_fd))
+        os.symlink(os.readlink(name, dir_fd=dir_fd), name, dir_fd=into)
         return
     with open(fd, "rb") as src:
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode):
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
             raise SubmitError(f"{root} changed while it was checked: {printable(str(shown))} "
                               "is not a regular file: a bot directory may hold only regular "
                               "files and directories")
         budget[0] -= 1
-        with open(target, "wb") as out:
-            while budget[0] >= 0 and (chunk := src.read(1 << 20)):
-                budget[1] -= len(chunk)
-                if budget[1] < 0:
-                    break
-                out.write(chunk)
-        if min(budget) < 0:
+        if budget[0] < 0 or not _write_copy(src, name, into, info, budget):
             raise SubmitError(f"{root} changed while it was checked: it holds more than "
                               f"{MAX_BOT_FILES:,} files or {MAX_BOT_BYTES >> 20} MiB now")
-        os.chmod(target, stat.S_IMODE(st.st_mode))
-        os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))

@@ -36,6 +36,8 @@ _REGISTRY_TMP = ".registry-"
 #: The prefix of a submit's copy in the making, followed by its process id.
 _STAGING = ".incoming-"
 
+_NO_FOLLOW_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
 
 @contextlib.contextmanager
 def registry_lock(bots_dir: Path) -> Iterator[None]:
@@ -136,36 +138,81 @@ def put_in_place(bots_dir: Path, spec: BotSpec, staged: Path, target: Path,
 def _keep_version(bots_dir: Path, name: str, where: Path) -> None:
     """Copy a registered bot's files to ``.versions/<name>@<version>/`` before an update
     replaces them: a tournament that started with that version still resumes with it, and
-    ``name@version`` names it in a spec or a match."""
+    ``name@version`` names it in a spec or a match. Through descriptors: whoever may write
+    the bots directory could make ``.versions`` (or the entry) a link between a look and a
+    write by path, and the copy would be written at its target, outside the bots directory,
+    or the target's files taken for the kept version."""
     old = spec_from_path(where, name)
-    kept = bots_dir / VERSIONS_DIR / f"{name}@{old.version}"
-    # a link made by whoever may write the bots directory would have the copy written at
-    # its target, or its target's files taken for the kept version
-    for path in (kept.parent, kept):
-        if path.is_symlink():
-            raise SubmitError(f"{printable(str(path))} is a symbolic link (to "
-                              f"{printable(os.readlink(path))}): the kept versions must be the "
-                              "bots directory's own; nothing was registered (make it a "
-                              "directory of the bots directory, or remove it)")
-    if kept.exists():
-        return
-    kept.parent.mkdir(exist_ok=True)
-    if not where.is_dir():
-        kept.mkdir()
-        copy_module(where.resolve(), kept / f"{name}.py")  # (its bytes, never a link's)
-        return
-    # a link made by hand at the registered path is read where it leads, as looked; links
-    # within are copied as links, refused below: the files may have changed since the look
-    copy_tree(where.resolve(), kept)
+    kept = f"{name}@{old.version}"
+    with _versions_directory(bots_dir) as versions:
+        try:
+            info: os.stat_result | None = os.lstat(kept, dir_fd=versions)
+        except FileNotFoundError:
+            info = None
+        if info is not None and stat.S_ISLNK(info.st_mode):
+            raise _linked(bots_dir / VERSIONS_DIR / kept, os.readlink(kept, dir_fd=versions))
+        if info is not None:
+            return
+        if not where.is_dir():
+            os.mkdir(kept, dir_fd=versions)
+            with _directory(kept, versions) as into:  # (its bytes, never a link's)
+                copy_module(where.resolve(), f"{name}.py", dir_fd=into)
+            return
+        # a link made by hand at the registered path is read where it leads, as looked; links
+        # within are copied as links, refused below: the files may have changed since the look
+        copy_tree(where.resolve(), kept, dir_fd=versions)
+        with _directory(kept, versions) as copy:
+            made = Path(f"/proc/self/fd/{copy}")  # the copy made, wherever it is named now
+            if not made.is_dir():  # (no /proc mounted)
+                made = bots_dir / VERSIONS_DIR / kept
+            try:
+                same = spec_from_path(made, name).version == old.version
+            except BotError:
+                same = False
+        if not same:
+            remove_copy(Path(kept), dir_fd=versions)
+            raise SubmitError(f"the registered copy of {name!r} at {printable(str(where))} "
+                              "changed while it was kept (whoever may write the bots "
+                              "directory changed it); nothing was registered")
+
+
+@contextlib.contextmanager
+def _versions_directory(bots_dir: Path) -> Iterator[int]:
+    """A descriptor of the bots directory's ``.versions``, made if missing; refused when it
+    is a link (what lies at its target is not the bots directory's)."""
+    bots = os.open(bots_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
-        same = spec_from_path(kept, name).version == old.version
-    except BotError:
-        same = False
-    if not same:
-        remove_copy(kept)
-        raise SubmitError(f"the registered copy of {name!r} at {printable(str(where))} changed "
-                          "while it was kept (whoever may write the bots directory changed it); "
-                          "nothing was registered")
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(VERSIONS_DIR, dir_fd=bots)
+        try:
+            versions = os.open(VERSIONS_DIR, _NO_FOLLOW_DIRECTORY, dir_fd=bots)
+        except OSError:
+            if stat.S_ISLNK(os.lstat(VERSIONS_DIR, dir_fd=bots).st_mode):
+                raise _linked(bots_dir / VERSIONS_DIR,
+                              os.readlink(VERSIONS_DIR, dir_fd=bots)) from None
+            raise
+    finally:
+        os.close(bots)
+    try:
+        yield versions
+    finally:
+        os.close(versions)
+
+
+@contextlib.contextmanager
+def _directory(name: str, parent: int) -> Iterator[int]:
+    """A descriptor of the directory ``name`` of ``parent``, never through a link."""
+    fd = os.open(name, _NO_FOLLOW_DIRECTORY, dir_fd=parent)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _linked(path: Path, target: str) -> SubmitError:
+    return SubmitError(f"{printable(str(path))} is a symbolic link (to {printable(target)}): "
+                       "the kept versions must be the bots directory's own; nothing was "
+                       "registered (make it a directory of the bots directory, or remove it)")
 
 
 def _hold(staging: Path) -> int:

@@ -226,3 +226,49 @@ def test_a_versions_link_swapped_in_after_the_look_gets_no_kept_copy(
     assert swapped and list(outside.iterdir()) == []
     kept = bots / ".versions-moved" / f"alpha@{old.version}"
     assert resolve(kept if kind == "directory" else kept / "alpha.py").version == old.version
+
+
+def test_a_bot_resolved_while_an_update_without_an_exchange_moves_it_is_found(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without an exchange of two paths, the update renames the old directory aside, then the
+    new one in: a tournament resolving the bot in between found its files gone and stopped.
+    The reader comes exactly in between: while the old files are aside."""
+    from arena.registry import catalog
+
+    monkeypatch.setattr(copying, "exchange", lambda first, second: False)
+    bots = tmp_path / "bots"
+    source = tmp_path / "alpha"
+    _write_version(source, "directory", 0)
+    submit(source, bots_dir=bots, check=passing)
+    found: list[Any] = []
+    waiting = threading.Event()
+    real_wait = getattr(catalog, "_wait_for_submits", None)
+
+    def noticed(bots_dir: Path) -> None:
+        waiting.set()
+        if real_wait is not None:
+            real_wait(bots_dir)
+
+    monkeypatch.setattr(catalog, "_wait_for_submits", noticed, raising=False)
+
+    def resolving() -> None:
+        try:
+            found.append(resolve("alpha", bots))
+        except Exception as exc:  # the failure the tournament stopped with
+            found.append(exc)
+        waiting.set()
+
+    real_move, readers = copying.move, []
+
+    def move_then_read(source: Path, target: Path) -> None:
+        real_move(source, target)
+        if source == bots / "alpha":  # the old files are aside, the new not yet in
+            readers.append(threading.Thread(target=resolving))
+            readers[0].start()
+            waiting.wait()  # until it has found them gone (or failed)
+
+    monkeypatch.setattr(copying, "move", move_then_read)
+    _write_version(source, "directory", 1)
+    new = submit(source, bots_dir=bots, check=passing, update=True)
+    readers[0].join()  # it looks again once the update lets go of the bots directory
+    assert isinstance(found[0], BotSpec) and found[0].version == new.version

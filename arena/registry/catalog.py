@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import fcntl
 import glob
 import logging
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -44,6 +46,11 @@ __all__ = [
 ]
 
 log = logging.getLogger("arena.registry")
+
+#: How long resolving a registered bot whose files are missing waits for a submit that holds
+#: the bots directory's lock (putting files in place takes a moment; a submit stopped there
+#: must not hang a tournament's start).
+SUBMIT_WAIT_S = 30.0
 
 
 def read_entries(bots_dir: Path) -> dict[str, dict[str, Any]]:
@@ -138,6 +145,35 @@ def resolve(ref: str | Path, bots_dir: Path | None = None) -> BotSpec:
     looks_like_path = isinstance(ref, Path) or "/" in text or text.endswith(".py")
     if path.exists() and (looks_like_path or not _is_registered(text, bots_dir)):
         return spec_from_path(path)
+    spec = _registered_spec(text, path, bots_dir)
+    if spec is not None:
+        return spec
+    if looks_like_path:
+        raise BotNotFoundError(f"no bot at {text}")
+    if "@" in text:
+        return _resolve_version(text, bots_dir)
+    raise unknown_bot(text, bots_dir)
+
+
+def _registered_spec(text: str, path: Path, bots_dir: Path) -> BotSpec | None:
+    """The registered bot called ``text``, or None. Where the system cannot exchange two
+    directories, ``arena submit --update`` renames the old files aside, then the new ones
+    in: a bot the registry names whose files are missing, or went while they were read, is
+    looked at again once no submit holds the bots directory's lock (:func:`_wait_for_submits`),
+    so a tournament starting meanwhile finds the new files rather than stopping."""
+    try:
+        found = _registered_now(text, path, bots_dir)
+    except (BotNotFoundError, ManifestError):
+        if not _submitted_name(text, bots_dir):
+            raise
+        found = None
+    if found is not None or not _submitted_name(text, bots_dir):
+        return found
+    _wait_for_submits(bots_dir)
+    return _registered_now(text, path, bots_dir)
+
+
+def _registered_now(text: str, path: Path, bots_dir: Path) -> BotSpec | None:
     for name, where in registered(bots_dir):
         if name == text:
             if path.exists():
@@ -145,11 +181,33 @@ def resolve(ref: str | Path, bots_dir: Path | None = None) -> BotSpec:
                             "used (write ./%s for it)", text, where,
                             "directory" if path.is_dir() else "file", text)
             return spec_from_path(where, name)
-    if looks_like_path:
-        raise BotNotFoundError(f"no bot at {text}")
-    if "@" in text:
-        return _resolve_version(text, bots_dir)
-    raise unknown_bot(text, bots_dir)
+    return None
+
+
+def _submitted_name(text: str, bots_dir: Path) -> bool:
+    return bots_dir.is_dir() and text in read_entries(bots_dir)
+
+
+def _wait_for_submits(bots_dir: Path) -> None:
+    """Wait while a submit holds the bots directory's lock (``staging.registry_lock``: it
+    puts a bot's files in place and writes the registry under it), at most
+    :data:`SUBMIT_WAIT_S`; at once when none does."""
+    try:
+        fd = os.open(bots_dir, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return
+    deadline = time.monotonic() + SUBMIT_WAIT_S
+    try:
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    return
+                time.sleep(0.01)
+    finally:
+        os.close(fd)
 
 
 def unknown_bot(text: str, bots_dir: Path) -> BotNotFoundError:

@@ -95,7 +95,9 @@ def swap_in(new: Path, target: Path, aside: Path) -> None:
     """Put ``new`` at ``target`` in place of what is there, so that a reader of ``target``
     finds the old files or the new, never nothing: a file renamed over the old one, a
     directory exchanged with it (the old files then at ``new``). Where the system cannot
-    exchange, the old directory is renamed to ``aside`` first (a moment without it)."""
+    exchange, the old directory is renamed to ``aside`` first: a moment without it, which
+    resolving the bot bridges by waiting for the submit's lock on the bots directory and
+    looking again (``catalog._registered_spec``)."""
     if not new.is_dir() and not target.is_dir():
         os.replace(new, target)
     elif not exchange(new, target):

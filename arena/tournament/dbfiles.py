@@ -3,24 +3,29 @@ be written), the tables it holds, and what the arena says of one it cannot use: 
 (naming the databases beside it, since a spec's ``results:`` moves where ``arena run`` writes,
 not where the reading commands read), not readable, not writable, and what to do about a
 write it refused; a new one put in place whole, and the directories an opening that failed
-made, taken away again."""
+made, taken away again; and what runs killed while they made one left, removed."""
 
 from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
+import glob
 import os
+import re
 import shutil
 import sqlite3
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.errors import StoreError
+from arena.sandbox import reaper
 
 __all__ = ["SCHEMA_VERSION", "NewDirectories", "holding", "holds_no_tables", "newer_schema",
            "no_database", "other_databases", "place_new_database", "read_connection",
-           "table_names", "unreadable", "unwritable", "write_hint"]
+           "remove_abandoned_new", "table_names", "unreadable", "unwritable", "write_hint"]
 
 #: The results schema this arena reads and writes, stamped in the database as SQLite's
 #: ``user_version`` (0: a database from before the stamp, the same schema). A newer arena that
@@ -29,6 +34,8 @@ __all__ = ["SCHEMA_VERSION", "NewDirectories", "holding", "holds_no_tables", "ne
 SCHEMA_VERSION = 1
 
 
+#: How the temporary name of a database in the making ends.
+_NEW = ".new"
 #: SQLite's files of a database: itself and its companions.
 _DATABASE_SUFFIXES = ("", "-wal", "-shm", "-journal")
 #: What a file system without hard links (vfat, some FUSE and network mounts) says to one.
@@ -62,15 +69,17 @@ class NewDirectories:
 def place_new_database(path: Path, schema: str) -> None:
     """Put an empty results database holding ``schema`` at ``path``, unless another process
     puts one there first (then that one stays, and is the one opened). It is written under a
-    temporary name beside ``path`` (private, as :func:`tempfile.mkstemp` makes it) and linked
+    temporary name beside ``path`` (private, as :func:`tempfile.mkstemp` makes it; naming
+    this process, and locked while it is written: :func:`remove_abandoned_new`) and linked
     into place whole, so no process opens a half-made file at ``path``, and a creation that
     fails (a full disk, an I/O error) removes only its own temporary files: never a database
     another process made at ``path`` meanwhile and may be writing, nor a zero-byte file left
     to be taken for an empty database."""
-    handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent)
-    os.close(handle)
+    handle, name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}-", suffix=_NEW,
+                                    dir=path.parent)
     temporary = Path(name)
     try:
+        fcntl.flock(handle, fcntl.LOCK_EX)  # until its files are gone
         conn = sqlite3.connect(str(temporary), isolation_level=None)
         try:
             conn.executescript(f"BEGIN; {schema} PRAGMA user_version = {SCHEMA_VERSION}; "
@@ -86,9 +95,54 @@ def place_new_database(path: Path, schema: str) -> None:
                 raise
             _copy_unless_there(temporary, path)
     finally:
-        for suffix in _DATABASE_SUFFIXES:
-            with contextlib.suppress(OSError):
-                Path(f"{temporary}{suffix}").unlink()
+        _remove_database_files(temporary)
+        os.close(handle)
+
+
+def remove_abandoned_new(path: Path) -> None:
+    """Remove the temporary files of new databases for ``path`` that runs killed while they
+    made them (SIGKILL, a power cut) left beside it: only those whose process is gone and
+    whose lock nobody holds, so never one a live run is writing. The process id covers the
+    moment between the file's creation and its lock; the lock, a process whose id means
+    nothing here (another machine's, or another pid namespace's, sharing the directory).
+    One an older arena left names no process and is left alone."""
+    pattern = re.compile(rf"\.{re.escape(path.name)}\.(\d+)-[^/]+{re.escape(_NEW)}")
+    try:
+        found = sorted(path.parent.glob(f".{glob.escape(path.name)}.*{_NEW}"))
+    except OSError:
+        return
+    for temporary in found:
+        owner = pattern.fullmatch(temporary.name)
+        if owner is not None and not reaper.is_alive(int(owner[1])):
+            _remove_if_abandoned(temporary)
+
+
+def _remove_if_abandoned(temporary: Path) -> None:
+    """Remove ``temporary`` and its SQLite companions when this process may lock it: its
+    maker is gone. Never a link's target, another user's file, nor a file put at its name
+    since it was looked at."""
+    try:
+        fd = os.open(temporary, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return
+    try:
+        info = os.fstat(fd)
+        if info.st_uid != os.geteuid() or not stat.S_ISREG(info.st_mode):
+            return
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        now = os.lstat(temporary)
+        if (now.st_dev, now.st_ino) == (info.st_dev, info.st_ino):
+            _remove_database_files(temporary)
+    except OSError:  # its maker holds it still, or it went meanwhile
+        return
+    finally:
+        os.close(fd)
+
+
+def _remove_database_files(database: Path) -> None:
+    for suffix in _DATABASE_SUFFIXES:
+        with contextlib.suppress(OSError):
+            Path(f"{database}{suffix}").unlink()
 
 
 def _copy_unless_there(source: Path, path: Path) -> None:

@@ -33,6 +33,7 @@ from arena.tournament.dbfiles import (
     no_database,
     place_new_database,
     read_connection,
+    remove_abandoned_new,
     table_names,
     unreadable,
     unwritable,
@@ -199,6 +200,8 @@ class Store:
         try:
             if create and not self.path.parent.exists():
                 private_directory(self.path.parent)
+            if create:  # what a run killed while it made a database left beside it
+                remove_abandoned_new(self.path)
             if create and not self.path.exists():
                 place_new_database(self.path, SCHEMA)
             if read_only:

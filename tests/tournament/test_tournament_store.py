@@ -6,8 +6,11 @@ import datetime as dt
 import gzip
 import json
 import os
+import signal
 import sqlite3
 import stat
+import subprocess
+import sys
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -668,3 +671,66 @@ def test_a_new_database_that_cannot_be_made_does_not_say_it_made_its_directory(
     with Store(tmp_path / "results" / "arena.db"):
         pass
     assert f"created the directory {tmp_path / 'results'}" in caplog.text
+
+
+#: A database's creation stopped just before its file is linked into place: killed there
+#: (SIGKILL: no clean-up runs), or held there while it lives.
+_CREATION_STOPPED = """
+import os, signal, sys
+from pathlib import Path
+from arena.tournament import dbfiles
+from arena.tournament.store import SCHEMA
+
+def stopped(*args, **kwargs):
+    print("made", flush=True)
+    if sys.argv[2] == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+    sys.stdin.read()
+
+dbfiles.os.link = stopped
+dbfiles.place_new_database(Path(sys.argv[1]), SCHEMA)
+"""
+
+
+def _stopped_creation(db: Path, how: str) -> subprocess.Popen[str]:
+    maker = subprocess.Popen([sys.executable, "-c", _CREATION_STOPPED, str(db), how],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert maker.stdout is not None and maker.stdout.readline() == "made\n"
+    return maker
+
+
+def _left_beside(db: Path) -> list[str]:
+    return sorted(p.name for p in db.parent.iterdir() if p.name.startswith(f".{db.name}."))
+
+
+def test_a_run_killed_while_it_made_the_database_leaves_nothing_to_the_next(
+        tmp_path: Path) -> None:
+    """A run killed while it wrote a new database's tables left its hidden '.new' file (and
+    its journal) beside the path for good."""
+    db = tmp_path / "r.db"
+    maker = _stopped_creation(db, "kill")
+    assert maker.wait() == -signal.SIGKILL
+    assert any(name.endswith(".new") for name in _left_beside(db))
+    with Store(db) as store:
+        make(store)
+    assert _left_beside(db) == []
+
+
+@pytest.mark.parametrize("seen", [True, False])
+def test_a_database_another_process_is_making_is_left_to_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seen: bool) -> None:
+    """The next start removes only what a dead run left: never the file a live one writes,
+    whether its process is seen here or not (another machine's, another pid namespace's:
+    its lock tells)."""
+    from arena.sandbox import reaper
+
+    db = tmp_path / "r.db"
+    maker = _stopped_creation(db, "hold")
+    made = _left_beside(db)
+    if not seen:
+        monkeypatch.setattr(reaper, "is_alive", lambda pid: False)
+    with Store(db) as store:
+        make(store)
+    assert [name for name in _left_beside(db) if name in made] == made
+    maker.communicate("")
+    assert maker.returncode == 0 and _left_beside(db) == []

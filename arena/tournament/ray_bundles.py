@@ -105,13 +105,30 @@ def _pack(spec: BotSpec) -> BotBundle:
                      is_dir=path.is_dir(), files=entries)
 
 
-def bundle_identity(spec: BotSpec) -> tuple[str, str, str]:
+def bundle_identity(spec: BotSpec) -> tuple[str, str, str, tuple[str, ...]]:
     """What tells one bundle from another before it is packed: the bot's name, the hash of
-    its files (their paths within the bot and their bytes) and the name they travel under.
-    Not the bot's path: a league's version seated from the copy ``arena submit --update``
-    kept packs to the very bundle its own files made; nor its options, which do not travel
-    in the bundle."""
-    return spec.name, spec.files_digest, _own_name(Path(spec.path))
+    its files (their paths within the bot and their bytes), the name they travel under, and
+    which of its files are executable now (the sandbox seals each file executable or not
+    by its bits, and a chmod changes no byte the hash sees). Not the bot's path: a league's
+    version seated from the copy ``arena submit --update`` kept (its modes kept too) packs
+    to the very bundle its own files made; nor its options, which do not travel in the
+    bundle; nor the other permission bits, which change nothing that runs."""
+    return spec.name, spec.files_digest, _own_name(Path(spec.path)), _executables(spec)
+
+
+def _executables(spec: BotSpec) -> tuple[str, ...]:
+    """The bot's files whose executable bits are set, as they travel (a module by its file
+    name, a directory's files by their paths within it)."""
+    path = Path(spec.path)
+    found = []
+    for file in spec.files:
+        try:
+            executable = bool(os.stat(file).st_mode & 0o111)
+        except OSError:  # packing says what is wrong with it
+            continue
+        if executable:
+            found.append(file.relative_to(path).as_posix() if file != path else file.name)
+    return tuple(sorted(found))
 
 
 def _own_name(path: Path) -> str:

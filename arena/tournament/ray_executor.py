@@ -183,7 +183,7 @@ class RayExecutor:
         self._fingerprint = code_fingerprint()
         self._table_fn: Any = None
         self._warm_fn: Any = None
-        self._bundles: dict[tuple[str, str, str], Any] = {}
+        self._bundles: dict[tuple[str, str, str, tuple[str, ...]], Any] = {}
         self._warmups: list[Any] = []
         self._inflight: dict[Any, _Flight] = {}
         self._attempts: dict[tuple[int, int], int] = {}

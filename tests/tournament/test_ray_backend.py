@@ -222,6 +222,34 @@ def test_a_bot_directory_travels_whole_and_is_checked(tmp_path: Path) -> None:
     assert not (tmp_path / "escape.py").exists() and not Path("/tmp/escape.py").exists()
 
 
+@pytest.mark.parametrize("kind", ["module", "directory"])
+def test_a_bot_made_executable_is_packed_anew(tmp_path: Path, kind: str) -> None:
+    """The driver tells bundles apart before packing them; a chmod changes no byte, so a
+    bot whose file was made executable (or no longer) kept the bundle packed before, and
+    the workers ran it with the old bits (the sandbox seals each file executable or not)."""
+    if kind == "module":
+        where = tmp_path / "first.py"
+        shutil.copy(bot("first"), where)
+        changed = where
+    else:
+        where = tmp_path / "dirbot"
+        where.mkdir()
+        (where / "bot.yaml").write_text("name: dirbot\ncommand: [./run.sh]\n")
+        changed = where / "run.sh"
+        changed.write_text("#!/bin/sh\nexec python3 main.py\n")
+    changed.chmod(0o644)
+    spec = spec_from_path(where)
+    before = ray_bundles.bundle_identity(spec)  # the key of the bundle the first table packed
+    changed.chmod(0o755)
+    assert spec_from_path(where).files_digest == spec.files_digest  # the bytes are the same
+    assert ray_bundles.bundle_identity(spec) != before
+    packed = ray_bundles.materialize_bot(ray_bundles.pack_bot(spec), spec, cache=tmp_path / "c")
+    ran = packed.path if kind == "module" else packed.path / "run.sh"
+    assert os.stat(ran).st_mode & stat.S_IXUSR
+    changed.chmod(0o640)  # other bits than the executable ones change nothing that runs
+    assert ray_bundles.bundle_identity(spec) == before
+
+
 def test_a_module_bot_travels_alone(tmp_path: Path) -> None:
     spec = spec_from_path(Path(bot("greedy")))
     bundle = ray_bundles.pack_bot(spec)

@@ -272,3 +272,32 @@ def test_a_bot_resolved_while_an_update_without_an_exchange_moves_it_is_found(
     new = submit(source, bots_dir=bots, check=passing, update=True)
     readers[0].join()  # it looks again once the update lets go of the bots directory
     assert isinstance(found[0], BotSpec) and found[0].version == new.version
+
+
+@pytest.mark.parametrize("kind", ["module", "directory"])
+def test_a_staging_link_swapped_in_before_the_copy_gets_no_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    """Whoever may write the bots directory swaps a submit's staging directory
+    ('.incoming-...') for a link once it is made: the copy, written by path, put the bot's
+    files at the link's target, outside the bots directory."""
+    from arena.errors import SubmitError
+    from arena.registry import staging
+
+    bots, outside = tmp_path / "bots", tmp_path / "outside"
+    outside.mkdir()
+    source = tmp_path / ("alpha.py" if kind == "module" else "alpha")
+    _write_version(source, kind, 0)
+
+    def swap_then(copy: Any) -> Any:
+        def copied(*args: Any, **kwargs: Any) -> None:
+            made = next(bots.glob(".incoming-*"))
+            made.rename(bots / "moved")
+            made.symlink_to(outside)
+            copy(*args, **kwargs)
+        return copied
+
+    monkeypatch.setattr(staging, "copy_tree", swap_then(staging.copy_tree))
+    monkeypatch.setattr(staging, "copy_module", swap_then(staging.copy_module))
+    with pytest.raises(SubmitError, match="changed while it was checked"):
+        submit(source, bots_dir=bots, check=passing)
+    assert list(outside.iterdir()) == []

@@ -90,10 +90,12 @@ def staged_copy(bots_dir: Path, spec: BotSpec) -> Iterator[Path]:
         raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
     try:
         staged = staging / (f"{spec.name}.py" if spec.path.is_file() else spec.name)
+        # written through the held descriptor: the staging directory may be another's to
+        # swap for a link once made
         if spec.files == (spec.path,):  # as it was checked: a module, not what it is now
-            copy_module(spec.path, staged)
+            copy_module(spec.path, staged.name, dir_fd=held)
         else:  # links copied as links (never followed), then refused below
-            copy_tree(spec.path, staged)
+            copy_tree(spec.path, staged.name, dir_fd=held)
         _same_as_checked(staged, spec)
         yield staged
     except OSError as exc:
@@ -219,7 +221,7 @@ def _hold(staging: Path) -> int:
     """A descriptor holding a lock on ``staging`` while this submit lives: another submit
     that can take the lock knows it abandoned, even where its process id means nothing (a
     submit of another machine, or of another pid namespace, sharing the bots directory)."""
-    fd = os.open(staging, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    fd = os.open(staging, _NO_FOLLOW_DIRECTORY)
     fcntl.flock(fd, fcntl.LOCK_EX)
     return fd
 

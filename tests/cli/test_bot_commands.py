@@ -792,10 +792,10 @@ bot_commands._print_report = lambda report: None
 copy = staging.copy_module
 stop = getattr(signal, sys.argv[1])
 
-def stopped(source, target):
-    copy(source, target)
+def stopped(source, target, **where):
+    copy(source, target, **where)
     os.kill(os.getpid(), stop)
-    copy(source, target)
+    copy(source, target, **where)
 
 staging.copy_module = stopped
 sys.argv = ["arena", "submit", sys.argv[2], "--name", "mine"]

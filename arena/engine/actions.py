@@ -23,6 +23,7 @@ __all__ = [
     "ask_reveal",
     "card_options",
     "exchange_cards",
+    "give_card",
     "hand_options",
     "pass_option",
     "peek_hand",
@@ -314,6 +315,28 @@ def exchange_cards(state: State, seat: int, given: int, target: int, taken: int,
             public["took"] = NOTATION[taken]
         for other in range(state.n):
             if other not in (seat, target):
+                state.emit(public, other)
+
+
+def give_card(state: State, giver: int, receiver: int, card: int, source: str) -> None:
+    """Move ``card`` from ``giver``'s hand to ``receiver``'s, where it is hidden (E23).
+
+    The two players see the card; the others see it only if it was revealed (public) before:
+    they learn that a card went from one hand to the other.
+    """
+    was_public = card in state.revealed[giver]
+    state.remove_from_hand(giver, card)
+    state.add_to_hand(receiver, card)
+    if state.track_events:
+        detail = {"type": "give", "seat": giver, "target": receiver, "source": source,
+                  "card": NOTATION[card]}
+        state.emit(detail, giver)
+        state.emit(detail, receiver)
+        public = {"type": "give", "seat": giver, "target": receiver, "source": source}
+        if was_public:
+            public["card"] = NOTATION[card]
+        for other in range(state.n):
+            if other not in (giver, receiver):
                 state.emit(public, other)
 
 

@@ -27,7 +27,7 @@ from arena.engine.actions import (
     ask_opponent,
     ask_reveal,
     card_options,
-    exchange_cards,
+    give_card,
     hand_options,
     pass_option,
     peek_hand,
@@ -297,13 +297,19 @@ def _nemesis(state: State, target: int, seat: int, src: str) -> None:
 
 
 def _nemesis_received(state: State, given: int, seat: int, target: int, src: str) -> None:
-    ask_hand_card(state, seat, "give", _nemesis_returned, seat, target, given, src,
-                  why="give a card back", face_up=False)
+    give_card(state, target, seat, given, src)
+    # "then": the card received is in the hand the player gives from, and may go back (E29);
+    # a step of its own, so that an Ascension it made ends the game first
+    state.push(_nemesis_return, seat, target, src)
 
 
-def _nemesis_returned(state: State, returned: int, seat: int, target: int, received: int,
-                      src: str) -> None:
-    exchange_cards(state, seat, returned, target, received, src)
+def _nemesis_return(state: State, seat: int, target: int, src: str) -> None:
+    ask_hand_card(state, seat, "give", _nemesis_returned, seat, target, src, face_up=False,
+                  why="give a card to the player who gave you one")
+
+
+def _nemesis_returned(state: State, returned: int, seat: int, target: int, src: str) -> None:
+    give_card(state, seat, target, returned, src)
 
 
 # ============================================================================ Beasts

@@ -106,6 +106,11 @@ def _exchange(t: _Teller, e: Event) -> str:
            f"{gave}{took}"
 
 
+def _give(t: _Teller, e: Event) -> str:
+    card = e["card"] if "card" in e else "a card"
+    return f"{t.who(e['seat'])} gives {card} to {t.who(e['target'])}{_source(e)}"
+
+
 def _look(t: _Teller, e: Event) -> str:
     zone = "the draw pile" if e.get("zone", "draw_pile") == "draw_pile" else str(e["zone"])
     cards = e.get("cards")
@@ -189,6 +194,7 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
     "peek_traps": _peek("traps"),
     "look": _look,
     "exchange": _exchange,
+    "give": _give,
     "graveyard_exchange": lambda t, e: (
         f"{t.who(e['seat'])} takes {e['took']} from the Discard Graveyard and leaves "
         f"{e['gave']}{_source(e)}"),

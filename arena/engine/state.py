@@ -30,7 +30,7 @@ from arena.errors import IllegalChoiceError, RulesError
 __all__ = ["RECORD_FORMAT", "GameResult", "State", "Trap", "recorded_audience"]
 
 #: The records this engine writes and replays; a new rule that changes games changes it.
-RECORD_FORMAT: Final = "palaestra-record/5"
+RECORD_FORMAT: Final = "palaestra-record/6"
 
 Step = tuple[Callable[..., None], tuple[Any, ...]]
 Continuation = Callable[..., None]
@@ -256,8 +256,8 @@ class State:
         hand = self.hands[seat]
         hand.remove(card)
         self.revealed[seat].discard(card)
-        # A six-card hand (a Clotho or Phoenix triggered from a trap, E7) that puts away its
-        # one non-God keeps five natural Gods: The Ascension (ruling 11). Under
+        # A six-card hand (a Clotho, Phoenix or Nemesis triggered from a trap, E7) that puts
+        # away its one non-God keeps five natural Gods: The Ascension (ruling 11). Under
         # reclaim=strict the card put away may be a God it used, which never counted: the
         # leaving card's kind is not checked (six Gods with none used would have ascended
         # at five).

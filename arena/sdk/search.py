@@ -71,9 +71,10 @@ class Tracker:
     """The bot's events, and what they tell about hidden cards.
 
     ``known[s]`` counts cards the bot *knows* are in seat ``s``'s hand although they are not
-    revealed: seen by a peek (Umbrae, Hermes, Ares) or handed over in an exchange the bot took
-    part in, and not seen leaving since. When a card of unknown face leaves that hand (a trap
-    set, a card put on the pile, an exchange the bot only hears of), the knowledge is dropped:
+    revealed: seen by a peek (Umbrae, Hermes, Ares) or handed over in an exchange or a gift the
+    bot took part in, and not seen leaving since. When a card of unknown face leaves that hand
+    (a trap set, a card put on the pile, an exchange or gift the bot only hears of), the
+    knowledge is dropped:
     it is always a sub-multiset of the true hand, never a guess. ``known_traps[s]`` is the same
     for the traps of ``s`` seen with Basilisk.
     """
@@ -135,6 +136,15 @@ class Tracker:
                 self.known.setdefault(seat, Counter())[took] += 1
             if gave is not None and target != me:
                 self.known.setdefault(target, Counter())[gave] += 1
+        elif kind == "give":  # ``seat`` gave ``card`` to ``target`` (Nemesis, one way)
+            card = event.get("card")
+            receiver: Any = event.get("target")
+            if card is None:
+                self._forget(seat)  # it lost a card we did not see
+            else:
+                self._lose(seat, card)
+                if receiver != me:
+                    self.known.setdefault(receiver, Counter())[card] += 1
         elif kind == "graveyard_exchange":
             self._lose(seat, event.get("gave"))
             if seat != me:

@@ -48,7 +48,7 @@ def test_every_event_type_the_engine_emits_has_a_sentence() -> None:
     seen: set[str] = set()
     # the test only means something if it meets the rare types too (a tie settled by
     # Rock-Paper-Scissors comes about once in 250 random games): play on until it has
-    rare = {"palaestron", "exchange", "peek_traps", "reshuffle", "rps", "updraft"}
+    rare = {"palaestron", "exchange", "give", "peek_traps", "reshuffle", "rps", "updraft"}
     for players in range(2, 6):
         for seed in range(400):
             if seed >= 60 and rare <= seen:

@@ -117,7 +117,7 @@ def test_an_exchange_names_no_hidden_card_to_third_seats() -> None:
          "turn": 0}]
 
 
-def test_nemesis_exchange_stays_between_its_players() -> None:
+def test_nemesis_gifts_stay_between_its_players() -> None:
     hands = ["Fate-5 Agari-3 Beast-1 Beast-2 Beast-3", THREE[1], THREE[2]]
     state = build_state(hands, pile_top="Fate-1 Fate-2")
     state.revealed[0].add(state.hands[0][1])  # Agari-3 was revealed earlier
@@ -128,6 +128,10 @@ def test_nemesis_exchange_stays_between_its_players() -> None:
     assert "Umbrae-4" in hand(state, 0) and "Agari-3" in hand(state, 1)
     strings = _all_strings(state.observe(2).to_json(include_events=True))
     assert "Umbrae-4" not in strings  # seat 1's hidden card, now seat 0's: never shown to 2
+    # the revealed card is named to seat 2 as it leaves, and hidden again in seat 1's hand
+    assert [e.get("card") for e in state.events_for(2) if e["type"] == "give"] == [
+        None, "Agari-3"]
+    assert state.observe(2).revealed == [[], [], []]
 
 
 def test_an_observation_is_a_snapshot() -> None:

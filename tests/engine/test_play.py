@@ -82,7 +82,7 @@ def test_a_game_result_prints_readably() -> None:
     state = play_game(GameConfig(players=("a", "b"), seed=7), [RandomAgent(1), RandomAgent(2)])
     assert isinstance(state, State)
     assert repr(state.result) == str(state.result) == (
-        "GameResult(placements=[1, 2], desmos=['Triplet', 'Pair'], tiebreak='none')")
+        "GameResult(placements=[2, 1], desmos=['Pair', 'Triplet'], tiebreak='none')")
     result = GameResult([2, 1], ["Pair", "Pair"], True, "rps", {0: "crash"}, [])
     assert repr(result) == ("GameResult(placements=[2, 1], desmos=['Pair', 'Pair'], "
                             "ascension=True, tiebreak='rps', forfeits={0: 'crash'})")

@@ -182,7 +182,7 @@ def test_a_record_from_before_each_copy_was_an_option_is_refused(
     # option indices mean other moves now, so it is refused, both versions named.
     old = copy.deepcopy(record)
     old["format"] = "palaestra-record/3"
-    with pytest.raises(ReplayError, match="'palaestra-record/3'.*'palaestra-record/5'"):
+    with pytest.raises(ReplayError, match="'palaestra-record/3'.*'palaestra-record/6'"):
         replay(old)
 
 
@@ -192,7 +192,17 @@ def test_a_record_from_before_the_palaestron_cleared_from_its_drawer_is_refused(
     # which later options follow, may differ now
     old = copy.deepcopy(record)
     old["format"] = "palaestra-record/4"
-    with pytest.raises(ReplayError, match="'palaestra-record/4'.*'palaestra-record/5'"):
+    with pytest.raises(ReplayError, match="'palaestra-record/4'.*'palaestra-record/6'"):
+        replay(old)
+
+
+def test_a_record_from_before_nemesis_gave_from_the_card_received_is_refused(
+        record: dict[str, Any]) -> None:
+    # Format 5 gave Nemesis's card from the hand before the gift arrived (RULES.md E29): its
+    # give options, and so its choices, mean other cards now
+    old = copy.deepcopy(record)
+    old["format"] = "palaestra-record/5"
+    with pytest.raises(ReplayError, match="'palaestra-record/5'.*'palaestra-record/6'"):
         replay(old)
 
 

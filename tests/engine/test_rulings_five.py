@@ -104,17 +104,12 @@ def test_poseidon_a_god_discarded_fires_before_the_next_opponent_discards() -> N
 
 
 # ---------------------------------------------------------------- exchanges between two hands
-@pytest.mark.parametrize("card", ["God-1", "Fate-5"])
-def test_an_exchange_between_two_hands_is_told_in_full_only_to_those_two(card: str) -> None:
-    state = five(card)
-    act(state, "turn", ACTIVE, action="play", card=card)
+def test_an_exchange_between_two_hands_is_told_in_full_only_to_those_two() -> None:
+    state = five("God-1")
+    act(state, "turn", ACTIVE, action="play", card="God-1")
     act(state, "target", ACTIVE, seat=0)
-    if card == "God-1":
-        act(state, "card", ACTIVE, card="Agari-2")
-        act(state, "give", ACTIVE, card="Arcoi-1")
-    else:
-        act(state, "give", 0, card="Agari-2")
-        act(state, "give", ACTIVE, card="Arcoi-1")
+    act(state, "card", ACTIVE, card="Agari-2")
+    act(state, "give", ACTIVE, card="Arcoi-1")
     assert "Agari-2" in hand(state, ACTIVE) and "Arcoi-1" in hand(state, 0)
     for seat in range(5):
         exchanges = [e for e in state.events_for(seat) if e["type"] == "exchange"]
@@ -126,6 +121,29 @@ def test_an_exchange_between_two_hands_is_told_in_full_only_to_those_two(card: s
             assert told == {"seat": ACTIVE, "target": 0, "gave": None, "took": None}
         peeks = [e for e in state.events_for(seat) if e["type"] == "peek"]
         assert all(("cards" in e) == (seat == ACTIVE) for e in peeks)
+
+
+@pytest.mark.parametrize("back", ["Agari-2", "Arcoi-1"])
+def test_nemesis_gifts_are_told_in_full_only_to_its_two_players(back: str) -> None:
+    # seat 0 gives first, then the Nemesis player gives from a hand holding that card (E29):
+    # the onlookers learn that a card went each way, and nothing of the two cards
+    state = five("Fate-5")
+    before = {seat: state.observe(seat).to_json() for seat in (1, 2, 4)}
+    act(state, "turn", ACTIVE, action="play", card="Fate-5")
+    act(state, "target", ACTIVE, seat=0)
+    act(state, "give", 0, card="Agari-2")
+    act(state, "give", ACTIVE, card=back)
+    assert back in hand(state, 0)
+    for seat in range(5):
+        gives = [(e["seat"], e["target"], e.get("card")) for e in state.events_for(seat)
+                 if e["type"] == "give"]
+        if seat in (0, ACTIVE):
+            assert gives == [(0, ACTIVE, "Agari-2"), (ACTIVE, 0, back)]
+        else:
+            assert gives == [(0, ACTIVE, None), (ACTIVE, 0, None)]
+            after = state.observe(seat).to_json(include_events=True)
+            assert after["revealed"] == before[seat]["revealed"]
+            assert "Agari-2" not in str(after) and back not in str(after)
 
 
 @pytest.mark.parametrize("card", ["Umbrae-6", "God-5"])

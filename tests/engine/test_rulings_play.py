@@ -14,6 +14,7 @@ from collections import Counter
 import pytest
 from engine_scenario import (
     act,
+    asked,
     build_state,
     events_of,
     hand,
@@ -447,6 +448,72 @@ def test_ruling_08_zeus_clears_traps_then_two_forced_discards() -> None:
     act(state, "discard", 2, card="Sophoi-2")
     assert names(state.discard_graveyard) == ["Arcoi-1", "Sophoi-1", "Sophoi-2"]
     assert hand(state, 2) == ["Fate-1", "Fate-2", "Sophoi-3", "Sophoi-4", "Sophoi-5"]
+
+
+# E29: "they give you a card of their choice, then you give them a card of your choice"
+NEMESIS = ["Fate-5 Sophoi-2 Sophoi-3 Sophoi-4 Sophoi-5",
+           "Umbrae-1 Umbrae-2 Umbrae-3 Umbrae-4 Umbrae-5",
+           "Agari-2 Agari-3 Agari-4 Agari-5 Agari-6"]
+
+
+def test_e29_nemesis_gives_from_a_hand_that_holds_the_card_received() -> None:
+    state = build_state(NEMESIS, pile_top="Fate-1 Fate-2")
+    act(state, "turn", 0, action="play", card="Fate-5")
+    act(state, "target", 0, seat=1)
+    act(state, "give", 1, card="Umbrae-2")
+    # the gift has arrived before its receiver chooses what to give
+    assert hand(state, 0) == ["Sophoi-2", "Sophoi-3", "Sophoi-4", "Sophoi-5", "Umbrae-2"]
+    assert len(state.hands[1]) == 4
+    decision = state.decision
+    assert decision is not None and (decision.seat, decision.kind) == (0, "give")
+    assert {"card": "Umbrae-2"} in decision.options
+    act(state, "give", 0, card="Umbrae-2")  # giving it back is a legal choice
+    assert hand(state, 1) == NEMESIS[1].split()
+    assert hand(state, 0) == ["Fate-1", "Sophoi-2", "Sophoi-3", "Sophoi-4", "Sophoi-5"]
+
+
+def test_e29_a_nemesis_from_a_trap_gives_from_six_cards() -> None:
+    state = build_state(["Sophoi-1 Sophoi-2 Sophoi-3 Sophoi-4 Sophoi-5", *NEMESIS[1:]],
+                        traps={0: ["Fate-5"]}, pile_top="Fate-1 Fate-2")
+    act(state, "trigger", 0, trap="Fate-5")
+    act(state, "target", 0, seat=2)
+    act(state, "give", 2, card="Agari-4")
+    assert len(state.hands[0]) == 6 and asked(state) == (0, "give")
+    act(state, "give", 0, card="Sophoi-1")
+    assert [len(h) for h in state.hands] == [5, 5, 5]
+    assert "Sophoi-1" in hand(state, 2) and "Agari-4" in hand(state, 0)
+
+
+def test_e29_a_god_received_may_make_five_gods_before_the_give() -> None:
+    state = build_state(["Fate-5 God-1 God-2 God-3 God-4", NEMESIS[1],
+                         "God-5 Agari-3 Agari-4 Agari-5 Agari-6"], pile_top="Fate-1 Fate-2")
+    act(state, "turn", 0, action="play", card="Fate-5")
+    act(state, "target", 0, seat=2)
+    act(state, "give", 2, card="God-5")
+    # four Gods and the one received: The Ascension, before anything is given back
+    assert state.result is not None and state.result.ascension
+    assert state.result.placements[0] == 1
+    assert hand(state, 0) == ["God-1", "God-2", "God-3", "God-4", "God-5"]
+
+
+def test_e29_of_a_revealed_copy_and_the_copy_received_the_hidden_one_goes() -> None:
+    # seat 0's Fate-3 is revealed; seat 1 gives it the other Fate-3, hidden (E20)
+    state = build_state(["Fate-5 Fate-3 Sophoi-3 Sophoi-4 Sophoi-5",
+                         "Fate-3 Umbrae-2 Umbrae-3 Umbrae-4 Umbrae-5", NEMESIS[2]],
+                        pile_top="Fate-1 Fate-2")
+    shown = state.hands[0][1]
+    state.revealed[0].add(shown)
+    act(state, "turn", 0, action="play", card="Fate-5")
+    act(state, "target", 0, seat=1)
+    act(state, "give", 1, card="Fate-3")
+    received = state.hands[0][-1]
+    act(state, "give", 0, card="Fate-3")
+    assert shown in state.hands[0] and state.revealed[0] == {shown}  # still shown
+    assert received in state.hands[1]
+    for seat in (1, 2):  # nobody is told which Fate-3 went: the one left is the one shown
+        gives = [e for e in state.events_for(seat) if e["type"] == "give"]
+        assert [e.get("card") for e in gives] == (["Fate-3", "Fate-3"] if seat == 1
+                                                  else [None, None])
 
 
 # ============================================================================ ruling 9

@@ -178,6 +178,28 @@ def test_tracker_reads_exchanges_and_forgets_hidden_moves() -> None:
     assert 1 not in tracker.known
 
 
+def test_tracker_follows_nemesis_gifts_one_way_at_a_time() -> None:
+    # seat 1 gives God-3 to seat 0, which gives Beast-1 back (RULES.md E29)
+    gifts = [{"type": "peek", "seat": 0, "target": 1, "cards": ["God-1", "God-3"]},
+             {"type": "give", "seat": 1, "target": 0, "card": "God-3"},
+             {"type": "give", "seat": 0, "target": 1, "card": "Beast-1"}]
+    tracker = Tracker()
+    tracker.reset(0)
+    for event in gifts:
+        tracker.add(event)
+    tracker.catch_up(0)
+    assert tracker.known[1] == Counter({"God-1": 1, "Beast-1": 1})
+    # an onlooker, told of each gift without its card, knows nothing of either hand after
+    onlooker = Tracker()
+    onlooker.reset(2)
+    for event in ({"type": "reveal_hand", "seat": 0, "cards": ["Fate-1"]},
+                  {"type": "give", "seat": 1, "target": 0},
+                  {"type": "give", "seat": 0, "target": 1}):
+        onlooker.add(event)
+    onlooker.catch_up(2)
+    assert not onlooker.known.get(0) and not onlooker.known.get(1)
+
+
 def test_search_bot_collects_events_per_game() -> None:
     class Probe(SearchBot):
         def act(self, request: Request) -> int:

@@ -239,7 +239,7 @@ def test_a_record_from_an_older_rules_version(cup_db: Path, tmp_path: Path) -> N
     code, _, stderr = run("game", str(old), "--html", str(tmp_path / "old.html"))
     assert code == 1
     assert stderr == ("Error: the record is 'palaestra-record/2', from another rules version; "
-                      "the viewer replays 'palaestra-record/5' records only (the rules changed "
+                      "the viewer replays 'palaestra-record/6' records only (the rules changed "
                       "in between: see RULES.md)\n")
 
 
@@ -297,7 +297,7 @@ def test_a_stored_record_from_an_older_rules_version(cup_db: Path, tmp_path: Pat
     code, _, stderr = run("report", "cup", "-o", str(tmp_path / "s"), "--db", str(db))
     assert code == 1
     assert stderr == ("Error: game cup/r1/t0/g2: the record is 'palaestra-record/1', from "
-                      "another rules version; the viewer replays 'palaestra-record/5' records "
+                      "another rules version; the viewer replays 'palaestra-record/6' records "
                       "only (the rules changed in between: see RULES.md)\n")
 
 

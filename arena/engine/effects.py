@@ -64,8 +64,10 @@ _NO_TRIGGER: Final = pass_option("trap")
 #: other options, handed out again and again (a learner's action index remembers them)
 _TRIGGER_OPTION: Final[dict[tuple[int, int], Option]] = {}
 #: The trigger windows (RULES.md E10), as decisions and events name them: the start of a
-#: turn, a declared play, a triggered trap, a drawn Palaestron, the end before the showdown.
-TRIGGER_WINDOWS: Final = ("turn_start", "declare", "answer", "palaestron", "showdown")
+#: turn, a declared play, a triggered trap, a drawn Palaestron, the end before the showdown,
+#: a God fired by a forced discard.
+TRIGGER_WINDOWS: Final = ("turn_start", "declare", "answer", "palaestron", "showdown",
+                          "discarded")
 
 Resolver = Callable[[State, int, str], None]
 
@@ -498,6 +500,8 @@ def discard_forced(state: State, card: int, seat: int, source: str) -> None:
         state.limbo.append(card)
         state.push(step_to_effect_graveyard, card)
         push_effect(state, card, seat, "discarded")
+        if state.all_windows:  # shown and about to resolve: its victims may answer (E10)
+            trigger_window(state, state.opponents(seat), "discarded")
     else:
         to_discard_graveyard(state, card)
 

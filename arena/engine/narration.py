@@ -157,7 +157,8 @@ def _showdown(t: _Teller, e: Event) -> str:
 
 _WINDOW_TEXT = {"turn_start": "at the start of the turn", "declare": "on a declaration",
                 "answer": "in answer to a trap", "palaestron": "before the Palaestron resolves",
-                "showdown": "before the showdown"}
+                "showdown": "before the showdown",
+                "discarded": "before the discarded God resolves"}
 
 _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
     "game_start": lambda t, e: (f"{', '.join(map(str, e['players']))} sit down for "

@@ -130,7 +130,7 @@ def card_label(face: str | None) -> str:
 _WINDOWS: Mapping[str, str] = {
     "turn_start": "at the start of this turn", "declare": "against the play just declared",
     "answer": "in answer to a trap", "palaestron": "before the Palaestron resolves",
-    "showdown": "before the showdown",
+    "showdown": "before the showdown", "discarded": "before the discarded God resolves",
 }
 
 

@@ -188,6 +188,8 @@ class Windows:
         state = self.state
         for _, event in state.log[self.read:]:
             window = OPENED_BY.get(event["type"])
+            if event["type"] == "forced_discard" and event["card"].startswith("God-"):
+                window = "discarded"
             if window is not None:
                 self.open.append((window, self.seats_of(window, event["seat"])))
             elif event["type"] == "round_end" and event["round"] == state.rounds:

@@ -1,7 +1,8 @@
 """The trigger windows of E10 ("May be triggered any time by the player who set them"): the
-start of a turn and a declared play as before, and a triggered trap, a drawn Palaestron and
-the end of the last turn; the house rule ``trap_windows=turn_and_play`` keeps only the first
-two. Windows ask only players holding a triggerable trap."""
+start of a turn and a declared play as before, and a triggered trap, a drawn Palaestron, a
+God fired by a forced discard and the end of the last turn; the house rule
+``trap_windows=turn_and_play`` keeps only the first two. Windows ask only players holding a
+triggerable trap."""
 
 from __future__ import annotations
 
@@ -102,6 +103,37 @@ def test_without_the_new_windows_a_trap_cannot_answer_a_trap() -> None:
     act(state, "trigger", 0, trap="God-7")
     act(state, "target", 0, seat=1)
     assert [e["card"] for e in events_of(state, "trap_destroyed")] == ["Fate-4"]
+
+
+def raid_a_zeus(rules: dict[str, str] | None) -> State:
+    """Seat 0 raids seat 1, who discards Zeus; seat 2 holds a trap Zeus may destroy."""
+    state = build_state(["Agari-1 Agari-2 Umbrae-1 Fate-3 Beast-3",
+                         "God-7 Umbrae-3 Arcoi-1 Fate-4 Beast-4", THREE[2]],
+                        traps={2: ["Umbrae-4"]}, rules=rules)
+    act(state, "trigger", 2, trap=None)  # the start of seat 0's turn
+    act(state, "turn", 0, action="play", card="Agari-1")
+    act(state, "trigger", 2, trap=None)  # the play declared
+    act(state, "target", 0, seat=1)
+    act(state, "discard", 1, card="God-7")
+    return state
+
+
+def test_a_god_fired_by_a_forced_discard_opens_a_window_to_its_opponents() -> None:
+    state = raid_a_zeus(None)
+    # Zeus is shown and about to resolve for seat 1: seat 2 may spring its trap first
+    assert windows_asked(state) == [(2, "discarded")]
+    assert not [e for e in events_of(state, "effect") if e["card"] == "God-7"]
+    act(state, "trigger", 2, trap="Umbrae-4")
+    act(state, "target", 2, seat=1)  # Umbrae: a look at seat 1's hand
+    assert [e["window"] for e in events_of(state, "trap_triggered")] == ["discarded"]
+    act(state, "target", 1, seat=2)  # then Zeus strikes: no trap left to destroy
+    assert not events_of(state, "trap_destroyed")
+
+
+def test_without_the_new_windows_a_discarded_god_resolves_unanswered() -> None:
+    state = raid_a_zeus(OLD)
+    act(state, "target", 1, seat=2)
+    assert [e["card"] for e in events_of(state, "trap_destroyed")] == ["Umbrae-4"]
 
 
 class NoTraps:

@@ -48,8 +48,8 @@ def replay(record: dict[str, Any]) -> State:
     recorded = record.get("format", RECORD_FORMAT) if isinstance(record, dict) else None
     if recorded != RECORD_FORMAT:
         raise ReplayError(f"recorded as {recorded!r} under the rules of that version; this "
-                          f"engine replays {RECORD_FORMAT!r}, whose records name their house "
-                          "rules (the rules changed in between: see RULES.md)")
+                          f"engine replays {RECORD_FORMAT!r} records only (the rules changed "
+                          "in between: see RULES.md)")
     try:
         config = GameConfig.from_json(record["config"])
         choices = [(int(s), str(k), int(i)) for s, k, i in record["choices"]]

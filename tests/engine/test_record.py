@@ -206,6 +206,20 @@ def test_a_record_from_before_nemesis_gave_from_the_card_received_is_refused(
         replay(old)
 
 
+def test_a_record_of_an_older_version_is_refused_naming_only_what_changed(
+        record: dict[str, Any]) -> None:
+    # the line `arena game` shows for every game stored before the last rules change: it
+    # named house rules, which only format 2 lacked
+    old = copy.deepcopy(record)
+    old["format"] = "palaestra-record/5"
+    with pytest.raises(ReplayError) as refused:
+        replay(old)
+    assert str(refused.value) == (
+        "recorded as 'palaestra-record/5' under the rules of that version; this engine "
+        "replays 'palaestra-record/6' records only (the rules changed in between: see "
+        "RULES.md)")
+
+
 def test_tampered_choice_index_is_refused(record: dict[str, Any]) -> None:
     seat, kind, _ = record["choices"][0]
     with pytest.raises(ReplayError, match=r"choice 0: option 99 is not legal"):

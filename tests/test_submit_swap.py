@@ -301,3 +301,29 @@ def test_a_staging_link_swapped_in_before_the_copy_gets_no_files(
     with pytest.raises(SubmitError, match="changed while it was checked"):
         submit(source, bots_dir=bots, check=passing)
     assert list(outside.iterdir()) == []
+
+
+def test_a_staging_link_swapped_in_before_a_removal_gets_no_files(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Removing a bot moves its files into a staging directory first; whoever may write the
+    bots directory swaps that directory for a link once it is made: the move, by path, put
+    the bot's files at the link's target, outside the bots directory, where they stayed."""
+    from arena.registry import staging
+
+    bots, outside = tmp_path / "bots", tmp_path / "outside"
+    bots.mkdir()
+    outside.mkdir()
+    _write_version(bots / "alpha", "directory", 0)
+
+    def swap_then(move: Any) -> Any:
+        def moved(*args: Any, **kwargs: Any) -> None:
+            made = next(bots.glob(".incoming-*"))
+            made.rename(bots / "moved")
+            made.symlink_to(outside)
+            move(*args, **kwargs)
+        return moved
+
+    monkeypatch.setattr(staging, "move", swap_then(staging.move))
+    staging.discard(bots, bots / "alpha")
+    assert list(outside.iterdir()) == []
+    assert not (bots / "alpha").exists()

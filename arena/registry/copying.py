@@ -32,13 +32,18 @@ _MAX_DEPTH = 64
 _OPEN_NO_FOLLOW = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
-def move(source: Path, target: Path) -> None:
+def move(source: Path, target: Path, target_dir_fd: int | None = None) -> None:
     """Rename ``source`` to ``target``, in another directory: a directory moves there only
     while its owner may write it (its '..' changes), so a read-only one (a bot's files as its
     author made them) is made writable for the move, then given its mode back, through a
-    descriptor (the path may be another's to swap once moved)."""
+    descriptor (the path may be another's to swap once moved). With ``target_dir_fd``,
+    ``target`` is a name in that directory (opened already, so no link swapped in for its
+    path is followed)."""
     with _movable(source):
-        source.rename(target)
+        if target_dir_fd is None:
+            source.rename(target)
+        else:
+            os.rename(source, target.name, dst_dir_fd=target_dir_fd)
 
 
 @contextlib.contextmanager

@@ -233,7 +233,7 @@ def discard(bots_dir: Path, path: Path) -> None:
     staging = Path(tempfile.mkdtemp(dir=bots_dir, prefix=f"{_STAGING}{os.getpid()}-"))
     held = _hold(staging)
     try:
-        move(path, staging / path.name)
+        move(path, staging / path.name, target_dir_fd=held)
     finally:
         remove_copy(staging)
         os.close(held)

@@ -9,6 +9,7 @@ from typing import Annotated, Any
 import typer
 
 from arena.cli.options import DbOption, TournamentArgument
+from arena.common.plural import counted
 from arena.tournament.store import DEFAULT_RESULTS
 
 __all__ = ["register", "write_game_html"]
@@ -39,14 +40,22 @@ def report(
                                              "CPU).")] = None,
 ) -> None:
     """Write a tournament's static site (help text: ``_REPORT_HELP``)."""
+    from arena.engine.state import RECORD_FORMAT
     from arena.web.site import write_site
 
     started = time.perf_counter()
     summary = write_site(db, tournament, out, jobs)
     took = time.perf_counter() - started
-    typer.echo(f"Wrote {summary.pages} pages ({summary.games} game replays, "
-               f"{summary.bytes / 1e6:.1f} MB) to {out} in {took:.1f} s; open "
-               f"{out / 'index.html'}")
+    recorded = summary.as_recorded
+    games = f"{summary.games - recorded} game replays" + (
+        f", {counted(recorded, 'game')} as recorded" if recorded else "")
+    typer.echo(f"Wrote {summary.pages} pages ({games}, {summary.bytes / 1e6:.1f} MB) to {out} "
+               f"in {took:.1f} s; open {out / 'index.html'}")
+    if recorded:
+        pages = "its page shows" if recorded == 1 else "their pages show"
+        typer.echo(f"{counted(recorded, 'game was', 'games were')} played under other rules "
+                   f"than this arena's ({RECORD_FORMAT}): {pages} what the record holds, "
+                   "without the step-by-step replay (docs/RECORDS.md)")
 
 
 def serve(
@@ -71,8 +80,10 @@ def serve(
 
 
 def write_game_html(title: str, record: dict[str, Any], out: Path) -> None:
-    """``arena game ... --html OUT``: one game's replay page, a single self-contained file."""
+    """``arena game ... --html OUT``: one game's replay page, a single self-contained file (a
+    record of other rules than this arena's: its page as recorded, and one warning line)."""
     from arena.errors import ArenaError
+    from arena.web.recorded import other_rules, rules_note
     from arena.web.site import game_page
 
     page = game_page(record, title, root="", inline=True, back=None)
@@ -80,7 +91,14 @@ def write_game_html(title: str, record: dict[str, Any], out: Path) -> None:
         out.write_text(page, encoding="utf-8")
     except OSError as exc:
         raise ArenaError(f"cannot write {out}: {exc.strerror or exc}") from None
-    typer.echo(f"Wrote {title}'s replay to {out} ({len(page.encode()) / 1e3:.0f} kB)")
+    size = f"{len(page.encode()) / 1e3:.0f} kB"
+    recorded = other_rules(record)
+    if recorded is None:
+        typer.echo(f"Wrote {title}'s replay to {out} ({size})")
+        return
+    note = rules_note(recorded)
+    typer.echo(f"warning: {title}: {note[0].lower()}{note[1:]}", err=True)
+    typer.echo(f"Wrote {title} as recorded to {out} ({size})")
 
 
 def register(app: typer.Typer) -> None:

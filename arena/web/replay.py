@@ -25,9 +25,11 @@ from arena.engine.narration import event_lines, header_lines
 from arena.engine.state import RECORD_FORMAT, State, recorded_audience
 from arena.errors import ArenaError, ReplayError
 
-__all__ = ["build_replay", "option_label", "option_labels", "table_at"]
+__all__ = ["TIEBREAK_TEXT", "build_replay", "failure_view", "option_label", "option_labels",
+           "table_at"]
 
-_TIEBREAKS = {
+#: How first place was settled, for people (the record's ``tiebreak``).
+TIEBREAK_TEXT = {
     "none": "no tie", "book": "tie broken by the most recent book",
     "rps": "tie broken by Rock-paper-scissors", "lot": "tie broken by lot after 50 throws",
     "ascension": "The Ascension",
@@ -212,13 +214,13 @@ def _showdown(state: State) -> dict[str, Any] | None:
         "keys": [list(key) for _, key in values],
         "placements": result.standing_places,  # a forfeit last, as the games list (E28)
         "tiebreak": result.tiebreak,
-        "tiebreak_text": _TIEBREAKS.get(result.tiebreak, result.tiebreak),
+        "tiebreak_text": TIEBREAK_TEXT.get(result.tiebreak, result.tiebreak),
         "ascension": result.ascension,
         "forfeits": {str(seat): reason for seat, reason in result.forfeits.items()},
     }
 
 
-def _failure(failure: dict[str, Any], players: list[str]) -> dict[str, Any]:
+def failure_view(failure: dict[str, Any], players: list[str]) -> dict[str, Any]:
     """A referee's failure as the page shows it; from a records file made elsewhere, a field
     of another type counts as missing, and a seat must be one of the game's."""
     def text(key: str) -> str | None:
@@ -262,7 +264,7 @@ def build_replay(record: Any, title: str = "") -> dict[str, Any]:
         "rounds": record.get("rounds"),
         "seed": record.get("seed"),
         "header": header_lines(record),
-        "failures": [_failure(failure, players) for failure in failures
+        "failures": [failure_view(failure, players) for failure in failures
                      if isinstance(failure, dict)],
         "showdown": _showdown(state),
         "left": _left(steps, len(players)),

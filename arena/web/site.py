@@ -31,6 +31,7 @@ from arena.tournament.game_records import StoredRecord, decompress_record, recor
 from arena.tournament.store import Store
 from arena.web.charts import OKABE_ITO, bot_colour, heat_colour, rating_chart
 from arena.web.data import TournamentData, game_slug, load_tournament
+from arena.web.recorded import build_recorded, other_rules
 from arena.web.replay import build_replay
 
 __all__ = ["PAGES", "SiteSummary", "environment", "game_page", "render_page", "static_files",
@@ -170,13 +171,18 @@ _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 def game_page(record: dict[str, Any], title: str, *, root: str = "../", inline: bool = False,
               back: str | None = "../games.html") -> str:
     """A game's replay page: its viewer data embedded, the viewer's script and style linked
-    from ``root``static/ (``inline``: written into the page, one self-contained file)."""
+    from ``root``static/ (``inline``: written into the page, one self-contained file). A
+    record of other rules than this arena's is shown as recorded (:mod:`arena.web.recorded`)."""
+    static = dict(static_files()) if inline else {}
+    if other_rules(record) is not None:
+        return environment().get_template("recorded.html").render(
+            title=title, game=build_recorded(record, title), root=root, back=back,
+            inline_css=static.get("site.css", b"").decode(), kinds=KIND_COLOURS)
     replay = build_replay(record, title)
     try:
         payload = orjson.dumps(replay).decode("utf-8").translate(_SCRIPT_SAFE)
     except orjson.JSONEncodeError as exc:  # a number past 64 bits, from a record made elsewhere
         raise ReplayError(f"not a game record ({exc})") from None
-    static = dict(static_files()) if inline else {}
     return environment().get_template("game.html").render(
         title=title, replay=replay, payload=payload, root=root, back=back,
         inline_css=static.get("site.css", b"").decode(),
@@ -192,6 +198,8 @@ class SiteSummary:
     games: int
     bytes: int
     largest_game: int
+    #: games of other rules than this arena's, whose pages show them as recorded
+    as_recorded: int = 0
 
 
 def _write(path: Path, text: str | bytes) -> int:
@@ -214,15 +222,17 @@ def _write(path: Path, text: str | bytes) -> int:
     return len(data)
 
 
-def _write_game(job: tuple[str, bytes, str]) -> int:
-    """Write one game's page (in a worker process): its size in bytes."""
+def _write_game(job: tuple[str, bytes, str]) -> tuple[int, bool]:
+    """Write one game's page (in a worker process): its size in bytes, and whether it shows
+    the game as recorded (a record of other rules)."""
     game_id, blob, folder = job
     record = decompress_record(blob, game_id)
     try:
         page = game_page(record, game_id)
     except ReplayError as exc:
         raise ReplayError(f"game {game_id}: {exc}") from None
-    return _write(Path(folder) / f"{game_slug(game_id)}.html", page)
+    size = _write(Path(folder) / f"{game_slug(game_id)}.html", page)
+    return size, other_rules(record) is not None
 
 
 def _blobs(db: str | Path, name: str) -> list[StoredRecord]:
@@ -272,10 +282,12 @@ def write_site(db: str | Path, name: str, out: Path, jobs: int | None = None) ->
     jobs_list = [(game_id, blob, str(out / "games")) for game_id, blob in _blobs(db, name)]
     workers = max(1, min(jobs or os.cpu_count() or 1, len(jobs_list) // 50 or 1))
     if workers == 1:
-        sizes = [_write_game(job) for job in jobs_list]
+        written = [_write_game(job) for job in jobs_list]
     else:
         with ProcessPoolExecutor(workers) as pool:
-            sizes = list(pool.map(_write_game, jobs_list, chunksize=32))
+            written = list(pool.map(_write_game, jobs_list, chunksize=32))
     _remove_stale_games(out / "games", {f"{game_slug(job[0])}.html" for job in jobs_list})
+    sizes = [size for size, _ in written]
     return SiteSummary(out=out, pages=len(PAGES) + len(sizes), games=len(sizes),
-                       bytes=total + sum(sizes), largest_game=max(sizes, default=0))
+                       bytes=total + sum(sizes), largest_game=max(sizes, default=0),
+                       as_recorded=sum(recorded for _, recorded in written))

@@ -26,6 +26,14 @@ def cup_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def older_cup_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same tournament stored by an older arena: every record says it was made under
+    format 5's rules, which this engine no longer replays."""
+    return site_db.build(tmp_path_factory.mktemp("older-cup") / "arena.db",
+                         record_format=site_db.OLDER_FORMAT)
+
+
+@pytest.fixture(scope="session")
 def cup_site(cup_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``arena report cup`` written to a folder."""
     from arena.web.site import write_site

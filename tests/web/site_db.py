@@ -45,10 +45,17 @@ HOSTILE_NAMES = [('"><img src=x onerror="document.title=\'owned\'">', "v1"),
                  ("<!--<script>", "v1"), ("delta", "v1")]
 
 
+#: The format of the records an arena stored before today's rules (RULES.md E29 and E10)
+OLDER_FORMAT = "palaestra-record/5"
+
+
 def build(path: Path, *, state: str = "finished", drawn_seed: bool = False,
-          rounds: int = 3, bots: list[tuple[str, str]] = BOTS) -> Path:
+          rounds: int = 3, bots: list[tuple[str, str]] = BOTS,
+          record_format: str | None = None) -> Path:
     """Write the tournament to ``path`` (rounds 1..``rounds`` of :data:`TABLES`), its
-    entrants ``bots`` (name, version)."""
+    entrants ``bots`` (name, version); ``record_format``: every record stored says it was
+    made under that format's rules, as in a tournament an older arena ran (the games are this
+    engine's: only the format a record names tells the two apart)."""
     store = Store(path)
     spec = {"name": NAME, "format": "swiss", "players_per_game": [2, 3],
             "seed": None if drawn_seed else 5, "rounds": 3, "event_date": "2026-11-29"}
@@ -76,6 +83,8 @@ def build(path: Path, *, state: str = "finished", drawn_seed: bool = False,
             seed = rnd * 1000 + table * 10 + g
             record = _record([bots[i][0] for i in seats], seat_keys, seed,
                              f"{NAME}/r{rnd}/t{table}", g, failures)
+            if record_format is not None:
+                record["format"] = record_format
             result = record["result"]
             store.record_game(row.id, {
                 "id": gid, "round": rnd, "table_index": table, "game_index": g, "seed": seed,

@@ -238,3 +238,18 @@ def test_the_focus_ring_stands_out_from_the_page(browser: Any, cup_site: Path, p
     assert focused and style != "none"
     ring = [outline] + re.findall(r"rgba?\([^)]*\)", shadow if shadow != "none" else "")
     assert max(contrast(colour, background) for colour in ring) >= 3, (ring, background)
+
+
+@needs_axe
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_game_of_older_rules_shown_as_recorded(browser: Any, older_cup_db: Path,
+                                                 tmp_path: Path, width: int) -> None:
+    from arena.web.site import write_site
+
+    write_site(older_cup_db, "cup", tmp_path, jobs=1)
+    browser.set_window_size(width, 800)
+    try:
+        show(browser, (tmp_path / "games" / "r2-t0-g0.html").as_uri())
+        assert problems(browser) == []
+    finally:
+        browser.set_window_size(1280, 800)

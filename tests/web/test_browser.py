@@ -1002,3 +1002,32 @@ def test_a_league_names_the_bots_no_longer_playing(browser: Any, tmp_path: Path)
     finally:
         server.shutdown()
         server.server_close()
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_game_of_older_rules_shows_what_its_record_holds(browser: Any, older_cup_db: Path,
+                                                           tmp_path: Path, width: int) -> None:
+    """A report of a tournament stored under older rules: the game's page says why there is
+    no step-by-step view, and shows the hands its showdown showed, whole at a phone's width."""
+    from arena.web.site import write_site
+
+    write_site(older_cup_db, site_db.NAME, tmp_path, jobs=1)
+    with Store(older_cup_db, create=False, read_only=True) as store:
+        record = game_record(store, REPLAYED)
+    [showdown] = [e for e in record["events"] if e["type"] == "showdown"]
+    browser.set_window_size(width, 844)
+    try:
+        browser.get((tmp_path / "games" / f"{game_slug(REPLAYED)}.html").as_uri())
+        note = browser.find_element("id", "rules-note")
+        assert note.is_displayed()
+        assert note.text.startswith("The step-by-step replay needs the rules this game was "
+                                    "played under (palaestra-record/5)")
+        hands = browser.execute_script(
+            "return Array.from(document.querySelectorAll('.showdown-table tbody tr')).map("
+            "r => Array.from(r.querySelectorAll('.card')).map(c => c.textContent.trim()))")
+        assert hands == showdown["hands"]
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width
+        shoot(browser, f"older-rules-game-{width}")
+        assert errors(browser) == []
+    finally:
+        browser.set_window_size(1280, 800)

@@ -231,16 +231,22 @@ def test_a_store_without_its_records_table(cup_db: Path, tmp_path: Path) -> None
 
 
 def test_a_record_from_an_older_rules_version(cup_db: Path, tmp_path: Path) -> None:
+    """--html refused it with one Error line: a record of older rules is shown as recorded."""
     record = json.loads(run("game", "cup/r1/t0/g0", "--format", "json", "--db",
                             str(cup_db))[1])
     record["format"] = "palaestra-record/2"
     old = tmp_path / "old.jsonl"
     old.write_text(json.dumps(record) + "\n")
-    code, _, stderr = run("game", str(old), "--html", str(tmp_path / "old.html"))
-    assert code == 1
-    assert stderr == ("Error: the record is 'palaestra-record/2', from another rules version; "
-                      "the viewer replays 'palaestra-record/6' records only (the rules changed "
-                      "in between: see RULES.md)\n")
+    page = tmp_path / "old.html"
+    code, stdout, stderr = run("game", str(old), "--html", str(page))
+    assert code == 0
+    title = f"Game 1 of {old} (cup/r1/t0/g0)"
+    assert stderr == (f"warning: {title}: the step-by-step replay needs the rules this game "
+                      "was played under (palaestra-record/2); this arena plays "
+                      "palaestra-record/6, so the game is shown as recorded.\n")
+    assert re.fullmatch(rf"Wrote {re.escape(title)} as recorded to {re.escape(str(page))} "
+                        rf"\(\d+ kB\)\n", stdout)
+    assert "so the game is shown as recorded." in page.read_text()
 
 
 def test_an_unwritable_output_folder(cup_db: Path, tmp_path: Path) -> None:
@@ -280,7 +286,37 @@ def test_each_rating_line_runs_from_the_prior_to_the_leaderboards_rating(cup_db:
         assert line[-1][1:] == [round(row["mu"], 4), round(row["sigma"], 4)]
 
 
+OLDER_NOTE = ("The step-by-step replay needs the rules this game was played under "
+              "(palaestra-record/5); this arena plays palaestra-record/6, so the game is shown "
+              "as recorded.")
+
+
+def test_a_tournament_stored_under_older_rules_is_reported(older_cup_db: Path,
+                                                            tmp_path: Path) -> None:
+    """Every game stored before a rules change made arena report refuse the whole tournament
+    in one line: its pages are written, each game's showing what its record holds."""
+    out = tmp_path / "site"
+    code, stdout, stderr = run("report", "cup", "-o", str(out), "--db", str(older_cup_db),
+                               "-j", "1")
+    assert (code, stderr) == (0, "")
+    first, second = stdout.splitlines()
+    assert re.fullmatch(rf"Wrote 13 pages \(0 game replays, 9 games as recorded, [\d.]+ MB\) to "
+                        rf"{re.escape(str(out))} in [\d.]+ s; open "
+                        rf"{re.escape(str(out / 'index.html'))}", first)
+    assert second == ("9 games were played under other rules than this arena's "
+                      "(palaestra-record/6): their pages show what the record holds, without "
+                      "the step-by-step replay (docs/RECORDS.md)")
+    for page in ("index.html", "h2h.html", "rounds.html", "games.html"):
+        assert (out / page).is_file(), page
+    game = (out / "games" / "r1-t0-g1.html").read_text()
+    assert OLDER_NOTE in game
+    assert "replay.js" not in game and "game-data" not in game  # nothing replays it
+    assert "alpha" in game and "beta" in game and "timeout" in game  # bots, failure
+
+
 def test_a_stored_record_from_an_older_rules_version(cup_db: Path, tmp_path: Path) -> None:
+    """One game of older rules among the others: its page shows it as recorded, the others
+    replay."""
     import shutil
     import zlib
 
@@ -294,11 +330,17 @@ def test_a_stored_record_from_an_older_rules_version(cup_db: Path, tmp_path: Pat
         conn.execute("UPDATE records SET record = ? WHERE game_id = 'cup/r1/t0/g2'",
                      (zlib.compress(json.dumps(record).encode()),))
     conn.close()
-    code, _, stderr = run("report", "cup", "-o", str(tmp_path / "s"), "--db", str(db))
-    assert code == 1
-    assert stderr == ("Error: game cup/r1/t0/g2: the record is 'palaestra-record/1', from "
-                      "another rules version; the viewer replays 'palaestra-record/6' records "
-                      "only (the rules changed in between: see RULES.md)\n")
+    out = tmp_path / "s"
+    code, stdout, stderr = run("report", "cup", "-o", str(out), "--db", str(db), "-j", "1")
+    assert (code, stderr) == (0, "")
+    first, second = stdout.splitlines()
+    assert first.startswith("Wrote 13 pages (8 game replays, 1 game as recorded, ")
+    assert second == ("1 game was played under other rules than this arena's "
+                      "(palaestra-record/6): its page shows what the record holds, without "
+                      "the step-by-step replay (docs/RECORDS.md)")
+    assert "(palaestra-record/1); this arena plays" in (out / "games" / "r1-t0-g2.html"
+                                                        ).read_text()
+    assert "game-data" in (out / "games" / "r1-t0-g1.html").read_text()
 
 
 @pytest.mark.parametrize(("host", "shown"), [(None, r"127\.0\.0\.1"),

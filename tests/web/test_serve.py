@@ -287,3 +287,23 @@ def test_a_page_asked_again_is_rendered_once_until_games_land(
         conn.execute("UPDATE tournaments SET state = 'finished'")
     conn.close()
     assert get(port, "/t/cup/games.html")[0] == 200 and rendered == ["games.html"] * 2
+
+
+def test_a_tournament_stored_under_older_rules_is_served_whole(older_cup_db: Path) -> None:
+    """An old game's page answered 500 with the replay's refusal: every page answers, and
+    the game's shows what its record holds under the line saying why it does not replay."""
+    server = make_server(older_cup_db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        port = server.server_port
+        for page in ("index.html", "h2h.html", "rounds.html", "games.html"):
+            assert get(port, f"/t/cup/{page}")[0] == 200, page
+        status, game = get(port, "/t/cup/games/r2-t0-g0.html")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert status == 200
+    assert ("The step-by-step replay needs the rules this game was played under "
+            "(palaestra-record/5); this arena plays palaestra-record/6, so the game is shown "
+            "as recorded.") in game
+    assert "alpha" in game and "gamma" in game and "delta" in game  # the three-player table

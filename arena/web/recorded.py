@@ -1,0 +1,115 @@
+"""A game record of other rules than this arena's, as its page shows it: what it holds, told
+without replaying it.
+
+The replay viewer plays a record again with the engine (:mod:`arena.web.replay`), and the
+engine plays its own rules only (``RECORD_FORMAT``): a game stored before a rules change does
+not replay (docs/RECORDS.md, "Records of older rules"). Its page shows what the record holds
+instead: the bots, their places and categories, the hands the showdown showed, the failures,
+and the game told event by event as ``arena game`` tells it (:mod:`arena.engine.narration`),
+under one line saying why there is no step-by-step view.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.common.plural import ordinal
+from arena.engine.narration import event_lines, header_lines
+from arena.engine.state import RECORD_FORMAT
+from arena.errors import ReplayError
+from arena.web.replay import TIEBREAK_TEXT, failure_view
+
+__all__ = ["build_recorded", "other_rules", "rules_note"]
+
+
+def other_rules(record: Any) -> str | None:
+    """The format of a record made under other rules than this arena's
+    (``"palaestra-record/5"``); ``None`` for one of its own, and for what is no record at
+    all (the replay says what is wrong with it)."""
+    if not isinstance(record, dict) or record.get("format", RECORD_FORMAT) == RECORD_FORMAT:
+        return None
+    return str(record["format"])
+
+
+def rules_note(recorded: str) -> str:
+    """The line that says why a record of ``recorded``'s rules has no step-by-step view."""
+    return (f"The step-by-step replay needs the rules this game was played under ({recorded}); "
+            f"this arena plays {RECORD_FORMAT}, so the game is shown as recorded.")
+
+
+def _list(value: Any) -> list[Any]:
+    """``value`` if it is a list, else empty: a damaged record is shown as far as it goes."""
+    return value if isinstance(value, list) else []
+
+
+def _map(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _cards(value: Any) -> list[str]:
+    return [str(card) for card in _list(value)]
+
+
+def _hands_shown(events: list[Any], players: int) -> list[list[str] | None]:
+    """Each seat's hand as the game's public events showed it at the end: every hand at a
+    showdown, the ascending hand alone after The Ascension; ``None`` where none was shown."""
+    hands: list[list[str] | None] = [None] * players
+    for event in events:
+        if not isinstance(event, dict) or event.get("to", "all") != "all":
+            continue
+        if event.get("type") == "showdown":
+            for seat, hand in enumerate(_list(event.get("hands"))[:players]):
+                hands[seat] = _cards(hand)
+        ascending = event.get("seat")
+        if event.get("type") == "ascension" and isinstance(ascending, int) \
+                and 0 <= ascending < players:
+            hands[ascending] = _cards(event.get("hand"))
+    return hands
+
+
+def _seats(record: dict[str, Any], players: list[str], bots: list[str]) -> list[dict[str, Any]]:
+    """Each seat's bot, place (a forfeit the table's last, as the standings count it: RULES.md
+    E28), category and hand at the end, as recorded."""
+    result = _map(record.get("result"))
+    placements, desmos = _list(result.get("placements")), _list(result.get("desmos"))
+    forfeits = _map(result.get("forfeits"))
+    hands = _hands_shown(_list(record.get("events")), len(players))
+    seats = []
+    for seat, player in enumerate(players):
+        forfeit = forfeits.get(str(seat))
+        place = len(players) if forfeit else placements[seat] if seat < len(placements) else None
+        seats.append({
+            "seat": seat, "player": player, "bot": bots[seat],
+            "place": ordinal(place) if isinstance(place, int) else "?",
+            "first": place == 1 and not forfeit,
+            "category": str(desmos[seat]) if seat < len(desmos) else "?",
+            "forfeit": str(forfeit) if forfeit else None, "hand": hands[seat],
+        })
+    return seats
+
+
+def build_recorded(record: dict[str, Any], title: str = "") -> dict[str, Any]:
+    """A page's data for a record of other rules (:func:`other_rules`): what it holds, as
+    recorded. Raises :class:`ReplayError` for what cannot be told at all."""
+    players = [str(player) for player in _list(record.get("players"))]
+    seats = [str(key) for key in _list(_map(record.get("referee")).get("seats"))]
+    bots = seats if len(seats) == len(players) else players
+    result = _map(record.get("result"))
+    try:
+        header, lines = header_lines(record), event_lines(record)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise ReplayError(f"not a game record ({type(exc).__name__}: {exc})") from None
+    tiebreak = str(result.get("tiebreak", "none"))
+    return {
+        "title": title,
+        "note": rules_note(other_rules(record) or RECORD_FORMAT),
+        "header": header,
+        "seats": _seats(record, players, bots),
+        "finished": bool(result),
+        "tiebreak_text": TIEBREAK_TEXT.get(tiebreak, tiebreak),
+        "failures": [failure_view(failure, players)
+                     for failure in _list(_map(record.get("referee")).get("failures"))
+                     if isinstance(failure, dict)],
+        "choices": len(_list(record.get("choices"))),
+        "lines": lines,
+    }

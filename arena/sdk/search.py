@@ -70,13 +70,16 @@ SEARCHABLE_KINDS = determinize.SEARCHABLE_KINDS
 class Tracker:
     """The bot's events, and what they tell about hidden cards.
 
-    ``known[s]`` counts cards the bot *knows* are in seat ``s``'s hand although they are not
-    revealed: seen by a peek (Umbrae, Hermes, Ares) or handed over in an exchange or a gift the
+    ``known[s]`` counts cards the bot *knows* are in seat ``s``'s hand: seen by a peek (Umbrae,
+    Hermes, Ares; its revealed cards among them) or handed over in an exchange or a gift the
     bot took part in, and not seen leaving since. When a card of unknown face leaves that hand
     (a trap set, a card put on the pile, an exchange or gift the bot only hears of), the
-    knowledge is dropped:
-    it is always a sub-multiset of the true hand, never a guess. ``known_traps[s]`` is the same
-    for the traps of ``s`` seen with Basilisk.
+    knowledge is dropped: it is always a sub-multiset of the true hand, never a guess.
+    ``hidden[s]`` holds those of them the bot knows are hidden there (a card handed over is
+    hidden in its new hand, E23): beside a revealed copy of the same card they are a second
+    copy, which ``known`` alone, read against the revealed cards, cannot tell
+    (:meth:`beyond_revealed`). ``known_traps[s]`` is the same as ``known`` for the traps of
+    ``s`` seen with Basilisk.
     """
 
     def __init__(self) -> None:
@@ -86,6 +89,7 @@ class Tracker:
         self.seat = seat
         self.events: list[dict[str, Any]] = []
         self.known: dict[int, Counter[str]] = {}
+        self.hidden: dict[int, Counter[str]] = {}
         self.known_traps: dict[int, Counter[str]] = {}
         self._done = 0
 
@@ -96,20 +100,37 @@ class Tracker:
         """Read the events not read yet (the seat must be known to read them)."""
         if self.seat != seat:
             self.seat, self._done = seat, 0
-            self.known, self.known_traps = {}, {}
+            self.known, self.hidden, self.known_traps = {}, {}, {}
         events = self.events
         while self._done < len(events):
             self._read(events[self._done])
             self._done += 1
 
+    def beyond_revealed(self, seat: int, revealed: list[str]) -> Counter[str]:
+        """The cards the bot knows ``seat`` holds besides its ``revealed`` ones (now): a card
+        seen in the hand may be one of them, a card known hidden there is not."""
+        beyond = self.known.get(seat, Counter()) - Counter(revealed)
+        return beyond | self.hidden.get(seat, Counter())
+
     def _lose(self, seat: Any, card: Any) -> None:
         known = self.known.get(seat)
         if known and known[card] > 0:
             known[card] -= 1
+        # the copy that left may be the hidden one (never a guess: forget it too)
+        hidden = self.hidden.get(seat)
+        if hidden and hidden[card] > 0:
+            hidden[card] -= 1
+
+    def _receive(self, seat: Any, card: Any) -> None:
+        """``seat`` was handed ``card``, which the bot saw: it is hidden in that hand."""
+        if seat != self.seat:
+            self.known.setdefault(seat, Counter())[card] += 1
+            self.hidden.setdefault(seat, Counter())[card] += 1
 
     def _forget(self, *seats: Any) -> None:
         for seat in seats:
             self.known.pop(seat, None)
+            self.hidden.pop(seat, None)
 
     def _read(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
@@ -119,8 +140,15 @@ class Tracker:
             self._lose(seat, event.get("card"))
         elif kind == "peek" and seat == me and "cards" in event:
             self.known[event["target"]] = Counter(event["cards"])
+            self.hidden.pop(event["target"], None)  # the peek does not say which are revealed
         elif kind == "reveal_hand":
             self.known[seat] = Counter(event.get("cards", []))
+            self.hidden.pop(seat, None)
+        elif kind == "reveal":  # maybe the copy known hidden: it is known, no longer hidden
+            hidden = self.hidden.get(seat)
+            shown = str(event.get("card"))
+            if hidden and hidden[shown] > 0:
+                hidden[shown] -= 1
         elif kind == "exchange":  # ``seat`` gave ``gave`` to ``target`` and took ``took``
             target: Any = event.get("target")
             took, gave = event.get("took"), event.get("gave")
@@ -132,10 +160,10 @@ class Tracker:
                 self._forget(seat)
             else:
                 self._lose(seat, gave)
-            if took is not None and seat != me:
-                self.known.setdefault(seat, Counter())[took] += 1
-            if gave is not None and target != me:
-                self.known.setdefault(target, Counter())[gave] += 1
+            if took is not None:
+                self._receive(seat, took)
+            if gave is not None:
+                self._receive(target, gave)
         elif kind == "give":  # ``seat`` gave ``card`` to ``target`` (Nemesis, one way)
             card = event.get("card")
             receiver: Any = event.get("target")
@@ -143,12 +171,10 @@ class Tracker:
                 self._forget(seat)  # it lost a card we did not see
             else:
                 self._lose(seat, card)
-                if receiver != me:
-                    self.known.setdefault(receiver, Counter())[card] += 1
+                self._receive(receiver, card)
         elif kind == "graveyard_exchange":
             self._lose(seat, event.get("gave"))
-            if seat != me:
-                self.known.setdefault(seat, Counter())[event["took"]] += 1
+            self._receive(seat, event["took"])
         elif kind in ("set_trap", "return_to_pile", "pile_exchange"):
             if seat != me:
                 self._forget(seat)
@@ -160,7 +186,7 @@ class Tracker:
             if traps and traps[card] > 0:
                 traps[card] -= 1
         elif kind == "game_start":
-            self.known, self.known_traps = {}, {}
+            self.known, self.hidden, self.known_traps = {}, {}, {}
 
 
 # ============================================================================= the view
@@ -221,8 +247,7 @@ class SearchView:
         """Cards of ``seat``'s hand the bot knows: revealed ones and those it saw (peeks,
         exchanges) that have not left since."""
         cards = list(self.obs.revealed[seat])
-        known = self.tracker.known.get(seat, Counter()) - Counter(cards)
-        return cards + sorted(known.elements())
+        return cards + sorted(self.tracker.beyond_revealed(seat, cards).elements())
 
     def sample_state(self, seed: int) -> State:
         """A full game state consistent with the observation and the bot's events, hidden
@@ -234,7 +259,7 @@ class SearchView:
             raise ValueError(f"cannot position a sampled state at a {self.kind!r} decision; "
                              f"only at {SEARCHABLE_KINDS}")
         state = determinize.sample_state(self.obs, seed, self.kind, self.rules)
-        if self.tracker.known or self.tracker.known_traps:
+        if self.tracker.known or self.tracker.hidden or self.tracker.known_traps:
             _place_known(state, self.obs, self.tracker, random.Random(seed ^ 0x5EA2C4))
         return state
 
@@ -249,9 +274,9 @@ def _place_known(state: State, obs: Observation, tracker: Tracker, rng: random.R
         if seat != me:
             fixed.update(obs.revealed_ids[seat])
     wanted: list[tuple[int, str, str]] = []
-    for seat, known in tracker.known.items():
+    for seat in sorted(set(tracker.known) | set(tracker.hidden)):
         if seat != me and 0 <= seat < state.n:
-            hidden = known - Counter(NOTATION[c] for c in obs.revealed_ids[seat])
+            hidden = tracker.beyond_revealed(seat, [NOTATION[c] for c in obs.revealed_ids[seat]])
             wanted += [(seat, "hand", name) for name in sorted(hidden.elements())]
     for seat, known in tracker.known_traps.items():
         if seat != me and 0 <= seat < state.n:

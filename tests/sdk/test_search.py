@@ -81,6 +81,8 @@ def _check_consistent(truth: State, seat: int, view: SearchView, sample: State) 
         assert not view.tracker.known.get(other, Counter()) - _names(truth.hands[other]), \
             "the tracker claims a card the hand does not hold"
         assert not Counter(view.known_hand(other)) - hand, "a known card was not dealt there"
+        assert not Counter(view.known_hand(other)) - _names(truth.hands[other]), \
+            "the kit believes a card the hand does not hold"
         hidden += hand - revealed
         hidden += _names(t.card for t in sample.traps[other])
     hidden += _names(sample.draw_pile)
@@ -198,6 +200,28 @@ def test_tracker_follows_nemesis_gifts_one_way_at_a_time() -> None:
         onlooker.add(event)
     onlooker.catch_up(2)
     assert not onlooker.known.get(0) and not onlooker.known.get(1)
+
+
+def test_a_card_handed_beside_a_revealed_copy_is_known_as_a_second_copy() -> None:
+    # seat 0 holds a revealed Fate-3; seat 1 gives it the other Fate-3 with Nemesis, hidden
+    # there (RULES.md E29, E23), and gets Sophoi-3 back: seat 1 knows both copies are there
+    tracker = Tracker()
+    tracker.reset(1)
+    for event in ({"type": "reveal", "seat": 0, "card": "Fate-3"},
+                  {"type": "play", "seat": 0, "card": "Fate-5"},
+                  {"type": "give", "seat": 1, "target": 0, "card": "Fate-3"},
+                  {"type": "give", "seat": 0, "target": 1, "card": "Sophoi-3"}):
+        tracker.add(event)
+    tracker.catch_up(1)
+    assert tracker.beyond_revealed(0, ["Fate-3"]) == Counter({"Fate-3": 1})
+    # a peek shows the revealed copy too: it is not a third one
+    tracker.add({"type": "peek", "seat": 1, "target": 0, "cards": ["Fate-3", "Fate-3"]})
+    tracker.catch_up(1)
+    assert tracker.beyond_revealed(0, ["Fate-3"]) == Counter({"Fate-3": 1})
+    # once a Fate-3 is given back, only the revealed one is sure to stay
+    tracker.add({"type": "give", "seat": 0, "target": 1, "card": "Fate-3"})
+    tracker.catch_up(1)
+    assert tracker.beyond_revealed(0, ["Fate-3"]) == Counter()
 
 
 def test_search_bot_collects_events_per_game() -> None:

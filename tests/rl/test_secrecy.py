@@ -29,7 +29,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 
 CARD_NAMES = frozenset(NOTATION)
 #: what the random games must have gone through, or the test proved little
-SECRETS_IN_PLAY = {"exchange", "peek", "look", "set_trap", "trap_triggered", "reveal",
+SECRETS_IN_PLAY = {"exchange", "give", "peek", "look", "set_trap", "trap_triggered", "reveal",
                    "showdown"}
 
 
@@ -155,3 +155,49 @@ def test_the_learner_is_given_no_hidden_card_in_the_gymnasium_environment() -> N
             obs, _, done, _, info = env.step(int(legal[chooser.randrange(len(legal))]))
         assert env.state is not None
         _check_vector(obs["observation"], env.state, env.seat)
+
+
+def _steered(info: dict[str, Any], chooser: random.Random) -> int:
+    """The action of a random legal option, leaning towards today's two moments: Nemesis
+    played (RULES.md E29), traps kept for the window a God fired by a forced discard opens
+    (E10) and a God given up when a discard is forced."""
+    legal, kind = info["legal"], info["kind"]
+    window = info["context"].get("window")
+    lean = {"turn": lambda o: o.get("card") == "Fate-5" or o.get("action") == "trap",
+            "discard": lambda o: str(o.get("card", "")).startswith("God-"),
+            "trigger": lambda o: window == "discarded" and o.get("trap") is not None,
+            }.get(kind)
+    leaning = [i for i, option in enumerate(legal) if lean is not None and lean(option)]
+    if kind == "trigger" and window != "discarded" and chooser.random() < 0.9:
+        index = 0  # pass: the trap waits for a discarded God
+    elif leaning and chooser.random() < 0.7:
+        index = chooser.choice(leaning)
+    else:
+        index = chooser.randrange(len(legal))
+    return int(info["actions"][index])
+
+
+def test_no_seat_is_given_a_hidden_card_at_a_gift_or_a_discarded_gods_window() -> None:
+    moments: Counter[str] = Counter()
+    for game_number in range(12):
+        chooser = random.Random(game_number)
+        game = PalaestraAEC(2 + game_number % 4, render_mode="ansi")
+        game.reset(seed=game_number)
+        state = game.state
+        assert state is not None
+        for agent in game.agent_iter():
+            _, _, done, _, info = game.last()
+            if done:
+                game.step(None)
+                continue
+            seat = game.possible_agents.index(agent)
+            for other, name in enumerate(game.possible_agents):  # every seat, asked or not
+                observed = game.observe(name)
+                _check_vector(observed["observation"], state, other)
+                assert bool(observed["action_mask"].any()) == (other == seat)
+            _check_structured(info, state, seat)
+            if info["kind"] == "trigger":
+                moments[info["context"]["window"]] += 1
+            game.step(_steered(info, chooser))
+        moments["give"] += sum(1 for _, event in state.log if event["type"] == "give")
+    assert moments["give"] and moments["discarded"], moments

@@ -511,6 +511,39 @@ def test_a_forfeited_seats_view_keeps_the_table_it_left(browser: Any, tmp_path: 
     assert errors(browser) == []
 
 
+def test_another_seats_decision_is_shown_without_its_reason(browser: Any,
+                                                          tmp_path: Path) -> None:
+    """A decision's reason may name a card only its seat has seen (Hermes: "give a card in
+    exchange for" the card taken from another hand): a third seat's view showed it."""
+    import random
+
+    from arena.cli.report_commands import write_game_html
+
+    state = new_game(GameConfig(players=("ann", "ben", "cy"), seed=1, starting_seat=0))
+    rng = random.Random(1)
+    step = taken_from = None
+    while state.decision is not None:
+        decision = state.decision
+        if step is None and str(decision.context.get("why")).startswith("give a card in ex"):
+            step, why = len(state.choices), str(decision.context["why"])
+            asker = decision.seat
+        elif step is None:
+            taken_from = decision.context.get("from_seat")
+        state.apply(rng.randrange(len(decision.options)))
+    assert step is not None and isinstance(taken_from, int), "the game has no Hermes exchange"
+    third = ({0, 1, 2} - {asker, taken_from}).pop()
+    page = tmp_path / "hermes.html"
+    write_game_html("hermes", state.record(), page)
+    card = why.rsplit(" ", 1)[1]
+    for view, told in ((third, False), (asker, True), ("all", True)):
+        browser.get("about:blank")
+        browser.get(page.as_uri() + f"#step={step + 1}&view={view}")
+        shown = browser.find_element("id", "decision").text
+        assert shown.startswith(f"{('ann', 'ben', 'cy')[asker]} chooses: give")
+        assert (card in shown) == told, (view, shown)
+    assert errors(browser) == []
+
+
 @pytest.mark.parametrize("where", ["file", "served"])
 def test_a_bots_crash_message_cannot_take_over_the_replay(browser: Any, cup_site: Path,
                                                           served: str, where: str) -> None:

@@ -98,7 +98,8 @@
     box.textContent = "";
     if (l) { box.appendChild(el("p", "left-note", leftNote(l))); return; }
     if (!d) { box.appendChild(el("p", "", "The game is over.")); return; }
-    var who = players[d.seat] + " chooses: " + d.kind + (d.why ? " (" + d.why + ")" : "");
+    /* its reason may name a card only its seat has seen (Hermes: the card it takes) */
+    var who = players[d.seat] + " chooses: " + d.kind + (d.why && sees(d.seat) ? " (" + d.why + ")" : "");
     box.appendChild(el("p", "who", who));
     if (!sees(d.seat)) {
       box.appendChild(el("p", "hidden-note", "Options not shown: this view is seat " + view + "'s."));

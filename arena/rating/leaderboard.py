@@ -51,7 +51,7 @@ from arena.rating.trueskill_rating import (
     write_history,
 )
 from arena.referee.failures import FAILURE_TYPES, without_game
-from arena.tournament.scoring import Standing, spec_table_weight
+from arena.tournament.scoring import Standing, spec_table_mates, spec_table_weight
 from arena.tournament.standings import scoring_inputs, standings_of
 
 log = logging.getLogger(__name__)
@@ -183,7 +183,8 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                           if swiss and tournament is not None else None)
     # the final score of a bot met is its entry's, which an old version shares with the new
     finals = {key: s.score for key, s in standings.items()} if standings else points
-    tiebreak = buchholz(ordered, finals) if swiss else {}
+    mates = spec_table_mates(tournament.spec) if tournament is not None else None
+    tiebreak = buchholz(ordered, finals, table_mates=mates) if swiss else {}
     standings = standings or {}
     registry = list(registry)
     rows: list[LeaderboardRow] = []

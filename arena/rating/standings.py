@@ -10,8 +10,9 @@ the very numbers the Swiss pairing used:
   A bye, which Swiss scores as a win, adds its points too. Sums are exact fractions (no float
   drift between orders), shown as floats.
 * Buchholz: for every round a bot played, the final scores of the bots it shared a table
-  with that round, each counted once per round, summed over rounds; a bye adds nothing to
-  Buchholz but counts in the score.
+  with that round, each counted once per round, summed over rounds (a round at a table of
+  another size than the Swiss one counts their mean as a full table's mates); a bye adds
+  nothing to Buchholz but counts in the score.
 """
 
 from __future__ import annotations
@@ -80,10 +81,13 @@ def total_points(games: Iterable[StoredGame], byes: Iterable[ByeRecord] = (),
 
 
 def buchholz(games: Iterable[StoredGame], points: Mapping[str, Fraction] | None = None,
-             byes: Iterable[ByeRecord] = ()) -> dict[str, Fraction]:
+             byes: Iterable[ByeRecord] = (),
+             table_mates: int | None = None) -> dict[str, Fraction]:
     """Buchholz per bot key: the final scores of its table-mates, once per round played
-    (``points``: the final scores, when already summed)."""
+    (``points``: the final scores, when already summed; ``table_mates``: a full table's, as
+    :func:`arena.tournament.scoring.buchholz` counts a round at another size)."""
     games = list(games)
     final = dict(points) if points is not None else total_points(games, byes)
     return scoring.buchholz((((game.tournament_id, game.round),
-                              [bot.key for bot in game.seats]) for game in games), final)
+                              [bot.key for bot in game.seats]) for game in games), final,
+                            table_mates)

@@ -227,7 +227,7 @@ class RunState:
         if self.rating is None:
             self.rating = RatingTrack(n, **spec.rating.resolved())
         ratings = self.rating.ratings(rated)
-        standings = compute_standings(n, played, byes, ratings)
+        standings = compute_standings(n, played, byes, ratings, spec.table_sizes[0] - 1)
         # a duplicate table plays every seating, so which one comes first needs no lot
         seat_seed = (None if seating_mode(spec.duplicate) != "none"
                      else derive_seed(self.row.seed, "seats", r))

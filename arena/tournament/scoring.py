@@ -36,6 +36,7 @@ __all__ = [
     "conservative_ratings",
     "game_points",
     "rating_parameters",
+    "spec_table_mates",
     "spec_table_weight",
     "table_weight",
 ]
@@ -82,6 +83,12 @@ def table_weight(size: int, nominal: int, duplicate: bool | str) -> Fraction:
     return Fraction(seatings(nominal), seatings(size))
 
 
+def _swiss_table_size(spec: Mapping[str, Any]) -> int:
+    """The table size a stored Swiss spec pairs for (its first one)."""
+    sizes = spec.get("players_per_game", 2)
+    return sizes if isinstance(sizes, int) else (sizes[0] if sizes else 2)
+
+
 def spec_table_weight(spec: Mapping[str, Any]) -> Callable[[int], Fraction]:
     """:func:`table_weight` by table size for a stored Swiss spec (its first table size is
     the one Swiss pairs for); weight 1 for every other format."""
@@ -89,10 +96,15 @@ def spec_table_weight(spec: Mapping[str, Any]) -> Callable[[int], Fraction]:
         # a ladder's sizes (players_per_game: [2, 4]) are each a nominal size of their own:
         # its points count game for game, as its leaderboard counts them
         return lambda size: Fraction(1)
-    sizes = spec.get("players_per_game", 2)
-    nominal = sizes if isinstance(sizes, int) else (sizes[0] if sizes else 2)
+    nominal = _swiss_table_size(spec)
     duplicate = spec.get("duplicate", False)
     return lambda size: table_weight(size, nominal, duplicate)
+
+
+def spec_table_mates(spec: Mapping[str, Any]) -> int | None:
+    """The table-mates a bot has at a full table of a stored Swiss spec, which
+    :func:`buchholz` counts every round as; None (a plain sum) for every other format."""
+    return _swiss_table_size(spec) - 1 if spec.get("format") == "swiss" else None
 
 
 def game_points(placements: Sequence[int], forfeited: Collection[int] = ()) -> list[Fraction]:
@@ -227,11 +239,13 @@ def compute_standings(
     tables: Iterable[PlayedTable],
     byes: Iterable[Bye] = (),
     ratings: Sequence[float] | None = None,
+    table_mates: int | None = None,
 ) -> list[Standing]:
     """Standings: score, then Buchholz, then rating, then entry order (all deterministic).
 
-    Buchholz: see :func:`buchholz` (the rating layer's leaderboard uses it too). A bye adds
-    nothing to Buchholz but counts in the score.
+    Buchholz: see :func:`buchholz` (the rating layer's leaderboard uses it too), a round's
+    table-mates counted as ``table_mates`` (a full table's). A bye adds nothing to Buchholz
+    but counts in the score.
     """
     played = list(tables)
     score = [Fraction(0)] * n
@@ -244,7 +258,8 @@ def compute_standings(
     for bye in byes:
         score[bye.entrant] += bye.points
         bye_count[bye.entrant] += 1
-    tiebreak = buchholz(((table.round, table.seats) for table in played), dict(enumerate(score)))
+    tiebreak = buchholz(((table.round, table.seats) for table in played), dict(enumerate(score)),
+                        table_mates)
     second = [tiebreak.get(e, Fraction(0)) for e in range(n)]
     rating = list(ratings) if ratings is not None else [0.0] * n
     order = sorted(range(n), key=lambda e: (-score[e], -second[e], -rating[e], e))
@@ -256,18 +271,26 @@ def compute_standings(
 
 
 def buchholz(meetings: Iterable[tuple[Hashable, Sequence[Player]]],
-             scores: Mapping[Player, Fraction]) -> dict[Player, Fraction]:
+             scores: Mapping[Player, Fraction],
+             table_mates: int | None = None) -> dict[Player, Fraction]:
     """The Buchholz tie-break of each player met: for every round it played, the final
     ``scores`` of the players it shared a table with that round, each counted once per round
     (the seat rotations of one pairing in duplicate mode are one meeting), summed over rounds
     as in FIDE's Buchholz. ``meetings`` are (round, players by seat) of every table or game
-    played; a round is any key that tells rounds apart. A player without a score counts 0."""
+    played; a round is any key that tells rounds apart. A player without a score counts 0.
+
+    ``table_mates``: the table-mates of a full table (the Swiss table size less one). A
+    round at a smaller or larger table (a field that does not divide into full ones) counts
+    its mates' mean score that many times, so the tie-break weighs the strength of the bots
+    met rather than their number."""
     mates: dict[tuple[Hashable, Player], set[Player]] = {}
     for round_key, seats in meetings:
         for player in seats:
             mates.setdefault((round_key, player), set()).update(o for o in seats if o != player)
     result: dict[Player, Fraction] = {}
     for (_, player), others in mates.items():
-        result[player] = result.get(player, Fraction(0)) + sum(
-            (scores.get(other, Fraction(0)) for other in others), Fraction(0))
+        met = sum((scores.get(other, Fraction(0)) for other in others), Fraction(0))
+        if table_mates is not None and others and len(others) != table_mates:
+            met = met * table_mates / len(others)
+        result[player] = result.get(player, Fraction(0)) + met
     return result

@@ -17,6 +17,7 @@ from arena.tournament.scoring import (
     compute_standings,
     conservative_ratings,
     game_points,
+    spec_table_mates,
     spec_table_weight,
 )
 from arena.tournament.store import GameRow, Store, TournamentRow
@@ -45,7 +46,7 @@ def standings_of(inputs: SwissInputs, spec: Mapping[str, Any]) -> list[Standing]
     played, byes, rated, n = inputs
     rating = spec.get("rating") or {}
     ratings = conservative_ratings(n, rated, **{k: float(v) for k, v in rating.items()})
-    return compute_standings(n, played, byes, ratings)
+    return compute_standings(n, played, byes, ratings, spec_table_mates(spec))
 
 
 def swiss_inputs(

@@ -289,6 +289,19 @@ def test_swiss_leaderboard_shows_buchholz(tmp_path: Path) -> None:
     assert "buchholz" not in render_leaderboard(plain, "simple")
 
 
+def test_swiss_buchholz_counts_a_small_tables_mates_as_a_full_tables(tmp_path: Path) -> None:
+    """Seven bots at tables of 4 sit 4 + 3: the leaderboard's Buchholz of a bot at the table
+    of 3 counts its two table-mates' mean three times, as the Swiss standings do."""
+    b = StoreBuilder(tmp_path / "a.db")
+    names = ["a", "b", "c", "d", "e", "f", "g"]
+    tid, ids = b.tournament("cup", names, fmt="swiss", players=4)
+    b.game(GameSpec(tid, 1, 0, 0, ids[:4], [1, 2, 3, 4]))
+    b.game(GameSpec(tid, 1, 1, 0, ids[4:], [1, 2, 3]))
+    rows = {r.bot: r for r in build_leaderboard(tmp_path / "a.db", "cup").rows}
+    assert rows["e"].buchholz == pytest.approx((rows["f"].points + rows["g"].points) * 3 / 2)
+    assert rows["a"].buchholz == pytest.approx(sum(rows[x].points for x in "bcd"))
+
+
 @pytest.mark.parametrize("fmt", TABLE_FORMATS)
 def test_every_tabulate_format_renders_with_the_bot_names(tmp_path: Path, fmt: str) -> None:
     small_store(tmp_path / "a.db", fmt="swiss")

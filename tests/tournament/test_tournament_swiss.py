@@ -286,6 +286,23 @@ def test_standings_tie_breaks_buchholz_then_rating() -> None:
     assert [s.entrant for s in tied] == [1, 0]
 
 
+def test_buchholz_counts_a_small_tables_mates_as_a_full_tables() -> None:
+    """At tables of 4, a field of 7 sits 4 + 3: the bot at the table of 3 has two table-mates
+    to the others' three, and its Buchholz counts their scores as three would score at their
+    mean, so the tie-break weighs who was met, not how many."""
+    played = [
+        PlayedTable(1, (0, 1, 2, 3), (Fraction(1),) * 4),
+        PlayedTable(1, (4, 5, 6), (Fraction(1), Fraction(5, 4), Fraction(5, 4))),
+    ]
+    # 0 and 4 score 1 each; 0 met three bots of 1 (sum 3), 4 met two of 5/4 (sum 5/2)
+    standings = compute_standings(7, played, [], table_mates=3)
+    by = {s.entrant: s for s in standings}
+    assert by[0].buchholz == 3 and by[4].buchholz == Fraction(15, 4)
+    assert [s.entrant for s in standings].index(4) < [s.entrant for s in standings].index(0)
+    # a field of one table size keeps the plain sum
+    assert compute_standings(7, played[:1], [], table_mates=3)[0].buchholz == 3
+
+
 def test_byes_score_but_add_no_buchholz() -> None:
     played = [PlayedTable(1, (0, 1), (Fraction(1), Fraction(0)))]
     standings = compute_standings(3, played, [Bye(1, 2, Fraction(1))])

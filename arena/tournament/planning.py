@@ -10,13 +10,24 @@ from arena.tournament import schedule, swiss
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import TableRow
 
-__all__ = ["fixed_tables", "group_deals", "planned_games", "tables_per_swiss_round"]
+__all__ = ["fixed_tables", "group_deals", "off_size_split", "planned_games",
+           "tables_per_swiss_round"]
 
 
 def tables_per_swiss_round(spec: TournamentSpec, n: int) -> int:
     """Tables of one Swiss round of ``n`` entrants (each seating of a duplicate deal one)."""
     sizes, _ = swiss.table_sizes(n, spec.table_sizes[0])  # Swiss: one size (spec checks)
     return sum(len(seat_orders(range(k), spec.duplicate)) for k in sizes)
+
+
+def off_size_split(k: int, n: int) -> str | None:
+    """How a Swiss field of ``n`` sits every round at tables of ``k`` ("4 + 4 + 3"), when it
+    does not divide into tables of ``k``; else None. (11 bots at tables of 5 sit at none of
+    5: a table size alone would tell an organiser otherwise.)"""
+    sizes, _ = swiss.table_sizes(n, k)
+    if k == 2 or all(size == k for size in sizes):
+        return None  # byes are how a field of two-player tables is made even
+    return " + ".join(map(str, sizes))
 
 
 def planned_games(spec: TournamentSpec) -> int:

@@ -28,7 +28,7 @@ from arena.sandbox import Limits, probe
 from arena.tournament.dbfiles import holds_no_tables
 from arena.tournament.league_store import league_entries
 from arena.tournament.opening import earlier_twins
-from arena.tournament.planning import planned_games
+from arena.tournament.planning import off_size_split, planned_games
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, peek
 
@@ -131,6 +131,10 @@ def check_lines(spec: TournamentSpec, db: Path,
     """What ``arena run --check`` prints (the plan, what the database holds of it, how each
     entry's trial start went) and whether ``arena run`` would go ahead."""
     sizes = "/".join(str(k) for k in spec.table_sizes)
+    split = (off_size_split(spec.table_sizes[0], len(spec.entrants))
+             if spec.format == "swiss" else None)
+    if split is not None:
+        sizes += f" (sitting {split} each round)"
     source = f" from {spec.source}" if spec.source is not None else ""
     stored, same_spec = _stored(spec, db)
     seed = ("given" if spec.seed is not None else

@@ -25,7 +25,7 @@ from arena.tournament.editions import entry_indexes
 from arena.tournament.game_records import export_records
 from arena.tournament.league_store import entry_lines
 from arena.tournament.overrides import override_options
-from arena.tournament.planning import group_deals
+from arena.tournament.planning import group_deals, off_size_split
 from arena.tournament.secrecy import seed_is_secret
 from arena.tournament.standings import swiss_standings
 from arena.tournament.store import (
@@ -142,8 +142,11 @@ def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
     entrants = store.entrant_ids(t.id)
     games = store.games(t.id)
     done = len(games)
+    split = (off_size_split(t.players_per_game, len(entrants)) if t.format == "swiss"
+             else None)
     lines = [
-        f"tournament {t.name}: {t.format}, {_sizes(t)} per table, "
+        f"tournament {t.name}: {t.format}, {_sizes(t)} per table"
+        f"{'' if split is None else f' (sitting {split} each round)'}, "
         f"{len(entrants)} bots, {shown_seed(t.seed, t.spec, t.state)}, spec hash {t.spec_hash}",
         f"state {_state(store, t)}; games {_progress(done, t.games_planned)}",
         f"created {t.created_at}" + (f"; finished {t.finished_at}" if t.finished_at else ""),

@@ -399,6 +399,20 @@ def test_at_40_columns_a_swiss_tournaments_status_fits_its_tables(store: Path) -
                for line in out.splitlines())
 
 
+def test_status_says_how_a_swiss_field_that_does_not_divide_sits(in_tmp: Path) -> None:
+    """Seven bots at Swiss tables of 4 sit 4 + 3 every round, which "4 per table" alone
+    hides."""
+    b = StoreBuilder(in_tmp / "s.db")
+    b.tournament("seven", list("abcdefg"), fmt="swiss", players=4)
+    b.tournament("eight", list("abcdefgh"), fmt="swiss", players=4)
+    b.close()
+    code, out, _ = run("status", "seven", "--db", str(in_tmp / "s.db"))
+    assert code == 0 and out.startswith(
+        "tournament seven: swiss, 4 per table (sitting 4 + 3 each round), 7 bots, "), out
+    code, out, _ = run("status", "eight", "--db", str(in_tmp / "s.db"))
+    assert code == 0 and out.startswith("tournament eight: swiss, 4 per table, 8 bots, "), out
+
+
 def test_on_a_narrower_terminal_status_wraps_at_words_and_keeps_commands_whole(
         store: Path) -> None:
     # at 80 columns the terminal broke the lines anywhere ("spec hash 63132c7903fd5|379",

@@ -89,6 +89,19 @@ def test_check_names_the_house_rules_the_games_will_follow(tmp_path: Path) -> No
     assert check_lines(load_spec(plain), db, [])[0][0].endswith("; seed given")
 
 
+def test_check_says_how_a_field_that_does_not_divide_sits(tmp_path: Path) -> None:
+    """5 entries at Swiss tables of 3 sit 3 + 2: "tables of 3" alone would promise tables
+    of 3 only (11 at tables of 5 sit at none of 5)."""
+    from arena.tournament.preflight import check_lines
+
+    db = tmp_path / "split.db"
+    odd = write_spec(tmp_path / "odd.yaml", db, name="odd", players_per_game=3)
+    assert ", 5 entries, tables of 3 (sitting 3 + 2 each round), 3 rounds, " in check_lines(
+        load_spec(odd), db, [])[0][0]
+    even = write_spec(tmp_path / "even.yaml", db, name="even", players_per_game=5)
+    assert ", 5 entries, tables of 5, 3 rounds, " in check_lines(load_spec(even), db, [])[0][0]
+
+
 def test_arena_db_names_the_database_a_run_writes(tmp_path: Path) -> None:
     """As it names the one the reading commands read; --db still comes first."""
     spec = write_spec(tmp_path / "spec.yaml", tmp_path / "spec.db", name="env", bots=BOTS[:2],

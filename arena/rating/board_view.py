@@ -109,9 +109,20 @@ def leaderboard_json(board: Leaderboard) -> dict[str, Any]:
         "rated_games": board.rated,
         "rating": board.settings.to_json(),
         "sort": SORTS[board.sort],
-        "points": "per game: (k - position)/(k - 1) for k bots, shared places split",
+        "points": _points_note(board),
         "bots": rows,
     }
+
+
+def _points_note(board: Leaderboard) -> str:
+    """How the json's points are counted: a duplicate Swiss weighs an off-size table's games
+    as its standings do, which a reader summing ``arena results`` would otherwise miss."""
+    note = "per game: (k - position)/(k - 1) for k bots, shared places split"
+    tournament = board.tournament
+    if board.swiss and tournament is not None and tournament.spec.get("duplicate", False):
+        note += ("; a game at a table of another size than the spec's is weighted by the "
+                 "spec size's seatings over its own, as the Swiss standings count it")
+    return note
 
 
 def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:

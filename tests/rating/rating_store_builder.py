@@ -47,11 +47,14 @@ class StoreBuilder:
 
     def tournament(self, name: str, bots: Sequence[str | tuple[str, str]], fmt: str = "round_robin",
                    players: int = 2, rating: dict[str, float] | None = None,
-                   state: str = "finished", games_planned: int = 0) -> tuple[int, list[int]]:
+                   state: str = "finished", games_planned: int = 0,
+                   duplicate: bool = False) -> tuple[int, list[int]]:
         """Create a tournament with its entrants; returns its id and the entrants' bot ids."""
         entrants = [(b, "v1") if isinstance(b, str) else b for b in bots]
         spec: dict[str, Any] = {"name": name, "format": fmt, "players_per_game": players,
                                 "seed": 1}
+        if duplicate:
+            spec["duplicate"] = True
         if rating is not None:
             spec["rating"] = rating
         row = self.store.create_tournament(

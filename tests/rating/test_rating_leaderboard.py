@@ -302,6 +302,21 @@ def test_swiss_buchholz_counts_a_small_tables_mates_as_a_full_tables(tmp_path: P
     assert rows["a"].buchholz == pytest.approx(sum(rows[x].points for x in "bcd"))
 
 
+def test_json_says_a_duplicate_swiss_weighs_an_off_size_tables_points(tmp_path: Path) -> None:
+    """Seven bots at duplicate Swiss tables of 4 sit 4 + 3: the table of 3 plays 3 seatings
+    to 4, and each of its games counts 4/3, which the json's note on points says."""
+    b = StoreBuilder(tmp_path / "a.db")
+    tid, ids = b.tournament("cup", list("abcdefg"), fmt="swiss", players=4, duplicate=True)
+    b.game(GameSpec(tid, 1, 0, 0, ids[:4], [1, 2, 3, 4]))
+    b.game(GameSpec(tid, 1, 1, 0, ids[4:], [1, 2, 3]))
+    board = build_leaderboard(tmp_path / "a.db", "cup")
+    assert {r.bot: r.points for r in board.rows}["e"] == pytest.approx(4 / 3)
+    assert "table of another size" in leaderboard_json(board)["points"]
+    small_store(tmp_path / "b.db", fmt="swiss")
+    plain = leaderboard_json(build_leaderboard(tmp_path / "b.db", "cup"))["points"]
+    assert "table of another size" not in plain
+
+
 @pytest.mark.parametrize("fmt", TABLE_FORMATS)
 def test_every_tabulate_format_renders_with_the_bot_names(tmp_path: Path, fmt: str) -> None:
     small_store(tmp_path / "a.db", fmt="swiss")

@@ -52,6 +52,7 @@ from arena.tournament.league_store import (
     league_entries,
     not_playing,
 )
+from arena.tournament.planning import off_size_split
 from arena.tournament.scoring import spec_table_weight
 from arena.tournament.secrecy import seed_is_secret
 from arena.tournament.store import Store
@@ -121,6 +122,9 @@ class TournamentData:
     #: the house rules the games were played to, where they are not the defaults
     #: (``kinds=family, reclaim=strict``; RULES.md "House rules")
     rules: str = ""
+    #: a Swiss field that does not divide into tables of its size: how it sits each round
+    #: ("4 + 4 + 3"), as ``arena status`` says it
+    seating: str = ""
 
     @property
     def done(self) -> int:
@@ -245,6 +249,7 @@ def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -
         history = _history(run)
         rounds = _rounds(store, info, games)
         full = tournament_leaderboard(conn, info, games, entrants, run)
+        seating = _seating(info, len(store.entrant_ids(info.id)))
     board = leaderboard_json(full)
     all_versions: dict[str, Any] | None = None
     entries: list[dict[str, str]] = []
@@ -265,7 +270,17 @@ def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -
                           not_playing=not_playing,
                           names=_names([*keys, *h2h["bots"], *(k for g in rows
                                                                for k in g.seats)]),
-                          rules=_rules(info))
+                          rules=_rules(info), seating=seating)
+
+
+def _seating(info: TournamentInfo, entries: int) -> str:
+    """How a Swiss field of ``entries`` sits each round, where that is not at tables of its
+    size only; else empty."""
+    if info.format != "swiss":
+        return ""
+    sizes = info.spec.get("players_per_game", info.players_per_game or 2)
+    size = sizes if isinstance(sizes, int) else sizes[0] if sizes else 2
+    return off_size_split(size, entries) or ""
 
 
 def _rules(info: TournamentInfo) -> str:

@@ -124,6 +124,22 @@ def test_rounds_scale_an_off_size_table_as_the_standings_do(tmp_path: Path) -> N
     assert "is weighted by the spec size" in page and page.count("seatings") == 1
 
 
+def test_the_overview_says_how_a_swiss_field_that_does_not_divide_sits(tmp_path: Path) -> None:
+    """Four bots at Swiss tables of 3 sit at one table of 4: "3 players per table" alone
+    would say otherwise, so the overview says it as arena status does."""
+    db = site_db.build(tmp_path / "arena.db")
+    with sqlite3.connect(db) as conn:
+        spec = json.loads(conn.execute("SELECT spec_json FROM tournaments").fetchone()[0])
+        conn.execute("UPDATE tournaments SET spec_json = ?, players_per_game = 3",
+                     (json.dumps({**spec, "players_per_game": 3}),))
+    site = tmp_path / "site"
+    write_site(db, "cup", site, jobs=1)
+    assert ("swiss, 3 players per table (sitting 4 each round)</dd>"
+            in (site / "index.html").read_text())
+    assert ", 3 per table (sitting 4 each round), 4 bots, " in run(
+        "status", "cup", "--db", str(db))[1]
+
+
 def test_house_rules_are_named_on_the_site_and_in_status(tmp_path: Path) -> None:
     """A tournament played to house rules says which, on its page and in arena status, as
     arena match does ("Played with house rules: ..."); one played to the rulebook's says

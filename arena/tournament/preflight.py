@@ -28,7 +28,7 @@ from arena.sandbox import Limits, probe
 from arena.tournament.dbfiles import holds_no_tables
 from arena.tournament.league_store import league_entries
 from arena.tournament.opening import earlier_twins
-from arena.tournament.planning import off_size_split, planned_games
+from arena.tournament.planning import off_size_split, planned_games, seating_warning
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, peek
 
@@ -149,6 +149,8 @@ def check_lines(spec: TournamentSpec, db: Path,
              + ("" if rules.is_default else f"; {rules.describe()}")]
     if (short := spec.exposure_warning()) is not None:
         lines.append(f"warning: {short}")
+    if (crowded := seating_warning(spec)) is not None:
+        lines.append(f"warning: {crowded}")
     lines.append(f"Results: {db}, {stored}")
     # a stored tournament resumes with the names it holds (arena.common.names)
     refused = [] if stored.startswith("holds") else [

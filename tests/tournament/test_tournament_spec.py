@@ -634,3 +634,28 @@ def test_tables_at_once_is_for_leagues_only(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID.replace("round_robin", "league")
                     + "tables_at_once: 0\n") == [
         "tables_at_once: must be between 1 and 64, got 0"]
+
+
+def test_permutations_at_five_seats_warn_of_the_processes_a_table_keeps(tmp_path: Path) -> None:
+    """A duplicate table keeps a process of each bot for each seating: in permutations, 600
+    at a table of 5 (about 13 GB of sample bots), which arena run --check and the run say
+    before they start any; 96 at a table of 4 is said nowhere but the docs."""
+    from arena.tournament.planning import seating_warning
+    from arena.tournament.preflight import check_lines
+
+    five = load_spec(write(tmp_path, VALID.replace("[greedy, collector]", (
+        "[greedy, collector, random, heuristic, learned]\nplayers_per_game: 5\n"
+        "duplicate: permutations\n"))))
+    warning = seating_warning(five)
+    assert warning is not None and "600 bot processes" in warning, warning
+    assert f"warning: {warning}" in check_lines(five, tmp_path / "a.db", [])[0]
+    four = load_spec(write(tmp_path, VALID.replace("[greedy, collector]", (
+        "[greedy, collector, random, heuristic, learned]\nplayers_per_game: 4\n"
+        "duplicate: permutations\n")), "four.yaml"))
+    assert seating_warning(four) is None
+    # nine bots at Swiss tables of 4 sit 5 + 4
+    swiss = load_spec(write(tmp_path, VALID.replace("round_robin", "swiss").replace(
+        "[greedy, collector]", "[" + ", ".join(["greedy"] + [
+            f"{{bot: greedy, name: g{i}}}" for i in range(8)]) + "]\nrounds: 1\n"
+        "players_per_game: 4\nduplicate: permutations\n"), "swiss.yaml"))
+    assert "600 bot processes" in (seating_warning(swiss) or "")

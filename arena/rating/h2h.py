@@ -105,6 +105,8 @@ class HeadToHead:
     scope: str
     bots: list[str]
     pairs: dict[tuple[str, str], PairRecord]
+    #: The most bots a game of it seated: above two, placed ahead is not won.
+    largest_table: int = 2
 
 
 def compute_h2h(games: Sequence[StoredGame], order: Sequence[str] | None = None,
@@ -114,7 +116,9 @@ def compute_h2h(games: Sequence[StoredGame], order: Sequence[str] | None = None,
     #: per pair and deal (tournament, seed, table size): [score, games]
     deals: dict[tuple[str, str], dict[tuple[int, int, int], list[float]]] = defaultdict(dict)
     seen: set[str] = set()
+    largest = 2
     for game in games:
+        largest = max(largest, len(game.seats))
         entries = [(bot.key, place) for bot, place in game_entries(game)]
         seen.update(key for key, _ in entries)
         deal = (game.tournament_id, game.seed, len(game.seats))
@@ -140,7 +144,7 @@ def compute_h2h(games: Sequence[StoredGame], order: Sequence[str] | None = None,
         pairs[(a, b)] = PairRecord(a, b, n, len(per_deal), round(effective, 1), ahead,
                                    behind, ties, score, score / n, low, high,
                                    _elo(score / n), _elo(low), _elo(high))
-    return HeadToHead(scope=scope, bots=bots, pairs=pairs)
+    return HeadToHead(scope=scope, bots=bots, pairs=pairs, largest_table=largest)
 
 
 def _elo(rate: float) -> float | None:
@@ -216,11 +220,16 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple", width: int | None = None) -
     if not h2h.bots:  # a header alone reads like a bug
         return "No games recorded yet: no head-to-head to show."
     notes = []
+    if h2h.largest_table > 2:  # a reader takes a cell for a win rate, as at two seats
+        notes.append("At tables of more than two, a cell is how often the row's bot placed "
+                     "ahead of the column's in the games both sat in (a shared place counts "
+                     "half), not how often it won.")
     for shown in (3, 2, 1):  # the least useful parts first, while the matrix is too wide
         table = _matrix(h2h, fmt, shown)
         if width is None or widest(table) <= width:
             break
     else:  # even the rates alone are too wide: a line a pair, shortened the same way
+        notes = []  # its own line says what a pair's figure counts
         assert width is not None  # a pipe's (None) took the first matrix
         for shown in (3, 2, 1):
             table = _pair_lines(h2h, fmt, shown)
@@ -233,6 +242,8 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple", width: int | None = None) -
     note = repeated_deals((r.games, r.deals, r.effective) for r in h2h.pairs.values())
     if note is not None:
         notes.append(f"{note}; --format csv lists each pair's deals and effective games.")
+    if fmt == "tsv":  # a spreadsheet's rows: a line of prose would be read as one more
+        return table
     if width is not None:  # a terminal's: the notes wrap at words, not mid-word
         notes = [textwrap.fill(line, width) for line in notes]
     return "\n".join([table, *notes])

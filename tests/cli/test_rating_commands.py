@@ -297,8 +297,12 @@ def test_on_a_narrower_terminal_the_h2h_matrix_shortens_its_cells(store: Path) -
     assert max(map(len, lines)) <= 80, shown
     assert lines[2].split() == ["alpha", "-", "67%", "n=6", "50%", "n=2", "67%", "n=6", "50%",
                                 "n=2", "62%", "n=4"]
-    assert lines[8:] == ["Not shown, to fit the terminal: the 95% intervals; --format csv has "
-                         "every", "figure."]
+    # alpha-cup seats 3: what a cell counts, then what is left out
+    assert " ".join(lines[8:]) == (
+        "At tables of more than two, a cell is how often the row's bot placed ahead of the "
+        "column's in the games both sat in (a shared place counts half), not how often it "
+        "won. Not shown, to fit the terminal: the 95% intervals; --format csv has every "
+        "figure.")
     # two bots' matrix fits 40 columns without its intervals
     two = _on_a_terminal("h2h", "beta-cup", "--db", str(store), columns=40)
     assert [line.split() for line in two.splitlines()[2:4]] == [

@@ -179,6 +179,18 @@ def test_matrix_labels_use_keys_when_names_clash() -> None:
     assert "alpha@v1" in text and "alpha@v2" in text and "bravo@v1" not in text
 
 
+def test_at_tables_of_three_or_more_the_matrix_says_a_cell_is_no_win_rate() -> None:
+    """At a table of 4 a bot that placed ahead of another in 97% of their games may have won
+    a quarter of them: the matrix says what its cells count, where a table seated more than
+    two (at two, placed ahead is won)."""
+    three = compute_h2h([StoredGame("t/0", 1, "t", 0, 0, 0, 10, (A, B, C), (1, 2, 3))])
+    note = "a cell is how often the row's bot placed ahead of the column's"
+    assert note in render_h2h(three) and note in render_h2h(three, width=60).replace("\n", " ")
+    assert render_h2h(three, "tsv").count("\n") == 3  # a spreadsheet's rows: header and 3
+    two = compute_h2h([StoredGame("t/0", 1, "t", 0, 0, 0, 10, (A, B), (1, 2))])
+    assert "placed ahead" not in render_h2h(two)
+
+
 def test_no_games_says_so_instead_of_an_empty_matrix() -> None:
     empty = compute_h2h([])
     assert render_h2h(empty) == "No games recorded yet: no head-to-head to show."

@@ -45,7 +45,7 @@ from arena.referee.failures import (
     failures_and_forfeits,
 )
 from arena.referee.match import GameOutcome, MatchOutcome
-from arena.referee.seating import SEATINGS
+from arena.referee.seating import SEATINGS, crowded_table
 from arena.registry import BotSpec
 from arena.tournament.dealbook import read_deal_book
 from arena.tournament.entries import exposed_deals
@@ -180,6 +180,8 @@ def match(
                   failures)
     seating = _seating(duplicate, test is not None)
     games = _games(games, len(bots), seating, test is not None)
+    if (crowded := crowded_table(len(bots), seating)) is not None:
+        typer.echo(f"warning: {crowded}", err=True)
     limits = limits_of(decision_ms, time_bank_ms, max_strikes, startup_ms)
     entrants = told_apart(with_options(bots, option or []))
     if records is not None:

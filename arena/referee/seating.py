@@ -11,7 +11,13 @@ import math
 from collections.abc import Sequence
 from itertools import permutations
 
-__all__ = ["SEATINGS", "seat_orders", "seating_mode", "seatings_per_deal"]
+__all__ = ["SEATINGS", "crowded_table", "seat_orders", "seating_mode", "seatings_per_deal"]
+
+#: Bot processes a duplicate table may keep alive before it is warned of: 96 at a table of 4
+#: in permutations (about 2.1 GB of sample bots) passes, 600 at 5 does not.
+MANY_PROCESSES = 100
+#: What one sample bot's process takes (docs/TOURNAMENTS.md, "Formats").
+SAMPLE_BOT_MB = 22
 
 #: How a deal is seated: once (``none``), in each of the k seat rotations of one bot order
 #: (``rotations``, the classic duplicate), or in all k! orders (``permutations``): at 3+
@@ -47,3 +53,16 @@ def seatings_per_deal(bots: int, duplicate: bool | str) -> int:
     a dozen bots is millions)."""
     mode = seating_mode(duplicate)
     return math.factorial(bots) if mode == "permutations" else bots if mode == "rotations" else 1
+
+
+def crowded_table(bots: int, duplicate: bool | str) -> str | None:
+    """Why a table of ``bots`` seated so would keep many bot processes alive at once (one
+    per bot and seating, so that no process is dealt a deal twice), if it would."""
+    seatings = seatings_per_deal(bots, duplicate)
+    processes = bots * seatings
+    if processes <= MANY_PROCESSES:
+        return None
+    return (f"duplicate: {seating_mode(duplicate)} keeps {processes} bot processes alive at a "
+            f"table of {bots} ({seatings} seatings of {bots} bots, each frozen between its "
+            f"decisions: about {processes * SAMPLE_BOT_MB / 1000:.0f} GB at the sample bots' "
+            f"{SAMPLE_BOT_MB} MB each); rotations keep {bots * bots}")

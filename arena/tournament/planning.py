@@ -5,19 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from arena.referee.seating import seat_orders, seating_mode, seatings_per_deal
+from arena.referee.seating import crowded_table, seat_orders, seating_mode
 from arena.tournament import schedule, swiss
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import TableRow
 
 __all__ = ["fixed_tables", "group_deals", "off_size_split", "planned_games", "seating_warning",
            "tables_per_swiss_round"]
-
-#: Bot processes a duplicate table may keep alive before a spec is warned of them: 96 at a
-#: table of 4 in permutations (about 2.1 GB of sample bots) passes, 600 at 5 does not.
-MANY_PROCESSES = 100
-#: What one sample bot's process takes (docs/TOURNAMENTS.md, "Formats").
-SAMPLE_BOT_MB = 22
 
 
 def tables_per_swiss_round(spec: TournamentSpec, n: int) -> int:
@@ -37,22 +31,15 @@ def off_size_split(k: int, n: int) -> str | None:
 
 
 def seating_warning(spec: TournamentSpec) -> str | None:
-    """Why a duplicate spec's largest table would keep many bot processes alive at once (one
-    per bot and seating, so that no process is dealt a deal twice), if it would."""
+    """Why a duplicate spec's largest table would keep many bot processes alive at once
+    (:func:`~arena.referee.seating.crowded_table`), if it would."""
     if spec.format == "swiss":
         largest = max(swiss.table_sizes(len(spec.entrants), spec.table_sizes[0])[0],
                       default=2)
     else:
         largest = max(spec.table_sizes)
-    seatings = seatings_per_deal(largest, spec.duplicate)
-    processes = largest * seatings
-    if processes <= MANY_PROCESSES:
-        return None
-    return (f"duplicate: {seating_mode(spec.duplicate)} keeps {processes} bot processes alive "
-            f"at a table of {largest} ({seatings} seatings of {largest} bots, each frozen "
-            f"between its decisions: about {processes * SAMPLE_BOT_MB / 1000:.0f} GB at the "
-            f"sample bots' {SAMPLE_BOT_MB} MB each), for every table played at once; "
-            f"rotations keep {largest * largest}")
+    crowded = crowded_table(largest, spec.duplicate)
+    return None if crowded is None else f"{crowded}; that many for every table played at once"
 
 
 def planned_games(spec: TournamentSpec) -> int:

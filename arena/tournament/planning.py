@@ -4,6 +4,7 @@ round, the games in total, and the duplicate deals that are played as one match 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 
 from arena.referee.seating import crowded_table, seat_orders, seating_mode
 from arena.tournament import schedule, swiss
@@ -11,7 +12,7 @@ from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import TableRow
 
 __all__ = ["fixed_tables", "group_deals", "off_size_split", "planned_games", "seating_warning",
-           "tables_per_swiss_round"]
+           "tables_per_swiss_round", "unmet_pairs_warning"]
 
 
 def tables_per_swiss_round(spec: TournamentSpec, n: int) -> int:
@@ -40,6 +41,24 @@ def seating_warning(spec: TournamentSpec) -> str | None:
         largest = max(spec.table_sizes)
     crowded = crowded_table(largest, spec.duplicate)
     return None if crowded is None else f"{crowded}; that many for every table played at once"
+
+
+def unmet_pairs_warning(spec: TournamentSpec) -> str | None:
+    """Which pairs of a round-robin's entrants its balanced schedule seats at no table, if
+    any: a field of more k-sets than ``max_tables`` is played by cyclic blocks, and where
+    no block covers every difference some pairs never meet (20 at tables of 5: 10 pairs),
+    however many cycles repeat the blocks."""
+    if spec.format != "round_robin" or max(spec.table_sizes) == 2:
+        return None
+    n = len(spec.entrants)
+    met = {pair for table in fixed_tables(spec) for pair in combinations(sorted(table.seats), 2)}
+    apart = n * (n - 1) // 2 - len(met)
+    if apart == 0:
+        return None
+    sizes = "/".join(map(str, spec.table_sizes))
+    return (f"the balanced schedule of {n} entrants at tables of {sizes} seats {apart} of the "
+            f"{n * (n - 1) // 2} pairs at no table (more rounds repeat its tables): their "
+            "head-to-head stays empty")
 
 
 def planned_games(spec: TournamentSpec) -> int:

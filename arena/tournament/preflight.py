@@ -28,7 +28,12 @@ from arena.sandbox import Limits, probe
 from arena.tournament.dbfiles import holds_no_tables
 from arena.tournament.league_store import league_entries
 from arena.tournament.opening import earlier_twins
-from arena.tournament.planning import off_size_split, planned_games, seating_warning
+from arena.tournament.planning import (
+    off_size_split,
+    planned_games,
+    seating_warning,
+    unmet_pairs_warning,
+)
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, peek
 
@@ -151,6 +156,8 @@ def check_lines(spec: TournamentSpec, db: Path,
         lines.append(f"warning: {short}")
     if (crowded := seating_warning(spec)) is not None:
         lines.append(f"warning: {crowded}")
+    if (apart := unmet_pairs_warning(spec)) is not None:
+        lines.append(f"warning: {apart}")
     lines.append(f"Results: {db}, {stored}")
     # a stored tournament resumes with the names it holds (arena.common.names)
     refused = [] if stored.startswith("holds") else [

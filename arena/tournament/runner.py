@@ -51,7 +51,7 @@ from arena.tournament.events import (
 )
 from arena.tournament.league import League, Vetter
 from arena.tournament.opening import open_tournament, refuse_new_entrants
-from arena.tournament.planning import seating_warning
+from arena.tournament.planning import seating_warning, unmet_pairs_warning
 from arena.tournament.pool import LocalPool, TableExecutor
 from arena.tournament.preflight import run_trial, trial_entrants
 from arena.tournament.run_state import RunState, planned_parallelism
@@ -305,6 +305,8 @@ def _play(run: RunState, db_path: Path, vetter: Vetter | None = None) -> str:
         run.warn(short)
     if state != "finished" and (crowded := seating_warning(spec)) is not None:
         run.warn(crowded)
+    if state != "finished" and (apart := unmet_pairs_warning(spec)) is not None:
+        run.warn(apart)
     try:
         if state != "finished" or spec.format == "league":
             state = "running"

@@ -46,8 +46,8 @@ def seating_warning(spec: TournamentSpec) -> str | None:
 def unmet_pairs_warning(spec: TournamentSpec) -> str | None:
     """Which pairs of a round-robin's entrants its balanced schedule seats at no table, if
     any: a field of more k-sets than ``max_tables`` is played by cyclic blocks, and where
-    no block covers every difference some pairs never meet (20 at tables of 5: 10 pairs),
-    however many cycles repeat the blocks."""
+    one cycle's blocks cannot cover every difference some pairs never meet (20 at tables
+    of 5 in one cycle: 10 pairs; two cycles' blocks, chosen together, seat every pair)."""
     if spec.format != "round_robin" or max(spec.table_sizes) == 2:
         return None
     n = len(spec.entrants)
@@ -57,8 +57,8 @@ def unmet_pairs_warning(spec: TournamentSpec) -> str | None:
         return None
     sizes = "/".join(map(str, spec.table_sizes))
     return (f"the balanced schedule of {n} entrants at tables of {sizes} seats {apart} of the "
-            f"{n * (n - 1) // 2} pairs at no table (more rounds repeat its tables): their "
-            "head-to-head stays empty")
+            f"{n * (n - 1) // 2} pairs at no table, and their head-to-head stays empty; more "
+            "rounds choose more blocks, which may seat them (--check says)")
 
 
 def planned_games(spec: TournamentSpec) -> int:

@@ -273,16 +273,39 @@ def round_robin(
     """Every pair (k = 2) or every k-subset of ``n`` entrants, played ``rounds`` times.
 
     For k > 2 with more than ``max_tables`` subsets, the balanced cyclic schedule of
-    :func:`balanced_groups` is used instead. Each round repeats the pairings; seats are
-    balanced over the whole schedule (exactly per rotation when ``duplicate``).
+    :func:`balanced_groups` is used instead, each round (cycle) with blocks of its own,
+    chosen together. Otherwise each round repeats the pairings; seats are balanced over
+    the whole schedule (exactly per rotation when ``duplicate``).
     """
     if not 2 <= k <= n:
         raise ValueError(f"a round-robin of {n} entrants cannot fill tables of {k}")
     if k == 2 or math.comb(n, k) <= max_tables:
-        groups = list(combinations(range(n), k))
-    else:
-        groups = balanced_groups(n, k)
-    return _expand(groups, rounds, duplicate)
+        return _expand(list(combinations(range(n), k)), rounds, duplicate)
+    # The cycles' blocks are chosen together: where no one cycle's can cover every
+    # difference (20 at tables of 5), the next cycle's seat the pairs it left apart.
+    groups = balanced_groups(n, k, cycles=rounds)
+    per_cycle = len(groups) // rounds
+    return _expand_cycles([groups[r * per_cycle:(r + 1) * per_cycle] for r in range(rounds)],
+                          duplicate)
+
+
+def _expand_cycles(cycles: Sequence[Sequence[tuple[int, ...]]], duplicate: bool | str
+                   ) -> list[Table]:
+    """Each cycle's own groups as its round's tables, seated over the whole schedule."""
+    tables: list[Table] = []
+    if seating_mode(duplicate) != "none":
+        for r, groups in enumerate(cycles, start=1):
+            index = 0
+            for deal, group in enumerate(groups):
+                for seats in seat_orders(group, duplicate):
+                    tables.append(Table(r, index, seats, deal))
+                    index += 1
+        return tables
+    seated = iter(seat_tables([group for groups in cycles for group in groups]))
+    for r, groups in enumerate(cycles, start=1):
+        for index in range(len(groups)):
+            tables.append(Table(r, index, next(seated), index))
+    return tables
 
 
 def gauntlet(

@@ -73,6 +73,24 @@ def test_balanced_schedule_when_subsets_are_unaffordable(n: int, k: int) -> None
     assert sum(values) == len(tables) * k * (k - 1) // 2
 
 
+@pytest.mark.parametrize(("n", "k"), [(18, 3), (24, 4), (20, 5)])
+def test_cycles_of_a_balanced_schedule_seat_the_pairs_one_cycle_leaves_apart(
+        n: int, k: int) -> None:
+    """No one cycle's blocks cover every difference here (20 at tables of 5: 10 pairs never
+    meet in 20 tables): two cycles choose their blocks together, so every pair meets, rather
+    than the same pairs staying apart twice over."""
+    tables = round_robin(n, k, rounds=2, max_tables=10)
+    meetings = Counter(frozenset(p) for t in tables for p in itertools.combinations(t.seats, 2))
+    assert {meetings[frozenset(p)] for p in itertools.combinations(range(n), 2)} <= {2, 3}
+    for r in (1, 2):  # each cycle on its own: every bot as many tables
+        played = Counter(bot for t in tables if t.round == r for bot in t.seats)
+        assert len(played) == n and len(set(played.values())) == 1
+    assert_seats_balanced(tables, range(n), k)
+    assert [t.index for t in tables if t.round == 2] == list(range(len(tables) // 2))
+    dup = round_robin(n, k, rounds=2, duplicate=True, max_tables=10)
+    assert {frozenset(t.seats) for t in dup} == {frozenset(t.seats) for t in tables}
+
+
 def test_balanced_groups_perfect_difference_family() -> None:
     # (13, 3, 1) and (13, 4, 1) designs exist: every pair meets exactly once
     for k in (3, 4):

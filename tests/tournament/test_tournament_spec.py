@@ -664,8 +664,8 @@ def test_permutations_at_five_seats_warn_of_the_processes_a_table_keeps(tmp_path
 def test_a_round_robin_whose_balanced_schedule_leaves_pairs_apart_says_so(
         tmp_path: Path) -> None:
     """20 entrants at tables of 5 have 15,504 five-sets: the balanced schedule plays 20
-    tables, where 10 of the 190 pairs never sit together (no cyclic cover exists), whatever
-    the cycles; --check says so rather than leave an empty head-to-head to find."""
+    tables, where 10 of the 190 pairs never sit together (no cyclic cover exists); --check
+    says so rather than leave an empty head-to-head to find."""
     from arena.tournament.planning import unmet_pairs_warning
     from arena.tournament.preflight import check_lines
 
@@ -675,6 +675,9 @@ def test_a_round_robin_whose_balanced_schedule_leaves_pairs_apart_says_so(
     warning = unmet_pairs_warning(apart)
     assert warning is not None and "10 of the 190 pairs" in warning, warning
     assert f"warning: {warning}" in check_lines(apart, tmp_path / "a.db", [])[0]
+    twice = load_spec(write(tmp_path, VALID.replace("[greedy, collector]", (
+        bots + "]\nplayers_per_game: 5\nrounds: 2\n")), "twice.yaml"))
+    assert unmet_pairs_warning(twice) is None  # the second cycle's blocks seat them
     few = load_spec(write(tmp_path, VALID.replace("[greedy, collector]", (
         "[greedy, collector, random, heuristic, learned, {bot: greedy, name: g2}]\n"
         "players_per_game: 5\n")), "few.yaml"))

@@ -9,7 +9,7 @@ every table, record and report holds only the visible form (``\\x1b`` for ESC).
 
 from __future__ import annotations
 
-__all__ = ["printable", "printable_log"]
+__all__ = ["isolated", "printable", "printable_log"]
 
 #: C0 controls, DEL, C1 controls, the line and paragraph separators (a line's end to Python's
 #: splitlines, and so to a program reading a csv by lines) and the bidirectional-text controls.
@@ -28,3 +28,11 @@ def printable_log(text: str) -> str:
     """A log: lines and tabs kept (``\\r\\n`` read as a line end), any other control
     character escaped."""
     return text.replace("\r\n", "\n").translate(_LOG)
+
+
+def isolated(text: str) -> str:
+    """``text`` (printable) between Unicode's first-strong isolate and its pop, for a name
+    shown inside other words where no markup can be (a tooltip, a select's option, an SVG
+    label): a right-to-left name keeps to itself instead of reordering the words beside it,
+    as HTML's ``<bdi>`` does."""
+    return f"\u2068{printable(text)}\u2069"

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from html import escape
+from unicodedata import combining
+
+from arena.common.printable import isolated
 
 __all__ = ["OKABE_ITO", "bot_colour", "heat_colour", "rating_chart"]
 
@@ -91,10 +94,32 @@ def _spread(ends: list[float], low: float, high: float, gap: float = _LABEL_GAP)
     return placed
 
 
+#: combining marks kept on a letter of a name drawn in the chart: an accent or two (a
+#: Vietnamese letter has two); a taller stack (a name stored before the rule of names) would
+#: be drawn over the lines and names above it, which SVG text cannot clip
+_MARKS_KEPT = 2
+
+
+def _short_label(name: str, chars: int) -> str:
+    """``name`` as a line's end shows it: at most ``chars`` letters (a letter with its
+    marks), the last an ellipsis when it is cut, and at most :data:`_MARKS_KEPT` marks on a
+    letter."""
+    letters: list[str] = []
+    for char in name:
+        if combining(char) and letters:
+            if len(letters[-1]) <= _MARKS_KEPT:
+                letters[-1] += char
+        else:
+            letters.append(char)
+    if len(letters) > chars:
+        letters = [*letters[:chars - 1], "\u2026"]
+    return "".join(letters)
+
+
 def _label(name: str, x: float, y: float, extra: str = "", chars: int = _LABEL_CHARS) -> str:
-    short = name if len(name) <= chars else name[:chars - 1] + "\u2026"
+    short = _short_label(name, chars)
     return (f'<text class="end-label{extra}" x="{x + 5:.1f}" y="{y + 4:.1f}">'
-            f'<title>{escape(name)}</title>{escape(short)}</text>')
+            f'<title>{escape(name)}</title>{escape(isolated(short))}</text>')
 
 
 def _end_labels(lines: Mapping[str, Sequence[Sequence[float]]], labels: Mapping[str, str],
@@ -177,8 +202,8 @@ def _legend(bots: Sequence[str], order: Sequence[str], labels: Mapping[str, str]
                   '</span>')
         name = escape(labels.get(key, key))
         items.append(f'<li><button type="button" class="pick" data-bot="{escape(key)}" '
-                     f'aria-pressed="false">{swatch}{name}</button></li>' if on_request
-                     else f'<li>{swatch}{name}</li>')
+                     f'aria-pressed="false">{swatch}<bdi>{name}</bdi></button></li>' if on_request
+                     else f'<li>{swatch}<bdi>{name}</bdi></li>')
     hint = ("; the top ones are named at their lines' ends: point at a line or at a name "
             "here (or focus it, or press it to keep it) to name and raise its line"
             if on_request else "")

@@ -112,6 +112,7 @@ class TournamentData:
     #: a league: every version's leaderboard (``--all-versions``); None otherwise
     all_versions: dict[str, Any] | None = None
     #: a league: ``arena status``'s entry lines (each version's state, a refusal's reason)
+    #: and the key of the version each one is of
     entries: list[dict[str, str]] = field(default_factory=list)
     #: a league: the bots of its board with no version playing (retired, or their files
     #: gone), which ``arena leaderboard`` names under the board
@@ -223,7 +224,7 @@ def _entries(db: str | Path, info: TournamentInfo,
         entries = league_entries(store, info.id)
         lines = entry_lines(store, info.id)[1:]  # its heading is the page's
     gone = not_playing(entries, (row["bot"] for row in board["bots"]))
-    return ([{"state": entry.state, "line": line.strip()}
+    return ([{"state": entry.state, "key": entry.key, "line": line.strip()}
              for entry, line in zip(entries, lines)], gone)
 
 

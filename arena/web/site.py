@@ -24,6 +24,7 @@ import orjson
 from jinja2 import Environment, PackageLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
 
+from arena.common.printable import isolated
 from arena.errors import ArenaError, ReplayError
 from arena.rating.games import connect, find_tournament
 from arena.rating.h2h import repeated_deals
@@ -67,6 +68,7 @@ def environment() -> Environment:
     env.filters["heat"] = heat_colour
     env.filters["colour"] = bot_colour
     env.filters["short"] = _short_key
+    env.filters["isolated"] = isolated
     env.filters["pct"] = lambda v: "" if v is None else f"{100 * v:.0f}%"
     env.filters["num"] = lambda v, d=2: "" if v is None else f"{v:.{d}f}"
     return env

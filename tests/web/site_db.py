@@ -48,6 +48,12 @@ HOSTILE_NAMES = [('"><img src=x onerror="document.title=\'owned\'">', "v1"),
 #: The format of the records an arena stored before today's rules (RULES.md E29 and E10)
 OLDER_FORMAT = "palaestra-record/5"
 
+#: Names a tournament stored before the name rule may hold: right-to-left letters (Hebrew,
+#: Arabic), and a tall stack of combining marks
+TALL = "z" + "\u0301\u0300\u0302\u0303\u0304\u0306\u0307\u0308\u030a\u030b" * 4 + "alg"
+RTL_NAMES = [("\u05e9\u05dc\u05d5\u05dd", "v1"), ("\u0645\u0631\u062d\u0628\u0627", "v1"),
+             (TALL, "v1"), ("delta", "v1")]
+
 
 def build(path: Path, *, state: str = "finished", drawn_seed: bool = False,
           rounds: int = 3, bots: list[tuple[str, str]] = BOTS,

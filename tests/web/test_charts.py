@@ -26,8 +26,10 @@ def test_each_line_ends_in_its_bots_name() -> None:
                        {"bot-0": "heuristic", "bot-1": "greedy", "bot-2": long})
     labels = {name: (float(x), float(y)) for x, y, name in _LABEL.findall(svg)}
     assert set(labels) == {"heuristic", "greedy", long}
-    assert ">heuristic</text>" in svg and ">greedy</text>" in svg
-    assert f">{long[:13]}\u2026</text>" in svg  # shortened; whole in its tooltip and the legend
+    # each isolated (a right-to-left name's ellipsis at its own end)
+    assert ">\u2068heuristic\u2069</text>" in svg and ">\u2068greedy\u2069</text>" in svg
+    # shortened; whole in its tooltip and the legend
+    assert f">\u2068{long[:13]}\u2026\u2069</text>" in svg
     # each name at its own line's end: the line with more games ends further right
     assert labels["heuristic"][0] < labels["greedy"][0] < labels[long][0]
 
@@ -54,3 +56,21 @@ def test_the_names_never_overlap_nor_leave_the_chart(ends: list[float]) -> None:
     asked = len(re.findall(r'<text class="end-label on-request', svg))
     assert asked == max(0, len(ends) - 5)  # every line can be named
     assert (asked > 0) == ('class="pick"' in svg)  # by its legend entry
+
+
+def test_a_name_drawn_in_the_chart_keeps_two_marks_a_letter() -> None:
+    """A name with a tall stack of combining marks (stored before the rule of names) was
+    drawn up over the lines and names above it, and an SVG text cannot be clipped to its
+    line: its label keeps a letter's first two marks (a Vietnamese letter's two), its
+    tooltip and the legend the whole name; a cut counts letters, not marks."""
+    tall = "z" + "\u0301\u0300\u0302" * 10 + "alg"
+    decomposed = "Nguye\u0302\u0303n"  # Vietnamese: an e with a circumflex and a tilde
+    svg = rating_chart(history([28.0, 24.0]), ["bot-0", "bot-1"],
+                       {"bot-0": tall, "bot-1": decomposed})
+    assert ">\u2068z\u0301\u0300alg\u2069</text>" in svg
+    assert f"<title>{tall}</title>" in svg and f"\u2068{decomposed}\u2069" in svg
+    assert f"<bdi>{tall}</bdi>" in svg  # the legend
+    long = "z" + "\u0301" * 30 + "abcdefghijklmnop"
+    label = re.search(r"\u2068([^<]*)\u2069</text>",
+                      rating_chart(history([28.0]), ["bot-0"], {"bot-0": long})).group(1)  # type: ignore[union-attr]
+    assert label == "z\u0301\u0301abcdefghijkl\u2026"  # fourteen letters, the last an ellipsis

@@ -94,7 +94,8 @@ def test_the_bots_no_longer_playing_are_named_as_arena_leaderboard_names_them(
     line = next(line for line in told.splitlines() if "no longer playing" in line)
     assert line == "Retired from the league, no longer playing (ratings kept): gamma."
     index = render_page(load_tournament(db, "ladder"), "index.html")
-    assert f'<p class="hint" id="not-playing">{line}</p>' in index
+    shown = index.split('<p class="hint" id="not-playing">', 1)[1].split("</p>", 1)[0]
+    assert shown == line.replace("gamma", "<bdi>gamma</bdi>")  # each name isolated
     board = index.split('<table id="leaderboard"', 1)[1].split("</table>", 1)[0]
     rows = dict(re.findall(r'<tr data-key="([^"]+)"([^>]*)>', board))
     assert rows == {"beta@v1": "", "alpha@v2": "", "gamma@v1": ' class="retired"'}
@@ -131,15 +132,19 @@ def test_a_bot_retired_while_served_is_shown_retired(tmp_path: Path, serving: An
     result = runner.invoke(app, ["league", "retire", "ladder", "gamma", "--db", str(db)])
     assert result.exit_code == 0, result.stderr
     index = get(port, "/t/ladder/index.html")[1]
-    assert "Retired from the league, no longer playing (ratings kept): gamma." in index
-    assert "gamma@v1: entered at table 1, retired: by the organiser after table 4" in index
+    assert ("Retired from the league, no longer playing (ratings kept): <bdi>gamma</bdi>."
+            in index)
+    assert ("<bdi>gamma@v1</bdi>: entered at table 1, retired: by the organiser after table 4"
+            in index)
 
 
 def test_the_entries_are_arena_status_lines(league_site: Path, league_path: Path) -> None:
     status = runner.invoke(app, ["status", "ladder", "--db", str(league_path)]).stdout
     lines = status.split("older ones keep their games):\n", 1)[1].split("\n\n", 1)[0]
     index = (league_site / "index.html").read_text()
-    shown = re.findall(r'<li class="entry (\w+)">([^<]*)</li>', index)
+    # each line's bot isolated, as every name on the pages is
+    shown = [(state, re.sub("</?bdi>", "", text)) for state, text in
+             re.findall(r'<li class="entry (\w+)"><bdi>([^<]*</bdi>[^<]*)</li>', index)]
     assert [text for _, text in shown] == [line.strip() for line in lines.splitlines()]
     assert shown[-1] == ("refused", "delta@v1: refused at table 3: failed the compliance "
                                     "check: hello: no reply")
@@ -153,9 +158,9 @@ def test_a_league_has_recent_tables_rather_than_rounds(league_site: Path) -> Non
     numbers = re.findall(r'rowspan="2"><a href="games.html\?round=(\d+)">', tables)
     assert numbers == ["4", "3", "2", "1"]  # newest first
     # two versions of alpha in one league: each named with its version
-    assert "alpha@v2 <b>" in tables and "alpha@v1 <b>" in tables and "beta <b>" in tables
+    assert all(f"<bdi>{name}</bdi> <b>" in tables for name in ("alpha@v2", "alpha@v1", "beta"))
     h2h = (league_site / "h2h.html").read_text()
-    assert ">alpha@v1</th>" in h2h and ">alpha@v2</th>" in h2h
+    assert ">alpha@v1</bdi></th>" in h2h and ">alpha@v2</bdi></th>" in h2h
     games = (league_site / "games.html").read_text()
     assert '<option value="alpha@v1">alpha@v1</option>' in games  # a retired version's games
 
@@ -254,12 +259,13 @@ def test_continued_and_new_edition_tournaments(tmp_path: Path, serving: Any,
     assert f'<td class="mono">{old}</td>' in index and f'<td class="mono">{new}</td>' in index
     assert 'id="leaderboard-all"' not in index  # every version is on the one leaderboard
     rounds = get(port, "/t/cup/rounds.html")[1]
-    assert f"mine@{old} <b>" in rounds and f"mine@{new} <b>" in rounds
-    assert f">mine@{old}</th>" in get(port, "/t/cup/h2h.html")[1]
+    assert f"mine@{old}</bdi> <b>" in rounds and f"mine@{new}</bdi> <b>" in rounds
+    assert f">mine@{old}</bdi></th>" in get(port, "/t/cup/h2h.html")[1]
     edition = get(port, "/t/cup-2/index.html")[1]
     assert table_keys(edition, "leaderboard") == [
         row["key"] for row in board_json(db, "cup-2")["bots"]]
-    assert '<h1>cup-2</h1>' in edition and "mine <b>" in get(port, "/t/cup-2/rounds.html")[1]
+    assert '<h1>cup-2</h1>' in edition
+    assert "<bdi>mine</bdi> <b>" in get(port, "/t/cup-2/rounds.html")[1]
     assert 'href="t/cup-2/index.html"' in get(port, "/")[1]
     assert get(port, "/t/cup-2/games/r1-t0-g0.html")[0] == 200
     result = runner.invoke(app, ["report", "cup-2", "-o", str(tmp_path / "s"), "--db", str(db),

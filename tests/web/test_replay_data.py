@@ -171,8 +171,8 @@ def test_a_failure_of_the_wrong_shape_is_shown_as_far_as_it_goes() -> None:
          "kind": None},
         {"seat": None, "bot": "q@v1", "type": "?", "detail": "", "round": None, "kind": None}]
     page = game_page(record, "g")
-    assert "<li>? <b>crash</b>, round 3, turn: gone &lt;b&gt;</li>" in page
-    assert "<li>p1 (seat 1) <b>timeout</b>: </li>" in page
+    assert "<li><bdi>?</bdi> <b>crash</b>, round 3, turn: gone &lt;b&gt;</li>" in page
+    assert "<li><bdi>p1</bdi> (seat 1) <b>timeout</b>: </li>" in page
 
 
 def test_a_number_json_cannot_hold_is_a_bad_record_not_a_traceback() -> None:

@@ -12,6 +12,16 @@
     if (text !== undefined) { node.textContent = text; }
     return node;
   }
+  /* a line naming bots: its parts are text, and {name: ...} for a name, isolated in a <bdi>
+     so a right-to-left one does not reorder the words beside it */
+  function named(tag, cls, parts) {
+    var node = el(tag, cls);
+    parts.forEach(function (part) {
+      node.appendChild(typeof part === "string" ? document.createTextNode(part) : el("bdi", "", part.name));
+    });
+    return node;
+  }
+  function player(seat) { return { name: players[seat] }; }
   function card(name, extra) {
     var li = el("li", "card k-" + String(name).split("-")[0] + (extra ? " " + extra : ""), name);
     li.setAttribute("data-card", name);
@@ -31,8 +41,8 @@
     return l && i >= l.step ? l : null;
   }
   function leftNote(l) {
-    return players[Number(view)] + " forfeited (" + l.reason + ") at step " + (l.step + 1) +
-      " and was shown nothing more: this view keeps the table as it left it.";
+    return [player(Number(view)), " forfeited (" + l.reason + ") at step " + (l.step + 1) +
+      " and was shown nothing more: this view keeps the table as it left it."];
   }
 
   function hand(s, seat) {
@@ -54,7 +64,7 @@
     if (sees(seat)) {
       for (i = 0; i < s.traps[seat].length; i++) {
         var t = s.traps[seat][i], li = card(t[0], "trap");
-        li.title = "face down in " + players[seat] + "'s Arena";
+        li.title = "face down in \u2068" + players[seat] + "\u2069's Arena";  /* isolated, as a <bdi> */
         li.appendChild(el("span", "left", " " + t[1] + " turn" + (t[1] === 1 ? "" : "s") +
                           " left" + (t[2] ? ", ready" : "")));
         ul.appendChild(li);
@@ -74,9 +84,9 @@
       sec.setAttribute("data-seat", seat);
       if (turnOf === seat) { sec.classList.add("active"); }
       if (s.decision && s.decision.seat === seat) { sec.classList.add("deciding"); }
-      var h = el("h3", "", "seat " + seat + ": " + players[seat]);
+      var h = named("h3", "", ["seat " + seat + ": ", player(seat)]);
       if (data.bots[seat] && data.bots[seat] !== players[seat]) {
-        h.appendChild(el("span", "bot", " " + data.bots[seat]));
+        h.appendChild(named("span", "bot", [" ", { name: data.bots[seat] }]));
       }
       if (turnOf === seat) { h.appendChild(el("span", "tag", "turn")); }
       if (s.decision && s.decision.seat === seat) { h.appendChild(el("span", "tag deciding", "deciding")); }
@@ -96,11 +106,10 @@
   function drawDecision(s) {
     var box = $("decision"), d = s.decision, i, l = gone(at);
     box.textContent = "";
-    if (l) { box.appendChild(el("p", "left-note", leftNote(l))); return; }
+    if (l) { box.appendChild(named("p", "left-note", leftNote(l))); return; }
     if (!d) { box.appendChild(el("p", "", "The game is over.")); return; }
     /* its reason may name a card only its seat has seen (Hermes: the card it takes) */
-    var who = players[d.seat] + " chooses: " + d.kind + (d.why && sees(d.seat) ? " (" + d.why + ")" : "");
-    box.appendChild(el("p", "who", who));
+    box.appendChild(named("p", "who", [player(d.seat), " chooses: " + d.kind + (d.why && sees(d.seat) ? " (" + d.why + ")" : "")]));
     if (!sees(d.seat)) {
       box.appendChild(el("p", "hidden-note", "Options not shown: this view is seat " + view + "'s."));
       return;
@@ -127,7 +136,7 @@
     if (l) {  /* a forfeited seat was shown no showdown: no hands, categories or places */
       $("showdown-h").textContent = "The end";
       $("showdown").textContent = "";
-      $("showdown").appendChild(el("p", "left-note", leftNote(l)));
+      $("showdown").appendChild(named("p", "left-note", leftNote(l)));
       return;
     }
     var table = el("table", "showdown-table"), head = el("tr");
@@ -143,8 +152,8 @@
         ul.appendChild(open ? card(sd.hands[seat][i]) : back());
       }
       var cell = el("td"); cell.appendChild(ul);
-      tr.appendChild(el("td", "", seat + ": " + players[seat] +
-                        (sd.forfeits[String(seat)] ? " (forfeited: " + sd.forfeits[String(seat)] + ")" : "")));
+      tr.appendChild(named("td", "", [seat + ": ", player(seat),
+                                      sd.forfeits[String(seat)] ? " (forfeited: " + sd.forfeits[String(seat)] + ")" : ""]));
       tr.appendChild(cell);
       tr.appendChild(el("td", "", sd.categories[seat]));
       tr.appendChild(el("td", "mono", open ? sd.keys[seat].join(" ") : ""));

@@ -126,7 +126,11 @@
         if (i) { seats.appendChild(document.createTextNode(" · ")); }
         var span = document.createElement("span");
         span.className = g.places[i] === 1 ? "seat-entry first" : "seat-entry";
-        span.textContent = label + " (" + g.places[i] + ", " + (i < g.categories.length ? g.categories[i] : "?") + ")";
+        // the name isolated: a right-to-left one keeps the place and category after it
+        var name = document.createElement("bdi");
+        name.textContent = label;
+        span.appendChild(name);
+        span.appendChild(document.createTextNode(" (" + g.places[i] + ", " + (i < g.categories.length ? g.categories[i] : "?") + ")"));
         seats.appendChild(span);
       });
       cell(tr, g.tiebreak);

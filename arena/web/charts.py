@@ -6,7 +6,8 @@ its mu line ends in its name, so no line is told by its colour alone; the head-t
 runs from orange to blue through white, so lightness carries the value too. With more bots
 than names fit at the lines' ends (a class of forty), the leaderboard's top ones are named
 there, and any other line's name shows while it or its legend entry is pointed at or focused
-(site.js), its line drawn over the others.
+(site.js), its line drawn over the others and its whole name under the chart. A name at a
+line's end is cut here in letters and again in the browser (site.js) to what fits the chart.
 """
 
 from __future__ import annotations
@@ -137,10 +138,14 @@ def _end_labels(lines: Mapping[str, Sequence[Sequence[float]]], labels: Mapping[
     heights = _spread([ends[k][1] for k in phone], _TOP + 16, _HEIGHT - _BOTTOM, _PHONE_GAP)
     shown += [_label(labels.get(k, k), ends[k][0], y, " narrow", _PHONE_CHARS)
               for k, y in zip(phone, heights)]
-    # a line named at its end on a wide screen is named on request on a phone alone
-    asked = {k: _label(labels.get(k, k), ends[k][0],
-                       min(max(ends[k][1], _TOP + 4), _HEIGHT - _BOTTOM),
-                       " on-request" + (" phone-only" if k in named else ""))
+    # a line named at its end on a wide screen is named on request on a phone alone, there
+    # as short as the phone's other names: the longer one would run off the chart
+    asked = {k: ("" if k in named else _label(
+                 labels.get(k, k), ends[k][0], min(max(ends[k][1], _TOP + 4), _HEIGHT - _BOTTOM),
+                 " on-request"))
+             + _label(labels.get(k, k), ends[k][0],
+                      min(max(ends[k][1], _TOP + 16), _HEIGHT - _BOTTOM), " narrow on-request",
+                      _PHONE_CHARS)
              for k in keys[len(phone):]}
     return shown, asked
 
@@ -207,5 +212,8 @@ def _legend(bots: Sequence[str], order: Sequence[str], labels: Mapping[str, str]
     hint = ("; the top ones are named at their lines' ends: point at a line or at a name "
             "here (or focus it, or press it to keep it) to name and raise its line"
             if on_request else "")
-    return (f'<ul class="legend">{"".join(items)}<li class="key">solid: mu, dashed: '
+    # the picked line's whole name, under the chart (site.js): its end has room for a few
+    # letters, on a phone fewer, and the legend may be screens away
+    picked = '<p class="picked-name" id="picked-name"></p>' if on_request else ""
+    return (f'{picked}<ul class="legend">{"".join(items)}<li class="key">solid: mu, dashed: '
             f'mu - 3 sigma{hint}</li></ul>')

@@ -169,3 +169,47 @@ def test_any_line_of_the_forty_is_named_on_request(browser: Any, class_board: st
         shoot(browser, "class-chart-picked-1366")
     finally:
         browser.set_window_size(1280, 800)
+
+
+def drawn_names(driver: Any) -> list[dict[str, Any]]:
+    """The rating chart's names drawn now: each one's whole name (its tooltip), the text
+    drawn (isolation marks left out), its right edge and the chart's inner right edge."""
+    return driver.execute_script(
+        "const svg = document.querySelector('svg.chart'), box = svg.getBoundingClientRect();"
+        "const edge = box.left + svg.clientLeft + svg.clientWidth;"
+        "return Array.from(svg.querySelectorAll('.end-label')).filter("
+        "t => getComputedStyle(t).display !== 'none').map(t => ({"
+        " whole: t.querySelector('title').textContent,"
+        " drawn: t.lastChild.data.replace(/[\\u2068\\u2069]/g, ''),"
+        " right: t.getBoundingClientRect().right, edge: edge}))")
+
+
+@pytest.mark.parametrize("width", [1366, 390])
+def test_a_lines_name_fits_the_chart_with_an_ellipsis_where_cut(browser: Any, class_board: str,
+                                                               width: int) -> None:
+    """A phone drew a picked line's name as a wide screen does, fourteen letters, in its
+    larger type: past the chart's right edge, cut off mid-letter; and at both widths the
+    longest of the names at the lines' ends ran a few pixels past it, their ellipsis cut.
+    Each name drawn ends inside the chart, and a cut one ends in an ellipsis."""
+    try:
+        open_at(browser, class_board, width)
+        picks = browser.find_elements("css selector", ".legend .pick")
+        browser.execute_script("arguments[0].focus()", picks[-1])
+        names = drawn_names(browser)
+        assert len(names) == (5 if width == 390 else 10) + 1  # the top ones, the picked one
+        assert names[-1]["whole"] == picks[-1].text
+        # whole under the chart, where a phone's reader sees it
+        assert browser.find_element("id", "picked-name").text == picks[-1].text
+        picks[1].click()  # tapped: kept
+        assert browser.find_element("id", "picked-name").text == picks[1].text
+        for name in names:
+            assert name["right"] <= name["edge"], name
+            if name["drawn"] != name["whole"]:
+                assert name["drawn"].endswith("\u2026"), name
+                assert name["whole"].startswith(name["drawn"][:-1]), name
+        chart = browser.find_element("css selector", "svg.chart")
+        browser.execute_script("arguments[0].scrollIntoView()", chart)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        chart.screenshot(str(SHOTS / f"class-chart-picked-{width}.png"))
+    finally:
+        browser.set_window_size(1280, 800)

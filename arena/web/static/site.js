@@ -70,17 +70,42 @@
   }
   checkScroll();
 
+  // a line's name at its end shows what fits between the line and the chart's edge (the
+  // names are cut in letters, and only the browser knows their width in the system's fonts):
+  // cut further, letter by letter, with an ellipsis; whole in its tooltip and the legend
+  var chart = document.querySelector("svg.chart"), picks = document.querySelectorAll(".legend .pick");
+  var fit = function (labels) {
+    Array.prototype.forEach.call(labels, function (label) {
+      var room = chart.viewBox.baseVal.width - label.x.baseVal[0].value - 4, text = label.lastChild;
+      if (!label.getComputedTextLength() || label.getComputedTextLength() <= room) { return; }  // not drawn, or fits
+      var letters = text.data.replace(/[\u2068\u2069\u2026]/g, "").match(/\P{M}\p{M}*/gu) || [];
+      while (letters.length > 1 && label.getComputedTextLength() > room) {
+        letters.pop();
+        text.data = "\u2068" + letters.join("") + "\u2026\u2069";  // isolated, as made
+      }
+    });
+  };
+  if (chart) {
+    var fitAll = function () { fit(chart.querySelectorAll(".end-label")); };
+    fitAll();
+    window.addEventListener("resize", fitAll);  // a phone turned: the other names are drawn
+  }
+
   // a big field's rating chart names only its top lines at their ends: pointing at a line or
   // at its legend entry (or focusing the entry) names that line and draws it over the others,
   // and pressing the entry keeps it so
-  var chart = document.querySelector("svg.chart"), picks = document.querySelectorAll(".legend .pick");
   if (chart && picks.length) {
-    var pinned = "";
+    var pinned = "", caption = document.getElementById("picked-name");
     var pick = function (key) {
       Array.prototype.forEach.call(chart.querySelectorAll("g.bot.picked"), function (g) { g.classList.remove("picked"); });
       var line = key ? chart.querySelector('g.bot[data-bot="' + CSS.escape(key) + '"]') : null;
       chart.classList.toggle("picking", !!line);
-      if (line) { line.classList.add("picked"); chart.appendChild(line); }
+      if (line) { line.classList.add("picked"); chart.appendChild(line); fit(line.querySelectorAll(".end-label")); }
+      var entry = line ? document.querySelector('.legend .pick[data-bot="' + CSS.escape(key) + '"]') : null;
+      caption.textContent = "";
+      if (entry) {  // its swatch and whole name, as the legend has them
+        Array.prototype.forEach.call(entry.childNodes, function (node) { caption.appendChild(node.cloneNode(true)); });
+      }
     };
     var back = function () { pick(pinned); };
     Array.prototype.forEach.call(chart.querySelectorAll("g.bot"), function (g) {

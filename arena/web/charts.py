@@ -210,10 +210,17 @@ def _legend(bots: Sequence[str], order: Sequence[str], labels: Mapping[str, str]
                      f'aria-pressed="false">{swatch}<bdi>{name}</bdi></button></li>' if on_request
                      else f'<li>{swatch}<bdi>{name}</bdi></li>')
     hint = ("; the top ones are named at their lines' ends: point at a line or at a name "
-            "here (or focus it, or press it to keep it) to name and raise its line"
+            "here (or focus it, or press it to keep it) to name and raise its line; the names "
+            "are one stop of the Tab key, and the arrow keys move between them"
             if on_request else "")
     # the picked line's whole name, under the chart (site.js): its end has room for a few
     # letters, on a phone fewer, and the legend may be screens away
     picked = '<p class="picked-name" id="picked-name"></p>' if on_request else ""
-    return (f'{picked}<ul class="legend">{"".join(items)}<li class="key">solid: mu, dashed: '
-            f'mu - 3 sigma{hint}</li></ul>')
+    # the buttons are a toolbar: one stop of the Tab key, its arrow keys move within it
+    # (site.js); its list keeps its role, which a toolbar on the list itself would take
+    legend = (f'<ul class="legend">{"".join(items)}<li class="key">solid: mu, dashed: '
+              f'mu - 3 sigma{hint}</li></ul>')
+    if on_request:
+        legend = (f'<div role="toolbar" aria-label="The chart\'s lines, by bot">{legend}'
+                  '</div>')
+    return picked + legend

@@ -253,3 +253,54 @@ def test_a_game_of_older_rules_shown_as_recorded(browser: Any, older_cup_db: Pat
         assert problems(browser) == []
     finally:
         browser.set_window_size(1280, 800)
+
+
+def active_pick(driver: Any) -> str | None:
+    """The bot of the legend entry the keyboard's focus is on (None: not on one)."""
+    return driver.execute_script(  # type: ignore[no-any-return]
+        "const e = document.activeElement;"
+        "return e.matches('.legend .pick') ? e.getAttribute('data-bot') : null")
+
+
+def back(driver: Any) -> None:
+    """Shift+Tab."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    ActionChains(driver).key_down(Keys.SHIFT).send_keys(Keys.TAB).key_up(Keys.SHIFT).perform()
+
+
+def test_the_charts_legend_is_one_stop_for_the_keyboard(browser: Any, class_board: str) -> None:
+    """A class's forty legend entries were forty stops of the Tab key between the chart and
+    the rest of the page: the legend is one, the arrow keys move between its entries (naming
+    each one's line), Space keeps one, and Tab back returns to the entry last used."""
+    from selenium.webdriver.common.keys import Keys
+
+    show(browser, class_board)
+    bots = [b.get_attribute("data-bot") for b in
+            browser.find_elements("css selector", ".legend .pick")]
+    browser.find_element("id", "chart-h").click()  # where Tab starts from
+    press(browser, Keys.TAB)
+    assert active_pick(browser) == bots[0]
+    assert focus_ring(browser)[0] != "none"
+    press(browser, Keys.ARROW_RIGHT)
+    assert active_pick(browser) == bots[1]
+    picked = ("return Array.from(document.querySelectorAll('svg.chart g.picked'),"
+              " g => g.dataset.bot)")
+    assert browser.execute_script(picked) == [bots[1]]  # its line named and raised
+    press(browser, Keys.SPACE)
+    pressed = browser.find_element("css selector", ".legend .pick[aria-pressed=true]")
+    assert pressed.get_attribute("data-bot") == bots[1]
+    press(browser, Keys.END)
+    assert active_pick(browser) == bots[-1]
+    press(browser, Keys.ARROW_RIGHT)  # round to the first
+    assert active_pick(browser) == bots[0]
+    press(browser, Keys.ARROW_LEFT, Keys.ARROW_LEFT)
+    assert active_pick(browser) == bots[-2]
+    press(browser, Keys.TAB)  # out of the legend in one step
+    assert active_pick(browser) is None
+    back(browser)
+    assert active_pick(browser) == bots[-2]
+    assert browser.execute_script(picked) == [bots[-2]]  # named while focused
+    back(browser)  # on past the chart in one step
+    assert active_pick(browser) is None

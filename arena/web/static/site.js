@@ -112,8 +112,27 @@
       g.addEventListener("mouseenter", function () { pick(g.getAttribute("data-bot")); });
       g.addEventListener("mouseleave", back);
     });
+    // forty entries were forty stops of the Tab key: the legend is one (a toolbar, with a
+    // roving tabindex), entered at the entry last used; the arrow keys move between the
+    // entries (round from the last to the first), Home and End go to the first and the last
+    var roveTo = function (button) {
+      Array.prototype.forEach.call(picks, function (b) { b.tabIndex = b === button ? 0 : -1; });
+    };
+    roveTo(picks[0]);
+    var moves = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+    Array.prototype.forEach.call(picks, function (button, i) {
+      button.addEventListener("keydown", function (e) {
+        var to = e.key === "Home" ? 0 : e.key === "End" ? picks.length - 1
+          : e.key in moves ? (i + moves[e.key] + picks.length) % picks.length : -1;
+        if (to < 0 || e.altKey || e.ctrlKey || e.metaKey) { return; }
+        e.preventDefault();
+        roveTo(picks[to]);
+        picks[to].focus();
+      });
+    });
     Array.prototype.forEach.call(picks, function (button) {
       var key = button.getAttribute("data-bot");
+      button.addEventListener("focus", function () { roveTo(button); });
       ["mouseenter", "focus"].forEach(function (e) { button.addEventListener(e, function () { pick(key); }); });
       ["mouseleave", "blur"].forEach(function (e) { button.addEventListener(e, back); });
       button.addEventListener("click", function () {

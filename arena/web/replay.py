@@ -13,11 +13,12 @@ Steps are precomputed here, so stepping through a replay in the browser needs no
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import islice
 from typing import Any
 
 from arena.common.plural import ordinal
+from arena.common.printable import isolated
 from arena.engine.config import GameConfig
 from arena.engine.desmos import Category
 from arena.engine.game import new_game
@@ -169,6 +170,12 @@ def _left(steps: list[dict[str, Any]], players: int) -> list[dict[str, Any] | No
     return left
 
 
+def _isolated(players: Iterable[str]) -> list[str]:
+    """The players as the narration names them on a page: each name isolated, so that a
+    right-to-left one does not reorder the words beside it ("seat 0  NAME: 2nd")."""
+    return [isolated(name) for name in players]
+
+
 def _play(record: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
     """Replay the record, a step per decision and a last one for the end."""
     config = GameConfig.from_json(record["config"])
@@ -176,7 +183,7 @@ def _play(record: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
     forfeits = sorted((int(f["at_choice"]), int(f["seat"]), str(f["reason"]))
                       for f in record.get("forfeits", []))
     state = new_game(config)
-    players = list(config.players)
+    players = _isolated(config.players)
     steps: list[dict[str, Any]] = []
     seen = 0
     gone: set[int] = set()
@@ -263,7 +270,7 @@ def build_replay(record: Any, title: str = "") -> dict[str, Any]:
         "bots": list(seats or players),
         "rounds": record.get("rounds"),
         "seed": record.get("seed"),
-        "header": header_lines(record),
+        "header": header_lines({**record, "players": _isolated(players)}),
         "failures": [failure_view(failure, players) for failure in failures
                      if isinstance(failure, dict)],
         "showdown": _showdown(state),

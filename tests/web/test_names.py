@@ -52,7 +52,8 @@ return [left && sameLine(left) ? left.right : null, own.left, own.right,
 PLACES = {"index.html": ["#leaderboard td.name", ".legend li"],
           "rounds.html": ["table.round td"], "h2h.html": ["#h2h th"],
           "games.html": ["ul.failures li", "#games tbody td"],
-          "games/r1-t0-g1.html": ["#seats h3", "#decision .who", "ul.failures li"]}
+          "games/r1-t0-g1.html": ["#seats h3", "#decision .who", "ul.failures li",
+                                  "details.header-lines pre", "#lines"]}
 
 
 @pytest.fixture(scope="module")
@@ -100,6 +101,8 @@ def test_a_right_to_left_name_keeps_the_words_beside_it_in_order(
     try:
         open_at(browser, (names_site / page).as_uri() + ("#step=9" if "/" in page else ""),
                 width)
+        browser.execute_script(  # a replay's header lines, which tell the seats' places
+            "document.querySelectorAll('details').forEach(d => { d.open = true; })")
         shown = sum(name in browser.find_element("tag name", "body").text
                     for name in (HEBREW, ARABIC))
         assert shown, page

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.common.plural import ordinal
+from arena.common.printable import isolated
 from arena.engine.narration import event_lines, header_lines
 from arena.engine.state import RECORD_FORMAT
 from arena.errors import ReplayError
@@ -96,7 +97,10 @@ def build_recorded(record: dict[str, Any], title: str = "") -> dict[str, Any]:
     bots = seats if len(seats) == len(players) else players
     result = _map(record.get("result"))
     try:
-        header, lines = header_lines(record), event_lines(record)
+        # names isolated, as the replay's narration has them (a right-to-left one reorders
+        # the words beside it otherwise)
+        told = {**record, "players": [isolated(player) for player in players]}
+        header, lines = header_lines(told), event_lines(told)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ReplayError(f"not a game record ({type(exc).__name__}: {exc})") from None
     tiebreak = str(result.get("tiebreak", "none"))

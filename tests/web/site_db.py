@@ -116,3 +116,8 @@ def land_a_game(path: Path) -> None:
                      "record_path, created_at, latency_json FROM games WHERE id = "
                      "'cup/r1/t0/g0'")
     conn.close()
+
+
+def isolated_names(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with its players' names isolated, as a page's narration names them."""
+    return {**record, "players": [f"\u2068{name}\u2069" for name in record["players"]]}

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from site_db import isolated_names
+
 from arena.common.plural import ordinal
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
@@ -41,8 +43,9 @@ def test_the_page_holds_the_records_places_categories_hands_and_events() -> None
                                                record["result"]["placements"]]
         assert [s["category"] for s in seats] == record["result"]["desmos"]
         assert [s["hand"] for s in seats] == showdown["hands"]
-        assert game["lines"] == event_lines(record)
-        assert game["header"] == header_lines(record)
+        named = isolated_names(record)  # each name isolated, as the replay's narration
+        assert game["lines"] == event_lines(named)
+        assert game["header"] == header_lines(named)
         assert game["choices"] == len(record["choices"])
         assert game["note"] == (
             "The step-by-step replay needs the rules this game was played under "

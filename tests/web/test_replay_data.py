@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from site_db import isolated_names
 
 from arena.engine.cards import NOTATION
 from arena.engine.config import GameConfig
@@ -66,11 +67,6 @@ def test_every_step_is_the_replayed_table(record: dict[str, Any]) -> None:
         assert len(step["decision"]["options"]) == len(state.decision.options)
         state.apply(index)
     assert "decision" not in steps[-1]
-
-
-def isolated_names(record: dict[str, Any]) -> dict[str, Any]:
-    """The record with its players' names isolated, as a page's narration names them."""
-    return {**record, "players": [f"\u2068{name}\u2069" for name in record["players"]]}
 
 
 @settings(max_examples=25)

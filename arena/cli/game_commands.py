@@ -249,7 +249,7 @@ def _named_failures(record: Any) -> list[tuple[str, dict[str, Any]]]:
 def _warn_unless_it_replays(title: str, record: dict[str, Any]) -> None:
     """One line on stderr for a record that does not replay (edited, damaged, of another rules
     version): the telling follows what it says, where ``replay`` refuses it (and ``--html``
-    refuses all but a record of another rules version, which it shows as recorded)."""
+    shows it as recorded)."""
     from arena.engine.record import replay_one
     from arena.errors import ReplayError
 

@@ -46,11 +46,17 @@ def report(
     started = time.perf_counter()
     summary = write_site(db, tournament, out, jobs)
     took = time.perf_counter() - started
-    recorded = summary.as_recorded
-    games = f"{summary.games - recorded} game replays" + (
-        f", {counted(recorded, 'game')} as recorded" if recorded else "")
+    recorded, damaged = summary.as_recorded, len(summary.damaged)
+    shown = recorded + damaged
+    games = f"{summary.games - shown} game replays" + (
+        f", {counted(shown, 'game')} as recorded" if shown else "")
     typer.echo(f"Wrote {summary.pages} pages ({games}, {summary.bytes / 1e6:.1f} MB) to {out} "
                f"in {took:.1f} s; open {out / 'index.html'}")
+    if damaged:
+        pages = "its page shows" if damaged == 1 else "their pages show"
+        typer.echo(f"{counted(damaged, 'stored record does', 'stored records do')} not replay "
+                   f"(first: {summary.damaged[0]}): {pages} what the record holds, under the "
+                   "replay's reason")
     if recorded:
         pages = "its page shows" if recorded == 1 else "their pages show"
         typer.echo(f"{counted(recorded, 'game was', 'games were')} played under other rules "
@@ -81,22 +87,21 @@ def serve(
 
 def write_game_html(title: str, record: dict[str, Any], out: Path) -> None:
     """``arena game ... --html OUT``: one game's replay page, a single self-contained file (a
-    record of other rules than this arena's: its page as recorded, and one warning line)."""
+    record that does not replay, of other rules or damaged: its page as recorded, and one
+    warning line saying why)."""
     from arena.errors import ArenaError
-    from arena.web.recorded import other_rules, rules_note
-    from arena.web.site import game_page
+    from arena.web.site import render_game
 
-    page = game_page(record, title, root="", inline=True, back=None)
+    page = render_game(record, title, root="", inline=True, back=None)
     try:
-        out.write_text(page, encoding="utf-8")
+        out.write_text(page.html, encoding="utf-8")
     except OSError as exc:
         raise ArenaError(f"cannot write {out}: {exc.strerror or exc}") from None
-    size = f"{len(page.encode()) / 1e3:.0f} kB"
-    recorded = other_rules(record)
-    if recorded is None:
+    size = f"{len(page.html.encode()) / 1e3:.0f} kB"
+    if page.note is None:
         typer.echo(f"Wrote {title}'s replay to {out} ({size})")
         return
-    note = rules_note(recorded)
+    note = page.note
     typer.echo(f"warning: {title}: {note[0].lower()}{note[1:]}", err=True)
     typer.echo(f"Wrote {title} as recorded to {out} ({size})")
 

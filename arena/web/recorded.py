@@ -6,7 +6,9 @@ engine plays its own rules only (``RECORD_FORMAT``): a game stored before a rule
 not replay (docs/RECORDS.md, "Records of older rules"). Its page shows what the record holds
 instead: the bots, their places and categories, the hands the showdown showed, the failures,
 and the game told event by event as ``arena game`` tells it (:mod:`arena.engine.narration`),
-under one line saying why there is no step-by-step view.
+under one line saying why there is no step-by-step view. A record of today's rules that
+does not replay (damaged or edited after its game) is shown the same way, its line giving the
+replay's reason.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from arena.engine.state import RECORD_FORMAT
 from arena.errors import ReplayError
 from arena.web.replay import TIEBREAK_TEXT, failure_view
 
-__all__ = ["build_recorded", "other_rules", "rules_note"]
+__all__ = ["build_recorded", "damaged_note", "other_rules", "rules_note"]
 
 
 def other_rules(record: Any) -> str | None:
@@ -36,6 +38,13 @@ def rules_note(recorded: str) -> str:
     """The line that says why a record of ``recorded``'s rules has no step-by-step view."""
     return (f"The step-by-step replay needs the rules this game was played under ({recorded}); "
             f"this arena plays {RECORD_FORMAT}, so the game is shown as recorded.")
+
+
+def damaged_note(reason: str) -> str:
+    """The line that says why a record of this arena's rules has no step-by-step view: its
+    replay failed, for ``reason``."""
+    return (f"This record of today's rules does not replay, so the game is shown as recorded; "
+            f"the replay says: {reason}.")
 
 
 def _list(value: Any) -> list[Any]:
@@ -89,9 +98,11 @@ def _seats(record: dict[str, Any], players: list[str], bots: list[str]) -> list[
     return seats
 
 
-def build_recorded(record: dict[str, Any], title: str = "") -> dict[str, Any]:
-    """A page's data for a record of other rules (:func:`other_rules`): what it holds, as
-    recorded. Raises :class:`ReplayError` for what cannot be told at all."""
+def build_recorded(record: dict[str, Any], title: str = "",
+                   note: str | None = None) -> dict[str, Any]:
+    """A page's data for a record that does not replay: what it holds, as recorded, under
+    ``note`` (default: :func:`rules_note`, for a record of other rules, :func:`other_rules`).
+    Raises :class:`ReplayError` for what cannot be told at all."""
     players = [str(player) for player in _list(record.get("players"))]
     seats = [str(key) for key in _list(_map(record.get("referee")).get("seats"))]
     bots = seats if len(seats) == len(players) else players
@@ -106,7 +117,7 @@ def build_recorded(record: dict[str, Any], title: str = "") -> dict[str, Any]:
     tiebreak = str(result.get("tiebreak", "none"))
     return {
         "title": title,
-        "note": rules_note(other_rules(record) or RECORD_FORMAT),
+        "note": note or rules_note(other_rules(record) or RECORD_FORMAT),
         "header": header,
         "seats": _seats(record, players, bots),
         "finished": bool(result),

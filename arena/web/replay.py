@@ -260,6 +260,8 @@ def build_replay(record: Any, title: str = "") -> dict[str, Any]:
             and expected != state.result.to_json():
         raise ReplayError("the replayed result differs from the recorded one")
     referee = record.get("referee") if isinstance(record.get("referee"), dict) else {}
+    if not isinstance(record.get("players"), list):  # the game was played from its config's
+        raise ReplayError("not a game record (its players are not a list)")
     players = [str(p) for p in record["players"]]
     # a records file may come from elsewhere: a field of another type counts as missing
     seats, failures = (value if isinstance(value, list) else []

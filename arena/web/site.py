@@ -14,11 +14,11 @@ import os
 import re
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 from jinja2 import Environment, PackageLoader, pass_context, select_autoescape
@@ -32,11 +32,11 @@ from arena.tournament.game_records import StoredRecord, decompress_record, recor
 from arena.tournament.store import Store
 from arena.web.charts import OKABE_ITO, bot_colour, heat_colour, rating_chart
 from arena.web.data import TournamentData, game_slug, load_tournament
-from arena.web.recorded import build_recorded, other_rules
+from arena.web.recorded import build_recorded, damaged_note, other_rules, rules_note
 from arena.web.replay import build_replay
 
-__all__ = ["PAGES", "SiteSummary", "environment", "game_page", "render_page", "static_files",
-           "write_site"]
+__all__ = ["DAMAGED", "OLDER_RULES", "PAGES", "REPLAYED", "GamePage", "SiteSummary",
+           "environment", "game_page", "render_game", "render_page", "static_files", "write_site"]
 
 #: The tournament's pages besides the games: (file, title in the navigation).
 PAGES = (("index.html", "Leaderboard"), ("h2h.html", "Head-to-head"),
@@ -170,16 +170,50 @@ def render_page(data: TournamentData, page: str, live: bool = False) -> str:
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
 
+#: How a game's page shows it: replayed step by step, or as recorded: a record of other rules
+#: than this arena's, or one of its own whose replay fails (damaged, or edited after its game)
+REPLAYED, OLDER_RULES, DAMAGED = "replayed", "older rules", "damaged"
+
+
+class GamePage(NamedTuple):
+    """A game's page, how it shows the game (:data:`REPLAYED`), and the line saying why it
+    does not replay it (``None`` for a replay)."""
+
+    html: str
+    shown: str
+    note: str | None = None
+
+
 def game_page(record: dict[str, Any], title: str, *, root: str = "../", inline: bool = False,
               back: str | None = "../games.html") -> str:
-    """A game's replay page: its viewer data embedded, the viewer's script and style linked
-    from ``root``static/ (``inline``: written into the page, one self-contained file). A
-    record of other rules than this arena's is shown as recorded (:mod:`arena.web.recorded`)."""
+    """A game's replay page (:func:`render_game`)."""
+    return render_game(record, title, root=root, inline=inline, back=back).html
+
+
+def render_game(record: dict[str, Any], title: str, *, root: str = "../", inline: bool = False,
+                back: str | None = "../games.html") -> GamePage:
+    """A game's replay page, its viewer data embedded, the viewer's script and style linked
+    from ``root``static/ (``inline``: written into the page, one self-contained file), and how
+    it shows the game (:data:`REPLAYED`). A record that does not replay, of other rules or
+    damaged, is shown as recorded (:mod:`arena.web.recorded`) under a line saying why;
+    :class:`ReplayError` for one that cannot even be told."""
     static = dict(static_files()) if inline else {}
-    if other_rules(record) is not None:
-        return environment().get_template("recorded.html").render(
-            title=title, game=build_recorded(record, title), root=root, back=back,
-            inline_css=static.get("site.css", b"").decode(), kinds=KIND_COLOURS)
+    recorded = other_rules(record)
+    if recorded is not None:
+        note, shown = rules_note(recorded), OLDER_RULES
+    else:
+        try:
+            return GamePage(_replay_page(record, title, root, back, static), REPLAYED)
+        except ReplayError as exc:
+            note, shown = damaged_note(str(exc)), DAMAGED
+    page = environment().get_template("recorded.html").render(
+        title=title, game=build_recorded(record, title, note), root=root, back=back,
+        inline_css=static.get("site.css", b"").decode(), kinds=KIND_COLOURS)
+    return GamePage(page, shown, note)
+
+
+def _replay_page(record: dict[str, Any], title: str, root: str, back: str | None,
+                 static: dict[str, bytes]) -> str:
     replay = build_replay(record, title)
     try:
         payload = orjson.dumps(replay).decode("utf-8").translate(_SCRIPT_SAFE)
@@ -202,6 +236,8 @@ class SiteSummary:
     largest_game: int
     #: games of other rules than this arena's, whose pages show them as recorded
     as_recorded: int = 0
+    #: games of this arena's rules whose records do not replay, shown as recorded too
+    damaged: list[str] = field(default_factory=list)
 
 
 def _write(path: Path, text: str | bytes) -> int:
@@ -224,17 +260,16 @@ def _write(path: Path, text: str | bytes) -> int:
     return len(data)
 
 
-def _write_game(job: tuple[str, bytes, str]) -> tuple[int, bool]:
-    """Write one game's page (in a worker process): its size in bytes, and whether it shows
-    the game as recorded (a record of other rules)."""
+def _write_game(job: tuple[str, bytes, str]) -> tuple[int, str]:
+    """Write one game's page (in a worker process): its size in bytes, and how it shows the
+    game (:data:`REPLAYED`)."""
     game_id, blob, folder = job
     record = decompress_record(blob, game_id)
     try:
-        page = game_page(record, game_id)
+        page = render_game(record, game_id)
     except ReplayError as exc:
         raise ReplayError(f"game {game_id}: {exc}") from None
-    size = _write(Path(folder) / f"{game_slug(game_id)}.html", page)
-    return size, other_rules(record) is not None
+    return _write(Path(folder) / f"{game_slug(game_id)}.html", page.html), page.shown
 
 
 def _blobs(db: str | Path, name: str) -> list[StoredRecord]:
@@ -292,4 +327,6 @@ def write_site(db: str | Path, name: str, out: Path, jobs: int | None = None) ->
     sizes = [size for size, _ in written]
     return SiteSummary(out=out, pages=len(PAGES) + len(sizes), games=len(sizes),
                        bytes=total + sum(sizes), largest_game=max(sizes, default=0),
-                       as_recorded=sum(recorded for _, recorded in written))
+                       as_recorded=sum(shown == OLDER_RULES for _, shown in written),
+                       damaged=[job[0] for job, (_, shown) in zip(jobs_list, written, strict=True)
+                                if shown == DAMAGED])

@@ -121,3 +121,21 @@ def land_a_game(path: Path) -> None:
 def isolated_names(record: dict[str, Any]) -> dict[str, Any]:
     """The record with its players' names isolated, as a page's narration names them."""
     return {**record, "players": [f"\u2068{name}\u2069" for name in record["players"]]}
+
+
+def damage(path: Path, game: str) -> dict[str, Any]:
+    """Rewrite stored game ``game``'s record, still of today's format, so that it no longer
+    replays: its first choice's index is one no decision offers (as an edit or a bad disk
+    would leave it). The record as stored now."""
+    import json
+    import sqlite3
+    import zlib
+
+    with sqlite3.connect(path) as conn:
+        (blob,) = conn.execute("SELECT record FROM records WHERE game_id = ?", (game,)).fetchone()
+        record = json.loads(zlib.decompress(blob))
+        record["choices"][0][2] = 99
+        conn.execute("UPDATE records SET record = ? WHERE game_id = ?",
+                     (zlib.compress(json.dumps(record).encode()), game))
+    conn.close()
+    return record

@@ -180,13 +180,23 @@ def test_a_failure_of_the_wrong_shape_is_shown_as_far_as_it_goes() -> None:
 
 
 def test_a_number_json_cannot_hold_is_a_bad_record_not_a_traceback() -> None:
-    """A seed past 64 bits ended arena game FILE --html in orjson's TypeError traceback."""
-    from arena.web.site import game_page
+    """A seed past 64 bits ended arena game FILE --html in orjson's TypeError traceback: the
+    game is shown as recorded, under the reason."""
+    from arena.web.site import DAMAGED, render_game
 
     record = played(2, 3, None)
     record["seed"] = 10**30
-    with pytest.raises(ReplayError, match="^not a game record"):
-        game_page(record, "g")
+    page = render_game(record, "g")
+    assert page.shown == DAMAGED
+    assert page.note is not None and "the replay says: not a game record (" in page.note
+
+
+def test_players_that_are_no_list_are_a_bad_record_not_a_traceback() -> None:
+    """The replay plays from the record's config, then read its players: a TypeError."""
+    record = played(2, 3, None)
+    record["players"] = 5
+    with pytest.raises(ReplayError, match=r"^not a game record \(its players are not a list\)$"):
+        build_replay(record)
 
 
 def test_the_other_copy_of_a_card_in_a_pile_says_its_place() -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import errno
+import html
 import io
 import json
 import re
@@ -358,6 +359,51 @@ def test_a_stored_record_from_an_older_rules_version(cup_db: Path, tmp_path: Pat
     assert "(palaestra-record/1); this arena plays" in (out / "games" / "r1-t0-g2.html"
                                                         ).read_text()
     assert "game-data" in (out / "games" / "r1-t0-g1.html").read_text()
+
+
+DAMAGED_NOTE = ("This record of today's rules does not replay, so the game is shown as "
+                "recorded; the replay says: choice 0: the record does not replay here (arena "
+                "replay says where it differs).")
+
+
+def test_a_stored_record_that_does_not_replay_is_reported(cup_db: Path, tmp_path: Path) -> None:
+    """A record of today's rules whose replay fails made arena report refuse the whole
+    tournament: its page shows it as recorded under the replay's reason, and the report says
+    how many it met."""
+    import shutil
+
+    db = tmp_path / "damaged.db"
+    shutil.copy(cup_db, db)
+    site_db.damage(db, "cup/r1/t0/g2")
+    site_db.damage(db, "cup/r2/t0/g1")
+    out = tmp_path / "s"
+    code, stdout, stderr = run("report", "cup", "-o", str(out), "--db", str(db), "-j", "1")
+    assert (code, stderr) == (0, "")
+    first, second = stdout.splitlines()
+    assert first.startswith("Wrote 13 pages (7 game replays, 2 games as recorded, ")
+    assert second == ("2 stored records do not replay (first: cup/r1/t0/g2): their pages show "
+                      "what the record holds, under the replay's reason")
+    page = (out / "games" / "r1-t0-g2.html").read_text()
+    assert DAMAGED_NOTE in html.unescape(page) and "game-data" not in page
+    assert "game-data" in (out / "games" / "r1-t0-g1.html").read_text()
+
+
+def test_a_record_that_does_not_replay_written_alone(cup_db: Path, tmp_path: Path) -> None:
+    """arena game ID --html refused it with one Error line: written as recorded, after one
+    warning line saying why."""
+    import shutil
+
+    db = tmp_path / "damaged.db"
+    shutil.copy(cup_db, db)
+    site_db.damage(db, "cup/r1/t0/g2")
+    page = tmp_path / "g.html"
+    code, stdout, stderr = run("game", "cup/r1/t0/g2", "--html", str(page), "--db", str(db))
+    assert code == 0
+    assert stderr == (f"warning: Game cup/r1/t0/g2: {DAMAGED_NOTE[0].lower()}"
+                      f"{DAMAGED_NOTE[1:]}\n")
+    assert re.fullmatch(rf"Wrote Game cup/r1/t0/g2 as recorded to {re.escape(str(page))} "
+                        rf"\(\d+ kB\)\n", stdout)
+    assert DAMAGED_NOTE in html.unescape(page.read_text())
 
 
 @pytest.mark.parametrize(("host", "shown"), [(None, r"127\.0\.0\.1"),

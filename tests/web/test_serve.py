@@ -307,3 +307,20 @@ def test_a_tournament_stored_under_older_rules_is_served_whole(older_cup_db: Pat
             "(palaestra-record/5); this arena plays palaestra-record/6, so the game is shown "
             "as recorded.") in game
     assert "alpha" in game and "gamma" in game and "delta" in game  # the three-player table
+
+
+def test_a_stored_record_that_does_not_replay_is_served_as_recorded(
+        served: tuple[Path, int]) -> None:
+    """A record of today's rules whose replay fails answered 500: its page shows what it
+    holds under the replay's reason."""
+    import html
+
+    db, port = served
+    site_db.damage(db, "cup/r1/t0/g0")
+    status, game = get(port, "/t/cup/games/r1-t0-g0.html")
+    assert status == 200
+    assert ("This record of today's rules does not replay, so the game is shown as recorded; "
+            "the replay says: choice 0: the record does not replay here (arena replay says "
+            "where it differs).") in html.unescape(game)
+    assert "game-data" not in game and "alpha" in game and "beta" in game
+    assert get(port, "/t/cup/games/r1-t0-g1.html")[0] == 200

@@ -82,7 +82,8 @@ def leaderboard(
     columns: Annotated[
         str | None, typer.Option("--columns", metavar="A,B,...",
                                  help="Show these columns, comma-separated, e.g. "
-                                      "'rank,bot,mu-3sigma,games,win %'.")
+                                      "'mu-3sigma,games,win %' (the rank and the bot are "
+                                      "always shown; json and csv have every field).")
     ] = None,
     all_versions: _AllVersionsOption = False,
     watch: _WatchOption = False,
@@ -219,7 +220,8 @@ _HELP = {
         "place, win %, mu and version as needed, then on a narrower terminal still every "
         "column but the rank, the bot and what the board is sorted by (names too long are cut "
         "with an ellipsis), and says which under the table. --wide shows every column, "
-        "--columns the ones named; json and csv always have every field.",
+        "--columns the ones named, after the rank and the bot, which are always shown; json "
+        "and csv always have every field.",
         "Example: arena leaderboard swiss --format github",
     ]),
     "results": "\n\n".join([

@@ -34,6 +34,7 @@ from arena.rating.trueskill_rating import RatingMemo
 from arena.referee.failures import failures_and_forfeits
 
 __all__ = [
+    "ALWAYS_SHOWN",
     "TABLE_WIDTH",
     "fitted_table",
     "leaderboard_json",
@@ -52,6 +53,8 @@ _TABLE_COLUMNS = ("rank", "bot", "version", "mu", "sigma", "mu-3sigma", "games",
 _TABLE_FLOATFMT = ("g", "g", "g", ".2f", ".2f", ".2f", "g", "g", ".1f", ".2f", ".2f", "g",
                    ".2f", "g", "g")
 _SWISS_ONLY = ("byes", "buchholz")
+#: Shown whatever ``--columns`` names: a row without them says whose figures it holds nowhere.
+ALWAYS_SHOWN = ("rank", "bot")
 #: The width the default text table fits (a terminal's, with room to spare).
 TABLE_WIDTH = 100
 #: Columns the default table leaves out, in this order, while it is wider than its width:
@@ -178,7 +181,8 @@ def _render_table(board: Leaderboard, fmt: str, columns: Sequence[str],
 
 def fitted_table(board: Leaderboard, fmt: str = "simple", columns: Sequence[str] | None = None,
                  *, wide: bool = False, width: int = TABLE_WIDTH) -> tuple[str, list[str]]:
-    """The text table with ``columns`` (validated, in the table's order), with ``wide`` every
+    """The text table with ``columns`` (validated, in the table's order, with the rank and
+    the bot whether named or not: :data:`ALWAYS_SHOWN`), with ``wide`` every
     column that means something here, or by default the columns that say something, less
     those of :data:`_DROP_TO_FIT` it must leave out to fit ``width``; and the columns left
     out that a reader may look for (to name in a footnote)."""
@@ -189,7 +193,8 @@ def fitted_table(board: Leaderboard, fmt: str = "simple", columns: Sequence[str]
         if unknown:
             raise ValueError(f"unknown column(s) {', '.join(repr(c) for c in unknown)} "
                              f"(choose among: {', '.join(_TABLE_COLUMNS)})")
-        return _render_table(board, fmt, [c for c in _TABLE_COLUMNS if c in columns]), []
+        return _render_table(board, fmt, [c for c in _TABLE_COLUMNS
+                                          if c in columns or c in ALWAYS_SHOWN]), []
     silent = _silent(board)
     shown = [c for c in _TABLE_COLUMNS if c not in _hidden(board) and c not in silent]
     # a league's readers ask how sure each rating is (new versions keep arriving)

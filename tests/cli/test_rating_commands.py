@@ -217,8 +217,8 @@ def test_rst_shows_a_name_as_it_is_not_as_a_link_or_emphasis(in_tmp: Path) -> No
     builder.close()
     code, out, _ = run("leaderboard", "odd-cup", "--db", "odd.db", "-f", "rst",
                        "--columns", "bot,games")
-    assert code == 0 and out.splitlines()[3:5] == [r"fair\_          1",
-                                                   r"\*star\*        1"], out
+    assert code == 0 and out.splitlines()[3:5] == [r"     1  fair\_          1",
+                                                   r"     2  \*star\*        1"], out
 
 
 def test_a_data_format_no_renderer_handles_is_not_printed_as_a_table() -> None:
@@ -619,6 +619,25 @@ def test_wide_and_columns_show_what_is_asked(store: Path) -> None:
     assert code == 2 and "unknown column(s) 'elo' (choose among: rank, bot, version" in words
     code, _, err = run("leaderboard", "alpha-cup", "--wide", "--columns", "bot")
     assert code == 2 and "give --wide or --columns, not both" in err
+
+
+def test_columns_always_show_the_rank_and_the_bot(store: Path) -> None:
+    """--columns points,buchholz printed figures alone, in every table format: nothing said
+    whose they were. json and csv have every field whatever --columns names."""
+    tables = {fmt: run("leaderboard", "beta-cup", "--columns", "points,buchholz", "-f", fmt)
+              for fmt in ("simple", "tsv", "github")}
+    assert {fmt: code for fmt, (code, _, _) in tables.items()} == {
+        "simple": 0, "tsv": 0, "github": 0}
+    assert tables["simple"][1].splitlines()[1:4] == [
+        "  rank  bot      points    buchholz", "------  -----  --------  ----------",
+        "     1  bravo      1.00        0.00"]
+    assert tables["tsv"][1].splitlines()[:2] == [
+        "  rank\tbot  \t  points\t  buchholz", "     1\tbravo\t    1.00\t      0.00"]
+    assert tables["github"][1].splitlines()[0] == (
+        "|   rank | bot   |   points |   buchholz |")
+    for fmt in ("json", "csv"):
+        picked = run("leaderboard", "beta-cup", "--columns", "points,buchholz", "-f", fmt)[1]
+        assert picked == run("leaderboard", "beta-cup", "-f", fmt)[1], fmt
 
 
 def test_json_and_csv_keep_every_field(store: Path) -> None:

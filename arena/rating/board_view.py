@@ -14,6 +14,7 @@ Other tournaments show every version they were played with, as always.
 
 from __future__ import annotations
 
+import json
 import textwrap
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -138,7 +139,7 @@ def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:
         headers = ["rank", "bot", "version", "key", "mu", "sigma", "conservative", "games",
                    "wins", "win_pct", "mean_placement", "points", *_SWISS_ONLY]
         headers += ["failures", *(f"failures_{kind}" for kind in kinds), "forfeits",
-                    "failure_reason", "new_version", "note"]
+                    "failure_reason", "new_version", "note", "options"]
         records = []
         for row in board.rows:
             record: dict[str, Any] = {
@@ -151,9 +152,17 @@ def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:
             record.update({f"failures_{kind}": row.failures.get(kind, 0) for kind in kinds})
             record["new_version"] = int(row.new_version)
             record["note"] = row.note
+            record["options"] = _options_cell(row.options)
             records.append(record)
         return render_csv(headers, records)
     return _render_table(board, fmt, [c for c in _TABLE_COLUMNS if c not in _hidden(board)])
+
+
+def _options_cell(options: dict[str, Any]) -> str:
+    """A bot's settings in one csv cell: a JSON object, as json has them (a value may hold a
+    comma or an equals sign, which ``name=value`` pairs could not tell apart); empty for
+    none."""
+    return json.dumps(options, sort_keys=True, ensure_ascii=False) if options else ""
 
 
 def _render_table(board: Leaderboard, fmt: str, columns: Sequence[str],

@@ -640,6 +640,24 @@ def test_columns_always_show_the_rank_and_the_bot(store: Path) -> None:
         assert picked == run("leaderboard", "beta-cup", "-f", fmt)[1], fmt
 
 
+def test_csv_has_each_bots_options_as_json_has_them(in_tmp: Path) -> None:
+    """The csv had no options column: two entries of one bot under other settings were told
+    apart by their names alone."""
+    builder = StoreBuilder(in_tmp / "opts.db")
+    tid, ids = builder.tournament("opts-cup", ["plain", "tuned"], options={
+        "tuned": {"iterations": 250, "style": "a,b=c"}})
+    builder.game(GameSpec(tid, 0, 0, 0, ids, [1, 2]))
+    builder.close()
+    code, out, _ = run("leaderboard", "opts-cup", "--db", "opts.db", "-f", "csv")
+    rows = {row["bot"]: row for row in csv.DictReader(io.StringIO(out))}
+    assert code == 0 and list(rows["plain"])[-1] == "options"
+    assert {bot: row["options"] for bot, row in rows.items()} == {
+        "plain": "", "tuned": '{"iterations": 250, "style": "a,b=c"}'}
+    document = json.loads(run("leaderboard", "opts-cup", "--db", "opts.db", "-f", "json")[1])
+    assert {row["bot"]: row["options"] for row in document["bots"]} == {
+        bot: json.loads(row["options"] or "{}") for bot, row in rows.items()}
+
+
 def test_json_and_csv_keep_every_field(store: Path) -> None:
     from arena.rating.board_view import render_leaderboard
     from arena.rating.leaderboard import build_leaderboard

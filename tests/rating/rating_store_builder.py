@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.tournament.game_records import compress_record
-from arena.tournament.store import Store, game_id
+from arena.tournament.store import Store, game_id, stored_metadata
 
 
 @dataclass
@@ -48,8 +48,10 @@ class StoreBuilder:
     def tournament(self, name: str, bots: Sequence[str | tuple[str, str]], fmt: str = "round_robin",
                    players: int = 2, rating: dict[str, float] | None = None,
                    state: str = "finished", games_planned: int = 0,
-                   duplicate: bool = False) -> tuple[int, list[int]]:
-        """Create a tournament with its entrants; returns its id and the entrants' bot ids."""
+                   duplicate: bool = False,
+                   options: dict[str, dict[str, Any]] | None = None) -> tuple[int, list[int]]:
+        """Create a tournament with its entrants; returns its id and the entrants' bot ids.
+        ``options``: the settings an entrant (by name) was entered with."""
         entrants = [(b, "v1") if isinstance(b, str) else b for b in bots]
         spec: dict[str, Any] = {"name": name, "format": fmt, "players_per_game": players,
                                 "seed": 1}
@@ -61,7 +63,8 @@ class StoreBuilder:
             name=name, spec_hash=f"hash-{name}", spec_json=spec, format=fmt,
             players_per_game=players, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
             games_planned=games_planned, spec_path=None,
-            bots=[(n, v, f"bots/{n}", {}) for n, v in entrants])
+            bots=[(n, v, f"bots/{n}", stored_metadata({}, (options or {}).get(n, {})))
+                  for n, v in entrants])
         if state != "running":
             self.store.set_state(row.id, state)
         self._names[row.id] = name

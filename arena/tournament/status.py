@@ -273,10 +273,11 @@ def _pairing_note(boards: list[list[TableRow]], name: str, db: Path) -> list[str
         return []
     games = sorted({sum(tab.games for tab in group) for group in boards})
     shown = " or ".join(map(str, seatings))
-    # two lines, to fit 100 columns
+    # one line, as the other notes: a terminal wraps it at words as a whole (two lines
+    # were each wrapped apart, a word left alone on a line between them)
     return [f"(duplicate: a pairing plays each deal in {shown} seatings, "
-            f"{' or '.join(map(str, games))} games a pairing;",
-            f" arena pairings {name}{_db_option(db)} shows who met whom)"]
+            f"{' or '.join(map(str, games))} games a pairing; "
+            f"arena pairings {name}{_db_option(db)} shows who met whom)"]
 
 
 def failure_summary(db: str | Path, tournament: str) -> str | None:

@@ -215,7 +215,8 @@ def test_run_help_says_how_to_stop_and_resume() -> None:
 
 
 @needs_sandbox
-def test_a_duplicate_pairing_is_one_pairing_in_status_and_pairings(tmp_path: Path) -> None:
+def test_a_duplicate_pairing_is_one_pairing_in_status_and_pairings(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = tmp_path / "arena.db"
     spec = tmp_path / "sw.yaml"
     spec.write_text(yaml.safe_dump({**SPEC, "name": "sw", "format": "swiss", "rounds": 2,
@@ -224,18 +225,30 @@ def test_a_duplicate_pairing_is_one_pairing_in_status_and_pairings(tmp_path: Pat
     assert runner.invoke(app, ["run", str(spec), "--no-progress"]).exit_code == 0
     status = runner.invoke(app, ["status", "sw", "--db", str(db)]).stdout.splitlines()
     at = status.index("  round    pairings    byes  games")
-    assert status[at + 2:at + 6] == [
+    assert status[at + 2:at + 5] == [
         "      1           1       1  2/2 (100%)",
         "      2           1       1  2/2 (100%)",
-        "(duplicate: a pairing plays each deal in 2 seatings, 2 games a pairing;",
-        f" arena pairings sw --db {db} shows who met whom)"]
-    assert "rank  bot" in status[at + 7] and status[at + 7].split()[-2:] == ["pairings", "byes"]
+        "(duplicate: a pairing plays each deal in 2 seatings, 2 games a pairing; "
+        f"arena pairings sw --db {db} shows who met whom)"]
+    assert "rank  bot" in status[at + 6] and status[at + 6].split()[-2:] == ["pairings", "byes"]
     lines = runner.invoke(app, ["pairings", "sw", "--round", "2", "--db", str(db)]).stdout
     shown = lines.splitlines()
     assert shown[0] == ("sw, round 2 of 2 (duplicate: each board plays its deals in 2 "
                         "seatings, counted together)")
     assert shown[3].split()[0] == "1" and shown[3].split()[-1] == "2/2"
     assert shown[4].startswith("bye: ") and len(shown) == 5
+    # on a terminal the note wraps at words as one paragraph, as the lines above it do: its
+    # two lines were each wrapped apart, "a pairing;" left alone on a line between them
+    import arena.cli.terminal
+
+    monkeypatch.setattr(arena.cli.terminal, "terminal_width", lambda **_: 60)
+    monkeypatch.chdir(tmp_path)
+    narrow = runner.invoke(app, ["status", "sw", "--db", "arena.db"]).stdout.splitlines()
+    at = narrow.index("(duplicate: a pairing plays each deal in 2 seatings, 2 games")
+    assert narrow[at:at + 3] == [
+        "(duplicate: a pairing plays each deal in 2 seatings, 2 games",
+        "  a pairing; arena pairings sw --db arena.db shows who met",
+        "  whom)"]
 
 
 @needs_sandbox

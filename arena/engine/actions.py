@@ -22,6 +22,7 @@ __all__ = [
     "ask_opponent",
     "ask_reveal",
     "card_options",
+    "effect_context",
     "exchange_cards",
     "give_card",
     "hand_options",
@@ -201,31 +202,45 @@ def voluntary_discard(state: State, card: int, seat: int, why: str) -> None:
 
 
 # ---------------------------------------------------------------------------- choices
+def effect_context(why: str, source: str, from_seat: int | None = None) -> dict[str, Any]:
+    """The context of a decision an effect asks: why, the card whose effect it is, and the
+    other seat it is about (a card taken from or given to it, or its effect asking), if any:
+    a bot cannot tell these from the options (PROTOCOL.md, "act")."""
+    if from_seat is None:
+        return {"why": why, "source": source}
+    return {"why": why, "source": source, "from_seat": from_seat}
+
+
 def ask_opponent(state: State, seat: int, then: Callable[..., None], *ctx: Any,
-                 why: str, candidates: list[int] | None = None) -> None:
-    """Make ``seat`` choose an opponent (a ``target`` decision)."""
+                 why: str, source: str, candidates: list[int] | None = None) -> None:
+    """Make ``seat`` choose an opponent (a ``target`` decision) for ``source``'s effect."""
     seats = state.opponents(seat) if candidates is None else candidates
     if not seats:
         return
     state.ask(seat, "target", [seat_option(s) for s in seats], seats, then, *ctx,
-              context={"why": why})
+              context=effect_context(why, source))
 
 
 def ask_hand_card(state: State, seat: int, kind: str, then: Callable[..., None], *ctx: Any,
-                  why: str, optional: bool = False, face_up: bool = True) -> None:
-    """Make ``seat`` choose one card of its own hand (optionally: pass first); ``face_up``:
-    whether the card leaves where everyone sees it (E20 picks the copy)."""
+                  why: str, source: str, from_seat: int | None = None, optional: bool = False,
+                  face_up: bool = True) -> None:
+    """Make ``seat`` choose one card of its own hand (optionally: pass first) for ``source``'s
+    effect; ``from_seat``: the other seat the choice is about (the one a card given goes to,
+    or whose effect asks); ``face_up``: whether the card leaves where everyone sees it (E20
+    picks the copy)."""
     options, payloads = hand_options(state, seat, "card", face_up)
     if not options:
         return
     if optional:
         options = [pass_option("card"), *options]
         payloads = [-1, *payloads]
-    state.ask(seat, kind, options, payloads, then, *ctx, context={"why": why})
+    state.ask(seat, kind, options, payloads, then, *ctx,
+              context=effect_context(why, source, from_seat))
 
 
-def ask_reveal(state: State, seat: int, source: str) -> None:
-    """``seat`` reveals one card of its choice: public until it leaves that hand.
+def ask_reveal(state: State, seat: int, source: str, from_seat: int | None = None) -> None:
+    """``seat`` reveals one card of its choice: public until it leaves that hand
+    (``from_seat``: the seat whose effect asks, if another's).
 
     Only a card not yet revealed may be chosen (a reveal must show something); with every
     card already public there is nothing left to reveal.
@@ -235,7 +250,7 @@ def ask_reveal(state: State, seat: int, source: str) -> None:
     options, payloads = card_options(hidden, "card")
     if options:
         state.ask(seat, "reveal", options, payloads, _reveal, seat, source,
-                  context={"why": "reveal a card", "source": source})
+                  context=effect_context("reveal a card", source, from_seat))
 
 
 def _reveal(state: State, card: int, seat: int, source: str) -> None:
@@ -275,14 +290,15 @@ def ask_exchange_with_seat(state: State, seat: int, target: int, source: str) ->
         return
     state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads],
               _exchange_take, seat, target, source,
-              context={"why": "take a card (or pass)", "source": source, "from_seat": target})
+              context=effect_context("take a card (or pass)", source, target))
 
 
 def _exchange_take(state: State, taken: int, seat: int, target: int, source: str) -> None:
     if taken < 0:
         return
     ask_hand_card(state, seat, "give", _exchange_give, seat, target, taken, source,
-                  why=f"give a card in exchange for {NOTATION[taken]}", face_up=False)
+                  why=f"give a card in exchange for {NOTATION[taken]}", source=source,
+                  from_seat=target, face_up=False)
 
 
 def _exchange_give(state: State, given: int, seat: int, target: int, taken: int,

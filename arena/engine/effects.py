@@ -27,6 +27,7 @@ from arena.engine.actions import (
     ask_opponent,
     ask_reveal,
     card_options,
+    effect_context,
     give_card,
     hand_options,
     pass_option,
@@ -84,7 +85,8 @@ class Effect:
 
 # ============================================================================ Gods
 def hermes(state: State, seat: int, src: str) -> None:
-    ask_opponent(state, seat, _hermes, seat, src, why="Hermes: whose hand to trade with")
+    ask_opponent(state, seat, _hermes, seat, src, why="Hermes: whose hand to trade with",
+                 source=src)
 
 
 def _hermes(state: State, target: int, seat: int, src: str) -> None:
@@ -100,13 +102,15 @@ def hades(state: State, seat: int, src: str) -> None:
     if not options or not state.hands[seat]:
         return
     state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads], _graveyard_take,
-              seat, src, context={"why": "take a card from the Discard Graveyard (or pass)"})
+              seat, src, context=effect_context(
+                  "take a card from the Discard Graveyard (or pass)", src))
 
 
 def _graveyard_take(state: State, taken: int, seat: int, src: str) -> None:
     if taken >= 0:
         ask_hand_card(state, seat, "give", _graveyard_give, seat, taken, src,
-                      why=f"put a card in the Discard Graveyard for {NOTATION[taken]}")
+                      why=f"put a card in the Discard Graveyard for {NOTATION[taken]}",
+                      source=src)
 
 
 def _graveyard_give(state: State, given: int, seat: int, taken: int, src: str) -> None:
@@ -122,7 +126,7 @@ def _graveyard_give(state: State, given: int, seat: int, taken: int, src: str) -
 
 def poseidon(state: State, seat: int, src: str) -> None:
     for target in reversed(state.opponents(seat)):
-        state.push(step_forced_discard, target, src)
+        state.push(step_forced_discard, target, src, seat)
 
 
 def athena(state: State, seat: int, src: str) -> None:
@@ -130,7 +134,7 @@ def athena(state: State, seat: int, src: str) -> None:
 
 
 def ares(state: State, seat: int, src: str) -> None:
-    ask_opponent(state, seat, _ares, seat, src, why="Ares: whose hand to sack")
+    ask_opponent(state, seat, _ares, seat, src, why="Ares: whose hand to sack", source=src)
 
 
 def _ares(state: State, target: int, seat: int, src: str) -> None:
@@ -139,7 +143,7 @@ def _ares(state: State, target: int, seat: int, src: str) -> None:
                                      state.revealed[target])
     if options:
         state.ask(seat, "card", options, payloads, _ares_pick, target, src,
-                  context={"why": "the card they must discard", "from_seat": target})
+                  context=effect_context("the card they must discard", src, target))
 
 
 def _ares_pick(state: State, card: int, target: int, src: str) -> None:
@@ -147,7 +151,8 @@ def _ares_pick(state: State, card: int, target: int, src: str) -> None:
 
 
 def apollo(state: State, seat: int, src: str) -> None:
-    ask_opponent(state, seat, _apollo, src, why="Apollo: whose hand to bring to light")
+    ask_opponent(state, seat, _apollo, src, why="Apollo: whose hand to bring to light",
+                 source=src)
 
 
 def _apollo(state: State, target: int, src: str) -> None:
@@ -157,27 +162,27 @@ def _apollo(state: State, target: int, src: str) -> None:
 
 
 def zeus(state: State, seat: int, src: str) -> None:
-    ask_opponent(state, seat, _zeus, src, why="Zeus: whom to strike")
+    ask_opponent(state, seat, _zeus, seat, src, why="Zeus: whom to strike", source=src)
 
 
-def _zeus(state: State, target: int, src: str) -> None:
+def _zeus(state: State, target: int, seat: int, src: str) -> None:
     for trap in list(state.traps[target]):
         take_trap(state, target, trap, "destroyed")
-    state.push(step_forced_discard, target, src)
-    state.push(step_forced_discard, target, src)
+    state.push(step_forced_discard, target, src, seat)
+    state.push(step_forced_discard, target, src, seat)
 
 
 # ============================================================================ Classes
 def agari(state: State, seat: int, src: str) -> None:
-    ask_opponent(state, seat, _raid, src, why="Raid: who must discard")
+    ask_opponent(state, seat, _raid, seat, src, why="Raid: who must discard", source=src)
 
 
-def _raid(state: State, target: int, src: str) -> None:
-    state.push(step_forced_discard, target, src)
+def _raid(state: State, target: int, seat: int, src: str) -> None:
+    state.push(step_forced_discard, target, src, seat)
 
 
 def umbrae(state: State, seat: int, src: str) -> None:
-    ask_opponent(state, seat, _spy, seat, src, why="Spy: whose hand to look at")
+    ask_opponent(state, seat, _spy, seat, src, why="Spy: whose hand to look at", source=src)
 
 
 def _spy(state: State, target: int, seat: int, src: str) -> None:
@@ -192,9 +197,11 @@ def arcoi(state: State, seat: int, src: str) -> None:
             options.append({"seat": owner, "slot": slot})
             payloads.append((owner, slot))
     if options:
-        state.ask(seat, "target", options, payloads, _snipe, context={"why": "trap to destroy"})
+        state.ask(seat, "target", options, payloads, _snipe,
+                  context=effect_context("trap to destroy", src))
     else:
-        ask_opponent(state, seat, _make_reveal, src, why="no trap to snipe: who reveals a card")
+        ask_opponent(state, seat, _make_reveal, seat, src,
+                     why="no trap to snipe: who reveals a card", source=src)
 
 
 def _snipe(state: State, pick: tuple[int, int]) -> None:
@@ -202,8 +209,8 @@ def _snipe(state: State, pick: tuple[int, int]) -> None:
     take_trap(state, owner, state.traps[owner][slot], "destroyed")
 
 
-def _make_reveal(state: State, target: int, src: str) -> None:
-    ask_reveal(state, target, src)
+def _make_reveal(state: State, target: int, seat: int, src: str) -> None:
+    ask_reveal(state, target, src, seat)
 
 
 def sophoi(state: State, seat: int, src: str) -> None:
@@ -227,13 +234,15 @@ def _look_and_exchange_top(state: State, seat: int, src: str, depth: int) -> Non
     # the card given takes the taken card's place: each copy is its own option (E26)
     options, payloads = placed_options(top, list(range(1, len(top) + 1)), False)
     state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads], _pile_take, seat,
-              src, context={"why": "take a card from the top of the draw pile (or pass)"})
+              src, context=effect_context("take a card from the top of the draw pile (or pass)",
+                                          src))
 
 
 def _pile_take(state: State, taken: int, seat: int, src: str) -> None:
     if taken >= 0:
         ask_hand_card(state, seat, "give", _pile_give, seat, taken, src, face_up=False,
-                      why=f"put a card in the draw pile in place of {NOTATION[taken]}")
+                      why=f"put a card in the draw pile in place of {NOTATION[taken]}",
+                      source=src)
 
 
 def _pile_give(state: State, given: int, seat: int, taken: int, src: str) -> None:
@@ -251,7 +260,8 @@ def clotho(state: State, seat: int, src: str) -> None:
 
 
 def _cycle_discard(state: State, seat: int, src: str) -> None:
-    ask_hand_card(state, seat, "discard", _spin_discard, seat, src, why="Spin: discard a card")
+    ask_hand_card(state, seat, "discard", _spin_discard, seat, src, why="Spin: discard a card",
+                  source=src)
 
 
 def _spin_discard(state: State, card: int, seat: int, src: str) -> None:
@@ -267,7 +277,8 @@ def lachesis(state: State, seat: int, src: str) -> None:
     state.emit({"type": "look", "seat": seat, "source": src, "zone": "draw_pile", "count": 1},
                ~seat)
     state.ask(seat, "card", [pass_option("bottom"), {"bottom": NOTATION[top]}], [False, True],
-              _measure, src, context={"why": "keep the top card on top, or move it to the bottom"})
+              _measure, src, context=effect_context(
+                  "keep the top card on top, or move it to the bottom", src))
 
 
 def _measure(state: State, to_bottom: bool, src: str) -> None:
@@ -277,7 +288,8 @@ def _measure(state: State, to_bottom: bool, src: str) -> None:
 
 
 def atropos(state: State, seat: int, src: str) -> None:
-    ask_opponent(state, seat, _make_reveal, src, why="Cut: who reveals a card")
+    ask_opponent(state, seat, _make_reveal, seat, src, why="Cut: who reveals a card",
+                 source=src)
 
 
 def tyche(state: State, seat: int, src: str) -> None:
@@ -286,16 +298,18 @@ def tyche(state: State, seat: int, src: str) -> None:
         if top == PALAESTRON:
             return
         ask_hand_card(state, seat, "give", _graveyard_give, seat, top, src, optional=True,
-                      why=f"exchange a card for {NOTATION[top]} (or pass)")
+                      why=f"exchange a card for {NOTATION[top]} (or pass)", source=src)
 
 
 def nemesis(state: State, seat: int, src: str) -> None:
-    ask_opponent(state, seat, _nemesis, seat, src, why="Retribution: who gives you a card")
+    ask_opponent(state, seat, _nemesis, seat, src, why="Retribution: who gives you a card",
+                 source=src)
 
 
 def _nemesis(state: State, target: int, seat: int, src: str) -> None:
     ask_hand_card(state, target, "give", _nemesis_received, seat, target, src, face_up=False,
-                  why="give a card to the player who played Nemesis")
+                  why="give a card to the player who played Nemesis", source=src,
+                  from_seat=seat)
 
 
 def _nemesis_received(state: State, given: int, seat: int, target: int, src: str) -> None:
@@ -307,7 +321,8 @@ def _nemesis_received(state: State, given: int, seat: int, target: int, src: str
 
 def _nemesis_return(state: State, seat: int, target: int, src: str) -> None:
     ask_hand_card(state, seat, "give", _nemesis_returned, seat, target, src, face_up=False,
-                  why="give a card to the player who gave you one")
+                  why="give a card to the player who gave you one", source=src,
+                  from_seat=target)
 
 
 def _nemesis_returned(state: State, returned: int, seat: int, target: int, src: str) -> None:
@@ -334,7 +349,7 @@ def hippocamp(state: State, seat: int, src: str) -> None:
 def basilisk(state: State, seat: int, src: str) -> None:
     owners = [s for s in state.opponents(seat) if state.traps[s]]
     ask_opponent(state, seat, _petrify, seat, src, candidates=owners,
-                 why="Petrify: whose traps to look at")
+                 why="Petrify: whose traps to look at", source=src)
 
 
 def _petrify(state: State, target: int, seat: int, src: str) -> None:
@@ -358,7 +373,7 @@ def phoenix(state: State, seat: int, src: str) -> None:
 
 def _rebirth_return(state: State, seat: int, src: str) -> None:
     ask_hand_card(state, seat, "give", _rebirth_put, seat, src, face_up=False,
-                  why="Rebirth: put a card on top of the draw pile")
+                  why="Rebirth: put a card on top of the draw pile", source=src)
 
 
 def _rebirth_put(state: State, card: int, seat: int, src: str) -> None:
@@ -481,13 +496,15 @@ def step_draw(state: State, seat: int) -> None:
         refill_pile(state)
 
 
-def step_forced_discard(state: State, seat: int, source: str) -> None:
-    """A forced discard of the player's own choice (rulebook "Forced Discards")."""
+def step_forced_discard(state: State, seat: int, source: str,
+                        from_seat: int | None = None) -> None:
+    """A forced discard of the player's own choice (rulebook "Forced Discards"), for
+    ``source``'s effect (``from_seat``: the seat whose effect it is; not the Palaestron's)."""
     if not state.hands[seat]:
         return
     options, payloads = hand_options(state, seat)
     state.ask(seat, "discard", options, payloads, discard_forced, seat, source,
-              context={"why": "forced discard", "source": source})
+              context=effect_context("forced discard", source, from_seat))
 
 
 def discard_forced(state: State, card: int, seat: int, source: str) -> None:

@@ -74,7 +74,8 @@ CONTEXT: dict[str, Any] = {
         "why": {"type": "string", "description": "prose for a person (not a stable key); "
                 "every kind but turn and swap"},
         "source": {**_CARD, "description": "the card whose effect asks"},
-        "from_seat": {**_NAT, "description": "the seat a card is taken from"},
+        "from_seat": {**_NAT, "description": "the other seat the choice is about: whose hand a "
+                      "card is taken from, who receives the card given, or whose effect asks"},
         "window": {"enum": list(TRIGGER_WINDOWS),
                    "description": "the trigger window (RULES.md, Ruling 9)"},
         "round": {"type": "integer", "minimum": 1, "description": "turn and swap"},

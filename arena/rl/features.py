@@ -21,7 +21,9 @@ block              size  what
                          is the active seat
 ``KIND``              9  the decision asked (one-hot, ``DECISION_KINDS`` order); zeros
                          when the seat is not asked
-``FROM_SEAT``         5  the seat a card choice is about (Hermes, Ares), relative
+``FROM_SEAT``         5  the other seat the decision is about (``context.from_seat``:
+                         a card taken from or given to it, its effect asking),
+                         relative
 ``PLAYERS``           4  table size 2..5, one-hot
 ``CATEGORY``          9  the Desmos category of the own hand (when it has at most 5
                          counting cards)

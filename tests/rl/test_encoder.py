@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import pickle
 import random
+from itertools import islice
 
 import pytest
 
@@ -18,10 +19,10 @@ from arena.engine import GameConfig, new_game  # noqa: E402
 from arena.engine.cards import DECK  # noqa: E402
 from arena.engine.decision import Decision  # noqa: E402
 from arena.engine.houserules import RULE_CHOICES, HouseRules  # noqa: E402
-from arena.rl.actions import PASS, TARGET, decision_actions  # noqa: E402
+from arena.rl.actions import MAX_SEATS, PASS, TARGET, decision_actions  # noqa: E402
 from arena.rl.aec import PalaestraAEC  # noqa: E402
 from arena.rl.encoder import ActionIndex, Encoder  # noqa: E402
-from arena.rl.features import encode, hand_category  # noqa: E402
+from arena.rl.features import OFFSET, encode, hand_category  # noqa: E402
 from arena.rl.view import SeatViews, seat_view  # noqa: E402
 
 ANY_RULES = st.fixed_dictionaries({name: st.sampled_from(choices)
@@ -124,3 +125,41 @@ def test_a_copied_encoder_encodes_alike() -> None:
     for twin in (copy.deepcopy(fast), pickle.loads(pickle.dumps(fast))):
         assert twin.players == 3 and twin.rules == fast.rules
         assert twin.encode(obs).tobytes() == fast.encode(obs).tobytes() == encode(obs).tobytes()
+
+
+
+#: the gives whose receiver the options do not tell (Nemesis's two, Hermes's), by reason
+_GIVES_TO_A_SEAT = {"give a card to the player who played Nemesis": "Nemesis's target gives",
+                    "give a card to the player who gave you one": "Nemesis's player gives back",
+                    "give a card in exchange for": "Hermes's player gives"}
+
+
+def test_a_give_to_another_seat_marks_the_receiver_in_the_from_seat_block() -> None:
+    """At Nemesis's gives (also sprung from a trap, by a seat that is not the active one) and
+    at Hermes's, the vector's FROM_SEAT block is the seat that receives the card."""
+    offset = OFFSET["FROM_SEAT"]
+    seen: set[str] = set()
+    for seed in range(300):
+        state = new_game(GameConfig(players=("a", "b", "c"), seed=seed))
+        views = SeatViews(3, state.config.rules)
+        pick = random.Random(seed)
+        while (decision := state.decision) is not None:
+            why = str(decision.context.get("why"))
+            give = next((name for reason, name in _GIVES_TO_A_SEAT.items()
+                         if decision.kind == "give" and why.startswith(reason)), None)
+            seat = decision.seat
+            asked = [seat_view(state, seat, state.config.rules)[0], views(state, seat)[0]]
+            before = len(state.log)
+            state.apply(pick.randrange(len(decision.options)))
+            if give is None:
+                continue
+            moved = [e for _, e in islice(state.log, before, None)
+                     if e["type"] in ("give", "exchange") and e["seat"] == seat]
+            want = np.zeros(MAX_SEATS, np.float32)
+            want[(moved[0]["target"] - seat) % 3] = 1.0
+            for vector in asked:
+                assert vector[offset:offset + MAX_SEATS].tobytes() == want.tobytes(), give
+            seen.add(give)
+        if len(seen) == len(_GIVES_TO_A_SEAT):
+            break
+    assert seen == set(_GIVES_TO_A_SEAT.values())

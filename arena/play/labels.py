@@ -77,10 +77,21 @@ _OWN_DISCARD_HELP = ("Your own effect asks you to discard a card from your hand.
                      "no effect fires, a God's included.")
 
 
+#: Nemesis's two gifts (RULES.md E29): which comes first, and that the first may go back.
+_NEMESIS_GIVE_HELP = ("Nemesis (Fate-5): the opponent its player chose gives them a card of "
+                      "the opponent's choice; then its player gives that opponent a card of "
+                      "their choice from their hand as it is then, so the card just received "
+                      "may be given back. Neither may refuse. The two players see both cards; "
+                      "the others learn only that a card went each way (and which, if it was "
+                      "revealed).")
+
+
 def kind_help(kind: str, context: Mapping[str, Any]) -> str:
     """What a decision of ``kind`` asks, for the player's ``?``."""
     if kind == "discard" and context.get("why") not in (None, "forced discard"):
         return _OWN_DISCARD_HELP
+    if kind == "give" and context.get("source") == "Fate-5":
+        return _NEMESIS_GIVE_HELP
     return KIND_HELP.get(kind, kind)
 
 

@@ -230,3 +230,43 @@ def test_the_help_of_a_discard_says_whether_it_is_forced() -> None:
     assert seen[True] == KIND_HELP["discard"]
     assert seen[False].startswith("Your own effect asks you to discard a card")
     assert "no effect fires, a God's included" in seen[False]
+
+
+def _nemesis_gifts_to(seat: int) -> dict[str, tuple[Any, Any]]:
+    """A decision of each Nemesis gift asked of ``seat`` in random two-seat games, with its
+    observation: ``return`` after its own Nemesis (played whenever it can), ``give`` when an
+    opponent's Nemesis chose it (the engine's ``why`` tells them apart)."""
+    found: dict[str, tuple[Any, Any]] = {}
+    for seed in range(300):
+        state = new_game(GameConfig(players=("alice", "bot"), seed=seed))
+        agents = [RandomAgent(seed * 2 + i) for i in range(2)]
+        while (decision := state.decision) is not None and len(found) < 2:
+            view = state.observe(decision.seat)
+            why = str(decision.context.get("why"))
+            if decision.seat == seat and decision.kind == "give" and "Nemesis" in why:
+                found.setdefault("give", (decision, view))
+            elif decision.seat == seat and decision.kind == "give" and "gave you" in why:
+                found.setdefault("return", (decision, view))
+            plays = [o.get("card") if o.get("action") == "play" else None
+                     for o in decision.options]
+            mine = decision.seat == seat and decision.kind == "turn" and "Fate-5" in plays
+            state.apply(plays.index("Fate-5") if mine
+                        else agents[decision.seat].choose(decision, view))
+        if len(found) == 2:
+            return found
+    raise AssertionError("no game in range met both Nemesis gifts")
+
+
+def test_a_nemesis_gift_names_its_card_and_its_help_says_the_received_card_may_go_back(
+) -> None:
+    gifts = _nemesis_gifts_to(0)
+    for which, title in (("return", "Give a card to the player who gave you one (Fate-5)"),
+                         ("give", "Give a card to the player who played Nemesis (Fate-5)")):
+        decision, view = gifts[which]
+        console, out = quiet_console()
+        Person(console, Script(["?", "0"]), 0).choose(decision, view)
+        text = " ".join(out.getvalue().split())
+        assert title in text
+        assert ("then its player gives that opponent a card of their choice from their hand "
+                "as it is then, so the card just received may be given back") in text
+        assert "Fate-5 (Nemesis, Retribution): Choose an opponent: they give you a card" in text

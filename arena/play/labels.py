@@ -50,10 +50,11 @@ CARD_GIST: Mapping[str, str] = {
 KIND_HELP: Mapping[str, str] = {
     "turn": "Your turn: hold (do nothing), play a card (its effect resolves, then you draw "
             "one) or set a card face down as a trap in your Arena (then you draw one; at "
-            f"most {MAX_TRAPS} traps). A trap can be triggered from your next turn on: at the "
+            f"most {MAX_TRAPS} traps). A trap can be triggered from the next turn on: at the "
             "start of any turn or when an opponent declares a play (under the default house "
-            "rules also in answer to a trap, when the Palaestron is drawn and before the "
-            "showdown), and expires after your second turn from now.",
+            "rules also in answer to a trap, when the Palaestron is drawn, when an opponent's "
+            "God fires from a forced discard and before the showdown), and expires after your "
+            "second turn from now.",
     "swap": "After your action you may swap: discard one card and draw one. Keep your hand "
             "(option 0) or name the card to let go. Five cards make your Desmos at the "
             "showdown.",
@@ -85,6 +86,20 @@ _NEMESIS_GIVE_HELP = ("Nemesis (Fate-5): the opponent its player chose gives the
                       "the others learn only that a card went each way (and which, if it was "
                       "revealed).")
 
+#: What the moment of a trigger window is (its ``window``), after the trigger help.
+_WINDOW_HELP: Mapping[str, str] = {
+    "turn_start": "A turn is starting: a trap triggered now resolves before its player acts.",
+    "declare": "An opponent has declared a play: a trap triggered now resolves before it.",
+    "answer": "A trap has just been triggered: one triggered now answers it and resolves "
+              "first.",
+    "palaestron": "The Palaestron was drawn: it will clear every trap, so this is the last "
+                  "chance to use yours.",
+    "showdown": "The last turn is over: this is the last chance to use a trap before the "
+                "hands are shown.",
+    "discarded": "An opponent's God was forced out of their hand and is about to fire its "
+                 "effect for them: a trap triggered now resolves before it.",
+}
+
 
 def kind_help(kind: str, context: Mapping[str, Any]) -> str:
     """What a decision of ``kind`` asks, for the player's ``?``."""
@@ -92,7 +107,8 @@ def kind_help(kind: str, context: Mapping[str, Any]) -> str:
         return _OWN_DISCARD_HELP
     if kind == "give" and context.get("source") == "Fate-5":
         return _NEMESIS_GIVE_HELP
-    return KIND_HELP.get(kind, kind)
+    moment = _WINDOW_HELP.get(str(context.get("window"))) if kind == "trigger" else None
+    return f"{KIND_HELP['trigger']} {moment}" if moment else KIND_HELP.get(kind, kind)
 
 
 _TITLES: Mapping[str, str] = {

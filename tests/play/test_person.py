@@ -59,6 +59,10 @@ def test_help_and_card_texts_change_nothing() -> None:
     assert "Your turn: hold (do nothing), play a card" in text
     # the rulebook's limit (Max 2 Traps per Arena): the help said 3
     assert f"(then you draw one; at most {MAX_TRAPS} traps)" in " ".join(text.split())
+    # a trap is ready from the next turn, anyone's (E9), and answers a discarded God (E10)
+    assert "A trap can be triggered from the next turn on" in " ".join(text.split())
+    assert ("when the Palaestron is drawn, when an opponent's God fires from a forced discard "
+            "and before the showdown") in " ".join(text.split())
     assert "Hermes, Messenger's Trade): Choose an opponent and look at their hand" in text
     assert "Your hand has cards 1-5; there is no card 9." in text
     assert "Discard Graveyard (0, top last): empty" in text
@@ -270,3 +274,24 @@ def test_a_nemesis_gift_names_its_card_and_its_help_says_the_received_card_may_g
         assert ("then its player gives that opponent a card of their choice from their hand "
                 "as it is then, so the card just received may be given back") in text
         assert "Fate-5 (Nemesis, Retribution): Choose an opponent: they give you a card" in text
+
+
+def test_the_help_of_a_trigger_window_says_what_moment_it_is() -> None:
+    # a God fired by a forced discard opens a window (E10): its help said only "trigger or pass"
+    from arena.play.labels import KIND_HELP, kind_help
+
+    helps: dict[str, str] = {}
+    for seed in range(100):
+        state = new_game(GameConfig(players=("a", "b", "c", "d", "e"), seed=seed))
+        agents = [RandomAgent(seed * 5 + i) for i in range(5)]
+        while (decision := state.decision) is not None and "discarded" not in helps:
+            if decision.kind == "trigger":
+                window = str(decision.context.get("window"))
+                helps[window] = kind_help(decision.kind, decision.context)
+            state.apply(agents[decision.seat].choose(decision, state.observe(decision.seat)))
+        if "discarded" in helps:
+            break
+    assert helps["discarded"] == (f"{KIND_HELP['trigger']} An opponent's God was forced out of "
+                                  "their hand and is about to fire its effect for them: a trap "
+                                  "triggered now resolves before it.")
+    assert helps["turn_start"].endswith("a trap triggered now resolves before its player acts.")

@@ -518,7 +518,7 @@ def discard_forced(state: State, card: int, seat: int, source: str) -> None:
         state.push(step_to_effect_graveyard, card)
         push_effect(state, card, seat, "discarded")
         if state.all_windows:  # shown and about to resolve: its victims may answer (E10)
-            trigger_window(state, state.opponents(seat), "discarded")
+            trigger_window(state, state.opponents(seat), "discarded", NOTATION[card])
     else:
         to_discard_graveyard(state, card)
 
@@ -559,16 +559,19 @@ def _clear_all_traps(state: State, drawer: int) -> None:
 
 
 # ============================================================================ trigger windows
-def trigger_window(state: State, seats: list[int], window: str) -> None:
+def trigger_window(state: State, seats: list[int], window: str,
+                   source: str | None = None) -> None:
     """Offer each seat holding a triggerable trap, in ``seats`` order, one chance to trigger
     one (ruling 9, E8); seats without a trap are not asked. A trap triggered resolves before
-    the next seat is offered, which then chooses knowing its outcome (E27)."""
+    the next seat is offered, which then chooses knowing its outcome (E27). ``source``: the
+    card shown and about to resolve that opened the window (a play, a trap, a discarded God),
+    public, so that a seat asked knows what it answers."""
     for seat in reversed(seats):
         if state.traps[seat]:
-            state.push(_offer_trigger, seat, window)
+            state.push(_offer_trigger, seat, window, source)
 
 
-def _offer_trigger(state: State, seat: int, window: str) -> None:
+def _offer_trigger(state: State, seat: int, window: str, source: str | None) -> None:
     traps = state.traps[seat]
     options: list[Option] = [_NO_TRIGGER]
     slots = [-1]
@@ -581,8 +584,10 @@ def _offer_trigger(state: State, seat: int, window: str) -> None:
             options.append(option)
             slots.append(slot)
     if len(slots) > 1:
-        state.ask(seat, "trigger", options, slots, _on_trigger, seat, window,
-                  context={"why": "trigger a trap (or pass)", "window": window})
+        context: dict[str, object] = {"why": "trigger a trap (or pass)", "window": window}
+        if source is not None:
+            context["source"] = source
+        state.ask(seat, "trigger", options, slots, _on_trigger, seat, window, context=context)
 
 
 def _on_trigger(state: State, slot: int, seat: int, window: str) -> None:
@@ -595,4 +600,4 @@ def _on_trigger(state: State, slot: int, seat: int, window: str) -> None:
     state.push(step_to_effect_graveyard, trap.card)
     push_effect(state, trap.card, seat, "trap")
     if state.all_windows:  # a trap may answer a trap, before its effect (E10)
-        trigger_window(state, state.opponents(seat), "answer")
+        trigger_window(state, state.opponents(seat), "answer", NOTATION[trap.card])

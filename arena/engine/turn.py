@@ -130,7 +130,7 @@ def _on_turn(state: State, payload: int, seat: int) -> None:
         state.push(step_draw, seat)
         state.push(step_to_effect_graveyard, card)
         push_effect(state, card, seat, "played")
-        trigger_window(state, state.opponents(seat), "declare")
+        trigger_window(state, state.opponents(seat), "declare", NOTATION[card])
         return
     card = payload - _SET_TRAP
     record["action"] = "trap"

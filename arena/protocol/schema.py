@@ -73,7 +73,8 @@ CONTEXT: dict[str, Any] = {
     "properties": {
         "why": {"type": "string", "description": "prose for a person (not a stable key); "
                 "every kind but turn and swap"},
-        "source": {**_CARD, "description": "the card whose effect asks"},
+        "source": {**_CARD, "description": "the card whose effect asks (a trigger window: "
+                   "the card about to resolve)"},
         "from_seat": {**_NAT, "description": "the other seat the choice is about: whose hand a "
                       "card is taken from, who receives the card given, or whose effect asks"},
         "window": {"enum": list(TRIGGER_WINDOWS),

@@ -295,3 +295,34 @@ def test_the_help_of_a_trigger_window_says_what_moment_it_is() -> None:
                                   "their hand and is about to fire its effect for them: a trap "
                                   "triggered now resolves before it.")
     assert helps["turn_start"].endswith("a trap triggered now resolves before its player acts.")
+
+
+def test_a_window_opened_by_a_card_names_it_and_its_help_shows_its_text() -> None:
+    # a discarded God, a declared play, a triggered trap: the window said none of them
+    from arena.play.labels import card_text
+
+    met: dict[str, tuple[Any, Any, str]] = {}
+    for seed in range(100):
+        state = new_game(GameConfig(players=("a", "b", "c", "d", "e"), seed=seed))
+        agents = [RandomAgent(seed * 5 + i) for i in range(5)]
+        shown = ""
+        while (decision := state.decision) is not None and len(met) < 3:
+            window = str(decision.context.get("window"))
+            if decision.kind == "trigger" and window in ("discarded", "declare", "answer"):
+                met.setdefault(window, (decision, state.observe(decision.seat), shown))
+            state.apply(agents[decision.seat].choose(decision, state.observe(decision.seat)))
+            # the card about to resolve, as the events tell it everyone
+            for _, event in state.log[-12:]:
+                if event.get("type") in ("forced_discard", "play", "trap_triggered"):
+                    shown = str(event["card"])
+        if len(met) == 3:
+            break
+    for window, moment in (("discarded", "before the discarded God resolves"),
+                           ("declare", "against the play just declared"),
+                           ("answer", "in answer to a trap")):
+        decision, view, card = met[window]
+        console, out = quiet_console(120)
+        Person(console, Script(["?", ""]), decision.seat).choose(decision, view)
+        text = out.getvalue()
+        assert f"Trigger a trap (or pass), {moment} ({card})" in text
+        assert card_text(card) in " ".join(text.split())

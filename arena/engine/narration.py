@@ -19,7 +19,8 @@ from arena.common.plural import ordinal
 from arena.engine.effects import EFFECTS
 from arena.engine.houserules import RULE_CHOICES
 
-__all__ = ["event_lines", "event_sentence", "header_lines", "narrate", "seat_feed", "sees"]
+__all__ = ["WINDOW_TEXT", "event_lines", "event_sentence", "header_lines", "narrate", "seat_feed",
+           "sees"]
 
 Event = Mapping[str, Any]
 
@@ -155,10 +156,11 @@ def _showdown(t: _Teller, e: Event) -> str:
     return f"Showdown: {hands}"
 
 
-_WINDOW_TEXT = {"turn_start": "at the start of the turn", "declare": "on a declaration",
-                "answer": "in answer to a trap", "palaestron": "before the Palaestron resolves",
-                "showdown": "before the showdown",
-                "discarded": "before the discarded God resolves"}
+#: A trigger window (a trap triggered there, a decision asked there) in words.
+WINDOW_TEXT = {"turn_start": "at the start of the turn", "declare": "on a declaration",
+               "answer": "in answer to a trap", "palaestron": "before the Palaestron resolves",
+               "showdown": "before the showdown",
+               "discarded": "before the discarded God resolves"}
 
 _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
     "game_start": lambda t, e: (f"{', '.join(map(str, e['players']))} sit down for "
@@ -171,7 +173,7 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
                               else f"{t.who(e['seat'])} sets a trap face down"),
     "trap_triggered": lambda t, e: (
         f"{t.who(e['seat'])}'s trap {_card(e['card'])} triggers "
-        + _WINDOW_TEXT.get(str(e.get("window")), f"({e.get('window')})")),
+        + WINDOW_TEXT.get(str(e.get("window")), f"({e.get('window')})")),
     "trap_expired": _trap_end("expires"),
     "trap_destroyed": _trap_end("is destroyed"),
     "trap_cleared": _trap_end("is cleared away"),

@@ -22,7 +22,7 @@ from arena.common.printable import isolated
 from arena.engine.config import GameConfig
 from arena.engine.desmos import Category
 from arena.engine.game import new_game
-from arena.engine.narration import event_lines, header_lines
+from arena.engine.narration import WINDOW_TEXT, event_lines, header_lines
 from arena.engine.state import RECORD_FORMAT, State, recorded_audience
 from arena.errors import ArenaError, ReplayError
 
@@ -137,6 +137,17 @@ def _seat_lines(players: list[str], events: list[dict[str, Any]], first: bool,
     return told
 
 
+def _why(context: Mapping[str, Any]) -> str:
+    """Why a decision is asked, with the trigger window and the card that asks or is about to
+    resolve: a trap's window read "trigger a trap (or pass)" whichever moment it was."""
+    why = str(context.get("why", ""))
+    window = WINDOW_TEXT.get(str(context.get("window")))
+    if window:
+        why += f", {window}"
+    source = context.get("source")
+    return f"{why}: {source}" if source else why
+
+
 def _step(state: State, players: list[str], events: list[dict[str, Any]], first: bool,
           chosen: int | None, gone: set[int]) -> dict[str, Any]:
     step = table_at(state)
@@ -148,7 +159,7 @@ def _step(state: State, players: list[str], events: list[dict[str, Any]], first:
     if decision is not None and chosen is not None:
         step["decision"] = {
             "seat": decision.seat, "kind": decision.kind,
-            "why": str(decision.context.get("why", "")),
+            "why": _why(decision.context),
             "options": option_labels(decision.kind, decision.options, players),
             "chosen": chosen,
         }

@@ -225,3 +225,18 @@ def test_each_trap_a_snipe_may_destroy_is_its_own_option() -> None:
     step = build_replay(played(2, 540, None))["steps"][25]
     assert step["decision"]["why"] == "trap to destroy"
     assert step["decision"]["options"] == ["\u2068p1\u2069's trap 1", "\u2068p1\u2069's trap 2"]
+
+
+def test_a_trap_window_says_its_moment_and_the_card_about_to_resolve() -> None:
+    """A trap's window read "trigger a trap (or pass)" whatever it answered: after a God's
+    forced discard it says so, and which God."""
+    for seed in range(300):
+        for step in build_replay(played(5, seed, None))["steps"]:
+            decision, lines = step.get("decision"), step["lines"]
+            if decision and decision["kind"] == "trigger" and lines and " discards God-" in \
+                    lines[-1] and ", forced (" in lines[-1]:
+                god = lines[-1].split(" discards ")[1].split(",")[0]
+                assert decision["why"] == ("trigger a trap (or pass), before the discarded God "
+                                           f"resolves: {god}")
+                return
+    raise AssertionError("no window after a discarded God in range")

@@ -257,7 +257,7 @@ class Person:
         self.moved = False
         self.heading = None
         self.news, self.recent = self.recent, []
-        self.console.print(decision_view(decision, self.players))
+        self.console.print(decision_view(decision, self.players, self._received(decision)))
         deadline = None if self.clock is None else time.monotonic() + self.clock
         while True:
             left = None if deadline is None else deadline - time.monotonic()
@@ -276,6 +276,19 @@ class Person:
             choice = self._answer(line.strip(), decision, observation)
             if choice is not None:
                 return choice
+
+    def _received(self, decision: Decision) -> tuple[str, str] | None:
+        """The card a Nemesis's opponent just gave this seat, and who gave it, when this
+        seat now gives one back: its gift is the last event it was told (E29)."""
+        last = self.feed[-1] if self.feed else {}
+        if (decision.kind != "give" or decision.context.get("source") != "Fate-5"
+                or last.get("type") != "give" or last.get("target") != self.seat
+                or not isinstance(last.get("card"), str)):
+            return None
+        giver = last.get("seat")
+        name = self.players[giver] if isinstance(giver, int) and 0 <= giver < len(
+            self.players) else "them"
+        return str(last["card"]), name
 
     # -- reading an answer ---------------------------------------------------------------
     def _answer(self, text: str, decision: Decision, view: Observation) -> int | None:
@@ -299,7 +312,8 @@ class Person:
             self._card_help(rest.strip(), view)
         elif text.lower() in ("t", "table"):
             self.console.print(table_view(view, self.rules, forfeited=self.forfeited))
-            self.console.print(decision_view(decision, self.players))
+            self.console.print(decision_view(decision, self.players,
+                                             self._received(decision)))
         elif text.lower() in ("l", "log"):
             for line in self.news or ["Nothing has happened since your last decision."]:
                 self.console.print(Text(line))

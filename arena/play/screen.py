@@ -178,9 +178,12 @@ def graveyards_view(view: Observation) -> RenderableType:
                       f"{', '.join(view.effect_graveyard) or 'empty'}"))
 
 
-def decision_view(decision: Decision, players: Sequence[str]) -> RenderableType:
+def decision_view(decision: Decision, players: Sequence[str],
+                  received: tuple[str, str] | None = None) -> RenderableType:
     """A decision's heading and its options, numbered; option 0 is the safe default. A
-    turn's traps share one line (a whole turn fits an 80x24 screen with the table)."""
+    turn's traps share one line (a whole turn fits an 80x24 screen with the table).
+    ``received``: the card just given to the seat and who gave it, marked among the options
+    (what a Nemesis gives back may be it, RULES.md E29)."""
     lines: list[RenderableType] = [Text(decision_title(decision.kind, decision.context),
                                         style="bold")]
     traps = []
@@ -193,6 +196,8 @@ def decision_view(decision: Decision, players: Sequence[str]) -> RenderableType:
         label = option_label(decision.kind, option, players, decision.context)
         if option.get("card") in placed and "depth" not in option:
             label += " (nearest the top)"
+        if received is not None and option.get("card") == received[0]:
+            label += f" (just received from {received[1]})"
         lines.append(Hanging(Text(f"{index:>3}  {label}", style="bold" if index == 0 else ""),
                              5))
     if traps:

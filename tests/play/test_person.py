@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import sys
 import termios
 import threading
@@ -326,3 +327,38 @@ def test_a_window_opened_by_a_card_names_it_and_its_help_shows_its_text() -> Non
         text = out.getvalue()
         assert f"Trigger a trap (or pass), {moment} ({card})" in text
         assert card_text(card) in " ".join(text.split())
+
+
+class _NemesisPlayer(Person):
+    """A person who plays Nemesis whenever it can and otherwise presses Enter."""
+
+    def choose(self, decision: Any, observation: Any) -> int:
+        plays = [o.get("card") if o.get("action") == "play" else None for o in decision.options]
+        nemesis = str(plays.index("Fate-5")) if "Fate-5" in plays else ""
+        self.ask = Script([nemesis if decision.kind == "turn" else ""])
+        return super().choose(decision, observation)
+
+
+def test_the_card_a_nemesis_brought_is_marked_among_those_to_give_back() -> None:
+    # the prompt did not say which card had just been received (E29: it may go back)
+    for seed in range(100):
+        console, out = quiet_console()
+        person = _NemesisPlayer(console, Script(), 0)
+        state = new_game(GameConfig(players=("alice", "bot"), seed=seed))
+        bot = RandomAgent(seed)
+        person.watch(state.events_for(0))  # as the referee tells a seat, before each decision
+        while (decision := state.decision) is not None:
+            seen = len(state.events_for(0))
+            state.apply(person.choose(decision, state.observe(0)) if decision.seat == 0
+                        else bot.choose(decision, state.observe(1)))
+            person.watch(state.events_for(0, seen))
+        text = out.getvalue()
+        played = text.find("alice plays Fate-5")
+        gift = re.search(r"bot gives (\S+) to alice \(Fate-5\)", text[played:])
+        if played >= 0 and gift:
+            break
+    else:
+        raise AssertionError("alice played no Nemesis in range")
+    received = re.escape(gift.group(1))
+    assert re.search(rf"\n +\d+  {received} \S+ \(just received from bot\)\n", text)
+    assert len(re.findall(r"\(just received from", text)) == 1

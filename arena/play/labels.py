@@ -64,7 +64,8 @@ KIND_HELP: Mapping[str, str] = {
     "card": "An effect lets you take a card (or pass), or asks which card leaves another "
             "hand.",
     "discard": "You must discard a card from your hand. A forced discard is shown to "
-               "everyone; only a God fires its effect when forced out.",
+               "everyone; only a God fires its effect when forced out (for you; under the "
+               "default house rules your opponents may answer it with a trap first).",
     "reveal": "You must reveal a card of your choice: everyone sees it until it leaves your "
               "hand.",
     "give": "You give a card from your hand (to a player, the draw pile or a graveyard), or "

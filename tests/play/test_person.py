@@ -233,6 +233,10 @@ def test_the_help_of_a_discard_says_whether_it_is_forced() -> None:
         if len(seen) == 2:
             break
     assert seen[True] == KIND_HELP["discard"]
+    # a God forced out opens a window to the opponents (E10)
+    assert seen[True].endswith("only a God fires its effect when forced out (for you; under "
+                               "the default house rules your opponents may answer it with a "
+                               "trap first).")
     assert seen[False].startswith("Your own effect asks you to discard a card")
     assert "no effect fires, a God's included" in seen[False]
 

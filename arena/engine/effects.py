@@ -308,8 +308,7 @@ def nemesis(state: State, seat: int, src: str) -> None:
 
 def _nemesis(state: State, target: int, seat: int, src: str) -> None:
     ask_hand_card(state, target, "give", _nemesis_received, seat, target, src, face_up=False,
-                  why="give a card to the player who played Nemesis", source=src,
-                  from_seat=seat)
+                  why="give a card to Nemesis's player", source=src, from_seat=seat)
 
 
 def _nemesis_received(state: State, given: int, seat: int, target: int, src: str) -> None:

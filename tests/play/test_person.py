@@ -270,7 +270,7 @@ def test_a_nemesis_gift_names_its_card_and_its_help_says_the_received_card_may_g
 ) -> None:
     gifts = _nemesis_gifts_to(0)
     for which, title in (("return", "Give a card to the player who gave you one (Fate-5)"),
-                         ("give", "Give a card to the player who played Nemesis (Fate-5)")):
+                         ("give", "Give a card to Nemesis's player (Fate-5)")):
         decision, view = gifts[which]
         console, out = quiet_console()
         Person(console, Script(["?", "0"]), 0).choose(decision, view)

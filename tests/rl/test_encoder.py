@@ -129,7 +129,7 @@ def test_a_copied_encoder_encodes_alike() -> None:
 
 
 #: the gives whose receiver the options do not tell (Nemesis's two, Hermes's), by reason
-_GIVES_TO_A_SEAT = {"give a card to the player who played Nemesis": "Nemesis's target gives",
+_GIVES_TO_A_SEAT = {"give a card to Nemesis's player": "Nemesis's target gives",
                     "give a card to the player who gave you one": "Nemesis's player gives back",
                     "give a card in exchange for": "Hermes's player gives"}
 

@@ -36,8 +36,8 @@ SPECS: dict[str, dict[str, Any]] = {
                     "duplicate": True, "seed": 4},
 }
 DIGESTS = {
-    "swiss": "eb38d29e0e64b9fb",
-    "four_player": "83d18f2eb7da577b",
+    "swiss": "30a3c640f7f1a6e4",
+    "four_player": "a114e99401ec3697",
 }
 
 

@@ -349,9 +349,12 @@ def test_a_bot_dies_with_a_referee_killed_without_warning(tmp_path: Path, mode: 
     reap_adopted()
     parent = report.freezer_parent or (report.cgroup_parent if report.active("cgroup") else None)
     if parent is not None:  # its bot's cgroup, named by its pid, goes with the next sweep
+        # (another arena's probe on this machine, a test run beside this one, may have
+        # swept it already: gone either way)
         left = list(parent.glob(f"arena-{referee.pid}-{marker}"))
-        assert len(left) == 1
-        assert left[0] in sweep_dead_cgroups(parent) and not left[0].exists()
+        assert len(left) <= 1
+        assert all(cgroup in sweep_dead_cgroups(parent) and not cgroup.exists()
+                   for cgroup in left)
 
 
 ESCAPING_HELPER = r"""

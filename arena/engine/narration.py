@@ -97,7 +97,8 @@ class _Teller:
 
 
 def _source(event: Event) -> str:
-    return f" ({event['source']})" if event.get("source") else ""
+    # "by": after "looks at the top card" a bare card would read as the card looked at
+    return f" (by {event['source']})" if event.get("source") else ""
 
 
 def _exchange(t: _Teller, e: Event) -> str:

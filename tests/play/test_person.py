@@ -358,7 +358,7 @@ def test_the_card_a_nemesis_brought_is_marked_among_those_to_give_back() -> None
             person.watch(state.events_for(0, seen))
         text = out.getvalue()
         played = text.find("alice plays Fate-5")
-        gift = re.search(r"bot gives (\S+) to alice \(Fate-5\)", text[played:])
+        gift = re.search(r"bot gives (\S+) to alice \(by Fate-5\)", text[played:])
         if played >= 0 and gift:
             break
     else:

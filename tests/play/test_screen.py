@@ -92,7 +92,7 @@ def test_other_players_actions_are_told_with_a_pause_and_ones_own_without() -> N
     lines = out.getvalue().splitlines()
     assert lines[2:] == ["alice, bob sit down for 5 rounds; bob starts",
                          "Round 1: bob's turn", "  bob plays Agari-1 (Agari, Raid)",
-                         "  alice discards God-3, forced (Agari-1)", "Round 1: your turn",
+                         "  alice discards God-3, forced (by Agari-1)", "Round 1: your turn",
                          "  alice holds"]
     assert pauses == [0.5]  # after bob's play only
     assert person.recent[-2:] == ["Round 1: your turn", "  alice holds"]

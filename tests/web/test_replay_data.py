@@ -223,7 +223,7 @@ def test_the_copy_nearest_the_top_says_so_beside_the_other() -> None:
 def test_each_trap_a_snipe_may_destroy_is_its_own_option() -> None:
     """Arcoi's snipe at an opponent with two traps offered "p1 (seat 1)" twice."""
     step = build_replay(played(2, 540, None))["steps"][25]
-    assert step["decision"]["why"] == "trap to destroy"
+    assert step["decision"]["why"] == "trap to destroy: Arcoi-2"  # its card named
     assert step["decision"]["options"] == ["\u2068p1\u2069's trap 1", "\u2068p1\u2069's trap 2"]
 
 

@@ -13,7 +13,7 @@ import typer
 from tabulate import tabulate
 
 from arena.cli.terminal import fill_words, terminal_width, wrapped
-from arena.common.fitting import widest
+from arena.common.fitting import tabulated, widest
 from arena.engine.cards import NOTATION, PALAESTRON, parse_cards
 from arena.engine.desmos import HAND_SIZE, Category, Desmos, census, desmos
 from arena.engine.houserules import RULE_CHOICES, RULE_HELP, HouseRules, rules_from_texts
@@ -242,9 +242,9 @@ def rules_command(
                                 "text": text} for face, copies, name, text in effect_rows()],
                               indent=2))
     else:
-        table = tabulate(effect_rows(), headers=["card", "copies", "effect", "text"],
-                         tablefmt="simple" if fmt == "table" else fmt,
-                         maxcolwidths=[None, None, 24, 64])
+        table = tabulated(effect_rows(), ["card", "copies", "effect", "text"],
+                          tablefmt="simple" if fmt == "table" else fmt,
+                          maxcolwidths=[None, None, 24, 64])
         typer.echo(_narrowed(table, fmt, [
             (f"{face} ({copies} {'copy' if copies == 1 else 'copies'}): {name}", text)
             for face, copies, name, text in effect_rows()]))
@@ -271,8 +271,8 @@ def _house_rules(chosen: HouseRules, fmt: str) -> str:
     rows = [[name, value, "*" if picked[name] == value else "",
              "default" if value == choices[0] else "", RULE_HELP[name][value]]
             for name, choices in RULE_CHOICES.items() for value in choices]
-    table = tabulate(rows, headers=["rule", "value", "chosen", "", "reading"],
-                     tablefmt="simple" if fmt in ("table", "markdown") else fmt)
+    table = tabulated(rows, ["rule", "value", "chosen", "", "reading"],
+                      tablefmt="simple" if fmt in ("table", "markdown") else fmt)
     entries = []
     for name, value, mark, default, reading in rows:
         said = [word for word, shown in (("chosen", mark), ("default", default)) if shown]

@@ -5,7 +5,8 @@ match``, ``arena pairings``, ``arena simulate``...) draw every column on a pipe 
 where scripts read them; on a narrower terminal a row wrapped onto the next line reads as two.
 Each listing says which of its columns matter least, and names the ones left out under the
 table. :func:`fit_columns` fits any table drawn by a function; :func:`fit_rows` draws rows
-with ``tabulate`` and fits them.
+with ``tabulate`` and fits them; :func:`tabulated` is ``tabulate`` with a ``tsv``'s cells
+left as their values, for a spreadsheet.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from typing import Any
 
 from tabulate import tabulate
 
+from arena.common.printable import printable
+
 __all__ = ["ELLIPSIS", "aligned", "fit_columns", "fit_rows", "not_shown", "not_shown_lines",
-           "shortened", "widest"]
+           "shortened", "tabulated", "widest"]
 
 #: What a cut name ends with.
 ELLIPSIS = "…"
@@ -26,6 +29,33 @@ _SHORTEST = 8
 #: Draws the table with the columns named (in the table's order); the second argument is
 #: the most characters a name may have (None: whole), cut by :func:`shortened`.
 Render = Callable[[Sequence[str], int | None], str]
+
+
+def tabulated(rows: Sequence[Sequence[Any]], headers: Sequence[str], tablefmt: str = "simple",
+              **options: Any) -> str:
+    """``tabulate(rows, headers, tablefmt, **options)``, but a ``tsv`` of each cell's value
+    alone (:func:`_tsv`): tabulate pads its cells with spaces to align them, which a
+    spreadsheet keeps (a number padded is text), breaks a cell at ``maxcolwidths`` onto
+    lines a spreadsheet reads as rows, and drops a row's empty cells at its end."""
+    if tablefmt == "tsv":
+        return _tsv(rows, headers, options.get("floatfmt", "g"), options.get("missingval", ""))
+    return str(tabulate(rows, headers=list(headers), tablefmt=tablefmt, **options))
+
+
+def _tsv(rows: Sequence[Sequence[Any]], headers: Sequence[str],
+         floatfmt: str | Sequence[str], missingval: str) -> str:
+    """Lines of tab-separated cells: a float written in its column's ``floatfmt``, ``None``
+    as ``missingval``, text as it is, its controls escaped (a tab or a line end in it would
+    start another cell or row)."""
+    def cell(value: Any, column: int) -> str:
+        if value is None:
+            return missingval
+        if isinstance(value, float):
+            return format(value, floatfmt if isinstance(floatfmt, str) else floatfmt[column])
+        return printable(str(value))
+
+    return "\n".join("\t".join(cell(value, i) for i, value in enumerate(row))
+                     for row in [list(headers), *rows])
 
 
 def widest(text: str) -> int:
@@ -99,9 +129,8 @@ def fit_rows(headers: Sequence[str], rows: Sequence[Sequence[Any]], drop_order: 
     ones cut; ``columns``, the headers shown at most (default all)."""
     def render(kept: Sequence[str], most: int | None) -> str:
         keep = [list(headers).index(column) for column in kept]
-        return str(tabulate([[shortened(str(row[i]), most) if i == names and most is not None
-                              else row[i] for i in keep] for row in rows],
-                            headers=list(kept), **tabulate_options))
+        return tabulated([[shortened(str(row[i]), most) if i == names and most is not None
+                           else row[i] for i in keep] for row in rows], kept, **tabulate_options)
 
     cut = [str(row[names]) for row in rows] if names is not None else []
     return fit_columns(render, headers if columns is None else columns, drop_order, width, cut)

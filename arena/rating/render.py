@@ -15,8 +15,9 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from tabulate import tabulate, tabulate_formats
+from tabulate import tabulate_formats
 
+from arena.common.fitting import tabulated
 from arena.common.printable import printable
 
 __all__ = [
@@ -68,7 +69,8 @@ def _csv_text(text: str) -> str:
 
 
 def _tsv_cell(text: str) -> str:
-    # a lone '-' is the table's own mark of an empty cell, and no formula
+    # a lone '-' is the table's mark of a cell without a figure (a bot against itself),
+    # and no formula
     shown = printable(text)
     return shown if shown == "-" else _spreadsheet_text(shown)
 
@@ -116,12 +118,13 @@ def check_format(fmt: str) -> str:
 
 def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str,
                  floatfmt: Sequence[str] | str = "g") -> str:
-    """A tabulate table; ``None`` cells show as ``-``.
+    """A tabulate table; ``None`` cells show as ``-`` (empty in ``tsv``).
 
     Numbers are formatted with ``floatfmt``; text columns are never parsed as numbers, so a
     version such as ``1e5`` or ``0042`` prints as stored. In the markup formats a ``|`` in a
     cell, and what else would change it, is escaped as the format expects (``_CELL_ESCAPES``),
-    so that it stays its text in its cell.
+    so that it stays its text in its cell. A ``tsv``'s cells are their values alone, unpadded
+    (:func:`arena.common.fitting.tabulated`), as a spreadsheet reads them.
     """
     if fmt not in TABLE_FORMATS:  # tabulate would print an unknown format as "simple"
         raise ValueError(f"'{fmt}' is not a table format: its renderer must handle it")
@@ -132,15 +135,13 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str
     if escape is not None:
         data = [[escape(v) if isinstance(v, str) else v for v in row] for row in data]
         head = [escape(h) for h in head]
-    return str(
-        tabulate(
-            data,
-            headers=head,
-            tablefmt=fmt,
-            floatfmt=floatfmt if isinstance(floatfmt, str) else list(floatfmt),
-            missingval="-",
-            disable_numparse=text_columns or False,
-        )
+    return tabulated(
+        data,
+        head,
+        tablefmt=fmt,
+        floatfmt=floatfmt if isinstance(floatfmt, str) else list(floatfmt),
+        missingval="" if fmt == "tsv" else "-",  # a spreadsheet's empty cell, as csv's
+        disable_numparse=text_columns or False,
     )
 
 

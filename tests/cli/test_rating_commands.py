@@ -632,7 +632,7 @@ def test_columns_always_show_the_rank_and_the_bot(store: Path) -> None:
         "  rank  bot      points    buchholz", "------  -----  --------  ----------",
         "     1  bravo      1.00        0.00"]
     assert tables["tsv"][1].splitlines()[:2] == [
-        "  rank\tbot  \t  points\t  buchholz", "     1\tbravo\t    1.00\t      0.00"]
+        "rank\tbot\tpoints\tbuchholz", "1\tbravo\t1.00\t0.00"]
     assert tables["github"][1].splitlines()[0] == (
         "|   rank | bot   |   points |   buchholz |")
     for fmt in ("json", "csv"):

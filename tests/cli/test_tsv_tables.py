@@ -1,0 +1,146 @@
+"""Every table the CLI writes as ``--format tsv``, pasted into a spreadsheet: each cell is its
+value alone. tabulate padded the cells with spaces to align them (``"  rank\\tbot  "``), which a
+spreadsheet keeps (a number became text, a name had trailing spaces), dropped a row's empty
+cells at its end, and broke a long cell onto lines of its own, read as more rows."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rating"))
+from rating_store_builder import GameSpec, StoreBuilder  # noqa: E402
+
+from arena.cli.main import app  # noqa: E402
+from arena.engine.houserules import RULE_CHOICES, RULE_HELP  # noqa: E402
+from arena.engine.rules_text import effect_rows  # noqa: E402
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def tiny_db(tmp_path: Path) -> Path:
+    """Three games of a round robin among names of unequal lengths (padding aligned them),
+    one forfeit (a failures cell), and a bot that never played (cells without a value)."""
+    path = tmp_path / "tiny.db"
+    builder = StoreBuilder(path)
+    tid, (ann, bob, carolina, _) = builder.tournament("tiny", ["ann", "bob", "carolina", "dora"])
+    builder.game(GameSpec(tid, 0, 0, 0, [ann, bob], [1, 2]))
+    builder.game(GameSpec(tid, 0, 1, 0, [bob, carolina], [1, 2]))
+    builder.game(GameSpec(tid, 1, 0, 0, [ann, carolina], [2, 1], failures=[
+        {"seat": 0, "bot": ann, "type": "crash", "detail": "exit code 1"}],
+        forfeits={"0": "crash"}))
+    builder.close()
+    return path
+
+
+def _output(*args: str) -> str:
+    result = runner.invoke(app, list(args))
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def _cells(text: str) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(text, newline=""), delimiter="\t"))
+
+
+def _tsv(rows: list[list[Any]]) -> str:
+    return "".join("\t".join(map(str, row)) + "\n" for row in rows)
+
+
+def _figure(value: float | None, spec: str) -> str:
+    return "" if value is None else format(value, spec)
+
+
+def test_leaderboard_tsv_cells_are_the_json_values(tiny_db: Path) -> None:
+    text = _output("leaderboard", "tiny", "--wide", "-f", "tsv", "--db", str(tiny_db))
+    board = json.loads(_output("leaderboard", "tiny", "-f", "json", "--db", str(tiny_db)))
+    header = ["rank", "bot", "version", "mu", "sigma", "mu-3sigma", "games", "wins", "win %",
+              "mean place", "points", "failures", "note"]
+    rows = [[bot["rank"], bot["bot"], bot["version"], _figure(bot["mu"], ".2f"),
+             _figure(bot["sigma"], ".2f"), _figure(bot["conservative"], ".2f"), bot["games"],
+             bot["wins"], _figure(bot["win_pct"], ".1f"), _figure(bot["mean_placement"], ".2f"),
+             _figure(bot["points"], ".2f"),
+             "crash 1 (1 forfeit)" if bot["forfeits"] else "", bot["note"]]
+            for bot in board["bots"]]
+    assert text == _tsv([header, *rows])
+    parsed = _cells(text)
+    assert parsed == [header, *([str(cell) for cell in row] for row in rows)]
+    dora = next(row for row in parsed if row[1] == "dora")
+    assert dora[8:10] == ["", ""]  # no game, no win % nor mean place: empty, as in csv
+
+
+def test_leaderboard_tsv_columns_keep_their_values(tiny_db: Path) -> None:
+    text = _output("leaderboard", "tiny", "--columns", "points", "-f", "tsv", "--db",
+                   str(tiny_db))
+    parsed = _cells(text)
+    assert parsed[0] == ["rank", "bot", "points"]
+    assert [float(row[2]) for row in parsed[1:]] == [1.0, 1.0, 1.0, 0.0]
+    assert all(cell == cell.strip() for row in parsed for cell in row), text
+
+
+def test_h2h_tsv_cells_are_the_json_values(tiny_db: Path) -> None:
+    text = _output("h2h", "tiny", "-f", "tsv", "--db", str(tiny_db))
+    document = json.loads(_output("h2h", "tiny", "-f", "json", "--db", str(tiny_db)))
+    pairs = {(p["a"], p["b"]): p for p in document["pairs"]}
+    names = [key.split("@")[0] for key in document["bots"]]
+
+    def cell(a: str, b: str) -> str:
+        if a == b:
+            return "-"
+        pair = pairs.get((a, b))
+        return "" if pair is None else (f"{100 * pair['win_rate']:.0f}% ({100 * pair['low']:.0f}"
+                                        f"-{100 * pair['high']:.0f}) n={pair['games']}")
+
+    rows = [[name, *(cell(a, b) for b in document["bots"])]
+            for name, a in zip(names, document["bots"], strict=True)]
+    assert text == _tsv([["row vs column", *names], *rows])
+    assert _cells(text) == [["row vs column", *names], *rows]
+
+
+def test_tournaments_tsv_cells_are_the_json_values(tiny_db: Path) -> None:
+    text = _output("tournaments", "-f", "tsv", "--db", str(tiny_db))
+    (stored,) = json.loads(_output("tournaments", "-f", "json", "--db", str(tiny_db)))[
+        "tournaments"]
+    header = ["tournament", "format", "per table", "bots", "games", "state", "created"]
+    row = ["tiny", "round_robin", "2", "4", f"{stored['games_done']}/?", "finished",
+           stored["created_at"]]
+    assert text == _tsv([header, row])
+    assert _cells(text) == [header, row]
+
+
+def test_rules_tsv_cells_are_the_effects_whole() -> None:
+    """A long effect's text was broken onto lines of its own, which a spreadsheet reads as
+    rows of one cell."""
+    text = _output("rules", "--effects", "-f", "tsv")
+    rows = [[face, str(copies), name, words] for face, copies, name, words in effect_rows()]
+    assert text == _tsv([["card", "copies", "effect", "text"], *rows])
+    assert _cells(text)[1:] == rows
+
+
+def test_house_rules_tsv_keeps_the_empty_cells() -> None:
+    text = _output("rules", "--house", "-f", "tsv")
+    parsed = _cells(text)
+    assert parsed[0] == ["rule", "value", "chosen", "", "reading"]
+    assert parsed[1:] == [[name, value, "*" if value == choices[0] else "",
+                           "default" if value == choices[0] else "", RULE_HELP[name][value]]
+                          for name, choices in RULE_CHOICES.items() for value in choices]
+
+
+def test_simulate_tsv_cells_are_unpadded() -> None:
+    text = _output("simulate", "-p", "2", "-g", "3", "-s", "5", "-f", "tsv")
+    tables = [_cells(section) for section in text.rstrip("\n").split("\n\n")]
+    assert ["games", "3"] in tables[0] and ["seed", "5"] in tables[0]
+    for table in tables:
+        assert {len(row) for row in table} == {len(table[0])}, table
+        assert all(cell == cell.strip() for row in table for cell in row), table
+    seats = next(table for table in tables if table[0][0] == "seat (turn order)")
+    assert [row[0] for row in seats[1:]] == ["0", "1"]
+    assert sum(float(row[1]) for row in seats[1:]) <= 3

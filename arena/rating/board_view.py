@@ -139,12 +139,14 @@ def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:
         headers = ["rank", "bot", "version", "key", "mu", "sigma", "conservative", "games",
                    "wins", "win_pct", "mean_placement", "points", *_SWISS_ONLY]
         headers += ["failures", *(f"failures_{kind}" for kind in kinds), "forfeits",
-                    "failure_reason", "new_version", "note", "options"]
+                    "failure_reason", "new_version", "note", "options", "older_versions",
+                    "standing"]
         records = []
         for row in board.rows:
             record: dict[str, Any] = {
                 name: getattr(row, name) for name in headers
-                if name not in ("failures", "note", "new_version") and hasattr(row, name)
+                if name not in ("failures", "note", "new_version", "older_versions")
+                and hasattr(row, name)
             }
             for name in _hidden(board):  # stable columns: empty where they mean nothing
                 record[name] = ""
@@ -153,6 +155,8 @@ def render_leaderboard(board: Leaderboard, fmt: str = "simple") -> str:
             record["new_version"] = int(row.new_version)
             record["note"] = row.note
             record["options"] = _options_cell(row.options)
+            # one cell, as json's list: versions hold no space (content hashes)
+            record["older_versions"] = " ".join(row.older_versions)
             records.append(record)
         return render_csv(headers, records)
     return _render_table(board, fmt, [c for c in _TABLE_COLUMNS if c not in _hidden(board)])

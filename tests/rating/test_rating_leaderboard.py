@@ -212,6 +212,30 @@ def test_sorted_by_points_a_continued_swiss_entry_stands_where_the_standings_put
     assert "standing" not in json.loads(render_leaderboard(plain, "json"))["bots"][0]
 
 
+def test_csv_has_the_older_versions_and_the_standing_json_has(tmp_path: Path) -> None:
+    """A spreadsheet of the csv could not tell a continued Swiss entry's versions apart as
+    the standings count them, nor which versions a new one followed: json alone had them.
+    They come after every column the csv had, which keep their places."""
+    _continued_swiss(tmp_path / "a.db")
+    for board in (sort_leaderboard(build_leaderboard(tmp_path / "a.db", "cup"), "points"),
+                  build_leaderboard(tmp_path / "a.db", all_games=True)):
+        text = render_leaderboard(board, "csv")
+        header = next(csv.reader(io.StringIO(text)))
+        assert header[-4:] == ["note", "options", "older_versions", "standing"]
+        rows = list(csv.DictReader(io.StringIO(text)))
+        bots = json.loads(render_leaderboard(board, "json"))["bots"]
+        assert [row["key"] for row in rows] == [bot["key"] for bot in bots]
+        assert [row["older_versions"] for row in rows] == [
+            " ".join(bot["older_versions"]) for bot in bots]
+        assert [row["standing"] for row in rows] == [
+            str(bot.get("standing", "")) for bot in bots]
+    assert {row["key"]: row["older_versions"] for row in rows}["alpha@bbb222"] == "aaa111"
+    assert [row["standing"] for row in rows] == [""] * len(rows)  # no standings across all
+    points = list(csv.DictReader(io.StringIO(render_leaderboard(sort_leaderboard(
+        build_leaderboard(tmp_path / "a.db", "cup"), "points"), "csv"))))
+    assert [row["standing"] for row in points] == ["1", "1", "2", "3", "4"]
+
+
 def test_points_scheme() -> None:
     assert placement_points([(A, 1), (B, 2)]) == {A: 1.0, B: 0.0}
     assert placement_points([(A, 1), (B, 1)]) == {A: 0.5, B: 0.5}

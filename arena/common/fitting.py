@@ -18,8 +18,8 @@ from tabulate import tabulate
 
 from arena.common.printable import printable
 
-__all__ = ["ELLIPSIS", "aligned", "fit_columns", "fit_rows", "not_shown", "not_shown_lines",
-           "shortened", "tabulated", "widest"]
+__all__ = ["ELLIPSIS", "aligned", "fit_columns", "fit_rows", "fitting_width", "not_shown",
+           "not_shown_lines", "shortened", "tabulated", "widest"]
 
 #: What a cut name ends with.
 ELLIPSIS = "…"
@@ -29,6 +29,12 @@ _SHORTEST = 8
 #: Draws the table with the columns named (in the table's order); the second argument is
 #: the most characters a name may have (None: whole), cut by :func:`shortened`.
 Render = Callable[[Sequence[str], int | None], str]
+
+
+def fitting_width(tablefmt: str, width: int | None) -> int | None:
+    """The width a table in ``tablefmt`` fits: ``width``, but None (a pipe's: every column,
+    every name whole) for a ``tsv``, a spreadsheet's rows, which no terminal cuts short."""
+    return None if tablefmt == "tsv" else width
 
 
 def tabulated(rows: Sequence[Sequence[Any]], headers: Sequence[str], tablefmt: str = "simple",

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from arena.common.fitting import fit_rows, not_shown, widest
+from arena.common.fitting import fit_rows, fitting_width, not_shown, widest
 from arena.engine.agents import RandomAgent, play_game
 from arena.engine.config import GameConfig, rounds_for
 from arena.engine.desmos import Category
@@ -226,8 +226,10 @@ class SimulationReport:
     def render(self, tablefmt: str = "simple", width: int | None = None) -> str:
         """The report as tabulate tables, one section after another; ``width``: a terminal's
         columns, which each table fits by leaving out its least telling columns (the
-        per-seat ones first), said under it (None: a pipe's, every column)."""
+        per-seat ones first), said under it (None: a pipe's, every column; a ``tsv``'s too,
+        whatever ``width``)."""
         g = self.games
+        width = fitting_width(tablefmt, width)
         seat_columns = tuple(f"seat {s}" for s in range(self.players))
 
         def table(rows: list[Any], headers: list[str], drop_order: tuple[str, ...] = ()) -> str:

@@ -22,7 +22,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from arena.common.fitting import fit_columns, shortened
+from arena.common.fitting import fit_columns, fitting_width, shortened
 from arena.rating.leaderboard import (
     SORTS,
     Leaderboard,
@@ -193,12 +193,14 @@ def _render_table(board: Leaderboard, fmt: str, columns: Sequence[str],
 
 
 def fitted_table(board: Leaderboard, fmt: str = "simple", columns: Sequence[str] | None = None,
-                 *, wide: bool = False, width: int = TABLE_WIDTH) -> tuple[str, list[str]]:
+                 *, wide: bool = False, width: int | None = TABLE_WIDTH
+                 ) -> tuple[str, list[str]]:
     """The text table with ``columns`` (validated, in the table's order, with the rank and
     the bot whether named or not: :data:`ALWAYS_SHOWN`), with ``wide`` every
     column that means something here, or by default the columns that say something, less
-    those of :data:`_DROP_TO_FIT` it must leave out to fit ``width``; and the columns left
-    out that a reader may look for (to name in a footnote)."""
+    those of :data:`_DROP_TO_FIT` it must leave out to fit ``width`` (None: none, as a
+    ``tsv``'s, whatever ``width``); and the columns left out that a reader may look for (to
+    name in a footnote)."""
     if wide:
         return render_leaderboard(board, fmt), []
     if columns is not None:
@@ -214,7 +216,9 @@ def fitted_table(board: Leaderboard, fmt: str = "simple", columns: Sequence[str]
     league = board.tournament is not None and board.tournament.format == "league"
     order = (*(c for c in _DROP_TO_FIT if c != "sigma"), "sigma") if league else _DROP_TO_FIT
     names: list[str] = []
-    if width < TABLE_WIDTH:  # a narrower terminal's: more left out, then names cut
+    width = fitting_width(fmt, width)
+    # a narrower terminal's: more left out, then names cut
+    if width is not None and width < TABLE_WIDTH:
         order += tuple(c for c in _DROP_NARROW if c not in _SORT_KEYS.get(board.sort, ()))
         names = [row.label for row in board.rows]
     text, left_out = fit_columns(lambda kept, most: _render_table(board, fmt, kept, most),
@@ -321,6 +325,8 @@ def leaderboard_text(db: str | Path, tournament: str | None = None, *,
         text = leaderboard_report(board, fmt, columns, wide=wide, width=width)
     else:
         text = fitted_table(board, fmt, columns, wide=wide, width=width)[0]
+    if fmt == "tsv":  # a spreadsheet's rows: a line of prose would be read as one more
+        return text
     if hidden and fmt not in MACHINE_FORMATS:
         text += (f"\n{hidden} older version{'' if hidden == 1 else 's'} not shown (retired "
                  "from the league, ratings kept); --all-versions shows them.")

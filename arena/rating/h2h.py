@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.common.fitting import not_shown, widest
+from arena.common.fitting import fitting_width, not_shown, widest
 from arena.errors import StoreError
 from arena.rating.games import StoredGame, connect, find_tournament, load_games
 from arena.rating.leaderboard import rating_order
@@ -209,7 +209,8 @@ def h2h_json(h2h: HeadToHead) -> dict[str, Any]:
 def render_h2h(h2h: HeadToHead, fmt: str = "simple", width: int | None = None) -> str:
     """json (pairs), csv (one row per ordered pair) or a tabulate matrix (row bot vs column);
     ``width``: a terminal's columns, which the matrix fits by shortening its cells, or else
-    gives way to a line a pair (None: a pipe's or a file's, every figure as always)."""
+    gives way to a line a pair (None: a pipe's or a file's, every figure as always; a
+    ``tsv``'s too, whatever ``width``)."""
     check_format(fmt)
     if fmt == "json":
         return render_json(h2h_json(h2h))
@@ -219,6 +220,7 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple", width: int | None = None) -
         return render_csv(headers, [asdict(record) for record in h2h.pairs.values()])
     if not h2h.bots:  # a header alone reads like a bug
         return "No games recorded yet: no head-to-head to show."
+    width = fitting_width(fmt, width)
     notes = []
     if h2h.largest_table > 2:  # a reader takes a cell for a win rate, as at two seats
         notes.append("At tables of more than two, a cell is how often the row's bot placed "

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.common.fitting import not_shown
+from arena.common.fitting import fitting_width, not_shown
 from arena.common.timestamps import created_fitted
 from arena.rating.games import (
     Failure,
@@ -196,7 +196,7 @@ def _sizes(sizes: int | list[int] | None, joint: str) -> int | str | None:
 def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simple",
                        width: int | None = None) -> str:
     """json, csv or any tabulate format; ``width``: a terminal's columns, which a table too
-    wide for them fits by showing the times to the minute."""
+    wide for them fits by showing the times to the minute (a ``tsv`` never: a spreadsheet's)."""
     check_format(fmt)
     rows = [summary.__dict__ for summary in summaries]
     if fmt == "json":
@@ -216,7 +216,8 @@ def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simpl
     ]
     # the column names of arena status's list (json and csv keep the field names)
     text, left_out = created_fitted(lambda head, rows: render_table(head, rows, fmt),
-                                    LISTING_COLUMNS, table, width, LISTING_LEFT_OUT)
+                                    LISTING_COLUMNS, table, fitting_width(fmt, width),
+                                    LISTING_LEFT_OUT)
     if not left_out:
         return text
     note = not_shown(left_out, "--format csv has every field")

@@ -144,3 +144,70 @@ def test_simulate_tsv_cells_are_unpadded() -> None:
     seats = next(table for table in tables if table[0][0] == "seat (turn order)")
     assert [row[0] for row in seats[1:]] == ["0", "1"]
     assert sum(float(row[1]) for row in seats[1:]) <= 3
+
+
+@pytest.fixture
+def long_db(tmp_path: Path) -> Path:
+    """A bot entered with options: its name and settings are wider than a terminal."""
+    path = tmp_path / "long.db"
+    builder = StoreBuilder(path)
+    names = ["an_exceedingly_long_bot_name_number_one", "another_exceedingly_long_bot_name"]
+    tid, ids = builder.tournament("long", names, options={
+        names[0]: {"iterations": 2500, "exploration": 1.41421356}})
+    builder.game(GameSpec(tid, 0, 0, 0, ids, [1, 2], failures=[
+        {"seat": 1, "bot": ids[1], "type": "timeout", "detail": "no answer"}]))
+    builder.close()
+    return path
+
+
+def test_leaderboard_tsv_is_never_fitted_to_a_width(long_db: Path) -> None:
+    """Fitted to 100 columns as the text table is, the tsv left out mu, sigma, win % and
+    mean place, and said nothing of it."""
+    from arena.rating.board_view import leaderboard_text
+
+    wide = _cells(_output("leaderboard", "long", "--wide", "-f", "tsv", "--db", str(long_db)))
+    text = _output("leaderboard", "long", "-f", "tsv", "--db", str(long_db))
+    # the columns empty for every bot (note), and points equal to the wins, as the text table
+    assert _cells(text) == [[cell for cell, name in zip(row, wide[0], strict=True)
+                             if name not in ("points", "note")] for row in wide]
+    assert all(leaderboard_text(long_db, "long", fmt="tsv", width=width) + "\n" == text
+               for width in (30, 60))
+
+
+def test_league_tsv_has_no_line_of_prose(tmp_path: Path) -> None:
+    """A league's tsv ended with "1 older version not shown (...)", a row to a spreadsheet."""
+    builder = StoreBuilder(tmp_path / "league.db")
+    tid, (old, new, bravo) = builder.tournament(
+        "ladder", [("alpha", "aaa111"), ("alpha", "bbb222"), "bravo"], fmt="league",
+        state="running")
+    builder.game(GameSpec(tid, 0, 0, 0, [old, bravo], [1, 2]))
+    builder.game(GameSpec(tid, 1, 0, 0, [new, bravo], [2, 1]))
+    builder.close()
+    args = ("leaderboard", "ladder", "--db", str(tmp_path / "league.db"))
+    assert "1 older version not shown" in _output(*args)
+    rows = _cells(_output(*args, "-f", "tsv"))
+    assert [row[1:3] for row in rows] == [["bot", "version"], ["bravo", "v1"],
+                                          ["alpha", "bbb222"]]
+    assert {len(row) for row in rows} == {len(rows[0])}
+
+
+def test_h2h_and_tournaments_tsv_ignore_a_terminals_width(tiny_db: Path, long_db: Path) -> None:
+    """On a narrow terminal the tsv's cells were cut short (45% n=2 for 45% (9-91) n=2, the
+    created time to the day) and its columns left out, with no note (h2h) or a line of prose
+    among the rows (tournaments)."""
+    from arena.rating.h2h import build_h2h, render_h2h
+    from arena.rating.results import render_tournaments, tournament_summaries
+
+    matrix = build_h2h(tiny_db, "tiny")
+    assert render_h2h(matrix, "tsv", width=20) == render_h2h(matrix, "tsv", None)
+    listing = tournament_summaries(long_db)
+    assert render_tournaments(listing, "tsv", width=20) == render_tournaments(listing, "tsv")
+    assert render_h2h(matrix, "simple", width=20) != render_h2h(matrix, "simple", None)
+
+
+def test_simulate_tsv_ignores_a_terminals_width() -> None:
+    from arena.engine.simulate import simulate
+
+    report = simulate(3, 2, 4)
+    assert report.render("tsv", width=24) == report.render("tsv", None)
+    assert report.render("simple", width=24) != report.render("simple", None)

@@ -26,6 +26,7 @@ Anything else escaping to the CLI is a bug in the arena.
     ├── SandboxError          the sandbox could not be set up
     ├── SpecError             a tournament spec that does not validate
     ├── StoreError            the results database is missing, locked or from another spec
+    │   ├── DamagedRecordError  a stored game's record that does not decompress or parse
     │   └── TournamentNotFoundError
     └── ClusterError          the Ray backend is unavailable or failed
 
@@ -45,6 +46,7 @@ __all__ = [
     "BotNotFoundError",
     "CardError",
     "ClusterError",
+    "DamagedRecordError",
     "FilesChangedError",
     "IllegalChoiceError",
     "ManifestError",
@@ -126,6 +128,16 @@ class SpecError(ArenaError):
 
 class StoreError(ArenaError):
     """The results database cannot serve the request."""
+
+
+class DamagedRecordError(StoreError):
+    """A stored game's record does not decompress, is not JSON, or is not a game record: the
+    rest of its tournament still reads (its ``games`` row tells the game as far as it goes)."""
+
+    def __init__(self, game: str, reason: str) -> None:
+        super().__init__(f"game {game}: its stored record is damaged ({reason})")
+        self.game = game
+        self.reason = reason
 
 
 class TournamentNotFoundError(StoreError):

@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from arena.cli.options import DbOption, TournamentArgument
-from arena.cli.output_file import check_output_file
+from arena.cli.output_file import check_output_file, warn_left_out
 from arena.common.plural import counted
 from arena.common.wholefile import write_whole
 from arena.tournament.store import DEFAULT_RESULTS
@@ -41,14 +41,15 @@ def export(
     from arena.tournament.export import export_games
 
     if str(output) == "-":
-        export_games(db, tournament, sys.stdout)
+        warn_left_out(export_games(db, tournament, sys.stdout).skipped, "the export")
         return
     check_output_file(output, "--output")
     try:
-        count = write_whole(output, lambda handle: export_games(db, tournament, handle),
-                            compressed=output.suffix == ".gz")
+        count, skipped = write_whole(output, lambda handle: export_games(db, tournament, handle),
+                                     compressed=output.suffix == ".gz")
     except OSError as exc:
         raise StoreError(f"cannot write {output}: {exc.strerror or exc}") from None
+    warn_left_out(skipped, str(output))
     typer.echo(f"Wrote {counted(count, 'game')} of {tournament} to {output}", err=True)
 
 

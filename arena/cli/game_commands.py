@@ -92,11 +92,9 @@ def game(
         "games, how often, and where first.")] = False,
 ) -> None:
     """Show one game (help text: ``_GAME_HELP``)."""
-    import json
-
     from arena.cli.terminal import hanging, terminal_width
     from arena.common.printable import printable_log
-    from arena.referee.game_report import report_game, seat_view
+    from arena.referee.game_report import report_game
 
     _check_flags(fmt, html, seat)
     _check_rerun_flags(rerun, seat, fmt, bool(option) or debug or from_start or unsandboxed)
@@ -105,7 +103,11 @@ def game(
                               or fmt != "text")
         typer.echo("\n".join(_records_failures(Path(ref))))
         return
-    title, record = _load_game(ref, number, db)
+    try:
+        title, record = _load_game(ref, number, db)
+    except _StoredRowOnly as damaged:
+        _show_stored_row(damaged, seat, fmt, html, rerun)
+        return
     if html is not None:
         from arena.cli.report_commands import write_game_html
 
@@ -121,10 +123,7 @@ def game(
         return
     _warn_unless_it_replays(title, record)
     if fmt == "json":
-        shown = record if seat is None else seat_view(record, seat)
-        if not logs and isinstance(shown.get("referee"), dict):
-            shown = {**shown, "referee": {**shown["referee"], "logs": {}}}
-        typer.echo(json.dumps(shown, indent=1))
+        _echo_json(record, seat, logs)
         return
     homes = _bot_homes(record, db) if not Path(ref).exists() else []
     text = printable_log("\n".join([title, *report_game(record, seat, logs=logs, homes=homes)]))
@@ -132,6 +131,19 @@ def game(
     if width is not None:  # a terminal's: its lines wrap at words, which it broke anywhere
         text = "\n".join(hanging(line, width) for line in text.splitlines())
     typer.echo(text)
+
+
+def _echo_json(record: dict[str, Any], seat: int | None, logs: bool) -> None:
+    """``arena game --format json``: the record, or the seat's view of it (logs left out
+    with ``--no-logs``)."""
+    import json
+
+    from arena.referee.game_report import seat_view
+
+    shown = record if seat is None else seat_view(record, seat)
+    if not logs and isinstance(shown.get("referee"), dict):
+        shown = {**shown, "referee": {**shown["referee"], "logs": {}}}
+    typer.echo(json.dumps(shown, indent=1))
 
 
 def _rerun(ref: str, number: int, db: Path, game: tuple[str, dict[str, Any]], seat: int,
@@ -260,17 +272,58 @@ def _warn_unless_it_replays(title: str, record: dict[str, Any]) -> None:
                    "replay checks a file of records)", err=True)
 
 
+def _told(record: Any) -> bool:
+    """Whether ``record`` is one a game can be told from (its players and events lists)."""
+    return isinstance(record, dict) and isinstance(record.get("players"), list) \
+        and isinstance(record.get("events", []), list)
+
+
+class _StoredRowOnly(Exception):
+    """A stored game whose record is damaged (``reason``): its title and what its ``games``
+    row holds, in a record's shape."""
+
+    def __init__(self, title: str, row: dict[str, Any], reason: str) -> None:
+        super().__init__(reason)
+        self.title, self.row, self.reason = title, row, reason
+
+
+def _show_stored_row(game: _StoredRowOnly, seat: int | None, fmt: str, html: Path | None,
+                     rerun: Path | None) -> None:
+    """``arena game ID`` of a game whose stored record is damaged: the bots, places and
+    failures its stored row holds (text, or its page with ``html``), after one line saying
+    so; the record itself (json, a rerun) is not there to show."""
+    from arena.referee.game_report import report_game
+
+    if fmt == "json" or rerun is not None:
+        raise ArenaError(f"{game.title}: its stored record is damaged "
+                         f"({game.reason}), so there is no record to "
+                         f"{'show' if rerun is None else 'rerun'}")
+    if html is not None:
+        from arena.cli.report_commands import write_stored_row_html
+
+        write_stored_row_html(game.title, game.row, game.reason, html)
+        return
+    players = game.row["players"]
+    if seat is not None and seat >= len(players):
+        raise ArenaError(f"{game.title} has seats 0-{len(players) - 1}; there is no seat {seat}")
+    typer.echo(f"warning: {game.title}: its stored record is damaged ({game.reason}); shown "
+               "as far as its stored row goes (its bots, places and failures)", err=True)
+    lines = report_game(game.row, seat, logs=False)
+    told = [line for line in lines[:lines.index("", len(lines) - 2)]  # no events to tell
+            if not line.lstrip().startswith("house rules:")]  # nor rules a row could name
+    typer.echo("\n".join([game.title, *told]))
+
+
 def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
     """(title, record) of ``ref``: a records file's ``number``-th record, or a stored game."""
-    from arena.errors import ReplayError, StoreError
-    from arena.tournament.game_records import game_record
+    from arena.errors import DamagedRecordError, ReplayError, StoreError
+    from arena.tournament.game_records import game_record, row_record
     from arena.tournament.store import Store
 
     path = Path(ref)
     if path.exists() and not path.is_dir():  # a pipe too: zcat games.jsonl.gz | ... /dev/stdin
         record = _record_at(path, number)
-        if not isinstance(record, dict) or not isinstance(record.get("players"), list) \
-                or not isinstance(record.get("events", []), list):
+        if not _told(record):
             raise ReplayError(f"record {number} of {path} is not a game record")
         referee = record.get("referee")
         where = (f" ({referee.get('match_id')}/g{referee.get('game_index')})"
@@ -289,7 +342,14 @@ def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
         if store.tournament(tournament) is None:
             raise StoreError(f"no tournament '{tournament}' in {db} (arena tournaments lists "
                              "them)")
-        return f"Game {ref}", game_record(store, ref)
+        try:
+            record = game_record(store, ref)
+        except DamagedRecordError as exc:
+            raise _StoredRowOnly(f"Game {ref}", row_record(store, ref), exc.reason) from None
+        if not _told(record):
+            raise _StoredRowOnly(f"Game {ref}", row_record(store, ref),
+                                 "not a game record: its players or events are not lists")
+        return f"Game {ref}", record
 
 
 def _bot_homes(record: dict[str, Any], db: Path) -> list[str | None]:

@@ -1,4 +1,5 @@
-"""Files the CLI writes into (``--records``): checked before the work that fills them starts."""
+"""Files the CLI writes into (``--records``): checked before the work that fills them starts,
+and what it says of the games it left out of them."""
 
 from __future__ import annotations
 
@@ -7,7 +8,22 @@ from pathlib import Path
 
 import typer
 
-__all__ = ["check_output_file"]
+from arena.errors import DamagedRecordError
+
+__all__ = ["check_output_file", "warn_left_out"]
+
+
+def warn_left_out(skipped: list[DamagedRecordError], out: str) -> None:
+    """One line on stderr naming the games whose damaged stored records an export to ``out``
+    left out, and why (the others were written)."""
+    if not skipped:
+        return
+    if len(skipped) == 1:
+        typer.echo(f"warning: {skipped[0]}; left out of {out}", err=True)
+        return
+    games = ", ".join(f"{exc.game} ({exc.reason})" for exc in skipped)
+    typer.echo(f"warning: {len(skipped)} games' stored records are damaged; left out of "
+               f"{out}: {games}", err=True)
 
 
 def check_output_file(path: Path, option: str) -> None:

@@ -46,12 +46,19 @@ def report(
     started = time.perf_counter()
     summary = write_site(db, tournament, out, jobs)
     took = time.perf_counter() - started
-    recorded, damaged = summary.as_recorded, len(summary.damaged)
-    shown = recorded + damaged
+    recorded, damaged, unreadable = (summary.as_recorded, len(summary.damaged),
+                                     len(summary.unreadable))
+    shown = recorded + damaged + unreadable
     games = f"{summary.games - shown} game replays" + (
         f", {counted(shown, 'game')} as recorded" if shown else "")
     typer.echo(f"Wrote {summary.pages} pages ({games}, {summary.bytes / 1e6:.1f} MB) to {out} "
                f"in {took:.1f} s; open {out / 'index.html'}")
+    if unreadable:
+        pages = "its page shows" if unreadable == 1 else "their pages show"
+        first, reason = summary.unreadable[0]
+        typer.echo(f"{counted(unreadable, 'stored record is', 'stored records are')} damaged "
+                   f"(first: {first}, {reason}): {pages} the game as far as its stored row "
+                   "goes")
     if damaged:
         pages = "its page shows" if damaged == 1 else "their pages show"
         typer.echo(f"{counted(damaged, 'stored record does', 'stored records do')} not replay "
@@ -85,18 +92,36 @@ def serve(
         server.server_close()
 
 
+def write_stored_row_html(title: str, row: dict[str, Any], reason: str, out: Path) -> None:
+    """``arena game ID --html OUT`` of a game whose stored record is damaged (``reason``):
+    its page from what its stored row holds, after one warning line."""
+    from arena.web.site import stored_row_page
+
+    page = stored_row_page(row, title, reason, root="", inline=True, back=None)
+    _write_page(page.html, out)
+    typer.echo(f"warning: {title}: its stored record is damaged ({reason}); shown as far as "
+               "its stored row goes (its bots, places and failures)", err=True)
+    typer.echo(f"Wrote {title} as far as its stored row goes to {out} "
+               f"({len(page.html.encode()) / 1e3:.0f} kB)")
+
+
+def _write_page(html: str, out: Path) -> None:
+    from arena.errors import ArenaError
+
+    try:
+        out.write_text(html, encoding="utf-8")
+    except OSError as exc:
+        raise ArenaError(f"cannot write {out}: {exc.strerror or exc}") from None
+
+
 def write_game_html(title: str, record: dict[str, Any], out: Path) -> None:
     """``arena game ... --html OUT``: one game's replay page, a single self-contained file (a
     record that does not replay, of other rules or damaged: its page as recorded, and one
     warning line saying why)."""
-    from arena.errors import ArenaError
     from arena.web.site import render_game
 
     page = render_game(record, title, root="", inline=True, back=None)
-    try:
-        out.write_text(page.html, encoding="utf-8")
-    except OSError as exc:
-        raise ArenaError(f"cannot write {out}: {exc.strerror or exc}") from None
+    _write_page(page.html, out)
     size = f"{len(page.html.encode()) / 1e3:.0f} kB"
     if page.note is None:
         typer.echo(f"Wrote {title}'s replay to {out} ({size})")

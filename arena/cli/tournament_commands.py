@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from arena.cli.options import DbOption, TournamentArgument
-from arena.cli.output_file import check_output_file
+from arena.cli.output_file import check_output_file, warn_left_out
 from arena.errors import ArenaError
 from arena.tournament.store import DEFAULT_RESULTS
 
@@ -283,7 +283,7 @@ def status(
 ) -> None:
     """Show tournament progress (help text: ``_STATUS_HELP``)."""
     from arena.cli.terminal import hanging, terminal_width
-    from arena.tournament.status import status_lines
+    from arena.tournament.status import status_lines, write_records
 
     if records is not None and tournament is None:
         raise typer.BadParameter("--records needs a tournament name", param_hint="--records")
@@ -294,7 +294,11 @@ def status(
     if records is not None:
         check_output_file(records, "--records")
     width = terminal_width()
-    lines = status_lines(db, tournament, records, width=width, failures=failures, bot=bot)
+    lines = status_lines(db, tournament, width=width, failures=failures, bot=bot)
+    if records is not None and tournament is not None:
+        count, skipped = write_records(db, tournament, records)
+        warn_left_out(skipped, str(records))
+        lines += ["", f"wrote {count} game records to {records}"]
     if width is not None:  # a terminal's: its lines wrap at words, which it broke anywhere
         lines = [line if "\n" in line else hanging(line, width)  # a table: fitted already
                  for line in lines]

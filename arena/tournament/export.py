@@ -8,9 +8,9 @@ import json
 from pathlib import Path
 from typing import IO, Any
 
-from arena.errors import StoreError
+from arena.errors import DamagedRecordError, StoreError
 from arena.tournament.bot_versions import bot_labels
-from arena.tournament.game_records import game_record
+from arena.tournament.game_records import ExportedRecords, game_record
 from arena.tournament.scoring import game_points
 from arena.tournament.standings import forfeited_seats
 from arena.tournament.store import GameRow, Store
@@ -22,18 +22,28 @@ __all__ = ["EXPORT_SCHEMA_VERSION", "export_games"]
 EXPORT_SCHEMA_VERSION = 1
 
 
-def export_games(db: str | Path, tournament: str, out: IO[str]) -> int:
+def export_games(db: str | Path, tournament: str, out: IO[str]) -> ExportedRecords:
     """Write every stored game of ``tournament`` to ``out`` as JSON lines, in play order
-    (round, table, game); returns how many."""
+    (round, table, game): how many, and the games left out because their stored record is
+    damaged (a line is a game with its record, which readers replay). A tournament whose
+    every record is damaged writes nothing and raises the first's error."""
+    skipped: list[DamagedRecordError] = []
     with Store(db, create=False, read_only=True) as store:
         row = store.require(tournament)
         keys = bot_labels(store)
         count = 0
         for game in store.games(row.id):
-            line = _line(tournament, game, keys, game_record(store, game.id))
+            try:
+                record = game_record(store, game.id)
+            except DamagedRecordError as exc:
+                skipped.append(exc)
+                continue
+            line = _line(tournament, game, keys, record)
             out.write(json.dumps(line, ensure_ascii=False, separators=(",", ":")) + "\n")
             count += 1
-    return count
+    if not count and skipped:
+        raise skipped[0]
+    return ExportedRecords(count, skipped)
 
 
 def _line(tournament: str, game: GameRow, keys: dict[int, str],

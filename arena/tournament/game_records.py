@@ -14,12 +14,12 @@ from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
 from arena.common.wholefile import write_whole
-from arena.errors import StoreError
+from arena.errors import DamagedRecordError, StoreError
 from arena.tournament.dbfiles import table_names
 from arena.tournament.store import Store
 
-__all__ = ["StoredRecord", "compress_record", "decompress_record", "export_records",
-           "game_record", "record_blobs"]
+__all__ = ["ExportedRecords", "StoredRecord", "compress_record", "decompress_record",
+           "export_records", "game_record", "record_blobs", "row_record"]
 
 
 class StoredRecord(NamedTuple):
@@ -67,17 +67,37 @@ def _no_records(store: Store, exc: sqlite3.OperationalError) -> Exception:
     return StoreError(f"{store.path} holds no game records ({exc})")
 
 
-def export_records(store: Store, tournament_id: int, out: Path) -> int:
+class ExportedRecords(NamedTuple):
+    """What :func:`export_records` wrote: how many records, and the damaged ones it left out
+    (each a :class:`DamagedRecordError` naming its game and why)."""
+
+    written: int
+    skipped: list[DamagedRecordError]
+
+
+def export_records(store: Store, tournament_id: int, out: Path) -> ExportedRecords:
     """Write a tournament's records as JSON lines in id order (gzip when ``out`` ends in
-    ``.gz``); returns the count. ``arena replay`` reads the plain form."""
+    ``.gz``), leaving out a damaged one (the others are worth as much without it); a
+    tournament whose every record is damaged writes nothing and raises the first's error.
+    ``arena replay`` reads the plain form."""
+    skipped: list[DamagedRecordError] = []
+
     def write(handle: TextIO) -> int:
         count = 0
         for game, blob in record_blobs(store, tournament_id):
-            handle.write(_inflate(blob, game) + "\n")
+            try:  # the stored text as it is, once it reads as a record
+                line = _inflate(blob, game)
+                _parse(line, game)
+            except DamagedRecordError as exc:
+                skipped.append(exc)
+                continue
+            handle.write(line + "\n")
             count += 1
+        if not count and skipped:  # nothing could be done: no file of no records
+            raise skipped[0]
         return count
     try:  # whole or not at all: a killed export leaves no torn file under its name
-        return write_whole(out, write, compressed=out.suffix == ".gz")
+        return ExportedRecords(write_whole(out, write, compressed=out.suffix == ".gz"), skipped)
     except OSError as exc:
         raise StoreError(f"cannot write game records to {out}: "
                          f"{exc.strerror or exc}") from None
@@ -89,13 +109,18 @@ def compress_record(record: dict[str, Any]) -> bytes:
 
 
 def decompress_record(blob: bytes, game: str) -> dict[str, Any]:
-    """A stored game record read back; a damaged one is a :class:`StoreError` naming it."""
+    """A stored game record read back; a damaged one is a :class:`DamagedRecordError`
+    naming it."""
+    return _parse(_inflate(blob, game), game)
+
+
+def _parse(text: str, game: str) -> dict[str, Any]:
     try:
-        record = json.loads(_inflate(blob, game))
+        record = json.loads(text)
     except ValueError:
-        raise StoreError(f"game {game}: its stored record is damaged (not JSON)") from None
+        raise DamagedRecordError(game, "not JSON") from None
     if not isinstance(record, dict):
-        raise StoreError(f"game {game}: its stored record is damaged (not a record)")
+        raise DamagedRecordError(game, "not a record")
     return record
 
 
@@ -103,4 +128,37 @@ def _inflate(blob: bytes, game: str) -> str:
     try:
         return zlib.decompress(blob).decode("utf-8")
     except (zlib.error, TypeError, UnicodeDecodeError) as exc:
-        raise StoreError(f"game {game}: its stored record is damaged ({exc})") from None
+        raise DamagedRecordError(game, str(exc)) from None
+
+
+def _loads(text: Any, default: Any) -> Any:
+    """A ``games`` row's JSON column, ``default`` where it is missing or of another type."""
+    try:
+        value = json.loads(text) if isinstance(text, str) else default
+    except ValueError:
+        return default
+    return value if isinstance(value, type(default)) else default
+
+
+def row_record(store: Store, game: str) -> dict[str, Any]:
+    """What the ``games`` row of ``game`` holds, in a record's shape (its bots, places,
+    categories, failures and forfeits; no events, no choices): a damaged record's game is
+    told from it as far as it goes."""
+    row = store.conn.execute(
+        "SELECT seats_json, placements_json, desmos_json, tiebreak, failures_json, "
+        "forfeits_json, seed, starting_seat, game_index FROM games WHERE id = ?",
+        (game,)).fetchone()
+    if row is None:
+        raise StoreError(f"no record of game {game} in {store.path}")
+    seats_json, placements, desmos, tiebreak, failures, forfeits, seed, start, index = row
+    bots = dict(((bot_id, (name, version)) for bot_id, name, version
+                 in store.conn.execute("SELECT id, name, version FROM bots")))
+    seats = [bots.get(bot_id, ("?", "?")) for bot_id in _loads(seats_json, [])]
+    return {
+        "players": [name for name, _ in seats], "seed": seed, "starting_seat": start,
+        "result": {"placements": _loads(placements, []), "desmos": _loads(desmos, []),
+                   "tiebreak": tiebreak or "none", "forfeits": _loads(forfeits, {})},
+        "referee": {"match_id": game.rpartition("/")[0], "game_index": index,
+                    "seats": [f"{name}@{version}" for name, version in seats],
+                    "failures": _loads(failures, [])},
+    }

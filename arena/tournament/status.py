@@ -22,7 +22,7 @@ from arena.referee.failures import (
 )
 from arena.tournament.bot_versions import bot_labels, bot_options
 from arena.tournament.editions import entry_indexes
-from arena.tournament.game_records import export_records
+from arena.tournament.game_records import ExportedRecords, export_records
 from arena.tournament.league_store import entry_lines
 from arena.tournament.overrides import override_options
 from arena.tournament.planning import group_deals, off_size_split
@@ -39,7 +39,7 @@ from arena.tournament.store import (
 
 __all__ = ["LISTING_COLUMNS", "LISTING_LEFT_OUT", "command_path", "failure_reasons",
            "failure_summary",
-           "no_tournaments", "resume_command", "status_lines"]
+           "no_tournaments", "resume_command", "status_lines", "write_records"]
 
 
 def command_path(path: str | Path) -> str:
@@ -296,19 +296,21 @@ def failure_summary(db: str | Path, tournament: str) -> str | None:
             + f"; arena status {tournament}{db_option} says why")
 
 
-def status_lines(db: str | Path, tournament: str | None,
-                 records: Path | None = None, width: int | None = None, *,
+def status_lines(db: str | Path, tournament: str | None, width: int | None = None, *,
                  failures: bool = False, bot: str | None = None) -> list[str]:
     """The text of ``arena status`` (every tournament, or one in detail; with ``failures``,
-    every reason its bots, or ``bot``, failed instead); with ``records``, also export that
-    tournament's game records as JSON lines; ``width``: a terminal's columns, which the tables
-    fit (the list of tournaments first by showing the times to the minute)."""
+    every reason its bots, or ``bot``, failed instead); ``width``: a terminal's columns,
+    which the tables fit (the list of tournaments first by showing the times to the
+    minute)."""
     with Store(db, create=False, read_only=True) as store:
         if tournament is None:
             return _overview(store, width)
         row = store.require(tournament)
-        lines = failure_reasons(store, row, bot) if failures else _detail(store, row, width)
-        if records is not None:
-            count = export_records(store, row.id, records)
-            lines += ["", f"wrote {count} game records to {records}"]
-        return lines
+        return failure_reasons(store, row, bot) if failures else _detail(store, row, width)
+
+
+def write_records(db: str | Path, tournament: str, records: Path) -> ExportedRecords:
+    """``arena status --records``: the tournament's game records as JSON lines
+    (:func:`export_records`, which leaves a damaged one out)."""
+    with Store(db, create=False, read_only=True) as store:
+        return export_records(store, store.require(tournament).id, records)

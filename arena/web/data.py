@@ -45,7 +45,7 @@ from arena.rating.standings import game_points
 from arena.rating.trueskill_rating import RatingMemo, RatingRun, rate_stored
 from arena.tournament.bot_versions import bot_labels
 from arena.tournament.game_details import GameDetails, game_details
-from arena.tournament.game_records import decompress_record, record_blobs
+from arena.tournament.game_records import decompress_record, record_blobs, row_record
 from arena.tournament.league_store import (
     entry_counts,
     entry_lines,
@@ -58,7 +58,7 @@ from arena.tournament.secrecy import seed_is_secret
 from arena.tournament.store import Store
 
 __all__ = ["GameRow", "TournamentData", "game_slug", "load_tournament", "progress",
-           "read_records", "tournament_names"]
+           "game_row", "read_records", "tournament_names"]
 
 
 def game_slug(game_id: str) -> str:
@@ -300,6 +300,13 @@ def progress(db: str | Path, name: str) -> dict[str, Any]:
         entries = list(entry_counts(store, info.id)) if info.format == "league" else None
     return {"games": games, "state": info.state,
             **({"entries": entries} if entries is not None else {})}
+
+
+def game_row(db: str | Path, game_id: str) -> dict[str, Any]:
+    """What the ``games`` row of ``game_id`` holds, in a record's shape (its stored record
+    being damaged: :func:`~arena.tournament.game_records.row_record`)."""
+    with Store(db, create=False, read_only=True) as store:
+        return row_record(store, game_id)
 
 
 def read_records(db: str | Path, name: str,

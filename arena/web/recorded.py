@@ -8,7 +8,8 @@ instead: the bots, their places and categories, the hands the showdown showed, t
 and the game told event by event as ``arena game`` tells it (:mod:`arena.engine.narration`),
 under one line saying why there is no step-by-step view. A record of today's rules that
 does not replay (damaged or edited after its game) is shown the same way, its line giving the
-replay's reason.
+replay's reason; a stored record that cannot be read or told at all, as far as its game's
+stored row goes (:func:`build_stored_row`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from arena.engine.state import RECORD_FORMAT
 from arena.errors import ReplayError
 from arena.web.replay import TIEBREAK_TEXT, failure_view
 
-__all__ = ["build_recorded", "damaged_note", "other_rules", "rules_note"]
+__all__ = ["build_recorded", "build_stored_row", "damaged_note", "other_rules", "rules_note",
+           "stored_row_note"]
 
 
 def other_rules(record: Any) -> str | None:
@@ -45,6 +47,12 @@ def damaged_note(reason: str) -> str:
     replay failed, for ``reason``."""
     return (f"This record of today's rules does not replay, so the game is shown as recorded; "
             f"the replay says: {reason}.")
+
+
+def stored_row_note(reason: str) -> str:
+    """The line over a game whose stored record cannot be read or told, for ``reason``."""
+    return (f"Its stored record is damaged ({reason}), so the game is shown as far as its "
+            "stored row goes: its bots, places and failures.")
 
 
 def _list(value: Any) -> list[Any]:
@@ -128,3 +136,12 @@ def build_recorded(record: dict[str, Any], title: str = "",
         "choices": len(_list(record.get("choices"))),
         "lines": lines,
     }
+
+
+def build_stored_row(row: dict[str, Any], title: str, reason: str) -> dict[str, Any]:
+    """A page's data for a game whose stored record is damaged (``reason``), from what its
+    ``games`` row holds in a record's shape (:func:`~arena.tournament.game_records.row_record`):
+    its bots, places and failures; no events to tell, and no rules the row could name."""
+    game = build_recorded(row, title, stored_row_note(reason))
+    header = [line for line in game["header"] if not line.lstrip().startswith("house rules:")]
+    return {**game, "header": header, "lines": []}

@@ -21,16 +21,30 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote, urlsplit
 
-from arena.errors import ArenaError, StoreError, TournamentNotFoundError
+from arena.errors import (
+    ArenaError,
+    DamagedRecordError,
+    ReplayError,
+    StoreError,
+    TournamentNotFoundError,
+)
 from arena.rating.trueskill_rating import RatingMemo
 from arena.web.data import (
     TournamentData,
+    game_row,
     load_tournament,
     progress,
     read_records,
     tournament_names,
 )
-from arena.web.site import PAGES, environment, game_page, render_page, static_files
+from arena.web.site import (
+    PAGES,
+    environment,
+    game_page,
+    render_page,
+    static_files,
+    stored_row_page,
+)
 
 __all__ = ["make_server"]
 
@@ -140,9 +154,22 @@ class _Handler(BaseHTTPRequestHandler):
         if len(rest) == 2 and rest[0] == "games" and rest[1].endswith(".html") \
                 and _GAME.match(rest[1][:-5]):
             game_id = f"{name}/{rest[1][:-5].replace('-', '/')}"
-            for _, record in read_records(db, name, only=game_id):
-                return HTTPStatus.OK, game_page(record, game_id).encode(), ".html"
+            shown = _game_page(db, name, game_id)
+            if shown is not None:
+                return HTTPStatus.OK, shown.encode(), ".html"
         return HTTPStatus.NOT_FOUND, b"not found\n", ".txt"
+
+
+def _game_page(db: Path, name: str, game_id: str) -> str | None:
+    """A stored game's page (``None``: no such game); one whose stored record cannot be read
+    or told shows what its stored row holds, as ``arena report`` writes it."""
+    try:
+        for _, record in read_records(db, name, only=game_id):
+            return game_page(record, game_id)
+    except (DamagedRecordError, ReplayError) as exc:
+        reason = exc.reason if isinstance(exc, DamagedRecordError) else str(exc)
+        return stored_row_page(game_row(db, game_id), game_id, reason).html
+    return None
 
 
 class _Moved(Exception):

@@ -25,18 +25,31 @@ from jinja2 import Environment, PackageLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
 
 from arena.common.printable import isolated
-from arena.errors import ArenaError, ReplayError
+from arena.errors import ArenaError, DamagedRecordError, ReplayError
 from arena.rating.games import connect, find_tournament
 from arena.rating.h2h import repeated_deals
-from arena.tournament.game_records import StoredRecord, decompress_record, record_blobs
+from arena.tournament.game_records import (
+    StoredRecord,
+    decompress_record,
+    record_blobs,
+    row_record,
+)
 from arena.tournament.store import Store
 from arena.web.charts import OKABE_ITO, bot_colour, heat_colour, rating_chart
 from arena.web.data import TournamentData, game_slug, load_tournament
-from arena.web.recorded import build_recorded, damaged_note, other_rules, rules_note
+from arena.web.recorded import (
+    build_recorded,
+    build_stored_row,
+    damaged_note,
+    other_rules,
+    rules_note,
+    stored_row_note,
+)
 from arena.web.replay import build_replay
 
-__all__ = ["DAMAGED", "OLDER_RULES", "PAGES", "REPLAYED", "GamePage", "SiteSummary",
-           "environment", "game_page", "render_game", "render_page", "static_files", "write_site"]
+__all__ = ["DAMAGED", "OLDER_RULES", "PAGES", "REPLAYED", "UNREADABLE", "GamePage",
+           "SiteSummary", "environment", "game_page", "render_game", "render_page",
+           "static_files", "stored_row_page", "write_site"]
 
 #: The tournament's pages besides the games: (file, title in the navigation).
 PAGES = (("index.html", "Leaderboard"), ("h2h.html", "Head-to-head"),
@@ -171,8 +184,9 @@ _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
 
 #: How a game's page shows it: replayed step by step, or as recorded: a record of other rules
-#: than this arena's, or one of its own whose replay fails (damaged, or edited after its game)
-REPLAYED, OLDER_RULES, DAMAGED = "replayed", "older rules", "damaged"
+#: than this arena's, or one of its own whose replay fails (damaged, or edited after its game);
+#: or from its stored row, its stored record unreadable (not zlib, not JSON, not a record)
+REPLAYED, OLDER_RULES, DAMAGED, UNREADABLE = "replayed", "older rules", "damaged", "unreadable"
 
 
 class GamePage(NamedTuple):
@@ -212,6 +226,18 @@ def render_game(record: dict[str, Any], title: str, *, root: str = "../", inline
     return GamePage(page, shown, note)
 
 
+def stored_row_page(row: dict[str, Any], title: str, reason: str, *, root: str = "../",
+                    inline: bool = False, back: str | None = "../games.html") -> GamePage:
+    """The page of a game whose stored record cannot be read or told (``reason``): what its
+    stored row holds (``row``, :func:`~arena.tournament.game_records.row_record`) under one
+    line saying so."""
+    static = dict(static_files()) if inline else {}
+    page = environment().get_template("recorded.html").render(
+        title=title, game=build_stored_row(row, title, reason), root=root, back=back,
+        inline_css=static.get("site.css", b"").decode(), kinds=KIND_COLOURS)
+    return GamePage(page, UNREADABLE, stored_row_note(reason))
+
+
 def _replay_page(record: dict[str, Any], title: str, root: str, back: str | None,
                  static: dict[str, bytes]) -> str:
     replay = build_replay(record, title)
@@ -238,6 +264,8 @@ class SiteSummary:
     as_recorded: int = 0
     #: games of this arena's rules whose records do not replay, shown as recorded too
     damaged: list[str] = field(default_factory=list)
+    #: games whose stored records cannot be read or told, each with why: shown from their rows
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _write(path: Path, text: str | bytes) -> int:
@@ -260,16 +288,20 @@ def _write(path: Path, text: str | bytes) -> int:
     return len(data)
 
 
-def _write_game(job: tuple[str, bytes, str]) -> tuple[int, str]:
-    """Write one game's page (in a worker process): its size in bytes, and how it shows the
-    game (:data:`REPLAYED`)."""
-    game_id, blob, folder = job
-    record = decompress_record(blob, game_id)
+def _write_game(job: tuple[str, bytes, str, str]) -> tuple[int, str, str | None]:
+    """Write one game's page (in a worker process): its size in bytes, how it shows the
+    game (:data:`REPLAYED`), and why, for a stored record that cannot be read or told (its
+    page then shows the game's stored row, read from database ``db``)."""
+    game_id, blob, folder, db = job
     try:
-        page = render_game(record, game_id)
-    except ReplayError as exc:
-        raise ReplayError(f"game {game_id}: {exc}") from None
-    return _write(Path(folder) / f"{game_slug(game_id)}.html", page.html), page.shown
+        page = render_game(decompress_record(blob, game_id), game_id)
+    except (DamagedRecordError, ReplayError) as exc:
+        reason = exc.reason if isinstance(exc, DamagedRecordError) else str(exc)
+        with Store(db, create=False, read_only=True) as store:
+            page = stored_row_page(row_record(store, game_id), game_id, reason)
+        return _write(Path(folder) / f"{game_slug(game_id)}.html", page.html), page.shown, \
+            reason
+    return _write(Path(folder) / f"{game_slug(game_id)}.html", page.html), page.shown, None
 
 
 def _blobs(db: str | Path, name: str) -> list[StoredRecord]:
@@ -316,7 +348,8 @@ def write_site(db: str | Path, name: str, out: Path, jobs: int | None = None) ->
     _prepare(out)
     total = sum(_write(out / page, render_page(data, page)) for page, _ in PAGES)
     total += sum(_write(out / "static" / file, body) for file, body in static_files())
-    jobs_list = [(game_id, blob, str(out / "games")) for game_id, blob in _blobs(db, name)]
+    jobs_list = [(game_id, blob, str(out / "games"), str(db))
+                 for game_id, blob in _blobs(db, name)]
     workers = max(1, min(jobs or os.cpu_count() or 1, len(jobs_list) // 50 or 1))
     if workers == 1:
         written = [_write_game(job) for job in jobs_list]
@@ -324,9 +357,12 @@ def write_site(db: str | Path, name: str, out: Path, jobs: int | None = None) ->
         with ProcessPoolExecutor(workers) as pool:
             written = list(pool.map(_write_game, jobs_list, chunksize=32))
     _remove_stale_games(out / "games", {f"{game_slug(job[0])}.html" for job in jobs_list})
-    sizes = [size for size, _ in written]
+    sizes = [size for size, _, _ in written]
+    shown_as = [(job[0], shown, reason) for job, (_, shown, reason)
+                in zip(jobs_list, written, strict=True)]
     return SiteSummary(out=out, pages=len(PAGES) + len(sizes), games=len(sizes),
                        bytes=total + sum(sizes), largest_game=max(sizes, default=0),
-                       as_recorded=sum(shown == OLDER_RULES for _, shown in written),
-                       damaged=[job[0] for job, (_, shown) in zip(jobs_list, written, strict=True)
-                                if shown == DAMAGED])
+                       as_recorded=sum(shown == OLDER_RULES for _, shown, _ in shown_as),
+                       damaged=[game for game, shown, _ in shown_as if shown == DAMAGED],
+                       unreadable=[(game, reason or "") for game, shown, reason in shown_as
+                                   if shown == UNREADABLE])

@@ -122,7 +122,7 @@ def test_tables_byes_and_export(tmp_path: Path) -> None:
         for g in range(2):
             store.record_game(tid, game(game_id("t", 1, 0, g), g), compress_record({"g": g}))
         out = tmp_path / "t.jsonl.gz"
-        assert export_records(store, tid, out) == 2
+        assert export_records(store, tid, out) == (2, [])
         with gzip.open(out, "rt") as handle:
             assert [json.loads(line) for line in handle] == [{"g": 0}, {"g": 1}]
 

@@ -139,3 +139,23 @@ def damage(path: Path, game: str) -> dict[str, Any]:
                      (zlib.compress(json.dumps(record).encode()), game))
     conn.close()
     return record
+
+
+#: How a stored record can be damaged, and the reason the arena gives for each: a blob cut
+#: short, zlib of text that is not JSON, JSON that is not a record
+BREAKS = {"truncated": "Error -5 while decompressing data: incomplete or truncated stream",
+          "not JSON": "not JSON", "a list": "not a record"}
+
+
+def break_record(path: Path, game: str, how: str) -> None:
+    """Damage stored game ``game``'s blob as :data:`BREAKS` names ``how``."""
+    import sqlite3
+    import zlib
+
+    conn = sqlite3.connect(path)
+    with conn:
+        (blob,) = conn.execute("SELECT record FROM records WHERE game_id = ?", (game,)).fetchone()
+        broken = {"truncated": blob[:len(blob) // 2], "not JSON": zlib.compress(b"{not json"),
+                  "a list": zlib.compress(b"[1, 2]")}[how]
+        conn.execute("UPDATE records SET record = ? WHERE game_id = ?", (broken, game))
+    conn.close()

@@ -460,24 +460,6 @@ def test_a_linked_subfolder_is_refused(cup_db: Path, tmp_path: Path) -> None:
     assert list(elsewhere.iterdir()) == []
 
 
-def test_a_damaged_record_is_one_line(cup_db: Path, tmp_path: Path) -> None:
-    import shutil
-
-    db = tmp_path / "damaged.db"
-    shutil.copy(cup_db, db)
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE records SET record = ? WHERE game_id = 'cup/r1/t0/g2'",
-                     (b"\x00\x11\x22\x33",))
-    conn.close()
-    for args in (("report", "cup", "-o", str(tmp_path / "s"), "-j", "1"),
-                 ("game", "cup/r1/t0/g2", "--html", str(tmp_path / "g.html")),
-                 ("export", "cup", "-o", str(tmp_path / "games.jsonl"))):
-        code, _, stderr = run(*args, "--db", str(db))
-        assert code == 1, args
-        assert stderr.startswith("Error: game cup/r1/t0/g2: its stored record is damaged (")
-        assert stderr.count("\n") == 1
-
-
 def test_a_database_another_program_keeps_locked(cup_db: Path, tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     import shutil
@@ -562,3 +544,148 @@ def test_a_full_disk_names_the_page_and_leaves_no_hidden_part(
     assert stderr == (f"Error: cannot write the report page {out / 'index.html'}: "
                       "No space left on device\n")
     assert [p.name for p in out.iterdir() if p.is_file()] == []
+
+
+def _broken(cup_db: Path, tmp_path: Path, how: str) -> Path:
+    """A copy of the cup whose game cup/r1/t0/g2 has its stored blob damaged ``how``."""
+    import shutil
+
+    db = tmp_path / "broken.db"
+    shutil.copy(cup_db, db)
+    site_db.break_record(db, "cup/r1/t0/g2", how)
+    return db
+
+
+def _row_note(how: str) -> str:
+    return (f"Its stored record is damaged ({site_db.BREAKS[how]}), so the game is shown as "
+            "far as its stored row goes: its bots, places and failures.")
+
+
+@pytest.mark.parametrize("how", sorted(site_db.BREAKS))
+def test_a_stored_record_that_cannot_be_read_is_reported(cup_db: Path, tmp_path: Path,
+                                                         how: str) -> None:
+    """A blob that did not decompress or parse made arena report refuse the whole tournament:
+    every page is written, the game's own from its stored row, and one line says so."""
+    db, out = _broken(cup_db, tmp_path, how), tmp_path / "s"
+    code, stdout, stderr = run("report", "cup", "-o", str(out), "--db", str(db), "-j", "1")
+    assert (code, stderr) == (0, "")
+    first, second = stdout.splitlines()
+    assert first.startswith("Wrote 13 pages (8 game replays, 1 game as recorded, ")
+    assert second == (f"1 stored record is damaged (first: cup/r1/t0/g2, "
+                      f"{site_db.BREAKS[how]}): its page shows the game as far as its stored "
+                      "row goes")
+    page = html.unescape((out / "games" / "r1-t0-g2.html").read_text())
+    assert _row_note(how) in page and "game-data" not in page
+    assert "alpha" in page and "beta" in page and "1st" in page and "2nd" in page
+    assert "game-data" in (out / "games" / "r1-t0-g1.html").read_text()
+
+
+@pytest.mark.parametrize("how", sorted(site_db.BREAKS))
+def test_a_stored_game_whose_record_cannot_be_read_is_shown_from_its_row(
+        cup_db: Path, tmp_path: Path, how: str) -> None:
+    """arena game ID (and --seat) refused it with one Error line: its bots and places, as its
+    stored row holds them, after one warning line; --format json has no record to show."""
+    db = _broken(cup_db, tmp_path, how)
+    warning = (f"warning: Game cup/r1/t0/g2: its stored record is damaged "
+               f"({site_db.BREAKS[how]}); shown as far as its stored row goes (its bots, "
+               "places and failures)\n")
+    code, stdout, stderr = run("game", "cup/r1/t0/g2", "--db", str(db))
+    assert (code, stderr) == (0, warning)
+    assert stdout.splitlines() == [
+        "Game cup/r1/t0/g2", "Bots: seat 0 alpha@v1, seat 1 beta@v1; sandbox unknown",
+        "2 players, ? rounds, game seed 1002; alpha starts", "  seat 0  alpha: 1st, Pair",
+        "  seat 1  beta: 2nd, Pair", "  first place: no tie", "", "Failures: none"]
+    code, stdout, stderr = run("game", "cup/r1/t0/g2", "--seat", "1", "--db", str(db))
+    assert (code, stderr) == (0, warning)
+    assert stdout.splitlines()[-4:] == ["  first place: no tie", "As seat 1 (beta) saw it:", "",
+                                        "Failures: none"]
+    assert run("game", "cup/r1/t0/g2", "-f", "json", "--db", str(db)) == (
+        1, "", f"Error: Game cup/r1/t0/g2: its stored record is damaged "
+               f"({site_db.BREAKS[how]}), so there is no record to show\n")
+
+
+@pytest.mark.parametrize("how", sorted(site_db.BREAKS))
+def test_a_stored_record_that_cannot_be_read_written_alone(cup_db: Path, tmp_path: Path,
+                                                           how: str) -> None:
+    db, page = _broken(cup_db, tmp_path, how), tmp_path / "g.html"
+    code, stdout, stderr = run("game", "cup/r1/t0/g2", "--html", str(page), "--db", str(db))
+    assert code == 0
+    assert stderr == (f"warning: Game cup/r1/t0/g2: its stored record is damaged "
+                      f"({site_db.BREAKS[how]}); shown as far as its stored row goes (its "
+                      "bots, places and failures)\n")
+    assert re.fullmatch(rf"Wrote Game cup/r1/t0/g2 as far as its stored row goes to "
+                        rf"{re.escape(str(page))} \(\d+ kB\)\n", stdout)
+    assert _row_note(how) in html.unescape(page.read_text())
+
+
+@pytest.mark.parametrize("how", sorted(site_db.BREAKS))
+def test_exports_leave_out_a_stored_record_that_cannot_be_read(cup_db: Path, tmp_path: Path,
+                                                               how: str) -> None:
+    """arena export and arena status --records stopped at it with one Error line and wrote
+    nothing: the other games are written, and one line names the one left out."""
+    db = _broken(cup_db, tmp_path, how)
+    left_out = f"warning: game cup/r1/t0/g2: its stored record is damaged ({site_db.BREAKS[how]})"
+    out = tmp_path / "games.jsonl"
+    assert run("export", "cup", "-o", str(out), "--db", str(db)) == (
+        0, "", f"{left_out}; left out of {out}\nWrote 8 games of cup to {out}\n")
+    exported = [json.loads(line)["game_id"] for line in out.read_text().splitlines()]
+    assert len(exported) == 8 and "cup/r1/t0/g2" not in exported
+    records = tmp_path / "records.jsonl"
+    code, stdout, stderr = run("status", "cup", "--records", str(records), "--db", str(db))
+    assert (code, stderr) == (0, f"{left_out}; left out of {records}\n")
+    assert stdout.endswith(f"\nwrote 8 game records to {records}\n")
+    assert run("replay", str(records)) == (0, "replayed 8 games: identical\n", "")
+
+
+def test_an_export_of_only_damaged_records_writes_nothing(cup_db: Path, tmp_path: Path) -> None:
+    """Nothing could be exported: one Error line, exit 1, and no file."""
+    import shutil
+
+    db = tmp_path / "broken.db"
+    shutil.copy(cup_db, db)
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("UPDATE records SET record = x'00'")
+    conn.close()
+    out = tmp_path / "games.jsonl"
+    code, stdout, stderr = run("export", "cup", "-o", str(out), "--db", str(db))
+    assert (code, stdout) == (1, "")
+    assert stderr.startswith("Error: game cup/r1/t0/g0: its stored record is damaged (")
+    assert not out.exists()
+
+
+def test_the_commands_that_read_no_record_are_unchanged_by_a_damaged_one(
+        cup_db: Path, tmp_path: Path) -> None:
+    """arena results, leaderboard, status, h2h and pairings read the games' rows alone."""
+    db = _broken(cup_db, tmp_path, "truncated")
+    for command in (["results", "cup"], ["results", "cup", "-f", "csv"], ["leaderboard", "cup"],
+                    ["status", "cup"], ["h2h", "cup"], ["pairings", "cup"]):
+        code, stdout, stderr = run(*command, "--db", str(db))
+        assert (code, stdout.replace(str(db), str(cup_db)), stderr) \
+            == run(*command, "--db", str(cup_db)), command
+
+
+def test_a_stored_record_without_a_players_list_is_shown_from_its_row(
+        cup_db: Path, tmp_path: Path) -> None:
+    """A JSON record whose players are not a list ended arena game ID (and --seat) in a
+    TypeError traceback: the game is shown as its stored row holds it."""
+    import shutil
+    import zlib
+
+    db = tmp_path / "broken.db"
+    shutil.copy(cup_db, db)
+    conn = sqlite3.connect(db)
+    with conn:
+        (blob,) = conn.execute("SELECT record FROM records WHERE game_id = 'cup/r1/t0/g2'"
+                               ).fetchone()
+        record = {**json.loads(zlib.decompress(blob)), "players": 5}
+        conn.execute("UPDATE records SET record = ? WHERE game_id = 'cup/r1/t0/g2'",
+                     (zlib.compress(json.dumps(record).encode()),))
+    conn.close()
+    warning = ("warning: Game cup/r1/t0/g2: its stored record is damaged (not a game record: "
+               "its players or events are not lists); shown as far as its stored row goes "
+               "(its bots, places and failures)\n")
+    for seat in ([], ["--seat", "0"]):
+        code, stdout, stderr = run("game", "cup/r1/t0/g2", *seat, "--db", str(db))
+        assert (code, stderr) == (0, warning)
+        assert "  seat 0  alpha: 1st, Pair" in stdout.splitlines()

@@ -241,15 +241,9 @@ def _flip_path(
 def _expand(groups: Sequence[tuple[int, ...]], rounds: int, duplicate: bool | str
             ) -> list[Table]:
     """Repeat groups for ``rounds`` cycles, seat them, number tables and deals."""
-    tables: list[Table] = []
     if seating_mode(duplicate) != "none":
-        for r in range(1, rounds + 1):
-            index = 0
-            for deal, group in enumerate(groups):
-                for seats in seat_orders(group, duplicate):
-                    tables.append(Table(r, index, seats, deal))
-                    index += 1
-        return tables
+        return _expand_cycles([groups] * rounds, duplicate)
+    tables: list[Table] = []
     # all cycles are seated together, a group's repetitions adjacent in the colouring order
     order = [(g, r) for g in range(len(groups)) for r in range(1, rounds + 1)]
     seated = seat_tables([groups[g] for g, _ in order])

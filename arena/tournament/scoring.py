@@ -38,6 +38,7 @@ __all__ = [
     "rating_parameters",
     "spec_table_mates",
     "spec_table_weight",
+    "swiss_table_size",
     "table_weight",
 ]
 
@@ -83,7 +84,7 @@ def table_weight(size: int, nominal: int, duplicate: bool | str) -> Fraction:
     return Fraction(seatings(nominal), seatings(size))
 
 
-def _swiss_table_size(spec: Mapping[str, Any]) -> int:
+def swiss_table_size(spec: Mapping[str, Any]) -> int:
     """The table size a stored Swiss spec pairs for (its first one)."""
     sizes = spec.get("players_per_game", 2)
     return sizes if isinstance(sizes, int) else (sizes[0] if sizes else 2)
@@ -96,7 +97,7 @@ def spec_table_weight(spec: Mapping[str, Any]) -> Callable[[int], Fraction]:
         # a ladder's sizes (players_per_game: [2, 4]) are each a nominal size of their own:
         # its points count game for game, as its leaderboard counts them
         return lambda size: Fraction(1)
-    nominal = _swiss_table_size(spec)
+    nominal = swiss_table_size(spec)
     duplicate = spec.get("duplicate", False)
     return lambda size: table_weight(size, nominal, duplicate)
 
@@ -104,7 +105,7 @@ def spec_table_weight(spec: Mapping[str, Any]) -> Callable[[int], Fraction]:
 def spec_table_mates(spec: Mapping[str, Any]) -> int | None:
     """The table-mates a bot has at a full table of a stored Swiss spec, which
     :func:`buchholz` counts every round as; None (a plain sum) for every other format."""
-    return _swiss_table_size(spec) - 1 if spec.get("format") == "swiss" else None
+    return swiss_table_size(spec) - 1 if spec.get("format") == "swiss" else None
 
 
 def game_points(placements: Sequence[int], forfeited: Collection[int] = ()) -> list[Fraction]:

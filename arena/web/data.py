@@ -53,7 +53,7 @@ from arena.tournament.league_store import (
     not_playing,
 )
 from arena.tournament.planning import off_size_split
-from arena.tournament.scoring import spec_table_weight
+from arena.tournament.scoring import spec_table_weight, swiss_table_size
 from arena.tournament.secrecy import seed_is_secret
 from arena.tournament.store import Store
 
@@ -279,9 +279,7 @@ def _seating(info: TournamentInfo, entries: int) -> str:
     size only; else empty."""
     if info.format != "swiss":
         return ""
-    sizes = info.spec.get("players_per_game", info.players_per_game or 2)
-    size = sizes if isinstance(sizes, int) else sizes[0] if sizes else 2
-    return off_size_split(size, entries) or ""
+    return off_size_split(swiss_table_size(info.spec), entries) or ""
 
 
 def _rules(info: TournamentInfo) -> str:

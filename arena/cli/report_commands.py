@@ -46,29 +46,30 @@ def report(
     started = time.perf_counter()
     summary = write_site(db, tournament, out, jobs)
     took = time.perf_counter() - started
-    recorded, damaged, unreadable = (summary.as_recorded, len(summary.damaged),
-                                     len(summary.unreadable))
-    shown = recorded + damaged + unreadable
+    older, damaged, unreadable = (summary.older_rules, len(summary.damaged),
+                                  len(summary.unreadable))
+    shown = older + damaged + unreadable
     games = f"{summary.games - shown} game replays" + (
         f", {counted(shown, 'game')} as recorded" if shown else "")
     typer.echo(f"Wrote {summary.pages} pages ({games}, {summary.bytes / 1e6:.1f} MB) to {out} "
                f"in {took:.1f} s; open {out / 'index.html'}")
     if unreadable:
-        pages = "its page shows" if unreadable == 1 else "their pages show"
         first, reason = summary.unreadable[0]
         typer.echo(f"{counted(unreadable, 'stored record is', 'stored records are')} damaged "
-                   f"(first: {first}, {reason}): {pages} the game as far as its stored row "
-                   "goes")
+                   f"(first: {first}, {reason}): {_pages_show(unreadable)} the game as far as "
+                   "its stored row goes")
     if damaged:
-        pages = "its page shows" if damaged == 1 else "their pages show"
         typer.echo(f"{counted(damaged, 'stored record does', 'stored records do')} not replay "
-                   f"(first: {summary.damaged[0]}): {pages} what the record holds, under the "
-                   "replay's reason")
-    if recorded:
-        pages = "its page shows" if recorded == 1 else "their pages show"
-        typer.echo(f"{counted(recorded, 'game was', 'games were')} played under other rules "
-                   f"than this arena's ({RECORD_FORMAT}): {pages} what the record holds, "
-                   "without the step-by-step replay (docs/RECORDS.md)")
+                   f"(first: {summary.damaged[0]}): {_pages_show(damaged)} what the record "
+                   "holds, under the replay's reason")
+    if older:
+        typer.echo(f"{counted(older, 'game was', 'games were')} played under other rules "
+                   f"than this arena's ({RECORD_FORMAT}): {_pages_show(older)} what the record "
+                   "holds, without the step-by-step replay (docs/RECORDS.md)")
+
+
+def _pages_show(games: int) -> str:
+    return "its page shows" if games == 1 else "their pages show"
 
 
 def serve(

@@ -10,6 +10,7 @@ opens without a request and steps without one; the site grows by one small page 
 from __future__ import annotations
 
 import contextlib
+import enum
 import os
 import re
 import tempfile
@@ -47,9 +48,8 @@ from arena.web.recorded import (
 )
 from arena.web.replay import build_replay
 
-__all__ = ["DAMAGED", "OLDER_RULES", "PAGES", "REPLAYED", "UNREADABLE", "GamePage",
-           "SiteSummary", "environment", "game_page", "render_game", "render_page",
-           "static_files", "stored_row_page", "write_site"]
+__all__ = ["PAGES", "GamePage", "GameShown", "SiteSummary", "environment", "game_page",
+           "render_game", "render_page", "static_files", "stored_row_page", "write_site"]
 
 #: The tournament's pages besides the games: (file, title in the navigation).
 PAGES = (("index.html", "Leaderboard"), ("h2h.html", "Head-to-head"),
@@ -183,18 +183,24 @@ def render_page(data: TournamentData, page: str, live: bool = False) -> str:
 _SCRIPT_SAFE = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
 
 
-#: How a game's page shows it: replayed step by step, or as recorded: a record of other rules
-#: than this arena's, or one of its own whose replay fails (damaged, or edited after its game);
-#: or from its stored row, its stored record unreadable (not zlib, not JSON, not a record)
-REPLAYED, OLDER_RULES, DAMAGED, UNREADABLE = "replayed", "older rules", "damaged", "unreadable"
+class GameShown(enum.Enum):
+    """How a game's page shows it: replayed step by step, or as recorded: a record of other
+    rules than this arena's, or one of its own whose replay fails (damaged, or edited after
+    its game); or from its stored row, its stored record unreadable (not zlib, not JSON, not
+    a record)."""
+
+    REPLAYED = "replayed"
+    OLDER_RULES = "older rules"
+    DAMAGED = "damaged"
+    UNREADABLE = "unreadable"
 
 
 class GamePage(NamedTuple):
-    """A game's page, how it shows the game (:data:`REPLAYED`), and the line saying why it
-    does not replay it (``None`` for a replay)."""
+    """A game's page, how it shows the game, and the line saying why it does not replay it
+    (``None`` for a replay)."""
 
     html: str
-    shown: str
+    shown: GameShown
     note: str | None = None
 
 
@@ -208,18 +214,19 @@ def render_game(record: dict[str, Any], title: str, *, root: str = "../", inline
                 back: str | None = "../games.html") -> GamePage:
     """A game's replay page, its viewer data embedded, the viewer's script and style linked
     from ``root``static/ (``inline``: written into the page, one self-contained file), and how
-    it shows the game (:data:`REPLAYED`). A record that does not replay, of other rules or
+    it shows the game. A record that does not replay, of other rules or
     damaged, is shown as recorded (:mod:`arena.web.recorded`) under a line saying why;
     :class:`ReplayError` for one that cannot even be told."""
     static = dict(static_files()) if inline else {}
     recorded = other_rules(record)
     if recorded is not None:
-        note, shown = rules_note(recorded), OLDER_RULES
+        note, shown = rules_note(recorded), GameShown.OLDER_RULES
     else:
         try:
-            return GamePage(_replay_page(record, title, root, back, static), REPLAYED)
+            return GamePage(_replay_page(record, title, root, back, static),
+                            GameShown.REPLAYED)
         except ReplayError as exc:
-            note, shown = damaged_note(str(exc)), DAMAGED
+            note, shown = damaged_note(str(exc)), GameShown.DAMAGED
     page = environment().get_template("recorded.html").render(
         title=title, game=build_recorded(record, title, note), root=root, back=back,
         inline_css=static.get("site.css", b"").decode(), kinds=KIND_COLOURS)
@@ -235,7 +242,7 @@ def stored_row_page(row: dict[str, Any], title: str, reason: str, *, root: str =
     page = environment().get_template("recorded.html").render(
         title=title, game=build_stored_row(row, title, reason), root=root, back=back,
         inline_css=static.get("site.css", b"").decode(), kinds=KIND_COLOURS)
-    return GamePage(page, UNREADABLE, stored_row_note(reason))
+    return GamePage(page, GameShown.UNREADABLE, stored_row_note(reason))
 
 
 def _replay_page(record: dict[str, Any], title: str, root: str, back: str | None,
@@ -261,7 +268,7 @@ class SiteSummary:
     bytes: int
     largest_game: int
     #: games of other rules than this arena's, whose pages show them as recorded
-    as_recorded: int = 0
+    older_rules: int = 0
     #: games of this arena's rules whose records do not replay, shown as recorded too
     damaged: list[str] = field(default_factory=list)
     #: games whose stored records cannot be read or told, each with why: shown from their rows
@@ -288,10 +295,10 @@ def _write(path: Path, text: str | bytes) -> int:
     return len(data)
 
 
-def _write_game(job: tuple[str, bytes, str, str]) -> tuple[int, str, str | None]:
+def _write_game(job: tuple[str, bytes, str, str]) -> tuple[int, GameShown, str | None]:
     """Write one game's page (in a worker process): its size in bytes, how it shows the
-    game (:data:`REPLAYED`), and why, for a stored record that cannot be read or told (its
-    page then shows the game's stored row, read from database ``db``)."""
+    game, and why, for a stored record that cannot be read or told (its page then shows the
+    game's stored row, read from database ``db``)."""
     game_id, blob, folder, db = job
     try:
         page = render_game(decompress_record(blob, game_id), game_id)
@@ -362,7 +369,9 @@ def write_site(db: str | Path, name: str, out: Path, jobs: int | None = None) ->
                 in zip(jobs_list, written, strict=True)]
     return SiteSummary(out=out, pages=len(PAGES) + len(sizes), games=len(sizes),
                        bytes=total + sum(sizes), largest_game=max(sizes, default=0),
-                       as_recorded=sum(shown == OLDER_RULES for _, shown, _ in shown_as),
-                       damaged=[game for game, shown, _ in shown_as if shown == DAMAGED],
+                       older_rules=sum(shown is GameShown.OLDER_RULES
+                                       for _, shown, _ in shown_as),
+                       damaged=[game for game, shown, _ in shown_as
+                                if shown is GameShown.DAMAGED],
                        unreadable=[(game, reason or "") for game, shown, reason in shown_as
-                                   if shown == UNREADABLE])
+                                   if shown is GameShown.UNREADABLE])

@@ -182,12 +182,12 @@ def test_a_failure_of_the_wrong_shape_is_shown_as_far_as_it_goes() -> None:
 def test_a_number_json_cannot_hold_is_a_bad_record_not_a_traceback() -> None:
     """A seed past 64 bits ended arena game FILE --html in orjson's TypeError traceback: the
     game is shown as recorded, under the reason."""
-    from arena.web.site import DAMAGED, render_game
+    from arena.web.site import GameShown, render_game
 
     record = played(2, 3, None)
     record["seed"] = 10**30
     page = render_game(record, "g")
-    assert page.shown == DAMAGED
+    assert page.shown is GameShown.DAMAGED
     assert page.note is not None and "the replay says: not a game record (" in page.note
 
 

@@ -25,7 +25,8 @@ from arena.sandbox.workdir import (
     SKIPPED_SUFFIXES,
 )
 
-__all__ = ["copy_module", "copy_tree", "exchange", "move", "remove_copy", "swap_in"]
+__all__ = ["copy_module", "copy_tree", "exchange", "move", "opened_below", "remove_copy",
+           "swap_in"]
 
 #: As deep as a checked bot's directories may nest (the manifest's walk refuses deeper).
 _MAX_DEPTH = 64
@@ -220,7 +221,7 @@ def copy_tree(source: Path, target: Path | str, *, dir_fd: int | None = None) ->
     try:
         modes = _copy_below(source, root, top)
         for relative, mode in reversed(modes):  # (a read-only one is filled first)
-            with _opened_below(top, relative) as directory:
+            with opened_below(top, relative) as directory:
                 os.fchmod(directory, stat.S_IMODE(mode))
     finally:
         os.close(root)
@@ -237,7 +238,7 @@ def _copy_below(source: Path, root: int, top: int) -> list[tuple[str, int]]:
             raise SubmitError(f"{source} changed while it was checked: its directories "
                               f"nest more than {_MAX_DEPTH} deep now")
         modes.append((dirpath, os.fstat(from_fd).st_mode))
-        with _opened_below(top, dirpath) as into:
+        with opened_below(top, dirpath) as into:
             linked = [d for d in dirnames if _copied(d)
                       and stat.S_ISLNK(os.lstat(d, dir_fd=from_fd).st_mode)]
             for name in linked:
@@ -253,7 +254,7 @@ def _copy_below(source: Path, root: int, top: int) -> list[tuple[str, int]]:
 
 
 @contextlib.contextmanager
-def _opened_below(top: int, relative: str) -> Iterator[int]:
+def opened_below(top: int, relative: str) -> Iterator[int]:
     """The directory ``relative`` (``.``, or names joined by '/') below ``top``, each step
     opened without following a link."""
     fd = os.dup(top)

@@ -24,7 +24,14 @@ import yaml
 from arena.common.printable import printable
 from arena.errors import BotError, SubmitError
 from arena.registry.botspec import REGISTRY_FILE, VERSIONS_DIR, BotSpec
-from arena.registry.copying import copy_module, copy_tree, move, remove_copy, swap_in
+from arena.registry.copying import (
+    copy_module,
+    copy_tree,
+    move,
+    opened_below,
+    remove_copy,
+    swap_in,
+)
 from arena.registry.manifest import spec_from_path
 from arena.sandbox import reaper
 
@@ -157,13 +164,13 @@ def _keep_version(bots_dir: Path, name: str, where: Path) -> None:
             return
         if not where.is_dir():
             os.mkdir(kept, dir_fd=versions)
-            with _directory(kept, versions) as into:  # (its bytes, never a link's)
+            with opened_below(versions, kept) as into:  # (its bytes, never a link's)
                 copy_module(where.resolve(), f"{name}.py", dir_fd=into)
             return
         # a link made by hand at the registered path is read where it leads, as looked; links
         # within are copied as links, refused below: the files may have changed since the look
         copy_tree(where.resolve(), kept, dir_fd=versions)
-        with _directory(kept, versions) as copy:
+        with opened_below(versions, kept) as copy:
             made = Path(f"/proc/self/fd/{copy}")  # the copy made, wherever it is named now
             if not made.is_dir():  # (no /proc mounted)
                 made = bots_dir / VERSIONS_DIR / kept
@@ -199,16 +206,6 @@ def _versions_directory(bots_dir: Path) -> Iterator[int]:
         yield versions
     finally:
         os.close(versions)
-
-
-@contextlib.contextmanager
-def _directory(name: str, parent: int) -> Iterator[int]:
-    """A descriptor of the directory ``name`` of ``parent``, never through a link."""
-    fd = os.open(name, _NO_FOLLOW_DIRECTORY, dir_fd=parent)
-    try:
-        yield fd
-    finally:
-        os.close(fd)
 
 
 def _linked(path: Path, target: str) -> SubmitError:

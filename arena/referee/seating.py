@@ -13,8 +13,8 @@ from itertools import permutations
 
 __all__ = ["SEATINGS", "crowded_table", "seat_orders", "seating_mode", "seatings_per_deal"]
 
-#: Bot processes a duplicate table may keep alive before it is warned of: 96 at a table of 4
-#: in permutations (about 2.1 GB of sample bots) passes, 600 at 5 does not.
+#: Bot processes a duplicate table may keep alive before it is warned of: a table of 4 in
+#: permutations passes, one of 5 does not.
 MANY_PROCESSES = 100
 #: What one sample bot's process takes (docs/TOURNAMENTS.md, "Formats").
 SAMPLE_BOT_MB = 22

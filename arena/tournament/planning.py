@@ -46,8 +46,8 @@ def seating_warning(spec: TournamentSpec) -> str | None:
 def unmet_pairs_warning(spec: TournamentSpec) -> str | None:
     """Which pairs of a round-robin's entrants its balanced schedule seats at no table, if
     any: a field of more k-sets than ``max_tables`` is played by cyclic blocks, and where
-    one cycle's blocks cannot cover every difference some pairs never meet (20 at tables
-    of 5 in one cycle: 10 pairs; two cycles' blocks, chosen together, seat every pair)."""
+    one cycle's blocks cannot cover every difference some pairs never meet (more cycles'
+    blocks, chosen together, may seat them)."""
     if spec.format != "round_robin" or max(spec.table_sizes) == 2:
         return None
     n = len(spec.entrants)

@@ -276,7 +276,7 @@ def round_robin(
     if k == 2 or math.comb(n, k) <= max_tables:
         return _expand(list(combinations(range(n), k)), rounds, duplicate)
     # The cycles' blocks are chosen together: where no one cycle's can cover every
-    # difference (20 at tables of 5), the next cycle's seat the pairs it left apart.
+    # difference, the next cycle's seat the pairs it left apart.
     groups = balanced_groups(n, k, cycles=rounds)
     per_cycle = len(groups) // rounds
     return _expand_cycles([groups[r * per_cycle:(r + 1) * per_cycle] for r in range(rounds)],

@@ -1,6 +1,6 @@
-"""What each seat learns at the two moments today's rulings changed, over random 2-5 seat
-games steered into them: Nemesis's two gifts (RULES.md E29) and the trigger window a God
-fired by a forced discard opens (E10). A seat is never told a card hidden from it, and is
+"""What each seat learns at two moments, over random 2-5 seat games steered into them:
+Nemesis's two gifts (RULES.md E29) and the trigger window a God fired by a forced discard
+opens (E10). A seat is never told a card hidden from it, and is
 told all it may know: its own cards, and both cards of a gift it took part in.
 
 Every route by which a seat's view is produced is read: its observation and event feed (the

@@ -158,7 +158,7 @@ def test_the_learner_is_given_no_hidden_card_in_the_gymnasium_environment() -> N
 
 
 def _steered(info: dict[str, Any], chooser: random.Random) -> int:
-    """The action of a random legal option, leaning towards today's two moments: Nemesis
+    """The action of a random legal option, leaning towards two moments: Nemesis
     played (RULES.md E29), traps kept for the window a God fired by a forced discard opens
     (E10) and a God given up when a discard is forced."""
     legal, kind = info["legal"], info["kind"]

@@ -94,14 +94,14 @@ def game(
     """Show one game (help text: ``_GAME_HELP``)."""
     from arena.cli.terminal import hanging, terminal_width
     from arena.common.printable import printable_log
-    from arena.referee.game_report import report_game
+    from arena.referee.game_report import records_failures, report_game
 
     _check_flags(fmt, html, seat)
     _check_rerun_flags(rerun, seat, fmt, bool(option) or debug or from_start or unsandboxed)
     if failures:
         _check_failures_flags(ref, seat is not None or html is not None or rerun is not None
                               or fmt != "text")
-        typer.echo("\n".join(_records_failures(Path(ref))))
+        typer.echo("\n".join(records_failures(Path(ref))))
         return
     try:
         title, record = _load_game(ref, number, db)
@@ -201,61 +201,6 @@ def _check_failures_flags(ref: str, one_game: bool) -> None:
     if one_game:
         raise typer.BadParameter("--failures lists the whole file's; --seat, --html, --rerun "
                                  "and --format json show one game", param_hint="--failures")
-
-
-def _records_failures(path: Path) -> list[str]:
-    """Every distinct reason a bot failed in the records of ``path``, as ``arena status NAME
-    --failures`` tells a tournament's; a record that is not JSON (a killed match's torn
-    last line) is skipped and said."""
-    from arena.engine.record import records_in
-    from arena.errors import ReplayError
-    from arena.referee.failures import counts_line, distinct_reasons
-
-    failed: list[tuple[str, str, dict[str, Any]]] = []
-    unread: list[int] = []
-    number = 0
-    for number, read in enumerate(records_in(path), 1):
-        try:
-            record = read()
-        except ReplayError:
-            unread.append(number)
-            continue
-        label = f"record {number}{_game_id(record)}"
-        failed.extend((name, label, failure) for name, failure in _named_failures(record))
-    skipped = ([f"record{'s' if len(unread) > 1 else ''} "
-                f"{', '.join(map(str, unread))} skipped: not JSON"] if unread else [])
-    if not failed:
-        return [f"no bot failures in {path} ({number} game record"
-                f"{'' if number == 1 else 's'})", *skipped]
-    return [f"failures in {path}: " + counts_line(f for _, _, f in failed),
-            *(reason.line() for reason in distinct_reasons(failed)), *skipped,
-            f"open one: arena game {path} -n RECORD --seat SEAT"]
-
-
-def _game_id(record: Any) -> str:
-    """``, cup/r1/t0/g2``: the game a referee's record is of, as ``arena game`` titles it
-    (a tournament's records file holds many matches); empty where it does not say."""
-    referee = record.get("referee") if isinstance(record, dict) else None
-    if not isinstance(referee, dict) or "match_id" not in referee:
-        return ""
-    return f", {referee.get('match_id')}/g{referee.get('game_index')}"
-
-
-def _named_failures(record: Any) -> list[tuple[str, dict[str, Any]]]:
-    """A record's bot failures, each with its seat's player name (a simulated game's record
-    has none; a damaged one's are read as far as they go)."""
-    if not isinstance(record, dict) or not isinstance(record.get("referee"), dict):
-        return []
-    players = record.get("players")
-    found = record["referee"].get("failures")
-    named = []
-    for failure in found if isinstance(found, list) else []:
-        if isinstance(failure, dict):
-            seat = failure.get("seat")
-            name = (players[seat] if isinstance(players, list) and isinstance(seat, int)
-                    and 0 <= seat < len(players) else failure.get("bot", "?"))
-            named.append((str(name), failure))
-    return named
 
 
 def _warn_unless_it_replays(title: str, record: dict[str, Any]) -> None:

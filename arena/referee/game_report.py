@@ -4,17 +4,23 @@ what each bot logged (``arena game``).
 The game itself is told by the engine (:mod:`arena.engine.narration`); this adds the
 referee's part of the record (``record["referee"]``: bots by seat, failures, logs, sandbox
 level). A record without that part (``arena simulate --records``) is told as the engine's.
+A records file's failures are told as ``arena status NAME --failures`` tells a tournament's
+(``arena game FILE --failures``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from arena.engine.narration import event_lines, header_lines, seat_feed
+from arena.engine.record import records_in
+from arena.errors import ReplayError
+from arena.referee.failures import counts_line, distinct_reasons
 from arena.referee.hints import author_paths
 
-__all__ = ["report_game", "seat_view"]
+__all__ = ["records_failures", "report_game", "seat_view"]
 
 
 #: Record fields every seat knows by the end of a game (docs/RECORDS.md).
@@ -149,3 +155,54 @@ def report_game(record: Mapping[str, Any], seat: int | None = None,
             lines.extend(f"  | {line}" for line
                          in author_paths(str(text), home(index)).rstrip("\n").splitlines())
     return lines
+
+
+def records_failures(path: Path) -> list[str]:
+    """Every distinct reason a bot failed in the records of ``path``, as ``arena status NAME
+    --failures`` tells a tournament's; a record that is not JSON (a killed match's torn
+    last line) is skipped and said."""
+    failed: list[tuple[str, str, dict[str, Any]]] = []
+    unread: list[int] = []
+    number = 0
+    for number, read in enumerate(records_in(path), 1):
+        try:
+            record = read()
+        except ReplayError:
+            unread.append(number)
+            continue
+        label = f"record {number}{_game_id(record)}"
+        failed.extend((name, label, failure) for name, failure in _named_failures(record))
+    skipped = ([f"record{'s' if len(unread) > 1 else ''} "
+                f"{', '.join(map(str, unread))} skipped: not JSON"] if unread else [])
+    if not failed:
+        return [f"no bot failures in {path} ({number} game record"
+                f"{'' if number == 1 else 's'})", *skipped]
+    return [f"failures in {path}: " + counts_line(f for _, _, f in failed),
+            *(reason.line() for reason in distinct_reasons(failed)), *skipped,
+            f"open one: arena game {path} -n RECORD --seat SEAT"]
+
+
+def _game_id(record: Any) -> str:
+    """``, cup/r1/t0/g2``: the game a referee's record is of, as ``arena game`` titles it
+    (a tournament's records file holds many matches); empty where it does not say."""
+    referee = record.get("referee") if isinstance(record, dict) else None
+    if not isinstance(referee, dict) or "match_id" not in referee:
+        return ""
+    return f", {referee.get('match_id')}/g{referee.get('game_index')}"
+
+
+def _named_failures(record: Any) -> list[tuple[str, dict[str, Any]]]:
+    """A record's bot failures, each with its seat's player name (a simulated game's record
+    has none; a damaged one's are read as far as they go)."""
+    if not isinstance(record, dict) or not isinstance(record.get("referee"), dict):
+        return []
+    players = record.get("players")
+    found = record["referee"].get("failures")
+    named = []
+    for failure in found if isinstance(found, list) else []:
+        if isinstance(failure, dict):
+            seat = failure.get("seat")
+            name = (players[seat] if isinstance(players, list) and isinstance(seat, int)
+                    and 0 <= seat < len(players) else failure.get("bot", "?"))
+            named.append((str(name), failure))
+    return named

@@ -322,16 +322,12 @@ def exchange_cards(state: State, seat: int, given: int, target: int, taken: int,
     if state.track_events:
         detail = {"type": "exchange", "seat": seat, "target": target, "source": source,
                   "gave": NOTATION[given], "took": NOTATION[taken]}
-        state.emit(detail, seat)
-        state.emit(detail, target)
         public = {"type": "exchange", "seat": seat, "target": target, "source": source}
         if gave_public:
             public["gave"] = NOTATION[given]
         if took_public:
             public["took"] = NOTATION[taken]
-        for other in range(state.n):
-            if other not in (seat, target):
-                state.emit(public, other)
+        _tell_two(state, seat, target, detail, public)
 
 
 def give_card(state: State, giver: int, receiver: int, card: int, source: str) -> None:
@@ -346,14 +342,21 @@ def give_card(state: State, giver: int, receiver: int, card: int, source: str) -
     if state.track_events:
         detail = {"type": "give", "seat": giver, "target": receiver, "source": source,
                   "card": NOTATION[card]}
-        state.emit(detail, giver)
-        state.emit(detail, receiver)
         public = {"type": "give", "seat": giver, "target": receiver, "source": source}
         if was_public:
             public["card"] = NOTATION[card]
-        for other in range(state.n):
-            if other not in (giver, receiver):
-                state.emit(public, other)
+        _tell_two(state, giver, receiver, detail, public)
+
+
+def _tell_two(state: State, one: int, other: int, detail: dict[str, Any],
+              public: dict[str, Any]) -> None:
+    """``detail`` to the two seats a card moved between, ``public`` (its hidden cards left
+    out) to each of the others."""
+    state.emit(detail, one)
+    state.emit(detail, other)
+    for seat in range(state.n):
+        if seat not in (one, other):
+            state.emit(public, seat)
 
 
 # ---------------------------------------------------------------------------- traps

@@ -26,7 +26,7 @@ from arena.engine import Decision, Observation
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.narration import event_sentence
 from arena.play.labels import card_face, card_text, cards_in, kind_help, option_label
-from arena.play.screen import decision_view, graveyards_view, hand_line, table_view
+from arena.play.screen import Received, decision_view, graveyards_view, hand_line, table_view
 
 __all__ = ["QUIT_WORDS", "Ask", "LeftTable", "Person", "keys_unechoed", "terminal_ask"]
 
@@ -277,7 +277,7 @@ class Person:
             if choice is not None:
                 return choice
 
-    def _received(self, decision: Decision) -> tuple[str, str] | None:
+    def _received(self, decision: Decision) -> Received | None:
         """The card a Nemesis's opponent just gave this seat, and who gave it, when this
         seat now gives one back: its gift is the last event it was told (E29)."""
         last = self.feed[-1] if self.feed else {}
@@ -288,7 +288,7 @@ class Person:
         giver = last.get("seat")
         name = self.players[giver] if isinstance(giver, int) and 0 <= giver < len(
             self.players) else "them"
-        return str(last["card"]), name
+        return Received(str(last["card"]), name)
 
     # -- reading an answer ---------------------------------------------------------------
     def _answer(self, text: str, decision: Decision, view: Observation) -> int | None:

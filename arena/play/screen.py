@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -24,8 +24,16 @@ from arena.engine.narration import header_lines
 from arena.engine.result import standing_places
 from arena.play.labels import decision_title, option_label
 
-__all__ = ["Hanging", "decision_view", "graveyards_view", "hand_category", "hand_line",
+__all__ = ["Hanging", "Received", "decision_view", "graveyards_view", "hand_category", "hand_line",
            "showdown_view", "table_view"]
+
+class Received(NamedTuple):
+    """A card just given to the seat, and the name of who gave it (a Nemesis's first gift,
+    which the seat may give back: RULES.md E29)."""
+
+    card: str
+    giver: str
+
 
 #: Cards of a graveyard shown on the table (its top last); ``g`` shows every one.
 GRAVEYARD_SHOWN = 4
@@ -179,7 +187,7 @@ def graveyards_view(view: Observation) -> RenderableType:
 
 
 def decision_view(decision: Decision, players: Sequence[str],
-                  received: tuple[str, str] | None = None) -> RenderableType:
+                  received: Received | None = None) -> RenderableType:
     """A decision's heading and its options, numbered; option 0 is the safe default. A
     turn's traps share one line (a whole turn fits an 80x24 screen with the table).
     ``received``: the card just given to the seat and who gave it, marked among the options
@@ -196,8 +204,8 @@ def decision_view(decision: Decision, players: Sequence[str],
         label = option_label(decision.kind, option, players, decision.context)
         if option.get("card") in placed and "depth" not in option:
             label += " (nearest the top)"
-        if received is not None and option.get("card") == received[0]:
-            label += f" (just received from {received[1]})"
+        if received is not None and option.get("card") == received.card:
+            label += f" (just received from {received.giver})"
         lines.append(Hanging(Text(f"{index:>3}  {label}", style="bold" if index == 0 else ""),
                              5))
     if traps:

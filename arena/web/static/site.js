@@ -112,9 +112,9 @@
       g.addEventListener("mouseenter", function () { pick(g.getAttribute("data-bot")); });
       g.addEventListener("mouseleave", back);
     });
-    // forty entries were forty stops of the Tab key: the legend is one (a toolbar, with a
-    // roving tabindex), entered at the entry last used; the arrow keys move between the
-    // entries (round from the last to the first), Home and End go to the first and the last
+    // the legend is one stop of the Tab key, not one per bot (a class's legend is long): a
+    // toolbar with a roving tabindex, entered at the entry last used; the arrow keys move
+    // between the entries (round from the last to the first), Home and End go to the ends
     var roveTo = function (button) {
       Array.prototype.forEach.call(picks, function (b) { b.tabIndex = b === button ? 0 : -1; });
     };

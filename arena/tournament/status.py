@@ -273,8 +273,8 @@ def _pairing_note(boards: list[list[TableRow]], name: str, db: Path) -> list[str
         return []
     games = sorted({sum(tab.games for tab in group) for group in boards})
     shown = " or ".join(map(str, seatings))
-    # one line, as the other notes: a terminal wraps it at words as a whole (two lines
-    # were each wrapped apart, a word left alone on a line between them)
+    # one line, as the other notes: a terminal wraps it at words as a whole, where two
+    # lines would each be wrapped apart, a word left alone between them
     return [f"(duplicate: a pairing plays each deal in {shown} seatings, "
             f"{' or '.join(map(str, games))} games a pairing; "
             f"arena pairings {name}{_db_option(db)} shows who met whom)"]

@@ -139,7 +139,7 @@ def _seat_lines(players: list[str], events: list[dict[str, Any]], first: bool,
 
 def _why(context: Mapping[str, Any]) -> str:
     """Why a decision is asked, with the trigger window and the card that asks or is about to
-    resolve: a trap's window read "trigger a trap (or pass)" whichever moment it was."""
+    resolve: a trap's reason alone is the same at every window."""
     why = str(context.get("why", ""))
     window = WINDOW_TEXT.get(str(context.get("window")))
     if window:

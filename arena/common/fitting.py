@@ -18,8 +18,8 @@ from tabulate import tabulate
 
 from arena.common.printable import printable
 
-__all__ = ["ELLIPSIS", "aligned", "fit_columns", "fit_rows", "fitting_width", "not_shown",
-           "not_shown_lines", "shortened", "tabulated", "widest"]
+__all__ = ["ELLIPSIS", "TERMINAL_FORMATS", "aligned", "fit_columns", "fit_rows", "fitting_width",
+           "not_shown", "not_shown_lines", "shortened", "tabulated", "widest"]
 
 #: What a cut name ends with.
 ELLIPSIS = "…"
@@ -31,10 +31,22 @@ _SHORTEST = 8
 Render = Callable[[Sequence[str], int | None], str]
 
 
+#: The tabulate formats drawn for a terminal, which a table is fitted to: every other one
+#: (Markdown, reStructuredText, HTML, LaTeX, a wiki's, ``tsv``...) goes into a document or a
+#: spreadsheet, whose width is not the terminal's, and where a line naming the columns left
+#: out would be read as one more row.
+TERMINAL_FORMATS = frozenset({
+    "plain", "simple", "grid", "simple_grid", "rounded_grid", "heavy_grid", "mixed_grid",
+    "double_grid", "fancy_grid", "outline", "simple_outline", "rounded_outline",
+    "heavy_outline", "mixed_outline", "double_outline", "fancy_outline", "presto", "psql",
+    "pretty"})
+
+
 def fitting_width(tablefmt: str, width: int | None) -> int | None:
-    """The width a table in ``tablefmt`` fits: ``width``, but None (a pipe's: every column,
-    every name whole) for a ``tsv``, a spreadsheet's rows, which no terminal cuts short."""
-    return None if tablefmt == "tsv" else width
+    """The width a table in ``tablefmt`` fits: ``width`` in a format drawn for a terminal
+    (:data:`TERMINAL_FORMATS`), else None (a pipe's: every column, every name whole), as a
+    document or a spreadsheet takes the table whole whatever the terminal that wrote it."""
+    return width if tablefmt in TERMINAL_FORMATS else None
 
 
 def tabulated(rows: Sequence[Sequence[Any]], headers: Sequence[str], tablefmt: str = "simple",

@@ -226,8 +226,8 @@ class SimulationReport:
     def render(self, tablefmt: str = "simple", width: int | None = None) -> str:
         """The report as tabulate tables, one section after another; ``width``: a terminal's
         columns, which each table fits by leaving out its least telling columns (the
-        per-seat ones first), said under it (None: a pipe's, every column; a ``tsv``'s too,
-        whatever ``width``)."""
+        per-seat ones first), said under it (None: a pipe's, every column; a document's or a
+        ``tsv``'s too, whatever ``width``: :func:`fitting_width`)."""
         g = self.games
         width = fitting_width(tablefmt, width)
         seat_columns = tuple(f"seat {s}" for s in range(self.players))

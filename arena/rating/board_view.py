@@ -199,8 +199,8 @@ def fitted_table(board: Leaderboard, fmt: str = "simple", columns: Sequence[str]
     the bot whether named or not: :data:`ALWAYS_SHOWN`), with ``wide`` every
     column that means something here, or by default the columns that say something, less
     those of :data:`_DROP_TO_FIT` it must leave out to fit ``width`` (None: none, as a
-    ``tsv``'s, whatever ``width``); and the columns left out that a reader may look for (to
-    name in a footnote)."""
+    document's or a ``tsv``'s, whatever ``width``: :func:`fitting_width`); and the columns
+    left out that a reader may look for (to name in a footnote)."""
     if wide:
         return render_leaderboard(board, fmt), []
     if columns is not None:
@@ -264,6 +264,14 @@ def _entries_footnote(board: Leaderboard) -> list[str]:
             f"{sums}; {where}."]
 
 
+def _not_shown_footnote(left_out: Sequence[str]) -> list[str]:
+    """The line under the table naming the columns it left out; none when none."""
+    if not left_out:
+        return []
+    named = ", ".join(f"{c} (equal to wins)" if c == "points" else c for c in left_out)
+    return [f"Not shown: {named}; --wide shows every column."]
+
+
 def _fill(line: str, width: int) -> str:
     """``line`` wrapped at words into ``width`` columns, "mu - 3*sigma" kept on one line."""
     kept = line.replace("mu - 3*sigma", "mu\xa0-\xa03*sigma")  # textwrap never breaks there
@@ -281,9 +289,7 @@ def leaderboard_report(board: Leaderboard, fmt: str = "simple",
         return render_leaderboard(board, fmt)
     table, left_out = fitted_table(board, fmt, columns, wide=wide, width=width)
     lines = [leaderboard_title(board), table, rating_footnote(board)]
-    if left_out:
-        named = ", ".join(f"{c} (equal to wins)" if c == "points" else c for c in left_out)
-        lines.append(f"Not shown: {named}; --wide shows every column.")
+    lines.extend(_not_shown_footnote(left_out))
     lines.extend(_entries_footnote(board))
     if any(row.new_version for row in board.rows) and (columns is None or "note" in columns):
         league = board.tournament is not None and board.tournament.format == "league"
@@ -324,7 +330,11 @@ def leaderboard_text(db: str | Path, tournament: str | None = None, *,
     if fmt == "simple" or fmt in MACHINE_FORMATS:  # simple, for people: which tournament
         text = leaderboard_report(board, fmt, columns, wide=wide, width=width)
     else:
-        text = fitted_table(board, fmt, columns, wide=wide, width=width)[0]
+        text, left_out = fitted_table(board, fmt, columns, wide=wide, width=width)
+        if fitting_width(fmt, width) is not None:  # a terminal's table: what it left out
+            notes = _not_shown_footnote(left_out)
+            text = "\n".join([text, *(notes if width >= TABLE_WIDTH
+                                      else [_fill(note, width) for note in notes])])
     if fmt == "tsv":  # a spreadsheet's rows: a line of prose would be read as one more
         return text
     if hidden and fmt not in MACHINE_FORMATS:

@@ -210,7 +210,7 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple", width: int | None = None) -
     """json (pairs), csv (one row per ordered pair) or a tabulate matrix (row bot vs column);
     ``width``: a terminal's columns, which the matrix fits by shortening its cells, or else
     gives way to a line a pair (None: a pipe's or a file's, every figure as always; a
-    ``tsv``'s too, whatever ``width``)."""
+    document's or a ``tsv``'s too, whatever ``width``: :func:`fitting_width`)."""
     check_format(fmt)
     if fmt == "json":
         return render_json(h2h_json(h2h))

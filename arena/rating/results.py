@@ -196,7 +196,7 @@ def _sizes(sizes: int | list[int] | None, joint: str) -> int | str | None:
 def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simple",
                        width: int | None = None) -> str:
     """json, csv or any tabulate format; ``width``: a terminal's columns, which a table too
-    wide for them fits by showing the times to the minute (a ``tsv`` never: a spreadsheet's)."""
+    wide for them fits by showing the times to the minute (a document's or a ``tsv`` never)."""
     check_format(fmt)
     rows = [summary.__dict__ for summary in summaries]
     if fmt == "json":

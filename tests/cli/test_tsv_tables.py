@@ -211,3 +211,60 @@ def test_simulate_tsv_ignores_a_terminals_width() -> None:
     report = simulate(3, 2, 4)
     assert report.render("tsv", width=24) == report.render("tsv", None)
     assert report.render("simple", width=24) != report.render("simple", None)
+
+
+def _markdown_cells(text: str) -> list[list[str]]:
+    """A github table's rows as cells, its rule line left out."""
+    rows = [[cell.strip() for cell in line.strip("|").split("|")] for line in text.splitlines()]
+    return [row for row in rows if not set("".join(row)) <= set("-:")]
+
+
+def test_leaderboard_in_a_documents_format_is_never_fitted(long_db: Path) -> None:
+    """Fitted to 100 columns, ``-f github`` (and rst, html...) left out version, mu, sigma,
+    win % and mean place, and said nothing of it: a table pasted into a README."""
+    from arena.rating.board_view import leaderboard_text
+
+    tsv = _cells(_output("leaderboard", "long", "-f", "tsv", "--db", str(long_db)))
+    github = _output("leaderboard", "long", "-f", "github", "--db", str(long_db))
+    assert _markdown_cells(github) == tsv
+    for fmt in ("github", "rst", "html", "latex", "mediawiki"):
+        assert len({leaderboard_text(long_db, "long", fmt=fmt, width=width)
+                    for width in (30, 60, 100)}) == 1, fmt
+
+
+def test_leaderboard_in_a_terminals_format_names_what_it_left_out(long_db: Path) -> None:
+    """``-f grid`` is fitted as ``simple`` is, and said nothing of the columns left out."""
+    simple = _output("leaderboard", "long", "--db", str(long_db))
+    note = simple.splitlines()[-1]
+    assert note.startswith("Not shown: ") and "sigma" in note
+    grid = _output("leaderboard", "long", "-f", "grid", "--db", str(long_db))
+    assert grid.splitlines()[-1] == note
+    wide = _output("leaderboard", "long", "-f", "grid", "--wide", "--db", str(long_db))
+    assert wide.splitlines()[-1].startswith("+") and "sigma" in wide
+
+
+def test_every_terminal_format_is_a_table_format() -> None:
+    from arena.common.fitting import TERMINAL_FORMATS
+    from arena.rating.render import TABLE_FORMATS
+
+    assert TERMINAL_FORMATS < set(TABLE_FORMATS)
+    assert "simple" in TERMINAL_FORMATS and "tsv" not in TERMINAL_FORMATS
+
+
+def test_h2h_tournaments_and_simulate_ignore_the_width_in_a_documents_format(
+        tiny_db: Path, long_db: Path) -> None:
+    """On a narrow terminal ``-f github`` cut the h2h cells and the tournaments' created time
+    short, and left out simulate's columns, each with a line of prose under the table (a
+    row to Markdown)."""
+    from arena.engine.simulate import simulate
+    from arena.rating.h2h import build_h2h, render_h2h
+    from arena.rating.results import render_tournaments, tournament_summaries
+
+    matrix = build_h2h(tiny_db, "tiny")
+    listing = tournament_summaries(long_db)
+    report = simulate(3, 2, 4)
+    for fmt in ("github", "rst"):
+        assert render_h2h(matrix, fmt, width=20) == render_h2h(matrix, fmt, None)
+        assert render_tournaments(listing, fmt, width=20) == render_tournaments(listing, fmt)
+        assert report.render(fmt, width=24) == report.render(fmt, None)
+    assert render_h2h(matrix, "grid", width=20) != render_h2h(matrix, "grid", None)

@@ -231,14 +231,21 @@ class SimulationReport:
         g = self.games
         width = fitting_width(tablefmt, width)
         seat_columns = tuple(f"seat {s}" for s in range(self.players))
+        tsv = tablefmt == "tsv"
 
         def table(rows: list[Any], headers: list[str], drop_order: tuple[str, ...] = ()) -> str:
-            return _fitted_table(rows, headers, tablefmt, width, drop_order)
+            # a tsv's percentages are numbers alone, their headers saying "%" (_percent)
+            shown = [f"{h} %" if tsv and h in _PERCENT_HEADERS else h for h in headers]
+            return _fitted_table(rows, shown, tablefmt, width,
+                                 tuple(shown[headers.index(h)] for h in drop_order))
+
+        def pct(share: float, digits: int) -> str:
+            return _percent(share, digits, tsv)
 
         turns = max(self.turns, 1)
         sections = [self._overview(tablefmt, width)]
 
-        seats = [(seat, f"{self.wins[seat]:g}", f"{100 * self.win_rates[seat]:.1f}%",
+        seats = [(seat, f"{self.wins[seat]:g}", pct(100 * self.win_rates[seat], 1),
                   f"{self.mean_placements[seat]:.2f}")
                  for seat in range(self.players)]
         sections.append(table(seats, ["seat (turn order)", "wins", "win rate", "mean place"],
@@ -246,19 +253,19 @@ class SimulationReport:
 
         hands = max(self.showdowns * self.players, 1)
         showdowns = max(self.showdowns, 1)
-        cats = [(label, self.categories[label], f"{100 * self.categories[label] / hands:.2f}%",
+        cats = [(label, self.categories[label], pct(100 * self.categories[label] / hands, 2),
                  self.winning_categories[label],
-                 f"{100 * self.winning_categories[label] / showdowns:.2f}%")
+                 pct(100 * self.winning_categories[label] / showdowns, 2))
                 for label in CATEGORY_LABELS if label != Category.ASCENSION.label]
         sections.append(table(cats, ["category at showdown", "hands", "share", "won with",
                                      "share of wins"], ("share of wins", "won with")))
 
-        settled = [(m, c, f"{100 * c / g:.2f}%") for m, c in self.tiebreaks.items()]
+        settled = [(m, c, pct(100 * c / g, 2)) for m, c in self.tiebreaks.items()]
         sections.append(table(settled, ["first place settled by", "games", "share"],
                               ("games",)))
 
-        acts = [(a, c, f"{100 * c / turns:.1f}%") for a, c in self.actions.items()]
-        acts.append(("swap (after any action)", self.swaps, f"{100 * self.swaps / turns:.1f}%"))
+        acts = [(a, c, pct(100 * c / turns, 1)) for a, c in self.actions.items()]
+        acts.append(("swap (after any action)", self.swaps, pct(100 * self.swaps / turns, 1)))
         sections.append(table(acts, ["turn action", "turns", "share"], ("turns",)))
 
         trap_rows = [(what, self.traps[what], *self.traps_by_seat.get(what, [""] * self.players))
@@ -281,18 +288,25 @@ class SimulationReport:
         """The report's first section: the run and its figures per game; on a terminal
         narrower than its table, a line a figure, wrapped at words."""
         g = self.games
+        tsv = tablefmt == "tsv"
+        thousands = "" if tsv else ","  # 2,996.2 is 2.996 where a comma marks the decimals
+        ascensions = f"{100 * self.ascensions / g:.2f}"
+        palaestrons = f"{100 * self.palaestrons / g:.1f}"
         overview = [
             ("players", self.players), ("rounds", self.rounds), ("games", g),
             ("seed", self.seed), ("rules", self.rules.describe()),
             ("seconds (in play_game)", f"{self.seconds:.3f}"),
-            ("games/s", f"{self.games_per_second:,.1f}"),
-            ("decisions/s", f"{self.decisions_per_second:,.0f}"),
+            ("games/s", f"{self.games_per_second:{thousands}.1f}"),
+            ("decisions/s", f"{self.decisions_per_second:{thousands}.0f}"),
             ("decisions per game", f"{self.decisions / g:.1f}"),
             ("turns per game", f"{self.turns / g:.2f}"),
             ("showdowns", self.showdowns),
-            ("ascensions", f"{self.ascensions} ({100 * self.ascensions / g:.2f}%)"),
-            ("Palaestron played", f"{self.palaestrons} ({100 * self.palaestrons / g:.1f}% "
-                                  "of games)"),
+            # a tsv's cells are each one number: the count, then its share on a row of its own
+            *([("ascensions", self.ascensions), ("ascensions %", ascensions),
+               ("Palaestron played", self.palaestrons),
+               ("Palaestron played % of games", palaestrons)] if tsv else
+              [("ascensions", f"{self.ascensions} ({ascensions}%)"),
+               ("Palaestron played", f"{self.palaestrons} ({palaestrons}% of games)")]),
             ("forced discards per game", f"{self.forced_discards / g:.2f}"),
             ("reshuffles", self.reshuffles),
             ("draws from an exhausted pile", self.pile_exhausted),
@@ -304,6 +318,16 @@ class SimulationReport:
             summary = "\n".join(textwrap.fill(f"{label}: {value}", width, subsequent_indent="  ")
                                  for label, value in overview)
         return summary
+
+
+#: The columns of percentages, ``75.0%``: a tsv's header says ``%`` and its cells are the
+#: numbers alone, which a spreadsheet reads as the same numbers in every locale.
+_PERCENT_HEADERS = frozenset({"win rate", "share", "share of wins"})
+
+
+def _percent(share: float, digits: int, tsv: bool) -> str:
+    """A percentage as the text table shows it, ``75.0%``; in a tsv the number alone."""
+    return f"{share:.{digits}f}" if tsv else f"{share:.{digits}f}%"
 
 
 def _fitted_table(rows: list[Any], headers: list[str], tablefmt: str, width: int | None,

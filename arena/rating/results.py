@@ -193,6 +193,17 @@ def _sizes(sizes: int | list[int] | None, joint: str) -> int | str | None:
     return joint.join(map(str, sizes)) if isinstance(sizes, list) else sizes
 
 
+def _tournaments_tsv(summaries: Sequence[TournamentSummary]) -> str:
+    """The list for a spreadsheet: the games done and planned in cells of their own, as csv
+    has them (``3/10`` is a date to a spreadsheet, 10 March), planned empty where unknown."""
+    games = LISTING_COLUMNS.index("games")
+    headers = [*LISTING_COLUMNS[:games], "games done", "games planned",
+               *LISTING_COLUMNS[games + 1:]]
+    return render_table(headers, [
+        [s.name, s.format, _sizes(s.players_per_game, ", "), s.bots, s.games_done,
+         s.games_planned, s.state, s.created_at] for s in summaries], "tsv")
+
+
 def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simple",
                        width: int | None = None) -> str:
     """json, csv or any tabulate format; ``width``: a terminal's columns, which a table too
@@ -207,6 +218,8 @@ def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simpl
         # not a Python list a spreadsheet reads as text
         return render_csv(headers, [{**row, "players_per_game": _sizes(s.players_per_game, ";")}
                                     for row, s in zip(rows, summaries, strict=True)])
+    if fmt == "tsv":
+        return _tournaments_tsv(summaries)
     table = [
         [s.name, s.format, _sizes(s.players_per_game, ", "), s.bots,
          f"{s.games_done}/{'?' if s.games_planned is None else s.games_planned}"

@@ -109,11 +109,27 @@ def test_tournaments_tsv_cells_are_the_json_values(tiny_db: Path) -> None:
     text = _output("tournaments", "-f", "tsv", "--db", str(tiny_db))
     (stored,) = json.loads(_output("tournaments", "-f", "json", "--db", str(tiny_db)))[
         "tournaments"]
-    header = ["tournament", "format", "per table", "bots", "games", "state", "created"]
-    row = ["tiny", "round_robin", "2", "4", f"{stored['games_done']}/?", "finished",
+    header = ["tournament", "format", "per table", "bots", "games done", "games planned",
+              "state", "created"]
+    row = ["tiny", "round_robin", "2", "4", str(stored["games_done"]), "", "finished",
            stored["created_at"]]
     assert text == _tsv([header, row])
     assert _cells(text) == [header, row]
+
+
+def test_tournaments_tsv_games_are_not_a_date(tmp_path: Path) -> None:
+    """The games were one cell, ``1/10``, which a spreadsheet reads as 10 January."""
+    builder = StoreBuilder(tmp_path / "planned.db")
+    tid, ids = builder.tournament("planned", ["ann", "bob"], state="running", games_planned=10)
+    builder.game(GameSpec(tid, 0, 0, 0, ids, [1, 2]))
+    builder.close()
+    args = ("tournaments", "--db", str(tmp_path / "planned.db"))
+    (stored,) = json.loads(_output(*args, "-f", "json"))["tournaments"]
+    assert f"{stored['games_done']}/{stored['games_planned']}" in _output(*args)
+    parsed = _cells(_output(*args, "-f", "tsv"))
+    games = [parsed[0].index("games done"), parsed[0].index("games planned")]
+    assert [parsed[1][i] for i in games] == [str(stored["games_done"]),
+                                             str(stored["games_planned"])]
 
 
 def test_rules_tsv_cells_are_the_effects_whole() -> None:
@@ -268,3 +284,29 @@ def test_h2h_tournaments_and_simulate_ignore_the_width_in_a_documents_format(
         assert render_tournaments(listing, fmt, width=20) == render_tournaments(listing, fmt)
         assert report.render(fmt, width=24) == report.render(fmt, None)
     assert render_h2h(matrix, "grid", width=20) != render_h2h(matrix, "grid", None)
+
+
+def test_simulate_tsv_cells_are_plain_numbers() -> None:
+    """``24.7%``, ``2,996.2`` and ``3 (0.30%)`` are text, or another number, to a spreadsheet
+    in a locale where a comma marks the decimals: each figure is its number alone."""
+    from arena.engine.simulate import simulate
+
+    report = simulate(2, 3, 5)
+    report.seconds = report.games / 2996.25  # over a thousand games a second: a separator
+    document = report.to_json()
+    tables = [_cells(section) for section in report.render("tsv").split("\n\n")]
+    overview = dict(row for row in tables[0][1:] if len(row) == 2)
+    assert overview["games/s"] == f"{document['games_per_second']:.1f}"
+    assert overview["ascensions"] == str(document["ascensions"])
+    assert overview["Palaestron played"] == str(document["palaestrons"])
+    assert float(overview["Palaestron played % of games"]) == pytest.approx(
+        100 * document["palaestrons"] / document["games"], abs=0.05)
+    seats = next(table for table in tables if table[0][0] == "seat (turn order)")
+    assert seats[0] == ["seat (turn order)", "wins", "win rate %", "mean place"]
+    assert [row[2] for row in seats[1:]] == [f"{100 * rate:.1f}"
+                                             for rate in document["win_rate_by_seat"]]
+    for table in tables[1:]:
+        figures = [cell for row in table[1:] for header, cell in zip(table[0], row, strict=True)
+                   if cell and header not in (table[0][0], "effect")]  # the labels: text
+        assert figures and all(float(cell) >= 0 for cell in figures), table
+    assert "2,996" in report.render("simple") and "%" in report.render("simple")

@@ -19,7 +19,7 @@ from tabulate import tabulate
 from arena.common.printable import printable
 
 __all__ = ["ELLIPSIS", "TERMINAL_FORMATS", "aligned", "fit_columns", "fit_rows", "fitting_width",
-           "not_shown", "not_shown_lines", "shortened", "tabulated", "widest"]
+           "not_shown", "not_shown_lines", "shortened", "tabulated", "widest", "with_notes"]
 
 #: What a cut name ends with.
 ELLIPSIS = "…"
@@ -47,6 +47,16 @@ def fitting_width(tablefmt: str, width: int | None) -> int | None:
     (:data:`TERMINAL_FORMATS`), else None (a pipe's: every column, every name whole), as a
     document or a spreadsheet takes the table whole whatever the terminal that wrote it."""
     return width if tablefmt in TERMINAL_FORMATS else None
+
+
+def with_notes(table: str, notes: Sequence[str], tablefmt: str) -> str:
+    """``table`` and the lines of prose under it: right under it in a terminal's format,
+    after a blank line in a document's (Markdown reads a line right under a table as one
+    more row of it, reStructuredText refuses it), and none in a ``tsv`` (a spreadsheet
+    reads each as a row)."""
+    if tablefmt == "tsv" or not notes:
+        return table
+    return table + ("\n" if tablefmt in TERMINAL_FORMATS else "\n\n") + "\n".join(notes)
 
 
 def tabulated(rows: Sequence[Sequence[Any]], headers: Sequence[str], tablefmt: str = "simple",

@@ -22,7 +22,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from arena.common.fitting import fit_columns, fitting_width, shortened
+from arena.common.fitting import fit_columns, fitting_width, shortened, with_notes
 from arena.rating.leaderboard import (
     SORTS,
     Leaderboard,
@@ -335,16 +335,17 @@ def leaderboard_text(db: str | Path, tournament: str | None = None, *,
             notes = _not_shown_footnote(left_out)
             text = "\n".join([text, *(notes if width >= TABLE_WIDTH
                                       else [_fill(note, width) for note in notes])])
-    if fmt == "tsv":  # a spreadsheet's rows: a line of prose would be read as one more
+    if fmt in MACHINE_FORMATS:
         return text
-    if hidden and fmt not in MACHINE_FORMATS:
-        text += (f"\n{hidden} older version{'' if hidden == 1 else 's'} not shown (retired "
-                 "from the league, ratings kept); --all-versions shows them.")
+    notes = []
+    if hidden:
+        notes.append(f"{hidden} older version{'' if hidden == 1 else 's'} not shown (retired "
+                     "from the league, ratings kept); --all-versions shows them.")
     if board.tournament is not None and board.tournament.format == "league" and \
-            fmt not in MACHINE_FORMATS and (gone := _not_playing(db, board)):
-        text += (f"\nRetired from the league, no longer playing (ratings kept): "
-                 f"{', '.join(gone)}.")
-    return text
+            fmt != "tsv" and (gone := _not_playing(db, board)):
+        notes.append(f"Retired from the league, no longer playing (ratings kept): "
+                     f"{', '.join(gone)}.")
+    return with_notes(text, notes, fmt)
 
 
 def _not_playing(db: str | Path, board: Leaderboard) -> list[str]:

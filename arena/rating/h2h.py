@@ -27,7 +27,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from arena.common.fitting import fitting_width, not_shown, widest
+from arena.common.fitting import fitting_width, not_shown, widest, with_notes
 from arena.errors import StoreError
 from arena.rating.games import StoredGame, connect, find_tournament, load_games
 from arena.rating.leaderboard import rating_order
@@ -244,11 +244,9 @@ def render_h2h(h2h: HeadToHead, fmt: str = "simple", width: int | None = None) -
     note = repeated_deals((r.games, r.deals, r.effective) for r in h2h.pairs.values())
     if note is not None:
         notes.append(f"{note}; --format csv lists each pair's deals and effective games.")
-    if fmt == "tsv":  # a spreadsheet's rows: a line of prose would be read as one more
-        return table
     if width is not None:  # a terminal's: the notes wrap at words, not mid-word
         notes = [textwrap.fill(line, width) for line in notes]
-    return "\n".join([table, *notes])
+    return with_notes(table, notes, fmt)
 
 
 def _matrix(h2h: HeadToHead, fmt: str, shown: int) -> str:

@@ -310,3 +310,28 @@ def test_simulate_tsv_cells_are_plain_numbers() -> None:
                    if cell and header not in (table[0][0], "effect")]  # the labels: text
         assert figures and all(float(cell) >= 0 for cell in figures), table
     assert "2,996" in report.render("simple") and "%" in report.render("simple")
+
+
+def _markdown_blocks(text: str) -> list[list[str]]:
+    """The blocks of a Markdown text, each its lines: a table ends at a blank line only."""
+    return [block.splitlines() for block in text.rstrip("\n").split("\n\n")]
+
+
+def test_prose_under_a_documents_table_is_not_a_row(tmp_path: Path) -> None:
+    """In Markdown a line right under a table is one more row of it (GitHub's tables end at a
+    blank line): a league's 'older versions not shown' and h2h's notes were rows."""
+    builder = StoreBuilder(tmp_path / "league.db")
+    tid, (old, new, bravo, carol) = builder.tournament(
+        "ladder", [("alpha", "aaa111"), ("alpha", "bbb222"), "bravo", "carol"], fmt="league",
+        state="running")
+    builder.game(GameSpec(tid, 0, 0, 0, [old, bravo], [1, 2]))
+    builder.game(GameSpec(tid, 1, 0, 0, [new, bravo, carol], [2, 1, 3]))
+    builder.close()
+    db = ("--db", str(tmp_path / "league.db"))
+    for args in (("leaderboard", "ladder"), ("h2h", "ladder")):
+        simple = _output(*args, *db).splitlines()
+        table, notes = _markdown_blocks(_output(*args, *db, "-f", "github"))
+        assert all(line.startswith("|") for line in table)
+        assert notes and notes == simple[-len(notes):], args
+        grid = _output(*args, *db, "-f", "grid").splitlines()
+        assert grid[-len(notes):] == notes and "" not in grid  # a terminal's: right under

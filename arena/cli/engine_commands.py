@@ -13,7 +13,7 @@ import typer
 from tabulate import tabulate
 
 from arena.cli.terminal import fill_words, terminal_width, wrapped
-from arena.common.fitting import tabulated, widest
+from arena.common.fitting import TERMINAL_FORMATS, tabulated, widest
 from arena.engine.cards import NOTATION, PALAESTRON, parse_cards
 from arena.engine.desmos import HAND_SIZE, Category, Desmos, census, desmos
 from arena.engine.houserules import RULE_CHOICES, RULE_HELP, HouseRules, rules_from_texts
@@ -242,9 +242,12 @@ def rules_command(
                                 "text": text} for face, copies, name, text in effect_rows()],
                               indent=2))
     else:
+        tablefmt = "simple" if fmt == "table" else fmt
+        # a long effect wraps onto lines of its cell in a terminal's table; in a document's
+        # (github, rst...) each line would be a row of its own
         table = tabulated(effect_rows(), ["card", "copies", "effect", "text"],
-                          tablefmt="simple" if fmt == "table" else fmt,
-                          maxcolwidths=[None, None, 24, 64])
+                          tablefmt=tablefmt, maxcolwidths=[None, None, 24, 64]
+                          if tablefmt in TERMINAL_FORMATS else None)
         typer.echo(_narrowed(table, fmt, [
             (f"{face} ({copies} {'copy' if copies == 1 else 'copies'}): {name}", text)
             for face, copies, name, text in effect_rows()]))

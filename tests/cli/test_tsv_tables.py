@@ -335,3 +335,12 @@ def test_prose_under_a_documents_table_is_not_a_row(tmp_path: Path) -> None:
         assert notes and notes == simple[-len(notes):], args
         grid = _output(*args, *db, "-f", "grid").splitlines()
         assert grid[-len(notes):] == notes and "" not in grid  # a terminal's: right under
+
+
+def test_rules_effects_in_a_documents_format_are_whole_on_their_rows() -> None:
+    """``-f github`` wrapped a long effect onto lines of its own, each a Markdown row."""
+    rows = [[face, str(copies), name, words] for face, copies, name, words in effect_rows()]
+    github = _output("rules", "--effects", "-f", "github")
+    assert _markdown_cells(github) == [["card", "copies", "effect", "text"], *rows]
+    grid = _output("rules", "--effects", "-f", "grid")
+    assert max(map(len, grid.splitlines())) < max(map(len, github.splitlines()))

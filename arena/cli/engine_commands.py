@@ -188,8 +188,8 @@ def simulate_command(
                      help="Write one game record per line to this file."),
     ] = None,
     fmt: Annotated[
-        str, typer.Option("--format", "-f", metavar="table|json", callback=_table_format,
-                          help="table (tabulate tables) or json (one document).")
+        str, typer.Option("--format", "-f", metavar="FORMAT", callback=_table_format,
+                          help="table, markdown, json or any tabulate format.")
     ] = "table",
     rule: Annotated[list[str] | None, typer.Option("--rule", metavar="NAME=VALUE",
                                                    help=RULE_OPTION_HELP)] = None,
@@ -199,8 +199,7 @@ def simulate_command(
     if fmt == "json":
         typer.echo(json.dumps(report.to_json(), indent=2))
     else:
-        typer.echo(report.render("simple" if fmt in ("table", "markdown") else fmt,
-                                 width=terminal_width()))
+        typer.echo(report.render(_tabulate_format(fmt), width=terminal_width()))
 
 
 def replay_command(
@@ -264,6 +263,11 @@ def _narrowed(table: str, fmt: str, entries: list[tuple[str, str]]) -> str:
                      for head, text in entries)
 
 
+def _tabulate_format(fmt: str) -> str:
+    """tabulate's name of a --format: Markdown is its github table."""
+    return {"table": "simple", "markdown": "github"}.get(fmt, fmt)
+
+
 def _house_rules(chosen: HouseRules, fmt: str) -> str:
     """Every house rule and reading, the chosen one marked (the defaults unless --rule)."""
     picked = chosen.to_json()
@@ -275,7 +279,7 @@ def _house_rules(chosen: HouseRules, fmt: str) -> str:
              "default" if value == choices[0] else "", RULE_HELP[name][value]]
             for name, choices in RULE_CHOICES.items() for value in choices]
     table = tabulated(rows, ["rule", "value", "chosen", "", "reading"],
-                      tablefmt="simple" if fmt in ("table", "markdown") else fmt)
+                      tablefmt=_tabulate_format(fmt))
     entries = []
     for name, value, mark, default, reading in rows:
         said = [word for word, shown in (("chosen", mark), ("default", default)) if shown]

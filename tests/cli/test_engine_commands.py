@@ -264,3 +264,13 @@ def test_replay_reads_gzip_records(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.output == (f"Error: cannot read {torn}: Compressed file ended before the "
                              "end-of-stream marker was reached\n")
+
+
+@pytest.mark.parametrize("args", [("simulate", "-p", "2", "-g", "5"), ("rules", "--house")])
+def test_format_markdown_prints_markdown_tables(args: tuple[str, ...]) -> None:
+    # "markdown" printed the terminal's table, which a Markdown page shows as one paragraph
+    result = _run(*args, "--format", "markdown")
+    assert result.exit_code == 0, result.output
+    table = result.output.split("\n\n")[0].splitlines()
+    assert table[1].startswith("|--") and all(line.startswith("| ") for line in table[2:])
+    assert all(line.endswith(" |") for line in table if not line.startswith("|--"))

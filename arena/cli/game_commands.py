@@ -93,7 +93,7 @@ def game(
 ) -> None:
     """Show one game (help text: ``_GAME_HELP``)."""
     from arena.cli.terminal import hanging, terminal_width
-    from arena.common.printable import printable_log
+    from arena.common.printable import printable, printable_log
     from arena.referee.game_report import records_failures, report_game
 
     _check_flags(fmt, html, seat)
@@ -101,7 +101,9 @@ def game(
     if failures:
         _check_failures_flags(ref, seat is not None or html is not None or rerun is not None
                               or fmt != "text")
-        typer.echo("\n".join(records_failures(Path(ref))))
+        # a records file may come from anyone: its names and details are escaped, as a
+        # stored tournament's were where they entered the arena
+        typer.echo("\n".join(printable(line) for line in records_failures(Path(ref))))
         return
     try:
         title, record = _load_game(ref, number, db)

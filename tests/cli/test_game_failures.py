@@ -68,3 +68,20 @@ def test_failures_goes_with_a_records_file_and_no_one_game_option(tmp_path: Path
 def _said(output: str) -> str:
     """A usage error's words, whatever the width its box was wrapped at."""
     return " ".join(output.replace("│", " ").split())
+
+
+def test_a_records_files_text_reaches_the_terminal_escaped(tmp_path: Path) -> None:
+    """A records file from someone else: an escape sequence in a player's name, a failure's
+    type or detail or a game's id would retitle the window, clear the screen or overwrite the
+    line; each shows in its visible form, as arena status NAME --failures shows a bot's."""
+    record = _record(["ann\x1b]0;pwned\x07", "bob"], (0, "crash\x1b[2J", "boom\x1b[31m\rfake"))
+    record["referee"]["match_id"] = "cup\x9b2J"
+    record["referee"]["failures"].append({"bot": "eve\u202e", "type": "timeout", "detail": "x"})
+    result = runner.invoke(app, ["game", str(_records(tmp_path, record)), "--failures"],
+                           color=True)
+    assert result.exit_code == 0
+    assert not [c for c in result.stdout if c != "\n" and (ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0
+                                                           or c == "\u202e")]
+    assert "ann\\x1b]0;pwned\\x07 crash\\x1b[2J once (first record 1, cup\\x9b2J/g0, seat 0): " \
+           "boom\\x1b[31m\\x0dfake" in result.stdout
+    assert "eve\\u202e timeout once" in result.stdout

@@ -55,7 +55,8 @@ def replay(record: dict[str, Any]) -> State:
         choices = [(int(s), str(k), int(i)) for s, k, i in record["choices"]]
         forfeits = sorted((int(f["at_choice"]), int(f["seat"]), str(f["reason"]))
                           for f in record.get("forfeits", []))
-    except (KeyError, TypeError, ValueError, RulesError) as exc:  # RulesError: a bad config
+    # RulesError: a bad config; OverflowError: JSON's 1e400, an infinite float, as an int
+    except (KeyError, TypeError, ValueError, RulesError, OverflowError) as exc:
         why = f"it has no {exc} field" if isinstance(exc, KeyError) else str(exc)
         raise ReplayError(f"not a game record: {why}") from None
     state = new_game(config)

@@ -264,7 +264,8 @@ def build_replay(record: Any, title: str = "") -> dict[str, Any]:
         state, steps = _play(record)
     except ArenaError as exc:
         raise ReplayError(str(exc)) from None
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+    # OverflowError: JSON's 1e400 reads back as an infinite float, which no int holds
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as exc:
         raise ReplayError(f"not a game record ({type(exc).__name__}: {exc})") from None
     expected = record.get("result")
     if expected is not None and state.result is not None \

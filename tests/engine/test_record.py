@@ -298,7 +298,11 @@ def test_tampered_config_is_refused(record: dict[str, Any]) -> None:
     lambda bad: bad["choices"].__setitem__(0, [0, "turn", "first"]),
     lambda bad: bad["config"].__setitem__("players", ["only-one"]),
     lambda bad: bad["config"].__setitem__("last_book_finished", 10**30),
-], ids=["no-config", "no-choices", "short-choice", "bad-index", "one-player", "books-a-number"])
+    # JSON's 1e400 reads back as an infinite float, which no int holds
+    lambda bad: bad["choices"].__setitem__(0, [0, "turn", float("inf")]),
+    lambda bad: bad["forfeits"].append({"at_choice": float("inf"), "seat": 0, "reason": "x"}),
+], ids=["no-config", "no-choices", "short-choice", "bad-index", "one-player", "books-a-number",
+        "infinite-index", "infinite-forfeit"])
 def test_malformed_records_are_refused_clearly(record: dict[str, Any], change: Any) -> None:
     with pytest.raises(ReplayError, match="not a game record"):
         replay(_tamper(record, change))

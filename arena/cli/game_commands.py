@@ -209,14 +209,15 @@ def _warn_unless_it_replays(title: str, record: dict[str, Any]) -> None:
     """One line on stderr for a record that does not replay (edited, damaged, of another rules
     version): the telling follows what it says, where ``replay`` refuses it (and ``--html``
     shows it as recorded)."""
+    from arena.common.printable import printable
     from arena.engine.record import replay_one
     from arena.errors import ReplayError
 
     try:
         replay_one(record)
     except ReplayError as exc:
-        typer.echo(f"warning: {title} does not replay ({exc}); shown as recorded (arena "
-                   "replay checks a file of records)", err=True)
+        typer.echo(f"warning: {title} does not replay ({printable(str(exc))}); shown as "
+                   "recorded (arena replay checks a file of records)", err=True)
 
 
 def _told(record: Any) -> bool:
@@ -263,6 +264,7 @@ def _show_stored_row(game: _StoredRowOnly, seat: int | None, fmt: str, html: Pat
 
 def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
     """(title, record) of ``ref``: a records file's ``number``-th record, or a stored game."""
+    from arena.common.printable import printable
     from arena.errors import DamagedRecordError, ReplayError, StoreError
     from arena.tournament.game_records import game_record, row_record
     from arena.tournament.store import Store
@@ -275,7 +277,7 @@ def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
         referee = record.get("referee")
         where = (f" ({referee.get('match_id')}/g{referee.get('game_index')})"
                  if isinstance(referee, dict) and "match_id" in referee else "")
-        return f"Game {number} of {path}{where}", record
+        return f"Game {number} of {path}{printable(where)}", record
     if path.suffix in (".jsonl", ".json", ".gz"):
         raise ReplayError(f"no such file: {ref}")
     if "/" not in ref or path.is_dir():

@@ -36,6 +36,7 @@ from arena.cli import (
 )
 from arena.cli.plain_help import NarrowHelpFormatter, plain_help_when_narrow
 from arena.cli.signals import Terminated
+from arena.common.printable import printable_log
 from arena.errors import ArenaError
 
 __all__ = ["app", "main"]
@@ -79,7 +80,8 @@ class ArenaGroup(TyperGroup):
         try:
             return super().invoke(ctx)
         except ArenaError as exc:
-            typer.echo(f"Error: {exc}", err=True)
+            # its words may quote a file from anyone (a records file's choice, a bot's name)
+            typer.echo(f"Error: {printable_log(str(exc))}", err=True)
             raise typer.Exit(1) from None
         except Terminated:
             typer.echo("Terminated.", err=True)

@@ -10,6 +10,7 @@ import typer
 
 from arena.cli.options import DbOption, TournamentArgument
 from arena.common.plural import counted
+from arena.common.printable import printable
 from arena.tournament.store import DEFAULT_RESULTS
 
 __all__ = ["register", "write_game_html"]
@@ -127,7 +128,7 @@ def write_game_html(title: str, record: dict[str, Any], out: Path) -> None:
     if page.note is None:
         typer.echo(f"Wrote {title}'s replay to {out} ({size})")
         return
-    note = page.note
+    note = printable(page.note)  # it may quote the record's own text
     typer.echo(f"warning: {title}: {note[0].lower()}{note[1:]}", err=True)
     typer.echo(f"Wrote {title} as recorded to {out} ({size})")
 

@@ -373,3 +373,23 @@ def test_delete_is_refused_while_the_tournament_runs(tmp_path: Path) -> None:
                              f"(pid {os.getpid()}); wait for it or stop it first\n")
     with Store(db, create=False) as store:
         assert store.tournament_names() == ["trial", "final"]
+
+
+def test_a_records_files_text_reaches_the_terminal_escaped(records: Path,
+                                                           tmp_path: Path) -> None:
+    """A records file from someone else: an escape sequence in its game's id or in a choice
+    the replay quotes reached the terminal raw in arena game's title and warning, --html's
+    warning and arena replay's error; each shows in its visible form."""
+    record = _record(records, 2)
+    record["referee"] = {"match_id": "cup\x1b]0;pwned\x07", "game_index": 0}
+    record["choices"][0][1] = "swap\x1b[2J"
+    path = tmp_path / "hostile.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    for args in (["replay", str(path)], ["game", str(path)],
+                 ["game", str(path), "--html", str(tmp_path / "page.html")]):
+        shown = runner.invoke(app, args, color=True)
+        said = shown.stdout + shown.stderr
+        assert shown.exit_code == (1 if args[0] == "replay" else 0)
+        assert "\x1b" not in said and "\x07" not in said
+        assert "--html" in args or "swap\\x1b[2J" in shown.stderr
+        assert args[0] == "replay" or "cup\\x1b]0;pwned\\x07/g0" in shown.stderr

@@ -119,9 +119,18 @@ def _record_lines(path: str | Path) -> Generator[tuple[int, str], None, None]:
         raise _cannot_read(path, exc) from None
 
 
+def _decoded(text: str) -> Any:
+    """``text`` parsed; JSON nested deeper than Python's stack allows (a hand-made file) is
+    no JSON either, as its parse error says."""
+    try:
+        return json.loads(text)
+    except RecursionError:
+        raise json.JSONDecodeError("nested too deeply", text, 0) from None
+
+
 def _parsed(path: str | Path, number: int, line: str) -> Any:
     try:
-        return unwrapped(json.loads(line))
+        return unwrapped(_decoded(line))
     except json.JSONDecodeError as exc:
         raise ReplayError(f"{path} line {number} is not JSON ({exc.msg}, column "
                           f"{exc.colno}): expected one game record per line") from None
@@ -145,11 +154,11 @@ def records_in(path: str | Path) -> Iterator[Callable[[], Any]]:
         raise ReplayError(f"{path} holds no game records")
     number, text = first
     try:
-        value = json.loads(text)
+        value = _decoded(text)
     except json.JSONDecodeError as exc:  # a document over several lines (pretty-printed)?
         reading.close()
         try:
-            value = json.loads(read_records_text(path))
+            value = _decoded(read_records_text(path))
         except json.JSONDecodeError:
             raise ReplayError(f"{path} line {number} is not JSON ({exc.msg}, column "
                               f"{exc.colno}): expected one game record per line") from None

@@ -119,6 +119,8 @@ def _parse(text: str, game: str) -> dict[str, Any]:
         record = json.loads(text)
     except ValueError:
         raise DamagedRecordError(game, "not JSON") from None
+    except RecursionError:  # deeper than Python's stack: a hand-made one
+        raise DamagedRecordError(game, "not JSON: nested too deeply") from None
     if not isinstance(record, dict):
         raise DamagedRecordError(game, "not a record")
     return record

@@ -85,3 +85,19 @@ def test_a_records_files_text_reaches_the_terminal_escaped(tmp_path: Path) -> No
     assert "ann\\x1b]0;pwned\\x07 crash\\x1b[2J once (first record 1, cup\\x9b2J/g0, seat 0): " \
            "boom\\x1b[31m\\x0dfake" in result.stdout
     assert "eve\\u202e timeout once" in result.stdout
+
+
+def test_a_record_nested_deeper_than_the_stack_is_no_json(tmp_path: Path) -> None:
+    """JSON nested deeper than Python's stack ended arena game and arena replay in a
+    RecursionError traceback; --failures skips it as it skips a torn line."""
+    nested = "[" * 100_000 + "]" * 100_000 + "\n"
+    path = _records(tmp_path, _record(["ann", "bob"], (0, "timeout", SLOW)))
+    path.write_text(path.read_text() + nested)
+    listed = runner.invoke(app, ["game", str(path), "--failures"])
+    assert listed.exit_code == 0 and "record 2 skipped: not JSON" in listed.stdout
+    first = tmp_path / "first.jsonl"
+    first.write_text(nested)
+    for args in (["game", str(first)], ["replay", str(first)], ["game", str(path), "-n", "2"]):
+        refused = runner.invoke(app, args)
+        assert refused.exit_code == 1, args
+        assert "is not JSON" in refused.stderr, args

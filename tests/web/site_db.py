@@ -144,7 +144,8 @@ def damage(path: Path, game: str) -> dict[str, Any]:
 #: How a stored record can be damaged, and the reason the arena gives for each: a blob cut
 #: short, zlib of text that is not JSON, JSON that is not a record
 BREAKS = {"truncated": "Error -5 while decompressing data: incomplete or truncated stream",
-          "not JSON": "not JSON", "a list": "not a record"}
+          "not JSON": "not JSON", "a list": "not a record",
+          "nested": "not JSON: nested too deeply"}
 
 
 def break_record(path: Path, game: str, how: str) -> None:
@@ -156,6 +157,7 @@ def break_record(path: Path, game: str, how: str) -> None:
     with conn:
         (blob,) = conn.execute("SELECT record FROM records WHERE game_id = ?", (game,)).fetchone()
         broken = {"truncated": blob[:len(blob) // 2], "not JSON": zlib.compress(b"{not json"),
-                  "a list": zlib.compress(b"[1, 2]")}[how]
+                  "a list": zlib.compress(b"[1, 2]"),
+                  "nested": zlib.compress(b"[" * 100_000 + b"]" * 100_000)}[how]
         conn.execute("UPDATE records SET record = ? WHERE game_id = ?", (broken, game))
     conn.close()

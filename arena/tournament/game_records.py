@@ -18,8 +18,13 @@ from arena.errors import DamagedRecordError, StoreError
 from arena.tournament.dbfiles import table_names
 from arena.tournament.store import Store
 
-__all__ = ["ExportedRecords", "StoredRecord", "compress_record", "decompress_record",
-           "export_records", "game_record", "record_blobs", "row_record"]
+__all__ = ["RECORD_LIMIT", "ExportedRecords", "StoredRecord", "compress_record",
+           "decompress_record", "export_records", "game_record", "record_blobs", "row_record"]
+
+#: The most a stored record may inflate to. A game's record is tens of kB (its logs at most
+#: 8,192 characters a seat); a database from elsewhere may hold a blob of a few kB that
+#: inflates a thousandfold, and a reader would hold all of it.
+RECORD_LIMIT = 16 * 2**20
 
 
 class StoredRecord(NamedTuple):
@@ -128,7 +133,13 @@ def _parse(text: str, game: str) -> dict[str, Any]:
 
 def _inflate(blob: bytes, game: str) -> str:
     try:
-        return zlib.decompress(blob).decode("utf-8")
+        inflater = zlib.decompressobj()
+        text = inflater.decompress(blob, RECORD_LIMIT + 1)
+        if len(text) > RECORD_LIMIT:
+            raise DamagedRecordError(game, f"over {RECORD_LIMIT // 2**20} MiB inflated")
+        if not inflater.eof:  # a stream cut short: zlib's own words for it
+            zlib.decompress(blob)
+        return text.decode("utf-8")
     except (zlib.error, TypeError, UnicodeDecodeError) as exc:
         raise DamagedRecordError(game, str(exc)) from None
 

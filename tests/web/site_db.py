@@ -145,7 +145,16 @@ def damage(path: Path, game: str) -> dict[str, Any]:
 #: short, zlib of text that is not JSON, JSON that is not a record
 BREAKS = {"truncated": "Error -5 while decompressing data: incomplete or truncated stream",
           "not JSON": "not JSON", "a list": "not a record",
-          "nested": "not JSON: nested too deeply"}
+          "nested": "not JSON: nested too deeply",
+          "a bomb": "over 16 MiB inflated"}
+
+
+def _bomb(blob: bytes) -> bytes:
+    """The record of ``blob`` with 17 MiB of spaces in it: JSON still, and the same game."""
+    import zlib
+
+    text = zlib.decompress(blob)
+    return zlib.compress(text[:1] + b" " * (17 * 2**20) + text[1:], 9)
 
 
 def break_record(path: Path, game: str, how: str) -> None:
@@ -158,6 +167,9 @@ def break_record(path: Path, game: str, how: str) -> None:
         (blob,) = conn.execute("SELECT record FROM records WHERE game_id = ?", (game,)).fetchone()
         broken = {"truncated": blob[:len(blob) // 2], "not JSON": zlib.compress(b"{not json"),
                   "a list": zlib.compress(b"[1, 2]"),
-                  "nested": zlib.compress(b"[" * 100_000 + b"]" * 100_000)}[how]
+                  "nested": zlib.compress(b"[" * 100_000 + b"]" * 100_000),
+                  # a few kB that inflate past any game's record: a whole server's memory
+                  # at a thousand times their size
+                  "a bomb": _bomb(blob)}[how]
         conn.execute("UPDATE records SET record = ? WHERE game_id = ?", (broken, game))
     conn.close()

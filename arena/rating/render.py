@@ -154,11 +154,13 @@ def render_csv(headers: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> str
     """CSV with a header row; None becomes an empty cell, floats keep ``repr`` precision.
 
     A text cell that a spreadsheet would run as a formula is marked as text
-    (:func:`_spreadsheet_text`); numbers are left as they are (``-4.2`` is a number there)."""
+    (:func:`_spreadsheet_text`), a header's too (the leaderboard's ``failures_TYPE`` names a
+    type stored in a database that may come from elsewhere); numbers are left as they are
+    (``-4.2`` is a number there)."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=list(headers), lineterminator="\n",
                             extrasaction="ignore")
-    writer.writeheader()
+    writer.writer.writerow([_csv_text(header) for header in headers])
     for row in rows:
         writer.writerow({k: ("" if v is None else _csv_text(v) if isinstance(v, str) else v)
                          for k, v in row.items()})

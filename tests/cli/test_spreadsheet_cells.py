@@ -200,3 +200,22 @@ def test_no_part_of_a_failure_in_the_bots_own_words_is_a_formula(tmp_path: Path,
         for separator in SEPARATORS:
             assert [c for c in _formula_cells(text, separator) if c.strip() != "-"] == [], (
                 separator, text)
+
+
+def test_a_failure_type_from_a_database_made_elsewhere_heads_no_formula(tmp_path: Path) -> None:
+    """The leaderboard's csv heads a column per failure type stored (failures_TYPE): a
+    database someone handed over may store any type, and its header cell was written raw."""
+    path = tmp_path / "handed.db"
+    builder = StoreBuilder(path)
+    tid, ids = builder.tournament("cup", ["alice", "bob"])
+    builder.game(GameSpec(tid, 0, 0, 0, ids, [2, 1], failures=[
+        {"seat": 0, "bot": "alice@v1", "type": kind, "detail": "d", "game": 0}
+        for kind in ("x;=2+5", "y\n=2+5", "z\t=2+5")]))
+    builder.close()
+    text = _output(path, "leaderboard", "cup", "-f", "csv")
+    for separator in SEPARATORS:
+        assert _formula_cells(text, separator) == [], (separator, text)
+    header = next(csv.reader(io.StringIO(text, newline="")))
+    assert [cell for cell in header if cell.startswith("failures_") and cell[9:] not in (
+        "timeout", "crash", "protocol_error", "illegal_choice", "output_limit", "memory_limit",
+        "startup_failure")] == ["failures_x;'=2+5", "failures_y\\x0a=2+5", "failures_z\\x09=2+5"]

@@ -84,7 +84,7 @@ def test_an_update_without_an_atomic_exchange_still_replaces_a_directory(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Where the system has no exchange of two paths (no renameat2, a file system without
     it), the old directory is renamed aside and the new one renamed in."""
-    monkeypatch.setattr(copying, "exchange", lambda first, second: False)
+    monkeypatch.setattr(copying, "exchange", lambda *args: False)
     bots = tmp_path / "bots"
     source = tmp_path / "alpha"
     _write_version(source, "directory", 0)
@@ -235,7 +235,7 @@ def test_a_bot_resolved_while_an_update_without_an_exchange_moves_it_is_found(
     The reader comes exactly in between: while the old files are aside."""
     from arena.registry import catalog
 
-    monkeypatch.setattr(copying, "exchange", lambda first, second: False)
+    monkeypatch.setattr(copying, "exchange", lambda *args: False)
     bots = tmp_path / "bots"
     source = tmp_path / "alpha"
     _write_version(source, "directory", 0)
@@ -260,8 +260,8 @@ def test_a_bot_resolved_while_an_update_without_an_exchange_moves_it_is_found(
 
     real_move, readers = copying.move, []
 
-    def move_then_read(source: Path, target: Path) -> None:
-        real_move(source, target)
+    def move_then_read(source: Path, target: Path, *args: Any, **kwargs: Any) -> None:
+        real_move(source, target, *args, **kwargs)
         if source == bots / "alpha":  # the old files are aside, the new not yet in
             readers.append(threading.Thread(target=resolving))
             readers[0].start()
@@ -279,8 +279,8 @@ def test_a_staging_link_swapped_in_before_the_copy_gets_no_files(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     """Whoever may write the bots directory swaps a submit's staging directory
     ('.incoming-...') for a link once it is made: the copy, written by path, put the bot's
-    files at the link's target, outside the bots directory."""
-    from arena.errors import SubmitError
+    files at the link's target, outside the bots directory. Written, compared and put in
+    place through the staging directory held, the copy is the bot's."""
     from arena.registry import staging
 
     bots, outside = tmp_path / "bots", tmp_path / "outside"
@@ -298,9 +298,9 @@ def test_a_staging_link_swapped_in_before_the_copy_gets_no_files(
 
     monkeypatch.setattr(staging, "copy_tree", swap_then(staging.copy_tree))
     monkeypatch.setattr(staging, "copy_module", swap_then(staging.copy_module))
-    with pytest.raises(SubmitError, match="changed while it was checked"):
-        submit(source, bots_dir=bots, check=passing)
+    new = submit(source, bots_dir=bots, check=passing)
     assert list(outside.iterdir()) == []
+    assert resolve("alpha", bots).version == new.version
 
 
 def test_a_staging_link_swapped_in_before_a_removal_gets_no_files(
@@ -327,3 +327,41 @@ def test_a_staging_link_swapped_in_before_a_removal_gets_no_files(
     staging.discard(bots, bots / "alpha")
     assert list(outside.iterdir()) == []
     assert not (bots / "alpha").exists()
+
+
+@pytest.mark.parametrize("how", ["exchange", "no exchange", "new bot"])
+def test_a_staging_link_swapped_in_after_the_check_moves_nothing_outside(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """Whoever may write the bots directory swaps a submit's staging directory for a link
+    once its copy is checked: putting the copy in place, by path, exchanged the registered
+    files with a directory of the link's target (or renamed them aside into it, where the
+    system cannot exchange), or took that directory into the bots directory as the bot."""
+    from arena.registry import staging
+
+    bots, outside = tmp_path / "bots", tmp_path / "outside"
+    (outside / "alpha").mkdir(parents=True)
+    (outside / "alpha" / "theirs.txt").write_text("not the bot's\n")
+    source = tmp_path / "alpha"
+    _write_version(source, "directory", 0)
+    if how != "new bot":
+        submit(source, bots_dir=bots, check=passing)
+        _write_version(source, "directory", 1)
+    if how == "no exchange":
+        monkeypatch.setattr(copying, "exchange", lambda *args, **kwargs: False)
+
+    def swap_then(put: Any) -> Any:
+        def put_after_the_swap(*args: Any, **kwargs: Any) -> None:
+            made = next(bots.glob(".incoming-*"))
+            made.rename(bots / "moved")
+            made.symlink_to(outside)
+            put(*args, **kwargs)
+        return put_after_the_swap
+
+    monkeypatch.setattr(staging, "swap_in", swap_then(staging.swap_in))
+    monkeypatch.setattr(staging, "move", swap_then(staging.move))
+    new = submit(source, bots_dir=bots, check=passing, update=how != "new bot")
+    assert sorted(p.relative_to(outside).as_posix() for p in outside.rglob("*")) == [
+        "alpha", "alpha/theirs.txt"]
+    assert resolve("alpha", bots).version == new.version
+    assert (bots / "alpha" / "bot.js").read_text() == (
+        "// version 0\n" if how == "new bot" else "// version 1\n")

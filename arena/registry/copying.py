@@ -33,25 +33,30 @@ _MAX_DEPTH = 64
 _OPEN_NO_FOLLOW = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
-def move(source: Path, target: Path, target_dir_fd: int | None = None) -> None:
+def move(source: Path, target: Path, target_dir_fd: int | None = None, *,
+         source_dir_fd: int | None = None) -> None:
     """Rename ``source`` to ``target``, in another directory: a directory moves there only
     while its owner may write it (its '..' changes), so a read-only one (a bot's files as its
     author made them) is made writable for the move, then given its mode back, through a
     descriptor (the path may be another's to swap once moved). With ``target_dir_fd``,
     ``target`` is a name in that directory (opened already, so no link swapped in for its
-    path is followed)."""
-    with _movable(source):
-        if target_dir_fd is None:
-            source.rename(target)
-        else:
-            os.rename(source, target.name, dst_dir_fd=target_dir_fd)
+    path is followed); with ``source_dir_fd``, ``source`` is, the same way."""
+    with _movable(source, source_dir_fd):
+        os.rename(_named(source, source_dir_fd), _named(target, target_dir_fd),
+                  src_dir_fd=source_dir_fd, dst_dir_fd=target_dir_fd)
+
+
+def _named(path: Path, dir_fd: int | None) -> Path | str:
+    """``path`` as a call takes it: its last name alone where it is relative to ``dir_fd``."""
+    return path if dir_fd is None else path.name
 
 
 @contextlib.contextmanager
-def _movable(path: Path) -> Iterator[None]:
-    """``path`` writable by its owner while it moves to another parent, when a directory."""
+def _movable(path: Path, dir_fd: int | None = None) -> Iterator[None]:
+    """``path`` (a name in ``dir_fd``, when given) writable by its owner while it moves to
+    another parent, when a directory."""
     try:
-        fd = os.open(path, _OPEN_NO_FOLLOW | os.O_DIRECTORY)
+        fd = os.open(_named(path, dir_fd), _OPEN_NO_FOLLOW | os.O_DIRECTORY, dir_fd=dir_fd)
     except OSError:  # a file, or a link: renamed as a name
         yield
         return
@@ -80,15 +85,17 @@ def _renameat2() -> Callable[..., int] | None:
         return None
 
 
-def exchange(first: Path, second: Path) -> bool:
-    """Swap what the paths ``first`` and ``second`` name in one step (Linux's renameat2 with
-    RENAME_EXCHANGE): a reader of either finds one or the other, never nothing. False, with
-    nothing changed, where the system cannot (no renameat2, a file system without it)."""
+def exchange(first: Path, second: Path, first_dir_fd: int | None = None) -> bool:
+    """Swap what the paths ``first`` (a name in ``first_dir_fd``, when given) and ``second``
+    name in one step (Linux's renameat2 with RENAME_EXCHANGE): a reader of either finds one
+    or the other, never nothing. False, with nothing changed, where the system cannot (no
+    renameat2, a file system without it)."""
     call = _renameat2()
     if call is None:
         return False
-    with _movable(first), _movable(second):
-        if call(_AT_FDCWD, os.fsencode(first), _AT_FDCWD, os.fsencode(second),
+    with _movable(first, first_dir_fd), _movable(second):
+        if call(_AT_FDCWD if first_dir_fd is None else first_dir_fd,
+                os.fsencode(_named(first, first_dir_fd)), _AT_FDCWD, os.fsencode(second),
                 _RENAME_EXCHANGE) == 0:
             return True
     code = ctypes.get_errno()
@@ -97,18 +104,22 @@ def exchange(first: Path, second: Path) -> bool:
     raise OSError(code, os.strerror(code), str(second))
 
 
-def swap_in(new: Path, target: Path, aside: Path) -> None:
+def swap_in(new: Path, target: Path, aside: Path, dir_fd: int | None = None) -> None:
     """Put ``new`` at ``target`` in place of what is there, so that a reader of ``target``
     finds the old files or the new, never nothing: a file renamed over the old one, a
     directory exchanged with it (the old files then at ``new``). Where the system cannot
     exchange, the old directory is renamed to ``aside`` first: a moment without it, which
     resolving the bot bridges by waiting for the submit's lock on the bots directory and
-    looking again (``catalog._registered_spec``)."""
-    if not new.is_dir() and not target.is_dir():
-        os.replace(new, target)
-    elif not exchange(new, target):
-        move(target, aside)
-        move(new, target)
+    looking again (``catalog._registered_spec``). With ``dir_fd``, ``new`` and ``aside``
+    are names in that directory (a submit's staging directory, held: its path may be
+    another's to swap for a link)."""
+    new_is_dir = stat.S_ISDIR(os.stat(_named(new, dir_fd), dir_fd=dir_fd,
+                                      follow_symlinks=False).st_mode)
+    if not new_is_dir and not target.is_dir():
+        os.replace(_named(new, dir_fd), target, src_dir_fd=dir_fd)
+    elif not exchange(new, target, dir_fd):
+        move(target, aside, dir_fd)
+        move(new, target, source_dir_fd=dir_fd)
 
 
 def remove_copy(staging: Path, dir_fd: int | None = None) -> None:

@@ -17,7 +17,7 @@ import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -35,7 +35,8 @@ from arena.registry.copying import (
 from arena.registry.manifest import spec_from_path
 from arena.sandbox import reaper
 
-__all__ = ["discard", "put_in_place", "registry_lock", "staged_copy", "write_registry"]
+__all__ = ["Staged", "discard", "put_in_place", "registry_lock", "staged_copy",
+           "write_registry"]
 
 #: The prefix of the registry file in the writing, followed by its writer's process id.
 _REGISTRY_TMP = ".registry-"
@@ -82,8 +83,17 @@ def write_registry(bots_dir: Path, entries: dict[str, dict[str, Any]]) -> None:
         os.replace(tmp, bots_dir / REGISTRY_FILE)
 
 
+class Staged(NamedTuple):
+    """A submit's checked copy: its name in the staging directory held by ``dir_fd`` (the
+    staging directory's path may be another's to swap for a link once made), and its path,
+    for messages."""
+
+    path: Path
+    dir_fd: int
+
+
 @contextlib.contextmanager
-def staged_copy(bots_dir: Path, spec: BotSpec) -> Iterator[Path]:
+def staged_copy(bots_dir: Path, spec: BotSpec) -> Iterator[Staged]:
     """A copy of the checked bot beside the bots (under ``.incoming-``), compared with what
     was checked: the check took seconds, in which whoever may write the submitted files
     could have changed them (or made one a link to a file of the host's). What is not put
@@ -103,8 +113,8 @@ def staged_copy(bots_dir: Path, spec: BotSpec) -> Iterator[Path]:
             copy_module(spec.path, staged.name, dir_fd=held)
         else:  # links copied as links (never followed), then refused below
             copy_tree(spec.path, staged.name, dir_fd=held)
-        _same_as_checked(staged, spec)
-        yield staged
+        _same_as_checked(_through(held, staged), spec)
+        yield Staged(staged, held)
     except OSError as exc:
         raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
     finally:
@@ -112,12 +122,21 @@ def staged_copy(bots_dir: Path, spec: BotSpec) -> Iterator[Path]:
         os.close(held)
 
 
+def _through(held: int, staged: Path) -> Path:
+    """``staged`` as a path through the descriptor of its directory, ``held``: the copy
+    made, whatever its directory's path names now (its path where /proc is not mounted)."""
+    made = Path(f"/proc/self/fd/{held}")
+    return made / staged.name if made.is_dir() else staged
+
+
 def _same_as_checked(staged: Path, spec: BotSpec) -> None:
     """Refuse a copy that is not the bot that was checked."""
     try:
         version = spec_from_path(staged, spec.name).version
     except BotError as exc:  # named by the submitted files, not the copy about to go
-        reason = str(exc).replace(str(staged), str(spec.path))
+        reason = str(exc)
+        for copy in (staged.resolve(), staged):  # (read through /proc, it names the copy)
+            reason = reason.replace(str(copy), str(spec.path))
         raise SubmitError(f"{spec.path} changed while it was checked: {reason}") from None
     if version != spec.version:
         raise SubmitError(f"{spec.path} changed while it was checked: version {spec.version} "
@@ -125,7 +144,7 @@ def _same_as_checked(staged: Path, spec: BotSpec) -> None:
                           "registered (submit it again)")
 
 
-def put_in_place(bots_dir: Path, spec: BotSpec, staged: Path, target: Path,
+def put_in_place(bots_dir: Path, spec: BotSpec, staged: Staged, target: Path,
                  replaced: Path | None) -> None:
     """Put the staged copy at ``target``, the files of the version it replaces kept aside
     under ``.versions/`` first. In their place, they are swapped whole (a league launching or
@@ -135,11 +154,13 @@ def put_in_place(bots_dir: Path, spec: BotSpec, staged: Path, target: Path,
     try:
         if replaced is not None:
             _keep_version(bots_dir, spec.name, replaced)
+        # from the staging directory held, never by its path: a link swapped in for it would
+        # take the registered files out to its target, or its target's files in as the bot
         if replaced == target:
             # (a name no bot's can be: the old files, were they renamed aside, go with it)
-            swap_in(staged, target, staged.parent / ".replaced")
+            swap_in(staged.path, target, Path(".replaced"), staged.dir_fd)
         else:
-            move(staged, target)
+            move(staged.path, target, source_dir_fd=staged.dir_fd)
     except OSError as exc:
         raise SubmitError(f"cannot register into {bots_dir}: {exc.strerror or exc}") from None
 

@@ -4,6 +4,7 @@ launch or restart copying them) finds the old files or the new, never nothing.""
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 from pathlib import Path
 from types import SimpleNamespace
@@ -365,3 +366,42 @@ def test_a_staging_link_swapped_in_after_the_check_moves_nothing_outside(
     assert resolve("alpha", bots).version == new.version
     assert (bots / "alpha" / "bot.js").read_text() == (
         "// version 0\n" if how == "new bot" else "// version 1\n")
+
+
+@pytest.mark.parametrize("how", ["bots remove", "bots prune"])
+def test_a_versions_link_swapped_in_after_the_look_loses_its_target_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str) -> None:
+    """Removing a bot's kept versions (arena bots remove, arena bots prune) looks that
+    '.versions' is no link, then moved each out by path: whoever may write the bots directory
+    swaps a link in after the look, and the removal took the link's target's files of that
+    name (outside the bots directory) and deleted them."""
+    from arena.registry import staging, submission
+
+    bots, outside = tmp_path / "bots", tmp_path / "outside"
+    source = tmp_path / "alpha"
+    _write_version(source, "directory", 0)
+    first = submit(source, bots_dir=bots, check=passing)
+    _write_version(source, "directory", 1)
+    submit(source, bots_dir=bots, check=passing, update=True)
+    theirs = outside / f"alpha@{first.version}"
+    theirs.mkdir(parents=True)
+    (theirs / "theirs.txt").write_text("not the bots directory's\n")
+    if how == "bots prune":  # the entry edited away by hand, the files deleted
+        (bots / "registry.yaml").write_text("bots: {}\n")
+        shutil.rmtree(bots / "alpha")
+    real_discard = staging.discard
+
+    def swap_then_discard(*args: Any, **kwargs: Any) -> None:
+        if not (bots / ".versions").is_symlink():
+            (bots / ".versions").rename(bots / "versions-moved")
+            (bots / ".versions").symlink_to(outside)
+        real_discard(*args, **kwargs)
+
+    monkeypatch.setattr(submission, "discard", swap_then_discard)
+    if how == "bots remove":
+        submission.unregister("alpha", bots)
+    else:
+        [orphan] = submission.orphaned_versions(bots)
+        assert submission.remove_orphaned(orphan, bots)
+    assert (theirs / "theirs.txt").read_text() == "not the bots directory's\n"
+    assert list((bots / "versions-moved").iterdir()) == []  # the kept copy it meant

@@ -10,6 +10,7 @@ what submits killed midway left is removed. Which name and which entry is
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import os
 import re
@@ -36,7 +37,7 @@ from arena.registry.manifest import spec_from_path
 from arena.sandbox import reaper
 
 __all__ = ["Staged", "discard", "put_in_place", "registry_lock", "staged_copy",
-           "write_registry"]
+           "versions_held", "write_registry"]
 
 #: The prefix of the registry file in the writing, followed by its writer's process id.
 _REGISTRY_TMP = ".registry-"
@@ -229,6 +230,28 @@ def _versions_directory(bots_dir: Path) -> Iterator[int]:
         os.close(versions)
 
 
+@contextlib.contextmanager
+def versions_held(bots_dir: Path) -> Iterator[int | None]:
+    """A descriptor of the bots directory's ``.versions`` (None: there is none), to take kept
+    versions out of by name: looked at first, it may be made a link before a removal by path,
+    which would take the files of that name at the link's target."""
+    try:
+        fd = os.open(bots_dir / VERSIONS_DIR, _NO_FOLLOW_DIRECTORY)
+    except FileNotFoundError:
+        yield None
+        return
+    except OSError as exc:
+        if exc.errno not in (errno.ELOOP, errno.ENOTDIR):
+            raise
+        raise SubmitError(f"{printable(str(bots_dir / VERSIONS_DIR))} is no directory of the "
+                          "bots directory's own now (a symbolic link?); nothing more was "
+                          "removed") from None
+    try:
+        yield fd
+    finally:
+        os.close(fd)
+
+
 def _linked(path: Path, target: str) -> SubmitError:
     return SubmitError(f"{printable(str(path))} is a symbolic link (to {printable(target)}): "
                        "the kept versions must be the bots directory's own; nothing was "
@@ -244,14 +267,15 @@ def _hold(staging: Path) -> int:
     return fd
 
 
-def discard(bots_dir: Path, path: Path) -> None:
+def discard(bots_dir: Path, path: Path, parent_fd: int | None = None) -> None:
     """Take ``path`` (a bot's copy) out of the bots directory at once, by a rename into a
     submit's kind of staging directory, then remove it there through descriptors: a removal
-    killed midway leaves a directory the next submit clears, not half a bot."""
+    killed midway leaves a directory the next submit clears, not half a bot. With
+    ``parent_fd``, ``path`` is a name in that directory (:func:`versions_held`)."""
     staging = Path(tempfile.mkdtemp(dir=bots_dir, prefix=f"{_STAGING}{os.getpid()}-"))
     held = _hold(staging)
     try:
-        move(path, staging / path.name, target_dir_fd=held)
+        move(path, staging / path.name, target_dir_fd=held, source_dir_fd=parent_fd)
     finally:
         remove_copy(staging)
         os.close(held)

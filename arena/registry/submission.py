@@ -40,6 +40,7 @@ from arena.registry.staging import (
     put_in_place,
     registry_lock,
     staged_copy,
+    versions_held,
     write_registry,
 )
 
@@ -281,11 +282,12 @@ def unregister(name: str, bots_dir: Path | None = None) -> Removal:
                               "it cannot be removed")
         version = entry.get("version")
         files_removed = not left and (path.exists() or path.is_symlink())
-        _versions_root(bots_dir)  # its kept versions are the bots directory's own
+        root = _versions_root(bots_dir)  # its kept versions are the bots directory's own
         kept = kept_versions(name, bots_dir)
         try:
-            for kept_path in kept.values():
-                discard(bots_dir, kept_path if kept_path.is_dir() else kept_path.parent)
+            with versions_held(bots_dir) as versions:  # (never a link swapped in since)
+                for kept_path in kept.values():
+                    discard(bots_dir, root / kept_path.relative_to(root).parts[0], versions)
             if files_removed:
                 discard(bots_dir, path)
         except OSError as exc:
@@ -407,7 +409,8 @@ def remove_orphaned(copy: KeptCopy, bots_dir: Path | None = None) -> bool:
         if copy.name in _owners(bots_dir) or copy.path.is_symlink() or not copy.path.is_dir():
             return False
         try:
-            discard(bots_dir, copy.path)
+            with versions_held(bots_dir) as versions:  # (never a link swapped in since)
+                discard(bots_dir, copy.path, versions)
         except OSError as exc:
             raise SubmitError(f"cannot remove {copy.path}: {exc.strerror or exc}") from None
     return True

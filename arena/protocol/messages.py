@@ -267,30 +267,51 @@ def hello_options(message: Mapping[str, Any]) -> dict[str, Any]:
     return dict(options) if isinstance(options, dict) else {}
 
 
+def _number(message: Mapping[str, Any], key: str, default: int) -> int:
+    """``message[key]`` if it is an integer, else ``default``: a field of another type counts
+    as missing, so that an odd referee (another implementation of the protocol, a test
+    harness) never crashes a bot in the kit's own code."""
+    value = message.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def _listed(message: Mapping[str, Any], key: str) -> list[Any]:
+    value = message.get(key)
+    return list(value) if isinstance(value, list) else []
+
+
+def _numbers(values: list[Any]) -> list[int] | None:
+    """``values`` if they are all integers, else None."""
+    ints = all(isinstance(value, int) and not isinstance(value, bool) for value in values)
+    return values if ints else None
+
+
 def game_start_fields(message: Mapping[str, Any]) -> dict[str, Any]:
     """A ``game_start``'s fields as the kit's ``GameStart`` names them, with defaults for
-    what is missing; ``bot_seed`` is None unless an integer was sent."""
+    what is missing or of another type; ``bot_seed`` is None unless an integer was sent."""
     bot_seed = message.get("bot_seed")
-    return {"game": int(message.get("game", 0)), "seat": int(message.get("seat", -1)),
-            "players": list(message.get("players", [])),
-            "starting_seat": int(message.get("starting_seat", 0)),
-            "rounds": int(message.get("rounds", 0)),
+    return {"game": _number(message, "game", 0), "seat": _number(message, "seat", -1),
+            "players": _listed(message, "players"),
+            "starting_seat": _number(message, "starting_seat", 0),
+            "rounds": _number(message, "rounds", 0),
             "bot_seed": int(bot_seed) if isinstance(bot_seed, int) else None}
 
 
 def game_end_fields(message: Mapping[str, Any]) -> dict[str, Any]:
     """A ``game_end``'s fields as the kit's ``GameEnd`` names them, with defaults for what is
-    missing; the forfeits keyed by seat number; ``standing_places`` computed from them where
-    the referee sent none (one older than the field)."""
-    forfeits = {int(seat): str(reason)
-                for seat, reason in (message.get("forfeits") or {}).items()}
-    placements = list(message.get("placements", []))
-    standing = message.get("standing_places")
-    return {"game": int(message.get("game", 0)), "placements": placements,
-            "desmos": list(message.get("desmos", [])),
-            "ascension": bool(message.get("ascension", False)),
+    missing or of another type; the forfeits keyed by seat number; ``standing_places``
+    computed from them where the referee sent none (one older than the field), or none that
+    are a place for each seat."""
+    sent = message.get("forfeits")
+    forfeits = {int(seat): str(reason) for seat, reason in
+                (sent.items() if isinstance(sent, Mapping) else ()) if str(seat).isdecimal()}
+    placements = _numbers(_listed(message, "placements")) or []
+    standing = _numbers(_listed(message, "standing_places"))
+    return {"game": _number(message, "game", 0), "placements": placements,
+            "desmos": [str(category) for category in _listed(message, "desmos")],
+            "ascension": message.get("ascension") is True,
             "tiebreak": str(message.get("tiebreak", "")), "forfeits": forfeits,
-            "standing_places": (list(standing) if isinstance(standing, list)
+            "standing_places": (standing if standing and len(standing) == len(placements)
                                 else standing_places_of(placements, forfeits))}
 
 

@@ -773,3 +773,28 @@ def run_with(bot: Bot, lines: list[bytes],
     for answer in answers:
         assert validate(answer) == []
     return code, answers
+
+
+@pytest.mark.parametrize("odd", [
+    {"forfeits": [1]}, {"forfeits": {"x": "crash"}}, {"placements": None}, {"placements": 5},
+    {"game": "x"}, {"desmos": None}, {"standing_places": [1]},
+    {"standing_places": [{"a": 1}, "b", None]}, {"placements": ["1", "2", "3"]},
+], ids=repr)
+def test_an_odd_game_end_never_crashes_the_bot(odd: dict[str, Any]) -> None:
+    """A field of another type counts as missing, as the kit promises for a missing one (a
+    referee of another implementation, a test harness): the kit's own code raised, and the
+    bot crashed before its on_game_end; standing places that are no place for each seat are
+    computed from the placements and forfeits."""
+    sent = json.loads(messages.game_end(0, [1, 2, 2], ["Pair"] * 3, False, "none",
+                                        {1: "crash", 2: "timeout"}, [1, 3, 3]))
+    bot = Listener()
+    run(bot, [messages.hello({}), messages.game_start(0, 0, ["a", "b", "c"], 0, 5),
+              json.dumps({**sent, **odd}).encode() + b"\n",
+              json.dumps({"type": "game_start", "game": "x", "seat": None}).encode() + b"\n",
+              messages.bye()])
+    [end] = [call for call in bot.calls if isinstance(call, GameEnd)]
+    assert len(end.standing_places) == len(end.placements)
+    assert all(isinstance(place, int) for place in end.standing_places)
+    if "placements" not in odd and "forfeits" not in odd:
+        assert end.standing_places == [1, 3, 3]
+    assert [call.seat for call in bot.calls if isinstance(call, GameStart)] == [0, -1]

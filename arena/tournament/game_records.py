@@ -166,7 +166,9 @@ def row_record(store: Store, game: str) -> dict[str, Any]:
     seats_json, placements, desmos, tiebreak, failures, forfeits, seed, start, index = row
     bots = dict(((bot_id, (name, version)) for bot_id, name, version
                  in store.conn.execute("SELECT id, name, version FROM bots")))
-    seats = [bots.get(bot_id, ("?", "?")) for bot_id in _loads(seats_json, [])]
+    # a hand-edited row's seat may be anything: one that is no stored bot's id is unknown
+    seats = [bots.get(bot_id, ("?", "?")) if isinstance(bot_id, int) else ("?", "?")
+             for bot_id in _loads(seats_json, [])]
     return {
         "players": [name for name, _ in seats], "seed": seed, "starting_seat": start,
         "result": {"placements": _loads(placements, []), "desmos": _loads(desmos, []),

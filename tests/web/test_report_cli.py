@@ -556,6 +556,27 @@ def _broken(cup_db: Path, tmp_path: Path, how: str) -> Path:
     return db
 
 
+
+def test_a_damaged_games_row_too_is_shown_as_far_as_it_goes(cup_db: Path,
+                                                             tmp_path: Path) -> None:
+    """A hand-edited database: the game's record damaged, and its row's seats no bot ids
+    (a list, an object). arena game ID ended in a TypeError traceback (an unhashable id), and
+    arena serve answered 500 for the page; its seats are unknown bots, '?'."""
+    import sqlite3
+
+    from arena.web.data import game_row
+    from arena.web.site import stored_row_page
+
+    db = _broken(cup_db, tmp_path, "not JSON")
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE games SET seats_json = ? WHERE id = ?",
+                     ('[[1], {"a": 1}]', "cup/r1/t0/g2"))
+    conn.close()
+    code, stdout, _ = run("game", "cup/r1/t0/g2", "--db", str(db))
+    assert code == 0 and "Bots: seat 0 ?@?, seat 1 ?@?" in stdout
+    page = stored_row_page(game_row(db, "cup/r1/t0/g2"), "cup/r1/t0/g2", "not JSON")
+    assert "0: <bdi>?</bdi>" in page.html and "1: <bdi>?</bdi>" in page.html
+
 def _row_note(how: str) -> str:
     return (f"Its stored record is damaged ({site_db.BREAKS[how]}), so the game is shown as "
             "far as its stored row goes: its bots, places and failures.")

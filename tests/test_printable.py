@@ -77,3 +77,16 @@ def test_a_bot_with_escapes_everywhere_prints_none(tmp_path: Path) -> None:
     assert "\\x1b[31mred\\u202e\\x0d\\x1b[Afake line" in log
     texts = [log, *game.names, *(str(v) for b in outcome.bots for v in b.values())]
     assert not any(_unsafe(c) and c not in "\n\t" for text in texts for c in text)
+
+
+def test_json_escaped_is_the_same_json_with_no_control_character_left() -> None:
+    import json
+
+    from arena.common.printable import json_escaped
+
+    value = {"name": "a\x1b[2J\x9b\u202e\u2028\x7fb", "plain": "ünï"}
+    text = json_escaped(json.dumps(value, ensure_ascii=False))
+    assert json.loads(text) == value
+    assert not [c for c in text if ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0
+                or c in "\u202e\u2028"]
+    assert "ünï" in text

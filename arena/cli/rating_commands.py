@@ -110,13 +110,23 @@ def leaderboard(
     memo = RatingMemo() if watch else None  # each frame rates only what landed since
 
     def frame() -> str:  # the width read again each frame: a watched window may be resized
-        return leaderboard_text(db, tournament, all_games=all_games, all_versions=all_versions,
-                                 sort=sort, fmt=fmt, columns=picked, wide=wide, memo=memo,
-                                 width=fitted_width(TABLE_WIDTH))
+        return _shown(leaderboard_text(db, tournament, all_games=all_games,
+                                       all_versions=all_versions, sort=sort, fmt=fmt,
+                                       columns=picked, wide=wide, memo=memo,
+                                       width=fitted_width(TABLE_WIDTH)), fmt)
     if watch:
         _watch(frame, every, refreshes)
     else:
         typer.echo(frame())
+
+
+def _shown(text: str, fmt: str) -> str:
+    """``text`` in ``fmt`` as printed: a database from elsewhere never passed the arena's
+    entry, where a bot's text is escaped, so a table's is escaped here (json escapes its
+    own)."""
+    from arena.common.printable import printable_log
+
+    return text if fmt == "json" else printable_log(text)
 
 
 def _picked(columns: str | None, known: Sequence[str]) -> list[str] | None:
@@ -172,7 +182,7 @@ def results(
     """Export a tournament's games (help text: ``_HELP['results']``)."""
     from arena.rating.results import render_results
 
-    typer.echo(render_results(db, tournament, fmt))
+    typer.echo(_shown(render_results(db, tournament, fmt), fmt))
 
 
 def h2h(
@@ -187,7 +197,8 @@ def h2h(
     from arena.cli.terminal import terminal_width
     from arena.rating.h2h import build_h2h, render_h2h
 
-    typer.echo(render_h2h(build_h2h(db, tournament, players), fmt, width=terminal_width()))
+    typer.echo(_shown(render_h2h(build_h2h(db, tournament, players), fmt,
+                                 width=terminal_width()), fmt))
 
 
 def tournaments(

@@ -16,6 +16,7 @@ import typer
 
 from arena.cli.options import DbOption, TournamentArgument
 from arena.cli.output_file import check_output_file, warn_left_out
+from arena.common.printable import printable_log
 from arena.errors import ArenaError
 from arena.tournament.store import DEFAULT_RESULTS
 
@@ -302,7 +303,8 @@ def status(
     if width is not None:  # a terminal's: its lines wrap at words, which it broke anywhere
         lines = [line if "\n" in line else hanging(line, width)  # a table: fitted already
                  for line in lines]
-    typer.echo("\n".join(lines))
+    # a database from elsewhere never passed the arena's entry, where a bot's text is escaped
+    typer.echo(printable_log("\n".join(lines)))
 
 
 _DELETE_HELP = "\n\n".join([

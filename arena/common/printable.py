@@ -4,12 +4,14 @@ A bot controls its log, its ``ready`` name and metadata, and the names in its ma
 module. Printed raw, an escape sequence in any of them could clear the screen, retitle the
 window, fake a line of the referee's output or hide text (bidi overrides). Such text is
 escaped where it enters the arena (the sandbox's log capture, ``ready``, the registry), so
-every table, record and report holds only the visible form (``\\x1b`` for ESC).
+every table, record and report holds only the visible form (``\\x1b`` for ESC). A database
+or records file made elsewhere never passed that entry: the commands that print one escape
+it as they print.
 """
 
 from __future__ import annotations
 
-__all__ = ["isolated", "printable", "printable_log"]
+__all__ = ["isolated", "json_escaped", "printable", "printable_log"]
 
 #: C0 controls, DEL, C1 controls, the line and paragraph separators (a line's end to Python's
 #: splitlines, and so to a program reading a csv by lines) and the bidirectional-text controls.
@@ -17,6 +19,8 @@ _UNSAFE = [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F,
            *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
 _ONE_LINE = {c: (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in _UNSAFE}
 _LOG = {c: text for c, text in _ONE_LINE.items() if c not in (0x09, 0x0A)}
+#: json.dumps escapes the C0 controls in a text itself, and writes its own lines between values
+_JSON = {c: f"\\u{c:04x}" for c in _UNSAFE if c >= 0x7F}
 
 
 def printable(text: str) -> str:
@@ -28,6 +32,13 @@ def printable_log(text: str) -> str:
     """A log: lines and tabs kept (``\\r\\n`` read as a line end), any other control
     character escaped."""
     return text.replace("\r\n", "\n").translate(_LOG)
+
+
+def json_escaped(text: str) -> str:
+    """JSON text with every control character as a ``\\u`` escape: the same JSON, read back,
+    and nothing a terminal would act on (``json.dumps(ensure_ascii=False)`` escapes the C0
+    controls but writes the C1 ones and the bidirectional-text controls as they are)."""
+    return text.translate(_JSON)
 
 
 def isolated(text: str) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from tabulate import tabulate_formats
 
 from arena.common.fitting import tabulated
-from arena.common.printable import printable
+from arena.common.printable import json_escaped, printable
 
 __all__ = [
     "MACHINE_FORMATS",
@@ -146,8 +146,9 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str
 
 
 def render_json(payload: Any) -> str:
-    """Pretty JSON; floats print with ``repr`` precision, so they round-trip exactly."""
-    return json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False)
+    """Pretty JSON; floats print with ``repr`` precision, so they round-trip exactly. A
+    control character in a text (a database from elsewhere holds any) is a ``\\u`` escape."""
+    return json_escaped(json.dumps(payload, indent=2, ensure_ascii=False, allow_nan=False))
 
 
 def render_csv(headers: Sequence[str], rows: Sequence[Mapping[str, Any]]) -> str:

@@ -101,8 +101,6 @@ def game(
     if failures:
         _check_failures_flags(ref, seat is not None or html is not None or rerun is not None
                               or fmt != "text")
-        # a records file may come from anyone: its names and details are escaped, as a
-        # stored tournament's were where they entered the arena
         typer.echo("\n".join(printable(line) for line in records_failures(Path(ref))))
         return
     try:

@@ -160,7 +160,8 @@ def report_game(record: Mapping[str, Any], seat: int | None = None,
 def records_failures(path: Path) -> list[str]:
     """Every distinct reason a bot failed in the records of ``path``, as ``arena status NAME
     --failures`` tells a tournament's; a record that is not JSON (a killed match's torn
-    last line) is skipped and said."""
+    last line) is skipped and said. A records file may come from anyone: its lines hold its
+    names and details as written, for the caller to escape where it prints them."""
     failed: list[tuple[str, str, dict[str, Any]]] = []
     unread: list[int] = []
     number = 0

@@ -1531,6 +1531,33 @@ def test_a_leftover_named_with_a_number_no_process_can_have_is_removed_not_a_tra
     assert "mine" in submitted(bots)
 
 
+def test_a_directory_swapped_in_for_a_dead_submits_copy_as_it_is_locked_is_left_whole(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The next submit removed a dead submit's copy by its name once it had its lock:
+    whoever may write the bots directory could swap another directory in at that moment,
+    and have it emptied."""
+    from arena.registry import staging
+
+    bots = tmp_path / "bots"
+    left = bots / ".incoming-99999999999999999999-abcd"
+    left.mkdir(parents=True)
+    (left / "half.py").write_text("", encoding="utf-8")
+    planted = tmp_path / "planted"
+    real_flock = fcntl.flock
+
+    def swap_then_lock(fd: int, operation: int) -> None:
+        if not planted.exists():  # the swap comes between the opening and the lock
+            left.rename(planted)
+            left.mkdir()
+            (left / "precious.txt").write_text("kept", encoding="utf-8")
+        real_flock(fd, operation)
+
+    monkeypatch.setattr(fcntl, "flock", swap_then_lock)
+    staging._remove_abandoned(bots)
+    assert planted.exists()
+    assert (left / "precious.txt").read_text(encoding="utf-8") == "kept"
+
+
 _REGISTRY_HELD = """
 import os, signal, sys
 from pathlib import Path

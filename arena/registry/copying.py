@@ -26,7 +26,7 @@ from arena.sandbox.workdir import (
 )
 
 __all__ = ["copy_module", "copy_tree", "exchange", "move", "opened_below", "remove_copy",
-           "swap_in"]
+           "remove_opened", "swap_in"]
 
 #: As deep as a checked bot's directories may nest (the manifest's walk refuses deeper).
 _MAX_DEPTH = 64
@@ -138,6 +138,16 @@ def remove_copy(staging: Path, dir_fd: int | None = None) -> None:
         _remove_in(parent, staging.name)
     finally:
         os.close(parent)
+
+
+def remove_opened(top: int, staging: Path) -> None:
+    """Remove the directory ``staging``, opened as ``top``: its files through that
+    descriptor (never a directory swapped in at its name since), then the name, which goes
+    only while it names an empty directory."""
+    with contextlib.suppress(OSError):
+        _empty(top)
+    with contextlib.suppress(OSError):
+        os.rmdir(staging)
 
 
 def _remove_in(parent: int, name: str) -> None:

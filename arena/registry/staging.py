@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 import yaml
 
+from arena.common.abandoned import claim_abandoned
 from arena.common.printable import printable
 from arena.errors import BotError, SubmitError
 from arena.registry.botspec import REGISTRY_FILE, VERSIONS_DIR, BotSpec
@@ -31,6 +32,7 @@ from arena.registry.copying import (
     move,
     opened_below,
     remove_copy,
+    remove_opened,
     swap_in,
 )
 from arena.registry.manifest import spec_from_path
@@ -292,21 +294,14 @@ def _remove_abandoned(bots_dir: Path, prefix: str = _STAGING) -> None:
         owner = re.fullmatch(rf"{re.escape(prefix)}(\d+)-.+", entry.name)
         if owner is None or reaper.is_alive(int(owner[1])):
             continue  # (one made by an older arena names no process: left alone)
+        held = claim_abandoned(entry, directory=directory)
+        if held is None:
+            continue  # its submit runs still, or it is not one of ours (planted, a link)
         try:
-            fd = os.open(entry, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
-                         | (os.O_DIRECTORY if directory else 0))
-        except OSError:
-            continue
-        try:
-            info = os.fstat(fd)
-            if info.st_uid != os.geteuid() or not (directory or stat.S_ISREG(info.st_mode)):
-                continue  # not one of ours: another user's, or planted
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            if directory:
-                remove_copy(entry)
+            if directory:  # emptied through the descriptor: never one swapped in since
+                remove_opened(held, entry)
             else:  # a name removed, never followed
-                entry.unlink()
-        except OSError:
-            continue  # its submit runs still
+                with contextlib.suppress(OSError):
+                    entry.unlink()
         finally:
-            os.close(fd)
+            os.close(held)

@@ -15,11 +15,11 @@ import os
 import re
 import shutil
 import sqlite3
-import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from arena.common.abandoned import claim_abandoned
 from arena.errors import StoreError
 from arena.sandbox import reaper
 
@@ -121,22 +121,12 @@ def _remove_if_abandoned(temporary: Path) -> None:
     """Remove ``temporary`` and its SQLite companions when this process may lock it: its
     maker is gone. Never a link's target, another user's file, nor a file put at its name
     since it was looked at."""
-    try:
-        fd = os.open(temporary, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError:
-        return
-    try:
-        info = os.fstat(fd)
-        if info.st_uid != os.geteuid() or not stat.S_ISREG(info.st_mode):
-            return
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        now = os.lstat(temporary)
-        if (now.st_dev, now.st_ino) == (info.st_dev, info.st_ino):
+    held = claim_abandoned(temporary)
+    if held is not None:
+        try:
             _remove_database_files(temporary)
-    except OSError:  # its maker holds it still, or it went meanwhile
-        return
-    finally:
-        os.close(fd)
+        finally:
+            os.close(held)
 
 
 def _remove_database_files(database: Path) -> None:

@@ -61,9 +61,10 @@ def game(
                                  help="Only what this seat was shown (0-based).")
     ] = None,
     number: Annotated[
-        int, typer.Option("--number", "-n", min=1,
-                          help="With a records file: which record (1 = the first).")
-    ] = 1,
+        int | None, typer.Option("--number", "-n", min=1,
+                                 help="With a records file: which record (1 = the first, "
+                                 "which is shown without it).")
+    ] = None,
     fmt: Annotated[
         str, typer.Option("--format", "-f", metavar="text|json",
                           help="text (for people) or json (the record itself).")
@@ -99,8 +100,8 @@ def game(
     _check_flags(fmt, html, seat)
     _check_rerun_flags(rerun, seat, fmt, bool(option) or debug or from_start or unsandboxed)
     if failures:
-        _check_failures_flags(ref, seat is not None or html is not None or rerun is not None
-                              or fmt != "text")
+        _check_failures_flags(ref, number is not None or seat is not None or html is not None
+                              or rerun is not None or fmt != "text")
         typer.echo("\n".join(printable(line) for line in records_failures(Path(ref))))
         return
     try:
@@ -118,7 +119,7 @@ def game(
         if seat >= len(players):
             raise ArenaError(f"{title} has seats 0-{len(players) - 1}; there is no seat {seat}")
     if rerun is not None and seat is not None:
-        _rerun(ref, number, db, (title, record), seat, rerun, option or [],
+        _rerun(ref, number or 1, db, (title, record), seat, rerun, option or [],
                debug=debug, from_start=from_start, unsandboxed=unsandboxed)
         return
     _warn_unless_it_replays(title, record)
@@ -199,8 +200,9 @@ def _check_failures_flags(ref: str, one_game: bool) -> None:
                                  "(a stored tournament's: arena status NAME --failures)",
                                  param_hint="--failures")
     if one_game:
-        raise typer.BadParameter("--failures lists the whole file's; --seat, --html, --rerun "
-                                 "and --format json show one game", param_hint="--failures")
+        raise typer.BadParameter("--failures lists the whole file's; --number, --seat, --html, "
+                                 "--rerun and --format json show one game",
+                                 param_hint="--failures")
 
 
 def _warn_unless_it_replays(title: str, record: dict[str, Any]) -> None:
@@ -260,8 +262,9 @@ def _show_stored_row(game: _StoredRowOnly, seat: int | None, fmt: str, html: Pat
     typer.echo("\n".join([game.title, *told]))
 
 
-def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
-    """(title, record) of ``ref``: a records file's ``number``-th record, or a stored game."""
+def _load_game(ref: str, number: int | None, db: Path) -> tuple[str, dict[str, Any]]:
+    """(title, record) of ``ref``: a records file's ``number``-th record (None: the first),
+    or a stored game."""
     from arena.common.printable import printable
     from arena.errors import DamagedRecordError, ReplayError, StoreError
     from arena.tournament.game_records import game_record, row_record
@@ -269,6 +272,7 @@ def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
 
     path = Path(ref)
     if path.exists() and not path.is_dir():  # a pipe too: zcat games.jsonl.gz | ... /dev/stdin
+        number = number or 1
         record = _record_at(path, number)
         if not _told(record):
             raise ReplayError(f"record {number} of {path} is not a game record")
@@ -281,7 +285,7 @@ def _load_game(ref: str, number: int, db: Path) -> tuple[str, dict[str, Any]]:
     if "/" not in ref or path.is_dir():
         raise StoreError(f"{ref} is neither a records file nor a game id (a game id looks "
                          "like swiss/r1/t0/g3: arena status NAME names the failing games)")
-    if number != 1:
+    if number is not None:
         raise typer.BadParameter(f"--number picks a record of a records file; {ref} is a "
                                  "stored game", param_hint="--number")
     with Store(db, create=False, read_only=True) as store:

@@ -65,6 +65,17 @@ def test_failures_goes_with_a_records_file_and_no_one_game_option(tmp_path: Path
     assert seated.exit_code == 2 and "--format json show one game" in _said(seated.output)
 
 
+def test_failures_refuses_a_number_even_the_first(tmp_path: Path) -> None:
+    """--failures with -n 3 listed the whole file's failures, the number silently ignored."""
+    path = _records(tmp_path, _record(["ann", "bob"]), _record(["bob", "ann"]),
+                    _record(["ann", "bob"]))
+    for number in ("3", "1"):
+        numbered = runner.invoke(app, ["game", str(path), "-n", number, "--failures"])
+        assert numbered.exit_code == 2 and (
+            "--failures lists the whole file's; --number, --seat, --html, --rerun and "
+            "--format json show one game") in _said(numbered.output)
+
+
 def _said(output: str) -> str:
     """A usage error's words, whatever the width its box was wrapped at."""
     return " ".join(output.replace("│", " ").split())

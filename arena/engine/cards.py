@@ -23,6 +23,7 @@ __all__ = [
     "FATE_NAMES",
     "GOD_NAMES",
     "KIND_OF",
+    "NEMESIS",
     "NOTATION",
     "PALAESTRON",
     "RANK_OF",
@@ -71,6 +72,9 @@ CLASS_KINDS = (Kind.AGARI, Kind.UMBRAE, Kind.ARCOI, Kind.SOPHOI)
 #: Named cards of the ranked families (rank = index + 1).
 GOD_NAMES = ("Hermes", "Hades", "Poseidon", "Athena", "Ares", "Apollo", "Zeus")
 FATE_NAMES = ("Clotho", "Lachesis", "Atropos", "Tyche", "Nemesis")
+#: Nemesis's face (the one card whose opponent gives first, then is given one back), for
+#: whatever tells its give apart by the decision's source.
+NEMESIS: Final[str] = f"{Kind.FATE.label}-{FATE_NAMES.index('Nemesis') + 1}"
 BEAST_NAMES = ("Salamander (Fire)", "Hippocamp (Water)", "Basilisk (Earth)", "Griffin (Air)",
                "Phoenix (Aether)")
 

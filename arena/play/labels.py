@@ -12,6 +12,7 @@ from typing import Any
 
 from arena.common.plural import ordinal
 from arena.engine import EFFECTS
+from arena.engine.cards import NEMESIS
 from arena.engine.effects import PALAESTRON_TEXT
 from arena.engine.rulebook import MAX_TRAPS
 
@@ -80,7 +81,7 @@ _OWN_DISCARD_HELP = ("Your own effect asks you to discard a card from your hand.
 
 
 #: Nemesis's two gifts (RULES.md E29): which comes first, and that the first may go back.
-_NEMESIS_GIVE_HELP = ("Nemesis (Fate-5): the opponent its player chose gives them a card of "
+_NEMESIS_GIVE_HELP = (f"Nemesis ({NEMESIS}): the opponent its player chose gives them a card of "
                       "the opponent's choice; then its player gives that opponent a card of "
                       "their choice from their hand as it is then, so the card just received "
                       "may be given back. Neither may refuse. The two players see both cards; "
@@ -106,7 +107,7 @@ def kind_help(kind: str, context: Mapping[str, Any]) -> str:
     """What a decision of ``kind`` asks, for the player's ``?``."""
     if kind == "discard" and context.get("why") not in (None, "forced discard"):
         return _OWN_DISCARD_HELP
-    if kind == "give" and context.get("source") == "Fate-5":
+    if kind == "give" and context.get("source") == NEMESIS:
         return _NEMESIS_GIVE_HELP
     moment = _WINDOW_HELP.get(str(context.get("window"))) if kind == "trigger" else None
     return f"{KIND_HELP['trigger']} {moment}" if moment else KIND_HELP.get(kind, kind)

@@ -23,6 +23,7 @@ from rich.padding import Padding
 from rich.text import Text
 
 from arena.engine import Decision, Observation
+from arena.engine.cards import NEMESIS
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.narration import event_sentence
 from arena.play.labels import card_face, card_text, cards_in, kind_help, option_label
@@ -281,7 +282,7 @@ class Person:
         """The card a Nemesis's opponent just gave this seat, and who gave it, when this
         seat now gives one back: its gift is the last event it was told (E29)."""
         last = self.feed[-1] if self.feed else {}
-        if (decision.kind != "give" or decision.context.get("source") != "Fate-5"
+        if (decision.kind != "give" or decision.context.get("source") != NEMESIS
                 or last.get("type") != "give" or last.get("target") != self.seat
                 or not isinstance(last.get("card"), str)):
             return None

@@ -15,7 +15,7 @@ from collections.abc import Callable, Container, Iterable, Sequence
 from typing import Any
 
 from arena.engine.agents import play_out as play_until_over
-from arena.engine.cards import KIND_OF, NOTATION, PALAESTRON, Kind
+from arena.engine.cards import KIND_OF, NEMESIS, NOTATION, PALAESTRON, Kind
 from arena.engine.desmos import KEY, evaluate
 from arena.engine.observation import Observation
 from arena.engine.rulebook import HAND_SIZE
@@ -80,8 +80,8 @@ _SAMPLE_KEY = [KEY[c] for c in _SAMPLE]
 #: group for a complete one, so they wait for the end. Nemesis (they give you their worst
 #: card) is a gift too, and is never sprung.
 _ATTACKS = frozenset(c for c in range(len(NOTATION)) if KIND_OF[c] == int(Kind.AGARI)
-                     or NOTATION[c] in ("God-3", "God-5", "God-7", "Fate-5"))
-_NEMESIS = frozenset(c for c in range(len(NOTATION)) if NOTATION[c] == "Fate-5")
+                     or NOTATION[c] in ("God-3", "God-5", "God-7", NEMESIS))
+_NEMESIS = frozenset(c for c in range(len(NOTATION)) if NOTATION[c] == NEMESIS)
 #: What playing a card's effect is worth to its player, roughly, in hand-score points: a
 #: chosen card from the pile, another hand or the Discard Graveyard, an extra card, a look.
 _EFFECT_VALUE = {"God-4": 0.35, "God-1": 0.3, "God-2": 0.2, "Fate-1": 0.1, "God-6": 0.03,

@@ -281,6 +281,14 @@ def test_a_nemesis_gift_names_its_card_and_its_help_says_the_received_card_may_g
         assert "Fate-5 (Nemesis, Retribution): Choose an opponent: they give you a card" in text
 
 
+def test_the_face_nemesis_is_told_by_is_the_one_whose_effect_is_nemesis() -> None:
+    # the give's help and the gift's card are told by the decision's source: a face
+    from arena.engine import EFFECTS
+    from arena.engine.cards import NEMESIS
+
+    assert EFFECTS[NEMESIS].name.startswith("Nemesis")
+
+
 def test_the_help_of_a_trigger_window_says_what_moment_it_is() -> None:
     # a God fired by a forced discard opens a window (E10): its help said only "trigger or pass"
     from arena.play.labels import KIND_HELP, kind_help

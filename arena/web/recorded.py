@@ -19,6 +19,7 @@ from typing import Any
 from arena.common.plural import ordinal
 from arena.common.printable import isolated
 from arena.engine.narration import event_lines, header_lines
+from arena.engine.result import standing_places
 from arena.engine.state import RECORD_FORMAT
 from arena.errors import ReplayError
 from arena.web.replay import TIEBREAK_TEXT, failure_view
@@ -92,13 +93,18 @@ def _seats(record: dict[str, Any], players: list[str], bots: list[str]) -> list[
     placements, desmos = _list(result.get("placements")), _list(result.get("desmos"))
     forfeits = _map(result.get("forfeits"))
     hands = _hands_shown(_list(record.get("events")), len(players))
+    # one place a seat, so that the table's last place is the players' count; 0 (a place no
+    # seat has) where a damaged record holds none
+    recorded = [placements[seat] if seat < len(placements)
+                and isinstance(placements[seat], int) else 0 for seat in range(len(players))]
+    places = standing_places(recorded, {seat for seat in range(len(players))
+                                        if forfeits.get(str(seat))})
     seats = []
-    for seat, player in enumerate(players):
+    for seat, (player, place) in enumerate(zip(players, places, strict=True)):
         forfeit = forfeits.get(str(seat))
-        place = len(players) if forfeit else placements[seat] if seat < len(placements) else None
         seats.append({
             "seat": seat, "player": player, "bot": bots[seat],
-            "place": ordinal(place) if isinstance(place, int) else "?",
+            "place": ordinal(place) if place else "?",
             "first": place == 1 and not forfeit,
             "category": str(desmos[seat]) if seat < len(desmos) else "?",
             "forfeit": str(forfeit) if forfeit else None, "hand": hands[seat],

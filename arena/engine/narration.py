@@ -302,10 +302,13 @@ def _rules_line(record: Mapping[str, Any]) -> str:
 
 def _header(record: Mapping[str, Any], teller: _Teller, whole: bool) -> list[str]:
     players = teller.players
-    # the game's own seed, which `arena play --seed` and `arena match --seed` do not take
-    seed = f", game seed {record.get('seed', '?')}" if whole else ""
-    lines = [f"{len(players)} players, {record.get('rounds', '?')} rounds{seed}; "
-             f"{teller.who(record.get('starting_seat'))} starts", _rules_line(record)]
+    # the game's own seed, which `arena play --seed` and `arena match --seed` do not take;
+    # what the record does not hold (a game's stored row holds no rounds) is left out
+    rounds, seed = record.get("rounds"), record.get("seed")
+    told = [f"{len(players)} players", *([f"{rounds} rounds"] if rounds is not None else []),
+            *([f"game seed {seed}"] if whole and seed is not None else [])]
+    lines = [f"{', '.join(told)}; {teller.who(record.get('starting_seat'))} starts",
+             _rules_line(record)]
     result = record.get("result")
     if isinstance(result, Mapping):
         placements = _list(result.get("placements"))

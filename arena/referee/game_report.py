@@ -120,10 +120,11 @@ def report_game(record: Mapping[str, Any], seat: int | None = None,
     lines: list[str] = []
     # a records file may come from elsewhere: a field of another type counts as missing
     keys = [str(k) for k in _a(list, referee.get("seats"))]
-    if referee:
-        level = referee.get("sandbox_level") or "unknown"
+    if referee:  # (a game's stored row holds no sandbox: left out)
+        level = (f"; sandbox {referee.get('sandbox_level') or 'unknown'}"
+                 if "sandbox_level" in referee else "")
         lines.append("Bots: " + ", ".join(f"seat {i} {key}" for i, key in enumerate(keys))
-                     + f"; sandbox {level}")
+                     + level)
     lines.extend(header_lines(record, seat))
     players = [str(p) for p in record.get("players") or []]
 

@@ -605,7 +605,8 @@ def test_a_stored_record_that_cannot_be_read_is_reported(cup_db: Path, tmp_path:
 def test_a_stored_game_whose_record_cannot_be_read_is_shown_from_its_row(
         cup_db: Path, tmp_path: Path, how: str) -> None:
     """arena game ID (and --seat) refused it with one Error line: its bots and places, as its
-    stored row holds them, after one warning line; --format json has no record to show."""
+    stored row holds them, after one warning line; --format json has no record to show. What
+    a row does not hold (rounds, sandbox) is left out, not shown as '?' or 'unknown'."""
     db = _broken(cup_db, tmp_path, how)
     warning = (f"warning: Game cup/r1/t0/g2: its stored record is damaged "
                f"({site_db.BREAKS[how]}); shown as far as its stored row goes (its bots, "
@@ -613,8 +614,8 @@ def test_a_stored_game_whose_record_cannot_be_read_is_shown_from_its_row(
     code, stdout, stderr = run("game", "cup/r1/t0/g2", "--db", str(db))
     assert (code, stderr) == (0, warning)
     assert stdout.splitlines() == [
-        "Game cup/r1/t0/g2", "Bots: seat 0 alpha@v1, seat 1 beta@v1; sandbox unknown",
-        "2 players, ? rounds, game seed 1002; alpha starts", "  seat 0  alpha: 1st, Pair",
+        "Game cup/r1/t0/g2", "Bots: seat 0 alpha@v1, seat 1 beta@v1",
+        "2 players, game seed 1002; alpha starts", "  seat 0  alpha: 1st, Pair",
         "  seat 1  beta: 2nd, Pair", "  first place: no tie", "", "Failures: none"]
     code, stdout, stderr = run("game", "cup/r1/t0/g2", "--seat", "1", "--db", str(db))
     assert (code, stderr) == (0, warning)

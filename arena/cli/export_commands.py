@@ -12,6 +12,7 @@ import typer
 from arena.cli.options import DbOption, TournamentArgument
 from arena.cli.output_file import check_output_file, warn_left_out
 from arena.common.plural import counted
+from arena.common.printable import printable
 from arena.common.wholefile import write_whole
 from arena.tournament.store import DEFAULT_RESULTS
 
@@ -50,7 +51,8 @@ def export(
     except OSError as exc:
         raise StoreError(f"cannot write {output}: {exc.strerror or exc}") from None
     warn_left_out(skipped, str(output))
-    typer.echo(f"Wrote {counted(count, 'game')} of {tournament} to {output}", err=True)
+    typer.echo(f"Wrote {counted(count, 'game')} of {printable(tournament)} to {output}",
+               err=True)
 
 
 def register(app: typer.Typer) -> None:

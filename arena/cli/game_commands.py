@@ -216,7 +216,7 @@ def _warn_unless_it_replays(title: str, record: dict[str, Any]) -> None:
     try:
         replay_one(record)
     except ReplayError as exc:
-        typer.echo(f"warning: {title} does not replay ({printable(str(exc))}); shown as "
+        typer.echo(f"warning: {printable(title)} does not replay ({printable(str(exc))}); shown as "
                    "recorded (arena replay checks a file of records)", err=True)
 
 
@@ -240,6 +240,7 @@ def _show_stored_row(game: _StoredRowOnly, seat: int | None, fmt: str, html: Pat
     """``arena game ID`` of a game whose stored record is damaged: the bots, places and
     failures its stored row holds (text, or its page with ``html``), after one line saying
     so; the record itself (json, a rerun) is not there to show."""
+    from arena.common.printable import printable, printable_log
     from arena.referee.game_report import report_game
 
     if fmt == "json" or rerun is not None:
@@ -254,12 +255,14 @@ def _show_stored_row(game: _StoredRowOnly, seat: int | None, fmt: str, html: Pat
     players = game.row["players"]
     if seat is not None and seat >= len(players):
         raise ArenaError(f"{game.title} has seats 0-{len(players) - 1}; there is no seat {seat}")
-    typer.echo(f"warning: {game.title}: its stored record is damaged ({game.reason}); shown "
-               "as far as its stored row goes (its bots, places and failures)", err=True)
+    # a database from elsewhere never passed the arena's entry, where a bot's text is escaped
+    typer.echo(f"warning: {printable(game.title)}: its stored record is damaged "
+               f"({printable(game.reason)}); shown as far as its stored row goes (its bots, "
+               "places and failures)", err=True)
     lines = report_game(game.row, seat, logs=False)
     told = [line for line in lines[:lines.index("", len(lines) - 2)]  # no events to tell
             if not line.lstrip().startswith("house rules:")]  # nor rules a row could name
-    typer.echo("\n".join([game.title, *told]))
+    typer.echo(printable_log("\n".join([game.title, *told])))
 
 
 def _load_game(ref: str, number: int | None, db: Path) -> tuple[str, dict[str, Any]]:

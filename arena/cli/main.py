@@ -186,7 +186,8 @@ class _LevelFormatter(logging.Formatter):
     """``warning: <message>``, as the CLI's own warnings read."""
 
     def format(self, record: logging.LogRecord) -> str:
-        return f"{record.levelname.lower()}: {record.getMessage()}"
+        # its words may quote a database or file made elsewhere, never escaped on entry
+        return f"{record.levelname.lower()}: {printable_log(record.getMessage())}"
 
 
 def configure_logging() -> None:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import typer
 
+from arena.common.printable import printable
 from arena.errors import DamagedRecordError
 
 __all__ = ["check_output_file", "warn_left_out"]
@@ -19,9 +20,10 @@ def warn_left_out(skipped: list[DamagedRecordError], out: str) -> None:
     if not skipped:
         return
     if len(skipped) == 1:
-        typer.echo(f"warning: {skipped[0]}; left out of {out}", err=True)
+        # a database from elsewhere never passed the arena's entry, where a bot's text is escaped
+        typer.echo(f"warning: {printable(str(skipped[0]))}; left out of {out}", err=True)
         return
-    games = ", ".join(f"{exc.game} ({exc.reason})" for exc in skipped)
+    games = printable(", ".join(f"{exc.game} ({exc.reason})" for exc in skipped))
     typer.echo(f"warning: {len(skipped)} games' stored records are damaged; left out of "
                f"{out}: {games}", err=True)
 

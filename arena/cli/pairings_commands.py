@@ -15,6 +15,7 @@ from tabulate import tabulate
 
 from arena.cli.options import DbOption, TournamentArgument
 from arena.common.fitting import fit_rows, not_shown, widest
+from arena.common.printable import printable_log
 from arena.tournament.store import DEFAULT_RESULTS
 
 if TYPE_CHECKING:
@@ -47,7 +48,8 @@ def pairings(
     for i, view in enumerate(rounds):
         if i:
             typer.echo("")
-        typer.echo("\n".join(render_round(row.name, row.rounds, view, width)))
+        # a database from elsewhere never passed the arena's entry, where a bot's text is escaped
+        typer.echo(printable_log("\n".join(render_round(row.name, row.rounds, view, width))))
 
 
 def _score(value: Fraction) -> str:

@@ -214,7 +214,7 @@ def tournaments(
     if not summaries and fmt not in MACHINE_FORMATS:  # a table's header alone says nothing
         typer.echo(no_tournaments(db))
         return
-    typer.echo(render_tournaments(summaries, fmt, width=terminal_width()))
+    typer.echo(_shown(render_tournaments(summaries, fmt, width=terminal_width()), fmt))
 
 
 # Help texts: one paragraph per string, because the rich help keeps a docstring's line breaks.

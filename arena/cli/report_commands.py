@@ -55,14 +55,15 @@ def report(
     typer.echo(f"Wrote {summary.pages} pages ({games}, {summary.bytes / 1e6:.1f} MB) to {out} "
                f"in {took:.1f} s; open {out / 'index.html'}")
     if unreadable:
-        first, reason = summary.unreadable[0]
+        # a database from elsewhere never passed the arena's entry, where a bot's text is escaped
+        first, reason = (printable(text) for text in summary.unreadable[0])
         typer.echo(f"{counted(unreadable, 'stored record is', 'stored records are')} damaged "
                    f"(first: {first}, {reason}): {_pages_show(unreadable)} the game as far as "
                    "its stored row goes")
     if damaged:
         typer.echo(f"{counted(damaged, 'stored record does', 'stored records do')} not replay "
-                   f"(first: {summary.damaged[0]}): {_pages_show(damaged)} what the record "
-                   "holds, under the replay's reason")
+                   f"(first: {printable(summary.damaged[0])}): {_pages_show(damaged)} what "
+                   "the record holds, under the replay's reason")
     if older:
         typer.echo(f"{counted(older, 'game was', 'games were')} played under other rules "
                    f"than this arena's ({RECORD_FORMAT}): {_pages_show(older)} what the record "
@@ -101,6 +102,7 @@ def write_stored_row_html(title: str, row: dict[str, Any], reason: str, out: Pat
 
     page = stored_row_page(row, title, reason, root="", inline=True, back=None)
     _write_page(page.html, out)
+    title, reason = printable(title), printable(reason)  # a stored game's id, from anywhere
     typer.echo(f"warning: {title}: its stored record is damaged ({reason}); shown as far as "
                "its stored row goes (its bots, places and failures)", err=True)
     typer.echo(f"Wrote {title} as far as its stored row goes to {out} "
@@ -125,6 +127,7 @@ def write_game_html(title: str, record: dict[str, Any], out: Path) -> None:
     page = render_game(record, title, root="", inline=True, back=None)
     _write_page(page.html, out)
     size = f"{len(page.html.encode()) / 1e3:.0f} kB"
+    title = printable(title)  # a stored game's id, from a database made anywhere
     if page.note is None:
         typer.echo(f"Wrote {title}'s replay to {out} ({size})")
         return

@@ -20,6 +20,7 @@ from rich.progress import Progress as ProgressBar
 from rich.text import Text
 
 from arena.cli.terminal import fill_words
+from arena.common.printable import printable, printable_log
 from arena.tournament.events import (
     DatabaseCreated,
     Progress,
@@ -94,6 +95,8 @@ class TerminalReport:
     def _say(self, line: str, style: str = "") -> None:
         """``line`` as it is; on a terminal wrapped at words, which the terminal broke
         anywhere ("delegat|ed"); its first word in ``style``."""
+        # its names may come from a resumed database made elsewhere, never escaped on entry
+        line = printable_log(line)
         if self.console.is_terminal:
             line = fill_words(line, self.console.width)
         head, space, rest = line.partition(" ")
@@ -115,7 +118,8 @@ class TerminalReport:
                 timing = [TextColumn("elapsed"), TimeElapsedColumn(), *timing]
             self._bar_column = BarColumn(bar_width=self._bar_cells(title, event))
             self._bar = ProgressBar(
-                TextColumn("[bold]{task.description}"), self._bar_column,
+                # the title as it is: a name's brackets are no markup (a link's, a colour's)
+                TextColumn("{task.description}", style="bold", markup=False), self._bar_column,
                 MofNCompleteColumn(), TextColumn("games"), rate, *timing,
                 console=self.console, transient=False)
             # a league without a budget of games has no end to show
@@ -141,7 +145,7 @@ class TerminalReport:
         """The bar's title, its name cut with an ellipsis (the round kept) where it would
         leave the bar and the figures less than one line (a long name, a narrow terminal)."""
         room = self.console.width - self._figures(event) - _MIN_BAR
-        title = event.title
+        title = printable(event.title)  # a resumed database's, from elsewhere
         if len(title) <= room:
             return title
         name, sep, rest = title.rpartition(" round ")

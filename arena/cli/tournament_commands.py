@@ -16,7 +16,7 @@ import typer
 
 from arena.cli.options import DbOption, TournamentArgument
 from arena.cli.output_file import check_output_file, warn_left_out
-from arena.common.printable import printable_log
+from arena.common.printable import printable, printable_log
 from arena.errors import ArenaError
 from arena.tournament.store import DEFAULT_RESULTS
 
@@ -187,7 +187,8 @@ def _ask_before_dropping(spec: TournamentSpec, db: Path) -> None:
     if found is None:
         return
     name, games, state = found
-    what = f"tournament '{name}' ({games} game{'' if games == 1 else 's'}, {state}) from {db}"
+    what = (f"tournament '{printable(name)}' ({games} game{'' if games == 1 else 's'}, "
+            f"{state}) from {db}")
     if not _confirmed(f"--fresh: drop {what} and start anew?",
                       "nothing dropped: no answer (--yes drops it without asking)"):
         typer.echo("Nothing dropped.")
@@ -224,19 +225,20 @@ def _print_summary(summary: RunSummary, board: list[str] | None = None) -> None:
     from arena.cli.terminal import wrapped
 
     rate = summary.games_per_s
-    typer.echo(wrapped(
+    # a resumed database may come from elsewhere, never through the arena's escaping entry
+    typer.echo(printable_log(wrapped(
         f"{summary.name}: {summary.games_done}"
         f"{f'/{summary.games_planned}' if summary.games_planned else ''} games recorded "
         f"({summary.games_recorded} this run, {summary.elapsed_s:.1f} s, {rate:.1f} games/s) "
-        f"in {summary.db}; state {summary.state}"))
+        f"in {summary.db}; state {summary.state}")))
     if summary.games_done:
         from arena.tournament.status import failure_summary
 
         for text in board if board is not None else _leaderboard(summary):
-            typer.echo(text)
+            typer.echo(printable_log(text))
         failures = failure_summary(summary.db, summary.name)
         if failures is not None:
-            typer.echo(wrapped(failures))
+            typer.echo(printable_log(wrapped(failures)))
 
 
 def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None) -> None:
@@ -327,8 +329,8 @@ def delete(
         row = store.require(tournament)
         state = shown_state(db, tournament, row.state)  # "stopped" for a killed run
         games = store.count_games(row.id)
-        what = (f"tournament '{tournament}' ({games} game{'' if games == 1 else 's'}, "
-                f"{state}) from {db}")
+        what = (f"tournament '{printable(tournament)}' ({games} "
+                f"game{'' if games == 1 else 's'}, {state}) from {db}")
         # asked before the lock is taken: a prompt left waiting must not pass for a run
         if not yes and not _confirmed(f"Delete {what}?", "nothing deleted: no answer (--yes "
                                                           "deletes without asking)"):

@@ -14,9 +14,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "rating"))
 from rating_store_builder import GameSpec, StoreBuilder  # noqa: E402
 
 from arena.cli.main import app  # noqa: E402
+from arena.tournament.store import TableRow  # noqa: E402
 
 runner = CliRunner()
 CUP = "cup\x1b]0;retitled\x07"
+GAME = f"{CUP}/r0/t0/g0"
+#: What a terminal acts on: ESC, BEL (an OSC's end) and a bidi override
+RAW = "\x1b\x07\u202e"
 
 
 @pytest.fixture
@@ -24,6 +28,8 @@ def handed_db(tmp_path: Path) -> Path:
     path = tmp_path / "handed.db"
     builder = StoreBuilder(path)
     tid, ids = builder.tournament(CUP, [("al\x1b[2Jice", "v1"), ("bob\u202e", "v1")])
+    builder.store.add_tables(tid, [TableRow(round=1, table_index=0, seats=tuple(ids), seed=1,
+                                            deal=0, games=1)])
     builder.game(GameSpec(tid, 0, 0, 0, ids, [2, 1], failures=[
         {"seat": 0, "bot": "al\x1b[2Jice@v1", "type": "crash", "detail": "x\x1b]0;pwned\x07",
          "game": 0}]))
@@ -40,5 +46,135 @@ def test_a_handed_databases_text_reaches_the_terminal_escaped(handed_db: Path,
     result = runner.invoke(app, [*args, "--db", str(handed_db)], color=True)
     assert result.exit_code == 0, result.output
     said = result.stdout + result.stderr
-    assert not [c for c in said if c in "\x1b\x07\u202e"], said
+    assert not [c for c in said if c in RAW], said
     assert "al\\x1b[2Jice" in said or "al\\u001b[2Jice" in said  # (json's own escape)
+
+
+@pytest.mark.parametrize("args", [["pairings", CUP], ["tournaments"], ["tournaments", "-f", "json"],
+                                  ["game", GAME], ["delete", CUP], ["delete", CUP, "--yes"]],
+                         ids=lambda args: " ".join(a for a in args if a not in (CUP, GAME)))
+def test_what_names_the_stored_tournament_reaches_the_terminal_escaped(
+        handed_db: Path, args: list[str]) -> None:
+    result = runner.invoke(app, [*args, "--db", str(handed_db)], color=True, input="")
+    said = result.stdout + result.stderr
+    assert not [c for c in said if c in RAW], said
+    assert "cup\\x1b]0;retitled" in said or "cup\\u001b]0;retitled" in said, said
+
+
+def test_an_exports_line_is_escaped(handed_db: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["export", CUP, "-o", str(tmp_path / "games.jsonl"),
+                                 "--db", str(handed_db)])
+    assert result.exit_code == 0, result.output
+    assert not [c for c in result.stderr if c in RAW], result.stderr
+    assert "of cup\\x1b]0;retitled\\x07 to" in result.stderr
+
+
+def test_a_game_an_export_leaves_out_is_named_escaped(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "handed.db"
+    builder = StoreBuilder(path)
+    tid, ids = builder.tournament(CUP, ["alice", "bob"])
+    for game in range(2):
+        builder.game(GameSpec(tid, 0, 0, game, ids, [1, 2]))
+    builder.close()
+    with sqlite3.connect(path) as conn:  # one game's record damaged: left out, and said so
+        conn.execute("UPDATE records SET record = ? WHERE game_id = ?",
+                     (b"not a compressed record", GAME))
+    conn.close()
+    result = runner.invoke(app, ["export", CUP, "-o", str(tmp_path / "games.jsonl"),
+                                 "--db", str(path)])
+    assert result.exit_code == 0, result.output
+    assert not [c for c in result.stderr if c in RAW], result.stderr
+    assert "cup\\x1b]0;retitled\\x07/r0/t0/g0" in result.stderr, result.stderr
+
+
+def test_a_reports_summary_lines_are_escaped(handed_db: Path, tmp_path: Path) -> None:
+    result = runner.invoke(app, ["report", CUP, "-o", str(tmp_path / "site"), "-j", "1",
+                                 "--db", str(handed_db)])
+    assert result.exit_code == 0, result.output
+    assert not [c for c in result.output if c in RAW], result.output
+    assert "first: cup\\x1b]0;retitled\\x07/r0/t0/g0" in result.output
+
+
+def test_a_damaged_games_page_is_written_under_an_escaped_title(handed_db: Path,
+                                                               tmp_path: Path) -> None:
+    result = runner.invoke(app, ["game", GAME, "--html", str(tmp_path / "game.html"),
+                                 "--db", str(handed_db)])
+    assert result.exit_code == 0, result.output
+    said = result.stdout + result.stderr
+    assert not [c for c in said if c in RAW], said
+    assert "cup\\x1b]0;retitled\\x07/r0/t0/g0" in said
+
+
+@pytest.mark.parametrize("html", [False, True], ids=["text", "html"])
+def test_a_stored_game_that_does_not_replay_is_named_escaped(handed_db: Path, tmp_path: Path,
+                                                            html: bool) -> None:
+    import sqlite3
+
+    from arena.tournament.game_records import compress_record
+
+    told = {"id": GAME, "players": ["al\x1b[2Jice", "bob\u202e"], "events": []}
+    with sqlite3.connect(handed_db) as conn:  # a record told, that does not replay
+        conn.execute("UPDATE records SET record = ?", (compress_record(told),))
+    conn.close()
+    page = ["--html", str(tmp_path / "game.html")] if html else []
+    result = runner.invoke(app, ["game", GAME, *page, "--db", str(handed_db)])
+    assert result.exit_code == 0, result.output
+    said = result.stdout + result.stderr
+    assert not [c for c in said if c in RAW], said
+    assert "warning: Game cup\\x1b]0;retitled\\x07/r0/t0/g0" in said, said
+
+
+def test_a_resumed_runs_lines_about_the_stored_tournament_are_escaped(
+        handed_db: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """What arena run prints of the tournament it resumes: its events (a warning naming
+    the stored entrants), then its summary, leaderboard and failures' count, all from the
+    database."""
+    import io
+
+    from rich.console import Console
+
+    from arena.cli.run_report import TerminalReport
+    from arena.cli.tournament_commands import _print_summary
+    from arena.tournament.events import RunWarning
+    from arena.tournament.runner import RunSummary
+
+    console = Console(file=io.StringIO(), force_terminal=False)
+    TerminalReport(console, progress=False)(RunWarning(f"{CUP} holds al\x1b[2Jice"))
+    _print_summary(RunSummary(name=CUP, db=handed_db, games_planned=1, games_before=1,
+                              games_recorded=0, elapsed_s=0.0, state="finished"))
+    said = console.file.getvalue() + capsys.readouterr().out
+    assert not [c for c in said if c in RAW], said
+    assert "al\\x1b[2Jice" in said and "cup\\x1b]0;retitled" in said, said
+
+
+def test_a_log_record_quoting_a_database_is_escaped() -> None:
+    """The arena's warnings (a run's, the server's) may quote a database's text."""
+    import logging
+
+    from arena.cli.main import _LevelFormatter
+
+    record = logging.LogRecord("arena", logging.WARNING, __file__, 1, "bad %s", (CUP,), None)
+    line = _LevelFormatter().format(record)
+    assert not [c for c in line if c in RAW] and line.startswith("warning: bad cup\\x1b]")
+
+
+def test_a_progress_titles_brackets_are_no_markup() -> None:
+    """The bar's title was read as rich markup: its brackets were taken for a link or a
+    colour (a hyperlink's OSC 8 on a terminal with colours) and left out."""
+    import io
+    import time
+
+    from rich.console import Console
+
+    from arena.cli.run_report import TerminalReport
+    from arena.tournament.events import Progress, ProgressEnded
+
+    out = io.StringIO()
+    report = TerminalReport(Console(file=out, width=120, force_terminal=True,
+                                    color_system=None), progress=True)
+    report(Progress("[link=https://example.invalid]cup[/link]", 1, 2, 0, time.monotonic()))
+    report(ProgressEnded())
+    assert "\x1b]8;" not in out.getvalue()
+    assert "[link=https://example.invalid]cup[/link]" in out.getvalue()

@@ -78,7 +78,8 @@ def retire(
     with Store(db, create=False) as store:
         entry = retire_entry(store, store.require(name), bot, printable(reason).strip())
         running = store.runner_pid(name) is not None
-    typer.echo(f"{entry.key} retires from league '{name}': {entry.reason}; "
+    # a league's database may come from elsewhere: its names are escaped as printed
+    typer.echo(printable(f"{entry.key} retires from league '{name}': {entry.reason}; ")
                + ("no table chosen from now on seats it" if running else
                   "the league plays on without it when run again"))
 

@@ -178,3 +178,20 @@ def test_a_progress_titles_brackets_are_no_markup() -> None:
     report(ProgressEnded())
     assert "\x1b]8;" not in out.getvalue()
     assert "[link=https://example.invalid]cup[/link]" in out.getvalue()
+
+
+def test_a_league_retirement_names_its_entry_escaped(handed_db: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """``arena league retire`` printed the stored entry's name and the league's raw (the
+    retirement itself stubbed: the handed database holds no league)."""
+    from arena.tournament import league_store
+    from arena.tournament.league_store import LeagueEntry
+
+    entry = LeagueEntry(seq=1, key="bob\u202e@v1", bot_id=None, state="retired",
+                        reason="by the organiser \x1b[2J", at_table=1)
+    monkeypatch.setattr(league_store, "retire_entry", lambda store, row, bot, why="": entry)
+    result = runner.invoke(app, ["league", "retire", CUP, "bob", "--db", str(handed_db)],
+                           color=True)
+    assert result.exit_code == 0, result.output
+    assert not [c for c in result.stdout if c in RAW], result.stdout
+    assert result.stdout.startswith("bob\\u202e@v1 retires from league 'cup\\x1b]0;retitled")

@@ -194,12 +194,12 @@ def test_a_number_json_cannot_hold_is_a_bad_record_not_a_traceback() -> None:
 def test_an_infinite_number_is_a_bad_record_not_a_traceback() -> None:
     """JSON's 1e400 reads back as an infinite float: a choice's index of it ended arena
     report in an OverflowError traceback, and arena serve answered 500."""
-    from arena.web.site import DAMAGED, render_game
+    from arena.web.site import GameShown, render_game
 
     record = played(2, 3, None)
     record["choices"][0][2] = float("inf")
     page = render_game(record, "g")
-    assert page.shown == DAMAGED
+    assert page.shown is GameShown.DAMAGED
     assert page.note is not None and "the replay says: not a game record (" in page.note
 
 

@@ -21,8 +21,8 @@ from arena.tournament.store import Store
 __all__ = ["RECORD_LIMIT", "ExportedRecords", "StoredRecord", "compress_record",
            "decompress_record", "export_records", "game_record", "record_blobs", "row_record"]
 
-#: The most a stored record may inflate to. A game's record is tens of kB (its logs at most
-#: 8,192 characters a seat); a database from elsewhere may hold a blob of a few kB that
+#: The most a stored record may inflate to: far above any game's record (its bots' logs are
+#: capped per seat), while a database from elsewhere may hold a blob of a few kB that
 #: inflates a thousandfold, and a reader would hold all of it.
 RECORD_LIMIT = 16 * 2**20
 

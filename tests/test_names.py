@@ -43,7 +43,7 @@ def _drawn_as_stored(name: str) -> bool:
     stacks = [(base, [m for m in run if unicodedata.category(m) in ("Mn", "Mc")])
               for base, run in _mark_runs(name)]
     rtl = {c for c in name if unicodedata.bidirectional(c) in ("R", "AL")}
-    alphabets = {unicodedata.name(c).split()[0] for c in name if c.isalpha()} & {
+    alphabets = {unicodedata.name(c, "?").split()[0] for c in name if c.isalpha()} & {
         "LATIN", "GREEK", "CYRILLIC", "ARMENIAN", "COPTIC", "CHEROKEE"}
     return (all(not run or (base.isalpha() and sum(unicodedata.category(m) == "Mn"
                                                    for m in run) <= 2) for base, run in stacks)

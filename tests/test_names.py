@@ -7,7 +7,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from arena.common.lookalike import disguise
@@ -71,6 +71,7 @@ _ODD = ("aZ09_-.é\u0308 @|/:\\=+\t\n\u0435\u043e\uff52\u3164\u200b\u00a0\u674e\
 
 @given(st.text(alphabet=st.sampled_from(_ODD), max_size=44)
        | st.text(alphabet=st.characters(codec="utf-8"), max_size=44))
+@example("\U00017000")  # a letter without a name in Python's tables (Tangut)
 def test_the_rule_accepts_exactly_what_the_docs_table_says(name: str) -> None:
     problem = name_problem(name)
     assert (problem is None) == _documented(name), (name, problem)

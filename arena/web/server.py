@@ -44,6 +44,7 @@ from arena.web.site import (
     render_page,
     static_files,
     stored_row_page,
+    unreadable_reason,
 )
 
 __all__ = ["make_server"]
@@ -167,8 +168,7 @@ def _game_page(db: Path, name: str, game_id: str) -> str | None:
         for _, record in read_records(db, name, only=game_id):
             return game_page(record, game_id)
     except (DamagedRecordError, ReplayError) as exc:
-        reason = exc.reason if isinstance(exc, DamagedRecordError) else str(exc)
-        return stored_row_page(game_row(db, game_id), game_id, reason).html
+        return stored_row_page(game_row(db, game_id), game_id, unreadable_reason(exc)).html
     return None
 
 

@@ -33,11 +33,10 @@ from arena.tournament.game_records import (
     StoredRecord,
     decompress_record,
     record_blobs,
-    row_record,
 )
 from arena.tournament.store import Store
 from arena.web.charts import OKABE_ITO, bot_colour, heat_colour, rating_chart
-from arena.web.data import TournamentData, game_slug, load_tournament
+from arena.web.data import TournamentData, game_row, game_slug, load_tournament
 from arena.web.recorded import (
     build_recorded,
     build_stored_row,
@@ -49,7 +48,8 @@ from arena.web.recorded import (
 from arena.web.replay import build_replay
 
 __all__ = ["PAGES", "GamePage", "GameShown", "SiteSummary", "environment", "game_page",
-           "render_game", "render_page", "static_files", "stored_row_page", "write_site"]
+           "render_game", "render_page", "static_files", "stored_row_page", "unreadable_reason",
+           "write_site"]
 
 #: The tournament's pages besides the games: (file, title in the navigation).
 PAGES = (("index.html", "Leaderboard"), ("h2h.html", "Head-to-head"),
@@ -227,9 +227,7 @@ def render_game(record: dict[str, Any], title: str, *, root: str = "../", inline
                             GameShown.REPLAYED)
         except ReplayError as exc:
             note, shown = damaged_note(str(exc)), GameShown.DAMAGED
-    page = environment().get_template("recorded.html").render(
-        title=title, game=build_recorded(record, title, note), root=root, back=back,
-        inline_css=static.get("site.css", b"").decode(), kinds=KIND_COLOURS)
+    page = _recorded_page(build_recorded(record, title, note), title, root, back, static)
     return GamePage(page, shown, note)
 
 
@@ -239,10 +237,21 @@ def stored_row_page(row: dict[str, Any], title: str, reason: str, *, root: str =
     stored row holds (``row``, :func:`~arena.tournament.game_records.row_record`) under one
     line saying so."""
     static = dict(static_files()) if inline else {}
-    page = environment().get_template("recorded.html").render(
-        title=title, game=build_stored_row(row, title, reason), root=root, back=back,
-        inline_css=static.get("site.css", b"").decode(), kinds=KIND_COLOURS)
+    page = _recorded_page(build_stored_row(row, title, reason), title, root, back, static)
     return GamePage(page, GameShown.UNREADABLE, stored_row_note(reason))
+
+
+def unreadable_reason(exc: DamagedRecordError | ReplayError) -> str:
+    """Why a stored record cannot be read or told, as its stored-row page says it."""
+    return exc.reason if isinstance(exc, DamagedRecordError) else str(exc)
+
+
+def _recorded_page(game: dict[str, Any], title: str, root: str, back: str | None,
+                   static: dict[str, bytes]) -> str:
+    """A game's page as recorded (``game``: :mod:`arena.web.recorded`'s data for it)."""
+    return environment().get_template("recorded.html").render(
+        title=title, game=game, root=root, back=back,
+        inline_css=static.get("site.css", b"").decode(), kinds=KIND_COLOURS)
 
 
 def _replay_page(record: dict[str, Any], title: str, root: str, back: str | None,
@@ -300,15 +309,13 @@ def _write_game(job: tuple[str, bytes, str, str]) -> tuple[int, GameShown, str |
     game, and why, for a stored record that cannot be read or told (its page then shows the
     game's stored row, read from database ``db``)."""
     game_id, blob, folder, db = job
+    reason = None
     try:
         page = render_game(decompress_record(blob, game_id), game_id)
     except (DamagedRecordError, ReplayError) as exc:
-        reason = exc.reason if isinstance(exc, DamagedRecordError) else str(exc)
-        with Store(db, create=False, read_only=True) as store:
-            page = stored_row_page(row_record(store, game_id), game_id, reason)
-        return _write(Path(folder) / f"{game_slug(game_id)}.html", page.html), page.shown, \
-            reason
-    return _write(Path(folder) / f"{game_slug(game_id)}.html", page.html), page.shown, None
+        reason = unreadable_reason(exc)
+        page = stored_row_page(game_row(db, game_id), game_id, reason)
+    return _write(Path(folder) / f"{game_slug(game_id)}.html", page.html), page.shown, reason
 
 
 def _blobs(db: str | Path, name: str) -> list[StoredRecord]:

@@ -114,10 +114,7 @@ def game(
 
         write_game_html(title, record, html)
         return
-    if seat is not None:
-        players = record.get("players") or []
-        if seat >= len(players):
-            raise ArenaError(f"{title} has seats 0-{len(players) - 1}; there is no seat {seat}")
+    _check_seat(title, record.get("players") or [], seat)
     if rerun is not None and seat is not None:
         _rerun(ref, number or 1, db, (title, record), seat, rerun, option or [],
                debug=debug, from_start=from_start, unsandboxed=unsandboxed)
@@ -226,6 +223,12 @@ def _told(record: Any) -> bool:
         and isinstance(record.get("events", []), list)
 
 
+def _check_seat(title: str, players: list[Any], seat: int | None) -> None:
+    """Refuse a ``--seat`` the game does not have."""
+    if seat is not None and seat >= len(players):
+        raise ArenaError(f"{title} has seats 0-{len(players) - 1}; there is no seat {seat}")
+
+
 class _StoredRowOnly(Exception):
     """A stored game whose record is damaged (``reason``): its title and what its ``games``
     row holds, in a record's shape."""
@@ -252,9 +255,7 @@ def _show_stored_row(game: _StoredRowOnly, seat: int | None, fmt: str, html: Pat
 
         write_stored_row_html(game.title, game.row, game.reason, html)
         return
-    players = game.row["players"]
-    if seat is not None and seat >= len(players):
-        raise ArenaError(f"{game.title} has seats 0-{len(players) - 1}; there is no seat {seat}")
+    _check_seat(game.title, game.row["players"], seat)
     # a database from elsewhere never passed the arena's entry, where a bot's text is escaped
     typer.echo(f"warning: {printable(game.title)}: its stored record is damaged "
                f"({printable(game.reason)}); shown as far as its stored row goes (its bots, "

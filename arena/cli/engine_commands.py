@@ -123,8 +123,8 @@ _DESMOS_HELP = "\n\n".join([
     "wins (or that they truly tie). With --census, count every 5-card hand by category.",
     "Categories, best first: The Ascension, Quartet, Full Domain, Rank Flush, Straight, "
     "Triplet, Two Pair, Pair, High Hand. Crowns are wild (any card, or a Crown). The tie key "
-    "lists each card's tier (God 5, Crown 4, Class 3, Fate 2, Beast 1), biggest groups first; "
-    "rank numbers never break ties.",
+    "lists each card's tier (God 5, Crown 4, Class 3, Fate 2, Beast 1), biggest groups first "
+    "(a Rank Flush: highest tier first); rank numbers never break ties.",
     "Example: arena desmos God-1 God-2 Crown Fate-3 Beast-1",
     'Example: arena desmos --compare "God-1 God-2 Agari-1 Agari-2 Fate-1" '
     '"Umbrae-1 Umbrae-2 Arcoi-1 Arcoi-2 God-3"',

@@ -12,7 +12,8 @@ A hand's value is ``(category, key)``; bigger is better and equal values are a t
   Crown; the best assignment counts. A Crown never counts toward The Ascension.
 * Tie key: each card's family tier (God 5, Crown 4 whatever it stands for, any Class 3, Fate 2,
   Beast 1), groups ordered by size, then strongest tier (then the rest of their tiers, which
-  only matters between assignments that are never the best), read card by card.
+  only matters between assignments that are never the best), read card by card. A Rank Flush
+  has no kind groups (a rank makes it): its tiers are read highest first (E30).
   Rank numbers never break ties.
 * Short hands (0-4 cards; the engine can hold one mid-turn, e.g. after an instant Ascension
   elsewhere) evaluate too: the five-card shapes (Ascension, Full Domain, Rank Flush, Straight)
@@ -245,6 +246,7 @@ def _solve(reduced: int) -> Value:
                 groups.append((natural + joined, tuple(tiers)))
         groups.sort(reverse=True)
         category = _SHAPE[tuple(size for size, _ in groups)]
+        key = tuple(tier for _, tiers in groups for tier in tiers)
         if crowns == 0 and kinds[_GOD] == HAND_SIZE:
             category = Category.ASCENSION
         elif (
@@ -253,7 +255,8 @@ def _solve(reduced: int) -> Value:
             and all(kind in _KINDS_WITH_RANK[common_rank] for kind in spread)
         ):
             category = Category.RANK_FLUSH
-        value = (int(category), tuple(tier for _, tiers in groups for tier in tiers))
+            key = tuple(sorted(key, reverse=True))  # kinds make no group in it (E30)
+        value = (int(category), key)
         if value > best:
             best = value
     return best
@@ -444,8 +447,11 @@ def evaluate_naive(cards: Sequence[int], kinds: str = "type") -> Value:
         category = _naive_category(hand_kinds, ranks + crown_ranks, hand_tiers)
         if category < best[0]:
             continue
-        played = tuple(sorted(zip(hand_kinds, hand_tiers, strict=True)))
-        value = (int(category), _naive_key(played))
+        if category == _RANK_FLUSH:  # one rank: no kind groups, the tiers best first (E30)
+            key = tuple(sorted(hand_tiers, reverse=True))
+        else:
+            key = _naive_key(tuple(sorted(zip(hand_kinds, hand_tiers, strict=True))))
+        value = (int(category), key)
         if value > best:
             best = value
     return best

@@ -114,9 +114,9 @@ def test_three_plus_two_is_full_domain_not_triplet_or_two_pair() -> None:
 
 
 def test_rank_flush_outranks_the_two_pair_shape_it_also_has() -> None:
-    # Kinds 2+2+1 (a Two Pair shape), all rank 3: the higher category counts. The key still
-    # groups by kind: the two pairs first.
-    assert value("Fate-3 Fate-3 Beast-3 Beast-3 Sophoi-3") == (C.RANK_FLUSH, (2, 2, 1, 1, 3))
+    # Kinds 2+2+1 (a Two Pair shape), all rank 3: the higher category counts. Its key does not
+    # group by kind (E30): the tiers, highest first.
+    assert value("Fate-3 Fate-3 Beast-3 Beast-3 Sophoi-3") == (C.RANK_FLUSH, (3, 2, 2, 1, 1))
 
 
 def test_rank_flush_is_below_full_domain() -> None:

@@ -245,6 +245,29 @@ def test_ruling_05_rank_numbers_do_not_break_ties() -> None:
     assert state.result.tiebreak == "none"
 
 
+def test_e30_a_rank_flush_ties_on_its_tiers_highest_first() -> None:
+    # Two Rank Flushes. Seat 0 holds a God, seat 1 a pair of Fates but no God: "Ties: God >
+    # Crown > Class > Fate > Beast" reads the cards, best first, since kinds make no group in a
+    # Rank Flush (ruling 2). Grouped by kind, seat 0's pair of Beasts (1 1 5 3 2) came first
+    # and lost to seat 1's pair of Fates (2 2 3 3 3).
+    state = final_showdown(["God-3 Agari-3 Fate-3 Beast-3 Beast-3",
+                            "Agari-4 Umbrae-4 Arcoi-4 Fate-4 Fate-4"])
+    assert state.result is not None
+    assert state.result.desmos == ["Rank Flush", "Rank Flush"]
+    assert state.result.keys[0][1] == [5, 3, 2, 1, 1]
+    assert state.result.keys[1][1] == [3, 3, 3, 2, 2]
+    assert state.result.placements == [1, 2]
+
+
+def test_e30_a_crown_in_a_rank_flush_counts_its_tier_in_order() -> None:
+    # The Crown stands for a rank-2 card (E13); whichever, it is read as a 4 among the tiers.
+    state = final_showdown(["Crown Agari-2 Fate-2 Beast-2 Beast-2",
+                            "Umbrae-2 Arcoi-2 Sophoi-2 Fate-2 Beast-1"])
+    assert state.result is not None
+    assert state.result.desmos[0] == "Rank Flush"
+    assert state.result.keys[0][1] == [4, 3, 2, 1, 1]
+
+
 def test_ruling_05_equal_first_place_goes_to_the_tiebreak() -> None:
     state = final_showdown(["Agari-5 Agari-6 Sophoi-4 Fate-5 Beast-4",
                             "Umbrae-1 Umbrae-2 Arcoi-1 Fate-1 Beast-2"])

@@ -246,9 +246,12 @@ def showdown_view(record: Mapping[str, Any], seat: int,
         first, second = contenders[0], contenders[1]
         if places[first] == 1 and places[second] > 1 and desmos[first] == desmos[second]:
             # "biggest groups first": a hand is shown in its own order, and a Quartet of
-            # Fates with a God beside it loses to one of Classes, whose first card is less
+            # Fates with a God beside it loses to one of Classes, whose first card is less;
+            # a Rank Flush has no kind groups (E30)
+            order_said = ("best card first" if desmos[first] == Category.RANK_FLUSH.label
+                          else "biggest groups first")
             how = (f"First place: {players[first]}'s {desmos[first]} beats "
-                   f"{players[second]}'s card by card, biggest groups first (tiers: God 5, "
+                   f"{players[second]}'s card by card, {order_said} (tiers: God 5, "
                    "Crown 4, Class 3, Fate 2, Beast 1)")
     lines: list[RenderableType] = [Text("Showdown", style="bold reverse"), table, Text(how)]
     if forfeits and len(forfeits) < len(players):

@@ -58,6 +58,20 @@ def test_card_by_card_is_said_to_read_the_biggest_groups_first() -> None:
            "(tiers: God 5," in text
 
 
+def test_two_rank_flushes_are_said_to_compare_their_best_cards_first() -> None:
+    # A Rank Flush has no kind groups (E30): "biggest groups first" would send the reader to
+    # alice's pair of Beasts
+    record = _record([1, 2, 3], ["Rank Flush", "Rank Flush", "Pair"], "none")
+    hands = [["God-3", "Agari-3", "Fate-3", "Beast-3", "Beast-3"],
+             ["Agari-4", "Umbrae-4", "Arcoi-4", "Fate-4", "Fate-4"],
+             ["Crown", "Sophoi-4", "Umbrae-1", "Arcoi-1", "Fate-2"]]
+    assert evaluate(parse_cards(hands[0])) > evaluate(parse_cards(hands[1]))
+    text = " ".join(_shown(record, hands).split())
+    assert "First place: alice's Rank Flush beats bob's card by card, best card first " \
+           "(tiers: God 5," in text
+    assert "biggest groups" not in text
+
+
 def test_a_forfeited_player_is_marked_and_never_beaten_card_by_card() -> None:
     hands = [["God-1", "God-2", "Fate-1", "Fate-2", "Beast-1"],
              ["Agari-1", "Agari-2", "Fate-3", "Beast-2", "Beast-3"],

@@ -307,7 +307,7 @@ class Person:
         word, _, rest = text.partition(" ")
         if text.lower() in QUIT_WORDS:
             raise LeftTable
-        if text == "?":
+        if text == "?" or text.lower() in ("h", "help"):  # the prompt says "? = help"
             self._explain(decision)
         elif word.lower() in ("h", "help") and rest.strip():
             self._card_help(rest.strip(), view)

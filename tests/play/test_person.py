@@ -72,6 +72,16 @@ def test_help_and_card_texts_change_nothing() -> None:
     assert any(line.startswith(f"{hand[0]} (") for line in text.splitlines())
 
 
+@pytest.mark.parametrize("word", ["help", "HELP", "h", " Help "])
+def test_help_typed_as_a_word_shows_the_help_and_changes_nothing(word: str) -> None:
+    # the prompt says "? = help": "help" and a bare "h" were refused as not an option
+    plain, _ = _game(Script([]))
+    state, text = _game(Script([word]))
+    assert state.record()["choices"] == plain.record()["choices"]
+    assert "is not an option" not in text
+    assert "Your turn: hold (do nothing), play a card" in text
+
+
 def test_a_card_is_found_however_it_is_typed() -> None:
     # "h GOD-3" used to answer "GOD-3: not a card", and "h Zeus" gave no hint of the names
     _, text = _game(Script(["h god-3", "h FATE 2", "h crown", "h Zeus"]))

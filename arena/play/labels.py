@@ -7,6 +7,7 @@ kinds, so that a choice reads as "Play God-1 Hermes: look at a hand, may trade a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -121,9 +122,9 @@ _TITLES: Mapping[str, str] = {
 
 
 def card_face(typed: str) -> str | None:
-    """The card ``typed`` names, as a person may type it ("god-3", "GOD 3", "crown"), in
-    notation; None when it names none."""
-    face = "-".join(typed.split()).title()
+    """The card ``typed`` names, as a person may type it ("god-3", "GOD 3", "god3",
+    "crown"), in notation; None when it names none."""
+    face = "-".join(re.sub(r"(?<=[^\W\d])(?=\d)", " ", typed).split()).title()
     return face if face == PALAESTRON or face in EFFECTS else None
 
 

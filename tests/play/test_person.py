@@ -84,9 +84,11 @@ def test_help_typed_as_a_word_shows_the_help_and_changes_nothing(word: str) -> N
 
 def test_a_card_is_found_however_it_is_typed() -> None:
     # "h GOD-3" used to answer "GOD-3: not a card", and "h Zeus" gave no hint of the names
-    _, text = _game(Script(["h god-3", "h FATE 2", "h crown", "h Zeus"]))
+    # and "h god3" (no separator, as one types it fast) was not a card either
+    _, text = _game(Script(["h god-3", "h FATE 2", "h crown", "h Zeus", "h sophoi1"]))
     assert text.count("God-3 (Poseidon, Tidal Wave): ") == 1
     assert "Fate-2 (Lachesis, Measure): " in text and "Crown (Crown, Royal Favour): " in text
+    assert "Sophoi-1 (Sophoi, Study): " in text
     assert "Zeus: not a card (cards are named like God-3, Sophoi-1, Crown)" in text
 
 

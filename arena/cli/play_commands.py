@@ -37,9 +37,10 @@ PLAY_HELP = "\n\n".join([
     "sent exactly what they would be sent against another bot.",
     "You see what your seat may see: your hand, the Arenas (your traps face up, the others' "
     "counted), graveyards, the draw pile, revealed cards, and the other players' public "
-    "actions as they happen. Each decision lists its options by number: Enter plays option 0 "
-    "(hold, keep or pass where offered), ? explains the decision and its cards, h N shows "
-    "the text of card N of your hand, quit leaves. After the showdown: again, review (the "
+    "actions as they happen. Each decision lists its options by number (a card of your "
+    "hand by its number there, a player by their seat): Enter plays the first (hold, keep "
+    "or pass where offered), ? explains the decision and its cards, h N shows the text of "
+    "card N of your hand, quit leaves. After the showdown: again, review (the "
     "whole game, every card shown) or quit; the loser starts the next game.",
     "Example: arena play bots/greedy.py",
     "Example: arena play greedy heuristic random --seat 2 --seed 7 --records games.jsonl",
@@ -94,7 +95,7 @@ def play(
     ] = None,
     clock: Annotated[float | None, typer.Option(
         "--clock", min=1, metavar="SECONDS", help="Your time per decision; when it runs "
-        "out option 0 is played (default: no limit).")] = None,
+        "out the first option is played (default: no limit).")] = None,
     records: Annotated[str | None, typer.Option(
         "--records", help="Write each game's record to this JSONL file (a directory: "
         "play-SEED.jsonl in it); arena game opens them.")] = None,

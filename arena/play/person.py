@@ -27,7 +27,15 @@ from arena.engine.cards import NEMESIS
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.narration import event_sentence
 from arena.play.labels import card_face, card_text, cards_in, kind_help, option_label
-from arena.play.screen import Received, decision_view, graveyards_view, hand_line, table_view
+from arena.play.screen import (
+    Numbering,
+    Received,
+    decision_view,
+    graveyards_view,
+    hand_line,
+    option_numbers,
+    table_view,
+)
 
 __all__ = ["QUIT_WORDS", "Ask", "LeftTable", "Person", "keys_unechoed", "terminal_ask"]
 
@@ -258,23 +266,25 @@ class Person:
         self.moved = False
         self.heading = None
         self.news, self.recent = self.recent, []
-        self.console.print(decision_view(decision, self.players, self._received(decision)))
+        numbering = option_numbers(decision, observation)
+        self.console.print(decision_view(decision, self.players, self._received(decision),
+                                         numbering.shown))
         deadline = None if self.clock is None else time.monotonic() + self.clock
         while True:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
-                return self._timed_out(decision)
-            last = len(decision.options) - 1
+                return self._timed_out(decision, numbering)
             clock = "" if left is None else f"; {max(1, round(left))}s left"
-            prompt = f"Choose 0-{last} (Enter = 0, ? = help{clock}): "
+            prompt = (f"Choose {numbering.spans} (Enter = {numbering.shown[0]}, "
+                      f"? = help{clock}): ")
             try:
                 line = self.ask(prompt, left)
             except EOFError:
                 self.console.print()  # the prompt's line, ended
                 raise LeftTable from None
             if line is None:
-                return self._timed_out(decision)
-            choice = self._answer(line.strip(), decision, observation)
+                return self._timed_out(decision, numbering)
+            choice = self._answer(line.strip(), decision, observation, numbering)
             if choice is not None:
                 return choice
 
@@ -292,17 +302,17 @@ class Person:
         return Received(str(last["card"]), name)
 
     # -- reading an answer ---------------------------------------------------------------
-    def _answer(self, text: str, decision: Decision, view: Observation) -> int | None:
+    def _answer(self, text: str, decision: Decision, view: Observation,
+                numbering: Numbering) -> int | None:
         """The option ``text`` picks, or None after a command (help, a card's text) or a
         refusal: a line that is not an option changes nothing."""
-        last = len(decision.options) - 1
         if text == "":
             return 0
         # isdecimal, not isdigit: int() refuses digits such as "²" that isdigit accepts
         if text.isdecimal():
-            if int(text) <= last:
-                return int(text)
-            self.console.print(f"There is no option {text}: choose 0-{last}.")
+            if int(text) in numbering.picks:
+                return numbering.picks[int(text)]
+            self.console.print(f"There is no option {text}: choose {numbering.spans}.")
             return None
         word, _, rest = text.partition(" ")
         if text.lower() in QUIT_WORDS:
@@ -314,27 +324,29 @@ class Person:
         elif text.lower() in ("t", "table"):
             self.console.print(table_view(view, self.rules, forfeited=self.forfeited))
             self.console.print(decision_view(decision, self.players,
-                                             self._received(decision)))
+                                             self._received(decision), numbering.shown))
         elif text.lower() in ("l", "log"):
             for line in self.news or ["Nothing has happened since your last decision."]:
                 self.console.print(Text(line))
         elif text.lower() in ("g", "graveyards"):
             self.console.print(graveyards_view(view))
         else:  # as typed: a Text, so brackets are not read as rich markup
-            self.console.print(Text(f"'{text}' is not an option: type a number 0-{last}, "
-                                    "Enter for 0, ? for help, h N for card N of your hand, t "
-                                    "for the table, l for what just happened, g for the "
-                                    "graveyards, quit to leave."))
+            self.console.print(Text(f"'{text}' is not an option: type a number "
+                                    f"{numbering.spans}, Enter for {numbering.shown[0]}, ? "
+                                    "for help, h N for card N of your hand, t for the table, l "
+                                    "for what just happened, g for the graveyards, quit to "
+                                    "leave."))
         return None
 
     def _explain(self, decision: Decision) -> None:
         self.console.print(kind_help(decision.kind, decision.context))
         for face in cards_in(decision.kind, decision.options, decision.context):
             self._indented(card_text(face))
-        self.console.print("Keys: a number picks an option, Enter picks 0 (hold, keep or pass "
-                           "where offered), h N shows card N of your hand, t the table, l what "
-                           "happened since your last decision, g the graveyards, quit leaves "
-                           "the table.")
+        self.console.print("Keys: a number picks an option (a card of your hand by its number "
+                           "there, a player by their seat), Enter the first option (hold, keep "
+                           "or pass where offered), h N shows card N of your hand, t the "
+                           "table, l what happened since your last decision, g the graveyards, "
+                           "quit leaves the table.")
 
     def _card_help(self, which: str, view: Observation) -> None:
         hand = view.hand
@@ -367,10 +379,11 @@ class Person:
             self.heading = None
         self.console.print(Padding(Text(text, style=style), (0, 0, 0, 2), expand=False))
 
-    def _timed_out(self, decision: Decision) -> int:
+    def _timed_out(self, decision: Decision, numbering: Numbering) -> int:
         label = option_label(decision.kind, decision.options[0], self.players,
                              decision.context)
-        self.console.print(Text(f"Time is up ({self.clock:g}s): played option 0, {label}."))
+        self.console.print(Text(f"Time is up ({self.clock:g}s): played option "
+                                f"{numbering.shown[0]}, {label}."))
         return 0
 
     # -- telling the game ---------------------------------------------------------------

@@ -24,8 +24,8 @@ from arena.engine.narration import header_lines
 from arena.engine.result import standing_places
 from arena.play.labels import decision_title, option_label
 
-__all__ = ["Hanging", "Received", "decision_view", "graveyards_view", "hand_category", "hand_line",
-           "showdown_view", "table_view"]
+__all__ = ["Hanging", "Numbering", "Received", "decision_view", "graveyards_view", "hand_category",
+           "hand_line", "option_numbers", "showdown_view", "table_view"]
 
 class Received(NamedTuple):
     """A card just given to the seat, and the name of who gave it (a Nemesis's first gift,
@@ -33,6 +33,62 @@ class Received(NamedTuple):
 
     card: str
     giver: str
+
+
+class Numbering(NamedTuple):
+    """The numbers a person types for a decision's options: ``shown[i]`` is option i's, and
+    ``picks`` maps every number that picks an option to its index."""
+
+    shown: tuple[int, ...]
+    picks: Mapping[int, int]
+
+    @property
+    def spans(self) -> str:
+        """The numbers that pick an option, as runs: ``0-10``, ``1, 3-5``."""
+        runs: list[list[int]] = []
+        for number in sorted(self.picks):
+            if runs and number == runs[-1][1] + 1:
+                runs[-1][1] = number
+            else:
+                runs.append([number, number])
+        return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
+#: Decisions whose options are cards of the seat's own hand (or a pass).
+_HAND_KINDS = ("turn", "swap", "discard", "reveal", "give")
+
+
+def _held(kind: str, option: Mapping[str, Any], hand_size: int) -> tuple[str | None, int]:
+    """The card of the hand an option names (None: a hold, keep or pass), and what its
+    number adds to the card's: a turn's traps come after its plays (card N: ``N + 5``)."""
+    if kind == "turn":
+        action = option.get("action")
+        return (None if action == "hold" else str(option.get("card")),
+                hand_size if action == "trap" else 0)
+    card = option.get("swap") if kind == "swap" else option.get("card")
+    return (None if card is None else str(card)), 0
+
+
+def option_numbers(decision: Decision, view: Observation) -> Numbering:
+    """How the options are numbered: a card of the hand by its number on the hand's line (any
+    copy's; a trap set by that number plus the hand's size), a player by their seat, a hold,
+    keep or pass by 0, so that ``2`` means the hand's second card in a discard as on a turn;
+    any other decision in order."""
+    options = decision.options
+    in_order = Numbering(tuple(range(len(options))), {i: i for i in range(len(options))})
+    picks: dict[int, int] = {}
+    if decision.kind in _HAND_KINDS:
+        for index, option in enumerate(options):
+            card, offset = _held(decision.kind, option, len(view.hand))
+            for number, held in enumerate(view.hand, start=1):
+                if card is None or held == card:
+                    picks.setdefault(0 if card is None else number + offset, index)
+    elif decision.kind == "target" and all(option.get("slot") is None for option in options):
+        picks = {option["seat"]: index for index, option in enumerate(options)
+                 if isinstance(option.get("seat"), int)}
+    shown = tuple(min((n for n, i in picks.items() if i == index), default=-1)
+                  for index in range(len(options)))
+    return in_order if not options or -1 in shown else Numbering(shown, picks)
 
 
 #: Cards of a graveyard shown on the table (its top last); ``g`` shows every one.
@@ -187,11 +243,14 @@ def graveyards_view(view: Observation) -> RenderableType:
 
 
 def decision_view(decision: Decision, players: Sequence[str],
-                  received: Received | None = None) -> RenderableType:
-    """A decision's heading and its options, numbered; option 0 is the safe default. A
-    turn's traps share one line (a whole turn fits an 80x24 screen with the table).
-    ``received``: the card just given to the seat and who gave it, marked among the options
-    (what a Nemesis gives back may be it, RULES.md E29)."""
+                  received: Received | None = None,
+                  numbers: Sequence[int] | None = None) -> RenderableType:
+    """A decision's heading and its options, numbered (``numbers``: each option's, else its
+    index; the first option, Enter's, is the safe default where there is one). A turn's
+    traps share one line (a whole turn fits an 80x24 screen with the table). ``received``:
+    the card just given to the seat and who gave it, marked among the options (what a
+    Nemesis gives back may be it, RULES.md E29)."""
+    shown = list(numbers) if numbers is not None else list(range(len(decision.options)))
     lines: list[RenderableType] = [Text(decision_title(decision.kind, decision.context),
                                         style="bold")]
     traps = []
@@ -199,15 +258,15 @@ def decision_view(decision: Decision, players: Sequence[str],
     placed = {option.get("card") for option in decision.options if "depth" in option}
     for index, option in enumerate(decision.options):
         if decision.kind == "turn" and option.get("action") == "trap":
-            traps.append((index, str(option.get("card"))))
+            traps.append((shown[index], str(option.get("card"))))
             continue
         label = option_label(decision.kind, option, players, decision.context)
         if option.get("card") in placed and "depth" not in option:
             label += " (nearest the top)"
         if received is not None and option.get("card") == received.card:
             label += f" (just received from {received.giver})"
-        lines.append(Hanging(Text(f"{index:>3}  {label}", style="bold" if index == 0 else ""),
-                             5))
+        lines.append(Hanging(Text(f"{shown[index]:>3}  {label}",
+                                  style="bold" if index == 0 else ""), 5))
     if traps:
         span = f"{traps[0][0]}-{traps[-1][0]}" if len(traps) > 1 else str(traps[0][0])
         lines.append(Hanging(Text(f"{span:>5}  Set as a trap: "

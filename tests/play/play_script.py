@@ -8,6 +8,15 @@ from collections.abc import Callable, Iterable
 from rich.console import Console
 
 
+def numbers_in(spans: str) -> list[int]:
+    """The numbers a prompt's ``Choose 1, 3-5`` offers: [1, 3, 4, 5]."""
+    numbers: list[int] = []
+    for span in spans.split(", "):
+        first, _, last = span.partition("-")
+        numbers.extend(range(int(first), int(last or first) + 1))
+    return numbers
+
+
 def quiet_console(width: int = 80) -> tuple[Console, io.StringIO]:
     """A console writing plain text to a buffer."""
     out = io.StringIO()

@@ -13,7 +13,7 @@ import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from play_script import Script, quiet_console
+from play_script import Script, numbers_in, quiet_console
 
 from arena.engine import GameConfig, new_game
 from arena.play.person import Person
@@ -29,8 +29,8 @@ def _typist(seed: int) -> Script:
     def answer(prompt: str) -> str:
         if rng.random() < 0.3:
             return rng.choice(COMMANDS)
-        last = int(re.search(r"Choose 0-(\d+)", prompt).group(1))  # type: ignore[union-attr]
-        return str(rng.randint(0, last))
+        spans = re.search(r"Choose ([\d, -]+) \(", prompt).group(1)  # type: ignore[union-attr]
+        return str(rng.choice(numbers_in(spans)))
 
     return Script([], then=answer)
 

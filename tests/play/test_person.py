@@ -8,6 +8,7 @@ import sys
 import termios
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,6 +18,7 @@ from arena.engine import GameConfig, RandomAgent, new_game, play_game
 from arena.engine.rulebook import MAX_TRAPS
 from arena.play.labels import option_label
 from arena.play.person import LeftTable, Person, keys_unechoed, terminal_ask
+from arena.play.screen import option_numbers
 
 
 def _game(script: Script, seat: int = 0, **kw: Any) -> tuple[Any, str]:
@@ -142,7 +144,8 @@ def test_the_hands_that_tied_are_shown_before_a_rock_paper_scissors_throw() -> N
                       [RandomAgent(80), RandomAgent(81)])
     assert plain.record()["result"]["tiebreak"] == "rps"
     console, out = quiet_console()
-    person = Person(console, Script([str(c) for c in _choices(plain, 0)]), 0)
+    choices, script = iter(_choices(plain, 0)), Script([])
+    person = Person(console, script, 0)
     state, other, told = new_game(GameConfig(players=("a", "b"), seed=80)), RandomAgent(81), 0
     while True:  # as the referee does: the seat's events before each decision
         events = state.events_for(0, told)
@@ -150,6 +153,9 @@ def test_the_hands_that_tied_are_shown_before_a_rock_paper_scissors_throw() -> N
         person.watch(events)
         if (decision := state.decision) is None:
             break
+        if decision.seat == 0:  # the number the screen shows for the recorded choice
+            numbering = option_numbers(decision, state.observe(0))
+            script.lines.append(str(numbering.shown[next(choices)]))
         agent = person if decision.seat == 0 else other
         state.apply(agent.choose(decision, state.observe(decision.seat)))
     text = out.getvalue()
@@ -285,7 +291,7 @@ def test_a_nemesis_gift_names_its_card_and_its_help_says_the_received_card_may_g
                          ("give", "Give a card to Nemesis's player (Fate-5)")):
         decision, view = gifts[which]
         console, out = quiet_console()
-        Person(console, Script(["?", "0"]), 0).choose(decision, view)
+        Person(console, Script(["?", ""]), 0).choose(decision, view)
         text = " ".join(out.getvalue().split())
         assert title in text
         assert ("then its player gives that opponent a card of their choice from their hand "
@@ -386,3 +392,64 @@ def test_the_card_a_nemesis_brought_is_marked_among_those_to_give_back() -> None
     received = re.escape(gift.group(1))
     assert re.search(rf"\n +\d+  {received} \S+ \(just received from bot\)\n", text)
     assert len(re.findall(r"\(just received from", text)) == 1
+
+
+def _asked(kind: str, players: int, ready: Callable[[Any, Any], bool]) -> tuple[Any, Any]:
+    """The first decision of ``kind`` asked of seat 0 in random games for which ``ready``
+    (the decision, the seat's observation) holds, with that observation."""
+    for seed in range(300):
+        state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed))
+        agents = [RandomAgent(seed * players + i) for i in range(players)]
+        while (decision := state.decision) is not None:
+            view = state.observe(decision.seat)
+            if decision.seat == 0 and decision.kind == kind and ready(decision, view):
+                return decision, view
+            state.apply(agents[decision.seat].choose(decision, view))
+    raise AssertionError(f"no {kind} decision in range")
+
+
+def _answered(decision: Any, view: Any, typed: str) -> tuple[int, str]:
+    """The option ``typed`` picks (Enter after a refusal), and the screen with the prompt."""
+    console, out = quiet_console()
+    script = Script([typed])
+    choice = Person(console, script, 0).choose(decision, view)
+    return choice, out.getvalue() + script.prompts[0]
+
+
+def test_a_card_of_the_hand_is_chosen_by_its_number_in_the_hand() -> None:
+    # a forced discard listed the hand from 0 under "Your hand: 1 ...": typing 2 for the
+    # hand's second card discarded the third
+    decision, view = _asked("discard", 2, lambda d, v: len(d.options) == len(v.hand) >= 3)
+    choice, text = _answered(decision, view, "2")
+    assert decision.options[choice]["card"] == view.hand[1]
+    assert f"  2  {option_label('discard', decision.options[choice], [], {})}" in text
+    assert f"Choose 1-{len(view.hand)} (Enter = 1, ? = help): " in text
+    # a reveal skips the card already shown; its number still names the same card
+    decision, view = _asked("reveal", 2, lambda d, v: len(v.hand) == 5
+                            and v.hand[0] in v.revealed[0] and v.hand.count(v.hand[0]) == 1
+                            and v.hand[1] not in v.revealed[0])
+    choice, text = _answered(decision, view, "1")
+    assert "There is no option 1: choose " in text  # refused, then Enter: the first option
+    assert decision.options[choice]["card"] == view.hand[1]
+
+
+def test_a_player_is_chosen_by_their_seat() -> None:
+    decision, view = _asked("target", 4, lambda d, v: all(o.get("slot") is None
+                                                           for o in d.options))
+    seats = [o["seat"] for o in decision.options]
+    choice, text = _answered(decision, view, str(seats[-1]))
+    assert choice == len(seats) - 1
+    assert f"{seats[0]}  p{seats[0]} (seat {seats[0]})" in text
+
+
+def test_a_hand_holding_two_copies_keeps_its_numbers_on_a_turn() -> None:
+    # one option per face: after two copies of a card, option N played card N+1
+    decision, view = _asked("turn", 2, lambda d, v: len(v.hand) == 5 and v.hand[4] != v.hand[3]
+                            and len(set(v.hand[:4])) < 4)
+    choice, text = _answered(decision, view, "5")
+    assert decision.options[choice] == {"action": "play", "card": view.hand[4]}
+    choice, _ = _answered(decision, view, "10")
+    assert decision.options[choice] == {"action": "trap", "card": view.hand[4]}
+    twin = next(n for n, card in enumerate(view.hand, start=1) if view.hand.count(card) > 1)
+    choice, _ = _answered(decision, view, str(view.hand.index(view.hand[twin - 1], twin) + 1))
+    assert decision.options[choice] == {"action": "play", "card": view.hand[twin - 1]}

@@ -317,6 +317,8 @@ class Person:
         word, _, rest = text.partition(" ")
         if text.lower() in QUIT_WORDS:
             raise LeftTable
+        if text.lower() in ("hold", "keep", "pass") and self._first_reads(text, decision):
+            return 0
         if text == "?" or text.lower() in ("h", "help"):  # the prompt says "? = help"
             self._explain(decision)
         elif word.lower() in ("h", "help") and rest.strip():
@@ -338,15 +340,22 @@ class Person:
                                     "leave."))
         return None
 
+    def _first_reads(self, word: str, decision: Decision) -> bool:
+        """Whether the first option's label starts with ``word`` (hold, keep, pass): typed
+        as the option says it, it picks that option."""
+        label = option_label(decision.kind, decision.options[0], self.players,
+                             decision.context)
+        return label.lower().split(" ")[0] == word.lower()
+
     def _explain(self, decision: Decision) -> None:
         self.console.print(kind_help(decision.kind, decision.context))
         for face in cards_in(decision.kind, decision.options, decision.context):
             self._indented(card_text(face))
         self.console.print("Keys: a number picks an option (a card of your hand by its number "
                            "there, a player by their seat), Enter the first option (hold, keep "
-                           "or pass where offered), h N shows card N of your hand, t the "
-                           "table, l what happened since your last decision, g the graveyards, "
-                           "quit leaves the table.")
+                           "or pass where offered, which its word picks too), h N shows card N "
+                           "of your hand, t the table, l what happened since your last "
+                           "decision, g the graveyards, quit leaves the table.")
 
     def _card_help(self, which: str, view: Observation) -> None:
         hand = view.hand

@@ -453,3 +453,15 @@ def test_a_hand_holding_two_copies_keeps_its_numbers_on_a_turn() -> None:
     twin = next(n for n, card in enumerate(view.hand, start=1) if view.hand.count(card) > 1)
     choice, _ = _answered(decision, view, str(view.hand.index(view.hand[twin - 1], twin) + 1))
     assert decision.options[choice] == {"action": "play", "card": view.hand[twin - 1]}
+
+
+@pytest.mark.parametrize(("word", "kind"), [("hold", "turn"), ("Keep", "swap"),
+                                            ("pass", "trigger")])
+def test_the_first_option_is_picked_by_its_word(word: str, kind: str) -> None:
+    # "hold" was refused as not an option where option 0 reads "Hold (do nothing this turn)"
+    decision, view = _asked(kind, 2, lambda d, v: len(d.options) > 1)
+    choice, text = _answered(decision, view, word)
+    assert choice == 0 and "is not an option" not in text
+    decision, view = _asked("discard", 2, lambda d, v: len(d.options) > 1)
+    choice, text = _answered(decision, view, word)  # no such option here: refused
+    assert f"'{word}' is not an option" in text

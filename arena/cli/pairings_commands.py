@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from tabulate import tabulate
 
 from arena.cli.options import DbOption, TournamentArgument
-from arena.common.fitting import fit_rows, not_shown, widest
+from arena.common.fitting import fit_rows, not_shown, tabulated, widest
 from arena.common.printable import printable_log
 from arena.tournament.store import DEFAULT_RESULTS
 
@@ -107,7 +106,7 @@ def _boards_table(view: RoundPairings, names: dict[str, str]) -> str:
                      f"{board.games_done}/{board.games_planned}"])
     headers = ["board", *(f"seat {i + 1} (score before)" for i in range(width)), "result",
                "games"]
-    return str(tabulate(rows, headers=headers, disable_numparse=True))
+    return tabulated(rows, headers, disable_numparse=True)
 
 
 #: What a line a seat leaves out on a terminal too narrow for it, first to last: the

@@ -7,6 +7,11 @@ Each listing says which of its columns matter least, and names the ones left out
 table. :func:`fit_columns` fits any table drawn by a function; :func:`fit_rows` draws rows
 with ``tabulate`` and fits them; :func:`tabulated` is ``tabulate`` with a ``tsv``'s cells
 left as their values, for a spreadsheet.
+
+A cell's text is escaped (:func:`arena.common.printable.printable`) before the table is laid
+out, never after: a database made elsewhere may hold a name with an escape sequence or a
+bidi control, and a table padded around the raw text and escaped after would push that row's
+other cells out of their columns.
 """
 
 from __future__ import annotations
@@ -19,7 +24,8 @@ from tabulate import tabulate
 from arena.common.printable import printable
 
 __all__ = ["ELLIPSIS", "TERMINAL_FORMATS", "aligned", "fit_columns", "fit_rows", "fitting_width",
-           "not_shown", "not_shown_lines", "shortened", "tabulated", "widest", "with_notes"]
+           "not_shown", "not_shown_lines", "printable_cells", "shortened", "tabulated", "widest",
+           "with_notes"]
 
 #: What a cut name ends with.
 ELLIPSIS = "…"
@@ -59,15 +65,23 @@ def with_notes(table: str, notes: Sequence[str], tablefmt: str) -> str:
     return table + ("\n" if tablefmt in TERMINAL_FORMATS else "\n\n") + "\n".join(notes)
 
 
+def printable_cells(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    """``rows`` with each text cell :func:`printable`, the other cells as they are: what a
+    table is laid out from, so that its columns are measured on the text it prints."""
+    return [[printable(cell) if isinstance(cell, str) else cell for cell in row] for row in rows]
+
+
 def tabulated(rows: Sequence[Sequence[Any]], headers: Sequence[str], tablefmt: str = "simple",
               **options: Any) -> str:
-    """``tabulate(rows, headers, tablefmt, **options)``, but a ``tsv`` of each cell's value
-    alone (:func:`_tsv`): tabulate pads its cells with spaces to align them, which a
-    spreadsheet keeps (a number padded is text), breaks a cell at ``maxcolwidths`` onto
-    lines a spreadsheet reads as rows, and drops a row's empty cells at its end."""
+    """``tabulate(rows, headers, tablefmt, **options)`` of the cells' printable text, but a
+    ``tsv`` of each cell's value alone (:func:`_tsv`): tabulate pads its cells with spaces to
+    align them, which a spreadsheet keeps (a number padded is text), breaks a cell at
+    ``maxcolwidths`` onto lines a spreadsheet reads as rows, and drops a row's empty cells at
+    its end."""
     if tablefmt == "tsv":
         return _tsv(rows, headers, options.get("floatfmt", "g"), options.get("missingval", ""))
-    return str(tabulate(rows, headers=list(headers), tablefmt=tablefmt, **options))
+    return str(tabulate(printable_cells(rows), headers=[printable(h) for h in headers],
+                        tablefmt=tablefmt, **options))
 
 
 def _tsv(rows: Sequence[Sequence[Any]], headers: Sequence[str],
@@ -154,7 +168,9 @@ def fit_rows(headers: Sequence[str], rows: Sequence[Sequence[Any]], drop_order: 
              **tabulate_options: Any) -> tuple[str, list[str]]:
     """:func:`fit_columns` of ``rows`` under ``headers``, drawn by ``tabulate`` (with
     ``tabulate_options``): the cells of column ``names`` (an index of ``headers``) are the
-    ones cut; ``columns``, the headers shown at most (default all)."""
+    ones cut, as printed (escaped); ``columns``, the headers shown at most (default all)."""
+    rows = printable_cells(rows)
+
     def render(kept: Sequence[str], most: int | None) -> str:
         keep = [list(headers).index(column) for column in kept]
         return tabulated([[shortened(str(row[i]), most) if i == names and most is not None

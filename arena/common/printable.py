@@ -6,7 +6,8 @@ window, fake a line of the referee's output or hide text (bidi overrides). Such 
 escaped where it enters the arena (the sandbox's log capture, ``ready``, the registry), so
 every table, record and report holds only the visible form (``\\x1b`` for ESC). A database
 or records file made elsewhere never passed that entry: the commands that print one escape
-it as they print.
+it as they print, a table's cells before it is laid out (``arena.common.fitting``), so that
+the table's columns are measured on the text it shows.
 """
 
 from __future__ import annotations

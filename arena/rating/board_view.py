@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.common.fitting import fit_columns, fitting_width, shortened, with_notes
+from arena.common.printable import printable
 from arena.rating.leaderboard import (
     SORTS,
     Leaderboard,
@@ -183,7 +184,7 @@ def _render_table(board: Leaderboard, fmt: str, columns: Sequence[str],
     for row in board.rows:
         label = (row.label if labels[row.label] < 2
                  else row.label.replace(row.bot, f"{row.bot}@{row.version}", 1))
-        values = [row.rank, shortened(label, most), row.version, row.mu, row.sigma,
+        values = [row.rank, shortened(printable(label), most), row.version, row.mu, row.sigma,
                   row.conservative, row.games, row.wins, row.win_pct, row.mean_placement,
                   row.points, row.byes, row.buchholz,
                   failures_and_forfeits(row.failures, row.forfeits), row.note]
@@ -220,7 +221,7 @@ def fitted_table(board: Leaderboard, fmt: str = "simple", columns: Sequence[str]
     # a narrower terminal's: more left out, then names cut
     if width is not None and width < TABLE_WIDTH:
         order += tuple(c for c in _DROP_NARROW if c not in _SORT_KEYS.get(board.sort, ()))
-        names = [row.label for row in board.rows]
+        names = [printable(row.label) for row in board.rows]
     text, left_out = fit_columns(lambda kept, most: _render_table(board, fmt, kept, most),
                                  shown, order, width, names)
     return text, (["points"] if "points" in silent else []) + left_out

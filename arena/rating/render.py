@@ -17,7 +17,7 @@ from typing import Any
 
 from tabulate import tabulate_formats
 
-from arena.common.fitting import tabulated
+from arena.common.fitting import printable_cells, tabulated
 from arena.common.printable import json_escaped, printable
 
 __all__ = [
@@ -128,9 +128,11 @@ def render_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], fmt: str
     """
     if fmt not in TABLE_FORMATS:  # tabulate would print an unknown format as "simple"
         raise ValueError(f"'{fmt}' is not a table format: its renderer must handle it")
-    data = [list(row) for row in rows]
+    # escaped before the format's own escapes (rst would read a backslash added after as
+    # its escape) and before tabulate pads the cells around the text it prints
+    data = printable_cells(rows)
     text_columns = sorted({i for row in data for i, v in enumerate(row) if isinstance(v, str)})
-    head = list(headers)
+    head = [printable(h) for h in headers]
     escape = _CELL_ESCAPES.get(fmt)
     if escape is not None:
         data = [[escape(v) if isinstance(v, str) else v for v in row] for row in data]

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.common.fitting import fitting_width, not_shown
+from arena.common.printable import printable
 from arena.common.timestamps import created_fitted
 from arena.rating.games import (
     Failure,
@@ -221,7 +222,7 @@ def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simpl
     if fmt == "tsv":
         return _tournaments_tsv(summaries)
     table = [
-        [s.name, s.format, _sizes(s.players_per_game, ", "), s.bots,
+        [printable(s.name), s.format, _sizes(s.players_per_game, ", "), s.bots,
          f"{s.games_done}/{'?' if s.games_planned is None else s.games_planned}"
          if s.games_planned != 0 else str(s.games_done), s.state,  # 0: a league without end
          s.created_at]

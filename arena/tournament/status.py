@@ -7,10 +7,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from tabulate import tabulate
-
-from arena.common.fitting import fit_rows, not_shown
+from arena.common.fitting import fit_rows, not_shown, tabulated
 from arena.common.plural import counted
+from arena.common.printable import printable
 from arena.common.timestamps import created_fitted
 from arena.engine.houserules import HouseRules
 from arena.errors import StoreError
@@ -89,12 +88,12 @@ def _overview(store: Store, width: int | None) -> list[str]:
         t = store.tournament(name)
         assert t is not None
         done = store.count_games(t.id)
-        rows.append([t.name, t.format, _sizes(t), len(store.entrant_ids(t.id)),
+        rows.append([printable(t.name), t.format, _sizes(t), len(store.entrant_ids(t.id)),
                      _progress(done, t.games_planned), _state(store, t).split(" (")[0],
                      t.created_at])
     if not rows:
         return [no_tournaments(store.path)]
-    table, left_out = created_fitted(lambda head, shown: tabulate(shown, headers=head),
+    table, left_out = created_fitted(lambda head, shown: tabulated(shown, head),
                                      LISTING_COLUMNS, rows, width, LISTING_LEFT_OUT)
     # a table is not wrapped again by the CLI (it holds a line break)
     return [table] + ([not_shown(left_out, "arena tournaments --format csv has every field")]

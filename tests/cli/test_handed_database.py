@@ -195,3 +195,30 @@ def test_a_league_retirement_names_its_entry_escaped(handed_db: Path,
     assert result.exit_code == 0, result.output
     assert not [c for c in result.stdout if c in RAW], result.stdout
     assert result.stdout.startswith("bob\\u202e@v1 retires from league 'cup\\x1b]0;retitled")
+
+
+def _table_rows(text: str, count: int) -> list[str]:
+    """The header, rule and first ``count`` rows of the first table drawn in ``text``."""
+    lines = text.splitlines()
+    rule = next(i for i, line in enumerate(lines) if line.strip() and not line.strip(" -"))
+    return lines[rule - 1:rule + 1 + count]
+
+
+@pytest.mark.parametrize("args, rows", [(["leaderboard", CUP], 2), (["h2h", CUP], 2),
+                                        (["pairings", CUP], 1), (["tournaments"], 1)],
+                         ids=lambda value: " ".join(a for a in value if a != CUP)
+                         if isinstance(value, list) else str(value))
+def test_a_handed_databases_names_keep_their_rows_aligned(handed_db: Path, args: list[str],
+                                                          rows: int) -> None:
+    """A name was escaped after its table was laid out around the raw text: ``\\x1b`` is
+    four characters where ESC was laid out as one, so that row's cells after the name stood
+    out of their columns."""
+    result = runner.invoke(app, [*args, "--db", str(handed_db)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    table = _table_rows(result.stdout, rows)
+    assert "\\x1b" in "".join(table), result.stdout
+    rule = table[1]
+    gaps = [i for i, char in enumerate(rule) if char == " " and 0 < i and rule[i - 1] == "-"]
+    # each cell within its column: the two spaces after each column's rule blank on every line
+    assert all(line[gap:gap + 2].strip() == "" for line in table for gap in gaps), \
+        "\n".join(table)

@@ -4,12 +4,21 @@ terminal (arena.common.printable)."""
 from __future__ import annotations
 
 import datetime as dt
+import shutil
+import subprocess
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from arena.common.printable import printable, printable_log
+from arena.common.printable import (
+    printable,
+    printable_log,
+    quoted_command,
+    quoted_word,
+    shell_word,
+)
 from arena.protocol import messages
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -90,3 +99,23 @@ def test_json_escaped_is_the_same_json_with_no_control_character_left() -> None:
     assert not [c for c in text if ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0
                 or c in "\u202e\u2028"]
     assert "ünï" in text
+
+
+#: Names a handed database or a hand-edited registry.yaml may hold, and plain ones.
+_WORDS = ["alpha", "Mon bot", "it's", "al\x1b[2Jice", "bob\u202e", "ze\u200bro", "a\\b\x07'",
+          "漢字", "$HOME;rm", "cup\x1b]0;retitled\x07/r0/t0/g0", "\U000e0001tag"]
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="no bash here")
+def test_a_shell_word_pastes_back_as_the_name_it_shows() -> None:
+    """A hint quoted the escaped name (``al\\x1b[2Jice``): pasted, it named no bot."""
+    for word in _WORDS:
+        pasted = shell_word(word)
+        assert printable(pasted) == pasted and pasted.isprintable(), pasted
+        echoed = subprocess.run(["bash", "-c", f"printf %s {pasted}"], capture_output=True,
+                                check=True, env={"LC_ALL": "C.UTF-8"}).stdout
+        assert echoed.decode() == word, pasted
+    assert shell_word("alpha") == "alpha" and quoted_word("alpha") == "'alpha'"
+    assert quoted_word("al\x1b[2Jice") == "$'al\\x1b[2Jice'"
+    assert quoted_command("arena bots remove", "gone") == "'arena bots remove gone'"
+    assert quoted_command("arena bots remove", "ze\u200bro") == "arena bots remove $'ze\\u200bro'"

@@ -1701,3 +1701,17 @@ def test_a_bot_updated_mid_tournament_is_said_to_be_kept_and_how_to_go_on(
         f"upd@{first.version}; 'arena run SPEC --continue' enters the new version, or enter "
         f"upd@{first.version} in the spec to go on with this one (docs/TOURNAMENTS.md)")
     assert resolve(f"upd@{first.version}", bots).version == first.version
+
+
+def test_a_did_you_mean_quotes_a_hand_edited_name_as_it_is_pasted(bots: Path) -> None:
+    """registry.yaml edited by hand may name a bot with a control character: the hint quoted
+    it escaped (``'gam\\x1bma'``), which pasted back names no bot."""
+    from arena.registry.staging import write_registry
+
+    write_registry(bots, {"gam\x1bma": {"path": "alpha.py"}, "go\u200bne": {"path": "gone.py"}})
+    with pytest.raises(BotNotFoundError) as info:
+        resolve("gamma", bots)
+    assert "(did you mean $'gam\\x1bma'?)" in str(info.value), info.value
+    with pytest.raises(BotNotFoundError) as info:
+        resolve("go\u200bne", bots)
+    assert "or arena bots remove $'go\\u200bne' drops its entry" in str(info.value), info.value

@@ -12,7 +12,11 @@ the table's columns are measured on the text it shows.
 
 from __future__ import annotations
 
-__all__ = ["isolated", "json_escaped", "printable", "printable_log"]
+import shlex
+import unicodedata
+
+__all__ = ["isolated", "json_escaped", "printable", "printable_log", "quoted_command",
+           "quoted_word", "shell_word"]
 
 #: C0 controls, DEL, C1 controls, the line and paragraph separators (a line's end to Python's
 #: splitlines, and so to a program reading a csv by lines) and the bidirectional-text controls.
@@ -48,3 +52,41 @@ def isolated(text: str) -> str:
     label): a right-to-left name keeps to itself instead of reordering the words beside it,
     as HTML's ``<bdi>`` does."""
     return f"\u2068{printable(text)}\u2069"
+
+
+def _typed_as_shown(char: str) -> bool:
+    """Whether ``char`` reaches a shell as it is when copied off a terminal: not a control,
+    nor a character that shows nothing (a zero-width space, a bidi mark)."""
+    return ord(char) not in _ONE_LINE and unicodedata.category(char) not in ("Cc", "Cf", "Zl",
+                                                                            "Zp")
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one word a shell reads back as ``text``, in printable characters: as it is,
+    or in single quotes where it holds a space or a quote (``shlex.quote``); where it holds a
+    character no one can type or copy off a terminal (a handed database's name with an
+    escape sequence, a zero-width space), bash's ``$'...'`` form with those characters
+    escaped (``$'al\\x1b[2Jice'``, which bash, zsh and ksh read; a plain ``sh`` does not)."""
+    if all(_typed_as_shown(char) for char in text):
+        return shlex.quote(text)
+    escaped = "".join(char if _typed_as_shown(char) and char not in "\\'"
+                      else "\\" + char if char in "\\'"
+                      else f"\\x{ord(char):02x}" if ord(char) < 0x100
+                      else f"\\u{ord(char):04x}" if ord(char) < 0x10000
+                      else f"\\U{ord(char):08x}" for char in text)
+    return f"$'{escaped}'"
+
+
+def quoted_word(text: str) -> str:
+    """:func:`shell_word` in quotes where it needs none, for a name quoted in a sentence (``did
+    you mean 'alpha'?``) that the reader may paste into a command as it is shown."""
+    word = shell_word(text)
+    return word if word.startswith(("'", "$'")) else f"'{word}'"
+
+
+def quoted_command(command: str, word: str) -> str:
+    """``command`` and ``word`` (a name) as a sentence quotes the command to paste: in quotes
+    (``'arena bots remove alpha'``), or where the word needs quotes of its own, as the
+    shell words alone (``arena bots remove $'al\\x1b[2Jice'``)."""
+    pasted = shell_word(word)
+    return f"'{command} {word}'" if pasted == word else f"{command} {pasted}"

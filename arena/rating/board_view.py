@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.common.fitting import fit_columns, fitting_width, shortened, with_notes
-from arena.common.printable import printable
+from arena.common.printable import printable, shell_word
 from arena.rating.leaderboard import (
     SORTS,
     Leaderboard,
@@ -260,7 +260,7 @@ def _entries_footnote(board: Leaderboard) -> list[str]:
         + " + ".join(f"{r.version} {r.points:.2f}" for r in rows) + ")" for rows in split)
     where = ("each at its entry's place" if board.sort == "points"
              else "--sort points ranks each at its entry's place")
-    name = board.tournament.name if board.tournament is not None else "NAME"
+    name = shell_word(board.tournament.name) if board.tournament is not None else "NAME"
     return [f"Swiss standings (arena status {name}) count an entry's versions as one: "
             f"{sums}; {where}."]
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import yaml
 
-from arena.common.printable import printable
-from arena.common.suggest import did_you_mean
+from arena.common.printable import printable, quoted_command, quoted_word
+from arena.common.suggest import closest
 from arena.common.yamlfile import yaml_problem
 from arena.errors import BotError, BotNotFoundError, ManifestError
 from arena.registry.botspec import (
@@ -219,10 +219,11 @@ def unknown_bot(text: str, bots_dir: Path) -> BotNotFoundError:
         return BotNotFoundError(f"bot '{printable(text)}' is registered in "
                                 f"{bots_dir / REGISTRY_FILE}, but its files at "
                                 f"{bots_dir / str(entry.get('path', text))} are gone: put "
-                                f"them back, or 'arena bots remove {printable(text)}' drops "
+                                f"them back, or {quoted_command('arena bots remove', text)} drops "
                                 "its entry")
     names = registered_names(bots_dir)
-    hint = did_you_mean(text, names)
+    meant = closest(text, names)
+    hint = f" (did you mean {quoted_word(meant)}?)" if meant is not None else ""
     samples = SAMPLE_BOTS_DIR
     if not hint and bots_dir.resolve() != samples and (samples / f"{text}.py").is_file():
         hint = f" (the sample bot is {samples / text}.py)"

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
+from arena.common.printable import shell_word
 from arena.errors import StoreError
 from arena.tournament.store import Store, TournamentRow
 
@@ -112,7 +113,8 @@ def retire_entry(store: Store, row: TournamentRow, bot: str, why: str = "") -> L
         known = [e for e in entries if bot in (e.key, e.key.rpartition("@")[0])]
         if known:
             raise StoreError(f"{known[-1].key} is not playing in league '{row.name}' (it is "
-                             f"{known[-1].state}; arena status {row.name} lists the entries)")
+                             f"{known[-1].state}; arena status {shell_word(row.name)} lists "
+                             "the entries)")
         names = ", ".join(e.key for e in active) or "none"
         raise StoreError(f"no active entry '{bot}' in league '{row.name}' (active: {names})")
     if len(active) - 1 < row.players_per_game:

@@ -9,7 +9,7 @@ from typing import Any
 
 from arena.common.fitting import fit_rows, not_shown, tabulated
 from arena.common.plural import counted
-from arena.common.printable import printable
+from arena.common.printable import printable, shell_word
 from arena.common.timestamps import created_fitted
 from arena.engine.houserules import HouseRules
 from arena.errors import StoreError
@@ -198,7 +198,7 @@ def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
                      f"{_db_option(store.path)}")
     elif running and t.format == "league":  # a running one is stopped, not resumed
         lines.append("")
-        lines.append(f"stop with: arena league stop {t.name}{_db_option(store.path)}")
+        lines.append(f"stop with: arena league stop {shell_word(t.name)}{_db_option(store.path)}")
     return lines
 
 
@@ -221,12 +221,12 @@ def _failure_lines(games: list[GameRow], name: str, db: Path) -> list[str]:
                           for g in games for f in g.failures), limit=_REASONS_TOLD)
     lines.extend(f"  {line}" for line in described)
     first = next(g for g in games if g.failures)
-    lines.append(f"  one of them in full: arena game {first.id} --seat "
+    lines.append(f"  one of them in full: arena game {shell_word(first.id)} --seat "
                  f"{first.failures[0].get('seat', 0)}{_db_option(db)}")
     lines.append("  (its bot's author replays it in-process with --rerun BOT, docs/BOTS.md)")
     reasons = distinct_reasons((_bot_name(f), g.id, f) for g in games for f in g.failures)
     if describe_leaves_out(reasons, _REASONS_TOLD):
-        lines.append(f"  every reason, with how often: arena status {name} --failures"
+        lines.append(f"  every reason, with how often: arena status {shell_word(name)} --failures"
                      f"{_db_option(db)}")
     return lines
 
@@ -242,7 +242,7 @@ def failure_reasons(store: Store, t: TournamentRow, bot: str | None = None) -> l
         names = sorted({label.split("@")[0] for label in played})
         if bot not in played and bot not in names:
             raise StoreError(f"no bot named {bot!r} in tournament {t.name!r} "
-                             f"(its bots: {', '.join(names)})")
+                             f"(its bots: {', '.join(map(shell_word, names))})")
     chosen = [(g, f) for g in games for f in g.failures
               if bot is None or bot in (_bot_name(f), str(f.get("bot")))]
     whose = "" if bot is None else f" of {bot}"
@@ -276,7 +276,7 @@ def _pairing_note(boards: list[list[TableRow]], name: str, db: Path) -> list[str
     # lines would each be wrapped apart, a word left alone between them
     return [f"(duplicate: a pairing plays each deal in {shown} seatings, "
             f"{' or '.join(map(str, games))} games a pairing; "
-            f"arena pairings {name}{_db_option(db)} shows who met whom)"]
+            f"arena pairings {shell_word(name)}{_db_option(db)} shows who met whom)"]
 
 
 def failure_summary(db: str | Path, tournament: str) -> str | None:
@@ -292,7 +292,7 @@ def failure_summary(db: str | Path, tournament: str) -> str | None:
     db_option = _db_option(Path(db))
     return (f"Bot failures in {hit} of {len(games)} games ({counted(forfeits, 'forfeit')}): "
             + counts_line(f for g in games for f in g.failures)
-            + f"; arena status {tournament}{db_option} says why")
+            + f"; arena status {shell_word(tournament)}{db_option} says why")
 
 
 def status_lines(db: str | Path, tournament: str | None, width: int | None = None, *,

@@ -222,3 +222,11 @@ def test_a_handed_databases_names_keep_their_rows_aligned(handed_db: Path, args:
     # each cell within its column: the two spaces after each column's rule blank on every line
     assert all(line[gap:gap + 2].strip() == "" for line in table for gap in gaps), \
         "\n".join(table)
+
+
+def test_a_status_hint_names_a_handed_tournament_as_it_is_pasted(handed_db: Path) -> None:
+    """The hint to open a failure quoted the game id escaped: pasted, it named no game."""
+    result = runner.invoke(app, ["status", CUP, "--db", str(handed_db)])
+    assert result.exit_code == 0, result.output
+    assert "arena game $'cup\\x1b]0;retitled\\x07/r0/t0/g0' --seat 0" in result.stdout, \
+        result.stdout

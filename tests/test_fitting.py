@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tabulate import tabulate
+from wcwidth import wcswidth
 
-from arena.common.fitting import fit_columns, fit_rows, not_shown, shortened
+from arena.common.fitting import fit_columns, fit_rows, not_shown, shortened, widest
 
 ROWS = [["a_bot_named_as_long_as_the_registry_lets", "2d1d71b3f0dd", "module"],
         ["short", "fba0e9a43174", "directory"]]
@@ -62,3 +63,13 @@ def test_rows_drawn_by_tabulate_fit_as_a_table_drawn_by_hand() -> None:
 def test_the_line_under_a_fitted_table_names_what_it_left_out_and_what_shows_it() -> None:
     assert not_shown(["kind", "version"]) == "Not shown, to fit the terminal: kind, version."
     assert not_shown(["kind"], "--json has every field").endswith("kind; --json has every field.")
+
+
+def test_a_wide_name_is_fitted_by_the_columns_it_takes() -> None:
+    """A CJK name takes two columns a letter: measured by its letters, a table fitted to 40
+    columns was wider than 40 (where no rule under the header, drawn in columns, said so)."""
+    rows = [["漢字の名前を持つとても長いボットの名前です", "2d1d71b3f0dd", "module"]]
+    for width in (60, 40, 30):
+        text, _ = fit_rows(HEADERS, rows, ("kind", "version"), width, names=0, tablefmt="plain")
+        assert max(wcswidth(line) for line in text.splitlines()) <= width, text
+    assert widest("漢字\nab") == 4 and widest("ze\u200bro") == 4

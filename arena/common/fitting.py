@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from tabulate import tabulate
+from wcwidth import wcswidth
 
 from arena.common.printable import printable
 
@@ -101,8 +102,14 @@ def _tsv(rows: Sequence[Sequence[Any]], headers: Sequence[str],
 
 
 def widest(text: str) -> int:
-    """The columns the widest line of ``text`` takes."""
-    return max(map(len, text.splitlines()), default=0)
+    """The columns the widest line of ``text`` takes on a terminal: a CJK letter takes two, a
+    zero-width one none (as tabulate lays the cells out, with the same ``wcwidth``)."""
+    return max(map(_columns, text.splitlines()), default=0)
+
+
+def _columns(line: str) -> int:
+    width = wcswidth(line)
+    return width if width >= 0 else len(line)  # a control character: no width it knows
 
 
 def shortened(name: str, most: int | None) -> str:

@@ -219,3 +219,28 @@ def test_a_failure_type_from_a_database_made_elsewhere_heads_no_formula(tmp_path
     assert [cell for cell in header if cell.startswith("failures_") and cell[9:] not in (
         "timeout", "crash", "protocol_error", "illegal_choice", "output_limit", "memory_limit",
         "startup_failure")] == ["failures_x;'=2+5", "failures_y\\x0a=2+5", "failures_z\\x09=2+5"]
+
+
+#: Text a spreadsheet reads as a number or a date when it opens the file: names the rule lets
+#: a bot take, and content-hash versions of digits (with one ``e``, a number in E notation).
+NUMBER_LIKE = [("1.10", "00123456789a"), ("2024-01-05", "123e45678901"), ("1e5", "001234567890"),
+               ("00123", "3e7")]
+
+
+@pytest.mark.parametrize("fmt", ["csv", "tsv"])
+def test_a_text_cell_that_reads_as_a_number_is_written_as_its_value(tmp_path: Path,
+                                                                    fmt: str) -> None:
+    """csv and tsv are data (docs/REPORTS.md, "csv and tsv in a spreadsheet"): a name or a
+    version is written as it is stored, as a program reads it back, never dressed for one
+    spreadsheet (``'1.10`` or ``="1.10"`` would be another name to every program); only a
+    formula is marked."""
+    path = tmp_path / "numbers.db"
+    builder = StoreBuilder(path)
+    tid, ids = builder.tournament("numbers", NUMBER_LIKE)
+    builder.game(GameSpec(tid, 0, 0, 0, ids[:2], [1, 2]))
+    builder.game(GameSpec(tid, 0, 1, 0, ids[2:], [2, 1]))
+    builder.close()
+    text = _output(path, "leaderboard", "numbers", "-f", fmt, "--wide")
+    rows = list(csv.DictReader(io.StringIO(text, newline=""),
+                               delimiter="," if fmt == "csv" else "\t"))
+    assert sorted((row["bot"], row["version"]) for row in rows) == sorted(NUMBER_LIKE), text

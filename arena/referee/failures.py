@@ -39,6 +39,7 @@ __all__ = [
     "Failure",
     "Reason",
     "after_game",
+    "FailureCounts",
     "counts_line",
     "describe",
     "describe_leaves_out",
@@ -207,14 +208,31 @@ def failures_and_forfeits(counts: Mapping[str, int], forfeits: int) -> str:
     return f"{text} ({cost})" if text else cost
 
 
+class FailureCounts:
+    """Failures counted by type as they come, the restarted ones apart: what
+    :func:`counts_line` says, kept without the failures themselves (a records file may hold
+    millions)."""
+
+    def __init__(self) -> None:
+        self.counts: Counter[str] = Counter()
+        self.restarted: Counter[str] = Counter()
+
+    def add(self, failure: Mapping[str, Any]) -> None:
+        kind = str(failure.get("type", "?"))
+        self.counts[kind] += 1
+        self.restarted[kind] += forfeits_nothing(failure)
+
+    def line(self) -> str:
+        """``crash 15 (4 restarted), timeout 2``."""
+        return ", ".join(f"{kind} {n}" + (f" ({self.restarted[kind]} restarted)"
+                                          if self.restarted[kind] else "")
+                         for kind, n in sorted(self.counts.items()))
+
+
 def counts_line(failures: Iterable[Mapping[str, Any]]) -> str:
     """Recorded failures counted by type, for people: ``crash 15 (4 restarted), timeout 2``
     (the restarted ones forfeited nothing, so the crashes may outnumber the forfeits)."""
-    counts: Counter[str] = Counter()
-    restarted: Counter[str] = Counter()
+    counts = FailureCounts()
     for failure in failures:
-        kind = str(failure.get("type", "?"))
-        counts[kind] += 1
-        restarted[kind] += forfeits_nothing(failure)
-    return ", ".join(f"{kind} {n}" + (f" ({restarted[kind]} restarted)" if restarted[kind] else "")
-                     for kind, n in sorted(counts.items()))
+        counts.add(failure)
+    return counts.line()

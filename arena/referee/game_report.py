@@ -10,14 +10,14 @@ A records file's failures are told as ``arena status NAME --failures`` tells a t
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from arena.engine.narration import event_lines, header_lines, seat_feed
 from arena.engine.record import records_in
 from arena.errors import ReplayError
-from arena.referee.failures import counts_line, distinct_reasons
+from arena.referee.failures import FailureCounts, distinct_reasons
 from arena.referee.hints import author_paths
 
 __all__ = ["records_failures", "report_game", "seat_view"]
@@ -158,29 +158,61 @@ def report_game(record: Mapping[str, Any], seat: int | None = None,
     return lines
 
 
+#: How many records not JSON ``--failures`` names (the rest are counted).
+_UNREAD_NAMED = 10
+
+
+class _RecordsRead:
+    """What reading a records file's failures met besides them: how many records, which ones
+    were not JSON (the first few named, the rest counted), and the failures by type."""
+
+    def __init__(self) -> None:
+        self.records = 0
+        self.unread: list[int] = []
+        self.unread_count = 0
+        self.counts = FailureCounts()
+
+    def failures(self, path: Path) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        """(bot, record label, failure) of every failure in ``path``'s records, read one record
+        at a time and none kept: a records file may be larger than memory."""
+        for number, read in enumerate(records_in(path), 1):
+            self.records = number
+            try:
+                record = read()
+            except ReplayError:
+                self.unread_count += 1
+                if len(self.unread) < _UNREAD_NAMED:
+                    self.unread.append(number)
+                continue
+            label = f"record {number}{_game_id(record)}"
+            for name, failure in _named_failures(record):
+                self.counts.add(failure)
+                yield name, label, failure
+
+    def skipped(self) -> list[str]:
+        """The line naming the records that were not JSON (none: no line)."""
+        if not self.unread_count:
+            return []
+        more = self.unread_count - len(self.unread)
+        return [f"record{'s' if self.unread_count > 1 else ''} "
+                f"{', '.join(map(str, self.unread))}{f' and {more} more' if more else ''} "
+                "skipped: not JSON"]
+
+
 def records_failures(path: Path) -> list[str]:
     """Every distinct reason a bot failed in the records of ``path``, as ``arena status NAME
     --failures`` tells a tournament's; a record that is not JSON (a killed match's torn
-    last line) is skipped and said. A records file may come from anyone: its lines hold its
-    names and details as written, for the caller to escape where it prints them."""
-    failed: list[tuple[str, str, dict[str, Any]]] = []
-    unread: list[int] = []
-    number = 0
-    for number, read in enumerate(records_in(path), 1):
-        try:
-            record = read()
-        except ReplayError:
-            unread.append(number)
-            continue
-        label = f"record {number}{_game_id(record)}"
-        failed.extend((name, label, failure) for name, failure in _named_failures(record))
-    skipped = ([f"record{'s' if len(unread) > 1 else ''} "
-                f"{', '.join(map(str, unread))} skipped: not JSON"] if unread else [])
-    if not failed:
-        return [f"no bot failures in {path} ({number} game record"
-                f"{'' if number == 1 else 's'})", *skipped]
-    return [f"failures in {path}: " + counts_line(f for _, _, f in failed),
-            *(reason.line() for reason in distinct_reasons(failed)), *skipped,
+    last line) is skipped and said. The file is read a record at a time and only the distinct
+    reasons kept, so its size is not the memory's. A records file may come from anyone: its
+    lines hold its names and details as written, for the caller to escape where it prints
+    them."""
+    read = _RecordsRead()
+    reasons = distinct_reasons(read.failures(path))
+    if not reasons:
+        return [f"no bot failures in {path} ({read.records} game record"
+                f"{'' if read.records == 1 else 's'})", *read.skipped()]
+    return [f"failures in {path}: " + read.counts.line(),
+            *(reason.line() for reason in reasons), *read.skipped(),
             f"open one: arena game {path} -n RECORD --seat SEAT"]
 
 

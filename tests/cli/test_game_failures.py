@@ -112,3 +112,45 @@ def test_a_record_nested_deeper_than_the_stack_is_no_json(tmp_path: Path) -> Non
         refused = runner.invoke(app, args)
         assert refused.exit_code == 1, args
         assert "is not JSON" in refused.stderr, args
+
+
+def _peak_reading(path: Path) -> tuple[int, list[str]]:
+    """The most memory ``records_failures`` of ``path`` held at once, and its lines."""
+    import tracemalloc
+
+    from arena.referee.game_report import records_failures
+
+    tracemalloc.start()
+    try:
+        lines = records_failures(path)
+        return tracemalloc.get_traced_memory()[1], lines
+    finally:
+        tracemalloc.stop()
+
+
+def _many_records(path: Path, games: int) -> Path:
+    """``games`` records, each with a bot's timeout of one reason (a long detail, as a bot's
+    log quoted makes one), every tenth line torn."""
+    detail = f"{SLOW}; the bot's log says: {'x' * 400}"
+    with path.open("w") as out:
+        for game in range(games):
+            record = _record(["ann", "bob"], (game % 2, "timeout", detail), game=game)
+            out.write(json.dumps(record)[:20] + "\n" if game % 10 == 9
+                      else json.dumps(record) + "\n")
+    return path
+
+
+def test_failures_reads_a_records_file_in_memory_that_does_not_grow_with_it(
+        tmp_path: Path) -> None:
+    """Every failure was held until the end: a records file of gigabytes needed as much
+    memory. Ten times the records now take about the same memory, not ten times."""
+    small, small_lines = _peak_reading(_many_records(tmp_path / "small.jsonl", 400))
+    large, large_lines = _peak_reading(_many_records(tmp_path / "large.jsonl", 4000))
+    assert large < 2 * small, (small, large)
+    # ann sits first in the even games, bob in the odd ones, whose every fifth is torn
+    assert large_lines[0] == f"failures in {tmp_path / 'large.jsonl'}: timeout {2000 + 1600}"
+    assert large_lines[1].startswith("ann timeout 2000 times (first record 1, cup/r1/t0/g0")
+    assert large_lines[2].startswith("bob timeout 1600 times (first record 2, cup/r1/t0/g1")
+    assert large_lines[3] == ("records 10, 20, 30, 40, 50, 60, 70, 80, 90, 100 and 390 more "
+                              "skipped: not JSON"), large_lines
+    assert len(small_lines) == len(large_lines)

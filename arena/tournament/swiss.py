@@ -90,7 +90,11 @@ def table_sizes(n: int, k: int) -> tuple[list[int], int]:
     2-player: ``n // 2`` tables and one bye when ``n`` is odd. More players: no byes; tables
     of 2..5 as close to ``k`` as possible: least largest deviation from ``k``, then fewest
     players at off-size tables (sum over tables of size x deviation squared), then fewest
-    tables; largest tables first (top tables). E.g. 10 at tables of 4: 4 + 3 + 3.
+    tables; largest tables first (top tables). E.g. 10 at tables of 4: 4 + 3 + 3. At tables
+    of 5, the largest, that is as few tables as hold the field, sized as evenly as can be: 11
+    sit 4 + 4 + 3 rather than 5 + 3 + 3 (three bots two seats short of 5 instead of six, and
+    tables whose games are alike), 12 sit 4 + 4 + 4 rather than 5 + 4 + 3 (one game at every
+    table); docs/TOURNAMENTS.md weighs the two.
     """
     if k == 2:
         return [2] * (n // 2), n % 2

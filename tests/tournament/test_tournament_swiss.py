@@ -253,6 +253,16 @@ def test_table_sizes_mix_rather_than_bye(k: int) -> None:
     assert table_sizes(9, 4) == ([5, 4], 0)
 
 
+def test_a_field_at_tables_of_five_sits_at_the_fewest_tables_evenly() -> None:
+    """The choice docs/TOURNAMENTS.md explains: 11 bots at tables of 5 sit 4 + 4 + 3, not
+    5 + 3 + 3 (six bots two seats from the table asked for, tables of unequal games), and 12
+    sit 4 + 4 + 4, not 5 + 4 + 3: as few tables as hold the field, as even as can be."""
+    for n in range(3, 200):
+        tables = -(-n // 5)
+        even = [n // tables + (i < n % tables) for i in range(tables)]
+        assert table_sizes(n, 5) == (even, 0), n
+
+
 def test_two_player_table_sizes() -> None:
     assert table_sizes(7, 2) == ([2, 2, 2], 1)
     assert table_sizes(8, 2) == ([2, 2, 2, 2], 0)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from arena.common.printable import shell_word
 from arena.engine import standing_places
 from arena.errors import StoreError, TournamentNotFoundError
 from arena.tournament.dbfiles import (
@@ -231,7 +232,7 @@ def find_tournament(conn: sqlite3.Connection, name: str, db_path: str | Path) ->
     if row is not None:
         return _tournament_from_row(row, db_path)
     names = [t.name for t in list_tournaments(conn)]  # creation order, as the store lists them
-    stored = ", ".join(names) if names else "none"
+    stored = ", ".join(map(shell_word, names)) if names else "none"  # to paste back
     raise TournamentNotFoundError(f"no tournament named '{name}' in {db_path} (stored: {stored})"
                                   f"{holding(db_path, name)}")
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from arena.common.printable import shell_word
 from arena.errors import ArenaError, StoreError, TournamentNotFoundError
 from arena.tournament.dbfiles import (
     SCHEMA_VERSION,
@@ -313,7 +314,7 @@ class Store:
         found = self.tournament(name)
         if found is None:
             names = [r[0] for r in self.conn.execute("SELECT name FROM tournaments ORDER BY id")]
-            stored = ", ".join(names) if names else "none"
+            stored = ", ".join(map(shell_word, names)) if names else "none"  # to paste back
             raise TournamentNotFoundError(
                 f"no tournament named '{name}' in {self.path} (stored: {stored})"
                 f"{holding(self.path, name)}")

@@ -230,3 +230,12 @@ def test_a_status_hint_names_a_handed_tournament_as_it_is_pasted(handed_db: Path
     assert result.exit_code == 0, result.output
     assert "arena game $'cup\\x1b]0;retitled\\x07/r0/t0/g0' --seat 0" in result.stdout, \
         result.stdout
+
+
+@pytest.mark.parametrize("command", ["leaderboard", "status"])
+def test_an_unknown_tournament_lists_the_stored_ones_as_they_are_pasted(handed_db: Path,
+                                                                        command: str) -> None:
+    """The names stored were listed escaped: pasted back, none named a tournament."""
+    result = runner.invoke(app, [command, "cpu", "--db", str(handed_db)])
+    assert result.exit_code == 1
+    assert "(stored: $'cup\\x1b]0;retitled\\x07')" in result.stderr, result.stderr

@@ -249,8 +249,10 @@ def ask_reveal(state: State, seat: int, source: str, from_seat: int | None = Non
     hidden = [card for card in state.hands[seat] if card not in revealed]
     options, payloads = card_options(hidden, "card")
     if options:
+        # copies among two or more hidden cards are one option: asked all the same (E21)
         state.ask(seat, "reveal", options, payloads, _reveal, seat, source,
-                  context=effect_context("reveal a card", source, from_seat))
+                  context=effect_context("reveal a card", source, from_seat),
+                  secret_count=len(hidden) > 1)
 
 
 def _reveal(state: State, card: int, seat: int, source: str) -> None:

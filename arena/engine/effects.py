@@ -233,9 +233,10 @@ def _look_and_exchange_top(state: State, seat: int, src: str, depth: int) -> Non
                     "count": len(top)}, ~seat)
     # the card given takes the taken card's place: each copy is its own option (E26)
     options, payloads = placed_options(top, list(range(1, len(top) + 1)), False)
+    # the Palaestron alone seen is no option but the pass: asked all the same (E21)
     state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads], _pile_take, seat,
               src, context=effect_context("take a card from the top of the draw pile (or pass)",
-                                          src))
+                                          src), secret_count=True)
 
 
 def _pile_take(state: State, taken: int, seat: int, src: str) -> None:

@@ -35,12 +35,24 @@ __all__ = [
     "replay",
     "replay_one",
     "replay_records",
+    "take_unrecorded",
 ]
 
 
 def build_record(state: State) -> dict[str, Any]:
     """The record of a (normally finished) game: :meth:`State.record`."""
     return state.record()
+
+
+def take_unrecorded(state: State, seat: int | None, kind: str | None) -> None:
+    """Take, as the engine then did, each pending decision of one option that the record's
+    next choice (``seat`` choosing ``kind``; None at its end) does not answer: records made
+    before such a decision was asked (RULES.md E21) hold no choice for it."""
+    decision = state.decision
+    while (decision is not None and len(decision.options) == 1
+           and (decision.seat, decision.kind) != (seat, kind)):
+        state.apply(0)
+        decision = state.decision
 
 
 def replay(record: dict[str, Any]) -> State:
@@ -64,6 +76,7 @@ def replay(record: dict[str, Any]) -> State:
         while forfeits and forfeits[0][0] == number:
             _, f_seat, reason = forfeits.pop(0)
             state.forfeit(f_seat, reason)
+        take_unrecorded(state, seat, kind)
         decision = state.decision
         if decision is None:
             raise ReplayError(f"choice {number}: the game ended but the record goes on")
@@ -77,6 +90,7 @@ def replay(record: dict[str, Any]) -> State:
         state.apply(index)
     for _, f_seat, reason in forfeits:
         state.forfeit(f_seat, reason)
+    take_unrecorded(state, None, None)
     if state.decision is not None:
         raise ReplayError(f"the record ends after {len(choices)} choices but the game goes on")
     expected = record.get("result")

@@ -17,7 +17,8 @@ Conventions (also in RULES.md, "Balance findings"):
   under ``ascensions``.
 * ``seconds`` is the time spent inside ``play_game`` only (not the counting, not the writing of
   records); games/s and decisions/s are measured on it. A decision is a choice an agent was
-  asked; choices with a single legal option are taken by the engine and are not decisions.
+  asked; choices with a single legal option are taken by the engine and are not decisions,
+  but for the two whose number of options only their player knows (RULES.md E21).
 """
 
 from __future__ import annotations

@@ -146,12 +146,15 @@ class State:
         self._stack.append((fn, args))
 
     def ask(self, seat: int, kind: str, options: Sequence[Option], payloads: Sequence[Any],
-            then: Continuation, *ctx: Any, context: dict[str, Any] | None = None) -> None:
+            then: Continuation, *ctx: Any, context: dict[str, Any] | None = None,
+            secret_count: bool = False) -> None:
         """Make ``seat`` choose; ``then(state, payload, *ctx)`` continues with the choice.
 
-        A choice with a single legal option is no choice: it is taken without asking.
+        A choice with a single legal option is no choice: it is taken without asking, unless
+        ``secret_count``: how many options there are depends on cards only ``seat`` sees, and
+        whether a seat is asked shows in how long the others wait (RULES.md E21).
         """
-        if len(options) == 1:
+        if len(options) == 1 and not secret_count:
             then(self, payloads[0], *ctx)
             return
         self.decision = Decision(seat, kind, tuple(options), context or {})

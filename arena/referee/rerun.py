@@ -27,7 +27,7 @@ from typing import Any
 
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
-from arena.engine.record import replay
+from arena.engine.record import replay, take_unrecorded
 from arena.engine.state import State
 from arena.errors import BotError, ReplayError
 from arena.referee.failures import BEFORE_FIRST_ANSWER, BETWEEN_GAMES, forfeits_nothing
@@ -306,9 +306,10 @@ def _replay_recorded(record: Mapping[str, Any], config: GameConfig, seat: int,
     forfeits = sorted((int(f["at_choice"]), int(f["seat"]), str(f["reason"]))
                       for f in record.get("forfeits") or [] if f.get("seat") != seat)
     number = 0
-    for at, (_, _, index) in enumerate(record["choices"]):
+    for at, (chooser, kind, index) in enumerate(record["choices"]):
         while forfeits and forfeits[0][0] == at:
             state.forfeit(*forfeits.pop(0)[1:])
+        take_unrecorded(state, int(chooser), str(kind))
         decision = state.decision
         if decision is None:
             raise ReplayError(f"choice {at}: the game ended but the record goes on")

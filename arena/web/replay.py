@@ -23,6 +23,7 @@ from arena.engine.config import GameConfig
 from arena.engine.desmos import Category
 from arena.engine.game import new_game
 from arena.engine.narration import WINDOW_TEXT, event_lines, header_lines
+from arena.engine.record import take_unrecorded
 from arena.engine.state import RECORD_FORMAT, State, recorded_audience
 from arena.errors import ArenaError, ReplayError
 
@@ -202,6 +203,7 @@ def _play(record: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
         while forfeits and forfeits[0][0] == number:
             _, f_seat, reason = forfeits.pop(0)
             state.forfeit(f_seat, reason)
+        take_unrecorded(state, seat, kind)
         decision = state.decision
         if decision is None or (decision.seat, decision.kind) != (seat, kind) \
                 or not 0 <= index < len(decision.options):
@@ -213,6 +215,7 @@ def _play(record: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
         state.apply(index)
     for _, f_seat, reason in forfeits:
         state.forfeit(f_seat, reason)
+    take_unrecorded(state, None, None)
     if state.decision is not None:
         raise ReplayError(f"the record ends after {len(choices)} choices but the game goes on")
     log = [{"to": recorded_audience(to), **event} for to, event in state.log[seen:]]

@@ -237,6 +237,9 @@ def test_ruling_10_no_effect_takes_the_palaestron_into_a_hand() -> None:
     # draws it, and it is played at once
     state = build_state(hands, pile_top="Palaestron Fate-1 Fate-2 Fate-3")
     act(state, "turn", 0, action="play", card="Crown")
+    # the pass alone, asked all the same: only its player saw why (E21)
+    assert state.decision is not None and list(state.decision.options) == [{"card": None}]
+    act(state, "card", 0)
     assert events_of(state, "palaestron")
     assert state.decision is not None and state.decision.kind == "discard"
     # Griffin: lifts the Palaestron from the Discard Graveyard onto the pile: drawn = played

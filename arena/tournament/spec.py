@@ -398,6 +398,11 @@ def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
         problems.append(f"budget: only used by format league, not {spec.format}")
     if spec.tables_at_once != 1 and spec.format != "league":
         problems.append(f"tables_at_once: only used by format league, not {spec.format}")
+    if spec.deals is not None and spec.format == "league":
+        # a league deals the book over and over while its games are shown and new versions
+        # enter: an author could submit a bot that knows every hand of a deal seen played
+        problems.append("deals: a league takes no deal book (it would deal the book's deals "
+                        "again to versions submitted after those games were shown)")
     if spec.format == "swiss" and spec.rounds is None:
         problems.append("rounds: required for format swiss (how many rounds to pair)")
     spec._entrants = entrants

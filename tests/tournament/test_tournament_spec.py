@@ -623,6 +623,18 @@ def test_a_budget_is_for_leagues_only(tmp_path: Path) -> None:
         "budget.minutes: must be greater than 0, got -1.0"]
 
 
+def test_a_league_takes_no_deal_book(tmp_path: Path) -> None:
+    """A league plays on, dealing a book's deals again and again, while its games are shown
+    and new versions of its bots enter: an author who saw a deal played could submit a bot
+    that knows every hand of it the next time round."""
+    (tmp_path / "book.txt").write_text("7364021938475610293\n")
+    assert problems(tmp_path, VALID.replace("round_robin", "league") + "deals: book.txt\n") == [
+        "deals: a league takes no deal book (it would deal the book's deals again to versions "
+        "submitted after those games were shown)"]
+    assert load_spec(write(tmp_path, VALID + "deals: book.txt\n")).deal_seeds == (
+        7364021938475610293,)
+
+
 def test_a_field_name_yaml_reads_as_a_number_is_named(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID + "1: 2\nrating: {3: 4}\n") == [
         "rating: a field name must be text, got 3", "spec: a field name must be text, got 1"]

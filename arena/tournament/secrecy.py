@@ -22,7 +22,7 @@ from typing import Any
 from arena.sandbox import SandboxReport
 
 __all__ = ["PRIVATE_DIR_MODE", "PRIVATE_FILE_MODE", "bare_contest", "bare_node", "make_private",
-           "private_directory", "seed_is_secret"]
+           "private_directory", "secret_seed_note", "seed_is_secret"]
 
 log = logging.getLogger("arena.tournament")
 
@@ -90,5 +90,15 @@ def bare_node(report: SandboxReport, host: str) -> str | None:
 def seed_is_secret(spec: dict[str, Any], state: str) -> bool:
     """Whether a tournament's seed is kept from view: one the arena drew (the spec gives
     none) until the tournament is finished, since whoever knows it can compute every deal
-    still to be played; afterwards it replays them."""
-    return spec.get("seed", 0) is None and state != "finished"
+    still to be played; afterwards it replays them. A league's always: one whose budget is
+    spent is finished, yet goes on from the same seed when run again with a larger budget,
+    while its bots' authors may submit new versions."""
+    if spec.get("seed", 0) is not None:
+        return False
+    return state != "finished" or spec.get("format") == "league"
+
+
+def secret_seed_note(spec: dict[str, Any]) -> str:
+    """How long a drawn seed stays secret, as status and the site say it."""
+    return ("secret while the league may go on" if spec.get("format") == "league"
+            else "secret until the tournament finishes")

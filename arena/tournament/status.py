@@ -25,7 +25,7 @@ from arena.tournament.game_records import ExportedRecords, export_records
 from arena.tournament.league_store import entry_lines
 from arena.tournament.overrides import override_options
 from arena.tournament.planning import group_deals, off_size_split
-from arena.tournament.secrecy import seed_is_secret
+from arena.tournament.secrecy import secret_seed_note, seed_is_secret
 from arena.tournament.standings import swiss_standings
 from arena.tournament.store import (
     DEFAULT_RESULTS,
@@ -124,7 +124,7 @@ def shown_seed(seed: int | None, spec: dict[str, Any], state: str) -> str:
     if spec.get("seed", 0) is not None:
         return f"seed {seed}"
     if seed_is_secret(spec, state):
-        return "seed drawn, secret until the tournament finishes"
+        return f"seed drawn, {secret_seed_note(spec)}"
     return f"seed {seed} (drawn: the spec gives none)"
 
 

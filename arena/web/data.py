@@ -54,7 +54,7 @@ from arena.tournament.league_store import (
 )
 from arena.tournament.planning import off_size_split
 from arena.tournament.scoring import spec_table_weight, swiss_table_size
-from arena.tournament.secrecy import seed_is_secret
+from arena.tournament.secrecy import secret_seed_note, seed_is_secret
 from arena.tournament.store import Store
 
 __all__ = ["GameRow", "TournamentData", "game_slug", "load_tournament", "progress",
@@ -151,7 +151,7 @@ def tournament_names(db: str | Path) -> list[str]:
 
 def _shown_seed(info: TournamentInfo) -> str:
     if seed_is_secret(info.spec, info.state):
-        return "drawn, secret until the tournament finishes"
+        return f"drawn, {secret_seed_note(info.spec)}"
     drawn = " (drawn: the spec gives none)" if info.spec.get("seed", 0) is None else ""
     return f"{info.seed}{drawn}"
 

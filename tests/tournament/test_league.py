@@ -724,3 +724,28 @@ def test_a_newcomer_looking_like_a_bot_of_an_earlier_tournament_in_ascii_is_told
         f"{newcomer} enters: the name bot1 looks like botl, a bot of an earlier tournament "
         f"of {db} (the same letters to the eye, or but for case): arena leaderboard --all "
         "shows both, which a reader may take for one bot"]
+
+
+def test_a_finished_league_keeps_its_drawn_seed_secret(tmp_path: Path, registry: Path) -> None:
+    """A league whose budget is spent is finished, yet run again with a larger budget it goes
+    on from the same seed while new versions of its bots may enter: whoever read the seed
+    could compute every later deal and submit a bot that knows them. So status, results and
+    the site never show a league's drawn seed."""
+    db = tmp_path / "s.db"
+    spec = _league(tmp_path, db, budget={"games": 4})
+    spec.write_text(spec.read_text().replace("seed: 5\n", ""))
+    assert run_tournament(load_spec(spec), 1, vetter=lambda bot: None).state == "finished"
+    conn = sqlite3.connect(db)
+    try:
+        seed = conn.execute("SELECT seed FROM tournaments").fetchone()[0]
+    finally:
+        conn.close()
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)])
+    assert "seed drawn, secret while the league may go on" in status.stdout
+    assert str(seed) not in status.stdout
+    results = runner.invoke(app, ["results", "ladder", "--db", str(db), "--format", "json"])
+    assert json.loads(results.stdout)["tournament"]["seed"] is None
+    site = tmp_path / "site"
+    assert runner.invoke(app, ["report", "ladder", "-o", str(site), "--db", str(db)]).exit_code == 0
+    index = (site / "index.html").read_text()
+    assert str(seed) not in index and "drawn, secret while the league may go on" in index

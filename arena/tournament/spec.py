@@ -48,13 +48,14 @@ from arena.tournament.entries import (
     distinct_entrants,
     entrant_name_problems,
     exposed_deals,
+    is_sample_bot,
     read_entry,
     resolve_entry,
     shown_value,
     unknown_bots,
     valid_name,
 )
-from arena.tournament.league_spec import LeagueBudget, expand_patterns
+from arena.tournament.league_spec import LeagueBudget, expand_patterns, is_pattern
 from arena.tournament.overrides import overridden
 from arena.tournament.rating_spec import RatingSpec
 from arena.tournament.spec_problems import problem_lines
@@ -263,8 +264,19 @@ class TournamentSpec(BaseModel):
         return list(self._name_problems)
 
     def exposure_warning(self) -> str | None:
-        """Why this spec's deals could be known to a bot (:func:`exposed_deals`), if so."""
-        return exposed_deals(self.seed, self._deal_seeds, self._entrants)
+        """Why this spec's deals could be known to a bot (:func:`exposed_deals`), if so; in
+        a league that others' bots may enter, also a seed written in the spec: shown while
+        the league runs, it decides every later deal as new versions enter."""
+        exposed = exposed_deals(self.seed, self._deal_seeds, self._entrants)
+        if exposed is not None or self.format != "league" or self.seed is None:
+            return exposed
+        patterns = any(isinstance(ref, str) and is_pattern(ref) for ref in self.bots)
+        if not patterns and all(is_sample_bot(bot) for bot in self._entrants):
+            return None
+        return ("a league's seed written in its spec is shown while it runs (arena status, "
+                "the site) and decides every later deal, while new versions of its bots "
+                "enter: an author who reads it could submit a bot that knows them. Leave "
+                "'seed' out (a secret one is drawn and never shown).")
 
     @property
     def source(self) -> Path | None:

@@ -614,6 +614,25 @@ def test_a_deal_book_is_flagged_when_a_contest_bot_plays(tmp_path: Path, book: s
                            if warned else None)
 
 
+def test_a_league_with_its_seed_in_the_spec_is_flagged_when_a_contest_bot_plays(
+        tmp_path: Path) -> None:
+    """A league's seed decides every later deal, and one written in the spec is shown while
+    the league runs, as new versions of its bots enter: an author could read it and submit a
+    bot that knows them. A tournament's entrants cannot change while it runs."""
+    seed = "seed: 736402193847561029\n"
+    league = VALID.replace("round_robin", "league")
+    mine = str(BOTS / "first.py")
+    for text, warned in ((league.replace("greedy", mine) + seed, True),
+                         (league + seed, False), (league.replace("greedy", mine), False),
+                         (VALID.replace("greedy", mine) + seed, False)):
+        warning = load_spec(write(tmp_path, text)).exposure_warning()
+        assert warning == (
+            "a league's seed written in its spec is shown while it runs (arena status, the "
+            "site) and decides every later deal, while new versions of its bots enter: an "
+            "author who reads it could submit a bot that knows them. Leave 'seed' out (a "
+            "secret one is drawn and never shown)." if warned else None), text
+
+
 def test_a_budget_is_for_leagues_only(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID + "budget: {games: 10}\n") == [
         "budget: only used by format league, not round_robin"]

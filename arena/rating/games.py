@@ -20,6 +20,7 @@ from typing import Any
 from arena.common.printable import shell_word
 from arena.engine import standing_places
 from arena.errors import StoreError, TournamentNotFoundError
+from arena.tournament.bot_versions import stored_options
 from arena.tournament.dbfiles import (
     holding,
     newer_schema,
@@ -252,18 +253,10 @@ def bot_versions(conn: sqlite3.Connection) -> dict[int, BotVersion]:
     """Every registered bot version by store id."""
     return {
         int(row["id"]): BotVersion(name=str(row["name"]), version=str(row["version"]),
-                                   id=int(row["id"]), options=_options(row["metadata_json"]))
+                                   id=int(row["id"]),
+                                   options=stored_options(row["metadata_json"]))
         for row in conn.execute("SELECT id, name, version, metadata_json FROM bots ORDER BY id")
     }
-
-
-def _options(metadata_json: str | None) -> dict[str, Any]:
-    """A bot's entry options from its stored metadata (none for bots stored without)."""
-    try:
-        options = json.loads(metadata_json or "{}").get("options")
-    except (ValueError, AttributeError):
-        return {}
-    return dict(options) if isinstance(options, dict) else {}
 
 
 def tournament_bots(conn: sqlite3.Connection, tournament_id: int | None) -> list[BotVersion]:

@@ -9,7 +9,8 @@ from typing import Any
 
 from arena.tournament.store import Store
 
-__all__ = ["bot_labels", "bot_options", "bot_path", "bots_in_play", "entered_options"]
+__all__ = ["bot_labels", "bot_options", "bot_path", "bots_in_play", "entered_options",
+           "stored_options"]
 
 
 def bot_labels(store: Store) -> dict[int, str]:
@@ -40,7 +41,7 @@ def bot_options(store: Store) -> dict[int, dict[str, Any]]:
     """The options (``{bot: ..., options: {...}}``) of each bot entered with some."""
     found: dict[int, dict[str, Any]] = {}
     for bot_id, text in store.conn.execute("SELECT id, metadata_json FROM bots"):
-        options = _options_in(text)
+        options = stored_options(text)
         if options:
             found[bot_id] = options
     return found
@@ -51,7 +52,7 @@ def entered_options(store: Store, name: str, version: str) -> dict[str, Any]:
     or is not stored."""
     row = store.conn.execute("SELECT metadata_json FROM bots WHERE name = ? AND version = ?",
                              (name, version)).fetchone()
-    return _options_in(row[0]) if row is not None else {}
+    return stored_options(row[0]) if row is not None else {}
 
 
 def bot_path(store: Store, name: str, version: str) -> str | None:
@@ -62,9 +63,9 @@ def bot_path(store: Store, name: str, version: str) -> str | None:
     return str(row[0]) if row is not None and row[0] else None
 
 
-def _options_in(metadata_json: str | None) -> dict[str, Any]:
-    """The options stored in a bot version's metadata; none when it has none or its
-    metadata is not an object."""
+def stored_options(metadata_json: str | None) -> dict[str, Any]:
+    """The options stored in a bot version's metadata (its ``metadata_json``); none when it
+    has none or its metadata is not an object."""
     try:
         options = json.loads(metadata_json or "{}").get("options")
     except (ValueError, AttributeError):

@@ -12,7 +12,7 @@ from typing import Any
 from arena.engine import DECISION_KINDS
 from arena.engine.effects import TRIGGER_WINDOWS
 
-__all__ = ["SCHEMAS", "schema_for", "validate"]
+__all__ = ["SCHEMAS", "validate"]
 
 _DIALECT = "https://json-schema.org/draft/2020-12/schema"
 _NAT = {"type": "integer", "minimum": 0}
@@ -209,11 +209,6 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         "period", {}, [],
     ),
 }
-
-
-def schema_for(message_type: str) -> dict[str, Any]:
-    """The schema of one message type (KeyError for a type protocol v1 does not have)."""
-    return SCHEMAS[message_type]
 
 
 _TYPES: dict[str, tuple[type, ...]] = {

@@ -43,7 +43,7 @@ from statistics import NormalDist
 
 from arena.tournament.schedule import derive_seed
 
-__all__ = ["FieldState", "Rating", "next_table", "pair_gain", "pair_quality", "random_table"]
+__all__ = ["FieldState", "Rating", "next_table", "pair_gain", "random_table"]
 
 #: Tables a newcomer plays before the information rule alone seats it.
 FIRST_TABLES = 1
@@ -79,13 +79,6 @@ class FieldState:
 
     def met(self, a: int, b: int) -> int:
         return self.meetings[(a, b) if a < b else (b, a)]
-
-
-def pair_quality(a: Rating, b: Rating, beta: float) -> float:
-    """TrueSkill's 2-player match quality (the draw probability relative to the most even
-    match possible), in closed form."""
-    spread = 2 * beta * beta + a.sigma ** 2 + b.sigma ** 2
-    return math.sqrt(2 * beta * beta / spread) * math.exp(-((a.mu - b.mu) ** 2) / (2 * spread))
 
 
 _NORMAL = NormalDist()

@@ -89,12 +89,6 @@ class GameRow:
     def winner(self) -> str:
         return ", ".join(s for s, p in zip(self.seats, self.placements) if p == 1)
 
-    @property
-    def best_category(self) -> str:
-        """The winner's category: what a reader filters "showdowns won by a Quartet" by."""
-        firsts = [c for c, p in zip(self.desmos, self.placements) if p == 1]
-        return firsts[0] if firsts else ""
-
 
 @dataclass
 class TournamentData:

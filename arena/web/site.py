@@ -275,7 +275,6 @@ class SiteSummary:
     pages: int
     games: int
     bytes: int
-    largest_game: int
     #: games of other rules than this arena's, whose pages show them as recorded
     older_rules: int = 0
     #: games of this arena's rules whose records do not replay, shown as recorded too
@@ -375,7 +374,7 @@ def write_site(db: str | Path, name: str, out: Path, jobs: int | None = None) ->
     shown_as = [(job[0], shown, reason) for job, (_, shown, reason)
                 in zip(jobs_list, written, strict=True)]
     return SiteSummary(out=out, pages=len(PAGES) + len(sizes), games=len(sizes),
-                       bytes=total + sum(sizes), largest_game=max(sizes, default=0),
+                       bytes=total + sum(sizes),
                        older_rules=sum(shown is GameShown.OLDER_RULES
                                        for _, shown, _ in shown_as),
                        damaged=[game for game, shown, _ in shown_as

@@ -135,12 +135,26 @@ def _sizes(t: TournamentRow) -> str:
 
 
 def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
+    """One tournament in detail: what it is, its rounds, its failures, a Swiss tournament's
+    standings, and how to resume or stop it."""
     labels = bot_labels(store)
     for bot_id, options in bot_options(store).items():
         labels[bot_id] += " (" + ", ".join(f"{k}={v}" for k, v in options.items()) + ")"
     entrants = store.entrant_ids(t.id)
     games = store.games(t.id)
-    done = len(games)
+    tables = store.tables(t.id)
+    boards = group_deals(tables, t.spec.get("duplicate", False))
+    lines = _heading(store, t, [labels.get(b, str(b)) for b in entrants], len(games))
+    lines += _round_lines(store, t, tables, boards, games, width)
+    lines += _failure_lines(games, t.name, store.path)
+    if t.format == "swiss" and games:
+        lines += _standing_lines(store, t, games, boards,
+                                 [labels.get(b, "?") for b in entrants], width)
+    return lines + _next_step(store, t)
+
+
+def _heading(store: Store, t: TournamentRow, entrants: list[str], done: int) -> list[str]:
+    """What the tournament is (format, bots, seed, state, times), and its house rules."""
     split = (off_size_split(t.players_per_game, len(entrants)) if t.format == "swiss"
              else None)
     lines = [
@@ -149,13 +163,22 @@ def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
         f"{len(entrants)} bots, {shown_seed(t.seed, t.spec, t.state)}, spec hash {t.spec_hash}",
         f"state {_state(store, t)}; games {_progress(done, t.games_planned)}",
         f"created {t.created_at}" + (f"; finished {t.finished_at}" if t.finished_at else ""),
-        "bots: " + ", ".join(labels.get(b, str(b)) for b in entrants),
+        "bots: " + ", ".join(entrants),
     ]
     rules = HouseRules.from_json(t.spec.get("rules"))
     if not rules.is_default:  # the games were played to other rules than the rulebook's
         lines.append(rules.describe())
-    tables = store.tables(t.id)
-    boards = group_deals(tables, t.spec.get("duplicate", False))
+    return lines
+
+
+def _round_lines(store: Store, t: TournamentRow, tables: list[TableRow],
+                 boards: list[list[TableRow]], games: list[GameRow],
+                 width: int | None) -> list[str]:
+    """The rounds: pairings, byes and games played of each (a Swiss tournament's rounds not
+    paired yet too); a league's tables played and its entries instead."""
+    if t.format == "league":  # a table a round, and entries that come and go
+        return ["", f"tables played: {len({group[0].round for group in boards})}",
+                *entry_lines(store, t.id)]
     per_round_tables = Counter(group[0].round for group in boards)
     per_round_planned: Counter[int] = Counter()
     for tab in tables:
@@ -163,43 +186,43 @@ def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
     per_round_done = Counter(g.round for g in games)
     byes = Counter(r for r, _, _ in store.byes(t.id))
     rows = []
-    if t.format == "league":  # a table a round, and entries that come and go
-        lines += ["", f"tables played: {len(per_round_tables)}", *entry_lines(store, t.id)]
     for r in range(1, t.rounds + 1):
-        if t.format == "league" or (t.format != "swiss" and r not in per_round_tables):
-            continue
         if r in per_round_tables:
             rows.append([r, per_round_tables[r], byes.get(r, 0),
                          _progress(per_round_done.get(r, 0), per_round_planned[r])])
-        else:
+        elif t.format == "swiss":
             rows.append([r, "-", "-", "not paired yet"])
-    if rows:
-        lines.append("")
-        lines += _fitted(["round", "pairings", "byes", "games"], rows, ("byes", "pairings"),
-                         width)
-        lines.extend(_pairing_note(boards, t.name, store.path))
-    lines += _failure_lines(games, t.name, store.path)
-    if t.format == "swiss" and games:
-        standings = swiss_standings(store, t, games=games)
-        played = {(g.round, g.table_index) for g in games}
-        entry_of = entry_indexes(store, t.id)  # an entry's pairings under an older version too
-        met = Counter(entry_of.get(bot) for group in boards
-                      if any((tab.round, tab.table_index) in played for tab in group)
-                      for bot in group[0].seats)
-        lines.append("")
-        lines += _fitted(["rank", "bot", "score", "buchholz", "pairings", "byes"],
-                         [[s.rank, labels.get(entrants[s.entrant], "?"), float(s.score),
-                           float(s.buchholz), met[s.entrant], s.byes] for s in standings],
-                         ("byes", "pairings", "buchholz"), width, names=1)
+    if not rows:
+        return []
+    return ["", *_fitted(["round", "pairings", "byes", "games"], rows, ("byes", "pairings"),
+                         width), *_pairing_note(boards, t.name, store.path)]
+
+
+def _standing_lines(store: Store, t: TournamentRow, games: list[GameRow],
+                    boards: list[list[TableRow]], entrants: list[str],
+                    width: int | None) -> list[str]:
+    """A Swiss tournament's standings, with the pairings each entry has played."""
+    standings = swiss_standings(store, t, games=games)
+    played = {(g.round, g.table_index) for g in games}
+    entry_of = entry_indexes(store, t.id)  # an entry's pairings under an older version too
+    met = Counter(entry_of.get(bot) for group in boards
+                  if any((tab.round, tab.table_index) in played for tab in group)
+                  for bot in group[0].seats)
+    return ["", *_fitted(["rank", "bot", "score", "buchholz", "pairings", "byes"],
+                         [[s.rank, entrants[s.entrant], float(s.score), float(s.buchholz),
+                           met[s.entrant], s.byes] for s in standings],
+                         ("byes", "pairings", "buchholz"), width, names=1)]
+
+
+def _next_step(store: Store, t: TournamentRow) -> list[str]:
+    """How to go on: resume a tournament no run holds, stop a running league."""
     running = store.runner_pid(t.name) is not None
     if t.state != "finished" and not running:
-        lines.append("")
-        lines.append(f"resume with: {resume_command(t.spec_path, None, t.spec.get('overrides'))}"
-                     f"{_db_option(store.path)}")
-    elif running and t.format == "league":  # a running one is stopped, not resumed
-        lines.append("")
-        lines.append(f"stop with: arena league stop {shell_word(t.name)}{_db_option(store.path)}")
-    return lines
+        return ["", f"resume with: {resume_command(t.spec_path, None, t.spec.get('overrides'))}"
+                    f"{_db_option(store.path)}"]
+    if running and t.format == "league":  # a running one is stopped, not resumed
+        return ["", f"stop with: arena league stop {shell_word(t.name)}{_db_option(store.path)}"]
+    return []
 
 
 #: How many (bot, failure type) lines status tells; ``--failures`` tells every reason.

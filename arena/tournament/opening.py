@@ -46,47 +46,65 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
     if row is not None and fresh:
         store.delete_tournament(row.id)
         row = None
-    spec_hash = spec.spec_hash()
-    if row is not None:
-        if row.spec_hash != spec_hash:
-            old = row.spec.get("canonical") or {}
-            new = spec.canonical()
-            changed = [key for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
-            what = f": {', '.join(changed)} changed" if changed else ""
-            if changed == ["entrants"]:
-                what += _entrants_change(store, list(old.get("entrants", [])), spec)
-            if "rating" in changed:
-                what += _rating_change(old.get("rating") or {}, new["rating"], spec)
-            started = row.spec.get("overrides") or {}
-            if started != spec.overrides:  # options of arena run that the rerun left out
-                what += (f"; it was started with{override_options(started)}: give them "
-                         "again to resume it" if started else
-                         "; it was started without options setting the spec's fields")
-            versions = (version_changes(list(old.get("entrants", [])), spec)
-                        if changed == ["entrants"] else None)
-            if (versions is not None and spec.format != "league"
-                    and store.count_games(row.id) >= row.games_planned):
-                # every game is played: a new version entered now would play none
-                raise StoreError(_finished_refusal(store, row, spec, what, carry_on))
-            if carry_on and versions is not None:
-                return continue_with(store, row, spec, versions, new)
-            raise StoreError(_refusal(store, row, spec, what, versions is not None,
-                                      carry_on))
-        path = str(spec.source.resolve()) if spec.source is not None else None
-        if path and path != row.spec_path:
-            store.set_spec_path(row.id, path)
-        if spec.format == "league" and planned_games(spec) != row.games_planned:
-            # a league's budget is outside its hash: a raised one is its new end
-            store.set_games_planned(row.id, planned_games(spec))
-            row = store.require(spec.name)
-        return row
+    if row is None:
+        return _created(store, spec, edition)
+    if row.spec_hash != spec.spec_hash():
+        return _changed(store, row, spec, carry_on)
+    return _reopened(store, row, spec)
+
+
+def _changed(store: Store, row: TournamentRow, spec: TournamentSpec,
+             carry_on: bool) -> TournamentRow:
+    """The stored tournament ``row`` for a spec that differs from its own: continued with
+    new versions of its entrants (``carry_on``, when only they changed), else refused, naming
+    what changed and the ways on."""
+    old = row.spec.get("canonical") or {}
+    new = spec.canonical()
+    changed = [key for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
+    what = f": {', '.join(changed)} changed" if changed else ""
+    if changed == ["entrants"]:
+        what += _entrants_change(store, list(old.get("entrants", [])), spec)
+    if "rating" in changed:
+        what += _rating_change(old.get("rating") or {}, new["rating"], spec)
+    started = row.spec.get("overrides") or {}
+    if started != spec.overrides:  # options of arena run that the rerun left out
+        what += (f"; it was started with{override_options(started)}: give them "
+                 "again to resume it" if started else
+                 "; it was started without options setting the spec's fields")
+    versions = (version_changes(list(old.get("entrants", [])), spec)
+                if changed == ["entrants"] else None)
+    if (versions is not None and spec.format != "league"
+            and store.count_games(row.id) >= row.games_planned):
+        # every game is played: a new version entered now would play none
+        raise StoreError(_finished_refusal(store, row, spec, what, carry_on))
+    if carry_on and versions is not None:
+        return continue_with(store, row, spec, versions, new)
+    raise StoreError(_refusal(store, row, spec, what, versions is not None, carry_on))
+
+
+def _reopened(store: Store, row: TournamentRow, spec: TournamentSpec) -> TournamentRow:
+    """The stored tournament ``row`` for its own spec, with where the spec is now and a
+    league's budget brought up to date."""
+    path = str(spec.source.resolve()) if spec.source is not None else None
+    if path and path != row.spec_path:
+        store.set_spec_path(row.id, path)
+    if spec.format == "league" and planned_games(spec) != row.games_planned:
+        # a league's budget is outside its hash: a raised one is its new end
+        store.set_games_planned(row.id, planned_games(spec))
+        row = store.require(spec.name)
+    return row
+
+
+def _created(store: Store, spec: TournamentSpec,
+             edition: dict[str, Any] | None) -> TournamentRow:
+    """A new stored tournament for ``spec``, its seed drawn where the spec gives none."""
     data = spec.to_json()
     data["canonical"] = spec.canonical()
     if edition is not None:
         data["edition"] = edition
     data["software"] = software()  # what judged it (arena.common.provenance)
     return store.create_tournament(
-        name=spec.name, spec_hash=spec_hash, spec_json=data, format=spec.format,
+        name=spec.name, spec_hash=spec.spec_hash(), spec_json=data, format=spec.format,
         players_per_game=max(spec.table_sizes),
         seed=spec.seed if spec.seed is not None else secrets.randbits(63),
         event_date=spec.event_date or utc_today(), rounds=spec.effective_rounds(),

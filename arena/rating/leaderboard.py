@@ -144,6 +144,40 @@ def _older_versions(bot: BotVersion, registry: Iterable[BotVersion]) -> list[str
     return [b.version for b in sorted(older, key=lambda b: b.id, reverse=True)]
 
 
+@dataclass
+class _Tally:
+    """What each bot (by key) did in the games, for the statistics beside its rating."""
+
+    played: Counter[str] = field(default_factory=Counter)
+    wins: Counter[str] = field(default_factory=Counter)
+    place_sum: Counter[str] = field(default_factory=Counter)
+    forfeits: Counter[str] = field(default_factory=Counter)
+    #: failures counted by type, and by ``type: detail`` (the reason the board names)
+    failures: defaultdict[str, Counter[str]] = field(
+        default_factory=lambda: defaultdict(Counter))
+    reasons: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+
+
+def _tally(ordered: Sequence[StoredGame]) -> _Tally:
+    """Games, wins, places, forfeits and failures per bot of ``ordered``."""
+    tally = _Tally()
+    for game in ordered:
+        forfeited = game.forfeited
+        tally.forfeits.update(game.seats[seat].key for seat in forfeited)
+        # A win is a first place played for: when every seat forfeits, nobody won.
+        winners = {bot.key for seat, (bot, place) in enumerate(zip(game.seats, game.placements))
+                   if place == 1 and seat not in forfeited}
+        for bot, place in game_entries(game):
+            tally.played[bot.key] += 1
+            tally.place_sum[bot.key] += place
+            tally.wins[bot.key] += bot.key in winners
+        for failure in game.failures:
+            key = game.seats[failure.seat].key
+            tally.failures[key][failure.type] += 1
+            tally.reasons[key][f"{failure.type}: {without_game(failure.detail)}"] += 1
+    return tally
+
+
 def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *,
                         entrants: Iterable[BotVersion] = (),
                         registry: Iterable[BotVersion] = (),
@@ -157,26 +191,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     ``--continue`` (:func:`entry_standings`), whose Buchholz counts the entries' scores."""
     run = rated if rated is not None else rate_games(games, settings, entrants)
     ordered = sorted(games, key=lambda g: g.order_key)
-    played: Counter[str] = Counter()
-    wins: Counter[str] = Counter()
-    place_sum: Counter[str] = Counter()
-    failures: dict[str, Counter[str]] = defaultdict(Counter)
-    forfeits: Counter[str] = Counter()
-    reasons: dict[str, Counter[str]] = defaultdict(Counter)
-    for game in ordered:
-        forfeited = game.forfeited
-        forfeits.update(game.seats[seat].key for seat in forfeited)
-        # A win is a first place played for: when every seat forfeits, nobody won.
-        winners = {bot.key for seat, (bot, place) in enumerate(zip(game.seats, game.placements))
-                   if place == 1 and seat not in forfeited}
-        for bot, place in game_entries(game):
-            played[bot.key] += 1
-            place_sum[bot.key] += place
-            wins[bot.key] += bot.key in winners
-        for failure in game.failures:
-            key = game.seats[failure.seat].key
-            failures[key][failure.type] += 1
-            reasons[key][f"{failure.type}: {without_game(failure.detail)}"] += 1
+    tally = _tally(ordered)
     byes = list(byes)
     # Swiss scores an off-size table's games as its pairing did (duplicate mode)
     points = total_points(ordered, byes, spec_table_weight(tournament.spec)
@@ -190,7 +205,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     rows: list[LeaderboardRow] = []
     for key, rating in run.ratings.items():
         bot = run.bots[key]
-        n = played[key]
+        n = tally.played[key]
         older = _older_versions(bot, registry)
         rows.append(
             LeaderboardRow(
@@ -203,15 +218,15 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                 sigma=float(rating.sigma),
                 conservative=conservative(rating),
                 games=n,
-                wins=wins[key],
-                win_pct=100.0 * wins[key] / n if n else None,
-                mean_placement=place_sum[key] / n if n else None,
+                wins=tally.wins[key],
+                win_pct=100.0 * tally.wins[key] / n if n else None,
+                mean_placement=tally.place_sum[key] / n if n else None,
                 points=float(points.get(key, 0)),
                 byes=sum(1 for bye in byes if bye.bot.key == key),
                 buchholz=float(tiebreak.get(key, 0)) if swiss else None,
-                failures=dict(sorted(failures[key].items())),
-                forfeits=forfeits[key],
-                failure_reason=next(iter(reasons[key].most_common(1)), ("", 0))[0],
+                failures=dict(sorted(tally.failures[key].items())),
+                forfeits=tally.forfeits[key],
+                failure_reason=next(iter(tally.reasons[key].most_common(1)), ("", 0))[0],
                 new_version=bool(older),
                 older_versions=older,
                 standing=standings[key].rank if key in standings else None,

@@ -164,50 +164,67 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
             report.add(CheckItem("registry name", False,
                                  f"{problem} (arena submit --name NAME picks one)"))
         first_pid = client.pid
-        failures = []
-        forfeits: list[str] = []  # why the bot forfeited each game it did
-        decisions = 0
-        played = 0
-        logged: list[int] = []  # the bytes the bot wrote to stderr in each game
-        cut = False  # whether a game's record kept only the end of the bot's log
-        for g in range(games):
-            size = TABLE_SIZES[g % len(TABLE_SIZES)]
-            seat = g % size
-            seats: list[BotClient | LocalSeat] = [
-                LocalSeat(RandomAgent(seed * 100 + g * 10 + s), f"random{s}") for s in range(size)]
-            seats[seat] = client
-            keys = [spec.key if s == seat else f"random{s}" for s in range(size)]
-            for outcome in run_games(seats, games=1, seed=seed, match_id="check",
-                                     event_date=utc_today(), keys=keys, first_game=g):
-                played += 1
-                failures.extend(outcome.failures)
-                forfeits.extend(why for s, why in outcome.forfeits.items() if s == seat)
-                decisions += outcome.latency[seat].get("decisions", 0)
-                logged.append(client.log_bytes)
-                cut = cut or client.log_chars > LOG_PER_GAME
+        play = _play_games(client, spec.key, games, seed)
         sizes = sorted({TABLE_SIZES[g % len(TABLE_SIZES)] for g in range(games)})
-        report.add(_decisions_item(client, failures, decisions, played, limits,
-                                   sizes, forfeits))
+        report.add(_decisions_item(client, play.failures, play.decisions, play.played, limits,
+                                   sizes, play.forfeits))
         restarts = client.diagnostics.restarts
         same = client.alive and client.pid == first_pid and restarts == 0
-        if same or not failures:  # else the failures above stopped it: not a second fault
+        if same or not play.failures:  # else the failures above stopped it: no second fault
             report.add(CheckItem(
                 "game boundaries", same,
-                f"one process served {_every(played)}" if same else
-                f"one process did not last the {_games(played)} (it was stopped and "
+                f"one process served {_every(play.played)}" if same else
+                f"one process did not last the {_games(play.played)} (it was stopped and "
                 f"restarted {_times(restarts)})"))
-        if cut:
-            report.add(_log_item(logged, limits))
+        if play.cut:
+            report.add(_log_item(play.logged, limits))
         if not client.alive and client.start() is not None:
             report.add(CheckItem("clean exit", False, "could not start the bot again "
                                  "to say 'bye'"))
             return report
         # a bot that timed out last may be busy yet (a loop): its exit is no second fault
-        busy = bool(failures) and failures[-1]["type"] == "timeout" and client.alive
+        busy = bool(play.failures) and play.failures[-1]["type"] == "timeout" and client.alive
     finally:
         ended = client.close()
     report.add(_exit_item(ended, client.log_since_last(), spec, limits, busy))
     return report
+
+
+@dataclass
+class _CheckGames:
+    """What the bot did in the check's games."""
+
+    played: int = 0
+    decisions: int = 0
+    failures: list[dict[str, Any]] = field(default_factory=list)
+    #: why the bot forfeited each game it did
+    forfeits: list[str] = field(default_factory=list)
+    #: the bytes the bot wrote to stderr in each game
+    logged: list[int] = field(default_factory=list)
+    #: whether a game's record kept only the end of the bot's log
+    cut: bool = False
+
+
+def _play_games(client: BotClient, key: str, games: int, seed: int) -> _CheckGames:
+    """The check's games: tables of each of :data:`TABLE_SIZES` in turn, the bot in another
+    seat each game, the other seats in-process random players."""
+    play = _CheckGames()
+    for g in range(games):
+        size = TABLE_SIZES[g % len(TABLE_SIZES)]
+        seat = g % size
+        seats: list[BotClient | LocalSeat] = [
+            LocalSeat(RandomAgent(seed * 100 + g * 10 + s), f"random{s}") for s in range(size)]
+        seats[seat] = client
+        keys = [key if s == seat else f"random{s}" for s in range(size)]
+        for outcome in run_games(seats, games=1, seed=seed, match_id="check",
+                                 event_date=utc_today(), keys=keys, first_game=g):
+            play.played += 1
+            play.failures.extend(outcome.failures)
+            play.forfeits.extend(why for s, why in outcome.forfeits.items() if s == seat)
+            play.decisions += outcome.latency[seat].get("decisions", 0)
+            play.logged.append(client.log_bytes)
+            play.cut = play.cut or client.log_chars > LOG_PER_GAME
+    return play
 
 
 def _log_item(logged: Sequence[int], limits: Limits) -> CheckItem:

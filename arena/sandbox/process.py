@@ -447,10 +447,10 @@ _FREEZE_POLL_S = 0.001
 #: How long a freeze waits for a bot seen to run on: past any system call a bot may make
 #: within its limits (populating its whole address space takes about a second).
 FREEZE_WAIT_S = 10.0
-#: CPU between a freeze and the next thaw that freezing alone may take: some microseconds
-#: for a bot that waits on its input, up to 0.1 ms for one with 40 threads waiting.
+#: CPU between a freeze and the next thaw that freezing alone may take, with room for a bot
+#: of many waiting threads (measured: docs/SANDBOX.md, "CPU fairness").
 FREEZING_US = 500
-#: CPU past that, added up over a bot's freezes, that says it runs on: once 2 ms, or a call
+#: CPU past that, added up over a bot's freezes, that says it runs on: at once, or a call
 #: shorter than that looped by a thread, caught by a few freezes.
 _RUN_ON_US = 2000
 

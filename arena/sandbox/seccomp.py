@@ -142,11 +142,11 @@ _FCNTL_LOCKS = (6, 7, 37, 38, 1024, 1026)
 #: runs long runs on after its bot is frozen, on the CPU of the bot asked next. The longest
 #: a bot could make, and none a runtime needs: memory populated at once (``mmap`` with
 #: ``MAP_POPULATE``, EPERM; with ``MAP_NONBLOCK`` too the kernel populates nothing, allowed)
-#: or by ``madvise`` (``MADV_POPULATE_READ``/``WRITE``), about 250 ms a GiB, a range
-#: collapsed into huge pages (``MADV_COLLAPSE``), 2 s a GiB, and one reclaimed at once
-#: (``MADV_PAGEOUT``), 82 ms a GiB, which also evicts file pages other bots read. The advice
-#: fails with EINVAL, as on a kernel before it, where runtimes touch the pages themselves (the
-#: JVM's pre-touch) and leave reclaim to the kernel.
+#: or by ``madvise`` (``MADV_POPULATE_READ``/``WRITE``), a range collapsed into huge pages
+#: (``MADV_COLLAPSE``), and one reclaimed at once (``MADV_PAGEOUT``), which also evicts file
+#: pages other bots read (what each took: docs/SANDBOX.md, "Layers"). The advice fails with
+#: EINVAL, as on a kernel before it, where runtimes touch the pages themselves (the JVM's
+#: pre-touch) and leave reclaim to the kernel.
 _MMAP = 9
 _MAP_POPULATE = 0x8000
 _MAP_NONBLOCK = 0x10000

@@ -1,4 +1,5 @@
-"""Starting a game: the Game (settings) / State (play) split of the engine."""
+"""Starting a game: its play (a :class:`State`) made from its settings (a
+:class:`GameConfig`): shuffled, dealt and run to its first decision."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ import gzip
 import io
 import json
 import zlib
-from collections.abc import Callable, Generator, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from functools import partial
 from pathlib import Path
 from typing import IO, Any, cast
@@ -30,9 +30,11 @@ __all__ = [
     "iter_records",
     "read_records",
     "read_records_text",
+    "recorded_play",
     "records_in",
     "unwrapped",
     "replay",
+    "replay_choices",
     "replay_one",
     "replay_records",
     "take_unrecorded",
@@ -55,6 +57,45 @@ def take_unrecorded(state: State, seat: int | None, kind: str | None) -> None:
         decision = state.decision
 
 
+#: A recorded choice: (seat, decision kind, option index).
+Choice = tuple[int, str, int]
+#: A recorded forfeit: (the number of the choice it came before, seat, reason).
+Forfeit = tuple[int, int, str]
+
+
+def recorded_play(record: dict[str, Any]) -> tuple[GameConfig, list[Choice], list[Forfeit]]:
+    """A record's settings, its choices in order, and its forfeits in the order they came.
+    A malformed record raises what reading it met (KeyError, TypeError, ValueError,
+    RulesError, OverflowError): each reader says it in its own words."""
+    config = GameConfig.from_json(record["config"])
+    choices = [(int(s), str(k), int(i)) for s, k, i in record["choices"]]
+    forfeits = sorted((int(f["at_choice"]), int(f["seat"]), str(f["reason"]))
+                      for f in record.get("forfeits", []))
+    return config, choices, forfeits
+
+
+def replay_choices(state: State, choices: Sequence[Choice],
+                   forfeits: Sequence[Forfeit]) -> Iterator[tuple[int, Choice]]:
+    """Play ``choices`` on ``state``, a new game of their record's settings, each recorded
+    forfeit before the choice it came before and the others after the last, and the
+    one-option decisions an older record holds no choice for (:func:`take_unrecorded`):
+    yields each choice with its number before playing it, for the caller to check that the state asks
+    it. Raises ReplayError where the game goes on after the last choice."""
+    due = list(forfeits)
+    for number, choice in enumerate(choices):
+        while due and due[0][0] == number:
+            _, seat, reason = due.pop(0)
+            state.forfeit(seat, reason)
+        take_unrecorded(state, choice[0], choice[1])
+        yield number, choice
+        state.apply(choice[2])
+    for _, seat, reason in due:
+        state.forfeit(seat, reason)
+    take_unrecorded(state, None, None)
+    if state.decision is not None:
+        raise ReplayError(f"the record ends after {len(choices)} choices but the game goes on")
+
+
 def replay(record: dict[str, Any]) -> State:
     """Re-play ``record`` from its seed and choices; raise ReplayError where it differs."""
     recorded = record.get("format", RECORD_FORMAT) if isinstance(record, dict) else None
@@ -63,20 +104,13 @@ def replay(record: dict[str, Any]) -> State:
                           f"engine replays {RECORD_FORMAT!r} records only (the rules changed "
                           "in between: see RULES.md)")
     try:
-        config = GameConfig.from_json(record["config"])
-        choices = [(int(s), str(k), int(i)) for s, k, i in record["choices"]]
-        forfeits = sorted((int(f["at_choice"]), int(f["seat"]), str(f["reason"]))
-                          for f in record.get("forfeits", []))
+        config, choices, forfeits = recorded_play(record)
     # RulesError: a bad config; OverflowError: JSON's 1e400, an infinite float, as an int
     except (KeyError, TypeError, ValueError, RulesError, OverflowError) as exc:
         why = f"it has no {exc} field" if isinstance(exc, KeyError) else str(exc)
         raise ReplayError(f"not a game record: {why}") from None
     state = new_game(config)
-    for number, (seat, kind, index) in enumerate(choices):
-        while forfeits and forfeits[0][0] == number:
-            _, f_seat, reason = forfeits.pop(0)
-            state.forfeit(f_seat, reason)
-        take_unrecorded(state, seat, kind)
+    for number, (seat, kind, index) in replay_choices(state, choices, forfeits):
         decision = state.decision
         if decision is None:
             raise ReplayError(f"choice {number}: the game ended but the record goes on")
@@ -87,12 +121,6 @@ def replay(record: dict[str, Any]) -> State:
             )
         if not 0 <= index < len(decision.options):
             raise ReplayError(f"choice {number}: option {index} is not legal here")
-        state.apply(index)
-    for _, f_seat, reason in forfeits:
-        state.forfeit(f_seat, reason)
-    take_unrecorded(state, None, None)
-    if state.decision is not None:
-        raise ReplayError(f"the record ends after {len(choices)} choices but the game goes on")
     expected = record.get("result")
     actual = state.result.to_json() if state.result else None
     if expected != actual:

@@ -19,11 +19,10 @@ from typing import Any
 
 from arena.common.plural import ordinal
 from arena.common.printable import isolated
-from arena.engine.config import GameConfig
 from arena.engine.desmos import Category
 from arena.engine.game import new_game
 from arena.engine.narration import WINDOW_TEXT, event_lines, header_lines
-from arena.engine.record import take_unrecorded
+from arena.engine.record import recorded_play, replay_choices
 from arena.engine.state import RECORD_FORMAT, State, recorded_audience
 from arena.errors import ArenaError, ReplayError
 
@@ -190,20 +189,13 @@ def _isolated(players: Iterable[str]) -> list[str]:
 
 def _play(record: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
     """Replay the record, a step per decision and a last one for the end."""
-    config = GameConfig.from_json(record["config"])
-    choices = [(int(s), str(k), int(i)) for s, k, i in record["choices"]]
-    forfeits = sorted((int(f["at_choice"]), int(f["seat"]), str(f["reason"]))
-                      for f in record.get("forfeits", []))
+    config, choices, forfeits = recorded_play(record)
     state = new_game(config)
     players = _isolated(config.players)
     steps: list[dict[str, Any]] = []
     seen = 0
     gone: set[int] = set()
-    for number, (seat, kind, index) in enumerate(choices):
-        while forfeits and forfeits[0][0] == number:
-            _, f_seat, reason = forfeits.pop(0)
-            state.forfeit(f_seat, reason)
-        take_unrecorded(state, seat, kind)
+    for number, (seat, kind, index) in replay_choices(state, choices, forfeits):
         decision = state.decision
         if decision is None or (decision.seat, decision.kind) != (seat, kind) \
                 or not 0 <= index < len(decision.options):
@@ -212,12 +204,6 @@ def _play(record: dict[str, Any]) -> tuple[State, list[dict[str, Any]]]:
         log = [{"to": recorded_audience(to), **event} for to, event in state.log[seen:]]
         seen = len(state.log)
         steps.append(_step(state, players, log, not steps, index, gone))
-        state.apply(index)
-    for _, f_seat, reason in forfeits:
-        state.forfeit(f_seat, reason)
-    take_unrecorded(state, None, None)
-    if state.decision is not None:
-        raise ReplayError(f"the record ends after {len(choices)} choices but the game goes on")
     log = [{"to": recorded_audience(to), **event} for to, event in state.log[seen:]]
     steps.append(_step(state, players, log, not steps, None, gone))
     return state, steps

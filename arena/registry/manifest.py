@@ -411,6 +411,26 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
         raise ManifestError(f"{where}: 'name' must be a string, {_read_as(bot_name)}")
     if not isinstance(bot_name, str) or not bot_name.strip():
         raise ManifestError(f"{where}: 'name' is required (a string)")
+    argv, module = _manifest_program(data, directory, where, unknown)
+    meta = _manifest_metadata(data, where)
+    if module is not None:  # what its ready will say, read without running it
+        meta = {**_class_metadata(directory / module), **meta}
+    kind = "command" if module is None else "module"
+    spec = BotSpec(_plain_name(bot_name.strip(), where), version, directory, argv, meta, kind,
+                   files, requirements=manifest_requirements(data.get("requirements"),
+                                                             directory, where),
+                   python=manifest_python(data.get("python"), where))
+    if spec.requirements or spec.python:  # once built, the version it plays under
+        env = cached_environment(spec.requirements, spec.python)
+        return attach(spec, env) if env is not None else spec
+    return spec
+
+
+def _manifest_program(data: dict[str, Any], directory: Path, where: Path,
+                      unknown: list[str]) -> tuple[tuple[str, ...], str | None]:
+    """What a ``bot.yaml`` runs: its argv, and the kit module it names (None for a
+    ``command``). ``unknown``: its keys that are none of a manifest's, a typo of which the
+    refusal names."""
     command, module = data.get("command"), data.get("module")
     if (command is None) == (module is None):
         typo = next((f" ({key!r} is not a key: {match!r}?)" for key in unknown
@@ -428,28 +448,15 @@ def _directory_spec(directory: Path, name: str | None = None) -> BotSpec:
                 or not (directory / module).resolve().is_relative_to(directory)):
             raise ManifestError(f"{where}: 'module' must name a Python file of the bot's "
                                 f"directory, got {module!r}")
-        argv: tuple[str, ...] = (PYTHON, *RUNNER, module)
-        kind = "module"
-    else:
-        if (not isinstance(command, list) or not command
-                or not all(isinstance(a, str | int | float) for a in command)):
-            raise ManifestError(f"{where}: 'command' must be a non-empty list of arguments, "
-                                f"e.g. [python3, bot.py]; got {command!r}")
-        argv = tuple(str(a) for a in command)
-        if any("\0" in a for a in argv):
-            raise ManifestError(f"{where}: 'command' arguments cannot hold a NUL character")
-        kind = "command"
-    meta = _manifest_metadata(data, where)
-    if module is not None:  # what its ready will say, read without running it
-        meta = {**_class_metadata(directory / module), **meta}
-    spec = BotSpec(_plain_name(bot_name.strip(), where), version, directory, argv, meta, kind,
-                   files, requirements=manifest_requirements(data.get("requirements"),
-                                                             directory, where),
-                   python=manifest_python(data.get("python"), where))
-    if spec.requirements or spec.python:  # once built, the version it plays under
-        env = cached_environment(spec.requirements, spec.python)
-        return attach(spec, env) if env is not None else spec
-    return spec
+        return (PYTHON, *RUNNER, module), module
+    if (not isinstance(command, list) or not command
+            or not all(isinstance(a, str | int | float) for a in command)):
+        raise ManifestError(f"{where}: 'command' must be a non-empty list of arguments, "
+                            f"e.g. [python3, bot.py]; got {command!r}")
+    argv = tuple(str(a) for a in command)
+    if any("\0" in a for a in argv):
+        raise ManifestError(f"{where}: 'command' arguments cannot hold a NUL character")
+    return argv, None
 
 
 def spec_from_path(path: Path, name: str | None = None) -> BotSpec:

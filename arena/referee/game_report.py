@@ -102,7 +102,7 @@ def _failure_line(failure: Mapping[str, Any], who: str, home: str | None) -> str
            f"{author_paths(str(failure.get('detail', '')), home)}"
 
 
-def _a(kind: type, value: Any) -> Any:
+def _or_empty(kind: type, value: Any) -> Any:
     """``value`` when it is a ``kind``, else an empty one."""
     return value if isinstance(value, kind) else kind()
 
@@ -119,7 +119,7 @@ def report_game(record: Mapping[str, Any], seat: int | None = None,
     referee = referee if isinstance(referee, Mapping) else {}
     lines: list[str] = []
     # a records file may come from elsewhere: a field of another type counts as missing
-    keys = [str(k) for k in _a(list, referee.get("seats"))]
+    keys = [str(k) for k in _or_empty(list, referee.get("seats"))]
     if referee:  # (a game's stored row holds no sandbox: left out)
         level = (f"; sandbox {referee.get('sandbox_level') or 'unknown'}"
                  if "sandbox_level" in referee else "")
@@ -136,7 +136,7 @@ def report_game(record: Mapping[str, Any], seat: int | None = None,
             return keys[s]
         return players[s] if isinstance(s, int) and 0 <= s < len(players) else "?"
 
-    failures = [f for f in _a(list, referee.get("failures"))
+    failures = [f for f in _or_empty(list, referee.get("failures"))
                 if isinstance(f, Mapping) and (seat is None or f.get("seat") == seat)]
     if referee:
         lines.append("")
@@ -146,7 +146,7 @@ def report_game(record: Mapping[str, Any], seat: int | None = None,
     lines.append("")
     lines.extend(event_lines(record, seat))
     if logs:
-        for key, text in sorted(_a(dict, referee.get("logs")).items(),
+        for key, text in sorted(_or_empty(dict, referee.get("logs")).items(),
                                 key=lambda kv: str(kv[0])):
             if seat is not None and key != str(seat) or not text:
                 continue

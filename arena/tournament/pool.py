@@ -166,47 +166,55 @@ class LocalPool:
         self._relay = BoardRelay()
         self._last = last
         self._fill(queue)
-        busy = sum(1 for w in self._workers if w.task is not None)
-        while busy:
+        while any(w.task is not None for w in self._workers):
             ready = self._ready(1.0)
             for worker in list(self._workers):
                 if worker in self._workers and worker.conn.fileno() in ready:
-                    try:
-                        while True:  # every message it has sent (a pipe holds no buffer)
-                            message = worker.conn.recv()
-                            if isinstance(message, BoardStart):
-                                self._relay.tell(message, ((w.task, w.conn)
-                                                           for w in self._workers))
-                            else:
-                                on_message(message)
-                            if isinstance(message, DoneMessage | ErrorMessage):
-                                worker.task = None
-                                if isinstance(message, ErrorMessage):
-                                    return
-                                self._fill(queue)
-                            if (worker not in self._workers
-                                    or worker.conn.fileno() not in self._ready(0)):
-                                break
-                    except (EOFError, OSError):
-                        pass  # died; handled through its sentinel below
+                    if self._receive(worker, on_message, queue):
+                        return  # a table failed: the run stops
                 if worker in self._workers and (worker.process.sentinel in ready
                                                 or not worker.process.is_alive()):
-                    worker.process.join(0.1)
-                    if worker.process.is_alive():
-                        continue
-                    self._drop(worker)
-                    if worker.task is not None:
-                        lost = worker.task
-                        attempts = self._attempts.get(lost.key, 1) + 1
-                        if attempts > MAX_TABLE_ATTEMPTS:
-                            raise ArenaError(
-                                f"table r{lost.round}/t{lost.table} killed its worker "
-                                f"{MAX_TABLE_ATTEMPTS} times (exit code "
-                                f"{worker.process.exitcode}); stopping")
-                        self._attempts[lost.key] = attempts
-                        queue.appendleft(lost)
+                    self._replace_ended(worker, queue)
+
+    def _receive(self, worker: _Worker, on_message: Callable[[Message], None],
+                 queue: deque[TableTask]) -> bool:
+        """Hand on every message ``worker`` has sent (a pipe holds no buffer), and give it the
+        next table when it has finished one; True when it sent an error, which ends the run."""
+        try:
+            while True:
+                message = worker.conn.recv()
+                if isinstance(message, BoardStart):
+                    self._relay.tell(message, ((w.task, w.conn) for w in self._workers))
+                else:
+                    on_message(message)
+                if isinstance(message, DoneMessage | ErrorMessage):
+                    worker.task = None
+                    if isinstance(message, ErrorMessage):
+                        return True
                     self._fill(queue)
-            busy = sum(1 for w in self._workers if w.task is not None)
+                if worker not in self._workers or worker.conn.fileno() not in self._ready(0):
+                    return False
+        except (EOFError, OSError):
+            return False  # died; handled through its sentinel
+
+    def _replace_ended(self, worker: _Worker, queue: deque[TableTask]) -> None:
+        """A worker whose process ended: forgotten, its table queued again (unless the table
+        has killed its workers too often), and the tables handed on."""
+        worker.process.join(0.1)
+        if worker.process.is_alive():
+            return
+        self._drop(worker)
+        if worker.task is not None:
+            lost = worker.task
+            attempts = self._attempts.get(lost.key, 1) + 1
+            if attempts > MAX_TABLE_ATTEMPTS:
+                raise ArenaError(
+                    f"table r{lost.round}/t{lost.table} killed its worker "
+                    f"{MAX_TABLE_ATTEMPTS} times (exit code "
+                    f"{worker.process.exitcode}); stopping")
+            self._attempts[lost.key] = attempts
+            queue.appendleft(lost)
+        self._fill(queue)
 
     def _fill(self, queue: deque[TableTask]) -> None:
         """Give queued tables to idle workers, starting new ones up to the pool's size. A

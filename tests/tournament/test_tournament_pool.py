@@ -121,6 +121,34 @@ def test_a_worker_killed_between_rounds_is_replaced() -> None:
     assert out == "[(1, 0), (1, 1), (2, 0), (2, 1)] 2 True"
 
 
+def test_a_table_whose_worker_dies_mid_table_is_played_again_by_another() -> None:
+    """A worker killed while it plays a table (its first games already sent) is dropped,
+    and the table goes back to the queue: every table ends, once."""
+    code = RANDOM_TABLES.replace("games=1,", "games=40 if (round_no, index) == (1, 0) else 1,")
+    out = run(code + """
+        from arena.tournament.tasks import GameBatch
+
+        done, killed = [], []
+        pool = LocalPool(2)
+
+        def keep(message):
+            if isinstance(message, DoneMessage):
+                done.append(message.key)
+            games = message.games if isinstance(message, GameBatch) else []
+            if not killed and any(game.key == (1, 0) for game in games):
+                worker = next(w for w in pool._workers
+                              if w.task is not None and w.task.key == (1, 0))
+                killed.append(worker.task.key)
+                os.kill(worker.process.pid, signal.SIGKILL)
+        try:
+            pool.run([table(1, 0), table(1, 1), table(1, 2)], keep)
+            print(sorted(done), killed)
+        finally:
+            pool.close()
+    """)
+    assert out == "[(1, 0), (1, 1), (1, 2)] [(1, 0)]"
+
+
 def test_workers_take_the_parents_sandbox_probe_instead_of_probing(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The runner hands its probe to the workers it spawns (a probe takes a second or more

@@ -239,31 +239,43 @@ def _check(value: Any, schema: dict[str, Any], where: str, errors: list[str]) ->
                           f"{type(value).__name__}")
             return
     if isinstance(value, dict):
-        for key in schema.get("required", ()):
-            if key not in value:
-                errors.append(f"{where}: missing {key!r}")
-        properties = schema.get("properties", {})
-        extra = schema.get("additionalProperties", True)
-        for key, item in value.items():
-            if key in properties:
-                _check(item, properties[key], f"{where}.{key}", errors)
-            elif isinstance(extra, dict):
-                _check(item, extra, f"{where}.{key}", errors)
-            elif extra is False:
-                errors.append(f"{where}: unexpected {key!r}")
+        _check_object(value, schema, where, errors)
     if isinstance(value, list | tuple):
-        if len(value) < schema.get("minItems", 0):
-            errors.append(f"{where}: fewer than {schema['minItems']} items")
-        if "maxItems" in schema and len(value) > schema["maxItems"]:
-            errors.append(f"{where}: more than {schema['maxItems']} items")
-        if "items" in schema:
-            for index, item in enumerate(value):
-                _check(item, schema["items"], f"{where}[{index}]", errors)
+        _check_array(value, schema, where, errors)
     if isinstance(value, str) and len(value) < schema.get("minLength", 0):
         errors.append(f"{where}: shorter than {schema['minLength']}")
     if (isinstance(value, int | float) and type(value) is not bool and "minimum" in schema
             and value < schema["minimum"]):
         errors.append(f"{where}: below {schema['minimum']}")
+
+
+def _check_object(value: dict[str, Any], schema: dict[str, Any], where: str,
+                  errors: list[str]) -> None:
+    """An object's keywords: required, properties, additionalProperties."""
+    for key in schema.get("required", ()):
+        if key not in value:
+            errors.append(f"{where}: missing {key!r}")
+    properties = schema.get("properties", {})
+    extra = schema.get("additionalProperties", True)
+    for key, item in value.items():
+        if key in properties:
+            _check(item, properties[key], f"{where}.{key}", errors)
+        elif isinstance(extra, dict):
+            _check(item, extra, f"{where}.{key}", errors)
+        elif extra is False:
+            errors.append(f"{where}: unexpected {key!r}")
+
+
+def _check_array(value: list[Any] | tuple[Any, ...], schema: dict[str, Any], where: str,
+                 errors: list[str]) -> None:
+    """An array's keywords: minItems, maxItems, items."""
+    if len(value) < schema.get("minItems", 0):
+        errors.append(f"{where}: fewer than {schema['minItems']} items")
+    if "maxItems" in schema and len(value) > schema["maxItems"]:
+        errors.append(f"{where}: more than {schema['maxItems']} items")
+    if "items" in schema:
+        for index, item in enumerate(value):
+            _check(item, schema["items"], f"{where}[{index}]", errors)
 
 
 def validate(message: Any) -> list[str]:

@@ -182,19 +182,7 @@ def find_processes(*, marker: str | None = None, sid: int | None = None,
     """
     me = os.getpid()
     infos = {pid: info for pid in _all_pids() if pid != me and (info := _info(pid)) is not None}
-    found: set[int] = set()
-    roots = set(descendants_of)
-    if roots:
-        children: dict[int, list[int]] = {}
-        for info in infos.values():
-            children.setdefault(info.ppid, []).append(info.pid)
-        stack = [pid for root in roots for pid in children.get(root, [])]
-        stack += [root for root in roots if root in infos]
-        while stack:
-            pid = stack.pop()
-            if pid not in found:
-                found.add(pid)
-                stack.extend(children.get(pid, []))
+    found = _descendants(infos, set(descendants_of))
     for info in infos.values():
         if (sid is not None and info.sid == sid) or (pgid is not None and info.pgid == pgid) \
                 or (uid is not None and info.uid == uid):
@@ -204,6 +192,25 @@ def find_processes(*, marker: str | None = None, sid: int | None = None,
     if not include_zombies:
         found = {pid for pid in found if infos[pid].state not in ("Z", "X")}
     return sorted(found)
+
+
+def _descendants(infos: dict[int, ProcInfo], roots: set[int]) -> set[int]:
+    """The processes of ``infos`` that descend from ``roots`` by parent links, with the roots
+    that are among them."""
+    found: set[int] = set()
+    if not roots:
+        return found
+    children: dict[int, list[int]] = {}
+    for info in infos.values():
+        children.setdefault(info.ppid, []).append(info.pid)
+    stack = [pid for root in roots for pid in children.get(root, [])]
+    stack += [root for root in roots if root in infos]
+    while stack:
+        pid = stack.pop()
+        if pid not in found:
+            found.add(pid)
+            stack.extend(children.get(pid, []))
+    return found
 
 
 def adopted_orphans(uid: int) -> list[int]:

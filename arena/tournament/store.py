@@ -1,4 +1,5 @@
-"""The results database: SQLite in WAL mode, one transaction per game, written by one process.
+"""The results database: SQLite in WAL mode, written by one process, one transaction per
+message of games (the games a worker finished together, :meth:`Store.record_games`).
 
 Schema: docs/ARCHITECTURE.md ("The store"), plus what the runner needs to resume (columns
 marked "added" there). Game records are zlib-compressed JSON in the ``records`` table and are

@@ -1,5 +1,5 @@
-"""A game record of other rules than this arena's, as its page shows it: what it holds, told
-without replaying it.
+"""A game whose record does not replay (of other rules than this arena's, or damaged) or
+cannot be read at all, as its page shows it: what is stored, told without replaying it.
 
 The replay viewer plays a record again with the engine (:mod:`arena.web.replay`), and the
 engine plays its own rules only (``RECORD_FORMAT``): a game stored before a rules change does

@@ -117,6 +117,20 @@ def _bare_contest_here(task: TableTask) -> str | None:
     return bare_node(report, socket.gethostname())
 
 
+def _refusal(task: TableTask, fingerprint: str) -> str | None:
+    """Why this worker does not play ``task``, or None: it runs other arena code than the
+    driver (whose ``fingerprint`` the task carries), or the table is a contest's and this
+    node would run its bots bare."""
+    if fingerprint != code_fingerprint():
+        return (f"the Ray worker on {socket.gethostname()} runs different arena code "
+                f"({code_fingerprint()}) from the driver ({fingerprint}); install the same "
+                "palaestra-arena on every node")
+    refusal = _bare_contest_here(task)
+    if refusal is not None:
+        return f"table r{task.round}/t{task.table} refused: {refusal}"
+    return None
+
+
 class _Stopped(Exception):
     """Raised into a table's thread when its task was cancelled: ends the match now."""
 
@@ -139,15 +153,9 @@ def play_table_stream(task: TableTask, fingerprint: str, *bundles: BotBundle,
     ends.
     """
     yield TableStart(_node_id(), socket.gethostname())
-    if fingerprint != code_fingerprint():
-        yield ErrorMessage(task.key, (
-            f"the Ray worker on {socket.gethostname()} runs different arena code "
-            f"({code_fingerprint()}) from the driver ({fingerprint}); install the same "
-            "palaestra-arena on every node"))
-        return
-    refusal = _bare_contest_here(task)
+    refusal = _refusal(task, fingerprint)
     if refusal is not None:
-        yield ErrorMessage(task.key, f"table r{task.round}/t{task.table} refused: {refusal}")
+        yield ErrorMessage(task.key, refusal)
         return
     try:
         bots = tuple(materialize_bot(b, s) for b, s in zip(bundles, task.bots, strict=True))

@@ -85,10 +85,6 @@ class GameRow:
     forfeits: dict[str, str]
     decisions: int
 
-    @property
-    def winner(self) -> str:
-        return ", ".join(s for s, p in zip(self.seats, self.placements) if p == 1)
-
 
 @dataclass
 class TournamentData:

@@ -26,7 +26,8 @@ from arena.rating.games import BotVersion, StoredGame
 from arena.rating.trueskill_rating import game_entries
 from arena.tournament import scoring
 
-__all__ = ["ByeRecord", "buchholz", "game_points", "placement_points", "total_points"]
+__all__ = ["ByeRecord", "buchholz", "placement_points", "stored_game_points",
+           "total_points"]
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,7 @@ def placement_points(entries: Sequence[tuple[BotVersion, int]],
     return {entries[seat][0]: points[seat] for seat in order}
 
 
-def game_points(game: StoredGame) -> dict[BotVersion, Fraction]:
+def stored_game_points(game: StoredGame) -> dict[BotVersion, Fraction]:
     """Points each bot earned in one game (see the module's scheme)."""
     return placement_points(game_entries(game), game.forfeited_bots)
 
@@ -68,7 +69,7 @@ def total_points(games: Iterable[StoredGame], byes: Iterable[ByeRecord] = (),
     tally: Counter[tuple[str, int, int]] = Counter()
     for game in games:
         factor = weight(len(game.seats)) if weight is not None else None
-        for bot, pts in game_points(game).items():
+        for bot, pts in stored_game_points(game).items():
             if factor is not None:
                 pts *= factor
             tally[bot.key, pts.numerator, pts.denominator] += 1

@@ -7,7 +7,7 @@ leaderboard is :func:`arena.rating.board_view.leaderboard_json` of
 :func:`~arena.rating.h2h.compute_h2h` in the leaderboard's order (``arena h2h --format
 json``), ratings over games are :func:`arena.rating.trueskill_rating.rate_stored`'s history
 (one rating serves all three), and points per table are
-:func:`arena.rating.standings.game_points`, scaled as the Swiss standings scale an off-size
+:func:`arena.rating.standings.stored_game_points`, scaled as the Swiss standings scale an off-size
 table's (:func:`arena.tournament.scoring.spec_table_weight`). A tournament's drawn seed is
 kept from view until it finishes, as the CLI keeps it
 (:func:`arena.tournament.secrecy.seed_is_secret`).
@@ -41,7 +41,7 @@ from arena.rating.games import (
 )
 from arena.rating.h2h import compute_h2h, h2h_json
 from arena.rating.leaderboard import tournament_leaderboard
-from arena.rating.standings import game_points
+from arena.rating.standings import stored_game_points
 from arena.rating.trueskill_rating import RatingMemo, RatingRun, rate_stored
 from arena.tournament.bot_versions import bot_labels
 from arena.tournament.game_details import GameDetails, game_details
@@ -189,7 +189,7 @@ def _rounds(store: Store, info: TournamentInfo,
     weight = spec_table_weight(info.spec)
     for game in games:
         factor = weight(len(game.seats))
-        for bot, pts in game_points(game).items():
+        for bot, pts in stored_game_points(game).items():
             points[(game.round, game.table_index)][bot.key] += pts * factor
         played[(game.round, game.table_index)] += 1
     rounds: dict[int, dict[str, Any]] = {}

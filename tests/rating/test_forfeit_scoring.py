@@ -17,7 +17,7 @@ from arena.rating.h2h import compute_h2h
 from arena.rating.leaderboard import compute_leaderboard
 from arena.rating.match_series import first_bot_score
 from arena.rating.results import render_results
-from arena.rating.standings import game_points, total_points
+from arena.rating.standings import stored_game_points, total_points
 from arena.rating.trueskill_rating import RatingSettings
 from arena.referee.outcome import GameOutcome, MatchOutcome
 
@@ -34,7 +34,7 @@ def _game(index: int, seats: tuple[BotVersion, ...], placements: tuple[int, ...]
 
 def test_a_game_every_seat_forfeited_scores_nothing_and_places_both_last() -> None:
     nobody = _game(0, (C, D), (1, 1), (0, 1))
-    assert game_points(nobody) == {C: 0, D: 0}
+    assert stored_game_points(nobody) == {C: 0, D: 0}
     played = _game(1, (A, B), (1, 2))
     board = {row.bot: row for row in compute_leaderboard([played, nobody], RatingSettings())
              .rows}
@@ -48,7 +48,7 @@ def test_a_game_every_seat_forfeited_scores_nothing_and_places_both_last() -> No
 def test_forfeited_seats_of_a_played_game_share_the_last_place_and_score_nothing() -> None:
     """Four seats, two forfeited: the two who played keep their places among themselves."""
     game = _game(0, (A, B, C, D), (2, 3, 1, 3), (1, 3))
-    assert game_points(game) == {C: 1, A: Fraction(2, 3), B: 0, D: 0}
+    assert stored_game_points(game) == {C: 1, A: Fraction(2, 3), B: 0, D: 0}
     assert total_points([game]) == {"a@v1": Fraction(2, 3), "b@v1": 0, "c@v1": 1, "d@v1": 0}
     board = {row.bot: row for row in compute_leaderboard([game], RatingSettings()).rows}
     assert [board[n].mean_placement for n in "abcd"] == [2.0, 4.0, 1.0, 4.0]

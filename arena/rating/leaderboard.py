@@ -37,7 +37,7 @@ from arena.rating.games import (
     load_games,
     tournament_bots,
 )
-from arena.rating.standings import ByeRecord, buchholz, total_points
+from arena.rating.standings import ByeRecord, stored_buchholz, total_points
 from arena.rating.trueskill_rating import (
     RatingMemo,
     RatingRun,
@@ -199,7 +199,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     # the final score of a bot met is its entry's, which an old version shares with the new
     finals = {key: s.score for key, s in standings.items()} if standings else points
     mates = spec_table_mates(tournament.spec) if tournament is not None else None
-    tiebreak = buchholz(ordered, finals, table_mates=mates) if swiss else {}
+    tiebreak = stored_buchholz(ordered, finals, table_mates=mates) if swiss else {}
     standings = standings or {}
     registry = list(registry)
     rows: list[LeaderboardRow] = []

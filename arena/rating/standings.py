@@ -26,7 +26,7 @@ from arena.rating.games import BotVersion, StoredGame
 from arena.rating.trueskill_rating import game_entries
 from arena.tournament import scoring
 
-__all__ = ["ByeRecord", "buchholz", "placement_points", "stored_game_points",
+__all__ = ["ByeRecord", "placement_points", "stored_buchholz", "stored_game_points",
            "total_points"]
 
 
@@ -81,9 +81,10 @@ def total_points(games: Iterable[StoredGame], byes: Iterable[ByeRecord] = (),
     return dict(totals)
 
 
-def buchholz(games: Iterable[StoredGame], points: Mapping[str, Fraction] | None = None,
-             byes: Iterable[ByeRecord] = (),
-             table_mates: int | None = None) -> dict[str, Fraction]:
+def stored_buchholz(games: Iterable[StoredGame],
+                    points: Mapping[str, Fraction] | None = None,
+                    byes: Iterable[ByeRecord] = (),
+                    table_mates: int | None = None) -> dict[str, Fraction]:
     """Buchholz per bot key: the final scores of its table-mates, once per round played
     (``points``: the final scores, when already summed; ``table_mates``: a full table's, as
     :func:`arena.tournament.scoring.buchholz` counts a round at another size)."""

@@ -19,7 +19,12 @@ from arena.rating.board_view import fitted_table, leaderboard_json, render_leade
 from arena.rating.games import BotVersion, StoredGame
 from arena.rating.leaderboard import Leaderboard, compute_leaderboard, sort_leaderboard
 from arena.rating.render import TABLE_FORMATS
-from arena.rating.standings import ByeRecord, buchholz, placement_points, total_points
+from arena.rating.standings import (
+    ByeRecord,
+    placement_points,
+    stored_buchholz,
+    total_points,
+)
 from arena.rating.trueskill_rating import RatingSettings
 from arena.referee.failures import after_game
 from arena.tournament.bot_versions import bot_labels
@@ -258,14 +263,14 @@ def test_buchholz_sums_opponents_final_points_per_round() -> None:
              _g(1, 1, [B, D], [1, 1])]
     assert total_points(games) == {"alpha@v1": 2, "bravo@v1": Fraction(1, 2),
                                    "charlie@v1": 1, "delta@v1": Fraction(1, 2)}
-    assert buchholz(games) == {"alpha@v1": Fraction(3, 2), "bravo@v1": Fraction(5, 2),
+    assert stored_buchholz(games) == {"alpha@v1": Fraction(3, 2), "bravo@v1": Fraction(5, 2),
                                "charlie@v1": Fraction(5, 2), "delta@v1": Fraction(3, 2)}
     # multiplayer: every table-mate's score, once per round (even over two games, or two
     # tables of one round as duplicate mode's seat rotations give)
     three = [_g(0, 0, [A, B, C], [1, 2, 3]), _g(0, 1, [B, C, A], [1, 2, 3])]
     assert total_points(three) == {"alpha@v1": 1, "bravo@v1": Fraction(3, 2),
                                    "charlie@v1": Fraction(1, 2)}
-    assert buchholz(three)["alpha@v1"] == 2  # 3/2 + 1/2
+    assert stored_buchholz(three)["alpha@v1"] == 2  # 3/2 + 1/2
     bye = ByeRecord(1, 1, D, Fraction(1))
     assert total_points(games, [bye])["delta@v1"] == Fraction(3, 2)
 
@@ -291,7 +296,7 @@ def test_points_and_buchholz_agree_with_the_swiss_standings() -> None:
     standings = {s.entrant: s for s in scoring.compute_standings(5, tables, byes)}
     records = [ByeRecord(1, 3, bots[4], Fraction(2))]
     points = total_points(games, records)
-    tiebreak = buchholz(games, points)
+    tiebreak = stored_buchholz(games, points)
     for e, bot in enumerate(bots):
         assert points[bot.key] == standings[e].score
         assert tiebreak[bot.key] == standings[e].buchholz

@@ -149,29 +149,10 @@ class Tracker:
             shown = str(event.get("card"))
             if hidden and hidden[shown] > 0:
                 hidden[shown] -= 1
-        elif kind == "exchange":  # ``seat`` gave ``gave`` to ``target`` and took ``took``
-            target: Any = event.get("target")
-            took, gave = event.get("took"), event.get("gave")
-            if took is None:
-                self._forget(target)  # it lost a card we did not see
-            else:
-                self._lose(target, took)
-            if gave is None:
-                self._forget(seat)
-            else:
-                self._lose(seat, gave)
-            if took is not None:
-                self._receive(seat, took)
-            if gave is not None:
-                self._receive(target, gave)
-        elif kind == "give":  # ``seat`` gave ``card`` to ``target`` (Nemesis, one way)
-            card = event.get("card")
-            receiver: Any = event.get("target")
-            if card is None:
-                self._forget(seat)  # it lost a card we did not see
-            else:
-                self._lose(seat, card)
-                self._receive(receiver, card)
+        elif kind == "exchange":
+            self._read_exchange(seat, event)
+        elif kind == "give":
+            self._read_give(seat, event)
         elif kind == "graveyard_exchange":
             self._lose(seat, event.get("gave"))
             self._receive(seat, event["took"])
@@ -187,6 +168,33 @@ class Tracker:
                 traps[card] -= 1
         elif kind == "game_start":
             self.known, self.hidden, self.known_traps = {}, {}, {}
+
+    def _read_exchange(self, seat: Any, event: dict[str, Any]) -> None:
+        """``seat`` gave ``gave`` to ``target`` and took ``took`` (a card the bot did not see
+        is not in the event)."""
+        target: Any = event.get("target")
+        took, gave = event.get("took"), event.get("gave")
+        if took is None:
+            self._forget(target)  # it lost a card we did not see
+        else:
+            self._lose(target, took)
+        if gave is None:
+            self._forget(seat)
+        else:
+            self._lose(seat, gave)
+        if took is not None:
+            self._receive(seat, took)
+        if gave is not None:
+            self._receive(target, gave)
+
+    def _read_give(self, seat: Any, event: dict[str, Any]) -> None:
+        """``seat`` gave ``card`` to ``target`` (Nemesis, one way)."""
+        card = event.get("card")
+        if card is None:
+            self._forget(seat)  # it lost a card we did not see
+        else:
+            self._lose(seat, card)
+            self._receive(event.get("target"), card)
 
 
 # ============================================================================= the view

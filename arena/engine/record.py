@@ -80,8 +80,8 @@ def replay_choices(state: State, choices: Sequence[Choice],
     """Play ``choices`` on ``state``, a new game of their record's settings, each recorded
     forfeit before the choice it came before and the others after the last, and the
     one-option decisions an older record holds no choice for (:func:`take_unrecorded`):
-    yields each choice with its number before playing it, for the caller to check that the state asks
-    it. Raises ReplayError where the game goes on after the last choice."""
+    yields each choice with its number before playing it, for the caller to check that the
+    state asks it. Raises ReplayError where the game goes on after the last choice."""
     due = list(forfeits)
     for number, choice in enumerate(choices):
         while due and due[0][0] == number:

@@ -271,7 +271,7 @@ def _load_game(ref: str, number: int | None, db: Path) -> tuple[str, dict[str, A
     or a stored game."""
     from arena.common.printable import printable
     from arena.errors import DamagedRecordError, ReplayError, StoreError
-    from arena.tournament.game_records import game_record, row_record
+    from arena.tournament.game_records import game_record, require_game, row_record
     from arena.tournament.store import Store
 
     path = Path(ref)
@@ -294,13 +294,14 @@ def _load_game(ref: str, number: int | None, db: Path) -> tuple[str, dict[str, A
                                  "stored game", param_hint="--number")
     with Store(db, create=False, read_only=True) as store:
         tournament = ref.split("/", 1)[0]
-        if store.tournament(tournament) is None:
-            raise StoreError(f"no tournament '{tournament}' in {db} (arena tournaments lists "
-                             "them)")
+        stored = store.require(tournament)
         try:
             record = game_record(store, ref)
         except DamagedRecordError as exc:
             raise _StoredRowOnly(f"Game {ref}", row_record(store, ref), exc.reason) from None
+        except StoreError:  # an id that finds no game is told where the games are
+            require_game(store, stored.id, tournament, ref)
+            raise
         if not _told(record):
             raise _StoredRowOnly(f"Game {ref}", row_record(store, ref),
                                  "not a game record: its players or events are not lists")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+from arena.common.printable import quoted_word
+
 __all__ = ["closest", "did_you_mean"]
 
 
@@ -17,4 +19,4 @@ def closest(word: str, choices: Iterable[str]) -> str | None:
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """`` (did you mean 'x'?)`` for the closest of ``choices``, or nothing when none is close."""
     match = closest(word, choices)
-    return f" (did you mean '{match}'?)" if match is not None else ""
+    return f" (did you mean {quoted_word(match)}?)" if match is not None else ""

@@ -17,15 +17,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from arena.common.printable import shell_word
 from arena.engine import standing_places
-from arena.errors import StoreError, TournamentNotFoundError
+from arena.errors import StoreError
 from arena.tournament.bot_versions import stored_options
 from arena.tournament.dbfiles import (
-    holding,
     newer_schema,
     no_database,
     read_connection,
+    unknown_tournament,
     unreadable,
 )
 from arena.tournament.store import BUSY_TIMEOUT_S, DEFAULT_RESULTS, shown_state
@@ -232,10 +231,8 @@ def find_tournament(conn: sqlite3.Connection, name: str, db_path: str | Path) ->
     row = conn.execute("SELECT * FROM tournaments WHERE name = ?", (name,)).fetchone()
     if row is not None:
         return _tournament_from_row(row, db_path)
-    names = [t.name for t in list_tournaments(conn)]  # creation order, as the store lists them
-    stored = ", ".join(map(shell_word, names)) if names else "none"  # to paste back
-    raise TournamentNotFoundError(f"no tournament named '{name}' in {db_path} (stored: {stored})"
-                                  f"{holding(db_path, name)}")
+    # creation order, as the store lists them
+    raise unknown_tournament(db_path, name, [t.name for t in list_tournaments(conn)])
 
 
 def latest_tournament(conn: sqlite3.Connection, db_path: str | Path) -> TournamentInfo:

@@ -16,16 +16,20 @@ import re
 import shutil
 import sqlite3
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from arena.common.abandoned import claim_abandoned
-from arena.errors import StoreError
+from arena.common.printable import shell_word
+from arena.common.suggest import did_you_mean
+from arena.errors import StoreError, TournamentNotFoundError
 from arena.sandbox import reaper
 
 __all__ = ["SCHEMA_VERSION", "NewDirectories", "holding", "holds_no_tables", "newer_schema",
            "no_database", "other_databases", "place_new_database", "read_connection",
-           "remove_abandoned_new", "table_names", "unreadable", "unwritable", "write_hint"]
+           "remove_abandoned_new", "table_names", "unknown_tournament", "unreadable", "unwritable",
+           "write_hint"]
 
 #: The results schema this arena reads and writes, stamped in the database as SQLite's
 #: ``user_version`` (0: a database from before the stamp, the same schema). A newer arena that
@@ -243,6 +247,17 @@ def holding(path: str | Path, name: str) -> str:
         if row is not None:
             return f"; {other} holds it (--db {other})"
     return ""
+
+
+def unknown_tournament(path: str | Path, name: str,
+                       stored: Sequence[str]) -> TournamentNotFoundError:
+    """What a reading command says of a tournament ``name`` that the database at ``path``
+    does not store: the stored name it most likely misspells, every stored name, and a
+    database beside it that holds ``name``."""
+    listed = ", ".join(map(shell_word, stored)) if stored else "none"  # to paste back
+    return TournamentNotFoundError(
+        f"no tournament named '{name}' in {path}{did_you_mean(name, stored)} "
+        f"(stored: {listed}){holding(path, name)}")
 
 
 def read_connection(path: Path, timeout: float) -> sqlite3.Connection:

@@ -2,11 +2,13 @@
 ``records`` table, one per game, committed with its ``games`` row by
 :meth:`~arena.tournament.store.Store.record_games`. Compressed here (in the worker, off the
 writer) and read back here: one game's, a tournament's as stored, or written out as JSON
-lines when a file is wanted (:func:`export_records`)."""
+lines when a file is wanted (:func:`export_records`); a game id that finds no game is told
+where the tournament's games are (:func:`require_game`)."""
 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import zlib
 from collections.abc import Iterator
@@ -19,12 +21,17 @@ from arena.tournament.dbfiles import table_names
 from arena.tournament.store import Store
 
 __all__ = ["RECORD_LIMIT", "ExportedRecords", "StoredRecord", "compress_record",
-           "decompress_record", "export_records", "game_record", "record_blobs", "row_record"]
+           "decompress_record", "export_records", "game_record", "record_blobs", "require_game",
+           "row_record"]
 
 #: The most a stored record may inflate to: far above any game's record (its bots' logs are
 #: capped per seat), while a database from elsewhere may hold a blob of a few kB that
 #: inflates a thousandfold, and a reader would hold all of it.
 RECORD_LIMIT = 16 * 2**20
+
+
+#: A game id after its tournament's name: ``r<round>/t<table>/g<game>``.
+_GAME_PLACE = re.compile(r"r(\d+)/t(\d+)/g(\d+)")
 
 
 class StoredRecord(NamedTuple):
@@ -177,3 +184,50 @@ def row_record(store: Store, game: str) -> dict[str, Any]:
                     "seats": [f"{name}@{version}" for name, version in seats],
                     "failures": _loads(failures, [])},
     }
+
+
+def require_game(store: Store, tournament_id: int, name: str, game: str) -> None:
+    """Nothing when the store holds ``game`` of the tournament ``name``; else a
+    :class:`StoreError` telling a user how a game id looks, when it does not look like one,
+    or where the tournament's games are (its rounds, a round's tables or a table's games), so
+    that the next try finds one."""
+    if store.conn.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone():
+        return
+    place = _GAME_PLACE.fullmatch(game.split("/", 1)[1])
+    if place is None:
+        raise StoreError(f"{game} is not a game id: one looks like {name}/r1/t0/g3 (round "
+                         f"from 1, table and game from 0; arena status {name} names the "
+                         "failing games)")
+    round_no, table = int(place[1]), int(place[2])
+    missing = f"no game {game} in {store.path}"
+    rounds = _span(store, "round", tournament_id)
+    if rounds is None:
+        raise StoreError(f"{missing}: {name} has no games yet")
+    tables = _span(store, "table_index", tournament_id, round_no)
+    if tables is None:
+        raise StoreError(f"{missing}: {name} has games in {_shown('round', 'r', rounds)}")
+    games = _span(store, "game_index", tournament_id, round_no, table)
+    if games is None:
+        raise StoreError(f"{missing}: round {round_no} of {name} has "
+                         f"{_shown('table', 't', tables)}")
+    raise StoreError(f"{missing}: {name}/r{round_no}/t{table} has "
+                     f"{_shown('game', 'g', games)}")
+
+
+def _span(store: Store, column: str, tournament_id: int,
+          *within: int) -> tuple[int, int] | None:
+    """The lowest and highest ``column`` (round, table_index or game_index) of the stored
+    games of a tournament, ``within`` a round (and table); None where there are none."""
+    where = "".join(f" AND {key} = ?" for key in ("round", "table_index")[:len(within)])
+    lowest, highest = store.conn.execute(
+        f"SELECT MIN({column}), MAX({column}) FROM games "  # the columns are this module's
+        f"WHERE tournament_id = ?{where}", (tournament_id, *within)).fetchone()
+    return None if lowest is None else (int(lowest), int(highest))
+
+
+def _shown(noun: str, letter: str, span: tuple[int, int]) -> str:
+    """``games g0-g9``, or ``game g0`` for a span of one."""
+    lowest, highest = span
+    if lowest == highest:
+        return f"{noun} {letter}{lowest}"
+    return f"{noun}s {letter}{lowest}-{letter}{highest}"

@@ -25,18 +25,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
-from arena.common.printable import shell_word
-from arena.errors import ArenaError, StoreError, TournamentNotFoundError
+from arena.errors import ArenaError, StoreError
 from arena.tournament.dbfiles import (
     SCHEMA_VERSION,
     NewDirectories,
-    holding,
     newer_schema,
     no_database,
     place_new_database,
     read_connection,
     remove_abandoned_new,
     table_names,
+    unknown_tournament,
     unreadable,
     unwritable,
     write_hint,
@@ -314,11 +313,7 @@ class Store:
         """The tournament called ``name``; the error lists what is stored."""
         found = self.tournament(name)
         if found is None:
-            names = [r[0] for r in self.conn.execute("SELECT name FROM tournaments ORDER BY id")]
-            stored = ", ".join(map(shell_word, names)) if names else "none"  # to paste back
-            raise TournamentNotFoundError(
-                f"no tournament named '{name}' in {self.path} (stored: {stored})"
-                f"{holding(self.path, name)}")
+            raise unknown_tournament(self.path, name, self.tournament_names())
         return found
 
     def tournament_names(self) -> list[str]:

@@ -306,7 +306,7 @@ def test_a_stored_game_that_is_not_there_is_one_line(tmp_path: Path) -> None:
     result = runner.invoke(app, ["game", "cup/r1/t0/g0", "--seat", "0", "--rerun",
                                  str(_bot(tmp_path, "any")), "--db", str(db)])
     assert (result.exit_code, result.output) == (
-        1, f"Error: no tournament 'cup' in {db} (arena tournaments lists them)\n")
+        1, f"Error: no tournament named 'cup' in {db} (stored: none)\n")
 
 
 def test_rerun_needs_a_seat(tmp_path: Path) -> None:

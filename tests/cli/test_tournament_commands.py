@@ -162,7 +162,7 @@ def test_stored_games_are_looked_up_by_id(tmp_path: Path) -> None:
                              "e.g. arena run tournaments/swiss.yaml)\n")
     Store(db).close()
     result = runner.invoke(app, ["game", "cup/r1/t0/g0", "--db", str(db)])
-    assert result.output == f"Error: no tournament 'cup' in {db} (arena tournaments lists them)\n"
+    assert result.output == f"Error: no tournament named 'cup' in {db} (stored: none)\n"
 
 
 def test_a_torn_records_file_still_shows_its_whole_records(records: Path,
@@ -306,6 +306,34 @@ def _two_tournaments(db: Path) -> None:
                 "latency": [{}, {}]}, compress_record({}))
 
 
+@pytest.mark.parametrize(("ref", "says"), [
+    ("trail/r1/t0/g0", "no tournament named 'trail' in {db} (did you mean 'trial'?) (stored: "
+                       "trial, final, empty)"),
+    ("trial/1/0/0", "trial/1/0/0 is not a game id: one looks like trial/r1/t0/g3 (round from "
+                    "1, table and game from 0; arena status trial names the failing games)"),
+    ("trial/r2/t0/g0", "no game trial/r2/t0/g0 in {db}: trial has games in round r1"),
+    ("trial/r1/t3/g0", "no game trial/r1/t3/g0 in {db}: round 1 of trial has table t0"),
+    ("trial/r1/t0/g5", "no game trial/r1/t0/g5 in {db}: trial/r1/t0 has game g0"),
+    ("empty/r1/t0/g0", "no game empty/r1/t0/g0 in {db}: empty has no games yet"),
+])
+def test_a_game_id_that_finds_no_game_says_where_the_games_are(tmp_path: Path, ref: str,
+                                                                says: str) -> None:
+    """A typed id that missed (a typo, a round not played) was 'no record of game ...', or
+    'no tournament ...' with no names: the newcomer had to guess again."""
+    import datetime as dt
+
+    db = tmp_path / "arena.db"
+    _two_tournaments(db)
+    with Store(db) as store:
+        store.create_tournament(
+            name="empty", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=1, spec_path=None,
+            bots=[("a", "v1", "bots/a.py", {}), ("b", "v1", "bots/b.py", {})])
+    result = runner.invoke(app, ["game", ref, "--db", str(db)])
+    assert (result.exit_code, result.output) == (1, f"Error: {says.format(db=db)}\n")
+
+
 def test_delete_asks_then_removes_one_tournament(tmp_path: Path) -> None:
     db = tmp_path / "arena.db"
     _two_tournaments(db)
@@ -327,7 +355,8 @@ def test_delete_asks_then_removes_one_tournament(tmp_path: Path) -> None:
         assert store.conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == 1
     result = runner.invoke(app, ["delete", "trial", "--db", str(db), "--yes"])
     assert result.exit_code == 1
-    assert result.output == f"Error: no tournament named 'trial' in {db} (stored: final)\n"
+    assert result.output == (f"Error: no tournament named 'trial' in {db} (did you mean "
+                             "'final'?) (stored: final)\n")
 
 
 def test_fresh_asks_before_dropping_a_tournament_with_games(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fcntl
 import glob
+import itertools
 import logging
 import os
 import time
@@ -14,7 +15,7 @@ from typing import Any
 import yaml
 
 from arena.common.printable import printable, quoted_command, quoted_word
-from arena.common.suggest import closest
+from arena.common.suggest import closest, did_you_mean
 from arena.common.yamlfile import yaml_problem
 from arena.errors import BotError, BotNotFoundError, ManifestError
 from arena.registry.botspec import (
@@ -30,6 +31,7 @@ from arena.registry.botspec import (
 from arena.registry.manifest import spec_from_path
 
 __all__ = [
+    "beside_hint",
     "bots_dir_problem",
     "kept_versions",
     "list_bots",
@@ -149,10 +151,34 @@ def resolve(ref: str | Path, bots_dir: Path | None = None) -> BotSpec:
     if spec is not None:
         return spec
     if looks_like_path:
-        raise BotNotFoundError(f"no bot at {text}")
+        raise BotNotFoundError(f"no bot at {text}{beside_hint(text)}")
     if "@" in text:
         return _resolve_version(text, bots_dir)
     raise unknown_bot(text, bots_dir)
+
+
+#: How many entries of a directory a path's typo is compared with: enough for a project's
+#: bots, not a walk through a download folder.
+_BESIDE_LIMIT = 2000
+
+
+def beside_hint(text: str) -> str:
+    """`` (did you mean 'my_bot.py'?)`` for the module or directory beside the path ``text``
+    that it most likely misspells (a path typed by hand), or nothing."""
+    parent = os.path.dirname(text.rstrip("/"))
+    try:
+        with os.scandir(parent or ".") as entries:
+            beside = [entry.name for entry in itertools.islice(entries, _BESIDE_LIMIT)
+                      if not entry.name.startswith(".")
+                      and (entry.name.endswith(".py") or entry.is_dir())]
+    except OSError:
+        return ""
+    # compared without ".py", which would make any two modules' names look alike
+    stems = {name.removesuffix(".py"): name for name in beside}
+    match = closest(os.path.basename(text.rstrip("/")).removesuffix(".py"), stems)
+    if match is None:
+        return ""
+    return f" (did you mean '{printable(os.path.join(parent, stems[match]))}'?)"
 
 
 def _registered_spec(text: str, path: Path, bots_dir: Path) -> BotSpec | None:

@@ -27,6 +27,7 @@ from arena.registry.botspec import (
     sample_bots_seen,
 )
 from arena.registry.catalog import (
+    beside_hint,
     bots_dir_problem,
     kept_versions,
     read_entries,
@@ -82,7 +83,7 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
         raise SubmitError("nothing to submit: the path is empty")
     source = Path(path)
     if not source.exists():
-        raise SubmitError(f"nothing to submit at {source}")
+        raise SubmitError(f"nothing to submit at {source}{beside_hint(str(path))}")
     if (problem := bots_dir_problem(bots_dir)) is not None:
         raise SubmitError(problem)
     if source.is_dir() and bots_dir.resolve().is_relative_to(source.resolve()):

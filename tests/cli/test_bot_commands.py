@@ -167,6 +167,25 @@ def test_check_bot_unknown(two_bots: Path) -> None:
     assert result.stderr == "Error: unknown bot 'nobody' (registered: greedy, random)\n"
 
 
+def test_a_mistyped_bot_path_names_the_bot_beside_it(tmp_path: Path) -> None:
+    """A newcomer's typo (my_bto.py) was 'no bot at my_bto.py', with my_bot.py right there;
+    a module beside it of another name is no suggestion (".py" alone makes names alike)."""
+    (tmp_path / "my_bot.py").write_text("")
+    (tmp_path / "inproc.py").write_text("")
+    (tmp_path / "mybot").mkdir()
+    typed = f"{tmp_path}/my_bto.py"
+    hint = f" (did you mean '{tmp_path}/my_bot.py'?)"
+    for args, said in ((["check-bot", typed], f"no bot at {typed}{hint}"),
+                       (["match", typed, "greedy"], f"no bot at {typed}{hint}"),
+                       (["play", typed], f"no bot at {typed}{hint}"),
+                       (["submit", typed], f"nothing to submit at {typed}{hint}"),
+                       (["check-bot", f"{tmp_path}/mybto/"],
+                        f"no bot at {tmp_path}/mybto/ (did you mean '{tmp_path}/mybot'?)"),
+                       (["check-bot", f"{tmp_path}/nosuch.py"], f"no bot at {tmp_path}/nosuch.py")):
+        result = _run(*args, bots_dir=tmp_path / "bots")
+        assert (result.exit_code, result.stderr) == (1, f"Error: {said}\n"), args
+
+
 @needs_sandbox
 def test_submit_registers_then_refuses_the_same_name(tmp_path: Path) -> None:
     bots = tmp_path / "bots"

@@ -218,7 +218,7 @@ def _goodbye(console: Console, series: Series, seed: int, drawn: bool,
              records: Path | None, kept: int) -> None:
     # the score, unless the series ended at the menu right under it
     lines = [] if series.score_shown else [series.score_line()]
-    if series.played:
+    if series.played or drawn:  # a drawn seed is told nowhere else: it deals game 1 again
         again = (f" (--seed {seed} --event-date {series.day} deals the same first game)"
                  if drawn else "")
         lines.append(f"Seed {seed}{again}")

@@ -141,6 +141,20 @@ def test_the_end_of_input_leaves_the_table_at_once() -> None:
 
 
 @needs_sandbox
+def test_leaving_the_first_game_tells_the_drawn_seed_that_deals_it_again() -> None:
+    """A person who left game 1 (to start it over, or to report what they saw) was told no
+    seed, and a drawn one is found nowhere else."""
+    import re
+
+    result = _run("random", "--pace", "0", "--event-date", "2026-12-04")
+    assert result.exit_code == 0, result.output
+    *_, left, none, seed = result.stdout.splitlines()
+    assert (left, none) == ("You left the table.", "No game finished.")
+    assert re.fullmatch(r"Seed (\d+) \(--seed \1 --event-date 2026-12-04 deals the same first "
+                        r"game\)", seed), seed
+
+
+@needs_sandbox
 def test_a_bot_that_does_not_start_ends_the_table_before_a_game(tmp_path: Path) -> None:
     """A person is not made to play a whole game against a bot that never started."""
     bot = tmp_path / "badimport.py"

@@ -38,6 +38,7 @@ from arena.registry.botspec import (
     options_digest,
 )
 from arena.registry.catalog import (
+    expanded,
     kept_versions,
     list_bots,
     registered_names,
@@ -85,6 +86,7 @@ __all__ = [
     "command_problem",
     "content_version",
     "default_bots_dir",
+    "expanded",
     "files_changed",
     "files_now",
     "files_unchanged",

@@ -33,6 +33,7 @@ from arena.registry.manifest import spec_from_path
 __all__ = [
     "beside_hint",
     "bots_dir_problem",
+    "expanded",
     "kept_versions",
     "list_bots",
     "read_entries",
@@ -162,16 +163,32 @@ def resolve(ref: str | Path, bots_dir: Path | None = None) -> BotSpec:
 _BESIDE_LIMIT = 2000
 
 
+def expanded(text: str) -> str:
+    """``text`` with a leading ``~`` read as a shell reads it (the home directory), where it
+    names one; else ``text`` as it is."""
+    if not text.startswith("~"):
+        return text
+    try:
+        return os.path.expanduser(text)
+    except ValueError:  # a NUL in a spec's text: no such user, as for any other
+        return text
+
+
 def beside_hint(text: str) -> str:
     """`` (did you mean 'my_bot.py'?)`` for the module or directory beside the path ``text``
-    that it most likely misspells (a path typed by hand), or nothing."""
+    that it most likely misspells (a path typed by hand), or nothing. A path of a spec starting
+    with ``~`` is no shell's to expand: the hint gives it expanded, where that is a file."""
     parent = os.path.dirname(text.rstrip("/"))
-    try:
+    try:  # a spec's text may hold a NUL, which no system call takes
+        home = expanded(text)
+        if home != text and os.path.lexists(home):
+            return (f" ({text.split('/')[0]} is a shell's shorthand, not expanded here: write "
+                    f"{printable(home)})")
         with os.scandir(parent or ".") as entries:
             beside = [entry.name for entry in itertools.islice(entries, _BESIDE_LIMIT)
                       if not entry.name.startswith(".")
                       and (entry.name.endswith(".py") or entry.is_dir())]
-    except OSError:
+    except (OSError, ValueError):
         return ""
     # compared without ".py", which would make any two modules' names look alike
     stems = {name.removesuffix(".py"): name for name in beside}

@@ -18,6 +18,7 @@ from arena.errors import BotError
 from arena.registry import (
     SAMPLE_BOTS_DIR,
     BotSpec,
+    expanded,
     option_problems,
     registered_names,
     require_named_options,
@@ -192,7 +193,9 @@ def resolve_entry(entry: str | BotEntry, base: Path | None) -> BotSpec:
 
 
 def resolve_files(ref: str, base: Path | None) -> BotSpec:
-    """The bot ``ref`` names: registered, or a path from here, else from ``base``."""
+    """The bot ``ref`` names: registered, or a path from here, else from ``base``; a path
+    starting with ``~`` is read as a shell reads it (no bot's name starts so)."""
+    ref = expanded(ref)
     try:
         return resolve(ref)
     except BotError:

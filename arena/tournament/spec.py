@@ -39,7 +39,7 @@ from arena.common.yamlfile import UniqueKeyLoader, yaml_problem
 from arena.engine.houserules import HouseRules
 from arena.errors import BotError, RulesError, SandboxError, SpecError
 from arena.referee.match import PONDER, split_limits
-from arena.registry import BotSpec
+from arena.registry import BotSpec, expanded
 from arena.sandbox import Limits
 from arena.tournament.dealbook import book_digest, read_deal_book
 from arena.tournament.entries import (
@@ -146,7 +146,8 @@ class TournamentSpec(BaseModel):
         if not value.strip():
             raise ValueError(f"must name the results database file (default "
                              f"{DEFAULT_RESULTS}), got {value!r}")
-        return value
+        # no shell reads a spec: '~/cup.db' made a directory named '~' in the working one
+        return os.path.expanduser(value)
 
     @field_validator("players_per_game", mode="before")
     @classmethod
@@ -458,7 +459,7 @@ def _read_deals(spec: TournamentSpec, base: Path | None) -> list[str]:
     """Load the spec's deal book (relative to the spec's directory); its problem, if any."""
     if spec.deals is None:
         return []
-    path = Path(spec.deals)
+    path = Path(expanded(spec.deals))  # as a shell would: no shell reads a spec
     if not path.is_absolute() and base is not None:
         path = base / path
     try:

@@ -186,6 +186,28 @@ def test_a_mistyped_bot_path_names_the_bot_beside_it(tmp_path: Path) -> None:
         assert (result.exit_code, result.stderr) == (1, f"Error: {said}\n"), args
 
 
+
+@needs_sandbox
+def test_a_path_starting_with_a_tilde_is_the_home_directory_in_a_spec(tmp_path: Path) -> None:
+    """No shell reads a spec: '~/my_bot.py' there was 'no bot at ~/my_bot.py', and
+    'results: ~/r/cup.db' made a directory named '~' in the working directory. On the command
+    line, where the shell expands it unless quoted, a quoted one is told how it reads."""
+    (tmp_path / "my_bot.py").write_text("from arena.sdk import Bot\n\n\nclass Mine(Bot):\n"
+                                        "    def act(self, request) -> int:\n        return 0\n")
+    (tmp_path / "book.txt").write_text("7364021938475610293\n")
+    spec = tmp_path / "cup.yaml"
+    spec.write_text("name: cup\nformat: round_robin\nbots: [greedy, ~/my_bot.py]\n"
+                    "results: ~/r/cup.db\ndeals: ~/book.txt\n")
+    env = {"ARENA_BOTS_DIR": str(BOTS), "HOME": str(tmp_path)}
+    result = runner.invoke(app, ["run", str(spec), "--check", "--no-trial"], env=env)
+    assert result.exit_code == 0, result.output
+    assert f"Results: {tmp_path}/r/cup.db, not created yet" in result.stdout.splitlines()
+    quoted = runner.invoke(app, ["check-bot", "~/my_bot.py"], env=env)
+    assert (quoted.exit_code, quoted.stderr) == (1, (
+        "Error: no bot at ~/my_bot.py (~ is a shell's shorthand, not expanded here: write "
+        f"{tmp_path}/my_bot.py)\n"))
+
+
 @needs_sandbox
 def test_submit_registers_then_refuses_the_same_name(tmp_path: Path) -> None:
     bots = tmp_path / "bots"

@@ -279,6 +279,11 @@ def test_unknown_bot(tmp_path: Path) -> None:
     assert line.startswith("bots[1]: unknown bot 'grredy' (did you mean 'greedy'?) (registered: ")
 
 
+def test_a_path_with_a_tilde_and_a_nul_is_no_bot_not_a_traceback(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID.replace("collector", '"~a\\x00/b.py"')) == [
+        "bots[1]: no bot at ~a\x00/b.py"]
+
+
 def test_bot_path_that_does_not_exist(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID.replace("collector", "bots/nothing.py")) == [
         "bots[1]: no bot at bots/nothing.py"]

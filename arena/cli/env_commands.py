@@ -103,9 +103,10 @@ def env_prune(
     """Remove the environments no registered bot uses, and those whose build stopped part
     way (help text: ``_PRUNE_HELP``)."""
     counted = counted_bots_dir(bots_dir)
+    uses = environment_uses(counted)
     unused: list[Environment | UnbuiltEnvironment] = [
-        use.environment for use in environment_uses(counted) if not use.bots]
-    _confirm_every_one(counted, sum(isinstance(e, Environment) for e in unused), dry_run or yes)
+        use.environment for use in uses if not use.bots]
+    _confirm_every_one(counted, len(unused), len(uses), dry_run or yes)
     unused += [e for e in unbuilt_environments() if not e.building]
     removed: list[Environment | UnbuiltEnvironment] = []
     freed = 0
@@ -126,13 +127,17 @@ def env_prune(
                            f"{_size(freed)}."))
 
 
-def _confirm_every_one(counted: Path, built: int, confirmed: bool) -> None:
-    """Refuses to remove every built environment for a bots directory that does not exist (a
-    mistyped ``$ARENA_HOME`` counts no bot) unless ``confirmed``; a dry run is warned."""
-    if built == 0 or counted.is_dir():
+def _confirm_every_one(counted: Path, unused: int, built: int, confirmed: bool) -> None:
+    """Refuses to remove the ``unused`` of the ``built`` environments for a bots directory
+    that does not exist (a mistyped ``$ARENA_HOME`` counts none of the user's bots; the
+    sample bots still count) unless ``confirmed``; a dry run is warned."""
+    if unused == 0 or counted.is_dir():
         return
-    why = (f"the bots directory {counted} does not exist, so no bot counts as using an "
-           f"environment and prune would remove every one ({built})")
+    # it said 'every one' where the sample bots kept theirs
+    which = f"every one ({unused})" if unused == built else f"{unused} of the {built}, all "\
+        "but the sample bots'"
+    why = (f"the bots directory {counted} does not exist, so none of your bots counts as "
+           f"using an environment and prune would remove {which}")
     if not confirmed:
         raise BotEnvironmentError(f"{why}: a mistyped $ARENA_HOME? --bots-dir DIR counts "
                                   "another directory's bots; --yes removes them even so")

@@ -116,6 +116,28 @@ def test_prune_for_a_bots_directory_that_does_not_exist_removes_every_one_only_w
     assert not built.exists() and not killed.exists()
 
 
+def test_prune_for_a_bots_directory_that_does_not_exist_counts_the_sample_bots_envs(
+        tmp_path: Path) -> None:
+    """It said prune would remove 'every one (1)' of two environments: the sample bot
+    learned's numpy still counts, and stays."""
+    learned = tmp_path / "envs" / environment_key(("numpy>=1.24",), None)
+    built_environment(learned)
+    (learned / "arena-env.json").write_text(json.dumps({**_RECORD,
+                                                        "requirements": ["numpy>=1.24"]}))
+    built_environment(tmp_path / "envs" / "0123456789abcdef")
+    missing = tmp_path / "home-typo" / "bots"
+    env = {"ARENA_ENV_CACHE": str(tmp_path / "envs"), "ARENA_HOME": str(tmp_path / "home-typo"),
+           "ARENA_BOTS_DIR": "", "COLUMNS": "300"}
+    listed = runner.invoke(app, ["env", "list"], env=env)
+    assert "    used by: learned\n" in listed.stdout, listed.output
+    result = runner.invoke(app, ["env", "prune"], env=env)
+    assert (result.exit_code, result.stderr) == (1, (
+        f"Error: the bots directory {missing} does not exist, so none of your bots counts as "
+        "using an environment and prune would remove 1 of the 2, all but the sample bots': a "
+        "mistyped $ARENA_HOME? --bots-dir DIR counts another directory's bots; --yes removes "
+        "them even so\n")), result.output
+
+
 def test_prune_for_a_bots_directory_that_does_not_exist_needs_no_yes_for_unbuilt_ones(
         tmp_path: Path) -> None:
     killed = tmp_path / "envs" / "1111111111111111"

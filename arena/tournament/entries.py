@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arena.common.lookalike import disguise, skeletons, spelled
 from arena.common.names import name_problem
+from arena.common.suggest import did_you_mean
 from arena.errors import BotError
 from arena.registry import (
     SAMPLE_BOTS_DIR,
@@ -71,9 +72,11 @@ def read_entry(value: Any, where: str) -> str | BotEntry:
         return value.strip()
     if isinstance(value, dict):
         problems = []
-        unknown = sorted(set(value) - {"bot", "name", "options"})
+        known = ("bot", "name", "options")
+        unknown = sorted(set(value) - set(known), key=str)
         if unknown:
-            problems.append(f"{where}: unknown key(s) {', '.join(map(str, unknown))} "
+            told = ", ".join(f"{key}{did_you_mean(str(key), known)}" for key in unknown)
+            problems.append(f"{where}: unknown key(s) {told} "
                             "(an entry is a bot reference, or {bot: REF, name: NAME, "
                             "options: {...}})")
         bot = value.get("bot")

@@ -284,6 +284,12 @@ def test_a_path_with_a_tilde_and_a_nul_is_no_bot_not_a_traceback(tmp_path: Path)
         "bots[1]: no bot at ~a\x00/b.py"]
 
 
+def test_an_entrys_mistyped_key_is_told_the_key_it_misspells(tmp_path: Path) -> None:
+    assert problems(tmp_path, VALID.replace("collector", "{bot: collector, nmae: c2, x: 1}")) == [
+        "bots[1]: unknown key(s) nmae (did you mean 'name'?), x (an entry is a bot reference, "
+        "or {bot: REF, name: NAME, options: {...}})"]
+
+
 def test_bot_path_that_does_not_exist(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID.replace("collector", "bots/nothing.py")) == [
         "bots[1]: no bot at bots/nothing.py"]

@@ -32,8 +32,10 @@ def read_deal_book(path: Path) -> tuple[int, ...]:
     the first problem."""
     try:
         text = read_text(path)  # arena export FILE.gz writes gzip
-    except (OSError, EOFError, zlib.error, UnicodeDecodeError) as exc:  # BadGzipFile: OSError
+    except (OSError, EOFError, zlib.error, ValueError) as exc:  # BadGzipFile: OSError
+        # a ValueError other than text's: a spec's name holding a NUL, which no file has
         why = ("not UTF-8 text" if isinstance(exc, UnicodeDecodeError)
+               else "no file's name holds a NUL character" if isinstance(exc, ValueError)
                else getattr(exc, "strerror", None) or f"a broken gzip file ({exc})")
         raise SpecError(f"cannot read the deal book {path}: {why}") from None
     deals: list[int] = []

@@ -54,6 +54,15 @@ def test_a_missing_book_says_so(tmp_path: Path) -> None:
                               "file or directory"
 
 
+def test_a_book_named_with_a_nul_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A spec's "deals: \\x00" was a traceback (ValueError: embedded null byte)."""
+    book = tmp_path / "bo\x00ok.txt"
+    with pytest.raises(SpecError) as info:
+        read_deal_book(book)
+    assert str(info.value) == (f"cannot read the deal book {book}: no file's name holds a NUL "
+                               "character")
+
+
 def test_a_gzip_book_reads_as_its_text_and_a_torn_one_says_so(tmp_path: Path) -> None:
     """``arena export -o FILE.gz`` writes gzip, and an export is a deal book."""
     import gzip

@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from arena.common.printable import printable, quoted_command, quoted_word
-from arena.common.suggest import closest, did_you_mean
+from arena.common.suggest import closest
 from arena.common.yamlfile import yaml_problem
 from arena.errors import BotError, BotNotFoundError, ManifestError
 from arena.registry.botspec import (
@@ -195,7 +195,7 @@ def beside_hint(text: str) -> str:
     match = closest(os.path.basename(text.rstrip("/")).removesuffix(".py"), stems)
     if match is None:
         return ""
-    return f" (did you mean '{printable(os.path.join(parent, stems[match]))}'?)"
+    return f" (did you mean {quoted_word(os.path.join(parent, stems[match]))}?)"
 
 
 def _registered_spec(text: str, path: Path, bots_dir: Path) -> BotSpec | None:

@@ -282,8 +282,10 @@ def validate(message: Any) -> list[str]:
     """Problems of one decoded message against its schema (empty when valid). A small
     validator for the subset the schemas use, so neither the arena nor a test needs a JSON
     Schema library; bot authors can use any draft 2020-12 validator on the same schemas."""
-    if not isinstance(message, dict) or message.get("type") not in SCHEMAS:
+    kind = message.get("type") if isinstance(message, dict) else None
+    # A type that is not a string (an object, a list) is unhashable: not a key to look up.
+    if not isinstance(kind, str) or kind not in SCHEMAS:
         return [f"not a protocol v1 message: {message!r:.80}"]
     errors: list[str] = []
-    _check(message, SCHEMAS[message["type"]], message["type"], errors)
+    _check(message, SCHEMAS[kind], kind, errors)
     return errors

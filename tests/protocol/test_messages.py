@@ -83,6 +83,9 @@ def test_hello_always_carries_options() -> None:
     ({"type": "game_end", "game": 0, "placements": [0], "desmos": [], "ascension": False,
       "tiebreak": "none", "forfeits": {"1": 3}}, "game_end.placements[0]: below 1"),
     ({"type": "nope"}, "not a protocol v1 message"),
+    ({"type": {}}, "not a protocol v1 message"),
+    ({"type": ["act"]}, "not a protocol v1 message"),
+    (["act"], "not a protocol v1 message"),
 ])
 def test_the_validator_finds_problems(message: dict, error: str) -> None:
     assert any(problem.startswith(error) for problem in validate(message)), validate(message)

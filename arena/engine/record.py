@@ -28,7 +28,9 @@ from arena.errors import ArenaError, ReplayError, RulesError
 __all__ = [
     "RECORD_FORMAT",
     "build_record",
+    "game_record",
     "iter_records",
+    "other_format",
     "read_records",
     "read_records_text",
     "recorded_play",
@@ -97,10 +99,28 @@ def replay_choices(state: State, choices: Sequence[Choice],
         raise ReplayError(f"the record ends after {len(choices)} choices but the game goes on")
 
 
+def game_record(value: Any) -> dict[str, Any]:
+    """``value`` if it is a JSON object, as every game record is; else :class:`ReplayError`
+    saying what it is instead."""
+    if not isinstance(value, dict):
+        raise ReplayError(f"not a game record: a JSON {type(value).__name__}, not an object")
+    return value
+
+
+def other_format(record: Any) -> str | None:
+    """The format of a record made under other rules than this engine's
+    (``"palaestra-record/5"``); ``None`` for one of its own (one without a format field counts
+    as one) and for what is no record at all (:func:`game_record` says what it is)."""
+    if not isinstance(record, dict):
+        return None
+    recorded = record.get("format", RECORD_FORMAT)
+    return None if recorded == RECORD_FORMAT else str(recorded)
+
+
 def replay(record: dict[str, Any]) -> State:
     """Re-play ``record`` from its seed and choices; raise ReplayError where it differs."""
-    recorded = record.get("format", RECORD_FORMAT) if isinstance(record, dict) else None
-    if recorded != RECORD_FORMAT:
+    recorded = other_format(game_record(record))
+    if recorded is not None:
         raise ReplayError(f"recorded as {recorded!r} under the rules of that version; this "
                           f"engine replays {RECORD_FORMAT!r} records only (the rules changed "
                           "in between: see RULES.md)")
@@ -251,10 +271,8 @@ def replay_one(record: Any) -> None:
     format, config, seed, players, starting seat, rounds, forfeits and every event with its
     audience. A record whose ``events`` list is empty was written without event tracking and
     is not held to events. Raises :class:`ReplayError` at the first difference."""
-    if not isinstance(record, dict):
-        raise ReplayError(f"not a game record: a JSON {type(record).__name__}, not an object")
     try:
-        state = replay(record)
+        state = replay(game_record(record))
     except ReplayError:
         raise
     except ArenaError as exc:  # e.g. a config with 7 players

@@ -19,22 +19,14 @@ from typing import Any
 from arena.common.plural import ordinal
 from arena.common.printable import isolated
 from arena.engine.narration import event_lines, header_lines
+from arena.engine.record import other_format
 from arena.engine.result import standing_places
 from arena.engine.state import RECORD_FORMAT
 from arena.errors import ReplayError
 from arena.web.replay import TIEBREAK_TEXT, failure_view
 
-__all__ = ["build_recorded", "build_stored_row", "damaged_note", "other_rules", "rules_note",
+__all__ = ["build_recorded", "build_stored_row", "damaged_note", "rules_note",
            "stored_row_note"]
-
-
-def other_rules(record: Any) -> str | None:
-    """The format of a record made under other rules than this arena's
-    (``"palaestra-record/5"``); ``None`` for one of its own, and for what is no record at
-    all (the replay says what is wrong with it)."""
-    if not isinstance(record, dict) or record.get("format", RECORD_FORMAT) == RECORD_FORMAT:
-        return None
-    return str(record["format"])
 
 
 def rules_note(recorded: str) -> str:
@@ -115,8 +107,9 @@ def _seats(record: dict[str, Any], players: list[str], bots: list[str]) -> list[
 def build_recorded(record: dict[str, Any], title: str = "",
                    note: str | None = None) -> dict[str, Any]:
     """A page's data for a record that does not replay: what it holds, as recorded, under
-    ``note`` (default: :func:`rules_note`, for a record of other rules, :func:`other_rules`).
-    Raises :class:`ReplayError` for what cannot be told at all."""
+    ``note`` (default: :func:`rules_note`, for a record of other rules:
+    :func:`arena.engine.record.other_format`). Raises :class:`ReplayError` for what cannot be
+    told at all."""
     players = [str(player) for player in _list(record.get("players"))]
     seats = [str(key) for key in _list(_map(record.get("referee")).get("seats"))]
     bots = seats if len(seats) == len(players) else players
@@ -131,7 +124,7 @@ def build_recorded(record: dict[str, Any], title: str = "",
     tiebreak = str(result.get("tiebreak", "none"))
     return {
         "title": title,
-        "note": note or rules_note(other_rules(record) or RECORD_FORMAT),
+        "note": note or rules_note(other_format(record) or RECORD_FORMAT),
         "header": header,
         "seats": _seats(record, players, bots),
         "finished": bool(result),

@@ -22,7 +22,7 @@ from arena.common.printable import isolated
 from arena.engine.desmos import Category
 from arena.engine.game import new_game
 from arena.engine.narration import WINDOW_TEXT, event_lines, header_lines
-from arena.engine.record import recorded_play, replay_choices
+from arena.engine.record import game_record, other_format, recorded_play, replay_choices
 from arena.engine.state import RECORD_FORMAT, State, recorded_audience
 from arena.errors import ArenaError, ReplayError
 
@@ -111,8 +111,8 @@ def _lines(players: list[str], events: list[dict[str, Any]], first: bool,
 
 
 def _check_format(record: Any) -> None:
-    recorded = record.get("format", RECORD_FORMAT) if isinstance(record, dict) else None
-    if recorded != RECORD_FORMAT:
+    recorded = other_format(game_record(record))
+    if recorded is not None:
         raise ReplayError(f"the record is {recorded!r}, from another rules version; the viewer "
                           f"replays {RECORD_FORMAT!r} records only (the rules changed in "
                           "between: see RULES.md)")

@@ -26,6 +26,7 @@ from jinja2 import Environment, PackageLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
 
 from arena.common.printable import isolated
+from arena.engine.record import other_format
 from arena.errors import ArenaError, DamagedRecordError, ReplayError
 from arena.rating.games import connect, find_tournament
 from arena.rating.h2h import repeated_deals
@@ -41,7 +42,6 @@ from arena.web.recorded import (
     build_recorded,
     build_stored_row,
     damaged_note,
-    other_rules,
     rules_note,
     stored_row_note,
 )
@@ -218,7 +218,7 @@ def render_game(record: dict[str, Any], title: str, *, root: str = "../", inline
     damaged, is shown as recorded (:mod:`arena.web.recorded`) under a line saying why;
     :class:`ReplayError` for one that cannot even be told."""
     static = dict(static_files()) if inline else {}
-    recorded = other_rules(record)
+    recorded = other_format(record)
     if recorded is not None:
         note, shown = rules_note(recorded), GameShown.OLDER_RULES
     else:

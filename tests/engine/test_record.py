@@ -308,6 +308,15 @@ def test_malformed_records_are_refused_clearly(record: dict[str, Any], change: A
         replay(_tamper(record, change))
 
 
+@pytest.mark.parametrize("value", [[1, 2], None, "palaestra-record/6"])
+def test_what_is_no_object_is_no_game_record_not_a_record_of_other_rules(value: Any) -> None:
+    # it was called "recorded as None under the rules of that version"
+    with pytest.raises(ReplayError) as refused:
+        replay(value)
+    assert str(refused.value) == (
+        f"not a game record: a JSON {type(value).__name__}, not an object")
+
+
 def test_a_replay_of_an_all_defaults_game() -> None:
     config = GameConfig(players=("a", "b", "c", "d"), seed=12, starting_seat=3)
     state = play_game(config, [FirstOptionAgent()] * 4)

@@ -12,7 +12,8 @@ from arena.common.plural import ordinal
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
 from arena.engine.narration import event_lines, header_lines
-from arena.web.recorded import build_recorded, other_rules
+from arena.engine.record import other_format
+from arena.web.recorded import build_recorded
 from arena.web.site import game_page
 
 OLDER = "palaestra-record/5"
@@ -77,7 +78,7 @@ def test_a_damaged_record_is_shown_as_far_as_it_goes() -> None:
     """Fields of another type count as missing: the page is still written."""
     record = {"format": 5, "players": ["a", "b"], "result": {"placements": "x", "desmos": 3},
               "events": "x", "choices": None, "referee": {"seats": ["a@v1"]}}
-    assert other_rules(record) == "5"
+    assert other_format(record) == "5"
     game = build_recorded(record)
     assert [(s["bot"], s["place"], s["category"], s["hand"]) for s in game["seats"]] == [
         ("a", "?", "?", None), ("b", "?", "?", None)]
@@ -87,5 +88,5 @@ def test_a_damaged_record_is_shown_as_far_as_it_goes() -> None:
 def test_a_record_of_todays_rules_is_replayed() -> None:
     record = older(2, 3)
     del record["format"]  # read as today's, as the replay reads it
-    assert other_rules(record) is None
+    assert other_format(record) is None
     assert 'id="game-data"' in game_page(record, "g")

@@ -211,6 +211,12 @@ def test_players_that_are_no_list_are_a_bad_record_not_a_traceback() -> None:
         build_replay(record)
 
 
+def test_a_list_is_no_game_record_not_one_of_another_rules_version() -> None:
+    # it was "the record is None, from another rules version"
+    with pytest.raises(ReplayError, match=r"^not a game record: a JSON list, not an object$"):
+        build_replay([played(2, 3, None)])
+
+
 def test_the_other_copy_of_a_card_in_a_pile_says_its_place() -> None:
     # two copies among the pile's top cards are two options (RULES.md E26): told apart
     assert option_label("card", {"card": "Fate-3"}, []) == "Fate-3"

@@ -219,9 +219,10 @@ class Person:
         #: now, which ``l`` shows again).
         self.recent: list[str] = []
         self.news: list[str] = []
-        #: The heading of this seat's turn, printed only if something is told before the
+        #: The heading of the turn begun, printed only if something is told before the
         #: table (whose own heading says whose turn it is) is shown: a trap triggered at the
-        #: start of the turn would otherwise read as part of the turn before.
+        #: start of the turn would otherwise read as part of the turn before, and a window
+        #: opened at its start would show the turn's heading twice.
         self.heading: str | None = None
 
     # -- what the referee calls -------------------------------------------------------
@@ -383,10 +384,14 @@ class Person:
 
     def _indented(self, text: str, style: str = "") -> None:
         """A line under the table's headings, wrapped lines staying under its start."""
+        self._flush_heading()
+        self.console.print(Padding(Text(text, style=style), (0, 0, 0, 2), expand=False))
+
+    def _flush_heading(self) -> None:
+        """The turn's heading, if still unprinted: something of the turn is told now."""
         if self.heading is not None:
             self.console.print(Text(self.heading, style="bold"))
             self.heading = None
-        self.console.print(Padding(Text(text, style=style), (0, 0, 0, 2), expand=False))
 
     def _timed_out(self, decision: Decision, numbering: Numbering) -> int:
         label = option_label(decision.kind, decision.options[0], self.players,
@@ -407,13 +412,11 @@ class Person:
             self.console.print(Text(text))
             return
         if kind == "turn_start":
-            if event.get("seat") == self.seat:  # the table's heading says it
-                self.heading = f"Round {event.get('round')}: your turn"
-                self.recent.append(self.heading)
-                return
-            self.moved = True
-            self.recent.append(text)
-            self.console.print(Text(text, style="bold"))
+            self._flush_heading()  # a turn in which nothing was told is still headed
+            mine = event.get("seat") == self.seat
+            self.heading = f"Round {event.get('round')}: your turn" if mine else text
+            self.moved = self.moved or not mine
+            self.recent.append(self.heading)
             return
         other = event.get("seat") != self.seat
         self.moved = self.moved or other

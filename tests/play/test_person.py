@@ -465,3 +465,43 @@ def test_the_first_option_is_picked_by_its_word(word: str, kind: str) -> None:
     decision, view = _asked("discard", 2, lambda d, v: len(d.options) > 1)
     choice, text = _answered(decision, view, word)  # no such option here: refused
     assert f"'{word}' is not an option" in text
+
+
+
+class _Trapper(Person):
+    """Sets a trap whenever it can, passes every trigger window: asked at others' turns."""
+
+    asked_at_others_turn = 0
+
+    def choose(self, decision: Any, observation: Any) -> int:
+        traps = [i for i, option in enumerate(decision.options) if option.get("action") == "trap"]
+        numbering = option_numbers(decision, observation)
+        self.ask = Script([str(numbering.shown[traps[0]])] if decision.kind == "turn"
+                          and traps else [""])
+        if (decision.kind == "trigger" and decision.context.get("window") == "turn_start"
+                and observation.active_seat != self.seat):
+            self.asked_at_others_turn += 1
+        return super().choose(decision, observation)
+
+
+def test_another_players_turn_is_headed_once_when_a_trap_window_opens_at_its_start() -> None:
+    # "Round 2: bot's turn" came right before the table's "Round 2 of 5 · bot's turn"
+    console, out = quiet_console()
+    person = _Trapper(console, Script(), 0)
+    state, bot, told = new_game(GameConfig(players=("alice", "bot"), seed=3)), RandomAgent(4), 0
+    while True:  # as the referee does: the seat's events before each decision
+        events = state.events_for(0, told)
+        told += len(events)
+        person.watch(events)
+        if (decision := state.decision) is None:
+            break
+        agent = person if decision.seat == 0 else bot
+        state.apply(agent.choose(decision, state.observe(decision.seat)))
+    lines = [line.strip() for line in out.getvalue().splitlines() if line.strip()]
+    assert person.asked_at_others_turn > 0
+    heading, table = r"Round \d+: bot's turn", r"Round \d+ of 5 · bot's turn"
+    tables = [i for i, line in enumerate(lines) if re.fullmatch(table, line)]
+    assert tables
+    assert [lines[i - 1] for i in tables if re.fullmatch(heading, lines[i - 1])] == []
+    # a turn of the bot's that asks nothing of the person is still headed before it is told
+    assert any(re.fullmatch(heading, line) for line in lines)

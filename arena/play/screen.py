@@ -246,7 +246,8 @@ def decision_view(decision: Decision, players: Sequence[str],
                   received: Received | None = None,
                   numbers: Sequence[int] | None = None) -> RenderableType:
     """A decision's heading and its options, numbered (``numbers``: each option's, else its
-    index; the first option, Enter's, is the safe default where there is one). A turn's
+    index) and listed in the order of their numbers (the first option, Enter's, is the safe
+    default where there is one, and bold wherever it is listed). A turn's
     traps share one line (a whole turn fits an 80x24 screen with the table). ``received``:
     the card just given to the seat and who gave it, marked among the options (what a
     Nemesis gives back may be it, RULES.md E29)."""
@@ -256,7 +257,9 @@ def decision_view(decision: Decision, players: Sequence[str],
     traps = []
     # a card whose other copy names its place (RULES.md E26): this one is nearer the top
     placed = {option.get("card") for option in decision.options if "depth" in option}
-    for index, option in enumerate(decision.options):
+    # listed in the order of their numbers (players by seat), not the engine's order
+    for index in sorted(range(len(decision.options)), key=shown.__getitem__):
+        option = decision.options[index]
         if decision.kind == "turn" and option.get("action") == "trap":
             traps.append((shown[index], str(option.get("card"))))
             continue

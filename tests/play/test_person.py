@@ -394,15 +394,16 @@ def test_the_card_a_nemesis_brought_is_marked_among_those_to_give_back() -> None
     assert len(re.findall(r"\(just received from", text)) == 1
 
 
-def _asked(kind: str, players: int, ready: Callable[[Any, Any], bool]) -> tuple[Any, Any]:
-    """The first decision of ``kind`` asked of seat 0 in random games for which ``ready``
+def _asked(kind: str, players: int, ready: Callable[[Any, Any], bool],
+           seat: int = 0) -> tuple[Any, Any]:
+    """The first decision of ``kind`` asked of ``seat`` in random games for which ``ready``
     (the decision, the seat's observation) holds, with that observation."""
     for seed in range(300):
         state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed))
         agents = [RandomAgent(seed * players + i) for i in range(players)]
         while (decision := state.decision) is not None:
             view = state.observe(decision.seat)
-            if decision.seat == 0 and decision.kind == kind and ready(decision, view):
+            if decision.seat == seat and decision.kind == kind and ready(decision, view):
                 return decision, view
             state.apply(agents[decision.seat].choose(decision, view))
     raise AssertionError(f"no {kind} decision in range")
@@ -440,6 +441,18 @@ def test_a_player_is_chosen_by_their_seat() -> None:
     choice, text = _answered(decision, view, str(seats[-1]))
     assert choice == len(seats) - 1
     assert f"{seats[0]}  p{seats[0]} (seat {seats[0]})" in text
+
+
+def test_players_numbered_by_seat_are_listed_in_seat_order() -> None:
+    # the engine offers them from the next seat on (3, 0, 1 at seat 2), as bots see them
+    decision, view = _asked("target", 4, lambda d, v: len(d.options) == 3 and all(
+        o.get("slot") is None for o in d.options), seat=2)
+    assert [o["seat"] for o in decision.options] == [3, 0, 1]
+    choice, text = _answered(decision, view, "0")
+    assert decision.options[choice]["seat"] == 0
+    listed = [int(n) for n in re.findall(r"^ +(\d+)  p\d \(seat \d\)$", text, re.MULTILINE)]
+    assert listed == [0, 1, 3]
+    assert "Choose 0-1, 3 (Enter = 3, ? = help): " in text
 
 
 def test_a_hand_holding_two_copies_keeps_its_numbers_on_a_turn() -> None:

@@ -75,8 +75,8 @@ FATE_NAMES = ("Clotho", "Lachesis", "Atropos", "Tyche", "Nemesis")
 #: Nemesis's face (the one card whose opponent gives first, then is given one back), for
 #: whatever tells its give apart by the decision's source.
 NEMESIS: Final[str] = f"{Kind.FATE.label}-{FATE_NAMES.index('Nemesis') + 1}"
-BEAST_NAMES = ("Salamander (Fire)", "Hippocamp (Water)", "Basilisk (Earth)", "Griffin (Air)",
-               "Phoenix (Aether)")
+BEAST_NAMES = ("Salamander of Fire", "Hippocamp of Water", "Basilisk of Earth", "Griffin of Air",
+               "Phoenix of Aether")
 
 # (kind, highest rank, copies of each rank); Crown and Palaestron are rank 0.
 _COMPOSITION = (

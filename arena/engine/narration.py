@@ -63,7 +63,7 @@ def _cards(cards: Any) -> str:
 
 
 def _card(face: Any) -> str:
-    """A card with its effect's name where it has one (``Beast-1 (Salamander (Fire), Burn)``)."""
+    """A card with its effect's name where it has one (``Beast-1 (Salamander of Fire, Burn)``)."""
     effect = EFFECTS.get(str(face))
     return f"{face} ({effect.name})" if effect is not None else str(face)
 

@@ -150,7 +150,7 @@ def card_label(face: str | None) -> str:
     if effect is None:
         return face
     figure, _, effect_name = effect.name.partition(",")
-    short = figure.split(" (")[0]
+    short = figure.split(" of ")[0]  # a Beast's figure without its element
     if short == face.split("-")[0]:  # a Class card: its family, so the effect's name
         short = effect_name.strip()
     return face if short == face else f"{face} {short}"

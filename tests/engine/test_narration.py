@@ -258,3 +258,12 @@ def test_a_game_every_seat_forfeited_names_no_first_place() -> None:
     while one.decision is not None:
         one.apply(0)
     assert header_lines(json.loads(json.dumps(one.record())))[-1] == "  first place: no tie"
+
+
+@pytest.mark.parametrize("face", sorted(EFFECTS))
+def test_a_card_played_is_named_without_brackets_in_brackets(face: str) -> None:
+    # a Beast read "greedy plays Beast-5 (Phoenix (Aether), Rebirth)"
+    sentence = event_sentence({"type": "play", "seat": 0, "card": face, "to": "all"},
+                              ["greedy", "alice"])
+    named = sentence.split(f"{face} (", 1)[1]
+    assert "(" not in named.split(")", 1)[0], sentence

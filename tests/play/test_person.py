@@ -518,3 +518,10 @@ def test_another_players_turn_is_headed_once_when_a_trap_window_opens_at_its_sta
     assert [lines[i - 1] for i in tables if re.fullmatch(heading, lines[i - 1])] == []
     # a turn of the bot's that asks nothing of the person is still headed before it is told
     assert any(re.fullmatch(heading, line) for line in lines)
+
+
+def test_a_beast_is_named_with_its_element_without_brackets_in_brackets() -> None:
+    from arena.play.labels import card_label, card_text
+
+    assert card_label("Beast-5") == "Beast-5 Phoenix"
+    assert card_text("Beast-5").startswith("Beast-5 (Phoenix of Aether, Rebirth): ")

@@ -1065,3 +1065,37 @@ def test_a_game_of_older_rules_shows_what_its_record_holds(browser: Any, older_c
         assert errors(browser) == []
     finally:
         browser.set_window_size(1280, 800)
+
+
+def test_a_wrapped_line_of_the_step_is_highlighted_whole(browser: Any, cup_site: Path) -> None:
+    """The step's lines were highlighted as inline text: a line wrapped on a phone left its
+    end ("[seen by X]") on a second line highlighted only as far as its text went."""
+    browser.set_window_size(390, 844)
+    measure = (
+        "var box = document.getElementById('new-lines'), pre = document.getElementById('lines');"
+        "var text = document.createRange(); text.selectNodeContents(box);"
+        "var lines = new Set(Array.from(text.getClientRects()).map(r => Math.round(r.top)));"
+        "var style = getComputedStyle(pre);"
+        "return {told: box.textContent.split('\\n').length, shown: lines.size,"
+        " boxes: box.getClientRects().length, width: box.getBoundingClientRect().width,"
+        " inner: pre.clientWidth - parseFloat(style.paddingLeft)"
+        " - parseFloat(style.paddingRight)};")
+    try:
+        browser.get("about:blank")
+        browser.get((cup_site / "games" / "r2-t0-g0.html").as_uri())
+        steps = browser.execute_script(
+            "return JSON.parse(document.getElementById('game-data').textContent).steps.length")
+        wrapped = []
+        for step in range(1, steps + 1):
+            browser.execute_script(f"location.hash = '#step={step}&view=all'")
+            shown = browser.execute_script(measure)
+            if shown["shown"] > shown["told"]:
+                wrapped.append(step)
+                assert shown["boxes"] == 1, (step, shown)
+                assert abs(shown["width"] - shown["inner"]) < 1, (step, shown)
+        assert wrapped
+        browser.execute_script(f"location.hash = '#step={wrapped[0]}&view=all'")
+        browser.execute_script("document.getElementById('narration-h').scrollIntoView()")
+        shoot(browser, "replay-wrapped-step-390")
+    finally:
+        browser.set_window_size(1280, 800)

@@ -4,17 +4,20 @@ Commands live in one module per noun (``engine_commands``, ``bot_commands`` with
 ``match_commands``, ``tournament_commands``, ``rating_commands``, ``bench_commands``) as
 module-level functions, each module's ``register`` adding them here.
 Domain errors (:class:`arena.errors.ArenaError`) become ``Error: ...`` and exit code 1 in
-exactly one place, :class:`ArenaGroup`, so no command needs its own try/except.
+exactly one place, :class:`ArenaGroup`, so no command needs its own try/except; a usage
+mistake (an unknown option, a bad value, a missing argument) becomes ``Error: ...`` and a
+``Try 'arena CMD --help'.`` line, exit code 2 as click's, there too.
 """
 
 from __future__ import annotations
 
 import errno
+import importlib
 import logging
 import os
 import select
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -38,6 +41,13 @@ from arena.cli.plain_help import NarrowHelpFormatter, plain_help_when_narrow
 from arena.cli.signals import Terminated
 from arena.common.printable import printable_log
 from arena.errors import ArenaError
+
+if TYPE_CHECKING:
+    from typer._click.exceptions import NoArgsIsHelpError, UsageError
+else:  # the click typer runs on: a newer typer's own copy of it, an older one's click itself
+    _click_exceptions = importlib.import_module(typer.BadParameter.__module__)
+    UsageError = _click_exceptions.UsageError
+    NoArgsIsHelpError = _click_exceptions.NoArgsIsHelpError
 
 __all__ = ["app", "main"]
 
@@ -76,9 +86,18 @@ class ArenaGroup(TyperGroup):
             with formatter.section(panel):
                 formatter.write_dl(rows)
 
+    def make_context(self, info_name: str | None, args: list[str], parent: Any = None,
+                     **extra: Any) -> Any:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except UsageError as exc:  # the root's own options (``arena --bogus``)
+            _usage_mistake(exc, None)
+
     def invoke(self, ctx: Any) -> Any:  # a click Context (typer may vendor its own click)
         try:
             return super().invoke(ctx)
+        except UsageError as exc:  # any subcommand's, and a command's BadParameter
+            _usage_mistake(exc, ctx)
         except ArenaError as exc:
             # its words may quote a file from anyone (a records file's choice, a bot's name)
             typer.echo(f"Error: {printable_log(str(exc))}", err=True)
@@ -107,6 +126,24 @@ class ArenaGroup(TyperGroup):
             where = f" {exc.filename}" if exc.filename else " the output"
             typer.echo(f"Error: cannot write{where}: {exc.strerror}", err=True)
             raise typer.Exit(1) from None
+
+
+def _usage_mistake(exc: UsageError, root: Any) -> NoReturn:
+    """A usage error as one ``Error: ...`` line and a hint, exit code 2: typer would draw
+    it in a box, under the usage line, which a script's log or a narrow terminal garbles."""
+    if isinstance(exc, NoArgsIsHelpError):
+        raise exc  # the help itself, which typer shows as ``--help`` does
+    # its words may quote what was typed (an option's value, a file's name)
+    typer.echo(f"Error: {printable_log(exc.format_message())}", err=True)
+    help_option = "--help"
+    if exc.ctx is not None:
+        help_option = max(exc.ctx.help_option_names, key=len, default=help_option)
+        typer.echo(f"Try '{exc.ctx.command_path} {help_option}'.", err=True)
+    elif root is not None and root.invoked_subcommand:
+        # an option missing its value: typer's parser names no command; the root knows one
+        typer.echo(f"Try '{root.command_path} {root.invoked_subcommand} {help_option}'.",
+                   err=True)
+    raise typer.Exit(exc.exit_code) from None
 
 
 def _reader_left() -> bool:

@@ -40,7 +40,8 @@ _RUN_HELP = "\n\n".join([
     "every pairing plays in order); they are recorded with the spec, so give them again to "
     "resume.",
     "Every entry is started once before the games: a bot that does not start is named up "
-    "front (--no-trial skips it); --check does only that and prints the plan.",
+    "front (--no-trial skips it); --check does only that and prints the plan (with "
+    "--no-trial, the plan alone).",
     "Example: arena run tournaments/swiss.yaml --workers 2",
     "Example: arena run my_contest.yaml --check",
     "Example: arena run tournaments/swiss.yaml --games 4 --decision-ms 500 --deals book.txt",
@@ -150,7 +151,7 @@ def run(
         "limits.time_bank_ms": time_bank_ms, "deals": str(deals.resolve()) if deals else None})
     _say_overrides(spec)
     if check:
-        _check_only(spec, workers, db)
+        _check_only(spec, workers, db, trial=trial)
         return
     _refuse_a_bare_contest(spec.seed, insecure)
     if fresh and not yes:
@@ -241,12 +242,14 @@ def _print_summary(summary: RunSummary, board: list[str] | None = None) -> None:
             typer.echo(printable_log(wrapped(failures)))
 
 
-def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None) -> None:
-    """``arena run --check``: start every entry once, print the plan (exit 1 if an entry
-    does not start)."""
+def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None, *,
+                trial: bool) -> None:
+    """``arena run --check``: start every entry once (not with ``--no-trial``), print the
+    plan (exit 1 if an entry does not start)."""
     from arena.tournament.preflight import check_lines, trial_starts
 
-    trials = trial_starts(spec.entrants, spec.limits, parallel=spec.effective_workers(workers))
+    trials = (trial_starts(spec.entrants, spec.limits, parallel=spec.effective_workers(workers))
+              if trial else None)
     lines, ready = check_lines(spec, db if db is not None else Path(spec.results), trials)
     typer.echo("\n".join(lines))
     if not ready:

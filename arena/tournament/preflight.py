@@ -132,9 +132,10 @@ def trial_entrants(spec: TournamentSpec, db_path: Path, resuming: bool) -> list[
 
 
 def check_lines(spec: TournamentSpec, db: Path,
-                trials: Sequence[TrialStart]) -> tuple[list[str], bool]:
+                trials: Sequence[TrialStart] | None) -> tuple[list[str], bool]:
     """What ``arena run --check`` prints (the plan, what the database holds of it, how each
-    entry's trial start went) and whether ``arena run`` would go ahead."""
+    entry's trial start went; ``trials`` None when skipped) and whether ``arena run`` would
+    go ahead."""
     sizes = "/".join(str(k) for k in spec.table_sizes)
     split = (off_size_split(spec.table_sizes[0], len(spec.entrants))
              if spec.format == "swiss" else None)
@@ -163,25 +164,29 @@ def check_lines(spec: TournamentSpec, db: Path,
     refused = [] if stored.startswith("holds") else [
         *spec.name_problems, *(peek(db, lambda store: earlier_twins(store, spec)) or [])]
     lines.extend(f"Refused name: {problem}" for problem in refused)
-    lines.append(f"Trial start of every entry (sandbox {probe().level}):")
-    for trial in trials:
-        lines.append(f"  {'ok  ' if trial.failure is None else 'FAIL'}  {trial.label}"
-                     + ("" if trial.failure is None else f": {trial.failure}"))
-    failed = sum(1 for t in trials if t.failure is not None)
-    if failed:
-        lines.append(f"{failed} of {len(trials)} entries {'does' if failed == 1 else 'do'} "
-                     "not start.")
-    elif refused:
-        lines.append(f"All {len(trials)} entries start, but arena run refuses the names "
-                     "above in a new tournament.")
-    elif not same_spec:
-        lines.append(f"All {len(trials)} entries start, but arena run refuses the stored "
-                     "tournament's other spec (--fresh starts anew).")
-    elif stored.endswith(", finished"):
-        lines.append(f"All {len(trials)} entries start; the stored tournament is finished: "
-                     "arena run has nothing left to play (--fresh plays it anew).")
+    if trials is None:
+        lines.append("Trial start of every entry: skipped (--no-trial)")
+        started = "Entries not started (--no-trial)"
     else:
-        lines.append(f"All {len(trials)} entries start: ready to run.")
+        lines.append(f"Trial start of every entry (sandbox {probe().level}):")
+        lines.extend(f"  {'ok  ' if trial.failure is None else 'FAIL'}  {trial.label}"
+                     + ("" if trial.failure is None else f": {trial.failure}")
+                     for trial in trials)
+        started = f"All {len(trials)} entries start"
+    failed = sum(1 for t in trials or () if t.failure is not None)
+    if failed:
+        lines.append(f"{failed} of {len(trials or ())} entries "
+                     f"{'does' if failed == 1 else 'do'} not start.")
+    elif refused:
+        lines.append(f"{started}, but arena run refuses the names above in a new tournament.")
+    elif not same_spec:
+        lines.append(f"{started}, but arena run refuses the stored tournament's other spec "
+                     "(--fresh starts anew).")
+    elif stored.endswith(", finished"):
+        lines.append(f"{started}; the stored tournament is finished: arena run has nothing "
+                     "left to play (--fresh plays it anew).")
+    else:
+        lines.append(f"{started}: ready to run.")
     return lines, not failed and same_spec and not refused
 
 

@@ -363,3 +363,21 @@ def test_at_40_columns_pairings_leave_out_columns_a_line_a_seat(played: dict[str
     assert max(map(len, lines)) <= 40, shown
     assert lines[1].split() == ["board", "seat", "bot", "points"], shown
     assert "Not shown, to fit the terminal: games, score before;" in " ".join(shown.split())
+
+
+def test_check_with_no_trial_prints_the_plan_and_starts_no_bot(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--no-trial`` is explicit: ``--check`` ran the trial all the same."""
+    import arena.tournament.preflight as preflight
+
+    def no_start(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a bot was started")
+
+    monkeypatch.setattr(preflight, "trial_starts", no_start)
+    spec = tmp_path / "rr.yaml"
+    spec.write_text(yaml.safe_dump({**SPEC, "results": str(tmp_path / "arena.db")}))
+    result = runner.invoke(app, ["run", str(spec), "--check", "--no-trial"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[-2:] == [
+        "Trial start of every entry: skipped (--no-trial)",
+        "Entries not started (--no-trial): ready to run."]

@@ -10,9 +10,15 @@ from arena.common.printable import quoted_word
 __all__ = ["closest", "did_you_mean"]
 
 
+#: How alike a word and a choice must be (difflib's ratio) for one to be offered: difflib's
+#: default paired short names that share only their ending ('trial' and 'final'), while a
+#: letter left out, doubled or swapped ('swis', 'gredy', 'nmae') stays above it
+CLOSE_ENOUGH = 0.7
+
+
 def closest(word: str, choices: Iterable[str]) -> str | None:
     """The choice ``word`` most likely misspells, or None when none is close."""
-    close = difflib.get_close_matches(word, list(choices), n=1)
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=CLOSE_ENOUGH)
     return close[0] if close else None
 
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Final
 
+from arena.common.suggest import did_you_mean
 from arena.errors import RulesError
 
 __all__ = ["DEFAULT_RULES", "RULE_CHOICES", "RULE_HELP", "HouseRules", "parse_rule",
@@ -65,8 +66,9 @@ class HouseRules:
         for name, choices in RULE_CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
+                meant = did_you_mean(value, choices) if isinstance(value, str) else ""
                 raise RulesError(f"house rule {name} must be one of {', '.join(choices)}, "
-                                 f"not {value!r}")
+                                 f"not {value!r}{meant}")
 
     @property
     def is_default(self) -> bool:
@@ -97,7 +99,8 @@ class HouseRules:
             raise RulesError(f"house rules must be a mapping of NAME: VALUE, not {data!r}")
         unknown = sorted(str(k) for k in data if k not in RULE_CHOICES)
         if unknown:
-            raise RulesError(f"no house rule {unknown[0]!r}: the house rules are "
+            meant = did_you_mean(unknown[0], RULE_CHOICES)
+            raise RulesError(f"no house rule {unknown[0]!r}{meant}: the house rules are "
                              f"{', '.join(RULE_CHOICES)}")
         return cls(**{str(k): v for k, v in data.items()})  # type: ignore[arg-type]
 

@@ -45,6 +45,12 @@ def test_simulate_plays_and_records_the_chosen_rules(tmp_path: Path) -> None:
     ("colour=red", "Error: no house rule 'colour': the house rules are kinds, dealt_palaestron, "
                    "reclaim, trap_windows"),
     ("kinds=tribe", "Error: house rule kinds must be one of type, family, not 'tribe'"),
+    ("trap_window=any_time", "Error: no house rule 'trap_window' (did you mean "
+                             "'trap_windows'?): the house rules are kinds, dealt_palaestron, "
+                             "reclaim, trap_windows"),
+    ("trap_windows=turn_and_plays", "Error: house rule trap_windows must be one of any_time, "
+                                    "turn_and_play, not 'turn_and_plays' (did you mean "
+                                    "'turn_and_play'?)"),
 ])
 def test_a_bad_rule_is_one_line_and_exit_1(rule: str, message: str) -> None:
     for command in (["simulate", "-g", "1"], ["desmos", "--census"], ["rules"]):

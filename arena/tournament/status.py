@@ -272,9 +272,11 @@ def failure_reasons(store: Store, t: TournamentRow, bot: str | None = None) -> l
     if not chosen:
         return [f"no bot failures{whose} in {t.name}"]
     lines = [f"failures{whose} in {t.name}: " + counts_line(f for _, f in chosen)]
-    lines.extend(reason.line() for reason in
-                 distinct_reasons((_bot_name(f), g.id, f) for g, f in chosen))
-    lines.append(f"open one: arena game GAME --seat SEAT{_db_option(store.path)}")
+    reasons = distinct_reasons((_bot_name(f), g.id, f) for g, f in chosen)
+    lines.extend(reason.line() for reason in reasons)
+    # the first reason's game, pasted as it is, as plain status names one
+    lines.append(f"open one: arena game {shell_word(reasons[0].first_game)} --seat "
+                 f"{reasons[0].first_seat}{_db_option(store.path)}")
     return lines
 
 

@@ -68,7 +68,7 @@ def test_failures_lists_every_distinct_reason(tmp_path: Path) -> None:
         "a crash 2 times (first t/r1/t0/g0, seat 0): exited between games (exit code 1), after "
         "game 0 of the match ended",
         "b protocol_error once (first t/r1/t0/g1, seat 1): bad JSON: 'x'",
-        f"open one: arena game GAME --seat SEAT --db {db}",
+        f"open one: arena game t/r1/t0/g0 --seat 0 --db {db}",
     ]
 
 
@@ -80,7 +80,7 @@ def test_failures_of_one_bot(tmp_path: Path) -> None:
     assert result.stdout.splitlines() == [
         "failures of b@v1 in t: protocol_error 1",
         "b protocol_error once (first t/r1/t0/g1, seat 1): bad JSON: 'x'",
-        f"open one: arena game GAME --seat SEAT --db {db}",
+        f"open one: arena game t/r1/t0/g1 --seat 1 --db {db}",
     ]
     assert _status(db, "--failures", "--bot", "c").stdout == "no bot failures of c in t\n"
     unknown = _status(db, "--failures", "--bot", "zed")

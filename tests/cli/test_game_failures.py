@@ -77,8 +77,10 @@ def test_failures_refuses_a_number_even_the_first(tmp_path: Path) -> None:
 
 
 def _said(output: str) -> str:
-    """A usage error's words, whatever the width its box was wrapped at."""
-    return " ".join(output.replace("│", " ").split())
+    """A usage error's one line, under which only the hint to the command's help comes."""
+    told, hint = output.splitlines()
+    assert told.startswith("Error: ") and hint == "Try 'arena game --help'.", output
+    return told
 
 
 def test_a_records_files_text_reaches_the_terminal_escaped(tmp_path: Path) -> None:

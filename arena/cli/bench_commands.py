@@ -13,6 +13,7 @@ from typing import Annotated, Any
 import typer
 
 from arena.cli.run_report import TerminalReport
+from arena.cli.suggesting import SuggestingGroup
 from arena.cli.terminal import hanging, terminal_width
 from arena.errors import ArenaError, ClusterError
 from arena.tournament.events import (
@@ -31,6 +32,7 @@ __all__ = ["bench_app", "register"]
 
 bench_app = typer.Typer(
     name="bench",
+    cls=SuggestingGroup,
     help="Measure how fast the arena runs.\n\nExample: arena bench engine",
     no_args_is_help=True,
 )

@@ -18,6 +18,7 @@ from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
 from arena.cli.options import DryRunOption
 from arena.cli.signals import stop_on_sigterm
+from arena.cli.suggesting import SuggestingGroup
 from arena.cli.terminal import terminal_width, wrapped
 from arena.common.fitting import fit_rows, not_shown
 from arena.common.lookalike import disguise, spelled
@@ -445,7 +446,8 @@ def register(app: typer.Typer) -> None:
     app.command("submit", help=_SUBMIT_HELP,
                 short_help="Check a bot and register it.")(submit_command)
     app.command("match", help=MATCH_HELP, short_help='Play one match of 2-5 bots.')(match)
-    bots_app = typer.Typer(help=_BOTS_HELP, subcommand_metavar="[COMMAND [ARGS]...]")
+    bots_app = typer.Typer(cls=SuggestingGroup, help=_BOTS_HELP,
+                           subcommand_metavar="[COMMAND [ARGS]...]")
     bots_app.callback(invoke_without_command=True)(bots_command)
     bots_app.command("remove", help=_REMOVE_HELP,
                      short_help="Remove a registered bot.")(remove_command)

@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from arena.cli.options import DryRunOption
+from arena.cli.suggesting import SuggestingGroup
 from arena.cli.terminal import wrapped
 from arena.common.plural import counted
 from arena.errors import BotEnvironmentError
@@ -186,7 +187,8 @@ def register(app: typer.Typer) -> None:
     """Add ``arena env`` and its commands to the root app; every command says when it
     installs a bot's packages (a wait of seconds)."""
     on_build(_building)
-    env_app = typer.Typer(help="The environments of bots that require packages (bot.yaml "
+    env_app = typer.Typer(cls=SuggestingGroup,
+                          help="The environments of bots that require packages (bot.yaml "
                                "requirements).\n\nExample: arena env list",
                           no_args_is_help=True)
     env_app.command("list", help=_LIST_HELP, short_help="List the bots' environments.")(env_list)

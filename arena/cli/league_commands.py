@@ -15,11 +15,12 @@ from typing import Annotated
 import typer
 
 from arena.cli.options import DbOption
+from arena.cli.suggesting import SuggestingGroup
 from arena.tournament.store import DEFAULT_RESULTS
 
 __all__ = ["league_app", "register"]
 
-league_app = typer.Typer(name="league", no_args_is_help=True,
+league_app = typer.Typer(name="league", cls=SuggestingGroup, no_args_is_help=True,
                          help="A league that runs until stopped: arena run league.yaml starts "
                               "or resumes it; these commands act on a running one."
                               "\n\nExample: arena league stop ladder")

@@ -20,7 +20,6 @@ import sys
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from typer.core import TyperGroup
 
 import arena
 from arena.cli import (
@@ -39,6 +38,7 @@ from arena.cli import (
 )
 from arena.cli.plain_help import NarrowHelpFormatter, plain_help_when_narrow
 from arena.cli.signals import Terminated
+from arena.cli.suggesting import SuggestingGroup
 from arena.common.printable import printable_log
 from arena.errors import ArenaError
 
@@ -52,7 +52,7 @@ else:  # the click typer runs on: a newer typer's own copy of it, an older one's
 __all__ = ["app", "main"]
 
 
-class ArenaGroup(TyperGroup):
+class ArenaGroup(SuggestingGroup):
     """Root command group that renders every ArenaError as a one-line message."""
 
     def list_commands(self, ctx: Any) -> list[str]:

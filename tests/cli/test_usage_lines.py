@@ -58,6 +58,11 @@ def test_usage_names_the_arguments_in_upper_case(command: list[str], usage: str)
     (["leaderboard", "a", "b"], "Got unexpected extra argument(s) (b)", "arena leaderboard"),
     (["league", "stop", "x", "--bogus"], "No such option: --bogus", "arena league stop"),
     (["bench", "nosuch"], "No such command 'nosuch'.", "arena bench"),
+    (["leaderbord"], "No such command 'leaderbord' (did you mean 'leaderboard'?).", "arena"),
+    (["bench", "engin"], "No such command 'engin' (did you mean 'engine'?).", "arena bench"),
+    (["league", "stp"], "No such command 'stp' (did you mean 'stop'?).", "arena league"),
+    (["env", "lst"], "No such command 'lst' (did you mean 'list'?).", "arena env"),
+    (["bots", "prun"], "No such command 'prun' (did you mean 'prune'?).", "arena bots"),
     (["--bogus"], "No such option: --bogus", "arena"),
 ])
 def test_a_usage_mistake_is_one_error_line_and_a_hint(command: list[str], told: str,

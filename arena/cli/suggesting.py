@@ -1,0 +1,34 @@
+"""A command group that answers a mistyped command with the command it most likely misspells
+(``arena leaderbord``: did you mean 'leaderboard'?), as a mistyped bot, tournament or option
+is answered: click says only that there is no such command."""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+import typer
+from typer.core import TyperGroup
+
+from arena.common.printable import quoted_word
+from arena.common.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from typer._click.exceptions import UsageError
+else:  # the click typer runs on: a newer typer's own copy of it, an older one's click itself
+    UsageError = importlib.import_module(typer.BadParameter.__module__).UsageError
+
+__all__ = ["SuggestingGroup"]
+
+
+class SuggestingGroup(TyperGroup):
+    """A typer group whose unknown command is told the likely one."""
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        try:
+            return super().resolve_command(ctx, args)
+        except UsageError:
+            hint = did_you_mean(args[0], self.list_commands(ctx)) if args else ""
+            if not hint:
+                raise
+            raise UsageError(f"No such command {quoted_word(args[0])}{hint}.", ctx) from None

@@ -123,7 +123,15 @@ class SandboxError(ArenaError):
 
 
 class SpecError(ArenaError):
-    """A tournament spec that does not validate; the message names the field."""
+    """A tournament spec that does not validate; the message names the field.
+
+    ``stored_as``: the spec's ``name`` and ``results`` as its file gives them, when bots it
+    enters cannot be found (a bot removed since), so that the command may point to the
+    results a tournament of that name holds."""
+
+    def __init__(self, message: str, *, stored_as: tuple[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.stored_as = stored_as
 
 
 class StoreError(ArenaError):

@@ -17,7 +17,7 @@ import typer
 from arena.cli.options import DbOption, TournamentArgument
 from arena.cli.output_file import check_output_file, warn_left_out
 from arena.common.printable import printable, printable_log
-from arena.errors import ArenaError
+from arena.errors import ArenaError, SpecError
 from arena.tournament.store import DEFAULT_RESULTS
 
 if TYPE_CHECKING:  # pydantic is slow to import, and only `arena run` needs the spec
@@ -146,9 +146,13 @@ def run(
 
     backend = _backend_of(backend, address)
     _one_way_on(fresh=fresh, carry_on=carry_on, new_edition=new_edition)
-    spec = load_spec(spec_file, {
-        "games_per_match": games, "rounds": rounds, "limits.decision_ms": decision_ms,
-        "limits.time_bank_ms": time_bank_ms, "deals": str(deals.resolve()) if deals else None})
+    try:
+        spec = load_spec(spec_file, {
+            "games_per_match": games, "rounds": rounds, "limits.decision_ms": decision_ms,
+            "limits.time_bank_ms": time_bank_ms,
+            "deals": str(deals.resolve()) if deals else None})
+    except SpecError as exc:
+        raise _with_stored_results(exc, db) from None
     _say_overrides(spec)
     if check:
         _check_only(spec, workers, db, trial=trial)
@@ -164,6 +168,18 @@ def run(
                                  new_edition=new_edition, insecure=insecure,
                                  while_closing=lambda done: board.extend(_leaderboard(done)))
     _print_summary(summary, board)
+
+
+def _with_stored_results(error: SpecError, db: Path | None) -> SpecError:
+    """A spec refused for bots removed since, with where its stored tournament is shown (a
+    finished one's results stay: ``arena leaderboard``)."""
+    from arena.tournament.status import stored_results_hint
+
+    if error.stored_as is None:
+        return error
+    name, results = error.stored_as
+    hint = stored_results_hint(name, db if db is not None else Path(results))
+    return error if hint is None else SpecError(f"{error}\n{hint}")
 
 
 def _backend_of(backend: str | None, address: str | None) -> str | None:
@@ -261,7 +277,6 @@ def _refuse_a_bare_contest(seed: int | None, insecure: bool) -> None:
     unless ``insecure``."""
     if insecure:
         return
-    from arena.errors import SpecError
     from arena.sandbox import probe
     from arena.tournament.secrecy import bare_contest
 

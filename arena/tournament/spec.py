@@ -370,21 +370,25 @@ def _limit_message(text: str) -> str:
 _FIELDS = tuple(TournamentSpec.model_fields)
 
 
-def _check_entrants(spec: TournamentSpec, base: Path | None) -> list[str]:
-    """Resolve every bot and check the field can fill the tables; returns problems."""
+def _resolved_entries(spec: TournamentSpec, base: Path | None
+                      ) -> tuple[dict[str, BotSpec], list[str]]:
+    """Every bot of the spec resolved, by its field (``bots[2]``), and the problems of those
+    that cannot be."""
     problems: list[str] = []
     resolved: dict[str, BotSpec] = {}
     bots_refs = expand_patterns(spec.bots) if spec.format == "league" else spec.bots
     for field, refs in (("challengers", spec.challengers), ("bots", bots_refs)):
         for i, ref in enumerate(refs):
             try:
-                bot = resolve_entry(ref, base)
+                resolved[f"{field}[{i}]"] = resolve_entry(ref, base)
             except BotError as exc:
                 problems.append(f"{field}[{i}]: {exc}")
-                continue
-            resolved[f"{field}[{i}]"] = bot
-    if problems:
-        return problems
+    return resolved, problems
+
+
+def _check_entrants(spec: TournamentSpec, resolved: dict[str, BotSpec]) -> list[str]:
+    """Check the resolved field can fill the tables; returns problems."""
+    bots_refs = expand_patterns(spec.bots) if spec.format == "league" else spec.bots
     challengers = [resolved[f"challengers[{i}]"] for i in range(len(spec.challengers))]
     bots = [resolved[f"bots[{i}]"] for i in range(len(bots_refs))]
     entrants, problems = distinct_entrants([("challengers", challengers), ("bots", bots)])
@@ -436,23 +440,37 @@ def spec_from_mapping(data: Any, *, source: Path | None = None,
                         f"(name: ..., format: ..., bots: [...]), got {got}")
     data = overridden(data, overrides or {})
     problems: list[str] = []
+    missing: list[str] = []
     spec: TournamentSpec | None = None
     try:
         spec = TournamentSpec.model_validate(data)
     except ValidationError as exc:
         for error in exc.errors():
             problems.extend(problem_lines(error, _FIELDS))
-        problems.extend(unknown_bots(data, source.parent if source is not None else None))
+        missing = unknown_bots(data, source.parent if source is not None else None)
+        problems.extend(missing)
     if spec is not None:
-        problems.extend(_check_entrants(spec, source.parent if source is not None else None))
+        resolved, missing = _resolved_entries(spec, source.parent if source is not None
+                                              else None)
+        problems.extend(missing or _check_entrants(spec, resolved))
         spec._source = source
         spec._overrides = {k: v for k, v in (overrides or {}).items() if v is not None}
         problems.extend(_read_deals(spec, source.parent if source is not None else None))
     if problems:
         lines = "\n".join(f"  {p}" for p in problems)
-        raise SpecError(f"{where} is not a valid tournament spec:\n{lines}")
+        raise SpecError(f"{where} is not a valid tournament spec:\n{lines}",
+                        stored_as=_stored_as(data) if missing else None)
     assert spec is not None
     return spec
+
+
+def _stored_as(data: dict[str, Any]) -> tuple[str, str] | None:
+    """The name and results database of a spec whose bots were not found, as its file gives
+    them (:attr:`SpecError.stored_as`), when they are text."""
+    name, results = data.get("name"), data.get("results", DEFAULT_RESULTS)
+    if isinstance(name, str) and isinstance(results, str):
+        return name, expanded(results)
+    return None
 
 
 def _read_deals(spec: TournamentSpec, base: Path | None) -> list[str]:

@@ -20,7 +20,7 @@ from arena.referee.failures import (
     distinct_reasons,
 )
 from arena.tournament.bot_versions import bot_labels, bot_options
-from arena.tournament.editions import entry_indexes
+from arena.tournament.editions import editions, entry_indexes
 from arena.tournament.game_records import ExportedRecords, export_records
 from arena.tournament.league_store import entry_lines
 from arena.tournament.overrides import override_options
@@ -33,12 +33,14 @@ from arena.tournament.store import (
     Store,
     TableRow,
     TournamentRow,
+    peek,
     shown_state,
 )
 
 __all__ = ["LISTING_COLUMNS", "LISTING_LEFT_OUT", "command_path", "failure_reasons",
            "failure_summary",
-           "no_tournaments", "resume_command", "status_lines", "write_records"]
+           "no_tournaments", "resume_command", "status_lines", "stored_results_hint",
+           "write_records"]
 
 
 def command_path(path: str | Path) -> str:
@@ -57,6 +59,30 @@ def resume_command(spec_path: str | None, db: str | Path | None = None,
     where = command_path(spec_path) if spec_path else "<spec.yaml>"
     return (f"arena run {where}{override_options(overrides)}"
             + (f" --db {command_path(db)}" if db is not None else ""))
+
+
+def stored_results_hint(name: str, db: Path) -> str | None:
+    """For a spec refused because bots it enters are gone (removed since): where the stored
+    tournament of its name (its latest edition) is still shown, or None when ``db`` holds
+    none. Its results are not shown in the run's place: without the bots' files their
+    versions, and so the spec's hash, cannot be known, nor whether the spec is still the
+    stored one."""
+    def look(store: Store) -> tuple[str, int, str] | None:
+        rows = editions(store, name)
+        if not rows:
+            return None
+        return rows[-1].name, store.count_games(rows[-1].id), rows[-1].state
+    found = peek(db, look)
+    if found is None:
+        return None
+    stored, games, state = found
+    where, held = f"{shell_word(stored)}{_db_option(db)}", command_path(db)
+    if state == "finished":
+        return (f"tournament '{printable(stored)}' of {held} is finished, its games kept: "
+                f"arena leaderboard {where} shows its results")
+    return (f"tournament '{printable(stored)}' of {held} ({counted(games, 'game')}, "
+            f"{shown_state(db, stored, state)}) cannot be resumed without those bots: "
+            f"arena status {where} shows it")
 
 
 def _db_option(db: Path) -> str:

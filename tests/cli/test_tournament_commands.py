@@ -423,3 +423,30 @@ def test_a_records_files_text_reaches_the_terminal_escaped(records: Path,
         assert "\x1b" not in said and "\x07" not in said
         assert "--html" in args or "swap\\x1b[2J" in shown.stderr
         assert args[0] == "replay" or "cup\\x1b]0;pwned\\x07/g0" in shown.stderr
+
+
+@pytest.mark.parametrize(("finished", "hint"), [
+    (True, "tournament 'trial' of {db} is finished, its games kept: arena leaderboard trial "
+           "--db {db} shows its results"),
+    (False, "tournament 'trial' of {db} (1 game, stopped) cannot be resumed without those "
+            "bots: arena status trial --db {db} shows it"),
+])
+def test_a_spec_whose_bot_was_removed_points_to_its_stored_tournament(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, finished: bool, hint: str) -> None:
+    """Running a finished tournament's spec again shows its results; once one of its bots
+    was removed the spec is refused, and the refusal alone left the organiser without them."""
+    monkeypatch.chdir(tmp_path)
+    db = tmp_path / "arena.db"
+    _two_tournaments(db)
+    if finished:
+        with Store(db) as store:
+            store.set_state(store.require("trial").id, "finished")
+    spec = tmp_path / "trial.yaml"
+    spec.write_text("name: trial\nformat: round_robin\nbots: [random, mine-a]\n"
+                    f"seed: 7\nresults: {db}\n")
+    result = runner.invoke(app, ["run", str(spec), "--no-trial"])
+    assert (result.exit_code, result.output.splitlines()[-1]) == (
+        1, hint.format(db="arena.db"))
+    elsewhere = runner.invoke(app, ["run", str(spec), "--no-trial", "--db",
+                                    str(tmp_path / "other.db")])
+    assert elsewhere.output.splitlines()[-1].startswith("  bots[1]: unknown bot 'mine-a'")

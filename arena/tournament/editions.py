@@ -28,8 +28,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from arena.common.plural import counted
+from arena.common.printable import printable, shell_word
 from arena.errors import ArenaError, BotError, StoreError
 from arena.registry import BotSpec, resolve
+from arena.tournament.dealbook import table_deals
+from arena.tournament.entries import is_sample_bot
 from arena.tournament.runlock import being_run
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import (
@@ -45,6 +49,7 @@ _T = TypeVar("_T")
 
 __all__ = [
     "continue_with",
+    "continued_deals_warning",
     "current_edition",
     "edition_name",
     "editions",
@@ -175,6 +180,61 @@ def continue_with(store: Store, row: TournamentRow, spec: TournamentSpec,
     fresh = store.tournament(row.name)
     assert fresh is not None
     return fresh
+
+
+def continued_deals_warning(store: Store, row: TournamentRow, spec: TournamentSpec,
+                            changed: list[int]) -> str | None:
+    """What a careful organiser is told when ``--continue`` entered new versions of the
+    ``changed`` entries into ``row`` (continued already): their authors wrote them after
+    games were shown, so a deal book that deals them deals already played, or a seed
+    written in the spec (shown by ``arena status``), gives them deals their authors may
+    know. None when neither is so, or only shipped samples changed."""
+    bots = [spec.entrants[i] for i in changed]
+    if all(is_sample_bot(bot) for bot in bots):
+        return None
+    names = ", ".join(printable(bot.name) for bot in bots)
+    again = "SPEC" if spec.source is None else shell_word(str(spec.source))
+    if spec.deal_seeds:
+        played = {seed for (seed,) in store.conn.execute(
+            "SELECT seed FROM games WHERE tournament_id = ?", (row.id,))}
+        seen = played & _deals_ahead(store, row, spec, changed)
+        if not seen:
+            return None
+        return (f"--continue enters new versions of {names}, submitted after games of "
+                f"'{printable(row.name)}' were shown, and its deal book deals them "
+                f"{counted(len(seen), 'deal')} already played (every table of a round is dealt "
+                "the same deals, and the book comes round again): their authors may have seen "
+                "those hands and draws (arena game, the site). To compare them fairly, play "
+                f"them in a new edition with a new book: arena run {again} --new-edition "
+                "--deals NEW_BOOK")
+    if spec.seed is not None:
+        return (f"--continue enters new versions of {names}, submitted after "
+                f"'{printable(row.name)}' began: its seed, written in the spec and shown by "
+                "arena status, decides every deal they will play, which their authors may "
+                "have computed. To compare them fairly, play them in a new edition with "
+                f"'seed' left out of the spec (a secret one is drawn): arena run {again} "
+                "--new-edition")
+    return None
+
+
+def _deals_ahead(store: Store, row: TournamentRow, spec: TournamentSpec,
+                 changed: list[int]) -> set[int]:
+    """The deal book's deals the ``changed`` entries may still be dealt: those of their
+    tables not begun, and every deal of a round not paired yet."""
+    entrants = store.entrant_ids(row.id)
+    ids = {entrants[i] for i in changed}
+    tables = store.tables(row.id)
+    begun = {(r, d) for r, d in store.conn.execute(
+        "SELECT DISTINCT t.round, t.deal FROM games g JOIN tables t ON t.tournament_id = "
+        "g.tournament_id AND t.round = g.round AND t.table_index = g.table_index "
+        "WHERE g.tournament_id = ?", (row.id,))}
+    ahead = {deal for table in tables
+             if (table.round, table.deal) not in begun and ids & set(table.seats)
+             for deal in table_deals(spec.deal_seeds, table.round, table.games)}
+    paired = max((table.round for table in tables), default=0)
+    for round_no in range(paired + 1, row.rounds + 1):
+        ahead.update(table_deals(spec.deal_seeds, round_no, spec.games_per_match))
+    return ahead
 
 
 def stored_bot(store: Store, bot_id: int) -> BotSpec:

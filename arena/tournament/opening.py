@@ -17,6 +17,7 @@ from arena.tournament.bot_versions import bot_labels, bot_options
 from arena.tournament.dbfiles import holds_no_tables, table_names
 from arena.tournament.editions import (
     continue_with,
+    continued_deals_warning,
     current_edition,
     edition_name,
     version_changes,
@@ -38,7 +39,8 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
     change is a new version of some entrants goes on with them
     (:mod:`~arena.tournament.editions`). ``edition``: ``{of: NAME, number: k}`` of a new
     edition, stored with it. ``warn``: what a new tournament's entrants' names are told
-    (:func:`earlier_look_alike`)."""
+    (:func:`earlier_look_alike`), and a continued one's deals its new versions' authors
+    may know (:func:`~arena.tournament.editions.continued_deals_warning`)."""
     row = store.tournament(spec.name)
     if row is None or fresh:  # a new tournament: refused before a stored one is dropped
         _refuse_bad_names(spec)
@@ -49,12 +51,12 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
     if row is None:
         return _created(store, spec, edition)
     if row.spec_hash != spec.spec_hash():
-        return _changed(store, row, spec, carry_on)
+        return _changed(store, row, spec, carry_on, warn)
     return _reopened(store, row, spec)
 
 
 def _changed(store: Store, row: TournamentRow, spec: TournamentSpec,
-             carry_on: bool) -> TournamentRow:
+             carry_on: bool, warn: Callable[[str], None]) -> TournamentRow:
     """The stored tournament ``row`` for a spec that differs from its own: continued with
     new versions of its entrants (``carry_on``, when only they changed), else refused, naming
     what changed and the ways on."""
@@ -78,7 +80,10 @@ def _changed(store: Store, row: TournamentRow, spec: TournamentSpec,
         # every game is played: a new version entered now would play none
         raise StoreError(_finished_refusal(store, row, spec, what, carry_on))
     if carry_on and versions is not None:
-        return continue_with(store, row, spec, versions, new)
+        continued = continue_with(store, row, spec, versions, new)
+        if (risk := continued_deals_warning(store, continued, spec, versions)) is not None:
+            warn(risk)
+        return continued
     raise StoreError(_refusal(store, row, spec, what, versions is not None, carry_on))
 
 

@@ -297,3 +297,43 @@ def test_an_entry_keeps_its_score_and_pairings_under_its_earlier_version(
     [row] = [line.split() for line in status.splitlines()
              if line.split()[1:2] and line.split()[1].startswith("mine@")]
     assert row[-2:] == ["2", "1"]  # paired in rounds 2 and 3, a bye in round 1
+
+
+def test_continue_with_a_deal_book_warns_of_deals_already_played(
+        tmp_path: Path, registry: Path) -> None:
+    """A book of one deal comes round again: the new version, submitted after the games
+    were shown, would be dealt the hands its author may have watched, without a word."""
+    db = tmp_path / "arena.db"
+    _submit(registry, FIRST)
+    (tmp_path / "book.txt").write_text("736402193847561029\n")
+    spec = _spec(tmp_path, db, deals="book.txt")
+    run_tournament(load_spec(spec), 1)
+    _forget_round(db, 2)
+    _update(tmp_path, registry)
+    went_on = run_tournament(load_spec(spec), 1, carry_on=True)
+    assert went_on.games_recorded == 3
+    assert went_on.warnings.count(
+        "--continue enters new versions of mine, submitted after games of 'cup' were shown, "
+        "and its deal book deals them 1 deal already played (every table of a round is dealt "
+        "the same deals, and the book comes round again): their authors may have seen those "
+        "hands and draws (arena game, the site). To compare them fairly, play them in a new "
+        f"edition with a new book: arena run {spec} --new-edition --deals NEW_BOOK") == 1
+
+
+@pytest.mark.parametrize("seed", [11, None])
+def test_continue_with_a_written_seed_warns_that_it_decides_the_deals(
+        tmp_path: Path, registry: Path, seed: int | None) -> None:
+    db = tmp_path / "arena.db"
+    _submit(registry, FIRST)
+    spec = _spec(tmp_path, db, seed=seed)
+    run_tournament(load_spec(spec), 1, insecure=True)
+    _forget_round(db, 2)
+    _update(tmp_path, registry)
+    went_on = run_tournament(load_spec(spec), 1, carry_on=True, insecure=True)
+    warned = [text for text in went_on.warnings if text.startswith("--continue")]
+    assert warned == ([] if seed is None else [
+        "--continue enters new versions of mine, submitted after 'cup' began: its seed, "
+        "written in the spec and shown by arena status, decides every deal they will play, "
+        "which their authors may have computed. To compare them fairly, play them in a new "
+        "edition with 'seed' left out of the spec (a secret one is drawn): arena run "
+        f"{spec} --new-edition"])

@@ -48,8 +48,46 @@ def test_escape_sequences_become_visible_text() -> None:
 def test_nothing_unsafe_survives(text: str) -> None:
     assert not any(_unsafe(c) for c in printable(text))
     assert not any(_unsafe(c) and c not in "\n\t" for c in printable_log(text))
-    safe = "".join(c for c in text if not _unsafe(c))
+    safe = "".join(c for c in text if not _unsafe(c) and c not in _INVISIBLE)
     assert printable(safe) == safe  # what was safe is left alone
+
+
+#: The format characters (Cf) that draw nothing, as Unicode lists them today
+_INVISIBLE = {chr(c) for c in (0xAD, 0x180E, *range(0x200B, 0x200E), *range(0x2060, 0x2065),
+                               *range(0x206A, 0x2070), 0xFEFF, *range(0xFFF9, 0xFFFC),
+                               *range(0x1BCA0, 0x1BCA4), *range(0x1D173, 0x1D17B), 0xE0001,
+                               *range(0xE0020, 0xE0080))}
+
+
+def test_the_invisible_characters_are_format_characters() -> None:
+    import unicodedata
+
+    assert {unicodedata.category(c) for c in _INVISIBLE} == {"Cf"}
+
+
+@given(st.text())
+def test_no_invisible_character_survives_outside_a_sequence(text: str) -> None:
+    """Only a joiner between two emoji or two letters of a joining script, or a flag's tag,
+    is left as it is."""
+    for shown in (printable(text), printable_log(text)):
+        assert {c for c in shown if c in _INVISIBLE} <= {"\u200c", "\u200d",
+                                                          *map(chr, range(0xE0020, 0xE0080))}
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("ze\u200bro", "ze\\u200bro"), ("zer\u2060o\ufeff", "zer\\u2060o\\ufeff"),
+    ("soft\xadhyphen", "soft\\xadhyphen"), ("Fa\u200dce", "Fa\\u200dce"),
+    ("\u200d", "\\u200d"), ("x\U000e0067", "x\\U000e0067"),
+    ("\U0001f469\u200d\U0001f4bb", "\U0001f469\u200d\U0001f4bb"),  # woman technologist
+    ("\u2764\ufe0f\u200d\U0001f525", "\u2764\ufe0f\u200d\U0001f525"),  # heart on fire
+    ("\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645",
+     "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645"),  # a Persian word's ZWNJ
+    ("\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",
+     "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"),  # England
+])
+def test_an_invisible_character_is_escaped_unless_a_sequence_is_drawn_with_it(
+        text: str, shown: str) -> None:
+    assert printable(text) == shown
 
 
 def test_ready_name_and_metadata_are_escaped() -> None:

@@ -135,8 +135,8 @@ def test_options_make_their_own_version(tmp_path: Path) -> None:
               "starting with a letter or digit"]),
     ({"it\n": 1}, ["options: option name 'it\\n' must be 1-60 letters, digits, '_', '-' or "
                    "'.', starting with a letter or digit"]),
-    ({"mode": "V\x1b]0;title\x07"}, ["options.mode: must not hold control characters, got "
-                                      "'V\\\\x1b]0;title\\\\x07'"]),
+    ({"mode": "V\x1b]0;title\x07"}, ["options.mode: must not hold control or invisible "
+                                      "characters, got 'V\\\\x1b]0;title\\\\x07'"]),
 ])
 def test_option_problems(options: Any, problems: list[str]) -> None:
     assert option_problems(options) == problems

@@ -2,7 +2,9 @@
 
 A bot controls its log, its ``ready`` name and metadata, and the names in its manifest or
 module. Printed raw, an escape sequence in any of them could clear the screen, retitle the
-window, fake a line of the referee's output or hide text (bidi overrides). Such text is
+window, fake a line of the referee's output or hide text (bidi overrides); a zero-width
+character draws one name as another (``ze\\u200bro`` as ``zero``), and is escaped too,
+except where a visible sequence needs it (an emoji's joiner, a Persian word's). Such text is
 escaped where it enters the arena (the sandbox's log capture, ``ready``, the registry), so
 every table, record and report holds only the visible form (``\\x1b`` for ESC). A database
 or records file made elsewhere never passed that entry: the commands that print one escape
@@ -12,11 +14,12 @@ the table's columns are measured on the text it shows.
 
 from __future__ import annotations
 
+import re
 import shlex
 import unicodedata
 
-__all__ = ["isolated", "json_escaped", "printable", "printable_log", "quoted_command",
-           "quoted_word", "shell_word"]
+__all__ = ["controls_escaped", "isolated", "json_escaped", "printable", "printable_log",
+           "quoted_command", "quoted_word", "shell_word"]
 
 #: C0 controls, DEL, C1 controls, the line and paragraph separators (a line's end to Python's
 #: splitlines, and so to a program reading a csv by lines) and the bidirectional-text controls.
@@ -28,15 +31,70 @@ _LOG = {c: text for c, text in _ONE_LINE.items() if c not in (0x09, 0x0A)}
 _JSON = {c: f"\\u{c:04x}" for c in _UNSAFE if c >= 0x7F}
 
 
-def printable(text: str) -> str:
-    """``text`` on one line, every control character escaped."""
+#: The format characters (Unicode category Cf) that draw nothing, beyond the controls above:
+#: a name holding a zero-width space (``ze\u200bro``) is drawn as another (``zero``). Not
+#: the format characters drawn as signs (Arabic number signs, Egyptian hieroglyph controls).
+_INVISIBLE = re.compile("[\u00ad\u180e\u200b-\u200d\u2060-\u2064\u206a-\u206f\ufeff"
+                        "\ufff9-\ufffb\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+                        "\U000e0001\U000e0020-\U000e007f]")
+_ZWNJ, _ZWJ, _BLACK_FLAG, _TAGS = "\u200c", "\u200d", "\U0001f3f4", range(0xE0020, 0xE0080)
+
+
+def _joined_letters(before: str, after: str) -> bool:
+    """Letters (or marks) of the scripts a joiner shapes (Hebrew onwards: Arabic, Indic, ...)
+    on both sides: ``\u200c`` in a Persian word is part of its spelling."""
+    return all(unicodedata.category(c)[0] in "LM" and ord(c) >= 0x0590 for c in (before, after))
+
+
+def _emoji(char: str, *, modified: bool) -> bool:
+    """A pictograph (``modified``: or the variation selector or skin tone that ends one)."""
+    return (unicodedata.category(char) == "So" and ord(char) >= 0x2000) or (
+        modified and (char == "\ufe0f" or 0x1F3FB <= ord(char) <= 0x1F3FF))
+
+
+def _drawn_in_sequence(text: str, at: int) -> bool:
+    """Whether the format character at ``text[at]`` is part of a sequence drawn as one sign:
+    a joiner inside an emoji (``👩\u200d💻``) or a word of a joining script, a tag inside a
+    subdivision flag (England's: the black flag, tags, then the cancel tag)."""
+    char = text[at]
+    before, after = text[at - 1:at] if at else "", text[at + 1:at + 2]
+    if char in (_ZWJ, _ZWNJ) and before and after:
+        return (char == _ZWJ and _emoji(before, modified=True)
+                and _emoji(after, modified=False)) or _joined_letters(before, after)
+    if ord(char) in _TAGS:
+        start = at
+        while start and ord(text[start - 1]) in _TAGS:
+            start -= 1
+        return start > 0 and text[start - 1] == _BLACK_FLAG
+    return False
+
+
+def _escaped_invisible(match: re.Match[str]) -> str:
+    char = match.group()
+    if _drawn_in_sequence(match.string, match.start()):
+        return char
+    code = ord(char)
+    return (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000
+            else f"\\U{code:08x}")
+
+
+def controls_escaped(text: str) -> str:
+    """``text`` with its control characters escaped, and nothing else: what a check of a
+    new name reads, which refuses an invisible character rather than showing it escaped."""
     return text.translate(_ONE_LINE)
+
+
+def printable(text: str) -> str:
+    """``text`` on one line, every control character escaped, and every format character
+    that draws nothing (a zero-width space) where no visible sequence needs it."""
+    return _INVISIBLE.sub(_escaped_invisible, controls_escaped(text))
 
 
 def printable_log(text: str) -> str:
     """A log: lines and tabs kept (``\\r\\n`` read as a line end), any other control
-    character escaped."""
-    return text.replace("\r\n", "\n").translate(_LOG)
+    character escaped, and the format characters that draw nothing as :func:`printable`
+    escapes them."""
+    return _INVISIBLE.sub(_escaped_invisible, text.replace("\r\n", "\n").translate(_LOG))
 
 
 def json_escaped(text: str) -> str:

@@ -170,7 +170,7 @@ def option_problems(options: Any, where: str = "options") -> list[str]:
             problems.append(f"{where}.{key}: must be a string, number or true/false, got "
                             f"{_shown(value)}")
         elif isinstance(value, str) and printable(value) != value:  # shown in every table
-            problems.append(f"{where}.{key}: must not hold control characters, got "
+            problems.append(f"{where}.{key}: must not hold control or invisible characters, got "
                             f"{printable(value)!r}")
     return problems
 

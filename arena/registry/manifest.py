@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from arena.common.printable import printable
+from arena.common.printable import controls_escaped, printable
 from arena.common.suggest import closest, did_you_mean
 from arena.common.yamlfile import NoAliasLoader, yaml_problem
 from arena.errors import BotNotFoundError, ManifestError
@@ -294,7 +294,7 @@ def _plain_name(name: str, where: Path) -> str:
                             "(Markdown and the other table formats of --format would split it "
                             f"into columns): '{printable(name)}'")
     # controls and bidi overrides are shown escaped (printable); the rest would show nothing
-    hidden = next((c for c in printable(name)
+    hidden = next((c for c in controls_escaped(name)
                    if unicodedata.category(c) in _HIDDEN or ord(c) in _BLANK), None)
     if hidden is not None:
         raise ManifestError(f"{printable(str(where))}: a bot's name cannot hold an invisible "

@@ -239,3 +239,27 @@ def test_an_unknown_tournament_lists_the_stored_ones_as_they_are_pasted(handed_d
     result = runner.invoke(app, [command, "cpu", "--db", str(handed_db)])
     assert result.exit_code == 1
     assert "(stored: $'cup\\x1b]0;retitled\\x07')" in result.stderr, result.stderr
+
+
+@pytest.mark.parametrize("args", [["leaderboard", "zw"], ["h2h", "zw"], ["status", "zw"],
+                                  ["leaderboard", "--all"]],
+                         ids=" ".join)
+def test_a_handed_databases_invisible_characters_are_shown(tmp_path: Path,
+                                                            args: list[str]) -> None:
+    """Names with a zero-width space, a word joiner or a byte order mark were drawn exactly
+    as the names without them: two bots both shown as 'zero'. A joiner an emoji is drawn
+    with stays."""
+    path = tmp_path / "handed.db"
+    builder = StoreBuilder(path)
+    tid, ids = builder.tournament("zw", [("zero", "v1"), ("ze\u200bro", "v1"),
+                                         ("zer\u2060o\ufeff", "v1"),
+                                         ("dev\U0001f469\u200d\U0001f4bb", "v1")])
+    builder.store.add_tables(tid, [TableRow(round=1, table_index=0, seats=tuple(ids), seed=1,
+                                            deal=0, games=1)])
+    builder.game(GameSpec(tid, 0, 0, 0, ids, [1, 2, 3, 4]))
+    builder.close()
+    result = runner.invoke(app, [*args, "--db", str(path)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    assert not [c for c in result.stdout if c in "\u200b\u2060\ufeff"], result.stdout
+    assert "ze\\u200bro" in result.stdout and "zer\\u2060o\\ufeff" in result.stdout
+    assert "dev\U0001f469\u200d\U0001f4bb" in result.stdout

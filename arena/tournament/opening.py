@@ -46,6 +46,9 @@ def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
         _refuse_bad_names(spec)
         _refuse_earlier_twins(store, spec, warn, replacing=row.id if row is not None else None)
     if row is not None and fresh:
+        # the edition started anew stays an edition: else its spec's next run would be
+        # compared with the first edition, or start another playing the very same deals
+        edition = edition or row.spec.get("edition")
         store.delete_tournament(row.id)
         row = None
     if row is None:

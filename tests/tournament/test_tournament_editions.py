@@ -337,3 +337,21 @@ def test_continue_with_a_written_seed_warns_that_it_decides_the_deals(
         "which their authors may have computed. To compare them fairly, play them in a new "
         "edition with 'seed' left out of the spec (a secret one is drawn): arena run "
         f"{spec} --new-edition"])
+
+
+def test_fresh_keeps_an_edition_an_edition(tmp_path: Path, registry: Path) -> None:
+    """--fresh on cup-2 made a tournament named cup-2 that was no edition of cup: the next
+    run of the same spec was compared with cup and refused, and, cup deleted, started a new
+    cup playing cup-2's very deals."""
+    db = tmp_path / "arena.db"
+    _submit(registry, FIRST)
+    run_tournament(load_spec(_spec(tmp_path, db)), 1)
+    changed = _spec(tmp_path, db, games_per_match=2)
+    assert run_tournament(load_spec(changed), 1, new_edition=True).name == "cup-2"
+    again = run_tournament(load_spec(_spec(tmp_path, db, games_per_match=3)), 1, fresh=True)
+    assert (again.name, again.games_recorded) == ("cup-2", 18)
+    changed = _spec(tmp_path, db, games_per_match=3)
+    resumed = run_tournament(load_spec(changed), 1)
+    assert (resumed.name, resumed.games_recorded) == ("cup-2", 0)
+    runner.invoke(app, ["delete", "cup", "--db", str(db), "--yes"])
+    assert run_tournament(load_spec(changed), 1).name == "cup-2"

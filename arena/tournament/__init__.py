@@ -21,9 +21,9 @@ The modules, each importing only those listed before it
 * :mod:`~arena.tournament.editions` (a stored tournament whose entrants changed),
   :mod:`~arena.tournament.planning` (the tables a spec plays),
   :mod:`~arena.tournament.standings` (a stored Swiss tournament's standings),
-  :mod:`~arena.tournament.opening` (the stored tournament a run plays),
   :mod:`~arena.tournament.league_store` (what a league stores),
   :mod:`~arena.tournament.status` (``arena status``),
+  :mod:`~arena.tournament.opening` (the stored tournament a run plays),
   :mod:`~arena.tournament.preflight` (the trial start of every entry),
   :mod:`~arena.tournament.pairings` (``arena pairings``), :mod:`~arena.tournament.export`
   (``arena export``), :mod:`~arena.tournament.matchmaking` (a league's next table);

@@ -25,6 +25,7 @@ from arena.tournament.editions import (
 from arena.tournament.overrides import override_options
 from arena.tournament.planning import planned_games
 from arena.tournament.spec import TournamentSpec
+from arena.tournament.status import results_command
 from arena.tournament.store import Store, TournamentRow, peek, stored_metadata
 
 __all__ = ["earlier_look_alike", "earlier_names", "earlier_twin", "earlier_twins",
@@ -255,8 +256,10 @@ def _refusal(store: Store, row: TournamentRow, spec: TournamentSpec, what: str,
     ways = (f"--continue goes on with the new version (the games played stay rated under "
             f"the old one), {edition}, --fresh starts anew" if versions_only
             else f"{edition}, --fresh starts anew, or rename it")
+    shown = (f"; it is finished: {results_command(row.name, store.path)} shows its results"
+             if row.state == "finished" else "")
     return (f"tournament '{spec.name}' exists with a different spec (hash {row.spec_hash}, "
-            f"this spec {spec.spec_hash()}{what}); {ways}")
+            f"this spec {spec.spec_hash()}{what}); {ways}{shown}")
 
 
 def _finished_refusal(store: Store, row: TournamentRow, spec: TournamentSpec, what: str,
@@ -270,7 +273,8 @@ def _finished_refusal(store: Store, row: TournamentRow, spec: TournamentSpec, wh
         return (f"--continue enters a new version for the deals not begun, and tournament "
                 f"'{spec.name}' is finished (this spec {spec.spec_hash()}{what}); {ways}")
     return (f"tournament '{spec.name}' is finished, and this spec differs (hash "
-            f"{row.spec_hash}, this spec {spec.spec_hash()}{what}); {ways}")
+            f"{row.spec_hash}, this spec {spec.spec_hash()}{what}); {ways}; "
+            f"{results_command(row.name, store.path)} shows its results")
 
 
 def _entrants_change(store: Store, old: list[str], spec: TournamentSpec) -> str:

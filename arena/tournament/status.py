@@ -38,9 +38,8 @@ from arena.tournament.store import (
 )
 
 __all__ = ["LISTING_COLUMNS", "LISTING_LEFT_OUT", "command_path", "failure_reasons",
-           "failure_summary",
-           "no_tournaments", "resume_command", "status_lines", "stored_results_hint",
-           "write_records"]
+           "failure_summary", "no_tournaments", "results_command", "resume_command",
+           "status_lines", "stored_results_hint", "write_records"]
 
 
 def command_path(path: str | Path) -> str:
@@ -79,10 +78,15 @@ def stored_results_hint(name: str, db: Path) -> str | None:
     where, held = f"{shell_word(stored)}{_db_option(db)}", command_path(db)
     if state == "finished":
         return (f"tournament '{printable(stored)}' of {held} is finished, its games kept: "
-                f"arena leaderboard {where} shows its results")
+                f"{results_command(stored, db)} shows its results")
     return (f"tournament '{printable(stored)}' of {held} ({counted(games, 'game')}, "
             f"{shown_state(db, stored, state)}) cannot be resumed without those bots: "
             f"arena status {where} shows it")
+
+
+def results_command(name: str, db: Path) -> str:
+    """The command that shows a stored tournament's results: its leaderboard."""
+    return f"arena leaderboard {shell_word(name)}{_db_option(db)}"
 
 
 def _db_option(db: Path) -> str:

@@ -123,7 +123,8 @@ def test_a_rerun_without_the_options_is_refused_saying_which(played: dict[str, A
         f"spec {_hash_without_options(where)}: deals, games_per_match, limits changed; it was "
         f"started with --games 3 --decision-ms 500 --deals {where / 'book.txt'}: give them again "
         "to resume it); --new-edition "
-        "starts rr-2 and keeps this one for comparison, --fresh starts anew, or rename it")
+        "starts rr-2 and keeps this one for comparison, --fresh starts anew, or rename it; it "
+        f"is finished: arena leaderboard rr --db {played['db']} shows its results")
 
 
 def _stored_spec(db: str) -> str:

@@ -115,7 +115,8 @@ def test_a_finished_tournament_offers_a_new_edition_not_continue(
         run_tournament(load_spec(spec), 1)
     assert str(info.value) == (
         f"tournament 'cup' is finished, and this spec differs (hash {stored}, this spec "
-        f"{load_spec(spec).spec_hash()}: {changed}); {ways}")
+        f"{load_spec(spec).spec_hash()}: {changed}); {ways}; arena leaderboard cup --db "
+        "arena.db shows its results")
     with pytest.raises(StoreError) as info:
         run_tournament(load_spec(spec), 1, carry_on=True)
     assert str(info.value) == (

@@ -51,7 +51,8 @@ def test_changed_spec_is_refused_and_fresh_starts_anew(tmp_path: Path) -> None:
     assert str(info.value) == (
         f"tournament 'tiny' exists with a different spec (hash {old_hash}, this spec "
         f"{new_hash}: seed changed); --new-edition starts tiny-2 and keeps this one for "
-        "comparison, --fresh starts anew, or rename it")
+        "comparison, --fresh starts anew, or rename it; it is finished: arena leaderboard "
+        f"tiny --db {db} shows its results")
     result = runner.invoke(app, ["run", str(changed), "--no-progress"])
     assert result.exit_code == 1
     assert result.stderr == f"Error: {info.value}\n"

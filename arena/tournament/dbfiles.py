@@ -158,14 +158,15 @@ def no_database(path: str | Path) -> StoreError:
     by = ", named by $ARENA_DB" if named and Path(named) == Path(path) else ""
     if Path(path).is_dir():
         return StoreError(f"{path}{by} is a directory, not a results database")
-    others = other_databases(Path(path))
-    if others:
+    others, here = other_databases(Path(path)), _working_databases(Path(path))
+    if others or here:
         # A spec's `results:` moves where `arena run` writes, not where the reading commands
-        # read: the organiser's database is usually right there, under another name.
-        shown = ", ".join(str(o) for o in others[:3]) + (", ..." if len(others) > 3 else "")
-        return StoreError(f"no results database at {path}{by} (beside it: {shown}; --db names "
-                          "the one to read, as a spec's results: names where arena run "
-                          "writes)")
+        # read: the organiser's database is usually right there, under another name, or
+        # beside the spec (`results: cup.db`).
+        where = "; ".join(f"{said}: {_listed(found)}" for said, found in (
+            ("beside it", others), ("in the working directory", here)) if found)
+        return StoreError(f"no results database at {path}{by} ({where}; --db names the one "
+                          "to read, as a spec's results: names where arena run writes)")
     return StoreError(f"no results database at {path}{by} (run a tournament first, e.g. "
                       "arena run tournaments/swiss.yaml)")
 
@@ -232,10 +233,26 @@ def other_databases(path: Path) -> list[Path]:
     return [path.parent / p.name for p in found]
 
 
+def _working_databases(path: Path) -> list[Path]:
+    """The ``*.db`` files of the working directory, when ``path`` lies elsewhere."""
+    here = Path(".")
+    try:
+        if path.parent.resolve() == here.resolve():
+            return []
+        return sorted(p for p in here.glob("*.db") if p.is_file())
+    except OSError:
+        return []
+
+
+def _listed(paths: list[Path]) -> str:
+    return ", ".join(str(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
+
+
 def holding(path: str | Path, name: str) -> str:
-    """``; results/cup.db holds it (--db results/cup.db)`` when a database beside ``path``
-    stores a tournament called ``name``, else ``""``: read without changing anything."""
-    for other in other_databases(Path(path))[:20]:
+    """``; results/cup.db holds it (--db results/cup.db)`` when a database beside ``path``,
+    or in the working directory, stores a tournament called ``name``, else ``""``: read
+    without changing anything."""
+    for other in [*other_databases(Path(path)), *_working_databases(Path(path))][:20]:
         try:
             conn = sqlite3.connect(f"{other.resolve().as_uri()}?mode=ro", uri=True)
             try:

@@ -686,3 +686,19 @@ def test_a_damaged_game_row_is_one_clear_line(store: Path, stored: object, why: 
     code, out, err = run("leaderboard", "alpha-cup")
     assert code == 1 and out == ""
     assert err.startswith(f"Error: game {game}: ") and why in err and err.count("\n") == 1
+
+
+def test_a_database_a_spec_put_in_the_working_directory_is_pointed_at(in_tmp: Path) -> None:
+    """A spec with `results: cup.db` writes beside it: the reading commands said "run a
+    tournament first" to an organiser who had just run one."""
+    build_store(in_tmp / "cup.db", games_order_seed=4, players=3, rounds=2, name="cup").close()
+    for args in (["leaderboard", "cup"], ["status"]):
+        code, out, err = run(*args)
+        assert (code, out, err) == (1, "", (
+            "Error: no results database at results/arena.db (in the working directory: "
+            "cup.db; --db names the one to read, as a spec's results: names where arena run "
+            "writes)\n"))
+    build_store(in_tmp / "results" / "arena.db", games_order_seed=4, players=3, rounds=2,
+                name="swiss").close()
+    assert run("status", "cup")[2] == ("Error: no tournament named 'cup' in results/arena.db "
+                                       "(stored: swiss); cup.db holds it (--db cup.db)\n")

@@ -26,6 +26,7 @@ from arena.referee.match import split_limits
 from arena.registry import BotSpec
 from arena.sandbox import Limits, probe
 from arena.tournament.dbfiles import holds_no_tables
+from arena.tournament.editions import current_edition
 from arena.tournament.league_store import league_entries
 from arena.tournament.opening import earlier_twins
 from arena.tournament.planning import (
@@ -181,7 +182,7 @@ def check_lines(spec: TournamentSpec, db: Path,
         lines.append(f"{started}, but arena run refuses the names above in a new tournament.")
     elif not same_spec:
         lines.append(f"{started}, but arena run refuses the stored tournament's other spec "
-                     "(--fresh starts anew).")
+                     "(--new-edition starts another edition beside it, --fresh starts anew).")
     elif stored.endswith(", finished"):
         lines.append(f"{started}; the stored tournament is finished: arena run has nothing "
                      "left to play (--fresh plays it anew).")
@@ -199,14 +200,15 @@ def _stored(spec: TournamentSpec, db: Path) -> tuple[str, bool]:
         return "no tournament in it yet (an empty database)", True
     try:
         with Store(db, create=False, read_only=True) as store:
-            row = store.tournament(spec.name)
+            played = current_edition(store, spec, False)[0]  # as a run picks the edition
+            row = store.tournament(played.name)
             if row is None:
                 return f"no tournament '{spec.name}' in it yet", True
             done = store.count_games(row.id)
-            held = f"holds '{spec.name}': {done}/{row.games_planned} games, {row.state}"
+            held = f"holds '{played.name}': {done}/{row.games_planned} games, {row.state}"
     except sqlite3.OperationalError:  # created and killed before its tables were
         return "no tournament in it yet (an empty database)", True
-    if row.spec_hash != spec.spec_hash():
+    if row.spec_hash != played.spec_hash():
         return (f"{held}, with another spec (hash {row.spec_hash}, this spec "
-                f"{spec.spec_hash()})"), False
+                f"{played.spec_hash()})"), False
     return held + ("" if row.state == "finished" else "; a run resumes it"), True

@@ -58,7 +58,8 @@ def test_check_starts_every_entry_and_plays_nothing(tmp_path: Path) -> None:
     assert result.exit_code == 1 and lines[1].startswith(
         f"Results: {db}, holds 'check': ") and ", with another spec (hash " in lines[1]
     assert lines[-1] == ("All 2 entries start, but arena run refuses the stored tournament's "
-                         "other spec (--fresh starts anew).")
+                         "other spec (--new-edition starts another edition beside it, --fresh "
+                         "starts anew).")
 
 
 def test_check_of_a_drawn_seed_says_whether_it_is_drawn_yet(tmp_path: Path) -> None:
@@ -179,3 +180,21 @@ def test_a_field_where_fewer_than_two_entries_start_is_refused_before_storing(
     assert result.output.splitlines()[-1].startswith(
         "Error: no game can be played: 1 of 3 entries start in a trial run; no_start@")
     assert not db.exists(), "refused before anything is stored"
+
+
+def test_check_reads_the_edition_a_run_plays(tmp_path: Path) -> None:
+    """A spec of a later edition (cup-2) was checked against the first (cup): --check said
+    arena run would refuse a spec that arena run resumes."""
+    from arena.tournament.preflight import check_lines
+
+    db = tmp_path / "arena.db"
+    small = {"name": "cup", "format": "round_robin", "bots": BOTS[:2], "rounds": 1,
+             "games_per_match": 1}
+    run_tournament(load_spec(write_spec(tmp_path / "first.yaml", db, **small)), 1)
+    second = write_spec(tmp_path / "second.yaml", db, **{**small, "games_per_match": 2})
+    assert run_tournament(load_spec(second), 1, new_edition=True).name == "cup-2"
+    lines, ready = check_lines(load_spec(second), db, [])
+    assert ready
+    assert f"Results: {db}, holds 'cup-2': 2/2 games, finished" in lines
+    assert lines[-1] == ("All 0 entries start; the stored tournament is finished: arena run "
+                         "has nothing left to play (--fresh plays it anew).")

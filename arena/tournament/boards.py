@@ -1,15 +1,20 @@
-"""A duplicate deal's seatings played by several local workers at once.
+"""A duplicate deal's seatings played by several local workers, never two of a deal at once.
 
 A Swiss round of few pairings leaves workers idle: each pairing's deal is one match, and the
 round waits for the slowest. But each seating of a deal has bot processes of its own (no
 process is dealt a deal twice), and a replay seating needs from the first seating only each
-board's starting seat, known as that game begins (RULES.md, ruling 13). So when a run has
-fewer than two deals per worker to play (:func:`split_seatings`), the local pool hands each
-seating to a worker of its own: the first seating's worker tells each board's start
-(:class:`~arena.tournament.tasks.BoardStart`), the parent passes it on to the workers
-replaying that deal (:class:`BoardRelay`), and a replay's worker waits for it
-(:func:`told_by`). A replay can then never get ahead of its board, and at most waits for
-it. The games are the same as one worker's, move for move: the tests compare them.
+board's starting seat (RULES.md, ruling 13). So when a run has fewer than two deals per
+worker to play (:func:`split_seatings`), the local pool hands each seating to a worker as a
+task of its own: the first seatings first, and a replay only once its deal's first seating
+has ended (:class:`BoardRelay`), with every board's start it told
+(:class:`~arena.tournament.tasks.BoardStart`). A deal's two seatings are then never in play
+at once: a bot's process holding a seat's cards of a deal never runs while another of its
+processes plays the deal from another seat, which any channel left between two sandboxes
+(docs/SANDBOX.md, "What is left") would let them share. The parallelism comes from the other
+deals: one worker replays a deal while another plays the next deal's first seating. For the
+same reason a first seating whose bots play another deal of the same batch ends its
+processes at its end rather than keeping them for that deal (:attr:`TableTask.keep_bots`).
+The games are the same as one worker's, move for move: the tests compare them.
 """
 
 from __future__ import annotations
@@ -26,12 +31,24 @@ __all__ = ["BoardRelay", "split_seatings", "told_by"]
 
 def split_seatings(tasks: Sequence[TableTask], workers: int) -> list[TableTask]:
     """The tasks to hand out: each duplicate deal's seatings as tasks of their own when there
-    are fewer than two deals per worker (otherwise whole deals keep every worker busy, and
-    a replay would only wait for its boards), first seatings first."""
+    are fewer than two deals per worker (otherwise whole deals keep every worker busy), first
+    seatings first. A first seating whose bots also play another deal of these tasks keeps no
+    process: one kept could play that deal while this deal's replay is in play elsewhere."""
     if workers < 2 or len(tasks) >= 2 * workers:
         return list(tasks)
-    return [replace(task, seating=s) if task.seatings else task
-            for task in tasks for s in range(max(1, len(task.seatings)))]
+    split = [replace(task, seating=s) if task.seatings else task
+             for task in tasks for s in range(max(1, len(task.seatings)))]
+    return sorted((replace(task, keep_bots=False)
+                   if task.seating == 0 and _plays_elsewhere(task, tasks) else task
+                   for task in split), key=lambda task: bool(task.seating))
+
+
+def _plays_elsewhere(task: TableTask, tasks: Sequence[TableTask]) -> bool:
+    """Whether a bot of ``task`` (by its files' version) also plays another deal of ``tasks``."""
+    mine = {(bot.name, bot.version) for bot in task.bots}
+    return any(other.deal_key != task.deal_key and
+               not mine.isdisjoint((bot.name, bot.version) for bot in other.bots)
+               for other in tasks)
 
 
 class _Conn(Protocol):
@@ -39,23 +56,34 @@ class _Conn(Protocol):
 
 
 class BoardRelay:
-    """The parent's side: the boards' starts told so far, passed on to the workers playing
-    the replays of the same deal, and handed to a replay when it is handed out."""
+    """The parent's side: the boards' starts told so far, the deals whose first seating has
+    ended, and a replay handed out with its deal's starts only once its first seating ended."""
 
     def __init__(self) -> None:
         self._starts: dict[tuple[int, int], dict[int, int]] = {}
+        self._ended: set[tuple[int, int]] = set()
 
     def tell(self, start: BoardStart, busy: Iterable[tuple[TableTask | None, _Conn]]) -> None:
-        """Note ``start`` and send it to each worker in ``busy`` (its task, its pipe) that
-        replays that deal; a worker that died meanwhile gets it again with its task."""
+        """Note ``start`` (and send it to each worker in ``busy``, its task and its pipe, that
+        replays that deal: none, while replays wait for their first seating to end)."""
         self._starts.setdefault(start.key, {})[start.deal] = start.seat
         for task, conn in busy:
             if task is not None and task.seating and task.deal_key == start.key:
                 with contextlib.suppress(OSError, ValueError):
                     conn.send(start)
 
+    def ended(self, task: TableTask) -> None:
+        """Note that ``task`` has played all its games: a first seating's replays may begin."""
+        if task.seating == 0:
+            self._ended.add(task.deal_key)
+
+    def ready(self, task: TableTask) -> bool:
+        """Whether ``task`` may be handed out now: not a replay whose deal's first seating is
+        still to play or in play (its processes hold the deal's cards)."""
+        return not task.seating or task.deal_key in self._ended
+
     def handed(self, task: TableTask) -> TableTask:
-        """``task`` as it is handed to a worker: a replay with the starts told so far."""
+        """``task`` as it is handed to a worker: a replay with its deal's boards' starts."""
         if not task.seating:
             return task
         return replace(task, starts=tuple(sorted(self._starts.get(task.deal_key, {}).items())))

@@ -1,8 +1,8 @@
 """The local backend: worker processes on this machine that play whole tables.
 
 :class:`LocalPool` is the parent's side: it starts ``spawn``-ed workers (one table each at a
-time), hands them tables, relays a duplicate deal's boards between them
-(:mod:`arena.tournament.boards`), passes their messages to the runner and replaces a worker
+time), hands them tables (a duplicate deal's replay only once its first seating ended,
+:mod:`arena.tournament.boards`), passes their messages to the runner and replaces a worker
 that died, replaying its table. What a worker runs is :mod:`arena.tournament.worker`; what it
 is given and sends back, :mod:`arena.tournament.tasks`. :class:`TableExecutor` is what every
 backend implements (the Ray one too).
@@ -188,6 +188,8 @@ class LocalPool:
                 else:
                     on_message(message)
                 if isinstance(message, DoneMessage | ErrorMessage):
+                    if isinstance(message, DoneMessage) and worker.task is not None:
+                        self._relay.ended(worker.task)
                     worker.task = None
                     if isinstance(message, ErrorMessage):
                         return True
@@ -217,20 +219,22 @@ class LocalPool:
         self._fill(queue)
 
     def _fill(self, queue: deque[TableTask]) -> None:
-        """Give queued tables to idle workers, starting new ones up to the pool's size. A
-        worker found dead while idle (killed between two Swiss rounds, say) is replaced: its
-        pipe is broken, and the table goes to another."""
+        """Give queued tables to idle workers, starting new ones up to the pool's size; a
+        replay waits in the queue until its deal's first seating has ended. A worker found
+        dead while idle (killed between two Swiss rounds, say) is replaced: its pipe is
+        broken, and the table goes to another."""
         for worker in list(self._workers):
             if worker.task is None and not worker.process.is_alive():
                 self._drop(worker)
         failed = 0
-        while queue:
+        while (ready := next((t for t in queue if self._relay.ready(t)), None)) is not None:
             idle = next((w for w in self._workers if w.task is None and not w.stopped), None)
             if idle is None:
                 if sum(not w.stopped for w in self._workers) >= self.size:
                     return
                 idle = self._spawn()
-            task = self._relay.handed(queue.popleft())
+            queue.remove(ready)
+            task = self._relay.handed(ready)
             idle.task = task
             self._attempts.setdefault(task.key, 1)
             try:
@@ -243,7 +247,7 @@ class LocalPool:
                 if failed > MAX_TABLE_ATTEMPTS:
                     raise ArenaError(f"{failed} workers in a row died before taking a table; "
                                      "stopping") from None
-        if self._last:  # its bots end while the other workers play their last tables
+        if self._last and not queue:  # its bots end while the others play the last tables
             for worker in self._workers:
                 if worker.task is None:
                     self._stop(worker)

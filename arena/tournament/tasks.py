@@ -63,6 +63,9 @@ class TableTask:
     seating: int | None = None
     #: The boards' starting seats known when the task is handed out, ``(deal, seat)``.
     starts: tuple[tuple[int, int], ...] = ()
+    #: Whether the worker may keep the task's bot processes for a later table. False for a
+    #: first seating whose bots play another deal meanwhile (:mod:`arena.tournament.boards`).
+    keep_bots: bool = True
     #: Whether the tournament is a contest (its spec gives no public seed) and whether the
     #: run was told ``--insecure``: a Ray node, which the driver's own refusal does not
     #: probe, refuses a contest's table where its bots would run bare.

@@ -285,7 +285,7 @@ def _serve_tables(conn: multiprocessing.connection.Connection, send: GameBatcher
         if isinstance(task, BoardStart):  # told again after its replay had ended
             continue
         try:
-            play_table(task, send, keeper, conn.recv)
+            play_table(task, send, keeper if task.keep_bots else None, conn.recv)
         except (BrokenPipeError, EOFError, OSError):
             return
         except Exception as exc:  # a bug: report it whole, the parent stops the run

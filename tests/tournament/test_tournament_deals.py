@@ -44,3 +44,38 @@ def test_each_process_is_dealt_each_deal_at_most_once(tmp_path: Path) -> None:
     for token, seeds in dealt.items():
         assert len(seeds) == len(set(seeds)), f"process {token} was dealt {sorted(seeds)}"
     assert any(len(played) > 1 for played in tables.values()), "no process was ever kept"
+
+
+def test_a_first_seatings_process_plays_no_other_deal_while_its_replay_may_be_in_play(
+        tmp_path: Path) -> None:
+    """On two workers a round of three deals is played seating by seating; the spy plays two
+    of them. Its process at a deal's first seating is not kept for its other deal, which a
+    worker could play while this deal's replay is in play on the other worker."""
+    db = tmp_path / "two.db"
+    spec = write_spec(tmp_path / "spec.yaml", db, name="two", format="round_robin",
+                      bots=[SPY, "greedy", "collector"], rounds=1, games_per_match=2,
+                      duplicate=True)
+    summary = run_tournament(load_spec(spec), 2)
+    assert summary.games_recorded == 3 * 2 * 2 and not summary.mismatches
+    tables_of: dict[str, set[tuple[int, int]]] = defaultdict(set)
+    with Store(db) as store:
+        tid = store.tournament("two").id
+        firsts: dict[tuple[int, int], int] = {}
+        for table in store.tables(tid):
+            key = (table.round, table.deal)
+            firsts[key] = min(firsts.get(key, table.table_index), table.table_index)
+        deal_of = {(t.round, t.table_index): (t.round, t.deal) for t in store.tables(tid)}
+        first_tokens = set()
+        for game in store.games(tid):
+            record = game_record(store, game.id)
+            if "spy" not in record["players"]:
+                continue
+            seat = record["players"].index("spy")
+            (token,) = re.findall(r"process (\w+)", record["referee"]["logs"][str(seat)])
+            deal = deal_of[(game.round, game.table_index)]
+            tables_of[token].add(deal)
+            if firsts[deal] == game.table_index:
+                first_tokens.add(token)
+    assert len(first_tokens) == 2  # the spy's two deals
+    for token in first_tokens:
+        assert len(tables_of[token]) == 1, f"process {token} played deals {tables_of[token]}"

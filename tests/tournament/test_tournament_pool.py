@@ -219,11 +219,11 @@ def test_pinned_workers_each_keep_a_cpu_and_a_replacement_takes_the_dead_ones() 
 
 
 def test_a_duplicate_deal_on_two_workers_plays_each_seating_on_its_own_the_same_games() -> None:
-    """With fewer than two deals a worker, each seating of a deal goes to a worker of its
-    own, the replay told each board's start as the first seating's game begins: the same
+    """With fewer than two deals a worker, each seating of a deal is a task of its own, the
+    replay handed out once the first seating has ended, with every board's start: the same
     games as one worker playing the deal, each table done on its own. The first seating's
-    worker killed mid-deal: its replacement plays it again and tells the starts again, the
-    replay (waiting for them) goes on, and every game still arrives, unchanged."""
+    worker killed mid-deal: its replacement plays it again, the replay then follows, and
+    every game still arrives, unchanged."""
     out = run("""
         import datetime as dt, json, os, signal
         from arena.registry import resolve

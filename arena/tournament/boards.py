@@ -26,29 +26,45 @@ from typing import Any, Protocol
 
 from arena.tournament.tasks import BoardStart, TableTask
 
-__all__ = ["BoardRelay", "split_seatings", "told_by"]
+__all__ = ["BoardRelay", "holds_cards_of", "split_seatings", "told_by"]
 
 
 def split_seatings(tasks: Sequence[TableTask], workers: int) -> list[TableTask]:
     """The tasks to hand out: each duplicate deal's seatings as tasks of their own when there
     are fewer than two deals per worker (otherwise whole deals keep every worker busy), first
-    seatings first. A first seating whose bots also play another deal of these tasks keeps no
-    process: one kept could play that deal while this deal's replay is in play elsewhere."""
-    if workers < 2 or len(tasks) >= 2 * workers:
+    seatings first; on several workers, each marked whether its processes may be kept
+    (:func:`_keeps`: one worker plays nothing at once)."""
+    if workers < 2:
         return list(tasks)
-    split = [replace(task, seating=s) if task.seatings else task
-             for task in tasks for s in range(max(1, len(task.seatings)))]
-    return sorted((replace(task, keep_bots=False)
-                   if task.seating == 0 and _plays_elsewhere(task, tasks) else task
-                   for task in split), key=lambda task: bool(task.seating))
+    split = list(tasks)
+    if len(tasks) < 2 * workers:
+        split = sorted((replace(task, seating=s) if task.seatings else task
+                        for task in tasks for s in range(max(1, len(task.seatings)))),
+                       key=lambda task: bool(task.seating))
+    return [task if _keeps(task, split) else replace(task, keep_bots=False) for task in split]
 
 
-def _plays_elsewhere(task: TableTask, tasks: Sequence[TableTask]) -> bool:
-    """Whether a bot of ``task`` (by its files' version) also plays another deal of ``tasks``."""
-    mine = {(bot.name, bot.version) for bot in task.bots}
-    return any(other.deal_key != task.deal_key and
-               not mine.isdisjoint((bot.name, bot.version) for bot in other.bots)
-               for other in tasks)
+def _keeps(task: TableTask, tasks: Sequence[TableTask]) -> bool:
+    """Whether a worker may keep ``task``'s processes for a later table. Not when a bot of it
+    plays another deal of ``tasks`` while a seating of this deal is still to come (a kept
+    process could play that deal while this one's replay is in play elsewhere), nor when it
+    plays another table dealt the same deal (a deal book)."""
+    later = task.seating is not None and task.seating < len(task.seatings) - 1
+    return not any(other.deal_key != task.deal_key and _shares_bot(task, other) and
+                   (later or not set(task.deals).isdisjoint(other.deals)) for other in tasks)
+
+
+def _shares_bot(task: TableTask, other: TableTask) -> bool:
+    """Whether a bot (by its files' version) plays both tasks."""
+    return not {(b.name, b.version) for b in task.bots}.isdisjoint(
+        (b.name, b.version) for b in other.bots)
+
+
+def holds_cards_of(task: TableTask, other: TableTask) -> bool:
+    """Whether a bot's process playing ``other`` would hold cards of a deal ``task`` deals its
+    bot: another seating of the same deal, or a table dealt the same deal (a deal book)."""
+    return other is not task and _shares_bot(task, other) and (
+        other.deal_key == task.deal_key or not set(task.deals).isdisjoint(other.deals))
 
 
 class _Conn(Protocol):
@@ -77,10 +93,12 @@ class BoardRelay:
         if task.seating == 0:
             self._ended.add(task.deal_key)
 
-    def ready(self, task: TableTask) -> bool:
-        """Whether ``task`` may be handed out now: not a replay whose deal's first seating is
-        still to play or in play (its processes hold the deal's cards)."""
-        return not task.seating or task.deal_key in self._ended
+    def ready(self, task: TableTask, in_play: Iterable[TableTask]) -> bool:
+        """Whether ``task`` may be handed out now, beside the tasks ``in_play``: not a replay
+        whose deal's first seating is still to play, and none in play whose bot's process holds
+        a deal's cards that ``task`` deals the bot (:func:`holds_cards_of`)."""
+        return ((not task.seating or task.deal_key in self._ended)
+                and not any(holds_cards_of(task, other) for other in in_play))
 
     def handed(self, task: TableTask) -> TableTask:
         """``task`` as it is handed to a worker: a replay with its deal's boards' starts."""

@@ -227,7 +227,8 @@ class LocalPool:
             if worker.task is None and not worker.process.is_alive():
                 self._drop(worker)
         failed = 0
-        while (ready := next((t for t in queue if self._relay.ready(t)), None)) is not None:
+        while (ready := next((t for t in queue if self._relay.ready(t, self._in_play())),
+                             None)) is not None:
             idle = next((w for w in self._workers if w.task is None and not w.stopped), None)
             if idle is None:
                 if sum(not w.stopped for w in self._workers) >= self.size:
@@ -251,6 +252,9 @@ class LocalPool:
             for worker in self._workers:
                 if worker.task is None:
                     self._stop(worker)
+
+    def _in_play(self) -> list[TableTask]:
+        return [w.task for w in self._workers if w.task is not None]
 
     def _drop(self, worker: _Worker) -> None:
         """Forget a worker that has died (its exit status collected, its pipe closed)."""

@@ -9,6 +9,7 @@ import json
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -35,9 +36,34 @@ def test_first_seatings_come_first_and_a_replay_waits_for_its_deals_to_end() -> 
     assert [(task.deal_key, task.seating) for task in tasks] == [
         ((1, 0), 0), ((1, 2), 0), ((1, 0), 1), ((1, 2), 1)]
     relay = BoardRelay()
-    assert [relay.ready(task) for task in tasks] == [True, True, False, False]
+    assert [relay.ready(task, ()) for task in tasks] == [True, True, False, False]
     relay.ended(tasks[1])
-    assert [relay.ready(task) for task in tasks] == [True, True, False, True]
+    assert [relay.ready(task, ()) for task in tasks] == [True, True, False, True]
+    assert not relay.ready(tasks[3], [tasks[1]])  # a first seating told again, in play
+
+
+def test_two_replays_of_a_deal_are_not_in_play_at_once() -> None:
+    three = replace(deal(0, "greedy", "collector"), bots=tuple(resolve(b) for b in
+                                                                ("greedy", "collector", "random")),
+                    seatings=((0, (1, 2, 3)), (1, (2, 3, 1)), (2, (3, 1, 2))))
+    first, *replays = split_seatings([three], 2)
+    relay = BoardRelay()
+    relay.ended(first)
+    assert relay.ready(replays[0], []) and relay.ready(replays[1], [])
+    assert not relay.ready(replays[1], [replays[0]])
+
+
+def test_tables_dealt_the_same_deals_of_a_book_share_no_bot_in_play_or_kept() -> None:
+    book = (101, 102)
+    tables = [replace(deal(0, "greedy", "collector"), duplicate="none", seatings=(), deals=book),
+              replace(deal(2, "greedy", "random"), duplicate="none", seatings=(), deals=book),
+              replace(deal(4, "heuristic", "random"), duplicate="none", seatings=(),
+                      deals=(103, 104))]
+    tasks = split_seatings(tables, 2)
+    relay = BoardRelay()
+    assert not relay.ready(tasks[1], [tasks[0]])  # greedy would hold deal 101 twice
+    assert relay.ready(tasks[2], [tasks[0]])
+    assert [task.keep_bots for task in tasks] == [False, False, True]
 
 
 def test_a_first_seating_keeps_its_processes_only_when_its_bots_play_no_other_deal() -> None:

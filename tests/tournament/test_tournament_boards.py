@@ -136,3 +136,42 @@ def test_no_deal_has_two_seatings_in_play_at_once_on_two_workers() -> None:
         assert ended < replay, f"deal {first}: its replay was handed out before its end"
         assert ["game", first] not in events[replay:], "a first seating's game after its replay"
         assert ["game", first + 1] not in events[:replay], "a replay's game before its hand-out"
+
+
+def test_tables_of_a_books_same_deals_with_a_bot_in_common_follow_each_other() -> None:
+    """Three tables dealt the same two deals of a book on two workers, greedy at two of them:
+    the second of those is handed out only once the first has ended."""
+    out = subprocess.run([sys.executable, "-c", textwrap.dedent("""
+        import datetime as dt, json
+        from arena.registry import resolve
+        from arena.tournament import pool as pool_module
+        from arena.tournament.boards import BoardRelay
+        from arena.tournament.tasks import DoneMessage, GameBatch, TableTask
+
+        def table(index, first, second):
+            return TableTask(tournament="t", round=1, table=index,
+                             bots=(resolve(first), resolve(second)), bot_ids=(1, 2),
+                             games=2, seed=7, limits={}, event_date=dt.date(2026, 1, 1),
+                             deals=(101, 102))
+
+        events = []
+        class Recording(BoardRelay):
+            def handed(self, task):
+                events.append(["handed", task.table])
+                return super().handed(task)
+        pool_module.BoardRelay = Recording
+        def note(message):
+            for m in message.games if isinstance(message, GameBatch) else [message]:
+                if isinstance(m, DoneMessage):
+                    events.append(["done", m.key[1]])
+        pool = pool_module.LocalPool(2)
+        try:
+            pool.run([table(0, "greedy", "collector"), table(1, "greedy", "random"),
+                      table(2, "collector", "heuristic")], note)
+        finally:
+            pool.close()
+        print(json.dumps(events))
+    """)], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    events = json.loads(out.stdout)
+    assert events.index(["done", 0]) < events.index(["handed", 1]), events

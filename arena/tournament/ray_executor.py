@@ -75,6 +75,7 @@ import ray.exceptions
 
 from arena.errors import ClusterError
 from arena.registry import BotSpec
+from arena.tournament.boards import holds_cards_of
 from arena.tournament.pool import MAX_TABLE_ATTEMPTS
 from arena.tournament.ray_bundles import bundle_identity, code_fingerprint, pack_bot
 from arena.tournament.ray_worker import TableStart, play_table_stream, warm_up_worker
@@ -267,8 +268,10 @@ class RayExecutor:
         for task in tasks:
             self._attempts.setdefault(task.key, 1)
         while waiting or self._inflight:
-            while waiting and len(self._inflight) < 2 * self._cpus():
-                self._submit(waiting.popleft())
+            while len(self._inflight) < 2 * self._cpus() and (
+                    (apart := self._apart(waiting)) is not None):
+                waiting.remove(apart)
+                self._submit(apart)
             waitables = list(self._inflight) + self._warmups
             ready, _ = ray.wait(waitables, num_returns=1, timeout=1.0)
             if not ready:
@@ -316,6 +319,13 @@ class RayExecutor:
             self.stats.bundles += 1
             self.stats.bundle_bytes += bundle.size
         return ref
+
+    def _apart(self, waiting: deque[TableTask]) -> TableTask | None:
+        """The first waiting task whose bots' processes would hold no deal's cards that a table
+        in flight deals the same bot (a deal book's tables: :func:`holds_cards_of`)."""
+        flying = [flight.task for flight in self._inflight.values()]
+        return next((task for task in waiting
+                     if not any(holds_cards_of(task, other) for other in flying)), None)
 
     def _submit(self, task: TableTask) -> None:
         refs = [self._bundle(spec, task.kept_copies) for spec in task.bots]

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +41,7 @@ from tournament_fixtures import (  # noqa: E402, F401 - _repo_cwd: an autouse fi
 from arena.bench.ray import run_ray_bench  # noqa: E402
 from arena.errors import ClusterError  # noqa: E402
 from arena.referee import pause  # noqa: E402
-from arena.registry import spec_from_path  # noqa: E402
+from arena.registry import resolve, spec_from_path  # noqa: E402
 from arena.sandbox.uids import UID_BASE  # noqa: E402
 from arena.tournament import ray_bundles, ray_executor, ray_worker  # noqa: E402
 from arena.tournament.runner import run_tournament  # noqa: E402
@@ -51,6 +52,7 @@ from arena.tournament.tasks import (  # noqa: E402
     ErrorMessage,
     GameBatch,
     LogMessage,
+    Message,
     TableTask,
 )
 
@@ -725,3 +727,34 @@ def test_bench_ray_reports_both_backends_and_the_overhead(cluster: str, tmp_path
         assert key in data["overhead"], key
     assert "ray_vs_local_without_init" in data  # None when ray.init took the whole run
     assert "where the Ray overhead goes" in result.render()
+
+
+def test_tables_of_a_books_same_deals_with_a_bot_in_common_follow_each_other(
+        cluster: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two tables dealt a book's same deals with a bot in common are never in flight at once
+    (its two processes would each hold a seat's cards of a deal); a third, apart, is."""
+    events: list[tuple[str, int]] = []
+    submit = ray_executor.RayExecutor._submit
+
+    def recording(self: ray_executor.RayExecutor, task: TableTask) -> None:
+        events.append(("submitted", task.table))
+        submit(self, task)
+
+    monkeypatch.setattr(ray_executor.RayExecutor, "_submit", recording)
+    first, last = quick_table(2).bots
+    tables = [replace(quick_table(2), table=0, deals=(101, 102)),
+              replace(quick_table(2), table=1, deals=(101, 102), bots=(first, resolve("random"))),
+              replace(quick_table(2), table=2, deals=(101, 102),
+                      bots=(resolve("greedy"), resolve("collector")))]
+
+    def note(message: Message) -> None:
+        if isinstance(message, DoneMessage):
+            events.append(("done", message.key[1]))
+
+    executor = ray_executor.RayExecutor(workers=2)
+    try:
+        executor.run(tables, note)
+    finally:
+        executor.close()
+    assert events.index(("done", 0)) < events.index(("submitted", 1)), events
+    assert events.index(("submitted", 2)) < events.index(("done", 0)), events

@@ -1,4 +1,4 @@
-"""A duplicate deal's seatings played by several local workers, never two of a deal at once.
+"""A duplicate deal's seatings on several workers, and which tasks may be in play at once.
 
 A Swiss round of few pairings leaves workers idle: each pairing's deal is one match, and the
 round waits for the slowest. But each seating of a deal has bot processes of its own (no
@@ -7,13 +7,15 @@ board's starting seat (RULES.md, ruling 13). So when a run has fewer than two de
 worker to play (:func:`split_seatings`), the local pool hands each seating to a worker as a
 task of its own: the first seatings first, and a replay only once its deal's first seating
 has ended (:class:`BoardRelay`), with every board's start it told
-(:class:`~arena.tournament.tasks.BoardStart`). A deal's two seatings are then never in play
-at once: a bot's process holding a seat's cards of a deal never runs while another of its
+(:class:`~arena.tournament.tasks.BoardStart`). No two seatings of a deal are then in play at
+once: a bot's process holding a seat's cards of a deal never runs while another of its
 processes plays the deal from another seat, which any channel left between two sandboxes
 (docs/SANDBOX.md, "What is left") would let them share. The parallelism comes from the other
 deals: one worker replays a deal while another plays the next deal's first seating. For the
 same reason a first seating whose bots play another deal of the same batch ends its
 processes at its end rather than keeping them for that deal (:attr:`TableTask.keep_bots`).
+A deal book deals every table of a round the same deals, so two tables of those deals with
+a bot in common are kept apart alike, on either backend (:func:`holds_cards_of`).
 The games are the same as one worker's, move for move: the tests compare them.
 """
 

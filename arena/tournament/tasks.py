@@ -56,10 +56,10 @@ class TableTask:
     #: The seeds of the table's deals from the spec's deal book (empty: derived from
     #: ``seed``).
     deals: tuple[int, ...] = ()
-    #: In duplicate mode on several workers at once: play this seating of the deal only
-    #: (its table is ``seatings[seating]``), each seating by a worker of its own. The first
-    #: tells each board's starting seat as its game begins (:class:`BoardStart`), a replay
-    #: is told them. None: every seating, as one match.
+    #: In duplicate mode on several workers: play this seating of the deal only (its table
+    #: is ``seatings[seating]``), each seating a task of its own. The first tells each
+    #: board's starting seat as its game begins (:class:`BoardStart`); a replay, handed out
+    #: once the first has ended, is given them all. None: every seating, as one match.
     seating: int | None = None
     #: The boards' starting seats known when the task is handed out, ``(deal, seat)``.
     starts: tuple[tuple[int, int], ...] = ()
@@ -154,8 +154,8 @@ class GameBatch:
 @dataclass(frozen=True)
 class BoardStart:
     """Where a duplicate deal's board starts, told by the worker playing the deal's first
-    seating as the game begins and passed on to the workers replaying it (the local pool's,
-    when it plays a deal's seatings on several workers at once)."""
+    seating as the game begins and handed to the tasks replaying it (the local pool's, when
+    it plays a deal's seatings as tasks of their own)."""
 
     #: The deal's :attr:`TableTask.deal_key`.
     key: tuple[int, int]

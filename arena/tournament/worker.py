@@ -2,7 +2,7 @@
 
 :func:`play_table` plays one table through :func:`arena.referee.match.play_match` (the bots of
 a match stay alive for all its games; a duplicate deal's seatings are one match, or each a
-task of its own played at once: :mod:`arena.tournament.boards`) and streams the finished
+task of its own, one after the other: :mod:`arena.tournament.boards`) and streams the finished
 games back, their records already compressed, a tenth of a second's worth at a time
 (:class:`GameBatcher`); any backend's worker runs it (the local pool's, Ray's). The rest is the
 local pool's worker process (:func:`serve_worker`): it ignores Ctrl-C (the parent stops it in

@@ -3,9 +3,9 @@
 The match's own seating is a chain: its first game starts by ``last_read_page``, each later
 one with the previous game's loser. A duplicate deal's other seatings replay that seating's
 game as a bridge board, from the same starting seat. Each seating has bot processes of its
-own, so a replay seating can be played by another referee at the same time as the first
-(a tournament worker each): the first tells each board's start as its game begins, the
-replay's referee is told it and waits for it. The games are the same either way.
+own, so a replay seating can be played by another referee after the first (a tournament
+worker each): the first tells each board's start as its game begins, and the replay's
+referee is given them all. The games are the same either way.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ class Boards:
     """The starting seats of one match's games, deal by deal."""
 
     #: For a match that plays a replay seating only: the starting seat of a deal's board,
-    #: waiting until the referee playing the first seating has begun that game.
+    #: as the referee that played the first seating told it.
     told: Callable[[int], int] | None = None
     #: For a match whose replays are played elsewhere: told ``(deal, starting seat)`` as
     #: each first-seating game begins.

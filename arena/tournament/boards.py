@@ -21,14 +21,12 @@ The games are the same as one worker's, move for move: the tests compare them.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any, Protocol
 
 from arena.tournament.tasks import BoardStart, TableTask
 
-__all__ = ["BoardRelay", "holds_cards_of", "split_seatings", "told_by"]
+__all__ = ["BoardRelay", "holds_cards_of", "split_seatings"]
 
 
 def split_seatings(tasks: Sequence[TableTask], workers: int) -> list[TableTask]:
@@ -69,10 +67,6 @@ def holds_cards_of(task: TableTask, other: TableTask) -> bool:
         other.deal_key == task.deal_key or not set(task.deals).isdisjoint(other.deals))
 
 
-class _Conn(Protocol):
-    def send(self, obj: Any) -> None: ...
-
-
 class BoardRelay:
     """The parent's side: the boards' starts told so far, the deals whose first seating has
     ended, and a replay handed out with its deal's starts only once its first seating ended."""
@@ -81,14 +75,9 @@ class BoardRelay:
         self._starts: dict[tuple[int, int], dict[int, int]] = {}
         self._ended: set[tuple[int, int]] = set()
 
-    def tell(self, start: BoardStart, busy: Iterable[tuple[TableTask | None, _Conn]]) -> None:
-        """Note ``start`` (and send it to each worker in ``busy``, its task and its pipe, that
-        replays that deal: none, while replays wait for their first seating to end)."""
+    def tell(self, start: BoardStart) -> None:
+        """Note ``start``, told by a first seating's worker, for the deal's replays."""
         self._starts.setdefault(start.key, {})[start.deal] = start.seat
-        for task, conn in busy:
-            if task is not None and task.seating and task.deal_key == start.key:
-                with contextlib.suppress(OSError, ValueError):
-                    conn.send(start)
 
     def ended(self, task: TableTask) -> None:
         """Note that ``task`` has played all its games: a first seating's replays may begin."""
@@ -107,20 +96,3 @@ class BoardRelay:
         if not task.seating:
             return task
         return replace(task, starts=tuple(sorted(self._starts.get(task.deal_key, {}).items())))
-
-
-def told_by(receive: Callable[[], Any], task: TableTask) -> Callable[[int], int]:
-    """The worker's side, for a replay: the starting seat of a deal's board, from those
-    the task came with or else waiting for the parent to pass it on (``receive``)."""
-    starts = dict(task.starts)
-
-    def told(deal: int) -> int:
-        while deal not in starts:
-            start = receive()
-            if not isinstance(start, BoardStart):
-                raise EOFError(f"expected a board's start, got {start!r}")
-            if start.key == task.deal_key:  # not one told again for an earlier task's
-                starts[start.deal] = start.seat
-        return starts[deal]
-
-    return told

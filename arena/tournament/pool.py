@@ -184,7 +184,7 @@ class LocalPool:
             while True:
                 message = worker.conn.recv()
                 if isinstance(message, BoardStart):
-                    self._relay.tell(message, ((w.task, w.conn) for w in self._workers))
+                    self._relay.tell(message)
                 else:
                     on_message(message)
                 if isinstance(message, DoneMessage | ErrorMessage):

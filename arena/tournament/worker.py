@@ -36,7 +36,6 @@ from arena.errors import ArenaError
 from arena.registry import files_changed, files_unchanged, kept_copy
 from arena.sandbox import SandboxReport
 from arena.sandbox.probe import adopt
-from arena.tournament.boards import told_by
 from arena.tournament.game_records import compress_record
 from arena.tournament.store import game_id, match_id
 from arena.tournament.tasks import (
@@ -76,7 +75,7 @@ class GameBatcher:
             if isinstance(message, GameMessage):
                 self.games.append(message)
                 return
-            if not isinstance(message, BoardStart):  # a replay waits for it: at once
+            if not isinstance(message, BoardStart):  # sent alone: held games keep their batch
                 self._flush()
             self.send(message)
 
@@ -114,8 +113,7 @@ class _PipeHandler(logging.Handler):
 
 
 def play_table(task: TableTask, send: Callable[[Message], None],
-               keeper: BotKeeper | None = None,
-               receive: Callable[[], object] | None = None) -> None:
+               keeper: BotKeeper | None = None) -> None:
     """Play one table and send a :class:`GameMessage` per game, then a :class:`DoneMessage`.
 
     Runs in a worker (any backend). A domain error of the match becomes an
@@ -123,7 +121,7 @@ def play_table(task: TableTask, send: Callable[[Message], None],
     ``keeper`` holds the worker's bot processes between its tables (none: each table
     starts its bots and ends them). A task of one seating of a deal
     (:mod:`arena.tournament.boards`) tells its boards' starts through ``send``, or, a
-    replay, is told them through ``receive``.
+    replay, comes with them all.
     """
     # imported here, in the worker: the parent imports this module for its messages and never
     # plays, so it does not pay for the referee's match code
@@ -169,8 +167,8 @@ def play_table(task: TableTask, send: Callable[[Message], None],
     boards = None
     if task.seating == 0:
         boards = Boards(tell=lambda deal, seat: send(BoardStart(task.deal_key, deal, seat)))
-    elif task.seating is not None and receive is not None:
-        boards = Boards(told=told_by(receive, task))
+    elif task.seating is not None:
+        boards = Boards(told=dict(task.starts).__getitem__)
     try:
         outcome = play_match(request, on_game=on_game, boards=boards)
     except ArenaError as exc:
@@ -282,10 +280,8 @@ def _serve_tables(conn: multiprocessing.connection.Connection, send: GameBatcher
             return
         if task is None:
             return
-        if isinstance(task, BoardStart):  # told again after its replay had ended
-            continue
         try:
-            play_table(task, send, keeper if task.keep_bots else None, conn.recv)
+            play_table(task, send, keeper if task.keep_bots else None)
         except (BrokenPipeError, EOFError, OSError):
             return
         except Exception as exc:  # a bug: report it whole, the parent stops the run

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 from tournament_fixtures import REPO, _repo_cwd, write_spec  # noqa: F401 - autouse fixture
@@ -13,9 +14,20 @@ from tournament_fixtures import REPO, _repo_cwd, write_spec  # noqa: F401 - auto
 from arena.tournament.game_records import game_record
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import load_spec
-from arena.tournament.store import Store
+from arena.tournament.store import GameRow, Store
 
 SPY = str(REPO / "tests" / "tournament" / "bots" / "spy.py")
+
+
+def _spy_games(store: Store, tid: int) -> Iterator[tuple[GameRow, str]]:
+    """The games the spy played, each with the token its process logged."""
+    for game in store.games(tid):
+        record = game_record(store, game.id)
+        if "spy" not in record["players"]:
+            continue
+        seat = record["players"].index("spy")
+        (token,) = re.findall(r"process (\w+)", record["referee"]["logs"][str(seat)])
+        yield game, token
 
 
 def test_each_process_is_dealt_each_deal_at_most_once(tmp_path: Path) -> None:
@@ -31,12 +43,7 @@ def test_each_process_is_dealt_each_deal_at_most_once(tmp_path: Path) -> None:
     tables: dict[str, set[tuple[int, int]]] = defaultdict(set)
     with Store(db) as store:
         tid = store.tournament("deals").id
-        for game in store.games(tid):
-            record = game_record(store, game.id)
-            if "spy" not in record["players"]:
-                continue
-            seat = record["players"].index("spy")
-            (token,) = re.findall(r"process (\w+)", record["referee"]["logs"][str(seat)])
+        for game, token in _spy_games(store, tid):
             dealt[token].append(game.seed)
             tables[token].add((game.round, game.table_index))
     assert sum(len(seeds) for seeds in dealt.values()) == 16  # the spy plays 16 of 24 games
@@ -66,12 +73,7 @@ def test_a_first_seatings_process_plays_no_other_deal_while_its_replay_may_be_in
             firsts[key] = min(firsts.get(key, table.table_index), table.table_index)
         deal_of = {(t.round, t.table_index): (t.round, t.deal) for t in store.tables(tid)}
         first_tokens = set()
-        for game in store.games(tid):
-            record = game_record(store, game.id)
-            if "spy" not in record["players"]:
-                continue
-            seat = record["players"].index("spy")
-            (token,) = re.findall(r"process (\w+)", record["referee"]["logs"][str(seat)])
+        for game, token in _spy_games(store, tid):
             deal = deal_of[(game.round, game.table_index)]
             tables_of[token].add(deal)
             if firsts[deal] == game.table_index:

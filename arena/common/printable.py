@@ -25,7 +25,16 @@ __all__ = ["controls_escaped", "isolated", "json_escaped", "printable", "printab
 #: splitlines, and so to a program reading a csv by lines) and the bidirectional-text controls.
 _UNSAFE = [*range(0x00, 0x20), 0x7F, *range(0x80, 0xA0), 0x061C, 0x200E, 0x200F, 0x2028, 0x2029,
            *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
-_ONE_LINE = {c: (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in _UNSAFE}
+
+
+def _escaped_code(code: int) -> str:
+    """A code point as Python and bash's ``$'...'`` write it: ``\\x1b``, ``\\u200b``,
+    ``\\U000e0001``."""
+    return (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000
+            else f"\\U{code:08x}")
+
+
+_ONE_LINE = {c: _escaped_code(c) for c in _UNSAFE}
 _LOG = {c: text for c, text in _ONE_LINE.items() if c not in (0x09, 0x0A)}
 #: json.dumps escapes the C0 controls in a text itself, and writes its own lines between values
 _JSON = {c: f"\\u{c:04x}" for c in _UNSAFE if c >= 0x7F}
@@ -73,9 +82,7 @@ def _escaped_invisible(match: re.Match[str]) -> str:
     char = match.group()
     if _drawn_in_sequence(match.string, match.start()):
         return char
-    code = ord(char)
-    return (f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000
-            else f"\\U{code:08x}")
+    return _escaped_code(ord(char))
 
 
 def controls_escaped(text: str) -> str:
@@ -129,9 +136,7 @@ def shell_word(text: str) -> str:
         return shlex.quote(text)
     escaped = "".join(char if _typed_as_shown(char) and char not in "\\'"
                       else "\\" + char if char in "\\'"
-                      else f"\\x{ord(char):02x}" if ord(char) < 0x100
-                      else f"\\u{ord(char):04x}" if ord(char) < 0x10000
-                      else f"\\U{ord(char):08x}" for char in text)
+                      else _escaped_code(ord(char)) for char in text)
     return f"$'{escaped}'"
 
 

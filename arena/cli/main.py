@@ -12,12 +12,11 @@ mistake (an unknown option, a bad value, a missing argument) becomes ``Error: ..
 from __future__ import annotations
 
 import errno
-import importlib
 import logging
 import os
 import select
 import sys
-from typing import TYPE_CHECKING, Annotated, Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -36,18 +35,12 @@ from arena.cli import (
     report_commands,
     tournament_commands,
 )
+from arena.cli.click_errors import NoArgsIsHelpError, UsageError
 from arena.cli.plain_help import NarrowHelpFormatter, plain_help_when_narrow
 from arena.cli.signals import Terminated
 from arena.cli.suggesting import SuggestingGroup
 from arena.common.printable import printable_log
 from arena.errors import ArenaError
-
-if TYPE_CHECKING:
-    from typer._click.exceptions import NoArgsIsHelpError, UsageError
-else:  # the click typer runs on: a newer typer's own copy of it, an older one's click itself
-    _click_exceptions = importlib.import_module(typer.BadParameter.__module__)
-    UsageError = _click_exceptions.UsageError
-    NoArgsIsHelpError = _click_exceptions.NoArgsIsHelpError
 
 __all__ = ["app", "main"]
 

@@ -4,19 +4,13 @@ is answered: click says only that there is no such command."""
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-import typer
 from typer.core import TyperGroup
 
+from arena.cli.click_errors import UsageError
 from arena.common.printable import quoted_word
 from arena.common.suggest import did_you_mean
-
-if TYPE_CHECKING:
-    from typer._click.exceptions import UsageError
-else:  # the click typer runs on: a newer typer's own copy of it, an older one's click itself
-    UsageError = importlib.import_module(typer.BadParameter.__module__).UsageError
 
 __all__ = ["SuggestingGroup"]
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from arena.common.printable import quoted_word
 
-__all__ = ["closest", "did_you_mean"]
+__all__ = ["closest", "did_you_mean", "suggestion"]
 
 
 #: How alike a word and a choice must be (difflib's ratio) for one to be offered: difflib's
@@ -24,5 +24,10 @@ def closest(word: str, choices: Iterable[str]) -> str | None:
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """`` (did you mean 'x'?)`` for the closest of ``choices``, or nothing when none is close."""
-    match = closest(word, choices)
-    return f" (did you mean {quoted_word(match)}?)" if match is not None else ""
+    return suggestion(closest(word, choices))
+
+
+def suggestion(choice: str | None) -> str:
+    """`` (did you mean 'x'?)`` for ``choice``, quoted as a shell reads it back, or nothing
+    for None."""
+    return f" (did you mean {quoted_word(choice)}?)" if choice is not None else ""

@@ -14,8 +14,8 @@ from typing import Any
 
 import yaml
 
-from arena.common.printable import printable, quoted_command, quoted_word
-from arena.common.suggest import closest
+from arena.common.printable import printable, quoted_command
+from arena.common.suggest import closest, did_you_mean, suggestion
 from arena.common.yamlfile import yaml_problem
 from arena.errors import BotError, BotNotFoundError, ManifestError
 from arena.registry.botspec import (
@@ -193,9 +193,7 @@ def beside_hint(text: str) -> str:
     # compared without ".py", which would make any two modules' names look alike
     stems = {name.removesuffix(".py"): name for name in beside}
     match = closest(os.path.basename(text.rstrip("/")).removesuffix(".py"), stems)
-    if match is None:
-        return ""
-    return f" (did you mean {quoted_word(os.path.join(parent, stems[match]))}?)"
+    return suggestion(os.path.join(parent, stems[match]) if match is not None else None)
 
 
 def _registered_spec(text: str, path: Path, bots_dir: Path) -> BotSpec | None:
@@ -265,8 +263,7 @@ def unknown_bot(text: str, bots_dir: Path) -> BotNotFoundError:
                                 f"them back, or {quoted_command('arena bots remove', text)} drops "
                                 "its entry")
     names = registered_names(bots_dir)
-    meant = closest(text, names)
-    hint = f" (did you mean {quoted_word(meant)}?)" if meant is not None else ""
+    hint = did_you_mean(text, names)
     samples = SAMPLE_BOTS_DIR
     if not hint and bots_dir.resolve() != samples and (samples / f"{text}.py").is_file():
         hint = f" (the sample bot is {samples / text}.py)"

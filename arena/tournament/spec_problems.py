@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from arena.common.suggest import did_you_mean
+from arena.common.suggest import did_you_mean, suggestion
 from arena.tournament.entries import shown_value
 from arena.tournament.league_spec import LeagueBudget
 from arena.tournament.rating_spec import RatingSpec
@@ -54,9 +54,9 @@ def problem_lines(error: Any, fields: Sequence[str]) -> list[str]:
     if kind == "extra_forbidden":
         known = _SECTION_FIELDS.get(str(loc[0]), fields) if len(loc) > 1 else fields
         name = str(loc[-1])
-        meant = (f" (did you mean '{_OPTION_NAMES[name]}'?)" if len(loc) == 1
-                 and name in _OPTION_NAMES else did_you_mean(name, known))
-        return [f"{field}: unknown field{meant} (known: {', '.join(known)})"]
+        hint = (suggestion(_OPTION_NAMES[name]) if len(loc) == 1 and name in _OPTION_NAMES
+                else did_you_mean(name, known))
+        return [f"{field}: unknown field{hint} (known: {', '.join(known)})"]
     if kind == "literal_error":
         expected = error["ctx"]["expected"].replace("'", "").replace(" or ", ", ")
         meant = did_you_mean(value, expected.split(", ")) if isinstance(value, str) else ""

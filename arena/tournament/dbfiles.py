@@ -26,7 +26,7 @@ from arena.common.suggest import did_you_mean
 from arena.errors import StoreError, TournamentNotFoundError
 from arena.sandbox import reaper
 
-__all__ = ["SCHEMA_VERSION", "NewDirectories", "holding", "holds_no_tables", "newer_schema",
+__all__ = ["SCHEMA_VERSION", "NewDirectories", "holds_no_tables", "newer_schema",
            "no_database", "other_databases", "place_new_database", "read_connection",
            "remove_abandoned_new", "table_names", "unknown_tournament", "unreadable", "unwritable",
            "write_hint"]
@@ -248,7 +248,7 @@ def _listed(paths: list[Path]) -> str:
     return ", ".join(str(p) for p in paths[:3]) + (", ..." if len(paths) > 3 else "")
 
 
-def holding(path: str | Path, name: str) -> str:
+def _holding(path: str | Path, name: str) -> str:
     """``; results/cup.db holds it (--db results/cup.db)`` when a database beside ``path``,
     or in the working directory, stores a tournament called ``name``, else ``""``: read
     without changing anything."""
@@ -274,7 +274,7 @@ def unknown_tournament(path: str | Path, name: str,
     listed = ", ".join(map(shell_word, stored)) if stored else "none"  # to paste back
     return TournamentNotFoundError(
         f"no tournament named '{name}' in {path}{did_you_mean(name, stored)} "
-        f"(stored: {listed}){holding(path, name)}")
+        f"(stored: {listed}){_holding(path, name)}")
 
 
 def read_connection(path: Path, timeout: float) -> sqlite3.Connection:

@@ -147,10 +147,7 @@ def continue_with(store: Store, row: TournamentRow, spec: TournamentSpec,
     row per entry, and the stored spec (so that the next run of ``spec`` resumes)."""
     entrants = store.entrant_ids(row.id)
     games = store.count_games(row.id)
-    begun = {(r, d) for r, d in store.conn.execute(
-        "SELECT DISTINCT t.round, t.deal FROM games g JOIN tables t ON t.tournament_id = "
-        "g.tournament_id AND t.round = g.round AND t.table_index = g.table_index "
-        "WHERE g.tournament_id = ?", (row.id,))}
+    begun = _begun_deals(store, row.id)
     tables = store.tables(row.id)
     data = dict(row.spec)
     data.update({k: v for k, v in spec.to_json().items() if k != "name"})
@@ -224,10 +221,7 @@ def _deals_ahead(store: Store, row: TournamentRow, spec: TournamentSpec,
     entrants = store.entrant_ids(row.id)
     ids = {entrants[i] for i in changed}
     tables = store.tables(row.id)
-    begun = {(r, d) for r, d in store.conn.execute(
-        "SELECT DISTINCT t.round, t.deal FROM games g JOIN tables t ON t.tournament_id = "
-        "g.tournament_id AND t.round = g.round AND t.table_index = g.table_index "
-        "WHERE g.tournament_id = ?", (row.id,))}
+    begun = _begun_deals(store, row.id)
     ahead = {deal for table in tables
              if (table.round, table.deal) not in begun and ids & set(table.seats)
              for deal in table_deals(spec.deal_seeds, table.round, table.games)}
@@ -235,6 +229,14 @@ def _deals_ahead(store: Store, row: TournamentRow, spec: TournamentSpec,
     for round_no in range(paired + 1, row.rounds + 1):
         ahead.update(table_deals(spec.deal_seeds, round_no, spec.games_per_match))
     return ahead
+
+
+def _begun_deals(store: Store, tournament_id: int) -> set[tuple[int, int]]:
+    """The deals, ``(round, deal)``, of which the tournament has a game recorded."""
+    return {(r, d) for r, d in store.conn.execute(
+        "SELECT DISTINCT t.round, t.deal FROM games g JOIN tables t ON t.tournament_id = "
+        "g.tournament_id AND t.round = g.round AND t.table_index = g.table_index "
+        "WHERE g.tournament_id = ?", (tournament_id,))}
 
 
 def stored_bot(store: Store, bot_id: int) -> BotSpec:

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from arena.common.printable import shell_word
 from arena.engine.narration import event_lines, header_lines, seat_feed
 from arena.engine.record import records_in
 from arena.errors import ReplayError
@@ -213,7 +214,14 @@ def records_failures(path: Path) -> list[str]:
                 f"{'' if read.records == 1 else 's'})", *read.skipped()]
     return [f"failures in {path}: " + read.counts.line(),
             *(reason.line() for reason in reasons), *read.skipped(),
-            f"open one: arena game {path} -n RECORD --seat SEAT"]
+            _open_one(path, reasons[0].first_game, reasons[0].first_seat)]
+
+
+def _open_one(path: Path, first: str, seat: Any) -> str:
+    """The command that opens the first reason's game (``first``: ``record 2, cup/r1/t0/g1``)
+    at the failing seat."""
+    number = first.split(",", 1)[0].removeprefix("record ")
+    return f"open one: arena game {shell_word(str(path))} -n {number} --seat {seat}"
 
 
 def _game_id(record: Any) -> str:

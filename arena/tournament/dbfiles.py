@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.common.abandoned import claim_abandoned
-from arena.common.printable import shell_word
+from arena.common.printable import printable, quoted_word, shell_word
 from arena.common.suggest import did_you_mean
 from arena.errors import StoreError, TournamentNotFoundError
 from arena.sandbox import reaper
@@ -262,7 +262,7 @@ def _holding(path: str | Path, name: str) -> str:
         except sqlite3.Error:
             continue
         if row is not None:
-            return f"; {other} holds it (--db {other})"
+            return f"; {printable(str(other))} holds it (--db {shell_word(str(other))})"
     return ""
 
 
@@ -273,7 +273,7 @@ def unknown_tournament(path: str | Path, name: str,
     database beside it that holds ``name``."""
     listed = ", ".join(map(shell_word, stored)) if stored else "none"  # to paste back
     return TournamentNotFoundError(
-        f"no tournament named '{name}' in {path}{did_you_mean(name, stored)} "
+        f"no tournament named {quoted_word(name)} in {path}{did_you_mean(name, stored)} "
         f"(stored: {listed}){_holding(path, name)}")
 
 

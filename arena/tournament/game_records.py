@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, TextIO
 
+from arena.common.printable import shell_word
 from arena.common.wholefile import write_whole
 from arena.errors import DamagedRecordError, StoreError
 from arena.tournament.dbfiles import table_names
@@ -195,9 +196,9 @@ def require_game(store: Store, tournament_id: int, name: str, game: str) -> None
         return
     place = _GAME_PLACE.fullmatch(game.split("/", 1)[1])
     if place is None:
-        raise StoreError(f"{game} is not a game id: one looks like {name}/r1/t0/g3 (round "
-                         f"from 1, table and game from 0; arena status {name} names the "
-                         "failing games)")
+        raise StoreError(f"{game} is not a game id: one looks like "
+                         f"{shell_word(f'{name}/r1/t0/g3')} (round from 1, table and game "
+                         f"from 0; arena status {shell_word(name)} names the failing games)")
     round_no, table = int(place[1]), int(place[2])
     missing = f"no game {game} in {store.path}"
     rounds = _span(store, "round", tournament_id)

@@ -4,9 +4,10 @@ sees them, as it sees the file's fields), and repeated in the command that resum
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Mapping
 from typing import Any
+
+from arena.common.printable import shell_word
 
 __all__ = ["OVERRIDE_FLAGS", "overridden", "override_options"]
 
@@ -38,6 +39,6 @@ def override_options(overrides: Mapping[str, Any] | None) -> str:
     order = list(OVERRIDE_FLAGS)
     given = sorted((overrides or {}).items(),
                    key=lambda item: order.index(item[0]) if item[0] in order else len(order))
-    parts = [f" {OVERRIDE_FLAGS.get(key, key)} {shlex.quote(str(value))}"
+    parts = [f" {OVERRIDE_FLAGS.get(key, key)} {shell_word(str(value))}"
              for key, value in given if value is not None]
     return "".join(parts)

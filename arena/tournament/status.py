@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -47,8 +46,8 @@ def command_path(path: str | Path) -> str:
     directory when it lies inside it, else absolute (a hint must work from here)."""
     resolved, here = Path(path).resolve(), Path.cwd()
     if here != Path(here.anchor) and resolved.is_relative_to(here):
-        return shlex.quote(str(resolved.relative_to(here)))
-    return shlex.quote(str(resolved))
+        return shell_word(str(resolved.relative_to(here)))
+    return shell_word(str(resolved))
 
 
 def resume_command(spec_path: str | None, db: str | Path | None = None,

@@ -46,8 +46,17 @@ def test_every_distinct_reason_with_how_often_and_the_first_record_and_seat(
         f"ann timeout 2 times (first record 2, cup/r1/t0/g1, seat 1): {SLOW}",
         f"bob crash once (first record 2, cup/r1/t0/g1, seat 0): {RAISED}",
         "record 4 skipped: not JSON",
-        f"open one: arena game {path} -n RECORD --seat SEAT",
+        f"open one: arena game {path} -n 2 --seat 1",
     ]) + "\n")
+
+
+def test_the_command_to_open_one_quotes_a_path_for_the_shell(tmp_path: Path) -> None:
+    folder = tmp_path / "my games"
+    folder.mkdir()
+    path = _records(folder, _record(["ann", "bob"], (0, "crash", RAISED)))
+    result = runner.invoke(app, ["game", str(path), "--failures"])
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[-1] == f"open one: arena game '{path}' -n 1 --seat 0"
 
 
 def test_a_file_without_failures_says_so(tmp_path: Path) -> None:

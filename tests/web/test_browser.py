@@ -51,6 +51,18 @@ def shoot(driver: Any, name: str) -> None:
     driver.save_screenshot(str(SHOTS / f"{name}.png"))
 
 
+def widening(driver: Any, width: int) -> list[str]:
+    """The elements that reach past ``width`` (tag, id or classes, their right edge, the
+    viewport's width): what a failed width check names, so that its cause can be read."""
+    return driver.execute_script(
+        "const w = arguments[0]; return [`viewport ${window.innerWidth}`].concat("
+        "Array.from(document.querySelectorAll('body *')).filter("
+        "e => e.getBoundingClientRect().right > w + 1).slice(0, 8).map("
+        "e => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}"
+        "${e.classList.length ? '.' + Array.from(e.classList).join('.') : ''} "
+        "${Math.round(e.getBoundingClientRect().right)}`))", width)
+
+
 def leaderboard_rows(driver: Any) -> list[list[str]]:
     return driver.execute_script(
         "return Array.from(document.querySelectorAll('#leaderboard tbody tr')).map("
@@ -697,7 +709,8 @@ def test_long_bot_names_wrap_instead_of_widening_the_pages(browser: Any, long_na
             browser.get("about:blank")
             browser.get((long_names_site / page).as_uri() + ("#step=8" if "/" in page else ""))
             assert browser.execute_script(
-                "return document.documentElement.scrollWidth") <= width, page
+                "return document.documentElement.scrollWidth") <= width, \
+                (page, widening(browser, width))
             if width == 1280 and page in ("index.html", "h2h.html"):
                 assert browser.execute_script(
                     "const t = document.querySelector('main table');"

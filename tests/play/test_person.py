@@ -138,6 +138,24 @@ def test_a_palaestron_dealt_is_told_live_as_dealt() -> None:
     assert "draws the Palaestron" not in text
 
 
+def _play_beside(state: Any, person: Person, other: RandomAgent,
+                 before_person: Callable[[Any], None] | None = None) -> None:
+    """Play ``state`` to its end as the referee does: ``person`` (seat 0) is told its events
+    before each decision, ``other`` plays every other seat; ``before_person`` sees each of
+    the person's decisions before it is asked."""
+    told = 0
+    while True:
+        events = state.events_for(0, told)
+        told += len(events)
+        person.watch(events)
+        if (decision := state.decision) is None:
+            return
+        if decision.seat == 0 and before_person is not None:
+            before_person(decision)
+        agent = person if decision.seat == 0 else other
+        state.apply(agent.choose(decision, state.observe(decision.seat)))
+
+
 def test_the_hands_that_tied_are_shown_before_a_rock_paper_scissors_throw() -> None:
     # seed 80 between random agents ends in equal first place; seat 0 plays its answers
     plain = play_game(GameConfig(players=("a", "b"), seed=80),
@@ -146,18 +164,13 @@ def test_the_hands_that_tied_are_shown_before_a_rock_paper_scissors_throw() -> N
     console, out = quiet_console()
     choices, script = iter(_choices(plain, 0)), Script([])
     person = Person(console, script, 0)
-    state, other, told = new_game(GameConfig(players=("a", "b"), seed=80)), RandomAgent(81), 0
-    while True:  # as the referee does: the seat's events before each decision
-        events = state.events_for(0, told)
-        told += len(events)
-        person.watch(events)
-        if (decision := state.decision) is None:
-            break
-        if decision.seat == 0:  # the number the screen shows for the recorded choice
-            numbering = option_numbers(decision, state.observe(0))
-            script.lines.append(str(numbering.shown[next(choices)]))
-        agent = person if decision.seat == 0 else other
-        state.apply(agent.choose(decision, state.observe(decision.seat)))
+    state = new_game(GameConfig(players=("a", "b"), seed=80))
+
+    def answer(decision: Any) -> None:  # the number the screen shows for the recorded choice
+        numbering = option_numbers(decision, state.observe(0))
+        script.lines.append(str(numbering.shown[next(choices)]))
+
+    _play_beside(state, person, RandomAgent(81), answer)
     text = out.getvalue()
     first_throw = text.index("Sudden-death Rock-Paper-Scissors")
     hands = next(e for e in state.events_for(0) if e["type"] == "showdown")["hands"]
@@ -501,15 +514,7 @@ def test_another_players_turn_is_headed_once_when_a_trap_window_opens_at_its_sta
     # "Round 2: bot's turn" came right before the table's "Round 2 of 5 · bot's turn"
     console, out = quiet_console()
     person = _Trapper(console, Script(), 0)
-    state, bot, told = new_game(GameConfig(players=("alice", "bot"), seed=3)), RandomAgent(4), 0
-    while True:  # as the referee does: the seat's events before each decision
-        events = state.events_for(0, told)
-        told += len(events)
-        person.watch(events)
-        if (decision := state.decision) is None:
-            break
-        agent = person if decision.seat == 0 else bot
-        state.apply(agent.choose(decision, state.observe(decision.seat)))
+    _play_beside(new_game(GameConfig(players=("alice", "bot"), seed=3)), person, RandomAgent(4))
     lines = [line.strip() for line in out.getvalue().splitlines() if line.strip()]
     assert person.asked_at_others_turn > 0
     heading, table = r"Round \d+: bot's turn", r"Round \d+ of 5 · bot's turn"

@@ -435,6 +435,8 @@ def test_why_a_program_would_not_start(tmp_path: Path) -> None:
         "beforehand and run its program by its path (./bot): the arena never compiles")
     for fine in (["./fine.sh"], ["./plain"], ["sh", "fine.sh"], ["sh", "./missing"], []):
         assert command_problem(fine, tmp_path) is None
+    # a module bot whose import opened a missing file: the sandbox's Python ran, not PATH's
+    assert command_problem([PYTHON, *RUNNER, "bot.py"], tmp_path) is None
     # a compiled bot not built yet: the system's words named /bot/..., and no cause
     for missing in ("./missing", "target/release/missing", "./sub/../missing"):
         assert command_problem([missing], tmp_path) == (

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from arena.common.printable import printable
+from arena.registry.botspec import PYTHON
 from arena.sandbox import BOT_PATH
 
 __all__ = ["command_problem"]
@@ -27,8 +28,10 @@ def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
     Runs in the referee, maybe as root, on a bot's say-so: it reads only a regular file of
     the bot's own directory (no absolute path, no way out with "..", no link, FIFO or
     device, never blocking), and of the host it tells only whether an interpreter exists in
-    the system directories every bot sees anyway."""
-    if not command:
+    the system directories every bot sees anyway. A module bot's program is the sandbox's own
+    Python, never its files' fault: its "No such file or directory" is the bot's own
+    exception, told by its traceback."""
+    if not command or command[0] == PYTHON:
         return None
     program = str(command[0])
     directory = Path(workdir)

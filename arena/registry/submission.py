@@ -76,7 +76,8 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
     returned, without a check (a script may submit the same bot again and again). ``warn``
     is told of a new name a reader may take for a registered bot's, in ASCII alone (``bot1``
     beside ``botl``): registered all the same, as a registry may hold both already (an
-    update of a registered bot is not told it again).
+    update of a registered bot is not told it again); and of files registered already under
+    another name, byte for byte (a copy handed in twice).
     """
     bots_dir = bots_dir or default_bots_dir()
     if not str(path).strip():  # Path('') is '.': an unset shell variable would submit the cwd
@@ -104,7 +105,40 @@ def submit(path: str | Path, name: str | None = None, bots_dir: Path | None = No
     if not report.ok:
         reasons = "; ".join(report.failures())
         raise SubmitError(f"{source} failed the compliance check: {reasons}")
-    return _register(bots_dir, spec, source, update)
+    copy = _register(bots_dir, spec, source, update)
+    if (twin := _registered_twin(bots_dir, copy)) is not None:
+        warn(f"{copy.name}'s files are the same, byte for byte, as {twin}'s, a registered "
+             "bot: one program under two names (a copy handed in twice?)")
+    return copy
+
+
+def _registered_twin(bots_dir: Path, copy: BotSpec) -> str | None:
+    """The first other registered bot (a sample bot too) whose files are ``copy``'s, byte
+    for byte. A single file is compared by its contents, as its copy's name is the bot's
+    own; a directory by its version, which covers its files' names and contents, not the
+    directory's name."""
+    entries = read_entries(bots_dir)
+    mine = copy.path.read_bytes() if copy.path.is_file() else None
+    for name, where in registered(bots_dir):
+        if name == copy.name:
+            continue
+        if mine is None:
+            if where.is_dir() and _version_of(name, where, entries) == copy.version:
+                return name
+        elif where.is_file() and where.stat().st_size == len(mine) and where.read_bytes() == mine:
+            return name
+    return None
+
+
+def _version_of(name: str, where: Path, entries: dict[str, dict[str, Any]]) -> str | None:
+    """A registered directory bot's version: its registry entry's, else (a sample bot's)
+    read from its files; None for one that cannot be read."""
+    if name in entries:
+        return str(entries[name].get("version"))
+    try:
+        return spec_from_path(where, name).version
+    except (BotError, OSError):
+        return None
 
 
 def _place(bots_dir: Path, spec: BotSpec, update: bool) -> BotSpec | tuple[Path, Path | None]:

@@ -252,6 +252,27 @@ def test_submit_registers_then_refuses_the_same_name(tmp_path: Path) -> None:
 
 
 @needs_sandbox
+def test_submit_warns_of_files_registered_already_under_another_name(tmp_path: Path) -> None:
+    """Two students handing in one file: registered both, but the second is told, so the
+    teacher sees the copy before the games, not in the standings."""
+    bots = tmp_path / "bots"
+    for student in ("kim", "lou"):
+        shutil.copy(BOTS / "collector.py", tmp_path / f"{student}.py")
+    first = _run("submit", str(tmp_path / "kim.py"), "--name", "kim", bots_dir=bots)
+    assert (first.exit_code, first.stderr) == (0, "")
+    second = _run("submit", str(tmp_path / "lou.py"), "--name", "lou", bots_dir=bots)
+    assert second.exit_code == 0, second.output
+    assert second.stderr == ("warning: lou's files are the same, byte for byte, as kim's, a "
+                             "registered bot: one program under two names (a copy handed in "
+                             "twice?)\n")
+    assert second.stdout.splitlines()[-1].startswith("Registered lou version ")
+    # a changed copy is its own program
+    (tmp_path / "max.py").write_text((BOTS / "collector.py").read_text() + "# mine\n")
+    third = _run("submit", str(tmp_path / "max.py"), "--name", "max", bots_dir=bots)
+    assert (third.exit_code, third.stderr) == (0, "")
+
+
+@needs_sandbox
 def test_check_bot_fails_a_name_submit_would_refuse(tmp_path: Path) -> None:
     source = tmp_path / "odd.py"
     source.write_text((BOTS / "random.py").read_text().replace('name = "random"',

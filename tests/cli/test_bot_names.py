@@ -86,7 +86,7 @@ def test_submit_warns_of_a_name_looking_like_a_registered_one_in_ascii(
     first = runner.invoke(app, ["submit", str(SAMPLE_BOTS_DIR / "random.py"), "--name",
                                 registered], env=env)
     assert (first.exit_code, first.stderr) == (0, "")
-    second = runner.invoke(app, ["submit", str(SAMPLE_BOTS_DIR / "random.py"), "--name", new],
+    second = runner.invoke(app, ["submit", str(SAMPLE_BOTS_DIR / "greedy.py"), "--name", new],
                            env=env)
     assert (second.exit_code, second.stderr) == (0, (
         f"warning: the name {new} looks like {registered}, a registered bot (the same letters "

@@ -59,12 +59,14 @@ def ignored_note(line_type: str | None, answer: str) -> str:
 
 def dropped_note(late_id: int | None) -> str:
     """What a bot that timed out wrote instead of its answer: the late answer to act
-    ``late_id``, dropped (most often a bot that answers with the previous act's id); empty
-    when none."""
+    ``late_id``, dropped. Either the bot was still busy with that act (a slow decision, a
+    ``sleep``: the commonest) or it answers each act with the previous one's id: both are
+    named, as the referee cannot tell them apart. Empty when none."""
     if late_id is None:
         return ""
     return (f"; it wrote an answer to act {late_id}, past and struck already, so dropped "
-            "(does each 'action' carry the id of the 'act' it answers?)")
+            f"(still busy with act {late_id} when this one was asked? else, does each "
+            "'action' carry the id of the 'act' it answers?)")
 
 
 def stuck_at(conn: Connection, offered: bool) -> str:

@@ -395,7 +395,8 @@ def test_a_bot_answering_with_the_previous_id_is_told_so_at_its_timeouts() -> No
     timeout = results[2].failure
     assert timeout is not None and timeout.detail == (
         "no answer within 200 ms; it wrote an answer to act 1, past and struck already, so "
-        "dropped (does each 'action' carry the id of the 'act' it answers?)")
+        "dropped (still busy with act 1 when this one was asked? else, does each 'action' "
+        "carry the id of the 'act' it answers?)")
 
 
 def test_strikes_past_the_limit_forfeit_and_stop_the_process() -> None:

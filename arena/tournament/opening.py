@@ -64,6 +64,23 @@ def _changed(store: Store, row: TournamentRow, spec: TournamentSpec,
     """The stored tournament ``row`` for a spec that differs from its own: continued with
     new versions of its entrants (``carry_on``, when only they changed), else refused, naming
     what changed and the ways on."""
+    refused = change_refusal(store, row, spec, carry_on)
+    if refused is not None:
+        raise refused
+    old = row.spec.get("canonical") or {}
+    versions = version_changes(list(old.get("entrants", [])), spec)
+    assert versions is not None  # no refusal: only new versions of its entrants
+    continued = continue_with(store, row, spec, versions, spec.canonical())
+    if (risk := continued_deals_warning(store, continued, spec, versions)) is not None:
+        warn(risk)
+    return continued
+
+
+def change_refusal(store: Store, row: TournamentRow, spec: TournamentSpec,
+                   carry_on: bool) -> StoreError | None:
+    """Why the stored tournament ``row`` refuses ``spec``, which differs from its own, naming
+    what changed and the ways on; None when ``carry_on`` goes on with new versions of its
+    entrants. Reads the store only, so a run says it before any bot starts."""
     old = row.spec.get("canonical") or {}
     new = spec.canonical()
     changed = [key for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
@@ -82,13 +99,10 @@ def _changed(store: Store, row: TournamentRow, spec: TournamentSpec,
     if (versions is not None and spec.format != "league"
             and store.count_games(row.id) >= row.games_planned):
         # every game is played: a new version entered now would play none
-        raise StoreError(_finished_refusal(store, row, spec, what, carry_on))
+        return StoreError(_finished_refusal(store, row, spec, what, carry_on))
     if carry_on and versions is not None:
-        continued = continue_with(store, row, spec, versions, new)
-        if (risk := continued_deals_warning(store, continued, spec, versions)) is not None:
-            warn(risk)
-        return continued
-    raise StoreError(_refusal(store, row, spec, what, versions is not None, carry_on))
+        return None
+    return StoreError(_refusal(store, row, spec, what, versions is not None, carry_on))
 
 
 def _reopened(store: Store, row: TournamentRow, spec: TournamentSpec) -> TournamentRow:
@@ -124,28 +138,34 @@ def _created(store: Store, spec: TournamentSpec,
 
 
 def refuse_new_entrants(db_path: Path, spec: TournamentSpec, fresh: bool,
-                        new_edition: bool) -> None:
+                        new_edition: bool, carry_on: bool = False) -> None:
     """Refuse at once the entrants :func:`open_tournament` would refuse in a new tournament
-    (their names, or one passing for an earlier tournament's bot), reading the database at
-    ``db_path`` without changing it: before any bot starts, and before a database that is not
-    there is made, which a refused run would leave behind empty. The opening checks them
-    again, under the run's lock."""
+    (their names, or one passing for an earlier tournament's bot), and a spec that differs
+    from the stored tournament's (unless ``carry_on`` goes on with it), reading the database
+    at ``db_path`` without changing it: before any bot starts (the trial start of forty bots
+    takes seconds, and its warnings would read as if the games were to come), and before a
+    database that is not there is made, which a refused run would leave behind empty. The
+    opening checks them again, under the run's lock."""
     if not db_path.is_file() or holds_no_tables(db_path):
         _refuse_bad_names(spec)
         return
-    found = peek(db_path, lambda store: _new_entrants_problem(store, spec, fresh, new_edition))
+    found = peek(db_path, lambda store: _new_entrants_problem(store, spec, fresh, new_edition,
+                                                              carry_on))
     if found is not None:  # peek takes a raised error for an unusable database
         raise found
 
 
 def _new_entrants_problem(store: Store, spec: TournamentSpec, fresh: bool,
-                          new_edition: bool) -> SpecError | None:
-    """What :func:`open_tournament` would refuse of ``spec``'s entrants in ``store``: none
-    when it resumes a stored tournament (which keeps the names it holds)."""
-    played = current_edition(store, spec, new_edition)[0]
+                          new_edition: bool, carry_on: bool) -> SpecError | StoreError | None:
+    """What :func:`open_tournament` would refuse of ``spec`` in ``store``: its entrants in a
+    new tournament, or the spec of a stored one when it differs (a stored tournament keeps
+    the names it holds)."""
+    played, _ = current_edition(store, spec, new_edition)
     stored = store.tournament(played.name)
     if not fresh and stored is not None:
-        return None
+        if stored.spec_hash == played.spec_hash():
+            return None
+        return change_refusal(store, stored, played, carry_on)
     try:
         _refuse_bad_names(spec)
         _refuse_earlier_twins(store, spec, lambda text: None,

@@ -234,7 +234,8 @@ def run_tournament(
     n_workers = spec.effective_workers(workers)
     started = time.monotonic()
     refuse_if_running(db_path, spec, new_edition)
-    refuse_new_entrants(db_path, spec, fresh, new_edition)  # before a database is made
+    # before a database is made, and before the trial starts any bot
+    refuse_new_entrants(db_path, spec, fresh, new_edition, carry_on)
     stored = None if fresh else _stored_state(db_path, spec.name)
     backend = backend or spec.backend
     pin = spec.pin_workers if pin_workers is None else pin_workers

@@ -337,3 +337,26 @@ def test_a_tournament_stored_before_the_rule_of_names_shows_and_resumes(
     with Store(db) as store:
         kept = store.require("old")
         assert store.count_games(kept.id) == 2
+
+
+def test_a_changed_spec_is_refused_before_the_trial_starts_any_bot(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A student's resubmission changed an entrant of a stopped tournament: the rerun is
+    refused at once, not after starting every entry (seconds for a class of forty, with
+    warnings that read as if its games were to come)."""
+    from arena.tournament import runner as runner_module
+    from arena.tournament.opening import open_tournament
+    from arena.tournament.store import Store
+
+    db = tmp_path / "arena.db"
+    base = {"name": "tiny", "format": "round_robin", "rounds": 1, "games_per_match": 1}
+    with Store(db) as store:
+        open_tournament(store, load_spec(write_spec(
+            tmp_path / "a.yaml", db, bots=["greedy", "collector", "random"], **base)), False)
+    trials: list[object] = []
+    monkeypatch.setattr(runner_module, "run_trial", lambda *args, **kw: trials.append(args) or [])
+    changed = load_spec(write_spec(tmp_path / "b.yaml", db,
+                                   bots=["greedy", "collector", "heuristic"], **base))
+    with pytest.raises(StoreError, match="exists with a different spec"):
+        run_tournament(changed, 1)
+    assert trials == []

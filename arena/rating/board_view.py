@@ -231,10 +231,13 @@ def leaderboard_title(board: Leaderboard) -> str:
     """One line saying what the table is, for people reading a terminal."""
     what = ("all recorded games" if board.tournament is None
             else f"{board.tournament.name} ({board.tournament.format}, {board.tournament.state})")
-    games = f"{board.games} game{'' if board.games == 1 else 's'}"
+    games = f"{board.games} game{'' if board.games == 1 else 's'} rated"
     if board.rated is not None and board.rated != board.games:
-        games += f", {board.rated} of them" if board.rated else ", none of them"
-    return (f"Leaderboard: {what}, {games} rated; sorted by "
+        # a class's bots that never start meet each other: say why those games count nowhere
+        others = f"the other {board.games - board.rated}: " if board.rated else ""
+        games = (f"{board.games} games, {board.rated or 'none'} of them rated ({others}every "
+                 "seat forfeited, or one bot held every seat)")
+    return (f"Leaderboard: {what}, {games}; sorted by "
             + ("mu - 3*sigma" if board.sort == "rating" else "points, then Buchholz"))
 
 

@@ -40,7 +40,8 @@ def test_two_bots_that_never_start_score_nothing(tmp_path: Path) -> None:
                                 "buchholz"])
     assert board.exit_code == 0, board.output
     assert board.stdout.splitlines()[:7] == [
-        "Leaderboard: class (swiss, finished), 8 games, 6 of them rated; sorted by points, "
+        "Leaderboard: class (swiss, finished), 8 games, 6 of them rated (the other 2: every "
+        "seat forfeited, or one bot held every seat); sorted by points, "
         "then Buchholz",
         "  rank  bot                      games    wins    win %    mean place    points    "
         "buchholz",

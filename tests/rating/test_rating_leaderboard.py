@@ -406,7 +406,8 @@ def test_the_title_says_when_games_went_unrated() -> None:
     board = compute_leaderboard([played, nobody], RatingSettings())
     assert board.games == 2 and board.rated == 1
     assert leaderboard_title(board) == ("Leaderboard: all recorded games, 2 games, 1 of them "
-                                        "rated; sorted by mu - 3*sigma")
+                                        "rated (the other 1: every seat forfeited, or one bot "
+                                        "held every seat); sorted by mu - 3*sigma")
     only = compute_leaderboard([played], RatingSettings())
     assert leaderboard_title(only).startswith("Leaderboard: all recorded games, 1 game rated;")
 

@@ -323,8 +323,9 @@ class BotClient:
 
     def _fail_between_games(self, ended: Ended) -> None:
         kind = F.MEMORY_LIMIT if ended.memory_limit else F.CRASH
+        limit = self._memory_note() if kind == F.MEMORY_LIMIT else ""
         failure = Failure(kind, f"{F.BETWEEN_GAMES}{self._after_game()} ({ended.description})"
-                          + log_note(self._stderr_tail(), self.workdir))
+                          + limit + log_note(self._stderr_tail(), self.workdir))
         self.diagnostics.failures[kind] += 1
         self.pending.append(failure)
         self._stop_now()
@@ -485,10 +486,12 @@ class BotClient:
         ended = conn.ended(_EXIT_WAIT_S) if conn is not None else None
         how = "closed its output" if ended is None else ended.description
         failure_kind = F.MEMORY_LIMIT if self._out_of_memory(ended) else F.CRASH
+        limit = self._memory_note() if failure_kind == F.MEMORY_LIMIT else ""
         self.diagnostics.failures[failure_kind] += 1
         self.pending.append(Failure(
-            failure_kind, f"{F.BEFORE_FIRST_ANSWER}{self._after_game()} ({how}); restarted "
-            "and asked again" + log_note(self._stderr_tail(), self.workdir), decision=id_))
+            failure_kind, f"{F.BEFORE_FIRST_ANSWER}{self._after_game()} ({how}){limit}; "
+            "restarted and asked again" + log_note(self._stderr_tail(), self.workdir),
+            decision=id_))
         self._stop_now()
         self._restarted_in_game = True
         failure = self.start()
@@ -521,8 +524,13 @@ class BotClient:
         if ended is None:
             return self._fatal(F.CRASH, "closed its output while still running", id_)
         if self._out_of_memory(ended):
-            return self._fatal(F.MEMORY_LIMIT, f"ran out of memory ({ended.description})", id_)
+            return self._fatal(F.MEMORY_LIMIT, f"ran out of memory ({ended.description})"
+                               + self._memory_note(), id_)
         return self._fatal(F.CRASH, f"exited mid-game ({ended.description})", id_)
+
+    def _memory_note(self) -> str:
+        """The limit a bot out of memory ran into, which its author cannot see otherwise."""
+        return f"; its memory limit: {self.limits.memory_mb} MiB (memory_mb)"
 
     def _out_of_memory(self, ended: Ended | None) -> bool:
         """Killed by its memory limit (where the sandbox tells), or died of a MemoryError."""

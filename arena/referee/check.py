@@ -6,7 +6,8 @@ limits) and reports a checklist, one line per requirement, with the reason for e
 1. handshake: answers ``hello`` with a valid ``ready`` within the start-up time;
 2. metadata: the optional dates are ISO dates (the rules read them);
 3. decisions: a few games (2, 3, 4 and 5 players, the bot in a different seat each time, the
-   other seats in-process random players) with every decision answered legally in time;
+   other seats in-process random players) with every decision answered legally in time; a
+   game forfeited for timeouts ends them (a loop would wait out its time in each);
 4. game boundaries: one process served every game (``game_start``/``game_end`` handled);
 5. clean exit: exits by itself with code 0 within the grace period after ``bye``.
 
@@ -27,7 +28,7 @@ from arena.common.plural import counted
 from arena.engine import RandomAgent
 from arena.referee.client import WAIT_NOTICE_S, BotClient
 from arena.referee.connection import Ended, Launcher
-from arena.referee.failures import STRIKE_TYPES
+from arena.referee.failures import STRIKE_TYPES, TIMEOUT
 from arena.referee.games import LOG_PER_GAME, LocalSeat, run_games
 from arena.referee.hints import HINT, author_paths, log_note, traceback_tail
 from arena.referee.launch import sandbox_launcher
@@ -167,7 +168,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         play = _play_games(client, spec.key, games, seed)
         sizes = sorted({TABLE_SIZES[g % len(TABLE_SIZES)] for g in range(games)})
         report.add(_decisions_item(client, play.failures, play.decisions, play.played, limits,
-                                   sizes, play.forfeits))
+                                   sizes, play.forfeits, play.skipped))
         restarts = client.diagnostics.restarts
         same = client.alive and client.pid == first_pid and restarts == 0
         if same or not play.failures:  # else the failures above stopped it: no second fault
@@ -203,6 +204,8 @@ class _CheckGames:
     logged: list[int] = field(default_factory=list)
     #: whether a game's record kept only the end of the bot's log
     cut: bool = False
+    #: games left unplayed after one the bot forfeited for its timeouts
+    skipped: int = 0
 
 
 def _play_games(client: BotClient, key: str, games: int, seed: int) -> _CheckGames:
@@ -224,6 +227,10 @@ def _play_games(client: BotClient, key: str, games: int, seed: int) -> _CheckGam
             play.decisions += outcome.latency[seat].get("decisions", 0)
             play.logged.append(client.log_bytes)
             play.cut = play.cut or client.log_chars > LOG_PER_GAME
+        if TIMEOUT in play.forfeits:
+            # a loop waits out its time bank and strikes in every game: a minute for nothing
+            play.skipped = games - g - 1
+            break
     return play
 
 
@@ -307,7 +314,7 @@ def _forfeited(forfeits: Sequence[str], games: int, max_strikes: int) -> str:
 
 def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions: int,
                     games: int, limits: Limits, sizes: list[int],
-                    forfeits: Sequence[str] = ()) -> CheckItem:
+                    forfeits: Sequence[str] = (), skipped: int = 0) -> CheckItem:
     title = "decisions"
     if failures:
         counts = Counter(f["type"] for f in failures)
@@ -318,10 +325,12 @@ def _decisions_item(client: BotClient, failures: list[dict[str, Any]], decisions
         restarted = client.diagnostics.restarts
         after = (f"; the bot was restarted {_times(restarted)} after them"
                  if restarted else "")
+        unplayed = (f"; the other {_games(skipped)} of the check were not played: each would "
+                    "wait out its time again" if skipped else "")
         return CheckItem(title, False,
                          f"{counted(len(failures), 'failure')} in {_games(games)}: {summary} "
                          f"(e.g. {examples})"
-                         f"{_forfeited(forfeits, games, limits.max_strikes)}{after}")
+                         f"{_forfeited(forfeits, games, limits.max_strikes)}{after}{unplayed}")
     diag = client.diagnostics
     med, top = diag.median_ms, diag.max_ms
     timing = (f" (median {med:.2f} ms, max {top:.1f} ms; limit {limits.decision_ms} ms)"

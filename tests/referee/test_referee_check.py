@@ -139,3 +139,20 @@ def test_a_bot_that_fails_on_its_way_out_is_told_what_it_logged() -> None:
     report = check_bot(SPEC, games=1, limits=FAST, launcher=FakeLauncher([conn]))
     assert report.items[-1].line() == ("✗ clean exit: exit code 1 after 'bye' (expected code "
                                        "0); last log line: KeyError: 5")
+
+
+def test_a_bot_that_times_out_a_game_away_is_not_played_the_other_games() -> None:
+    """A student's endless loop waits out its time bank and strikes in each game: the check
+    stops after the first game forfeited so, instead of keeping its author a minute."""
+    asked: list[int] = []
+
+    def stuck(message: dict[str, Any]) -> None:
+        asked.append(message["id"])
+
+    report = check(lambda: FakeConnection(respond=stuck))
+    decisions = next(item for item in report.items if item.title == "decisions")
+    assert not decisions.ok
+    assert decisions.detail.startswith(f"{FAST.max_strikes + 1} failures in 1 game: timeout ")
+    assert decisions.detail.endswith(
+        "; the other 3 games of the check were not played: each would wait out its time again")
+    assert len(asked) == FAST.max_strikes + 1

@@ -7,7 +7,7 @@ from typing import Any
 
 from arena.engine.desmos import Value
 
-__all__ = ["GameResult", "place", "standing_places"]
+__all__ = ["GameResult", "end_seen_by", "place", "seen_desmos", "standing_places"]
 
 
 class GameResult:
@@ -44,6 +44,10 @@ class GameResult:
             "forfeits": {str(seat): reason for seat, reason in sorted(self.forfeits.items())},
         }
 
+    def desmos_seen_by(self, seat: int) -> list[str | None]:
+        """Each seat's category as ``seat`` was shown it (:func:`seen_desmos`)."""
+        return seen_desmos(self.desmos, self.placements, self.ascension, seat)
+
     @property
     def winners(self) -> list[int]:
         """Seats first without having forfeited: a game every seat forfeited has none
@@ -61,6 +65,25 @@ class GameResult:
     def losers(self) -> list[int]:
         worst = max(self.placements)
         return [seat for seat, place in enumerate(self.placements) if place == worst]
+
+
+def seen_desmos(desmos: Sequence[str], placements: Sequence[int], ascension: bool,
+                seat: int) -> list[str | None]:
+    """Each seat's Desmos category as ``seat`` saw the game end (RULES.md E31): every one
+    after a showdown, which shows every hand; after an Ascension, which shows only the
+    ascender's (the one seat placed 1), its own and the ascender's, None for the others."""
+    if not ascension:
+        return list(desmos)
+    return [category if other == seat or placements[other] == 1 else None
+            for other, category in enumerate(desmos)]
+
+
+def end_seen_by(event: dict[str, Any], seat: int) -> dict[str, Any]:
+    """An event as ``seat`` is shown it: the same event, but for a ``game_end`` after an
+    Ascension, a copy with the hidden hands' categories left out (:func:`seen_desmos`)."""
+    if event["type"] != "game_end" or not event.get("ascension"):
+        return event
+    return {**event, "desmos": seen_desmos(event["desmos"], event["placements"], True, seat)}
 
 
 def place(values: list[Value], contenders: list[int], winner: int | None,

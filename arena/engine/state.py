@@ -23,7 +23,7 @@ from arena.engine.config import GameConfig
 from arena.engine.decision import Decision, Option, visible_to
 from arena.engine.desmos import EVALUATORS, Category, Value
 from arena.engine.observation import Observation, observation_json
-from arena.engine.result import GameResult, place
+from arena.engine.result import GameResult, end_seen_by, place
 from arena.engine.rulebook import HAND_SIZE, TRAP_LIFETIME
 from arena.errors import IllegalChoiceError, RulesError
 
@@ -224,7 +224,9 @@ class State:
         log = self.log
         pos = self._feed_pos[seat]
         if pos < len(log):
-            feed.extend(event for to, event in log[pos:] if visible_to(to, seat))
+            # an Ascension's game_end holds categories of hands this seat was never shown
+            feed.extend(end_seen_by(event, seat) for to, event in log[pos:]
+                        if visible_to(to, seat))
             self._feed_pos[seat] = len(log)
         return feed
 

@@ -21,7 +21,7 @@ from arena.engine import Category, Decision, Observation
 from arena.engine.desmos import EVALUATORS, HAND_SIZE
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.narration import header_lines
-from arena.engine.result import standing_places
+from arena.engine.result import seen_desmos, standing_places
 from arena.play.labels import decision_title, option_label
 
 __all__ = ["Hanging", "Numbering", "Received", "decision_view", "graveyards_view", "hand_category",
@@ -281,10 +281,12 @@ def showdown_view(record: Mapping[str, Any], seat: int,
                   hands: Sequence[Sequence[str]]) -> RenderableType:
     """Every hand shown at the showdown with its Desmos and place, and how first place was
     settled (the record's public part: its result). A forfeited seat is marked: it is placed
-    last whatever its hand (E18), which the places alone would not explain."""
+    last whatever its hand (E18), which the places alone would not explain. After an
+    Ascension only the seat's own and the ascender's categories are shown (E31)."""
     players = [str(p) for p in record.get("players") or []]
     result = record.get("result") or {}
-    desmos = result.get("desmos") or []
+    desmos = seen_desmos(result.get("desmos") or [], result.get("placements") or [],
+                         result.get("ascension") is True, seat)
     forfeits = {int(s): str(why) for s, why in (result.get("forfeits") or {}).items()}
     places = standing_places(result.get("placements") or [], forfeits)  # a forfeit last
     table = Table(box=None, padding=(0, 1), pad_edge=False, header_style="underline")
@@ -294,7 +296,7 @@ def showdown_view(record: Mapping[str, Any], seat: int,
     for s in order:
         who = f"{players[s]} (you)" if s == seat and players[s] != "you" else players[s]
         hand = ", ".join(hands[s]) if s < len(hands) and hands[s] else "-"
-        category = desmos[s] if s < len(desmos) else "?"
+        category = (desmos[s] or "not shown") if s < len(desmos) else "?"
         if s in forfeits:
             category += f", forfeited ({forfeits[s]})"
         table.add_row(str(places[s]) if s < len(places) else "?", Text(who), category, hand,

@@ -216,10 +216,11 @@ def act(id: int, decision: str, observation: Mapping[str, Any],
     return dumpb(message) + b"\n"
 
 
-def game_end(game: int, placements: Sequence[int], desmos: Sequence[str], ascension: bool,
-             tiebreak: str, forfeits: Mapping[int, str] | None = None,
+def game_end(game: int, placements: Sequence[int], desmos: Sequence[str | None],
+             ascension: bool, tiebreak: str, forfeits: Mapping[int, str] | None = None,
              standing_places: Sequence[int] | None = None, **extra: Any) -> bytes:
-    """A game is over: places (1-based, per seat), each seat's Desmos and how first place was
+    """A game is over: places (1-based, per seat), each seat's Desmos as the bot's seat saw
+    it (None for a hand an Ascension left hidden, RULES.md E31) and how first place was
     settled, and the places as the standings count them (RULES.md E28; by default from the
     placements and forfeits, :func:`standing_places_of`). Public information only."""
     forfeits = forfeits or {}
@@ -308,7 +309,8 @@ def game_end_fields(message: Mapping[str, Any]) -> dict[str, Any]:
     placements = _numbers(_listed(message, "placements")) or []
     standing = _numbers(_listed(message, "standing_places"))
     return {"game": _number(message, "game", 0), "placements": placements,
-            "desmos": [str(category) for category in _listed(message, "desmos")],
+            "desmos": [None if category is None else str(category)
+                       for category in _listed(message, "desmos")],
             "ascension": message.get("ascension") is True,
             "tiebreak": str(message.get("tiebreak", "")), "forfeits": forfeits,
             "standing_places": (standing if standing and len(standing) == len(placements)

@@ -196,7 +196,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         {
             "game": _NAT,
             "placements": {"type": "array", "items": {"type": "integer", "minimum": 1}},
-            "desmos": {"type": "array", "items": {"type": "string"}},
+            "desmos": {"type": "array", "items": {"type": ["string", "null"]}},
             "ascension": {"type": "boolean"},
             "tiebreak": {"type": "string"},
             "forfeits": {"type": "object", "additionalProperties": {"type": "string"}},

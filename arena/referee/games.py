@@ -298,13 +298,11 @@ def _begin_game(state: State, seats: Sequence[Seat], game: int,
 def _end_game(state: State, seats: Sequence[Seat], game: int, relay: EventRelay, *,
               close: bool, keep: Callable[[BotClient], bool] | None = None,
               ) -> tuple[dict[str, str], list[dict[str, Any]], float]:
-    """Send every bot the events it has not seen and ``game_end`` (with ``close``, then
+    """Send every bot the events it has not seen and its ``game_end`` (with ``close``, then
     ``bye``, unless ``keep`` keeps it); returns each seat's log of the game, its latency
     figures and the seconds the bots took to close (the match's time, not the game's)."""
     result = state.result
     assert result is not None
-    end = messages.game_end(game, result.placements, result.desmos, result.ascension,
-                            result.tiebreak, result.forfeits, result.standing_places)
     logs: dict[str, str] = {}
     latency: list[dict[str, Any]] = []
     closing_s = 0.0
@@ -317,6 +315,10 @@ def _end_game(state: State, seats: Sequence[Seat], game: int, relay: EventRelay,
         # keeps it: the bot has exited when its log is taken.
         closing = close and not (keep is not None and keep(player))
         log = "" if closing else player.log_since_last()
+        # each its own: an Ascension shows no hand but the ascender's (RULES.md E31)
+        end = messages.game_end(game, result.placements, result.desmos_seen_by(seat),
+                                result.ascension, result.tiebreak, result.forfeits,
+                                result.standing_places)
         player.end_game(relay.take(seat) + end, game)
         if closing:
             closed_at = perf_counter()

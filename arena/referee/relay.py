@@ -3,7 +3,9 @@
 Every event a seat may see travels to it once, as ``event`` lines written just before its
 next ``act`` (or with ``game_end``). The relay reads the game's log once for all seats: each
 new entry's payload is encoded once, and queued for every seat that may see it (the
-engine's :func:`~arena.engine.decision.visible_to` decides, so the relay cannot widen an audience).
+engine's :func:`~arena.engine.decision.visible_to` decides, so the relay cannot widen an audience;
+a ``game_end`` goes to each seat as the engine's :func:`~arena.engine.result.end_seen_by` shows
+it, without the categories of hands an Ascension left hidden).
 A public event costs one encoding whatever the number of seats; this is on the path of every
 decision, hence the plain loops.
 """
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 from arena.engine import State
 from arena.engine.decision import visible_to
+from arena.engine.result import end_seen_by
 from arena.protocol.messages import event_json, event_lines
 
 __all__ = ["EventRelay"]
@@ -36,6 +39,10 @@ class EventRelay:
         if self._read < end:
             queues = self._queues
             for to, event in log[self._read:end]:
+                if event["type"] == "game_end":  # public, but each seat sees its own part (E31)
+                    for viewer, queue in enumerate(queues):
+                        queue.append(event_json(end_seen_by(event, viewer)))
+                    continue
                 payload = event_json(event)
                 if to is None:  # public (visible_to's first case)
                     for queue in queues:

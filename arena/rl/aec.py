@@ -145,11 +145,14 @@ class PalaestraAEC(AECEnv):  # type: ignore[misc]
     def _finish(self, state: State) -> None:
         result = state.result
         assert result is not None
-        for agent, reward in zip(self.possible_agents, placement_rewards(result.placements)):
+        rewards = placement_rewards(result.placements)
+        for seat, (agent, reward) in enumerate(zip(self.possible_agents, rewards)):
             self.rewards[agent] = reward
             self.terminations[agent] = True
+            # the categories the seat saw: an Ascension shows no other hand (RULES.md E31)
             self.infos[agent] = {"placements": list(result.placements),
-                                 "desmos": list(result.desmos), "tiebreak": result.tiebreak}
+                                 "desmos": result.desmos_seen_by(seat),
+                                 "tiebreak": result.tiebreak}
         self._actions = []
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

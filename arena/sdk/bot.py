@@ -90,13 +90,15 @@ class GameStart:
 
 @dataclass(slots=True)
 class GameEnd:
-    """A game is over: 1-based places and Desmos category per seat, and how first place was
-    settled; ``standing_places``: the places the standings count, a forfeited seat the
-    table's last (RULES.md E28), computed from the placements and forfeits when not given."""
+    """A game is over: 1-based places and Desmos category per seat (None for a hand the bot's
+    seat was never shown: an Ascension shows only the ascender's, RULES.md E31), and how
+    first place was settled; ``standing_places``: the places the standings count, a
+    forfeited seat the table's last (RULES.md E28), computed from the placements and
+    forfeits when not given."""
 
     game: int
     placements: list[int]
-    desmos: list[str]
+    desmos: list[str | None]
     ascension: bool
     tiebreak: str
     forfeits: dict[int, str] = field(default_factory=dict)

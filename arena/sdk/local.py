@@ -97,13 +97,14 @@ class BotAgent:
         result = state.result
         if result is not None:
             game = self.first_game + self._games - 1
+            desmos = result.desmos_seen_by(seat)  # as the referee sends it (E31)
             raw = {"type": "game_end", "game": game, "placements": list(result.placements),
-                   "desmos": list(result.desmos), "ascension": bool(result.ascension),
+                   "desmos": list(desmos), "ascension": bool(result.ascension),
                    "tiebreak": result.tiebreak,
                    "forfeits": {str(s): r for s, r in sorted(result.forfeits.items())},
                    "standing_places": result.standing_places}
             self.bot.on_game_end(GameEnd(
-                game=game, placements=list(result.placements), desmos=list(result.desmos),
+                game=game, placements=list(result.placements), desmos=desmos,
                 ascension=result.ascension, tiebreak=result.tiebreak,
                 forfeits=dict(result.forfeits), raw=raw,
                 standing_places=result.standing_places))

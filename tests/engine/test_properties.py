@@ -114,6 +114,16 @@ def zones_of(state: State) -> dict[int, str]:
     return zones
 
 
+def shown_end(event: dict[str, Any], seat: int) -> dict[str, Any]:
+    """An event as ``seat`` is told it: an Ascension's game_end names the categories of the
+    seat's own hand and the ascender's only, the hands shown (E31)."""
+    if event["type"] != "game_end" or not event["ascension"]:
+        return event
+    winner = event["placements"].index(1)
+    return {**event, "desmos": [d if s in (seat, winner) else None
+                                for s, d in enumerate(event["desmos"])]}
+
+
 def audience(state: State, to: int | None) -> list[int]:
     if to is None:
         return list(range(state.n))
@@ -348,7 +358,8 @@ class Watch:
         assert state.result is not None and state.decision is None
         assert not self.leaks, f"hidden cards reached other seats: {self.leaks[:3]}"
         for seat in range(state.n):
-            expected = [e for to, e in state.log if seat in audience(state, to)]
+            expected = [shown_end(e, seat) for to, e in state.log
+                        if seat in audience(state, to)]
             assert state.events_for(seat) == expected
             assert state.observe(seat).events == expected
         assert all(PALAESTRON not in h for h in state.hands)

@@ -246,3 +246,15 @@ def test_a_game_every_seat_forfeited_shows_them_all_last() -> None:
     rows = [line.split()[:2] for line in _shown(record, hands).splitlines()
             if line[:1].isdigit()]
     assert rows == [["3", "alice"], ["3", "bob"], ["3", "carol"]]
+
+
+def test_after_an_ascension_the_showdown_shows_no_category_of_a_hidden_hand() -> None:
+    # only the ascender's five Gods were shown, and the person's own hand (RULES.md E31)
+    record = _record([2, 1, 3], ["Pair", "The Ascension", "Triplet"], "ascension")
+    record["result"]["ascension"] = True
+    hands = [[], ["God-1", "God-2", "God-3", "God-4", "God-5"], []]
+    console, out = quiet_console()
+    console.print(showdown_view(record, 0, hands))
+    text = " ".join(out.getvalue().split())
+    assert "alice (you) Pair" in text and "bob The Ascension" in text
+    assert "Triplet" not in text and "carol not shown" in text

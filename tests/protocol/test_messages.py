@@ -384,3 +384,11 @@ def test_every_option_is_flat_as_the_act_schema_says() -> None:
     assert validate(json.loads(messages.act(0, "turn", OBSERVATION, seen))) == []
     nested = messages.act(0, "turn", OBSERVATION, [{"card": ["God-3"]}])
     assert validate(json.loads(nested)) != []
+
+
+def test_a_category_the_seat_was_not_shown_reaches_the_kit_as_none() -> None:
+    # after an Ascension a bot's game_end holds null for the hands nobody saw (RULES.md E31)
+    line = messages.game_end(0, [2, 1, 3], ["Pair", "The Ascension", None], True, "ascension")
+    message = json.loads(line)
+    assert validate(message) == []
+    assert messages.game_end_fields(message)["desmos"] == ["Pair", "The Ascension", None]

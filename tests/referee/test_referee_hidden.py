@@ -10,7 +10,8 @@ engine's true state at that moment (the game is paused while the referee writes)
   or look granted by an effect);
 * the events a seat receives are exactly the log entries addressed to everyone, to it, or to
   everyone but someone else, in order, once each (never another seat's private event);
-* ``game_start`` and ``game_end`` name no card at all.
+* ``game_start`` and ``game_end`` name no card at all, and after an Ascension neither the
+  ``game_end`` message nor its event tells the category of a hand the seat was not shown.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ from hypothesis import strategies as st
 from referee_fakes import FAST, FakeConnection, fake_spec
 
 from arena.engine import NOTATION, GameConfig, State, new_game
+from arena.engine.cards import KIND_OF, Kind
+from arena.engine.turn import ask_turn_action
 from arena.referee import games as games_module
 from arena.referee.match import MatchRequest, play_match
 
@@ -46,6 +49,15 @@ def card_strings(value: Any) -> Iterator[str]:
 
 def visible_to(to: int | None, seat: int) -> bool:
     return to is None or to == seat or (to < 0 and ~to != seat)
+
+
+def seen(event: dict[str, Any], seat: int) -> dict[str, Any]:
+    """An Ascension's game_end shows the categories of the seat's own and the ascender's
+    hands only: no other hand was shown."""
+    if event["type"] != "game_end" or not event["ascension"]:
+        return event
+    return {**event, "desmos": [category if s == seat or event["placements"][s] == 1 else None
+                                for s, category in enumerate(event["desmos"])]}
 
 
 class Watcher:
@@ -79,7 +91,8 @@ class Watcher:
         return self.states[-1]
 
     def check_events(self, complete: bool = False) -> None:
-        expected = [event for to, event in self.state.log if visible_to(to, self.seat)]
+        expected = [seen(event, self.seat) for to, event in self.state.log
+                    if visible_to(to, self.seat)]
         expected = json.loads(json.dumps(expected))
         if complete:
             assert self.events == expected
@@ -146,3 +159,64 @@ def test_no_message_holds_another_seats_hidden_card(seed: int, players: int,
         games_module.new_game = original  # type: ignore[assignment]
     assert len(outcome.games) == games
     assert sum(w.checked for w in watchers) == sum(g.decisions for g in outcome.games)
+
+
+def _ascending_at_once(config: GameConfig) -> State:
+    """A new game whose first player holds four Gods and draws the fifth with its first
+    trap: an Ascension before anyone else has played."""
+    state = new_game(config)
+    assert state.decision is not None and state.decision.kind == "turn"
+    seat = state.decision.seat
+    gods = [card for card in range(len(NOTATION)) if KIND_OF[card] == Kind.GOD]
+    zones = [*state.hands, state.draw_pile]
+    slots = [(seat, i) for i in range(4)] + [(len(zones) - 1, len(state.draw_pile) - 1)]
+    for god, (zone, at) in zip(gods, slots, strict=False):
+        held = next((z, zones[z].index(god)) for z in range(len(zones)) if god in zones[z])
+        zones[zone][at], zones[held[0]][held[1]] = god, zones[zone][at]
+    assert all(KIND_OF[c] != Kind.PALAESTRON for c in state.hands[seat])
+    state.decision = None  # asked again, of the hand it now holds
+    state.push(ask_turn_action)
+    state.run()
+    return state
+
+
+def test_an_ascension_does_not_tell_the_bots_the_hidden_hands_categories() -> None:
+    # The Ascension ends the game without a showdown: each seat saw its own hand and the
+    # ascender's five Gods, and no other hand (RULES.md E31)
+    players = 3
+    connections: list[FakeConnection] = []
+
+    def trap_first(message: dict[str, Any]) -> int:
+        return next((i for i, option in enumerate(message["legal"])
+                     if option.get("action") == "trap"
+                     and not str(option.get("card")).startswith("God")), 0)
+
+    def launcher(command: Any, workdir: Any, limits: Any) -> FakeConnection:
+        connections.append(FakeConnection(respond=trap_first))
+        return connections[-1]
+
+    states: list[State] = []
+
+    def staged(config: GameConfig) -> State:
+        states.append(_ascending_at_once(config))
+        return states[-1]
+
+    original = games_module.new_game
+    games_module.new_game = staged  # type: ignore[assignment]
+    try:
+        outcome = play_match(MatchRequest(
+            bots=[fake_spec(f"bot{seat}") for seat in range(players)], games=1, seed=5,
+            limits=FAST, launcher=launcher, event_date=dt.date(2026, 11, 29)))
+    finally:
+        games_module.new_game = original  # type: ignore[assignment]
+    game = outcome.games[0]
+    assert game.ascension
+    ascender = game.placements.index(1)
+    assert all(category is not None for category in game.desmos)  # the record keeps them all
+    seats = {conn.sent[1]["seat"]: conn for conn in connections}  # from its game_start
+    for seat, conn in seats.items():
+        shown = [game.desmos[s] if s in (seat, ascender) else None for s in range(players)]
+        ends = [m for m in conn.sent if m["type"] == "game_end"]
+        end_events = [m["event"] for m in conn.sent
+                      if m["type"] == "event" and m["event"]["type"] == "game_end"]
+        assert [end["desmos"] for end in ends + end_events] == [shown, shown], seat

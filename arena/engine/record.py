@@ -3,9 +3,10 @@
 ``replay`` re-plays a record from its seed and choices and fails loudly (ReplayError) at the
 first difference; :func:`replay_one` also holds every other field of the record to the
 replayed game. Both read a record's moves with :func:`recorded_play` and play them with
-:func:`replay_choices`, as the site's replay viewer does. Records files (JSON lines or one
-JSON document, gzip-compressed or not) are read by :func:`iter_records` (a record at a time)
-or :func:`read_records`. The schema is documented in docs/RECORDS.md.
+:func:`replay_choices`, as the site's replay viewer and ``arena game --rerun`` do. Records
+files (JSON lines or one JSON document, gzip-compressed or not) are read by
+:func:`iter_records` (a record at a time) or :func:`read_records`. The schema is documented
+in docs/RECORDS.md.
 """
 
 from __future__ import annotations

@@ -27,7 +27,7 @@ from typing import Any
 
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
-from arena.engine.record import replay, take_unrecorded
+from arena.engine.record import recorded_play, replay, replay_choices
 from arena.engine.state import State
 from arena.errors import BotError, ReplayError
 from arena.referee.failures import BEFORE_FIRST_ANSWER, BETWEEN_GAMES, forfeits_nothing
@@ -299,17 +299,16 @@ def _forfeit_failure(view: Mapping[str, Any], own: Mapping[str, Any]) -> dict[st
 def _replay_recorded(record: Mapping[str, Any], config: GameConfig, seat: int,
                      answered: list[int], forfeit_at: Any,
                      visit: Callable[[State, int, int | None], None]) -> State:
-    """The game played with its recorded choices; ``visit(state, number, recorded)`` at each
-    decision of the seat (its number from 1; ``recorded`` None at the one it forfeited at).
-    The seat's forfeit ends it (the bot was sent nothing more)."""
+    """The game played with its recorded choices (:func:`replay_choices`, the others'
+    forfeits included); ``visit(state, number, recorded)`` at each decision of the seat (its
+    number from 1; ``recorded`` None at the one it forfeited at). The seat's forfeit ends it
+    (the bot was sent nothing more), and is not played: the bot is asked again as it was
+    asked then, not yet told of it."""
     state = new_game(config)
-    forfeits = sorted((int(f["at_choice"]), int(f["seat"]), str(f["reason"]))
-                      for f in record.get("forfeits") or [] if f.get("seat") != seat)
+    _, choices, forfeits = recorded_play(dict(record))
+    others = [forfeit for forfeit in forfeits if forfeit[1] != seat]
     number = 0
-    for at, (chooser, kind, index) in enumerate(record["choices"]):
-        while forfeits and forfeits[0][0] == at:
-            state.forfeit(*forfeits.pop(0)[1:])
-        take_unrecorded(state, int(chooser), str(kind))
+    for at, _choice in replay_choices(state, choices, others):
         decision = state.decision
         if decision is None:
             raise ReplayError(f"choice {at}: the game ended but the record goes on")
@@ -320,9 +319,6 @@ def _replay_recorded(record: Mapping[str, Any], config: GameConfig, seat: int,
         if decision.seat == seat:
             visit(state, number + 1, answered[number])
             number += 1
-        state.apply(int(index))
-    for _, other, reason in forfeits:
-        state.forfeit(other, reason)
     return state
 
 

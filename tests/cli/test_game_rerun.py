@@ -223,6 +223,25 @@ def test_an_illegal_answer_the_record_struck_is_reproduced(tmp_path: Path) -> No
         "options: the failure is reproduced"]
 
 
+def test_a_forfeit_after_the_last_recorded_choice_asks_every_decision(tmp_path: Path) -> None:
+    # the seat's own forfeit is not played (the bot is asked as it was then); one that came
+    # after the last choice leaves every recorded decision to ask and compare
+    bot = _bot(tmp_path, "late")
+    record = _refereed(bot, tmp_path / "g.jsonl")
+    record["forfeits"].append({"seat": 0, "reason": "crash", "at_choice": len(record["choices"])})
+    record["referee"]["failures"].append({"seat": 0, "bot": "mine@1", "type": "crash",
+                                          "detail": "crash detail", "decision": None})
+    (tmp_path / "g.jsonl").write_text(json.dumps(record) + "\n")
+    count = _seat_decisions(record, 0)
+    outcome = rerun_seat(record, 0, load_bot(bot))
+    assert (outcome.same, outcome.stopped_at, outcome.error) == (count, None, None)
+    result = _rerun(tmp_path / "g.jsonl", bot)
+    assert result.output.splitlines()[2:] == [
+        f"Decisions 1-{count} (acts 0-{count - 1}): the same answers as recorded",
+        "Same answers, but the recorded bot forfeited outside its own decisions (crash: crash "
+        "detail): not reproduced here"]
+
+
 def test_the_bot_is_handed_its_seats_events_only(tmp_path: Path) -> None:
     """What ``arena game --seat`` shows of the seat is all the bot gets: its feed, its seed."""
     listening = tmp_path / "listening.py"

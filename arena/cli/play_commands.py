@@ -25,7 +25,7 @@ from arena.cli.signals import stop_on_sigterm
 from arena.cli.terminal import fill_words
 from arena.common.printable import printable
 from arena.engine.houserules import rules_from_texts
-from arena.play.person import LeftTable, Person, keys_unechoed, terminal_ask
+from arena.play.person import LeftTable, Person, keys_unechoed, reads_a_terminal, terminal_ask
 from arena.play.session import PlayRequest, Series
 from arena.rating.match_series import told_apart
 
@@ -133,7 +133,9 @@ def play(
                           seed=seed, games=games, rules=rules, records=records_file,
                           limits=limits_of(),
                           metadata=_books(read_page, book_finished), event_date=day)
-    person = Person(console, ask, seat, clock=clock, pace=pace, rules=rules)
+    # a pipe's empty line is an answer (asking again would read the next decision's line)
+    person = Person(console, ask, seat, clock=clock, pace=pace, rules=rules,
+                    enter_anywhere=not reads_a_terminal())
     series = Series(request, person, console, ask)
     try:
         # keys pressed while the table is told are not drawn into it; a SIGTERM gives the

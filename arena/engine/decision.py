@@ -45,6 +45,14 @@ class Decision:
         return {"seat": self.seat, "kind": self.kind, "options": list(self.options),
                 "context": self.context}
 
+    @property
+    def has_safe_default(self) -> bool:
+        """Whether option 0 is a safe default (RULES.md E22): a hold or a pass (``{"swap":
+        null}``, ``{"trap": null}``, ``{"card": null}``, ``{"bottom": null}``). A choice the
+        rules force (a discard, a reveal, a target, a card to give, a throw) has none."""
+        first = self.options[0] if self.options else {}
+        return first.get("action") == "hold" or (len(first) == 1 and None in first.values())
+
 
 def visible_to(to: int | None, seat: int) -> bool:
     """Whether an event logged with audience ``to`` may be seen by ``seat``: ``None`` is

@@ -37,7 +37,8 @@ from arena.play.screen import (
     table_view,
 )
 
-__all__ = ["QUIT_WORDS", "Ask", "LeftTable", "Person", "keys_unechoed", "terminal_ask"]
+__all__ = ["QUIT_WORDS", "Ask", "LeftTable", "Person", "keys_unechoed", "reads_a_terminal",
+           "terminal_ask"]
 
 #: Reads one line after showing a prompt; the second argument is the seconds left to answer
 #: (None: no limit). Returns the line, or None when the time ran out. EOF raises EOFError.
@@ -84,6 +85,14 @@ def terminal_ask(console: Console) -> Ask:
         return line.rstrip("\n")
 
     return ask
+
+
+def reads_a_terminal() -> bool:
+    """Whether standard input is a terminal (a person typing), not a pipe or a file."""
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def _piped_lines() -> _Lines | None:
@@ -192,12 +201,16 @@ _STRUCK = {"timeout": "ran out of time", "protocol_error": "sent no valid answer
 class Person:
     """The keyboard's seat. ``clock`` (seconds per decision, None: no limit) plays the safe
     default when it runs out; ``pace`` pauses after each line telling what another player did,
-    so the table can be followed as it plays."""
+    so the table can be followed as it plays. An empty line (Enter) plays option 0 where it
+    is a safe default and asks again where the rules force the choice (an Enter pressed by
+    mistake must not discard a card), unless ``enter_anywhere``: lines from a pipe or a file,
+    where asking again would read the line meant for the next decision."""
 
     def __init__(self, console: Console, ask: Ask, seat: int, *, clock: float | None = None,
                  pace: float = 0.0, sleep: Callable[[float], None] = time.sleep,
-                 rules: HouseRules = DEFAULT_RULES) -> None:
+                 rules: HouseRules = DEFAULT_RULES, enter_anywhere: bool = False) -> None:
         self.console = console
+        self.enter_anywhere = enter_anywhere
         self.rules = rules
         self.ask = ask
         self.clock = clock
@@ -276,8 +289,8 @@ class Person:
             if left is not None and left <= 0:
                 return self._timed_out(decision, numbering)
             clock = "" if left is None else f"; {max(1, round(left))}s left"
-            prompt = (f"Choose {numbering.spans} (Enter = {numbering.shown[0]}, "
-                      f"? = help{clock}): ")
+            enter = f"Enter = {numbering.shown[0]}, " if self._enter_plays(decision) else ""
+            prompt = f"Choose {numbering.spans} ({enter}? = help{clock}): "
             try:
                 line = self.ask(prompt, left)
             except EOFError:
@@ -308,7 +321,12 @@ class Person:
         """The option ``text`` picks, or None after a command (help, a card's text) or a
         refusal: a line that is not an option changes nothing."""
         if text == "":
-            return 0
+            if self._enter_plays(decision):
+                return 0
+            # a forced choice has no default: an Enter pressed by mistake must not lose a card
+            self.console.print(f"This choice has no default: type a number {numbering.spans} "
+                               "(? for help).")
+            return None
         # isdecimal, not isdigit: int() refuses digits such as "²" that isdigit accepts
         if text.isdecimal():
             if int(text) in numbering.picks:
@@ -334,12 +352,17 @@ class Person:
         elif text.lower() in ("g", "graveyards"):
             self.console.print(graveyards_view(view))
         else:  # as typed: a Text, so brackets are not read as rich markup
+            enter = f"Enter for {numbering.shown[0]}, " if self._enter_plays(decision) else ""
             self.console.print(Text(f"'{text}' is not an option: type a number "
-                                    f"{numbering.spans}, Enter for {numbering.shown[0]}, ? "
-                                    "for help, h N for card N of your hand, t for the table, l "
-                                    "for what just happened, g for the graveyards, quit to "
-                                    "leave."))
+                                    f"{numbering.spans}, {enter}? for help, h N for card N of "
+                                    "your hand, t for the table, l for what just happened, g "
+                                    "for the graveyards, quit to leave."))
         return None
+
+    def _enter_plays(self, decision: Decision) -> bool:
+        """Whether an empty line plays option 0: where it is a safe default (hold, keep,
+        pass), or everywhere when lines come from a pipe or a file (``enter_anywhere``)."""
+        return self.enter_anywhere or decision.has_safe_default
 
     def _first_reads(self, word: str, decision: Decision) -> bool:
         """Whether the first option's label starts with ``word`` (hold, keep, pass): typed
@@ -353,8 +376,9 @@ class Person:
         for face in cards_in(decision.kind, decision.options, decision.context):
             self._indented(card_text(face))
         self.console.print("Keys: a number picks an option (a card of your hand by its number "
-                           "there, a player by their seat), Enter the first option (hold, keep "
-                           "or pass where offered, which its word picks too), h N shows card N "
+                           "there, a player by their seat), Enter the first option where it "
+                           "is a hold, keep or pass (which its word picks too; a choice the "
+                           "rules force has no default), h N shows card N "
                            "of your hand, t the table, l what happened since your last "
                            "decision, g the graveyards, quit leaves the table.")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterable
 
 from rich.console import Console
@@ -24,14 +25,24 @@ def quiet_console(width: int = 80) -> tuple[Console, io.StringIO]:
                    highlight=False), out
 
 
+def enter_or_first(prompt: str) -> str:
+    """Enter where the prompt offers it (a safe default), else the first number it offers
+    (a choice the rules force has no default)."""
+    found = re.match(r"Choose ([\d, -]+) \((Enter)?", prompt)
+    if found is None or found.group(2):
+        return ""
+    return str(numbers_in(found.group(1))[0])
+
+
 class Script:
-    """Answers prompts from ``lines`` in order; then ``then(prompt)`` (default: Enter).
-    A line of None is a timeout; an EOFError instance is raised as the end of input."""
+    """Answers prompts from ``lines`` in order; then ``then(prompt)`` (default:
+    :func:`enter_or_first`). A line of None is a timeout; an EOFError instance is raised as
+    the end of input."""
 
     def __init__(self, lines: Iterable[str | None | BaseException] = (),
                  then: Callable[[str], str] | None = None) -> None:
         self.lines = list(lines)
-        self.then = then or (lambda prompt: "")
+        self.then = then or enter_or_first
         self.prompts: list[str] = []
         self.limits: list[float | None] = []
 

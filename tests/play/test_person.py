@@ -100,6 +100,47 @@ def test_quit_or_the_end_of_input_leaves_the_table(ending: list[Any]) -> None:
         _game(Script(ending))
 
 
+def _first_decision(kind: str) -> tuple[Any, Any]:
+    """The first decision of ``kind`` in random three-seat games, with its seat's view."""
+    for seed in range(50):
+        state = new_game(GameConfig(players=("alice", "bot", "carol"), seed=seed))
+        agent = RandomAgent(seed)
+        while (decision := state.decision) is not None:
+            if decision.kind == kind:
+                return decision, state.observe(decision.seat)
+            state.apply(agent.choose(decision, state.observe(decision.seat)))
+    raise AssertionError(f"no {kind} decision met")
+
+
+@pytest.mark.parametrize("kind", ["discard", "reveal", "target"])
+def test_enter_at_a_choice_the_rules_force_asks_again(kind: str) -> None:
+    # a forced discard has no safe default: Enter pressed by mistake must not lose card 1
+    decision, view = _first_decision(kind)
+    numbering = option_numbers(decision, view)
+    last = max(numbering.picks)
+    console, out = quiet_console()
+    script = Script(["", str(last)])
+    choice = Person(console, script, decision.seat).choose(decision, view)
+    assert choice == numbering.picks[last]
+    assert f"This choice has no default: type a number {numbering.spans} (? for help)." in \
+        " ".join(out.getvalue().split())
+    assert len(script.prompts) == 2 and not any("Enter" in p for p in script.prompts)
+
+
+def test_enter_still_takes_the_safe_default_where_there_is_one() -> None:
+    decision, view = _first_decision("swap")
+    assert Person(quiet_console()[0], Script([""]), decision.seat).choose(decision, view) == 0
+
+
+def test_from_a_pipe_enter_takes_option_zero_even_where_the_rules_force_the_choice() -> None:
+    # asking again would read the line meant for the next decision
+    decision, view = _first_decision("discard")
+    script = Script([""])
+    person = Person(quiet_console()[0], script, decision.seat, enter_anywhere=True)
+    assert person.choose(decision, view) == 0
+    assert "(Enter = 1, ? = help)" in script.prompts[0]
+
+
 def test_the_clock_plays_option_zero_when_time_is_up() -> None:
     script = Script([None])
     state, text = _game(script, clock=30)
@@ -437,7 +478,7 @@ def test_a_card_of_the_hand_is_chosen_by_its_number_in_the_hand() -> None:
     choice, text = _answered(decision, view, "2")
     assert decision.options[choice]["card"] == view.hand[1]
     assert f"  2  {option_label('discard', decision.options[choice], [], {})}" in text
-    assert f"Choose 1-{len(view.hand)} (Enter = 1, ? = help): " in text
+    assert f"Choose 1-{len(view.hand)} (? = help): " in text  # no default to take
     # a reveal skips the card already shown; its number still names the same card
     decision, view = _asked("reveal", 2, lambda d, v: len(v.hand) == 5
                             and v.hand[0] in v.revealed[0] and v.hand.count(v.hand[0]) == 1
@@ -465,7 +506,7 @@ def test_players_numbered_by_seat_are_listed_in_seat_order() -> None:
     assert decision.options[choice]["seat"] == 0
     listed = [int(n) for n in re.findall(r"^ +(\d+)  p\d \(seat \d\)$", text, re.MULTILINE)]
     assert listed == [0, 1, 3]
-    assert "Choose 0-1, 3 (Enter = 3, ? = help): " in text
+    assert "Choose 0-1, 3 (? = help): " in text
 
 
 def test_a_hand_holding_two_copies_keeps_its_numbers_on_a_turn() -> None:

@@ -30,7 +30,8 @@ BOTS = REPO / "bots"
 FIXTURES = REPO / "tests" / "fixtures" / "bots"
 needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
 
-DECISION = r"Choose ([\d, -]+) \(Enter = (\d+), \? = help\): "
+#: A decision's prompt; Enter is offered only where option 0 is a safe default.
+DECISION = r"Choose ([\d, -]+) \((?:Enter = (\d+), )?\? = help\): "
 AGAIN = r"a = again \(the loser starts\), r = review the game, q = quit \(Enter = again\): "
 OVER = r"Series over\. r = review the game, q = quit \(Enter = quit\): "
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-B]|\r")
@@ -73,14 +74,17 @@ def _play_to_the_end(child: pexpect.spawn, seed: int) -> int:
         if rng.random() < 0.1:
             child.sendline(rng.choice(["?", "h 1", "t", "l"]))
             child.expect(DECISION)
-        child.sendline("" if rng.random() < 0.3 else str(rng.choice(numbers)))
+        enter = child.match.group(2) is not None
+        child.sendline("" if enter and rng.random() < 0.3 else str(rng.choice(numbers)))
         answered += 1
 
 
 def _hold_to_the_end(child: pexpect.spawn) -> None:
-    """Take option 0 at every decision of a one-game series, then end it cleanly."""
+    """Take option 0 at every decision of a one-game series (Enter, or the first number
+    where the choice has no default), then end it cleanly."""
     while child.expect([DECISION, OVER]) == 0:
-        child.sendline("")
+        forced = child.match.group(2) is None  # no default: the first number
+        child.sendline(str(numbers_in(child.match.group(1))[0]) if forced else "")
     child.sendline("q")
     child.expect(pexpect.EOF)
     child.close()

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
-from play_script import Script, quiet_console
+from play_script import Script, enter_or_first, quiet_console
 from typer.testing import CliRunner
 
 from arena.cli.main import app
@@ -22,10 +22,13 @@ needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run 
 
 
 def _menu_then_enter(answers: list[str]) -> Script:
-    """Enter at every decision; ``answers`` at the menus after the games."""
+    """Enter at every decision (the first number where it has no default); ``answers`` at
+    the menus after the games."""
 
     def then(prompt: str) -> str:
-        return answers.pop(0) if prompt.startswith(("a = again", "Series over")) else ""
+        if prompt.startswith(("a = again", "Series over")):
+            return answers.pop(0)
+        return enter_or_first(prompt)
 
     return Script([], then=then)
 

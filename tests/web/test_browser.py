@@ -1112,3 +1112,48 @@ def test_a_wrapped_line_of_the_step_is_highlighted_whole(browser: Any, cup_site:
         shoot(browser, "replay-wrapped-step-390")
     finally:
         browser.set_window_size(1280, 800)
+
+
+#: Each line of the narration that a narrow panel wrapped: where its text starts (past its
+#: leading spaces) and where its next visual line starts, in pixels.
+_WRAPS = """
+var pre = document.getElementById('lines'), found = [], node, top = null, text = null;
+var walker = document.createTreeWalker(pre, NodeFilter.SHOW_TEXT), fresh = true;
+while ((node = walker.nextNode())) {
+  for (var i = 0; i < node.textContent.length; i++) {
+    var c = node.textContent[i];
+    if (c === '\\n') { fresh = true; continue; }
+    var range = document.createRange(); range.setStart(node, i); range.setEnd(node, i + 1);
+    var rect = range.getClientRects()[0];
+    if (!rect || !rect.width) { continue; }
+    if (fresh) { fresh = false; text = null; top = Math.round(rect.top); }
+    else if (Math.round(rect.top) > top) {
+      found.push({text: text, next: rect.left}); top = Math.round(rect.top);
+    }
+    if (text === null && c !== ' ') { text = rect.left; }
+  }
+}
+return found;
+"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_a_wrapped_narration_line_goes_on_under_its_text(browser: Any, cup_site: Path,
+                                                          width: int) -> None:
+    """A line of "What happened" too long for its panel went on at the panel's left edge,
+    under the indent that sets a turn's events apart, and read as a line of its own."""
+    browser.set_window_size(width, 844)
+    try:
+        browser.get("about:blank")
+        browser.get((cup_site / "games" / "r2-t0-g0.html").as_uri())
+        steps = browser.execute_script(
+            "return JSON.parse(document.getElementById('game-data').textContent).steps.length")
+        browser.execute_script(f"location.hash = '#step={steps}&view=all'")  # the whole game
+        wraps = browser.execute_script(_WRAPS)
+        assert wraps or width > 390  # a phone wraps some line
+        deeper = [w for w in wraps if w["text"] is not None and w["next"] <= w["text"]]
+        assert not deeper, (len(wraps), deeper[:3])
+        browser.execute_script("document.getElementById('narration-h').scrollIntoView()")
+        shoot(browser, f"replay-wrapped-narration-{width}")
+    finally:
+        browser.set_window_size(1280, 800)

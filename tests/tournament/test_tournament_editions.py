@@ -356,3 +356,21 @@ def test_fresh_keeps_an_edition_an_edition(tmp_path: Path, registry: Path) -> No
     assert (resumed.name, resumed.games_recorded) == ("cup-2", 0)
     runner.invoke(app, ["delete", "cup", "--db", str(db), "--yes"])
     assert run_tournament(load_spec(changed), 1).name == "cup-2"
+
+
+def test_once_the_first_edition_is_deleted_a_changed_spec_is_compared_with_the_second(
+        tmp_path: Path, registry: Path) -> None:
+    # cup-2 is still an edition of cup: the refusal names it and the next edition, never the
+    # tournament deleted (a command naming cup would find nothing)
+    db = tmp_path / "arena.db"
+    _submit(registry, FIRST)
+    run_tournament(load_spec(_spec(tmp_path, db)), 1)
+    run_tournament(load_spec(_spec(tmp_path, db, games_per_match=2)), 1, new_edition=True)
+    assert runner.invoke(app, ["delete", "cup", "--db", str(db), "--yes"]).exit_code == 0
+    result = runner.invoke(app, ["run", str(_spec(tmp_path, db, games_per_match=3)),
+                                 "--no-progress", "--no-trial"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: tournament 'cup-2' exists with a different spec")
+    assert "--new-edition starts cup-3 and keeps this one for comparison" in result.stderr
+    assert "arena leaderboard cup-2 --db" in result.stderr
+    assert "'cup'" not in result.stderr and "leaderboard cup " not in result.stderr

@@ -128,8 +128,9 @@ class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]
                 if over is not None:
                     over(state, s)
             result = state.result
-            info.update(placements=list(result.placements), desmos=list(result.desmos),
-                        tiebreak=result.tiebreak)
+            # the categories the learner's seat saw: an Ascension shows no other hand (E31)
+            info.update(placements=list(result.placements),
+                        desmos=result.desmos_seen_by(self.seat), tiebreak=result.tiebreak)
         return {"observation": vector, "action_mask": mask}, info
 
     def step(self, action: int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:

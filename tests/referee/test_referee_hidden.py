@@ -25,10 +25,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from referee_fakes import FAST, FakeConnection, fake_spec
+from staged_ascension import ascending_at_once, trap_a_non_god
 
 from arena.engine import NOTATION, GameConfig, State, new_game
-from arena.engine.cards import KIND_OF, Kind
-from arena.engine.turn import ask_turn_action
 from arena.referee import games as games_module
 from arena.referee.match import MatchRequest, play_match
 
@@ -161,44 +160,20 @@ def test_no_message_holds_another_seats_hidden_card(seed: int, players: int,
     assert sum(w.checked for w in watchers) == sum(g.decisions for g in outcome.games)
 
 
-def _ascending_at_once(config: GameConfig) -> State:
-    """A new game whose first player holds four Gods and draws the fifth with its first
-    trap: an Ascension before anyone else has played."""
-    state = new_game(config)
-    assert state.decision is not None and state.decision.kind == "turn"
-    seat = state.decision.seat
-    gods = [card for card in range(len(NOTATION)) if KIND_OF[card] == Kind.GOD]
-    zones = [*state.hands, state.draw_pile]
-    slots = [(seat, i) for i in range(4)] + [(len(zones) - 1, len(state.draw_pile) - 1)]
-    for god, (zone, at) in zip(gods, slots, strict=False):
-        held = next((z, zones[z].index(god)) for z in range(len(zones)) if god in zones[z])
-        zones[zone][at], zones[held[0]][held[1]] = god, zones[zone][at]
-    assert all(KIND_OF[c] != Kind.PALAESTRON for c in state.hands[seat])
-    state.decision = None  # asked again, of the hand it now holds
-    state.push(ask_turn_action)
-    state.run()
-    return state
-
-
 def test_an_ascension_does_not_tell_the_bots_the_hidden_hands_categories() -> None:
     # The Ascension ends the game without a showdown: each seat saw its own hand and the
     # ascender's five Gods, and no other hand (RULES.md E31)
     players = 3
     connections: list[FakeConnection] = []
 
-    def trap_first(message: dict[str, Any]) -> int:
-        return next((i for i, option in enumerate(message["legal"])
-                     if option.get("action") == "trap"
-                     and not str(option.get("card")).startswith("God")), 0)
-
     def launcher(command: Any, workdir: Any, limits: Any) -> FakeConnection:
-        connections.append(FakeConnection(respond=trap_first))
+        connections.append(FakeConnection(respond=lambda m: trap_a_non_god(m["legal"])))
         return connections[-1]
 
     states: list[State] = []
 
     def staged(config: GameConfig) -> State:
-        states.append(_ascending_at_once(config))
+        states.append(ascending_at_once(config))
         return states[-1]
 
     original = games_module.new_game

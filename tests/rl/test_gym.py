@@ -52,7 +52,8 @@ def test_an_episode_ends_with_the_placement_reward_and_replays_from_its_seed() -
     mine = placements[env.seat]
     assert reward == sum((o > mine) - (o < mine) for o in placements) / 3
     assert env.state is not None and env.state.result is not None
-    assert info["desmos"] == list(env.state.result.desmos)  # as the AEC's infos and game_end
+    # as the AEC's infos and game_end: the categories the learner's seat saw
+    assert info["desmos"] == env.state.result.desmos_seen_by(env.seat)
     assert info["tiebreak"] == env.state.result.tiebreak
     assert _play(env, 3) == (actions, reward, info)
 

@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip install -e '.[rl]')")
 
 import numpy as np  # noqa: E402
+from staged_ascension import ascending_at_once, trap_a_non_god  # noqa: E402
 
 from arena.engine.cards import FACE_OF, NOTATION  # noqa: E402
 from arena.engine.houserules import RULE_CHOICES  # noqa: E402
@@ -127,7 +128,9 @@ def test_no_seat_is_given_another_seats_hidden_card_in_the_aec_environment() -> 
         for agent in game.agent_iter():
             obs, _, done, _, info = game.last()
             if done:
-                assert info["desmos"] == list(state.result.desmos)  # type: ignore[union-attr]
+                # what the seat saw: after an Ascension, no hidden hand's category (E31)
+                assert info["desmos"] == state.result.desmos_seen_by(  # type: ignore[union-attr]
+                    game.possible_agents.index(agent))
                 game.step(None)
                 continue
             seat = game.possible_agents.index(agent)
@@ -201,3 +204,34 @@ def test_no_seat_is_given_a_hidden_card_at_a_gift_or_a_discarded_gods_window() -
             game.step(_steered(info, chooser))
         moments["give"] += sum(1 for _, event in state.log if event["type"] == "give")
     assert moments["give"] and moments["discarded"], moments
+
+
+def test_after_an_ascension_no_agent_is_told_a_hidden_hands_category() -> None:
+    # an Ascension shows the ascender's hand alone (RULES.md E31): each agent's infos hold
+    # its own category and the ascender's, as a bot's game_end does
+    game = PalaestraAEC(3)
+    game.reset(seed=1)
+    assert game.state is not None
+    state = game.state = ascending_at_once(game.state.config)
+    assert state.decision is not None
+    ascender = state.decision.seat
+    state.apply(trap_a_non_god(state.decision.options))
+    game._next()  # the engine played the move: the environment ends the game
+    assert state.result is not None and state.result.ascension
+    for seat, agent in enumerate(game.possible_agents):
+        shown = [state.result.desmos[s] if s in (seat, ascender) else None for s in range(3)]
+        assert game.infos[agent]["desmos"] == shown
+
+
+def test_after_an_ascension_the_learner_is_told_no_hidden_hands_category() -> None:
+    env = PalaestraEnv(["random", "random"])
+    env.reset(seed=2)
+    assert env.state is not None
+    state = env.state = ascending_at_once(env.state.config)
+    assert state.decision is not None
+    ascender = state.decision.seat
+    state.apply(trap_a_non_god(state.decision.options))
+    _, info = env._advance({})  # the engine played the move: the environment ends the game
+    assert state.result is not None and state.result.ascension
+    shown = [state.result.desmos[s] if s in (env.seat, ascender) else None for s in range(3)]
+    assert info["desmos"] == shown and None in shown

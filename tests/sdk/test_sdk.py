@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from staged_ascension import ascending_at_once, trap_a_non_god
 
 from arena.engine import GameConfig, RandomAgent, play_game
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
@@ -798,3 +799,27 @@ def test_an_odd_game_end_never_crashes_the_bot(odd: dict[str, Any]) -> None:
     if "placements" not in odd and "forfeits" not in odd:
         assert end.standing_places == [1, 3, 3]
     assert [call.seat for call in bot.calls if isinstance(call, GameStart)] == [0, -1]
+
+
+def test_an_in_process_bot_is_told_no_category_an_ascension_left_hidden() -> None:
+    # as the referee sends it: its own category and the ascender's, None for the others
+    state = ascending_at_once(GameConfig(players=("a", "b", "c"), seed=3))
+    assert state.decision is not None
+    ascender = state.decision.seat
+    state.apply(trap_a_non_god(state.decision.options))
+    assert state.result is not None and state.result.ascension
+    seat = (ascender + 1) % 3
+
+    class Ended(Bot):
+        ends: list[GameEnd] = []
+
+        def act(self, request: Request) -> int:
+            return 0
+
+        def on_game_end(self, result: GameEnd) -> None:
+            self.ends.append(result)
+
+    bot = Ended()
+    BotAgent(bot).game_over(state, seat)
+    shown = [state.result.desmos[s] if s in (seat, ascender) else None for s in range(3)]
+    assert bot.ends[0].desmos == shown and bot.ends[0].raw["desmos"] == shown

@@ -152,6 +152,15 @@ class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]
             return obs, 0.0, False, False, info
         return obs, placement_rewards(result.placements)[self.seat], True, False, info
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the learner's pending decision, as booleans: the observation's
+        mask, asked of the environment by maskable learners (sb3-contrib's ``MaskablePPO``);
+        all False before ``reset`` and once the episode is over."""
+        mask = np.zeros(N_ACTIONS, bool)
+        if self.state is not None and self.state.decision is not None:
+            mask[self._actions] = True
+        return mask
+
     def render(self) -> str | None:
         """The game so far, narrated as the learner's seat saw it; None, with Gymnasium's
         warning, without a ``render_mode``."""

@@ -101,6 +101,19 @@ def test_an_illegal_action_plays_the_default_or_raises() -> None:
         strict.step(illegal)
 
 
+def test_action_masks_is_the_observations_mask_for_maskable_learners() -> None:
+    env = PalaestraEnv(["random", "greedy"])
+    assert not env.action_masks().any()  # before reset: nothing to choose
+    obs, _ = env.reset(seed=2)
+    done = False
+    while not done:
+        mask = env.action_masks()
+        assert mask.dtype == bool and mask.shape == (env.action_space.n,)
+        assert np.array_equal(mask, obs["action_mask"].astype(bool))
+        obs, _, done, _, _ = env.step(int(np.flatnonzero(mask)[0]))
+    assert not env.action_masks().any()
+
+
 def test_bad_opponents_and_seats_are_one_clear_line() -> None:
     with pytest.raises(BotNotFoundError):
         PalaestraEnv(["no-such-bot"])

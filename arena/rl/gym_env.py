@@ -31,7 +31,10 @@ from arena.rl.view import SeatViews, placement_rewards, structured
 from arena.sdk.bot import Bot
 from arena.sdk.local import BotAgent
 
-__all__ = ["PalaestraEnv"]
+__all__ = ["ENV_ID", "PalaestraEnv"]
+
+#: The environment's Gymnasium id: ``gymnasium.make(ENV_ID, opponents=[...])``.
+ENV_ID = "arena/Palaestra-v0"
 
 Obs = dict[str, np.ndarray]
 
@@ -170,3 +173,8 @@ class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]
         if self.state is None:
             return ""
         return "\n".join(narrate(self.state.record(), self.seat))
+
+
+# registered, so that ``gymnasium.make`` and the libraries that make environments by id build
+# it, and its spec lets Gymnasium's checker try each render mode
+gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:PalaestraEnv")

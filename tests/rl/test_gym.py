@@ -6,6 +6,9 @@ import pytest
 
 pytest.importorskip("gymnasium", reason="the rl extra is not installed (pip install -e '.[rl]')")
 
+import warnings  # noqa: E402
+
+import gymnasium  # noqa: E402
 import numpy as np  # noqa: E402
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
@@ -29,6 +32,16 @@ class Timid(Bot):
 @pytest.mark.parametrize("opponents", [["greedy"], ["random", "greedy", "heuristic"]])
 def test_gymnasium_env_checker_passes(opponents: list[str]) -> None:
     check_env(PalaestraEnv(opponents))
+
+
+def test_gymnasium_makes_it_by_id_and_its_checker_then_tries_every_render_mode() -> None:
+    env = gymnasium.make(gym_env.ENV_ID, opponents=["greedy", "random"])
+    assert isinstance(env.unwrapped, PalaestraEnv) and env.unwrapped.players == 3
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    # a text narrated on demand has no frame rate: the one warning left (docs/LEARNING.md)
+    assert [str(w.message) for w in caught if "render fps" not in str(w.message)] == []
 
 
 def _play(env: PalaestraEnv, seed: int) -> tuple[list[int], float, dict[str, object]]:

@@ -205,3 +205,31 @@ def test_a_deal_the_opponents_end_before_the_learner_is_asked_is_dealt_again(
     # a real one: heuristic is dealt four Gods and ascends at its first swap
     obs, info = PalaestraEnv(["heuristic"]).reset(seed=234)
     assert obs["action_mask"].any() and "placements" not in info
+
+
+def _vector_run(vector: gymnasium.vector.VectorEnv, seed: int, steps: int) -> list[bytes]:
+    """Each step's observations, masks, rewards and ends, the actions the last legal ones
+    (a row whose mask is empty, autoresetting, plays 0)."""
+    obs, _ = vector.reset(seed=seed)
+    seen = [obs["observation"].tobytes()]
+    for _ in range(steps):
+        actions = np.array([np.flatnonzero(m)[-1] if m.any() else 0
+                            for m in obs["action_mask"]])
+        obs, reward, terminated, _, _ = vector.step(actions)
+        seen += [obs["observation"].tobytes(), obs["action_mask"].tobytes(),
+                 reward.tobytes(), terminated.tobytes()]
+    vector.close()
+    return seen
+
+
+def test_vector_environments_replay_their_seed_and_each_row_is_the_env_at_seed_plus_row() -> None:
+    def make() -> PalaestraEnv:
+        return PalaestraEnv(["greedy", "random"])
+
+    sync = _vector_run(gymnasium.vector.SyncVectorEnv([make, make]), 5, 80)
+    assert sync == _vector_run(gymnasium.vector.AsyncVectorEnv([make, make]), 5, 80)
+    vector = gymnasium.vector.SyncVectorEnv([make, make])
+    rows, _ = vector.reset(seed=5)
+    for row in (0, 1):
+        alone, _ = make().reset(seed=5 + row)
+        assert rows["observation"][row].tobytes() == alone["observation"].tobytes()

@@ -235,3 +235,25 @@ def test_after_an_ascension_the_learner_is_told_no_hidden_hands_category() -> No
     assert state.result is not None and state.result.ascension
     shown = [state.result.desmos[s] if s in (env.seat, ascender) else None for s in range(3)]
     assert info["desmos"] == shown and None in shown
+
+
+def test_no_seat_is_given_another_seats_hidden_card_in_the_openspiel_game() -> None:
+    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    import arena.rl.openspiel  # noqa: F401  (registers the game)
+
+    for game_number in range(12):
+        chooser = random.Random(game_number)
+        players = 2 + game_number % 4
+        game = pyspiel.load_game("palaestra", {"players": players, "seed": game_number,
+                                               **_random_rules(chooser)})
+        state = game.new_initial_state()
+        while True:
+            for seat in range(players):  # every seat, asked or not
+                _check_vector(np.asarray(state.observation_tensor(seat), np.float32),
+                              state.state, seat)
+                named = set(_names(json.loads(state.observation_string(seat))))
+                assert named <= _known(state.state, seat), (seat, named)
+            if state.is_terminal():
+                break
+            legal = state.legal_actions()
+            state.apply_action(legal[chooser.randrange(len(legal))])

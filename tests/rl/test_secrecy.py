@@ -257,3 +257,23 @@ def test_no_seat_is_given_another_seats_hidden_card_in_the_openspiel_game() -> N
                 break
             legal = state.legal_actions()
             state.apply_action(legal[chooser.randrange(len(legal))])
+
+
+def test_a_seats_private_events_are_in_its_feed_where_the_docs_send_a_learner() -> None:
+    """docs/LEARNING.md: not in the vector nor the structured view, but in
+    ``env.state.feed(seat)``; in the PettingZoo environment only with a render mode."""
+    env = PalaestraEnv(["random", "random"])
+    told: Counter[str] = Counter()
+    for seed in range(10):
+        obs, info = env.reset(seed=seed)
+        assert "events" not in info["observation"]
+        done = False
+        while not done:
+            obs, _, done, _, info = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        assert env.state is not None
+        told.update(event["type"] for event in env.state.feed(env.seat))
+    assert told["peek"] and told["give"], told
+    for render_mode, logged in ((None, False), ("ansi", True)):
+        game = PalaestraAEC(3, render_mode=render_mode)
+        game.reset(seed=1)
+        assert game.state is not None and bool(game.state.feed(0)) == logged

@@ -63,7 +63,11 @@ class PalaestraEnv(gymnasium.Env):  # type: ignore[misc]
             raise RulesError(f"learner seat {learner_seat} is not a seat of a "
                                      f"{self.players}-player game")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise RulesError(f"render_mode must be ansi (the narrated text), not {render_mode!r}")
+            # Gymnasium's own way: a mode not offered is warned of, not refused, since
+            # libraries ask for one by default (Stable-Baselines3's make_vec_env: rgb_array)
+            gymnasium.logger.warn(f"render_mode {render_mode!r} is not offered, only 'ansi' "
+                                  "(the narrated text): the environment renders nothing")
+            render_mode = None
         self.render_mode = render_mode
         self.on_illegal = on_illegal
         self.learner_seat = learner_seat

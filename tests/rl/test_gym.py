@@ -134,8 +134,16 @@ def test_bad_opponents_and_seats_are_one_clear_line() -> None:
         PalaestraEnv(["greedy"], learner_seat=2)
     with pytest.raises(RulesError, match="played by 2 to 5 players, not 6"):
         PalaestraEnv(["greedy"] * 5)
-    with pytest.raises(RulesError, match="render_mode must be ansi"):
-        PalaestraEnv(["greedy"], render_mode="human")
+
+
+def test_a_render_mode_not_offered_is_warned_of_and_renders_nothing() -> None:
+    # Stable-Baselines3's make_vec_env asks every environment made by id for rgb_array
+    with pytest.warns(UserWarning, match="render_mode 'rgb_array' is not offered, only 'ansi'"):
+        env = gymnasium.make(gym_env.ENV_ID, render_mode="rgb_array", disable_env_checker=True)
+    assert env.unwrapped.render_mode is None
+    env.reset(seed=1)
+    with pytest.warns(UserWarning, match="render\\(\\) needs render_mode='ansi'"):
+        assert env.render() is None
 
 
 def test_a_step_after_the_end_asks_for_a_reset() -> None:

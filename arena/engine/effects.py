@@ -484,9 +484,11 @@ def step_draw(state: State, seat: int) -> None:
         return
     card = pile.pop()
     if card == PALAESTRON:
+        # drawn, then the pile rebuilt: told in that order (the Palaestron did not come from
+        # the new pile), and rebuilt before any of its steps resolves
+        start_palaestron(state, seat)
         if not pile:
             refill_pile(state)
-        start_palaestron(state, seat)
         return
     state.add_to_hand(seat, card)
     if state.track_events:

@@ -391,6 +391,20 @@ def test_a_burn_that_empties_the_pile_puts_the_burned_card_in_the_new_pile() -> 
     assert state.discard_graveyard == []
 
 
+def test_a_palaestron_drawn_as_the_last_card_is_told_before_the_reshuffle_it_causes() -> None:
+    # E4: the draw took the pile's last card, the Palaestron; the pile was rebuilt at once,
+    # before its steps, but the Palaestron came from the old pile, not the new one
+    state = build_state(["Beast-3 Beast-4 Fate-3 Fate-4 Arcoi-5", *OPPONENTS],
+                        pile_top="Palaestron", rest_to="effect_graveyard", seed=1)
+    act(state, "turn", 0, action="hold")
+    act(state, "swap", 0, swap="Beast-3")
+    told = [e["type"] for _, e in state.log if e["type"] in ("palaestron", "reshuffle")]
+    assert told == ["palaestron", "reshuffle"]
+    # the new pile holds every card of both graveyards, the swapped Beast-3 among them
+    assert events_of(state, "reshuffle")[0]["cards"] == 52 - 14 - 1
+    assert state.decision is not None and state.decision.kind == "discard"
+
+
 def test_hades_and_tyche_with_an_empty_discard_graveyard_do_nothing() -> None:
     for card in ("God-2", "Fate-4"):
         state = stage(card)

@@ -331,3 +331,30 @@ def test_recorded_events_that_are_not_a_list_are_refused_clearly(
     TypeError traceback."""
     with pytest.raises(ReplayError, match="^the recorded events are not a list"):
         replay_one(_tamper(record, lambda bad: bad.__setitem__("events", 7)))
+
+
+def _palaestron_drawn_last_record() -> tuple[dict[str, Any], int]:
+    """A game in which a draw takes the Palaestron as the pile's last card, and where its
+    ``palaestron`` event is among the record's events."""
+    config = GameConfig(players=("a", "b", "c", "d"), seed=267)
+    state = play_game(config, [RandomAgent(267 + seat) for seat in range(4)])
+    record = state.record()
+    types = [event["type"] for event in record["events"]]
+    drawn_last = [at for at in range(len(types) - 1)
+                  if types[at:at + 2] == ["palaestron", "reshuffle"]]
+    assert drawn_last, "the seed no longer draws the Palaestron as the pile's last card"
+    return record, drawn_last[0]
+
+
+def test_a_record_that_told_the_reshuffle_before_the_palaestron_still_replays() -> None:
+    """Records made before E4 told a Palaestron drawn as the last card ahead of the rebuilt
+    pile told the reshuffle first: the same game in another order, which replays."""
+    record, at = _palaestron_drawn_last_record()
+    replay_one(record)
+    events = record["events"]
+    older = dict(record, events=[*events[:at], events[at + 1], events[at], *events[at + 2:]])
+    replay_one(older)
+    # any other order is still a difference
+    moved = dict(record, events=[*events[:at], events[at + 1], *events[at + 2:], events[at]])
+    with pytest.raises(ReplayError, match="replayed events differ"):
+        replay_one(moved)

@@ -47,7 +47,8 @@ RULE_HELP: Final[dict[str, dict[str, str]]] = {
         "strict": "a card you used for an effect does not count in your Desmos",
     },
     "trap_windows": {
-        "any_time": "traps answer turns, plays, traps, the Palaestron and the showdown (E10)",
+        "any_time": ("traps answer turns, plays, traps, discarded Gods, the Palaestron and "
+                     "the showdown (E10)"),
         "turn_and_play": "traps answer only the start of a turn and a declared play",
     },
 }

@@ -67,8 +67,9 @@ def census_table_markdown(counts: dict[Category, int] | None = None) -> str:
 
 #: When a trap may be triggered, by the ``trap_windows`` house rule (E10).
 _TRAP_WINDOWS: Final = {
-    "any_time": "at the start of any turn, when an opponent declares a play or triggers a "
-                "trap, when a Palaestron is drawn, and before the showdown",
+    "any_time": "at the start of any turn, when an opponent declares a play, triggers a "
+                "trap or force-discards a God, when a Palaestron is drawn, and before the "
+                "showdown",
     "turn_and_play": "at the start of any turn and when an opponent declares a play",
 }
 

@@ -73,9 +73,12 @@ def test_rules_lists_every_house_rule_and_marks_the_chosen() -> None:
 def test_the_summary_tells_the_trap_windows_of_the_chosen_rules() -> None:
     default = [line for line in _run("rules").output.splitlines() if line.startswith("Traps:")]
     assert default == ["Traps: their owner may trigger them at the start of any turn, when an "
-                       "opponent declares a play or triggers a trap, when a Palaestron is drawn, "
-                       "and before the showdown (not in the turn they were set in); they expire "
-                       "at the end of the owner's second turn after the one they were set in."]
+                       "opponent declares a play, triggers a trap or force-discards a God, when "
+                       "a Palaestron is drawn, and before the showdown (not in the turn they "
+                       "were set in); they expire at the end of the owner's second turn after "
+                       "the one they were set in."]
+    # the house rule's reading names the same windows, the discarded God's among them (E10)
+    assert "discarded Gods" in _run("rules", "--house").output
     narrow = _run("rules", "--rule", "trap_windows=turn_and_play").output
     assert "Traps: their owner may trigger them at the start of any turn and when an opponent " \
            "declares a play (not in the turn they were set in);" in narrow

@@ -136,8 +136,8 @@ def _trap_end(how: str) -> Callable[[_Teller, Event], str]:
 
 
 def _discard(t: _Teller, e: Event) -> str:
-    why = e.get("why")
-    reason = " to swap" if why == "swap" else f" ({why})" if why else ""
+    why = e.get("why")  # "swap", or the card whose effect asked for the discard (Clotho)
+    reason = " to swap" if why == "swap" else f" (by {why})" if why else ""
     return f"{t.who(e['seat'])} discards {e['card']}{reason}"
 
 

@@ -267,3 +267,12 @@ def test_a_card_played_is_named_without_brackets_in_brackets(face: str) -> None:
                               ["greedy", "alice"])
     named = sentence.split(f"{face} (", 1)[1]
     assert "(" not in named.split(")", 1)[0], sentence
+
+
+def test_a_discard_an_effect_asked_for_names_its_card_after_by() -> None:
+    """Clotho's discard read "discards Umbrae-4 (Fate-1)", unlike every other line that
+    tells what made it so (docs/PLAY.md)."""
+    event = {"type": "discard", "seat": 1, "card": "Umbrae-4", "why": "Fate-1", "turn": 2}
+    assert event_sentence(event, ["a", "b"]) == "b discards Umbrae-4 (by Fate-1)"
+    swap = dict(event, why="swap")
+    assert event_sentence(swap, ["a", "b"]) == "b discards Umbrae-4 to swap"

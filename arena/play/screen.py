@@ -277,12 +277,14 @@ def decision_view(decision: Decision, players: Sequence[str],
     return Group(*lines)
 
 
-def showdown_view(record: Mapping[str, Any], seat: int,
-                  hands: Sequence[Sequence[str]]) -> RenderableType:
+def showdown_view(record: Mapping[str, Any], seat: int, hands: Sequence[Sequence[str]],
+                  not_counted: Sequence[Sequence[str]] = ()) -> RenderableType:
     """Every hand shown at the showdown with its Desmos and place, and how first place was
     settled (the record's public part: its result). A forfeited seat is marked: it is placed
-    last whatever its hand (E18), which the places alone would not explain. After an
-    Ascension only the seat's own and the ascender's categories are shown (E31)."""
+    last whatever its hand (E18), which the places alone would not explain. So are the cards
+    of a hand that do not count (``not_counted[seat]``: under ``reclaim=strict``, those its
+    player used for an effect), without which its Desmos would not match the hand shown.
+    After an Ascension only the seat's own and the ascender's categories are shown (E31)."""
     players = [str(p) for p in record.get("players") or []]
     result = record.get("result") or {}
     desmos = seen_desmos(result.get("desmos") or [], result.get("placements") or [],
@@ -318,6 +320,11 @@ def showdown_view(record: Mapping[str, Any], seat: int,
                    f"{players[second]}'s card by card, {order_said} (tiers: God 5, "
                    "Crown 4, Class 3, Fate 2, Beast 1)")
     lines: list[RenderableType] = [Text("Showdown", style="bold reverse"), table, Text(how)]
+    dead = [f"{players[s]}'s {', '.join(cards)}" for s, cards in enumerate(not_counted)
+            if cards and s < len(players)]
+    if dead:
+        lines.append(Text("Not counted, used for an effect by their player (reclaim=strict): "
+                          + "; ".join(dead)))
     if forfeits and len(forfeits) < len(players):
         lines.append(Text("A player who forfeits is placed last, whatever their hand."))
     return Group(*lines)

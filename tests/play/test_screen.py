@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from play_script import Script, quiet_console
 
-from arena.engine import Category, GameConfig, RandomAgent, new_game
+from arena.engine import Category, GameConfig, RandomAgent, new_game, play_game
 from arena.engine.cards import parse_cards
 from arena.engine.decision import Decision
 from arena.engine.desmos import evaluate, evaluate_family
 from arena.engine.houserules import HouseRules
 from arena.play.person import Person
 from arena.play.screen import decision_view, hand_category, hand_line, showdown_view, table_view
+from arena.play.session import not_counted
 
 
 def _record(placements: list[int], desmos: list[str], tiebreak: str) -> dict[str, Any]:
@@ -258,3 +260,23 @@ def test_after_an_ascension_the_showdown_shows_no_category_of_a_hidden_hand() ->
     text = " ".join(out.getvalue().split())
     assert "alice (you) Pair" in text and "bob The Ascension" in text
     assert "Triplet" not in text and "carol not shown" in text
+
+
+def test_under_strict_reclaim_the_showdown_names_the_cards_that_do_not_count() -> None:
+    # seat 0 ends with God-1, God-6, Arcoi-2, Fate-3, Fate-4 and is scored a Pair: it had
+    # played God-1, which under reclaim=strict does not count; the hand alone reads Two Pair
+    config = GameConfig(players=("alice", "bob", "carol", "dave"), seed=5,
+                        rules=HouseRules(reclaim="strict"))
+    state = play_game(config, [RandomAgent(50 + seat) for seat in range(4)])
+    record = json.loads(json.dumps(state.record()))
+    hands = next(e["hands"] for e in record["events"] if e["type"] == "showdown")
+    dead = not_counted(record)
+    assert dead[0] == ["God-1"] and "God-1" in hands[0]
+    assert record["result"]["desmos"][0] == "Pair"
+    console, out = quiet_console()
+    console.print(showdown_view(record, 1, hands, dead))
+    text = " ".join(out.getvalue().split())
+    assert "Not counted, used for an effect by their player (reclaim=strict): alice's God-1" \
+        in text
+    # the default reading counts every card: nothing to say
+    assert not_counted(dict(record, config=dict(record["config"], rules={}))) == []

@@ -18,6 +18,7 @@ from typing import Any
 from arena.common.plural import ordinal
 from arena.engine.effects import EFFECTS
 from arena.engine.houserules import RULE_CHOICES
+from arena.engine.record import cards_not_counted
 
 __all__ = ["WINDOW_TEXT", "event_lines", "event_sentence", "header_lines", "narrate", "seat_feed",
            "sees"]
@@ -314,6 +315,7 @@ def _header(record: Mapping[str, Any], teller: _Teller, whole: bool) -> list[str
         placements = _list(result.get("placements"))
         desmos = _list(result.get("desmos"))
         forfeits = _map(result.get("forfeits"))
+        unused = cards_not_counted(record)  # under reclaim=strict: why a hand scores less
         for seat, name in enumerate(players):
             forfeit = forfeits.get(str(seat))
             # a forfeit is the table's last place, as the standings count it (E28)
@@ -321,7 +323,9 @@ def _header(record: Mapping[str, Any], teller: _Teller, whole: bool) -> list[str
                      else _ordinal(placements[seat]) if seat < len(placements) else "?")
             category = desmos[seat] if seat < len(desmos) else "?"
             lines.append(f"  seat {seat}  {name}: {place}, {category}"
-                         + (f", forfeited ({forfeit})" if forfeit else ""))
+                         + (f", forfeited ({forfeit})" if forfeit else "")
+                         + (f"; {', '.join(unused[seat])} not counted (used for an effect, "
+                            "reclaim=strict)" if seat < len(unused) and unused[seat] else ""))
         tiebreak = result.get("tiebreak", "none")
         if players and len(forfeits) >= len(players):
             lines.append("  first place: nobody (every seat forfeited; all are placed last)")

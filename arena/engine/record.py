@@ -15,12 +15,14 @@ import gzip
 import io
 import json
 import zlib
-from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import IO, Any, cast
 
 from arena.common.wholefile import GZIP_MAGIC, read_text
+from arena.engine.actions import shown_hand
+from arena.engine.cards import NOTATION
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
 from arena.engine.state import RECORD_FORMAT, State
@@ -29,6 +31,7 @@ from arena.errors import ArenaError, ReplayError, RulesError
 __all__ = [
     "RECORD_FORMAT",
     "build_record",
+    "cards_not_counted",
     "game_record",
     "iter_records",
     "other_format",
@@ -312,6 +315,23 @@ def _reshuffle_told_first(events: list[Any]) -> list[Any]:
                 and isinstance(told[at + 1], dict) and told[at + 1].get("type") == "reshuffle"):
             told[at], told[at + 1] = told[at + 1], told[at]
     return told
+
+
+def cards_not_counted(record: Mapping[str, Any]) -> list[list[str]]:
+    """Under ``reclaim=strict``, the cards of each seat's last hand that it used for an effect
+    and that so do not count in its Desmos (RULES.md, House rules): the engine knows which
+    copy a hand holds, the record's events name only faces, so the record is replayed. No
+    lists under the other reading, or for a record that does not replay."""
+    config = record.get("config")
+    rules = config.get("rules") if isinstance(config, Mapping) else None
+    if not isinstance(rules, Mapping) or rules.get("reclaim") != "strict":
+        return []
+    try:
+        state = replay(dict(record))
+    except (ArenaError, AttributeError, KeyError, TypeError, ValueError):  # a damaged record
+        return []
+    return [[NOTATION[card] for card in shown_hand(hand) if card in used]
+            for hand, used in zip(state.hands, state.used, strict=True)]
 
 
 def replay_records(records: Iterable[Any]) -> int:

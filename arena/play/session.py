@@ -14,18 +14,14 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from rich.console import Console
 from rich.padding import Padding
 from rich.text import Text
 
-from arena.engine.actions import shown_hand
-from arena.engine.cards import NOTATION
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.narration import narrate
-from arena.engine.record import replay
-from arena.errors import ArenaError
+from arena.engine.record import cards_not_counted
 from arena.play.person import QUIT_WORDS, Ask, Person
 from arena.play.screen import showdown_view
 from arena.rating.match_series import MatchSeries
@@ -35,7 +31,7 @@ from arena.referee.seeds import utc_today
 from arena.registry import BotSpec
 from arena.sandbox import Limits
 
-__all__ = ["MAX_GAMES", "PlayRequest", "Series", "not_counted", "person_key"]
+__all__ = ["MAX_GAMES", "PlayRequest", "Series", "person_key"]
 
 #: The most games of a series without ``games`` (the person quits long before).
 MAX_GAMES = 10_000
@@ -77,22 +73,6 @@ def _replay_line(seed: int, day: dt.date, game_index: int) -> str:
         return f"Seed {seed} ({again} deals this game again)"
     return (f"Seed {seed}, game {game_index + 1} ({again} deals game 1 again; later "
             "deals depend on who lost)")
-
-
-def not_counted(record: dict[str, Any]) -> list[list[str]]:
-    """Under ``reclaim=strict``, the cards of each seat's last hand that it used for an effect
-    and that so do not count in its Desmos (RULES.md, House rules): the engine knows which
-    copy a hand holds, the record's events name only faces, so the record is replayed. No
-    lists under the other reading, or for a record that does not replay."""
-    rules = (record.get("config") or {}).get("rules") or {}
-    if rules.get("reclaim") != "strict":
-        return []
-    try:
-        state = replay(record)
-    except ArenaError:
-        return []
-    return [[NOTATION[card] for card in shown_hand(hand) if card in used]
-            for hand, used in zip(state.hands, state.used, strict=True)]
 
 
 def _failure_lines(game: GameOutcome) -> list[str]:
@@ -156,7 +136,7 @@ class Series:
         hands = self._shown_hands()
         self.console.print()
         self.console.print(showdown_view(game.record, self.request.seat, hands,
-                                         not_counted(game.record)))
+                                         cards_not_counted(game.record)))
         failed = _failure_lines(game)
         if failed:  # a bot author at the table wants to know
             self.console.print(Text("Bot failures this game:"))

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from arena.engine import EFFECTS, GameConfig, RandomAgent, new_game, play_game
 from arena.engine.cards import NOTATION
+from arena.engine.houserules import HouseRules
 from arena.engine.narration import event_lines, event_sentence, header_lines, narrate, sees
 
 _CARD = re.compile(r"\b(?:God|Agari|Umbrae|Arcoi|Sophoi|Fate|Beast)-\d\b|\bCrown\b")
@@ -276,3 +277,18 @@ def test_a_discard_an_effect_asked_for_names_its_card_after_by() -> None:
     assert event_sentence(event, ["a", "b"]) == "b discards Umbrae-4 (by Fate-1)"
     swap = dict(event, why="swap")
     assert event_sentence(swap, ["a", "b"]) == "b discards Umbrae-4 to swap"
+
+
+def test_under_strict_reclaim_the_header_names_the_cards_a_hand_does_not_count() -> None:
+    # seat 0 ends with God-1, God-6, Arcoi-2, Fate-3, Fate-4 and scores a Pair: the God-1 it
+    # had played does not count under reclaim=strict, and the Showdown line shows the hand
+    config = GameConfig(players=("p0", "p1", "p2", "p3"), seed=5,
+                        rules=HouseRules(reclaim="strict"))
+    state = play_game(config, [RandomAgent(50 + seat) for seat in range(4)])
+    record = json.loads(json.dumps(state.record()))
+    header = header_lines(record)
+    assert "  seat 0  p0: 2nd, Pair; God-1 not counted (used for an effect, " \
+           "reclaim=strict)" in header
+    assert "  seat 3  p3: 1st, Triplet" in header  # nothing it used is in its hand
+    default = dict(record, config=dict(record["config"], rules={}))
+    assert not any("not counted" in line for line in header_lines(default))

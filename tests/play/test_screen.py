@@ -13,9 +13,9 @@ from arena.engine.cards import parse_cards
 from arena.engine.decision import Decision
 from arena.engine.desmos import evaluate, evaluate_family
 from arena.engine.houserules import HouseRules
+from arena.engine.record import cards_not_counted
 from arena.play.person import Person
 from arena.play.screen import decision_view, hand_category, hand_line, showdown_view, table_view
-from arena.play.session import not_counted
 
 
 def _record(placements: list[int], desmos: list[str], tiebreak: str) -> dict[str, Any]:
@@ -270,7 +270,7 @@ def test_under_strict_reclaim_the_showdown_names_the_cards_that_do_not_count() -
     state = play_game(config, [RandomAgent(50 + seat) for seat in range(4)])
     record = json.loads(json.dumps(state.record()))
     hands = next(e["hands"] for e in record["events"] if e["type"] == "showdown")
-    dead = not_counted(record)
+    dead = cards_not_counted(record)
     assert dead[0] == ["God-1"] and "God-1" in hands[0]
     assert record["result"]["desmos"][0] == "Pair"
     console, out = quiet_console()
@@ -279,4 +279,4 @@ def test_under_strict_reclaim_the_showdown_names_the_cards_that_do_not_count() -
     assert "Not counted, used for an effect by their player (reclaim=strict): alice's God-1" \
         in text
     # the default reading counts every card: nothing to say
-    assert not_counted(dict(record, config=dict(record["config"], rules={}))) == []
+    assert cards_not_counted(dict(record, config=dict(record["config"], rules={}))) == []

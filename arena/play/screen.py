@@ -144,14 +144,29 @@ def _last(cards: Sequence[str], shown: int = GRAVEYARD_SHOWN) -> str:
     return f"{more}{', '.join(cut)}"
 
 
+def _own_turns_left(view: Observation) -> int:
+    """The seat's own turns the game has left, the one under way included (a trap's
+    ``turns_left`` counts so): none once the last round is over."""
+    if view.round > view.rounds:
+        return 0
+    players = len(view.players)
+    in_round = view.turn - (view.round - 1) * players
+    place = (view.seat - (view.active_seat - in_round)) % players  # in the round's order
+    return view.rounds - view.round + (1 if place >= in_round else 0)
+
+
 def _arena(view: Observation, seat: int) -> str:
     if seat == view.seat:
         traps = view.traps
         if not traps:
             return "-"
-        return ", ".join(f"{t['card']} ({t['turns_left']} turn"
-                         f"{'' if t['turns_left'] == 1 else 's'} left"
-                         f"{', ready' if t['triggerable'] else ''})" for t in traps)
+        game_left = _own_turns_left(view)
+        # a trap that outlives the game's turns stays to the end: "2 turns left" in the
+        # last round, or "1" before the showdown, would promise turns that never come
+        return ", ".join(f"{t['card']} ("
+                         + ("until the end" if t['turns_left'] > game_left else
+                            f"{t['turns_left']} turn{'' if t['turns_left'] == 1 else 's'} left")
+                         + f"{', ready' if t['triggerable'] else ''})" for t in traps)
     count = view.trap_counts[seat]
     return "-" if not count else f"{count} face down"
 

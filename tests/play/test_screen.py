@@ -280,3 +280,26 @@ def test_under_strict_reclaim_the_showdown_names_the_cards_that_do_not_count() -
         in text
     # the default reading counts every card: nothing to say
     assert cards_not_counted(dict(record, config=dict(record["config"], rules={}))) == []
+
+
+def test_a_trap_that_outlives_the_games_turns_is_said_to_stay_to_the_end() -> None:
+    # seat 0 sets a trap in round 1 and another in round 5, the last: the first has its turns
+    # counted down; the second would expire after two more own turns, which the game does not
+    # have, and read "2 turns left" before the showdown
+    state = new_game(GameConfig(players=("a", "b"), seed=3, starting_seat=0))
+    arenas: list[tuple[int, str]] = []
+    while (decision := state.decision) is not None:
+        index = 0
+        if decision.seat == 0:
+            console, out = quiet_console()
+            console.print(table_view(state.observe(0)))
+            row = next(line for line in out.getvalue().splitlines() if line.startswith("0 "))
+            arenas.append((state.round, row))
+            if decision.kind == "turn" and state.round in (1, 5):
+                index = next(i for i, o in enumerate(decision.options) if o["action"] == "trap")
+        state.apply(index)
+    early = [row for round_, row in arenas if round_ == 2]
+    assert early and "Umbrae-3 (2 turns left, ready)" in early[0], early
+    late = [row for round_, row in arenas if round_ > 5]  # the showdown's window
+    assert late and all("(until the end, ready)" in row for row in late), late
+    assert not any("turns left" in row for round_, row in arenas if round_ >= 5)

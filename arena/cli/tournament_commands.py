@@ -248,6 +248,8 @@ def _print_summary(summary: RunSummary, board: list[str] | None = None) -> None:
         f"{f'/{summary.games_planned}' if summary.games_planned else ''} games recorded "
         f"({summary.games_recorded} this run, {summary.elapsed_s:.1f} s, {rate:.1f} games/s) "
         f"in {summary.db}; state {summary.state}")))
+    for text in summary.kept_copies:  # said as it happened, above the bar: said again
+        typer.echo(printable_log(wrapped(text)))
     if summary.games_done:
         from arena.tournament.status import failure_summary
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from arena.errors import FilesChangedError, SandboxError
@@ -157,14 +157,15 @@ def _command(command: Sequence[str]) -> list[str]:
 
 
 def sandbox_launcher(report: SandboxReport | None = None, bot: BotSpec | None = None,
-                     kept_copies: bool = False) -> Launcher:
+                     kept_copies: bool = False,
+                     on_kept_copy: Callable[[BotSpec], None] | None = None) -> Launcher:
     """A launcher running bots in the sandbox with the kit on their PYTHONPATH; a bot run by
     its environment's interpreter sees that environment, read-only. With ``bot``, each launch
     runs only a copy of files that hash to its version (else :class:`FilesChangedError`,
     which stops the match as a changed bot's restart does, not a start-up failure; so do files
-    gone from its path). With ``kept_copies`` too (a league's), a launch after ``arena submit
-    --update`` replaced the files, or finding none, runs the copy the update kept of them, the
-    version's very files, where there is one."""
+    gone from its path). With ``kept_copies`` too (a tournament's), a launch after ``arena
+    submit --update`` replaced the files, or finding none, runs the copy the update kept of
+    them, the version's very files, where there is one, and tells ``on_kept_copy`` so."""
 
     def start(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
         environment = environment_of_command(tuple(command))
@@ -190,6 +191,8 @@ def sandbox_launcher(report: SandboxReport | None = None, bot: BotSpec | None = 
             kept = kept_copy(bot) if kept_copies else None
             if kept is None:
                 raise FilesChangedError(files_changed(bot, ", so it was not started")) from None
+            if on_kept_copy is not None:
+                on_kept_copy(bot)
             return sandbox_launcher(report, kept)(kept.command, kept.path, limits)
         try:
             transport = SubprocessTransport(proc)

@@ -125,8 +125,10 @@ class MatchRequest:
     same_files: bool = False
     #: With ``same_files``, a bot whose files ``arena submit --update`` replaced is launched
     #: (a restart too) from the copy the update kept of them, its version's very files, where
-    #: there is one (a league's tables); False: the match stops as for any changed bot.
+    #: there is one (a tournament's tables); False: the match stops as for any changed bot.
     kept_copies: bool = False
+    #: Told of each launch that runs a bot from that kept copy (the bot, as entered).
+    on_kept_copy: Callable[[BotSpec], None] | None = None
 
     def resolved(self) -> list[BotSpec]:
         specs = [with_environment(b if isinstance(b, BotSpec) else resolve(b, self.bots_dir))
@@ -223,7 +225,8 @@ def play_match(request: MatchRequest,
                 client = kept or BotClient(
                     spec.command, spec.path, limits, name=spec.name, key=spec.key,
                     metadata=spec.metadata, options=spec.options, ponder=ponder, turn=turn,
-                    launcher=(sandbox_launcher(bot=spec, kept_copies=request.kept_copies)
+                    launcher=(sandbox_launcher(bot=spec, kept_copies=request.kept_copies,
+                                               on_kept_copy=request.on_kept_copy)
                               if checked else launcher))
                 client.diagnostics = diagnostics
                 client.on_wait = _wait_notice(request.local.values(), spec.name)

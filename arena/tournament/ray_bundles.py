@@ -68,7 +68,7 @@ class BotBundle:
 def pack_bot(spec: BotSpec, kept_copies: bool = False) -> BotBundle:
     """The bundle of a resolved bot, read from the driver's disk; refused if its files no
     longer match its version (edited since the tournament started). With ``kept_copies`` (a
-    league's), files ``arena submit --update`` replaced are packed from the copy the update
+    tournament's), files ``arena submit --update`` replaced are packed from the copy the update
     kept, under the bot's own file name: the bundle the version's files made before."""
     try:
         return _pack(spec)

@@ -74,7 +74,7 @@ import ray
 import ray.exceptions
 
 from arena.errors import ClusterError
-from arena.registry import BotSpec
+from arena.registry import BotSpec, files_unchanged, kept_copy
 from arena.tournament.boards import holds_cards_of
 from arena.tournament.pool import MAX_TABLE_ATTEMPTS
 from arena.tournament.ray_bundles import bundle_identity, code_fingerprint, pack_bot
@@ -85,6 +85,7 @@ from arena.tournament.tasks import (
     ErrorMessage,
     GameBatch,
     GameMessage,
+    KeptCopyMessage,
     LogMessage,
     Message,
     TableTask,
@@ -271,7 +272,7 @@ class RayExecutor:
             while len(self._inflight) < 2 * self._cpus() and (
                     (apart := self._apart(waiting)) is not None):
                 waiting.remove(apart)
-                self._submit(apart)
+                self._submit(apart, on_message)
             waitables = list(self._inflight) + self._warmups
             ready, _ = ray.wait(waitables, num_returns=1, timeout=1.0)
             if not ready:
@@ -327,8 +328,13 @@ class RayExecutor:
         return next((task for task in waiting
                      if not any(holds_cards_of(task, other) for other in flying)), None)
 
-    def _submit(self, task: TableTask) -> None:
+    def _submit(self, task: TableTask, on_message: Callable[[Message], None]) -> None:
         refs = [self._bundle(spec, task.kept_copies) for spec in task.bots]
+        for spec in task.bots if task.kept_copies else ():
+            # what travels is the version's bundle, packed before or from the kept copy
+            if not files_unchanged(spec) and kept_copy(spec) is not None:
+                on_message(KeptCopyMessage(spec.key, spec.name,
+                                           f"{spec.name}@{spec.files_version}"))
         generator = self._table_fn.remote(task, self._fingerprint, *refs, hold_s=self.hold_s)
         self._inflight[generator] = _Flight(task)
         self.stats.tables += 1

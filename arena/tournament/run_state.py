@@ -31,6 +31,7 @@ from arena.tournament.tasks import (
     DoneMessage,
     GameBatch,
     GameMessage,
+    KeptCopyMessage,
     LogMessage,
     Message,
     TableTask,
@@ -72,6 +73,11 @@ class RunState:
         self.warnings: list[str] = []
         self.title = spec.name
         self.progressing = False
+        #: The command resuming the run (the lines on a bot updated mid-run name it).
+        self.resume = "arena run SPEC"
+        #: What was said of each entry's bot played on from the copy ``arena submit
+        #: --update`` kept of its files, by the bot's key (said again at the run's end).
+        self.kept_copies: dict[str, str] = {}
 
     # -------------------------------------------------------------- reports
     def progress(self, title: str | None = None) -> None:
@@ -107,8 +113,21 @@ class RunState:
                 self.warn(warning)
         elif isinstance(message, LogMessage):
             self.warn(message.text)
+        elif isinstance(message, KeptCopyMessage):
+            self.played_kept_copy(message)
         elif not isinstance(message, BoardStart):  # a board's start is the workers' affair
             raise ArenaError(message.message)
+
+    def played_kept_copy(self, message: KeptCopyMessage) -> None:
+        """Say once per bot that it plays on from the copy ``arena submit --update`` kept (a
+        league says nothing: its next poll enters the new version)."""
+        if self.spec.format == "league" or message.key in self.kept_copies:
+            return
+        text = (f"{message.name} was updated during the run (arena submit --update): "
+                f"{message.kept} plays on from its kept copy; '{self.resume} --continue' "
+                "afterwards enters the new version in the deals not begun")
+        self.kept_copies[message.key] = text
+        self.warn(text)
 
     def record(self, games: Sequence[GameMessage]) -> None:
         """Store the finished ``games`` not stored yet, in one transaction; a replayed game
@@ -155,7 +174,7 @@ class RunState:
             event_date=self.row.event_date, rules=self.spec.house_rules(),
             deals=table_deals(self.spec.deal_seeds, first.round, first.games),
             contest=self.spec.seed is None, insecure=self.insecure,
-            kept_copies=self.spec.format == "league")
+            kept_copies=True)
         if len(tables) > 1:
             task = replace(task, duplicate=seating_mode(self.spec.duplicate),
                            seatings=tuple((t.table_index, t.seats) for t in tables))

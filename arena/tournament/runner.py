@@ -104,6 +104,9 @@ class RunSummary:
     bot_starts: int = 0
     #: CPU seconds the workers' referees spent themselves (not their bots), as they told.
     referee_cpu_s: float = 0.0
+    #: What was said of each bot that played on from the copy ``arena submit --update``
+    #: kept of its files (its files replaced during the run).
+    kept_copies: list[str] = field(default_factory=list)
 
     @property
     def games_done(self) -> int:
@@ -284,6 +287,7 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
         row = open_tournament(store, spec, fresh, carry_on=carry_on, edition=edition,
                               warn=named.append)
         run = RunState(spec, store, row, executor, report, started, insecure)
+        run.resume = resume_hint(spec, db_path)
     except BaseException:
         executor.close(kill=True)
         raise
@@ -295,7 +299,8 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
                       games_before=run.games_before, games_recorded=run.games_recorded,
                       elapsed_s=0.0, state=state, mismatches=run.mismatches,
                       warnings=run.warnings, bot_starts=run.bot_starts,
-                      referee_cpu_s=run.referee_cpu_s)
+                      referee_cpu_s=run.referee_cpu_s,
+                      kept_copies=list(run.kept_copies.values()))
 
 
 def _play(run: RunState, db_path: Path, vetter: Vetter | None = None) -> str:

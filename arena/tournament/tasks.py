@@ -21,6 +21,7 @@ __all__ = [
     "ErrorMessage",
     "GameBatch",
     "GameMessage",
+    "KeptCopyMessage",
     "LogMessage",
     "Message",
     "TableTask",
@@ -71,10 +72,9 @@ class TableTask:
     #: probe, refuses a contest's table where its bots would run bare.
     contest: bool = False
     insecure: bool = False
-    #: A league's: a bot whose files ``arena submit --update`` replaced after the table was
-    #: chosen plays it, and is restarted during it, from the copy it kept of them (its
-    #: version's very files), rather than stopping the league; the next poll enters the new
-    #: version.
+    #: A bot whose files ``arena submit --update`` replaced since it entered plays the table,
+    #: and is restarted during it, from the copy the update kept of them (its version's very
+    #: files), rather than stopping the run (every tournament's tables; False: it stops).
     kept_copies: bool = False
 
     @property
@@ -144,6 +144,17 @@ class LogMessage:
 
 
 @dataclass
+class KeptCopyMessage:
+    """A bot seated or started from the copy ``arena submit --update`` kept of its files:
+    ``key`` is the entry's bot, ``name`` its name, ``kept`` the kept version's name
+    (``NAME@VERSION``)."""
+
+    key: str
+    name: str
+    kept: str
+
+
+@dataclass
 class GameBatch:
     """Games a worker finished within :data:`GAME_BATCH_S` of each other, sent (and recorded)
     together: a game apiece cost the parent a wake-up and a transaction each."""
@@ -163,7 +174,8 @@ class BoardStart:
     seat: int
 
 
-Message = GameMessage | GameBatch | DoneMessage | ErrorMessage | LogMessage | BoardStart
+Message = (GameMessage | GameBatch | DoneMessage | ErrorMessage | LogMessage | BoardStart
+           | KeptCopyMessage)
 
 #: How long a worker holds finished games before it sends them (a game is sent at the latest
 #: this long after it ended; a table's end or a warning sends them at once).

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from arena.common.cpus import pin_to
 from arena.errors import ArenaError
-from arena.registry import files_changed, files_unchanged, kept_copy
+from arena.registry import BotSpec, files_changed, files_unchanged, kept_copy
 from arena.sandbox import SandboxReport
 from arena.sandbox.probe import adopt
 from arena.tournament.game_records import compress_record
@@ -45,6 +45,7 @@ from arena.tournament.tasks import (
     ErrorMessage,
     GameBatch,
     GameMessage,
+    KeptCopyMessage,
     LogMessage,
     Message,
     TableTask,
@@ -150,9 +151,11 @@ def play_table(task: TableTask, send: Callable[[Message], None],
             record = compress_record(outcome.record)
         send(GameMessage(task.key, row, record))
 
+    def on_kept_copy(bot: BotSpec) -> None:
+        send(KeptCopyMessage(bot.key, bot.name, f"{bot.name}@{bot.files_version}"))
+
     if task.kept_copies:
-        task = replace(task, bots=tuple(bot if files_unchanged(bot) else kept_copy(bot) or bot
-                                        for bot in task.bots))
+        task = replace(task, bots=tuple(_seated(bot, on_kept_copy) for bot in task.bots))
     changed = next((bot for bot in task.bots if not files_unchanged(bot)), None)
     if changed is not None:  # its games would be another program's under its version's name
         send(ErrorMessage(task.key, f"table r{task.round}/t{task.table}: "
@@ -163,7 +166,7 @@ def play_table(task: TableTask, send: Callable[[Message], None],
         limits=dict(task.limits), match_id=match_id(task.tournament, task.round, task.table),
         event_date=task.event_date, duplicate=task.duplicate, rules=task.rules, keeper=keeper,
         deal_seeds=task.deals, seating=task.seating, same_files=True,
-        kept_copies=task.kept_copies)
+        kept_copies=task.kept_copies, on_kept_copy=on_kept_copy)
     boards = None
     if task.seating == 0:
         boards = Boards(tell=lambda deal, seat: send(BoardStart(task.deal_key, deal, seat)))
@@ -179,6 +182,18 @@ def play_table(task: TableTask, send: Callable[[Message], None],
                                 if task.seating is None),
                      bot_starts=sum(bot["starts"] for bot in outcome.bots),
                      referee_cpu_s=_referee_cpu.since_last()))
+
+
+def _seated(bot: BotSpec, on_kept_copy: Callable[[BotSpec], None]) -> BotSpec:
+    """``bot`` as its table seats it: from its own files while they are its version's, else
+    from the copy ``arena submit --update`` kept of them (told), else as it is (refused)."""
+    if files_unchanged(bot):
+        return bot
+    kept = kept_copy(bot)
+    if kept is None:
+        return bot
+    on_kept_copy(bot)
+    return kept
 
 
 class _CpuSince:

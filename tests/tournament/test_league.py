@@ -384,10 +384,17 @@ def test_a_bot_crashing_after_an_update_mid_table_restarts_from_the_kept_copy_in
     """'arena submit --update' landing while a league's table plays, then its bot crashing:
     the restart looked at the bots directory's files, the new version's, and stopped the
     league though the update had kept the old ones. It runs the kept copy (the new files,
-    which cannot start, never run); a plain tournament still stops, saying so."""
+    which cannot start, never run) and tells the run so; a table without kept copies still
+    stops, saying so."""
     import datetime as dt
 
-    from arena.tournament.tasks import DoneMessage, ErrorMessage, GameMessage, TableTask
+    from arena.tournament.tasks import (
+        DoneMessage,
+        ErrorMessage,
+        GameMessage,
+        KeptCopyMessage,
+        TableTask,
+    )
     from arena.tournament.worker import play_table
 
     _submit(registry, FIXTURES.parent.parent / "fixtures" / "bots" / "end_crasher.py",
@@ -417,6 +424,8 @@ def test_a_bot_crashing_after_an_update_mid_table_restarts_from_the_kept_copy_in
     assert isinstance(messages[-1], DoneMessage) and len(games) == 3
     assert messages[-1].bot_starts > 3  # restarted: both bots' first starts, then its own
     assert all("new version" not in json.dumps(g.row["failures"]) for g in games)
+    told = {m.kept for m in messages if isinstance(m, KeptCopyMessage)}
+    assert told == {f"end_crasher@{crasher.files_version}"}
 
 
 @pytest.mark.parametrize("league", [True, False])

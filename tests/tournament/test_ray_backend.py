@@ -51,6 +51,7 @@ from arena.tournament.tasks import (  # noqa: E402
     DoneMessage,
     ErrorMessage,
     GameBatch,
+    KeptCopyMessage,
     LogMessage,
     Message,
     TableTask,
@@ -430,8 +431,9 @@ def test_a_leagues_bot_updated_before_its_first_table_travels_as_the_kept_copy(
         cluster: str, tmp_path: Path, league: bool) -> None:
     """'arena submit --update' between a version's entry and its first table on Ray: its
     files were packed from the bots directory, the new version's, and the league stopped
-    though the update had kept the old ones. A league's table packs the kept copy (the new
-    files, which cannot start, never travel); a plain tournament still stops, saying so."""
+    though the update had kept the old ones. A tournament's table packs the kept copy (the
+    new files, which cannot start, never travel) and tells the run so; a table without kept
+    copies still stops, saying so."""
     import dataclasses
 
     from tournament_fixtures import PassedCheck
@@ -465,6 +467,7 @@ def test_a_leagues_bot_updated_before_its_first_table_travels_as_the_kept_copy(
     assert isinstance(seen[-1], DoneMessage)
     played = [game for m in seen if isinstance(m, GameBatch) for game in m.games]
     assert len(played) == 4 and all(game.row["failures"] == [] for game in played)
+    assert [m.kept for m in seen if isinstance(m, KeptCopyMessage)] == [entered.key]
 
 
 def test_a_kept_directory_bot_travels_under_its_own_directory_name(

@@ -1,0 +1,61 @@
+"""A bot its author updates (``arena submit --update``) while a tournament runs: the run
+plays on with the version that entered, from the copy the update kept."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from tournament_fixtures import (  # noqa: F401 - _repo_cwd: an autouse fixture
+    FIXTURES,
+    PassedCheck,
+    _repo_cwd,
+    signature,
+    write_spec,
+)
+
+from arena.registry import BotSpec, submit
+from arena.tournament.events import Progress, RunEvent, RunWarning
+from arena.tournament.runner import run_tournament
+from arena.tournament.spec import load_spec
+
+BOT_SEATS = ["mine", "bots/greedy.py", "bots/collector.py", str(FIXTURES / "hashed.py")]
+
+
+def _register(bots_dir: Path, source: Path, update: bool = False) -> BotSpec:
+    return submit(source, "mine", bots_dir, check=lambda spec: PassedCheck(), update=update)
+
+
+def test_a_bot_updated_between_rounds_plays_on_from_its_kept_copy_with_the_same_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A student's 'arena submit --update' during a class's run stopped the teacher's whole
+    tournament at that bot's next table. The run plays the version that entered from the
+    copy the update kept, says so once, and deals the games a run without the update deals."""
+    bots_dir = tmp_path / "bots"
+    monkeypatch.setenv("ARENA_BOTS_DIR", str(bots_dir))
+    entered = _register(bots_dir, FIXTURES / "first.py")
+    newer = tmp_path / "mine.py"
+    newer.write_text((FIXTURES / "last.py").read_text())  # plays otherwise, were it run
+    fields = {"format": "swiss", "rounds": 2, "games_per_match": 2, "reuse_bots": False,
+              "bots": BOT_SEATS}
+    calm = write_spec(tmp_path / "calm.yaml", tmp_path / "calm.db", name="cup", **fields)
+    assert run_tournament(load_spec(calm), 1).state == "finished"
+
+    events: list[RunEvent] = []
+
+    def update_between_the_rounds(event: RunEvent) -> None:
+        events.append(event)
+        if isinstance(event, Progress) and event.title.endswith("round 2/2") and len(
+                list(bots_dir.glob(".versions/*"))) == 0:
+            _register(bots_dir, newer, update=True)
+
+    spec = write_spec(tmp_path / "cup.yaml", tmp_path / "cup.db", name="cup", **fields)
+    summary = run_tournament(load_spec(spec), 1, report=update_between_the_rounds)
+    assert summary.state == "finished"
+    assert (bots_dir / ".versions" / entered.key).is_dir()  # the update landed mid-run
+    said = [e.text for e in events if isinstance(e, RunWarning) and "updated" in e.text]
+    line = (f"mine was updated during the run (arena submit --update): {entered.key} plays on "
+            f"from its kept copy; 'arena run {spec} --continue' afterwards enters the new "
+            "version in the deals not begun")
+    assert said == [line] and summary.kept_copies == [line]
+    assert signature(tmp_path / "cup.db", "cup") == signature(tmp_path / "calm.db", "cup")

@@ -264,11 +264,16 @@ def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None, *,
                 trial: bool) -> None:
     """``arena run --check``: start every entry once (not with ``--no-trial``), print the
     plan (exit 1 if an entry does not start)."""
+    from arena.tournament.editions import held_versions
     from arena.tournament.preflight import check_lines, trial_starts
+    from arena.tournament.store import peek
 
+    results = db if db is not None else Path(spec.results)
+    # as a run resumes it: an entrant updated since plays on from its kept copy
+    spec = (peek(results, lambda store: held_versions(store, spec)) or (spec, []))[0]
     trials = (trial_starts(spec.entrants, spec.limits, parallel=spec.effective_workers(workers))
               if trial else None)
-    lines, ready = check_lines(spec, db if db is not None else Path(spec.results), trials)
+    lines, ready = check_lines(spec, results, trials)
     typer.echo("\n".join(lines))
     if not ready:
         raise typer.Exit(1)

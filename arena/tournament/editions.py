@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 from arena.common.plural import counted
 from arena.common.printable import printable, shell_word
 from arena.errors import ArenaError, BotError, StoreError
-from arena.registry import BotSpec, resolve
+from arena.registry import VERSIONS_DIR, BotSpec, resolve
 from arena.tournament.dealbook import table_deals
 from arena.tournament.entries import is_sample_bot
 from arena.tournament.runlock import being_run
@@ -54,6 +54,7 @@ __all__ = [
     "edition_name",
     "editions",
     "entry_indexes",
+    "held_versions",
     "refuse_if_running",
     "retired_entries",
     "stored_bot",
@@ -138,6 +139,40 @@ def version_changes(old: list[str], spec: TournamentSpec) -> list[int] | None:
         if was != now:
             changed.append(index)
     return changed or None
+
+
+def held_versions(store: Store, spec: TournamentSpec) -> tuple[TournamentSpec, list[BotSpec]]:
+    """``spec`` as a resumed run plays it: each entrant ``arena submit --update`` replaced
+    since the stored tournament began put back as the version that entered, run from the copy
+    the update kept (``.versions/NAME@VERSION``), when that makes it the spec of the stored
+    tournament, unfinished; and those entrants. Else ``spec`` as it is, and none (a league
+    enters new versions itself; ``--continue`` and ``--new-edition`` take the new one)."""
+    if spec.format == "league":
+        return spec, []
+    played, _ = current_edition(store, spec, False)
+    row = store.tournament(played.name)
+    if (row is None or row.spec_hash == played.spec_hash()
+            or store.count_games(row.id) >= row.games_planned):  # a finished one is not resumed
+        return spec, []
+    old = list((row.spec.get("canonical") or {}).get("entrants", []))
+    changed = version_changes(old, played)
+    entrants = played.entrants
+    held = []
+    for index in changed or []:
+        name, _, version = old[index].partition("@")
+        try:
+            kept = resolve(f"{name}@{version.split('+', 1)[0]}")
+        except ArenaError:
+            return spec, []
+        if VERSIONS_DIR not in (kept.path.parent.name, kept.path.parent.parent.name):
+            return spec, []  # not a version an update kept
+        options = entrants[index].options
+        entrants[index] = kept.with_options(options) if options else kept
+        held.append(entrants[index])
+    resumed = spec.with_entrants(entrants)
+    if not held or with_edition(resumed, row.name).spec_hash() != row.spec_hash:
+        return spec, []
+    return resumed, held
 
 
 def continue_with(store: Store, row: TournamentRow, spec: TournamentSpec,

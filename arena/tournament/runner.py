@@ -39,8 +39,9 @@ from typing import Any
 from arena.common.plural import counted
 from arena.common.signalmask import signals_held
 from arena.errors import ArenaError, ClusterError
+from arena.registry import BotSpec
 from arena.sandbox import SandboxReport, probe
-from arena.tournament.editions import current_edition, refuse_if_running
+from arena.tournament.editions import current_edition, held_versions, refuse_if_running
 from arena.tournament.events import (
     DatabaseCreated,
     Report,
@@ -58,6 +59,7 @@ from arena.tournament.run_state import RunState, planned_parallelism
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.status import resume_command
 from arena.tournament.store import Store, peek
+from arena.tournament.tasks import KeptCopyMessage
 
 __all__ = [
     "RunSummary",
@@ -168,6 +170,21 @@ def _sandbox_warnings() -> list[str]:
     return list(probe().warnings)
 
 
+def _spec_played(db_path: Path, spec: TournamentSpec, *, fresh: bool, carry_on: bool,
+                 new_edition: bool) -> tuple[TournamentSpec, list[BotSpec]]:
+    """``spec`` as the run plays it, and its entrants played from the copy ``arena submit
+    --update`` kept (a resumed run's entrant updated since the tournament began:
+    :func:`~arena.tournament.editions.held_versions`); refused at once when another run
+    holds the tournament, or when the stored tournament (or a new one) refuses it."""
+    refuse_if_running(db_path, spec, new_edition)
+    held: list[BotSpec] = []
+    if not (fresh or carry_on or new_edition):
+        spec, held = peek(db_path, lambda store: held_versions(store, spec)) or (spec, [])
+    # before a database is made, and before the trial starts any bot
+    refuse_new_entrants(db_path, spec, fresh, new_edition, carry_on)
+    return spec, held
+
+
 def _before_games(spec: TournamentSpec, executor: TableExecutor, db_path: Path,
                   stored: str | None, *, backend: str, trial: bool, pin: bool,
                   workers: int) -> list[str]:
@@ -220,13 +237,14 @@ def run_tournament(
     Before the games: the entrants a new tournament refuses (their names) are refused before
     any bot starts or a database is made; with ``trial``, every entry is started once, before
     anything is stored (:func:`~arena.tournament.preflight.run_trial`). A spec whose entrants
-    are new versions of the stored tournament's goes on with them when ``carry_on``
+    are new versions of the stored tournament's goes on with the versions that entered (from
+    the copies ``arena submit --update`` kept), with the new ones when ``carry_on``
     (``--continue``), or starts a new edition with ``new_edition``
-    (:mod:`~arena.tournament.editions`). A league
-    (:mod:`~arena.tournament.league`) vets the bots that come while it runs with ``vetter``
-    (default: the compliance check and a trial start). A contest's table (the spec gives no
-    seed) is refused by a Ray node whose bots would run without bubblewrap or Landlock,
-    unless ``insecure`` (the CLI's ``--insecure``, which also lets the driver run it).
+    (:mod:`~arena.tournament.editions`). A league (:mod:`~arena.tournament.league`) vets the
+    bots that come while it runs with ``vetter`` (default: the compliance check and a trial
+    start). A contest's table (the spec gives no seed) is refused by a Ray node whose bots
+    would run without bubblewrap or Landlock, unless ``insecure`` (the CLI's ``--insecure``,
+    which also lets the driver run it).
 
     While and after: what happens goes to ``report`` (:mod:`arena.tournament.events`). Once
     the games are played, ``while_closing`` gets the summary while the workers wind down (the
@@ -236,9 +254,8 @@ def run_tournament(
     db_path = Path(db) if db is not None else Path(spec.results)
     n_workers = spec.effective_workers(workers)
     started = time.monotonic()
-    refuse_if_running(db_path, spec, new_edition)
-    # before a database is made, and before the trial starts any bot
-    refuse_new_entrants(db_path, spec, fresh, new_edition, carry_on)
+    spec, held = _spec_played(db_path, spec, fresh=fresh, carry_on=carry_on,
+                              new_edition=new_edition)
     stored = None if fresh else _stored_state(db_path, spec.name)
     backend = backend or spec.backend
     pin = spec.pin_workers if pin_workers is None else pin_workers
@@ -256,7 +273,7 @@ def run_tournament(
                 summary = _run_locked(spec, store, edition, is_new=is_new, fresh=fresh,
                                       carry_on=carry_on, vetter=vetter, executor=executor,
                                       early=early, report=report, started=started,
-                                      insecure=insecure)
+                                      insecure=insecure, held=held)
         executor.stop()  # the workers end their bots meanwhile
         if while_closing is not None:  # after the lock: the run shows as over
             while_closing(summary)
@@ -273,9 +290,11 @@ def run_tournament(
 def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | None, *,
                 is_new: bool, fresh: bool, carry_on: bool, vetter: Vetter | None,
                 executor: TableExecutor, early: list[str], report: Report,
-                started: float, insecure: bool = False) -> RunSummary:
+                started: float, insecure: bool = False,
+                held: list[BotSpec] | None = None) -> RunSummary:
     """The rest of :func:`run_tournament`, holding the tournament's lock, up to the last
-    game (the caller stops the executor and sets ``elapsed_s``)."""
+    game (the caller stops the executor and sets ``elapsed_s``); ``held``: the entrants it
+    plays from the copy ``arena submit --update`` kept (said as the run starts)."""
     db_path = store.path
     try:
         if is_new:  # a typo in a path would otherwise scatter results unseen
@@ -288,6 +307,9 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
                               warn=named.append)
         run = RunState(spec, store, row, executor, report, started, insecure)
         run.resume = resume_hint(spec, db_path)
+        for bot in held or []:
+            run.played_kept_copy(KeptCopyMessage(bot.key, bot.name,
+                                                 f"{bot.name}@{bot.files_version}"))
     except BaseException:
         executor.close(kill=True)
         raise

@@ -258,6 +258,13 @@ class TournamentSpec(BaseModel):
         """Resolved bots in entry order: the challengers first (gauntlet), then ``bots``."""
         return list(self._entrants)
 
+    def with_entrants(self, entrants: list[BotSpec]) -> TournamentSpec:
+        """This spec with ``entrants`` resolved in place of its own (the same entries: a
+        version kept by ``arena submit --update`` for the one its name resolves to now)."""
+        copy = self.model_copy()
+        copy._entrants = list(entrants)
+        return copy
+
     @property
     def name_problems(self) -> list[str]:
         """The entrants whose names a new tournament refuses, one line each (a stored one

@@ -5,6 +5,7 @@ the new version for the deals not begun (the old games stay rated under the old 
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -74,21 +75,24 @@ def _update(tmp_path: Path, bots_dir: Path) -> str:
 
 
 def test_the_refusal_names_continue_and_new_edition(tmp_path: Path, registry: Path) -> None:
+    """An entrant's version that nothing keeps any more (its kept copy deleted by hand): the
+    resumed run cannot play it, and says how to go on."""
     db = tmp_path / "arena.db"
     old = _submit(registry, FIRST)
     spec = _spec(tmp_path, db)
     run_tournament(load_spec(spec), 1)
     _forget_round(db, 2)  # a deal is left for the new version
     new = _update(tmp_path, registry)
+    shutil.rmtree(registry / ".versions" / f"mine@{old}")
     with pytest.raises(StoreError) as info:
         run_tournament(load_spec(spec), 1)
     stored = sqlite3.connect(str(db)).execute("SELECT spec_hash FROM tournaments").fetchone()[0]
     assert str(info.value) == (
         f"tournament 'cup' exists with a different spec (hash {stored}, this spec "
-        f"{load_spec(spec).spec_hash()}: entrants changed (mine@{old} -> mine@{new}; to go on "
-        f"with the version it started with, enter it as mine@{old})); --continue goes on with "
-        "the new version (the games played stay rated under the old one), --new-edition "
-        "starts cup-2 and keeps this one for comparison, --fresh starts anew")
+        f"{load_spec(spec).spec_hash()}: entrants changed (mine@{old} -> mine@{new})); "
+        "--continue goes on with the new version (the games played stay rated under the old "
+        "one), --new-edition starts cup-2 and keeps this one for comparison, --fresh starts "
+        "anew")
     result = runner.invoke(app, ["run", str(spec), "--no-progress", "--no-trial"])
     assert result.exit_code == 1
     assert result.stderr == f"Error: {info.value}\n"

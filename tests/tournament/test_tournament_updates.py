@@ -10,10 +10,12 @@ from tournament_fixtures import (  # noqa: F401 - _repo_cwd: an autouse fixture
     FIXTURES,
     PassedCheck,
     _repo_cwd,
+    runner,
     signature,
     write_spec,
 )
 
+from arena.cli.main import app
 from arena.registry import BotSpec, submit
 from arena.tournament.events import Progress, RunEvent, RunWarning
 from arena.tournament.runner import run_tournament
@@ -58,4 +60,40 @@ def test_a_bot_updated_between_rounds_plays_on_from_its_kept_copy_with_the_same_
             f"from its kept copy; 'arena run {spec} --continue' afterwards enters the new "
             "version in the deals not begun")
     assert said == [line] and summary.kept_copies == [line]
+    assert signature(tmp_path / "cup.db", "cup") == signature(tmp_path / "calm.db", "cup")
+
+
+def test_a_run_stopped_after_an_update_resumes_with_the_version_that_entered(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C after a student's update, then 'arena run SPEC' again: the spec's name now
+    resolves to the new version, and the resumed run was refused as a changed spec. It plays
+    on from the kept copy, says so, and deals the games a run without the update deals."""
+    bots_dir = tmp_path / "bots"
+    monkeypatch.setenv("ARENA_BOTS_DIR", str(bots_dir))
+    entered = _register(bots_dir, FIXTURES / "first.py")
+    newer = tmp_path / "mine.py"
+    newer.write_text((FIXTURES / "last.py").read_text())
+    fields = {"format": "swiss", "rounds": 2, "games_per_match": 2, "bots": BOT_SEATS}
+    calm = write_spec(tmp_path / "calm.yaml", tmp_path / "calm.db", name="cup", **fields)
+    assert run_tournament(load_spec(calm), 1).state == "finished"
+
+    def update_then_stop(event: RunEvent) -> None:
+        if isinstance(event, Progress) and event.title.endswith("round 2/2"):
+            _register(bots_dir, newer, update=True)
+            raise KeyboardInterrupt
+
+    spec = write_spec(tmp_path / "cup.yaml", tmp_path / "cup.db", name="cup", **fields)
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(load_spec(spec), 1, report=update_then_stop)
+    resumed = runner.invoke(app, ["run", str(spec), "--workers", "1", "--no-progress"],
+                            terminal_width=400)
+    assert resumed.exit_code == 0, resumed.output
+    line = (f"mine was updated during the run (arena submit --update): {entered.key} plays on "
+            f"from its kept copy; 'arena run {spec} --continue' afterwards enters the new "
+            "version in the deals not begun")
+    assert [text for text in resumed.stderr.splitlines() if "updated" in text] == [
+        f"warning: {line}"]
+    closing = resumed.stdout.splitlines()
+    summary = next(i for i, text in enumerate(closing) if " games recorded (" in text)
+    assert closing[summary + 1] == line and "state finished" in closing[summary]
     assert signature(tmp_path / "cup.db", "cup") == signature(tmp_path / "calm.db", "cup")

@@ -68,6 +68,7 @@ from arena.registry.submission import (
     remove_orphaned,
     submit,
     submit_version,
+    twin_entries,
     unregister,
 )
 
@@ -107,6 +108,7 @@ __all__ = [
     "spec_from_path",
     "submit",
     "submit_version",
+    "twin_entries",
     "submitted",
     "survey_bots",
     "unregister",

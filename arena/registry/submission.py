@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
@@ -46,7 +46,7 @@ from arena.registry.staging import (
 )
 
 __all__ = ["ComplianceReport", "KeptCopy", "Removal", "needed_by", "orphaned_versions",
-           "remove_orphaned", "submit", "submit_version", "unregister"]
+           "remove_orphaned", "submit", "submit_version", "twin_entries", "unregister"]
 
 
 class ComplianceReport(Protocol):
@@ -125,9 +125,33 @@ def _registered_twin(bots_dir: Path, copy: BotSpec) -> str | None:
         if mine is None:
             if where.is_dir() and _version_of(name, where, entries) == copy.version:
                 return name
-        elif where.is_file() and where.stat().st_size == len(mine) and where.read_bytes() == mine:
+        elif _holds_bytes(where, mine):
             return name
     return None
+
+
+def _holds_bytes(where: Path, data: bytes) -> bool:
+    """Whether ``where`` is a file holding ``data``, byte for byte."""
+    return where.is_file() and where.stat().st_size == len(data) and where.read_bytes() == data
+
+
+def twin_entries(bots: Sequence[BotSpec]) -> list[str]:
+    """One line for each bot among ``bots`` whose files are an earlier one's under another
+    name, byte for byte, compared as ``submit`` compares a new bot with the registered ones:
+    a module by its contents, a directory by the hash of its files' names and contents."""
+    lines = []
+    for index, bot in enumerate(bots):
+        try:
+            mine = bot.path.read_bytes() if bot.path.is_file() else None
+            twin = next((other for other in bots[:index] if other.name != bot.name and (
+                _holds_bytes(other.path, mine) if mine is not None
+                else other.path.is_dir() and other.files_digest == bot.files_digest)), None)
+        except OSError:  # gone since it was resolved: the run says what is wrong with it
+            continue
+        if twin is not None:
+            lines.append(f"{bot.name}'s files are the same, byte for byte, as {twin.name}'s: "
+                         "one program entered under two names (a copy handed in twice?)")
+    return lines
 
 
 def _version_of(name: str, where: Path, entries: dict[str, dict[str, Any]]) -> str | None:

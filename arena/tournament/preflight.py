@@ -23,7 +23,7 @@ from arena.referee.client import BotClient
 from arena.referee.connection import Launcher
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import split_limits
-from arena.registry import BotSpec
+from arena.registry import BotSpec, twin_entries
 from arena.sandbox import Limits, probe
 from arena.tournament.dbfiles import holds_no_tables
 from arena.tournament.editions import current_edition
@@ -160,6 +160,7 @@ def check_lines(spec: TournamentSpec, db: Path,
         lines.append(f"warning: {crowded}")
     if (apart := unmet_pairs_warning(spec)) is not None:
         lines.append(f"warning: {apart}")
+    lines.extend(f"warning: {twin}" for twin in twin_entries(spec.entrants))
     lines.append(f"Results: {db}, {stored}")
     # a stored tournament resumes with the names it holds (arena.common.names)
     refused = [] if stored.startswith("holds") else [

@@ -198,3 +198,30 @@ def test_check_reads_the_edition_a_run_plays(tmp_path: Path) -> None:
     assert f"Results: {db}, holds 'cup-2': 2/2 games, finished" in lines
     assert lines[-1] == ("All 0 entries start; the stored tournament is finished: arena run "
                          "has nothing left to play (--fresh plays it anew).")
+
+
+def test_check_warns_of_two_entries_that_are_one_program_under_two_names(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two students handing in one file: submit tells the second, but a teacher checking the
+    class's spec did not hear of it before the games. --check says it as submit does; a
+    changed copy is its own program."""
+    import shutil
+
+    from tournament_fixtures import PassedCheck
+
+    from arena.registry import submit
+
+    bots_dir = tmp_path / "bots"
+    monkeypatch.setenv("ARENA_BOTS_DIR", str(bots_dir))
+    for student in ("kim", "lou", "max"):
+        shutil.copy(REPO / "bots" / "collector.py", tmp_path / f"{student}.py")
+    (tmp_path / "max.py").write_text((tmp_path / "max.py").read_text() + "# mine\n")
+    for student in ("kim", "lou", "max"):
+        submit(tmp_path / f"{student}.py", student, bots_dir, check=lambda spec: PassedCheck())
+    spec = write_spec(tmp_path / "spec.yaml", tmp_path / "twins.db", name="twins",
+                      bots=["kim", "max", "lou", "bots/greedy.py"])
+    result = runner.invoke(app, ["run", str(spec), "--check", "--no-trial"])
+    assert result.exit_code == 0, result.output
+    warned = [line for line in result.stdout.splitlines() if "byte for byte" in line]
+    assert warned == ["warning: lou's files are the same, byte for byte, as kim's: one program "
+                      "entered under two names (a copy handed in twice?)"]

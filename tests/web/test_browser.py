@@ -110,6 +110,27 @@ def test_the_report_from_arena_serve(browser: Any, served: str, cup_db: Path) ->
     check_pages(browser, served, cup_db, shots=False)
 
 
+def test_the_pages_keep_to_the_servers_policy(browser: Any, served: str) -> None:
+    """Served, a page may run only the site's own script files: every page works under that
+    policy (the browser reports each refusal as an error), and the games list's filters,
+    which a person may "submit" with Enter, neither run an inline handler nor leave the
+    page."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def filtered(driver: Any) -> bool:
+        return len(driver.find_elements("css selector", "#games tbody tr:not([hidden])")) == 2
+
+    browser.get(served + "../../")
+    assert browser.find_element("css selector", "main a").text == "cup"
+    for page in ("index.html", "h2h.html", "rounds.html", "games/r1-t0-g1.html"):
+        browser.get(served + page)
+    browser.get(served + "games.html?size=3")
+    WebDriverWait(browser, 30).until(filtered)
+    browser.execute_script("document.getElementById('filters').requestSubmit()")
+    assert browser.current_url == served + "games.html?size=3" and filtered(browser)
+    assert errors(browser) == []
+
+
 def test_the_game_list_filters(browser: Any, cup_site: Path) -> None:
     from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.support.ui import Select, WebDriverWait

@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import http.client
 import json
+import socket
 import sqlite3
 import threading
 from collections.abc import Iterator
@@ -330,3 +331,38 @@ def test_a_stored_record_that_cannot_be_read_is_served_from_its_row(
     for page in ("/t/cup/", "/t/cup/games.html", "/t/cup/h2h.html", "/t/cup/rounds.html",
                  "/t/cup/games/r1-t0-g1.html"):
         assert get(port, page)[0] == 200, page
+
+
+def headers(port: int, request: bytes) -> dict[str, str]:
+    """The headers of the answer to ``request``, sent as written (a malformed one too)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=30) as conn:
+        conn.sendall(request)
+        answer = b""
+        while b"\r\n\r\n" not in answer and (chunk := conn.recv(65536)):
+            answer += chunk
+    lines = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")[1:]
+    return {name.lower(): value.strip() for name, _, value in (line.partition(":")
+                                                                for line in lines)}
+
+
+@pytest.mark.parametrize("request_line", [
+    b"GET / HTTP/1.1", b"GET /t/cup/index.html HTTP/1.1",
+    b"GET /t/cup/games/r1-t0-g0.html HTTP/1.1",
+    b"GET /t/cup/static/site.js HTTP/1.1", b"GET /t/cup/api/progress.json HTTP/1.1",
+    b"GET /t/nope/ HTTP/1.1", b"POST /t/cup/ HTTP/1.1", b"GET /t/cup HTTP/1.1",
+    b"GET / HTTP/1.1\r\nX: " + b"a" * 70000,
+], ids=["home", "page", "replay", "script", "progress", "not found", "refused method", "moved",
+        "header too long"])
+def test_every_answer_confines_what_a_page_may_run(served: tuple[Path, int],
+                                                   request_line: bytes) -> None:
+    """Every answer, a page, a script, a refusal or the standard library's own for a
+    malformed request, says what a page may load: only the site's own scripts (no inline
+    script, so markup a bot's text slipped past escaping could not run), nothing from
+    elsewhere, in no other site's frame, and its type as sent."""
+    got = headers(served[1], request_line + b"\r\nHost: 127.0.0.1\r\n\r\n")
+    policy = dict((directive.strip().split(" ", 1) + [""])[:2]
+                  for directive in got["content-security-policy"].split(";"))
+    assert policy["default-src"] == "'none'" and policy["script-src"] == "'self'"
+    assert policy["frame-ancestors"] == "'none'" and policy["base-uri"] == "'none'"
+    assert got["x-content-type-options"] == "nosniff"
+    assert got["referrer-policy"] == "no-referrer"

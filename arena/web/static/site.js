@@ -145,6 +145,11 @@
 
   var form = document.getElementById("filters");
   var listing = document.getElementById("games-data");
+  if (form) {
+    // the filters apply as they change: Enter must not send the form (a handler in the
+    // markup would be refused by the served pages' policy, which runs no inline script)
+    form.addEventListener("submit", function (event) { event.preventDefault(); });
+  }
   if (form && listing) {
     // every game as data; the list draws a page of the matching ones at a time, since a big
     // tournament's thousands of rows take the browser seconds to lay out

@@ -38,6 +38,7 @@ from arena.web.data import (
     tournament_names,
 )
 from arena.web.site import (
+    PAGE_POLICY,
     PAGES,
     environment,
     game_page,
@@ -54,15 +55,10 @@ log = logging.getLogger("arena.web")
 _GAME = re.compile(r"^r\d+-t\d+-g\d+$")
 _TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8",
           ".html": "text/html; charset=utf-8", ".json": "application/json"}
-#: Sent with every answer. The policy lets a page run only the site's own script files (no
-#: inline script or handler: markup in a bot's text that slipped past escaping would stay
-#: inert), load nothing from elsewhere and sit in no other site's frame; inline styles stay
-#: allowed for the card colours and the chart's swatches, which hold no author's text.
+#: Sent with every answer: the pages' own policy (which each page also holds), and no
+#: framing by another site (which only a header can forbid).
 SECURITY_HEADERS = {
-    "Content-Security-Policy": "default-src 'none'; script-src 'self'; "
-                               "style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
-                               "connect-src 'self'; base-uri 'none'; form-action 'none'; "
-                               "frame-ancestors 'none'",
+    "Content-Security-Policy": f"{PAGE_POLICY}; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }

@@ -9,8 +9,10 @@ opens without a request and steps without one; the site grows by one small page 
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import enum
+import hashlib
 import os
 import re
 import tempfile
@@ -47,9 +49,9 @@ from arena.web.recorded import (
 )
 from arena.web.replay import build_replay
 
-__all__ = ["PAGES", "GamePage", "GameShown", "SiteSummary", "environment", "game_page",
-           "render_game", "render_page", "static_files", "stored_row_page", "unreadable_reason",
-           "write_site"]
+__all__ = ["PAGES", "PAGE_POLICY", "GamePage", "GameShown", "SiteSummary", "environment",
+           "game_page", "render_game", "render_page", "static_files", "stored_row_page",
+           "unreadable_reason", "write_site"]
 
 #: The tournament's pages besides the games: (file, title in the navigation).
 PAGES = (("index.html", "Leaderboard"), ("h2h.html", "Head-to-head"),
@@ -73,6 +75,28 @@ KIND_COLOURS = {"God": OKABE_ITO[1], "Agari": OKABE_ITO[2], "Umbrae": OKABE_ITO[
                 "Beast": OKABE_ITO[7], "Crown": OKABE_ITO[6], "Palaestron": "#1a1a1a"}
 
 
+#: Every page's Content-Security-Policy, written into the page itself, so that it holds
+#: wherever the page is opened (a report's folder on any web server, from disk): only the
+#: site's own script files run (no inline script or handler: markup a bot's text slipped past
+#: the escaping would stay inert) and nothing is loaded from elsewhere. ``file:`` lets a page
+#: opened from disk load its folder's scripts in a browser whose ``'self'`` does not cover
+#: it; inline styles stay allowed for the card colours and the chart's swatches, which hold no
+#: author's text. ``arena serve`` sends it as a header too.
+PAGE_POLICY = ("default-src 'none'; script-src 'self' file:; "
+               "style-src 'self' file: 'unsafe-inline'; img-src 'self' data:; "
+               "connect-src 'self'; base-uri 'none'; form-action 'none'")
+
+
+def page_policy(inline_script: str = "") -> str:
+    """:data:`PAGE_POLICY`, letting run the one script written into a page (a one-file
+    replay's viewer), named by its digest."""
+    if not inline_script:
+        return PAGE_POLICY
+    digest = base64.b64encode(hashlib.sha256(inline_script.encode()).digest()).decode()
+    return PAGE_POLICY.replace("script-src 'self' file:",
+                               f"script-src 'self' file: 'sha256-{digest}'")
+
+
 @lru_cache(maxsize=1)
 def environment() -> Environment:
     env = Environment(loader=PackageLoader("arena.web", "templates"),
@@ -84,6 +108,7 @@ def environment() -> Environment:
     env.filters["isolated"] = isolated
     env.filters["pct"] = lambda v: "" if v is None else f"{100 * v:.0f}%"
     env.filters["num"] = lambda v, d=2: "" if v is None else f"{v:.{d}f}"
+    env.globals["policy"] = PAGE_POLICY
     return env
 
 
@@ -261,10 +286,11 @@ def _replay_page(record: dict[str, Any], title: str, root: str, back: str | None
         payload = orjson.dumps(replay).decode("utf-8").translate(_SCRIPT_SAFE)
     except orjson.JSONEncodeError as exc:  # a number past 64 bits, from a record made elsewhere
         raise ReplayError(f"not a game record ({exc})") from None
+    inline_js = static.get("replay.js", b"").decode()
     return environment().get_template("game.html").render(
         title=title, replay=replay, payload=payload, root=root, back=back,
-        inline_css=static.get("site.css", b"").decode(),
-        inline_js=static.get("replay.js", b"").decode(), kinds=KIND_COLOURS)
+        inline_css=static.get("site.css", b"").decode(), inline_js=inline_js,
+        kinds=KIND_COLOURS, policy=page_policy(inline_js))
 
 
 @dataclass

@@ -131,6 +131,36 @@ def test_the_pages_keep_to_the_servers_policy(browser: Any, served: str) -> None
     assert errors(browser) == []
 
 
+@pytest.mark.parametrize("page", ["index.html", "games.html", "games/r1-t0-g1.html", "one file"])
+def test_a_page_keeps_its_policy_wherever_it_is_opened(browser: Any, cup_site: Path,
+                                                       cup_db: Path, tmp_path: Path,
+                                                       page: str) -> None:
+    """A report's folder is hosted by whatever web server a class has, or opened from disk,
+    and ``arena game --html`` writes one file: each page carries its own policy, so a script
+    that markup slipped past the escaping would add does not run, while the page's own
+    scripts (in the one file, written into it) do."""
+    from arena.web.data import read_records
+    from arena.web.site import game_page
+
+    if page == "one file":
+        record = next(r for _, r in read_records(cup_db, "cup", only="cup/r1/t0/g1"))
+        path = tmp_path / "game.html"
+        path.write_text(game_page(record, "cup/r1/t0/g1", root="", inline=True, back=None))
+    else:
+        path = cup_site / page
+    browser.get("about:blank")
+    browser.get(path.as_uri())
+    browser.execute_script("var s = document.createElement('script');"
+                           "s.textContent = 'document.body.dataset.owned = 1';"
+                           "document.body.appendChild(s)")
+    assert browser.execute_script("return document.body.dataset.owned") is None
+    if page.startswith("games/") or page == "one file":
+        assert browser.find_element("id", "where").text.startswith("step 1 of ")
+    logged = errors(browser)  # the browser's log is read once: reading empties it
+    assert len(logged) == 1 and "violates the following Content Security Policy" in \
+        logged[0]["message"] and "inline script" in logged[0]["message"]
+
+
 def test_the_game_list_filters(browser: Any, cup_site: Path) -> None:
     from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.support.ui import Select, WebDriverWait

@@ -427,6 +427,10 @@ def load_games(conn: sqlite3.Connection, tournament_id: int | None) -> list[Stor
         ) != len(placements_raw):
             raise StoreError(f"game {game_id}: seats and placements do not match")
         seats = tuple(_seat_bot(entry, bots, by_key, game_id) for entry in seats_raw)
+        for place in placements_raw:
+            if not isinstance(place, int) or isinstance(place, bool):
+                raise StoreError(f"game {game_id}: a seat's place is not a whole number "
+                                 f"({json.dumps(place)})")
         games.append(
             StoredGame(
                 id=game_id,
@@ -437,7 +441,7 @@ def load_games(conn: sqlite3.Connection, tournament_id: int | None) -> list[Stor
                 game_index=int(row["game_index"] or 0),
                 seed=int(row["seed"] or 0),
                 seats=seats,
-                placements=tuple(int(p) for p in placements_raw),
+                placements=tuple(placements_raw),
                 failures=_failures(
                     _json(row["failures_json"], [], "failures_json", game_id), seats, game_id
                 ),

@@ -688,6 +688,22 @@ def test_a_damaged_game_row_is_one_clear_line(store: Path, stored: object, why: 
     assert err.startswith(f"Error: game {game}: ") and why in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("place", ['"first"', "null", "[1]", '{"a": 1}', '"1.5x"'])
+def test_a_game_row_placing_a_seat_by_no_number_is_one_clear_line(store: Path,
+                                                                  place: str) -> None:
+    """A handed database whose game places a seat by something else than a number: one line
+    naming the game (a traceback, from the leaderboard, the report and the site alike)."""
+    with sqlite3.connect(store) as conn:
+        game, seats = conn.execute(
+            "SELECT id, seats_json FROM games ORDER BY id LIMIT 1").fetchone()
+        places = [place] + ["1"] * (len(json.loads(seats)) - 1)
+        conn.execute("UPDATE games SET placements_json = ? WHERE id = ?",
+                     (f"[{', '.join(places)}]", game))
+    code, out, err = run("leaderboard", "alpha-cup")
+    assert code == 1 and out == ""
+    assert err == f"Error: game {game}: a seat's place is not a whole number ({place})\n"
+
+
 def test_a_database_a_spec_put_in_the_working_directory_is_pointed_at(in_tmp: Path) -> None:
     """A spec with `results: cup.db` writes beside it: the reading commands said "run a
     tournament first" to an organiser who had just run one."""

@@ -27,7 +27,7 @@ from arena.tournament.dbfiles import (
     unknown_tournament,
     unreadable,
 )
-from arena.tournament.store import BUSY_TIMEOUT_S, DEFAULT_RESULTS, shown_state
+from arena.tournament.store import BUSY_TIMEOUT_S, DEFAULT_RESULTS, shown_state, stored_whole
 
 __all__ = [
     "DEFAULT_DB",
@@ -386,9 +386,10 @@ def _failures(raw: Any, seats: Sequence[BotVersion], game_id: str) -> tuple[Fail
     return tuple(result)
 
 
-def _forfeits(raw: Any) -> tuple[tuple[int, str], ...]:
+def _forfeits(raw: Any, game_id: str) -> tuple[tuple[int, str], ...]:
     if isinstance(raw, dict):
-        pairs = [(int(k), str(v)) for k, v in raw.items()]
+        pairs = [(stored_whole(k, "forfeits_json's seat", f"game {game_id}"), str(v))
+                 for k, v in raw.items()]
     elif isinstance(raw, list):
         pairs = []
         for item in raw:
@@ -436,16 +437,17 @@ def load_games(conn: sqlite3.Connection, tournament_id: int | None) -> list[Stor
                 id=game_id,
                 tournament_id=int(row["tournament_id"]),
                 tournament=names.get(int(row["tournament_id"]), "?"),
-                round=int(row["round"] or 0),
-                table_index=int(row["table_index"] or 0),
-                game_index=int(row["game_index"] or 0),
-                seed=int(row["seed"] or 0),
+                round=stored_whole(row["round"], "round", f"game {game_id}"),
+                table_index=stored_whole(row["table_index"], "table", f"game {game_id}"),
+                game_index=stored_whole(row["game_index"], "game index", f"game {game_id}"),
+                seed=stored_whole(row["seed"], "seed", f"game {game_id}"),
                 seats=seats,
                 placements=tuple(placements_raw),
                 failures=_failures(
                     _json(row["failures_json"], [], "failures_json", game_id), seats, game_id
                 ),
-                forfeits=_forfeits(_json(row["forfeits_json"], {}, "forfeits_json", game_id)),
+                forfeits=_forfeits(_json(row["forfeits_json"], {}, "forfeits_json", game_id),
+                                   game_id),
             )
         )
     games.sort(key=game_order_key)

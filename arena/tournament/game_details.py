@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from arena.tournament.store import Store
+from arena.errors import StoreError
+from arena.tournament.store import Store, stored_whole
 
 __all__ = ["GameDetails", "game_details"]
 
@@ -30,9 +31,24 @@ def game_details(store: Store, tournament_id: int) -> dict[str, GameDetails]:
     for game, desmos, tiebreak, ascension, failures, decisions in store.conn.execute(
             "SELECT id, desmos_json, tiebreak, ascension, failures_json, decisions "
             "FROM games WHERE tournament_id = ?", (tournament_id,)):
+        where = f"game {game}"
         found[str(game)] = GameDetails(
-            desmos=[str(d) for d in json.loads(desmos or "[]")],
+            desmos=[str(d) for d in _stored_list(desmos, "desmos_json", where)],
             tiebreak=str(tiebreak or "none"), ascension=bool(ascension),
-            failures=[f for f in json.loads(failures or "[]") if isinstance(f, dict)],
-            decisions=int(decisions or 0))
+            failures=[f for f in _stored_list(failures, "failures_json", where)
+                      if isinstance(f, dict)],
+            decisions=stored_whole(decisions, "decisions", where))
     return found
+
+
+def _stored_list(raw: Any, what: str, where: str) -> list[Any]:
+    """A JSON list stored in a column (``NULL``: none); anything else is a damaged row."""
+    try:
+        value = json.loads(raw or "[]")
+    except ValueError:
+        value = None
+    if value is None and raw in (None, "", b""):
+        value = []
+    if not isinstance(value, list):
+        raise StoreError(f"{where}: its {what} is not a JSON list ({raw!r})")
+    return value

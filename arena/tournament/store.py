@@ -48,7 +48,7 @@ _T = TypeVar("_T")
 
 __all__ = ["BUSY_TIMEOUT_S", "DEFAULT_RESULTS", "SCHEMA", "GameRow", "Store", "TableRow",
            "TournamentRow", "game_id", "match_id", "peek", "shown_state", "stored_bot_id",
-           "stored_metadata"]
+           "stored_metadata", "stored_whole"]
 
 #: Where results go unless a spec's ``results`` or ``--db`` says otherwise.
 DEFAULT_RESULTS = "results/arena.db"
@@ -106,6 +106,38 @@ def match_id(tournament: str, round_no: int, table: int) -> str:
 def game_id(tournament: str, round_no: int, table: int, game: int) -> str:
     """The deterministic id of a game (documented in docs/ARCHITECTURE.md)."""
     return f"{match_id(tournament, round_no, table)}/g{game}"
+
+
+def stored_whole(raw: Any, what: str, where: str) -> int:
+    """A whole number stored in a column (``NULL``: 0), as SQLite hands it back; anything
+    else is a damaged row (a database edited by hand), said in one line naming ``where``."""
+    if raw is None:
+        return 0
+    if isinstance(raw, int) and not isinstance(raw, bool):
+        return raw
+    if isinstance(raw, str) and raw.strip().removeprefix("-").isdigit():
+        return int(raw)
+    raise StoreError(f"{where}: its {what} is not a whole number ({raw!r})")
+
+
+def _table_row(tournament_id: int, r: Sequence[Any]) -> TableRow:
+    """A stored table, read back; a row of other types than the arena writes (a database
+    edited by hand) is said in one line."""
+    where = f"tournament {tournament_id}'s table (round {r[0]!r}, table {r[1]!r})"
+    if r[0] is None:
+        raise StoreError(f"{where}: its round is not a whole number (None)")
+    try:
+        seats = json.loads(r[2])
+    except (TypeError, ValueError):
+        seats = None
+    if not isinstance(seats, list) or not all(
+            isinstance(s, int) and not isinstance(s, bool) for s in seats):
+        raise StoreError(f"{where}: its seats are not a list of bot ids ({r[2]!r})")
+    table = stored_whole(r[1], "table", where)
+    return TableRow(round=stored_whole(r[0], "round", where), table_index=table,
+                    seats=tuple(seats), seed=r[3], deal=r[4] if r[4] is not None else table,
+                    games=stored_whole(r[5], "games", where), sandbox_level=r[6],
+                    finished_at=r[7])
 
 
 def _now() -> str:
@@ -407,10 +439,7 @@ class Store:
             query += " AND round = ?"
             params += (round_no,)
         query += " ORDER BY round, table_index"
-        return [TableRow(round=r[0], table_index=r[1], seats=tuple(json.loads(r[2])),
-                         seed=r[3], deal=r[4] if r[4] is not None else r[1], games=r[5] or 0,
-                         sandbox_level=r[6], finished_at=r[7])
-                for r in self.conn.execute(query, params)]
+        return [_table_row(tournament_id, r) for r in self.conn.execute(query, params)]
 
     def byes(self, tournament_id: int) -> list[tuple[int, int, float]]:
         """``(round, bot_id, points)`` of every bye, in round order."""

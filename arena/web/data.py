@@ -55,7 +55,7 @@ from arena.tournament.league_store import (
 from arena.tournament.planning import off_size_split
 from arena.tournament.scoring import spec_table_weight, swiss_table_size
 from arena.tournament.secrecy import secret_seed_note, seed_is_secret
-from arena.tournament.store import Store
+from arena.tournament.store import Store, stored_whole
 
 __all__ = ["GameRow", "TournamentData", "game_slug", "load_tournament", "progress",
            "game_row", "read_records", "tournament_names"]
@@ -255,7 +255,8 @@ def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -
     planned = info.columns.get("games_planned")
     keys = [row["key"] for row in (all_versions or board)["bots"]]
     return TournamentData(info=info, seed=_shown_seed(info),
-                          games_planned=int(planned) if planned else None,
+                          games_planned=stored_whole(planned, "games_planned",
+                                                     f"tournament {name}") or None,
                           leaderboard=board, h2h=h2h, history=history, games=rows,
                           rounds=rounds, all_versions=all_versions, entries=entries,
                           not_playing=not_playing,

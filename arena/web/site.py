@@ -27,7 +27,7 @@ import orjson
 from jinja2 import Environment, PackageLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
 
-from arena.common.printable import isolated
+from arena.common.printable import isolated, printable
 from arena.engine.record import other_format
 from arena.errors import ArenaError, DamagedRecordError, ReplayError
 from arena.rating.games import connect, find_tournament
@@ -106,6 +106,9 @@ def environment() -> Environment:
     env.filters["colour"] = bot_colour
     env.filters["short"] = _short_key
     env.filters["isolated"] = isolated
+    # a handed database's tournament name never passed the rule of names: its controls and
+    # bidi overrides are shown escaped, as every reading command prints them
+    env.filters["printable"] = printable
     env.filters["pct"] = lambda v: "" if v is None else f"{100 * v:.0f}%"
     env.filters["num"] = lambda v, d=2: "" if v is None else f"{v:.{d}f}"
     env.globals["policy"] = PAGE_POLICY

@@ -5,6 +5,7 @@ from ``arena serve``)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -77,3 +78,25 @@ def test_a_failure_of_no_seat_of_the_game_is_listed_as_nobodys(cup: Path, tmp_pa
     page = render_page(load_tournament(db, site_db.NAME), "games.html")
     assert '<a href="games/r1-t0-g0.html">cup/r1/t0/g0</a>: <bdi>?</bdi> (seat ?) ' \
            "<b>crash</b>: gone</li>" in page
+
+
+def test_a_tournament_name_of_controls_is_shown_escaped(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A handed database's tournament name never passed the rule of names: a right-to-left
+    override in it (with no pop) reversed the rest of every line that showed it, a failure's
+    game id and everything after it. Shown escaped, as every reading command prints it."""
+    from arena.web.data import read_records
+    from arena.web.site import environment, game_page
+
+    name = "cup\u202e\x1b"
+    monkeypatch.setattr(site_db, "NAME", name)
+    monkeypatch.setattr(site_db, "FAILING_GAME", f"{name}/r1/t0/g1")
+    db = site_db.build(tmp_path / "cup.db")
+    data = load_tournament(db, name)
+    pages = [render_page(data, page) for page, _ in PAGES]
+    pages += [game_page(record, game) for game, record in read_records(db, name)][:2]
+    pages.append(environment().get_template("home.html").render(names=[(name, "x")], db=""))
+    for page in pages:  # (a replay's data keeps the id as stored: its script shows none)
+        shown = re.sub(r'<script type="application/json".*?</script>', "", page, flags=re.S)
+        assert "\u202e" not in shown and "\x1b" not in shown
+    assert "cup\\u202e\\x1b/r1/t0/g1</a>: " in pages[3]

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from unicodedata import combining
 
-from arena.common.printable import isolated
+from arena.common.printable import isolated, printable
 
 __all__ = ["OKABE_ITO", "bot_colour", "heat_colour", "rating_chart"]
 
@@ -120,7 +120,7 @@ def _short_label(name: str, chars: int) -> str:
 def _label(name: str, x: float, y: float, extra: str = "", chars: int = _LABEL_CHARS) -> str:
     short = _short_label(name, chars)
     return (f'<text class="end-label{extra}" x="{x + 5:.1f}" y="{y + 4:.1f}">'
-            f'<title>{escape(name)}</title>{escape(isolated(short))}</text>')
+            f'<title>{escape(printable(name))}</title>{escape(isolated(short))}</text>')
 
 
 def _end_labels(lines: Mapping[str, Sequence[Sequence[float]]], labels: Mapping[str, str],
@@ -185,7 +185,7 @@ def rating_chart(history: Mapping[str, Sequence[Sequence[float]]], order: Sequen
         rows = lines[key]
         mu = _points([(r[0], r[1]) for r in rows], x0, y1, sx, sy)
         low = _points([(r[0], r[1] - 3 * r[2]) for r in rows], x0, y1, sx, sy)
-        name = escape(labels.get(key, key))
+        name = escape(printable(labels.get(key, key)))
         # a wider line no one sees under the mu line: a thin line is hard to point at
         hit = f'<polyline class="hit" points="{mu}"/>' if asked else ""
         out.append(f'<g class="bot" data-bot="{escape(key)}"><title>{name}</title>{hit}'
@@ -205,7 +205,7 @@ def _legend(bots: Sequence[str], order: Sequence[str], labels: Mapping[str, str]
     for key in bots:
         swatch = (f'<span class="swatch" style="background:{bot_colour(order.index(key))}">'
                   '</span>')
-        name = escape(labels.get(key, key))
+        name = escape(printable(labels.get(key, key)))
         items.append(f'<li><button type="button" class="pick" data-bot="{escape(key)}" '
                      f'aria-pressed="false">{swatch}<bdi>{name}</bdi></button></li>' if on_request
                      else f'<li>{swatch}<bdi>{name}</bdi></li>')

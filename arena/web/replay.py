@@ -18,7 +18,7 @@ from itertools import islice
 from typing import Any
 
 from arena.common.plural import ordinal
-from arena.common.printable import isolated
+from arena.common.printable import isolated, printable
 from arena.engine.desmos import Category
 from arena.engine.game import new_game
 from arena.engine.narration import WINDOW_TEXT, event_lines, header_lines
@@ -269,8 +269,10 @@ def build_replay(record: Any, title: str = "") -> dict[str, Any]:
                        for value in (referee.get("seats"), referee.get("failures")))
     return {
         "title": title,
-        "players": players,
-        "bots": list(seats or players),
+        # escaped as the narration names them: a handed database's name never passed the
+        # rule of names, and an override in it would draw it as another
+        "players": [printable(p) for p in players],
+        "bots": [printable(str(b)) for b in (seats or players)],
         "rounds": record.get("rounds"),
         "seed": record.get("seed"),
         "header": header_lines({**record, "players": _isolated(players)}),

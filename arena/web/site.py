@@ -106,8 +106,8 @@ def environment() -> Environment:
     env.filters["colour"] = bot_colour
     env.filters["short"] = _short_key
     env.filters["isolated"] = isolated
-    # a handed database's tournament name never passed the rule of names: its controls and
-    # bidi overrides are shown escaped, as every reading command prints them
+    # a handed database's names never passed the rule of names: their controls and bidi
+    # overrides are shown escaped, as every reading command prints them
     env.filters["printable"] = printable
     env.filters["pct"] = lambda v: "" if v is None else f"{100 * v:.0f}%"
     env.filters["num"] = lambda v, d=2: "" if v is None else f"{v:.{d}f}"
@@ -124,7 +124,7 @@ def _short_key(context: Context, key: str) -> str:
 def short_name(names: dict[str, str], key: str) -> str:
     """``name@version`` -> ``name`` (the version is in the leaderboard), or ``name@version``
     where the tournament holds two versions of the bot (:attr:`TournamentData.names`)."""
-    return names.get(key) or key.rsplit("@", 1)[0]
+    return printable(names.get(key) or key.rsplit("@", 1)[0])
 
 
 def games_listing(data: TournamentData) -> dict[str, Any]:

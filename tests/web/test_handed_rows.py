@@ -9,9 +9,11 @@ import re
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 import site_db
+from chromium import CHROMIUM, DRIVER, MISSING
 from typer.testing import CliRunner
 
 from arena.cli.main import app
@@ -100,3 +102,27 @@ def test_a_tournament_name_of_controls_is_shown_escaped(tmp_path: Path,
         shown = re.sub(r'<script type="application/json".*?</script>', "", page, flags=re.S)
         assert "\u202e" not in shown and "\x1b" not in shown
     assert "cup\\u202e\\x1b/r1/t0/g1</a>: " in pages[3]
+
+
+@pytest.mark.skipif(CHROMIUM is None or DRIVER is None, reason=MISSING)
+def test_a_bots_name_of_controls_is_shown_escaped(browser: Any, tmp_path: Path) -> None:
+    """A handed database's bot names never passed the rule of names either: an override in
+    one drew it as another name ("\\u202eevil" as "live") in the tables and the replay's seats,
+    while the chart and the narration showed it escaped. Every page's text now shows it so."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from arena.web.site import write_site
+
+    bots = [("\u202eevil\x1b", "v1"), ("beta", "v1"), ("gamma", "v1"), ("delta", "v1")]
+    site_db.build(tmp_path / "cup.db", bots=bots)
+    write_site(tmp_path / "cup.db", site_db.NAME, tmp_path / "site", jobs=1)
+    for page in ("index.html", "h2h.html", "rounds.html", "games.html", "games/r1-t0-g0.html"):
+        browser.get("about:blank")
+        browser.get((tmp_path / "site" / page).as_uri())
+        if page.startswith("games"):  # the list and the replay are drawn by their scripts
+            WebDriverWait(browser, 30).until(lambda b: "beta" in b.find_element(
+                "tag name", "main").text and "\\u202eevil\\x1b" in b.find_element(
+                "tag name", "main").text)
+        text = browser.execute_script("return document.body.innerText")
+        assert "\u202e" not in text and "\x1b" not in text, page
+        assert "\\u202eevil\\x1b" in text, page

@@ -75,6 +75,9 @@ class _Handler(BaseHTTPRequestHandler):
     #: Seconds a connection may stay silent: an idle client does not keep a thread forever.
     timeout = 30
 
+    def version_string(self) -> str:
+        return self.server_version  # no interpreter version told to whoever asks
+
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base's name)
         pass  # quiet: the command's output is its one line saying where it serves
 
@@ -152,7 +155,8 @@ class _Handler(BaseHTTPRequestHandler):
         if not parts:
             names = tournament_names(db)
             page = environment().get_template("home.html").render(
-                names=[(n, quote(n, safe="")) for n in names], db=str(db))
+                # its name, not its path: the site may be served to others (--host)
+                names=[(n, quote(n, safe="")) for n in names], db=Path(db).name)
             return HTTPStatus.OK, page.encode(), ".html"
         static = dict(static_files())
         if parts[0] == "static" and len(parts) == 2 and parts[1] in static:

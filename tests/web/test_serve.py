@@ -367,3 +367,13 @@ def test_every_answer_confines_what_a_page_may_run(served: tuple[Path, int],
     assert policy["frame-ancestors"] == "'none'" and policy["base-uri"] == "'none'"
     assert got["x-content-type-options"] == "nosniff"
     assert got["referrer-policy"] == "no-referrer"
+
+
+def test_the_site_tells_no_path_and_no_interpreter_version(served: tuple[Path, int]) -> None:
+    """Served to others (``--host``), the home page showed the database's whole path and the
+    Server header the Python version: the database's name and the program's are enough."""
+    db, port = served
+    _, home = get(port, "/")
+    assert f"In {db.name}, read live." in home and str(db.parent) not in home
+    got = headers(port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    assert got["server"] == "arena-serve"

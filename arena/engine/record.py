@@ -16,6 +16,7 @@ import io
 import json
 import zlib
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import IO, Any, cast
@@ -29,11 +30,14 @@ from arena.engine.state import RECORD_FORMAT, State
 from arena.errors import ArenaError, ReplayError, RulesError
 
 __all__ = [
+    "OLDER_TELLINGS",
     "RECORD_FORMAT",
+    "OlderTelling",
     "build_record",
     "cards_not_counted",
     "game_record",
     "iter_records",
+    "older_tellings",
     "other_format",
     "read_records",
     "read_records_text",
@@ -273,8 +277,9 @@ def replay_one(record: Any) -> None:
     """Replay one record (:func:`arena.engine.record.replay`: seed, choices, result, turns),
     then hold every other field the record carries to the replayed game's own record:
     format, config, seed, players, starting seat, rounds, forfeits and every event with its
-    audience. A record whose ``events`` list is empty was written without event tracking and
-    is not held to events. Raises :class:`ReplayError` at the first difference."""
+    audience (told as this engine tells them, or as an older one did: :data:`OLDER_TELLINGS`).
+    A record whose ``events`` list is empty was written without event tracking and is not
+    held to events. Raises :class:`ReplayError` at the first difference."""
     try:
         state = replay(game_record(record))
     except ReplayError:
@@ -294,7 +299,8 @@ def replay_one(record: Any) -> None:
             if not isinstance(recorded, list):
                 raise ReplayError(f"the recorded events are not a list but a JSON "
                                   f"{type(recorded).__name__}")
-            if recorded != value and recorded != _reshuffle_told_first(value):
+            if recorded != value and not any(recorded == told
+                                             for told in older_tellings(value)):
                 at = next((i for i, (a, b) in enumerate(zip(recorded, value)) if a != b),
                           min(len(recorded), len(value)))
                 raise ReplayError(
@@ -306,15 +312,40 @@ def replay_one(record: Any) -> None:
 
 
 def _reshuffle_told_first(events: list[Any]) -> list[Any]:
-    """``events`` as the engine told them before a Palaestron drawn as the pile's last card
-    was told ahead of the reshuffle its draw caused (RULES.md E4): the reshuffle first. The
-    same game, only told in another order, so its records still replay."""
+    """A Palaestron drawn as the pile's last card told after the reshuffle its draw caused."""
     told = list(events)
     for at in range(len(told) - 1):
         if (isinstance(told[at], dict) and told[at].get("type") == "palaestron"
                 and isinstance(told[at + 1], dict) and told[at + 1].get("type") == "reshuffle"):
             told[at], told[at + 1] = told[at + 1], told[at]
     return told
+
+
+@dataclass(frozen=True)
+class OlderTelling:
+    """A way an older engine of this record format told the same game otherwise: what
+    changed, and ``undo``, which turns the events as this engine tells them into the events
+    as that engine told them (the same game: no choice, card or result differs)."""
+
+    change: str
+    undo: Callable[[list[Any]], list[Any]]
+
+
+#: Every change of telling within this record format, newest first. A record made before a
+#: change was made before every newer one too, so it is held to the events undone from the
+#: newest change down to its own (docs/RECORDS.md, "Older tellings"); nothing else passes.
+OLDER_TELLINGS: tuple[OlderTelling, ...] = (
+    OlderTelling("a Palaestron drawn as the pile's last card is told before the reshuffle "
+                 "its draw causes, not after it (RULES.md E4)", _reshuffle_told_first),
+)
+
+
+def older_tellings(events: list[Any]) -> Iterator[list[Any]]:
+    """``events`` as each older engine told them, newest first (:data:`OLDER_TELLINGS`)."""
+    told = events
+    for older in OLDER_TELLINGS:
+        told = older.undo(told)
+        yield told
 
 
 def cards_not_counted(record: Mapping[str, Any]) -> list[list[str]]:

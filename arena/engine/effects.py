@@ -251,7 +251,10 @@ def _pile_give(state: State, given: int, seat: int, taken: int, src: str) -> Non
     pile[pile.index(taken)] = given
     state.remove_from_hand(seat, given)
     state.add_to_hand(seat, taken)
-    state.emit({"type": "pile_exchange", "seat": seat, "source": src})
+    if state.track_events:  # the others see a card go each way, not which (E23)
+        state.emit_split(seat, {"type": "pile_exchange", "seat": seat, "source": src,
+                                "took": NOTATION[taken], "gave": NOTATION[given]},
+                         {"type": "pile_exchange", "seat": seat, "source": src})
 
 
 # ============================================================================ Fates
@@ -379,7 +382,10 @@ def _rebirth_return(state: State, seat: int, src: str) -> None:
 def _rebirth_put(state: State, card: int, seat: int, src: str) -> None:
     state.remove_from_hand(seat, card)
     state.draw_pile.append(card)
-    state.emit({"type": "return_to_pile", "seat": seat, "source": src})
+    if state.track_events:
+        state.emit_split(seat, {"type": "return_to_pile", "seat": seat, "source": src,
+                                "card": NOTATION[card]},
+                         {"type": "return_to_pile", "seat": seat, "source": src})
 
 
 # ============================================================================ the table

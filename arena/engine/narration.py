@@ -109,6 +109,14 @@ def _exchange(t: _Teller, e: Event) -> str:
            f"{gave}{took}"
 
 
+def _pile_exchange(t: _Teller, e: Event) -> str:
+    # its player's half names both cards; the others' half neither (RULES.md E23)
+    if "took" not in e:
+        return f"{t.who(e['seat'])} exchanges a card with the draw pile{_source(e)}"
+    return (f"{t.who(e['seat'])} takes {e['took']} from the draw pile and puts {e['gave']} "
+            f"in its place{_source(e)}")
+
+
 def _give(t: _Teller, e: Event) -> str:
     card = e["card"] if "card" in e else "a card"
     return f"{t.who(e['seat'])} gives {card} to {t.who(e['target'])}{_source(e)}"
@@ -203,11 +211,10 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
     "graveyard_exchange": lambda t, e: (
         f"{t.who(e['seat'])} takes {e['took']} from the Discard Graveyard and leaves "
         f"{e['gave']}{_source(e)}"),
-    "pile_exchange": lambda t, e: (f"{t.who(e['seat'])} exchanges a card with the draw "
-                                   f"pile{_source(e)}"),
+    "pile_exchange": _pile_exchange,
     "pile_bottomed": lambda t, e: f"The top card of the draw pile goes to the bottom{_source(e)}",
-    "return_to_pile": lambda t, e: (f"{t.who(e['seat'])} puts a card on top of the draw "
-                                    f"pile{_source(e)}"),
+    "return_to_pile": lambda t, e: (f"{t.who(e['seat'])} puts {e.get('card', 'a card')} on "
+                                    f"top of the draw pile{_source(e)}"),
     "burn": lambda t, e: (f"{e['card']} is burned from the top of the draw pile to the "
                           f"Discard Graveyard{_source(e)}"),
     "updraft": lambda t, e: (f"{e['card']} goes from the Discard Graveyard to the top of the "

@@ -321,6 +321,24 @@ def _reshuffle_told_first(events: list[Any]) -> list[Any]:
     return told
 
 
+def _pile_moves_told_public(events: list[Any]) -> list[Any]:
+    """An exchange with the draw pile, and a card put back on it, told to everyone alike,
+    naming no card: each private half (its player's, with the cards) and the public half
+    after it become the one public event."""
+    told: list[Any] = []
+    for event in events:
+        if (isinstance(event, dict) and event.get("type") in _PILE_MOVES and told
+                and isinstance(told[-1], dict) and told[-1].get("type") == event["type"]
+                and event.get("to") == f"all_but:{told[-1].get('to')}"):
+            told[-1] = {**event, "to": "all"}
+        else:
+            told.append(event)
+    return told
+
+
+_PILE_MOVES = ("pile_exchange", "return_to_pile")
+
+
 @dataclass(frozen=True)
 class OlderTelling:
     """A way an older engine of this record format told the same game otherwise: what
@@ -335,6 +353,9 @@ class OlderTelling:
 #: change was made before every newer one too, so it is held to the events undone from the
 #: newest change down to its own (docs/RECORDS.md, "Older tellings"); nothing else passes.
 OLDER_TELLINGS: tuple[OlderTelling, ...] = (
+    OlderTelling("an exchange with the draw pile (Athena, Sophoi, a Crown) and a card put "
+                 "back on it (Phoenix) tell their player the cards (RULES.md E23); before, "
+                 "one public event named none", _pile_moves_told_public),
     OlderTelling("a Palaestron drawn as the pile's last card is told before the reshuffle "
                  "its draw causes, not after it (RULES.md E4)", _reshuffle_told_first),
 )

@@ -92,6 +92,35 @@ def test_sophoi_and_crown_look_at_the_top_and_may_exchange(card: str, depth: int
         assert pile_top(state, 2) == ["Fate-2", "Fate-3"]
 
 
+@pytest.mark.parametrize("card", ["God-4", "Sophoi-1", "Crown"])
+def test_a_pile_exchange_tells_its_player_both_cards_and_the_others_neither(card: str) -> None:
+    """Its player's own feed said only "exchanges a card with the draw pile", so arena play's
+    review and arena game could not say which card, though the player knows both."""
+    state = stage(card)
+    act(state, "turn", 0, action="play", card=card)
+    act(state, "card", 0, card="Fate-1")
+    act(state, "give", 0, card="Sophoi-5")
+    told = [[e for e in state.events_for(seat) if e["type"] == "pile_exchange"]
+            for seat in range(3)]
+    assert told[0] == [{"type": "pile_exchange", "seat": 0, "source": card, "took": "Fate-1",
+                        "gave": "Sophoi-5", "turn": 0}]
+    for seat in (1, 2):
+        assert told[seat] == [{"type": "pile_exchange", "seat": 0, "source": card, "turn": 0}]
+
+
+def test_phoenix_tells_its_player_the_card_put_back_and_the_others_not() -> None:
+    state = stage("Beast-5", pile_top="God-7 Fate-3")
+    act(state, "turn", 0, action="play", card="Beast-5")
+    act(state, "give", 0, card="Sophoi-2")
+    told = [[e for e in state.events_for(seat) if e["type"] == "return_to_pile"]
+            for seat in range(3)]
+    assert told[0] == [{"type": "return_to_pile", "seat": 0, "source": "Beast-5",
+                        "card": "Sophoi-2", "turn": 0}]
+    for seat in (1, 2):
+        assert told[seat] == [{"type": "return_to_pile", "seat": 0, "source": "Beast-5",
+                               "turn": 0}]
+
+
 @pytest.mark.parametrize("depth", [1, 2])
 def test_e26_sophoi_on_two_copies_offers_each_copy(depth: int) -> None:
     # The card given takes the taken card's place, so the copies are two moves: the top copy

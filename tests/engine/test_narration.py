@@ -292,3 +292,26 @@ def test_under_strict_reclaim_the_header_names_the_cards_a_hand_does_not_count()
     assert "  seat 3  p3: 1st, Triplet" in header  # nothing it used is in its hand
     default = dict(record, config=dict(record["config"], rules={}))
     assert not any("not counted" in line for line in header_lines(default))
+
+
+def test_a_pile_exchange_and_a_phoenix_name_their_cards_to_their_player_only() -> None:
+    """Their player's telling said only "exchanges a card with the draw pile" and "puts a card
+    on top", though the player chose both cards."""
+    events = [
+        {"to": 0, "type": "pile_exchange", "seat": 0, "source": "God-4", "took": "Fate-1",
+         "gave": "Agari-2", "turn": 0},
+        {"to": "all_but:0", "type": "pile_exchange", "seat": 0, "source": "God-4", "turn": 0},
+        {"to": 1, "type": "return_to_pile", "seat": 1, "source": "Beast-5", "card": "God-7",
+         "turn": 1},
+        {"to": "all_but:1", "type": "return_to_pile", "seat": 1, "source": "Beast-5",
+         "turn": 1},
+    ]
+    record = {"players": ["a", "b"], "events": events}
+    took = "a takes Fate-1 from the draw pile and puts Agari-2 in its place (by God-4)"
+    put = "b puts God-7 on top of the draw pile (by Beast-5)"
+    assert [line.strip() for line in event_lines(record, 0)[1:]] == [
+        took, "b puts a card on top of the draw pile (by Beast-5)"]
+    assert [line.strip() for line in event_lines(record, 1)[1:]] == [
+        "a exchanges a card with the draw pile (by God-4)", put]
+    assert [line.strip() for line in event_lines(record)[1:]] == [
+        f"{took}  [seen by a]", f"{put}  [seen by b]"]

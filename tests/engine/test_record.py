@@ -352,9 +352,60 @@ def test_a_record_that_told_the_reshuffle_before_the_palaestron_still_replays() 
     record, at = _palaestron_drawn_last_record()
     replay_one(record)
     events = record["events"]
-    older = dict(record, events=[*events[:at], events[at + 1], events[at], *events[at + 2:]])
+    swapped = [*events[:at], events[at + 1], events[at], *events[at + 2:]]
+    # made before then, a record was made before every later change of telling too
+    older = dict(record, events=_told_before_pile_cards(swapped))
     replay_one(older)
     # any other order is still a difference
     moved = dict(record, events=[*events[:at], events[at + 1], *events[at + 2:], events[at]])
     with pytest.raises(ReplayError, match="replayed events differ"):
         replay_one(moved)
+
+
+def _told_before_pile_cards(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events as told before a pile exchange and a Phoenix named their cards to their
+    player: one public event each, naming none."""
+    older: list[dict[str, Any]] = []
+    for event in events:
+        if event["type"] in ("pile_exchange", "return_to_pile"):
+            if isinstance(event["to"], int):
+                continue  # the private half did not exist
+            event = {**event, "to": "all"}
+        older.append(event)
+    return older
+
+
+def _pile_moves_record() -> dict[str, Any]:
+    """A game with exchanges with the draw pile and Phoenix's card put back on it."""
+    config = GameConfig(players=("a", "b", "c"), seed=29)
+    record = play_game(config, [RandomAgent(29 + seat) for seat in range(3)]).record()
+    kinds = [event["type"] for event in record["events"]]
+    assert "pile_exchange" in kinds and "return_to_pile" in kinds, "pick another seed"
+    return json.loads(json.dumps(record))
+
+
+def test_a_record_that_told_pile_moves_to_everyone_without_cards_still_replays() -> None:
+    """Records made before a pile exchange and a Phoenix told their player the cards held one
+    public event without them: the same game, told as the engine then told it."""
+    record = _pile_moves_record()
+    replay_one(record)
+    older = _told_before_pile_cards(record["events"])
+    assert len(older) < len(record["events"])
+    replay_one(dict(record, events=older))
+
+
+def test_a_pile_move_with_a_wrong_card_or_a_missing_half_is_refused() -> None:
+    record = _pile_moves_record()
+    events = record["events"]
+    private = next(at for at, event in enumerate(events)
+                   if event["type"] == "pile_exchange" and isinstance(event["to"], int))
+    wrong = copy.deepcopy(record)
+    wrong["events"][private]["took"] = "Palaestron"
+    missing = dict(record, events=[*events[:private], *events[private + 1:]])
+    put_back = next(at for at, event in enumerate(events)
+                    if event["type"] == "return_to_pile" and isinstance(event["to"], int))
+    other_card = copy.deepcopy(record)
+    other_card["events"][put_back]["card"] = "Palaestron"
+    for bad in (wrong, missing, other_card):
+        with pytest.raises(ReplayError, match="replayed events differ"):
+            replay_one(bad)

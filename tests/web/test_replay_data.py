@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from site_db import isolated_names
 
+from arena.engine import RandomAgent, play_game
 from arena.engine.cards import NOTATION
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
@@ -258,3 +259,23 @@ def test_a_trap_window_says_its_moment_and_the_card_about_to_resolve() -> None:
                                            f"resolves: {god}")
                 return
     raise AssertionError("no window after a discarded God in range")
+
+
+def test_a_pile_exchange_names_its_cards_in_its_players_view_only() -> None:
+    """The replay told every seat, its player too, that a card went to and from the pile."""
+    config = GameConfig(players=("a", "b", "c"), seed=29)
+    record = play_game(config, [RandomAgent(29 + seat) for seat in range(3)]).record()
+    private = next(e for e in record["events"]
+                   if e["type"] == "pile_exchange" and isinstance(e["to"], int))
+    named = (f"takes {private['took']} from the draw pile and puts {private['gave']} in its "
+             "place")
+    steps = build_replay(record)["steps"]
+    told = [[line for step in steps for line in (step["seat_lines"][seat] or step["lines"])
+             if "draw pile and puts" in line or "exchanges a card with the draw pile" in line]
+            for seat in range(3)]
+    assert any(named in line for line in told[private["seat"]])
+    for seat in range(3):
+        if seat != private["seat"]:
+            assert told[seat] and not any(named in line for line in told[seat])
+    assert any(named in line and "[seen by" in line
+               for step in steps for line in step["lines"])

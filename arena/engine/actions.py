@@ -362,12 +362,17 @@ def _tell_two(state: State, one: int, other: int, detail: dict[str, Any],
 
 
 # ---------------------------------------------------------------------------- traps
-def take_trap(state: State, owner: int, trap: Trap, how: str) -> None:
+def take_trap(state: State, owner: int, trap: Trap, how: str,
+              source: str | None = None) -> None:
     """Remove a trap from its Arena to the Discard Graveyard (destroyed, cleared, expired).
-    The event names the trap's slot: which face-down card left is public."""
+    The event names the trap's slot: which face-down card left is public; and ``source``,
+    the card whose effect destroyed it, where one did."""
     traps = state.traps[owner]
     slot = traps.index(trap)
     del traps[slot]
-    state.emit({"type": f"trap_{how}", "seat": owner, "card": NOTATION[trap.card],
-                "slot": slot})
+    event: dict[str, Any] = {"type": f"trap_{how}", "seat": owner, "card": NOTATION[trap.card],
+                             "slot": slot}
+    if source is not None:
+        event["source"] = source
+    state.emit(event)
     to_discard_graveyard(state, trap.card)

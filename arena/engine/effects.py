@@ -158,7 +158,7 @@ def apollo(state: State, seat: int, src: str) -> None:
 def _apollo(state: State, target: int, src: str) -> None:
     reveal_hand(state, target, src)
     for trap in list(state.traps[target]):
-        take_trap(state, target, trap, "destroyed")
+        take_trap(state, target, trap, "destroyed", src)
 
 
 def zeus(state: State, seat: int, src: str) -> None:
@@ -167,7 +167,7 @@ def zeus(state: State, seat: int, src: str) -> None:
 
 def _zeus(state: State, target: int, seat: int, src: str) -> None:
     for trap in list(state.traps[target]):
-        take_trap(state, target, trap, "destroyed")
+        take_trap(state, target, trap, "destroyed", src)
     state.push(step_forced_discard, target, src, seat)
     state.push(step_forced_discard, target, src, seat)
 
@@ -197,16 +197,16 @@ def arcoi(state: State, seat: int, src: str) -> None:
             options.append({"seat": owner, "slot": slot})
             payloads.append((owner, slot))
     if options:
-        state.ask(seat, "target", options, payloads, _snipe,
+        state.ask(seat, "target", options, payloads, _snipe, src,
                   context=effect_context("trap to destroy", src))
     else:
         ask_opponent(state, seat, _make_reveal, seat, src,
                      why="no trap to snipe: who reveals a card", source=src)
 
 
-def _snipe(state: State, pick: tuple[int, int]) -> None:
+def _snipe(state: State, pick: tuple[int, int], src: str) -> None:
     owner, slot = pick
-    take_trap(state, owner, state.traps[owner][slot], "destroyed")
+    take_trap(state, owner, state.traps[owner][slot], "destroyed", src)
 
 
 def _make_reveal(state: State, target: int, seat: int, src: str) -> None:

@@ -140,7 +140,7 @@ def _peek(zone: str) -> Callable[[_Teller, Event], str]:
 
 def _trap_end(how: str) -> Callable[[_Teller, Event], str]:
     def tell(t: _Teller, e: Event) -> str:
-        return f"{t.who(e['seat'])}'s trap {e['card']} {how}"
+        return f"{t.who(e['seat'])}'s trap {e['card']} {how}{_source(e)}"
     return tell
 
 

@@ -339,6 +339,13 @@ def _pile_moves_told_public(events: list[Any]) -> list[Any]:
 _PILE_MOVES = ("pile_exchange", "return_to_pile")
 
 
+def _trap_destroyed_unsourced(events: list[Any]) -> list[Any]:
+    """A trap destroyed told without the card that destroyed it."""
+    return [{key: value for key, value in event.items() if key != "source"}
+            if isinstance(event, dict) and event.get("type") == "trap_destroyed" else event
+            for event in events]
+
+
 @dataclass(frozen=True)
 class OlderTelling:
     """A way an older engine of this record format told the same game otherwise: what
@@ -353,6 +360,8 @@ class OlderTelling:
 #: change was made before every newer one too, so it is held to the events undone from the
 #: newest change down to its own (docs/RECORDS.md, "Older tellings"); nothing else passes.
 OLDER_TELLINGS: tuple[OlderTelling, ...] = (
+    OlderTelling("a trap destroyed (by Arcoi, Apollo, Zeus) names the card that destroyed it, "
+                 "its `source`; before, it did not", _trap_destroyed_unsourced),
     OlderTelling("an exchange with the draw pile (Athena, Sophoi, a Crown) and a card put "
                  "back on it (Phoenix) tell their player the cards (RULES.md E23); before, "
                  "one public event named none", _pile_moves_told_public),

@@ -59,8 +59,19 @@ def test_arcoi_snipe_destroys_a_chosen_trap() -> None:
     act(state, "target", 0, seat=2, slot=1)
     assert names(t.card for t in state.traps[2]) == ["Arcoi-3"]
     assert names(state.discard_graveyard) == ["Arcoi-4"]
+    # the card that destroyed it is told, as every effect's line tells its card
     assert events_of(state, "trap_destroyed") == [
-        {"type": "trap_destroyed", "seat": 2, "card": "Arcoi-4", "slot": 1, "turn": 0}]
+        {"type": "trap_destroyed", "seat": 2, "card": "Arcoi-4", "slot": 1, "turn": 0,
+         "source": "Arcoi-1"}]
+
+
+@pytest.mark.parametrize("god", ["God-6", "God-7"])
+def test_apollo_and_zeus_name_themselves_on_each_trap_they_destroy(god: str) -> None:
+    state = stage(god, traps={1: [("Arcoi-2", 0, 0), ("Fate-4", 0, 0)]})
+    act(state, "turn", 0, action="play", card=god)
+    act(state, "target", 0, seat=1)
+    assert [(e["card"], e["source"]) for e in events_of(state, "trap_destroyed")] == [
+        ("Arcoi-2", god), ("Fate-4", god)]
 
 
 def test_arcoi_without_traps_makes_an_opponent_reveal() -> None:

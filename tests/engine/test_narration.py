@@ -315,3 +315,12 @@ def test_a_pile_exchange_and_a_phoenix_name_their_cards_to_their_player_only() -
         "a exchanges a card with the draw pile (by God-4)", put]
     assert [line.strip() for line in event_lines(record)[1:]] == [
         f"{took}  [seen by a]", f"{put}  [seen by b]"]
+
+
+def test_a_trap_destroyed_names_the_card_that_destroyed_it() -> None:
+    """"b's trap God-7 is destroyed" lacked the "(by Arcoi-3)" every other effect's line has."""
+    event = {"type": "trap_destroyed", "seat": 1, "card": "God-7", "slot": 0,
+             "source": "Arcoi-3", "turn": 2}
+    assert event_sentence(event, ["a", "b"]) == "b's trap God-7 is destroyed (by Arcoi-3)"
+    expired = {"type": "trap_expired", "seat": 1, "card": "God-7", "slot": 0, "turn": 2}
+    assert event_sentence(expired, ["a", "b"]) == "b's trap God-7 expires"

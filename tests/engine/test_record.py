@@ -354,7 +354,7 @@ def test_a_record_that_told_the_reshuffle_before_the_palaestron_still_replays() 
     events = record["events"]
     swapped = [*events[:at], events[at + 1], events[at], *events[at + 2:]]
     # made before then, a record was made before every later change of telling too
-    older = dict(record, events=_told_before_pile_cards(swapped))
+    older = dict(record, events=_told_before_pile_cards(_told_before_trap_sources(swapped)))
     replay_one(older)
     # any other order is still a difference
     moved = dict(record, events=[*events[:at], events[at + 1], *events[at + 2:], events[at]])
@@ -375,6 +375,12 @@ def _told_before_pile_cards(events: list[dict[str, Any]]) -> list[dict[str, Any]
     return older
 
 
+def _told_before_trap_sources(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events as told before a trap destroyed named the card that destroyed it."""
+    return [{key: value for key, value in event.items() if key != "source"}
+            if event["type"] == "trap_destroyed" else event for event in events]
+
+
 def _pile_moves_record() -> dict[str, Any]:
     """A game with exchanges with the draw pile and Phoenix's card put back on it."""
     config = GameConfig(players=("a", "b", "c"), seed=29)
@@ -389,7 +395,7 @@ def test_a_record_that_told_pile_moves_to_everyone_without_cards_still_replays()
     public event without them: the same game, told as the engine then told it."""
     record = _pile_moves_record()
     replay_one(record)
-    older = _told_before_pile_cards(record["events"])
+    older = _told_before_pile_cards(_told_before_trap_sources(record["events"]))
     assert len(older) < len(record["events"])
     replay_one(dict(record, events=older))
 
@@ -409,3 +415,21 @@ def test_a_pile_move_with_a_wrong_card_or_a_missing_half_is_refused() -> None:
     for bad in (wrong, missing, other_card):
         with pytest.raises(ReplayError, match="replayed events differ"):
             replay_one(bad)
+
+
+def test_a_record_that_told_a_trap_destroyed_without_its_source_still_replays() -> None:
+    record = _pile_moves_record()
+    destroyed = [at for at, event in enumerate(record["events"])
+                 if event["type"] == "trap_destroyed"]
+    assert destroyed, "pick another seed"
+    older = _told_before_trap_sources(record["events"])
+    assert older != record["events"]
+    replay_one(dict(record, events=older))
+    # made before it, a record was made after every older change of telling
+    with pytest.raises(ReplayError, match="replayed events differ"):
+        replay_one(dict(record, events=_told_before_pile_cards(record["events"])))
+    wrong = copy.deepcopy(record)
+    wrong["events"][destroyed[0]]["source"] = "Arcoi-5" if wrong["events"][destroyed[0]][
+        "source"] != "Arcoi-5" else "God-7"
+    with pytest.raises(ReplayError, match="replayed events differ"):
+        replay_one(wrong)

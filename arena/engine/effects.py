@@ -101,27 +101,39 @@ def hades(state: State, seat: int, src: str) -> None:
                                        state.used[seat])
     if not options or not state.hands[seat]:
         return
-    state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads], _graveyard_take,
-              seat, src, context=effect_context(
+    state.ask(seat, "card", [pass_option("card"), *options], [(-1, 0), *_depths(options,
+                                                                                 payloads)],
+              _graveyard_take, seat, src, context=effect_context(
                   "take a card from the Discard Graveyard (or pass)", src))
 
 
-def _graveyard_take(state: State, taken: int, seat: int, src: str) -> None:
+def _depths(options: list[Option], payloads: list[int]) -> list[tuple[int, int]]:
+    """Each placed option's card with the depth the option names (0: the copy nearest the
+    top), for its event to tell which copy was taken (E26)."""
+    return [(card, int(option.get("depth", 0))) for option, card in zip(options, payloads)]
+
+
+def _graveyard_take(state: State, pick: tuple[int, int], seat: int, src: str) -> None:
+    taken, depth = pick
     if taken >= 0:
-        ask_hand_card(state, seat, "give", _graveyard_give, seat, taken, src,
+        ask_hand_card(state, seat, "give", _graveyard_give, seat, taken, src, depth,
                       why=f"put a card in the Discard Graveyard for {NOTATION[taken]}",
                       source=src)
 
 
-def _graveyard_give(state: State, given: int, seat: int, taken: int, src: str) -> None:
+def _graveyard_give(state: State, given: int, seat: int, taken: int, src: str,
+                    depth: int = 0) -> None:
     if given < 0:
         return
     state.take_from_discard_graveyard(taken)
     state.remove_from_hand(seat, given)
     state.discard_graveyard.append(given)
     state.add_to_hand(seat, taken)
-    state.emit({"type": "graveyard_exchange", "seat": seat, "source": src,
-                "took": NOTATION[taken], "gave": NOTATION[given]})
+    event: dict[str, object] = {"type": "graveyard_exchange", "seat": seat, "source": src,
+                                "took": NOTATION[taken], "gave": NOTATION[given]}
+    if depth:  # the other copy: which one left decides the graveyard's order (E26)
+        event["depth"] = depth
+    state.emit(event)
 
 
 def poseidon(state: State, seat: int, src: str) -> None:
@@ -234,27 +246,31 @@ def _look_and_exchange_top(state: State, seat: int, src: str, depth: int) -> Non
     # the card given takes the taken card's place: each copy is its own option (E26)
     options, payloads = placed_options(top, list(range(1, len(top) + 1)), False)
     # the Palaestron alone seen is no option but the pass: asked all the same (E21)
-    state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads], _pile_take, seat,
-              src, context=effect_context("take a card from the top of the draw pile (or pass)",
-                                          src), secret_count=True)
+    state.ask(seat, "card", [pass_option("card"), *options], [(-1, 0), *_depths(options,
+                                                                                 payloads)],
+              _pile_take, seat, src, context=effect_context(
+                  "take a card from the top of the draw pile (or pass)", src), secret_count=True)
 
 
-def _pile_take(state: State, taken: int, seat: int, src: str) -> None:
+def _pile_take(state: State, pick: tuple[int, int], seat: int, src: str) -> None:
+    taken, depth = pick
     if taken >= 0:
-        ask_hand_card(state, seat, "give", _pile_give, seat, taken, src, face_up=False,
+        ask_hand_card(state, seat, "give", _pile_give, seat, taken, src, depth, face_up=False,
                       why=f"put a card in the draw pile in place of {NOTATION[taken]}",
                       source=src)
 
 
-def _pile_give(state: State, given: int, seat: int, taken: int, src: str) -> None:
+def _pile_give(state: State, given: int, seat: int, taken: int, src: str, depth: int) -> None:
     pile = state.draw_pile
     pile[pile.index(taken)] = given
     state.remove_from_hand(seat, given)
     state.add_to_hand(seat, taken)
     if state.track_events:  # the others see a card go each way, not which (E23)
-        state.emit_split(seat, {"type": "pile_exchange", "seat": seat, "source": src,
-                                "took": NOTATION[taken], "gave": NOTATION[given]},
-                         {"type": "pile_exchange", "seat": seat, "source": src})
+        private: dict[str, object] = {"type": "pile_exchange", "seat": seat, "source": src,
+                                      "took": NOTATION[taken], "gave": NOTATION[given]}
+        if depth:  # the other copy, as its option named it (E26)
+            private["depth"] = depth
+        state.emit_split(seat, private, {"type": "pile_exchange", "seat": seat, "source": src})
 
 
 # ============================================================================ Fates

@@ -109,11 +109,18 @@ def _exchange(t: _Teller, e: Event) -> str:
            f"{gave}{took}"
 
 
+def _copy(e: Event) -> str:
+    """The card an exchange took, with its place where it was the copy farther from the top
+    of the pile (E26)."""
+    return f"{e['took']} ({ordinal(int(e['depth']))} from the top)" if "depth" in e \
+        else str(e["took"])
+
+
 def _pile_exchange(t: _Teller, e: Event) -> str:
     # its player's half names both cards; the others' half neither (RULES.md E23)
     if "took" not in e:
         return f"{t.who(e['seat'])} exchanges a card with the draw pile{_source(e)}"
-    return (f"{t.who(e['seat'])} takes {e['took']} from the draw pile and puts {e['gave']} "
+    return (f"{t.who(e['seat'])} takes {_copy(e)} from the draw pile and puts {e['gave']} "
             f"in its place{_source(e)}")
 
 
@@ -209,7 +216,7 @@ _SENTENCES: dict[str, Callable[[_Teller, Event], str]] = {
     "exchange": _exchange,
     "give": _give,
     "graveyard_exchange": lambda t, e: (
-        f"{t.who(e['seat'])} takes {e['took']} from the Discard Graveyard and leaves "
+        f"{t.who(e['seat'])} takes {_copy(e)} from the Discard Graveyard and leaves "
         f"{e['gave']}{_source(e)}"),
     "pile_exchange": _pile_exchange,
     "pile_bottomed": lambda t, e: f"The top card of the draw pile goes to the bottom{_source(e)}",

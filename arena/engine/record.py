@@ -339,6 +339,16 @@ def _pile_moves_told_public(events: list[Any]) -> list[Any]:
 _PILE_MOVES = ("pile_exchange", "return_to_pile")
 
 
+def _copies_untold(events: list[Any]) -> list[Any]:
+    """An exchange with a pile told without the depth of the copy taken."""
+    return [{key: value for key, value in event.items() if key != "depth"}
+            if isinstance(event, dict) and event.get("type") in _PLACED_EXCHANGES else event
+            for event in events]
+
+
+_PLACED_EXCHANGES = ("graveyard_exchange", "pile_exchange")
+
+
 def _trap_destroyed_unsourced(events: list[Any]) -> list[Any]:
     """A trap destroyed told without the card that destroyed it."""
     return [{key: value for key, value in event.items() if key != "source"}
@@ -360,6 +370,9 @@ class OlderTelling:
 #: change was made before every newer one too, so it is held to the events undone from the
 #: newest change down to its own (docs/RECORDS.md, "Older tellings"); nothing else passes.
 OLDER_TELLINGS: tuple[OlderTelling, ...] = (
+    OlderTelling("an exchange that took the copy of a card farther from the top of a pile "
+                 "(Hades; Athena, Sophoi, a Crown to their player) names its `depth`, as the "
+                 "option did (RULES.md E26); before, it did not", _copies_untold),
     OlderTelling("a trap destroyed (by Arcoi, Apollo, Zeus) names the card that destroyed it, "
                  "its `source`; before, it did not", _trap_destroyed_unsourced),
     OlderTelling("an exchange with the draw pile (Athena, Sophoi, a Crown) and a card put "

@@ -149,6 +149,10 @@ def test_e26_sophoi_on_two_copies_offers_each_copy(depth: int) -> None:
     else:
         assert hand(state, 0) == ["Fate-3", "Fate-3", "Sophoi-2", "Sophoi-3", "Sophoi-4"]
         assert pile_top(state, 2) == ["Sophoi-5", "Fate-1"]
+    # its player is told which copy it took, as its option named it
+    exchanged = [e for e in state.events_for(0) if e["type"] == "pile_exchange"]
+    assert exchanged[0].get("depth") == (2 if depth == 2 else None)
+    assert all("depth" not in e for e in state.events_for(1) if e["type"] == "pile_exchange")
 
 
 @pytest.mark.parametrize("depth, left", [(1, ["Fate-3", "Beast-4", "Sophoi-5"]),
@@ -165,6 +169,11 @@ def test_e26_hades_offers_each_copy_the_graveyard_order_tells_apart(
                                        else {"card": "Fate-3"}))
     act(state, "give", 0, card="Sophoi-5")
     assert names(state.discard_graveyard) == left
+    # which copy left is public, as the options were: the graveyard's order can be followed
+    told = {"type": "graveyard_exchange", "seat": 0, "source": "God-2", "took": "Fate-3",
+            "gave": "Sophoi-5", "turn": 0, **({"depth": 3} if depth == 3 else {})}
+    for seat in range(3):
+        assert [e for e in state.events_for(seat) if e["type"] == "graveyard_exchange"] == [told]
 
 
 def test_e26_copies_side_by_side_in_the_discard_graveyard_are_one_option() -> None:

@@ -324,3 +324,20 @@ def test_a_trap_destroyed_names_the_card_that_destroyed_it() -> None:
     assert event_sentence(event, ["a", "b"]) == "b's trap God-7 is destroyed (by Arcoi-3)"
     expired = {"type": "trap_expired", "seat": 1, "card": "God-7", "slot": 0, "turn": 2}
     assert event_sentence(expired, ["a", "b"]) == "b's trap God-7 expires"
+
+
+def test_an_exchange_that_took_the_farther_copy_says_its_place() -> None:
+    """Two copies of a card apart in the Discard Graveyard: the telling did not say which one
+    Hades took, so the graveyard's order could not be followed (RULES.md E26)."""
+    event = {"type": "graveyard_exchange", "seat": 0, "source": "God-2", "took": "Fate-3",
+             "gave": "Agari-1", "depth": 3, "turn": 4}
+    assert event_sentence(event, ["a", "b"]) == (
+        "a takes Fate-3 (3rd from the top) from the Discard Graveyard and leaves Agari-1 "
+        "(by God-2)")
+    nearest = {key: value for key, value in event.items() if key != "depth"}
+    assert event_sentence(nearest, ["a", "b"]) == (
+        "a takes Fate-3 from the Discard Graveyard and leaves Agari-1 (by God-2)")
+    pile = dict(event, type="pile_exchange", source="God-4", depth=2)
+    assert event_sentence(pile, ["a", "b"]) == (
+        "a takes Fate-3 (2nd from the top) from the draw pile and puts Agari-1 in its place "
+        "(by God-4)")

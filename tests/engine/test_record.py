@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from typing import Any
 
 import pytest
@@ -354,7 +355,8 @@ def test_a_record_that_told_the_reshuffle_before_the_palaestron_still_replays() 
     events = record["events"]
     swapped = [*events[:at], events[at + 1], events[at], *events[at + 2:]]
     # made before then, a record was made before every later change of telling too
-    older = dict(record, events=_told_before_pile_cards(_told_before_trap_sources(swapped)))
+    older = dict(record, events=_told_before_pile_cards(_told_before_trap_sources(
+        _told_before_depths(swapped))))
     replay_one(older)
     # any other order is still a difference
     moved = dict(record, events=[*events[:at], events[at + 1], *events[at + 2:], events[at]])
@@ -381,6 +383,13 @@ def _told_before_trap_sources(events: list[dict[str, Any]]) -> list[dict[str, An
             if event["type"] == "trap_destroyed" else event for event in events]
 
 
+def _told_before_depths(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events as told before an exchange named the depth of the copy it took."""
+    return [{key: value for key, value in event.items() if key != "depth"}
+            if event["type"] in ("graveyard_exchange", "pile_exchange") else event
+            for event in events]
+
+
 def _pile_moves_record() -> dict[str, Any]:
     """A game with exchanges with the draw pile and Phoenix's card put back on it."""
     config = GameConfig(players=("a", "b", "c"), seed=29)
@@ -395,7 +404,8 @@ def test_a_record_that_told_pile_moves_to_everyone_without_cards_still_replays()
     public event without them: the same game, told as the engine then told it."""
     record = _pile_moves_record()
     replay_one(record)
-    older = _told_before_pile_cards(_told_before_trap_sources(record["events"]))
+    older = _told_before_pile_cards(_told_before_trap_sources(
+        _told_before_depths(record["events"])))
     assert len(older) < len(record["events"])
     replay_one(dict(record, events=older))
 
@@ -422,7 +432,7 @@ def test_a_record_that_told_a_trap_destroyed_without_its_source_still_replays() 
     destroyed = [at for at, event in enumerate(record["events"])
                  if event["type"] == "trap_destroyed"]
     assert destroyed, "pick another seed"
-    older = _told_before_trap_sources(record["events"])
+    older = _told_before_trap_sources(_told_before_depths(record["events"]))
     assert older != record["events"]
     replay_one(dict(record, events=older))
     # made before it, a record was made after every older change of telling
@@ -433,3 +443,34 @@ def test_a_record_that_told_a_trap_destroyed_without_its_source_still_replays() 
         "source"] != "Arcoi-5" else "God-7"
     with pytest.raises(ReplayError, match="replayed events differ"):
         replay_one(wrong)
+
+
+def _hades_farther_copy_record() -> dict[str, Any]:
+    """A game in which a Hades takes the copy of a card farther from the top (E26)."""
+    state = new_game(GameConfig(players=("a", "b", "c", "d"), seed=218, starting_seat=2))
+    choose = random.Random(218)
+    while state.decision is not None:
+        state.apply(choose.randrange(len(state.decision.options)))
+    record = json.loads(json.dumps(state.record()))
+    assert any(e["type"] == "graveyard_exchange" and "depth" in e for e in record["events"]), \
+        "pick another seed"
+    return record
+
+
+def test_a_record_that_told_no_depth_of_the_copy_taken_still_replays() -> None:
+    record = _hades_farther_copy_record()
+    replay_one(record)
+    replay_one(dict(record, events=_told_before_depths(record["events"])))
+
+
+def test_a_record_with_another_depth_or_without_the_exchange_is_refused() -> None:
+    record = _hades_farther_copy_record()
+    events = record["events"]
+    at = next(i for i, e in enumerate(events) if e["type"] == "graveyard_exchange"
+              and "depth" in e)
+    other = copy.deepcopy(record)
+    other["events"][at]["depth"] += 1
+    missing = dict(record, events=[*events[:at], *events[at + 1:]])
+    for bad in (other, missing):
+        with pytest.raises(ReplayError, match="replayed events differ"):
+            replay_one(bad)

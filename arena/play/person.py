@@ -282,7 +282,7 @@ class Person:
         self.news, self.recent = self.recent, []
         numbering = option_numbers(decision, observation)
         self.console.print(decision_view(decision, self.players, self._received(decision),
-                                         numbering.shown))
+                                         numbering))
         deadline = None if self.clock is None else time.monotonic() + self.clock
         while True:
             left = None if deadline is None else deadline - time.monotonic()
@@ -345,7 +345,7 @@ class Person:
         elif text.lower() in ("t", "table"):
             self.console.print(table_view(view, self.rules, forfeited=self.forfeited))
             self.console.print(decision_view(decision, self.players,
-                                             self._received(decision), numbering.shown))
+                                             self._received(decision), numbering))
         elif text.lower() in ("l", "log"):
             for line in self.news or ["Nothing has happened since your last decision."]:
                 self.console.print(Text(line))

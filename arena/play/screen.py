@@ -259,31 +259,34 @@ def graveyards_view(view: Observation) -> RenderableType:
 
 def decision_view(decision: Decision, players: Sequence[str],
                   received: Received | None = None,
-                  numbers: Sequence[int] | None = None) -> RenderableType:
-    """A decision's heading and its options, numbered (``numbers``: each option's, else its
-    index) and listed in the order of their numbers (the first option, Enter's, is the safe
-    default where there is one, and bold wherever it is listed). A turn's
+                  numbering: Numbering | None = None) -> RenderableType:
+    """A decision's heading and its options, numbered (``numbering``: every number that picks
+    an option, else each option's index) and listed in the order of their numbers (the first
+    option, Enter's, is the safe default where there is one, and bold wherever it is
+    listed). An option two numbers pick (two copies of a card in hand) is listed under each,
+    so the list offers what the prompt does. A turn's
     traps share one line (a whole turn fits an 80x24 screen with the table). ``received``:
     the card just given to the seat and who gave it, marked among the options (what a
     Nemesis gives back may be it, RULES.md E29)."""
-    shown = list(numbers) if numbers is not None else list(range(len(decision.options)))
+    picks = numbering.picks if numbering is not None else {
+        index: index for index in range(len(decision.options))}
     lines: list[RenderableType] = [Text(decision_title(decision.kind, decision.context),
                                         style="bold")]
     traps = []
     # a card whose other copy names its place (RULES.md E26): this one is nearer the top
     placed = {option.get("card") for option in decision.options if "depth" in option}
     # listed in the order of their numbers (players by seat), not the engine's order
-    for index in sorted(range(len(decision.options)), key=shown.__getitem__):
+    for number, index in sorted(picks.items()):
         option = decision.options[index]
         if decision.kind == "turn" and option.get("action") == "trap":
-            traps.append((shown[index], str(option.get("card"))))
+            traps.append((number, str(option.get("card"))))
             continue
         label = option_label(decision.kind, option, players, decision.context)
         if option.get("card") in placed and "depth" not in option:
             label += " (nearest the top)"
         if received is not None and option.get("card") == received.card:
             label += f" (just received from {received.giver})"
-        lines.append(Hanging(Text(f"{shown[index]:>3}  {label}",
+        lines.append(Hanging(Text(f"{number:>3}  {label}",
                                   style="bold" if index == 0 else ""), 5))
     if traps:
         span = f"{traps[0][0]}-{traps[-1][0]}" if len(traps) > 1 else str(traps[0][0])

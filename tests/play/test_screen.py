@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 from play_script import Script, quiet_console
 
@@ -15,7 +16,14 @@ from arena.engine.desmos import evaluate, evaluate_family
 from arena.engine.houserules import HouseRules
 from arena.engine.record import cards_not_counted
 from arena.play.person import Person
-from arena.play.screen import decision_view, hand_category, hand_line, showdown_view, table_view
+from arena.play.screen import (
+    decision_view,
+    hand_category,
+    hand_line,
+    option_numbers,
+    showdown_view,
+    table_view,
+)
 
 
 def _record(placements: list[int], desmos: list[str], tiebreak: str) -> dict[str, Any]:
@@ -303,3 +311,28 @@ def test_a_trap_that_outlives_the_games_turns_is_said_to_stay_to_the_end() -> No
     late = [row for round_, row in arenas if round_ > 5]  # the showdown's window
     assert late and all("(until the end, ready)" in row for row in late), late
     assert not any("turns left" in row for round_, row in arenas if round_ >= 5)
+
+
+def test_with_two_copies_in_hand_every_number_the_prompt_offers_is_listed() -> None:
+    """The swap said "Choose 0-5" and 5 worked, yet the list showed the second copy's card
+    under its first number only (docs/PLAY.md: at the swap N lets card N go)."""
+    hand = ["Agari-1", "Fate-3", "God-2", "Umbrae-4", "Fate-3"]
+    view = cast(Any, SimpleNamespace(hand=hand))
+    swap = Decision(0, "swap", ({"swap": None}, *({"swap": card} for card in hand[:4])),
+                    {"round": 1})
+    turn = Decision(0, "turn", ({"action": "hold"},
+                                *({"action": "play", "card": card} for card in hand[:4]),
+                                *({"action": "trap", "card": card} for card in hand[:4])),
+                    {"round": 1})
+    for decision in (swap, turn):
+        numbering = option_numbers(decision, view)
+        console, out = quiet_console()
+        console.print(decision_view(decision, ["a", "b"], numbering=numbering))
+        listed = []
+        for line in out.getvalue().splitlines()[1:]:
+            if "Set as a trap:" in line:
+                listed += [int(n) for n in re.findall(r"(\d+) \S", line.split(":", 1)[1])]
+            else:
+                listed.append(int(line.split()[0]))
+        assert sorted(listed) == sorted(numbering.picks), (decision.kind, out.getvalue())
+    assert option_numbers(swap, view).spans == "0-5"

@@ -118,12 +118,15 @@ class RunState:
         elif not isinstance(message, BoardStart):  # a board's start is the workers' affair
             raise ArenaError(message.message)
 
-    def played_kept_copy(self, message: KeptCopyMessage) -> None:
-        """Say once per bot that it plays on from the copy ``arena submit --update`` kept (a
+    def played_kept_copy(self, message: KeptCopyMessage, before_run: bool = False) -> None:
+        """Say once per bot that it plays on from the copy ``arena submit --update`` kept
+        (``before_run``: the update landed before this run, which resumes the tournament; a
         league says nothing: its next poll enters the new version)."""
         if self.spec.format == "league" or message.key in self.kept_copies:
             return
-        text = (f"{message.name} was updated during the run (arena submit --update): "
+        when = ("since the tournament began, before this run" if before_run
+                else "during the run")
+        text = (f"{message.name} was updated {when} (arena submit --update): "
                 f"{message.kept} plays on from its kept copy; '{self.resume} --continue' "
                 "afterwards enters the new version in the deals not begun")
         self.kept_copies[message.key] = text

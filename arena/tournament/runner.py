@@ -309,7 +309,8 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
         run.resume = resume_hint(spec, db_path)
         for bot in held or []:
             run.played_kept_copy(KeptCopyMessage(bot.key, bot.name,
-                                                 f"{bot.name}@{bot.files_version}"))
+                                                 f"{bot.name}@{bot.files_version}"),
+                                 before_run=True)
     except BaseException:
         executor.close(kill=True)
         raise

@@ -88,7 +88,9 @@ def test_a_run_stopped_after_an_update_resumes_with_the_version_that_entered(
     resumed = runner.invoke(app, ["run", str(spec), "--workers", "1", "--no-progress"],
                             terminal_width=400)
     assert resumed.exit_code == 0, resumed.output
-    line = (f"mine was updated during the run (arena submit --update): {entered.key} plays on "
+    # the update landed before this run: "during the run" would be untrue
+    line = (f"mine was updated since the tournament began, before this run (arena submit "
+            f"--update): {entered.key} plays on "
             f"from its kept copy; 'arena run {spec} --continue' afterwards enters the new "
             "version in the deals not begun")
     assert [text for text in resumed.stderr.splitlines() if "updated" in text] == [

@@ -22,9 +22,11 @@ continued one, never half of it.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import sqlite3
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -32,6 +34,7 @@ from arena.common.plural import counted
 from arena.common.printable import printable, shell_word
 from arena.errors import ArenaError, BotError, StoreError
 from arena.registry import VERSIONS_DIR, BotSpec, resolve
+from arena.tournament.dbfiles import table_names
 from arena.tournament.dealbook import table_deals
 from arena.tournament.entries import is_sample_bot
 from arena.tournament.runlock import being_run
@@ -54,7 +57,10 @@ __all__ = [
     "edition_name",
     "editions",
     "entry_indexes",
+    "KeptCopyNote",
     "held_versions",
+    "kept_copy_notes",
+    "note_kept_copy",
     "refuse_if_running",
     "retired_entries",
     "stored_bot",
@@ -67,6 +73,46 @@ __all__ = [
 _SUCCESSIONS = """CREATE TABLE IF NOT EXISTS successions(
     tournament_id INTEGER, entry_index INTEGER, old_bot_id INTEGER, new_bot_id INTEGER,
     games_at INTEGER, PRIMARY KEY (tournament_id, old_bot_id))"""
+
+
+_KEPT_COPIES = """CREATE TABLE IF NOT EXISTS kept_copies(
+    tournament_id INTEGER, bot_id INTEGER, kept TEXT, before_run INTEGER, noticed_at TEXT,
+    PRIMARY KEY (tournament_id, bot_id))"""
+
+
+@dataclass(frozen=True)
+class KeptCopyNote:
+    """An entrant a run played from the copy ``arena submit --update`` kept of its files:
+    ``kept`` is that version's name (``NAME@VERSION``), ``before_run`` whether the update
+    landed before the run that found it (a resumed run) rather than during it, and
+    ``noticed_at`` when that run first played it so (UTC)."""
+
+    bot_id: int
+    kept: str
+    before_run: bool
+    noticed_at: str
+
+
+def note_kept_copy(store: Store, tournament_id: int, bot_id: int, kept: str,
+                   before_run: bool) -> None:
+    """Keep the first notice that the entrant ``bot_id`` plays from its kept copy (a
+    :class:`KeptCopyNote`), so ``arena status`` tells it to whoever did not watch the run."""
+    noticed = dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
+    with store.transaction() as conn:
+        conn.execute(_KEPT_COPIES)
+        conn.execute("INSERT OR IGNORE INTO kept_copies (tournament_id, bot_id, kept, "
+                     "before_run, noticed_at) VALUES (?, ?, ?, ?, ?)",
+                     (tournament_id, bot_id, kept, int(before_run), noticed))
+
+
+def kept_copy_notes(store: Store, tournament_id: int) -> list[KeptCopyNote]:
+    """The tournament's :class:`KeptCopyNote`, in the order noticed (none in a database
+    that never needed the table)."""
+    if "kept_copies" not in table_names(store.conn):
+        return []
+    return [KeptCopyNote(r[0], str(r[1]), bool(r[2]), str(r[3])) for r in store.conn.execute(
+        "SELECT bot_id, kept, before_run, noticed_at FROM kept_copies WHERE tournament_id = ? "
+        "ORDER BY rowid", (tournament_id,))]
 
 
 def _has_successions(conn: sqlite3.Connection) -> bool:

@@ -17,7 +17,7 @@ from arena.referee.seating import seat_orders, seating_mode
 from arena.registry import BotSpec
 from arena.tournament import swiss
 from arena.tournament.dealbook import table_deals
-from arena.tournament.editions import retired_entries, stored_bot
+from arena.tournament.editions import note_kept_copy, retired_entries, stored_bot
 from arena.tournament.events import Progress, ProgressEnded, Report, RunWarning
 from arena.tournament.planning import fixed_tables, group_deals, tables_per_swiss_round
 from arena.tournament.pool import TableExecutor
@@ -130,6 +130,9 @@ class RunState:
                 f"{message.kept} plays on from its kept copy; '{self.resume} --continue' "
                 "afterwards enters the new version in the deals not begun")
         self.kept_copies[message.key] = text
+        bot_id = next((i for i, bot in self.by_id.items() if bot.key == message.key), None)
+        if bot_id is not None:  # stored first: arena status tells it after any end of the run
+            note_kept_copy(self.store, self.row.id, bot_id, message.kept, before_run)
         self.warn(text)
 
     def record(self, games: Sequence[GameMessage]) -> None:

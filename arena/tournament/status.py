@@ -19,7 +19,7 @@ from arena.referee.failures import (
     distinct_reasons,
 )
 from arena.tournament.bot_versions import bot_labels, bot_options
-from arena.tournament.editions import editions, entry_indexes
+from arena.tournament.editions import editions, entry_indexes, kept_copy_notes
 from arena.tournament.game_records import ExportedRecords, export_records
 from arena.tournament.league_store import entry_lines
 from arena.tournament.overrides import override_options
@@ -174,6 +174,7 @@ def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
     tables = store.tables(t.id)
     boards = group_deals(tables, t.spec.get("duplicate", False))
     lines = _heading(store, t, [labels.get(b, str(b)) for b in entrants], len(games))
+    lines += _kept_copy_lines(store, t, entrants)
     lines += _round_lines(store, t, tables, boards, games, width)
     lines += _failure_lines(games, t.name, store.path)
     if t.format == "swiss" and games:
@@ -197,6 +198,25 @@ def _heading(store: Store, t: TournamentRow, entrants: list[str], done: int) -> 
     rules = HouseRules.from_json(t.spec.get("rules"))
     if not rules.is_default:  # the games were played to other rules than the rulebook's
         lines.append(rules.describe())
+    return lines
+
+
+def _kept_copy_lines(store: Store, t: TournamentRow, entrants: list[int]) -> list[str]:
+    """A line per entrant a run played from the copy ``arena submit --update`` kept of its
+    files, and how to enter the new version while the tournament may still take it."""
+    lines = []
+    for note in kept_copy_notes(store, t.id):
+        kept = printable(note.kept)
+        open_to_it = t.state != "finished" and note.bot_id in entrants  # not continued yet
+        when = "before a run resumed the tournament" if note.before_run else "during a run"
+        line = (f"{kept} {'plays' if open_to_it else 'played'} from the copy arena submit "
+                f"--update kept: {kept.split('@')[0]} was updated {when} (noticed "
+                f"{printable(note.noticed_at)})")
+        if open_to_it:
+            resume = resume_command(t.spec_path, None, t.spec.get("overrides"))
+            line += (f"; '{resume} --continue{_db_option(store.path)}' enters the new "
+                     "version in the deals not begun")
+        lines.append(line)
     return lines
 
 

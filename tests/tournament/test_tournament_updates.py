@@ -61,6 +61,45 @@ def test_a_bot_updated_between_rounds_plays_on_from_its_kept_copy_with_the_same_
             "version in the deals not begun")
     assert said == [line] and summary.kept_copies == [line]
     assert signature(tmp_path / "cup.db", "cup") == signature(tmp_path / "calm.db", "cup")
+    # a teacher who did not watch the run reads it in arena status
+    status = runner.invoke(app, ["status", "cup", "--db", str(tmp_path / "cup.db")],
+                           terminal_width=400)
+    told = [text for text in status.stdout.splitlines() if "kept" in text]
+    assert status.exit_code == 0 and len(told) == 1, status.output
+    assert told[0].startswith(f"{entered.key} played from the copy arena submit --update "
+                              "kept: mine was updated during a run (noticed 20")
+    assert "--continue" not in told[0]  # finished: nothing left to enter it in
+
+
+def test_status_tells_a_stopped_tournament_s_kept_copy_and_how_to_enter_the_new_version(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The run's line on a bot updated mid-run scrolled past, and arena status said nothing
+    of it: a tournament stopped since tells the kept copy, and '--continue', one line."""
+    bots_dir = tmp_path / "bots"
+    monkeypatch.setenv("ARENA_BOTS_DIR", str(bots_dir))
+    entered = _register(bots_dir, FIXTURES / "first.py")
+    newer = tmp_path / "mine.py"
+    newer.write_text((FIXTURES / "last.py").read_text())
+
+    def update_then_stop_once_told(event: RunEvent) -> None:
+        if isinstance(event, Progress) and event.title.endswith("round 2/2") and not any(
+                bots_dir.glob(".versions/*")):
+            _register(bots_dir, newer, update=True)
+        if isinstance(event, RunWarning) and "updated" in event.text:
+            raise KeyboardInterrupt
+
+    spec = write_spec(tmp_path / "cup.yaml", tmp_path / "cup.db", name="cup", format="swiss",
+                      rounds=2, games_per_match=2, reuse_bots=False, bots=BOT_SEATS)
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(load_spec(spec), 1, report=update_then_stop_once_told)
+    status = runner.invoke(app, ["status", "cup", "--db", str(tmp_path / "cup.db")],
+                           terminal_width=400)
+    told = [text for text in status.stdout.splitlines() if "kept" in text]
+    assert status.exit_code == 0 and len(told) == 1, status.output
+    assert told[0].startswith(f"{entered.key} plays from the copy arena submit --update kept: "
+                              "mine was updated during a run (noticed 20")
+    assert told[0].endswith(f"; 'arena run {spec} --continue --db {tmp_path / 'cup.db'}' "
+                            "enters the new version in the deals not begun")
 
 
 def test_a_run_stopped_after_an_update_resumes_with_the_version_that_entered(
@@ -99,3 +138,8 @@ def test_a_run_stopped_after_an_update_resumes_with_the_version_that_entered(
     summary = next(i for i, text in enumerate(closing) if " games recorded (" in text)
     assert closing[summary + 1] == line and "state finished" in closing[summary]
     assert signature(tmp_path / "cup.db", "cup") == signature(tmp_path / "calm.db", "cup")
+    status = runner.invoke(app, ["status", "cup", "--db", str(tmp_path / "cup.db")],
+                           terminal_width=400)
+    assert [text.split(" (noticed")[0] for text in status.stdout.splitlines()
+            if "kept" in text] == [f"{entered.key} played from the copy arena submit --update "
+                                   "kept: mine was updated before a run resumed the tournament"]

@@ -1680,8 +1680,9 @@ def test_a_copy_swapped_for_a_link_while_it_is_removed_leaves_the_target_alone(
 @pytest.mark.parametrize("kind", ["module", "directory"])
 def test_a_bot_updated_mid_tournament_is_said_to_be_kept_and_how_to_go_on(
         tmp_path: Path, bots: Path, kind: str) -> None:
-    """A table after 'arena submit --update' stopped with 'put them back to go on', though
-    the registry had kept them: it names the kept copy and the two ways on."""
+    """A bot after 'arena submit --update' stopped with 'put them back to go on', though
+    the registry had kept them: it names the kept copy and the two ways on; and, where that
+    copy no longer matches the version, says so rather than offer it."""
     from arena.registry import files_changed
 
     def source(text: str) -> Path:
@@ -1697,12 +1698,23 @@ def test_a_bot_updated_mid_tournament_is_said_to_be_kept_and_how_to_go_on(
     first = submit(source(""), name="upd", bots_dir=bots, check=passing)
     submit(source("# v2\n"), name="upd", bots_dir=bots, check=passing, update=True)
     assert files_unchanged(first) is False
+    # a tournament plays on from the kept copy: what stops here is a match, which plays none
+    assert files_changed(first, ", so it was not restarted") == (
+        f"bot upd@{first.version}: its files at {first.path} changed since it entered, so it "
+        f"was not restarted: arena submit --update replaced them, keeping this version as "
+        f"upd@{first.version}: name upd@{first.version} to play it again, upd to play the "
+        "new one")
+    assert resolve(f"upd@{first.version}", bots).version == first.version
+    # a kept copy edited since no longer matches its version, and is said to
+    copy = bots / ".versions" / f"upd@{first.version}"
+    with (copy / ("upd.py" if kind == "module" else "bot.py")).open("a") as edited:
+        edited.write("# edited\n")
     assert files_changed(first, ", so it was not seated") == (
         f"bot upd@{first.version}: its files at {first.path} changed since it entered, so it "
-        f"was not seated: arena submit --update replaced them, keeping them as "
-        f"upd@{first.version}; 'arena run SPEC --continue' enters the new version, or enter "
-        f"upd@{first.version} in the spec to go on with this one (docs/TOURNAMENTS.md)")
-    assert resolve(f"upd@{first.version}", bots).version == first.version
+        "was not seated: arena submit --update replaced them, and the copy it kept of this "
+        f"version at {copy} no longer matches it (changed since); put that copy back as it "
+        "was to go on with this version, or go on with the new one ('arena run SPEC "
+        "--continue' in a tournament, docs/TOURNAMENTS.md)")
 
 
 def test_a_did_you_mean_quotes_a_hand_edited_name_as_it_is_pasted(bots: Path) -> None:

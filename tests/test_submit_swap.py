@@ -158,8 +158,8 @@ def test_the_copy_an_update_kept_is_found_whatever_the_bots_name(
     copy = tmp_path / "bots" / ".versions" / f"{name}@{old.files_version}"
     assert kept is not None and kept.path == (copy / f"{name}.py" if kind == "module" else copy)
     assert kept.files_digest == old.files_digest
-    # and a tournament stopped by the update is told where the old files are
-    assert f"keeping them as {name}@{old.files_version}" in files_changed(old)
+    # and a match stopped by the update is told where the old files are
+    assert f"keeping this version as {name}@{old.files_version}:" in files_changed(old)
 
 
 def test_a_link_made_in_the_registered_copy_after_its_look_is_not_kept(

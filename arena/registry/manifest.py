@@ -507,13 +507,20 @@ def files_now(bot: BotSpec) -> str | None:
 def files_changed(bot: BotSpec, what_then: str = "") -> str:
     """Why ``bot`` does not play on: its files are no longer its version's (``what_then``:
     what that stopped, said after the cause)."""
-    # 'submit --update' moved them to the bots directory's kept versions: say where
+    # 'submit --update' moved them to the bots directory's kept versions: a tournament plays
+    # on from that copy itself, so this is one that plays none (arena match), or a copy
+    # that no longer hashes to the version
     kept = _kept_name(bot)
-    if (Path(bot.path).parent / VERSIONS_DIR / kept).is_dir():
-        return (f"bot {bot.key}: its files at {bot.path} changed since it entered{what_then}: "
-                f"arena submit --update replaced them, keeping them as {kept}; 'arena run SPEC "
-                f"--continue' enters the new version, or enter {kept} in the spec to go on "
-                "with this one (docs/TOURNAMENTS.md)")
+    copy = Path(bot.path).parent / VERSIONS_DIR / kept
+    replaced = f"bot {bot.key}: its files at {bot.path} changed since it entered{what_then}: "
+    if copy.is_dir() and kept_copy(bot) is not None:
+        return (f"{replaced}arena submit --update replaced them, keeping this version as "
+                f"{kept}: name {kept} to play it again, {bot.name} to play the new one")
+    if copy.is_dir():
+        return (f"{replaced}arena submit --update replaced them, and the copy it kept of "
+                f"this version at {copy} no longer matches it (changed since); put that "
+                "copy back as it was to go on with this version, or go on with the new one "
+                "('arena run SPEC --continue' in a tournament, docs/TOURNAMENTS.md)")
     return (f"bot {bot.key}: its files at {bot.path} changed or went away since it entered"
             f"{what_then}; put them back to go on, or see docs/TOURNAMENTS.md for a bot "
             "updated mid-tournament")

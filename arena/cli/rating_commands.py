@@ -237,7 +237,8 @@ _HELP = {
     ]),
     "results": "\n\n".join([
         "Export every game of a tournament in rating order (id, round, table, seed, bots by "
-        "seat as name@version, placements, failures, forfeits, each seat's points) with the "
+        "seat as name@version, each seat's place as the standings count it, a forfeit last, "
+        "and as the engine placed it, failures, forfeits, each seat's points) with the "
         "rating parameters, so anyone can recompute the ratings.",
         "Example: arena results swiss --format csv > swiss-games.csv",
     ]),

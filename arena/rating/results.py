@@ -1,9 +1,10 @@
 """Exports for people who want to check the arena: every game, and the list of tournaments.
 
 ``arena results`` writes every game of a tournament in rating order with everything the rating
-depends on (bots by seat as ``name@version``, placements, forfeits) plus the rating parameters,
-so anyone can recompute the ratings with the ``trueskill`` package alone; and each seat's game
-points, as the standings count them (a forfeit scores nothing, RULES.md E28)::
+depends on (bots by seat as ``name@version``, the engine's placements, forfeits) plus the rating
+parameters, so anyone can recompute the ratings with the ``trueskill`` package alone; and each
+seat's place and game points as the standings count them (a forfeit is last and scores nothing,
+RULES.md E28): a csv's ``place`` is that place, its ``engine_placement`` the engine's::
 
     env = trueskill.TrueSkill(**doc["rating"])
     ratings = {}
@@ -68,6 +69,7 @@ def game_json(game: StoredGame) -> dict[str, Any]:
         "seed": game.seed,
         "seats": [bot.key for bot in game.seats],
         "placements": list(game.placements),
+        "standing_places": game.standing_places,
         "failures": [
             {"seat": f.seat, "bot": game.seats[f.seat].key, "type": f.type, "detail": f.detail}
             for f in game.failures
@@ -97,8 +99,10 @@ def results_json(tournament: TournamentInfo, settings: RatingSettings,
     }
 
 
-_CSV_HEADERS = ("id", "round", "table", "game", "seed", "seat", "bot", "placement",
-                "failures", "failure_details", "forfeit", "points")
+#: ``place`` is the standings' (a forfeit last), which a reader sorts by; the engine's, which
+#: places every seat of a game all forfeited first, is named as such.
+_CSV_HEADERS = ("id", "round", "table", "game", "seed", "seat", "bot", "place",
+                "engine_placement", "failures", "failure_details", "forfeit", "points")
 #: Between a cell's ``type: detail`` parts: a detail itself may hold ``;`` and ``,``.
 DETAIL_SEPARATOR = " | "
 
@@ -120,11 +124,12 @@ def _results_csv(games: Sequence[StoredGame]) -> str:
     for game in games:
         forfeits = dict(game.forfeits)
         points = _seat_points(game)
-        for seat, (bot, place) in enumerate(zip(game.seats, game.placements, strict=True)):
+        places = zip(game.standing_places, game.placements, strict=True)
+        for seat, (bot, (place, engine)) in enumerate(zip(game.seats, places, strict=True)):
             records.append({
                 "id": game.id, "round": game.round, "table": game.table_index,
                 "game": game.game_index, "seed": game.seed, "seat": seat, "bot": bot.key,
-                "placement": place,
+                "place": place, "engine_placement": engine,
                 "failures": ";".join(f.type for f in game.failures if f.seat == seat),
                 "failure_details": _failure_details(
                     [f for f in game.failures if f.seat == seat]),

@@ -246,7 +246,7 @@ def test_results_json_and_csv_recompute_the_ratings(store: Path) -> None:
     assert code == 0 and doc["tournament"]["name"] == "alpha-cup"
     first = doc["games"][0]
     assert set(first) == {"id", "round", "table", "game", "seed", "seats", "placements",
-                          "failures", "forfeits", "points"}
+                          "standing_places", "failures", "forfeits", "points"}
     assert all("@" in bot for bot in first["seats"])
     assert [(g["round"], g["table"], g["game"]) for g in doc["games"]] == sorted(
         (g["round"], g["table"], g["game"]) for g in doc["games"])
@@ -263,7 +263,7 @@ def test_results_json_and_csv_recompute_the_ratings(store: Path) -> None:
     for row in rows:  # rows come in rating order, one per seat
         seats, placements = games.setdefault(row["id"], ([], []))
         seats.append(row["bot"])
-        placements.append(int(row["placement"]))
+        placements.append(int(row["place"]))  # the standings' place ranks as the engine's
     from_csv = recompute(list(games.values()), doc["rating"])
     assert {k: (r.mu, r.sigma) for k, r in from_csv.items()} == {
         k: (r.mu, r.sigma) for k, r in stored.items()}

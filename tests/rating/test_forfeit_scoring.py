@@ -79,16 +79,24 @@ def test_a_match_counts_a_forfeit_last_and_a_double_forfeit_as_no_game() -> None
     assert (score.wins, score.draws, score.losses) == (1, 0, 0)
 
 
-def test_the_results_export_gives_each_seat_its_points(tmp_path: Path) -> None:
-    """A grader reading ``arena results`` sees the double forfeit score 0-0, not the shared
-    first place its placements hold."""
+def test_the_results_export_gives_each_seat_its_points_and_standing_place(
+        tmp_path: Path) -> None:
+    """A grader reading ``arena results`` sees the double forfeit score 0-0, and a forfeited
+    seat placed last, as the standings place it, not the shared first place the engine's
+    placements hold (a bot that timed out showed place 1 beside 'forfeit' and 0.0 points);
+    the engine's placement stays, named as such."""
     builder = StoreBuilder(tmp_path / "a.db")
     tid, (c, d) = builder.tournament("cup", ["charlie", "delta"])
-    builder.game(GameSpec(tid, 0, 0, 0, [c, d], [1, 1], forfeits={"0": NEVER, "1": NEVER}))
+    builder.game(GameSpec(tid, 0, 0, 0, [c, d], [1, 1], forfeits={"0": NEVER, "1": "timeout"}))
     builder.game(GameSpec(tid, 0, 0, 1, [d, c], [1, 2], forfeits={"1": NEVER}))
     builder.close()
     doc = json.loads(render_results(tmp_path / "a.db", "cup", "json"))
     assert [game["points"] for game in doc["games"]] == [[0.0, 0.0], [1.0, 0.0]]
+    assert [game["standing_places"] for game in doc["games"]] == [[2, 2], [1, 2]]
+    assert [game["placements"] for game in doc["games"]] == [[1, 1], [1, 2]]
     rows = list(csv.DictReader(io.StringIO(render_results(tmp_path / "a.db", "cup", "csv"))))
-    assert [(row["placement"], row["points"]) for row in rows] == [
-        ("1", "0.0"), ("1", "0.0"), ("1", "1.0"), ("2", "0.0")]
+    assert [(row["place"], row["engine_placement"], row["forfeit"], row["points"])
+            for row in rows] == [
+        ("2", "1", NEVER, "0.0"), ("2", "1", "timeout", "0.0"), ("1", "1", "", "1.0"),
+        ("2", "2", NEVER, "0.0")]
+    assert "placement" not in rows[0]  # a reader of the old column is told, not misled

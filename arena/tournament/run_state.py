@@ -75,9 +75,10 @@ class RunState:
         self.progressing = False
         #: The command resuming the run (the lines on a bot updated mid-run name it).
         self.resume = "arena run SPEC"
-        #: What was said of each entry's bot played on from the copy ``arena submit
-        #: --update`` kept of its files, by the bot's key (said again at the run's end).
-        self.kept_copies: dict[str, str] = {}
+        #: What is said of each entry's bot played on from the copy ``arena submit
+        #: --update`` kept of its files, by the bot's key, but for how to go on
+        #: (:meth:`kept_copy_lines`; said again at the run's end).
+        self.kept_copies: dict[str, tuple[str, str]] = {}
 
     # -------------------------------------------------------------- reports
     def progress(self, title: str | None = None) -> None:
@@ -126,14 +127,23 @@ class RunState:
             return
         when = ("since the tournament began, before this run" if before_run
                 else "during the run")
-        text = (f"{message.name} was updated {when} (arena submit --update): "
-                f"{message.kept} plays on from its kept copy; '{self.resume} --continue' "
-                "afterwards enters the new version in the deals not begun")
-        self.kept_copies[message.key] = text
+        self.kept_copies[message.key] = (
+            f"{message.name} was updated {when} (arena submit --update)", message.kept)
         bot_id = next((i for i, bot in self.by_id.items() if bot.key == message.key), None)
         if bot_id is not None:  # stored first: arena status tells it after any end of the run
             note_kept_copy(self.store, self.row.id, bot_id, message.kept, before_run)
-        self.warn(text)
+        self.warn(self.kept_copy_lines("running")[-1])
+
+    def kept_copy_lines(self, state: str) -> list[str]:
+        """What is said of the bots played on from their kept copies, with how to enter the
+        new version while the tournament, in ``state``, can still take it (a finished one
+        cannot: ``--continue`` refuses it)."""
+        if state == "finished":
+            return [f"{update}: {kept} played on from its kept copy to the tournament's end"
+                    for update, kept in self.kept_copies.values()]
+        return [f"{update}: {kept} plays on from its kept copy; '{self.resume} --continue' "
+                "afterwards enters the new version in the deals not begun"
+                for update, kept in self.kept_copies.values()]
 
     def record(self, games: Sequence[GameMessage]) -> None:
         """Store the finished ``games`` not stored yet, in one transaction; a replayed game

@@ -106,8 +106,8 @@ class RunSummary:
     bot_starts: int = 0
     #: CPU seconds the workers' referees spent themselves (not their bots), as they told.
     referee_cpu_s: float = 0.0
-    #: What was said of each bot that played on from the copy ``arena submit --update``
-    #: kept of its files (its files replaced during the run).
+    #: What is said of each bot that played on from the copy ``arena submit --update``
+    #: kept of its files (its files replaced since it entered), as the run ended.
     kept_copies: list[str] = field(default_factory=list)
 
     @property
@@ -323,7 +323,7 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
                       elapsed_s=0.0, state=state, mismatches=run.mismatches,
                       warnings=run.warnings, bot_starts=run.bot_starts,
                       referee_cpu_s=run.referee_cpu_s,
-                      kept_copies=list(run.kept_copies.values()))
+                      kept_copies=run.kept_copy_lines(state))
 
 
 def _play(run: RunState, db_path: Path, vetter: Vetter | None = None) -> str:

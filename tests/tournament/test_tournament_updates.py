@@ -59,7 +59,11 @@ def test_a_bot_updated_between_rounds_plays_on_from_its_kept_copy_with_the_same_
     line = (f"mine was updated during the run (arena submit --update): {entered.key} plays on "
             f"from its kept copy; 'arena run {spec} --continue' afterwards enters the new "
             "version in the deals not begun")
-    assert said == [line] and summary.kept_copies == [line]
+    assert said == [line]
+    # said again at the end, which leaves no deal to enter the new version in
+    assert summary.kept_copies == [
+        f"mine was updated during the run (arena submit --update): {entered.key} played on "
+        "from its kept copy to the tournament's end"]
     assert signature(tmp_path / "cup.db", "cup") == signature(tmp_path / "calm.db", "cup")
     # a teacher who did not watch the run reads it in arena status
     status = runner.invoke(app, ["status", "cup", "--db", str(tmp_path / "cup.db")],
@@ -136,7 +140,10 @@ def test_a_run_stopped_after_an_update_resumes_with_the_version_that_entered(
         f"warning: {line}"]
     closing = resumed.stdout.splitlines()
     summary = next(i for i, text in enumerate(closing) if " games recorded (" in text)
-    assert closing[summary + 1] == line and "state finished" in closing[summary]
+    assert closing[summary + 1] == (
+        "mine was updated since the tournament began, before this run (arena submit "
+        f"--update): {entered.key} played on from its kept copy to the tournament's end")
+    assert "state finished" in closing[summary]
     assert signature(tmp_path / "cup.db", "cup") == signature(tmp_path / "calm.db", "cup")
     status = runner.invoke(app, ["status", "cup", "--db", str(tmp_path / "cup.db")],
                            terminal_width=400)

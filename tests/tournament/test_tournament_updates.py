@@ -20,6 +20,7 @@ from arena.registry import BotSpec, submit
 from arena.tournament.events import Progress, RunEvent, RunWarning
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import load_spec
+from arena.tournament.store import Store
 
 BOT_SEATS = ["mine", "bots/greedy.py", "bots/collector.py", str(FIXTURES / "hashed.py")]
 
@@ -104,6 +105,11 @@ def test_status_tells_a_stopped_tournament_s_kept_copy_and_how_to_enter_the_new_
                               "mine was updated during a run (noticed 20")
     assert told[0].endswith(f"; 'arena run {spec} --continue --db {tmp_path / 'cup.db'}' "
                             "enters the new version in the deals not begun")
+    # deleted with its tournament: a later one given its id would tell it as its own
+    deleted = runner.invoke(app, ["delete", "cup", "--db", str(tmp_path / "cup.db"), "--yes"])
+    assert deleted.exit_code == 0, deleted.output
+    with Store(tmp_path / "cup.db", create=False, read_only=True) as store:
+        assert store.conn.execute("SELECT COUNT(*) FROM kept_copies").fetchone()[0] == 0
 
 
 def test_a_run_stopped_after_an_update_resumes_with_the_version_that_entered(

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -739,9 +740,10 @@ def test_tables_of_a_books_same_deals_with_a_bot_in_common_follow_each_other(
     events: list[tuple[str, int]] = []
     submit = ray_executor.RayExecutor._submit
 
-    def recording(self: ray_executor.RayExecutor, task: TableTask) -> None:
+    def recording(self: ray_executor.RayExecutor, task: TableTask,
+                  on_message: Callable[[Message], None]) -> None:
         events.append(("submitted", task.table))
-        submit(self, task)
+        submit(self, task, on_message)
 
     monkeypatch.setattr(ray_executor.RayExecutor, "_submit", recording)
     first, last = quick_table(2).bots

@@ -1,5 +1,6 @@
 """The browser the site's tests drive: Debian's Chromium through chromedriver (Selenium),
-headless, at 1280x800, keeping the console's messages; and the contrast of two of its colours."""
+headless, at 1280x800, keeping the console's messages, its ``get`` returning once the page
+has loaded; and the contrast of two of its colours."""
 
 from __future__ import annotations
 
@@ -12,6 +13,32 @@ CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-br
                              shutil.which("google-chrome")) if p), None)
 DRIVER = shutil.which("chromedriver")
 MISSING = "no Chromium and chromedriver installed (apt-get install chromium chromium-driver)"
+#: The document navigated to has loaded (not the one left, which the navigation marked), its
+#: stylesheets applied, its scripts run and its fonts in.
+LOADED = ("return !window.arenaLeftBehind && document.readyState === 'complete'"
+          " && document.fonts.status === 'loaded'")
+
+
+def loading_chrome() -> Any:
+    """Chrome whose ``get`` returns once the new page has loaded. On a busy machine
+    chromedriver's own wait sometimes returned while the page was still loading: measured
+    before its stylesheet applied it was wider than the window, and its scripts had not run."""
+    from selenium import webdriver
+    from selenium.common.exceptions import JavascriptException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    class LoadingChrome(webdriver.Chrome):
+        def get(self, url: str) -> None:
+            if "#" in url and self.current_url.split("#")[0] == url.split("#")[0]:
+                super().get(url)  # the same document at another fragment: nothing loads
+                return
+            self.execute_script("window.arenaLeftBehind = true")
+            super().get(url)
+            WebDriverWait(self, 60, poll_frequency=0.05,
+                          ignored_exceptions=(JavascriptException,)).until(
+                lambda driver: driver.execute_script(LOADED))
+
+    return LoadingChrome
 
 
 @contextmanager
@@ -26,7 +53,7 @@ def chromium() -> Iterator[Any]:
                 "--allow-file-access-from-files"):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(str(DRIVER)), options=options)
+    driver = loading_chrome()(service=Service(str(DRIVER)), options=options)
     driver.set_window_size(1280, 800)
     try:
         yield driver

@@ -52,10 +52,12 @@ def shoot(driver: Any, name: str) -> None:
 
 
 def widening(driver: Any, width: int) -> list[str]:
-    """The elements that reach past ``width`` (tag, id or classes, their right edge, the
-    viewport's width): what a failed width check names, so that its cause can be read."""
+    """The elements that reach past ``width`` (tag, id or classes, their right edge), the
+    viewport's width, the page's load state and its stylesheets applied: what a failed width
+    check names, so that its cause can be read."""
     return driver.execute_script(
-        "const w = arguments[0]; return [`viewport ${window.innerWidth}`].concat("
+        "const w = arguments[0]; return [`viewport ${window.innerWidth}`, "
+        "`${document.readyState}, ${document.styleSheets.length} stylesheets`].concat("
         "Array.from(document.querySelectorAll('body *')).filter("
         "e => e.getBoundingClientRect().right > w + 1).slice(0, 8).map("
         "e => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''}"
@@ -783,7 +785,7 @@ def test_long_bot_names_wrap_in_the_rounds_tables(browser: Any, long_names_site:
         browser.get((long_names_site / "rounds.html").as_uri())
         assert browser.execute_script(
             "return Array.from(document.querySelectorAll('main table')).every("
-            "t => t.scrollWidth <= t.parentElement.clientWidth)")
+            "t => t.scrollWidth <= t.parentElement.clientWidth)"), widening(browser, width)
         shoot(browser, f"long-names-rounds-{width}")
         assert errors(browser) == []
     finally:

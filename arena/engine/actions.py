@@ -366,7 +366,7 @@ def take_trap(state: State, owner: int, trap: Trap, how: str,
               source: str | None = None) -> None:
     """Remove a trap from its Arena to the Discard Graveyard (destroyed, cleared, expired).
     The event names the trap's slot: which face-down card left is public; and ``source``,
-    the card whose effect destroyed it, where one did."""
+    the card whose effect destroyed or cleared it, where one did."""
     traps = state.traps[owner]
     slot = traps.index(trap)
     del traps[slot]

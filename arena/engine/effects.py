@@ -579,7 +579,7 @@ def _clear_all_traps(state: State, drawer: int) -> None:
     # in the order its other steps ran: from the player who drew it (E25)
     for owner in state.seats_from(drawer):
         for trap in list(state.traps[owner]):
-            take_trap(state, owner, trap, "cleared")
+            take_trap(state, owner, trap, "cleared", "Palaestron")
 
 
 # ============================================================================ trigger windows

@@ -349,11 +349,13 @@ def _copies_untold(events: list[Any]) -> list[Any]:
 _PLACED_EXCHANGES = ("graveyard_exchange", "pile_exchange")
 
 
-def _trap_destroyed_unsourced(events: list[Any]) -> list[Any]:
-    """A trap destroyed told without the card that destroyed it."""
-    return [{key: value for key, value in event.items() if key != "source"}
-            if isinstance(event, dict) and event.get("type") == "trap_destroyed" else event
-            for event in events]
+def _unsourced(kind: str) -> Callable[[list[Any]], list[Any]]:
+    """The events with those of type ``kind`` told without their ``source``."""
+    def undo(events: list[Any]) -> list[Any]:
+        return [{key: value for key, value in event.items() if key != "source"}
+                if isinstance(event, dict) and event.get("type") == kind else event
+                for event in events]
+    return undo
 
 
 @dataclass(frozen=True)
@@ -370,11 +372,13 @@ class OlderTelling:
 #: change was made before every newer one too, so it is held to the events undone from the
 #: newest change down to its own (docs/RECORDS.md, "Older tellings"); nothing else passes.
 OLDER_TELLINGS: tuple[OlderTelling, ...] = (
+    OlderTelling("a trap cleared away by the Palaestron names it, its `source`; before, it "
+                 "did not", _unsourced("trap_cleared")),
     OlderTelling("an exchange that took the copy of a card farther from the top of a pile "
                  "(Hades; Athena, Sophoi, a Crown to their player) names its `depth`, as the "
                  "option did (RULES.md E26); before, it did not", _copies_untold),
     OlderTelling("a trap destroyed (by Arcoi, Apollo, Zeus) names the card that destroyed it, "
-                 "its `source`; before, it did not", _trap_destroyed_unsourced),
+                 "its `source`; before, it did not", _unsourced("trap_destroyed")),
     OlderTelling("an exchange with the draw pile (Athena, Sophoi, a Crown) and a card put "
                  "back on it (Phoenix) tell their player the cards (RULES.md E23); before, "
                  "one public event named none", _pile_moves_told_public),

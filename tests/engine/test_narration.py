@@ -324,6 +324,10 @@ def test_a_trap_destroyed_names_the_card_that_destroyed_it() -> None:
     assert event_sentence(event, ["a", "b"]) == "b's trap God-7 is destroyed (by Arcoi-3)"
     expired = {"type": "trap_expired", "seat": 1, "card": "God-7", "slot": 0, "turn": 2}
     assert event_sentence(expired, ["a", "b"]) == "b's trap God-7 expires"
+    cleared = {"type": "trap_cleared", "seat": 0, "card": "Fate-2", "slot": 1,
+               "source": "Palaestron", "turn": 3}
+    assert event_sentence(cleared, ["a", "b"]) == \
+        "a's trap Fate-2 is cleared away (by Palaestron)"
 
 
 def test_an_exchange_that_took_the_farther_copy_says_its_place() -> None:

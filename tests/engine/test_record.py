@@ -383,11 +383,18 @@ def _told_before_trap_sources(events: list[dict[str, Any]]) -> list[dict[str, An
             if event["type"] == "trap_destroyed" else event for event in events]
 
 
+def _told_before_cleared_sources(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events as told before a trap cleared away named the Palaestron."""
+    return [{key: value for key, value in event.items() if key != "source"}
+            if event["type"] == "trap_cleared" else event for event in events]
+
+
 def _told_before_depths(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The events as told before an exchange named the depth of the copy it took."""
+    """The events as told before an exchange named the depth of the copy it took (and so
+    before the newer change too: a trap cleared naming the Palaestron)."""
     return [{key: value for key, value in event.items() if key != "depth"}
             if event["type"] in ("graveyard_exchange", "pile_exchange") else event
-            for event in events]
+            for event in _told_before_cleared_sources(events)]
 
 
 def _pile_moves_record() -> dict[str, Any]:
@@ -461,6 +468,23 @@ def test_a_record_that_told_no_depth_of_the_copy_taken_still_replays() -> None:
     record = _hades_farther_copy_record()
     replay_one(record)
     replay_one(dict(record, events=_told_before_depths(record["events"])))
+
+
+def test_a_record_that_told_a_trap_cleared_without_the_palaestron_still_replays() -> None:
+    record = _hades_farther_copy_record()
+    cleared = [at for at, event in enumerate(record["events"]) if event["type"] == "trap_cleared"]
+    assert cleared, "pick another seed"
+    assert all(record["events"][at]["source"] == "Palaestron" for at in cleared)
+    replay_one(dict(record, events=_told_before_cleared_sources(record["events"])))
+    # made before a newer change, a record was made before every newer one too
+    depths_only = [{key: value for key, value in event.items() if key != "depth"}
+                   for event in record["events"]]
+    with pytest.raises(ReplayError, match="replayed events differ"):
+        replay_one(dict(record, events=depths_only))
+    wrong = copy.deepcopy(record)
+    wrong["events"][cleared[0]]["source"] = "Arcoi-1"
+    with pytest.raises(ReplayError, match="replayed events differ"):
+        replay_one(wrong)
 
 
 def test_a_record_with_another_depth_or_without_the_exchange_is_refused() -> None:

@@ -47,8 +47,6 @@ def _stored_list(raw: Any, what: str, where: str) -> list[Any]:
         value = json.loads(raw or "[]")
     except ValueError:
         value = None
-    if value is None and raw in (None, "", b""):
-        value = []
     if not isinstance(value, list):
         raise StoreError(f"{where}: its {what} is not a JSON list ({raw!r})")
     return value

@@ -84,6 +84,17 @@ class _Handler(BaseHTTPRequestHandler):
     def do_HEAD(self) -> None:
         self.do_GET()
 
+    def parse_request(self) -> bool:
+        if not super().parse_request():
+            return False
+        if self.request_version == "HTTP/0.9":
+            # the base class answers HTTP/0.9 with the body alone: no policy headers, no
+            # status; no browser speaks it, so it is refused, with headers
+            self.request_version = "HTTP/1.0"
+            self.send_error(HTTPStatus.HTTP_VERSION_NOT_SUPPORTED, "HTTP/0.9 is not served")
+            return False
+        return True
+
     def end_headers(self) -> None:
         # here rather than in _send: the base class's own answers (a malformed request, a
         # line too long) carry them too
@@ -142,10 +153,16 @@ class _Handler(BaseHTTPRequestHandler):
         """The answer to ``path`` (as asked, percent-encoded); a page asked by another
         spelling than its own (``/t/cup``, a slash after it, doubled or encoded slashes)
         moves to its own, where its relative links resolve."""
-        parts = [p for p in unquote(path).split("/") if p]
+        # each segment decoded on its own first: a handed database's tournament name may
+        # hold a slash, which its links carry encoded; else an encoded slash separates
+        parts = [unquote(p) for p in path.split("/") if p]
         status, body, kind = self._answer(parts)
+        if status == HTTPStatus.NOT_FOUND:
+            parts = [p for p in unquote(path).split("/") if p]
+            status, body, kind = self._answer(parts)
         folder = not parts or (len(parts) == 2 and parts[0] == "t")
-        own = quote("/" + "/".join(parts) + ("/" if folder and parts else ""))
+        own = "/" + "/".join(quote(p, safe="") for p in parts) + ("/" if folder and parts
+                                                                   else "")
         if status == HTTPStatus.OK and path != own:
             raise _Moved(own)
         return status, body, kind

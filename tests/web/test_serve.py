@@ -369,6 +369,19 @@ def test_every_answer_confines_what_a_page_may_run(served: tuple[Path, int],
     assert got["referrer-policy"] == "no-referrer"
 
 
+def test_an_http_0_9_request_is_refused_with_headers(served: tuple[Path, int]) -> None:
+    """A request of HTTP/0.9 (a line without a version) was answered with the page alone, as
+    that version has no headers: no policy came with it. No browser speaks it: refused."""
+    with socket.create_connection(("127.0.0.1", served[1]), timeout=30) as conn:
+        conn.sendall(b"GET /t/cup/index.html\r\n\r\n")
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    assert answer.startswith(b"HTTP/1.0 505 ")
+    assert b"\r\nContent-Security-Policy: default-src 'none'" in answer
+    assert b"alpha" not in answer  # nothing of the page
+
+
 def test_the_site_tells_no_path_and_no_interpreter_version(served: tuple[Path, int]) -> None:
     """Served to others (``--host``), the home page showed the database's whole path and the
     Server header the Python version: the database's name and the program's are enough."""
@@ -377,3 +390,29 @@ def test_the_site_tells_no_path_and_no_interpreter_version(served: tuple[Path, i
     assert f"In {db.name}, read live." in home and str(db.parent) not in home
     got = headers(port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     assert got["server"] == "arena-serve"
+
+
+def test_a_handed_tournament_named_with_a_slash_is_served(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A handed database's tournament name never passed the rule of names and may hold a
+    slash: the home page listed it, but its link (the slash encoded) was read as two folders
+    and every page of it was 404."""
+    name = "club/cup"
+    monkeypatch.setattr(site_db, "NAME", name)
+    monkeypatch.setattr(site_db, "FAILING_GAME", f"{name}/r1/t0/g1")
+    db = site_db.build(tmp_path / "arena.db", rounds=1)
+    server = make_server(db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        port = server.server_port
+        status, home = get(port, "/")
+        assert status == 200 and 'href="t/club%2Fcup/index.html"' in home
+        for page in ("index.html", "games.html", "static/site.css", "games/r1-t0-g0.html"):
+            assert get(port, f"/t/club%2Fcup/{page}")[0] == 200, page
+        status, board = get(port, "/t/club%2Fcup/index.html")
+        assert "alpha" in board and 'href="static/site.css"' in board
+        assert get(port, "/t/club%2Fcup")[0] == 301  # its folder, as any tournament's
+        assert get(port, "/t/club/cup/index.html")[0] == 404  # two folders: no such name
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -27,7 +27,7 @@ from typing import Any
 
 from arena.common.suggest import did_you_mean
 from arena.errors import BotLoadError
-from arena.sdk import stackdump
+from arena.sdk import botfiles, stackdump
 from arena.sdk.bot import Bot
 from arena.sdk.serving import serve
 
@@ -91,16 +91,30 @@ def load_bot(path: str | Path, class_name: str | None = None) -> Bot:
 
 
 def load_bot_class(path: str | Path, class_name: str | None = None) -> type[Bot]:
-    """Import the bot module at ``path`` and find its Bot subclass.
+    """Import the bot module at ``path`` into this process and find its Bot subclass.
 
-    The bot's directory goes to the *end* of sys.path (and leaves the front, where ``python
-    -m`` put the working directory): the bot can import its own helpers, but a bot file
-    named like a standard module (``random.py``) never shadows it."""
+    Each load imports the file afresh, apart from every other bot loaded here: under a module
+    name of its own, its helper modules its own (:mod:`arena.sdk.botfiles`), and the
+    caller's ``sys.path`` unchanged."""
+    file = _bot_file(path)
+    return find_bot_class(botfiles.import_bot(file), class_name)
+
+
+def _bot_file(path: str | Path) -> Path:
     file = Path(path).resolve()
     if file.is_dir():
         file = file / "bot.py"
     if not file.is_file():
         raise BotLoadError(f"bot module {path} not found")
+    return file
+
+
+def _load_alone(path: str | Path, class_name: str | None = None) -> type[Bot]:
+    """The runner's own load, the bot alone in its process: the bot's directory goes to the
+    *end* of sys.path (and leaves the front, where ``python -m`` put the working directory),
+    so the bot can import its own helpers, but a bot file named like a standard module
+    (``random.py``) never shadows it."""
+    file = _bot_file(path)
     home = str(file.parent)
     sys.path[:] = [p for p in sys.path if p not in ("", home)]
     sys.path.append(home)
@@ -151,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     # the signal comes.
     stackdump.register()
     try:
-        bot_class = load_bot_class(args[0], class_name)
+        bot_class = _load_alone(args[0], class_name)
         bot = _instantiate(bot_class)
     except BotLoadError as exc:
         print(f"[runner] {exc}", file=sys.stderr)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from arena.engine.config import GameConfig
 from arena.engine.decision import Decision
@@ -41,10 +41,23 @@ class RandomAgent:
     reads_events = False
 
     def __init__(self, seed: int = 0) -> None:
-        self._random = random.Random(seed).random
+        self._rng = random.Random(seed)
+        self._random = self._rng.random
 
     def choose(self, decision: Decision, observation: Observation) -> int:
         return int(self._random() * len(decision.options))
+
+    def __reduce__(self) -> tuple[Callable[[Any], RandomAgent], tuple[Any]]:
+        # the random sequence goes along as its state: a deepcopy would share the bound
+        # method's generator, and the copy would draw the original's numbers
+        return _random_agent, (self._rng.getstate(),)
+
+
+def _random_agent(rng_state: Any) -> RandomAgent:
+    """A pickled or copied :class:`RandomAgent` again, drawing on from ``rng_state``."""
+    agent = RandomAgent()
+    agent._rng.setstate(rng_state)
+    return agent
 
 
 class FirstOptionAgent:

@@ -112,6 +112,10 @@ class Card:
     kind: Kind
     rank: int = 0
 
+    def __reduce__(self) -> tuple[type[Card], tuple[Kind, int]]:
+        # compiled, a frozen dataclass would be rebuilt by setting its fields one by one
+        return Card, (self.kind, self.rank)
+
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read public notation such as ``God-3``, ``Fate-1``, ``Crown`` or ``Palaestron``."""

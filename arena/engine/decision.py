@@ -41,6 +41,10 @@ class Decision:
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __reduce__(self) -> tuple[type[Decision], tuple[Any, ...]]:
+        # a compiled class is rebuilt through its __init__, so pickle and copy pass its fields
+        return Decision, (self.seat, self.kind, self.options, self.context)
+
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "options": list(self.options),
                 "context": self.context}

@@ -72,6 +72,14 @@ class Observation:
         self._feed = feed
         self._feed_len = feed_len
 
+    def __reduce__(self) -> tuple[type[Observation], tuple[Any, ...]]:
+        # a compiled class is rebuilt through its __init__, so pickle and copy pass its fields
+        return Observation, (self.seat, self.players, self.round, self.rounds, self.turn,
+                             self.active_seat, self.phase, self.hand_ids, self.trap_cards,
+                             self.hand_sizes, self.trap_counts, self.revealed_ids,
+                             self._effect_gy, self._effect_gy_len, self._discard_gy,
+                             self._discard_gy_len, self.draw_pile, self._feed, self._feed_len)
+
     @classmethod
     def from_json(cls, data: dict[str, Any],
                   events: list[dict[str, Any]] | None = None) -> Observation:

@@ -24,6 +24,11 @@ class GameResult:
         self.forfeits = forfeits
         self.keys = keys
 
+    def __reduce__(self) -> tuple[type[GameResult], tuple[Any, ...]]:
+        # a compiled class is rebuilt through its __init__, so pickle and copy pass its fields
+        return GameResult, (self.placements, self.desmos, self.ascension, self.tiebreak,
+                            self.forfeits, self.keys)
+
     def __repr__(self) -> str:
         # Readable at a prompt or in a test failure; ascension and forfeits only when they
         # happened, the tie keys never (internal, long).

@@ -53,6 +53,10 @@ class Trap:
     def __repr__(self) -> str:
         return f"Trap({NOTATION[self.card]}, set_turn={self.set_turn})"
 
+    def __reduce__(self) -> tuple[type[Trap], tuple[int, int, int]]:
+        # a compiled class is rebuilt through its __init__, so pickle and copy pass its fields
+        return Trap, (self.card, self.set_turn, self.owner_turns)
+
 
 class State:
     """One game in progress. Drive it with :attr:`decision` and :meth:`apply`."""
@@ -402,10 +406,35 @@ class State:
         other._feed_pos = list(self._feed_pos)
         return other
 
+    def __reduce__(self) -> tuple[Callable[..., State], tuple[Any, ...]]:
+        """``pickle`` (and ``copy.copy``): the state rebuilt from its config, its random
+        sequence and its fields, so the copy plays on alike (the ``step_hook`` is left out)."""
+        return _rebuilt, (self.config, self.rng.getstate(),
+                          [getattr(self, name) for name in _PLAYED_FIELDS])
+
     def __repr__(self) -> str:
         hands = " | ".join(" ".join(NOTATION[c] for c in h) for h in self.hands)
         return (f"<State round {self.round}/{self.rounds} turn {self.turn} "
                 f"seat {self.active}: {hands}>")
+
+
+#: What a game has played so far: every field of a State but those its config sets.
+_PLAYED_FIELDS: Final = (
+    "used", "hands", "revealed", "traps", "own_turns", "draw_pile", "effect_graveyard",
+    "discard_graveyard", "limbo", "round", "turn", "turn_in_round", "active", "phase",
+    "decision", "_then", "_ctx", "_payloads", "_stack", "choices", "track_events", "log",
+    "_feeds", "_feed_pos", "turn_log", "forfeits", "forfeit_log", "result", "ascended",
+    "scratch")
+
+
+def _rebuilt(config: GameConfig, rng_state: Any, fields: list[Any]) -> State:
+    """A pickled State again (:meth:`State.__reduce__`)."""
+    rng = random.Random()
+    rng.setstate(rng_state)
+    state = State(config, rng)
+    for name, value in zip(_PLAYED_FIELDS, fields):
+        setattr(state, name, value)
+    return state
 
 
 _NO_EVENTS: Final[list[dict[str, Any]]] = []

@@ -1,0 +1,78 @@
+"""The engine's objects copy and pickle, compiled or not: a copy plays on as the original."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from arena.engine import Card, GameConfig, RandomAgent, new_game
+from arena.engine.state import State
+
+
+def pickled(value: Any) -> Any:
+    return pickle.loads(pickle.dumps(value))
+
+
+COPIES: dict[str, Callable[[Any], Any]] = {"deepcopy": copy.deepcopy, "pickle": pickled}
+VALUE_COPIES = {**COPIES, "copy": copy.copy}
+
+
+def a_game_under_way(seed: int) -> State:
+    """A game some turns in: traps set, cards revealed, a decision pending."""
+    state = new_game(GameConfig(players=("a", "b", "c"), seed=seed, track_events=True))
+    rng = random.Random(seed)
+    for _ in range(25):
+        assert state.decision is not None
+        state.apply(rng.randrange(len(state.decision.options)))
+    return state
+
+
+def played_on(state: State, seed: int) -> tuple[Any, ...]:
+    rng = random.Random(seed)
+    while state.decision is not None:
+        decision = state.decision
+        observation = state.observe(decision.seat)
+        state.apply(rng.randrange(len(decision.options)))
+    assert state.result is not None
+    return (repr(state.result), state.record(), observation.to_json(include_events=True),
+            state.events_for(0))
+
+
+@pytest.mark.parametrize("how", COPIES)
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_copied_game_plays_on_as_the_original(seed: int, how: str) -> None:
+    state = a_game_under_way(seed)
+    other = COPIES[how](state)
+    assert played_on(other, seed) == played_on(state, seed)
+
+
+@pytest.mark.parametrize("how", VALUE_COPIES)
+def test_the_values_a_player_holds_copy(how: str) -> None:
+    copied = VALUE_COPIES[how]
+    state = a_game_under_way(4)
+    decision, observation = state.decision, state.observe(0)
+    assert decision is not None
+    assert copied(Card.parse("God-3")) == Card.parse("God-3")
+    assert copied(decision) == decision
+    assert copied(observation).to_json(True) == observation.to_json(True)
+    traps = [trap for traps in state.traps for trap in traps]
+    assert [repr(copied(t)) for t in traps] == [repr(t) for t in traps]
+    played_on(state, 4)
+    assert repr(copied(state.result)) == repr(state.result)
+
+
+@pytest.mark.parametrize("how", VALUE_COPIES)
+def test_a_copied_random_agent_draws_on_apart_from_the_original(how: str) -> None:
+    agent = RandomAgent(9)
+    state = a_game_under_way(5)
+    assert state.decision is not None
+    agent.choose(state.decision, state.observe(0))
+    other = VALUE_COPIES[how](agent)
+    decision, observation = state.decision, state.observe(0)
+    ours = [agent.choose(decision, observation) for _ in range(20)]
+    assert [other.choose(decision, observation) for _ in range(20)] == ours

@@ -28,7 +28,16 @@ _PAIRINGS_HELP = "\n\n".join([
     "the points each took at the board and the games played, then the round's byes. Scores "
     "are Swiss points (1 a game for first place, 0 for last or a forfeit).",
     "Example: arena pairings swiss --round 2",
+    "Example: arena pairings swiss --format json",
 ])
+
+PAIRINGS_FORMATS = ("text", "json")
+
+
+def _pairings_format(value: str) -> str:
+    if value not in PAIRINGS_FORMATS:
+        raise typer.BadParameter(f"unknown format '{value}' (choose text or json)")
+    return value
 
 
 def pairings(
@@ -36,13 +45,21 @@ def pairings(
     round_no: Annotated[int | None, typer.Option("--round", "-r", min=1, metavar="N",
                                                  help="Only this round (default: every "
                                                       "round).")] = None,
+    fmt: Annotated[str, typer.Option("--format", "-f", callback=_pairings_format,
+                                     metavar="text|json",
+                                     help="text (for people) or json (every figure, scores "
+                                          "as numbers, bots as name@version).")] = "text",
     db: DbOption = Path(DEFAULT_RESULTS),
 ) -> None:
     """Show the pairings (help text: ``_PAIRINGS_HELP``)."""
     from arena.cli.terminal import terminal_width
-    from arena.tournament.pairings import round_pairings
+    from arena.rating.render import render_json
+    from arena.tournament.pairings import pairings_json, round_pairings
 
     row, rounds = round_pairings(db, tournament, round_no)
+    if fmt == "json":
+        typer.echo(render_json(pairings_json(row, rounds)))
+        return
     width = terminal_width()
     for i, view in enumerate(rounds):
         if i:

@@ -8,6 +8,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from arena.errors import ArenaError
 from arena.tournament.bot_versions import bot_labels
@@ -17,7 +18,7 @@ from arena.tournament.scoring import game_points, spec_table_weight
 from arena.tournament.standings import forfeited_seats, swiss_standings
 from arena.tournament.store import GameRow, Store, TableRow, TournamentRow
 
-__all__ = ["Board", "RoundPairings", "round_pairings"]
+__all__ = ["Board", "RoundPairings", "pairings_json", "round_pairings"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,27 @@ class RoundPairings:
     @property
     def paired(self) -> bool:
         return bool(self.boards or self.byes)
+
+    def to_json(self) -> dict[str, Any]:
+        """The round as ``arena pairings --format json`` writes it: scores as numbers."""
+        return {
+            "round": self.round,
+            "paired": self.paired,
+            "boards": [{"board": b.number, "bots": list(b.bots),
+                        "before": [float(s) for s in b.before],
+                        "points": [float(p) for p in b.points], "games": b.games_done,
+                        "games_planned": b.games_planned, "seatings": b.seatings}
+                       for b in self.boards],
+            "byes": [{"bot": bot, "before": float(before), "points": float(points)}
+                     for bot, before, points in self.byes],
+        }
+
+
+def pairings_json(row: TournamentRow, rounds: list[RoundPairings]) -> dict[str, Any]:
+    """The document of ``arena pairings --format json``: the tournament, how many rounds it
+    has, and the rounds shown."""
+    return {"tournament": row.name, "rounds": row.rounds,
+            "pairings": [view.to_json() for view in rounds]}
 
 
 def round_pairings(db: str | Path, tournament: str,

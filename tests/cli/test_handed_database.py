@@ -50,7 +50,8 @@ def test_a_handed_databases_text_reaches_the_terminal_escaped(handed_db: Path,
     assert "al\\x1b[2Jice" in said or "al\\u001b[2Jice" in said  # (json's own escape)
 
 
-@pytest.mark.parametrize("args", [["pairings", CUP], ["tournaments"], ["tournaments", "-f", "json"],
+@pytest.mark.parametrize("args", [["pairings", CUP], ["pairings", CUP, "-f", "json"],
+                                  ["tournaments"], ["tournaments", "-f", "json"],
                                   ["game", GAME], ["delete", CUP], ["delete", CUP, "--yes"]],
                          ids=lambda args: " ".join(a for a in args if a not in (CUP, GAME)))
 def test_what_names_the_stored_tournament_reaches_the_terminal_escaped(

@@ -177,6 +177,38 @@ def test_pairings_show_each_board_with_scores_before_and_the_result(
     assert len(lines) == 6
 
 
+@needs_sandbox
+def test_pairings_as_json_give_each_board_its_bots_scores_and_points(
+        played: dict[str, Any]) -> None:
+    result = runner.invoke(app, ["pairings", "rr", "--format", "json", "--db", played["db"]])
+    assert result.exit_code == 0, result.output
+    out = played["where"] / "games.jsonl"
+    if not out.exists():
+        runner.invoke(app, ["export", "rr", "--db", played["db"], "-o", str(out)])
+    games = [json.loads(line) for line in out.read_text().splitlines()]
+    expected: dict[int, dict[str, Any]] = {}
+    for game in games:
+        board = expected.setdefault(game["table"], {"bots": game["seats"], "points": [0.0] * 2,
+                                                    "games": 0})
+        board["games"] += 1
+        for seat, p in enumerate(game_points(game["placements"])):
+            board["points"][seat] += float(p)
+    document = json.loads(result.stdout)
+    assert (document["tournament"], document["rounds"]) == ("rr", 1)
+    [only] = document["pairings"]
+    assert (only["round"], only["paired"], only["byes"]) == (1, True, [])
+    assert [(b["board"], b["bots"], b["before"], b["points"], b["games"], b["games_planned"],
+             b["seatings"]) for b in only["boards"]] == [
+        (t + 1, board["bots"], [0.0, 0.0], board["points"], board["games"], 3, 1)
+        for t, board in sorted(expected.items())]
+
+
+def test_pairings_refuse_a_format_they_do_not_write() -> None:
+    result = runner.invoke(app, ["pairings", "rr", "--format", "csv"])
+    assert result.exit_code == 2
+    assert "unknown format 'csv' (choose text or json)" in result.stderr
+
+
 def test_pairings_of_a_tournament_not_stored(tmp_path: Path) -> None:
     from arena.tournament.store import Store
 

@@ -11,7 +11,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from arena.common.lookalike import disguise
-from arena.common.names import check_name, name_problem
+from arena.common.names import check_name, name_problem, shown_names
 from arena.errors import BotError, BotNameError
 
 #: The characters the docs call invisible though Unicode calls them letters or marks.
@@ -141,3 +141,9 @@ def test_a_name_in_another_script_is_registered_and_found(tmp_path: Path) -> Non
     registered = submit(source, name=name, bots_dir=bots, check=lambda spec: passing)
     assert registered.name == name and registered_names(bots) == [name]
     assert resolve(name, bots).version == registered.version
+
+
+def test_a_label_shows_its_name_alone_unless_two_versions_of_the_bot_are_shown() -> None:
+    labels = ["greedy@v1", "random@v1", "greedy@v2", "al@home@v3"]
+    assert shown_names(labels) == {"greedy@v1": "greedy@v1", "random@v1": "random",
+                                   "greedy@v2": "greedy@v2", "al@home@v3": "al@home"}

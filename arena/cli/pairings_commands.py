@@ -5,7 +5,6 @@ Registered by :mod:`arena.cli.main`."""
 from __future__ import annotations
 
 import textwrap
-from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -14,6 +13,7 @@ import typer
 
 from arena.cli.options import DbOption, TournamentArgument
 from arena.common.fitting import fit_rows, not_shown, tabulated, widest
+from arena.common.names import shown_names
 from arena.common.printable import printable_log
 from arena.tournament.store import DEFAULT_RESULTS
 
@@ -73,13 +73,6 @@ def _score(value: Fraction) -> str:
     return f"{float(value):.2f}".rstrip("0").rstrip(".")
 
 
-def _names(labels: list[str]) -> dict[str, str]:
-    """Each ``name@version`` label shown by its name, unless two versions of one bot play."""
-    counts = Counter(label.split("@")[0] for label in set(labels))
-    return {label: label if counts[label.split("@")[0]] > 1 else label.split("@")[0]
-            for label in labels}
-
-
 def render_round(tournament: str, rounds: int, view: RoundPairings,
                  width: int | None = None) -> list[str]:
     """A round's lines: its title, the boards' table, its byes. ``width``: a terminal's
@@ -88,7 +81,7 @@ def render_round(tournament: str, rounds: int, view: RoundPairings,
     if not view.paired:
         return [f"{title}: not paired yet (a Swiss round is paired once the one before it "
                 "is finished)"]
-    names = _names([b for board in view.boards for b in board.bots]
+    names = shown_names([b for board in view.boards for b in board.bots]
                    + [label for label, _, _ in view.byes])
     # a round of tables of two sizes plays 2 seatings at one and 3 at the other
     seatings = sorted({board.seatings for board in view.boards} - {1})

@@ -16,6 +16,9 @@ letters take no digits nor left-to-right letters (``abc-דני-12`` is drawn as
 ``К`` among Greek letters passes for the Greek name). Whether a name looks like another
 entrant's is the look-alike checks' business, beside the names it is compared with.
 
+A table names a bot by its name alone, or by its ``name@version`` label where two versions of
+it are shown (:func:`shown_names`).
+
 Only a new entry is checked (``arena submit``, a new tournament's entrants, a league's
 newcomers, ``arena match`` and ``arena play``): a database from before the rule may hold
 names it refuses, and its tournaments still show and resume.
@@ -24,11 +27,13 @@ names it refuses, and its tournaments still show and resume.
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 
 from arena.common.lookalike import disguise
 from arena.errors import BotNameError
 
-__all__ = ["MAX_NAME_LENGTH", "NAME_RULE", "RESERVED_NAMES", "check_name", "name_problem"]
+__all__ = ["MAX_NAME_LENGTH", "NAME_RULE", "RESERVED_NAMES", "check_name", "name_problem",
+           "shown_names"]
 
 MAX_NAME_LENGTH = 40
 #: What a name may be, as every refusal says it.
@@ -134,3 +139,14 @@ def _kind(char: str) -> str:
         return "other"
     category = unicodedata.category(char)
     return "letter" if category in _LETTERS else "mark" if category in _MARKS else "other"
+
+
+def shown_names(labels: list[str]) -> dict[str, str]:
+    """Each ``name@version`` label as a table shows it: the bot's name alone, or the whole
+    label where two versions of one bot are among ``labels`` (a league's, or a tournament
+    continued with a new version)."""
+    def name(label: str) -> str:
+        return label.rsplit("@", 1)[0]
+
+    versions = Counter(name(label) for label in set(labels))
+    return {label: label if versions[name(label)] > 1 else name(label) for label in labels}

@@ -28,6 +28,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from arena.common.names import shown_names
 from arena.engine.houserules import HouseRules
 from arena.rating.board_view import leaderboard_json, newest_versions
 from arena.rating.games import (
@@ -218,16 +219,6 @@ def _entries(db: str | Path, info: TournamentInfo,
              for entry, line in zip(entries, lines)], gone)
 
 
-def _names(keys: list[str]) -> dict[str, str]:
-    """Each key's name on the pages: the bot's name, with its version where two versions of
-    one bot are in the tournament (a league's, or one continued with a new version)."""
-    count: dict[str, int] = defaultdict(int)
-    for key in set(keys):
-        count[key.rsplit("@", 1)[0]] += 1
-    return {key: key if count[key.rsplit("@", 1)[0]] > 1 else key.rsplit("@", 1)[0]
-            for key in keys}
-
-
 def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -> TournamentData:
     """Read one tournament for the site (``memo``: a server's, which reads it again as games
     land). Raises :class:`StoreError` when it is missing."""
@@ -260,7 +251,7 @@ def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -
                           leaderboard=board, h2h=h2h, history=history, games=rows,
                           rounds=rounds, all_versions=all_versions, entries=entries,
                           not_playing=not_playing,
-                          names=_names([*keys, *h2h["bots"], *(k for g in rows
+                          names=shown_names([*keys, *h2h["bots"], *(k for g in rows
                                                                for k in g.seats)]),
                           rules=_rules(info), seating=seating)
 

@@ -264,3 +264,19 @@ def test_a_handed_databases_invisible_characters_are_shown(tmp_path: Path,
     assert not [c for c in result.stdout if c in "\u200b\u2060\ufeff"], result.stdout
     assert "ze\\u200bro" in result.stdout and "zer\\u2060o\\ufeff" in result.stdout
     assert "dev\U0001f469\u200d\U0001f4bb" in result.stdout
+
+
+def test_pairings_show_a_name_from_before_the_rule_whole(tmp_path: Path) -> None:
+    """A database from before the names' rule may hold an ``@`` in a name: the label's last
+    ``@`` starts the version, so the name is shown whole, as the site shows it."""
+    path = tmp_path / "old.db"
+    builder = StoreBuilder(path)
+    tid, ids = builder.tournament("old", [("al@home", "v1"), ("bob", "v1")])
+    builder.store.add_tables(tid, [TableRow(round=1, table_index=0, seats=tuple(ids), seed=1,
+                                            deal=0, games=1)])
+    builder.game(GameSpec(tid, 0, 0, 0, ids, [2, 1]))
+    builder.close()
+    result = runner.invoke(app, ["pairings", "old", "--db", str(path)])
+    assert result.exit_code == 0, result.output
+    board = result.stdout.splitlines()[3].split()
+    assert (board[1], board[3]) == ("al@home", "bob"), result.stdout

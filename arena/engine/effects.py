@@ -4,15 +4,19 @@ An effect resolves for the seat that played it, triggered it from a trap, or (Go
 forced to discard it. Effects use the levers of ``actions.py``; every choice they need is a
 decision of its player. The table ``EFFECTS`` is what RULES.md prints.
 
-Draws and forced discards live here too, because they resolve effects in turn: a drawn
-Palaestron is played at once, and a God forced out of a hand fires its own effect.
+Draws, forced discards and the trigger windows live here too, because they resolve effects
+in turn: a drawn Palaestron is played at once, a God forced out of a hand fires its own
+effect, and a trap sprung in a window resolves its card's (``turn.py`` opens the windows).
 
 Changing a card: its row of ``EFFECTS`` and its resolver here; then the copies of its words
 that no code reads, RULES.md's effect table (``arena rules --effects --format markdown``
 prints it; ``tests/engine/test_simulate.py`` checks it) and the card's bullet in RULES.md,
 and its gist in ``arena/play/labels.py`` (``CARD_GIST``, which no test ties to the text).
+An event it emits is told for people by its type's line in ``narration.py`` and listed in
+docs/RECORDS.md (a change of telling: ``record.OLDER_TELLINGS``, so older records replay).
 Its tests are in ``tests/engine/test_effects.py``, one or two per card, named by the card's
-name (the Gods' staged examples in ``tests/engine/test_rulings_play.py``).
+name (the Gods' staged examples in ``tests/engine/test_rulings_play.py``; the telling's in
+``tests/engine/test_narration.py``).
 """
 
 from __future__ import annotations

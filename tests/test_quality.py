@@ -159,6 +159,31 @@ def test_every_package_names_its_public_api() -> None:
         assert [n for n in package.__all__ if not hasattr(package, n)] == [], name
 
 
+def _declared_api(tree: ast.Module) -> set[str] | None:
+    """The names a module's ``__all__`` lists (None: it has none written as a list)."""
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__"
+                                                for t in node.targets):
+            return set(ast.literal_eval(node.value))
+    return None
+
+
+def test_what_a_module_takes_from_another_is_in_its_public_api() -> None:
+    """A name one module imports from another is in that module's ``__all__``: the list a
+    reader trusts to say what a module offers, and what may change only with its users."""
+    trees = {".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__"):
+             ast.parse(path.read_text(encoding="utf-8"))
+             for path in sorted((REPO / "arena").rglob("*.py"))}
+    apis = {name: _declared_api(tree) for name, tree in trees.items()}
+    unlisted = [f"{user} takes {node.module}.{alias.name}"
+                for user, tree in trees.items() for node in ast.walk(tree)
+                if isinstance(node, ast.ImportFrom) and node.module in apis
+                for alias in node.names
+                if f"{node.module}.{alias.name}" not in apis
+                and alias.name not in (apis[node.module] or set())]
+    assert unlisted == []
+
+
 @pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is not installed")
 def test_ruff_is_clean() -> None:
     result = subprocess.run(["ruff", "check", "arena", "tests", "bots", "setup.py"], cwd=REPO,

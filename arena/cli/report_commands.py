@@ -13,7 +13,7 @@ from arena.common.plural import counted
 from arena.common.printable import printable
 from arena.tournament.store import DEFAULT_RESULTS
 
-__all__ = ["register", "write_game_html"]
+__all__ = ["register", "write_game_html", "write_stored_row_html"]
 
 _REPORT_HELP = "\n\n".join([
     "Write a tournament's site to a folder: the leaderboard with each bot's rating over "

@@ -26,6 +26,8 @@ from typing import Any, Final
 from arena.common.plural import counted
 
 __all__ = [
+    "BEFORE_FIRST_ANSWER",
+    "BETWEEN_GAMES",
     "CRASH",
     "FAILURE_TYPES",
     "FATAL_TYPES",

@@ -35,7 +35,7 @@ from arena.referee.game_report import seat_view
 from arena.sdk.bot import Bot, as_index
 from arena.sdk.local import BotAgent
 
-__all__ = ["RerunDecision", "RerunOutcome", "bot_seed_of", "check_rerunnable",
+__all__ = ["ANSWER_FAILURES", "RerunDecision", "RerunOutcome", "bot_seed_of", "check_rerunnable",
            "game_index_of", "rerun_match", "rerun_seat"]
 
 #: Recorded failures an answer itself makes: an answer that is no legal index reproduces them.

@@ -42,7 +42,7 @@ from arena.sandbox.strays import sweep_once
 from arena.sandbox.uids import fresh_uid
 from arena.sandbox.workdir import copy_bot, mount_scratch, remove_tree
 
-__all__ = ["THREAD_POOLS", "spawn"]
+__all__ = ["BOT_PATH", "THREAD_POOLS", "spawn"]
 
 #: One thread for the numeric libraries' pools (OpenBLAS, MKL, OpenMP, BLIS, Accelerate,
 #: numexpr): each pool thread reserves its own buffers, which at one per core would not fit

@@ -14,9 +14,9 @@ from arena.errors import IllegalChoiceError, ProtocolError
 from arena.protocol import messages
 from arena.referee import failures as F
 from arena.referee.connection import OUT_OF_TIME, Received
+from arena.referee.cpu_turn import CpuTurn, Deadline
 from arena.referee.hints import explained
 from arena.referee.stray_lines import StrayLines
-from arena.referee.turn import CpuTurn, Deadline
 
 __all__ = ["Chosen", "Struck", "judge_answer"]
 

@@ -47,6 +47,7 @@ from arena.referee.connection import (
     Received,
     overflow_detail,
 )
+from arena.referee.cpu_turn import CpuTurn, Deadline
 from arena.referee.diagnostics import ActResult, BotDiagnostics
 from arena.referee.failures import Failure, after_game
 from arena.referee.handshake import hello_line, judge_ready
@@ -60,7 +61,6 @@ from arena.referee.timeouts import (
     stuck_at,
     timeout_detail,
 )
-from arena.referee.turn import CpuTurn, Deadline
 from arena.registry import command_problem
 from arena.sandbox import Limits
 

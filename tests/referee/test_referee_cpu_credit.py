@@ -14,7 +14,7 @@ from arena.engine import GameConfig, new_game
 from arena.protocol import messages
 from arena.referee import client as client_module
 from arena.referee.client import BotClient
-from arena.referee.turn import CpuTurn, Deadline
+from arena.referee.cpu_turn import CpuTurn, Deadline
 from arena.sandbox import Limits
 
 START = messages.game_start(0, 0, ["a", "b"], 0, 5)

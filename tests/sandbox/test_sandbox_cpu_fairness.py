@@ -210,8 +210,8 @@ def test_the_bot_asked_is_credited_the_cpu_a_bot_stopped_in_a_long_call_used(
     """Stopped inside a long system call, a bot runs on, on the CPU of the bot asked next
     (16 processes reading a large file took 315 ms of its 500 ms turn): on a CPU they share,
     the deadline of the bot asked moves on by the CPU the stopped bot was counted."""
+    from arena.referee.cpu_turn import CpuTurn, Deadline
     from arena.referee.launch import TransportConnection
-    from arena.referee.turn import CpuTurn, Deadline
 
     report = probe()
     if mechanism == "cgroup" and report.freezer is not True:

@@ -27,7 +27,7 @@ from typing import Any
 
 from arena.common.suggest import did_you_mean
 from arena.errors import BotLoadError
-from arena.sdk import botfiles, stackdump
+from arena.sdk import stackdump
 from arena.sdk.bot import Bot
 from arena.sdk.serving import serve
 
@@ -96,6 +96,9 @@ def load_bot_class(path: str | Path, class_name: str | None = None) -> type[Bot]
     Each load imports the file afresh, apart from every other bot loaded here: under a module
     name of its own, its helper modules its own (:mod:`arena.sdk.botfiles`), and the
     caller's ``sys.path`` unchanged."""
+    # imported here: the sandboxed runner loads its bot alone and needs no finder of bots
+    from arena.sdk import botfiles
+
     file = _bot_file(path)
     return find_bot_class(botfiles.import_bot(file), class_name)
 

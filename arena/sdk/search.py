@@ -43,9 +43,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from arena.engine import determinize
-from arena.engine.cards import NOTATION, PALAESTRON
+from arena.engine.cards import DECK_SIZE, NOTATION, PALAESTRON
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.observation import Observation
+from arena.engine.rulebook import HAND_SIZE
 from arena.engine.state import State
 from arena.sdk.bot import Bot, GameStart, Request
 from arena.sdk.policy import hand_score, knowing_choice, play_out, playout_choice, score_names
@@ -78,8 +79,17 @@ class Tracker:
     ``hidden[s]`` holds those of them the bot knows are hidden there (a card handed over is
     hidden in its new hand, E23): beside a revealed copy of the same card they are a second
     copy, which ``known`` alone, read against the revealed cards, cannot tell
-    (:meth:`beyond_revealed`). ``known_traps[s]`` is the same as ``known`` for the traps of
-    ``s`` seen with Basilisk.
+    (:meth:`beyond_revealed`). A card the bot knows lies on the draw pile (a look, a card it
+    put there) and that another seat draws is known in that hand from then on.
+
+    ``pile`` is the draw pile as the bot's feed tells it, bottom first like the engine's (the
+    top is the last): each place holds the card the bot knows lies there, or ``None``: the
+    cards it looked at (Athena, Sophoi, a Crown, Lachesis, Hippocamp), the card it gave in
+    their place (at the ``depth`` it took from), the card it put back (Phoenix), a card
+    lifted by Griffin; followed through every draw, burn, card moved to the bottom and
+    reshuffle (which forgets them all). ``None`` as a whole when the feed did not start at
+    the deal. ``traps[s]`` is seat ``s``'s traps by slot, as set: the card where the bot
+    knows it (Basilisk), else ``None``.
     """
 
     def __init__(self) -> None:
@@ -90,7 +100,10 @@ class Tracker:
         self.events: list[dict[str, Any]] = []
         self.known: dict[int, Counter[str]] = {}
         self.hidden: dict[int, Counter[str]] = {}
-        self.known_traps: dict[int, Counter[str]] = {}
+        self.traps: dict[int, list[str | None]] = {}
+        self.pile: list[str | None] | None = None
+        self._looked = 0  # how many top cards the last look saw (an exchange takes one)
+        self._dealing = False
         self._done = 0
 
     def add(self, event: dict[str, Any]) -> None:
@@ -100,7 +113,7 @@ class Tracker:
         """Read the events not read yet (the seat must be known to read them)."""
         if self.seat != seat:
             self.seat, self._done = seat, 0
-            self.known, self.hidden, self.known_traps = {}, {}, {}
+            self.known, self.hidden, self.traps, self.pile = {}, {}, {}, None
         events = self.events
         while self._done < len(events):
             self._read(events[self._done])
@@ -132,6 +145,12 @@ class Tracker:
             self.known.pop(seat, None)
             self.hidden.pop(seat, None)
 
+    def knows_anything(self) -> bool:
+        """Whether the feed told the bot any hidden card's place (beyond the observation)."""
+        return bool(self.known or self.hidden
+                    or any(name is not None for slots in self.traps.values() for name in slots)
+                    or any(name is not None for name in self.pile or ()))
+
     def _read(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
         seat: Any = event.get("seat")
@@ -159,15 +178,78 @@ class Tracker:
         elif kind in ("set_trap", "return_to_pile", "pile_exchange"):
             if seat != me:
                 self._forget(seat)
+            if kind == "set_trap":
+                self.traps.setdefault(seat, []).append(event.get("card"))
+            else:
+                self._read_pile_move(kind, seat, event)
         elif kind == "peek_traps" and seat == me and "cards" in event:
-            self.known_traps[event["target"]] = Counter(event["cards"])
+            self.traps[event["target"]] = list(event["cards"])
         elif kind in ("trap_triggered", "trap_destroyed", "trap_expired", "trap_cleared"):
-            traps = self.known_traps.get(seat)
-            card = str(event.get("card"))
-            if traps and traps[card] > 0:
-                traps[card] -= 1
+            self._trap_gone(seat, event.get("slot", 0))
         elif kind == "game_start":
-            self.known, self.hidden, self.known_traps = {}, {}, {}
+            self.known, self.hidden, self.traps = {}, {}, {}
+            self.pile = [None] * (DECK_SIZE - HAND_SIZE * len(event.get("players", ())))
+            self._dealing = True
+        elif kind == "turn_start":
+            self._dealing = False
+        else:
+            self._read_pile(kind, seat, event)
+
+    def _trap_gone(self, seat: Any, slot: Any) -> None:
+        slots = self.traps.get(seat)
+        if slots is not None and isinstance(slot, int) and 0 <= slot < len(slots):
+            del slots[slot]
+        else:  # a feed not followed from the deal: its slots are not known
+            self.traps.pop(seat, None)
+
+    def _read_pile(self, kind: Any, seat: Any, event: dict[str, Any]) -> None:
+        """The draw pile's moves: what the bot saw there follows its card."""
+        pile = self.pile
+        if kind == "reshuffle":
+            self.pile = [None] * int(event.get("cards", 0))
+        elif pile is None:
+            return
+        elif kind == "look":
+            self._looked = int(event.get("count", len(event.get("cards", ()))))
+            for depth, name in enumerate(event.get("cards", ()), 1):
+                if depth <= len(pile):
+                    pile[-depth] = name
+        elif kind in ("draw", "burn") or kind == "palaestron" and not self._dealing:
+            drawn = event.get("card", "Palaestron" if kind == "palaestron" else None)
+            top = pile.pop() if pile else None
+            if top is not None and drawn is not None and top != drawn:
+                self.pile = None  # never a guess: the feed disagrees, forget the pile
+            elif top is not None and kind == "draw" and seat != self.seat:
+                self._receive(seat, top)
+        elif kind == "updraft":
+            pile.append(event.get("card"))
+        elif kind == "pile_bottomed" and pile:
+            pile.insert(0, pile.pop())
+
+    def _read_pile_move(self, kind: Any, seat: Any, event: dict[str, Any]) -> None:
+        """A card put on the pile (Phoenix) or exchanged with one of its top cards."""
+        pile = self.pile
+        if pile is None:
+            return
+        if kind == "return_to_pile":
+            pile.append(event.get("card"))
+            return
+        took = event.get("took")
+        if took is None:  # another seat's: one of the top cards it saw is now its own
+            top = pile[-1] if pile else None
+            for place in range(1, min(self._looked, len(pile)) + 1):
+                pile[-place] = None
+            if self._looked == 1 and top is not None:
+                self._receive(seat, top)
+            return
+        depth: Any = event.get("depth")
+        if depth is None:  # the copy nearest the top, among those it looked at
+            seen = range(1, min(self._looked, len(pile)) + 1)
+            depth = next((d for d in seen if pile[-d] == took), 0)
+        if isinstance(depth, int) and 0 < depth <= len(pile) and pile[-depth] == took:
+            pile[-depth] = event.get("gave")
+        else:
+            self.pile = None
 
     def _read_exchange(self, seat: Any, event: dict[str, Any]) -> None:
         """``seat`` gave ``gave`` to ``target`` and took ``took`` (a card the bot did not see
@@ -267,60 +349,74 @@ class SearchView:
             raise ValueError(f"cannot position a sampled state at a {self.kind!r} decision; "
                              f"only at {SEARCHABLE_KINDS}")
         state = determinize.sample_state(self.obs, seed, self.kind, self.rules)
-        if self.tracker.known or self.tracker.hidden or self.tracker.known_traps:
+        if self.tracker.knows_anything():
             _place_known(state, self.obs, self.tracker, random.Random(seed ^ 0x5EA2C4))
         return state
 
 
+Place = tuple[int, str, int]  # (seat, "hand" | "trap" | "pile", index); the pile's seat: -1
+
+
 def _place_known(state: State, obs: Observation, tracker: Tracker, rng: random.Random) -> None:
-    """Move the cards the bot knows into the hands (and traps) where it saw them, swapping
-    each with a hidden card dealt there. Only hidden places are touched (other hands beyond
-    their revealed cards, other traps, the draw pile), so the observation still holds."""
+    """Deal the hidden places again so that each card the bot knows is where it knows it: in
+    a hand beyond its revealed cards, in a trap's slot, at a place of the draw pile. The
+    cards of every hidden place (other hands beyond their revealed cards, other traps, the
+    pile) are pooled; each known card is taken from the pool to its place, and the rest are
+    dealt at random to the other places, the Palaestron to the pile only. Only hidden places
+    are touched, so the observation still holds; knowledge the pool cannot meet is stale
+    and left out (the observation wins)."""
+    places, demands = _hidden_places(state, obs, tracker, rng)
+    pool: dict[str, list[int]] = {}
+    for place in places:
+        card = _card_at(state, place)
+        pool.setdefault(NOTATION[card], []).append(card)
+    dealt: dict[Place, int] = {}
+    for place, name in demands:
+        cards = pool.get(name)
+        if cards and place not in dealt:
+            dealt[place] = cards.pop()
+    rest = [card for cards in pool.values() for card in cards]
+    rng.shuffle(rest)
+    open_places = [place for place in places if place not in dealt]
+    if PALAESTRON in rest:  # never in a hand or a trap: it is played when drawn
+        in_pile = [place for place in open_places if place[1] == "pile"]
+        if not in_pile:
+            return  # stale knowledge filled the pile: keep the plain deal
+        rest.remove(PALAESTRON)
+        at = rng.choice(in_pile)
+        dealt[at] = PALAESTRON
+        open_places.remove(at)
+    dealt.update(zip(open_places, rest))
+    for place, card in dealt.items():
+        _put(state, place, card)
+
+
+def _hidden_places(state: State, obs: Observation, tracker: Tracker,
+                   rng: random.Random) -> tuple[list[Place], list[tuple[Place, str]]]:
+    """Every hidden place of the sampled state, and the card the bot knows at some of them."""
     me = obs.seat
-    fixed: set[int] = set()
-    for seat in range(state.n):
-        if seat != me:
-            fixed.update(obs.revealed_ids[seat])
-    wanted: list[tuple[int, str, str]] = []
-    for seat in sorted(set(tracker.known) | set(tracker.hidden)):
-        if seat != me and 0 <= seat < state.n:
-            hidden = tracker.beyond_revealed(seat, [NOTATION[c] for c in obs.revealed_ids[seat]])
-            wanted += [(seat, "hand", name) for name in sorted(hidden.elements())]
-    for seat, known in tracker.known_traps.items():
-        if seat != me and 0 <= seat < state.n:
-            wanted += [(seat, "trap", name) for name in sorted(known.elements())]
-    for seat, zone, name in wanted:
-        slots = (state.hands[seat] if zone == "hand" else [t.card for t in state.traps[seat]])
-        if any(NOTATION[c] == name and c not in fixed for c in slots):
-            fixed.add(next(c for c in slots if NOTATION[c] == name and c not in fixed))
-            continue
-        free = [i for i, c in enumerate(slots) if c not in fixed]
-        source = _find_hidden(state, name, fixed, me)
-        if not free or source is None:
-            continue  # the knowledge is stale (the observation wins)
-        at = rng.choice(free)
-        _swap(state, (seat, zone, at), source)
-        fixed.add(_card_at(state, (seat, zone, at)))
-
-
-def _find_hidden(state: State, name: str, fixed: set[int],
-                 me: int) -> tuple[int, str, int] | None:
+    places: list[Place] = []
+    demands: list[tuple[Place, str]] = []
     for seat in range(state.n):
         if seat == me:
             continue
-        for i, c in enumerate(state.hands[seat]):
-            if NOTATION[c] == name and c not in fixed:
-                return seat, "hand", i
-        for i, t in enumerate(state.traps[seat]):
-            if NOTATION[t.card] == name and t.card not in fixed:
-                return seat, "trap", i
-    for i, c in enumerate(state.draw_pile):
-        if NOTATION[c] == name:
-            return -1, "pile", i
-    return None
+        revealed = obs.revealed_ids[seat]
+        hand = [(seat, "hand", i) for i, c in enumerate(state.hands[seat]) if c not in revealed]
+        rng.shuffle(hand)  # a hand has no order: the known cards go anywhere in it
+        known = tracker.beyond_revealed(seat, [NOTATION[c] for c in revealed])
+        demands += zip(hand, sorted(known.elements()))
+        traps: list[Place] = [(seat, "trap", i) for i in range(len(state.traps[seat]))]
+        slots = tracker.traps.get(seat)
+        if slots is not None and len(slots) == len(traps):
+            demands += [(place, name) for place, name in zip(traps, slots) if name is not None]
+        places += hand + traps
+    pile: list[Place] = [(-1, "pile", i) for i in range(len(state.draw_pile))]
+    if tracker.pile is not None and len(tracker.pile) == len(pile):
+        demands += [(place, name) for place, name in zip(pile, tracker.pile) if name is not None]
+    return places + pile, demands
 
 
-def _card_at(state: State, where: tuple[int, str, int]) -> int:
+def _card_at(state: State, where: Place) -> int:
     seat, zone, i = where
     if zone == "hand":
         return state.hands[seat][i]
@@ -329,7 +425,7 @@ def _card_at(state: State, where: tuple[int, str, int]) -> int:
     return state.draw_pile[i]
 
 
-def _put(state: State, where: tuple[int, str, int], card: int) -> None:
+def _put(state: State, where: Place, card: int) -> None:
     seat, zone, i = where
     if zone == "hand":
         state.hands[seat][i] = card
@@ -337,14 +433,6 @@ def _put(state: State, where: tuple[int, str, int], card: int) -> None:
         state.traps[seat][i].card = card
     else:
         state.draw_pile[i] = card
-
-
-def _swap(state: State, a: tuple[int, str, int], b: tuple[int, str, int]) -> None:
-    card_a, card_b = _card_at(state, a), _card_at(state, b)
-    if card_a == PALAESTRON and b[1] != "pile":
-        return  # never in a hand or a trap
-    _put(state, a, card_b)
-    _put(state, b, card_a)
 
 
 # ============================================================================= the bot base

@@ -89,11 +89,13 @@ def model_opponents(state: Any, view: SearchView, rng: random.Random) -> None:
     """Opponent modelling for a determinisation: the other players have spent their turns
     improving their hands, so a uniformly dealt hand is too weak late in the game. For each
     of its past turns, an opponent tries twice to trade the card it needs least, among those
-    the bot does not know it holds, for a random card of the draw pile (both hidden from the
-    bot, so the observation still holds), keeping the trade if it raises the hand's Desmos."""
+    the bot does not know it holds, for a random card of the draw pile the bot does not know
+    at its place (both hidden from the bot, so the observation still holds), keeping the
+    trade if it raises the hand's Desmos."""
     pile = state.draw_pile
+    unknown = [j for j, name in enumerate(view.known_pile()) if name is None]
     for seat, hand in enumerate(state.hands):
-        if seat == view.seat or not pile or len(hand) < 2:
+        if seat == view.seat or not unknown or len(hand) < 2:
             continue
         known = Counter(view.known_hand(seat))
         free = []
@@ -107,7 +109,7 @@ def model_opponents(state: Any, view: SearchView, rng: random.Random) -> None:
         score = hand_score(hand)
         for _ in range(2 * state.own_turns[seat]):
             i = max(free, key=lambda k: hand_score(hand[:k] + hand[k + 1:]))
-            j = rng.randrange(len(pile))
+            j = rng.choice(unknown)
             if pile[j] == PALAESTRON:  # never held: it is discarded as soon as it is drawn
                 continue
             trial = hand[:i] + [pile[j]] + hand[i + 1:]

@@ -339,6 +339,14 @@ class SearchView:
         cards = list(self.obs.revealed[seat])
         return cards + sorted(self.tracker.beyond_revealed(seat, cards).elements())
 
+    def known_pile(self) -> list[str | None]:
+        """The draw pile as the bot knows it, bottom first (the top is the last): the card
+        it knows at each place (it looked, gave or put it there), else ``None``."""
+        pile = self.tracker.pile
+        if pile is None or len(pile) != self.obs.draw_pile:
+            return [None] * self.obs.draw_pile
+        return list(pile)
+
     def sample_state(self, seed: int) -> State:
         """A full game state consistent with the observation and the bot's events, hidden
         cards dealt at random from ``seed``, positioned at this ``turn`` or ``swap`` decision

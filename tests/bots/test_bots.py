@@ -230,14 +230,15 @@ def test_ismcts_cpu_budget_scales_with_the_table(players: int,
 
 def test_ismcts_opponent_model_keeps_the_determinisation_consistent() -> None:
     """``model_opponents`` trades hidden cards of the other hands with the draw pile only:
-    what the bot knows stays where it is, and no opponent's hand gets weaker."""
+    what the bot knows stays where it is (in a hand, at its place in the pile), and no
+    opponent's hand gets weaker."""
     import sys
 
     from arena.engine.cards import NOTATION, PALAESTRON
     from arena.sdk.search import SearchView, Tracker, hand_score
 
     model = sys.modules[type(bot("ismcts")).__module__].model_opponents
-    checked = 0
+    checked = kept = 0
     for seed in range(12):
         state = new_game(GameConfig(players=NAMES[:4], seed=seed))
         rng = random.Random(seed)
@@ -270,8 +271,12 @@ def test_ismcts_opponent_model_keeps_the_determinisation_consistent() -> None:
                     held = [NOTATION[c] for c in sample.hands[s]]
                     assert all(held.count(c) >= view.known_hand(s).count(c)
                                for c in view.known_hand(s))
+                for place, name in enumerate(view.known_pile()):  # and where in the pile
+                    if name is not None:
+                        assert NOTATION[sample.draw_pile[place]] == name, (place, seed)
+                        kept += 1
             state.apply(rng.randrange(len(decision.options)))
-    assert checked > 20
+    assert checked > 20 and kept > 2
 
 
 def test_a_reveal_shows_the_card_needed_least_never_a_second_copy_first() -> None:

@@ -10,8 +10,8 @@ effect, and a trap sprung in a window resolves its card's (``turn.py`` opens the
 
 Changing a card: its row of ``EFFECTS`` and its resolver here; then the copies of its words
 that no code reads, RULES.md's effect table (``arena rules --effects --format markdown``
-prints it; ``tests/engine/test_simulate.py`` checks it) and the card's bullet in RULES.md,
-and its gist in ``arena/play/labels.py`` (``CARD_GIST``, which no test ties to the text).
+prints it; ``tests/engine/test_simulate.py`` checks it) and the card's bullet in RULES.md
+(its gist, the few words ``arena play`` shows beside it, is its row's last field).
 An event it emits is told for people by its type's line in ``narration.py`` and listed in
 docs/RECORDS.md (a change of telling: ``record.OLDER_TELLINGS``, so older records replay).
 Its tests are in ``tests/engine/test_effects.py``, one or two per card, named by the card's
@@ -79,12 +79,14 @@ Resolver = Callable[[State, int, str], None]
 
 @dataclass(frozen=True)
 class Effect:
-    """A card face's effect: its name, its rules text and the code that resolves it."""
+    """A card face's effect: its name, its rules text, the code that resolves it and its
+    gist (a few words a player reads beside the card when choosing it)."""
 
     face: str
     name: str
     text: str
     resolve: Resolver
+    gist: str
 
 
 # ============================================================================ Gods
@@ -412,61 +414,81 @@ def _rebirth_put(state: State, card: int, seat: int, src: str) -> None:
 EFFECTS: dict[str, Effect] = {e.face: e for e in (
     Effect("God-1", "Hermes, Messenger's Trade",
            "Choose an opponent and look at their hand; you may exchange one of your cards "
-           "for one of theirs.", hermes),
+           "for one of theirs.", hermes,
+           "look at a hand, may trade a card"),
     Effect("God-2", "Hades, Lord of the Dead",
            "You may exchange one card of your hand for any card in the Discard Graveyard.",
-           hades),
+           hades,
+           "may trade a card for one in the Discard Graveyard"),
     Effect("God-3", "Poseidon, Tidal Wave",
-           "Every opponent, in seat order, makes a forced discard of their choice.", poseidon),
+           "Every opponent, in seat order, makes a forced discard of their choice.", poseidon,
+           "every opponent makes a forced discard"),
     Effect("God-4", "Athena, Foresight",
            "Look at the top three cards of the draw pile; you may exchange one card of your "
-           "hand for one of them (yours takes its place).", athena),
+           "hand for one of them (yours takes its place).", athena,
+           "look at the top 3 cards, may trade for one"),
     Effect("God-5", "Ares, Sack",
            "Choose an opponent and look at their hand; they make a forced discard of the "
-           "card you choose.", ares),
+           "card you choose.", ares,
+           "look at a hand, they discard the card you pick"),
     Effect("God-6", "Apollo, Sunlight",
            "Choose an opponent: their whole hand is revealed, and every trap in their Arena "
-           "goes to the Discard Graveyard.", apollo),
+           "goes to the Discard Graveyard.", apollo,
+           "an opponent's hand revealed, their traps cleared"),
     Effect("God-7", "Zeus, Thunderbolt",
            "Choose an opponent: every trap in their Arena goes to the Discard Graveyard, then "
-           "they make two forced discards of their choice.", zeus),
+           "they make two forced discards of their choice.", zeus,
+           "clear an opponent's traps, they discard two"),
     *(Effect(f"Agari-{r}", "Agari, Raid",
-             "Choose an opponent: they make a forced discard of their choice.", agari)
-      for r in range(1, 7)),
+             "Choose an opponent: they make a forced discard of their choice.", agari,
+             "an opponent makes a forced discard") for r in range(1, 7)),
     *(Effect(f"Umbrae-{r}", "Umbrae, Spy",
-             "Choose an opponent and look at their hand.", umbrae) for r in range(1, 7)),
+             "Choose an opponent and look at their hand.", umbrae,
+             "look at an opponent's hand") for r in range(1, 7)),
     *(Effect(f"Arcoi-{r}", "Arcoi, Snipe",
              "Choose a trap in an opponent's Arena: it goes to the Discard Graveyard. With no "
-             "trap to hit, choose an opponent: they reveal a card of their choice.", arcoi)
-      for r in range(1, 6)),
+             "trap to hit, choose an opponent: they reveal a card of their choice.", arcoi,
+             "destroy an opponent's trap (none: they reveal a card)") for r in range(1, 6)),
     *(Effect(f"Sophoi-{r}", "Sophoi, Study",
              "Look at the top two cards of the draw pile; you may exchange one card of your "
-             "hand for one of them.", sophoi) for r in range(1, 6)),
+             "hand for one of them.", sophoi,
+             "look at the top 2 cards, may trade for one") for r in range(1, 6)),
     Effect("Fate-1", "Clotho, Spin",
-           "Draw a card, then discard a card of your choice (not a forced discard).", clotho),
+           "Draw a card, then discard a card of your choice (not a forced discard).", clotho,
+           "draw a card, then discard one"),
     Effect("Fate-2", "Lachesis, Measure",
-           "Look at the top card of the draw pile; you may move it to the bottom.", lachesis),
+           "Look at the top card of the draw pile; you may move it to the bottom.", lachesis,
+           "look at the top card, may move it to the bottom"),
     Effect("Fate-3", "Atropos, Cut",
-           "Choose an opponent: they reveal a card of their choice.", atropos),
+           "Choose an opponent: they reveal a card of their choice.", atropos,
+           "an opponent reveals a card"),
     Effect("Fate-4", "Tyche, Fortune",
            "You may exchange one card of your hand for the top card of the Discard Graveyard.",
-           tyche),
+           tyche,
+           "may trade for the Discard Graveyard's top card"),
     Effect("Fate-5", "Nemesis, Retribution",
            "Choose an opponent: they give you a card of their choice, then you give them a "
-           "card of your choice.", nemesis),
+           "card of your choice.", nemesis,
+           "an opponent gives you a card, you give one back"),
     Effect("Beast-1", "Salamander of Fire, Burn",
-           "The top card of the draw pile goes face up to the Discard Graveyard.", salamander),
+           "The top card of the draw pile goes face up to the Discard Graveyard.", salamander,
+           "burn the top card of the draw pile"),
     Effect("Beast-2", "Hippocamp of Water, Tide-sight",
-           "Look at the top card of the draw pile.", hippocamp),
+           "Look at the top card of the draw pile.", hippocamp,
+           "look at the top card of the draw pile"),
     Effect("Beast-3", "Basilisk of Earth, Petrify",
-           "Choose an opponent who has traps and look at them.", basilisk),
+           "Choose an opponent who has traps and look at them.", basilisk,
+           "look at an opponent's traps"),
     Effect("Beast-4", "Griffin of Air, Updraft",
-           "The top card of the Discard Graveyard goes on top of the draw pile.", griffin),
+           "The top card of the Discard Graveyard goes on top of the draw pile.", griffin,
+           "the Discard Graveyard's top card goes on the pile"),
     Effect("Beast-5", "Phoenix of Aether, Rebirth",
-           "Draw a card, then put a card of your hand on top of the draw pile.", phoenix),
+           "Draw a card, then put a card of your hand on top of the draw pile.", phoenix,
+           "draw a card, then put one on top of the pile"),
     Effect("Crown", "Crown, Royal Favour",
            "Look at the top card of the draw pile; you may exchange one card of your hand "
-           "for it.", crown),
+           "for it.", crown,
+           "look at the top card, may trade for it"),
 )}
 
 _EFFECT_BY_ID: Final[tuple[Effect | None, ...]] = tuple(

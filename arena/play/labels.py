@@ -17,36 +17,10 @@ from arena.engine.cards import NEMESIS
 from arena.engine.effects import PALAESTRON_TEXT
 from arena.engine.rulebook import MAX_TRAPS
 
-__all__ = ["CARD_GIST", "KIND_HELP", "card_face", "card_label", "card_text", "cards_in",
+__all__ = ["KIND_HELP", "card_face", "card_label", "card_text", "cards_in",
            "decision_title", "kind_help", "option_label"]
 
 PALAESTRON = "Palaestron"
-
-#: A few words per card face (the whole text is one ``h`` away).
-CARD_GIST: Mapping[str, str] = {
-    "God-1": "look at a hand, may trade a card",
-    "God-2": "may trade a card for one in the Discard Graveyard",
-    "God-3": "every opponent makes a forced discard",
-    "God-4": "look at the top 3 cards, may trade for one",
-    "God-5": "look at a hand, they discard the card you pick",
-    "God-6": "an opponent's hand revealed, their traps cleared",
-    "God-7": "clear an opponent's traps, they discard two",
-    "Agari": "an opponent makes a forced discard",
-    "Umbrae": "look at an opponent's hand",
-    "Arcoi": "destroy an opponent's trap (none: they reveal a card)",
-    "Sophoi": "look at the top 2 cards, may trade for one",
-    "Fate-1": "draw a card, then discard one",
-    "Fate-2": "look at the top card, may move it to the bottom",
-    "Fate-3": "an opponent reveals a card",
-    "Fate-4": "may trade for the Discard Graveyard's top card",
-    "Fate-5": "an opponent gives you a card, you give one back",
-    "Beast-1": "burn the top card of the draw pile",
-    "Beast-2": "look at the top card of the draw pile",
-    "Beast-3": "look at an opponent's traps",
-    "Beast-4": "the Discard Graveyard's top card goes on the pile",
-    "Beast-5": "draw a card, then put one on top of the pile",
-    "Crown": "look at the top card, may trade for it",
-}
 
 #: What each kind of decision asks, for ``?``.
 KIND_HELP: Mapping[str, str] = {
@@ -139,7 +113,10 @@ def card_text(face: str) -> str:
 
 
 def _gist(face: str) -> str:
-    return CARD_GIST.get(face) or CARD_GIST.get(face.split("-")[0], "")
+    """A few words of the card's effect (its row in the engine's table; the whole text is
+    one ``h`` away)."""
+    effect = EFFECTS.get(face)
+    return effect.gist if effect is not None else ""
 
 
 def card_label(face: str | None) -> str:

@@ -155,6 +155,18 @@ def test_without_a_clock_the_person_has_no_time_limit() -> None:
     assert script.limits and set(script.limits) == {None}
 
 
+def test_every_card_offered_to_play_or_trigger_says_its_gist() -> None:
+    """A card's few words live in its row of the engine's table, beside its rules text: every
+    face has them, and a play or a trigger shows them."""
+    from arena.engine import EFFECTS
+
+    for face, effect in EFFECTS.items():
+        assert 0 < len(effect.gist) <= 60, face
+        play = option_label("turn", {"action": "play", "card": face}, [], {})
+        trigger = option_label("trigger", {"trap": face, "slot": 0}, [], {})
+        assert play.endswith(f": {effect.gist}") and trigger.endswith(f": {effect.gist}")
+
+
 def test_labels_read_plainly() -> None:
     assert option_label("turn", {"action": "play", "card": "God-1"}, [], {}) == \
         "Play God-1 Hermes: look at a hand, may trade a card"

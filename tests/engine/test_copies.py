@@ -6,6 +6,7 @@ import copy
 import pickle
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -76,3 +77,24 @@ def test_a_copied_random_agent_draws_on_apart_from_the_original(how: str) -> Non
     decision, observation = state.decision, state.observe(0)
     ours = [agent.choose(decision, observation) for _ in range(20)]
     assert [other.choose(decision, observation) for _ in range(20)] == ours
+
+
+def test_a_pickle_carries_every_field_a_game_plays() -> None:
+    """A field a later change adds to State goes in the pickle's list, or is set from the
+    config (or is the game's random sequence or its hook): one left out would be dropped by
+    every copy without a word."""
+    import ast
+
+    from arena import native
+    from arena.engine import state as state_module
+
+    # the source beside it: a compiled module has none to give inspect
+    tree = ast.parse(Path(native.source_path("engine.state")).read_text())
+    (cls,) = [node for node in tree.body if isinstance(node, ast.ClassDef)
+              and node.name == "State"]
+    assigned = {node.attr for node in ast.walk(cls) if isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name) and node.value.id == "self"
+                and isinstance(node.ctx, ast.Store)}
+    from_config = {"config", "n", "players", "rounds", "evaluate", "strict_reclaim",
+                   "all_windows", "rng", "step_hook"}
+    assert assigned - from_config == set(state_module._PLAYED_FIELDS)

@@ -16,7 +16,7 @@ from arena.common.printable import printable
 from arena.errors import ProtocolError
 from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 
-__all__ = ["BAD_JSON_HINT", "HINT", "MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT",
+__all__ = ["BAD_JSON_HINT", "HINT", "JVM_HINT", "MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT",
            "SPLIT_JSON_HINT", "author_paths", "beside_hint", "explained", "hinted", "is_not_run",
            "log_note", "log_quote", "requirements_hint", "stack_dump_ended", "stuck_note",
            "traceback_note", "traceback_tail"]
@@ -34,6 +34,16 @@ SPLIT_JSON_HINT = (" (a message is one JSON object on one line: no pretty-printi
 #: Why a whole object on one line is not JSON, most often: written by hand, not by a library.
 BAD_JSON_HINT = (" (one line, but not JSON: keys and strings in double quotes, no trailing comma; "
                  "a JSON library writes it right)")
+#: The JVM's own words on stdout, where it writes its warnings (unified logging, which
+#: begins with the uptime and the level) and the error it stops with at start-up.
+_JVM_LINE = re.compile(r"""^not JSON: (['"])(?:\[\d+\.\d+s\]\[\w+ *\]|Error occurred during """
+                       r"""initialization of VM|(?:OpenJDK|Java HotSpot).* VM warning: )""")
+#: Why a JVM's line is on stdout, most often: under memory_mb, a limit of address space, a
+#: JVM sized for the host cannot reserve its heap, class space and threads.
+JVM_HINT = (" (the JVM's own words: it writes its warnings and start-up errors to stdout; "
+            "memory_mb limits the address space, where a JVM started without flags cannot "
+            "reserve its heap and threads: start it with the flags docs/BOTS.md gives, "
+            "\"Binaries and node_modules\")")
 #: A line that is not JSON but looks like a piece of it: a brace, a bracket or a key first.
 _JSON_PIECE = re.compile(r"""^not JSON: (['"])\s*[{}\["]""")
 #: A line that is not JSON but holds a whole object: it opens with a brace and closes with
@@ -105,10 +115,13 @@ QUOTE_CHARS = 200
 
 def hinted(exc: ProtocolError) -> str:
     """The protocol error, with :data:`NOT_JSON_HINT` when the line was no JSON at all,
+    :data:`JVM_HINT` when it is the JVM's own (a warning, its start-up error),
     :data:`BAD_JSON_HINT` when it holds a whole object that is not JSON (single quotes, a
     trailing comma), or :data:`SPLIT_JSON_HINT` when it looks like a piece of a message split
     over lines."""
     detail = str(exc)
+    if _JVM_LINE.match(detail):
+        return detail + JVM_HINT
     if _WHOLE_OBJECT.match(detail):
         return detail + BAD_JSON_HINT
     if _JSON_PIECE.match(detail):

@@ -1,0 +1,84 @@
+"""``arena check-bot`` of bots in other languages, as their authors first write them: what the
+failure says when a runtime cannot start under the sandbox's default limits. Each test skips
+where its tools are absent."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.referee.hints import JVM_HINT
+from arena.sandbox import probe
+
+runner = CliRunner()
+needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+needs_java = pytest.mark.skipif(shutil.which("java") is None or shutil.which("javac") is None,
+                                reason="no java and javac here")
+
+#: A Java bot of the line protocol: ready, then option 0 for every act.
+JAVA_BOT = """\
+import java.io.*;
+public class Bot {
+    public static void main(String[] args) throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, "UTF-8"));
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.contains("\\"type\\":\\"hello\\"")) {
+                System.out.println("{\\"type\\":\\"ready\\",\\"name\\":\\"javabot\\"}");
+            } else if (line.startsWith("{\\"type\\":\\"act\\"")) {
+                String id = line.split("[:,]")[3];
+                System.out.println("{\\"type\\":\\"action\\",\\"id\\":" + id + ",\\"choice\\":0}");
+            } else if (line.contains("\\"type\\":\\"bye\\"")) {
+                break;
+            }
+        }
+    }
+}
+"""
+
+#: The flags docs/BOTS.md gives a JVM to start within the default memory_mb.
+JVM_FLAGS = "-XX:+UseSerialGC, -Xmx256m, -XX:CompressedClassSpaceSize=64m"
+
+
+def _java_bot(tmp_path: Path, flags: str) -> Path:
+    bot = tmp_path / "javabot"
+    bot.mkdir()
+    (bot / "Bot.java").write_text(JAVA_BOT)
+    subprocess.run(["javac", "Bot.java"], cwd=bot, check=True, capture_output=True)
+    (bot / "bot.yaml").write_text(f"name: javabot\ncommand: [java, {flags}-cp, ., Bot]\n")
+    return bot
+
+
+def _check(bot: Path) -> tuple[int, list[str]]:
+    result = runner.invoke(app, ["check-bot", str(bot), "--games", "1"],
+                           env={"ARENA_BOTS_DIR": str(bot.parent)})
+    return result.exit_code, result.stdout.splitlines()
+
+
+@needs_sandbox
+@needs_java
+def test_a_jvm_without_flags_is_told_its_words_are_the_jvms_and_what_starts_it(
+        tmp_path: Path) -> None:
+    # The JVM writes its warnings and start-up error to stdout; the first one looked like a
+    # piece of a pretty-printed message, and the author was told so.
+    code, lines = _check(_java_bot(tmp_path, ""))
+    assert code == 1
+    handshake = next(line for line in lines if "handshake" in line)
+    assert handshake.startswith("✗ handshake: bad answer to 'hello': not JSON: ")
+    assert JVM_HINT in handshake
+
+
+@needs_sandbox
+@needs_java
+def test_a_jvm_with_the_documented_flags_passes_within_the_default_limits(
+        tmp_path: Path) -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "BOTS.md").read_text()
+    assert f"command: [java, {JVM_FLAGS}, -cp, ., Bot]" in " ".join(docs.split())
+    code, lines = _check(_java_bot(tmp_path, JVM_FLAGS + ", "))
+    assert code == 0, lines
+    assert lines[-1] == "PASS: javabot is ready to submit."

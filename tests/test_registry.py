@@ -464,10 +464,16 @@ def test_explaining_a_start_reads_only_the_bots_own_regular_files(tmp_path: Path
     (tmp_path / "outside.sh").write_bytes(b"#!/bin/sh\r\n")
     (bot / "probe.sh").write_bytes(b"#!/etc/shadow\n")  # outside the system dirs: no oracle
     (bot / "probe.sh").chmod(0o755)
-    for command in (["./fifo"], ["./link"], ["../outside.sh"], [str(tmp_path / "outside.sh")],
-                    ["/proc/self/fd/0"], ["./probe.sh"], ["./x\0y"], ["x\0y"],
-                    ["../gone.sh"], ["./link/../../gone.sh"], ["/nowhere/gone"]):
+    for command in (["./fifo"], ["./link"], ["./probe.sh"], ["./x\0y"], ["x\0y"]):
         assert command_problem(command, bot) is None, command
+    # a path out of the bot is told so from its words alone, there on the host or not
+    for command in (["../outside.sh"], [str(tmp_path / "outside.sh")], ["/proc/self/fd/0"],
+                    ["../gone.sh"], ["./link/../../gone.sh"], ["/nowhere/gone"]):
+        problem = command_problem(command, bot)
+        assert problem == (f"{command[0]} lies outside the bot's directory: the sandbox shows "
+                           "a bot its own files and the system's (/usr, /bin, /lib), no other "
+                           "path of the host: copy the program into the bot's directory and "
+                           "run it as ./NAME"), command
     (bot / "\x1b]0;title\x07.sh").write_bytes(b"#!/bin/sh\r\n")
     (bot / "\x1b]0;title\x07.sh").chmod(0o755)
     assert command_problem(["./\x1b]0;title\x07.sh"], bot) == (

@@ -11,6 +11,7 @@ from pathlib import Path
 from arena.common.printable import printable
 from arena.registry.botspec import PYTHON
 from arena.sandbox import BOT_PATH
+from arena.sandbox.commandline import BWRAP_BOT_DIR
 
 __all__ = ["command_problem"]
 
@@ -18,12 +19,12 @@ __all__ = ["command_problem"]
 def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
     """Why a bot's program would not start, as far as its files tell: a bare name of one of
     the bot's own files (looked up on PATH, not in the bot's directory) or of a program not
-    on the bot's PATH (a tool of the host user's, as ``cargo``), a path in the bot's
-    directory that names nothing there (a binary not built yet) or a file not executable,
-    or a script whose ``#!`` line ends in a Windows line ending or names an interpreter that
-    is not here. The
-    system's own words ("not found", "No such file or directory", with the path inside the
-    sandbox) name the program, not the cause.
+    on the bot's PATH (a tool of the host user's, as ``cargo``), a path out of the bot's
+    directory and the system's (a binary built elsewhere), a path in the bot's directory
+    that names nothing there (a binary not built yet) or a file not executable, or a script
+    whose ``#!`` line ends in a Windows line ending or names an interpreter that is not
+    here. The system's own words ("not found", "No such file or directory", with the path
+    inside the sandbox) name the program, not the cause.
 
     Runs in the referee, maybe as root, on a bot's say-so: it reads only a regular file of
     the bot's own directory (no absolute path, no way out with "..", no link, FIFO or
@@ -39,6 +40,10 @@ def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
         return None
     if "/" not in program:
         return _bare_problem(directory, program)
+    if _outside(directory, program):
+        return (f"{printable(program)} lies outside the bot's directory: the sandbox shows a "
+                "bot its own files and the system's (/usr, /bin, /lib), no other path of the "
+                "host: copy the program into the bot's directory and run it as ./NAME")
     if _missing(directory, program):
         return (f"{printable(program)} is not in the bot's directory: build it first? the "
                 "arena never compiles")
@@ -78,6 +83,16 @@ def _bare_problem(directory: Path, program: str) -> str | None:
 
 #: Where a bot's interpreter may live: the system directories every bot sees read-only.
 _SYSTEM_DIRS = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/")
+
+
+def _outside(directory: Path, program: str) -> bool:
+    """Whether ``program`` names a path out of the bot's directory that is none of the system
+    directories (a binary built in a target directory elsewhere, ``../build/bot``), judged
+    from the words alone: whether the host holds that path is not the bot's to learn."""
+    if program.startswith("/"):
+        return not program.startswith((*_SYSTEM_DIRS, f"{BWRAP_BOT_DIR}/"))
+    return not os.path.normpath(directory / program).startswith(
+        os.path.normpath(directory) + os.sep)
 
 
 def _missing(directory: Path, program: str) -> bool:

@@ -293,6 +293,23 @@ def test_a_program_of_the_host_users_path_is_told_to_be_on_the_bots(tmp_path: Pa
 
 
 @needs_sandbox
+@pytest.mark.parametrize("program", ["../target/release/rusty", "/opt/build/rusty"])
+def test_a_program_outside_the_bot_is_told_the_sandbox_shows_only_the_bots_files(
+        tmp_path: Path, program: str) -> None:
+    # a binary left in a target directory beside the bot: "No such file or directory" of a
+    # path the author sees on the host was all it said
+    bot = tmp_path / "rusty"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text(f"name: rusty\ncommand: [{program}]\n")
+    lines = _check(bot)
+    assert lines[1].startswith("✗ handshake: exited before answering 'hello' (exit code 127)")
+    assert lines[1].endswith(f"({program} lies outside the bot's directory: the sandbox "
+                             "shows a bot its own files and the system's (/usr, /bin, /lib), "
+                             "no other path of the host: copy the program into the bot's "
+                             "directory and run it as ./NAME)")
+
+
+@needs_sandbox
 def test_two_bot_classes_are_told_to_keep_one_within_the_quoted_line(tmp_path: Path) -> None:
     # the failure quotes 200 characters of the runner's line: the advice, last, was cut off
     bot = tmp_path / "two.py"

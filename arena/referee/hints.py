@@ -17,9 +17,9 @@ from arena.errors import ProtocolError
 from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 
 __all__ = ["BAD_JSON_HINT", "HINT", "JVM_HINT", "MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT",
-           "SPLIT_JSON_HINT", "author_paths", "beside_hint", "explained", "hinted", "is_not_run",
-           "log_note", "log_quote", "requirements_hint", "stack_dump_ended", "stuck_note",
-           "traceback_note", "traceback_tail"]
+           "READ_ONLY_ANY_HINT", "SPLIT_JSON_HINT", "author_paths", "beside_hint", "explained",
+           "hinted", "is_not_run", "log_note", "log_quote", "requirements_hint",
+           "stack_dump_ended", "stuck_note", "traceback_note", "traceback_tail"]
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
 NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
@@ -75,6 +75,12 @@ _READ_ONLY = re.compile(
 READ_ONLY_HINT = (f"{HINT}a bot's own files are read-only: write in its scratch directory, "
                   "$TMPDIR (tempfile.gettempdir()), at most tmp_mb (64 MiB by default), "
                   "emptied when its process ends (docs/BOTS.md)")
+#: The same write as any runtime tells it: Node's EROFS, C's strerror, Rust's "os error 30",
+#: a Java exception's "(Read-only file system)".
+_READ_ONLY_ANY = re.compile(r"\bEROFS\b|read-only file system", re.IGNORECASE)
+READ_ONLY_ANY_HINT = (f"{HINT}a bot's own files are read-only: write in its scratch directory, "
+                      "$TMPDIR (also HOME), at most tmp_mb (64 MiB by default), emptied when "
+                      "its process ends (docs/BOTS.md)")
 #: How alike a missing module's name and an installed one must be to be taken for a typo.
 _MISSPELT = 0.8
 #: The file of requirements authors write by pip's convention.
@@ -145,7 +151,8 @@ def explained(exc: ProtocolError, log: Callable[[], str]) -> str:
 
 def log_quote(log: str) -> str:
     """``; last log line: ...`` for a failure's detail: the last line of the bot's ``log``
-    (its exception, usually), or the last one naming an error; empty for an empty log."""
+    (its exception, usually), or the last one naming an error, with
+    :data:`READ_ONLY_ANY_HINT` after a write into the bot's files; empty for an empty log."""
     lines = [line.strip() for line in log.splitlines() if line.strip()]
     if not lines:
         return ""
@@ -161,9 +168,10 @@ def log_quote(log: str) -> str:
     if last.endswith(":") and at + 1 < len(lines):
         # Its message follows on the next line (Rust's "panicked at src/main.rs:9:5:").
         last += " " + lines[at + 1]
+    hint = f"; {READ_ONLY_ANY_HINT}" if _READ_ONLY_ANY.search(last) else ""
     if len(last) > QUOTE_CHARS:
         last = last[:QUOTE_CHARS] + "..."
-    return f"; {label}: {last}"
+    return f"; {label}: {last}{hint}"
 
 
 def is_not_run(detail: str) -> bool:

@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.referee.hints import log_note, traceback_note
+from arena.referee.hints import READ_ONLY_ANY_HINT, log_note, traceback_note
 from arena.sandbox import probe
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "bots"
@@ -90,6 +90,26 @@ def test_a_bot_writing_beside_its_files_is_told_where_it_may_write(tmp_path: Pat
     assert "'history.log' (at diary.py line 8, in act); hint: a bot's own files are read-only: " \
            "write in its scratch directory, $TMPDIR (tempfile.gettempdir()), at most tmp_mb " \
            "(64 MiB by default), emptied when its process ends (docs/BOTS.md)" in line
+
+
+@needs_sandbox
+def test_a_write_into_its_own_files_by_a_bot_in_another_language_gets_the_scratch_hint(
+        tmp_path: Path) -> None:
+    # Node's "Error: EROFS: read-only file system, open 'log.txt'" was quoted with no word
+    # of where a bot may write; a shell bot's own words stand in for any runtime's
+    bot = tmp_path / "diarist"
+    bot.mkdir()
+    (bot / "bot.sh").write_text(
+        'while read -r line; do\n'
+        '  case "$line" in\n'
+        '    *\'"type":"hello"\'*) echo \'{"type":"ready","name":"diarist"}\' ;;\n'
+        '    *\'"type":"act"\'*) echo "$line" > history.log || exit 1 ;;\n'
+        '  esac\n'
+        'done\n')
+    (bot / "bot.yaml").write_text("name: diarist\ncommand: [sh, bot.sh]\n")
+    line, = _failures(str(bot), bots_dir=tmp_path)
+    assert "history.log: Read-only file system" in line
+    assert f"history.log: Read-only file system; {READ_ONLY_ANY_HINT}" in line
 
 
 def test_only_a_write_into_the_bots_own_files_gets_the_scratch_hint(tmp_path: Path) -> None:

@@ -17,8 +17,8 @@ from arena.errors import ProtocolError
 from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 
 __all__ = ["BAD_JSON_HINT", "HINT", "JVM_HINT", "MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT",
-           "READ_ONLY_ANY_HINT", "SPLIT_JSON_HINT", "author_paths", "beside_hint", "explained",
-           "hinted", "is_not_run", "log_note", "log_quote", "requirements_hint",
+           "READ_ONLY_ANY_HINT", "RESERVE_HINT", "SPLIT_JSON_HINT", "author_paths", "beside_hint",
+           "explained", "hinted", "is_not_run", "log_note", "log_quote", "requirements_hint",
            "stack_dump_ended", "stuck_note", "traceback_note", "traceback_tail"]
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
@@ -81,6 +81,14 @@ _READ_ONLY_ANY = re.compile(r"\bEROFS\b|read-only file system", re.IGNORECASE)
 READ_ONLY_ANY_HINT = (f"{HINT}a bot's own files are read-only: write in its scratch directory, "
                       "$TMPDIR (also HOME), at most tmp_mb (64 MiB by default), emptied when "
                       "its process ends (docs/BOTS.md)")
+#: A runtime that could not reserve its address space up front: V8's (a Node worker's code
+#: range), a JVM's, Go's.
+_RESERVE_FAILED = re.compile(r"failed to reserve|could not reserve|cannot reserve|"
+                             r"insufficient memory for the Java Runtime", re.IGNORECASE)
+RESERVE_HINT = (f"{HINT}memory_mb limits the bot's address space, reserved or used: a runtime "
+                "that reserves ranges up front (Node's worker threads, a JVM, Go) needs flags "
+                "that reserve less or a bigger memory_mb (docs/BOTS.md, \"Binaries and "
+                "node_modules\")")
 #: How alike a missing module's name and an installed one must be to be taken for a typo.
 _MISSPELT = 0.8
 #: The file of requirements authors write by pip's convention.
@@ -152,7 +160,8 @@ def explained(exc: ProtocolError, log: Callable[[], str]) -> str:
 def log_quote(log: str) -> str:
     """``; last log line: ...`` for a failure's detail: the last line of the bot's ``log``
     (its exception, usually), or the last one naming an error, with
-    :data:`READ_ONLY_ANY_HINT` after a write into the bot's files; empty for an empty log."""
+    :data:`READ_ONLY_ANY_HINT` after a write into the bot's files, :data:`RESERVE_HINT` after
+    a runtime's failed reservation of address space; empty for an empty log."""
     lines = [line.strip() for line in log.splitlines() if line.strip()]
     if not lines:
         return ""
@@ -168,7 +177,8 @@ def log_quote(log: str) -> str:
     if last.endswith(":") and at + 1 < len(lines):
         # Its message follows on the next line (Rust's "panicked at src/main.rs:9:5:").
         last += " " + lines[at + 1]
-    hint = f"; {READ_ONLY_ANY_HINT}" if _READ_ONLY_ANY.search(last) else ""
+    hint = (f"; {READ_ONLY_ANY_HINT}" if _READ_ONLY_ANY.search(last)
+            else f"; {RESERVE_HINT}" if _RESERVE_FAILED.search(last) else "")
     if len(last) > QUOTE_CHARS:
         last = last[:QUOTE_CHARS] + "..."
     return f"; {label}: {last}{hint}"

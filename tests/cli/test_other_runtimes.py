@@ -12,11 +12,12 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.referee.hints import JVM_HINT
+from arena.referee.hints import JVM_HINT, RESERVE_HINT, log_quote
 from arena.sandbox import probe
 
 runner = CliRunner()
 needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="no node here")
 needs_java = pytest.mark.skipif(shutil.which("java") is None or shutil.which("javac") is None,
                                 reason="no java and javac here")
 
@@ -82,3 +83,46 @@ def test_a_jvm_with_the_documented_flags_passes_within_the_default_limits(
     code, lines = _check(_java_bot(tmp_path, JVM_FLAGS + ", "))
     assert code == 0, lines
     assert lines[-1] == "PASS: javabot is ready to submit."
+
+
+#: A Node bot that starts a pool of worker threads before it answers 'hello'.
+NODE_WORKER_BOT = """\
+const { Worker } = require('worker_threads');
+for (let i = 0; i < 8; i++) new Worker('setInterval(() => {}, 1000)', { eval: true });
+require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  const message = JSON.parse(line);
+  if (message.type === 'hello') console.log(JSON.stringify({ type: 'ready', name: 'pool' }));
+  const answer = { type: 'action', id: message.id, choice: 0 };
+  if (message.type === 'act') console.log(JSON.stringify(answer));
+  if (message.type === 'bye') process.exit(0);
+});
+"""
+
+
+@needs_sandbox
+@needs_node
+def test_a_node_worker_that_cannot_reserve_its_memory_is_told_memory_mb_is_address_space(
+        tmp_path: Path) -> None:
+    # V8's "Fatal process OOM in Failed to reserve virtual memory for CodeRange" was quoted
+    # alone: an author reads "OOM" of a bot that has used almost nothing
+    bot = tmp_path / "pool"
+    bot.mkdir()
+    (bot / "bot.js").write_text(NODE_WORKER_BOT)
+    (bot / "bot.yaml").write_text("name: pool\ncommand: [node, bot.js]\n")
+    code, lines = _check(bot)
+    assert code == 1
+    handshake = next(line for line in lines if "handshake" in line)
+    assert "Failed to reserve virtual memory" in handshake
+    assert handshake.endswith(f"; {RESERVE_HINT}")
+
+
+@pytest.mark.parametrize("line", [
+    "# Fatal process OOM in Failed to reserve virtual memory for CodeRange",
+    "# There is insufficient memory for the Java Runtime Environment to continue.",
+    "Error: Could not reserve enough space for object heap"])
+def test_a_runtimes_failed_reservation_is_hinted_at_memory_mb(line: str) -> None:
+    assert log_quote(f"starting\n{line}\n").endswith(f"; {RESERVE_HINT}")
+
+
+def test_a_plain_crash_gets_no_memory_hint() -> None:
+    assert RESERVE_HINT not in log_quote("Error: cannot read property 'legal' of undefined\n")

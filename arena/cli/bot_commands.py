@@ -13,7 +13,14 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.bot_options import DecisionMs, StartupMs, configured, limits_of, setting
+from arena.cli.bot_options import (
+    DecisionMs,
+    MemoryMb,
+    StartupMs,
+    configured,
+    limits_of,
+    setting,
+)
 from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
 from arena.cli.options import DryRunOption
@@ -156,6 +163,7 @@ def check_bot_command(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the check's games.")] = 0,
     decision_ms: DecisionMs = None,
     startup_ms: StartupMs = None,
+    memory_mb: MemoryMb = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the checklist as JSON.")
                        ] = False,
     option: Annotated[list[str] | None, typer.Option(
@@ -168,7 +176,7 @@ def check_bot_command(
     if option:
         settings = dict(setting(flag, flag, "KEY=VALUE") for flag in option)
         bot = configured(path, settings, "options")
-    limits = limits_of(decision_ms, startup_ms=startup_ms)
+    limits = limits_of(decision_ms, startup_ms=startup_ms, memory_mb=memory_mb)
     report = check_bot(bot, games=games, seed=seed, limits=limits,
                        on_item=None if as_json else _print_item, on_wait=_print_wait)
     if as_json:
@@ -239,14 +247,19 @@ def submit_command(
                     ] = None,
     update: Annotated[bool, typer.Option("--update", help="Replace the bot registered "
                                                           "under this name.")] = False,
+    decision_ms: DecisionMs = None,
+    startup_ms: StartupMs = None,
+    memory_mb: MemoryMb = None,
 ) -> None:
     """Check, then register in the bots directory (help text: ``_SUBMIT_HELP``)."""
     checked: list[CheckReport] = []
+    # the check's limits only: a tournament that enters the bot gives its own
+    limits = limits_of(decision_ms, startup_ms=startup_ms, memory_mb=memory_mb)
 
     def check(spec: BotSpec) -> CheckReport:
         """The compliance check, printed as it is decided (the registry asks for it once
         the name is known to be free)."""
-        report = check_bot(spec)
+        report = check_bot(spec, limits=limits)
         _print_report(report)
         checked.append(report)
         return report

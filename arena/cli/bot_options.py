@@ -10,22 +10,30 @@ import yaml
 from arena.registry import BotSpec, option_problems, require_named_options, resolve
 from arena.sandbox import Limits
 
-__all__ = ["DecisionMs", "StartupMs", "configured", "limits_of", "setting", "with_options"]
+__all__ = ["DecisionMs", "MemoryMb", "StartupMs", "configured", "limits_of", "setting",
+           "with_options"]
 
 
-#: The limit flags that ``arena check-bot`` and ``arena match`` share.
+#: The limit flags that ``arena check-bot``, ``arena submit`` and ``arena match`` share.
 DecisionMs = Annotated[int | None, typer.Option(
     "--decision-ms", min=1, help="Time per decision (default 1000).")]
 StartupMs = Annotated[int | None, typer.Option(
     "--startup-ms", min=1, help="Time to answer 'hello' (default 10000), for a bot slow to "
     "start (a runtime or a model to load).")]
 
+MemoryMb = Annotated[int | None, typer.Option(
+    "--memory-mb", min=1, help="Memory per bot process in MiB, as address space (default "
+    "1024), for a runtime that reserves more up front (a JVM, Node's worker threads); a "
+    "tournament gives it as limits: {memory_mb: ...}.")]
+
 
 def limits_of(decision_ms: int | None = None, time_bank_ms: int | None = None,
-              max_strikes: int | None = None, startup_ms: int | None = None) -> Limits:
+              max_strikes: int | None = None, startup_ms: int | None = None,
+              memory_mb: int | None = None) -> Limits:
     """The default limits with the flags given."""
     changes = {k: v for k, v in (("decision_ms", decision_ms), ("time_bank_ms", time_bank_ms),
-                                 ("max_strikes", max_strikes), ("startup_ms", startup_ms))
+                                 ("max_strikes", max_strikes), ("startup_ms", startup_ms),
+                                 ("memory_mb", memory_mb))
                if v is not None}
     return Limits.from_mapping(changes)
 

@@ -17,7 +17,7 @@ from typing import Annotated, Any
 
 import typer
 
-from arena.cli.bot_options import DecisionMs, StartupMs, limits_of, with_options
+from arena.cli.bot_options import DecisionMs, MemoryMb, StartupMs, limits_of, with_options
 from arena.cli.options import EventDateOption, event_day
 from arena.cli.output_file import check_output_file
 from arena.cli.signals import stop_on_sigterm
@@ -150,6 +150,7 @@ def match(
         "--time-bank-ms", min=0, help="Time bank per game (default 10000).")] = None,
     max_strikes: _MaxStrikes = None,
     startup_ms: StartupMs = None,
+    memory_mb: MemoryMb = None,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="N:KEY=VALUE",
         help="A setting for the N-th bot (1-based), sent in hello as a tournament "
@@ -182,7 +183,7 @@ def match(
     games = _games(games, len(bots), seating, test is not None)
     if (crowded := crowded_table(len(bots), seating)) is not None:
         typer.echo(f"warning: {crowded}", err=True)
-    limits = limits_of(decision_ms, time_bank_ms, max_strikes, startup_ms)
+    limits = limits_of(decision_ms, time_bank_ms, max_strikes, startup_ms, memory_mb)
     entrants = told_apart(with_options(bots, option or []))
     if records is not None:
         check_output_file(records, "'--records'")

@@ -126,3 +126,55 @@ def test_a_runtimes_failed_reservation_is_hinted_at_memory_mb(line: str) -> None
 
 def test_a_plain_crash_gets_no_memory_hint() -> None:
     assert RESERVE_HINT not in log_quote("Error: cannot read property 'legal' of undefined\n")
+
+
+#: A bot that reserves 1,300 MiB of address space at start-up, as a runtime sized for the
+#: host does, and touches none of it.
+RESERVING_BOT = """\
+import mmap
+
+from arena.sdk import Bot
+
+RESERVED = mmap.mmap(-1, 1300 * 2**20)
+
+
+class Reserving(Bot):
+    name = "reserving"
+
+    def act(self, request):
+        return 0
+"""
+
+
+def _reserving(tmp_path: Path) -> Path:
+    bot = tmp_path / "reserving.py"
+    bot.write_text(RESERVING_BOT)
+    return bot
+
+
+@needs_sandbox
+def test_check_bot_and_submit_check_under_the_memory_mb_a_tournament_would_give(
+        tmp_path: Path) -> None:
+    # such a bot could play under a spec's limits: {memory_mb: 2048}, but neither check-bot
+    # nor submit had a way to give it more than the default: it could never be registered
+    bot = _reserving(tmp_path)
+    env = {"ARENA_BOTS_DIR": str(tmp_path / "registry")}
+    (tmp_path / "registry").mkdir()
+    failed = runner.invoke(app, ["check-bot", str(bot), "--games", "1"], env=env)
+    assert failed.exit_code == 1 and "memory" in failed.stdout
+    checked = runner.invoke(app, ["check-bot", str(bot), "--games", "1", "--memory-mb", "2048"],
+                            env=env)
+    assert checked.exit_code == 0, checked.output
+    submitted = runner.invoke(app, ["submit", str(bot), "--memory-mb", "2048"], env=env)
+    assert submitted.exit_code == 0, submitted.output
+    assert "Registered reserving version " in submitted.stdout
+
+
+@needs_sandbox
+def test_match_plays_under_the_memory_mb_given(tmp_path: Path) -> None:
+    bot = _reserving(tmp_path)
+    played = runner.invoke(app, ["match", str(bot), str(bot), "--games", "1", "--seed",
+                                 str(2**62), "--memory-mb", "2048"],
+                           env={"ARENA_BOTS_DIR": str(tmp_path)})
+    assert played.exit_code == 0, played.output
+    assert "No timeouts, failures or restarts." in played.stdout

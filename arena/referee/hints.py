@@ -19,7 +19,7 @@ from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 __all__ = ["BAD_JSON_HINT", "HINT", "JVM_HINT", "MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT",
            "READ_ONLY_ANY_HINT", "RESERVE_HINT", "SPLIT_JSON_HINT", "author_paths", "beside_hint",
            "explained", "hinted", "is_not_run", "log_note", "log_quote", "requirements_hint",
-           "stack_dump_ended", "stuck_note", "traceback_note", "traceback_tail"]
+           "stack_dump_ended", "stuck_note", "THREAD_HINT", "traceback_note", "traceback_tail"]
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
 NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
@@ -41,9 +41,9 @@ _JVM_LINE = re.compile(r"""^not JSON: (['"])(?:\[\d+\.\d+s\]\[\w+ *\]|Error occu
 #: Why a JVM's line is on stdout, most often: under memory_mb, a limit of address space, a
 #: JVM sized for the host cannot reserve its heap, class space and threads.
 JVM_HINT = (" (the JVM's own words: it writes its warnings and start-up errors to stdout; "
-            "memory_mb limits the address space, where a JVM started without flags cannot "
-            "reserve its heap and threads: start it with the flags docs/BOTS.md gives, "
-            "\"Binaries and node_modules\")")
+            "the sandbox limits a bot's address space (memory_mb) and its threads "
+            "(processes), and a JVM started without the flags docs/BOTS.md gives, \"Binaries "
+            "and node_modules\", cannot reserve its heap and threads within them)")
 #: A line that is not JSON but looks like a piece of it: a brace, a bracket or a key first.
 _JSON_PIECE = re.compile(r"""^not JSON: (['"])\s*[{}\["]""")
 #: A line that is not JSON but holds a whole object: it opens with a brace and closes with
@@ -89,6 +89,15 @@ RESERVE_HINT = (f"{HINT}memory_mb limits the bot's address space, reserved or us
                 "that reserves ranges up front (Node's worker threads, a JVM, Go) needs flags "
                 "that reserve less or a bigger memory_mb (docs/BOTS.md, \"Binaries and "
                 "node_modules\")")
+#: A thread that could not start: the kernel's EAGAIN as the JVM, Rust and glibc tell it.
+_THREAD_FAILED = re.compile(r"unable to create native thread|pthread_create failed|"
+                            r"failed to spawn thread|Resource temporarily unavailable",
+                            re.IGNORECASE)
+THREAD_HINT = (f"{HINT}a thread could not start: the sandbox allows a bot's processes and "
+               "threads together up to processes (64 by default), and each thread's stack "
+               "takes from its address space (memory_mb): size a thread pool to a few "
+               "threads, not to the host's cores (docs/BOTS.md, \"Limits and what happens on "
+               "failure\")")
 #: How alike a missing module's name and an installed one must be to be taken for a typo.
 _MISSPELT = 0.8
 #: The file of requirements authors write by pip's convention.
@@ -157,11 +166,17 @@ def explained(exc: ProtocolError, log: Callable[[], str]) -> str:
     return detail
 
 
+#: The hints of a quoted log line, in the order they are tried.
+_LOG_HINTS = ((_READ_ONLY_ANY, READ_ONLY_ANY_HINT), (_RESERVE_FAILED, RESERVE_HINT),
+              (_THREAD_FAILED, THREAD_HINT))
+
+
 def log_quote(log: str) -> str:
     """``; last log line: ...`` for a failure's detail: the last line of the bot's ``log``
     (its exception, usually), or the last one naming an error, with
     :data:`READ_ONLY_ANY_HINT` after a write into the bot's files, :data:`RESERVE_HINT` after
-    a runtime's failed reservation of address space; empty for an empty log."""
+    a runtime's failed reservation of address space, :data:`THREAD_HINT` after a thread
+    that could not start; empty for an empty log."""
     lines = [line.strip() for line in log.splitlines() if line.strip()]
     if not lines:
         return ""
@@ -177,8 +192,7 @@ def log_quote(log: str) -> str:
     if last.endswith(":") and at + 1 < len(lines):
         # Its message follows on the next line (Rust's "panicked at src/main.rs:9:5:").
         last += " " + lines[at + 1]
-    hint = (f"; {READ_ONLY_ANY_HINT}" if _READ_ONLY_ANY.search(last)
-            else f"; {RESERVE_HINT}" if _RESERVE_FAILED.search(last) else "")
+    hint = next((f"; {hint}" for pattern, hint in _LOG_HINTS if pattern.search(last)), "")
     if len(last) > QUOTE_CHARS:
         last = last[:QUOTE_CHARS] + "..."
     return f"; {label}: {last}{hint}"

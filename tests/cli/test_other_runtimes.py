@@ -12,12 +12,13 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.referee.hints import JVM_HINT, RESERVE_HINT, log_quote
+from arena.referee.hints import JVM_HINT, RESERVE_HINT, THREAD_HINT, log_quote
 from arena.sandbox import probe
 
 runner = CliRunner()
 needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="no node here")
+needs_cc = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler here")
 needs_java = pytest.mark.skipif(shutil.which("java") is None or shutil.which("javac") is None,
                                 reason="no java and javac here")
 
@@ -178,3 +179,56 @@ def test_match_plays_under_the_memory_mb_given(tmp_path: Path) -> None:
                            env={"ARENA_BOTS_DIR": str(tmp_path)})
     assert played.exit_code == 0, played.output
     assert "No timeouts, failures or restarts." in played.stdout
+
+
+#: A C bot that starts a pool of a hundred threads, one per core of a big host, before it
+#: answers 'hello'.
+C_POOL_BOT = """\
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static void *idle(void *arg) { (void)arg; pause(); return NULL; }
+
+int main(void) {
+    for (int i = 0; i < 100; i++) {
+        pthread_t thread;
+        int error = pthread_create(&thread, NULL, idle, NULL);
+        if (error) {
+            fprintf(stderr, "pthread_create failed: %s\\n", strerror(error));
+            return 1;
+        }
+    }
+    puts("{\\"type\\":\\"ready\\",\\"name\\":\\"pool\\"}");
+    return 0;
+}
+"""
+
+
+@needs_sandbox
+@needs_cc
+def test_a_thread_pool_past_the_process_limit_is_told_so(tmp_path: Path) -> None:
+    # "pthread_create failed: Resource temporarily unavailable" was quoted alone; nothing
+    # said that a bot's threads count against its processes
+    bot = tmp_path / "pool"
+    bot.mkdir()
+    (bot / "bot.c").write_text(C_POOL_BOT)
+    subprocess.run(["cc", "-O2", "-pthread", "-o", "bot", "bot.c"], cwd=bot, check=True,
+                   capture_output=True)
+    (bot / "bot.yaml").write_text("name: pool\ncommand: [./bot]\n")
+    code, lines = _check(bot)
+    assert code == 1
+    handshake = next(line for line in lines if "handshake" in line)
+    assert handshake.endswith(
+        f"pthread_create failed: Resource temporarily unavailable; {THREAD_HINT}")
+
+
+@pytest.mark.parametrize("log", [
+    "thread 'main' panicked at library/std/src/thread/mod.rs:686:29:\nfailed to spawn "
+    'thread: Os { code: 11, kind: WouldBlock, message: "Resource temporarily unavailable" }\n'
+    "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n",
+    'Exception in thread "main" java.lang.OutOfMemoryError: unable to create native thread: '
+    "possibly out of memory or process/resource limits reached\n\tat Bot.main(Bot.java:6)\n"])
+def test_a_runtimes_thread_that_could_not_start_is_hinted_at_the_limits(log: str) -> None:
+    assert log_quote(log).endswith(f"; {THREAD_HINT}")

@@ -1324,6 +1324,22 @@ def test_a_virtual_environment_in_a_bot_directory_is_named(tmp_path: Path, bots:
     assert not (bots / "venvy").exists()
 
 
+def test_npms_command_links_are_told_the_flag_that_leaves_them_out(tmp_path: Path) -> None:
+    """`npm install` links each package's commands in node_modules/.bin; the refusal named
+    the link and the rule, not the flag docs/BOTS.md gives."""
+    source = tmp_path / "jsbot"
+    (source / "node_modules" / ".bin").mkdir(parents=True)
+    (source / "node_modules" / "semver").mkdir()
+    (source / "node_modules" / "semver" / "semver.js").write_text("")
+    (source / "node_modules" / ".bin" / "semver").symlink_to("../semver/semver.js")
+    (source / "bot.js").write_text("")
+    (source / "bot.yaml").write_text("name: jsbot\ncommand: [node, bot.js]\n")
+    with pytest.raises(ManifestError, match=r"is a symbolic link \(to \.\./semver/semver\.js\): "
+                       r"a bot directory may hold only regular files and directories; npm "
+                       r"install --no-bin-links makes node_modules without them$"):
+        resolve(source)
+
+
 def test_module_metadata_survives_a_syntax_tree_too_deep_to_read(tmp_path: Path) -> None:
     bomb = tmp_path / "bomb.py"
     bomb.write_text("from arena.sdk import Bot\nclass B(Bot):\n    version = "

@@ -161,9 +161,13 @@ def _refuse_special(path: Path) -> os.stat_result:
     info = path.lstat()
     mode = info.st_mode
     if stat.S_ISLNK(mode):
+        # npm links each package's commands there: its flag leaves them out
+        npm = ("; npm install --no-bin-links makes node_modules without them"
+               if path.parent.name == ".bin" and path.parent.parent.name == "node_modules"
+               else "")
         raise ManifestError(f"{printable(str(path))} is a symbolic link (to "
                             f"{printable(os.readlink(path))}): a bot directory may hold only "
-                            "regular files and directories")
+                            f"regular files and directories{npm}")
     if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
         raise ManifestError(f"{printable(str(path))} is not a regular file: a bot directory "
                             "may hold only regular files and directories")

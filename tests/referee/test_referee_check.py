@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -32,7 +33,8 @@ def test_a_compliant_bot_passes_every_check() -> None:
                               ("game boundaries", True), ("clean exit", True)]
     assert report.items[1].detail == "name 'fake'; last_read_page 2026-01-01"
     assert "in 4 games (2, 3, 4 and 5 players), all legal and in time" in report.items[2].detail
-    assert report.lines()[0] == "✓ handshake: answered 'hello' with 'ready' within 500 ms"
+    assert re.fullmatch(r"✓ handshake: answered 'hello' with 'ready' in \d+ ms \(limit 500 ms\)",
+                        report.lines()[0])
 
 
 def test_each_item_is_told_as_it_is_decided() -> None:

@@ -20,11 +20,12 @@ def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
     """Why a bot's program would not start, as far as its files tell: a bare name of one of
     the bot's own files (looked up on PATH, not in the bot's directory) or of a program not
     on the bot's PATH (a tool of the host user's, as ``cargo``), a path out of the bot's
-    directory and the system's (a binary built elsewhere), a path in the bot's directory
-    that names nothing there (a binary not built yet) or a file not executable, or a script
-    whose ``#!`` line ends in a Windows line ending or names an interpreter that is not
-    here. The system's own words ("not found", "No such file or directory", with the path
-    inside the sandbox) name the program, not the cause.
+    directory and the system's (a binary built elsewhere), a program and its arguments given
+    as one argument (``"node bot.js"``), a path in the bot's directory that names nothing
+    there (a binary not built yet) or a file not executable, or a script whose ``#!`` line
+    ends in a Windows line ending or names an interpreter that is not here. The system's
+    own words ("not found", "No such file or directory", with the path inside the sandbox)
+    name the program, not the cause.
 
     Runs in the referee, maybe as root, on a bot's say-so: it reads only a regular file of
     the bot's own directory (no absolute path, no way out with "..", no link, FIFO or
@@ -38,6 +39,10 @@ def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
     directory = Path(workdir)
     if "\0" in program:
         return None
+    if program.split() != [program] and not _is_own_file(directory, program):
+        apart = ", ".join(printable(word) for word in program.split())
+        return (f"{printable(program)!r} is one argument with spaces in it: bot.yaml's command "
+                f"lists each argument apart, [{apart}]")
     if "/" not in program:
         return _bare_problem(directory, program)
     if _outside(directory, program):
@@ -83,6 +88,13 @@ def _bare_problem(directory: Path, program: str) -> str | None:
 
 #: Where a bot's interpreter may live: the system directories every bot sees read-only.
 _SYSTEM_DIRS = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/libx32/")
+
+
+def _is_own_file(directory: Path, program: str) -> bool:
+    """Whether ``program`` names a file of the bot's directory (whose name may hold a
+    space)."""
+    return not _outside(directory, program if "/" in program else f"./{program}") and \
+        os.path.lexists(directory / program)
 
 
 def _outside(directory: Path, program: str) -> bool:

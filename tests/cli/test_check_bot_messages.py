@@ -310,6 +310,21 @@ def test_a_program_outside_the_bot_is_told_the_sandbox_shows_only_the_bots_files
 
 
 @needs_sandbox
+def test_a_command_given_as_one_argument_is_told_to_list_its_arguments_apart(
+        tmp_path: Path) -> None:
+    # command: ["node bot.js"] was told "'node bot.js' is not on the bot's PATH ...: install
+    # it there", as if a program of that name were missing
+    bot = tmp_path / "spaced"
+    bot.mkdir()
+    (bot / "bot.sh").write_text("echo '{\"type\":\"ready\",\"name\":\"spaced\"}'\n")
+    (bot / "bot.yaml").write_text('name: spaced\ncommand: ["sh bot.sh --fast"]\n')
+    lines = _check(bot)
+    assert lines[1].startswith("✗ handshake: exited before answering 'hello' (exit code 127)")
+    assert lines[1].endswith("('sh bot.sh --fast' is one argument with spaces in it: bot.yaml's "
+                             "command lists each argument apart, [sh, bot.sh, --fast])")
+
+
+@needs_sandbox
 def test_two_bot_classes_are_told_to_keep_one_within_the_quoted_line(tmp_path: Path) -> None:
     # the failure quotes 200 characters of the runner's line: the advice, last, was cut off
     bot = tmp_path / "two.py"

@@ -16,10 +16,11 @@ from arena.common.printable import printable
 from arena.errors import ProtocolError
 from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 
-__all__ = ["BAD_JSON_HINT", "HINT", "JVM_HINT", "MODULE_HINT", "NOT_JSON_HINT", "NO_READY_HINT",
-           "READ_ONLY_ANY_HINT", "RESERVE_HINT", "SPLIT_JSON_HINT", "author_paths", "beside_hint",
-           "explained", "hinted", "is_not_run", "log_note", "log_quote", "requirements_hint",
-           "stack_dump_ended", "stuck_note", "THREAD_HINT", "traceback_note", "traceback_tail"]
+__all__ = ["BAD_JSON_HINT", "HINT", "JVM_HINT", "LIBRARY_HINT", "MODULE_HINT", "NOT_JSON_HINT",
+           "NO_READY_HINT", "READ_ONLY_ANY_HINT", "RESERVE_HINT", "SPLIT_JSON_HINT",
+           "THREAD_HINT", "author_paths", "beside_hint", "explained", "hinted", "is_not_run",
+           "log_note", "log_quote", "requirements_hint", "stack_dump_ended", "stuck_note",
+           "traceback_note", "traceback_tail"]
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
 NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
@@ -166,9 +167,15 @@ def explained(exc: ProtocolError, log: Callable[[], str]) -> str:
     return detail
 
 
+#: A compiled bot's shared library that the sandbox does not show, in the dynamic loader's
+#: words.
+_LIBRARY_MISSING = re.compile(r"error while loading shared libraries: .*No such file")
+LIBRARY_HINT = (f"{HINT}the sandbox shows a bot its own files and the system's libraries "
+                "(/usr, /lib), no other path of the host: link the library statically, or ship "
+                "it in the bot's directory and link with -Wl,-rpath,'$ORIGIN' (docs/BOTS.md)")
 #: The hints of a quoted log line, in the order they are tried.
 _LOG_HINTS = ((_READ_ONLY_ANY, READ_ONLY_ANY_HINT), (_RESERVE_FAILED, RESERVE_HINT),
-              (_THREAD_FAILED, THREAD_HINT))
+              (_THREAD_FAILED, THREAD_HINT), (_LIBRARY_MISSING, LIBRARY_HINT))
 
 
 def log_quote(log: str) -> str:
@@ -176,7 +183,8 @@ def log_quote(log: str) -> str:
     (its exception, usually), or the last one naming an error, with
     :data:`READ_ONLY_ANY_HINT` after a write into the bot's files, :data:`RESERVE_HINT` after
     a runtime's failed reservation of address space, :data:`THREAD_HINT` after a thread
-    that could not start; empty for an empty log."""
+    that could not start, :data:`LIBRARY_HINT` after a shared library not found; empty for
+    an empty log."""
     lines = [line.strip() for line in log.splitlines() if line.strip()]
     if not lines:
         return ""

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.referee.hints import JVM_HINT, RESERVE_HINT, THREAD_HINT, log_quote
+from arena.referee.hints import JVM_HINT, LIBRARY_HINT, RESERVE_HINT, THREAD_HINT, log_quote
 from arena.sandbox import probe
 
 runner = CliRunner()
@@ -232,3 +232,35 @@ def test_a_thread_pool_past_the_process_limit_is_told_so(tmp_path: Path) -> None
     "possibly out of memory or process/resource limits reached\n\tat Bot.main(Bot.java:6)\n"])
 def test_a_runtimes_thread_that_could_not_start_is_hinted_at_the_limits(log: str) -> None:
     assert log_quote(log).endswith(f"; {THREAD_HINT}")
+
+
+@needs_sandbox
+@needs_cc
+@pytest.mark.parametrize("rpath", ["{library}", "$ORIGIN"])
+def test_a_binary_linked_to_a_library_outside_the_bot_is_told_where_to_put_it(
+        tmp_path: Path, rpath: str) -> None:
+    # the dynamic loader's "cannot open shared object file" was quoted alone, of a library
+    # the author sees on the host
+    library, bot = tmp_path / "lib", tmp_path / "linked"
+    library.mkdir()
+    bot.mkdir()
+    (library / "helper.c").write_text("int helper(void) { return 0; }\n")
+    subprocess.run(["cc", "-shared", "-fPIC", "-o", "libhelper.so", "helper.c"], cwd=library,
+                   check=True, capture_output=True)
+    (bot / "bot.c").write_text("#include <stdio.h>\nint helper(void);\nint main(void) {\n"
+                               '    puts("{\\"type\\":\\"ready\\",\\"name\\":\\"linked\\"}");\n'
+                               "    return helper();\n}\n")
+    if rpath == "$ORIGIN":  # what the hint says: the library shipped with the bot
+        (bot / "libhelper.so").write_bytes((library / "libhelper.so").read_bytes())
+    subprocess.run(["cc", "-o", "bot", "bot.c", f"-L{library}", "-lhelper",
+                    f"-Wl,-rpath,{rpath.format(library=library)}"], cwd=bot, check=True,
+                   capture_output=True)
+    (bot / "bot.yaml").write_text("name: linked\ncommand: [./bot]\n")
+    code, lines = _check(bot)
+    handshake = next(line for line in lines if "handshake" in line)
+    if rpath == "$ORIGIN":
+        assert handshake.startswith("✓ handshake"), lines
+        return
+    assert code == 1
+    assert "libhelper.so: cannot open shared object file: No such file or directory" in handshake
+    assert handshake.endswith(f"; {LIBRARY_HINT}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import platform
 import shutil
 import stat
 from collections.abc import Sequence
@@ -22,10 +23,10 @@ def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
     on the bot's PATH (a tool of the host user's, as ``cargo``), a path out of the bot's
     directory and the system's (a binary built elsewhere), a program and its arguments given
     as one argument (``"node bot.js"``), a path in the bot's directory that names nothing
-    there (a binary not built yet) or a file not executable, or a script whose ``#!`` line
-    ends in a Windows line ending or names an interpreter that is not here. The system's
-    own words ("not found", "No such file or directory", with the path inside the sandbox)
-    name the program, not the cause.
+    there (a binary not built yet), a file not executable or built for another system or
+    processor, or a script whose ``#!`` line ends in a Windows line ending or names an
+    interpreter that is not here. The system's own words ("not found", "No such file or
+    directory", with the path inside the sandbox) name the program, not the cause.
 
     Runs in the referee, maybe as root, on a bot's say-so: it reads only a regular file of
     the bot's own directory (no absolute path, no way out with "..", no link, FIFO or
@@ -55,12 +56,13 @@ def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
     head = _head(directory, program)
     if head is None:
         return None
-    first, executable = head
+    start, executable = head
+    first = start.split(b"\n", 1)[0]
     shown = printable(program)
     if not executable:  # "Permission denied", of a file the author sees
         return f"{shown} is not executable: chmod +x {shown}"
     if not first.startswith(b"#!"):
-        return None
+        return _foreign_binary(start, shown)
     if first.endswith(b"\r"):
         return (f"the #! line of {shown} ends in a Windows line ending (\\r): save it with "
                 "Unix line endings")
@@ -118,10 +120,36 @@ def _missing(directory: Path, program: str) -> bool:
     return path.is_relative_to(root) and not os.path.lexists(path)
 
 
+#: ELF machine numbers (the header's ``e_machine``) a bot may have been built for, and the
+#: name ``uname -m`` gives each.
+_MACHINES = {0x03: "i386", 0x28: "arm", 0x3E: "x86_64", 0xB7: "aarch64", 0xF3: "riscv64"}
+#: The first bytes of programs of other systems: macOS (Mach-O, 32 and 64 bits, either byte
+#: order) and Windows.
+_FOREIGN = ((b"\xcf\xfa\xed\xfe", "macOS"), (b"\xce\xfa\xed\xfe", "macOS"),
+            (b"\xfe\xed\xfa\xcf", "macOS"), (b"\xfe\xed\xfa\xce", "macOS"), (b"MZ", "Windows"))
+
+
+def _foreign_binary(start: bytes, shown: str) -> str | None:
+    """Why a program's first bytes would not run here ("Exec format error"): built for
+    another system, or for another processor; None for anything else."""
+    here = platform.machine()
+    system = next((name for magic, name in _FOREIGN if start.startswith(magic)), None)
+    if system is not None:
+        return (f"{shown} is a program for {system}, not for Linux: build it on this machine "
+                f"(Linux, {here}), or cross-compile it for Linux {here}")
+    if not start.startswith(b"\x7fELF") or len(start) < 20:
+        return None
+    machine = int.from_bytes(start[18:20], "little" if start[5] == 1 else "big")
+    built = _MACHINES.get(machine)
+    if built is None or built == here or here not in _MACHINES.values():
+        return None
+    return (f"{shown} is a program for {built} processors, not for this machine's {here}: "
+            f"build it here, or cross-compile it for Linux {here}")
+
+
 def _head(directory: Path, program: str) -> tuple[bytes, bool] | None:
-    """The first line (without its newline, at most 512 bytes) of ``program`` and whether
-    it may be executed, when it is a regular file inside ``directory``; None for anything
-    else."""
+    """The first 512 bytes of ``program`` and whether it may be executed, when it is a
+    regular file inside ``directory``; None for anything else."""
     if program.startswith("/"):
         return None
     root = directory.resolve()
@@ -136,7 +164,7 @@ def _head(directory: Path, program: str) -> tuple[bytes, bool] | None:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             return None
-        return os.read(fd, 512).split(b"\n", 1)[0], bool(mode & 0o111)
+        return os.read(fd, 512), bool(mode & 0o111)
     except OSError:
         return None
     finally:

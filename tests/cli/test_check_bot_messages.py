@@ -4,6 +4,7 @@ traceback, with the bot's own file and line) and which version a submit would re
 from __future__ import annotations
 
 import json
+import platform
 import shutil
 from pathlib import Path
 from typing import Any
@@ -322,6 +323,33 @@ def test_a_command_given_as_one_argument_is_told_to_list_its_arguments_apart(
     assert lines[1].startswith("✗ handshake: exited before answering 'hello' (exit code 127)")
     assert lines[1].endswith("('sh bot.sh --fast' is one argument with spaces in it: bot.yaml's "
                              "command lists each argument apart, [sh, bot.sh, --fast])")
+
+
+@needs_sandbox
+@pytest.mark.parametrize("system", ["macOS", "another processor"])
+def test_a_binary_built_for_another_system_is_told_to_be_built_here(
+        tmp_path: Path, system: str) -> None:
+    # a bot built on the author's Mac, or for an ARM board: "cannot execute binary file: Exec
+    # format error" was all it said
+    bot = tmp_path / "elsewhere"
+    bot.mkdir()
+    here = platform.machine()
+    if system == "macOS":
+        program = b"\xcf\xfa\xed\xfe\x07\x00\x00\x01" + bytes(56)
+        said = (f"./bot is a program for macOS, not for Linux: build it on this machine "
+                f"(Linux, {here})")
+    else:
+        other, machine = ("aarch64", 0xB7) if here != "aarch64" else ("x86_64", 0x3E)
+        program = bytearray(Path("/bin/true").read_bytes())
+        program[18:20] = machine.to_bytes(2, "little")
+        said = f"./bot is a program for {other} processors, not for this machine's {here}"
+    (bot / "bot").write_bytes(bytes(program))
+    (bot / "bot").chmod(0o755)
+    (bot / "bot.yaml").write_text("name: elsewhere\ncommand: [./bot]\n")
+    lines = _check(bot)
+    assert lines[1].startswith("✗ handshake: exited before answering 'hello' (exit code 126)")
+    assert f"Exec format error ({said}" in lines[1]
+    assert lines[1].endswith(f"or cross-compile it for Linux {here})")
 
 
 @needs_sandbox

@@ -563,7 +563,11 @@ class BotClient:
     def _ended_how(self) -> str:
         conn = self.conn
         ended = conn.ended(_EXIT_WAIT_S) if conn is not None else None
-        return f" ({ended.description})" if ended is not None else ""
+        if ended is None:
+            return ""
+        # out of memory before its first answer too: the limit is as unseen then
+        note = self._memory_note() if self._out_of_memory(ended) else ""
+        return f" ({ended.description}){note}"
 
     def log_since_last(self) -> str:
         """Bot log written since the previous call, including what a process that was

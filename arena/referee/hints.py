@@ -25,7 +25,7 @@ __all__ = ["BAD_JSON_HINT", "HINT", "JVM_HINT", "LIBRARY_HINT", "MODULE_HINT", "
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
 NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
                  "by line, not to its end, which never comes? a slower start-up needs "
-                 "--startup-ms (arena check-bot, arena match) or a tournament spec's "
+                 "--startup-ms (arena check-bot, submit, match) or a tournament spec's "
                  "limits: {startup_ms: ...})")
 #: Why a bot's first line is not JSON, most often: a banner or a debug print on stdout.
 NOT_JSON_HINT = " (stdout carries protocol lines only: print logs to stderr)"

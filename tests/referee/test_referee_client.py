@@ -125,12 +125,12 @@ def test_a_ready_without_its_newline_is_named_at_the_start_up_timeout() -> None:
 
 
 def test_a_silent_start_says_where_a_slower_start_up_is_allowed() -> None:
-    """The failure names the flag of check-bot and match and the spec's setting that raise
-    the start-up time, rather than a setting found nowhere."""
+    """The failure names the flag of check-bot, submit and match and the spec's setting that
+    raise the start-up time, rather than a setting found nowhere."""
     client, _ = make(FakeConnection(ready=None))
     failure = client.start()
     assert failure is not None and failure.detail.endswith(
-        "a slower start-up needs --startup-ms (arena check-bot, arena match) or a tournament "
+        "a slower start-up needs --startup-ms (arena check-bot, submit, match) or a tournament "
         "spec's limits: {startup_ms: ...})")
 
 

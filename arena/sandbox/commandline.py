@@ -27,6 +27,10 @@ _BWRAP_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: file is the host's zone whole, to a bot that reads it or drops TZ.)
 _BWRAP_ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
               "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/ssl/openssl.cnf")
+#: Runtimes' own configuration directories under /etc (globs): Python's, and the JVM's, whose
+#: Debian package keeps there what its conf/ links to (java.security: without it a JVM stops
+#: at its first SecureRandom, or its launcher of a source file).
+_ETC_RUNTIMES = ("python3*", "java-*")
 #: Devices a bot may read and write (Landlock; bubblewrap's --dev gives the same set).
 DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom")
 
@@ -71,9 +75,14 @@ def rewrite_command(command: Sequence[str], workdir: Path, python: str) -> list[
 
 
 
+def _runtime_configs() -> list[str]:
+    """The runtimes' configuration directories this host has under /etc."""
+    return [str(p) for pattern in _ETC_RUNTIMES for p in sorted(Path("/etc").glob(pattern))]
+
+
 def read_paths(report: SandboxReport, visible: list[Path], bot_copy: Path) -> list[str]:
     """What a bot may read (and execute) under Landlock: the same view bubblewrap gives."""
-    paths = [*_BWRAP_SYSTEM, *_BWRAP_ETC, *(str(p) for p in sorted(Path("/etc").glob("python3*")))]
+    paths = [*_BWRAP_SYSTEM, *_BWRAP_ETC, *_runtime_configs()]
     paths += list(report.python_prefixes) + [str(p) for p in visible]
     # Of /proc, the bot's own process is added once it exists (``landlock.restrictor``);
     # another process's command line would show the referee's arguments (a --seed), and the
@@ -100,8 +109,8 @@ def bwrap_argv(report: SandboxReport, limits: Limits, bot_copy: Path, visible: l
             argv += ["--ro-bind", path, path]
     for path in _BWRAP_ETC:
         argv += ["--ro-bind-try", path, path]
-    for etc in sorted(Path("/etc").glob("python3*")):
-        argv += ["--ro-bind-try", str(etc), str(etc)]
+    for etc in _runtime_configs():
+        argv += ["--ro-bind-try", etc, etc]
     for prefix in report.python_prefixes:
         if not any(prefix == p or prefix.startswith(p + "/") for p in _BWRAP_SYSTEM):
             argv += ["--ro-bind", prefix, prefix]

@@ -1,6 +1,6 @@
 """Bots in other languages (bots/examples, examples/): a C program and a Rust one, compiled
 here, and a Node.js script pass the compliance check and play a match, under every sandbox
-mode."""
+mode; so does a Java bot's check."""
 
 from __future__ import annotations
 
@@ -24,6 +24,31 @@ EXAMPLES = ROOT / "bots" / "examples"
 COMPILER = shutil.which("cc") or shutil.which("gcc")
 NODE = shutil.which("node")
 RUSTC = shutil.which("rustc")
+JAVAC = shutil.which("javac")
+#: A Java bot that seeds itself from SecureRandom, which loads the JVM's java.security file
+#: (on Debian, under /etc/java-*), then answers option 0 to every act.
+JAVA_BOT = """\
+import java.io.*;
+import java.security.SecureRandom;
+public class Bot {
+    public static void main(String[] args) throws IOException {
+        long seed = new SecureRandom().nextLong();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, "UTF-8"));
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.contains("\\"type\\":\\"hello\\"")) {
+                System.out.println("{\\"type\\":\\"ready\\",\\"name\\":\\"java_bot\\"}");
+            } else if (line.startsWith("{\\"type\\":\\"act\\"")) {
+                String id = line.split("[:,]")[3];
+                System.out.println("{\\"type\\":\\"action\\",\\"id\\":" + id + ",\\"choice\\":0}");
+            } else if (line.contains("\\"type\\":\\"bye\\"")) {
+                break;
+            }
+        }
+        System.err.println("seeded " + seed);
+    }
+}
+"""
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +71,20 @@ def rust_bot(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return bot
 
 
+@pytest.fixture(scope="module")
+def java_bot(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if JAVAC is None or shutil.which("java") is None:
+        pytest.skip("no java and javac here")
+    bot = tmp_path_factory.mktemp("java") / "java_bot"
+    bot.mkdir()
+    (bot / "Bot.java").write_text(JAVA_BOT)
+    subprocess.run([JAVAC, "Bot.java"], cwd=bot, check=True)
+    # the command docs/BOTS.md gives a JVM to start within the default memory_mb
+    (bot / "bot.yaml").write_text("name: java_bot\ncommand: [java, -XX:+UseSerialGC, -Xmx256m, "
+                                  "-XX:CompressedClassSpaceSize=64m, -cp, ., Bot]\n")
+    return bot
+
+
 @pytest.fixture
 def node_bot() -> Path:
     if NODE is None:
@@ -65,6 +104,14 @@ def test_a_rust_bot_passes_the_check(report: SandboxReport, rust_bot: Path) -> N
 
 def test_a_node_bot_passes_the_check(report: SandboxReport, node_bot: Path) -> None:
     checked = check_bot(spec_from_path(node_bot), launcher=sandbox_launcher(report))
+    assert checked.ok, checked.failures()
+
+
+def test_a_java_bot_using_securerandom_passes_the_check(report: SandboxReport,
+                                                        java_bot: Path) -> None:
+    # Debian's JVM reads java.security through a link into /etc/java-17-openjdk, which the
+    # sandbox did not show: "InternalError: Error loading java.security file" at start-up
+    checked = check_bot(spec_from_path(java_bot), games=1, launcher=sandbox_launcher(report))
     assert checked.ok, checked.failures()
 
 

@@ -131,6 +131,8 @@ _NOT_RUN = re.compile(r"not found|No such file or directory|Permission denied|Ex
 _ERROR_LINE = re.compile(r"(?i)\b(\w*(error|exception)|panic(ked)?|fatal|abort(ed)?)\b")
 #: How the kit's runner begins its note on an ``act()`` result that is no index.
 _KIT_NOTE = "[runner] act() returned "
+#: A frame of a Java stack trace, and the line that stands for the frames a cause shares.
+_JAVA_FRAME = re.compile(r"^(?:at [\w$.<>/-]+\(.*\)|\.\.\. \d+ more)$")
 #: How many lines back from the end of the log an error line is looked for.
 _ERROR_LOOKBACK = 30
 #: Characters of the bot's log quoted in a failure.
@@ -188,9 +190,13 @@ def log_quote(log: str) -> str:
     lines = [line.strip() for line in log.splitlines() if line.strip()]
     if not lines:
         return ""
+    # A JVM's stack, frame by frame, follows its exception's line: a deep one (a library's)
+    # would push that line past the look back
+    framed = _JAVA_FRAME.match(lines[-1]) is not None
+    lines = [line for line in lines if not _JAVA_FRAME.match(line)] or lines
     # Many runtimes print something after the error (Node its version, Rust a note on
-    # backtraces, a JVM the stack): quote the last line that names an error, if any.
-    label, at = "last log line", len(lines) - 1
+    # backtraces): quote the last line that names an error, if any.
+    label, at = "last error in its log" if framed else "last log line", len(lines) - 1
     if not _ERROR_LINE.search(lines[at]):
         for index in range(at - 1, max(len(lines) - _ERROR_LOOKBACK, 0) - 1, -1):
             if _ERROR_LINE.search(lines[index]):

@@ -267,3 +267,17 @@ def test_a_binary_linked_to_a_library_outside_the_bot_is_told_where_to_put_it(
     assert code == 1
     assert "libhelper.so: cannot open shared object file: No such file or directory" in handshake
     assert handshake.endswith(f"; {LIBRARY_HINT}")
+
+
+def test_a_deep_java_stack_is_quoted_by_its_exception_not_its_outermost_frame() -> None:
+    # javac's launcher failing in the sandbox left 40 frames under its exception: the quote
+    # was "at jdk.compiler/com.sun.tools.javac.launcher.Main.main(Main.java:132)"
+    frames = [f"\tat java.base/java.util.Frame{n}.call(Frame{n}.java:{n})" for n in range(40)]
+    log = "\n".join(['Exception in thread "main" java.lang.InternalError: Error loading '
+                     "java.security file", *frames, "\tat jdk.compiler/com.sun.tools.javac."
+                     "launcher.Main.main(Main.java:132)", ""])
+    assert log_quote(log) == ('; last error in its log: Exception in thread "main" '
+                              "java.lang.InternalError: Error loading java.security file")
+    caused = log + "Caused by: java.io.FileNotFoundException: x (No such file)\n\t... 41 more\n"
+    assert log_quote(caused) == ("; last error in its log: Caused by: "
+                                 "java.io.FileNotFoundException: x (No such file)")

@@ -4,6 +4,7 @@ where its tools are absent."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -19,6 +20,14 @@ runner = CliRunner()
 needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="no node here")
 needs_cc = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler here")
+#: A bot sees only its own files and the system's (bubblewrap, or Landlock without it).
+needs_file_isolation = pytest.mark.skipif(
+    not (probe().active("bwrap") or probe().active("landlock")),
+    reason="no layer hides the host's files here")
+#: A bot's threads count against its processes limit: it runs under a uid of its own, or the
+#: referee is not root (RLIMIT_NPROC does not bind root).
+needs_process_limit = pytest.mark.skipif(
+    probe().uid is None and os.geteuid() == 0, reason="bots run as root here: no thread limit")
 needs_java = pytest.mark.skipif(shutil.which("java") is None or shutil.which("javac") is None,
                                 reason="no java and javac here")
 
@@ -210,6 +219,7 @@ int main(void) {
 
 
 @needs_sandbox
+@needs_process_limit
 @needs_cc
 def test_a_thread_pool_past_the_process_limit_is_told_so(tmp_path: Path) -> None:
     # "pthread_create failed: Resource temporarily unavailable" was quoted alone; nothing
@@ -238,6 +248,7 @@ def test_a_runtimes_thread_that_could_not_start_is_hinted_at_the_limits(log: str
 
 
 @needs_sandbox
+@needs_file_isolation
 @needs_cc
 @pytest.mark.parametrize("rpath", ["{library}", "$ORIGIN"])
 def test_a_binary_linked_to_a_library_outside_the_bot_is_told_where_to_put_it(

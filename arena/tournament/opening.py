@@ -3,12 +3,14 @@ refused for a changed spec with what changed, said for people."""
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from arena.common.lookalike import disguise, look_alike, looks_like, spelled
+from arena.common.printable import printable
 from arena.common.provenance import software
 from arena.errors import ArenaError, SpecError, StoreError
 from arena.referee.seeds import utc_today
@@ -86,7 +88,9 @@ def change_refusal(store: Store, row: TournamentRow, spec: TournamentSpec,
     changed = [key for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
     what = f": {', '.join(changed)} changed" if changed else ""
     if changed == ["entrants"]:
-        what += _entrants_change(store, list(old.get("entrants", [])), spec)
+        what += (_entry_rule_change(list(old.get("entrants", [])), new["entrants"])
+                 if spec.format == "league"
+                 else _entrants_change(store, list(old.get("entrants", [])), spec))
     if "rating" in changed:
         what += _rating_change(old.get("rating") or {}, new["rating"], spec)
     started = row.spec.get("overrides") or {}
@@ -94,8 +98,9 @@ def change_refusal(store: Store, row: TournamentRow, spec: TournamentSpec,
         what += (f"; it was started with{override_options(started)}: give them "
                  "again to resume it" if started else
                  "; it was started without options setting the spec's fields")
+    # a league's stored entrants are its entry rule, and it enters new versions itself
     versions = (version_changes(list(old.get("entrants", [])), spec)
-                if changed == ["entrants"] else None)
+                if changed == ["entrants"] and spec.format != "league" else None)
     if (versions is not None and spec.format != "league"
             and store.count_games(row.id) >= row.games_planned):
         # every game is played: a new version entered now would play none
@@ -327,6 +332,21 @@ def _entrants_change(store: Store, old: list[str], spec: TournamentSpec) -> str:
     if [n for n in old_names if n in stayed] != [n for n in new_names if n in stayed]:
         changes.append("the others in another order")
     return f" ({'; '.join(changes)})"
+
+
+def _entry_rule_change(old: list[Any], new: list[Any]) -> str:
+    """How a league's ``bots`` (its entry rule: names, paths, patterns, entries as written)
+    differ, for people: the entries gone and come, or the same ones in another order."""
+    def shown(entry: Any) -> str:
+        return (entry if isinstance(entry, str)
+                else json.dumps(entry, sort_keys=True, ensure_ascii=False))
+
+    before, after = [shown(e) for e in old], [shown(e) for e in new]
+    if sorted(before) == sorted(after):
+        return " (bots: the same entries in another order)"
+    changes = [f"{e} left" for e in before if e not in after]
+    changes += [f"{e} joined" for e in after if e not in before]
+    return f" (bots: {'; '.join(printable(c) for c in changes)})"
 
 
 def _old_version_hint(key: str) -> str:

@@ -226,8 +226,7 @@ def _round_lines(store: Store, t: TournamentRow, tables: list[TableRow],
     """The rounds: pairings, byes and games played of each (a Swiss tournament's rounds not
     paired yet too); a league's tables played and its entries instead."""
     if t.format == "league":  # a table a round, and entries that come and go
-        return ["", f"tables played: {len({group[0].round for group in boards})}",
-                *entry_lines(store, t.id)]
+        return ["", _league_tables(tables, games), *entry_lines(store, t.id)]
     per_round_tables = Counter(group[0].round for group in boards)
     per_round_planned: Counter[int] = Counter()
     for tab in tables:
@@ -245,6 +244,19 @@ def _round_lines(store: Store, t: TournamentRow, tables: list[TableRow],
         return []
     return ["", *_fitted(["round", "pairings", "byes", "games"], rows, ("byes", "pairings"),
                          width), *_pairing_note(boards, t.name, store.path)]
+
+
+def _league_tables(tables: list[TableRow], games: list[GameRow]) -> str:
+    """How many of a league's tables (a table a round) are played out, and how many more
+    were chosen: a batch under way, or the table a stopped run plays out when resumed."""
+    planned: Counter[int] = Counter()
+    for tab in tables:
+        planned[tab.round] += tab.games
+    done = Counter(g.round for g in games)
+    played = sum(1 for r, n in planned.items() if done[r] >= n)
+    open_tables = len(planned) - played
+    return f"tables played: {played}" + (
+        f" (and {open_tables} chosen, not played out yet)" if open_tables else "")
 
 
 def _standing_lines(store: Store, t: TournamentRow, games: list[GameRow],

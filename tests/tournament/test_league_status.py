@@ -1,0 +1,50 @@
+"""What ``arena status`` says of a league: its tables counted as played only once all their
+games are, the table a killed run left half played said apart."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tournament_fixtures import bots_dir_for, runner, write_spec
+
+from arena.cli.main import app
+from arena.tournament.runner import run_tournament
+from arena.tournament.spec import load_spec
+
+
+@pytest.fixture
+def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return bots_dir_for(tmp_path, monkeypatch, "first", "last", "hashed")
+
+
+def _league(tmp_path: Path, db: Path, **fields: Any) -> Path:
+    data: dict[str, Any] = {"name": "ladder", "format": "league", "bots": ["*"],
+                            "games_per_match": 1, "duplicate": True, "seed": 5,
+                            "budget": {"games": 8}}
+    data.update(fields)
+    path = write_spec(tmp_path / "ladder.yaml", db, **data)
+    path.write_text(path.read_text().replace("rounds: 3\n", ""))
+    return path
+
+
+def _status(db: Path) -> list[str]:
+    shown = runner.invoke(app, ["status", "ladder", "--db", str(db)])
+    assert shown.exit_code == 0, shown.output
+    return shown.stdout.splitlines()
+
+
+def test_a_table_half_played_is_not_counted_as_played(tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot: None)
+    conn = sqlite3.connect(str(db))
+    with conn:
+        tables = conn.execute("SELECT COUNT(DISTINCT round) FROM tables").fetchone()[0]
+        assert tables * 2 == conn.execute("SELECT COUNT(*) FROM games").fetchone()[0]
+    assert f"tables played: {tables}" in _status(db)
+    with conn:  # as a run killed inside its last table leaves it
+        conn.execute("DELETE FROM games WHERE round = ? AND table_index = 1", (tables,))
+    conn.close()
+    assert f"tables played: {tables - 1} (and 1 chosen, not played out yet)" in _status(db)

@@ -183,6 +183,16 @@ def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
     return lines + _next_step(store, t)
 
 
+def _bot_count(t: TournamentRow, entrants: list[str]) -> str:
+    """How many bots: a league's entrants are every version that entered (the names count)."""
+    bots = f"{len(entrants)} bots"
+    if t.format == "league":
+        names = len({label.split("@")[0] for label in entrants})
+        if names != len(entrants):
+            bots = f"{names} bot{'' if names == 1 else 's'} ({len(entrants)} versions)"
+    return bots
+
+
 def _heading(store: Store, t: TournamentRow, entrants: list[str], done: int) -> list[str]:
     """What the tournament is (format, bots, seed, state, times), and its house rules."""
     split = (off_size_split(t.players_per_game, len(entrants)) if t.format == "swiss"
@@ -190,7 +200,8 @@ def _heading(store: Store, t: TournamentRow, entrants: list[str], done: int) -> 
     lines = [
         f"tournament {t.name}: {t.format}, {_sizes(t)} per table"
         f"{'' if split is None else f' (sitting {split} each round)'}, "
-        f"{len(entrants)} bots, {shown_seed(t.seed, t.spec, t.state)}, spec hash {t.spec_hash}",
+        f"{_bot_count(t, entrants)}, {shown_seed(t.seed, t.spec, t.state)}, "
+        f"spec hash {t.spec_hash}",
         f"state {_state(store, t)}; games {_progress(done, t.games_planned)}",
         f"created {t.created_at}" + (f"; finished {t.finished_at}" if t.finished_at else ""),
         "bots: " + ", ".join(entrants),

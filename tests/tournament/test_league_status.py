@@ -48,3 +48,14 @@ def test_a_table_half_played_is_not_counted_as_played(tmp_path: Path, registry: 
         conn.execute("DELETE FROM games WHERE round = ? AND table_index = 1", (tables,))
     conn.close()
     assert f"tables played: {tables - 1} (and 1 chosen, not played out yet)" in _status(db)
+
+
+def test_the_heading_counts_bots_not_their_versions(tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    spec = _league(tmp_path, db)
+    run_tournament(load_spec(spec), 1, vetter=lambda bot: None)
+    (registry / "first.py").write_text((registry / "first.py").read_text() + "\n# v2\n")
+    run_tournament(load_spec(_league(tmp_path, db, budget={"games": 16})), 1,
+                   vetter=lambda bot: None)
+    heading = _status(db)[0]
+    assert "league, 2 per table, 3 bots (4 versions), seed 5" in heading, heading

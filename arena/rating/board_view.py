@@ -174,12 +174,9 @@ def _render_table(board: Leaderboard, fmt: str, columns: Sequence[str],
                   most: int | None = None) -> str:
     """The table of ``columns``, the bots' names cut to ``most`` characters (None: whole)."""
     keep = [_TABLE_COLUMNS.index(name) for name in columns]
-    # two versions of one bot (a tournament gone on with --continue) are told apart by their
-    # version: without its column, they are named name@version. A league's every-version
-    # table keeps its old way: its readers asked for sigma before the version (fitted_table)
-    league = board.tournament is not None and board.tournament.format == "league"
-    labels = (Counter(row.label for row in board.rows)
-              if "version" not in columns and not league else Counter())
+    # two versions of one bot (a tournament gone on with --continue, a league's every-version
+    # table) are told apart by their version: without its column, they are named name@version
+    labels = Counter(row.label for row in board.rows) if "version" not in columns else Counter()
     table = []
     for row in board.rows:
         label = (row.label if labels[row.label] < 2
@@ -213,15 +210,18 @@ def fitted_table(board: Leaderboard, fmt: str = "simple", columns: Sequence[str]
                                           if c in columns or c in ALWAYS_SHOWN]), []
     silent = _silent(board)
     shown = [c for c in _TABLE_COLUMNS if c not in _hidden(board) and c not in silent]
-    # a league's readers ask how sure each rating is (new versions keep arriving)
+    # a league's readers ask how sure each rating is (new versions keep arriving): its
+    # sigma is the last column given up
     league = board.tournament is not None and board.tournament.format == "league"
-    order = (*(c for c in _DROP_TO_FIT if c != "sigma"), "sigma") if league else _DROP_TO_FIT
+    order = tuple(c for c in _DROP_TO_FIT if not (league and c == "sigma"))
     names: list[str] = []
     width = fitting_width(fmt, width)
     # a narrower terminal's: more left out, then names cut
     if width is not None and width < TABLE_WIDTH:
         order += tuple(c for c in _DROP_NARROW if c not in _SORT_KEYS.get(board.sort, ()))
         names = [printable(row.label) for row in board.rows]
+    if league:
+        order += ("sigma",)
     text, left_out = fit_columns(lambda kept, most: _render_table(board, fmt, kept, most),
                                  shown, order, width, names)
     return text, (["points"] if "points" in silent else []) + left_out

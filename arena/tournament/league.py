@@ -167,7 +167,9 @@ class League:
                 refusal = vetter(bot)
                 alike = earlier_look_alike(bot.name, earlier_names(self.store), self.store.path)
                 self._enter(bot, number, refusal)
-                if refusal is None and alike is not None:
+                if refusal is not None:  # told as it happens, not only by arena status
+                    self.warn(f"{bot.key} is refused: {refusal}")
+                elif alike is not None:
                     self.warn(f"{bot.key} enters: {alike}")
         self._retire_gone(number)
 

@@ -122,12 +122,23 @@ def test_a_refused_version_says_why(tmp_path: Path, registry: Path) -> None:
         return "failed the compliance check: hello: no reply" if bot.key.endswith(
             submitting.version) and submitting.version else None
 
+    warnings: list[str] = []
+
+    def report(event: object) -> None:
+        submitting(event)
+        if isinstance(event, RunWarning):
+            warnings.append(event.text)
+
     run_tournament(load_spec(_league(tmp_path, db, budget={"games": 8})), 1,
-                   report=submitting, vetter=vetter)
+                   report=report, vetter=vetter)
     assert all(f"first@{submitting.version}" not in seats for _, seats in _tables(db))
     status = runner.invoke(app, ["status", "ladder", "--db", str(db)])
     assert (f"first@{submitting.version}: refused at table 2: failed the compliance check: "
             "hello: no reply") in status.stdout
+    # the organiser watching the run is told too, once, as a refused look-alike is
+    assert [w for w in warnings if "refused" in w] == [
+        f"first@{submitting.version} is refused: failed the compliance check: hello: no "
+        "reply"]
 
 
 def test_choices_replay_from_the_seed_and_the_submissions(

@@ -266,14 +266,20 @@ def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None, *,
     plan (exit 1 if an entry does not start)."""
     from arena.tournament.editions import held_versions
     from arena.tournament.preflight import check_lines, trial_starts
+    from arena.tournament.run_state import kept_copy_line, updated_line
+    from arena.tournament.runner import resume_hint
     from arena.tournament.store import peek
 
     results = db if db is not None else Path(spec.results)
-    # as a run resumes it: an entrant updated since plays on from its kept copy
-    spec = (peek(results, lambda store: held_versions(store, spec)) or (spec, []))[0]
+    # as a run resumes it: an entrant updated since plays on from its kept copy, said so
+    spec, held = peek(results, lambda store: held_versions(store, spec)) or (spec, [])
     trials = (trial_starts(spec.entrants, spec.limits, parallel=spec.effective_workers(workers))
               if trial else None)
     lines, ready = check_lines(spec, results, trials)
+    resume = resume_hint(spec, results)
+    kept = [kept_copy_line(updated_line(bot.name, True), f"{bot.name}@{bot.files_version}",
+                           "running", resume) for bot in held]
+    lines[1:1] = [f"warning: {line}" for line in kept]  # under the spec's line, as warned
     typer.echo("\n".join(lines))
     if not ready:
         raise typer.Exit(1)

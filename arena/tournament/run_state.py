@@ -37,7 +37,7 @@ from arena.tournament.tasks import (
     TableTask,
 )
 
-__all__ = ["RunState", "planned_parallelism"]
+__all__ = ["RunState", "kept_copy_line", "planned_parallelism", "updated_line"]
 
 
 class RunState:
@@ -125,10 +125,7 @@ class RunState:
         league says nothing: its next poll enters the new version)."""
         if self.spec.format == "league" or message.key in self.kept_copies:
             return
-        when = ("since the tournament began, before this run" if before_run
-                else "during the run")
-        self.kept_copies[message.key] = (
-            f"{message.name} was updated {when} (arena submit --update)", message.kept)
+        self.kept_copies[message.key] = (updated_line(message.name, before_run), message.kept)
         bot_id = next((i for i, bot in self.by_id.items() if bot.key == message.key), None)
         if bot_id is not None:  # stored first: arena status tells it after any end of the run
             note_kept_copy(self.store, self.row.id, bot_id, message.kept, before_run)
@@ -138,11 +135,7 @@ class RunState:
         """What is said of the bots played on from their kept copies, with how to enter the
         new version while the tournament, in ``state``, can still take it (a finished one
         cannot: ``--continue`` refuses it)."""
-        if state == "finished":
-            return [f"{update}: {kept} played on from its kept copy to the tournament's end"
-                    for update, kept in self.kept_copies.values()]
-        return [f"{update}: {kept} plays on from its kept copy; '{self.resume} --continue' "
-                "afterwards enters the new version in the deals not begun"
+        return [kept_copy_line(update, kept, state, self.resume)
                 for update, kept in self.kept_copies.values()]
 
     def record(self, games: Sequence[GameMessage]) -> None:
@@ -281,6 +274,23 @@ class RunState:
         per_game = spec.games_per_match * len(seat_orders((0, 1), spec.duplicate))
         bye_rows = [(r, self.entrant_ids[e], float(per_game)) for e in paired.byes]
         self.store.add_tables(self.row.id, rows, bye_rows)
+
+
+def updated_line(name: str, before_run: bool) -> str:
+    """What is said of the bot ``name`` updated by ``arena submit --update`` mid-tournament
+    (``before_run``: before this run, which resumes it)."""
+    when = "since the tournament began, before this run" if before_run else "during the run"
+    return f"{name} was updated {when} (arena submit --update)"
+
+
+def kept_copy_line(update: str, kept: str, state: str, resume: str) -> str:
+    """The line on the version ``kept`` played on from its kept copy after ``update``
+    (:func:`updated_line`), with how to enter the new version (``resume``: the command
+    resuming the tournament) while the tournament, in ``state``, can still take it."""
+    if state == "finished":
+        return f"{update}: {kept} played on from its kept copy to the tournament's end"
+    return (f"{update}: {kept} plays on from its kept copy; '{resume} --continue' afterwards "
+            "enters the new version in the deals not begun")
 
 
 def planned_parallelism(spec: TournamentSpec, entrants: int) -> int:

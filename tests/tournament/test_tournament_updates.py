@@ -134,14 +134,21 @@ def test_a_run_stopped_after_an_update_resumes_with_the_version_that_entered(
     spec = write_spec(tmp_path / "cup.yaml", tmp_path / "cup.db", name="cup", **fields)
     with pytest.raises(KeyboardInterrupt):
         run_tournament(load_spec(spec), 1, report=update_then_stop)
-    resumed = runner.invoke(app, ["run", str(spec), "--workers", "1", "--no-progress"],
-                            terminal_width=400)
-    assert resumed.exit_code == 0, resumed.output
     # the update landed before this run: "during the run" would be untrue
     line = (f"mine was updated since the tournament began, before this run (arena submit "
             f"--update): {entered.key} plays on "
             f"from its kept copy; 'arena run {spec} --continue' afterwards enters the new "
             "version in the deals not begun")
+    # the check starts the version the run would play, and says so as the run would
+    checked = runner.invoke(app, ["run", str(spec), "--check", "--workers", "1"],
+                            terminal_width=400)
+    assert checked.exit_code == 0, checked.output
+    assert [text for text in checked.stdout.splitlines() if "updated" in text] == [
+        f"warning: {line}"]
+    assert f"  ok    {entered.key}" in checked.stdout.splitlines()
+    resumed = runner.invoke(app, ["run", str(spec), "--workers", "1", "--no-progress"],
+                            terminal_width=400)
+    assert resumed.exit_code == 0, resumed.output
     assert [text for text in resumed.stderr.splitlines() if "updated" in text] == [
         f"warning: {line}"]
     closing = resumed.stdout.splitlines()

@@ -68,6 +68,10 @@ __all__ = [
 ]
 
 
+#: How many older versions a row's note names, the newest first (json and csv list all).
+_OLDER_NAMED = 2
+
+
 @dataclass
 class LeaderboardRow:
     """One bot version's line on the leaderboard."""
@@ -112,7 +116,10 @@ class LeaderboardRow:
         """What a reader needs to know that the numbers do not say."""
         if not self.new_version:
             return ""
-        return f"new (older: {', '.join(self.older_versions)})"
+        # a table cell: a league's bot updated all day would widen it with every update
+        named = ", ".join(self.older_versions[:_OLDER_NAMED])
+        rest = len(self.older_versions) - _OLDER_NAMED
+        return f"new (older: {named}{f' and {rest} more' if rest > 0 else ''})"
 
 
 @dataclass

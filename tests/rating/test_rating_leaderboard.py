@@ -135,6 +135,24 @@ def test_new_version_is_marked_and_starts_fresh(tmp_path: Path) -> None:
     assert [r.note for r in one_board.rows if r.bot == "alpha"] == [""]
 
 
+def test_the_note_names_the_two_newest_older_versions_and_counts_the_rest(
+        tmp_path: Path) -> None:
+    """A league's bot updated all day gains an older version at each update: the note, a
+    table cell, names the newest two and counts the others (json and csv list them all)."""
+    b = StoreBuilder(tmp_path / "a.db")
+    versions = ["aaa111", "bbb222", "ccc333", "ddd444", "eee555"]
+    for i, version in enumerate(versions):
+        tid, (alpha, other) = b.tournament(f"t{i}", [("alpha", version), "bravo"])
+        b.game(GameSpec(tid, 0, 0, 0, [alpha, other], [1, 2]))
+    b.close()
+    board = build_leaderboard(tmp_path / "a.db", all_games=True)
+    rows = {r.key: r for r in board.rows}
+    assert rows["alpha@eee555"].note == "new (older: ddd444, ccc333 and 2 more)"
+    assert rows["alpha@eee555"].older_versions == ["ddd444", "ccc333", "bbb222", "aaa111"]
+    assert rows["alpha@ddd444"].note == "new (older: ccc333, bbb222 and 1 more)"
+    assert rows["alpha@ccc333"].note == "new (older: bbb222, aaa111)"
+
+
 def test_a_version_replaced_by_continue_is_the_new_ones_older(tmp_path: Path) -> None:
     """``arena run --continue`` puts a new version in an entry's place and keeps the old
     one's games: the new version is marked as such, as it would be in another tournament."""

@@ -265,7 +265,7 @@ def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None, *,
     """``arena run --check``: start every entry once (not with ``--no-trial``), print the
     plan (exit 1 if an entry does not start)."""
     from arena.tournament.editions import held_versions
-    from arena.tournament.preflight import check_lines, trial_starts
+    from arena.tournament.preflight import check_lines, league_left_out, trial_starts
     from arena.tournament.run_state import kept_copy_line, updated_line
     from arena.tournament.runner import resume_hint
     from arena.tournament.store import peek
@@ -273,9 +273,12 @@ def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None, *,
     results = db if db is not None else Path(spec.results)
     # as a run resumes it: an entrant updated since plays on from its kept copy, said so
     spec, held = peek(results, lambda store: held_versions(store, spec)) or (spec, [])
-    trials = (trial_starts(spec.entrants, spec.limits, parallel=spec.effective_workers(workers))
+    # a stored league starts its active versions only, as its run does
+    left_out = league_left_out(spec, results)
+    started = [bot for bot in spec.entrants if bot.key not in left_out]
+    trials = (trial_starts(started, spec.limits, parallel=spec.effective_workers(workers))
               if trial else None)
-    lines, ready = check_lines(spec, results, trials)
+    lines, ready = check_lines(spec, results, trials, left_out)
     resume = resume_hint(spec, results)
     kept = [kept_copy_line(updated_line(bot.name, True), f"{bot.name}@{bot.files_version}",
                            "running", resume) for bot in held]

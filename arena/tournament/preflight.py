@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from arena.common.plural import counted
+from arena.common.printable import printable
 from arena.errors import BotError
 from arena.referee.client import BotClient
 from arena.referee.connection import Launcher
@@ -38,7 +39,8 @@ from arena.tournament.planning import (
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, peek
 
-__all__ = ["TrialStart", "check_lines", "run_trial", "trial_entrants", "trial_starts"]
+__all__ = ["TrialStart", "check_lines", "league_left_out", "run_trial", "trial_entrants",
+           "trial_starts"]
 
 
 @dataclass(frozen=True)
@@ -132,11 +134,42 @@ def trial_entrants(spec: TournamentSpec, db_path: Path, resuming: bool) -> list[
     return entrants if len(entrants) >= 2 else []
 
 
-def check_lines(spec: TournamentSpec, db: Path,
-                trials: Sequence[TrialStart] | None) -> tuple[list[str], bool]:
+def league_left_out(spec: TournamentSpec, db: Path) -> dict[str, tuple[str, str]]:
+    """The entries of a stored league (this very spec) that its run does not start before its
+    games, by key: a mark and why (refused or retired by the league, or new: its loop vets
+    it as it enters). None left out of another tournament, or of a league not stored yet."""
+    if spec.format != "league":
+        return {}
+
+    def look(store: Store) -> dict[str, tuple[str, str]]:
+        row = store.tournament(spec.name)
+        if row is None or row.spec_hash != spec.spec_hash():
+            return {}
+        seen = {entry.key: entry for entry in league_entries(store, row.id)}
+        left: dict[str, tuple[str, str]] = {}
+        for bot in spec.entrants:
+            entry = seen.get(bot.key)
+            if entry is None:
+                left[bot.key] = ("new ", "vetted as it enters, at the league's next poll (the "
+                                 "compliance check, then a trial start)")
+            elif entry.state == "refused":
+                left[bot.key] = ("--  ", f"not started: refused by the league at table "
+                                 f"{entry.at_table} ({entry.reason})")
+            elif entry.state == "retired":
+                why = f"({entry.reason})" if entry.reason else f"at table {entry.at_table}"
+                left[bot.key] = ("--  ", f"not started: retired from the league {why}")
+        return left
+
+    return peek(db, look) or {}
+
+
+def check_lines(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | None,
+                left_out: Mapping[str, tuple[str, str]] | None = None
+                ) -> tuple[list[str], bool]:
     """What ``arena run --check`` prints (the plan, what the database holds of it, how each
-    entry's trial start went; ``trials`` None when skipped) and whether ``arena run`` would
-    go ahead."""
+    entry's trial start went; ``trials`` None when skipped; ``left_out``: a stored league's
+    entries not started, :func:`league_left_out`) and whether ``arena run`` would go
+    ahead."""
     sizes = "/".join(str(k) for k in spec.table_sizes)
     split = (off_size_split(spec.table_sizes[0], len(spec.entrants))
              if spec.format == "swiss" else None)
@@ -175,6 +208,12 @@ def check_lines(spec: TournamentSpec, db: Path,
                      + ("" if trial.failure is None else f": {trial.failure}")
                      for trial in trials)
         started = f"All {len(trials)} entries start"
+    if left_out:
+        lines.extend(f"  {mark}  {printable(key)}: {why}" for key, (mark, why) in left_out.items())
+        if trials is not None:
+            started = (f"The {counted(len(trials), 'active entry', 'active entries')} "
+                       f"{'starts' if len(trials) == 1 else 'start'} ("
+                       f"{counted(len(left_out), 'other')} above not started)")
     failed = sum(1 for t in trials or () if t.failure is not None)
     if failed:
         lines.append(f"{failed} of {len(trials or ())} entries "

@@ -1,0 +1,70 @@
+"""``arena run --check`` of a stored league starts what its run would start: the active
+versions, not those the league refused or retired (whose failure to start would say the run
+cannot go ahead when it can), and names those it leaves out, with why."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tournament_fixtures import FIXTURES, PassedCheck, bots_dir_for, runner, write_spec
+
+from arena.cli.main import app
+from arena.registry import submit
+from arena.tournament.events import Progress
+from arena.tournament.runner import run_tournament
+from arena.tournament.spec import load_spec
+
+
+@pytest.fixture
+def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return bots_dir_for(tmp_path, monkeypatch, "first", "last", "hashed")
+
+
+def _league(tmp_path: Path, db: Path, **fields: Any) -> Path:
+    data: dict[str, Any] = {"name": "ladder", "format": "league", "bots": ["*"],
+                            "games_per_match": 1, "duplicate": True, "seed": 5,
+                            "budget": {"games": 6}}
+    data.update(fields)
+    path = write_spec(tmp_path / "ladder.yaml", db, **data)
+    path.write_text(path.read_text().replace("rounds: 3\n", ""))
+    return path
+
+
+def test_the_check_of_a_stored_league_starts_its_active_versions_only(
+        tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    broken: list[str] = []
+
+    def submit_broken(event: object) -> None:
+        if isinstance(event, Progress) and event.done >= 2 and not broken:
+            broken.append(submit(FIXTURES / "no_start.py", "broken", registry,
+                                 check=lambda spec: PassedCheck()).version)
+
+    run_tournament(load_spec(_league(tmp_path, db)), 1, report=submit_broken,
+                   vetter=lambda bot: "failed the compliance check: no start"
+                   if bot.name == "broken" else None)
+    conn = sqlite3.connect(str(db))
+    with conn:  # stopped, as arena league stop leaves it
+        conn.execute("UPDATE tournaments SET state = 'stopped'")
+    conn.close()
+    retired = runner.invoke(app, ["league", "retire", "ladder", "hashed", "--db", str(db)])
+    assert retired.exit_code == 0, retired.output
+    newer = tmp_path / "last.py"
+    newer.write_text((FIXTURES / "last.py").read_text() + "\n# v2\n")
+    fresh = submit(newer, "last", registry, check=lambda spec: PassedCheck(), update=True)
+    checked = runner.invoke(app, ["run", str(_league(tmp_path, db)), "--check"],
+                            terminal_width=400)
+    assert checked.exit_code == 0, checked.output
+    lines = checked.stdout.splitlines()
+    assert not any("FAIL" in line for line in lines), checked.stdout
+    assert (f"  --    broken@{broken[0]}: not started: refused by the league at table 2 "
+            "(failed the compliance check: no start)") in lines
+    assert any(line.startswith("  --    hashed@") and line.endswith(
+        ": not started: retired from the league (by the organiser after table 3)")
+        for line in lines), checked.stdout
+    assert (f"  new   last@{fresh.version}: vetted as it enters, at the league's next poll "
+            "(the compliance check, then a trial start)") in lines
+    assert lines[-1] == "The 1 active entry starts (3 others above not started): ready to run."

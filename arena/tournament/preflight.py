@@ -251,4 +251,9 @@ def _stored(spec: TournamentSpec, db: Path) -> tuple[str, bool]:
     if row.spec_hash != played.spec_hash():
         return (f"{held}, with another spec (hash {row.spec_hash}, this spec "
                 f"{played.spec_hash()})"), False
+    budget = planned_games(spec)
+    if spec.format == "league" and row.state == "finished" and (not budget or budget > done):
+        # the budget is outside a league's hash: raised (or dropped), the league goes on
+        return held + (f"; its budget raised to {budget:,} games" if budget
+                       else "; without a budget now") + ", a run goes on", True
     return held + ("" if row.state == "finished" else "; a run resumes it"), True

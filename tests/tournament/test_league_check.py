@@ -68,3 +68,26 @@ def test_the_check_of_a_stored_league_starts_its_active_versions_only(
     assert (f"  new   last@{fresh.version}: vetted as it enters, at the league's next poll "
             "(the compliance check, then a trial start)") in lines
     assert lines[-1] == "The 1 active entry starts (3 others above not started): ready to run."
+
+
+def test_the_check_of_a_finished_league_with_a_raised_budget_says_it_goes_on(
+        tmp_path: Path, registry: Path) -> None:
+    """The budget is outside a league's hash: raised, the run goes on from where the league
+    finished, which the check must not call nothing left to play."""
+    db = tmp_path / "a.db"
+    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot: None)
+    same = runner.invoke(app, ["run", str(_league(tmp_path, db)), "--check"],
+                         terminal_width=400)
+    assert same.exit_code == 0, same.output
+    assert "arena run has nothing left to play" in same.stdout.splitlines()[-1]
+    raised = runner.invoke(app, ["run", str(_league(tmp_path, db, budget={"games": 10})),
+                                 "--check"], terminal_width=400)
+    assert raised.exit_code == 0, raised.output
+    lines = raised.stdout.splitlines()
+    assert (f"Results: {db}, holds 'ladder': 6/6 games, finished; its budget raised to 10 "
+            "games, a run goes on") in lines
+    assert lines[-1].endswith(": ready to run."), raised.stdout
+    unbounded = runner.invoke(app, ["run", str(_league(tmp_path, db, budget=None)), "--check"],
+                              terminal_width=400)
+    assert (f"Results: {db}, holds 'ladder': 6/6 games, finished; without a budget now, a "
+            "run goes on") in unbounded.stdout.splitlines()

@@ -39,7 +39,7 @@ from arena.tournament.game_records import (
 )
 from arena.tournament.store import Store
 from arena.web.charts import OKABE_ITO, bot_colour, heat_colour, rating_chart
-from arena.web.data import TournamentData, game_row, game_slug, load_tournament
+from arena.web.data import GameRow, TournamentData, game_row, game_slug, load_tournament
 from arena.web.recorded import (
     build_recorded,
     build_stored_row,
@@ -127,10 +127,17 @@ def short_name(names: dict[str, str], key: str) -> str:
     return printable(names.get(key) or key.rsplit("@", 1)[0])
 
 
-def games_listing(data: TournamentData) -> dict[str, Any]:
+def listed_games(data: TournamentData, newest_first: bool) -> list[GameRow]:
+    """The games in the order the games page lists them: a league's newest first (it plays
+    on: its latest games are the ones watched), else in play order."""
+    return data.games[::-1] if newest_first else data.games
+
+
+def games_listing(data: TournamentData, newest_first: bool = False) -> dict[str, Any]:
     """Every game of the list, compact, for the page's script to filter and draw: bots and
     categories once each, a game as ``[slug, round, table, seats (bot indexes), placements,
-    categories (indexes), tie-break, failure types, the failures' seats]``."""
+    categories (indexes), tie-break, failure types, the failures' seats]``, in the order of
+    :func:`listed_games`."""
     bots = sorted({key for g in data.games for key in g.seats})
     categories = sorted({c for g in data.games for c in g.desmos})
     bot_index = {key: i for i, key in enumerate(bots)}
@@ -139,7 +146,7 @@ def games_listing(data: TournamentData) -> dict[str, Any]:
              [category_index[c] for c in g.desmos], g.tiebreak,
              [f.get("type", "?") for f in g.failures],
              [f.get("seat") if isinstance(f.get("seat"), int) else None for f in g.failures]]
-            for g in data.games]
+            for g in listed_games(data, newest_first)]
     return {"bots": bots, "labels": [short_name(data.names, key) for key in bots],
             "categories": categories, "rows": rows}
 
@@ -186,15 +193,16 @@ def _context(data: TournamentData, page: str, live: bool) -> dict[str, Any]:
     elif page == "rounds.html" and data.league:
         context["recent"] = data.rounds[::-1][:RECENT_TABLES]
     elif page == "games.html":
-        context["listing"] = games_listing(data)
+        games = listed_games(data, data.league)
+        context["listing"] = games_listing(data, data.league)
         context["categories"] = context["listing"]["categories"]
-        context["first_games"] = data.games[:GAMES_SHOWN]
+        context["first_games"] = games[:GAMES_SHOWN]
         context["step"] = GAMES_SHOWN
         context["sizes"] = sorted({len(g.seats) for g in data.games})
         context["tables"] = sorted({g.table for g in data.games})
         context["failure_types"] = sorted({f.get("type", "?") for g in data.games
                                            for f in g.failures})
-        failures = [(g, f) for g in data.games for f in g.failures]
+        failures = [(g, f) for g in games for f in g.failures]
         context["failures"] = failures[:FAILURES_SHOWN]
         context["failures_left"] = len(failures) - len(context["failures"])
     return context

@@ -271,3 +271,23 @@ def test_continued_and_new_edition_tournaments(tmp_path: Path, serving: Any,
     result = runner.invoke(app, ["report", "cup-2", "-o", str(tmp_path / "s"), "--db", str(db),
                                  "-j", "1"])
     assert result.exit_code == 0 and (tmp_path / "s" / "games" / "r1-t0-g0.html").is_file()
+
+
+def test_a_league_lists_its_latest_games_first(tmp_path: Path) -> None:
+    """A league plays on: its games page opens on the games just played, as its tables page
+    does, not on the first ones, which a long league's later pages bury."""
+    from arena.web.data import load_tournament
+    from arena.web.site import games_listing, render_page
+
+    data = load_tournament(league_db.build(tmp_path / "a.db", tables=3), "ladder")
+    for game in data.games:  # a failure in every game: the list of failures follows them
+        game.failures = [{"type": "crash", "seat": 0, "detail": "exited"}]
+    games = render_page(data, "games.html")
+    body = games.split('<table id="games"', 1)[1].split("</table>", 1)[0]
+    rounds = [int(r) for r in re.findall(r'</a></td><td>(\d+)</td>', body)]
+    assert rounds == sorted(rounds, reverse=True) and rounds[0] == 3, rounds
+    listed = [row[1] for row in games_listing(data, newest_first=True)["rows"]]
+    assert listed == sorted(listed, reverse=True)
+    slugs = re.findall(r'<li data-bot="[^"]*" data-failure="[^"]*"><a href="games/([^"]+)\.html',
+                       games)
+    assert len(slugs) == 6 and slugs == sorted(slugs, reverse=True), slugs

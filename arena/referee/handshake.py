@@ -58,6 +58,8 @@ def judge_ready(conn: Connection, got: Received, deadline: float, limits: Limits
         message = messages.decode(got.data)
         name, metadata = messages.parse_ready(message)
     except ProtocolError as exc:
-        return f"bad answer to 'hello': {hinted(exc)}"
+        # a runtime that failed says so on stdout and its reason on stderr as it exits: how
+        # it ended is waited for (briefly), so the log its failure quotes holds the reason
+        return f"bad answer to 'hello': {hinted(exc)}" + ended_how()
     return Ready(name, metadata, messages.offers_rematch(message),
                  messages.offers_stack_dump(message))

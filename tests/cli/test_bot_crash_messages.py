@@ -143,3 +143,23 @@ def test_the_note_reads_the_bots_copy_with_or_without_bubblewrap() -> None:
     # No frame in the bot's files (a compiled bot's log): the last error line, as before.
     assert log_note("starting\npanicked at src/main.rs:3\n") == (
         "; last log line: panicked at src/main.rs:3")
+
+
+@needs_sandbox
+def test_a_runtime_failing_at_start_up_is_quoted_with_its_reason_and_exit(
+        tmp_path: Path) -> None:
+    """A runtime that fails at start-up (a JVM out of memory) writes a line to stdout and its
+    reason to stderr as it exits: the failure was judged at the stdout line and the process
+    killed at once, so whether the reason was quoted depended on which came first."""
+    bot = tmp_path / "failing"
+    bot.mkdir()
+    (bot / "bot.sh").write_text("echo 'Error occurred during initialization of VM'\n"
+                                "echo 'Could not reserve enough space for object heap' >&2\n"
+                                "exit 3\n")
+    (bot / "bot.yaml").write_text("name: failing\ncommand: [sh, bot.sh]\n")
+    result = runner.invoke(app, ["check-bot", str(bot), "--games", "1"],
+                           env={"ARENA_BOTS_DIR": str(tmp_path)})
+    handshake = next(line for line in result.stdout.splitlines() if "handshake" in line)
+    assert "not JSON: 'Error occurred during initialization of VM'" in handshake
+    assert "(exit code 3)" in handshake
+    assert "Could not reserve enough space for object heap" in handshake

@@ -530,7 +530,8 @@ class BotClient:
 
     def _memory_note(self) -> str:
         """The limit a bot out of memory ran into, which its author cannot see otherwise."""
-        return f"; its memory limit: {self.limits.memory_mb} MiB (memory_mb)"
+        return (f"; its memory limit: {self.limits.memory_mb} MiB (memory_mb; --memory-mb of "
+                "arena check-bot, submit, match)")
 
     def _out_of_memory(self, ended: Ended | None) -> bool:
         """Killed by its memory limit (where the sandbox tells), or died of a MemoryError."""

@@ -88,8 +88,9 @@ _RESERVE_FAILED = re.compile(r"failed to reserve|could not reserve|cannot reserv
                              r"insufficient memory for the Java Runtime", re.IGNORECASE)
 RESERVE_HINT = (f"{HINT}memory_mb limits the bot's address space, reserved or used: a runtime "
                 "that reserves ranges up front (Node's worker threads, a JVM, Go) needs flags "
-                "that reserve less or a bigger memory_mb (docs/BOTS.md, \"Binaries and "
-                "node_modules\")")
+                "that reserve less or a bigger memory_mb (--memory-mb of arena check-bot, "
+                "submit, match; a tournament spec's limits: {memory_mb: ...}; docs/BOTS.md, "
+                "\"Binaries and node_modules\")")
 #: A thread that could not start: the kernel's EAGAIN as the JVM, Rust and glibc tell it.
 _THREAD_FAILED = re.compile(r"unable to create native thread|pthread_create failed|"
                             r"failed to spawn thread|Resource temporarily unavailable",

@@ -173,8 +173,9 @@ def test_check_bot_and_submit_check_under_the_memory_mb_a_tournament_would_give(
     failed = runner.invoke(app, ["check-bot", str(bot), "--games", "1"], env=env)
     assert failed.exit_code == 1
     # the limit it ran into is named at start-up as it is mid-game
-    assert "(out of memory)); its memory limit: 1024 MiB (memory_mb); OSError: [Errno 12] " \
-           "Cannot allocate memory (at reserving.py line 5, in <module>)" in failed.stdout
+    assert "(out of memory)); its memory limit: 1024 MiB (memory_mb; --memory-mb of arena " \
+           "check-bot, submit, match); OSError: [Errno 12] Cannot allocate memory (at " \
+           "reserving.py line 5, in <module>)" in failed.stdout
     checked = runner.invoke(app, ["check-bot", str(bot), "--games", "1", "--memory-mb", "2048"],
                             env=env)
     assert checked.exit_code == 0, checked.output

@@ -419,7 +419,8 @@ def test_zero_strikes_allowed_forfeits_at_the_first() -> None:
     ("crash", "crash", "exited mid-game (exit code 1); last log line: Traceback: boom"),
     # the limit named: its author cannot see it from the bot
     ("oom", "memory_limit", f"ran out of memory (exit code -9); its memory limit: "
-                            f"{FAST.memory_mb} MiB (memory_mb)"),
+                            f"{FAST.memory_mb} MiB (memory_mb; --memory-mb of arena "
+                            "check-bot, submit, match)"),
     ("overflow", "output_limit", "wrote a line longer than 1000000 bytes"),
 ])
 def test_fatal_failures_forfeit_at_once(response: str, kind: str, detail: str) -> None:

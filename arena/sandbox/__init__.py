@@ -36,6 +36,7 @@ Public API (stable; the referee, the kit runner and ``arena doctor`` build on it
     proc.shutdown(grace_s=None)  # close stdin, wait limits.bye_grace_ms, then kill_all()
     proc.kill_all()           # SIGKILL the whole tree (pid namespace / session / group /
                               # setsid'd descendants), reap, remove the private dirs; idempotent
+    proc.cpu_seconds          # once ended: the CPU of all its processes, the sandbox's too
     with launch(...) as proc: ...   # kill_all() on exit
 
     arena.sandbox.reaper.find_processes(marker=..., sid=...) -> list[int]   # leftovers check

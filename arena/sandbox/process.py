@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import subprocess
+import threading
 import time
 import weakref
 from collections.abc import Callable
@@ -24,7 +25,7 @@ from typing import IO, Any
 from arena.sandbox import reaper
 from arena.sandbox.cgroups import CPU_STAT, EVENTS, FREEZE, remove_cgroup
 from arena.sandbox.limits import Limits
-from arena.sandbox.procstat import stat_fields
+from arena.sandbox.procstat import cpu_seconds, stat_fields
 from arena.sandbox.stderr import StderrDrain
 from arena.sandbox.workdir import remove_tree
 
@@ -89,6 +90,12 @@ class SandboxedProcess:
         self._namespace_pid: int | None = None
         self._killed_by_referee = False
         self._ended = False
+        #: The launched process is reaped here, with its rusage (``os.wait4``), not by
+        #: ``subprocess``: one reaper at a time.
+        self._reap_lock = threading.Lock()
+        self._rusage_s = 0.0
+        self._cpu_s: float | None = None
+        self._cpu_source = ""
         if pipes is None:
             assert popen.stdin is not None and popen.stdout is not None
             pipes = (popen.stdin, popen.stdout)
@@ -113,14 +120,50 @@ class SandboxedProcess:
 
     def poll(self) -> int | None:
         """The raw return code (negative for a signal), or None while running."""
-        return self._popen.poll()
+        return self._reap(os.WNOHANG)
 
     def wait(self, timeout: float | None = None) -> int | None:
-        """Wait up to ``timeout`` seconds for the process to end; None if it is still running."""
-        try:
-            return self._popen.wait(timeout)
-        except subprocess.TimeoutExpired:
-            return None
+        """Wait up to ``timeout`` seconds for the process to end; None if it is still running.
+        Polled as ``subprocess`` polls a wait with a timeout."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        delay = 0.0005
+        while (code := self._reap(os.WNOHANG)) is None:
+            remaining = 0.05 if deadline is None else deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            time.sleep(min(delay, remaining))
+            delay = min(delay * 2, 0.05)
+        return code
+
+    def _reap(self, flags: int) -> int | None:
+        """Reap the launched process if it ended (``flags``: ``os.WNOHANG`` or 0), keeping
+        its CPU and that of the descendants it reaped itself (bubblewrap's init and the
+        program, when they end by themselves): the bot's CPU where it has no cgroup."""
+        with self._reap_lock:
+            if self._popen.returncode is not None:
+                return self._popen.returncode
+            try:
+                pid, status, usage = os.wait4(self.pid, flags)
+            except ChildProcessError:  # reaped by someone else: what subprocess makes of it
+                return self._popen.poll()
+            if pid == 0:
+                return None
+            self._rusage_s += usage.ru_utime + usage.ru_stime
+            self._popen.returncode = os.waitstatus_to_exitcode(status)
+            return self._popen.returncode
+
+    @property
+    def cpu_seconds(self) -> float | None:
+        """The CPU (user + system seconds) every process of the bot used, the sandbox's own
+        (bubblewrap's) included; known once :meth:`kill_all` has ended it all (None before).
+        Its cgroup's count where it has one; else the rusage of the launched process and of
+        the bot's processes the referee killed and reaped."""
+        return self._cpu_s
+
+    @property
+    def cpu_source(self) -> str:
+        """Where :attr:`cpu_seconds` came from: ``cgroup`` or ``rusage`` (empty before)."""
+        return self._cpu_source
 
     def stderr_text(self) -> str:
         """Everything captured from stderr so far (head and tail, capped)."""
@@ -176,7 +219,7 @@ class SandboxedProcess:
 
     def exit_status(self) -> ExitStatus:
         """Exit code or signal, whether the referee killed it, and whether memory ran out."""
-        code = self._popen.poll()
+        code = self.poll()
         if code is None:
             return ExitStatus(True, None, None, False, False, "still running")
         exit_code: int | None = code if code >= 0 else None
@@ -324,8 +367,9 @@ class SandboxedProcess:
         """
         if self._ended:
             return self.exit_status()
-        if self._popen.poll() is None:
+        if self.poll() is None:
             self._killed_by_referee = True
+        doomed_s = self._namespace_cpu() if self._cpu_fd is None else 0.0
         extra: list[int] = [self.pid]
         ns_pid = self.namespace_pid()
         if ns_pid:
@@ -348,12 +392,12 @@ class SandboxedProcess:
                 for orphan in orphans:
                     killed |= reaper.kill_tree(root=orphan, extra=[orphan], rounds=3)
                 time.sleep(0.001)
-        try:
-            self._popen.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover - SIGKILLed processes end
+        if self.wait(10) is None:  # pragma: no cover - SIGKILLed processes end
             log.error("bot process %d did not end after SIGKILL", self.pid)
         reaper.unregister_child(self.pid)
-        reaper.reap_adopted(killed - {self.pid}, wait_s=1.0)
+        orphans_cpu: dict[int, float] = {}
+        reaper.reap_adopted(killed - {self.pid}, wait_s=1.0, cpu_of=orphans_cpu)
+        self._count_cpu(sum(orphans_cpu.values()) + doomed_s)
         self._ended = True
         _live.discard(self)
         self._stderr.join(timeout=2)
@@ -373,6 +417,27 @@ class SandboxedProcess:
         remove_cgroup(self._cgroup)
         remove_tree(self.box)
         return self.exit_status()
+
+    def _namespace_cpu(self) -> float:
+        """Before a kill without a cgroup to count by: the CPU of the processes in the bot's
+        pid namespace but its init. The init's death kills them, and they are reaped
+        unaccounted (it ignores SIGCHLD as it goes), so they are read now, to the tick."""
+        init = self.namespace_pid() if self._uses_bwrap else None
+        if init is None:
+            return 0.0
+        inside = set(reaper.find_processes(descendants_of=[init])) - {init}
+        return sum(cpu_seconds(pid) or 0.0 for pid in inside)
+
+    def _count_cpu(self, others_s: float) -> None:
+        """Set :attr:`cpu_seconds` once every process of the bot is reaped: the cgroup
+        counts all of them, whoever reaped them; the rusage counts the launched process,
+        what it reaped, and ``others_s``: the bot's processes reaped here, and those the
+        kill of its pid namespace took."""
+        used_us = self._cpu_used_us()
+        if used_us is not None:
+            self._cpu_s, self._cpu_source = used_us / 1e6, "cgroup"
+        else:
+            self._cpu_s, self._cpu_source = self._rusage_s + others_s, "rusage"
 
     def __enter__(self) -> SandboxedProcess:
         return self

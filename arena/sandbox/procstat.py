@@ -7,7 +7,9 @@ line closes it, so the fields are split after that one.
 
 from __future__ import annotations
 
-__all__ = ["stat_fields"]
+import os
+
+__all__ = ["cpu_seconds", "stat_fields"]
 
 
 def stat_fields(pid: int, thread: int | None = None) -> list[str] | None:
@@ -25,3 +27,14 @@ def stat_fields(pid: int, thread: int | None = None) -> list[str] | None:
     except OSError:
         return None
     return stat[stat.rfind(b")") + 2:].decode(errors="replace").split()
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU (user + system seconds, to the clock tick) process ``pid`` used so far, with
+    that of the children it reaped; None when it is gone."""
+    fields = stat_fields(pid)
+    try:
+        ticks = sum(int(field) for field in fields[11:15]) if fields else None
+    except ValueError:
+        return None
+    return None if ticks is None else ticks / os.sysconf("SC_CLK_TCK")

@@ -272,17 +272,20 @@ def kill_tree(*, root: int | None = None, sid: int | None = None, pgid: int | No
     return killed
 
 
-def reap_adopted(extra: Iterable[int] = (), wait_s: float = 0.0) -> list[int]:
+def reap_adopted(extra: Iterable[int] = (), wait_s: float = 0.0,
+                 cpu_of: dict[int, float] | None = None) -> list[int]:
     """Reap zombie children adopted from bots (see the module docstring); return their pids.
 
     ``extra`` names pids just killed: those that are still our children are waited for up to
-    ``wait_s`` seconds, because SIGKILL is delivered asynchronously.
+    ``wait_s`` seconds, because SIGKILL is delivered asynchronously. ``cpu_of`` is given the
+    CPU seconds (user + system, their reaped descendants' included) of each of them reaped.
     """
     me = os.getpid()
     own_sid = os.getsid(0)
     with _lock:
         protected = set(_own_children)
-    waiting = set(extra) - protected
+    asked = set(extra)
+    waiting = asked - protected
     reaped: list[int] = []
     deadline = time.monotonic() + wait_s
     while True:
@@ -294,11 +297,13 @@ def reap_adopted(extra: Iterable[int] = (), wait_s: float = 0.0) -> list[int]:
                 candidates.add(pid)
         for pid in sorted(candidates - protected):
             try:
-                done, _status = os.waitpid(pid, os.WNOHANG)
+                done, _status, usage = os.wait4(pid, os.WNOHANG)
             except ChildProcessError:
                 waiting.discard(pid)
                 continue
             if done:
+                if cpu_of is not None and pid in asked:
+                    cpu_of[pid] = usage.ru_utime + usage.ru_stime
                 reaped.append(pid)
                 waiting.discard(pid)
         waiting = {pid for pid in waiting if (info := _info(pid)) is not None and info.ppid == me}

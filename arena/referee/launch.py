@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -30,7 +31,7 @@ from arena.sandbox import (
     probe,
 )
 
-__all__ = ["TransportConnection", "sandbox_launcher", "sandbox_warnings"]
+__all__ = ["TransportConnection", "ended_bots_cpu", "sandbox_launcher", "sandbox_warnings"]
 
 _TIMEOUT = Received("timeout")
 _CLOSED = Received("closed")
@@ -44,14 +45,30 @@ def _ended(status: ExitStatus) -> Ended:
                  bool(status.memory_limit))
 
 
+_ended_cpu: dict[str, float] = {}
+_ended_cpu_lock = threading.Lock()
+
+
+def ended_bots_cpu() -> dict[str, float]:
+    """The CPU seconds of the bot processes this process's launchers ended since it was last
+    asked (each process's whole sandbox: :attr:`SandboxedProcess.cpu_seconds`), by bot
+    (``name@version``); launches of no named bot (a check, a trial start) are not in it."""
+    global _ended_cpu
+    with _ended_cpu_lock:
+        taken, _ended_cpu = _ended_cpu, {}
+    return taken
+
+
 class TransportConnection:
     """A bot behind a :class:`~arena.protocol.transport.Transport`; ``proc`` is the sandboxed
-    process when there is one (a ``MockTransport`` has none)."""
+    process when there is one (a ``MockTransport`` has none); ``key``, the bot's
+    ``name@version``, counts its CPU into :func:`ended_bots_cpu` once it is ended."""
 
     def __init__(self, transport: Transport, proc: SandboxedProcess | None = None,
-                 level: str = "") -> None:
+                 level: str = "", key: str | None = None) -> None:
         self.transport = transport
         self.proc = proc
+        self.key = key
         self.pid: int | None = proc.pid if proc is not None else None
         self.level: str = proc.level if proc is not None else level
         self.marker: str | None = proc.marker if proc is not None else None
@@ -141,6 +158,7 @@ class TransportConnection:
             return Ended("closed by the referee", 0, True)
         self.resume()  # a stopped bot could not see its stdin close and exit by itself
         self.proc.shutdown(grace_s)
+        self._count_cpu()
         return _ended(self.proc.exit_status())
 
     def kill(self) -> None:
@@ -148,6 +166,15 @@ class TransportConnection:
             self.transport.close()
         if self.proc is not None:
             self.proc.kill_all()
+            self._count_cpu()
+
+    def _count_cpu(self) -> None:
+        """Add the ended process's CPU to its bot's (once)."""
+        key, self.key = self.key, None
+        used = self.proc.cpu_seconds if self.proc is not None else None
+        if key is not None and used is not None:
+            with _ended_cpu_lock:
+                _ended_cpu[key] = _ended_cpu.get(key, 0.0) + used
 
 
 def _command(command: Sequence[str]) -> list[str]:
@@ -199,7 +226,7 @@ def sandbox_launcher(report: SandboxReport | None = None, bot: BotSpec | None = 
         except BaseException:
             proc.kill_all()
             raise
-        return TransportConnection(transport, proc)
+        return TransportConnection(transport, proc, key=bot.key if bot is not None else None)
 
     return start
 

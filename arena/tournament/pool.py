@@ -31,10 +31,12 @@ from arena.sandbox import SandboxReport
 from arena.tournament.boards import BoardRelay, split_seatings
 from arena.tournament.tasks import (
     BoardStart,
+    BotCpuMessage,
     DoneMessage,
     ErrorMessage,
     Message,
     TableTask,
+    add_bot_cpu,
 )
 from arena.tournament.worker import serve_worker
 
@@ -46,6 +48,11 @@ MAX_TABLE_ATTEMPTS = 3
 
 class TableExecutor(Protocol):
     """Plays tables somewhere and hands their messages back to the parent, in any order."""
+
+    #: CPU seconds, by ``name@version``, of the bot processes the workers ended after the
+    #: last message :meth:`run` handed on (those kept between tables, as the workers wound
+    #: down), complete after :meth:`close`.
+    bot_cpu_s: dict[str, float]
 
     def start(self, tables: int) -> None:
         """Get ready for about ``tables`` concurrent tables (start workers early, so their
@@ -111,6 +118,7 @@ class LocalPool:
         self._polled: frozenset[int] = frozenset()
         #: The boards' starts of the deals whose seatings are played by several workers.
         self._relay = BoardRelay()
+        self.bot_cpu_s: dict[str, float] = {}
 
     def _ready(self, timeout: float) -> set[int]:
         """The file descriptors of the workers' pipes and sentinels that are ready (to read,
@@ -274,6 +282,15 @@ class LocalPool:
             with contextlib.suppress(OSError, ValueError):
                 worker.conn.send(None)
 
+    def _last_words(self, worker: _Worker, deadline: float) -> None:
+        """Read what a winding-down ``worker`` still sends until it ends (or ``deadline``):
+        the CPU of the bots it kept and ended last."""
+        with contextlib.suppress(EOFError, OSError):
+            while worker.conn.poll(max(0.0, deadline - time.monotonic())):
+                message = worker.conn.recv()
+                if isinstance(message, BotCpuMessage):
+                    add_bot_cpu(self.bot_cpu_s, message.bot_cpu_s)
+
     def close(self, kill: bool = False) -> None:
         if not kill:
             self.stop()
@@ -282,6 +299,8 @@ class LocalPool:
                 worker.process.terminate()  # SIGTERM: the worker reaps its bots first
         deadline = time.monotonic() + 10.0
         for worker in self._workers:
+            if not kill:
+                self._last_words(worker, deadline)
             worker.process.join(max(0.0, deadline - time.monotonic()))
             if worker.process.is_alive():
                 worker.process.kill()

@@ -177,6 +177,8 @@ class RayExecutor:
         self.workers = max(1, workers)
         self.address = address or os.environ.get("RAY_ADDRESS") or None
         self.stats = RayStats()
+        #: Always empty: Ray's tables end their bots themselves, in their DoneMessage.
+        self.bot_cpu_s: dict[str, float] = {}
         #: How long a table holds its finished games before it sends them together (a test
         #: holds them to the table's end).
         self.hold_s = GAME_BATCH_S

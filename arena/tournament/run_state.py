@@ -28,6 +28,7 @@ from arena.tournament.standings import swiss_inputs
 from arena.tournament.store import GameRow, Store, TableRow, TournamentRow, game_id
 from arena.tournament.tasks import (
     BoardStart,
+    BotCpuMessage,
     DoneMessage,
     GameBatch,
     GameMessage,
@@ -35,6 +36,7 @@ from arena.tournament.tasks import (
     LogMessage,
     Message,
     TableTask,
+    add_bot_cpu,
 )
 
 __all__ = ["RunState", "kept_copy_line", "planned_parallelism", "updated_line"]
@@ -69,6 +71,8 @@ class RunState:
         self.games_recorded = 0
         self.bot_starts = 0
         self.referee_cpu_s = 0.0
+        #: CPU seconds of the bot processes ended so far, by ``name@version``.
+        self.bot_cpu_s: dict[str, float] = {}
         self.mismatches: list[str] = []
         self.warnings: list[str] = []
         self.title = spec.name
@@ -107,11 +111,14 @@ class RunState:
             r, t = message.key
             self.bot_starts += message.bot_starts
             self.referee_cpu_s += message.referee_cpu_s
+            add_bot_cpu(self.bot_cpu_s, message.bot_cpu_s)
             for table in (t, *message.also):
                 self.store.finish_table(self.row.id, r, table, message.sandbox_level,
                                         message.warnings)
             for warning in message.warnings:
                 self.warn(warning)
+        elif isinstance(message, BotCpuMessage):
+            add_bot_cpu(self.bot_cpu_s, message.bot_cpu_s)
         elif isinstance(message, LogMessage):
             self.warn(message.text)
         elif isinstance(message, KeptCopyMessage):

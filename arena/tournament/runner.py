@@ -59,7 +59,7 @@ from arena.tournament.run_state import RunState, planned_parallelism
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.status import resume_command
 from arena.tournament.store import Store, peek
-from arena.tournament.tasks import KeptCopyMessage
+from arena.tournament.tasks import KeptCopyMessage, add_bot_cpu
 
 __all__ = [
     "RunSummary",
@@ -106,6 +106,9 @@ class RunSummary:
     bot_starts: int = 0
     #: CPU seconds the workers' referees spent themselves (not their bots), as they told.
     referee_cpu_s: float = 0.0
+    #: CPU seconds of the bot processes (each one's whole sandbox), by ``name@version``, as
+    #: the workers told when each process ended (a bot that never started is absent).
+    bot_cpu_s: dict[str, float] = field(default_factory=dict)
     #: What is said of each bot that played on from the copy ``arena submit --update``
     #: kept of its files (its files replaced since it entered), as the run ended.
     kept_copies: list[str] = field(default_factory=list)
@@ -281,6 +284,14 @@ def run_tournament(
         executor.close(kill=True)
         raise
     executor.close()
+    return _closed(summary, executor, started, report)
+
+
+def _closed(summary: RunSummary, executor: TableExecutor, started: float,
+            report: Report) -> RunSummary:
+    """``summary`` once the workers have wound down: the CPU of the bots they ended last,
+    the run's wall time, and the replayed games that came out differently, reported."""
+    add_bot_cpu(summary.bot_cpu_s, executor.bot_cpu_s)
     summary.elapsed_s = time.monotonic() - started
     for line in mismatch_lines(summary.mismatches):
         report(RunWarning(line))
@@ -322,7 +333,7 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
                       games_before=run.games_before, games_recorded=run.games_recorded,
                       elapsed_s=0.0, state=state, mismatches=run.mismatches,
                       warnings=run.warnings, bot_starts=run.bot_starts,
-                      referee_cpu_s=run.referee_cpu_s,
+                      referee_cpu_s=run.referee_cpu_s, bot_cpu_s=dict(run.bot_cpu_s),
                       kept_copies=run.kept_copy_lines(state))
 
 

@@ -6,7 +6,7 @@ Plain, picklable data, kept apart from the processes that pass it (:mod:`arena.t
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 __all__ = [
     "GAME_BATCH_S",
     "BoardStart",
+    "BotCpuMessage",
     "DoneMessage",
     "ErrorMessage",
     "GameBatch",
@@ -25,6 +26,7 @@ __all__ = [
     "LogMessage",
     "Message",
     "TableTask",
+    "add_bot_cpu",
 ]
 
 
@@ -127,6 +129,24 @@ class DoneMessage:
     #: CPU seconds the worker process itself (the referee: not its bots) spent since it
     #: finished its previous table, or since it started: where a run's CPU goes.
     referee_cpu_s: float = 0.0
+    #: CPU seconds of the bot processes that ended since the worker's previous table (each
+    #: one's whole sandbox), by ``name@version``; a process kept for later tables is
+    #: counted when it ends, in a later table's or in the worker's :class:`BotCpuMessage`.
+    bot_cpu_s: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass
+class BotCpuMessage:
+    """A worker's last word: the CPU seconds of the bot processes it kept between tables and
+    ended as it wound down, by ``name@version`` (as :attr:`DoneMessage.bot_cpu_s`)."""
+
+    bot_cpu_s: dict[str, float]
+
+
+def add_bot_cpu(into: dict[str, float], more: dict[str, float]) -> None:
+    """Add ``more``'s CPU seconds by bot to ``into``'s."""
+    for bot, seconds in more.items():
+        into[bot] = into.get(bot, 0.0) + seconds
 
 
 @dataclass
@@ -175,7 +195,7 @@ class BoardStart:
 
 
 Message = (GameMessage | GameBatch | DoneMessage | ErrorMessage | LogMessage | BoardStart
-           | KeptCopyMessage)
+           | KeptCopyMessage | BotCpuMessage)
 
 #: How long a worker holds finished games before it sends them (a game is sent at the latest
 #: this long after it ended; a table's end or a warning sends them at once).

@@ -17,6 +17,7 @@ and sends back is in :mod:`arena.tournament.tasks`.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import logging
 import multiprocessing.connection
@@ -41,6 +42,7 @@ from arena.tournament.store import game_id, match_id
 from arena.tournament.tasks import (
     GAME_BATCH_S,
     BoardStart,
+    BotCpuMessage,
     DoneMessage,
     ErrorMessage,
     GameBatch,
@@ -127,6 +129,7 @@ def play_table(task: TableTask, send: Callable[[Message], None],
     # imported here, in the worker: the parent imports this module for its messages and never
     # plays, so it does not pay for the referee's match code
     from arena.referee.boards import Boards
+    from arena.referee.launch import ended_bots_cpu
     from arena.referee.match import GameOutcome, MatchRequest, play_match
 
     def on_game(outcome: GameOutcome) -> None:
@@ -181,7 +184,7 @@ def play_table(task: TableTask, send: Callable[[Message], None],
                      also=tuple(table for table, _ in task.seatings[1:]
                                 if task.seating is None),
                      bot_starts=sum(bot["starts"] for bot in outcome.bots),
-                     referee_cpu_s=_referee_cpu.since_last()))
+                     referee_cpu_s=_referee_cpu.since_last(), bot_cpu_s=ended_bots_cpu()))
 
 
 def _seated(bot: BotSpec, on_kept_copy: Callable[[BotSpec], None]) -> BotSpec:
@@ -274,6 +277,7 @@ def serve_worker(conn: multiprocessing.connection.Connection, parent: int,
     _warm_up(sandbox)
     # imported here, in the worker, as play_table's imports
     from arena.referee.keeper import BotKeeper
+    from arena.referee.launch import ended_bots_cpu
     from arena.referee.pause import end_helper
 
     keeper = BotKeeper() if reuse_bots else None
@@ -283,6 +287,8 @@ def serve_worker(conn: multiprocessing.connection.Connection, parent: int,
         if keeper is not None:
             keeper.close()
         end_helper()  # reaped here, so its CPU counts with the worker's
+    with contextlib.suppress(OSError, ValueError):  # a parent gone hears nothing
+        send(BotCpuMessage(ended_bots_cpu()))
 
 
 def _serve_tables(conn: multiprocessing.connection.Connection, send: GameBatcher,

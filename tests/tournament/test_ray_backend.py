@@ -370,11 +370,14 @@ def test_ray_plays_the_same_games_as_the_local_pool(
     cluster: str, local_reference: list[tuple[Any, ...]], tmp_path: Path, bot_cache: Path
 ) -> None:
     db = tmp_path / "ray.db"
-    summary = run_tournament(load_spec(write_spec(tmp_path / "spec.yaml", db)), 2,
-                             backend="ray")
+    spec = load_spec(write_spec(tmp_path / "spec.yaml", db))
+    summary = run_tournament(spec, 2, backend="ray")
     assert summary.state == "finished" and summary.games_recorded == 24
     assert not summary.mismatches
     assert games(db, "ray-rr") == local_reference
+    # each bot's CPU, told by the tables that ended its processes, as on the local pool
+    assert sorted(summary.bot_cpu_s) == sorted(bot.key for bot in spec.entrants)
+    assert all(seconds > 0 for seconds in summary.bot_cpu_s.values())
     # the bots reached the workers as bundles, each written once into the node's cache
     cached = sorted(p.name.rsplit("-", 1)[0] for p in bot_cache.iterdir()
                     if not p.name.startswith("."))

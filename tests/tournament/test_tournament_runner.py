@@ -142,6 +142,12 @@ def test_games_are_the_same_whether_workers_keep_bot_processes_or_not(
     assert moves(db) == moves(reference[0])
     # 6 tables of 2 bots: every table starts both without reuse, fewer with it
     assert summary.bot_starts == 12 and 0 < reference[1].bot_starts < 12
+    # each bot's processes' CPU, told as they end: in their tables, or, kept between
+    # tables, as the workers wind down
+    keys = sorted(bot.key for bot in spec.entrants)
+    for run in (summary, reference[1]):
+        assert sorted(run.bot_cpu_s) == keys
+        assert all(seconds > 0 for seconds in run.bot_cpu_s.values())
 
 
 def test_games_are_the_same_with_each_worker_pinned_to_a_cpu(

@@ -102,6 +102,8 @@ class _InProcessRay:
     (:func:`~arena.tournament.ray_worker.play_table_stream`) in this process, its bots sent
     as bundles, its messages handed back as the Ray executor hands them."""
 
+    bot_cpu_s: dict[str, float] = {}
+
     def start(self, tables: int) -> None:
         pass
 

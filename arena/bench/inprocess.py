@@ -6,7 +6,10 @@ seat, players, house rules: the record's) and each seat's ``bot_seed`` (the reco
 one instance of each bot for the whole replay. No sandbox, no protocol, no store: the CPU it
 takes is the floor the sandboxed arena's CPU is compared with (``arena bench tournament``).
 The replayed placements are compared with the stored ones, so the figure is known to be
-about the very same games.
+about the very same games. Each bot's share is timed too: its agent's ``choose`` and
+``game_over`` (the bot's ``act`` and ``on_game_end``, and the kit's work for them: the request
+built, the seat's events followed); the rest of the replay is the engine's (the game, the
+seats' observations, the deals).
 
 :func:`replay_in_parallel` plays the same games in several processes at once, each pinned to a
 CPU of its own and given every n-th game: what the machine itself gains from a second core on
@@ -22,14 +25,14 @@ import os
 import queue
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.process import BaseProcess
 from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Barrier
 from pathlib import Path
 from typing import Any
 
-from arena.engine import GameConfig, play_game
+from arena.engine import Decision, GameConfig, Observation, State, play_game
 from arena.errors import ReplayError
 from arena.registry import BotSpec, someone_elses
 from arena.sdk.bot import Bot
@@ -50,6 +53,38 @@ class InProcessResult:
     games: int
     cpu_seconds: float
     differing: int
+    #: The CPU seconds of each bot's agent (``act`` and the kit's work for it), by
+    #: ``name@version``, every entrant named (0 for one that played no game).
+    bot_cpu_s: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def engine_cpu_seconds(self) -> float:
+        """The rest of the replay: the engine's (the game, the observations, the deals)."""
+        return self.cpu_seconds - sum(self.bot_cpu_s.values())
+
+
+class _Timed:
+    """An agent whose ``choose`` and ``game_over`` add their CPU time to ``spent[key]``."""
+
+    def __init__(self, agent: BotAgent, key: str, spent: dict[str, float]) -> None:
+        self.agent = agent
+        self.key = key
+        self.spent = spent
+        self.reads_events = bool(getattr(agent, "reads_events", True))
+
+    def choose(self, decision: Decision, observation: Observation) -> int:
+        began = time.process_time()
+        try:
+            return self.agent.choose(decision, observation)
+        finally:
+            self.spent[self.key] += time.process_time() - began
+
+    def game_over(self, state: State, seat: int) -> None:
+        began = time.process_time()
+        try:
+            self.agent.game_over(state, seat)
+        finally:
+            self.spent[self.key] += time.process_time() - began
 
 
 def _class_name(spec: BotSpec) -> str | None:
@@ -92,31 +127,32 @@ def _stored_games(db: Path, name: str,
     return by_id, games
 
 
-def _play(by_id: dict[int, BotSpec], games: Sequence[_Game]) -> tuple[float, int]:
-    """Play ``games`` again with one instance of each bot: (CPU seconds, games that came out
-    with other placements than stored)."""
+def _play(by_id: dict[int, BotSpec], games: Sequence[_Game]) -> InProcessResult:
+    """Play ``games`` again with one instance of each bot: the CPU seconds, each bot's
+    share, and the games that came out with other placements than stored."""
     bots = {bot_id: _kit_bot(spec) for bot_id, spec in by_id.items()}
+    spent = dict.fromkeys((spec.key for spec in by_id.values()), 0.0)
     differing = 0
     began = time.process_time()
     for game, record in games:
         config = GameConfig.from_json(record["config"])
         seeds = record.get("referee", {}).get("bot_seeds") or [0] * len(game.seats)
-        agents = [BotAgent(bots[bot_id], bot_seeds=[int(seed or 0)],
-                           options=by_id[bot_id].options, rules=config.rules)
+        agents = [_Timed(BotAgent(bots[bot_id], bot_seeds=[int(seed or 0)],
+                                  options=by_id[bot_id].options, rules=config.rules),
+                         by_id[bot_id].key, spent)
                   for bot_id, seed in zip(game.seats, seeds, strict=True)]
         state = play_game(config, agents)
         assert state.result is not None
         if tuple(state.result.placements) != tuple(game.placements):
             differing += 1
-    return time.process_time() - began, differing
+    return InProcessResult(len(games), time.process_time() - began, differing, spent)
 
 
 def replay_in_process(db: Path, name: str, entrants: list[BotSpec]) -> InProcessResult:
     """Replay tournament ``name`` of ``db`` in-process; ``entrants`` are the spec's bots in
     entry order (the store's entrant order)."""
     by_id, games = _stored_games(db, name, entrants)
-    cpu_seconds, differing = _play(by_id, games)
-    return InProcessResult(len(games), cpu_seconds, differing)
+    return _play(by_id, games)
 
 
 @dataclass
@@ -195,9 +231,9 @@ def _replay_share(db: Path, name: str, entrants: list[BotSpec], share: int, shar
         _play(by_id, mine)
         barrier.wait(_READY_TIMEOUT_S)
         began = time.monotonic()
-        cpu_seconds, differing = _play(by_id, mine)
+        played = _play(by_id, mine)
         answers.put({"games": len(mine), "began": began, "ended": time.monotonic(),
-                     "cpu_seconds": cpu_seconds, "differing": differing})
+                     "cpu_seconds": played.cpu_seconds, "differing": played.differing})
     except Exception as exc:  # reported to the parent, which raises it as a ReplayError
         with contextlib.suppress(Exception):
             barrier.abort()

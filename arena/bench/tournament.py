@@ -17,7 +17,11 @@ overhead-free play would take). After a run of several workers the same games ar
 in-process by as many processes at once, each on a CPU of its own
 (:func:`~arena.bench.inprocess.replay_in_parallel`): the one-core replay's time over theirs is
 the machine's own speed-up on these games, which bounds the workers' (two cores of a virtual
-machine can slow each other down), and the run's wall time is compared with theirs. The
+machine can slow each other down), and the run's wall time is compared with theirs. A run's
+CPU is split by part (the runner, the referees, the bots and their sandbox), and the bots'
+part by bot: each bot's processes, whole (:attr:`arena.sandbox.SandboxedProcess.cpu_seconds`,
+summed as the workers tell it), against its agent's share of the in-process replay, whose
+rest is the engine's. The
 store's cost is the median time of committing one game (its
 row plus its compressed record, one transaction) into a database in WAL mode, measured with the
 records the runs produced.
@@ -76,6 +80,10 @@ class BenchResult:
     no_in_process: str | None = None
     #: How many times each worker count was run.
     repeat: int = 1
+    #: Each run's CPU by bot (``name@version``, every entrant), in the runs' order: its
+    #: processes', sandbox included (``sandboxed``), and its agent's in the in-process
+    #: replay right after (``in_process``, when there is one).
+    by_bot: list[dict[str, dict[str, float]]] = field(default_factory=list)
 
     def speedups(self) -> list[float]:
         """Each repeat's 2-worker games/s over its 1-worker games/s, in the repeats' order."""
@@ -108,9 +116,17 @@ class BenchResult:
 
     def to_json(self) -> dict[str, Any]:
         return {"title": self.title, "bots": self.bots, "tables": self.tables,
-                "games_per_match": self.games_per_match, "runs": self.runs,
+                "games_per_match": self.games_per_match,
+                "runs": [{**r, "by_bot": {bot: {key: round(value, 3)
+                                                for key, value in figures.items()}
+                                          for bot, figures in split.items()}}
+                         for r, split in zip(self.runs, self.by_bot, strict=True)],
                 "in_process": [{"games": local.games, "cpu_seconds": round(local.cpu_seconds, 3),
-                                "differing": local.differing} for local in self.in_process],
+                                "differing": local.differing,
+                                "engine_cpu_seconds": round(local.engine_cpu_seconds, 3),
+                                "bot_cpu_seconds": {bot: round(value, 3) for bot, value
+                                                    in local.bot_cpu_s.items()}}
+                               for local in self.in_process],
                 "no_in_process": self.no_in_process,
                 "speedup_2_vs_1": None if self.ratio is None else round(self.ratio, 3),
                 "repeat": self.repeat,
@@ -126,8 +142,8 @@ class BenchResult:
         lines = [f"tournament bench: {self.title} of {', '.join(self.bots)}, {self.tables} "
                  f"tables x {self.games_per_match} games, sandboxed referee, "
                  f"{os.cpu_count()} CPUs"]
-        for r in self.runs:
-            lines += _run_lines(r, self.repeat)
+        for r, split in zip(self.runs, self.by_bot, strict=True):
+            lines += _run_lines(r, self.repeat, split)
         if self.in_process:
             differing = max(local.differing for local in self.in_process)
             same = ("the same placements" if not differing else
@@ -187,8 +203,9 @@ def _spread(runs: list[dict[str, float]], medians: dict[str, float], key: str, u
     return f"{medians[key]:.{digits}f}{unit} ({low:.{digits}f}-{high:.{digits}f})"
 
 
-def _run_lines(r: dict[str, float], repeat: int) -> list[str]:
-    """One run's figures, as the table shows them."""
+def _run_lines(r: dict[str, float], repeat: int,
+               split: dict[str, dict[str, float]]) -> list[str]:
+    """One run's figures, as the table shows them; ``split``: its CPU by bot."""
     pinned = ", each on a CPU of its own" if r.get("pinned") else ""
     which = f"run {int(r['repeat'])} of {repeat}, " if repeat > 1 else ""
     lines = [f"  {which}{int(r['workers'])} worker(s){pinned}: {int(r['games'])} games in "
@@ -198,7 +215,7 @@ def _run_lines(r: dict[str, float], repeat: int) -> list[str]:
              f"{r['load_before']:.1f} before, {r['load_after']:.1f} after)",
              f"    CPU by part: runner {r['parent_cpu_seconds']:.1f}, referees "
              f"{r['referee_cpu_seconds']:.1f}, bots and their sandbox "
-             f"{r['bots_cpu_seconds']:.1f} CPU-s"]
+             f"{r['bots_cpu_seconds']:.1f} CPU-s", *_bot_lines(r, split)]
     if "cpu_ratio" in r:
         lines.append(f"    vs in-process ({r['in_process_cpu_seconds']:.2f} CPU-s, "
                      f"played right after): CPU {r['cpu_ratio']:.2f}x (aim: 1.4x or "
@@ -213,6 +230,26 @@ def _run_lines(r: dict[str, float], repeat: int) -> list[str]:
                      + (f"; {int(r['parallel_differing'])} games with other placements"
                         if r["parallel_differing"] else ""))
     return lines
+
+
+def _bot_lines(r: dict[str, float], split: dict[str, dict[str, float]]) -> list[str]:
+    """A run's CPU by bot, sandboxed against in-process, and the engine's share."""
+    lines = []
+    width = max((len(bot) for bot in split), default=0)
+    for bot, figures in split.items():
+        line = f"      {bot:<{width}}  sandboxed {figures['sandboxed']:.2f} CPU-s"
+        if "in_process" in figures:
+            local = figures["in_process"]
+            ratio = f"{figures['sandboxed'] / local:.2f}x" if local > 0 else "-"
+            line += f", in-process act {local:.2f} ({ratio})"
+        lines.append(line)
+    together = sum(figures["sandboxed"] for figures in split.values())
+    line = (f"      the bots' processes together: {together:.2f} CPU-s of the "
+            f"{r['bots_cpu_seconds']:.2f} above")
+    if "in_process_cpu_seconds" in r:
+        line += (f", {together / r['in_process_cpu_seconds']:.2f}x the whole in-process "
+                 f"replay; its engine (the rest of it) {r['in_process_engine_cpu_seconds']:.2f}")
+    return [*lines, line]
 
 
 def _ordinal(n: int) -> str:
@@ -300,9 +337,10 @@ def run_tournament_bench(
                 db = Path(tmp) / f"w{count}-{index + 1}.db"
                 spec = _spec(bots, games, rounds, db, seed, spec_file)
                 pinned = spec.pin_workers if pin_workers is None else pin_workers
-                run = _run_once(spec, count, db, report, reuse_bots, pinned)
+                run, sandboxed = _run_once(spec, count, db, report, reuse_bots, pinned)
                 run["repeat"] = float(index + 1)
                 result.runs.append(run)
+                result.by_bot.append(_by_bot(spec, sandboxed))
                 _describe(result, records, spec, db, from_file=spec_file is not None)
                 if in_process:
                     result.no_in_process = not_in_process(spec.entrants)
@@ -343,7 +381,10 @@ def _compare_in_process(result: BenchResult, run: dict[str, float],
     a virtual machine whose speed swings from one half-minute to the next, the closest
     moment is the fairest floor."""
     result.in_process.append(local)
+    for bot, figures in result.by_bot[-1].items():
+        figures["in_process"] = local.bot_cpu_s.get(bot, 0.0)
     run["in_process_cpu_seconds"] = local.cpu_seconds
+    run["in_process_engine_cpu_seconds"] = local.engine_cpu_seconds
     run["cpu_ratio"] = run["cpu_seconds"] / local.cpu_seconds
     run["wall_ratio"] = run["seconds"] / (local.cpu_seconds / run["workers"])
 
@@ -358,9 +399,18 @@ def _compare_parallel(run: dict[str, float], parallel: ParallelReplay) -> None:
     run["parallel_wall_ratio"] = run["seconds"] / parallel.seconds
 
 
+def _by_bot(spec: TournamentSpec, sandboxed: dict[str, float]) -> dict[str, dict[str, float]]:
+    """Each bot's CPU in a run, every entrant named (0: none of its processes ran)."""
+    bots = [bot.key for bot in spec.entrants]
+    bots += sorted(set(sandboxed) - set(bots))
+    return {bot: {"sandboxed": sandboxed.get(bot, 0.0)} for bot in bots}
+
+
 def _run_once(spec: TournamentSpec, workers: int, db: Path, report: Report,
-              reuse_bots: bool | None, pin_workers: bool) -> dict[str, float]:
-    """One run of ``spec`` into ``db`` with ``workers`` workers: its figures."""
+              reuse_bots: bool | None, pin_workers: bool
+              ) -> tuple[dict[str, float], dict[str, float]]:
+    """One run of ``spec`` into ``db`` with ``workers`` workers: its figures, and its bots'
+    CPU by ``name@version``."""
     load_before = os.getloadavg()[0]
     cpu_before, own_before = _cpu_seconds(), _own_cpu_seconds()
     summary = run_tournament(spec, workers, fresh=True, db=db, trial=False,
@@ -374,4 +424,4 @@ def _run_once(spec: TournamentSpec, workers: int, db: Path, report: Report,
             # the rest: the bots, their sandbox (bubblewrap) and the workers' start-up
             "bots_cpu_seconds": max(0.0, cpu - own - summary.referee_cpu_s),
             "bot_starts": float(summary.bot_starts), "pinned": float(pin_workers),
-            "load_before": load_before, "load_after": os.getloadavg()[0]}
+            "load_before": load_before, "load_after": os.getloadavg()[0]}, summary.bot_cpu_s

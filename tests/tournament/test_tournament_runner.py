@@ -37,6 +37,7 @@ from tournament_fixtures import (  # noqa: F401 - _repo_cwd: an autouse fixture
 )
 
 from arena.bench.inprocess import replay_in_parallel
+from arena.bench.tournament import run_tournament_bench
 from arena.cli.main import app
 from arena.errors import ReplayError, StoreError
 from arena.tournament.game_records import game_record
@@ -518,6 +519,19 @@ def test_bench_tournament_reports_both_worker_counts() -> None:
         assert r["referee_cpu_seconds"] > 0 and r["bots_cpu_seconds"] > 0
         parts = r["parent_cpu_seconds"] + r["referee_cpu_seconds"] + r["bots_cpu_seconds"]
         assert parts == pytest.approx(r["cpu_seconds"])
+    # the bots' part by bot: each entrant's processes, within the part, against its agent's
+    # share of the in-process replay, whose rest is the engine's
+    for r, local in zip(data["runs"], data["in_process"], strict=True):
+        assert sorted(r["by_bot"]) == sorted(local["bot_cpu_seconds"]) and len(r["by_bot"]) == 3
+        assert all(figures["sandboxed"] > 0 and figures["in_process"] >= 0
+                   and figures["in_process"] == local["bot_cpu_seconds"][bot]
+                   for bot, figures in r["by_bot"].items())
+        assert sum(f["in_process"] for f in r["by_bot"].values()) > 0  # each, to 3 decimals
+        assert sum(f["sandboxed"] for f in r["by_bot"].values()) <= r["bots_cpu_seconds"] + 3e-3
+        assert local["engine_cpu_seconds"] == pytest.approx(
+            local["cpu_seconds"] - sum(local["bot_cpu_seconds"].values()), abs=2e-3)
+        assert r["in_process_engine_cpu_seconds"] == pytest.approx(
+            local["engine_cpu_seconds"], abs=1e-3)
     # the 2-worker run's games also in-process on 2 CPUs at once: the machine's own speed-up
     one, two = data["runs"]
     assert "machine_speedup" not in one and two["parallel_differing"] == 0
@@ -584,12 +598,31 @@ def test_bench_tournament_plays_a_spec_and_counts_bot_starts(tmp_path: Path) -> 
     kept = json.loads(runner.invoke(app, args).stdout)
     fresh = json.loads(runner.invoke(app, [*args, "--fresh-bots"]).stdout)
     assert kept["title"] == "swiss-e2e" and kept["tables"] == 6
-    assert kept["in_process"] == [{"games": 6, "differing": 0,
-                                   "cpu_seconds": kept["in_process"][0]["cpu_seconds"]}]
+    (replay,) = kept["in_process"]
+    assert (replay["games"], replay["differing"]) == (6, 0)
     # one worker keeps each of the three bots for all six tables
     assert [r["bot_starts"] for r in kept["runs"]] == [3.0]
     assert [r["bot_starts"] for r in fresh["runs"]] == [12.0]
     assert not (tmp_path / "unused.db").exists()  # results go to a temporary database
+
+
+def test_bench_tournament_names_a_bot_that_never_started_and_counts_without_cgroups(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three bots, one Swiss round: the one with the bye is named with nothing, sandboxed and
+    in-process; the others' processes are counted by what the referee reaps."""
+    monkeypatch.setenv("ARENA_SANDBOX_DISABLE", "cgroup")
+    spec = write_spec(tmp_path / "spec.yaml", tmp_path / "unused.db", format="swiss",
+                      bots=["greedy", "collector", "random"], rounds=1, games_per_match=1)
+    result = run_tournament_bench(spec_file=spec, workers=(1,), store_games=5)
+    assert result.tables == 1
+    (split,) = result.by_bot
+    assert sorted(split) == sorted(bot.key for bot in load_spec(spec).entrants)
+    idle = [bot for bot, figures in split.items() if figures["sandboxed"] == 0]
+    assert len(idle) == 1 and split[idle[0]]["in_process"] == 0
+    assert all(figures["sandboxed"] > 0 and figures["in_process"] > 0
+               for bot, figures in split.items() if bot not in idle)
+    assert re.search(rf"\n +{re.escape(idle[0])} +sandboxed 0\.00 CPU-s, in-process act "
+                     r"0\.00 \(-\)\n", result.render())
 
 
 def test_many_replay_mismatches_are_counted_after_the_first_few() -> None:

@@ -90,6 +90,12 @@ class PalaestraGame(pyspiel.Game):  # type: ignore[misc]
         """A deal that was never played: the next :meth:`new_initial_state` deals it."""
         self._returned.append((config.seed, config.starting_seat))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # OpenSpiel pickles a game by Serialize, which asks a sampled-stochastic game for its
+        # random generator's state, and a Python game cannot give it: pickle (and deepcopy)
+        # the parameters and where the sequence of deals is instead
+        return _game_at, (self.get_parameters(), self._deals.getstate(), list(self._returned))
+
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> Observer:
         """The seat's own view; any other kind is refused: the view holds the seat's hand,
@@ -102,6 +108,15 @@ class PalaestraGame(pyspiel.Game):  # type: ignore[misc]
             raise ValueError(f"palaestra offers only the seat's own observation (public and "
                              f"private cards, no perfect recall): {what}")
         return Observer()
+
+
+def _game_at(params: dict[str, Any], deals: Any,
+             returned: list[tuple[int, int]]) -> PalaestraGame:
+    """The game of ``params`` that deals on from the point ``deals`` and ``returned`` tell."""
+    game = PalaestraGame(params)
+    game._deals.setstate(deals)
+    game._returned = list(returned)
+    return game
 
 
 class PalaestraState(pyspiel.State):  # type: ignore[misc]
@@ -153,8 +168,17 @@ class PalaestraState(pyspiel.State):  # type: ignore[misc]
         clone: PalaestraState = self.clone()
         return clone
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # as the game's: OpenSpiel would pickle the game with the state, by Serialize
+        return _state_of, (self.get_game(), self.serialize())
+
     def __str__(self) -> str:
         return repr(self.state)
+
+
+def _state_of(game: PalaestraGame, serialized: str) -> PalaestraState:
+    state: PalaestraState = game.deserialize_state(serialized)
+    return state
 
 
 class Observer:

@@ -24,7 +24,7 @@ from arena.engine.config import GameConfig
 from arena.engine.game import new_game
 from arena.engine.houserules import RULE_CHOICES, HouseRules
 from arena.engine.state import State
-from arena.errors import RulesError
+from arena.errors import IllegalChoiceError, RulesError
 from arena.rl.actions import ACTION_NAMES, N_ACTIONS, decision_actions, option_of
 from arena.rl.features import OBS_SIZE
 from arena.rl.view import placement_rewards, seat_view
@@ -146,9 +146,19 @@ class PalaestraState(pyspiel.State):  # type: ignore[misc]
         return sorted(decision_actions(decision, self.state.n))
 
     def _apply_action(self, action: int) -> None:
+        self.state.apply(option_of(self._actions_asked(), action))
+
+    def apply_action_with_legality_check(self, action: int) -> None:
+        # OpenSpiel's own check fails on an illegal action trying to serialize the game
+        # (GetRNGState unimplemented) before it says what was illegal
+        option_of(self._actions_asked(), action)
+        self.apply_action(action)
+
+    def _actions_asked(self) -> list[int]:
         decision = self.state.decision
-        assert decision is not None
-        self.state.apply(option_of(decision_actions(decision, self.state.n), action))
+        if decision is None:
+            raise IllegalChoiceError("the game is over: no action applies (is_terminal())")
+        return decision_actions(decision, self.state.n)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return f"p{player}: {ACTION_NAMES[action]}"

@@ -14,7 +14,7 @@ import numpy as np  # noqa: E402
 
 import arena.rl.openspiel  # noqa: E402,F401  (registers the game)
 from arena.engine.houserules import DEFAULT_RULES, RULE_CHOICES, HouseRules  # noqa: E402
-from arena.errors import RulesError  # noqa: E402
+from arena.errors import IllegalChoiceError, RulesError  # noqa: E402
 from arena.rl.aec import env  # noqa: E402
 from arena.rl.features import OBS_SIZE  # noqa: E402
 
@@ -156,3 +156,20 @@ def test_a_pickled_game_and_state_play_on_exactly_as_the_originals() -> None:
             original.apply_action(action)
             assert copied.observation_string(0) == original.observation_string(0)
         assert copied.returns() == original.returns()
+
+
+def test_an_action_that_cannot_apply_says_why() -> None:
+    """At the end of the game a bare AssertionError came out, and OpenSpiel's legality check
+    failed on an illegal action with ``GetRNGState unimplemented``, naming neither."""
+    game = pyspiel.load_game("palaestra", {"players": 2, "seed": 5})
+    state = game.new_initial_state()
+    illegal = next(a for a in range(186) if a not in state.legal_actions())
+    with pytest.raises(IllegalChoiceError, match=f"action {illegal} .* is not legal here"):
+        state.apply_action_with_legality_check(illegal)
+    state.apply_action_with_legality_check(state.legal_actions()[0])
+    assert len(state.history()) == 1
+    while not state.is_terminal():
+        state.apply_action(state.legal_actions()[0])
+    for apply in (state.apply_action, state.apply_action_with_legality_check):
+        with pytest.raises(IllegalChoiceError, match="the game is over"):
+            apply(0)

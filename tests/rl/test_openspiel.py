@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import json
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +19,7 @@ from arena.engine.houserules import DEFAULT_RULES, RULE_CHOICES, HouseRules  # n
 from arena.errors import IllegalChoiceError, RulesError  # noqa: E402
 from arena.rl.aec import env  # noqa: E402
 from arena.rl.features import OBS_SIZE  # noqa: E402
+from arena.rl.view import placement_rewards  # noqa: E402
 
 
 def _play(game, seed: int) -> tuple[list[int], list[float]]:  # type: ignore[no-untyped-def]
@@ -173,3 +176,29 @@ def test_an_action_that_cannot_apply_says_why() -> None:
     for apply in (state.apply_action, state.apply_action_with_legality_check):
         with pytest.raises(IllegalChoiceError, match="the game is over"):
             apply(0)
+
+
+def test_a_game_played_in_openspiel_is_told_and_replayed_by_the_arena(tmp_path: Path) -> None:
+    """docs/LEARNING.md: the record with its events is the replay of ``state.state``'s, and
+    ``arena game FILE`` tells it and writes its replay page."""
+    from typer.testing import CliRunner
+
+    from arena.cli.main import app
+    from arena.engine.record import replay
+
+    game = pyspiel.load_game("palaestra", {"players": 3, "seed": 6, "kinds": "family"})
+    actions, returns = _play(game, 0)
+    twin = pyspiel.load_game("palaestra", {"players": 3, "seed": 6, "kinds": "family"})
+    state = twin.new_initial_state()
+    for action in actions:
+        state.apply_action(action)
+    record = replay(state.state.record()).record()
+    assert record["events"] and placement_rewards(record["result"]["placements"]) == returns
+    games = tmp_path / "games.jsonl"
+    games.write_text(json.dumps(record) + "\n")
+    told = CliRunner().invoke(app, ["game", str(games), "-n", "1", "--html",
+                                    str(tmp_path / "game.html")])
+    assert told.exit_code == 0, told.output
+    assert (tmp_path / "game.html").stat().st_size > 0
+    told = CliRunner().invoke(app, ["game", str(games), "-n", "1"])
+    assert "house rules: kinds=family" in told.output and "is dealt" in told.output

@@ -84,7 +84,7 @@ class PalaestraGame(pyspiel.Game):  # type: ignore[misc]
             start = self._deals.randrange(self.players)
         config = GameConfig(players=tuple(f"p{i}" for i in range(self.players)), seed=seed,
                             starting_seat=start, track_events=False, rules=self.rules)
-        return PalaestraState(self, new_game(config))
+        return PalaestraState(self, config)
 
     def give_back(self, config: GameConfig) -> None:
         """A deal that was never played: the next :meth:`new_initial_state` deals it."""
@@ -122,17 +122,30 @@ def _game_at(params: dict[str, Any], deals: Any,
 class PalaestraState(pyspiel.State):  # type: ignore[misc]
     """A game in progress: the engine's state, asked through OpenSpiel's API."""
 
-    def __init__(self, game: PalaestraGame, state: State) -> None:
+    def __init__(self, game: PalaestraGame, deal: GameConfig) -> None:
         super().__init__(game)
-        self.state = state
+        # the engine's state, or the deal it is made from when first asked for: OpenSpiel's
+        # clone() starts from a new initial state only to overwrite it, and dealing one took
+        # about half of every clone
+        self._engine: State | GameConfig = deal
+
+    @property
+    def state(self) -> State:
+        """The engine's state of this game."""
+        engine = self._engine
+        if isinstance(engine, GameConfig):
+            engine = new_game(engine)
+            super().__setattr__("_engine", engine)
+        return engine
 
     def __setattr__(self, name: str, value: Any) -> None:
-        # OpenSpiel's clone() starts from a new initial state and then sets each attribute
-        # to a copy of the original's: that new state's deal was never played, so it goes
-        # back to the game, and clones do not shift the seed's sequence of deals
-        old = self.__dict__.get("state") if name == "state" else None
-        if old is not None and old is not value and not old.choices:
-            self.get_game().give_back(old.config)
+        # OpenSpiel's clone() sets each attribute of its new initial state to a copy of the
+        # original's: that new state's deal was never played, so it goes back to the game,
+        # and clones do not shift the seed's sequence of deals
+        old = self.__dict__.get("_engine") if name == "_engine" else None
+        if isinstance(old, GameConfig) or (old is not None and old is not value
+                                           and not old.choices):
+            self.get_game().give_back(old if isinstance(old, GameConfig) else old.config)
         super().__setattr__(name, value)
 
     def current_player(self) -> int:

@@ -202,3 +202,21 @@ def test_a_game_played_in_openspiel_is_told_and_replayed_by_the_arena(tmp_path: 
     assert (tmp_path / "game.html").stat().st_size > 0
     told = CliRunner().invoke(app, ["game", str(games), "-n", "1"])
     assert "house rules: kinds=family" in told.output and "is dealt" in told.output
+
+
+def test_a_clone_deals_no_game_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """OpenSpiel's clone starts from a new initial state and overwrites it: dealing that
+    state took about half of every clone, and MCTS clones at every simulation."""
+    game = pyspiel.load_game("palaestra", {"players": 2, "seed": 9})
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    dealt: list[object] = []
+    real_new_game = arena.rl.openspiel.new_game
+    monkeypatch.setattr(arena.rl.openspiel, "new_game",
+                        lambda config: dealt.append(config) or real_new_game(config))
+    clones = [state.clone(), pyspiel.State.clone(state), copy.deepcopy(state)]
+    assert dealt == []
+    assert all(str(clone) == str(state) for clone in clones)
+    fresh = game.new_initial_state()
+    twin = fresh.clone()  # a clone of a deal not looked at yet is that deal
+    assert str(twin) == str(fresh) and len(dealt) == 2

@@ -8,13 +8,15 @@ the fixed action space (:mod:`arena.rl.actions`), legal actions the decision's o
 observations the vector of :mod:`arena.rl.features` (the tensor) and the observation JSON (the
 string), the seat's own view only. The shuffles happen inside the engine: the game is declared
 ``SAMPLED_STOCHASTIC`` (no chance nodes), each new initial state dealt from the game's seed
-in turn. Returns are the placement rewards (zero-sum).
+in turn. Returns are the placement rewards (zero-sum). :class:`ArenaBot` plays an arena bot
+as an OpenSpiel bot, so OpenSpiel's algorithms can be measured against the arena's.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -27,9 +29,12 @@ from arena.engine.state import State
 from arena.errors import IllegalChoiceError, RulesError
 from arena.rl.actions import ACTION_NAMES, N_ACTIONS, decision_actions, option_of
 from arena.rl.features import OBS_SIZE
+from arena.rl.opponents import Opponent, load_opponent
 from arena.rl.view import placement_rewards, seat_view
+from arena.sdk.bot import Bot
+from arena.sdk.local import BotAgent
 
-__all__ = ["PalaestraGame", "PalaestraState"]
+__all__ = ["ArenaBot", "PalaestraGame", "PalaestraState"]
 
 #: An upper bound on decisions in a game (a long Rock-Paper-Scissors sudden death included).
 MAX_GAME_LENGTH = 1000
@@ -216,6 +221,50 @@ class Observer:
 
     def string_from(self, state: PalaestraState, player: int) -> str:
         return json.dumps(state.state.observe_json(player), sort_keys=True)
+
+
+class ArenaBot(pyspiel.Bot):  # type: ignore[misc]
+    """An arena bot as an OpenSpiel bot of seat ``player``, for ``evaluate_bots`` and any
+    loop that asks ``bot.step(state)``: a bot's name or path, a kit :class:`Bot` or an engine
+    agent, as the Gymnasium environment takes its opponents (in-process, not sandboxed: only
+    bots you trust). ``seed`` seeds a kit bot's random choices, as ``BotAgent`` does."""
+
+    def __init__(self, game: PalaestraGame, player: int, bot: Opponent, seed: int = 0) -> None:
+        super().__init__()
+        loaded = load_opponent(bot)
+        self.player = player
+        self.agent = (BotAgent(loaded, seed=seed, rules=game.rules) if isinstance(loaded, Bot)
+                      else loaded)
+        self._followed: State | None = None
+
+    def restart_at(self, state: PalaestraState) -> None:
+        self._followed = None
+
+    def inform_action(self, state: PalaestraState, player_id: int, action: int) -> None:
+        """Nothing to do: :meth:`step` catches up with the game's choices itself."""
+
+    def step(self, state: PalaestraState) -> int:
+        followed = self._follow(state.state)
+        decision = followed.decision
+        if decision is None or decision.seat != self.player:
+            now = "the game is over" if decision is None else f"seat {decision.seat} is asked"
+            raise IllegalChoiceError(f"the bot of seat {self.player} was asked to act: {now}")
+        index = self.agent.choose(decision, followed.observe(self.player))
+        return decision_actions(decision, followed.n)[index]
+
+    def _follow(self, game: State) -> State:
+        """The game played again with its events: the OpenSpiel game keeps none (a clone
+        would copy them), and a bot reads its seat's feed as the referee sends it."""
+        followed = self._followed
+        config = replace(game.config, track_events=True)
+        done = len(followed.choices) if followed is not None else 0
+        if (followed is None or followed.config != config
+                or followed.choices != game.choices[:done]):
+            followed, done = new_game(config), 0
+        for _, _, index in game.choices[done:]:
+            followed.apply(index)
+        self._followed = followed
+        return followed
 
 
 pyspiel.register_game(GAME_TYPE, PalaestraGame)

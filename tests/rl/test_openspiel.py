@@ -220,3 +220,30 @@ def test_a_clone_deals_no_game_of_its_own(monkeypatch: pytest.MonkeyPatch) -> No
     fresh = game.new_initial_state()
     twin = fresh.clone()  # a clone of a deal not looked at yet is that deal
     assert str(twin) == str(fresh) and len(dealt) == 2
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_an_arena_bot_plays_in_openspiel_as_it_plays_in_the_arena(players: int) -> None:
+    """``ArenaBot`` puts greedy, heuristic or ismcts into ``evaluate_bots`` beside OpenSpiel's
+    bots: it follows its seat's event feed (the OpenSpiel game keeps no events), so it
+    chooses exactly as the engine's ``play_game`` has the same bot choose."""
+    from dataclasses import replace
+
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+    from arena.engine.agents import play_game
+    from arena.rl.openspiel import ArenaBot
+    from arena.rl.opponents import load_opponent
+    from arena.sdk.local import BotAgent
+
+    names = ["heuristic", "greedy", "random"][:players]
+    game = pyspiel.load_game("palaestra", {"players": players, "seed": 3})
+    for game_number in range(2):
+        bots = [ArenaBot(game, seat, name, seed=seat) for seat, name in enumerate(names)]
+        deal = game.new_initial_state()
+        config = replace(deal.state.config, track_events=True)
+        returns = evaluate_bots(deal, bots, np.random.RandomState(0))
+        agents = [BotAgent(load_opponent(name), seed=seat) for seat, name in enumerate(names)]
+        played = play_game(config, agents)
+        assert deal.state.choices == played.choices, game_number
+        assert list(returns) == placement_rewards(played.result.placements)

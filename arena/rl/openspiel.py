@@ -108,10 +108,13 @@ class PalaestraGame(pyspiel.Game):  # type: ignore[misc]
         if iig_obs_type is not None and (
                 iig_obs_type.perfect_recall or not iig_obs_type.public_info
                 or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
-            what = ("no information state (perfect recall)" if iig_obs_type.perfect_recall
+            what = ("no information state (perfect recall), so CFR, MCCFR and ISMCTS do not "
+                    "apply; the arena's ismcts bot searches the hidden cards fairly and plays "
+                    "here as ArenaBot(game, seat, 'ismcts')" if iig_obs_type.perfect_recall
                     else "no public-only, private-only or all-seat observation")
             raise ValueError(f"palaestra offers only the seat's own observation (public and "
-                             f"private cards, no perfect recall): {what}")
+                             f"private cards, no perfect recall): {what} "
+                             "(docs/LEARNING.md, OpenSpiel)")
         return Observer()
 
 

@@ -247,3 +247,19 @@ def test_an_arena_bot_plays_in_openspiel_as_it_plays_in_the_arena(players: int) 
         played = play_game(config, agents)
         assert deal.state.choices == played.choices, game_number
         assert list(returns) == placement_rewards(played.result.placements)
+
+
+def test_an_algorithm_that_needs_an_information_state_is_told_what_runs_instead() -> None:
+    """OpenSpiel's ISMCTS and MCCFR stopped on a refusal that said what is missing, not
+    which search does run on the game."""
+    from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr
+
+    game = pyspiel.load_game("palaestra", {"players": 2, "seed": 1})
+    rng = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 10,
+                           random_state=rng)
+    for start in (lambda: bot.step(game.new_initial_state()),
+                  outcome_sampling_mccfr.OutcomeSamplingSolver(game).iteration):
+        with pytest.raises(ValueError, match="no information state") as refused:
+            start()
+        assert "ArenaBot" in str(refused.value) and "docs/LEARNING.md" in str(refused.value)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tournament_fixtures import bots_dir_for, runner, write_spec
+from tournament_fixtures import bots_dir_for, league_spec, runner
 
 from arena.cli.main import app
 from arena.tournament.runner import run_tournament
@@ -21,13 +21,7 @@ def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _league(tmp_path: Path, db: Path, **fields: Any) -> Path:
-    data: dict[str, Any] = {"name": "ladder", "format": "league", "bots": ["*"],
-                            "games_per_match": 1, "duplicate": True, "seed": 5,
-                            "budget": {"games": 8}}
-    data.update(fields)
-    path = write_spec(tmp_path / "ladder.yaml", db, **data)
-    path.write_text(path.read_text().replace("rounds: 3\n", ""))
-    return path
+    return league_spec(tmp_path, db, 8, **fields)
 
 
 def _status(db: Path) -> list[str]:

@@ -36,6 +36,18 @@ def write_spec(path: Path, db: Path, **fields: Any) -> Path:
     return path
 
 
+def league_spec(tmp_path: Path, db: Path, games: int, **fields: Any) -> Path:
+    """``tmp_path/ladder.yaml``: a league named ladder of every registered bot (``*``), one
+    duplicate game a table, seed 5, a budget of ``games`` games; ``fields`` change any."""
+    data: dict[str, Any] = {"name": "ladder", "format": "league", "bots": ["*"],
+                            "games_per_match": 1, "duplicate": True, "seed": 5,
+                            "budget": {"games": games}}
+    data.update(fields)
+    path = write_spec(tmp_path / "ladder.yaml", db, **data)
+    path.write_text(path.read_text().replace("rounds: 3\n", ""))
+    return path
+
+
 def earlier_tournament(db: Path, names: list[str], name: str = "first") -> None:
     """A tournament ``name`` stored before the one under test, its bots named ``names``."""
     import datetime as dt

@@ -23,7 +23,7 @@ from arena.cli.bot_options import (
 )
 from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
-from arena.cli.options import DryRunOption
+from arena.cli.options import DryRunOption, JsonFlag, TableFormatOption, wants_json
 from arena.cli.signals import stop_on_sigterm
 from arena.cli.suggesting import SuggestingGroup
 from arena.cli.terminal import terminal_width, wrapped
@@ -63,11 +63,9 @@ _DOCTOR_HELP = "\n\n".join([
 ])
 
 
-def doctor(
-    as_json: Annotated[bool, typer.Option("--json", help="Print the report as one JSON "
-                                                         "object.")] = False,
-) -> None:
+def doctor(fmt: TableFormatOption = None, json_flag: JsonFlag = False) -> None:
     """Report the sandbox (help text: ``_DOCTOR_HELP``)."""
+    as_json = wants_json(fmt, json_flag)
     report = probe()
     if as_json:
         data = {**report.to_json(), "engine": str(native_build()),
@@ -164,14 +162,15 @@ def check_bot_command(
     decision_ms: DecisionMs = None,
     startup_ms: StartupMs = None,
     memory_mb: MemoryMb = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the checklist as JSON.")
-                       ] = False,
+    fmt: TableFormatOption = None,
+    json_flag: JsonFlag = False,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="KEY=VALUE",
         help="A setting sent in hello, as a tournament entry's options are (e.g. -o "
              "iterations=250); repeat for more.")] = None,
 ) -> None:
     """Run the compliance checklist (help text: ``_CHECK_BOT_HELP``)."""
+    as_json = wants_json(fmt, json_flag)
     bot: BotSpec | str = path
     if option:
         settings = dict(setting(flag, flag, "KEY=VALUE") for flag in option)
@@ -290,12 +289,14 @@ _BOTS_HELP = "\n\n".join([
 
 def bots_command(
     ctx: typer.Context,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the list as JSON.")] = False,
+    fmt: TableFormatOption = None,
+    json_flag: JsonFlag = False,
 ) -> None:
     """List the registered bots (help text: ``_BOTS_HELP``); ``arena bots remove`` is its
     subcommand."""
     if ctx.invoked_subcommand is not None:
         return
+    as_json = wants_json(fmt, json_flag)
     specs, broken = survey_bots(default_bots_dir())
     unlisted = [f"Not listed: {printable(name)}: {why}" for name, why in broken]
     # a bot that asks for a Python this host lacks can never run here: not "not installed yet"
@@ -333,7 +334,7 @@ def bots_command(
         if spec.key in lacking:
             typer.echo(wrapped(f"! {spec.name} {lacking[spec.key]}: it cannot play here"))
     if left_out:
-        typer.echo(wrapped(not_shown(left_out, "--json has every field")))
+        typer.echo(wrapped(not_shown(left_out, "--format json has every field")))
     for line in unlisted:
         typer.echo(wrapped(line))
     typer.echo("\n" + wrapped(f"Bots directory: {default_bots_dir()} (arena submit "

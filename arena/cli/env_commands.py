@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.options import DryRunOption
+from arena.cli.options import DryRunOption, JsonFlag, TableFormatOption, wants_json
 from arena.cli.suggesting import SuggestingGroup
 from arena.cli.terminal import wrapped
 from arena.common.plural import counted
@@ -40,7 +40,7 @@ def _size(nbytes: int) -> str:
 
 def cache_summary() -> dict[str, str | int]:
     """Where the environments are, how many, how big, or why the cache cannot be used (for
-    ``arena doctor --json``)."""
+    ``arena doctor --format json``)."""
     try:
         envs = list_environments()
     except BotEnvironmentError as exc:
@@ -60,9 +60,11 @@ def cache_line() -> str:
 
 def env_list(
     bots_dir: Annotated[Path | None, _BOTS_DIR] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    fmt: TableFormatOption = None,
+    json_flag: JsonFlag = False,
 ) -> None:
     """List the environments, built and not (help text: ``_LIST_HELP``)."""
+    as_json = wants_json(fmt, json_flag)
     uses = environment_uses(bots_dir)
     unbuilt = unbuilt_environments()
     if as_json:

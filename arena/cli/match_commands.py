@@ -18,7 +18,13 @@ from typing import Annotated, Any
 import typer
 
 from arena.cli.bot_options import DecisionMs, MemoryMb, StartupMs, limits_of, with_options
-from arena.cli.options import EventDateOption, event_day
+from arena.cli.options import (
+    EventDateOption,
+    JsonFlag,
+    TableFormatOption,
+    event_day,
+    wants_json,
+)
 from arena.cli.output_file import check_output_file
 from arena.cli.signals import stop_on_sigterm
 from arena.cli.terminal import fill_words, hanging, terminal_width, wrapped
@@ -73,8 +79,8 @@ MATCH_HELP = "\n\n".join([
     "Prints placements per game and per-bot diagnostics: decisions, median and max "
     "latency, timeouts, failures by type; with two bots also the first one's Elo "
     "difference with its 95% interval. A terminal too narrow for the tables leaves out "
-    "their least telling columns (the places and wins stay) and says which; --json has "
-    "every field.",
+    "their least telling columns (the places and wins stay) and says which; --format json "
+    "has every field.",
     "With --sprt ELO0,ELO1 (two bots) the match is a sequential test, as chess engine "
     "testers run them: it stops once the games show the first bot at least ELO1 Elo "
     "stronger (H1) or at most ELO0 (H0), with error rates --alpha and --beta; --games "
@@ -85,9 +91,9 @@ MATCH_HELP = "\n\n".join([
     "--quiet prints neither.",
     "Under the bots' table each bot's failures are told a line per failure type, with its "
     "first detail (and how many others); --failures lists every distinct reason instead, "
-    "each with how often and the first game and seat it happened in; --json always carries "
-    "them (failure_reasons). Ctrl-C stops the match: how far it got and the failures of the "
-    "games that ended are told on stderr (exit 130; SIGTERM the same, exit 143).",
+    "each with how often and the first game and seat it happened in; --format json always "
+    "carries them (failure_reasons). Ctrl-C stops the match: how far it got and the failures "
+    "of the games that ended are told on stderr (exit 130; SIGTERM the same, exit 143).",
     "With --duplicate each deal is played once per seat order: rotations (k orders for k "
     "bots) or permutations (k!); --games is then a multiple of that.",
     "Example: arena match bots/random.py bots/greedy.py --games 10 --seed 1",
@@ -122,7 +128,7 @@ _Verbose = Annotated[bool, typer.Option(
     "without --sprt).")]
 _Quiet = Annotated[bool, typer.Option(
     "--quiet", "-q", help="No per-game table and no progress lines: the bots' table and the "
-    "verdict only (for scripts; --json for the whole outcome).")]
+    "verdict only (for scripts; --format json for the whole outcome).")]
 _Progress = Annotated[int, typer.Option(
     "--progress", min=1, metavar="N", help="With --sprt: a progress line every N games "
     "(score, Elo with its interval, LLR with its bounds).")]
@@ -143,8 +149,8 @@ def match(
         "could compute every deal.")] = None,
     records: Annotated[Path | None, typer.Option(
         "--records", help="Write each game's record to this JSONL file.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the outcome as one JSON "
-                                                         "object.")] = False,
+    fmt: TableFormatOption = None,
+    json_flag: JsonFlag = False,
     decision_ms: DecisionMs = None,
     time_bank_ms: Annotated[int | None, typer.Option(
         "--time-bank-ms", min=0, help="Time bank per game (default 10000).")] = None,
@@ -174,6 +180,7 @@ def match(
     failures: _Failures = False,
 ) -> None:
     """Play one match (help text: ``MATCH_HELP``)."""
+    as_json = wants_json(fmt, json_flag)
     day = event_day(event_date)
     rules = rules_from_texts(rule)
     test = _sprt_test(sprt, alpha, beta, len(bots))
@@ -273,7 +280,7 @@ def _reasons(games: Sequence[GameOutcome], label: Callable[[int], str] = str) ->
 
 
 def _reason_json(reason: Reason) -> dict[str, Any]:
-    """A reason as ``--json`` carries it: the first game as its index (``_reasons``)."""
+    """A reason as ``--format json`` carries it: the first game as its index (``_reasons``)."""
     return {"bot": reason.bot, "type": reason.type, "detail": reason.detail,
             "times": reason.times, "first_game": int(reason.first_game),
             "first_seat": reason.first_seat}
@@ -470,7 +477,7 @@ def _games_table(outcome: MatchOutcome, width: int | None = None) -> str:
     table, left_out = fit_rows(headers, rows, ("tiebreak", desmos, "starts", "seats",
                                                "failures"), width)
     if left_out and width is not None:
-        table += "\n" + fill_words(not_shown(left_out, "--json has every field"), width)
+        table += "\n" + fill_words(not_shown(left_out, "--format json has every field"), width)
     return table
 
 
@@ -498,7 +505,7 @@ def _bots_table(outcome: MatchOutcome, width: int | None = None) -> str:
     table, left_out = fit_rows(headers, rows, _BOTS_LEFT_OUT, width, names=0,
                                columns=[h for i, h in enumerate(headers) if i not in quiet])
     if left_out and width is not None:
-        table += "\n" + fill_words(not_shown(left_out, "--json has every field"), width)
+        table += "\n" + fill_words(not_shown(left_out, "--format json has every field"), width)
     if not quiet:
         return table
     named = [headers[i] for i in quiet]

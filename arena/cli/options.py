@@ -10,7 +10,16 @@ import typer
 
 from arena.referee.seeds import utc_today
 
-__all__ = ["DbOption", "DryRunOption", "EventDateOption", "TournamentArgument", "event_day"]
+__all__ = [
+    "DbOption",
+    "DryRunOption",
+    "EventDateOption",
+    "JsonFlag",
+    "TableFormatOption",
+    "TournamentArgument",
+    "event_day",
+    "wants_json",
+]
 
 #: ``--db``: the results database a command reads (``arena run`` writes it).
 DbOption = Annotated[
@@ -33,6 +42,37 @@ EventDateOption = Annotated[str | None, typer.Option(
 #: ``--dry-run``: the pruning commands say what they would remove.
 DryRunOption = Annotated[bool, typer.Option("--dry-run", help="Say what would be removed; "
                                                              "remove nothing.")]
+
+
+#: What ``--format`` takes on a command whose output is for people or for a script.
+TABLE_OR_JSON = ("table", "json")
+
+
+def _table_or_json(value: str | None) -> str | None:
+    if value is not None and value not in TABLE_OR_JSON:
+        raise typer.BadParameter(f"unknown format '{value}' (choose table or json)")
+    return value
+
+
+#: ``--format``: the output for people (table) or for a script (json), as every command that
+#: prints data takes it; ``None`` when not given, so that ``--json`` can be told apart.
+TableFormatOption = Annotated[str | None, typer.Option(
+    "--format", "-f", metavar="table|json", callback=_table_or_json,
+    help="table (for people; the default) or json (every field, for scripts; --json is the "
+         "same).")]
+
+#: ``--json``: the older spelling of ``--format json``, kept so that scripts using it still
+#: work; hidden, as ``--format``'s help names it.
+JsonFlag = Annotated[bool, typer.Option("--json", hidden=True,
+                                        help="The same as --format json.")]
+
+
+def wants_json(fmt: str | None, json_flag: bool) -> bool:
+    """Whether ``--format`` and ``--json`` ask for json; both given must agree."""
+    if json_flag and fmt == "table":
+        raise typer.BadParameter("--json asks for json, --format table for a table: give one",
+                                 param_hint="'--format'")
+    return json_flag or fmt == "json"
 
 
 def event_day(text: str | None) -> dt.date:

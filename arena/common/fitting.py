@@ -122,7 +122,7 @@ def shortened(name: str, most: int | None) -> str:
 
 def not_shown(left_out: Sequence[str], whole: str = "") -> str:
     """The line under a fitted table naming the columns it left out, and where ``whole``
-    (``"--json has every field"``) says what shows them all."""
+    (``"--format json has every field"``) says what shows them all."""
     return f"Not shown, to fit the terminal: {', '.join(left_out)}{f'; {whole}' if whole else ''}."
 
 

@@ -85,10 +85,10 @@ def test_on_a_narrower_terminal_the_list_leaves_out_columns(tmp_path: Path) -> N
     assert lines[0].split() == ["name", "version", "kind", "author"]
     assert [line.split()[0] for line in lines[2:5]] == [longest, "mine", "short"]
     assert lines[2].split()[2:] == ["module", "Palaestra", "Arena"]
-    assert lines[5:7] == ["Not shown, to fit the terminal: file, own version; --json has "
-                          "every field.", ""]
+    assert lines[5:8] == ["Not shown, to fit the terminal: file, own version; --format json "
+                          "has every", "field.", ""]
     # the directory's line wraps at a word, its path kept whole
-    assert " ".join(lines[7:]) == f"Bots directory: {bots} (arena submit registers there)"
+    assert " ".join(lines[8:]) == f"Bots directory: {bots} (arena submit registers there)"
     narrow = _on_a_terminal(bots, 60)  # the name and the version, what a spec is given
     # (a path longer than a line has one of its own, whole)
     assert max(len(line) for line in narrow.splitlines() if line != str(bots)) <= 60, narrow
@@ -115,7 +115,7 @@ def test_under_56_columns_the_list_leaves_out_the_version_then_cuts_names(
             assert names == [longest, "mine", "short"]
         else:  # cut, with an ellipsis, to the terminal's width
             assert names[0] == longest[:columns - 1] + "…" and names[1:] == ["mine", "short"]
-        assert "author, kind, version; --json has every field." in " ".join(shown.split())
+        assert "author, kind, version; --format json has every field." in " ".join(shown.split())
 
 
 def test_a_registered_bot_that_cannot_be_read_is_named_not_left_out(tmp_path: Path) -> None:

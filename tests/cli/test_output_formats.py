@@ -1,0 +1,91 @@
+"""One way to ask a command for JSON: ``--format json``, as the rating commands take it; the
+commands that took ``--json`` take both, and print the same."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from arena.cli.main import app
+from arena.sandbox import probe
+
+BOTS = Path(__file__).resolve().parents[2] / "bots"
+
+runner = CliRunner()
+
+needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+
+
+def _env(tmp_path: Path) -> dict[str, str]:
+    """A bots directory of one bot and an empty environment cache of its own."""
+    bots = tmp_path / "bots"
+    bots.mkdir(exist_ok=True)
+    shutil.copy(BOTS / "greedy.py", bots / "mine.py")
+    return {"ARENA_BOTS_DIR": str(bots), "ARENA_ENV_CACHE": str(tmp_path / "envs"),
+            "COLUMNS": "200"}
+
+
+@pytest.mark.parametrize("command", [["bots"], ["env", "list"], ["doctor"]])
+def test_format_json_prints_what_json_prints(command: list[str], tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    formatted = runner.invoke(app, [*command, "--format", "json"], env=env)
+    flagged = runner.invoke(app, [*command, "--json"], env=env)
+    short = runner.invoke(app, [*command, "-f", "json"], env=env)
+    assert formatted.exit_code == flagged.exit_code == short.exit_code
+    assert formatted.stdout == flagged.stdout == short.stdout
+    json.loads(formatted.stdout)
+
+
+@pytest.mark.parametrize("command", [["bots"], ["env", "list"], ["doctor"]])
+def test_format_table_is_the_default(command: list[str], tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    table = runner.invoke(app, [*command, "--format", "table"], env=env)
+    plain = runner.invoke(app, command, env=env)
+    assert table.exit_code == plain.exit_code and table.stdout == plain.stdout
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(table.stdout)
+
+
+@pytest.mark.parametrize(("command", "named"), [
+    (["bots"], "bots"), (["env", "list"], "env list"), (["doctor"], "doctor"),
+    (["check-bot", "random"], "check-bot"), (["match", "random", "random"], "match")])
+def test_an_unknown_format_is_one_usage_line(command: list[str], named: str,
+                                             tmp_path: Path) -> None:
+    result = runner.invoke(app, [*command, "--format", "yaml"], env=_env(tmp_path))
+    assert result.exit_code == 2
+    assert result.stdout == ""
+    assert result.stderr == ("Error: Invalid value for '--format' / '-f': unknown format "
+                             "'yaml' (choose table or json)\n"
+                             f"Try 'arena {named} --help'.\n")
+
+
+def test_json_and_format_table_together_are_refused(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["bots", "--json", "--format", "table"], env=_env(tmp_path))
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == ("Error: Invalid value for '--format': --json asks for json, "
+                             "--format table for a table: give one\n"
+                             "Try 'arena bots --help'.\n")
+
+
+def test_the_help_names_format_not_the_old_flag(tmp_path: Path) -> None:
+    shown = runner.invoke(app, ["bots", "--help"], env={"COLUMNS": "200"}).stdout
+    assert "--format" in shown and "table|json" in shown and "--json is the same" in shown
+    assert "--json " not in shown.replace("--json is the same", "")
+
+
+@needs_sandbox
+@pytest.mark.parametrize("command", [
+    ["check-bot", "mine", "--games", "1"],
+    ["match", "mine", "mine", "--games", "1", "--seed", "3"]])
+def test_a_played_command_gives_the_same_json_both_ways(command: list[str],
+                                                       tmp_path: Path) -> None:
+    env = _env(tmp_path)
+    formatted = runner.invoke(app, [*command, "--format", "json"], env=env)
+    flagged = runner.invoke(app, [*command, "--json"], env=env)
+    assert formatted.exit_code == flagged.exit_code == 0, formatted.output
+    # timings differ from one run to the next; the fields do not
+    assert json.loads(formatted.stdout).keys() == json.loads(flagged.stdout).keys()

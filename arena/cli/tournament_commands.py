@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from arena.cli.options import DbOption, TournamentArgument
+from arena.cli.options import DbOption, TableFormatOption, TournamentArgument
 from arena.cli.output_file import check_output_file, warn_left_out
 from arena.common.printable import printable, printable_log
 from arena.errors import ArenaError, SpecError
@@ -55,6 +55,10 @@ _STATUS_HELP = "\n\n".join([
     "Swiss standings and how to resume).",
     "--failures lists every distinct reason the bots failed (--bot NAME: one bot's), each "
     "with how often and the first game and seat to open with arena game.",
+    "--format json prints the same as one JSON document for a script: the state, whether a "
+    "run plays it now (live, pid), games done and planned, the round, each round's "
+    "progress, failures by type and every reason, kept copies, standings, and the commands "
+    "that resume or stop it (docs/TOURNAMENTS.md, \"Status as JSON\").",
     "Example: arena status swiss --failures --bot alice --db results/arena.db",
     "Example: arena status swiss --records swiss.jsonl && arena replay swiss.jsonl",
 ])
@@ -317,6 +321,7 @@ def status(
                         ] = False,
     bot: Annotated[str | None, typer.Option("--bot", metavar="NAME", help="With --failures: "
                    "only this bot's (NAME or NAME@VERSION).")] = None,
+    fmt: TableFormatOption = None,
 ) -> None:
     """Show tournament progress (help text: ``_STATUS_HELP``)."""
     from arena.cli.terminal import hanging, terminal_width
@@ -330,6 +335,9 @@ def status(
         raise typer.BadParameter("--bot goes with --failures", param_hint="--bot")
     if records is not None:
         check_output_file(records, "--records")
+    if fmt == "json":
+        _status_json(db, tournament, records, failures=failures, bot=bot)
+        return
     width = terminal_width()
     lines = status_lines(db, tournament, width=width, failures=failures, bot=bot)
     if records is not None and tournament is not None:
@@ -341,6 +349,21 @@ def status(
                  for line in lines]
     # a database from elsewhere never passed the arena's entry, where a bot's text is escaped
     typer.echo(printable_log("\n".join(lines)))
+
+
+def _status_json(db: Path, tournament: str | None, records: Path | None, *, failures: bool,
+                 bot: str | None) -> None:
+    """``arena status --format json``: the document alone on stdout; what ``--records``
+    wrote said on stderr."""
+    from arena.rating.render import render_json
+    from arena.tournament.status import status_data, write_records
+
+    data = status_data(db, tournament, failures=failures, bot=bot)
+    if records is not None and tournament is not None:
+        count, skipped = write_records(db, tournament, records)
+        warn_left_out(skipped, str(records))
+        typer.echo(f"wrote {count} game records to {records}", err=True)
+    typer.echo(render_json(data))
 
 
 _DELETE_HELP = "\n\n".join([

@@ -13,6 +13,7 @@ from arena.common.timestamps import created_fitted
 from arena.engine.houserules import HouseRules
 from arena.errors import StoreError
 from arena.referee.failures import (
+    FailureCounts,
     counts_line,
     describe,
     describe_leaves_out,
@@ -21,7 +22,7 @@ from arena.referee.failures import (
 from arena.tournament.bot_versions import bot_labels, bot_options
 from arena.tournament.editions import editions, entry_indexes, kept_copy_notes
 from arena.tournament.game_records import ExportedRecords, export_records
-from arena.tournament.league_store import entry_lines
+from arena.tournament.league_store import entry_lines, league_entries
 from arena.tournament.overrides import override_options
 from arena.tournament.planning import group_deals, off_size_split
 from arena.tournament.secrecy import secret_seed_note, seed_is_secret
@@ -38,7 +39,7 @@ from arena.tournament.store import (
 
 __all__ = ["LISTING_COLUMNS", "LISTING_LEFT_OUT", "command_path", "failure_reasons",
            "failure_summary", "no_tournaments", "results_command", "resume_command",
-           "status_lines", "stored_results_hint", "write_records"]
+           "status_data", "status_lines", "stored_results_hint", "write_records"]
 
 
 def command_path(path: str | Path) -> str:
@@ -274,16 +275,27 @@ def _standing_lines(store: Store, t: TournamentRow, games: list[GameRow],
                     boards: list[list[TableRow]], entrants: list[str],
                     width: int | None) -> list[str]:
     """A Swiss tournament's standings, with the pairings each entry has played."""
-    standings = swiss_standings(store, t, games=games)
+    return ["", *_fitted(list(_STANDING_FIELDS),
+                         [list(row.values()) for row in _standings(store, t, games, boards,
+                                                                   entrants)],
+                         ("byes", "pairings", "buchholz"), width, names=1)]
+
+
+_STANDING_FIELDS = ("rank", "bot", "score", "buchholz", "pairings", "byes")
+
+
+def _standings(store: Store, t: TournamentRow, games: list[GameRow],
+               boards: list[list[TableRow]], entrants: list[str]) -> list[dict[str, Any]]:
+    """A Swiss tournament's standings, a row a bot, with the pairings each has played."""
     played = {(g.round, g.table_index) for g in games}
     entry_of = entry_indexes(store, t.id)  # an entry's pairings under an older version too
     met = Counter(entry_of.get(bot) for group in boards
                   if any((tab.round, tab.table_index) in played for tab in group)
                   for bot in group[0].seats)
-    return ["", *_fitted(["rank", "bot", "score", "buchholz", "pairings", "byes"],
-                         [[s.rank, entrants[s.entrant], float(s.score), float(s.buchholz),
-                           met[s.entrant], s.byes] for s in standings],
-                         ("byes", "pairings", "buchholz"), width, names=1)]
+    return [dict(zip(_STANDING_FIELDS, (s.rank, entrants[s.entrant], float(s.score),
+                                        float(s.buchholz), met[s.entrant], s.byes),
+                     strict=True))
+            for s in swiss_standings(store, t, games=games)]
 
 
 def _next_step(store: Store, t: TournamentRow) -> list[str]:
@@ -403,6 +415,129 @@ def status_lines(db: str | Path, tournament: str | None, width: int | None = Non
             return _overview(store, width)
         row = store.require(tournament)
         return failure_reasons(store, row, bot) if failures else _detail(store, row, width)
+
+
+def status_data(db: str | Path, tournament: str | None, *, failures: bool = False,
+                bot: str | None = None) -> dict[str, Any]:
+    """What ``arena status --format json`` prints: every field its text shows, as plain data
+    (every tournament, or one in detail; with ``failures``, every reason its bots, or
+    ``bot``, failed)."""
+    with Store(db, create=False, read_only=True) as store:
+        if tournament is None:
+            return {"tournaments": [_listing_data(store, t) for t in _every(store)]}
+        row = store.require(tournament)
+        if failures:
+            return _failures_data(store, row, bot)
+        return _detail_data(store, row)
+
+
+def _every(store: Store) -> list[TournamentRow]:
+    found = (store.tournament(name) for name in store.tournament_names())
+    return [t for t in found if t is not None]
+
+
+def _run_data(store: Store, t: TournamentRow) -> dict[str, Any]:
+    """The state as status shows it, and whether a run plays it now (and its pid, if
+    known): a stored ``running`` without a run holding its lock is ``stopped``."""
+    pid = store.runner_pid(t.name)
+    return {"state": _state(store, t).split(" (")[0], "live": pid is not None,
+            "pid": pid if pid is not None and pid > 0 else None}
+
+
+def _listing_data(store: Store, t: TournamentRow) -> dict[str, Any]:
+    """A tournament as the list shows it (the fields of ``arena tournaments --format json``)
+    with its run's."""
+    sizes = t.spec.get("players_per_game", t.players_per_game)
+    return {"name": t.name, "format": t.format, "players_per_game": sizes,
+            "bots": len(store.entrant_ids(t.id)), "games_done": store.count_games(t.id),
+            "games_planned": t.games_planned, **_run_data(store, t),
+            "created_at": t.created_at}
+
+
+def _detail_data(store: Store, t: TournamentRow) -> dict[str, Any]:
+    """One tournament in detail, as :func:`_detail` tells it."""
+    labels = bot_labels(store)
+    options = bot_options(store)
+    entrants = store.entrant_ids(t.id)
+    games = store.games(t.id)
+    tables = store.tables(t.id)
+    boards = group_deals(tables, t.spec.get("duplicate", False))
+    secret = t.spec.get("seed", 0) is None and seed_is_secret(t.spec, t.state)
+    rules = HouseRules.from_json(t.spec.get("rules"))
+    running = store.runner_pid(t.name) is not None
+    resume = (f"{resume_command(t.spec_path, None, t.spec.get('overrides'))}"
+              f"{_db_option(store.path)}" if t.state != "finished" and not running else None)
+    stop = (f"arena league stop {shell_word(t.name)}{_db_option(store.path)}"
+            if running and t.format == "league" else None)
+    return {
+        **_listing_data(store, t),
+        "entrants": [{"bot": labels.get(b, str(b)), "options": options.get(b, {})}
+                     for b in entrants],
+        "sitting": (off_size_split(t.players_per_game, len(entrants))
+                    if t.format == "swiss" else None),
+        "seed": None if secret else t.seed, "seed_secret": secret,
+        "seed_drawn": t.spec.get("seed", 0) is None, "spec_hash": t.spec_hash,
+        "finished_at": t.finished_at or None, "rules": rules.changed(),
+        "rounds": t.rounds, "round": max((tab.round for tab in tables), default=None),
+        "kept_copies": [{"bot": note.kept, "before_run": note.before_run,
+                         "noticed_at": note.noticed_at,
+                         "open": t.state != "finished" and note.bot_id in entrants}
+                        for note in kept_copy_notes(store, t.id)],
+        **_games_data(store, t, games, boards, [labels.get(b, "?") for b in entrants]),
+        **_failure_data(games, store.path),
+        "forfeits": sum(len(g.forfeits) for g in games),
+        "resume": resume, "stop": stop,
+    }
+
+
+def _games_data(store: Store, t: TournamentRow, games: list[GameRow],
+                boards: list[list[TableRow]], entrants: list[str]) -> dict[str, Any]:
+    """The rounds' progress (a league's tables and entries instead) and a Swiss
+    tournament's standings."""
+    if t.format == "league":
+        return {"round_progress": [], "standings": [],
+                "tables_played": len({group[0].round for group in boards}),
+                "entries": [{"bot": e.key, "state": e.state, "at_table": e.at_table,
+                             "reason": e.reason or None} for e in league_entries(store, t.id)]}
+    planned: Counter[int] = Counter()
+    for group in boards:
+        planned[group[0].round] += sum(tab.games for tab in group)
+    pairings = Counter(group[0].round for group in boards)
+    done = Counter(g.round for g in games)
+    byes = Counter(r for r, _, _ in store.byes(t.id))
+    rounds = [{"round": r, "paired": r in pairings, "pairings": pairings.get(r, 0),
+               "byes": byes.get(r, 0), "games_done": done.get(r, 0),
+               "games_planned": planned.get(r, 0)}
+              for r in range(1, t.rounds + 1) if r in pairings or t.format == "swiss"]
+    standings = (_standings(store, t, games, boards, entrants)
+                 if t.format == "swiss" and games else [])
+    return {"round_progress": rounds, "standings": standings}
+
+
+def _failure_data(games: list[GameRow], db: Path, bot: str | None = None) -> dict[str, Any]:
+    """The games' bot failures counted by type (and how many of them a restart followed,
+    forfeiting nothing), every distinct reason, and the command that opens the first
+    (``bot``: only its, by name or name@version)."""
+    chosen = [(g, f) for g in games for f in g.failures
+              if bot is None or bot in (_bot_name(f), str(f.get("bot")))]
+    reasons = distinct_reasons((_bot_name(f), g.id, f) for g, f in chosen)
+    counts = FailureCounts()
+    for _, failure in chosen:
+        counts.add(failure)
+    return {"failures": dict(sorted(counts.counts.items())),
+            "restarted": {kind: n for kind, n in sorted(counts.restarted.items()) if n},
+            "failure_reasons": [{"bot": r.bot, "type": r.type, "detail": r.detail,
+                                 "times": r.times, "first_game": r.first_game,
+                                 "first_seat": r.first_seat} for r in reasons],
+            "open_one": (f"arena game {shell_word(reasons[0].first_game)} --seat "
+                         f"{reasons[0].first_seat}{_db_option(db)}" if reasons else None)}
+
+
+def _failures_data(store: Store, t: TournamentRow, bot: str | None) -> dict[str, Any]:
+    """``--failures``: every distinct reason (of ``bot`` alone) in ``t``."""
+    failure_reasons(store, t, bot)  # refuses a bot that is not in the tournament
+    return {"name": t.name, "bot": bot, **_failure_data(store.games(t.id), store.path,
+                                                              bot)}
 
 
 def write_records(db: str | Path, tournament: str, records: Path) -> ExportedRecords:

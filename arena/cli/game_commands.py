@@ -53,6 +53,16 @@ _GAME_HELP = "\n\n".join([
 ])
 
 
+def _game_format(value: str) -> str:
+    """--format is text or json; table, as every command that prints data calls its text
+    for people, is text."""
+    if value == "table":
+        return "text"
+    if value not in ("text", "json"):
+        raise typer.BadParameter(f"unknown format '{value}' (choose text or json)")
+    return value
+
+
 def game(
     ref: Annotated[str, typer.Argument(metavar="GAME",
                                        help="A game id (swiss/r1/t0/g3) or a records file.")],
@@ -66,8 +76,9 @@ def game(
                                  "which is shown without it).")
     ] = None,
     fmt: Annotated[
-        str, typer.Option("--format", "-f", metavar="text|json",
-                          help="text (for people) or json (the record itself).")
+        str, typer.Option("--format", "-f", metavar="text|json", callback=_game_format,
+                          help="text (for people; table is the same) or json (the record "
+                               "itself).")
     ] = "text",
     logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Show the bots' logs.")] = True,
     db: DbOption = Path(DEFAULT_RESULTS),
@@ -177,10 +188,7 @@ def _check_rerun_flags(rerun: Path | None, seat: int | None, fmt: str,
 
 
 def _check_flags(fmt: str, html: Path | None, seat: int | None) -> None:
-    """--format is text or json, and --html writes every seat's page, not one seat's."""
-    if fmt not in ("text", "json"):
-        raise typer.BadParameter(f"unknown format '{fmt}' (choose text or json)",
-                                 param_hint="--format")
+    """--html writes every seat's page, not one seat's."""
     if html is not None and seat is not None:
         # the page carries every hand for its views: written under --seat it would pass for
         # one seat's view and show whoever opens it every card

@@ -35,6 +35,8 @@ PAIRINGS_FORMATS = ("text", "json")
 
 
 def _pairings_format(value: str) -> str:
+    if value == "table":  # as every command that prints data calls its text for people
+        return "text"
     if value not in PAIRINGS_FORMATS:
         raise typer.BadParameter(f"unknown format '{value}' (choose text or json)")
     return value
@@ -47,8 +49,9 @@ def pairings(
                                                       "round).")] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", callback=_pairings_format,
                                      metavar="text|json",
-                                     help="text (for people) or json (every figure, scores "
-                                          "as numbers, bots as name@version).")] = "text",
+                                     help="text (for people; table is the same) or json "
+                                          "(every figure, scores as numbers, bots as "
+                                          "name@version).")] = "text",
     db: DbOption = Path(DEFAULT_RESULTS),
 ) -> None:
     """Show the pairings (help text: ``_PAIRINGS_HELP``)."""

@@ -13,7 +13,7 @@ import typer
 
 from arena.cli.options import DbOption
 from arena.rating.games import DEFAULT_DB
-from arena.rating.render import MACHINE_FORMATS, check_format
+from arena.rating.render import MACHINE_FORMATS, OUTPUT_FORMATS, TABLE_FORMATS
 
 # The commands import the rating modules (trueskill and friends) when they run, so that
 # `arena` starts fast for every other command.
@@ -24,10 +24,14 @@ __all__ = ["register"]
 
 
 def _format(value: str) -> str:
-    try:
-        return check_format(value)
-    except ValueError as exc:
-        raise typer.BadParameter(str(exc)) from None
+    """A format of the tables: ``table``, as every command that prints data calls its text
+    for people, is tabulate's ``simple``."""
+    if value == "table":
+        return "simple"
+    if value not in OUTPUT_FORMATS:
+        raise typer.BadParameter(f"unknown format '{value}' (choose table, json, csv or a "
+                                 f"tabulate format: {', '.join(TABLE_FORMATS)})")
+    return value
 
 
 def _result_format(value: str) -> str:
@@ -39,7 +43,8 @@ def _result_format(value: str) -> str:
 FormatOption = Annotated[
     str,
     typer.Option("--format", "-f", callback=_format, metavar="FMT",
-                 help="json, csv or any tabulate format (simple, github, grid, latex, html, ...)."),
+                 help="table (for people), json, csv or any tabulate format (simple, the "
+                      "same as table; github, grid, latex, html, ...)."),
 ]
 
 
@@ -67,7 +72,7 @@ def leaderboard(
     all_games: Annotated[
         bool, typer.Option("--all", help="Rate every game ever recorded, across tournaments.")
     ] = False,
-    fmt: FormatOption = "simple",
+    fmt: FormatOption = "table",
     db: DbOption = DEFAULT_DB,
     sort: Annotated[
         str, typer.Option("--sort", metavar="rating|points",
@@ -190,7 +195,7 @@ def h2h(
     players: Annotated[int | None, typer.Option(
         "--players", "-p", min=2, max=5,
         help="Only the games at tables of this size (a ladder may mix sizes).")] = None,
-    fmt: FormatOption = "simple",
+    fmt: FormatOption = "table",
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Print the head-to-head matrix (help text: ``_HELP['h2h']``)."""
@@ -202,7 +207,7 @@ def h2h(
 
 
 def tournaments(
-    fmt: FormatOption = "simple",
+    fmt: FormatOption = "table",
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """List stored tournaments (help text: ``_HELP['tournaments']``)."""

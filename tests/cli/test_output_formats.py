@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from test_status_failures import _stored
 from typer.testing import CliRunner
 
 from arena.cli.main import app
@@ -89,3 +90,36 @@ def test_a_played_command_gives_the_same_json_both_ways(command: list[str],
     assert formatted.exit_code == flagged.exit_code == 0, formatted.output
     # timings differ from one run to the next; the fields do not
     assert json.loads(formatted.stdout).keys() == json.loads(flagged.stdout).keys()
+
+
+@pytest.mark.parametrize("command", [["leaderboard", "t"], ["h2h", "t"], ["tournaments"],
+                                     ["pairings", "t"]])
+def test_format_table_is_each_reading_commands_text_for_people(command: list[str],
+                                                               tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    _stored(db)
+    args = [*command, "--db", str(db)]
+    plain = runner.invoke(app, args, env={"COLUMNS": "200"})
+    table = runner.invoke(app, [*args, "--format", "table"], env={"COLUMNS": "200"})
+    assert plain.exit_code == table.exit_code == 0, table.output
+    assert table.stdout == plain.stdout
+
+
+def test_format_table_tells_a_game_as_text(tmp_path: Path) -> None:
+    records = tmp_path / "games.jsonl"
+    made = runner.invoke(app, ["simulate", "-p", "2", "-g", "1", "-s", "3", "--records",
+                               str(records)])
+    assert made.exit_code == 0, made.output
+    plain = runner.invoke(app, ["game", str(records)])
+    table = runner.invoke(app, ["game", str(records), "-f", "table"])
+    assert plain.exit_code == table.exit_code == 0, table.output
+    assert table.stdout == plain.stdout
+
+
+def test_an_unknown_table_format_names_table_among_the_choices(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["leaderboard", "--db", str(tmp_path / "a.db"), "-f", "yaml"])
+    told, hint = result.stderr.splitlines()
+    assert result.exit_code == 2 and result.stdout == ""
+    assert told.startswith("Error: Invalid value for '--format' / '-f': unknown format 'yaml' "
+                           "(choose table, json, csv or a tabulate format: asciidoc, ")
+    assert hint == "Try 'arena leaderboard --help'."

@@ -162,7 +162,8 @@ _RULES_HELP = "\n\n".join([
     "With --house, list the house rules (the readings of the rulebook a game may choose, "
     "RULES.md 'House rules'), defaults first; --rule NAME=VALUE marks a chosen reading.",
     "A terminal too narrow for either table (--format table) shows its rows as blocks: a "
-    "heading line, then the text under it, wrapped at words.",
+    "heading line, then the text under it, wrapped at words. The rules in brief are text "
+    "alone: --format goes with --effects or --house.",
     "Example: arena rules --effects",
     "Example: arena rules --effects --format markdown",
     "Example: arena rules --house --rule kinds=family",
@@ -224,6 +225,9 @@ def rules_command(
 ) -> None:
     """Print the rules or the card effects (help text: ``_RULES_HELP``)."""
     chosen = rules_from_texts(rule)
+    if not (house or effects) and fmt != "table":  # a script asking json must not get prose
+        raise typer.BadParameter("the rules in brief are text; --format goes with --effects "
+                                 "or --house", param_hint="'--format' / '-f'")
     if house:
         typer.echo(_house_rules(chosen, fmt))
         return

@@ -123,3 +123,14 @@ def test_an_unknown_table_format_names_table_among_the_choices(tmp_path: Path) -
     assert told.startswith("Error: Invalid value for '--format' / '-f': unknown format 'yaml' "
                            "(choose table, json, csv or a tabulate format: asciidoc, ")
     assert hint == "Try 'arena leaderboard --help'."
+
+
+@pytest.mark.parametrize("fmt", ["json", "markdown", "github"])
+def test_the_rules_in_brief_refuse_a_format_they_would_not_keep(fmt: str) -> None:
+    # a script asking the rules for json got the prose, exit 0
+    result = runner.invoke(app, ["rules", "--format", fmt])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == ("Error: Invalid value for '--format' / '-f': the rules in brief "
+                             "are text; --format goes with --effects or --house\n"
+                             "Try 'arena rules --help'.\n")
+    assert runner.invoke(app, ["rules", "--effects", "-f", fmt]).exit_code == 0

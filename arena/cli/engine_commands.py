@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 from tabulate import tabulate
 
+from arena.cli.options import TableFormatOption
 from arena.cli.terminal import fill_words, terminal_width, wrapped
 from arena.common.fitting import TERMINAL_FORMATS, tabulated, widest
 from arena.engine.cards import NOTATION, PALAESTRON, parse_cards
@@ -71,6 +72,28 @@ def _verdict(first: Desmos, second: Desmos) -> str:
     return f"Hand {number} wins: {why}"
 
 
+def _hand_json(hand: Desmos) -> dict[str, object]:
+    return {"cards": [NOTATION[cid] for cid in hand.cards], "category": hand.category.label,
+            "tie_key": list(hand.key)}
+
+
+def _desmos_json(cards: list[str], compare: tuple[str, str] | None,
+                 kinds: str) -> dict[str, object]:
+    """``desmos --format json``: a hand; two compared, the winner (1 or 2, or null for a
+    true tie) and why; or the census (no cards and no --compare)."""
+    if compare is not None:
+        first, second = (_compared(compare[0], 1, kinds), _compared(compare[1], 2, kinds))
+        winner = None if first == second else 1 if first > second else 2
+        return {"hands": [_hand_json(first), _hand_json(second)], "winner": winner,
+                "verdict": _verdict(first, second)}
+    if cards:
+        return _hand_json(_hand(cards, kinds))
+    counts = census(kinds)
+    return {"total": sum(counts.values()),
+            "categories": [{"category": category.label, "hands": counts[category]}
+                           for category in sorted(Category, reverse=True)]}
+
+
 def _census_table(kinds: str = "type") -> str:
     counts = census(kinds)
     total = sum(counts.values())
@@ -100,12 +123,16 @@ def desmos_command(
     ] = False,
     rule: Annotated[list[str] | None, typer.Option("--rule", metavar="NAME=VALUE",
                                                    help=RULE_OPTION_HELP)] = None,
+    fmt: TableFormatOption = None,
 ) -> None:
     """Evaluate, compare or count Desmos hands (help text: ``_DESMOS_HELP``)."""
     modes = sum([bool(cards), compare is not None, count])
     if modes != 1:
         raise typer.BadParameter("give five cards, --compare HAND HAND or --census (one of them)")
     kinds = rules_from_texts(rule).kinds  # the only house rule that changes hand values
+    if fmt == "json":
+        typer.echo(json.dumps(_desmos_json(cards or [], compare, kinds), indent=2))
+        return
     if count:
         typer.echo(_census_table(kinds))
     elif compare is not None:
@@ -128,6 +155,9 @@ _DESMOS_HELP = "\n\n".join([
     "Example: arena desmos God-1 God-2 Crown Fate-3 Beast-1",
     'Example: arena desmos --compare "God-1 God-2 Agari-1 Agari-2 Fate-1" '
     '"Umbrae-1 Umbrae-2 Arcoi-1 Arcoi-2 God-3"',
+    "--format json prints the same as one JSON document: a hand's cards, category and "
+    "tie_key; with --compare both hands, the winner (1, 2, or null for a true tie) and the "
+    "verdict; with --census each category's number of hands and the total.",
     "Example: arena desmos --census",
     "Example: arena desmos --census --rule kinds=family",
 ])
@@ -152,7 +182,8 @@ _REPLAY_HELP = "\n\n".join([
     "Re-play every game record in FILE (JSON lines, one record per line, as written by "
     "arena simulate --records; or one JSON record) from its seed and choices, and check that "
     "the result, the turns, the events and every other recorded field come out identical. "
-    "The first difference fails with 'Error: game K: ...' (K counts records from 1).",
+    "The first difference fails with 'Error: game K: ...' (K counts records from 1); "
+    "--format json prints {\"replayed\": N, \"identical\": true} when none differs.",
     "Example: arena replay games.jsonl",
 ])
 
@@ -206,9 +237,13 @@ def simulate_command(
 def replay_command(
     file: Annotated[str, typer.Argument(metavar="FILE",
                                          help="Game records: JSON lines or one JSON record.")],
+    fmt: TableFormatOption = None,
 ) -> None:
     """Replay records and check them (help text: ``_REPLAY_HELP``)."""
     replayed = replay_records(iter_records(file))  # a record at a time: any size of file
+    if fmt == "json":
+        typer.echo(json.dumps({"replayed": replayed, "identical": True}, indent=2))
+        return
     typer.echo(f"replayed {replayed} game{'s' if replayed != 1 else ''}: identical")
 
 

@@ -134,3 +134,44 @@ def test_the_rules_in_brief_refuse_a_format_they_would_not_keep(fmt: str) -> Non
                              "are text; --format goes with --effects or --house\n"
                              "Try 'arena rules --help'.\n")
     assert runner.invoke(app, ["rules", "--effects", "-f", fmt]).exit_code == 0
+
+
+def test_a_desmos_in_json() -> None:
+    result = runner.invoke(app, ["desmos", "God-1", "God-2", "Crown", "Fate-3", "Beast-1",
+                                 "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {
+        "cards": ["God-1", "God-2", "Crown", "Fate-3", "Beast-1"], "category": "Triplet",
+        "tie_key": [5, 5, 4, 2, 1]}
+
+
+def test_two_desmos_compared_in_json() -> None:
+    first, second = "God-1 God-2 Agari-1 Agari-2 Fate-1", "Umbrae-1 Umbrae-2 Arcoi-1 Arcoi-2 God-3"
+    result = runner.invoke(app, ["desmos", "--compare", second, first, "-f", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [hand["tie_key"] for hand in data["hands"]] == [[3, 3, 3, 3, 5], [5, 5, 3, 3, 2]]
+    assert data["winner"] == 2
+    assert data["verdict"] == ("Hand 2 wins: same category, tie key 5 5 3 3 2 beats "
+                               "3 3 3 3 5")
+    tie = runner.invoke(app, ["desmos", "--compare", first, first, "-f", "json"])
+    assert json.loads(tie.stdout)["winner"] is None
+
+
+def test_the_census_in_json_counts_every_hand() -> None:
+    result = runner.invoke(app, ["desmos", "--census", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert list(data) == ["total", "categories"] and data["total"] == 2_349_060
+    assert sum(row["hands"] for row in data["categories"]) == data["total"]
+    assert [row["category"] for row in data["categories"]][:2] == ["The Ascension", "Quartet"]
+
+
+def test_a_replay_in_json(tmp_path: Path) -> None:
+    records = tmp_path / "games.jsonl"
+    made = runner.invoke(app, ["simulate", "-p", "2", "-g", "2", "-s", "3", "--records",
+                               str(records)])
+    assert made.exit_code == 0, made.output
+    result = runner.invoke(app, ["replay", str(records), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"replayed": 2, "identical": True}

@@ -31,7 +31,7 @@ from arena.common.fitting import fit_rows, not_shown
 from arena.common.lookalike import disguise, spelled
 from arena.common.plural import counted
 from arena.common.printable import printable
-from arena.errors import StoreError
+from arena.errors import StoreError, SubmitError
 from arena.native import native_build
 from arena.referee.check import CheckItem, CheckReport, check_bot
 from arena.registry import (
@@ -233,6 +233,10 @@ _SUBMIT_HELP = "\n\n".join([
     "version and its metadata (recorded in its registry.yaml). A name that is taken or a "
     "failing check is refused with the reason; --update registers a new version of a bot "
     "under its name (results keep naming the old one).",
+    "--format json prints, instead of the checklist and the last line, one JSON object: "
+    "registered (true, or false beside the error when the check refused it), name, "
+    "version, path, already (the same files were registered: no check) and the check as "
+    "arena check-bot --format json gives it.",
     "Example: arena submit ~/my_bot.py --name mybot",
     "Example: arena submit ~/my_bot.py --name mybot --update",
 ])
@@ -249,8 +253,10 @@ def submit_command(
     decision_ms: DecisionMs = None,
     startup_ms: StartupMs = None,
     memory_mb: MemoryMb = None,
+    fmt: TableFormatOption = None,
 ) -> None:
     """Check, then register in the bots directory (help text: ``_SUBMIT_HELP``)."""
+    as_json = fmt == "json"
     checked: list[CheckReport] = []
     # the check's limits only: a tournament that enters the bot gives its own
     limits = limits_of(decision_ms, startup_ms=startup_ms, memory_mb=memory_mb)
@@ -259,22 +265,33 @@ def submit_command(
         """The compliance check, printed as it is decided (the registry asks for it once
         the name is known to be free)."""
         report = check_bot(spec, limits=limits)
-        _print_report(report)
+        if not as_json:
+            _print_report(report)
         checked.append(report)
         return report
 
     bots_dir = default_bots_dir()
-    with stop_on_sigterm():  # as Ctrl-C does: the check's bot and the copy cleaned away
-        spec = submit(path, name=name, bots_dir=bots_dir, check=check, update=update,
-                      warn=lambda text: typer.echo(f"warning: {text}", err=True))
-    where = spec.path.relative_to(bots_dir.resolve()) if spec.path.is_relative_to(
-        bots_dir.resolve()) else spec.path
-    if not checked:  # submit skips the check only when these files are registered already
+    try:
+        with stop_on_sigterm():  # as Ctrl-C does: the check's bot and the copy cleaned away
+            spec = submit(path, name=name, bots_dir=bots_dir, check=check, update=update,
+                          warn=lambda text: typer.echo(f"warning: {text}", err=True))
+    except SubmitError:
+        if as_json and checked:  # the checklist that refused it, beside the error
+            typer.echo(json.dumps({"registered": False, "check": checked[0].to_json()},
+                                  indent=2, ensure_ascii=False))
+        raise
+    where = bots_dir / (spec.path.relative_to(bots_dir.resolve()) if spec.path.is_relative_to(
+        bots_dir.resolve()) else spec.path)
+    if as_json:
+        typer.echo(json.dumps({"registered": True, "name": spec.name, "version": spec.version,
+                               "path": str(where), "already": not checked,
+                               "check": checked[0].to_json() if checked else None},
+                              indent=2, ensure_ascii=False))
+    elif not checked:  # submit skips the check only when these files are registered already
         typer.echo(f"Already registered: {spec.name} version {spec.version} at "
-                   f"{bots_dir / where} has the same files; nothing to do")
-        return
-    typer.echo(f"Registered {spec.name} version {spec.version} at "
-               f"{bots_dir / where}")
+                   f"{where} has the same files; nothing to do")
+    else:
+        typer.echo(f"Registered {spec.name} version {spec.version} at {where}")
 
 
 _BOTS_HELP = "\n\n".join([

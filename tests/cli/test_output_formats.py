@@ -175,3 +175,38 @@ def test_a_replay_in_json(tmp_path: Path) -> None:
     result = runner.invoke(app, ["replay", str(records), "--format", "json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout) == {"replayed": 2, "identical": True}
+
+
+@needs_sandbox
+def test_submit_in_json(tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    source = tmp_path / "mybot.py"
+    shutil.copy(BOTS / "greedy.py", source)
+    env = {"ARENA_BOTS_DIR": str(bots)}
+    first = runner.invoke(app, ["submit", str(source), "--name", "mybot", "--format", "json"],
+                          env=env)
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout)
+    assert list(data) == ["registered", "name", "version", "path", "already", "check"]
+    assert (data["registered"], data["name"], data["already"], data["check"]["ok"]) == (
+        True, "mybot", False, True)
+    assert data["path"] == str(bots / "mybot.py") and data["check"]["bot"] == "mybot"
+    again = json.loads(runner.invoke(app, ["submit", str(source), "--name", "mybot", "-f", "json"],
+                                     env=env).stdout)
+    assert again == {**data, "already": True, "check": None}
+
+
+@needs_sandbox
+def test_a_submit_the_check_refuses_gives_its_checklist_in_json(tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    failing = BOTS.parent / "tests" / "fixtures" / "bots" / "out_of_range.py"
+    result = runner.invoke(app, ["submit", str(failing), "--format", "json"],
+                           env={"ARENA_BOTS_DIR": str(bots)})
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert (list(data), data["registered"], data["check"]["ok"]) == (
+        ["registered", "check"], False, False)
+    assert result.stderr.startswith(f"Error: {failing} failed the compliance check: ")
+    assert not any(bots.iterdir())

@@ -50,7 +50,7 @@ def _check_format(fmt: str) -> None:
     """Every bench prints a table or JSON; refuse anything else before measuring."""
     if fmt not in ("table", "json"):
         raise typer.BadParameter(f"unknown format '{fmt}' (choose table or json)",
-                                 param_hint="'--format'")
+                                 param_hint="'--format' / '-f'")
 
 
 def _emit(result: Any, fmt: str, *, fits: bool = False) -> None:

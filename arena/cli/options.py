@@ -71,7 +71,7 @@ def wants_json(fmt: str | None, json_flag: bool) -> bool:
     """Whether ``--format`` and ``--json`` ask for json; both given must agree."""
     if json_flag and fmt == "table":
         raise typer.BadParameter("--json asks for json, --format table for a table: give one",
-                                 param_hint="'--format'")
+                                 param_hint="'--format' / '-f'")
     return json_flag or fmt == "json"
 
 

@@ -67,7 +67,7 @@ def test_an_unknown_format_is_one_usage_line(command: list[str], named: str,
 def test_json_and_format_table_together_are_refused(tmp_path: Path) -> None:
     result = runner.invoke(app, ["bots", "--json", "--format", "table"], env=_env(tmp_path))
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == ("Error: Invalid value for '--format': --json asks for json, "
+    assert result.stderr == ("Error: Invalid value for '--format' / '-f': --json asks for json, "
                              "--format table for a table: give one\n"
                              "Try 'arena bots --help'.\n")
 
@@ -210,3 +210,10 @@ def test_a_submit_the_check_refuses_gives_its_checklist_in_json(tmp_path: Path) 
         ["registered", "check"], False, False)
     assert result.stderr.startswith(f"Error: {failing} failed the compliance check: ")
     assert not any(bots.iterdir())
+
+
+def test_a_benchs_unknown_format_reads_as_every_commands() -> None:
+    result = runner.invoke(app, ["bench", "engine", "--format", "yaml"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == ("Error: Invalid value for '--format' / '-f': unknown format "
+                             "'yaml' (choose table or json)\nTry 'arena bench engine --help'.\n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -152,3 +153,16 @@ def test_an_unknown_format_is_one_usage_line(tmp_path: Path) -> None:
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == ("Error: Invalid value for '--format' / '-f': unknown format 'csv' "
                              "(choose table or json)\nTry 'arena status --help'.\n")
+
+
+def test_a_live_run_is_told_with_its_pid(tmp_path: Path) -> None:
+    db = tmp_path / "arena.db"
+    _stored(db)
+    with Store(db) as running, running.lock("t"):
+        detail = _json("t", "--db", str(db), "--format", "json")
+        listed = _json("--db", str(db), "--format", "json")["tournaments"][0]
+    for data in (detail, listed):
+        assert (data["state"], data["live"], data["pid"]) == ("running", True, os.getpid())
+    assert (detail["resume"], detail["stop"]) == (None, None)  # a round-robin is not stopped
+    after = _json("t", "--db", str(db), "--format", "json")
+    assert (after["state"], after["live"], after["pid"]) == ("stopped", False, None)

@@ -23,7 +23,13 @@ from arena.cli.bot_options import (
 )
 from arena.cli.env_commands import cache_line, cache_summary
 from arena.cli.match_commands import MATCH_HELP, match
-from arena.cli.options import DryRunOption, JsonFlag, TableFormatOption, wants_json
+from arena.cli.options import (
+    DryRunOption,
+    JsonFlag,
+    TableFormatOption,
+    TableFormatOrJsonOption,
+    wants_json,
+)
 from arena.cli.signals import stop_on_sigterm
 from arena.cli.suggesting import SuggestingGroup
 from arena.cli.terminal import terminal_width, wrapped
@@ -63,7 +69,7 @@ _DOCTOR_HELP = "\n\n".join([
 ])
 
 
-def doctor(fmt: TableFormatOption = None, json_flag: JsonFlag = False) -> None:
+def doctor(fmt: TableFormatOrJsonOption = None, json_flag: JsonFlag = False) -> None:
     """Report the sandbox (help text: ``_DOCTOR_HELP``)."""
     as_json = wants_json(fmt, json_flag)
     report = probe()
@@ -162,7 +168,7 @@ def check_bot_command(
     decision_ms: DecisionMs = None,
     startup_ms: StartupMs = None,
     memory_mb: MemoryMb = None,
-    fmt: TableFormatOption = None,
+    fmt: TableFormatOrJsonOption = None,
     json_flag: JsonFlag = False,
     option: Annotated[list[str] | None, typer.Option(
         "--option", "-o", metavar="KEY=VALUE",
@@ -306,7 +312,7 @@ _BOTS_HELP = "\n\n".join([
 
 def bots_command(
     ctx: typer.Context,
-    fmt: TableFormatOption = None,
+    fmt: TableFormatOrJsonOption = None,
     json_flag: JsonFlag = False,
 ) -> None:
     """List the registered bots (help text: ``_BOTS_HELP``); ``arena bots remove`` is its

@@ -10,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from arena.cli.options import DryRunOption, JsonFlag, TableFormatOption, wants_json
+from arena.cli.options import DryRunOption, JsonFlag, TableFormatOrJsonOption, wants_json
 from arena.cli.suggesting import SuggestingGroup
 from arena.cli.terminal import wrapped
 from arena.common.plural import counted
@@ -60,7 +60,7 @@ def cache_line() -> str:
 
 def env_list(
     bots_dir: Annotated[Path | None, _BOTS_DIR] = None,
-    fmt: TableFormatOption = None,
+    fmt: TableFormatOrJsonOption = None,
     json_flag: JsonFlag = False,
 ) -> None:
     """List the environments, built and not (help text: ``_LIST_HELP``)."""

@@ -21,7 +21,7 @@ from arena.cli.bot_options import DecisionMs, MemoryMb, StartupMs, limits_of, wi
 from arena.cli.options import (
     EventDateOption,
     JsonFlag,
-    TableFormatOption,
+    TableFormatOrJsonOption,
     event_day,
     wants_json,
 )
@@ -149,7 +149,7 @@ def match(
         "could compute every deal.")] = None,
     records: Annotated[Path | None, typer.Option(
         "--records", help="Write each game's record to this JSONL file.")] = None,
-    fmt: TableFormatOption = None,
+    fmt: TableFormatOrJsonOption = None,
     json_flag: JsonFlag = False,
     decision_ms: DecisionMs = None,
     time_bank_ms: Annotated[int | None, typer.Option(

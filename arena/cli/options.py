@@ -16,6 +16,7 @@ __all__ = [
     "EventDateOption",
     "JsonFlag",
     "TableFormatOption",
+    "TableFormatOrJsonOption",
     "TournamentArgument",
     "event_day",
     "wants_json",
@@ -57,6 +58,12 @@ def _table_or_json(value: str | None) -> str | None:
 #: ``--format``: the output for people (table) or for a script (json), as every command that
 #: prints data takes it; ``None`` when not given, so that ``--json`` can be told apart.
 TableFormatOption = Annotated[str | None, typer.Option(
+    "--format", "-f", metavar="table|json", callback=_table_or_json,
+    help="table (for people; the default) or json (every field, for scripts).")]
+
+#: ``--format`` of a command that took ``--json`` before (:data:`JsonFlag`), whose help
+#: names it.
+TableFormatOrJsonOption = Annotated[str | None, typer.Option(
     "--format", "-f", metavar="table|json", callback=_table_or_json,
     help="table (for people; the default) or json (every field, for scripts; --json is the "
          "same).")]

@@ -217,3 +217,12 @@ def test_a_benchs_unknown_format_reads_as_every_commands() -> None:
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == ("Error: Invalid value for '--format' / '-f': unknown format "
                              "'yaml' (choose table or json)\nTry 'arena bench engine --help'.\n")
+
+
+@pytest.mark.parametrize("command", [["status"], ["submit"], ["desmos"], ["replay"]])
+def test_a_command_that_never_took_json_does_not_offer_it(command: list[str]) -> None:
+    shown = runner.invoke(app, [*command, "--help"], env={"COLUMNS": "200"}).stdout
+    # the words as written, wherever a help's layout breaks its lines or boxes them
+    words = "".join(shown.replace("│", " ").split())
+    assert "table|json" in words and "--json" not in words
+    assert runner.invoke(app, [*command, "--json"]).exit_code == 2

@@ -19,6 +19,7 @@ __all__ = [
     "TableFormatOrJsonOption",
     "TournamentArgument",
     "event_day",
+    "table_or_json",
     "wants_json",
 ]
 
@@ -49,7 +50,8 @@ DryRunOption = Annotated[bool, typer.Option("--dry-run", help="Say what would be
 TABLE_OR_JSON = ("table", "json")
 
 
-def _table_or_json(value: str | None) -> str | None:
+def table_or_json(value: str | None) -> str | None:
+    """``--format``'s check: table or json (None: not given)."""
     if value is not None and value not in TABLE_OR_JSON:
         raise typer.BadParameter(f"unknown format '{value}' (choose table or json)")
     return value
@@ -58,13 +60,13 @@ def _table_or_json(value: str | None) -> str | None:
 #: ``--format``: the output for people (table) or for a script (json), as every command that
 #: prints data takes it; ``None`` when not given, so that ``--json`` can be told apart.
 TableFormatOption = Annotated[str | None, typer.Option(
-    "--format", "-f", metavar="table|json", callback=_table_or_json,
+    "--format", "-f", metavar="table|json", callback=table_or_json,
     help="table (for people; the default) or json (every field, for scripts).")]
 
 #: ``--format`` of a command that took ``--json`` before (:data:`JsonFlag`), whose help
 #: names it.
 TableFormatOrJsonOption = Annotated[str | None, typer.Option(
-    "--format", "-f", metavar="table|json", callback=_table_or_json,
+    "--format", "-f", metavar="table|json", callback=table_or_json,
     help="table (for people; the default) or json (every field, for scripts; --json is the "
          "same).")]
 

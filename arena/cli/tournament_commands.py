@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from arena.cli.options import DbOption, TableFormatOption, TournamentArgument
+from arena.cli.options import DbOption, TableFormatOption, TournamentArgument, table_or_json
 from arena.cli.output_file import check_output_file, warn_left_out
 from arena.common.printable import printable, printable_log
 from arena.errors import ArenaError, SpecError
@@ -41,7 +41,7 @@ _RUN_HELP = "\n\n".join([
     "resume.",
     "Every entry is started once before the games: a bot that does not start is named up "
     "front (--no-trial skips it); --check does only that and prints the plan (with "
-    "--no-trial, the plan alone).",
+    "--no-trial, the plan alone; with --format json, as one JSON object for a script).",
     "Example: arena run tournaments/swiss.yaml --workers 2",
     "Example: arena run my_contest.yaml --check",
     "Example: arena run tournaments/swiss.yaml --games 4 --decision-ms 500 --deals book.txt",
@@ -74,6 +74,15 @@ _FreshOption = Annotated[
                        "when it has games).")
 ]
 _YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask.")]
+_CheckOption = Annotated[
+    bool, typer.Option("--check", help="Check only: load the spec, start every entry once "
+                       "in the sandbox, print the plan; play nothing (exit 1 if an entry "
+                       "does not start).")
+]
+#: ``--format`` of ``--check``'s plan: a run's own output is its progress, for people.
+_CheckFormatOption = Annotated[str | None, typer.Option(
+    "--format", "-f", metavar="table|json", callback=table_or_json,
+    help="With --check: the plan as text (table, the default) or json, for a script.")]
 _PinOption = Annotated[
     bool | None, typer.Option("--pin-workers/--no-pin-workers", help="Each worker and its bots "
                               "on one CPU of their own (default: the spec's pin_workers, off).")
@@ -117,11 +126,8 @@ def run(
     progress: Annotated[
         bool, typer.Option("--progress/--no-progress", help="Show the progress bar (on a tty).")
     ] = True,
-    check: Annotated[
-        bool, typer.Option("--check", help="Check only: load the spec, start every entry once "
-                           "in the sandbox, print the plan; play nothing (exit 1 if an entry "
-                           "does not start).")
-    ] = False,
+    check: _CheckOption = False,
+    check_format: _CheckFormatOption = None,
     trial: Annotated[
         bool, typer.Option("--trial/--no-trial", help="Start every entry once before the "
                            "games, to warn about a bot that does not start.")
@@ -158,8 +164,8 @@ def run(
     except SpecError as exc:
         raise _with_stored_results(exc, db) from None
     _say_overrides(spec)
-    if check:
-        _check_only(spec, workers, db, trial=trial)
+    if check or check_format is not None:
+        _check_only(spec, workers, db, trial=trial, as_json=_check_json(check, check_format))
         return
     _refuse_a_bare_contest(spec.seed, insecure)
     if fresh and not yes:
@@ -264,8 +270,16 @@ def _print_summary(summary: RunSummary, board: list[str] | None = None) -> None:
             typer.echo(printable_log(wrapped(failures)))
 
 
+def _check_json(check: bool, fmt: str | None) -> bool:
+    """Whether --check's plan is asked as json; --format goes with --check alone."""
+    if not check:
+        raise typer.BadParameter("--format goes with --check (a run shows its progress)",
+                                 param_hint="'--format' / '-f'")
+    return fmt == "json"
+
+
 def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None, *,
-                trial: bool) -> None:
+                trial: bool, as_json: bool = False) -> None:
     """``arena run --check``: start every entry once (not with ``--no-trial``), print the
     plan (exit 1 if an entry does not start)."""
     from arena.tournament.editions import held_versions
@@ -287,7 +301,13 @@ def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None, *,
     kept = [kept_copy_line(updated_line(bot.name, True), f"{bot.name}@{bot.files_version}",
                            "running", resume) for bot in held]
     lines[1:1] = [f"warning: {line}" for line in kept]  # under the spec's line, as warned
-    typer.echo("\n".join(lines))
+    if as_json:
+        from arena.rating.render import render_json
+        from arena.tournament.preflight import check_data
+
+        typer.echo(render_json(check_data(spec, results, trials, lines, ready)))
+    else:
+        typer.echo("\n".join(lines))
     if not ready:
         raise typer.Exit(1)
 

@@ -16,6 +16,7 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from arena.common.plural import counted
 from arena.common.printable import printable
@@ -39,8 +40,8 @@ from arena.tournament.planning import (
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, peek
 
-__all__ = ["TrialStart", "check_lines", "league_left_out", "run_trial", "trial_entrants",
-           "trial_starts"]
+__all__ = ["TrialStart", "check_data", "check_lines", "league_left_out", "run_trial",
+           "trial_entrants", "trial_starts"]
 
 
 @dataclass(frozen=True)
@@ -229,6 +230,33 @@ def check_lines(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | N
     else:
         lines.append(f"{started}: ready to run.")
     return lines, not failed and same_spec and not refused
+
+
+def check_data(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | None,
+               lines: Sequence[str], ready: bool) -> dict[str, Any]:
+    """What ``arena run --check --format json`` prints: the plan, what the database holds of
+    it, each entry's trial start (None when skipped), the warnings and refused names the text
+    (``lines``, with ``ready``: :func:`check_lines`'s, and what the command adds) gives, its
+    last line, and whether ``arena run`` would go ahead."""
+
+    def told(prefix: str) -> list[str]:  # the text's lines of a kind, one source for both
+        return [line[len(prefix):] for line in lines if line.startswith(prefix)]
+
+    return {
+        "name": spec.name, "format": spec.format, "entries": len(spec.entrants),
+        "table_sizes": list(spec.table_sizes),
+        "sitting": (off_size_split(spec.table_sizes[0], len(spec.entrants))
+                    if spec.format == "swiss" else None),
+        "rounds": spec.effective_rounds() if spec.format != "league" else None,
+        "games_planned": planned_games(spec), "seed_given": spec.seed is not None,
+        "rules": spec.house_rules().changed(), "results": str(db),
+        "stored": _stored(spec, db)[0], "warnings": told("warning: "),
+        "refused_names": told("Refused name: "),
+        "trials": None if trials is None else [
+            {"bot": trial.label, "started": trial.failure is None, "failure": trial.failure}
+            for trial in trials],
+        "ready": ready, "verdict": lines[-1],
+    }
 
 
 def _stored(spec: TournamentSpec, db: Path) -> tuple[str, bool]:

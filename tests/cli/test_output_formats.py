@@ -226,3 +226,35 @@ def test_a_command_that_never_took_json_does_not_offer_it(command: list[str]) ->
     words = "".join(shown.replace("│", " ").split())
     assert "table|json" in words and "--json" not in words
     assert runner.invoke(app, [*command, "--json"]).exit_code == 2
+
+
+def _spec(tmp_path: Path) -> Path:
+    spec = tmp_path / "tiny.yaml"
+    spec.write_text("name: tiny\nformat: swiss\nplayers_per_game: 4\nrounds: 2\n"
+                    "games_per_match: 1\nseed: 5\nevent_date: '2026-11-29'\n"
+                    f"results: {tmp_path / 'tiny.db'}\n"
+                    "bots: [greedy, random, collector, heuristic, ismcts]\n")
+    return spec
+
+
+def test_run_check_in_json(tmp_path: Path) -> None:
+    args = ["run", str(_spec(tmp_path)), "--check", "--no-trial"]
+    result = runner.invoke(app, [*args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    # five bots at tables of four sit at one table of five, as the text says
+    text = runner.invoke(app, args).stdout.splitlines()
+    assert "tables of 4 (sitting 5 each round), 2 rounds, 2 games planned" in text[0]
+    assert json.loads(result.stdout) == {
+        "name": "tiny", "format": "swiss", "entries": 5, "table_sizes": [4],
+        "sitting": "5", "rounds": 2, "games_planned": 2, "seed_given": True, "rules": {},
+        "results": str(tmp_path / "tiny.db"), "stored": "not created yet", "warnings": [],
+        "refused_names": [], "trials": None, "ready": True,
+        "verdict": "Entries not started (--no-trial): ready to run."}
+
+
+def test_run_takes_a_format_only_with_check(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["run", str(_spec(tmp_path)), "-f", "json"])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == ("Error: Invalid value for '--format' / '-f': --format goes with "
+                             "--check (a run shows its progress)\nTry 'arena run --help'.\n")
+    assert not (tmp_path / "tiny.db").exists()

@@ -156,6 +156,7 @@ def run(
 
     backend = _backend_of(backend, address)
     _one_way_on(fresh=fresh, carry_on=carry_on, new_edition=new_edition)
+    as_json = _check_json(check, check_format)
     try:
         spec = load_spec(spec_file, {
             "games_per_match": games, "rounds": rounds, "limits.decision_ms": decision_ms,
@@ -164,8 +165,8 @@ def run(
     except SpecError as exc:
         raise _with_stored_results(exc, db) from None
     _say_overrides(spec)
-    if check or check_format is not None:
-        _check_only(spec, workers, db, trial=trial, as_json=_check_json(check, check_format))
+    if check:
+        _check_only(spec, workers, db, trial=trial, as_json=as_json)
         return
     _refuse_a_bare_contest(spec.seed, insecure)
     if fresh and not yes:
@@ -272,6 +273,8 @@ def _print_summary(summary: RunSummary, board: list[str] | None = None) -> None:
 
 def _check_json(check: bool, fmt: str | None) -> bool:
     """Whether --check's plan is asked as json; --format goes with --check alone."""
+    if fmt is None:
+        return False
     if not check:
         raise typer.BadParameter("--format goes with --check (a run shows its progress)",
                                  param_hint="'--format' / '-f'")

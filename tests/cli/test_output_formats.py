@@ -258,3 +258,7 @@ def test_run_takes_a_format_only_with_check(tmp_path: Path) -> None:
     assert result.stderr == ("Error: Invalid value for '--format' / '-f': --format goes with "
                              "--check (a run shows its progress)\nTry 'arena run --help'.\n")
     assert not (tmp_path / "tiny.db").exists()
+    # a usage mistake before the spec is read: a spec with no file is not named
+    missing = runner.invoke(app, ["run", str(tmp_path / "none.yaml"), "-f", "table"])
+    assert missing.exit_code == 2 and missing.stderr.startswith(
+        "Error: Invalid value for '--format' / '-f': --format goes with --check")

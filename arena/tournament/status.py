@@ -440,7 +440,9 @@ def _run_data(store: Store, t: TournamentRow) -> dict[str, Any]:
     """The state as status shows it, and whether a run plays it now (and its pid, if
     known): a stored ``running`` without a run holding its lock is ``stopped``."""
     pid = store.runner_pid(t.name)
-    return {"state": _state(store, t).split(" (")[0], "live": pid is not None,
+    # one look at the lock for both: a run ending between two would be told live and not
+    state = "running" if pid is not None else _state(store, t).split(" (")[0]
+    return {"state": state, "live": pid is not None,
             "pid": pid if pid is not None and pid > 0 else None}
 
 
@@ -462,7 +464,7 @@ def _detail_data(store: Store, t: TournamentRow) -> dict[str, Any]:
     games = store.games(t.id)
     tables = store.tables(t.id)
     boards = group_deals(tables, t.spec.get("duplicate", False))
-    secret = t.spec.get("seed", 0) is None and seed_is_secret(t.spec, t.state)
+    secret = seed_is_secret(t.spec, t.state)
     rules = HouseRules.from_json(t.spec.get("rules"))
     running = store.runner_pid(t.name) is not None
     resume = (f"{resume_command(t.spec_path, None, t.spec.get('overrides'))}"
@@ -536,8 +538,8 @@ def _failure_data(games: list[GameRow], db: Path, bot: str | None = None) -> dic
 def _failures_data(store: Store, t: TournamentRow, bot: str | None) -> dict[str, Any]:
     """``--failures``: every distinct reason (of ``bot`` alone) in ``t``."""
     failure_reasons(store, t, bot)  # refuses a bot that is not in the tournament
-    return {"name": t.name, "bot": bot, **_failure_data(store.games(t.id), store.path,
-                                                              bot)}
+    return {"name": t.name, "bot": bot,
+            **_failure_data(store.games(t.id), store.path, bot)}
 
 
 def write_records(db: str | Path, tournament: str, records: Path) -> ExportedRecords:

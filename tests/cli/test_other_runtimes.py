@@ -95,17 +95,25 @@ def test_a_jvm_with_the_documented_flags_passes_within_the_default_limits(
     assert lines[-1] == "PASS: javabot is ready to submit."
 
 
-#: A Node bot that starts a pool of worker threads before it answers 'hello'.
+#: A Node bot that starts a pool of worker threads and reads its first line once they are all
+#: running (a pool started at leisure would fail before or after the answer, by the load).
 NODE_WORKER_BOT = """\
 const { Worker } = require('worker_threads');
-for (let i = 0; i < 8; i++) new Worker('setInterval(() => {}, 1000)', { eval: true });
-require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
-  const message = JSON.parse(line);
-  if (message.type === 'hello') console.log(JSON.stringify({ type: 'ready', name: 'pool' }));
-  const answer = { type: 'action', id: message.id, choice: 0 };
-  if (message.type === 'act') console.log(JSON.stringify(answer));
-  if (message.type === 'bye') process.exit(0);
-});
+let running = 0;
+for (let i = 0; i < 8; i++) {
+  new Worker('setInterval(() => {}, 1000)', { eval: true }).on('online', () => {
+    if (++running === 8) serve();
+  });
+}
+function serve() {
+  require('readline').createInterface({ input: process.stdin }).on('line', (line) => {
+    const message = JSON.parse(line);
+    if (message.type === 'hello') console.log(JSON.stringify({ type: 'ready', name: 'pool' }));
+    const answer = { type: 'action', id: message.id, choice: 0 };
+    if (message.type === 'act') console.log(JSON.stringify(answer));
+    if (message.type === 'bye') process.exit(0);
+  });
+}
 """
 
 

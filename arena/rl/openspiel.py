@@ -244,7 +244,9 @@ class ArenaBot(pyspiel.Bot):  # type: ignore[misc]
         self._followed = None
 
     def inform_action(self, state: PalaestraState, player_id: int, action: int) -> None:
-        """Nothing to do: :meth:`step` catches up with the game's choices itself."""
+        """Another seat's ``action`` in ``state`` (before it applies): followed at once, so
+        a game's last action, whoever makes it, ends the game for the bot too."""
+        self._follow_action(state, action)
 
     def step(self, state: PalaestraState) -> int:
         followed = self._follow(state.state)
@@ -253,7 +255,22 @@ class ArenaBot(pyspiel.Bot):  # type: ignore[misc]
             now = "the game is over" if decision is None else f"seat {decision.seat} is asked"
             raise IllegalChoiceError(f"the bot of seat {self.player} was asked to act: {now}")
         index = self.agent.choose(decision, followed.observe(self.player))
-        return decision_actions(decision, followed.n)[index]
+        action = decision_actions(decision, followed.n)[index]
+        self._follow_action(state, action)
+        return action
+
+    def _follow_action(self, state: PalaestraState, action: int) -> None:
+        """``action`` played in the followed game; at its end the agent is told the game is
+        over (a kit bot's ``on_game_end``), as ``play_game`` tells it, so a bot that learns
+        between games plays the next one as it would there."""
+        followed = self._follow(state.state)
+        decision = followed.decision
+        if decision is None:
+            return
+        followed.apply(option_of(decision_actions(decision, followed.n), action))
+        game_over = getattr(self.agent, "game_over", None)
+        if followed.decision is None and game_over is not None:
+            game_over(followed, self.player)
 
     def _follow(self, game: State) -> State:
         """The game played again with its events: the OpenSpiel game keeps none (a clone

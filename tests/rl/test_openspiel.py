@@ -6,6 +6,7 @@ import copy
 import json
 import pickle
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -247,6 +248,44 @@ def test_an_arena_bot_plays_in_openspiel_as_it_plays_in_the_arena(players: int) 
         played = play_game(config, agents)
         assert deal.state.choices == played.choices, game_number
         assert list(returns) == placement_rewards(played.result.placements)
+
+
+def test_an_arena_bot_is_told_each_game_ends_as_play_game_tells_it() -> None:
+    """A kit bot that learns between games (its ``on_game_end``) was never told a game ended
+    under ``evaluate_bots``, so from its second game on it chose otherwise than in the
+    engine's ``play_game``; the last action of a game may be its own or another seat's."""
+    from dataclasses import replace
+
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+    from arena.engine.agents import play_game
+    from arena.rl.openspiel import ArenaBot
+    from arena.sdk.bot import Bot, GameEnd, Request
+    from arena.sdk.local import BotAgent
+
+    class Learner(Bot):
+        """Plays the option its count of ended games names: it learns between games."""
+
+        def configure(self, options: dict[str, Any]) -> None:
+            super().configure(options)
+            self.ended = 0
+
+        def act(self, request: Request) -> int:
+            return self.ended % len(request.legal)
+
+        def on_game_end(self, end: GameEnd) -> None:
+            self.ended += 1
+
+    game = pyspiel.load_game("palaestra", {"players": 3, "seed": 4})
+    in_openspiel = [Learner() for _ in range(3)]
+    bots = [ArenaBot(game, seat, bot) for seat, bot in enumerate(in_openspiel)]
+    agents = [BotAgent(Learner()) for _ in range(3)]
+    for game_number in range(3):
+        deal = game.new_initial_state()
+        config = replace(deal.state.config, track_events=True)
+        evaluate_bots(deal, bots, np.random.RandomState(0))
+        assert deal.state.choices == play_game(config, agents).choices, game_number
+    assert [bot.ended for bot in in_openspiel] == [3, 3, 3]
 
 
 def test_an_algorithm_that_needs_an_information_state_is_told_what_runs_instead() -> None:

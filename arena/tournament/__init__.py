@@ -33,7 +33,8 @@ The modules, each importing only those listed before it
   :mod:`~arena.tournament.pool` (the local worker processes), the Ray backend
   (:mod:`~arena.tournament.ray_bundles`, :mod:`~arena.tournament.ray_worker`,
   :mod:`~arena.tournament.ray_executor`, optional);
-* :mod:`~arena.tournament.league` (a league's loop);
+* :mod:`~arena.tournament.league_vetting` (a league's new versions vetted aside),
+  :mod:`~arena.tournament.league` (a league's loop);
 * :mod:`~arena.tournament.run_state` (a run's tables, rounds and stored games as it plays),
   :mod:`~arena.tournament.runner` (:func:`~arena.tournament.runner.run_tournament`).
 """

@@ -6,9 +6,11 @@ The loop, between two tables:
 1. **Poll** the registry (:func:`arena.registry.resolve`, the spec's patterns matched again):
    a bot version the league has not seen is vetted (the compliance check of
    :func:`arena.referee.check.check_bot`, then a trial start as ``arena run`` gives every
-   entry) and enters; the version it replaces (same name) retires from matchmaking, keeping
-   its games and ratings. A version that fails is refused with the reason (``arena status``
-   lists it) and not tried again.
+   entry) aside, while the tables go on (:mod:`~arena.tournament.league_vetting`), and
+   enters at the first poll after its vet ended; the version it replaces (same name) plays
+   on until then, and then retires from matchmaking, keeping its games and ratings. A
+   version that fails is refused with the reason (``arena status`` lists it) and not tried
+   again.
 2. **Stop** when told (``arena league stop NAME`` leaves a stop file beside the lock), when
    the budget of games or minutes is spent, or on Ctrl-C (the runner's).
 3. **Choose** the next table from the ratings of every game played (TrueSkill, in game
@@ -18,9 +20,10 @@ The loop, between two tables:
    played, so a killed league resumes by playing the stored table, never choosing again.
 
 Everything the choice reads is in the store (games, entries with the table they entered at)
-or in the spec (seed), so a league replays its choices from its seed and the order of the
-submissions. The tables are chosen ``tables_at_once`` at a time (1 by default) from the
-same ratings, and played in parallel; the next batch waits for the last one's games.
+or in the spec (seed), so a league replays its choices from its seed and its stored entries
+(the table each one entered at is stored, since when a vet ends depends on the clock). The
+tables are chosen ``tables_at_once`` at a time (1 by default) from the same ratings, and
+played in parallel; the next batch waits for the last one's games.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 import trueskill
 
@@ -44,6 +48,7 @@ from arena.tournament.editions import stored_bot
 from arena.tournament.entries import distinct_entrants, resolve_entry
 from arena.tournament.league_spec import expand_patterns
 from arena.tournament.league_store import ENTRIES, league_entries, stop_path
+from arena.tournament.league_vetting import VetQueue, Vetter
 from arena.tournament.matchmaking import FieldState, Rating, next_table
 from arena.tournament.opening import earlier_look_alike, earlier_names, earlier_twin
 from arena.tournament.preflight import trial_starts
@@ -60,8 +65,9 @@ from arena.tournament.swiss import seat_table, seat_uses
 
 __all__ = ["League", "Vetter", "vet"]
 
-#: Why a bot may not enter a league, or None (:func:`vet` by default).
-Vetter = Callable[[BotSpec], str | None]
+#: How long a league with too few active bots to fill a table, waiting for a vet, goes
+#: between two looks at its stop file.
+_STOP_CHECK_S = 0.5
 
 def _clash(bot: BotSpec, twin: BotSpec) -> str:
     """Why ``bot`` is left out for ``twin``, which keeps the name."""
@@ -99,6 +105,7 @@ class League:
     started: float = field(default_factory=time.monotonic)
     _ratings: dict[int, trueskill.Rating] = field(default_factory=dict)
     _rated: int = 0
+    _vets: VetQueue | None = None
 
     # -------------------------------------------------------------- entries
     def _current(self) -> tuple[list[BotSpec], list[tuple[BotSpec, str]]]:
@@ -146,9 +153,10 @@ class League:
         return kept, dropped
 
     def poll(self, number: int, *, enter: bool = True) -> None:
-        """Enter the versions not seen yet (vetted first), retiring the ones they replace,
-        and refuse (once, with the reason) those whose name another has or looks like;
-        ``enter`` False only maps the active entries to their bots."""
+        """Enter the versions not seen yet whose vet ended (their vets started, aside, at an
+        earlier poll), retiring the ones they replace, and refuse (once, with the reason)
+        those whose name another has or looks like; ``enter`` False only maps the active
+        entries to their bots."""
         seen = {e.key: e for e in league_entries(self.store, self.row.id)}
         current, dropped = self._current()
         told = set(seen)
@@ -157,21 +165,37 @@ class League:
                 told.add(bot.key)
                 self._enter(bot, number, reason)
                 self.warn(f"{bot.key} is refused: {reason}")
+        newcomers = []
         for bot in current:
             if bot.key in seen:
                 entry = seen[bot.key]
                 if entry.bot_id is not None and entry.state == "active":
                     self.by_id.setdefault(entry.bot_id, bot)
             elif enter:
-                vetter = self.vetter or (lambda b: vet(b, self.spec.limits))
-                refusal = vetter(bot)
-                alike = earlier_look_alike(bot.name, earlier_names(self.store), self.store.path)
-                self._enter(bot, number, refusal)
-                if refusal is not None:  # told as it happens, not only by arena status
-                    self.warn(f"{bot.key} is refused: {refusal}")
-                elif alike is not None:
-                    self.warn(f"{bot.key} enters: {alike}")
+                newcomers.append(bot)
+        if enter:
+            self._enter_vetted(newcomers, number)
         self._retire_gone(number)
+
+    def _enter_vetted(self, newcomers: list[BotSpec], number: int) -> None:
+        """Enter (or refuse) the ``newcomers`` whose vet ended, in their order, and have the
+        others vetted: a version enters at the first poll after its vet ended, never at the
+        one that saw it first, and the version it replaces plays on meanwhile."""
+        if self._vets is None:
+            vetter = self.vetter or (lambda b: vet(b, self.spec.limits))
+            self._vets = VetQueue(vetter)
+        ended = self._vets.ended()
+        for bot in newcomers:
+            if bot.key not in ended:
+                continue
+            refusal = ended[bot.key].refusal
+            alike = earlier_look_alike(bot.name, earlier_names(self.store), self.store.path)
+            self._enter(bot, number, refusal)
+            if refusal is not None:  # told as it happens, not only by arena status
+                self.warn(f"{bot.key} is refused: {refusal}")
+            elif alike is not None:
+                self.warn(f"{bot.key} enters: {alike}")
+        self._vets.want([bot for bot in newcomers if bot.key not in ended])
 
     def _retire_gone(self, number: int) -> None:
         """Retire the active versions whose files changed or went away, with no kept copy
@@ -328,6 +352,14 @@ class League:
         self.poll(number + 1, enter=False)  # the bots of the active entries, as they are now
         if number:
             self._finish()
+        try:
+            return self._loop(stop, number)
+        finally:
+            if self._vets is not None:  # a stop does not wait for a vet: the next run redoes it
+                self._vets.close()
+
+    def _loop(self, stop: Path, number: int) -> str:
+        """The loop of :meth:`run`, from table ``number`` played."""
         while True:
             self.poll(number + 1)
             if stop.exists():
@@ -338,6 +370,10 @@ class League:
             active = sum(1 for e in league_entries(self.store, self.row.id)
                          if e.state == "active")
             if active < max(self.spec.table_sizes):
+                if self._vets is not None and self._vets.busy():
+                    # a version being vetted may fill the table: nothing to play meanwhile
+                    self._vets.wait(_STOP_CHECK_S)
+                    continue
                 raise ArenaError(f"league '{self.row.name}': {active} active bot(s) cannot "
                                  f"fill tables of {max(self.spec.table_sizes)}")
             first = number + 1

@@ -151,8 +151,9 @@ def league_left_out(spec: TournamentSpec, db: Path) -> dict[str, tuple[str, str]
         for bot in spec.entrants:
             entry = seen.get(bot.key)
             if entry is None:
-                left[bot.key] = ("new ", "vetted as it enters, at the league's next poll (the "
-                                 "compliance check, then a trial start)")
+                left[bot.key] = ("new ", "vetted from the league's next poll on, entered at "
+                                 "the first poll after its vet (the compliance check, then "
+                                 "a trial start)")
             elif entry.state == "refused":
                 left[bot.key] = ("--  ", f"not started: refused by the league at table "
                                  f"{entry.at_table} ({entry.reason})")

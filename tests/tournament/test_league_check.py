@@ -54,13 +54,13 @@ def test_the_check_of_a_stored_league_starts_its_active_versions_only(
     assert checked.exit_code == 0, checked.output
     lines = checked.stdout.splitlines()
     assert not any("FAIL" in line for line in lines), checked.stdout
-    assert (f"  --    broken@{broken[0]}: not started: refused by the league at table 2 "
+    assert (f"  --    broken@{broken[0]}: not started: refused by the league at table 3 "
             "(failed the compliance check: no start)") in lines
     assert any(line.startswith("  --    hashed@") and line.endswith(
         ": not started: retired from the league (by the organiser after table 3)")
         for line in lines), checked.stdout
-    assert (f"  new   last@{fresh.version}: vetted as it enters, at the league's next poll "
-            "(the compliance check, then a trial start)") in lines
+    assert (f"  new   last@{fresh.version}: vetted from the league's next poll on, entered at "
+            "the first poll after its vet (the compliance check, then a trial start)") in lines
     assert lines[-1] == "The 1 active entry starts (3 others above not started): ready to run."
 
 

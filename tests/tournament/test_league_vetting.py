@@ -1,0 +1,174 @@
+"""A league vets new versions aside: a vet that takes long (here one the test holds until it
+lets it go) does not hold the tables back, the version enters at the first poll after its
+vet ended, a refused one is refused once, and a stop does not wait for a vet, which the next
+run does again."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tournament_fixtures import FIXTURES, PassedCheck, bots_dir_for, runner, write_spec
+
+from arena.cli.main import app
+from arena.registry import BotSpec, submit
+from arena.tournament import league
+from arena.tournament.events import Progress, RunWarning
+from arena.tournament.league_vetting import VetQueue
+from arena.tournament.runner import run_tournament
+from arena.tournament.spec import load_spec
+
+#: How long a held vet waits to be let go before it gives up: a league that waits for it
+#: then fails the test (slowly) instead of hanging it.
+_HELD_AT_MOST_S = 60
+
+
+@pytest.fixture
+def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    return bots_dir_for(tmp_path, monkeypatch, "first", "last", "hashed")
+
+
+@pytest.fixture
+def queues(monkeypatch: pytest.MonkeyPatch) -> list[VetQueue]:
+    """The leagues' vet queues, as they are made."""
+    made: list[VetQueue] = []
+
+    class Recorded(VetQueue):
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            made.append(self)
+
+    monkeypatch.setattr(league, "VetQueue", Recorded)
+    return made
+
+
+def _league(tmp_path: Path, db: Path, games: int | None) -> Path:
+    data: dict[str, Any] = {"name": "ladder", "format": "league", "bots": ["*"],
+                            "games_per_match": 1, "duplicate": True, "seed": 5,
+                            "budget": None if games is None else {"games": games}}
+    path = write_spec(tmp_path / "ladder.yaml", db, **data)
+    path.write_text(path.read_text().replace("rounds: 3\n", ""))
+    return path
+
+
+class _HeldVet:
+    """Submits a new version of ``first`` once 2 games (table 1) are recorded; its vet waits
+    until the test lets it go (``release``), then says ``refusal``. Counts its vets."""
+
+    def __init__(self, registry: Path, tmp_path: Path, refusal: str | None = None) -> None:
+        self.registry, self.refusal = registry, refusal
+        self.source = tmp_path / "first_v2.py"
+        self.source.write_text((FIXTURES / "first.py").read_text() + "\n# v2\n")
+        self.key = ""
+        self.started = threading.Event()
+        self.release = threading.Event()
+        self.returned = threading.Event()
+        self.vets: list[str] = []
+        self.games_when_started = -1
+
+    def submit(self, event: object) -> None:
+        if isinstance(event, Progress) and event.done >= 2 and not self.key:
+            version = submit(self.source, "first", self.registry,
+                             check=lambda spec: PassedCheck(), update=True).version
+            self.key = f"first@{version}"
+
+    def __call__(self, bot: BotSpec) -> str | None:
+        if bot.key != self.key:
+            return None
+        self.vets.append(bot.key)
+        self.started.set()
+        self.release.wait(_HELD_AT_MOST_S)
+        self.returned.set()
+        return self.refusal
+
+
+def _status(db: Path) -> str:
+    shown = runner.invoke(app, ["status", "ladder", "--db", str(db)])
+    assert shown.exit_code == 0, shown.output
+    return shown.stdout
+
+
+@pytest.mark.parametrize("refusal", [None, "failed the compliance check: too slow"])
+def test_tables_go_on_while_a_version_is_vetted_and_it_enters_after_its_vet(
+        tmp_path: Path, registry: Path, queues: list[VetQueue], refusal: str | None) -> None:
+    db = tmp_path / "a.db"
+    held = _HeldVet(registry, tmp_path, refusal)
+    warnings: list[str] = []
+    played_while_held: list[int] = []
+
+    def report(event: object) -> None:
+        held.submit(event)
+        if isinstance(event, RunWarning):
+            warnings.append(event.text)
+        if not isinstance(event, Progress) or not held.started.is_set() or held.returned.is_set():
+            return
+        played_while_held.append(event.done)
+        if event.done >= 8:  # table 4 played out: let the vet end, then wait until it has
+            held.release.set()
+            queues[0].wait(_HELD_AT_MOST_S)
+
+    run_tournament(load_spec(_league(tmp_path, db, 14)), 1, report=report, vetter=held)
+    assert held.vets == [held.key]  # vetted once, refused or not
+    # seen at the poll before table 2, held while tables 2 to 4 were played
+    assert played_while_held[-1] - played_while_held[0] >= 4
+    entries = [line for line in _status(db).splitlines() if line.startswith(f"  {held.key}:")]
+    if refusal is None:
+        assert entries == [f"  {held.key}: active since table 5"]
+    else:
+        assert entries == [f"  {held.key}: refused at table 5: {refusal}"]
+        assert [w for w in warnings if "refused" in w] == [f"{held.key} is refused: {refusal}"]
+
+
+def test_a_stop_does_not_wait_for_a_vet_and_the_next_run_vets_again(
+        tmp_path: Path, registry: Path) -> None:
+    db = tmp_path / "a.db"
+    held = _HeldVet(registry, tmp_path)
+    asked: list[int] = []
+
+    def stop_while_held(event: object) -> None:
+        held.submit(event)
+        if isinstance(event, Progress) and held.started.is_set() and not asked:
+            asked.append(event.done)
+            assert runner.invoke(app, ["league", "stop", "ladder", "--db", str(db)]).exit_code == 0
+
+    try:
+        summary = run_tournament(load_spec(_league(tmp_path, db, None)), 1,
+                                 report=stop_while_held, vetter=held)
+        assert summary.state == "stopped"
+        assert not held.returned.is_set()  # the vet was still held when the run ended
+    finally:
+        held.release.set()
+    assert held.key not in _status(db)  # nothing stored for it: not refused, not entered
+    again = _HeldVet(registry, tmp_path)
+    again.key = held.key
+    again.release.set()
+    more = run_tournament(load_spec(_league(tmp_path, db, summary.games_done + 8)), 1,
+                          vetter=again)
+    assert more.state == "finished"
+    assert again.vets == [held.key]
+    assert f"  {held.key}: active since table " in _status(db)
+
+
+def test_a_league_left_too_few_to_fill_a_table_waits_for_the_vet_under_way(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Edited in place, the only other bot's version leaves at the poll that sees the edit,
+    before the edit's vet ended: the league waits for that vet rather than stop for want of
+    bots."""
+    registry = bots_dir_for(tmp_path, monkeypatch, "first", "last")
+    db = tmp_path / "a.db"
+    edited: list[bool] = []
+
+    def edit(event: object) -> None:
+        if isinstance(event, Progress) and event.done >= 2 and not edited:
+            target = registry / "first.py"
+            target.write_text(target.read_text() + "\n# edited in place\n")
+            edited.append(True)
+
+    summary = run_tournament(load_spec(_league(tmp_path, db, 8)), 1, report=edit,
+                             vetter=lambda bot: None)
+    assert (summary.state, summary.games_done) == ("finished", 8)
+    status = _status(db)
+    assert "retired: its files changed or went away by table 2" in status
+    assert ": active since table 2" in status

@@ -29,6 +29,7 @@ played in parallel; the next batch waits for the last one's games.
 from __future__ import annotations
 
 import random
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -47,7 +48,13 @@ from arena.registry.environments import environment_changed
 from arena.tournament.editions import stored_bot
 from arena.tournament.entries import distinct_entrants, resolve_entry
 from arena.tournament.league_spec import expand_patterns
-from arena.tournament.league_store import ENTRIES, league_entries, stop_path
+from arena.tournament.league_store import (
+    ENTRIES,
+    league_entries,
+    set_vetting,
+    stop_path,
+    vetting,
+)
 from arena.tournament.league_vetting import VetQueue, Vetter
 from arena.tournament.matchmaking import FieldState, Rating, next_table
 from arena.tournament.opening import earlier_look_alike, earlier_names, earlier_twin
@@ -195,7 +202,10 @@ class League:
                 self.warn(f"{bot.key} is refused: {refusal}")
             elif alike is not None:
                 self.warn(f"{bot.key} enters: {alike}")
-        self._vets.want([bot for bot in newcomers if bot.key not in ended])
+        waiting = [bot for bot in newcomers if bot.key not in ended]
+        self._vets.want(waiting)
+        since = vetting(self.store, self.row.id)  # for arena status
+        set_vetting(self.store, self.row.id, {b.key: since.get(b.key, number) for b in waiting})
 
     def _retire_gone(self, number: int) -> None:
         """Retire the active versions whose files changed or went away, with no kept copy
@@ -352,11 +362,21 @@ class League:
         self.poll(number + 1, enter=False)  # the bots of the active entries, as they are now
         if number:
             self._finish()
+        set_vetting(self.store, self.row.id, {})  # what a killed run was vetting
         try:
             return self._loop(stop, number)
         finally:
             if self._vets is not None:  # a stop does not wait for a vet: the next run redoes it
                 self._vets.close()
+                self._forget_vetting()
+
+    def _forget_vetting(self) -> None:
+        """Store that nothing is being vetted any more, as the run ends (told nothing when the
+        store fails: the error ending the run says it, and the next run clears the rows)."""
+        try:
+            set_vetting(self.store, self.row.id, {})
+        except (ArenaError, sqlite3.Error):
+            pass
 
     def _loop(self, stop: Path, number: int) -> str:
         """The loop of :meth:`run`, from table ``number`` played."""

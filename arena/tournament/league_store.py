@@ -1,6 +1,7 @@
 """What a league stores besides a tournament's tables and games: the bot versions it has seen
-(entered, retired, refused, and at which table), and the stop file ``arena league stop``
-leaves for a running league. Read by ``arena status``; written by
+(entered, retired, refused, and at which table), those its running run is vetting (rows that
+only say so: what a vet finds is an entry), and the stop file ``arena league stop`` leaves
+for a running league. Read by ``arena status``; written by
 :mod:`~arena.tournament.league`, and by ``arena league retire`` (:func:`retire_entry`: one
 row's state, which the league reads afresh before every choice)."""
 
@@ -13,14 +14,20 @@ from typing import NamedTuple
 
 from arena.common.printable import shell_word
 from arena.errors import StoreError
+from arena.tournament.dbfiles import table_names
 from arena.tournament.store import Store, TournamentRow
 
 __all__ = ["ENTRIES", "EntryCounts", "LeagueEntry", "entry_counts", "entry_lines", "league_entries",
-           "not_playing", "request_stop", "retire_entry", "stop_path"]
+           "not_playing", "request_stop", "retire_entry", "set_vetting", "stop_path",
+           "vetting"]
 
 ENTRIES = """CREATE TABLE IF NOT EXISTS league_entries(
     tournament_id INTEGER, seq INTEGER, bot_key TEXT, bot_id INTEGER, state TEXT,
     reason TEXT, at_table INTEGER, PRIMARY KEY (tournament_id, seq))"""
+
+_VETTING = """CREATE TABLE IF NOT EXISTS league_vetting(
+    tournament_id INTEGER, bot_key TEXT, since_table INTEGER,
+    PRIMARY KEY (tournament_id, bot_key))"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +64,29 @@ def league_entries(store: Store, tournament_id: int) -> list[LeagueEntry]:
     return [LeagueEntry(*row) for row in store.conn.execute(
         "SELECT seq, bot_key, bot_id, state, reason, at_table FROM league_entries "
         "WHERE tournament_id = ? ORDER BY seq", (tournament_id,))]
+
+
+def vetting(store: Store, tournament_id: int) -> dict[str, int]:
+    """The versions the league's run is vetting (or holds for their vet), each with the
+    table it first saw them at, in that order; a run killed mid-vet leaves its rows, which
+    mean nothing once no run holds the lock (the next run clears them)."""
+    if "league_vetting" not in table_names(store.conn):
+        return {}
+    return dict(store.conn.execute(
+        "SELECT bot_key, since_table FROM league_vetting WHERE tournament_id = ? "
+        "ORDER BY since_table, rowid", (tournament_id,)).fetchall())
+
+
+def set_vetting(store: Store, tournament_id: int, since: dict[str, int]) -> None:
+    """Store ``since`` (bot key: the table first seen at) as the versions being vetted, in
+    place of the stored ones, when they differ (a league polls between every two tables)."""
+    if vetting(store, tournament_id) == since:
+        return
+    with store.transaction() as conn:
+        conn.execute(_VETTING)
+        conn.execute("DELETE FROM league_vetting WHERE tournament_id = ?", (tournament_id,))
+        conn.executemany("INSERT INTO league_vetting (tournament_id, bot_key, since_table) "
+                         "VALUES (?, ?, ?)", [(tournament_id, k, n) for k, n in since.items()])
 
 
 def entry_counts(store: Store, tournament_id: int) -> EntryCounts:
@@ -132,9 +162,10 @@ def retire_entry(store: Store, row: TournamentRow, bot: str, why: str = "") -> L
     return next(e for e in league_entries(store, row.id) if e.seq == found[0].seq)
 
 
-def entry_lines(store: Store, tournament_id: int) -> list[str]:
+def entry_lines(store: Store, tournament_id: int, *, running: bool = False) -> list[str]:
     """``arena status``'s lines on a league's entries: each version, its state since which
-    table, and a refused one's reason."""
+    table, and a refused one's reason; while a run holds the league (``running``), the
+    versions it is vetting after them."""
     entries = league_entries(store, tournament_id)
     retired_at: dict[str, int] = {}
     for entry in entries:
@@ -156,5 +187,7 @@ def entry_lines(store: Store, tournament_id: int) -> list[str]:
                             f" at table {at}" if at is not None else ""))
         else:
             lines.append(f"  {entry.key}: refused at table {entry.at_table}: {entry.reason}")
+    for key, since in (vetting(store, tournament_id) if running else {}).items():
+        lines.append(f"  {key}: being vetted since table {since}")
     return ["entries (newest version of each bot plays; older ones keep their games):",
             *lines] if lines else []

@@ -238,7 +238,8 @@ def _round_lines(store: Store, t: TournamentRow, tables: list[TableRow],
     """The rounds: pairings, byes and games played of each (a Swiss tournament's rounds not
     paired yet too); a league's tables played and its entries instead."""
     if t.format == "league":  # a table a round, and entries that come and go
-        return ["", _league_tables(tables, games), *entry_lines(store, t.id)]
+        return ["", _league_tables(tables, games),
+                *entry_lines(store, t.id, running=store.runner_pid(t.name) is not None)]
     per_round_tables = Counter(group[0].round for group in boards)
     per_round_planned: Counter[int] = Counter()
     for tab in tables:

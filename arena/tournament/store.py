@@ -389,7 +389,8 @@ class Store:
         with self.transaction() as conn:
             for table in ("games", "records", "tables", "byes", "tournament_bots", "rating_history",
                           *sorted(table_names(conn) & {"successions", "league_entries",
-                                                         "rating_stamps", "kept_copies"})):
+                                                         "league_vetting", "rating_stamps",
+                                                         "kept_copies"})):
                 conn.execute(f"DELETE FROM {table} WHERE tournament_id = ?", (tournament_id,))
             conn.execute("DELETE FROM tournaments WHERE id = ?", (tournament_id,))
 

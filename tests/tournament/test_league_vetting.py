@@ -90,6 +90,11 @@ def _status(db: Path) -> str:
     return shown.stdout
 
 
+def _lines_of(key: str, db: Path) -> list[str]:
+    """``arena status``'s lines on the version ``key`` among the league's entries."""
+    return [line for line in _status(db).splitlines() if line.startswith(f"  {key}:")]
+
+
 @pytest.mark.parametrize("refusal", [None, "failed the compliance check: too slow"])
 def test_tables_go_on_while_a_version_is_vetted_and_it_enters_after_its_vet(
         tmp_path: Path, registry: Path, queues: list[VetQueue], refusal: str | None) -> None:
@@ -97,6 +102,7 @@ def test_tables_go_on_while_a_version_is_vetted_and_it_enters_after_its_vet(
     held = _HeldVet(registry, tmp_path, refusal)
     warnings: list[str] = []
     played_while_held: list[int] = []
+    shown_while_held: list[str] = []
 
     def report(event: object) -> None:
         held.submit(event)
@@ -104,6 +110,8 @@ def test_tables_go_on_while_a_version_is_vetted_and_it_enters_after_its_vet(
             warnings.append(event.text)
         if not isinstance(event, Progress) or not held.started.is_set() or held.returned.is_set():
             return
+        if not played_while_held:
+            shown_while_held.extend(_lines_of(held.key, db))
         played_while_held.append(event.done)
         if event.done >= 8:  # table 4 played out: let the vet end, then wait until it has
             held.release.set()
@@ -113,7 +121,8 @@ def test_tables_go_on_while_a_version_is_vetted_and_it_enters_after_its_vet(
     assert held.vets == [held.key]  # vetted once, refused or not
     # seen at the poll before table 2, held while tables 2 to 4 were played
     assert played_while_held[-1] - played_while_held[0] >= 4
-    entries = [line for line in _status(db).splitlines() if line.startswith(f"  {held.key}:")]
+    assert shown_while_held == [f"  {held.key}: being vetted since table 2"]
+    entries = _lines_of(held.key, db)
     if refusal is None:
         assert entries == [f"  {held.key}: active since table 5"]
     else:

@@ -34,6 +34,7 @@ from arena.tournament.tasks import (
     BotCpuMessage,
     DoneMessage,
     ErrorMessage,
+    LogMessage,
     Message,
     TableTask,
     add_bot_cpu,
@@ -53,6 +54,9 @@ class TableExecutor(Protocol):
     #: last message :meth:`run` handed on (those kept between tables, as the workers wound
     #: down), complete after :meth:`close`.
     bot_cpu_s: dict[str, float]
+    #: The warnings the workers logged after the last message :meth:`run` handed on (as
+    #: they ended the bots they kept), each once, complete after :meth:`close`.
+    warnings: list[str]
 
     def start(self, tables: int) -> None:
         """Get ready for about ``tables`` concurrent tables (start workers early, so their
@@ -119,6 +123,7 @@ class LocalPool:
         #: The boards' starts of the deals whose seatings are played by several workers.
         self._relay = BoardRelay()
         self.bot_cpu_s: dict[str, float] = {}
+        self.warnings: list[str] = []
 
     def _ready(self, timeout: float) -> set[int]:
         """The file descriptors of the workers' pipes and sentinels that are ready (to read,
@@ -284,12 +289,15 @@ class LocalPool:
 
     def _last_words(self, worker: _Worker, deadline: float) -> None:
         """Read what a winding-down ``worker`` still sends until it ends (or ``deadline``):
-        the CPU of the bots it kept and ended last."""
+        the CPU of the bots it kept and ended last, and the warnings logged as it ended them
+        (every worker may log the same one: kept once)."""
         with contextlib.suppress(EOFError, OSError):
             while worker.conn.poll(max(0.0, deadline - time.monotonic())):
                 message = worker.conn.recv()
                 if isinstance(message, BotCpuMessage):
                     add_bot_cpu(self.bot_cpu_s, message.bot_cpu_s)
+                elif isinstance(message, LogMessage) and message.text not in self.warnings:
+                    self.warnings.append(message.text)
 
     def close(self, kill: bool = False) -> None:
         if not kill:

@@ -179,6 +179,8 @@ class RayExecutor:
         self.stats = RayStats()
         #: Always empty: Ray's tables end their bots themselves, in their DoneMessage.
         self.bot_cpu_s: dict[str, float] = {}
+        #: Always empty: a Ray table's warnings come with its messages.
+        self.warnings: list[str] = []
         #: How long a table holds its finished games before it sends them together (a test
         #: holds them to the table's end).
         self.hold_s = GAME_BATCH_S

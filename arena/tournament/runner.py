@@ -290,8 +290,13 @@ def run_tournament(
 def _closed(summary: RunSummary, executor: TableExecutor, started: float,
             report: Report) -> RunSummary:
     """``summary`` once the workers have wound down: the CPU of the bots they ended last,
-    the run's wall time, and the replayed games that came out differently, reported."""
+    the warnings they logged meanwhile and the replayed games that came out differently,
+    reported, and the run's wall time."""
     add_bot_cpu(summary.bot_cpu_s, executor.bot_cpu_s)
+    for text in executor.warnings:
+        if text not in summary.warnings:  # once per run, as the run's others
+            summary.warnings.append(text)
+            report(RunWarning(text))
     summary.elapsed_s = time.monotonic() - started
     for line in mismatch_lines(summary.mismatches):
         report(RunWarning(line))

@@ -383,3 +383,43 @@ def test_a_worker_exits_once_on_sigterm_and_never_inside_a_finaliser(
         assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN  # the second: no exit again
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+def test_a_warning_a_worker_logs_while_ending_its_kept_bots_reaches_the_run(
+        tmp_path: Path) -> None:
+    """Once the games are played, the workers end the bot processes they kept (``bye``,
+    grace, kill) and send what they still have to say; a warning logged then (a kept bot's
+    end, its cgroup) is the run's like any other: reported, and in its summary's warnings.
+    The worker's warning is made by the script, which every spawned worker imports as its
+    main module, so a real pool's real workers send it."""
+    script = tmp_path / "noisy_workers.py"
+    script.write_text(textwrap.dedent("""
+        import logging, sys
+        from arena.referee.keeper import BotKeeper
+
+        SAID = "a kept bot did not end (said while the worker wound down)"
+        ending = BotKeeper.close
+
+        def ending_noisily(self):
+            logging.getLogger("arena.referee.keeper").warning(SAID)
+            ending(self)
+
+        BotKeeper.close = ending_noisily
+
+        if __name__ == "__main__":
+            from arena.tournament.events import RunWarning
+            from arena.tournament.runner import run_tournament
+            from arena.tournament.spec import load_spec
+
+            events = []
+            summary = run_tournament(load_spec(sys.argv[1]), 2, trial=False,
+                                     report=events.append)
+            reported = [e for e in events if isinstance(e, RunWarning) and e.text == SAID]
+            print(summary.state, summary.warnings.count(SAID), len(reported))
+    """))
+    spec = write_spec(tmp_path / "spec.yaml", tmp_path / "a.db", bots=["random", "greedy"],
+                      rounds=1, games_per_match=2)
+    done = subprocess.run([sys.executable, str(script), str(spec)], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["finished", "1", "1"]

@@ -103,6 +103,7 @@ class _InProcessRay:
     as bundles, its messages handed back as the Ray executor hands them."""
 
     bot_cpu_s: dict[str, float] = {}
+    warnings: list[str] = []
 
     def start(self, tables: int) -> None:
         pass

@@ -76,8 +76,9 @@ _FreshOption = Annotated[
 _YesOption = Annotated[bool, typer.Option("--yes", "-y", help="Do not ask.")]
 _CheckOption = Annotated[
     bool, typer.Option("--check", help="Check only: load the spec, start every entry once "
-                       "in the sandbox, print the plan; play nothing (exit 1 if an entry "
-                       "does not start).")
+                       "in the sandbox, print the plan; play nothing (exit 1 if arena run "
+                       "would refuse it: an entry that does not start in a new tournament, "
+                       "say).")
 ]
 #: ``--format`` of ``--check``'s plan: a run's own output is its progress, for people.
 _CheckFormatOption = Annotated[str | None, typer.Option(
@@ -284,7 +285,8 @@ def _check_json(check: bool, fmt: str | None) -> bool:
 def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None, *,
                 trial: bool, as_json: bool = False) -> None:
     """``arena run --check``: start every entry once (not with ``--no-trial``), print the
-    plan (exit 1 if an entry does not start)."""
+    plan (exit 1 when the run would be refused, as
+    :func:`~arena.tournament.preflight.check_lines` judges)."""
     from arena.tournament.editions import held_versions
     from arena.tournament.preflight import check_lines, league_left_out, trial_starts
     from arena.tournament.run_state import kept_copy_line, updated_line

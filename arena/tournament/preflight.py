@@ -218,19 +218,35 @@ def check_lines(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | N
                        f"{counted(len(left_out), 'other')} above not started)")
     failed = sum(1 for t in trials or () if t.failure is not None)
     if failed:
-        lines.append(f"{failed} of {len(trials or ())} entries "
-                     f"{'does' if failed == 1 else 'do'} not start.")
-    elif refused:
-        lines.append(f"{started}, but arena run refuses the names above in a new tournament.")
-    elif not same_spec:
-        lines.append(f"{started}, but arena run refuses the stored tournament's other spec "
-                     "(--new-edition starts another edition beside it, --fresh starts anew).")
-    elif stored.endswith(", finished"):
-        lines.append(f"{started}; the stored tournament is finished: arena run has nothing "
-                     "left to play (--fresh plays it anew).")
-    else:
-        lines.append(f"{started}: ready to run.")
-    return lines, not failed and same_spec and not refused
+        started = (f"{failed} of {len(trials or ())} entries "
+                   f"{'does' if failed == 1 else 'do'} not start")
+    verdict, ready = _verdict(started, stored, same_spec=same_spec, refused=bool(refused),
+                              failed=failed, starting=len(trials or ()) - failed)
+    lines.append(verdict)
+    return lines, ready
+
+
+def _verdict(started: str, stored: str, *, same_spec: bool, refused: bool, failed: int,
+             starting: int) -> tuple[str, bool]:
+    """``arena run --check``'s last line, after how the entries started (``started``), and
+    whether the run would go ahead, in the order the run refuses: a stored tournament's
+    other spec and a new one's names before any bot starts, then the trial, which a finished
+    tournament skips and a resumed one passes with a warning per entry that does not start,
+    while two start."""
+    if not same_spec:
+        return (f"{started}, but arena run refuses the stored tournament's other spec "
+                "(--new-edition starts another edition beside it, --fresh starts anew)."), False
+    if refused:
+        return f"{started}, but arena run refuses the names above in a new tournament.", False
+    if stored.endswith(", finished"):
+        return (f"{started}; the stored tournament is finished: arena run has nothing left "
+                "to play (--fresh plays it anew)."), True
+    if failed and (not stored.startswith("holds") or starting < 2):
+        return f"{started}.", False
+    if failed:
+        return (f"{started}: arena run resumes the stored tournament all the same, with a "
+                "warning, each of its games from here on a forfeit."), True
+    return f"{started}: ready to run.", True
 
 
 def check_data(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | None,

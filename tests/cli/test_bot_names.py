@@ -135,6 +135,23 @@ def test_run_check_lists_the_names_a_new_tournament_refuses(tmp_path: Path) -> N
             "NAME}") in lines
 
 
+def test_run_check_says_a_refused_name_before_an_entry_that_does_not_start(
+        tmp_path: Path) -> None:
+    """A run refuses a new tournament's names before any bot starts, so the check's verdict
+    names them first, even beside an entry that did not start."""
+    from arena.tournament.preflight import TrialStart, check_lines
+    from arena.tournament.spec import spec_from_mapping
+
+    spec = spec_from_mapping({"name": "names", "format": "round_robin", "seed": 3,
+                              "bots": ["greedy", {"bot": "random", "name": "Mon bot"}]})
+    trials = [TrialStart(spec.entrants[0], "exited before answering 'hello'"),
+              TrialStart(spec.entrants[1], None)]
+    lines, ready = check_lines(spec, tmp_path / "arena.db", trials)
+    assert not ready
+    assert lines[-1] == ("1 of 2 entries does not start, but arena run refuses the names "
+                         "above in a new tournament.")
+
+
 @pytest.mark.parametrize("trial", ["--trial", "--no-trial"])
 def test_a_run_refused_for_a_name_leaves_no_database_behind(tmp_path: Path, trial: str) -> None:
     """A new tournament refused for an entrant's name made its results database (and the

@@ -225,3 +225,37 @@ def test_check_warns_of_two_entries_that_are_one_program_under_two_names(
     warned = [line for line in result.stdout.splitlines() if "byte for byte" in line]
     assert warned == ["warning: lou's files are the same, byte for byte, as kim's: one program "
                       "entered under two names (a copy handed in twice?)"]
+
+
+def test_check_of_a_resumed_tournament_says_it_goes_on_past_an_entry_that_does_not_start(
+        tmp_path: Path) -> None:
+    """A stored tournament resumes with a warning per entry that does not start (the run's
+    own rule, docs/TOURNAMENTS.md "Trial start"): --check says so and exits 0, where it used
+    to exit 1 as if the run were refused. A spec that changed is refused for that first,
+    before any bot starts: its check's verdict says the spec, not the entry."""
+    from arena.tournament.opening import open_tournament
+    from arena.tournament.store import Store
+
+    db = tmp_path / "resumed.db"
+    bots = ["greedy", str(FIXTURES / "first.py"), str(FIXTURES / "no_start.py")]
+    spec = write_spec(tmp_path / "spec.yaml", db, name="resumed", rounds=1,
+                      games_per_match=1, format="round_robin", bots=bots)
+    with Store(db) as store:  # stored, no game played yet: as a run stopped early left it
+        open_tournament(store, load_spec(spec), fresh=False)
+    result = runner.invoke(app, ["run", str(spec), "--check"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[-2].startswith("  FAIL  no_start@")
+    assert lines[-1] == ("1 of 3 entries does not start: arena run resumes the stored "
+                         "tournament all the same, with a warning, each of its games from here "
+                         "on a forfeit.")
+    summary = run_tournament(load_spec(spec), 1)  # as the check said: on, with the warning
+    assert summary.state == "finished" and summary.games_recorded == 3
+    assert [w for w in summary.warnings if w.startswith("no_start@")]
+    changed = write_spec(tmp_path / "spec.yaml", db, name="resumed", rounds=1,
+                         games_per_match=2, format="round_robin", bots=bots)
+    result = runner.invoke(app, ["run", str(changed), "--check"])
+    assert result.exit_code == 1, result.output
+    assert result.stdout.splitlines()[-1] == (
+        "1 of 3 entries does not start, but arena run refuses the stored tournament's other "
+        "spec (--new-edition starts another edition beside it, --fresh starts anew).")

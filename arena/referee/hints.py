@@ -95,6 +95,8 @@ RESERVE_HINT = (f"{HINT}memory_mb limits the bot's address space, reserved or us
 _THREAD_FAILED = re.compile(r"unable to create native thread|pthread_create failed|"
                             r"failed to spawn thread|Resource temporarily unavailable",
                             re.IGNORECASE)
+#: The same as Python's ``threading`` raises it, the last line of the bot's traceback.
+_PYTHON_THREAD_FAILED = re.compile(r"^RuntimeError: can't start new thread\b")
 THREAD_HINT = (f"{HINT}a thread could not start: the sandbox allows a bot's processes and "
                "threads together up to processes (64 by default), and each thread's stack "
                "takes from its address space (memory_mb): size a thread pool to a few "
@@ -222,9 +224,10 @@ def is_not_run(detail: str) -> bool:
 def traceback_tail(log: str, bot_dir: str, bot_path: str | Path | None = None) -> list[str]:
     """The end of the last Python traceback in ``log``: the last frame in the bot's own files
     (under ``bot_dir``: the line that failed), the frame that raised when it is another one,
-    and the exception; with :data:`MODULE_HINT` after a ``ModuleNotFoundError``, or
-    :func:`beside_hint` when the bot is the single file ``bot_path`` and what it misses lies
-    beside it. Empty when the log holds no traceback."""
+    and the exception; with :data:`MODULE_HINT` after a ``ModuleNotFoundError``,
+    :data:`THREAD_HINT` after a thread that could not start, or :func:`beside_hint` when
+    the bot is the single file ``bot_path`` and what it misses lies beside it. Empty when
+    the log holds no traceback."""
     lines = log.splitlines()
     starts = [i for i, line in enumerate(lines) if line.startswith(_TRACEBACK)]
     if not starts:
@@ -329,13 +332,16 @@ def log_note(log: str, bot_path: str | Path | None = None) -> str:
 
 def _error_hint(error: str, bot_path: str | Path | None) -> str:
     """The hint for a traceback's last line: :func:`beside_hint`, else :data:`READ_ONLY_HINT`
-    after a write into the bot's files, else :data:`MODULE_HINT` after a
-    ``ModuleNotFoundError``; empty for other errors."""
+    after a write into the bot's files, else :data:`THREAD_HINT` after a thread that could
+    not start, else :data:`MODULE_HINT` after a ``ModuleNotFoundError``; empty for other
+    errors."""
     beside = beside_hint(error, bot_path) if bot_path is not None else None
     if beside is not None:
         return beside
     if _READ_ONLY.match(error):
         return READ_ONLY_HINT
+    if _PYTHON_THREAD_FAILED.match(error):
+        return THREAD_HINT
     if not error.startswith("ModuleNotFoundError"):
         return ""
     unread = requirements_hint(bot_path) if bot_path is not None else None

@@ -4,6 +4,7 @@ traceback, with the bot's own file and line) and which version a submit would re
 from __future__ import annotations
 
 import json
+import os
 import platform
 import shutil
 from pathlib import Path
@@ -13,7 +14,14 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.referee.hints import MODULE_HINT, beside_hint, requirements_hint, traceback_tail
+from arena.referee.hints import (
+    MODULE_HINT,
+    THREAD_HINT,
+    beside_hint,
+    requirements_hint,
+    traceback_note,
+    traceback_tail,
+)
 from arena.registry import resolve
 from arena.sandbox import probe
 
@@ -21,6 +29,10 @@ BOTS = Path(__file__).resolve().parents[2] / "bots"
 
 runner = CliRunner()
 needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+#: A bot's threads count against its processes limit: it runs under a uid of its own, or the
+#: referee is not root (RLIMIT_NPROC does not bind root).
+needs_process_limit = pytest.mark.skipif(
+    probe().uid is None and os.geteuid() == 0, reason="bots run as root here: no thread limit")
 
 
 def _check(bot: Path) -> list[str]:
@@ -177,6 +189,27 @@ def test_the_tail_shows_the_bots_frame_and_the_frame_that_raised() -> None:
     missing = "Traceback (most recent call last):\n  File \"/b/x.py\", line 1, in <module>\n" \
               "    import numpy\nModuleNotFoundError: No module named 'numpy'\n"
     assert traceback_tail(missing, "/b")[-1] == MODULE_HINT
+
+
+@needs_sandbox
+@needs_process_limit
+def test_a_python_thread_past_the_process_limit_is_told_so(tmp_path: Path) -> None:
+    """Python's "can't start new thread" was quoted alone, where other runtimes' words for it
+    got the hint that a bot's threads count against its processes."""
+    bot = tmp_path / "pool.py"
+    bot.write_text("import threading, time\n\n"
+                   "for _ in range(100):  # a pool sized to a big host's cores\n"
+                   "    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n")
+    lines = _check(bot)
+    assert lines[1] == ("✗ handshake: exited before answering 'hello' (exit code 2); "
+                        "RuntimeError: can't start new thread (at pool.py line 4, in <module>)")
+    tail = lines[2:lines.index("FAIL: 1 of 1 checks failed.")]
+    assert tail[-2:] == ["    RuntimeError: can't start new thread", f"    {THREAD_HINT}"]
+    log = ('Traceback (most recent call last):\n  File "/bot/pool.py", line 4, in <module>\n'
+           "    threading.Thread(target=time.sleep, args=(30,), daemon=True).start()\n"
+           "RuntimeError: can't start new thread\n")
+    assert traceback_note(log) == ("; RuntimeError: can't start new thread (at pool.py line 4, "
+                                   f"in <module>); {THREAD_HINT}")  # as a match says it
 
 
 @needs_sandbox

@@ -103,8 +103,8 @@ def leaderboard(
         raise typer.BadParameter("give a tournament name or --all, not both")
     if wide and columns is not None:
         raise typer.BadParameter("give --wide or --columns, not both", param_hint="--columns")
-    from arena.cli.terminal import fitted_width
-    from arena.rating.board_view import TABLE_WIDTH, leaderboard_text, table_columns
+    from arena.cli.terminal import terminal_width
+    from arena.rating.board_view import leaderboard_text, table_columns
     from arena.rating.leaderboard import SORTS
     from arena.rating.trueskill_rating import RatingMemo
 
@@ -118,7 +118,7 @@ def leaderboard(
         return _shown(leaderboard_text(db, tournament, all_games=all_games,
                                        all_versions=all_versions, sort=sort, fmt=fmt,
                                        columns=picked, wide=wide, memo=memo,
-                                       width=fitted_width(TABLE_WIDTH)), fmt)
+                                       width=terminal_width()), fmt)
     if watch:
         _watch(frame, every, refreshes)
     else:

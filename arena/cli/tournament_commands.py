@@ -241,11 +241,11 @@ def _leaderboard(summary: RunSummary) -> list[str]:
     rated once for both. Nothing when no game was played."""
     if not summary.games_done:
         return []
-    from arena.cli.terminal import fitted_width
-    from arena.rating.board_view import TABLE_WIDTH, leaderboard_text
+    from arena.cli.terminal import terminal_width
+    from arena.rating.board_view import leaderboard_text
 
     return [leaderboard_text(summary.db, summary.name, store_ratings=True,
-                             width=fitted_width(TABLE_WIDTH))]
+                             width=terminal_width())]
 
 
 def _print_summary(summary: RunSummary, board: list[str] | None = None) -> None:

@@ -15,6 +15,7 @@ Other tournaments show every version they were played with, as always.
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -216,9 +217,12 @@ def fitted_table(board: Leaderboard, fmt: str = "simple", columns: Sequence[str]
     order = tuple(c for c in _DROP_TO_FIT if not (league and c == "sigma"))
     names: list[str] = []
     width = fitting_width(fmt, width)
-    # a narrower terminal's: more left out, then names cut
-    if width is not None and width < TABLE_WIDTH:
-        order += tuple(c for c in _DROP_NARROW if c not in _SORT_KEYS.get(board.sort, ()))
+    # still too wide (long notes, failures or names): a narrower terminal's leaves out more,
+    # a full width's the note alone (its versions are what --all-versions lists); then names
+    # are cut
+    if width is not None:
+        order += (tuple(c for c in _DROP_NARROW if c not in _SORT_KEYS.get(board.sort, ()))
+                  if width < TABLE_WIDTH else ("note",))
         names = [printable(row.label) for row in board.rows]
     if league:
         order += ("sigma",)
@@ -276,32 +280,50 @@ def _not_shown_footnote(left_out: Sequence[str]) -> list[str]:
     return [f"Not shown: {named}; --wide shows every column."]
 
 
+#: What a note's wrapping keeps on one line: a command to paste, and the sort's formula.
+_UNBROKEN = re.compile(r"arena [\w-]+ [^\s)]+|mu - 3\*sigma")
+
+
 def _fill(line: str, width: int) -> str:
-    """``line`` wrapped at words into ``width`` columns, "mu - 3*sigma" kept on one line."""
-    kept = line.replace("mu - 3*sigma", "mu\xa0-\xa03*sigma")  # textwrap never breaks there
-    return textwrap.fill(kept, width).replace("\xa0", " ")
+    """``line`` wrapped at words into ``width`` columns, a command (``arena status NAME``)
+    and "mu - 3*sigma" kept on one line."""
+    kept = _UNBROKEN.sub(lambda m: m.group().replace(" ", "\xa0"), line)  # never broken
+    return textwrap.fill(kept, width, break_long_words=False,
+                         break_on_hyphens=False).replace("\xa0", " ")
 
 
 def leaderboard_report(board: Leaderboard, fmt: str = "simple",
                        columns: Sequence[str] | None = None, *, wide: bool = False,
-                       width: int = TABLE_WIDTH) -> str:
+                       width: int | None = None) -> str:
     """The leaderboard with a title line and footnotes (the rating's settings, the columns
     left out, what ``new`` means), what ``arena run`` and ``arena leaderboard`` show; by
-    default the table fits ``width``, :data:`TABLE_WIDTH` (:func:`fitted_table`), and below
-    that the notes wrap at words. json and csv are the full table alone."""
+    default the table fits :data:`TABLE_WIDTH` or a narrower terminal's ``width``
+    (:func:`fitted_table`), and on a terminal (``width`` not None; a pipe's is None) the
+    lines around it wrap at words into its width. json and csv are the full table alone."""
     if fmt in MACHINE_FORMATS:
         return render_leaderboard(board, fmt)
-    table, left_out = fitted_table(board, fmt, columns, wide=wide, width=width)
+    table, left_out = fitted_table(board, fmt, columns, wide=wide, width=_table_width(width))
     lines = [leaderboard_title(board), table, rating_footnote(board)]
     lines.extend(_not_shown_footnote(left_out))
     lines.extend(_entries_footnote(board))
-    if any(row.new_version for row in board.rows) and (columns is None or "note" in columns):
+    if any(row.new_version for row in board.rows) and (columns is None or "note" in columns) \
+            and "note" not in left_out:  # what the note column says, where it is shown
         league = board.tournament is not None and board.tournament.format == "league"
         lines.append("new: a new version of a bot is rated from scratch; older versions keep "
                      "their own ratings" + ("." if league else " (see arena leaderboard --all)."))
-    if width < TABLE_WIDTH:  # a narrow terminal's: the notes wrap at words, not mid-word
-        lines = [line if i == 1 else _fill(line, width) for i, line in enumerate(lines)]
-    return "\n".join(lines)
+    return "\n".join(line if i == 1 else _wrapped(line, width) for i, line in enumerate(lines))
+
+
+def _table_width(terminal: int | None) -> int:
+    """The columns the default table fits on a terminal ``terminal`` columns wide (None: a
+    pipe's or a file's): :data:`TABLE_WIDTH`, or the terminal's where it is narrower."""
+    return TABLE_WIDTH if terminal is None else min(terminal, TABLE_WIDTH)
+
+
+def _wrapped(line: str, terminal: int | None) -> str:
+    """A line under the table wrapped at words into a terminal's width (a terminal would
+    break it mid-word); a pipe's or a file's as it is, one line to search."""
+    return line if terminal is None else _fill(line, terminal)
 
 
 def newest_versions(board: Leaderboard) -> tuple[Leaderboard, int]:
@@ -319,13 +341,14 @@ def leaderboard_text(db: str | Path, tournament: str | None = None, *,
                      sort: str = "rating", fmt: str = "simple",
                      columns: Sequence[str] | None = None, wide: bool = False,
                      store_ratings: bool = False, memo: RatingMemo | None = None,
-                     width: int = TABLE_WIDTH) -> str:
+                     width: int | None = None) -> str:
     """One leaderboard as ``arena leaderboard`` prints it (and each ``--watch`` frame): a
     league's newest versions unless ``all_versions``, with a line saying what is hidden;
     ``all_games``: every game of every tournament (``--all``).
     ``store_ratings``: also store the tournament's rating history (:func:`build_leaderboard`);
     ``memo``: the frames' shared memo, so that each rates only the games new since the last;
-    ``width``: the columns the default table fits (a narrower terminal's)."""
+    ``width``: the terminal's columns (None: a pipe's or a file's), which the default table
+    fits where fewer than :data:`TABLE_WIDTH`, and the lines under it wrap into."""
     board = sort_leaderboard(build_leaderboard(db, tournament, all_games=all_games,
                                                store_ratings=store_ratings, memo=memo), sort)
     hidden = 0
@@ -334,14 +357,14 @@ def leaderboard_text(db: str | Path, tournament: str | None = None, *,
     if fmt == "simple" or fmt in MACHINE_FORMATS:  # simple, for people: which tournament
         text = leaderboard_report(board, fmt, columns, wide=wide, width=width)
     else:
-        text, left_out = fitted_table(board, fmt, columns, wide=wide, width=width)
-        if fitting_width(fmt, width) is not None:  # a terminal's table: what it left out
-            notes = _not_shown_footnote(left_out)
-            text = "\n".join([text, *(notes if width >= TABLE_WIDTH
-                                      else [_fill(note, width) for note in notes])])
+        text, left_out = fitted_table(board, fmt, columns, wide=wide,
+                                      width=_table_width(width))
+        if fitting_width(fmt, TABLE_WIDTH) is not None:  # a terminal's table: what it left out
+            text = "\n".join([text, *(_wrapped(note, width)
+                                      for note in _not_shown_footnote(left_out))])
     if fmt in MACHINE_FORMATS:
         return text
-    notes = []
+    notes: list[str] = []
     if hidden:
         notes.append(f"{hidden} older version{'' if hidden == 1 else 's'} not shown (retired "
                      "from the league, ratings kept); --all-versions shows them.")
@@ -349,6 +372,8 @@ def leaderboard_text(db: str | Path, tournament: str | None = None, *,
             fmt != "tsv" and (gone := _not_playing(db, board)):
         notes.append(f"Retired from the league, no longer playing (ratings kept): "
                      f"{', '.join(gone)}.")
+    if fitting_width(fmt, TABLE_WIDTH) is not None:  # a terminal's: as the footnotes wrap
+        notes = [_wrapped(note, width) for note in notes]
     return with_notes(text, notes, fmt)
 
 

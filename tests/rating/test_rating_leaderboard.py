@@ -464,6 +464,31 @@ def test_the_default_table_drops_columns_in_order_until_it_fits() -> None:
     assert by_points.splitlines()[0].split() == ["rank", "bot", "wins"]  # points = wins
 
 
+def test_a_board_with_wide_notes_fits_a_full_width_terminal() -> None:
+    """A league's bot with many versions (its note names them) and a bot with failures made
+    the default board, and the lines under it, wider than the 100 columns it fits: the note
+    is left out (and said so), then the names cut, and the lines under it wrap at words."""
+    a_version = [BotVersion("my-pkg-with-a-long-name", f"{i:012x}", i + 1) for i in range(18)]
+    others = [BotVersion(f"opponent-{i}", "v1", 100 + i) for i in range(3)]
+    games = [StoredGame(id=f"t/r{i}/t{j}/g0", tournament_id=1, tournament="t", round=i,
+                        table_index=j, game_index=0, seed=i, seats=(version, other),
+                        placements=(1, 2) if (i + j) % 2 else (2, 1))
+             for i, version in enumerate(a_version) for j, other in enumerate(others)]
+    board = compute_leaderboard(games, RatingSettings())
+    newest = next(row for row in board.rows if row.version == a_version[-1].version)
+    newest.new_version = True
+    newest.older_versions = [version.version for version in a_version[:-1]]
+    board.rows[0].failures = {"timeout": 3, "crash": 2, "illegal_action": 1}
+    board.rows = [row for row in board.rows if row.bot != "my-pkg-with-a-long-name"
+                  or row is newest]
+    text = leaderboard_report(board, width=100)
+    assert max(len(line) for line in text.splitlines()) <= 100, text
+    assert "new (older:" not in text
+    assert "note; --wide shows every column." in " ".join(text.splitlines())
+    assert "new: a new version" not in text  # it says what the note column means
+    assert "timeout 3" in text  # the failures kept
+
+
 def test_two_versions_of_one_bot_are_named_apart_without_the_version_column() -> None:
     """A tournament continued with a new version ranks both under one name: the version is
     what tells the rows apart, so a table that leaves its column out names them name@version."""

@@ -110,6 +110,21 @@ def test_the_bots_no_longer_playing_are_named_as_arena_leaderboard_names_them(
     assert "no longer playing" not in playing
 
 
+def test_the_note_naming_the_retired_bots_wraps_to_the_terminal(tmp_path: Path) -> None:
+    """The line naming a league's retired bots ran past a narrow terminal's edge, cut
+    mid-word there, while the other lines under the board wrapped at words."""
+    from arena.rating.board_view import leaderboard_text
+
+    db = league_db.build(tmp_path / "a.db", retire="gamma")
+    for width in (40, 60):
+        lines = leaderboard_text(db, "ladder", width=width).splitlines()
+        assert max(len(line) for line in lines) <= width, lines
+        assert "gamma." in lines[-1] and lines[-2].startswith("Retired from the league")
+    # a document's (a pipe's width, too, names the retired in one line)
+    assert leaderboard_text(db, "ladder", fmt="github", width=40).splitlines()[-1] == (
+        "Retired from the league, no longer playing (ratings kept): gamma.")
+
+
 def test_every_grey_row_says_why_in_words(league_site: Path) -> None:
     """An older version's row in "Every version" was told apart from the newest ones by its
     grey alone: a reader who cannot see the grey (a screen reader, colours turned off) took

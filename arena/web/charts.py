@@ -1,13 +1,17 @@
 """Charts as SVG made here: no charting library to ship, nothing fetched when a page opens.
 
 Colours are the Okabe-Ito palette (distinguishable with the common colour-vision
-deficiencies); each bot's two lines also differ by dash (mu solid, mu - 3 sigma dashed) and
-its mu line ends in its name, so no line is told by its colour alone; the head-to-head scale
-runs from orange to blue through white, so lightness carries the value too. With more bots
-than names fit at the lines' ends (a class of forty), the leaderboard's top ones are named
-there, and any other line's name shows while it or its legend entry is pointed at or focused
-(site.js), its line drawn over the others and its whole name under the chart. A name at a
-line's end is cut here in letters and again in the browser (site.js) to what fits the chart.
+deficiencies); past its eight colours, each bot's mu line also carries marks of its own
+shape (a circle, a square...; filled, then hollow), so no two of a league's or a class's
+lines look alike (eighty; more share a look), and the legend and the leaderboard show each
+bot's colour and mark as its line has them. Each bot's two lines also differ by dash (mu
+solid, mu - 3 sigma dashed) and its mu line ends in its name, so no line is told by its
+colour alone; the head-to-head scale runs from orange to blue through white, so lightness
+carries the value too. With more bots than names fit at the lines' ends (a class of forty),
+the leaderboard's top ones are named there, and any other line's name shows while it or its
+legend entry is pointed at or focused (site.js), its line drawn over the others and its
+whole name under the chart. A name at a line's end is cut here in letters and again in the
+browser (site.js) to what fits the chart.
 """
 
 from __future__ import annotations
@@ -16,9 +20,11 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from unicodedata import combining
 
+from markupsafe import Markup
+
 from arena.common.printable import isolated, printable
 
-__all__ = ["OKABE_ITO", "bot_colour", "heat_colour", "rating_chart"]
+__all__ = ["OKABE_ITO", "bot_colour", "bot_cue", "heat_colour", "rating_chart"]
 
 #: Okabe & Ito (2008), black left out (it is the text's colour).
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
@@ -37,8 +43,52 @@ _TOP_NAMED = 10
 _PHONE_NAMED, _PHONE_CHARS, _PHONE_GAP = 5, 8, 28.0
 
 
+#: The marks a line carries once the colours are all taken, in turn: each a shape's corners
+#: around (0, 0), one unit its half size (a circle has none); a hollow one (filled with the
+#: chart's background) after the filled ones.
+_SHAPES: dict[str, tuple[tuple[float, float], ...]] = {
+    "circle": (), "square": ((-.85, -.85), (.85, -.85), (.85, .85), (-.85, .85)),
+    "triangle": ((0, -1.15), (1, .75), (-1, .75)), "diamond": ((0, -1.2), (1.2, 0), (0, 1.2),
+                                                                (-1.2, 0)),
+    "down": ((0, 1.15), (1, -.75), (-1, -.75))}
+_MARKS = [*((shape, True) for shape in _SHAPES), *((shape, False) for shape in list(_SHAPES)[:4])]
+#: a mark's half size, and how many a line carries (spread along it, each bot's a little
+#: further on than the one before, so that lines lying together do not hide each other's)
+_MARK_SIZE, _MARKS_PER_LINE = 4.5, 5
+
+
 def bot_colour(index: int) -> str:
     return OKABE_ITO[index % len(OKABE_ITO)]
+
+
+def _bot_mark(index: int) -> tuple[str, bool] | None:
+    """The shape (and whether filled) of the marks on the line of the bot at ``index``, in
+    leaderboard order: none for the first eight, whose colours tell them apart."""
+    group = index // len(OKABE_ITO)
+    return None if group == 0 else _MARKS[(group - 1) % len(_MARKS)]
+
+
+def _mark(shape: tuple[str, bool], colour: str, x: float, y: float, size: float) -> str:
+    """One mark at (x, y): filled with the line's colour, or hollow, always outlined in the
+    text's colour so that its shape shows on a pale line (the yellow) too."""
+    name, filled = shape
+    paint = f'fill="{colour if filled else "#fff"}" stroke="#1a1a1a" stroke-width="1"'
+    corners = _SHAPES[name]
+    if not corners:
+        return f'<circle class="mark" cx="{x:.1f}" cy="{y:.1f}" r="{size:.1f}" {paint}/>'
+    points = " ".join(f"{x + dx * size:.1f},{y + dy * size:.1f}" for dx, dy in corners)
+    return f'<polygon class="mark" points="{points}" {paint}/>'
+
+
+def bot_cue(index: int) -> Markup:
+    """The key to the line of the bot at ``index`` (leaderboard order), as the legend and
+    the leaderboard show it: a short piece of its line, in its colour, with its mark."""
+    colour = bot_colour(index)
+    shape = _bot_mark(index)
+    mark = _mark(shape, colour, 11, 6, 4) if shape else ""
+    return Markup(f'<svg class="swatch" viewBox="0 0 22 12" width="22" height="12" '
+                  f'aria-hidden="true" focusable="false"><line x1="0" y1="6" x2="22" y2="6" '
+                  f'stroke="{colour}" stroke-width="3"/>{mark}</svg>')
 
 
 def _mix(a: str, b: str, t: float) -> str:
@@ -68,6 +118,20 @@ def _points(series: Sequence[tuple[float, float]], x: float, y: float, sx: float
             sy: float) -> str:
     return " ".join(f"{_LEFT + (gx - x) * sx:.1f},{_TOP + (y - gy) * sy:.1f}"
                     for gx, gy in series)
+
+
+def _line_marks(index: int, mu: str) -> str:
+    """The marks on the mu line (its ``points``) of the bot at ``index``: spread along it,
+    each bot's set a little further on than the one before; none for the first eight."""
+    shape = _bot_mark(index)
+    if shape is None:
+        return ""
+    corners = [point.split(",") for point in mu.split()]
+    phase = (index % len(OKABE_ITO) + 0.5) / len(OKABE_ITO)
+    at = sorted({round((k + phase) / _MARKS_PER_LINE * (len(corners) - 1))
+                 for k in range(_MARKS_PER_LINE)})
+    return "".join(_mark(shape, bot_colour(index), float(corners[i][0]), float(corners[i][1]),
+                         _MARK_SIZE) for i in at)
 
 
 def _thin(rows: Sequence[Sequence[float]], most: int = 300) -> Sequence[Sequence[float]]:
@@ -191,7 +255,8 @@ def rating_chart(history: Mapping[str, Sequence[Sequence[float]]], order: Sequen
         out.append(f'<g class="bot" data-bot="{escape(key)}"><title>{name}</title>{hit}'
                    f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{mu}"/>'
                    f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" '
-                   f'stroke-dasharray="5 4" points="{low}"/>{asked.get(key, "")}</g>')
+                   f'stroke-dasharray="5 4" points="{low}"/>'
+                   f'{_line_marks(order.index(key), mu)}{asked.get(key, "")}</g>')
     out.extend(shown)
     out.append("</svg>")
     return "".join(out) + _legend(bots, order, labels, bool(asked))
@@ -199,12 +264,11 @@ def rating_chart(history: Mapping[str, Sequence[Sequence[float]]], order: Sequen
 
 def _legend(bots: Sequence[str], order: Sequence[str], labels: Mapping[str, str],
             on_request: bool) -> str:
-    """Every bot's name by its colour; where some lines are not named at their ends, each
+    """Every bot's name by its colour and mark; where some lines are not named at their ends, each
     entry is a button that names and raises its line (site.js)."""
     items = []
     for key in bots:
-        swatch = (f'<span class="swatch" style="background:{bot_colour(order.index(key))}">'
-                  '</span>')
+        swatch = bot_cue(order.index(key))
         name = escape(printable(labels.get(key, key)))
         items.append(f'<li><button type="button" class="pick" data-bot="{escape(key)}" '
                      f'aria-pressed="false">{swatch}<bdi>{name}</bdi></button></li>' if on_request

@@ -38,7 +38,7 @@ from arena.tournament.game_records import (
     record_blobs,
 )
 from arena.tournament.store import Store
-from arena.web.charts import OKABE_ITO, bot_colour, heat_colour, rating_chart
+from arena.web.charts import OKABE_ITO, bot_cue, heat_colour, rating_chart
 from arena.web.data import GameRow, TournamentData, game_row, game_slug, load_tournament
 from arena.web.recorded import (
     build_recorded,
@@ -80,7 +80,7 @@ KIND_COLOURS = {"God": OKABE_ITO[1], "Agari": OKABE_ITO[2], "Umbrae": OKABE_ITO[
 #: site's own script files run (no inline script or handler: markup a bot's text slipped past
 #: the escaping would stay inert) and nothing is loaded from elsewhere. ``file:`` lets a page
 #: opened from disk load its folder's scripts in a browser whose ``'self'`` does not cover
-#: it; inline styles stay allowed for the card colours and the chart's swatches, which hold no
+#: it; inline styles stay allowed for the card colours and the head-to-head cells, which hold no
 #: author's text. ``arena serve`` sends it as a header too.
 PAGE_POLICY = ("default-src 'none'; script-src 'self' file:; "
                "style-src 'self' file: 'unsafe-inline'; img-src 'self' data:; "
@@ -103,7 +103,7 @@ def environment() -> Environment:
                       autoescape=select_autoescape(["html"]), trim_blocks=True,
                       lstrip_blocks=True)
     env.filters["heat"] = heat_colour
-    env.filters["colour"] = bot_colour
+    env.filters["cue"] = bot_cue
     env.filters["short"] = _short_key
     env.filters["isolated"] = isolated
     # a handed database's names never passed the rule of names: their controls and bidi

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -76,3 +77,40 @@ def test_a_name_drawn_in_the_chart_keeps_two_marks_a_letter() -> None:
     label = re.search(r"\u2068([^<]*)\u2069</text>",
                       rating_chart(history([28.0]), ["bot-0"], {"bot-0": long})).group(1)  # type: ignore[union-attr]
     assert label == "z\u0301\u0301abcdefghijkl\u2026"  # fourteen letters, the last an ellipsis
+
+
+def _mark_look(fragment: str) -> tuple[str, ...]:
+    """The first mark in ``fragment`` as a reader sees it: its shape (corners around its
+    middle, at unit size) and its fill; () for none."""
+    mark = re.search(r'<(circle|polygon) class="mark" (?:cx="[^"]*" cy="[^"]*" r="[^"]*"|'
+                     r'points="([^"]*)") fill="([^"]*)"', fragment)
+    if mark is None:
+        return ()
+    corners = [tuple(map(float, p.split(","))) for p in (mark.group(2) or "").split()]
+    if corners:
+        mid = [sum(c[i] for c in corners) / len(corners) for i in (0, 1)]
+        size = max(abs(c[i] - mid[i]) for c in corners for i in (0, 1))
+        corners = [tuple(round((c[i] - mid[i]) / size, 1) + 0.0 for i in (0, 1))
+                   for c in corners]
+    return (mark.group(1), mark.group(3), *map(str, corners))
+
+
+@pytest.mark.parametrize("bots", [12, 20, 40, 80])
+def test_no_two_lines_look_alike_and_the_legend_shows_each(bots: int) -> None:
+    """With twelve bots two lines had the same colour (the palette has eight) and nothing
+    else told them apart, nor their legend entries: past the colours, each line carries
+    marks of a shape of its own, and its legend entry the same colour and mark."""
+    keys = [f"bot-{i}" for i in range(bots)]
+    svg, legend = rating_chart(history([25.0 + i % 7 for i in range(bots)]), keys, {}).split(
+        "</svg>", 1)[0], rating_chart(history([25.0] * bots), keys, {}).split("</svg>", 1)[1]
+    lines = re.findall(r'<g class="bot" data-bot="([^"]+)">(.*?)</g>', svg)
+    looks = {key: (re.search(r'stroke="(#\w+)"', body).group(1),  # type: ignore[union-attr]
+                   *_mark_look(body)) for key, body in lines}
+    assert len(looks) == bots and len(set(looks.values())) == bots, looks
+    entries = re.findall(r'<svg class="swatch".*?</svg>', legend)
+    assert len(entries) == bots
+    for key, entry in zip(keys, entries):
+        assert (re.search(r'stroke="(#\w+)"', entry).group(1),  # type: ignore[union-attr]
+                *_mark_look(entry)) == looks[key], key
+    # every mark is outlined in the text's colour: a pale line's (the yellow) shape shows
+    assert set(re.findall(r'class="mark" [^>]*stroke="([^"]+)"', svg)) <= {"#1a1a1a"}

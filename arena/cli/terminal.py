@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 import sys
 
-__all__ = ["fill_words", "fitted_width", "hanging", "terminal_width", "wrapped"]
+__all__ = ["fill_words", "hanging", "terminal_width", "wrapped"]
 
 #: A command a line tells the user to paste: a subcommand, its argument, options with values.
 _COMMAND = re.compile(r"\barena (?:run|game|status|pairings|leaderboard|h2h|results) \S+"
@@ -51,9 +51,3 @@ def hanging(line: str, width: int) -> str:
     on two columns further in than its own indent (so an indented list stays one)."""
     return fill_words(line, width, " " * (len(line) - len(line.lstrip()) + 2))
 
-
-def fitted_width(most: int) -> int:
-    """The columns a table may take: ``most``, or the terminal's width where standard output
-    is a narrower terminal (a pipe or a file gets ``most``)."""
-    width = terminal_width()
-    return most if width is None else min(most, width)

@@ -287,13 +287,14 @@ def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None, *,
     """``arena run --check``: start every entry once (not with ``--no-trial``), print the
     plan (exit 1 when the run would be refused, as
     :func:`~arena.tournament.preflight.check_lines` judges)."""
-    from arena.tournament.editions import held_versions
+    from arena.tournament.editions import held_versions, refuse_if_running
     from arena.tournament.preflight import check_lines, league_left_out, trial_starts
     from arena.tournament.run_state import kept_copy_line, updated_line
     from arena.tournament.runner import resume_hint
     from arena.tournament.store import peek
 
     results = db if db is not None else Path(spec.results)
+    refuse_if_running(results, spec, False)  # as arena run refuses it, before any bot starts
     # as a run resumes it: an entrant updated since plays on from its kept copy, said so
     spec, held = peek(results, lambda store: held_versions(store, spec)) or (spec, [])
     # a stored league starts its active versions only, as its run does

@@ -797,8 +797,10 @@ def test_a_tournament_another_process_runs_is_refused_before_any_bot_starts(
         raise AssertionError("a bot was started")
 
     monkeypatch.setattr(preflight_module, "trial_starts", no_trial)
-    with Store(db) as running, running.lock("busy"):
-        result = runner.invoke(app, ["run", str(spec), "--no-progress"])
-    assert result.exit_code == 1
-    assert result.stderr == ("Error: tournament 'busy' is being run by another process "
-                             f"(pid {os.getpid()}); wait for it or stop it first\n")
+    # --check says what the run would: it started the bots and called the run ready
+    for check in ([], ["--check"]):
+        with Store(db) as running, running.lock("busy"):
+            result = runner.invoke(app, ["run", str(spec), "--no-progress", *check])
+        assert result.exit_code == 1
+        assert result.stderr == ("Error: tournament 'busy' is being run by another process "
+                                 f"(pid {os.getpid()}); wait for it or stop it first\n")

@@ -22,7 +22,7 @@ from arena.referee.failures import (
 from arena.tournament.bot_versions import bot_labels, bot_options
 from arena.tournament.editions import editions, entry_indexes, kept_copy_notes
 from arena.tournament.game_records import ExportedRecords, export_records
-from arena.tournament.league_store import entry_lines, league_entries
+from arena.tournament.league_store import entry_lines, league_entries, vetting
 from arena.tournament.overrides import override_options
 from arena.tournament.planning import group_deals, off_size_split
 from arena.tournament.secrecy import secret_seed_note, seed_is_secret
@@ -259,7 +259,7 @@ def _round_lines(store: Store, t: TournamentRow, tables: list[TableRow],
                          width), *_pairing_note(boards, t.name, store.path)]
 
 
-def _league_tables(tables: list[TableRow], games: list[GameRow]) -> str:
+def _league_table_counts(tables: list[TableRow], games: list[GameRow]) -> tuple[int, int]:
     """How many of a league's tables (a table a round) are played out, and how many more
     were chosen: a batch under way, or the table a stopped run plays out when resumed."""
     planned: Counter[int] = Counter()
@@ -267,7 +267,11 @@ def _league_tables(tables: list[TableRow], games: list[GameRow]) -> str:
         planned[tab.round] += tab.games
     done = Counter(g.round for g in games)
     played = sum(1 for r, n in planned.items() if done[r] >= n)
-    open_tables = len(planned) - played
+    return played, len(planned) - played
+
+
+def _league_tables(tables: list[TableRow], games: list[GameRow]) -> str:
+    played, open_tables = _league_table_counts(tables, games)
     return f"tables played: {played}" + (
         f" (and {open_tables} chosen, not played out yet)" if open_tables else "")
 
@@ -486,7 +490,8 @@ def _detail_data(store: Store, t: TournamentRow) -> dict[str, Any]:
                          "noticed_at": note.noticed_at,
                          "open": t.state != "finished" and note.bot_id in entrants}
                         for note in kept_copy_notes(store, t.id)],
-        **_games_data(store, t, games, boards, [labels.get(b, "?") for b in entrants]),
+        **_games_data(store, t, games, boards, [labels.get(b, "?") for b in entrants],
+                      running),
         **_failure_data(games, store.path),
         "forfeits": sum(len(g.forfeits) for g in games),
         "resume": resume, "stop": stop,
@@ -494,14 +499,20 @@ def _detail_data(store: Store, t: TournamentRow) -> dict[str, Any]:
 
 
 def _games_data(store: Store, t: TournamentRow, games: list[GameRow],
-                boards: list[list[TableRow]], entrants: list[str]) -> dict[str, Any]:
-    """The rounds' progress (a league's tables and entries instead) and a Swiss
-    tournament's standings."""
+                boards: list[list[TableRow]], entrants: list[str],
+                running: bool) -> dict[str, Any]:
+    """The rounds' progress (a league's tables, entries and, while it runs, the versions
+    it is vetting instead) and a Swiss tournament's standings."""
     if t.format == "league":
+        played, open_tables = _league_table_counts([tab for group in boards for tab in group],
+                                                   games)
+        vetted = vetting(store, t.id) if running else {}
         return {"round_progress": [], "standings": [],
-                "tables_played": len({group[0].round for group in boards}),
+                "tables_played": played, "tables_not_played_out": open_tables,
                 "entries": [{"bot": e.key, "state": e.state, "at_table": e.at_table,
-                             "reason": e.reason or None} for e in league_entries(store, t.id)]}
+                             "reason": e.reason or None} for e in league_entries(store, t.id)],
+                "vetting": [{"bot": key, "since_table": since}
+                            for key, since in vetted.items()]}
     planned: Counter[int] = Counter()
     for group in boards:
         planned[group[0].round] += sum(tab.games for tab in group)

@@ -3,6 +3,7 @@ games are, the table a killed run left half played said apart."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -42,6 +43,10 @@ def test_a_table_half_played_is_not_counted_as_played(tmp_path: Path, registry: 
         conn.execute("DELETE FROM games WHERE round = ? AND table_index = 1", (tables,))
     conn.close()
     assert f"tables played: {tables - 1} (and 1 chosen, not played out yet)" in _status(db)
+    shown = runner.invoke(app, ["status", "ladder", "--db", str(db), "--format", "json"])
+    assert shown.exit_code == 0, shown.output
+    counted = json.loads(shown.stdout)
+    assert (counted["tables_played"], counted["tables_not_played_out"]) == (tables - 1, 1)
 
 
 def test_the_heading_counts_bots_not_their_versions(tmp_path: Path, registry: Path) -> None:

@@ -5,6 +5,7 @@ run does again."""
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -90,6 +91,12 @@ def _status(db: Path) -> str:
     return shown.stdout
 
 
+def _json(db: Path) -> dict[str, Any]:
+    shown = runner.invoke(app, ["status", "ladder", "--db", str(db), "--format", "json"])
+    assert shown.exit_code == 0, shown.output
+    return dict(json.loads(shown.stdout))
+
+
 def _lines_of(key: str, db: Path) -> list[str]:
     """``arena status``'s lines on the version ``key`` among the league's entries."""
     return [line for line in _status(db).splitlines() if line.startswith(f"  {key}:")]
@@ -112,6 +119,7 @@ def test_tables_go_on_while_a_version_is_vetted_and_it_enters_after_its_vet(
             return
         if not played_while_held:
             shown_while_held.extend(_lines_of(held.key, db))
+            shown_while_held.extend(json.dumps(vet) for vet in _json(db)["vetting"])
         played_while_held.append(event.done)
         if event.done >= 8:  # table 4 played out: let the vet end, then wait until it has
             held.release.set()
@@ -121,7 +129,8 @@ def test_tables_go_on_while_a_version_is_vetted_and_it_enters_after_its_vet(
     assert held.vets == [held.key]  # vetted once, refused or not
     # seen at the poll before table 2, held while tables 2 to 4 were played
     assert played_while_held[-1] - played_while_held[0] >= 4
-    assert shown_while_held == [f"  {held.key}: being vetted since table 2"]
+    assert shown_while_held == [f"  {held.key}: being vetted since table 2",
+                                json.dumps({"bot": held.key, "since_table": 2})]
     entries = _lines_of(held.key, db)
     if refusal is None:
         assert entries == [f"  {held.key}: active since table 5"]

@@ -485,7 +485,9 @@ def _detail_data(store: Store, t: TournamentRow) -> dict[str, Any]:
         "seed": None if secret else t.seed, "seed_secret": secret,
         "seed_drawn": t.spec.get("seed", 0) is None, "spec_hash": t.spec_hash,
         "finished_at": t.finished_at or None, "rules": rules.changed(),
-        "rounds": t.rounds, "round": max((tab.round for tab in tables), default=None),
+        # a league plans no rounds: each table is its own, as its game ids number them
+        "rounds": None if t.format == "league" else t.rounds,
+        "round": max((tab.round for tab in tables), default=None),
         "kept_copies": [{"bot": note.kept, "before_run": note.before_run,
                          "noticed_at": note.noticed_at,
                          "open": t.state != "finished" and note.bot_id in entrants}

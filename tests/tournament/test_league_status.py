@@ -47,6 +47,7 @@ def test_a_table_half_played_is_not_counted_as_played(tmp_path: Path, registry: 
     assert shown.exit_code == 0, shown.output
     counted = json.loads(shown.stdout)
     assert (counted["tables_played"], counted["tables_not_played_out"]) == (tables - 1, 1)
+    assert (counted["rounds"], counted["round"]) == (None, tables)  # as run --check has it
 
 
 def test_the_heading_counts_bots_not_their_versions(tmp_path: Path, registry: Path) -> None:

@@ -25,7 +25,7 @@ from typing import IO, Any
 from arena.sandbox import reaper
 from arena.sandbox.cgroups import CPU_STAT, EVENTS, FREEZE, remove_cgroup
 from arena.sandbox.limits import Limits
-from arena.sandbox.procstat import cpu_seconds, stat_fields
+from arena.sandbox.procstat import cpu_seconds, start_time, stat_fields
 from arena.sandbox.stderr import StderrDrain
 from arena.sandbox.workdir import remove_tree
 
@@ -88,6 +88,9 @@ class SandboxedProcess:
         #: from then on each freeze waits until it is frozen.
         self._run_on = RunOn()
         self._namespace_pid: int | None = None
+        #: The init's start time (clock ticks since boot) when its number was read: the
+        #: number names it while a process of that number started then.
+        self._namespace_start: str | None = None
         self._killed_by_referee = False
         self._ended = False
         #: The launched process is reaped here, with its rusage (``os.wait4``), not by
@@ -335,7 +338,11 @@ class SandboxedProcess:
         return wait_until(frozen, timeout_s)
 
     def namespace_pid(self) -> int | None:
-        """Host pid of the sandbox's pid-namespace init (bubblewrap only), once known."""
+        """Host pid of the sandbox's pid-namespace init (bubblewrap only), once known; None
+        once that number no longer names the init. Orphaned when bubblewrap exits, the init
+        is the referee's to reap, and the end of any other bot reaps it: its number is then
+        free, and once the kernel's numbers wrap (32,768 of them by default), another
+        process's, which the bot's end would kill, the freezes stop and the CPU count read."""
         if self._namespace_pid is None and self._info_fd is not None:
             try:
                 data = os.read(self._info_fd, 4096)
@@ -345,9 +352,13 @@ class SandboxedProcess:
                 data = b""
             with contextlib.suppress(ValueError, TypeError):
                 self._namespace_pid = int(json.loads(data.decode())["child-pid"])
+                self._namespace_start = start_time(self._namespace_pid)
             os.close(self._info_fd)
             self._info_fd = None
-        return self._namespace_pid
+        pid = self._namespace_pid
+        if pid is None or self._namespace_start is None:
+            return None
+        return pid if start_time(pid) == self._namespace_start else None
 
     # -- ending ------------------------------------------------------------------------------
 

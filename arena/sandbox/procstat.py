@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["cpu_seconds", "stat_fields"]
+__all__ = ["cpu_seconds", "start_time", "stat_fields"]
 
 
 def stat_fields(pid: int, thread: int | None = None) -> list[str] | None:
@@ -38,3 +38,11 @@ def cpu_seconds(pid: int) -> float | None:
     except ValueError:
         return None
     return None if ticks is None else ticks / os.sysconf("SC_CLK_TCK")
+
+
+def start_time(pid: int) -> str | None:
+    """When process ``pid`` started (clock ticks since boot, as ``/proc`` writes it), or None
+    when it is gone: a number and its start time name one process, whatever reuses the
+    number later."""
+    fields = stat_fields(pid)
+    return fields[19] if fields is not None and len(fields) > 19 else None

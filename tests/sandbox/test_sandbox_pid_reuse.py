@@ -1,0 +1,65 @@
+"""The end of a bot that exited by itself under bubblewrap touches no process that took the
+number of its pid namespace's init since: the init, orphaned as bubblewrap exits, is the
+referee's to reap, and the end of another bot of the referee reaps it, after which the kernel
+gives its number to the next process it starts once its numbers wrap."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from sandbox_support import STARTUP_S
+
+from arena.protocol.transport import Line, SubprocessTransport
+from arena.sandbox import launch, probe
+from arena.sandbox.procstat import stat_fields
+
+#: Says it runs, then exits by itself, as a bot does after ``bye``.
+QUICK = "print('up', flush=True)\n"
+#: Where the kernel takes the number of the next process from (root of the pid namespace).
+LAST_PID = Path("/proc/sys/kernel/ns_last_pid")
+
+
+def _started_as(pid: int, tries: int = 50) -> subprocess.Popen[bytes] | None:
+    """A process of this test's own started under number ``pid`` (free again), or None when
+    another process on the machine kept taking it first."""
+    for _ in range(tries):
+        LAST_PID.write_text(str(pid - 1))
+        bystander = subprocess.Popen(["sleep", "60"])
+        if bystander.pid == pid:
+            return bystander
+        bystander.kill()
+        bystander.wait()
+    return None
+
+
+def test_a_bot_that_exited_leaves_alone_the_process_that_took_its_inits_number(
+        tmp_path: Path) -> None:
+    report = probe()
+    if not report.active("bwrap") or os.geteuid() != 0 or not os.access(LAST_PID, os.W_OK):
+        pytest.skip("needs bubblewrap and a root referee that may choose the next pid")
+    (tmp_path / "bot.py").write_text(QUICK)
+    proc = launch(["python3", "bot.py"], workdir=tmp_path, report=report)
+    other = launch(["python3", "bot.py"], workdir=tmp_path, report=report)
+    got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
+    assert isinstance(got, Line), (got, proc.stderr_text())
+    init = proc.namespace_pid()
+    assert init is not None
+    assert proc.wait(STARTUP_S) == 0
+    other.kill_all()  # reaps the orphans the referee adopted: the first bot's init among them
+    assert stat_fields(init) is None  # its number free again
+    bystander = _started_as(init)
+    if bystander is None:
+        proc.kill_all()
+        pytest.skip(f"pid {init} kept being taken by another process")
+    try:
+        proc.kill_all()
+        time.sleep(0.05)
+        assert bystander.poll() is None, "the referee killed a process that was not the bot's"
+        assert proc.cpu_seconds is not None
+    finally:
+        bystander.kill()
+        bystander.wait()

@@ -145,6 +145,7 @@ class SandboxedProcess:
         with self._reap_lock:
             if self._popen.returncode is not None:
                 return self._popen.returncode
+            self._learn_namespace_pid()  # before bubblewrap's exit orphans the init
             try:
                 pid, status, usage = os.wait4(self.pid, flags)
             except ChildProcessError:  # reaped by someone else: what subprocess makes of it
@@ -339,26 +340,35 @@ class SandboxedProcess:
 
     def namespace_pid(self) -> int | None:
         """Host pid of the sandbox's pid-namespace init (bubblewrap only), once known; None
-        once that number no longer names the init. Orphaned when bubblewrap exits, the init
-        is the referee's to reap, and the end of any other bot reaps it: its number is then
-        free, and once the kernel's numbers wrap (32,768 of them by default), another
-        process's, which the bot's end would kill, the freezes stop and the CPU count read."""
-        if self._namespace_pid is None and self._info_fd is not None:
-            try:
-                data = os.read(self._info_fd, 4096)
-            except BlockingIOError:
-                return None
-            except OSError:
-                data = b""
-            with contextlib.suppress(ValueError, TypeError):
-                self._namespace_pid = int(json.loads(data.decode())["child-pid"])
-                self._namespace_start = start_time(self._namespace_pid)
-            os.close(self._info_fd)
-            self._info_fd = None
+        once that number no longer names the init: reaped, its number is free, and once the
+        kernel's numbers wrap (32,768 of them by default) another process's, which the bot's
+        end would kill, its freezes stop and its CPU count read."""
+        self._learn_namespace_pid()
         pid = self._namespace_pid
         if pid is None or self._namespace_start is None:
             return None
         return pid if start_time(pid) == self._namespace_start else None
+
+    def _learn_namespace_pid(self) -> None:
+        """Read the init's pid from bubblewrap's ``--info-fd`` once it is there, with its
+        start time, and keep it from the other bots' reaping: orphaned when bubblewrap exits
+        (a bot that exited by itself), the init is the referee's to reap, and this bot's end
+        alone reaps it, with its CPU (the program's, which it reaped)."""
+        if self._namespace_pid is not None or self._info_fd is None:
+            return
+        try:
+            data = os.read(self._info_fd, 4096)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        with contextlib.suppress(ValueError, TypeError):
+            self._namespace_pid = int(json.loads(data.decode())["child-pid"])
+            self._namespace_start = start_time(self._namespace_pid)
+            if self._namespace_start is not None:
+                reaper.register_child(self._namespace_pid)
+        os.close(self._info_fd)
+        self._info_fd = None
 
     # -- ending ------------------------------------------------------------------------------
 
@@ -406,6 +416,8 @@ class SandboxedProcess:
         if self.wait(10) is None:  # pragma: no cover - SIGKILLed processes end
             log.error("bot process %d did not end after SIGKILL", self.pid)
         reaper.unregister_child(self.pid)
+        if self._namespace_pid is not None:
+            reaper.unregister_child(self._namespace_pid)
         orphans_cpu: dict[int, float] = {}
         reaper.reap_adopted(killed - {self.pid}, wait_s=1.0, cpu_of=orphans_cpu)
         self._count_cpu(sum(orphans_cpu.values()) + doomed_s)

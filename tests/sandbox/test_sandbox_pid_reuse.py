@@ -1,7 +1,7 @@
-"""The end of a bot that exited by itself under bubblewrap touches no process that took the
-number of its pid namespace's init since: the init, orphaned as bubblewrap exits, is the
-referee's to reap, and the end of another bot of the referee reaps it, after which the kernel
-gives its number to the next process it starts once its numbers wrap."""
+"""A bot that exited by itself under bubblewrap leaves an orphaned init, the referee's to reap:
+the end of another bot leaves it to its own bot's end, which counts its CPU; and should
+anything else reap it, that end touches no process the kernel gave its number to since
+(once its numbers wrap)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from sandbox_support import STARTUP_S
 
 from arena.protocol.transport import Line, SubprocessTransport
-from arena.sandbox import launch, probe
+from arena.sandbox import SandboxedProcess, launch, probe
 from arena.sandbox.procstat import stat_fields
 
 #: Says it runs, then exits by itself, as a bot does after ``bye``.
@@ -36,21 +36,36 @@ def _started_as(pid: int, tries: int = 50) -> subprocess.Popen[bytes] | None:
     return None
 
 
-def test_a_bot_that_exited_leaves_alone_the_process_that_took_its_inits_number(
-        tmp_path: Path) -> None:
+def _exited_by_itself(tmp_path: Path) -> tuple[SandboxedProcess, int]:
+    """A bot launched under bubblewrap that exited by itself, and its init's host pid."""
     report = probe()
-    if not report.active("bwrap") or os.geteuid() != 0 or not os.access(LAST_PID, os.W_OK):
-        pytest.skip("needs bubblewrap and a root referee that may choose the next pid")
+    if not report.active("bwrap"):
+        pytest.skip("needs bubblewrap")
     (tmp_path / "bot.py").write_text(QUICK)
     proc = launch(["python3", "bot.py"], workdir=tmp_path, report=report)
-    other = launch(["python3", "bot.py"], workdir=tmp_path, report=report)
     got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
     assert isinstance(got, Line), (got, proc.stderr_text())
+    assert proc.wait(STARTUP_S) == 0
     init = proc.namespace_pid()
     assert init is not None
-    assert proc.wait(STARTUP_S) == 0
-    other.kill_all()  # reaps the orphans the referee adopted: the first bot's init among them
-    assert stat_fields(init) is None  # its number free again
+    return proc, init
+
+
+def test_the_end_of_another_bot_leaves_an_exited_bots_init_to_its_own(tmp_path: Path) -> None:
+    proc, init = _exited_by_itself(tmp_path)
+    other = launch(["python3", "bot.py"], workdir=tmp_path, report=probe())
+    other.kill_all()  # reaps the orphans the referee adopted, but not another bot's init
+    assert stat_fields(init) is not None
+    proc.kill_all()
+    assert stat_fields(init) is None
+
+
+def test_a_bot_that_exited_leaves_alone_the_process_that_took_its_inits_number(
+        tmp_path: Path) -> None:
+    if os.geteuid() != 0 or not os.access(LAST_PID, os.W_OK):
+        pytest.skip("needs a root referee that may choose the next pid")
+    proc, init = _exited_by_itself(tmp_path)
+    os.waitpid(init, 0)  # reaped by other code of the referee's process: its number free
     bystander = _started_as(init)
     if bystander is None:
         proc.kill_all()

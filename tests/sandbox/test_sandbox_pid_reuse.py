@@ -5,6 +5,7 @@ anything else reap it, that end touches no process the kernel gave its number to
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import time
@@ -53,6 +54,10 @@ def _exited_by_itself(tmp_path: Path) -> tuple[SandboxedProcess, int]:
 
 def test_the_end_of_another_bot_leaves_an_exited_bots_init_to_its_own(tmp_path: Path) -> None:
     proc, init = _exited_by_itself(tmp_path)
+    fields = stat_fields(init)
+    if fields is None or fields[1] != str(os.getpid()):
+        proc.kill_all()
+        pytest.skip("this bubblewrap reaps its init itself")
     other = launch(["python3", "bot.py"], workdir=tmp_path, report=probe())
     other.kill_all()  # reaps the orphans the referee adopted, but not another bot's init
     assert stat_fields(init) is not None
@@ -65,7 +70,8 @@ def test_a_bot_that_exited_leaves_alone_the_process_that_took_its_inits_number(
     if os.geteuid() != 0 or not os.access(LAST_PID, os.W_OK):
         pytest.skip("needs a root referee that may choose the next pid")
     proc, init = _exited_by_itself(tmp_path)
-    os.waitpid(init, 0)  # reaped by other code of the referee's process: its number free
+    with contextlib.suppress(ChildProcessError):  # where bubblewrap has not reaped it
+        os.waitpid(init, 0)  # reaped by other code of the referee's process: its number free
     bystander = _started_as(init)
     if bystander is None:
         proc.kill_all()

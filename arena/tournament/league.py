@@ -6,7 +6,8 @@ The loop, between two tables:
 1. **Poll** the registry (:func:`arena.registry.resolve`, the spec's patterns matched again):
    a bot version the league has not seen is vetted (the compliance check of
    :func:`arena.referee.check.check_bot`, then a trial start as ``arena run`` gives every
-   entry) aside, while the tables go on (:mod:`~arena.tournament.league_vetting`), and
+   entry) on a thread of its own (:mod:`~arena.tournament.league_vetting`): beside the
+   tables on a CPU no worker is pinned to, else between two tables, the league waiting; it
    enters at the first poll after its vet ended; the version it replaces (same name) plays
    on until then, and then retires from matchmaking, keeping its games and ratings. A
    version that fails is refused with the reason (``arena status`` lists it) and not tried
@@ -109,6 +110,10 @@ class League:
     by_id: dict[int, BotSpec]
     vetter: Vetter | None = None
     warn: Callable[[str], None] = lambda text: None
+    #: CPUs no table's bots use, where a new version is vetted while the tables go on;
+    #: None: it is vetted between tables (the league waits), so its bot never takes the
+    #: CPU of a table's bots
+    vet_cpus: frozenset[int] | None = None
     started: float = field(default_factory=time.monotonic)
     _ratings: dict[int, trueskill.Rating] = field(default_factory=dict)
     _rated: int = 0
@@ -190,7 +195,7 @@ class League:
         one that saw it first, and the version it replaces plays on meanwhile."""
         if self._vets is None:
             vetter = self.vetter or (lambda b: vet(b, self.spec.limits))
-            self._vets = VetQueue(vetter)
+            self._vets = VetQueue(vetter, self.vet_cpus)
         ended = self._vets.ended()
         for bot in newcomers:
             if bot.key not in ended:
@@ -387,6 +392,9 @@ class League:
                 return "stopped"
             if self._spent():
                 return "finished"
+            if self.vet_cpus is None and self._vets is not None and self._vets.busy():
+                self._vets.wait(_STOP_CHECK_S)  # vetted between tables: no table meanwhile
+                continue
             active = sum(1 for e in league_entries(self.store, self.row.id)
                          if e.state == "active")
             if active < max(self.spec.table_sizes):

@@ -1,16 +1,19 @@
 """A league's vetting of new bot versions, aside from its tables (:class:`VetQueue`).
 
 Vetting a version (the compliance check, a trial start) takes as long as the bot makes it
-take: a bot slow to decide or to start holds it up to its limits. Done between two tables,
-it held every table back meanwhile; here it runs on a thread of its own, one version at a
-time, while the league plays on, and the league enters a version at the first poll after its
-vet ended. Nothing a vet finds is stored by the thread: the league stores it at that poll, so
-a run stopped or killed mid-vet has stored nothing for the version, which the next run vets
-again.
+take: a bot slow to decide or to start holds it up to its limits. It runs on a thread of its
+own, one version at a time, pinned to the CPUs it is given (those no table's bots use): the
+league plays on meanwhile there, and waits for it between two tables where it has no such
+CPU (a vetted bot beside the tables would take their CPU against their clocks). The league
+enters a version at the first poll after its vet ended. Nothing a vet finds is stored by the
+thread: the league stores it at that poll, so a run stopped or killed mid-vet has stored
+nothing for the version, which the next run vets again.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import threading
 from collections.abc import Callable, Sequence
@@ -38,8 +41,10 @@ class VetQueue:
     bots are launched from it and end before its vet returns: the sandbox ties them to the
     launching thread). :meth:`close` abandons a vet under way without waiting for it."""
 
-    def __init__(self, vetter: Vetter) -> None:
+    def __init__(self, vetter: Vetter, cpus: frozenset[int] | None = None) -> None:
         self._vetter = vetter
+        #: The CPUs the thread (and the bots it starts) runs on, when given.
+        self._cpus = cpus
         self._changed = threading.Condition()
         self._wanted: list[BotSpec] = []
         self._ended: dict[str, Vetted] = {}
@@ -102,6 +107,9 @@ class VetQueue:
                 self._changed.wait()
 
     def _serve(self) -> None:
+        if self._cpus is not None:
+            with contextlib.suppress(OSError):  # a CPU gone offline: it runs unpinned
+                os.sched_setaffinity(0, self._cpus)
         while (bot := self._next()) is not None:
             try:
                 refusal = self._vetter(bot)

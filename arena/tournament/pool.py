@@ -136,6 +136,11 @@ class LocalPool:
             self._polled = fds
         return {fd for fd, _ in self._poller.poll(timeout * 1000)}
 
+    def spare_cores(self) -> list[int]:
+        """The CPUs no worker is pinned to (workers pinned, fewer of them than CPUs), where
+        other work runs without taking a table's bots' CPU; else none."""
+        return self.cores[self.size:]
+
     def core_of(self, slot: int) -> int | None:
         """The CPU of the worker in ``slot``, or None when workers are not pinned."""
         return self.cores[slot % len(self.cores)] if self.cores else None

@@ -154,6 +154,14 @@ def _stored_state(db_path: Path, name: str) -> str | None:
     return None if row is None else row.state
 
 
+def vet_cpus(executor: TableExecutor) -> frozenset[int] | None:
+    """The CPUs a league may vet new versions on beside its tables: those no worker is
+    pinned to; None where every CPU may run a table's bots (a vet there would take their
+    CPU, against their clocks), so the league vets between its tables."""
+    spare = executor.spare_cores() if isinstance(executor, LocalPool) else []
+    return frozenset(spare) or None
+
+
 def _pin_warnings(executor: TableExecutor, workers: int) -> list[str]:
     """What keeps ``pin_workers`` from giving each worker a CPU of its own, if anything."""
     if not isinstance(executor, LocalPool):
@@ -360,7 +368,7 @@ def _play(run: RunState, db_path: Path, vetter: Vetter | None = None) -> str:
         run.progress()
         if spec.format == "league":
             state = League(spec, store, row, run.play, run.by_id, vetter=vetter,
-                           warn=run.warn).run()
+                           warn=run.warn, vet_cpus=vet_cpus(executor)).run()
             store.set_state(row.id, state)
         elif spec.format == "swiss":
             run.play_swiss()

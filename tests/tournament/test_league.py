@@ -104,15 +104,14 @@ def test_a_new_version_enters_at_once_and_the_old_one_retires(
     assert summary.state == "finished" and summary.games_done == 16
     tables = _tables(db)
     new = f"first@{submitting.version}"
-    # submitted after table 2's games: polled before table 3, vetted while table 3 is
-    # played (the old version plays on), entered at the next poll: it plays table 4
-    assert new in tables[3][1]
-    assert all(not key.startswith("first@") or key == new for _, seats in tables[3:]
+    # submitted after table 2's games: polled before table 3, which it plays
+    assert new in tables[2][1]
+    assert all(not key.startswith("first@") or key == new for _, seats in tables[2:]
                for key in seats)
     status = runner.invoke(app, ["status", "ladder", "--db", str(db)])
     assert status.exit_code == 0
-    assert f"{new}: active since table 4" in status.stdout
-    assert "retired at table 4" in status.stdout
+    assert f"{new}: active since table 3" in status.stdout
+    assert "retired at table 3" in status.stdout
 
 
 def test_a_refused_version_says_why(tmp_path: Path, registry: Path) -> None:
@@ -134,7 +133,7 @@ def test_a_refused_version_says_why(tmp_path: Path, registry: Path) -> None:
                    report=report, vetter=vetter)
     assert all(f"first@{submitting.version}" not in seats for _, seats in _tables(db))
     status = runner.invoke(app, ["status", "ladder", "--db", str(db)])
-    assert (f"first@{submitting.version}: refused at table 3: failed the compliance check: "
+    assert (f"first@{submitting.version}: refused at table 2: failed the compliance check: "
             "hello: no reply") in status.stdout
     # the organiser watching the run is told too, once, as a refused look-alike is
     assert [w for w in warnings if "refused" in w] == [
@@ -300,8 +299,8 @@ def test_a_bots_files_edited_in_place_are_a_new_version_that_is_vetted(
                    report=edit_at_four, vetter=vetter)
     [new] = vetted
     tables = _tables(db)
-    assert new.startswith("first@") and new in tables[3][1]
-    assert all(new not in seats for _, seats in tables[:3])
+    assert new.startswith("first@") and new in tables[2][1]
+    assert all(new not in seats for _, seats in tables[:2])
 
 
 class _ChangeAt:
@@ -375,14 +374,13 @@ def test_an_update_after_the_poll_plays_the_chosen_table_from_the_kept_copy(
         return tables
 
     monkeypatch.setattr(League, "choose", update_once_its_table_is_chosen)
-    summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 14})), 1,
+    summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
                              vetter=lambda bot: None)
-    assert summary.state == "finished" and summary.games_done == 14
+    assert summary.state == "finished" and summary.games_done == 12
     tables = dict(_tables(db))
     (number, version), = updated
     assert first in tables[number]  # chosen before the update: played from the kept copy
-    # the new version is vetted while the next table is played, and enters after it
-    later = [seats for n, seats in tables.items() if n > number + 1]
+    later = [seats for n, seats in tables.items() if n > number]
     assert any(f"first@{version}" in seats for seats in later)
     assert all(first not in seats for seats in later)
     conn = sqlite3.connect(str(db))
@@ -504,7 +502,7 @@ def test_a_resumed_league_starts_only_its_active_versions_before_its_games(
                    report=submit_broken, vetter=lambda bot: "refused" if bot.name == "broken"
                    else None)
     status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
-    assert f"broken@{broken[0]}: refused at table 3: refused" in status
+    assert f"broken@{broken[0]}: refused at table 2: refused" in status
     conn = sqlite3.connect(str(db))
     with conn:  # stopped, as arena league stop leaves it (a finished run has no trial)
         conn.execute("UPDATE tournaments SET state = 'stopped'")

@@ -54,7 +54,7 @@ def test_the_check_of_a_stored_league_starts_its_active_versions_only(
     assert checked.exit_code == 0, checked.output
     lines = checked.stdout.splitlines()
     assert not any("FAIL" in line for line in lines), checked.stdout
-    assert (f"  --    broken@{broken[0]}: not started: refused by the league at table 3 "
+    assert (f"  --    broken@{broken[0]}: not started: refused by the league at table 2 "
             "(failed the compliance check: no start)") in lines
     assert any(line.startswith("  --    hashed@") and line.endswith(
         ": not started: retired from the league (by the organiser after table 3)")

@@ -32,6 +32,16 @@ def registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture
+def aside(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The league vets on a CPU of its own, as where a CPU is left to no pinned worker."""
+    from arena.common.cpus import allowed_cpus
+    from arena.tournament import runner as runner_module
+
+    monkeypatch.setattr(runner_module, "vet_cpus",
+                        lambda executor: frozenset(allowed_cpus()[-1:] or [0]))
+
+
+@pytest.fixture
 def queues(monkeypatch: pytest.MonkeyPatch) -> list[VetQueue]:
     """The leagues' vet queues, as they are made."""
     made: list[VetQueue] = []
@@ -104,7 +114,8 @@ def _lines_of(key: str, db: Path) -> list[str]:
 
 @pytest.mark.parametrize("refusal", [None, "failed the compliance check: too slow"])
 def test_tables_go_on_while_a_version_is_vetted_and_it_enters_after_its_vet(
-        tmp_path: Path, registry: Path, queues: list[VetQueue], refusal: str | None) -> None:
+        tmp_path: Path, registry: Path, queues: list[VetQueue], refusal: str | None,
+        aside: None) -> None:
     db = tmp_path / "a.db"
     held = _HeldVet(registry, tmp_path, refusal)
     warnings: list[str] = []
@@ -140,7 +151,7 @@ def test_tables_go_on_while_a_version_is_vetted_and_it_enters_after_its_vet(
 
 
 def test_a_stop_does_not_wait_for_a_vet_and_the_next_run_vets_again(
-        tmp_path: Path, registry: Path) -> None:
+        tmp_path: Path, registry: Path, aside: None) -> None:
     db = tmp_path / "a.db"
     held = _HeldVet(registry, tmp_path)
     asked: list[int] = []
@@ -190,3 +201,19 @@ def test_a_league_left_too_few_to_fill_a_table_waits_for_the_vet_under_way(
     status = _status(db)
     assert "retired: its files changed or went away by table 2" in status
     assert ": active since table 2" in status
+
+
+def test_a_league_vets_beside_its_tables_only_on_a_cpu_no_worker_is_pinned_to() -> None:
+    """A vetted bot beside the tables took their bots' CPU against their clocks (a version
+    could spin up to its decision time at every check decision): it is vetted beside them
+    only where pinned workers leave a CPU to it, else between tables (the n + 1 tests of
+    test_league.py count that)."""
+    from arena.common.cpus import allowed_cpus
+    from arena.tournament.pool import LocalPool
+    from arena.tournament.runner import vet_cpus
+
+    cpus = allowed_cpus()
+    assert vet_cpus(LocalPool(1)) is None  # not pinned: a table's bots may run anywhere
+    assert vet_cpus(LocalPool(len(cpus) or 1, pin_workers=True)) is None
+    if len(cpus) > 1:
+        assert vet_cpus(LocalPool(1, pin_workers=True)) == frozenset(cpus[1:])

@@ -13,14 +13,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pytest
 
-from arena.engine.agents import FirstOptionAgent, RandomAgent
-from arena.rl.aec import PalaestraAEC
-from arena.rl.gym_env import PalaestraEnv
-from arena.sdk.bot import Bot
-from arena.sdk.runner import load_bot
+np = pytest.importorskip("numpy", reason="the rl extra is not installed (pip install -e '.[rl]')")
+pytest.importorskip("pettingzoo", reason="the rl extra is not installed (pip install -e '.[rl]')")
+
+from arena.engine.agents import FirstOptionAgent, RandomAgent  # noqa: E402
+from arena.rl.aec import PalaestraAEC  # noqa: E402
+from arena.rl.gym_env import PalaestraEnv  # noqa: E402
+from arena.sdk.bot import Bot  # noqa: E402
+from arena.sdk.runner import load_bot  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -240,19 +240,10 @@ def _round_lines(store: Store, t: TournamentRow, tables: list[TableRow],
     if t.format == "league":  # a table a round, and entries that come and go
         return ["", _league_tables(tables, games),
                 *entry_lines(store, t.id, running=store.runner_pid(t.name) is not None)]
-    per_round_tables = Counter(group[0].round for group in boards)
-    per_round_planned: Counter[int] = Counter()
-    for tab in tables:
-        per_round_planned[tab.round] += tab.games
-    per_round_done = Counter(g.round for g in games)
-    byes = Counter(r for r, _, _ in store.byes(t.id))
-    rows = []
-    for r in range(1, t.rounds + 1):
-        if r in per_round_tables:
-            rows.append([r, per_round_tables[r], byes.get(r, 0),
-                         _progress(per_round_done.get(r, 0), per_round_planned[r])])
-        elif t.format == "swiss":
-            rows.append([r, "-", "-", "not paired yet"])
+    rows = [[r["round"], r["pairings"], r["byes"],
+             _progress(r["games_done"], r["games_planned"])] if r["paired"]
+            else [r["round"], "-", "-", "not paired yet"]
+            for r in _round_progress(store, t, boards, games)]
     if not rows:
         return []
     return ["", *_fitted(["round", "pairings", "byes", "games"], rows, ("byes", "pairings"),
@@ -305,13 +296,23 @@ def _standings(store: Store, t: TournamentRow, games: list[GameRow],
 
 def _next_step(store: Store, t: TournamentRow) -> list[str]:
     """How to go on: resume a tournament no run holds, stop a running league."""
-    running = store.runner_pid(t.name) is not None
-    if t.state != "finished" and not running:
-        return ["", f"resume with: {resume_command(t.spec_path, None, t.spec.get('overrides'))}"
-                    f"{_db_option(store.path)}"]
-    if running and t.format == "league":  # a running one is stopped, not resumed
-        return ["", f"stop with: arena league stop {shell_word(t.name)}{_db_option(store.path)}"]
+    resume, stop = _next_commands(store, t)
+    if resume is not None:
+        return ["", f"resume with: {resume}"]
+    if stop is not None:
+        return ["", f"stop with: {stop}"]
     return []
+
+
+def _next_commands(store: Store, t: TournamentRow) -> tuple[str | None, str | None]:
+    """The command that resumes a tournament no run holds, and the one that stops a running
+    league (a running one is stopped, not resumed); None where it does not apply."""
+    running = store.runner_pid(t.name) is not None
+    resume = (f"{resume_command(t.spec_path, None, t.spec.get('overrides'))}"
+              f"{_db_option(store.path)}" if t.state != "finished" and not running else None)
+    stop = (f"arena league stop {shell_word(t.name)}{_db_option(store.path)}"
+            if running and t.format == "league" else None)
+    return resume, stop
 
 
 #: How many (bot, failure type) lines status tells; ``--failures`` tells every reason.
@@ -472,10 +473,7 @@ def _detail_data(store: Store, t: TournamentRow) -> dict[str, Any]:
     secret = seed_is_secret(t.spec, t.state)
     rules = HouseRules.from_json(t.spec.get("rules"))
     running = store.runner_pid(t.name) is not None
-    resume = (f"{resume_command(t.spec_path, None, t.spec.get('overrides'))}"
-              f"{_db_option(store.path)}" if t.state != "finished" and not running else None)
-    stop = (f"arena league stop {shell_word(t.name)}{_db_option(store.path)}"
-            if running and t.format == "league" else None)
+    resume, stop = _next_commands(store, t)
     return {
         **_listing_data(store, t),
         "entrants": [{"bot": labels.get(b, str(b)), "options": options.get(b, {})}
@@ -515,19 +513,25 @@ def _games_data(store: Store, t: TournamentRow, games: list[GameRow],
                              "reason": e.reason or None} for e in league_entries(store, t.id)],
                 "vetting": [{"bot": key, "since_table": since}
                             for key, since in vetted.items()]}
+    standings = (_standings(store, t, games, boards, entrants)
+                 if t.format == "swiss" and games else [])
+    return {"round_progress": _round_progress(store, t, boards, games), "standings": standings}
+
+
+def _round_progress(store: Store, t: TournamentRow, boards: list[list[TableRow]],
+                    games: list[GameRow]) -> list[dict[str, Any]]:
+    """Each round's pairings, byes and games done of those planned (a Swiss tournament's
+    rounds not paired yet too), as the text's table and the json tell them."""
     planned: Counter[int] = Counter()
     for group in boards:
         planned[group[0].round] += sum(tab.games for tab in group)
     pairings = Counter(group[0].round for group in boards)
     done = Counter(g.round for g in games)
     byes = Counter(r for r, _, _ in store.byes(t.id))
-    rounds = [{"round": r, "paired": r in pairings, "pairings": pairings.get(r, 0),
-               "byes": byes.get(r, 0), "games_done": done.get(r, 0),
-               "games_planned": planned.get(r, 0)}
-              for r in range(1, t.rounds + 1) if r in pairings or t.format == "swiss"]
-    standings = (_standings(store, t, games, boards, entrants)
-                 if t.format == "swiss" and games else [])
-    return {"round_progress": rounds, "standings": standings}
+    return [{"round": r, "paired": r in pairings, "pairings": pairings.get(r, 0),
+             "byes": byes.get(r, 0), "games_done": done.get(r, 0),
+             "games_planned": planned.get(r, 0)}
+            for r in range(1, t.rounds + 1) if r in pairings or t.format == "swiss"]
 
 
 def _failure_data(games: list[GameRow], db: Path, bot: str | None = None) -> dict[str, Any]:

@@ -98,6 +98,25 @@ def test_a_trap_may_answer_a_trap_before_it_resolves() -> None:
     assert not events_of(state, "trap_destroyed")  # seat 1's trap was already used
 
 
+def test_e32_a_declared_play_makes_its_choices_as_it_resolves_after_its_window() -> None:
+    # seat 0 declares Arcoi while seat 1's trap is the only one to hit: nothing is chosen
+    # yet, seat 1 springs that trap in answer, and the Arcoi, finding no trap left, makes an
+    # opponent reveal a card, the opponent chosen only now
+    state = build_state(["Arcoi-3 Agari-1 Umbrae-1 Fate-3 Beast-3", THREE[1], THREE[2]],
+                        traps={1: ["Beast-2"]})
+    act(state, "trigger", 1, trap=None)  # the start of seat 0's turn
+    act(state, "turn", 0, action="play", card="Arcoi-3")
+    assert windows_asked(state) == [(1, "declare")]
+    act(state, "trigger", 1, trap="Beast-2")  # Hippocamp: a look, no choice
+    decision = state.decision
+    assert decision is not None and (decision.seat, decision.kind) == (0, "target")
+    assert decision.options == ({"seat": 1}, {"seat": 2})  # seats, not traps: none is left
+    act(state, "target", 0, seat=2)
+    act(state, "reveal", 2, card="Fate-5")
+    assert not events_of(state, "trap_destroyed")
+    assert [(e["seat"], e["card"]) for e in events_of(state, "reveal")] == [(2, "Fate-5")]
+
+
 def test_without_the_new_windows_a_trap_cannot_answer_a_trap() -> None:
     state = build_state(THREE, traps={0: ["God-7"], 1: ["Fate-4"]}, rules=OLD)
     act(state, "trigger", 0, trap="God-7")

@@ -245,6 +245,19 @@ def test_ruling_05_rank_numbers_do_not_break_ties() -> None:
     assert state.result.tiebreak == "none"
 
 
+def test_e33_a_crown_leads_the_group_it_joins() -> None:
+    # Two Quartets. Seat 0's four are three Beasts and a Crown, seat 1's four natural Agari:
+    # the Crown's tier 4, whatever it stands for, leads its group's tiers, read highest
+    # first, so 4 1 1 1 beats 3 3 3 3 although Beasts rank below Classes.
+    state = final_showdown(["Beast-1 Beast-2 Beast-3 Crown Fate-1",
+                            "Agari-1 Agari-2 Agari-3 Agari-4 God-1"])
+    assert state.result is not None
+    assert state.result.desmos == ["Quartet", "Quartet"]
+    assert state.result.keys[0][1] == [4, 1, 1, 1, 2]
+    assert state.result.keys[1][1] == [3, 3, 3, 3, 5]
+    assert state.result.placements == [1, 2]
+
+
 def test_e30_a_rank_flush_ties_on_its_tiers_highest_first() -> None:
     # Two Rank Flushes. Seat 0 holds a God, seat 1 a pair of Fates but no God: "Ties: God >
     # Crown > Class > Fate > Beast" reads the cards, best first, since kinds make no group in a

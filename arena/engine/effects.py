@@ -434,11 +434,11 @@ EFFECTS: dict[str, Effect] = {e.face: e for e in (
     Effect("God-6", "Apollo, Sunlight",
            "Choose an opponent: their whole hand is revealed, and every trap in their Arena "
            "goes to the Discard Graveyard.", apollo,
-           "an opponent's hand revealed, their traps cleared"),
+           "an opponent's hand revealed, their traps destroyed"),
     Effect("God-7", "Zeus, Thunderbolt",
            "Choose an opponent: every trap in their Arena goes to the Discard Graveyard, then "
            "they make two forced discards of their choice.", zeus,
-           "clear an opponent's traps, they discard two"),
+           "destroy an opponent's traps, they discard two"),
     *(Effect(f"Agari-{r}", "Agari, Raid",
              "Choose an opponent: they make a forced discard of their choice.", agari,
              "an opponent makes a forced discard") for r in range(1, 7)),

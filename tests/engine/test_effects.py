@@ -74,6 +74,14 @@ def test_apollo_and_zeus_name_themselves_on_each_trap_they_destroy(god: str) -> 
         ("Arcoi-2", god), ("Fate-4", god)]
 
 
+@pytest.mark.parametrize("face", ["God-6", "God-7", "Arcoi-1"])
+def test_the_gist_of_a_card_that_destroys_traps_says_so(face: str) -> None:
+    # E12: Apollo, Zeus and Arcoi destroy traps, the Palaestron alone clears them; the few
+    # words arena play shows beside the card use the word the game's telling uses
+    gist = EFFECTS[face].gist
+    assert "destroy" in gist and "clear" not in gist
+
+
 def test_arcoi_without_traps_makes_an_opponent_reveal() -> None:
     state = stage("Arcoi-1")
     act(state, "turn", 0, action="play", card="Arcoi-1")

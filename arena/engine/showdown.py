@@ -18,26 +18,25 @@ from arena.engine.decision import Option
 from arena.engine.rulebook import RPS_THROW_CAP
 from arena.engine.state import State
 
-__all__ = ["RPS_THROWS", "RPS_THROW_CAP", "book_tiebreak", "showdown", "year_earlier"]
+__all__ = ["RPS_THROWS", "RPS_THROW_CAP", "BOOK_WINDOW", "book_tiebreak", "showdown"]
 
 RPS_THROWS = ("rock", "paper", "scissors")
 _BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 _RPS_OPTIONS: list[Option] = [{"throw": t} for t in RPS_THROWS]
 
 
-def year_earlier(day: dt.date) -> dt.date:
-    """The same day a year earlier; for 29 February, 28 February (the year before has no
-    29 February, and the window keeps its start in the month the event is in)."""
-    if day.month == 2 and day.day == 29:
-        return dt.date(day.year - 1, 2, 28)
-    return day.replace(year=day.year - 1)
+#: How far back a finished book counts: Ruling 12 says "within the 365 days before the event
+#: date", a count of days, so a span holding 29 February starts a day after the same date a
+#: year earlier.
+BOOK_WINDOW = dt.timedelta(days=365)
 
 
 def book_tiebreak(seats: list[int], books: tuple[dt.date | None, ...],
                   event_date: dt.date) -> list[int]:
     """The tied seats left after "the player who most recently finished a printed book within
-    the year": all of them when nobody's date counts."""
-    earliest = year_earlier(event_date)
+    the year": all of them when nobody's date counts. A date counts from 365 days before the
+    event date up to the event date, both days included."""
+    earliest = event_date - BOOK_WINDOW
     dated = {s: books[s] for s in seats
              if books[s] is not None and earliest <= books[s] <= event_date}  # type: ignore[operator]
     if not dated:

@@ -43,7 +43,7 @@ from arena.engine.cards import (
 )
 from arena.engine.config import rounds_for
 from arena.engine.desmos import Value, evaluate
-from arena.engine.showdown import RPS_THROW_CAP, book_tiebreak, showdown, year_earlier
+from arena.engine.showdown import RPS_THROW_CAP, book_tiebreak, showdown
 from arena.engine.start import first_starting_seat, next_starting_seat
 from arena.engine.turn import start_turn
 
@@ -371,8 +371,8 @@ def test_ruling_12_book_dates_outside_the_year_are_ignored(late: dt.date) -> Non
     assert state.result.tiebreak == "book" and state.result.placements == [1, 2]
 
 
-def test_ruling_12_book_dates_within_the_year_count_from_the_same_day_a_year_earlier() -> None:
-    # interpretation: "within the year" includes the event day and the same day a year earlier
+def test_ruling_12_book_dates_count_from_365_days_before_the_event_date() -> None:
+    # "within the 365 days before the event date": the event day and 365 days before it count
     state = final_showdown([PAIR_A, PAIR_B],
                            last_book_finished=(None, dt.date(2025, 11, 29)))
     assert state.result is not None
@@ -383,19 +383,20 @@ def test_ruling_12_book_dates_within_the_year_count_from_the_same_day_a_year_ear
 
 
 @pytest.mark.parametrize("event, first_day", [
-    (dt.date(2028, 3, 1), dt.date(2027, 3, 1)),    # a year holding 29 February: 367 days
+    (dt.date(2028, 3, 1), dt.date(2027, 3, 2)),    # the span holds 29 February
     (dt.date(2027, 3, 1), dt.date(2026, 3, 1)),
-    (dt.date(2028, 2, 29), dt.date(2027, 2, 28)),  # no 29 February a year earlier
-    (dt.date(2029, 2, 28), dt.date(2028, 2, 28)),
+    (dt.date(2028, 2, 29), dt.date(2027, 3, 1)),
+    (dt.date(2029, 2, 28), dt.date(2028, 2, 29)),
     (dt.date(2026, 11, 29), dt.date(2025, 11, 29)),
 ])
-def test_ruling_12_the_year_starts_on_the_same_day_a_year_earlier(event: dt.date,
-                                                                   first_day: dt.date) -> None:
-    assert year_earlier(event) == first_day
+def test_ruling_12_the_window_starts_365_days_before_the_event(event: dt.date,
+                                                               first_day: dt.date) -> None:
     # the first day counts, the day before it does not
     assert book_tiebreak([0, 1], (first_day, None), event) == [0]
     before = first_day - dt.timedelta(days=1)
     assert book_tiebreak([0, 1], (before, None), event) == [0, 1]
+    assert book_tiebreak([0, 1], (event, None), event) == [0]
+    assert book_tiebreak([0, 1], (event + dt.timedelta(days=1), None), event) == [0, 1]
 
 
 def test_ruling_12_the_windows_rules_md_counts_are_the_days_that_count() -> None:

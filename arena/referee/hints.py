@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 
 from arena.common.printable import printable
 from arena.errors import ProtocolError
+from arena.registry.botspec import REGISTRY_FILE
 from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 
 __all__ = ["BAD_JSON_HINT", "HINT", "JVM_HINT", "LIBRARY_HINT", "MODULE_HINT", "NOT_JSON_HINT",
@@ -401,15 +402,23 @@ def requirements_hint(bot_path: str | Path) -> str | None:
             "the bot ('Using packages' in docs/BOTS.md)")
 
 
+def _in_a_bots_directory(path: Path) -> bool:
+    """Whether the bot's file ``path`` lies in a bots directory (its registry file marks it,
+    whichever directory is in use): what else lies there is other bots, not its author's to
+    learn."""
+    return (path.parent / REGISTRY_FILE).exists()
+
+
 def beside_hint(error: str, bot_path: str | Path) -> str | None:
     """A hint for a single-file bot whose ``error`` (a traceback's last line) names a module
     or file lying beside its file: the sandbox copies the file alone, so what works from the
     author's directory is missing there. None for a bot directory, or anything else.
 
     Runs in the referee on the bot's words: it only asks whether a relative name, without
-    ``..``, exists in the directory of the bot's file."""
+    ``..``, exists in the directory of the bot's file, and never in a bots directory, where
+    other authors' bots lie beside a registered one (copied there alone anyway)."""
     path = Path(bot_path)
-    if not path.is_file():
+    if not path.is_file() or _in_a_bots_directory(path):
         return None
     module, opened = _MISSING_MODULE.match(error), _MISSING_FILE.match(error)
     if module is not None:

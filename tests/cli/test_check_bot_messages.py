@@ -167,6 +167,23 @@ def test_only_what_lies_beside_a_single_file_bot_gets_the_directory_hint(
     assert traceback_tail(log, "/b", bot)[-1] == MODULE_HINT  # nothing beside: the packages
 
 
+def test_a_registered_bot_learns_nothing_of_the_other_bots_beside_it(tmp_path: Path) -> None:
+    # a registered single-file bot lies in the bots directory, beside other authors' bots:
+    # the hint's look at what lies there told a league's author which of their files exist
+    bots = tmp_path / "bots"
+    (bots / "rival").mkdir(parents=True)
+    (bots / "registry.yaml").write_text("bots: {}\n")
+    (bots / "rival" / "opening_book.json").write_text("{}")
+    spy = bots / "spy.py"
+    spy.write_text("")
+    missing = "FileNotFoundError: [Errno 2] No such file or directory: '{}'"
+    for error in (missing.format("rival/opening_book.json"),
+                  "ModuleNotFoundError: No module named 'rival'"):
+        assert beside_hint(error, spy) is None
+    (bots / "registry.yaml").unlink()  # an author's own directory: told, as before
+    assert beside_hint(missing.format("rival/opening_book.json"), spy) is not None
+
+
 def test_the_tail_shows_the_bots_frame_and_the_frame_that_raised() -> None:
     log = "\n".join([
         "[runner] the bot raised:",

@@ -98,7 +98,8 @@ def play(
         "out the first option is played (default: no limit).")] = None,
     records: Annotated[str | None, typer.Option(
         "--records", help="Write each game's record to this JSONL file (a directory: "
-        "play-SEED.jsonl in it); arena game opens them.")] = None,
+        "play-SEED.jsonl in it, play-DATE-TIME.jsonl for a drawn seed); arena game opens "
+        "them.")] = None,
     name: Annotated[str | None, typer.Option(
         "--name", help="Your name at the table (default: your login name, or player).")
     ] = None,
@@ -124,7 +125,7 @@ def play(
     day = event_day(event_date)
     drawn = seed is None
     seed = secrets.randbits(63) if seed is None else seed
-    records_file = _records_file(records, seed)
+    records_file = _records_file(records, None if drawn else seed)
     kept = _records_in(records_file)
     _tolerant_terminal()
     console = Console(highlight=False)
@@ -193,14 +194,17 @@ def _books(read_page: str | None, book_finished: str | None) -> dict[str, str]:
     return books
 
 
-def _records_file(given: str | None, seed: int) -> Path | None:
+def _records_file(given: str | None, seed: int | None) -> Path | None:
     """The file ``--records`` names: ``play-SEED.jsonl`` in a directory (an existing one, or
-    one named with a trailing slash, which must exist), else the file itself."""
+    one named with a trailing slash, which must exist), else the file itself. A drawn seed
+    (None) names no file: it would deal the series' later games to whoever looks, so the
+    file is named by the time the series began (UTC), ``play-20261205-114500.jsonl``."""
     if given is None:
         return None
     path = Path(given)
     if path.is_dir() or given.endswith(("/", os.sep)):
-        path = path / f"play-{seed}.jsonl"
+        stem = seed if seed is not None else f"{dt.datetime.now(dt.timezone.utc):%Y%m%d-%H%M%S}"
+        path = path / f"play-{stem}.jsonl"
     check_output_file(path, "'--records'")
     return path
 

@@ -65,6 +65,11 @@ class PlayRequest:
     event_date: dt.date | None = None
 
 
+#: A review's first line while games are still to come: the table's seed would deal them.
+_SEED_WITHHELD = ("The seed that deals this game again is told when the series ends (it deals "
+                 "the games still to come).")
+
+
 def _replay_line(seed: int, day: dt.date, game_index: int) -> str:
     """What deals a game of the table again: the seed ``--seed`` takes, as the series ends
     with it (``Seed 6``), and the day, which decides who starts the first game."""
@@ -148,7 +153,7 @@ class Series:
         while True:
             answer = self._menu(last)
             if answer == "review":
-                self._review(game)
+                self._review(game, last)
                 continue
             self.quit = answer == "quit"
             self.score_shown = self.score_shown and self.quit
@@ -177,12 +182,15 @@ class Series:
             self.console.print(Text(f"'{text}' is not a choice here: "
                                     + ("r or q." if last else "a, r or q.")))
 
-    def _review(self, game: GameOutcome) -> None:
+    def _review(self, game: GameOutcome, last: bool) -> None:
         """The game told turn by turn, every card shown (it is over); in a pager on a
-        terminal (q leaves it)."""
+        terminal (q leaves it). Before the series' last game, without the table's seed:
+        the games still to come are dealt from it."""
         # the telling names the game's own seed, derived from the table's: it is not what
         # --seed takes, so the seed the series ends with comes first
-        lines = [_replay_line(self.request.seed, self.day, game.game_index), *narrate(game.record)]
+        first = (_replay_line(self.request.seed, self.day, game.game_index) if last
+                 else _SEED_WITHHELD)
+        lines = [first, *narrate(game.record)]
         if self.console.is_terminal:  # the pager's screen goes: the score stays above
             self.console.print("The whole game, every card shown (q leaves the pager).")
             with self.console.pager(styles=False):

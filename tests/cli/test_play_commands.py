@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -84,6 +85,22 @@ def test_a_game_from_a_pipe_with_records_in_a_directory(tmp_path: Path) -> None:
     assert last[1].endswith("(Enter = quit): Seed 6")
     assert last[2] == (f"Wrote 1 game record to {records} (arena game {records} -n 1 shows "
                        "the first)")
+
+
+@needs_sandbox
+def test_a_drawn_seed_is_not_the_name_of_the_records_file_written_as_games_end(
+        tmp_path: Path) -> None:
+    # play-SEED.jsonl named the drawn seed while the series went on: whoever looked in the
+    # directory could compute every later game's deal from it
+    result = _run("random", "--games", "1", "--pace", "0", "--records", str(tmp_path),
+                  stdin="\n" * 200)
+    assert result.exit_code == 0, result.output
+    seed = re.search(r"Seed (\d+) \(--seed", result.stdout)
+    assert seed is not None, result.stdout
+    (records,) = tmp_path.iterdir()
+    assert records.name.startswith("play-") and records.suffix == ".jsonl"
+    assert seed[1] not in records.name
+    assert f"Wrote 1 game record to {records} " in result.stdout
 
 
 @needs_sandbox

@@ -76,12 +76,29 @@ def test_the_review_names_the_seed_the_series_ends_with(tmp_path: Path) -> None:
     lines = out.getvalue().splitlines()
     first, second = (json.loads(line) for line in records.read_text().splitlines())
     # the day too: who starts the first game depends on it (ruling 13)
-    told = lines.index("Seed 6 (--seed 6 --event-date 2026-12-04 deals this game again)")
+    # game 1's review, with game 2 still to play, withholds it: it deals game 2 too
+    told = lines.index("The seed that deals this game again is told when the series ends "
+                       "(it deals the games still to come).")
     assert lines[told + 1].startswith(f"2 players, {first['rounds']} rounds, "
                                       f"game seed {first['seed']}; ")
     told = lines.index("Seed 6, game 2 (--seed 6 --event-date 2026-12-04 deals game 1 again; "
                        "later deals depend on who lost)")
     assert f"game seed {second['seed']}; " in lines[told + 1]
+
+
+@needs_sandbox
+def test_a_review_before_the_next_game_does_not_tell_the_seed_that_deals_it() -> None:
+    # told after game 1, the table's seed dealt game 2 to whoever computed it: the bots'
+    # hands and the draw pile's order (game seed = a hash of it and the game's number)
+    console, out = quiet_console(width=200)
+    script = _menu_then_enter(["r", "a", ""])  # review game 1, then play game 2
+    seed = 2352394001421258731
+    request = PlayRequest(bots=told_apart([str(BOTS / "random.py")]), seed=seed, games=2,
+                          event_date=dt.date(2026, 12, 4))
+    Series(request, Person(console, script, 0), console, script).play()
+    text = out.getvalue()
+    second_game = text.index("\nShowdown\n", text.index("\nShowdown\n") + 1)
+    assert str(seed) not in text[:second_game]
 
 
 @needs_sandbox

@@ -49,9 +49,10 @@ class LocalSeat:
     in the record's ``referee.seats``; ``metadata`` its ``last_read_page`` and
     ``last_book_finished``, as a bot's ``ready`` gives them. ``struck`` is told ``(seat,
     failure type)`` when a bot's answer earns a strike, before the safe default played for
-    it: the type only, never the detail, which may quote the bot's log. ``waiting`` is told
-    ``(bot, what, limit_ms)`` when a bot has kept the table waiting a while (a person is
-    not left before a silent screen)."""
+    it (at Rock-Paper-Scissors, once the throws are shown): the type only, never the
+    detail, which may quote the bot's log. ``waiting`` is told ``(bot, what, limit_ms)``
+    when a bot has kept the table waiting a while (a person is not left before a silent
+    screen)."""
 
     def __init__(self, agent: Agent, name: str, *, key: str = "",
                  watch: Callable[[list[dict[str, Any]]], None] | None = None,
@@ -96,17 +97,20 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
         elif isinstance(player, BotClient):
             told = len(failures)
             choice = _ask_bot(state, player, decision, relay.take(seat), failures, game_index)
-            watchers.strikes(seat, failures[told:])
+            watchers.strikes(seat, failures[told:], decision.kind)
         else:
             choice = player.agent.choose(decision, state.observe(seat))
         state.apply(choice)
         watchers.tell()
+    watchers.tell_held()
     return decisions, relay
 
 
 class _Watchers:
     """The local seats that watch the game, each told its new events after every step
-    (copies: a watcher cannot change the game's record) and the bots' strikes."""
+    (copies: a watcher cannot change the game's record) and the bots' strikes. A strike at
+    Rock-Paper-Scissors waits until the throws are shown: told before, the option 0 played
+    for the bot would name its throw to a seat yet to throw."""
 
     def __init__(self, state: State, seats: Sequence[Seat]) -> None:
         self.state = state
@@ -115,20 +119,37 @@ class _Watchers:
         self.watch = {seat: player.watch for seat, player in enumerate(seats)
                       if isinstance(player, LocalSeat) and player.watch is not None}
         self.local = [player for player in seats if isinstance(player, LocalSeat)]
+        #: Strikes at a throw not shown yet: (seat, failure type).
+        self.held: list[tuple[int, str]] = []
 
-    def strikes(self, seat: int, failures: Sequence[Failure]) -> None:
+    def strikes(self, seat: int, failures: Sequence[Failure], kind: str) -> None:
         for failure in failures:
-            if failure.is_strike:
-                for player in self.local:
-                    if player.struck is not None:
-                        player.struck(seat, failure.type)
+            if failure.is_strike and kind == "rps":
+                self.held.append((seat, failure.type))
+            elif failure.is_strike:
+                self._struck(seat, failure.type)
+
+    def _struck(self, seat: int, failure: str) -> None:
+        for player in self.local:
+            if player.struck is not None:
+                player.struck(seat, failure)
 
     def tell(self) -> None:
+        thrown = False
         for seat, watch in self.watch.items():
             events = self.state.events_for(seat, self.seen[seat])
             if events:
                 self.seen[seat] += len(events)
+                thrown = thrown or any(event.get("type") == "rps" for event in events)
                 watch(json.loads(json.dumps(events)))
+        if thrown:
+            self.tell_held()
+
+    def tell_held(self) -> None:
+        """The strikes held back (the throws are shown, or the game is over)."""
+        held, self.held = self.held, []
+        for seat, failure in held:
+            self._struck(seat, failure)
 
 
 def _ask_bot(state: State, player: BotClient, decision: Decision, events: bytes,

@@ -101,6 +101,36 @@ def test_a_review_before_the_next_game_does_not_tell_the_seed_that_deals_it() ->
     assert str(seed) not in text[:second_game]
 
 
+_ILLEGAL_THROW = """from arena.sdk import Bot, Request
+
+
+class Cheat(Bot):
+    name = "cheat"
+
+    def act(self, request: Request) -> int:
+        return 99 if request.kind == "rps" else 0
+"""
+
+
+@needs_sandbox
+def test_a_bots_strike_at_rock_paper_scissors_is_told_once_the_throws_are_shown(
+        tmp_path: Path) -> None:
+    # told before the person threw, "option 0 is played for it" named the bot's throw (Rock)
+    bot = tmp_path / "cheat.py"
+    bot.write_text(_ILLEGAL_THROW)
+    console, out = quiet_console(width=200)
+    script = _menu_then_enter(["q"])
+    # seed 112 ties the hands of two players who play option 0 throughout; the bot throws
+    # first, before the person in seat 1
+    request = PlayRequest(bots=told_apart([str(bot)]), seat=1, seed=112, games=1,
+                          event_date=dt.date(2026, 12, 4))
+    Series(request, Person(console, script, 1), console, script).play()
+    text = out.getvalue()
+    throw = text.index("Sudden-death Rock-Paper-Scissors")
+    notice = text.index("cheat chose no legal option: option 0 is played for it")
+    assert throw < text.index("Rock-paper-scissors: cheat rock") < notice
+
+
 @needs_sandbox
 def test_quit_at_the_menu_ends_the_series_and_the_bots() -> None:
     console, out = quiet_console()

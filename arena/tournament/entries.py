@@ -145,8 +145,9 @@ def exposed_deals(seed: int | None, deal_seeds: Sequence[int],
     if seed is not None and seed < SHORT_SEED:
         return (f"seed {seed} is short: a bot could find it by trying seeds against the "
                 "bot_seed it is sent, and then know every hand. For a contest leave 'seed' "
-                "out (a secret one is drawn and kept with the results) or give a private one "
-                "of 15 digits or more.")
+                "out (a secret one is drawn, kept with the results and shown once the tournament "
+                "finishes; a seed the spec writes, however long, is shown by arena status and "
+                "the site from the start).")
     return None
 
 

@@ -604,7 +604,8 @@ def test_a_short_seed_is_flagged_when_a_contest_bot_plays(
     assert warning == (
         f"seed {seed} is short: a bot could find it by trying seeds against the bot_seed it "
         "is sent, and then know every hand. For a contest leave 'seed' out (a secret one is "
-        "drawn and kept with the results) or give a private one of 15 digits or more.")
+        "drawn, kept with the results and shown once the tournament finishes; a seed the "
+        "spec writes, however long, is shown by arena status and the site from the start).")
 
 
 @pytest.mark.parametrize("book, said", [

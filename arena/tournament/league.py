@@ -55,8 +55,9 @@ from arena.tournament.league_store import (
     set_vetting,
     stop_path,
     vetting,
+    vetting_gave_way,
 )
-from arena.tournament.league_vetting import VetQueue, Vetter
+from arena.tournament.league_vetting import VetQueue, Vetted, Vetter
 from arena.tournament.matchmaking import FieldState, Rating, next_table
 from arena.tournament.opening import earlier_look_alike, earlier_names, earlier_twin
 from arena.tournament.preflight import trial_starts
@@ -207,10 +208,26 @@ class League:
                 self.warn(f"{bot.key} is refused: {refusal}")
             elif alike is not None:
                 self.warn(f"{bot.key} enters: {alike}")
-        waiting = [bot for bot in newcomers if bot.key not in ended]
+        since = vetting(self.store, self.row.id)  # the line, as arena status shows it
+        # In the order first seen: a bot's new version goes to the back of the line and its
+        # older one waiting there gives way to it (the names resolve to the newest only), so
+        # a bot submitting again and again never keeps another bot's version waiting.
+        waiting = sorted((bot for bot in newcomers if bot.key not in ended),
+                         key=lambda bot: since.get(bot.key, number))
         self._vets.want(waiting)
-        since = vetting(self.store, self.row.id)  # for arena status
-        set_vetting(self.store, self.row.id, {b.key: since.get(b.key, number) for b in waiting})
+        set_vetting(self.store, self.row.id, {b.key: since.get(b.key, number) for b in waiting},
+                    self._gave_way(waiting, since, ended))
+
+    def _gave_way(self, waiting: list[BotSpec], since: dict[str, int],
+                  ended: dict[str, Vetted]) -> dict[str, list[str]]:
+        """The older versions each waiting version replaced in the line before their vet
+        ended (never vetted, never entered), for arena status."""
+        before = vetting_gave_way(self.store, self.row.id)
+        wanted = {bot.key for bot in waiting}
+        gone = [key for key in since if key not in wanted and key not in ended]
+        return {bot.key: before.get(bot.key) or [
+            old for key in gone if key.rpartition("@")[0] == bot.name
+            for old in [*before.get(key, []), key]] for bot in waiting}
 
     def _retire_gone(self, number: int) -> None:
         """Retire the active versions whose files changed or went away, with no kept copy

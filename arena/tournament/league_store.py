@@ -7,6 +7,7 @@ row's state, which the league reads afresh before every choice)."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,14 +20,14 @@ from arena.tournament.store import Store, TournamentRow
 
 __all__ = ["ENTRIES", "EntryCounts", "LeagueEntry", "entry_counts", "entry_lines", "league_entries",
            "not_playing", "request_stop", "retire_entry", "set_vetting", "stop_path",
-           "vetting"]
+           "vetting", "vetting_gave_way"]
 
 ENTRIES = """CREATE TABLE IF NOT EXISTS league_entries(
     tournament_id INTEGER, seq INTEGER, bot_key TEXT, bot_id INTEGER, state TEXT,
     reason TEXT, at_table INTEGER, PRIMARY KEY (tournament_id, seq))"""
 
 _VETTING = """CREATE TABLE IF NOT EXISTS league_vetting(
-    tournament_id INTEGER, bot_key TEXT, since_table INTEGER,
+    tournament_id INTEGER, bot_key TEXT, since_table INTEGER, gave_way TEXT,
     PRIMARY KEY (tournament_id, bot_key))"""
 
 
@@ -77,16 +78,41 @@ def vetting(store: Store, tournament_id: int) -> dict[str, int]:
         "ORDER BY since_table, rowid", (tournament_id,)).fetchall())
 
 
-def set_vetting(store: Store, tournament_id: int, since: dict[str, int]) -> None:
+def _has_gave_way(conn: sqlite3.Connection) -> bool:
+    """Whether ``league_vetting`` has its ``gave_way`` column (a table made before it has
+    not: its rows last one run, so the column is added as it is next written)."""
+    return any(row[1] == "gave_way" for row in conn.execute("PRAGMA table_info(league_vetting)"))
+
+
+def vetting_gave_way(store: Store, tournament_id: int) -> dict[str, list[str]]:
+    """The versions being vetted that older ones gave way to (a newer version of the same
+    bot seen before their vet ended), each with those older versions, never vetted."""
+    if ("league_vetting" not in table_names(store.conn)
+            or not _has_gave_way(store.conn)):
+        return {}
+    return {key: older.split() for key, older in store.conn.execute(
+        "SELECT bot_key, gave_way FROM league_vetting WHERE tournament_id = ? AND "
+        "COALESCE(gave_way, '') != '' ORDER BY since_table, rowid", (tournament_id,))}
+
+
+def set_vetting(store: Store, tournament_id: int, since: dict[str, int],
+                gave_way: dict[str, list[str]] | None = None) -> None:
     """Store ``since`` (bot key: the table first seen at) as the versions being vetted, in
-    place of the stored ones, when they differ (a league polls between every two tables)."""
-    if vetting(store, tournament_id) == since:
+    place of the stored ones, and ``gave_way`` (bot key: the older versions that gave way to
+    it), when they differ (a league polls between every two tables)."""
+    gave_way = {k: v for k, v in (gave_way or {}).items() if v}
+    if (vetting(store, tournament_id) == since
+            and vetting_gave_way(store, tournament_id) == gave_way):
         return
     with store.transaction() as conn:
         conn.execute(_VETTING)
+        if not _has_gave_way(conn):
+            conn.execute("ALTER TABLE league_vetting ADD COLUMN gave_way TEXT")
         conn.execute("DELETE FROM league_vetting WHERE tournament_id = ?", (tournament_id,))
-        conn.executemany("INSERT INTO league_vetting (tournament_id, bot_key, since_table) "
-                         "VALUES (?, ?, ?)", [(tournament_id, k, n) for k, n in since.items()])
+        conn.executemany("INSERT INTO league_vetting (tournament_id, bot_key, since_table, "
+                         "gave_way) VALUES (?, ?, ?, ?)",
+                         [(tournament_id, k, n, " ".join(gave_way.get(k, [])))
+                          for k, n in since.items()])
 
 
 def entry_counts(store: Store, tournament_id: int) -> EntryCounts:
@@ -187,7 +213,15 @@ def entry_lines(store: Store, tournament_id: int, *, running: bool = False) -> l
                             f" at table {at}" if at is not None else ""))
         else:
             lines.append(f"  {entry.key}: refused at table {entry.at_table}: {entry.reason}")
+    gave_way = vetting_gave_way(store, tournament_id) if running else {}
     for key, since in (vetting(store, tournament_id) if running else {}).items():
-        lines.append(f"  {key}: being vetted since table {since}")
+        gave = gave_way.get(key)
+        lines.append(f"  {key}: being vetted since table {since}"
+                     + (f" ({', '.join(gave)} gave way to it before {_its(gave)} vet ended)"
+                        if gave else ""))
     return ["entries (newest version of each bot plays; older ones keep their games):",
             *lines] if lines else []
+
+
+def _its(keys: list[str]) -> str:
+    return "its" if len(keys) == 1 else "their"

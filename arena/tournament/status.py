@@ -22,7 +22,12 @@ from arena.referee.failures import (
 from arena.tournament.bot_versions import bot_labels, bot_options
 from arena.tournament.editions import editions, entry_indexes, kept_copy_notes
 from arena.tournament.game_records import ExportedRecords, export_records
-from arena.tournament.league_store import entry_lines, league_entries, vetting
+from arena.tournament.league_store import (
+    entry_lines,
+    league_entries,
+    vetting,
+    vetting_gave_way,
+)
 from arena.tournament.overrides import override_options
 from arena.tournament.planning import group_deals, off_size_split
 from arena.tournament.secrecy import secret_seed_note, seed_is_secret
@@ -507,11 +512,13 @@ def _games_data(store: Store, t: TournamentRow, games: list[GameRow],
         played, open_tables = _league_table_counts([tab for group in boards for tab in group],
                                                    games)
         vetted = vetting(store, t.id) if running else {}
+        gave_way = vetting_gave_way(store, t.id) if running else {}
         return {"round_progress": [], "standings": [],
                 "tables_played": played, "tables_not_played_out": open_tables,
                 "entries": [{"bot": e.key, "state": e.state, "at_table": e.at_table,
                              "reason": e.reason or None} for e in league_entries(store, t.id)],
-                "vetting": [{"bot": key, "since_table": since}
+                "vetting": [{"bot": key, "since_table": since,
+                             "gave_way": gave_way.get(key, [])}
                             for key, since in vetted.items()]}
     standings = (_standings(store, t, games, boards, entrants)
                  if t.format == "swiss" and games else [])

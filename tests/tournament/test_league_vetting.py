@@ -141,7 +141,8 @@ def test_tables_go_on_while_a_version_is_vetted_and_it_enters_after_its_vet(
     # seen at the poll before table 2, held while tables 2 to 4 were played
     assert played_while_held[-1] - played_while_held[0] >= 4
     assert shown_while_held == [f"  {held.key}: being vetted since table 2",
-                                json.dumps({"bot": held.key, "since_table": 2})]
+                                json.dumps({"bot": held.key, "since_table": 2,
+                                            "gave_way": []})]
     entries = _lines_of(held.key, db)
     if refusal is None:
         assert entries == [f"  {held.key}: active since table 5"]
@@ -217,3 +218,80 @@ def test_a_league_vets_beside_its_tables_only_on_a_cpu_no_worker_is_pinned_to() 
     assert vet_cpus(LocalPool(len(cpus) or 1, pin_workers=True)) is None
     if len(cpus) > 1:
         assert vet_cpus(LocalPool(1, pin_workers=True)) == frozenset(cpus[1:])
+
+
+class _Line:
+    """Holds the vet of a new version of ``first`` (submitted once table 1 is played) while
+    it submits ``then``'s versions (bot name, a tag making the version), one after each table
+    played, then lets it go; records the vets in order, and ``arena status`` (text and JSON)
+    just before it lets go."""
+
+    def __init__(self, registry: Path, tmp_path: Path, then: list[tuple[str, str]]) -> None:
+        self.registry, self.tmp_path, self.then = registry, tmp_path, list(then)
+        self.first = ""
+        self.submitted: list[tuple[str, int]] = []  # key, the table it is seen at
+        self.vets: list[str] = []
+        self.held = threading.Event()
+        self.release = threading.Event()
+        self.shown: tuple[str, dict[str, Any]] | None = None
+
+    def _submit(self, name: str, tag: str) -> str:
+        source = self.tmp_path / f"{name}_{tag}.py"
+        source.write_text((FIXTURES / f"{name}.py").read_text() + f"\n# {tag}\n")
+        version = submit(source, name, self.registry, check=lambda spec: PassedCheck(),
+                         update=True).version
+        return f"{name}@{version}"
+
+    def report(self, db: Path, event: object) -> None:
+        if (not isinstance(event, Progress) or event.done < 2 or event.done % 2
+                or self.release.is_set()):
+            return
+        seen_at = event.done // 2 + 1  # 2 games a table: seen at the poll before the next
+        if not self.first:
+            self.first = self._submit("first", "v2")
+        elif self.held.is_set() and self.then:
+            name, tag = self.then.pop(0)
+            self.submitted.append((self._submit(name, tag), seen_at))
+        elif self.held.is_set():
+            self.shown = _status(db), _json(db)
+            self.release.set()
+
+    def __call__(self, bot: BotSpec) -> str | None:
+        self.vets.append(bot.key)
+        if bot.key == self.first:
+            self.held.set()
+            self.release.wait(_HELD_AT_MOST_S)
+        return None
+
+
+def test_versions_waiting_for_their_vet_are_vetted_in_the_order_first_seen(
+        tmp_path: Path, registry: Path, aside: None) -> None:
+    """``last`` seen before ``hashed``: vetted before it, whatever their names' order."""
+    db = tmp_path / "a.db"
+    line = _Line(registry, tmp_path, [("last", "v2"), ("hashed", "v2")])
+    run_tournament(load_spec(_league(tmp_path, db, 24)), 1,
+                   report=lambda event: line.report(db, event), vetter=line)
+    assert line.vets == [line.first, *(key for key, _ in line.submitted)]
+    assert len(line.vets) == 3
+
+
+def test_a_newer_version_takes_the_place_of_one_still_waiting_for_its_vet(
+        tmp_path: Path, registry: Path, aside: None) -> None:
+    """The older one is never vetted nor entered, and arena status says it gave way."""
+    db = tmp_path / "a.db"
+    line = _Line(registry, tmp_path, [("last", "v2"), ("last", "v3")])
+    run_tournament(load_spec(_league(tmp_path, db, 24)), 1,
+                   report=lambda event: line.report(db, event), vetter=line)
+    (older, _), (newer, seen_at) = line.submitted
+    assert line.vets == [line.first, newer]
+    assert line.shown is not None
+    text, data = line.shown
+    assert f"  {newer}: being vetted since table {seen_at} ({older} gave way to it before " \
+           "its vet ended)" in text.splitlines()
+    assert not [line for line in text.splitlines() if line.startswith(f"  {older}")]
+    assert {"bot": newer, "since_table": seen_at, "gave_way": [older]} in data["vetting"]
+    assert older not in _status(db)
+    assert f"  {newer}: active since table " in _status(db)
+    board = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db), "--all-versions"])
+    assert board.exit_code == 0 and newer.split("@")[1] in board.stdout
+    assert older.split("@")[1] not in board.stdout

@@ -45,7 +45,7 @@ from arena.rating.render import check_format, render_csv, render_json, render_ta
 from arena.rating.trueskill_rating import RatingSettings, settings_for
 from arena.tournament.scoring import game_points
 from arena.tournament.secrecy import seed_is_secret
-from arena.tournament.status import LISTING_COLUMNS, LISTING_LEFT_OUT
+from arena.tournament.status import LISTING_COLUMNS, LISTING_LEFT_OUT, bot_count
 
 __all__ = [
     "TournamentSummary",
@@ -157,7 +157,10 @@ class TournamentSummary:
     name: str
     format: str
     players_per_game: int | list[int] | None
+    #: the bots (a league's names: each may have entered in several versions)
     bots: int
+    #: the bot versions entered (a league's new versions enter as it runs)
+    versions: int
     games_done: int
     games_planned: int | None
     state: str
@@ -186,9 +189,11 @@ def tournament_summaries(db_path: str | Path) -> list[TournamentSummary]:
         }
         summaries = []
         for info in list_tournaments(conn, db_path):
+            entrants = [bot.key for bot in tournament_bots(conn, info.id)]
             summaries.append(TournamentSummary(
                 name=info.name, format=info.format, players_per_game=info.players_per_game,
-                bots=len(tournament_bots(conn, info.id)), games_done=done.get(info.id, 0),
+                bots=bot_count(info.format, entrants), versions=len(entrants),
+                games_done=done.get(info.id, 0),
                 games_planned=_planned(info), state=info.state, created_at=info.created_at,
             ))
     return summaries

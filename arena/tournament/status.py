@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +43,7 @@ from arena.tournament.store import (
     shown_state,
 )
 
-__all__ = ["LISTING_COLUMNS", "LISTING_LEFT_OUT", "command_path", "failure_reasons",
+__all__ = ["LISTING_COLUMNS", "LISTING_LEFT_OUT", "bot_count", "command_path", "failure_reasons",
            "failure_summary", "no_tournaments", "results_command", "resume_command",
            "status_data", "status_lines", "stored_results_hint", "write_records"]
 
@@ -119,11 +120,13 @@ LISTING_COLUMNS = ("tournament", "format", "per table", "bots", "games", "state"
 
 def _overview(store: Store, width: int | None) -> list[str]:
     rows = []
+    labels = bot_labels(store)
     for name in store.tournament_names():
         t = store.tournament(name)
         assert t is not None
         done = store.count_games(t.id)
-        rows.append([printable(t.name), t.format, _sizes(t), len(store.entrant_ids(t.id)),
+        entrants = [labels.get(b, str(b)) for b in store.entrant_ids(t.id)]
+        rows.append([printable(t.name), t.format, _sizes(t), bot_count(t.format, entrants),
                      _progress(done, t.games_planned), _state(store, t).split(" (")[0],
                      t.created_at])
     if not rows:
@@ -189,13 +192,20 @@ def _detail(store: Store, t: TournamentRow, width: int | None) -> list[str]:
     return lines + _next_step(store, t)
 
 
+def bot_count(tournament_format: str, entrants: Sequence[str]) -> int:
+    """How many bots the entrants (``name@version`` keys) are: a league's are every version
+    that entered, so its names count; any other's, each entrant."""
+    if tournament_format == "league":
+        return len({key.split("@")[0] for key in entrants})
+    return len(entrants)
+
+
 def _bot_count(t: TournamentRow, entrants: list[str]) -> str:
-    """How many bots: a league's entrants are every version that entered (the names count)."""
+    """How many bots (and versions, where a league's differ): ``12 bots (16 versions)``."""
     bots = f"{len(entrants)} bots"
-    if t.format == "league":
-        names = len({label.split("@")[0] for label in entrants})
-        if names != len(entrants):
-            bots = f"{names} bot{'' if names == 1 else 's'} ({len(entrants)} versions)"
+    names = bot_count(t.format, entrants)
+    if names != len(entrants):
+        bots = f"{names} bot{'' if names == 1 else 's'} ({len(entrants)} versions)"
     return bots
 
 
@@ -461,8 +471,11 @@ def _listing_data(store: Store, t: TournamentRow) -> dict[str, Any]:
     """A tournament as the list shows it (the fields of ``arena tournaments --format json``)
     with its run's."""
     sizes = t.spec.get("players_per_game", t.players_per_game)
+    labels = bot_labels(store)
+    entrants = [labels.get(b, str(b)) for b in store.entrant_ids(t.id)]
     return {"name": t.name, "format": t.format, "players_per_game": sizes,
-            "bots": len(store.entrant_ids(t.id)), "games_done": store.count_games(t.id),
+            "bots": bot_count(t.format, entrants), "versions": len(entrants),
+            "games_done": store.count_games(t.id),
             "games_planned": t.games_planned, **_run_data(store, t),
             "created_at": t.created_at}
 

@@ -23,8 +23,8 @@ needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run 
 
 #: The keys of a tournament in the list, as ``arena tournaments --format json`` has them,
 #: with its run's.
-LISTING_KEYS = ["name", "format", "players_per_game", "bots", "games_done", "games_planned",
-                "state", "live", "pid", "created_at"]
+LISTING_KEYS = ["name", "format", "players_per_game", "bots", "versions", "games_done",
+                "games_planned", "state", "live", "pid", "created_at"]
 DETAIL_KEYS = [*LISTING_KEYS, "entrants", "sitting", "seed", "seed_secret", "seed_drawn",
                "spec_hash", "finished_at", "rules", "rounds", "round", "kept_copies",
                "round_progress", "standings", "failures", "restarted", "failure_reasons",
@@ -59,10 +59,11 @@ def test_a_finished_swiss_in_json(swiss: Path) -> None:
     data = _json("tiny", "--db", str(swiss), "--format", "json")
     assert list(data) == DETAIL_KEYS
     assert {key: data[key] for key in ["name", "format", "players_per_game", "bots",
-                                       "games_done", "games_planned", "state", "live", "pid",
-                                       "seed", "seed_secret", "rounds", "round", "failures",
-                                       "failure_reasons", "forfeits", "resume", "stop"]} == {
-        "name": "tiny", "format": "swiss", "players_per_game": 2, "bots": 3,
+                                       "versions", "games_done", "games_planned", "state",
+                                       "live", "pid", "seed", "seed_secret", "rounds", "round",
+                                       "failures", "failure_reasons", "forfeits", "resume",
+                                       "stop"]} == {
+        "name": "tiny", "format": "swiss", "players_per_game": 2, "bots": 3, "versions": 3,
         "games_done": 2, "games_planned": 2, "state": "finished", "live": False, "pid": None,
         "seed": 5, "seed_secret": False, "rounds": 2, "round": 2, "failures": {},
         "failure_reasons": [], "forfeits": 0, "resume": None, "stop": None}

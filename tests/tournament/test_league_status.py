@@ -59,3 +59,13 @@ def test_the_heading_counts_bots_not_their_versions(tmp_path: Path, registry: Pa
                    vetter=lambda bot: None)
     heading = _status(db)[0]
     assert "league, 2 per table, 3 bots (4 versions), seed 5" in heading, heading
+    for command in (["status", "ladder"], ["status"], ["tournaments"]):
+        shown = runner.invoke(app, [*command, "--db", str(db), "--format", "json"])
+        assert shown.exit_code == 0, shown.output
+        data = json.loads(shown.stdout)
+        listed = data["tournaments"][0] if "tournaments" in data else data
+        assert (listed["bots"], listed["versions"]) == (3, 4), command
+    for command in (["status"], ["tournaments"]):  # the list's text counts bots too
+        shown = runner.invoke(app, [*command, "--db", str(db)])
+        row = next(line for line in shown.stdout.splitlines() if line.startswith("ladder"))
+        assert row.split()[3] == "3", row

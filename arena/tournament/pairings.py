@@ -65,9 +65,10 @@ class RoundPairings:
 
 
 def pairings_json(row: TournamentRow, rounds: list[RoundPairings]) -> dict[str, Any]:
-    """The document of ``arena pairings --format json``: the tournament, how many rounds it
+    """The document of ``arena pairings --format json``: the tournament (``name``, as every
+    JSON output names it, and ``tournament``, as this one first did), how many rounds it
     has, and the rounds shown."""
-    return {"tournament": row.name, "rounds": row.rounds,
+    return {"name": row.name, "tournament": row.name, "rounds": row.rounds,
             "pairings": [view.to_json() for view in rounds]}
 
 

@@ -194,7 +194,8 @@ def test_pairings_as_json_give_each_board_its_bots_scores_and_points(
         for seat, p in enumerate(game_points(game["placements"])):
             board["points"][seat] += float(p)
     document = json.loads(result.stdout)
-    assert (document["tournament"], document["rounds"]) == ("rr", 1)
+    assert (document["name"], document["rounds"]) == ("rr", 1)
+    assert list(document)[:2] == ["name", "tournament"] and document["tournament"] == "rr"
     [only] = document["pairings"]
     assert (only["round"], only["paired"], only["byes"]) == (1, True, [])
     assert [(b["board"], b["bots"], b["before"], b["points"], b["games"], b["games_planned"],

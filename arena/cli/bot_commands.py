@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -429,20 +430,33 @@ def prune_command(
     db: Annotated[list[Path] | None, typer.Option(
         "--db", help="A results database whose stored tournaments count (repeat for more; "
                      "default $ARENA_DB, else results/arena.db).")] = None,
+    fmt: TableFormatOption = None,
 ) -> None:
     """Remove the kept versions no registered bot owns (help text: ``_PRUNE_HELP``)."""
     bots_dir = default_bots_dir()
     databases = db or [Path(os.environ.get("ARENA_DB") or DEFAULT_RESULTS)]
     in_play, counted_in = _bots_in_play(databases)
     removable: list[KeptCopy] = []
+    kept: list[tuple[KeptCopy, str]] = []
     for copy in orphaned_versions(bots_dir):
         tournament = needed_by(copy, in_play)
         if tournament is not None:
-            typer.echo(wrapped(f"kept {copy.label}: tournament {printable(tournament)} may "
-                               "still start it (not finished, or a league)"))
+            kept.append((copy, tournament))
         else:
             removable.append(copy)
     removed = [c for c in removable if dry_run or remove_orphaned(c, bots_dir)]
+    if fmt == "json":
+        typer.echo(json.dumps({
+            "versions_dir": str(bots_dir / VERSIONS_DIR), "dry_run": dry_run,
+            "removed": [{"bot": c.label, "path": str(c.path)} for c in removed],
+            "kept": [{"bot": c.label, "path": str(c.path),
+                      **dict(zip(("tournament", "db"), counted_in.tournaments[t], strict=True))}
+                     for c, t in kept],
+            "databases": counted_in.databases}, indent=2))
+        return
+    for copy, tournament in kept:
+        typer.echo(wrapped(f"kept {copy.label}: tournament {printable(tournament)} may "
+                           "still start it (not finished, or a league)"))
     for copy in removed:
         typer.echo(f"{'would remove' if dry_run else 'removed'} {copy.label} "
                    f"({copy.path})")
@@ -451,15 +465,26 @@ def prune_command(
             "registered" if removed else "no kept version to remove: each is a registered "
             "bot's or a stored tournament's")
     typer.echo(wrapped(f"{what.capitalize()} in {bots_dir / VERSIONS_DIR}; stored "
-                       f"tournaments counted: {counted_in}."))
+                       f"tournaments counted: {counted_in.said}."))
 
 
-def _bots_in_play(databases: list[Path]) -> tuple[list[tuple[str, str, str, str]], str]:
+@dataclass(frozen=True)
+class _Counted:
+    """The databases whose tournaments prune counted: in words, as data (each one's path and
+    whether it exists), and each tournament's name and database by the words naming it."""
+
+    said: str
+    databases: list[dict[str, str | bool]]
+    tournaments: dict[str, tuple[str, str]]
+
+
+def _bots_in_play(databases: list[Path]) -> tuple[list[tuple[str, str, str, str]], _Counted]:
     """The bot versions the stored tournaments of ``databases`` may start again, and what
-    was counted, in words (a database that is not there holds none; one that cannot be read
-    is an error: its tournaments' versions would be taken)."""
+    was counted (a database that is not there holds none; one that cannot be read is an
+    error: its tournaments' versions would be taken)."""
     found: list[tuple[str, str, str, str]] = []
     said = []
+    tournaments: dict[str, tuple[str, str]] = {}
     for path in databases:
         if not path.exists():
             said.append(f"none in {path} (no such file)")
@@ -470,9 +495,12 @@ def _bots_in_play(databases: list[Path]) -> tuple[list[tuple[str, str, str, str]
         except StoreError as exc:
             raise StoreError(f"{exc}; nothing was pruned (its tournaments may need "
                              "a kept version)") from None
+        for row in rows:
+            tournaments[f"{row[0]!r} in {path}"] = (row[0], str(path))
         found += [(f"{row[0]!r} in {path}", *row[1:]) for row in rows]
         said.append(f"those of {path}")
-    return found, ", ".join(said)
+    return found, _Counted(", ".join(said), [{"path": str(path), "exists": path.exists()}
+                                             for path in databases], tournaments)
 
 
 def register(app: typer.Typer) -> None:

@@ -4,6 +4,7 @@ registered."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import shutil
 from pathlib import Path
 from types import SimpleNamespace
@@ -161,3 +162,29 @@ def test_a_version_a_tournament_entered_under_another_name_is_left(tmp_path: Pat
                          env={"ARENA_BOTS_DIR": str(bots), "COLUMNS": "300"})
     assert done.exit_code == 0, done.output
     assert [p.name for p in (bots / ".versions").iterdir()] == [f"gone@{gone[1]}"]
+
+
+def test_prune_as_json_lists_what_it_removes_and_keeps(tmp_path: Path) -> None:
+    bots = tmp_path / "bots"
+    gone = _updated_twice(tmp_path, "gone", bots)
+    db, none = tmp_path / "arena.db", tmp_path / "none.db"
+    _running(db, resolve(f"gone@{gone[1]}", bots))
+    _forget(bots, "gone")
+    versions = bots / ".versions"
+    expected = {
+        "versions_dir": str(versions), "dry_run": True,
+        "removed": [{"bot": f"gone@{gone[0]}", "path": str(versions / f"gone@{gone[0]}")}],
+        "kept": [{"bot": f"gone@{gone[1]}", "path": str(versions / f"gone@{gone[1]}"),
+                  "tournament": "swiss", "db": str(db)}],
+        "databases": [{"path": str(db), "exists": True}, {"path": str(none), "exists": False}]}
+    args = ["bots", "prune", "--db", str(db), "--db", str(none), "--format", "json"]
+    dry = runner.invoke(app, [*args, "--dry-run"], env={"ARENA_BOTS_DIR": str(bots)})
+    assert dry.exit_code == 0, dry.output
+    assert dry.stdout == json.dumps(expected, indent=2) + "\n"
+    assert len(list(versions.iterdir())) == 2
+    done = runner.invoke(app, args, env={"ARENA_BOTS_DIR": str(bots)})
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout) == {**expected, "dry_run": False}
+    assert [p.name for p in versions.iterdir()] == [f"gone@{gone[1]}"]
+    again = runner.invoke(app, args, env={"ARENA_BOTS_DIR": str(bots)})
+    assert json.loads(again.stdout)["removed"] == []

@@ -6,11 +6,17 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from arena.cli.options import DryRunOption, JsonFlag, TableFormatOrJsonOption, wants_json
+from arena.cli.options import (
+    DryRunOption,
+    JsonFlag,
+    TableFormatOption,
+    TableFormatOrJsonOption,
+    wants_json,
+)
 from arena.cli.suggesting import SuggestingGroup
 from arena.cli.terminal import wrapped
 from arena.common.plural import counted
@@ -102,32 +108,54 @@ def env_prune(
     yes: Annotated[bool, typer.Option(
         "--yes", "-y", help="Remove every environment even when the bots directory does not "
                             "exist (no bot registered yet).")] = False,
+    fmt: TableFormatOption = None,
 ) -> None:
     """Remove the environments no registered bot uses, and those whose build stopped part
     way (help text: ``_PRUNE_HELP``)."""
+    as_json = fmt == "json"
     counted = counted_bots_dir(bots_dir)
     uses = environment_uses(counted)
     unused: list[Environment | UnbuiltEnvironment] = [
         use.environment for use in uses if not use.bots]
     _confirm_every_one(counted, len(unused), len(uses), dry_run or yes)
     unused += [e for e in unbuilt_environments() if not e.building]
-    removed: list[Environment | UnbuiltEnvironment] = []
-    freed = 0
+    removed: list[dict[str, Any]] = []
+    left: list[dict[str, str]] = []
     for entry in unused:
         size = entry.size() if not entry.path.is_symlink() else 0
         what = _what(entry, size)  # said before: a link is no longer one after
+        shown = _entry_data(entry, size)
         if not dry_run and not remove_environment(entry):
-            typer.echo(wrapped(f"left {entry.key}: another arena process is building it, or "
-                               "has just built or removed it"))
+            left.append({"key": entry.key, "path": str(entry.path)})
+            if not as_json:
+                typer.echo(wrapped(f"left {entry.key}: another arena process is building it, "
+                                   "or has just built or removed it"))
             continue
-        removed.append(entry)
-        freed += size
-        typer.echo(wrapped(f"{'would remove' if dry_run else 'removed'} {what}"))
-    if not unused:
+        removed.append(shown)
+        if not as_json:
+            typer.echo(wrapped(f"{'would remove' if dry_run else 'removed'} {what}"))
+    if as_json:
+        typer.echo(json.dumps({"cache": str(env_cache_dir()), "bots_dir": str(counted),
+                               "dry_run": dry_run, "removed": removed, "left": left,
+                               "bytes": sum(entry["bytes"] for entry in removed)}, indent=2))
+    elif not unused:
         typer.echo("No environment is unused: nothing to remove.")
     elif removed:
+        freed = _size(sum(entry["bytes"] for entry in removed))
         typer.echo(wrapped(f"{_counts(removed)}; {'would free' if dry_run else 'freed'} "
-                           f"{_size(freed)}."))
+                           f"{freed}."))
+
+
+def _entry_data(entry: Environment | UnbuiltEnvironment, size: int) -> dict[str, Any]:
+    """An entry prune removes, as ``--format json`` shows it: a link's ``link`` is where it
+    leads (left as it is), an unbuilt one's ``why`` says why it is no environment."""
+    link = os.readlink(entry.path) if entry.path.is_symlink() else None
+    built = isinstance(entry, Environment)
+    return {"key": entry.key, "path": str(entry.path), "built": built, "link": link,
+            "requirements": (list(entry.requirements) if isinstance(entry, Environment)
+                             else None),
+            "why": entry.why if isinstance(entry, UnbuiltEnvironment) else None,
+            "bytes": size}
 
 
 def _confirm_every_one(counted: Path, unused: int, built: int, confirmed: bool) -> None:
@@ -147,9 +175,9 @@ def _confirm_every_one(counted: Path, unused: int, built: int, confirmed: bool) 
     typer.echo(wrapped(f"warning: {why}", err=True), err=True)
 
 
-def _counts(removed: list[Environment | UnbuiltEnvironment]) -> str:
-    """How many environments unused and how many unbuilt, in words."""
-    unbuilt = sum(isinstance(entry, UnbuiltEnvironment) for entry in removed)
+def _counts(removed: list[dict[str, Any]]) -> str:
+    """How many environments unused and how many unbuilt (:func:`_entry_data`), in words."""
+    unbuilt = sum(not entry["built"] for entry in removed)
     parts = [f"{counted(len(removed) - unbuilt, 'environment')} no registered bot uses"
              if len(removed) > unbuilt else "",
              f"{counted(unbuilt, 'environment')} not built" if unbuilt else ""]

@@ -325,3 +325,33 @@ def test_an_entry_locked_built_or_removed_since_it_was_listed_is_left(tmp_path: 
     third.path.rmdir()  # another prune took it
     assert not remove_environment(third)
     assert first.path.is_dir() and (second.path / "arena-env.json").is_file()
+
+
+def test_prune_as_json_lists_each_environment_it_removes(tmp_path: Path) -> None:
+    cache = tmp_path / "envs"
+    unused = built_environment(cache / "0123456789abcdef")
+    killed = cache / "1111111111111111"
+    (killed / "lib").mkdir(parents=True)
+    (killed / "lib" / "half.py").write_text("x = 1\n")
+    env = cache_env(tmp_path)
+    expected = {
+        "cache": str(cache), "bots_dir": env["ARENA_BOTS_DIR"], "dry_run": True,
+        "removed": [
+            {"key": "0123456789abcdef", "path": str(unused), "built": True, "link": None,
+             "requirements": ["six"], "why": None,
+             "bytes": len(json.dumps(_RECORD))},
+            {"key": "1111111111111111", "path": str(killed), "built": False, "link": None,
+             "requirements": None, "why": "no arena-env.json: a build that stopped part way "
+             "(killed, or a full disk)", "bytes": 6}],
+        "left": [], "bytes": len(json.dumps(_RECORD)) + 6}
+    dry = runner.invoke(app, ["env", "prune", "--dry-run", "--format", "json"], env=env)
+    assert dry.exit_code == 0, dry.output
+    assert dry.stdout == json.dumps(expected, indent=2) + "\n"
+    assert unused.is_dir() and killed.is_dir()
+    done = runner.invoke(app, ["env", "prune", "-f", "json"], env=env)
+    assert done.exit_code == 0, done.output
+    assert done.stdout == json.dumps({**expected, "dry_run": False}, indent=2) + "\n"
+    assert not unused.exists() and not killed.exists()
+    again = runner.invoke(app, ["env", "prune", "-f", "json"], env=env)
+    assert json.loads(again.stdout) == {**expected, "dry_run": False, "removed": [],
+                                        "bytes": 0}

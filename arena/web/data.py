@@ -15,7 +15,8 @@ kept from view until it finishes, as the CLI keeps it
 A league shows the newest version of each bot by default, as ``arena leaderboard`` does
 (:func:`arena.rating.board_view.newest_versions` of the same leaderboard), every version on
 request (``--all-versions``), and its entries as ``arena status`` lists them
-(:func:`arena.tournament.league_store.entry_lines`), with the bots no version of which is
+(:func:`arena.tournament.league_store.entry_lines`: while a run holds it, the versions being
+vetted last), with the bots no version of which is
 active (retired, or their files gone), which ``arena leaderboard`` names under its board.
 """
 
@@ -52,6 +53,7 @@ from arena.tournament.league_store import (
     entry_lines,
     league_entries,
     not_playing,
+    vetting,
 )
 from arena.tournament.planning import off_size_split
 from arena.tournament.scoring import spec_table_weight, swiss_table_size
@@ -213,10 +215,13 @@ def _entries(db: str | Path, info: TournamentInfo,
     of ``board`` with no active version, as ``arena leaderboard`` names them (in order)."""
     with Store(db, create=False, read_only=True) as store:
         entries = league_entries(store, info.id)
-        lines = entry_lines(store, info.id)[1:]  # its heading is the page's
+        running = store.runner_pid(info.name) is not None  # a killed run's rows mean nothing
+        vetted = list(vetting(store, info.id)) if running else []
+        lines = entry_lines(store, info.id, running=running)[1:]  # its heading is the page's
     gone = not_playing(entries, (row["bot"] for row in board["bots"]))
-    return ([{"state": entry.state, "key": entry.key, "line": line.strip()}
-             for entry, line in zip(entries, lines)], gone)
+    states = [(entry.state, entry.key) for entry in entries] + [("vetting", k) for k in vetted]
+    return ([{"state": state, "key": key, "line": line.strip()}
+             for (state, key), line in zip(states, lines, strict=True)], gone)
 
 
 def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -> TournamentData:
@@ -272,12 +277,16 @@ def _rules(info: TournamentInfo) -> str:
 
 def progress(db: str | Path, name: str) -> dict[str, Any]:
     """Games recorded and the state of a tournament: what a live page polls, cheaply; for a
-    league also its entries and the active ones among them (a bot retired, or one entering,
-    changes the pages before any game lands)."""
+    league also its entries, the active ones among them and the versions being vetted (a bot
+    retired, entering or submitted changes the pages before any game lands)."""
     with connect(db) as conn, Store(db, create=False, read_only=True) as store:
         info = find_tournament(conn, name, db)
         games = store.count_games(info.id)
-        entries = list(entry_counts(store, info.id)) if info.format == "league" else None
+        entries = None
+        if info.format == "league":  # the versions being vetted too, while a run holds it
+            running = store.runner_pid(info.name) is not None
+            entries = [*entry_counts(store, info.id),
+                       len(vetting(store, info.id)) if running else 0]
     return {"games": games, "state": info.state,
             **({"entries": entries} if entries is not None else {})}
 

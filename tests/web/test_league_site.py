@@ -227,6 +227,37 @@ def test_the_live_league_counts_games_as_they_land(league_path: Path, tmp_path: 
     assert 'data-live="9"' in index
 
 
+
+def test_the_versions_a_running_league_is_vetting_are_shown_as_arena_status_shows_them(
+        tmp_path: Path, serving: Any) -> None:
+    from arena.tournament.league_store import set_vetting
+    from arena.tournament.store import Store
+
+    db = league_db.build(tmp_path / "a.db", state="running")
+    with Store(db) as store:
+        row = store.tournament("ladder")
+        assert row is not None
+        set_vetting(store, row.id, {"eve<i>@v1": 5, "alpha@v3": 5},
+                    {"alpha@v3": ["alpha@v2<b>"]})
+    port = serving(db)
+    with Store(db) as held, held.lock("ladder"):  # a run holds it: its rows are live
+        status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
+        index = get(port, "/t/ladder/index.html")[1]
+        progress = json.loads(get(port, "/t/ladder/api/progress.json")[1])
+    told = [line.strip() for line in status.splitlines() if "being vetted" in line]
+    assert told == ["eve<i>@v1: being vetted since table 5", "alpha@v3: being vetted since "
+                    "table 5 (alpha@v2<b> gave way to it before its vet ended)"]
+    shown = re.findall(r'<li class="entry vetting"><bdi>([^<]*)</bdi>([^<]*)</li>', index)
+    assert shown == [("eve&lt;i&gt;@v1", ": being vetted since table 5"),
+                     ("alpha@v3", ": being vetted since table 5 (alpha@v2&lt;b&gt; gave way "
+                                  "to it before its vet ended)")]
+    assert progress["entries"] == [5, 3, 2]
+    assert 'data-entries="5,3,2"' in index
+    # no run holds it: a killed run's rows, which the next run clears, are not shown
+    assert "being vetted" not in get(port, "/t/ladder/index.html")[1]
+    assert json.loads(get(port, "/t/ladder/api/progress.json")[1])["entries"] == [5, 3, 0]
+
+
 # -- tournaments continued with --continue, or started again with --new-edition ------------------
 class _Passed:
     ok = True

@@ -248,7 +248,7 @@
 
   var live = document.body.getAttribute("data-live");
   var state = document.body.getAttribute("data-state");
-  var entries = document.body.getAttribute("data-entries");  // a league's: a bot retired or entering
+  var entries = document.body.getAttribute("data-entries");  // a league's: a bot retired, entering or being vetted
   if (live !== null && window.fetch) {
     // a reload takes the keyboard's focus (and a screen reader) back to the page's top: a
     // reader at work on the page pauses it, and the note says what they are not seeing

@@ -208,12 +208,14 @@ class League:
                 self.warn(f"{bot.key} is refused: {refusal}")
             elif alike is not None:
                 self.warn(f"{bot.key} enters: {alike}")
-        since = vetting(self.store, self.row.id)  # the line, as arena status shows it
-        # In the order first seen: a bot's new version goes to the back of the line and its
-        # older one waiting there gives way to it (the names resolve to the newest only), so
-        # a bot submitting again and again never keeps another bot's version waiting.
+        since = vetting(self.store, self.row.id)  # the line, stored in its order
+        place = {key: i for i, key in enumerate(since)}
+        # In the order first seen (the polls between two tables share the table's number): a
+        # bot's new version goes to the back of the line and its older one waiting there
+        # gives way to it (the names resolve to the newest only), so a bot submitting again
+        # and again never keeps another bot's version waiting.
         waiting = sorted((bot for bot in newcomers if bot.key not in ended),
-                         key=lambda bot: since.get(bot.key, number))
+                         key=lambda bot: place.get(bot.key, len(place)))
         self._vets.want(waiting)
         set_vetting(self.store, self.row.id, {b.key: since.get(b.key, number) for b in waiting},
                     self._gave_way(waiting, since, ended))

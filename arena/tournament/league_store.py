@@ -69,13 +69,13 @@ def league_entries(store: Store, tournament_id: int) -> list[LeagueEntry]:
 
 def vetting(store: Store, tournament_id: int) -> dict[str, int]:
     """The versions the league's run is vetting (or holds for their vet), each with the
-    table it first saw them at, in that order; a run killed mid-vet leaves its rows, which
-    mean nothing once no run holds the lock (the next run clears them)."""
+    table it first saw them at, in the order it vets them; a run killed mid-vet leaves its
+    rows, which mean nothing once no run holds the lock (the next run clears them)."""
     if "league_vetting" not in table_names(store.conn):
         return {}
     return dict(store.conn.execute(
         "SELECT bot_key, since_table FROM league_vetting WHERE tournament_id = ? "
-        "ORDER BY since_table, rowid", (tournament_id,)).fetchall())
+        "ORDER BY rowid", (tournament_id,)).fetchall())
 
 
 def _has_gave_way(conn: sqlite3.Connection) -> bool:
@@ -92,16 +92,17 @@ def vetting_gave_way(store: Store, tournament_id: int) -> dict[str, list[str]]:
         return {}
     return {key: older.split() for key, older in store.conn.execute(
         "SELECT bot_key, gave_way FROM league_vetting WHERE tournament_id = ? AND "
-        "COALESCE(gave_way, '') != '' ORDER BY since_table, rowid", (tournament_id,))}
+        "COALESCE(gave_way, '') != '' ORDER BY rowid", (tournament_id,))}
 
 
 def set_vetting(store: Store, tournament_id: int, since: dict[str, int],
                 gave_way: dict[str, list[str]] | None = None) -> None:
-    """Store ``since`` (bot key: the table first seen at) as the versions being vetted, in
-    place of the stored ones, and ``gave_way`` (bot key: the older versions that gave way to
-    it), when they differ (a league polls between every two tables)."""
+    """Store ``since`` (bot key: the table first seen at, in the order they are vetted) as
+    the versions being vetted, in place of the stored ones, and ``gave_way`` (bot key: the
+    older versions that gave way to it), when they differ (a league polls between every two
+    tables)."""
     gave_way = {k: v for k, v in (gave_way or {}).items() if v}
-    if (vetting(store, tournament_id) == since
+    if (list(vetting(store, tournament_id).items()) == list(since.items())
             and vetting_gave_way(store, tournament_id) == gave_way):
         return
     with store.transaction() as conn:

@@ -295,3 +295,38 @@ def test_a_newer_version_takes_the_place_of_one_still_waiting_for_its_vet(
     board = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db), "--all-versions"])
     assert board.exit_code == 0 and newer.split("@")[1] in board.stdout
     assert older.split("@")[1] not in board.stdout
+
+
+def test_versions_seen_while_the_league_waits_for_a_vet_keep_their_order(
+        tmp_path: Path, registry: Path) -> None:
+    """Vetted between tables, the league polls again and again at one table's number while
+    it waits: ``last`` submitted before ``hashed`` is still vetted (and listed) first."""
+    db = tmp_path / "a.db"
+    line = _Line(registry, tmp_path, [])
+    listed: list[list[str]] = []
+
+    def shown(key: str) -> None:
+        for _ in range(_HELD_AT_MOST_S * 10):  # the league polls every half second meanwhile
+            vetted = [vet["bot"] for vet in _json(db)["vetting"]]
+            if key in vetted:
+                listed.append(vetted)
+                return
+            threading.Event().wait(0.1)
+
+    def vetter(bot: BotSpec) -> str | None:
+        line.vets.append(bot.key)
+        if bot.key == line.first:
+            for name in ("last", "hashed"):
+                key = line._submit(name, "v2")
+                line.submitted.append((key, 0))
+                shown(key)
+        return None
+
+    def report(event: object) -> None:
+        if isinstance(event, Progress) and event.done >= 2 and not line.first:
+            line.first = line._submit("first", "v2")
+
+    run_tournament(load_spec(_league(tmp_path, db, 16)), 1, report=report, vetter=vetter)
+    order = [line.first, *(key for key, _ in line.submitted)]
+    assert listed[-1] == order
+    assert line.vets == order

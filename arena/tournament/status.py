@@ -476,7 +476,7 @@ def _listing_data(store: Store, t: TournamentRow) -> dict[str, Any]:
     return {"name": t.name, "format": t.format, "players_per_game": sizes,
             "bots": bot_count(t.format, entrants), "versions": len(entrants),
             "games_done": store.count_games(t.id),
-            "games_planned": t.games_planned, **_run_data(store, t),
+            "games_planned": t.games_planned or None, **_run_data(store, t),
             "created_at": t.created_at}
 
 

@@ -69,3 +69,19 @@ def test_the_heading_counts_bots_not_their_versions(tmp_path: Path, registry: Pa
         shown = runner.invoke(app, [*command, "--db", str(db)])
         row = next(line for line in shown.stdout.splitlines() if line.startswith("ladder"))
         assert row.split()[3] == "3", row
+
+
+def test_a_league_without_an_end_plans_null_games_in_every_listing(tmp_path: Path,
+                                                                    registry: Path) -> None:
+    db = tmp_path / "a.db"
+    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot: None)
+    conn = sqlite3.connect(str(db))
+    with conn:  # as a league run without a budget stores it
+        conn.execute("UPDATE tournaments SET games_planned = 0")
+    conn.close()
+    for command in (["status", "ladder"], ["status"], ["tournaments"]):
+        shown = runner.invoke(app, [*command, "--db", str(db), "--format", "json"])
+        assert shown.exit_code == 0, shown.output
+        data = json.loads(shown.stdout)
+        listed = data["tournaments"][0] if "tournaments" in data else data
+        assert listed["games_planned"] is None, command

@@ -11,7 +11,7 @@ from typing import Any, NamedTuple
 from arena.errors import ProtocolError
 from arena.protocol import messages
 from arena.referee.connection import OUT_OF_TIME, Connection, Received, overflow_detail
-from arena.referee.hints import NO_READY_HINT, hinted
+from arena.referee.hints import NO_READY_HINT, hinted, stdout_note
 from arena.referee.timeouts import ignored_note, unended_note
 from arena.sandbox import Limits
 
@@ -59,7 +59,22 @@ def judge_ready(conn: Connection, got: Received, deadline: float, limits: Limits
         name, metadata = messages.parse_ready(message)
     except ProtocolError as exc:
         # a runtime that failed says so on stdout and its reason on stderr as it exits: how
-        # it ended is waited for (briefly), so the log its failure quotes holds the reason
-        return f"bad answer to 'hello': {hinted(exc)}" + ended_how()
+        # it ended is waited for (briefly), so the log its failure quotes holds the reason,
+        # and what it wrote on stdout after its first line is there to read
+        ended = ended_how()
+        return f"bad answer to 'hello': {hinted(exc)}{ended}{stdout_note(_written(conn))}"
     return Ready(name, metadata, messages.offers_rematch(message),
                  messages.offers_stack_dump(message))
+
+
+#: Lines read, at most, of what a bot wrote after a bad answer (for the last of them).
+_LINES_AFTER = 50
+
+
+def _written(conn: Connection) -> list[bytes]:
+    """The lines the bot has written and the referee not read yet, without waiting for more
+    (a bot that keeps writing does not keep the referee reading)."""
+    lines: list[bytes] = []
+    while len(lines) < _LINES_AFTER and (got := conn.receive(monotonic())).kind == "line":
+        lines.append(got.data)
+    return lines

@@ -20,8 +20,8 @@ from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 __all__ = ["BAD_JSON_HINT", "HINT", "JVM_HINT", "LIBRARY_HINT", "MODULE_HINT", "NOT_JSON_HINT",
            "NO_READY_HINT", "READ_ONLY_ANY_HINT", "RESERVE_HINT", "SPLIT_JSON_HINT",
            "THREAD_HINT", "author_paths", "beside_hint", "explained", "hinted", "is_not_run",
-           "log_note", "log_quote", "requirements_hint", "stack_dump_ended", "stuck_note",
-           "traceback_note", "traceback_tail"]
+           "log_note", "log_quote", "requirements_hint", "stack_dump_ended", "stdout_note",
+           "stuck_note", "traceback_note", "traceback_tail"]
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
 NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
@@ -157,6 +157,31 @@ def hinted(exc: ProtocolError) -> str:
     if _JSON_PIECE.match(detail):
         return detail + SPLIT_JSON_HINT
     return detail + NOT_JSON_HINT if detail.startswith("not JSON") else detail
+
+
+#: Lines quoted of what a bot wrote on stdout after a bad first line: a runtime's reason
+#: follows its warning (a JVM's), a traceback ends with its exception.
+_STDOUT_LINES = 3
+#: Characters quoted of each of them.
+_STDOUT_CHARS = 120
+#: A line with a word or a figure in it (Python's carets under a failed expression have none).
+_SAYS_SOMETHING = re.compile(r"\w")
+
+
+def stdout_note(lines: list[bytes]) -> str:
+    """``; then on stdout: '...' | '...'`` for a bad answer's detail: the last few ``lines``
+    the bot wrote after it that say something (no blank line, no traceback's carets), a long
+    line cut, each quoted as the answer is, and how many there were; empty for none."""
+    texts = [text for line in lines
+             if _SAYS_SOMETHING.search(text := line.decode("utf-8", "replace").strip())]
+    if not texts:
+        return ""
+    shown = texts[-_STDOUT_LINES:]
+    quoted = " | ".join(repr(text if len(text) <= _STDOUT_CHARS
+                             else text[:_STDOUT_CHARS] + "...") for text in shown)
+    if len(shown) < len(texts):
+        return f"; then on stdout, {len(texts)} lines, the last {len(shown)}: {quoted}"
+    return f"; then on stdout: {quoted}"
 
 
 def explained(exc: ProtocolError, log: Callable[[], str]) -> str:

@@ -52,6 +52,51 @@ public class Bot {
 }
 """
 
+#: A bot that answers 'hello' with two lines of its own on stdout, the second its reason.
+TWO_LINES_BOT = """\
+import sys
+sys.stdin.readline()
+print("Warning: no config file, using defaults")
+print("Fatal: weights.bin is missing")
+sys.exit(3)
+"""
+#: The same, with its traceback on stdout: the exception ends it.
+TRACEBACK_BOT = """\
+import sys
+sys.stdin.readline()
+sys.stderr = sys.stdout
+open("weights.bin")
+"""
+
+
+def _command_bot(tmp_path: Path, source: str) -> Path:
+    bot = tmp_path / "talker"
+    bot.mkdir()
+    (bot / "bot.py").write_text(source)
+    (bot / "bot.yaml").write_text("name: talker\ncommand: [python3, bot.py]\n")
+    return bot
+
+
+@needs_sandbox
+def test_a_bad_answer_quotes_the_lines_after_the_first_where_the_reason_is(
+        tmp_path: Path) -> None:
+    code, lines = _check(_command_bot(tmp_path, TWO_LINES_BOT))
+    assert code == 1
+    handshake = next(line for line in lines if "handshake" in line)
+    assert "not JSON: 'Warning: no config file, using defaults'" in handshake
+    assert "; then on stdout: 'Fatal: weights.bin is missing'" in handshake
+
+
+@needs_sandbox
+def test_a_traceback_on_stdout_is_quoted_to_its_exception(tmp_path: Path) -> None:
+    code, lines = _check(_command_bot(tmp_path, TRACEBACK_BOT))
+    assert code == 1
+    handshake = next(line for line in lines if "handshake" in line)
+    assert "not JSON: 'Traceback (most recent call last):'" in handshake
+    assert handshake.endswith(
+        "\"FileNotFoundError: [Errno 2] No such file or directory: 'weights.bin'\"")
+
+
 #: The flags docs/BOTS.md gives a JVM to start within the default memory_mb.
 JVM_FLAGS = "-XX:+UseSerialGC, -Xmx256m, -XX:CompressedClassSpaceSize=64m"
 
@@ -82,6 +127,8 @@ def test_a_jvm_without_flags_is_told_its_words_are_the_jvms_and_what_starts_it(
     handshake = next(line for line in lines if "handshake" in line)
     assert handshake.startswith("✗ handshake: bad answer to 'hello': not JSON: ")
     assert JVM_HINT in handshake
+    # its first line is a warning; why it stopped follows it on stdout, and is quoted too
+    assert "; then on stdout" in handshake.partition(JVM_HINT)[2]
 
 
 @needs_sandbox

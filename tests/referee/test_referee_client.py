@@ -22,6 +22,7 @@ from arena.referee.hints import (
     NOT_JSON_HINT,
     SPLIT_JSON_HINT,
     stack_dump_ended,
+    stdout_note,
     stuck_note,
 )
 from arena.referee.launch import TransportConnection
@@ -744,3 +745,16 @@ def test_a_prompt_answer_tells_of_no_wait() -> None:
     assert client.start() is None and client.begin_game(START) is None
     assert act(client).choice == 0
     assert waits == []
+
+
+def test_what_a_bad_answer_is_followed_by_is_quoted_bounded() -> None:
+    # a long traceback printed to stdout: its end is what names the error; carets and blank
+    # lines say nothing, and a long line is cut
+    lines = [b"  File \"bot.py\", line %d, in f\n" % i for i in range(40)]
+    lines += [b"    x = " + b"y" * 300 + b"\n", b"        ^^^^\n", b"\n", b"ValueError: bad\n"]
+    note = stdout_note(lines)
+    assert note.startswith("; then on stdout, 42 lines, the last 3: ")
+    assert note.endswith(": 'File \"bot.py\", line 39, in f' | 'x = " + "y" * 116
+                         + "...' | 'ValueError: bad'")
+    assert stdout_note([b"\x1b[2Jnext\n"]) == "; then on stdout: '\\x1b[2Jnext'"
+    assert stdout_note([b"  \n", b"^~~\n"]) == ""

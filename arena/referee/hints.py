@@ -77,9 +77,22 @@ _READ_ONLY = re.compile(
 READ_ONLY_HINT = (f"{HINT}a bot's own files are read-only: write in its scratch directory, "
                   "$TMPDIR (tempfile.gettempdir()), at most tmp_mb (64 MiB by default), "
                   "emptied when its process ends (docs/BOTS.md)")
+#: A path into the bot's copy as a runtime's message names it: relative (the copy is the
+#: working directory), or under ``/bot`` (bubblewrap) or the box's ``bot`` (without it).
+_OWN_PATH = (rf"""(?:(?!/|EACCES\b)[^\s:'"()]+|{re.escape(BWRAP_BOT_DIR)}/[^\s:'"()]*"""
+             rf"""|/[^\s:'"()]*/{re.escape(BOX_PREFIX)}[^/\s:'"()]*/bot/[^\s:'"()]*)""")
 #: The same write as any runtime tells it: Node's EROFS, C's strerror, Rust's "os error 30",
-#: a Java exception's "(Read-only file system)".
-_READ_ONLY_ANY = re.compile(r"\bEROFS\b|read-only file system", re.IGNORECASE)
+#: a Java exception's "(Read-only file system)"; and where Landlock alone guards the copy
+#: (no bubblewrap mount), its EACCES as the shell, C and Go ("PATH: Permission denied"), Node
+#: ("EACCES: permission denied, open 'PATH'"), Java ("PATH (Permission denied)") and Python
+#: tell it, of a path in the bot's copy: a read there is allowed, a program's exec is not
+#: a write.
+_READ_ONLY_ANY = re.compile(
+    r"\bEROFS\b|read-only file system"
+    rf"""|^(?!.*\bexec)(?:.*(?:^|[\s:]){_OWN_PATH}: permission denied"""
+    rf"""|.*\bEACCES: permission denied, \w+ '{_OWN_PATH}'"""
+    rf"""|.*(?:^|[\s:]){_OWN_PATH} \(permission denied\)"""
+    rf"""|.*permission denied: '{_OWN_PATH}')""", re.IGNORECASE)
 READ_ONLY_ANY_HINT = (f"{HINT}a bot's own files are read-only: write in its scratch directory, "
                       "$TMPDIR (also HOME), at most tmp_mb (64 MiB by default), emptied when "
                       "its process ends (docs/BOTS.md)")

@@ -3,6 +3,7 @@ its own file and line, and for a missing module where packages come from."""
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ GREEDY = Path(__file__).resolve().parents[2] / "bots" / "greedy.py"
 
 runner = CliRunner()
 needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+probe_module = importlib.import_module("arena.sandbox.probe")
 
 
 def _failures(*args: str, bots_dir: Path) -> list[str]:
@@ -92,13 +94,24 @@ def test_a_bot_writing_beside_its_files_is_told_where_it_may_write(tmp_path: Pat
            "(64 MiB by default), emptied when its process ends (docs/BOTS.md)" in line
 
 
+#: How each layer that guards a bot's copy refuses a write there: bubblewrap's read-only
+#: mount, and Landlock alone (no mount), whose refusal is EACCES.
+_REFUSALS = {"bwrap": ("", "Read-only file system"),
+             "landlock": ("bwrap", "Permission denied")}
+
+
 @needs_sandbox
-@pytest.mark.skipif(not probe().active("bwrap"),
-                    reason="only bubblewrap's read-only copy says 'Read-only file system'")
+@pytest.mark.parametrize("layer", sorted(_REFUSALS))
 def test_a_write_into_its_own_files_by_a_bot_in_another_language_gets_the_scratch_hint(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, layer: str) -> None:
     # Node's "Error: EROFS: read-only file system, open 'log.txt'" was quoted with no word
-    # of where a bot may write; a shell bot's own words stand in for any runtime's
+    # of where a bot may write, and Landlock's "Permission denied" still was; a shell bot's
+    # own words stand in for any runtime's
+    disabled, refusal = _REFUSALS[layer]
+    if not probe(disable={disabled} - {""}).active(layer):
+        pytest.skip(f"{layer} does not guard a bot's files here")
+    monkeypatch.setenv("ARENA_SANDBOX_DISABLE", disabled)
+    monkeypatch.setattr(probe_module, "_cached", None)  # probed again, with it switched off
     bot = tmp_path / "diarist"
     bot.mkdir()
     (bot / "bot.sh").write_text(
@@ -110,8 +123,30 @@ def test_a_write_into_its_own_files_by_a_bot_in_another_language_gets_the_scratc
         'done\n')
     (bot / "bot.yaml").write_text("name: diarist\ncommand: [sh, bot.sh]\n")
     line, = _failures(str(bot), bots_dir=tmp_path)
-    assert "history.log: Read-only file system" in line
-    assert f"history.log: Read-only file system; {READ_ONLY_ANY_HINT}" in line
+    assert f"history.log: {refusal}; {READ_ONLY_ANY_HINT}" in line
+
+
+@pytest.mark.parametrize(("line", "hinted"), [
+    ("bot.sh: 4: cannot create history.log: Read-only file system", True),
+    ("Error: EROFS: read-only file system, open 'log.txt'", True),
+    ("bot.sh: 4: cannot create history.log: Permission denied", True),
+    ("bot.sh: line 4: history.log: Permission denied", True),
+    ("Error: EACCES: permission denied, open 'cache/log.txt'", True),
+    ("Error: EACCES: permission denied, open '/bot/log.txt'", True),
+    ("java.io.FileNotFoundException: log.txt (Permission denied)", True),
+    ("open /tmp/arena-box-12-ab/bot/log.txt: permission denied", True),
+    ("/etc/shadow: Permission denied", False),
+    ("cat: /etc/shadow: Permission denied", False),
+    ("Error: EACCES: permission denied, open '/home/ann/book.txt'", False),
+    ("java.io.FileNotFoundException: /home/ann/x (Permission denied)", False),
+    ("exec: /bot/bot.sh: cannot execute: Permission denied", False),
+    ("Permission denied (os error 13)", False),
+])
+def test_a_refused_write_into_the_bots_copy_gets_the_scratch_hint_in_any_words(
+        line: str, hinted: bool) -> None:
+    """Landlock alone refuses the write with EACCES where bubblewrap's mount says EROFS: the
+    same mistake, the same hint; a denied path outside the copy, or an exec, is another."""
+    assert log_note(f"starting\n{line}\n").endswith(f"; {READ_ONLY_ANY_HINT}") is hinted
 
 
 def test_only_a_write_into_the_bots_own_files_gets_the_scratch_hint(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """Charts as SVG made here: no charting library to ship, nothing fetched when a page opens.
 
-Colours are the Okabe-Ito palette (distinguishable with the common colour-vision
-deficiencies); past its eight colours, each bot's mu line also carries marks of its own
+A bot's lines take a colour of :data:`LINE_COLOURS` (each 3:1 or more against the chart's
+white, told apart with the common colour-vision deficiencies too, and none a card kind's
+Okabe-Ito colour); past its eight colours, each bot's mu line also carries marks of its own
 shape (a circle, a square...; filled, then hollow), so no two of a league's or a class's
 lines look alike (eighty; more share a look), and the legend and the leaderboard show each
 bot's colour and mark as its line has them. Each bot's two lines also differ by dash (mu
@@ -24,11 +25,19 @@ from markupsafe import Markup
 
 from arena.common.printable import isolated, printable
 
-__all__ = ["OKABE_ITO", "bot_colour", "bot_cue", "heat_colour", "rating_chart"]
+__all__ = ["LINE_COLOURS", "OKABE_ITO", "bot_colour", "bot_cue", "heat_colour", "rating_chart"]
 
-#: Okabe & Ito (2008), black left out (it is the text's colour).
+#: Okabe & Ito (2008), black left out (it is the text's colour): the card kinds' colours
+#: (drawn beside each card's name) and the head-to-head scale's ends.
 OKABE_ITO = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442",
              "#8c8c8c")
+#: The rating chart's line colours, in the order bots take them (leaderboard order). A line
+#: is thin: against white, Okabe-Ito's orange, sky blue and yellow fall under the 3:1 of
+#: WCAG's non-text contrast, and its colours are the cards' kinds. These are darker, apart
+#: from the cards' and from each other, to normal sight and with protanopia, deuteranopia
+#: or tritanopia alike.
+LINE_COLOURS = ("#7777ee", "#dd3377", "#7a9900", "#7a2288", "#3a9999", "#7a5500", "#005a4a",
+                "#5a0000")
 
 _WIDTH, _HEIGHT = 760, 320
 _LEFT, _RIGHT, _TOP, _BOTTOM = 48, 104, 12, 34
@@ -58,19 +67,19 @@ _MARK_SIZE, _MARKS_PER_LINE = 4.5, 5
 
 
 def bot_colour(index: int) -> str:
-    return OKABE_ITO[index % len(OKABE_ITO)]
+    return LINE_COLOURS[index % len(LINE_COLOURS)]
 
 
 def _bot_mark(index: int) -> tuple[str, bool] | None:
     """The shape (and whether filled) of the marks on the line of the bot at ``index``, in
     leaderboard order: none for the first eight, whose colours tell them apart."""
-    group = index // len(OKABE_ITO)
+    group = index // len(LINE_COLOURS)
     return None if group == 0 else _MARKS[(group - 1) % len(_MARKS)]
 
 
 def _mark(shape: tuple[str, bool], colour: str, x: float, y: float, size: float) -> str:
     """One mark at (x, y): filled with the line's colour, or hollow, always outlined in the
-    text's colour so that its shape shows on a pale line (the yellow) too."""
+    text's colour so that its shape shows on a line of any colour."""
     name, filled = shape
     paint = f'fill="{colour if filled else "#fff"}" stroke="#1a1a1a" stroke-width="1"'
     corners = _SHAPES[name]
@@ -127,7 +136,7 @@ def _line_marks(index: int, mu: str) -> str:
     if shape is None:
         return ""
     corners = [point.split(",") for point in mu.split()]
-    phase = (index % len(OKABE_ITO) + 0.5) / len(OKABE_ITO)
+    phase = (index % len(LINE_COLOURS) + 0.5) / len(LINE_COLOURS)
     at = sorted({round((k + phase) / _MARKS_PER_LINE * (len(corners) - 1))
                  for k in range(_MARKS_PER_LINE)})
     return "".join(_mark(shape, bot_colour(index), float(corners[i][0]), float(corners[i][1]),

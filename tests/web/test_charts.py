@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import arena.web
 from arena.web.charts import rating_chart
+from arena.web.site import KIND_COLOURS
 
 _LABEL = re.compile(r'<text class="end-label" x="([\d.]+)" y="([\d.-]+)"><title>([^<]*)</title>')
 
@@ -112,5 +117,74 @@ def test_no_two_lines_look_alike_and_the_legend_shows_each(bots: int) -> None:
     for key, entry in zip(keys, entries):
         assert (re.search(r'stroke="(#\w+)"', entry).group(1),  # type: ignore[union-attr]
                 *_mark_look(entry)) == looks[key], key
-    # every mark is outlined in the text's colour: a pale line's (the yellow) shape shows
+    # every mark is outlined in the text's colour: its shape shows on a line of any colour
     assert set(re.findall(r'class="mark" [^>]*stroke="([^"]+)"', svg)) <= {"#1a1a1a"}
+
+
+def _linear(colour: str) -> list[float]:
+    """An sRGB ``#rrggbb`` colour's channels, linear."""
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    return [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+
+
+def _contrast(colour: str, background: str) -> float:
+    """WCAG 2's contrast ratio."""
+    def luminance(c: str) -> float:
+        r, g, b = _linear(c)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(colour), luminance(background)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+#: How protanopia, deuteranopia and tritanopia see linear RGB (Machado et al. 2009, severity
+#: 1), and normal sight.
+_SIGHTS = {"normal": ((1, 0, 0), (0, 1, 0), (0, 0, 1)),
+           "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
+                          (-0.003882, -0.048116, 1.051998)),
+           "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
+                            (-0.011820, 0.042940, 0.968881)),
+           "tritanopia": ((1.255528, -0.076749, -0.178779), (-0.078411, 0.930809, 0.147602),
+                          (0.004733, 0.691367, 0.303900))}
+
+
+def _lab(colour: str, sight: str) -> tuple[float, float, float]:
+    """CIELAB (D65) of a colour as ``sight`` sees it."""
+    rgb = _linear(colour)
+    r, g, b = (min(1.0, max(0.0, sum(m * c for m, c in zip(row, rgb))))
+               for row in _SIGHTS[sight])
+    xyz = (0.4124 * r + 0.3576 * g + 0.1805 * b, 0.2126 * r + 0.7152 * g + 0.0722 * b,
+           0.0193 * r + 0.1192 * g + 0.9505 * b)
+    fx, fy, fz = (t ** (1 / 3) if t > 0.008856 else 7.787 * t + 16 / 116
+                  for t in (v / w for v, w in zip(xyz, (0.95047, 1.0, 1.08883))))
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def _apart(a: str, b: str, sight: str = "normal") -> float:
+    """How far apart two colours look (CIE76 distance)."""
+    return math.dist(_lab(a, sight), _lab(b, sight))
+
+
+#: Colours closer than this (CIE76) are taken for one on a thin line.
+_ALIKE = 15.0
+
+
+def test_every_line_colour_stands_out_from_the_chart_and_from_the_others() -> None:
+    """Okabe-Ito's orange, sky blue and yellow lines were under WCAG's 3:1 non-text contrast
+    against the chart's white, and every line took a card kind's colour. Each colour the
+    chart draws is read from it."""
+    css = (Path(arena.web.__file__).parent / "static" / "site.css").read_text()
+    panel = re.search(r"--panel: #([0-9a-fA-F]{3,6});", css).group(1)  # type: ignore[union-attr]
+    panel = "#" + (panel if len(panel) == 6 else "".join(c * 2 for c in panel))
+    assert re.search(r"\.chart \{[^}]*background: var\(--panel\)", css)
+    keys = [f"bot-{i}" for i in range(12)]
+    svg = rating_chart(history([25.0] * 12), keys, {})
+    colours = list(dict.fromkeys(re.findall(r'<polyline fill="none" stroke="(#\w+)"', svg)))
+    assert len(colours) > 2
+    assert [c for c in colours if _contrast(c, panel) < 3] == []
+    for colour in colours:
+        for kind, card in KIND_COLOURS.items():
+            assert _apart(colour, card) >= _ALIKE, (colour, kind)
+    for sight in _SIGHTS:
+        for a, b in itertools.combinations(colours, 2):
+            assert _apart(a, b, sight) >= _ALIKE, (a, b, sight)

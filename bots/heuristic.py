@@ -7,8 +7,9 @@ Full Domain or a Quartet, so the last moves decide):
   key); four cards (after a play, before the draw) the average over the cards not seen yet,
   one of which is drawn next. Every comparison below uses this one number.
 * **Public and private information.** ``SearchBot`` keeps the bot's events; its view says
-  which cards are unseen (graveyards, revealed cards and its own cards excluded) and which
-  cards an opponent holds because the bot looked (Umbrae, Hermes, Ares) or traded with them.
+  which cards an opponent holds because the bot looked (Umbrae, Hermes, Ares) or traded with
+  them. What a draw may bring it reckons from the observation alone: every card but its own,
+  the graveyards' and the revealed ones (a card it knows in a hand or on the pile counts too).
 * **A turn cycles a card, and its effect is a bonus or a gift.** Playing or trapping a card
   replaces it by a draw; the effect then adds what it is worth now: a chosen card from the
   pile (Athena, Sophoi), from the Discard Graveyard (Hades; Tyche and Griffin, whose card is
@@ -34,6 +35,7 @@ from __future__ import annotations
 from typing import Any
 
 from arena.engine.cards import NOTATION
+from arena.engine.determinize import unseen_cards
 from arena.sdk import Request
 from arena.sdk.search import SearchBot, SearchView, hand_score
 
@@ -188,7 +190,10 @@ class HeuristicBot(SearchBot):
     # ------------------------------------------------------------------ decisions
     def act(self, request: Request) -> int:
         view = self.view_ = self.view(request)
-        self.unseen = [c for c in view.unseen_cards() if c != "Palaestron"]
+        # what a draw may bring, by the observation alone: view.unseen_cards() also leaves
+        # out the cards its events place (a known card on the pile is still drawn)
+        self.unseen = [NOTATION[c] for c in unseen_cards(view.obs)
+                       if NOTATION[c] != "Palaestron"]
         self.pool = [ID[c] for c in self.unseen]
         handler = getattr(self, "on_" + request.kind, None)
         choice = handler(request, view) if handler else self.rng.randrange(len(request.legal))

@@ -4,7 +4,7 @@ A search bot (Monte-Carlo, ISMCTS, expectimax, ...) needs an engine state, but i
 its own observation and its own events. This module turns those into
 
 * :class:`SearchView`: the bot's knowledge of the current decision: the observation as an
-  engine :class:`~arena.engine.observation.Observation`, the cards it has not seen
+  engine :class:`~arena.engine.observation.Observation`, the cards it cannot place
   (:meth:`~SearchView.unseen_cards`), the cards it knows an opponent holds because it looked
   (:meth:`~SearchView.known_hand`), and :meth:`~SearchView.sample_state`: a *determinisation*,
   a full engine :class:`~arena.engine.state.State` consistent with all of that, positioned at
@@ -328,10 +328,28 @@ class SearchView:
         return self.obs.hand
 
     def unseen_cards(self) -> list[str]:
-        """Cards (notation, copies repeated) the bot cannot place: not in its hand or traps,
-        not in a graveyard, not revealed. They are in other hands, other traps, the draw
-        pile (and one may be the Palaestron)."""
-        return [NOTATION[c] for c in determinize.unseen_cards(self.obs)]
+        """Cards (notation, copies repeated, in deck order) the bot cannot place: not in its
+        hand or traps, not in a graveyard, not revealed, and not placed by its events either
+        (a card it knows in another hand, :meth:`known_hand`, in another seat's trap,
+        ``tracker.traps``, or on the draw pile, :meth:`known_pile`). They are the cards a
+        :meth:`sample_state` deals at random: somewhere in other hands, other traps or the
+        draw pile (and one may be the Palaestron)."""
+        placed = Counter(name for name in self.known_pile() if name is not None)
+        for seat in range(self.players):
+            if seat == self.seat:
+                continue
+            placed += self.tracker.beyond_revealed(seat, self.obs.revealed[seat])
+            slots = self.tracker.traps.get(seat)
+            if slots is not None and len(slots) == self.obs.trap_counts[seat]:
+                placed.update(name for name in slots if name is not None)
+        unseen = []
+        for card in determinize.unseen_cards(self.obs):
+            name = NOTATION[card]
+            if placed[name] > 0:  # knowledge the observation contradicts places nothing
+                placed[name] -= 1
+            else:
+                unseen.append(name)
+        return unseen
 
     def known_hand(self, seat: int) -> list[str]:
         """Cards of ``seat``'s hand the bot knows: revealed ones and those it saw (peeks,

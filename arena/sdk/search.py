@@ -60,6 +60,7 @@ __all__ = [
     "hand_score",
     "play_out",
     "playout_choice",
+    "redeal_hidden",
     "score_names",
 ]
 
@@ -415,6 +416,58 @@ def _place_known(state: State, obs: Observation, tracker: Tracker, rng: random.R
     dealt.update(zip(open_places, rest))
     for place, card in dealt.items():
         _put(state, place, card)
+
+
+def redeal_hidden(state: State, observation: Observation, tracker: Tracker, seed: int) -> None:
+    """Deal every hidden place of ``state`` again from ``seed``, as :meth:`SearchView.
+    sample_state` deals a sampled state's: each card the bot knows where it knows it, the
+    rest at random, the Palaestron on the pile. For a search from a copy of a state the bot
+    is in, at a decision ``sample_state`` cannot position a state at; ``observation`` is the
+    bot's view of that copy (``state.observe(seat)``, the same card ids) and ``tracker`` has
+    read its events. The hidden cards are laid out in card order first (another seat's hand
+    too: its order tells where each card came from), so the deal depends on what the bot
+    was told and on ``seed`` only, never on where the hidden cards were. Only the ids of
+    copies (two cards of one face) follow the old deal: where a face lands in a hand, a
+    trap or a pile place that held a copy of it, that copy's id goes there, so a pending
+    decision naming a card the bot was shown still finds it."""
+    me = observation.seat
+    old = {_card_at(state, place): _zone(place)
+           for place in _hidden_places(state, observation, tracker, random.Random(0))[0]}
+    for seat in range(state.n):
+        if seat != me:
+            revealed, hand = state.revealed[seat], sorted(state.hands[seat])
+            state.hands[seat] = ([card for card in hand if card in revealed]
+                                 + [card for card in hand if card not in revealed])
+    places, _ = _hidden_places(state, observation, tracker, random.Random(0))
+    # the pile's places come last: the Palaestron, last in this order, lies on the pile
+    cards = sorted((_card_at(state, place) for place in places),
+                   key=lambda card: (card == PALAESTRON, card))
+    for place, card in zip(places, cards):
+        _put(state, place, card)
+    _place_known(state, observation, tracker, random.Random(seed))
+    _keep_copies(state, places, old)
+
+
+def _zone(place: Place) -> Place:
+    """Where a card is, as far as it matters: a hand (any index), a trap's slot, a pile's
+    place."""
+    seat, zone, index = place
+    return (seat, zone, 0 if zone == "hand" else index)
+
+
+def _keep_copies(state: State, places: list[Place], old: dict[int, Place]) -> None:
+    """Each copy back in the zone it was in, where the new deal put its face there."""
+    at = {_card_at(state, place): place for place in places}
+    for place in places:
+        card = _card_at(state, place)
+        if old.get(card) == _zone(place):
+            continue
+        copy = next((other for other in at if other != card and NOTATION[other] == NOTATION[card]
+                     and old.get(other) == _zone(place)), None)
+        if copy is not None and _zone(at[copy]) != _zone(place):
+            _put(state, at[copy], card)
+            _put(state, place, copy)
+            at[card], at[copy] = at[copy], place
 
 
 def _hidden_places(state: State, obs: Observation, tracker: Tracker,

@@ -21,6 +21,7 @@ from arena.sdk.search import (
     hand_score,
     play_out,
     playout_choice,
+    redeal_hidden,
     score_names,
 )
 
@@ -142,6 +143,32 @@ def test_sampled_state_is_consistent_with_the_observation(players: int, seed: in
     truth, seat, view = last
     for k in range(3):
         _check_consistent(truth, seat, view, view.sample_state(seed + k))
+
+
+def _faces(state: State) -> tuple[Any, ...]:
+    return ([sorted(_names(hand).elements()) for hand in state.hands],
+            [[NOTATION[t.card] for t in traps] for traps in state.traps],
+            [NOTATION[c] for c in state.draw_pile])
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 5), seed=st.integers(0, 2**32), stop=st.integers(1, 40))
+def test_a_copy_dealt_again_is_consistent_and_reads_no_hidden_card(players: int, seed: int,
+                                                                     stop: int) -> None:
+    """``redeal_hidden`` keeps everything the seat knows where it is, and deals the same from
+    two copies whose hidden cards lay otherwise: it reads the view, not the hidden places."""
+    last = None
+    for truth, seat, view in _views(players, seed, stop):
+        last = (truth, seat, view)
+    if last is None:
+        return
+    truth, seat, view = last
+    copy, other = truth.clone(), truth.clone()
+    redeal_hidden(other, other.observe(seat, events=False), view.tracker, seed + 1)
+    for state in (copy, other):
+        redeal_hidden(state, state.observe(seat, events=False), view.tracker, seed)
+        _check_consistent(truth, seat, view, state)
+    assert _faces(copy) == _faces(other)
 
 
 def test_many_decisions_sample_consistently() -> None:

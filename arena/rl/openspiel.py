@@ -6,10 +6,12 @@ as the other environments take ``rules=`` (``{"trap_windows": "turn_and_play"}``
 ``"palaestra(players=3,trap_windows=turn_and_play)"``; RULES.md, "House rules"). Actions are
 the fixed action space (:mod:`arena.rl.actions`), legal actions the decision's options;
 observations the vector of :mod:`arena.rl.features` (the tensor) and the observation JSON (the
-string), the seat's own view only. The shuffles happen inside the engine: the game is declared
-``SAMPLED_STOCHASTIC`` (no chance nodes), each new initial state dealt from the game's seed
-in turn. Returns are the placement rewards (zero-sum). :class:`ArenaBot` plays an arena bot
-as an OpenSpiel bot, so OpenSpiel's algorithms can be measured against the arena's.
+string), the seat's own view only; the information state a string of everything the seat
+was told (:mod:`arena.rl.infostate`), from which ISMCTS resamples the hidden cards. The
+shuffles happen inside the engine: the game is declared ``SAMPLED_STOCHASTIC`` (no chance
+nodes), each new initial state dealt from the game's seed in turn. Returns are the
+placement rewards (zero-sum). :class:`ArenaBot` plays an arena bot as an OpenSpiel bot, so
+OpenSpiel's algorithms can be measured against the arena's.
 """
 
 from __future__ import annotations
@@ -29,6 +31,13 @@ from arena.engine.state import State
 from arena.errors import IllegalChoiceError, RulesError
 from arena.rl.actions import ACTION_NAMES, N_ACTIONS, decision_actions, option_of
 from arena.rl.features import OBS_SIZE
+from arena.rl.infostate import (
+    SeatMemory,
+    first_memories,
+    remember_choice,
+    remember_told,
+    resample,
+)
 from arena.rl.opponents import Opponent, load_opponent
 from arena.rl.view import placement_rewards, seat_view
 from arena.sdk.bot import Bot
@@ -49,7 +58,7 @@ GAME_TYPE = pyspiel.GameType(
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=5,
     min_num_players=2,
-    provides_information_state_string=False,
+    provides_information_state_string=True,
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
@@ -87,8 +96,10 @@ class PalaestraGame(pyspiel.Game):  # type: ignore[misc]
         else:
             seed = self._deals.getrandbits(63)
             start = self._deals.randrange(self.players)
+        # events are tracked for the seats' memories (their information states), which
+        # take them from the engine's log after every action
         config = GameConfig(players=tuple(f"p{i}" for i in range(self.players)), seed=seed,
-                            starting_seat=start, track_events=False, rules=self.rules)
+                            starting_seat=start, rules=self.rules)
         return PalaestraState(self, config)
 
     def give_back(self, config: GameConfig) -> None:
@@ -102,19 +113,19 @@ class PalaestraGame(pyspiel.Game):  # type: ignore[misc]
         return _game_at, (self.get_parameters(), self._deals.getstate(), list(self._returned))
 
     def make_py_observer(self, iig_obs_type: Any = None,
-                         params: dict[str, Any] | None = None) -> Observer:
-        """The seat's own view; any other kind is refused: the view holds the seat's hand,
-        so it is no public observation, and without perfect recall no information state."""
+                         params: dict[str, Any] | None = None) -> Observer | InfoStateObserver:
+        """The seat's own view now, or with perfect recall its information state (a string
+        only); any other kind is refused: the view holds the seat's hand, so it is no
+        public observation."""
         if iig_obs_type is not None and (
-                iig_obs_type.perfect_recall or not iig_obs_type.public_info
+                not iig_obs_type.public_info
                 or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER):
-            what = ("no information state (perfect recall), so CFR, MCCFR and ISMCTS do not "
-                    "apply; the arena's ismcts bot searches the hidden cards fairly and plays "
-                    "here as ArenaBot(game, seat, 'ismcts')" if iig_obs_type.perfect_recall
-                    else "no public-only, private-only or all-seat observation")
-            raise ValueError(f"palaestra offers only the seat's own observation (public and "
-                             f"private cards, no perfect recall): {what} "
+            raise ValueError("palaestra offers only the seat's own view (public and private "
+                             "cards; with perfect recall, its information state): no "
+                             "public-only, private-only or all-seat observation "
                              "(docs/LEARNING.md, OpenSpiel)")
+        if iig_obs_type is not None and iig_obs_type.perfect_recall:
+            return InfoStateObserver()
         return Observer()
 
 
@@ -130,12 +141,14 @@ def _game_at(params: dict[str, Any], deals: Any,
 class PalaestraState(pyspiel.State):  # type: ignore[misc]
     """A game in progress: the engine's state, asked through OpenSpiel's API."""
 
-    def __init__(self, game: PalaestraGame, deal: GameConfig) -> None:
+    def __init__(self, game: PalaestraGame, deal: GameConfig | State) -> None:
         super().__init__(game)
         # the engine's state, or the deal it is made from when first asked for: OpenSpiel's
         # clone() starts from a new initial state only to overwrite it, and dealing one took
         # about half of every clone
         self._engine: State | GameConfig = deal
+        #: what each seat was told (its information state), made with the engine's state
+        self._memories: tuple[SeatMemory, ...] = ()
 
     @property
     def state(self) -> State:
@@ -144,7 +157,32 @@ class PalaestraState(pyspiel.State):  # type: ignore[misc]
         if isinstance(engine, GameConfig):
             engine = new_game(engine)
             super().__setattr__("_engine", engine)
+            super().__setattr__("_memories", first_memories(engine))
         return engine
+
+    def information_key(self, player: int) -> str:
+        """Seat ``player``'s information state: a key of everything it was told, in order
+        (its events and the decisions it was asked, with its choices), and nothing else."""
+        self.state  # noqa: B018 (deals the game, and its memories, when first asked)
+        if not 0 <= player < len(self._memories):
+            raise IndexError(f"no seat {player} at this table of {len(self._memories)}")
+        return self._memories[player].key()
+
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Any) -> PalaestraState:
+        """A state seat ``player_id`` cannot tell from this one (the same information
+        state), its hidden cards drawn from what the seat was told, at random from
+        ``probability_sampler`` (OpenSpiel's: a call gives a number in [0, 1)). The seat
+        must be the one asked, as in OpenSpiel's ISMCTS."""
+        engine = self.state
+        memory = self._memories[player_id]
+        seed = int(float(probability_sampler()) * 2 ** 53)
+        sampled = PalaestraState(self.get_game(), resample(engine, player_id, memory, seed))
+        others = [SeatMemory.fresh(seat, "resampled: " + json.dumps(
+            sampled.state.observe_json(seat), sort_keys=True)) for seat in range(engine.n)]
+        others[player_id] = memory
+        sampled._memories = tuple(others)
+        return sampled
 
     def __setattr__(self, name: str, value: Any) -> None:
         # OpenSpiel's clone() sets each attribute of its new initial state to a copy of the
@@ -167,7 +205,13 @@ class PalaestraState(pyspiel.State):  # type: ignore[misc]
         return sorted(decision_actions(decision, self.state.n))
 
     def _apply_action(self, action: int) -> None:
-        self.state.apply(option_of(self._actions_asked(), action))
+        engine = self.state
+        index = option_of(self._actions_asked(), action)
+        decision = engine.decision
+        assert decision is not None  # refused above: the game is over
+        memories = remember_choice(self._memories, decision.seat, action)
+        engine.apply(index)
+        self._memories = remember_told(engine, memories)
 
     def apply_action_with_legality_check(self, action: int) -> None:
         # OpenSpiel's own check fails on an illegal action trying to serialize the game
@@ -224,6 +268,25 @@ class Observer:
 
     def string_from(self, state: PalaestraState, player: int) -> str:
         return json.dumps(state.state.observe_json(player), sort_keys=True)
+
+
+class InfoStateObserver:
+    """OpenSpiel's observer of a seat with perfect recall: its information state as a string
+    (:meth:`PalaestraState.information_key`). No tensor: what a seat is told grows with the
+    game (up to a thousand decisions, each with its events), so no fixed size holds it
+    whole, and a cut one would not be a perfect recall (docs/LEARNING.md, OpenSpiel)."""
+
+    def __init__(self) -> None:
+        self.tensor = np.zeros(0, np.float32)
+        self.dict = {"info_state": self.tensor}
+
+    def set_from(self, state: PalaestraState, player: int) -> None:
+        raise ValueError("palaestra offers its information state as a string only: what a "
+                         "seat is told grows with the game, no fixed-size tensor holds it "
+                         "(docs/LEARNING.md, OpenSpiel)")
+
+    def string_from(self, state: PalaestraState, player: int) -> str:
+        return state.information_key(player)
 
 
 class ArenaBot(pyspiel.Bot):  # type: ignore[misc]

@@ -93,22 +93,22 @@ def test_a_table_size_outside_two_to_five_is_refused_when_the_game_loads(players
         pyspiel.load_game("palaestra", {"players": players})
 
 
-def test_only_the_seats_own_observation_is_offered() -> None:
-    """The observer holds the seat's hand: asked for an information state (perfect recall)
-    or a public or all-seat observation, it refuses rather than hand that out as one."""
+def test_only_the_seats_own_view_is_offered() -> None:
+    """The observer holds the seat's hand: asked for a public or all-seat observation, it
+    refuses rather than hand that out as one; the information state (perfect recall) is a
+    string, and its tensor is refused with the reason."""
     from open_spiel.python.observation import make_observation
 
     game = pyspiel.load_game("palaestra", {"players": 2, "seed": 1})
     state = game.new_initial_state()
     assert state.observation_string(0) and len(state.observation_tensor(1)) == OBS_SIZE
-    with pytest.raises(Exception, match="no information state"):
-        state.information_state_string(0)
-    with pytest.raises(Exception, match="no information state"):
+    assert state.information_state_string(0) != state.information_state_string(1)
+    with pytest.raises(Exception, match="as a string only"):
         state.information_state_tensor(0)
     for private in (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.ALL_PLAYERS):
         kind = pyspiel.IIGObservationType(public_info=True, perfect_recall=False,
                                           private_info=private)
-        with pytest.raises(ValueError, match="only the seat's own observation"):
+        with pytest.raises(ValueError, match="only the seat's own view"):
             make_observation(game, kind)
 
 
@@ -286,19 +286,3 @@ def test_an_arena_bot_is_told_each_game_ends_as_play_game_tells_it() -> None:
         evaluate_bots(deal, bots, np.random.RandomState(0))
         assert deal.state.choices == play_game(config, agents).choices, game_number
     assert [bot.ended for bot in in_openspiel] == [3, 3, 3]
-
-
-def test_an_algorithm_that_needs_an_information_state_is_told_what_runs_instead() -> None:
-    """OpenSpiel's ISMCTS and MCCFR stopped on a refusal that said what is missing, not
-    which search does run on the game."""
-    from open_spiel.python.algorithms import ismcts, mcts, outcome_sampling_mccfr
-
-    game = pyspiel.load_game("palaestra", {"players": 2, "seed": 1})
-    rng = np.random.RandomState(0)
-    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 10,
-                           random_state=rng)
-    for start in (lambda: bot.step(game.new_initial_state()),
-                  outcome_sampling_mccfr.OutcomeSamplingSolver(game).iteration):
-        with pytest.raises(ValueError, match="no information state") as refused:
-            start()
-        assert "ArenaBot" in str(refused.value) and "docs/LEARNING.md" in str(refused.value)

@@ -1,0 +1,180 @@
+"""Information states: what one seat was told, with perfect recall, and states resampled
+from it, for the OpenSpiel game (:mod:`arena.rl.openspiel`).
+
+A seat's information state is everything the referee would tell it, in order: the events of
+its feed (``State.feed``: the public ones and its own private ones, an Ascension's
+``game_end`` as it is shown to that seat) and each decision it is asked (kind, options and
+context, what an ``act`` message holds) with the action it chose. :class:`SeatMemory` keeps
+them as a chain shared between copies of a state, and a digest of the chain as its key,
+carried along as actions apply: a string of the digest is the information state, cheap to
+compare and to store in a table, and a faithful key (a 128-bit BLAKE2 chain: two different
+histories share it only by a collision).
+
+:func:`resample` deals a state consistent with one seat's memory: the kit's sampler
+(``arena.sdk.search``) reads the seat's observation and events only, never the hidden cards
+of the state it is asked from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from arena.engine.decision import Decision, visible_to
+from arena.engine.result import end_seen_by
+from arena.engine.showdown import RPS_THROWS
+from arena.engine.state import State
+from arena.sdk.search import SearchView, Tracker, redeal_hidden
+
+__all__ = ["SeatMemory", "first_memories", "remember_choice", "remember_told", "resample"]
+
+_DIGEST_SIZE = 16
+
+
+class SeatMemory:
+    """What one seat was told so far: a message (an event, a decision it was asked, the
+    action it chose) after the memory before it. Immutable to its users: telling it more
+    makes a new memory, and copies of a state share their memories. The digest is folded
+    when a key is first asked for, and kept: applying an action costs no hashing, and a
+    search that asks keys along a line of play folds each message once."""
+
+    __slots__ = ("before", "message", "length", "_digest")
+
+    def __init__(self, before: SeatMemory | None, message: Any, length: int) -> None:
+        self.before = before
+        self.message = message
+        self.length = length
+        self._digest: bytes | None = None
+
+    @classmethod
+    def fresh(cls, seat: int, start: str = "") -> SeatMemory:
+        """A seat told nothing yet (``start``: what a resampled seat begins from)."""
+        return cls(None, f"seat {seat} {start}", 0)
+
+    def told(self, message: Any) -> SeatMemory:
+        """This memory and one more ``message``: an event dict, the :class:`Decision` the
+        seat is asked, or ``("chose", action)``."""
+        return SeatMemory(self, message, self.length + 1)
+
+    def key(self) -> str:
+        """The information state string: the digest of everything told, and how much."""
+        return f"{self.length} told, {self.digest().hex()}"
+
+    def digest(self) -> bytes:
+        unfolded: list[SeatMemory] = []
+        memory: SeatMemory | None = self
+        while memory is not None and memory._digest is None:
+            unfolded.append(memory)
+            memory = memory.before
+        digest = b"" if memory is None else memory._digest or b""
+        for memory in reversed(unfolded):
+            digest = hashlib.blake2b(digest + _encode(memory.message).encode(),
+                                     digest_size=_DIGEST_SIZE).digest()
+            memory._digest = digest
+        return digest
+
+    def messages(self) -> list[Any]:
+        """Everything told, oldest first (the first: where the memory started)."""
+        messages: list[Any] = []
+        memory: SeatMemory | None = self
+        while memory is not None:
+            messages.append(memory.message)
+            memory = memory.before
+        messages.reverse()
+        return messages
+
+    def events(self) -> list[dict[str, Any]]:
+        """The seat's feed, oldest first (the decisions it was asked left out)."""
+        return [message for message in self.messages() if isinstance(message, dict)]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SeatMemory:
+        return self  # immutable: OpenSpiel's clone copies every attribute of a state
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _memory_of, (self.messages(),)  # flat: a long chain would nest too deep
+
+
+def _memory_of(messages: list[Any]) -> SeatMemory:
+    memory = SeatMemory(None, messages[0], 0)
+    for message in messages[1:]:
+        memory = memory.told(message)
+    return memory
+
+
+def _encode(message: Any) -> str:
+    if isinstance(message, Decision):
+        message = ["asked", message.kind, list(message.options), message.context]
+    return json.dumps(message, sort_keys=True, separators=(",", ":"))
+
+
+def first_memories(state: State) -> tuple[SeatMemory, ...]:
+    """The seats' memories of a new game (its events so far, its first decision)."""
+    return remember_told(state, tuple(SeatMemory.fresh(seat) for seat in range(state.n)))
+
+
+def remember_choice(memories: tuple[SeatMemory, ...], seat: int,
+                    action: int) -> tuple[SeatMemory, ...]:
+    """``seat`` chose ``action`` (of the fixed action space) at the decision it was asked."""
+    changed = list(memories)
+    changed[seat] = memories[seat].told(("chose", action))
+    return tuple(changed)
+
+
+def remember_told(state: State, memories: tuple[SeatMemory, ...]) -> tuple[SeatMemory, ...]:
+    """The events ``state`` logged since the last call, told to the seats that see them,
+    and the decision it asks now told to its seat. The log is emptied: the memories hold
+    what the seats saw, and a copy of the state copies no events."""
+    changed = list(memories)
+    log = state.log
+    for to, event in log:
+        for seat in range(state.n):
+            if visible_to(to, seat):
+                changed[seat] = changed[seat].told(end_seen_by(event, seat))
+    log.clear()
+    decision = state.decision
+    if decision is not None:
+        changed[decision.seat] = changed[decision.seat].told(decision)
+    return tuple(changed)
+
+
+def resample(state: State, seat: int, memory: SeatMemory, seed: int) -> State:
+    """A state ``seat`` cannot tell from ``state``, dealt from ``seed``: at its ``turn`` and
+    ``swap`` decisions built afresh from its observation and events (the kit's
+    ``SearchView.sample_state``); at its other decisions a copy of ``state`` with every
+    hidden place dealt again (``redeal_hidden``), the random generator reseeded, and
+    another seat's hidden throw of a sudden-death round drawn again. The seat must be the
+    one asked (another's pending decision would show its hidden cards)."""
+    decision = state.decision
+    if decision is None or decision.seat != seat:
+        asked = "the game is over" if decision is None else f"seat {decision.seat} is asked"
+        raise ValueError(f"a state is resampled for the seat asked, not seat {seat}: {asked}")
+    events = memory.events()
+    view = SearchView(state.observe_json(seat), events, decision.kind, decision.options,
+                      context=decision.context, rules=state.config.rules)
+    if view.searchable:
+        sampled = view.sample_state(seed)
+    else:
+        sampled = _redealt(state, seat, view.tracker, seed)
+    sampled.track_events = True
+    return sampled
+
+
+def _redealt(state: State, seat: int, tracker: Tracker, seed: int) -> State:
+    """A copy of ``state`` whose hidden places and future shuffles come from ``seed``."""
+    rng = random.Random(seed)
+    copy = state.clone()
+    copy.rng = random.Random(rng.getrandbits(63))
+    copy.config = replace(state.config, seed=rng.getrandbits(63))  # the true deal's seed
+    redeal_hidden(copy, copy.observe(seat, events=False), tracker, rng.getrandbits(63))
+    copy.turn_log = []  # the sampled game's record: the true one names cards set as traps
+    turn = copy.scratch.get("turn")
+    if isinstance(turn, dict) and turn.get("seat") != seat and turn.get("action") == "trap":
+        copy.scratch["turn"] = {**turn, "card": None}
+    throws: Sequence[tuple[int, str]] | None = copy.scratch.get("rps")
+    if throws:  # thrown before this seat, unseen until all have thrown
+        copy.scratch["rps"] = tuple((other, rng.choice(RPS_THROWS)) for other, _ in throws)
+    return copy

@@ -275,8 +275,9 @@ def _stop_line(outcome: RerunOutcome, decision: RerunDecision) -> str:
         where += f", where the recorded bot forfeited ({_failure(outcome.forfeit)})"
         failed = "forfeit"
     elif decision.failure is not None:
+        lot = ", drawn by lot" if decision.kind == "rps" else ""
         where += (f", where the record has a failure ({_failure(decision.failure)}; the "
-                  f"referee played option {decision.recorded})")
+                  f"referee played option {decision.recorded}{lot})")
         failed = "failure"
     if outcome.error is not None:
         return f"{where}: the bot raised:"

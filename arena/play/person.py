@@ -253,12 +253,14 @@ class Person:
             self.feed.append(event)
             self._tell(event)
 
-    def struck(self, seat: int, failure: str) -> None:
-        """A bot's answer earned a strike: said at once, or its default move would read as
-        its choice (the detail, which may quote the bot's log, comes after the game)."""
+    def struck(self, seat: int, failure: str, kind: str) -> None:
+        """A bot's answer earned a strike (at a ``kind`` decision): said at once, or its
+        default move would read as its choice (the detail, which may quote the bot's log,
+        comes after the game); at a throw, which has no default, one drawn by lot (E34)."""
         name = self.players[seat] if 0 <= seat < len(self.players) else f"seat {seat}"
         what = _STRUCK.get(failure, failure.replace("_", " "))
-        text = f"{name} {what}: option 0 is played for it (a strike)"
+        played = "a throw drawn by lot is" if kind == "rps" else "option 0 is"
+        text = f"{name} {what}: {played} played for it (a strike)"
         self.recent.append(f"  {text}")
         self._indented(text, style="italic")
 

@@ -7,8 +7,9 @@ The client owns the fairness rules for a single bot so the match loop stays simp
   are :mod:`arena.referee.handshake`'s.
 * **Time and strikes**: the time limit, the game's time bank and the strikes are
   :class:`~arena.referee.clock.GameClock`'s rules (:mod:`arena.referee.clock`); a timeout, a
-  protocol error or an illegal choice plays the decision's safe default (option 0) and counts
-  a strike. Past ``max_strikes`` in one game, or at once on a crash, an output overflow or a
+  protocol error or an illegal choice plays the decision's safe default (option 0; at a
+  throw, which has none, a lot: :func:`arena.referee.seeds.played_for`) and counts a
+  strike. Past ``max_strikes`` in one game, or at once on a crash, an output overflow or a
   memory kill, the bot forfeits the game. Its process is then ended and a fresh one started
   for the next game. Otherwise one process serves the match,
   and a process that offered a rematch and had no failure at all may serve later matches

@@ -6,8 +6,8 @@
   longer than ``decision_ms`` pays the excess from the bank; a timeout empties it, so the
   next decision of the game gets ``decision_ms`` alone.
 * **Strikes**: a timeout, a protocol error or an illegal choice counts one strike (the
-  decision plays its safe default, option 0). More than ``max_strikes`` in one game
-  forfeits it.
+  decision plays its safe default, option 0; a lot at a throw, RULES.md E34). More than
+  ``max_strikes`` in one game forfeits it.
 * **What forfeits at once** (no strike count): a crash, an output overflow or a memory kill;
   those are judged by :class:`~arena.referee.client.BotClient`, not here.
 * The bank and the strikes start afresh at every game, and at a kept process's rematch.

@@ -16,8 +16,9 @@ __all__ = ["ActResult", "BotDiagnostics"]
 
 @dataclass(slots=True)
 class ActResult:
-    """The outcome of one decision: the index to apply (0 after a failure), the round-trip
-    time, the failure if any, and whether the bot has now forfeited the game."""
+    """The outcome of one decision: the bot's index (0 after a failure, where the referee
+    plays :func:`~arena.referee.seeds.played_for` instead), the round-trip time, the failure
+    if any, and whether the bot has now forfeited the game."""
 
     choice: int
     latency: float

@@ -61,7 +61,8 @@ STARTUP_FAILURE: Final = "startup_failure"
 
 FAILURE_TYPES: Final = (TIMEOUT, CRASH, PROTOCOL_ERROR, ILLEGAL_CHOICE, OUTPUT_LIMIT,
                         MEMORY_LIMIT, STARTUP_FAILURE)
-#: Failures that play the safe default and count a strike; the game goes on for the bot.
+#: Failures that play the safe default (a lot at a throw) and count a strike; the game goes
+#: on for the bot.
 STRIKE_TYPES: Final = frozenset({TIMEOUT, PROTOCOL_ERROR, ILLEGAL_CHOICE})
 #: Failures after which the process is gone or untrustworthy: the bot forfeits the game.
 FATAL_TYPES: Final = frozenset({CRASH, OUTPUT_LIMIT, MEMORY_LIMIT, STARTUP_FAILURE})

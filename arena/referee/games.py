@@ -34,7 +34,7 @@ from arena.referee.client import BotClient
 from arena.referee.failures import Failure
 from arena.referee.outcome import GameOutcome
 from arena.referee.relay import EventRelay
-from arena.referee.seeds import bot_seed, deal_seed, first_seat, parse_date
+from arena.referee.seeds import bot_seed, deal_seed, first_seat, parse_date, played_for
 
 __all__ = ["LOG_PER_GAME", "LocalSeat", "Seat", "drive_game", "run_games", "sandbox_levels"]
 
@@ -48,16 +48,16 @@ class LocalSeat:
     may see (its own feed only, as a bot in that seat is sent them); ``key`` names the seat
     in the record's ``referee.seats``; ``metadata`` its ``last_read_page`` and
     ``last_book_finished``, as a bot's ``ready`` gives them. ``struck`` is told ``(seat,
-    failure type)`` when a bot's answer earns a strike, before the safe default played for
-    it (at Rock-Paper-Scissors, once the throws are shown): the type only, never the
-    detail, which may quote the bot's log. ``waiting`` is told ``(bot, what, limit_ms)``
-    when a bot has kept the table waiting a while (a person is not left before a silent
-    screen)."""
+    failure type, decision kind)`` when a bot's answer earns a strike, before the safe
+    default played for it (at Rock-Paper-Scissors, a throw drawn by lot, once the throws are
+    shown): the type only, never the detail, which may quote the bot's log. ``waiting`` is
+    told ``(bot, what, limit_ms)`` when a bot has kept the table waiting a while (a person
+    is not left before a silent screen)."""
 
     def __init__(self, agent: Agent, name: str, *, key: str = "",
                  watch: Callable[[list[dict[str, Any]]], None] | None = None,
                  metadata: Mapping[str, Any] | None = None,
-                 struck: Callable[[int, str], None] | None = None,
+                 struck: Callable[[int, str, str], None] | None = None,
                  waiting: Callable[[str, str, int], None] | None = None) -> None:
         self.agent = agent
         self.name = name
@@ -83,7 +83,8 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
     """Drive one game to its end. Every :class:`BotClient` seat must have had
     :meth:`~BotClient.begin_game`. Returns the number of decisions and the game's event relay
     (what each seat has not been sent yet goes with ``game_end``); failures are appended
-    (placed in the game and seat). A forfeited seat plays option 0 from then on."""
+    (placed in the game and seat). A forfeited seat is played for from then on
+    (:func:`~arena.referee.seeds.played_for`: option 0, a lot at a throw)."""
     relay = EventRelay(state)
     decisions = 0
     watchers = _Watchers(state, seats)
@@ -93,7 +94,7 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
         seat = decision.seat
         player = seats[seat]
         if seat in state.forfeits:
-            choice = 0
+            choice = played_for(state)
         elif isinstance(player, BotClient):
             told = len(failures)
             choice = _ask_bot(state, player, decision, relay.take(seat), failures, game_index)
@@ -109,8 +110,8 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
 class _Watchers:
     """The local seats that watch the game, each told its new events after every step
     (copies: a watcher cannot change the game's record) and the bots' strikes. A strike at
-    Rock-Paper-Scissors waits until the throws are shown: told before, the option 0 played
-    for the bot would name its throw to a seat yet to throw."""
+    Rock-Paper-Scissors waits until the throws are shown, as the throw played for the bot (a
+    lot) is: a seat yet to throw learns nothing of the others' throws before its own."""
 
     def __init__(self, state: State, seats: Sequence[Seat]) -> None:
         self.state = state
@@ -127,12 +128,12 @@ class _Watchers:
             if failure.is_strike and kind == "rps":
                 self.held.append((seat, failure.type))
             elif failure.is_strike:
-                self._struck(seat, failure.type)
+                self._struck(seat, failure.type, kind)
 
-    def _struck(self, seat: int, failure: str) -> None:
+    def _struck(self, seat: int, failure: str, kind: str) -> None:
         for player in self.local:
             if player.struck is not None:
-                player.struck(seat, failure)
+                player.struck(seat, failure, kind)
 
     def tell(self) -> None:
         thrown = False
@@ -149,13 +150,15 @@ class _Watchers:
         """The strikes held back (the throws are shown, or the game is over)."""
         held, self.held = self.held, []
         for seat, failure in held:
-            self._struck(seat, failure)
+            self._struck(seat, failure, "rps")
 
 
 def _ask_bot(state: State, player: BotClient, decision: Decision, events: bytes,
              failures: list[Failure], game_index: int) -> int:
     """Ask a bot one decision (after ``events``, the events it has not been sent); the
-    choice to apply. Its failures are appended, and its seat forfeited if it must be."""
+    choice to apply: the bot's, or where its answer cannot be used (a strike, a forfeit) the
+    referee's (:func:`~arena.referee.seeds.played_for`). Its failures are appended, and its
+    seat forfeited if it must be."""
     seat = decision.seat
     result = player.act(decision.kind, state.observe_json(seat), decision.options,
                         decision.context, events)
@@ -169,6 +172,8 @@ def _ask_bot(state: State, player: BotClient, decision: Decision, events: bytes,
                                           kind=decision.kind, game=game_index))
     if result.forfeit:
         state.forfeit(seat, player.forfeited or "forfeit")
+    if result.failure is not None or result.forfeit:
+        return played_for(state)
     return result.choice
 
 

@@ -52,7 +52,8 @@ class RerunDecision:
     its act id (the referee's, over the match from 0; None where the record does not tell it),
     where it fell, the legal options, what the record holds (None: the seat forfeited there),
     what the bot answered now (None when it raised), the failure the record has there (a
-    strike: the referee played option 0) and the wall time the bot took here to answer."""
+    strike: the referee played option 0, or at a throw one drawn by lot) and the wall time
+    the bot took here to answer."""
 
     number: int
     act_id: int | None

@@ -2,7 +2,9 @@
 
 Every seed derives from the match seed by SHA-256, so it is stable across runs, machines and
 Python versions: each game's (or a deal book's deal), and each bot's own seed for one game,
-sent in ``game_start`` and derived apart from the game's, so it reveals nothing of the deal.
+sent in ``game_start`` and derived apart from the game's, so it reveals nothing of the deal;
+and the throw the referee plays for a seat at Rock-Paper-Scissors when it cannot use the
+bot's (:func:`played_for`, RULES.md E34).
 The first game's starting seat follows the bots' ``last_read_page`` (ruling 13), read against
 the day the match is played: a tournament's is fixed when it is created (:func:`utc_today`).
 """
@@ -14,10 +16,10 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.engine import first_starting_seat
+from arena.engine import State, first_starting_seat
 
 __all__ = ["bot_seed", "deal_seed", "first_seat", "game_seed", "parse_date", "parse_stamp",
-           "utc_today"]
+           "played_for", "throw_lot", "utc_today"]
 
 
 def bot_seed(match_seed: int, game_index: int, seat: int) -> int:
@@ -32,6 +34,26 @@ def game_seed(match_seed: int, game_index: int) -> int:
     """The seed of one game of a match: stable across runs, machines and Python versions."""
     digest = hashlib.sha256(f"palaestra-match:{match_seed}:{game_index}".encode()).digest()
     return int.from_bytes(digest[:8], "big") >> 1
+
+
+def throw_lot(game_seed: int, at: int, throws: int) -> int:
+    """The throw drawn by lot for a seat at the ``at``-th choice of a game (its place in the
+    record's ``choices``, from 0): an index among ``throws`` options, from the game's seed, so
+    the same game replays it."""
+    digest = hashlib.sha256(f"palaestra-throw:{game_seed}:{at}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % throws
+
+
+def played_for(state: State) -> int:
+    """The option the referee plays for a seat whose answer it cannot use (a strike, a
+    forfeit) at ``state``'s decision: its safe default, option 0; at a Rock-Paper-Scissors
+    throw, which has none (RULES.md E22), a lot among the throws (:func:`throw_lot`, E34).
+    Rock every time would let the seat asked next, which waited out the whole limit, beat
+    it: the wait tells that the bot struck, never what it threw."""
+    decision = state.decision
+    if decision is None or decision.kind != "rps":
+        return 0
+    return throw_lot(state.config.seed, len(state.choices), len(decision.options))
 
 
 def deal_seed(match_seed: int, deal: int, deal_seeds: Sequence[int] = ()) -> int:

@@ -127,8 +127,8 @@ def test_a_bots_strike_at_rock_paper_scissors_is_told_once_the_throws_are_shown(
     Series(request, Person(console, script, 1), console, script).play()
     text = out.getvalue()
     throw = text.index("Sudden-death Rock-Paper-Scissors")
-    notice = text.index("cheat chose no legal option: option 0 is played for it")
-    assert throw < text.index("Rock-paper-scissors: cheat rock") < notice
+    notice = text.index("cheat chose no legal option: a throw drawn by lot is played for it")
+    assert throw < text.index("Rock-paper-scissors: cheat ") < notice
 
 
 @needs_sandbox

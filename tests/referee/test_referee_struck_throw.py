@@ -1,0 +1,85 @@
+"""The throw played for a bot whose answer at Rock-Paper-Scissors cannot be used (RULES.md
+E34): a lot from the game's seed and the throw's place, never Rock every time."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from referee_fakes import FAST, FakeConnection, Response, fake_spec
+
+from arena.engine import GameConfig, new_game
+from arena.engine.record import replay
+from arena.referee.match import GameOutcome, MatchRequest, play_match
+from arena.referee.seeds import played_for, throw_lot
+
+#: Match seeds whose first game ties when both bots play option 0 everywhere but the throw.
+TIED = (112, 124, 387, 459, 662)
+
+
+def _at_a_throw(answer: Response) -> Callable[[dict[str, Any]], Response]:
+    """Option 0 everywhere, ``answer`` at a throw."""
+    return lambda message: answer if message.get("decision") == "rps" else 0
+
+
+def _play(seed: int, answer: Response) -> GameOutcome:
+    """One game: bot0 answers ``answer`` at its throws, bot1 throws Rock."""
+    made = {"0": _at_a_throw(answer), "1": _at_a_throw(0)}
+    bots = []
+    for seat in range(2):
+        spec = fake_spec(f"bot{seat}")
+        object.__setattr__(spec, "command", (str(seat),))
+        bots.append(spec)
+    request = MatchRequest(bots=bots, games=1, seed=seed, limits=FAST,
+                           launcher=lambda command, *_: FakeConnection(respond=made[command[0]]),
+                           event_date=dt.date(2026, 11, 29))
+    return play_match(request).games[0]
+
+
+def _struck_throws(game: GameOutcome) -> list[tuple[int, int]]:
+    """Where bot0 threw in the record (the choice's place) and the throw played."""
+    return [(at, index) for at, (seat, kind, index) in enumerate(game.record["choices"])
+            if kind == "rps" and seat == 0]
+
+
+@pytest.mark.parametrize("answer", [99, None, b"not json\n"],
+                         ids=["illegal_choice", "timeout", "protocol_error"])
+def test_a_struck_throw_is_a_lot_from_the_games_seed_not_rock(answer: Response) -> None:
+    played: list[int] = []
+    for seed in TIED:
+        game = _play(seed, answer)
+        throws = _struck_throws(game)
+        assert throws, f"seed {seed} no longer ties: pick another"
+        assert game.failures and {f["seat"] for f in game.failures} == {0}
+        lot_seed = game.record["config"]["seed"]
+        assert [index for _, index in throws] == [throw_lot(lot_seed, at, 3) for at, _ in throws]
+        played += [index for _, index in throws]
+        replay(game.record)  # the record holds the throw played: it replays
+    # Rock every time would let the seat asked next beat it
+    assert len(set(played)) == 3
+
+
+def test_the_throw_of_a_seat_that_forfeits_at_it_is_a_lot_too() -> None:
+    played = []
+    for seed in TIED:
+        game = _play(seed, "crash")
+        assert game.forfeits == {0: "crash"}
+        ((at, index),) = _struck_throws(game)
+        assert index == throw_lot(game.record["config"]["seed"], at, 3)
+        played.append(index)
+    assert set(played) != {0}
+
+
+def test_played_for_is_option_0_where_a_safe_default_exists() -> None:
+    state = new_game(GameConfig(players=("a", "b"), seed=3))
+    assert state.decision is not None and state.decision.kind != "rps"
+    assert played_for(state) == 0
+
+
+def test_the_same_seed_plays_the_same_games_move_for_move() -> None:
+    for seed in TIED[:2]:
+        first, second = _play(seed, None), _play(seed, None)
+        assert first.record["choices"] == second.record["choices"]
+        assert first.placements == second.placements

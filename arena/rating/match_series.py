@@ -175,7 +175,7 @@ class MatchSeries:
                                ponder=self.ponder, local=self.local,
                                event_date=self.event_date,
                                deal_seeds=table_deals(self.deals, 1, self.games // self.per_deal),
-                               same_files=True)
+                               same_files=True, look_beside=True)
 
         def done(played: list[GameOutcome]) -> bool:
             return self.decided(played) or (stop is not None and stop(played))

@@ -137,16 +137,18 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
               bots_dir: Path | None = None,
               on_item: Callable[[CheckReport, CheckItem], None] | None = None,
               on_wait: Callable[[str, str, int], None] | None = None,
-              wait_notice_s: float = WAIT_NOTICE_S) -> CheckReport:
+              wait_notice_s: float = WAIT_NOTICE_S, look_beside: bool = True) -> CheckReport:
     """Run the compliance checklist on one bot; never raises for the bot's misbehaviour.
     ``on_item`` is told of each item as it is decided; ``on_wait`` of ``(bot, what,
     limit_ms)`` when a wait for the bot's answer (``what``: ``'hello'``, ``a 'turn'
-    decision``) has lasted ``wait_notice_s``."""
+    decision``) has lasted ``wait_notice_s``. ``look_beside``: the hints may say what lies
+    beside a single-file bot's file (its author checks it); False where the report is
+    stored or shown to others (a league's vet)."""
     spec = with_environment(bot if isinstance(bot, BotSpec) else resolve(bot, bots_dir))
     limits = limits or Limits()
     client = BotClient(spec.command, spec.path, limits, name=spec.name, key=spec.key,
                        metadata=spec.metadata, launcher=launcher or sandbox_launcher(),
-                       options=spec.options)
+                       options=spec.options, look_beside=look_beside)
     _tell_waits(client, on_wait, wait_notice_s)
     env = environment_at(spec.environment) if spec.environment is not None else None
     report = CheckReport(spec.name, spec.version, submit_version=submit_version(spec),
@@ -156,7 +158,8 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         report.sandbox_level = client.level
         if failure is not None:
             report.add(_handshake_failed(failure.detail,
-                                         _traceback_notes(client.startup_log, spec)))
+                                         _traceback_notes(client.startup_log, spec,
+                                                          look_beside)))
             return report
         # how close a slow runtime (a JVM, a model to load) comes to its limit
         took_ms = round((monotonic() - client.launched_at) * 1000)
@@ -190,7 +193,8 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         busy = bool(play.failures) and play.failures[-1]["type"] == "timeout" and client.alive
     finally:
         ended = client.close()
-    report.add(_exit_item(ended, client.log_since_last(), spec, limits, busy))
+    report.add(_exit_item(ended, client.log_since_last(), spec, limits, busy,
+                          look_beside=look_beside))
     return report
 
 
@@ -251,17 +255,18 @@ def _log_item(logged: Sequence[int], limits: Limits) -> CheckItem:
 
 
 def _exit_item(ended: Ended | None, log: str, spec: BotSpec, limits: Limits,
-               busy: bool = False) -> CheckItem:
+               busy: bool = False, *, look_beside: bool = False) -> CheckItem:
     """How the bot left after ``bye``; what it logged last says why it failed (an
     on_game_end that raised). ``busy``: its last decision timed out, so a bot killed after
-    ``bye`` was most likely still in it (a loop), not deaf to ``bye``."""
+    ``bye`` was most likely still in it (a loop), not deaf to ``bye``; ``look_beside`` as
+    :func:`check_bot` has it."""
     if ended is None:
         return CheckItem("clean exit", False, "the bot was not running at the end")
     if ended.voluntary and ended.exit_code == 0:
         return CheckItem("clean exit", True, "exited with code 0 after 'bye'")
     if ended.voluntary:
         return CheckItem("clean exit", False, f"{ended.description} after 'bye' (expected "
-                         "code 0)" + log_note(log, spec.path))
+                         "code 0)" + log_note(log, spec.path, look_beside=look_beside))
     return CheckItem("clean exit", False,
                      f"still running {limits.bye_grace_ms} ms after 'bye'; killed"
                      + (" (likely still in the decision that timed out, above: a bot reads "
@@ -286,11 +291,12 @@ def _handshake_failed(detail: str, notes: tuple[str, ...]) -> CheckItem:
     return CheckItem("handshake", False, detail, notes)
 
 
-def _traceback_notes(log: str, spec: BotSpec) -> tuple[str, ...]:
+def _traceback_notes(log: str, spec: BotSpec, look_beside: bool) -> tuple[str, ...]:
     """The end of the bot's traceback, its files named as the author knows them (the
     sandbox runs a copy of them under another directory)."""
     home = spec.path if spec.path.is_dir() else spec.path.parent
-    return tuple(traceback_tail(author_paths(log, home), str(home), spec.path))
+    return tuple(traceback_tail(author_paths(log, home), str(home), spec.path,
+                                look_beside=look_beside))
 
 
 def _times(n: int) -> str:

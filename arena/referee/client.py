@@ -87,9 +87,13 @@ class BotClient:
                  key: str | None = None, metadata: Mapping[str, Any] | None = None,
                  launcher: Launcher | None = None,
                  options: Mapping[str, Any] | None = None, ponder: bool = False,
-                 turn: CpuTurn | None = None) -> None:
+                 turn: CpuTurn | None = None, look_beside: bool = False) -> None:
         self.command = tuple(command)
         self.workdir = workdir
+        #: Whether its failures' hints may say what lies beside a single-file bot's file on
+        #: the host: only in its author's own run (check-bot, a match), never in failures
+        #: stored or shown to others, where it would tell of files not the bot's.
+        self.look_beside = look_beside
         self.limits = limits
         #: The registered name: what the game and the results call this bot.
         self.name = name
@@ -272,7 +276,7 @@ class BotClient:
     def _start_failed(self, detail: str) -> Failure:
         self.diagnostics.failed_starts += 1
         self.startup_log = self._stderr_tail()
-        quote = log_note(self.startup_log, self.workdir)
+        quote = self._log_note(self.startup_log)
         if is_not_run(detail + quote):  # the system's words name no cause: the files may
             problem = command_problem(self.command, self.workdir)
             quote += f" ({problem})" if problem is not None else ""
@@ -326,7 +330,7 @@ class BotClient:
         kind = F.MEMORY_LIMIT if ended.memory_limit else F.CRASH
         limit = self._memory_note() if kind == F.MEMORY_LIMIT else ""
         failure = Failure(kind, f"{F.BETWEEN_GAMES}{self._after_game()} ({ended.description})"
-                          + limit + log_note(self._stderr_tail(), self.workdir))
+                          + limit + self._log_note(self._stderr_tail()))
         self.diagnostics.failures[kind] += 1
         self.pending.append(failure)
         self._stop_now()
@@ -491,7 +495,7 @@ class BotClient:
         self.diagnostics.failures[failure_kind] += 1
         self.pending.append(Failure(
             failure_kind, f"{F.BEFORE_FIRST_ANSWER}{self._after_game()} ({how}){limit}; "
-            "restarted and asked again" + log_note(self._stderr_tail(), self.workdir),
+            "restarted and asked again" + self._log_note(self._stderr_tail()),
             decision=id_))
         self._stop_now()
         self._restarted_in_game = True
@@ -545,7 +549,7 @@ class BotClient:
         self.diagnostics.forfeits += 1
 
     def _fatal(self, kind: str, detail: str, id_: int | None) -> ActResult:
-        failure = Failure(kind, detail + log_note(self._stderr_tail(), self.workdir),
+        failure = Failure(kind, detail + self._log_note(self._stderr_tail()),
                           decision=id_)
         diag = self.diagnostics
         diag.failures[kind] += 1
@@ -561,6 +565,10 @@ class BotClient:
     # ------------------------------------------------------------------ logs
     def _stderr_tail(self) -> str:
         return log_tail(self.conn)
+
+    def _log_note(self, log: str) -> str:
+        """What a failure's detail quotes of ``log``, hinted (:func:`log_note`)."""
+        return log_note(log, self.workdir, look_beside=self.look_beside)
 
     def _ended_how(self) -> str:
         conn = self.conn

@@ -18,10 +18,10 @@ from arena.registry.botspec import REGISTRY_FILE
 from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 
 __all__ = ["BAD_JSON_HINT", "HINT", "JVM_HINT", "LIBRARY_HINT", "MODULE_HINT", "NOT_JSON_HINT",
-           "NO_READY_HINT", "READ_ONLY_ANY_HINT", "RESERVE_HINT", "SPLIT_JSON_HINT",
-           "THREAD_HINT", "author_paths", "beside_hint", "explained", "hinted", "is_not_run",
-           "log_note", "log_quote", "requirements_hint", "stack_dump_ended", "stdout_note",
-           "stuck_note", "traceback_note", "traceback_tail"]
+           "NO_READY_HINT", "OWN_FILE_ONLY_HINT", "READ_ONLY_ANY_HINT", "RESERVE_HINT",
+           "SPLIT_JSON_HINT", "THREAD_HINT", "author_paths", "beside_hint", "explained",
+           "hinted", "is_not_run", "log_note", "log_quote", "requirements_hint",
+           "stack_dump_ended", "stdout_note", "stuck_note", "traceback_note", "traceback_tail"]
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
 NO_READY_HINT = (" (is each line ended with a newline and stdout flushed? is stdin read line "
@@ -63,6 +63,11 @@ HINT = "hint: "
 MODULE_HINT = (f"{HINT}a bot sees Python's standard library, the arena kit and the packages its "
                "bot.yaml requires (requirements:), not those installed for you; see "
                "'Using packages' in docs/BOTS.md")
+#: A single-file bot's failure where nothing beside its file may be looked at (a failure
+#: stored or shown to others): whether a name lies there would tell of files not the bot's.
+OWN_FILE_ONLY_HINT = (f"{HINT}a single-file bot is copied alone into the sandbox and sees only "
+                      "its own file: make it a directory holding what it opens or imports "
+                      "(bot.py and the files it uses; 'Several files' in docs/BOTS.md)")
 #: What a single-file bot's error names that may lie beside its file, which the sandbox does
 #: not copy: a module it imports, a file it opens (relative, or in the bot's copy).
 _MISSING_MODULE = re.compile(r"^ModuleNotFoundError: No module named '([A-Za-z_]\w*)")
@@ -260,13 +265,15 @@ def is_not_run(detail: str) -> bool:
     return _NOT_RUN.search(detail) is not None
 
 
-def traceback_tail(log: str, bot_dir: str, bot_path: str | Path | None = None) -> list[str]:
+def traceback_tail(log: str, bot_dir: str, bot_path: str | Path | None = None, *,
+                   look_beside: bool = False) -> list[str]:
     """The end of the last Python traceback in ``log``: the last frame in the bot's own files
     (under ``bot_dir``: the line that failed), the frame that raised when it is another one,
     and the exception; with :data:`MODULE_HINT` after a ``ModuleNotFoundError``,
-    :data:`THREAD_HINT` after a thread that could not start, or :func:`beside_hint` when
-    the bot is the single file ``bot_path`` and what it misses lies beside it. Empty when
-    the log holds no traceback."""
+    :data:`THREAD_HINT` after a thread that could not start, or, when the bot is the single
+    file ``bot_path``, :func:`beside_hint` (with ``look_beside``: its author's own run) or
+    :data:`OWN_FILE_ONLY_HINT` (without) for what it misses. Empty when the log holds no
+    traceback."""
     lines = log.splitlines()
     starts = [i for i, line in enumerate(lines) if line.startswith(_TRACEBACK)]
     if not starts:
@@ -292,13 +299,14 @@ def traceback_tail(log: str, bot_dir: str, bot_path: str | Path | None = None) -
     if error:
         tail.append(error)
     tail = [printable(line)[:QUOTE_CHARS] for line in tail][-_TRACEBACK_LINES:]
-    hint = _error_hint(error, bot_path)
+    hint = _error_hint(error, bot_path, look_beside)
     if hint:
         tail.append(hint)
     return tail
 
 
-def traceback_note(log: str, bot_path: str | Path | None = None) -> str:
+def traceback_note(log: str, bot_path: str | Path | None = None, *,
+                   look_beside: bool = False) -> str:
     """``; SomeError: ... (at bot.py line 15, in act)`` for a failure's detail: the exception
     of the last Python traceback in ``log`` and the last frame in the bot's own files (the
     line that failed), with a hint as :func:`traceback_tail` adds one; empty when the log
@@ -317,7 +325,7 @@ def traceback_note(log: str, bot_path: str | Path | None = None) -> str:
     last = max(i for i, line in enumerate(body) if line.startswith(_FRAME))
     error = next((line for line in body[last + 1:] if line and not line.startswith(" ")), "")
     note = f"; {printable(error)[:QUOTE_CHARS]} ({where})" if error else f"; exception {where}"
-    hint = _error_hint(error, bot_path)
+    hint = _error_hint(error, bot_path, look_beside)
     return note + (f"; {hint}" if hint else "")
 
 
@@ -362,36 +370,58 @@ def author_paths(text: str, home: str | Path | None = None) -> str:
     return _SANDBOX_COPY.sub(lambda _: prefix, text)
 
 
-def log_note(log: str, bot_path: str | Path | None = None) -> str:
+def log_note(log: str, bot_path: str | Path | None = None, *,
+             look_beside: bool = False) -> str:
     """What a failure's detail quotes of the bot's log: the end of its traceback through its
     own files (:func:`traceback_note`) when there is one, else its last error line
-    (:func:`log_quote`). ``bot_path``: the bot's file or directory, for hints."""
-    return traceback_note(log, bot_path) or log_quote(log)
+    (:func:`log_quote`). ``bot_path``: the bot's file or directory, for hints;
+    ``look_beside``: whether they may say what lies beside a single-file bot's file (its
+    author's own run, not a failure stored or shown to others)."""
+    return traceback_note(log, bot_path, look_beside=look_beside) or log_quote(log)
 
 
-def _error_hint(error: str, bot_path: str | Path | None) -> str:
-    """The hint for a traceback's last line: :func:`beside_hint`, else :data:`READ_ONLY_HINT`
-    after a write into the bot's files, else :data:`THREAD_HINT` after a thread that could
-    not start, else :data:`MODULE_HINT` after a ``ModuleNotFoundError``; empty for other
-    errors."""
-    beside = beside_hint(error, bot_path) if bot_path is not None else None
-    if beside is not None:
-        return beside
+def _error_hint(error: str, bot_path: str | Path | None, look_beside: bool) -> str:
+    """The hint for a traceback's last line: what a single-file bot misses beside its file
+    (:func:`beside_hint` with ``look_beside``, else :func:`_own_file_only`), else
+    :data:`READ_ONLY_HINT` after a write into the bot's files, else :data:`THREAD_HINT`
+    after a thread that could not start, else :data:`MODULE_HINT` after a
+    ``ModuleNotFoundError``; empty for other errors."""
+    single = bot_path is not None and Path(bot_path).is_file()
+    if bot_path is not None:
+        beside = (beside_hint(error, bot_path) if look_beside
+                  else _own_file_only(error) if single else None)
+        if beside is not None:
+            return beside
     if _READ_ONLY.match(error):
         return READ_ONLY_HINT
     if _PYTHON_THREAD_FAILED.match(error):
         return THREAD_HINT
     if not error.startswith("ModuleNotFoundError"):
         return ""
-    unread = requirements_hint(bot_path) if bot_path is not None else None
+    # beside a single file lie files not the bot's, unless its author runs it
+    unread = (requirements_hint(bot_path) if bot_path is not None
+              and (look_beside or not single) else None)
     if unread is not None:
         return unread
     missing = _MISSING_MODULE.match(error)
     meant = _misspelt_module(missing[1]) if missing is not None else None
-    if missing is None or meant is None:
-        return MODULE_HINT
-    return (f"{HINT}did you mean '{meant}'? ('{missing[1]}' is installed nowhere here); else "
-            f"{MODULE_HINT.removeprefix(HINT)}")
+    hint = MODULE_HINT
+    if missing is not None and meant is not None:
+        hint = (f"{HINT}did you mean '{meant}'? ('{missing[1]}' is installed nowhere here); "
+                f"else {MODULE_HINT.removeprefix(HINT)}")
+    if single and not look_beside and missing is not None and meant is None:
+        hint += f"; or {OWN_FILE_ONLY_HINT.removeprefix(HINT)}"
+    return hint
+
+
+def _own_file_only(error: str) -> str | None:
+    """:data:`OWN_FILE_ONLY_HINT` for a single-file bot whose ``error`` is a file it opened
+    by a relative name (or in its copy), which is not its own file: whatever lies beside it
+    on the host is not looked at. None otherwise."""
+    opened = _MISSING_FILE.match(error)
+    if opened is None or "\0" in opened[1] or ".." in PurePosixPath(opened[1]).parts:
+        return None
+    return OWN_FILE_ONLY_HINT
 
 
 def _misspelt_module(name: str) -> str | None:
@@ -454,7 +484,9 @@ def beside_hint(error: str, bot_path: str | Path) -> str | None:
 
     Runs in the referee on the bot's words: it only asks whether a relative name, without
     ``..``, exists in the directory of the bot's file, and never in a bots directory, where
-    other authors' bots lie beside a registered one (copied there alone anyway)."""
+    other authors' bots lie beside a registered one (copied there alone anyway). Asked only
+    in its author's own runs (``look_beside``): a failure stored or shown to others gets
+    :data:`OWN_FILE_ONLY_HINT`, whatever lies there."""
     path = Path(bot_path)
     if not path.is_file() or _in_a_bots_directory(path):
         return None

@@ -129,6 +129,10 @@ class MatchRequest:
     kept_copies: bool = False
     #: Told of each launch that runs a bot from that kept copy (the bot, as entered).
     on_kept_copy: Callable[[BotSpec], None] | None = None
+    #: Let the failures' hints say what lies beside a single-file bot's file on the host:
+    #: for a match someone runs at their own terminal; False where the failures are stored
+    #: or shown to others (a tournament's), where it would tell of files not the bot's.
+    look_beside: bool = False
 
     def resolved(self) -> list[BotSpec]:
         specs = [with_environment(b if isinstance(b, BotSpec) else resolve(b, self.bots_dir))
@@ -227,7 +231,7 @@ def play_match(request: MatchRequest,
                     metadata=spec.metadata, options=spec.options, ponder=ponder, turn=turn,
                     launcher=(sandbox_launcher(bot=spec, kept_copies=request.kept_copies,
                                                on_kept_copy=request.on_kept_copy)
-                              if checked else launcher))
+                              if checked else launcher), look_beside=request.look_beside)
                 client.diagnostics = diagnostics
                 client.on_wait = _wait_notice(request.local.values(), spec.name)
                 client.before_restart = (partial(_check_files, spec, request.kept_copies)

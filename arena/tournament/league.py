@@ -91,7 +91,8 @@ def _clash(bot: BotSpec, twin: BotSpec) -> str:
 def vet(bot: BotSpec, limits: dict[str, int | bool]) -> str | None:
     """Why ``bot`` may not enter (the compliance check under the league's limits, then a
     trial start), or None."""
-    report = check_bot(bot, limits=split_limits(limits)[0])
+    # the reason is stored and shown to others: no word of what lies beside a bot's file
+    report = check_bot(bot, limits=split_limits(limits)[0], look_beside=False)
     if not report.ok:
         return "failed the compliance check: " + "; ".join(report.failures())
     trial = trial_starts([bot], {k: v for k, v in limits.items() if not isinstance(v, bool)},

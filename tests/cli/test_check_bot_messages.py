@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from arena.cli.main import app
 from arena.referee.hints import (
     MODULE_HINT,
+    OWN_FILE_ONLY_HINT,
     THREAD_HINT,
     beside_hint,
     requirements_hint,
@@ -115,9 +116,9 @@ def test_a_requirements_file_beside_a_single_file_bot_is_pointed_at(tmp_path: Pa
     bot.write_text("import numpy\n")
     log = ("Traceback (most recent call last):\n  File \"/b/single.py\", line 1, in <module>\n"
            "    import numpy\nModuleNotFoundError: No module named 'numpy'\n")
-    assert traceback_tail(log, "/b", bot)[-1] == MODULE_HINT
+    assert traceback_tail(log, "/b", bot, look_beside=True)[-1] == MODULE_HINT
     (tmp_path / "requirements.txt").write_text("numpy\n")
-    assert traceback_tail(log, "/b", bot)[-1] == (
+    assert traceback_tail(log, "/b", bot, look_beside=True)[-1] == (
         "hint: requirements.txt beside single.py is not read: a single-file bot gets no "
         "packages; make it a directory (bot.py, requirements.txt) with a bot.yaml saying "
         "'requirements: requirements.txt' ('Using packages' in docs/BOTS.md)")
@@ -133,7 +134,7 @@ def test_a_misspelt_import_is_offered_the_module_it_misspells(tmp_path: Path) ->
     def hint(module: str) -> str:
         log = ('Traceback (most recent call last):\n  File "/b/typo.py", line 1, in <module>\n'
                f"    import {module}\nModuleNotFoundError: No module named '{module}'\n")
-        return traceback_tail(log, "/b", bot)[-1]
+        return traceback_tail(log, "/b", bot, look_beside=True)[-1]
 
     assert hint("collection") == (
         "hint: did you mean 'collections'? ('collection' is installed nowhere here); else a bot "
@@ -164,7 +165,7 @@ def test_only_what_lies_beside_a_single_file_bot_gets_the_directory_hint(
     assert beside_hint(missing.format("weights.json"), tmp_path) is None  # a directory bot
     log = ("Traceback (most recent call last):\n  File \"/b/x.py\", line 1, in <module>\n"
            "    import numpy\nModuleNotFoundError: No module named 'numpy'\n")
-    assert traceback_tail(log, "/b", bot)[-1] == MODULE_HINT  # nothing beside: the packages
+    assert traceback_tail(log, "/b", bot, look_beside=True)[-1] == MODULE_HINT  # the packages
 
 
 def test_a_registered_bot_learns_nothing_of_the_other_bots_beside_it(tmp_path: Path) -> None:
@@ -182,6 +183,37 @@ def test_a_registered_bot_learns_nothing_of_the_other_bots_beside_it(tmp_path: P
         assert beside_hint(error, spy) is None
     (bots / "registry.yaml").unlink()  # an author's own directory: told, as before
     assert beside_hint(missing.format("rival/opening_book.json"), spy) is not None
+
+
+def test_without_looking_beside_a_single_file_the_hint_is_the_same_whatever_lies_there(
+        tmp_path: Path) -> None:
+    # bots entered by path from one shared directory: a failure stored or shown to others
+    # told whether a rival's file or module lay beside the bot's (the host looked)
+    spy = tmp_path / "spy.py"
+    spy.write_text("")
+
+    def tails() -> list[list[str]]:
+        errors = ("FileNotFoundError: [Errno 2] No such file or directory: 'rival_book.json'",
+                  "ModuleNotFoundError: No module named 'rival'")
+        return [traceback_tail('Traceback (most recent call last):\n  File "/b/spy.py", line '
+                               f"1, in <module>\n    x()\n{error}\n", "/b", spy)
+                for error in errors]
+
+    before = tails()
+    (tmp_path / "rival_book.json").write_text("{}")
+    (tmp_path / "rival.py").write_text("")
+    (tmp_path / "requirements.txt").write_text("numpy\n")
+    assert tails() == before
+    opened, imported = before
+    assert opened[-1] == OWN_FILE_ONLY_HINT
+    assert imported[-1] == f"{MODULE_HINT}; or {OWN_FILE_ONLY_HINT.removeprefix('hint: ')}"
+    # its author, checking it, is told what lies beside it
+    log = ('Traceback (most recent call last):\n  File "/b/spy.py", line 1, in <module>\n'
+           "    x()\nFileNotFoundError: [Errno 2] No such file or directory: 'rival_book.json'\n")
+    assert "rival_book.json lies beside spy.py" in traceback_tail(log, "/b", spy,
+                                                                  look_beside=True)[-1]
+    # a bot directory's files are its own: nothing beside it is named either way
+    assert traceback_tail(log, "/b", tmp_path)[-1] != OWN_FILE_ONLY_HINT
 
 
 def test_the_tail_shows_the_bots_frame_and_the_frame_that_raised() -> None:

@@ -530,6 +530,25 @@ def test_a_new_version_is_vetted_under_the_leagues_limits(tmp_path: Path) -> Non
     assert "timeout" in refusal and "no answer within 200 ms" in refusal
 
 
+def test_a_vets_refusal_says_nothing_of_the_files_beside_a_single_file_bot(
+        tmp_path: Path) -> None:
+    """The refusal is stored and shown (arena status, the site): from a shared directory of
+    entries, whether a rival's file lies beside the bot is not its author's to learn."""
+    from arena.registry import spec_from_path
+    from arena.tournament.league import vet
+
+    students = tmp_path / "students"
+    students.mkdir()
+    spy = students / "spy.py"
+    spy.write_text((FIXTURES / "first.py").read_text().replace(
+        "        return 0", "        return len(open('rival_book.json').read()) * 0"))
+    absent = vet(spec_from_path(spy), {})
+    (students / "rival_book.json").write_text("{}")
+    present = vet(spec_from_path(spy), {})
+    assert present is not None and "No such file or directory: 'rival_book.json'" in present
+    assert present == absent and "lies beside" not in present
+
+
 def test_a_full_disk_stops_the_league_with_one_line_and_loses_nothing(
         tmp_path: Path, registry: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from arena.errors import StoreError

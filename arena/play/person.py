@@ -200,7 +200,8 @@ _STRUCK = {"timeout": "ran out of time", "protocol_error": "sent no valid answer
 
 class Person:
     """The keyboard's seat. ``clock`` (seconds per decision, None: no limit) plays the safe
-    default when it runs out; ``pace`` pauses after each line telling what another player did,
+    default when it runs out (at a throw, which has none, the referee draws one by lot: it
+    asks :meth:`gave_none`); ``pace`` pauses after each line telling what another player did,
     so the table can be followed as it plays. An empty line (Enter) plays option 0 where it
     is a safe default and asks again where the rules force the choice (an Enter pressed by
     mistake must not discard a card), unless ``enter_anywhere``: lines from a pipe or a file,
@@ -214,6 +215,8 @@ class Person:
         self.rules = rules
         self.ask = ask
         self.clock = clock
+        #: Whether the clock ran out at the last decision (no answer of the person's).
+        self.timed_out = False
         self.pace = pace
         self.sleep = sleep
         self.seat = seat
@@ -286,6 +289,7 @@ class Person:
         self.console.print(decision_view(decision, self.players, self._received(decision),
                                          numbering))
         deadline = None if self.clock is None else time.monotonic() + self.clock
+        self.timed_out = False
         while True:
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
@@ -419,7 +423,16 @@ class Person:
             self.console.print(Text(self.heading, style="bold"))
             self.heading = None
 
+    def gave_none(self) -> bool:
+        """Whether the last choice was the clock's, not the person's (the referee asks)."""
+        return self.timed_out
+
     def _timed_out(self, decision: Decision, numbering: Numbering) -> int:
+        self.timed_out = True
+        if decision.kind == "rps":  # Rock every time would be the next seat's to beat
+            self.console.print(Text(f"Time is up ({self.clock:g}s): your throw is drawn by "
+                                    "lot."))
+            return 0
         label = option_label(decision.kind, decision.options[0], self.players,
                              decision.context)
         self.console.print(Text(f"Time is up ({self.clock:g}s): played option "

@@ -106,7 +106,7 @@ class Series:
         self.score_shown = False
         seat = LocalSeat(person, request.name, key=person_key(request.name),
                          watch=person.watch, metadata=request.metadata, struck=person.struck,
-                         waiting=person.waiting)
+                         waiting=person.waiting, gave_none=person.gave_none)
         #: The day the games count as played (the request's, else today's, kept for the
         #: series: a game played past midnight is still on the day the series began).
         self.day = request.event_date or utc_today()

@@ -52,14 +52,18 @@ class LocalSeat:
     default played for it (at Rock-Paper-Scissors, a throw drawn by lot, once the throws are
     shown): the type only, never the detail, which may quote the bot's log. ``waiting`` is
     told ``(bot, what, limit_ms)`` when a bot has kept the table waiting a while (a person
-    is not left before a silent screen)."""
+    is not left before a silent screen). ``gave_none``, asked after each of its choices, is
+    true when the seat gave no answer (a person's clock ran out): the referee then plays for
+    it as for a bot that struck, a lot at a throw (:func:`~arena.referee.seeds.played_for`)."""
 
     def __init__(self, agent: Agent, name: str, *, key: str = "",
                  watch: Callable[[list[dict[str, Any]]], None] | None = None,
                  metadata: Mapping[str, Any] | None = None,
                  struck: Callable[[int, str, str], None] | None = None,
-                 waiting: Callable[[str, str, int], None] | None = None) -> None:
+                 waiting: Callable[[str, str, int], None] | None = None,
+                 gave_none: Callable[[], bool] | None = None) -> None:
         self.agent = agent
+        self.gave_none = gave_none
         self.name = name
         self.key = key or f"local:{name}"
         self.watch = watch
@@ -101,6 +105,8 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
             watchers.strikes(seat, failures[told:], decision.kind)
         else:
             choice = player.agent.choose(decision, state.observe(seat))
+            if player.gave_none is not None and player.gave_none():
+                choice = played_for(state)
         state.apply(choice)
         watchers.tell()
     watchers.tell_held()

@@ -149,6 +149,26 @@ def test_the_clock_plays_option_zero_when_time_is_up() -> None:
     assert script.limits[0] is not None and 0 < script.limits[0] <= 30
 
 
+def test_the_clock_at_a_throw_leaves_the_throw_to_the_referees_lot() -> None:
+    # Rock played for a person out of time was the bot asked next's to beat: it saw the
+    # whole clock pass (RULES.md E34)
+    for seed in range(2000):  # a game whose hands tie when both seats play option 0
+        state = new_game(GameConfig(players=("alice", "bot"), seed=seed))
+        while (decision := state.decision) is not None and decision.kind != "rps":
+            state.apply(0)
+        if decision is not None:
+            break
+    assert decision is not None
+    console, out = quiet_console()
+    person = Person(console, Script([None]), decision.seat, clock=30)
+    person.choose(decision, state.observe(decision.seat))
+    assert person.gave_none()
+    assert "Time is up (30s): your throw is drawn by lot." in out.getvalue()
+    person = Person(quiet_console()[0], Script(["2"]), decision.seat, clock=30)
+    person.choose(decision, state.observe(decision.seat))
+    assert not person.gave_none()
+
+
 def test_without_a_clock_the_person_has_no_time_limit() -> None:
     script = Script([])
     _game(script)

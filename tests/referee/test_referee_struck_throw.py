@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 from referee_fakes import FAST, FakeConnection, Response, fake_spec
 
-from arena.engine import GameConfig, new_game
+from arena.engine import Decision, GameConfig, Observation, new_game
 from arena.engine.record import replay
-from arena.referee.match import GameOutcome, MatchRequest, play_match
+from arena.referee.match import GameOutcome, LocalSeat, MatchRequest, play_match
 from arena.referee.seeds import played_for, throw_lot
 
 #: Match seeds whose first game ties when both bots play option 0 everywhere but the throw.
@@ -69,6 +69,41 @@ def test_the_throw_of_a_seat_that_forfeits_at_it_is_a_lot_too() -> None:
         ((at, index),) = _struck_throws(game)
         assert index == throw_lot(game.record["config"]["seed"], at, 3)
         played.append(index)
+    assert set(played) != {0}
+
+
+class _Away:
+    """A person at the table whose clock runs out at every throw (option 0 otherwise)."""
+
+    def __init__(self) -> None:
+        self.kind = ""
+
+    def choose(self, decision: Decision, observation: Observation) -> int:
+        self.kind = decision.kind
+        return 0
+
+    def gave_none(self) -> bool:
+        return self.kind == "rps"
+
+
+def test_a_local_seat_that_gives_no_throw_gets_the_lot_too() -> None:
+    # a person whose clock ran out at a throw had Rock played: the bot asked next saw the
+    # whole clock pass, and could throw Paper
+    played = []
+    for seed in TIED:
+        away = _Away()
+        seat = LocalSeat(away, "person", gave_none=away.gave_none)
+        bot = fake_spec("bot")
+        object.__setattr__(bot, "command", ("1",))
+        request = MatchRequest(bots=[bot], games=1, seed=seed, limits=FAST, local={0: seat},
+                               launcher=lambda *_: FakeConnection(),
+                               event_date=dt.date(2026, 11, 29))
+        (game,) = play_match(request).games
+        throws = _struck_throws(game)
+        assert throws, f"seed {seed} no longer ties: pick another"
+        lot_seed = game.record["config"]["seed"]
+        assert [index for _, index in throws] == [throw_lot(lot_seed, at, 3) for at, _ in throws]
+        played += [index for _, index in throws]
     assert set(played) != {0}
 
 

@@ -175,7 +175,8 @@ def _assert_knowledge_kept(state: PalaestraState, resampled: PalaestraState,
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(2, 3), st.integers(0, 10**6), st.integers(0, 250), st.integers(0, 2**31))
+# the sampler's seed is an int32, and so is the one after it
+@given(st.integers(2, 3), st.integers(0, 10**6), st.integers(0, 250), st.integers(0, 2**31 - 2))
 def test_a_resampled_state_is_one_the_seat_cannot_tell_apart(players: int, seed: int,
                                                               steps: int,
                                                               sampler_seed: int) -> None:

@@ -180,6 +180,24 @@ def run(
                                  new_edition=new_edition, insecure=insecure,
                                  while_closing=lambda done: board.extend(_leaderboard(done)))
     _print_summary(summary, board)
+    _say_if_nothing_played(spec, spec_file, summary)
+
+
+def _say_if_nothing_played(spec: TournamentSpec, spec_file: Path, summary: RunSummary) -> None:
+    """Why a run of a finished tournament played no game, and how to play more: the same
+    command again (a newcomer's first guess, after an update of a bot) changes nothing."""
+    if summary.state != "finished" or summary.games_recorded:
+        return
+    from arena.cli.terminal import wrapped
+
+    if spec.format == "league" and summary.games_planned:
+        said = (f"Nothing played: the league's budget of {summary.games_planned:,} games is "
+                f"spent. Raise 'budget' in {spec_file} and run it again to go on (new "
+                "versions of its bots enter then; docs/LEAGUE.md).")
+    else:
+        said = ("Nothing played: the tournament was finished already (--fresh plays it anew; "
+                "docs/TOURNAMENTS.md).")
+    typer.echo(printable_log(wrapped(said)))
 
 
 def _with_stored_results(error: SpecError, db: Path | None) -> SpecError:

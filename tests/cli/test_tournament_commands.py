@@ -450,3 +450,22 @@ def test_a_spec_whose_bot_was_removed_points_to_its_stored_tournament(
     elsewhere = runner.invoke(app, ["run", str(spec), "--no-trial", "--db",
                                     str(tmp_path / "other.db")])
     assert elsewhere.output.splitlines()[-1].startswith("  bots[1]: unknown bot 'mine-a'")
+
+
+@pytest.mark.skipif(not probe().can_run, reason="bots cannot run here")
+def test_a_run_of_a_finished_tournament_says_nothing_was_played(tmp_path: Path) -> None:
+    """The same command again after the end (a newcomer's natural second run) plays nothing,
+    and says so with the way to play it again, not only '0 this run'."""
+    spec = tmp_path / "trial.yaml"
+    spec.write_text(f"name: trial\nformat: round_robin\nbots: [random, greedy]\n"
+                    f"players_per_game: 2\ngames_per_match: 1\nseed: 7\n"
+                    f"results: {tmp_path / 'arena.db'}\n")
+    args = ["run", str(spec), "--no-trial", "--no-progress", "--workers", "1"]
+    first = runner.invoke(app, args)
+    assert first.exit_code == 0, first.output
+    assert "Nothing played" not in first.output
+    again = runner.invoke(app, args)
+    assert again.exit_code == 0, again.output
+    assert again.stdout.splitlines()[-1] == ("Nothing played: the tournament was finished "
+                                             "already (--fresh plays it anew; "
+                                             "docs/TOURNAMENTS.md).")

@@ -85,3 +85,18 @@ def test_the_check_of_a_finished_league_with_a_raised_budget_says_it_goes_on(
                               terminal_width=400)
     assert (f"Results: {db}, holds 'ladder': 6/6 games, finished; without a budget now, a "
             "run goes on") in unbounded.stdout.splitlines()
+
+
+def test_a_run_of_a_league_whose_budget_is_spent_says_how_to_go_on(
+        tmp_path: Path, registry: Path) -> None:
+    """Run again after an update of a bot, a spent league plays nothing: the run says why
+    and what plays on, where the numbers alone (0 this run) left a newcomer guessing."""
+    db = tmp_path / "a.db"
+    spec = _league(tmp_path, db)
+    run_tournament(load_spec(spec), 1, vetter=lambda bot: None)
+    again = runner.invoke(app, ["run", str(spec), "--no-progress", "--no-trial"],
+                          terminal_width=400)
+    assert again.exit_code == 0, again.output
+    assert again.stdout.splitlines()[-1] == (
+        f"Nothing played: the league's budget of 6 games is spent. Raise 'budget' in {spec} "
+        "and run it again to go on (new versions of its bots enter then; docs/LEAGUE.md).")

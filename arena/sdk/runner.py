@@ -181,6 +181,11 @@ def main(argv: list[str] | None = None) -> int:
         return serve(bot, infile, out_fd, new_bot=bot_class, stack_dump=True)
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        if not infile.isatty():  # not a person at the keyboard: the bot's own doing, shown
+            raise
+        print("[runner] stopped (Ctrl-C)", file=sys.stderr)
+        return 130
     except Exception:
         print("[runner] the bot raised:", file=sys.stderr)
         traceback.print_exc()

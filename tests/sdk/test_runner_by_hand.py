@@ -1,0 +1,50 @@
+"""The runner run by hand, as docs/BOTS.md suggests (``python -m arena.sdk.runner my_bot.py``,
+typing protocol lines): a person at a terminal leaves it with Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _read_until(fd: int, wanted: bytes) -> bytes:
+    """The terminal's output up to ``wanted`` (or its end); a generous bound so that a
+    broken runner fails the test instead of hanging it."""
+    seen = b""
+    while wanted not in seen:
+        ready, _, _ = select.select([fd], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:  # the terminal closed: the runner is gone
+            break
+        if not chunk:
+            break
+        seen += chunk
+    return seen
+
+
+def test_ctrl_c_at_the_terminal_stops_the_runner_without_a_traceback(tmp_path: Path) -> None:
+    bot = tmp_path / "my_bot.py"
+    bot.write_text("from arena.sdk import Bot\n\n\nclass MyBot(Bot):\n"
+                   "    def act(self, request):\n        return 0\n")
+    pid, terminal = pty.fork()
+    if pid == 0:  # the child: the runner, its stdin a terminal as a person's is
+        os.environ["PYTHONPATH"] = str(ROOT)
+        os.execv(sys.executable, [sys.executable, "-m", "arena.sdk.runner", str(bot)])
+    try:
+        os.write(terminal, b'{"type":"hello","protocol":1}\n')
+        assert b'"type":"ready"' in _read_until(terminal, b'"type":"ready"')
+        os.write(terminal, b"\x03")  # Ctrl-C, as the terminal's line discipline sends it
+        rest = _read_until(terminal, b"\x00never")
+    finally:
+        _, status = os.waitpid(pid, 0)
+    assert b"Traceback" not in rest, rest.decode(errors="replace")
+    assert b"[runner] stopped (Ctrl-C)" in rest
+    assert os.waitstatus_to_exitcode(status) == 130

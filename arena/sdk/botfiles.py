@@ -45,6 +45,9 @@ __all__ = ["import_bot"]
 __path__: list[str] = []
 
 _PREFIX = f"{__name__}."
+#: The kit's own package: the sandbox puts it before the bot's directory, so it is never a
+#: bot's, not even for a bot file in the arena's checkout (beside ``arena/``, found there).
+_KIT = __name__.partition(".")[0]
 _loads = itertools.count()
 _lock = threading.Lock()
 
@@ -99,7 +102,8 @@ class _BotImports:
         own = self._own.get(top)
         if own is None:
             own = self._own[top] = (
-                importlib.machinery.PathFinder.find_spec(top, [self.home]) is not None
+                top != _KIT
+                and importlib.machinery.PathFinder.find_spec(top, [self.home]) is not None
                 and not _found_elsewhere(top, _finder.homes()))
         return own
 

@@ -142,3 +142,21 @@ def test_the_bench_replays_two_package_bots_as_they_played(tmp_path: Path) -> No
     run_tournament(spec, 1)
     replayed = replay_in_process(db, spec.name, spec.entrants)
     assert (replayed.games, replayed.differing) == (6, 0)
+
+
+def test_a_bot_file_beside_the_arena_package_is_loaded_with_the_kit_in_use(
+        tmp_path: Path) -> None:
+    """A newcomer writes my_bot.py in the arena's checkout, beside ``arena/``: its
+    ``from arena.sdk import Bot`` is the kit this process runs (as in the sandbox, where the
+    kit comes first), not a second copy of it found in the bot's directory, whose Bot class
+    the loader would not know (``class MyBot ... does not subclass it``)."""
+    (tmp_path / "arena").symlink_to(ROOT / "arena", target_is_directory=True)
+    (tmp_path / "my_bot.py").write_text("from arena.sdk import Bot\n\n\nclass MyBot(Bot):\n"
+                                        "    def act(self, request):\n        return 0\n")
+    code = ("import sys\nfrom arena.sdk.runner import load_bot\n"
+            "bot = load_bot(sys.argv[1])\nprint(type(bot).__name__)\n")
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "my_bot.py")],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                          env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "MyBot\n"

@@ -78,6 +78,11 @@ def round_pairings(db: str | Path, tournament: str,
     a Swiss round not paired yet has no boards)."""
     with Store(db, create=False, read_only=True) as store:
         row = store.require(tournament)
+        if row.format == "league":  # its tables are stored as rounds of one table each
+            raise ArenaError(
+                f"'{tournament}' is a league: it has no rounds, it chooses one table at a "
+                f"time (arena report {tournament} -o DIR lists its tables; arena status "
+                f"{tournament} its entries; arena game {tournament}/r1/t0/g0 its first game)")
         if round_no is not None and not 1 <= round_no <= row.rounds:
             held = "only round 1" if row.rounds == 1 else f"rounds 1 to {row.rounds}"
             raise ArenaError(f"tournament '{tournament}' has {held}, not {round_no}")

@@ -100,3 +100,17 @@ def test_a_run_of_a_league_whose_budget_is_spent_says_how_to_go_on(
     assert again.stdout.splitlines()[-1] == (
         f"Nothing played: the league's budget of 6 games is spent. Raise 'budget' in {spec} "
         "and run it again to go on (new versions of its bots enter then; docs/LEAGUE.md).")
+
+
+def test_pairings_of_a_league_say_it_has_no_rounds(tmp_path: Path, registry: Path) -> None:
+    """A league stores each table as a round of its own: shown as Swiss rounds, its first
+    table alone came out as 'round 1 of 1', the rest of its games unseen."""
+    db = tmp_path / "a.db"
+    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot: None)
+    for args in ([], ["--round", "1"], ["--format", "json"]):
+        shown = runner.invoke(app, ["pairings", "ladder", "--db", str(db), *args])
+        assert shown.exit_code == 1, shown.output
+        assert shown.output == (
+            "Error: 'ladder' is a league: it has no rounds, it chooses one table at a time "
+            "(arena report ladder -o DIR lists its tables; arena status ladder its entries; "
+            "arena game ladder/r1/t0/g0 its first game)\n")

@@ -602,6 +602,20 @@ def test_unknown_bot_lists_the_registered(bots: Path) -> None:
         resolve("nowhere/x.py", bots)
 
 
+def test_an_unknown_name_with_a_bot_file_of_it_here_names_the_file(
+        bots: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``arena match my_bot greedy`` beside the my_bot.py just written: the file is named
+    with its .py, which the refusal says, where it listed registered names only."""
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    (work / "my_bot.py").write_text(MODULE, encoding="utf-8")
+    with pytest.raises(BotNotFoundError) as info:
+        resolve("my_bot", bots)
+    assert str(info.value) == ("unknown bot 'my_bot' (a file is named with its .py: my_bot.py) "
+                               "(registered: alpha, beta)")
+
+
 def test_registered_names_and_listing(bots: Path) -> None:
     assert [s.name for s in list_bots(bots)] == ["alpha", "beta"]
     assert resolve("alpha", bots).path == (bots / "alpha.py").resolve()

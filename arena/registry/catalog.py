@@ -155,7 +155,7 @@ def resolve(ref: str | Path, bots_dir: Path | None = None) -> BotSpec:
         raise BotNotFoundError(f"no bot at {text}{beside_hint(text)}")
     if "@" in text:
         return _resolve_version(text, bots_dir)
-    raise unknown_bot(text, bots_dir)
+    raise unknown_bot(text, bots_dir, here=Path(f"{text}.py"))
 
 
 #: How many entries of a directory a path's typo is compared with: enough for a project's
@@ -251,10 +251,12 @@ def _wait_for_submits(bots_dir: Path) -> None:
         os.close(fd)
 
 
-def unknown_bot(text: str, bots_dir: Path) -> BotNotFoundError:
+def unknown_bot(text: str, bots_dir: Path, here: Path | None = None) -> BotNotFoundError:
     """No bot of that name: the closest registered name, or the sample bot of that name when
     another bots directory is in use, then every registered name. A name registry.yaml holds
-    whose files are gone says so (they were deleted by hand)."""
+    whose files are gone says so (they were deleted by hand). ``here``: the bot file the name
+    may mean (``my_bot`` for ``my_bot.py``, the file its author just wrote), named when it is
+    there."""
     entry = read_entries(bots_dir).get(text) if bots_dir.is_dir() else None
     if entry is not None:
         return BotNotFoundError(f"bot '{printable(text)}' is registered in "
@@ -267,6 +269,8 @@ def unknown_bot(text: str, bots_dir: Path) -> BotNotFoundError:
     samples = SAMPLE_BOTS_DIR
     if not hint and bots_dir.resolve() != samples and (samples / f"{text}.py").is_file():
         hint = f" (the sample bot is {samples / text}.py)"
+    if here is not None and here.is_file():
+        hint += f" (a file is named with its .py: {printable(str(here))})"
     return BotNotFoundError(f"unknown bot '{printable(text)}'{hint} (registered: "
                             f"{', '.join(printable(n) for n in names) or 'none'})")
 

@@ -168,6 +168,13 @@ class TransportConnection:
             self.proc.kill_all()
             self._count_cpu()
 
+    def kill_from_elsewhere(self) -> None:
+        """End the bot's processes from a thread other than the one using this connection:
+        that thread's next read finds the bot closed, and its own end of the connection
+        (:meth:`kill`, :meth:`shutdown`) reaps them."""
+        if self.proc is not None:
+            self.proc.kill_without_reaping()
+
     def _count_cpu(self) -> None:
         """Add the ended process's CPU to its bot's (once)."""
         key, self.key = self.key, None

@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -158,6 +159,28 @@ def test_kill_all_is_idempotent_and_reports_the_kill(tmp_path: Path,
     first = proc.kill_all()
     assert first.killed_by_referee and not first.running
     assert proc.kill_all() == first
+    assert_nothing_left(proc)
+
+
+def test_a_bot_killed_from_another_thread_is_reaped_by_its_own(tmp_path: Path,
+                                                               report: SandboxReport) -> None:
+    """What a league's cancelled vet does: its thread sees the bot, forks and all, gone on
+    its next read, and ends it as usual."""
+    marker = "mk" + secrets.token_hex(8)
+    bot_dir = write_bot(tmp_path, "import os, time\nos.fork()\nprint('x', flush=True)\n"
+                                  "time.sleep(3600)\n")
+    proc = launch(["python3", "bot.py"], workdir=bot_dir, marker=marker, report=report)
+    transport = SubprocessTransport(proc)
+    assert isinstance(transport.receive(time.monotonic() + STARTUP_S), Line)
+    elsewhere = threading.Thread(target=proc.kill_without_reaping)
+    elsewhere.start()
+    elsewhere.join()
+    assert find_processes(marker=marker, include_zombies=False) == []
+    got = transport.receive(time.monotonic() + STARTUP_S)
+    while isinstance(got, Line):  # the other process's 'x'
+        got = transport.receive(time.monotonic() + STARTUP_S)
+    assert isinstance(got, Closed)
+    assert proc.kill_all().killed_by_referee
     assert_nothing_left(proc)
 
 

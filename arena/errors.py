@@ -32,7 +32,8 @@ Anything else escaping to the CLI is a bug in the arena.
 
 The few other exception classes are signals, not errors, and live beside the code that
 raises and catches them: ``LeftTable`` (a person left ``arena play``), ``Terminated``
-(SIGTERM, handled as Ctrl-C), and private ones that end a search or a cancelled task.
+(SIGTERM, handled as Ctrl-C), ``VetCancelled`` (a league's vet no longer needed, unwinding
+its thread), and private ones that end a search or a cancelled task.
 """
 
 from __future__ import annotations

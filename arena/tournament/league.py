@@ -42,6 +42,7 @@ from arena.common.lookalike import look_alike, spelled
 from arena.common.names import name_problem
 from arena.errors import ArenaError, BotError
 from arena.referee.check import check_bot
+from arena.referee.launch import sandbox_launcher
 from arena.referee.match import split_limits
 from arena.referee.seating import seat_orders, seating_mode
 from arena.registry import BotSpec, files_unchanged
@@ -57,7 +58,7 @@ from arena.tournament.league_store import (
     vetting,
     vetting_gave_way,
 )
-from arena.tournament.league_vetting import VetQueue, Vetted, Vetter
+from arena.tournament.league_vetting import VetQueue, Vetted, Vetter, current_vet
 from arena.tournament.matchmaking import FieldState, Rating, next_table
 from arena.tournament.opening import earlier_look_alike, earlier_names, earlier_twin
 from arena.tournament.preflight import trial_starts
@@ -90,13 +91,16 @@ def _clash(bot: BotSpec, twin: BotSpec) -> str:
 
 def vet(bot: BotSpec, limits: dict[str, int | bool]) -> str | None:
     """Why ``bot`` may not enter (the compliance check under the league's limits, then a
-    trial start), or None."""
+    trial start), or None; its bots are launched in the calling thread's vet
+    (:func:`current_vet`), which may cancel it."""
+    launcher = current_vet().launcher(sandbox_launcher())
     # the reason is stored and shown to others: no word of what lies beside a bot's file
-    report = check_bot(bot, limits=split_limits(limits)[0], look_beside=False)
+    report = check_bot(bot, limits=split_limits(limits)[0], launcher=launcher,
+                       look_beside=False)
     if not report.ok:
         return "failed the compliance check: " + "; ".join(report.failures())
     trial = trial_starts([bot], {k: v for k, v in limits.items() if not isinstance(v, bool)},
-                         parallel=1)[0]
+                         parallel=1, launcher=launcher)[0]
     return None if trial.failure is None else f"does not start: {trial.failure}"
 
 

@@ -8,6 +8,11 @@ CPU (a vetted bot beside the tables would take their CPU against their clocks). 
 enters a version at the first poll after its vet ended. Nothing a vet finds is stored by the
 thread: the league stores it at that poll, so a run stopped or killed mid-vet has stored
 nothing for the version, which the next run vets again.
+
+A vet no longer needed (a newer version of its bot came, its bot went, the run stops) is
+cancelled from the league's thread (:class:`VetScope`): its bots' processes are killed
+there and then, and the vet's thread, finding its bot gone or launching another,
+unwinds and reaps them; what the vet found is dropped.
 """
 
 from __future__ import annotations
@@ -18,14 +23,76 @@ import signal
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from arena.common.signalmask import signals_held
+from arena.referee.connection import Connection, Launcher
+from arena.referee.launch import TransportConnection
 from arena.registry import BotSpec
+from arena.sandbox import Limits
 
-__all__ = ["VetQueue", "Vetted", "Vetter"]
+__all__ = ["VetCancelled", "VetQueue", "VetScope", "Vetted", "Vetter", "current_vet"]
 
 #: Why a bot may not enter a league, or None.
 Vetter = Callable[[BotSpec], str | None]
+
+
+class VetCancelled(BaseException):
+    """Raised in a vet's thread as it launches a bot once the vet was cancelled. Not an
+    ``Exception``, as asyncio's ``CancelledError``: the referee takes any ``Exception`` from a
+    launch for the bot's failure to start and goes on, where the vet must unwind (its
+    clients' ``finally`` blocks ending their bots)."""
+
+
+class VetScope:
+    """One vet's bot processes, and its cancellation: a vetter launches its bots through
+    :meth:`launcher`; :meth:`cancel`, from any thread, kills the ones running and makes
+    every later launch raise :class:`VetCancelled`."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._cancelled = threading.Event()
+        self._connections: list[Connection] = []
+
+    @property
+    def cancelled(self) -> threading.Event:
+        """Set once the vet is cancelled (a vetter holding on something else may wait on it)."""
+        return self._cancelled
+
+    def launcher(self, launcher: Launcher) -> Launcher:
+        """``launcher``, its bots ended by :meth:`cancel`."""
+
+        def start(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
+            if self._cancelled.is_set():
+                raise VetCancelled
+            connection = launcher(command, workdir, limits)
+            with self._lock:
+                if not self._cancelled.is_set():
+                    self._connections.append(connection)
+                    return connection
+            connection.kill()  # cancelled while it started: ended here, in the vet's thread
+            raise VetCancelled
+
+        return start
+
+    def cancel(self) -> None:
+        """Kill the vet's bots (the vet's thread reaps them) and refuse it any more."""
+        with self._lock:
+            self._cancelled.set()
+            running, self._connections = self._connections, []
+        for connection in running:
+            if isinstance(connection, TransportConnection):
+                connection.kill_from_elsewhere()
+
+
+_vet_of_thread = threading.local()
+
+
+def current_vet() -> VetScope:
+    """The scope of the vet the calling thread runs (a vetter's bots are launched through
+    its :meth:`VetScope.launcher`); outside a vet, one never cancelled."""
+    scope = getattr(_vet_of_thread, "scope", None)
+    return scope if isinstance(scope, VetScope) else VetScope()
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +106,8 @@ class Vetted:
 class VetQueue:
     """Vets the versions :meth:`want` names, in order, one at a time, on a daemon thread (its
     bots are launched from it and end before its vet returns: the sandbox ties them to the
-    launching thread). :meth:`close` abandons a vet under way without waiting for it."""
+    launching thread). A vet under way of a version :meth:`want` no longer names, or at
+    :meth:`close`, is cancelled (:class:`VetScope`), never waited for."""
 
     def __init__(self, vetter: Vetter, cpus: frozenset[int] | None = None) -> None:
         self._vetter = vetter
@@ -51,15 +119,21 @@ class VetQueue:
         self._failed: BaseException | None = None
         self._closed = False
         self._thread: threading.Thread | None = None
+        #: The version being vetted and its vet's scope.
+        self._under_way: tuple[BotSpec, VetScope] | None = None
 
     def want(self, bots: Sequence[BotSpec]) -> None:
         """The versions to vet, in order; one no longer named is dropped (a vet of it under
-        way runs out, and what it finds is forgotten)."""
+        way is cancelled, and what it found is forgotten)."""
         with self._changed:
             self._wanted = list(bots)
             keys = {bot.key for bot in bots}
             self._ended = {k: v for k, v in self._ended.items() if k in keys}
+            dropped = (self._under_way[1] if self._under_way is not None
+                       and self._under_way[0].key not in keys else None)
             self._changed.notify_all()
+        if dropped is not None:
+            dropped.cancel()
         if bots and self._thread is None:
             # Ctrl-C is the main thread's: blocked here, the thread never takes it.
             with signals_held({signal.SIGINT}):
@@ -89,37 +163,55 @@ class VetQueue:
                                    timeout)
 
     def close(self) -> None:
-        """Vet nothing more; a vet under way is abandoned (its thread ends with it)."""
+        """Vet nothing more; a vet under way is cancelled, not waited for (its thread ends
+        with it)."""
         with self._changed:
             self._closed = True
             self._wanted = []
+            under_way = self._under_way[1] if self._under_way is not None else None
             self._changed.notify_all()
+        if under_way is not None:
+            under_way.cancel()
 
-    def _next(self) -> BotSpec | None:
-        """The next version to vet, waiting for one; None once closed."""
+    def _next(self) -> tuple[BotSpec, VetScope] | None:
+        """The next version to vet, waiting for one, and the scope of its vet (under way from
+        here); None once closed."""
         with self._changed:
             while True:
                 if self._closed:
                     return None
                 bot = next((b for b in self._wanted if b.key not in self._ended), None)
                 if bot is not None:
-                    return bot
+                    self._under_way = bot, VetScope()
+                    return self._under_way
                 self._changed.wait()
 
     def _serve(self) -> None:
         if self._cpus is not None:
             with contextlib.suppress(OSError):  # a CPU gone offline: it runs unpinned
                 os.sched_setaffinity(0, self._cpus)
-        while (bot := self._next()) is not None:
+        while (next_vet := self._next()) is not None:
+            bot, scope = next_vet
+            _vet_of_thread.scope = scope
+            refusal: str | None = None
             try:
                 refusal = self._vetter(bot)
-            except Exception as exc:  # a bug, not a refusal: the league raises it
-                with self._changed:
-                    self._failed = exc
-                    self._closed = True
-                    self._changed.notify_all()
-                return
+            except (Exception, VetCancelled) as exc:
+                if not scope.cancelled.is_set():  # a bug, not a refusal: the league raises it
+                    self._fail(exc)
+                    return
+            finally:
+                _vet_of_thread.scope = None
             with self._changed:
-                if not self._closed and any(b.key == bot.key for b in self._wanted):
+                self._under_way = None
+                if (not scope.cancelled.is_set() and not self._closed
+                        and any(b.key == bot.key for b in self._wanted)):
                     self._ended[bot.key] = Vetted(bot, refusal)
                     self._changed.notify_all()
+
+    def _fail(self, exc: BaseException) -> None:
+        with self._changed:
+            self._under_way = None
+            self._failed = exc
+            self._closed = True
+            self._changed.notify_all()

@@ -7,17 +7,23 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from time import monotonic
 from typing import Any
 
 import pytest
 from tournament_fixtures import FIXTURES, PassedCheck, bots_dir_for, runner, write_spec
 
 from arena.cli.main import app
-from arena.registry import BotSpec, submit
+from arena.referee.connection import Connection, Launcher
+from arena.referee.launch import TransportConnection, sandbox_launcher
+from arena.registry import BotSpec, resolve, submit
+from arena.sandbox import Limits, reaper
 from arena.tournament import league
 from arena.tournament.events import Progress, RunWarning
-from arena.tournament.league_vetting import VetQueue
+from arena.tournament.league_store import request_stop
+from arena.tournament.league_vetting import VetQueue, current_vet
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import load_spec
 
@@ -330,3 +336,157 @@ def test_versions_seen_while_the_league_waits_for_a_vet_keep_their_order(
     order = [line.first, *(key for key, _ in line.submitted)]
     assert listed[-1] == order
     assert line.vets == order
+
+
+class _RunningVet:
+    """Vets ``first``'s version ``v2`` (submitted once table 1 is played) by starting it in
+    the sandbox, in the vet's scope, and waiting for its first line, which never comes (it
+    waits for a 'hello' never sent): held until its process ends, with ``during`` called
+    meanwhile. Records each vet, how the held one's wait ended, and its bot's marker."""
+
+    def __init__(self, registry: Path, tmp_path: Path,
+                 during: Callable[[], None] = lambda: None) -> None:
+        self.registry, self.tmp_path, self.during = registry, tmp_path, during
+        self.held = ""
+        self.vets: list[str] = []
+        self.waited = ""
+        self.marker: str | None = None
+        self.returned = threading.Event()
+
+    def submit(self, tag: str) -> str:
+        source = self.tmp_path / f"first_{tag}.py"
+        source.write_text((FIXTURES / "first.py").read_text() + f"\n# {tag}\n")
+        version = submit(source, "first", self.registry, check=lambda spec: PassedCheck(),
+                         update=True).version
+        return f"first@{version}"
+
+    def report(self, event: object) -> None:
+        if isinstance(event, Progress) and event.done >= 2 and not self.held:
+            self.held = self.submit("v2")
+
+    def __call__(self, bot: BotSpec) -> str | None:
+        self.vets.append(bot.key)
+        if bot.key != self.held:
+            return None
+        connection = current_vet().launcher(sandbox_launcher())(bot.command, bot.path,
+                                                                Limits())
+        assert isinstance(connection, TransportConnection)
+        try:
+            self.marker = connection.marker
+            self.during()
+            self.waited = connection.receive(monotonic() + _HELD_AT_MOST_S).kind
+        finally:
+            connection.kill()
+            self.returned.set()
+        return None
+
+
+def _left_running(marker: str | None) -> list[int]:
+    assert marker is not None
+    return reaper.find_processes(marker=marker, include_zombies=False)
+
+
+def test_a_vet_a_newer_version_replaces_is_cancelled_and_the_newer_one_enters(
+        tmp_path: Path, registry: Path) -> None:
+    """Vetted between tables, the league waits for the vet under way: a newer version of its
+    bot ends it there and then (its bot killed, what it found dropped, never entered) and
+    is vetted next; arena status says the older one gave way, as one never vetted."""
+    db = tmp_path / "a.db"
+    listed: list[dict[str, Any]] = []
+    vetting = _RunningVet(registry, tmp_path)
+    newer: list[str] = []
+    vetting.during = lambda: newer.append(vetting.submit("v3"))
+
+    def vetter(bot: BotSpec) -> str | None:
+        if newer and bot.key == newer[0]:
+            for _ in range(_HELD_AT_MOST_S * 10):  # the rows are stored as its vet starts
+                listed[:] = _json(db)["vetting"]
+                if any(vet["bot"] == bot.key for vet in listed):
+                    break
+                threading.Event().wait(0.1)
+        return vetting(bot)
+
+    summary = run_tournament(load_spec(_league(tmp_path, db, 8)), 1, report=vetting.report,
+                             vetter=vetter)
+    assert summary.state == "finished"
+    assert vetting.waited == "closed"  # its bot was killed: the wait did not run out
+    assert _left_running(vetting.marker) == []
+    assert vetting.vets == [vetting.held, newer[0]]
+    assert listed == [{"bot": newer[0], "since_table": 2, "gave_way": [vetting.held]}]
+    assert vetting.held not in _status(db)
+    assert f"  {newer[0]}: active since table 2" in _status(db)
+
+
+def test_a_stop_cancels_the_vet_under_way(tmp_path: Path, registry: Path,
+                                          aside: None) -> None:
+    """The run stops at once, and the vet's bot does not outlive it."""
+    db = tmp_path / "a.db"
+    vetting = _RunningVet(registry, tmp_path, lambda: request_stop(db, "ladder"))
+    summary = run_tournament(load_spec(_league(tmp_path, db, None)), 1,
+                             report=vetting.report, vetter=vetting)
+    assert summary.state == "stopped"
+    assert vetting.returned.wait(_HELD_AT_MOST_S)
+    assert vetting.waited == "closed"
+    assert _left_running(vetting.marker) == []
+    assert vetting.held not in _status(db)
+
+
+def test_the_compliance_check_of_a_cancelled_vet_ends_with_its_bot(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot that never answers 'hello' (its start-up limit an hour) is vetted; the version
+    dropped, its vet ends (its bot killed) and says nothing."""
+    source = tmp_path / "sleeper.py"
+    source.write_text("import time\ntime.sleep(3600)\n"
+                      + (FIXTURES / "first.py").read_text())
+    bot = resolve(source)
+    launched: list[TransportConnection] = []
+    started, returned = threading.Event(), threading.Event()
+
+    def recorded(*args: Any, **kwargs: Any) -> Launcher:
+        def start(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
+            connection = sandbox_launcher(*args, **kwargs)(command, workdir, limits)
+            assert isinstance(connection, TransportConnection)
+            launched.append(connection)
+            started.set()
+            return connection
+        return start
+
+    def vetter(spec: BotSpec) -> str | None:
+        try:
+            return league.vet(spec, {"startup_ms": 3_600_000})
+        finally:
+            returned.set()
+
+    monkeypatch.setattr(league, "sandbox_launcher", recorded)
+    queue = VetQueue(vetter)
+    queue.want([bot])
+    assert started.wait(_HELD_AT_MOST_S)
+    queue.want([])
+    assert returned.wait(_HELD_AT_MOST_S)
+    assert launched[0].ended(0) is not None
+    assert _left_running(launched[0].marker) == []
+    assert queue.ended() == {}
+
+
+def test_a_vet_that_fails_once_cancelled_is_not_the_leagues_failure(tmp_path: Path) -> None:
+    """Its bot killed under it, a vet may fail any way: that is dropped with it, where a
+    vetter's exception otherwise stops the league."""
+    bot = resolve(FIXTURES / "first.py")
+    started, returned = threading.Event(), threading.Event()
+
+    def vetter(spec: BotSpec) -> str | None:
+        started.set()
+        try:
+            if current_vet().cancelled.wait(_HELD_AT_MOST_S):
+                raise RuntimeError("the bot went away")
+            return None
+        finally:
+            returned.set()
+
+    queue = VetQueue(vetter)
+    queue.want([bot])
+    assert started.wait(_HELD_AT_MOST_S)
+    queue.close()
+    assert returned.wait(_HELD_AT_MOST_S)
+    assert queue.ended() == {}
+    assert not queue.busy()

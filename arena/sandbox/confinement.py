@@ -8,6 +8,7 @@ import resource
 import signal
 from collections.abc import Callable, Iterable
 
+from arena.common.signalmask import STOP_SIGNALS
 from arena.sandbox import reaper
 from arena.sandbox.limits import MIB, Limits
 
@@ -51,11 +52,14 @@ def make_preexec(parent_death: Callable[[], None] | None,
                   signal_mask: Iterable[int]) -> Callable[[], None]:
     """The code run in the child between fork and exec: only system calls, no imports.
     ``signal_mask`` is the referee's mask from before it held the stop signals for the
-    fork: the bot must not start with SIGTERM blocked."""
+    fork. The bot starts with the stop signals neither blocked nor ignored, whatever the
+    referee does with them (a tournament worker ignores Ctrl-C, a league's vet thread blocks
+    both): it must behave in a tournament as when checked."""
     setrlimit = resource.setrlimit
     write = os.write
     sigmask = signal.pthread_sigmask
-    mask = set(signal_mask)
+    handle = signal.signal
+    mask = set(signal_mask) - STOP_SIGNALS
 
     def preexec() -> None:
         if parent_death is not None:  # first: the uid is already the bot's (Popen sets it)
@@ -66,6 +70,8 @@ def make_preexec(parent_death: Callable[[], None] | None,
             write(cgroup_procs_fd, b"0")
         if restrict_fs is not None:
             restrict_fs()
+        for signum in STOP_SIGNALS:  # an ignored signal stays ignored across exec
+            handle(signum, signal.SIG_DFL)
         sigmask(signal.SIG_SETMASK, mask)
         if install_seccomp is not None:
             install_seccomp()

@@ -550,6 +550,50 @@ def test_a_bot_starts_with_no_stop_signal_blocked(tmp_path: Path,
         assert not blocked & (1 << (signum - 1)), hex(blocked)
 
 
+SIGNALS_AS_A_WORKER_HOLDS_THEM = r"""
+import signal, sys, threading, time
+from pathlib import Path
+from arena.sandbox import launch
+from arena.protocol.transport import Line, SubprocessTransport
+
+signal.signal(signal.SIGINT, signal.SIG_IGN)  # a pool worker: the parent handles Ctrl-C
+seen = []
+
+def start() -> None:  # a league's vet thread holds both
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    with launch(["python3", "bot.py"], workdir=Path(sys.argv[1])) as proc:
+        seen.append(SubprocessTransport(proc).receive(time.monotonic() + 60))
+
+thread = threading.Thread(target=start)
+thread.start()
+thread.join()
+print(seen[0].text if isinstance(seen[0], Line) else seen[0], flush=True)
+"""
+
+
+def test_a_bot_started_by_a_worker_or_a_vet_has_its_stop_signals_as_anywhere(
+        tmp_path: Path) -> None:
+    """A tournament worker ignores Ctrl-C (its parent handles it) and a league's vet thread
+    blocks the stop signals: a bot started there must start as under check-bot, neither
+    blocked nor ignored, or it would behave otherwise in a tournament than when checked."""
+    bot_dir = write_bot(tmp_path, (
+        "masks = dict(line.split(':') for line in open('/proc/self/status')\n"
+        "             if line.startswith(('SigBlk:', 'SigIgn:')))\n"
+        "print(' '.join(str(int(masks[k].strip(), 16)) for k in ('SigBlk', 'SigIgn')),\n"
+        "      flush=True)\n"))
+    script = tmp_path / "as_a_worker.py"
+    script.write_text(SIGNALS_AS_A_WORKER_HOLDS_THEM)
+    root = str(Path(__file__).resolve().parents[2])
+    done = subprocess.run([sys.executable, str(script), str(bot_dir)],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": root})
+    assert done.returncode == 0, (done.stdout, done.stderr)
+    blocked, ignored = map(int, done.stdout.split())
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        assert not blocked & (1 << (signum - 1)), hex(blocked)
+        assert not ignored & (1 << (signum - 1)), hex(ignored)
+
+
 STOP_DURING_FORK = r"""
 import os, signal, sys, tempfile
 from pathlib import Path

@@ -4,7 +4,8 @@ from it, for the OpenSpiel game (:mod:`arena.rl.openspiel`).
 A seat's information state is everything the referee would tell it, in order: the events of
 its feed (``State.feed``: the public ones and its own private ones, an Ascension's
 ``game_end`` as it is shown to that seat) and each decision it is asked (kind, options and
-context, what an ``act`` message holds) with the action it chose. :class:`SeatMemory` keeps
+context, and the revealed cards of its observation: what an ``act`` message holds beyond
+the feed) with the action it chose. :class:`SeatMemory` keeps
 them as a chain shared between copies of a state, and a digest of the chain as its key,
 carried along as actions apply: a string of the digest is the information state, cheap to
 compare and to store in a table, and a faithful key (a 128-bit BLAKE2 chain: two different
@@ -24,7 +25,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from arena.engine.decision import Decision, visible_to
+from arena.engine.cards import NOTATION
+from arena.engine.decision import visible_to
 from arena.engine.result import end_seen_by
 from arena.engine.showdown import RPS_THROWS
 from arena.engine.state import State
@@ -56,8 +58,9 @@ class SeatMemory:
         return cls(None, f"seat {seat} {start}", 0)
 
     def told(self, message: Any) -> SeatMemory:
-        """This memory and one more ``message``: an event dict, the :class:`Decision` the
-        seat is asked, or ``("chose", action)``."""
+        """This memory and one more ``message``: an event dict, ``("asked", decision,
+        revealed)`` (the :class:`Decision` the seat is asked, and each seat's revealed card
+        ids its observation shows then), or ``("chose", action)``."""
         return SeatMemory(self, message, self.length + 1)
 
     def key(self) -> str:
@@ -106,8 +109,10 @@ def _memory_of(messages: list[Any]) -> SeatMemory:
 
 
 def _encode(message: Any) -> str:
-    if isinstance(message, Decision):
-        message = ["asked", message.kind, list(message.options), message.context]
+    if isinstance(message, tuple) and message[0] == "asked":
+        _, decision, revealed = message
+        message = ["asked", decision.kind, list(decision.options), decision.context,
+                   [[NOTATION[card] for card in cards] for cards in revealed]]
     return json.dumps(message, sort_keys=True, separators=(",", ":"))
 
 
@@ -137,7 +142,10 @@ def remember_told(state: State, memories: tuple[SeatMemory, ...]) -> tuple[SeatM
     log.clear()
     decision = state.decision
     if decision is not None:
-        changed[decision.seat] = changed[decision.seat].told(decision)
+        # the revealed cards its observation shows: a revealed card can leave a hand face
+        # down (set as a trap, put on the pile) with no event naming it
+        revealed = tuple(tuple(sorted(cards)) for cards in state.revealed)
+        changed[decision.seat] = changed[decision.seat].told(("asked", decision, revealed))
     return tuple(changed)
 
 

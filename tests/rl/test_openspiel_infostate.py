@@ -20,7 +20,9 @@ import arena.rl.openspiel  # noqa: E402,F401  (registers the game)
 from arena.engine.cards import NOTATION, PALAESTRON  # noqa: E402
 from arena.engine.game import new_game  # noqa: E402
 from arena.engine.state import State  # noqa: E402
-from arena.rl.openspiel import ArenaBot, PalaestraState  # noqa: E402
+from arena.engine.turn import _SET_TRAP  # noqa: E402
+from arena.rl.actions import decision_actions  # noqa: E402
+from arena.rl.openspiel import ArenaBot, PalaestraGame, PalaestraState  # noqa: E402
 from arena.sdk.search import SearchView  # noqa: E402
 
 
@@ -37,20 +39,22 @@ def _play(state: PalaestraState, steps: int, rng: random.Random) -> None:
 
 def _told(state: PalaestraState, seat: int) -> list[Any]:
     """What the referee tells ``seat`` in this game, in order, from a replay that keeps every
-    event: its feed's new events after each step, and each decision it is asked with the
-    option it chose."""
+    event: its feed's new events after each step, and each decision it is asked (with the
+    revealed cards of its observation) with the option it chose."""
     replay = new_game(state.state.config)
     told: list[Any] = list(replay.feed(seat))
     for asked, _, index in state.state.choices:
         decision = replay.decision
         assert decision is not None
         if asked == seat:
-            told.append((decision.kind, decision.options, decision.context, index))
+            told.append((decision.kind, decision.options, decision.context,
+                         replay.observe_json(seat)["revealed"], index))
         seen = len(replay.feed(seat))
         replay.apply(index)
         told.extend(replay.feed(seat)[seen:])
     if replay.decision is not None and replay.decision.seat == seat:
-        told.append((replay.decision.kind, replay.decision.options, replay.decision.context))
+        told.append((replay.decision.kind, replay.decision.options, replay.decision.context,
+                     replay.observe_json(seat)["revealed"]))
     return told
 
 
@@ -76,6 +80,50 @@ def test_a_seat_s_information_state_is_what_it_was_told(players: int, seed: int,
         same_key = (first.information_state_string(seat)
                     == second.information_state_string(seat))
         assert same_key == same_told, seat
+
+
+def _revealed_or_hidden_trap(seed: int) -> tuple[PalaestraState, list[int]] | None:
+    """A game at the turn of a seat that may set as a trap a revealed card or a hidden one:
+    the state, and those two actions."""
+    state = PalaestraGame({"players": 3, "seed": seed}).new_initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        decision = state.state.decision
+        assert decision is not None
+        if decision.kind == "turn":
+            revealed = state.state.revealed[decision.seat]
+            traps = decision_actions(decision, 3)
+            shown = [action for action, option, payload in zip(
+                traps, decision.options, state.state._payloads)
+                if option["action"] == "trap" and payload - _SET_TRAP in revealed]
+            hidden = [action for action, option, payload in zip(
+                traps, decision.options, state.state._payloads)
+                if option["action"] == "trap" and payload - _SET_TRAP not in revealed]
+            if shown and hidden:
+                return state, [shown[0], hidden[0]]
+        state.apply_action(rng.choice(state.legal_actions()))
+    return None
+
+
+def test_a_revealed_card_set_as_a_trap_changes_the_others_information_states() -> None:
+    """The others see a revealed card leave its hand when it is set as a trap, though the
+    event only says a trap was set: at their next decision their observations differ from
+    a hidden card's trap, and so do their information states."""
+    found = next(found for found in map(_revealed_or_hidden_trap, range(500)) if found)
+    state, (shown, hidden) = found
+    setter = state.current_player()
+    games = []
+    for action in (shown, hidden):
+        game = state.clone()
+        game.apply_action(action)
+        while not game.is_terminal() and game.current_player() == setter:
+            game.apply_action(game.legal_actions()[0])
+        games.append(game)
+    observer = games[0].current_player()
+    assert observer == games[1].current_player() != setter
+    assert games[0].observation_string(observer) != games[1].observation_string(observer)
+    assert (games[0].information_state_string(observer)
+            != games[1].information_state_string(observer))
 
 
 def _hidden_twin(state: PalaestraState, seed: int) -> PalaestraState:

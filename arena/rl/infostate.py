@@ -179,6 +179,10 @@ def _redealt(state: State, seat: int, tracker: Tracker, seed: int) -> State:
     copy.config = replace(state.config, seed=rng.getrandbits(63))  # the true deal's seed
     redeal_hidden(copy, copy.observe(seat, events=False), tracker, rng.getrandbits(63))
     copy.turn_log = []  # the sampled game's record: the true one names cards set as traps
+    # as a sampled state's: the true indices chosen tell where a card set as a trap, or
+    # given, lay among its hand's other cards
+    copy.choices = []
+    copy.forfeit_log = []
     turn = copy.scratch.get("turn")
     if isinstance(turn, dict) and turn.get("seat") != seat and turn.get("action") == "trap":
         copy.scratch["turn"] = {**turn, "card": None}

@@ -426,10 +426,11 @@ def redeal_hidden(state: State, observation: Observation, tracker: Tracker, seed
     bot's view of that copy (``state.observe(seat)``, the same card ids) and ``tracker`` has
     read its events. The hidden cards are laid out in card order first (another seat's hand
     too: its order tells where each card came from), so the deal depends on what the bot
-    was told and on ``seed`` only, never on where the hidden cards were. Only the ids of
-    copies (two cards of one face) follow the old deal: where a face lands in a hand, a
-    trap or a pile place that held a copy of it, that copy's id goes there, so a pending
-    decision naming a card the bot was shown still finds it."""
+    was told and on ``seed`` only, never on where the hidden cards were. The ids of copies
+    (two cards of one face) are dealt in card order too, but for the copies the bot's
+    pending decision names (a card it was shown, to take or to give): where a face lands in
+    the zone such a copy was in, that copy goes there, so the decision still finds it. No
+    other copy follows the old deal: which copy lay where would tell where a face was."""
     me = observation.seat
     old = {_card_at(state, place): _zone(place)
            for place in _hidden_places(state, observation, tracker, random.Random(0))[0]}
@@ -445,7 +446,8 @@ def redeal_hidden(state: State, observation: Observation, tracker: Tracker, seed
     for place, card in zip(places, cards):
         _put(state, place, card)
     _place_known(state, observation, tracker, random.Random(seed))
-    _keep_copies(state, places, old)
+    named = _named_cards(state)
+    _keep_copies(state, places, {card: zone for card, zone in old.items() if card in named})
 
 
 def _zone(place: Place) -> Place:
@@ -455,15 +457,37 @@ def _zone(place: Place) -> Place:
     return (seat, zone, 0 if zone == "hand" else index)
 
 
-def _keep_copies(state: State, places: list[Place], old: dict[int, Place]) -> None:
-    """Each copy back in the zone it was in, where the new deal put its face there."""
+def _named_cards(state: State) -> set[int]:
+    """The card ids the pending decision's choices and continuation name."""
+    named: set[int] = set()
+    pending: list[Any] = [list(state._payloads), list(state._ctx)]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, (list, tuple)):
+            pending += item
+        elif isinstance(item, int) and not isinstance(item, bool) and 0 <= item < DECK_SIZE:
+            named.add(item)
+    return named
+
+
+def _keep_copies(state: State, places: list[Place], kept: dict[int, Place]) -> None:
+    """Each copy in ``kept`` back in the zone it was in, where the new deal put its face
+    there; the other copies of a face in card order over its places."""
     at = {_card_at(state, place): place for place in places}
+    faces: dict[str, list[Place]] = {}
+    for place in places:
+        faces.setdefault(NOTATION[_card_at(state, place)], []).append(place)
+    for face_places in faces.values():
+        free = sorted(_card_at(state, place) for place in face_places)
+        for place, card in zip(face_places, free):
+            _put(state, place, card)
+            at[card] = place
     for place in places:
         card = _card_at(state, place)
-        if old.get(card) == _zone(place):
+        if kept.get(card) == _zone(place):
             continue
         copy = next((other for other in at if other != card and NOTATION[other] == NOTATION[card]
-                     and old.get(other) == _zone(place)), None)
+                     and kept.get(other) == _zone(place)), None)
         if copy is not None and _zone(at[copy]) != _zone(place):
             _put(state, at[copy], card)
             _put(state, place, copy)

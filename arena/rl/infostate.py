@@ -5,11 +5,11 @@ A seat's information state is everything the referee would tell it, in order: th
 its feed (``State.feed``: the public ones and its own private ones, an Ascension's
 ``game_end`` as it is shown to that seat) and each decision it is asked (kind, options and
 context, and the revealed cards of its observation: what an ``act`` message holds beyond
-the feed) with the action it chose. :class:`SeatMemory` keeps
-them as a chain shared between copies of a state, and a digest of the chain as its key,
-carried along as actions apply: a string of the digest is the information state, cheap to
-compare and to store in a table, and a faithful key (a 128-bit BLAKE2 chain: two different
-histories share it only by a collision).
+the feed) with the action it chose. A :class:`Journal` keeps what happened once for all
+seats; a seat's :class:`SeatMemory` is split from it when first asked, a chain shared
+between copies of a state, and a digest of the chain is its key: a string of the digest is
+the information state, cheap to compare and to store in a table, and a faithful key (a
+128-bit BLAKE2 chain: two different histories share it only by a collision).
 
 :func:`resample` deals a state consistent with one seat's memory: the kit's sampler
 (``arena.sdk.search``) reads the seat's observation and events only, never the hidden cards
@@ -26,13 +26,13 @@ from dataclasses import replace
 from typing import Any
 
 from arena.engine.cards import NOTATION
-from arena.engine.decision import visible_to
+from arena.engine.decision import Decision, visible_to
 from arena.engine.result import end_seen_by
 from arena.engine.showdown import RPS_THROWS
 from arena.engine.state import State
 from arena.sdk.search import SearchView, Tracker, redeal_hidden
 
-__all__ = ["SeatMemory", "first_memories", "remember_choice", "remember_told", "resample"]
+__all__ = ["Journal", "SeatMemory", "resample"]
 
 _DIGEST_SIZE = 16
 
@@ -112,41 +112,96 @@ def _encode(message: Any) -> str:
     if isinstance(message, tuple) and message[0] == "asked":
         _, decision, revealed = message
         message = ["asked", decision.kind, list(decision.options), decision.context,
-                   [[NOTATION[card] for card in cards] for cards in revealed]]
+                   [[NOTATION[card] for card in cards] for cards in revealed]]  # () if none
     return json.dumps(message, sort_keys=True, separators=(",", ":"))
 
 
-def first_memories(state: State) -> tuple[SeatMemory, ...]:
-    """The seats' memories of a new game (its events so far, its first decision)."""
-    return remember_told(state, tuple(SeatMemory.fresh(seat) for seat in range(state.n)))
+class Journal:
+    """What happened at one action, for every seat at once: the seat that chose and its
+    action, the events the engine logged, the decision asked next (with each seat's
+    revealed cards then), after the journal before it. Applying an action makes one entry
+    and sorts nothing out; a seat's :class:`SeatMemory` is split from the entries when its
+    key is first asked, from the nearest entry that holds it, and kept on the entry asked
+    (copies of a state share their journal, so what one split serves the others): plain
+    play, which asks no key, pays almost nothing for the information states."""
 
+    __slots__ = ("before", "seats", "chose", "log", "decision", "revealed", "memories")
 
-def remember_choice(memories: tuple[SeatMemory, ...], seat: int,
-                    action: int) -> tuple[SeatMemory, ...]:
-    """``seat`` chose ``action`` (of the fixed action space) at the decision it was asked."""
-    changed = list(memories)
-    changed[seat] = memories[seat].told(("chose", action))
-    return tuple(changed)
+    def __init__(self, before: Journal | None, seats: int, chose: tuple[int, int] | None,
+                 memories: list[SeatMemory | None] | None = None,
+                 state: State | None = None) -> None:
+        self.before = before
+        self.seats = seats
+        self.chose = chose
+        #: each seat's memory up to and with this entry, where it was split
+        self.memories = memories
+        self.log: list[tuple[int | None, dict[str, Any]]] | tuple[()] = ()
+        self.decision: Decision | None = None
+        self.revealed: tuple[tuple[int, ...], ...] = ()
+        if state is not None:  # what ``state`` logged since the entry before, and asks now
+            log = state.log
+            if log:  # taken whole, and a new one left: a copy of the state copies no events
+                self.log, state.log = log, []
+            self.decision = state.decision
+            revealed = state.revealed
+            if any(revealed):
+                self.revealed = tuple(tuple(sorted(cards)) for cards in revealed)
 
+    @classmethod
+    def start(cls, state: State, memories: list[SeatMemory] | None = None) -> Journal:
+        """The journal of ``state`` as it is now: its events so far and its decision, told
+        after ``memories`` (each seat's; by default a seat told nothing yet)."""
+        told: list[SeatMemory | None] = list(
+            memories or [SeatMemory.fresh(seat) for seat in range(state.n)])
+        return cls(cls(None, state.n, None, told), state.n, None, None, state)
 
-def remember_told(state: State, memories: tuple[SeatMemory, ...]) -> tuple[SeatMemory, ...]:
-    """The events ``state`` logged since the last call, told to the seats that see them,
-    and the decision it asks now told to its seat. The log is emptied: the memories hold
-    what the seats saw, and a copy of the state copies no events."""
-    changed = list(memories)
-    log = state.log
-    for to, event in log:
-        for seat in range(state.n):
+    def after(self, state: State, seat: int, action: int) -> Journal:
+        """This journal and the action ``seat`` chose, applied to ``state``."""
+        return Journal(self, self.seats, (seat, action), None, state)
+
+    def memory(self, seat: int) -> SeatMemory:
+        """Everything ``seat`` was told up to this entry."""
+        if not 0 <= seat < self.seats:
+            raise IndexError(f"no seat {seat} at this table of {self.seats}")
+        unsplit: list[Journal] = []
+        entry: Journal | None = self
+        while entry is not None and (entry.memories is None or entry.memories[seat] is None):
+            unsplit.append(entry)
+            entry = entry.before
+        assert entry is not None and entry.memories is not None  # the first entry holds all
+        memory = entry.memories[seat]
+        assert memory is not None
+        for entry in reversed(unsplit):
+            memory = entry._tell(seat, memory)
+        if self.memories is None:
+            self.memories = [None] * self.seats
+        self.memories[seat] = memory
+        return memory
+
+    def _tell(self, seat: int, memory: SeatMemory) -> SeatMemory:
+        chose = self.chose
+        if chose is not None and chose[0] == seat:
+            memory = memory.told(("chose", chose[1]))
+        for to, event in self.log:
             if visible_to(to, seat):
-                changed[seat] = changed[seat].told(end_seen_by(event, seat))
-    log.clear()
-    decision = state.decision
-    if decision is not None:
-        # the revealed cards its observation shows: a revealed card can leave a hand face
-        # down (set as a trap, put on the pile) with no event naming it
-        revealed = tuple(tuple(sorted(cards)) for cards in state.revealed)
-        changed[decision.seat] = changed[decision.seat].told(("asked", decision, revealed))
-    return tuple(changed)
+                memory = memory.told(end_seen_by(event, seat))
+        decision = self.decision
+        if decision is not None and decision.seat == seat:
+            # the revealed cards its observation shows: a revealed card can leave a hand
+            # face down (set as a trap, put on the pile) with no event naming it
+            memory = memory.told(("asked", decision, self.revealed))
+        return memory
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Journal:
+        return self  # immutable but for what it caches: OpenSpiel's clone copies it
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # the memories it ends with, flat (a long chain would nest too deep)
+        return _journal_of, ([self.memory(seat) for seat in range(self.seats)],)
+
+
+def _journal_of(memories: list[SeatMemory]) -> Journal:
+    return Journal(None, len(memories), None, list(memories))
 
 
 def resample(state: State, seat: int, memory: SeatMemory, seed: int) -> State:

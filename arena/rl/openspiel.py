@@ -31,13 +31,7 @@ from arena.engine.state import State
 from arena.errors import IllegalChoiceError, RulesError
 from arena.rl.actions import ACTION_NAMES, N_ACTIONS, decision_actions, option_of
 from arena.rl.features import OBS_SIZE
-from arena.rl.infostate import (
-    SeatMemory,
-    first_memories,
-    remember_choice,
-    remember_told,
-    resample,
-)
+from arena.rl.infostate import Journal, SeatMemory, resample
 from arena.rl.opponents import Opponent, load_opponent
 from arena.rl.view import placement_rewards, seat_view
 from arena.sdk.bot import Bot
@@ -96,10 +90,9 @@ class PalaestraGame(pyspiel.Game):  # type: ignore[misc]
         else:
             seed = self._deals.getrandbits(63)
             start = self._deals.randrange(self.players)
-        # events are tracked for the seats' memories (their information states), which
-        # take them from the engine's log after every action
+        # no events until a seat's information state is first asked (PalaestraState.journal)
         config = GameConfig(players=tuple(f"p{i}" for i in range(self.players)), seed=seed,
-                            starting_seat=start, rules=self.rules)
+                            starting_seat=start, track_events=False, rules=self.rules)
         return PalaestraState(self, config)
 
     def give_back(self, config: GameConfig) -> None:
@@ -147,8 +140,9 @@ class PalaestraState(pyspiel.State):  # type: ignore[misc]
         # clone() starts from a new initial state only to overwrite it, and dealing one took
         # about half of every clone
         self._engine: State | GameConfig = deal
-        #: what each seat was told (its information state), made with the engine's state
-        self._memories: tuple[SeatMemory, ...] = ()
+        #: what happened, from which each seat's information state is told when asked;
+        #: none until one is first asked: plain play logs no events
+        self._journal: Journal | None = None
 
     @property
     def state(self) -> State:
@@ -157,16 +151,35 @@ class PalaestraState(pyspiel.State):  # type: ignore[misc]
         if isinstance(engine, GameConfig):
             engine = new_game(engine)
             super().__setattr__("_engine", engine)
-            super().__setattr__("_memories", first_memories(engine))
         return engine
+
+    @property
+    def journal(self) -> Journal:
+        """What happened in this game, for every seat's information state. Begun when first
+        asked, by a replay of the game's choices from its deal that logs every event; from
+        then on the engine logs its events and each action adds to the journal."""
+        journal = self._journal
+        if journal is None:
+            engine = self.state
+            replay = new_game(replace(engine.config, track_events=True))
+            journal = Journal.start(replay)
+            for seat, _, index in engine.choices:
+                decision = replay.decision
+                assert decision is not None  # the game's own choices replay it
+                replay.apply(index)
+                journal = journal.after(replay, seat, decision_actions(decision, replay.n)[index])
+            engine.track_events = True
+            super().__setattr__("_journal", journal)
+        return journal
 
     def information_key(self, player: int) -> str:
         """Seat ``player``'s information state: a key of everything it was told, in order
         (its events and the decisions it was asked, with its choices), and nothing else."""
-        self.state  # noqa: B018 (deals the game, and its memories, when first asked)
-        if not 0 <= player < len(self._memories):
-            raise IndexError(f"no seat {player} at this table of {len(self._memories)}")
-        return self._memories[player].key()
+        return self.memory(player).key()
+
+    def memory(self, player: int) -> SeatMemory:
+        """Everything seat ``player`` was told, in order."""
+        return self.journal.memory(player)
 
     def resample_from_infostate(self, player_id: int,
                                 probability_sampler: Any) -> PalaestraState:
@@ -175,13 +188,13 @@ class PalaestraState(pyspiel.State):  # type: ignore[misc]
         ``probability_sampler`` (OpenSpiel's: a call gives a number in [0, 1)). The seat
         must be the one asked, as in OpenSpiel's ISMCTS."""
         engine = self.state
-        memory = self._memories[player_id]
+        memory = self.memory(player_id)
         seed = int(float(probability_sampler()) * 2 ** 53)
         sampled = PalaestraState(self.get_game(), resample(engine, player_id, memory, seed))
         others = [SeatMemory.fresh(seat, "resampled: " + json.dumps(
             sampled.state.observe_json(seat), sort_keys=True)) for seat in range(engine.n)]
         others[player_id] = memory
-        sampled._memories = tuple(others)
+        sampled._journal = Journal(None, engine.n, None, list(others))
         return sampled
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -209,9 +222,11 @@ class PalaestraState(pyspiel.State):  # type: ignore[misc]
         index = option_of(self._actions_asked(), action)
         decision = engine.decision
         assert decision is not None  # refused above: the game is over
-        memories = remember_choice(self._memories, decision.seat, action)
         engine.apply(index)
-        self._memories = remember_told(engine, memories)
+        journal = self._journal
+        if journal is not None:
+            # past __setattr__, which watches the engine's state only: this runs every action
+            super().__setattr__("_journal", journal.after(engine, decision.seat, action))
 
     def apply_action_with_legality_check(self, action: int) -> None:
         # OpenSpiel's own check fails on an illegal action trying to serialize the game

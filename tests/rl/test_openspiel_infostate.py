@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -41,7 +42,7 @@ def _told(state: PalaestraState, seat: int) -> list[Any]:
     """What the referee tells ``seat`` in this game, in order, from a replay that keeps every
     event: its feed's new events after each step, and each decision it is asked (with the
     revealed cards of its observation) with the option it chose."""
-    replay = new_game(state.state.config)
+    replay = new_game(replace(state.state.config, track_events=True))
     told: list[Any] = list(replay.feed(seat))
     for asked, _, index in state.state.choices:
         decision = replay.decision
@@ -210,7 +211,7 @@ def _assert_knowledge_kept(state: PalaestraState, resampled: PalaestraState,
     engine, sampled = state.state, resampled.state
     assert sampled.observe_json(seat) == engine.observe_json(seat)
     decision = engine.decision
-    view = SearchView(engine.observe_json(seat), state._memories[seat].events(),
+    view = SearchView(engine.observe_json(seat), state.memory(seat).events(),
                       decision.kind, decision.options, context=decision.context,
                       rules=engine.config.rules)
     for other in range(engine.n):
@@ -323,3 +324,31 @@ def test_external_sampling_mccfr_updates_regrets_in_a_games_last_turns() -> None
     for player in range(2):
         solver._update_regrets(state.clone(), player)
     assert state.information_state_string() in solver._infostates
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_information_states_begun_late_are_those_kept_all_along(players: int) -> None:
+    """Plain play logs no events; a seat's information state first asked late (a replay of
+    the game tells the journal), or asked of a clone made before or after, is the one a
+    game asked at every action has."""
+    rng = random.Random(players)
+    asked = _game(players, 21).new_initial_state()
+    plain = _game(players, 21).new_initial_state()
+    clones: list[PalaestraState] = []
+    while not asked.is_terminal():
+        [asked.information_state_string(seat) for seat in range(players)]
+        action = rng.choice(asked.legal_actions())
+        asked.apply_action(action)
+        plain.apply_action(action)
+        if len(asked.history()) in (5, 25):
+            clones.append(plain.clone())
+    assert not plain.state.track_events
+    assert [plain.information_state_string(seat) for seat in range(players)] == [
+        asked.information_state_string(seat) for seat in range(players)]
+    late = clones[0]
+    for action in asked.history()[5:25]:
+        late.apply_action(action)
+        if len(late.history()) == 15:
+            late.information_state_string(0)  # the journal begins here, halfway
+    assert all(late.information_state_string(seat) == clones[1].information_state_string(seat)
+               for seat in range(players))

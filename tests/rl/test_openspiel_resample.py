@@ -21,7 +21,7 @@ from arena.engine.houserules import RULE_CHOICES  # noqa: E402
 from arena.engine.state import State, Trap  # noqa: E402
 from arena.engine.turn import begin_game  # noqa: E402
 from arena.rl.actions import decision_actions  # noqa: E402
-from arena.rl.infostate import first_memories  # noqa: E402
+from arena.rl.infostate import Journal  # noqa: E402
 from arena.rl.openspiel import PalaestraGame, PalaestraState  # noqa: E402
 
 #: The engine's fields a resample keeps or deals (its events are left out: a resample
@@ -65,6 +65,7 @@ def _twin(game: PalaestraGame, truth: PalaestraState, seat: int,
     seat's hand, the other in another hand or the pile: ``seat`` cannot tell while neither
     card shows (nor does anything the exchange changes)."""
     engine = State(truth.state.config)
+    engine.track_events = True  # as the truth's, whose journal replays it with its events
     steps = 0
 
     def exchange_after_the_deal(state: State) -> None:
@@ -86,7 +87,7 @@ def _twin(game: PalaestraGame, truth: PalaestraState, seat: int,
     engine.run()
     engine.step_hook = None
     twin = PalaestraState(game, engine)
-    twin._memories = first_memories(engine)
+    twin._journal = Journal.start(engine)
     return twin
 
 

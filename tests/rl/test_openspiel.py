@@ -20,7 +20,14 @@ from arena.engine.houserules import DEFAULT_RULES, RULE_CHOICES, HouseRules  # n
 from arena.errors import IllegalChoiceError, RulesError  # noqa: E402
 from arena.rl.aec import env  # noqa: E402
 from arena.rl.features import OBS_SIZE  # noqa: E402
+from arena.rl.openspiel import PalaestraGame  # noqa: E402
 from arena.rl.view import placement_rewards  # noqa: E402
+
+
+def _game(params: dict[str, Any]) -> PalaestraGame:
+    """A game of the test's own: ``pyspiel.load_game`` may hand every load of the same
+    parameters one game, whose deals would then follow from the tests run before."""
+    return PalaestraGame(params)
 
 
 def _play(game, seed: int) -> tuple[list[int], list[float]]:  # type: ignore[no-untyped-def]
@@ -36,7 +43,7 @@ def _play(game, seed: int) -> tuple[list[int], list[float]]:  # type: ignore[no-
 
 @pytest.mark.parametrize("players", [2, 3, 5])
 def test_openspiels_random_simulation_test_passes(players: int) -> None:
-    game = pyspiel.load_game("palaestra", {"players": players, "seed": 1})
+    game = _game({"players": players, "seed": 1})
     assert game.num_players() == players
     assert game.num_distinct_actions() == 186
     assert game.observation_tensor_shape() == [OBS_SIZE]
@@ -44,8 +51,8 @@ def test_openspiels_random_simulation_test_passes(players: int) -> None:
 
 
 def test_returns_are_zero_sum_and_the_seed_replays_the_deals() -> None:
-    first = pyspiel.load_game("palaestra", {"players": 3, "seed": 4})
-    again = pyspiel.load_game("palaestra", {"players": 3, "seed": 4})
+    first = _game({"players": 3, "seed": 4})
+    again = _game({"players": 3, "seed": 4})
     for seed in range(3):
         played = _play(first, seed)
         assert played == _play(again, seed)
@@ -53,7 +60,7 @@ def test_returns_are_zero_sum_and_the_seed_replays_the_deals() -> None:
 
 
 def test_a_clone_plays_on_without_touching_the_original() -> None:
-    game = pyspiel.load_game("palaestra", {"players": 2, "seed": 2})
+    game = _game({"players": 2, "seed": 2})
     state = game.new_initial_state()
     before = state.observation_string(state.current_player())
     clone = state.clone()
@@ -66,8 +73,8 @@ def test_a_clone_keeps_the_history_and_cloning_never_shifts_the_deals() -> None:
     """A clone is the same state to OpenSpiel (history, move number); and OpenSpiel's
     clone starts from a new initial state, whose deal must not be lost to the seed's
     sequence of deals."""
-    game = pyspiel.load_game("palaestra", {"players": 2, "seed": 5})
-    twin = pyspiel.load_game("palaestra", {"players": 2, "seed": 5})
+    game = _game({"players": 2, "seed": 5})
+    twin = _game({"players": 2, "seed": 5})
     state = game.new_initial_state()
     for _ in range(3):
         state.apply_action(state.legal_actions()[0])
@@ -80,7 +87,7 @@ def test_a_clone_keeps_the_history_and_cloning_never_shifts_the_deals() -> None:
 
 
 def test_only_the_seat_asked_has_legal_actions() -> None:
-    game = pyspiel.load_game("palaestra", {"players": 3, "seed": 3})
+    game = _game({"players": 3, "seed": 3})
     state = game.new_initial_state()
     others = [p for p in range(3) if p != state.current_player()]
     assert all(state.legal_actions(p) == [] for p in others)
@@ -99,7 +106,7 @@ def test_only_the_seats_own_view_is_offered() -> None:
     string, and its tensor is refused with the reason."""
     from open_spiel.python.observation import make_observation
 
-    game = pyspiel.load_game("palaestra", {"players": 2, "seed": 1})
+    game = _game({"players": 2, "seed": 1})
     state = game.new_initial_state()
     assert state.observation_string(0) and len(state.observation_tensor(1)) == OBS_SIZE
     assert state.information_state_string(0) != state.information_state_string(1)
@@ -126,7 +133,7 @@ def test_house_rules_are_game_parameters_as_the_other_environments_take_them(rul
     seat = state.current_player()
     assert np.array_equal(np.asarray(state.observation_tensor(seat), np.float32),
                           env(3, rules={rule: reading})._views(state.state, seat)[0])
-    plain = pyspiel.load_game("palaestra", {"players": 3, "seed": 2}).new_initial_state()
+    plain = _game({"players": 3, "seed": 2}).new_initial_state()
     assert plain.state.config.rules == DEFAULT_RULES
     assert not np.array_equal(plain.observation_tensor(seat), state.observation_tensor(seat))
 
@@ -140,7 +147,7 @@ def test_a_pickled_game_and_state_play_on_exactly_as_the_originals() -> None:
     """OpenSpiel pickles a game by ``Serialize``, which for a sampled-stochastic game asks
     for the random generator's state (``GetRNGState unimplemented``): a researcher's
     multiprocessing, Ray or checkpoint failed on the first game or state handed over."""
-    game = pyspiel.load_game("palaestra", {"players": 3, "seed": 8, "kinds": "family"})
+    game = _game({"players": 3, "seed": 8, "kinds": "family"})
     game.new_initial_state()  # the copy deals on from where the original is
     state = game.new_initial_state()
     rng = np.random.default_rng(0)
@@ -165,7 +172,7 @@ def test_a_pickled_game_and_state_play_on_exactly_as_the_originals() -> None:
 def test_an_action_that_cannot_apply_says_why() -> None:
     """At the end of the game a bare AssertionError came out, and OpenSpiel's legality check
     failed on an illegal action with ``GetRNGState unimplemented``, naming neither."""
-    game = pyspiel.load_game("palaestra", {"players": 2, "seed": 5})
+    game = _game({"players": 2, "seed": 5})
     state = game.new_initial_state()
     illegal = next(a for a in range(186) if a not in state.legal_actions())
     with pytest.raises(IllegalChoiceError, match=f"action {illegal} .* is not legal here"):
@@ -187,9 +194,9 @@ def test_a_game_played_in_openspiel_is_told_and_replayed_by_the_arena(tmp_path: 
     from arena.cli.main import app
     from arena.engine.record import replay
 
-    game = pyspiel.load_game("palaestra", {"players": 3, "seed": 6, "kinds": "family"})
+    game = _game({"players": 3, "seed": 6, "kinds": "family"})
     actions, returns = _play(game, 0)
-    twin = pyspiel.load_game("palaestra", {"players": 3, "seed": 6, "kinds": "family"})
+    twin = _game({"players": 3, "seed": 6, "kinds": "family"})
     state = twin.new_initial_state()
     for action in actions:
         state.apply_action(action)
@@ -208,7 +215,7 @@ def test_a_game_played_in_openspiel_is_told_and_replayed_by_the_arena(tmp_path: 
 def test_a_clone_deals_no_game_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
     """OpenSpiel's clone starts from a new initial state and overwrites it: dealing that
     state took about half of every clone, and MCTS clones at every simulation."""
-    game = pyspiel.load_game("palaestra", {"players": 2, "seed": 9})
+    game = _game({"players": 2, "seed": 9})
     state = game.new_initial_state()
     state.apply_action(state.legal_actions()[0])
     dealt: list[object] = []
@@ -238,7 +245,7 @@ def test_an_arena_bot_plays_in_openspiel_as_it_plays_in_the_arena(players: int) 
     from arena.sdk.local import BotAgent
 
     names = ["heuristic", "greedy", "random"][:players]
-    game = pyspiel.load_game("palaestra", {"players": players, "seed": 3})
+    game = _game({"players": players, "seed": 3})
     for game_number in range(2):
         bots = [ArenaBot(game, seat, name, seed=seat) for seat, name in enumerate(names)]
         deal = game.new_initial_state()
@@ -276,7 +283,7 @@ def test_an_arena_bot_is_told_each_game_ends_as_play_game_tells_it() -> None:
         def on_game_end(self, end: GameEnd) -> None:
             self.ended += 1
 
-    game = pyspiel.load_game("palaestra", {"players": 3, "seed": 4})
+    game = _game({"players": 3, "seed": 4})
     in_openspiel = [Learner() for _ in range(3)]
     bots = [ArenaBot(game, seat, bot) for seat, bot in enumerate(in_openspiel)]
     agents = [BotAgent(Learner()) for _ in range(3)]

@@ -27,8 +27,10 @@ from arena.rl.openspiel import ArenaBot, PalaestraGame, PalaestraState  # noqa: 
 from arena.sdk.search import SearchView  # noqa: E402
 
 
-def _game(players: int, seed: int) -> Any:
-    return pyspiel.load_game("palaestra", {"players": players, "seed": seed})
+def _game(players: int, seed: int) -> PalaestraGame:
+    """A game of the test's own: ``pyspiel.load_game`` may hand every load of the same
+    parameters one game, whose deals would then follow from the tests run before."""
+    return PalaestraGame({"players": players, "seed": seed})
 
 
 def _play(state: PalaestraState, steps: int, rng: random.Random) -> None:

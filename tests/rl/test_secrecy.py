@@ -238,14 +238,15 @@ def test_after_an_ascension_the_learner_is_told_no_hidden_hands_category() -> No
 
 
 def test_no_seat_is_given_another_seats_hidden_card_in_the_openspiel_game() -> None:
-    pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
-    import arena.rl.openspiel  # noqa: F401  (registers the game)
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    from arena.rl.openspiel import PalaestraGame
 
     for game_number in range(12):
         chooser = random.Random(game_number)
         players = 2 + game_number % 4
-        game = pyspiel.load_game("palaestra", {"players": players, "seed": game_number,
-                                               **_random_rules(chooser)})
+        # a game of its own: pyspiel.load_game may hand every load of the same parameters one game
+        game = PalaestraGame({"players": players, "seed": game_number,
+                              **_random_rules(chooser)})
         state = game.new_initial_state()
         while True:
             for seat in range(players):  # every seat, asked or not

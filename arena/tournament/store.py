@@ -316,6 +316,17 @@ class Store:
                                  f"is kept{write_hint(exc)}") from None
             raise
 
+    @contextmanager
+    def snapshot(self) -> Iterator[sqlite3.Connection]:
+        """Reads that see the database at one moment (``BEGIN`` ... ``COMMIT``): a run writing
+        meanwhile (a league entering a version) is seen by the next snapshot, not half."""
+        self.conn.execute("BEGIN")
+        try:
+            yield self.conn
+        finally:
+            if self.conn.in_transaction:
+                self.conn.execute("COMMIT")
+
     def lock(self, tournament: str) -> AbstractContextManager[None]:
         """Hold an exclusive lock on running ``tournament`` in this database while the
         context lasts (:func:`arena.tournament.runlock.run_lock`)."""

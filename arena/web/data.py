@@ -213,7 +213,8 @@ def _entries(db: str | Path, info: TournamentInfo,
              board: dict[str, Any]) -> tuple[list[dict[str, str]], list[str]]:
     """A league's entries as ``arena status`` lists them, each with its state; and the bots
     of ``board`` with no active version, as ``arena leaderboard`` names them (in order)."""
-    with Store(db, create=False, read_only=True) as store:
+    # one snapshot: a version the run enters between two reads would misplace every line
+    with Store(db, create=False, read_only=True) as store, store.snapshot():
         entries = league_entries(store, info.id)
         running = store.runner_pid(info.name) is not None  # a killed run's rows mean nothing
         vetted = list(vetting(store, info.id)) if running else []

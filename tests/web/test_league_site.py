@@ -258,6 +258,35 @@ def test_the_versions_a_running_league_is_vetting_are_shown_as_arena_status_show
     assert json.loads(get(port, "/t/ladder/api/progress.json")[1])["entries"] == [5, 3, 0]
 
 
+def test_a_version_entering_while_the_page_is_read_does_not_break_the_league_page(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page reads a league's entries and its vet line at one moment: a run that enters
+    a version (or changes its line) between the page's reads is seen after, not half."""
+    import arena.web.data as data
+    from arena.tournament.league_store import set_vetting
+    from arena.tournament.store import Store
+
+    db = league_db.build(tmp_path / "a.db", state="running")
+    with Store(db) as store:
+        row = store.tournament("ladder")
+        assert row is not None
+        set_vetting(store, row.id, {"eve@v1": 5})
+    read_line = data.vetting
+
+    def run_moves_on(store: Any, tournament_id: int) -> dict[str, int]:
+        line = read_line(store, tournament_id)
+        with Store(db) as writer:  # the league's run, between two of the page's reads
+            set_vetting(writer, tournament_id, {"eve@v1": 5, "zed@v1": 6})
+        return line
+
+    monkeypatch.setattr(data, "vetting", run_moves_on)
+    with Store(db) as held, held.lock("ladder"):  # a run holds it: its rows are live
+        entries = data.load_tournament(db, "ladder").entries
+    assert [(e["state"], e["key"]) for e in entries if e["state"] == "vetting"] == [
+        ("vetting", "eve@v1")]
+    assert [e["line"] for e in entries][-1] == "eve@v1: being vetted since table 5"
+
+
 # -- tournaments continued with --continue, or started again with --new-edition ------------------
 class _Passed:
     ok = True

@@ -255,6 +255,47 @@ def test_a_resampled_state_is_one_the_seat_cannot_tell_apart(players: int, seed:
     assert resampled.is_terminal()
 
 
+def _traps_apart(seed: int) -> tuple[PalaestraState, PalaestraState] | None:
+    """Two games of one deal in which seat 0 sets a trap, seat 1 then sets a trap of a
+    different card of its hand, and every seat passes until seat 0 may spring its trap (a
+    copy dealt again); None where the deal allows no such games."""
+    state = _game(2, seed).new_initial_state()
+    if not _pass_until_seat_zero_is_asked(state, "turn"):
+        return None
+    traps = [action for action in state.legal_actions() if 42 <= action < 83]
+    if not traps:
+        return None
+    state.apply_action(traps[0])
+    while state.state.decision is not None and (state.state.decision.seat, state.state.decision
+                                                .kind) != (1, "turn"):
+        if 0 not in state.legal_actions():
+            return None
+        state.apply_action(0)
+    traps = [action for action in state.legal_actions() if 42 <= action < 83]
+    if state.is_terminal() or len(traps) < 2:
+        return None
+    games = state.clone(), state.clone()
+    for game, trap in zip(games, (traps[0], traps[-1])):
+        game.apply_action(trap)
+        if not _pass_until_seat_zero_is_asked(game, "trigger"):
+            return None
+    return games
+
+
+def test_another_seat_s_hidden_choices_are_not_in_a_resample() -> None:
+    """Seat 1 set one card of its hand as a trap, or another: seat 0 was told the same, and
+    a state resampled for it holds nothing of which (its record's choices name the option
+    seat 1 took, its hand's place: a copy's record starts afresh, as a sampled state's)."""
+    pairs = [games for games in map(_traps_apart, range(30)) if games is not None]
+    assert pairs
+    for first, second in pairs:
+        assert first.information_state_string(0) == second.information_state_string(0)
+        resampled = [game.resample_from_infostate(0, pyspiel.UniformProbabilitySampler(
+            3, 0., 1.)).state for game in (first, second)]
+        assert resampled[0].record()["choices"] == resampled[1].record()["choices"]
+        assert _layout(resampled[0]) == _layout(resampled[1])
+
+
 def test_only_the_seat_asked_is_resampled_for() -> None:
     """Another seat's pending decision holds its hidden cards: a resample for a seat that
     is not asked is refused, not dealt around them."""

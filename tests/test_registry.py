@@ -616,6 +616,17 @@ def test_an_unknown_name_with_a_bot_file_of_it_here_names_the_file(
                                "(registered: alpha, beta)")
 
 
+@pytest.mark.parametrize("length", [253, 300])
+def test_a_name_longer_than_a_file_name_may_be_is_no_bot_not_a_crash(
+        bots: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, length: int) -> None:
+    """A name the system cannot look a file up by (a typo'd spec, a pasted line): the
+    refusal, as for any unknown name, where the lookup's OSError was a traceback (at 253
+    characters, the name with its .py; at 300, the name itself)."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(BotNotFoundError, match="longer than a file name may be"):
+        resolve("x" * length, bots)
+
+
 def test_registered_names_and_listing(bots: Path) -> None:
     assert [s.name for s in list_bots(bots)] == ["alpha", "beta"]
     assert resolve("alpha", bots).path == (bots / "alpha.py").resolve()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import glob
 import itertools
@@ -140,7 +141,19 @@ def registered_names(bots_dir: Path | None = None) -> list[str]:
 
 def resolve(ref: str | Path, bots_dir: Path | None = None) -> BotSpec:
     """A bot reference (registered name, ``.py`` path or bot directory) -> :class:`BotSpec`."""
-    bots_dir = bots_dir or default_bots_dir()
+    try:
+        return _resolve(ref, bots_dir or default_bots_dir())
+    except OSError as exc:
+        if exc.errno != errno.ENAMETOOLONG:
+            raise
+        # the name (or it with .py, or a path under the bots directory) names no file the
+        # system can look up: no bot, as an unknown name is
+        shown = printable(str(ref))
+        shown = shown if len(shown) <= 60 else shown[:60] + "..."
+        raise BotNotFoundError(f"no bot {shown}: longer than a file name may be") from None
+
+
+def _resolve(ref: str | Path, bots_dir: Path) -> BotSpec:
     text = str(ref)
     if not text.strip():  # Path('') is '.': an unset shell variable would enter the cwd
         raise BotNotFoundError("no bot given: the name or path is empty")

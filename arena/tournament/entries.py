@@ -206,7 +206,11 @@ def resolve_files(ref: str, base: Path | None) -> BotSpec:
         if base is None or Path(ref).is_absolute():
             raise
         candidate = base / ref
-        if candidate.exists():
+        try:
+            there = candidate.exists()
+        except OSError:  # longer than a file name may be: no bot there either
+            there = False
+        if there:
             return resolve(candidate)
         raise
 

@@ -515,6 +515,14 @@ def test_renamed_entry_plays_as_its_own_bot(tmp_path: Path) -> None:
     assert first.version == second.version and first.key != second.key
 
 
+def test_a_bot_name_longer_than_a_file_name_may_be_is_a_problem_not_a_crash(
+        tmp_path: Path) -> None:
+    """Looked up from the spec's directory too, where the system refused the name (an
+    OSError's traceback): the spec's problem, as an unknown bot is."""
+    [line] = problems(tmp_path, VALID.replace("collector", "x" * 300))
+    assert line.startswith("bots[1]: no bot xxx") and "longer than a file name" in line
+
+
 def test_every_mistake_at_once(tmp_path: Path) -> None:
     lines = problems(tmp_path, "name: t\nformat: swiss\nbots: [greedy, nobody]\n"
                                "players_per_game: 9\nseed: -1\nworkerz: 2\n")

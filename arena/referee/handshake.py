@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Mapping
 from time import monotonic
 from typing import Any, NamedTuple
@@ -11,7 +12,7 @@ from typing import Any, NamedTuple
 from arena.errors import ProtocolError
 from arena.protocol import messages
 from arena.referee.connection import OUT_OF_TIME, Connection, Received, overflow_detail
-from arena.referee.hints import NO_READY_HINT, hinted, stdout_note
+from arena.referee.hints import NO_READY_HINT, hinted, says_something, stdout_note
 from arena.referee.timeouts import ignored_note, unended_note
 from arena.sandbox import Limits
 
@@ -62,19 +63,28 @@ def judge_ready(conn: Connection, got: Received, deadline: float, limits: Limits
         # it ended is waited for (briefly), so the log its failure quotes holds the reason,
         # and what it wrote on stdout after its first line is there to read
         ended = ended_how()
-        return f"bad answer to 'hello': {hinted(exc)}{ended}{stdout_note(_written(conn))}"
+        return f"bad answer to 'hello': {hinted(exc)}{ended}{stdout_note(*_written(conn))}"
     return Ready(name, metadata, messages.offers_rematch(message),
                  messages.offers_stack_dump(message))
 
 
-#: Lines read, at most, of what a bot wrote after a bad answer (for the last of them).
-_LINES_AFTER = 50
+#: Lines read, at most, of what a bot wrote after a bad answer (a bot that keeps writing
+#: does not keep the referee reading), and of those, the lines kept that say something.
+_LINES_READ = 2000
+_LINES_KEPT = 50
 
 
-def _written(conn: Connection) -> list[bytes]:
-    """The lines the bot has written and the referee not read yet, without waiting for more
-    (a bot that keeps writing does not keep the referee reading)."""
-    lines: list[bytes] = []
-    while len(lines) < _LINES_AFTER and (got := conn.receive(monotonic())).kind == "line":
-        lines.append(got.data)
-    return lines
+def _written(conn: Connection) -> tuple[list[bytes], int, bool]:
+    """The last lines that say something of those the bot has written and the referee not
+    read yet, without waiting for more; how many said something; whether lines were still
+    coming when the reading stopped."""
+    kept: deque[bytes] = deque(maxlen=_LINES_KEPT)
+    said = 0
+    for _ in range(_LINES_READ):
+        got = conn.receive(monotonic())
+        if got.kind != "line":
+            return list(kept), said, False
+        if says_something(got.data):
+            kept.append(got.data)
+            said += 1
+    return list(kept), said, conn.receive(monotonic()).kind == "line"

@@ -20,7 +20,7 @@ from arena.sandbox.commandline import BOX_PREFIX, BWRAP_BOT_DIR
 __all__ = ["BAD_JSON_HINT", "HINT", "JVM_HINT", "LIBRARY_HINT", "MODULE_HINT", "NOT_JSON_HINT",
            "NO_READY_HINT", "OWN_FILE_ONLY_HINT", "READ_ONLY_ANY_HINT", "RESERVE_HINT",
            "SPLIT_JSON_HINT", "THREAD_HINT", "author_paths", "beside_hint", "explained",
-           "hinted", "is_not_run", "log_note", "log_quote", "requirements_hint",
+           "hinted", "is_not_run", "log_note", "log_quote", "requirements_hint", "says_something",
            "stack_dump_ended", "stdout_note", "stuck_note", "traceback_note", "traceback_tail"]
 
 #: Why a bot is silent at start-up, most often: a line never flushed, or a slow import.
@@ -186,10 +186,17 @@ _STDOUT_CHARS = 120
 _SAYS_SOMETHING = re.compile(r"\w")
 
 
-def stdout_note(lines: list[bytes]) -> str:
+def says_something(line: bytes) -> bool:
+    """Whether a line a bot wrote says something (not blank, not a traceback's carets)."""
+    return _SAYS_SOMETHING.search(line.decode("utf-8", "replace")) is not None
+
+
+def stdout_note(lines: list[bytes], said: int | None = None, more: bool = False) -> str:
     """``; then on stdout: '...' | '...'`` for a bad answer's detail: the last few ``lines``
     the bot wrote after it that say something (no blank line, no traceback's carets), a long
-    line cut, each quoted as the answer is, and how many there were; empty for none."""
+    line cut, each quoted as the answer is, and how many there were (``said``, when more were
+    read than ``lines`` holds; ``more``: the reading stopped with lines still coming); empty
+    for none."""
     texts = [text for line in lines
              if _SAYS_SOMETHING.search(text := line.decode("utf-8", "replace").strip())]
     if not texts:
@@ -197,8 +204,10 @@ def stdout_note(lines: list[bytes]) -> str:
     shown = texts[-_STDOUT_LINES:]
     quoted = " | ".join(repr(text if len(text) <= _STDOUT_CHARS
                              else text[:_STDOUT_CHARS] + "...") for text in shown)
-    if len(shown) < len(texts):
-        return f"; then on stdout, {len(texts)} lines, the last {len(shown)}: {quoted}"
+    count = len(texts) if said is None else said
+    if len(shown) < count or more:
+        return (f"; then on stdout, {count}{' or more' if more else ''} lines, the last "
+                f"{len(shown)}: {quoted}")
     return f"; then on stdout: {quoted}"
 
 

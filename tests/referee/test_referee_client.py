@@ -758,3 +758,24 @@ def test_what_a_bad_answer_is_followed_by_is_quoted_bounded() -> None:
                          + "...' | 'ValueError: bad'")
     assert stdout_note([b"\x1b[2Jnext\n"]) == "; then on stdout: '\\x1b[2Jnext'"
     assert stdout_note([b"  \n", b"^~~\n"]) == ""
+
+
+class _Flood:
+    """A bot's stdout after a bad answer: ``lines`` lines, then nothing more for now."""
+
+    def __init__(self, lines: int) -> None:
+        self.left = [b"flood %d\n" % n for n in range(lines)]
+
+    def receive(self, deadline: float) -> Received:
+        return Received("line", self.left.pop(0)) if self.left else Received("timeout")
+
+
+@pytest.mark.parametrize("written, said", [
+    (200, "; then on stdout, 200 lines, the last 3: 'flood 197' | 'flood 198' | 'flood 199'"),
+    (3000, "; then on stdout, 2000 or more lines, the last 3: 'flood 1997' | 'flood 1998' | "
+           "'flood 1999'"),
+])
+def test_a_bad_answer_s_flood_is_counted_and_its_last_lines_quoted(written: int,
+                                                                   said: str) -> None:
+    # the lines quoted are the last the referee read, and the count says how many it read
+    assert stdout_note(*handshake_module._written(_Flood(written))) == said  # type: ignore[arg-type]

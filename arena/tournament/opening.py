@@ -24,10 +24,10 @@ from arena.tournament.editions import (
     edition_name,
     version_changes,
 )
+from arena.tournament.hint_commands import results_command
 from arena.tournament.overrides import override_options
 from arena.tournament.planning import planned_games
 from arena.tournament.spec import TournamentSpec
-from arena.tournament.status import results_command
 from arena.tournament.store import Store, TournamentRow, peek, stored_metadata
 
 __all__ = ["earlier_look_alike", "earlier_names", "earlier_twin", "earlier_twins",

@@ -50,6 +50,7 @@ from arena.tournament.events import (
     TournamentDropped,
     ignore,
 )
+from arena.tournament.hint_commands import resume_command
 from arena.tournament.league import League, Vetter
 from arena.tournament.opening import open_tournament, refuse_new_entrants
 from arena.tournament.planning import seating_warning, unmet_pairs_warning
@@ -57,7 +58,6 @@ from arena.tournament.pool import LocalPool, TableExecutor
 from arena.tournament.preflight import run_trial, trial_entrants
 from arena.tournament.run_state import RunState, planned_parallelism
 from arena.tournament.spec import TournamentSpec
-from arena.tournament.status import resume_command
 from arena.tournament.store import Store, peek
 from arena.tournament.tasks import KeptCopyMessage, add_bot_cpu
 

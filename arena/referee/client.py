@@ -17,6 +17,7 @@ The client owns the fairness rules for a single bot so the match loop stays simp
 * **Death between games**: a bot found dead at ``game_start``, or before its first answer of
   a game (it may have died in ``on_game_end``: when the referee notices is a race), has a
   crash recorded but forfeits nothing; it is restarted (and asked again) once per game.
+  What such a failure says of how the process ended is :mod:`arena.referee.crashes`'s.
 * **Late answers**: an answer to an act that already timed out, or that was struck for a
   protocol error (a stray line came first, an action with a past id included), is dropped
   silently (it was punished once already); any other unexpected id is a ``protocol_error``
@@ -49,10 +50,17 @@ from arena.referee.connection import (
     overflow_detail,
 )
 from arena.referee.cpu_turn import CpuTurn, Deadline
+from arena.referee.crashes import (
+    between_games_death,
+    early_death,
+    ended_how,
+    mid_game_death,
+    start_failure_detail,
+)
 from arena.referee.diagnostics import ActResult, BotDiagnostics
 from arena.referee.failures import Failure, after_game
 from arena.referee.handshake import hello_line, judge_ready
-from arena.referee.hints import is_not_run, log_note
+from arena.referee.hints import log_note
 from arena.referee.launch import sandbox_launcher
 from arena.referee.stray_lines import StrayLines
 from arena.referee.timeouts import (
@@ -62,15 +70,11 @@ from arena.referee.timeouts import (
     stuck_at,
     timeout_detail,
 )
-from arena.registry import command_problem
 from arena.sandbox import Limits
 
 __all__ = ["MAX_FAILED_STARTS", "WAIT_NOTICE_S", "ActResult", "BotClient", "BotDiagnostics",
            "CpuTurn", "Launcher"]
 
-#: How long to wait for an exit status after the bot's stdout closed (to tell a memory kill
-#: from a crash, and to report the exit code).
-_EXIT_WAIT_S = 0.5
 #: How long a wait for a bot lasts before :attr:`BotClient.on_wait` is told of it.
 WAIT_NOTICE_S = 2.0
 #: After this many failed starts in a row a bot is not restarted again in the match; each of
@@ -276,11 +280,8 @@ class BotClient:
     def _start_failed(self, detail: str) -> Failure:
         self.diagnostics.failed_starts += 1
         self.startup_log = self._stderr_tail()
-        quote = self._log_note(self.startup_log)
-        if is_not_run(detail + quote):  # the system's words name no cause: the files may
-            problem = command_problem(self.command, self.workdir)
-            quote += f" ({problem})" if problem is not None else ""
-        failure = Failure(F.STARTUP_FAILURE, detail + quote)
+        failure = Failure(F.STARTUP_FAILURE, start_failure_detail(
+            detail, self._log_note(self.startup_log), self.command, self.workdir))
         self.diagnostics.failures[F.STARTUP_FAILURE] += 1
         self.diagnostics.last_start_failure = failure.detail
         self._stop_now()
@@ -327,10 +328,9 @@ class BotClient:
         return None
 
     def _fail_between_games(self, ended: Ended) -> None:
-        kind = F.MEMORY_LIMIT if ended.memory_limit else F.CRASH
-        limit = self._memory_note() if kind == F.MEMORY_LIMIT else ""
-        failure = Failure(kind, f"{F.BETWEEN_GAMES}{self._after_game()} ({ended.description})"
-                          + limit + self._log_note(self._stderr_tail()))
+        kind, how = between_games_death(ended, self.limits)
+        failure = Failure(kind, f"{F.BETWEEN_GAMES}{self._after_game()} {how}"
+                          + self._log_note(self._stderr_tail()))
         self.diagnostics.failures[kind] += 1
         self.pending.append(failure)
         self._stop_now()
@@ -487,14 +487,10 @@ class BotClient:
         games (in :attr:`pending`, no forfeit), the bot is restarted once, and it is sent
         this game's start and events again and asked the same decision. Dying again before
         answering forfeits the game as any crash does."""
-        conn = self.conn
-        ended = conn.ended(_EXIT_WAIT_S) if conn is not None else None
-        how = "closed its output" if ended is None else ended.description
-        failure_kind = F.MEMORY_LIMIT if self._out_of_memory(ended) else F.CRASH
-        limit = self._memory_note() if failure_kind == F.MEMORY_LIMIT else ""
+        failure_kind, how = early_death(self.conn, self.limits)
         self.diagnostics.failures[failure_kind] += 1
         self.pending.append(Failure(
-            failure_kind, f"{F.BEFORE_FIRST_ANSWER}{self._after_game()} ({how}){limit}; "
+            failure_kind, f"{F.BEFORE_FIRST_ANSWER}{self._after_game()} {how}; "
             "restarted and asked again" + self._log_note(self._stderr_tail()),
             decision=id_))
         self._stop_now()
@@ -524,24 +520,8 @@ class BotClient:
         return ActResult(0, latency, failure, False)
 
     def _crashed(self, id_: int) -> ActResult:
-        conn = self.conn
-        ended = conn.ended(_EXIT_WAIT_S) if conn is not None else None
-        if ended is None:
-            return self._fatal(F.CRASH, "closed its output while still running", id_)
-        if self._out_of_memory(ended):
-            return self._fatal(F.MEMORY_LIMIT, f"ran out of memory ({ended.description})"
-                               + self._memory_note(), id_)
-        return self._fatal(F.CRASH, f"exited mid-game ({ended.description})", id_)
-
-    def _memory_note(self) -> str:
-        """The limit a bot out of memory ran into, which its author cannot see otherwise."""
-        return (f"; its memory limit: {self.limits.memory_mb} MiB (memory_mb; --memory-mb of "
-                "arena check-bot, submit, match)")
-
-    def _out_of_memory(self, ended: Ended | None) -> bool:
-        """Killed by its memory limit (where the sandbox tells), or died of a MemoryError."""
-        return ended is not None and (ended.memory_limit
-                                      or "MemoryError" in self._stderr_tail())
+        kind, detail = mid_game_death(self.conn, self.limits)
+        return self._fatal(kind, detail, id_)
 
     def _forfeit_unstarted(self) -> None:
         """The bot cannot play this game: it would not start (or is not restarted any more)."""
@@ -571,13 +551,7 @@ class BotClient:
         return log_note(log, self.workdir, look_beside=self.look_beside)
 
     def _ended_how(self) -> str:
-        conn = self.conn
-        ended = conn.ended(_EXIT_WAIT_S) if conn is not None else None
-        if ended is None:
-            return ""
-        # out of memory before its first answer too: the limit is as unseen then
-        note = self._memory_note() if self._out_of_memory(ended) else ""
-        return f" ({ended.description}){note}"
+        return ended_how(self.conn, self.limits)
 
     def log_since_last(self) -> str:
         """Bot log written since the previous call, including what a process that was

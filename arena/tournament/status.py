@@ -28,9 +28,11 @@ from arena.tournament.secrecy import secret_seed_note, seed_is_secret
 from arena.tournament.status_json import (
     STANDING_FIELDS,
     bot_count,
+    chosen_failures,
     failing_bot_name,
     league_table_counts,
     next_commands,
+    open_one_command,
     refuse_unknown_bot,
     round_progress,
     status_data,
@@ -243,8 +245,7 @@ def failure_reasons(store: Store, t: TournamentRow, bot: str | None = None) -> l
     failed, each with how often and the first game and seat to open with ``arena game``."""
     games = store.games(t.id)
     refuse_unknown_bot(store, t, games, bot)
-    chosen = [(g, f) for g in games for f in g.failures
-              if bot is None or bot in (failing_bot_name(f), str(f.get("bot")))]
+    chosen = chosen_failures(games, bot)
     whose = "" if bot is None else f" of {bot}"
     if not chosen:
         return [f"no bot failures{whose} in {t.name}"]
@@ -252,8 +253,7 @@ def failure_reasons(store: Store, t: TournamentRow, bot: str | None = None) -> l
     reasons = distinct_reasons((failing_bot_name(f), g.id, f) for g, f in chosen)
     lines.extend(reason.line() for reason in reasons)
     # the first reason's game, pasted as it is, as plain status names one
-    lines.append(f"open one: arena game {shell_word(reasons[0].first_game)} --seat "
-                 f"{reasons[0].first_seat}{db_option(store.path)}")
+    lines.append(f"open one: {open_one_command(reasons[0], store.path)}")
     return lines
 
 

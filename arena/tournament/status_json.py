@@ -13,7 +13,7 @@ from typing import Any
 from arena.common.printable import shell_word
 from arena.engine.houserules import HouseRules
 from arena.errors import StoreError
-from arena.referee.failures import FailureCounts, distinct_reasons
+from arena.referee.failures import FailureCounts, Reason, distinct_reasons
 from arena.tournament.bot_versions import bot_labels, bot_options
 from arena.tournament.editions import entry_indexes, kept_copy_notes
 from arena.tournament.hint_commands import db_option, resume_command
@@ -23,9 +23,9 @@ from arena.tournament.secrecy import seed_is_secret
 from arena.tournament.standings import swiss_standings
 from arena.tournament.store import GameRow, Store, TableRow, TournamentRow, shown_state
 
-__all__ = ["STANDING_FIELDS", "bot_count", "failing_bot_name", "league_table_counts",
-           "next_commands", "refuse_unknown_bot", "round_progress", "status_data",
-           "swiss_standing_rows", "tournament_state"]
+__all__ = ["STANDING_FIELDS", "bot_count", "chosen_failures", "failing_bot_name",
+           "league_table_counts", "next_commands", "open_one_command", "refuse_unknown_bot",
+           "round_progress", "status_data", "swiss_standing_rows", "tournament_state"]
 
 
 def status_data(db: str | Path, tournament: str | None, *, failures: bool = False,
@@ -148,8 +148,7 @@ def _failure_data(games: list[GameRow], db: Path, bot: str | None = None) -> dic
     """The games' bot failures counted by type (and how many of them a restart followed,
     forfeiting nothing), every distinct reason, and the command that opens the first
     (``bot``: only its, by name or name@version)."""
-    chosen = [(g, f) for g in games for f in g.failures
-              if bot is None or bot in (failing_bot_name(f), str(f.get("bot")))]
+    chosen = chosen_failures(games, bot)
     reasons = distinct_reasons((failing_bot_name(f), g.id, f) for g, f in chosen)
     counts = FailureCounts()
     for _, failure in chosen:
@@ -159,8 +158,7 @@ def _failure_data(games: list[GameRow], db: Path, bot: str | None = None) -> dic
             "failure_reasons": [{"bot": r.bot, "type": r.type, "detail": r.detail,
                                  "times": r.times, "first_game": r.first_game,
                                  "first_seat": r.first_seat} for r in reasons],
-            "open_one": (f"arena game {shell_word(reasons[0].first_game)} --seat "
-                         f"{reasons[0].first_seat}{db_option(db)}" if reasons else None)}
+            "open_one": open_one_command(reasons[0], db) if reasons else None}
 
 
 def _failures_data(store: Store, t: TournamentRow, bot: str | None) -> dict[str, Any]:
@@ -228,6 +226,20 @@ def next_commands(store: Store, t: TournamentRow) -> tuple[str | None, str | Non
     stop = (f"arena league stop {shell_word(t.name)}{db_option(store.path)}"
             if running and t.format == "league" else None)
     return resume, stop
+
+
+def chosen_failures(games: list[GameRow],
+                    bot: str | None) -> list[tuple[GameRow, dict[str, Any]]]:
+    """The games' bot failures, each with its game (``bot``: only its, by name or
+    name@version)."""
+    return [(g, f) for g in games for f in g.failures
+            if bot is None or bot in (failing_bot_name(f), str(f.get("bot")))]
+
+
+def open_one_command(reason: Reason, db: Path) -> str:
+    """The command that opens the first game a reason was given in, at its seat."""
+    return (f"arena game {shell_word(reason.first_game)} --seat {reason.first_seat}"
+            f"{db_option(db)}")
 
 
 def failing_bot_name(failure: dict[str, Any]) -> str:

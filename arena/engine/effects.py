@@ -269,14 +269,18 @@ def _pile_take(state: State, pick: tuple[int, int], seat: int, src: str) -> None
 def _pile_give(state: State, given: int, seat: int, taken: int, src: str, depth: int) -> None:
     pile = state.draw_pile
     pile[pile.index(taken)] = given
+    was_public = given in state.revealed[seat]
     state.remove_from_hand(seat, given)
     state.add_to_hand(seat, taken)
-    if state.track_events:  # the others see a card go each way, not which (E23)
+    if state.track_events:  # the others see a card go each way: which, only if public (E23)
         private: dict[str, object] = {"type": "pile_exchange", "seat": seat, "source": src,
                                       "took": NOTATION[taken], "gave": NOTATION[given]}
         if depth:  # the other copy, as its option named it (E26)
             private["depth"] = depth
-        state.emit_split(seat, private, {"type": "pile_exchange", "seat": seat, "source": src})
+        public: dict[str, object] = {"type": "pile_exchange", "seat": seat, "source": src}
+        if was_public:
+            public["gave"] = NOTATION[given]
+        state.emit_split(seat, private, public)
 
 
 # ============================================================================ Fates
@@ -402,12 +406,15 @@ def _rebirth_return(state: State, seat: int, src: str) -> None:
 
 
 def _rebirth_put(state: State, card: int, seat: int, src: str) -> None:
+    was_public = card in state.revealed[seat]
     state.remove_from_hand(seat, card)
     state.draw_pile.append(card)
-    if state.track_events:
+    if state.track_events:  # the others learn which card only if it was public (E23)
+        public: dict[str, object] = {"type": "return_to_pile", "seat": seat, "source": src}
+        if was_public:
+            public["card"] = NOTATION[card]
         state.emit_split(seat, {"type": "return_to_pile", "seat": seat, "source": src,
-                                "card": NOTATION[card]},
-                         {"type": "return_to_pile", "seat": seat, "source": src})
+                                "card": NOTATION[card]}, public)
 
 
 # ============================================================================ the table

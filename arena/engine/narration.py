@@ -117,9 +117,11 @@ def _copy(e: Event) -> str:
 
 
 def _pile_exchange(t: _Teller, e: Event) -> str:
-    # its player's half names both cards; the others' half neither (RULES.md E23)
+    # its player's half names both cards; the others' half only a card given that was
+    # revealed (RULES.md E23)
     if "took" not in e:
-        return f"{t.who(e['seat'])} exchanges a card with the draw pile{_source(e)}"
+        gave = f", puts {e['gave']} in its place" if "gave" in e else ""
+        return f"{t.who(e['seat'])} exchanges a card with the draw pile{_source(e)}{gave}"
     return (f"{t.who(e['seat'])} takes {_copy(e)} from the draw pile and puts {e['gave']} "
             f"in its place{_source(e)}")
 

@@ -349,6 +349,18 @@ def _copies_untold(events: list[Any]) -> list[Any]:
 _PLACED_EXCHANGES = ("graveyard_exchange", "pile_exchange")
 
 
+def _revealed_untold(events: list[Any]) -> list[Any]:
+    """A revealed card set as a trap or put on the draw pile told to the others unnamed."""
+    return [{key: value for key, value in event.items() if key != _NAMED_WHEN_REVEALED[kind]}
+            if isinstance(event, dict) and (kind := event.get("type")) in _NAMED_WHEN_REVEALED
+            and str(event.get("to")).startswith("all_but:") else event
+            for event in events]
+
+
+#: the field of the others' half that names a card which was revealed before it moved
+_NAMED_WHEN_REVEALED = {"set_trap": "card", "return_to_pile": "card", "pile_exchange": "gave"}
+
+
 def _unsourced(kind: str) -> Callable[[list[Any]], list[Any]]:
     """The events with those of type ``kind`` told without their ``source``."""
     def undo(events: list[Any]) -> list[Any]:
@@ -372,6 +384,9 @@ class OlderTelling:
 #: change was made before every newer one too, so it is held to the events undone from the
 #: newest change down to its own (docs/RECORDS.md, "Older tellings"); nothing else passes.
 OLDER_TELLINGS: tuple[OlderTelling, ...] = (
+    OlderTelling("a revealed card set as a trap, put on the draw pile (Phoenix) or given for "
+                 "one of its top cards (Athena, Sophoi, a Crown) is named to the others "
+                 "(RULES.md E23); before, it was not", _revealed_untold),
     OlderTelling("a trap cleared away by the Palaestron names it, its `source`; before, it "
                  "did not", _unsourced("trap_cleared")),
     OlderTelling("an exchange that took the copy of a card farther from the top of a pile "

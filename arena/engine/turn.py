@@ -135,11 +135,15 @@ def _on_turn(state: State, payload: int, seat: int) -> None:
     card = payload - _SET_TRAP
     record["action"] = "trap"
     record["card"] = NOTATION[card]
+    was_public = card in state.revealed[seat]
     state.remove_from_hand(seat, card)
     state.traps[seat].append(Trap(card, state.turn, state.own_turns[seat]))
     if state.track_events:
+        public: dict[str, object] = {"type": "set_trap", "seat": seat}
+        if was_public:  # a card everyone saw is named going face down (E23)
+            public["card"] = NOTATION[card]
         state.emit_split(seat, {"type": "set_trap", "seat": seat, "card": NOTATION[card]},
-                         {"type": "set_trap", "seat": seat})
+                         public)
     state.push(step_draw, seat)
 
 

@@ -345,3 +345,18 @@ def test_an_exchange_that_took_the_farther_copy_says_its_place() -> None:
     assert event_sentence(pile, ["a", "b"]) == (
         "a takes Fate-3 (2nd from the top) from the draw pile and puts Agari-1 in its place "
         "(by God-4)")
+
+
+def test_a_revealed_card_going_face_down_is_named_to_the_others() -> None:
+    """The others' half of a trap set, a Phoenix and a pile exchange names a card that was
+    revealed before it moved (RULES.md E23)."""
+    players = ["a", "b"]
+    trap = {"type": "set_trap", "seat": 0, "card": "God-3", "turn": 0}
+    assert event_sentence(trap, players) == "a sets God-3 as a trap"
+    put = {"type": "return_to_pile", "seat": 1, "source": "Beast-5", "card": "God-7", "turn": 1}
+    assert event_sentence(put, players) == "b puts God-7 on top of the draw pile (by Beast-5)"
+    given = {"type": "pile_exchange", "seat": 0, "source": "Crown", "gave": "Fate-2", "turn": 2}
+    assert event_sentence(given, players) == (
+        "a exchanges a card with the draw pile (by Crown), puts Fate-2 in its place")
+    unnamed = {key: value for key, value in given.items() if key != "gave"}
+    assert event_sentence(unnamed, players) == "a exchanges a card with the draw pile (by Crown)"

@@ -383,10 +383,21 @@ def _told_before_trap_sources(events: list[dict[str, Any]]) -> list[dict[str, An
             if event["type"] == "trap_destroyed" else event for event in events]
 
 
+def _told_before_revealed_names(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events as told before the others' half of a trap set or a card put on the draw
+    pile named a card that was revealed."""
+    named = {"set_trap": "card", "return_to_pile": "card", "pile_exchange": "gave"}
+    return [{key: value for key, value in event.items() if key != named[event["type"]]}
+            if event["type"] in named and not isinstance(event["to"], int) else event
+            for event in events]
+
+
 def _told_before_cleared_sources(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The events as told before a trap cleared away named the Palaestron."""
+    """The events as told before a trap cleared away named the Palaestron (and so before the
+    newer change too: a revealed card going face down named)."""
     return [{key: value for key, value in event.items() if key != "source"}
-            if event["type"] == "trap_cleared" else event for event in events]
+            if event["type"] == "trap_cleared" else event
+            for event in _told_before_revealed_names(events)]
 
 
 def _told_before_depths(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -496,5 +507,42 @@ def test_a_record_with_another_depth_or_without_the_exchange_is_refused() -> Non
     other["events"][at]["depth"] += 1
     missing = dict(record, events=[*events[:at], *events[at + 1:]])
     for bad in (other, missing):
+        with pytest.raises(ReplayError, match="replayed events differ"):
+            replay_one(bad)
+
+
+def _revealed_moves_record() -> dict[str, Any]:
+    """A game in which revealed cards are set as traps, put back by Phoenix and given for a
+    top card of the pile."""
+    config = GameConfig(players=("a", "b", "c"), seed=7)
+    record = play_game(config, [RandomAgent(7 + seat) for seat in range(3)]).record()
+    named = {e["type"] for e in record["events"] if not isinstance(e["to"], int)
+             and ("card" in e or "gave" in e)}
+    assert {"set_trap", "return_to_pile", "pile_exchange"} <= named, "pick another seed"
+    return json.loads(json.dumps(record))
+
+
+def test_a_record_that_told_revealed_cards_going_face_down_unnamed_still_replays() -> None:
+    """Records made before the others' half of a trap set, a Phoenix and a pile exchange
+    named a card that was revealed (RULES.md E23) told the others no card: the same game."""
+    record = _revealed_moves_record()
+    replay_one(record)
+    older = _told_before_revealed_names(record["events"])
+    assert older != record["events"]
+    replay_one(dict(record, events=older))
+
+
+def test_a_revealed_card_named_wrong_or_a_hidden_one_named_is_refused() -> None:
+    record = _revealed_moves_record()
+    events = record["events"]
+    named = next(at for at, e in enumerate(events) if e["type"] == "set_trap"
+                 and not isinstance(e["to"], int) and "card" in e)
+    hidden = next(at for at, e in enumerate(events) if e["type"] == "set_trap"
+                  and not isinstance(e["to"], int) and "card" not in e)
+    wrong = copy.deepcopy(record)
+    wrong["events"][named]["card"] = "Palaestron"
+    told = copy.deepcopy(record)
+    told["events"][hidden]["card"] = events[hidden - 1]["card"]  # its private half's card
+    for bad in (wrong, told):
         with pytest.raises(ReplayError, match="replayed events differ"):
             replay_one(bad)

@@ -75,8 +75,9 @@ class Tracker:
     ``known[s]`` counts cards the bot *knows* are in seat ``s``'s hand: seen by a peek (Umbrae,
     Hermes, Ares; its revealed cards among them) or handed over in an exchange or a gift the
     bot took part in, and not seen leaving since. When a card of unknown face leaves that hand
-    (a trap set, a card put on the pile, an exchange or gift the bot only hears of), the
-    knowledge is dropped: it is always a sub-multiset of the true hand, never a guess.
+    (a hidden card set as a trap or put on the pile, an exchange or gift the bot only hears
+    of), the knowledge is dropped: it is always a sub-multiset of the true hand, never a
+    guess; a revealed card leaving is named (E23), and only that card is taken off.
     ``hidden[s]`` holds those of them the bot knows are hidden there (a card handed over is
     hidden in its new hand, E23): beside a revealed copy of the same card they are a second
     copy, which ``known`` alone, read against the revealed cards, cannot tell
@@ -87,10 +88,11 @@ class Tracker:
     top is the last): each place holds the card the bot knows lies there, or ``None``: the
     cards it looked at (Athena, Sophoi, a Crown, Lachesis, Hippocamp), the card it gave in
     their place (at the ``depth`` it took from), the card it put back (Phoenix), a card
-    lifted by Griffin; followed through every draw, burn, card moved to the bottom and
+    lifted by Griffin, a revealed card another seat put back or gave for the one top card a
+    Crown looked at; followed through every draw, burn, card moved to the bottom and
     reshuffle (which forgets them all). ``None`` as a whole when the feed did not start at
     the deal. ``traps[s]`` is seat ``s``'s traps by slot, as set: the card where the bot
-    knows it (Basilisk), else ``None``.
+    knows it (Basilisk, or a revealed card set), else ``None``.
     """
 
     def __init__(self) -> None:
@@ -177,8 +179,12 @@ class Tracker:
             self._lose(seat, event.get("gave"))
             self._receive(seat, event["took"])
         elif kind in ("set_trap", "return_to_pile", "pile_exchange"):
-            if seat != me:
-                self._forget(seat)
+            if seat != me:  # a revealed card is named as it goes face down (E23)
+                named = event.get("gave" if kind == "pile_exchange" else "card")
+                if named is None:
+                    self._forget(seat)
+                else:
+                    self._lose(seat, named)
             if kind == "set_trap":
                 self.traps.setdefault(seat, []).append(event.get("card"))
             else:
@@ -240,8 +246,10 @@ class Tracker:
             top = pile[-1] if pile else None
             for place in range(1, min(self._looked, len(pile)) + 1):
                 pile[-place] = None
-            if self._looked == 1 and top is not None:
-                self._receive(seat, top)
+            if self._looked == 1 and pile:  # the one card looked at: its place is known
+                if top is not None:
+                    self._receive(seat, top)
+                pile[-1] = event.get("gave")  # named if it was revealed
             return
         depth: Any = event.get("depth")
         if depth is None:  # the copy nearest the top, among those it looked at

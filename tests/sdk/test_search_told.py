@@ -184,6 +184,80 @@ def test_a_card_the_seat_put_on_the_pile_or_gave_at_a_depth_is_there_in_every_sa
     assert checked["kept at depth 1"] > 10 and checked["kept at depth 2"], checked
 
 
+def _leaning_face_down(state: State, rng: random.Random) -> int:
+    """Random choices, leaning towards revealing cards and sending revealed ones face down:
+    set as traps, put back by Phoenix, given for a top card of the pile."""
+    decision = state.decision
+    assert decision is not None
+    revealed = {NOTATION[card] for card in state.revealed[decision.seat]}
+    lean = [i for i, option in enumerate(decision.options)
+            if option.get("action") == "trap" and option.get("card") in revealed
+            or decision.kind == "turn" and str(option.get("card")).startswith(
+                ("Arcoi-", "Fate-3", "Beast-5", "God-4", "Sophoi-", "Crown", "Umbrae-"))
+            or decision.kind == "give" and option.get("card") in revealed]
+    if lean and rng.random() < 0.7:
+        return rng.choice(lean)
+    return rng.randrange(len(decision.options))
+
+
+def _read_told(tracker: Tracker, event: dict[str, Any]) -> str | None:
+    """Feed ``event`` to ``tracker``; where it names another seat's revealed card going face
+    down, check that the tracker placed it and kept what it knew of that hand, and say how."""
+    seat, kind = event.get("seat"), event["type"]
+    named = event.get("gave" if kind == "pile_exchange" else "card")
+    told = kind in ("set_trap", "return_to_pile", "pile_exchange") and seat != tracker.seat \
+        and named is not None
+    before = Counter(tracker.known.get(seat, Counter()))
+    looked_at_one = tracker._looked == 1
+    tracker.add(event)
+    tracker.catch_up(tracker.seat)
+    if not told:
+        return None
+    assert before - Counter([named]) <= tracker.known.get(seat, Counter()), (before, event)
+    if kind == "set_trap":
+        assert tracker.traps[seat][-1] == named, (tracker.traps, event)
+        return kind
+    if kind == "pile_exchange" and not looked_at_one:
+        return None  # one of the top cards looked at: which place, the others are not told
+    assert tracker.pile is not None and tracker.pile[-1] == named, (tracker.pile, event)
+    return kind
+
+
+def _check_told_game(seed: int, players: int) -> Counter[str]:
+    state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)), seed=seed,
+                                starting_seat=seed % players))
+    trackers = [Tracker() for _ in range(players)]
+    for seat, tracker in enumerate(trackers):
+        tracker.reset(seat)
+    rng = random.Random(seed)
+    placed: Counter[str] = Counter()
+    while state.decision is not None:
+        for seat, tracker in enumerate(trackers):
+            for event in state.events_for(seat, len(tracker.events)):
+                placed[_read_told(tracker, event)] += 1
+            _check_allows_truth(state, seat, tracker)
+        state.apply(_leaning_face_down(state, rng))
+    del placed[None]
+    return placed
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 5))
+def test_the_kit_places_a_revealed_card_another_seat_sends_face_down(seed: int,
+                                                                      players: int) -> None:
+    """Its trap's card, or the pile's top where it went (Phoenix; given for the one card a
+    Crown looked at), is known to every other seat; and what they knew of that hand but
+    the card is kept. Never beyond the truth."""
+    _check_told_game(seed, players)
+
+
+def test_the_steered_games_place_revealed_cards_every_way() -> None:
+    placed: Counter[str] = Counter()
+    for seed in range(30):
+        placed += _check_told_game(seed, 2 + seed % 4)
+    assert placed["set_trap"] and placed["return_to_pile"] and placed["pile_exchange"], placed
+
+
 def test_a_card_the_seat_knows_on_the_pile_is_known_in_the_hand_that_draws_it() -> None:
     tracker = Tracker()
     tracker.reset(0)

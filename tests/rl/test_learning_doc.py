@@ -23,10 +23,15 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning")
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "LEARNING.md").read_text()
 
 
+def _blocks() -> list[str]:
+    """The doc's python blocks (indented ones too), unindented."""
+    return ["\n".join(line[len(indent):] for line in code.splitlines())
+            for indent, code in re.findall(r"^( *)```python\n(.*?)^ *```", DOC, re.S | re.M)]
+
+
 def _block(starting: str) -> str:
-    """The doc's python block that begins with ``starting`` (indented blocks too)."""
-    for indent, code in re.findall(r"^( *)```python\n(.*?)^ *```", DOC, re.S | re.M):
-        code = "\n".join(line[len(indent):] for line in code.splitlines())
+    """The doc's python block that begins with ``starting``."""
+    for code in _blocks():
         if code.startswith(starting):
             return code
     raise AssertionError(f"docs/LEARNING.md has no python block starting {starting!r}")
@@ -68,3 +73,17 @@ def test_the_docs_bot_plays_as_the_docs_policy_played_in_the_environment(
             assert info["actions"][answer] == played, (decision.kind, info["actions"])
             legal = np.flatnonzero(mask)
             game.step(int(legal[chooser.randrange(len(legal))]))
+
+
+def test_the_docs_ismcts_example_plays_a_game_run_after_the_first_example() -> None:
+    """The OpenSpiel section's ISMCTS example, run as a reader runs the page: after its first
+    example (which loads a 3-player game), at a small budget, it plays a whole game."""
+    pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
+    first = _block("import pyspiel\nimport arena.rl.openspiel")
+    example = next(code for code in _blocks() if "class Restartable" in code)
+    assert "2.0, 100," in example
+    scope: dict[str, Any] = {}
+    exec(first, scope)  # noqa: S102
+    exec(example.replace("2.0, 100,", "2.0, 5,"), scope)  # noqa: S102
+    assert len(scope["returns"]) == scope["game"].num_players()
+    assert sum(scope["returns"]) == pytest.approx(0.0)

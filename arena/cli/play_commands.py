@@ -95,7 +95,8 @@ def play(
     ] = None,
     clock: Annotated[float | None, typer.Option(
         "--clock", min=1, metavar="SECONDS", help="Your time per decision; when it runs "
-        "out the first option is played (default: no limit).")] = None,
+        "out the first option is played, a throw drawn by lot at Rock-Paper-Scissors "
+        "(default: no limit).")] = None,
     records: Annotated[str | None, typer.Option(
         "--records", help="Write each game's record to this JSONL file (a directory: "
         "play-SEED.jsonl in it, play-DATE-TIME.jsonl for a drawn seed); arena game opens "

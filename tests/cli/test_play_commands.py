@@ -28,6 +28,13 @@ def test_help_carries_an_example() -> None:
     assert result.exit_code == 0 and "Example: arena play bots/greedy.py" in result.stdout
 
 
+def test_help_says_a_throw_is_drawn_by_lot_when_the_clock_runs_out() -> None:
+    """A throw has no first option to fall back on: the clock draws one by lot (RULES.md E34)."""
+    result = _run("--help")
+    assert result.exit_code == 0
+    assert "drawn by lot" in " ".join(result.stdout.replace("│", " ").split())
+
+
 @pytest.mark.parametrize(("args", "error"), [
     (["random", "random", "random", "random", "random"],
      "a table seats 2 to 5 players: give 1 to 4 bots, not 5"),

@@ -1,8 +1,8 @@
 """The showdown after the final round (ruling 12): who is first.
 
 Players are placed by Desmos; equal Desmos below first place share a placement. Equal first
-place goes to the most recent ``last_book_finished`` within the year before the event (from the
-same day a year earlier), then to sudden-death Rock-Paper-Scissors (each throw a decision),
+place goes to the most recent ``last_book_finished`` within the year before the event (from 365
+days before it), then to sudden-death Rock-Paper-Scissors (each throw a decision),
 then, after ``RPS_THROW_CAP`` throws, to a seeded lot. A forfeited seat is placed last and
 never contends. :meth:`State.finish` places the seats; an Ascension (ruling 11) ends a game at
 once there.

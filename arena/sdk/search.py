@@ -10,7 +10,8 @@ its own observation and its own events. This module turns those into
   a full engine :class:`~arena.engine.state.State` consistent with all of that, positioned at
   the bot's current ``turn`` or ``swap`` decision, with every hidden card dealt at random.
   Search it with ``state.clone()``, ``state.decision`` and ``state.apply(i)``.
-* :class:`Tracker`: collects the bot's events (``on_event``) and what they tell, once each.
+* :class:`Tracker` (from :mod:`arena.sdk.tracker`): collects the bot's events (``on_event``)
+  and what they tell, once each.
 * :class:`SearchBot`: a :class:`~arena.sdk.Bot` base class that wires the tracker to the hooks;
   ``self.view(request)`` gives the :class:`SearchView` of a request.
 * :func:`default_reply`: the kit's greedy policy for a decision the bot does not search.
@@ -46,10 +47,10 @@ from arena.engine import determinize
 from arena.engine.cards import DECK_SIZE, NOTATION, PALAESTRON
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.observation import Observation
-from arena.engine.rulebook import HAND_SIZE
 from arena.engine.state import State
 from arena.sdk.bot import Bot, GameStart, Request
 from arena.sdk.policy import hand_score, knowing_choice, play_out, playout_choice, score_names
+from arena.sdk.tracker import Tracker
 
 __all__ = [
     "SEARCHABLE_KINDS",
@@ -66,226 +67,6 @@ __all__ = [
 
 #: Decisions a sampled state can be positioned at.
 SEARCHABLE_KINDS = determinize.SEARCHABLE_KINDS
-
-
-# ============================================================================= knowledge
-class Tracker:
-    """The bot's events, and what they tell about hidden cards.
-
-    ``known[s]`` counts cards the bot *knows* are in seat ``s``'s hand: seen by a peek (Umbrae,
-    Hermes, Ares; its revealed cards among them) or handed over in an exchange or a gift the
-    bot took part in, and not seen leaving since. When a card of unknown face leaves that hand
-    (a hidden card set as a trap or put on the pile, an exchange or gift the bot only hears
-    of), the knowledge is dropped: it is always a sub-multiset of the true hand, never a
-    guess; a revealed card leaving is named (E23), and only that card is taken off.
-    ``hidden[s]`` holds those of them the bot knows are hidden there (a card handed over is
-    hidden in its new hand, E23): beside a revealed copy of the same card they are a second
-    copy, which ``known`` alone, read against the revealed cards, cannot tell
-    (:meth:`beyond_revealed`). A card the bot knows lies on the draw pile (a look, a card it
-    put there) and that another seat draws is known in that hand from then on.
-
-    ``pile`` is the draw pile as the bot's feed tells it, bottom first like the engine's (the
-    top is the last): each place holds the card the bot knows lies there, or ``None``: the
-    cards it looked at (Athena, Sophoi, a Crown, Lachesis, Hippocamp), the card it gave in
-    their place (at the ``depth`` it took from), the card it put back (Phoenix), a card
-    lifted by Griffin, a revealed card another seat put back or gave for the one top card a
-    Crown looked at; followed through every draw, burn, card moved to the bottom and
-    reshuffle (which forgets them all). ``None`` as a whole when the feed did not start at
-    the deal. ``traps[s]`` is seat ``s``'s traps by slot, as set: the card where the bot
-    knows it (Basilisk, or a revealed card set), else ``None``.
-    """
-
-    def __init__(self) -> None:
-        self.reset()
-
-    def reset(self, seat: int = -1) -> None:
-        self.seat = seat
-        self.events: list[dict[str, Any]] = []
-        self.known: dict[int, Counter[str]] = {}
-        self.hidden: dict[int, Counter[str]] = {}
-        self.traps: dict[int, list[str | None]] = {}
-        self.pile: list[str | None] | None = None
-        self._looked = 0  # how many top cards the last look saw (an exchange takes one)
-        self._dealing = False
-        self._done = 0
-
-    def add(self, event: dict[str, Any]) -> None:
-        self.events.append(event)
-
-    def catch_up(self, seat: int) -> None:
-        """Read the events not read yet (the seat must be known to read them)."""
-        if self.seat != seat:
-            self.seat, self._done = seat, 0
-            self.known, self.hidden, self.traps, self.pile = {}, {}, {}, None
-        events = self.events
-        while self._done < len(events):
-            self._read(events[self._done])
-            self._done += 1
-
-    def beyond_revealed(self, seat: int, revealed: list[str]) -> Counter[str]:
-        """The cards the bot knows ``seat`` holds besides its ``revealed`` ones (now): a card
-        seen in the hand may be one of them, a card known hidden there is not."""
-        beyond = self.known.get(seat, Counter()) - Counter(revealed)
-        return beyond | self.hidden.get(seat, Counter())
-
-    def _lose(self, seat: Any, card: Any) -> None:
-        known = self.known.get(seat)
-        if known and known[card] > 0:
-            known[card] -= 1
-        # the copy that left may be the hidden one (never a guess: forget it too)
-        hidden = self.hidden.get(seat)
-        if hidden and hidden[card] > 0:
-            hidden[card] -= 1
-
-    def _receive(self, seat: Any, card: Any) -> None:
-        """``seat`` was handed ``card``, which the bot saw: it is hidden in that hand."""
-        if seat != self.seat:
-            self.known.setdefault(seat, Counter())[card] += 1
-            self.hidden.setdefault(seat, Counter())[card] += 1
-
-    def _forget(self, *seats: Any) -> None:
-        for seat in seats:
-            self.known.pop(seat, None)
-            self.hidden.pop(seat, None)
-
-    def knows_anything(self) -> bool:
-        """Whether the feed told the bot any hidden card's place (beyond the observation)."""
-        return bool(self.known or self.hidden
-                    or any(name is not None for slots in self.traps.values() for name in slots)
-                    or any(name is not None for name in self.pile or ()))
-
-    def _read(self, event: dict[str, Any]) -> None:
-        kind = event.get("type")
-        seat: Any = event.get("seat")
-        me = self.seat
-        if kind in ("play", "forced_discard", "discard"):
-            self._lose(seat, event.get("card"))
-        elif kind == "peek" and seat == me and "cards" in event:
-            self.known[event["target"]] = Counter(event["cards"])
-            self.hidden.pop(event["target"], None)  # the peek does not say which are revealed
-        elif kind == "reveal_hand":
-            self.known[seat] = Counter(event.get("cards", []))
-            self.hidden.pop(seat, None)
-        elif kind == "reveal":  # maybe the copy known hidden: it is known, no longer hidden
-            hidden = self.hidden.get(seat)
-            shown = str(event.get("card"))
-            if hidden and hidden[shown] > 0:
-                hidden[shown] -= 1
-        elif kind == "exchange":
-            self._read_exchange(seat, event)
-        elif kind == "give":
-            self._read_give(seat, event)
-        elif kind == "graveyard_exchange":
-            self._lose(seat, event.get("gave"))
-            self._receive(seat, event["took"])
-        elif kind in ("set_trap", "return_to_pile", "pile_exchange"):
-            if seat != me:  # a revealed card is named as it goes face down (E23)
-                named = event.get("gave" if kind == "pile_exchange" else "card")
-                if named is None:
-                    self._forget(seat)
-                else:
-                    self._lose(seat, named)
-            if kind == "set_trap":
-                self.traps.setdefault(seat, []).append(event.get("card"))
-            else:
-                self._read_pile_move(kind, seat, event)
-        elif kind == "peek_traps" and seat == me and "cards" in event:
-            self.traps[event["target"]] = list(event["cards"])
-        elif kind in ("trap_triggered", "trap_destroyed", "trap_expired", "trap_cleared"):
-            self._trap_gone(seat, event.get("slot", 0))
-        elif kind == "game_start":
-            self.known, self.hidden, self.traps = {}, {}, {}
-            self.pile = [None] * (DECK_SIZE - HAND_SIZE * len(event.get("players", ())))
-            self._dealing = True
-        elif kind == "turn_start":
-            self._dealing = False
-        else:
-            self._read_pile(kind, seat, event)
-
-    def _trap_gone(self, seat: Any, slot: Any) -> None:
-        slots = self.traps.get(seat)
-        if slots is not None and isinstance(slot, int) and 0 <= slot < len(slots):
-            del slots[slot]
-        else:  # a feed not followed from the deal: its slots are not known
-            self.traps.pop(seat, None)
-
-    def _read_pile(self, kind: Any, seat: Any, event: dict[str, Any]) -> None:
-        """The draw pile's moves: what the bot saw there follows its card."""
-        pile = self.pile
-        if kind == "reshuffle":
-            self.pile = [None] * int(event.get("cards", 0))
-        elif pile is None:
-            return
-        elif kind == "look":
-            self._looked = int(event.get("count", len(event.get("cards", ()))))
-            for depth, name in enumerate(event.get("cards", ()), 1):
-                if depth <= len(pile):
-                    pile[-depth] = name
-        elif kind in ("draw", "burn") or kind == "palaestron" and not self._dealing:
-            drawn = event.get("card", "Palaestron" if kind == "palaestron" else None)
-            top = pile.pop() if pile else None
-            if top is not None and drawn is not None and top != drawn:
-                self.pile = None  # never a guess: the feed disagrees, forget the pile
-            elif top is not None and kind == "draw" and seat != self.seat:
-                self._receive(seat, top)
-        elif kind == "updraft":
-            pile.append(event.get("card"))
-        elif kind == "pile_bottomed" and pile:
-            pile.insert(0, pile.pop())
-
-    def _read_pile_move(self, kind: Any, seat: Any, event: dict[str, Any]) -> None:
-        """A card put on the pile (Phoenix) or exchanged with one of its top cards."""
-        pile = self.pile
-        if pile is None:
-            return
-        if kind == "return_to_pile":
-            pile.append(event.get("card"))
-            return
-        took = event.get("took")
-        if took is None:  # another seat's: one of the top cards it saw is now its own
-            top = pile[-1] if pile else None
-            for place in range(1, min(self._looked, len(pile)) + 1):
-                pile[-place] = None
-            if self._looked == 1 and pile:  # the one card looked at: its place is known
-                if top is not None:
-                    self._receive(seat, top)
-                pile[-1] = event.get("gave")  # named if it was revealed
-            return
-        depth: Any = event.get("depth")
-        if depth is None:  # the copy nearest the top, among those it looked at
-            seen = range(1, min(self._looked, len(pile)) + 1)
-            depth = next((d for d in seen if pile[-d] == took), 0)
-        if isinstance(depth, int) and 0 < depth <= len(pile) and pile[-depth] == took:
-            pile[-depth] = event.get("gave")
-        else:
-            self.pile = None
-
-    def _read_exchange(self, seat: Any, event: dict[str, Any]) -> None:
-        """``seat`` gave ``gave`` to ``target`` and took ``took`` (a card the bot did not see
-        is not in the event)."""
-        target: Any = event.get("target")
-        took, gave = event.get("took"), event.get("gave")
-        if took is None:
-            self._forget(target)  # it lost a card we did not see
-        else:
-            self._lose(target, took)
-        if gave is None:
-            self._forget(seat)
-        else:
-            self._lose(seat, gave)
-        if took is not None:
-            self._receive(seat, took)
-        if gave is not None:
-            self._receive(target, gave)
-
-    def _read_give(self, seat: Any, event: dict[str, Any]) -> None:
-        """``seat`` gave ``card`` to ``target`` (Nemesis, one way)."""
-        card = event.get("card")
-        if card is None:
-            self._forget(seat)  # it lost a card we did not see
-        else:
-            self._lose(seat, card)
-            self._receive(event.get("target"), card)
 
 
 # ============================================================================= the view

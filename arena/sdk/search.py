@@ -50,13 +50,14 @@ from arena.engine.observation import Observation
 from arena.engine.state import State
 from arena.sdk.bot import Bot, GameStart, Request
 from arena.sdk.policy import hand_score, knowing_choice, play_out, playout_choice, score_names
-from arena.sdk.tracker import Tracker
+from arena.sdk.tracker import Tracker, Whereabouts
 
 __all__ = [
     "SEARCHABLE_KINDS",
     "SearchBot",
     "SearchView",
     "Tracker",
+    "Whereabouts",
     "default_reply",
     "hand_score",
     "play_out",
@@ -121,10 +122,12 @@ class SearchView:
         """Cards (notation, copies repeated, in deck order) the bot cannot place: not in its
         hand or traps, not in a graveyard, not revealed, and not placed by its events either
         (a card it knows in another hand, :meth:`known_hand`, in another seat's trap,
-        ``tracker.traps``, or on the draw pile, :meth:`known_pile`). They are the cards a
+        ``tracker.traps``, on the draw pile, :meth:`known_pile`, or in one of a few places,
+        :meth:`whereabouts`). They are the cards a
         :meth:`sample_state` deals at random: somewhere in other hands, other traps or the
         draw pile (and one may be the Palaestron)."""
         placed = Counter(name for name in self.known_pile() if name is not None)
+        placed.update(where.card for where in self.whereabouts())
         for seat in range(self.players):
             if seat == self.seat:
                 continue
@@ -155,12 +158,21 @@ class SearchView:
             return [None] * self.obs.draw_pile
         return list(pile)
 
+    def whereabouts(self) -> list[Whereabouts]:
+        """Cards the bot knows lie in one of a few places, not which (``tracker.whereabouts``:
+        some places of :meth:`known_pile`, some hands), where its pile has the observation's
+        size (else none). A sample deals each to one of its places."""
+        pile = self.tracker.pile
+        if pile is None or len(pile) != self.obs.draw_pile:
+            return []
+        return list(self.tracker.whereabouts)
+
     def sample_state(self, seed: int) -> State:
         """A full game state consistent with the observation and the bot's events, hidden
         cards dealt at random from ``seed``, positioned at this ``turn`` or ``swap`` decision
         (its options are this request's legal options), playing on under the game's house
         rules. Cards the bot knows an opponent holds (:meth:`known_hand`) are dealt to that
-        opponent."""
+        opponent, a card it knows only the :meth:`whereabouts` of to one of its places."""
         if not self.searchable:
             raise ValueError(f"cannot position a sampled state at a {self.kind!r} decision; "
                              f"only at {SEARCHABLE_KINDS}")
@@ -180,7 +192,9 @@ def _place_known(state: State, obs: Observation, tracker: Tracker, rng: random.R
     pile) are pooled; each known card is taken from the pool to its place, and the rest are
     dealt at random to the other places, the Palaestron to the pile only. Only hidden places
     are touched, so the observation still holds; knowledge the pool cannot meet is stale
-    and left out (the observation wins)."""
+    and left out (the observation wins). A card the bot knows only the whereabouts of goes
+    to one of its places, each layout that keeps every such card within its places as likely
+    as any other (:func:`_deal_rest`)."""
     places, demands = _hidden_places(state, obs, tracker, rng)
     pool: dict[str, list[int]] = {}
     for place in places:
@@ -191,20 +205,96 @@ def _place_known(state: State, obs: Observation, tracker: Tracker, rng: random.R
         cards = pool.get(name)
         if cards and place not in dealt:
             dealt[place] = cards.pop()
-    rest = [card for cards in pool.values() for card in cards]
-    rng.shuffle(rest)
-    open_places = [place for place in places if place not in dealt]
-    if PALAESTRON in rest:  # never in a hand or a trap: it is played when drawn
-        in_pile = [place for place in open_places if place[1] == "pile"]
-        if not in_pile:
-            return  # stale knowledge filled the pile: keep the plain deal
-        rest.remove(PALAESTRON)
-        at = rng.choice(in_pile)
-        dealt[at] = PALAESTRON
-        open_places.remove(at)
-    dealt.update(zip(open_places, rest))
-    for place, card in dealt.items():
+    windows = _windows(state, tracker, places, dealt)
+    deal = _deal_rest(places, dealt, pool, windows, rng)
+    for place, card in (deal or {}).items():  # None: stale knowledge filled the pile
         _put(state, place, card)
+
+
+Window = tuple[str, list[Place]]  # a card and the places it may be at
+#: Deals drawn before the last one, which keeps the whereabouts without weighing layouts.
+_TRIES = 40
+
+
+def _windows(state: State, tracker: Tracker, places: list[Place],
+             dealt: dict[Place, int]) -> list[Window]:
+    """The tracker's whereabouts as the sampled state's places, but those known cards fill."""
+    if tracker.pile is None or len(tracker.pile) != len(state.draw_pile):
+        return []
+    windows = []
+    for where in tracker.whereabouts:
+        at = [place for place in places if place not in dealt and (
+            place[1] == "hand" and place[0] in where.hands
+            or place[1] == "pile" and place[2] in where.pile)]
+        if at:
+            windows.append((where.card, at))
+    return windows
+
+
+def _deal_rest(places: list[Place], dealt: dict[Place, int], pool: dict[str, list[int]],
+               windows: list[Window], rng: random.Random) -> dict[Place, int] | None:
+    """``dealt`` and the rest of ``pool`` over the other places, the Palaestron on the pile,
+    each card of ``windows`` within its places, uniformly over such layouts: each window's
+    card goes to one of its places at random (drawn again where two windows pick one
+    place), the rest at random, and the deal is kept with a chance inverse to how many ways
+    it could be drawn (more than one where a copy of a window's card lands in it too), so
+    no layout is more likely than another. Rarely more than one draw; the last of
+    ``_TRIES`` is kept as it is."""
+    pile_places = sum(1 for place in places if place[1] == "pile" and place not in dealt)
+    for attempt in range(_TRIES):
+        deal, left = dict(dealt), {name: list(cards) for name, cards in pool.items()}
+        placed = _pick_windows(deal, left, windows, rng, attempt == _TRIES - 1)
+        if placed is None:
+            continue
+        rest = [card for cards in left.values() for card in cards]
+        rng.shuffle(rest)
+        open_places = [place for place in places if place not in deal]
+        weight = 1.0  # the Palaestron's choice of places, which the windows' cards narrow
+        if PALAESTRON in rest:  # never in a hand or a trap: it is played when drawn
+            in_pile = [place for place in open_places if place[1] == "pile"]
+            if not in_pile:
+                return None
+            weight = len(in_pile) / pile_places
+            rest.remove(PALAESTRON)
+            at = rng.choice(in_pile)
+            deal[at] = PALAESTRON
+            open_places.remove(at)
+        deal.update(zip(open_places, rest))
+        if not placed or attempt == _TRIES - 1 \
+                or rng.random() * _matchings(deal, placed) < weight:
+            return deal
+    return None
+
+
+def _pick_windows(deal: dict[Place, int], left: dict[str, list[int]], windows: list[Window],
+                  rng: random.Random, last: bool) -> list[Window] | None:
+    """A place for each window's card among its places, taken from ``left`` into ``deal``:
+    the windows dealt, or None where two picked one place (the ``last`` picks among the
+    places still free instead). A window whose card the pool has no copy of left is stale."""
+    placed = []
+    for name, at in windows:
+        cards = left.get(name)
+        free = [place for place in at if place not in deal] if last else at
+        if not cards or not free:
+            continue
+        place = rng.choice(free)
+        if place in deal:
+            return None
+        deal[place] = cards.pop()
+        placed.append((name, at))
+    return placed
+
+
+def _matchings(deal: dict[Place, int], windows: list[Window]) -> int:
+    """In how many ways the windows' cards in ``deal`` could have been picked: each window
+    a place of its own among its places holding its card."""
+    def count(i: int, used: frozenset[Place]) -> int:
+        if i == len(windows):
+            return 1
+        name, at = windows[i]
+        return sum(count(i + 1, used | {place}) for place in at
+                   if place not in used and NOTATION[deal[place]] == name)
+    return count(0, frozenset())
 
 
 def redeal_hidden(state: State, observation: Observation, tracker: Tracker, seed: int) -> None:

@@ -8,12 +8,25 @@ always true of the real game. :mod:`arena.sdk.search` builds its views and sampl
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass, field
 from typing import Any
 
 from arena.engine.cards import DECK_SIZE
 from arena.engine.rulebook import HAND_SIZE
 
-__all__ = ["Tracker"]
+__all__ = ["Tracker", "Whereabouts"]
+
+
+@dataclass
+class Whereabouts:
+    """``card`` lies at one of the ``pile`` places (bottom first, as ``Tracker.pile``) or
+    hidden in one of the ``hands`` (seats), and the bot was not told which: a revealed card
+    another seat gave for one of the several top cards it looked at (Athena, Sophoi), and
+    where that card went since (drawn by a seat the bot does not see draw, taken back)."""
+
+    card: str
+    pile: list[int] = field(default_factory=list)
+    hands: list[int] = field(default_factory=list)
 
 class Tracker:
     """The bot's events, and what they tell about hidden cards.
@@ -37,8 +50,12 @@ class Tracker:
     lifted by Griffin, a revealed card another seat put back or gave for the one top card a
     Crown looked at; followed through every draw, burn, card moved to the bottom and
     reshuffle (which forgets them all). ``None`` as a whole when the feed did not start at
-    the deal. ``traps[s]`` is seat ``s``'s traps by slot, as set: the card where the bot
-    knows it (Basilisk, or a revealed card set), else ``None``.
+    the deal. ``whereabouts`` holds the cards it knows are in one of a few places (pile
+    places, hands) but not which one (:class:`Whereabouts`); each follows every draw, look
+    and move of those places, narrows as the bot sees where it is not, and is dropped where
+    the feed no longer tells (a hidden card leaves such a hand, the card's face is seen
+    where it may be this very card, a reshuffle). ``traps[s]`` is seat ``s``'s traps by slot,
+    as set: the card where the bot knows it (Basilisk, or a revealed card set), else ``None``.
     """
 
     def __init__(self) -> None:
@@ -51,6 +68,7 @@ class Tracker:
         self.hidden: dict[int, Counter[str]] = {}
         self.traps: dict[int, list[str | None]] = {}
         self.pile: list[str | None] | None = None
+        self.whereabouts: list[Whereabouts] = []
         self._looked = 0  # how many top cards the last look saw (an exchange takes one)
         self._dealing = False
         self._done = 0
@@ -63,6 +81,7 @@ class Tracker:
         if self.seat != seat:
             self.seat, self._done = seat, 0
             self.known, self.hidden, self.traps, self.pile = {}, {}, {}, None
+            self.whereabouts = []
         events = self.events
         while self._done < len(events):
             self._read(events[self._done])
@@ -75,6 +94,7 @@ class Tracker:
         return beyond | self.hidden.get(seat, Counter())
 
     def _lose(self, seat: Any, card: Any) -> None:
+        self._drop_whereabouts(lambda where: seat in where.hands and where.card == card)
         known = self.known.get(seat)
         if known and known[card] > 0:
             known[card] -= 1
@@ -90,6 +110,7 @@ class Tracker:
             self.hidden.setdefault(seat, Counter())[card] += 1
 
     def _forget(self, *seats: Any) -> None:
+        self._drop_whereabouts(lambda where: bool(set(seats) & set(where.hands)))
         for seat in seats:
             self.known.pop(seat, None)
             self.hidden.pop(seat, None)
@@ -98,7 +119,8 @@ class Tracker:
         """Whether the feed told the bot any hidden card's place (beyond the observation)."""
         return bool(self.known or self.hidden
                     or any(name is not None for slots in self.traps.values() for name in slots)
-                    or any(name is not None for name in self.pile or ()))
+                    or any(name is not None for name in self.pile or ())
+                    or bool(self.whereabouts))
 
     def _read(self, event: dict[str, Any]) -> None:
         kind = event.get("type")
@@ -107,14 +129,17 @@ class Tracker:
         if kind in ("play", "forced_discard", "discard"):
             self._lose(seat, event.get("card"))
         elif kind == "peek" and seat == me and "cards" in event:
+            self._hand_seen(event["target"], event["cards"])
             self.known[event["target"]] = Counter(event["cards"])
             self.hidden.pop(event["target"], None)  # the peek does not say which are revealed
         elif kind == "reveal_hand":
+            self._hand_seen(seat, event.get("cards", []))
             self.known[seat] = Counter(event.get("cards", []))
             self.hidden.pop(seat, None)
         elif kind == "reveal":  # maybe the copy known hidden: it is known, no longer hidden
             hidden = self.hidden.get(seat)
             shown = str(event.get("card"))
+            self._drop_whereabouts(lambda where: seat in where.hands and where.card == shown)
             if hidden and hidden[shown] > 0:
                 hidden[shown] -= 1
         elif kind == "exchange":
@@ -140,7 +165,7 @@ class Tracker:
         elif kind in ("trap_triggered", "trap_destroyed", "trap_expired", "trap_cleared"):
             self._trap_gone(seat, event.get("slot", 0))
         elif kind == "game_start":
-            self.known, self.hidden, self.traps = {}, {}, {}
+            self.known, self.hidden, self.traps, self.whereabouts = {}, {}, {}, []
             self.pile = [None] * (DECK_SIZE - HAND_SIZE * len(event.get("players", ())))
             self._dealing = True
         elif kind == "turn_start":
@@ -160,24 +185,79 @@ class Tracker:
         pile = self.pile
         if kind == "reshuffle":
             self.pile = [None] * int(event.get("cards", 0))
+            for where in self.whereabouts:
+                where.pile = []
+            self._settle()
         elif pile is None:
             return
         elif kind == "look":
             self._looked = int(event.get("count", len(event.get("cards", ()))))
             for depth, name in enumerate(event.get("cards", ()), 1):
                 if depth <= len(pile):
+                    self._place_seen(len(pile) - depth, name)
                     pile[-depth] = name
+            self._settle()
         elif kind in ("draw", "burn") or kind == "palaestron" and not self._dealing:
             drawn = event.get("card", "Palaestron" if kind == "palaestron" else None)
+            if pile:
+                self._top_leaves(len(pile) - 1, drawn, seat if kind == "draw" else None)
             top = pile.pop() if pile else None
             if top is not None and drawn is not None and top != drawn:
                 self.pile = None  # never a guess: the feed disagrees, forget the pile
+                self.whereabouts = []
             elif top is not None and kind == "draw" and seat != self.seat:
                 self._receive(seat, top)
         elif kind == "updraft":
             pile.append(event.get("card"))
         elif kind == "pile_bottomed" and pile:
+            last = len(pile) - 1
+            for where in self.whereabouts:
+                where.pile = sorted(0 if place == last else place + 1 for place in where.pile)
             pile.insert(0, pile.pop())
+
+    def _drop_whereabouts(self, stale: Any) -> None:
+        self.whereabouts = [where for where in self.whereabouts if not stale(where)]
+
+    def _place_seen(self, place: int, name: Any) -> None:
+        """The bot sees ``name`` at ``place``: a card it knows only the whereabouts of is not
+        there, or, of the same face, may be that one (never a guess: forget where it was)."""
+        self._drop_whereabouts(lambda where: place in where.pile and where.card == name)
+        for where in self.whereabouts:
+            if place in where.pile:
+                where.pile.remove(place)
+
+    def _hand_seen(self, seat: Any, cards: list[str]) -> None:
+        """The bot sees all of ``seat``'s hand."""
+        self._drop_whereabouts(lambda where: seat in where.hands and where.card in cards)
+        for where in self.whereabouts:
+            if seat in where.hands:
+                where.hands.remove(seat)
+        self._settle()
+
+    def _top_leaves(self, top: int, drawn: Any, drawer: Any) -> None:
+        """The pile's top card leaves it: seen (``drawn``), or drawn unseen by ``drawer``."""
+        if drawn is not None or drawer is None:
+            self._place_seen(top, drawn)
+        for where in self.whereabouts:
+            if top in where.pile:
+                where.pile.remove(top)
+                if drawer not in where.hands:
+                    where.hands.append(drawer)
+        self._settle()
+
+    def _settle(self) -> None:
+        """Whereabouts of one place are a known place; of none, a stale guess."""
+        settled = []
+        for where in self.whereabouts:
+            places = len(where.pile) + len(where.hands)
+            if places == 1 and where.pile and self.pile is not None \
+                    and self.pile[where.pile[0]] is None:
+                self.pile[where.pile[0]] = where.card
+            elif places == 1 and where.hands:
+                self._receive(where.hands[0], where.card)
+            elif places > 1:
+                settled.append(where)
+        self.whereabouts = settled
 
     def _read_pile_move(self, kind: Any, seat: Any, event: dict[str, Any]) -> None:
         """A card put on the pile (Phoenix) or exchanged with one of its top cards."""
@@ -190,21 +270,35 @@ class Tracker:
         took = event.get("took")
         if took is None:  # another seat's: one of the top cards it saw is now its own
             top = pile[-1] if pile else None
-            for place in range(1, min(self._looked, len(pile)) + 1):
-                pile[-place] = None
+            looked = range(len(pile) - min(self._looked, len(pile)), len(pile))
+            for place in looked:
+                pile[place] = None
+            for where in self.whereabouts:  # it may have taken such a card
+                if set(where.pile) & set(looked) and seat not in where.hands:
+                    where.hands.append(seat)
+            gave = event.get("gave")  # named if it was revealed
             if self._looked == 1 and pile:  # the one card looked at: its place is known
                 if top is not None:
                     self._receive(seat, top)
-                pile[-1] = event.get("gave")  # named if it was revealed
+                for where in self.whereabouts:
+                    if looked[0] in where.pile:
+                        where.pile.remove(looked[0])
+                pile[-1] = gave
+            elif gave is not None and len(looked) > 1:
+                self.whereabouts.append(Whereabouts(str(gave), list(looked)))
+            self._settle()
             return
         depth: Any = event.get("depth")
         if depth is None:  # the copy nearest the top, among those it looked at
             seen = range(1, min(self._looked, len(pile)) + 1)
             depth = next((d for d in seen if pile[-d] == took), 0)
         if isinstance(depth, int) and 0 < depth <= len(pile) and pile[-depth] == took:
+            self._place_seen(len(pile) - depth, took)
             pile[-depth] = event.get("gave")
+            self._settle()
         else:
             self.pile = None
+            self.whereabouts = []
 
     def _read_exchange(self, seat: Any, event: dict[str, Any]) -> None:
         """``seat`` gave ``gave`` to ``target`` and took ``took`` (a card the bot did not see

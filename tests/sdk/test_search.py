@@ -101,8 +101,9 @@ def _check_consistent(truth: State, seat: int, view: SearchView, sample: State) 
 
 def _placed(seat: int, view: SearchView) -> Counter[str]:
     """The cards the seat's events place in hidden places: in other hands beyond their
-    revealed cards, in other traps, on the draw pile."""
+    revealed cards, in other traps, on the draw pile, in one of a few of those."""
     placed = Counter(name for name in view.known_pile() if name is not None)
+    placed.update(where.card for where in view.whereabouts())  # in one of a few places
     for other in range(view.players):
         if other != seat:
             placed += Counter(view.known_hand(other)) - Counter(view.data["revealed"][other])

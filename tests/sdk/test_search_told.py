@@ -4,8 +4,8 @@ At every decision of random games under every house rule, each seat's :class:`Tr
 that seat's events alone, (b) never rules out the truth: every card it places (in a hand, a
 trap's slot, a place of the draw pile) is there; and (a) every determinisation the seat's
 view samples agrees with the true state on all the seat knows: its hand and traps, both
-graveyards in order, each trap's age, and each card the tracker places. Exact places, so an
-off-by-one in a depth fails."""
+graveyards in order, each trap's age, and each card the tracker places, a card it knows only
+the whereabouts of within them. Exact places, so an off-by-one in a depth fails."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from arena.engine.config import GameConfig
 from arena.engine.game import new_game
 from arena.engine.houserules import RULE_CHOICES, HouseRules
 from arena.engine.state import State
-from arena.sdk.search import SearchView, Tracker
+from arena.sdk.search import SearchView, Tracker, Whereabouts
 
 house_rules = st.builds(HouseRules, **{name: st.sampled_from(choices)
                                        for name, choices in RULE_CHOICES.items()})
@@ -83,7 +83,18 @@ def _check_allows_truth(truth: State, seat: int, tracker: Tracker) -> int:
         assert len(slots) == len(truth.traps[other]), (seat, other)
         for trap, name in zip(truth.traps[other], slots):
             assert name is None or NOTATION[trap.card] == name, (seat, other, slots)
+    for where in tracker.whereabouts:
+        assert where.card in _within(truth, where.pile, where.hands), (seat, where)
+        claims += 1
     return claims
+
+
+def _within(state: State, pile: list[int], hands: list[int]) -> Counter[str]:
+    """The cards at those places of the draw pile and hidden in those hands."""
+    cards = _names(state.draw_pile[place] for place in pile)
+    for seat in hands:
+        cards += _names(state.hands[seat]) - _names(state.revealed[seat])
+    return cards
 
 
 def _check_sample_agrees(truth: State, view: SearchView, sample: State) -> None:
@@ -110,6 +121,8 @@ def _check_sample_agrees(truth: State, view: SearchView, sample: State) -> None:
         assert not Counter(view.known_hand(other)) - _names(sample.hands[other]), other
         for trap, name in zip(sample.traps[other], tracker.traps.get(other, [])):
             assert name is None or NOTATION[trap.card] == name, other
+    for where in view.whereabouts():
+        assert where.card in _within(sample, where.pile, where.hands), where
 
 
 def _check_game(seed: int, players: int, rules: HouseRules) -> int:
@@ -236,6 +249,7 @@ def _check_told_game(seed: int, players: int) -> Counter[str]:
             for event in state.events_for(seat, len(tracker.events)):
                 placed[_read_told(tracker, event)] += 1
             _check_allows_truth(state, seat, tracker)
+            placed["whereabouts"] += len(tracker.whereabouts)
         state.apply(_leaning_face_down(state, rng))
     del placed[None]
     return placed
@@ -256,6 +270,7 @@ def test_the_steered_games_place_revealed_cards_every_way() -> None:
     for seed in range(30):
         placed += _check_told_game(seed, 2 + seed % 4)
     assert placed["set_trap"] and placed["return_to_pile"] and placed["pile_exchange"], placed
+    assert placed["whereabouts"], placed
 
 
 def test_a_card_the_seat_knows_on_the_pile_is_known_in_the_hand_that_draws_it() -> None:
@@ -321,3 +336,111 @@ def test_two_hidden_states_with_the_same_feed_give_the_same_knowledge_and_sample
             assert (a.hands, a.draw_pile) == (b.hands, b.draw_pile)
         compared += 1
     assert compared > 10
+
+
+def _told_windows(seeds: range, players: int) -> Iterator[tuple[State, SearchView, str,
+                                                                 int, int, bool]]:
+    """Each seat's turn and swap decisions soon after another seat gave a revealed card for
+    one of several top cards of the pile, read from the feed alone: the card, how many top
+    places it may still be at, the giver, and whether the giver's unseen draws from those
+    places may have taken it back (nothing else has happened to the pile or the giver's
+    hand since)."""
+    quiet = ("turn_start", "round_end", "hold", "effect")
+    for seed in seeds:
+        state = new_game(GameConfig(players=tuple(f"p{i}" for i in range(players)),
+                                    seed=seed, starting_seat=seed % players))
+        feeds = [0] * players
+        told: list[tuple[str, int, int, bool] | None] = [None] * players
+        looked = [0] * players
+        rng = random.Random(seed)
+        while state.decision is not None:
+            for seat in range(players):
+                for event in state.events_for(seat, feeds[seat]):
+                    kind, giver = event["type"], event.get("seat")
+                    if kind == "look":
+                        looked[seat] = event.get("count", len(event.get("cards", ())))
+                    current = told[seat]
+                    if kind == "pile_exchange" and giver != seat and "gave" in event \
+                            and looked[seat] > 1:
+                        told[seat] = (event["gave"], looked[seat], giver, False)
+                    elif current and kind == "draw" and giver == current[2] \
+                            and "card" not in event and current[1] > 0:
+                        told[seat] = (current[0], current[1] - 1, giver, True)
+                    elif current and (kind == "discard" and giver == current[2]
+                                      and event["card"] != current[0] or kind in quiet):
+                        pass
+                    else:
+                        told[seat] = None
+                    feeds[seat] += 1
+            decision = state.decision
+            current = told[decision.seat]
+            if decision.kind in ("turn", "swap") and current:
+                seat = decision.seat
+                tracker = Tracker()
+                tracker.reset(seat)
+                for event in state.events_for(seat, 0):
+                    tracker.add(event)
+                view = SearchView(state.observe_json(seat), tracker.events, decision.kind,
+                                  list(decision.options), tracker)
+                yield state, view, *current
+            state.apply(_leaning_face_down(state, rng))
+
+
+def test_a_card_given_for_one_of_the_top_cards_is_dealt_only_where_it_may_be() -> None:
+    """Athena or Sophoi: the others know the revealed card given is at one of the top places
+    the player looked at, or back in the player's hand if they drew from there; a sample
+    that deals it anywhere else (another hand, deep in the pile) deals what the seat knows
+    is false."""
+    checked = Counter[str]()
+    for seed_range, players in ((range(0, 60), 2), (range(60, 100), 3)):
+        for truth, view, card, places, giver, drew in _told_windows(seed_range, players):
+            pile = list(range(len(truth.draw_pile) - places, len(truth.draw_pile)))
+            hands = [giver] if drew else []
+            assert card in _within(truth, pile, hands)  # the test reads the feed right
+            for k in range(6):
+                assert card in _within(view.sample_state(k), pile, hands), (card, places, k)
+            checked[f"{places} places" + (" or the hand" if hands else "")] += 1
+    assert checked["0 places or the hand"] and checked["1 places or the hand"], checked
+
+
+def _fed(tracker: Tracker, *events: dict[str, Any]) -> Tracker:
+    for event in events:
+        tracker.add(event)
+    tracker.catch_up(tracker.seat)
+    return tracker
+
+
+def test_the_whereabouts_of_a_card_given_to_the_top_cards_follow_the_pile() -> None:
+    tracker = Tracker()
+    tracker.reset(0)
+    _fed(tracker, {"type": "game_start", "players": ["a", "b"]},
+         {"type": "look", "seat": 1, "count": 3},
+         {"type": "pile_exchange", "seat": 1, "gave": "Fate-1"})
+    assert tracker.whereabouts == [Whereabouts("Fate-1", [39, 40, 41])]
+    _fed(tracker, {"type": "draw", "seat": 1})  # perhaps the card it gave
+    assert tracker.whereabouts == [Whereabouts("Fate-1", [39, 40], [1])]
+    _fed(tracker, {"type": "look", "seat": 0, "cards": ["Agari-1"]})  # not at the top
+    assert tracker.whereabouts == [Whereabouts("Fate-1", [39], [1])]
+    _fed(tracker, {"type": "draw", "seat": 0, "card": "Agari-1"}, {"type": "pile_bottomed"},
+         {"type": "updraft", "seat": 1, "card": "God-1"})
+    assert tracker.whereabouts == [Whereabouts("Fate-1", [0], [1])]
+    _fed(tracker, {"type": "discard", "seat": 1, "card": "Fate-2"},
+         {"type": "reshuffle", "cards": 30})  # not in the pile: in the hand
+    assert tracker.whereabouts == [] and tracker.beyond_revealed(1, []) == {"Fate-1": 1}
+
+
+def test_whereabouts_are_forgotten_where_the_card_may_have_left_or_been_seen() -> None:
+    start = ({"type": "game_start", "players": ["a", "b", "c"]},
+             {"type": "look", "seat": 1, "count": 2},
+             {"type": "pile_exchange", "seat": 1, "gave": "Fate-1"},
+             {"type": "draw", "seat": 1})
+    for then in ({"type": "discard", "seat": 1, "card": "Fate-1"},  # maybe that copy
+                 {"type": "set_trap", "seat": 1},  # a hidden card: maybe that one
+                 {"type": "draw", "seat": 0, "card": "Fate-1"},
+                 {"type": "reveal", "seat": 1, "card": "Fate-1"}):
+        tracker = Tracker()
+        tracker.reset(0)
+        _fed(tracker, *start)
+        assert tracker.whereabouts == [Whereabouts("Fate-1", [35], [1])]
+        assert _fed(tracker, then).whereabouts == [], then
+        assert not tracker.beyond_revealed(1, []), then

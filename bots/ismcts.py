@@ -91,13 +91,18 @@ def model_opponents(state: Any, view: SearchView, rng: random.Random) -> None:
     of its past turns, an opponent tries twice to trade the card it needs least, among those
     the bot does not know it holds, for a random card of the draw pile the bot does not know
     at its place (both hidden from the bot, so the observation still holds), keeping the
-    trade if it raises the hand's Desmos."""
+    trade if it raises the hand's Desmos. A card the bot knows is in one of a few places
+    (``view.whereabouts()``) stays in them: their pile places and that card in their hands
+    are not traded."""
     pile = state.draw_pile
-    unknown = [j for j, name in enumerate(view.known_pile()) if name is None]
+    whereabouts = view.whereabouts()
+    windows = {place for where in whereabouts for place in where.pile}
+    unknown = [j for j, name in enumerate(view.known_pile()) if name is None and j not in windows]
     for seat, hand in enumerate(state.hands):
         if seat == view.seat or not unknown or len(hand) < 2:
             continue
         known = Counter(view.known_hand(seat))
+        known.update(where.card for where in whereabouts if seat in where.hands)
         free = []
         for i, card in enumerate(hand):
             if known[NOTATION[card]]:

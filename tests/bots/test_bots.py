@@ -279,6 +279,26 @@ def test_ismcts_opponent_model_keeps_the_determinisation_consistent() -> None:
     assert checked > 20 and kept > 2
 
 
+def test_ismcts_opponent_model_leaves_a_card_known_in_some_places_there() -> None:
+    """A revealed card given for one of the top cards Athena or Sophoi showed is known to be
+    at one of those places or in a hand that drew from them: the opponent model traded it
+    from the pile into any opponent's hand."""
+    import sys
+
+    from tests.sdk.test_search_told import _told_windows, _within
+
+    model = sys.modules[type(bot("ismcts")).__module__].model_opponents
+    checked = 0
+    for _, view, *_told in _told_windows(range(100, 160), 4):
+        for seed in range(4):
+            sample = view.sample_state(seed)
+            model(sample, view, random.Random(seed))
+            for where in view.whereabouts():
+                assert where.card in _within(sample, where.pile, where.hands), (where, seed)
+                checked += 1
+    assert checked > 20, checked
+
+
 def test_a_reveal_shows_the_card_needed_least_never_a_second_copy_first() -> None:
     """A reveal never offers a card already shown (RULES.md E16), but it offers a second
     copy of one (two Fate-1, two Crowns): heuristic and the kit's playout policy revealed

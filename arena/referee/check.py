@@ -157,9 +157,11 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
         failure = client.start()
         report.sandbox_level = client.level
         if failure is not None:
-            report.add(_handshake_failed(failure.detail,
-                                         _traceback_notes(client.startup_log, spec,
-                                                          look_beside)))
+            # its author reads the paths of their own files; others, the sandbox's
+            detail = (author_paths(failure.detail, _home(spec)) if look_beside
+                      else failure.detail)
+            report.add(_handshake_failed(detail, _traceback_notes(client.startup_log, spec,
+                                                                  look_beside)))
             return report
         # how close a slow runtime (a JVM, a model to load) comes to its limit
         took_ms = round((monotonic() - client.launched_at) * 1000)
@@ -291,10 +293,15 @@ def _handshake_failed(detail: str, notes: tuple[str, ...]) -> CheckItem:
     return CheckItem("handshake", False, detail, notes)
 
 
+def _home(spec: BotSpec) -> Path:
+    """The bot's directory as its author knows it: the bot, or the directory of its file."""
+    return spec.path if spec.path.is_dir() else spec.path.parent
+
+
 def _traceback_notes(log: str, spec: BotSpec, look_beside: bool) -> tuple[str, ...]:
     """The end of the bot's traceback, its files named as the author knows them (the
     sandbox runs a copy of them under another directory)."""
-    home = spec.path if spec.path.is_dir() else spec.path.parent
+    home = _home(spec)
     return tuple(traceback_tail(author_paths(log, home), str(home), spec.path,
                                 look_beside=look_beside))
 

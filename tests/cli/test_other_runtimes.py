@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.referee.check import check_bot
 from arena.referee.hints import JVM_HINT, LIBRARY_HINT, RESERVE_HINT, THREAD_HINT, log_quote
 from arena.sandbox import probe
 
@@ -95,6 +96,19 @@ def test_a_traceback_on_stdout_is_quoted_to_its_exception(tmp_path: Path) -> Non
     assert "not JSON: 'Traceback (most recent call last):'" in handshake
     assert handshake.endswith(
         "\"FileNotFoundError: [Errno 2] No such file or directory: 'weights.bin'\"")
+
+
+@needs_sandbox
+def test_a_traceback_on_stdout_names_the_authors_files_to_the_author_alone(
+        tmp_path: Path) -> None:
+    # the log's traceback named the author's file while the stdout quote beside it named the
+    # sandbox's copy (/bot/bot.py)
+    bot = _command_bot(tmp_path, TRACEBACK_BOT)
+    handshake = next(line for line in _check(bot)[1] if "handshake" in line)
+    assert f"then on stdout: 'File \"{bot}/bot.py\", line 4, in <module>'" in handshake
+    # a league's vet stores the reason and shows it to others: no path of the host
+    vetted = check_bot(bot, games=1, look_beside=False).failures()[0]
+    assert "then on stdout: 'File \"" in vetted and str(tmp_path) not in vetted
 
 
 #: The flags docs/BOTS.md gives a JVM to start within the default memory_mb.

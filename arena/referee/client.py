@@ -95,8 +95,9 @@ class BotClient:
         self.command = tuple(command)
         self.workdir = workdir
         #: Whether its failures' hints may say what lies beside a single-file bot's file on
-        #: the host: only in its author's own run (check-bot, a match), never in failures
-        #: stored or shown to others, where it would tell of files not the bot's.
+        #: the host, or which host module a missing one misspells: only in its author's own
+        #: run (check-bot, a match), never in failures stored or shown to others, where it
+        #: would tell of files and packages not the bot's.
         self.look_beside = look_beside
         self.limits = limits
         #: The registered name: what the game and the results call this bot.

@@ -384,8 +384,9 @@ def log_note(log: str, bot_path: str | Path | None = None, *,
     """What a failure's detail quotes of the bot's log: the end of its traceback through its
     own files (:func:`traceback_note`) when there is one, else its last error line
     (:func:`log_quote`). ``bot_path``: the bot's file or directory, for hints;
-    ``look_beside``: whether they may say what lies beside a single-file bot's file (its
-    author's own run, not a failure stored or shown to others)."""
+    ``look_beside``: whether they may say what lies beside a single-file bot's file, or which
+    module of the host's Python a missing one misspells (its author's own run, not a failure
+    stored or shown to others)."""
     return traceback_note(log, bot_path, look_beside=look_beside) or log_quote(log)
 
 
@@ -413,7 +414,9 @@ def _error_hint(error: str, bot_path: str | Path | None, look_beside: bool) -> s
     if unread is not None:
         return unread
     missing = _MISSING_MODULE.match(error)
-    meant = _misspelt_module(missing[1]) if missing is not None else None
+    # the lookup is on the host's Python: which packages it has is for its own user alone
+    meant = (_misspelt_module(missing[1]) if missing is not None and look_beside
+             else None)
     hint = MODULE_HINT
     if missing is not None and meant is not None:
         hint = (f"{HINT}did you mean '{meant}'? ('{missing[1]}' is installed nowhere here); "
@@ -437,7 +440,9 @@ def _misspelt_module(name: str) -> str | None:
     """The modules of the standard library or of this host's Python that ``name`` (not one of
     them) most likely misspells (``requets``: ``requests``), joined by ``' or '``, or None.
     Strict, so that a package simply not installed (``torch``) is not taken for a misspelling
-    of another."""
+    of another. Looks at the host's Python, so it is asked only where the person reading is
+    the host's user (``look_beside``); the standard library alone would not do without it
+    (``ujson`` is no misspelt ``json``)."""
     if name in sys.stdlib_module_names or importlib.util.find_spec(name) is not None:
         return None
     known = set(sys.stdlib_module_names) | {m.name for m in pkgutil.iter_modules()}

@@ -19,6 +19,7 @@ from arena.referee.hints import (
     OWN_FILE_ONLY_HINT,
     THREAD_HINT,
     beside_hint,
+    log_note,
     requirements_hint,
     traceback_note,
     traceback_tail,
@@ -142,6 +143,25 @@ def test_a_misspelt_import_is_offered_the_module_it_misspells(tmp_path: Path) ->
         "(requirements:), not those installed for you; see 'Using packages' in docs/BOTS.md")
     assert hint("zzqxpackage") == MODULE_HINT  # nothing like it: a package not installed
     assert hint("json") == MODULE_HINT  # installed here: the sandbox's Python lacks it
+
+
+def test_a_stored_failure_names_no_package_of_the_hosts_python(tmp_path: Path) -> None:
+    # the misspelling's lookup is on the host's Python: a tournament's failure (stored, shown
+    # to others) told a bot which packages the host has installed
+    bot = tmp_path / "probe"
+    bot.mkdir()
+
+    def told(module: str, look_beside: bool) -> str:
+        log = ('Traceback (most recent call last):\n  File "/bot/bot.py", line 1, in <module>\n'
+               f"    import {module}\nModuleNotFoundError: No module named '{module}'\n")
+        return log_note(log, bot, look_beside=look_beside)
+
+    installed, absent = "trueskil", "zzqxpackage"  # the arena's rating package, misspelt
+    assert told(installed, look_beside=False) == told(absent, look_beside=False).replace(
+        absent, installed)
+    assert told(installed, look_beside=False).endswith(f"; {MODULE_HINT}")
+    # its author, at the host's terminal, is still offered it
+    assert "did you mean 'trueskill'?" in told(installed, look_beside=True)
 
 
 def test_only_what_lies_beside_a_single_file_bot_gets_the_directory_hint(

@@ -456,8 +456,12 @@ def requirements_hint(bot_path: str | Path) -> str | None:
     """A hint for a bot whose ``requirements.txt`` the arena does not read: a bot directory
     whose ``bot.yaml`` (if any) has no ``requirements:``, or a single file with one beside
     it. None otherwise. Authors expect the file to be read as pip's convention has it; the
-    arena installs only what ``bot.yaml`` names, so the general hint sent them looking."""
+    arena installs only what ``bot.yaml`` names, so the general hint sent them looking.
+    Never for a single file in a bots directory: the file there is no author's own (as
+    :func:`beside_hint` has it)."""
     path = Path(bot_path)
+    if path.is_file() and _in_a_bots_directory(path):
+        return None
     home = path if path.is_dir() else path.parent
     if not (path.is_dir() or path.is_file()) or not (home / _REQUIREMENTS_FILE).is_file():
         return None

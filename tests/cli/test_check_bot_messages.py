@@ -205,6 +205,25 @@ def test_a_registered_bot_learns_nothing_of_the_other_bots_beside_it(tmp_path: P
     assert beside_hint(missing.format("rival/opening_book.json"), spy) is not None
 
 
+def test_a_registered_bot_is_not_told_of_a_requirements_file_in_the_bots_directory(
+        tmp_path: Path) -> None:
+    # arena check-bot of a registered single-file bot looked for requirements.txt in the
+    # bots directory, where other authors' bots lie
+    bots = tmp_path / "bots"
+    bots.mkdir()
+    (bots / "registry.yaml").write_text("bots: {}\n")
+    (bots / "requirements.txt").write_text("numpy\n")
+    spy = bots / "spy.py"
+    spy.write_text("")
+    log = ('Traceback (most recent call last):\n  File "/b/spy.py", line 1, in <module>\n'
+           "    import zzqxpackage\nModuleNotFoundError: No module named 'zzqxpackage'\n")
+    assert requirements_hint(spy) is None
+    assert traceback_tail(log, "/b", spy, look_beside=True)[-1] == MODULE_HINT
+    (bots / "registry.yaml").unlink()  # an author's own directory: told, as before
+    assert traceback_tail(log, "/b", spy, look_beside=True)[-1].startswith(
+        "hint: requirements.txt beside spy.py is not read")
+
+
 def test_without_looking_beside_a_single_file_the_hint_is_the_same_whatever_lies_there(
         tmp_path: Path) -> None:
     # bots entered by path from one shared directory: a failure stored or shown to others

@@ -180,6 +180,7 @@ def match(
     failures: _Failures = False,
 ) -> None:
     """Play one match (help text: ``MATCH_HELP``)."""
+    _check_table(bots)
     as_json = wants_json(fmt, json_flag)
     day = event_day(event_date)
     rules = rules_from_texts(rule)
@@ -211,6 +212,14 @@ def match(
         _print_match(outcome, seed, drawn, test, games, records, show, rules, day)
     if never := never_started(outcome):
         raise BotError(f"{', '.join(never)} never started (the failures above say why)")
+
+
+def _check_table(bots: list[str]) -> None:
+    """A wrong number of bots is a mistyped command line, as a missing one is, so it is told
+    before anything is read or started."""
+    if not 2 <= len(bots) <= 5:
+        raise typer.BadParameter(f"a match needs 2 to 5 bots, got {len(bots)}",
+                                 param_hint="'BOTS'")
 
 
 def _deal_book(deals: Path | None, seed: int | None,

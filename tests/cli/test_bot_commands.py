@@ -503,17 +503,21 @@ def test_match_without_a_seed_draws_a_secret_one_and_says_it_after() -> None:
     assert fixed.stdout.splitlines()[1] == "Seed 7"
 
 
-@pytest.mark.parametrize(("args", "error"), [
-    (["random"], "Error: a match needs 2 to 5 bots, got 1\n"),
-    (["random", "nobody"], "Error: unknown bot 'nobody' (registered: greedy, random)\n"),
-    (["random", "greedy", "--decision-ms", "0"], None),
+@pytest.mark.parametrize(("args", "code", "error"), [
+    # a wrong number of bots is a mistyped command line, as a missing one is: exit 2 with
+    # the hint, where it used to be a refusal (exit 1) that the README called a usage error
+    (["random"], 2, "Error: Invalid value for 'BOTS': a match needs 2 to 5 bots, got 1\n"
+                    "Try 'arena match --help'.\n"),
+    (["random"] * 6, 2, "Error: Invalid value for 'BOTS': a match needs 2 to 5 bots, got 6\n"
+                        "Try 'arena match --help'.\n"),
+    (["random", "nobody"], 1, "Error: unknown bot 'nobody' (registered: greedy, random)\n"),
+    (["random", "greedy", "--decision-ms", "0"], 2, None),  # click's own, out of range
 ])
-def test_match_errors(two_bots: Path, args: list[str], error: str | None) -> None:
+def test_match_errors(two_bots: Path, args: list[str], code: int, error: str | None) -> None:
     result = _run("match", *args, bots_dir=two_bots)
-    if error is None:
-        assert result.exit_code == 2  # click's own usage error for an out-of-range option
-    else:
-        assert result.exit_code == 1 and result.stderr == error
+    assert result.exit_code == code
+    if error is not None:
+        assert result.stderr == error
 
 
 @pytest.mark.parametrize(("flag", "error"), [

@@ -43,6 +43,7 @@ from arena.rating.games import (
 )
 from arena.rating.render import check_format, render_csv, render_json, render_table
 from arena.rating.trueskill_rating import RatingSettings, settings_for
+from arena.tournament.planning import games_progress
 from arena.tournament.scoring import game_points
 from arena.tournament.secrecy import seed_is_secret
 from arena.tournament.status import LISTING_COLUMNS, LISTING_LEFT_OUT, bot_count
@@ -233,8 +234,7 @@ def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simpl
         return _tournaments_tsv(summaries)
     table = [
         [printable(s.name), s.format, _sizes(s.players_per_game, ", "), s.bots,
-         f"{s.games_done}/{'?' if s.games_planned is None else s.games_planned}"
-         if s.games_planned != 0 else str(s.games_done), s.state,  # 0: a league without end
+         games_progress(s.games_done, s.games_planned, s.format == "league"), s.state,
          s.created_at]
         for s in summaries
     ]

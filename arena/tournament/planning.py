@@ -11,8 +11,8 @@ from arena.tournament import schedule, swiss
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import TableRow
 
-__all__ = ["fixed_tables", "group_deals", "off_size_split", "planned_games", "seating_warning",
-           "tables_per_swiss_round", "unmet_pairs_warning"]
+__all__ = ["fixed_tables", "games_progress", "group_deals", "league_budget_note", "off_size_split",
+           "planned_games", "seating_warning", "tables_per_swiss_round", "unmet_pairs_warning"]
 
 
 def tables_per_swiss_round(spec: TournamentSpec, n: int) -> int:
@@ -59,6 +59,30 @@ def unmet_pairs_warning(spec: TournamentSpec) -> str | None:
     return (f"the balanced schedule of {n} entrants at tables of {sizes} seats {apart} of the "
             f"{n * (n - 1) // 2} pairs at no table, and their head-to-head stays empty; more "
             "rounds choose more blocks, which may seat them (--check says)")
+
+
+def league_budget_note(done: int, budget: int | None) -> str:
+    """A league's budget beside its games: ``budget 400``, or ``budget 400 spent`` once its
+    games reach it (a budget lowered under the games already played too); empty without one.
+    A budget is where a run stops, raised to go on, not an end to count towards."""
+    if not budget:
+        return ""
+    return f"budget {budget}" + (" spent" if done >= budget else "")
+
+
+def games_progress(done: int, planned: int | None, league: bool) -> str:
+    """How far a tournament's games stand, as every list of tournaments shows it:
+    ``359/360 (99%)``, rounded down so that 100% means every planned game is played, ``12/?``
+    where the store does not say; a league's games with its budget, never a share of it:
+    ``12``, ``12 (budget 400)``, ``504 (budget 400 spent)``."""
+    if league:
+        note = league_budget_note(done, planned)
+        return f"{done} ({note})" if note else str(done)
+    if planned is None:
+        return f"{done}/?"
+    if not planned:
+        return str(done)
+    return f"{done}/{planned} ({100 * done // planned}%)"
 
 
 def planned_games(spec: TournamentSpec) -> int:

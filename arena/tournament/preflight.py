@@ -32,13 +32,14 @@ from arena.tournament.editions import current_edition
 from arena.tournament.league_store import league_entries
 from arena.tournament.opening import earlier_twins
 from arena.tournament.planning import (
+    league_budget_note,
     off_size_split,
     planned_games,
     seating_warning,
     unmet_pairs_warning,
 )
 from arena.tournament.spec import TournamentSpec
-from arena.tournament.store import Store, peek
+from arena.tournament.store import Store, TournamentRow, peek
 
 __all__ = ["TrialStart", "check_data", "check_lines", "league_left_out", "run_trial",
            "trial_entrants", "trial_starts"]
@@ -290,7 +291,7 @@ def _stored(spec: TournamentSpec, db: Path) -> tuple[str, bool]:
             if row is None:
                 return f"no tournament '{spec.name}' in it yet", True
             done = store.count_games(row.id)
-            held = f"holds '{played.name}': {done}/{row.games_planned} games, {row.state}"
+            held = f"holds '{played.name}': {_held_games(row, done)}, {row.state}"
     except sqlite3.OperationalError:  # created and killed before its tables were
         return "no tournament in it yet (an empty database)", True
     if row.spec_hash != played.spec_hash():
@@ -302,3 +303,12 @@ def _stored(spec: TournamentSpec, db: Path) -> tuple[str, bool]:
         return held + (f"; its budget raised to {budget:,} games" if budget
                        else "; without a budget now") + ", a run goes on", True
     return held + ("" if row.state == "finished" else "; a run resumes it"), True
+
+
+def _held_games(row: TournamentRow, done: int) -> str:
+    """``36/72 games``; a league's games beside its budget, ``504 games (budget 400 spent)``,
+    as the site shows them (a budget lowered under the games played spent, not 126%)."""
+    if row.format != "league":
+        return f"{done}/{row.games_planned} games"
+    note = league_budget_note(done, row.games_planned)
+    return f"{done} games" + (f" ({note})" if note else "")

@@ -23,7 +23,7 @@ from arena.tournament.hint_commands import (
     stored_results_hint,
 )
 from arena.tournament.league_store import entry_lines
-from arena.tournament.planning import group_deals, off_size_split
+from arena.tournament.planning import games_progress, group_deals, off_size_split
 from arena.tournament.secrecy import secret_seed_note, seed_is_secret
 from arena.tournament.status_json import (
     STANDING_FIELDS,
@@ -48,12 +48,9 @@ __all__ = ["LISTING_COLUMNS", "LISTING_LEFT_OUT", "bot_count", "command_path", "
            "status_data", "status_lines", "stored_results_hint", "write_records"]
 
 
-def _progress(done: int, planned: int) -> str:
-    """``359/360 (99%)``: rounded down, so 100% means every planned game is played; a league
-    without a budget plans none (``12``)."""
-    if not planned:
-        return str(done)
-    return f"{done}/{planned} ({100 * done // planned}%)"
+def _games(t: TournamentRow, done: int) -> str:
+    """The tournament's games played, of those planned (a league's: beside its budget)."""
+    return games_progress(done, t.games_planned, t.format == "league")
 
 
 #: What the list of tournaments leaves out on a terminal too narrow for it, first to last
@@ -73,8 +70,7 @@ def _overview(store: Store, width: int | None) -> list[str]:
         done = store.count_games(t.id)
         entrants = [labels.get(b, str(b)) for b in store.entrant_ids(t.id)]
         rows.append([printable(t.name), t.format, _sizes(t), bot_count(t.format, entrants),
-                     _progress(done, t.games_planned), tournament_state(store, t).split(" (")[0],
-                     t.created_at])
+                     _games(t, done), tournament_state(store, t).split(" (")[0], t.created_at])
     if not rows:
         return [no_tournaments(store.path)]
     table, left_out = created_fitted(lambda head, shown: tabulated(shown, head),
@@ -143,7 +139,7 @@ def _heading(store: Store, t: TournamentRow, entrants: list[str], done: int) -> 
         f"{'' if split is None else f' (sitting {split} each round)'}, "
         f"{_bot_count(t, entrants)}, {shown_seed(t.seed, t.spec, t.state)}, "
         f"spec hash {t.spec_hash}",
-        f"state {tournament_state(store, t)}; games {_progress(done, t.games_planned)}",
+        f"state {tournament_state(store, t)}; games {_games(t, done)}",
         f"created {t.created_at}" + (f"; finished {t.finished_at}" if t.finished_at else ""),
         "bots: " + ", ".join(entrants),
     ]
@@ -181,7 +177,7 @@ def _round_lines(store: Store, t: TournamentRow, tables: list[TableRow],
         return ["", _league_tables(tables, games),
                 *entry_lines(store, t.id, running=store.runner_pid(t.name) is not None)]
     rows = [[r["round"], r["pairings"], r["byes"],
-             _progress(r["games_done"], r["games_planned"])] if r["paired"]
+             games_progress(r["games_done"], r["games_planned"], False)] if r["paired"]
             else [r["round"], "-", "-", "not paired yet"]
             for r in round_progress(store, t, boards, games)]
     if not rows:

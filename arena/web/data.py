@@ -55,7 +55,7 @@ from arena.tournament.league_store import (
     not_playing,
     vetting,
 )
-from arena.tournament.planning import off_size_split
+from arena.tournament.planning import league_budget_note, off_size_split
 from arena.tournament.scoring import spec_table_weight, swiss_table_size
 from arena.tournament.secrecy import secret_seed_note, seed_is_secret
 from arena.tournament.store import Store, stored_whole
@@ -127,6 +127,12 @@ class TournamentData:
     @property
     def league(self) -> bool:
         return self.info.format == "league"
+
+    @property
+    def budget_note(self) -> str:
+        """A league's budget beside its games (``budget 400 spent``), as ``arena status``
+        shows it; empty for a league without one, and for any other format."""
+        return league_budget_note(self.done, self.games_planned) if self.league else ""
 
     @property
     def hidden_versions(self) -> int:

@@ -78,13 +78,13 @@ def test_the_check_of_a_finished_league_with_a_raised_budget_says_it_goes_on(
                                  "--check"], terminal_width=400)
     assert raised.exit_code == 0, raised.output
     lines = raised.stdout.splitlines()
-    assert (f"Results: {db}, holds 'ladder': 6/6 games, finished; its budget raised to 10 "
-            "games, a run goes on") in lines
+    assert (f"Results: {db}, holds 'ladder': 6 games (budget 6 spent), finished; its budget "
+            "raised to 10 games, a run goes on") in lines
     assert lines[-1].endswith(": ready to run."), raised.stdout
     unbounded = runner.invoke(app, ["run", str(_league(tmp_path, db, budget=None)), "--check"],
                               terminal_width=400)
-    assert (f"Results: {db}, holds 'ladder': 6/6 games, finished; without a budget now, a "
-            "run goes on") in unbounded.stdout.splitlines()
+    assert (f"Results: {db}, holds 'ladder': 6 games (budget 6 spent), finished; without a "
+            "budget now, a run goes on") in unbounded.stdout.splitlines()
 
 
 def test_a_run_of_a_league_whose_budget_is_spent_says_how_to_go_on(

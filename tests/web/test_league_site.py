@@ -184,12 +184,31 @@ def test_a_league_counts_its_games_without_an_end(tmp_path: Path) -> None:
     from arena.web.data import load_tournament
     from arena.web.site import render_page
 
-    # a budget is when a run stops (raised to go on), not an end to count towards
+    # a budget is when a run stops (raised to go on), not an end to count towards: it is
+    # told beside the games, never as a share of it
     db = league_db.build(tmp_path / "a.db", tables=2, budget=10, state="running")
     index = render_page(load_tournament(db, "ladder"), "index.html")
-    assert '<dd id="progress">4 games</dd>' in index
+    assert '<dd id="progress">4 games (budget 10)</dd>' in index
     assert "league, 4 games, " in index  # the footer
     assert "older version" not in index and 'id="leaderboard-all"' in index
+
+
+def test_a_league_over_a_lowered_budget_says_it_is_spent_everywhere(tmp_path: Path) -> None:
+    """8 games stored, then run with a budget of 6: every place that tells a league's games
+    says the budget is spent, none that it is 133% played."""
+    from arena.web.data import load_tournament
+    from arena.web.site import render_page
+
+    db = league_db.build(tmp_path / "a.db", budget=6, state="finished")
+    listing = runner.invoke(app, ["status", "--db", str(db)], terminal_width=200).stdout
+    one = runner.invoke(app, ["status", "ladder", "--db", str(db)], terminal_width=200).stdout
+    listed = runner.invoke(app, ["tournaments", "--db", str(db)], terminal_width=200).stdout
+    for text in (listing, listed):
+        assert text.splitlines()[2].split()[4:8] == ["8", "(budget", "6", "spent)"], text
+    assert "; games 8 (budget 6 spent)\n" in one
+    index = render_page(load_tournament(db, "ladder"), "index.html")
+    assert '<dd id="progress">8 games (budget 6 spent)</dd>' in index
+    assert "%" not in listing + one + listed
 
 
 def test_a_league_without_games_yet_is_served(tmp_path: Path, serving: Any) -> None:

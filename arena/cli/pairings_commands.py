@@ -27,6 +27,9 @@ _PAIRINGS_HELP = "\n\n".join([
     "its seatings together) with its bots in seat order and their scores before the round, "
     "the points each took at the board and the games played, then the round's byes. Scores "
     "are Swiss points (1 a game for first place, 0 for last or a forfeit).",
+    "Not for a league, which has no rounds: it chooses one table at a time (arena report NAME "
+    "-o DIR lists its tables, arena status NAME its entries, arena game NAME/r1/t0/g0 its "
+    "first game).",
     "Example: arena pairings swiss --round 2",
     "Example: arena pairings swiss --format json",
 ])

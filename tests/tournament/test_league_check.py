@@ -102,6 +102,17 @@ def test_a_run_of_a_league_whose_budget_is_spent_says_how_to_go_on(
         "and run it again to go on (new versions of its bots enter then; docs/LEAGUE.md).")
 
 
+@pytest.mark.parametrize("width", [60, 120])
+def test_pairings_help_says_a_league_has_none(width: int) -> None:
+    """The refusal and the docs said so; the help, where a user looks first, did not."""
+    shown = runner.invoke(app, ["pairings", "--help"], terminal_width=width)
+    assert shown.exit_code == 0, shown.output
+    words = " ".join(shown.stdout.replace("│", " ").split())
+    assert ("Not for a league, which has no rounds: it chooses one table at a time (arena "
+            "report NAME -o DIR lists its tables, arena status NAME its entries, arena game "
+            "NAME/r1/t0/g0 its first game).") in words
+
+
 def test_pairings_of_a_league_say_it_has_no_rounds(tmp_path: Path, registry: Path) -> None:
     """A league stores each table as a round of its own: shown as Swiss rounds, its first
     table alone came out as 'round 1 of 1', the rest of its games unseen."""

@@ -22,6 +22,7 @@ active (retired, or their files gone), which ``arena leaderboard`` names under i
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -54,6 +55,7 @@ from arena.tournament.league_store import (
     league_entries,
     not_playing,
     vetting,
+    vetting_gave_way,
 )
 from arena.tournament.planning import league_budget_note, off_size_split
 from arena.tournament.scoring import spec_table_weight, swiss_table_size
@@ -105,8 +107,8 @@ class TournamentData:
     #: a league: every version's leaderboard (``--all-versions``); None otherwise
     all_versions: dict[str, Any] | None = None
     #: a league: ``arena status``'s entry lines (each version's state, a refusal's reason)
-    #: and the key of the version each one is of
-    entries: list[dict[str, str]] = field(default_factory=list)
+    #: (``line``; as ``parts``, its bot keys apart) and the key of the version each one is of
+    entries: list[dict[str, Any]] = field(default_factory=list)
     #: a league: the bots of its board with no version playing (retired, or their files
     #: gone), which ``arena leaderboard`` names under the board
     not_playing: list[str] = field(default_factory=list)
@@ -216,7 +218,7 @@ def _rounds(store: Store, info: TournamentInfo,
 
 
 def _entries(db: str | Path, info: TournamentInfo,
-             board: dict[str, Any]) -> tuple[list[dict[str, str]], list[str]]:
+             board: dict[str, Any]) -> tuple[list[dict[str, Any]], list[str]]:
     """A league's entries as ``arena status`` lists them, each with its state; and the bots
     of ``board`` with no active version, as ``arena leaderboard`` names them (in order)."""
     # one snapshot: a version the run enters between two reads would misplace every line
@@ -224,11 +226,33 @@ def _entries(db: str | Path, info: TournamentInfo,
         entries = league_entries(store, info.id)
         running = store.runner_pid(info.name) is not None  # a killed run's rows mean nothing
         vetted = list(vetting(store, info.id)) if running else []
+        gave_way = vetting_gave_way(store, info.id) if running else {}
         lines = entry_lines(store, info.id, running=running)[1:]  # its heading is the page's
     gone = not_playing(entries, (row["bot"] for row in board["bots"]))
     states = [(entry.state, entry.key) for entry in entries] + [("vetting", k) for k in vetted]
-    return ([{"state": state, "key": key, "line": line.strip()}
+    keys = {key for _, key in states} | {k for older in gave_way.values() for k in older}
+    return ([{"state": state, "key": key, "line": line.strip(),
+              "parts": _bot_parts(line.strip(), keys)}
              for (state, key), line in zip(states, lines, strict=True)], gone)
+
+
+def _bot_parts(line: str, keys: set[str]) -> list[dict[str, Any]]:
+    """``line`` cut at every bot key in it (``{"text": ..., "bot": True}``), for the page to
+    isolate each in a ``<bdi>``: a right-to-left name would reorder the words around it."""
+    if not keys:
+        return [{"text": line, "bot": False}]
+    # the longest first: a key that begins another is not taken out of it
+    pattern = re.compile("|".join(map(re.escape, sorted(keys, key=len, reverse=True))))
+    parts: list[dict[str, Any]] = []
+    at = 0
+    for found in pattern.finditer(line):
+        if found.start() > at:
+            parts.append({"text": line[at:found.start()], "bot": False})
+        parts.append({"text": found.group(), "bot": True})
+        at = found.end()
+    if at < len(line):
+        parts.append({"text": line[at:], "bot": False})
+    return parts
 
 
 def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -> TournamentData:
@@ -246,7 +270,7 @@ def load_tournament(db: str | Path, name: str, memo: RatingMemo | None = None) -
         seating = _seating(info, len(store.entrant_ids(info.id)))
     board = leaderboard_json(full)
     all_versions: dict[str, Any] | None = None
-    entries: list[dict[str, str]] = []
+    entries: list[dict[str, Any]] = []
     not_playing: list[str] = []
     if info.format == "league":  # the newest versions by default, as arena leaderboard
         all_versions = board

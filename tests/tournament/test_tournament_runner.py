@@ -41,13 +41,14 @@ from arena.bench.tournament import run_tournament_bench
 from arena.cli.main import app
 from arena.errors import ReplayError, StoreError
 from arena.tournament.game_records import game_record
+from arena.tournament.planning import games_progress
 from arena.tournament.pool import LocalPool
 from arena.tournament.runner import RunSummary, mismatch_lines, resume_hint, run_tournament
 from arena.tournament.schedule import derive_seed
 from arena.tournament.scoring import compute_standings
 from arena.tournament.spec import load_spec
 from arena.tournament.standings import swiss_inputs, swiss_standings
-from arena.tournament.status import _progress, failure_summary
+from arena.tournament.status import failure_summary
 from arena.tournament.store import Store
 from arena.tournament.swiss import pair_round
 
@@ -470,9 +471,9 @@ def test_status_reports_progress(reference: tuple[Path, RunSummary]) -> None:
 
 
 def test_progress_says_100_percent_only_when_every_game_is_played() -> None:
-    assert [_progress(done, planned) for done, planned in [(359, 360), (360, 360), (1, 3),
-                                                            (0, 0)]] == [
-        "359/360 (99%)", "360/360 (100%)", "1/3 (33%)", "0"]  # 0 planned: a league, no end
+    assert [games_progress(done, planned, False)
+            for done, planned in [(359, 360), (360, 360), (1, 3), (0, 0)]] == [
+        "359/360 (99%)", "360/360 (100%)", "1/3 (33%)", "0"]
 
 
 def test_status_records_go_only_where_a_file_can_be_written(

@@ -169,7 +169,7 @@ def test_stopped_and_resumed_every_game_once(tmp_path: Path, registry: Path) -> 
     assert (more.games_before, more.games_done) == (5, 12)
     assert more.games_planned == 12  # the raised budget is the league's new end
     status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout.splitlines()
-    assert status[1].startswith("state finished; games 12/12 (100%)")
+    assert status[1].startswith("state finished; games 12 (budget 12 spent)")
     conn = sqlite3.connect(str(db))
     ids = [r[0] for r in conn.execute("SELECT id FROM games")]
     conn.close()

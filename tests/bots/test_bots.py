@@ -285,16 +285,16 @@ def test_ismcts_opponent_model_leaves_a_card_known_in_some_places_there() -> Non
     from the pile into any opponent's hand."""
     import sys
 
-    from tests.sdk.test_search_told import _told_windows, _within
+    from told_windows import told_windows, within
 
     model = sys.modules[type(bot("ismcts")).__module__].model_opponents
     checked = 0
-    for _, view, *_told in _told_windows(range(100, 160), 4):
+    for _, view, *_told in told_windows(range(100, 160), 4):
         for seed in range(4):
             sample = view.sample_state(seed)
             model(sample, view, random.Random(seed))
             for where in view.whereabouts():
-                assert where.card in _within(sample, where.pile, where.hands), (where, seed)
+                assert where.card in within(sample, where.pile, where.hands), (where, seed)
                 checked += 1
     assert checked > 20, checked
 

@@ -404,7 +404,7 @@ def test_startup_ms_gives_a_bot_its_start_up_time(tmp_path: Path, command: str) 
 @needs_sandbox
 def test_match_json_reports_failures() -> None:
     result = _run("match", str(FIXTURES / "out_of_range.py"), "random", "--games", "1",
-                  "--json", "--max-strikes", "1", "--decision-ms", "2000")
+                  "--json", "--max-strikes", "1", "--decision-ms", "2000", "--seed", "7")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["games"][0]["forfeits"] == {"0": "illegal_choice"}
@@ -417,7 +417,7 @@ def test_match_json_reports_failures() -> None:
 @needs_sandbox
 def test_match_says_why_a_bot_failed() -> None:
     result = _run("match", str(FIXTURES / "out_of_range.py"), "random", "--games", "1",
-                  "--max-strikes", "1", "--decision-ms", "2000")
+                  "--max-strikes", "1", "--decision-ms", "2000", "--seed", "7")
     assert result.exit_code == 0, result.output
     out = result.stdout.splitlines()
     at = out.index("Failures:")
@@ -439,12 +439,13 @@ def test_match_says_why_a_bot_failed() -> None:
 def test_in_a_duplicate_match_the_failures_name_the_bot_that_failed_in_any_seat() -> None:
     result = _run("match", "random", str(FIXTURES / "out_of_range.py"), "--duplicate",
                   "rotations", "--games", "2", "--max-strikes", "1", "--decision-ms", "2000",
-                  "--json")
+                  "--seed", "7", "--json")
     data = json.loads(result.stdout)
     assert [sorted(g["forfeits"].items()) for g in data["games"]] == [[("1", "illegal_choice")],
                                                                       [("0", "illegal_choice")]]
     text = _run("match", "random", str(FIXTURES / "out_of_range.py"), "--duplicate",
-                "rotations", "--games", "2", "--max-strikes", "1", "--decision-ms", "2000")
+                "rotations", "--games", "2", "--max-strikes", "1", "--decision-ms", "2000",
+                "--seed", "7")
     out = text.stdout.splitlines()
     at = out.index("Failures:")
     assert out[at + 1].startswith("  out_of_range illegal_choice, 4 times (games 0, 1): ")

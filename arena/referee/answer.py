@@ -7,7 +7,6 @@ the ``ready`` a start waits for is :mod:`arena.referee.handshake`'s."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from time import monotonic
 from typing import NamedTuple
 
 from arena.errors import IllegalChoiceError, ProtocolError
@@ -37,11 +36,12 @@ class Struck(NamedTuple):
 
 def judge_answer(wait: Deadline, got: Received, act_id: int, n_legal: int,
                  strays: StrayLines, turn: CpuTurn,
-                 stderr_tail: Callable[[], str]) -> Chosen | Struck | Received:
+                 stderr_tail: Callable[[], str],
+                 now: Callable[[], float]) -> Chosen | Struck | Received:
     """The answer to act ``act_id`` from its first read ``got``: lines :class:`StrayLines`
     skips are passed over until ``wait``'s deadline, which the CPU the stopped bots took
     moves on (``turn``); else the read that ended the wait. ``stderr_tail``: the bot's log,
-    which a protocol error may quote."""
+    which a protocol error may quote; ``now``: the time source ``wait`` is measured by."""
     got = _credited_wait(wait, got, turn)
     while got.kind == "line":
         try:
@@ -52,7 +52,7 @@ def judge_answer(wait: Deadline, got: Received, act_id: int, n_legal: int,
             if not strays.skipped(got.data, act_id):
                 return Struck(F.PROTOCOL_ERROR, explained(exc, stderr_tail))
         # a flood of ignored lines does not stop the clock
-        got = wait.conn.receive(wait.at) if monotonic() < wait.at else OUT_OF_TIME
+        got = wait.conn.receive(wait.at) if now() < wait.at else OUT_OF_TIME
         got = _credited_wait(wait, got, turn)
     return got
 

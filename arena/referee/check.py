@@ -21,7 +21,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from time import monotonic
 from typing import Any
 
 from arena.common.names import name_problem
@@ -164,7 +163,7 @@ def check_bot(bot: BotSpec | str | Path, *, games: int = len(TABLE_SIZES), seed:
                                                                   look_beside)))
             return report
         # how close a slow runtime (a JVM, a model to load) comes to its limit
-        took_ms = round((monotonic() - client.launched_at) * 1000)
+        took_ms = round((client.now() - client.launched_at) * 1000)
         report.add(CheckItem("handshake", True, f"answered 'hello' with 'ready' in {took_ms} ms "
                                                 f"(limit {limits.startup_ms} ms)"))
         report.add(_metadata_item(client))

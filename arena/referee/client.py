@@ -91,7 +91,8 @@ class BotClient:
                  key: str | None = None, metadata: Mapping[str, Any] | None = None,
                  launcher: Launcher | None = None,
                  options: Mapping[str, Any] | None = None, ponder: bool = False,
-                 turn: CpuTurn | None = None, look_beside: bool = False) -> None:
+                 turn: CpuTurn | None = None, look_beside: bool = False,
+                 now: Callable[[], float] = monotonic) -> None:
         self.command = tuple(command)
         self.workdir = workdir
         #: Whether its failures' hints may say what lies beside a single-file bot's file on
@@ -100,6 +101,9 @@ class BotClient:
         #: would tell of files and packages not the bot's.
         self.look_beside = look_beside
         self.limits = limits
+        #: The time source of every deadline and latency (seconds, ``time.monotonic``'s
+        #: unless a test hands the client a fake one).
+        self.now = now
         #: The registered name: what the game and the results call this bot.
         self.name = name
         #: The name the bot gave in its last ``ready`` (informational).
@@ -127,7 +131,7 @@ class BotClient:
         #: Whether the bot's last ``ready`` said it dumps its stack on SIGUSR1
         #: (docs/PROTOCOL.md, "Where a timed-out bot was stuck").
         self.stack_dump = False
-        #: When the process was launched (``time.monotonic``).
+        #: When the process was launched (by :attr:`now`).
         self.launched_at = 0.0
         #: The bot's log when its last start failed (the check quotes its traceback).
         self.startup_log = ""
@@ -193,13 +197,13 @@ class BotClient:
         self.level = self.conn.level
         self._ended_game = None
         self._log.started()
-        self.launched_at = monotonic()
+        self.launched_at = self.now()
         if not self._send_hello(self.conn):
             return self._start_failed("exited before reading 'hello'" + self._ended_how())
         return None
 
     def _send_hello(self, conn: Connection) -> bool:
-        self._hello_deadline = monotonic() + self.limits.startup_ms / 1000
+        self._hello_deadline = self.now() + self.limits.startup_ms / 1000
         return conn.send(hello_line(self.limits, self.options))
 
     def handshake(self) -> Failure | None:
@@ -218,7 +222,8 @@ class BotClient:
         """Read the answer to ``hello``: None once a valid ``ready`` is taken in, else what
         went wrong."""
         got = self._receive(conn, self._hello_deadline, "'hello'", self.limits.startup_ms)
-        ready = judge_ready(conn, got, self._hello_deadline, self.limits, self._ended_how)
+        ready = judge_ready(conn, got, self._hello_deadline, self.limits, self._ended_how,
+                            self.now)
         if isinstance(ready, str):
             return ready
         self.ready_name = ready.name
@@ -396,7 +401,7 @@ class BotClient:
         line = messages.act(id_, kind, observation, legal, round(budget * 1000), context)
         if not self.ponder:
             self._turn.stop_other(conn)
-        start = monotonic()
+        start = self.now()
         sent = conn.send(prefix + line)  # before the bot is continued: it wakes once, to read
         if not self.ponder:
             self._turn.give(conn)
@@ -418,7 +423,7 @@ class BotClient:
     def _answered(self, choice: int, id_: int, start: float, wait: Deadline) -> ActResult:
         """A valid answer in time: its latency counted, time past the limit, less what other
         bots took of its CPU, taken from the bank."""
-        elapsed = monotonic() - start
+        elapsed = self.now() - start
         if elapsed > self.clock.decision_s:  # only then may the credit matter: read it
             wait.move_on(self._turn)
         self._note_credit(wait, id_)
@@ -437,7 +442,8 @@ class BotClient:
         wait = Deadline(conn, start + budget, budget)
         self._strays.new_act()
         got = self._receive(conn, wait.at, f"a '{kind}' decision", round(budget * 1000))
-        answer = judge_answer(wait, got, id_, n_legal, self._strays, self._turn, self._stderr_tail)
+        answer = judge_answer(wait, got, id_, n_legal, self._strays, self._turn, self._stderr_tail,
+                              self.now)
         if isinstance(answer, Chosen):
             return self._answered(answer.choice, id_, start, wait)
         if isinstance(answer, Struck):
@@ -465,7 +471,7 @@ class BotClient:
                  limit_ms: int) -> Received:
         """``conn.receive(deadline)``, telling :attr:`on_wait` once the wait has lasted
         :attr:`wait_notice_s` (when the deadline is further away than that)."""
-        notice = monotonic() + self.wait_notice_s
+        notice = self.now() + self.wait_notice_s
         if self.on_wait is None or notice >= deadline:
             return conn.receive(deadline)
         got = conn.receive(notice)
@@ -505,7 +511,7 @@ class BotClient:
         return self.act(kind, observation, legal, context, prefix)
 
     def _strike(self, kind: str, detail: str, id_: int, start: float) -> ActResult:
-        latency = monotonic() - start
+        latency = self.now() - start
         forfeits = self.clock.strike()
         diag = self.diagnostics
         diag.strikes += 1

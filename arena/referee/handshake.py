@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Mapping
-from time import monotonic
 from typing import Any, NamedTuple
 
 from arena.errors import ProtocolError
@@ -38,15 +37,17 @@ def hello_line(limits: Limits, options: Mapping[str, Any]) -> bytes:
 
 
 def judge_ready(conn: Connection, got: Received, deadline: float, limits: Limits,
-                ended_how: Callable[[], str]) -> Ready | str:
+                ended_how: Callable[[], str],
+                now: Callable[[], float]) -> Ready | str:
     """The answer to ``hello`` from its first read ``got`` (lines of a later protocol's
     types skipped until ``deadline``): a valid ``ready``, else what went wrong (``ended_how``:
-    how the process ended, said of one that exited)."""
+    how the process ended, said of one that exited; ``now``: the time source ``deadline`` is
+    measured by)."""
     ignored = None
     while got.kind == "line" and (seen := messages.unknown_type(got.data)) is not None:
         # A later protocol version's message; a flood of them does not stop the clock.
         ignored = ignored or seen
-        got = conn.receive(deadline) if monotonic() < deadline else OUT_OF_TIME
+        got = conn.receive(deadline) if now() < deadline else OUT_OF_TIME
     if got.kind == "timeout":
         noted = unended_note(conn.unterminated()) + ignored_note(ignored, "ready")
         return f"no 'ready' within {limits.startup_ms} ms{noted or NO_READY_HINT}"
@@ -63,7 +64,7 @@ def judge_ready(conn: Connection, got: Received, deadline: float, limits: Limits
         # it ended is waited for (briefly), so the log its failure quotes holds the reason,
         # and what it wrote on stdout after its first line is there to read
         ended = ended_how()
-        return f"bad answer to 'hello': {hinted(exc)}{ended}{stdout_note(*_written(conn))}"
+        return f"bad answer to 'hello': {hinted(exc)}{ended}{stdout_note(*_written(conn, now))}"
     return Ready(name, metadata, messages.offers_rematch(message),
                  messages.offers_stack_dump(message))
 
@@ -74,17 +75,17 @@ _LINES_READ = 2000
 _LINES_KEPT = 50
 
 
-def _written(conn: Connection) -> tuple[list[bytes], int, bool]:
+def _written(conn: Connection, now: Callable[[], float]) -> tuple[list[bytes], int, bool]:
     """The last lines that say something of those the bot has written and the referee not
     read yet, without waiting for more; how many said something; whether lines were still
     coming when the reading stopped."""
     kept: deque[bytes] = deque(maxlen=_LINES_KEPT)
     said = 0
     for _ in range(_LINES_READ):
-        got = conn.receive(monotonic())
+        got = conn.receive(now())
         if got.kind != "line":
             return list(kept), said, False
         if says_something(got.data):
             kept.append(got.data)
             said += 1
-    return list(kept), said, conn.receive(monotonic()).kind == "line"
+    return list(kept), said, conn.receive(now()).kind == "line"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from time import monotonic
 from typing import Any
 
 import pytest
@@ -11,8 +12,6 @@ from referee_fakes import FAST, FakeConnection, FakeLauncher, Response
 from arena.engine import GameConfig, new_game
 from arena.protocol import messages
 from arena.protocol.transport import Closed, MockTransport, Overflow, Timeout
-from arena.referee import answer as answer_module
-from arena.referee import client as client_module
 from arena.referee import handshake as handshake_module
 from arena.referee.client import MAX_FAILED_STARTS, BotClient
 from arena.referee.connection import Received
@@ -38,14 +37,15 @@ LEGAL = [{"action": "hold"}, {"action": "play", "card": "God-1"}, {"action": "tr
 
 
 def make(conn: FakeConnection | None = None, limits: Limits = FAST,
-         **kw: Any) -> tuple[BotClient, FakeLauncher]:
+         now: Callable[[], float] = monotonic, **kw: Any) -> tuple[BotClient, FakeLauncher]:
     launcher = FakeLauncher(lambda: conn if conn is not None else FakeConnection(), **kw)
     return BotClient(["fake"], ".", limits, name="fakebot", key="fakebot@0",
-                     metadata={"author": "registry"}, launcher=launcher), launcher
+                     metadata={"author": "registry"}, launcher=launcher, now=now), launcher
 
 
-def started(conn: FakeConnection, limits: Limits = FAST) -> BotClient:
-    client, _ = make(conn, limits)
+def started(conn: FakeConnection, limits: Limits = FAST,
+            now: Callable[[], float] = monotonic) -> BotClient:
+    client, _ = make(conn, limits, now)
     assert client.start() is None
     assert client.begin_game(START) is None
     return client
@@ -318,29 +318,30 @@ def test_messages_of_unknown_types_are_ignored() -> None:
     assert client.strikes == 0
 
 
-def test_a_flood_of_ignored_lines_does_not_stop_the_clock(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_flood_of_ignored_lines_does_not_stop_the_clock() -> None:
     """Lines the referee skips (unknown types, answers struck already) arrive faster than it
     reads them: past the deadline the act is a timeout, the rest of the flood unread. Each
-    read consults the fake clock once (1 ms), so a read loop on another clock (one the test
-    does not patch) reads far fewer or far more lines than the limit's milliseconds."""
+    read consults the fake clock once (1 ms), so a read loop on another clock (not the one
+    the client is handed) reads far fewer or far more lines than the limit's milliseconds."""
     clock = iter(range(10**9))
-    for module in (client_module, handshake_module, answer_module):  # 1 ms a call
-        monkeypatch.setattr(module, "monotonic", lambda: next(clock) / 1000)
+
+    def now() -> float:  # 1 ms a call
+        return next(clock) / 1000
+
     flood = b"\n".join([b'{"type":"note"}'] * 5000)
     conn = FakeConnection(respond=lambda m: flood, ready=None)
     conn.on_message = lambda m: conn.queue.extend(
         [Received("line", b'{"type":"note"}')] * 5000
         + [Received("line", b'{"type":"ready","name":"flood"}')]) if m["type"] == "hello" \
         else None
-    client, _ = make(conn)
+    client, _ = make(conn, now=now)
     failure = client.start()  # the start-up clock (500 ms) runs out in the flood
     assert failure is not None and failure.detail.startswith(
         "no 'ready' within 500 ms; it wrote a line of type 'note', which the referee ignores")
     read = 5001 - len(conn.queue)
     assert FAST.startup_ms - 5 <= read <= FAST.startup_ms
     conn = FakeConnection(respond=lambda m: flood)
-    client = started(conn)
+    client = started(conn, now=now)
     result = act(client)
     assert result.failure is not None and result.failure.type == "timeout"
     # it read until the deadline, and stopped there
@@ -615,16 +616,15 @@ def test_gives_up_after_repeated_startup_failures() -> None:
     assert len(launcher.made) == MAX_FAILED_STARTS
 
 
-def test_time_bank_pays_for_overruns(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_time_bank_pays_for_overruns() -> None:
     clock = [100.0]
-    monkeypatch.setattr(client_module, "monotonic", lambda: clock[0])
 
     def slow(message: dict[str, Any]) -> Any:
         clock[0] += 0.5  # each answer takes 500 ms against a 200 ms limit
         return 0
 
     conn = FakeConnection(respond=slow)
-    client = started(conn, FAST.replace(time_bank_ms=1000))
+    client = started(conn, FAST.replace(time_bank_ms=1000), now=lambda: clock[0])
     budgets = []
     for _ in range(3):
         result = act(client)
@@ -778,4 +778,4 @@ class _Flood:
 def test_a_bad_answer_s_flood_is_counted_and_its_last_lines_quoted(written: int,
                                                                    said: str) -> None:
     # the lines quoted are the last the referee read, and the count says how many it read
-    assert stdout_note(*handshake_module._written(_Flood(written))) == said  # type: ignore[arg-type]
+    assert stdout_note(*handshake_module._written(_Flood(written), monotonic)) == said  # type: ignore[arg-type]

@@ -5,6 +5,8 @@ scripted CPU readings (no process, no clock); tests/sandbox reads a real bot's."
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from time import monotonic
 from typing import Any
 
 import pytest
@@ -12,7 +14,6 @@ from referee_fakes import FAST, FakeConnection, FakeLauncher
 
 from arena.engine import GameConfig, new_game
 from arena.protocol import messages
-from arena.referee import client as client_module
 from arena.referee.client import BotClient
 from arena.referee.cpu_turn import CpuTurn, Deadline
 from arena.sandbox import Limits
@@ -25,12 +26,14 @@ LEGAL = [{"action": "hold"}, {"action": "play", "card": "God-1"}]
 STOPPING_S = 0.0005
 
 
-def table(turn: CpuTurn, *conns: FakeConnection, limits: Limits = FAST) -> list[BotClient]:
-    """A client per fake bot, started, in a game, sharing ``turn``."""
+def table(turn: CpuTurn, *conns: FakeConnection, limits: Limits = FAST,
+          now: Callable[[], float] = monotonic) -> list[BotClient]:
+    """A client per fake bot, started, in a game, sharing ``turn`` (and the time source
+    ``now``)."""
     clients = []
     for number, conn in enumerate(conns):
         client = BotClient(["fake"], ".", limits, name=f"bot{number}",
-                           launcher=FakeLauncher([conn]), turn=turn)
+                           launcher=FakeLauncher([conn]), turn=turn, now=now)
         assert client.start() is None and client.begin_game(START) is None
         clients.append(client)
     return clients
@@ -86,12 +89,10 @@ def test_what_stopping_takes_is_not_credited() -> None:
     assert act(second).failure is not None
 
 
-def test_the_bank_pays_only_for_time_the_bot_took_itself(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_bank_pays_only_for_time_the_bot_took_itself() -> None:
     """An answer 300 ms past the limit, 100 ms of which the stopped bot took: the bank pays
     200 ms."""
     clock = [100.0]
-    monkeypatch.setattr(client_module, "monotonic", lambda: clock[0])
 
     def slow(message: dict[str, Any]) -> int:
         clock[0] += 0.5
@@ -99,7 +100,8 @@ def test_the_bank_pays_only_for_time_the_bot_took_itself(
 
     other, asked = FakeConnection(), FakeConnection(respond=slow)
     first, second = table(CpuTurn(shares_cpu=True), other, asked,
-                          limits=FAST.replace(decision_ms=200, time_bank_ms=1000))
+                          limits=FAST.replace(decision_ms=200, time_bank_ms=1000),
+                          now=lambda: clock[0])
     act(first)
     other.cpu_readings = [0.1 + STOPPING_S]
     assert act(second).failure is None

@@ -1,6 +1,6 @@
 """A bot's handshake: the ``hello`` it is sent at each start (its limits and options) and the
 ``ready`` it must answer within the start-up time, read and judged (docs/PROTOCOL.md).
-:class:`~arena.referee.client.BotClient` does it at every launch and rematch."""
+:class:`~arena.referee.lifecycle.BotLifecycle` does it at every launch and rematch."""
 
 from __future__ import annotations
 

@@ -41,7 +41,7 @@ SAMPLE_BOTS_DIR = Path(__file__).resolve().parents[2] / "bots"
 MANIFEST_KEYS = ("name", "command", "module", "metadata", "requirements", "python",
                  *METADATA_KEYS)
 #: Stands for "the Python interpreter the sandbox runs bots with" in a command; the referee
-#: substitutes it at launch (see :mod:`arena.referee.client`).
+#: substitutes it at launch (see :mod:`arena.referee.launch`).
 PYTHON = "{python}"
 #: How a module bot is run: ``python -m arena.sdk.runner`` but with the working directory (the
 #: bot's) taken off ``sys.path`` before anything is imported. ``-m`` puts it first while Python

@@ -42,7 +42,6 @@ from arena.common.lookalike import look_alike, spelled
 from arena.common.names import name_problem
 from arena.errors import ArenaError, BotError
 from arena.referee.check import check_bot
-from arena.referee.launch import sandbox_launcher
 from arena.referee.match import split_limits
 from arena.referee.seating import seat_orders, seating_mode
 from arena.registry import BotSpec, files_unchanged
@@ -58,7 +57,7 @@ from arena.tournament.league_store import (
     vetting,
     vetting_gave_way,
 )
-from arena.tournament.league_vetting import VetQueue, Vetted, Vetter, current_vet
+from arena.tournament.league_vetting import VetQueue, VetScope, Vetted, Vetter
 from arena.tournament.matchmaking import FieldState, Rating, next_table
 from arena.tournament.opening import earlier_look_alike, earlier_names, earlier_twin
 from arena.tournament.preflight import trial_starts
@@ -89,11 +88,10 @@ def _clash(bot: BotSpec, twin: BotSpec) -> str:
             "another name")
 
 
-def vet(bot: BotSpec, limits: dict[str, int | bool]) -> str | None:
+def vet(bot: BotSpec, scope: VetScope, limits: dict[str, int | bool]) -> str | None:
     """Why ``bot`` may not enter (the compliance check under the league's limits, then a
-    trial start), or None; its bots are launched in the calling thread's vet
-    (:func:`current_vet`), which may cancel it."""
-    launcher = current_vet().launcher(sandbox_launcher())
+    trial start), or None; its bots are launched through ``scope``, which may cancel it."""
+    launcher = scope.launch
     # the reason is stored and shown to others: no word of what lies beside a bot's file
     report = check_bot(bot, limits=split_limits(limits)[0], launcher=launcher,
                        look_beside=False)
@@ -200,7 +198,7 @@ class League:
         others vetted: a version enters at the first poll after its vet ended, never at the
         one that saw it first, and the version it replaces plays on meanwhile."""
         if self._vets is None:
-            vetter = self.vetter or (lambda b: vet(b, self.spec.limits))
+            vetter = self.vetter or (lambda b, scope: vet(b, scope, self.spec.limits))
             self._vets = VetQueue(vetter, self.vet_cpus)
         ended = self._vets.ended()
         for bot in newcomers:

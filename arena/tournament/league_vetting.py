@@ -12,7 +12,10 @@ nothing for the version, which the next run vets again.
 A vet no longer needed (a newer version of its bot came, its bot went, the run stops) is
 cancelled from the league's thread (:class:`VetScope`): its bots' processes are killed
 there and then, and the vet's thread, finding its bot gone or launching another,
-unwinds and reaps them; what the vet found is dropped.
+unwinds and reaps them; what the vet found is dropped. The scope is the only launcher a
+vetter is handed (the queue holds the one it wraps), so no bot of a vet outlives its
+cancellation; a vetter that waits on anything else waits on the scope's
+:attr:`VetScope.cancelled` beside it.
 """
 
 from __future__ import annotations
@@ -27,14 +30,11 @@ from pathlib import Path
 
 from arena.common.signalmask import signals_held
 from arena.referee.connection import Connection, Launcher
-from arena.referee.launch import TransportConnection
+from arena.referee.launch import TransportConnection, sandbox_launcher
 from arena.registry import BotSpec
 from arena.sandbox import Limits
 
-__all__ = ["VetCancelled", "VetQueue", "VetScope", "Vetted", "Vetter", "current_vet"]
-
-#: Why a bot may not enter a league, or None.
-Vetter = Callable[[BotSpec], str | None]
+__all__ = ["VetCancelled", "VetQueue", "VetScope", "Vetted", "Vetter"]
 
 
 class VetCancelled(BaseException):
@@ -45,11 +45,13 @@ class VetCancelled(BaseException):
 
 
 class VetScope:
-    """One vet's bot processes, and its cancellation: a vetter launches its bots through
-    :meth:`launcher`; :meth:`cancel`, from any thread, kills the ones running and makes
-    every later launch raise :class:`VetCancelled`."""
+    """One vet's bot processes, and its cancellation: a vetter launches its bots with
+    :meth:`launch` (``launcher``'s launches, ended by :meth:`cancel`); :meth:`cancel`, from
+    any thread, kills the ones running and makes every later launch raise
+    :class:`VetCancelled`."""
 
-    def __init__(self) -> None:
+    def __init__(self, launcher: Launcher) -> None:
+        self._launcher = launcher
         self._lock = threading.Lock()
         self._cancelled = threading.Event()
         self._connections: list[Connection] = []
@@ -59,21 +61,17 @@ class VetScope:
         """Set once the vet is cancelled (a vetter holding on something else may wait on it)."""
         return self._cancelled
 
-    def launcher(self, launcher: Launcher) -> Launcher:
-        """``launcher``, its bots ended by :meth:`cancel`."""
-
-        def start(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
-            if self._cancelled.is_set():
-                raise VetCancelled
-            connection = launcher(command, workdir, limits)
-            with self._lock:
-                if not self._cancelled.is_set():
-                    self._connections.append(connection)
-                    return connection
-            connection.kill()  # cancelled while it started: ended here, in the vet's thread
+    def launch(self, command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
+        """Start a bot of the vet (a :data:`~arena.referee.connection.Launcher`)."""
+        if self._cancelled.is_set():
             raise VetCancelled
-
-        return start
+        connection = self._launcher(command, workdir, limits)
+        with self._lock:
+            if not self._cancelled.is_set():
+                self._connections.append(connection)
+                return connection
+        connection.kill()  # cancelled while it started: ended here, in the vet's thread
+        raise VetCancelled
 
     def cancel(self) -> None:
         """Kill the vet's bots (the vet's thread reaps them) and refuse it any more."""
@@ -85,14 +83,9 @@ class VetScope:
                 connection.kill_from_elsewhere()
 
 
-_vet_of_thread = threading.local()
-
-
-def current_vet() -> VetScope:
-    """The scope of the vet the calling thread runs (a vetter's bots are launched through
-    its :meth:`VetScope.launcher`); outside a vet, one never cancelled."""
-    scope = getattr(_vet_of_thread, "scope", None)
-    return scope if isinstance(scope, VetScope) else VetScope()
+#: Why a bot may not enter a league, or None; its bots are launched through the scope it is
+#: handed (:meth:`VetScope.launch`).
+Vetter = Callable[[BotSpec, VetScope], str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,10 +100,13 @@ class VetQueue:
     """Vets the versions :meth:`want` names, in order, one at a time, on a daemon thread (its
     bots are launched from it and end before its vet returns: the sandbox ties them to the
     launching thread). A vet under way of a version :meth:`want` no longer names, or at
-    :meth:`close`, is cancelled (:class:`VetScope`), never waited for."""
+    :meth:`close`, is cancelled (:class:`VetScope`), never waited for. Each vet launches
+    its bots through a scope of ``launcher`` (default: the sandbox's)."""
 
-    def __init__(self, vetter: Vetter, cpus: frozenset[int] | None = None) -> None:
+    def __init__(self, vetter: Vetter, cpus: frozenset[int] | None = None,
+                 launcher: Launcher | None = None) -> None:
         self._vetter = vetter
+        self._launcher = launcher if launcher is not None else sandbox_launcher()
         #: The CPUs the thread (and the bots it starts) runs on, when given.
         self._cpus = cpus
         self._changed = threading.Condition()
@@ -182,7 +178,7 @@ class VetQueue:
                     return None
                 bot = next((b for b in self._wanted if b.key not in self._ended), None)
                 if bot is not None:
-                    self._under_way = bot, VetScope()
+                    self._under_way = bot, VetScope(self._launcher)
                     return self._under_way
                 self._changed.wait()
 
@@ -192,16 +188,13 @@ class VetQueue:
                 os.sched_setaffinity(0, self._cpus)
         while (next_vet := self._next()) is not None:
             bot, scope = next_vet
-            _vet_of_thread.scope = scope
             refusal: str | None = None
             try:
-                refusal = self._vetter(bot)
+                refusal = self._vetter(bot, scope)
             except (Exception, VetCancelled) as exc:
                 if not scope.cancelled.is_set():  # a bug, not a refusal: the league raises it
                     self._fail(exc)
                     return
-            finally:
-                _vet_of_thread.scope = None
             with self._changed:
                 self._under_way = None
                 if (not scope.cancelled.is_set() and not self._closed

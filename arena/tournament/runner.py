@@ -253,9 +253,10 @@ def run_tournament(
     (``--continue``), or starts a new edition with ``new_edition``
     (:mod:`~arena.tournament.editions`). A league (:mod:`~arena.tournament.league`) vets the
     bots that come while it runs with ``vetter`` (default: the compliance check and a trial
-    start). A contest's table (the spec gives no seed) is refused by a Ray node whose bots
-    would run without bubblewrap or Landlock, unless ``insecure`` (the CLI's ``--insecure``,
-    which also lets the driver run it).
+    start), which launches its bots through the vet's scope it is handed. A contest's table
+    (the spec gives no seed) is refused by a Ray node whose bots would run without bubblewrap
+    or Landlock, unless ``insecure`` (the CLI's ``--insecure``, which also lets the driver
+    run it).
 
     While and after: what happens goes to ``report`` (:mod:`arena.tournament.events`). Once
     the games are played, ``while_closing`` gets the summary while the workers wind down (the

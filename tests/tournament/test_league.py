@@ -20,8 +20,10 @@ from tournament_fixtures import (
 )
 
 from arena.cli.main import app
+from arena.referee.launch import sandbox_launcher
 from arena.registry import BotSpec, resolve, submit
 from arena.tournament.events import Progress, RunWarning
+from arena.tournament.league_vetting import VetScope
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import load_spec
 
@@ -76,7 +78,7 @@ def _league_meeting_newcomer(tmp_path: Path, db: Path, registry: Path, name: str
             warnings.append(event.text)
 
     summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
-                             report=report, vetter=lambda bot: None)
+                             report=report, vetter=lambda bot, scope: None)
     assert summary.state == "finished" and newcomer
     return newcomer[0]
 
@@ -100,7 +102,7 @@ def test_a_new_version_enters_at_once_and_the_old_one_retires(
     db = tmp_path / "a.db"
     submitting = _SubmitAt(registry, tmp_path, at=4)
     summary = run_tournament(load_spec(_league(tmp_path, db)), 1, report=submitting,
-                             vetter=lambda bot: None)
+                             vetter=lambda bot, scope: None)
     assert summary.state == "finished" and summary.games_done == 16
     tables = _tables(db)
     new = f"first@{submitting.version}"
@@ -118,7 +120,7 @@ def test_a_refused_version_says_why(tmp_path: Path, registry: Path) -> None:
     db = tmp_path / "a.db"
     submitting = _SubmitAt(registry, tmp_path, at=2)
 
-    def vetter(bot: BotSpec) -> str | None:
+    def vetter(bot: BotSpec, scope: VetScope) -> str | None:
         return "failed the compliance check: hello: no reply" if bot.key.endswith(
             submitting.version) and submitting.version else None
 
@@ -147,7 +149,7 @@ def test_choices_replay_from_the_seed_and_the_submissions(
     for db in (tmp_path / "a.db", tmp_path / "b.db"):
         submitting = _SubmitAt(registry, tmp_path, at=6)
         run_tournament(load_spec(_league(tmp_path, db)), 1, report=submitting,
-                       vetter=lambda bot: None)
+                       vetter=lambda bot, scope: None)
         runs.append(_tables(db))
         # back to the first version for the second league
         _submit(registry, FIXTURES / "first.py", "first", update=True)
@@ -157,7 +159,7 @@ def test_choices_replay_from_the_seed_and_the_submissions(
 def test_stopped_and_resumed_every_game_once(tmp_path: Path, registry: Path) -> None:
     db = tmp_path / "a.db"
     first = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 6})), 1,
-                           vetter=lambda bot: None)
+                           vetter=lambda bot, scope: None)
     assert first.games_done == 6
     conn = sqlite3.connect(str(db))
     with conn:  # a kill in the middle of table 3: its second seating's game is lost
@@ -165,7 +167,7 @@ def test_stopped_and_resumed_every_game_once(tmp_path: Path, registry: Path) -> 
         conn.execute("DELETE FROM games WHERE id = 'ladder/r3/t1/g0'")
     conn.close()
     more = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
-                          vetter=lambda bot: None)
+                          vetter=lambda bot, scope: None)
     assert (more.games_before, more.games_done) == (5, 12)
     assert more.games_planned == 12  # the raised budget is the league's new end
     status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout.splitlines()
@@ -189,7 +191,7 @@ def test_the_leaderboard_shows_the_newest_versions_and_recomputes_from_results(
     db = tmp_path / "a.db"
     submitting = _SubmitAt(registry, tmp_path, at=4)
     run_tournament(load_spec(_league(tmp_path, db)), 1, report=submitting,
-                   vetter=lambda bot: None)
+                   vetter=lambda bot, scope: None)
     old = next(k for _, seats in _tables(db) for k in seats
                if k.startswith("first@") and not k.endswith(submitting.version))
     shown = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db), "--wide"])
@@ -244,7 +246,7 @@ def test_stop_asks_a_running_league_and_refuses_otherwise(
             asked.append(result.stdout)
 
     summary = run_tournament(load_spec(spec), 1, report=stop_after_four,
-                             vetter=lambda bot: None)
+                             vetter=lambda bot, scope: None)
     assert asked[0].startswith("asked league 'ladder' to stop once the table under way is "
                                "played (pid ")
     assert (summary.state, summary.games_done) == ("stopped", 4)
@@ -255,7 +257,7 @@ def test_stop_asks_a_running_league_and_refuses_otherwise(
     assert idle.exit_code == 1
     assert idle.stderr == "Error: league 'ladder' is not running (arena run SPEC resumes it)\n"
     resumed = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 8})), 1,
-                             vetter=lambda bot: None)
+                             vetter=lambda bot, scope: None)
     assert (resumed.games_before, resumed.games_done, resumed.state) == (4, 8, "finished")
 
 
@@ -291,7 +293,7 @@ def test_a_bots_files_edited_in_place_are_a_new_version_that_is_vetted(
             target.write_text(target.read_text() + "\n# edited in place\n")
             edited.append("yes")
 
-    def vetter(bot: BotSpec) -> str | None:
+    def vetter(bot: BotSpec, scope: VetScope) -> str | None:
         vetted.append(bot.key)
         return None
 
@@ -333,7 +335,8 @@ def test_a_version_whose_files_went_leaves_and_no_other_code_plays_under_its_nam
             warnings.append(event.text)
 
     summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
-                             report=report, vetter=lambda bot: "refused" if edit.done else None)
+                             report=report,
+                             vetter=lambda bot, scope: "refused" if edit.done else None)
     assert summary.state == "finished" and summary.games_done == 12
     tables = _tables(db)
     assert any(first in seats for _, seats in tables[:2])
@@ -375,7 +378,7 @@ def test_an_update_after_the_poll_plays_the_chosen_table_from_the_kept_copy(
 
     monkeypatch.setattr(League, "choose", update_once_its_table_is_chosen)
     summary = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 12})), 1,
-                             vetter=lambda bot: None)
+                             vetter=lambda bot, scope: None)
     assert summary.state == "finished" and summary.games_done == 12
     tables = dict(_tables(db))
     (number, version), = updated
@@ -471,7 +474,7 @@ def test_a_resume_finishes_its_table_though_an_earlier_versions_files_went(
     db = tmp_path / "a.db"
     edit = _ChangeAt(registry / "first.py", 4, None)
     run_tournament(load_spec(_league(tmp_path, db, budget={"games": 10})), 1,
-                   report=edit, vetter=lambda bot: None)
+                   report=edit, vetter=lambda bot, scope: None)
     last = max(n for n, _ in _tables(db))
     conn = sqlite3.connect(str(db))
     with conn:  # a kill in the middle of the last table: its second seating's game is lost
@@ -479,7 +482,7 @@ def test_a_resume_finishes_its_table_though_an_earlier_versions_files_went(
         conn.execute(f"DELETE FROM games WHERE id = 'ladder/r{last}/t1/g0'")
     conn.close()
     more = run_tournament(load_spec(_league(tmp_path, db, budget={"games": 10})), 1,
-                          vetter=lambda bot: None)
+                          vetter=lambda bot, scope: None)
     assert (more.games_before, more.games_done) == (9, 10)
     conn = sqlite3.connect(str(db))
     ids = {r[0] for r in conn.execute("SELECT id FROM games")}
@@ -499,7 +502,7 @@ def test_a_resumed_league_starts_only_its_active_versions_before_its_games(
             broken.append(_submit(registry, FIXTURES / "no_start.py", "broken"))
 
     run_tournament(load_spec(_league(tmp_path, db, budget={"games": 6})), 1,
-                   report=submit_broken, vetter=lambda bot: "refused" if bot.name == "broken"
+                   report=submit_broken, vetter=lambda bot, scope: "refused" if bot.name == "broken"
                    else None)
     status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
     assert f"broken@{broken[0]}: refused at table 2: refused" in status
@@ -525,7 +528,7 @@ def test_a_new_version_is_vetted_under_the_leagues_limits(tmp_path: Path) -> Non
     slow.write_text((FIXTURES / "first.py").read_text().replace(
         "        return 0", "        import time\n\n        time.sleep(0.5)\n        return 0"))
     bot = spec_from_path(slow)
-    refusal = vet(bot, {"decision_ms": 200, "time_bank_ms": 0})
+    refusal = vet(bot, VetScope(sandbox_launcher()), {"decision_ms": 200, "time_bank_ms": 0})
     assert refusal is not None and refusal.startswith("failed the compliance check: ")
     assert "timeout" in refusal and "no answer within 200 ms" in refusal
 
@@ -542,9 +545,9 @@ def test_a_vets_refusal_says_nothing_of_the_files_beside_a_single_file_bot(
     spy = students / "spy.py"
     spy.write_text((FIXTURES / "first.py").read_text().replace(
         "        return 0", "        return len(open('rival_book.json').read()) * 0"))
-    absent = vet(spec_from_path(spy), {})
+    absent = vet(spec_from_path(spy), VetScope(sandbox_launcher()), {})
     (students / "rival_book.json").write_text("{}")
-    present = vet(spec_from_path(spy), {})
+    present = vet(spec_from_path(spy), VetScope(sandbox_launcher()), {})
     assert present is not None and "No such file or directory: 'rival_book.json'" in present
     assert present == absent and "lies beside" not in present
 
@@ -570,7 +573,7 @@ def test_a_full_disk_stops_the_league_with_one_line_and_loses_nothing(
 
     monkeypatch.setattr(Store, "record_games", filling)
     with pytest.raises(StoreError) as info:
-        run_tournament(load_spec(spec), 1, vetter=lambda bot: None)
+        run_tournament(load_spec(spec), 1, vetter=lambda bot, scope: None)
     assert str(info.value) == (f"cannot write to {db}: database or disk is full; nothing "
                                "half-written is kept: free some space and try again (a run "
                                "resumes where it stopped)")
@@ -579,7 +582,7 @@ def test_a_full_disk_stops_the_league_with_one_line_and_loses_nothing(
     assert conn.execute("SELECT COUNT(*) FROM records").fetchone()[0] == kept[0]
     conn.close()
     monkeypatch.setattr(Store, "record_games", record)
-    resumed = run_tournament(load_spec(spec), 1, vetter=lambda bot: None)
+    resumed = run_tournament(load_spec(spec), 1, vetter=lambda bot, scope: None)
     assert (resumed.games_before, resumed.games_done) == (kept[0], 10)
 
 
@@ -623,11 +626,11 @@ def test_fresh_forgets_the_leagues_entries(tmp_path: Path, registry: Path) -> No
     db = tmp_path / "a.db"
     submitting = _SubmitAt(registry, tmp_path, at=2)
     run_tournament(load_spec(_league(tmp_path, db, budget={"games": 6})), 1,
-                   report=submitting, vetter=lambda bot: None)
+                   report=submitting, vetter=lambda bot, scope: None)
     before = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
     assert "retired at table" in before
     run_tournament(load_spec(_league(tmp_path, db, budget={"games": 2})), 1, fresh=True,
-                   vetter=lambda bot: None)
+                   vetter=lambda bot, scope: None)
     after = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
     assert "retired" not in after
     assert after.count(": active since table 1") == 3
@@ -640,7 +643,7 @@ def test_tables_chosen_together_do_not_depend_on_the_workers(
     for workers, db in ((1, tmp_path / "a.db"), (2, tmp_path / "b.db")):
         summary = run_tournament(load_spec(_league(
             tmp_path, db, bots=["*", greedy], tables_at_once=2, budget={"games": 12})),
-            workers, vetter=lambda bot: None)
+            workers, vetter=lambda bot, scope: None)
         assert summary.games_done == 12
         runs.append(_tables(db))
     assert runs[0] == runs[1]
@@ -657,15 +660,15 @@ def test_a_batch_cut_short_is_finished_before_the_next(tmp_path: Path, registry:
         return load_spec(_league(tmp_path, path, bots=["*", greedy], tables_at_once=2,
                                  budget={"games": games}))
 
-    run_tournament(league(reference, 16), 1, vetter=lambda bot: None)
-    run_tournament(league(db, 8), 1, vetter=lambda bot: None)
+    run_tournament(league(reference, 16), 1, vetter=lambda bot, scope: None)
+    run_tournament(league(db, 8), 1, vetter=lambda bot, scope: None)
     conn = sqlite3.connect(str(db))
     with conn:  # killed inside the second batch: a game of each of its tables lost
         for game in ("ladder/r3/t1/g0", "ladder/r4/t0/g0"):
             conn.execute("DELETE FROM records WHERE game_id = ?", (game,))
             conn.execute("DELETE FROM games WHERE id = ?", (game,))
     conn.close()
-    resumed = run_tournament(league(db, 16), 2, vetter=lambda bot: None)
+    resumed = run_tournament(league(db, 16), 2, vetter=lambda bot, scope: None)
     assert (resumed.games_before, resumed.games_done) == (6, 16)
     assert _tables(db) == _tables(reference)
 
@@ -773,7 +776,7 @@ def test_a_finished_league_keeps_its_drawn_seed_secret(tmp_path: Path, registry:
     db = tmp_path / "s.db"
     spec = _league(tmp_path, db, budget={"games": 4})
     spec.write_text(spec.read_text().replace("seed: 5\n", ""))
-    assert run_tournament(load_spec(spec), 1, vetter=lambda bot: None).state == "finished"
+    assert run_tournament(load_spec(spec), 1, vetter=lambda bot, scope: None).state == "finished"
     conn = sqlite3.connect(db)
     try:
         seed = conn.execute("SELECT seed FROM tournaments").fetchone()[0]

@@ -26,10 +26,10 @@ def _league(tmp_path: Path, db: Path, **fields: Any) -> Path:
 def test_every_version_is_named_apart_without_the_version_column(
         tmp_path: Path, registry: Path) -> None:
     db = tmp_path / "a.db"
-    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot: None)
+    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot, scope: None)
     (registry / "first.py").write_text((registry / "first.py").read_text() + "\n# v2\n")
     run_tournament(load_spec(_league(tmp_path, db, budget={"games": 16})), 1,
-                   vetter=lambda bot: None)
+                   vetter=lambda bot, scope: None)
     # a narrow terminal's table: the version is left out
     lines = leaderboard_text(db, "ladder", all_versions=True, width=60).splitlines()
     rule = next(i for i, line in enumerate(lines) if line.lstrip().startswith("---"))

@@ -38,7 +38,7 @@ def test_the_check_of_a_stored_league_starts_its_active_versions_only(
                                  check=lambda spec: PassedCheck()).version)
 
     run_tournament(load_spec(_league(tmp_path, db)), 1, report=submit_broken,
-                   vetter=lambda bot: "failed the compliance check: no start"
+                   vetter=lambda bot, scope: "failed the compliance check: no start"
                    if bot.name == "broken" else None)
     conn = sqlite3.connect(str(db))
     with conn:  # stopped, as arena league stop leaves it
@@ -69,7 +69,7 @@ def test_the_check_of_a_finished_league_with_a_raised_budget_says_it_goes_on(
     """The budget is outside a league's hash: raised, the run goes on from where the league
     finished, which the check must not call nothing left to play."""
     db = tmp_path / "a.db"
-    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot: None)
+    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot, scope: None)
     same = runner.invoke(app, ["run", str(_league(tmp_path, db)), "--check"],
                          terminal_width=400)
     assert same.exit_code == 0, same.output
@@ -93,7 +93,7 @@ def test_a_run_of_a_league_whose_budget_is_spent_says_how_to_go_on(
     and what plays on, where the numbers alone (0 this run) left a newcomer guessing."""
     db = tmp_path / "a.db"
     spec = _league(tmp_path, db)
-    run_tournament(load_spec(spec), 1, vetter=lambda bot: None)
+    run_tournament(load_spec(spec), 1, vetter=lambda bot, scope: None)
     again = runner.invoke(app, ["run", str(spec), "--no-progress", "--no-trial"],
                           terminal_width=400)
     assert again.exit_code == 0, again.output
@@ -117,7 +117,7 @@ def test_pairings_of_a_league_say_it_has_no_rounds(tmp_path: Path, registry: Pat
     """A league stores each table as a round of its own: shown as Swiss rounds, its first
     table alone came out as 'round 1 of 1', the rest of its games unseen."""
     db = tmp_path / "a.db"
-    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot: None)
+    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot, scope: None)
     for args in ([], ["--round", "1"], ["--format", "json"]):
         shown = runner.invoke(app, ["pairings", "ladder", "--db", str(db), *args])
         assert shown.exit_code == 1, shown.output

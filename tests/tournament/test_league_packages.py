@@ -23,6 +23,7 @@ from arena.cli.main import app  # noqa: E402
 from arena.registry import BotSpec, submit  # noqa: E402
 from arena.sandbox import probe  # noqa: E402
 from arena.tournament.events import Progress, RunWarning  # noqa: E402
+from arena.tournament.league_vetting import VetScope
 from arena.tournament.runner import run_tournament  # noqa: E402
 from arena.tournament.spec import load_spec  # noqa: E402
 
@@ -63,7 +64,8 @@ def test_a_version_whose_environment_was_built_again_with_other_packages_leaves(
         if isinstance(event, RunWarning):
             warnings.append(event.text)
 
-    def vetter(bot: BotSpec) -> str | None:  # the new version is refused: the old stays
+    def vetter(bot: BotSpec, scope: VetScope) -> str | None:
+        # the new version is refused: the old stays
         return "refused" if change.done and bot.name == "moving" else None
 
     db = tmp_path / "a.db"

@@ -58,7 +58,7 @@ def test_a_retired_bot_sits_at_no_table_chosen_after_and_stays_out_on_resume(
             told.append(runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout)
 
     summary = run_tournament(load_spec(_league(tmp_path, db, 16)), 1,
-                             report=retire_after_four, vetter=lambda bot: None)
+                             report=retire_after_four, vetter=lambda bot, scope: None)
     assert summary.games_done == 16
     result = told[0]
     assert result.exit_code == 0, result.output
@@ -81,7 +81,7 @@ def test_a_retired_bot_sits_at_no_table_chosen_after_and_stays_out_on_resume(
     assert board.splitlines()[-1] == ("Retired from the league, no longer playing (ratings "
                                       "kept): last.")
     # stopped, then run again with a larger budget: it does not come back
-    run_tournament(load_spec(_league(tmp_path, db, 24)), 1, vetter=lambda bot: None)
+    run_tournament(load_spec(_league(tmp_path, db, 24)), 1, vetter=lambda bot, scope: None)
     assert all("last" not in seats for number, seats in _tables(db) if number > after)
     assert runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout.count(
         "retired: by the organiser") == 1
@@ -89,7 +89,7 @@ def test_a_retired_bot_sits_at_no_table_chosen_after_and_stays_out_on_resume(
 
 def test_refusals_are_one_line_and_change_nothing(tmp_path: Path, registry: Path) -> None:
     db = tmp_path / "a.db"
-    run_tournament(load_spec(_league(tmp_path, db, 4)), 1, vetter=lambda bot: None)
+    run_tournament(load_spec(_league(tmp_path, db, 4)), 1, vetter=lambda bot, scope: None)
     board = runner.invoke(app, ["leaderboard", "ladder", "--db", str(db)]).stdout
     assert "Retired from the league" not in board
     unknown = _retire(db, "nobody")

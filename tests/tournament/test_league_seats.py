@@ -42,7 +42,7 @@ def _seatings(db: Path) -> list[list[int]]:
 def test_each_pair_of_a_league_without_duplicate_sits_both_ways_within_one(
         tmp_path: Path, registry: Path) -> None:
     db = tmp_path / "a.db"
-    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot: None)
+    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot, scope: None)
     seatings = [tuple(seats) for seats in _seatings(db)]
     assert len(seatings) == 24
     orders = Counter(seatings)

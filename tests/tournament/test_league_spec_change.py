@@ -37,7 +37,7 @@ def _league(tmp_path: Path, db: Path, **fields: Any) -> Path:
 def test_a_changed_entry_rule_is_refused_in_one_line_naming_it(
         tmp_path: Path, registry: Path, bots: list[str], said: str) -> None:
     db = tmp_path / "a.db"
-    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot: None)
+    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot, scope: None)
     changed = _league(tmp_path, db, bots=bots)
     result = runner.invoke(app, ["run", str(changed), "--db", str(db)])
     assert result.exit_code == 1, result.output

@@ -33,7 +33,7 @@ def _status(db: Path) -> list[str]:
 
 def test_a_table_half_played_is_not_counted_as_played(tmp_path: Path, registry: Path) -> None:
     db = tmp_path / "a.db"
-    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot: None)
+    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot, scope: None)
     conn = sqlite3.connect(str(db))
     with conn:
         tables = conn.execute("SELECT COUNT(DISTINCT round) FROM tables").fetchone()[0]
@@ -53,10 +53,10 @@ def test_a_table_half_played_is_not_counted_as_played(tmp_path: Path, registry: 
 def test_the_heading_counts_bots_not_their_versions(tmp_path: Path, registry: Path) -> None:
     db = tmp_path / "a.db"
     spec = _league(tmp_path, db)
-    run_tournament(load_spec(spec), 1, vetter=lambda bot: None)
+    run_tournament(load_spec(spec), 1, vetter=lambda bot, scope: None)
     (registry / "first.py").write_text((registry / "first.py").read_text() + "\n# v2\n")
     run_tournament(load_spec(_league(tmp_path, db, budget={"games": 16})), 1,
-                   vetter=lambda bot: None)
+                   vetter=lambda bot, scope: None)
     heading = _status(db)[0]
     assert "league, 2 per table, 3 bots (4 versions), seed 5" in heading, heading
     for command in (["status", "ladder"], ["status"], ["tournaments"]):
@@ -74,7 +74,7 @@ def test_the_heading_counts_bots_not_their_versions(tmp_path: Path, registry: Pa
 def test_a_league_without_an_end_plans_null_games_in_every_listing(tmp_path: Path,
                                                                     registry: Path) -> None:
     db = tmp_path / "a.db"
-    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot: None)
+    run_tournament(load_spec(_league(tmp_path, db)), 1, vetter=lambda bot, scope: None)
     conn = sqlite3.connect(str(db))
     with conn:  # as a league run without a budget stores it
         conn.execute("UPDATE tournaments SET games_planned = 0")

@@ -16,14 +16,14 @@ import pytest
 from tournament_fixtures import FIXTURES, PassedCheck, bots_dir_for, runner, write_spec
 
 from arena.cli.main import app
-from arena.referee.connection import Connection, Launcher
+from arena.referee.connection import Connection
 from arena.referee.launch import TransportConnection, sandbox_launcher
 from arena.registry import BotSpec, resolve, submit
 from arena.sandbox import Limits, reaper
 from arena.tournament import league
 from arena.tournament.events import Progress, RunWarning
 from arena.tournament.league_store import request_stop
-from arena.tournament.league_vetting import VetQueue, current_vet
+from arena.tournament.league_vetting import VetQueue, VetScope
 from arena.tournament.runner import run_tournament
 from arena.tournament.spec import load_spec
 
@@ -91,7 +91,7 @@ class _HeldVet:
                              check=lambda spec: PassedCheck(), update=True).version
             self.key = f"first@{version}"
 
-    def __call__(self, bot: BotSpec) -> str | None:
+    def __call__(self, bot: BotSpec, scope: VetScope) -> str | None:
         if bot.key != self.key:
             return None
         self.vets.append(bot.key)
@@ -203,7 +203,7 @@ def test_a_league_left_too_few_to_fill_a_table_waits_for_the_vet_under_way(
             edited.append(True)
 
     summary = run_tournament(load_spec(_league(tmp_path, db, 8)), 1, report=edit,
-                             vetter=lambda bot: None)
+                             vetter=lambda bot, scope: None)
     assert (summary.state, summary.games_done) == ("finished", 8)
     status = _status(db)
     assert "retired: its files changed or went away by table 2" in status
@@ -262,7 +262,7 @@ class _Line:
             self.shown = _status(db), _json(db)
             self.release.set()
 
-    def __call__(self, bot: BotSpec) -> str | None:
+    def __call__(self, bot: BotSpec, scope: VetScope) -> str | None:
         self.vets.append(bot.key)
         if bot.key == self.first:
             self.held.set()
@@ -319,7 +319,7 @@ def test_versions_seen_while_the_league_waits_for_a_vet_keep_their_order(
                 return
             threading.Event().wait(0.1)
 
-    def vetter(bot: BotSpec) -> str | None:
+    def vetter(bot: BotSpec, scope: VetScope) -> str | None:
         line.vets.append(bot.key)
         if bot.key == line.first:
             for name in ("last", "hashed"):
@@ -364,12 +364,11 @@ class _RunningVet:
         if isinstance(event, Progress) and event.done >= 2 and not self.held:
             self.held = self.submit("v2")
 
-    def __call__(self, bot: BotSpec) -> str | None:
+    def __call__(self, bot: BotSpec, scope: VetScope) -> str | None:
         self.vets.append(bot.key)
         if bot.key != self.held:
             return None
-        connection = current_vet().launcher(sandbox_launcher())(bot.command, bot.path,
-                                                                Limits())
+        connection = scope.launch(bot.command, bot.path, Limits())
         assert isinstance(connection, TransportConnection)
         try:
             self.marker = connection.marker
@@ -397,14 +396,14 @@ def test_a_vet_a_newer_version_replaces_is_cancelled_and_the_newer_one_enters(
     newer: list[str] = []
     vetting.during = lambda: newer.append(vetting.submit("v3"))
 
-    def vetter(bot: BotSpec) -> str | None:
+    def vetter(bot: BotSpec, scope: VetScope) -> str | None:
         if newer and bot.key == newer[0]:
             for _ in range(_HELD_AT_MOST_S * 10):  # the rows are stored as its vet starts
                 listed[:] = _json(db)["vetting"]
                 if any(vet["bot"] == bot.key for vet in listed):
                     break
                 threading.Event().wait(0.1)
-        return vetting(bot)
+        return vetting(bot, scope)
 
     summary = run_tournament(load_spec(_league(tmp_path, db, 8)), 1, report=vetting.report,
                              vetter=vetter)
@@ -431,8 +430,7 @@ def test_a_stop_cancels_the_vet_under_way(tmp_path: Path, registry: Path,
     assert vetting.held not in _status(db)
 
 
-def test_the_compliance_check_of_a_cancelled_vet_ends_with_its_bot(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_compliance_check_of_a_cancelled_vet_ends_with_its_bot(tmp_path: Path) -> None:
     """A bot that never answers 'hello' (its start-up limit an hour) is vetted; the version
     dropped, its vet ends (its bot killed) and says nothing."""
     source = tmp_path / "sleeper.py"
@@ -442,23 +440,20 @@ def test_the_compliance_check_of_a_cancelled_vet_ends_with_its_bot(
     launched: list[TransportConnection] = []
     started, returned = threading.Event(), threading.Event()
 
-    def recorded(*args: Any, **kwargs: Any) -> Launcher:
-        def start(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
-            connection = sandbox_launcher(*args, **kwargs)(command, workdir, limits)
-            assert isinstance(connection, TransportConnection)
-            launched.append(connection)
-            started.set()
-            return connection
-        return start
+    def recorded(command: Sequence[str], workdir: Path | str, limits: Limits) -> Connection:
+        connection = sandbox_launcher()(command, workdir, limits)
+        assert isinstance(connection, TransportConnection)
+        launched.append(connection)
+        started.set()
+        return connection
 
-    def vetter(spec: BotSpec) -> str | None:
+    def vetter(spec: BotSpec, scope: VetScope) -> str | None:
         try:
-            return league.vet(spec, {"startup_ms": 3_600_000})
+            return league.vet(spec, scope, {"startup_ms": 3_600_000})
         finally:
             returned.set()
 
-    monkeypatch.setattr(league, "sandbox_launcher", recorded)
-    queue = VetQueue(vetter)
+    queue = VetQueue(vetter, launcher=recorded)
     queue.want([bot])
     assert started.wait(_HELD_AT_MOST_S)
     queue.want([])
@@ -468,16 +463,47 @@ def test_the_compliance_check_of_a_cancelled_vet_ends_with_its_bot(
     assert queue.ended() == {}
 
 
+def test_a_vets_bots_end_at_close_whichever_of_its_threads_launched_them() -> None:
+    """The scope a vetter is handed is its one launcher, not its thread's: a bot a thread of
+    the vetter's own launches through it is killed at close() too, its wait cut short."""
+    bot = resolve(FIXTURES / "first.py")
+    launched, waited = threading.Event(), []
+
+    def hold_a_bot(scope: VetScope) -> None:  # the bot waits for a 'hello' never sent
+        connection = scope.launch(bot.command, bot.path, Limits())
+        try:
+            launched.set()
+            waited.append(connection.receive(monotonic() + _HELD_AT_MOST_S).kind)
+        finally:
+            connection.kill()
+
+    helpers: list[threading.Thread] = []
+
+    def vetter(spec: BotSpec, scope: VetScope) -> str | None:
+        helpers.append(threading.Thread(target=hold_a_bot, args=(scope,)))
+        helpers[0].start()
+        helpers[0].join()
+        return None
+
+    queue = VetQueue(vetter)
+    queue.want([bot])
+    assert launched.wait(_HELD_AT_MOST_S)
+    queue.close()
+    helpers[0].join(_HELD_AT_MOST_S)
+    assert waited == ["closed"]
+    assert queue.ended() == {}
+
+
 def test_a_vet_that_fails_once_cancelled_is_not_the_leagues_failure(tmp_path: Path) -> None:
     """Its bot killed under it, a vet may fail any way: that is dropped with it, where a
     vetter's exception otherwise stops the league."""
     bot = resolve(FIXTURES / "first.py")
     started, returned = threading.Event(), threading.Event()
 
-    def vetter(spec: BotSpec) -> str | None:
+    def vetter(spec: BotSpec, scope: VetScope) -> str | None:
         started.set()
         try:
-            if current_vet().cancelled.wait(_HELD_AT_MOST_S):
+            if scope.cancelled.wait(_HELD_AT_MOST_S):
                 raise RuntimeError("the bot went away")
             return None
         finally:

@@ -18,7 +18,7 @@ from arena.engine.effects import PALAESTRON_TEXT
 from arena.engine.rulebook import MAX_TRAPS
 
 __all__ = ["KIND_HELP", "card_face", "card_label", "card_text", "cards_in",
-           "decision_title", "kind_help", "option_label"]
+           "decision_title", "kind_help", "option_label", "played_for_another"]
 
 PALAESTRON = "Palaestron"
 
@@ -188,6 +188,36 @@ def option_label(kind: str, option: Mapping[str, Any], players: Sequence[str],
     if isinstance(depth, int):
         return f"{card_label(str(card))} ({ordinal(depth)} from the top)"
     return card_label(str(card))
+
+
+#: What the safe default played for another seat does, where it is a hold or a pass.
+_DEFAULTS_PLAYED: Mapping[str, str] = {
+    "turn": "it is made to hold", "swap": "it is made to keep its hand",
+    "trigger": "it is made to pass (its traps stay set)",
+}
+
+#: What is played for another seat where the rules force a card of its own: the card is
+#: secret (a gift, a card taken) or told by the event that follows (a discard, a reveal).
+_CARDS_PLAYED: Mapping[str, str] = {
+    "discard": "a card is discarded for it", "reveal": "a card is revealed for it",
+    "give": "a card is given for it", "card": "a card is chosen for it",
+}
+
+
+def played_for_another(kind: str, option: Mapping[str, Any], players: Sequence[str],
+                       context: Mapping[str, Any]) -> str:
+    """What the referee's default (``option``, the decision's first) does for another seat
+    that struck, in words that tell only what the person's seat may see: a hold, a pass, a
+    target (the events name it); never which card of that seat's it was."""
+    if kind == "rps":
+        return "a throw drawn by lot is played for it"
+    if kind == "target":
+        return f"{option_label(kind, option, players, context)} is chosen for it"
+    if kind == "card" and "bottom" in option and option["bottom"] is None:
+        return "the top card is left on top for it"
+    if option.get("action") == "hold" or (len(option) == 1 and None in option.values()):
+        return _DEFAULTS_PLAYED.get(kind, "it is made to pass")
+    return _CARDS_PLAYED.get(kind, "a card is chosen for it")
 
 
 def cards_in(kind: str, options: Sequence[Mapping[str, Any]],

@@ -26,7 +26,14 @@ from arena.engine import Decision, Observation
 from arena.engine.cards import NEMESIS
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.narration import event_sentence
-from arena.play.labels import card_face, card_text, cards_in, kind_help, option_label
+from arena.play.labels import (
+    card_face,
+    card_text,
+    cards_in,
+    kind_help,
+    option_label,
+    played_for_another,
+)
 from arena.play.screen import (
     Numbering,
     Received,
@@ -256,14 +263,17 @@ class Person:
             self.feed.append(event)
             self._tell(event)
 
-    def struck(self, seat: int, failure: str, kind: str) -> None:
-        """A bot's answer earned a strike (at a ``kind`` decision): said at once, or its
+    def struck(self, seat: int, failure: str, decision: Decision) -> None:
+        """A bot's answer earned a strike (at its ``decision``): said at once, or its
         default move would read as its choice (the detail, which may quote the bot's log,
-        comes after the game); at a throw, which has no default, one drawn by lot (E34)."""
+        comes after the game), with what is played for it as this seat may know it (a
+        hold, a target; a card of the bot's only as "a card"); at a throw, which has no
+        default, one drawn by lot (E34)."""
         name = self.players[seat] if 0 <= seat < len(self.players) else f"seat {seat}"
         what = _STRUCK.get(failure, failure.replace("_", " "))
-        played = "a throw drawn by lot is" if kind == "rps" else "option 0 is"
-        text = f"{name} {what}: {played} played for it (a strike)"
+        first = decision.options[0] if decision.options else {}
+        played = played_for_another(decision.kind, first, self.players, decision.context)
+        text = f"{name} {what}: {played} (a strike)"
         self.recent.append(f"  {text}")
         self._indented(text, style="italic")
 

@@ -48,8 +48,9 @@ class LocalSeat:
     may see (its own feed only, as a bot in that seat is sent them); ``key`` names the seat
     in the record's ``referee.seats``; ``metadata`` its ``last_read_page`` and
     ``last_book_finished``, as a bot's ``ready`` gives them. ``struck`` is told ``(seat,
-    failure type, decision kind)`` when a bot's answer earns a strike, before the safe
-    default played for it (at Rock-Paper-Scissors, a throw drawn by lot, once the throws are
+    failure type, decision)`` when a bot's answer earns a strike, before the safe
+    default played for it (the decision is the bot's own: a watcher names only what its
+    seat may see of it) (at Rock-Paper-Scissors, a throw drawn by lot, once the throws are
     shown): the type only, never the detail, which may quote the bot's log. ``waiting`` is
     told ``(bot, what, limit_ms)`` when a bot has kept the table waiting a while (a person
     is not left before a silent screen). ``gave_none``, asked after each of its choices, is
@@ -59,7 +60,7 @@ class LocalSeat:
     def __init__(self, agent: Agent, name: str, *, key: str = "",
                  watch: Callable[[list[dict[str, Any]]], None] | None = None,
                  metadata: Mapping[str, Any] | None = None,
-                 struck: Callable[[int, str, str], None] | None = None,
+                 struck: Callable[[int, str, Decision], None] | None = None,
                  waiting: Callable[[str, str, int], None] | None = None,
                  gave_none: Callable[[], bool] | None = None) -> None:
         self.agent = agent
@@ -102,7 +103,7 @@ def drive_game(state: State, seats: Sequence[Seat], game_index: int,
         elif isinstance(player, BotClient):
             told = len(failures)
             choice = _ask_bot(state, player, decision, relay.take(seat), failures, game_index)
-            watchers.strikes(seat, failures[told:], decision.kind)
+            watchers.strikes(seat, failures[told:], decision)
         else:
             choice = player.agent.choose(decision, state.observe(seat))
             if player.gave_none is not None and player.gave_none():
@@ -126,20 +127,20 @@ class _Watchers:
         self.watch = {seat: player.watch for seat, player in enumerate(seats)
                       if isinstance(player, LocalSeat) and player.watch is not None}
         self.local = [player for player in seats if isinstance(player, LocalSeat)]
-        #: Strikes at a throw not shown yet: (seat, failure type).
-        self.held: list[tuple[int, str]] = []
+        #: Strikes at a throw not shown yet: (seat, failure type, the throw's decision).
+        self.held: list[tuple[int, str, Decision]] = []
 
-    def strikes(self, seat: int, failures: Sequence[Failure], kind: str) -> None:
+    def strikes(self, seat: int, failures: Sequence[Failure], decision: Decision) -> None:
         for failure in failures:
-            if failure.is_strike and kind == "rps":
-                self.held.append((seat, failure.type))
+            if failure.is_strike and decision.kind == "rps":
+                self.held.append((seat, failure.type, decision))
             elif failure.is_strike:
-                self._struck(seat, failure.type, kind)
+                self._struck(seat, failure.type, decision)
 
-    def _struck(self, seat: int, failure: str, kind: str) -> None:
+    def _struck(self, seat: int, failure: str, decision: Decision) -> None:
         for player in self.local:
             if player.struck is not None:
-                player.struck(seat, failure, kind)
+                player.struck(seat, failure, decision)
 
     def tell(self) -> None:
         thrown = False
@@ -155,8 +156,8 @@ class _Watchers:
     def tell_held(self) -> None:
         """The strikes held back (the throws are shown, or the game is over)."""
         held, self.held = self.held, []
-        for seat, failure in held:
-            self._struck(seat, failure, "rps")
+        for seat, failure, decision in held:
+            self._struck(seat, failure, decision)
 
 
 def _ask_bot(state: State, player: BotClient, decision: Decision, events: bytes,

@@ -297,10 +297,26 @@ def test_a_bots_strike_is_told_as_it_happens_not_as_its_move() -> None:
                                "1", "--pace", "0")
     _hold_to_the_end(child)
     screen = _screen(transcript)
-    told = "out_of_range chose no legal option: option 0 is played for it (a strike)"
-    assert screen.count(told) == 4  # two strikes a turn; the fourth forfeits
+    told = "out_of_range chose no legal option: it is made to hold (a strike)"
+    kept = "out_of_range chose no legal option: it is made to keep its hand (a strike)"
+    assert screen.count(told) == 2 and screen.count(kept) == 2  # the fourth forfeits
     assert screen.index(told) < screen.index("out_of_range holds")
-    assert screen.index("out_of_range forfeits (illegal_choice)") > screen.rindex(told)
+    assert screen.index("out_of_range forfeits (illegal_choice)") > screen.rindex(kept)
+
+
+@needs_sandbox
+@pytest.mark.parametrize(("seed", "secret"), [(1, "a card is chosen for it"),
+                                              (2, "a card is given for it")])
+def test_a_strike_at_a_secret_card_says_a_card_was_played_never_which(seed: int,
+                                                                      secret: str) -> None:
+    # it said "option 0 is played for it", which means nothing to a person; the card itself
+    # is the bot's secret, so the screen may say only that one was played
+    child, transcript = _spawn(str(FIXTURES / "secret_striker.py"), "--seed", str(seed),
+                               "--games", "1", "--pace", "0")
+    _hold_to_the_end(child)
+    screen = " ".join(_screen(transcript).split())
+    assert f"secret_striker chose no legal option: {secret} (a strike)" in screen
+    assert "option 0" not in screen
 
 
 @needs_sandbox
@@ -313,7 +329,7 @@ def test_a_bot_that_keeps_the_table_waiting_is_said_to() -> None:
     waited = re.search(r"waiting for hang to answer a '\w+' decision \(it has up to "
                        r"[\d.]+ s\)\.\.\.", screen)
     assert waited is not None
-    struck = screen.index("hang ran out of time: option 0 is played for it (a strike)")
+    struck = screen.index("hang ran out of time: it is made to hold (a strike)")
     assert waited.start() < struck < screen.index("hang forfeits (timeout)")
 
 

@@ -205,47 +205,68 @@ def _place_known(state: State, obs: Observation, tracker: Tracker, rng: random.R
         cards = pool.get(name)
         if cards and place not in dealt:
             dealt[place] = cards.pop()
-    windows = _windows(state, tracker, places, dealt)
-    deal = _deal_rest(places, dealt, pool, windows, rng)
+    windows, groups = _windows(state, tracker, places, dealt)
+    deal = _deal_rest(places, dealt, pool, windows, groups, rng)
     for place, card in (deal or {}).items():  # None: stale knowledge filled the pile
         _put(state, place, card)
 
 
 Window = tuple[str, list[Place]]  # a card and the places it may be at
+#: The windows of one exchange that still holds (their indices), and whether exactly one of
+#: them (else at most one) is in the hand (:class:`~arena.sdk.tracker.Exchange`).
+Group = tuple[list[int], bool]
+#: A window dealt, with the index of its group (-1: none).
+Picked = tuple[str, list[Place], int]
 #: Deals drawn before the last one, which keeps the whereabouts without weighing layouts.
 _TRIES = 40
 
 
 def _windows(state: State, tracker: Tracker, places: list[Place],
-             dealt: dict[Place, int]) -> list[Window]:
-    """The tracker's whereabouts as the sampled state's places, but those known cards fill."""
+             dealt: dict[Place, int]) -> tuple[list[Window], list[Group]]:
+    """The tracker's whereabouts as the sampled state's places, but those known cards fill,
+    and its exchanges that hold, each over its members' windows: a place of the pile each
+    and the same free places of the exchanging seat's hand."""
     if tracker.pile is None or len(tracker.pile) != len(state.draw_pile):
-        return []
-    windows = []
+        return [], []
+    windows: list[Window] = []
+    index: dict[int, int] = {}
     for where in tracker.whereabouts:
         at = [place for place in places if place not in dealt and (
             place[1] == "hand" and place[0] in where.hands
             or place[1] == "pile" and place[2] in where.pile)]
         if at:
+            index[id(where)] = len(windows)
             windows.append((where.card, at))
-    return windows
+    groups: list[Group] = []
+    for exchange in tracker.live_exchanges():
+        members = [index.get(id(member), -1) for member in exchange.members]
+        wanted = [[(-1, "pile", place)] + [p for p in places if p not in dealt and p[1] == "hand"
+                                            and p[0] == exchange.seat]
+                  for place in exchange.places]
+        if all(i >= 0 and sorted(windows[i][1]) == sorted(at) for i, at in zip(members, wanted)) \
+                and (len(wanted[0]) > 1 or not exchange.exact):
+            groups.append((members, exchange.exact))
+    return windows, groups
 
 
 def _deal_rest(places: list[Place], dealt: dict[Place, int], pool: dict[str, list[int]],
-               windows: list[Window], rng: random.Random) -> dict[Place, int] | None:
+               windows: list[Window], groups: list[Group],
+               rng: random.Random) -> dict[Place, int] | None:
     """``dealt`` and the rest of ``pool`` over the other places, the Palaestron on the pile,
     each card of ``windows`` within its places, uniformly over such layouts: each window's
-    card goes to one of its places at random (drawn again where two windows pick one
-    place), the rest at random, and the deal is kept with a chance inverse to how many ways
-    it could be drawn (more than one where a copy of a window's card lands in it too), so
-    no layout is more likely than another. Rarely more than one draw; the last of
-    ``_TRIES`` is kept as it is."""
+    card goes to one of its places at random (a group's windows together, one of its ways
+    at random: at most one of them in the hand, :func:`_pick_group`; drawn again where two
+    windows pick one place), the rest at random, and the deal is kept with a chance inverse
+    to how many ways it could be drawn (more than one where a copy of a window's card lands
+    in it too), so no layout is more likely than another. Rarely more than one draw; the
+    last of ``_TRIES`` is kept as it is."""
     pile_places = sum(1 for place in places if place[1] == "pile" and place not in dealt)
     for attempt in range(_TRIES):
         deal, left = dict(dealt), {name: list(cards) for name, cards in pool.items()}
-        placed = _pick_windows(deal, left, windows, rng, attempt == _TRIES - 1)
-        if placed is None:
+        picked = _pick_windows(deal, left, windows, groups, rng, attempt == _TRIES - 1)
+        if picked is None:
             continue
+        placed, exact = picked
         rest = [card for cards in left.values() for card in cards]
         rng.shuffle(rest)
         open_places = [place for place in places if place not in deal]
@@ -261,40 +282,87 @@ def _deal_rest(places: list[Place], dealt: dict[Place, int], pool: dict[str, lis
             open_places.remove(at)
         deal.update(zip(open_places, rest))
         if not placed or attempt == _TRIES - 1 \
-                or rng.random() * _matchings(deal, placed) < weight:
+                or rng.random() * _matchings(deal, placed, exact) < weight:
             return deal
     return None
 
 
 def _pick_windows(deal: dict[Place, int], left: dict[str, list[int]], windows: list[Window],
-                  rng: random.Random, last: bool) -> list[Window] | None:
+                  groups: list[Group], rng: random.Random,
+                  last: bool) -> tuple[list[Picked], list[bool]] | None:
     """A place for each window's card among its places, taken from ``left`` into ``deal``:
-    the windows dealt, or None where two picked one place (the ``last`` picks among the
-    places still free instead). A window whose card the pool has no copy of left is stale."""
-    placed = []
-    for name, at in windows:
+    the windows dealt and, by group, whether exactly one of it is in the hand; or None where
+    two picked one place (the ``last`` picks among the places still free instead). A window
+    whose card the pool has no copy of left is stale, and so is a group it is in (its
+    windows are dealt each on its own)."""
+    placed: list[Picked] = []
+    exact = [False] * len(groups)
+    grouped: set[int] = set()
+    for g, (members, exactly_one) in enumerate(groups):
+        ways = _pick_group(deal, left, [windows[i] for i in members], exactly_one, rng, last)
+        if ways is None:
+            return None
+        if ways:
+            placed += [(name, at, g) for name, at in ways]
+            grouped.update(members)
+            exact[g] = exactly_one
+    for i, (name, at) in enumerate(windows):
         cards = left.get(name)
         free = [place for place in at if place not in deal] if last else at
-        if not cards or not free:
+        if i in grouped or not cards or not free:
             continue
         place = rng.choice(free)
         if place in deal:
             return None
         deal[place] = cards.pop()
-        placed.append((name, at))
-    return placed
+        placed.append((name, at, -1))
+    return placed, exact
 
 
-def _matchings(deal: dict[Place, int], windows: list[Window]) -> int:
+def _pick_group(deal: dict[Place, int], left: dict[str, list[int]], members: list[Window],
+                exactly_one: bool, rng: random.Random, last: bool) -> list[Window] | None:
+    """One way of an exchange's windows, each way as likely: every card at its pile place
+    (where none need be in the hand) or one of them at one of the hand's places and the
+    others at theirs; the windows dealt, [] where the pool lacks their cards (or, at the
+    ``last`` draw, no way is free), None where a way picks a place taken."""
+    if any(len(left.get(name, ())) < count
+           for name, count in Counter(name for name, _ in members).items()):
+        return []
+    piles = [next(place for place in at if place[1] == "pile") for _, at in members]
+    hand = [place for place in members[0][1] if place[1] == "hand"]
+    ways: list[list[Place]] = [] if exactly_one else [piles]
+    ways += [piles[:i] + [place] + piles[i + 1:] for i in range(len(members)) for place in hand]
+    if last:
+        ways = [way for way in ways if not set(way) & set(deal)]
+    if not ways:
+        return [] if last else None
+    way = rng.choice(ways)
+    if set(way) & set(deal):
+        return None
+    for (name, _), place in zip(members, way):
+        deal[place] = left[name].pop()
+    return members
+
+
+def _matchings(deal: dict[Place, int], windows: list[Picked], exact: list[bool]) -> int:
     """In how many ways the windows' cards in ``deal`` could have been picked: each window
-    a place of its own among its places holding its card."""
-    def count(i: int, used: frozenset[Place]) -> int:
+    a place of its own among its places holding its card, at most one of a group's in the
+    hand (exactly one where ``exact`` says so)."""
+    def count(i: int, used: frozenset[Place], in_hand: tuple[int, ...]) -> int:
         if i == len(windows):
-            return 1
-        name, at = windows[i]
-        return sum(count(i + 1, used | {place}) for place in at
-                   if place not in used and NOTATION[deal[place]] == name)
-    return count(0, frozenset())
+            return int(all(n == 1 or n == 0 and not one for n, one in zip(in_hand, exact)))
+        name, at, group = windows[i]
+        ways = 0
+        for place in at:
+            if place in used or NOTATION[deal[place]] != name:
+                continue
+            more = group >= 0 and place[1] == "hand"
+            if more and in_hand[group]:
+                continue
+            ways += count(i + 1, used | {place}, in_hand[:group] + (in_hand[group] + 1,)
+                          + in_hand[group + 1:] if more else in_hand)
+        return ways
+    return count(0, frozenset(), (0,) * len(exact))
 
 
 def redeal_hidden(state: State, observation: Observation, tracker: Tracker, seed: int) -> None:

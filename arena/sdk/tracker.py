@@ -14,7 +14,7 @@ from typing import Any
 from arena.engine.cards import DECK_SIZE
 from arena.engine.rulebook import HAND_SIZE
 
-__all__ = ["Tracker", "Whereabouts"]
+__all__ = ["Exchange", "Tracker", "Whereabouts"]
 
 
 @dataclass
@@ -27,6 +27,33 @@ class Whereabouts:
     card: str
     pile: list[int] = field(default_factory=list)
     hands: list[int] = field(default_factory=list)
+
+
+@dataclass
+class Exchange:
+    """Another seat traded one of several top cards of the pile for a card of its hand, and
+    the bot knew some of those cards (``members``: each at its place, ``places``, or now in
+    that ``seat``'s hand). Only one place was traded: at most one of them is in the hand,
+    exactly one where the bot knew every card looked at (``exact``). A member that moved
+    since (drawn, seen, a card of its face leaving that hand) leaves it: the others, as the
+    exchange left them, can have reached the hand only by it (:meth:`still`)."""
+
+    seat: int
+    members: list[Whereabouts]
+    places: list[int]
+    exact: bool
+
+    def still(self, whereabouts: list[Whereabouts]) -> Exchange | None:
+        """The exchange over its members still among ``whereabouts`` as it left them
+        (exactly one in the hand only if they all are); None when fewer than two are."""
+        kept = [(member, place) for member, place in zip(self.members, self.places)
+                if any(member is where for where in whereabouts)
+                and member.pile == [place] and member.hands == [self.seat]]
+        if len(kept) < 2:
+            return None
+        return Exchange(self.seat, [member for member, _ in kept], [place for _, place in kept],
+                        self.exact and len(kept) == len(self.members))
+
 
 class Tracker:
     """The bot's events, and what they tell about hidden cards.
@@ -54,8 +81,12 @@ class Tracker:
     places, hands) but not which one (:class:`Whereabouts`); each follows every draw, look
     and move of those places, narrows as the bot sees where it is not, and is dropped where
     the feed no longer tells (a hidden card leaves such a hand, the card's face is seen
-    where it may be this very card, a reshuffle). ``traps[s]`` is seat ``s``'s traps by slot,
-    as set: the card where the bot knows it (Basilisk, or a revealed card set), else ``None``.
+    where it may be this very card, a reshuffle). When another seat trades one of several
+    top cards the bot knew, each such card is at its place or in that seat's hand, and
+    ``exchanges`` keeps that only one of them left (:class:`Exchange`; read them through
+    :meth:`live_exchanges`). ``traps[s]`` is seat
+    ``s``'s traps by slot, as set: the card where the bot knows it (Basilisk, or a revealed
+    card set), else ``None``.
     """
 
     def __init__(self) -> None:
@@ -69,6 +100,7 @@ class Tracker:
         self.traps: dict[int, list[str | None]] = {}
         self.pile: list[str | None] | None = None
         self.whereabouts: list[Whereabouts] = []
+        self.exchanges: list[Exchange] = []
         self._looked = 0  # how many top cards the last look saw (an exchange takes one)
         self._dealing = False
         self._done = 0
@@ -81,7 +113,7 @@ class Tracker:
         if self.seat != seat:
             self.seat, self._done = seat, 0
             self.known, self.hidden, self.traps, self.pile = {}, {}, {}, None
-            self.whereabouts = []
+            self.whereabouts, self.exchanges = [], []
         events = self.events
         while self._done < len(events):
             self._read(events[self._done])
@@ -166,6 +198,7 @@ class Tracker:
             self._trap_gone(seat, event.get("slot", 0))
         elif kind == "game_start":
             self.known, self.hidden, self.traps, self.whereabouts = {}, {}, {}, []
+            self.exchanges = []
             self.pile = [None] * (DECK_SIZE - HAND_SIZE * len(event.get("players", ())))
             self._dealing = True
         elif kind == "turn_start":
@@ -218,6 +251,11 @@ class Tracker:
     def _drop_whereabouts(self, stale: Any) -> None:
         self.whereabouts = [where for where in self.whereabouts if not stale(where)]
 
+    def live_exchanges(self) -> list[Exchange]:
+        """The :attr:`exchanges` as they still hold (:meth:`Exchange.still`)."""
+        live = (exchange.still(self.whereabouts) for exchange in self.exchanges)
+        return [exchange for exchange in live if exchange is not None]
+
     def _place_seen(self, place: int, name: Any) -> None:
         """The bot sees ``name`` at ``place``: a card it knows only the whereabouts of is not
         there, or, of the same face, may be that one (never a guess: forget where it was)."""
@@ -268,25 +306,8 @@ class Tracker:
             pile.append(event.get("card"))
             return
         took = event.get("took")
-        if took is None:  # another seat's: one of the top cards it saw is now its own
-            top = pile[-1] if pile else None
-            looked = range(len(pile) - min(self._looked, len(pile)), len(pile))
-            for place in looked:
-                pile[place] = None
-            for where in self.whereabouts:  # it may have taken such a card
-                if set(where.pile) & set(looked) and seat not in where.hands:
-                    where.hands.append(seat)
-            gave = event.get("gave")  # named if it was revealed
-            if self._looked == 1 and pile:  # the one card looked at: its place is known
-                if top is not None:
-                    self._receive(seat, top)
-                for where in self.whereabouts:
-                    if looked[0] in where.pile:
-                        where.pile.remove(looked[0])
-                pile[-1] = gave
-            elif gave is not None and len(looked) > 1:
-                self.whereabouts.append(Whereabouts(str(gave), list(looked)))
-            self._settle()
+        if took is None:
+            self._other_takes_a_top_card(pile, seat, event.get("gave"))
             return
         depth: Any = event.get("depth")
         if depth is None:  # the copy nearest the top, among those it looked at
@@ -299,6 +320,35 @@ class Tracker:
         else:
             self.pile = None
             self.whereabouts = []
+
+    def _other_takes_a_top_card(self, pile: list[str | None], seat: Any, gave: Any) -> None:
+        """Another seat traded ``gave`` (named if it was revealed) for one of the top cards
+        of ``pile`` it looked at: a card the bot knew there is at its place or now in that
+        hand."""
+        top = pile[-1] if pile else None
+        looked = range(len(pile) - min(self._looked, len(pile)), len(pile))
+        seen = [(place, pile[place]) for place in looked if pile[place] is not None]
+        for place in looked:
+            pile[place] = None
+        for where in self.whereabouts:  # it may have taken such a card
+            if set(where.pile) & set(looked) and seat not in where.hands:
+                where.hands.append(seat)
+        if self._looked == 1 and pile:  # the one card looked at: its place is known
+            if top is not None:
+                self._receive(seat, top)
+            for where in self.whereabouts:
+                if looked[0] in where.pile:
+                    where.pile.remove(looked[0])
+            pile[-1] = gave
+        elif len(looked) > 1:
+            members = [Whereabouts(str(name), [place], [seat]) for place, name in seen]
+            self.whereabouts += members
+            if len(members) > 1:
+                self.exchanges.append(Exchange(seat, members, [p for p, _ in seen],
+                                               exact=len(seen) == len(looked)))
+            if gave is not None:
+                self.whereabouts.append(Whereabouts(str(gave), list(looked)))
+        self._settle()
 
     def _read_exchange(self, seat: Any, event: dict[str, Any]) -> None:
         """``seat`` gave ``gave`` to ``target`` and took ``took`` (a card the bot did not see

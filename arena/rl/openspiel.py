@@ -11,7 +11,8 @@ was told (:mod:`arena.rl.infostate`), from which ISMCTS resamples the hidden car
 shuffles happen inside the engine: the game is declared ``SAMPLED_STOCHASTIC`` (no chance
 nodes), each new initial state dealt from the game's seed in turn. Returns are the
 placement rewards (zero-sum). :class:`ArenaBot` plays an arena bot as an OpenSpiel bot, so
-OpenSpiel's algorithms can be measured against the arena's.
+OpenSpiel's algorithms can be measured against the arena's; :func:`ismcts_bot` is
+OpenSpiel's Python ISMCTS bot as ``evaluate_bots`` can play it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import replace
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -37,7 +39,7 @@ from arena.rl.view import placement_rewards, seat_view
 from arena.sdk.bot import Bot
 from arena.sdk.local import BotAgent
 
-__all__ = ["ArenaBot", "PalaestraGame", "PalaestraState"]
+__all__ = ["ArenaBot", "PalaestraGame", "PalaestraState", "ismcts_bot"]
 
 #: An upper bound on decisions in a game (a long Rock-Paper-Scissors sudden death included).
 MAX_GAME_LENGTH = 1000
@@ -363,6 +365,29 @@ class ArenaBot(pyspiel.Bot):  # type: ignore[misc]
             followed.apply(index)
         self._followed = followed
         return followed
+
+
+def ismcts_bot(game: PalaestraGame, evaluator: Any, uct_c: float, max_simulations: int,
+               **options: Any) -> pyspiel.Bot:
+    """OpenSpiel's Python ``ISMCTSBot``, made with its own arguments (``random_state=``,
+    ``max_world_samples=``, ...), that ``evaluate_bots`` can play: that bot has no
+    ``restart_at``, which ``evaluate_bots`` calls before a game; here it resets the bot,
+    which searches each decision afresh from resampled states anyway."""
+    return _restartable_ismcts()(game, evaluator, uct_c, max_simulations, **options)
+
+
+@cache
+def _restartable_ismcts() -> type:
+    # imported when asked for: the game itself needs only pyspiel
+    from open_spiel.python.algorithms import ismcts
+
+    class RestartableISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
+        """``ISMCTSBot`` with a ``restart_at``: a reset."""
+
+        def restart_at(self, state: Any) -> None:
+            self.reset()
+
+    return RestartableISMCTSBot
 
 
 pyspiel.register_game(GAME_TYPE, PalaestraGame)

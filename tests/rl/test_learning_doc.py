@@ -80,7 +80,8 @@ def test_the_docs_ismcts_example_plays_a_game_run_after_the_first_example() -> N
     example (which loads a 3-player game), at a small budget, it plays a whole game."""
     pytest.importorskip("pyspiel", reason="OpenSpiel is not installed")
     first = _block("import pyspiel\nimport arena.rl.openspiel")
-    example = next(code for code in _blocks() if "class Restartable" in code)
+    example = next(code for code in _blocks() if "ismcts_bot(" in code)
+    assert "class " not in example  # the helper, no subclass to copy
     assert "2.0, 100," in example
     scope: dict[str, Any] = {}
     exec(first, scope)  # noqa: S102

@@ -23,7 +23,7 @@ from arena.engine.game import new_game  # noqa: E402
 from arena.engine.state import State  # noqa: E402
 from arena.engine.turn import _SET_TRAP  # noqa: E402
 from arena.rl.actions import decision_actions  # noqa: E402
-from arena.rl.openspiel import ArenaBot, PalaestraGame, PalaestraState  # noqa: E402
+from arena.rl.openspiel import ArenaBot, PalaestraGame, PalaestraState, ismcts_bot  # noqa: E402
 from arena.sdk.search import SearchView  # noqa: E402
 
 
@@ -307,15 +307,27 @@ def test_only_the_seat_asked_is_resampled_for() -> None:
 
 def _ismcts(game: Any, simulations: int, seed: int) -> Any:
     """OpenSpiel's ISMCTSBot, restartable as ``evaluate_bots`` asks (it only resets)."""
-    from open_spiel.python.algorithms import ismcts, mcts
-
-    class Restartable(ismcts.ISMCTSBot):  # type: ignore[misc]
-        def restart_at(self, state: Any) -> None:
-            self.reset()
+    from open_spiel.python.algorithms import mcts
 
     rng = np.random.RandomState(seed)
-    return Restartable(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, simulations,
-                       random_state=rng)
+    return ismcts_bot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, simulations,
+                      random_state=rng)
+
+
+def test_the_ismcts_helper_restarts_as_evaluate_bots_asks() -> None:
+    # OpenSpiel's ISMCTSBot has no restart_at: evaluate_bots failed on it before a game
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = _game(2, 5)
+    rng = np.random.RandomState(0)
+    bot = ismcts_bot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 4, random_state=rng,
+                     max_world_samples=3)
+    assert isinstance(bot, ismcts.ISMCTSBot) and bot._max_world_samples == 3
+    state = game.new_initial_state()
+    bot.step(state)
+    assert bot._nodes  # the search's tree, kept until the next search or a restart
+    bot.restart_at(state)
+    assert bot._nodes == {}
 
 
 @pytest.mark.parametrize("players", [2, 3])

@@ -24,7 +24,7 @@ from arena.engine.state import State  # noqa: E402
 from arena.engine.turn import _SET_TRAP  # noqa: E402
 from arena.rl.actions import decision_actions  # noqa: E402
 from arena.rl.openspiel import ArenaBot, PalaestraGame, PalaestraState, ismcts_bot  # noqa: E402
-from arena.sdk.search import SearchView  # noqa: E402
+from arena.sdk.search import SearchView, Tracker  # noqa: E402
 
 
 def _game(players: int, seed: int) -> PalaestraGame:
@@ -127,6 +127,64 @@ def test_a_revealed_card_set_as_a_trap_changes_the_others_information_states() -
     assert games[0].observation_string(observer) != games[1].observation_string(observer)
     assert (games[0].information_state_string(observer)
             != games[1].information_state_string(observer))
+
+
+def _giving_to_the_top(seed: int) -> tuple[PalaestraState, int, list[int]] | None:
+    """A game where a seat gives a card in place of one of the top cards it looked at and
+    may give a revealed card or either of two hidden ones: the state, and those actions."""
+    state = PalaestraGame({"players": 3, "seed": seed}).new_initial_state()
+    rng = random.Random(seed)
+    while not state.is_terminal():
+        engine = state.state
+        decision = engine.decision
+        assert decision is not None
+        actions = decision_actions(decision, 3)
+        if decision.kind == "give" and str(decision.context.get("why")).startswith(
+                "put a card in the draw pile"):
+            revealed = engine.revealed[decision.seat]
+            shown = [a for a, card in zip(actions, engine._payloads) if card in revealed]
+            hidden = [a for a, card in zip(actions, engine._payloads) if card not in revealed]
+            if shown and len(hidden) > 1:
+                return state, shown[0], hidden[:2]
+        looking = [a for a, option in zip(actions, decision.options)
+                   if decision.kind == "turn" and option.get("action") == "play"
+                   and str(option.get("card")).startswith(("God-4", "Sophoi-", "Arcoi-"))
+                   or decision.kind == "card" and option.get("card") is not None]
+        state.apply_action(rng.choice(looking) if looking and rng.random() < 0.8
+                           else rng.choice(state.legal_actions()))
+    return None
+
+
+def _whereabouts(state: PalaestraState, seat: int) -> list[Any]:
+    """What the kit, told the seat's feed, knows of cards in one of a few places."""
+    tracker = Tracker()
+    tracker.reset(seat)
+    for event in state.memory(seat).events():
+        tracker.add(event)
+    tracker.catch_up(seat)
+    return [tracker.whereabouts, tracker.live_exchanges()]
+
+
+def test_a_card_known_given_to_the_top_cards_changes_the_others_information_states() -> None:
+    """The others are told which revealed card went to one of the top cards (the kit's
+    whereabouts), not which hidden one: the first makes another information state than a
+    hidden card would, two hidden cards the same one, as the kit's knowledge goes."""
+    found = next(found for found in map(_giving_to_the_top, range(300)) if found)
+    state, shown, hidden = found
+    giver = state.current_player()
+    games = []
+    for action in (shown, *hidden):
+        game = state.clone()
+        game.apply_action(action)
+        games.append(game)
+    for seat in range(3):
+        if seat == giver:
+            continue
+        keys = [game.information_state_string(seat) for game in games]
+        known = [_whereabouts(game, seat) for game in games]
+        assert any(len(where.pile) > 1 for where in known[0][0])  # the top k, not which
+        assert known[0] != known[1] and keys[0] != keys[1]
+        assert known[1] == known[2] and keys[1] == keys[2]
 
 
 def _hidden_twin(state: PalaestraState, seed: int) -> PalaestraState:

@@ -158,7 +158,7 @@ def _check_table(bots: list[str], seat: int) -> None:
     seats."""
     if not 1 <= len(bots) <= 4:
         raise typer.BadParameter(f"a table seats 2 to 5 players: give 1 to 4 bots, not "
-                                 f"{len(bots)}", param_hint="'BOTS...'")
+                                 f"{len(bots)}", param_hint="'BOTS'")
     if seat > len(bots):
         raise typer.BadParameter(f"a table of {len(bots) + 1} has seats 0-{len(bots)}",
                                  param_hint="'--seat'")

@@ -65,6 +65,15 @@ def test_usage_errors(args: list[str], error: str) -> None:
     assert error in " ".join(result.stderr.replace("│", " ").split())
 
 
+def test_too_many_bots_names_the_argument_as_match_does() -> None:
+    """The same mistake is told alike by ``arena play`` and ``arena match``: the argument is
+    'BOTS', as click names it when it is missing."""
+    result = _run(*["random"] * 5)
+    assert result.exit_code == 2
+    assert result.stderr == ("Error: Invalid value for 'BOTS': a table seats 2 to 5 players: "
+                             "give 1 to 4 bots, not 5\nTry 'arena play --help'.\n")
+
+
 @pytest.mark.parametrize(("args", "error"), [
     (["nobody"], "Error: unknown bot 'nobody' (registered: collector, greedy, heuristic, "
                  "ismcts, learned, random)\n"),

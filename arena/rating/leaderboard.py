@@ -51,6 +51,7 @@ from arena.rating.trueskill_rating import (
     write_history,
 )
 from arena.referee.failures import FAILURE_TYPES, without_game
+from arena.referee.hints import author_paths
 from arena.tournament.scoring import Standing, spec_table_mates, spec_table_weight
 from arena.tournament.standings import scoring_inputs, standings_of
 
@@ -181,7 +182,8 @@ def _tally(ordered: Sequence[StoredGame]) -> _Tally:
         for failure in game.failures:
             key = game.seats[failure.seat].key
             tally.failures[key][failure.type] += 1
-            tally.reasons[key][f"{failure.type}: {without_game(failure.detail)}"] += 1
+            detail = without_game(author_paths(failure.detail))  # as status tells it
+            tally.reasons[key][f"{failure.type}: {detail}"] += 1
     return tally
 
 

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any, Final
 
 from arena.common.plural import counted
+from arena.referee.hints import author_paths
 
 __all__ = [
     "BEFORE_FIRST_ANSWER",
@@ -48,6 +49,7 @@ __all__ = [
     "distinct_reasons",
     "failures_and_forfeits",
     "forfeits_nothing",
+    "shown_detail",
     "without_game",
 ]
 
@@ -120,6 +122,15 @@ class Failure:
         return asdict(self)
 
 
+def shown_detail(failure: Mapping[str, Any]) -> str:
+    """A recorded failure's detail as people are shown it: the paths into the bot's sandboxed
+    copy (``/bot/book.json``, or the box's temporary directory on the host without
+    bubblewrap) relative to the bot's directory (``book.json``), as its author knows them.
+    Nothing is looked up on the host, so the words never tell what lies there; the record
+    keeps what the referee wrote."""
+    return author_paths(str(failure.get("detail", "")))
+
+
 def describe(failures: Iterable[tuple[str, str, Mapping[str, Any]]], limit: int = 10,
              more: str = "") -> list[str]:
     """Why bots failed, for people: one line per (bot, type), in order of first occurrence,
@@ -131,7 +142,7 @@ def describe(failures: Iterable[tuple[str, str, Mapping[str, Any]]], limit: int 
     seen: dict[tuple[str, str], list[tuple[str, str]]] = {}
     for bot, game, failure in failures:
         key = (bot, str(failure.get("type", "?")))
-        seen.setdefault(key, []).append((game, str(failure.get("detail", ""))))
+        seen.setdefault(key, []).append((game, shown_detail(failure)))
     lines = []
     for (bot, kind), hits in list(seen.items())[:limit]:
         distinct = list(dict.fromkeys(game for game, _ in hits))
@@ -176,7 +187,7 @@ def distinct_reasons(failures: Iterable[tuple[str, str, Mapping[str, Any]]]) -> 
     (:func:`without_game`) are one reason."""
     found: dict[tuple[str, str, str], Reason] = {}
     for bot, game, failure in failures:
-        kind, detail = str(failure.get("type", "?")), str(failure.get("detail", ""))
+        kind, detail = str(failure.get("type", "?")), shown_detail(failure)
         key = (bot, kind, without_game(detail))
         known = found.get(key)
         found[key] = (Reason(bot, kind, detail, 1, game, failure.get("seat", "?"))

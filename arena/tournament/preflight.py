@@ -23,6 +23,7 @@ from arena.common.printable import printable
 from arena.errors import BotError
 from arena.referee.client import BotClient
 from arena.referee.connection import Launcher
+from arena.referee.hints import author_paths
 from arena.referee.launch import sandbox_launcher
 from arena.referee.match import split_limits
 from arena.registry import BotSpec, twin_entries
@@ -96,7 +97,7 @@ def _start_together(bots: Sequence[BotSpec], limits: Limits,
     finally:
         for client in clients:
             client.close()
-    return [None if failure is None else failure.detail for failure in failures]
+    return [None if failure is None else author_paths(failure.detail) for failure in failures]
 
 
 def run_trial(spec: TournamentSpec, entrants: Sequence[BotSpec], parallel: int, *,

@@ -46,6 +46,7 @@ from arena.rating.h2h import compute_h2h, h2h_json
 from arena.rating.leaderboard import tournament_leaderboard
 from arena.rating.standings import stored_game_points
 from arena.rating.trueskill_rating import RatingMemo, RatingRun, rate_stored
+from arena.referee.failures import shown_detail
 from arena.tournament.bot_versions import bot_labels
 from arena.tournament.game_details import GameDetails, game_details
 from arena.tournament.game_records import decompress_record, record_blobs, row_record
@@ -169,7 +170,8 @@ def _game_rows(details: dict[str, GameDetails], games: list[StoredGame]) -> list
             id=game.id, slug=game_slug(game.id), round=game.round, table=game.table_index,
             game=game.game_index, seats=[bot.key for bot in game.seats],
             placements=game.standing_places, desmos=list(shown.desmos),
-            tiebreak=shown.tiebreak, ascension=shown.ascension, failures=list(shown.failures),
+            tiebreak=shown.tiebreak, ascension=shown.ascension,
+            failures=[{**f, "detail": shown_detail(f)} for f in shown.failures],
             forfeits={str(seat): reason for seat, reason in game.forfeits},
             decisions=shown.decisions))
     return rows

@@ -25,6 +25,7 @@ from arena.engine.narration import WINDOW_TEXT, event_lines, header_lines
 from arena.engine.record import game_record, other_format, recorded_play, replay_choices
 from arena.engine.state import RECORD_FORMAT, State, recorded_audience
 from arena.errors import ArenaError, ReplayError
+from arena.referee.hints import author_paths
 
 __all__ = ["TIEBREAK_TEXT", "build_replay", "failure_view", "option_label", "option_labels",
            "table_at"]
@@ -240,7 +241,7 @@ def failure_view(failure: dict[str, Any], players: list[str]) -> dict[str, Any]:
     seat = number("seat")
     seat = seat if seat is not None and 0 <= seat < len(players) else None
     return {"seat": seat, "bot": text("bot") or (players[seat] if seat is not None else "?"),
-            "type": text("type") or "?", "detail": text("detail") or "",
+            "type": text("type") or "?", "detail": author_paths(text("detail") or ""),
             "round": number("round"), "kind": text("kind")}
 
 

@@ -4,6 +4,7 @@ first game and seat of each, where ``arena status NAME`` tells one detail per bo
 from __future__ import annotations
 
 import datetime as dt
+import json
 from pathlib import Path
 from typing import Any
 
@@ -100,3 +101,33 @@ def test_status_points_to_the_reasons_it_leaves_out(tmp_path: Path) -> None:
     assert "  a timeout, 4 times (games r1/t0/g0, r1/t0/g1, r1/t0/g2): no answer within 1000 ms "\
         "(and 1 other detail)" in lines
     assert f"  every reason, with how often: arena status t --failures --db {db}" in lines
+
+
+def test_failures_name_the_bots_files_as_their_author_knows_them(tmp_path: Path) -> None:
+    """Paths into the bot's sandboxed copy (``/bot/`` under bubblewrap, the box's temporary
+    directory on the host without it) are told relative to the bot's directory in the status
+    text, its ``--failures`` and its json alike; nothing is looked up on the host."""
+    db = tmp_path / "arena.db"
+    detail = ("exited mid-game (exit code 1); FileNotFoundError: [Errno 2] No such file or "
+              "directory: '/bot/rival/book.json' (at /tmp/arena-box-77-ab/bot/helper.py)")
+    told = ("exited mid-game (exit code 1); FileNotFoundError: [Errno 2] No such file or "
+            "directory: 'rival/book.json' (at helper.py)")
+    with Store(db) as store:
+        row = store.create_tournament(
+            name="t", spec_hash="abc", spec_json={}, format="round_robin",
+            players_per_game=2, seed=1, event_date=dt.date(2026, 11, 29), rounds=1,
+            games_planned=1, spec_path=None,
+            bots=[("a", "v1", "bots/a.py", {}), ("b", "v1", "bots/b.py", {})])
+        store.record_game(row.id, {
+            "id": "t/r1/t0/g0", "round": 1, "table_index": 0, "game_index": 0, "seed": 5,
+            "seats": [1, 2], "starting_seat": 0, "placements": [2, 1],
+            "desmos": ["Pair", "Pair"], "ascension": False, "tiebreak": "",
+            "failures": [_failure("crash", detail)], "forfeits": {"0": "crash"},
+            "decisions": 3, "duration_s": 0.01, "latency": [{}, {}]}, compress_record({}))
+    assert f"  a crash (game r1/t0/g0): {told}" in _status(db).stdout.splitlines()
+    assert f"a crash once (first t/r1/t0/g0, seat 0): {told}" in _status(
+        db, "--failures").stdout.splitlines()
+    reasons = json.loads(_status(db, "--failures", "--format", "json").stdout)
+    assert [r["detail"] for r in reasons["failure_reasons"]] == [told]
+    detailed = json.loads(_status(db, "--format", "json").stdout)
+    assert [r["detail"] for r in detailed["failure_reasons"]] == [told]

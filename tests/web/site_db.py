@@ -57,11 +57,13 @@ RTL_NAMES = [("\u05e9\u05dc\u05d5\u05dd", "v1"), ("\u0645\u0631\u062d\u0628\u062
 
 def build(path: Path, *, state: str = "finished", drawn_seed: bool = False,
           rounds: int = 3, bots: list[tuple[str, str]] = BOTS,
-          record_format: str | None = None) -> Path:
+          record_format: str | None = None,
+          failure_detail: str = "decision took 1.2 s" + HOSTILE) -> Path:
     """Write the tournament to ``path`` (rounds 1..``rounds`` of :data:`TABLES`), its
     entrants ``bots`` (name, version); ``record_format``: every record stored says it was
     made under that format's rules, as in a tournament an older arena ran (the games are this
-    engine's: only the format a record names tells the two apart)."""
+    engine's: only the format a record names tells the two apart); ``failure_detail``: what
+    the one failure of :data:`FAILING_GAME` says."""
     store = Store(path)
     spec = {"name": NAME, "format": "swiss", "players_per_game": [2, 3],
             "seed": None if drawn_seed else 5, "rounds": 3, "event_date": "2026-11-29"}
@@ -84,7 +86,7 @@ def build(path: Path, *, state: str = "finished", drawn_seed: bool = False,
             gid = game_id(NAME, rnd, table, g)
             seat_keys = [keys[i] for i in seats]
             failures = ([{"seat": 1, "bot": seat_keys[1], "type": "timeout",
-                          "detail": "decision took 1.2 s" + HOSTILE, "round": 2, "kind": "turn"}]
+                          "detail": failure_detail, "round": 2, "kind": "turn"}]
                         if gid == FAILING_GAME else [])
             seed = rnd * 1000 + table * 10 + g
             record = _record([bots[i][0] for i in seats], seat_keys, seed,

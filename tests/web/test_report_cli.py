@@ -711,3 +711,21 @@ def test_a_stored_record_without_a_players_list_is_shown_from_its_row(
         code, stdout, stderr = run("game", "cup/r1/t0/g2", *seat, "--db", str(db))
         assert (code, stderr) == (0, warning)
         assert "  seat 0  alpha: 1st, Pair" in stdout.splitlines()
+
+
+def test_failures_name_the_bots_files_as_their_author_knows_them(tmp_path: Path) -> None:
+    """A failure quoting a path into the bot's sandboxed copy (``/bot/...`` under bubblewrap,
+    the box's temporary directory on the host without it) is shown relative to the bot's
+    directory on every page: a spectator never reads the host's temporary layout."""
+    box = "/tmp/arena-box-4242-x1y2/bot"
+    detail = (f"exited mid-game (exit code 1); FileNotFoundError: [Errno 2] No such file or "
+              f"directory: '/bot/book.json' (and '{box}/data/opening.json')")
+    db = site_db.build(tmp_path / "arena.db", failure_detail=detail)
+    write_site(db, site_db.NAME, tmp_path / "site", jobs=1)
+    pages = {page: (tmp_path / "site" / page).read_text()
+             for page in ("index.html", "games.html", "games/r1-t0-g1.html")}
+    told = ("No such file or directory: &#39;book.json&#39; (and "
+            "&#39;data/opening.json&#39;)")
+    assert told in pages["games.html"] and told in pages["games/r1-t0-g1.html"]
+    for page, text in pages.items():
+        assert "/bot/" not in text and "arena-box" not in text, page

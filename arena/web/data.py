@@ -61,7 +61,7 @@ from arena.tournament.league_store import (
 from arena.tournament.planning import league_budget_note, off_size_split
 from arena.tournament.scoring import spec_table_weight, swiss_table_size
 from arena.tournament.secrecy import secret_seed_note, seed_is_secret
-from arena.tournament.store import Store, stored_whole
+from arena.tournament.store import Store, shown_state, stored_whole
 
 __all__ = ["GameRow", "TournamentData", "game_slug", "load_tournament", "progress",
            "game_row", "read_records", "tournament_names"]
@@ -312,15 +312,18 @@ def progress(db: str | Path, name: str) -> dict[str, Any]:
     """Games recorded and the state of a tournament: what a live page polls, cheaply; for a
     league also its entries, the active ones among them and the versions being vetted (a bot
     retired, entering or submitted changes the pages before any game lands)."""
-    with connect(db) as conn, Store(db, create=False, read_only=True) as store:
-        info = find_tournament(conn, name, db)
-        games = store.count_games(info.id)
+    # one snapshot: a run writing between two reads would have the counts disagree (a game
+    # told without the state it finished, a version vetted before it was entered)
+    # (connect: a missing or foreign file is told as the other pages tell it)
+    with connect(db), Store(db, create=False, read_only=True) as store, store.snapshot():
+        row = store.require(name)
+        games = store.count_games(row.id)
         entries = None
-        if info.format == "league":  # the versions being vetted too, while a run holds it
-            running = store.runner_pid(info.name) is not None
-            entries = [*entry_counts(store, info.id),
-                       len(vetting(store, info.id)) if running else 0]
-    return {"games": games, "state": info.state,
+        if row.format == "league":  # the versions being vetted too, while a run holds it
+            running = store.runner_pid(row.name) is not None
+            entries = [*entry_counts(store, row.id),
+                       len(vetting(store, row.id)) if running else 0]
+    return {"games": games, "state": shown_state(db, row.name, row.state),
             **({"entries": entries} if entries is not None else {})}
 
 

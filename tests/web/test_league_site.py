@@ -308,6 +308,34 @@ def test_a_version_entering_while_the_page_is_read_does_not_break_the_league_pag
     assert [e["line"] for e in entries][-1] == "eve@v1: being vetted since table 5"
 
 
+def test_a_live_pages_progress_counts_are_read_at_one_moment(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The progress a live page polls reads its counts at one moment: a version the run
+    puts on its vet between two of its reads is seen by the next poll, not counted in this
+    one beside entries read before it."""
+    import arena.web.data as data
+    from arena.tournament.league_store import set_vetting
+    from arena.tournament.store import Store
+
+    db = league_db.build(tmp_path / "a.db", state="running")
+    with Store(db) as store:
+        row = store.tournament("ladder")
+        assert row is not None
+        set_vetting(store, row.id, {"eve@v1": 5})
+    read_counts = data.entry_counts
+
+    def run_moves_on(store: Any, tournament_id: int) -> Any:
+        counts = read_counts(store, tournament_id)
+        with Store(db) as writer:  # the league's run, between two of the poll's reads
+            set_vetting(writer, tournament_id, {"eve@v1": 5, "zed@v1": 6})
+        return counts
+
+    monkeypatch.setattr(data, "entry_counts", run_moves_on)
+    with Store(db) as held, held.lock("ladder"):  # a run holds it: its rows are live
+        assert data.progress(db, "ladder")["entries"] == [5, 3, 1]
+        assert data.progress(db, "ladder")["entries"] == [5, 3, 2]
+
+
 # -- tournaments continued with --continue, or started again with --new-edition ------------------
 class _Passed:
     ok = True

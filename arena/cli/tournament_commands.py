@@ -270,13 +270,17 @@ def _print_summary(summary: RunSummary, board: list[str] | None = None) -> None:
     """What a run did, then the leaderboard (``board``: computed already, while the workers
     wound down) and the bots' failures."""
     from arena.cli.terminal import wrapped
+    from arena.tournament.planning import league_budget_note
 
     rate = summary.games_per_s
+    done, planned = summary.games_done, summary.games_planned
+    # a league's budget beside its games, as status tells it: never 12/9
+    games = str(done) if summary.league or not planned else f"{done}/{planned}"
+    note = league_budget_note(done, planned) if summary.league else ""
     # a resumed database may come from elsewhere, never through the arena's escaping entry
     typer.echo(printable_log(wrapped(
-        f"{summary.name}: {summary.games_done}"
-        f"{f'/{summary.games_planned}' if summary.games_planned else ''} games recorded "
-        f"({summary.games_recorded} this run, {summary.elapsed_s:.1f} s, {rate:.1f} games/s) "
+        f"{summary.name}: {games} games recorded ({f'{note}; ' if note else ''}"
+        f"{summary.games_recorded} this run, {summary.elapsed_s:.1f} s, {rate:.1f} games/s) "
         f"in {summary.db}; state {summary.state}")))
     for text in summary.kept_copies:  # said as it happened, above the bar: said again
         typer.echo(printable_log(wrapped(text)))

@@ -112,6 +112,9 @@ class RunSummary:
     #: What is said of each bot that played on from the copy ``arena submit --update``
     #: kept of its files (its files replaced since it entered), as the run ended.
     kept_copies: list[str] = field(default_factory=list)
+    #: A league: its ``games_planned`` is its budget (0: none), where a run stops, not an
+    #: end its games count towards.
+    league: bool = False
 
     @property
     def games_done(self) -> int:
@@ -348,7 +351,7 @@ def _run_locked(spec: TournamentSpec, store: Store, edition: dict[str, Any] | No
                       elapsed_s=0.0, state=state, mismatches=run.mismatches,
                       warnings=run.warnings, bot_starts=run.bot_starts,
                       referee_cpu_s=run.referee_cpu_s, bot_cpu_s=dict(run.bot_cpu_s),
-                      kept_copies=run.kept_copy_lines(state))
+                      kept_copies=run.kept_copy_lines(state), league=spec.format == "league")
 
 
 def _play(run: RunState, db_path: Path, vetter: Vetter | None = None) -> str:

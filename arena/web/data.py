@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.common.names import shown_names
+from arena.common.plural import counted
 from arena.engine.houserules import HouseRules
 from arena.rating.board_view import leaderboard_json, newest_versions
 from arena.rating.games import (
@@ -136,6 +137,13 @@ class TournamentData:
         """A league's budget beside its games (``budget 400 spent``), as ``arena status``
         shows it; empty for a league without one, and for any other format."""
         return league_budget_note(self.done, self.games_planned) if self.league else ""
+
+    @property
+    def league_games(self) -> str:
+        """A league's games with its budget beside them, as ``arena status`` tells them
+        (``8 games (budget 6 spent)``): every place on the pages that counts them says this."""
+        note = self.budget_note
+        return counted(self.done, "game") + (f" ({note})" if note else "")
 
     @property
     def hidden_versions(self) -> int:

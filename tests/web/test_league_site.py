@@ -189,13 +189,16 @@ def test_a_league_counts_its_games_without_an_end(tmp_path: Path) -> None:
     db = league_db.build(tmp_path / "a.db", tables=2, budget=10, state="running")
     index = render_page(load_tournament(db, "ladder"), "index.html")
     assert '<dd id="progress">4 games (budget 10)</dd>' in index
-    assert "league, 4 games, " in index  # the footer
+    assert "league, 4 games (budget 10), " in index  # the footer
     assert "older version" not in index and 'id="leaderboard-all"' in index
 
 
-def test_a_league_over_a_lowered_budget_says_it_is_spent_everywhere(tmp_path: Path) -> None:
+def test_a_league_over_a_lowered_budget_says_it_is_spent_everywhere(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """8 games stored, then run with a budget of 6: every place that tells a league's games
     says the budget is spent, none that it is 133% played."""
+    from arena.cli.tournament_commands import _print_summary
+    from arena.tournament.runner import RunSummary
     from arena.web.data import load_tournament
     from arena.web.site import render_page
 
@@ -206,9 +209,19 @@ def test_a_league_over_a_lowered_budget_says_it_is_spent_everywhere(tmp_path: Pa
     for text in (listing, listed):
         assert text.splitlines()[2].split()[4:8] == ["8", "(budget", "6", "spent)"], text
     assert "; games 8 (budget 6 spent)\n" in one
-    index = render_page(load_tournament(db, "ladder"), "index.html")
+    data = load_tournament(db, "ladder")
+    index = render_page(data, "index.html")
     assert '<dd id="progress">8 games (budget 6 spent)</dd>' in index
+    tables = render_page(data, "rounds.html")
+    assert "; 8 games played (budget 6 spent); the games page lists them all." in tables
+    for page in ("index.html", "rounds.html", "games.html", "h2h.html"):  # the footer
+        assert "Palaestra Arena: league, 8 games (budget 6 spent), finished" in render_page(
+            data, page), page
     assert "%" not in listing + one + listed
+    _print_summary(RunSummary(name="ladder", db=db, games_planned=6, games_before=8,
+                              games_recorded=0, elapsed_s=0.0, state="finished", league=True))
+    assert capsys.readouterr().out.startswith(  # the end of an arena run
+        "ladder: 8 games recorded (budget 6 spent; 0 this run, 0.0 s, 0.0 games/s) in ")
 
 
 def test_a_league_without_games_yet_is_served(tmp_path: Path, serving: Any) -> None:

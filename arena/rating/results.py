@@ -43,7 +43,7 @@ from arena.rating.games import (
 )
 from arena.rating.render import check_format, render_csv, render_json, render_table
 from arena.rating.trueskill_rating import RatingSettings, settings_for
-from arena.tournament.planning import games_progress
+from arena.tournament.planning import games_plan, games_progress
 from arena.tournament.scoring import game_points
 from arena.tournament.secrecy import seed_is_secret
 from arena.tournament.status import LISTING_COLUMNS, LISTING_LEFT_OUT, bot_count
@@ -163,7 +163,12 @@ class TournamentSummary:
     #: the bot versions entered (a league's new versions enter as it runs)
     versions: int
     games_done: int
+    #: null where no end is set, a league's always (its budget is where a run stops)
     games_planned: int | None
+    #: a league's budget of games (null without one, or another format) and whether the
+    #: games reach it: :func:`~arena.tournament.planning.games_plan`
+    budget_games: int | None
+    budget_spent: bool | None
     state: str
     created_at: str | None
 
@@ -195,7 +200,8 @@ def tournament_summaries(db_path: str | Path) -> list[TournamentSummary]:
                 name=info.name, format=info.format, players_per_game=info.players_per_game,
                 bots=bot_count(info.format, entrants), versions=len(entrants),
                 games_done=done.get(info.id, 0),
-                games_planned=_planned(info), state=info.state, created_at=info.created_at,
+                **games_plan(done.get(info.id, 0), _planned(info), info.format == "league"),
+                state=info.state, created_at=info.created_at,
             ))
     return summaries
 
@@ -209,11 +215,17 @@ def _tournaments_tsv(summaries: Sequence[TournamentSummary]) -> str:
     """The list for a spreadsheet: the games done and planned in cells of their own, as csv
     has them (``3/10`` is a date to a spreadsheet, 10 March), planned empty where unknown."""
     games = LISTING_COLUMNS.index("games")
-    headers = [*LISTING_COLUMNS[:games], "games done", "games planned",
-               *LISTING_COLUMNS[games + 1:]]
+    headers = [*LISTING_COLUMNS[:games], "games done", "games planned", "budget games",
+               "budget spent", *LISTING_COLUMNS[games + 1:]]
     return render_table(headers, [
         [s.name, s.format, _sizes(s.players_per_game, ", "), s.bots, s.games_done,
-         s.games_planned, s.state, s.created_at] for s in summaries], "tsv")
+         s.games_planned, s.budget_games, _yes_no(s.budget_spent), s.state, s.created_at]
+        for s in summaries], "tsv")
+
+
+def _yes_no(value: bool | None) -> str:
+    """A flag as a spreadsheet's cell: ``yes``, ``no``, empty where it does not apply."""
+    return "" if value is None else "yes" if value else "no"
 
 
 def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simple",
@@ -228,13 +240,16 @@ def render_tournaments(summaries: Sequence[TournamentSummary], fmt: str = "simpl
     if fmt == "csv":
         # a ladder's sizes as one plain cell (2;3), as arena results joins a seat's failures,
         # not a Python list a spreadsheet reads as text
-        return render_csv(headers, [{**row, "players_per_game": _sizes(s.players_per_game, ";")}
+        # and a flag as the tsv's cell, not Python's True
+        return render_csv(headers, [{**row, "players_per_game": _sizes(s.players_per_game, ";"),
+                                     "budget_spent": _yes_no(s.budget_spent)}
                                     for row, s in zip(rows, summaries, strict=True)])
     if fmt == "tsv":
         return _tournaments_tsv(summaries)
     table = [
         [printable(s.name), s.format, _sizes(s.players_per_game, ", "), s.bots,
-         games_progress(s.games_done, s.games_planned, s.format == "league"), s.state,
+         games_progress(s.games_done, s.budget_games if s.format == "league"
+                        else s.games_planned, s.format == "league"), s.state,
          s.created_at]
         for s in summaries
     ]

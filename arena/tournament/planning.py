@@ -5,13 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from typing import Any
 
 from arena.referee.seating import crowded_table, seat_orders, seating_mode
 from arena.tournament import schedule, swiss
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import TableRow
 
-__all__ = ["fixed_tables", "games_progress", "group_deals", "league_budget_note", "off_size_split",
+__all__ = ["fixed_tables", "games_plan", "games_progress", "group_deals", "league_budget_note",
+           "off_size_split",
            "planned_games", "seating_warning", "tables_per_swiss_round", "unmet_pairs_warning"]
 
 
@@ -83,6 +85,19 @@ def games_progress(done: int, planned: int | None, league: bool) -> str:
     if not planned:
         return str(done)
     return f"{done}/{planned} ({100 * done // planned}%)"
+
+
+def games_plan(done: int, planned: int | None, league: bool) -> dict[str, Any]:
+    """Where a tournament's games end, for a script, as :func:`games_progress` tells it:
+    ``games_planned`` (null where no end is set: a league, whose budget is where a run
+    stops and is raised to go on, so a share of it could pass 100%), ``budget_games`` (a
+    league's budget of games; null without one, and for other formats) and
+    ``budget_spent`` (whether the games reach it; null without one)."""
+    if not league:
+        return {"games_planned": planned or None, "budget_games": None, "budget_spent": None}
+    budget = planned or None
+    return {"games_planned": None, "budget_games": budget,
+            "budget_spent": None if budget is None else done >= budget}
 
 
 def planned_games(spec: TournamentSpec) -> int:

@@ -261,13 +261,17 @@ def check_data(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | No
     def told(prefix: str) -> list[str]:  # the text's lines of a kind, one source for both
         return [line[len(prefix):] for line in lines if line.startswith(prefix)]
 
+    league = spec.format == "league"
     return {
         "name": spec.name, "format": spec.format, "entries": len(spec.entrants),
         "table_sizes": list(spec.table_sizes),
         "sitting": (off_size_split(spec.table_sizes[0], len(spec.entrants))
                     if spec.format == "swiss" else None),
-        "rounds": spec.effective_rounds() if spec.format != "league" else None,
-        "games_planned": planned_games(spec), "seed_given": spec.seed is not None,
+        "rounds": spec.effective_rounds() if not league else None,
+        # as status has them: a league's budget is where a run stops, not its planned games
+        "games_planned": None if league else planned_games(spec),
+        "budget_games": (planned_games(spec) or None) if league else None,
+        "seed_given": spec.seed is not None,
         "rules": spec.house_rules().changed(), "results": str(db),
         "stored": _stored(spec, db)[0], "warnings": told("warning: "),
         "refused_names": told("Refused name: "),

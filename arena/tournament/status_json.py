@@ -18,7 +18,7 @@ from arena.tournament.bot_versions import bot_labels, bot_options
 from arena.tournament.editions import entry_indexes, kept_copy_notes
 from arena.tournament.hint_commands import db_option, resume_command
 from arena.tournament.league_store import league_entries, vetting, vetting_gave_way
-from arena.tournament.planning import group_deals, off_size_split
+from arena.tournament.planning import games_plan, group_deals, off_size_split
 from arena.tournament.secrecy import seed_is_secret
 from arena.tournament.standings import swiss_standings
 from arena.tournament.store import GameRow, Store, TableRow, TournamentRow, shown_state
@@ -63,10 +63,11 @@ def _listing_data(store: Store, t: TournamentRow) -> dict[str, Any]:
     sizes = t.spec.get("players_per_game", t.players_per_game)
     labels = bot_labels(store)
     entrants = [labels.get(b, str(b)) for b in store.entrant_ids(t.id)]
+    done = store.count_games(t.id)
     return {"name": t.name, "format": t.format, "players_per_game": sizes,
             "bots": bot_count(t.format, entrants), "versions": len(entrants),
-            "games_done": store.count_games(t.id),
-            "games_planned": t.games_planned or None, **_run_data(store, t),
+            "games_done": done, **games_plan(done, t.games_planned, t.format == "league"),
+            **_run_data(store, t),
             "created_at": t.created_at}
 
 

@@ -246,7 +246,8 @@ def test_run_check_in_json(tmp_path: Path) -> None:
     assert "tables of 4 (sitting 5 each round), 2 rounds, 2 games planned" in text[0]
     assert json.loads(result.stdout) == {
         "name": "tiny", "format": "swiss", "entries": 5, "table_sizes": [4],
-        "sitting": "5", "rounds": 2, "games_planned": 2, "seed_given": True, "rules": {},
+        "sitting": "5", "rounds": 2, "games_planned": 2, "budget_games": None,
+        "seed_given": True, "rules": {},
         "results": str(tmp_path / "tiny.db"), "stored": "not created yet", "warnings": [],
         "refused_names": [], "trials": None, "ready": True,
         "verdict": "Entries not started (--no-trial): ready to run."}

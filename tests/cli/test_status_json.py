@@ -24,7 +24,8 @@ needs_sandbox = pytest.mark.skipif(not probe().can_run, reason="bots cannot run 
 #: The keys of a tournament in the list, as ``arena tournaments --format json`` has them,
 #: with its run's.
 LISTING_KEYS = ["name", "format", "players_per_game", "bots", "versions", "games_done",
-                "games_planned", "state", "live", "pid", "created_at"]
+                "games_planned", "budget_games", "budget_spent", "state", "live", "pid",
+                "created_at"]
 DETAIL_KEYS = [*LISTING_KEYS, "entrants", "sitting", "seed", "seed_secret", "seed_drawn",
                "spec_hash", "finished_at", "rules", "rounds", "round", "kept_copies",
                "round_progress", "standings", "failures", "restarted", "failure_reasons",

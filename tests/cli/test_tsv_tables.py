@@ -110,9 +110,9 @@ def test_tournaments_tsv_cells_are_the_json_values(tiny_db: Path) -> None:
     (stored,) = json.loads(_output("tournaments", "-f", "json", "--db", str(tiny_db)))[
         "tournaments"]
     header = ["tournament", "format", "per table", "bots", "games done", "games planned",
-              "state", "created"]
-    row = ["tiny", "round_robin", "2", "4", str(stored["games_done"]), "", "finished",
-           stored["created_at"]]
+              "budget games", "budget spent", "state", "created"]
+    row = ["tiny", "round_robin", "2", "4", str(stored["games_done"]), "", "", "",
+           "finished", stored["created_at"]]
     assert text == _tsv([header, row])
     assert _cells(text) == [header, row]
 

@@ -4,6 +4,7 @@ cannot go ahead when it can), and names those it leaves out, with why."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -125,3 +126,14 @@ def test_pairings_of_a_league_say_it_has_no_rounds(tmp_path: Path, registry: Pat
             "Error: 'ladder' is a league: it has no rounds, it chooses one table at a time "
             "(arena report ladder -o DIR lists its tables; arena status ladder its entries; "
             "arena game ladder/r1/t0/g0 its first game)\n")
+
+
+def test_the_check_in_json_plans_a_league_no_games_and_names_its_budget(
+        tmp_path: Path, registry: Path) -> None:
+    """As ``arena status --format json``: a league's budget is where a run stops, not the
+    games it plans, so a script reads it apart and computes no share of it."""
+    spec = _league(tmp_path, tmp_path / "a.db", budget={"games": 10})
+    checked = runner.invoke(app, ["run", str(spec), "--check", "--no-trial", "-f", "json"])
+    assert checked.exit_code == 0, checked.output
+    data = json.loads(checked.stdout)
+    assert (data["games_planned"], data["budget_games"]) == (None, 10)

@@ -218,6 +218,17 @@ def test_a_league_over_a_lowered_budget_says_it_is_spent_everywhere(
         assert "Palaestra Arena: league, 8 games (budget 6 spent), finished" in render_page(
             data, page), page
     assert "%" not in listing + one + listed
+    # a script reads no share of the budget either: a league plans no games, and its budget
+    # and whether the games reach it are fields of their own, alike in every listing
+    for command in (["status", "ladder"], ["status"], ["tournaments"]):
+        shown = runner.invoke(app, [*command, "--db", str(db), "--format", "json"]).stdout
+        data = json.loads(shown)
+        listed = data["tournaments"][0] if "tournaments" in data else data
+        assert {key: listed[key] for key in ("games_done", "games_planned", "budget_games",
+                                            "budget_spent")} == {
+            "games_done": 8, "games_planned": None, "budget_games": 6, "budget_spent": True}
+    csv = runner.invoke(app, ["tournaments", "--db", str(db), "--format", "csv"]).stdout
+    assert csv.splitlines()[1].split(",")[5:9] == ["8", "", "6", "yes"]
     _print_summary(RunSummary(name="ladder", db=db, games_planned=6, games_before=8,
                               games_recorded=0, elapsed_s=0.0, state="finished", league=True))
     assert capsys.readouterr().out.startswith(  # the end of an arena run

@@ -729,3 +729,20 @@ def test_failures_name_the_bots_files_as_their_author_knows_them(tmp_path: Path)
     assert told in pages["games.html"] and told in pages["games/r1-t0-g1.html"]
     for page, text in pages.items():
         assert "/bot/" not in text and "arena-box" not in text, page
+
+
+def test_the_overview_shares_the_games_played_as_status_does(tmp_path: Path) -> None:
+    """9 of 11 games: 81% on the overview as in ``arena status``, rounded down so that 100%
+    means every planned game is played (rounded, it read 82%, and 359 of 360 read 100%)."""
+    from arena.web.data import load_tournament
+    from arena.web.site import render_page
+
+    db = site_db.build(tmp_path / "arena.db", state="running")
+    conn = sqlite3.connect(db)
+    with conn:
+        conn.execute("UPDATE tournaments SET games_planned = 11")
+    conn.close()
+    index = render_page(load_tournament(db, site_db.NAME), "index.html")
+    assert '<dd id="progress">9 of 11 (81%)</dd>' in index
+    listed = runner.invoke(app, ["status", "--db", str(db)], terminal_width=200).stdout
+    assert "9/11 (81%)" in listed

@@ -43,6 +43,7 @@ from arena.rating.games import (
 )
 from arena.rating.render import check_format, render_csv, render_json, render_table
 from arena.rating.trueskill_rating import RatingSettings, settings_for
+from arena.referee.hints import author_paths
 from arena.tournament.planning import games_plan, games_progress
 from arena.tournament.scoring import game_points
 from arena.tournament.secrecy import seed_is_secret
@@ -72,7 +73,8 @@ def game_json(game: StoredGame) -> dict[str, Any]:
         "placements": list(game.placements),
         "standing_places": game.standing_places,
         "failures": [
-            {"seat": f.seat, "bot": game.seats[f.seat].key, "type": f.type, "detail": f.detail}
+            {"seat": f.seat, "bot": game.seats[f.seat].key, "type": f.type,
+             "detail": author_paths(f.detail)}  # as status tells it: no host's box paths
             for f in game.failures
         ],
         "forfeits": {str(seat): reason for seat, reason in game.forfeits},
@@ -113,7 +115,7 @@ def _failure_details(failures: Sequence[Failure]) -> str:
     equally frequent ones), as the json has them all: ``timeout: no answer within ...``."""
     details: dict[str, Counter[str]] = {}
     for failure in failures:
-        details.setdefault(failure.type, Counter())[failure.detail] += 1
+        details.setdefault(failure.type, Counter())[author_paths(failure.detail)] += 1
     parts = ((kind, counts.most_common(1)[0][0]) for kind, counts in details.items())
     return DETAIL_SEPARATOR.join(f"{kind}: {detail}" if detail else kind
                                  for kind, detail in parts)

@@ -131,3 +131,7 @@ def test_failures_name_the_bots_files_as_their_author_knows_them(tmp_path: Path)
     assert [r["detail"] for r in reasons["failure_reasons"]] == [told]
     detailed = json.loads(_status(db, "--format", "json").stdout)
     assert [r["detail"] for r in detailed["failure_reasons"]] == [told]
+    results = runner.invoke(app, ["results", "t", "--db", str(db), "--format", "json"])
+    assert [f["detail"] for f in json.loads(results.stdout)["games"][0]["failures"]] == [told]
+    rows = runner.invoke(app, ["results", "t", "--db", str(db), "--format", "csv"]).stdout
+    assert "rival/book.json" in rows and "/bot/" not in rows and "arena-box" not in rows

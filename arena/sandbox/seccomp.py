@@ -81,8 +81,10 @@ _DENIED_X86_64 = {
     "shmdt": 67, "msgget": 68, "msgsnd": 69, "msgrcv": 70, "msgctl": 71, "semtimedop": 220,
     "mq_open": 240, "mq_unlink": 241, "mq_timedsend": 242, "mq_timedreceive": 243,
     "mq_notify": 244, "mq_getsetattr": 245,
-    # page cache residency of a file range: a channel through the files bots share
-    "cachestat": 451,
+    # page cache residency of a file range: a channel through the files bots share; mincore
+    # tells it of a mapped file the bot owns (a user referee's bots own the kit and their
+    # environments' files)
+    "cachestat": 451, "mincore": 27,
     # another process's (or its own) memory advised through a pidfd: its huge-page collapse
     # runs on like the one below
     "process_madvise": 440,
@@ -100,8 +102,9 @@ _SCHED_SETAFFINITY = 203
 #: a page one bot reads is cached for all, one bit another reads back, a 64-bit word per
 #: probe of 64 pages. The probe that needs no clock is refused (``preadv2``/``pwritev2``
 #: with ``RWF_NOWAIT``: EOPNOTSUPP, as where it is unsupported; Linux AIO, which takes the
-#: flag too; ``cachestat``, denied with the others) and so is the reset (``fadvise``
-#: DONTNEED, a no-op); what is left is timing (docs/SANDBOX.md, "Channels between bots").
+#: flag too; ``cachestat`` and ``mincore``, denied with the others) and so is the reset
+#: (``fadvise`` DONTNEED, a no-op); what is left is timing (docs/SANDBOX.md, "Channels
+#: between bots").
 #: Linux AIO takes the same flag in each request (``aio_rw_flags``), where no filter can see
 #: it: the calls fail with ENOSYS, as on a kernel without AIO (glibc's ``aio_read`` uses
 #: threads, not these).

@@ -346,9 +346,11 @@ def test_a_file_stops_at_the_file_size_limit_and_descriptors_at_their_limit(
 def test_the_calls_seccomp_denies_fail_with_eperm_and_clone3_with_enosys(
         run_hostile, report: SandboxReport) -> None:
     """The deny list docs/SANDBOX.md names, call by call: io_uring, userfaultfd,
-    perf_event_open, the kernel keyrings, process_vm_*, a new user namespace, mounts, bpf and
-    fanotify fail with EPERM; clone3 with ENOSYS, so that libc falls back to clone, and
-    Linux AIO with ENOSYS (its requests carry RWF_NOWAIT where no filter sees it)."""
+    perf_event_open, the kernel keyrings, process_vm_*, a new user namespace, mounts, bpf,
+    fanotify, cachestat and mincore (which tells a file's cached pages, no clock needed, to
+    the file's owner: a user referee's bots own the kit they share) fail with EPERM; clone3
+    with ENOSYS, so that libc falls back to clone, and Linux AIO with ENOSYS (its requests
+    carry RWF_NOWAIT where no filter sees it)."""
     import errno
 
     if not has(report, "seccomp"):

@@ -7,8 +7,9 @@ namespaces, kernel modules and keyrings, BPF, io_uring, a parent-death signal ot
 SIGKILL (the one that ends it with the referee), and every socket that is not AF_UNIX
 (so a bot cannot reach the network even where no network namespace is available); and what would
 let two bots signal each other: through the files they share read-only, file locks (made
-no-ops) and inotify; System V and POSIX IPC objects; the page cache of those files (its
-probe without a clock refused, its drop a no-op); futexes on the pages of those files (a
+no-ops) and inotify; System V and POSIX IPC objects; the page cache of those files (the
+probes that leave a page uncached refused, its drop a no-op; reading the page itself still
+tells, docs/SANDBOX.md); futexes on the pages of those files (a
 wait not marked private fails with EAGAIN); and a change of its CPU affinity (a no-op:
 a pinned worker's bots stay on its CPU); and the system calls that run longest after the
 bot is frozen (memory populated at once, huge pages collapsed), on the CPU of the bot asked
@@ -103,8 +104,8 @@ _SCHED_SETAFFINITY = 203
 #: probe of 64 pages. The probe that needs no clock is refused (``preadv2``/``pwritev2``
 #: with ``RWF_NOWAIT``: EOPNOTSUPP, as where it is unsupported; Linux AIO, which takes the
 #: flag too; ``cachestat`` and ``mincore``, denied with the others) and so is the reset
-#: (``fadvise`` DONTNEED, a no-op); what is left is timing (docs/SANDBOX.md, "Channels
-#: between bots").
+#: (``fadvise`` DONTNEED, a no-op); what is left is reading the page, which its time and
+#: the process's major faults tell (docs/SANDBOX.md, "Channels between bots").
 #: Linux AIO takes the same flag in each request (``aio_rw_flags``), where no filter can see
 #: it: the calls fail with ENOSYS, as on a kernel without AIO (glibc's ``aio_read`` uses
 #: threads, not these).

@@ -43,7 +43,8 @@ _SCOPE_SIGNAL = 1 << 1
 
 _PR_SET_NO_NEW_PRIVS = 38
 #: Entries of a bot's own /proc/<pid> that get no rule (see :func:`restrictor`).
-_PROC_SKIPPED = frozenset({"net", "task", "root", "cwd", "exe"})
+_PROC_SKIPPED = frozenset({"net", "task", "root", "cwd", "exe", "pagemap", "smaps",
+                           "smaps_rollup", "numa_maps"})
 
 
 class _RulesetAttr(ctypes.Structure):
@@ -147,8 +148,10 @@ def restrictor(ruleset_fd: int, *, abi: int = 1,
 
     # Every entry of its own /proc/<pid> but net (and task, whose threads hold net too):
     # without a network namespace, net shows the host's sockets (sockstat, unix names),
-    # which another bot changes at will; and not the links root, cwd and exe, whose rule
-    # would be on what they point to (root: the whole filesystem).
+    # which another bot changes at will; not the links root, cwd and exe, whose rule would
+    # be on what they point to (root: the whole filesystem); and not the files that tell
+    # which of its pages of a shared file another process maps too (a bit per page that
+    # another bot sets and clears at will).
     own = [f"/proc/self/{name}" for name in sorted(os.listdir("/proc/self"))
            if name not in _PROC_SKIPPED] if own_proc else []
 

@@ -487,3 +487,21 @@ def test_well_behaved_echo_round_trips(run_hostile) -> None:
     bot.transport.close()
     status = bot.proc.shutdown(grace_s=STARTUP_S)
     assert status.exit_code == 0 and not status.killed_by_referee
+
+
+def test_under_landlock_a_bot_cannot_read_which_pages_another_maps(
+        run_hostile, report: SandboxReport) -> None:
+    """A page of a file two bots both read is mapped by both: pagemap's exclusive bit, smaps
+    and numa_maps tell a bot which of the pages it maps another process maps too, a bit per
+    page that the other sets and clears at will, no clock needed (two bots passed 32-bit words
+    exactly so, again and again). Landlock leaves them out of the bot's own /proc entries;
+    under bubblewrap's /proc they stay (docs/SANDBOX.md, "Channels between bots")."""
+    import errno
+
+    if has(report, "bwrap") or not has(report, "landlock"):
+        pytest.skip("only Landlock restricts a bot's own /proc entries")
+    bot = run_hostile("page_sharing.py")
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, bot.proc.stderr_text())
+    assert json.loads(got.data) == dict.fromkeys(
+        ("pagemap", "smaps", "smaps_rollup", "numa_maps"), errno.EACCES)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fnmatch
 import io
 import json
 import os
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from staged_ascension import ascending_at_once, trap_a_non_god
 
 from arena.engine import GameConfig, RandomAgent, play_game
@@ -21,6 +23,7 @@ from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.errors import BotError, ProtocolError
 from arena.protocol import messages
 from arena.protocol.schema import validate
+from arena.registry.manifest import spec_from_path
 from arena.sdk import Bot, GameEnd, GameStart, Request
 from arena.sdk import line_request as line_request_module
 from arena.sdk.line_request import LineRequest
@@ -562,6 +565,21 @@ def test_the_docs_package_example_plays_several_games() -> None:
     agent = BotAgent(space["MyBot"]())
     for game in range(3):
         play_game(GameConfig(players=("me", "rnd"), seed=game), [agent, RandomAgent(game)])
+    assert agent.invalid_answers == 0
+
+
+def test_the_readme_bot_plays_and_enters_the_shipped_league(tmp_path: Path) -> None:
+    """README.md's "Writing a bot", saved as my_bot.py as the reader is told: its games are
+    legal, and the name it is registered under is one the shipped league enters."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    (tmp_path / "my_bot.py").write_text(text.split("```python\n", 1)[1].split("```", 1)[0])
+    assert "arena submit my_bot.py" in text and "tournaments/league.yaml" in text
+    league = yaml.safe_load((ROOT / "tournaments" / "league.yaml").read_text(encoding="utf-8"))
+    name = spec_from_path(tmp_path / "my_bot.py").name
+    assert any(fnmatch.fnmatchcase(name, entry) for entry in league["bots"]), name
+    agent = BotAgent(load_bot(tmp_path / "my_bot.py"))
+    for game in range(3):
+        play_game(GameConfig(players=(name, "rnd"), seed=game), [agent, RandomAgent(game)])
     assert agent.invalid_answers == 0
 
 

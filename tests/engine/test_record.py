@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +16,7 @@ from engine_scenario import act, build_state
 from arena.engine import FirstOptionAgent, GameConfig, RandomAgent, new_game, play_game
 from arena.engine.cards import Card
 from arena.engine.desmos import Category
-from arena.engine.record import RECORD_FORMAT, replay, replay_one
+from arena.engine.record import RECORD_FORMAT, build_record, replay, replay_one
 from arena.errors import ReplayError
 
 TURN_KEYS = {"round", "seat", "action", "card", "swap", "hand_size_after", "traps_after"}
@@ -546,3 +548,25 @@ def test_a_revealed_card_named_wrong_or_a_hidden_one_named_is_refused() -> None:
     for bad in (wrong, told):
         with pytest.raises(ReplayError, match="replayed events differ"):
             replay_one(bad)
+
+
+def test_the_docs_example_record_is_the_game_its_seed_and_choices_play() -> None:
+    """docs/RECORDS.md's example, its elisions dropped: its seed and choices replay to its
+    result, the entries it shows are the game's own (the first ones and the last event), and
+    the counts it gives of what it left out are the game's (it said 70 events of 71)."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "RECORDS.md").read_text("utf-8")
+    block = text.split("## Example", 1)[1].split("```json\n", 1)[1].split("```", 1)[0]
+    kept = "\n".join(line for line in block.splitlines() if line.strip() != "...")
+    shown = json.loads(re.sub(r",(\s*[\]}])", r"\1", kept))
+    counts = re.search(r"`turns` keeps (\d+) of its (\d+) entries and `events` (\d+) of its "
+                       r"(\d+)", " ".join(text.split()))
+    assert counts is not None
+    record = build_record(replay({k: v for k, v in shown.items() if k not in ("turns", "events")}))
+    assert {k: v for k, v in record.items() if k not in ("turns", "events")} == {
+        k: v for k, v in shown.items() if k not in ("turns", "events")}
+    turns, events = shown["turns"], shown["events"]
+    assert turns == record["turns"][:len(turns)]
+    assert events[:-1] == record["events"][:len(events) - 1]
+    assert events[-1] == record["events"][-1]
+    assert [int(n) for n in counts.groups()] == [
+        len(turns), len(record["turns"]), len(events), len(record["events"])]

@@ -8,7 +8,7 @@ revealed cards, events) in one place so that effects stay one line of rules each
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, Final
 
 from arena.engine.cards import FACE_OF, NOTATION, PALAESTRON
@@ -22,6 +22,7 @@ __all__ = [
     "ask_opponent",
     "ask_reveal",
     "card_options",
+    "counting",
     "effect_context",
     "exchange_cards",
     "give_card",
@@ -70,13 +71,16 @@ _FACE_BIT: Final[tuple[int, ...]] = tuple(1 << face for face in FACE_OF)
 
 
 def card_options(cards: list[int], key: str = "card", revealed: set[int] | None = None,
-                 face_up: bool = True) -> tuple[list[Option], list[int]]:
+                 face_up: bool = True, rather: Collection[int] | None = None,
+                 ) -> tuple[list[Option], list[int]]:
     """One option per distinct card face (copies are interchangeable); never the Palaestron.
 
     Where two copies differ only in being revealed (E20), a card leaving the hand face up
     (played, discarded) is the revealed copy, and one going where others cannot see it (a
     trap, the draw pile, another hand: ``face_up=False``) is a hidden copy, so the copy left
-    behind tells nobody anything new.
+    behind tells nobody anything new. Under reclaim=strict copies are not interchangeable
+    (E35): of a copy in ``rather`` and one not, the one in ``rather`` moves, whatever is
+    revealed.
     """
     table = _TABLES.get(key) or _option_table(key)
     seen = 0  # faces met so far, one bit each: the common hand has no two copies
@@ -99,6 +103,9 @@ def card_options(cards: list[int], key: str = "card", revealed: set[int] | None 
             index[face] = len(payloads)
             options.append(table[card])
             payloads.append(card)
+        elif rather and (card in rather) != (payloads[at] in rather):
+            if card in rather:
+                payloads[at] = card
         elif revealed is not None and (card in revealed) == face_up:
             payloads[at] = card
     return options, payloads
@@ -157,9 +164,18 @@ def placed_options(cards: list[int], depths: list[int], neighbours_alike: bool,
     return options, payloads
 
 
+def counting(cards: list[int], used: set[int]) -> list[int] | None:
+    """The ``cards`` that count in the Desmos of the seat that ``used`` these (None: every
+    card counts, the common case)."""
+    return [card for card in cards if card not in used] if used else None
+
+
 def hand_options(state: State, seat: int, key: str = "card",
                  face_up: bool = True) -> tuple[list[Option], list[int]]:
-    return card_options(state.hands[seat], key, state.revealed[seat], face_up)
+    """A seat's choice among its own cards: of two copies, a copy it used goes before the
+    one that counts in its Desmos (E35), then as E20 says."""
+    return card_options(state.hands[seat], key, state.revealed[seat], face_up,
+                        state.used[seat])
 
 
 # ---------------------------------------------------------------------------- the pile
@@ -285,9 +301,11 @@ def reveal_hand(state: State, target: int, source: str) -> None:
 
 
 def ask_exchange_with_seat(state: State, seat: int, target: int, source: str) -> None:
-    """After a peek: ``seat`` may take one of ``target``'s cards and give one of its own."""
-    options, payloads = card_options(shown_hand(state.hands[target]), "card",
-                                     state.revealed[target], face_up=False)
+    """After a peek: ``seat`` may take one of ``target``'s cards and give one of its own
+    (of two copies, one that would count in ``seat``'s Desmos, E35)."""
+    hand = shown_hand(state.hands[target])
+    options, payloads = card_options(hand, "card", state.revealed[target], face_up=False,
+                                     rather=counting(hand, state.used[seat]))
     if not options or not state.hands[seat]:
         return
     state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads],

@@ -31,6 +31,7 @@ from arena.engine.actions import (
     ask_opponent,
     ask_reveal,
     card_options,
+    counting,
     effect_context,
     give_card,
     hand_options,
@@ -157,8 +158,10 @@ def ares(state: State, seat: int, src: str) -> None:
 
 def _ares(state: State, target: int, seat: int, src: str) -> None:
     peek_hand(state, seat, target, src)
-    options, payloads = card_options(shown_hand(state.hands[target]), "card",
-                                     state.revealed[target])
+    hand = shown_hand(state.hands[target])
+    # of two copies, the one that counts in their Desmos (E35)
+    options, payloads = card_options(hand, "card", state.revealed[target],
+                                     rather=counting(hand, state.used[target]))
     if options:
         state.ask(seat, "card", options, payloads, _ares_pick, target, src,
                   context=effect_context("the card they must discard", src, target))

@@ -27,6 +27,7 @@ from arena.engine.desmos import (
 )
 from arena.engine.houserules import RULE_CHOICES, RULE_HELP, HouseRules, parse_rule
 from arena.engine.record import replay_one
+from arena.engine.state import State
 from arena.engine.turn import start_turn
 from arena.errors import ReplayError, RulesError
 
@@ -231,3 +232,63 @@ def test_strict_reclaim_five_gods_left_when_the_used_god_leaves_six_cards_ascend
     assert state.result.ascension is True and state.result.placements == [1, 2]
     assert events_of(state, "ascension")[0]["hand"] == ["God-2", "God-3", "God-4", "God-5",
                                                          "God-6"]
+
+
+def _strict_with_a_used_copy(hands: list[str], holder: int, used_first: bool,
+                             user: int | None = None) -> tuple[State, int, int]:
+    """A strict game whose seat ``holder`` holds both Fate-3 copies, one of them (the first
+    or the second in its hand's order) used earlier by seat ``user`` (default: the holder),
+    run to its first decision: (state, used copy, counting copy)."""
+    state = build_state(hands, rules={"reclaim": "strict"}, start=False)
+    first, second = [c for c in state.hands[holder] if names([c]) == ["Fate-3"]]
+    used, counting = (first, second) if used_first else (second, first)
+    state.used[holder if user is None else user].add(used)
+    state.push(start_turn)
+    state.run()
+    return state, used, counting
+
+
+@pytest.mark.parametrize("used_first", [True, False])
+@pytest.mark.parametrize("action", ["swap", "play", "trap"])
+def test_e35_strict_reclaim_the_copy_a_seat_gives_up_is_the_one_it_used(
+        action: str, used_first: bool) -> None:
+    # "a card you used for an effect does not count in your Desmos": of two Fate-3 in hand,
+    # the one played, set or swapped away is the dead copy, wherever it lies in the hand
+    hands = ["Fate-3 Fate-3 Crown Agari-1 Agari-2", "Beast-1 Beast-2 Beast-3 Fate-1 Fate-2"]
+    state, used, counting = _strict_with_a_used_copy(hands, 0, used_first)
+    if action == "swap":
+        act(state, "turn", 0, action="hold")
+        act(state, "swap", 0, swap="Fate-3")
+    else:
+        act(state, "turn", 0, action=action, card="Fate-3")
+    assert counting in state.hands[0] and used not in state.hands[0]
+
+
+@pytest.mark.parametrize("used_first", [True, False])
+def test_e35_strict_reclaim_a_forced_discard_gives_up_the_used_copy(used_first: bool) -> None:
+    hands = ["Agari-1 Umbrae-1 Umbrae-2 Arcoi-1 Arcoi-2", "Fate-3 Fate-3 Crown Beast-1 Beast-2"]
+    state, used, counting = _strict_with_a_used_copy(hands, 1, used_first)
+    act(state, "turn", 0, action="play", card="Agari-1")
+    act(state, "discard", 1, card="Fate-3")
+    assert counting in state.hands[1] and used not in state.hands[1]
+
+
+@pytest.mark.parametrize("used_first", [True, False])
+def test_e35_strict_reclaim_ares_sacks_the_copy_that_counts(used_first: bool) -> None:
+    hands = ["God-5 Umbrae-1 Umbrae-2 Arcoi-1 Arcoi-2", "Fate-3 Fate-3 Crown Beast-1 Beast-2"]
+    state, used, counting = _strict_with_a_used_copy(hands, 1, used_first)
+    act(state, "turn", 0, action="play", card="God-5")
+    act(state, "card", 0, card="Fate-3")
+    assert used in state.hands[1] and counting not in state.hands[1]
+
+
+@pytest.mark.parametrize("used_first", [True, False])
+def test_e35_strict_reclaim_hermes_takes_a_copy_that_counts_for_its_taker(
+        used_first: bool) -> None:
+    # seat 0 used one Fate-3 earlier; seat 1 holds both: the copy seat 0 takes counts for it
+    hands = ["God-1 Umbrae-1 Umbrae-2 Arcoi-1 Arcoi-2", "Fate-3 Fate-3 Crown Beast-1 Beast-2"]
+    state, used, counting = _strict_with_a_used_copy(hands, 1, used_first, user=0)
+    act(state, "turn", 0, action="play", card="God-1")
+    act(state, "card", 0, card="Fate-3")
+    act(state, "give", 0, card="Umbrae-1")
+    assert counting in state.hands[0] and used in state.hands[1]

@@ -30,7 +30,7 @@ from arena.errors import IllegalChoiceError, RulesError
 __all__ = ["RECORD_FORMAT", "GameResult", "State", "Trap", "recorded_audience"]
 
 #: The records this engine writes and replays; a new rule that changes games changes it.
-RECORD_FORMAT: Final = "palaestra-record/6"
+RECORD_FORMAT: Final = "palaestra-record/7"
 
 Step = tuple[Callable[..., None], tuple[Any, ...]]
 Continuation = Callable[..., None]

@@ -96,7 +96,7 @@ def test_a_record_of_the_rules_before_house_rules_is_refused_naming_its_version(
     state = play_game(GameConfig(players=("a", "b"), seed=1), [RandomAgent(1), RandomAgent(2)])
     record = json.loads(json.dumps(state.record()))
     record["format"] = "palaestra-record/2"
-    with pytest.raises(ReplayError, match="palaestra-record/2.*palaestra-record/6"):
+    with pytest.raises(ReplayError, match="palaestra-record/2.*palaestra-record/7"):
         replay_one(record)
 
 

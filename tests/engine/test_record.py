@@ -185,7 +185,7 @@ def test_a_record_from_before_each_copy_was_an_option_is_refused(
     # option indices mean other moves now, so it is refused, both versions named.
     old = copy.deepcopy(record)
     old["format"] = "palaestra-record/3"
-    with pytest.raises(ReplayError, match="'palaestra-record/3'.*'palaestra-record/6'"):
+    with pytest.raises(ReplayError, match="'palaestra-record/3'.*'palaestra-record/7'"):
         replay(old)
 
 
@@ -195,7 +195,7 @@ def test_a_record_from_before_the_palaestron_cleared_from_its_drawer_is_refused(
     # which later options follow, may differ now
     old = copy.deepcopy(record)
     old["format"] = "palaestra-record/4"
-    with pytest.raises(ReplayError, match="'palaestra-record/4'.*'palaestra-record/6'"):
+    with pytest.raises(ReplayError, match="'palaestra-record/4'.*'palaestra-record/7'"):
         replay(old)
 
 
@@ -205,7 +205,17 @@ def test_a_record_from_before_nemesis_gave_from_the_card_received_is_refused(
     # give options, and so its choices, mean other cards now
     old = copy.deepcopy(record)
     old["format"] = "palaestra-record/5"
-    with pytest.raises(ReplayError, match="'palaestra-record/5'.*'palaestra-record/6'"):
+    with pytest.raises(ReplayError, match="'palaestra-record/5'.*'palaestra-record/7'"):
+        replay(old)
+
+
+def test_a_record_from_before_a_seat_sprang_both_traps_in_a_last_window_is_refused(
+        record: dict[str, Any]) -> None:
+    # Format 6 asked a seat once in the Palaestron's and the showdown's windows (RULES.md
+    # E36): the decisions it recorded there are fewer than the engine now asks
+    old = copy.deepcopy(record)
+    old["format"] = "palaestra-record/6"
+    with pytest.raises(ReplayError, match="'palaestra-record/6'.*'palaestra-record/7'"):
         replay(old)
 
 
@@ -219,7 +229,7 @@ def test_a_record_of_an_older_version_is_refused_naming_only_what_changed(
         replay(old)
     assert str(refused.value) == (
         "recorded as 'palaestra-record/5' under the rules of that version; this engine "
-        "replays 'palaestra-record/6' records only (the rules changed in between: see "
+        "replays 'palaestra-record/7' records only (the rules changed in between: see "
         "RULES.md)")
 
 
@@ -311,7 +321,7 @@ def test_malformed_records_are_refused_clearly(record: dict[str, Any], change: A
         replay(_tamper(record, change))
 
 
-@pytest.mark.parametrize("value", [[1, 2], None, "palaestra-record/6"])
+@pytest.mark.parametrize("value", [[1, 2], None, "palaestra-record/7"])
 def test_what_is_no_object_is_no_game_record_not_a_record_of_other_rules(value: Any) -> None:
     # it was called "recorded as None under the rules of that version"
     with pytest.raises(ReplayError) as refused:

@@ -202,3 +202,45 @@ def test_a_window_asks_only_seats_with_a_triggerable_trap(rules: dict[str, str] 
     assert windows_asked(state) == [(2, "turn_start")]
     act(state, "trigger", 2, trap=None)
     hold_turn(state, 1)
+
+
+def test_e36_before_the_showdown_a_seat_may_spring_both_its_traps() -> None:
+    # "May be triggered any time by the player who set them": the window before the showdown
+    # is the last time there is, so a seat holding two live traps may use both (E36)
+    n = 3
+    state = build_state(THREE, traps={0: ["Umbrae-4", "Fate-3"]}, round=rounds_for(n),
+                        active=n - 1)
+    act(state, "trigger", 0, trap=None)  # the start of the last turn: kept for the end
+    hold_turn(state, 2)
+    assert windows_asked(state) == [(0, "showdown")]
+    act(state, "trigger", 0, trap="Umbrae-4")
+    act(state, "target", 0, seat=1)  # Umbrae: a look at seat 1's hand
+    assert windows_asked(state) == [(0, "showdown")]  # asked again, its other trap live
+    act(state, "trigger", 0, trap="Fate-3")
+    act(state, "target", 0, seat=1)  # Atropos: seat 1 reveals a card
+    act(state, "reveal", 1)
+    assert [e["card"] for e in events_of(state, "trap_triggered")] == ["Umbrae-4", "Fate-3"]
+    assert events_of(state, "showdown")  # no trap left: the hands are shown
+
+
+def test_e36_a_seat_may_spring_both_its_traps_before_the_palaestron_clears_them() -> None:
+    state = build_state(THREE, traps={1: ["Umbrae-4", "Fate-3"]},
+                        pile_top="Palaestron Fate-1")
+    act(state, "trigger", 1, trap=None)  # the start of seat 0's turn
+    act(state, "turn", 0, action="hold")
+    act(state, "swap", 0, swap="Beast-3")
+    act(state, "trigger", 1, trap="Umbrae-4")
+    act(state, "target", 1, seat=0)
+    assert windows_asked(state) == [(1, "palaestron")]
+    act(state, "trigger", 1, trap=None)  # a pass ends its turn in the window
+    assert state.decision is not None and state.decision.kind == "discard"
+    while state.decision is not None and state.decision.kind in ("discard", "reveal"):
+        act(state)
+    assert [e["card"] for e in events_of(state, "trap_cleared")] == ["Fate-3"]
+
+
+def test_e36_at_the_start_of_a_turn_the_second_trap_still_waits() -> None:
+    state = build_state(THREE, traps={0: ["Umbrae-4", "Fate-3"]})
+    act(state, "trigger", 0, trap="Umbrae-4")
+    act(state, "target", 0, seat=1)
+    assert state.decision is not None and state.decision.kind == "turn"

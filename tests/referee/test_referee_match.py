@@ -235,7 +235,7 @@ def test_outcome_json_is_plain_data() -> None:
     outcome = play_match(request(table, games=2))
     data = json.loads(json.dumps(outcome.to_json(records=True)))
     assert data["standings"][0]["bot"] == "bot0@000000000000"
-    assert data["games"][0]["record"]["format"] == "palaestra-record/6"
+    assert data["games"][0]["record"]["format"] == "palaestra-record/7"
     assert "record" not in outcome.to_json()["games"][0]
 
 

@@ -50,7 +50,7 @@ def test_the_page_holds_the_records_places_categories_hands_and_events() -> None
         assert game["choices"] == len(record["choices"])
         assert game["note"] == (
             "The step-by-step replay needs the rules this game was played under "
-            "(palaestra-record/5); this arena plays palaestra-record/6, so the game is shown "
+            "(palaestra-record/5); this arena plays palaestra-record/7, so the game is shown "
             "as recorded.")
 
 

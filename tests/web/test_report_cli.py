@@ -261,7 +261,7 @@ def test_a_record_from_an_older_rules_version(cup_db: Path, tmp_path: Path) -> N
     title = f"Game 1 of {old} (cup/r1/t0/g0)"
     assert stderr == (f"warning: {title}: the step-by-step replay needs the rules this game "
                       "was played under (palaestra-record/2); this arena plays "
-                      "palaestra-record/6, so the game is shown as recorded.\n")
+                      "palaestra-record/7, so the game is shown as recorded.\n")
     assert re.fullmatch(rf"Wrote {re.escape(title)} as recorded to {re.escape(str(page))} "
                         rf"\(\d+ kB\)\n", stdout)
     assert "so the game is shown as recorded." in page.read_text()
@@ -305,7 +305,7 @@ def test_each_rating_line_runs_from_the_prior_to_the_leaderboards_rating(cup_db:
 
 
 OLDER_NOTE = ("The step-by-step replay needs the rules this game was played under "
-              "(palaestra-record/5); this arena plays palaestra-record/6, so the game is shown "
+              "(palaestra-record/5); this arena plays palaestra-record/7, so the game is shown "
               "as recorded.")
 
 
@@ -322,7 +322,7 @@ def test_a_tournament_stored_under_older_rules_is_reported(older_cup_db: Path,
                         rf"{re.escape(str(out))} in [\d.]+ s; open "
                         rf"{re.escape(str(out / 'index.html'))}", first)
     assert second == ("9 games were played under other rules than this arena's "
-                      "(palaestra-record/6): their pages show what the record holds, without "
+                      "(palaestra-record/7): their pages show what the record holds, without "
                       "the step-by-step replay (docs/RECORDS.md)")
     for page in ("index.html", "h2h.html", "rounds.html", "games.html"):
         assert (out / page).is_file(), page
@@ -354,7 +354,7 @@ def test_a_stored_record_from_an_older_rules_version(cup_db: Path, tmp_path: Pat
     first, second = stdout.splitlines()
     assert first.startswith("Wrote 13 pages (8 game replays, 1 game as recorded, ")
     assert second == ("1 game was played under other rules than this arena's "
-                      "(palaestra-record/6): its page shows what the record holds, without "
+                      "(palaestra-record/7): its page shows what the record holds, without "
                       "the step-by-step replay (docs/RECORDS.md)")
     assert "(palaestra-record/1); this arena plays" in (out / "games" / "r1-t0-g2.html"
                                                         ).read_text()

@@ -292,7 +292,7 @@ def test_a_tournament_stored_under_older_rules_is_served_whole(older_cup_db: Pat
         server.server_close()
     assert status == 200
     assert ("The step-by-step replay needs the rules this game was played under "
-            "(palaestra-record/5); this arena plays palaestra-record/6, so the game is shown "
+            "(palaestra-record/5); this arena plays palaestra-record/7, so the game is shown "
             "as recorded.") in game
     assert "alpha" in game and "gamma" in game and "delta" in game  # the three-player table
 

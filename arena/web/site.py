@@ -178,7 +178,10 @@ def _context(data: TournamentData, page: str, live: bool) -> dict[str, Any]:
     pages = _pages(data)
     context: dict[str, Any] = {
         "t": data, "info": data.info, "pages": pages, "page": page, "root": "",
-        "live": live and page in ("index.html", "rounds.html"),
+        # pages that reload as games land; the games list, whose filters and drawn pages a
+        # reload would undo, only says so
+        "live": live and page in ("index.html", "rounds.html", "h2h.html"),
+        "telling": live and page == "games.html",
         "served": live,  # arena serve: its list of tournaments is two folders up
         "board": data.leaderboard, "order": order, "labels": labels,
         "all_keys": [row["key"] for row in (data.all_versions or data.leaderboard)["bots"]],

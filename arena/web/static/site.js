@@ -254,6 +254,11 @@
     // reader at work on the page pauses it, and the note says what they are not seeing
     var note = document.getElementById("live"), pause = document.getElementById("live-pause");
     var paused = false, behind = false;
+    // the games list only says that games landed: a reload would undo its reader's filters
+    // and the pages drawn (the address keeps the filters, which the reload button keeps)
+    var telling = document.body.hasAttribute("data-telling");
+    var reload = document.getElementById("live-reload");
+    if (reload) { reload.addEventListener("click", function () { location.reload(); }); }
     // a finished tournament has no note to show (it is still watched: a continued run
     // reloads the page as its games land)
     if (pause) {
@@ -270,6 +275,14 @@
         .then(function (p) {
           if (String(p.games) !== live || p.state !== state ||
               (entries !== null && String(p.entries) !== entries)) {
+            if (telling) {
+              if (note) {
+                note.textContent = "the tournament has moved on since this list was loaded (" +
+                  p.games + " games, " + p.state + ")";
+                reload.hidden = false;
+              }
+              return;
+            }
             if (!paused) { location.reload(); return; }
             behind = true;
             note.textContent = "live updates paused; the tournament has moved on (" + p.games +

@@ -1,0 +1,99 @@
+"""Every page of a tournament in play, served by ``arena serve``, keeps a spectator up to date
+in a real browser: the head-to-head reloads as games land, as the leaderboard and the rounds
+do, and the games list, whose filters and pages a reload would undo, says when games have
+landed since it was loaded and offers to reload."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import site_db
+from chromium import CHROMIUM, DRIVER, MISSING
+
+from arena.web.server import make_server
+
+pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason=MISSING)
+
+
+def text_of(browser: Any, element_id: str) -> str:
+    """The element's shown text, read in one script (a reload leaves no stale reference)."""
+    return str(browser.execute_script(
+        "const e = document.getElementById(arguments[0]); return e ? e.innerText : '';",
+        element_id))
+
+
+def footer(browser: Any) -> str:
+    return str(browser.execute_script(
+        "const f = document.querySelector('footer'); return f ? f.innerText : '';"))
+
+
+@pytest.fixture()
+def running(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """A tournament in play (5 of 9 games), served: its database and its pages' address."""
+    import threading
+
+    db = site_db.build(tmp_path / "arena.db", state="running", rounds=1)
+    server = make_server(db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield db, f"http://127.0.0.1:{server.server_port}/t/{site_db.NAME}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_head_to_head_reloads_as_games_land(browser: Any, running: tuple[Path, str]) -> None:
+    """The head-to-head of a tournament in play stayed as loaded, with no word that it would."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db, pages = running
+    browser.get(f"{pages}h2h.html")
+    assert "5 of 9 games" in footer(browser)
+    assert text_of(browser, "live") == "live: refreshes as games land"
+    site_db.land_a_game(db)
+    WebDriverWait(browser, 30).until(lambda b: "6 of 9 games" in footer(b))
+
+
+def test_the_games_list_says_when_games_have_landed(browser: Any,
+                                                     running: tuple[Path, str]) -> None:
+    """The games list of a tournament in play stayed as loaded without saying so: a spectator
+    watched it for games that never came. It keeps the reader's filters and says what it
+    misses, with a button to reload."""
+    import json
+    import urllib.request
+
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    db, pages = running
+    browser.get(f"{pages}games.html")
+    assert text_of(browser, "live") == "live: says when more games land"
+    reload_button = browser.find_element("id", "live-reload")
+    assert not reload_button.is_displayed()
+    Select(browser.find_element("name", "round")).select_by_visible_text("1")
+    browser.execute_script("window.notReloaded = true")
+    site_db.land_a_game(db)
+    WebDriverWait(browser, 30).until(lambda b: "moved on" in text_of(b, "live"))
+    with urllib.request.urlopen(f"{pages}api/progress.json") as answer:
+        now = json.load(answer)
+    assert text_of(browser, "live") == ("the tournament has moved on since this list was "
+                                        f"loaded ({now['games']} games, {now['state']})")
+    assert browser.execute_script("return window.notReloaded === true")
+    assert browser.find_element("id", "live-reload").is_displayed()
+    screenshots = Path(os.environ.get("ARENA_SCREENSHOTS", "results/screenshots/web"))
+    screenshots.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(screenshots / "games-live.png"))
+    browser.find_element("id", "live-reload").click()
+    WebDriverWait(browser, 30).until(lambda b: "6 of 9 games" in footer(b))
+    assert "round=1" in browser.current_url  # the filters chosen are kept
+    assert text_of(browser, "live") == "live: says when more games land"
+
+
+def test_a_finished_tournaments_games_list_says_nothing_of_updates(browser: Any,
+                                                                   cup_served: str) -> None:
+    browser.get(f"{cup_served}t/{site_db.NAME}/games.html")
+    assert browser.find_elements("id", "live") == []
+    assert browser.find_elements("id", "live-reload") == []

@@ -26,6 +26,12 @@ def text_of(browser: Any, element_id: str) -> str:
         element_id))
 
 
+def shoot(browser: Any, name: str) -> None:
+    screenshots = Path(os.environ.get("ARENA_SCREENSHOTS", "results/screenshots/web"))
+    screenshots.mkdir(parents=True, exist_ok=True)
+    browser.save_screenshot(str(screenshots / name))
+
+
 def footer(browser: Any) -> str:
     return str(browser.execute_script(
         "const f = document.querySelector('footer'); return f ? f.innerText : '';"))
@@ -83,9 +89,7 @@ def test_the_games_list_says_when_games_have_landed(browser: Any,
                                         f"loaded ({now['games']} games, {now['state']})")
     assert browser.execute_script("return window.notReloaded === true")
     assert browser.find_element("id", "live-reload").is_displayed()
-    screenshots = Path(os.environ.get("ARENA_SCREENSHOTS", "results/screenshots/web"))
-    screenshots.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(screenshots / "games-live.png"))
+    shoot(browser, "games-live.png")
     browser.find_element("id", "live-reload").click()
     WebDriverWait(browser, 30).until(lambda b: "6 of 9 games" in footer(b))
     assert "round=1" in browser.current_url  # the filters chosen are kept
@@ -97,3 +101,25 @@ def test_a_finished_tournaments_games_list_says_nothing_of_updates(browser: Any,
     browser.get(f"{cup_served}t/{site_db.NAME}/games.html")
     assert browser.find_elements("id", "live") == []
     assert browser.find_elements("id", "live-reload") == []
+
+
+def test_a_live_page_says_when_its_updates_are_on_hold(browser: Any,
+                                                       running: tuple[Path, str]) -> None:
+    """With the database gone (or locked, or the server stopped) the page kept saying "live:
+    refreshes as games land" while nothing could come: it says why its updates are on hold,
+    and that they are live again once the database is back."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db, pages = running
+    browser.get(f"{pages}index.html")
+    assert text_of(browser, "live") == "live: refreshes as games land"
+    away = db.with_name("away.db")
+    db.rename(away)
+    WebDriverWait(browser, 30).until(lambda b: "on hold" in text_of(b, "live"))
+    assert text_of(browser, "live").startswith(
+        f"live updates on hold: no results database at {db}")
+    browser.execute_script("document.querySelector('footer').scrollIntoView()")
+    shoot(browser, "live-on-hold.png")
+    away.rename(db)
+    WebDriverWait(browser, 30).until(
+        lambda b: text_of(b, "live") == "live: refreshes as games land")

@@ -254,6 +254,7 @@
     // reader at work on the page pauses it, and the note says what they are not seeing
     var note = document.getElementById("live"), pause = document.getElementById("live-pause");
     var paused = false, behind = false;
+    var held = null;  // the note's text before the updates were held, while they are
     // the games list only says that games landed: a reload would undo its reader's filters
     // and the pages drawn (the address keeps the filters, which the reload button keeps)
     var telling = document.body.hasAttribute("data-telling");
@@ -267,12 +268,18 @@
         paused = !paused;
         if (!paused && behind) { location.reload(); return; }
         pause.textContent = paused ? "Resume updates" : "Pause updates";
-        note.textContent = paused ? "live updates paused" : "live: refreshes as games land";
+        var text = paused ? "live updates paused" : "live: refreshes as games land";
+        if (held !== null) { held = text; } else { note.textContent = text; }
       });
     }
     setInterval(function () {
-      fetch("api/progress.json", { cache: "no-store" }).then(function (r) { return r.json(); })
+      fetch("api/progress.json", { cache: "no-store" }).then(function (r) {
+        // the server's one line of why it cannot read the tournament now (503)
+        if (!r.ok) { return r.text().then(function (t) { throw { reason: t.trim() }; }); }
+        return r.json();
+      })
         .then(function (p) {
+          if (held !== null) { note.textContent = held; held = null; }
           if (String(p.games) !== live || p.state !== state ||
               (entries !== null && String(p.entries) !== entries)) {
             if (telling) {
@@ -289,7 +296,14 @@
               " games, " + p.state + "): resume to see it";
           }
         })
-        .catch(function () { /* the server stopped: keep the page as it is */ });
+        .catch(function (e) {
+          // the page stays as it is, and says why nothing can come (a locked or missing
+          // database, the server stopped) until the tournament can be read again
+          if (!note) { return; }
+          if (held === null) { held = note.textContent; }
+          note.textContent = "live updates on hold: " +
+            (e && e.reason ? e.reason : "the server does not answer");
+        });
     }, 5000);
   }
 }());

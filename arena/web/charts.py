@@ -228,7 +228,8 @@ def rating_chart(history: Mapping[str, Sequence[Sequence[float]]], order: Sequen
     """Each bot's mu (solid) and mu - 3 sigma (dashed) after each of its own games;
     ``order`` fixes the colours (leaderboard order)."""
     bots = [key for key in order if history.get(key)]
-    if not bots:
+    # each bot's line starts at its prior, at game 0: before any game there is no line
+    if not any(row[0] > 0 for key in bots for row in history[key]):
         return '<p class="empty">No rated games yet.</p>'
     lines = {key: _thin(history[key]) for key in bots}
     xs = [row[0] for rows in lines.values() for row in rows]

@@ -123,3 +123,27 @@ def test_a_live_page_says_when_its_updates_are_on_hold(browser: Any,
     away.rename(db)
     WebDriverWait(browser, 30).until(
         lambda b: text_of(b, "live") == "live: refreshes as games land")
+
+
+def test_a_tournament_without_games_yet_draws_no_empty_chart(browser: Any,
+                                                             tmp_path: Path) -> None:
+    """Before its first game a tournament's leaderboard drew an empty chart: axes of games 0 to
+    1 in fifths, no line, and every name piled up at its top left. It says there are no rated
+    games yet."""
+    import threading
+
+    db = site_db.build(tmp_path / "arena.db", state="running", rounds=0)
+    server = make_server(db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_port}/t/{site_db.NAME}/index.html")
+        assert "0 of 9" in text_of(browser, "progress")
+        assert browser.find_elements("css selector", "svg.chart") == []
+        assert browser.find_elements("css selector", ".legend") == []
+        chart = browser.find_element("css selector", "section[aria-labelledby=chart-h]")
+        assert chart.text == "Rating over games\nNo rated games yet."
+        browser.execute_script("arguments[0].scrollIntoView()", chart)
+        shoot(browser, "no-games-yet.png")
+    finally:
+        server.shutdown()
+        server.server_close()

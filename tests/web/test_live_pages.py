@@ -147,3 +147,26 @@ def test_a_tournament_without_games_yet_draws_no_empty_chart(browser: Any,
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_tournament_without_games_yet_lists_none(browser: Any, tmp_path: Path) -> None:
+    """Before its first game the games page drew the list's head alone, with "0 of 0 games
+    shown" and a hint to swipe a table with nothing in it: it says there are no games yet."""
+    import threading
+
+    db = site_db.build(tmp_path / "arena.db", state="running", rounds=0)
+    server = make_server(db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        browser.set_window_size(390, 800)
+        browser.get(f"http://127.0.0.1:{server.server_port}/t/{site_db.NAME}/games.html")
+        assert browser.find_elements("id", "games") == []
+        assert browser.find_elements("id", "filters") == []
+        games = browser.find_element("css selector", "section[aria-labelledby=games-h]")
+        assert games.text == "Games\nNo games yet."
+        assert text_of(browser, "live") == "live: says when more games land"
+        shoot(browser, "no-games-yet-list.png")
+    finally:
+        browser.set_window_size(1280, 800)
+        server.shutdown()
+        server.server_close()

@@ -135,6 +135,8 @@ class _Handler(BaseHTTPRequestHandler):
             log.error("arena serve: %s: %s: %s", self.path, type(exc).__name__, exc)
             status, body, kind = (HTTPStatus.INTERNAL_SERVER_ERROR,
                                   b"internal error (said on the server's console)\n", ".txt")
+        if kind == ".txt" and status in _PAGE_ERRORS and _page_asked(path):
+            body, kind = _error_page(status, body.decode().strip()), ".html"
         self._send(status, body, kind)
 
     def _send(self, status: int, body: bytes, kind: str,
@@ -178,8 +180,10 @@ class _Handler(BaseHTTPRequestHandler):
         static = dict(static_files())
         if parts[0] == "static" and len(parts) == 2 and parts[1] in static:
             return HTTPStatus.OK, static[parts[1]], Path(parts[1]).suffix
-        if parts[0] != "t" or len(parts) < 2 or parts[1] not in tournament_names(db):
+        if parts[0] != "t" or len(parts) < 2:
             return HTTPStatus.NOT_FOUND, b"not found\n", ".txt"
+        if parts[1] not in tournament_names(db):
+            return HTTPStatus.NOT_FOUND, f"no tournament named {parts[1]!r} here\n".encode(), ".txt"
         name, rest = parts[1], parts[2:] or ["index.html"]
         if rest[0] == "static" and len(rest) == 2 and rest[1] in static:
             return HTTPStatus.OK, static[rest[1]], Path(rest[1]).suffix
@@ -194,6 +198,27 @@ class _Handler(BaseHTTPRequestHandler):
             if shown is not None:
                 return HTTPStatus.OK, shown.encode(), ".html"
         return HTTPStatus.NOT_FOUND, b"not found\n", ".txt"
+
+
+#: The refusals a person's browser is shown as a page: what was not found, or why the
+#: tournament cannot be read now (a page that tries again: a lock is let go, a database
+#: put back), each with a way back to the tournaments.
+_PAGE_ERRORS = {HTTPStatus.NOT_FOUND: ("Not found", 0),
+                HTTPStatus.SERVICE_UNAVAILABLE: ("Cannot be read now", 10)}
+
+
+def _page_asked(path: str) -> bool:
+    """Whether ``path`` asks for a page rather than what pages load (their data, scripts and
+    style), which keep their one line of text."""
+    return not unquote(path).rstrip("/").endswith((".json", ".js", ".css"))
+
+
+def _error_page(status: int, reason: str) -> bytes:
+    heading, retry = _PAGE_ERRORS[HTTPStatus(status)]
+    if reason == "not found":
+        reason = "Nothing is at this address."
+    return environment().get_template("error.html").render(
+        heading=heading, reason=reason, retry=retry).encode()
 
 
 def _game_page(db: Path, name: str, game_id: str) -> str | None:

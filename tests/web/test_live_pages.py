@@ -1,7 +1,9 @@
 """Every page of a tournament in play, served by ``arena serve``, keeps a spectator up to date
 in a real browser: the head-to-head reloads as games land, as the leaderboard and the rounds
 do, and the games list, whose filters and pages a reload would undo, says when games have
-landed since it was loaded and offers to reload."""
+landed since it was loaded and offers to reload; a tournament without games yet says so; an
+address that finds nothing, or a page that cannot be read now, is a page that leads back (and
+tries again)."""
 
 from __future__ import annotations
 
@@ -170,3 +172,39 @@ def test_a_tournament_without_games_yet_lists_none(browser: Any, tmp_path: Path)
         browser.set_window_size(1280, 800)
         server.shutdown()
         server.server_close()
+
+
+def test_an_address_that_finds_nothing_leads_back(browser: Any,
+                                                  running: tuple[Path, str]) -> None:
+    """A mistyped address, or a link to a tournament since deleted, showed the bare words "not
+    found", with no way on: the page says what was not found and links to the tournaments."""
+    _, pages = running
+    root = pages.split("/t/")[0] + "/"
+    browser.get(f"{root}t/nope/index.html")
+    main = browser.find_element("id", "main")
+    assert main.text.startswith("Not found\nno tournament named 'nope'")
+    shoot(browser, "not-found.png")
+    browser.find_element("link text", "All tournaments").click()
+    assert browser.current_url == root
+    assert browser.find_element("link text", site_db.NAME).get_attribute("href") == (
+        f"{pages}index.html")
+
+
+def test_a_page_that_cannot_be_read_now_tries_again(browser: Any,
+                                                    running: tuple[Path, str]) -> None:
+    """With the database locked by another program or gone, a page asked showed the reason as
+    bare text and stayed so: it says so as a page, and comes back by itself once the
+    tournament can be read again."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db, pages = running
+    away = db.with_name("away.db")
+    db.rename(away)
+    browser.get(f"{pages}rounds.html")
+    main = browser.find_element("id", "main")
+    assert main.text.startswith(f"Cannot be read now\nno results database at {db}")
+    assert "tries again every 10 seconds" in main.text
+    shoot(browser, "cannot-be-read-now.png")
+    away.rename(db)
+    WebDriverWait(browser, 40).until(
+        lambda b: "5 of 9 games" in footer(b))

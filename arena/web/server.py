@@ -175,7 +175,8 @@ class _Handler(BaseHTTPRequestHandler):
             names = tournament_names(db)
             page = environment().get_template("home.html").render(
                 # its name, not its path: the site may be served to others (--host)
-                names=[(n, quote(n, safe="")) for n in names], db=Path(db).name)
+                names=[(n, quote(n, safe=""), _standing(db, n)) for n in names],
+                db=Path(db).name)
             return HTTPStatus.OK, page.encode(), ".html"
         static = dict(static_files())
         if parts[0] == "static" and len(parts) == 2 and parts[1] in static:
@@ -198,6 +199,15 @@ class _Handler(BaseHTTPRequestHandler):
             if shown is not None:
                 return HTTPStatus.OK, shown.encode(), ".html"
         return HTTPStatus.NOT_FOUND, b"not found\n", ".txt"
+
+
+def _standing(db: Path, name: str) -> dict[str, Any] | None:
+    """A tournament's state and games, as the list of tournaments shows them; ``None`` for one
+    whose row cannot be read (its own pages say why: the others' stay listed)."""
+    try:
+        return progress(db, name)
+    except ArenaError:
+        return None
 
 
 #: The refusals a person's browser is shown as a page: what was not found, or why the

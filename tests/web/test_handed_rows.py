@@ -97,7 +97,8 @@ def test_a_tournament_name_of_controls_is_shown_escaped(tmp_path: Path,
     data = load_tournament(db, name)
     pages = [render_page(data, page) for page, _ in PAGES]
     pages += [game_page(record, game) for game, record in read_records(db, name)][:2]
-    pages.append(environment().get_template("home.html").render(names=[(name, "x")], db=""))
+    pages.append(environment().get_template("home.html").render(
+        names=[(name, "x", {"state": "finished", "games": 9})], db=""))
     for page in pages:  # (a replay's data keeps the id as stored: its script shows none)
         shown = re.sub(r'<script type="application/json".*?</script>', "", page, flags=re.S)
         assert "\u202e" not in shown and "\x1b" not in shown

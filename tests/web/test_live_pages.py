@@ -208,3 +208,20 @@ def test_a_page_that_cannot_be_read_now_tries_again(browser: Any,
     away.rename(db)
     WebDriverWait(browser, 40).until(
         lambda b: "5 of 9 games" in footer(b))
+
+
+def test_the_list_of_tournaments_says_how_far_each_stands(browser: Any,
+                                                          running: tuple[Path, str]) -> None:
+    """The first page listed the tournaments by name alone: a spectator could not tell the one
+    in play from the ones long finished, nor one without games yet."""
+    import json
+    import urllib.request
+
+    _, pages = running
+    with urllib.request.urlopen(f"{pages}api/progress.json") as answer:
+        now = json.load(answer)
+    browser.get(pages.split("/t/")[0] + "/")
+    items = browser.find_elements("css selector", "#main li")
+    assert [item.text for item in items] == [f"{site_db.NAME}: {now['state']}, "
+                                             f"{now['games']} games"]
+    shoot(browser, "tournaments.png")

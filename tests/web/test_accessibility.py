@@ -131,9 +131,11 @@ def test_a_leagues_pages(browser: Any, league_site: Path, page: str) -> None:
 
 
 @needs_axe
-@pytest.mark.parametrize("page", ["", "t/cup/index.html", "t/cup/rounds.html"])
+@pytest.mark.parametrize("page", ["", "t/cup/index.html", "t/cup/rounds.html",
+                                  "t/cup/games.html", "t/nope/index.html"])
 def test_the_pages_arena_serve_shows(browser: Any, home: str, page: str) -> None:
-    """Its list of tournaments, and the live pages with their pause button."""
+    """Its list of tournaments, the live pages with their pause button, and its page of an
+    address that finds nothing."""
     show(browser, home + page)
     assert problems(browser) == []
 

@@ -159,7 +159,9 @@ def run_ray_bench(spec_path: str | Path = "tournaments/swiss.yaml", *, games: in
                 cpu = time.process_time()  # the driver's threads, Ray's included; no child
                 summary = run_tournament(spec, workers, fresh=True, backend=backend,
                                          address=address if backend == "ray" else None,
-                                         trial=False, report=report)  # play alone
+                                         trial=False, report=report,  # play alone
+                                         # the bench chose Ray, not the spec's author
+                                         pin_workers=False if backend == "ray" else None)
                 result.games = summary.games_recorded
                 result.runs.append({"backend": backend, "games": float(summary.games_recorded),
                                     "seconds": summary.elapsed_s,

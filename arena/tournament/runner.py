@@ -178,6 +178,15 @@ def _pin_warnings(executor: TableExecutor, workers: int) -> list[str]:
     return []
 
 
+def _pin_asked(spec: TournamentSpec, backend: str, pin_workers: bool | None) -> bool:
+    """Whether pinning was asked of the backend the run plays on: by ``pin_workers`` (the
+    command line's), or by the spec's where the spec names that backend itself. A spec written
+    for the local pool and run with ``--backend ray`` asked nothing of Ray, so nothing is said."""
+    if pin_workers is not None:
+        return pin_workers
+    return spec.pin_workers and (backend == "local" or spec.backend == backend)
+
+
 def _sandbox_warnings() -> list[str]:
     """The sandbox's warnings, as this process's probe (the trial start) found them: said once
     in the run's header; the workers report them again, and the run reports each once."""
@@ -278,7 +287,7 @@ def run_tournament(
                          spec.reuse_bots if reuse_bots is None else reuse_bots, pin)
     try:
         early = _before_games(spec, executor, db_path, stored, backend=backend, trial=trial,
-                              pin=pin, workers=n_workers)
+                              pin=_pin_asked(spec, backend, pin_workers), workers=n_workers)
         for text in early:
             report(RunWarning(text))
         is_new = not db_path.exists()

@@ -29,6 +29,7 @@ from typing import Any
 
 import pytest
 import yaml
+from typer.testing import CliRunner
 
 ray = pytest.importorskip(
     "ray", reason="Ray is not installed (pip install -e '.[ray]'; .ci/run installs it)")
@@ -40,6 +41,7 @@ from tournament_fixtures import (  # noqa: E402, F401 - _repo_cwd: an autouse fi
 )
 
 from arena.bench.ray import run_ray_bench  # noqa: E402
+from arena.cli.main import app  # noqa: E402
 from arena.errors import ClusterError  # noqa: E402
 from arena.referee import pause  # noqa: E402
 from arena.registry import resolve, spec_from_path  # noqa: E402
@@ -723,9 +725,14 @@ def test_resume_after_the_driver_is_killed(
 
 
 def test_bench_ray_reports_both_backends_and_the_overhead(cluster: str, tmp_path: Path) -> None:
+    """The spec pins its workers (as the shipped swiss.yaml does): the bench chose Ray itself,
+    so its Ray runs say nothing of pinning."""
     spec = write_spec(tmp_path / "bench.yaml", tmp_path / "unused.db", format="swiss",
-                      rounds=1, bots=[bot(name) for name in ("greedy", "collector", "hashed")])
-    result = run_ray_bench(spec, games=1, workers=2, samples=3)
+                      rounds=1, bots=[bot(name) for name in ("greedy", "collector", "hashed")],
+                      pin_workers=True)
+    events: list[Any] = []
+    result = run_ray_bench(spec, games=1, workers=2, samples=3, report=events.append)
+    assert not [e for e in events if "pin_workers" in str(getattr(e, "text", ""))]
     data = result.to_json()
     assert [r["backend"] for r in data["runs"]] == ["local", "ray"]
     assert data["runs"][0]["games"] == data["runs"][1]["games"] == data["games"] > 0
@@ -766,3 +773,21 @@ def test_tables_of_a_books_same_deals_with_a_bot_in_common_follow_each_other(
         executor.close()
     assert events.index(("done", 0)) < events.index(("submitted", 1)), events
     assert events.index(("submitted", 2)) < events.index(("done", 0)), events
+
+
+@pytest.mark.parametrize(("spec_backend", "flags", "said"), [
+    ("local", [], False),  # a spec for the local pool, put on Ray from the command line
+    ("ray", [], True),  # the spec asks for both itself
+    ("local", ["--pin-workers"], True)])
+def test_pinning_on_ray_is_said_once_where_it_was_asked_of_ray(
+        cluster: str, tmp_path: Path, spec_backend: str, flags: list[str], said: bool) -> None:
+    db = tmp_path / "pin.db"
+    spec = write_spec(tmp_path / "pin.yaml", db, name="pin", rounds=1, games_per_match=1,
+                      pin_workers=True, backend=spec_backend)
+    result = CliRunner().invoke(app, ["run", str(spec), "--backend", "ray", "--workers", "2",
+                                      "--no-progress", *flags])  # on the module's Ray
+    assert result.exit_code == 0, result.output
+    warned = [line for line in result.output.splitlines() if "pin_workers" in line]
+    expected = ("warning: pin_workers: ignored on the Ray backend (Ray places the tables on "
+                "its nodes)")
+    assert warned == ([expected] if said else [])

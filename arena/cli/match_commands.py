@@ -30,6 +30,7 @@ from arena.cli.signals import stop_on_sigterm
 from arena.cli.terminal import fill_words, hanging, terminal_width, wrapped
 from arena.common.fitting import fit_rows, not_shown
 from arena.common.plural import counted
+from arena.common.printable import shell_word
 from arena.engine.houserules import HouseRules, rules_from_texts
 from arena.errors import BotError, FilesChangedError
 from arena.rating.match_series import (
@@ -181,6 +182,8 @@ def match(
 ) -> None:
     """Play one match (help text: ``MATCH_HELP``)."""
     _check_table(bots)
+    flags = _deciding_flags(games, duplicate, deals, rule or [], option or [],
+                            (sprt, alpha, beta))
     as_json = wants_json(fmt, json_flag)
     day = event_day(event_date)
     rules = rules_from_texts(rule)
@@ -203,13 +206,14 @@ def match(
         with stop_on_sigterm():  # as Ctrl-C: how far it got said, the bots reaped
             outcome = series.play(on_game=_progress_printer(series, test, show.progress))
     except (KeyboardInterrupt, FilesChangedError):  # the error, if any, says why after
-        _print_interrupted(series, seed, show.failures)
+        _print_interrupted(series, seed, show.failures, flags)
         raise
     if as_json:
         typer.echo(json.dumps({**_match_json(outcome, seed, test), "event_date": day.isoformat(),
                                "rules": rules.to_json()}, indent=2))
     else:
-        _print_match(outcome, seed, drawn, test, games, records, show, rules, day)
+        _print_match(outcome, seed, drawn, test, games, records, show, rules,
+                     " ".join([f"--seed {seed} --event-date {day}", *flags]))
     if never := never_started(outcome):
         raise BotError(f"{', '.join(never)} never started (the failures above say why)")
 
@@ -243,11 +247,13 @@ def _shown(verbose: bool, quiet: bool, progress: int, table: bool,
                  failures=failures)
 
 
-def _print_interrupted(series: MatchSeries, seed: int, every_reason: bool = False) -> None:
+def _print_interrupted(series: MatchSeries, seed: int, every_reason: bool = False,
+                       flags: Sequence[str] = ()) -> None:
     """On stderr, after a Ctrl-C: how far the match got, the test so far, and why bots failed
-    in the games that ended (every distinct reason with ``every_reason``, as --failures)."""
+    in the games that ended (every distinct reason with ``every_reason``, as --failures);
+    ``flags``: the others that decide the games (:func:`_deciding_flags`)."""
     typer.echo(_interrupted(series.played, series.games, seed, series.records,
-                            series.event_date), err=True)
+                            series.event_date, flags), err=True)
     whole = series.whole_deals()  # the test counts deals
     if series.test is not None and whole:
         typer.echo("\n".join(_head_to_head_lines(whole[0].names, first_bot_score(whole),
@@ -295,12 +301,26 @@ def _reason_json(reason: Reason) -> dict[str, Any]:
             "first_seat": reason.first_seat}
 
 
+def _deciding_flags(games: int | None, duplicate: str | None, deals: Path | None,
+                    rules: list[str], options: list[str],
+                    sprt: tuple[str | None, float | None, float | None]) -> list[str]:
+    """The options given that decide which games a match plays, besides its seed and date,
+    each with its value as shell words: what a replay of the same bots needs to play the same
+    games (the limits decide only whether a bot runs out of time)."""
+    given: list[tuple[str, object]] = [
+        ("--games", games), ("--duplicate", duplicate), ("--deals", deals),
+        *zip(("--sprt", "--alpha", "--beta"), sprt, strict=True),
+        *(("--rule", text) for text in rules), *(("--option", text) for text in options)]
+    return [f"{flag} {shell_word(str(value))}" for flag, value in given if value is not None]
+
+
 def _print_match(outcome: MatchOutcome, seed: int, drawn: bool, test: SprtTest | None,
                  games: int, records: Path | None, show: Shown, rules: HouseRules,
-                 day: dt.date) -> None:
+                 replay: str) -> None:
+    """The match for people; ``replay``: the options that play the same games again."""
     width = terminal_width()
     typer.echo(_render_match(outcome, f"Seed {seed}" + (
-        f" (drawn for this match; --seed {seed} --event-date {day} plays the same games)"
+        f" (drawn for this match; {replay} plays the same games)"
         if drawn else ""), show, width))
     score = first_bot_score(outcome.games) if len(outcome.names) == 2 else Score()
     # a bot that never started forfeited every game: an Elo of -inf measures nothing of it
@@ -434,13 +454,16 @@ def _progress_line(score: Score, test: SprtTest) -> str:
 
 
 def _interrupted(played: list[GameOutcome], games: int, seed: int,
-                 records: Path | None, day: dt.date | None = None) -> str:
+                 records: Path | None, day: dt.date | None = None,
+                 flags: Sequence[str] = ()) -> str:
     """What a Ctrl-C leaves: how far the match got, each bot's wins so far, how to replay
-    (the day too: bots' dates are read against it)."""
+    (the day too: bots' dates are read against it; and ``flags``, the other options that
+    decide the games)."""
     if not played:
         return f"Interrupted before the first game ended (seed {seed})."
     kept = f"; their records are in {records}" if records is not None else ""
-    replay = f"--seed {seed} --event-date {day}" if day is not None else f"seed {seed}"
+    replay = (" ".join([f"--seed {seed} --event-date {day}", *flags]) if day is not None
+              else f"seed {seed}")
     return (f"Interrupted after {len(played)} of {games} games ({replay} replays them"
             f"{kept}); wins so far: "
             + ", ".join(f"{name} {n}" for name, n in wins_so_far(played)))

@@ -498,7 +498,8 @@ def test_match_without_a_seed_draws_a_secret_one_and_says_it_after() -> None:
     assert play("--seed", str(first)) == (first, games)
     text = _run("match", "random", "random", "--games", "1")
     seed = int(re.search(r"^Seed (\d+) \(drawn for this match; --seed \1 --event-date "
-                         r"\d{4}-\d\d-\d\d plays the same games\)$", text.stdout, re.M).group(1))
+                         r"\d{4}-\d\d-\d\d --games 1 plays the same games\)$", text.stdout,
+                         re.M).group(1))
     assert seed >= 0
     fixed = _run("match", "random", "random", "--games", "1", "--seed", "7")
     assert fixed.stdout.splitlines()[1] == "Seed 7"
@@ -731,7 +732,8 @@ def test_a_match_stopped_by_a_bot_edited_during_it_says_how_far_it_got(
                   "--event-date", "2030-06-01")
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr == (
-        "Interrupted after 1 of 3 games (--seed 7 --event-date 2030-06-01 replays them); "
+        "Interrupted after 1 of 3 games (--seed 7 --event-date 2030-06-01 --games 3 replays "
+        "them); "
         "wins so far: random 0, greedy 1\nError: bot random@1: its files at /x changed or went "
         "away since it entered, so it was not restarted; put them back to go on\n")
 

@@ -4,6 +4,8 @@ pairings``, the status of duplicate pairings, and a run leaving no lock file beh
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -415,3 +417,28 @@ def test_check_with_no_trial_prints_the_plan_and_starts_no_bot(
     assert result.stdout.splitlines()[-2:] == [
         "Trial start of every entry: skipped (--no-trial)",
         "Entries not started (--no-trial): ready to run."]
+
+
+@needs_sandbox
+def test_a_drawn_seeds_hint_names_every_option_that_decides_the_games(tmp_path: Path) -> None:
+    """The hint under a drawn seed is all a replay of the same bots needs: its command
+    plays the same games, the deal book's included."""
+    book = tmp_path / "book.txt"
+    book.write_text("11\n22\n")
+
+    def played(records: Path, *flags: str) -> tuple[str, list[dict[str, Any]]]:
+        result = runner.invoke(app, ["match", "random", "greedy", *flags,
+                                     "--records", str(records)])
+        assert result.exit_code == 0, result.output
+        games = [json.loads(line) for line in records.read_text().splitlines()]
+        return result.stdout.splitlines()[1], [
+            {key: value for key, value in game.items() if key != "referee"} for game in games]
+
+    line, first = played(tmp_path / "first.jsonl", "--games", "2", "--duplicate",
+                         "rotations", "--deals", str(book))
+    hint = re.fullmatch(r"Seed (\d+) \(drawn for this match; (.*) plays the same games\)", line)
+    assert hint is not None, line
+    seed, day = hint.group(1), first[0]["config"]["event_date"]
+    assert hint.group(2) == (f"--seed {seed} --event-date {day} --games 2 --duplicate "
+                             f"rotations --deals {shlex.quote(str(book))}")
+    assert played(tmp_path / "again.jsonl", *shlex.split(hint.group(2)))[1] == first

@@ -11,7 +11,7 @@ import json
 import math
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -50,6 +50,7 @@ from arena.referee.failures import (
     describe_leaves_out,
     distinct_reasons,
     failures_and_forfeits,
+    for_author,
 )
 from arena.referee.match import GameOutcome, MatchOutcome
 from arena.referee.seating import SEATINGS, crowded_table
@@ -208,6 +209,7 @@ def match(
     except (KeyboardInterrupt, FilesChangedError):  # the error, if any, says why after
         _print_interrupted(series, seed, show.failures, flags)
         raise
+    outcome = replace(outcome, games=_for_author(outcome.games, entrants))
     if as_json:
         typer.echo(json.dumps({**_match_json(outcome, seed, test), "event_date": day.isoformat(),
                                "rules": rules.to_json()}, indent=2))
@@ -258,7 +260,7 @@ def _print_interrupted(series: MatchSeries, seed: int, every_reason: bool = Fals
     if series.test is not None and whole:
         typer.echo("\n".join(_head_to_head_lines(whole[0].names, first_bot_score(whole),
                                                  series.test, None)), err=True)
-    if reasons := _failure_reasons(series.played, every_reason):
+    if reasons := _failure_reasons(_for_author(series.played, series.bots), every_reason):
         typer.echo("\n".join(reasons), err=True)
 
 
@@ -286,6 +288,14 @@ def _match_json(outcome: MatchOutcome, seed: int, test: SprtTest | None) -> dict
                              "decision": test.decision(score)}
     return {"seed": seed, **outcome.to_json(), **extra,
             "failure_reasons": [_reason_json(reason) for reason in _reasons(outcome.games)]}
+
+
+def _for_author(games: Sequence[GameOutcome], bots: Sequence[BotSpec]) -> list[GameOutcome]:
+    """``games`` with their failures' paths under each bot's own directory, as check-bot
+    names them: the match is its author's own run, where they open the file."""
+    paths = {bot.name: bot.path for bot in bots}
+    return [replace(game, failures=for_author(game.failures, game.names, paths))
+            for game in games]
 
 
 def _reasons(games: Sequence[GameOutcome], label: Callable[[int], str] = str) -> list[Reason]:

@@ -25,7 +25,7 @@ from arena.engine.record import cards_not_counted
 from arena.play.person import QUIT_WORDS, Ask, Person
 from arena.play.screen import showdown_view
 from arena.rating.match_series import MatchSeries
-from arena.referee.failures import distinct_reasons
+from arena.referee.failures import distinct_reasons, for_author
 from arena.referee.match import GameOutcome, LocalSeat, MatchOutcome
 from arena.referee.seeds import utc_today
 from arena.registry import BotSpec
@@ -80,12 +80,14 @@ def _replay_line(seed: int, day: dt.date, game_index: int) -> str:
             "deals depend on who lost)")
 
 
-def _failure_lines(game: GameOutcome) -> list[str]:
+def _failure_lines(game: GameOutcome, bots: Sequence[BotSpec]) -> list[str]:
     """Every distinct reason a bot failed in ``game``, with how often: a game has few (a bot
-    is struck out after a handful), so none is left for a record to tell."""
+    is struck out after a handful), so none is left for a record to tell. Paths are named
+    under the bot's own directory, as check-bot names them: the person may be its author."""
     lines = []
+    failures = for_author(game.failures, game.names, {bot.name: bot.path for bot in bots})
     for reason in distinct_reasons((game.names[f["seat"]], str(game.game_index), f)
-                                   for f in game.failures):
+                                   for f in failures):
         times = f", {reason.times} times" if reason.times > 1 else ""
         lines.append(f"{reason.bot} {reason.type}{times}: {reason.detail}")
     return lines
@@ -142,7 +144,7 @@ class Series:
         self.console.print()
         self.console.print(showdown_view(game.record, self.request.seat, hands,
                                          cards_not_counted(game.record)))
-        failed = _failure_lines(game)
+        failed = _failure_lines(game, self.request.bots)
         if failed:  # a bot author at the table wants to know
             self.console.print(Text("Bot failures this game:"))
             for line in failed:

@@ -21,6 +21,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
+from pathlib import Path
 from typing import Any, Final
 
 from arena.common.plural import counted
@@ -48,6 +49,7 @@ __all__ = [
     "describe_leaves_out",
     "distinct_reasons",
     "failures_and_forfeits",
+    "for_author",
     "forfeits_nothing",
     "shown_detail",
     "without_game",
@@ -129,6 +131,24 @@ def shown_detail(failure: Mapping[str, Any]) -> str:
     Nothing is looked up on the host, so the words never tell what lies there; the record
     keeps what the referee wrote."""
     return author_paths(str(failure.get("detail", "")))
+
+
+def for_author(failures: Iterable[Mapping[str, Any]], names: Sequence[str],
+               paths: Mapping[str, Path]) -> list[dict[str, Any]]:
+    """``failures`` (of a game whose seats are ``names``) with the paths into a bot's
+    sandboxed copy named under the bot's own directory (``paths``: each bot's file or
+    directory by name), as ``arena check-bot`` names them: for the author's own run
+    (``arena match``, ``arena play``), where they open the file. A failure stored or shown
+    to others keeps the relative form (:func:`shown_detail`)."""
+    def home(seat: Any) -> Path | None:
+        if not isinstance(seat, int) or not 0 <= seat < len(names):
+            return None
+        path = paths.get(names[seat])
+        return None if path is None else path if path.is_dir() else path.parent
+
+    return [{**failure, "detail": author_paths(str(failure.get("detail", "")),
+                                               home(failure.get("seat")))}
+            for failure in failures]
 
 
 def describe(failures: Iterable[tuple[str, str, Mapping[str, Any]]], limit: int = 10,

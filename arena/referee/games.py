@@ -32,6 +32,7 @@ from arena.protocol import messages
 from arena.referee.boards import Boards
 from arena.referee.client import BotClient
 from arena.referee.failures import Failure
+from arena.referee.hints import author_paths
 from arena.referee.outcome import GameOutcome
 from arena.referee.relay import EventRelay
 from arena.referee.seeds import bot_seed, deal_seed, first_seat, parse_date, played_for
@@ -195,11 +196,13 @@ def _start_all(clients: Sequence[BotClient]) -> dict[int, Failure | None]:
 def _refuse_unstarted(clients: Sequence[BotClient],
                       failures: Mapping[int, Failure | None]) -> None:
     """A person at the table is not made to play a game against a bot that never started:
-    the match ends before it begins, saying why."""
+    the match ends before it begins, saying why (its paths under the bot's own directory:
+    the person may be its author, and opens the file there)."""
     for client in clients:
         failure = failures.get(id(client))
         if failure is not None:
-            raise BotError(f"{client.name} did not start: {failure.detail}")
+            raise BotError(f"{client.name} did not start: "
+                           f"{author_paths(failure.detail, client.workdir)}")
 
 
 def run_games(players: Sequence[Seat], *, games: int, seed: int, match_id: str,

@@ -913,3 +913,30 @@ def test_a_bot_name_holding_a_bar_is_refused_before_it_reaches_a_table(tmp_path:
                                                                'name = "a|b"'))
     matched = _run("match", str(module), "random", bots_dir=tmp_path)
     assert matched.exit_code == 1 and "cannot contain '|'" in matched.stderr, matched.output
+
+
+def _book_reader(where: Path) -> Path:
+    """A bot that fails to start: it opens a book.json it was never given, beside its file."""
+    bot = where / "reader"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text("name: reader\ncommand: [python3, bot.py]\n")
+    (bot / "bot.py").write_text("import os\nopen(os.path.join(os.path.dirname("
+                                "os.path.abspath(__file__)), 'book.json'))\n")
+    return bot
+
+
+@needs_sandbox
+def test_a_matchs_failures_name_paths_under_the_bots_directory_as_check_bot_does(
+        tmp_path: Path) -> None:
+    """Its author's own run: the path they can open, not the stored failure's relative form."""
+    bot = _book_reader(tmp_path)
+    told = (f"exited before answering 'hello' (exit code 1); FileNotFoundError: [Errno 2] No "
+            f"such file or directory: '{bot}/book.json' (at bot.py line 2, in <module>)")
+    checked = _run("check-bot", str(bot))
+    assert checked.stdout.splitlines()[1] == f"✗ handshake: {told}"
+    played = _run("match", str(bot), "random", "--seed", "1")
+    assert played.exit_code == 1
+    lines = played.stdout.splitlines()
+    assert lines[lines.index("Failures:") + 1:] == [f"  reader startup_failure (game 0): {told}"]
+    data = json.loads(_run("match", str(bot), "random", "--seed", "1", "--json").stdout)
+    assert [reason["detail"] for reason in data["failure_reasons"]] == [told]

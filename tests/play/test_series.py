@@ -12,6 +12,7 @@ from play_script import Script, enter_or_first, quiet_console
 from typer.testing import CliRunner
 
 from arena.cli.main import app
+from arena.errors import BotError
 from arena.play.person import Person
 from arena.play.session import PlayRequest, Series
 from arena.rating.match_series import told_apart
@@ -200,3 +201,41 @@ def test_a_second_series_adds_its_records_to_the_first_ones(tmp_path: Path) -> N
     lines = records.read_text().splitlines()
     assert len(lines) == 2 and records.read_text().startswith(first)
     assert json.loads(lines[0])["seed"] != json.loads(lines[1])["seed"]
+
+
+@needs_sandbox
+def test_a_bots_failures_name_paths_under_its_directory(tmp_path: Path) -> None:
+    """The person at the table may be the bot's author: the path they can open, as check-bot
+    and arena match name it."""
+    (tmp_path / "reader.py").write_text(
+        "import os\nfrom arena.sdk import Bot\n\n\nclass Reader(Bot):\n    name = 'reader'\n\n"
+        "    def act(self, request):\n"
+        "        return len(open(os.path.join(os.path.dirname(__file__), 'book.json')).read())\n")
+    console, out = quiet_console(width=400)
+    script = _menu_then_enter(["", ""])
+    Series(PlayRequest(bots=told_apart([str(tmp_path / "reader.py")]), seed=3, games=1),
+           Person(console, script, 0), console, script).play()
+    lines = out.getvalue().splitlines()
+    at = lines.index("Bot failures this game:")
+    assert lines[at + 1].startswith("  reader crash: ")
+    assert f"No such file or directory: '{tmp_path}/book.json' (at reader.py line 9, in act)" \
+        in lines[at + 1], lines[at + 1]
+
+
+@needs_sandbox
+def test_a_bot_that_does_not_start_is_told_with_paths_under_its_directory(
+        tmp_path: Path) -> None:
+    bot = tmp_path / "reader"
+    bot.mkdir()
+    (bot / "bot.yaml").write_text("name: reader\ncommand: [python3, bot.py]\n")
+    (bot / "bot.py").write_text("import os\nopen(os.path.join(os.path.dirname("
+                                "os.path.abspath(__file__)), 'book.json'))\n")
+    console, _ = quiet_console()
+    script = _menu_then_enter([""])
+    with pytest.raises(BotError) as raised:
+        Series(PlayRequest(bots=told_apart([str(bot)]), seed=3, games=1),
+               Person(console, script, 0), console, script).play()
+    assert str(raised.value) == (
+        "reader did not start: exited before answering 'hello' (exit code 1); "
+        f"FileNotFoundError: [Errno 2] No such file or directory: '{bot}/book.json' (at bot.py "
+        "line 2, in <module>)")

@@ -38,7 +38,6 @@ __all__ = [
     "bot_versions",
     "connect",
     "continued_entries",
-    "entered_versions",
     "find_tournament",
     "game_order_key",
     "latest_tournament",
@@ -281,24 +280,6 @@ def tournament_bots(conn: sqlite3.Connection, tournament_id: int | None) -> list
         if bot_id in bots and bot_id not in seen:
             seen[bot_id] = bots[bot_id]
     return list(seen.values())
-
-
-def entered_versions(conn: sqlite3.Connection) -> list[BotVersion]:
-    """Every bot version entered in a stored tournament: the entrants, then the versions an
-    entry held before ``arena run --continue`` put a new one in its place (``successions``):
-    their games stay in the tournament, so they are the older versions of the new one."""
-    entered = tournament_bots(conn, None)
-    tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    if "successions" not in tables:
-        return entered
-    bots = bot_versions(conn)
-    seen = {bot.id for bot in entered}
-    for (old,) in conn.execute("SELECT old_bot_id FROM successions "
-                               "ORDER BY tournament_id, rowid"):
-        if old in bots and old not in seen:
-            seen.add(old)
-            entered.append(bots[old])
-    return entered
 
 
 def continued_entries(conn: sqlite3.Connection, tournament_id: int

@@ -29,7 +29,6 @@ from arena.rating.games import (
     bot_versions,
     connect,
     continued_entries,
-    entered_versions,
     find_tournament,
     latest_tournament,
     list_tournaments,
@@ -146,10 +145,13 @@ class Leaderboard:
         return [*FAILURE_TYPES, *sorted(found - set(FAILURE_TYPES))]
 
 
-def _older_versions(bot: BotVersion, registry: Iterable[BotVersion]) -> list[str]:
-    """Versions of the same bot registered before this one (lower store id), newest first."""
-    older = [b for b in registry if b.name == bot.name and b.id < bot.id]
-    return [b.version for b in sorted(older, key=lambda b: b.id, reverse=True)]
+def _older_versions(bot: BotVersion, played: Iterable[BotVersion]) -> list[str]:
+    """Versions of the same bot among ``played`` (those with games on the board) stored
+    before this one (lower store id), newest first, each once (a version entered under two
+    sets of options is one version)."""
+    older = [b for b in played if b.name == bot.name and b.id < bot.id]
+    return list(dict.fromkeys(b.version for b in sorted(older, key=lambda b: b.id,
+                                                        reverse=True)))
 
 
 @dataclass
@@ -189,7 +191,6 @@ def _tally(ordered: Sequence[StoredGame]) -> _Tally:
 
 def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *,
                         entrants: Iterable[BotVersion] = (),
-                        registry: Iterable[BotVersion] = (),
                         byes: Iterable[ByeRecord] = (), swiss: bool = False, scope: str = "",
                         tournament: TournamentInfo | None = None,
                         rated: RatingRun | None = None,
@@ -210,12 +211,14 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     mates = spec_table_mates(tournament.spec) if tournament is not None else None
     tiebreak = stored_buchholz(ordered, finals, table_mates=mates) if swiss else {}
     standings = standings or {}
-    registry = list(registry)
+    # an older version is one with games on this board: another tournament's (another
+    # league's) version played none of these games, and a board's note cannot say of it
+    played = [run.bots[key] for key in run.ratings if tally.played[key]]
     rows: list[LeaderboardRow] = []
     for key, rating in run.ratings.items():
         bot = run.bots[key]
         n = tally.played[key]
-        older = _older_versions(bot, registry)
+        older = _older_versions(bot, played)
         rows.append(
             LeaderboardRow(
                 rank=0,
@@ -302,7 +305,7 @@ def build_leaderboard(db_path: str | Path, tournament: str | None = None, *,
             everyone = tournament_bots(conn, None)
             return compute_leaderboard(
                 load_games(conn, None), settings_for_all(list_tournaments(conn)),
-                entrants=everyone, registry=entered_versions(conn), byes=_byes(conn, None),
+                entrants=everyone, byes=_byes(conn, None),
                 swiss=False, scope="all", tournament=None,
             )
         info = (find_tournament(conn, tournament, db_path) if tournament is not None
@@ -334,12 +337,9 @@ def tournament_leaderboard(conn: sqlite3.Connection, info: TournamentInfo,
                            rated: RatingRun) -> Leaderboard:
     """One stored tournament's leaderboard from what its reader has already loaded: its
     games, its entrants and their rating run (for the site, which shows them all)."""
-    # versions entered in a stored tournament: one whose tournament was dropped (--fresh,
-    # arena delete) has no games to compare with, and is no "older version" any more
-    registry = entered_versions(conn)
     swiss = info.format == "swiss"
     return compute_leaderboard(
-        games, settings_for(info), entrants=entrants, registry=registry,
+        games, settings_for(info), entrants=entrants,
         byes=_byes(conn, info.id), swiss=swiss, scope=info.name,
         tournament=info, rated=rated,
         standings=entry_standings(conn, info, games) if swiss else None,

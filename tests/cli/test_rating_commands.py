@@ -718,3 +718,31 @@ def test_a_database_a_spec_put_in_the_working_directory_is_pointed_at(in_tmp: Pa
                 name="swiss").close()
     assert run("status", "cup")[2] == ("Error: no tournament named 'cup' in results/arena.db "
                                        "(stored: swiss); cup.db holds it (--db cup.db)\n")
+
+
+def test_a_leagues_new_version_note_names_only_versions_with_games_in_it(
+        tmp_path: Path) -> None:
+    """alpha's first version played only in another league: this league's board named it
+    among alpha's older versions, two names beside "1 older version not shown"."""
+    builder = StoreBuilder(tmp_path / "league.db")
+    other, (first, bravo) = builder.tournament("east", [("alpha", "aaa111"), "bravo"],
+                                               fmt="league", state="running")
+    builder.game(GameSpec(other, 0, 0, 0, [first, bravo], [1, 2]))
+    tid, (old, new, bravo) = builder.tournament(
+        "west", [("alpha", "bbb222"), ("alpha", "ccc333"), "bravo"], fmt="league",
+        state="running")
+    builder.game(GameSpec(tid, 0, 0, 0, [old, bravo], [1, 2]))
+    builder.game(GameSpec(tid, 1, 0, 0, [new, bravo], [2, 1]))
+    builder.close()
+    result = runner.invoke(app, ["leaderboard", "west", "--db", str(tmp_path / "league.db"),
+                                 "--columns", "note"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert [line.split(None, 2)[1:] for line in lines if " alpha " in f" {line} "] == [
+        ["alpha", "new (older: bbb222)"]]
+    assert lines[-1] == ("1 older version not shown (retired from the league, ratings kept); "
+                         "--all-versions shows them.")
+    data = json.loads(runner.invoke(app, ["leaderboard", "west", "--db",
+                                          str(tmp_path / "league.db"), "-f", "json"]).stdout)
+    assert [bot["older_versions"] for bot in data["bots"] if bot["bot"] == "alpha"] == [
+        ["bbb222"]]

@@ -59,7 +59,7 @@ from arena.tournament.league_store import (
     vetting,
     vetting_gave_way,
 )
-from arena.tournament.planning import league_budget_note, off_size_split
+from arena.tournament.planning import games_plan, league_budget_note, off_size_split
 from arena.tournament.scoring import spec_table_weight, swiss_table_size
 from arena.tournament.secrecy import secret_seed_note, seed_is_secret
 from arena.tournament.store import Store, shown_state, stored_whole
@@ -319,20 +319,24 @@ def _rules(info: TournamentInfo) -> str:
 def progress(db: str | Path, name: str) -> dict[str, Any]:
     """Games recorded and the state of a tournament: what a live page polls, cheaply; for a
     league also its entries, the active ones among them and the versions being vetted (a bot
-    retired, entering or submitted changes the pages before any game lands)."""
+    retired, entering or submitted changes the pages before any game lands) and its budget,
+    as ``arena status --format json`` has it (``budget_games``, ``budget_spent``), which the
+    note of a page paused behind the games tells as the footer does."""
     # one snapshot: a run writing between two reads would have the counts disagree (a game
     # told without the state it finished, a version vetted before it was entered)
     # (connect: a missing or foreign file is told as the other pages tell it)
     with connect(db), Store(db, create=False, read_only=True) as store, store.snapshot():
         row = store.require(name)
         games = store.count_games(row.id)
-        entries = None
+        league: dict[str, Any] = {}
         if row.format == "league":  # the versions being vetted too, while a run holds it
             running = store.runner_pid(row.name) is not None
-            entries = [*entry_counts(store, row.id),
-                       len(vetting(store, row.id)) if running else 0]
-    return {"games": games, "state": shown_state(db, row.name, row.state),
-            **({"entries": entries} if entries is not None else {})}
+            plan = games_plan(games, row.games_planned, league=True)
+            league = {"entries": [*entry_counts(store, row.id),
+                                  len(vetting(store, row.id)) if running else 0],
+                      "budget_games": plan["budget_games"],
+                      "budget_spent": plan["budget_spent"]}
+    return {"games": games, "state": shown_state(db, row.name, row.state), **league}
 
 
 def game_row(db: str | Path, game_id: str) -> dict[str, Any]:

@@ -385,6 +385,43 @@ def test_live_updates_pause_for_a_reader_at_work(browser: Any, tmp_path: Path) -
         server.server_close()
 
 
+def test_a_paused_leagues_note_gives_its_budget_as_the_footer_does(
+        browser: Any, tmp_path: Path) -> None:
+    """The footer said "9 games (budget 9 spent)" while the note of a paused page said the
+    league had moved on to "9 games" alone."""
+    import sqlite3
+
+    import league_db
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db = league_db.build(tmp_path / "arena.db", budget=9, state="running")
+    server = make_server(db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        browser.get(f"http://127.0.0.1:{server.server_port}/t/ladder/index.html")
+        browser.find_element("id", "live-pause").send_keys(Keys.ENTER)
+        with sqlite3.connect(db) as conn:  # a game lands: a copy of one under a new id
+            conn.execute(
+                "INSERT INTO games SELECT 'ladder/r5/t0/g0', tournament_id, 5, 0, 0, seed, "
+                "seats_json, starting_seat, placements_json, desmos_json, ascension, tiebreak, "
+                "failures_json, forfeits_json, decisions, duration_s, record_path, created_at, "
+                "latency_json FROM games WHERE id = 'ladder/r4/t0/g0'")
+        WebDriverWait(browser, 60).until(lambda b: "moved on" in text_of(b, "live"))
+        state = browser.find_element("css selector", "body").get_attribute("data-state")
+        assert text_of(browser, "live") == ("live updates paused; the tournament has moved on "
+                                            f"(9 games, budget 9 spent, {state}): resume to "
+                                            "see it")
+        browser.find_element("id", "live-pause").send_keys(Keys.ENTER)
+        WebDriverWait(browser, 60).until(
+            lambda b: "9 games (budget 9 spent)" in b.find_element("css selector",
+                                                                   "footer").text)
+        assert errors(browser) == []
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 # -- the replay ---------------------------------------------------------------------------------
 def tables(record: dict[str, Any]) -> list[State]:
     """Copies of the replayed game at each decision and at the end (the expected tables)."""

@@ -439,3 +439,18 @@ def test_a_league_lists_its_latest_games_first(tmp_path: Path) -> None:
     slugs = re.findall(r'<li data-bot="[^"]*" data-failure="[^"]*"><a href="games/([^"]+)\.html',
                        games)
     assert len(slugs) == 6 and slugs == sorted(slugs, reverse=True), slugs
+
+
+def test_a_leagues_progress_gives_its_budget_as_status_json_does(tmp_path: Path,
+                                                                  serving: Any) -> None:
+    port = serving(league_db.build(tmp_path / "budget.db", budget=8))
+    progress = json.loads(get(port, "/t/ladder/api/progress.json")[1])
+    assert (progress["games"], progress["budget_games"], progress["budget_spent"]) == (
+        8, 8, True)
+    status = json.loads(runner.invoke(app, ["status", "ladder", "--db",
+                                            str(tmp_path / "budget.db"), "-f", "json"]).stdout)
+    assert {key: status[key] for key in ("budget_games", "budget_spent")} == {
+        key: progress[key] for key in ("budget_games", "budget_spent")}
+    unbudgeted = serving(league_db.build(tmp_path / "open.db"))
+    progress = json.loads(get(unbudgeted, "/t/ladder/api/progress.json")[1])
+    assert (progress["budget_games"], progress["budget_spent"]) == (None, None)

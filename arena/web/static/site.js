@@ -292,8 +292,12 @@
             }
             if (!paused) { location.reload(); return; }
             behind = true;
+            // a league's budget beside its games, as the footer says it
+            var budget = p.budget_games ? ", budget " + p.budget_games +
+              (p.budget_spent ? " spent" : "") : "";
             note.textContent = "live updates paused; the tournament has moved on (" + p.games +
-              " games, " + p.state + "): resume to see it";
+              (p.games === 1 ? " game" : " games") + budget + ", " + p.state +
+              "): resume to see it";
           }
         })
         .catch(function (e) {

@@ -145,11 +145,11 @@ class Leaderboard:
         return [*FAILURE_TYPES, *sorted(found - set(FAILURE_TYPES))]
 
 
-def _older_versions(bot: BotVersion, played: Iterable[BotVersion]) -> list[str]:
-    """Versions of the same bot among ``played`` (those with games on the board) stored
+def _older_versions(bot: BotVersion, on_board: Iterable[BotVersion]) -> list[str]:
+    """Versions of the same bot among ``on_board`` (the board's rows) stored
     before this one (lower store id), newest first, each once (a version entered under two
     sets of options is one version)."""
-    older = [b for b in played if b.name == bot.name and b.id < bot.id]
+    older = [b for b in on_board if b.name == bot.name and b.id < bot.id]
     return list(dict.fromkeys(b.version for b in sorted(older, key=lambda b: b.id,
                                                         reverse=True)))
 
@@ -211,14 +211,14 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     mates = spec_table_mates(tournament.spec) if tournament is not None else None
     tiebreak = stored_buchholz(ordered, finals, table_mates=mates) if swiss else {}
     standings = standings or {}
-    # an older version is one with games on this board: another tournament's (another
-    # league's) version played none of these games, and a board's note cannot say of it
-    played = [run.bots[key] for key in run.ratings if tally.played[key]]
+    # an older version is one on this board (entered here, with or without games): another
+    # tournament's (another league's) version is no row here, and a note cannot say of it
+    on_board = list(run.bots[key] for key in run.ratings)
     rows: list[LeaderboardRow] = []
     for key, rating in run.ratings.items():
         bot = run.bots[key]
         n = tally.played[key]
-        older = _older_versions(bot, played)
+        older = _older_versions(bot, on_board)
         rows.append(
             LeaderboardRow(
                 rank=0,

@@ -580,3 +580,22 @@ def test_the_most_frequent_failure_counts_a_death_after_each_game_as_one_reason(
     rows = {row.bot: row for row in build_leaderboard(tmp_path / "a.db", "cup").rows}
     assert rows["bravo"].failure_reason == (
         "crash: exited before its first answer of the game (exit code 1)")
+
+
+def test_a_version_entered_without_games_is_the_newer_ones_older(tmp_path: Path) -> None:
+    """A league's version replaced before its first game is still one of the board's older
+    versions: the newer one's note names it and the newest-versions view hides it, rather
+    than leaving a row of no games beside its successor."""
+    from arena.rating.board_view import newest_versions
+
+    b = StoreBuilder(tmp_path / "a.db")
+    tid, (unplayed, played, other) = b.tournament(
+        "club", [("alpha", "aaa111"), ("alpha", "bbb222"), "bravo"])
+    b.game(GameSpec(tid, 0, 0, 0, [played, other], [1, 2]))
+    b.close()
+    board = build_leaderboard(tmp_path / "a.db", "club")
+    rows = {r.key: r for r in board.rows}
+    assert rows["alpha@aaa111"].games == 0
+    assert rows["alpha@bbb222"].note == "new (older: aaa111)"
+    shown, hidden = newest_versions(board)
+    assert hidden == 1 and [r.key for r in shown.rows if r.bot == "alpha"] == ["alpha@bbb222"]

@@ -130,8 +130,11 @@ def _layer_lines(report: SandboxReport) -> list[str]:
                  if report.uid is not None else f"bots run as {report.user}"),
         "bwrap": "pid, network, ipc and uts namespaces; read-only system, root and /dev; "
                  "private /tmp and /dev/shm (tmp_mb each); /proc's host counters static",
-        "landlock": "filesystem allow list: system, own files, kit; writes only to scratch; "
-                    "no host counters in /proc",
+        "landlock": ("inside bubblewrap: of /proc, static files and the bot's own entries "
+                     "but pagemap, smaps, numa_maps (pages another bot maps), net, task"
+                     if report.active("bwrap") else
+                     "filesystem allow list: system, own files, kit; writes only to scratch; "
+                     "no host counters in /proc"),
         "seccomp": "no ptrace, mounts, namespaces, kernel keys, bpf, io_uring, inet "
                    "sockets, locks, shared futexes, memory files, bigger socket buffers, "
                    "memory populated in one call, CPU affinity, System V and POSIX IPC, "

@@ -3,17 +3,19 @@ bubblewrap wrapper (what the bot sees read-only) when that layer is active."""
 
 from __future__ import annotations
 
+import functools
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from arena.sandbox import landlock
 from arena.sandbox.limits import MIB, Limits
-from arena.sandbox.procview import proc_binds
+from arena.sandbox.procview import proc_binds, proc_readable
 from arena.sandbox.report import SandboxReport
 
-__all__ = ["BOX_PREFIX", "BWRAP_BOT_DIR", "DEVICES", "bwrap_argv", "moving_stdio", "read_paths",
-           "rewrite_command"]
+__all__ = ["BOX_PREFIX", "BWRAP_BOT_DIR", "DEVICES", "bwrap_argv", "confinement", "moving_stdio",
+           "read_paths", "rewrite_command"]
 
 _PYTHON_NAME = re.compile(r"python(3(\.\d+)?)?")  # fullmatch
 #: Where the bot's private copy appears inside bubblewrap.
@@ -40,16 +42,55 @@ _BASH = next((path for path in ("/usr/bin/bash", "/bin/bash") if os.access(path,
              None)
 
 
-def moving_stdio(bot_in: int, bot_out: int, python: str) -> list[str]:
+def moving_stdio(bot_in: int, bot_out: int, python: str,
+                 confine: Mapping[str, object] | None = None) -> list[str]:
     """The command prefix that makes ``bot_in`` and ``bot_out`` the program's stdin and stdout
     (closing them) and then becomes the program: bash, else (slower to start) the interpreter
-    without its site."""
+    without its site. With ``confine`` (:func:`arena.sandbox.landlock.confine_self`'s
+    arguments) the interpreter, which first enforces that Landlock ruleset on itself. It runs
+    isolated (``-I``): the working directory, the bot's, is not on its path, where a bot file
+    named like a module it imports (``types.py``) would run in it before the ruleset."""
+    moves = (f"os.dup2({bot_in}, 0); os.dup2({bot_out}, 1); "
+             f"os.close({bot_in}); os.close({bot_out})\n")
+    if confine is not None:
+        # The rules as a literal of the program (plain strings and numbers, written by repr):
+        # importing json would cost the start more than the ruleset does.
+        return [python, "-I", "-S", "-c", f"{_landlock_source()}\nconfine_self(**{confine!r})\n"
+                f"{moves}{_EXEC_AS_A_SHELL}"]
     if _BASH is not None:
         return [_BASH, "--norc", "--noprofile", "-c",
                 f'exec 0<&{bot_in} 1>&{bot_out} {bot_in}<&- {bot_out}>&- && exec -- "$@"', "bash"]
-    return [python, "-S", "-E", "-c",
-            f"import os, sys; os.dup2({bot_in}, 0); os.dup2({bot_out}, 1); "
-            f"os.close({bot_in}); os.close({bot_out}); os.execvp(sys.argv[1], sys.argv[1:])"]
+    return [python, "-I", "-S", "-c", f"import os, sys\n{moves}{_EXEC_AS_A_SHELL}"]
+
+
+#: The Python stubs' exec of the bot's program, failing as the shell does (its exit codes and
+#: a line, not a traceback), which is what tells an author why the program did not run.
+_EXEC_AS_A_SHELL = """\
+try:
+    os.execvp(sys.argv[1], sys.argv[1:])
+except OSError as exc:
+    sys.stderr.write(f"exec: {sys.argv[1]}: {exc.strerror}\\n")
+    os._exit(127 if isinstance(exc, FileNotFoundError) else 126)
+"""
+
+
+@functools.cache
+def _landlock_source() -> str:
+    """The Landlock module's own source: the stub's program, which cannot import the arena
+    (the kit need not be visible in the box, and ``-I -S`` finds no package)."""
+    return Path(landlock.__file__).read_text()
+
+
+def confinement(report: SandboxReport, visible: list[Path], *,
+                unprivileged: bool) -> dict[str, object]:
+    """The Landlock ruleset of a bot inside bubblewrap (:func:`moving_stdio`'s ``confine``):
+    what the box holds, read-only (its top-level directories are the ones bubblewrap binds);
+    its private /tmp and /dev/shm writable; the devices; and of ``/proc`` the static files
+    (its own process's entries are added once it runs)."""
+    return {"read": read_paths(report, visible, Path(BWRAP_BOT_DIR))
+                    + proc_readable(unprivileged=unprivileged),
+            "write": ["/tmp", "/dev/shm"], "devices": list(DEVICES),
+            "abi": landlock.abi_version()}
 
 
 def rewrite_command(command: Sequence[str], workdir: Path, python: str) -> list[str]:

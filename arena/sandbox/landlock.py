@@ -6,21 +6,25 @@ lets a process give up filesystem access for itself and its children. The bot ma
 execute only the system directories, its own copy, the kit and the given paths; write only its
 scratch directory and a few devices; and (ABI 6+) not signal processes or reach abstract unix
 sockets outside its own sandbox; (ABI 4+) not bind or connect TCP. Of ``/proc`` it reads its
-own process and a few system-wide files, never another process (as in bubblewrap's pid
-namespace). Not used under bubblewrap:
-the mount namespace already gives the same view, and a Landlock domain may not mount.
+own process, never another process (as in bubblewrap's pid namespace).
+
+Under bubblewrap too (:func:`confine_self`, run by the stub that becomes the bot inside the
+box, after bubblewrap's mounts: a Landlock domain may not mount): the mount namespace gives
+the view, but its ``/proc`` holds every process's entries, the bot's own ``pagemap`` and
+``smaps`` among them, which no bind can cover (the processes do not exist yet); the ruleset
+allows what the box holds and, of ``/proc``, its static files and the bot's own entries but
+those (:data:`_PROC_SKIPPED`).
 """
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import os
 import stat
 import sys
 from collections.abc import Callable, Iterable
 
-__all__ = ["abi_version", "restrictor", "ruleset"]
+__all__ = ["abi_version", "confine_self", "restrictor", "ruleset"]
 
 _SYS_CREATE_RULESET = 444
 _SYS_ADD_RULE = 445
@@ -129,8 +133,10 @@ def _add(libc: ctypes.CDLL, ruleset_fd: int, path: str, rights: int) -> None:
                         ctypes.c_uint32(0)) != 0:
             raise OSError(ctypes.get_errno(), f"landlock_add_rule failed for {path}")
     finally:
-        with contextlib.suppress(OSError):
+        try:  # not contextlib: the stub in bubblewrap, which runs this module, starts faster
             os.close(path_fd)
+        except OSError:
+            pass
 
 
 def restrictor(ruleset_fd: int, *, abi: int = 1,
@@ -166,3 +172,16 @@ def restrictor(ruleset_fd: int, *, abi: int = 1,
             raise OSError(ctypes.get_errno(), "landlock_restrict_self failed")
 
     return restrict
+
+
+def confine_self(*, read: Iterable[str], write: Iterable[str], devices: Iterable[str],
+                 abi: int) -> None:
+    """Enforce a ruleset on this process and what it becomes: ``read``, ``write`` and
+    ``devices`` as :func:`ruleset` takes them, and its own ``/proc/<pid>`` entries as
+    :func:`restrictor` allows them. Run inside bubblewrap by the stub that then execs the bot
+    (this module's source is its program: it imports nothing of the arena)."""
+    fd = ruleset(read=read, write=write, devices=devices, abi=abi)
+    try:
+        restrictor(fd, abi=abi, own_proc=True)()
+    finally:
+        os.close(fd)

@@ -93,6 +93,11 @@ try:
     out["tmp_write"] = True
 except OSError:
     out["tmp_write"] = False
+try:
+    open("/proc/self/pagemap", "rb").close()
+    out["pagemap"] = True
+except OSError:
+    out["pagemap"] = False
 import resource
 out["nofile"] = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 print(json.dumps(out), flush=True)
@@ -349,15 +354,17 @@ def _all_at_once(base: SandboxReport, python: str, disabled: frozenset[str]) -> 
         return None
     cgroup_parent, cgroup = (None, _OFF) if "cgroup" in disabled else _cgroup_parent()
     freezer_parent, freezer = _freezer_candidate(disabled, cgroup_parent)
+    landlock_status = _landlock_unavailable(disabled, uses_bwrap=True) or True
     trial = replace(base, bwrap=bwrap_path, cgroup_parent=cgroup_parent,
                     freezer_parent=freezer_parent,
                     layers={**base.layers, "bwrap": True, "seccomp": True,
+                            "landlock": landlock_status is True,
                             "cgroup": cgroup_parent is not None})
     result, _ = _run_check(trial, python)
     if result is None or _bwrap_failed(result) or _seccomp_failed(result) or (
+            landlock_status is True and _landlock_failed(result, uses_bwrap=True)) or (
             cgroup_parent is not None and _cgroup_failed(result, cgroup_parent)):
         return None
-    landlock_status, _ = _landlock_layer(base, python, disabled, True)
     return _Layers(status={"bwrap": True, "landlock": landlock_status, "seccomp": True,
                            "cgroup": cgroup},
                    bwrap=bwrap_path, cgroup_parent=cgroup_parent,
@@ -376,7 +383,7 @@ def _layer_by_layer(base: SandboxReport, python: str, disabled: frozenset[str],
     uses_bwrap = status["bwrap"] is True
     base = replace(base, bwrap=bwrap_path if uses_bwrap else None,
                    layers={**base.layers, "bwrap": status["bwrap"]})
-    # Landlock: the filesystem allow list, used only where bubblewrap is not.
+    # Landlock: the filesystem allow list (inside bubblewrap: its /proc narrowed).
     status["landlock"], answer = _landlock_layer(base, python, disabled, uses_bwrap)
     engine_check = answer or engine_check
     base = replace(base, layers={**base.layers, "landlock": status["landlock"]})
@@ -438,20 +445,36 @@ def _bwrap_layer(base: SandboxReport, python: str, disabled: frozenset[str],
 
 def _landlock_layer(base: SandboxReport, python: str, disabled: frozenset[str],
                     uses_bwrap: bool) -> _Trial:
-    abi = landlock.abi_version()
-    if "landlock" in disabled:
-        return _OFF, None
-    if uses_bwrap:
-        return NOT_NEEDED + "bubblewrap already restricts the filesystem" + (
-            f" (Landlock ABI {abi} is the fallback)" if abi else ""), None
-    if not abi:
-        return "Landlock is not available in this kernel (needs Linux 5.13+)", None
+    unavailable = _landlock_unavailable(disabled, uses_bwrap=uses_bwrap)
+    if unavailable:
+        return unavailable, None
     result, why = _run_check(replace(base, layers={**base.layers, "landlock": True}), python)
     if result is None:
         return f"the Landlock ruleset does not apply: {why}", None
-    if result.get("tmp_write"):
-        return "Landlock applied but /tmp stayed writable", None
-    return True, result
+    why_not = _landlock_failed(result, uses_bwrap=uses_bwrap)
+    return (why_not, None) if why_not else (True, result)
+
+
+def _landlock_unavailable(disabled: frozenset[str], *, uses_bwrap: bool) -> str | None:
+    """Why Landlock cannot be tried here, or None."""
+    if "landlock" in disabled:
+        return _OFF
+    if not landlock.abi_version():
+        # Under bubblewrap it is what keeps a bot from reading, in its own /proc entries,
+        # which pages of a shared file another bot maps.
+        return "Landlock is not available in this kernel (needs Linux 5.13+)" + (
+            ": a bot's /proc/self/pagemap and smaps tell which pages of a shared file "
+            "another bot maps" if uses_bwrap else "")
+    return None
+
+
+def _landlock_failed(result: dict[str, Any], *, uses_bwrap: bool) -> str | None:
+    """What the check program found that Landlock should have stopped, or None."""
+    if result.get("pagemap"):
+        return "Landlock applied but /proc/self/pagemap stayed readable"
+    if result.get("tmp_write") and not uses_bwrap:  # bubblewrap's /tmp is the bot's own
+        return "Landlock applied but /tmp stayed writable"
+    return None
 
 
 def _seccomp_layer(base: SandboxReport, python: str, disabled: frozenset[str]) -> _Trial:

@@ -24,11 +24,12 @@ from pathlib import Path
 
 from arena.sandbox.workdir import remove_at_exit
 
-__all__ = ["proc_binds", "proc_view"]
+__all__ = ["proc_binds", "proc_readable", "proc_view"]
 
-#: Top-level entries kept: a process's own view, or constant for the host's lifetime.
-_KEPT = frozenset({"self", "thread-self", "net", "mounts", "sysvipc", "version", "cmdline",
-                   "filesystems"})
+#: Top-level entries kept that are constant for the host's lifetime (or the namespace's own).
+_CONSTANT = frozenset({"sysvipc", "version", "cmdline", "filesystems"})
+#: Top-level entries kept: those, and links to a process's own view.
+_KEPT = _CONSTANT | {"self", "thread-self", "net", "mounts"}
 #: Sysctls a runtime may read; constant while the host runs.
 _SYSCTLS = ("kernel/ostype", "kernel/osrelease", "kernel/pid_max", "kernel/ngroups_max",
             "kernel/threads-max", "kernel/random/boot_id", "vm/overcommit_memory",
@@ -53,8 +54,23 @@ def proc_binds(*, unprivileged: bool) -> list[str]:
     """bubblewrap arguments covering ``/proc``'s host-wide entries (after ``--proc /proc``).
     An ``unprivileged`` bot (a user namespace of its own) cannot read the root-only ones
     anyway: they are left out (each bind costs bubblewrap a remount)."""
-    view = proc_view()
     argv: list[str] = []
+    for static, host in _covers(unprivileged):
+        argv += ["--ro-bind", static, host]
+    return argv
+
+
+def proc_readable(*, unprivileged: bool) -> list[str]:
+    """The top-level ``/proc`` entries Landlock lets a bot read inside bubblewrap: the static
+    covers and the constant entries (its own process's are added once it runs)."""
+    return [host for _static, host in _covers(unprivileged)] + [
+        f"/proc/{name}" for name in sorted(_CONSTANT)]
+
+
+def _covers(unprivileged: bool) -> list[tuple[str, str]]:
+    """(static file, ``/proc`` entry it covers) for every host-wide top-level entry."""
+    view = proc_view()
+    covers = []
     for name in sorted(os.listdir("/proc")):
         host = Path("/proc") / name
         if name.isdigit() or name in _KEPT or host.is_symlink():
@@ -64,8 +80,8 @@ def proc_binds(*, unprivileged: bool) -> list[str]:
         static = view / name
         if not static.exists():
             static = view / (_EMPTY_DIR if host.is_dir() else _EMPTY_FILE)
-        argv += ["--ro-bind", str(static), str(host)]
-    return argv
+        covers.append((str(static), str(host)))
+    return covers
 
 
 def _make_view() -> Path:

@@ -29,6 +29,7 @@ from arena.sandbox.commandline import (
     BOX_PREFIX,
     DEVICES,
     bwrap_argv,
+    confinement,
     moving_stdio,
     read_paths,
     rewrite_command,
@@ -99,7 +100,7 @@ class _Layers:
         uses_bwrap = report.layers.get("bwrap") is True and report.bwrap is not None
         own = fresh_uid() if report.uid is not None and os.geteuid() == 0 else None
         return cls(bwrap=uses_bwrap, seccomp=report.layers.get("seccomp") is True,
-                   landlock=report.layers.get("landlock") is True and not uses_bwrap,
+                   landlock=report.layers.get("landlock") is True,
                    uid=own if own is not None else report.uid, own=own)
 
 
@@ -175,7 +176,7 @@ def _start(held: _Held, layers: _Layers, command: Sequence[str], workdir: Path,
         procs_fd = os.open(held.cgroup / "cgroup.procs", os.O_WRONLY | os.O_CLOEXEC)
         held.fds.append(procs_fd)
     restrict: Callable[[], None] | None = None
-    if layers.landlock:
+    if layers.landlock and not layers.bwrap:  # inside bubblewrap, the stub applies it
         ruleset_fd = landlock.ruleset(
             read=read_paths(report, visible, bot_copy), write=[home],
             devices=DEVICES, abi=landlock.abi_version())
@@ -256,9 +257,12 @@ def _in_bwrap(held: _Held, layers: _Layers, argv: list[str], report: SandboxRepo
     held.pipes = (os.fdopen(stdin_w, "wb", buffering=0), os.fdopen(stdout_r, "rb",
                                                                    buffering=0))
     held.pass_fds += [bot_in, bot_out]
+    unprivileged = layers.uid is not None or os.geteuid() != 0
+    confine = confinement(report, visible, unprivileged=unprivileged) if layers.landlock \
+        else None
     return bwrap_argv(report, limits, bot_copy, visible, seccomp_fd, info_w,
-                      unprivileged=(layers.uid is not None or os.geteuid() != 0)) + (
-        moving_stdio(bot_in, bot_out, report.python) + argv)
+                      unprivileged=unprivileged) + (
+        moving_stdio(bot_in, bot_out, report.python, confine) + argv)
 
 
 def _popen(held: _Held, layers: _Layers, argv: list[str], command: Sequence[str], cwd: str,

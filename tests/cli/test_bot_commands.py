@@ -24,7 +24,6 @@ from arena.cli.main import app
 from arena.rating.sprt import Score, describe_elo
 from arena.registry import resolve
 from arena.sandbox import SandboxReport, probe
-from arena.sandbox.report import NOT_NEEDED
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "bots"
@@ -765,9 +764,8 @@ _CGROUP_MISSING = "sandbox layer cgroup is not active: no cgroup v2 hierarchy he
 def _report_missing_cgroup() -> SandboxReport:
     layers: dict[str, bool | str] = {
         "setsid": True, "rlimits": True, "user": True, "bwrap": True,
-        "landlock": NOT_NEEDED + "bubblewrap already restricts the filesystem",
-        "seccomp": True, "cgroup": "no cgroup v2 hierarchy here"}
-    return SandboxReport(layers=layers, level="bwrap+seccomp+user+rlimits",
+        "landlock": True, "seccomp": True, "cgroup": "no cgroup v2 hierarchy here"}
+    return SandboxReport(layers=layers, level="bwrap+landlock+seccomp+user+rlimits",
                          warnings=[_CGROUP_MISSING], python="/usr/bin/python3",
                          python_version="3.11.2", kit_path=Path("/tmp/kit"),
                          bot_engine="pure (test)", user="arena-bot", uid=1600000000,
@@ -781,7 +779,7 @@ def test_doctor_says_the_missing_layer_as_a_warning(monkeypatch: pytest.MonkeyPa
     result = runner.invoke(app, ["doctor"], env={"ARENA_ENV_CACHE": str(tmp_path / "envs")})
     assert result.exit_code == 0
     assert result.stderr == f"warning: {_CGROUP_MISSING}\n"
-    assert result.stdout.splitlines()[0] == "Sandbox level: bwrap+seccomp+user+rlimits"
+    assert result.stdout.splitlines()[0] == "Sandbox level: bwrap+landlock+seccomp+user+rlimits"
     pause = "SIGSTOP to its uid" if os.geteuid() == 0 else "SIGSTOP to its process tree"
     assert result.stdout.splitlines()[-6:] == [
         "Runs as:     a uid and group of its own per bot (from 1,600,000,000)",
@@ -789,7 +787,7 @@ def test_doctor_says_the_missing_layer_as_a_warning(monkeypatch: pytest.MonkeyPa
         "Bot kit:     /tmp/kit (on the bots' PYTHONPATH)",
         f"Bot envs:    {tmp_path / 'envs'} (0 environments, 0.0 MiB; arena env list)",
         "Build:       pure (test) in the referee; pure (test) in bots",
-        "1 layer missing; bots run at level bwrap+seccomp+user+rlimits."]
+        "1 layer missing; bots run at level bwrap+landlock+seccomp+user+rlimits."]
     assert "  [MISS] cgroup   no cgroup v2 hierarchy here" in result.stdout.splitlines()
     bots = runner.invoke(app, ["doctor"], env={"ARENA_BOTS_DIR": "/srv/contest/bots"})
     assert ("Bots dir:    /srv/contest/bots (arena submit registers there; docs/BOTS.md)"

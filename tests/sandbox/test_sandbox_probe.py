@@ -22,6 +22,7 @@ from arena.cli.main import app
 from arena.errors import SandboxError
 from arena.native import native_build
 from arena.sandbox import Limits, SandboxReport, kit_env, probe
+from arena.sandbox import landlock as landlock_module
 from arena.sandbox import seccomp as seccomp_module
 from arena.sandbox.cgroups import can_freeze, v2_cgroup_of_self
 from arena.sandbox.kit import make_kit
@@ -148,6 +149,25 @@ def test_a_layer_failing_among_all_at_once_is_found_one_at_a_time(
     assert found["layers"]["seccomp"] == "the seccomp filter loaded but did not refuse sockets"
     assert found["layers"]["bwrap"] is True
     assert len(trials) > 2  # the launch with every layer, then one per layer
+
+
+@pytest.mark.skipif(not bubblewrap_runs(), reason="bubblewrap cannot run here")
+def test_landlock_missing_under_bubblewrap_is_a_layer_missing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under bubblewrap, Landlock keeps a bot out of the /proc files that tell which pages of
+    a shared file another bot maps: a kernel without it leaves that channel open, which the
+    report says as a missing layer (a warning), not as a layer not needed."""
+    found, _ = _probed(monkeypatch)
+    if landlock_module.abi_version():
+        assert found["layers"]["landlock"] is True
+        assert "landlock" in found["level"].split("+")
+    monkeypatch.setattr(landlock_module, "abi_version", lambda: 0)
+    found, trials = _probed(monkeypatch)
+    status = found["layers"]["landlock"]
+    assert found["layers"]["bwrap"] is True and isinstance(status, str)
+    assert status.startswith("Landlock is not available in this kernel") and "pagemap" in status
+    assert any(f"layer landlock is not active: {status}" in line for line in found["warnings"])
+    assert len(trials) == 1 and trials[0].layers["landlock"] is False
 
 
 def test_bots_are_frozen_by_a_cgroup_wherever_one_can_be_frozen() -> None:

@@ -137,8 +137,8 @@ def _layer_lines(report: SandboxReport) -> list[str]:
                      "no host counters in /proc"),
         "seccomp": "no ptrace, mounts, namespaces, kernel keys, bpf, io_uring, inet "
                    "sockets, locks, shared futexes, memory files, bigger socket buffers, "
-                   "memory populated in one call, CPU affinity, System V and POSIX IPC, "
-                   "outliving the referee",
+                   "memory populated in one call or merged (KSM), CPU affinity, System V "
+                   "and POSIX IPC, outliving the referee",
         "cgroup": "memory.max and pids.max per bot",
     }
     lines = []

@@ -13,7 +13,8 @@ tells, docs/SANDBOX.md); futexes on the pages of those files (a
 wait not marked private fails with EAGAIN); and a change of its CPU affinity (a no-op:
 a pinned worker's bots stay on its CPU); and the system calls that run longest after the
 bot is frozen (memory populated at once, huge pages collapsed), on the CPU of the bot asked
-next. Anonymous memory files (``memfd_create``) fail
+next; and memory offered to KSM, whose merging of identical pages of two bots tells one what
+the other holds. Anonymous memory files (``memfd_create``) fail
 too, and a socket's buffer keeps its size (``setsockopt``, a no-op): their pages count
 against no memory limit but a cgroup's. (``sysinfo``, the host's
 free memory and process count, stays allowed: denied, glibc's ``sysconf(_SC_PHYS_PAGES)``
@@ -157,6 +158,12 @@ _MAP_NONBLOCK = 0x10000
 _MADVISE = 28
 #: MADV_PAGEOUT, MADV_POPULATE_READ, MADV_POPULATE_WRITE, MADV_COLLAPSE
 _LONG_ADVICE = (21, 22, 23, 25)
+#: Memory offered to KSM, which merges identical pages of different processes: on a host
+#: that runs it, which of a bot's pages merged (a write's time, its own /proc counts) tells
+#: what another bot holds. ``MADV_MERGEABLE`` and ``prctl(PR_SET_MEMORY_MERGE)`` fail with
+#: EINVAL, as on a kernel without KSM.
+_MADV_MERGEABLE = 12
+_PR_SET_MEMORY_MERGE = 67
 _EINVAL = 22
 _CLONE = 56
 _CLONE3 = 435
@@ -284,7 +291,7 @@ def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
     emit(_JSET_K, _MAP_NONBLOCK, "allow2", "deny")
     label("madvise")
     emit(_LD_W_ABS, _OFF_ARG2)
-    for advice in _LONG_ADVICE:
+    for advice in (*_LONG_ADVICE, _MADV_MERGEABLE):
         emit(_JEQ_K, advice, "einval", 0)
     emit(_RET_K, _RET_ALLOW)
     label("fcntl")
@@ -294,6 +301,7 @@ def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
     emit(_RET_K, _RET_ALLOW)
     label("prctl")
     emit(_LD_W_ABS, _OFF_ARG0)
+    emit(_JEQ_K, _PR_SET_MEMORY_MERGE, "einval", 0)
     emit(_JEQ_K, _PR_SET_PDEATHSIG, 0, "allow2")
     emit(_LD_W_ABS, _OFF_ARG1)
     emit(_JEQ_K, _SIGKILL, "allow2", "deny")

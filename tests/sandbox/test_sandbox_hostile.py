@@ -505,3 +505,20 @@ def test_a_bot_cannot_read_which_pages_another_maps(
     assert isinstance(got, Line), (got, bot.proc.stderr_text())
     assert json.loads(got.data) == dict.fromkeys(
         ("pagemap", "smaps", "smaps_rollup", "numa_maps"), errno.EACCES)
+
+
+def test_a_bot_cannot_have_its_memory_merged_with_another_bots(
+        run_hostile, report: SandboxReport) -> None:
+    """On a host that runs KSM, pages a bot offers for merging are merged with identical ones
+    of another process: which of its pages merged (the time a write to one takes, its own
+    ``/proc`` counts) tells what the other holds. Under seccomp the calls that offer them
+    fail, as on a kernel without KSM (EINVAL)."""
+    import errno
+
+    if not has(report, "seccomp"):
+        pytest.skip("no seccomp layer in this mode")
+    bot = run_hostile("memory_merging.py")
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, bot.proc.stderr_text())
+    assert json.loads(got.data) == dict.fromkeys(("madv_mergeable", "pr_set_memory_merge"),
+                                                 errno.EINVAL)

@@ -14,8 +14,8 @@ from arena.sandbox.limits import MIB, Limits
 from arena.sandbox.procview import proc_binds, proc_readable
 from arena.sandbox.report import SandboxReport
 
-__all__ = ["BOX_PREFIX", "BWRAP_BOT_DIR", "DEVICES", "bwrap_argv", "confinement", "moving_stdio",
-           "read_paths", "rewrite_command"]
+__all__ = ["BOT_ACCOUNT", "BOX_PREFIX", "BWRAP_BOT_DIR", "DEVICES", "bwrap_argv", "confinement",
+           "moving_stdio", "read_paths", "rewrite_command", "write_accounts"]
 
 _PYTHON_NAME = re.compile(r"python(3(\.\d+)?)?")  # fullmatch
 #: Where the bot's private copy appears inside bubblewrap.
@@ -28,7 +28,12 @@ _BWRAP_SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: rather than finding it absent, exits. Not /etc/localtime: bots run with TZ=UTC, and the
 #: file is the host's zone whole, to a bot that reads it or drops TZ.)
 _BWRAP_ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives",
-              "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/ssl/openssl.cnf")
+              "/etc/nsswitch.conf", "/etc/ssl/openssl.cnf")
+#: The account files: the host's under Landlock; under bubblewrap, made for the bot
+#: (:func:`write_accounts`), since the host's name its people (a class server's students).
+_ACCOUNTS = ("/etc/passwd", "/etc/group")
+#: The name the bot's own uid and gid have in those it is given.
+BOT_ACCOUNT = "bot"
 #: Runtimes' own configuration directories under /etc (globs): Python's, and the JVM's, whose
 #: Debian package keeps there what its conf/ links to (java.security: without it a JVM stops
 #: at its first SecureRandom, or its launcher of a source file).
@@ -123,7 +128,7 @@ def _runtime_configs() -> list[str]:
 
 def read_paths(report: SandboxReport, visible: list[Path], bot_copy: Path) -> list[str]:
     """What a bot may read (and execute) under Landlock: the same view bubblewrap gives."""
-    paths = [*_BWRAP_SYSTEM, *_BWRAP_ETC, *_runtime_configs()]
+    paths = [*_BWRAP_SYSTEM, *_BWRAP_ETC, *_ACCOUNTS, *_runtime_configs()]
     paths += list(report.python_prefixes) + [str(p) for p in visible]
     # Of /proc, the bot's own process is added once it exists (``landlock.restrictor``);
     # another process's command line would show the referee's arguments (a --seed), and the
@@ -133,8 +138,30 @@ def read_paths(report: SandboxReport, visible: list[Path], bot_copy: Path) -> li
     return paths
 
 
+def write_accounts(directory: Path, uid: int, gid: int) -> Path:
+    """``directory`` made, holding the ``passwd`` and ``group`` a bot sees under bubblewrap:
+    root, nobody, and its own uid and gid named :data:`BOT_ACCOUNT` (runtimes that ask for
+    the user's name get one), nobody else's."""
+    directory.mkdir(mode=0o755)
+    users = {0: "root", 65534: "nobody"}
+    groups = {0: "root", 65534: "nogroup"}
+    users.setdefault(uid, BOT_ACCOUNT)
+    groups.setdefault(gid, BOT_ACCOUNT)
+    home = {0: "/root", 65534: "/nonexistent"}
+    (directory / "passwd").write_text("".join(
+        f"{name}:x:{number}:{gid if number == uid else number}:{name}:"
+        f"{home.get(number, '/tmp')}:/usr/sbin/nologin\n" for number, name in users.items()))
+    (directory / "group").write_text("".join(
+        f"{name}:x:{number}:\n" for number, name in groups.items()))
+    for path in (directory / "passwd", directory / "group"):
+        os.chmod(path, 0o644)
+    return directory
+
+
 def bwrap_argv(report: SandboxReport, limits: Limits, bot_copy: Path, visible: list[Path],
-                seccomp_fd: int | None, info_fd: int, *, unprivileged: bool) -> list[str]:
+               seccomp_fd: int | None, info_fd: int, *, unprivileged: bool,
+               accounts: Path) -> list[str]:
+    """bubblewrap's command line; ``accounts`` holds the bot's ``passwd`` and ``group``."""
     assert report.bwrap is not None
     argv = [report.bwrap, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--die-with-parent", "--new-session",
@@ -150,6 +177,8 @@ def bwrap_argv(report: SandboxReport, limits: Limits, bot_copy: Path, visible: l
             argv += ["--ro-bind", path, path]
     for path in _BWRAP_ETC:
         argv += ["--ro-bind-try", path, path]
+    for path in _ACCOUNTS:
+        argv += ["--ro-bind", str(accounts / Path(path).name), path]
     for etc in _runtime_configs():
         argv += ["--ro-bind-try", etc, etc]
     for prefix in report.python_prefixes:

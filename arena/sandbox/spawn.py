@@ -33,6 +33,7 @@ from arena.sandbox.commandline import (
     moving_stdio,
     read_paths,
     rewrite_command,
+    write_accounts,
 )
 from arena.sandbox.confinement import make_preexec, rlimits
 from arena.sandbox.leftovers import release_uids
@@ -260,8 +261,10 @@ def _in_bwrap(held: _Held, layers: _Layers, argv: list[str], report: SandboxRepo
     unprivileged = layers.uid is not None or os.geteuid() != 0
     confine = confinement(report, visible, unprivileged=unprivileged) if layers.landlock \
         else None
+    ids = (layers.own, layers.own) if layers.own is not None else (os.getuid(), os.getgid())
+    accounts = write_accounts(held.box / "accounts", *ids)
     return bwrap_argv(report, limits, bot_copy, visible, seccomp_fd, info_w,
-                      unprivileged=unprivileged) + (
+                      unprivileged=unprivileged, accounts=accounts) + (
         moving_stdio(bot_in, bot_out, report.python, confine) + argv)
 
 

@@ -522,3 +522,20 @@ def test_a_bot_cannot_have_its_memory_merged_with_another_bots(
     assert isinstance(got, Line), (got, bot.proc.stderr_text())
     assert json.loads(got.data) == dict.fromkeys(("madv_mergeable", "pr_set_memory_merge"),
                                                  errno.EINVAL)
+
+
+def test_under_bubblewrap_a_bot_sees_no_host_account_but_its_own_name(
+        run_hostile, report: SandboxReport) -> None:
+    """The host's /etc/passwd and /etc/group name its people (a class server's students):
+    under bubblewrap a bot sees root, nobody and its own uid, named ``bot`` (a runtime that
+    asks for the user's name gets one)."""
+    if not has(report, "bwrap"):
+        pytest.skip("only bubblewrap gives a bot account files of its own")
+    bot = run_hostile("accounts.py")
+    got = bot.receive(STARTUP_S)
+    assert isinstance(got, Line), (got, bot.proc.stderr_text())
+    seen = json.loads(got.data)
+    uid = bot.proc.uid if bot.proc.uid is not None else os.geteuid()
+    own = "root" if uid == 0 else "bot"
+    assert seen == {"users": sorted({"root", "nobody", own}),
+                    "groups": sorted({"root", "nogroup", own}), "me": own}

@@ -88,8 +88,7 @@ class TerminalReport:
             self._say(f"--fresh: dropping the stored tournament '{event.name}' "
                       f"({event.games} game{'' if event.games == 1 else 's'} recorded)")
         elif isinstance(event, RunStopped):
-            of = f"/{event.planned}" if event.planned else ""  # a league may have no end
-            self._say(f"Stopped: {event.done}{of} games of '{event.name}' "
+            self._say(f"Stopped: {_stopped_games(event)} of '{event.name}' "
                       f"are recorded in {event.db}. Resume with: {event.resume}")
 
     def _say(self, line: str, style: str = "") -> None:
@@ -153,3 +152,14 @@ class TerminalReport:
         if not sep or room - len(kept) < 2:  # no round to keep, or no room for it
             name, kept = title, ""
         return name[:max(room - len(kept) - 1, 1)] + "…" + kept
+
+
+def _stopped_games(event: RunStopped) -> str:
+    """The games a stopped run leaves stored: ``4/10 games``; a league's beside its budget,
+    as ``arena status`` tells them (``504 games (budget 600)``), never a share of it."""
+    if event.league:
+        from arena.tournament.planning import league_budget_note
+
+        note = league_budget_note(event.done, event.planned)
+        return f"{event.done} games" + (f" ({note})" if note else "")
+    return f"{event.done}/{event.planned} games" if event.planned else f"{event.done} games"

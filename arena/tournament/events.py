@@ -71,13 +71,15 @@ class ProgressEnded:
 @dataclass(frozen=True)
 class RunStopped:
     """The run was interrupted (Ctrl-C, SIGTERM): ``done`` of ``planned`` games are stored in
-    ``db``; ``resume`` is the command that goes on."""
+    ``db``; ``resume`` is the command that goes on. A ``league``'s ``planned`` is its budget
+    (0: none), where a run stops, not an end its games count towards."""
 
     name: str
     done: int
     planned: int
     db: Path
     resume: str
+    league: bool = False
 
 
 RunEvent = (DatabaseCreated | TournamentDropped | RunWarning | Progress | ProgressEnded

@@ -398,7 +398,8 @@ def _play(run: RunState, db_path: Path, vetter: Vetter | None = None) -> str:
             store.set_state(row.id, "interrupted")
             executor.close(kill=True)
             run.report(RunStopped(spec.name, store.count_games(row.id), row.games_planned,
-                                  db_path, resume_hint(spec, db_path)))
+                                  db_path, resume_hint(spec, db_path),
+                                  league=spec.format == "league"))
         raise
     except BaseException:
         executor.close(kill=True)

@@ -74,6 +74,28 @@ def test_the_terminal_shows_lines_and_a_bar_with_the_rate() -> None:
                                   "Resume with: arena run x.yaml")
 
 
+def test_a_stopped_league_tells_its_games_beside_its_budget(tmp_path: Path) -> None:
+    # a league's budget is where a run stops, not an end its games count towards: the
+    # line said "Stopped: 2/50 games", the share status and the summary line no longer show
+    spec = spec_from_mapping({"name": "ladder", "format": "league",
+                              "bots": ["greedy", "collector"], "games_per_match": 1,
+                              "seed": 5, "budget": {"games": 50},
+                              "results": str(tmp_path / "l.db")})
+    out = io.StringIO()
+    terminal = TerminalReport(Console(file=out, width=200), progress=False)
+
+    def report(event: RunEvent) -> None:
+        terminal(event)
+        if isinstance(event, Progress) and event.done >= 2:
+            raise KeyboardInterrupt  # as a Ctrl-C lands while a game is told
+
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(spec, 1, trial=False, report=report)
+    stopped = [line for line in out.getvalue().splitlines() if line.startswith("Stopped:")]
+    assert len(stopped) == 1 and stopped[0].startswith(
+        "Stopped: 2 games (budget 50) of 'ladder' are recorded in "), out.getvalue()
+
+
 @pytest.mark.parametrize("width", [80, 100, 120])
 def test_the_bar_keeps_to_one_line_of_a_terminal_of_80_columns(width: int) -> None:
     # at 80 columns the bar had 4 cells and "games/s" wrapped onto a line of its own

@@ -215,9 +215,15 @@ def _warn_unless_it_replays(title: str, record: dict[str, Any]) -> None:
     version): the telling follows what it says, where ``replay`` refuses it (and ``--html``
     shows it as recorded)."""
     from arena.common.printable import printable
-    from arena.engine.record import replay_one
+    from arena.engine.record import RECORD_FORMAT, other_format, replay_one
     from arena.errors import ReplayError
 
+    recorded = other_format(record)
+    if recorded is not None:  # nothing wrong with it: older rules, said so plainly
+        typer.echo(f"warning: {printable(title)} was played under the rules of "
+                   f"{printable(recorded)}; this arena plays {RECORD_FORMAT} (RULES.md says "
+                   "what changed), so it is shown as recorded", err=True)
+        return
     try:
         replay_one(record)
     except ReplayError as exc:

@@ -274,7 +274,7 @@ def _print_summary(summary: RunSummary, board: list[str] | None = None) -> None:
 
     rate = summary.games_per_s
     done, planned = summary.games_done, summary.games_planned
-    # a league's budget beside its games, as status tells it: never 12/9
+    # a league's budget beside its games, as status tells it, never as a share of it
     games = str(done) if summary.league or not planned else f"{done}/{planned}"
     note = league_budget_note(done, planned) if summary.league else ""
     # a resumed database may come from elsewhere, never through the arena's escaping entry

@@ -522,4 +522,7 @@ def load_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> T
         problem = yaml_problem(exc)
         raise SpecError(f"{file} {problem}" if problem.startswith("line ")
                         else f"{file}: {problem}") from None
+    except RecursionError:  # brackets opened thousands deep: deeper than PyYAML's recursion
+        raise SpecError(f"{file}: invalid YAML: its lists or mappings are nested too deeply "
+                        "to read") from None
     return spec_from_mapping(data, source=file, overrides=overrides)

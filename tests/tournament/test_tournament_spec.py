@@ -579,6 +579,16 @@ def test_cli_bad_yaml(tmp_path: Path) -> None:
     assert result.stderr.startswith(f"Error: {path} line 2, column 1: invalid YAML: ")
 
 
+def test_cli_yaml_nested_deeper_than_the_parser_recurses_is_one_error_line(
+        tmp_path: Path) -> None:
+    """PyYAML recurses per bracket: a few thousand of them raised RecursionError, a traceback."""
+    path = write(tmp_path, VALID + "rules: " + "[" * 5000 + "]" * 5000 + "\n")
+    result = runner.invoke(app, ["run", str(path), "--check", "--no-trial"])
+    assert result.exit_code == 1
+    assert result.stderr == (f"Error: {path}: invalid YAML: its lists or mappings are nested "
+                             "too deeply to read\n")
+
+
 def test_run_and_status_help_carry_an_example() -> None:
     for command in ("run", "status"):
         result = runner.invoke(app, [command, "--help"])

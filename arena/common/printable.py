@@ -15,11 +15,12 @@ the table's columns are measured on the text it shows.
 from __future__ import annotations
 
 import re
+import reprlib
 import shlex
 import unicodedata
 
-__all__ = ["controls_escaped", "isolated", "json_escaped", "printable", "printable_log",
-           "quoted_command", "quoted_word", "shell_word"]
+__all__ = ["brief_repr", "controls_escaped", "isolated", "json_escaped", "printable",
+           "printable_log", "quoted_command", "quoted_word", "shell_word"]
 
 #: C0 controls, DEL, C1 controls, the line and paragraph separators (a line's end to Python's
 #: splitlines, and so to a program reading a csv by lines) and the bidirectional-text controls.
@@ -153,3 +154,17 @@ def quoted_command(command: str, word: str) -> str:
     shell words alone (``arena bots remove $'al\\x1b[2Jice'``)."""
     pasted = shell_word(word)
     return f"'{command} {word}'" if pasted == word else f"{command} {pasted}"
+
+
+#: A value quoted in a one-line message: a few items of a list or mapping, a few levels deep,
+#: the start of a long text. A YAML file's aliases make a list of millions of items from a
+#: few lines, whose whole repr took minutes and hundreds of megabytes.
+_BRIEF = reprlib.Repr()
+_BRIEF.maxlevel, _BRIEF.maxlist, _BRIEF.maxdict, _BRIEF.maxtuple, _BRIEF.maxset = 2, 4, 4, 4, 4
+_BRIEF.maxstring, _BRIEF.maxother, _BRIEF.maxlong = 80, 80, 80
+
+
+def brief_repr(value: object) -> str:
+    """``repr(value)`` cut short where it is long or deep (``[[1, 2, 3, 4, ...], ...]``,
+    ``'aaaaaa...aaaa'``), in time and space bounded whatever its size."""
+    return _BRIEF.repr(value)

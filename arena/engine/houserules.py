@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Final
 
+from arena.common.printable import brief_repr
 from arena.common.suggest import did_you_mean
 from arena.errors import RulesError
 
@@ -69,7 +70,7 @@ class HouseRules:
             if value not in choices:
                 meant = did_you_mean(value, choices) if isinstance(value, str) else ""
                 raise RulesError(f"house rule {name} must be one of {', '.join(choices)}, "
-                                 f"not {value!r}{meant}")
+                                 f"not {brief_repr(value)}{meant}")
 
     @property
     def is_default(self) -> bool:
@@ -97,11 +98,12 @@ class HouseRules:
         if data is None:
             return DEFAULT_RULES
         if not isinstance(data, Mapping):
-            raise RulesError(f"house rules must be a mapping of NAME: VALUE, not {data!r}")
+            raise RulesError("house rules must be a mapping of NAME: VALUE, "
+                             f"not {brief_repr(data)}")
         unknown = sorted(str(k) for k in data if k not in RULE_CHOICES)
         if unknown:
             meant = did_you_mean(unknown[0], RULE_CHOICES)
-            raise RulesError(f"no house rule {unknown[0]!r}{meant}: the house rules are "
+            raise RulesError(f"no house rule {brief_repr(unknown[0])}{meant}: the house rules are "
                              f"{', '.join(RULE_CHOICES)}")
         return cls(**{str(k): v for k, v in data.items()})  # type: ignore[arg-type]
 

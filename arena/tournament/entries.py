@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from arena.common.lookalike import disguise, skeletons, spelled
 from arena.common.names import name_problem
+from arena.common.printable import brief_repr
 from arena.common.suggest import did_you_mean
 from arena.errors import BotError
 from arena.registry import (
@@ -120,7 +121,7 @@ def shown_value(value: Any) -> str:
         return "a list"
     if isinstance(value, dt.date):  # YAML reads 2026-12-01 10:00 as a datetime
         return value.isoformat(sep=" ") if isinstance(value, dt.datetime) else value.isoformat()
-    return repr(value)
+    return brief_repr(value)
 
 
 #: Seeds below this can be searched by a bot within a game (a hash or two per try).

@@ -34,6 +34,7 @@ from pydantic import (
     field_validator,
 )
 
+from arena.common.printable import brief_repr
 from arena.common.suggest import did_you_mean
 from arena.common.yamlfile import UniqueKeyLoader, yaml_problem
 from arena.engine.houserules import HouseRules
@@ -137,7 +138,7 @@ class TournamentSpec(BaseModel):
     def _name(cls, value: str) -> str:
         if not valid_name(value):
             raise ValueError(f"must be 1-60 {NAME_CHARS}, starting with a letter or digit; "
-                             f"got {value!r}")
+                             f"got {brief_repr(value)}")
         return value
 
     @field_validator("results")
@@ -145,7 +146,7 @@ class TournamentSpec(BaseModel):
     def _results(cls, value: str) -> str:
         if not value.strip():
             raise ValueError(f"must name the results database file (default "
-                             f"{DEFAULT_RESULTS}), got {value!r}")
+                             f"{DEFAULT_RESULTS}), got {brief_repr(value)}")
         # no shell reads a spec: '~/cup.db' made a directory named '~' in the working one
         return os.path.expanduser(value)
 
@@ -186,7 +187,8 @@ class TournamentSpec(BaseModel):
         if value is True or value is False or value in _DUPLICATE_MODES:
             return value
         meant = did_you_mean(value, _DUPLICATE_MODES) if isinstance(value, str) else ""
-        raise ValueError(f"must be true, false, rotations or permutations; got {value!r}{meant}")
+        raise ValueError("must be true, false, rotations or permutations; "
+                         f"got {brief_repr(value)}{meant}")
 
     @field_validator("games_per_match", "max_tables", "rounds", "tables_at_once")
     @classmethod
@@ -237,12 +239,12 @@ class TournamentSpec(BaseModel):
         for key, item in value.items():
             if key == PONDER:
                 if not isinstance(item, bool):
-                    problems.append(f"limits.{key}: must be true or false, got {item!r}")
+                    problems.append(f"limits.{key}: must be true or false, got {brief_repr(item)}")
             elif key not in _LIMIT_FIELDS:
                 problems.append(f"limits.{key}: unknown limit{did_you_mean(key, _LIMIT_FIELDS)}"
                                 f" (known: {', '.join(_LIMIT_FIELDS)})")
             elif isinstance(item, bool) or not isinstance(item, int):
-                problems.append(f"limits.{key}: must be an integer, got {item!r}")
+                problems.append(f"limits.{key}: must be an integer, got {brief_repr(item)}")
             else:  # each value on its own, so that every bad one is named at once
                 try:
                     Limits.from_mapping({key: item})

@@ -589,6 +589,26 @@ def test_cli_yaml_nested_deeper_than_the_parser_recurses_is_one_error_line(
                              "too deeply to read\n")
 
 
+def test_cli_quotes_a_huge_value_briefly(tmp_path: Path) -> None:
+    """YAML aliases make a list of 59,049 items from six lines: the refusal quoted all of it
+    (a 300 KB line; at eight levels, 226 MB and a minute)."""
+    levels = ["  a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1]"]
+    levels += [f"  {key}: &{key} [{', '.join([f'*{below}'] * 9)}]"
+               for below, key in zip("abcd", "bcde", strict=True)]
+    path = write(tmp_path, VALID + "anchors:\n" + "\n".join(levels) + "\n"
+                 "rules: *e\nlimits: {decision_ms: *e}\nduplicate: *e\n")
+    result = runner.invoke(app, ["run", str(path), "--check", "--no-trial"])
+    assert result.exit_code == 1
+    shown = "[" + "[[...], [...], [...], [...], ...], " * 4 + "...]"
+    assert sorted(result.stderr.split("\n")[1:5]) == [
+        "  anchors: unknown field (known: name, format, bots, challengers, players_per_game, "
+        "games_per_match, rounds, seed, limits, workers, rating, event_date, duplicate, backend, "
+        "reuse_bots, pin_workers, results, max_tables, rules, deals, budget, tables_at_once)",
+        f"  duplicate: must be true, false, rotations or permutations; got {shown}",
+        f"  limits.decision_ms: must be an integer, got {shown}",
+        f"  rules: house rules must be a mapping of NAME: VALUE, not {shown}"]
+
+
 def test_run_and_status_help_carry_an_example() -> None:
     for command in ("run", "status"):
         result = runner.invoke(app, [command, "--help"])

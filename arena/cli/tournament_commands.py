@@ -167,7 +167,8 @@ def run(
         raise _with_stored_results(exc, db) from None
     _say_overrides(spec)
     if check:
-        _check_only(spec, workers, db, trial=trial, as_json=as_json)
+        _check_only(spec, workers, db, trial=trial, as_json=as_json, fresh=fresh,
+                    new_edition=new_edition)
         return
     _refuse_a_bare_contest(spec.seed, insecure)
     if fresh and not yes:
@@ -305,7 +306,8 @@ def _check_json(check: bool, fmt: str | None) -> bool:
 
 
 def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None, *,
-                trial: bool, as_json: bool = False) -> None:
+                trial: bool, as_json: bool = False, fresh: bool = False,
+                new_edition: bool = False) -> None:
     """``arena run --check``: start every entry once (not with ``--no-trial``), print the
     plan (exit 1 when the run would be refused, as
     :func:`~arena.tournament.preflight.check_lines` judges)."""
@@ -316,7 +318,7 @@ def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None, *,
     from arena.tournament.store import peek
 
     results = db if db is not None else Path(spec.results)
-    refuse_if_running(results, spec, False)  # as arena run refuses it, before any bot starts
+    refuse_if_running(results, spec, new_edition)  # as arena run refuses it, at once
     # as a run resumes it: an entrant updated since plays on from its kept copy, said so
     spec, held = peek(results, lambda store: held_versions(store, spec)) or (spec, [])
     # a stored league starts its active versions only, as its run does
@@ -324,7 +326,8 @@ def _check_only(spec: TournamentSpec, workers: int | None, db: Path | None, *,
     started = [bot for bot in spec.entrants if bot.key not in left_out]
     trials = (trial_starts(started, spec.limits, parallel=spec.effective_workers(workers))
               if trial else None)
-    lines, ready = check_lines(spec, results, trials, left_out)
+    lines, ready = check_lines(spec, results, trials, left_out, fresh=fresh,
+                               new_edition=new_edition)
     resume = resume_hint(spec, results)
     kept = [kept_copy_line(updated_line(bot.name, True), f"{bot.name}@{bot.files_version}",
                            "running", resume) for bot in held]

@@ -29,7 +29,7 @@ from arena.referee.match import split_limits
 from arena.registry import BotSpec, twin_entries
 from arena.sandbox import Limits, probe
 from arena.tournament.dbfiles import holds_no_tables
-from arena.tournament.editions import current_edition
+from arena.tournament.editions import current_edition, edition_name
 from arena.tournament.league_store import league_entries
 from arena.tournament.opening import earlier_twins
 from arena.tournament.planning import (
@@ -168,12 +168,12 @@ def league_left_out(spec: TournamentSpec, db: Path) -> dict[str, tuple[str, str]
 
 
 def check_lines(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | None,
-                left_out: Mapping[str, tuple[str, str]] | None = None
-                ) -> tuple[list[str], bool]:
+                left_out: Mapping[str, tuple[str, str]] | None = None, *,
+                fresh: bool = False, new_edition: bool = False) -> tuple[list[str], bool]:
     """What ``arena run --check`` prints (the plan, what the database holds of it, how each
     entry's trial start went; ``trials`` None when skipped; ``left_out``: a stored league's
     entries not started, :func:`league_left_out`) and whether ``arena run`` would go
-    ahead."""
+    ahead (with ``--fresh`` or ``--new-edition`` when they are given)."""
     sizes = "/".join(str(k) for k in spec.table_sizes)
     split = (off_size_split(spec.table_sizes[0], len(spec.entrants))
              if spec.format == "swiss" else None)
@@ -181,8 +181,12 @@ def check_lines(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | N
         sizes += f" (sitting {split} each round)"
     source = f" from {spec.source}" if spec.source is not None else ""
     stored, same_spec = _stored(spec, db)
+    anew = _started_anew(spec, db, stored, same_spec, fresh=fresh, new_edition=new_edition)
+    if anew is not None:  # the run plays a new tournament: what is stored stays out of it
+        stored, same_spec = f"{stored}; {anew}", True
+    resumed = stored.startswith("holds") and anew is None
     seed = ("given" if spec.seed is not None else
-            "drawn at its start, kept with the results" if stored.startswith("holds")
+            "drawn at its start, kept with the results" if resumed
             and same_spec else "drawn when it starts")
     planned = (f"{counted(spec.effective_rounds(), 'round')}, {planned_games(spec):,} games planned"
                if spec.format != "league" else "until stopped" if not planned_games(spec)
@@ -200,8 +204,10 @@ def check_lines(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | N
     lines.extend(f"warning: {twin}" for twin in twin_entries(spec.entrants))
     lines.append(f"Results: {db}, {stored}")
     # a stored tournament resumes with the names it holds (arena.common.names)
-    refused = [] if stored.startswith("holds") else [
-        *spec.name_problems, *(peek(db, lambda store: earlier_twins(store, spec)) or [])]
+    dropped = _stored_id(spec, db) if fresh else None  # --fresh: its bots bar no name
+    refused = [] if resumed else [
+        *spec.name_problems,
+        *(peek(db, lambda store: earlier_twins(store, spec, dropped)) or [])]
     lines.extend(f"Refused name: {problem}" for problem in refused)
     if trials is None:
         lines.append("Trial start of every entry: skipped (--no-trial)")
@@ -222,10 +228,32 @@ def check_lines(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | N
     if failed:
         started = (f"{failed} of {len(trials or ())} entries "
                    f"{'does' if failed == 1 else 'do'} not start")
-    verdict, ready = _verdict(started, stored, same_spec=same_spec, refused=bool(refused),
-                              failed=failed, starting=len(trials or ()) - failed)
+    verdict, ready = _verdict(started, stored if anew is None else "a new start",
+                              same_spec=same_spec, refused=bool(refused), failed=failed,
+                              starting=len(trials or ()) - failed)
     lines.append(verdict)
     return lines, ready
+
+
+def _started_anew(spec: TournamentSpec, db: Path, stored: str, same_spec: bool, *,
+                  fresh: bool, new_edition: bool) -> str | None:
+    """What ``--fresh`` or ``--new-edition`` makes of the stored tournament ``stored``
+    describes, when the run would start a new one; else None (nothing stored, or a spec
+    resumed as it is, which ``--new-edition`` resumes too)."""
+    if not stored.startswith("holds") or not (fresh or (new_edition and not same_spec)):
+        return None
+    if fresh:
+        return "--fresh drops it and starts anew"
+    name = peek(db, lambda store: edition_name(store, spec.name)) or f"{spec.name}-2"
+    return f"--new-edition starts '{name}' beside it"
+
+
+def _stored_id(spec: TournamentSpec, db: Path) -> int | None:
+    """The id of the stored tournament (the edition a run would play) ``--fresh`` drops."""
+    def look(store: Store) -> int | None:
+        row = store.tournament(current_edition(store, spec, False)[0].name)
+        return row.id if row is not None else None
+    return peek(db, look)
 
 
 def _verdict(started: str, stored: str, *, same_spec: bool, refused: bool, failed: int,
@@ -273,7 +301,7 @@ def check_data(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | No
         "budget_games": (planned_games(spec) or None) if league else None,
         "seed_given": spec.seed is not None,
         "rules": spec.house_rules().changed(), "results": str(db),
-        "stored": _stored(spec, db)[0], "warnings": told("warning: "),
+        "stored": told(f"Results: {db}, ")[0], "warnings": told("warning: "),
         "refused_names": told("Refused name: "),
         "trials": None if trials is None else [
             {"bot": trial.label, "started": trial.failure is None, "failure": trial.failure}

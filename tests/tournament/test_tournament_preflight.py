@@ -200,6 +200,35 @@ def test_check_reads_the_edition_a_run_plays(tmp_path: Path) -> None:
                          "has nothing left to play (--fresh plays it anew).")
 
 
+@pytest.mark.parametrize("flag, anew", [
+    ("--new-edition", "--new-edition starts 'cup-2' beside it"),
+    ("--fresh", "--fresh drops it and starts anew")])
+def test_check_judges_a_changed_spec_as_the_run_it_is_given_for(tmp_path: Path, flag: str,
+                                                                 anew: str) -> None:
+    """An organiser checking 'arena run cup.yaml --new-edition' before playing it was told
+    that arena run refuses the stored tournament's other spec, exit 1: --check ignored the
+    flag that says what to do with it."""
+    db = tmp_path / "arena.db"
+    small = {"name": "cup", "format": "round_robin", "bots": BOTS[:2], "rounds": 1,
+             "games_per_match": 1}
+    run_tournament(load_spec(write_spec(tmp_path / "first.yaml", db, **small)), 1)
+    second = write_spec(tmp_path / "second.yaml", db, **{**small, "games_per_match": 2})
+    result = runner.invoke(app, ["run", str(second), "--check", "--no-trial", flag])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[-3:] == [
+        f"Results: {db}, holds 'cup': 1/1 games, finished, with another spec (hash "
+        f"{load_spec(tmp_path / 'first.yaml').spec_hash()}, this spec "
+        f"{load_spec(second).spec_hash()}); {anew}",
+        "Trial start of every entry: skipped (--no-trial)",
+        "Entries not started (--no-trial): ready to run."]
+    plain = runner.invoke(app, ["run", str(second), "--check", "--no-trial"])
+    assert plain.exit_code == 1
+    assert plain.stdout.splitlines()[-1].endswith("arena run refuses the stored tournament's "
+                                                  "other spec (--new-edition starts another "
+                                                  "edition beside it, --fresh starts anew).")
+
+
 def test_check_warns_of_two_entries_that_are_one_program_under_two_names(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two students handing in one file: submit tells the second, but a teacher checking the

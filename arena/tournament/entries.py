@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 #: What a name may be made of, as a spec problem says it.
-NAME_CHARS = "letters, digits, '_', '-' or '.'"
+NAME_CHARS = "ASCII letters (a-z, A-Z), digits, '_', '-' or '.'"
 
 
 class BotEntry(BaseModel):

@@ -372,8 +372,18 @@ def test_bad_event_date(tmp_path: Path) -> None:
 
 def test_bad_name(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID.replace("name: t", "name: a/b")) == [
-        "name: must be 1-60 letters, digits, '_', '-' or '.', starting with a letter or "
-        "digit; got 'a/b'"]
+        "name: must be 1-60 ASCII letters (a-z, A-Z), digits, '_', '-' or '.', starting with "
+        "a letter or digit; got 'a/b'"]
+
+
+def test_cli_a_name_in_another_script_is_told_the_letters_are_ascii(tmp_path: Path) -> None:
+    """'турнир' is letters: the refusal said a name must be letters, and it was."""
+    path = write(tmp_path, VALID.replace("name: t", "name: турнир"))
+    result = runner.invoke(app, ["run", str(path), "--check", "--no-trial"])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {path} is not a valid tournament spec:\n  name: must be 1-60 ASCII letters "
+        "(a-z, A-Z), digits, '_', '-' or '.', starting with a letter or digit; got 'турнир'\n")
 
 
 def test_bot_entry_mapping_needs_a_name_or_options(tmp_path: Path) -> None:

@@ -159,6 +159,10 @@ class TournamentSpec(BaseModel):
 
         if size(value) or (isinstance(value, list) and all(size(k) for k in value)):
             return value
+        if isinstance(value, list):  # the item that is no size: "got a list" named none
+            bad = next(k for k in value if not size(k))
+            raise ValueError("must be a table size (2-5) or a list of them, got a list "
+                             f"holding {shown_value(bad)}")
         raise ValueError(f"must be a table size (2-5) or a list of them, got {shown_value(value)}")
 
     @field_validator("players_per_game")

@@ -239,7 +239,8 @@ def test_out_of_range_players(tmp_path: Path) -> None:
     ("[2, 2]", "players_per_game: lists a table size twice: [2, 2]"),
     ("[]", "players_per_game: give a table size, or a list of them"),
     ("two", "players_per_game: must be a table size (2-5) or a list of them, got 'two'"),
-    ("[2, true]", "players_per_game: must be a table size (2-5) or a list of them, got a list"),
+    ("[2, true]", "players_per_game: must be a table size (2-5) or a list of them, got a list "
+                  "holding True"),
     ("true", "players_per_game: must be a table size (2-5) or a list of them, got True"),
 ])
 def test_bad_list_of_table_sizes(tmp_path: Path, sizes: str, error: str) -> None:
@@ -374,6 +375,16 @@ def test_bad_name(tmp_path: Path) -> None:
     assert problems(tmp_path, VALID.replace("name: t", "name: a/b")) == [
         "name: must be 1-60 ASCII letters (a-z, A-Z), digits, '_', '-' or '.', starting with "
         "a letter or digit; got 'a/b'"]
+
+
+def test_cli_a_list_of_table_sizes_names_the_item_that_is_none(tmp_path: Path) -> None:
+    """The refusal said 'got a list' of a list, which a table size may be."""
+    path = write(tmp_path, VALID + "players_per_game: [2, four]\n")
+    result = runner.invoke(app, ["run", str(path), "--check", "--no-trial"])
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {path} is not a valid tournament spec:\n  players_per_game: must be a table "
+        "size (2-5) or a list of them, got a list holding 'four'\n")
 
 
 def test_cli_a_name_in_another_script_is_told_the_letters_are_ascii(tmp_path: Path) -> None:

@@ -14,7 +14,8 @@ from arena.tournament.store import TableRow
 
 __all__ = ["fixed_tables", "games_plan", "games_progress", "group_deals", "league_budget_note",
            "off_size_split",
-           "planned_games", "seating_warning", "tables_per_swiss_round", "unmet_pairs_warning"]
+           "planned_games", "rematch_warning", "seating_warning", "tables_per_swiss_round",
+           "unmet_pairs_warning"]
 
 
 def tables_per_swiss_round(spec: TournamentSpec, n: int) -> int:
@@ -61,6 +62,27 @@ def unmet_pairs_warning(spec: TournamentSpec) -> str | None:
     return (f"the balanced schedule of {n} entrants at tables of {sizes} seats {apart} of the "
             f"{n * (n - 1) // 2} pairs at no table, and their head-to-head stays empty; more "
             "rounds choose more blocks, which may seat them (--check says)")
+
+
+def rematch_warning(spec: TournamentSpec) -> str | None:
+    """When a Swiss plays more rounds than its field has pairs for: each round seats so many
+    pairs together, and past the rounds that could give every one a new opponent the
+    pairing must seat pairs that met already (4 bots at tables of 2 have met all three
+    others after round 3). A round-robin is the format that seats every pair evenly."""
+    if spec.format != "swiss" or spec.rounds is None:
+        return None
+    n = len(spec.entrants)
+    if n <= spec.table_sizes[0]:  # one table: every round seats the same bots, plainly
+        return None
+    sizes, _ = swiss.table_sizes(n, spec.table_sizes[0])
+    per_round = sum(size * (size - 1) // 2 for size in sizes)
+    pairs = n * (n - 1) // 2
+    fresh_rounds = pairs // per_round if per_round else 0
+    if spec.rounds <= fresh_rounds:
+        return None
+    return (f"{spec.rounds} Swiss rounds of {n} entrants: a round seats {per_round} of their "
+            f"{pairs} pairs together, so after round {fresh_rounds} the pairing seats bots "
+            "that have met already (format: round_robin seats every pair evenly)")
 
 
 def league_budget_note(done: int, budget: int | None) -> str:

@@ -36,6 +36,7 @@ from arena.tournament.planning import (
     league_budget_note,
     off_size_split,
     planned_games,
+    rematch_warning,
     seating_warning,
     unmet_pairs_warning,
 )
@@ -201,6 +202,8 @@ def check_lines(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | N
         lines.append(f"warning: {crowded}")
     if (apart := unmet_pairs_warning(spec)) is not None:
         lines.append(f"warning: {apart}")
+    if (again := rematch_warning(spec)) is not None:
+        lines.append(f"warning: {again}")
     lines.extend(f"warning: {twin}" for twin in twin_entries(spec.entrants))
     lines.append(f"Results: {db}, {stored}")
     # a stored tournament resumes with the names it holds (arena.common.names)

@@ -229,6 +229,24 @@ def test_check_judges_a_changed_spec_as_the_run_it_is_given_for(tmp_path: Path, 
                                                   "edition beside it, --fresh starts anew).")
 
 
+def test_check_warns_of_more_swiss_rounds_than_new_opponents(tmp_path: Path) -> None:
+    """A class of four played a Swiss of five rounds at tables of two: every pair had met by
+    round 3, and rounds 4 and 5 were rematches that --check did not foretell."""
+    warning = ("warning: 5 Swiss rounds of 4 entrants: a round seats 2 of their 6 pairs "
+               "together, so after round 3 the pairing seats bots that have met already "
+               "(format: round_robin seats every pair evenly)")
+    db = tmp_path / "class.db"
+    spec = write_spec(tmp_path / "class.yaml", db, name="class", rounds=5, games_per_match=1,
+                      bots=BOTS[:4])
+    check = runner.invoke(app, ["run", str(spec), "--check", "--no-trial"])
+    assert check.exit_code == 0, check.output
+    assert warning in check.stdout.splitlines()
+    enough = write_spec(tmp_path / "enough.yaml", db, name="class", rounds=3,
+                        games_per_match=1, bots=BOTS[:4])
+    assert "Swiss rounds" not in runner.invoke(app, ["run", str(enough), "--check",
+                                                     "--no-trial"]).stdout
+
+
 def test_check_warns_of_two_entries_that_are_one_program_under_two_names(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Two students handing in one file: submit tells the second, but a teacher checking the

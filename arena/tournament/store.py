@@ -260,6 +260,9 @@ class Store:
             if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL:
                 raise StoreError(f"cannot write to {self.path}: {exc}; free some space and "
                                  "run again") from None
+            if self.path.is_dir():  # `results: cups/`: SQLite says only "unable to open"
+                raise StoreError(f"{self.path} is a directory, not a results database: name a "
+                                 f"file in it ({self.path / 'arena.db'})") from None
             raise StoreError(unreadable(self.path, exc)
                              or f"{self.path} is not a usable results database ({exc})") from None
         except OSError as exc:

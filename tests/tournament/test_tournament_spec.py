@@ -377,6 +377,19 @@ def test_bad_name(tmp_path: Path) -> None:
         "a letter or digit; got 'a/b'"]
 
 
+def test_cli_run_into_a_directory_says_it_is_one(tmp_path: Path) -> None:
+    """`results: cups/` (or --db cups) said '... is not a usable results database (unable to
+    open database file)', where --check and status say it is a directory."""
+    cups = tmp_path / "cups"
+    cups.mkdir()
+    path = write(tmp_path, VALID + f"results: {cups}\n")
+    result = runner.invoke(app, ["run", str(path), "--no-trial", "--no-progress"])
+    assert result.exit_code == 1
+    assert result.stderr == (f"Error: {cups} is a directory, not a results database: name a "
+                             f"file in it ({cups / 'arena.db'})\n")
+    assert list(cups.iterdir()) == []
+
+
 def test_cli_a_list_of_table_sizes_names_the_item_that_is_none(tmp_path: Path) -> None:
     """The refusal said 'got a list' of a list, which a table size may be."""
     path = write(tmp_path, VALID + "players_per_game: [2, four]\n")

@@ -256,15 +256,14 @@ def _say_overrides(spec: TournamentSpec) -> None:
 
 def _leaderboard(summary: RunSummary) -> list[str]:
     """The leaderboard ``arena run`` ends with, as ``arena leaderboard`` shows it (a league's
-    retired versions left out, and said so; a Swiss in its standings' order, its official
-    result, as ``--sort points`` ranks it), and the rating history stored: the games are
+    retired versions left out, and said so), and the rating history stored: the games are
     rated once for both. Nothing when no game was played."""
     if not summary.games_done:
         return []
     from arena.cli.terminal import terminal_width
     from arena.rating.board_view import leaderboard_text
 
-    return [leaderboard_text(summary.db, summary.name, store_ratings=True, sort=None,
+    return [leaderboard_text(summary.db, summary.name, store_ratings=True,
                              width=terminal_width())]
 
 

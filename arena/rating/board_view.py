@@ -338,7 +338,7 @@ def newest_versions(board: Leaderboard) -> tuple[Leaderboard, int]:
 
 def leaderboard_text(db: str | Path, tournament: str | None = None, *,
                      all_games: bool = False, all_versions: bool = False,
-                     sort: str | None = "rating", fmt: str = "simple",
+                     sort: str = "rating", fmt: str = "simple",
                      columns: Sequence[str] | None = None, wide: bool = False,
                      store_ratings: bool = False, memo: RatingMemo | None = None,
                      width: int | None = None) -> str:
@@ -348,14 +348,9 @@ def leaderboard_text(db: str | Path, tournament: str | None = None, *,
     ``store_ratings``: also store the tournament's rating history (:func:`build_leaderboard`);
     ``memo``: the frames' shared memo, so that each rates only the games new since the last;
     ``width``: the terminal's columns (None: a pipe's or a file's), which the default table
-    fits where fewer than :data:`TABLE_WIDTH`, and the lines under it wrap into; ``sort``
-    None: the tournament's own result, a Swiss's standings (points), else the rating."""
-    board = build_leaderboard(db, tournament, all_games=all_games,
-                              store_ratings=store_ratings, memo=memo)
-    if sort is None:
-        swiss = board.tournament is not None and board.tournament.format == "swiss"
-        sort = "points" if swiss else "rating"
-    board = sort_leaderboard(board, sort)
+    fits where fewer than :data:`TABLE_WIDTH`, and the lines under it wrap into."""
+    board = sort_leaderboard(build_leaderboard(db, tournament, all_games=all_games,
+                                               store_ratings=store_ratings, memo=memo), sort)
     hidden = 0
     if board.tournament is not None and board.tournament.format == "league" and not all_versions:
         board, hidden = newest_versions(board)

@@ -96,8 +96,8 @@ def test_an_interrupted_match_tells_the_failures_of_the_games_that_ended(
         _, stderr = match.communicate(timeout=120)
     told = stderr.splitlines()
     ended = re.fullmatch(r"Interrupted after (\d+) of 200 games \(--seed 3 --event-date "
-                         r"2026-11-29 replays them\); wins so far: garbled 0, random \d+",
-                         told[1])
+                         r"2026-11-29 --games 200 --sprt 0,10 replays them\); wins so far: "
+                         r"garbled 0, random \d+", told[1])
     assert ended is not None, stderr
     games = int(ended[1])  # a game may end between the line and the signal
     assert told[4:] == [

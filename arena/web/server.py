@@ -126,11 +126,11 @@ class _Handler(BaseHTTPRequestHandler):
                        headers={"Location": moved.location + query})
             return
         except TournamentNotFoundError as exc:
-            status, body, kind = HTTPStatus.NOT_FOUND, f"{exc}\n".encode(), ".txt"
+            status, body, kind = HTTPStatus.NOT_FOUND, self._reason(exc), ".txt"
         except StoreError as exc:
-            status, body, kind = HTTPStatus.SERVICE_UNAVAILABLE, f"{exc}\n".encode(), ".txt"
+            status, body, kind = HTTPStatus.SERVICE_UNAVAILABLE, self._reason(exc), ".txt"
         except ArenaError as exc:
-            status, body, kind = HTTPStatus.INTERNAL_SERVER_ERROR, f"{exc}\n".encode(), ".txt"
+            status, body, kind = HTTPStatus.INTERNAL_SERVER_ERROR, self._reason(exc), ".txt"
         except Exception as exc:  # a bug: one line on the console, not a dropped connection
             log.error("arena serve: %s: %s: %s", self.path, type(exc).__name__, exc)
             status, body, kind = (HTTPStatus.INTERNAL_SERVER_ERROR,
@@ -138,6 +138,22 @@ class _Handler(BaseHTTPRequestHandler):
         if kind == ".txt" and status in _PAGE_ERRORS and _page_asked(path):
             body, kind = _error_page(status, body.decode().strip()), ".html"
         self._send(status, body, kind)
+
+    def _reason(self, exc: ArenaError) -> bytes:
+        """Why a page cannot be shown, as its reader is told it: whole to a reader on this
+        machine; to another (``--host``), the database's file name only, as the first page
+        names it, since the reason names the operator's paths and the files beside the
+        database. The operator reads the whole reason on the server's terminal."""
+        if _loopback(str(self.client_address[0])):
+            return f"{exc}\n".encode()
+        self.server.tell_operator(str(exc))
+        name = Path(self.server.db).name
+        if isinstance(exc, TournamentNotFoundError):
+            return f"no such tournament in {name}\n".encode()
+        if isinstance(exc, StoreError):
+            return (f"the results database {name} cannot be read now (the server's "
+                    "terminal says why)\n").encode()
+        return b"this page cannot be shown (the server's terminal says why)\n"
 
     def _send(self, status: int, body: bytes, kind: str,
               headers: dict[str, str] | None = None) -> None:
@@ -267,6 +283,7 @@ class _SiteServer(ThreadingHTTPServer):
         #: Each page as last rendered, with the data it was rendered from (the games list of a
         #: big tournament takes a good part of a second to render, and is asked for again)
         self._pages: dict[tuple[str, str], tuple[TournamentData, bytes]] = {}
+        self._last_told = ""  # the reason last logged for a remote reader
         super().__init__(address, _Handler)
 
     @property
@@ -281,6 +298,16 @@ class _SiteServer(ThreadingHTTPServer):
             return True
         name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
         return _loopback(name.strip("[]"))
+
+    def tell_operator(self, reason: str) -> None:
+        """Logs why a remote reader was refused a page, once until the reason changes (a page
+        that cannot be read tries again every 10 s)."""
+        with self._lock:
+            if reason == self._last_told:
+                return
+            self._last_told = reason
+        log.warning("arena serve: %s (a reader on another machine is told only the "
+                    "database's file name)", reason)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # a client that went away mid-answer (a closed tab) is no error of the server's
@@ -331,9 +358,12 @@ def _loopback(host: str) -> bool:
     if host == "localhost" or host.endswith(".localhost"):
         return True
     try:
-        return ipaddress.ip_address(host).is_loopback
+        address = ipaddress.ip_address(host)
     except ValueError:
         return False
+    # a dual-stack listener sees an IPv4 client as ::ffff:127.0.0.1
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
 
 
 def make_server(db: str | Path, host: str = "127.0.0.1", port: int = 8000) -> _SiteServer:

@@ -210,6 +210,52 @@ def test_a_page_that_cannot_be_read_now_tries_again(browser: Any,
         lambda b: "5 of 9 games" in footer(b))
 
 
+def _own_address() -> str:
+    """This machine's address on its network (not a loopback one), or a skip without one."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("198.51.100.1", 9))  # no packet is sent: the route picks the address
+            address = str(probe.getsockname()[0])
+        except OSError:
+            address = ""
+    if not address or address.startswith("127."):
+        pytest.skip("this machine has no address but the loopback one")
+    return address
+
+
+def test_a_remote_reader_is_told_the_file_name_only(browser: Any, tmp_path: Path,
+                                                    caplog: pytest.LogCaptureFixture) -> None:
+    """Served with --host, a page that cannot be read now told every other machine the
+    database's full path, the paths of the databases beside it and the CLI's advice on --db,
+    where the first page names only its file: another machine is told the file name, a reader
+    on this one (and the server's terminal) the whole reason."""
+    import threading
+
+    db = site_db.build(tmp_path / "arena.db", state="running", rounds=1)
+    server = make_server(db, "0.0.0.0", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        away = db.with_name("away.db")
+        db.rename(away)
+        remote = f"http://{_own_address()}:{server.server_port}/t/{site_db.NAME}/"
+        browser.get(f"{remote}rounds.html")
+        main = browser.find_element("id", "main").text
+        assert main.startswith("Cannot be read now\nthe results database arena.db cannot be "
+                               "read now (the server's terminal says why)\n")
+        assert str(tmp_path) not in main and "away.db" not in main and "--db" not in main
+        shoot(browser, "cannot-be-read-now-remote.png")
+        assert any(f"no results database at {db}" in r.getMessage() for r in caplog.records)
+        browser.get(f"http://127.0.0.1:{server.server_port}/t/{site_db.NAME}/rounds.html")
+        local = browser.find_element("id", "main").text
+        assert local.startswith(f"Cannot be read now\nno results database at {db}")
+        assert "away.db" in local
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def test_the_list_of_tournaments_says_how_far_each_stands(browser: Any,
                                                           running: tuple[Path, str]) -> None:
     """The first page listed the tournaments by name alone: a spectator could not tell the one

@@ -239,6 +239,26 @@ def test_the_failures_follow_the_bot_and_failure_filters(browser: Any, cup_site:
     assert errors(browser) == []
 
 
+def test_a_link_to_a_bot_not_in_the_tournament_says_so(browser: Any, cup_site: Path) -> None:
+    """A stale link (a bot since renamed, another tournament's key) left the Bot select blank
+    and listed every game as if filtered: the link's bot stays chosen, no game matches it, and
+    a line says that no bot of that key is in this tournament; choosing "any" lists them all."""
+    from selenium.webdriver.support.ui import Select
+
+    browser.get((cup_site / "games.html").as_uri() + "?bot=gone%40v9")
+    said = "No bot \u2068gone@v9\u2069 is in this tournament: no games match (choose " \
+           "\u201cany\u201d to see them all)."
+    assert text_of(browser, "stale-filter") == said
+    assert browser.execute_script("return document.forms.filters.bot.value") == "gone@v9"
+    assert browser.find_elements("css selector", "#games tbody tr") == []
+    assert text_of(browser, "shown") == "0 of 9 games shown"
+    shoot(browser, "games-stale-bot")
+    Select(browser.find_element("name", "bot")).select_by_value("")
+    assert text_of(browser, "stale-filter") == ""
+    assert text_of(browser, "shown") == "9 of 9 games shown"
+    assert errors(browser) == []
+
+
 def test_a_long_game_list_draws_a_page_at_a_time(browser: Any, cup_db: Path, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """A big tournament's list draws its games a page at a time (here 4 of the cup's 9), its

@@ -232,16 +232,41 @@
       }
     };
     var params = new URLSearchParams(location.search);
+    // a link's value that no option holds (a stale link: a bot not in this tournament) stays
+    // chosen, as its own option, so the list matches what the link asked (nothing), and a
+    // line says why instead of the select going blank and the filter being dropped unsaid
+    var stale = document.createElement("p"), staleSaid = [];
+    stale.id = "stale-filter";
+    stale.className = "stale";
+    stale.setAttribute("role", "status");
+    form.parentNode.insertBefore(stale, form);
     ["bot", "round", "size", "category", "failure", "table"].forEach(function (name) {
-      if (params.get(name) !== null && form.elements[name]) { form.elements[name].value = params.get(name); }
+      var value = params.get(name), select = form.elements[name];
+      if (value === null || !select) { return; }
+      select.value = value;
+      if (value && select.value !== value) {
+        var shown = "\u2068" + value + "\u2069";  // isolated: a right-to-left key keeps the line's order
+        select.add(new Option(shown + " (not here)", value));
+        select.value = value;
+        var label = select.parentNode.firstChild.data.trim().toLowerCase();
+        staleSaid.push({ select: select, value: value,
+          text: "No " + label + " " + shown + " is in this tournament" });
+      }
     });
+    var sayStale = function () {
+      var still = staleSaid.filter(function (s) { return s.select.value === s.value; });
+      stale.textContent = still.length ? still.map(function (s) { return s.text; }).join("; ") +
+        ": no games match (choose \u201cany\u201d to see them all)." : "";
+      stale.hidden = !still.length;
+    };
+    sayStale();
     var remember = function () {  // the filters in the address: a view to share or come back to
       var chosen = new URLSearchParams();
       Array.prototype.forEach.call(form.elements, function (e) { if (e.name && e.value) { chosen.set(e.name, e.value); } });
       var query = chosen.toString();
       try { history.replaceState(null, "", query ? "?" + query : location.pathname); } catch (e) { /* file:// may refuse */ }
     };
-    form.addEventListener("change", function () { apply(); remember(); });
+    form.addEventListener("change", function () { apply(); remember(); sayStale(); });
     moreButton.addEventListener("click", drawMore);
     apply();
   }

@@ -227,10 +227,12 @@ def rating_chart(history: Mapping[str, Sequence[Sequence[float]]], order: Sequen
                  labels: Mapping[str, str]) -> str:
     """Each bot's mu (solid) and mu - 3 sigma (dashed) after each of its own games;
     ``order`` fixes the colours (leaderboard order)."""
-    bots = [key for key in order if history.get(key)]
-    # each bot's line starts at its prior, at game 0: before any game there is no line
-    if not any(row[0] > 0 for key in bots for row in history[key]):
+    # each bot's line starts at its prior, at game 0: a bot without games has no line (its
+    # lone point would pin its name at the chart's corner); it is named under the chart
+    bots = [key for key in order if any(row[0] > 0 for row in history.get(key) or ())]
+    if not bots:
         return '<p class="empty">No rated games yet.</p>'
+    waiting = [key for key in order if key not in bots]
     lines = {key: _thin(history[key]) for key in bots}
     xs = [row[0] for rows in lines.values() for row in rows]
     ys = [v for rows in lines.values() for row in rows for v in (row[1], row[1] - 3 * row[2])]
@@ -269,7 +271,15 @@ def rating_chart(history: Mapping[str, Sequence[Sequence[float]]], order: Sequen
                    f'{_line_marks(order.index(key), mu)}{asked.get(key, "")}</g>')
     out.extend(shown)
     out.append("</svg>")
-    return "".join(out) + _legend(bots, order, labels, bool(asked))
+    return "".join(out) + _legend(bots, order, labels, bool(asked)) + _not_yet(waiting, labels)
+
+
+def _not_yet(waiting: Sequence[str], labels: Mapping[str, str]) -> str:
+    """The line naming the bots that have played no game yet (none: no line)."""
+    if not waiting:
+        return ""
+    names = ", ".join(f"<bdi>{escape(printable(labels.get(k, k)))}</bdi>" for k in waiting)
+    return f'<p class="not-yet" id="not-yet">Not yet played, so not on the chart: {names}</p>'
 
 
 def _legend(bots: Sequence[str], order: Sequence[str], labels: Mapping[str, str],

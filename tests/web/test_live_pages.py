@@ -210,6 +210,38 @@ def test_a_page_that_cannot_be_read_now_tries_again(browser: Any,
         lambda b: "5 of 9 games" in footer(b))
 
 
+def test_bots_without_games_are_named_under_the_chart(browser: Any, tmp_path: Path) -> None:
+    """A running tournament's chart drew each bot without games yet as a lone point at game 0,
+    its name piled with the others' at the chart's top-left corner: such a bot has no line,
+    and a line under the chart names it."""
+    import threading
+
+    bots = [*site_db.BOTS, ("epsilon", "v1"), ("zeta", "v1")]  # seated in no round
+    db = site_db.build(tmp_path / "arena.db", state="running", rounds=1, bots=bots)
+    server = make_server(db, "127.0.0.1", 0)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        for width in (1280, 390):
+            browser.set_window_size(width, 900)
+            browser.get(f"http://127.0.0.1:{server.server_port}/t/{site_db.NAME}/index.html")
+            drawn = browser.execute_script(
+                "return Array.from(document.querySelectorAll('svg.chart g.bot'))"
+                ".map(g => g.getAttribute('data-bot')).sort()")
+            assert drawn == sorted(f"{n}@{v}" for n, v in site_db.BOTS)
+            names = browser.execute_script(
+                "return Array.from(document.querySelectorAll('svg.chart .end-label'))"
+                ".map(t => t.querySelector('title').textContent)")
+            assert not {"epsilon", "zeta"} & set(names)
+            assert text_of(browser, "not-yet") == (
+                "Not yet played, so not on the chart: epsilon, zeta")
+            browser.execute_script("document.getElementById('chart-h').scrollIntoView()")
+            shoot(browser, f"chart-not-yet-played-{width}.png")
+    finally:
+        browser.set_window_size(1280, 800)
+        server.shutdown()
+        server.server_close()
+
+
 def _own_address() -> str:
     """This machine's address on its network (not a loopback one), or a skip without one."""
     import socket

@@ -242,6 +242,60 @@ def test_bots_without_games_are_named_under_the_chart(browser: Any, tmp_path: Pa
         server.server_close()
 
 
+_IN_VIEW = ("const e = document.getElementById(arguments[0]), r = e.getBoundingClientRect();"
+            "return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;")
+
+
+def test_a_reader_high_on_a_long_page_is_told_updates_are_on_hold(
+        browser: Any, running: tuple[Path, str]) -> None:
+    """The note that updates are on hold, or that the list is behind, was in the footer only,
+    thousands of pixels below a reader at the top of a big field's leaderboard: it shows at
+    the top of the window too, wherever the reader is, told politely to a screen reader, its
+    button waiting (the keyboard's focus stays where it was)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db, pages = running
+    for width in (1280, 390):
+        browser.set_window_size(width, 500)
+        browser.get(f"{pages}index.html")
+        alert = browser.find_element("id", "live-alert-text")
+        assert alert.get_attribute("aria-live") == "polite"
+        assert not browser.execute_script(_IN_VIEW, "live-alert")  # nothing to say: no room
+        assert not browser.execute_script(_IN_VIEW, "live")  # the footer, below the window
+        browser.execute_script("window.scrollTo(0, 300)")
+        away = db.with_name("away.db")
+        db.rename(away)
+        try:
+            WebDriverWait(browser, 30).until(lambda b: text_of(b, "live-alert-text"))
+            assert text_of(browser, "live-alert-text") == text_of(browser, "live")
+            assert text_of(browser, "live-alert-text").startswith(
+                f"live updates on hold: no results database at {db}")
+            assert browser.execute_script(_IN_VIEW, "live-alert")
+            assert browser.execute_script("return document.activeElement === document.body")
+            assert not browser.find_element("id", "live-alert-act").is_displayed()
+            shoot(browser, f"on-hold-at-the-top-{width}.png")
+        finally:
+            away.rename(db)
+        WebDriverWait(browser, 30).until(lambda b: not text_of(b, "live-alert-text"))
+        assert not browser.execute_script(_IN_VIEW, "live-alert")
+    browser.set_window_size(390, 500)
+    browser.get(f"{pages}games.html")
+    browser.execute_script("window.scrollTo(0, 200)")
+    site_db.land_a_game(db)
+    WebDriverWait(browser, 30).until(lambda b: "moved on" in text_of(b, "live-alert-text"))
+    assert text_of(browser, "live-alert-text") == text_of(browser, "live")
+    assert browser.execute_script(_IN_VIEW, "live-alert")
+    act = browser.find_element("id", "live-alert-act")
+    assert act.text == "Reload" and act.is_displayed()
+    shoot(browser, "moved-on-at-the-top-390.png")
+    browser.execute_script("window.notReloaded = true")
+    act.click()
+    WebDriverWait(browser, 30).until(
+        lambda b: b.execute_script("return window.notReloaded === undefined"))
+    assert "6 of 9 games" in footer(browser)
+    browser.set_window_size(1280, 800)
+
+
 def _own_address() -> str:
     """This machine's address on its network (not a loopback one), or a skip without one."""
     import socket

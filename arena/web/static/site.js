@@ -285,6 +285,20 @@
     var telling = document.body.hasAttribute("data-telling");
     var reload = document.getElementById("live-reload");
     if (reload) { reload.addEventListener("click", function () { location.reload(); }); }
+    // the note again at the top of the window, while updates are on hold or the page is
+    // behind: a reader high on a long page never sees the footer; announced politely, and
+    // its button waits to be chosen (no focus is taken)
+    var alertBox = document.getElementById("live-alert");
+    var alertText = document.getElementById("live-alert-text");
+    var alertAct = document.getElementById("live-alert-act");
+    var tell = function (text, label) {
+      if (!alertBox) { return; }
+      if (alertText.textContent !== text) { alertText.textContent = text; }
+      alertBox.classList.toggle("shown", !!text);
+      alertAct.hidden = !label;
+      alertAct.textContent = label || "";
+    };
+    if (alertAct) { alertAct.addEventListener("click", function () { location.reload(); }); }
     // a finished tournament has no note to show (it is still watched: a continued run
     // reloads the page as its games land)
     if (pause) {
@@ -305,6 +319,7 @@
       })
         .then(function (p) {
           if (held !== null) { note.textContent = held; held = null; }
+          tell("", "");
           if (String(p.games) !== live || p.state !== state ||
               (entries !== null && String(p.entries) !== entries)) {
             if (telling) {
@@ -312,6 +327,7 @@
                 note.textContent = "the tournament has moved on since this list was loaded (" +
                   p.games + " games, " + p.state + ")";
                 reload.hidden = false;
+                tell(note.textContent, "Reload");
               }
               return;
             }
@@ -323,6 +339,7 @@
             note.textContent = "live updates paused; the tournament has moved on (" + p.games +
               (p.games === 1 ? " game" : " games") + budget + ", " + p.state +
               "): resume to see it";
+            tell(note.textContent, "Resume updates");
           }
         })
         .catch(function (e) {
@@ -332,6 +349,7 @@
           if (held === null) { held = note.textContent; }
           note.textContent = "live updates on hold: " +
             (e && e.reason ? e.reason : "the server does not answer");
+          tell(note.textContent, "");
         });
     }, 5000);
   }

@@ -243,8 +243,10 @@ def table_view(view: Observation, rules: HouseRules = DEFAULT_RULES, me: str = "
         # names as Text: a table's plain strings are read as rich markup
         seats.add_row(str(seat), Text(who), str(view.hand_sizes[seat]), _arena(view, seat),
                       ", ".join(revealed[seat]) or "-", style=style)
-    piles = Text(f"Draw pile {view.draw_pile} · Effect Graveyard {len(view.effect_graveyard)}"
-                 f" · Discard Graveyard: {_last(view.discard_graveyard)}")
+    # wrapped under itself, as the hand is: a line at column 0 reads as a line of its own
+    piles = Hanging(Text(f"Draw pile {view.draw_pile} · Effect Graveyard "
+                         f"{len(view.effect_graveyard)} · Discard Graveyard: "
+                         f"{_last(view.discard_graveyard)}"), 2)
     return Group(Text(heading, style="bold reverse"), seats, piles,
                  hand_line(view, rules))
 

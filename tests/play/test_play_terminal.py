@@ -397,3 +397,17 @@ def test_sigterm_while_the_table_is_told_gives_the_terminal_back_with_its_echo()
     assert child.exitstatus == 143
     assert echoing
     assert "Traceback" not in _screen(transcript)
+
+
+@needs_sandbox
+def test_the_piles_line_wraps_under_itself_at_80_columns() -> None:
+    # the Discard Graveyard's cards ran past 80 columns and went on at column 0, where they
+    # read as a line of their own
+    child, transcript = _spawn(str(BOTS / "greedy.py"), "--seed", "11", "--games", "1",
+                               "--pace", "0", "--name", "alice")
+    _hold_to_the_end(child)
+    lines = _screen(transcript).splitlines()
+    after = [lines[i + 1] for i, line in enumerate(lines) if line.startswith("Draw pile ")]
+    wrapped = [line for line in after if not line.startswith("Your hand: ")]
+    assert wrapped, "no piles line was long enough to wrap: the check cannot fail"
+    assert all(line.startswith("  ") and line.strip() for line in wrapped), wrapped

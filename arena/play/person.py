@@ -364,7 +364,10 @@ class Person:
                                              self._received(decision), numbering))
         elif text.lower() in ("l", "log"):
             for line in self.news or ["Nothing has happened since your last decision."]:
-                self.console.print(Text(line))
+                # indented as when it was told: a wrapped sentence stays under its start
+                told = line.removeprefix("  ")
+                self.console.print(Padding(Text(told), (0, 0, 0, len(line) - len(told)),
+                                           expand=False))
         elif text.lower() in ("g", "graveyards"):
             self.console.print(graveyards_view(view))
         else:  # as typed: a Text, so brackets are not read as rich markup

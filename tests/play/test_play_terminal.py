@@ -411,3 +411,25 @@ def test_the_piles_line_wraps_under_itself_at_80_columns() -> None:
     wrapped = [line for line in after if not line.startswith("Your hand: ")]
     assert wrapped, "no piles line was long enough to wrap: the check cannot fail"
     assert all(line.startswith("  ") and line.strip() for line in wrapped), wrapped
+
+
+@needs_sandbox
+def test_what_happened_is_shown_again_wrapped_as_it_was_told() -> None:
+    # 'l' printed a long sentence's second line at column 0, under no heading of its own
+    child, transcript = _spawn(str(BOTS / "greedy.py"), str(BOTS / "heuristic.py"),
+                               str(BOTS / "random.py"), "--seed", "21", "--games", "1",
+                               "--pace", "0", "--name", "alice")
+    shown_again: list[str] = []
+    while child.expect([DECISION, OVER]) == 0:
+        options, forced = child.match.group(1), child.match.group(2) is None
+        start = len(_screen(transcript))
+        child.sendline("l")
+        child.expect(DECISION)
+        shown_again += _screen(transcript)[start:].splitlines()[1:-1]
+        child.sendline(str(numbers_in(options)[0]) if forced else "")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert any(len(line) > 70 and line.startswith("  ") for line in shown_again), \
+        "no sentence long enough to wrap was shown again: the check cannot fail"
+    unheaded = ("  ", "Round ", "Nothing has happened")
+    assert [line for line in shown_again if not line.startswith(unheaded)] == []

@@ -24,7 +24,7 @@ from rich.text import Text
 
 from arena.engine import Decision, Observation
 from arena.engine.cards import NEMESIS
-from arena.engine.houserules import DEFAULT_RULES, HouseRules
+from arena.engine.houserules import DEFAULT_RULES, RULE_HELP, HouseRules
 from arena.engine.narration import event_sentence
 from arena.play.labels import (
     card_face,
@@ -462,6 +462,9 @@ class Person:
             self.console.print()
             self.console.rule(Text(f"Game {self.games}"), style="")
             self.console.print(Text(text))
+            # said at every game: nothing else on the screen tells the table's rules
+            for name, value in self.rules.changed().items():
+                self._indented(f"house rule {name}={value}: {RULE_HELP[name][value]}")
             return
         if kind == "turn_start":
             self._flush_heading()  # a turn in which nothing was told is still headed

@@ -433,3 +433,20 @@ def test_what_happened_is_shown_again_wrapped_as_it_was_told() -> None:
         "no sentence long enough to wrap was shown again: the check cannot fail"
     unheaded = ("  ", "Round ", "Nothing has happened")
     assert [line for line in shown_again if not line.startswith(unheaded)] == []
+
+
+@needs_sandbox
+def test_the_house_rules_in_play_are_said_as_the_game_begins() -> None:
+    # a table under --rule played with no word of it: a hand's Desmos, which traps may
+    # answer what, all read differently, and nothing on the screen said why
+    child, transcript = _spawn(str(BOTS / "greedy.py"), "--seed", "5", "--games", "1",
+                               "--pace", "0", "--rule", "kinds=family",
+                               "--rule", "trap_windows=turn_and_play")
+    child.expect(DECISION)
+    flowing = " ".join(_screen(transcript).split())
+    assert ("house rule kinds=family: all 22 Class cards are one kind, as Gods, Fates and "
+            "Beasts are") in flowing
+    assert ("house rule trap_windows=turn_and_play: traps answer only the start of a turn "
+            "and a declared play") in flowing
+    assert "house rule reclaim" not in flowing  # a default is not said
+    _leave(child)

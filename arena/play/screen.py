@@ -162,8 +162,9 @@ def _arena(view: Observation, seat: int) -> str:
             return "-"
         game_left = _own_turns_left(view)
         # a trap that outlives the game's turns stays to the end: "2 turns left" in the
-        # last round, or "1" before the showdown, would promise turns that never come
-        return ", ".join(f"{t['card']} ("
+        # last round, or "1" before the showdown, would promise turns that never come;
+        # a trap a line: two side by side pass 80 columns, and the cell would break one
+        return "\n".join(f"{t['card']} ("
                          + ("until the end" if t['turns_left'] > game_left else
                             f"{t['turns_left']} turn{'' if t['turns_left'] == 1 else 's'} left")
                          + f"{', ready' if t['triggerable'] else ''})" for t in traps)
@@ -233,7 +234,8 @@ def table_view(view: Observation, rules: HouseRules = DEFAULT_RULES, me: str = "
     seats = Table(box=None, padding=(0, 1), pad_edge=False, expand=False,
                   header_style="underline")
     for column in ("seat", "player", "hand", "Arena (traps)", "revealed"):
-        seats.add_column(column)
+        # a trap's note whole: the revealed cards, listed, wrap between cards instead
+        seats.add_column(column, no_wrap=column == "Arena (traps)")
     revealed = view.revealed
     for seat, name in enumerate(view.players):
         who = f"{name} ({me})" if seat == view.seat and name != me else name

@@ -450,3 +450,24 @@ def test_the_house_rules_in_play_are_said_as_the_game_begins() -> None:
             "and a declared play") in flowing
     assert "house rule reclaim" not in flowing  # a default is not said
     _leave(child)
+
+
+@needs_sandbox
+def test_two_traps_of_yours_are_each_shown_whole_at_80_columns() -> None:
+    # side by side, two traps passed the Arena column's room, and its cell broke the
+    # second in the middle: 'Umbrae-1 (2' on one line, 'turns left, ready)' on the next
+    child, transcript = _spawn(str(BOTS / "greedy.py"), str(BOTS / "heuristic.py"),
+                               str(BOTS / "random.py"), "--seat", "2", "--seed", "3",
+                               "--games", "1", "--pace", "0", "--name", "alice",
+                               "--rule", "trap_windows=turn_and_play")
+    while child.expect([DECISION, OVER]) == 0:
+        numbers, forced = numbers_in(child.match.group(1)), child.match.group(2) is None
+        turn = "Set as a trap: " in child.before  # set the first card while it may
+        child.sendline("6" if turn and 6 in numbers else str(numbers[0]) if forced else "")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    screen = _screen(transcript)
+    assert re.search(r"\n +1  Trigger .*\n(?:.*\n)? +2  Trigger ", screen), \
+        "never two traps: the check cannot fail"
+    timed = [line for line in screen.splitlines() if re.search(r"turns? left|until the", line)]
+    assert timed and all(line.count("(") == line.count(")") for line in timed), timed

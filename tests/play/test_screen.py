@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from play_script import Script, quiet_console
 
-from arena.engine import Category, GameConfig, RandomAgent, new_game, play_game
+from arena.engine import Category, GameConfig, Observation, RandomAgent, new_game, play_game
 from arena.engine.cards import parse_cards
 from arena.engine.decision import Decision
 from arena.engine.desmos import evaluate, evaluate_family
@@ -336,3 +336,23 @@ def test_with_two_copies_in_hand_every_number_the_prompt_offers_is_listed() -> N
                 listed.append(int(line.split()[0]))
         assert sorted(listed) == sorted(numbering.picks), (decision.kind, out.getvalue())
     assert option_numbers(swap, view).spans == "0-5"
+
+
+def test_a_trap_of_yours_is_never_broken_however_wide_the_revealed_cards() -> None:
+    # two traps of the seat's beside a hand that Apollo brought to light: the table passed
+    # 80 columns and rich broke the trap notes ('Sophoi-4 (1 turn left,' over 'ready)')
+    state = new_game(GameConfig(players=("a", "bob", "c"), seed=3, starting_seat=0))
+    data = state.observe(0).to_json()
+    data["traps"] = [{"card": "Sophoi-4", "turns_left": 1, "triggerable": True},
+                     {"card": "Umbrae-1", "turns_left": 2, "triggerable": True}]
+    data["trap_counts"][0] = 2
+    seen = {*data["hand"], *data["discard_graveyard"], *data["effect_graveyard"], "Sophoi-4",
+            "Umbrae-1"}
+    data["revealed"][1] = [card for card in ("Agari-6", "Umbrae-5", "Arcoi-3", "Arcoi-4",
+                                             "Sophoi-1", "Sophoi-2", "Agari-3")
+                           if card not in seen][:5]
+    console, out = quiet_console()
+    console.print(table_view(Observation.from_json(data)))
+    text = out.getvalue()
+    assert "Sophoi-4 (1 turn left, ready)" in text and "Umbrae-1 (2 turns left, ready)" in text
+    assert max(len(line.rstrip()) for line in text.splitlines()) <= 80

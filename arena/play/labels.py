@@ -15,6 +15,7 @@ from arena.common.plural import ordinal
 from arena.engine import EFFECTS
 from arena.engine.cards import NEMESIS
 from arena.engine.effects import PALAESTRON_TEXT
+from arena.engine.houserules import DEFAULT_RULES, HouseRules
 from arena.engine.rulebook import MAX_TRAPS
 
 __all__ = ["KIND_HELP", "card_face", "card_label", "card_text", "cards_in",
@@ -78,10 +79,26 @@ _WINDOW_HELP: Mapping[str, str] = {
 }
 
 
-def kind_help(kind: str, context: Mapping[str, Any]) -> str:
-    """What a decision of ``kind`` asks, for the player's ``?``."""
+#: The help of a kind that names the traps' windows, under ``trap_windows=turn_and_play``:
+#: the default's wider windows, which ``KIND_HELP`` names, are not this table's.
+_NARROW_WINDOWS_HELP: Mapping[str, str] = {
+    "turn": KIND_HELP["turn"].split(" (under the default")[0]
+            + " (only then: this table's house rule is trap_windows=turn_and_play), and "
+              "expires after your second turn from now.",
+    "discard": KIND_HELP["discard"].split(" (for you;")[0]
+               + " (for you; no trap may answer it: this table's house rule is "
+                 "trap_windows=turn_and_play).",
+}
+
+
+def kind_help(kind: str, context: Mapping[str, Any],
+              rules: HouseRules = DEFAULT_RULES) -> str:
+    """What a decision of ``kind`` asks, for the player's ``?``, under the table's
+    ``rules``."""
     if kind == "discard" and context.get("why") not in (None, "forced discard"):
         return _OWN_DISCARD_HELP
+    if rules.trap_windows == "turn_and_play" and kind in _NARROW_WINDOWS_HELP:
+        return _NARROW_WINDOWS_HELP[kind]
     if kind == "give" and context.get("source") == NEMESIS:
         return _NEMESIS_GIVE_HELP
     moment = _WINDOW_HELP.get(str(context.get("window"))) if kind == "trigger" else None

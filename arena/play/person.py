@@ -391,7 +391,7 @@ class Person:
         return label.lower().split(" ")[0] == word.lower()
 
     def _explain(self, decision: Decision) -> None:
-        self.console.print(kind_help(decision.kind, decision.context))
+        self.console.print(kind_help(decision.kind, decision.context, self.rules))
         for face in cards_in(decision.kind, decision.options, decision.context):
             self._indented(card_text(face))
         self.console.print("Keys: a number picks an option (a card of your hand by its number "

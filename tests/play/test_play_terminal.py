@@ -471,3 +471,20 @@ def test_two_traps_of_yours_are_each_shown_whole_at_80_columns() -> None:
         "never two traps: the check cannot fail"
     timed = [line for line in screen.splitlines() if re.search(r"turns? left|until the", line)]
     assert timed and all(line.count("(") == line.count(")") for line in timed), timed
+
+
+@needs_sandbox
+def test_the_help_names_the_trap_windows_of_this_tables_rules() -> None:
+    # under trap_windows=turn_and_play the turn's help listed the default's wider windows (in
+    # answer to a trap, the Palaestron, a discarded God, the showdown), none of this table's
+    child, transcript = _spawn(str(BOTS / "greedy.py"), "--seed", "5", "--games", "1",
+                               "--pace", "0", "--rule", "trap_windows=turn_and_play")
+    child.expect(r"Choose 0-10 \(Enter = 0, \? = help\): ")
+    start = len(_screen(transcript))
+    child.sendline("?")
+    child.expect(DECISION)
+    told = " ".join(_screen(transcript)[start:].split())
+    assert ("at the start of any turn or when an opponent declares a play (only then: this "
+            "table's house rule is trap_windows=turn_and_play)") in told
+    assert "default house rules" not in told
+    _leave(child)

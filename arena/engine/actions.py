@@ -71,7 +71,7 @@ _FACE_BIT: Final[tuple[int, ...]] = tuple(1 << face for face in FACE_OF)
 
 
 def card_options(cards: list[int], key: str = "card", revealed: set[int] | None = None,
-                 face_up: bool = True, rather: Collection[int] | None = None,
+                 face_up: bool = True, moves_first: Collection[int] | None = None,
                  ) -> tuple[list[Option], list[int]]:
     """One option per distinct card face (copies are interchangeable); never the Palaestron.
 
@@ -79,8 +79,8 @@ def card_options(cards: list[int], key: str = "card", revealed: set[int] | None 
     (played, discarded) is the revealed copy, and one going where others cannot see it (a
     trap, the draw pile, another hand: ``face_up=False``) is a hidden copy, so the copy left
     behind tells nobody anything new. Under reclaim=strict copies are not interchangeable
-    (E35): of a copy in ``rather`` and one not, the one in ``rather`` moves, whatever is
-    revealed.
+    (E35): of a copy in ``moves_first`` and one not, the one in ``moves_first`` moves,
+    whatever is revealed.
     """
     table = _TABLES.get(key) or _option_table(key)
     seen = 0  # faces met so far, one bit each: the common hand has no two copies
@@ -103,8 +103,8 @@ def card_options(cards: list[int], key: str = "card", revealed: set[int] | None 
             index[face] = len(payloads)
             options.append(table[card])
             payloads.append(card)
-        elif rather and (card in rather) != (payloads[at] in rather):
-            if card in rather:
+        elif moves_first and (card in moves_first) != (payloads[at] in moves_first):
+            if card in moves_first:
                 payloads[at] = card
         elif revealed is not None and (card in revealed) == face_up:
             payloads[at] = card
@@ -175,7 +175,7 @@ def hand_options(state: State, seat: int, key: str = "card",
     """A seat's choice among its own cards: of two copies, a copy it used goes before the
     one that counts in its Desmos (E35), then as E20 says."""
     return card_options(state.hands[seat], key, state.revealed[seat], face_up,
-                        state.used[seat])
+                        moves_first=state.used[seat])
 
 
 # ---------------------------------------------------------------------------- the pile
@@ -305,7 +305,7 @@ def ask_exchange_with_seat(state: State, seat: int, target: int, source: str) ->
     (of two copies, one that would count in ``seat``'s Desmos, E35)."""
     hand = shown_hand(state.hands[target])
     options, payloads = card_options(hand, "card", state.revealed[target], face_up=False,
-                                     rather=counting(hand, state.used[seat]))
+                                     moves_first=counting(hand, state.used[seat]))
     if not options or not state.hands[seat]:
         return
     state.ask(seat, "card", [pass_option("card"), *options], [-1, *payloads],

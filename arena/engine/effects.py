@@ -165,7 +165,7 @@ def _ares(state: State, target: int, seat: int, src: str) -> None:
     hand = shown_hand(state.hands[target])
     # of two copies, the one that counts in their Desmos (E35)
     options, payloads = card_options(hand, "card", state.revealed[target],
-                                     rather=counting(hand, state.used[target]))
+                                     moves_first=counting(hand, state.used[target]))
     if options:
         state.ask(seat, "card", options, payloads, _ares_pick, target, src,
                   context=effect_context("the card they must discard", src, target))

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arena.engine import GameConfig, RandomAgent, new_game, play_game
+from arena.engine.actions import card_options
 from arena.engine.cards import PALAESTRON, parse_cards
 from arena.engine.config import rounds_for
 from arena.engine.desmos import (
@@ -262,6 +263,19 @@ def test_e35_strict_reclaim_the_copy_a_seat_gives_up_is_the_one_it_used(
     else:
         act(state, "turn", 0, action=action, card="Fate-3")
     assert counting in state.hands[0] and used not in state.hands[0]
+
+
+@pytest.mark.parametrize("dead_first", [True, False])
+def test_e35_card_options_moves_first_the_copies_named_whatever_is_revealed(
+        dead_first: bool) -> None:
+    # the keyword says what it does: of two copies of one face, the one it names is the one
+    # that moves, even where E20 alone would move the revealed other one
+    first, second = parse_cards("Fate-3 Fate-3")
+    dead, counting = (first, second) if dead_first else (second, first)
+    options, payloads = card_options([first, second, *parse_cards("Crown")], "card",
+                                     revealed={counting}, moves_first={dead})
+    assert [option["card"] for option in options] == ["Fate-3", "Crown"]
+    assert payloads[0] == dead
 
 
 @pytest.mark.parametrize("used_first", [True, False])

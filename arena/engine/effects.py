@@ -75,9 +75,6 @@ _TRIGGER_OPTION: Final[dict[tuple[int, int], Option]] = {}
 TRIGGER_WINDOWS: Final = ("turn_start", "declare", "answer", "palaestron", "showdown",
                           "discarded")
 
-#: The windows after which no trap is left to use (the Palaestron clears them, the game
-#: ends): a seat that springs a trap there is asked again while it holds one (E36).
-_LAST_WINDOWS: Final = ("palaestron", "showdown")
 
 Resolver = Callable[[State, int, str], None]
 
@@ -626,7 +623,7 @@ def _clear_all_traps(state: State, drawer: int) -> None:
 def trigger_window(state: State, seats: list[int], window: str,
                    source: str | None = None) -> None:
     """Offer each seat holding a triggerable trap, in ``seats`` order, one chance to trigger
-    one (ruling 9, E8; in the last windows, until it passes, E36); seats without a trap are
+    one (ruling 9, E8; in the last chances, until it passes, E36); seats without a trap are
     not asked. A trap triggered resolves before
     the next seat is offered, which then chooses knowing its outcome (E27). ``source``: the
     card shown and about to resolve that opened the window (a play, a trap, a discarded God),
@@ -652,18 +649,25 @@ def _offer_trigger(state: State, seat: int, window: str, source: str | None) -> 
         context: dict[str, object] = {"why": "trigger a trap (or pass)", "window": window}
         if source is not None:
             context["source"] = source
-        state.ask(seat, "trigger", options, slots, _on_trigger, seat, window, context=context)
+        state.ask(seat, "trigger", options, slots, _on_trigger, seat, window, source,
+                  context=context)
 
 
-def _on_trigger(state: State, slot: int, seat: int, window: str) -> None:
+def last_chance(state: State) -> bool:
+    """Whether a trap not sprung now can never be: the Palaestron is resolving (it will clear
+    every Arena) or the last turn is over (the showdown follows), E36."""
+    return state.round > state.rounds or PALAESTRON in state.limbo
+
+
+def _on_trigger(state: State, slot: int, seat: int, window: str, source: str | None) -> None:
     if slot < 0:
         return
     trap = state.traps[seat].pop(slot)
     state.limbo.append(trap.card)
     state.emit({"type": "trap_triggered", "seat": seat, "card": NOTATION[trap.card],
                 "window": window, "slot": slot})
-    if window in _LAST_WINDOWS:  # no later window for its other trap: asked again (E36)
-        state.push(_offer_trigger, seat, window, None)
+    if last_chance(state):  # no later window for its other trap: asked again (E36)
+        state.push(_offer_trigger, seat, window, source)
     state.push(step_to_effect_graveyard, trap.card)
     push_effect(state, trap.card, seat, "trap")
     if state.all_windows:  # a trap may answer a trap, before its effect (E10)

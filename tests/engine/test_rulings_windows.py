@@ -239,6 +239,62 @@ def test_e36_a_seat_may_spring_both_its_traps_before_the_palaestron_clears_them(
     assert [e["card"] for e in events_of(state, "trap_cleared")] == ["Fate-3"]
 
 
+def test_e36_a_seat_answering_in_the_showdown_window_may_spring_its_other_trap() -> None:
+    # seat 1 passed in the showdown window; seat 2's trap then opens an answer window there,
+    # after which no window is left: seat 1 answers and is asked again until it passes
+    n = 3
+    state = build_state(THREE, traps={1: ["Umbrae-4", "Fate-3"], 2: ["Umbrae-5"]},
+                        round=rounds_for(n), active=n - 1)
+    hold_turn(state, 2)
+    assert windows_asked(state) == [(1, "showdown")]
+    act(state, "trigger", 1, trap=None)
+    act(state, "trigger", 2, trap="Umbrae-5")
+    assert windows_asked(state) == [(1, "answer")]
+    act(state, "trigger", 1, trap="Umbrae-4")
+    act(state, "target", 1, seat=0)
+    assert windows_asked(state) == [(1, "answer")]  # before Umbrae-5 resolves
+    assert state.decision is not None and state.decision.context["source"] == "Umbrae-5"
+    act(state, "trigger", 1, trap="Fate-3")
+    act(state, "target", 1, seat=0)
+    act(state, "reveal", 0)
+    act(state, "target", 2)  # Umbrae-5 resolves last
+    assert [e["card"] for e in events_of(state, "trap_triggered")] == [
+        "Umbrae-5", "Umbrae-4", "Fate-3"]
+    assert events_of(state, "showdown")
+
+
+def test_e36_a_god_discarded_to_the_palaestron_is_answered_until_its_answerer_passes(
+        ) -> None:
+    # the Palaestron clears every Arena after its discards: a God one of them fires opens a
+    # window with none after it, so seat 1 (which passed in the Palaestron's) may use both
+    hands = ["God-6 Agari-2 Umbrae-1 Fate-3 Beast-3", *THREE[1:]]
+    state = build_state(hands, traps={1: ["Umbrae-4", "Fate-3"]},
+                        pile_top="Palaestron Fate-1")
+    act(state, "trigger", 1, trap=None)  # the start of seat 0's turn
+    act(state, "turn", 0, action="hold")
+    act(state, "swap", 0, swap="Beast-3")
+    act(state, "trigger", 1, trap=None)  # the Palaestron's window
+    act(state, "discard", 0, card="God-6")
+    assert windows_asked(state) == [(1, "discarded")]
+    act(state, "trigger", 1, trap="Umbrae-4")
+    act(state, "target", 1, seat=0)
+    assert windows_asked(state) == [(1, "discarded")]  # Apollo has not resolved yet
+    act(state, "trigger", 1, trap="Fate-3")
+    assert [e["card"] for e in events_of(state, "trap_triggered")] == ["Umbrae-4", "Fate-3"]
+
+
+def test_e36_an_answer_in_an_ordinary_window_still_leaves_the_second_trap_waiting() -> None:
+    # at the start of a turn, later windows follow: E8 stands for the answering seat
+    state = build_state(THREE, traps={1: ["Umbrae-4", "Fate-3"], 2: ["Umbrae-5"]})
+    act(state, "trigger", 1, trap=None)
+    act(state, "trigger", 2, trap="Umbrae-5")
+    assert windows_asked(state) == [(1, "answer")]
+    act(state, "trigger", 1, trap="Umbrae-4")
+    act(state, "target", 1, seat=0)
+    act(state, "target", 2)
+    assert state.decision is not None and state.decision.kind == "turn"
+
+
 def test_e36_at_the_start_of_a_turn_the_second_trap_still_waits() -> None:
     state = build_state(THREE, traps={0: ["Umbrae-4", "Fate-3"]})
     act(state, "trigger", 0, trap="Umbrae-4")

@@ -64,18 +64,24 @@ _NEMESIS_GIVE_HELP = (f"Nemesis ({NEMESIS}): the opponent its player chose gives
                       "the others learn only that a card went each way (and which, if it was "
                       "revealed).")
 
+#: In the last chances a seat is asked again after each trap it springs (RULES.md E36).
+_ASKED_AGAIN = "After each trap you trigger here you are asked again, until you pass."
+_ASKED_AGAIN_INSIDE = ("After the last turn, or while the Palaestron resolves, you are asked "
+                       "again after each trap you trigger, until you pass.")
+
 #: What the moment of a trigger window is (its ``window``), after the trigger help.
 _WINDOW_HELP: Mapping[str, str] = {
     "turn_start": "A turn is starting: a trap triggered now resolves before its player acts.",
     "declare": "An opponent has declared a play: a trap triggered now resolves before it.",
     "answer": "A trap has just been triggered: one triggered now answers it and resolves "
-              "first.",
+              f"first. {_ASKED_AGAIN_INSIDE}",
     "palaestron": "The Palaestron was drawn: it will clear every trap, so this is the last "
-                  "chance to use yours.",
+                  f"chance to use yours. {_ASKED_AGAIN}",
     "showdown": "The last turn is over: this is the last chance to use a trap before the "
-                "hands are shown.",
+                f"hands are shown. {_ASKED_AGAIN}",
     "discarded": "An opponent's God was forced out of their hand and is about to fire its "
-                 "effect for them: a trap triggered now resolves before it.",
+                 f"effect for them: a trap triggered now resolves before it. "
+                 f"{_ASKED_AGAIN_INSIDE}",
 }
 
 

@@ -408,10 +408,35 @@ def test_the_help_of_a_trigger_window_says_what_moment_it_is() -> None:
             state.apply(agents[decision.seat].choose(decision, state.observe(decision.seat)))
         if "discarded" in helps:
             break
-    assert helps["discarded"] == (f"{KIND_HELP['trigger']} An opponent's God was forced out of "
-                                  "their hand and is about to fire its effect for them: a trap "
-                                  "triggered now resolves before it.")
+    assert helps["discarded"].startswith(
+        f"{KIND_HELP['trigger']} An opponent's God was forced out of their hand and is about to "
+        "fire its effect for them: a trap triggered now resolves before it.")
     assert helps["turn_start"].endswith("a trap triggered now resolves before its player acts.")
+
+
+def _first_trigger_in(window: str) -> tuple[Any, Any]:
+    """The first trigger decision of ``window`` in random three-seat games, with its view."""
+    for seed in range(300):
+        state = new_game(GameConfig(players=("alice", "bot", "carol"), seed=seed))
+        agent = RandomAgent(seed)
+        while (decision := state.decision) is not None:
+            if decision.kind == "trigger" and decision.context.get("window") == window:
+                return decision, state.observe(decision.seat)
+            state.apply(agent.choose(decision, state.observe(decision.seat)))
+    raise AssertionError(f"no {window} window in 300 games")
+
+
+@pytest.mark.parametrize("window", ["palaestron", "showdown"])
+def test_the_help_of_a_last_window_says_a_sprung_trap_is_followed_by_another_ask(
+        window: str) -> None:
+    # E36: there a seat is asked again after each trap it springs; the help said only that
+    # it was the last chance, so a person with two traps would think one was all they had
+    decision, observation = _first_trigger_in(window)
+    console, out = quiet_console(width=200)
+    Person(console, Script(["?", ""]), decision.seat).choose(decision, observation)
+    shown = " ".join(out.getvalue().split())
+    assert "last chance" in shown
+    assert "After each trap you trigger here you are asked again, until you pass." in shown
 
 
 def test_a_window_opened_by_a_card_names_it_and_its_help_shows_its_text() -> None:

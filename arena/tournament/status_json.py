@@ -25,7 +25,8 @@ from arena.tournament.store import GameRow, Store, TableRow, TournamentRow, show
 
 __all__ = ["STANDING_FIELDS", "bot_count", "chosen_failures", "failing_bot_name",
            "league_table_counts", "next_commands", "open_one_command", "refuse_unknown_bot",
-           "round_progress", "status_data", "swiss_standing_rows", "tournament_state"]
+           "round_progress", "spent_budget", "status_data", "swiss_standing_rows",
+           "tournament_state"]
 
 
 def status_data(db: str | Path, tournament: str | None, *, failures: bool = False,
@@ -175,11 +176,28 @@ def tournament_state(store: Store, t: TournamentRow) -> str:
     if pid is not None:
         return f"running (pid {pid})" if pid > 0 else "running"
     if t.state == "stopped":  # a league told to stop (arena league stop)
-        return "stopped (as asked; run the spec again to resume)"
-    state = shown_state(store.path, t.name, t.state)
-    # killed, or ended by an error it could not record (a full disk): either way, resumable
-    return ("stopped (its run ended before finishing; run the spec again to resume)"
-            if state == "stopped" else state)
+        how = "as asked"
+    elif shown_state(store.path, t.name, t.state) == "stopped":
+        # killed, or ended by an error it could not record (a full disk): either way, resumable
+        how = "its run ended before finishing"
+    else:
+        return shown_state(store.path, t.name, t.state)
+    budget = spent_budget(store, t)
+    if budget is not None:
+        return (f"stopped ({how}, its budget of {budget:,} games spent: raise 'budget' in its "
+                "spec and run it again to go on, docs/LEAGUE.md)")
+    return f"stopped ({how}; run the spec again to resume)"
+
+
+def spent_budget(store: Store, t: TournamentRow) -> int | None:
+    """A league's budget of games, where its games reach it and no table is left to play
+    out: a run of its spec as it stands plays nothing (None otherwise)."""
+    if t.format != "league" or not t.games_planned:
+        return None
+    if store.count_games(t.id) < t.games_planned:
+        return None
+    _, unfinished = league_table_counts(store.tables(t.id), store.games(t.id))
+    return None if unfinished else t.games_planned
 
 
 def bot_count(tournament_format: str, entrants: Sequence[str]) -> int:

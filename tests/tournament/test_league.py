@@ -234,6 +234,30 @@ def test_the_leaderboard_shows_the_newest_versions_and_recomputes_from_results(
     assert old in ratings
 
 
+def test_status_of_a_league_stopped_with_its_budget_spent_says_to_raise_it(
+        tmp_path: Path, registry: Path) -> None:
+    # stopped as its last table reached the budget: a run of the spec as it is plays
+    # nothing, so status told to "run the spec again to resume" to no effect
+    db = tmp_path / "a.db"
+    spec = _league(tmp_path, db, budget={"games": 4})
+    asked: list[str] = []
+
+    def stop_at_the_budget(event: object) -> None:
+        if isinstance(event, Progress) and event.done >= 3 and not asked:
+            asked.append(runner.invoke(app, ["league", "stop", "ladder", "--db", str(db)]).stdout)
+
+    summary = run_tournament(load_spec(spec), 1, report=stop_at_the_budget,
+                             vetter=lambda bot, scope: None)
+    assert (summary.state, summary.games_done) == ("stopped", 4)
+    status = runner.invoke(app, ["status", "ladder", "--db", str(db)]).stdout
+    assert ("state stopped (as asked, its budget of 4 games spent: raise 'budget' in its spec "
+            "and run it again to go on, docs/LEAGUE.md); games 4 (budget 4 spent)\n") in status
+    assert status.endswith("\n\ngo on with: raise 'budget' in a.yaml, then arena run a.yaml "
+                           "--db a.db\n")
+    again = run_tournament(load_spec(spec), 1, vetter=lambda bot, scope: None)
+    assert again.games_done == again.games_before == 4  # as it is, the spec plays nothing
+
+
 def test_stop_asks_a_running_league_and_refuses_otherwise(
         tmp_path: Path, registry: Path) -> None:
     db = tmp_path / "a.db"

@@ -116,23 +116,26 @@ class TerminalReport:
             if self.console.width >= _FULL_WIDTH:
                 timing = [TextColumn("elapsed"), TimeElapsedColumn(), *timing]
             self._bar_column = BarColumn(bar_width=self._bar_cells(title, event))
+            count: list[ProgressColumn] = (
+                [TextColumn("{task.fields[count]}", markup=False)] if event.league
+                else [MofNCompleteColumn(), TextColumn("games")])
             self._bar = ProgressBar(
                 # the title as it is: a name's brackets are no markup (a link's, a colour's)
                 TextColumn("{task.description}", style="bold", markup=False), self._bar_column,
-                MofNCompleteColumn(), TextColumn("games"), rate, *timing,
-                console=self.console, transient=False)
-            # a league without a budget of games has no end to show
-            self._task = self._bar.add_task(title, total=event.planned or None,
-                                            completed=event.done)
+                *count, rate, *timing, console=self.console, transient=False)
+            self._task = self._bar.add_task(title, total=_total(event), completed=event.done,
+                                            count=_league_count(event))
             with sigint_blocked():  # the bar's refresh thread never takes a Ctrl-C
                 self._bar.start()
         else:
             self._bar_column.bar_width = self._bar_cells(title, event)
-            self._bar.update(self._task, description=title, completed=event.done)
+            self._bar.update(self._task, description=title, completed=event.done,
+                             total=_total(event), count=_league_count(event))
 
     def _figures(self, event: Progress) -> int:
         """Cells of everything but the title and the bar."""
-        count = 2 * len(str(event.planned or event.done)) + 1  # "36/72"
+        count = (len(_league_count(event)) - len(" games") if event.league
+                 else 2 * len(str(event.planned or event.done)) + 1)  # "36/72"
         elapsed = _ELAPSED_WIDTH if self.console.width >= _FULL_WIDTH else 0
         return count + _FIGURES_WIDTH + elapsed
 
@@ -152,6 +155,25 @@ class TerminalReport:
         if not sep or room - len(kept) < 2:  # no round to keep, or no room for it
             name, kept = title, ""
         return name[:max(room - len(kept) - 1, 1)] + "…" + kept
+
+
+def _total(event: Progress) -> int | None:
+    """The bar's end: the planned games; a league's budget, which its last table may pass
+    (the bar then ends at its games, full, never 16/13), or none without one."""
+    if event.league:
+        return max(event.planned, event.done) if event.planned else None
+    return event.planned or None
+
+
+def _league_count(event: Progress) -> str:
+    """A league's games beside its budget, as ``arena status`` tells them: ``16 games
+    (budget 13 spent)`` (empty for other formats, whose count is done/planned)."""
+    if not event.league:
+        return ""
+    from arena.tournament.planning import league_budget_note
+
+    note = league_budget_note(event.done, event.planned)
+    return f"{event.done} games" + (f" ({note})" if note else "")
 
 
 def _stopped_games(event: RunStopped) -> str:

@@ -54,6 +54,7 @@ class Progress:
 
     ``baseline`` games were recorded before this run; ``started`` is the run's start on
     :func:`time.monotonic`'s clock (a rate counts this run's games over the time since).
+    A ``league``'s ``planned`` is its budget (0: none), which its last table may pass.
     """
 
     title: str
@@ -61,6 +62,7 @@ class Progress:
     planned: int
     baseline: int
     started: float
+    league: bool = False
 
 
 @dataclass(frozen=True)

@@ -90,7 +90,8 @@ class RunState:
         self.title = title or self.title
         self.progressing = True
         self.report(Progress(self.title, self.games_before + self.games_recorded,
-                             self.row.games_planned, self.games_before, self.started))
+                             self.row.games_planned, self.games_before, self.started,
+                             league=self.row.format == "league"))
 
     def end_progress(self) -> None:
         if self.progressing:

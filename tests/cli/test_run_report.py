@@ -74,6 +74,27 @@ def test_the_terminal_shows_lines_and_a_bar_with_the_rate() -> None:
                                   "Resume with: arena run x.yaml")
 
 
+def test_a_league_s_bar_tells_its_games_beside_its_budget_never_past_its_total() -> None:
+    # a league's last table finishes its seatings past the budget: the bar, which stays on
+    # screen after the run, read "16/13 games"
+    out = io.StringIO()
+    report = TerminalReport(Console(file=out, width=120, force_terminal=True,
+                                    color_system=None), progress=True)
+    began = time.monotonic()
+    report(Progress("ladder table 3", 12, 13, 0, began, league=True))
+    report(Progress("ladder table 4", 16, 13, 0, began, league=True))
+    report(ProgressEnded())
+    last_bar = out.getvalue().rsplit("ladder table 4", 1)[1].splitlines()[0]
+    assert "16 games (budget 13 spent)" in last_bar
+    assert "/13" not in last_bar and "16/" not in last_bar
+    unbudgeted = io.StringIO()
+    report = TerminalReport(Console(file=unbudgeted, width=120, force_terminal=True,
+                                    color_system=None), progress=True)
+    report(Progress("open table 2", 7, 0, 0, began, league=True))
+    report(ProgressEnded())
+    assert "7 games" in unbudgeted.getvalue() and "7/?" not in unbudgeted.getvalue()
+
+
 def test_a_stopped_league_tells_its_games_beside_its_budget(tmp_path: Path) -> None:
     # a league's budget is where a run stops, not an end its games count towards: the
     # line said "Stopped: 2/50 games", the share status and the summary line no longer show

@@ -125,28 +125,35 @@ def _cycle_gains(hand: Sequence[int], seen: list[int]) -> dict[int, float]:
     left = [n - s for n, s in zip(_COPIES_BY_KIND, seen)]
     for c in hand:
         left[KIND_OF[c]] -= 1
-    draws = [(n, _SAMPLE_KEY[k], k) for k, n in enumerate(left) if n > 0]
-    total = sum(n for n, _, _ in draws)
+    draws = [(n, k) for k, n in enumerate(left) if n > 0]
+    total = sum(n for n, _ in draws)
     if not total:
         return dict.fromkeys(hand, 0.0)
     keys = sum(map(KEY.__getitem__, hand))
     now = hand_score(hand)
-    get = _SCORES.get
     gains: dict[int, float] = {}
     by_kind: dict[int, float] = {}  # cards of one kind are worth the same (ranks aside)
     for i, card in enumerate(hand):
         gain = by_kind.get(KIND_OF[card])
         if gain is None:
             rest = keys - KEY[card]
+            row = _DRAW_SCORES.get(rest)
+            if row is None:
+                row = _DRAW_SCORES[rest] = [-1.0] * len(_SAMPLE)
             expected = 0.0
-            for n, key, kind in draws:
-                score = get(rest + key)
-                if score is None:
-                    score = hand_score([*hand[:i], *hand[i + 1:], _SAMPLE[kind]])
+            for n, kind in draws:
+                score = row[kind]
+                if score < 0:  # not asked for yet
+                    score = row[kind] = hand_score([*hand[:i], *hand[i + 1:], _SAMPLE[kind]])
                 expected += n * score
             gain = by_kind[KIND_OF[card]] = expected / total - now
         gains[card] = gain
     return gains
+
+
+#: The scores of a hand after one more card of each kind (-1: not asked for yet), by the
+#: hand's key: a search's playouts ask for the same hands' draws again and again.
+_DRAW_SCORES: dict[int, list[float]] = {}
 
 
 def _quartet(hand: Sequence[int]) -> bool:

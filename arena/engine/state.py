@@ -66,7 +66,9 @@ class State:
         self.players = config.players
         self.n = len(config.players)
         self.rounds = config.rounds
-        self.rng = rng if rng is not None else random.Random(config.seed)
+        self._rng = rng if rng is not None else random.Random(config.seed)
+        #: the generator is shared with clones (:meth:`clone`): copied before its first use
+        self._rng_shared = False
         #: the trigger windows of RULES.md E10 (house rule trap_windows): all, or only the
         #: start of a turn and a declared play
         self.all_windows = config.rules.trap_windows == "any_time"
@@ -106,6 +108,21 @@ class State:
         self.scratch: dict[str, Any] = {}
         #: called before every step (tests and debuggers watch invariants with it)
         self.step_hook: Callable[[State], None] | None = None
+
+    @property
+    def rng(self) -> random.Random:
+        """The game's random generator (chance: reshuffles, the Palaestron's place, a lot).
+        A clone shares its original's until either uses it, then each uses a copy of it as
+        it was at the clone: most searched clones never shuffle, so they never copy it."""
+        if self._rng_shared:
+            own = random.Random(0)  # seeded only to be overwritten: setstate sets all of it
+            own.setstate(self._rng.getstate())
+            self._rng, self._rng_shared = own, False
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng: random.Random) -> None:
+        self._rng, self._rng_shared = rng, False
 
     # ------------------------------------------------------------------ driving
     @property
@@ -364,9 +381,9 @@ class State:
 
     def clone(self) -> State:
         """An independent copy (events are not copied: a clone is for search)."""
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
-        other = State(self.config, rng)
+        self._rng_shared = True
+        other = State(self.config, self._rng)
+        other._rng_shared = True
         other.hands = [list(h) for h in self.hands]
         other.revealed = [set(r) for r in self.revealed]
         other.traps = [[Trap(t.card, t.set_turn, t.owner_turns) for t in ts] for ts in self.traps]

@@ -52,6 +52,20 @@ def test_a_copied_game_plays_on_as_the_original(seed: int, how: str) -> None:
     assert played_on(other, seed) == played_on(state, seed)
 
 
+@pytest.mark.parametrize("seed", [9, 10, 18])  # games whose pile runs out after the clone
+def test_clones_draw_the_chance_the_original_would_whichever_plays_first(seed: int) -> None:
+    """A clone shares its original's random generator until one of them uses it: each must
+    still draw the sequence the original had at the clone, however their plays interleave."""
+    state = a_game_under_way(seed)
+    first, second = state.clone(), state.clone()
+    at_clone = state.rng.getstate()
+    nested = first.clone()
+    outcomes = [(played_on(copied, seed)[0], copied.record()["turns"])  # a clone has no events
+                for copied in (state, second, nested, first)]
+    assert state.rng.getstate() != at_clone  # chance was drawn after the clones
+    assert outcomes[1:] == [outcomes[0]] * 3
+
+
 @pytest.mark.parametrize("how", VALUE_COPIES)
 def test_the_values_a_player_holds_copy(how: str) -> None:
     copied = VALUE_COPIES[how]
@@ -96,5 +110,5 @@ def test_a_pickle_carries_every_field_a_game_plays() -> None:
                 and isinstance(node.value, ast.Name) and node.value.id == "self"
                 and isinstance(node.ctx, ast.Store)}
     from_config = {"config", "n", "players", "rounds", "evaluate", "strict_reclaim",
-                   "all_windows", "rng", "step_hook"}
+                   "all_windows", "_rng", "_rng_shared", "step_hook"}
     assert assigned - from_config == set(state_module._PLAYED_FIELDS)

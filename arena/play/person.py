@@ -26,6 +26,7 @@ from arena.engine import Decision, Observation
 from arena.engine.cards import NEMESIS
 from arena.engine.houserules import DEFAULT_RULES, RULE_HELP, HouseRules
 from arena.engine.narration import event_sentence
+from arena.play.idle_effects import PublicCounts
 from arena.play.labels import (
     card_face,
     card_text,
@@ -247,6 +248,9 @@ class Person:
         #: start of the turn would otherwise read as part of the turn before, and a window
         #: opened at its start would show the turn's heading twice.
         self.heading: str | None = None
+        #: The Discard Graveyard's size and the trap counts as told so far: why an effect
+        #: came to nothing, said after it.
+        self.counts = PublicCounts()
 
     # -- what the referee calls -------------------------------------------------------
     def watch(self, events: list[dict[str, Any]]) -> None:
@@ -262,6 +266,7 @@ class Person:
                 self.forfeited.add(event["seat"])
             self.feed.append(event)
             self._tell(event)
+            self.counts.follow(event)
 
     def struck(self, seat: int, failure: str, decision: Decision) -> None:
         """A bot's answer earned a strike (at its ``decision``): said at once, or its
@@ -285,6 +290,7 @@ class Person:
     def choose(self, decision: Decision, observation: Observation) -> int:
         """Show the table and the options; read until a legal answer (or the clock)."""
         self.players = list(observation.players)
+        self.counts.set_from(observation)
         if decision.kind == "rps":
             self._tell_showdown()
         if decision.kind == "turn" or self.moved:
@@ -475,6 +481,9 @@ class Person:
             return
         other = event.get("seat") != self.seat
         self.moved = self.moved or other
+        idle = self.counts.note(event)
+        if idle is not None:  # the effect ends here without an event of its own
+            text += f" ({idle})"
         self.recent.append(f"  {text}")
         if kind in ("showdown", "game_end"):
             return  # the showdown's table tells both

@@ -488,3 +488,32 @@ def test_the_help_names_the_trap_windows_of_this_tables_rules() -> None:
             "table's house rule is trap_windows=turn_and_play)") in told
     assert "default house rules" not in told
     _leave(child)
+
+
+@needs_sandbox
+def test_your_effect_that_comes_to_nothing_says_why() -> None:
+    # Hades played on an empty Discard Graveyard was told as 'God-2 takes effect for alice',
+    # then nothing: the person could not tell why it did nothing
+    child, transcript = _spawn(str(BOTS / "greedy.py"), "--seed", "60", "--games", "1",
+                               "--pace", "0", "--name", "alice")
+    child.expect(r"5  Play God-2 Hades")
+    child.expect(DECISION)
+    child.sendline("5")
+    child.expect(DECISION)
+    flowing = " ".join(_screen(transcript).split())
+    assert ("God-2 takes effect for alice (the Discard Graveyard is empty: nothing to "
+            "take)") in flowing
+    _leave(child)
+
+
+@needs_sandbox
+def test_a_bots_effect_that_comes_to_nothing_says_why() -> None:
+    # a Griffin on an empty graveyard, a Basilisk with no trap out: told, then silence
+    child, transcript = _spawn(str(BOTS / "greedy.py"), str(BOTS / "random.py"), "--seed",
+                               "12", "--games", "1", "--pace", "0", "--name", "alice")
+    _hold_to_the_end(child)
+    flowing = " ".join(_screen(transcript).split())
+    assert ("Beast-4 takes effect for greedy (the Discard Graveyard is empty: no card goes "
+            "on the pile)") in flowing
+    assert "Beast-3 takes effect for random (no opponent has a trap: nothing to look at)" \
+        in flowing

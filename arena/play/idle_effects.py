@@ -1,0 +1,99 @@
+"""Why a card's effect comes to nothing, on grounds every seat can see.
+
+An effect that finds nothing to act on ends without an event of its own (Hades with an empty
+Discard Graveyard, Basilisk with no opponent's trap), so a person read only "God-2 takes
+effect for alice" and then silence. The reasons here are public: the Discard Graveyard's size
+and each Arena's trap count, which every seat is shown. An effect that comes to nothing by a
+choice (a pass) is not explained: another seat's choice is its own.
+
+An effect that looks at the draw pile cannot come to nothing: the pile is rebuilt from both
+graveyards the moment it empties (RULES.md E4), and hands and traps hold too few cards to
+leave both graveyards empty as well.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from arena.engine import Observation
+
+__all__ = ["PublicCounts", "why_idle"]
+
+#: The cards whose effect needs a card in the Discard Graveyard: what the narration adds
+#: after the effect, and what a turn's option adds to the card.
+_NEEDS_GRAVEYARD: Mapping[str, tuple[str, str]] = {
+    "God-2": ("the Discard Graveyard is empty: nothing to take",
+              "nothing in the graveyard to take"),
+    "Fate-4": ("the Discard Graveyard is empty: nothing to take",
+               "nothing in the graveyard to take"),
+    "Beast-4": ("the Discard Graveyard is empty: no card goes on the pile",
+                "nothing in the graveyard to move"),
+}
+#: The cards whose effect needs an opponent's trap (Basilisk looks only at a trap).
+_NEEDS_TRAP: Mapping[str, tuple[str, str]] = {
+    "Beast-3": ("no opponent has a trap: nothing to look at", "no opponent has a trap"),
+}
+
+
+def why_idle(face: str, graveyard: int, opponents_traps: int) -> tuple[str, str] | None:
+    """Why ``face``'s effect comes to nothing with ``graveyard`` cards in the Discard
+    Graveyard and ``opponents_traps`` traps in its player's opponents' Arenas: the words
+    after the effect is told, and the short note on an option; None when it does something."""
+    if graveyard == 0 and face in _NEEDS_GRAVEYARD:
+        return _NEEDS_GRAVEYARD[face]
+    if opponents_traps == 0 and face in _NEEDS_TRAP:
+        return _NEEDS_TRAP[face]
+    return None
+
+
+class PublicCounts:
+    """The Discard Graveyard's size and each Arena's trap count as one seat's events tell
+    them, kept between its decisions (each of which sets them from its observation)."""
+
+    def __init__(self) -> None:
+        self.graveyard = 0
+        self.traps: list[int] = []
+
+    def set_from(self, view: Observation) -> None:
+        """The counts the seat is shown at a decision."""
+        self.graveyard = len(view.discard_graveyard_ids)
+        self.traps = list(view.trap_counts)
+
+    def opponents_traps(self, seat: int) -> int:
+        """The traps in every Arena but ``seat``'s."""
+        return sum(count for other, count in enumerate(self.traps) if other != seat)
+
+    def follow(self, event: Mapping[str, Any]) -> None:
+        """Count what ``event`` moved into or out of the Discard Graveyard and the Arenas."""
+        kind = str(event.get("type"))
+        seat = event.get("seat")
+        if kind == "game_start":
+            self.graveyard = 0
+            self.traps = [0] * len(event.get("players", []))
+        elif kind == "reshuffle":  # both graveyards become the new pile
+            self.graveyard = 0
+        elif kind in ("discard", "burn") or (
+                kind == "forced_discard" and not str(event.get("card")).startswith("God-")):
+            self.graveyard += 1  # a God forced out goes to the Effect Graveyard
+        elif kind == "updraft":
+            self.graveyard -= 1
+        elif kind in ("trap_destroyed", "trap_cleared", "trap_expired"):
+            self.graveyard += 1
+            self._trap(seat, -1)
+        elif kind == "trap_triggered":
+            self._trap(seat, -1)
+        elif kind == "set_trap":
+            self._trap(seat, 1)
+
+    def _trap(self, seat: Any, change: int) -> None:
+        if isinstance(seat, int) and 0 <= seat < len(self.traps):
+            self.traps[seat] = max(0, self.traps[seat] + change)
+
+    def note(self, event: Mapping[str, Any]) -> str | None:
+        """Why the effect ``event`` tells comes to nothing, if it does on public grounds."""
+        seat = event.get("seat")
+        if event.get("type") != "effect" or not isinstance(seat, int):
+            return None
+        reason = why_idle(str(event.get("card")), self.graveyard, self.opponents_traps(seat))
+        return None if reason is None else reason[0]

@@ -18,7 +18,7 @@ from typing import Any
 
 from arena.engine import Observation
 
-__all__ = ["PublicCounts", "why_idle"]
+__all__ = ["PublicCounts", "idle_notes", "why_idle"]
 
 #: The cards whose effect needs a card in the Discard Graveyard: what the narration adds
 #: after the effect, and what a turn's option adds to the card.
@@ -45,6 +45,19 @@ def why_idle(face: str, graveyard: int, opponents_traps: int) -> tuple[str, str]
     if opponents_traps == 0 and face in _NEEDS_TRAP:
         return _NEEDS_TRAP[face]
     return None
+
+
+def idle_notes(view: Observation) -> dict[str, str]:
+    """The note of every card whose effect would come to nothing if the seat of ``view``
+    played it now, by face."""
+    traps = sum(count for seat, count in enumerate(view.trap_counts) if seat != view.seat)
+    notes: dict[str, str] = {}
+    for face in (*_NEEDS_GRAVEYARD, *_NEEDS_TRAP):
+        reason = why_idle(face, len(view.discard_graveyard_ids), traps)
+        if reason is not None:
+            notes[face] = reason[1]
+    return notes
+
 
 
 class PublicCounts:

@@ -26,7 +26,7 @@ from arena.engine import Decision, Observation
 from arena.engine.cards import NEMESIS
 from arena.engine.houserules import DEFAULT_RULES, RULE_HELP, HouseRules
 from arena.engine.narration import event_sentence
-from arena.play.idle_effects import PublicCounts
+from arena.play.idle_effects import PublicCounts, idle_notes
 from arena.play.labels import (
     card_face,
     card_text,
@@ -303,7 +303,7 @@ class Person:
         self.news, self.recent = self.recent, []
         numbering = option_numbers(decision, observation)
         self.console.print(decision_view(decision, self.players, self._received(decision),
-                                         numbering))
+                                         numbering, idle_notes(observation)))
         deadline = None if self.clock is None else time.monotonic() + self.clock
         self.timed_out = False
         while True:
@@ -367,7 +367,8 @@ class Person:
         elif text.lower() in ("t", "table"):
             self.console.print(table_view(view, self.rules, forfeited=self.forfeited))
             self.console.print(decision_view(decision, self.players,
-                                             self._received(decision), numbering))
+                                             self._received(decision), numbering,
+                                             idle_notes(view)))
         elif text.lower() in ("l", "log"):
             for line in self.news or ["Nothing has happened since your last decision."]:
                 # indented as when it was told: a wrapped sentence stays under its start

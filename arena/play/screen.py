@@ -263,7 +263,8 @@ def graveyards_view(view: Observation) -> RenderableType:
 
 def decision_view(decision: Decision, players: Sequence[str],
                   received: Received | None = None,
-                  numbering: Numbering | None = None) -> RenderableType:
+                  numbering: Numbering | None = None,
+                  idle: Mapping[str, str] | None = None) -> RenderableType:
     """A decision's heading and its options, numbered (``numbering``: every number that picks
     an option, else each option's index) and listed in the order of their numbers (the first
     option, Enter's, is the safe default where there is one, and bold wherever it is
@@ -271,7 +272,8 @@ def decision_view(decision: Decision, players: Sequence[str],
     so the list offers what the prompt does. A turn's
     traps share one line (a whole turn fits an 80x24 screen with the table). ``received``:
     the card just given to the seat and who gave it, marked among the options (what a
-    Nemesis gives back may be it, RULES.md E29)."""
+    Nemesis gives back may be it, RULES.md E29). ``idle``: by card, why its effect would
+    come to nothing now, noted on a play or a trap's trigger (the person is not surprised)."""
     picks = numbering.picks if numbering is not None else {
         index: index for index in range(len(decision.options))}
     lines: list[RenderableType] = [Text(decision_title(decision.kind, decision.context),
@@ -290,6 +292,10 @@ def decision_view(decision: Decision, players: Sequence[str],
             label += " (nearest the top)"
         if received is not None and option.get("card") == received.card:
             label += f" (just received from {received.giver})"
+        effect_card = option.get("trap") if decision.kind == "trigger" else (
+            option.get("card") if option.get("action") == "play" else None)
+        if idle and effect_card in idle:
+            label += f" ({idle[str(effect_card)]})"
         lines.append(Hanging(Text(f"{number:>3}  {label}",
                                   style="bold" if index == 0 else ""), 5))
     if traps:

@@ -517,3 +517,26 @@ def test_a_bots_effect_that_comes_to_nothing_says_why() -> None:
             "on the pile)") in flowing
     assert "Beast-3 takes effect for random (no opponent has a trap: nothing to look at)" \
         in flowing
+
+
+@needs_sandbox
+def test_a_card_that_would_do_nothing_now_says_so_among_your_options() -> None:
+    # Hades was offered on an empty Discard Graveyard with no word of it, and spent for
+    # nothing; a turn later, with a card there, Griffin is offered as it is
+    child, transcript = _spawn(str(BOTS / "greedy.py"), "--seed", "60", "--games", "1",
+                               "--pace", "0", "--name", "alice")
+    child.expect(DECISION)
+    told = len(_screen(transcript))
+    first_turn = " ".join(_screen(transcript).split())
+    assert ("5 Play God-2 Hades: may trade a card for one in the Discard Graveyard (nothing "
+            "in the graveyard to take)") in first_turn
+    child.sendline("5")
+    child.expect(DECISION)  # the swap
+    child.sendline("")
+    child.expect(r"Round 2 of 5 · your turn")
+    child.expect(DECISION)
+    second_turn = " ".join(_screen(transcript)[told:].split())
+    assert "Discard Graveyard: Beast-3" in second_turn
+    assert "5 Play Beast-4 Griffin: the Discard Graveyard's top card goes on the pile 6-10" \
+        in second_turn
+    _leave(child)

@@ -25,7 +25,7 @@ from arena.engine.game import new_game
 from arena.engine.observation import Observation
 from arena.engine.record import build_record, replay
 from arena.engine.result import GameResult, standing_places
-from arena.engine.start import first_starting_seat, next_starting_seat
+from arena.engine.start import first_contenders, first_starting_seat, next_starting_seat
 from arena.engine.state import State
 
 __all__ = [
@@ -50,6 +50,7 @@ __all__ = [
     "build_record",
     "effect_of",
     "evaluate",
+    "first_contenders",
     "first_starting_seat",
     "new_game",
     "next_starting_seat",

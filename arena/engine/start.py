@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from arena.engine.result import GameResult
 
-__all__ = ["first_starting_seat", "next_starting_seat"]
+__all__ = ["first_contenders", "first_starting_seat", "next_starting_seat"]
 
 
 def first_starting_seat(last_read_page: Sequence[dt.datetime | dt.date | str | None],
@@ -25,16 +25,22 @@ def first_starting_seat(last_read_page: Sequence[dt.datetime | dt.date | str | N
     lot. Times compare as instants (one without a zone is taken as UTC). A page cannot have
     been read after the game: a value dated (in its own time zone) after ``event_date``
     counts as missing, so claiming the year 9999 wins nothing."""
+    tied = first_contenders(last_read_page, event_date)
+    return tied[0] if len(tied) == 1 else random.Random(f"start:{seed}").choice(tied)
+
+
+def first_contenders(last_read_page: Sequence[dt.datetime | dt.date | str | None],
+                     event_date: dt.date | None = None) -> list[int]:
+    """The seats whose ``last_read_page`` could be the most recent (every seat when none
+    counts): :func:`first_starting_seat` starts the one, or draws a lot among several."""
     spans = [_read_span(value) for value in last_read_page]
     if event_date is not None:
         spans = [s if s is not None and s[0] <= event_date else None for s in spans]
     known = [(seat, s) for seat, s in enumerate(spans) if s is not None]
-    if known:
-        tied = [seat for seat, (_, _, latest) in known
-                if all(latest >= earliest for other, (_, earliest, _) in known if other != seat)]
-    else:
-        tied = list(range(len(spans)))
-    return tied[0] if len(tied) == 1 else random.Random(f"start:{seed}").choice(tied)
+    if not known:
+        return list(range(len(spans)))
+    return [seat for seat, (_, _, latest) in known
+            if all(latest >= earliest for other, (_, earliest, _) in known if other != seat)]
 
 
 def next_starting_seat(previous: GameResult, seed: int) -> int:

@@ -251,6 +251,8 @@ class Person:
         #: The Discard Graveyard's size and the trap counts as told so far: why an effect
         #: came to nothing, said after it.
         self.counts = PublicCounts()
+        #: Why the coming game's starting seat starts (ruling 13), said as it begins.
+        self.start_reason: str | None = None
 
     # -- what the referee calls -------------------------------------------------------
     def watch(self, events: list[dict[str, Any]]) -> None:
@@ -281,6 +283,13 @@ class Person:
         text = f"{name} {what}: {played} (a strike)"
         self.recent.append(f"  {text}")
         self._indented(text, style="italic")
+
+    def first_start(self, drawn: bool) -> None:
+        """The series' first game is dealt: its starting seat was ``drawn`` by lot, or read
+        a page of a printed book most recently (ruling 13)."""
+        self.start_reason = ("drawn by lot: no single player read a page of a printed book most "
+                             "recently" if drawn else
+                             "the most recent to read a page of a printed book")
 
     def waiting(self, bot: str, what: str, limit_ms: int) -> None:
         """A bot has kept the table waiting a while: said, so the screen is not silent."""
@@ -468,6 +477,9 @@ class Person:
             self.games += 1
             self.console.print()
             self.console.rule(Text(f"Game {self.games}"), style="")
+            if self.start_reason is not None:  # the first game's: the others' is its loser
+                text += f" ({self.start_reason})"
+                self.start_reason = None
             self.console.print(Text(text))
             # said at every game: nothing else on the screen tells the table's rules
             for name, value in self.rules.changed().items():

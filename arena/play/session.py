@@ -108,7 +108,8 @@ class Series:
         self.score_shown = False
         seat = LocalSeat(person, request.name, key=person_key(request.name),
                          watch=person.watch, metadata=request.metadata, struck=person.struck,
-                         waiting=person.waiting, gave_none=person.gave_none)
+                         waiting=person.waiting, gave_none=person.gave_none,
+                         first_start=person.first_start)
         #: The day the games count as played (the request's, else today's, kept for the
         #: series: a game played past midnight is still on the day the series began).
         self.day = request.event_date or utc_today()

@@ -20,7 +20,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
 from time import perf_counter
 from typing import Any
 
@@ -35,7 +34,14 @@ from arena.referee.failures import Failure
 from arena.referee.hints import author_paths
 from arena.referee.outcome import GameOutcome
 from arena.referee.relay import EventRelay
-from arena.referee.seeds import bot_seed, deal_seed, first_seat, parse_date, played_for
+from arena.referee.seeds import (
+    bot_seed,
+    deal_seed,
+    first_seat,
+    first_seat_drawn,
+    parse_date,
+    played_for,
+)
 
 __all__ = ["LOG_PER_GAME", "LocalSeat", "Seat", "drive_game", "run_games", "sandbox_levels"]
 
@@ -56,15 +62,19 @@ class LocalSeat:
     told ``(bot, what, limit_ms)`` when a bot has kept the table waiting a while (a person
     is not left before a silent screen). ``gave_none``, asked after each of its choices, is
     true when the seat gave no answer (a person's clock ran out): the referee then plays for
-    it as for a bot that struck, a lot at a throw (:func:`~arena.referee.seeds.played_for`)."""
+    it as for a bot that struck, a lot at a throw (:func:`~arena.referee.seeds.played_for`).
+    ``first_start`` is told, as the match's first game is dealt, whether its starting seat was
+    drawn by lot (True) or is the most recent reader of a page (ruling 13)."""
 
     def __init__(self, agent: Agent, name: str, *, key: str = "",
                  watch: Callable[[list[dict[str, Any]]], None] | None = None,
                  metadata: Mapping[str, Any] | None = None,
                  struck: Callable[[int, str, Decision], None] | None = None,
                  waiting: Callable[[str, str, int], None] | None = None,
-                 gave_none: Callable[[], bool] | None = None) -> None:
+                 gave_none: Callable[[], bool] | None = None,
+                 first_start: Callable[[bool], None] | None = None) -> None:
         self.agent = agent
+        self.first_start = first_start
         self.gave_none = gave_none
         self.name = name
         self.key = key or f"local:{name}"
@@ -287,8 +297,15 @@ def _deal(seats: Sequence[Seat], game_seed: int, boards: Boards, deal: int, seat
     starting seat as ``boards`` relate it (the match's first by ruling 13); each bot notes the
     deal (a kept process is never dealt it again)."""
     metadata = [s.metadata for s in seats]  # a local seat's too (arena play's dates)
-    starting = boards.starting_seat(deal, seating, game_seed,
-                                    partial(first_seat, metadata, match_seed, event_date))
+
+    def first() -> int:  # the match's first game: a local seat is told how it was decided
+        drawn = first_seat_drawn(metadata, event_date)
+        for seat in seats:
+            if isinstance(seat, LocalSeat) and seat.first_start is not None:
+                seat.first_start(drawn)
+        return first_seat(metadata, match_seed, event_date)
+
+    starting = boards.starting_seat(deal, seating, game_seed, first)
     config = GameConfig(
         players=tuple(s.name for s in seats), seed=game_seed, starting_seat=starting,
         last_book_finished=tuple(parse_date(m.get("last_book_finished")) for m in metadata),

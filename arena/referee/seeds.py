@@ -16,10 +16,10 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from arena.engine import State, first_starting_seat
+from arena.engine import State, first_contenders, first_starting_seat
 
-__all__ = ["bot_seed", "deal_seed", "first_seat", "game_seed", "parse_date", "parse_stamp",
-           "played_for", "throw_lot", "utc_today"]
+__all__ = ["bot_seed", "deal_seed", "first_seat", "first_seat_drawn", "game_seed", "parse_date",
+           "parse_stamp", "played_for", "throw_lot", "utc_today"]
 
 
 def bot_seed(match_seed: int, game_index: int, seat: int) -> int:
@@ -95,3 +95,10 @@ def first_seat(metadata: Sequence[Mapping[str, Any]], seed: int, event_date: dt.
     """The match's first starting seat (ruling 13: the most recent ``last_read_page``)."""
     return first_starting_seat([parse_stamp(m.get("last_read_page")) for m in metadata],
                                seed, event_date)
+
+
+def first_seat_drawn(metadata: Sequence[Mapping[str, Any]], event_date: dt.date) -> bool:
+    """Whether :func:`first_seat` draws a lot (no one seat's ``last_read_page`` is alone the
+    most recent) rather than reading it."""
+    readings = [parse_stamp(m.get("last_read_page")) for m in metadata]
+    return len(first_contenders(readings, event_date)) > 1

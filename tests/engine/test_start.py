@@ -10,7 +10,7 @@ import pytest
 from engine_scenario import final_showdown
 
 from arena.engine import FirstOptionAgent, GameConfig, play_game
-from arena.engine.start import first_starting_seat, next_starting_seat
+from arena.engine.start import first_contenders, first_starting_seat, next_starting_seat
 from arena.engine.state import GameResult
 
 UTC = dt.timezone.utc
@@ -166,3 +166,17 @@ def test_config_takes_iso_dates_and_refuses_what_it_cannot_record() -> None:
         with pytest.raises(RulesError, match="^players must be a sequence of player names"):
             GameConfig(players=players)  # type: ignore[arg-type]
 
+
+
+@pytest.mark.parametrize("reads", [
+    [None, None, None],
+    [dt.date(2026, 11, 29), dt.datetime(2026, 11, 29, 7, 15), None],
+    [dt.datetime(2026, 11, 28, 22, 0), dt.datetime(2026, 11, 29, 7, 15), None],
+    [dt.date(2030, 1, 1), dt.date(2026, 11, 2), dt.date(2026, 11, 2)],
+])
+def test_the_contenders_are_the_seats_the_first_start_can_fall_to(
+        reads: list[dt.date | None]) -> None:
+    # arena play says whether the start was read or drawn: the contenders must tell it
+    day = dt.date(2026, 11, 29)
+    starts = {first_starting_seat(reads, seed=s, event_date=day) for s in range(40)}
+    assert starts == set(first_contenders(reads, day))

@@ -540,3 +540,21 @@ def test_a_card_that_would_do_nothing_now_says_so_among_your_options() -> None:
     assert "5 Play Beast-4 Griffin: the Discard Graveyard's top card goes on the pile 6-10" \
         in second_turn
     _leave(child)
+
+
+@needs_sandbox
+@pytest.mark.parametrize(("reading", "why"), [
+    ((), "drawn by lot: no single player read a page of a printed book most recently"),
+    (("--read-page", "2026-12-01"), "the most recent to read a page of a printed book"),
+])
+def test_the_first_games_starting_seat_is_shown_with_its_reason(
+        reading: tuple[str, ...], why: str) -> None:
+    # 'random starts' said who, never why: ruling 13 reads who read a page most recently,
+    # and draws a lot where no one did alone
+    child, transcript = _spawn(str(BOTS / "greedy.py"), str(BOTS / "random.py"), "--seed",
+                               "60", "--games", "1", "--pace", "0", "--name", "alice",
+                               "--event-date", "2026-12-05", *reading)
+    child.expect(DECISION)
+    flowing = " ".join(_screen(transcript).split())
+    assert f"starts ({why})" in flowing
+    _leave(child)

@@ -35,7 +35,6 @@ from arena.tournament.status_json import (
     open_one_command,
     refuse_unknown_bot,
     round_progress,
-    spent_budget,
     status_data,
     swiss_standing_rows,
     tournament_state,
@@ -205,10 +204,9 @@ def _standing_lines(store: Store, t: TournamentRow, games: list[GameRow],
 
 def _next_step(store: Store, t: TournamentRow) -> list[str]:
     """How to go on: resume a tournament no run holds, stop a running league."""
-    resume, stop = next_commands(store, t)
-    if resume is not None and spent_budget(store, t) is not None:  # as it stands: no game
-        spec = command_path(t.spec_path) if t.spec_path else "its spec"
-        return ["", f"go on with: raise 'budget' in {spec}, then {resume}"]
+    resume, go_on, stop = next_commands(store, t)
+    if go_on is not None:
+        return ["", f"go on with: {go_on}"]
     if resume is not None:
         return ["", f"resume with: {resume}"]
     if stop is not None:

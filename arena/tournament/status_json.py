@@ -16,7 +16,7 @@ from arena.errors import StoreError
 from arena.referee.failures import FailureCounts, Reason, distinct_reasons
 from arena.tournament.bot_versions import bot_labels, bot_options
 from arena.tournament.editions import entry_indexes, kept_copy_notes
-from arena.tournament.hint_commands import db_option, resume_command
+from arena.tournament.hint_commands import command_path, db_option, resume_command
 from arena.tournament.league_store import league_entries, vetting, vetting_gave_way
 from arena.tournament.planning import games_plan, group_deals, off_size_split
 from arena.tournament.secrecy import seed_is_secret
@@ -83,7 +83,7 @@ def _detail_data(store: Store, t: TournamentRow) -> dict[str, Any]:
     secret = seed_is_secret(t.spec, t.state)
     rules = HouseRules.from_json(t.spec.get("rules"))
     running = store.runner_pid(t.name) is not None
-    resume, stop = next_commands(store, t)
+    resume, go_on, stop = next_commands(store, t)
     return {
         **_listing_data(store, t),
         "entrants": [{"bot": labels.get(b, str(b)), "options": options.get(b, {})}
@@ -104,7 +104,7 @@ def _detail_data(store: Store, t: TournamentRow) -> dict[str, Any]:
                       running),
         **_failure_data(games, store.path),
         "forfeits": sum(len(g.forfeits) for g in games),
-        "resume": resume, "stop": stop,
+        "resume": resume, "go_on": go_on, "stop": stop,
     }
 
 
@@ -236,15 +236,21 @@ def swiss_standing_rows(store: Store, t: TournamentRow, games: list[GameRow],
             for s in swiss_standings(store, t, games=games)]
 
 
-def next_commands(store: Store, t: TournamentRow) -> tuple[str | None, str | None]:
-    """The command that resumes a tournament no run holds, and the one that stops a running
-    league (a running one is stopped, not resumed); None where it does not apply."""
+def next_commands(store: Store, t: TournamentRow) -> tuple[str | None, str | None, str | None]:
+    """How to go on, where it applies (else None): the command that resumes a tournament no
+    run holds; for a league stopped with its budget spent, which such a command would not
+    play, the step instead (raise 'budget', then that command); the command that stops a
+    running league (a running one is stopped, not resumed)."""
     running = store.runner_pid(t.name) is not None
     resume = (f"{resume_command(t.spec_path, None, t.spec.get('overrides'))}"
               f"{db_option(store.path)}" if t.state != "finished" and not running else None)
+    go_on = None
+    if resume is not None and spent_budget(store, t) is not None:  # as it stands: no game
+        spec = command_path(t.spec_path) if t.spec_path else "its spec"
+        resume, go_on = None, f"raise 'budget' in {spec}, then {resume}"
     stop = (f"arena league stop {shell_word(t.name)}{db_option(store.path)}"
             if running and t.format == "league" else None)
-    return resume, stop
+    return resume, go_on, stop
 
 
 def chosen_failures(games: list[GameRow],

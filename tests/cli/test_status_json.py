@@ -29,7 +29,7 @@ LISTING_KEYS = ["name", "format", "players_per_game", "bots", "versions", "games
 DETAIL_KEYS = [*LISTING_KEYS, "entrants", "sitting", "seed", "seed_secret", "seed_drawn",
                "spec_hash", "finished_at", "rules", "rounds", "round", "kept_copies",
                "round_progress", "standings", "failures", "restarted", "failure_reasons",
-               "open_one", "forfeits", "resume", "stop"]
+               "open_one", "forfeits", "resume", "go_on", "stop"]
 
 
 def _json(*args: str) -> Any:

@@ -254,6 +254,11 @@ def test_status_of_a_league_stopped_with_its_budget_spent_says_to_raise_it(
             "and run it again to go on, docs/LEAGUE.md); games 4 (budget 4 spent)\n") in status
     assert status.endswith("\n\ngo on with: raise 'budget' in a.yaml, then arena run a.yaml "
                            "--db a.db\n")
+    # as JSON too: no resume that plays nothing, but the step the text gives
+    data = json.loads(runner.invoke(app, ["status", "ladder", "--db", str(db), "-f",
+                                          "json"]).stdout)
+    assert (data["resume"], data["go_on"], data["stop"]) == (
+        None, "raise 'budget' in a.yaml, then arena run a.yaml --db a.db", None)
     again = run_tournament(load_spec(spec), 1, vetter=lambda bot, scope: None)
     assert again.games_done == again.games_before == 4  # as it is, the spec plays nothing
 

@@ -170,18 +170,16 @@ def _league_count(event: Progress) -> str:
     (budget 13 spent)`` (empty for other formats, whose count is done/planned)."""
     if not event.league:
         return ""
-    from arena.tournament.planning import league_budget_note
+    from arena.tournament.planning import league_games
 
-    note = league_budget_note(event.done, event.planned)
-    return f"{event.done} games" + (f" ({note})" if note else "")
+    return league_games(event.done, event.planned)
 
 
 def _stopped_games(event: RunStopped) -> str:
     """The games a stopped run leaves stored: ``4/10 games``; a league's beside its budget,
     as ``arena status`` tells them (``504 games (budget 600)``), never a share of it."""
     if event.league:
-        from arena.tournament.planning import league_budget_note
+        from arena.tournament.planning import league_games
 
-        note = league_budget_note(event.done, event.planned)
-        return f"{event.done} games" + (f" ({note})" if note else "")
+        return league_games(event.done, event.planned)
     return f"{event.done}/{event.planned} games" if event.planned else f"{event.done} games"

@@ -13,9 +13,8 @@ from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import TableRow
 
 __all__ = ["fixed_tables", "games_plan", "games_progress", "group_deals", "league_budget_note",
-           "off_size_split",
-           "planned_games", "rematch_warning", "seating_warning", "tables_per_swiss_round",
-           "unmet_pairs_warning"]
+           "league_games", "off_size_split", "planned_games", "rematch_warning",
+           "seating_warning", "tables_per_swiss_round", "unmet_pairs_warning"]
 
 
 def tables_per_swiss_round(spec: TournamentSpec, n: int) -> int:
@@ -92,6 +91,13 @@ def league_budget_note(done: int, budget: int | None) -> str:
     if not budget:
         return ""
     return f"budget {budget}" + (" spent" if done >= budget else "")
+
+
+def league_games(done: int, budget: int | None) -> str:
+    """A league's games beside its budget, as ``arena status`` tells them: ``504 games
+    (budget 400 spent)``, ``12 games (budget 400)``, ``12 games`` without one."""
+    note = league_budget_note(done, budget)
+    return f"{done} games" + (f" ({note})" if note else "")
 
 
 def games_progress(done: int, planned: int | None, league: bool) -> str:

@@ -33,7 +33,7 @@ from arena.tournament.editions import current_edition, edition_name
 from arena.tournament.league_store import league_entries
 from arena.tournament.opening import earlier_twins
 from arena.tournament.planning import (
-    league_budget_note,
+    league_games,
     off_size_split,
     planned_games,
     rematch_warning,
@@ -346,5 +346,4 @@ def _held_games(row: TournamentRow, done: int) -> str:
     as the site shows them (a budget lowered under the games played spent, not 126%)."""
     if row.format != "league":
         return f"{done}/{row.games_planned} games"
-    note = league_budget_note(done, row.games_planned)
-    return f"{done} games" + (f" ({note})" if note else "")
+    return league_games(done, row.games_planned)

@@ -41,7 +41,7 @@ from arena.bench.tournament import run_tournament_bench
 from arena.cli.main import app
 from arena.errors import ReplayError, StoreError
 from arena.tournament.game_records import game_record
-from arena.tournament.planning import games_progress
+from arena.tournament.planning import games_progress, league_games
 from arena.tournament.pool import LocalPool
 from arena.tournament.runner import RunSummary, mismatch_lines, resume_hint, run_tournament
 from arena.tournament.schedule import derive_seed
@@ -474,6 +474,14 @@ def test_progress_says_100_percent_only_when_every_game_is_played() -> None:
     assert [games_progress(done, planned, False)
             for done, planned in [(359, 360), (360, 360), (1, 3), (0, 0)]] == [
         "359/360 (99%)", "360/360 (100%)", "1/3 (33%)", "0"]
+
+
+def test_a_leagues_games_beside_its_budget_read_the_same_wherever_told() -> None:
+    # the line that ends a stopped run, the run's bar and a held spec's note share these
+    assert [league_games(done, budget)
+            for done, budget in [(504, 400), (400, 400), (12, 400), (12, None), (0, 0)]] == [
+        "504 games (budget 400 spent)", "400 games (budget 400 spent)", "12 games (budget 400)",
+        "12 games", "0 games"]
 
 
 def test_status_records_go_only_where_a_file_can_be_written(

@@ -135,6 +135,8 @@ class _Handler(BaseHTTPRequestHandler):
             log.error("arena serve: %s: %s: %s", self.path, type(exc).__name__, exc)
             status, body, kind = (HTTPStatus.INTERNAL_SERVER_ERROR,
                                   b"internal error (said on the server's console)\n", ".txt")
+        if status == HTTPStatus.OK:
+            self.server.read_again(_scope(path))
         if kind == ".txt" and status in _PAGE_ERRORS and _page_asked(path):
             body, kind = _error_page(status, body.decode().strip()), ".html"
         self._send(status, body, kind)
@@ -146,7 +148,7 @@ class _Handler(BaseHTTPRequestHandler):
         database. The operator reads the whole reason on the server's terminal."""
         if _loopback(str(self.client_address[0])):
             return f"{exc}\n".encode()
-        self.server.tell_operator(str(exc))
+        self.server.tell_operator(str(exc), _scope(_target(self.path)[0]))
         name = Path(self.server.db).name
         if isinstance(exc, TournamentNotFoundError):
             return f"no such tournament in {name}\n".encode()
@@ -283,7 +285,9 @@ class _SiteServer(ThreadingHTTPServer):
         #: Each page as last rendered, with the data it was rendered from (the games list of a
         #: big tournament takes a good part of a second to render, and is asked for again)
         self._pages: dict[tuple[str, str], tuple[TournamentData, bytes]] = {}
-        self._last_told = ""  # the reason last logged for a remote reader
+        #: The reason last logged for a remote reader, and where it was refused (the list, a
+        #: tournament's pages): logged again only once a page there was read meanwhile.
+        self._last_told = ("", "")
         super().__init__(address, _Handler)
 
     @property
@@ -299,15 +303,24 @@ class _SiteServer(ThreadingHTTPServer):
         name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
         return _loopback(name.strip("[]"))
 
-    def tell_operator(self, reason: str) -> None:
-        """Logs why a remote reader was refused a page, once until the reason changes (a page
-        that cannot be read tries again every 10 s)."""
+    def tell_operator(self, reason: str, scope: str) -> None:
+        """Logs why a remote reader was refused a page in ``scope`` (see :func:`_scope`), once
+        until the reason changes or a page there is read (a page that cannot be read tries
+        again every 10 s)."""
         with self._lock:
-            if reason == self._last_told:
+            if reason == self._last_told[0]:
                 return
-            self._last_told = reason
+            self._last_told = (reason, scope)
         log.warning("arena serve: %s (a reader on another machine is told only the "
                     "database's file name)", reason)
+
+    def read_again(self, scope: str) -> None:
+        """A page in ``scope`` was read: a refusal there in the words last logged is news
+        again (not a page elsewhere: a healthy tournament's readers would log a broken one's
+        refusal at every retry)."""
+        with self._lock:
+            if self._last_told[1] == scope:
+                self._last_told = ("", "")
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         # a client that went away mid-answer (a closed tab) is no error of the server's
@@ -352,6 +365,13 @@ def _target(target: str) -> tuple[str, str]:
         return path, query
     address = urlsplit(target)  # the absolute form, http://host/path, as a proxy is sent
     return address.path, address.query
+
+
+def _scope(path: str) -> str:
+    """Where a request's path (percent-encoded) asks: a tournament's pages (``/t/cup``), the
+    list of tournaments (``/``) or the site's own files (``/static``)."""
+    parts = [p for p in path.split("/") if p]
+    return "/" + "/".join(parts[:2] if parts[:1] == ["t"] else parts[:1])
 
 
 def _loopback(host: str) -> bool:

@@ -416,3 +416,25 @@ def test_a_handed_tournament_named_with_a_slash_is_served(
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_remote_readers_refusal_is_logged_again_after_a_recovery(
+        served: tuple[Path, int], monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Told once while the same reason lasts (a refused page tries again every 10 s), and
+    again when it comes back after the tournament was read: a second outage in the same words
+    went untold."""
+    db, port = served
+    monkeypatch.setattr(server_module, "_loopback", lambda host: False)  # every reader remote
+    away = db.with_name("away.db")
+    told = (f"arena serve: no results database at {db}", "(a reader on another machine")
+    with caplog.at_level("WARNING", logger="arena.web"):
+        for step in ("gone", "gone", "back", "gone", "gone"):
+            if step == "gone" and db.exists():
+                db.rename(away)
+            if step == "back":
+                away.rename(db)
+            status, _ = get(port, "/t/cup/rounds.html")
+            assert status == (200 if step == "back" else 503), step
+    logged = [m for m in caplog.messages if m.startswith(told[0])]
+    assert len(logged) == 2 and all(told[1] in m for m in logged), caplog.messages

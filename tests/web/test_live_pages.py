@@ -246,6 +246,40 @@ _IN_VIEW = ("const e = document.getElementById(arguments[0]), r = e.getBoundingC
             "return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;")
 
 
+_BELOW_THE_BAR = ("const e = document.getElementById(arguments[0]).getBoundingClientRect(),"
+                  " bar = document.getElementById('live-alert').getBoundingClientRect();"
+                  "return [Math.round(e.top), Math.round(bar.bottom)];")
+
+
+def test_skip_to_content_lands_below_the_bar_at_the_top(
+        browser: Any, running: tuple[Path, str]) -> None:
+    """The bar at the top of the window (updates on hold) covered the lines a jump brings to
+    the top: "Skip to content" from far down the page left the content's first lines under
+    it."""
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db, pages = running
+    browser.set_window_size(390, 500)
+    browser.get(f"{pages}games.html")
+    browser.execute_script("window.scrollTo(0, document.body.scrollHeight)")
+    away = db.with_name("away.db")
+    db.rename(away)
+    try:
+        WebDriverWait(browser, 30).until(lambda b: text_of(b, "live-alert-text"))
+        skip = browser.find_element("css selector", "a.skip")
+        browser.execute_script("arguments[0].focus()", skip)
+        skip.send_keys(Keys.ENTER)
+        WebDriverWait(browser, 10).until(
+            lambda b: b.execute_script("return location.hash") == "#main")
+        top, bar_bottom = browser.execute_script(_BELOW_THE_BAR, "main")
+        assert bar_bottom > 0 and top >= bar_bottom, (top, bar_bottom)
+        shoot(browser, "skip-below-the-bar-390.png")
+    finally:
+        away.rename(db)
+    browser.set_window_size(1280, 800)
+
+
 def test_a_reader_high_on_a_long_page_is_told_updates_are_on_hold(
         browser: Any, running: tuple[Path, str]) -> None:
     """The note that updates are on hold, or that the list is behind, was in the footer only,

@@ -299,6 +299,14 @@
       alertAct.textContent = label || "";
     };
     if (alertAct) { alertAct.addEventListener("click", function () { location.reload(); }); }
+    // the bar's height, shown or not and however many lines it wraps to, for the page's
+    // scroll padding (site.css): what a jump brings to the top lands below the bar
+    if (alertBox && window.ResizeObserver) {
+      new ResizeObserver(function () {
+        document.documentElement.style.setProperty(
+          "--live-alert-height", alertBox.offsetHeight + "px");
+      }).observe(alertBox);
+    }
     // a finished tournament has no note to show (it is still watched: a continued run
     // reloads the page as its games land)
     if (pause) {

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
 
+from arena.common.plural import counted
 from arena.referee.seating import crowded_table, seat_orders, seating_mode
 from arena.tournament import schedule, swiss
 from arena.tournament.spec import TournamentSpec
@@ -95,9 +96,9 @@ def league_budget_note(done: int, budget: int | None) -> str:
 
 def league_games(done: int, budget: int | None) -> str:
     """A league's games beside its budget, as ``arena status`` tells them: ``504 games
-    (budget 400 spent)``, ``12 games (budget 400)``, ``12 games`` without one."""
+    (budget 400 spent)``, ``12 games (budget 400)``, ``12 games`` without one, ``1 game``."""
     note = league_budget_note(done, budget)
-    return f"{done} games" + (f" ({note})" if note else "")
+    return counted(done, "game") + (f" ({note})" if note else "")
 
 
 def games_progress(done: int, planned: int | None, league: bool) -> str:

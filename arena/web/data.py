@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any
 
 from arena.common.names import shown_names
-from arena.common.plural import counted
 from arena.engine.houserules import HouseRules
 from arena.rating.board_view import leaderboard_json, newest_versions
 from arena.rating.games import (
@@ -59,7 +58,12 @@ from arena.tournament.league_store import (
     vetting,
     vetting_gave_way,
 )
-from arena.tournament.planning import games_plan, league_budget_note, off_size_split
+from arena.tournament.planning import (
+    games_plan,
+    league_budget_note,
+    league_games,
+    off_size_split,
+)
 from arena.tournament.scoring import spec_table_weight, swiss_table_size
 from arena.tournament.secrecy import secret_seed_note, seed_is_secret
 from arena.tournament.store import Store, shown_state, stored_whole
@@ -142,8 +146,7 @@ class TournamentData:
     def league_games(self) -> str:
         """A league's games with its budget beside them, as ``arena status`` tells them
         (``8 games (budget 6 spent)``): every place on the pages that counts them says this."""
-        note = self.budget_note
-        return counted(self.done, "game") + (f" ({note})" if note else "")
+        return league_games(self.done, self.games_planned)
 
     @property
     def hidden_versions(self) -> int:

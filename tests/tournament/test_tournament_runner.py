@@ -479,9 +479,10 @@ def test_progress_says_100_percent_only_when_every_game_is_played() -> None:
 def test_a_leagues_games_beside_its_budget_read_the_same_wherever_told() -> None:
     # the line that ends a stopped run, the run's bar and a held spec's note share these
     assert [league_games(done, budget)
-            for done, budget in [(504, 400), (400, 400), (12, 400), (12, None), (0, 0)]] == [
+            for done, budget in [(504, 400), (400, 400), (12, 400), (12, None), (0, 0),
+                                 (1, 4)]] == [
         "504 games (budget 400 spent)", "400 games (budget 400 spent)", "12 games (budget 400)",
-        "12 games", "0 games"]
+        "12 games", "0 games", "1 game (budget 4)"]
 
 
 def test_status_records_go_only_where_a_file_can_be_written(

@@ -14,8 +14,8 @@ from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import TableRow
 
 __all__ = ["fixed_tables", "games_plan", "games_progress", "group_deals", "league_budget_note",
-           "league_games", "off_size_split", "planned_games", "rematch_warning",
-           "seating_warning", "tables_per_swiss_round", "unmet_pairs_warning"]
+           "league_games", "long_plan_warning", "off_size_split", "planned_games",
+           "rematch_warning", "seating_warning", "tables_per_swiss_round", "unmet_pairs_warning"]
 
 
 def tables_per_swiss_round(spec: TournamentSpec, n: int) -> int:
@@ -44,6 +44,25 @@ def seating_warning(spec: TournamentSpec) -> str | None:
         largest = max(spec.table_sizes)
     crowded = crowded_table(largest, spec.duplicate)
     return None if crowded is None else f"{crowded}; that many for every table played at once"
+
+
+# Faster than any run measured on one machine (the main job's sample bots play some 70-190
+# games/s, docs/PERFORMANCE.md), so a plan warned of is beyond a day at any speed seen here.
+GAMES_PER_SECOND_AT_BEST = 200
+GAMES_IN_A_DAY_AT_BEST = GAMES_PER_SECOND_AT_BEST * 24 * 3600
+
+
+def long_plan_warning(spec: TournamentSpec) -> str | None:
+    """When a tournament plans more games than one machine plays in a day even at
+    :data:`GAMES_PER_SECOND_AT_BEST` (a league's budget too; a league without one plays
+    until stopped)."""
+    games = planned_games(spec)
+    if games <= GAMES_IN_A_DAY_AT_BEST:
+        return None
+    days = games / GAMES_IN_A_DAY_AT_BEST
+    return (f"{games:,} games planned take more than {days:.1f} days even at "
+            f"{GAMES_PER_SECOND_AT_BEST} games/s, faster than the sample bots play on one "
+            "machine; fewer rounds or a smaller games_per_match end sooner")
 
 
 def unmet_pairs_warning(spec: TournamentSpec) -> str | None:

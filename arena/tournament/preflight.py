@@ -34,6 +34,7 @@ from arena.tournament.league_store import league_entries
 from arena.tournament.opening import earlier_twins
 from arena.tournament.planning import (
     league_games,
+    long_plan_warning,
     off_size_split,
     planned_games,
     rematch_warning,
@@ -198,6 +199,8 @@ def check_lines(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | N
              + ("" if rules.is_default else f"; {rules.describe()}")]
     if (short := spec.exposure_warning()) is not None:
         lines.append(f"warning: {short}")
+    if (long := long_plan_warning(spec)) is not None:
+        lines.append(f"warning: {long}")
     if (crowded := seating_warning(spec)) is not None:
         lines.append(f"warning: {crowded}")
     if (apart := unmet_pairs_warning(spec)) is not None:

@@ -53,7 +53,7 @@ from arena.tournament.events import (
 from arena.tournament.hint_commands import resume_command
 from arena.tournament.league import League, Vetter
 from arena.tournament.opening import open_tournament, refuse_new_entrants
-from arena.tournament.planning import seating_warning, unmet_pairs_warning
+from arena.tournament.planning import long_plan_warning, seating_warning, unmet_pairs_warning
 from arena.tournament.pool import LocalPool, TableExecutor
 from arena.tournament.preflight import run_trial, trial_entrants
 from arena.tournament.run_state import RunState, planned_parallelism
@@ -369,6 +369,8 @@ def _play(run: RunState, db_path: Path, vetter: Vetter | None = None) -> str:
     state = row.state
     if state != "finished" and (short := spec.exposure_warning()) is not None:
         run.warn(short)
+    if state != "finished" and (long := long_plan_warning(spec)) is not None:
+        run.warn(long)
     if state != "finished" and (crowded := seating_warning(spec)) is not None:
         run.warn(crowded)
     if state != "finished" and (apart := unmet_pairs_warning(spec)) is not None:

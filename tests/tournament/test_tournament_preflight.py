@@ -306,3 +306,33 @@ def test_check_of_a_resumed_tournament_says_it_goes_on_past_an_entry_that_does_n
     assert result.stdout.splitlines()[-1] == (
         "1 of 3 entries does not start, but arena run refuses the stored tournament's other "
         "spec (--new-edition starts another edition beside it, --fresh starts anew).")
+
+
+def test_a_plan_of_more_games_than_a_day_plays_is_warned_of(tmp_path: Path) -> None:
+    """A round-robin of 1000 rounds of 10000 games a match was checked as '30,000,000 games
+    planned' and run without a word of the months it would take."""
+    from arena.tournament.events import RunWarning
+
+    warning = ("30,000,000 games planned take more than 1.7 days even at 200 games/s, faster "
+               "than the sample bots play on one machine; fewer rounds or a smaller "
+               "games_per_match end sooner")
+    db = tmp_path / "huge.db"
+    huge = write_spec(tmp_path / "huge.yaml", db, name="huge", format="round_robin",
+                      bots=BOTS[:3], rounds=1000, games_per_match=10000)
+    check = runner.invoke(app, ["run", str(huge), "--check", "--no-trial"])
+    assert check.exit_code == 0, check.output
+    assert f"warning: {warning}" in check.stdout.splitlines()
+
+    class Warned(Exception):
+        pass
+
+    def stop_at_the_warning(event: object) -> None:
+        if isinstance(event, RunWarning) and event.text == warning:
+            raise Warned  # the run's start says it; its games are not this test's
+    with pytest.raises(Warned):
+        run_tournament(load_spec(huge), 1, trial=False, report=stop_at_the_warning)
+
+    day = write_spec(tmp_path / "day.yaml", db, name="day", format="round_robin",
+                     bots=BOTS[:3], rounds=1000, games_per_match=1000)
+    assert "games/s" not in runner.invoke(app, ["run", str(day), "--check",
+                                                "--no-trial"]).stdout

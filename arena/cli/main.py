@@ -96,18 +96,23 @@ class ArenaGroup(SuggestingGroup):
             typer.echo(f"Error: {printable_log(str(exc))}", err=True)
             raise typer.Exit(1) from None
         except Terminated:
-            typer.echo("Terminated.", err=True)
+            _last_words("Terminated.")
             raise typer.Exit(143) from None
         except KeyboardInterrupt:
-            typer.echo("Interrupted.", err=True)
+            _last_words("Interrupted.")
             raise typer.Exit(130) from None
         except BrokenPipeError as exc:
-            if not _reader_left():  # another pipe (click would end in silence): said
-                typer.echo(f"Error: {exc.strerror}: a pipe the arena wrote to was closed",
-                           err=True)
+            if not _readers_left():  # another pipe (click would end in silence): said
+                _last_words(f"Error: {exc.strerror}: a pipe the arena wrote to was closed")
                 raise typer.Exit(1) from None
             # whoever read the output stopped (``| head``): end quietly, as if by SIGPIPE
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise typer.Exit(141) from None
+        except SystemExit as exc:
+            # rich's console exits 1 on a closed pipe (``2>&1 | tee`` when tee dies first on
+            # Ctrl-C): end as a closed pipe does anywhere else
+            if exc.code != 1 or not isinstance(exc.__context__, BrokenPipeError):
+                raise
+            _readers_left()
             raise typer.Exit(141) from None
         except MemoryError:  # a several-GB line in a records file, on a small machine
             typer.echo("Error: out of memory: the input is larger than this machine's memory "
@@ -139,14 +144,31 @@ def _usage_mistake(exc: UsageError, root: Any) -> NoReturn:
     raise typer.Exit(exc.exit_code) from None
 
 
-def _reader_left() -> bool:
-    """Whether standard output is a pipe nobody reads any more (poll says POLLERR)."""
+def _readers_left() -> bool:
+    """Whether standard output or standard error is a pipe nobody reads any more (poll says
+    POLLERR); each such one is pointed at /dev/null, so that no later write or the flush at
+    exit fails on it."""
     try:
-        poller = select.poll()
-        poller.register(sys.stdout.fileno(), select.POLLOUT)
-        return any(events & select.POLLERR for _, events in poller.poll(0))
+        closed = []
+        for stream in (sys.stdout, sys.stderr):
+            poller = select.poll()
+            poller.register(stream.fileno(), select.POLLOUT)
+            if any(events & select.POLLERR for _, events in poller.poll(0)):
+                closed.append(stream.fileno())
     except (OSError, ValueError):  # no file descriptor behind it (a test's capture)
         return False
+    for fd in closed:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), fd)
+    return bool(closed)
+
+
+def _last_words(text: str) -> None:
+    """``text`` on standard error, unless nobody reads it any more (the pipe a Ctrl-C closed
+    too): then nothing, rather than a traceback of the write."""
+    try:
+        typer.echo(text, err=True)
+    except BrokenPipeError:
+        _readers_left()
 
 
 #: What a write to a full or failing disk or device raises, wherever the output goes

@@ -15,7 +15,7 @@ import select
 import sys
 import termios
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -206,6 +206,20 @@ _STRUCK = {"timeout": "ran out of time", "protocol_error": "sent no valid answer
            "illegal_choice": "chose no legal option"}
 
 
+def later_start_reason(placements: Sequence[int] | None, starting: object) -> str | None:
+    """Why ``starting`` starts a game after one that ended in ``placements`` (ruling 13: its
+    loser, or a lot among several placed last), from those public places alone; None
+    without them, or where they do not account for it."""
+    if not placements or not isinstance(starting, int):
+        return None
+    losers = [seat for seat, place in enumerate(placements) if place == max(placements)]
+    if starting not in losers:
+        return None
+    if len(losers) == 1:
+        return "the loser of the game before"
+    return f"drawn by lot among the {len(losers)} players placed last in the game before"
+
+
 class Person:
     """The keyboard's seat. ``clock`` (seconds per decision, None: no limit) plays the safe
     default when it runs out (at a throw, which has none, the referee draws one by lot: it
@@ -251,8 +265,10 @@ class Person:
         #: The Discard Graveyard's size and the trap counts as told so far: why an effect
         #: came to nothing, said after it.
         self.counts = PublicCounts()
-        #: Why the coming game's starting seat starts (ruling 13), said as it begins.
+        #: Why the series' first game's starting seat starts (ruling 13), said as it begins.
         self.start_reason: str | None = None
+        #: The last game's places as its end told them: who starts the next (ruling 13).
+        self.last_placements: list[int] | None = None
 
     # -- what the referee calls -------------------------------------------------------
     def watch(self, events: list[dict[str, Any]]) -> None:
@@ -266,6 +282,8 @@ class Person:
                 self.players = [str(p) for p in event.get("players", [])]
             elif kind == "forfeit" and isinstance(event.get("seat"), int):
                 self.forfeited.add(event["seat"])
+            elif kind == "game_end":
+                self.last_placements = [int(p) for p in event.get("placements", [])]
             self.feed.append(event)
             self._tell(event)
             self.counts.follow(event)
@@ -477,9 +495,11 @@ class Person:
             self.games += 1
             self.console.print()
             self.console.rule(Text(f"Game {self.games}"), style="")
-            if self.start_reason is not None:  # the first game's: the others' is its loser
-                text += f" ({self.start_reason})"
-                self.start_reason = None
+            why = self.start_reason or later_start_reason(self.last_placements,
+                                                          event.get("starting_seat"))
+            if why is not None:
+                text += f" ({why})"
+            self.start_reason = None
             self.console.print(Text(text))
             # said at every game: nothing else on the screen tells the table's rules
             for name, value in self.rules.changed().items():

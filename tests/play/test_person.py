@@ -628,3 +628,21 @@ def test_a_beast_is_named_with_its_element_without_brackets_in_brackets() -> Non
 
     assert card_label("Beast-5") == "Beast-5 Phoenix"
     assert card_text("Beast-5").startswith("Beast-5 (Phoenix of Aether, Rebirth): ")
+
+
+@pytest.mark.parametrize(("placements", "starting", "why"), [
+    ([2, 1, 3], 2, " (the loser of the game before)"),
+    ([1, 3, 3], 2, " (drawn by lot among the 2 players placed last in the game before)"),
+    ([1, 2, 3], 0, ""),  # places that do not account for the start: no reason made up
+])
+def test_a_later_games_starting_seat_is_said_with_its_reason(
+        placements: list[int], starting: int, why: str) -> None:
+    # the first game said why its seat starts; the second named its starter alone
+    console, out = quiet_console()
+    person = Person(console, Script([]), 0)
+    person.watch([{"type": "game_end", "placements": placements, "desmos": ["Pair"] * 3,
+                   "ascension": False, "tiebreak": "none"},
+                  {"type": "game_start", "players": ["a", "b", "c"], "rounds": 5,
+                   "starting_seat": starting}])
+    told = " ".join(out.getvalue().split())
+    assert told.endswith(f"a, b, c sit down for 5 rounds; {'abc'[starting]} starts{why}")

@@ -558,3 +558,30 @@ def test_the_first_games_starting_seat_is_shown_with_its_reason(
     flowing = " ".join(_screen(transcript).split())
     assert f"starts ({why})" in flowing
     _leave(child)
+
+
+@needs_sandbox
+def test_the_second_games_starting_seat_is_shown_with_its_reason(tmp_path: Path) -> None:
+    # game 1 said why its seat starts, game 2 only who: ruling 13 starts the last game's
+    # loser, by lot among several placed last
+    records = tmp_path / "games.jsonl"
+    child, transcript = _spawn(str(BOTS / "greedy.py"), str(BOTS / "random.py"), "--seed",
+                               "60", "--games", "2", "--pace", "0", "--name", "alice",
+                               "--records", str(records))
+    while "Game 2" not in _screen(transcript):
+        if child.expect([DECISION, AGAIN]):
+            child.sendline("a")
+            continue
+        forced = child.match.group(2) is None  # no default: the first number
+        child.sendline(str(numbers_in(child.match.group(1))[0]) if forced else "")
+    child.expect(DECISION)
+    second = " ".join(_screen(transcript).split("Game 2", 1)[1].split())
+    placements = json.loads(records.read_text().splitlines()[0])["result"]["placements"]
+    losers = [seat for seat, place in enumerate(placements) if place == max(placements)]
+    why = ("the loser of the game before" if len(losers) == 1 else
+           f"drawn by lot among the {len(losers)} players placed last in the game before")
+    starter = re.search(r"; (\S+) starts \(([^)]*)\)", second)
+    assert starter is not None, second
+    assert starter.group(2) == why
+    assert ["alice", "greedy", "random"].index(starter.group(1)) in losers
+    _leave(child)

@@ -91,9 +91,9 @@ def rematch_warning(spec: TournamentSpec) -> str | None:
     if spec.format != "swiss" or spec.rounds is None:
         return None
     n = len(spec.entrants)
-    if n <= spec.table_sizes[0]:  # one table: every round seats the same bots, plainly
-        return None
     sizes, _ = swiss.table_sizes(n, spec.table_sizes[0])
+    if len(sizes) <= 1:  # one table (a crowded one too): every round seats the same bots
+        return None
     per_round = sum(size * (size - 1) // 2 for size in sizes)
     pairs = n * (n - 1) // 2
     fresh_rounds = pairs // per_round if per_round else 0

@@ -245,6 +245,12 @@ def test_check_warns_of_more_swiss_rounds_than_new_opponents(tmp_path: Path) -> 
                         games_per_match=1, bots=BOTS[:4])
     assert "Swiss rounds" not in runner.invoke(app, ["run", str(enough), "--check",
                                                      "--no-trial"]).stdout
+    # five at tables of four sit at one table of five: every round seats them all, plainly
+    crowded = write_spec(tmp_path / "crowded.yaml", db, name="class", rounds=3,
+                         games_per_match=1, players_per_game=4, bots=BOTS[:5])
+    crowded_check = runner.invoke(app, ["run", str(crowded), "--check", "--no-trial"])
+    assert "sitting 5 each round" in crowded_check.stdout
+    assert "Swiss rounds" not in crowded_check.stdout
 
 
 def test_check_warns_of_two_entries_that_are_one_program_under_two_names(

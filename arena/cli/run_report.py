@@ -30,6 +30,7 @@ from arena.tournament.events import (
     RunWarning,
     TournamentDropped,
 )
+from arena.tournament.planning import league_games
 from arena.tournament.pool import sigint_blocked
 
 __all__ = ["TerminalReport"]
@@ -168,18 +169,12 @@ def _total(event: Progress) -> int | None:
 def _league_count(event: Progress) -> str:
     """A league's games beside its budget, as ``arena status`` tells them: ``16 games
     (budget 13 spent)`` (empty for other formats, whose count is done/planned)."""
-    if not event.league:
-        return ""
-    from arena.tournament.planning import league_games
-
-    return league_games(event.done, event.planned)
+    return league_games(event.done, event.planned) if event.league else ""
 
 
 def _stopped_games(event: RunStopped) -> str:
     """The games a stopped run leaves stored: ``4/10 games``; a league's beside its budget,
     as ``arena status`` tells them (``504 games (budget 600)``), never a share of it."""
     if event.league:
-        from arena.tournament.planning import league_games
-
         return league_games(event.done, event.planned)
     return f"{event.done}/{event.planned} games" if event.planned else f"{event.done} games"

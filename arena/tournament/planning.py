@@ -46,8 +46,8 @@ def seating_warning(spec: TournamentSpec) -> str | None:
     return None if crowded is None else f"{crowded}; that many for every table played at once"
 
 
-# Faster than any run measured on one machine (the main job's sample bots play some 70-190
-# games/s, docs/PERFORMANCE.md), so a plan warned of is beyond a day at any speed seen here.
+# Faster than any run measured on one machine (docs/PERFORMANCE.md), so a plan warned of is
+# beyond a day at any speed seen here.
 GAMES_PER_SECOND_AT_BEST = 200
 GAMES_IN_A_DAY_AT_BEST = GAMES_PER_SECOND_AT_BEST * 24 * 3600
 

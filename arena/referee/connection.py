@@ -87,6 +87,11 @@ class Connection(Protocol):
         """Kill and reap every process of the bot at once; idempotent."""
         ...
 
+    def kill_from_elsewhere(self) -> None:
+        """End the bot from a thread other than the one using the connection: that thread's
+        next read finds it closed, and its own :meth:`kill` or :meth:`shutdown` reaps it."""
+        ...
+
     def unterminated(self) -> int:
         """Bytes the bot wrote that no newline has ended yet (0 for scripted connections)."""
         ...

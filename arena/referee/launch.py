@@ -171,9 +171,13 @@ class TransportConnection:
     def kill_from_elsewhere(self) -> None:
         """End the bot's processes from a thread other than the one using this connection:
         that thread's next read finds the bot closed, and its own end of the connection
-        (:meth:`kill`, :meth:`shutdown`) reaps them."""
+        (:meth:`kill`, :meth:`shutdown`) reaps them. With no process behind the transport,
+        closing it is the whole of the bot's end."""
         if self.proc is not None:
             self.proc.kill_without_reaping()
+        else:
+            with contextlib.suppress(OSError):
+                self.transport.close()
 
     def _count_cpu(self) -> None:
         """Add the ended process's CPU to its bot's (once)."""

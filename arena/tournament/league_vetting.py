@@ -30,7 +30,7 @@ from pathlib import Path
 
 from arena.common.signalmask import signals_held
 from arena.referee.connection import Connection, Launcher
-from arena.referee.launch import TransportConnection, sandbox_launcher
+from arena.referee.launch import sandbox_launcher
 from arena.registry import BotSpec
 from arena.sandbox import Limits
 
@@ -79,8 +79,7 @@ class VetScope:
             self._cancelled.set()
             running, self._connections = self._connections, []
         for connection in running:
-            if isinstance(connection, TransportConnection):
-                connection.kill_from_elsewhere()
+            connection.kill_from_elsewhere()
 
 
 #: Why a bot may not enter a league, or None; its bots are launched through the scope it is

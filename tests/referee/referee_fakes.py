@@ -158,6 +158,9 @@ class FakeConnection:
             self.killed = True
             self.closed = True
 
+    def kill_from_elsewhere(self) -> None:
+        self.kill()
+
     def unterminated(self) -> int:
         return self.unended
 

@@ -16,6 +16,7 @@ import pytest
 from tournament_fixtures import FIXTURES, PassedCheck, bots_dir_for, runner, write_spec
 
 from arena.cli.main import app
+from arena.protocol.transport import Closed, Timeout
 from arena.referee.connection import Connection
 from arena.referee.launch import TransportConnection, sandbox_launcher
 from arena.registry import BotSpec, resolve, submit
@@ -516,3 +517,77 @@ def test_a_vet_that_fails_once_cancelled_is_not_the_leagues_failure(tmp_path: Pa
     assert returned.wait(_HELD_AT_MOST_S)
     assert queue.ended() == {}
     assert not queue.busy()
+
+
+class _Wrapped:
+    """A bot's connection behind another class (as the bench's recorder wraps one): the
+    cancellation reaches it only through the connection's own interface."""
+
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.connection, name)
+
+
+class _SilentTransport:
+    """A bot with no process that never writes: a read waits for its deadline or its close."""
+
+    def __init__(self) -> None:
+        self._closed = threading.Event()
+
+    def send(self, message: object) -> None:
+        pass
+
+    def send_line(self, line: bytes) -> None:
+        pass
+
+    def receive(self, deadline: float) -> Timeout | Closed:
+        return Closed() if self._closed.wait(max(0.0, deadline - monotonic())) else Timeout()
+
+    def close(self) -> None:
+        self._closed.set()
+
+    def unterminated(self) -> int:
+        return 0
+
+
+def _wrapped_sandbox_bot(command: Sequence[str], workdir: Path | str,
+                         limits: Limits) -> Connection:
+    return _Wrapped(sandbox_launcher()(command, workdir, limits))
+
+
+def _bot_without_a_process(command: Sequence[str], workdir: Path | str,
+                           limits: Limits) -> Connection:
+    return TransportConnection(_SilentTransport(), level="none")
+
+
+@pytest.mark.parametrize("launcher", [_wrapped_sandbox_bot, _bot_without_a_process])
+def test_a_cancelled_vet_ends_bots_of_any_connection(
+        launcher: Callable[[Sequence[str], Path | str, Limits], Connection]) -> None:
+    """A vet's bot whose connection is not the sandbox's own class (wrapped, or with no
+    process behind it) is ended at close() too: the vet's wait for it is cut short."""
+    bot = resolve(FIXTURES / "first.py")
+    launched, waited, markers = threading.Event(), [], []
+
+    def vetter(spec: BotSpec, scope: VetScope) -> str | None:
+        connection = scope.launch(bot.command, bot.path, Limits())
+        try:
+            markers.append(getattr(connection, "marker", None))
+            launched.set()
+            waited.append(connection.receive(monotonic() + _HELD_AT_MOST_S).kind)
+        finally:
+            connection.kill()
+        return None
+
+    queue = VetQueue(vetter, launcher=launcher)
+    queue.want([bot])
+    assert launched.wait(_HELD_AT_MOST_S)
+    began = monotonic()
+    queue.close()
+    while not waited and monotonic() - began < _HELD_AT_MOST_S:
+        threading.Event().wait(0.05)
+    assert waited == ["closed"]
+    if markers[0] is not None:
+        assert _left_running(markers[0]) == []
+    assert queue.ended() == {}

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from arena.common.cpus import allowed_cpus
 from arena.referee.connection import Connection
-from arena.sandbox.process import FREEZING_US
+from arena.sandbox.freezer import FREEZING_US
 
 __all__ = ["CpuTurn", "Deadline"]
 

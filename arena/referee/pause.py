@@ -46,7 +46,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from arena.sandbox import SandboxedProcess
-from arena.sandbox.process import FREEZE_WAIT_S, RunOn, wait_until
+from arena.sandbox.freezer import FREEZE_WAIT_S, RunOn, wait_until
 from arena.sandbox.procstat import stat_fields
 from arena.sandbox.reaper import find_processes
 from arena.sandbox.uids import UID_BASE, UID_SPAN, is_bot_uid

@@ -1,7 +1,8 @@
 """A running bot (:class:`SandboxedProcess`): its pipes, its stderr, and ending all of it.
 
 ``SandboxedProcess.kill_all`` ends every process the bot started and reaps them; see
-:mod:`arena.sandbox.reaper`. At interpreter exit every bot still running is ended.
+:mod:`arena.sandbox.reaper`. At interpreter exit every bot still running is ended. Its
+freezes are its cgroup's (:mod:`arena.sandbox.freezer`).
 """
 
 from __future__ import annotations
@@ -23,12 +24,15 @@ from types import TracebackType
 from typing import IO, Any
 
 from arena.sandbox import reaper
-from arena.sandbox.cgroups import CPU_STAT, EVENTS, FREEZE, remove_cgroup
+from arena.sandbox.cgroups import remove_cgroup
+from arena.sandbox.freezer import FREEZE_WAIT_S, FREEZING_US, CgroupFreezer, RunOn, wait_until
 from arena.sandbox.limits import Limits
 from arena.sandbox.procstat import cpu_seconds, start_time, stat_fields
 from arena.sandbox.stderr import StderrDrain
 from arena.sandbox.workdir import remove_tree
 
+# FREEZE_WAIT_S, FREEZING_US, RunOn and wait_until live in freezer.py, offered here still for
+# the code that imports them from here.
 __all__ = ["FREEZE_WAIT_S", "FREEZING_US", "ExitStatus", "RunOn", "SandboxedProcess",
            "kill_survivors", "wait_until"]
 
@@ -77,16 +81,7 @@ class SandboxedProcess:
         self._info_fd = info_fd
         self._uses_bwrap = uses_bwrap
         self._cgroup = cgroup
-        #: The cgroup's freeze file, open for writing, and its events file, open for reading
-        #: (None: no cgroup to freeze by).
-        self._freeze_fd = _open_cgroup_file(cgroup, FREEZE, os.O_WRONLY)
-        self._events_fd = _open_cgroup_file(cgroup, EVENTS, os.O_RDONLY)
-        self._cpu_fd = _open_cgroup_file(cgroup, CPU_STAT, os.O_RDONLY)
-        self._frozen = False
-        self._cpu_at_freeze: int | None = None
-        #: Whether the bot was seen to run on after its freezes (inside long system calls):
-        #: from then on each freeze waits until it is frozen.
-        self._run_on = RunOn()
+        self._freezer = CgroupFreezer(cgroup, self.pid)
         self._namespace_pid: int | None = None
         #: The init's start time (clock ticks since boot) when its number was read: the
         #: number names it while a process of that number started then.
@@ -261,82 +256,27 @@ class SandboxedProcess:
     @property
     def runs_on(self) -> bool:
         """Whether the bot was seen to run on after its freezes: its freezes wait for it."""
-        return self._run_on.runs_on
+        return self._freezer.runs_on
 
     @property
     def frozen(self) -> bool:
         """Whether :meth:`freeze` froze the bot last (and it was not thawed since)."""
-        return self._frozen
+        return self._freezer.frozen
 
     def freeze(self, frozen: bool) -> bool:
-        """Freeze every process of the bot (``frozen``), or thaw them, by its cgroup: the
-        processes it forks are in it too, whatever session, group or namespace they move to,
-        and none can leave it. False when the bot has no cgroup to freeze by, or the write
-        failed: the caller stops the bot with signals instead."""
-        if self._freeze_fd is None:
-            return False
-        if not frozen and self._frozen:
-            self._note_running_on()
-        try:
-            os.write(self._freeze_fd, b"1" if frozen else b"0")
-        except OSError as exc:
-            log.warning("cannot %s bot %d by its cgroup: %s", "freeze" if frozen else "thaw",
-                        self.pid, exc.strerror)
-            return False
-        self._frozen = frozen
-        if frozen:
-            self._cpu_at_freeze = self._cpu_used_us()
-            if self.runs_on:
-                if not self.wait_frozen(FREEZE_WAIT_S):
-                    log.warning("bot %d was not frozen after %.0f s (a system call that runs "
-                                "on); going on", self.pid, FREEZE_WAIT_S)
-                # what it ran on while waited for is outside every clock: counted from here
-                self._cpu_at_freeze = self._cpu_used_us()
-        return True
-
-    def _note_running_on(self) -> None:
-        """Before a thaw: a bot that used more CPU since its freeze than freezing takes was
-        inside a long system call (a process freezes when it next leaves the kernel), on
-        the CPU of the bot asked meanwhile. Added up over its freezes, so that calls each
-        shorter than the limit are seen too; once past it, its freezes wait from then on."""
-        used = self.cpu_since_freeze_us()
-        if used is not None and self._run_on.add(used):
-            log.warning("bot %d ran on %.1f ms after its freezes (long system calls); its "
-                        "freezes now wait until it is frozen", self.pid,
-                        self._run_on.total_us / 1000)
+        """Freeze every process of the bot, or thaw them, by its cgroup
+        (:meth:`CgroupFreezer.freeze`); False where the caller stops it with signals."""
+        return self._freezer.freeze(frozen)
 
     def cpu_since_freeze_us(self) -> int | None:
         """The CPU the bot used since :meth:`freeze` froze it (None when it is not frozen, or
-        its cgroup tells no CPU): what it ran on, on the CPU of whoever was asked meanwhile."""
-        before = self._cpu_at_freeze if self._frozen else None
-        now = self._cpu_used_us() if before is not None else None
-        return None if before is None or now is None else max(0, now - before)
-
-    def _cpu_used_us(self) -> int | None:
-        """The CPU the bot's processes used so far (its cgroup's ``usage_usec``)."""
-        if self._cpu_fd is None:
-            return None
-        try:
-            first = os.pread(self._cpu_fd, 64, 0).split(b"\n", 1)[0]
-            return int(first.split()[1]) if first.startswith(b"usage_usec") else None
-        except (OSError, IndexError, ValueError):
-            return None
+        its cgroup tells no CPU)."""
+        return self._freezer.cpu_since_freeze_us()
 
     def wait_frozen(self, timeout_s: float) -> bool:
-        """After :meth:`freeze`: wait until every process of the bot is frozen. A process
-        freezes when it next leaves the kernel, so one inside a long system call (an ``mmap``
-        populating a gigabyte) runs on until the call returns, on the CPU of whoever is asked
-        next. False after ``timeout_s`` (True at once where there is nothing to wait for)."""
-        fd = self._events_fd
-        if fd is None or not self._frozen:
-            return True
-
-        def frozen() -> bool:
-            try:
-                return b"frozen 1" in os.pread(fd, 128, 0)
-            except OSError:  # the cgroup is gone with the bot
-                return True
-        return wait_until(frozen, timeout_s)
+        """After :meth:`freeze`: wait until every process of the bot is frozen
+        (:meth:`CgroupFreezer.wait_frozen`)."""
+        return self._freezer.wait_frozen(timeout_s)
 
     def namespace_pid(self) -> int | None:
         """Host pid of the sandbox's pid-namespace init (bubblewrap only), once known; None
@@ -390,7 +330,7 @@ class SandboxedProcess:
             return self.exit_status()
         if self.poll() is None:
             self._killed_by_referee = True
-        doomed_s = self._namespace_cpu() if self._cpu_fd is None else 0.0
+        doomed_s = 0.0 if self._freezer.counts_cpu else self._namespace_cpu()
         extra: list[int] = [self.pid]
         ns_pid = self.namespace_pid()
         if ns_pid:
@@ -432,11 +372,7 @@ class SandboxedProcess:
             with contextlib.suppress(OSError):
                 os.close(self._info_fd)
             self._info_fd = None
-        for fd in (self._freeze_fd, self._events_fd, self._cpu_fd):
-            if fd is not None:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
-        self._freeze_fd = self._events_fd = self._cpu_fd = None
+        self._freezer.close()
         remove_cgroup(self._cgroup)
         remove_tree(self.box)
         return self.exit_status()
@@ -477,7 +413,7 @@ class SandboxedProcess:
         counts all of them, whoever reaped them; the rusage counts the launched process,
         what it reaped, and ``others_s``: the bot's processes reaped here, and those the
         kill of its pid namespace took."""
-        used_us = self._cpu_used_us()
+        used_us = self._freezer.cpu_used_us()
         if used_us is not None:
             self._cpu_s, self._cpu_source = used_us / 1e6, "cgroup"
         else:
@@ -505,72 +441,12 @@ _STDERR_SETTLE_S = 0.5
 _live: weakref.WeakSet[SandboxedProcess] = weakref.WeakSet()
 
 
-class RunOn:
-    """The CPU a bot used after it was frozen (or stopped) and before it was continued, added
-    up where it is more than freezing takes: past a limit, the bot is inside long system
-    calls at its freezes (a process freezes, or stops, when it next leaves the kernel), on the
-    CPU of the bot asked meanwhile, and is waited for from then on."""
-
-    def __init__(self) -> None:
-        self.total_us = 0
-        self.runs_on = False
-
-    def add(self, used_us: float) -> bool:
-        """Count one freeze's CPU; True when this one says the bot runs on (once)."""
-        if self.runs_on or used_us < FREEZING_US:
-            return False
-        self.total_us += int(used_us)
-        self.runs_on = self.total_us >= _RUN_ON_US
-        return self.runs_on
-
-
-def wait_until(done: Callable[[], bool], timeout_s: float) -> bool:
-    """Wait until ``done()`` says a bot's processes are frozen or stopped: they get there in a
-    few microseconds once they have a CPU, so it is yielded to them for a millisecond; past
-    that one is inside a system call that runs on, waited for without spinning. False after
-    ``timeout_s``."""
-    start = time.monotonic()
-    spin_until, deadline = start + _FREEZE_SPIN_S, start + timeout_s
-    while not done():
-        now = time.monotonic()
-        if now >= deadline:
-            return False
-        if now < spin_until:
-            os.sched_yield()
-        else:
-            time.sleep(_FREEZE_POLL_S)
-    return True
-
-
 @atexit.register
 def kill_survivors() -> None:
     """At interpreter exit, end every bot still running (a referee that forgot one)."""
     for proc in list(_live):
         with contextlib.suppress(Exception):
             proc.kill_all()
-
-
-#: How long :meth:`SandboxedProcess.wait_frozen` yields its CPU before it polls instead.
-_FREEZE_SPIN_S = 0.001
-_FREEZE_POLL_S = 0.001
-#: How long a freeze waits for a bot seen to run on: past any system call a bot may make
-#: within its limits (populating its whole address space takes about a second).
-FREEZE_WAIT_S = 10.0
-#: CPU between a freeze and the next thaw that freezing alone may take, with room for a bot
-#: of many waiting threads (measured: docs/SANDBOX.md, "CPU fairness").
-FREEZING_US = 500
-#: CPU past that, added up over a bot's freezes, that says it runs on: at once, or a call
-#: shorter than that looped by a thread, caught by a few freezes.
-_RUN_ON_US = 2000
-
-
-def _open_cgroup_file(cgroup: Path | None, name: str, mode: int) -> int | None:
-    if cgroup is None:
-        return None
-    try:
-        return os.open(cgroup / name, mode | os.O_CLOEXEC)
-    except OSError:  # a kernel before cgroup.freeze (Linux 5.2): signals do it
-        return None
 
 
 def _signal_name(sig: int) -> str:

@@ -79,7 +79,8 @@ def _pauses_until_waited_for(window_us: int, pauses: int) -> int | None:
         got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
         assert isinstance(got, Line), proc.stderr_text()
         reads = itertools.count()  # at each freeze, then before each thaw
-        proc._cpu_used_us = lambda: (next(reads) + 1) // 2 * window_us  # type: ignore[method-assign]
+        proc._freezer.cpu_used_us = (  # type: ignore[method-assign]
+            lambda: (next(reads) + 1) // 2 * window_us)
         for done in range(1, pauses + 1):
             pause(proc)
             resume(proc)

@@ -17,9 +17,11 @@ entered with options (:meth:`BotSpec.with_options`, e.g. a search budget from a 
 spec) plays differently, so its version also names them: ``<files>+o<options>``.
 
 The package: :mod:`~arena.registry.botspec` (the spec and the checks of names and options),
-:mod:`~arena.registry.manifest` (a bot's files -> spec), :mod:`~arena.registry.startup` (why
-a command would not start), :mod:`~arena.registry.catalog` (the bots directory, resolving)
-and :mod:`~arena.registry.submission` (``submit``, and ``unregister``, its undoing).
+:mod:`~arena.registry.manifest` (a bot's files -> spec), :mod:`~arena.registry.version_files`
+(whether they are still its version's, and the copy an update kept),
+:mod:`~arena.registry.startup` (why a command would not start), :mod:`~arena.registry.catalog`
+(the bots directory, resolving) and :mod:`~arena.registry.submission` (``submit``, and
+``unregister``, its undoing).
 """
 
 from __future__ import annotations
@@ -49,15 +51,7 @@ from arena.registry.catalog import (
     submitted,
     survey_bots,
 )
-from arena.registry.manifest import (
-    content_version,
-    files_changed,
-    files_now,
-    files_unchanged,
-    kept_copy,
-    module_metadata,
-    spec_from_path,
-)
+from arena.registry.manifest import content_version, module_metadata, spec_from_path
 from arena.registry.startup import command_problem
 from arena.registry.submission import (
     ComplianceReport,
@@ -71,6 +65,7 @@ from arena.registry.submission import (
     twin_entries,
     unregister,
 )
+from arena.registry.version_files import files_changed, files_now, files_unchanged, kept_copy
 
 __all__ = [
     "MANIFEST",

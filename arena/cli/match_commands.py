@@ -1,23 +1,32 @@
 """``arena match``: one sandboxed match of 2-5 bots, optionally a sequential test.
 
 The match itself is :class:`arena.rating.match_series.MatchSeries`; this module parses the
-options and presents the outcome. Registered by :mod:`arena.cli.bot_commands`.
+options and prints the outcome, which :mod:`arena.cli.match_report` words. Registered by
+:mod:`arena.cli.bot_commands`.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import math
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from arena.cli.bot_options import DecisionMs, MemoryMb, StartupMs, limits_of, with_options
+from arena.cli.match_report import (
+    Shown,
+    failure_reasons,
+    head_to_head_lines,
+    interrupted,
+    match_json,
+    progress_line,
+    render_match,
+)
 from arena.cli.options import (
     EventDateOption,
     JsonFlag,
@@ -27,8 +36,7 @@ from arena.cli.options import (
 )
 from arena.cli.output_file import check_output_file
 from arena.cli.signals import stop_on_sigterm
-from arena.cli.terminal import fill_words, hanging, terminal_width, wrapped
-from arena.common.fitting import fit_rows, not_shown
+from arena.cli.terminal import terminal_width, wrapped
 from arena.common.plural import counted
 from arena.common.printable import shell_word
 from arena.engine.houserules import HouseRules, rules_from_texts
@@ -41,15 +49,9 @@ from arena.rating.match_series import (
     games_per_deal,
     never_started,
     told_apart,
-    wins_so_far,
 )
-from arena.rating.sprt import Score, SprtTest, describe_elo
+from arena.rating.sprt import Score, SprtTest
 from arena.referee.failures import (
-    Reason,
-    describe,
-    describe_leaves_out,
-    distinct_reasons,
-    failures_and_forfeits,
     for_author,
 )
 from arena.referee.match import GameOutcome, MatchOutcome
@@ -62,17 +64,6 @@ __all__ = ["MATCH_HELP", "PROGRESS_GAMES", "Shown", "match"]
 
 #: Games between two progress lines of a sequential test, by default (fastchess's too).
 PROGRESS_GAMES = 10
-
-
-@dataclass(frozen=True)
-class Shown:
-    """What of a match is printed: the per-game table, a progress line every ``progress``
-    games (0: none), and under the bots' table every distinct reason a bot failed
-    (``failures``) or one line per bot and failure type."""
-
-    table: bool
-    progress: int
-    failures: bool = False
 
 
 MATCH_HELP = "\n\n".join([
@@ -211,7 +202,7 @@ def match(
         raise
     outcome = replace(outcome, games=_for_author(outcome.games, entrants))
     if as_json:
-        typer.echo(json.dumps({**_match_json(outcome, seed, test), "event_date": day.isoformat(),
+        typer.echo(json.dumps({**match_json(outcome, seed, test), "event_date": day.isoformat(),
                                "rules": rules.to_json()}, indent=2))
     else:
         _print_match(outcome, seed, drawn, test, games, records, show, rules,
@@ -254,13 +245,13 @@ def _print_interrupted(series: MatchSeries, seed: int, every_reason: bool = Fals
     """On stderr, after a Ctrl-C: how far the match got, the test so far, and why bots failed
     in the games that ended (every distinct reason with ``every_reason``, as --failures);
     ``flags``: the others that decide the games (:func:`_deciding_flags`)."""
-    typer.echo(_interrupted(series.played, series.games, seed, series.records,
+    typer.echo(interrupted(series.played, series.games, seed, series.records,
                             series.event_date, flags), err=True)
     whole = series.whole_deals()  # the test counts deals
     if series.test is not None and whole:
-        typer.echo("\n".join(_head_to_head_lines(whole[0].names, first_bot_score(whole),
+        typer.echo("\n".join(head_to_head_lines(whole[0].names, first_bot_score(whole),
                                                  series.test, None)), err=True)
-    if reasons := _failure_reasons(_for_author(series.played, series.bots), every_reason):
+    if reasons := failure_reasons(_for_author(series.played, series.bots), every_reason):
         typer.echo("\n".join(reasons), err=True)
 
 
@@ -276,39 +267,12 @@ def _games(games: int | None, bots: int, seating: str, sequential: bool) -> int:
     return games
 
 
-def _match_json(outcome: MatchOutcome, seed: int, test: SprtTest | None) -> dict[str, Any]:
-    extra: dict[str, Any] = {}
-    if len(outcome.names) == 2:
-        score = first_bot_score(outcome.games)
-        extra["elo"] = _elo_json(score)
-        if test is not None:
-            extra["sprt"] = {"elo0": test.elo0, "elo1": test.elo1, "alpha": test.alpha,
-                             "beta": test.beta, "llr": round(test.llr(score), 4),
-                             "bounds": [round(b, 4) for b in test.bounds],
-                             "decision": test.decision(score)}
-    return {"seed": seed, **outcome.to_json(), **extra,
-            "failure_reasons": [_reason_json(reason) for reason in _reasons(outcome.games)]}
-
-
 def _for_author(games: Sequence[GameOutcome], bots: Sequence[BotSpec]) -> list[GameOutcome]:
     """``games`` with their failures' paths under each bot's own directory, as check-bot
     names them: the match is its author's own run, where they open the file."""
     paths = {bot.name: bot.path for bot in bots}
     return [replace(game, failures=for_author(game.failures, game.names, paths))
             for game in games]
-
-
-def _reasons(games: Sequence[GameOutcome], label: Callable[[int], str] = str) -> list[Reason]:
-    """Every distinct reason a bot failed in ``games``, its first game named by ``label``."""
-    return distinct_reasons((game.names[f["seat"]], label(game.game_index), f)
-                            for game in games for f in game.failures)
-
-
-def _reason_json(reason: Reason) -> dict[str, Any]:
-    """A reason as ``--format json`` carries it: the first game as its index (``_reasons``)."""
-    return {"bot": reason.bot, "type": reason.type, "detail": reason.detail,
-            "times": reason.times, "first_game": int(reason.first_game),
-            "first_seat": reason.first_seat}
 
 
 def _deciding_flags(games: int | None, duplicate: str | None, deals: Path | None,
@@ -329,14 +293,14 @@ def _print_match(outcome: MatchOutcome, seed: int, drawn: bool, test: SprtTest |
                  replay: str) -> None:
     """The match for people; ``replay``: the options that play the same games again."""
     width = terminal_width()
-    typer.echo(_render_match(outcome, f"Seed {seed}" + (
+    typer.echo(render_match(outcome, f"Seed {seed}" + (
         f" (drawn for this match; {replay} plays the same games)"
         if drawn else ""), show, width))
     score = first_bot_score(outcome.games) if len(outcome.names) == 2 else Score()
     # a bot that never started forfeited every game: an Elo of -inf measures nothing of it
     if len(outcome.names) == 2 and score.games and not never_started(outcome):
         typer.echo("\n" + "\n".join(wrapped(line) for line in
-                                     _head_to_head_lines(outcome.names, score, test, games)))
+                                     head_to_head_lines(outcome.names, score, test, games)))
     if records is not None:
         typer.echo(wrapped(f"Wrote {counted(len(outcome.games), 'game record')} to {records} "
                            f"(arena game {records} -n 1 shows game 0)"))
@@ -384,59 +348,6 @@ def _sprt_test(text: str | None, alpha: float | None, beta: float | None,
         raise typer.BadParameter(str(exc), param_hint="'--sprt'") from None
 
 
-
-def _elo_json(score: Score) -> dict[str, Any]:
-    """The first bot's score and Elo difference (an infinite end of the interval is null)."""
-    elo, low, high = score.elo()
-
-    def shown(value: float) -> float | None:
-        return None if math.isinf(value) else round(value, 1)
-
-    return {"wins": score.wins, "draws": score.draws, "losses": score.losses,
-            "score": round(score.mean, 4), "elo": shown(elo), "elo_95": [shown(low),
-                                                                          shown(high)],
-            "los": round(score.los(), 4)}
-
-
-def _head_to_head_lines(names: list[str], score: Score, test: SprtTest | None,
-                        cap: int | None) -> list[str]:
-    """The first bot against the second: score, Elo with its 95% interval, LOS, and the
-    sequential test's verdict."""
-    counted = ", ".join(f"{n} {word}{'' if n == 1 else plural}" for n, word, plural in (
-        (score.wins, "win", "s"), (score.draws, "shared place", "s"),
-        (score.losses, "loss", "es")))
-    lines = [f"{names[0]} against {names[1]}: {counted}; score {score.mean:.1%}; Elo "
-             f"difference {describe_elo(score)}; likelihood of superiority {score.los():.1%}"]
-    if test is not None:
-        lower, upper = test.bounds
-        decision = test.decision(score)
-        if decision is not None:
-            verdict = _verdict(decision, names, test)
-        elif cap is None:
-            verdict = "undecided so far"
-        else:
-            verdict = f"undecided at the cap of {cap} game{'' if cap == 1 else 's'} (--games)"
-        lines.append(f"{test.describe()}: LLR {test.llr(score):.2f} (bounds {lower:.2f}, "
-                     f"{upper:.2f}) after {score.games} game{'' if score.games == 1 else 's'}: "
-                     f"{verdict}")
-    return lines
-
-
-def _verdict(decision: str, names: list[str], test: SprtTest) -> str:
-    """What an accepted hypothesis says of the first bot, in words: H1 that it is at
-    least ``elo0`` stronger, H0 that it is not ``elo1`` stronger."""
-    first, second = names[0], names[1]
-    if decision == "H1":
-        elo = test.elo0
-        claim = ("stronger than" if elo == 0 else f"more than {elo:g} Elo stronger than"
-                 if elo > 0 else f"at most {-elo:g} Elo weaker than")
-        return f"H1 accepted: {first} is {claim} {second}"
-    elo = test.elo1
-    claim = ("not stronger than" if elo == 0 else f"not {elo:g} Elo stronger than"
-             if elo > 0 else f"more than {-elo:g} Elo weaker than")
-    return f"H0 accepted: {first} is {claim} {second}"
-
-
 def _progress_printer(series: MatchSeries, test: SprtTest | None,
                       every: int) -> Callable[[GameOutcome], None] | None:
     """A progress line once at least ``every`` more games of whole deals (what the test
@@ -449,124 +360,8 @@ def _progress_printer(series: MatchSeries, test: SprtTest | None,
         whole = series.whole_deals()
         if len(whole) == len(series.played) and len(whole) >= last[0] + every:
             last[0] = len(whole)
-            typer.echo(_progress_line(first_bot_score(whole), test))
+            typer.echo(progress_line(first_bot_score(whole), test))
 
     return on_game
-
-
-def _progress_line(score: Score, test: SprtTest) -> str:
-    """``Games 20: score 12.5-7.5 (62.5%), Elo +88.7 (95%: ...), LLR 0.45 (bounds ...)``."""
-    points = score.wins + 0.5 * score.draws
-    lower, upper = test.bounds
-    return (f"Games {score.games}: score {points:g}-{score.games - points:g} "
-            f"({score.mean:.1%}), Elo {describe_elo(score)}, "
-            f"LLR {test.llr(score):.2f} (bounds {lower:.2f}, {upper:.2f})")
-
-
-def _interrupted(played: list[GameOutcome], games: int, seed: int,
-                 records: Path | None, day: dt.date | None = None,
-                 flags: Sequence[str] = ()) -> str:
-    """What a Ctrl-C leaves: how far the match got, each bot's wins so far, how to replay
-    (the day too: bots' dates are read against it; and ``flags``, the other options that
-    decide the games)."""
-    if not played:
-        return f"Interrupted before the first game ended (seed {seed})."
-    kept = f"; their records are in {records}" if records is not None else ""
-    replay = (" ".join([f"--seed {seed} --event-date {day}", *flags]) if day is not None
-              else f"seed {seed}")
-    return (f"Interrupted after {len(played)} of {games} games ({replay} replays them"
-            f"{kept}); wins so far: "
-            + ", ".join(f"{name} {n}" for name, n in wins_so_far(played)))
-
-
-def _render_match(outcome: MatchOutcome, seed_line: str, show: Shown,
-                  width: int | None = None) -> str:
-    """The match for people; ``width``: a terminal's columns, which the lines wrap at words
-    and the bots' table fits (None: a pipe's, as it is)."""
-    names = outcome.names
-    lines = [f"Match {' vs '.join(names)}: {counted(len(outcome.games), 'game')}, "
-             f"sandbox {outcome.sandbox_level or 'n/a'}", seed_line]
-    if width is not None:
-        lines = [hanging(line, width) for line in lines]
-    if show.table:
-        lines.extend([_games_table(outcome, width), ""])
-    lines.append(_bots_table(outcome, width))
-    reasons = _failure_reasons(outcome.games, show.failures)
-    lines.extend(reasons if width is None else (hanging(line, width) for line in reasons))
-    return "\n".join(lines)
-
-
-def _games_table(outcome: MatchOutcome, width: int | None = None) -> str:
-    """One row per game: seats, who started, places, Desmos, tie-break, failures (on a
-    terminal too narrow for them, ``width``, fewer, said under the table)."""
-    names = outcome.names
-    rows = []
-    seated = any(game.entrants for game in outcome.games)
-    for game in outcome.games:
-        failures = ", ".join(f"{game.names[f['seat']]} {f['type']}" for f in game.failures)
-        order = range(len(names))
-        rows.append([game.game_index, *([" ".join(game.names)] if seated else []),
-                     game.names[game.starting_seat],
-                     # a forfeit is the table's last place, as the mean place counts it
-                     " ".join(str(game.standing_place(game.seat_of(i))) for i in order),
-                     ", ".join(game.desmos[game.seat_of(i)] for i in order), game.tiebreak,
-                     failures or "-"])
-    desmos = "desmos (same order)" if seated else "desmos"
-    headers = ["game", *(["seats"] if seated else []), "starts", f"places ({', '.join(names)})",
-               desmos, "tiebreak", "failures"]
-    # a terminal too narrow for the table: how each game ended, its places, stays (the
-    # failures, left out last, are told under the bots' table too)
-    table, left_out = fit_rows(headers, rows, ("tiebreak", desmos, "starts", "seats",
-                                               "failures"), width)
-    if left_out and width is not None:
-        table += "\n" + fill_words(not_shown(left_out, "--format json has every field"), width)
-    return table
-
-
-#: What the bots' table leaves out on a terminal too narrow for it, first to last: the
-#: latencies and counts before the wins (the match's outcome).
-_BOTS_LEFT_OUT = ("version", "max ms", "median ms", "decisions", "mean place", "restarts")
-
-
-def _bots_table(outcome: MatchOutcome, width: int | None = None) -> str:
-    """One row per bot: version, wins, mean place and its diagnostics; the timeouts, failures
-    and restarts columns only when some bot had one (a line says so otherwise), so that the
-    table fits 100 columns; a terminal narrower still (``width``) has fewer, said under it."""
-    rows = []
-    standings = outcome.standings()
-    for stats, diag in zip(standings, outcome.bots, strict=True):
-        failures = failures_and_forfeits(diag["failures"], diag["forfeits"])
-        rows.append([diag["name"], diag["bot"].split("@")[1], stats["wins"],
-                     stats["mean_place"], diag["decisions"],
-                     "-" if diag["median_ms"] is None else f"{diag['median_ms']:.2f}",
-                     "-" if diag["max_ms"] is None else f"{diag['max_ms']:.1f}",
-                     diag["timeouts"], failures or "-", diag["restarts"]])
-    headers = ["bot", "version", "wins", "mean place", "decisions", "median ms", "max ms",
-               "timeouts", "failures", "restarts"]
-    quiet = [i for i in (7, 8, 9) if all(row[i] in (0, "-") for row in rows)]
-    table, left_out = fit_rows(headers, rows, _BOTS_LEFT_OUT, width, names=0,
-                               columns=[h for i, h in enumerate(headers) if i not in quiet])
-    if left_out and width is not None:
-        table += "\n" + fill_words(not_shown(left_out, "--format json has every field"), width)
-    if not quiet:
-        return table
-    named = [headers[i] for i in quiet]
-    said = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
-    return f"{table}\nNo {said}."
-
-
-def _failure_reasons(games: Sequence[GameOutcome], every: bool) -> list[str]:
-    """Why each bot failed: a line per bot and type (:func:`arena.referee.failures.describe`),
-    and where some reasons are left out a pointer to --failures; or (``every``) every distinct
-    reason (:func:`arena.referee.failures.distinct_reasons`)."""
-    reasons = _reasons(games, lambda game: f"game {game}")
-    if every:
-        lines = [reason.line() for reason in reasons]
-    else:
-        lines = describe((game.names[f["seat"]], str(game.game_index), f)
-                         for game in games for f in game.failures)
-        if describe_leaves_out(reasons):
-            lines.append("(--failures lists every reason, with how often)")
-    return ["", "Failures:", *(f"  {line}" for line in lines)] if lines else []
 
 

@@ -690,7 +690,7 @@ def test_a_bot_matched_against_itself_is_told_apart() -> None:
 def test_a_ctrl_c_in_a_match_says_how_far_it_got() -> None:
     """What the finished games were, and the seed that replays them (the records file has
     them too)."""
-    from arena.cli.match_commands import _interrupted
+    from arena.cli.match_report import interrupted
     from arena.referee.match import GameOutcome
 
     def game(placements: list[int], forfeits: dict[int, str]) -> GameOutcome:
@@ -701,11 +701,11 @@ def test_a_ctrl_c_in_a_match_says_how_far_it_got() -> None:
                            record={})
 
     games = [game([1, 2], {}), game([2, 1], {}), game([1, 1], {0: "timeout"})]
-    assert _interrupted(games, 10, 77, Path("g.jsonl")) == (
+    assert interrupted(games, 10, 77, Path("g.jsonl")) == (
         "Interrupted after 3 of 10 games (seed 77 replays them; their records are in g.jsonl); "
         "wins so far: a 1, b 2")
-    assert _interrupted([], 10, 77, None) == "Interrupted before the first game ended (seed 77)."
-    assert _interrupted(games, 10, 77, None, dt.date(2030, 6, 1)).startswith(
+    assert interrupted([], 10, 77, None) == "Interrupted before the first game ended (seed 77)."
+    assert interrupted(games, 10, 77, None, dt.date(2030, 6, 1)).startswith(
         "Interrupted after 3 of 10 games (--seed 77 --event-date 2030-06-01 replays them); ")
 
 

@@ -4,7 +4,7 @@ neither first."""
 
 from __future__ import annotations
 
-from arena.cli.match_commands import _games_table
+from arena.cli.match_report import games_table
 from arena.referee.outcome import GameOutcome, MatchOutcome
 
 NEVER = "startup_failure"
@@ -23,5 +23,5 @@ def test_the_games_table_places_forfeited_seats_last() -> None:
              _game(1, [2, 1, 3], {2: NEVER})]
     match = MatchOutcome(match_id="m", seats=["a@1", "b@1", "c@1"], names=["a", "b", "c"],
                          games=games, bots=[], sandbox_level="", limits={}, duration_s=0.0)
-    rows = [line.split() for line in _games_table(match).splitlines()[2:]]
+    rows = [line.split() for line in games_table(match).splitlines()[2:]]
     assert [row[2:5] for row in rows] == [["3", "3", "3"], ["2", "1", "3"]]

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from arena.cli.main import app
-from arena.cli.match_commands import _verdict
+from arena.cli.match_report import sprt_verdict
 from arena.rating.sprt import SprtTest
 from arena.registry import SAMPLE_BOTS_DIR
 from arena.sandbox import probe
@@ -74,7 +74,7 @@ def test_verbose_and_quiet_together_are_a_usage_error() -> None:
 ])
 def test_the_verdict_says_what_the_hypothesis_means(elo0: float, elo1: float, decision: str,
                                                     said: str) -> None:
-    assert _verdict(decision, ["a", "b"], SprtTest(elo0, elo1)) == said
+    assert sprt_verdict(decision, ["a", "b"], SprtTest(elo0, elo1)) == said
 
 
 @needs_sandbox

@@ -4,10 +4,11 @@ Imports nothing from the protocol, sandbox, tournament or CLI layers. Most modul
 compiled (mypyc); ``arena/native.py`` lists them and never lets a stale build run.
 
 Inside, modules import downward only, every import at the top (tests/engine/test_layout.py
-holds it): the data (``rulebook``, ``cards``, ``decision``, ``config``, ``desmos``,
-``observation``, ``result``) < ``state`` < the rules (``actions`` < ``effects`` and
-``showdown`` < ``turn``) < ``game`` < what plays and reads games (``agents``, ``record``,
-``determinize``, ``narration``, ``rules_text``, ``simulate``).
+holds it): the data (``rulebook``, ``cards``, ``decision``, ``houserules``, ``config``,
+``desmos``, ``observation``, ``result``, and ``chance``, the seeded random actor) < ``state``
+< the rules (``actions`` < ``effects`` and ``showdown`` < ``turn``) < ``game`` < what plays
+and reads games (``start``, who starts one; ``agents``, ``record``, ``determinize``,
+``narration``, ``rules_text``, ``simulate``).
 
     >>> from arena.engine import GameConfig, RandomAgent, play_game
     >>> state = play_game(GameConfig(players=("a", "b"), seed=1), [RandomAgent(1), RandomAgent(2)])

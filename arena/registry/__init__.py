@@ -20,8 +20,13 @@ The package: :mod:`~arena.registry.botspec` (the spec and the checks of names an
 :mod:`~arena.registry.manifest` (a bot's files -> spec), :mod:`~arena.registry.version_files`
 (whether they are still its version's, and the copy an update kept),
 :mod:`~arena.registry.startup` (why a command would not start), :mod:`~arena.registry.catalog`
-(the bots directory, resolving) and :mod:`~arena.registry.submission` (``submit``, and
-``unregister``, its undoing).
+(the bots directory, resolving), :mod:`~arena.registry.submission` (``submit``, and
+``unregister``, its undoing) with :mod:`~arena.registry.staging` (its copy staged and put in
+place) and :mod:`~arena.registry.copying` (a bot's files copied through descriptors); a bot's
+packages: :mod:`~arena.registry.requirements` (what a ``bot.yaml`` asks for),
+:mod:`~arena.registry.environments` (their environments), :mod:`~arena.registry.interpreters`
+(the Python one is made with), :mod:`~arena.registry.envusage` (which bots use which) and
+:mod:`~arena.registry.pipmessages` (pip's failure in one line).
 """
 
 from __future__ import annotations

@@ -33,7 +33,9 @@ Anything else escaping to the CLI is a bug in the arena.
 The few other exception classes are signals, not errors, and live beside the code that
 raises and catches them: ``LeftTable`` (a person left ``arena play``), ``Terminated``
 (SIGTERM, handled as Ctrl-C), ``VetCancelled`` (a league's vet no longer needed, unwinding
-its thread), and private ones that end a search or a cancelled task.
+its thread), and private ones a module raises and catches itself: a search over its budget,
+a cancelled table's task, a rerun's last decision, a damaged game shown from its row, a web
+page asked by another spelling.
 """
 
 from __future__ import annotations

@@ -149,6 +149,29 @@ def test_the_exception_tree_is_documented_whole() -> None:
     assert others == []
 
 
+def _drawn_parents() -> dict[str, str]:
+    """Each class of arena/errors.py's drawn tree and the class it hangs from (the root: "")."""
+    parents: dict[str, str] = {}
+    path: list[str] = []
+    for line in (arena.errors.__doc__ or "").splitlines():
+        drawn = re.match(r"^( *(?:[│ ]   )*)(?:[├└]── )?([A-Z]\w*Error)\b", line)
+        if drawn is None:
+            continue
+        depth = len(drawn.group(1)) // 4 - 1 + ("──" in line)
+        path[depth:] = [drawn.group(2)]
+        parents[drawn.group(2)] = path[depth - 1] if depth else ""
+    return parents
+
+
+def test_the_exception_tree_is_drawn_as_the_classes_derive() -> None:
+    """The drawing is where a newcomer learns which ``except`` catches what: each class sits
+    under the class it derives from, and every class of the tree is drawn."""
+    errors = {name: getattr(arena.errors, name) for name in arena.errors.__all__}
+    actual = {name: next((base.__name__ for base in cls.__bases__ if base.__name__ in errors),
+                         "") for name, cls in errors.items()}
+    assert _drawn_parents() == actual
+
+
 def test_every_package_names_its_public_api() -> None:
     """Each package lists what it offers in ``__all__`` (empty where its modules are the API),
     and every name listed is there."""

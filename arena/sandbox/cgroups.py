@@ -15,8 +15,8 @@ from pathlib import Path
 from arena.sandbox import reaper
 from arena.sandbox.limits import MIB, Limits
 
-__all__ = ["CPU_STAT", "EVENTS", "FREEZE", "can_freeze", "make_cgroup", "own_v2_cgroup",
-           "remove_cgroup", "sweep_dead_cgroups", "v2_cgroup_of_self"]
+__all__ = ["CPU_STAT", "EVENTS", "FREEZE", "bots_cgroup_parent", "can_freeze", "make_cgroup",
+           "own_v2_cgroup", "remove_cgroup", "sweep_dead_cgroups", "v2_cgroup_of_self"]
 
 log = logging.getLogger("arena.sandbox")
 
@@ -157,3 +157,34 @@ def can_freeze(parent: Path) -> str | None:
     finally:
         with contextlib.suppress(OSError):
             trial.rmdir()
+
+
+def bots_cgroup_parent() -> tuple[Path | None, bool | str]:
+    """A cgroup v2 directory under which each bot may get its own cgroup, or why not."""
+    explicit = os.environ.get("ARENA_CGROUP")
+    if explicit:
+        parent = Path(explicit)
+    else:
+        root = Path("/sys/fs/cgroup")
+        if (root / "unified" / "cgroup.controllers").exists():  # hybrid: v1 has them
+            return None, ("hybrid cgroups: v2 has no memory or pids controller (bots are "
+                          "frozen, not limited); set ARENA_CGROUP to a delegated cgroup v2 "
+                          "directory")
+        if not (root / "cgroup.controllers").exists():
+            return None, ("no cgroup v2 hierarchy at /sys/fs/cgroup (cgroup v1); "
+                          "set ARENA_CGROUP to a delegated cgroup v2 directory")
+        own = own_v2_cgroup()
+        if own != "/":
+            return None, (f"the referee's cgroup {own or '?'} is not delegated to it; "
+                          "set ARENA_CGROUP to a delegated cgroup v2 directory")
+        parent = root
+    try:
+        enabled = (parent / "cgroup.subtree_control").read_text().split()
+    except OSError as exc:
+        return None, f"cannot read {parent}/cgroup.subtree_control: {exc.strerror}"
+    missing = [c for c in ("memory", "pids") if c not in enabled]
+    if missing:
+        return None, f"controller(s) {', '.join(missing)} not enabled in {parent}"
+    if not os.access(parent, os.W_OK):
+        return None, f"{parent} is not writable"
+    return parent, True

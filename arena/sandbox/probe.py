@@ -10,8 +10,10 @@ the library reports, and a front end says it where it matters, as ``arena doctor
 header of ``arena run`` do); ``level`` names the layers reached, and the referee records it
 with every match.
 
-Bot user: when the referee runs as root, bots run as ``arena-bot`` (created with ``useradd
---system`` when missing), else ``nobody``; ``ARENA_BOT_USER`` picks another account.
+Bot user (:func:`arena.sandbox.uids.bot_account`): when the referee runs as root, bots run as
+``arena-bot`` (created with ``useradd --system`` when missing), else ``nobody``;
+``ARENA_BOT_USER`` picks another account. Where each bot gets its cgroup:
+:func:`arena.sandbox.cgroups.bots_cgroup_parent`.
 
 Bot kit: the copy of the ``arena`` package bots import, made by :mod:`arena.sandbox.kit`;
 the probe imports the engine in the bots' interpreter, and if the compiled modules fail to
@@ -20,14 +22,11 @@ load there, bots get a kit of the sources alone and ``bot_engine`` says why.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
-import pwd
 import select
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
@@ -39,7 +38,7 @@ from typing import Any
 
 from arena.errors import SandboxError
 from arena.sandbox import landlock, seccomp
-from arena.sandbox.cgroups import can_freeze, own_v2_cgroup, v2_cgroup_of_self
+from arena.sandbox.cgroups import bots_cgroup_parent, can_freeze, v2_cgroup_of_self
 from arena.sandbox.kit import kit_path, make_kit
 from arena.sandbox.limits import Limits
 from arena.sandbox.report import (
@@ -51,13 +50,12 @@ from arena.sandbox.report import (
     level_of,
 )
 from arena.sandbox.spawn import spawn
-from arena.sandbox.uids import is_bot_uid
+from arena.sandbox.uids import bot_account, is_bot_uid
 
 __all__ = ["adopt", "kit_env", "kit_path", "probe"]
 
 log = logging.getLogger("arena.sandbox")
 
-BOT_USER = "arena-bot"
 
 _CHECK = r"""
 import json, os, socket, sys
@@ -159,42 +157,6 @@ def kit_env() -> dict[str, str]:
     return {"PYTHONPATH": str(probe().kit_path)}
 
 
-def _bot_user() -> tuple[str, int | None, int | None, bool | str]:
-    """(name, uid, gid, layer status) of the account bots run as."""
-    if os.geteuid() != 0:
-        name = pwd.getpwuid(os.geteuid()).pw_name if _has_pwent(os.geteuid()) else str(os.geteuid())
-        return name, None, None, NOT_NEEDED + f"the referee is not root (bots run as {name})"
-    wanted = os.environ.get("ARENA_BOT_USER") or BOT_USER
-    try:
-        entry = pwd.getpwnam(wanted)
-    except KeyError:
-        entry = None
-        if wanted == BOT_USER and shutil.which("useradd"):
-            result = subprocess.run(
-                ["useradd", "--system", "--no-create-home", "--home-dir", "/nonexistent",
-                 "--shell", "/usr/sbin/nologin", BOT_USER],
-                capture_output=True, text=True, check=False)
-            if result.returncode == 0:
-                log.info("created system user %s for bots", BOT_USER)
-            with contextlib.suppress(KeyError):
-                entry = pwd.getpwnam(BOT_USER)
-        if entry is None:
-            with contextlib.suppress(KeyError):
-                entry = pwd.getpwnam("nobody")
-    if entry is None or entry.pw_uid == 0:
-        return "root", None, None, "no unprivileged account (arena-bot could not be created, " \
-                                   "no nobody): bots run as root"
-    return entry.pw_name, entry.pw_uid, entry.pw_gid, True
-
-
-def _has_pwent(uid: int) -> bool:
-    try:
-        pwd.getpwuid(uid)
-    except KeyError:
-        return False
-    return True
-
-
 def _run_check(report: SandboxReport, python: str,
                timeout: float = 20.0) -> tuple[dict[str, Any] | None, str]:
     """Run the check program under ``report``'s layers; (its JSON or None, why not)."""
@@ -257,37 +219,6 @@ def _python_candidates() -> list[str]:
     return seen
 
 
-def _cgroup_parent() -> tuple[Path | None, bool | str]:
-    """A cgroup v2 directory under which each bot may get its own cgroup, or why not."""
-    explicit = os.environ.get("ARENA_CGROUP")
-    if explicit:
-        parent = Path(explicit)
-    else:
-        root = Path("/sys/fs/cgroup")
-        if (root / "unified" / "cgroup.controllers").exists():  # hybrid: v1 has them
-            return None, ("hybrid cgroups: v2 has no memory or pids controller (bots are "
-                          "frozen, not limited); set ARENA_CGROUP to a delegated cgroup v2 "
-                          "directory")
-        if not (root / "cgroup.controllers").exists():
-            return None, ("no cgroup v2 hierarchy at /sys/fs/cgroup (cgroup v1); "
-                          "set ARENA_CGROUP to a delegated cgroup v2 directory")
-        own = own_v2_cgroup()
-        if own != "/":
-            return None, (f"the referee's cgroup {own or '?'} is not delegated to it; "
-                          "set ARENA_CGROUP to a delegated cgroup v2 directory")
-        parent = root
-    try:
-        enabled = (parent / "cgroup.subtree_control").read_text().split()
-    except OSError as exc:
-        return None, f"cannot read {parent}/cgroup.subtree_control: {exc.strerror}"
-    missing = [c for c in ("memory", "pids") if c not in enabled]
-    if missing:
-        return None, f"controller(s) {', '.join(missing)} not enabled in {parent}"
-    if not os.access(parent, os.W_OK):
-        return None, f"{parent} is not writable"
-    return parent, True
-
-
 #: A layer's status when ``disable`` or ``ARENA_SANDBOX_DISABLE`` switched it off.
 _OFF = "disabled by ARENA_SANDBOX_DISABLE / probe(disable=...)"
 #: A layer's status, and the check program's answer under it when it is active.
@@ -296,7 +227,7 @@ _Trial = tuple[bool | str, dict[str, Any] | None]
 
 def _probe(disabled: frozenset[str]) -> SandboxReport:
     layers: dict[str, bool | str] = {"setsid": True, "rlimits": True}
-    user, uid, gid, user_status = _bot_user() if "user" not in disabled else (
+    user, uid, gid, user_status = bot_account() if "user" not in disabled else (
         "root" if os.geteuid() == 0 else str(os.geteuid()), None, None, _OFF)
     layers["user"] = user_status
     kit = kit_path()
@@ -352,7 +283,7 @@ def _all_at_once(base: SandboxReport, python: str, disabled: frozenset[str]) -> 
     bwrap_path = shutil.which("bwrap")
     if bwrap_path is None or not seccomp.supported() or {"bwrap", "seccomp"} & disabled:
         return None
-    cgroup_parent, cgroup = (None, _OFF) if "cgroup" in disabled else _cgroup_parent()
+    cgroup_parent, cgroup = (None, _OFF) if "cgroup" in disabled else bots_cgroup_parent()
     freezer_parent, freezer = _freezer_candidate(disabled, cgroup_parent)
     landlock_status = _landlock_unavailable(disabled, uses_bwrap=True) or True
     trial = replace(base, bwrap=bwrap_path, cgroup_parent=cgroup_parent,
@@ -494,7 +425,7 @@ def _cgroup_layer(base: SandboxReport, python: str, disabled: frozenset[str]
     """(the cgroup parent bots go under, or None; the layer's status; the check's answer)."""
     if "cgroup" in disabled:
         return None, _OFF, None
-    parent, status = _cgroup_parent()
+    parent, status = bots_cgroup_parent()
     if parent is None:
         return None, status, None
     trial = replace(base, cgroup_parent=parent, layers={**base.layers, "cgroup": True})

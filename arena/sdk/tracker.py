@@ -243,10 +243,18 @@ class Tracker:
         elif kind == "updraft":
             pile.append(event.get("card"))
         elif kind == "pile_bottomed" and pile:
-            last = len(pile) - 1
-            for where in self.whereabouts:
-                where.pile = sorted(0 if place == last else place + 1 for place in where.pile)
+            self._top_to_bottom(len(pile) - 1)
             pile.insert(0, pile.pop())
+
+    def _top_to_bottom(self, top: int) -> None:
+        """The top card (at ``top``) goes to the bottom (Lachesis): every place renumbers,
+        those of the whereabouts and of the exchanges alike, so an exchange still holds."""
+        def moved(place: int) -> int:
+            return 0 if place == top else place + 1
+        for where in self.whereabouts:
+            where.pile = sorted(moved(place) for place in where.pile)
+        for exchange in self.exchanges:
+            exchange.places = [moved(place) for place in exchange.places]
 
     def _drop_whereabouts(self, stale: Any) -> None:
         self.whereabouts = [where for where in self.whereabouts if not stale(where)]

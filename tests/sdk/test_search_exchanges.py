@@ -20,7 +20,7 @@ from arena.engine.cards import NOTATION
 from arena.engine.config import GameConfig
 from arena.engine.game import new_game
 from arena.engine.state import State
-from arena.sdk.search import SearchView, Tracker, Whereabouts, _deal_rest, _matchings
+from arena.sdk.search import SearchView, Tracker, Whereabouts, _deal_rest, _matchings, _windows
 from arena.sdk.tracker import Exchange
 
 
@@ -66,6 +66,25 @@ def test_a_partial_look_keeps_at_most_one_of_the_cards_in_the_hand() -> None:
     _fed(tracker, {"type": "set_trap", "seat": 2})  # a hidden card left that hand
     assert tracker.whereabouts == [Whereabouts("God-5", [34, 35, 36])]
     assert not tracker.live_exchanges()
+
+
+def test_a_lachesis_move_keeps_the_exchange_at_its_cards_new_places() -> None:
+    tracker = Tracker()
+    tracker.reset(0)
+    _fed(tracker, {"type": "game_start", "players": ["a", "b"]},
+         {"type": "look", "seat": 0, "cards": ["God-1", "Fate-1", "Beast-1"]},
+         {"type": "look", "seat": 1, "count": 3},
+         {"type": "pile_exchange", "seat": 1},
+         {"type": "look", "seat": 1, "count": 1},  # Lachesis: the top card to the bottom
+         {"type": "pile_bottomed"})
+    assert tracker.whereabouts == [Whereabouts("Beast-1", [40], [1]),
+                                   Whereabouts("Fate-1", [41], [1]),
+                                   Whereabouts("God-1", [0], [1])]
+    (exchange,) = tracker.live_exchanges()
+    assert exchange.exact and exchange.places == [40, 41, 0]
+    _fed(tracker, {"type": "draw", "seat": 1})  # Fate-1, now on top, or another card
+    (rest,) = tracker.live_exchanges()
+    assert not rest.exact and rest.places == [40, 0]
 
 
 # ---------------------------------------------------------------- the sampler, every layout
@@ -117,15 +136,62 @@ def test_exactly_one_layouts_are_fewer_than_at_most_one() -> None:
     assert any(faces[3:] == ("God-1", "Fate-1") for faces in loose - exact)
 
 
+# After a Lachesis move: a pile of three, God-1 on top and Fate-1 under it when seat 1 traded
+# one of the two; then the top card went to the bottom, so God-1's place is 0, Fate-1's is 2.
+LACHESIS_FEED = [{"type": "game_start", "players": ["a", "b"]},
+                 {"type": "reshuffle", "cards": 3},
+                 {"type": "look", "seat": 0, "cards": ["God-1", "Fate-1"]},
+                 {"type": "look", "seat": 1, "count": 2},
+                 {"type": "pile_exchange", "seat": 1},
+                 {"type": "look", "seat": 1, "count": 1},
+                 {"type": "pile_bottomed"}]
+
+
+def _lachesis_layouts() -> set[tuple[str, ...]]:
+    """Every deal of CARDS over HAND + PILE, by faces, where God-1 is at place 0 and Fate-1
+    at place 2 but for one of them, which is in seat 1's hand (read from the rule, not the
+    sampler)."""
+    allowed = set()
+    for cards in itertools.permutations(CARDS):
+        faces = tuple(NOTATION[card] for card in cards)
+        hand, pile = faces[:2], faces[2:]
+        if "God-1" in hand and pile[2] == "Fate-1" or "Fate-1" in hand and pile[0] == "God-1":
+            allowed.add(faces)
+    return allowed
+
+
+def test_after_a_lachesis_move_a_sample_deals_every_allowed_layout_equally_often() -> None:
+    tracker = Tracker()
+    tracker.reset(0)
+    _fed(tracker, *LACHESIS_FEED)
+    state = new_game(GameConfig(players=("a", "b"), seed=1))
+    state.draw_pile = state.draw_pile[:len(PILE)]  # only its size is read
+    windows, groups = _windows(state, tracker, HAND + PILE, {})
+    pool: dict[str, list[int]] = {}
+    for card in CARDS:
+        pool.setdefault(NOTATION[card], []).append(card)
+    rng, seen = random.Random(7), Counter[tuple[str, ...]]()
+    for _ in range(6000):
+        deal = _deal_rest(HAND + PILE, {}, pool, windows, groups, rng)
+        assert deal is not None
+        seen[tuple(NOTATION[deal[place]] for place in HAND + PILE)] += 1
+    allowed = _lachesis_layouts()
+    assert set(seen) == allowed
+    expected = 6000 / len(allowed)
+    assert all(0.7 * expected < count < 1.3 * expected for count in seen.values()), \
+        (expected, sorted(seen.values()))
+
+
 # ---------------------------------------------------------------- random games
 def _leaning_to_look(state: State, rng: random.Random) -> int:
-    """Random choices, leaning towards cards that look at the pile and trade with it."""
+    """Random choices, leaning towards cards that look at the pile and trade with it, and
+    towards Lachesis moving the top card to the bottom (the places renumber)."""
     decision = state.decision
     assert decision is not None
     lean = [i for i, option in enumerate(decision.options)
             if decision.kind == "turn" and option.get("action") == "play"
-            and str(option.get("card")).startswith(("God-4", "Sophoi-", "Crown"))
-            or decision.kind == "card" and option.get("card") is not None]
+            and str(option.get("card")).startswith(("God-4", "Sophoi-", "Crown", "Fate-2"))
+            or decision.kind == "card" and (option.get("card") or option.get("bottom"))]
     if lean and rng.random() < 0.8:
         return rng.choice(lean)
     return rng.randrange(len(decision.options))

@@ -84,7 +84,7 @@ class Tracker:
     where it may be this very card, a reshuffle). When another seat trades one of several
     top cards the bot knew, each such card is at its place or in that seat's hand, and
     ``exchanges`` keeps that only one of them left (:class:`Exchange`; read them through
-    :meth:`live_exchanges`). ``traps[s]`` is seat
+    :meth:`live_exchanges`; one that no longer holds is dropped). ``traps[s]`` is seat
     ``s``'s traps by slot, as set: the card where the bot knows it (Basilisk, or a revealed
     card set), else ``None``.
     """
@@ -118,6 +118,13 @@ class Tracker:
         while self._done < len(events):
             self._read(events[self._done])
             self._done += 1
+        self._prune_exchanges()
+
+    def _prune_exchanges(self) -> None:
+        """Drop the exchanges that no longer hold (their cards seen or gone): they constrain
+        nothing, and a long game's samples would read them again and again."""
+        self.exchanges = [exchange for exchange in self.exchanges
+                          if exchange.still(self.whereabouts) is not None]
 
     def beyond_revealed(self, seat: int, revealed: list[str]) -> Counter[str]:
         """The cards the bot knows ``seat`` holds besides its ``revealed`` ones (now): a card

@@ -165,7 +165,7 @@ def _resolve(ref: str | Path, bots_dir: Path) -> BotSpec:
     if spec is not None:
         return spec
     if looks_like_path:
-        raise BotNotFoundError(f"no bot at {text}{beside_hint(text)}")
+        raise BotNotFoundError(f"no bot at {text}{beside_hint(text) or sample_hint(text)}")
     if "@" in text:
         return _resolve_version(text, bots_dir)
     raise unknown_bot(text, bots_dir, here=Path(f"{text}.py"))
@@ -185,6 +185,17 @@ def expanded(text: str) -> str:
         return os.path.expanduser(text)
     except ValueError:  # a NUL in a spec's text: no such user, as for any other
         return text
+
+
+def sample_hint(text: str) -> str:
+    """`` (the sample bot is .../bots/greedy.py)`` for a path that is not there whose last
+    part is a sample bot's file or directory (``bots/greedy.py`` typed outside the arena's
+    checkout, where ``$ARENA_BOTS_DIR`` has the samples named by path), else nothing."""
+    last = os.path.basename(text.rstrip("/"))
+    for _, path in _registered_in(SAMPLE_BOTS_DIR, set()):
+        if path.name == last:
+            return f" (the sample bot is {path})"
+    return ""
 
 
 def beside_hint(text: str) -> str:

@@ -188,6 +188,21 @@ def test_a_mistyped_bot_path_names_the_bot_beside_it(tmp_path: Path) -> None:
 
 
 
+def test_a_sample_bot_path_that_is_not_here_names_where_the_sample_is(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With $ARENA_BOTS_DIR set, the samples are named by path, as docs/BOTS.md says: an
+    author outside the arena's checkout who typed bots/greedy.py was told 'no bot at
+    bots/greedy.py' and not where the sample is."""
+    monkeypatch.chdir(tmp_path)
+    for typed, sample in (("bots/greedy.py", "greedy.py"), ("bots/learned", "learned"),
+                          ("bots/learned/", "learned")):
+        result = _run("match", typed, "random", bots_dir=tmp_path / "mine")
+        assert (result.exit_code, result.stderr) == (
+            1, f"Error: no bot at {typed} (the sample bot is {BOTS / sample})\n"), typed
+    result = _run("check-bot", "bots/nosuch.py", bots_dir=tmp_path / "mine")
+    assert result.stderr == "Error: no bot at bots/nosuch.py\n"
+
+
 @needs_sandbox
 def test_a_path_starting_with_a_tilde_is_the_home_directory_in_a_spec(tmp_path: Path) -> None:
     """No shell reads a spec: '~/my_bot.py' there was 'no bot at ~/my_bot.py', and

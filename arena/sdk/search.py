@@ -38,9 +38,11 @@ Example::
 
 from __future__ import annotations
 
+import functools
+import inspect
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from arena.engine import determinize
@@ -488,22 +490,64 @@ def _put(state: State, where: Place, card: int) -> None:
 # ============================================================================= the bot base
 class SearchBot(Bot):
     """A bot that keeps its events for search: ``self.view(request)`` is the
-    :class:`SearchView` of a request. Override :meth:`act`; if you override the hooks, call
-    ``super()``."""
+    :class:`SearchView` of a request. Override :meth:`act`. The tracker (``self.tracker``)
+    is reset at each game start, with the game's house rules (``self.rules``), and fed every
+    event whether or not hooks of a subclass's own (``__init__``, ``on_game_start``,
+    ``on_event``) call ``super()``: each such hook runs after the kit's part."""
 
-    def __init__(self) -> None:
-        self.tracker = Tracker()
-        self.rules = DEFAULT_RULES
+    #: The house rules of the game being played (the default ones before the first).
+    rules: HouseRules = DEFAULT_RULES
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for hook, kit_part in (("on_game_start", SearchBot._start_tracking),
+                               ("on_event", SearchBot._track)):
+            own = cls.__dict__.get(hook)
+            if inspect.isfunction(own):
+                setattr(cls, hook, _after(kit_part, own))
+
+    @property
+    def tracker(self) -> Tracker:
+        """The bot's :class:`Tracker` (made on first use: a subclass's ``__init__`` need not
+        call ``super().__init__()``)."""
+        tracker: Tracker | None = self.__dict__.get("_tracker")
+        if tracker is None:
+            tracker = self.__dict__["_tracker"] = Tracker()
+        return tracker
+
+    @tracker.setter
+    def tracker(self, value: Tracker) -> None:
+        self.__dict__["_tracker"] = value
 
     def on_game_start(self, game: GameStart) -> None:
+        self._start_tracking(game)
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        self._track(event)
+
+    def _start_tracking(self, game: GameStart) -> None:
         self.tracker.reset(game.seat)
         self.rules = game.rules
 
-    def on_event(self, event: dict[str, Any]) -> None:
-        self.tracker.add(event)
+    def _track(self, event: dict[str, Any]) -> None:
+        events = self.tracker.events
+        if not events or events[-1] is not event:  # a hook that calls super() passes it twice
+            self.tracker.add(event)
 
     def view(self, request: Request) -> SearchView:
         return SearchView.of(request, self.tracker.events, self.tracker, self.rules)
+
+
+def _after(kit_part: Callable[[Any, Any], None],
+           hook: Callable[..., Any]) -> Callable[..., Any]:
+    """A subclass's own hook that runs after the kit's part of it (which ``super()`` would
+    run again: that part is idempotent)."""
+    @functools.wraps(hook)
+    def after(self: SearchBot, arg: Any, *args: Any, **kwargs: Any) -> Any:
+        kit_part(self, arg)
+        return hook(self, arg, *args, **kwargs)
+
+    return after
 
 
 def default_reply(view: SearchView, rng: random.Random) -> int:

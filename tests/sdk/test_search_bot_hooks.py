@@ -1,0 +1,74 @@
+"""A SearchBot's tracker and house rules follow the games whatever its author's hooks do.
+
+A new author's own ``__init__``, ``on_game_start`` (to keep the seat, as docs/BOTS.md's first
+bot does) or ``on_event`` that does not call ``super()`` left the tracker missing (an
+AttributeError that did not say why), not reset between games with the default house rules
+(a search of the wrong game), or fed no event (a search that knew nothing, silently)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arena.engine import GameConfig, RandomAgent, play_game
+from arena.engine.houserules import HouseRules
+from arena.sdk import GameStart, Request
+from arena.sdk.local import BotAgent
+from arena.sdk.search import SearchBot, default_reply
+
+RULES = HouseRules(kinds="family", trap_windows="turn_and_play")
+
+
+class Noting(SearchBot):
+    """Notes what its view knows at every decision, and plays the kit's policy."""
+
+    def act(self, request: Request) -> int:
+        view = self.view(request)
+        noted: list[Any] = getattr(self, "noted", [])
+        self.noted = noted
+        sample = view.sample_state(7) if view.searchable else None
+        noted.append((request.kind, self.rules, view.unseen_cards(), view.whereabouts(),
+                      [view.known_hand(seat) for seat in range(view.players)],
+                      sample and (sample.hands, sample.draw_pile, sample.config.rules)))
+        return default_reply(view, self.rng)
+
+
+class OwnInit(Noting):
+    def __init__(self) -> None:
+        self.games = 0
+
+
+class OwnGameStart(Noting):
+    def on_game_start(self, game: GameStart) -> None:
+        self.seat = game.seat
+
+
+class OwnEvent(Noting):
+    def on_event(self, event: dict[str, Any]) -> None:
+        self.last = event
+
+
+class Both(Noting):
+    """Hooks of its own that do call super(): each event is read once, not twice."""
+
+    def on_game_start(self, game: GameStart) -> None:
+        super().on_game_start(game)
+        self.seat = game.seat
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        super().on_event(event)
+        self.last = event
+
+
+def _noted(bot: Noting) -> list[Any]:
+    agent = BotAgent(bot, seed=3, rules=RULES)
+    for seed in (11, 12):  # two games: the second starts from a tracker reset
+        play_game(GameConfig(players=("me", "a", "b"), seed=seed, rules=RULES),
+                  [agent, RandomAgent(seed), RandomAgent(seed + 1)])
+    return bot.noted
+
+
+def test_hooks_of_the_authors_own_without_super_keep_the_search_bots_knowledge() -> None:
+    expected = _noted(Noting())
+    assert any(noted[3] or any(noted[4]) for noted in expected)  # it did know something
+    for bot in (OwnInit(), OwnGameStart(), OwnEvent(), Both()):
+        assert _noted(bot) == expected, type(bot).__name__

@@ -176,8 +176,10 @@ class SearchView:
         rules. Cards the bot knows an opponent holds (:meth:`known_hand`) are dealt to that
         opponent, a card it knows only the :meth:`whereabouts` of to one of its places."""
         if not self.searchable:
-            raise ValueError(f"cannot position a sampled state at a {self.kind!r} decision; "
-                             f"only at {SEARCHABLE_KINDS}")
+            raise ValueError(f"cannot sample a state at a {self.kind!r} decision, only at a "
+                             f"{' or a '.join(SEARCHABLE_KINDS)}: check view.searchable first "
+                             "and answer the others another way, e.g. with the kit's policy, "
+                             "default_reply(view, self.rng)")
         state = determinize.sample_state(self.obs, seed, self.kind, self.rules)
         if self.tracker.knows_anything():
             _place_known(state, self.obs, self.tracker, random.Random(seed ^ 0x5EA2C4))

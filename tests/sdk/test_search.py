@@ -219,8 +219,12 @@ def test_other_decisions_cannot_be_sampled() -> None:
     *_, (truth, seat, view) = _views(2, 1, 3)
     other = SearchView(view.data, view.tracker.events, "discard", [])
     assert not other.searchable
-    with pytest.raises(ValueError, match="discard"):
+    with pytest.raises(ValueError) as info:  # an author's bot crashes with it: say what to do
         other.sample_state(0)
+    assert str(info.value) == (
+        "cannot sample a state at a 'discard' decision, only at a turn or a swap: check "
+        "view.searchable first and answer the others another way, e.g. with the kit's policy, "
+        "default_reply(view, self.rng)")
 
 
 def test_tracker_reads_exchanges_and_forgets_hidden_moves() -> None:

@@ -493,9 +493,10 @@ def _put(state: State, where: Place, card: int) -> None:
 class SearchBot(Bot):
     """A bot that keeps its events for search: ``self.view(request)`` is the
     :class:`SearchView` of a request. Override :meth:`act`. The tracker (``self.tracker``)
-    is reset at each game start, with the game's house rules (``self.rules``), and fed every
-    event whether or not hooks of a subclass's own (``__init__``, ``on_game_start``,
-    ``on_event``) call ``super()``: each such hook runs after the kit's part."""
+    is reset at each game start, with the game's house rules (``self.rules``), and reads
+    every event as it arrives, whether or not hooks of a subclass's own (``__init__``,
+    ``on_game_start``, ``on_event``) call ``super()``: each such hook runs after the kit's
+    part."""
 
     #: The house rules of the game being played (the default ones before the first).
     rules: HouseRules = DEFAULT_RULES
@@ -532,9 +533,12 @@ class SearchBot(Bot):
         self.rules = game.rules
 
     def _track(self, event: dict[str, Any]) -> None:
-        events = self.tracker.events
-        if not events or events[-1] is not event:  # a hook that calls super() passes it twice
-            self.tracker.add(event)
+        tracker = self.tracker
+        if tracker.events and tracker.events[-1] is event:  # a hook calling super() passes
+            return                                          # it twice
+        tracker.add(event)
+        if tracker.seat >= 0:  # read at once: ``act`` may read the tracker before a view
+            tracker.catch_up(tracker.seat)
 
     def view(self, request: Request) -> SearchView:
         return SearchView.of(request, self.tracker.events, self.tracker, self.rules)

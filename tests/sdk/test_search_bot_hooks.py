@@ -1,4 +1,5 @@
-"""A SearchBot's tracker and house rules follow the games whatever its author's hooks do.
+"""A SearchBot's tracker and house rules follow the games whatever its author's hooks do,
+and its tracker is up to date when ``act`` reads it.
 
 A new author's own ``__init__``, ``on_game_start`` (to keep the seat, as docs/BOTS.md's first
 bot does) or ``on_event`` that does not call ``super()`` left the tracker missing (an
@@ -72,3 +73,26 @@ def test_hooks_of_the_authors_own_without_super_keep_the_search_bots_knowledge()
     assert any(noted[3] or any(noted[4]) for noted in expected)  # it did know something
     for bot in (OwnInit(), OwnGameStart(), OwnEvent(), Both()):
         assert _noted(bot) == expected, type(bot).__name__
+
+
+class ReadsFirst(SearchBot):
+    """Reads its tracker in ``act`` before asking for a view, as docs/BOTS.md's Tracker
+    invites: it was the last decision's knowledge, the events since unread."""
+
+    def act(self, request: Request) -> int:
+        tracker = self.tracker
+        before = (len(tracker.events), tracker.pile and list(tracker.pile),
+                  {seat: dict(cards) for seat, cards in tracker.known.items()})
+        view = self.view(request)
+        after = (len(tracker.events), tracker.pile and list(tracker.pile),
+                 {seat: dict(cards) for seat, cards in tracker.known.items()})
+        assert before == after, request.id
+        return default_reply(view, self.rng)
+
+
+def test_the_tracker_has_read_every_event_when_act_reads_it() -> None:
+    bot = ReadsFirst()
+    agent = BotAgent(bot, seed=5)
+    for seed in (1, 2, 3):
+        play_game(GameConfig(players=("me", "a"), seed=seed), [agent, RandomAgent(seed)])
+    assert agent.invalid_answers == 0

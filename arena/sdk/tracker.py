@@ -273,11 +273,25 @@ class Tracker:
 
     def _place_seen(self, place: int, name: Any) -> None:
         """The bot sees ``name`` at ``place``: a card it knows only the whereabouts of is not
-        there, or, of the same face, may be that one (never a guess: forget where it was)."""
+        there, or, of the same face, may be that one (never a guess: forget where it was).
+        The callers settle the whereabouts after it."""
+        stayed = self._stayed_beside(place, name)
         self._drop_whereabouts(lambda where: place in where.pile and where.card == name)
         for where in self.whereabouts:
             if place in where.pile:
                 where.pile.remove(place)
+        for where in stayed:
+            where.hands = []
+
+    def _stayed_beside(self, place: int, name: Any) -> list[Whereabouts]:
+        """The cards of an exchange that stayed at their places, where ``place`` shows
+        another card than the exchange's card there: that card is the one traded."""
+        stayed: list[Whereabouts] = []
+        for exchange in self.live_exchanges():
+            traded = [member for member, at in zip(exchange.members, exchange.places)
+                      if at == place and member.card != name]
+            stayed += [member for member in exchange.members if traded and member is not traded[0]]
+        return stayed
 
     def _hand_seen(self, seat: Any, cards: list[str]) -> None:
         """The bot sees all of ``seat``'s hand."""

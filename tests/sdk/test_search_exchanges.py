@@ -43,14 +43,26 @@ def test_cards_known_on_top_stay_known_when_another_seat_trades_one_of_them() ->
                                    Whereabouts("God-1", [41], [1])]
     (exchange,) = tracker.live_exchanges()
     assert exchange.exact and exchange.seat == 1 and exchange.places == [39, 40, 41]
-    _fed(tracker, {"type": "draw", "seat": 0, "card": "Agari-1"})  # the top was traded
-    assert tracker.beyond_revealed(1, []) == {"God-1": 1}
+    _fed(tracker, {"type": "draw", "seat": 1})  # the top, or the card traded for it
     assert tracker.whereabouts == [Whereabouts("Beast-1", [39], [1]),
                                    Whereabouts("Fate-1", [40], [1])]
     (rest,) = tracker.live_exchanges()  # still at most one of them in the hand
     assert not rest.exact and rest.places == [39, 40]
     _fed(tracker, {"type": "look", "seat": 0, "cards": ["Fate-2"]})  # Fate-1 went too?
     assert not tracker.live_exchanges()
+
+
+def test_a_place_that_shows_another_card_names_the_card_traded_and_the_others_stayed() -> None:
+    tracker = Tracker()
+    tracker.reset(0)
+    _fed(tracker, {"type": "game_start", "players": ["a", "b"]},
+         {"type": "look", "seat": 0, "cards": ["God-1", "Fate-1", "Beast-1"]},
+         {"type": "look", "seat": 1, "count": 3},
+         {"type": "pile_exchange", "seat": 1},
+         {"type": "draw", "seat": 0, "card": "Agari-1"})  # the top was traded
+    assert tracker.beyond_revealed(1, []) == {"God-1": 1}
+    assert tracker.pile is not None and tracker.pile[39:] == ["Beast-1", "Fate-1"]
+    assert tracker.whereabouts == [] and tracker.exchanges == []
 
 
 def test_a_partial_look_keeps_at_most_one_of_the_cards_in_the_hand() -> None:
@@ -85,6 +97,69 @@ def test_a_lachesis_move_keeps_the_exchange_at_its_cards_new_places() -> None:
     _fed(tracker, {"type": "draw", "seat": 1})  # Fate-1, now on top, or another card
     (rest,) = tracker.live_exchanges()
     assert not rest.exact and rest.places == [40, 0]
+
+
+def _pile_claims(truth: State, tracker: Tracker) -> None:
+    """Each card the tracker places on the pile is there in the truth."""
+    assert tracker.pile is not None and len(tracker.pile) == len(truth.draw_pile)
+    for place, name in enumerate(tracker.pile):
+        assert name is None or NOTATION[truth.draw_pile[place]] == name, (place, name)
+
+
+def _choice(state: State, phase: str, sophoi: str, pick: int) -> tuple[int | None, str]:
+    """Seat 1 sets a Sophoi trap, seat 0 plays Athena trading none, seat 1 springs the trap
+    and trades the ``pick``-th way, seat 0 sets a trap (drawing the top); option 0 else."""
+    decision = state.decision
+    assert decision is not None
+    options, seat = decision.options, decision.seat
+    wanted = {("start", 1, "turn"): ("trapped", {"action": "trap", "card": sophoi}),
+              ("trapped", 0, "turn"): ("athena", {"action": "play", "card": "God-4"})}
+    step = wanted.get((phase, seat, decision.kind))
+    if step is not None:
+        return next((i for i, o in enumerate(options) if o == step[1]), None), step[0]
+    if phase == "athena" and decision.kind == "card":
+        return 0, "looked"
+    if phase == "looked" and seat == 1 and decision.kind == "trigger" and len(options) > 1:
+        return 1, "sprung"
+    if phase == "sprung" and decision.kind == "card":
+        return 1 + pick % (len(options) - 1), "traded"
+    if phase == "traded" and seat == 0 and decision.kind == "turn":
+        return next(i for i, o in enumerate(options) if o.get("action") == "trap"), "drew"
+    return 0, phase
+
+
+def _athena_then_a_sophoi_trap(seed: int, pick: int) -> tuple[set[str], set[str]] | None:
+    """The cards of the exchanges seat 0's tracker keeps before its draw, and those it knows
+    on the pile after, in a game played as :func:`_choice` says (its pile checked against
+    the truth at every decision); None where the deal does not allow that game."""
+    state = new_game(GameConfig(players=("a", "b"), seed=seed))
+    sophoi = [NOTATION[card] for card in state.hands[1] if NOTATION[card].startswith("Sophoi")]
+    if not sophoi:
+        return None
+    tracker, phase, traded = Tracker(), "start", set()
+    tracker.reset(0)
+    while state.decision is not None and phase != "drew":
+        _fed(tracker, *state.events_for(0, len(tracker.events)))
+        _pile_claims(state, tracker)
+        traded = {m.card for exchange in tracker.live_exchanges() for m in exchange.members}
+        choice, phase = _choice(state, phase, sophoi[0], pick)
+        if choice is None:
+            return None
+        state.apply(choice)
+    _fed(tracker, *state.events_for(0, len(tracker.events)))
+    _pile_claims(state, tracker)
+    known = {name for name in tracker.pile or () if name is not None}
+    return (traded, known) if phase == "drew" else None
+
+
+def test_a_traded_card_drawn_as_another_tells_the_card_beside_it_stayed() -> None:
+    """Seat 0 knew the two top cards; seat 1 traded one of them. Where seat 0 then draws
+    another card from the top, the top card was the one traded: the other stayed, and seat
+    0 knows it at its place (it was at its place or in that hand)."""
+    played = [cards for seed in range(400) for pick in (0, 1, 2, 3)
+              if (cards := _athena_then_a_sophoi_trap(seed, pick)) is not None]
+    assert sum(1 for traded, _ in played if traded) > 20
+    assert any(traded & known for traded, known in played)
 
 
 # ---------------------------------------------------------------- the sampler, every layout

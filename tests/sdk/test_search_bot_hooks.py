@@ -8,6 +8,7 @@ AttributeError that did not say why), not reset between games with the default h
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from arena.engine import GameConfig, RandomAgent, play_game
@@ -96,3 +97,21 @@ def test_the_tracker_has_read_every_event_when_act_reads_it() -> None:
     for seed in (1, 2, 3):
         play_game(GameConfig(players=("me", "a"), seed=seed), [agent, RandomAgent(seed)])
     assert agent.invalid_answers == 0
+
+
+def test_the_docs_search_bot_searches_and_plays_legal_games() -> None:
+    """docs/BOTS.md's search bot, as a reader copies it: it was a stub that always held, so
+    a new author had no example of a sample played out."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "BOTS.md").read_text(encoding="utf-8")
+    source = text.split("```python\n# my_search.py\n", 1)[1].split("```", 1)[0]
+    space: dict[str, Any] = {}
+    exec(compile(source, "BOTS.md", "exec"), space)  # noqa: S102 - the docs' own example
+    bot = space["MyMonteCarlo"]()
+    answers: list[int] = []
+    act = bot.act
+    bot.act = lambda request: answers.append(act(request)) or answers[-1]
+    agent = BotAgent(bot)
+    for seed in range(2):
+        play_game(GameConfig(players=("me", "rnd"), seed=seed), [agent, RandomAgent(seed)])
+    assert agent.invalid_answers == 0
+    assert any(answers)  # it chose other options than holding

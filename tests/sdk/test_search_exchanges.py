@@ -31,13 +31,19 @@ def _fed(tracker: Tracker, *events: dict[str, Any]) -> Tracker:
     return tracker
 
 
-def test_cards_known_on_top_stay_known_when_another_seat_trades_one_of_them() -> None:
+def _one_of_three_traded(*after: dict[str, Any]) -> Tracker:
+    """Seat 0 saw God-1, Fate-1 and Beast-1 on top; seat 1 traded one of the three; then
+    ``after``."""
     tracker = Tracker()
     tracker.reset(0)
-    _fed(tracker, {"type": "game_start", "players": ["a", "b"]},
-         {"type": "look", "seat": 0, "cards": ["God-1", "Fate-1", "Beast-1"]},
-         {"type": "look", "seat": 1, "count": 3},
-         {"type": "pile_exchange", "seat": 1})
+    return _fed(tracker, {"type": "game_start", "players": ["a", "b"]},
+                {"type": "look", "seat": 0, "cards": ["God-1", "Fate-1", "Beast-1"]},
+                {"type": "look", "seat": 1, "count": 3},
+                {"type": "pile_exchange", "seat": 1}, *after)
+
+
+def test_cards_known_on_top_stay_known_when_another_seat_trades_one_of_them() -> None:
+    tracker = _one_of_three_traded()
     assert tracker.whereabouts == [Whereabouts("Beast-1", [39], [1]),
                                    Whereabouts("Fate-1", [40], [1]),
                                    Whereabouts("God-1", [41], [1])]
@@ -53,13 +59,8 @@ def test_cards_known_on_top_stay_known_when_another_seat_trades_one_of_them() ->
 
 
 def test_a_place_that_shows_another_card_names_the_card_traded_and_the_others_stayed() -> None:
-    tracker = Tracker()
-    tracker.reset(0)
-    _fed(tracker, {"type": "game_start", "players": ["a", "b"]},
-         {"type": "look", "seat": 0, "cards": ["God-1", "Fate-1", "Beast-1"]},
-         {"type": "look", "seat": 1, "count": 3},
-         {"type": "pile_exchange", "seat": 1},
-         {"type": "draw", "seat": 0, "card": "Agari-1"})  # the top was traded
+    tracker = _one_of_three_traded(  # the top was traded
+        {"type": "draw", "seat": 0, "card": "Agari-1"})
     assert tracker.beyond_revealed(1, []) == {"God-1": 1}
     assert tracker.pile is not None and tracker.pile[39:] == ["Beast-1", "Fate-1"]
     assert tracker.whereabouts == [] and tracker.exchanges == []
@@ -81,14 +82,8 @@ def test_a_partial_look_keeps_at_most_one_of_the_cards_in_the_hand() -> None:
 
 
 def test_a_lachesis_move_keeps_the_exchange_at_its_cards_new_places() -> None:
-    tracker = Tracker()
-    tracker.reset(0)
-    _fed(tracker, {"type": "game_start", "players": ["a", "b"]},
-         {"type": "look", "seat": 0, "cards": ["God-1", "Fate-1", "Beast-1"]},
-         {"type": "look", "seat": 1, "count": 3},
-         {"type": "pile_exchange", "seat": 1},
-         {"type": "look", "seat": 1, "count": 1},  # Lachesis: the top card to the bottom
-         {"type": "pile_bottomed"})
+    tracker = _one_of_three_traded(  # Lachesis: the top card to the bottom
+        {"type": "look", "seat": 1, "count": 1}, {"type": "pile_bottomed"})
     assert tracker.whereabouts == [Whereabouts("Beast-1", [40], [1]),
                                    Whereabouts("Fate-1", [41], [1]),
                                    Whereabouts("God-1", [0], [1])]

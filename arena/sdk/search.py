@@ -536,9 +536,7 @@ class SearchBot(Bot):
         tracker = self.tracker
         if tracker.events and tracker.events[-1] is event:  # a hook calling super() passes
             return                                          # it twice
-        tracker.add(event)
-        if tracker.seat >= 0:  # read at once: ``act`` may read the tracker before a view
-            tracker.catch_up(tracker.seat)
+        tracker.add(event)  # read at once: ``act`` may read the tracker before a view
 
     def view(self, request: Request) -> SearchView:
         return SearchView.of(request, self.tracker.events, self.tracker, self.rules)

@@ -106,7 +106,11 @@ class Tracker:
         self._done = 0
 
     def add(self, event: dict[str, Any]) -> None:
+        """Keep ``event``, and read it at once where the seat is known (:meth:`reset` with
+        the seat, or a :meth:`catch_up`): what the tracker holds is then up to date."""
         self.events.append(event)
+        if self.seat >= 0:
+            self.catch_up(self.seat)
 
     def catch_up(self, seat: int) -> None:
         """Read the events not read yet (the seat must be known to read them)."""

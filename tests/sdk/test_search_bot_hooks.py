@@ -13,9 +13,9 @@ from typing import Any
 
 from arena.engine import GameConfig, RandomAgent, play_game
 from arena.engine.houserules import HouseRules
-from arena.sdk import GameStart, Request
+from arena.sdk import Bot, GameStart, Request
 from arena.sdk.local import BotAgent
-from arena.sdk.search import SearchBot, default_reply
+from arena.sdk.search import SearchBot, Tracker, default_reply
 
 RULES = HouseRules(kinds="family", trap_windows="turn_and_play")
 
@@ -115,3 +115,44 @@ def test_the_docs_search_bot_searches_and_plays_legal_games() -> None:
         play_game(GameConfig(players=("me", "rnd"), seed=seed), [agent, RandomAgent(seed)])
     assert agent.invalid_answers == 0
     assert any(answers)  # it chose other options than holding
+
+
+class PlainWithTracker(Bot):
+    """A plain Bot keeping a Tracker, as docs/BOTS.md's Tracker says: reset at the game's
+    start, each event added; it reads the tracker's knowledge without a view."""
+
+    def on_game_start(self, game: GameStart) -> None:
+        self.tracker = Tracker()
+        self.tracker.reset(game.seat)
+        self.knew: list[Any] = getattr(self, "knew", [])
+
+    def on_event(self, event: dict[str, Any]) -> None:
+        self.tracker.add(event)
+
+    def act(self, request: Request) -> int:
+        self.knew.append((self.tracker.pile and list(self.tracker.pile),
+                          {seat: dict(cards) for seat, cards in self.tracker.known.items()}))
+        return 0
+
+
+class SearchingTwin(SearchBot):
+    """The same bot on the kit's SearchBot, whose view reads every event."""
+
+    def act(self, request: Request) -> int:
+        self.view(request)
+        self.knew: list[Any] = getattr(self, "knew", [])
+        self.knew.append((self.tracker.pile and list(self.tracker.pile),
+                          {seat: dict(cards) for seat, cards in self.tracker.known.items()}))
+        return 0
+
+
+def test_a_tracker_a_plain_bot_adds_events_to_has_read_them() -> None:
+    """Without a catch_up (which the docs did not name) the plain bot's tracker read
+    nothing: no pile, nothing known, silently."""
+    knew = []
+    for bot in (PlainWithTracker(), SearchingTwin()):
+        agent = BotAgent(bot, seed=2)
+        for seed in (4, 5):
+            play_game(GameConfig(players=("me", "a"), seed=seed), [agent, RandomAgent(seed)])
+        knew.append(bot.knew)
+    assert knew[0] == knew[1]

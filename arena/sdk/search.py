@@ -45,6 +45,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from arena.common.printable import brief_repr
 from arena.engine import determinize
 from arena.engine.cards import DECK_SIZE, NOTATION, PALAESTRON
 from arena.engine.houserules import DEFAULT_RULES, HouseRules
@@ -180,6 +181,9 @@ class SearchView:
                              f"{' or a '.join(SEARCHABLE_KINDS)}: check view.searchable first "
                              "and answer the others another way, e.g. with the kit's policy, "
                              "default_reply(view, self.rng)")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise TypeError(f"sample_state takes an int seed (e.g. self.rng.randrange(2**31)), "
+                            f"not {type(seed).__name__} {brief_repr(seed)}")
         state = determinize.sample_state(self.obs, seed, self.kind, self.rules)
         if self.tracker.knows_anything():
             _place_known(state, self.obs, self.tracker, random.Random(seed ^ 0x5EA2C4))

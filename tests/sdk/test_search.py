@@ -227,6 +227,17 @@ def test_other_decisions_cannot_be_sampled() -> None:
         "default_reply(view, self.rng)")
 
 
+def test_a_seed_that_is_no_int_is_refused_saying_what_a_seed_is() -> None:
+    """A seed drawn as self.rng.random() was 'int object expected; got float', from the
+    engine, without the call it came from."""
+    *_, (truth, seat, view) = _views(2, 1, 3)
+    for seed, shown in ((0.5, "float 0.5"), ("7", "str '7'"), (True, "bool True")):
+        with pytest.raises(TypeError) as info:
+            view.sample_state(seed)  # type: ignore[arg-type]
+        assert str(info.value) == (f"sample_state takes an int seed (e.g. "
+                                   f"self.rng.randrange(2**31)), not {shown}")
+
+
 def test_tracker_reads_exchanges_and_forgets_hidden_moves() -> None:
     tracker = Tracker()
     tracker.reset(0)

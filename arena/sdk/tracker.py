@@ -291,7 +291,7 @@ class Tracker:
         """The cards of an exchange that stayed at their places, where ``place`` shows
         another card than the exchange's card there: that card is the one traded."""
         stayed: list[Whereabouts] = []
-        for exchange in self.live_exchanges():
+        for exchange in self.live_exchanges() if name is not None else ():
             traded = [member for member, at in zip(exchange.members, exchange.places)
                       if at == place and member.card != name]
             stayed += [member for member in exchange.members if traded and member is not traded[0]]
@@ -306,9 +306,13 @@ class Tracker:
         self._settle()
 
     def _top_leaves(self, top: int, drawn: Any, drawer: Any) -> None:
-        """The pile's top card leaves it: seen (``drawn``), or drawn unseen by ``drawer``."""
-        if drawn is not None or drawer is None:
+        """The pile's top card leaves it: seen (``drawn``), or drawn unseen by ``drawer``, or
+        unseen to no hand (a feed that does not name a burned card): a card that may have
+        been there may have left with it."""
+        if drawn is not None:
             self._place_seen(top, drawn)
+        elif drawer is None:
+            self._drop_whereabouts(lambda where: top in where.pile)
         for where in self.whereabouts:
             if top in where.pile:
                 where.pile.remove(top)

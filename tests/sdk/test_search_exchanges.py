@@ -66,6 +66,18 @@ def test_a_place_that_shows_another_card_names_the_card_traded_and_the_others_st
     assert tracker.whereabouts == [] and tracker.exchanges == []
 
 
+def test_a_top_card_gone_unseen_names_no_card_traded() -> None:
+    """A burn that does not name its card (another referee's feed): the top is not seen, so
+    it tells nothing of which card was traded, and God-1 may have been burned (it was taken
+    for a card known in the hand)."""
+    tracker = _one_of_three_traded({"type": "burn", "seat": 0})
+    assert tracker.pile is not None and tracker.pile[39:] == [None, None]
+    assert [where.card for where in tracker.whereabouts] == ["Beast-1", "Fate-1"]
+    assert tracker.beyond_revealed(1, []) == {}
+    (rest,) = tracker.live_exchanges()
+    assert not rest.exact and rest.places == [39, 40]
+
+
 def test_a_partial_look_keeps_at_most_one_of_the_cards_in_the_hand() -> None:
     tracker = Tracker()
     tracker.reset(0)

@@ -35,6 +35,7 @@ from arena.rating.leaderboard import (
 from arena.rating.render import MACHINE_FORMATS, check_format, render_csv, render_json, render_table
 from arena.rating.trueskill_rating import RatingMemo
 from arena.referee.failures import failures_and_forfeits
+from arena.tournament.field_changes import field_lines
 
 __all__ = [
     "ALWAYS_SHOWN",
@@ -306,6 +307,9 @@ def leaderboard_report(board: Leaderboard, fmt: str = "simple",
     lines = [leaderboard_title(board), table, rating_footnote(board)]
     lines.extend(_not_shown_footnote(left_out))
     lines.extend(_entries_footnote(board))
+    spec = board.tournament.spec if board.tournament is not None else {}
+    if board.swiss:
+        lines.extend(field_lines(spec.get("withdrawn") or {}, spec.get("joined") or {}))
     if any(row.new_version for row in board.rows) and (columns is None or "note" in columns) \
             and "note" not in left_out:  # what the note column says, where it is shown
         league = board.tournament is not None and board.tournament.format == "league"

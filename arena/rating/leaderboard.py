@@ -51,6 +51,7 @@ from arena.rating.trueskill_rating import (
 )
 from arena.referee.failures import FAILURE_TYPES, without_game
 from arena.referee.hints import author_paths
+from arena.tournament.field_changes import field_status as changed_field_status
 from arena.tournament.scoring import Standing, spec_table_mates, spec_table_weight
 from arena.tournament.standings import scoring_inputs, standings_of
 
@@ -103,6 +104,9 @@ class LeaderboardRow:
     #: Swiss, in a tournament gone on with ``--continue``: the place of the version's entry
     #: in the standings, which count an entry's versions as one (``None`` elsewhere).
     standing: int | None = None
+    #: Swiss: ``withdrawn from round 3``, ``joined in round 3`` (the spec's changes of its
+    #: field, :mod:`arena.tournament.field_changes`), else empty.
+    field_status: str = ""
 
     @property
     def label(self) -> str:
@@ -115,11 +119,12 @@ class LeaderboardRow:
     def note(self) -> str:
         """What a reader needs to know that the numbers do not say."""
         if not self.new_version:
-            return ""
+            return self.field_status
         # a table cell: a league's bot updated all day would widen it with every update
         named = ", ".join(self.older_versions[:_OLDER_NAMED])
         rest = len(self.older_versions) - _OLDER_NAMED
-        return f"new (older: {named}{f' and {rest} more' if rest > 0 else ''})"
+        new = f"new (older: {named}{f' and {rest} more' if rest > 0 else ''})"
+        return f"{new}; {self.field_status}" if self.field_status else new
 
 
 @dataclass
@@ -211,6 +216,8 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     mates = spec_table_mates(tournament.spec) if tournament is not None else None
     tiebreak = stored_buchholz(ordered, finals, table_mates=mates) if swiss else {}
     standings = standings or {}
+    spec = tournament.spec if tournament is not None else {}
+    withdrawn, joined = spec.get("withdrawn") or {}, spec.get("joined") or {}
     # an older version is one on this board (entered here, with or without games): another
     # tournament's (another league's) version is no row here, and a note cannot say of it
     on_board = list(run.bots[key] for key in run.ratings)
@@ -242,6 +249,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                 new_version=bool(older),
                 older_versions=older,
                 standing=standings[key].rank if key in standings else None,
+                field_status=changed_field_status(bot.name, withdrawn, joined) if swiss else "",
             )
         )
     board = Leaderboard(scope=scope, tournament=tournament, settings=settings,

@@ -29,9 +29,10 @@ from arena.tournament.overrides import override_options
 from arena.tournament.planning import planned_games
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, TournamentRow, peek, stored_metadata
+from arena.tournament.swiss_edits import SwissEdit, apply_swiss_edit, swiss_edit
 
 __all__ = ["earlier_look_alike", "earlier_names", "earlier_twin", "earlier_twins",
-           "open_tournament", "refuse_new_entrants"]
+           "open_tournament", "refuse_new_entrants", "swiss_change"]
 
 
 def open_tournament(store: Store, spec: TournamentSpec, fresh: bool, *,
@@ -69,6 +70,9 @@ def _changed(store: Store, row: TournamentRow, spec: TournamentSpec,
     refused = change_refusal(store, row, spec, carry_on)
     if refused is not None:
         raise refused
+    if isinstance(swiss_change(store, row, spec), SwissEdit):
+        _warn_shown_seed(row, spec, warn)
+        return apply_swiss_edit(store, row, spec)
     old = row.spec.get("canonical") or {}
     versions = version_changes(list(old.get("entrants", [])), spec)
     assert versions is not None  # no refusal: only new versions of its entrants
@@ -82,7 +86,13 @@ def change_refusal(store: Store, row: TournamentRow, spec: TournamentSpec,
                    carry_on: bool) -> StoreError | None:
     """Why the stored tournament ``row`` refuses ``spec``, which differs from its own, naming
     what changed and the ways on; None when ``carry_on`` goes on with new versions of its
-    entrants. Reads the store only, so a run says it before any bot starts."""
+    entrants. Reads the store only, so a run says it before any bot starts. A Swiss whose
+    spec only adds or drops rounds, withdraws bots or enters late ones from a round not paired
+    yet goes on (:mod:`~arena.tournament.swiss_edits`); one that would change a paired round
+    is refused, saying which."""
+    edit = swiss_change(store, row, spec)
+    if edit is not None:
+        return edit if isinstance(edit, StoreError) else None
     old = row.spec.get("canonical") or {}
     new = spec.canonical()
     changed = [key for key in sorted(set(old) | set(new)) if old.get(key) != new.get(key)]
@@ -108,6 +118,33 @@ def change_refusal(store: Store, row: TournamentRow, spec: TournamentSpec,
     if carry_on and versions is not None:
         return None
     return StoreError(_refusal(store, row, spec, what, versions is not None, carry_on))
+
+
+def swiss_change(store: Store, row: TournamentRow, spec: TournamentSpec
+                 ) -> SwissEdit | StoreError | None:
+    """:func:`~arena.tournament.swiss_edits.swiss_edit`, its late entrants' names held to
+    the rule a new tournament's are (the bots it had resume with the names they hold)."""
+    edit = swiss_edit(store, row, spec)
+    if not isinstance(edit, SwissEdit):
+        return edit
+    held = len(store.entrant_ids(row.id))
+    late = tuple(f"bots[{i}]:" for i in range(held, len(spec.entrants)))
+    earlier = earlier_names(store, row.id)
+    problems = [p for p in spec.name_problems if p.startswith(late)] + [
+        f"{problem}; enter it under another name: {{bot: REF, name: NAME}}"
+        for bot in spec.entrants[held:]
+        if (problem := earlier_twin(bot.name, earlier, store.path)) is not None]
+    return StoreError("; ".join(problems)) if problems else edit
+
+
+def _warn_shown_seed(row: TournamentRow, spec: TournamentSpec,
+                     warn: Callable[[str], None]) -> None:
+    """Warn when rounds are added to a finished Swiss whose drawn seed its end showed: the
+    seed decides the new rounds' deals too, and whoever read it can compute them."""
+    if row.state == "finished" and spec.seed is None and spec.format == "swiss":
+        warn(f"tournament '{spec.name}' was finished, so arena status and arena results show "
+             "its seed, which deals the rounds added too: an author who read it could know "
+             "their deals (a new edition draws a new seed: --new-edition)")
 
 
 def _reopened(store: Store, row: TournamentRow, spec: TournamentSpec) -> TournamentRow:

@@ -153,8 +153,9 @@ def planned_games(spec: TournamentSpec) -> int:
     league's budget of games, 0 when it has none)."""
     if spec.format == "league":
         return spec.budget.games or 0 if spec.budget is not None else 0
-    if spec.format == "swiss":
-        tables = spec.effective_rounds() * tables_per_swiss_round(spec, len(spec.entrants))
+    if spec.format == "swiss":  # each round's field: withdrawn and late entrants change it
+        tables = sum(tables_per_swiss_round(spec, len(spec.round_field(r)))
+                     for r in range(1, spec.effective_rounds() + 1))
     else:
         tables = len(fixed_tables(spec))
     return tables * spec.games_per_match

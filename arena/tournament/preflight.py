@@ -20,7 +20,7 @@ from typing import Any
 
 from arena.common.plural import counted
 from arena.common.printable import printable
-from arena.errors import BotError
+from arena.errors import BotError, StoreError
 from arena.referee.client import BotClient
 from arena.referee.connection import Launcher
 from arena.referee.hints import author_paths
@@ -31,7 +31,7 @@ from arena.sandbox import Limits, probe
 from arena.tournament.dbfiles import holds_no_tables
 from arena.tournament.editions import current_edition, edition_name
 from arena.tournament.league_store import league_entries
-from arena.tournament.opening import earlier_twins
+from arena.tournament.opening import earlier_twins, swiss_change
 from arena.tournament.planning import (
     league_games,
     long_plan_warning,
@@ -43,6 +43,7 @@ from arena.tournament.planning import (
 )
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, TournamentRow, peek
+from arena.tournament.swiss_edits import SwissEdit
 
 __all__ = ["TrialStart", "check_data", "check_lines", "league_left_out", "run_trial",
            "trial_entrants", "trial_starts"]
@@ -331,8 +332,14 @@ def _stored(spec: TournamentSpec, db: Path) -> tuple[str, bool]:
                 return f"no tournament '{spec.name}' in it yet", True
             done = store.count_games(row.id)
             held = f"holds '{played.name}': {_held_games(row, done)}, {row.state}"
+            edit = (swiss_change(store, row, played) if row.spec_hash != played.spec_hash()
+                    else None)
     except sqlite3.OperationalError:  # created and killed before its tables were
         return "no tournament in it yet (an empty database)", True
+    if isinstance(edit, SwissEdit):
+        return f"{held}; this spec changes it: {edit.describe()}; a run goes on", True
+    if isinstance(edit, StoreError):
+        return f"{held}, and arena run refuses this spec: {edit}", False
     if row.spec_hash != played.spec_hash():
         return (f"{held}, with another spec (hash {row.spec_hash}, this spec "
                 f"{played.spec_hash()})"), False

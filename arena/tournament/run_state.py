@@ -241,19 +241,20 @@ class RunState:
     def play_swiss(self) -> None:
         """Swiss: pair a round from the stored results of the complete earlier rounds."""
         spec = self.spec
-        per_round = tables_per_swiss_round(spec, len(self.entrant_ids)) * spec.games_per_match
+        expected = 0  # the games of the rounds before r
         for r in range(1, spec.effective_rounds() + 1):
             self.progress(f"{spec.name} round {r}/{spec.effective_rounds()}")
             tables = self.store.tables(self.row.id, r)
             if not tables:
                 earlier = [g for g in self.recorded.values() if g.round < r]
-                if len(earlier) != (r - 1) * per_round:
+                if len(earlier) != expected:
                     raise StoreError(f"tournament '{spec.name}': round {r - 1} is incomplete "
-                                     f"({len(earlier)} of {(r - 1) * per_round} games); "
+                                     f"({len(earlier)} of {expected} games); "
                                      f"cannot pair round {r}")
                 self.pair(r)
                 tables = self.store.tables(self.row.id, r)
             self.play(tables, last=r == spec.effective_rounds())
+            expected += sum(table.games for table in tables)
 
     def pair(self, r: int) -> None:
         """Pair Swiss round ``r`` from the stored games and byes of the rounds before it, and
@@ -264,6 +265,8 @@ class RunState:
             self.rating = RatingTrack(n, **spec.rating.resolved())
         ratings = self.rating.ratings(rated)
         standings = compute_standings(n, played, byes, ratings, spec.table_sizes[0] - 1)
+        paired_now = set(spec.round_field(r))  # withdrawn and late entrants sit it out
+        standings = [s for s in standings if s.entrant in paired_now]
         # a duplicate table plays every seating, so which one comes first needs no lot
         seat_seed = (None if seating_mode(spec.duplicate) != "none"
                      else derive_seed(self.row.seed, "seats", r))

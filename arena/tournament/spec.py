@@ -56,6 +56,7 @@ from arena.tournament.entries import (
     unknown_bots,
     valid_name,
 )
+from arena.tournament.field_changes import active_entries, field_problems
 from arena.tournament.league_spec import LeagueBudget, expand_patterns, is_pattern
 from arena.tournament.overrides import overridden
 from arena.tournament.rating_spec import RatingSpec
@@ -109,6 +110,10 @@ class TournamentSpec(BaseModel):
     budget: LeagueBudget | None = None
     #: League only: tables chosen together and played in parallel (docs/LEAGUE.md).
     tables_at_once: StrictInt = 1
+    #: Swiss only: entrants no longer paired from the round given, by name (their games
+    #: stay); entrants first paired in the round given (arena.tournament.field_changes).
+    withdrawn: dict[str, StrictInt] = Field(default_factory=dict)
+    joined: dict[str, StrictInt] = Field(default_factory=dict)
 
     _entrants: list[BotSpec] = PrivateAttr(default_factory=list)
     _name_problems: list[str] = PrivateAttr(default_factory=list)
@@ -321,6 +326,12 @@ class TournamentSpec(BaseModel):
         """Rounds to play: Swiss rounds, or round-robin/gauntlet cycles (default 1)."""
         return self.rounds or 1
 
+    def round_field(self, round_no: int) -> list[int]:
+        """The entry indices paired in Swiss round ``round_no`` (every entrant but those
+        withdrawn by then or joining later)."""
+        return active_entries([b.name for b in self._entrants], self.withdrawn, self.joined,
+                              round_no)
+
     def limits_object(self) -> Limits:
         return split_limits(self.limits)[0]
 
@@ -353,6 +364,9 @@ class TournamentSpec(BaseModel):
             **({} if self.house_rules().is_default else {"rules": self.house_rules().to_json()}),
             # the deals themselves, not the file's name; only with a book, as for the rules
             **({"deals": book_digest(self._deal_seeds)} if self._deal_seeds else {}),
+            # a Swiss field that changes between rounds; only when it does, as for the rules
+            **{field: dict(sorted(changes.items())) for field, changes
+               in (("withdrawn", self.withdrawn), ("joined", self.joined)) if changes},
         }
 
     def spec_hash(self) -> str:
@@ -435,6 +449,12 @@ def _check_entrants(spec: TournamentSpec, resolved: dict[str, BotSpec]) -> list[
                         "again to versions submitted after those games were shown)")
     if spec.format == "swiss" and spec.rounds is None:
         problems.append("rounds: required for format swiss (how many rounds to pair)")
+    for field in ("withdrawn", "joined"):
+        if getattr(spec, field) and spec.format != "swiss":
+            problems.append(f"{field}: only used by format swiss, not {spec.format}")
+    if spec.format == "swiss" and spec.rounds is not None and listed:
+        problems.extend(field_problems([b.name for b in entrants], spec.withdrawn,
+                                       spec.joined, spec.rounds, k))
     spec._entrants = entrants
     spec._name_problems = entrant_name_problems(resolved, entrants)
     spec._challengers = len(challengers)

@@ -14,6 +14,7 @@ from arena.engine.houserules import HouseRules
 from arena.referee.failures import counts_line, describe, describe_leaves_out, distinct_reasons
 from arena.tournament.bot_versions import bot_labels, bot_options
 from arena.tournament.editions import kept_copy_notes
+from arena.tournament.field_changes import field_lines
 from arena.tournament.game_records import ExportedRecords, export_records
 from arena.tournament.hint_commands import (
     command_path,
@@ -196,10 +197,11 @@ def _standing_lines(store: Store, t: TournamentRow, games: list[GameRow],
                     boards: list[list[TableRow]], entrants: list[str],
                     width: int | None) -> list[str]:
     """A Swiss tournament's standings, with the pairings each entry has played."""
+    rows = swiss_standing_rows(store, t, games, boards, entrants)
     return ["", *_fitted(list(STANDING_FIELDS),
-                         [list(row.values()) for row in swiss_standing_rows(store, t, games, boards,
-                                                                   entrants)],
-                         ("byes", "pairings", "buchholz"), width, names=1)]
+                         [[row[field] for field in STANDING_FIELDS] for row in rows],
+                         ("byes", "pairings", "buchholz"), width, names=1),
+            *field_lines(t.spec.get("withdrawn") or {}, t.spec.get("joined") or {})]
 
 
 def _next_step(store: Store, t: TournamentRow) -> list[str]:

@@ -16,6 +16,7 @@ from arena.errors import StoreError
 from arena.referee.failures import FailureCounts, Reason, distinct_reasons
 from arena.tournament.bot_versions import bot_labels, bot_options
 from arena.tournament.editions import entry_indexes, kept_copy_notes
+from arena.tournament.field_changes import field_status
 from arena.tournament.hint_commands import command_path, db_option, resume_command
 from arena.tournament.league_store import league_entries, vetting, vetting_gave_way
 from arena.tournament.planning import games_plan, group_deals, off_size_split
@@ -230,9 +231,11 @@ def swiss_standing_rows(store: Store, t: TournamentRow, games: list[GameRow],
     met = Counter(entry_of.get(bot) for group in boards
                   if any((tab.round, tab.table_index) in played for tab in group)
                   for bot in group[0].seats)
-    return [dict(zip(STANDING_FIELDS, (s.rank, entrants[s.entrant], float(s.score),
-                                        float(s.buchholz), met[s.entrant], s.byes),
-                     strict=True))
+    withdrawn, joined = t.spec.get("withdrawn") or {}, t.spec.get("joined") or {}
+    return [{**dict(zip(STANDING_FIELDS, (s.rank, entrants[s.entrant], float(s.score),
+                                          float(s.buchholz), met[s.entrant], s.byes),
+                        strict=True)),
+             "field": field_status(entrants[s.entrant].split("@")[0], withdrawn, joined)}
             for s in swiss_standings(store, t, games=games)]
 
 

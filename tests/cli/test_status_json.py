@@ -75,7 +75,7 @@ def test_a_finished_swiss_in_json(swiss: Path) -> None:
         {"round": r, "paired": True, "pairings": 1, "byes": 1, "games_done": 1,
          "games_planned": 1} for r in (1, 2)]
     assert [list(row) for row in data["standings"]] == [
-        ["rank", "bot", "score", "buchholz", "pairings", "byes"]] * 3
+        ["rank", "bot", "score", "buchholz", "pairings", "byes", "field"]] * 3
     assert sum(row["score"] for row in data["standings"]) == 4.0  # 2 games, 2 byes
 
 

@@ -637,7 +637,8 @@ def test_cli_quotes_a_huge_value_briefly(tmp_path: Path) -> None:
     assert sorted(result.stderr.split("\n")[1:5]) == [
         "  anchors: unknown field (known: name, format, bots, challengers, players_per_game, "
         "games_per_match, rounds, seed, limits, workers, rating, event_date, duplicate, backend, "
-        "reuse_bots, pin_workers, results, max_tables, rules, deals, budget, tables_at_once)",
+        "reuse_bots, pin_workers, results, max_tables, rules, deals, budget, tables_at_once, "
+        "withdrawn, joined)",
         f"  duplicate: must be true, false, rotations or permutations; got {shown}",
         f"  limits.decision_ms: must be an integer, got {shown}",
         f"  rules: house rules must be a mapping of NAME: VALUE, not {shown}"]

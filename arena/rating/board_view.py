@@ -101,6 +101,7 @@ def leaderboard_json(board: Leaderboard) -> dict[str, Any]:
     for row in board.rows:
         item = asdict(row)
         item["note"] = row.note
+        del item["field_status"]  # told in the note
         if row.standing is None:  # only a continued Swiss tournament's rows have one
             item.pop("standing")
         for name in _hidden(board):

@@ -87,6 +87,7 @@ def test_a_withdrawn_bot_keeps_its_games_and_is_not_paired_after(tmp_path: Path)
     rows = json.loads(runner.invoke(app, ["leaderboard", "class", "--db", str(db), "-f",
                                           "json"]).output)["bots"]
     assert {row["bot"]: row["note"] for row in rows}["collector"] == "withdrawn from round 3"
+    assert "field_status" not in rows[0]  # the json's keys are the ones documented
 
 
 def test_a_late_entrant_is_paired_from_its_round_and_scores_nothing_before(

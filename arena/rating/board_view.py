@@ -102,6 +102,7 @@ def leaderboard_json(board: Leaderboard) -> dict[str, Any]:
         item = asdict(row)
         item["note"] = row.note
         del item["field_status"]  # told in the note
+        del item["entry"]  # the sort's, as the standings' entry order
         if row.standing is None:  # only a continued Swiss tournament's rows have one
             item.pop("standing")
         for name in _hidden(board):

@@ -12,6 +12,7 @@ is :mod:`arena.rating.board_view`'s.
 from __future__ import annotations
 
 import logging
+import math
 import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -104,6 +105,9 @@ class LeaderboardRow:
     #: Swiss, in a tournament gone on with ``--continue``: the place of the version's entry
     #: in the standings, which count an entry's versions as one (``None`` elsewhere).
     standing: int | None = None
+    #: Swiss: the place of the bot's entry in the entry order, the standings' last
+    #: tie-break (``None`` elsewhere).
+    entry: int | None = None
     #: Swiss: ``withdrawn from round 3``, ``joined in round 3`` (the spec's changes of its
     #: field, :mod:`arena.tournament.field_changes`), else empty.
     field_status: str = ""
@@ -204,6 +208,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     ``rated`` is these very games' rating run when the caller has one (not rated again).
     ``standings``: each version's entry in the Swiss standings of a tournament gone on with
     ``--continue`` (:func:`entry_standings`), whose Buchholz counts the entries' scores."""
+    entrants = list(entrants)
     run = rated if rated is not None else rate_games(games, settings, entrants)
     ordered = sorted(games, key=lambda g: g.order_key)
     tally = _tally(ordered)
@@ -216,6 +221,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
     mates = spec_table_mates(tournament.spec) if tournament is not None else None
     tiebreak = stored_buchholz(ordered, finals, table_mates=mates) if swiss else {}
     standings = standings or {}
+    entry_order = {bot.key: index for index, bot in enumerate(entrants)} if swiss else {}
     spec = tournament.spec if tournament is not None else {}
     withdrawn, joined = spec.get("withdrawn") or {}, spec.get("joined") or {}
     # an older version is one on this board (entered here, with or without games): another
@@ -249,6 +255,7 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
                 new_version=bool(older),
                 older_versions=older,
                 standing=standings[key].rank if key in standings else None,
+                entry=entry_order.get(key),
                 field_status=changed_field_status(bot.name, withdrawn, joined) if swiss else "",
             )
         )
@@ -261,7 +268,8 @@ def compute_leaderboard(games: Sequence[StoredGame], settings: RatingSettings, *
 #: The orders a leaderboard can be ranked in, and what each means (the json's ``sort``).
 SORTS = {
     "rating": "mu - 3*sigma desc, then mu desc, then bot@version",
-    "points": "points desc, then Buchholz desc (Swiss), then mu - 3*sigma desc, then bot@version; "
+    "points": "points desc, then Buchholz desc (Swiss), then mu - 3*sigma desc, then entry order "
+              "(Swiss, as its standings), then bot@version; "
               "in a Swiss tournament gone on with --continue, each version at its entry's "
               "place in the standings",
 }
@@ -284,14 +292,20 @@ def sort_leaderboard(board: Leaderboard, order: str) -> Leaderboard:
         raise ValueError(f"unknown order {order!r} (choose {' or '.join(SORTS)})")
     if order == "points":
         # an entry's versions together, at its place in the standings (--continue)
+        # the last tie-break is the standings': entry order (arena status), then the key
         board.rows.sort(key=lambda r: (r.standing or 0, -r.points, -(r.buchholz or 0.0),
-                                       -r.conservative, r.key))
+                                       -r.conservative, _unentered(r.entry), r.key))
     else:
         board.rows.sort(key=lambda r: _by_rating(r.conservative, r.mu, r.key))
     for rank, row in enumerate(board.rows, start=1):
         row.rank = rank
     board.sort = order
     return board
+
+
+def _unentered(entry: int | None) -> float:
+    """An entry's place for sorting; a bot without one (no Swiss entry) after every entry."""
+    return math.inf if entry is None else entry
 
 
 def build_leaderboard(db_path: str | Path, tournament: str | None = None, *,

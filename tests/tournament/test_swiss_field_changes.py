@@ -208,3 +208,24 @@ def test_a_late_entrants_name_is_held_to_the_rule_of_new_tournaments(tmp_path: P
     assert _refused(spec) == (
         "Error: bots[5]: bot name 'registry' is reserved (the bots directory's registry.yaml); "
         "enter it under another name: {bot: REF, name: NAME}\n")
+
+
+def test_a_changed_field_resumed_before_its_round_was_paired_pairs_it_alike(
+        tmp_path: Path) -> None:
+    """Interrupted after the change was taken and before its round was paired: the resumed
+    run pairs that round as the uninterrupted one did."""
+    _played(tmp_path, _spec(tmp_path, bots=FIELD[:4]))
+    changed = _spec(tmp_path, rounds=4, withdrawn={"collector": 3}, joined={"twin": 4})
+    db = tmp_path / "arena.db"
+    _played(tmp_path, changed)
+    whole = signature(db, "class")
+    conn = sqlite3.connect(str(db))
+    with conn:
+        conn.execute("DELETE FROM records WHERE game_id IN (SELECT id FROM games WHERE "
+                     "round >= 3)")
+        for table in ("games", "tables", "byes"):
+            conn.execute(f"DELETE FROM {table} WHERE round >= 3")  # noqa: S608 (names above)
+        conn.execute("UPDATE tournaments SET state = 'interrupted', finished_at = NULL")
+    conn.close()
+    _played(tmp_path, changed)
+    assert signature(db, "class") == whole

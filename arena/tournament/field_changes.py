@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-__all__ = ["active_entries", "field_lines", "field_problems", "field_status", "round_fields"]
+__all__ = ["active_entries", "field_lines", "field_problems", "field_status", "round_fields",
+           "said_changes"]
 
 
 def active_entries(names: Sequence[str], withdrawn: Mapping[str, int],
@@ -37,6 +38,13 @@ def field_status(name: str, withdrawn: Mapping[str, int], joined: Mapping[str, i
     if name in withdrawn:
         notes.append(f"withdrawn from round {withdrawn[name]}")
     return ", ".join(notes)
+
+
+def said_changes(withdrawn: Mapping[str, int], joined: Mapping[str, int]) -> list[str]:
+    """Each change of the field for people: ``collector withdrawn from round 4``, ``dana
+    joins in round 4``."""
+    return [*(f"{name} withdrawn from round {r}" for name, r in withdrawn.items()),
+            *(f"{name} joins in round {r}" for name, r in joined.items())]
 
 
 def field_lines(withdrawn: Mapping[str, int], joined: Mapping[str, int]) -> list[str]:

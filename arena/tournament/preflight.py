@@ -30,6 +30,7 @@ from arena.registry import BotSpec, twin_entries
 from arena.sandbox import Limits, probe
 from arena.tournament.dbfiles import holds_no_tables
 from arena.tournament.editions import current_edition, edition_name
+from arena.tournament.field_changes import said_changes
 from arena.tournament.league_store import league_entries
 from arena.tournament.opening import earlier_twins, swiss_change
 from arena.tournament.planning import (
@@ -195,9 +196,11 @@ def check_lines(spec: TournamentSpec, db: Path, trials: Sequence[TrialStart] | N
                if spec.format != "league" else "until stopped" if not planned_games(spec)
                else f"until {planned_games(spec):,} games (its budget) or stopped")
     rules = spec.house_rules()
+    changes = said_changes(spec.withdrawn, spec.joined)
     lines = [f"Spec{source}: {spec.format} '{spec.name}', {len(spec.entrants)} entries, tables "
              f"of {sizes}, {planned}; seed {seed}"
-             + ("" if rules.is_default else f"; {rules.describe()}")]
+             + ("" if rules.is_default else f"; {rules.describe()}")
+             + "".join(f"; {change}" for change in changes)]
     if (short := spec.exposure_warning()) is not None:
         lines.append(f"warning: {short}")
     if (long := long_plan_warning(spec)) is not None:

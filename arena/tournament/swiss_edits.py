@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.errors import StoreError
-from arena.tournament.field_changes import active_entries
+from arena.tournament.field_changes import active_entries, said_changes
 from arena.tournament.planning import planned_games
 from arena.tournament.spec import TournamentSpec
 from arena.tournament.store import Store, TournamentRow, stored_bot_id, stored_metadata
@@ -44,8 +44,7 @@ class SwissEdit:
         parts = []
         if self.rounds[0] != self.rounds[1]:
             parts.append(f"rounds {self.rounds[0]} -> {self.rounds[1]}")
-        parts += [f"{name} withdrawn from round {r}" for name, r in self.withdrawn.items()]
-        parts += [f"{name} joins in round {r}" for name, r in self.joined.items()]
+        parts += said_changes(self.withdrawn, self.joined)
         kept = (f"rounds 1-{self.paired} stay as played" if self.paired > 1
                 else "round 1 stays as played" if self.paired else "no round paired yet")
         return f"{', '.join(parts) or 'no change to the field'} ({kept})"

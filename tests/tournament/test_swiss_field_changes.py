@@ -229,3 +229,13 @@ def test_a_changed_field_resumed_before_its_round_was_paired_pairs_it_alike(
     conn.close()
     _played(tmp_path, changed)
     assert signature(db, "class") == whole
+
+
+def test_check_names_the_changes_of_the_field_in_the_plan(tmp_path: Path) -> None:
+    spec = _spec(tmp_path, rounds=3, withdrawn={"collector": 3}, joined={"twin": 2})
+    check = runner.invoke(app, ["run", str(spec), "--check", "--no-trial"])
+    assert check.exit_code == 0, check.output
+    # 4 bots in round 1 (twin joins in 2), 5 in round 2, 4 in round 3: 2 games a round
+    assert check.output.splitlines()[0] == (
+        f"Spec from {spec}: swiss 'class', 5 entries, tables of 2, 3 rounds, 6 games planned; "
+        "seed given; collector withdrawn from round 3; twin joins in round 2")

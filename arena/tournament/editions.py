@@ -261,12 +261,14 @@ def continue_with(store: Store, row: TournamentRow, spec: TournamentSpec,
 
 
 def continued_deals_warning(store: Store, row: TournamentRow, spec: TournamentSpec,
-                            changed: list[int]) -> str | None:
+                            changed: list[int],
+                            entering: str = "--continue enters new versions of") -> str | None:
     """What a careful organiser is told when ``--continue`` entered new versions of the
-    ``changed`` entries into ``row`` (continued already): their authors wrote them after
-    games were shown, so a deal book that deals them deals already played, or a seed
-    written in the spec (shown by ``arena status``), gives them deals their authors may
-    know. None when neither is so, or only shipped samples changed."""
+    ``changed`` entries into ``row`` (continued already), or a Swiss took them as late
+    entrants (``entering`` says which): their authors wrote them after games were shown, so
+    a deal book that deals them deals already played, or a seed written in the spec (shown
+    by ``arena status``), gives them deals their authors may know. None when neither is so,
+    or only shipped samples changed."""
     bots = [spec.entrants[i] for i in changed]
     if all(is_sample_bot(bot) for bot in bots):
         return None
@@ -278,7 +280,7 @@ def continued_deals_warning(store: Store, row: TournamentRow, spec: TournamentSp
         seen = played & _deals_ahead(store, row, spec, changed)
         if not seen:
             return None
-        return (f"--continue enters new versions of {names}, submitted after games of "
+        return (f"{entering} {names}, submitted after games of "
                 f"'{printable(row.name)}' were shown, and its deal book deals them "
                 f"{counted(len(seen), 'deal')} already played (every table of a round is dealt "
                 "the same deals, and the book comes round again): their authors may have seen "
@@ -286,7 +288,7 @@ def continued_deals_warning(store: Store, row: TournamentRow, spec: TournamentSp
                 f"them in a new edition with a new book: arena run {again} --new-edition "
                 "--deals NEW_BOOK")
     if spec.seed is not None:
-        return (f"--continue enters new versions of {names}, submitted after "
+        return (f"{entering} {names}, submitted after "
                 f"'{printable(row.name)}' began: its seed, written in the spec and shown by "
                 "arena status, decides every deal they will play, which their authors may "
                 "have computed. To compare them fairly, play them in a new edition with "

@@ -72,7 +72,13 @@ def _changed(store: Store, row: TournamentRow, spec: TournamentSpec,
         raise refused
     if isinstance(swiss_change(store, row, spec), SwissEdit):
         _warn_shown_seed(row, spec, warn)
-        return apply_swiss_edit(store, row, spec)
+        held = len(store.entrant_ids(row.id))
+        edited = apply_swiss_edit(store, row, spec)
+        late = list(range(held, len(spec.entrants)))
+        if late and (risk := continued_deals_warning(store, edited, spec, late,
+                                                     "the spec's 'joined' enters")):
+            warn(risk)
+        return edited
     old = row.spec.get("canonical") or {}
     versions = version_changes(list(old.get("entrants", [])), spec)
     assert versions is not None  # no refusal: only new versions of its entrants

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tournament_fixtures import REPO, runner, signature, write_spec
+from tournament_fixtures import FIXTURES, REPO, runner, signature, write_spec
 
 from arena.cli.main import app
 from arena.errors import SpecError
@@ -239,3 +239,18 @@ def test_check_names_the_changes_of_the_field_in_the_plan(tmp_path: Path) -> Non
     assert check.output.splitlines()[0] == (
         f"Spec from {spec}: swiss 'class', 5 entries, tables of 2, 3 rounds, 6 games planned; "
         "seed given; collector withdrawn from round 3; twin joins in round 2")
+
+
+def test_a_late_entry_written_after_games_were_shown_is_warned_of_a_known_seed(
+        tmp_path: Path) -> None:
+    """Its author may have seen the games, and the spec's seed, shown by arena status, deals
+    every round it plays."""
+    _played(tmp_path, _spec(tmp_path))
+    late = [*FIELD, {"bot": str(FIXTURES / "first.py"), "name": "dana"}]
+    spec = _spec(tmp_path, bots=late, rounds=3, joined={"dana": 3})
+    result = runner.invoke(app, ["run", str(spec), "--no-progress", "--no-trial",
+                                 "--workers", "1"])
+    assert result.exit_code == 0, result.output
+    assert ("warning: the spec's 'joined' enters dana, submitted after 'class' began: "
+            "its seed, written in the spec and shown by arena status, decides every deal they "
+            "will play") in " ".join(result.stderr.split())

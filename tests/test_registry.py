@@ -36,6 +36,7 @@ from arena.registry import (
     registered_names,
     require_named_options,
     resolve,
+    startup,
     submit,
     submitted,
 )
@@ -479,6 +480,30 @@ def test_explaining_a_start_reads_only_the_bots_own_regular_files(tmp_path: Path
     assert command_problem(["./\x1b]0;title\x07.sh"], bot) == (
         "the #! line of ./\\x1b]0;title\\x07.sh ends in a Windows line ending (\\r): save it "
         "with Unix line endings")
+
+
+def test_a_shebang_out_of_the_system_dirs_tells_nothing_of_the_host(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The referee (root) looked up a ``#!`` interpreter that merely began with ``/usr/``:
+    ``#!/usr/../root/x``, or one through a link out (Debian's ``/usr/lib/ssl/private`` leads
+    to the root-only ``/etc/ssl/private``), and a failed start said whether it existed."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    secret = tmp_path / "private"
+    secret.mkdir()
+    (secret / "there.key").write_text("key")
+    system = tmp_path / "usr"
+    (system / "lib").mkdir(parents=True)
+    (system / "lib" / "private").symlink_to(secret)
+    monkeypatch.setattr(startup, "_SYSTEM_DIRS", (f"{system}/",))
+    for interpreter in (f"{system}/../private/there.key", f"{system}/../private/gone.key",
+                        f"{system}/lib/private/there.key", f"{system}/lib/private/gone.key"):
+        (bot / "probe.sh").write_text(f"#!{interpreter}\n")
+        (bot / "probe.sh").chmod(0o755)
+        assert command_problem(["./probe.sh"], bot) is None, interpreter
+    (bot / "probe.sh").write_text(f"#!{system}/lib/gone\n")  # still told within the dirs
+    assert command_problem(["./probe.sh"], bot) == (
+        f"the #! line of ./probe.sh names {system}/lib/gone, which is not installed here")
 
 
 def test_a_name_with_an_at_sign_is_refused(tmp_path: Path) -> None:

@@ -68,11 +68,20 @@ def command_problem(command: Sequence[str], workdir: str | Path) -> str | None:
                 "Unix line endings")
     words = first[2:].split()
     interpreter = words[0].decode(errors="replace") if words else ""
-    if (interpreter.startswith(_SYSTEM_DIRS) and "\0" not in interpreter
-            and not os.path.lexists(interpreter)):
+    if _in_system_dirs(interpreter) and not os.path.lexists(interpreter):
         return (f"the #! line of {shown} names {printable(interpreter)}, which is not "
                 "installed here")
     return None
+
+
+def _in_system_dirs(path: str) -> bool:
+    """Whether ``path`` leads into the system directories and stays there: no ``..`` (the
+    words ``/usr/../root/x`` start in ``/usr``) and no link out on the way (Debian's
+    ``/usr/lib/ssl/private`` leads to the root-only ``/etc/ssl/private``). Else whether it
+    exists would tell the bot what the host holds where it may not look."""
+    if "\0" in path or not path.startswith(_SYSTEM_DIRS) or ".." in path.split("/"):
+        return False
+    return os.path.realpath(path).startswith(_SYSTEM_DIRS)
 
 
 def _bare_problem(directory: Path, program: str) -> str | None:

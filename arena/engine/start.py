@@ -59,8 +59,13 @@ def _read_span(value: dt.datetime | dt.date | str | None) -> _Span | None:
     if isinstance(value, str):
         value = _parse_iso(value)
     if isinstance(value, dt.datetime):
-        instant = value if value.tzinfo is None else value.astimezone(dt.timezone.utc).replace(
-            tzinfo=None)
+        if value.tzinfo is None:
+            instant = value
+        else:
+            try:
+                instant = value.astimezone(dt.timezone.utc).replace(tzinfo=None)
+            except OverflowError:  # before year 1 or after 9999 in UTC: no reading
+                return None
         return value.date(), instant, instant
     if isinstance(value, dt.date):
         midnight = dt.datetime(value.year, value.month, value.day)

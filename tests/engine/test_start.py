@@ -77,6 +77,16 @@ def test_iso_strings_are_read_and_garbage_counts_as_missing() -> None:
     assert first_starting_seat(["garbage", "2001-01-01"], seed=0) == 1  # type: ignore[list-item]
 
 
+def test_an_instant_out_of_the_calendar_in_utc_counts_as_missing() -> None:
+    # year 1 at midnight in UTC+14 is before year 1 in UTC, 9999's last minute in UTC-14
+    # after 9999: no date holds either, so neither is a reading (the engine raised)
+    early, late = "0001-01-01T00:00:00+14:00", "9999-12-31T23:59:00-14:00"
+    assert first_contenders([early, "2001-01-01"]) == [1]  # type: ignore[list-item]
+    assert first_contenders([late, None]) == [0, 1]
+    assert first_starting_seat([dt.datetime.fromisoformat(early), dt.date(1970, 1, 1)],
+                               seed=0) == 1
+
+
 def test_ties_go_to_a_seeded_lot_among_the_tied_only() -> None:
     same = dt.datetime(2026, 11, 29, 9, 0)
     reads = [None, same, dt.datetime(2026, 1, 1), same, same]

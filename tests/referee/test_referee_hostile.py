@@ -116,6 +116,14 @@ def test_strikes_then_forfeit(fixture: str, kind: str) -> None:
     assert outcome.bots[0]["restarts"] == 1, "restarted once, for the second game"
 
 
+def test_a_reading_out_of_the_calendar_in_utc_counts_as_none() -> None:
+    """A ``ready`` whose ``last_read_page`` falls before year 1 in UTC stopped the match
+    with the engine's OverflowError, and a tournament with it (``arena run``: exit 1 and
+    a traceback, whatever the other tables)."""
+    outcome, _ = play(FIXTURES / "far_date.py")
+    assert failure_types(outcome) == [[], []]
+
+
 def test_a_bot_answering_with_the_previous_id_is_struck_once_an_act() -> None:
     """Its answer with the id before is a stray line, struck; the answers after it are late,
     and dropped as the answer behind any stray line is, so each later act times out."""

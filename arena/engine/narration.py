@@ -19,9 +19,10 @@ from arena.common.plural import ordinal
 from arena.engine.effects import EFFECTS
 from arena.engine.houserules import RULE_CHOICES
 from arena.engine.record import cards_not_counted
+from arena.engine.result import seen_desmos
 
-__all__ = ["WINDOW_TEXT", "event_lines", "event_sentence", "header_lines", "narrate", "seat_feed",
-           "sees"]
+__all__ = ["WINDOW_TEXT", "as_seen", "event_lines", "event_sentence", "header_lines", "narrate",
+           "seat_feed", "sees"]
 
 Event = Mapping[str, Any]
 
@@ -47,8 +48,21 @@ def seat_feed(events: Sequence[Any], seat: int) -> tuple[list[Event], bool]:
         if event.get("type") == "forfeit" and event.get("seat") == seat:
             return feed, True
         if sees(event.get("to"), seat):
-            feed.append(event)
+            feed.append(as_seen(event, seat))
     return feed, False
+
+
+def as_seen(event: Event, seat: int) -> Event:
+    """``event`` as ``seat`` was sent it: after an Ascension, a ``game_end`` without the
+    categories of the hands nobody was shown (RULES.md E31); a record made elsewhere whose
+    ``game_end`` is malformed is shown as it is. A game's ``result`` reads the same (no
+    ``type``: taken as its ``game_end``)."""
+    desmos, placements = event.get("desmos"), event.get("placements")
+    if (event.get("type", "game_end") != "game_end" or event.get("ascension") is not True
+            or not isinstance(desmos, list) or not isinstance(placements, list)
+            or len(desmos) != len(placements)):
+        return event
+    return {**event, "desmos": seen_desmos(desmos, placements, True, seat)}
 
 
 def _ordinal(place: Any) -> str:

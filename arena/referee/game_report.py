@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from arena.common.printable import shell_word
-from arena.engine.narration import event_lines, header_lines, seat_feed
+from arena.engine.narration import as_seen, event_lines, header_lines, seat_feed
 from arena.engine.record import records_in
 from arena.errors import ReplayError
 from arena.referee.failures import FailureCounts, distinct_reasons
@@ -49,6 +49,9 @@ def seat_view(record: Mapping[str, Any], seat: int) -> dict[str, Any]:
     view["choices"] = [c for c in record.get("choices") or []
                        if isinstance(c, list) and c and c[0] == seat]
     view["events"] = seat_feed(record.get("events") or [], seat)[0]
+    result = record.get("result")
+    if isinstance(result, Mapping):  # as its game_end was: no hand an Ascension hid (E31)
+        view["result"] = dict(as_seen(result, seat))
     _cut_at_forfeit(view, record, seat)
     referee = record.get("referee")
     if isinstance(referee, Mapping):

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from staged_ascension import ascending_at_once, trap_a_non_god
 
 from arena.engine import GameConfig, RandomAgent, play_game
 from arena.engine.narration import event_lines, header_lines, sees
@@ -90,6 +91,28 @@ def test_a_seat_view_holds_its_own_book_date_only() -> None:
             k: v for k, v in record["config"].items()
             if k not in ("seed", "last_book_finished")}
     assert record["config"]["last_book_finished"] == dates  # the record itself is untouched
+
+
+def test_a_seat_view_after_an_ascension_holds_no_category_it_was_not_shown() -> None:
+    """After an Ascension a bot's ``game_end``, and the event in its feed, give ``null`` for
+    a hand nobody was shown (RULES.md E31); ``--seat``'s view, the feed ``--rerun`` hands a
+    bot, gave every seat's category, in its events and its result."""
+    state = ascending_at_once(GameConfig(players=("a", "b", "c"), seed=3))
+    assert state.decision is not None
+    ascender = state.decision.seat
+    state.apply(trap_a_non_god(state.decision.options))
+    assert state.result is not None and state.result.ascension
+    record = json.loads(json.dumps(state.record()))
+    desmos = record["result"]["desmos"]
+    for seat in range(3):
+        seen = [category if other in (seat, ascender) else None
+                for other, category in enumerate(desmos)]
+        view = seat_view(record, seat)
+        ends = [e for e in view["events"] if e["type"] == "game_end"]
+        assert [e["desmos"] for e in ends] == [seen]
+        assert view["result"]["desmos"] == seen
+    assert record["result"]["desmos"] == desmos  # the record itself is untouched
+    assert None not in desmos
 
 
 def test_a_record_without_a_referee_part_is_the_engine_telling() -> None:

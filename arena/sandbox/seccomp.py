@@ -91,6 +91,17 @@ _DENIED_X86_64 = {
     # runs on like the one below
     "process_madvise": 440,
 }
+#: x86_64 syscall numbers that change a file's mode, owner, times or extended attributes,
+#: denied with EPERM to a bot under the referee's own uid outside bubblewrap: Landlock governs
+#: opening and making files, not these, and the referee's files (the kit every bot imports,
+#: the results database) are that uid's to change.
+_METADATA_X86_64 = {
+    "chmod": 90, "fchmod": 91, "chown": 92, "fchown": 93, "lchown": 94, "utime": 132,
+    "setxattr": 188, "lsetxattr": 189, "fsetxattr": 190, "removexattr": 197,
+    "lremovexattr": 198, "fremovexattr": 199, "utimes": 235, "fchownat": 260,
+    "futimesat": 261, "fchmodat": 268, "utimensat": 280, "fchmodat2": 452, "setxattrat": 463,
+    "removexattrat": 466,
+}
 #: Locks on a shared file (the kit, the interpreter) are a covert channel between bots, even
 #: read-only ones: ``flock`` and the lock-setting ``fcntl`` commands succeed and do nothing
 #: (a bot's own program still runs, an SQLite file of its own included).
@@ -198,15 +209,17 @@ def _insn(code: int, jt: int, jf: int, k: int) -> bytes:
     return struct.pack("<HBBI", code, jt, jf, k)
 
 
-def filter_program(*, unix_sockets: bool = True) -> bytes | None:
+def filter_program(*, unix_sockets: bool = True, file_metadata: bool = True) -> bytes | None:
     """The compiled classic-BPF program (``struct sock_filter[]``), or None if unsupported.
     Without ``unix_sockets``, ``socket()`` is denied for every family (``socketpair`` still
     works): where no network namespace of its own holds them, a bot's abstract unix socket
     names are seen by every other bot (a connection refused, or denied by Landlock's scope:
-    one bit per name)."""
+    one bit per name). Without ``file_metadata``, the calls that change a file's mode, owner,
+    times or extended attributes are denied (:data:`_METADATA_X86_64`)."""
     if not supported():
         return None
-    denied = sorted(_DENIED_X86_64.values())
+    denied = sorted([*_DENIED_X86_64.values(),
+                     *(() if file_metadata else _METADATA_X86_64.values())])
     # Layout: [0] ld arch, [1] jeq arch, [2] ld nr, [3] jge x32, then one jeq per denied nr,
     # then the calls whose arguments are looked at, ret allow, and the shared tails.
     prog: list[tuple[int, int, int, int]] = []

@@ -284,7 +284,8 @@ def _popen(held: _Held, layers: _Layers, argv: list[str], command: Sequence[str]
             rlimits(limits, bot_uid, 0 if layers.own is not None else None),
             procs_fd,
             restrict,
-            seccomp.installer(seccomp.filter_program(unix_sockets=False) or b"")
+            seccomp.installer(seccomp.filter_program(
+                unix_sockets=False, file_metadata=bot_uid != os.geteuid()) or b"")
             if layers.seccomp and not layers.bwrap else None,
             mask,
         )

@@ -364,6 +364,45 @@ def test_the_calls_seccomp_denies_fail_with_eperm_and_clone3_with_enosys(
     assert found == dict.fromkeys(found, errno.EPERM), found
 
 
+@pytest.mark.parametrize("own_uid", [False, True])
+def test_a_bot_of_the_referees_uid_changes_no_files_mode_times_owner_or_attributes(
+        tmp_path: Path, own_uid: bool) -> None:
+    """Landlock governs opening and making files, not changing what describes them: a bot
+    under the referee's own uid (a referee that is not root, on a host where bubblewrap
+    cannot run) set the kit's ``arena/sdk/__init__.py`` to mode 000, so every later bot
+    failed to import the kit, set its access time (the channel its no-atime attribute
+    closes), and made the referee's results database readable and writable by everyone.
+    Seccomp refuses those calls there (EPERM), its own scratch's included; a bot of a uid of
+    its own changes only its own files, as before."""
+    off = {"bwrap"} if own_uid else {"bwrap", "user"}
+    report = probe(disable=off)
+    if not (has(report, "seccomp") and has(report, "landlock")):
+        pytest.skip("no seccomp and Landlock without bubblewrap here")
+    if own_uid and not drops_privileges(report):
+        pytest.skip("the bots of this referee share its uid")
+    victim = tmp_path / "results.db"
+    victim.write_text("results")
+    victim.chmod(0o600)
+    before = victim.stat()
+    proc = launch(["python3", "change_metadata.py", "mk", str(victim)],
+                  workdir=HOSTILE / "change_metadata.py", report=report)
+    try:
+        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
+        assert isinstance(got, Line), (got, proc.stderr_text())
+        found = json.loads(got.data)
+    finally:
+        proc.kill_all()
+        assert_nothing_left(proc)
+    if own_uid:
+        assert found["own chmod"] == "changed"
+    else:
+        assert found == dict.fromkeys(["chmod", "utime", "chown", "setxattr", "own chmod"],
+                                      "EPERM")
+    after = victim.stat()
+    assert (after.st_mode, after.st_atime_ns, after.st_mtime_ns, after.st_uid) == (
+        before.st_mode, before.st_atime_ns, before.st_mtime_ns, before.st_uid)
+
+
 def test_no_memory_is_held_in_anonymous_files_beyond_the_limit(
         run_hostile, report: SandboxReport) -> None:
     """An anonymous memory file's pages (memfd_create) count in no process's address space:

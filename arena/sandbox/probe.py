@@ -252,7 +252,7 @@ def _probe(disabled: frozenset[str]) -> SandboxReport:
     layers.update(found.status)
     bot_engine, engine_pure = _bot_engine(found.answer, python)
     report = replace(base, layers={k: layers[k] for k in LAYERS}, level=level_of(layers),
-                     warnings=_missing(layers), bwrap=found.bwrap,
+                     warnings=_missing(layers) + _signals_open(layers, uid), bwrap=found.bwrap,
                      cgroup_parent=found.cgroup_parent, freezer_parent=found.freezer_parent,
                      freezer=found.freezer, bot_engine=bot_engine,
                      bot_engine_pure=engine_pure,
@@ -499,6 +499,22 @@ def _missing(layers: dict[str, bool | str]) -> list[str]:
             continue
         warnings.append(f"sandbox layer {name} is not active: {status}")
     return warnings
+
+
+def _signals_open(layers: dict[str, bool | str], uid: int | None) -> list[str]:
+    """A warning where bots may signal the referee: they run under its own uid (``uid`` is
+    None), no pid namespace of bubblewrap's holds them, and Landlock, where active, predates
+    its scope of signals (ABI 6)."""
+    if uid is not None or layers.get("bwrap") is True:
+        return []
+    abi = landlock.abi_version() if layers.get("landlock") is True else 0
+    if abi >= 6:
+        return []
+    kept = (f"this kernel's Landlock (ABI {abi}) cannot scope signals (ABI 6, Linux 6.12)"
+            if abi else "no Landlock scopes their signals (ABI 6, Linux 6.12)")
+    return [f"bots run under the referee's own uid without bubblewrap, and {kept}: a bot may "
+            "stop or kill the referee and every process of its user; run the arena as root "
+            "(a uid of its own per bot) or where bubblewrap works"]
 
 
 def _log_once(warnings: list[str]) -> None:

@@ -170,6 +170,28 @@ def test_landlock_missing_under_bubblewrap_is_a_layer_missing(
     assert len(trials) == 1 and trials[0].layers["landlock"] is False
 
 
+def test_bots_that_may_signal_the_referee_are_warned_of(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without bubblewrap's pid namespace, a bot under the referee's own uid (a referee that
+    is not root) is kept from signalling other processes only by Landlock's scope of signals
+    (ABI 6, Linux 6.12): on an older kernel it may stop or kill the referee and every
+    process of its user (tried with the ABI taken as 5: ``kill(getppid(), 0)`` succeeded,
+    EPERM at 6). The report said nothing of it; now a warning."""
+    warning = ("bots run under the referee's own uid without bubblewrap, and this kernel's "
+               "Landlock (ABI 5) cannot scope signals (ABI 6, Linux 6.12): a bot may stop or "
+               "kill the referee and every process of its user; run the arena as root (a "
+               "uid of its own per bot) or where bubblewrap works")
+    if not probe(disable={"bwrap", "user"}).active("landlock"):
+        pytest.skip("no Landlock here")
+    if landlock_module.abi_version() >= 6:
+        assert warning.split(", and")[0] not in " ".join(
+            probe(disable={"bwrap", "user"}).warnings)
+    monkeypatch.setattr(landlock_module, "abi_version", lambda: 5)
+    assert warning in probe(disable={"bwrap", "user"}).warnings
+    if os.geteuid() == 0:  # each bot under a uid of its own: it signals none of the referee's
+        assert warning not in probe(disable={"bwrap"}).warnings
+
+
 def test_bots_are_frozen_by_a_cgroup_wherever_one_can_be_frozen() -> None:
     """A root referee with a cgroup v2 hierarchy (even beside cgroup v1) freezes each bot by
     a cgroup of its own; switching the cgroup layer off switches the freezer off too."""

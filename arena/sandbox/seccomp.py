@@ -102,6 +102,17 @@ _METADATA_X86_64 = {
     "futimesat": 261, "fchmodat": 268, "utimensat": 280, "fchmodat2": 452, "setxattrat": 463,
     "removexattrat": 466,
 }
+#: x86_64 calls that change the limits, priority or scheduling of a process given by number,
+#: with the selector its first argument must hold (``PRIO_PROCESS``, ``IOPRIO_WHO_PROCESS``;
+#: None: no selector, the number is the first argument): a bot under the referee's own uid
+#: lowered the referee's limits (``prlimit``: its CPU seconds, its files) and reniced it,
+#: which Landlock does not govern. Allowed for the caller itself (0) only.
+_OTHERS_LIMITS: dict[int, int | None] = {
+    302: None,  # prlimit64(pid, ...)
+    141: 0,  # setpriority(PRIO_PROCESS, who, ...)
+    142: None, 144: None, 314: None,  # sched_setparam, sched_setscheduler, sched_setattr
+    251: 1,  # ioprio_set(IOPRIO_WHO_PROCESS, who, ...)
+}
 #: Locks on a shared file (the kit, the interpreter) are a covert channel between bots, even
 #: read-only ones: ``flock`` and the lock-setting ``fcntl`` commands succeed and do nothing
 #: (a bot's own program still runs, an SQLite file of its own included).
@@ -209,17 +220,19 @@ def _insn(code: int, jt: int, jf: int, k: int) -> bytes:
     return struct.pack("<HBBI", code, jt, jf, k)
 
 
-def filter_program(*, unix_sockets: bool = True, file_metadata: bool = True) -> bytes | None:
+def filter_program(*, unix_sockets: bool = True, shares_uid: bool = False) -> bytes | None:
     """The compiled classic-BPF program (``struct sock_filter[]``), or None if unsupported.
     Without ``unix_sockets``, ``socket()`` is denied for every family (``socketpair`` still
     works): where no network namespace of its own holds them, a bot's abstract unix socket
     names are seen by every other bot (a connection refused, or denied by Landlock's scope:
-    one bit per name). Without ``file_metadata``, the calls that change a file's mode, owner,
-    times or extended attributes are denied (:data:`_METADATA_X86_64`)."""
+    one bit per name). With ``shares_uid`` (the bot runs under the referee's own uid, outside
+    bubblewrap), the calls that change a file's mode, owner, times or extended attributes
+    (:data:`_METADATA_X86_64`), and those that change another process's limits, priority or
+    scheduling (:data:`_OTHERS_LIMITS`), are denied: Landlock governs neither."""
     if not supported():
         return None
     denied = sorted([*_DENIED_X86_64.values(),
-                     *(() if file_metadata else _METADATA_X86_64.values())])
+                     *(_METADATA_X86_64.values() if shares_uid else ())])
     # Layout: [0] ld arch, [1] jeq arch, [2] ld nr, [3] jge x32, then one jeq per denied nr,
     # then the calls whose arguments are looked at, ret allow, and the shared tails.
     prog: list[tuple[int, int, int, int]] = []
@@ -243,7 +256,7 @@ def filter_program(*, unix_sockets: bool = True, file_metadata: bool = True) -> 
     emit(_JGE_K, _X32_BIT, "deny", 0)
     for nr in denied:
         emit(_JEQ_K, nr, "deny", 0)
-    _argument_checks(emit, label, unix_sockets)
+    _argument_checks(emit, label, unix_sockets, shares_uid)
     label("deny")
     emit(_RET_K, _RET_ERRNO | _EPERM)
     label("noop")
@@ -269,7 +282,7 @@ def filter_program(*, unix_sockets: bool = True, file_metadata: bool = True) -> 
 
 
 def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
-                     unix_sockets: bool) -> None:
+                     unix_sockets: bool, shares_uid: bool) -> None:
     """The calls allowed or not by their arguments (the syscall number is loaded): each jumps
     to its own check, which ends at ``allow2`` or one of the shared tails."""
     emit(_JEQ_K, _MMAP, "mmap", 0)
@@ -289,6 +302,9 @@ def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
     emit(_JEQ_K, _PWRITEV2, "rwf", 0)
     emit(_JEQ_K, _FADVISE64, "fadvise", 0)
     emit(_JEQ_K, _SETSOCKOPT, "setsockopt", 0)
+    if shares_uid:
+        for nr, which in _OTHERS_LIMITS.items():
+            emit(_JEQ_K, nr, f"own-{which}", 0)
     label("allow")
     emit(_RET_K, _RET_ALLOW)
     label("futex")
@@ -336,8 +352,22 @@ def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
     emit(_LD_W_ABS, _OFF_ARG2)
     for option in _SOCKET_BUFFERS:
         emit(_JEQ_K, option, "noop", 0)
+    if shares_uid:
+        _own_process_checks(emit, label)
     label("allow2")
     emit(_RET_K, _RET_ALLOW)
+
+
+def _own_process_checks(emit: Callable[..., None], label: Callable[[str], None]) -> None:
+    """The checks of :data:`_OTHERS_LIMITS`: the call is allowed when its selector argument
+    (if any) names a process and its target argument is 0, the caller itself."""
+    for which in sorted(set(_OTHERS_LIMITS.values()), key=str):
+        label(f"own-{which}")
+        if which is not None:
+            emit(_LD_W_ABS, _OFF_ARG0)
+            emit(_JEQ_K, which, 0, "deny")
+        emit(_LD_W_ABS, _OFF_ARG1 if which is not None else _OFF_ARG0)
+        emit(_JEQ_K, 0, "allow2", "deny")
 
 
 class _SockFprog(ctypes.Structure):

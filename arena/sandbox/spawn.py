@@ -285,7 +285,7 @@ def _popen(held: _Held, layers: _Layers, argv: list[str], command: Sequence[str]
             procs_fd,
             restrict,
             seccomp.installer(seccomp.filter_program(
-                unix_sockets=False, file_metadata=bot_uid != os.geteuid()) or b"")
+                unix_sockets=False, shares_uid=bot_uid == os.geteuid()) or b"")
             if layers.seccomp and not layers.bwrap else None,
             mask,
         )

@@ -403,6 +403,30 @@ def test_a_bot_of_the_referees_uid_changes_no_files_mode_times_owner_or_attribut
         before.st_mode, before.st_atime_ns, before.st_mtime_ns, before.st_uid)
 
 
+def test_a_bot_of_the_referees_uid_changes_no_limit_or_priority_of_the_referee() -> None:
+    """Landlock does not govern ``prlimit``, ``setpriority``, the scheduling calls or
+    ``ioprio_set`` either: a bot under the referee's own uid (a referee that is not root,
+    without bubblewrap) read and set the referee's limits (its CPU seconds or open files
+    lowered would end it) and reniced it and every process of its user. Seccomp refuses
+    them there (EPERM) for any process but the caller itself, which keeps them."""
+    report = probe(disable={"bwrap", "user"})
+    if not (has(report, "seccomp") and has(report, "landlock")):
+        pytest.skip("no seccomp and Landlock without bubblewrap here")
+    proc = launch(["python3", "touch_referee.py", "mk"], workdir=HOSTILE / "touch_referee.py",
+                  report=report)
+    try:
+        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
+        assert isinstance(got, Line), (got, proc.stderr_text())
+        found = json.loads(got.data)
+    finally:
+        proc.kill_all()
+        assert_nothing_left(proc)
+    assert found == {"parent limit": "EPERM", "parent priority": "EPERM",
+                     "user priority": "EPERM", "parent policy": "EPERM",
+                     "own limit": "changed", "own priority": "changed",
+                     "own policy": "changed"}
+
+
 def test_no_memory_is_held_in_anonymous_files_beyond_the_limit(
         run_hostile, report: SandboxReport) -> None:
     """An anonymous memory file's pages (memfd_create) count in no process's address space:

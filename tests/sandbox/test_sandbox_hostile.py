@@ -364,6 +364,27 @@ def test_the_calls_seccomp_denies_fail_with_eperm_and_clone3_with_enosys(
     assert found == dict.fromkeys(found, errno.EPERM), found
 
 
+def _touching_the_referee(off: set[str], victim: Path) -> dict[str, str]:
+    """What tests/fixtures/hostile/touch_referee.py, launched with the layers ``off`` switched
+    off, could change of the file ``victim`` and of the referee's process (skipped where
+    Landlock and seccomp do not both run without bubblewrap)."""
+    report = probe(disable=off)
+    if not (has(report, "seccomp") and has(report, "landlock")):
+        pytest.skip("no seccomp and Landlock without bubblewrap here")
+    if "user" not in off and not drops_privileges(report):
+        pytest.skip("the bots of this referee share its uid")
+    proc = launch(["python3", "touch_referee.py", "mk", str(victim)],
+                  workdir=HOSTILE / "touch_referee.py", report=report)
+    try:
+        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
+        assert isinstance(got, Line), (got, proc.stderr_text())
+        found: dict[str, str] = json.loads(got.data)
+    finally:
+        proc.kill_all()
+        assert_nothing_left(proc)
+    return found
+
+
 @pytest.mark.parametrize("own_uid", [False, True])
 def test_a_bot_of_the_referees_uid_changes_no_files_mode_times_owner_or_attributes(
         tmp_path: Path, own_uid: bool) -> None:
@@ -374,57 +395,34 @@ def test_a_bot_of_the_referees_uid_changes_no_files_mode_times_owner_or_attribut
     closes), and made the referee's results database readable and writable by everyone.
     Seccomp refuses those calls there (EPERM), its own scratch's included; a bot of a uid of
     its own changes only its own files, as before."""
-    off = {"bwrap"} if own_uid else {"bwrap", "user"}
-    report = probe(disable=off)
-    if not (has(report, "seccomp") and has(report, "landlock")):
-        pytest.skip("no seccomp and Landlock without bubblewrap here")
-    if own_uid and not drops_privileges(report):
-        pytest.skip("the bots of this referee share its uid")
     victim = tmp_path / "results.db"
     victim.write_text("results")
     victim.chmod(0o600)
     before = victim.stat()
-    proc = launch(["python3", "change_metadata.py", "mk", str(victim)],
-                  workdir=HOSTILE / "change_metadata.py", report=report)
-    try:
-        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
-        assert isinstance(got, Line), (got, proc.stderr_text())
-        found = json.loads(got.data)
-    finally:
-        proc.kill_all()
-        assert_nothing_left(proc)
+    found = _touching_the_referee({"bwrap"} if own_uid else {"bwrap", "user"}, victim)
     if own_uid:
         assert found["own chmod"] == "changed"
     else:
-        assert found == dict.fromkeys(["chmod", "utime", "chown", "setxattr", "own chmod"],
-                                      "EPERM")
+        assert {call: found[call] for call in ("chmod", "utime", "chown", "setxattr",
+                                               "own chmod")} == dict.fromkeys(
+            ["chmod", "utime", "chown", "setxattr", "own chmod"], "EPERM")
     after = victim.stat()
     assert (after.st_mode, after.st_atime_ns, after.st_mtime_ns, after.st_uid) == (
         before.st_mode, before.st_atime_ns, before.st_mtime_ns, before.st_uid)
 
 
-def test_a_bot_of_the_referees_uid_changes_no_limit_or_priority_of_the_referee() -> None:
+def test_a_bot_of_the_referees_uid_changes_no_limit_or_priority_of_the_referee(
+        tmp_path: Path) -> None:
     """Landlock does not govern ``prlimit``, ``setpriority``, the scheduling calls or
     ``ioprio_set`` either: a bot under the referee's own uid (a referee that is not root,
     without bubblewrap) read and set the referee's limits (its CPU seconds or open files
     lowered would end it) and reniced it and every process of its user. Seccomp refuses
     them there (EPERM) for any process but the caller itself, which keeps them."""
-    report = probe(disable={"bwrap", "user"})
-    if not (has(report, "seccomp") and has(report, "landlock")):
-        pytest.skip("no seccomp and Landlock without bubblewrap here")
-    proc = launch(["python3", "touch_referee.py", "mk"], workdir=HOSTILE / "touch_referee.py",
-                  report=report)
-    try:
-        got = SubprocessTransport(proc).receive(time.monotonic() + STARTUP_S)
-        assert isinstance(got, Line), (got, proc.stderr_text())
-        found = json.loads(got.data)
-    finally:
-        proc.kill_all()
-        assert_nothing_left(proc)
-    assert found == {"parent limit": "EPERM", "parent priority": "EPERM",
-                     "user priority": "EPERM", "parent policy": "EPERM",
-                     "own limit": "changed", "own priority": "changed",
-                     "own policy": "changed"}
+    found = _touching_the_referee({"bwrap", "user"}, tmp_path / "none")
+    expected = {"parent limit": "EPERM", "parent priority": "EPERM", "user priority": "EPERM",
+                "parent policy": "EPERM", "own limit": "changed", "own priority": "changed",
+                "own policy": "changed"}
+    assert {call: found[call] for call in expected} == expected
 
 
 def test_no_memory_is_held_in_anonymous_files_beyond_the_limit(

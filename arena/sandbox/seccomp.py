@@ -92,11 +92,13 @@ _DENIED_X86_64 = {
     "process_madvise": 440,
 }
 #: x86_64 syscall numbers that change a file's mode, owner, times or extended attributes,
-#: denied with EPERM to a bot under the referee's own uid outside bubblewrap: Landlock governs
-#: opening and making files, not these, and the referee's files (the kit every bot imports,
-#: the results database) are that uid's to change.
+#: or its size by its path, denied with EPERM to a bot under the referee's own uid outside
+#: bubblewrap: Landlock governs opening and making files, not these (``truncate`` only from
+#: its ABI 3 on), and the referee's files (the kit every bot imports, the results database)
+#: are that uid's to change.
 _METADATA_X86_64 = {
-    "chmod": 90, "fchmod": 91, "chown": 92, "fchown": 93, "lchown": 94, "utime": 132,
+    "truncate": 76, "chmod": 90, "fchmod": 91, "chown": 92, "fchown": 93, "lchown": 94,
+    "utime": 132,
     "setxattr": 188, "lsetxattr": 189, "fsetxattr": 190, "removexattr": 197,
     "lremovexattr": 198, "fremovexattr": 199, "utimes": 235, "fchownat": 260,
     "futimesat": 261, "fchmodat": 268, "utimensat": 280, "fchmodat2": 452, "setxattrat": 463,

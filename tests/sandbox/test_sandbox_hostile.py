@@ -387,14 +387,18 @@ def _touching_the_referee(off: set[str], victim: Path) -> dict[str, str]:
 
 @pytest.mark.parametrize("own_uid", [False, True])
 def test_a_bot_of_the_referees_uid_changes_no_files_mode_times_owner_or_attributes(
-        tmp_path: Path, own_uid: bool) -> None:
+        tmp_path: Path, own_uid: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """Landlock governs opening and making files, not changing what describes them: a bot
     under the referee's own uid (a referee that is not root, on a host where bubblewrap
     cannot run) set the kit's ``arena/sdk/__init__.py`` to mode 000, so every later bot
     failed to import the kit, set its access time (the channel its no-atime attribute
-    closes), and made the referee's results database readable and writable by everyone.
-    Seccomp refuses those calls there (EPERM), its own scratch's included; a bot of a uid of
-    its own changes only its own files, as before."""
+    closes), and made the referee's results database readable and writable by everyone;
+    and where Landlock is older than ABI 3 (Linux 6.2: taken as 2 here), ``truncate`` of
+    a path is not governed either, and it emptied that database. Seccomp refuses those
+    calls there (EPERM), its own scratch's included; a bot of a uid of its own changes only
+    its own files, as before."""
+    if not own_uid and 2 <= landlock.abi_version():
+        monkeypatch.setattr(landlock, "abi_version", lambda: 2)
     victim = tmp_path / "results.db"
     victim.write_text("results")
     victim.chmod(0o600)
@@ -403,12 +407,12 @@ def test_a_bot_of_the_referees_uid_changes_no_files_mode_times_owner_or_attribut
     if own_uid:
         assert found["own chmod"] == "changed"
     else:
-        assert {call: found[call] for call in ("chmod", "utime", "chown", "setxattr",
-                                               "own chmod")} == dict.fromkeys(
-            ["chmod", "utime", "chown", "setxattr", "own chmod"], "EPERM")
+        calls = ["chmod", "utime", "chown", "setxattr", "truncate", "own chmod"]
+        assert {call: found[call] for call in calls} == dict.fromkeys(calls, "EPERM")
     after = victim.stat()
-    assert (after.st_mode, after.st_atime_ns, after.st_mtime_ns, after.st_uid) == (
-        before.st_mode, before.st_atime_ns, before.st_mtime_ns, before.st_uid)
+    assert (after.st_mode, after.st_atime_ns, after.st_mtime_ns, after.st_uid,
+            after.st_size) == (before.st_mode, before.st_atime_ns, before.st_mtime_ns,
+                               before.st_uid, before.st_size)
 
 
 def test_a_bot_of_the_referees_uid_changes_no_limit_or_priority_of_the_referee(

@@ -103,7 +103,7 @@ def doctor(fmt: TableFormatOrJsonOption = None, json_flag: JsonFlag = False) -> 
         # The one place besides ``arena run``'s header that says it (the probe only reports).
         for line in report.warnings:
             typer.echo(wrapped(f"warning: {line}", err=True, indent="  "), err=True)
-        missing = len(report.warnings)
+        missing = sum(line.startswith("sandbox layer ") for line in report.warnings)
         typer.echo(wrapped(f"{missing} layer{'' if missing == 1 else 's'} missing; bots run "
                            f"at level {report.level}."))
 

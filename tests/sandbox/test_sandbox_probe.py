@@ -187,9 +187,18 @@ def test_bots_that_may_signal_the_referee_are_warned_of(
         assert warning.split(", and")[0] not in " ".join(
             probe(disable={"bwrap", "user"}).warnings)
     monkeypatch.setattr(landlock_module, "abi_version", lambda: 5)
-    assert warning in probe(disable={"bwrap", "user"}).warnings
+    report = probe(disable={"bwrap", "user"})
+    assert warning in report.warnings
     if os.geteuid() == 0:  # each bot under a uid of its own: it signals none of the referee's
         assert warning not in probe(disable={"bwrap"}).warnings
+    # arena doctor says it among the warnings, and counts only the layers as missing
+    monkeypatch.setattr(importlib.import_module("arena.cli.bot_commands"), "probe",
+                        lambda: report)
+    result = CliRunner().invoke(app, ["doctor"])
+    layers = sum(line.startswith("sandbox layer ") for line in report.warnings)
+    assert f"warning: {warning}" in " ".join(result.output.split())
+    assert f"{layers} layer{'s' if layers > 1 else ''} missing; bots run at level" in (
+        result.output)
 
 
 def test_bots_are_frozen_by_a_cgroup_wherever_one_can_be_frozen() -> None:

@@ -115,6 +115,11 @@ _OTHERS_LIMITS: dict[int, int | None] = {
     142: None, 144: None, 314: None,  # sched_setparam, sched_setscheduler, sched_setattr
     251: 1,  # ioprio_set(IOPRIO_WHO_PROCESS, who, ...)
 }
+#: ``ioctl`` commands that set a file's flags (``chattr``), which its owner may do through a
+#: descriptor opened to read: a bot under the referee's own uid cleared the kit's no-atime
+#: flag so. ``FS_IOC_SETFLAGS``, its 32-bit form, ``FS_IOC_FSSETXATTR``.
+_IOCTL = 16
+_SET_FLAGS = (0x40086602, 0x40046602, 0x401C5820)
 #: Locks on a shared file (the kit, the interpreter) are a covert channel between bots, even
 #: read-only ones: ``flock`` and the lock-setting ``fcntl`` commands succeed and do nothing
 #: (a bot's own program still runs, an SQLite file of its own included).
@@ -229,8 +234,9 @@ def filter_program(*, unix_sockets: bool = True, shares_uid: bool = False) -> by
     names are seen by every other bot (a connection refused, or denied by Landlock's scope:
     one bit per name). With ``shares_uid`` (the bot runs under the referee's own uid, outside
     bubblewrap), the calls that change a file's mode, owner, times or extended attributes
-    (:data:`_METADATA_X86_64`), and those that change another process's limits, priority or
-    scheduling (:data:`_OTHERS_LIMITS`), are denied: Landlock governs neither."""
+    (:data:`_METADATA_X86_64`, :data:`_SET_FLAGS`), and those that change another process's
+    limits, priority or scheduling (:data:`_OTHERS_LIMITS`), are denied: Landlock governs
+    neither."""
     if not supported():
         return None
     denied = sorted([*_DENIED_X86_64.values(),
@@ -307,6 +313,7 @@ def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
     if shares_uid:
         for nr, which in _OTHERS_LIMITS.items():
             emit(_JEQ_K, nr, f"own-{which}", 0)
+        emit(_JEQ_K, _IOCTL, "ioctl", 0)
     label("allow")
     emit(_RET_K, _RET_ALLOW)
     label("futex")
@@ -355,14 +362,20 @@ def _argument_checks(emit: Callable[..., None], label: Callable[[str], None],
     for option in _SOCKET_BUFFERS:
         emit(_JEQ_K, option, "noop", 0)
     if shares_uid:
-        _own_process_checks(emit, label)
+        _shared_uid_checks(emit, label)
     label("allow2")
     emit(_RET_K, _RET_ALLOW)
 
 
-def _own_process_checks(emit: Callable[..., None], label: Callable[[str], None]) -> None:
-    """The checks of :data:`_OTHERS_LIMITS`: the call is allowed when its selector argument
-    (if any) names a process and its target argument is 0, the caller itself."""
+def _shared_uid_checks(emit: Callable[..., None], label: Callable[[str], None]) -> None:
+    """The checks of a bot under the referee's own uid: ``ioctl`` setting a file's flags
+    (:data:`_SET_FLAGS`) is denied; a call of :data:`_OTHERS_LIMITS` is allowed when its
+    selector argument (if any) names a process and its target argument is 0, the caller."""
+    label("ioctl")
+    emit(_LD_W_ABS, _OFF_ARG1)
+    for command in _SET_FLAGS:
+        emit(_JEQ_K, command, "deny", 0)
+    emit(_RET_K, _RET_ALLOW)
     for which in sorted(set(_OTHERS_LIMITS.values()), key=str):
         label(f"own-{which}")
         if which is not None:

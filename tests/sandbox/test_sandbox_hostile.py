@@ -391,8 +391,9 @@ def test_a_bot_of_the_referees_uid_changes_no_files_mode_times_owner_or_attribut
     """Landlock governs opening and making files, not changing what describes them: a bot
     under the referee's own uid (a referee that is not root, on a host where bubblewrap
     cannot run) set the kit's ``arena/sdk/__init__.py`` to mode 000, so every later bot
-    failed to import the kit, set its access time (the channel its no-atime attribute
-    closes), and made the referee's results database readable and writable by everyone;
+    failed to import the kit, set its access time or cleared its no-atime flag (``ioctl``
+    on a descriptor opened to read: the channel that flag closes), and made the referee's
+    results database readable and writable by everyone;
     and where Landlock is older than ABI 3 (Linux 6.2: taken as 2 here), ``truncate`` of
     a path is not governed either, and it emptied that database. Seccomp refuses those
     calls there (EPERM), its own scratch's included; a bot of a uid of its own changes only
@@ -407,7 +408,7 @@ def test_a_bot_of_the_referees_uid_changes_no_files_mode_times_owner_or_attribut
     if own_uid:
         assert found["own chmod"] == "changed"
     else:
-        calls = ["chmod", "utime", "chown", "setxattr", "truncate", "own chmod"]
+        calls = ["chmod", "utime", "chown", "setxattr", "flags", "truncate", "own chmod"]
         assert {call: found[call] for call in calls} == dict.fromkeys(calls, "EPERM")
     after = victim.stat()
     assert (after.st_mode, after.st_atime_ns, after.st_mtime_ns, after.st_uid,

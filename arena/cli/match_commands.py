@@ -224,8 +224,9 @@ def _deal_book(deals: Path | None, seed: int | None,
     """The deal book's deals (none without one), once a warning has said so if a bot could
     know the deals (:func:`~arena.tournament.entries.exposed_deals`)."""
     book = read_deal_book(deals) if deals else ()
-    if (exposed := exposed_deals(seed, book, entrants)) is not None:
-        typer.echo(f"warning: {exposed}", err=True)
+    if (exposed := exposed_deals(seed, book, entrants, match=True)) is not None:
+        # a short seed is a note: a casual match is what most are, and fine with one
+        typer.echo(f"{'warning' if book else 'note'}: {exposed}", err=True)
     return book
 
 

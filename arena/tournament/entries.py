@@ -129,12 +129,13 @@ SHORT_SEED = 2**48
 
 
 def exposed_deals(seed: int | None, deal_seeds: Sequence[int],
-                  bots: Sequence[BotSpec]) -> str | None:
+                  bots: Sequence[BotSpec], *, match: bool = False) -> str | None:
     """Why a bot could know the deals of a match or tournament, if one other than the shipped
     samples plays: every game seed and each ``bot_seed`` a bot is sent is a public function of
     a short ``seed`` (a bot tries seeds until one gives its ``bot_seed``); a deal book's deals
     are known to whoever holds the book, and its short ones to any bot that tries seeds
-    against its own hand."""
+    against its own hand. For a ``match`` a short seed is told as the command line's to
+    leave out, and as fine where nothing is at stake (a match is mostly an author's try)."""
     if all(is_sample_bot(bot) for bot in bots):
         return None
     if deal_seeds:
@@ -143,6 +144,11 @@ def exposed_deals(seed: int | None, deal_seeds: Sequence[int],
                    "could find those by trying seeds against its own hand" if short else "")
         return (f"the deal book's deals are known to whoever holds the book{guessed}. For a "
                 "contest use a private book of seeds of 15 digits or more.")
+    if seed is not None and seed < SHORT_SEED and match:
+        return (f"seed {seed} is short, which is fine for trying bots out; but a bot could "
+                "find it by trying seeds against the bot_seed it is sent, and then know every "
+                "hand, so for a match that must be fair leave --seed out (a secret one is "
+                "drawn, and printed after the match to replay it).")
     if seed is not None and seed < SHORT_SEED:
         return (f"seed {seed} is short: a bot could find it by trying seeds against the "
                 "bot_seed it is sent, and then know every hand. For a contest leave 'seed' "

@@ -81,23 +81,28 @@ def test_the_verdict_says_what_the_hypothesis_means(elo0: float, elo1: float, de
 def test_a_short_seed_or_a_deal_book_is_flagged_when_a_contest_bot_plays(
         tmp_path: Path) -> None:
     """As for a tournament: a bot could find a short seed from its ``bot_seed`` and then know
-    every hand; the shipped samples alone are nobody's contest."""
+    every hand; the shipped samples alone are nobody's contest. A short seed is a note that
+    says it is fine for a try and names the option to leave out: the docs' ``--seed 1``
+    examples warned a newcomer in a tournament's words ("leave 'seed' out")."""
     mine = tmp_path / "mine.py"
     mine.write_text((SAMPLE_BOTS_DIR / "greedy.py").read_text() + "# mine now\n")
     book = tmp_path / "book.txt"
     book.write_text("42\n")
     for args, said in (
             (["random", "greedy", "--seed", "5"], None),
-            (["random", str(mine), "--seed", "5"], "warning: seed 5 is short: a bot could "
-             "find it by trying seeds against the bot_seed it is sent"),
+            (["random", str(mine), "--seed", "5"], "note: seed 5 is short, which is fine "
+             "for trying bots out; but a bot could find it by trying seeds against the "
+             "bot_seed it is sent, and then know every hand, so for a match that must be "
+             "fair leave --seed out (a secret one is drawn, and printed after the match to "
+             "replay it)."),
             (["random", str(mine)], None),  # a secret seed is drawn
             (["random", str(mine), "--deals", str(book)], "warning: the deal book's deals "
              "are known to whoever holds the book, and 1 of its deals are short (such as "
              "42)")):
         result = runner.invoke(app, ["match", *args, "--games", "1"])
         assert result.exit_code == 0, result.output
-        warned = [line for line in result.stderr.splitlines() if line.startswith("warning: ")
-                  and "sandbox layer" not in line]
+        warned = [line for line in result.stderr.splitlines()
+                  if line.startswith(("warning: ", "note: ")) and "sandbox layer" not in line]
         assert warned == ([] if said is None else [warned[0]]), args
         if said is not None:
             assert warned[0].startswith(said), warned
